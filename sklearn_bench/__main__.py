@@ -1,0 +1,3 @@
+from sklearn_bench.cli import main
+
+raise SystemExit(main())

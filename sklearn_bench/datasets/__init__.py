@@ -1,0 +1,3 @@
+"""Learning problems of a benchmark experiment, and the papers' data generators."""
+
+__all__ = []

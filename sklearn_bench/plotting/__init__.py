@@ -1,0 +1,3 @@
+"""Figures for benchmark experiments (matplotlib)."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""BenchmarkResult: the tidy scores of an experiment, and the analyses on them."""
+
+__all__ = []
