@@ -1,3 +1,5 @@
 """Resampling splitters for benchmark experiments (Hothorn et al., 2005)."""
 
-__all__ = []
+from ._replicates import replicate_ids
+
+__all__ = ["replicate_ids"]
