@@ -42,19 +42,31 @@ def _rng(random_state):
 
 
 def _tstar(p):
-    """t* of Hothorn et al. (2005), eq. (3), for a (B, K) performance matrix."""
-    grand = p.mean()
-    col = p.mean(axis=0)
-    row = p.mean(axis=1, keepdims=True)
-    numerator = np.sum((col - grand) ** 2)
-    denominator = np.sum((p - row - col + grand) ** 2)
-    if denominator == 0:
-        return np.inf if numerator > 0 else 0.0
-    return float(numerator / denominator)
+    """t* of Hothorn et al. (2005), eq. (3), for a (B, K) performance matrix.
+
+    Row-centred values below ``1e-12 max|p|`` are rounding noise and set to 0, so
+    learners equal on every replicate give t* = 0 and an exactly additive table
+    (no residual) gives ``inf``.
+    """
+    tol = 1e-12 * float(np.max(np.abs(p)))
+    x = _row_centred(p)
+    col = x.mean(axis=0)  # mean_k - grand
+    numerator = float(np.sum(col**2))
+    residual = x - col
+    residual[np.abs(residual) <= tol] = 0.0
+    denominator = float(np.sum(residual**2))
+    if numerator == 0.0:
+        return 0.0
+    if denominator == 0.0:
+        return np.inf
+    return numerator / denominator
 
 
 def _row_centred(x):
-    return x - x.mean(axis=1, keepdims=True)
+    """``x`` minus its row means, with rounding noise (``<= 1e-12 max|x|``) set to 0."""
+    centred = x - x.mean(axis=1, keepdims=True)
+    centred[np.abs(centred) <= 1e-12 * float(np.max(np.abs(x)))] = 0.0
+    return centred
 
 
 def _null_sums(x, n_resamples, rng):
@@ -394,6 +406,7 @@ def global_permutation_test(performance, *, n_resamples=9999, random_state=None)
     """
     values, learners, replicates = _validate_scores(performance, name="performance")
     n_resamples = _check_n_resamples(n_resamples)
+    rng = _rng(random_state)
     b, k = values.shape
     statistic = _tstar(values)
     x = _row_centred(values)
@@ -406,7 +419,6 @@ def global_permutation_test(performance, *, n_resamples=9999, random_state=None)
         null = _exact_sums(x)
         pvalue, se, n_used = _count_ge(null, observed) / null.size, 0.0, null.size
     else:
-        rng = _rng(random_state)
         null = _null_sums(x, n_resamples, rng)
         pvalue, se = monte_carlo_pvalue(_count_ge(null, observed), n_resamples)
         n_used = n_resamples
