@@ -9,8 +9,11 @@ import numpy as np
 # Fraction of a rank unit by which a group bar overhangs its first and last
 # learner, so that a group of learners with equal average ranks stays visible.
 _BAR_OVERHANG = 0.04
+# Least horizontal gap between two bars drawn in the same row, in rank units.
+_MIN_BAR_GAP = 0.3
 # Vertical layout, in units of one name row.
 _ROW_INCHES = 0.28
+_TITLE_INCHES = 0.4  # room above the axes for a title, in a figure made here
 _TICK_Y = 0.18
 _CD_BAR_Y = 1.1
 _FIRST_BAR_Y = -0.45
@@ -55,6 +58,21 @@ def _maximal_groups(average_ranks, cd):
             groups.append(tuple(int(i) for i in order[start : end + 1]))
         last_end = max(last_end, end)
     return groups
+
+
+def _bar_extent(ranks, group):
+    """Ends of a group's bar: its extreme ranks plus an overhang that stops short of
+    the nearest learner outside the group, so the bar crosses members' lines only."""
+    members = ranks[list(group)]
+    lo, hi = members.min(), members.max()
+    others = np.delete(ranks, list(group))
+    below, above = others[others < lo], others[others > hi]
+    over_lo = min(_BAR_OVERHANG, 0.4 * (lo - below.max())) if below.size else None
+    over_hi = min(_BAR_OVERHANG, 0.4 * (above.min() - hi)) if above.size else None
+    return (
+        lo - (_BAR_OVERHANG if over_lo is None else over_lo),
+        hi + (_BAR_OVERHANG if over_hi is None else over_hi),
+    )
 
 
 def _pack_rows(intervals, min_gap):
@@ -132,22 +150,20 @@ def plot_critical_difference(result, *, ax=None, alpha=0.05, method="nemenyi"):
     n_rows = max(len(left), len(right))
 
     groups = _maximal_groups(ranks, cd)
-    intervals = [
-        (ranks[list(g)].min() - _BAR_OVERHANG, ranks[list(g)].max() + _BAR_OVERHANG)
-        for g in groups
-    ]
-    bar_rows = _pack_rows(intervals, min_gap=2 * _BAR_OVERHANG)
+    intervals = [_bar_extent(ranks, g) for g in groups]
+    bar_rows = _pack_rows(intervals, min_gap=_MIN_BAR_GAP)
     n_bar_rows = max(bar_rows, default=-1) + 1
     bars_bottom = _FIRST_BAR_Y - max(n_bar_rows - 1, 0) * _BAR_STEP
     name_top = bars_bottom - _NAME_GAP
-    y_low = name_top - (n_rows - 1) - 0.6
+    y_low = name_top - (n_rows - 1) - 0.8
     y_high = _CD_BAR_Y + 0.75
 
     own_figure = ax is None
     if own_figure:
-        height = (y_high - y_low) * _ROW_INCHES
+        content = (y_high - y_low) * _ROW_INCHES
+        height = content + _TITLE_INCHES
         fig = plt.figure(figsize=(6.0, height))
-        ax = fig.add_axes((0.01, 0.0, 0.98, 1.0))
+        ax = fig.add_axes((0.01, 0.0, 0.98, content / height))
     fig = ax.figure
     ax.set_axis_off()
     ax.set_ylim(y_low, y_high)
@@ -168,7 +184,7 @@ def plot_critical_difference(result, *, ax=None, alpha=0.05, method="nemenyi"):
     dpi = fig.dpi
     w_left = max(texts[i].get_window_extent().width for i in left)
     w_right = max((texts[i].get_window_extent().width for i in right), default=0.0)
-    gap_px, pad_px = 0.15 * dpi, 0.05 * dpi
+    gap_px, pad_px = 0.15 * dpi, 0.08 * dpi
     x_max = max(float(k), 1.0 + cd)
     span = x_max - 1.0
     side_px = w_left + w_right + 2 * (gap_px + pad_px)
