@@ -91,7 +91,9 @@ def _pack_rows(intervals, min_gap):
     return rows
 
 
-def plot_critical_difference(result, *, ax=None, alpha=0.05, method="nemenyi"):
+def plot_critical_difference(
+    result, *, ax=None, alpha: float = 0.05, method: str = "nemenyi"
+):
     """Critical difference diagram of a Friedman test (Demšar 2006, Figure 1).
 
     An axis of average ranks (rank 1, the best, on the left) with each learner's
@@ -172,14 +174,24 @@ def plot_critical_difference(result, *, ax=None, alpha=0.05, method="nemenyi"):
     texts = {}
     for row, i in enumerate(left):
         texts[i] = ax.text(
-            1, name_top - row, f"{names[i]} ({ranks[i]:.2f})", ha="right",
-            va="center", fontsize=_FONT_SIZE, gid="cd-name",
-        )  # fmt: skip
+            1,
+            name_top - row,
+            f"{names[i]} ({ranks[i]:.2f})",
+            ha="right",
+            va="center",
+            fontsize=_FONT_SIZE,
+            gid="cd-name",
+        )
     for row, i in enumerate(right):
         texts[i] = ax.text(
-            k, name_top - row, f"({ranks[i]:.2f}) {names[i]}", ha="left",
-            va="center", fontsize=_FONT_SIZE, gid="cd-name",
-        )  # fmt: skip
+            k,
+            name_top - row,
+            f"({ranks[i]:.2f}) {names[i]}",
+            ha="left",
+            va="center",
+            fontsize=_FONT_SIZE,
+            gid="cd-name",
+        )
     fig.draw_without_rendering()
     dpi = fig.dpi
     w_left = max(texts[i].get_window_extent().width for i in left)
@@ -207,9 +219,14 @@ def plot_critical_difference(result, *, ax=None, alpha=0.05, method="nemenyi"):
     for tick in range(1, k + 1):
         ax.plot([tick, tick], [0, 0.12], gid="cd-tick", **line)
         ax.text(
-            tick, _TICK_Y, str(tick), ha="center", va="bottom",
-            fontsize=_TICK_FONT_SIZE, gid="cd-tick",
-        )  # fmt: skip
+            tick,
+            _TICK_Y,
+            str(tick),
+            ha="center",
+            va="bottom",
+            fontsize=_TICK_FONT_SIZE,
+            gid="cd-tick",
+        )
     for tick in np.arange(1.5, k, 1.0):
         ax.plot([tick, tick], [0, 0.06], gid="cd-tick", **line)
 
@@ -218,9 +235,14 @@ def plot_critical_difference(result, *, ax=None, alpha=0.05, method="nemenyi"):
     for x in (1, 1 + cd):
         ax.plot([x, x], [_CD_BAR_Y - 0.08, _CD_BAR_Y + 0.08], gid="cd-bar", **line)
     ax.text(
-        1 + cd / 2, _CD_BAR_Y + 0.12, f"CD = {cd:.2f}", ha="center", va="bottom",
-        fontsize=_TICK_FONT_SIZE, gid="cd-label",
-    )  # fmt: skip
+        1 + cd / 2,
+        _CD_BAR_Y + 0.12,
+        f"CD = {cd:.2f}",
+        ha="center",
+        va="bottom",
+        fontsize=_TICK_FONT_SIZE,
+        gid="cd-label",
+    )
 
     # Each learner: down from its rank, then out to its name.
     for row, i in enumerate(left):
@@ -236,7 +258,11 @@ def plot_critical_difference(result, *, ax=None, alpha=0.05, method="nemenyi"):
     for (lo, hi), row in zip(intervals, bar_rows, strict=True):
         y = _FIRST_BAR_Y - row * _BAR_STEP
         ax.plot(
-            [lo, hi], [y, y], color="black", linewidth=3.0,
-            solid_capstyle="butt", gid="cd-group",
-        )  # fmt: skip
+            [lo, hi],
+            [y, y],
+            color="black",
+            linewidth=3.0,
+            solid_capstyle="butt",
+            gid="cd-group",
+        )
     return ax

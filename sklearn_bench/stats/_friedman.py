@@ -104,7 +104,9 @@ def _iman_davenport(chi2, n, k):
     return f_stat, float(stats.f.sf(f_stat, k - 1, (k - 1) * (n - 1)))
 
 
-def critical_difference(n_learners, n_blocks, *, alpha=0.05, method="nemenyi"):
+def critical_difference(
+    n_learners: int, n_blocks: int, *, alpha: float = 0.05, method: str = "nemenyi"
+) -> float:
     """Critical difference of average ranks (Demšar 2006, Section 3.2.2).
 
     Two learners' average ranks that differ by at least ``CD = q_alpha *
@@ -194,7 +196,7 @@ class FriedmanResult:
     _ranks: pd.DataFrame = field(repr=False, default=None)
 
     @classmethod
-    def from_average_ranks(cls, average_ranks, n_blocks):
+    def from_average_ranks(cls, average_ranks, n_blocks: int) -> "FriedmanResult":
         """Friedman's test from published average ranks (Demšar's formula).
 
         For papers that print only the average ranks: χ²_F uses Demšar's formula
@@ -271,7 +273,9 @@ class FriedmanResult:
         """
         return None if self._ranks is None else self._ranks.copy()
 
-    def critical_difference(self, alpha=0.05, method="nemenyi"):
+    def critical_difference(
+        self, alpha: float = 0.05, method: str = "nemenyi"
+    ) -> float:
         """Critical difference of average ranks for this ``k`` and ``N``.
 
         See :func:`critical_difference` for the formula and the methods.
@@ -301,7 +305,7 @@ class FriedmanResult:
             self.n_learners, self.n_blocks, alpha=alpha, method=method
         )
 
-    def posthoc(self, method="nemenyi", control=None):
+    def posthoc(self, method: str = "nemenyi", control=None) -> pd.DataFrame:
         """Post-hoc comparisons of average ranks (Demšar 2006, Section 3.2.2).
 
         ``z = (R_i - R_j) / sqrt(k (k + 1) / (6 N))`` for each comparison; positive
@@ -385,7 +389,7 @@ class FriedmanResult:
             }
         )
 
-    def plot(self, ax=None, alpha=0.05, method="nemenyi"):
+    def plot(self, ax=None, alpha: float = 0.05, method: str = "nemenyi"):
         """Draw the critical difference diagram (Demšar 2006, Figure 1).
 
         Delegates to :func:`sklearn_bench.plotting.plot_critical_difference`;
@@ -423,7 +427,9 @@ class FriedmanResult:
         }
 
 
-def friedman_test(scores, *, greater_is_better=False, tie_correction=True):
+def friedman_test(
+    scores, *, greater_is_better: bool = False, tie_correction: bool = True
+) -> FriedmanResult:
     """Friedman's test of k learners over N blocks, with Iman–Davenport's F.
 
     Demšar (2006), Section 3.2.2 (seed 002): rank the learners within each block

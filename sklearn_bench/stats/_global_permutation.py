@@ -202,9 +202,13 @@ class GlobalPermutationResult:
     _random_state: object = field(repr=False, default=None)
 
     def pairwise(
-        self, *, method="auto", confidence_level=0.95, n_resamples=None,
+        self,
+        *,
+        method: str = "auto",
+        confidence_level: float = 0.95,
+        n_resamples: int | None = None,
         random_state=None,
-    ):  # fmt: skip
+    ) -> pd.DataFrame:
         """All pairwise comparisons after the global test (Hothorn et al. 2005, 4.2).
 
         Parameters
@@ -290,9 +294,12 @@ class GlobalPermutationResult:
                 ]
                 adjusted.append(max(implying))
             frame.update(
-                low=np.nan, high=np.nan, pvalue=raw, pvalue_adjusted=adjusted,
+                low=np.nan,
+                high=np.nan,
+                pvalue=raw,
+                pvalue_adjusted=adjusted,
                 method="closed testing",
-            )  # fmt: skip
+            )
         else:
             if not (
                 isinstance(confidence_level, int | float) and 0 < confidence_level < 1
@@ -345,7 +352,9 @@ def _check_n_resamples(n_resamples):
     return int(n_resamples)
 
 
-def global_permutation_test(performance, *, n_resamples=9999, random_state=None):
+def global_permutation_test(
+    performance, *, n_resamples: int = 9999, random_state=None
+) -> GlobalPermutationResult:
     """Permutation test of equal performance of K learners on one data set.
 
     Hothorn et al. (2005), Section 4.2, eq. (3) (seed 004)::

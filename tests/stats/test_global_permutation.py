@@ -114,9 +114,12 @@ def test_closed_testing_pairwise():
     assert (table.loc[1:, "pvalue_adjusted"] <= 0.05).all()
     np.testing.assert_allclose(
         table["difference"],
-        [perf.rf.mean() - perf.bundling.mean(), perf.rf.mean() - perf.svm.mean(),
-         perf.bundling.mean() - perf.svm.mean()],
-    )  # fmt: skip
+        [
+            perf.rf.mean() - perf.bundling.mean(),
+            perf.rf.mean() - perf.svm.mean(),
+            perf.bundling.mean() - perf.svm.mean(),
+        ],
+    )
     # A pair's raw p is the two-learner test on those columns (within MC error).
     pair = global_permutation_test(perf[["rf", "bundling"]], n_resamples=1999)
     se = np.hypot(pair.pvalue_standard_error, np.sqrt(pair.pvalue / 1999))
