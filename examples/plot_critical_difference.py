@@ -72,7 +72,7 @@ print(demsar.posthoc("holm", control="C4.5").round(4))
 
 # %%
 # Seed 002: C4.5, randomized, bagged and boosted C4.5 on 33 data sets
-# ------------------------------------------------------------------
+# -------------------------------------------------------------------
 # Error rates, so lower is better (the default ``greater_is_better=False``).
 errors = pd.DataFrame.from_records(
     [

@@ -196,10 +196,11 @@ def plot_critical_difference(
     dpi = fig.dpi
     w_left = max(texts[i].get_window_extent().width for i in left)
     w_right = max((texts[i].get_window_extent().width for i in right), default=0.0)
-    gap_px, pad_px = 0.15 * dpi, 0.08 * dpi
+    # line end to text, text to its line, and outer margin beyond the longest name
+    gap_px, pad_px, margin_px = 0.15 * dpi, 0.08 * dpi, 0.1 * dpi
     x_max = max(float(k), 1.0 + cd)
     span = x_max - 1.0
-    side_px = w_left + w_right + 2 * (gap_px + pad_px)
+    side_px = w_left + w_right + 2 * (gap_px + pad_px + margin_px)
     if own_figure:
         axis_px = max(3.0, 0.3 * span) * dpi
         fig.set_size_inches((axis_px + side_px) / dpi / 0.98, fig.get_figheight())
@@ -207,8 +208,8 @@ def plot_critical_difference(
     scale = (ax_px - side_px) / span  # pixels per rank unit
     if scale <= 0:  # a given axes too narrow for the names: keep the axis readable
         scale = ax_px / (2 * span)
-    x_lo = 1.0 - (gap_px + pad_px + w_left) / scale
-    x_hi = x_max + (gap_px + pad_px + w_right) / scale
+    x_lo = 1.0 - (gap_px + pad_px + margin_px + w_left) / scale
+    x_hi = x_max + (gap_px + pad_px + margin_px + w_right) / scale
     ax.set_xlim(x_lo, x_hi)
     x_text_left = 1.0 - gap_px / scale
     x_text_right = k + gap_px / scale
