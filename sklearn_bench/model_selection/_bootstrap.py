@@ -253,7 +253,7 @@ class BootstrapCV(_BaseBootstrap):
     draw of the same random stream is taken (deterministic given
     ``random_state``; it conditions the bootstrap on non-empty validation sets,
     which matters only for small n/k). If 10 000 consecutive draws fail (n barely
-    above ``n_folds``, e.g. n = k = 12), a ``ValueError`` says so.
+    above ``n_folds``, e.g. n = k = 20), a ``ValueError`` says so.
 
     Parameters
     ----------
