@@ -6,9 +6,12 @@ from ._bootstrap import (
     StratifiedBootstrapCV,
     StratifiedBootstrapOOB,
 )
+from ._bootstrap632 import Bootstrap632Result, Bootstrap632Scorer
 from ._replicates import replicate_ids
 
 __all__ = [
+    "Bootstrap632Result",
+    "Bootstrap632Scorer",
     "BootstrapCV",
     "BootstrapOOB",
     "StratifiedBootstrapCV",
