@@ -1,7 +1,10 @@
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 from sklearn.feature_selection import SelectKBest
+from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 
 from sklearn_bench.estimators import DiagonalLDA, welch_t_score
@@ -65,3 +68,37 @@ def test_selectkbest_picks_the_informative_features():
     pipe = make_pipeline(SelectKBest(welch_t_score, k=3), DiagonalLDA()).fit(X, y)
     np.testing.assert_array_equal(pipe[0].get_support(indices=True), [7, 42, 99])
     assert pipe.score(X, y) > 0.8
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    n0=st.integers(2, 12),
+    n1=st.integers(2, 12),
+    p=st.integers(1, 5),
+    scale=st.floats(0.1, 10.0),
+    seed=st.integers(0, 2**31 - 1),
+)
+def test_welch_matches_scipy_property(n0, n1, p, scale, seed):
+    """H: for any class sizes >= 2 and scales, scores equal scipy's Welch test."""
+    rng = np.random.RandomState(seed)
+    y = np.repeat([0, 1], [n0, n1])
+    X = rng.normal(size=(n0 + n1, p)) * np.where(y[:, None] == 1, scale, 1.0)
+    scores, pvalues = welch_t_score(X, y)
+    ref = stats.ttest_ind(X[y == 1], X[y == 0], equal_var=False)
+    np.testing.assert_allclose(scores, np.abs(ref.statistic), rtol=1e-10)
+    np.testing.assert_allclose(pvalues, ref.pvalue, rtol=1e-8, atol=1e-300)
+
+
+def test_selection_inside_cv_is_honest_on_noise():
+    """H: on pure noise, SelectKBest(welch_t_score) + DLDA refitted per fold has error
+    near 0.5, while selecting once on all rows first gives clearly lower CV error."""
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(60, 2000))
+    y = np.repeat([0, 1], 30)
+    cv = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
+    pipe = make_pipeline(SelectKBest(welch_t_score, k=10), DiagonalLDA())
+    honest = 1 - cross_val_score(pipe, X, y, cv=cv).mean()
+    leaked_X = SelectKBest(welch_t_score, k=10).fit_transform(X, y)
+    leaked = 1 - cross_val_score(DiagonalLDA(), leaked_X, y, cv=cv).mean()
+    assert 0.3 < honest < 0.7
+    assert leaked < 0.25 and leaked < honest - 0.2
