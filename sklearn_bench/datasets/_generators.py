@@ -215,6 +215,8 @@ def make_microarray(
     variances :math:`m_0 = 0.23, m_1 = 0.8, \\sigma_0^2 = \\sigma_1^2 = 0.6^2`;
     unequal variances :math:`m_0 = 0.11, m_1 = 0.9, \\sigma_0^2 = 0.6^2,
     \\sigma_1^2 = 1.2^2`. The paper uses ``n_samples`` of 60 and 120.
+    That :math:`D_{hm}` counts the markers of *each* subclass follows from the
+    table: :math:`20 + 2 \\times 50 + 2000 + 17880 = 20000`.
 
     Parameters
     ----------
