@@ -1,8 +1,4 @@
-"""Checks that every public object of sklearn_bench keeps the house contracts.
-
-Sections: splitters (below). Estimator and function checks are appended by their
-owners.
-"""
+"""Checks run over every public estimator, splitter and function of the package."""
 
 import inspect
 import pickle
@@ -11,11 +7,26 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.model_selection import BaseCrossValidator, check_cv
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import sklearn_bench.model_selection as ms
+from sklearn_bench.estimators import DiagonalLDA
 from sklearn_bench.model_selection import replicate_ids
 
-# --- splitters ------------------------------------------------------------------------
+# --- estimators (sklearn_bench.estimators) ------------------------------------
+
+
+def _estimators():
+    return [DiagonalLDA(), DiagonalLDA(priors="empirical")]
+
+
+@parametrize_with_checks(_estimators())
+def test_sklearn_compatible_estimator(estimator, check):
+    """H: every public estimator follows scikit-learn's estimator API."""
+    check(estimator)
+
+
+# --- splitters (sklearn_bench.model_selection) --------------------------------
 
 PUBLIC_SPLITTERS = [
     getattr(ms, name)
