@@ -138,7 +138,7 @@ class _BaseBootstrap(BaseCrossValidator):
                 raise ValueError(
                     f"{_MAX_DRAWS} consecutive bootstrap draws each left a validation "
                     f"set empty: n_samples={n_samples} is too small for "
-                    f"{self!r}; use fewer folds or more samples."
+                    f"{self!r}; use more samples (or fewer folds)."
                 )
             yield from splits
 
@@ -200,13 +200,19 @@ class BootstrapOOB(_BaseBootstrap):
     """
 
     def _check_n_samples(self, n_samples, strata):
-        if max(len(s) for s in strata) < 2:
+        largest = max((len(s) for s in strata), default=0)
+        if largest >= 2:
+            return
+        if self._stratified:
             raise ValueError(
-                f"{type(self).__name__} needs a stratum (class) with at least 2 "
-                "samples for a non-empty out-of-bootstrap set; got n_samples="
-                f"{n_samples} with largest stratum "
-                f"{max((len(s) for s in strata), default=0)}."
+                f"{type(self).__name__} needs a class with at least 2 samples for a "
+                f"non-empty out-of-bootstrap set; got n_samples={n_samples}, "
+                f"largest class {largest}."
             )
+        raise ValueError(
+            f"{type(self).__name__} needs at least 2 samples for a non-empty "
+            f"out-of-bootstrap set; got n_samples={n_samples}."
+        )
 
     @staticmethod
     def _splits_of_draw(draw, n_samples):

@@ -284,25 +284,6 @@ def test_repr_and_n_splits():
         assert cv.get_n_splits() == sum(1 for _ in cv.split(X, y))
 
 
-@pytest.mark.parametrize(
-    "cv, expected",
-    [
-        (BootstrapOOB(3, random_state=0), [0, 1, 2]),
-        (StratifiedBootstrapOOB(2, random_state=0), [0, 1]),
-        (BootstrapCV(2, 3, random_state=0), [0, 0, 0, 1, 1, 1]),
-        (StratifiedBootstrapCV(3, 2, random_state=0), [0, 0, 1, 1, 2, 2]),
-    ],
-    ids=lambda v: type(v).__name__ if not isinstance(v, list) else "",
-)
-def test_replicate_ids_of_bootstrap_splitters(cv, expected):
-    """H: replicate_ids gives one id per OOB split and n_folds consecutive ids per
-    BootstrapCV replicate."""
-    X, y = np.zeros((20, 1)), np.arange(20) % 2
-    ids = replicate_ids(cv, X, y)
-    assert ids.tolist() == expected
-    assert len(ids) == sum(1 for _ in cv.split(X, y))
-
-
 # --- sklearn's cv= consumers --------------------------------------------------------
 
 X_CLF, Y_CLF = make_classification(n_samples=60, n_features=4, random_state=0)
