@@ -411,10 +411,13 @@ def _permutation_test(d, alternative, n_resamples, exact, random_state):
         details.update(n_sign_vectors=n_vectors, n_extreme=k)
         return observed, k / n_vectors, 0.0, details
     rng = _as_generator(random_state)
+    n_bytes = (n + 7) // 8
     k = 0
     for start in range(0, n_resamples, batch):
         size = min(batch, n_resamples - start)
-        flips = rng.random((size, n)) < 0.5
+        # one random bit per pair: 8 pairs per random byte
+        random_bytes = rng.integers(0, 256, size=(size, n_bytes), dtype=np.uint8)
+        flips = np.unpackbits(random_bytes, axis=1, count=n)
         k += count_extreme(total - 2 * (flips @ abs_d))
     p, se = monte_carlo_pvalue(k, n_resamples)
     details.update(n_resamples=n_resamples, n_extreme=k)
