@@ -488,3 +488,34 @@ def test_result_is_frozen_and_exports():
         "ci_high",
         "confidence_level",
     ]
+
+
+def test_hodges_lehmann_interval_large_n_normal_quantile():
+    """H: for n >= 50 the interval bounds are where scipy's asymptotic test flips."""
+    rng = np.random.default_rng(2)
+    d = np.round(rng.normal(0.01, 0.03, 60), 5)
+    ci = paired_test(d, 0 * d, method="wilcoxon").confidence_interval()
+
+    def p(mu):
+        return stats.wilcoxon(d - mu, method="asymptotic").pvalue
+
+    eps = 1e-9
+    assert p(ci.low - eps) < 0.05 <= p(ci.low + eps)
+    assert p(ci.high + eps) < 0.05 <= p(ci.high - eps)
+
+
+@pytest.mark.parametrize("method, kwargs", ALL_METHODS)
+def test_swapping_x_and_y_swaps_the_one_sided_pvalues(method, kwargs):
+    """H: p(x, y, 'greater') == p(y, x, 'less') and two-sided p is symmetric."""
+    x = np.array([0.81, 0.77, 0.85, 0.79, 0.80, 0.77, 0.85, 0.82, 0.9, 0.7])
+    y = np.array([0.80, 0.78, 0.83, 0.77, 0.81, 0.74, 0.84, 0.80, 0.88, 0.72])
+    for a, b in (("greater", "less"), ("two-sided", "two-sided")):
+        p1 = paired_test(x, y, method=method, alternative=a, **kwargs).pvalue
+        p2 = paired_test(y, x, method=method, alternative=b, **kwargs).pvalue
+        assert p1 == pytest.approx(p2, rel=1e-12)
+
+
+def test_permutation_exact_refuses_huge_enumeration():
+    """H: exact=True with n > 30 raises instead of enumerating 2**n vectors."""
+    with pytest.raises(ValueError, match="`exact=True`"):
+        paired_test(np.arange(31.0), np.zeros(31), method="permutation", exact=True)
