@@ -76,6 +76,13 @@ class McNemarResult:
         ``"chi2-yates"``, ``"chi2"`` or ``"exact-binomial"``.
     null_hypothesis : str
         The null hypothesis in words.
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import mcnemar_test
+    >>> res = mcnemar_test(0, 2)                   # Berrar & Lozano, pair (1, 2)
+    >>> res.method, round(res.statistic, 2), round(res.pvalue, 2)
+    ('chi2-yates', 0.5, 0.48)
     """
 
     statistic: float

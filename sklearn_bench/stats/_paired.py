@@ -49,6 +49,16 @@ class PairedTestResult:
         Monte Carlo standard error of ``pvalue``; 0 for exact and analytic p-values.
     details : dict
         Method-specific quantities (``r_plus``, ``r_minus``, ``z``, ``wins``, ...).
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import paired_test
+    >>> res = paired_test([0.21, 0.30, 0.25, 0.18], [0.25, 0.36, 0.27, 0.22],
+    ...                   alternative="less", labels=("e(A)", "e(B)"))
+    >>> res.null_hypothesis
+    'H0: mean of e(A) − e(B) >= 0'
+    >>> round(res.estimate, 3), round(res.confidence_interval().high, 4)
+    (-0.04, -0.0208)
     """
 
     statistic: float
@@ -515,7 +525,9 @@ def paired_test(
     Edge cases: all differences zero gives ``pvalue = 1`` for every method (the
     t statistic is then NaN); a constant non-zero difference gives an infinite t
     statistic (p = 0 two-sided). The t-tests need ``n >= 2``; the other tests
-    accept ``n = 1`` (p = 1 two-sided).
+    accept ``n = 1`` (p = 1 two-sided). For the t-tests a spread of the
+    differences below 1e-10 (after the 10-decimal rounding) counts as zero
+    variance, so scores that differ only by floating-point noise are constant.
 
     Examples
     --------
