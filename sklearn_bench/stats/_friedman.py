@@ -181,7 +181,7 @@ class FriedmanResult:
         The null hypothesis, in words.
     """
 
-    average_ranks: pd.Series
+    average_ranks: pd.Series = field(compare=False)
     statistic: float
     pvalue: float
     iman_davenport_statistic: float
@@ -193,7 +193,7 @@ class FriedmanResult:
         "H0: all learners have the same expected rank on every block "
         "(the learners perform equivalently)."
     )
-    _ranks: pd.DataFrame = field(repr=False, default=None)
+    _ranks: pd.DataFrame = field(repr=False, default=None, compare=False)
 
     @classmethod
     def from_average_ranks(cls, average_ranks, n_blocks: int) -> "FriedmanResult":
@@ -425,6 +425,11 @@ class FriedmanResult:
             "n_learners": self.n_learners,
             "average_ranks": self.average_ranks.to_dict(),
         }
+
+    def to_frame(self):
+        """A one-row DataFrame of the scalar fields (the ranks: ``average_ranks``)."""
+        row = {k: v for k, v in self.to_dict().items() if k != "average_ranks"}
+        return pd.DataFrame([row])
 
 
 def friedman_test(

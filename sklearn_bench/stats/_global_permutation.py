@@ -192,14 +192,14 @@ class GlobalPermutationResult:
     n_resamples: int
     n_replicates: int
     n_learners: int
-    learner_means: pd.Series
+    learner_means: pd.Series = field(compare=False)
     method: str = "Permutation test of t* (Hothorn et al. 2005, eq. (3))"
     null_hypothesis: str = (
         "H0: the performance distributions of all learners are equal "
         "(learner labels are exchangeable within each replicate)."
     )
-    _performance: pd.DataFrame = field(repr=False, default=None)
-    _random_state: object = field(repr=False, default=None)
+    _performance: pd.DataFrame = field(repr=False, default=None, compare=False)
+    _random_state: object = field(repr=False, default=None, compare=False)
 
     def pairwise(
         self,
@@ -338,6 +338,11 @@ class GlobalPermutationResult:
             "n_learners": self.n_learners,
             "learner_means": self.learner_means.to_dict(),
         }
+
+    def to_frame(self):
+        """A one-row DataFrame of the scalar fields (the means: ``learner_means``)."""
+        row = {k: v for k, v in self.to_dict().items() if k != "learner_means"}
+        return pd.DataFrame([row])
 
 
 def _check_n_resamples(n_resamples):

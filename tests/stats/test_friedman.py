@@ -289,3 +289,5 @@ def test_result_is_frozen():
         _, _ = res
     d = res.to_dict()
     assert d["n_blocks"] == 6 and set(d["average_ranks"]) == {0, 1, 2}
+    assert res.to_frame().loc[0, "statistic"] == res.statistic
+    assert res == friedman_test(np.random.default_rng(0).random((6, 3)))

@@ -192,3 +192,4 @@ def test_result_is_frozen_and_constant_data():
     with pytest.raises(AttributeError):
         res.pvalue = 0.0
     assert res.to_dict()["n_learners"] == 3
+    assert res.to_frame().loc[0, "pvalue"] == 1.0
