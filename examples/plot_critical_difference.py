@@ -68,7 +68,7 @@ plt.show()
 # %%
 # Holm's step-down test against C4.5 (the control) is more powerful than Nemenyi's
 # all-pairs test: it finds C4.5+m and C4.5+m+cf better than C4.5 at 0.05.
-print(demsar.posthoc("holm", control="C4.5").round(4))
+print(demsar.posthoc("holm", control="C4.5").round(4).to_string())
 
 # %%
 # Seed 002: C4.5, randomized, bagged and boosted C4.5 on 33 data sets
@@ -122,6 +122,9 @@ print(
 )
 
 # %%
+# At alpha = 0.05 the CD is 0.82 average ranks. Plain C4.5 (3.53) is significantly
+# worse than each ensemble; randomized, bagged and boosted C4.5 (1.92 to 2.44) are
+# one group: these 33 data sets do not tell them apart.
 ax = riddle.plot(alpha=0.05)
 ax.set_title("Seed 002: error of C4.5 variants, Nemenyi test at alpha = 0.05")
 plt.show()
@@ -129,4 +132,4 @@ plt.show()
 # %%
 # All pairs with Nemenyi-adjusted p-values: the pairs joined by a bar above are
 # exactly those with an adjusted p-value above 0.05.
-print(riddle.posthoc("nemenyi").round(4))
+print(riddle.posthoc("nemenyi").round(4).to_string())
