@@ -184,3 +184,22 @@ def test_stats_does_not_import_matplotlib():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "False"
+
+
+def test_example_tables_match_references(reference_table, monkeypatch):
+    """H: the tables embedded in the gallery example equal the shared references."""
+    import runpy
+    from pathlib import Path
+
+    monkeypatch.setattr(plt, "show", lambda *args, **kwargs: None)
+    example = Path(__file__).resolve().parents[2] / "examples"
+    env = runpy.run_path(str(example / "plot_critical_difference.py"))
+    for name, table in [
+        ("auc", "demsar2006_table6_auc.csv"),
+        ("errors", "riddle_c45_variants_error.csv"),
+    ]:
+        ref = reference_table(table)
+        got = env[name]
+        assert list(got.columns) == list(ref.columns)
+        np.testing.assert_array_equal(got.to_numpy(), ref.to_numpy())
+        assert list(got.index) == list(ref.index)
