@@ -9,6 +9,7 @@ from ._mcnemar import (
     error_rate_intervals,
     mcnemar_test,
 )
+from ._multiple_rule_bias import MultipleRuleBiasResult, multiple_rule_bias
 from ._multitest import adjust_pvalues
 from ._paired import PairedTestResult, paired_test
 from ._power import n_datasets_needed, power_paired_t
@@ -17,6 +18,7 @@ __all__ = [
     "FriedmanResult",
     "GlobalPermutationResult",
     "McNemarResult",
+    "MultipleRuleBiasResult",
     "PairedTestResult",
     "adjust_pvalues",
     "bootstrap_ci",
@@ -26,6 +28,7 @@ __all__ = [
     "friedman_test",
     "global_permutation_test",
     "mcnemar_test",
+    "multiple_rule_bias",
     "n_datasets_needed",
     "paired_test",
     "power_paired_t",

@@ -1,0 +1,335 @@
+"""Multiple-rule bias of Yousefi, Hua and Dougherty (2011), Sections 2 and 3.
+
+A researcher designs ``r`` classification rules on one sample, estimates the error
+of each with ``s`` error estimators and reports the rule with the minimum
+estimated error. The minimum estimated error is an optimistic estimate of the
+expected true error of the chosen rule; this module measures by how much, from
+arrays of true and estimated errors collected over many samples (see
+:func:`sklearn_bench.experiment.collect_rule_errors`). Pure numpy: no fitting,
+no plotting at import time.
+"""
+
+from dataclasses import dataclass, field
+from math import comb
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+from sklearn.utils import check_random_state
+
+__all__ = ["MultipleRuleBiasResult", "multiple_rule_bias"]
+
+# Number of float64 values one vectorised block of collections may hold.
+_BLOCK_VALUES = 2_000_000
+
+
+@dataclass(frozen=True)
+class MultipleRuleBiasResult:
+    """Bias, variance, RMS and comparative-advantage bias as functions of ``m``.
+
+    Returned by :func:`multiple_rule_bias`. The arrays are indexed by the number
+    ``r = 1, ..., R`` of classification rules in a collection; ``m = r s`` is the
+    number of classifier rule models. With several data sets they describe the
+    performances averaged over the data sets (eqs. 9-10); the curves of each data
+    set alone are in :meth:`to_frame`.
+
+    Attributes
+    ----------
+    m : ndarray of shape (R,)
+        Numbers of classifier rule models, ``r * n_estimators``.
+    n_rules_chosen : ndarray of shape (R,)
+        Numbers ``r`` of classification rules in a collection.
+    bias : ndarray of shape (R,)
+        :math:`\\mathrm{Bias}_{Av}(m, n)`, eq. (4) (eq. (10) with data sets).
+    variance : ndarray of shape (R,)
+        :math:`\\mathrm{Var}_{Av}(m, n) = E_{\\Phi_m}[\\mathrm{Var}[\\Delta|\\Phi_m]]`.
+    rms : ndarray of shape (R,)
+        :math:`\\mathrm{RMS}_{Av}(m, n)`, eq. (5).
+    comparative_bias : ndarray of shape (R,)
+        :math:`E_{\\Phi_m}[C_{bias}|\\Phi_m]` with
+        :math:`C_{bias} = E[A_{est}] - A_{true}`, eqs. (6)-(7); NaN for ``r = 1``.
+    estimated_advantage, true_advantage : ndarray of shape (R,)
+        :math:`E_{\\Phi_m}[E[A_{est}|\\Phi_m]]` and
+        :math:`E_{\\Phi_m}[A_{true}|\\Phi_m]`; NaN for ``r = 1``.
+    n_collections : ndarray of shape (R,)
+        Number of collections :math:`\\Phi_m` averaged over.
+    exact : ndarray of bool of shape (R,)
+        Whether all :math:`\\binom{R}{r}` collections were used.
+    n_rules, n_estimators, n_samples, n_datasets : int
+        ``R``, ``s``, the number of samples and of data sets ``K``.
+    """
+
+    m: np.ndarray
+    n_rules_chosen: np.ndarray
+    bias: np.ndarray
+    variance: np.ndarray
+    rms: np.ndarray
+    comparative_bias: np.ndarray
+    estimated_advantage: np.ndarray
+    true_advantage: np.ndarray
+    n_collections: np.ndarray
+    exact: np.ndarray
+    n_rules: int
+    n_estimators: int
+    n_samples: int
+    n_datasets: int
+    _frame: pd.DataFrame = field(repr=False, compare=False)
+
+    def to_frame(self):
+        """One row per data set (``"average"`` across them, if several) and ``m``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``dataset, m, r, bias, variance, rms, comparative_bias,
+            estimated_advantage, true_advantage, n_collections, exact``.
+        """
+        return self._frame.copy()
+
+    def plot(self, *, axes=None, datasets=None):
+        """Draw the four panels of Yousefi et al. (2011), Figures 3-6.
+
+        (a) :math:`\\mathrm{Bias}_{Av}`, (b) :math:`\\mathrm{Var}_{Av}`,
+        (c) :math:`\\mathrm{RMS}_{Av}` and (d) :math:`E_{\\Phi_m}[C_{bias}]`
+        against ``m``, one line per data set. Needs matplotlib.
+
+        Parameters
+        ----------
+        axes : array of 4 matplotlib Axes, default=None
+            Where to draw; ``None`` makes a new 2 x 2 figure.
+        datasets : list of str, default=None
+            Which curves (``dataset`` values of :meth:`to_frame`) to draw;
+            ``None`` draws all.
+
+        Returns
+        -------
+        axes : ndarray of 4 matplotlib Axes
+        """
+        from ..plotting._multiple_rule_bias import plot_multiple_rule_bias
+
+        return plot_multiple_rule_bias(self, axes=axes, datasets=datasets)
+
+
+def _check_errors(true_error, estimated_error):
+    true = np.asarray(true_error, dtype=float)
+    est = np.asarray(estimated_error, dtype=float)
+    if true.ndim not in (2, 3):
+        raise ValueError(
+            "`true_error` must have shape (n_rules, n_samples) or "
+            f"(n_rules, n_samples, n_datasets); got shape {true.shape}."
+        )
+    if est.ndim == true.ndim:
+        est = est[:, np.newaxis]
+    if est.ndim != true.ndim + 1 or est.shape[:1] + est.shape[2:] != true.shape:
+        raise ValueError(
+            "`estimated_error` must have shape (n_rules, n_estimators, n_samples"
+            "[, n_datasets]) (or the shape of `true_error` for one estimator) "
+            f"matching `true_error` {true.shape}; got shape {est.shape}."
+        )
+    for name, a in [("true_error", true), ("estimated_error", est)]:
+        if a.size == 0:
+            raise ValueError(f"`{name}` is empty.")
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"`{name}` contains NaN or infinite values.")
+    if true.ndim == 2:
+        true, est = true[..., np.newaxis], est[..., np.newaxis]
+    return true, est
+
+
+def _collections(n_rules, r, n_collections, rng):
+    """Index arrays (n, r) of collections: all of them, or random ones."""
+    total = comb(n_rules, r)
+    if total <= n_collections:
+        from itertools import combinations
+
+        return np.array(list(combinations(range(n_rules), r)), dtype=np.intp), True
+    keys = rng.random((n_collections, n_rules))
+    return np.sort(np.argsort(keys, axis=1)[:, :r], axis=1), False
+
+
+def _collection_moments(est, mu, coll):
+    """Per-collection moments of one curve.
+
+    est : (R, s, N) estimated errors; mu : (R,) expected true errors;
+    coll : (C, r) rule indices. Returns arrays of shape (C,): mean of Delta,
+    variance of Delta, sqrt of mean Delta^2, mean A_est and mean A_true.
+    """
+    n_coll, r = coll.shape
+    _, s, n = est.shape
+    e = est[coll]  # (C, r, s, N)
+    flat = e.reshape(n_coll, r * s, n)
+    pos = np.argmin(flat, axis=1)  # first minimum: lowest rule, then estimator
+    est_min = np.take_along_axis(flat, pos[:, np.newaxis], axis=1)[:, 0]
+    i_pos, j_min = np.divmod(pos, s)  # position in the collection, estimator
+    i_min = np.take_along_axis(coll, i_pos, axis=1)  # (C, N) rule index
+    delta = est_min - mu[i_min]
+    out = {
+        "bias": delta.mean(axis=1),
+        "variance": delta.var(axis=1),
+        "rms": np.sqrt(np.mean(delta**2, axis=1)),
+    }
+    if r > 1:
+        # eq. (7): the other rules' estimates with the chosen estimator j_min
+        col_est = np.take_along_axis(e, j_min[:, np.newaxis, np.newaxis, :], axis=2)
+        others_est = (col_est[:, :, 0, :].sum(axis=1) - est_min) / (r - 1)
+        a_est = est_min - others_est
+        # eq. (6): expected true errors of the chosen rule and of the others
+        others_true = (mu[coll].sum(axis=1)[:, np.newaxis] - mu[i_min]) / (r - 1)
+        a_true = mu[i_min] - others_true
+        out["estimated_advantage"] = a_est.mean(axis=1)
+        out["true_advantage"] = a_true.mean(axis=1)
+    else:
+        out["estimated_advantage"] = out["true_advantage"] = np.full(n_coll, np.nan)
+    out["comparative_bias"] = out["estimated_advantage"] - out["true_advantage"]
+    return out
+
+
+_MEASURES = [
+    "bias",
+    "variance",
+    "rms",
+    "comparative_bias",
+    "estimated_advantage",
+    "true_advantage",
+]
+
+
+def multiple_rule_bias(
+    true_error,
+    estimated_error,
+    *,
+    n_collections=1000,
+    dataset_names=None,
+    random_state=None,
+):
+    """Multiple-rule bias as a function of the number of rules compared.
+
+    Yousefi, Hua and Dougherty (2011), Sections 2-3. On each sample ``b`` the
+    rule model ``(i_min, j_min)`` with the minimum estimated error among the
+    ``m = r s`` models of a collection :math:`\\Phi_m` is chosen (eq. 1) and
+    :math:`\\Delta_b = \\epsilon^{\\min}_{est,b} - E[\\epsilon^{i_{\\min}}_{true}]`,
+    where the expected true error of each rule is the mean of its true errors over
+    the samples (Section 2.3). Per collection: Bias = mean Δ (eq. 2),
+    Var = variance of Δ (``ddof=0``, so RMS² = Bias² + Var exactly), RMS = √(mean
+    Δ²) (eq. 3), the estimated comparative advantage
+    :math:`A_{est} = \\epsilon^{\\min}_{est} - \\frac{1}{r-1}\\sum_{i \\ne i_{\\min}}
+    \\epsilon^{i, j_{\\min}}_{est}` (eq. 7), the true one
+    :math:`A_{true} = E[\\epsilon^{i_{\\min}}_{true}] - \\frac{1}{r-1}
+    \\sum_{i \\ne i_{\\min}} E[\\epsilon^i_{true}]` (eq. 6), both averaged over the
+    samples, and :math:`C_{bias} = E[A_{est}] - A_{true}`. These are averaged over
+    the collections of ``r`` rules out of ``R`` (eqs. 4-5).
+
+    With ``K`` data sets (a trailing axis), the estimated and true errors of
+    each rule model are first averaged over the data sets, eq. (9), and the
+    same moments give :math:`B(m, n, K)`, eq. (10); the curves of each data set
+    alone are computed too (rows of :meth:`~MultipleRuleBiasResult.to_frame`).
+
+    Parameters
+    ----------
+    true_error : array-like of shape (n_rules, n_samples) or \
+            (n_rules, n_samples, n_datasets)
+        True error of the classifier designed by each rule on each sample.
+        Sample ``b`` of data set ``k`` is one draw from distribution ``F_k``.
+    estimated_error : array-like of shape (n_rules, n_estimators, n_samples) or \
+            (n_rules, n_estimators, n_samples, n_datasets)
+        Its estimates by each error estimator (e.g. 5-fold, 10-fold CV, LOO).
+        The shape of ``true_error`` means one estimator.
+    n_collections : int, default=1000
+        All :math:`\\binom{R}{r}` collections of ``r`` rules are used when there
+        are at most this many; otherwise this many collections drawn at random
+        (each one ``r`` distinct rules).
+    dataset_names : list of str, default=None
+        Names of the data sets in :meth:`~MultipleRuleBiasResult.to_frame`;
+        default ``"0", "1", ...``.
+    random_state : int, RandomState instance or None, default=None
+        Draws the random collections.
+
+    Returns
+    -------
+    MultipleRuleBiasResult
+
+    Notes
+    -----
+    Ties of the minimum estimated error (frequent: cross-validation estimates
+    are multiples of ``1/n``) go to the rule listed first, then to the error
+    estimator listed first, in a collection whose rules are in input order.
+    :math:`\\mathrm{RMS}_{Av}` averages the root over collections (eq. 5), so
+    it is not :math:`\\sqrt{\\mathrm{Bias}_{Av}^2 + \\mathrm{Var}_{Av}}`.
+
+    Examples
+    --------
+    Two rules with the same true error (0.2) and unbiased estimates of standard
+    deviations 0.05 and 0.01. The minimum of the two estimates is optimistic by
+    about :math:`\\sqrt{0.05^2 + 0.01^2}/\\sqrt{2\\pi} = 0.020`:
+
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import multiple_rule_bias
+    >>> rng = np.random.default_rng(0)
+    >>> true = np.full((2, 2000), 0.2)
+    >>> est = true + rng.normal(0, [[0.05], [0.01]], size=(2, 2000))
+    >>> res = multiple_rule_bias(true, est)
+    >>> res.m
+    array([1, 2])
+    >>> np.round(res.bias, 3)
+    array([-0.001, -0.021])
+    """
+    true, est = _check_errors(true_error, estimated_error)
+    if (
+        not isinstance(n_collections, Integral)
+        or isinstance(n_collections, bool)
+        or n_collections < 1
+    ):
+        raise ValueError(
+            f"`n_collections` must be a positive integer; got {n_collections!r}."
+        )
+    n_rules, s, n, k = est.shape
+    if dataset_names is None:
+        dataset_names = [str(i) for i in range(k)]
+    dataset_names = [str(d) for d in dataset_names]
+    if len(dataset_names) != k:
+        raise ValueError(
+            f"`dataset_names` must have {k} names (one per data set); got "
+            f"{len(dataset_names)}."
+        )
+    if k == 1:
+        curves = {"all": (est[..., 0], true[..., 0].mean(axis=1))}
+    else:
+        if "average" in dataset_names:
+            raise ValueError("`dataset_names` must not contain 'average'.")
+        curves = {
+            name: (est[..., i], true[..., i].mean(axis=1))
+            for i, name in enumerate(dataset_names)
+        }
+        # eqs. (9)-(10): average the estimates of each rule model over data sets;
+        # (1/K) sum_k E[true^{i,k}] is the mean over samples and data sets.
+        curves["average"] = (est.mean(axis=3), true.mean(axis=(1, 2)))
+    rng = check_random_state(random_state)
+    rows = []
+    for r in range(1, n_rules + 1):
+        coll, exact = _collections(n_rules, r, n_collections, rng)
+        block = max(1, _BLOCK_VALUES // (r * s * n))
+        for name, (e, mu) in curves.items():
+            parts = [
+                _collection_moments(e, mu, coll[start : start + block])
+                for start in range(0, len(coll), block)
+            ]
+            row = {"dataset": name, "m": r * s, "r": r}
+            for key in _MEASURES:
+                row[key] = float(np.concatenate([p[key] for p in parts]).mean())
+            row["n_collections"] = len(coll)
+            row["exact"] = exact
+            rows.append(row)
+    frame = pd.DataFrame(rows)
+    main = frame[frame["dataset"] == ("all" if k == 1 else "average")]
+    return MultipleRuleBiasResult(
+        m=main["m"].to_numpy(),
+        n_rules_chosen=main["r"].to_numpy(),
+        **{key: main[key].to_numpy() for key in _MEASURES},
+        n_collections=main["n_collections"].to_numpy(),
+        exact=main["exact"].to_numpy(),
+        n_rules=n_rules,
+        n_estimators=s,
+        n_samples=n,
+        n_datasets=k,
+        _frame=frame.reset_index(drop=True),
+    )
