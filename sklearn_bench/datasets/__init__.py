@@ -1,3 +1,5 @@
 """Learning problems of a benchmark experiment, and the papers' data generators."""
 
-__all__ = []
+from ._dataset import Dataset, SimulatedDataset
+
+__all__ = ["Dataset", "SimulatedDataset"]
