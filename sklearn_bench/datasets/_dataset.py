@@ -1,4 +1,4 @@
-"""The three learning problems of a benchmark experiment (Hothorn et al., 2005, Sec. 3.2).
+"""The three learning problems of a benchmark (Hothorn et al., 2005, Section 3.2).
 
 - :class:`Dataset` ``(X, y)``: one learning sample, resampled by the experiment's
   ``cv`` (the *real world* problem).

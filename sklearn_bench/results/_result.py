@@ -433,8 +433,8 @@ class BenchmarkResult:
                     na_values={c: ["NaN"] for c in [*_FLOAT_COLUMNS, "y_pred"]}
                     | {"correct": ["NaN", "<NA>"]},
                     float_precision="round_trip",
-                    dtype={c: str for c in ["dataset", "learner", "metric"]}
-                    | {c: str for c in _TEXT_COLUMNS},
+                    dtype=dict.fromkeys(["dataset", "learner", "metric"], str)
+                    | dict.fromkeys(_TEXT_COLUMNS, str),
                 )
         return cls(
             frames["scores"],
