@@ -367,6 +367,11 @@ def _check_target(dataset, y, learners, metrics):
                 f"Data set {dataset!r} has only one class in `y`; classifiers need "
                 "at least two."
             )
+    if kind.startswith("continuous") and classifiers:
+        raise ValueError(
+            f"Learner {classifiers[0]!r} is a classifier, but data set {dataset!r} "
+            "has a continuous target."
+        )
     for name, metric in metrics.items():
         if metric.task == "classification":
             if kind not in ("binary", "multiclass"):
@@ -384,11 +389,6 @@ def _check_target(dataset, y, learners, metrics):
                 f"Metric {name!r} needs a binary target, but data set {dataset!r} "
                 f"has a {kind} target."
             )
-    if kind.startswith("continuous") and classifiers:
-        raise ValueError(
-            f"Learner {classifiers[0]!r} is a classifier, but data set {dataset!r} "
-            "has a continuous target."
-        )
 
 
 def _report_failures(scores, n_tasks, n_metrics):
