@@ -427,15 +427,23 @@ class BenchmarkResult:
             if fmt == "parquet":
                 frames[name] = pd.read_parquet(path / f"{name}.parquet")
             else:
-                frames[name] = pd.read_csv(
+                # Floats are parsed by numpy from their shortest repr, which is
+                # exact; pandas' own parser is not guaranteed to round-trip.
+                floats = [*_FLOAT_COLUMNS, "y_pred"]
+                frame = pd.read_csv(
                     path / f"{name}.csv",
                     keep_default_na=False,
-                    na_values={c: ["NaN"] for c in [*_FLOAT_COLUMNS, "y_pred"]}
-                    | {"correct": ["NaN", "<NA>"]},
-                    float_precision="round_trip",
-                    dtype=dict.fromkeys(["dataset", "learner", "metric"], str)
-                    | dict.fromkeys(_TEXT_COLUMNS, str),
+                    na_values={"correct": ["NaN", "<NA>"]},
+                    dtype=dict.fromkeys(
+                        ["dataset", "learner", "metric", *_TEXT_COLUMNS, *floats], str
+                    ),
                 )
+                for col in floats:
+                    if col in frame.columns:
+                        frame[col] = np.asarray(frame[col], dtype=str).astype(
+                            np.float64
+                        )
+                frames[name] = frame
         return cls(
             frames["scores"],
             metrics={m["name"]: m["greater_is_better"] for m in meta["metrics"]},
