@@ -116,8 +116,9 @@ class SimulatedDataset:
     ----------
     sampler : callable
         ``sampler(n_samples, random_state) -> (X, y)``. It must draw its rows only
-        from ``random_state`` (an int seed, passed by the experiment) so that the
-        experiment is reproducible.
+        from ``random_state`` (an int seed, passed by the experiment): the
+        experiment calls it again with the same seed for each learner rather
+        than holding all learning samples in memory.
     n_train : int
         Rows of each learning sample.
     n_test : int

@@ -177,20 +177,26 @@ class BenchmarkExperiment(BaseEstimator):
             all_regressors=all(is_regressor(e) for e in learners.values()),
         )
         seed = _base_seed(self.random_state)
+        cv = self.cv
+        if not (cv is None or isinstance(cv, Integral) or hasattr(cv, "split")):
+            cv = list(cv)  # an iterator of splits is read once, for all data sets
         seed_keys = {name: _seed_keys(est) for name, est in learners.items()}
 
         plans = {
-            name: self._plan(name, data, learners, metrics, seed)
+            name: self._plan(name, data, cv, learners, metrics, seed)
             for name, data in datasets.items()
         }
         n_tasks = sum(len(p["splits"]) for p in plans.values()) * len(learners)
 
         def calls():
+            # Learner-major within a data set, as a loop of cross_validate calls:
+            # interleaving learners that use different thread pools (OpenMP,
+            # BLAS) makes their idle threads spin against each other.
             for dname, plan in plans.items():
-                for split, (train, test, rep, fold) in enumerate(plan["splits"]):
-                    X_l, y_l = plan["learning_sample"](rep)
-                    lseed = derive_seed(seed, dname, SEED_LEARNER, rep)
-                    for lname, est in learners.items():
+                for lname, est in learners.items():
+                    for split, (train, test, rep, fold) in enumerate(plan["splits"]):
+                        X_l, y_l = plan["learning_sample"](rep)
+                        lseed = derive_seed(seed, dname, SEED_LEARNER, rep)
                         yield delayed(run_task)(
                             Task(dname, split, rep, fold, lname),
                             est,
@@ -231,7 +237,7 @@ class BenchmarkExperiment(BaseEstimator):
             predictions=predictions,
             info={
                 "seed": seed,
-                "cv": repr(self.cv),
+                "cv": _describe_cv(cv),
                 "learners": {name: repr(est) for name, est in learners.items()},
                 "sklearn_bench_version": __version__,
             },
@@ -239,7 +245,7 @@ class BenchmarkExperiment(BaseEstimator):
         self.n_tasks_ = n_tasks
         return self
 
-    def _plan(self, name, data, learners, metrics, seed):
+    def _plan(self, name, data, cv, learners, metrics, seed):
         """Splits (train, test, replicate, fold) and samples of one data set."""
         if isinstance(data, SimulatedDataset):
             X_test, y_test = data.sample(
@@ -264,7 +270,7 @@ class BenchmarkExperiment(BaseEstimator):
         if data.y_test is not None:
             _check_target(name, data.y_test, learners, metrics)
         classifier = all(is_classifier(e) for e in learners.values())
-        cv = check_cv(self.cv, data.y, classifier=classifier)
+        cv = check_cv(cv, data.y, classifier=classifier)
         if getattr(cv, "random_state", 0) is None and getattr(cv, "shuffle", True):
             cv = copy.deepcopy(cv)
             cv.random_state = derive_seed(seed, name, SEED_CV)
@@ -287,6 +293,13 @@ class BenchmarkExperiment(BaseEstimator):
             "X_test": data.X_test,
             "y_test": data.y_test,
         }
+
+
+def _describe_cv(cv):
+    """A short text for the provenance; a list of splits is not printed."""
+    if cv is None or isinstance(cv, Integral) or hasattr(cv, "split"):
+        return repr(cv)
+    return f"iterable of {len(list(cv))} (train, test) splits"
 
 
 def _folds(reps):

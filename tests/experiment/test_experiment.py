@@ -236,7 +236,8 @@ def test_simulation_problem_fresh_learning_samples_one_test_sample():
     test_seed = _seed(11, "sim", 3)
     assert calls[0] == (500, test_seed)
     learn_seeds = [_seed(11, "sim", 2, b) for b in range(4)]
-    assert calls[1:] == [(30, s) for s in learn_seeds]
+    # Drawn again (identically) for each of the two learners, learner by learner.
+    assert calls[1:] == [(30, s) for s in learn_seeds] * 2
     X_test, y_test = _sampler(500, test_seed)
     for b, seed in enumerate(learn_seeds):
         X, y = _sampler(30, seed)
