@@ -93,13 +93,16 @@ class BenchmarkExperiment(BaseEstimator):
     Notes
     -----
     A task is one learner on one split of one data set; its id
-    ``(dataset, split, learner)`` is stable. The seeds are
+    ``(dataset, split, learner)`` is stable. Tasks run learner by learner within
+    a data set. The seeds are
     ``SeedSequence([seed, crc32(dataset), purpose, replicate])`` with purpose
     0 for learners, 1 for ``cv``, 2 for a simulated learning sample and 3 for a
     simulated test sample; its first 32-bit word is set on every parameter of
     a learner named ``random_state`` or ``*__random_state`` (nested in pipelines
     or search estimators) whose value is ``None`` or a ``RandomState``
-    instance. Integer seeds a user set on a learner are kept. All learners get
+    instance, and on unseeded shuffling splitters among its parameters (the
+    ``cv`` of a ``GridSearchCV``). Integer seeds a user set on a learner are
+    kept. All learners get
     the same seed on a replicate (common random numbers). Hence the scores do not
     depend on ``n_jobs`` or on the joblib backend.
 
@@ -160,6 +163,48 @@ class BenchmarkExperiment(BaseEstimator):
         -------
         self : BenchmarkExperiment
         """
+        setup = self._prepare(X, y)
+        n_tasks = setup["n_tasks"]
+        parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
+        outs = list(
+            tqdm(
+                parallel(call for _, call in self._task_calls(setup)),
+                total=n_tasks,
+                disable=not self.progress,
+                desc="BenchmarkExperiment",
+                unit="task",
+            )
+        )
+        rows = [row for out in outs for row in out["rows"]]
+        scores = pd.DataFrame(rows)
+        metrics, learners, datasets = (
+            setup["metrics"],
+            setup["learners"],
+            setup["datasets"],
+        )
+        _report_failures(scores, n_tasks, len(metrics))
+
+        predictions = None
+        if self.keep_predictions:
+            predictions = _predictions_frame(outs)
+        self.results_ = BenchmarkResult(
+            scores,
+            metrics={m.name: m.greater_is_better for m in metrics.values()},
+            datasets={name: data.problem for name, data in datasets.items()},
+            learners=list(learners),
+            predictions=predictions,
+            info={
+                "seed": setup["seed"],
+                "cv": _describe_cv(setup["cv"]),
+                "learners": {name: repr(est) for name, est in learners.items()},
+                "sklearn_bench_version": __version__,
+            },
+        )
+        self.n_tasks_ = n_tasks
+        return self
+
+    def _prepare(self, X, y=None):
+        """Validate the configuration and data, draw the splits; run nothing."""
         if y is not None:
             datasets = {"data": Dataset(X, y)}
         elif isinstance(X, Dataset | SimulatedDataset):
@@ -180,70 +225,55 @@ class BenchmarkExperiment(BaseEstimator):
         cv = self.cv
         if not (cv is None or isinstance(cv, Integral) or hasattr(cv, "split")):
             cv = list(cv)  # an iterator of splits is read once, for all data sets
-        seed_keys = {name: _seed_keys(est) for name, est in learners.items()}
-
         plans = {
             name: self._plan(name, data, cv, learners, metrics, seed)
             for name, data in datasets.items()
         }
-        n_tasks = sum(len(p["splits"]) for p in plans.values()) * len(learners)
+        return {
+            "datasets": datasets,
+            "learners": learners,
+            "metrics": metrics,
+            "seed": seed,
+            "cv": cv,
+            "plans": plans,
+            "n_tasks": sum(len(p["splits"]) for p in plans.values()) * len(learners),
+        }
 
-        def calls():
-            # Learner-major within a data set, as a loop of cross_validate calls:
-            # interleaving learners that use different thread pools (OpenMP,
-            # BLAS) makes their idle threads spin against each other.
-            for dname, plan in plans.items():
-                for lname, est in learners.items():
-                    for split, (train, test, rep, fold) in enumerate(plan["splits"]):
-                        X_l, y_l = plan["learning_sample"](rep)
-                        lseed = derive_seed(seed, dname, SEED_LEARNER, rep)
-                        yield delayed(run_task)(
-                            Task(dname, split, rep, fold, lname),
-                            est,
-                            dict.fromkeys(seed_keys[lname], lseed),
-                            X_l,
-                            y_l,
-                            train,
-                            test,
-                            plan["X_test"],
-                            plan["y_test"],
-                            metrics,
-                            self.error_score,
-                            self.keep_predictions,
-                        )
+    def _task_calls(self, setup, skip=frozenset()):
+        """Yield ``(task, call)`` for every task, in a stable order.
 
-        parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
-        outs = list(
-            tqdm(
-                parallel(calls()),
-                total=n_tasks,
-                disable=not self.progress,
-                desc="BenchmarkExperiment",
-                unit="task",
-            )
-        )
-        rows = [row for out in outs for row in out["rows"]]
-        scores = pd.DataFrame(rows)
-        _report_failures(scores, n_tasks, len(metrics))
-
-        predictions = None
-        if self.keep_predictions:
-            predictions = _predictions_frame(outs)
-        self.results_ = BenchmarkResult(
-            scores,
-            metrics={m.name: m.greater_is_better for m in metrics.values()},
-            datasets={name: data.problem for name, data in datasets.items()},
-            learners=list(learners),
-            predictions=predictions,
-            info={
-                "seed": seed,
-                "cv": _describe_cv(cv),
-                "learners": {name: repr(est) for name, est in learners.items()},
-                "sklearn_bench_version": __version__,
-            },
-        )
-        self.n_tasks_ = n_tasks
-        return self
+        ``call`` is a joblib ``delayed`` :func:`run_task`. Tasks whose id
+        ``(dataset, split, learner)`` is in ``skip`` are left out (for a store
+        that resumes an interrupted run).
+        """
+        seed, learners = setup["seed"], setup["learners"]
+        unseeded = {name: _unseeded_params(est) for name, est in learners.items()}
+        # Learner-major within a data set, as a loop of cross_validate calls:
+        # interleaving learners that use different thread pools (OpenMP, BLAS)
+        # makes their idle threads spin against each other.
+        for dname, plan in setup["plans"].items():
+            for lname, est in learners.items():
+                for split, (train, test, rep, fold) in enumerate(plan["splits"]):
+                    task = Task(dname, split, rep, fold, lname)
+                    if (dname, split, lname) in skip:
+                        continue
+                    X_l, y_l = plan["learning_sample"](rep)
+                    lseed = derive_seed(seed, dname, SEED_LEARNER, rep)
+                    call = delayed(run_task)(
+                        task,
+                        est,
+                        _seed_params(unseeded[lname], lseed),
+                        X_l,
+                        y_l,
+                        train,
+                        test,
+                        plan["X_test"],
+                        plan["y_test"],
+                        setup["metrics"],
+                        self.error_score,
+                        self.keep_predictions,
+                    )
+                    yield task, call
 
     def _plan(self, name, data, cv, learners, metrics, seed):
         """Splits (train, test, replicate, fold) and samples of one data set."""
@@ -342,14 +372,43 @@ def _check_learners(learners):
     return out
 
 
-def _seed_keys(estimator):
-    """Names of the learner's own unseeded ``random_state`` parameters."""
-    return [
-        key
-        for key, value in estimator.get_params(deep=True).items()
-        if (key == "random_state" or key.endswith("__random_state"))
-        and (value is None or isinstance(value, np.random.RandomState))
-    ]
+def _is_unseeded_splitter(value):
+    return (
+        hasattr(value, "split")
+        and getattr(value, "random_state", 0) is None
+        and getattr(value, "shuffle", True)
+        and not isinstance(value, type)
+    )
+
+
+def _unseeded_params(estimator):
+    """The learner's own parameters that would draw from global randomness.
+
+    Parameters named ``random_state`` or ``*__random_state`` (nested in pipelines
+    and search estimators) whose value is ``None`` or a ``RandomState``, and
+    splitters without a seed (e.g. ``GridSearchCV(cv=KFold(shuffle=True))``).
+    """
+    out = {}
+    for key, value in estimator.get_params(deep=True).items():
+        name = key.rsplit("__", 1)[-1]
+        if name == "random_state" and (
+            value is None or isinstance(value, np.random.RandomState)
+        ):
+            out[key] = None
+        elif _is_unseeded_splitter(value):
+            out[key] = value
+    return out
+
+
+def _seed_params(unseeded, seed):
+    params = {}
+    for key, value in unseeded.items():
+        if value is None:
+            params[key] = seed
+        else:  # a splitter: a seeded copy
+            params[key] = copy.deepcopy(value)
+            params[key].random_state = seed
+    return params
 
 
 def _base_seed(random_state):

@@ -496,3 +496,53 @@ def test_leakage_canary_selection_inside_the_learner():
     # Seen with this seed: 0.479 inside, 0.150 with selection beforehand.
     assert abs(honest - 0.5) < 0.1
     assert leaky < 0.3 and honest - leaky > 0.2
+
+
+def test_unseeded_inner_splitter_of_a_search_is_seeded():
+    """H: GridSearchCV(cv=KFold(shuffle=True)) gets a seeded copy of its splitter per
+    replicate, so repeated runs give identical scores."""
+    X, y = load_iris(return_X_y=True)
+    search = GridSearchCV(
+        DecisionTreeClassifier(random_state=0),
+        {"max_depth": [1, 2, 3]},
+        cv=KFold(3, shuffle=True),
+    )
+    kw = {"cv": ShuffleSplit(n_splits=2, random_state=0), "random_state": 4}
+    a = BenchmarkExperiment({"s": search}, progress=False, **kw).fit(X, y).results_
+    b = BenchmarkExperiment({"s": search}, progress=False, **kw).fit(X, y).results_
+    np.testing.assert_array_equal(a.scores["value"], b.scores["value"])
+    assert search.cv.random_state is None  # the user's learner is left untouched
+    seed = _seed(4, "data", 0, 1)
+    train, test = list(ShuffleSplit(n_splits=2, random_state=0).split(X))[1]
+    est = clone(search).set_params(cv=KFold(3, shuffle=True, random_state=seed))
+    expected = 1 - est.fit(X[train], y[train]).score(X[test], y[test])
+    assert a.scores["value"].iloc[1] == expected
+
+
+def test_task_ids_are_stable_enumerable_and_skippable():
+    """H: the experiment enumerates its tasks without running them, in the order of
+    results_.scores, and leaves out those whose id is in `skip`."""
+    datasets = _small_datasets()
+    exp = BenchmarkExperiment(_learners(), cv=3, random_state=0, progress=False)
+    setup = exp._prepare(datasets)
+    tasks = [task for task, _ in exp._task_calls(setup)]
+    assert len(tasks) == setup["n_tasks"] == 2 * 3 * 3
+    assert len({(t.dataset, t.split, t.learner) for t in tasks}) == len(tasks)
+    scores = exp.fit(datasets).results_.scores
+    ran = list(zip(scores.dataset, scores.split, scores.learner, strict=True))
+    assert ran == [(t.dataset, t.split, t.learner) for t in tasks]
+    skip = {("iris", 1, "forest"), ("cancer", 0, "logreg")}
+    left = [t for t, _ in exp._task_calls(exp._prepare(datasets), skip=skip)]
+    assert len(left) == len(tasks) - 2
+    assert not {(t.dataset, t.split, t.learner) for t in left} & skip
+
+
+def test_pandas_input_gives_the_same_scores_as_numpy():
+    """H: a DataFrame/Series data set is scored exactly as its numpy arrays."""
+    X, y = load_iris(return_X_y=True)
+    frame = pd.DataFrame(X, columns=list("abcd"))
+    kw = {"cv": ShuffleSplit(n_splits=3, random_state=0), "random_state": 0}
+    a = BenchmarkExperiment(_learners(), progress=False, **kw).fit(X, y).results_
+    b = BenchmarkExperiment(_learners(), progress=False, **kw)
+    b = b.fit(frame, pd.Series(y)).results_
+    np.testing.assert_array_equal(a.scores["value"], b.scores["value"])
