@@ -67,7 +67,8 @@ class BenchmarkResult:
         Kept validation predictions (``keep_predictions=True``), one row per
         (dataset, learner, split, validation row): ``row`` (index in the learning
         sample, or in the fixed test sample for competition and simulation),
-        ``correct`` (classifiers) or ``y_pred`` (regressors).
+        ``correct`` (classifiers) or ``y_pred`` (regressors). Failed tasks keep
+        no predictions.
     info : dict, default=None
         JSON-serialisable provenance (seeds, ``cv``, learner reprs, versions).
 
@@ -411,6 +412,20 @@ class BenchmarkResult:
         Returns
         -------
         result : BenchmarkResult
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": ["a", "a"], "l": ["x", "y"], "v": [0.1, 1 / 3]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="v", greater_is_better=False)
+        >>> with tempfile.TemporaryDirectory() as path:
+        ...     result.save(path)
+        ...     back = BenchmarkResult.load(path)
+        >>> back.scores["value"].equals(result.scores["value"])
+        True
         """
         path = Path(path)
         meta = json.loads((path / "metadata.json").read_text())
