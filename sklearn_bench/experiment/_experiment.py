@@ -258,11 +258,14 @@ class BenchmarkExperiment(BaseEstimator):
                     if (dname, split, lname) in skip:
                         continue
                     X_l, y_l = plan["learning_sample"](rep)
-                    lseed = derive_seed(seed, dname, SEED_LEARNER, rep)
+                    seed_params = {}
+                    if unseeded[lname]:
+                        lseed = derive_seed(seed, dname, SEED_LEARNER, rep)
+                        seed_params = _seed_params(unseeded[lname], lseed)
                     call = delayed(run_task)(
                         task,
                         est,
-                        _seed_params(unseeded[lname], lseed),
+                        seed_params,
                         X_l,
                         y_l,
                         train,
