@@ -178,7 +178,7 @@ class SimulatedDataset:
         y : array-like of shape (n_samples,)
         """
         out = self.sampler(n_samples, random_state=random_state)
-        if not (isinstance(out, tuple) and len(out) == 2):
+        if not (isinstance(out, tuple | list) and len(out) == 2):
             raise ValueError(
                 f"`sampler` must return a tuple (X, y); got {type(out).__name__}."
             )

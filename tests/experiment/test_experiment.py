@@ -546,3 +546,29 @@ def test_pandas_input_gives_the_same_scores_as_numpy():
     b = BenchmarkExperiment(_learners(), progress=False, **kw)
     b = b.fit(frame, pd.Series(y)).results_
     np.testing.assert_array_equal(a.scores["value"], b.scores["value"])
+
+
+def test_paper_generator_runs_as_a_simulated_dataset():
+    """H: a generator of sklearn_bench.datasets (angle classification, Hothorn et al.
+    2005 Sec. 5.2) plugs in as a SimulatedDataset sampler through functools.partial,
+    and its test sample is the one drawn with the documented seed."""
+    from functools import partial
+
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
+    from sklearn_bench.datasets import make_angle_classification
+
+    sampler = partial(make_angle_classification, angle=30)
+    data = SimulatedDataset(sampler, n_train=50, n_test=400, n_replicates=3)
+    res = (
+        BenchmarkExperiment(
+            {"lda": LinearDiscriminantAnalysis()}, random_state=2, progress=False
+        )
+        .fit({"angle": data})
+        .results_
+    )
+    X_test, y_test = sampler(400, random_state=_seed(2, "angle", 3))
+    X, y = sampler(50, random_state=_seed(2, "angle", 2, 1))
+    fitted = LinearDiscriminantAnalysis().fit(X, y)
+    expected = 1 - accuracy_score(y_test, fitted.predict(X_test))
+    assert res.scores["value"].iloc[1] == expected
