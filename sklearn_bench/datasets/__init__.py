@@ -1,3 +1,9 @@
 """Learning problems of a benchmark experiment, and the papers' data generators."""
 
-__all__ = []
+from ._generators import make_angle_classification, make_microarray, make_nested_linear
+
+__all__ = [
+    "make_angle_classification",
+    "make_microarray",
+    "make_nested_linear",
+]

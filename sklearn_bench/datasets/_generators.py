@@ -1,0 +1,343 @@
+"""Data generating processes of the papers (Hothorn et al., 2005; Yousefi et al., 2011).
+
+Every sampler returns ``(X, y)`` like scikit-learn's ``make_*`` functions and
+draws an i.i.d. sample of ``n_samples`` rows from a fixed distribution, with
+randomness from ``random_state`` (``check_random_state``). The benchmark runner
+calls a sampler as ``sampler(n_samples=n, random_state=seed)``; bind every
+other parameter with :func:`functools.partial`, e.g.
+``partial(make_angle_classification, angle=30)``.
+"""
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+
+def _check_n_samples(n_samples):
+    if isinstance(n_samples, bool | np.bool_) or not isinstance(n_samples, Integral):
+        raise ValueError(f"`n_samples` must be a positive integer; got {n_samples!r}.")
+    if n_samples < 1:
+        raise ValueError(f"`n_samples` must be a positive integer; got {n_samples}.")
+    return int(n_samples)
+
+
+def _check_real(value, name):
+    if isinstance(value, bool | np.bool_) or not isinstance(value, Real):
+        raise ValueError(f"`{name}` must be a real number; got {value!r}.")
+    if not math.isfinite(value):
+        raise ValueError(f"`{name}` must be finite; got {value!r}.")
+    return float(value)
+
+
+def make_nested_linear(n_samples, beta2, *, beta1=2.0, random_state=None):
+    """Univariate quadratic regression of Hothorn et al. (2005), eq. (4).
+
+    .. math::
+
+        y = \\beta_1 x + \\beta_2 x^2 + \\varepsilon, \\qquad
+        x \\sim U[0, 5], \\quad \\varepsilon \\sim N(0, 1),
+
+    all independent. Section 5.1 compares a linear model in :math:`x` with a
+    quadratic one in :math:`(x, x^2)` for :math:`\\beta_1 = 2` and
+    :math:`\\beta_2 \\in \\{0, 0.02, \\dots, 0.16\\}`; at :math:`\\beta_2 = 0`
+    the linear model is the true one. Only :math:`x` is returned: a learner
+    that wants :math:`x^2` builds it (e.g. with
+    :class:`~sklearn.preprocessing.PolynomialFeatures`).
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of observations.
+    beta2 : float
+        Coefficient :math:`\\beta_2` of :math:`x^2`.
+    beta1 : float, default=2.0
+        Coefficient :math:`\\beta_1` of :math:`x` (2 in the paper).
+    random_state : int, RandomState instance or None, default=None
+        Seed or generator for the draw.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, 1)
+        The input :math:`x`.
+    y : ndarray of shape (n_samples,)
+        The response.
+
+    Examples
+    --------
+    >>> from functools import partial
+    >>> from sklearn_bench.datasets import make_nested_linear
+    >>> X, y = make_nested_linear(150, beta2=0.1, random_state=0)
+    >>> X.shape, y.shape
+    ((150, 1), (150,))
+    >>> sampler = partial(make_nested_linear, beta2=0.16)  # for SimulatedDataset
+    >>> X, y = sampler(n_samples=5, random_state=1)
+    >>> X.round(2).ravel()
+    array([2.09, 3.6 , 0.  , 1.51, 0.73])
+    """
+    n_samples = _check_n_samples(n_samples)
+    beta1 = _check_real(beta1, "beta1")
+    beta2 = _check_real(beta2, "beta2")
+    rng = check_random_state(random_state)
+    x = rng.uniform(0.0, 5.0, size=n_samples)
+    y = beta1 * x + beta2 * x**2 + rng.standard_normal(n_samples)
+    return x[:, None], y
+
+
+def make_angle_classification(n_samples, angle, *, random_state=None):
+    """Two-class Gaussian problem with a moving subgroup, Hothorn et al. (2005), 5.2.
+
+    Classes 0 and 1 (the paper's classes 1 and 2) have equal priors 1/2 and
+    bivariate normal distributions with covariance
+    :math:`\\Sigma = \\mathrm{diag}(0.2, 0.2)` (variance 0.2, standard
+    deviation :math:`\\sqrt{0.2}` per coordinate). Class 0 has mean
+    :math:`(0, 0)`. Class 1 is an equal mixture: half of its observations have
+    mean :math:`(0, 1)`, the other half mean
+    :math:`(\\cos(\\gamma\\pi/180), \\sin(\\gamma\\pi/180))`. As
+    :math:`\\gamma` goes from 0 to 90 degrees the second group moves on the
+    quarter circle of radius 1 from :math:`(1, 0)` to :math:`(0, 1)`, where
+    class 1 is a single Gaussian and linear discriminant analysis is optimal.
+
+    Class labels and mixture components are drawn independently for every
+    observation (an i.i.d. sample of the data generating process, as in
+    Section 2 of the paper), so class sizes are binomial, not fixed at
+    ``n_samples / 2``.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of observations.
+    angle : float
+        The angle :math:`\\gamma` **in degrees**, as in Table 2 of the paper
+        (0, 5, ..., 90); any real value is accepted.
+    random_state : int, RandomState instance or None, default=None
+        Seed or generator for the draw.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, 2)
+        The two inputs.
+    y : ndarray of shape (n_samples,), dtype=int
+        Class labels 0 and 1.
+
+    Examples
+    --------
+    >>> from functools import partial
+    >>> from sklearn_bench.datasets import make_angle_classification
+    >>> X, y = make_angle_classification(200, angle=45, random_state=0)
+    >>> X.shape, y.shape, sorted(set(y.tolist()))
+    ((200, 2), (200,), [0, 1])
+    >>> sampler = partial(make_angle_classification, angle=90)  # SimulatedDataset
+    >>> X, y = sampler(n_samples=4, random_state=0)
+    >>> y
+    array([0, 1, 1, 0])
+    """
+    n_samples = _check_n_samples(n_samples)
+    angle = _check_real(angle, "angle")
+    rng = check_random_state(random_state)
+    y = rng.randint(2, size=n_samples)
+    moving = rng.randint(2, size=n_samples).astype(bool)
+    gamma = np.deg2rad(angle)
+    means = np.zeros((n_samples, 2))
+    means[(y == 1) & ~moving] = (0.0, 1.0)
+    means[(y == 1) & moving] = (np.cos(gamma), np.sin(gamma))
+    X = means + np.sqrt(0.2) * rng.standard_normal((n_samples, 2))
+    return X, y
+
+
+def _check_count(value, name, minimum=0):
+    if isinstance(value, bool | np.bool_) or not isinstance(value, Integral):
+        raise ValueError(f"`{name}` must be an integer; got {value!r}.")
+    if value < minimum:
+        raise ValueError(f"`{name}` must be at least {minimum}; got {value}.")
+    return int(value)
+
+
+def _check_pair(value, name):
+    pair = np.asarray(value, dtype=np.float64)
+    if pair.shape != (2,) or not np.all(np.isfinite(pair)):
+        raise ValueError(f"`{name}` must be a pair of finite numbers; got {value!r}.")
+    return pair
+
+
+def make_microarray(
+    n_samples,
+    *,
+    equal_variance=True,
+    n_features=20000,
+    n_global_markers=20,
+    n_heterogeneous_markers=50,
+    n_subclasses=2,
+    n_high_variance=2000,
+    block_size=5,
+    rho=0.8,
+    means=None,
+    variances=None,
+    random_state=None,
+):
+    """Synthetic microarray model of Yousefi et al. (2011), Section 2.1.1, Table 1.
+
+    Two equally likely classes :math:`C_0` (``y = 0``) and :math:`C_1`
+    (``y = 1``); :math:`C_1` consists of ``n_subclasses`` (:math:`c`) equally
+    likely subclasses. Labels and subclasses are drawn independently for every
+    sample (binomial class sizes). With :math:`m_0, m_1` the ``means`` and
+    :math:`\\sigma_0^2, \\sigma_1^2` the ``variances``, the columns of ``X`` are,
+    in this order:
+
+    1. ``n_global_markers`` (:math:`D_{gm}`) global markers:
+       :math:`N(m_0 \\mathbf{1}, \\sigma_0^2 \\Sigma)` in :math:`C_0`,
+       :math:`N(m_1 \\mathbf{1}, \\sigma_1^2 \\Sigma)` in :math:`C_1`.
+    2. ``n_subclasses`` groups of ``n_heterogeneous_markers`` (:math:`D_{hm}`)
+       heterogeneous markers: group :math:`k` is
+       :math:`N(m_1 \\mathbf{1}, \\sigma_1^2 \\Sigma)` for samples of subclass
+       :math:`k` of :math:`C_1` and :math:`N(m_0 \\mathbf{1}, \\sigma_0^2 \\Sigma)`
+       for every other sample (class 0 and the other subclasses).
+    3. ``n_high_variance`` (:math:`D_{hv}`) high-variance non-markers,
+       independent, each the mixture
+       :math:`p N(m_0, \\sigma_0^2) + (1 - p) N(m_1, \\sigma_1^2)` regardless of
+       the class, with its own :math:`p \\sim U[0, 1]` drawn once per feature
+       and call.
+    4. The remaining :math:`D_{lv} = D - D_{gm} - c D_{hm} - D_{hv}` low-variance
+       non-markers, independent :math:`N(m_0, \\sigma_0^2)`.
+
+    :math:`\\Sigma` is block diagonal with ``block_size`` (:math:`l`) by
+    :math:`l` blocks having 1 on the diagonal and ``rho`` (:math:`\\rho`) off
+    it: markers are correlated within consecutive blocks of :math:`l` columns
+    (blocks never straddle the global / heterogeneous groups) and uncorrelated
+    across blocks. The blocks are drawn independently through one
+    :math:`l \\times l` Cholesky factor, never forming the
+    :math:`D \\times D` covariance.
+
+    Defaults are Table 1: :math:`D = 20000`, :math:`D_{gm} = 20`,
+    :math:`D_{hm} = 50` per subclass, :math:`c = 2`, :math:`D_{hv} = 2000`
+    (hence :math:`D_{lv} = 17880`), :math:`l = 5`, :math:`\\rho = 0.8`; equal
+    variances :math:`m_0 = 0.23, m_1 = 0.8, \\sigma_0^2 = \\sigma_1^2 = 0.6^2`;
+    unequal variances :math:`m_0 = 0.11, m_1 = 0.9, \\sigma_0^2 = 0.6^2,
+    \\sigma_1^2 = 1.2^2`. The paper uses ``n_samples`` of 60 and 120.
+    That :math:`D_{hm}` counts the markers of *each* subclass follows from the
+    table: :math:`20 + 2 \\times 50 + 2000 + 17880 = 20000`.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of samples (rows).
+    equal_variance : bool, default=True
+        Chooses Table 1's equal-variance (True) or unequal-variance (False)
+        setting for ``means`` and ``variances`` left at None.
+    n_features : int, default=20000
+        Total number of features :math:`D`.
+    n_global_markers : int, default=20
+        :math:`D_{gm}`; a multiple of ``block_size``.
+    n_heterogeneous_markers : int, default=50
+        :math:`D_{hm}`, heterogeneous markers **per subclass**; a multiple of
+        ``block_size``.
+    n_subclasses : int, default=2
+        Number :math:`c` of subclasses of class 1.
+    n_high_variance : int, default=2000
+        :math:`D_{hv}`, high-variance non-markers.
+    block_size : int, default=5
+        Block size :math:`l` of the marker covariance.
+    rho : float, default=0.8
+        Within-block correlation :math:`\\rho`, in :math:`(-1/(l-1), 1)`.
+    means : pair of float, default=None
+        :math:`(m_0, m_1)`; None takes Table 1's values for ``equal_variance``.
+    variances : pair of float, default=None
+        :math:`(\\sigma_0^2, \\sigma_1^2)` (variances, not standard deviations);
+        None takes Table 1's values for ``equal_variance``.
+    random_state : int, RandomState instance or None, default=None
+        Seed or generator for the draw.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        Expression values, columns in the order listed above.
+    y : ndarray of shape (n_samples,), dtype=int
+        Class labels 0 and 1.
+
+    References
+    ----------
+    Yousefi, M. R., Hua, J. and Dougherty, E. R. (2011). Multiple-rule bias in
+    the comparison of classification rules. Bioinformatics, 27(12), 1675-1683.
+
+    Examples
+    --------
+    >>> from functools import partial
+    >>> from sklearn_bench.datasets import make_microarray
+    >>> X, y = make_microarray(120, random_state=0)
+    >>> X.shape, y.shape
+    ((120, 20000), (120,))
+    >>> small = partial(
+    ...     make_microarray, equal_variance=False, n_features=500, n_high_variance=50
+    ... )
+    >>> X, y = small(n_samples=60, random_state=0)  # as SimulatedDataset calls it
+    >>> X.shape
+    (60, 500)
+    """
+    n_samples = _check_n_samples(n_samples)
+    block_size = _check_count(block_size, "block_size", minimum=1)
+    n_gm = _check_count(n_global_markers, "n_global_markers")
+    n_hm = _check_count(n_heterogeneous_markers, "n_heterogeneous_markers")
+    n_sub = _check_count(n_subclasses, "n_subclasses", minimum=1)
+    n_hv = _check_count(n_high_variance, "n_high_variance")
+    n_features = _check_count(n_features, "n_features", minimum=1)
+    for value, name in [
+        (n_gm, "n_global_markers"),
+        (n_hm, "n_heterogeneous_markers"),
+    ]:
+        if value % block_size:
+            raise ValueError(
+                f"`{name}` must be a multiple of `block_size` ({block_size}); "
+                f"got {value}."
+            )
+    n_markers = n_gm + n_sub * n_hm
+    n_lv = n_features - n_markers - n_hv
+    if n_lv < 0:
+        raise ValueError(
+            "`n_features` must be at least n_global_markers + n_subclasses * "
+            f"n_heterogeneous_markers + n_high_variance = {n_markers + n_hv}; "
+            f"got {n_features}."
+        )
+    rho = _check_real(rho, "rho")
+    if block_size > 1 and not -1.0 / (block_size - 1) < rho < 1.0:
+        raise ValueError(
+            f"`rho` must lie in (-1/(block_size - 1), 1) for a positive definite "
+            f"block; got {rho}."
+        )
+    if means is None:
+        means = (0.23, 0.8) if equal_variance else (0.11, 0.9)
+    if variances is None:
+        variances = (0.6**2, 0.6**2) if equal_variance else (0.6**2, 1.2**2)
+    m0, m1 = _check_pair(means, "means")
+    var0, var1 = _check_pair(variances, "variances")
+    if var0 <= 0 or var1 <= 0:
+        raise ValueError(f"`variances` must be positive; got {variances!r}.")
+    sd0, sd1 = math.sqrt(var0), math.sqrt(var1)
+    rng = check_random_state(random_state)
+
+    y = rng.randint(2, size=n_samples)
+    subclass = np.where(y == 1, rng.randint(n_sub, size=n_samples), -1)
+    X = np.empty((n_samples, n_features))
+
+    # markers: standard normal blocks times the Cholesky factor of Sigma_rho
+    block = np.full((block_size, block_size), rho)
+    np.fill_diagonal(block, 1.0)
+    chol = np.linalg.cholesky(block)
+    z = rng.standard_normal((n_samples, n_markers // block_size, block_size))
+    z = (z @ chol.T).reshape(n_samples, n_markers)
+    # "diseased" (class-1 distribution) indicator per sample and marker column
+    group = np.concatenate([np.full(n_gm, -1), np.repeat(np.arange(n_sub), n_hm)])
+    diseased = np.where(
+        group[None, :] == -1, (y == 1)[:, None], subclass[:, None] == group[None, :]
+    )
+    X[:, :n_markers] = np.where(diseased, m1 + sd1 * z, m0 + sd0 * z)
+
+    # high-variance non-markers: two-component mixture with p ~ U[0, 1] per feature
+    p = rng.uniform(size=n_hv)
+    first = rng.uniform(size=(n_samples, n_hv)) < p
+    z = rng.standard_normal((n_samples, n_hv))
+    X[:, n_markers : n_markers + n_hv] = np.where(first, m0 + sd0 * z, m1 + sd1 * z)
+
+    # low-variance non-markers
+    X[:, n_markers + n_hv :] = m0 + sd0 * rng.standard_normal((n_samples, n_lv))
+    return X, y
