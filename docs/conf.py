@@ -191,3 +191,21 @@ def _write_api_page():
 
 # Runs when Sphinx reads this file, before it looks for source files.
 _write_api_page()
+
+
+def _skip_member(app, what, name, obj, skip, options):
+    """Leave out scikit-learn's generated metadata-routing methods.
+
+    ``set_fit_request`` and friends are attached to every estimator class by
+    scikit-learn; their docstrings link into scikit-learn's own user guide, which
+    this build cannot resolve, and they are not part of this package's API.
+    """
+    if name == "get_metadata_routing" or (
+        name.startswith("set_") and name.endswith("_request")
+    ):
+        return True
+    return skip
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_member)
