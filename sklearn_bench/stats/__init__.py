@@ -1,5 +1,25 @@
 """Statistics for comparing learners: pure functions on arrays, frozen results."""
 
+from ._bootstrap_ci import bootstrap_ci
+from ._mcnemar import (
+    McNemarResult,
+    error_rate_difference_ci,
+    error_rate_intervals,
+    mcnemar_test,
+)
 from ._multitest import adjust_pvalues
+from ._paired import PairedTestResult, paired_test
+from ._power import n_datasets_needed, power_paired_t
 
-__all__ = ["adjust_pvalues"]
+__all__ = [
+    "McNemarResult",
+    "PairedTestResult",
+    "adjust_pvalues",
+    "bootstrap_ci",
+    "error_rate_difference_ci",
+    "error_rate_intervals",
+    "mcnemar_test",
+    "n_datasets_needed",
+    "paired_test",
+    "power_paired_t",
+]
