@@ -11,6 +11,7 @@ this package's own objects.
 """
 
 import importlib
+import inspect
 import os
 import sys
 import warnings
@@ -207,5 +208,25 @@ def _skip_member(app, what, name, obj, skip, options):
     return skip
 
 
+def _public_signature(app, what, name, obj, options, signature, return_annotation):
+    """Hide private parameters (``_name``) of dataclass result constructors."""
+    if what != "class" or not signature:
+        return None
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return None
+    params = [
+        p.replace(annotation=inspect.Parameter.empty)  # types are in the docstring
+        for p in sig.parameters.values()
+        if not p.name.startswith("_")
+    ]
+    if len(params) == len(sig.parameters):
+        return None
+    sig = sig.replace(parameters=params, return_annotation=inspect.Signature.empty)
+    return str(sig), return_annotation
+
+
 def setup(app):
     app.connect("autodoc-skip-member", _skip_member)
+    app.connect("autodoc-process-signature", _public_signature)
