@@ -65,7 +65,11 @@ html_static_path = ["_static"]
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
-    "secondary_sidebar_items": ["page-toc"],
+    "secondary_sidebar_items": {
+        "**": ["page-toc"],
+        "user_guide/which_test": [],
+        "index": [],
+    },
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
