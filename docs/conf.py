@@ -186,16 +186,16 @@ data and delegates to them.
 """
 
 
-def _write_api_page():
-    """Write ``api.rst`` (not versioned), only when its text changes."""
+def _write_api_page(app=None, config=None):
+    """Write ``api.rst`` (not versioned), only when its text changes.
+
+    Connected to ``config-inited``, which Sphinx emits before it looks for source
+    files, so the page and its autosummary stubs are part of the same build.
+    """
     target = DOCS / "api.rst"
     text = API_INTRO + _api_sections()
     if not target.exists() or target.read_text(encoding="utf-8") != text:
         target.write_text(text, encoding="utf-8")
-
-
-# Runs when Sphinx reads this file, before it looks for source files.
-_write_api_page()
 
 
 def _skip_member(app, what, name, obj, skip, options):
@@ -232,5 +232,6 @@ def _public_signature(app, what, name, obj, options, signature, return_annotatio
 
 
 def setup(app):
+    app.connect("config-inited", _write_api_page)
     app.connect("autodoc-skip-member", _skip_member)
     app.connect("autodoc-process-signature", _public_signature)
