@@ -1,3 +1,5 @@
 """Figures for benchmark experiments (matplotlib)."""
 
-__all__ = []
+from ._critical_difference import plot_critical_difference
+
+__all__ = ["plot_critical_difference"]

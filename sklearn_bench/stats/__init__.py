@@ -1,5 +1,32 @@
 """Statistics for comparing learners: pure functions on arrays, frozen results."""
 
+from ._bootstrap_ci import bootstrap_ci
+from ._friedman import FriedmanResult, critical_difference, friedman_test
+from ._global_permutation import GlobalPermutationResult, global_permutation_test
+from ._mcnemar import (
+    McNemarResult,
+    error_rate_difference_ci,
+    error_rate_intervals,
+    mcnemar_test,
+)
 from ._multitest import adjust_pvalues
+from ._paired import PairedTestResult, paired_test
+from ._power import n_datasets_needed, power_paired_t
 
-__all__ = ["adjust_pvalues"]
+__all__ = [
+    "FriedmanResult",
+    "GlobalPermutationResult",
+    "McNemarResult",
+    "PairedTestResult",
+    "adjust_pvalues",
+    "bootstrap_ci",
+    "critical_difference",
+    "error_rate_difference_ci",
+    "error_rate_intervals",
+    "friedman_test",
+    "global_permutation_test",
+    "mcnemar_test",
+    "n_datasets_needed",
+    "paired_test",
+    "power_paired_t",
+]

@@ -12,7 +12,13 @@ from sklearn.model_selection import (
     TimeSeriesSplit,
 )
 
-from sklearn_bench.model_selection import replicate_ids
+from sklearn_bench.model_selection import (
+    BootstrapCV,
+    BootstrapOOB,
+    StratifiedBootstrapCV,
+    StratifiedBootstrapOOB,
+    replicate_ids,
+)
 
 X = np.zeros((12, 2))
 y = np.array([0, 1] * 6)
@@ -56,3 +62,22 @@ def test_replicate_ids_rejects_non_splitter():
     """H: something that is neither a splitter nor an iterable of splits is refused."""
     with pytest.raises(ValueError, match="`cv` must be a cross-validation splitter"):
         replicate_ids(5, X)
+
+
+@pytest.mark.parametrize(
+    "cv, expected",
+    [
+        (BootstrapOOB(3, random_state=0), [0, 1, 2]),
+        (StratifiedBootstrapOOB(2, random_state=0), [0, 1]),
+        (BootstrapCV(2, 3, random_state=0), [0, 0, 0, 1, 1, 1]),
+        (StratifiedBootstrapCV(3, 2, random_state=0), [0, 0, 1, 1, 2, 2]),
+    ],
+    ids=lambda v: type(v).__name__ if not isinstance(v, list) else "",
+)
+def test_replicate_ids_of_bootstrap_splitters(cv, expected):
+    """H: replicate_ids gives one id per OOB split and n_folds consecutive ids per
+    BootstrapCV replicate."""
+    X20, y20 = np.zeros((20, 1)), np.arange(20) % 2
+    ids = replicate_ids(cv, X20, y20)
+    assert ids.tolist() == expected
+    assert len(ids) == sum(1 for _ in cv.split(X20, y20))

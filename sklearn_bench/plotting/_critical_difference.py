@@ -1,0 +1,269 @@
+"""The critical difference diagram of Demšar (2006), Figure 1.
+
+matplotlib is imported inside the functions, so importing this module (and
+:mod:`sklearn_bench.plotting`) works without the ``plot`` extra.
+"""
+
+import numpy as np
+
+# Fraction of a rank unit by which a group bar overhangs its first and last
+# learner, so that a group of learners with equal average ranks stays visible.
+_BAR_OVERHANG = 0.04
+# Least horizontal gap between two bars drawn in the same row, in rank units.
+_MIN_BAR_GAP = 0.3
+# Vertical layout, in units of one name row.
+_ROW_INCHES = 0.28
+_TITLE_INCHES = 0.4  # room above the axes for a title, in a figure made here
+_TICK_Y = 0.18
+_CD_BAR_Y = 1.1
+_FIRST_BAR_Y = -0.45
+_BAR_STEP = 0.32
+_NAME_GAP = 0.75
+_FONT_SIZE = 10
+_TICK_FONT_SIZE = 9
+
+
+def _maximal_groups(average_ranks, cd):
+    """Maximal groups of learners whose average ranks all differ by less than ``cd``.
+
+    Parameters
+    ----------
+    average_ranks : array-like of shape (k,)
+    cd : float
+
+    Returns
+    -------
+    list of tuple of int
+        Indices of the learners in each maximal group of at least two learners,
+        ordered by average rank; groups are sorted by their best member.
+
+    Notes
+    -----
+    ``|R_i - R_j| < cd`` defines an interval graph on the rank axis, so its
+    maximal cliques are the maximal runs of consecutive learners (in rank order)
+    whose first and last ranks differ by less than ``cd``: exactly one bar per
+    maximal group, none contained in another.
+    """
+    ranks = np.asarray(average_ranks, dtype=float)
+    order = np.argsort(ranks, kind="stable")
+    sorted_ranks = ranks[order]
+    k = ranks.size
+    groups = []
+    last_end = -1
+    for start in range(k):
+        end = start
+        while end + 1 < k and sorted_ranks[end + 1] - sorted_ranks[start] < cd:
+            end += 1
+        if end > start and end > last_end:
+            groups.append(tuple(int(i) for i in order[start : end + 1]))
+        last_end = max(last_end, end)
+    return groups
+
+
+def _bar_extent(ranks, group):
+    """Ends of a group's bar: its extreme ranks plus an overhang that stops short of
+    the nearest learner outside the group, so the bar crosses members' lines only."""
+    members = ranks[list(group)]
+    lo, hi = members.min(), members.max()
+    others = np.delete(ranks, list(group))
+    below, above = others[others < lo], others[others > hi]
+    over_lo = min(_BAR_OVERHANG, 0.4 * (lo - below.max())) if below.size else None
+    over_hi = min(_BAR_OVERHANG, 0.4 * (above.min() - hi)) if above.size else None
+    return (
+        lo - (_BAR_OVERHANG if over_lo is None else over_lo),
+        hi + (_BAR_OVERHANG if over_hi is None else over_hi),
+    )
+
+
+def _pack_rows(intervals, min_gap):
+    """Assign each interval (sorted by start) the lowest row where it fits."""
+    row_ends = []
+    rows = []
+    for lo, hi in intervals:
+        for r, end in enumerate(row_ends):
+            if lo - end > min_gap:
+                row_ends[r] = hi
+                rows.append(r)
+                break
+        else:
+            row_ends.append(hi)
+            rows.append(len(row_ends) - 1)
+    return rows
+
+
+def plot_critical_difference(
+    result, *, ax=None, alpha: float = 0.05, method: str = "nemenyi"
+):
+    """Critical difference diagram of a Friedman test (Demšar 2006, Figure 1).
+
+    An axis of average ranks (rank 1, the best, on the left) with each learner's
+    name at its average rank: the better half on the left, the other half on the
+    right, one row per learner so that no two names overlap. A thick bar joins
+    each maximal group of learners whose average ranks differ by less than the
+    critical difference (learners not significantly different from each other);
+    every such group gets exactly one bar and bars never overlap. The critical
+    difference itself is drawn above the axis.
+
+    Parameters
+    ----------
+    result : FriedmanResult
+        The result of :func:`sklearn_bench.stats.friedman_test`.
+    ax : matplotlib.axes.Axes, default=None
+        Axes to draw on (its frame is switched off). ``None`` makes a new figure
+        whose size fits the number of learners and the length of their names.
+        With a given ``ax`` the names fit when the axes are tall enough for
+        ``ceil(k / 2)`` rows of text.
+    alpha : float, default=0.05
+        Family-wise significance level of the critical difference.
+    method : {"nemenyi"}, default="nemenyi"
+        The all-pairs test whose critical difference defines the groups.
+        (Bonferroni–Dunn compares with one control only, so it defines no groups.)
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import friedman_test
+    >>> from sklearn_bench.plotting import plot_critical_difference
+    >>> rng = np.random.default_rng(0)
+    >>> errors = rng.random((20, 5)) + np.linspace(0, 0.5, 5)
+    >>> ax = plot_critical_difference(friedman_test(errors))
+    >>> len([t for t in ax.texts if t.get_gid() == "cd-name"])
+    5
+    """
+    import matplotlib.pyplot as plt
+
+    if method != "nemenyi":
+        raise ValueError(
+            f"`method` must be 'nemenyi' (an all-pairs test); got {method!r}."
+        )
+    cd = result.critical_difference(alpha=alpha, method=method)
+    names = [str(name) for name in result.average_ranks.index]
+    ranks = result.average_ranks.to_numpy(dtype=float)
+    k = ranks.size
+    order = np.argsort(ranks, kind="stable")
+    n_left = (k + 1) // 2
+    left, right = list(order[:n_left]), list(order[n_left:])[::-1]
+    n_rows = max(len(left), len(right))
+
+    groups = _maximal_groups(ranks, cd)
+    intervals = [_bar_extent(ranks, g) for g in groups]
+    bar_rows = _pack_rows(intervals, min_gap=_MIN_BAR_GAP)
+    n_bar_rows = max(bar_rows, default=-1) + 1
+    bars_bottom = _FIRST_BAR_Y - max(n_bar_rows - 1, 0) * _BAR_STEP
+    name_top = bars_bottom - _NAME_GAP
+    y_low = name_top - (n_rows - 1) - 0.8
+    y_high = _CD_BAR_Y + 0.75
+
+    own_figure = ax is None
+    if own_figure:
+        content = (y_high - y_low) * _ROW_INCHES
+        height = content + _TITLE_INCHES
+        fig = plt.figure(figsize=(6.0, height))
+        ax = fig.add_axes((0.01, 0.0, 0.98, content / height))
+    fig = ax.figure
+    ax.set_axis_off()
+    ax.set_ylim(y_low, y_high)
+
+    # Names first, at provisional positions, to measure their widths in pixels.
+    texts = {}
+    for row, i in enumerate(left):
+        texts[i] = ax.text(
+            1,
+            name_top - row,
+            f"{names[i]} ({ranks[i]:.2f})",
+            ha="right",
+            va="center",
+            fontsize=_FONT_SIZE,
+            gid="cd-name",
+        )
+    for row, i in enumerate(right):
+        texts[i] = ax.text(
+            k,
+            name_top - row,
+            f"({ranks[i]:.2f}) {names[i]}",
+            ha="left",
+            va="center",
+            fontsize=_FONT_SIZE,
+            gid="cd-name",
+        )
+    fig.draw_without_rendering()
+    dpi = fig.dpi
+    w_left = max(texts[i].get_window_extent().width for i in left)
+    w_right = max((texts[i].get_window_extent().width for i in right), default=0.0)
+    # line end to text, text to its line, and outer margin beyond the longest name
+    gap_px, pad_px, margin_px = 0.15 * dpi, 0.08 * dpi, 0.1 * dpi
+    x_max = max(float(k), 1.0 + cd)
+    span = x_max - 1.0
+    side_px = w_left + w_right + 2 * (gap_px + pad_px + margin_px)
+    if own_figure:
+        axis_px = max(3.0, 0.3 * span) * dpi
+        fig.set_size_inches((axis_px + side_px) / dpi / 0.98, fig.get_figheight())
+    ax_px = ax.get_window_extent().width
+    scale = (ax_px - side_px) / span  # pixels per rank unit
+    if scale <= 0:  # a given axes too narrow for the names: keep the axis readable
+        scale = ax_px / (2 * span)
+    x_lo = 1.0 - (gap_px + pad_px + margin_px + w_left) / scale
+    x_hi = x_max + (gap_px + pad_px + margin_px + w_right) / scale
+    ax.set_xlim(x_lo, x_hi)
+    x_text_left = 1.0 - gap_px / scale
+    x_text_right = k + gap_px / scale
+    line = {"color": "black", "linewidth": 1.0}
+
+    # The rank axis, its ticks and labels.
+    ax.plot([1, k], [0, 0], gid="cd-axis", **line)
+    for tick in range(1, k + 1):
+        ax.plot([tick, tick], [0, 0.12], gid="cd-tick", **line)
+        ax.text(
+            tick,
+            _TICK_Y,
+            str(tick),
+            ha="center",
+            va="bottom",
+            fontsize=_TICK_FONT_SIZE,
+            gid="cd-tick",
+        )
+    for tick in np.arange(1.5, k, 1.0):
+        ax.plot([tick, tick], [0, 0.06], gid="cd-tick", **line)
+
+    # The critical difference.
+    ax.plot([1, 1 + cd], [_CD_BAR_Y, _CD_BAR_Y], gid="cd-bar", **line)
+    for x in (1, 1 + cd):
+        ax.plot([x, x], [_CD_BAR_Y - 0.08, _CD_BAR_Y + 0.08], gid="cd-bar", **line)
+    ax.text(
+        1 + cd / 2,
+        _CD_BAR_Y + 0.12,
+        f"CD = {cd:.2f}",
+        ha="center",
+        va="bottom",
+        fontsize=_TICK_FONT_SIZE,
+        gid="cd-label",
+    )
+
+    # Each learner: down from its rank, then out to its name.
+    for row, i in enumerate(left):
+        y = name_top - row
+        ax.plot([ranks[i], ranks[i], x_text_left], [0, y, y], gid="cd-learner", **line)
+        texts[i].set_x(x_text_left - pad_px / scale)
+    for row, i in enumerate(right):
+        y = name_top - row
+        ax.plot([ranks[i], ranks[i], x_text_right], [0, y, y], gid="cd-learner", **line)
+        texts[i].set_x(x_text_right + pad_px / scale)
+
+    # One bar per maximal group of learners not significantly different.
+    for (lo, hi), row in zip(intervals, bar_rows, strict=True):
+        y = _FIRST_BAR_Y - row * _BAR_STEP
+        ax.plot(
+            [lo, hi],
+            [y, y],
+            color="black",
+            linewidth=3.0,
+            solid_capstyle="butt",
+            gid="cd-group",
+        )
+    return ax

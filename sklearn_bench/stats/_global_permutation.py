@@ -1,0 +1,455 @@
+"""Hothorn et al.'s permutation test of K learners on one data set, and its follow-up.
+
+Hothorn, Leisch, Zeileis and Hornik (2005), *The design and analysis of benchmark
+experiments*, JCGS 14, Section 4.2 (seed 004): the statistic t* of eq. (3) for a
+dependent K samples design (every learner sees the same B learning samples), with
+the permutation distribution obtained by permuting the learners' labels within each
+learning sample independently; once the global hypothesis is rejected, all pairwise
+comparisons by the closed testing principle (K <= 4) or simultaneous Tukey all-pairs
+intervals on the aligned performances (K > 4).
+"""
+
+import math
+from dataclasses import dataclass, field
+from itertools import combinations, permutations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._common import monte_carlo_pvalue
+from ._friedman import _validate_scores
+
+# Elements (resamples x replicates x learners) drawn per batch: bounds memory.
+_BATCH_ELEMENTS = 2_000_000
+# scipy.stats.permutation_test's tolerance for ">=" against floating-point noise.
+_RTOL = 100 * np.finfo(float).eps
+
+
+def _rng(random_state):
+    """A NumPy generator from ``random_state`` (None, int, Generator, RandomState)."""
+    if isinstance(random_state, np.random.Generator | np.random.RandomState):
+        return random_state
+    if random_state is None or (
+        isinstance(random_state, int | np.integer)
+        and not isinstance(random_state, bool)
+    ):
+        return np.random.default_rng(random_state)
+    raise ValueError(
+        "`random_state` must be None, an int, a numpy Generator or RandomState; "
+        f"got {random_state!r}."
+    )
+
+
+def _tstar(p):
+    """t* of Hothorn et al. (2005), eq. (3), for a (B, K) performance matrix.
+
+    Row-centred values below ``1e-12 max|p|`` are rounding noise and set to 0, so
+    learners equal on every replicate give t* = 0 and an exactly additive table
+    (no residual) gives ``inf``.
+    """
+    tol = 1e-12 * float(np.max(np.abs(p)))
+    x = _row_centred(p)
+    col = x.mean(axis=0)  # mean_k - grand
+    numerator = float(np.sum(col**2))
+    residual = x - col
+    residual[np.abs(residual) <= tol] = 0.0
+    denominator = float(np.sum(residual**2))
+    if numerator == 0.0:
+        return 0.0
+    if denominator == 0.0:
+        return np.inf
+    return numerator / denominator
+
+
+def _row_centred(x):
+    """``x`` minus its row means, with rounding noise (``<= 1e-12 max|x|``) set to 0."""
+    centred = x - x.mean(axis=1, keepdims=True)
+    centred[np.abs(centred) <= 1e-12 * float(np.max(np.abs(x)))] = 0.0
+    return centred
+
+
+def _null_sums(x, n_resamples, rng):
+    """``sum_k (sum_b x[b, pi_b(k)])²`` for random within-row permutations ``pi``.
+
+    With row-centred ``x`` this is ``B² sum_k (mean_k - grand)²``, the numerator of
+    t*; the denominator of t* equals ``sum (x - row mean)² - B * numerator / B²``,
+    which permutations within rows leave unchanged, so t* is an increasing function
+    of this sum and both give the same permutation test.
+    """
+    n_rows, k = x.shape
+    batch = max(1, _BATCH_ELEMENTS // (n_rows * k))
+    out = np.empty(n_resamples)
+    for start in range(0, n_resamples, batch):
+        m = min(batch, n_resamples - start)
+        idx = rng.random((m, n_rows, k)).argsort(axis=-1)
+        perm = np.take_along_axis(np.broadcast_to(x, (m, n_rows, k)), idx, axis=-1)
+        out[start : start + m] = np.sum(perm.sum(axis=1) ** 2, axis=-1)
+    return out
+
+
+def _exact_sums(x):
+    """The same sum for every one of the ``(K!)^B`` within-row arrangements."""
+    n_rows, k = x.shape
+    perms = np.array(list(permutations(range(k))))
+    n_perm = len(perms)
+    total = n_perm**n_rows
+    out = np.empty(total)
+    batch = max(1, _BATCH_ELEMENTS // (n_rows * k))
+    for start in range(0, total, batch):
+        codes = np.arange(start, min(start + batch, total))
+        which = np.stack(np.unravel_index(codes, (n_perm,) * n_rows), axis=1)
+        idx = perms[which]  # (m, B, K)
+        arranged = np.take_along_axis(
+            np.broadcast_to(x, (len(codes), n_rows, k)), idx, axis=-1
+        )
+        out[start : start + len(codes)] = np.sum(arranged.sum(axis=1) ** 2, axis=-1)
+    return out
+
+
+def _count_ge(null, observed):
+    return int(np.count_nonzero(null >= observed - _RTOL * abs(observed)))
+
+
+def _partition_pvalue(x, groups, n_resamples, rng):
+    """Monte Carlo p-value of "equal performance within each group" (one group or more).
+
+    The statistic is ``sum_G sum_{k in G} (sum_b x_bk - mean over G)²`` after centring
+    each row within each group; its null distribution permutes labels within each
+    group and each row independently. For one group it is the t* test of that
+    subset of learners.
+    """
+    observed = 0.0
+    null = np.zeros(n_resamples)
+    for group in groups:
+        xg = _row_centred(x[:, list(group)])
+        observed += float(np.sum(xg.sum(axis=0) ** 2))
+        null += _null_sums(xg, n_resamples, rng)
+    p, _ = monte_carlo_pvalue(_count_ge(null, observed), n_resamples)
+    return p
+
+
+def _set_partitions(items):
+    """All partitions of ``items`` into blocks (lists), recursively."""
+    if len(items) == 1:
+        yield [[items[0]]]
+        return
+    first, rest = items[0], items[1:]
+    for part in _set_partitions(rest):
+        for i in range(len(part)):
+            yield part[:i] + [[first] + part[i]] + part[i + 1 :]
+        yield [[first]] + part
+
+
+def _closure_hypotheses(k):
+    """The intersections of the pairwise hypotheses of ``k`` learners.
+
+    Each is a set partition of the learners with at least one block of two or more
+    (learners in one block perform equally): for k = 4 the 6 pairs, 4 triples, the
+    global hypothesis and the 3 hypotheses "1 = 2 and 3 = 4" and alike.
+    """
+    out = []
+    for part in _set_partitions(list(range(k))):
+        groups = tuple(tuple(sorted(b)) for b in part if len(b) >= 2)
+        if groups:
+            out.append(groups)
+    return out
+
+
+@dataclass(frozen=True)
+class GlobalPermutationResult:
+    """Result of :func:`global_permutation_test`.
+
+    Attributes
+    ----------
+    statistic : float
+        Hothorn et al.'s t* (eq. (3)).
+    pvalue : float
+        Share of the permutations with t* at least the observed one. The observed
+        arrangement is counted (``(1 + n_extreme) / (1 + n_resamples)``) for a Monte
+        Carlo p-value; an exact p-value counts it as one of all arrangements.
+    pvalue_standard_error : float
+        Monte Carlo standard error of ``pvalue``, ``sqrt(p (1 - p) / n_resamples)``;
+        0 when the p-value is exact.
+    exact : bool
+        Whether all ``(K!)^B`` arrangements were enumerated.
+    n_resamples : int
+        Number of permutations drawn (or enumerated when ``exact``).
+    n_replicates : int
+        Number of learning samples ``B`` (rows).
+    n_learners : int
+        Number of learners ``K`` (columns).
+    learner_means : pandas.Series
+        Mean performance of each learner over the replicates.
+    method : str
+    null_hypothesis : str
+    """
+
+    statistic: float
+    pvalue: float
+    pvalue_standard_error: float
+    exact: bool
+    n_resamples: int
+    n_replicates: int
+    n_learners: int
+    learner_means: pd.Series = field(compare=False)
+    method: str = "Permutation test of t* (Hothorn et al. 2005, eq. (3))"
+    null_hypothesis: str = (
+        "H0: the performance distributions of all learners are equal "
+        "(learner labels are exchangeable within each replicate)."
+    )
+    _performance: pd.DataFrame = field(repr=False, default=None, compare=False)
+    _random_state: object = field(repr=False, default=None, compare=False)
+
+    def pairwise(
+        self,
+        *,
+        method: str = "auto",
+        confidence_level: float = 0.95,
+        n_resamples: int | None = None,
+        random_state=None,
+    ) -> pd.DataFrame:
+        """All pairwise comparisons after the global test (Hothorn et al. 2005, 4.2).
+
+        Parameters
+        ----------
+        method : {"auto", "closed", "tukey"}, default="auto"
+            ``"closed"``: the closed testing principle (Hochberg and Tamhane 1987).
+            Every intersection of pairwise hypotheses (a set partition of the
+            learners; "these learners perform equally") is tested by the
+            permutation test of :func:`global_permutation_test` restricted to it
+            (labels permuted within each group and replicate), and the adjusted
+            p-value of a pair is the largest p-value of the hypotheses implying
+            it; only for ``K <= 4`` (14 hypotheses at ``K = 4``). ``"tukey"``:
+            simultaneous Tukey all-pairs intervals and p-values for independent
+            K samples applied to the aligned performances (performance minus its
+            replicate's mean; Hájek, Šidák and Sen 1999) with the one-way ANOVA
+            mean square error on ``K (B - 1)`` df. ``"auto"``: closed for
+            ``K <= 4``, Tukey beyond.
+        confidence_level : float, default=0.95
+            Simultaneous confidence level of the Tukey intervals.
+        n_resamples : int, default=None
+            Permutations per hypothesis of the closed test; ``None`` uses the
+            global test's number.
+        random_state : int, numpy.random.Generator or None, default=None
+            Seed of the closed test's permutations; ``None`` reuses the global
+            test's ``random_state``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per pair ``(i, j)``, ``i`` before ``j``: ``learner_i``,
+            ``learner_j``, ``difference`` (mean of ``i`` minus mean of ``j``),
+            ``low`` and ``high`` (Tukey's simultaneous interval; NaN for the
+            closed test), ``pvalue`` (unadjusted: the pair's own permutation
+            test, or Tukey's pairwise t-test), ``pvalue_adjusted`` and ``method``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn_bench.stats import global_permutation_test
+        >>> rng = np.random.default_rng(0)
+        >>> perf = rng.normal(0.2, 0.02, (50, 3)) + [0.0, 0.0, 0.03]
+        >>> res = global_permutation_test(perf, n_resamples=999, random_state=0)
+        >>> res.pairwise()[["learner_i", "learner_j", "pvalue_adjusted"]]
+           learner_i  learner_j  pvalue_adjusted
+        0          0          1            0.136
+        1          0          2            0.001
+        2          1          2            0.001
+        """
+        if method not in ("auto", "closed", "tukey"):
+            raise ValueError(
+                f"`method` must be 'auto', 'closed' or 'tukey'; got {method!r}."
+            )
+        if method == "auto":
+            method = "closed" if self.n_learners <= 4 else "tukey"
+        perf = self._performance
+        x = perf.to_numpy(dtype=float)
+        learners = list(perf.columns)
+        pairs = list(combinations(range(self.n_learners), 2))
+        means = x.mean(axis=0)
+        diff = np.array([means[i] - means[j] for i, j in pairs])
+        frame = {
+            "learner_i": [learners[i] for i, _ in pairs],
+            "learner_j": [learners[j] for _, j in pairs],
+            "difference": diff,
+        }
+        if method == "closed":
+            if self.n_learners > 4:
+                raise ValueError(
+                    "`method`='closed' is limited to at most 4 learners (the closure "
+                    f"grows as the Bell numbers); got {self.n_learners}. Use 'tukey'."
+                )
+            if n_resamples is None:
+                n_resamples = self.n_resamples
+            n_resamples = _check_n_resamples(n_resamples)
+            rng = _rng(self._random_state if random_state is None else random_state)
+            hypotheses = _closure_hypotheses(self.n_learners)
+            pvalues = {h: _partition_pvalue(x, h, n_resamples, rng) for h in hypotheses}
+            raw, adjusted = [], []
+            for i, j in pairs:
+                raw.append(pvalues[((i, j),)])
+                implying = [
+                    p for h, p in pvalues.items() if any(i in g and j in g for g in h)
+                ]
+                adjusted.append(max(implying))
+            frame.update(
+                low=np.nan,
+                high=np.nan,
+                pvalue=raw,
+                pvalue_adjusted=adjusted,
+                method="closed testing",
+            )
+        else:
+            if not (
+                isinstance(confidence_level, int | float) and 0 < confidence_level < 1
+            ):
+                raise ValueError(
+                    "`confidence_level` must be a number in (0, 1); got "
+                    f"{confidence_level!r}."
+                )
+            b, k = x.shape
+            aligned = x - x.mean(axis=1, keepdims=True)
+            df = k * (b - 1)
+            mse = np.sum((aligned - aligned.mean(axis=0)) ** 2) / df
+            se = np.sqrt(mse / b)  # Tukey: q * sqrt(MSE/2 (1/n_i + 1/n_j))
+            q = stats.studentized_range.ppf(confidence_level, k, df)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = np.abs(diff) / se
+            frame.update(
+                low=diff - q * se,
+                high=diff + q * se,
+                pvalue=2 * stats.t.sf(t * np.sqrt(0.5), df),
+                pvalue_adjusted=np.clip(stats.studentized_range.sf(t, k, df), 0, 1),
+                method="tukey (aligned)",
+            )
+        return pd.DataFrame(frame)
+
+    def to_dict(self):
+        """The scalar fields and the learners' means as a plain dict."""
+        return {
+            "method": self.method,
+            "statistic": self.statistic,
+            "pvalue": self.pvalue,
+            "pvalue_standard_error": self.pvalue_standard_error,
+            "exact": self.exact,
+            "n_resamples": self.n_resamples,
+            "n_replicates": self.n_replicates,
+            "n_learners": self.n_learners,
+            "learner_means": self.learner_means.to_dict(),
+        }
+
+    def to_frame(self):
+        """A one-row DataFrame of the scalar fields (the means: ``learner_means``)."""
+        row = {k: v for k, v in self.to_dict().items() if k != "learner_means"}
+        return pd.DataFrame([row])
+
+
+def _check_n_resamples(n_resamples):
+    if (
+        isinstance(n_resamples, bool)
+        or not isinstance(n_resamples, int | np.integer)
+        or n_resamples < 1
+    ):
+        raise ValueError(
+            f"`n_resamples` must be a positive integer; got {n_resamples!r}."
+        )
+    return int(n_resamples)
+
+
+def global_permutation_test(
+    performance, *, n_resamples: int = 9999, random_state=None
+) -> GlobalPermutationResult:
+    """Permutation test of equal performance of K learners on one data set.
+
+    Hothorn et al. (2005), Section 4.2, eq. (3) (seed 004)::
+
+        t* = sum_k (mean_k - grand)² / sum_{k,b} (p_kb - rowmean_b - mean_k + grand)²
+
+    for a dependent K samples design: ``p_kb`` is learner ``k``'s performance on
+    learning sample (replicate) ``b``. Its null distribution permutes the learners'
+    labels within each replicate independently (Pesarin 2001); the permutations are
+    drawn in vectorised batches.
+
+    Parameters
+    ----------
+    performance : DataFrame or array-like of shape (n_replicates, n_learners)
+        One row per replicate, one column per learner (a DataFrame's columns name
+        the learners).
+    n_resamples : int, default=9999
+        Number of random permutations. When all ``(K!)^B`` arrangements number no
+        more than ``n_resamples`` they are enumerated instead and the p-value is
+        exact.
+    random_state : int, numpy.random.Generator, RandomState or None, default=None
+        Seeds the permutations (and those of :meth:`~GlobalPermutationResult.pairwise`).
+
+    Returns
+    -------
+    GlobalPermutationResult
+        ``statistic`` (t*), ``pvalue``, ``pvalue_standard_error``, ``exact``, and
+        :meth:`~GlobalPermutationResult.pairwise` for the follow-up comparisons.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 learners or 2 replicates; NaN performance (naming the learner
+        and the replicate).
+
+    Notes
+    -----
+    The observed arrangement is counted: the Monte Carlo p-value is
+    ``(1 + #{t*_perm >= t*_obs}) / (1 + n_resamples)`` (see
+    :func:`sklearn_bench.stats._common.monte_carlo_pvalue`), never 0, and the
+    test is valid at every level. Comparisons allow a relative tolerance of
+    ``100 eps`` as :func:`scipy.stats.permutation_test` does. The exact p-value is
+    ``#{arrangements with t* >= t*_obs} / (K!)^B``, the identity included.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import global_permutation_test
+    >>> perf = np.array([[0.182, 0.175, 0.160], [0.201, 0.188, 0.195],
+    ...                  [0.169, 0.172, 0.151], [0.190, 0.176, 0.170],
+    ...                  [0.215, 0.219, 0.198], [0.177, 0.170, 0.166]])
+    >>> res = global_permutation_test(perf, n_resamples=9999, random_state=0)
+    >>> round(res.statistic, 4), res.exact
+    (0.3481, False)
+    >>> res = global_permutation_test(perf, n_resamples=6**6)  # all arrangements
+    >>> round(res.pvalue, 5), res.exact, res.pvalue_standard_error
+    (0.00836, True, 0.0)
+    """
+    values, learners, replicates = _validate_scores(performance, name="performance")
+    n_resamples = _check_n_resamples(n_resamples)
+    rng = _rng(random_state)
+    b, k = values.shape
+    statistic = _tstar(values)
+    x = _row_centred(values)
+    observed = float(np.sum(x.sum(axis=0) ** 2))
+    # (K!)^B without overflow: compare logarithms first.
+    exact = b * math.lgamma(k + 1) <= math.log(n_resamples) + 1e-9 and (
+        math.factorial(k) ** b <= n_resamples
+    )
+    if exact:
+        null = _exact_sums(x)
+        pvalue, se, n_used = _count_ge(null, observed) / null.size, 0.0, null.size
+    else:
+        null = _null_sums(x, n_resamples, rng)
+        pvalue, se = monte_carlo_pvalue(_count_ge(null, observed), n_resamples)
+        n_used = n_resamples
+    frame = pd.DataFrame(
+        values,
+        index=pd.Index(replicates, name="replicate"),
+        columns=pd.Index(learners, name="learner"),
+    )
+    return GlobalPermutationResult(
+        statistic=statistic,
+        pvalue=float(pvalue),
+        pvalue_standard_error=float(se),
+        exact=bool(exact),
+        n_resamples=int(n_used),
+        n_replicates=b,
+        n_learners=k,
+        learner_means=frame.mean(axis=0).rename("mean_performance"),
+        _performance=frame,
+        _random_state=random_state,
+    )

@@ -1,0 +1,168 @@
+"""Power of the across-data-set paired t-test and the number of data sets needed.
+
+Boulesteix, Hable, Lauer & Eugster (2013), Section 3 ("Power considerations") and
+Figure 2.
+"""
+
+import numpy as np
+from scipy import stats
+
+_METHODS = ("approx", "exact")
+_ALTERNATIVES = ("greater", "two-sided")
+
+
+def _check_power_args(delta, sigma, alpha, alternative, method):
+    delta = float(delta)
+    sigma = float(sigma)
+    if not np.isfinite(delta):
+        raise ValueError(f"`delta` must be finite; got {delta!r}.")
+    if not (np.isfinite(sigma) and sigma > 0):
+        raise ValueError(f"`sigma` must be a positive finite number; got {sigma!r}.")
+    alpha = float(alpha)
+    if not 0 < alpha < 1:
+        raise ValueError(f"`alpha` must lie strictly between 0 and 1; got {alpha!r}.")
+    if alternative not in _ALTERNATIVES:
+        raise ValueError(
+            f"`alternative` must be one of {list(_ALTERNATIVES)}; got {alternative!r}."
+        )
+    if method not in _METHODS:
+        raise ValueError(f"`method` must be one of {list(_METHODS)}; got {method!r}.")
+    return delta, sigma, alpha
+
+
+def _power(J, delta, sigma, alpha, alternative, method):
+    df = J - 1
+    tail = alpha if alternative == "greater" else alpha / 2
+    t_crit = stats.t.isf(tail, df)
+    ncp = np.sqrt(J) * delta / sigma
+    if method == "approx":
+        return stats.t.cdf(ncp - t_crit, df)
+    power = stats.nct.sf(t_crit, df, ncp)
+    if alternative == "two-sided":
+        power = power + stats.nct.cdf(-t_crit, df, ncp)
+    return power
+
+
+def power_paired_t(
+    n_datasets, delta, sigma, *, alpha=0.05, alternative="greater", method="approx"
+):
+    """Power of the paired t-test across ``n_datasets`` data sets.
+
+    Boulesteix et al. (2013), Section 3: with ``J`` data sets, true mean
+    difference ``Δ`` and standard deviation ``σ`` of the per-data-set differences,
+
+    - ``method="approx"`` (the paper's formula):
+      ``1 − β = F_{t, J−1}(sqrt(J) Δ/σ − t_{1−α, J−1})``;
+    - ``method="exact"``: the noncentral t, ``P(T' > t_{1−α, J−1})`` with
+      ``T' ~ t_{J−1}(ncp = sqrt(J) Δ/σ)`` (R's ``power.t.test(type =
+      "one.sample")``).
+
+    Parameters
+    ----------
+    n_datasets : int or array-like of int
+        Number of data sets ``J >= 2``.
+    delta : float
+        The difference in mean performance to detect (same units as ``sigma``).
+    sigma : float
+        Standard deviation of the per-data-set differences (> 0).
+    alpha : float, default=0.05
+        Significance level.
+    alternative : {"greater", "two-sided"}, default="greater"
+        ``"greater"``: the one-sided test of the paper. ``"two-sided"`` uses
+        ``t_{1−α/2}``; its exact form adds the (tiny) lower-tail rejection
+        probability (R's ``strict = TRUE``).
+    method : {"approx", "exact"}, default="approx"
+
+    Returns
+    -------
+    power : float, or ndarray when ``n_datasets`` is an array
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import power_paired_t
+    >>> round(power_paired_t(10, 0.05, 0.05), 4)
+    0.8917
+    >>> round(power_paired_t(10, 0.05, 0.05, method="exact"), 4)
+    0.8975
+    """
+    delta, sigma, alpha = _check_power_args(delta, sigma, alpha, alternative, method)
+    J = np.asarray(n_datasets)
+    if J.dtype.kind not in "iuf" or np.any(J != np.floor(J)) or np.any(J < 2):
+        raise ValueError(
+            f"`n_datasets` must be an integer >= 2 (or an array of them); "
+            f"got {n_datasets!r}."
+        )
+    power = _power(J.astype(float), delta, sigma, alpha, alternative, method)
+    return float(power) if np.ndim(power) == 0 else np.asarray(power, dtype=float)
+
+
+def n_datasets_needed(
+    delta,
+    sigma,
+    *,
+    power=0.8,
+    alpha=0.05,
+    alternative="greater",
+    method="approx",
+    max_datasets=10**7,
+):
+    """Smallest number of data sets ``J`` whose paired t-test reaches ``power``.
+
+    Boulesteix et al. (2013), Section 3: the smallest integer ``J >= 2`` with
+    :func:`power_paired_t` ``>= power``. With ``method="approx"`` this is the
+    smallest ``J`` satisfying the paper's sample-size formula
+    ``J >= (t_{1−α, J−1} + t_{1−β, J−1})² / (Δ/σ)²``; with ``method="exact"`` it is
+    ``ceiling`` of R's ``power.t.test(power = ..., type = "one.sample")$n``.
+
+    Parameters
+    ----------
+    delta : float
+        The difference to detect (> 0).
+    sigma : float
+        Standard deviation of the per-data-set differences (> 0).
+    power : float, default=0.8
+        Target power ``1 − β``, in ``(alpha, 1)``.
+    alpha : float, default=0.05
+    alternative : {"greater", "two-sided"}, default="greater"
+    method : {"approx", "exact"}, default="approx"
+    max_datasets : int, default=10**7
+        Give up (``ValueError``) beyond this many data sets.
+
+    Returns
+    -------
+    J : int
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import n_datasets_needed
+    >>> [n_datasets_needed(0.05, s) for s in (0.03, 0.05, 0.075, 0.1)]
+    [4, 8, 16, 27]
+    """
+    delta, sigma, alpha = _check_power_args(delta, sigma, alpha, alternative, method)
+    if delta <= 0:
+        raise ValueError(f"`delta` must be positive; got {delta!r}.")
+    power = float(power)
+    if not alpha < power < 1:
+        raise ValueError(
+            f"`power` must lie strictly between `alpha` ({alpha}) and 1; got {power!r}."
+        )
+
+    def reaches(J):
+        return _power(float(J), delta, sigma, alpha, alternative, method) >= power
+
+    if reaches(2):
+        return 2
+    low, high = 2, 4  # power(low) < target; find high with power(high) >= target
+    while not reaches(high):
+        low, high = high, 2 * high
+        if high > max_datasets:
+            raise ValueError(
+                f"more than `max_datasets` = {max_datasets} data sets needed."
+            )
+    while high - low > 1:  # power increases with J
+        mid = (low + high) // 2
+        if reaches(mid):
+            high = mid
+        else:
+            low = mid
+    return int(high)

@@ -1,0 +1,521 @@
+"""Tests of sklearn_bench/stats/_paired.py against R (cases.json) and SciPy."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sklearn_bench.stats import PairedTestResult, paired_test
+
+RTOL, ATOL = 1e-8, 1e-12
+ALTS = {"two_sided": "two-sided", "greater": "greater", "less": "less"}
+
+
+def close(a, b):
+    return math.isclose(a, b, rel_tol=RTOL, abs_tol=ATOL)
+
+
+def ref_float(value):
+    return float(value)  # parses "Inf" / "-Inf"
+
+
+# ----------------------------------------------------------------------- t-test
+@pytest.mark.parametrize(
+    "case_id",
+    ["ttest_paired_random10_two_sided", "ttest_paired_demsar_c45m_vs_c45_two_sided"],
+)
+def test_t_matches_r(reference_cases, case_id):
+    """H: paired t statistic, df, p, estimate, SE and 95% CI equal R's t.test."""
+    # R: t.test(x, y, paired = TRUE, alternative = "two.sided", conf.level = 0.95)
+    case = reference_cases[case_id]
+    inp, exp = case["input"], case["expected"]
+    res = paired_test(inp["x"], inp["y"], method="t")
+    assert close(res.statistic, exp["statistic"])
+    assert res.df == exp["df"]
+    assert close(res.pvalue, exp["p_value"])
+    assert close(res.estimate, exp["estimate_mean_difference"])
+    assert close(res.details["std_error"], exp["std_error"])
+    ci = res.confidence_interval(inp["conf_level"])
+    assert close(ci.low, ref_float(exp["conf_int"][0]))
+    assert close(ci.high, ref_float(exp["conf_int"][1]))
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_t_matches_scipy_ttest_rel(alternative):
+    """H: statistic, p and (one-sided) CI equal scipy.stats.ttest_rel's."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(0.8, 0.05, 12)
+    y = x - rng.normal(0.01, 0.02, 12)
+    ref = stats.ttest_rel(x, y, alternative=alternative)
+    res = paired_test(x, y, alternative=alternative)
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+    ref_ci = ref.confidence_interval(0.9)
+    ci = res.confidence_interval(0.9)
+    assert ci.low == pytest.approx(ref_ci.low, rel=1e-10)
+    assert ci.high == pytest.approx(ref_ci.high, rel=1e-10)
+
+
+def test_corrected_t_matches_reference(reference_cases):
+    """H: Nadeau-Bengio corrected t, p, SE and CI equal the R reference."""
+    # R: hand formula, std_error = sqrt((1/J + n_test/n_train) * var(d))
+    case = reference_cases["nadeau_bengio_10fold"]
+    inp, exp = case["input"], case["expected"]
+    d = np.array(inp["d"])
+    ratio = inp["n_test"] / inp["n_train"]
+    for key, alternative in ALTS.items():
+        res = paired_test(
+            d,
+            np.zeros_like(d),
+            method="corrected_t",
+            test_train_ratio=ratio,
+            alternative=alternative,
+        )
+        assert close(res.pvalue, exp["p_value"][key])
+    assert close(res.statistic, exp["statistic"])
+    assert res.df == exp["df"] and res.n == exp["J"]
+    assert close(res.estimate, exp["mean"])
+    assert close(res.details["variance"], exp["variance"])
+    assert close(res.details["std_error"], exp["std_error"])
+    res = paired_test(d, 0 * d, method="corrected_t", test_train_ratio=ratio)
+    ci = res.confidence_interval()
+    assert close(ci.low, exp["conf_int_95"][0]) and close(
+        ci.high, exp["conf_int_95"][1]
+    )
+    naive = paired_test(d, 0 * d, method="t")
+    assert close(naive.statistic, exp["naive_statistic"])
+    assert close(naive.pvalue, exp["naive_p_two_sided"])
+
+
+# ------------------------------------------------------------------- Wilcoxon
+@pytest.mark.parametrize(
+    "case_id", ["wilcoxon_exact_n9", "wilcoxon_exact_holte_c4_vs_1r"]
+)
+@pytest.mark.parametrize("exact", [None, True])
+def test_wilcox_exact_matches_r(reference_cases, case_id, exact):
+    """H: zero_method='wilcox' gives R's V and exact p for every alternative."""
+    # R: wilcox.test(round(x - y, 10), alternative = ..., exact = TRUE, correct = FALSE)
+    case = reference_cases[case_id]
+    inp, exp = case["input"], case["expected"]
+    for key, alternative in ALTS.items():
+        res = paired_test(
+            inp["x"],
+            inp["y"],
+            method="wilcoxon",
+            zero_method="wilcox",
+            exact=exact,
+            alternative=alternative,
+        )
+        assert res.statistic == exp["V_statistic"]
+        assert close(res.pvalue, exp["p_value"][key]), key
+        assert res.details["exact"]
+
+
+def test_demsar_holte_matches_reference(reference_cases):
+    """H: Demsar R+, R-, T and z equal the hand computation; auto uses exact p."""
+    # R: hand formula (cases.json wilcoxon_exact_holte_c4_vs_1r demsar_convention)
+    case = reference_cases["wilcoxon_exact_holte_c4_vs_1r"]
+    inp, exp = case["input"], case["expected"]
+    dem = exp["demsar_convention"]
+    res = paired_test(inp["x"], inp["y"], method="wilcoxon", exact=False)
+    assert res.details["r_plus"] == dem["R_plus"]
+    assert res.details["r_minus"] == dem["R_minus"]
+    assert res.statistic == dem["T"] and res.n == dem["N_used"]
+    assert close(res.details["z"], dem["z"])
+    assert close(res.pvalue, dem["p_value_two_sided"])
+    # no zero, no tie, N < 50: the exact distribution, equal to R's exact p
+    auto = paired_test(inp["x"], inp["y"], method="wilcoxon")
+    assert close(auto.pvalue, exp["p_value"]["two_sided"])
+
+
+def test_wilcoxon_zeros_and_ties_match_reference(reference_cases):
+    """H: with zeros and ties, wilcox equals R's normal approx., demsar Demsar's."""
+    # R: wilcox.test(d, exact = FALSE, correct = FALSE); Demsar (2006) Sec. 3.1.3
+    # prints R+ = 93, R- = 12, T = 12 for this comparison.
+    case = reference_cases["wilcoxon_zeros_demsar_table6_c45m_vs_c45"]
+    inp, exp = case["input"], case["expected"]
+    for key, alternative in ALTS.items():
+        res = paired_test(
+            inp["x"],
+            inp["y"],
+            method="wilcoxon",
+            zero_method="wilcox",
+            exact=False,
+            alternative=alternative,
+        )
+        assert res.statistic == exp["V_statistic"]
+        assert close(res.pvalue, exp["p_value"][key]), key
+    greater = paired_test(
+        inp["x"],
+        inp["y"],
+        method="wilcoxon",
+        zero_method="wilcox",
+        alternative="greater",
+    )  # exact=None: zeros and ties force the normal approximation, as in R
+    assert close(greater.details["z"], exp["normal_approx"]["z"])
+    assert greater.n == exp["normal_approx"]["n_nonzero"]
+    dem = exp["demsar_convention"]
+    res = paired_test(inp["x"], inp["y"], method="wilcoxon")
+    assert (res.details["r_plus"], res.details["r_minus"]) == (93, 12)
+    assert res.statistic == dem["T"] and res.n == dem["N_used"]
+    assert res.details["n_zero_differences"] == dem["n_zero_differences"]
+    assert res.details["one_zero_dropped"] is dem["one_zero_dropped"]
+    assert close(res.details["z"], dem["z"])
+    assert close(res.pvalue, dem["p_value_two_sided"])
+
+
+@pytest.mark.parametrize("zero_method", ["pratt", "zsplit", "wilcox"])
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+@pytest.mark.parametrize("correction", [False, True])
+def test_wilcoxon_asymptotic_matches_scipy(zero_method, alternative, correction):
+    """H: with zeros and ties the normal approximation equals scipy.stats.wilcoxon."""
+    d = np.array([0.0, 0.0, 0.0, 0.01, -0.02, 0.03, 0.03, 0.05, -0.01, 0.04, 0.02] * 2)
+    res = paired_test(
+        d,
+        np.zeros_like(d),
+        method="wilcoxon",
+        zero_method=zero_method,
+        alternative=alternative,
+        correction=correction,
+    )
+    ref = stats.wilcoxon(
+        d,
+        zero_method=zero_method,
+        alternative=alternative,
+        correction=correction,
+        method="asymptotic",
+    )
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+    if zero_method != "wilcox":  # scipy's statistic; R's V for "wilcox"
+        assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_wilcoxon_exact_matches_scipy(alternative):
+    """H: without zeros and ties every zero_method gives scipy's exact p."""
+    rng = np.random.default_rng(7)
+    d = np.round(rng.normal(0.01, 0.03, 20), 4)
+    ref = stats.wilcoxon(d, alternative=alternative, method="exact")
+    for zero_method in ("demsar", "wilcox", "pratt", "zsplit"):
+        res = paired_test(
+            d,
+            np.zeros(20),
+            method="wilcoxon",
+            zero_method=zero_method,
+            alternative=alternative,
+        )
+        assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12), zero_method
+
+
+def test_rounding_makes_float_noise_ties():
+    """H: differences equal to 10 decimals tie and zero although x - y has noise."""
+    x = np.array([0.3, 0.7, 0.5, 0.9, 0.6])
+    y = np.array([0.1, 0.5, 0.5, 0.6, 0.3])  # d = 0.2, 0.2, 0, 0.3, 0.3 (noisy)
+    assert len(set((x - y).tolist())) > 3  # float noise breaks the ties
+    with pytest.warns(UserWarning, match="exact p-value"):
+        res = paired_test(x, y, method="wilcoxon", zero_method="wilcox", exact=True)
+    ref = stats.wilcoxon([0.2, 0.2, 0.3, 0.3], method="asymptotic", correction=False)
+    assert not res.details["exact"]  # the tie is seen, so R's rule forces normal
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+    assert res.details["n_zero_differences"] == 1
+
+
+def test_exact_true_with_ties_warns():
+    """H: exact=True with ties warns and falls back to the normal approximation."""
+    with pytest.warns(UserWarning, match="exact p-value"):
+        paired_test([1, 2, 3, 4], [0, 1, 1, 2], method="wilcoxon", exact=True)
+
+
+def test_hodges_lehmann_interval_inverts_the_test():
+    """H: the Wilcoxon interval bounds are where scipy's exact test flips at alpha."""
+    rng = np.random.default_rng(11)
+    d = np.round(rng.normal(0.02, 0.03, 15), 4)
+    res = paired_test(d, np.zeros(15), method="wilcoxon")
+    ci = res.confidence_interval(0.95)
+    eps = 1e-7
+
+    def p(mu):
+        return stats.wilcoxon(d - mu, method="exact").pvalue
+
+    assert p(ci.low + eps) > 0.05 and p(ci.high - eps) > 0.05
+    assert p(ci.low - eps) <= 0.05 and p(ci.high + eps) <= 0.05
+    walsh = [(d[i] + d[j]) / 2 for i in range(15) for j in range(i, 15)]
+    assert res.estimate == pytest.approx(np.median(walsh), rel=1e-12)
+
+
+# ------------------------------------------------------------------ sign test
+@pytest.mark.parametrize(
+    "case_id", ["sign_test_demsar_c45m_vs_c45", "sign_test_riddle_5_0_4"]
+)
+def test_sign_matches_reference(reference_cases, case_id):
+    """H: ties split (odd one dropped), p equals R's binom.test of the adjusted wins."""
+    # R: binom.test(wins_adjusted, n_used, 0.5)$p.value
+    case = reference_cases[case_id]
+    inp, exp = case["input"], case["expected"]
+    d = [0.1] * inp["wins"] + [-0.1] * inp["losses"] + [0.0] * inp["ties"]
+    res = paired_test(d, np.zeros(len(d)), method="sign")
+    assert res.details["wins_adjusted"] == exp["wins_adjusted"]
+    assert res.details["losses_adjusted"] == exp["losses_adjusted"]
+    assert res.n == exp["n_used"]
+    assert res.details["tie_dropped"] is exp["tie_dropped"]
+    assert close(res.pvalue, exp["p_value"])
+    assert close(res.details["z"], exp["z_normal_approx"])
+    no_ties = paired_test(
+        d[: inp["wins"] + inp["losses"]],
+        [0] * (inp["wins"] + inp["losses"]),
+        method="sign",
+    )
+    assert close(no_ties.pvalue, exp["p_value_ties_discarded"])
+
+
+def test_sign_odd_ties_and_scipy():
+    """H: an odd number of ties drops one; p equals scipy.stats.binomtest."""
+    d = [1, 1, 1, 1, -1, 0, 0, 0]
+    for alternative in ("two-sided", "greater", "less"):
+        res = paired_test(d, [0] * 8, method="sign", alternative=alternative)
+        ref = stats.binomtest(5, 7, alternative=alternative)  # 4 + 1 wins of 7
+        assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+        assert res.details["tie_dropped"]
+
+
+def test_sign_interval_inverts_binomial_test():
+    """H: the median interval has the binomial order-statistic coverage."""
+    d = np.arange(1, 21) / 100.0
+    res = paired_test(d, np.zeros(20), method="sign")
+    ci = res.confidence_interval(0.95)
+    # [d_(k), d_(n-k+1)] with k = 6: 1 - 2 P(B <= 5) = 0.9586 >= 0.95 (k = 7 fails)
+    assert (
+        1 - 2 * stats.binom.cdf(5, 20, 0.5)
+        >= 0.95
+        > 1 - 2 * stats.binom.cdf(6, 20, 0.5)
+    )
+    assert (ci.low, ci.high) == (d[5], d[14])
+
+
+# ----------------------------------------------------------- permutation test
+def test_permutation_exact_matches_reference(reference_cases):
+    """H: exact enumeration gives coin's exact p-values for every alternative."""
+    # R: coin::symmetry_test(..., distribution = "exact") and full enumeration
+    case = reference_cases["perm_paired_n8"]
+    inp, exp = case["input"], case["expected"]
+    for key, alternative in ALTS.items():
+        res = paired_test(
+            inp["x"], inp["y"], method="permutation", alternative=alternative
+        )
+        assert close(res.pvalue, exp["p_value"][key]), key
+        assert res.details["n_sign_vectors"] == exp["n_sign_vectors"]
+        assert res.pvalue_standard_error == 0
+    assert close(res.statistic, exp["sum_d"]) and close(res.estimate, exp["mean_d"])
+
+
+def test_permutation_monte_carlo_within_error(reference_cases):
+    """H: the Monte Carlo p is within 4 standard errors of the exact and coin's MC p."""
+    case = reference_cases["perm_paired_n8"]
+    inp, exp = case["input"], case["expected"]
+    res = paired_test(
+        inp["x"],
+        inp["y"],
+        method="permutation",
+        exact=False,
+        n_resamples=20000,
+        random_state=0,
+    )
+    se = res.pvalue_standard_error
+    assert se == pytest.approx(math.sqrt(res.pvalue * (1 - res.pvalue) / 20000))
+    assert abs(res.pvalue - exp["p_value"]["two_sided"]) < 4 * se
+    coin = exp["coin_approximate_1e5"]
+    assert abs(res.pvalue - coin["two_sided"]) < 4 * math.hypot(
+        se, coin["mc_standard_error"]
+    )
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_permutation_matches_scipy(alternative):
+    """H: equals scipy.stats.permutation_test (samples, exact) on the sum of d."""
+    rng = np.random.default_rng(5)
+    d = np.round(rng.normal(0.01, 0.02, 10), 3)
+    ref = stats.permutation_test(
+        (d,),
+        lambda z, axis: np.sum(z, axis=axis),
+        permutation_type="samples",
+        alternative=alternative,
+        n_resamples=np.inf,
+    )
+    res = paired_test(d, np.zeros(10), method="permutation", alternative=alternative)
+    # scipy's two-sided p is 2 min(P(S* <= S), P(S* >= S)); with a symmetric null
+    # this equals P(|S*| >= |S|) unless S = 0.
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+
+
+def test_permutation_large_n_monte_carlo():
+    """H: n = 250 uses Monte Carlo, reproducible by seed, p near scipy's."""
+    rng = np.random.default_rng(1)
+    d = rng.normal(0.003, 0.05, 250)
+    a = paired_test(d, 0 * d, method="permutation", n_resamples=4000, random_state=3)
+    b = paired_test(d, 0 * d, method="permutation", n_resamples=4000, random_state=3)
+    assert a.pvalue == b.pvalue and not a.details["exact"]
+    ref = stats.permutation_test(
+        (d,),
+        lambda z, axis: np.sum(z, axis=axis),
+        permutation_type="samples",
+        n_resamples=4000,
+        rng=1,
+    )
+    se = math.hypot(
+        a.pvalue_standard_error, math.sqrt(ref.pvalue * (1 - ref.pvalue) / 4000)
+    )
+    assert abs(a.pvalue - ref.pvalue) < 4 * se
+
+
+def test_permutation_interval_is_bootstrap():
+    """H: the permutation result's interval is the BCa bootstrap of mean(d)."""
+    from sklearn_bench.stats import bootstrap_ci
+
+    d = np.array([0.017, -0.007, 0.024, 0.018, -0.005, 0.027, 0.007, 0.023])
+    res = paired_test(d, 0 * d, method="permutation", random_state=2)
+    assert tuple(res.confidence_interval()) == tuple(bootstrap_ci(d, random_state=2))
+
+
+# ---------------------------------------------------------------- edge cases
+ALL_METHODS = [
+    ("t", {}),
+    ("corrected_t", {"test_train_ratio": 0.25}),
+    ("wilcoxon", {}),
+    ("wilcoxon", {"zero_method": "wilcox"}),
+    ("wilcoxon", {"zero_method": "pratt"}),
+    ("wilcoxon", {"zero_method": "zsplit"}),
+    ("sign", {}),
+    ("permutation", {}),
+]
+
+
+@pytest.mark.parametrize("method, kwargs", ALL_METHODS)
+def test_all_differences_zero(method, kwargs):
+    """H: identical x and y give p = 1 and a zero estimate for every method."""
+    x = [0.8, 0.7, 0.9, 0.75]
+    res = paired_test(x, x, method=method, **kwargs)
+    assert res.pvalue == 1.0 and res.estimate == 0.0
+    ci = res.confidence_interval()
+    assert ci.low <= 0 <= ci.high
+
+
+def test_constant_nonzero_difference():
+    """H: zero variance with mean != 0 gives an infinite t and p = 0 (two-sided)."""
+    x = np.array([0.8, 0.7, 0.9, 0.75])
+    res = paired_test(x, x - 0.1, method="t")  # float noise in x - (x - 0.1)
+    assert res.statistic == np.inf and res.pvalue == 0.0
+    assert paired_test(x, x - 0.1, alternative="less").pvalue == 1.0
+    ci = res.confidence_interval()
+    assert ci.low == pytest.approx(0.1) and ci.high == pytest.approx(0.1)
+
+
+def test_n_equal_one():
+    """H: n = 1 raises for t-tests and gives p = 1 (two-sided) otherwise."""
+    with pytest.raises(ValueError, match="at least 2 pairs"):
+        paired_test([0.9], [0.8], method="t")
+    for method, kwargs in ALL_METHODS[2:]:
+        assert paired_test([0.9], [0.8], method=method, **kwargs).pvalue == 1.0
+
+
+def test_ties_everywhere():
+    """H: all |d| tied: Wilcoxon equals the sign structure and scipy's p."""
+    d = np.array([0.05, 0.05, -0.05, 0.05, 0.05, 0.05, -0.05, 0.05, 0.05, 0.05])
+    res = paired_test(d, 0 * d, method="wilcoxon", zero_method="wilcox")
+    ref = stats.wilcoxon(d, method="asymptotic", correction=False)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+    assert res.statistic == 8 * 5.5
+    sign = paired_test(d, 0 * d, method="sign")
+    assert sign.pvalue == pytest.approx(stats.binomtest(8, 10).pvalue, rel=1e-12)
+    perm = paired_test(d, 0 * d, method="permutation")
+    # S = 0.3 = 6 * 0.05: P(|#plus - #minus| >= 6) over 2^10 sign vectors
+    k = np.arange(11)
+    expected = stats.binom.pmf(k, 10, 0.5)[np.abs(2 * k - 10) >= 6].sum()
+    assert perm.pvalue == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "x, y, kwargs, match",
+    [
+        ([0.1, np.nan], [0.2, 0.3], {}, "NaN"),
+        ([0.1, 0.2], [0.2, 0.3, 0.4], {}, "same length"),
+        ([], [], {}, "empty"),
+        ([0.1, np.inf], [0.2, 0.3], {}, "finite"),
+        ([0.1, 0.2], [0.2, 0.3], {"method": "ttest"}, "`method`"),
+        ([0.1, 0.2], [0.2, 0.3], {"alternative": "larger"}, "`alternative`"),
+        ([0.1, 0.2], [0.2, 0.3], {"method": "corrected_t"}, "`test_train_ratio`"),
+        (
+            [0.1, 0.2],
+            [0.2, 0.3],
+            {"method": "wilcoxon", "zero_method": "x"},
+            "`zero_method`",
+        ),
+        (
+            [0.1, 0.2],
+            [0.2, 0.3],
+            {"method": "permutation", "n_resamples": 0},
+            "`n_resamples`",
+        ),
+        ([0.1, 0.2], [0.2, 0.3], {"exact": "yes"}, "`exact`"),
+    ],
+)
+def test_invalid_input_raises(x, y, kwargs, match):
+    """H: NaN, unequal lengths and bad options raise a ValueError naming them."""
+    with pytest.raises(ValueError, match=match):
+        paired_test(x, y, **kwargs)
+
+
+def test_result_is_frozen_and_exports():
+    """H: the result is immutable, states H0 in words and exports one row."""
+    res = paired_test(
+        [0.2, 0.3, 0.25],
+        [0.25, 0.35, 0.3],
+        alternative="less",
+        labels=("e(A)", "e(B)"),
+    )
+    assert isinstance(res, PairedTestResult)
+    assert res.null_hypothesis == "H0: mean of e(A) − e(B) >= 0"
+    with pytest.raises(AttributeError):
+        res.pvalue = 0.5
+    frame = res.to_frame()
+    assert frame.shape[0] == 1 and frame.loc[0, "ci_low"] == -np.inf
+    assert list(frame.columns[:7]) == [
+        "method",
+        "alternative",
+        "n",
+        "estimate",
+        "ci_low",
+        "ci_high",
+        "confidence_level",
+    ]
+
+
+def test_hodges_lehmann_interval_large_n_normal_quantile():
+    """H: for n >= 50 the interval bounds are where scipy's asymptotic test flips."""
+    rng = np.random.default_rng(2)
+    d = np.round(rng.normal(0.01, 0.03, 60), 5)
+    ci = paired_test(d, 0 * d, method="wilcoxon").confidence_interval()
+
+    def p(mu):
+        return stats.wilcoxon(d - mu, method="asymptotic").pvalue
+
+    eps = 1e-9
+    assert p(ci.low - eps) < 0.05 <= p(ci.low + eps)
+    assert p(ci.high + eps) < 0.05 <= p(ci.high - eps)
+
+
+@pytest.mark.parametrize("method, kwargs", ALL_METHODS)
+def test_swapping_x_and_y_swaps_the_one_sided_pvalues(method, kwargs):
+    """H: p(x, y, 'greater') == p(y, x, 'less') and two-sided p is symmetric."""
+    x = np.array([0.81, 0.77, 0.85, 0.79, 0.80, 0.77, 0.85, 0.82, 0.9, 0.7])
+    y = np.array([0.80, 0.78, 0.83, 0.77, 0.81, 0.74, 0.84, 0.80, 0.88, 0.72])
+    for a, b in (("greater", "less"), ("two-sided", "two-sided")):
+        p1 = paired_test(x, y, method=method, alternative=a, **kwargs).pvalue
+        p2 = paired_test(y, x, method=method, alternative=b, **kwargs).pvalue
+        assert p1 == pytest.approx(p2, rel=1e-12)
+
+
+def test_permutation_exact_refuses_huge_enumeration():
+    """H: exact=True with n > 30 raises instead of enumerating 2**n vectors."""
+    with pytest.raises(ValueError, match="`exact=True`"):
+        paired_test(np.arange(31.0), np.zeros(31), method="permutation", exact=True)
