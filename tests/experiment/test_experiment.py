@@ -572,3 +572,27 @@ def test_paper_generator_runs_as_a_simulated_dataset():
     fitted = LinearDiscriminantAnalysis().fit(X, y)
     expected = 1 - accuracy_score(y_test, fitted.predict(X_test))
     assert res.scores["value"].iloc[1] == expected
+
+
+def test_bootstrap_cv_replicates_average_their_folds():
+    """H: with BootstrapCV (RW-CV of Hothorn et al. 2005) each replicate's
+    performance is the mean of its n_folds fold scores, equal to a cross_validate
+    loop over the same splits; BootstrapOOB gives one split per replicate."""
+    from sklearn_bench.model_selection import BootstrapCV, BootstrapOOB
+
+    X, y = load_iris(return_X_y=True)
+    cv = BootstrapCV(n_bootstraps=3, n_folds=4, random_state=0)
+    tree = DecisionTreeClassifier(random_state=0)
+    res = BenchmarkExperiment({"tree": tree}, cv=cv, progress=False).fit(X, y)
+    perf = res.results_.performance()
+    assert perf["replicate"].tolist() == [0, 1, 2]
+    splits = list(cv.split(X, y))
+    hand = 1 - cross_validate(tree, X, y, cv=splits)["test_score"]
+    np.testing.assert_array_equal(res.results_.scores["value"], hand)
+    np.testing.assert_allclose(
+        perf["value"], hand.reshape(3, 4).mean(axis=1), rtol=1e-15
+    )
+    oob = BenchmarkExperiment(
+        {"tree": tree}, cv=BootstrapOOB(n_bootstraps=5), random_state=0, progress=False
+    ).fit(X, y)
+    assert oob.results_.performance().shape == (5, 4)
