@@ -52,7 +52,7 @@ class DiagonalLDA(ClassifierMixin, BaseEstimator):
         Number of training samples per class.
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during fit, if ``X`` has string feature names.
 
     Notes

@@ -1,3 +1,6 @@
 """BenchmarkExperiment: learners x data sets x resamples in a matched-pairs design."""
 
-__all__ = []
+from ._experiment import BenchmarkExperiment
+from ._scoring import Metric, make_metric
+
+__all__ = ["BenchmarkExperiment", "Metric", "make_metric"]

@@ -1,3 +1,5 @@
 """BenchmarkResult: the tidy scores of an experiment, and the analyses on them."""
 
-__all__ = []
+from ._result import BenchmarkResult
+
+__all__ = ["BenchmarkResult"]

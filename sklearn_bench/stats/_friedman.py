@@ -488,7 +488,7 @@ def friedman_test(
       ``tie_correction=False``, χ²_F = 9.28 and F_F = 3.69 as published (the
       default tie correction, for the ties on iris, lung cancer, mushroom and
       primary tumor, gives 10.23 and 4.19); Holm against C4.5 gives
-      |z| = 2.415, 2.342, 0.512 (the paper's 2.416 comes from its rounded
+      ``|z|`` = 2.415, 2.342, 0.512 (the paper's 2.416 comes from its rounded
       ranks; ``FriedmanResult.from_average_ranks([3.143, 2.000, 2.893, 1.964],
       14)`` reproduces every printed number: 9.28, 3.69, 2.416, 2.342, 0.512).
     - The printed AUC table (``greater_is_better=True``) ties voting at 2.5, so

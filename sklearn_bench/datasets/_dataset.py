@@ -1,0 +1,243 @@
+"""The three learning problems of a benchmark (Hothorn et al., 2005, Section 3.2).
+
+- :class:`Dataset` ``(X, y)``: one learning sample, resampled by the experiment's
+  ``cv`` (the *real world* problem).
+- :class:`Dataset` ``(X, y, X_test=..., y_test=...)``: a learning sample plus a fixed
+  test sample; learners are fitted on the ``cv`` training parts of the learning
+  sample and scored on the test sample (the *competition* problem).
+- :class:`SimulatedDataset`: a data generating process; every replicate draws a fresh
+  learning sample, one large test sample is drawn once (the *simulation* problem).
+"""
+
+from numbers import Integral
+
+import numpy as np
+from sklearn.utils.validation import _num_samples
+
+__all__ = ["Dataset", "SimulatedDataset"]
+
+
+def _n_rows(X, name):
+    try:
+        return _num_samples(X)
+    except TypeError as exc:
+        raise ValueError(
+            f"`{name}` must be array-like with a first axis; {exc}"
+        ) from exc
+
+
+def _check_xy(X, y, x_name, y_name):
+    n_x, n_y = _n_rows(X, x_name), _n_rows(y, y_name)
+    if n_x != n_y:
+        raise ValueError(
+            f"`{x_name}` and `{y_name}` must have the same number of rows; got "
+            f"{n_x} and {n_y}."
+        )
+    if n_x == 0:
+        raise ValueError(f"`{x_name}` has no rows.")
+    return n_x
+
+
+class Dataset:
+    """A learning sample, optionally with a fixed test sample.
+
+    Without a test sample this is the *real world* problem of Hothorn et al.
+    (2005, Section 3.2): the only data are one learning sample, and the
+    experiment's ``cv`` draws the learning/validation splits from it. With
+    ``X_test`` and ``y_test`` it is the *competition* problem: learners are
+    fitted on the ``cv`` training parts of the learning sample and all of them
+    are scored on the same fixed test sample (so the validation parts of ``cv``
+    are not used).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        The learning sample (numpy array or pandas DataFrame).
+    y : array-like of shape (n_samples,)
+        Its targets.
+    X_test : array-like of shape (n_test, n_features), default=None
+        A fixed test sample (competition problem).
+    y_test : array-like of shape (n_test,), default=None
+        Its targets; given exactly when ``X_test`` is.
+    groups : array-like of shape (n_samples,), default=None
+        Group labels passed to ``cv.split`` (e.g. for ``GroupKFold``).
+
+    Attributes
+    ----------
+    problem : {"real world", "competition"}
+        Which learning problem this data set poses.
+    n_samples : int
+        Rows of the learning sample.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.datasets import Dataset
+    >>> X, y = np.zeros((20, 3)), np.arange(20) % 2
+    >>> Dataset(X, y).problem
+    'real world'
+    >>> Dataset(X, y, X_test=X[:5], y_test=y[:5]).problem
+    'competition'
+    """
+
+    def __init__(self, X, y, *, X_test=None, y_test=None, groups=None):
+        self.n_samples = _check_xy(X, y, "X", "y")
+        if (X_test is None) != (y_test is None):
+            raise ValueError("`X_test` and `y_test` must be given together.")
+        if X_test is not None:
+            _check_xy(X_test, y_test, "X_test", "y_test")
+        if groups is not None and _n_rows(groups, "groups") != self.n_samples:
+            raise ValueError("`groups` must have one entry per row of `X`.")
+        self.X, self.y = _as_array_like(X), _as_array_like(y)
+        self.X_test = None if X_test is None else _as_array_like(X_test)
+        self.y_test = None if y_test is None else _as_array_like(y_test)
+        self.groups = groups
+
+    @property
+    def problem(self):
+        return "real world" if self.X_test is None else "competition"
+
+    def __repr__(self):
+        test = "" if self.X_test is None else f", n_test={_num_samples(self.X_test)}"
+        return f"Dataset(n_samples={self.n_samples}{test})"
+
+
+class SimulatedDataset:
+    """A data generating process: fresh learning samples and one large test sample.
+
+    The *simulation* problem of Hothorn et al. (2005, Section 3.2): the learning
+    samples :math:`\\mathfrak{L}^1, \\dots, \\mathfrak{L}^B` are independent draws
+    of ``n_train`` rows each, every learner is fitted on each of them, and the
+    performance is evaluated on one test sample of ``n_test`` rows drawn once,
+    which approximates the true (conditional) risk. The experiment's ``cv`` is
+    not used: there is one task per replicate and learner.
+
+    Parameters
+    ----------
+    sampler : callable
+        ``sampler(n_samples, random_state) -> (X, y)``. It must draw its rows only
+        from ``random_state`` (an int seed, passed by the experiment): the
+        experiment calls it again with the same seed for each learner rather
+        than holding all learning samples in memory.
+    n_train : int
+        Rows of each learning sample.
+    n_test : int
+        Rows of the test sample.
+    n_replicates : int
+        Number of learning samples :math:`B`.
+
+    Attributes
+    ----------
+    problem : "simulation"
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.datasets import SimulatedDataset
+    >>> def sampler(n_samples, random_state):
+    ...     rng = np.random.default_rng(random_state)
+    ...     X = rng.normal(size=(n_samples, 2))
+    ...     return X, (X[:, 0] > 0).astype(int)
+    >>> data = SimulatedDataset(sampler, n_train=50, n_test=1000, n_replicates=10)
+    >>> data.problem
+    'simulation'
+    >>> X, y = data.sample(50, random_state=0)
+    >>> X.shape
+    (50, 2)
+    """
+
+    problem = "simulation"
+
+    def __init__(self, sampler, n_train, n_test, n_replicates):
+        if not callable(sampler):
+            raise TypeError(f"`sampler` must be callable; got {sampler!r}.")
+        for name, value in [
+            ("n_train", n_train),
+            ("n_test", n_test),
+            ("n_replicates", n_replicates),
+        ]:
+            if not isinstance(value, Integral) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"`{name}` must be a positive integer; got {value!r}.")
+        self.sampler = sampler
+        self.n_train, self.n_test = int(n_train), int(n_test)
+        self.n_replicates = int(n_replicates)
+
+    def sample(self, n_samples, random_state):
+        """Draw ``n_samples`` rows with the sampler and check what it returns.
+
+        Parameters
+        ----------
+        n_samples : int
+            Rows to draw.
+        random_state : int
+            Seed passed to the sampler.
+
+        Returns
+        -------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        """
+        out = self.sampler(n_samples, random_state=random_state)
+        if not (isinstance(out, tuple | list) and len(out) == 2):
+            raise ValueError(
+                f"`sampler` must return a tuple (X, y); got {type(out).__name__}."
+            )
+        X, y = out
+        n = _check_xy(X, y, "X", "y")
+        if n != n_samples:
+            raise ValueError(f"`sampler` returned {n} rows when asked for {n_samples}.")
+        return X, y
+
+    def __repr__(self):
+        name = getattr(self.sampler, "__name__", type(self.sampler).__name__)
+        return (
+            f"SimulatedDataset({name}, n_train={self.n_train}, n_test={self.n_test}, "
+            f"n_replicates={self.n_replicates})"
+        )
+
+
+def check_datasets(datasets):
+    """Normalise ``datasets`` to a dict ``name -> Dataset | SimulatedDataset``.
+
+    Accepts a dict ``name -> Dataset | SimulatedDataset | (X, y)`` or a list of
+    ``(name, data)`` pairs; duplicate names raise.
+    """
+    if isinstance(datasets, dict):
+        pairs = list(datasets.items())
+    elif isinstance(datasets, list | tuple):
+        pairs = list(datasets)
+        if not all(isinstance(p, tuple) and len(p) == 2 for p in pairs):
+            raise ValueError(
+                "`datasets` must be a dict name -> Dataset or a list of "
+                "(name, Dataset) pairs."
+            )
+    else:
+        raise ValueError(
+            "`datasets` must be a dict name -> Dataset, (X, y) or SimulatedDataset; "
+            f"got {type(datasets).__name__}."
+        )
+    if not pairs:
+        raise ValueError("`datasets` is empty.")
+    out = {}
+    for name, data in pairs:
+        if not isinstance(name, str):
+            raise ValueError(f"Data set names must be strings; got {name!r}.")
+        if name in out:
+            raise ValueError(f"Duplicate data set name {name!r} in `datasets`.")
+        if isinstance(data, tuple) and len(data) == 2:
+            try:
+                data = Dataset(*data)
+            except ValueError as exc:
+                raise ValueError(f"Data set {name!r}: {exc}") from exc
+        if not isinstance(data, Dataset | SimulatedDataset):
+            raise ValueError(
+                f"Data set {name!r} must be a Dataset, a SimulatedDataset or a tuple "
+                f"(X, y); got {type(data).__name__}."
+            )
+        out[name] = data
+    return out
+
+
+def _as_array_like(X):
+    """Lists become arrays; numpy arrays and pandas objects pass through."""
+    return X if hasattr(X, "shape") else np.asarray(X)

@@ -1,0 +1,521 @@
+"""BenchmarkExperiment: learners x data sets x resamples in a matched-pairs design."""
+
+import copy
+import warnings
+from collections import Counter
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from sklearn.base import BaseEstimator, is_classifier, is_regressor
+from sklearn.exceptions import FitFailedWarning
+from sklearn.model_selection import check_cv
+from sklearn.utils.multiclass import type_of_target
+from tqdm.auto import tqdm
+
+from .._version import __version__
+from ..datasets._dataset import Dataset, SimulatedDataset, check_datasets
+from ..model_selection import replicate_ids
+from ..results import BenchmarkResult
+from ._scoring import check_scoring
+from ._tasks import (
+    SEED_CV,
+    SEED_LEARNER,
+    SEED_LEARNING_SAMPLE,
+    SEED_TEST_SAMPLE,
+    Task,
+    derive_seed,
+    run_task,
+)
+
+__all__ = ["BenchmarkExperiment"]
+
+
+class BenchmarkExperiment(BaseEstimator):
+    """Run learners over data sets and resamples in a matched-pairs design.
+
+    The benchmark experiment of Hothorn et al. (2005, Sections 2 and 3): on
+    each data set the learning/validation splits are drawn once and every
+    learner is fitted (a fresh clone per task) and scored on the same splits,
+    so the performances of two learners on one replicate are matched pairs.
+    Everything a learner fits, feature selection and tuning included, lives
+    inside the learner (a :class:`~sklearn.pipeline.Pipeline`,
+    :class:`~sklearn.model_selection.GridSearchCV`), so it is redone on every
+    training part (Simon et al., 2003; Boulesteix et al., 2008).
+
+    Parameters
+    ----------
+    learners : dict of str to estimator, or list of (str, estimator)
+        The learners to compare, by name.
+    cv : int, cross-validation generator or iterable of splits, default=None
+        How each learning sample is split, as in
+        :func:`~sklearn.model_selection.cross_validate`; ``None`` is 5-fold
+        (stratified when all learners are classifiers). The splits of a
+        splitter are mapped to replicates with
+        :func:`~sklearn_bench.model_selection.replicate_ids`. A splitter whose
+        ``random_state`` is ``None`` (and that shuffles) gets a seed derived from
+        ``random_state`` and the data set. Not used by a
+        :class:`~sklearn_bench.datasets.SimulatedDataset`.
+    scoring : str, callable, Metric, list or dict, default=None
+        The performance measures (see :class:`~sklearn_bench.experiment.Metric`):
+        ``"error_rate"`` (1 - accuracy, lower is better), any scikit-learn
+        scorer name, a loss name without ``neg_`` (``"mean_squared_error"``),
+        a scorer callable ``(estimator, X, y)`` (greater is better), a
+        :func:`~sklearn_bench.experiment.make_metric`, or a list/dict of these.
+        ``None`` is ``"error_rate"`` for classifiers and
+        ``"mean_squared_error"`` for regressors.
+    n_jobs : int, default=None
+        Tasks run in parallel with joblib (``None`` is 1 unless in a
+        :func:`joblib.parallel_config` context, e.g. ``backend="dask"``).
+    random_state : int, RandomState instance or None, default=None
+        Seeds everything: the splits of a splitter without a seed, the samples
+        of simulated data sets, and the learners' own ``random_state``
+        parameters (see Notes). ``None`` draws a fresh seed, recorded in
+        ``results_.info["seed"]``.
+    error_score : "raise" or float, default=np.nan
+        Score of a task whose learner fails, as in
+        :func:`~sklearn.model_selection.cross_validate`; ``"raise"`` re-raises
+        with a note naming the data set, learner and split.
+    keep_predictions : bool, default=False
+        Keep each task's validation rows and its predictions (correct or not for
+        classifiers) in ``results_.predictions``, e.g. for McNemar's test.
+    progress : bool, default=True
+        Show a tqdm progress bar over tasks.
+
+    Attributes
+    ----------
+    results_ : BenchmarkResult
+        The scores of all tasks.
+    n_tasks_ : int
+        Number of tasks run.
+
+    Notes
+    -----
+    A task is one learner on one split of one data set; its id
+    ``(dataset, split, learner)`` is stable. Tasks run learner by learner within
+    a data set. The seeds are
+    ``SeedSequence([seed, crc32(dataset), purpose, replicate])`` with purpose
+    0 for learners, 1 for ``cv``, 2 for a simulated learning sample and 3 for a
+    simulated test sample; its first 32-bit word is set on every parameter of
+    a learner named ``random_state`` or ``*__random_state`` (nested in pipelines
+    or search estimators) whose value is ``None`` or a ``RandomState``
+    instance, and on unseeded shuffling splitters among its parameters (the
+    ``cv`` of a ``GridSearchCV``). Integer seeds a user set on a learner are
+    kept. All learners get
+    the same seed on a replicate (common random numbers). Hence the scores do not
+    depend on ``n_jobs`` or on the joblib backend.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.model_selection import RepeatedStratifiedKFold
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sklearn_bench import BenchmarkExperiment
+    >>> X, y = load_iris(return_X_y=True)
+    >>> experiment = BenchmarkExperiment(
+    ...     {"tree": DecisionTreeClassifier(), "knn": KNeighborsClassifier()},
+    ...     cv=RepeatedStratifiedKFold(n_splits=5, n_repeats=4, random_state=0),
+    ...     random_state=0, progress=False)
+    >>> result = experiment.fit({"iris": (X, y)}).results_
+    >>> result.aggregate().round(3)
+    learner   tree    knn
+    dataset
+    iris     0.048  0.037
+    >>> result.performance().shape  # dataset, learner, replicate, value
+    (8, 4)
+    """
+
+    def __init__(
+        self,
+        learners,
+        *,
+        cv=None,
+        scoring=None,
+        n_jobs=None,
+        random_state=None,
+        error_score=np.nan,
+        keep_predictions=False,
+        progress=True,
+    ):
+        self.learners = learners
+        self.cv = cv
+        self.scoring = scoring
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.error_score = error_score
+        self.keep_predictions = keep_predictions
+        self.progress = progress
+
+    def fit(self, X, y=None):
+        """Run every learner on every split of every data set.
+
+        Parameters
+        ----------
+        X : dict of str to Dataset, SimulatedDataset or (X, y); or array-like
+            The data sets by name (or a list of ``(name, data)`` pairs); or, with
+            ``y``, the features of a single data set named ``"data"``.
+        y : array-like of shape (n_samples,), default=None
+            Targets of the single data set ``X``.
+
+        Returns
+        -------
+        self : BenchmarkExperiment
+        """
+        setup = self._prepare(X, y)
+        n_tasks = setup["n_tasks"]
+        parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
+        outs = list(
+            tqdm(
+                parallel(call for _, call in self._task_calls(setup)),
+                total=n_tasks,
+                disable=not self.progress,
+                desc="BenchmarkExperiment",
+                unit="task",
+            )
+        )
+        rows = [row for out in outs for row in out["rows"]]
+        scores = pd.DataFrame(rows)
+        metrics, learners, datasets = (
+            setup["metrics"],
+            setup["learners"],
+            setup["datasets"],
+        )
+        _report_failures(scores, n_tasks, len(metrics))
+
+        predictions = None
+        if self.keep_predictions:
+            predictions = _predictions_frame(outs)
+        self.results_ = BenchmarkResult(
+            scores,
+            metrics={m.name: m.greater_is_better for m in metrics.values()},
+            datasets={name: data.problem for name, data in datasets.items()},
+            learners=list(learners),
+            predictions=predictions,
+            info={
+                "seed": setup["seed"],
+                "cv": _describe_cv(setup["cv"]),
+                "learners": {name: repr(est) for name, est in learners.items()},
+                "sklearn_bench_version": __version__,
+            },
+        )
+        self.n_tasks_ = n_tasks
+        return self
+
+    def _prepare(self, X, y=None):
+        """Validate the configuration and data, draw the splits; run nothing."""
+        if y is not None:
+            datasets = {"data": Dataset(X, y)}
+        elif isinstance(X, Dataset | SimulatedDataset):
+            datasets = {"data": X}
+        else:
+            datasets = check_datasets(X)
+        learners = _check_learners(self.learners)
+        if not (self.error_score == "raise" or isinstance(self.error_score, Real)):
+            raise ValueError(
+                f"`error_score` must be 'raise' or a number; got {self.error_score!r}."
+            )
+        metrics = check_scoring(
+            self.scoring,
+            all_classifiers=all(is_classifier(e) for e in learners.values()),
+            all_regressors=all(is_regressor(e) for e in learners.values()),
+        )
+        seed = _base_seed(self.random_state)
+        cv = self.cv
+        if not (cv is None or isinstance(cv, Integral) or hasattr(cv, "split")):
+            cv = list(cv)  # an iterator of splits is read once, for all data sets
+        plans = {
+            name: self._plan(name, data, cv, learners, metrics, seed)
+            for name, data in datasets.items()
+        }
+        return {
+            "datasets": datasets,
+            "learners": learners,
+            "metrics": metrics,
+            "seed": seed,
+            "cv": cv,
+            "plans": plans,
+            "n_tasks": sum(len(p["splits"]) for p in plans.values()) * len(learners),
+        }
+
+    def _task_calls(self, setup, skip=frozenset()):
+        """Yield ``(task, call)`` for every task, in a stable order.
+
+        ``call`` is a joblib ``delayed`` :func:`run_task`. Tasks whose id
+        ``(dataset, split, learner)`` is in ``skip`` are left out (for a store
+        that resumes an interrupted run).
+        """
+        seed, learners = setup["seed"], setup["learners"]
+        unseeded = {name: _unseeded_params(est) for name, est in learners.items()}
+        # Learner-major within a data set, as a loop of cross_validate calls:
+        # interleaving learners that use different thread pools (OpenMP, BLAS)
+        # makes their idle threads spin against each other.
+        for dname, plan in setup["plans"].items():
+            for lname, est in learners.items():
+                for split, (train, test, rep, fold) in enumerate(plan["splits"]):
+                    task = Task(dname, split, rep, fold, lname)
+                    if (dname, split, lname) in skip:
+                        continue
+                    X_l, y_l = plan["learning_sample"](rep)
+                    seed_params = {}
+                    if unseeded[lname]:
+                        lseed = derive_seed(seed, dname, SEED_LEARNER, rep)
+                        seed_params = _seed_params(unseeded[lname], lseed)
+                    call = delayed(run_task)(
+                        task,
+                        est,
+                        seed_params,
+                        X_l,
+                        y_l,
+                        train,
+                        test,
+                        plan["X_test"],
+                        plan["y_test"],
+                        setup["metrics"],
+                        self.error_score,
+                        self.keep_predictions,
+                    )
+                    yield task, call
+
+    def _plan(self, name, data, cv, learners, metrics, seed):
+        """Splits (train, test, replicate, fold) and samples of one data set."""
+        if isinstance(data, SimulatedDataset):
+            X_test, y_test = data.sample(
+                data.n_test, derive_seed(seed, name, SEED_TEST_SAMPLE)
+            )
+            _check_target(name, y_test, learners, metrics)
+            train = np.arange(data.n_train)
+            splits = [(train, None, b, 0) for b in range(data.n_replicates)]
+
+            def learning_sample(rep):
+                return data.sample(
+                    data.n_train, derive_seed(seed, name, SEED_LEARNING_SAMPLE, rep)
+                )
+
+            return {
+                "splits": splits,
+                "learning_sample": learning_sample,
+                "X_test": X_test,
+                "y_test": y_test,
+            }
+        _check_target(name, data.y, learners, metrics)
+        if data.y_test is not None:
+            _check_target(name, data.y_test, learners, metrics)
+        classifier = all(is_classifier(e) for e in learners.values())
+        cv = check_cv(cv, data.y, classifier=classifier)
+        if getattr(cv, "random_state", 0) is None and getattr(cv, "shuffle", True):
+            cv = copy.deepcopy(cv)
+            cv.random_state = derive_seed(seed, name, SEED_CV)
+        split_list = list(cv.split(data.X, data.y, data.groups))
+        reps = replicate_ids(cv, data.X, data.y, data.groups)
+        if len(reps) != len(split_list):
+            raise ValueError(
+                f"`cv` yields {len(split_list)} splits on data set {name!r} but "
+                f"get_n_splits says {len(reps)}."
+            )
+        folds = _folds(reps)
+        competition = data.X_test is not None
+        splits = [
+            (np.asarray(train), None if competition else np.asarray(test), r, f)
+            for (train, test), r, f in zip(split_list, reps, folds, strict=True)
+        ]
+        return {
+            "splits": splits,
+            "learning_sample": lambda rep: (data.X, data.y),
+            "X_test": data.X_test,
+            "y_test": data.y_test,
+        }
+
+
+def _describe_cv(cv):
+    """A short text for the provenance; a list of splits is not printed."""
+    if cv is None or isinstance(cv, Integral) or hasattr(cv, "split"):
+        return repr(cv)
+    return f"iterable of {len(list(cv))} (train, test) splits"
+
+
+def _folds(reps):
+    seen = Counter()
+    out = []
+    for r in reps:
+        out.append(seen[r])
+        seen[r] += 1
+    return out
+
+
+def _check_learners(learners):
+    if isinstance(learners, dict):
+        pairs = list(learners.items())
+    elif isinstance(learners, list | tuple) and all(
+        isinstance(p, tuple) and len(p) == 2 for p in learners
+    ):
+        pairs = list(learners)
+    else:
+        raise ValueError(
+            "`learners` must be a dict name -> estimator or a list of "
+            f"(name, estimator) pairs; got {type(learners).__name__}."
+        )
+    if not pairs:
+        raise ValueError("`learners` is empty.")
+    out = {}
+    for name, est in pairs:
+        if not isinstance(name, str):
+            raise ValueError(f"Learner names must be strings; got {name!r}.")
+        if name in out:
+            raise ValueError(f"Duplicate learner name {name!r} in `learners`.")
+        if isinstance(est, type) or not (
+            hasattr(est, "fit") and hasattr(est, "get_params")
+        ):
+            raise TypeError(
+                f"Learner {name!r} is not a scikit-learn estimator (it needs `fit` "
+                f"and `get_params`); got {est!r}."
+            )
+        out[name] = est
+    return out
+
+
+def _is_unseeded_splitter(value):
+    return (
+        hasattr(value, "split")
+        and getattr(value, "random_state", 0) is None
+        and getattr(value, "shuffle", True)
+        and not isinstance(value, type)
+    )
+
+
+def _unseeded_params(estimator):
+    """The learner's own parameters that would draw from global randomness.
+
+    Parameters named ``random_state`` or ``*__random_state`` (nested in pipelines
+    and search estimators) whose value is ``None`` or a ``RandomState``, and
+    splitters without a seed (e.g. ``GridSearchCV(cv=KFold(shuffle=True))``).
+    """
+    out = {}
+    for key, value in estimator.get_params(deep=True).items():
+        name = key.rsplit("__", 1)[-1]
+        if name == "random_state" and (
+            value is None or isinstance(value, np.random.RandomState)
+        ):
+            out[key] = None
+        elif _is_unseeded_splitter(value):
+            out[key] = value
+    return out
+
+
+def _seed_params(unseeded, seed):
+    params = {}
+    for key, value in unseeded.items():
+        if value is None:
+            params[key] = seed
+        else:  # a splitter: a seeded copy
+            params[key] = copy.deepcopy(value)
+            params[key].random_state = seed
+    return params
+
+
+def _base_seed(random_state):
+    if random_state is None:
+        return int(np.random.SeedSequence().entropy)
+    if isinstance(random_state, Integral) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise ValueError(
+                f"`random_state` must be a non-negative integer; got {random_state}."
+            )
+        return int(random_state)
+    if isinstance(random_state, np.random.RandomState):
+        return int(random_state.randint(np.iinfo(np.int32).max))
+    raise ValueError(
+        "`random_state` must be None, a non-negative integer or a RandomState "
+        f"instance; got {random_state!r}."
+    )
+
+
+def _check_target(dataset, y, learners, metrics):
+    kind = type_of_target(y, input_name="y")
+    classifiers = [n for n, e in learners.items() if is_classifier(e)]
+    regressors = [n for n, e in learners.items() if not is_classifier(e)]
+    if kind in ("binary", "multiclass"):
+        n_classes = len(np.unique(np.asarray(y)))
+        if n_classes < 2 and classifiers:
+            raise ValueError(
+                f"Data set {dataset!r} has only one class in `y`; classifiers need "
+                "at least two."
+            )
+    if kind.startswith("continuous") and classifiers:
+        raise ValueError(
+            f"Learner {classifiers[0]!r} is a classifier, but data set {dataset!r} "
+            "has a continuous target."
+        )
+    for name, metric in metrics.items():
+        if metric.task == "classification":
+            if kind not in ("binary", "multiclass"):
+                raise ValueError(
+                    f"Metric {name!r} is for classification, but data set "
+                    f"{dataset!r} has a {kind} target."
+                )
+            if regressors:
+                raise ValueError(
+                    f"Metric {name!r} is for classification, but learner "
+                    f"{regressors[0]!r} is not a classifier."
+                )
+        if metric.binary_only and kind != "binary":
+            raise ValueError(
+                f"Metric {name!r} needs a binary target, but data set {dataset!r} "
+                f"has a {kind} target."
+            )
+
+
+def _report_failures(scores, n_tasks, n_metrics):
+    failed = scores[scores["error_type"] != ""]
+    if failed.empty:
+        return
+    tasks = failed.drop_duplicates(["dataset", "split", "learner"])
+    n_failed = len(tasks)
+    groups = tasks.groupby(["error_type", "error_message"], sort=False)
+    details = []
+    for (_, _), group in groups:
+        who = sorted(set(group["learner"]))
+        details.append(
+            f"{len(group)} task(s) of learner(s) {who} failed with:\n"
+            f"{group['traceback'].iloc[0]}"
+        )
+    summary = (
+        f"{n_failed} of the {n_tasks} tasks failed.\n"
+        + "-" * 80
+        + "\n"
+        + ("\n" + "-" * 80 + "\n").join(details)
+    )
+    if n_failed == n_tasks:
+        raise ValueError(f"All the {n_tasks} tasks failed.\n{summary}")
+    warnings.warn(
+        f"{summary}\nTheir scores are set to `error_score`; see "
+        "results_.scores['traceback'].",
+        FitFailedWarning,
+        stacklevel=3,
+    )
+
+
+def _predictions_frame(outs):
+    parts = []
+    for out in outs:
+        pred = out["predictions"]
+        if pred is None:
+            continue
+        row0 = out["rows"][0]
+        n = len(pred["rows"])
+        part = {
+            key: np.repeat(row0[key], n)
+            for key in ["dataset", "learner", "split", "replicate", "fold"]
+        }
+        part["row"] = pred["rows"]
+        if "correct" in pred:
+            part["correct"] = pred["correct"]
+        else:
+            part["y_pred"] = pred["y_pred"]
+        parts.append(pd.DataFrame(part))
+    if not parts:
+        return pd.DataFrame(
+            columns=["dataset", "learner", "split", "replicate", "fold", "row"]
+        )
+    return pd.concat(parts, ignore_index=True)

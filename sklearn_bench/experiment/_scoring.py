@@ -1,0 +1,310 @@
+"""Performance measures that know their direction (lower or higher is better)."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from sklearn.metrics import accuracy_score, get_scorer, get_scorer_names, make_scorer
+
+__all__ = ["Metric", "make_metric"]
+
+_CLASSIFICATION_PREFIXES = (
+    "accuracy",
+    "balanced_accuracy",
+    "top_k_accuracy",
+    "average_precision",
+    "d2_brier_score",
+    "d2_log_loss_score",
+    "f1",
+    "jaccard",
+    "matthews_corrcoef",
+    "neg_brier_score",
+    "brier_score",
+    "neg_log_loss",
+    "log_loss",
+    "neg_negative_likelihood_ratio",
+    "negative_likelihood_ratio",
+    "positive_likelihood_ratio",
+    "precision",
+    "recall",
+    "roc_auc",
+    "error_rate",
+)
+# Binary averaging (pos_label) or a binary-only score function.
+_BINARY_ONLY = {
+    "average_precision",
+    "f1",
+    "precision",
+    "recall",
+    "jaccard",
+    "roc_auc",
+    "positive_likelihood_ratio",
+    "neg_negative_likelihood_ratio",
+    "negative_likelihood_ratio",
+}
+_REGRESSION_PREFIXES = (
+    "explained_variance",
+    "r2",
+    "d2_absolute_error_score",
+    "neg_max_error",
+    "max_error",
+    "neg_mean_",
+    "mean_",
+    "neg_median_absolute_error",
+    "median_absolute_error",
+    "neg_root_",
+    "root_",
+)
+
+
+def _task_of(name):
+    if name.startswith(_CLASSIFICATION_PREFIXES):
+        return "classification"
+    if name.startswith(_REGRESSION_PREFIXES):
+        return "regression"
+    return None
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A performance measure with its direction.
+
+    Calling the metric as ``metric(estimator, X, y)`` returns the measure in its
+    natural units (an error rate as a proportion, a squared error as a squared
+    error, never negated); ``greater_is_better`` says how to read it.
+
+    Parameters
+    ----------
+    name : str
+        Name used in results tables.
+    scorer : callable
+        ``scorer(estimator, X, y) -> float``, in natural units.
+    greater_is_better : bool
+        ``False`` for losses such as the error rate (the papers' default).
+    task : {"classification", "regression"} or None, default=None
+        The kind of learning problem the metric applies to; ``None`` if any. The
+        experiment refuses a classification metric on a continuous target or a
+        regressor.
+    binary_only : bool, default=False
+        The metric needs a target with two classes (e.g. ``"roc_auc"``).
+
+    See Also
+    --------
+    make_metric : Build a metric from a function ``f(y_true, y_pred)``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sklearn_bench.experiment import Metric
+    >>> X, y = load_iris(return_X_y=True)
+    >>> tree = DecisionTreeClassifier(max_depth=1, random_state=0).fit(X, y)
+    >>> error = Metric.from_name("error_rate")
+    >>> error.greater_is_better
+    False
+    >>> round(error(tree, X, y), 3)
+    0.333
+    """
+
+    name: str
+    scorer: Callable = field(repr=False)
+    greater_is_better: bool
+    task: str | None = None
+    binary_only: bool = False
+
+    def __call__(self, estimator, X, y):
+        return float(self.scorer(estimator, X, y))
+
+    @classmethod
+    def from_name(cls, name):
+        """The metric of a name.
+
+        ``"error_rate"`` is 1 - accuracy (lower is better). Every scikit-learn
+        scorer name (``sklearn.metrics.get_scorer_names()``) is accepted as it
+        is, greater is better, so ``"neg_mean_squared_error"`` stays negated as in
+        scikit-learn. A loss name without the ``neg_`` prefix, such as
+        ``"mean_squared_error"``, ``"mean_absolute_error"`` or ``"log_loss"``,
+        gives the loss itself in natural units, lower is better.
+
+        Parameters
+        ----------
+        name : str
+
+        Returns
+        -------
+        metric : Metric
+        """
+        if not isinstance(name, str):
+            raise ValueError(f"`scoring` names must be strings; got {name!r}.")
+        task = _task_of(name)
+        if name == "error_rate":
+            return cls(
+                "error_rate",
+                make_scorer(_error_rate),
+                greater_is_better=False,
+                task="classification",
+            )
+        names = set(get_scorer_names())
+        if name in names:
+            return cls(name, get_scorer(name), True, task, name in _BINARY_ONLY)
+        if "neg_" + name in names:
+            return cls(
+                name,
+                _Negated(get_scorer("neg_" + name)),
+                False,
+                task,
+                "neg_" + name in _BINARY_ONLY,
+            )
+        raise ValueError(
+            f"Unknown `scoring` name {name!r}: use 'error_rate', a loss such as "
+            "'mean_squared_error', or a name from "
+            "sklearn.metrics.get_scorer_names()."
+        )
+
+
+def _error_rate(y_true, y_pred):
+    """Misclassification rate, 1 - accuracy."""
+    return 1.0 - accuracy_score(y_true, y_pred)
+
+
+class _Negated:
+    """A scikit-learn ``neg_*`` scorer turned back into its loss (picklable)."""
+
+    def __init__(self, scorer):
+        self.scorer = scorer
+
+    def __call__(self, estimator, X, y):
+        return -self.scorer(estimator, X, y)
+
+    def __repr__(self):
+        return f"-{self.scorer!r}"
+
+
+def make_metric(
+    score_func,
+    *,
+    greater_is_better,
+    name=None,
+    response_method="predict",
+    task=None,
+    **kwargs,
+):
+    """Make a :class:`Metric` from a function of the true and predicted targets.
+
+    A thin layer over :func:`sklearn.metrics.make_scorer` that keeps the value in
+    natural units and records the direction instead of negating losses, so a
+    custom loss fits in one line.
+
+    Parameters
+    ----------
+    score_func : callable
+        ``score_func(y_true, y_pred, **kwargs) -> float``.
+    greater_is_better : bool
+        ``False`` for a loss.
+    name : str, default=None
+        Name in results tables; defaults to ``score_func.__name__``.
+    response_method : str or list of str, default="predict"
+        What the learner is asked for (e.g. ``"predict_proba"``); passed to
+        :func:`~sklearn.metrics.make_scorer`.
+    task : {"classification", "regression"} or None, default=None
+        The kind of problem the metric applies to, checked before running.
+    **kwargs
+        Further arguments for ``score_func``.
+
+    Returns
+    -------
+    metric : Metric
+
+    Examples
+    --------
+    The 95% quantile of the absolute prediction error, the loss of Hothorn et al.
+    (2005, Section 5.3, Boston Housing): the :math:`\\lceil 0.95 m \\rceil`-th of
+    the :math:`m` ordered absolute errors, numpy's ``"inverted_cdf"`` quantile:
+
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_bench.experiment import make_metric
+    >>> q95 = make_metric(
+    ...     lambda y, p: np.quantile(np.abs(y - p), 0.95, method="inverted_cdf"),
+    ...     greater_is_better=False, name="q95_abs_error")
+    >>> X = np.arange(20.0).reshape(-1, 1)
+    >>> y = 2 * X.ravel() + np.tile([-1.0, 1.0], 10)
+    >>> round(q95(LinearRegression().fit(X, y), X, y), 3)
+    1.128
+    """
+    if name is None:
+        name = getattr(score_func, "__name__", None)
+        if name is None or name == "<lambda>":
+            raise ValueError("`name` is required for a lambda or unnamed function.")
+    if not isinstance(greater_is_better, bool | np.bool_):
+        raise ValueError("`greater_is_better` must be True or False.")
+    if task not in (None, "classification", "regression"):
+        raise ValueError(
+            f"`task` must be 'classification', 'regression' or None; got {task!r}."
+        )
+    scorer = make_scorer(
+        score_func, greater_is_better=True, response_method=response_method, **kwargs
+    )
+    return Metric(name, scorer, bool(greater_is_better), task)
+
+
+def check_scoring(scoring, *, all_classifiers, all_regressors):
+    """Normalise ``scoring`` to a dict ``name -> Metric``.
+
+    ``None`` gives ``"error_rate"`` for classifiers and ``"mean_squared_error"``
+    for regressors.
+    """
+    if scoring is None:
+        if all_classifiers:
+            return {"error_rate": Metric.from_name("error_rate")}
+        if all_regressors:
+            return {"mean_squared_error": Metric.from_name("mean_squared_error")}
+        raise ValueError(
+            "`scoring` must be given when the learners are not all classifiers or "
+            "all regressors."
+        )
+    if isinstance(scoring, str | Metric) or callable(scoring):
+        items = [scoring]
+    elif isinstance(scoring, dict):
+        items = list(scoring.items())
+    elif isinstance(scoring, list | tuple | set):
+        items = list(scoring)
+    else:
+        raise ValueError(
+            "`scoring` must be a name, a callable, a Metric, or a list or dict of "
+            f"them; got {type(scoring).__name__}."
+        )
+    if not items:
+        raise ValueError("`scoring` is empty.")
+    metrics = {}
+    for item in items:
+        if isinstance(item, tuple):  # from a dict
+            key, item = item
+            metric = _as_metric(item)
+            metric = Metric(
+                key,
+                metric.scorer,
+                metric.greater_is_better,
+                metric.task,
+                metric.binary_only,
+            )
+        else:
+            metric = _as_metric(item)
+        if metric.name in metrics:
+            raise ValueError(f"Duplicate metric name {metric.name!r} in `scoring`.")
+        metrics[metric.name] = metric
+    return metrics
+
+
+def _as_metric(item):
+    if isinstance(item, Metric):
+        return item
+    if isinstance(item, str):
+        return Metric.from_name(item)
+    if callable(item):
+        # A scikit-learn scorer or any callable (estimator, X, y): greater is better.
+        name = getattr(item, "__name__", None) or type(item).__name__
+        return Metric(name, item, True)
+    raise ValueError(
+        f"`scoring` entries must be names, callables or Metric objects; got {item!r}."
+    )

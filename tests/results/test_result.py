@@ -1,0 +1,208 @@
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.datasets import load_iris, make_regression
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LinearRegression
+from sklearn.model_selection import RepeatedKFold
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+from sklearn_bench import BenchmarkExperiment, BenchmarkResult
+from sklearn_bench.datasets import Dataset
+
+
+class _Fails(DummyClassifier):
+    def fit(self, X, y, sample_weight=None):
+        if len(X) < 110:
+            raise ValueError('bad, "quoted", multi\nline message')
+        return super().fit(X, y, sample_weight)
+
+
+@pytest.fixture(scope="module")
+def experiment_result():
+    X, y = load_iris(return_X_y=True)
+    X_r, y_r = make_regression(n_samples=40, n_features=2, random_state=0)
+    rows = np.arange(150)
+    splits = [(rows[:100], rows[100:]), (rows[30:], rows[:30]), (rows[20:], rows[:20])]
+    exp = BenchmarkExperiment(
+        {"tree": DecisionTreeClassifier(), "fails": _Fails()},
+        cv=splits,
+        scoring=["error_rate", "accuracy"],
+        random_state=0,
+        keep_predictions=True,
+        progress=False,
+    )
+    with pytest.warns(Warning, match="1 of the 3 tasks failed|tasks failed"):
+        exp.fit({"iris": (X, y), "iris test": Dataset(X, y, X_test=X, y_test=y)})
+    reg = BenchmarkExperiment(
+        {"ols": LinearRegression(), "tree": DecisionTreeRegressor()},
+        cv=RepeatedKFold(n_splits=2, n_repeats=3, random_state=0),
+        random_state=1,
+        keep_predictions=True,
+        progress=False,
+    ).fit(X_r, y_r)
+    return exp.results_, reg.results_
+
+
+def test_scores_have_the_documented_columns(experiment_result):
+    """H: .scores is long, one row per task and metric, with the documented columns
+    and experiment order in its categoricals."""
+    result, _ = experiment_result
+    assert list(result.scores.columns) == [
+        "dataset", "learner", "split", "replicate", "fold", "metric", "value",
+        "fit_time", "score_time", "n_train", "n_test", "failed", "error_type",
+        "error_message", "traceback",
+    ]  # fmt: skip
+    assert len(result.scores) == 2 * 3 * 2 * 2
+    assert list(result.scores["learner"].cat.categories) == ["tree", "fails"]
+    assert result.datasets == {"iris": "real world", "iris test": "competition"}
+    assert result.metrics == {"error_rate": False, "accuracy": True}
+
+
+def test_performance_is_the_fold_mean_within_replicates(experiment_result):
+    """H: performance() averages fold scores within each replicate (RepeatedKFold:
+    2 folds per repetition) and keeps one row per dataset, learner, replicate."""
+    _, reg = experiment_result
+    perf = reg.performance()
+    assert perf.shape == (2 * 3, 4)
+    s = reg.scores
+    for _, row in perf.iterrows():
+        folds = s[(s.learner == row.learner) & (s.replicate == row.replicate)]["value"]
+        assert len(folds) == 2
+        assert row.value == folds.mean()
+    table = reg.aggregate(stat="median")
+    assert list(table.columns) == ["ols", "tree"]
+    assert table.loc["data", "ols"] == perf[perf.learner == "ols"]["value"].median()
+
+
+def test_failed_fold_makes_replicate_performance_nan(experiment_result):
+    """H: a failed task (error_score=nan) gives NaN performance for its replicate."""
+    result, _ = experiment_result
+    perf = result.performance("accuracy")
+    fails = perf[(perf.learner == "fails") & (perf.dataset == "iris")]
+    assert fails["value"].isna().tolist() == [True, False, False]  # 100 < 110 rows
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_save_load_round_trip_is_exact(experiment_result, tmp_path, fmt):
+    """H: save/load reproduces scores, predictions and metadata exactly, in plain
+    files (no pickle)."""
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    for i, result in enumerate(experiment_result):
+        path = tmp_path / f"r{i}"
+        result.save(path, format=fmt)
+        assert sorted(p.suffix for p in path.iterdir()) == sorted(
+            [".json", f".{fmt}", f".{fmt}"]
+        )
+        back = BenchmarkResult.load(path)
+        pd.testing.assert_frame_equal(back.scores, result.scores, check_exact=True)
+        pd.testing.assert_frame_equal(
+            back.predictions, result.predictions, check_exact=True
+        )
+        assert (back.metrics, back.datasets, back.learners) == (
+            result.metrics, result.datasets, result.learners,
+        )  # fmt: skip
+        assert back.info == result.info
+        meta = json.loads((path / "metadata.json").read_text())
+        directions = {m["name"]: m["greater_is_better"] for m in meta["metrics"]}
+        assert directions == result.metrics
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(
+        st.floats(allow_nan=True, allow_infinity=True, width=64), min_size=1, max_size=6
+    )
+)
+def test_csv_round_trip_of_any_float_is_bit_exact(tmp_path_factory, values):
+    """H: any float64 (NaN, inf, subnormal) survives save/load as CSV bit-exactly."""
+    df = pd.DataFrame(
+        {"d": "a", "l": [f"m{i}" for i in range(len(values))], "v": values}
+    )
+    result = BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", value="v", greater_is_better=True
+    )
+    path = tmp_path_factory.mktemp("floats")
+    result.save(path)
+    back = BenchmarkResult.load(path).scores["value"].to_numpy()
+    np.testing.assert_array_equal(
+        back.view(np.uint64)[~np.isnan(back)],
+        np.asarray(values).view(np.uint64)[~np.isnan(values)],
+    )
+    assert np.array_equal(np.isnan(back), np.isnan(values))
+
+
+def test_from_frame_published_table(reference_table):
+    """H: a published data set x learner table (Riddle's C4.5 variants) enters as
+    one replicate per cell and aggregate() gives the table back."""
+    wide = reference_table("riddle_c45_variants_error.csv")
+    long = wide.reset_index().melt(
+        id_vars="dataset", var_name="learner", value_name="error"
+    )
+    result = BenchmarkResult.from_frame(
+        long, dataset="dataset", learner="learner", value="error",
+        greater_is_better=False,
+    )  # fmt: skip
+    assert result.learners == list(wide.columns)
+    assert list(result.datasets) == list(wide.index)
+    assert result.metrics == {"error": False}
+    table = result.aggregate()
+    np.testing.assert_array_equal(table.to_numpy(), wide.to_numpy())
+    assert (result.performance()["replicate"] == 0).all()
+
+
+def test_from_frame_replicates_metrics_and_folds():
+    """H: from_frame with replicate and metric columns keeps both; repeated keys
+    become folds of one replicate."""
+    df = pd.DataFrame(
+        {
+            "d": ["a"] * 6,
+            "l": ["x"] * 6,
+            "r": [0, 0, 1, 1, 0, 1],
+            "m": ["err", "err", "err", "err", "auc", "auc"],
+            "v": [0.1, 0.3, 0.2, 0.4, 0.9, 0.8],
+        }
+    )
+    result = BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", value="v", replicate="r", metric="m",
+        greater_is_better={"err": False, "auc": True},
+    )  # fmt: skip
+    assert result.metrics == {"err": False, "auc": True}
+    assert result.performance("err")["value"].tolist() == pytest.approx([0.2, 0.3])
+    assert result.performance("auc")["value"].tolist() == [0.9, 0.8]
+    with pytest.raises(ValueError, match="`greater_is_better` lacks"):
+        BenchmarkResult.from_frame(
+            df, dataset="d", learner="l", value="v", metric="m",
+            greater_is_better={"err": False},
+        )  # fmt: skip
+    with pytest.raises(ValueError, match="no columns"):
+        BenchmarkResult.from_frame(
+            df, dataset="d", learner="nope", value="v", greater_is_better=True
+        )
+    with pytest.raises(ValueError, match="Unknown `metric`"):
+        result.performance("rmse")
+
+
+def test_load_rejects_unknown_format_version(experiment_result, tmp_path):
+    """H: a directory written by another format version is refused clearly."""
+    experiment_result[1].save(tmp_path)
+    meta = json.loads((tmp_path / "metadata.json").read_text())
+    meta["format_version"] = 99
+    (tmp_path / "metadata.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="format version 99"):
+        BenchmarkResult.load(tmp_path)
+
+
+def test_competition_predictions_index_the_fixed_test_sample(experiment_result):
+    """H: for the competition problem, kept correctness vectors of two learners are
+    over the same fixed test rows, so McNemar's b and c can be counted."""
+    result, _ = experiment_result
+    pred = result.predictions[result.predictions.dataset == "iris test"]
+    tree = pred[(pred.learner == "tree") & (pred.split == 0)]
+    assert tree["row"].tolist() == list(range(150))
+    assert tree["correct"].dtype == "boolean"
