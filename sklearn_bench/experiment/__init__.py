@@ -1,6 +1,14 @@
 """BenchmarkExperiment: learners x data sets x resamples in a matched-pairs design."""
 
 from ._experiment import BenchmarkExperiment
+from ._rule_errors import ErrorEstimatedLearner, RuleErrors, collect_rule_errors
 from ._scoring import Metric, make_metric
 
-__all__ = ["BenchmarkExperiment", "Metric", "make_metric"]
+__all__ = [
+    "BenchmarkExperiment",
+    "ErrorEstimatedLearner",
+    "Metric",
+    "RuleErrors",
+    "collect_rule_errors",
+    "make_metric",
+]
