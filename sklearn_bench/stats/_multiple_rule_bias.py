@@ -39,6 +39,12 @@ class MultipleRuleBiasResult:
         Numbers of classifier rule models, ``r * n_estimators``.
     n_rules_chosen : ndarray of shape (R,)
         Numbers ``r`` of classification rules in a collection.
+    estimated_minimum : ndarray of shape (R,)
+        :math:`E_{\\Phi_m}[E[\\epsilon^{\\min}_{est}|\\Phi_m]]`, eq. (1) averaged.
+    true_of_chosen : ndarray of shape (R,)
+        :math:`E_{\\Phi_m}[E[E[\\epsilon^{i_{\\min}}_{true}]|\\Phi_m]]`, the expected
+        true error of the chosen rule; ``bias = estimated_minimum -
+        true_of_chosen``.
     bias : ndarray of shape (R,)
         :math:`\\mathrm{Bias}_{Av}(m, n)`, eq. (4) (eq. (10) with data sets).
     variance : ndarray of shape (R,)
@@ -61,6 +67,8 @@ class MultipleRuleBiasResult:
 
     m: np.ndarray
     n_rules_chosen: np.ndarray
+    estimated_minimum: np.ndarray
+    true_of_chosen: np.ndarray
     bias: np.ndarray
     variance: np.ndarray
     rms: np.ndarray
@@ -81,8 +89,9 @@ class MultipleRuleBiasResult:
         Returns
         -------
         pandas.DataFrame
-            Columns ``dataset, m, r, bias, variance, rms, comparative_bias,
-            estimated_advantage, true_advantage, n_collections, exact``.
+            Columns ``dataset, m, r, estimated_minimum, true_of_chosen, bias,
+            variance, rms, comparative_bias, estimated_advantage,
+            true_advantage, n_collections, exact``.
         """
         return self._frame.copy()
 
@@ -164,6 +173,8 @@ def _collection_moments(est, mu, coll):
     i_min = np.take_along_axis(coll, i_pos, axis=1)  # (C, N) rule index
     delta = est_min - mu[i_min]
     out = {
+        "estimated_minimum": est_min.mean(axis=1),
+        "true_of_chosen": mu[i_min].mean(axis=1),
         "bias": delta.mean(axis=1),
         "variance": delta.var(axis=1),
         "rms": np.sqrt(np.mean(delta**2, axis=1)),
@@ -185,6 +196,8 @@ def _collection_moments(est, mu, coll):
 
 
 _MEASURES = [
+    "estimated_minimum",
+    "true_of_chosen",
     "bias",
     "variance",
     "rms",

@@ -58,6 +58,11 @@ def test_hand_example_every_equation():
     a_est = [np.nan, np.mean([-0.175, -0.2, -0.375]), np.mean([-0.225, -0.375])]
     a_true = [np.nan, np.mean([0.0, 0.1, 0.0]), np.mean([0.1, -0.05])]
     assert_allclose(res.bias, bias, rtol=1e-12)
+    # est_min averaged: r=1 (0.1+0.35, 0.2+0.1, 0.05+0.3)/2, r=2 (0.1, 0.175, 0.075)
+    assert_allclose(
+        res.estimated_minimum, [np.mean([0.225, 0.15, 0.175]), 0.35 / 3, 0.075]
+    )
+    assert_allclose(res.estimated_minimum - res.true_of_chosen, res.bias, atol=1e-15)
     assert_allclose(res.variance, var, rtol=1e-12)
     assert_allclose(res.rms, rms, rtol=1e-12)
     assert_allclose(res.estimated_advantage, a_est, rtol=1e-12)
@@ -145,6 +150,18 @@ def test_random_collections():
     # 40 random of 70 collections at r=4: the mean of a per-collection bias
     # (spread ~0.01) is within 0.01 of the exact average.
     assert_allclose(a.bias, full.bias, atol=0.01)
+
+
+def test_estimated_minimum_never_increases_with_exact_averages():
+    """H: with all collections averaged, the mean minimum estimate is
+    non-increasing in m (each (r+1)-collection's minimum is at most that of
+    each of its r-subsets)."""
+    rng = np.random.default_rng(6)
+    true = rng.uniform(0.1, 0.4, size=(6, 25))
+    est = rng.uniform(0, 0.5, size=(6, 2, 25))
+    res = multiple_rule_bias(true, est)
+    assert res.exact.all()
+    assert np.all(np.diff(res.estimated_minimum) <= 1e-12)
 
 
 def test_bias_grows_with_m_unbiased_noisy_estimates():
