@@ -27,7 +27,7 @@ from sklearn.model_selection import (
     StratifiedShuffleSplit,
     cross_val_predict,
 )
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state, get_tags
 from sklearn.utils.validation import check_is_fitted
 
 from ..datasets import Dataset, SimulatedDataset
@@ -130,6 +130,11 @@ class ErrorEstimatedLearner(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         -------
         self : ErrorEstimatedLearner
         """
+        if y is None:
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y "
+                "is None."
+            )
         y = np.asarray(y)
         self.estimated_errors_ = {
             name: float(
@@ -139,7 +144,17 @@ class ErrorEstimatedLearner(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         }
         self.learner_ = clone(self.learner).fit(X, y)
         self.classes_ = self.learner_.classes_
+        for name in ("n_features_in_", "feature_names_in_"):
+            if hasattr(self.learner_, name):
+                setattr(self, name, getattr(self.learner_, name))
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        inner = get_tags(self.learner)
+        tags.input_tags.sparse = inner.input_tags.sparse
+        tags.input_tags.allow_nan = inner.input_tags.allow_nan
+        return tags
 
     def predict(self, X):
         """Predict with ``learner`` fitted on all rows.

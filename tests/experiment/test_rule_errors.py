@@ -9,6 +9,7 @@ from sklearn.feature_selection import SelectKBest
 from sklearn.model_selection import KFold, LeaveOneOut, StratifiedKFold
 from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
 from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sklearn_bench.datasets import make_microarray
 from sklearn_bench.estimators import DiagonalLDA, welch_t_score
@@ -120,3 +121,11 @@ def test_invalid_error_estimators():
     X, y = SAMPLER(20, random_state=0)
     with pytest.raises(ValueError, match="`error_estimators"):
         ErrorEstimatedLearner(NearestCentroid(), error_estimators={"x": 3}).fit(X, y)
+
+
+@parametrize_with_checks(
+    [ErrorEstimatedLearner(NearestCentroid(), error_estimators={"cv3": KFold(3)})]
+)
+def test_sklearn_compatible(estimator, check):
+    """H: ErrorEstimatedLearner follows scikit-learn's estimator API."""
+    check(estimator)
