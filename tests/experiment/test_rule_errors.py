@@ -30,8 +30,9 @@ def _rules():
 
 
 def test_error_estimates_are_counting_cv_errors():
-    """H: estimated_errors_ is the proportion of rows misclassified when held out,
-    with feature selection refitted in every training fold (hand loop)."""
+    """H: estimated_errors_ are counting CV errors with selection refitted per fold."""
+    # Details: estimated_errors_ is the proportion of rows misclassified when held
+    # out, with feature selection refitted in every training fold (hand loop).
     X, y = SAMPLER(40, random_state=0)
     rule = _rules()["dlda"]
     fitted = ErrorEstimatedLearner(
@@ -47,8 +48,10 @@ def test_error_estimates_are_counting_cv_errors():
 
 
 def test_model_shapes_and_determinism():
-    """H: a model gives (rules, samples, 1) true and (rules, estimators, samples, 1)
-    estimated errors in [0, 1], identical for the same random_state and n_jobs=2."""
+    """H: model errors have the documented shapes and do not depend on n_jobs."""
+    # Details: a model gives (rules, samples, 1) true and (rules, estimators,
+    # samples, 1) estimated errors in [0, 1], identical for the same random_state
+    # and n_jobs=2.
     kw = {
         "n_train": 20,
         "n_samples": 3,
@@ -78,8 +81,10 @@ def test_model_shapes_and_determinism():
 
 
 def test_real_data_held_out_rest_and_two_datasets():
-    """H: a real data set is scored on its n - n_train held-out rows; two data sets
-    stack on the last axis and give the averaged analysis of eqs. 9-10."""
+    """H: real data are scored on the held-out rest; K data sets stack."""
+    # Details: a real data set is scored on its n - n_train held-out rows; two
+    # data sets stack on the last axis and give the averaged analysis of eqs.
+    # 9-10.
     X1, y1 = SAMPLER(70, random_state=2)
     X2, y2 = SAMPLER(50, random_state=3)
     errors = collect_rule_errors(

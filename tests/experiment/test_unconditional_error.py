@@ -36,9 +36,10 @@ def _lda_true_error(lda, angle):
 
 
 def test_lda_matches_closed_form_unconditional_error():
-    """H: the estimate for LDA on the angle problem equals an independent
-    Monte Carlo average of closed-form conditional errors, and its standard error
-    the closed-form spread over sqrt(B)."""
+    """H: LDA's estimate equals an average of closed-form conditional errors."""
+    # Details: the estimate for LDA on the angle problem equals an independent
+    # Monte Carlo average of closed-form conditional errors, and its standard
+    # error the closed-form spread over sqrt(B).
     sampler = partial(make_angle_classification, angle=ANGLE)
     n, b = 40, 150
     res = unconditional_error(
@@ -69,8 +70,10 @@ def test_lda_matches_closed_form_unconditional_error():
 
 
 def test_constant_classifier_error_is_prior():
-    """H: always predicting class 0 has conditional error P(y = 1) = 1/2 on every
-    training sample: zero Monte Carlo SE, estimate within 3 binomial SE of 0.5."""
+    """H: a constant classifier's error is the prior 1/2 with zero MC SE."""
+    # Details: always predicting class 0 has conditional error P(y = 1) = 1/2 on
+    # every training sample: zero Monte Carlo SE, estimate within 3 binomial SE of
+    # 0.5.
     res = unconditional_error(
         {"const": DummyClassifier(strategy="constant", constant=0)},
         partial(make_angle_classification, angle=0),

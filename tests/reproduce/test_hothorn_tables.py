@@ -33,8 +33,10 @@ def _oob_splits(n, n_boot, seed):
 
 
 def test_least_squares_matches_sklearn_on_bootstrap_oob():
-    """H: the batched weighted least squares of Table 1 gives the out-of-bootstrap
-    MSE of sklearn's LinearRegression fitted on each BootstrapOOB sample."""
+    """H: batched least squares equals LinearRegression on BootstrapOOB samples."""
+    # Details: the batched weighted least squares of Table 1 gives the out-of-
+    # bootstrap MSE of sklearn's LinearRegression fitted on each BootstrapOOB
+    # sample.
     X, y = make_nested_linear(60, 0.1, random_state=0)
     x = X[:, 0]
     splits = _oob_splits(60, 4, 1)
@@ -54,8 +56,9 @@ def test_least_squares_matches_sklearn_on_bootstrap_oob():
 
 
 def test_cv_weights_equal_bootstrap_cv():
-    """H: the training counts / validation masks of RW-CV are BootstrapCV's splits
-    (same draws from the same seed)."""
+    """H: the RW-CV counts and masks are BootstrapCV's splits."""
+    # Details: the training counts / validation masks of RW-CV are BootstrapCV's
+    # splits (same draws from the same seed).
     X = np.zeros((40, 1))
     fast = _hothorn.cv_weights(np.random.RandomState(3), 6, 40)
     slow = _hothorn.cv_weights_from_splitter(X, 6, 3)
@@ -64,8 +67,10 @@ def test_cv_weights_equal_bootstrap_cv():
 
 
 def test_lda_matches_sklearn():
-    """H: the closed-form LDA of Table 2 makes sklearn LinearDiscriminantAnalysis's
-    errors on bootstrap samples (out-of-bootstrap rows)."""
+    """H: the closed-form LDA makes sklearn LDA's out-of-bootstrap errors."""
+    # Details: the closed-form LDA of Table 2 makes sklearn
+    # LinearDiscriminantAnalysis's errors on bootstrap samples (out-of-bootstrap
+    # rows).
     X, y = make_angle_classification(80, 30, random_state=0)
     splits = _oob_splits(80, 5, 2)
     counts = np.array([np.bincount(tr, minlength=80) for tr, _ in splits], float)
@@ -79,8 +84,9 @@ def test_lda_matches_sklearn():
 
 
 def test_tree_errors_match_fit_on_bootstrap_sample():
-    """H: the fast tree path equals DecisionTreeClassifier.fit/predict on the rows
-    of each bootstrap sample."""
+    """H: the fast tree path equals fit/predict on each bootstrap sample."""
+    # Details: the fast tree path equals DecisionTreeClassifier.fit/predict on the
+    # rows of each bootstrap sample.
     X, y = make_angle_classification(80, 10, random_state=1)
     splits = _oob_splits(80, 3, 3)
     counts = np.array([np.bincount(tr, minlength=80) for tr, _ in splits], float)
@@ -120,9 +126,10 @@ def test_table1_replication_is_deterministic():
 
 
 def test_table1_size_and_power_scaled_down():
-    """H: at beta2 = 0 the real-world tests reject at about alpha (paper: 0.054,
-    0.059, 0.054), the simulation test with m = 2000 never; at beta2 = 0.16 all
-    real-world tests reject almost always (paper: 1.000)."""
+    """H: real-world tests hold alpha at beta2 = 0 and reject at beta2 = 0.16."""
+    # Details: at beta2 = 0 the real-world tests reject at about alpha (paper:
+    # 0.054, 0.059, 0.054), the simulation test with m = 2000 never; at beta2 =
+    # 0.16 all real-world tests reject almost always (paper: 1.000).
     n_rep = 40
     counts = hothorn_table1.rejection_counts([0.0, 0.16], n_rep, seed=7, chunk=n_rep)
     real_world = ["oob", "oob_2n", "cv"]
@@ -139,8 +146,10 @@ def test_table1_size_and_power_scaled_down():
 
 
 def test_table2_scaled_down():
-    """H: at 50 degrees LDA's superiority is detected with a large test sample
-    (paper 1.000) and in RW-OOB (paper 0.938); B and the replications reduced."""
+    """H: at 50 degrees LDA's superiority is detected (sim m large, RW-OOB)."""
+    # Details: at 50 degrees LDA's superiority is detected with a large test
+    # sample (paper 1.000) and in RW-OOB (paper 0.938); B and the replications
+    # reduced.
     n_rep = 4
     rej = [
         hothorn_table2.replication(

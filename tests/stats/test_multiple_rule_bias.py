@@ -21,8 +21,9 @@ EST = np.array(
 
 
 def test_hand_example_every_equation():
-    """H: Bias (2), Var, RMS (3), A_true (6), A_est (7), C_bias and the averages
-    over all collections (4)-(5) equal a hand computation."""
+    """H: eqs. (2)-(7) and the averages (4)-(5) equal a hand computation."""
+    # Details: Bias (2), Var, RMS (3), A_true (6), A_est (7), C_bias and the
+    # averages over all collections (4)-(5) equal a hand computation.
     res = multiple_rule_bias(TRUE, EST)
     assert_array_equal(res.m, [2, 4, 6])
     assert_array_equal(res.n_collections, [3, 3, 1])
@@ -90,9 +91,10 @@ def test_rms_identity_for_one_collection():
 
 
 def test_datasets_average_is_eq_9_10():
-    """H: with K data sets the average curve equals the single-data-set analysis of
-    errors averaged over data sets (eqs. 9-10), and each data set's curve equals
-    its own analysis."""
+    """H: the K-data-set curves are eqs. (9)-(10) and each data set's own analysis."""
+    # Details: with K data sets the average curve equals the single-data-set
+    # analysis of errors averaged over data sets (eqs. 9-10), and each data set's
+    # curve equals its own analysis.
     rng = np.random.default_rng(2)
     true = rng.uniform(0.1, 0.4, size=(5, 40, 3))
     est = true[:, None] + rng.normal(0, 0.08, size=(5, 2, 40, 3))
@@ -133,8 +135,10 @@ def test_ties_go_to_first_rule_then_estimator():
 
 
 def test_random_collections():
-    """H: beyond `n_collections` collections are random, distinct-rule, sorted,
-    reproducible with `random_state`, and their average is close to the exact one."""
+    """H: random collections are distinct-rule, seeded and near the exact average."""
+    # Details: beyond `n_collections` collections are random, distinct-rule,
+    # sorted, reproducible with `random_state`, and their average is close to the
+    # exact one.
     rng = np.random.default_rng(3)
     coll, exact = _collections(8, 4, 30, rng)
     assert not exact and coll.shape == (30, 4)
@@ -153,9 +157,10 @@ def test_random_collections():
 
 
 def test_estimated_minimum_never_increases_with_exact_averages():
-    """H: with all collections averaged, the mean minimum estimate is
-    non-increasing in m (each (r+1)-collection's minimum is at most that of
-    each of its r-subsets)."""
+    """H: with exact averages the mean minimum estimate never increases with m."""
+    # Details: with all collections averaged, the mean minimum estimate is non-
+    # increasing in m (each (r+1)-collection's minimum is at most that of each of
+    # its r-subsets).
     rng = np.random.default_rng(6)
     true = rng.uniform(0.1, 0.4, size=(6, 25))
     est = rng.uniform(0, 0.5, size=(6, 2, 25))
@@ -165,8 +170,9 @@ def test_estimated_minimum_never_increases_with_exact_averages():
 
 
 def test_bias_grows_with_m_unbiased_noisy_estimates():
-    """H: with unbiased noisy estimators and equal true errors, Bias(m) is
-    decreasing in m (more negative), as argued in Section 2 of the paper."""
+    """H: with unbiased noisy estimates Bias(m) falls with m (paper, Section 2)."""
+    # Details: with unbiased noisy estimators and equal true errors, Bias(m) is
+    # decreasing in m (more negative), as argued in Section 2 of the paper.
     rng = np.random.default_rng(4)
     true = np.full((6, 3000), 0.25)
     est = true + rng.normal(0, 0.05, size=(6, 3000))
