@@ -10,6 +10,7 @@ no plotting at import time.
 """
 
 from dataclasses import dataclass, field
+from itertools import combinations
 from math import comb
 from numbers import Integral
 
@@ -149,8 +150,6 @@ def _collections(n_rules, r, n_collections, rng):
     """Index arrays (n, r) of collections: all of them, or random ones."""
     total = comb(n_rules, r)
     if total <= n_collections:
-        from itertools import combinations
-
         return np.array(list(combinations(range(n_rules), r)), dtype=np.intp), True
     keys = rng.random((n_collections, n_rules))
     return np.sort(np.argsort(keys, axis=1)[:, :r], axis=1), False
