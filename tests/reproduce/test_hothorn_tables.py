@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy import stats
+from sklearn.base import clone
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.linear_model import LinearRegression
 
@@ -42,13 +43,20 @@ def test_least_squares_matches_sklearn_on_bootstrap_oob():
     splits = _oob_splits(60, 4, 1)
     counts = np.array([np.bincount(tr, minlength=60) for tr, _ in splits], float)
     mask = np.array([np.isin(np.arange(60), te) for _, te in splits])
-    for quadratic in (False, True):
-        fast = hothorn_table1.wls_mse(x, y, counts, x, y, mask, quadratic=quadratic)
+    for quadratic, intercept in [
+        (False, True),
+        (True, True),
+        (False, False),
+        (True, False),
+    ]:
+        fast = hothorn_table1.wls_mse(
+            x, y, counts, x, y, mask, quadratic=quadratic, intercept=intercept
+        )
         feats = np.column_stack([x, x**2]) if quadratic else x[:, None]
+        model = LinearRegression(fit_intercept=intercept)
         slow = [
             np.mean(
-                (y[te] - LinearRegression().fit(feats[tr], y[tr]).predict(feats[te]))
-                ** 2
+                (y[te] - clone(model).fit(feats[tr], y[tr]).predict(feats[te])) ** 2
             )
             for tr, te in splits
         ]
