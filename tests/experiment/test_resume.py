@@ -39,12 +39,12 @@ def resume_datasets():
 def resume_experiment(store, **kwargs):
     """The experiment of the kill-and-resume test (also run by its subprocess)."""
     learners = {
-        "forest": RandomForestClassifier(n_estimators=10),  # seeded per replicate
+        "forest": RandomForestClassifier(n_estimators=4),  # seeded per replicate
         "logreg": make_pipeline(StandardScaler(), LogisticRegression()),
         "tree": DecisionTreeClassifier(max_depth=3),
     }
     params = {
-        "cv": BootstrapOOB(n_bootstraps=12, random_state=3),
+        "cv": BootstrapOOB(n_bootstraps=8, random_state=3),
         "scoring": ["error_rate", "neg_log_loss"],
         "random_state": 7,
         "keep_predictions": True,
@@ -91,7 +91,7 @@ def test_killed_run_resumes_bit_identical(tmp_path):
     )
     try:
         deadline = time.monotonic() + 120
-        while _n_done(path) < 8 and proc.poll() is None:
+        while _n_done(path) < 6 and proc.poll() is None:
             assert time.monotonic() < deadline, "the run never committed a task"
             time.sleep(0.01)
         proc.send_signal(signal.SIGKILL)
@@ -99,11 +99,11 @@ def test_killed_run_resumes_bit_identical(tmp_path):
         proc.wait()
         stderr = proc.stderr.read().decode()
     assert proc.returncode == -signal.SIGKILL, stderr
-    n_tasks = 2 * 12 * 3
+    n_tasks = 2 * 8 * 3
     with pytest.warns(UserWarning, match="tasks are missing|are missing"):
         partial = BenchmarkResult.from_store(path)
     n_done = n_tasks - partial.n_missing_tasks
-    assert 8 <= n_done < n_tasks
+    assert 6 <= n_done < n_tasks
     assert len(partial.scores) == 2 * n_done  # two metrics per task
 
     resumed = resume_experiment(path).fit(resume_datasets())
@@ -292,7 +292,7 @@ def test_dask_cluster_gives_bit_identical_scores(tmp_path):
         "forest": RandomForestClassifier(n_estimators=5),
         "tree": DecisionTreeClassifier(),
     }
-    kw = {"cv": BootstrapOOB(n_bootstraps=6), "random_state": 0, "progress": False}
+    kw = {"cv": BootstrapOOB(n_bootstraps=4), "random_state": 0, "progress": False}
     reference = BenchmarkExperiment(learners, n_jobs=1, **kw).fit(datasets).results_
     path = tmp_path / "dask.sqlite"
     with (
