@@ -10,10 +10,11 @@ Layout (schema version 1), all in one SQLite file in WAL mode:
   the experiment's configuration, compared on resume), ``result`` (JSON: metrics,
   data sets, learners and provenance of the :class:`BenchmarkResult`),
   ``keep_predictions``.
-- ``tasks(ordinal, dataset, split, replicate, fold, learner, done)``: every task of
-  the run in canonical order; ``done`` is 1 once its rows are committed.
+- ``tasks(ordinal, dataset, split, replicate, fold, learner)``: every task of the
+  run in canonical order.
 - ``scores``: one row per (task, metric) with the columns of
-  ``BenchmarkResult.scores``, failures (type, message, traceback) included. The
+  ``BenchmarkResult.scores``, failures (type, message, traceback) included; a task
+  is done when its rows are there. The
   float columns have no type affinity, so SQLite keeps every IEEE-754 double
   exactly (a ``REAL`` column would turn -0.0 into 0.0); NaN is stored as NULL.
 - ``predictions(ordinal, n, rows, correct, y_pred)``: the kept predictions of a
@@ -43,14 +44,14 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE tasks (
     ordinal INTEGER PRIMARY KEY, dataset TEXT NOT NULL, split INTEGER NOT NULL,
     replicate INTEGER NOT NULL, fold INTEGER NOT NULL, learner TEXT NOT NULL,
-    done INTEGER NOT NULL DEFAULT 0, UNIQUE (dataset, split, learner));
+    UNIQUE (dataset, split, learner));
 CREATE TABLE scores (
     ordinal INTEGER NOT NULL REFERENCES tasks (ordinal),
     metric_index INTEGER NOT NULL, dataset TEXT NOT NULL, learner TEXT NOT NULL,
     split INTEGER NOT NULL, replicate INTEGER NOT NULL, fold INTEGER NOT NULL,
     metric TEXT NOT NULL, value, fit_time, score_time, n_train INTEGER,
     n_test INTEGER, error_type TEXT, error_message TEXT, traceback TEXT,
-    PRIMARY KEY (ordinal, metric_index));
+    PRIMARY KEY (ordinal, metric_index)) WITHOUT ROWID;
 CREATE TABLE predictions (
     ordinal INTEGER PRIMARY KEY REFERENCES tasks (ordinal), n INTEGER NOT NULL,
     rows BLOB NOT NULL, correct BLOB, y_pred BLOB);
@@ -71,6 +72,9 @@ _SCORE_FIELDS = [
     "error_message",
     "traceback",
 ]
+_INSERT_SCORES = (
+    f"INSERT INTO scores VALUES ({', '.join('?' * (len(_SCORE_FIELDS) + 2))})"
+)
 
 
 def _check_file(path):
@@ -170,6 +174,9 @@ class StoreWriter:
             # Durable against a killed process (not against power loss) and
             # without an fsync per commit.
             self.conn.execute("PRAGMA synchronous=NORMAL")
+            # Checkpoint (copy the WAL into the database, with an fsync) every
+            # ~40 MB rather than every 4 MB of commits, and when the run ends.
+            self.conn.execute("PRAGMA wal_autocheckpoint=10000")
             self._begin()
             self.meta = _check_meta(self.conn, self.path)
         except BaseException:
@@ -235,7 +242,8 @@ class StoreWriter:
             return {
                 (d, s, m)
                 for d, s, m in self.conn.execute(
-                    "SELECT dataset, split, learner FROM tasks WHERE done = 1"
+                    "SELECT dataset, split, learner FROM tasks WHERE ordinal IN "
+                    "(SELECT DISTINCT ordinal FROM scores)"
                 )
             }
         for table in _TABLES:
@@ -252,7 +260,7 @@ class StoreWriter:
         }
         self.conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
         self.conn.executemany(
-            "INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?, 0)",
+            "INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?)",
             [
                 (i, t.dataset, int(t.split), int(t.replicate), int(t.fold), t.learner)
                 for i, t in enumerate(tasks)
@@ -277,13 +285,20 @@ class StoreWriter:
             What :func:`~sklearn_bench.experiment._tasks.run_task` returned.
         """
         conn = self.conn
-        conn.executemany(
-            f"INSERT INTO scores VALUES (?, ?, {', '.join('?' * len(_SCORE_FIELDS))})",
-            [
-                (ordinal, i, *[_plain(row[key]) for key in _SCORE_FIELDS])
-                for i, row in enumerate(out["rows"])
-            ],
-        )
+        try:
+            conn.executemany(
+                _INSERT_SCORES,
+                [
+                    (ordinal, i, *[_plain(row[key]) for key in _SCORE_FIELDS])
+                    for i, row in enumerate(out["rows"])
+                ],
+            )
+        except sqlite3.IntegrityError as exc:
+            conn.execute("ROLLBACK")
+            raise RuntimeError(
+                f"Task {ordinal} of the store {str(self.path)!r} was already "
+                "written; is another writer using it?"
+            ) from exc
         pred = out.get("predictions")
         if pred is not None:
             rows = np.asarray(pred["rows"], dtype="<i8")
@@ -297,22 +312,13 @@ class StoreWriter:
                 "INSERT INTO predictions VALUES (?, ?, ?, ?, ?)",
                 (ordinal, len(rows), rows.tobytes(), correct, y_pred),
             )
-        cursor = conn.execute(
-            "UPDATE tasks SET done = 1 WHERE ordinal = ? AND done = 0", (ordinal,)
-        )
-        if cursor.rowcount != 1:
-            conn.execute("ROLLBACK")
-            raise RuntimeError(
-                f"Task {ordinal} of the store {str(self.path)!r} was already "
-                "written; is another writer using it?"
-            )
         self._commit()
 
     def close(self):
         """Release the write lock (nothing is pending) and close."""
         if self.conn.in_transaction:
             self.conn.execute("ROLLBACK")
-        self.conn.close()
+        self.conn.close()  # the last connection checkpoints the WAL
 
 
 def _plain(value):
@@ -366,7 +372,7 @@ def read_store(path):
             ).fetchall(),
             columns=_SCORE_FIELDS,
         )
-        done = [o for (o,) in conn.execute("SELECT ordinal FROM tasks WHERE done=1")]
+        done = [o for (o,) in conn.execute("SELECT DISTINCT ordinal FROM scores")]
         (n_tasks,) = conn.execute("SELECT count(*) FROM tasks").fetchone()
         conn.execute("COMMIT")
     finally:

@@ -64,7 +64,9 @@ resume_experiment(sys.argv[1]).fit(resume_datasets())
 def _n_done(path):
     try:
         with sqlite3.connect(path, timeout=5) as conn:
-            return conn.execute("SELECT count(*) FROM tasks WHERE done=1").fetchone()[0]
+            return conn.execute(
+                "SELECT count(DISTINCT ordinal) FROM scores"
+            ).fetchone()[0]
     except sqlite3.Error:  # not created yet
         return 0
 
