@@ -84,6 +84,9 @@ class BenchmarkResult:
         strings where the task did not fail).
     metrics, datasets, learners, predictions, info
         As passed.
+    n_missing_tasks : int
+        Tasks of a store's run that were not run yet (see :meth:`from_store`);
+        0 otherwise.
 
     Examples
     --------
@@ -124,6 +127,7 @@ class BenchmarkResult:
 
     @property
     def predictions(self):
+        """Kept predictions (read from the store when first used), or None."""
         if self._load_predictions is not None:
             self._predictions = self._normalise_predictions(self._load_predictions())
             self._load_predictions = None
@@ -347,7 +351,8 @@ class BenchmarkResult:
         )
         if content["keep_predictions"]:
             done = content["done"]
-            result._load_predictions = lambda: read_predictions(path, done)
+            where = Path(path).resolve()
+            result._load_predictions = lambda: read_predictions(where, done)
         result.n_missing_tasks = content["n_missing_tasks"]
         if result.n_missing_tasks:
             n_tasks = content["n_tasks"]
