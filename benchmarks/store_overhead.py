@@ -133,6 +133,7 @@ def memory_child(store):
             progress=False,
             store=Path(folder) / "run.sqlite" if store else None,
         )
+        baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         tracemalloc.start()
         start = time.perf_counter()
         exp.fit({"sim": data})
@@ -149,6 +150,7 @@ def memory_child(store):
             {
                 "peak": peak,
                 "maxrss": maxrss,
+                "baseline": baseline,
                 "wall": wall,
                 "store_bytes": store_bytes,
                 "n_pred": n_pred,
@@ -210,7 +212,8 @@ def main():
         )
         print(
             f"    {label:14s}: peak traced allocations during fit "
-            f"{f['peak'] / mb:.1f} MB, max RSS {f['maxrss'] / mb:.0f} MB, "
+            f"{f['peak'] / mb:.1f} MB, max RSS {f['maxrss'] / mb:.0f} MB "
+            f"({f['baseline'] / mb:.0f} MB before fit), "
             f"wall {f['wall']:.1f} s{extra}"
         )
 
