@@ -529,7 +529,7 @@ class BenchmarkResult:
         ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
         >>> res = result.paired_test("A", "B", alternative="less")
         >>> res.null_hypothesis
-        'H0: mean of e(A) − e(B) >= 0 (e, lower is better; across 3 data sets ...)'
+        'H0: mean of e(A) − e(B) >= 0 (e, lower is better; across 3 data sets...)'
         >>> round(res.pvalue, 4)                 # t = -3.464 with 2 df
         0.0371
         """

@@ -126,7 +126,7 @@ def pair(result, a, b, *, metric, dataset=None):
         dataset = check_dataset(result, dataset)
     table = blocks(result, [a, b], metric=metric, dataset=dataset)
     scope = (
-        f"across {len(table)} data sets (per-data-set mean performance)"
+        f"across {len(table)} data sets, on per-data-set mean performances"
         if dataset is None
         else f"within data set {dataset!r} over {len(table)} replicates"
     )
