@@ -660,6 +660,30 @@ class BenchmarkResult:
         DataFrame
             Index ``pair`` (``"(i, j)"``), columns ``b, c, statistic, pvalue,
             exact_pvalue, alpha, critical_value, estimate, low, high``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> scores = pd.DataFrame({"dataset": "t", "learner": ["A", "B", "C"],
+        ...     "split": 0, "replicate": 0, "fold": 0, "metric": "error_rate",
+        ...     "value": [0.3, 0.5, 0.4]})
+        >>> correct = {"A": [1, 1, 1, 0, 1, 1, 0, 1, 0, 1],
+        ...            "B": [0, 1, 0, 0, 1, 0, 1, 1, 0, 1],
+        ...            "C": [1, 0, 1, 0, 1, 1, 0, 0, 1, 1]}
+        >>> predictions = pd.DataFrame({"dataset": "t",
+        ...     "learner": [m for m in correct for _ in range(10)],
+        ...     "split": 0, "replicate": 0, "fold": 0, "row": list(range(10)) * 3,
+        ...     "correct": [bool(v) for m in correct for v in correct[m]]})
+        >>> result = BenchmarkResult(scores, metrics={"error_rate": False},
+        ...     datasets={"t": "competition"}, learners=["A", "B", "C"],
+        ...     predictions=predictions)
+        >>> result.error_rate_intervals()[["b", "c", "alpha", "low", "high"]].round(3)
+                b  c  alpha    low   high
+        pair
+        (A, B)  1  3  0.017 -0.497  0.242
+        (A, C)  1  2  0.025 -0.380  0.247
+        (B, C)  4  3  0.050 -0.366  0.511
         """
         from ..stats import error_rate_intervals
 
@@ -802,6 +826,15 @@ class BenchmarkResult:
         set's replicates. Ranks follow the metric's direction (rank 1 = best).
         Delegates to :func:`sklearn_bench.stats.friedman_test`.
 
+        Parameters
+        ----------
+        dataset : str, default=None
+        metric : str, default=None
+            The first metric by default.
+        tie_correction : bool, default=True
+            As in :func:`~sklearn_bench.stats.friedman_test` (R's
+            ``friedman.test``); ``False`` gives Demšar's formula as printed.
+
         Returns
         -------
         FriedmanResult
@@ -838,9 +871,33 @@ class BenchmarkResult:
         to :func:`sklearn_bench.stats.global_permutation_test`. t* does not
         depend on the metric's direction.
 
+        Parameters
+        ----------
+        dataset : str
+        metric : str, default=None
+            The first metric by default.
+        n_resamples : int, default=9999
+        random_state : int, numpy Generator or RandomState, default=None
+
         Returns
         -------
         GlobalPermutationResult
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> rng = np.random.default_rng(0)
+        >>> df = pd.DataFrame({"learner": np.repeat(["A", "B", "C"], 30),
+        ...     "replicate": np.tile(np.arange(30), 3),
+        ...     "error": rng.normal(0.2, 0.02, 90) + np.repeat([0, 0, 0.03], 30)})
+        >>> result = BenchmarkResult.from_frame(df.assign(d="x"), dataset="d",
+        ...     learner="learner", value="error", replicate="replicate",
+        ...     greater_is_better=False)
+        >>> res = result.global_test("x", n_resamples=999, random_state=0)
+        >>> res.pvalue < 0.01
+        True
         """
         from ..stats import global_permutation_test
 
