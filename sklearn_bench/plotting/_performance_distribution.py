@@ -72,7 +72,8 @@ def performance_distribution(result, dataset, *, metric=None, ax=None):
     """
     import matplotlib.pyplot as plt
 
-    metric = result._metric(metric)
+    greater_is_better = result.greater_is_better(metric)  # checks `metric`
+    metric = next(iter(result.metrics)) if metric is None else metric
     if str(dataset) not in result.datasets:
         raise ValueError(
             f"Unknown `dataset` {dataset!r}; this result has {list(result.datasets)}."
@@ -128,7 +129,7 @@ def performance_distribution(result, dataset, *, metric=None, ax=None):
     ax.set_yticks(np.arange(k - 1, -1, -1), learners)
     ax.set_ylim(-0.55, k - 0.45)
     ax.set_xlim(grid[0], grid[-1])
-    better = "higher" if result.metrics[metric] else "lower"
+    better = "higher" if greater_is_better else "lower"
     ax.set_xlabel(f"{metric} per replicate ({better} is better)")
     ax.set_title(f"{dataset}: performance over replicates")
     ax.grid(axis="x", alpha=0.3)

@@ -90,3 +90,5 @@ def test_constant_learner_and_errors():
     plt.close(ax.figure)
     with pytest.raises(ValueError, match="Unknown `dataset` 'x'"):
         performance_distribution(result, "x")
+    with pytest.raises(ValueError, match="Unknown `metric` 'auc'"):
+        performance_distribution(result, "d", metric="auc")
