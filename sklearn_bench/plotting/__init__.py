@@ -1,5 +1,6 @@
 """Figures for benchmark experiments (matplotlib)."""
 
 from ._critical_difference import plot_critical_difference
+from ._performance_distribution import performance_distribution
 
-__all__ = ["plot_critical_difference"]
+__all__ = ["performance_distribution", "plot_critical_difference"]
