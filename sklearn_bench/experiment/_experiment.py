@@ -582,25 +582,39 @@ def _report_failures(scores, n_tasks, n_metrics):
 
 
 def _predictions_frame(outs):
-    parts = []
-    for out in outs:
-        pred = out["predictions"]
-        if pred is None:
-            continue
-        row0 = out["rows"][0]
-        n = len(pred["rows"])
-        part = {
-            key: np.repeat(row0[key], n)
-            for key in ["dataset", "learner", "split", "replicate", "fold"]
-        }
-        part["row"] = pred["rows"]
-        if "correct" in pred:
-            part["correct"] = pred["correct"]
-        else:
-            part["y_pred"] = pred["y_pred"]
-        parts.append(pd.DataFrame(part))
-    if not parts:
+    """Kept predictions of all tasks as one long frame, built column by column.
+
+    The per-task keys are repeated as categorical codes and small integers rather
+    than as Python objects, so the frame costs about as much as the predictions.
+    """
+    kept = [out for out in outs if out["predictions"] is not None]
+    if not kept:
         return pd.DataFrame(
             columns=["dataset", "learner", "split", "replicate", "fold", "row"]
         )
-    return pd.concat(parts, ignore_index=True)
+    lengths = np.array([len(out["predictions"]["rows"]) for out in kept])
+    heads = [out["rows"][0] for out in kept]
+    frame = {}
+    for key in ["dataset", "learner"]:
+        codes, names = pd.factorize(np.array([h[key] for h in heads], dtype=object))
+        frame[key] = pd.Categorical.from_codes(np.repeat(codes, lengths), names)
+    for key in ["split", "replicate", "fold"]:
+        frame[key] = np.repeat(np.array([h[key] for h in heads], np.int64), lengths)
+    frame["row"] = np.concatenate([out["predictions"]["rows"] for out in kept])
+    value = "correct" if "correct" in kept[0]["predictions"] else "y_pred"
+    if all(value in out["predictions"] for out in kept):
+        frame[value] = np.concatenate([out["predictions"][value] for out in kept])
+    else:  # classifiers and regressors mixed on one run: keep each as it came
+        frame["correct"] = np.concatenate(
+            [
+                out["predictions"].get("correct", np.full(n, None))
+                for out, n in zip(kept, lengths, strict=True)
+            ]
+        )
+        frame["y_pred"] = np.concatenate(
+            [
+                out["predictions"].get("y_pred", np.full(n, np.nan))
+                for out, n in zip(kept, lengths, strict=True)
+            ]
+        )
+    return pd.DataFrame(frame)

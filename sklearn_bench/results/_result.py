@@ -145,7 +145,17 @@ class BenchmarkResult:
 
     # -- construction -------------------------------------------------------------
     def _categorical(self, column, categories, name):
-        unknown = set(column.astype(str).unique()) - set(categories)
+        if isinstance(column.dtype, pd.CategoricalDtype):
+            # Long frames (kept predictions) arrive categorical: recode the labels,
+            # never the millions of rows.
+            column = column.cat.remove_unused_categories()
+            labels = column.cat.categories.astype(str)
+            unknown = set(labels) - set(categories)
+            if not unknown:
+                recoded = column.cat.rename_categories(labels)
+                return pd.Categorical(recoded).set_categories(categories)
+        else:
+            unknown = set(column.astype(str).unique()) - set(categories)
         if unknown:
             raise ValueError(
                 f"`scores` has {name} values {sorted(unknown)} not listed in `{name}s`."
