@@ -246,6 +246,7 @@ def collect_rule_errors(
     n_jobs=None,
     random_state=None,
     progress=False,
+    store=None,
 ):
     """True and estimated errors of classification rules on many samples.
 
@@ -285,6 +286,10 @@ def collect_rule_errors(
         Seeds the samples, the inner folds and the rules.
     progress : bool, default=False
         Progress bar.
+    store : str or path-like, default=None
+        SQLite store of the experiment: an interrupted collection resumes
+        where it stopped (see
+        :class:`~sklearn_bench.experiment.BenchmarkExperiment`).
 
     Returns
     -------
@@ -348,6 +353,7 @@ def collect_rule_errors(
         n_jobs=n_jobs,
         random_state=random_state,
         progress=progress,
+        store=store,
     )
     result = experiment.fit(datasets).results_
     shape = (len(rules), n_samples, len(datasets))

@@ -111,6 +111,7 @@ def unconditional_error(
     n_jobs=None,
     random_state=None,
     progress=False,
+    store=None,
 ):
     """Estimate the unconditional error :math:`\\varepsilon(n, M, P)` by simulation.
 
@@ -144,6 +145,9 @@ def unconditional_error(
         Seeds the samples and the learners.
     progress : bool, default=False
         Progress bar.
+    store : str or path-like, default=None
+        SQLite store: an interrupted simulation resumes where it stopped (see
+        :class:`~sklearn_bench.experiment.BenchmarkExperiment`).
 
     Returns
     -------
@@ -175,6 +179,7 @@ def unconditional_error(
         n_jobs=n_jobs,
         random_state=random_state,
         progress=progress,
+        store=store,
     )
     result = experiment.fit({"P": data}).results_
     metric = next(iter(result.metrics))

@@ -104,6 +104,22 @@ def test_real_data_held_out_rest_and_two_datasets():
     assert list(dict.fromkeys(res.to_frame()["dataset"])) == ["a", "b", "average"]
 
 
+def test_store_resumes_to_the_same_arrays(tmp_path):
+    """H: a collection written to a store reads back (resumes) bit-identically."""
+    kw = {
+        "n_train": 20,
+        "n_samples": 2,
+        "n_test": 200,
+        "error_estimators": {"cv5": StratifiedKFold(5, shuffle=True)},
+        "random_state": 4,
+        "store": tmp_path / "rules.sqlite",
+    }
+    a = collect_rule_errors(_rules(), {"model": SAMPLER}, **kw)
+    b = collect_rule_errors(_rules(), {"model": SAMPLER}, **kw)
+    assert_array_equal(a.true_error, b.true_error)
+    assert_array_equal(a.estimated_error, b.estimated_error)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
