@@ -160,9 +160,9 @@ def plot_datasets_needed(
     >>> matplotlib.use("Agg")
     >>> from sklearn_bench.plotting import plot_datasets_needed
     >>> ax = plot_datasets_needed([0.03, 0.1], delta=[0.05, 0.1])
-    >>> [list(line.get_ydata()) for line in ax.lines
+    >>> [[int(v) for v in line.get_ydata()] for line in ax.lines
     ...  if line.get_gid() == "needed-curve"]
-    [[5, 3], [27, 8]]
+    [[4, 3], [27, 8]]
     """
     sigmas = _sigmas(sigma)
     if delta is None:

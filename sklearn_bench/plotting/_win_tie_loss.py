@@ -128,8 +128,7 @@ def plot_win_tie_loss(
             figsize=(side + label_in + 1.6, side + label_in + 0.9),
             layout="constrained",
         )
-    cmap = plt.get_cmap("RdBu").copy()
-    cmap.set_bad("0.85")
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="0.85")
     image = ax.imshow(net, cmap=cmap, vmin=-1, vmax=1, aspect="equal")
     image.set_gid("wtl-image")
     for i in range(k):
