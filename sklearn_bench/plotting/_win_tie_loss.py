@@ -146,7 +146,9 @@ def plot_win_tie_loss(
                 color="white" if abs(net[i, j]) > 0.6 else "black",
                 gid="wtl-cell",
             )
-    ax.set_xticks(range(k), names, rotation=45, ha="right", rotation_mode="anchor")
+    ax.set_xticks(
+        range(k), names, rotation=90, ha="right", va="center", rotation_mode="anchor"
+    )
     ax.set_yticks(range(k), names)
     ax.set_xlabel("opponent")
     ax.set_ylabel("learner")
