@@ -1,12 +1,15 @@
 """BenchmarkResult: the tidy table of a benchmark experiment and what it knows."""
 
 import json
+from dataclasses import replace
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .._version import __version__
+from . import _select
 
 __all__ = ["BenchmarkResult"]
 
@@ -466,4 +469,442 @@ class BenchmarkResult:
             learners=meta["learners"],
             predictions=frames.get("predictions"),
             info=meta["info"],
+        )
+
+    # -- analyses: select data with ._select, delegate to sklearn_bench.stats -------
+    def paired_test(
+        self,
+        a,
+        b,
+        *,
+        dataset=None,
+        method="t",
+        metric=None,
+        alternative="two-sided",
+        replicate=None,
+        **kwargs,
+    ):
+        """Test whether learners ``a`` and ``b`` perform differently.
+
+        ``dataset=None`` tests across data sets on the per-data-set mean
+        performances (Boulesteix et al. 2013, H0(real); Demšar 2006); a data set
+        name tests within it over the replicates (Hothorn et al. 2005,
+        statistic (2)). The differences are ``metric(a) − metric(b)``, so for an
+        error rate ``alternative="less"`` is the alternative that ``a`` is
+        better. The null hypothesis names the learners, the metric, its
+        direction and the scope.
+
+        Parameters
+        ----------
+        a, b : str
+            The learners.
+        dataset : str, default=None
+        method : str, default="t"
+            Any method of :func:`sklearn_bench.stats.paired_test` (``"t"``,
+            ``"wilcoxon"``, ``"sign"``, ``"permutation"``, ``"corrected_t"``), or
+            ``"mcnemar"``: :func:`~sklearn_bench.stats.mcnemar_test` on the kept
+            predictions of one test set (``dataset``, ``replicate``; two-sided).
+        metric : str, default=None
+            The first metric by default; ignored by ``"mcnemar"``.
+        alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        replicate : int, default=None
+            ``"mcnemar"`` only: which learning sample's classifiers to compare;
+            needed when the data set has several replicates.
+        **kwargs
+            Passed on (``zero_method``, ``n_resamples``, ``random_state``,
+            ``test_train_ratio``; ``correction``, ``exact`` for McNemar).
+
+        Returns
+        -------
+        PairedTestResult or McNemarResult
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": ["p", "p", "q", "q", "r", "r"],
+        ...                    "l": ["A", "B"] * 3,
+        ...                    "e": [0.10, 0.12, 0.30, 0.33, 0.20, 0.21]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> res = result.paired_test("A", "B", alternative="less")
+        >>> res.null_hypothesis
+        'H0: mean of e(A) − e(B) >= 0 (e, lower is better; across 3 data sets...)'
+        >>> round(res.pvalue, 4)                 # t = -3.464 with 2 df
+        0.0371
+        """
+        from ..stats import mcnemar_test, paired_test
+
+        if method == "mcnemar":
+            if alternative != "two-sided":
+                raise ValueError("`alternative` must be 'two-sided' for McNemar.")
+            n_b, n_c, _ = _select.discordant_counts(
+                self, a, b, dataset=dataset, replicate=replicate
+            )
+            res = mcnemar_test(n_b, n_c, **kwargs)
+            h0 = f"H0: P({a} wrong, {b} right) = P({a} right, {b} wrong)"
+            return replace(res, null_hypothesis=h0)
+        metric = self._metric(metric)
+        x, y, scope = _select.pair(self, a, b, metric=metric, dataset=dataset)
+        res = paired_test(
+            x,
+            y,
+            method=method,
+            alternative=alternative,
+            labels=(f"{metric}({a})", f"{metric}({b})"),
+            **kwargs,
+        )
+        words = _select.direction_words(self, metric)
+        return replace(res, null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})")
+
+    def confidence_interval(
+        self,
+        a,
+        b,
+        *,
+        dataset=None,
+        method="t",
+        confidence_level=0.95,
+        metric=None,
+        replicate=None,
+        **kwargs,
+    ):
+        """Confidence interval for the difference ``metric(a) − metric(b)``.
+
+        Parameters
+        ----------
+        a, b : str
+            The learners.
+        dataset : str, default=None
+            ``None``: across data sets (per-data-set means); a name: within it
+            over the replicates.
+        method : {"t", "corrected_t", "bootstrap", "qh"}, default="t"
+            - ``"t"``: the paired t interval of the mean difference; with
+              ``test_train_ratio`` in ``kwargs`` (within one data set) the
+              Nadeau–Bengio corrected interval (``"corrected_t"``).
+            - ``"bootstrap"``: BCa bootstrap interval of the mean difference
+              (:func:`~sklearn_bench.stats.bootstrap_ci`; ``n_resamples``,
+              ``random_state`` in ``kwargs``).
+            - ``"qh"``: the Quesenberry–Hurst interval for err(a) − err(b) on one
+              test set from kept predictions (Berrar & Lozano 2013, eqs. (4)–(5);
+              :func:`~sklearn_bench.stats.error_rate_difference_ci`).
+        confidence_level : float, default=0.95
+        metric : str, default=None
+            The first metric by default; ignored by ``"qh"`` (error rate).
+        replicate : int, default=None
+            ``"qh"`` only, as in :meth:`paired_test`.
+        **kwargs
+            Passed on to the stats function.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": ["p", "p", "q", "q", "r", "r"],
+        ...                    "l": ["A", "B"] * 3,
+        ...                    "e": [0.10, 0.12, 0.30, 0.33, 0.20, 0.21]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> ci = result.confidence_interval("A", "B")
+        >>> round(ci.low, 4), round(ci.high, 4)
+        (-0.0448, 0.0048)
+        """
+        from ..stats import bootstrap_ci, error_rate_difference_ci, paired_test
+
+        if method == "qh":
+            n_b, n_c, n = _select.discordant_counts(
+                self, a, b, dataset=dataset, replicate=replicate
+            )
+            return error_rate_difference_ci(
+                n_b, n_c, n, confidence_level=confidence_level
+            )
+        metric = self._metric(metric)
+        x, y, _ = _select.pair(self, a, b, metric=metric, dataset=dataset)
+        if method == "bootstrap":
+            return bootstrap_ci(x, y, confidence_level=confidence_level, **kwargs)
+        if method not in ("t", "corrected_t"):
+            raise ValueError(
+                "`method` must be one of ['t', 'corrected_t', 'bootstrap', 'qh']; "
+                f"got {method!r}."
+            )
+        if method == "t" and kwargs.get("test_train_ratio") is not None:
+            method = "corrected_t"
+        res = paired_test(x, y, method=method, **kwargs)
+        return res.confidence_interval(confidence_level)
+
+    def error_rate_intervals(self, adjust="holm", *, dataset=None, alpha=0.05, **kw):
+        """McNemar tests and Quesenberry–Hurst intervals for all pairs on one test set.
+
+        Berrar & Lozano (2013), Table 2: for every pair ``(i, j)`` of learners
+        (in learner order) the discordant counts from the kept predictions,
+        McNemar's χ² (Yates) and exact p-values, the Holm-adjusted level and
+        the interval for err(i) − err(j) at that level. Delegates to
+        :func:`sklearn_bench.stats.error_rate_intervals`.
+
+        Parameters
+        ----------
+        adjust : {"holm", "bonferroni", None}, default="holm"
+        dataset : str, default=None
+            Required when the result has several data sets.
+        alpha : float, default=0.05
+        **kw
+            ``replicate`` (as in :meth:`paired_test`) and ``correction``.
+
+        Returns
+        -------
+        DataFrame
+            Index ``pair`` (``"(i, j)"``), columns ``b, c, statistic, pvalue,
+            exact_pvalue, alpha, critical_value, estimate, low, high``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> scores = pd.DataFrame({"dataset": "t", "learner": ["A", "B", "C"],
+        ...     "split": 0, "replicate": 0, "fold": 0, "metric": "error_rate",
+        ...     "value": [0.3, 0.5, 0.4]})
+        >>> correct = {"A": [1, 1, 1, 0, 1, 1, 0, 1, 0, 1],
+        ...            "B": [0, 1, 0, 0, 1, 0, 1, 1, 0, 1],
+        ...            "C": [1, 0, 1, 0, 1, 1, 0, 0, 1, 1]}
+        >>> predictions = pd.DataFrame({"dataset": "t",
+        ...     "learner": [m for m in correct for _ in range(10)],
+        ...     "split": 0, "replicate": 0, "fold": 0, "row": list(range(10)) * 3,
+        ...     "correct": [bool(v) for m in correct for v in correct[m]]})
+        >>> result = BenchmarkResult(scores, metrics={"error_rate": False},
+        ...     datasets={"t": "competition"}, learners=["A", "B", "C"],
+        ...     predictions=predictions)
+        >>> result.error_rate_intervals()[["b", "c", "alpha", "low", "high"]].round(3)
+                b  c  alpha    low   high
+        pair
+        (A, B)  1  3  0.017 -0.497  0.242
+        (A, C)  1  2  0.025 -0.380  0.247
+        (B, C)  4  3  0.050 -0.366  0.511
+        """
+        from ..stats import error_rate_intervals
+
+        replicate = kw.pop("replicate", None)
+        _select.check_learners(self, self.learners, at_least=2)
+        pairs = list(combinations(self.learners, 2))
+        counts = [
+            _select.discordant_counts(self, i, j, dataset=dataset, replicate=replicate)
+            for i, j in pairs
+        ]
+        return error_rate_intervals(
+            [bc[0] for bc in counts],
+            [bc[1] for bc in counts],
+            counts[0][2],
+            labels=[f"({i}, {j})" for i, j in pairs],
+            alpha=alpha,
+            adjust=adjust,
+            **kw,
+        )
+
+    def power(
+        self, a, b, *, delta, alpha=0.05, power=0.8, method="approx", metric=None
+    ):
+        """Power of the across-data-set paired t-test, this study as a pilot.
+
+        Boulesteix et al. (2013), Section 3: ``σ`` is the standard deviation
+        (``ddof=1``) of the per-data-set differences ``metric(a) − metric(b)``
+        over the ``J`` data sets of this result. Reported: the power of the
+        one-sided test at level ``alpha`` to detect a true mean difference
+        ``delta`` with the ``J`` data sets as run, and the number of data sets
+        needed for ``power`` (:func:`~sklearn_bench.stats.power_paired_t`,
+        :func:`~sklearn_bench.stats.n_datasets_needed`).
+
+        Parameters
+        ----------
+        a, b : str
+        delta : float
+            The mean difference worth detecting, in the metric's units (positive).
+        alpha : float, default=0.05
+        power : float, default=0.8
+            Target power for the number of data sets needed.
+        method : {"approx", "exact"}, default="approx"
+        metric : str, default=None
+
+        Returns
+        -------
+        DataFrame
+            One row with ``a, b, metric, n_datasets, estimate`` (mean difference),
+            ``sigma, delta, alpha, power`` (of the study as run),
+            ``target_power, n_datasets_needed, method``. A DataFrame so that
+            several pairs concatenate into one table.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": ["p", "p", "q", "q", "r", "r"],
+        ...                    "l": ["A", "B"] * 3,
+        ...                    "e": [0.10, 0.12, 0.30, 0.33, 0.20, 0.21]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> row = result.power("A", "B", delta=0.05).iloc[0]
+        >>> float(row["sigma"]), round(float(row["power"]), 3)
+        (0.01, 0.985)
+        >>> int(row["n_datasets_needed"])
+        3
+        """
+        from ..stats import n_datasets_needed, power_paired_t
+
+        metric = self._metric(metric)
+        x, y, _ = _select.pair(self, a, b, metric=metric)
+        d = x - y
+        sigma = float(np.std(d, ddof=1))
+        opts = {"alpha": alpha, "method": method}
+        row = {
+            "a": a,
+            "b": b,
+            "metric": metric,
+            "n_datasets": d.size,
+            "estimate": float(d.mean()),
+            "sigma": sigma,
+            "delta": delta,
+            "alpha": alpha,
+            "power": float(power_paired_t(d.size, delta, sigma, **opts)),
+            "target_power": power,
+            "n_datasets_needed": n_datasets_needed(delta, sigma, power=power, **opts),
+            "method": method,
+        }
+        return pd.DataFrame([row])
+
+    def win_tie_loss(self, *, tolerance=0.0, metric=None):
+        """Wins, ties and losses of every learner against every other (seed 002).
+
+        On each data set the learners' mean performances are compared; a
+        difference of at most ``tolerance`` (after rounding to 10 decimals) is a
+        tie, otherwise the better one by the metric's direction wins.
+
+        Parameters
+        ----------
+        tolerance : float, default=0.0
+        metric : str, default=None
+
+        Returns
+        -------
+        DataFrame
+            Index: the row learner ``i``; columns: a MultiIndex (opponent ``j``,
+            ``"win" | "tie" | "loss"``). Cell ``(i, (j, "win"))`` counts the data
+            sets on which ``i`` is better than ``j``, ``(i, (j, "loss"))`` those
+            on which ``j`` is better, ``(i, (j, "tie"))`` the rest; the diagonal
+            is all ties. ``.xs("win", axis=1, level=1)`` is the matrix of wins.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": ["p", "p", "q", "q", "r", "r"],
+        ...                    "l": ["A", "B"] * 3,
+        ...                    "e": [0.10, 0.12, 0.30, 0.33, 0.20, 0.20]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> result.win_tie_loss().loc["A", "B"]
+        outcome
+        win     2
+        tie     1
+        loss    0
+        Name: A, dtype: int64
+        """
+        metric = self._metric(metric)
+        learners = _select.check_learners(self, self.learners, at_least=2)
+        table = _select.blocks(self, learners, metric=metric).to_numpy()
+        return _select.win_tie_loss(
+            table, learners, tolerance, greater_is_better=self.metrics[metric]
+        )
+
+    def friedman(self, *, dataset=None, metric=None, tie_correction=True):
+        """Friedman's test of all learners (Demšar 2006, Section 3.2.2).
+
+        ``dataset=None``: blocks are the data sets, each learner's value its mean
+        performance over the replicates; a data set name: blocks are that data
+        set's replicates. Ranks follow the metric's direction (rank 1 = best).
+        Delegates to :func:`sklearn_bench.stats.friedman_test`.
+
+        Parameters
+        ----------
+        dataset : str, default=None
+        metric : str, default=None
+            The first metric by default.
+        tie_correction : bool, default=True
+            As in :func:`~sklearn_bench.stats.friedman_test` (R's
+            ``friedman.test``); ``False`` gives Demšar's formula as printed.
+
+        Returns
+        -------
+        FriedmanResult
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": ["p"] * 3 + ["q"] * 3 + ["r"] * 3,
+        ...                    "l": ["A", "B", "C"] * 3,
+        ...                    "e": [.1, .2, .3, .2, .1, .3, .1, .2, .4]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> result.friedman().average_ranks.round(3).tolist()
+        [1.333, 1.667, 3.0]
+        """
+        from ..stats import friedman_test
+
+        metric = self._metric(metric)
+        learners = _select.check_learners(self, self.learners, at_least=2)
+        if dataset is not None:
+            dataset = _select.check_dataset(self, dataset)
+        table = _select.blocks(self, learners, metric=metric, dataset=dataset)
+        return friedman_test(
+            table,
+            greater_is_better=self.metrics[metric],
+            tie_correction=tie_correction,
+        )
+
+    def global_test(self, dataset, *, metric=None, n_resamples=9999, random_state=None):
+        """Hothorn et al. (2005) permutation test of t* on one data set, eq. (3).
+
+        Blocks are the data set's replicates, one column per learner; delegates
+        to :func:`sklearn_bench.stats.global_permutation_test`. t* does not
+        depend on the metric's direction.
+
+        Parameters
+        ----------
+        dataset : str
+        metric : str, default=None
+            The first metric by default.
+        n_resamples : int, default=9999
+        random_state : int, numpy Generator or RandomState, default=None
+
+        Returns
+        -------
+        GlobalPermutationResult
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> rng = np.random.default_rng(0)
+        >>> df = pd.DataFrame({"learner": np.repeat(["A", "B", "C"], 30),
+        ...     "replicate": np.tile(np.arange(30), 3),
+        ...     "error": rng.normal(0.2, 0.02, 90) + np.repeat([0, 0, 0.03], 30)})
+        >>> result = BenchmarkResult.from_frame(df.assign(d="x"), dataset="d",
+        ...     learner="learner", value="error", replicate="replicate",
+        ...     greater_is_better=False)
+        >>> res = result.global_test("x", n_resamples=999, random_state=0)
+        >>> res.pvalue < 0.01
+        True
+        """
+        from ..stats import global_permutation_test
+
+        metric = self._metric(metric)
+        learners = _select.check_learners(self, self.learners, at_least=2)
+        dataset = _select.check_dataset(self, dataset)
+        table = _select.blocks(self, learners, metric=metric, dataset=dataset)
+        return global_permutation_test(
+            table, n_resamples=n_resamples, random_state=random_state
         )

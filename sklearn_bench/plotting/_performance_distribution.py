@@ -1,0 +1,138 @@
+"""Performance distributions of learners on one data set (Hothorn et al. 2005).
+
+matplotlib is imported inside the function, so importing this module (and
+:mod:`sklearn_bench.plotting`) works without the ``plot`` extra.
+"""
+
+import numpy as np
+from scipy import stats
+
+# Vertical layout of one learner's row, in row units (row centre at 0).
+_DENSITY_BASE = -0.12  # baseline of the density curve
+_DENSITY_HEIGHT = 0.55  # height of the tallest density of the figure
+_BOX_CENTRE = -0.27
+_BOX_HEIGHT = 0.2
+_ROW_INCHES = 0.55
+_GRID_POINTS = 256
+
+
+def _density(values, grid):
+    """Gaussian kernel density (Scott's bandwidth); ``None`` when undefined."""
+    if values.size < 2 or np.ptp(values) == 0:
+        return None
+    return stats.gaussian_kde(values)(grid)
+
+
+def performance_distribution(result, dataset, *, metric=None, ax=None):
+    """Boxplot and kernel density of each learner's performance on one data set.
+
+    Hothorn et al. (2005), Figures 3–5: the distribution of the performance
+    :math:`p_{kb}` over the replicates (learning samples) ``b``, one row per
+    learner, a boxplot (median, quartiles, whiskers to the most extreme value
+    within 1.5 IQR, outliers as points) below a Gaussian kernel density
+    estimate (Scott's bandwidth, :class:`scipy.stats.gaussian_kde`). All
+    densities share one vertical scale, so a taller curve is a more
+    concentrated distribution. A learner whose performances are all equal gets
+    a vertical spike instead of a density. Replicates with NaN performance
+    (failed tasks) are left out; a learner without any is labelled so.
+
+    Parameters
+    ----------
+    result : BenchmarkResult
+    dataset : str
+        The data set.
+    metric : str, default=None
+        Which metric; the first one by default. The axis label states whether
+        lower or higher is better.
+    ax : matplotlib Axes, default=None
+        Where to draw; by default a new figure sized for the number of learners.
+
+    Returns
+    -------
+    ax : matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.plotting import performance_distribution
+    >>> rng = np.random.default_rng(0)
+    >>> df = pd.DataFrame({"learner": np.repeat(["tree", "forest"], 50),
+    ...                    "replicate": np.tile(np.arange(50), 2),
+    ...                    "error": rng.beta(4, 20, size=100)})
+    >>> result = BenchmarkResult.from_frame(
+    ...     df.assign(dataset="iono"), dataset="dataset", learner="learner",
+    ...     value="error", replicate="replicate", greater_is_better=False)
+    >>> ax = performance_distribution(result, "iono")
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['tree', 'forest']
+    """
+    import matplotlib.pyplot as plt
+
+    greater_is_better = result.greater_is_better(metric)  # checks `metric`
+    metric = next(iter(result.metrics)) if metric is None else metric
+    if str(dataset) not in result.datasets:
+        raise ValueError(
+            f"Unknown `dataset` {dataset!r}; this result has {list(result.datasets)}."
+        )
+    perf = result.performance(metric)
+    perf = perf[perf["dataset"] == str(dataset)]
+    learners = [m for m in result.learners if m in set(perf["learner"].astype(str))]
+    if not learners:
+        raise ValueError(f"Data set {dataset!r} has no performances to plot.")
+    values = {
+        m: perf.loc[perf["learner"] == m, "value"].dropna().to_numpy(dtype=float)
+        for m in learners
+    }
+    finite = np.concatenate([v for v in values.values() if v.size] or [np.zeros(1)])
+    low, high = float(finite.min()), float(finite.max())
+    pad = 0.08 * (high - low) if high > low else 0.05 * max(abs(low), 1.0)
+    grid = np.linspace(low - pad, high + pad, _GRID_POINTS)
+    densities = {m: _density(v, grid) for m, v in values.items()}
+    peak = max((d.max() for d in densities.values() if d is not None), default=1.0)
+
+    k = len(learners)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.4, 0.9 + _ROW_INCHES * k), layout="constrained")
+    colors = plt.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
+    for i, name in enumerate(learners):
+        y = k - 1 - i  # first learner on top
+        color = colors[i % len(colors)]
+        v = values[name]
+        if v.size == 0:
+            ax.text(grid.mean(), y, "no finite performance", ha="center", va="center")
+            continue
+        base = y + _DENSITY_BASE
+        dens = densities[name]
+        if dens is None:
+            ax.vlines(v[0], base, base + _DENSITY_HEIGHT, color=color, lw=2)
+        else:
+            curve = base + _DENSITY_HEIGHT * dens / peak
+            ax.fill_between(grid, base, curve, color=color, alpha=0.3, lw=0)
+            ax.plot(grid, curve, color=color, lw=1.2)
+        ax.boxplot(
+            v,
+            positions=[y + _BOX_CENTRE],
+            widths=_BOX_HEIGHT,
+            orientation="horizontal",
+            manage_ticks=False,
+            patch_artist=True,
+            boxprops={"facecolor": "white", "edgecolor": color},
+            medianprops={"color": color, "lw": 2},
+            whiskerprops={"color": color},
+            capprops={"color": color},
+            flierprops={"marker": "o", "markersize": 3, "markeredgecolor": color},
+        )
+    ax.set_yticks(np.arange(k - 1, -1, -1), learners)
+    ax.set_ylim(-0.55, k - 0.45)
+    ax.set_xlim(grid[0], grid[-1])
+    better = "higher" if greater_is_better else "lower"
+    ax.set_xlabel(f"{metric} per replicate ({better} is better)")
+    ax.set_title(f"{dataset}: performance over replicates")
+    ax.grid(axis="x", alpha=0.3)
+    for y in range(k - 1):
+        ax.axhline(y + 0.5, color="0.85", lw=0.6)
+    return ax
