@@ -60,7 +60,10 @@ def test_demo_report_is_self_contained_with_every_figure(demo_dir):
     page = (out / "report.html").read_text()
     for name in FIGURES:
         assert f'id="fig-{name}"' in page
-    assert page.count('src="data:image/png;base64,') == len(FIGURES)
+    for name in ("wine_0v1", "breast_cancer", "microarray"):  # one per data set
+        assert f'id="fig-distribution_{name}"' in page
+        assert (out / "figures" / f"distribution_{name}.svg").is_file()
+    assert page.count('src="data:image/png;base64,') == len(FIGURES) + 3
     assert not re.search(r"https?://", page)
     assert not re.search(r'(src|href)="(?!data:|#)', page)
     for table in ("datasets", "learners", "pairs", "within", "mean", "ranks"):

@@ -10,7 +10,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from ..stats import friedman_test, n_datasets_needed, paired_test, power_paired_t
+from ..stats import adjust_pvalues
 
 ANALYSES = ("effects", "friedman", "power", "win_tie_loss")
 # Above this many learners the across-data-set pairs are "each learner against
@@ -83,24 +83,16 @@ class ReportAnalysis:
         return "higher is better" if self.greater_is_better else "lower is better"
 
 
-def _t_interval(x, y, level, labels):
-    """Paired t: estimate, interval and p-value of mean(x − y)."""
-    res = paired_test(x, y, method="t", labels=labels)
-    ci = res.confidence_interval(level)
-    return res.estimate, ci.low, ci.high, res.pvalue
+def _interval(result, a, b, *, dataset, metric, levels):
+    """Paired t of ``a − b`` (over data sets, or over one data set's replicates):
+    estimate, p-value, n and the interval at each confidence level."""
+    res = result.paired_test(a, b, dataset=dataset, metric=metric, method="t")
+    return res, [res.confidence_interval(level) for level in levels]
 
 
-def _wide_replicates(perf, dataset):
-    """Replicates × learners of one data set, complete replicates only."""
-    sub = perf[perf["dataset"] == dataset]
-    wide = sub.pivot(index="replicate", columns="learner", values="value")
-    return wide.dropna(axis=0, how="any")
-
-
-def _within(perf, mean, greater_is_better, level):
+def _within(result, mean, greater_is_better, level, metric, notes):
     rows = []
     for dataset in mean.index:
-        wide = _wide_replicates(perf, dataset)
         row_means = mean.loc[dataset].dropna()
         if row_means.empty:
             continue
@@ -109,56 +101,70 @@ def _within(perf, mean, greater_is_better, level):
             if learner == best:
                 continue
             entry = {"dataset": dataset, "learner": learner, "reference": best}
-            n = len(wide)
-            if n >= 2 and learner in wide and best in wide:
-                est, low, high, p = _t_interval(
-                    wide[learner], wide[best], level, (learner, best)
+            try:
+                res, (ci,) = _interval(
+                    result,
+                    learner,
+                    best,
+                    dataset=dataset,
+                    metric=metric,
+                    levels=[level],
                 )
+            except ValueError as exc:
+                notes.append(f"No interval for {learner} − {best} on {dataset}: {exc}")
+                entry.update(estimate=np.nan, low=np.nan, high=np.nan)
+                entry.update(pvalue=np.nan, n=0)
             else:
-                est, low, high, p = (np.nan,) * 4
-            entry.update(estimate=est, low=low, high=high, pvalue=p, n=n)
+                entry.update(estimate=res.estimate, low=ci.low, high=ci.high)
+                entry.update(pvalue=res.pvalue, n=res.n)
             rows.append(entry)
     columns = ["dataset", "learner", "reference", "estimate", "low", "high"]
     return pd.DataFrame(rows, columns=[*columns, "pvalue", "n"])
 
 
 def _holm_levels(pvalues, alpha):
-    """Holm's step-down level α/(m − r + 1) for the r-th smallest p-value."""
+    """Holm's step-down level α/(m − r + 1) for the r-th smallest p-value, and the
+    Holm-adjusted p-values."""
     p = np.asarray(pvalues, dtype=float)
     m = p.size
     order = np.argsort(p, kind="stable")
     levels = np.empty(m)
     levels[order] = alpha / (m - np.arange(m))
-    adjusted = np.empty(m)
-    adjusted[order] = np.minimum(
-        1, np.maximum.accumulate((m - np.arange(m)) * p[order])
-    )
-    return levels, adjusted
+    return levels, adjust_pvalues(p, method="holm")
 
 
-def _pairs(blocks, order, greater_is_better, level, best):
-    """Pairwise paired-t intervals over the rows of ``blocks`` (blocks × learners)."""
+def _pairs(result, order, level, best, *, dataset, metric):
+    """Pairwise paired-t intervals, unadjusted and at Holm's levels."""
     learners = list(order)
     if len(learners) <= _MAX_LEARNERS_ALL_PAIRS:
-        # Better learner first, so estimates of "a − b" read as "a against b".
+        # In rank order, so "a − b" reads as "the better ranked against the other".
         pairs = list(combinations(learners, 2))
     else:
         pairs = [(best, other) for other in learners if other != best]
+    tests = []
     rows = []
     for a, b in pairs:
-        est, low, high, p = _t_interval(blocks[a], blocks[b], level, (a, b))
-        rows.append({"pair": f"{a} − {b}", "estimate": est, "low": low})
-        rows[-1].update(high=high, pvalue=p, n=len(blocks), a=a, b=b)
+        res, (ci,) = _interval(
+            result, a, b, dataset=dataset, metric=metric, levels=[level]
+        )
+        tests.append(res)
+        rows.append(
+            {
+                "pair": f"{a} − {b}",
+                "a": a,
+                "b": b,
+                "estimate": res.estimate,
+                "low": ci.low,
+                "high": ci.high,
+                "pvalue": res.pvalue,
+                "n": res.n,
+            }
+        )
     table = pd.DataFrame(rows).set_index("pair")
-    alpha = 1 - level
-    levels, adjusted = _holm_levels(table["pvalue"].fillna(1.0), alpha)
-    adj_low, adj_high = [], []
-    for (a, b), lev in zip(pairs, levels, strict=True):
-        _, lo, hi, _ = _t_interval(blocks[a], blocks[b], 1 - lev, (a, b))
-        adj_low.append(lo)
-        adj_high.append(hi)
-    table["adjusted_low"] = adj_low
-    table["adjusted_high"] = adj_high
+    levels, adjusted = _holm_levels(table["pvalue"].fillna(1.0), 1 - level)
+    cis = [t.confidence_interval(1 - lev) for t, lev in zip(tests, levels, strict=True)]
+    table["adjusted_low"] = [ci.low for ci in cis]
+    table["adjusted_high"] = [ci.high for ci in cis]
     table["adjusted_pvalue"] = adjusted
     return table[
         [
@@ -260,10 +266,6 @@ def analyse_result(
         )
     metric = result._metric(metric)
     gib = result.greater_is_better(metric)
-    perf = result.performance(metric)
-    perf = perf.assign(
-        dataset=perf["dataset"].astype(str), learner=perf["learner"].astype(str)
-    )
     mean = result.aggregate(metric)
     mean.columns = [str(c) for c in mean.columns]
     mean.index = [str(i) for i in mean.index]
@@ -291,34 +293,42 @@ def analyse_result(
     best = order[0]
 
     # Blocks of the across-learner analyses: data sets, or replicates of the one.
-    if n_datasets >= 2:
-        blocks, blocks_name = complete, "data sets"
+    scope = None
+    if n_datasets >= 2 and len(complete) == len(mean):
+        blocks_name = "data sets"
     elif len(mean) == 1:
-        blocks = _wide_replicates(perf, mean.index[0])
-        blocks.columns = [str(c) for c in blocks.columns]
-        blocks_name = "replicates"
+        scope, blocks_name = mean.index[0], "replicates"
     else:
-        blocks, blocks_name = complete.iloc[:0], "data sets"
+        blocks_name = "data sets"
+    can_compare = len(learners) >= 2 and (
+        scope is not None or (n_datasets >= 2 and len(complete) == len(mean))
+    )
 
-    within = _within(perf, mean, gib, level)
+    within = _within(result, mean, gib, level, metric, notes)
     pairs = pd.DataFrame()
-    if "effects" in analyses and len(blocks) >= 2 and len(learners) >= 2:
-        pairs = _pairs(blocks, order, gib, level, best)
+    friedman = posthoc = None
+    if can_compare and "effects" in analyses:
+        try:
+            pairs = _pairs(result, order, level, best, dataset=scope, metric=metric)
+        except ValueError as exc:
+            notes.append(f"No pairwise intervals: {exc}")
     elif "effects" in analyses:
         notes.append(
             "Pairwise intervals need at least 2 complete data sets (or 2 "
             "replicates of a single data set)."
         )
-
-    friedman = posthoc = None
-    if "friedman" in analyses and len(blocks) >= 2 and len(learners) >= 2:
-        friedman = friedman_test(blocks[order], greater_is_better=gib)
-        posthoc = friedman.posthoc("nemenyi")
+    if can_compare and "friedman" in analyses:
+        try:
+            friedman = result.friedman(dataset=scope, metric=metric)
+        except ValueError as exc:
+            notes.append(f"No Friedman test: {exc}")
+        else:
+            posthoc = friedman.posthoc("nemenyi")
     elif "friedman" in analyses:
         notes.append("Friedman's test needs at least 2 blocks and 2 learners.")
 
     power = None
-    if "power" in analyses and n_datasets >= 2 and len(learners) >= 2:
+    if "power" in analyses and can_compare and scope is None:
         a, b = order[0], order[1]
         diff = sign * (complete[b] - complete[a])  # > 0 when a is better
         sigma = float(np.std(diff, ddof=1))
@@ -328,15 +338,16 @@ def analyse_result(
         else:
             d, source = float(delta), "given"
         if sigma > 0 and d > 0:
+            row = result.power(a, b, delta=d, power=target_power, metric=metric).iloc[0]
             power = {
                 "pair": (a, b),
                 "delta": d,
                 "delta_source": source,
                 "observed_difference": observed,
-                "sigma": sigma,
-                "n_datasets": n_datasets,
-                "power": power_paired_t(n_datasets, d, sigma),
-                "n_needed": n_datasets_needed(d, sigma, power=target_power),
+                "sigma": float(row["sigma"]),
+                "n_datasets": int(row["n_datasets"]),
+                "power": float(row["power"]),
+                "n_needed": int(row["n_datasets_needed"]),
                 "target_power": target_power,
             }
         else:
@@ -347,8 +358,7 @@ def analyse_result(
     elif "power" in analyses:
         notes.append(
             "The power across data sets needs at least 2 complete data sets; "
-            "this study has "
-            f"{n_datasets}."
+            f"this study has {n_datasets}."
         )
 
     return ReportAnalysis(

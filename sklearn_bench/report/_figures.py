@@ -1,5 +1,7 @@
 """The report's figures, made from a ReportAnalysis (matplotlib, imported lazily)."""
 
+import re
+
 import numpy as np
 
 from .. import plotting
@@ -12,7 +14,7 @@ def _name(analysis):
 def make_figures(result, analysis, *, analyses):
     """Every figure the analysis supports, as ``{key: (title, caption, Figure)}``.
 
-    Keys: ``"critical_difference"``, ``"distribution_<i>"`` (one per data set),
+    Keys: ``"critical_difference"``, ``"distribution_<data set>"`` (one each),
     ``"forest"``, ``"power"``, ``"datasets_needed"``, ``"win_tie_loss"``.
     """
     import matplotlib
@@ -35,16 +37,19 @@ def make_figures(result, analysis, *, analyses):
             "significantly by Nemenyi's test (Demšar 2006, Fig. 1).",
             ax.figure,
         )
-    distribution = getattr(plotting, "performance_distribution", None)
-    if distribution is not None and "effects" in analyses:
-        for i, dataset in enumerate(analysis.mean.index):
-            ax = distribution(result, dataset)
-            fig = ax.figure if hasattr(ax, "figure") else ax
-            figures[f"distribution_{i}"] = (
+    if "effects" in analyses:
+        for dataset in analysis.mean.index:
+            ax = plotting.performance_distribution(
+                result, dataset, metric=analysis.metric
+            )
+            ax.set_title(f"{dataset}", fontsize=10)
+            slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", str(dataset))
+            figures[f"distribution_{slug}"] = (
                 f"Performance distribution: {dataset}",
                 f"{_name(analysis)} of each learner over the replicates of "
-                f"{dataset} (Hothorn et al. 2005; Eugster et al.).",
-                fig,
+                f"{dataset}: boxplot and kernel density (Hothorn et al. 2005, "
+                "Figs. 3-5).",
+                ax.figure,
             )
     if len(analysis.pairs):
         ax = plotting.plot_confidence_intervals(

@@ -351,7 +351,7 @@ def write_report(
     ...     analysis = write_report(result, tmp)
     ...     html = (pathlib.Path(tmp) / "report.html").read_text()
     >>> analysis.best, html.count("<img")
-    ('x', 5)
+    ('x', 8)
     """
     import matplotlib.pyplot as plt
 
