@@ -193,7 +193,7 @@ def plot_datasets_needed(
             xytext=(6, 6),
             textcoords="offset points",
             fontsize=9,
-            bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0},
+            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.6},
         )
     ax.set_yscale("log")
     ax.set_xlabel("difference to detect Δ")

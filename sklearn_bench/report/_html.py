@@ -23,9 +23,9 @@ h1 { font-size: 1.6em; margin-bottom: 0.2em; }
 h2 { border-bottom: 1px solid #ddd; padding-bottom: 0.2em; margin-top: 1.8em; }
 nav a { margin-right: 1em; }
 table { border-collapse: collapse; margin: 0.6em 0 1.2em; font-size: 0.9em; }
-th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right; }
+th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: left; }
 th { background: #f4f4f4; }
-td:first-child, th:first-child { text-align: left; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
 caption { caption-side: top; text-align: left; font-weight: 600;
           padding-bottom: 0.3em; }
 figure { margin: 1em 0 2em; }
@@ -52,17 +52,28 @@ def _versions():
 
 
 def _fmt(value, digits=4):
+    if isinstance(value, bool | np.bool_):
+        return str(bool(value))
+    if isinstance(value, int | np.integer):
+        return str(int(value))
     if isinstance(value, float | np.floating):
         if np.isnan(value):
             return "–"
         if np.isinf(value):
             return "∞" if value > 0 else "−∞"
-        return (
-            f"{value:.{digits}g}"
-            if abs(value) < 1e-3 and value
-            else (f"{value:.{digits}f}")
-        )
+        if value == int(value) and abs(value) < 1e9:
+            return str(int(value))
+        if abs(value) < 1e-3:
+            return f"{value:.{digits - 1}e}"
+        return f"{value:.{digits}f}"
     return html.escape(str(value))
+
+
+def _cell(value):
+    numeric = isinstance(value, int | float | np.integer | np.floating)
+    if numeric and not isinstance(value, bool | np.bool_):
+        return f'<td class="num">{_fmt(value)}</td>'
+    return f"<td>{_fmt(value)}</td>"
 
 
 def _table(df, caption, *, table_id, index=True):
@@ -73,7 +84,7 @@ def _table(df, caption, *, table_id, index=True):
     rows = []
     for idx, row in df.iterrows():
         cells = [f"<td>{html.escape(str(idx))}</td>"] if index else []
-        cells += [f"<td>{_fmt(v)}</td>" for v in row.tolist()]
+        cells += [_cell(v) for v in row.tolist()]
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return (
         f'<table id="{table_id}"><caption>{html.escape(caption)}</caption>'
