@@ -17,7 +17,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - python 3.10
     import tomli as tomllib
 
-from .report import ANALYSES
+from .report._analysis import ANALYSES
 
 _TOP_KEYS = {"experiment", "learners", "datasets", "analysis", "output"}
 _EXPERIMENT_KEYS = {

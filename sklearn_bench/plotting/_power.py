@@ -107,7 +107,7 @@ def plot_power_curve(
             textcoords="offset points",
             va="top",
             fontsize=9,
-            bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0},
+            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.6},
             gid="power-study-label",
         )
     ax.set_xlim(J.min(), J.max())

@@ -1,11 +1,10 @@
 """The HTML report and the text summary of a benchmark experiment."""
 
-from ._analysis import ANALYSES, ReportAnalysis, analyse_result
+from ._analysis import ReportAnalysis, analyse_result
 from ._html import write_report
 from ._summary import format_summary
 
 __all__ = [
-    "ANALYSES",
     "ReportAnalysis",
     "analyse_result",
     "format_summary",

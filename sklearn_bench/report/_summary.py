@@ -116,8 +116,8 @@ def format_summary(analysis, result=None):
         what = "the observed difference" if pw["delta_source"] == "observed" else "Δ"
         lines.append(
             f"   {pw['pair'][0]} vs {pw['pair'][1]}: sigma of the per-data-set "
-            f"differences = {pw['sigma']:.4f}. With J = {pw['n_datasets']} data sets "
-            f"the paired t-test has power {pw['power']:.2f} to detect "
+            f"differences = {pw['sigma']:.4f}.\n   With J = {pw['n_datasets']} data "
+            f"sets the paired t-test has power {pw['power']:.2f} to detect "
             f"{what} = {pw['delta']:.4f};"
         )
         lines.append(
