@@ -182,6 +182,20 @@ def _pairs(result, order, level, best, *, dataset, metric):
     ]
 
 
+def _subset(result, datasets):
+    """The result restricted to ``datasets`` (for the across-data-set analyses)."""
+    from ..results import BenchmarkResult
+
+    scores = result.scores[result.scores["dataset"].isin(datasets)]
+    return BenchmarkResult(
+        scores,
+        metrics=result.metrics,
+        datasets={d: p for d, p in result.datasets.items() if d in datasets},
+        learners=result.learners,
+        info=result.info,
+    )
+
+
 def _failures(result):
     failed = result.scores[result.scores["failed"]]
     columns = ["dataset", "learner", "error_type", "count", "message"]
@@ -275,13 +289,20 @@ def analyse_result(
     n_rep.columns, n_rep.index = list(mean.columns), list(mean.index)
     notes = []
 
-    complete = mean.dropna(axis=0, how="any")
+    # A data set with a NaN replicate performance (a failed or missing task) is
+    # left out of the analyses across data sets, which need every learner on
+    # every replicate.
+    perf = result.performance(metric)
+    incomplete = set(perf.loc[perf["value"].isna(), "dataset"].astype(str))
+    complete = mean.drop(index=sorted(incomplete)).dropna(axis=0, how="any")
+    full = result
     if len(complete) < len(mean):
-        dropped = sorted(set(mean.index) - set(complete.index))
+        dropped = [d for d in mean.index if d not in complete.index]
         notes.append(
-            f"Data sets {dropped} lack a mean for some learner (failed or missing "
-            "tasks) and are left out of the across-data-set analyses."
+            f"Data sets {dropped} have failed or missing tasks and are left out of "
+            "the analyses across data sets."
         )
+        result = _subset(result, list(complete.index))
     n_datasets = len(complete)
     learners = list(mean.columns)
     sign = -1.0 if gib else 1.0
@@ -294,17 +315,15 @@ def analyse_result(
 
     # Blocks of the across-learner analyses: data sets, or replicates of the one.
     scope = None
-    if n_datasets >= 2 and len(complete) == len(mean):
+    if n_datasets >= 2:
         blocks_name = "data sets"
     elif len(mean) == 1:
         scope, blocks_name = mean.index[0], "replicates"
     else:
         blocks_name = "data sets"
-    can_compare = len(learners) >= 2 and (
-        scope is not None or (n_datasets >= 2 and len(complete) == len(mean))
-    )
+    can_compare = len(learners) >= 2 and (scope is not None or n_datasets >= 2)
 
-    within = _within(result, mean, gib, level, metric, notes)
+    within = _within(full, mean, gib, level, metric, notes)
     pairs = pd.DataFrame()
     friedman = posthoc = None
     if can_compare and "effects" in analyses:
@@ -376,6 +395,6 @@ def analyse_result(
         posthoc=posthoc,
         friedman_blocks=blocks_name,
         power=power,
-        failures=_failures(result),
+        failures=_failures(full),
         notes=notes,
     )
