@@ -4,6 +4,7 @@ import base64
 import html
 import io
 import platform
+import re
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -126,7 +127,11 @@ def _what_was_run(result, analysis, missing):
     learners = pd.DataFrame(
         {
             "definition": [
-                info.get("learners", {}).get(name, "") for name in result.learners
+                # "<function f at 0x7f...>" -> "<function f>": no memory addresses
+                re.sub(
+                    r" at 0x[0-9a-fA-F]+>", ">", info.get("learners", {}).get(name, "")
+                )
+                for name in result.learners
             ]
         },
         index=pd.Index(result.learners, name="learner"),
