@@ -175,6 +175,17 @@ class _UsageError(Exception):
     """A problem with what the user asked for (exit code 2)."""
 
 
+def _require_matplotlib():
+    """The report needs matplotlib (the ``plot`` extra); say so before any fit."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise _UsageError(
+            "the report needs matplotlib; install it with "
+            '`python -m pip install "sklearn-bench[plot]"`'
+        ) from None
+
+
 def _say(message, stream=None):
     print(message, file=sys.stdout if stream is None else stream, flush=True)
 
@@ -223,6 +234,7 @@ def _fit(experiment, datasets):
 def _cmd_demo(args):
     from ._demo import demo_experiment, describe
 
+    _require_matplotlib()
     size = "quick" if args.quick else "full" if args.full else "default"
     out = args.out
     store = out / "results.sqlite" if _has_store() else None
@@ -255,6 +267,8 @@ def _cmd_run(args):
     from .experiment import BenchmarkExperiment
 
     config = load_config(args.config)
+    if not args.check:
+        _require_matplotlib()
     params = dict(config.experiment)
     if args.n_jobs is not None:
         params["n_jobs"] = args.n_jobs
@@ -329,6 +343,7 @@ def _load_stored(path):
 
 
 def _cmd_report(args):
+    _require_matplotlib()
     result, missing = _load_stored(args.store)
     out = args.out
     if out is None:

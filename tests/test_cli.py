@@ -390,3 +390,13 @@ def test_console_exit_code_of_a_bad_config(tmp_path):
         "sklearn-bench run: error: config key `experimnt`: unknown key; expected "
         "one of ['analysis', 'datasets', 'experiment', 'learners', 'output']"
     ]
+
+
+@pytest.mark.parametrize("argv", [["demo", "--quick"], ["run", str(EXAMPLE_CONFIG)]])
+def test_without_matplotlib_says_how_to_install_it(argv, monkeypatch, capsys):
+    """H: without matplotlib (the `plot` extra) the commands stop before fitting with
+    one line saying how to install it, exit 2."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and 'pip install "sklearn-bench[plot]"' in err[0]
