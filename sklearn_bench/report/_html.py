@@ -52,7 +52,13 @@ def _versions():
     return out
 
 
-def _fmt(value, digits=4):
+_P_COLUMNS = {"p", "Holm p", "pvalue", "pvalue_adjusted"}
+_COUNT_COLUMNS = {"n", "replicates", "count", "median n_train", "median n_test"}
+
+
+def _fmt(value, column=None, digits=4):
+    """A cell: p-values with 3 significant digits (scientific when tiny), counts as
+    integers, other numbers with ``digits`` decimals."""
     if isinstance(value, bool | np.bool_):
         return str(bool(value))
     if isinstance(value, int | np.integer):
@@ -62,19 +68,19 @@ def _fmt(value, digits=4):
             return "–"
         if np.isinf(value):
             return "∞" if value > 0 else "−∞"
-        if value == int(value) and abs(value) < 1e9:
-            return str(int(value))
-        if abs(value) < 1e-3:
-            return f"{value:.{digits - 1}e}"
+        if column in _COUNT_COLUMNS:
+            return f"{value:g}"
+        if column in _P_COLUMNS:
+            return f"{value:.2e}" if value < 1e-3 else f"{value:.3f}"
         return f"{value:.{digits}f}"
     return html.escape(str(value))
 
 
-def _cell(value):
+def _cell(value, column=None):
     numeric = isinstance(value, int | float | np.integer | np.floating)
     if numeric and not isinstance(value, bool | np.bool_):
-        return f'<td class="num">{_fmt(value)}</td>'
-    return f"<td>{_fmt(value)}</td>"
+        return f'<td class="num">{_fmt(value, column)}</td>'
+    return f"<td>{_fmt(value, column)}</td>"
 
 
 def _table(df, caption, *, table_id, index=True):
@@ -85,7 +91,7 @@ def _table(df, caption, *, table_id, index=True):
     rows = []
     for idx, row in df.iterrows():
         cells = [f"<td>{html.escape(str(idx))}</td>"] if index else []
-        cells += [_cell(v) for v in row.tolist()]
+        cells += [_cell(v, c) for v, c in zip(row.tolist(), df.columns, strict=True)]
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return (
         f'<table id="{table_id}"><caption>{html.escape(caption)}</caption>'
@@ -247,9 +253,9 @@ def _tests(analysis):
         parts.append(
             f"<p>{html.escape(fr.method)} over {fr.n_blocks} "
             f"{analysis.friedman_blocks}: χ²<sub>F</sub> = {fr.statistic:.3f} "
-            f"(p = {_fmt(fr.pvalue)}); Iman–Davenport F = "
+            f"(p = {_fmt(fr.pvalue, 'p')}); Iman–Davenport F = "
             f"{fr.iman_davenport_statistic:.3f} (p = "
-            f"{_fmt(fr.iman_davenport_pvalue)}). {html.escape(fr.null_hypothesis)}"
+            f"{_fmt(fr.iman_davenport_pvalue, 'p')}). {html.escape(fr.null_hypothesis)}"
             f" Nemenyi critical difference (α = 0.05): "
             f"{fr.critical_difference(0.05):.3f} ranks.</p>"
         )
