@@ -79,8 +79,9 @@ def plot_win_tie_loss(
     ----------
     table : DataFrame or BenchmarkResult
         Data sets × learners of a performance, e.g. ``result.aggregate()``; a
-        :class:`~sklearn_bench.BenchmarkResult` uses its mean performance on
-        its default metric and that metric's direction.
+        :class:`~sklearn_bench.BenchmarkResult` is counted by its
+        :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` (mean performance on
+        its default metric, in that metric's direction).
     greater_is_better : bool, default=False
         Ignored for a BenchmarkResult.
     tolerance : float, default=0.0
@@ -107,12 +108,16 @@ def plot_win_tie_loss(
     """
     import matplotlib.pyplot as plt
 
-    if hasattr(table, "aggregate") and hasattr(table, "greater_is_better"):
-        greater_is_better = table.greater_is_better()
-        table = table.aggregate()
-    wins, ties, losses = win_tie_loss_counts(
-        table, greater_is_better=greater_is_better, tolerance=tolerance
-    )
+    if hasattr(table, "win_tie_loss"):  # a BenchmarkResult counts for itself
+        counts = table.win_tie_loss(tolerance=tolerance)
+        wins, ties, losses = (
+            counts.xs(outcome, axis=1, level=1).astype(int)
+            for outcome in ("win", "tie", "loss")
+        )
+    else:
+        wins, ties, losses = win_tie_loss_counts(
+            table, greater_is_better=greater_is_better, tolerance=tolerance
+        )
     names = list(wins.index)
     k = len(names)
     n = (wins + ties + losses).to_numpy(dtype=float)

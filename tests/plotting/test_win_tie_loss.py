@@ -121,3 +121,27 @@ def test_bad_inputs():
         win_tie_loss_counts(pd.DataFrame({"A": [0.1]}))
     with pytest.raises(ValueError, match="`tolerance`"):
         win_tie_loss_counts(pd.DataFrame({"A": [0.1], "B": [0.2]}), tolerance=-1)
+
+
+def test_counts_agree_with_benchmark_result_win_tie_loss():
+    """H: win_tie_loss_counts on the mean table equals BenchmarkResult.win_tie_loss
+    (the two ways a heat map can be fed)."""
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame(
+        {
+            "d": np.repeat([f"d{i}" for i in range(6)], 4),
+            "m": ["A", "B", "C", "D"] * 6,
+            "e": rng.integers(0, 5, 24) / 10,
+        }
+    )
+    result = BenchmarkResult.from_frame(
+        df, dataset="d", learner="m", value="e", greater_is_better=False
+    )
+    wins, ties, losses = win_tie_loss_counts(result.aggregate())
+    counts = result.win_tie_loss()
+    for outcome, mine in (("win", wins), ("tie", ties), ("loss", losses)):
+        theirs = counts.xs(outcome, axis=1, level=1)
+        off_diagonal = ~np.eye(4, dtype=bool)
+        np.testing.assert_array_equal(
+            mine.to_numpy()[off_diagonal], theirs.to_numpy()[off_diagonal]
+        )
