@@ -105,8 +105,13 @@ def format_summary(analysis, result=None):
         post = a.posthoc
         if post is not None and "pvalue_adjusted" in post:
             sig = post[post["pvalue_adjusted"] <= 0.05]
+            names = [
+                f"{r.learner_i} vs {r.learner_j}" for r in sig.head(5).itertuples()
+            ]
+            more = f" and {len(sig) - 5} more" if len(sig) > 5 else ""
             lines.append(
-                f"   Nemenyi: {len(sig)} of {len(post)} pairs differ at alpha 0.05."
+                f"   Nemenyi: {len(sig)} of {len(post)} pairs differ at alpha 0.05"
+                + (f" ({', '.join(names)}{more})." if names else ".")
             )
     else:
         lines.append("   (no Friedman test: " + "; ".join(a.notes[:1]) + ")")
