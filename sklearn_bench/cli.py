@@ -322,6 +322,12 @@ def _cmd_run(args):
     return EXIT_OK
 
 
+_cmd_run.__doc__ = (
+    "``sklearn-bench run CONFIG.toml``: the experiment of a TOML file, then the "
+    "report.\n\n" + _RUN_HELP
+)
+
+
 def _load_stored(path):
     """A BenchmarkResult and its number of missing tasks, from a store or folder."""
     from .results import BenchmarkResult
