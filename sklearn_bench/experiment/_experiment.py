@@ -18,6 +18,8 @@ from .._version import __version__
 from ..datasets._dataset import Dataset, SimulatedDataset, check_datasets
 from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
+from ..results._store import StoreWriter
+from ._config import experiment_config
 from ._scoring import check_scoring
 from ._tasks import (
     SEED_CV,
@@ -82,6 +84,21 @@ class BenchmarkExperiment(BaseEstimator):
         classifiers) in ``results_.predictions``, e.g. for McNemar's test.
     progress : bool, default=True
         Show a tqdm progress bar over tasks.
+    store : str or path-like, default=None
+        An SQLite file to which the driver commits every task as it finishes
+        (its scores, failures and kept predictions, one transaction per task;
+        workers never write). It records the configuration (learners with all
+        their parameters, ``cv``, metrics, seed, ``error_score``,
+        ``keep_predictions``, a fingerprint of every data set, package
+        versions). ``fit`` on a store of the same configuration resumes it:
+        only the missing tasks run, and the result is bit-identical to an
+        uninterrupted run (with ``random_state=None`` the stored seed is
+        reused). A store of another configuration raises a ``ValueError``
+        naming the differences. ``results_`` is read back from the store, its
+        predictions only when first used; read a store without fitting with
+        :meth:`BenchmarkResult.from_store`. ``None`` keeps everything in memory.
+    overwrite : bool, default=False
+        Replace a store of another configuration instead of refusing it.
 
     Attributes
     ----------
@@ -138,6 +155,8 @@ class BenchmarkExperiment(BaseEstimator):
         error_score=np.nan,
         keep_predictions=False,
         progress=True,
+        store=None,
+        overwrite=False,
     ):
         self.learners = learners
         self.cv = cv
@@ -147,9 +166,15 @@ class BenchmarkExperiment(BaseEstimator):
         self.error_score = error_score
         self.keep_predictions = keep_predictions
         self.progress = progress
+        self.store = store
+        self.overwrite = overwrite
 
     def fit(self, X, y=None):
         """Run every learner on every split of every data set.
+
+        With a ``store``, each finished task is committed to it as it arrives,
+        and a store of the same configuration is resumed: only its missing tasks
+        run.
 
         Parameters
         ----------
@@ -163,6 +188,8 @@ class BenchmarkExperiment(BaseEstimator):
         -------
         self : BenchmarkExperiment
         """
+        if self.store is not None:
+            return self._fit_store(X, y)
         setup = self._prepare(X, y)
         n_tasks = setup["n_tasks"]
         parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
@@ -177,34 +204,84 @@ class BenchmarkExperiment(BaseEstimator):
         )
         rows = [row for out in outs for row in out["rows"]]
         scores = pd.DataFrame(rows)
-        metrics, learners, datasets = (
-            setup["metrics"],
-            setup["learners"],
-            setup["datasets"],
-        )
-        _report_failures(scores, n_tasks, len(metrics))
+        _report_failures(scores, n_tasks, len(setup["metrics"]))
 
         predictions = None
         if self.keep_predictions:
             predictions = _predictions_frame(outs)
         self.results_ = BenchmarkResult(
-            scores,
-            metrics={m.name: m.greater_is_better for m in metrics.values()},
-            datasets={name: data.problem for name, data in datasets.items()},
-            learners=list(learners),
-            predictions=predictions,
-            info={
-                "seed": setup["seed"],
-                "cv": _describe_cv(setup["cv"]),
-                "learners": {name: repr(est) for name, est in learners.items()},
-                "sklearn_bench_version": __version__,
-            },
+            scores, predictions=predictions, **self._result_description(setup)
         )
         self.n_tasks_ = n_tasks
         return self
 
-    def _prepare(self, X, y=None):
-        """Validate the configuration and data, draw the splits; run nothing."""
+    def _result_description(self, setup):
+        """Metrics, data sets, learners and provenance of the result (JSON-safe)."""
+        return {
+            "metrics": {m.name: m.greater_is_better for m in setup["metrics"].values()},
+            "datasets": {
+                name: data.problem for name, data in setup["datasets"].items()
+            },
+            "learners": list(setup["learners"]),
+            "info": {
+                "seed": setup["seed"],
+                "cv": _describe_cv(setup["cv"]),
+                "learners": {
+                    name: repr(est) for name, est in setup["learners"].items()
+                },
+                "sklearn_bench_version": __version__,
+            },
+        }
+
+    def _fit_store(self, X, y):
+        """Run the missing tasks of the store, committing each as it finishes.
+
+        Workers return rows; only this driver writes, one transaction per task,
+        so an interrupted run loses at most the tasks in flight. Results arrive
+        in completion order (``generator_unordered``) and are not accumulated;
+        the result is read back from the store in canonical order, so it is the
+        same whatever the order of completion, the backend or the interruptions.
+        """
+        writer = StoreWriter(self.store)
+        try:
+            stored = None if self.overwrite else writer.config()
+            seed = None
+            if stored is not None and self.random_state is None:
+                seed = stored["seed"]  # resume a run whose seed was drawn
+            setup = self._prepare(X, y, seed=seed)
+            tasks = list(self._tasks(setup))
+            description = self._result_description(setup)
+            description["info"]["store"] = str(self.store)
+            done = writer.start(
+                experiment_config(self, setup),
+                tasks,
+                description,
+                keep_predictions=self.keep_predictions,
+                overwrite=self.overwrite,
+            )
+            ordinal = {(t.dataset, t.split, t.learner): i for i, t in enumerate(tasks)}
+            parallel = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered")
+            for out in tqdm(
+                parallel(call for _, call in self._task_calls(setup, skip=done)),
+                total=len(tasks) - len(done),
+                disable=not self.progress,
+                desc="BenchmarkExperiment",
+                unit="task",
+            ):
+                row = out["rows"][0]
+                writer.write(ordinal[row["dataset"], row["split"], row["learner"]], out)
+        finally:
+            writer.close()
+        self.results_ = BenchmarkResult.from_store(self.store)
+        _report_failures(self.results_.scores, len(tasks), len(setup["metrics"]))
+        self.n_tasks_ = len(tasks)
+        return self
+
+    def _prepare(self, X, y=None, *, seed=None):
+        """Validate the configuration and data, draw the splits; run nothing.
+
+        ``seed`` replaces the one drawn from ``random_state`` (a resumed store).
+        """
         if y is not None:
             datasets = {"data": Dataset(X, y)}
         elif isinstance(X, Dataset | SimulatedDataset):
@@ -221,7 +298,8 @@ class BenchmarkExperiment(BaseEstimator):
             all_classifiers=all(is_classifier(e) for e in learners.values()),
             all_regressors=all(is_regressor(e) for e in learners.values()),
         )
-        seed = _base_seed(self.random_state)
+        if seed is None:
+            seed = _base_seed(self.random_state)
         cv = self.cv
         if not (cv is None or isinstance(cv, Integral) or hasattr(cv, "split")):
             cv = list(cv)  # an iterator of splits is read once, for all data sets
@@ -239,6 +317,16 @@ class BenchmarkExperiment(BaseEstimator):
             "n_tasks": sum(len(p["splits"]) for p in plans.values()) * len(learners),
         }
 
+    def _tasks(self, setup):
+        """Every task, in the order of ``results_.scores`` (nothing is run)."""
+        # Learner-major within a data set, as a loop of cross_validate calls:
+        # interleaving learners that use different thread pools (OpenMP, BLAS)
+        # makes their idle threads spin against each other.
+        for dname, plan in setup["plans"].items():
+            for lname in setup["learners"]:
+                for split, (_, _, rep, fold) in enumerate(plan["splits"]):
+                    yield Task(dname, split, rep, fold, lname)
+
     def _task_calls(self, setup, skip=frozenset()):
         """Yield ``(task, call)`` for every task, in a stable order.
 
@@ -248,35 +336,32 @@ class BenchmarkExperiment(BaseEstimator):
         """
         seed, learners = setup["seed"], setup["learners"]
         unseeded = {name: _unseeded_params(est) for name, est in learners.items()}
-        # Learner-major within a data set, as a loop of cross_validate calls:
-        # interleaving learners that use different thread pools (OpenMP, BLAS)
-        # makes their idle threads spin against each other.
-        for dname, plan in setup["plans"].items():
-            for lname, est in learners.items():
-                for split, (train, test, rep, fold) in enumerate(plan["splits"]):
-                    task = Task(dname, split, rep, fold, lname)
-                    if (dname, split, lname) in skip:
-                        continue
-                    X_l, y_l = plan["learning_sample"](rep)
-                    seed_params = {}
-                    if unseeded[lname]:
-                        lseed = derive_seed(seed, dname, SEED_LEARNER, rep)
-                        seed_params = _seed_params(unseeded[lname], lseed)
-                    call = delayed(run_task)(
-                        task,
-                        est,
-                        seed_params,
-                        X_l,
-                        y_l,
-                        train,
-                        test,
-                        plan["X_test"],
-                        plan["y_test"],
-                        setup["metrics"],
-                        self.error_score,
-                        self.keep_predictions,
-                    )
-                    yield task, call
+        for task in self._tasks(setup):
+            dname, split, rep, _, lname = task
+            if (dname, split, lname) in skip:
+                continue
+            plan, est = setup["plans"][dname], learners[lname]
+            train, test = plan["splits"][split][:2]
+            X_l, y_l = plan["learning_sample"](rep)
+            seed_params = {}
+            if unseeded[lname]:
+                lseed = derive_seed(seed, dname, SEED_LEARNER, rep)
+                seed_params = _seed_params(unseeded[lname], lseed)
+            call = delayed(run_task)(
+                task,
+                est,
+                seed_params,
+                X_l,
+                y_l,
+                train,
+                test,
+                plan["X_test"],
+                plan["y_test"],
+                setup["metrics"],
+                self.error_score,
+                self.keep_predictions,
+            )
+            yield task, call
 
     def _plan(self, name, data, cv, learners, metrics, seed):
         """Splits (train, test, replicate, fold) and samples of one data set."""
@@ -497,25 +582,39 @@ def _report_failures(scores, n_tasks, n_metrics):
 
 
 def _predictions_frame(outs):
-    parts = []
-    for out in outs:
-        pred = out["predictions"]
-        if pred is None:
-            continue
-        row0 = out["rows"][0]
-        n = len(pred["rows"])
-        part = {
-            key: np.repeat(row0[key], n)
-            for key in ["dataset", "learner", "split", "replicate", "fold"]
-        }
-        part["row"] = pred["rows"]
-        if "correct" in pred:
-            part["correct"] = pred["correct"]
-        else:
-            part["y_pred"] = pred["y_pred"]
-        parts.append(pd.DataFrame(part))
-    if not parts:
+    """Kept predictions of all tasks as one long frame, built column by column.
+
+    The per-task keys are repeated as categorical codes and small integers rather
+    than as Python objects, so the frame costs about as much as the predictions.
+    """
+    kept = [out for out in outs if out["predictions"] is not None]
+    if not kept:
         return pd.DataFrame(
             columns=["dataset", "learner", "split", "replicate", "fold", "row"]
         )
-    return pd.concat(parts, ignore_index=True)
+    lengths = np.array([len(out["predictions"]["rows"]) for out in kept])
+    heads = [out["rows"][0] for out in kept]
+    frame = {}
+    for key in ["dataset", "learner"]:
+        codes, names = pd.factorize(np.array([h[key] for h in heads], dtype=object))
+        frame[key] = pd.Categorical.from_codes(np.repeat(codes, lengths), names)
+    for key in ["split", "replicate", "fold"]:
+        frame[key] = np.repeat(np.array([h[key] for h in heads], np.int64), lengths)
+    frame["row"] = np.concatenate([out["predictions"]["rows"] for out in kept])
+    value = "correct" if "correct" in kept[0]["predictions"] else "y_pred"
+    if all(value in out["predictions"] for out in kept):
+        frame[value] = np.concatenate([out["predictions"][value] for out in kept])
+    else:  # classifiers and regressors mixed on one run: keep each as it came
+        frame["correct"] = np.concatenate(
+            [
+                out["predictions"].get("correct", np.full(n, None))
+                for out, n in zip(kept, lengths, strict=True)
+            ]
+        )
+        frame["y_pred"] = np.concatenate(
+            [
+                out["predictions"].get("y_pred", np.full(n, np.nan))
+                for out, n in zip(kept, lengths, strict=True)
+            ]
+        )
+    return pd.DataFrame(frame)

@@ -1,6 +1,7 @@
 """BenchmarkResult: the tidy table of a benchmark experiment and what it knows."""
 
 import json
+import warnings
 from dataclasses import replace
 from itertools import combinations
 from pathlib import Path
@@ -10,6 +11,7 @@ import pandas as pd
 
 from .._version import __version__
 from . import _select
+from ._store import read_predictions, read_store
 
 __all__ = ["BenchmarkResult"]
 
@@ -85,6 +87,9 @@ class BenchmarkResult:
         strings where the task did not fail).
     metrics, datasets, learners, predictions, info
         As passed.
+    n_missing_tasks : int
+        Tasks of a store's run that were not run yet (see :meth:`from_store`);
+        0 otherwise.
 
     Examples
     --------
@@ -116,14 +121,41 @@ class BenchmarkResult:
                     f"{problem!r}."
                 )
         self.scores = self._normalise_scores(scores)
-        self.predictions = (
-            None if predictions is None else self._normalise_predictions(predictions)
-        )
+        self.predictions = predictions
         self.info = {} if info is None else dict(info)
+
+    # Tasks of a store not yet run (see from_store); 0 for a complete result.
+    n_missing_tasks = 0
+    _load_predictions = None  # reads predictions from a store when first used
+
+    @property
+    def predictions(self):
+        """Kept predictions (read from the store when first used), or None."""
+        if self._load_predictions is not None:
+            self._predictions = self._normalise_predictions(self._load_predictions())
+            self._load_predictions = None
+        return self._predictions
+
+    @predictions.setter
+    def predictions(self, value):
+        self._load_predictions = None
+        self._predictions = (
+            None if value is None else self._normalise_predictions(value)
+        )
 
     # -- construction -------------------------------------------------------------
     def _categorical(self, column, categories, name):
-        unknown = set(column.astype(str).unique()) - set(categories)
+        if isinstance(column.dtype, pd.CategoricalDtype):
+            # Long frames (kept predictions) arrive categorical: recode the labels,
+            # never the millions of rows.
+            column = column.cat.remove_unused_categories()
+            labels = column.cat.categories.astype(str)
+            unknown = set(labels) - set(categories)
+            if not unknown:
+                recoded = column.cat.rename_categories(labels)
+                return pd.Categorical(recoded).set_categories(categories)
+        else:
+            unknown = set(column.astype(str).unique()) - set(categories)
         if unknown:
             raise ValueError(
                 f"`scores` has {name} values {sorted(unknown)} not listed in `{name}s`."
@@ -271,6 +303,81 @@ class BenchmarkResult:
             datasets=dict.fromkeys(dict.fromkeys(out["dataset"]), "unknown"),
             learners=list(dict.fromkeys(out["learner"])),
         )
+
+    @classmethod
+    def from_store(cls, path):
+        """Read the run of a store, finished or partial, without fitting anything.
+
+        Parameters
+        ----------
+        path : str or Path
+            An SQLite store written by
+            :class:`~sklearn_bench.BenchmarkExperiment` (``store=path``); it may
+            be read while a run is writing it.
+
+        Returns
+        -------
+        result : BenchmarkResult
+            The scores of the committed tasks in canonical order; kept
+            predictions are read from the store when :attr:`predictions` is
+            first used. ``n_missing_tasks`` counts the tasks not run yet (a
+            ``UserWarning`` says so when it is not 0);
+            ``info["store"]`` gives the path.
+
+        Raises
+        ------
+        FileNotFoundError
+            No file at ``path``.
+        ValueError
+            The file is not a sklearn_bench store or has a newer schema.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> from sklearn.datasets import load_iris
+        >>> from sklearn.dummy import DummyClassifier
+        >>> from sklearn_bench import BenchmarkExperiment, BenchmarkResult
+        >>> X, y = load_iris(return_X_y=True)
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     store = Path(folder) / "run.sqlite"
+        ...     experiment = BenchmarkExperiment(
+        ...         {"dummy": DummyClassifier()}, cv=3, random_state=0,
+        ...         progress=False, store=store).fit(X, y)
+        ...     result = BenchmarkResult.from_store(store)
+        >>> result.n_missing_tasks
+        0
+        >>> result.aggregate().round(2)
+        learner  dummy
+        dataset
+        data      0.68
+        """
+        content = read_store(path)
+        meta = content["result"]
+        info = dict(meta["info"], store=str(path))
+        result = cls(
+            content["scores"],
+            metrics=meta["metrics"],
+            datasets=meta["datasets"],
+            learners=meta["learners"],
+            info=info,
+        )
+        if content["keep_predictions"]:
+            done = content["done"]
+            where = Path(path).resolve()
+            result._load_predictions = lambda: read_predictions(where, done)
+        result.n_missing_tasks = content["n_missing_tasks"]
+        if result.n_missing_tasks:
+            n_tasks = content["n_tasks"]
+            warnings.warn(
+                f"The store {str(path)!r} holds {n_tasks - result.n_missing_tasks}"
+                f" of the {n_tasks} tasks of its run; "
+                f"{result.n_missing_tasks} are missing (interrupted or still "
+                "running). Fit the same experiment with this `store` to resume it.",
+                UserWarning,
+                stacklevel=2,
+            )
+        return result
 
     # -- views --------------------------------------------------------------------
     def _metric(self, metric):

@@ -1,0 +1,147 @@
+"""The configuration of an experiment as JSON-safe data, to compare runs in a store.
+
+Two runs may share a store only if everything that determines their scores is
+equal: the learners with all their parameters, ``cv``, the metrics, the seed,
+``error_score``, ``keep_predictions``, a fingerprint of every data set and the
+versions of the packages that compute the scores.
+"""
+
+import functools
+import hashlib
+import platform
+import re
+from numbers import Integral
+
+import joblib
+import numpy as np
+import pandas as pd
+import scipy
+import sklearn
+
+from .._version import __version__
+from ..datasets._dataset import SimulatedDataset
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def describe(value):
+    """A JSON-safe description of a parameter value, the same in every process.
+
+    Estimators become their class and all their parameters (recursively, so a
+    long repr is never cut short), functions their module and qualified name,
+    arrays a hash of their bytes; other objects their repr without memory
+    addresses.
+    """
+    if hasattr(value, "get_params") and not isinstance(value, type):
+        params = value.get_params(deep=False)
+        return {
+            "class": _qualname(type(value)),
+            "params": {key: describe(params[key]) for key in sorted(params)},
+        }
+    if isinstance(value, dict):
+        return {str(key): describe(val) for key, val in value.items()}
+    if isinstance(value, list | tuple):
+        return [describe(val) for val in value]
+    if isinstance(value, np.ndarray | pd.DataFrame | pd.Series):
+        return array_fingerprint(value)
+    if isinstance(value, functools.partial):
+        return {
+            "partial": describe(value.func),
+            "args": describe(list(value.args)),
+            "keywords": describe(dict(value.keywords)),
+        }
+    if isinstance(value, type) or (callable(value) and hasattr(value, "__qualname__")):
+        return _qualname(value)
+    if value is None or isinstance(value, bool | str):
+        return value
+    if isinstance(value, Integral):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        return repr(float(value))  # JSON has no NaN or inf
+    return _ADDRESS.sub("", repr(value))
+
+
+def _qualname(obj):
+    return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', obj)}"
+
+
+def array_fingerprint(X):
+    """Shape, dtype and SHA-256 of an array's bytes (pandas: of its values and
+    labels)."""
+    if isinstance(X, pd.DataFrame | pd.Series):
+        digest = hashlib.sha256(
+            pd.util.hash_pandas_object(X, index=True).to_numpy().tobytes()
+        )
+        labels = list(X.columns) if isinstance(X, pd.DataFrame) else [X.name]
+        digest.update(repr([str(c) for c in labels]).encode())
+        digest.update(repr(list(X.dtypes.astype(str)) if X.ndim == 2 else []).encode())
+    else:
+        X = np.asarray(X)
+        if X.dtype.hasobject:
+            digest = hashlib.sha256(joblib.hash(X).encode())
+        else:
+            digest = hashlib.sha256(np.ascontiguousarray(X).tobytes())
+        digest.update(str(X.dtype).encode())
+    return {"shape": list(np.shape(X)), "sha256": digest.hexdigest()}
+
+
+def dataset_fingerprint(data, plan):
+    """What identifies a data set: its arrays, or for a simulation its sampler,
+    sizes and the test sample it drew."""
+    if isinstance(data, SimulatedDataset):
+        return {
+            "problem": data.problem,
+            "sampler": describe(data.sampler),
+            "n_train": data.n_train,
+            "n_test": data.n_test,
+            "n_replicates": data.n_replicates,
+            "X_test": array_fingerprint(plan["X_test"]),
+            "y_test": array_fingerprint(plan["y_test"]),
+        }
+    out = {"problem": data.problem}
+    for name in ["X", "y", "X_test", "y_test", "groups"]:
+        value = getattr(data, name)
+        out[name] = None if value is None else array_fingerprint(value)
+    return out
+
+
+def versions():
+    """Versions of Python and the packages that compute the scores."""
+    return {
+        "python": platform.python_version(),
+        "sklearn_bench": __version__,
+        "scikit-learn": sklearn.__version__,
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "pandas": pd.__version__,
+    }
+
+
+def experiment_config(experiment, setup):
+    """The JSON-safe configuration of ``experiment`` on its prepared ``setup``."""
+    cv = setup["cv"]
+    if isinstance(cv, list):  # an iterable of splits, read once
+        cv = {"splits": describe([[np.asarray(a) for a in s] for s in cv])}
+    else:
+        cv = describe(cv)
+    return {
+        "learners": {n: describe(e) for n, e in setup["learners"].items()},
+        "cv": cv,
+        "metrics": {
+            name: {
+                "scorer": describe(m.scorer),
+                "greater_is_better": m.greater_is_better,
+                "task": m.task,
+                "binary_only": m.binary_only,
+            }
+            for name, m in setup["metrics"].items()
+        },
+        "seed": setup["seed"],
+        "error_score": describe(experiment.error_score),
+        "keep_predictions": bool(experiment.keep_predictions),
+        "datasets": {
+            name: dataset_fingerprint(data, setup["plans"][name])
+            for name, data in setup["datasets"].items()
+        },
+        "versions": versions(),
+    }
