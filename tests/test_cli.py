@@ -2,6 +2,7 @@
 every bad-config path, --help and exit codes."""
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -51,6 +52,9 @@ def test_demo_quick_writes_report_figures_and_results(demo_dir):
     assert len(scores) == len(result.scores)
     for table in ("mean", "pairwise_intervals", "within_dataset_intervals", "nemenyi"):
         assert (out / "tables" / f"{table}.csv").is_file()
+    stored = BenchmarkResult.from_store(out / "results.sqlite")
+    assert stored.n_missing_tasks == 0
+    pd.testing.assert_frame_equal(stored.aggregate(), result.aggregate())
 
 
 def test_demo_report_is_self_contained_with_every_figure(demo_dir):
@@ -93,6 +97,56 @@ def test_report_command_on_a_results_folder(demo_dir, tmp_path, capsys):
     for name in FIGURES:
         assert f'id="fig-{name}"' in page
     assert "1. Effect sizes" in capsys.readouterr().out
+
+
+def test_report_command_on_the_sqlite_store(demo_dir, tmp_path, capsys):
+    """H: `report STORE` on the demo's SQLite store writes the report with the same
+    numbers the demo printed, without refitting."""
+    _, out, demo_text = demo_dir
+    code = main(["report", str(out / "results.sqlite"), "--out", str(tmp_path)])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert (tmp_path / "report.html").is_file()
+    effects = text[text.index("1. Effect sizes") : text.index("2. Tests")]
+    assert effects in demo_text
+
+
+def test_report_command_on_a_partial_store(demo_dir, tmp_path, capsys):
+    """H: a store with 3 tasks removed is reported as a partial run (3 missing, in
+    the output and the page); the incomplete data set is left out of the
+    across-data-set analyses with a note; exit 0."""
+    import sqlite3
+
+    _, out, _ = demo_dir
+    store = tmp_path / "partial.sqlite"
+    shutil.copy(out / "results.sqlite", store)
+    with sqlite3.connect(store) as con:
+        ordinals = [
+            r[0]
+            for r in con.execute(
+                "SELECT ordinal FROM tasks WHERE dataset = 'microarray' "
+                "AND replicate = 3 ORDER BY ordinal LIMIT 3"
+            )
+        ]
+        marks = ",".join("?" * len(ordinals))
+        con.execute(f"DELETE FROM scores WHERE ordinal IN ({marks})", ordinals)
+    code = main(["report", str(store), "--out", str(tmp_path / "rep")])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert text.startswith("Partial run: 3 task(s) missing")
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert "Partial run: 3 task(s) are missing" in page
+    assert "microarray&#x27;] have failed or missing tasks" in page
+    assert "Friedman over 2 data sets" in text
+
+
+def test_report_command_on_a_file_that_is_not_a_store(tmp_path, capsys):
+    """H: a file that is not a sklearn_bench store is a usage error (exit 2)."""
+    path = tmp_path / "x.sqlite"
+    path.write_text("not sqlite")
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(path) in err[0]
 
 
 def test_run_with_the_example_config(tmp_path, capsys):
@@ -400,3 +454,18 @@ def test_without_matplotlib_says_how_to_install_it(argv, monkeypatch, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and 'pip install "sklearn-bench[plot]"' in err[0]
+
+
+def test_run_with_a_store_resumes(tmp_path, capsys):
+    """H: `experiment.store` (relative to the config) journals the run; running the
+    same config again resumes from the store and reports the same numbers (here
+    with a single learner, which the report handles: no pairs, no ranks)."""
+    path = tmp_path / "s.toml"
+    path.write_text(_GOOD.replace("cv = 3", 'cv = 3\nstore = "run.sqlite"'))
+    assert main(["run", str(path), "--out", str(tmp_path / "a")]) == 0
+    first = capsys.readouterr().out
+    assert BenchmarkResult.from_store(tmp_path / "run.sqlite").n_missing_tasks == 0
+    assert main(["run", str(path), "--out", str(tmp_path / "b")]) == 0
+    second = capsys.readouterr().out
+    part = slice(first.index("1. Effect sizes"), first.index("Report:"))
+    assert second[second.index("1. Effect sizes") :].startswith(first[part])

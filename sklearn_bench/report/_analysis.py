@@ -293,7 +293,12 @@ def analyse_result(
     # left out of the analyses across data sets, which need every learner on
     # every replicate.
     perf = result.performance(metric)
-    incomplete = set(perf.loc[perf["value"].isna(), "dataset"].astype(str))
+    incomplete = set()
+    for dataset, sub in perf.groupby("dataset", observed=False):
+        wide = sub.pivot(index="replicate", columns="learner", values="value")
+        wide = wide.reindex(columns=result.learners)
+        if wide.empty or wide.isna().any().any():
+            incomplete.add(str(dataset))
     complete = mean.drop(index=sorted(incomplete)).dropna(axis=0, how="any")
     full = result
     if len(complete) < len(mean):

@@ -95,7 +95,7 @@ def make_figures(result, analysis, *, analyses):
             "difference to detect (Boulesteix et al. 2013, Fig. 2 left).",
             ax.figure,
         )
-    if "win_tie_loss" in analyses and len(analysis.mean) >= 1:
+    if "win_tie_loss" in analyses and analysis.mean.shape[1] >= 2:
         ax = plotting.plot_win_tie_loss(
             analysis.mean, greater_is_better=analysis.greater_is_better
         )
