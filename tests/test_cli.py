@@ -456,6 +456,7 @@ def test_without_matplotlib_says_how_to_install_it(argv, monkeypatch, capsys):
     assert len(err) == 1 and 'pip install "sklearn-bench[plot]"' in err[0]
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_run_with_a_store_resumes(tmp_path, capsys):
     """H: `experiment.store` (relative to the config) journals the run; running the
     same config again resumes from the store and reports the same numbers (here
