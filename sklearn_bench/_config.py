@@ -1,0 +1,441 @@
+"""Read and validate the TOML configuration of ``sklearn-bench run``.
+
+Everything is checked before anything runs: unknown keys, learners and
+parameters that do not import or construct, data sets that cannot be found. Each
+problem raises :class:`ConfigError` with one line naming the key and what was
+expected.
+"""
+
+import importlib
+import inspect
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - python 3.10
+    import tomli as tomllib
+
+from .report._analysis import ANALYSES
+
+_TOP_KEYS = {"experiment", "learners", "datasets", "analysis", "output"}
+_EXPERIMENT_KEYS = {
+    "cv",
+    "scoring",
+    "n_jobs",
+    "random_state",
+    "store",
+    "overwrite",
+    "error_score",
+}
+_LEARNER_KEYS = {"class", "params", "steps"}
+_OBJECT_KEYS = {"class", "params"}
+_DATASET_SOURCES = ("sklearn", "csv", "openml")
+_DATASET_KEYS = {
+    "sklearn": {"sklearn", "classes"},
+    "csv": {"csv", "target", "classes", "sep"},
+    "openml": {"openml", "version", "classes"},
+}
+_ANALYSIS_KEYS = {"run", "metric", "confidence_level", "delta", "target_power"}
+_OUTPUT_KEYS = {"dir", "figure_formats", "title"}
+
+
+class ConfigError(ValueError):
+    """A configuration problem; its message is one line naming the key."""
+
+
+@dataclass
+class DatasetSpec:
+    """Where a data set comes from; :meth:`load` reads it."""
+
+    name: str
+    source: str
+    location: object
+    target: str | None = None
+    classes: list | None = None
+    sep: str = ","
+    version: object = None
+
+    def load(self):
+        """Read the data set; returns a :class:`~sklearn_bench.datasets.Dataset`.
+
+        Raises ``OSError`` (or the loader's exception) when an OpenML data set
+        cannot be fetched.
+        """
+        import numpy as np
+        import pandas as pd
+        from sklearn import datasets as skd
+
+        from .datasets import Dataset
+
+        if self.source == "sklearn":
+            X, y = getattr(skd, self.location)(return_X_y=True)
+        elif self.source == "csv":
+            frame = pd.read_csv(self.location, sep=self.sep)
+            y = frame.pop(self.target).to_numpy()
+            X = frame.to_numpy(dtype=float)
+        else:
+            kwargs = {"data_id": self.location, "return_X_y": True, "as_frame": True}
+            if self.version is not None:
+                kwargs["version"] = self.version
+            X, y = skd.fetch_openml(**kwargs)
+            X = pd.get_dummies(X).to_numpy(dtype=float)
+            y = y.to_numpy()
+        if self.classes is not None:
+            keep = np.isin(y, self.classes)
+            X, y = X[keep], y[keep]
+        return Dataset(X, y)
+
+
+@dataclass
+class RunConfig:
+    """A validated configuration of ``sklearn-bench run``."""
+
+    learners: dict
+    datasets: dict
+    experiment: dict
+    analyses: tuple = ANALYSES
+    metric: str | None = None
+    confidence_level: float = 0.95
+    delta: float | None = None
+    target_power: float = 0.8
+    out_dir: Path = Path("sklearn_bench_report")
+    figure_formats: tuple = ("png", "svg")
+    title: str = "Benchmark report"
+    source: Path | None = field(default=None, repr=False)
+
+
+def _fail(key, message):
+    raise ConfigError(f"config key `{key}`: {message}")
+
+
+def _check_keys(table, allowed, key):
+    if not isinstance(table, dict):
+        _fail(key, f"expected a table, got {type(table).__name__} {table!r}")
+    unknown = sorted(set(table) - set(allowed))
+    if unknown:
+        where = f"{key}.{unknown[0]}" if key else unknown[0]
+        _fail(where, f"unknown key; expected one of {sorted(allowed)}")
+
+
+def _import(path, key):
+    if not isinstance(path, str) or "." not in path:
+        _fail(key, f"expected an import path like 'package.module.Name', got {path!r}")
+    module_name, _, attr = path.rpartition(".")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        _fail(key, f"cannot import module {module_name!r} ({exc})")
+    if not hasattr(module, attr):
+        _fail(key, f"module {module_name!r} has no attribute {attr!r}")
+    return getattr(module, attr)
+
+
+def _value(value, key):
+    """A parameter value: tables with ``class`` build objects, with ``function``
+    import a callable, lists are converted element-wise."""
+    if isinstance(value, dict):
+        if "function" in value:
+            _check_keys(value, {"function"}, key)
+            obj = _import(value["function"], f"{key}.function")
+            if not callable(obj):
+                _fail(f"{key}.function", f"{value['function']!r} is not callable")
+            return obj
+        if "class" in value:
+            return _object(value, key)
+        _fail(key, "expected a table with `class` (and `params`) or `function`")
+    if isinstance(value, list):
+        return [_value(v, f"{key}[{i}]") for i, v in enumerate(value)]
+    return value
+
+
+def _object(table, key):
+    """Instantiate ``{class = "pkg.Name", params = {...}}`` and validate params."""
+    _check_keys(table, _OBJECT_KEYS, key)
+    if "class" not in table:
+        _fail(key, "missing `class` (an import path)")
+    cls = _import(table["class"], f"{key}.class")
+    params = table.get("params", {})
+    if not isinstance(params, dict):
+        _fail(f"{key}.params", f"expected a table, got {params!r}")
+    values = {name: _value(v, f"{key}.params.{name}") for name, v in params.items()}
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):  # pragma: no cover - builtins
+        signature = None
+    if signature is not None:
+        accepts_kwargs = any(
+            p.kind is inspect.Parameter.VAR_KEYWORD
+            for p in signature.parameters.values()
+        )
+        names = [n for n in signature.parameters if n not in ("self", "args")]
+        for name in values:
+            if name not in signature.parameters and not accepts_kwargs:
+                _fail(
+                    f"{key}.params.{name}",
+                    f"{cls.__name__} has no parameter {name!r}; expected one of "
+                    f"{names}",
+                )
+    try:
+        obj = cls(**values)
+    except Exception as exc:
+        _fail(key, f"{cls.__name__}(...) failed: {exc}")
+    _validate_sklearn_params(obj, key)
+    return obj
+
+
+def _validate_sklearn_params(obj, key):
+    """Run scikit-learn's own parameter validation, as ``fit`` would."""
+    validate = getattr(obj, "_validate_params", None)
+    if validate is None or not hasattr(obj, "_parameter_constraints"):
+        return
+    try:
+        validate()
+    except (ValueError, TypeError) as exc:
+        message = str(exc).splitlines()[0]
+        _fail(f"{key}.params", message)
+
+
+def _learner(name, table):
+    key = f"learners.{name}"
+    _check_keys(table, _LEARNER_KEYS, key)
+    if "steps" in table:
+        if "class" in table or "params" in table:
+            _fail(key, "give either `steps` (a pipeline) or `class`, not both")
+        steps = table["steps"]
+        if not isinstance(steps, list) or not steps:
+            _fail(f"{key}.steps", "expected a non-empty list of {class, params}")
+        from sklearn.pipeline import make_pipeline
+
+        objs = [_object(step, f"{key}.steps[{i}]") for i, step in enumerate(steps)]
+        return make_pipeline(*objs)
+    if "class" not in table:
+        _fail(key, "expected `class` (an import path) or `steps` (a pipeline)")
+    obj = _object(table, key)
+    if not hasattr(obj, "fit"):
+        _fail(f"{key}.class", f"{table['class']!r} is not an estimator (no `fit`)")
+    return obj
+
+
+def _dataset(name, table, base):
+    key = f"datasets.{name}"
+    if not isinstance(table, dict):
+        _fail(key, f"expected a table, got {table!r}")
+    sources = [s for s in _DATASET_SOURCES if s in table]
+    if len(sources) != 1:
+        _fail(key, f"expected exactly one of {list(_DATASET_SOURCES)}")
+    source = sources[0]
+    _check_keys(table, _DATASET_KEYS[source], key)
+    classes = table.get("classes")
+    if classes is not None and (not isinstance(classes, list) or len(classes) < 2):
+        _fail(
+            f"{key}.classes", f"expected a list of at least 2 labels, got {classes!r}"
+        )
+    if source == "sklearn":
+        from sklearn import datasets as skd
+
+        loader = table["sklearn"]
+        if isinstance(loader, str) and not loader.startswith(("load_", "fetch_")):
+            loader = f"load_{loader}"
+        fn = getattr(skd, loader, None) if isinstance(loader, str) else None
+        if fn is None or "return_X_y" not in inspect.signature(fn).parameters:
+            known = sorted(
+                n
+                for n in dir(skd)
+                if n.startswith("load_")
+                and "return_X_y" in inspect.signature(getattr(skd, n)).parameters
+            )
+            _fail(
+                f"{key}.sklearn",
+                f"unknown scikit-learn loader {table['sklearn']!r}; expected one of "
+                f"{known} (or a fetch_* loader)",
+            )
+        return DatasetSpec(name, "sklearn", loader, classes=classes)
+    if source == "csv":
+        path = Path(table["csv"])
+        if not path.is_absolute():
+            path = base / path
+        if not path.is_file():
+            _fail(f"{key}.csv", f"file not found: {path}")
+        if "target" not in table:
+            _fail(key, "a CSV data set needs `target` (the name of the label column)")
+        import pandas as pd
+
+        sep = table.get("sep", ",")
+        header = pd.read_csv(path, sep=sep, nrows=0).columns
+        if table["target"] not in header:
+            _fail(
+                f"{key}.target",
+                f"column {table['target']!r} not in {path.name}; expected one of "
+                f"{list(header)}",
+            )
+        return DatasetSpec(
+            name, "csv", path, target=table["target"], classes=classes, sep=sep
+        )
+    data_id = table["openml"]
+    if isinstance(data_id, bool) or not isinstance(data_id, int) or data_id <= 0:
+        _fail(f"{key}.openml", f"expected a positive integer data id, got {data_id!r}")
+    return DatasetSpec(
+        name, "openml", data_id, classes=classes, version=table.get("version")
+    )
+
+
+def _experiment(table):
+    _check_keys(table, _EXPERIMENT_KEYS, "experiment")
+    out = {}
+    if "cv" in table:
+        cv = table["cv"]
+        if isinstance(cv, int) and not isinstance(cv, bool):
+            out["cv"] = cv
+        elif isinstance(cv, dict):
+            obj = _object(cv, "experiment.cv")
+            if not hasattr(obj, "split"):
+                _fail("experiment.cv.class", "expected a splitter (with `split`)")
+            out["cv"] = obj
+        else:
+            _fail(
+                "experiment.cv", f"expected an integer or {{class, params}}, got {cv!r}"
+            )
+    if "scoring" in table:
+        scoring = table["scoring"]
+        ok = isinstance(scoring, str) or (
+            isinstance(scoring, list) and all(isinstance(s, str) for s in scoring)
+        )
+        if not ok:
+            _fail(
+                "experiment.scoring", f"expected a metric name or list, got {scoring!r}"
+            )
+        out["scoring"] = scoring
+    for name in ("n_jobs", "random_state"):
+        if name in table:
+            value = table[name]
+            if isinstance(value, bool) or not isinstance(value, int):
+                _fail(f"experiment.{name}", f"expected an integer, got {value!r}")
+            out[name] = value
+    if "error_score" in table:
+        value = table["error_score"]
+        if value == "nan":
+            value = float("nan")
+        elif value != "raise" and not isinstance(value, int | float):
+            _fail(
+                "experiment.error_score",
+                f"expected 'raise', 'nan' or a number, got {value!r}",
+            )
+        out["error_score"] = value
+    if "store" in table:
+        if not isinstance(table["store"], str):
+            _fail("experiment.store", f"expected a file path, got {table['store']!r}")
+        out["store"] = table["store"]
+    if "overwrite" in table:
+        if not isinstance(table["overwrite"], bool):
+            _fail("experiment.overwrite", "expected true or false")
+        out["overwrite"] = table["overwrite"]
+    return out
+
+
+def _number(table, name, key, low, high):
+    value = table[name]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        _fail(key, f"expected a number, got {value!r}")
+    if not low < value < high:
+        _fail(key, f"expected a number in ({low}, {high}), got {value!r}")
+    return float(value)
+
+
+def parse_config(data, *, base=Path(".")):
+    """Validate a configuration given as a dict (the parsed TOML).
+
+    Parameters
+    ----------
+    data : dict
+    base : Path
+        Directory that relative paths (CSV files, output, store) refer to.
+
+    Returns
+    -------
+    RunConfig
+    """
+    _check_keys(data, _TOP_KEYS, "")
+    for required in ("learners", "datasets"):
+        if required not in data or not data[required]:
+            _fail(required, "missing; expected a table with at least one entry")
+    learners_table = data["learners"]
+    if not isinstance(learners_table, dict):
+        _fail("learners", "expected a table of named learners")
+    learners = {name: _learner(name, t) for name, t in learners_table.items()}
+    datasets_table = data["datasets"]
+    if not isinstance(datasets_table, dict):
+        _fail("datasets", "expected a table of named data sets")
+    datasets = {name: _dataset(name, t, base) for name, t in datasets_table.items()}
+    experiment = _experiment(data.get("experiment", {}))
+    if "store" in experiment:
+        store = Path(experiment["store"])
+        experiment["store"] = str(store if store.is_absolute() else base / store)
+    config = RunConfig(learners=learners, datasets=datasets, experiment=experiment)
+
+    analysis = data.get("analysis", {})
+    _check_keys(analysis, _ANALYSIS_KEYS, "analysis")
+    if "run" in analysis:
+        run = analysis["run"]
+        if not isinstance(run, list) or any(r not in ANALYSES for r in run):
+            _fail(
+                "analysis.run",
+                f"expected a list drawn from {list(ANALYSES)}, got {run!r}",
+            )
+        config.analyses = tuple(run)
+    if "metric" in analysis:
+        if not isinstance(analysis["metric"], str):
+            _fail("analysis.metric", "expected a metric name")
+        config.metric = analysis["metric"]
+    if "confidence_level" in analysis:
+        config.confidence_level = _number(
+            analysis, "confidence_level", "analysis.confidence_level", 0, 1
+        )
+    if "delta" in analysis:
+        config.delta = _number(analysis, "delta", "analysis.delta", 0, float("inf"))
+    if "target_power" in analysis:
+        config.target_power = _number(
+            analysis, "target_power", "analysis.target_power", 0, 1
+        )
+
+    output = data.get("output", {})
+    _check_keys(output, _OUTPUT_KEYS, "output")
+    if "dir" in output:
+        if not isinstance(output["dir"], str):
+            _fail("output.dir", "expected a directory path")
+        out = Path(output["dir"])
+        config.out_dir = out if out.is_absolute() else base / out
+    else:
+        config.out_dir = base / config.out_dir
+    if "figure_formats" in output:
+        formats = output["figure_formats"]
+        allowed = ("png", "svg", "pdf")
+        if not isinstance(formats, list) or any(f not in allowed for f in formats):
+            _fail(
+                "output.figure_formats", f"expected a list drawn from {list(allowed)}"
+            )
+        config.figure_formats = tuple(formats)
+    if "title" in output:
+        config.title = str(output["title"])
+    return config
+
+
+def load_config(path):
+    """Read and validate a TOML file; relative paths are relative to its folder.
+
+    Raises
+    ------
+    ConfigError
+        The file is missing, is not valid TOML, or has a bad entry.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"config file not found: {path}")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+    config = parse_config(data, base=path.resolve().parent)
+    config.source = path
+    return config

@@ -1,0 +1,166 @@
+"""Forest plot of confidence intervals for pairwise differences.
+
+Berrar & Lozano (2013), Figure 4: for each pair of learners, the unadjusted
+interval and the wider interval at the multiplicity-adjusted level, with the
+null value marked. matplotlib is imported inside the function.
+"""
+
+import numpy as np
+import pandas as pd
+
+_ROW_INCHES = 0.3
+_MIN_HEIGHT = 2.0
+_AXES_WIDTH = 4.5
+
+
+def _check_intervals(intervals):
+    if not isinstance(intervals, pd.DataFrame):
+        raise ValueError("`intervals` must be a pandas DataFrame.")
+    missing = [c for c in ("estimate", "low", "high") if c not in intervals.columns]
+    if missing:
+        raise ValueError(f"`intervals` lacks the columns {missing}.")
+    if len(intervals) == 0:
+        raise ValueError("`intervals` has no rows.")
+    adjusted = {"adjusted_low", "adjusted_high"} & set(intervals.columns)
+    if len(adjusted) == 1:
+        raise ValueError(
+            "`intervals` needs both `adjusted_low` and `adjusted_high`, or neither."
+        )
+    return bool(adjusted)
+
+
+def plot_confidence_intervals(
+    intervals,
+    *,
+    ax=None,
+    null_value=0.0,
+    xlabel="difference",
+    title=None,
+):
+    """Forest plot of confidence intervals, unadjusted and adjusted (seed 001 Fig. 4).
+
+    One row per comparison, top to bottom in the order of ``intervals``: a dot
+    at the estimate, a thick line for the unadjusted interval and, when given, a
+    thin capped line for the interval at the multiplicity-adjusted level (wider;
+    Berrar & Lozano 2013, Section 8 and Figure 4). A dashed vertical line marks
+    ``null_value``: an interval that does not cross it excludes "no difference".
+    Infinite bounds (one-sided intervals) are drawn up to the edge with an
+    arrow head.
+
+    Parameters
+    ----------
+    intervals : DataFrame
+        Index: comparison labels (e.g. ``"A − B"``). Columns ``estimate``,
+        ``low``, ``high`` and optionally ``adjusted_low``, ``adjusted_high``.
+    ax : matplotlib.axes.Axes, default=None
+        Axes to draw on; ``None`` makes a figure whose height grows with the
+        number of rows (constrained layout, so long labels fit).
+    null_value : float, default=0.0
+        The value of "no difference".
+    xlabel : str, default="difference"
+        Label of the horizontal axis, e.g. ``"error(A) − error(B)"``.
+    title : str, default=None
+        Axes title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Lines carry the gids ``"ci-unadjusted"``, ``"ci-adjusted"`` and
+        ``"ci-null"``; the estimates are the collection ``"ci-estimate"``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from sklearn_bench.plotting import plot_confidence_intervals
+    >>> table = pd.DataFrame(
+    ...     {"estimate": [-0.31, -0.04], "low": [-0.51, -0.09],
+    ...      "high": [-0.15, 0.02], "adjusted_low": [-0.54, -0.10],
+    ...      "adjusted_high": [-0.10, 0.03]},
+    ...     index=["dlda30 − coin", "dlda30 − dlda10"])
+    >>> ax = plot_confidence_intervals(table, xlabel="error difference")
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['dlda30 − coin', 'dlda30 − dlda10']
+    """
+    import matplotlib.pyplot as plt
+
+    has_adjusted = _check_intervals(intervals)
+    n = len(intervals)
+    if ax is None:
+        height = max(_MIN_HEIGHT, 1.4 + _ROW_INCHES * n)
+        longest = max(len(str(label)) for label in intervals.index)
+        width = _AXES_WIDTH + 0.3 + 0.075 * longest  # room for the labels
+        _, ax = plt.subplots(figsize=(width, height), layout="constrained")
+    y = np.arange(n)[::-1].astype(float)  # first row on top
+    est = intervals["estimate"].to_numpy(dtype=float)
+    cols = ["low", "high"] + (["adjusted_low", "adjusted_high"] if has_adjusted else [])
+    bounds = intervals[cols].to_numpy(dtype=float)
+    finite = np.concatenate([bounds[np.isfinite(bounds)], est, [null_value]])
+    lo, hi = float(np.nanmin(finite)), float(np.nanmax(finite))
+    pad = 0.08 * (hi - lo) if hi > lo else 0.05 * max(abs(hi), 1.0)
+    x_lo, x_hi = lo - pad, hi + pad
+
+    def draw(low, high, gid, **style):
+        for yi, a, b in zip(y, low, high, strict=True):
+            if np.isnan(a) or np.isnan(b):
+                continue
+            a_draw = x_lo if np.isneginf(a) else a
+            b_draw = x_hi if np.isposinf(b) else b
+            ax.plot([a_draw, b_draw], [yi, yi], gid=gid, **style)
+            for end, is_inf, direction in (
+                (a_draw, np.isneginf(a), -1),
+                (b_draw, np.isposinf(b), 1),
+            ):
+                if is_inf:
+                    ax.annotate(
+                        "",
+                        xy=(end, yi),
+                        xytext=(end - direction * 0.04 * (x_hi - x_lo), yi),
+                        arrowprops={"arrowstyle": "->", "color": style["color"]},
+                    )
+
+    ax.axvline(null_value, color="0.4", linestyle="--", linewidth=1.0, gid="ci-null")
+    if has_adjusted:
+        draw(
+            intervals["adjusted_low"].to_numpy(dtype=float),
+            intervals["adjusted_high"].to_numpy(dtype=float),
+            "ci-adjusted",
+            color="tab:blue",
+            linewidth=1.0,
+            marker="|",
+            markersize=8,
+            label="adjusted interval",
+        )
+    draw(
+        intervals["low"].to_numpy(dtype=float),
+        intervals["high"].to_numpy(dtype=float),
+        "ci-unadjusted",
+        color="tab:blue",
+        linewidth=4.0,
+        alpha=0.6,
+        solid_capstyle="butt",
+        label="unadjusted interval",
+    )
+    ax.scatter(est, y, color="black", s=14, zorder=3, gid="ci-estimate")
+    ax.set_yticks(y, [str(label) for label in intervals.index])
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_xlim(x_lo, x_hi)
+    ax.set_xlabel(xlabel)
+    ax.grid(axis="x", color="0.9")
+    ax.set_axisbelow(True)
+    # One legend entry per style (draw() adds one line per row).
+    handles, labels = ax.get_legend_handles_labels()
+    unique = dict(zip(labels, handles, strict=True))
+    ax.legend(
+        unique.values(),
+        unique.keys(),
+        loc="lower center",
+        bbox_to_anchor=(0.5, 1.0),
+        ncol=2,
+        frameon=False,
+        fontsize=9,
+    )
+    if title is not None:
+        ax.set_title(title, pad=22)
+    return ax

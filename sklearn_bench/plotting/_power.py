@@ -1,0 +1,204 @@
+"""Power of the across-data-set paired t-test and the number of data sets needed.
+
+Boulesteix, Hable, Lauer & Eugster (2013), Figure 2: left, the number ``J`` of
+data sets needed to detect a difference ``Δ`` with power 80 %; right, the power
+against ``J`` for ``Δ = 0.05``; one curve per standard deviation ``σ`` of the
+per-data-set differences. matplotlib is imported inside the functions.
+"""
+
+import numpy as np
+
+from ..stats import n_datasets_needed, power_paired_t
+
+_FIGSIZE = (6.0, 4.0)
+
+
+def _sigmas(sigma):
+    values = np.atleast_1d(np.asarray(sigma, dtype=float))
+    if values.ndim != 1 or values.size == 0 or not np.all(values > 0):
+        raise ValueError("`sigma` must be a positive number or a list of them.")
+    return values
+
+
+def _axes(ax):
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=_FIGSIZE, layout="constrained")
+    return ax
+
+
+def plot_power_curve(
+    delta,
+    sigma,
+    *,
+    n_datasets=None,
+    alpha=0.05,
+    alternative="greater",
+    target_power=0.8,
+    mark=None,
+    ax=None,
+):
+    """Power of the paired t-test against the number of data sets (seed 000 Fig. 2).
+
+    One curve per ``σ``: :func:`~sklearn_bench.stats.power_paired_t` for
+    ``J = 2, 3, ...`` data sets (Boulesteix et al. 2013, Section 3, Figure 2
+    right panel), with a dotted line at ``target_power``.
+
+    Parameters
+    ----------
+    delta : float
+        The difference in mean performance to detect (> 0).
+    sigma : float or list of float
+        Standard deviation(s) of the per-data-set differences.
+    n_datasets : array-like of int, default=None
+        The ``J`` values; default ``2..max(50, 1.2 × J needed)``, at most 500.
+    alpha : float, default=0.05
+    alternative : {"greater", "two-sided"}, default="greater"
+    target_power : float or None, default=0.8
+        Reference line; ``None`` draws none.
+    mark : int, default=None
+        Number of data sets of the study at hand: a point on each curve and a
+        vertical line labelled ``this study``.
+    ax : matplotlib.axes.Axes, default=None
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The curves carry gid ``"power-curve"`` and labels ``"σ = ..."``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sklearn_bench.plotting import plot_power_curve
+    >>> ax = plot_power_curve(0.05, [0.03, 0.05, 0.075, 0.1])
+    >>> [line.get_label() for line in ax.lines if line.get_gid() == "power-curve"]
+    ['σ = 0.03', 'σ = 0.05', 'σ = 0.075', 'σ = 0.1']
+    """
+    sigmas = _sigmas(sigma)
+    delta = float(delta)
+    if not delta > 0:
+        raise ValueError(f"`delta` must be positive; got {delta!r}.")
+    if n_datasets is None:
+        needed = max(
+            n_datasets_needed(delta, s, alpha=alpha, alternative=alternative)
+            for s in sigmas
+        )
+        J = np.arange(2, int(min(500, max(50, np.ceil(1.2 * needed)))) + 1)
+    else:
+        J = np.asarray(n_datasets)
+    ax = _axes(ax)
+    for s in sigmas:
+        power = power_paired_t(J, delta, s, alpha=alpha, alternative=alternative)
+        (line,) = ax.plot(J, power, label=f"σ = {s:.3g}", gid="power-curve")
+        if mark is not None:
+            p = power_paired_t(mark, delta, s, alpha=alpha, alternative=alternative)
+            ax.plot([mark], [p], "o", color=line.get_color(), gid="power-mark")
+    if target_power is not None:
+        ax.axhline(target_power, color="0.5", linestyle=":", gid="power-target")
+    if mark is not None:
+        ax.axvline(mark, color="0.3", linestyle="--", linewidth=1, gid="power-study")
+        ax.annotate(
+            f"this study (J = {mark})",
+            xy=(mark, 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(4, -4),
+            textcoords="offset points",
+            va="top",
+            fontsize=9,
+            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.6},
+            gid="power-study-label",
+        )
+    ax.set_xlim(J.min(), J.max())
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("number of data sets J")
+    ax.set_ylabel("power")
+    ax.set_title(f"Power to detect Δ = {delta:.3g} (α = {alpha:g})")
+    ax.legend(loc="lower right", fontsize=9)
+    ax.grid(color="0.92")
+    return ax
+
+
+def plot_datasets_needed(
+    sigma,
+    *,
+    delta=None,
+    power=0.8,
+    alpha=0.05,
+    alternative="greater",
+    mark=None,
+    ax=None,
+):
+    """Number of data sets needed against the difference to detect (seed 000 Fig. 2).
+
+    One curve per ``σ``: :func:`~sklearn_bench.stats.n_datasets_needed` for a
+    range of ``Δ`` (Boulesteix et al. 2013, Section 3, Figure 2 left panel), on
+    a logarithmic ``J`` axis.
+
+    Parameters
+    ----------
+    sigma : float or list of float
+        Standard deviation(s) of the per-data-set differences.
+    delta : array-like of float, default=None
+        The differences; default 40 values from ``σ_min/5`` to ``2 σ_max``.
+    power : float, default=0.8
+    alpha : float, default=0.05
+    alternative : {"greater", "two-sided"}, default="greater"
+    mark : tuple of (float, int), default=None
+        ``(Δ, J)`` of the study at hand, drawn as a labelled point.
+    ax : matplotlib.axes.Axes, default=None
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The curves carry gid ``"needed-curve"``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sklearn_bench.plotting import plot_datasets_needed
+    >>> ax = plot_datasets_needed([0.03, 0.1], delta=[0.05, 0.1])
+    >>> [[int(v) for v in line.get_ydata()] for line in ax.lines
+    ...  if line.get_gid() == "needed-curve"]
+    [[4, 3], [27, 8]]
+    """
+    sigmas = _sigmas(sigma)
+    if delta is None:
+        deltas = np.linspace(sigmas.min() / 5, 2 * sigmas.max(), 40)
+    else:
+        deltas = np.asarray(delta, dtype=float)
+        if deltas.ndim != 1 or deltas.size == 0 or not np.all(deltas > 0):
+            raise ValueError("`delta` must be a list of positive numbers.")
+    ax = _axes(ax)
+    for s in sigmas:
+        needed = [
+            n_datasets_needed(d, s, power=power, alpha=alpha, alternative=alternative)
+            for d in deltas
+        ]
+        ax.plot(
+            deltas,
+            needed,
+            label=f"σ = {s:.3g}",
+            gid="needed-curve",
+            drawstyle="steps-post",
+        )
+    if mark is not None:
+        d, J = mark
+        ax.plot([d], [J], "o", color="black", gid="needed-mark")
+        ax.annotate(
+            f"J = {J} for Δ = {d:.3g}",
+            xy=(d, J),
+            xytext=(6, 6),
+            textcoords="offset points",
+            fontsize=9,
+            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.6},
+        )
+    ax.set_yscale("log")
+    ax.set_xlabel("difference to detect Δ")
+    ax.set_ylabel("data sets needed J")
+    ax.set_title(f"Data sets for power {power:.0%} (α = {alpha:g})")
+    ax.legend(loc="upper right", fontsize=9)
+    ax.grid(color="0.92", which="both")
+    return ax

@@ -1,0 +1,405 @@
+"""What a report says about a BenchmarkResult: effect sizes first, then tests.
+
+Everything here selects data from a :class:`~sklearn_bench.BenchmarkResult` and
+calls :mod:`sklearn_bench.stats`; nothing is fitted again.
+"""
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from ..stats import adjust_pvalues
+
+ANALYSES = ("effects", "friedman", "power", "win_tie_loss")
+# Above this many learners the across-data-set pairs are "each learner against
+# the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
+_MAX_LEARNERS_ALL_PAIRS = 10
+
+
+@dataclass(frozen=True)
+class ReportAnalysis:
+    """The numbers of a report (see :func:`analyse_result`).
+
+    Attributes
+    ----------
+    metric : str
+    greater_is_better : bool
+    confidence_level : float
+    mean : DataFrame
+        Data sets × learners, mean performance over replicates.
+    std : DataFrame
+        Data sets × learners, its standard deviation over replicates.
+    n_replicates : DataFrame
+        Data sets × learners, number of replicates with a finite performance.
+    best : str
+        The learner with the best average rank over the data sets.
+    within : DataFrame
+        Per data set, every other learner against the best learner *on that data
+        set*: ``dataset, learner, reference, estimate, low, high, pvalue, n``
+        (paired t over replicates; the estimate is ``learner − reference``).
+    pairs : DataFrame
+        The forest plot's comparisons ``a − b`` (index) with ``estimate, low,
+        high, adjusted_low, adjusted_high, pvalue, adjusted_pvalue, n``; paired
+        t over data sets (over replicates when there is one data set). The
+        adjusted interval of the pair whose p-value ranks ``r``-th smallest of
+        ``m`` has level ``1 − α/(m − r + 1)`` (Holm's step-down levels, as
+        Berrar & Lozano 2013, Section 8).
+    pairs_blocks : str
+        ``"data sets"`` or ``"replicates"``: what ``pairs`` is paired over.
+    friedman : FriedmanResult or None
+    posthoc : DataFrame or None
+        Nemenyi all-pairs comparisons of :attr:`friedman`.
+    friedman_blocks : str
+    power : dict or None
+        ``pair, delta, delta_source, sigma, n_datasets, power, n_needed``.
+    failures : DataFrame
+        ``dataset, learner, error_type, count, message`` of failed tasks.
+    notes : list of str
+        What could not be computed, and why.
+    """
+
+    metric: str
+    greater_is_better: bool
+    confidence_level: float
+    mean: pd.DataFrame = field(repr=False)
+    std: pd.DataFrame = field(repr=False)
+    n_replicates: pd.DataFrame = field(repr=False)
+    best: str
+    within: pd.DataFrame = field(repr=False)
+    pairs: pd.DataFrame = field(repr=False)
+    pairs_blocks: str
+    friedman: object = field(repr=False)
+    posthoc: pd.DataFrame | None = field(repr=False)
+    friedman_blocks: str
+    power: dict | None
+    failures: pd.DataFrame = field(repr=False)
+    notes: list = field(default_factory=list, repr=False)
+
+    @property
+    def direction(self):
+        """``"higher is better"`` or ``"lower is better"``."""
+        return "higher is better" if self.greater_is_better else "lower is better"
+
+
+def _interval(result, a, b, *, dataset, metric, levels):
+    """Paired t of ``a − b`` (over data sets, or over one data set's replicates):
+    estimate, p-value, n and the interval at each confidence level."""
+    res = result.paired_test(a, b, dataset=dataset, metric=metric, method="t")
+    return res, [res.confidence_interval(level) for level in levels]
+
+
+def _within(result, mean, greater_is_better, level, metric, notes):
+    rows = []
+    for dataset in mean.index:
+        row_means = mean.loc[dataset].dropna()
+        if row_means.empty:
+            continue
+        best = row_means.idxmax() if greater_is_better else row_means.idxmin()
+        for learner in mean.columns:
+            if learner == best:
+                continue
+            entry = {"dataset": dataset, "learner": learner, "reference": best}
+            try:
+                res, (ci,) = _interval(
+                    result,
+                    learner,
+                    best,
+                    dataset=dataset,
+                    metric=metric,
+                    levels=[level],
+                )
+            except ValueError as exc:
+                notes.append(f"No interval for {learner} − {best} on {dataset}: {exc}")
+                entry.update(estimate=np.nan, low=np.nan, high=np.nan)
+                entry.update(pvalue=np.nan, n=0)
+            else:
+                entry.update(estimate=res.estimate, low=ci.low, high=ci.high)
+                entry.update(pvalue=res.pvalue, n=res.n)
+            rows.append(entry)
+    columns = ["dataset", "learner", "reference", "estimate", "low", "high"]
+    return pd.DataFrame(rows, columns=[*columns, "pvalue", "n"])
+
+
+def _holm_levels(pvalues, alpha):
+    """Holm's step-down level α/(m − r + 1) for the r-th smallest p-value, and the
+    Holm-adjusted p-values."""
+    p = np.asarray(pvalues, dtype=float)
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    levels = np.empty(m)
+    levels[order] = alpha / (m - np.arange(m))
+    return levels, adjust_pvalues(p, method="holm")
+
+
+def _pairs(result, order, level, best, *, dataset, metric):
+    """Pairwise paired-t intervals, unadjusted and at Holm's levels."""
+    learners = list(order)
+    if len(learners) <= _MAX_LEARNERS_ALL_PAIRS:
+        # In rank order, so "a − b" reads as "the better ranked against the other".
+        pairs = list(combinations(learners, 2))
+    else:
+        pairs = [(best, other) for other in learners if other != best]
+    tests = []
+    rows = []
+    for a, b in pairs:
+        res, (ci,) = _interval(
+            result, a, b, dataset=dataset, metric=metric, levels=[level]
+        )
+        tests.append(res)
+        rows.append(
+            {
+                "pair": f"{a} − {b}",
+                "a": a,
+                "b": b,
+                "estimate": res.estimate,
+                "low": ci.low,
+                "high": ci.high,
+                "pvalue": res.pvalue,
+                "n": res.n,
+            }
+        )
+    table = pd.DataFrame(rows).set_index("pair")
+    levels, adjusted = _holm_levels(table["pvalue"].fillna(1.0), 1 - level)
+    cis = [t.confidence_interval(1 - lev) for t, lev in zip(tests, levels, strict=True)]
+    table["adjusted_low"] = [ci.low for ci in cis]
+    table["adjusted_high"] = [ci.high for ci in cis]
+    table["adjusted_pvalue"] = adjusted
+    return table[
+        [
+            "a",
+            "b",
+            "estimate",
+            "low",
+            "high",
+            "adjusted_low",
+            "adjusted_high",
+            "pvalue",
+            "adjusted_pvalue",
+            "n",
+        ]
+    ]
+
+
+def _subset(result, datasets):
+    """The result restricted to ``datasets`` (for the across-data-set analyses)."""
+    from ..results import BenchmarkResult
+
+    scores = result.scores[result.scores["dataset"].isin(datasets)]
+    return BenchmarkResult(
+        scores,
+        metrics=result.metrics,
+        datasets={d: p for d, p in result.datasets.items() if d in datasets},
+        learners=result.learners,
+        info=result.info,
+    )
+
+
+def _failures(result):
+    failed = result.scores[result.scores["failed"]]
+    columns = ["dataset", "learner", "error_type", "count", "message"]
+    if failed.empty:
+        return pd.DataFrame(columns=columns)
+    grouped = failed.groupby(
+        ["dataset", "learner", "error_type"], observed=True, sort=False
+    )
+    out = grouped.agg(
+        count=("split", "nunique"), message=("error_message", "first")
+    ).reset_index()
+    return out[columns]
+
+
+def analyse_result(
+    result,
+    *,
+    metric=None,
+    confidence_level=0.95,
+    delta=None,
+    target_power=0.8,
+    analyses=ANALYSES,
+):
+    """Compute the numbers of a report from a result, without refitting anything.
+
+    Effect sizes come first (Berrar & Lozano 2013): for each data set, each
+    learner's mean difference to the best learner on that data set with a
+    paired-t interval over replicates (Hothorn et al. 2005: replicates are the
+    independent units within a data set, not folds); across data sets, paired
+    differences of the mean performances with unadjusted and Holm-level
+    intervals. Then Friedman's test with Nemenyi's post-hoc comparisons over
+    data sets (Demšar 2006), and the power of the paired t-test across the data
+    sets of the study with the number of data sets a study with power
+    ``target_power`` would need (Boulesteix et al. 2013, Section 3).
+
+    Parameters
+    ----------
+    result : BenchmarkResult
+    metric : str, default=None
+        Which metric; the result's first by default.
+    confidence_level : float, default=0.95
+    delta : float, default=None
+        The difference the power analysis should detect (in units of the metric).
+        ``None`` uses the observed mean difference between the two best learners
+        (then the power is "post hoc" and says only how noisy the study is).
+    target_power : float, default=0.8
+    analyses : sequence of str, default=ANALYSES
+        Any of ``"effects"``, ``"friedman"``, ``"power"``, ``"win_tie_loss"``.
+
+    Returns
+    -------
+    ReportAnalysis
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.report import analyse_result
+    >>> df = pd.DataFrame({
+    ...     "data": ["a"] * 3 + ["b"] * 3 + ["c"] * 3,
+    ...     "model": ["x", "y", "z"] * 3,
+    ...     "error": [0.10, 0.12, 0.20, 0.30, 0.33, 0.35, 0.05, 0.09, 0.08]})
+    >>> result = BenchmarkResult.from_frame(
+    ...     df, dataset="data", learner="model", value="error",
+    ...     greater_is_better=False)
+    >>> analysis = analyse_result(result)
+    >>> analysis.best
+    'x'
+    >>> analysis.pairs.loc["x − y", ["estimate", "low", "high"]].round(3).tolist()
+    [-0.03, -0.055, -0.005]
+    """
+    unknown = set(analyses) - set(ANALYSES)
+    if unknown:
+        raise ValueError(
+            f"`analyses` has unknown entries {sorted(unknown)}; choose from "
+            f"{list(ANALYSES)}."
+        )
+    level = float(confidence_level)
+    if not 0 < level < 1:
+        raise ValueError(
+            f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."
+        )
+    metric = result._metric(metric)
+    gib = result.greater_is_better(metric)
+    mean = result.aggregate(metric)
+    mean.columns = [str(c) for c in mean.columns]
+    mean.index = [str(i) for i in mean.index]
+    std = result.aggregate(metric, "std")
+    std.columns, std.index = list(mean.columns), list(mean.index)
+    n_rep = result.aggregate(metric, "count")
+    n_rep.columns, n_rep.index = list(mean.columns), list(mean.index)
+    notes = []
+
+    # A data set with a NaN replicate performance (a failed or missing task) is
+    # left out of the analyses across data sets, which need every learner on
+    # every replicate.
+    perf = result.performance(metric)
+    incomplete = set()
+    for dataset, sub in perf.groupby("dataset", observed=False):
+        wide = sub.pivot(index="replicate", columns="learner", values="value")
+        wide = wide.reindex(columns=result.learners)
+        if wide.empty or wide.isna().any().any():
+            incomplete.add(str(dataset))
+    complete = mean.drop(index=sorted(incomplete)).dropna(axis=0, how="any")
+    full = result
+    if len(complete) < len(mean):
+        dropped = [d for d in mean.index if d not in complete.index]
+        notes.append(
+            f"Data sets {dropped} have failed or missing tasks and are left out of "
+            "the analyses across data sets."
+        )
+        result = _subset(result, list(complete.index))
+    n_datasets = len(complete)
+    learners = list(mean.columns)
+    sign = -1.0 if gib else 1.0
+    if n_datasets >= 1:
+        ranks = (sign * complete).rank(axis=1).mean(axis=0)
+        order = list(ranks.sort_values(kind="stable").index)
+    else:
+        order = learners
+    best = order[0]
+
+    # Blocks of the across-learner analyses: data sets, or replicates of the one.
+    scope = None
+    if n_datasets >= 2:
+        blocks_name = "data sets"
+    elif len(mean) == 1:
+        scope, blocks_name = mean.index[0], "replicates"
+    else:
+        blocks_name = "data sets"
+    can_compare = len(learners) >= 2 and (scope is not None or n_datasets >= 2)
+
+    within = _within(full, mean, gib, level, metric, notes)
+    pairs = pd.DataFrame()
+    friedman = posthoc = None
+    if can_compare and "effects" in analyses:
+        try:
+            pairs = _pairs(result, order, level, best, dataset=scope, metric=metric)
+        except ValueError as exc:
+            notes.append(f"No pairwise intervals: {exc}")
+    elif "effects" in analyses:
+        notes.append(
+            "Pairwise intervals need at least 2 complete data sets (or 2 "
+            "replicates of a single data set)."
+        )
+    if can_compare and "friedman" in analyses:
+        try:
+            friedman = result.friedman(dataset=scope, metric=metric)
+        except ValueError as exc:
+            notes.append(f"No Friedman test: {exc}")
+        else:
+            posthoc = friedman.posthoc("nemenyi")
+    elif "friedman" in analyses:
+        notes.append("Friedman's test needs at least 2 blocks and 2 learners.")
+
+    power = None
+    if "power" in analyses and can_compare and scope is None:
+        a, b = order[0], order[1]
+        diff = sign * (complete[b] - complete[a])  # > 0 when a is better
+        sigma = float(np.std(diff, ddof=1))
+        observed = float(np.mean(diff))
+        if delta is None:
+            d, source = abs(observed), "observed"
+        else:
+            d, source = float(delta), "given"
+        if sigma > 0 and d > 0:
+            row = result.power(a, b, delta=d, power=target_power, metric=metric).iloc[0]
+            power = {
+                "pair": (a, b),
+                "delta": d,
+                "delta_source": source,
+                "observed_difference": observed,
+                "sigma": float(row["sigma"]),
+                "n_datasets": int(row["n_datasets"]),
+                "power": float(row["power"]),
+                "n_needed": int(row["n_datasets_needed"]),
+                "target_power": target_power,
+            }
+        else:
+            notes.append(
+                f"No power analysis: the differences between {a} and {b} have "
+                f"standard deviation {sigma:.3g} and mean {observed:.3g}."
+            )
+    elif "power" in analyses:
+        notes.append(
+            "The power across data sets needs at least 2 complete data sets; "
+            f"this study has {n_datasets}."
+        )
+
+    return ReportAnalysis(
+        metric=metric,
+        greater_is_better=gib,
+        confidence_level=level,
+        mean=mean,
+        std=std,
+        n_replicates=n_rep,
+        best=best,
+        within=within if "effects" in analyses else within.iloc[:0],
+        pairs=pairs,
+        pairs_blocks=blocks_name,
+        friedman=friedman,
+        posthoc=posthoc,
+        friedman_blocks=blocks_name,
+        power=power,
+        failures=_failures(full),
+        notes=notes,
+    )

@@ -1,0 +1,441 @@
+"""One self-contained HTML report of a benchmark experiment, and its figures."""
+
+import base64
+import html
+import io
+import platform
+import re
+from datetime import datetime, timezone
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .._version import __version__
+from ._analysis import ANALYSES, analyse_result
+from ._figures import make_figures
+
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+       max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222;
+       line-height: 1.45; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { border-bottom: 1px solid #ddd; padding-bottom: 0.2em; margin-top: 1.8em; }
+nav a { margin-right: 1em; }
+table { border-collapse: collapse; margin: 0.6em 0 1.2em; font-size: 0.9em; }
+th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: left; }
+th { background: #f4f4f4; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+caption { caption-side: top; text-align: left; font-weight: 600;
+          padding-bottom: 0.3em; }
+figure { margin: 1em 0 2em; }
+figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { font-size: 0.9em; color: #555; max-width: 60em; }
+.note { background: #fff8e1; border-left: 4px solid #f0b400;
+        padding: 0.4em 0.8em; }
+.muted { color: #666; font-size: 0.9em; }
+code, pre { background: #f6f6f6; }
+pre { padding: 0.6em; overflow-x: auto; font-size: 0.85em; }
+"""
+
+_VERSION_PACKAGES = ("scikit-learn", "numpy", "scipy", "pandas", "matplotlib")
+
+
+def _versions():
+    out = {"sklearn_bench": __version__, "python": platform.python_version()}
+    for name in _VERSION_PACKAGES:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:  # pragma: no cover - all installed in tests
+            out[name] = "not installed"
+    return out
+
+
+_P_COLUMNS = {"p", "Holm p", "pvalue", "pvalue_adjusted"}
+_COUNT_COLUMNS = {"n", "replicates", "count", "median n_train", "median n_test"}
+
+
+def _fmt(value, column=None, digits=4):
+    """A cell: p-values with 3 significant digits (scientific when tiny), counts as
+    integers, other numbers with ``digits`` decimals."""
+    if isinstance(value, bool | np.bool_):
+        return str(bool(value))
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    if isinstance(value, float | np.floating):
+        if np.isnan(value):
+            return "–"
+        if np.isinf(value):
+            return "∞" if value > 0 else "−∞"
+        if column in _COUNT_COLUMNS:
+            return f"{value:g}"
+        if column in _P_COLUMNS:
+            return f"{value:.2e}" if value < 1e-3 else f"{value:.3f}"
+        return f"{value:.{digits}f}"
+    return html.escape(str(value))
+
+
+def _cell(value, column=None):
+    numeric = isinstance(value, int | float | np.integer | np.floating)
+    if numeric and not isinstance(value, bool | np.bool_):
+        return f'<td class="num">{_fmt(value, column)}</td>'
+    return f"<td>{_fmt(value, column)}</td>"
+
+
+def _table(df, caption, *, table_id, index=True):
+    head = "".join(
+        f"<th>{html.escape(str(c))}</th>"
+        for c in ([df.index.name or ""] if index else []) + list(df.columns)
+    )
+    rows = []
+    for idx, row in df.iterrows():
+        cells = [f"<td>{html.escape(str(idx))}</td>"] if index else []
+        cells += [_cell(v, c) for v, c in zip(row.tolist(), df.columns, strict=True)]
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return (
+        f'<table id="{table_id}"><caption>{html.escape(caption)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def _interval_text(low, high):
+    return f"[{_fmt(low)}, {_fmt(high)}]"
+
+
+def _figure_html(key, title, caption, png_bytes):
+    data = base64.b64encode(png_bytes).decode("ascii")
+    return (
+        f'<figure id="fig-{key}"><h3>{html.escape(title)}</h3>'
+        f'<img alt="{html.escape(title)}" src="data:image/png;base64,{data}">'
+        f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+    )
+
+
+def _what_was_run(result, analysis, missing):
+    info = result.info
+    scores = result.scores
+    sizes = (
+        scores[scores["n_train"] >= 0]
+        .groupby("dataset", observed=True)[["n_train", "n_test"]]
+        .median()
+    )
+    datasets = pd.DataFrame(
+        {
+            "problem": pd.Series(result.datasets),
+            "median n_train": sizes["n_train"].reindex(list(result.datasets)),
+            "median n_test": sizes["n_test"].reindex(list(result.datasets)),
+            "replicates": analysis.n_replicates.max(axis=1).reindex(
+                list(result.datasets)
+            ),
+        }
+    ).rename_axis("data set")
+    learners = pd.DataFrame(
+        {
+            "definition": [
+                # "<function f at 0x7f...>" -> "<function f>": no memory addresses
+                re.sub(
+                    r" at 0x[0-9a-fA-F]+>", ">", info.get("learners", {}).get(name, "")
+                )
+                for name in result.learners
+            ]
+        },
+        index=pd.Index(result.learners, name="learner"),
+    )
+    versions = _versions()
+    recorded = info.get("sklearn_bench_version")
+    parts = [
+        '<section id="run"><h2>What was run</h2>',
+        f"<p>{len(result.learners)} learners × {len(result.datasets)} data sets; "
+        f"metric <b>{html.escape(analysis.metric)}</b> ({analysis.direction}); "
+        f"resampling <code>{html.escape(str(info.get('cv', 'unknown')))}</code>; "
+        f"seed <code>{html.escape(str(info.get('seed', 'unknown')))}</code>.</p>",
+    ]
+    if missing:
+        parts.append(
+            f'<p class="note" id="missing-tasks">Partial run: {missing} task(s) '
+            "are missing from the store; the analyses use the finished ones.</p>"
+        )
+    parts.append(_table(datasets, "Data sets", table_id="table-datasets"))
+    parts.append(_table(learners, "Learners", table_id="table-learners"))
+    version_text = ", ".join(f"{k} {v}" for k, v in versions.items())
+    parts.append(
+        f'<p class="muted">Report made with {html.escape(version_text)}'
+        + (
+            f"; the run recorded sklearn_bench {html.escape(str(recorded))}"
+            if recorded
+            else ""
+        )
+        + ".</p></section>"
+    )
+    return "".join(parts)
+
+
+def _effects(analysis):
+    level = f"{analysis.confidence_level:.0%}"
+    parts = ['<section id="effects"><h2>Effect sizes and confidence intervals</h2>']
+    parts.append(
+        "<p>How much better, and how sure: intervals first, p-values second "
+        "(Berrar &amp; Lozano 2013). Differences are "
+        f"<i>learner − reference</i> in {html.escape(analysis.metric)} "
+        f"({analysis.direction}).</p>"
+    )
+    if len(analysis.pairs):
+        pairs = analysis.pairs
+        table = pd.DataFrame(
+            {
+                "estimate": pairs["estimate"],
+                f"{level} CI": [
+                    _interval_text(lo, hi)
+                    for lo, hi in zip(pairs["low"], pairs["high"], strict=True)
+                ],
+                "Holm-level CI": [
+                    _interval_text(lo, hi)
+                    for lo, hi in zip(
+                        pairs["adjusted_low"], pairs["adjusted_high"], strict=True
+                    )
+                ],
+                "p": pairs["pvalue"],
+                "Holm p": pairs["adjusted_pvalue"],
+                "n": pairs["n"],
+            },
+            index=pairs.index.rename("comparison"),
+        )
+        parts.append(
+            _table(
+                table,
+                f"Pairwise differences, paired t over {analysis.pairs_blocks}",
+                table_id="table-pairs",
+            )
+        )
+    if len(analysis.within):
+        within = analysis.within
+        table = pd.DataFrame(
+            {
+                "data set": within["dataset"],
+                "learner": within["learner"],
+                "reference (best here)": within["reference"],
+                "difference": within["estimate"],
+                f"{level} CI": [
+                    _interval_text(lo, hi)
+                    for lo, hi in zip(within["low"], within["high"], strict=True)
+                ],
+                "p": within["pvalue"],
+                "replicates": within["n"],
+            }
+        )
+        parts.append(
+            _table(
+                table,
+                "Within each data set: each learner against the best one there "
+                "(paired t over replicates, Hothorn et al. 2005)",
+                table_id="table-within",
+                index=False,
+            )
+        )
+    mean = analysis.mean.copy()
+    mean.index.name = "data set"
+    parts.append(
+        _table(
+            mean,
+            f"Mean {analysis.metric} over replicates",
+            table_id="table-mean",
+        )
+    )
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _tests(analysis):
+    parts = ['<section id="tests"><h2>Tests</h2>']
+    fr = analysis.friedman
+    if fr is not None:
+        parts.append(
+            f"<p>{html.escape(fr.method)} over {fr.n_blocks} "
+            f"{analysis.friedman_blocks}: χ²<sub>F</sub> = {fr.statistic:.3f} "
+            f"(p = {_fmt(fr.pvalue, 'p')}); Iman–Davenport F = "
+            f"{fr.iman_davenport_statistic:.3f} (p = "
+            f"{_fmt(fr.iman_davenport_pvalue, 'p')}). {html.escape(fr.null_hypothesis)}"
+            f" Nemenyi critical difference (α = 0.05): "
+            f"{fr.critical_difference(0.05):.3f} ranks.</p>"
+        )
+        ranks = fr.average_ranks.rename("average rank").to_frame()
+        ranks.index.name = "learner"
+        parts.append(_table(ranks, "Average ranks", table_id="table-ranks"))
+        parts.append(
+            _table(
+                analysis.posthoc,
+                "Nemenyi post-hoc comparisons",
+                table_id="table-posthoc",
+                index=not isinstance(analysis.posthoc.index, pd.RangeIndex),
+            )
+        )
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _power(analysis):
+    pw = analysis.power
+    if pw is None:
+        return ""
+    a, b = pw["pair"]
+    delta_text = (
+        "the observed mean difference"
+        if pw["delta_source"] == "observed"
+        else "the difference asked for"
+    )
+    return (
+        '<section id="power"><h2>Power and the number of data sets</h2>'
+        f"<p>Comparing the two best learners, <b>{html.escape(a)}</b> and "
+        f"<b>{html.escape(b)}</b>: their per-data-set differences have standard "
+        f"deviation σ = {pw['sigma']:.4g}. The one-sided paired t-test across this "
+        f"study's J = {pw['n_datasets']} data sets has power "
+        f"<b>{pw['power']:.2f}</b> to detect Δ = {pw['delta']:.4g} ({delta_text}); "
+        f"a study with power {pw['target_power']:.0%} would need "
+        f"<b>J = {pw['n_needed']}</b> data sets (Boulesteix et al. 2013, "
+        "Section 3).</p></section>"
+    )
+
+
+def _failures(analysis):
+    failures = analysis.failures
+    parts = ['<section id="failures"><h2>Failures</h2>']
+    if failures.empty:
+        parts.append("<p>No task failed.</p>")
+    else:
+        parts.append(
+            _table(
+                failures,
+                "Failed tasks (scored NaN)",
+                table_id="table-failures",
+                index=False,
+            )
+        )
+    for note in analysis.notes:
+        parts.append(f'<p class="note">{html.escape(note)}</p>')
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def write_report(
+    result,
+    out_dir,
+    *,
+    metric=None,
+    analyses=ANALYSES,
+    confidence_level=0.95,
+    delta=None,
+    target_power=0.8,
+    title="Benchmark report",
+    missing_tasks=0,
+    figure_formats=("png", "svg"),
+):
+    """Write ``report.html`` and the figures of a result into ``out_dir``.
+
+    The report is one self-contained HTML file (figures embedded as base64 PNG,
+    styles inline, no script, no external resource): what was run, effect
+    sizes with confidence intervals, the tests (Friedman, Nemenyi), the critical
+    difference diagram, the performance distributions, the forest plot of
+    pairwise intervals, the power of the study, the win/tie/loss map and the
+    failures. Every figure is also written to ``out_dir/figures`` in each of
+    ``figure_formats``. Needs matplotlib (the ``plot`` extra).
+
+    Parameters
+    ----------
+    result : BenchmarkResult
+    out_dir : str or Path
+        Created if needed.
+    metric, analyses, confidence_level, delta, target_power
+        As :func:`analyse_result`.
+    title : str, default="Benchmark report"
+    missing_tasks : int, default=0
+        Tasks of a partial run not in the result; the report says so.
+    figure_formats : tuple of str, default=("png", "svg")
+
+    Returns
+    -------
+    analysis : ReportAnalysis
+        The numbers the report shows.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.report import write_report
+    >>> df = pd.DataFrame({"data": ["a", "a", "b", "b", "c", "c"],
+    ...                    "model": ["x", "y"] * 3,
+    ...                    "error": [0.10, 0.12, 0.30, 0.33, 0.05, 0.09]})
+    >>> result = BenchmarkResult.from_frame(
+    ...     df, dataset="data", learner="model", value="error",
+    ...     greater_is_better=False)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     analysis = write_report(result, tmp)
+    ...     html = (pathlib.Path(tmp) / "report.html").read_text()
+    >>> analysis.best, html.count("<img")
+    ('x', 8)
+    """
+    import matplotlib.pyplot as plt
+
+    out = Path(out_dir)
+    fig_dir = out / "figures"
+    fig_dir.mkdir(parents=True, exist_ok=True)
+    analysis = analyse_result(
+        result,
+        metric=metric,
+        confidence_level=confidence_level,
+        delta=delta,
+        target_power=target_power,
+        analyses=analyses,
+    )
+    figures = make_figures(result, analysis, analyses=analyses)
+    rendered = {}
+    try:
+        for key, (fig_title, caption, fig) in figures.items():
+            for fmt in figure_formats:
+                fig.savefig(fig_dir / f"{key}.{fmt}", dpi=110)
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="png", dpi=110)
+            rendered[key] = _figure_html(key, fig_title, caption, buffer.getvalue())
+    finally:
+        for _, _, fig in figures.values():
+            plt.close(fig)
+
+    def fig(*keys):
+        return "".join(rendered[k] for k in keys if k in rendered)
+
+    distributions = [k for k in rendered if k.startswith("distribution_")]
+    sections = [
+        _what_was_run(result, analysis, missing_tasks),
+        _effects(analysis),
+        _tests(analysis),
+        '<section id="figures"><h2>Figures</h2>',
+        fig("critical_difference", *distributions, "forest"),
+        "</section>",
+        _power(analysis),
+        fig("power", "datasets_needed") if analysis.power is not None else "",
+        fig("win_tie_loss"),
+        _failures(analysis),
+    ]
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    nav = "".join(
+        f'<a href="#{anchor}">{label}</a>'
+        for anchor, label in [
+            ("run", "What was run"),
+            ("effects", "Effect sizes"),
+            ("tests", "Tests"),
+            ("figures", "Figures"),
+            ("power", "Power"),
+            ("failures", "Failures"),
+        ]
+    )
+    page = (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
+        f"<header><h1>{html.escape(title)}</h1>"
+        f'<p class="muted">sklearn_bench {__version__}, {stamp}</p>'
+        f"<nav>{nav}</nav></header><main>{''.join(sections)}</main></body></html>\n"
+    )
+    (out / "report.html").write_text(page, encoding="utf-8")
+    return analysis

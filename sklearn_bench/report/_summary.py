@@ -1,0 +1,139 @@
+"""The plain-text summary the CLI prints: effect sizes first, then tests, then power."""
+
+import numpy as np
+
+
+def _num(x, digits=3):
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return "–"
+    if np.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return f"{x:+.{digits}f}"
+
+
+def _p(p):
+    if p is None or np.isnan(p):
+        return "–"
+    return f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
+
+
+def format_summary(analysis, result=None):
+    """The summary of a :class:`ReportAnalysis` as text (about 30 lines).
+
+    Order: (1) effect sizes with confidence intervals across data sets and within
+    each data set, (2) Friedman and Nemenyi, (3) the power of the study and the
+    number of data sets a study with the target power needs.
+
+    Parameters
+    ----------
+    analysis : ReportAnalysis
+    result : BenchmarkResult, default=None
+        Adds a first line with the size of the experiment.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.report import analyse_result, format_summary
+    >>> df = pd.DataFrame({"data": ["a", "a", "b", "b", "c", "c"],
+    ...                    "model": ["x", "y"] * 3,
+    ...                    "error": [0.10, 0.12, 0.30, 0.33, 0.05, 0.09]})
+    >>> result = BenchmarkResult.from_frame(
+    ...     df, dataset="data", learner="model", value="error",
+    ...     greater_is_better=False)
+    >>> print(format_summary(analyse_result(result)).splitlines()[0])
+    1. Effect sizes (95% confidence intervals), error (lower is better)
+    """
+    a = analysis
+    level = f"{a.confidence_level:.0%}"
+    lines = []
+    if result is not None:
+        lines.append(
+            f"{len(result.learners)} learners x {len(result.datasets)} data sets, "
+            f"resampling {result.info.get('cv', 'unknown')}, "
+            f"seed {result.info.get('seed', 'unknown')}."
+        )
+    lines.append(
+        f"1. Effect sizes ({level} confidence intervals), {a.metric} ({a.direction})"
+    )
+    if len(a.pairs):
+        vs_best = a.pairs[(a.pairs["a"] == a.best) | (a.pairs["b"] == a.best)]
+        lines.append(
+            f"   Best by average rank: {a.best}. Differences over {a.pairs_blocks}"
+            " (paired t),\n   with the interval at Holm's level after it:"
+        )
+        width = max(len(str(i)) for i in vs_best.index)
+        for pair, row in vs_best.iterrows():
+            lines.append(
+                f"   {pair:<{width}}  {_num(row['estimate'])}  "
+                f"[{_num(row['low'])}, {_num(row['high'])}]  "
+                f"Holm [{_num(row['adjusted_low'])}, {_num(row['adjusted_high'])}]"
+            )
+    if len(a.within):
+        lines.append(
+            "   Within each data set (paired over replicates), against the best "
+            "learner there:"
+        )
+        for dataset, group in a.within.groupby("dataset", sort=False):
+            ref = group["reference"].iloc[0]
+            best_mean = a.mean.loc[dataset, ref]
+            lines.append(f"   - {dataset}: best {ref} (mean {best_mean:.3f})")
+            width = max(len(str(r)) for r in group["learner"])
+            for r in group.itertuples():
+                lines.append(
+                    f"       {r.learner:<{width}}  {_num(r.estimate)}  "
+                    f"[{_num(r.low)}, {_num(r.high)}]"
+                )
+    lines.append("2. Tests")
+    fr = a.friedman
+    if fr is not None:
+        lines.append(
+            f"   Friedman over {fr.n_blocks} {a.friedman_blocks}: chi2 = "
+            f"{fr.statistic:.2f}, p = {_p(fr.pvalue)}; Iman-Davenport F = "
+            f"{fr.iman_davenport_statistic:.2f}, p = {_p(fr.iman_davenport_pvalue)}."
+        )
+        cd = fr.critical_difference(0.05)
+        ranks = ", ".join(
+            f"{name} {rank:.2f}"
+            for name, rank in fr.average_ranks.sort_values().items()
+        )
+        lines.append(f"   Average ranks: {ranks}; Nemenyi CD (alpha 0.05) = {cd:.2f}.")
+        post = a.posthoc
+        if post is not None and "pvalue_adjusted" in post:
+            sig = post[post["pvalue_adjusted"] <= 0.05]
+            names = [
+                f"{r.learner_i} vs {r.learner_j}" for r in sig.head(5).itertuples()
+            ]
+            more = f" and {len(sig) - 5} more" if len(sig) > 5 else ""
+            lines.append(
+                f"   Nemenyi: {len(sig)} of {len(post)} pairs differ at alpha 0.05"
+                + (f" ({', '.join(names)}{more})." if names else ".")
+            )
+    else:
+        lines.append("   (no Friedman test: " + "; ".join(a.notes[:1]) + ")")
+    lines.append("3. Power")
+    pw = a.power
+    if pw is not None:
+        what = "the observed difference" if pw["delta_source"] == "observed" else "Δ"
+        lines.append(
+            f"   {pw['pair'][0]} vs {pw['pair'][1]}: sigma of the per-data-set "
+            f"differences = {pw['sigma']:.4f}.\n   With J = {pw['n_datasets']} data "
+            f"sets the paired t-test has power {pw['power']:.2f} to detect "
+            f"{what} = {pw['delta']:.4f};"
+        )
+        lines.append(
+            f"   a decisive study (power {pw['target_power']:.0%}) would need "
+            f"J = {pw['n_needed']} data sets."
+        )
+    else:
+        lines.append("   (not computed: needs at least 2 data sets)")
+    if len(a.failures):
+        lines.append(
+            f"Failures: {int(a.failures['count'].sum())} failed task(s); see the "
+            "report."
+        )
+    return "\n".join(lines)

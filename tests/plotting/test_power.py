@@ -1,0 +1,95 @@
+"""Tests of sklearn_bench/plotting/_power.py by inspecting the artists."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from sklearn_bench.plotting import plot_datasets_needed, plot_power_curve  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def _approx_power(J, delta, sigma, alpha=0.05):
+    # Boulesteix et al. (2013), Section 3: F_{t,J-1}(sqrt(J) delta/sigma - t_{1-a,J-1})
+    J = np.asarray(J, dtype=float)
+    return stats.t.cdf(
+        np.sqrt(J) * delta / sigma - stats.t.ppf(1 - alpha, J - 1), J - 1
+    )
+
+
+def test_power_curves_follow_the_paper_formula():
+    """H: each σ's curve is the paper's approximate power at every J (scipy formula),
+    with labels "σ = ..." as in seed 000 Fig. 2 (right)."""
+    sigmas = [0.03, 0.05, 0.075, 0.1]
+    ax = plot_power_curve(0.05, sigmas, n_datasets=np.arange(2, 41))
+    curves = [line for line in ax.lines if line.get_gid() == "power-curve"]
+    assert [c.get_label() for c in curves] == [f"σ = {s:g}" for s in sigmas]
+    for curve, s in zip(curves, sigmas, strict=True):
+        np.testing.assert_allclose(
+            curve.get_ydata(), _approx_power(curve.get_xdata(), 0.05, s), rtol=1e-12
+        )
+
+
+def test_power_curve_default_range_reaches_the_target_and_marks_the_study():
+    """H: by default the J axis extends past the J that reaches 80% for every σ, and
+    ``mark`` puts one point per curve at the study's J with its power."""
+    ax = plot_power_curve(0.02, [0.03, 0.06], mark=5)
+    curves = [line for line in ax.lines if line.get_gid() == "power-curve"]
+    for curve in curves:
+        assert curve.get_ydata()[-1] >= 0.8
+    marks = [line for line in ax.lines if line.get_gid() == "power-mark"]
+    assert len(marks) == 2
+    for mark, s in zip(marks, [0.03, 0.06], strict=True):
+        assert mark.get_xdata()[0] == 5
+        assert mark.get_ydata()[0] == pytest.approx(_approx_power(5, 0.02, s))
+
+
+def test_datasets_needed_is_the_smallest_j_reaching_the_power():
+    """H: each point of the J-needed curve is the smallest J >= 2 whose approximate
+    power reaches 80% (brute force with the scipy formula), decreasing in Δ."""
+    deltas = [0.02, 0.05, 0.1]
+    ax = plot_datasets_needed([0.05], delta=deltas)
+    (curve,) = [line for line in ax.lines if line.get_gid() == "needed-curve"]
+    J = np.arange(2, 2000)
+    expected = [int(J[_approx_power(J, d, 0.05) >= 0.8][0]) for d in deltas]
+    assert [int(v) for v in curve.get_ydata()] == expected
+    assert ax.get_yscale() == "log"
+
+
+def test_texts_do_not_overlap():
+    """H: the "this study" label, title and legend of the power plot do not overlap
+    one another."""
+    ax = plot_power_curve(0.05, [0.03, 0.05, 0.075, 0.1], mark=4)
+    fig = ax.figure
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    label = [t for t in ax.texts if t.get_gid() == "power-study-label"][0]
+    boxes = [
+        label.get_window_extent(r),
+        ax.get_legend().get_window_extent(r),
+        ax.title.get_window_extent(r),
+    ]
+    assert not boxes[0].overlaps(boxes[1])
+    assert not boxes[0].overlaps(boxes[2])
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: plot_power_curve(0.0, 0.1), "delta"),
+        (lambda: plot_power_curve(0.05, [0.1, -1]), "sigma"),
+        (lambda: plot_datasets_needed(0.05, delta=[0.1, 0]), "delta"),
+    ],
+)
+def test_bad_arguments(call, match):
+    """H: non-positive Δ or σ raise a ValueError naming the argument."""
+    with pytest.raises(ValueError, match=match):
+        call()

@@ -1,0 +1,197 @@
+"""Tests of sklearn_bench/report/_analysis.py against scipy and statsmodels."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+from sklearn_bench import BenchmarkResult
+from sklearn_bench.report import analyse_result
+
+
+def _result(
+    n_datasets=4,
+    learners=("A", "B", "C"),
+    n_rep=6,
+    seed=0,
+    nan_at=None,
+    greater_is_better=False,
+):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in range(n_datasets):
+        for j, m in enumerate(learners):
+            for r in range(n_rep):
+                value = 0.1 + 0.05 * d + 0.02 * j + rng.normal(0, 0.02)
+                if nan_at == (f"d{d}", m, r):
+                    value = np.nan
+                rows.append((f"d{d}", m, r, value))
+    df = pd.DataFrame(rows, columns=["data", "model", "rep", "v"])
+    return BenchmarkResult.from_frame(
+        df,
+        dataset="data",
+        learner="model",
+        value="v",
+        replicate="rep",
+        greater_is_better=greater_is_better,
+    )
+
+
+def test_pairs_equal_scipy_t_intervals_with_holm_levels():
+    """H: each pair's estimate and interval equal scipy's paired t on the per-data-set
+    means; the adjusted interval uses Holm's level α/(m − r + 1) for the r-th smallest
+    p-value (Berrar & Lozano 2013) and the adjusted p-values equal statsmodels' Holm."""
+    result = _result()
+    analysis = analyse_result(result)
+    means = result.aggregate()
+    pairs = analysis.pairs
+    p = []
+    for _, row in pairs.iterrows():
+        t = stats.ttest_rel(means[row["a"]], means[row["b"]])
+        ci = t.confidence_interval(0.95)
+        assert row["estimate"] == pytest.approx(
+            np.mean(means[row["a"]] - means[row["b"]]), rel=1e-12
+        )
+        assert (row["low"], row["high"]) == pytest.approx((ci.low, ci.high), rel=1e-10)
+        assert row["pvalue"] == pytest.approx(t.pvalue, rel=1e-10)
+        p.append(t.pvalue)
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    for rank, i in enumerate(order):
+        row = pairs.iloc[i]
+        ci = stats.ttest_rel(means[row["a"]], means[row["b"]]).confidence_interval(
+            1 - 0.05 / (m - rank)
+        )
+        assert (row["adjusted_low"], row["adjusted_high"]) == pytest.approx(
+            (ci.low, ci.high), rel=1e-10
+        )
+    expected = multipletests(p, method="holm")[1]
+    np.testing.assert_allclose(pairs["adjusted_pvalue"], expected, rtol=1e-12)
+
+
+def test_within_dataset_intervals_are_paired_t_over_replicates():
+    """H: within a data set each learner is compared with the best one there by a
+    paired t over replicates (scipy), estimate = learner − best."""
+    result = _result()
+    analysis = analyse_result(result)
+    perf = result.performance()
+    for row in analysis.within.itertuples():
+        sub = perf[perf["dataset"] == row.dataset].pivot(
+            index="replicate", columns="learner", values="value"
+        )
+        t = stats.ttest_rel(sub[row.learner], sub[row.reference])
+        ci = t.confidence_interval(0.95)
+        assert (row.low, row.high) == pytest.approx((ci.low, ci.high), rel=1e-10)
+        assert row.reference == sub.mean().idxmin()
+
+
+@pytest.mark.parametrize("greater_is_better", [False, True])
+def test_best_and_power_follow_the_direction(greater_is_better):
+    """H: the best learner has the best average rank in the metric's direction; the
+    power of the two best is the paper's approximate formula (scipy) at the
+    observed σ (ddof=1) and |mean difference|, and J needed is the smallest J
+    reaching 80% (brute force)."""
+    result = _result(n_datasets=5, greater_is_better=greater_is_better)
+    analysis = analyse_result(result)
+    means = result.aggregate()
+    ranks = (means if greater_is_better else -means).rank(axis=1, ascending=False)
+    expected_order = list(ranks.mean().sort_values(kind="stable").index)
+    assert analysis.best == expected_order[0]
+    pw = analysis.power
+    assert pw["pair"] == tuple(expected_order[:2])
+    d = means[expected_order[0]] - means[expected_order[1]]
+    sigma, delta = np.std(d, ddof=1), abs(np.mean(d))
+    assert pw["sigma"] == pytest.approx(sigma, rel=1e-12)
+    assert pw["delta"] == pytest.approx(delta, rel=1e-12)
+
+    # Boulesteix et al. (2013), Section 3: F_{t,J-1}(sqrt(J) Δ/σ - t_{1-α,J-1})
+    def power(J):
+        return stats.t.cdf(np.sqrt(J) * delta / sigma - stats.t.ppf(0.95, J - 1), J - 1)
+
+    assert pw["power"] == pytest.approx(power(5), rel=1e-10)
+    J = np.arange(2, 100000)
+    assert pw["n_needed"] == int(J[power(J) >= 0.8][0])
+
+
+def test_given_delta_is_used():
+    """H: a given Δ replaces the observed difference in the power analysis."""
+    analysis = analyse_result(_result(), delta=0.05)
+    assert analysis.power["delta"] == 0.05 and analysis.power["delta_source"] == "given"
+
+
+def test_one_dataset_compares_over_replicates():
+    """H: with one data set the pairs and Friedman's test use its replicates as
+    blocks, and the power (across data sets) is not computed, with a note."""
+    analysis = analyse_result(_result(n_datasets=1, n_rep=8))
+    assert analysis.pairs_blocks == "replicates"
+    assert analysis.friedman.n_blocks == 8
+    assert set(analysis.pairs["n"]) == {8}
+    assert analysis.power is None
+    assert any("at least 2 complete data sets" in n for n in analysis.notes)
+
+
+def test_failed_replicate_is_reported_and_its_dataset_left_out():
+    """H: a data set with a NaN replicate is left out of the analyses across data
+    sets (pairs, Friedman, power use the other 3), with a note."""
+    result = _result(n_datasets=4, nan_at=("d1", "B", 2))
+    analysis = analyse_result(result)
+    assert any("['d1'] have failed or missing tasks" in n for n in analysis.notes)
+    assert set(analysis.pairs["n"]) == {3}
+    assert analysis.friedman.n_blocks == 3
+    assert analysis.power is not None and analysis.power["n_datasets"] == 3
+
+
+def test_many_learners_compare_with_the_best_only():
+    """H: above 10 learners the forest plot's pairs are the best against each other
+    learner (k − 1 rows), not all k(k − 1)/2."""
+    learners = [f"m{i}" for i in range(12)]
+    analysis = analyse_result(_result(learners=learners, n_rep=3))
+    assert len(analysis.pairs) == 11
+    assert set(analysis.pairs["a"]) == {analysis.best}
+
+
+def test_failures_table_counts_failed_tasks():
+    """H: failed tasks are grouped by data set, learner and error type with counts."""
+    df = pd.DataFrame(
+        {
+            "dataset": ["a"] * 4 + ["b"] * 4,
+            "learner": ["x", "y"] * 4,
+            "split": [0, 0, 1, 1] * 2,
+            "replicate": [0, 0, 1, 1] * 2,
+            "fold": [0] * 8,
+            "metric": ["error"] * 8,
+            "value": [0.1, np.nan, 0.2, np.nan, 0.3, 0.3, 0.2, 0.25],
+            "error_type": ["", "ValueError", "", "ValueError", "", "", "", ""],
+            "error_message": ["", "bad", "", "bad", "", "", "", ""],
+        }
+    )
+    result = BenchmarkResult(
+        df,
+        metrics={"error": False},
+        datasets={"a": "real world", "b": "real world"},
+        learners=["x", "y"],
+    )
+    analysis = analyse_result(result)
+    assert analysis.failures.to_dict("records") == [
+        {
+            "dataset": "a",
+            "learner": "y",
+            "error_type": "ValueError",
+            "count": 2,
+            "message": "bad",
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"analyses": ["effects", "anova"]}, "`analyses`"),
+        ({"confidence_level": 1.5}, "`confidence_level`"),
+    ],
+)
+def test_bad_arguments(kwargs, match):
+    """H: unknown analyses and a confidence level outside (0, 1) raise ValueError."""
+    with pytest.raises(ValueError, match=match):
+        analyse_result(_result(), **kwargs)

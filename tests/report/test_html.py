@@ -1,0 +1,71 @@
+"""Tests of sklearn_bench/report/_html.py: a self-contained page with every part."""
+
+import base64
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from sklearn_bench import BenchmarkResult  # noqa: E402
+from sklearn_bench.report import write_report  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def result():
+    rng = np.random.default_rng(1)
+    rows = [
+        (f"d{d}", m, r, 0.1 + 0.03 * j + rng.normal(0, 0.02))
+        for d in range(3)
+        for j, m in enumerate(["A", "B", "C"])
+        for r in range(5)
+    ]
+    df = pd.DataFrame(rows, columns=["data", "model", "rep", "v"])
+    return BenchmarkResult.from_frame(
+        df,
+        dataset="data",
+        learner="model",
+        value="v",
+        replicate="rep",
+        greater_is_better=False,
+    )
+
+
+def test_page_is_self_contained_and_ordered(result, tmp_path):
+    """H: every <img> is an embedded PNG that decodes, nothing refers outside the
+    file, and the sections come in the order: run, effect sizes, tests, figures,
+    power, failures."""
+    write_report(result, tmp_path, title="T <&>")
+    page = (tmp_path / "report.html").read_text()
+    images = re.findall(r'<img [^>]*src="([^"]+)"', page)
+    assert len(images) == 8
+    for src in images:
+        assert src.startswith("data:image/png;base64,")
+        assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not re.search(r"https?://|<script|<link", page)
+    positions = [
+        page.index(f'<section id="{s}">')
+        for s in ("run", "effects", "tests", "figures", "power", "failures")
+    ]
+    assert positions == sorted(positions)
+    assert "<title>T &lt;&amp;&gt;</title>" in page
+
+
+def test_figures_written_in_each_format(result, tmp_path):
+    """H: each figure is written once per requested format."""
+    write_report(result, tmp_path, figure_formats=("png", "pdf"))
+    names = sorted(p.name for p in (tmp_path / "figures").iterdir())
+    assert len(names) == 16
+    assert {p.rsplit(".", 1)[1] for p in names} == {"png", "pdf"}
+
+
+def test_subset_of_analyses_and_partial_run_note(result, tmp_path):
+    """H: leaving out power and win/tie/loss drops their figures and section; a
+    partial run is announced with its number of missing tasks."""
+    write_report(result, tmp_path, analyses=("effects", "friedman"), missing_tasks=7)
+    page = (tmp_path / "report.html").read_text()
+    assert 'id="fig-power"' not in page and 'id="fig-win_tie_loss"' not in page
+    assert '<section id="power">' not in page
+    assert "7 task(s) are missing" in page
