@@ -365,6 +365,14 @@ class BenchmarkExperiment(BaseEstimator):
 
     def _plan(self, name, data, cv, learners, metrics, seed):
         """Splits (train, test, replicate, fold) and samples of one data set."""
+        split_metrics = [m for m, metric in metrics.items() if metric.needs_split]
+        if split_metrics and data.problem != "real world":
+            raise ValueError(
+                f"Metric {split_metrics[0]!r} scores the training and out-of-bag rows "
+                f"of the learning sample, but data set {name!r} is a {data.problem} "
+                "problem scored on a fixed test sample; use it on real-world data "
+                "sets (Dataset(X, y)) with BootstrapOOB."
+            )
         if isinstance(data, SimulatedDataset):
             X_test, y_test = data.sample(
                 data.n_test, derive_seed(seed, name, SEED_TEST_SAMPLE)

@@ -87,6 +87,12 @@ class Metric:
         regressor.
     binary_only : bool, default=False
         The metric needs a target with two classes (e.g. ``"roc_auc"``).
+    needs_split : bool, default=False
+        The scorer is called as ``scorer(estimator, X, y, train=, test=)`` with the
+        whole learning sample and the split's indices, because it also scores the
+        training rows (the .632 estimates of
+        :class:`~sklearn_bench.model_selection.Bootstrap632Scorer`). Such a metric
+        needs validation rows of the learning sample, so only real-world data sets.
 
     See Also
     --------
@@ -111,6 +117,7 @@ class Metric:
     greater_is_better: bool
     task: str | None = None
     binary_only: bool = False
+    needs_split: bool = False
 
     def __call__(self, estimator, X, y):
         return float(self.scorer(estimator, X, y))
@@ -301,6 +308,16 @@ def _as_metric(item):
         return item
     if isinstance(item, str):
         return Metric.from_name(item)
+    if getattr(item, "_needs_split", False):
+        # A scorer of the whole learning sample and a split (Bootstrap632Scorer):
+        # it says its own name, direction and kind of task.
+        return Metric(
+            item._metric_name,
+            item,
+            item._greater_is_better,
+            task=item._task,
+            needs_split=True,
+        )
     if callable(item):
         # A scikit-learn scorer or any callable (estimator, X, y): greater is better.
         name = getattr(item, "__name__", None) or type(item).__name__

@@ -131,7 +131,12 @@ def run_task(
         start = time.perf_counter()
         for name, metric in metrics.items():
             try:
-                values[name] = metric(est, X_val, y_val)
+                if metric.needs_split:
+                    values[name] = float(
+                        metric.scorer(est, X, y, train=train, test=test)
+                    )
+                else:
+                    values[name] = metric(est, X_val, y_val)
             except Exception as exc:
                 if error_score == "raise":
                     _add_context(exc, task, f"scoring {name!r} of")

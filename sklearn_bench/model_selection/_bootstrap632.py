@@ -112,7 +112,11 @@ class Bootstrap632Scorer(BaseEstimator):
     (the whole learning sample plus the split's indices, because a scorer that
     sees only the validation rows cannot know the apparent error). A runner that
     already has the training and validation scores (``cross_validate(...,
-    return_train_score=True)``) combines them with :meth:`combine`.
+    return_train_score=True)``) combines them with :meth:`combine`. In
+    :class:`~sklearn_bench.BenchmarkExperiment`, pass it in ``scoring`` (e.g.
+    ``scoring=["error_rate", Bootstrap632Scorer()]`` with ``cv=BootstrapOOB()``):
+    the runner calls it this way on every replicate of a real-world data set and
+    records the metric ``".632+"`` (or ``".632"``), lower is better.
 
     Per replicate, :math:`\\overline{err}` and :math:`\\hat\\gamma` refer to the
     model fitted on :math:`\\mathfrak{L}^b`, not to one fit on the whole sample as
@@ -164,9 +168,22 @@ class Bootstrap632Scorer(BaseEstimator):
         "plus": ["boolean"],
     }
 
+    # Read by BenchmarkExperiment's scoring: called with the learning sample and the
+    # split's indices, a loss (lower is better).
+    _needs_split = True
+    _greater_is_better = False
+
     def __init__(self, loss="zero_one", *, plus=True):
         self.loss = loss
         self.plus = plus
+
+    @property
+    def _metric_name(self):
+        return ".632+" if self.plus else ".632"
+
+    @property
+    def _task(self):
+        return "classification" if self.loss == "zero_one" else "regression"
 
     def combine(self, apparent, out_of_bootstrap, no_information=None):
         """Combine the apparent and out-of-bootstrap errors of one replicate.
