@@ -48,6 +48,7 @@ def plot_multiple_rule_bias(result, *, axes=None, datasets=None):
     """
     import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.ticker import MaxNLocator
 
     frame = result.to_frame()
     names = list(dict.fromkeys(frame["dataset"]))
@@ -72,6 +73,7 @@ def plot_multiple_rule_bias(result, *, axes=None, datasets=None):
             ax.plot(part["m"], part[column], marker="o", ms=3, label=name, **style)
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("number of classifier rule models $m$")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # m counts rules
         if column in ("bias", "comparative_bias"):
             ax.axhline(0, color="grey", lw=0.8, ls=":", label="_zero")
     if len(names) > 1:

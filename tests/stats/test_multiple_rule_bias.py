@@ -219,6 +219,11 @@ def test_plot_four_panels():
     assert [len(c) for c in curves] == [3, 3, 3, 3]
     # the comparative bias is not drawn at r = 1
     assert len(curves[3][0].get_xdata()) == 2
+    # m counts rules: every tick on the m axis is a whole number
+    for ax in axes:
+        ax.figure.canvas.draw()
+        ticks = ax.get_xticks()
+        assert np.array_equal(ticks, np.round(ticks))
     plt.close("all")
 
 
