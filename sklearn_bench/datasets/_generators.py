@@ -174,6 +174,7 @@ def make_microarray(
     rho=0.8,
     means=None,
     variances=None,
+    model_seed=0,
     random_state=None,
 ):
     """Synthetic microarray model of Yousefi et al. (2011), Section 2.1.1, Table 1.
@@ -245,8 +246,13 @@ def make_microarray(
     variances : pair of float, default=None
         :math:`(\\sigma_0^2, \\sigma_1^2)` (variances, not standard deviations);
         None takes Table 1's values for ``equal_variance``.
+    model_seed : int, default=0
+        Seed of the model itself: the mixture proportion :math:`p \\sim U[0, 1]` of
+        each high-variance non-marker is drawn once from it, so every call with the
+        same ``model_seed`` samples the same distribution (a learning sample and
+        the test sample of :class:`SimulatedDataset` come from one model).
     random_state : int, RandomState instance or None, default=None
-        Seed or generator for the draw.
+        Seed or generator for the draw of the samples.
 
     Returns
     -------
@@ -333,7 +339,7 @@ def make_microarray(
     X[:, :n_markers] = np.where(diseased, m1 + sd1 * z, m0 + sd0 * z)
 
     # high-variance non-markers: two-component mixture with p ~ U[0, 1] per feature
-    p = rng.uniform(size=n_hv)
+    p = np.random.default_rng(model_seed).uniform(size=n_hv)  # fixed per model
     first = rng.uniform(size=(n_samples, n_hv)) < p
     z = rng.standard_normal((n_samples, n_hv))
     X[:, n_markers : n_markers + n_hv] = np.where(first, m0 + sd0 * z, m1 + sd1 * z)

@@ -193,3 +193,27 @@ def test_microarray_invalid_parameters_raise(kwargs, match):
     """H: inconsistent model parameters give a ValueError naming the argument."""
     with pytest.raises(ValueError, match=match):
         make_microarray(10, random_state=0, **kwargs)
+
+
+def test_microarray_mixture_proportions_are_part_of_the_model():
+    """H: two calls with different random_state sample the same model: each
+    high-variance non-marker has the same mixture proportion p in both (so a
+    learning sample and a test sample share one distribution); another model_seed
+    gives other proportions."""
+    from sklearn_bench.datasets import make_microarray
+
+    kw = {
+        "n_features": 200,
+        "n_high_variance": 50,
+        "means": (0.0, 3.0),
+        "variances": (0.01, 0.01),
+    }
+    cols = slice(20 + 2 * 50, 20 + 2 * 50 + 50)
+
+    def share_first(seed, model_seed=0):
+        X, _ = make_microarray(4000, random_state=seed, model_seed=model_seed, **kw)
+        return (X[:, cols] < 1.5).mean(axis=0)  # share of the N(m0, .) component
+
+    a, b = share_first(1), share_first(2)
+    np.testing.assert_allclose(a, b, atol=0.04)  # binomial sd <= 0.008
+    assert np.abs(share_first(1, model_seed=1) - a).max() > 0.2
