@@ -350,6 +350,12 @@ _SCHEME_OF_NAME = {
     "ShuffleSplit": "holdout",
     "StratifiedShuffleSplit": "holdout",
     "GroupShuffleSplit": "holdout",
+    # partitions mapped to one split per replicate, or no resampling at all
+    **dict.fromkeys(
+        ["LeaveOneOut", "LeavePOut", "LeaveOneGroupOut", "LeavePGroupsOut"],
+        "unknown",
+    ),
+    **dict.fromkeys(["PredefinedSplit", "TimeSeriesSplit"], "unknown"),
 }
 
 
@@ -359,7 +365,8 @@ def scheme_of_cv(cv_repr):
     ``"5"`` and ``"None"`` (sklearn's ``cv=int`` / default, a k-fold
     partition) give ``"kfold"``; other known splitters their scheme;
     ``LeaveOneOut``, ``PredefinedSplit``, ``TimeSeriesSplit`` ... ``"unknown"``;
-    a list of splits (``"iterable of ..."``) or nothing ``None``.
+    a list of splits (``"iterable of ..."``), a splitter this table does not
+    know, or nothing give ``None`` (the stored structure decides).
     """
     if cv_repr is None:
         return None
@@ -371,7 +378,7 @@ def scheme_of_cv(cv_repr):
     match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)\(", text)
     if match is None:
         return None
-    return _SCHEME_OF_NAME.get(match.group(1), "unknown")
+    return _SCHEME_OF_NAME.get(match.group(1))
 
 
 def _scheme_from_structure(rows):

@@ -85,6 +85,8 @@ class PairedTestResult:
 
         - ``"t"``: the t-interval of the mean difference (R's ``t.test``).
         - ``"corrected_t"``: mean ± ``t_{J−1}`` × Nadeau–Bengio standard error.
+        - ``"5x2cv"``: ``p_11 ± t_5`` × Dietterich's standard error
+          (:func:`five_by_two_cv_test`); ``"5x2cv_f"`` has none (``ValueError``).
         - ``"wilcoxon"``: the Hodges–Lehmann (Tukey) interval: order statistics of
           the Walsh averages ``(d_i + d_j)/2, i <= j``, at the quantile of the exact
           signed-rank distribution (n < 50, R's ``wilcox.test(conf.int = TRUE)``
@@ -113,7 +115,12 @@ class PairedTestResult:
         one_sided = self.alternative != "two-sided"
         tail = alpha if one_sided else alpha / 2
         d = self._differences
-        if self.method in ("t", "corrected_t"):
+        if self.method == "5x2cv_f":
+            raise ValueError(
+                "The combined 5×2cv F-test has no confidence interval (its "
+                "statistic has no direction); use method='5x2cv' or 'corrected_t'."
+            )
+        if self.method in ("t", "corrected_t", "5x2cv"):
             q = stats.t.isf(tail, self.df)
             low = self.estimate - q * self._std_error
             high = self.estimate + q * self._std_error
