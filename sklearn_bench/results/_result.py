@@ -974,17 +974,40 @@ class BenchmarkResult:
         }
         return pd.DataFrame([row])
 
-    def win_tie_loss(self, *, tolerance=0.0, metric=None):
+    def win_tie_loss(self, *, tolerance=0.0, metric=None, test=None, alpha=0.05):
         """Wins, ties and losses of every learner against every other (seed 002).
 
         On each data set the learners' mean performances are compared; a
         difference of at most ``tolerance`` (after rounding to 10 decimals) is a
-        tie, otherwise the better one by the metric's direction wins.
+        tie, otherwise the better one by the metric's direction wins. With
+        ``test``, only *significant* wins and losses count: a pair's win or loss
+        on a data set stands only if the two-sided test within that data set
+        (:meth:`paired_test` with ``method=test``) rejects at ``alpha``;
+        otherwise it is a tie. The direction is still that of the mean
+        performances.
+
+        Seed 002 (after Demšar 2006) names this practice, with Dietterich's
+        5×2cv as the per-data-set test, and warns against it: "statistical
+        tests only measure the improbability of the obtained experimental
+        result if the null hypothesis was correct, which is not even the
+        (im)probability of the null-hypothesis" — a non-significant difference
+        is not a tie in truth, and the counts depend on each data set's size
+        and resampling. Prefer the tests across data sets (:meth:`paired_test`
+        with ``dataset=None``, :meth:`friedman`) for conclusions; no correction
+        for the many per-data-set tests is made.
 
         Parameters
         ----------
         tolerance : float, default=0.0
         metric : str, default=None
+        test : str, default=None
+            ``None`` counts every difference above ``tolerance``. A method of
+            :meth:`paired_test` within a data set: ``"5x2cv"`` (seed 002; needs
+            ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` runs),
+            ``"5x2cv_f"``, ``"corrected_t"`` (valid on every splitter), or a
+            conditional test (``"t"``, ...).
+        alpha : float, default=0.05
+            Level of each per-data-set test.
 
         Returns
         -------
@@ -1013,9 +1036,29 @@ class BenchmarkResult:
         """
         metric = self._metric(metric)
         learners = _select.check_learners(self, self.learners, at_least=2)
-        table = _select.blocks(self, learners, metric=metric).to_numpy()
+        table = _select.blocks(self, learners, metric=metric)
+        significant = None
+        if test is not None:
+            if not 0 < float(alpha) < 1:
+                raise ValueError(f"`alpha` must lie in (0, 1); got {alpha!r}.")
+            k = len(learners)
+            significant = np.zeros((len(table), k, k), dtype=bool)
+            for d, dataset in enumerate(table.index):
+                for i, j in combinations(range(k), 2):
+                    res = self.paired_test(
+                        learners[i],
+                        learners[j],
+                        dataset=dataset,
+                        method=test,
+                        metric=metric,
+                    )
+                    significant[d, i, j] = significant[d, j, i] = res.pvalue < alpha
         return _select.win_tie_loss(
-            table, learners, tolerance, greater_is_better=self.metrics[metric]
+            table.to_numpy(),
+            learners,
+            tolerance,
+            greater_is_better=self.metrics[metric],
+            significant=significant,
         )
 
     def friedman(self, *, dataset=None, metric=None, tie_correction=True):

@@ -270,13 +270,19 @@ def _one_test_set_dataset(result, dataset):
     return check_dataset(result, dataset)
 
 
-def win_tie_loss(table, learners, tolerance, *, greater_is_better):
-    """Counts of wins, ties and losses from a blocks x learners array."""
+def win_tie_loss(table, learners, tolerance, *, greater_is_better, significant=None):
+    """Counts of wins, ties and losses from a blocks x learners array.
+
+    ``significant`` (blocks x learners x learners, bool), if given, keeps only
+    the wins and losses whose per-block test rejected; the rest are ties.
+    """
     tolerance = float(tolerance)
     if not (np.isfinite(tolerance) and tolerance >= 0):
         raise ValueError(f"`tolerance` must be a non-negative number; got {tolerance}.")
     sign = 1.0 if greater_is_better else -1.0
     diff = np.round(sign * (table[:, :, None] - table[:, None, :]), 10)
+    if significant is not None:
+        diff = np.where(significant, diff, 0.0)
     wins = (diff > tolerance).sum(axis=0)
     losses = (diff < -tolerance).sum(axis=0)
     ties = table.shape[0] - wins - losses

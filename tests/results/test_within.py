@@ -270,3 +270,49 @@ def test_confidence_interval_default_within_is_corrected(issue_example):
     assert got == result.paired_test("lr", "dt", dataset="bc").confidence_interval()
     plain = result.confidence_interval("lr", "dt", dataset="bc", method="t")
     assert got.high - got.low > plain.high - plain.low
+
+
+def test_win_tie_loss_counts_only_significant_wins():
+    """H: win_tie_loss(test="5x2cv") counts a win of i over j on a data set only
+    when five_by_two_cv_test on that data set's fold scores rejects at alpha
+    (direction from the mean performances); all other pairs are ties; without
+    `test` the counts are the plain ones."""
+    from sklearn.datasets import load_iris, load_wine
+    from sklearn.dummy import DummyClassifier
+
+    learners = {**FAST, "dummy": DummyClassifier()}
+    data = {
+        "bc": (X_BC[:, :8], Y_BC),
+        "iris": load_iris(return_X_y=True),
+        "wine": load_wine(return_X_y=True),
+    }
+    cv = RepeatedStratifiedKFold(n_splits=2, n_repeats=5, random_state=0)
+    result = _run(cv, learners, data=data)
+    names = list(learners)
+    got = result.win_tie_loss(test="5x2cv", alpha=0.05)
+    means = result.aggregate()
+    want = {(i, j): [0, 0, 0] for i in names for j in names}
+    for dataset in data:
+        for i in names:
+            for j in names:
+                if i == j:
+                    want[i, j][1] += 1
+                    continue
+                s = split_pair(result, i, j, metric="error_rate", dataset=dataset)
+                p = five_by_two_cv_test(s.x.reshape(5, 2), s.y.reshape(5, 2)).pvalue
+                diff = means.loc[dataset, j] - means.loc[dataset, i]  # error: lower
+                if p < 0.05 and diff > 0:
+                    want[i, j][0] += 1
+                elif p < 0.05 and diff < 0:
+                    want[i, j][2] += 1
+                else:
+                    want[i, j][1] += 1
+    for (i, j), counts in want.items():
+        assert got.loc[i, j].tolist() == counts, (i, j)
+    assert got.loc["lda", "dummy"].tolist() == [3, 0, 0]  # dummy loses everywhere
+    plain = result.win_tie_loss()
+    assert (
+        (plain.xs("tie", axis=1, level=1) <= got.xs("tie", axis=1, level=1)).all().all()
+    )
+    with pytest.raises(ValueError, match="RepeatedStratifiedKFold"):
+        _run(3, data={k: data[k] for k in ("bc", "iris")}).win_tie_loss(test="5x2cv")
