@@ -91,9 +91,8 @@ def corrected_t_inputs(result, a, b, *, metric, dataset, test_train_ratio=None):
             else None
         )
         how = (
-            "Nadeau & Bengio (2003) correction on the out-of-bootstrap "
-            "replicates, n_test/n_train = out-of-bootstrap rows over distinct "
-            "training rows"
+            "Nadeau & Bengio (2003) correction with n_test = out-of-bootstrap "
+            "rows, n_train = distinct training rows"
         )
         unit = "replicates"
     else:
