@@ -187,3 +187,20 @@ def test_failed_task_contributes_to_no_metric():
     s = split_pair(result, "a", "b", metric="error_rate", dataset="d")
     assert s.n_dropped == 1 and 0.99 not in s.y and len(s.x) == 3
     np.testing.assert_array_equal(s.replicate, [0, 2, 3])
+
+
+def test_failed_task_is_dropped_from_the_corrected_t_too():
+    """H: the default test within the data set (corrected t on the 4 ShuffleSplit
+    splits) drops the failed split, uses the other 3 with n_test/n_train = 20/80,
+    and says it dropped 1 split."""
+    result, scores = _with_failed_auc()
+    res = result.paired_test("a", "b", dataset="d")
+    keep = scores[(scores.metric == "error_rate") & (scores.split != 1)]
+    d = (
+        keep.loc[keep.learner == "a", "value"].to_numpy()
+        - keep.loc[keep.learner == "b", "value"].to_numpy()
+    )
+    t = d.mean() / np.sqrt((1 / 3 + 0.25) * d.var(ddof=1))
+    assert (res.method, res.n, res.n_dropped) == ("corrected_t", 3, 1)
+    assert res.statistic == pytest.approx(t, rel=1e-12)
+    assert "1 split dropped (failed tasks of 'a' or 'b')" in res.null_hypothesis
