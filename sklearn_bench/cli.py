@@ -19,8 +19,10 @@ EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 _RUN_HELP = """\
 Run the benchmark experiment described by a TOML file, then write the report.
 
-Relative paths in the file (CSV files, output.dir, experiment.store) are
-relative to the file's folder. Every entry is checked before anything runs.
+Relative CSV paths in the file are relative to the file's folder; relative
+output paths (output.dir, experiment.store) to the current directory. Every
+entry is checked, and the data sets loaded and checked against the learners,
+before anything runs.
 
   [experiment]                      # all optional
   cv = {class = "sklearn_bench.model_selection.BootstrapOOB",
@@ -257,7 +259,7 @@ def _cmd_demo(args):
 
 
 def _cmd_run(args):
-    from ._config import load_config
+    from ._config import ConfigError, load_config
     from .experiment import BenchmarkExperiment
 
     config = load_config(args.config)
@@ -276,6 +278,12 @@ def _cmd_run(args):
     for name, spec in config.datasets.items():
         try:
             datasets[name] = spec.load()
+        except ConfigError:
+            raise
+        except ValueError as exc:  # bad data (e.g. no rows): a usage error
+            raise _UsageError(
+                f"data set {name!r} ({spec.source} {spec.location}): {exc}"
+            ) from exc
         except Exception as exc:
             raise RuntimeError(
                 f"data set {name!r} ({spec.source} {spec.location}) could not be "

@@ -20,6 +20,11 @@ from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
 from ..results._store import StoreWriter
 from ._config import experiment_config
+from ._preflight import (
+    check_classification_target,
+    check_dataset_for_learners,
+    check_target,
+)
 from ._scoring import check_scoring
 from ._tasks import (
     SEED_CV,
@@ -225,7 +230,7 @@ class BenchmarkExperiment(BaseEstimator):
             "learners": list(setup["learners"]),
             "info": {
                 "seed": setup["seed"],
-                "cv": _describe_cv(setup["cv"]),
+                "cv": _describe_cv(setup["cv"], setup["seed"]),
                 "learners": {
                     name: repr(est) for name, est in setup["learners"].items()
                 },
@@ -289,6 +294,9 @@ class BenchmarkExperiment(BaseEstimator):
         else:
             datasets = check_datasets(X)
         learners = _check_learners(self.learners)
+        for name, data in datasets.items():
+            if isinstance(data, Dataset):
+                check_dataset_for_learners(name, data, learners)
         if not (self.error_score == "raise" or isinstance(self.error_score, Real)):
             raise ValueError(
                 f"`error_score` must be 'raise' or a number; got {self.error_score!r}."
@@ -400,7 +408,12 @@ class BenchmarkExperiment(BaseEstimator):
         if getattr(cv, "random_state", 0) is None and getattr(cv, "shuffle", True):
             cv = copy.deepcopy(cv)
             cv.random_state = derive_seed(seed, name, SEED_CV)
-        split_list = list(cv.split(data.X, data.y, data.groups))
+        try:
+            split_list = list(cv.split(data.X, data.y, data.groups))
+        except ValueError as exc:
+            raise ValueError(
+                f"`cv` cannot split data set {name!r} ({data.n_samples} rows): {exc}"
+            ) from exc
         reps = replicate_ids(cv, data.X, data.y, data.groups)
         if len(reps) != len(split_list):
             raise ValueError(
@@ -421,10 +434,20 @@ class BenchmarkExperiment(BaseEstimator):
         }
 
 
-def _describe_cv(cv):
-    """A short text for the provenance; a list of splits is not printed."""
+def _describe_cv(cv, seed=None):
+    """A short text for the provenance; a list of splits is not printed.
+
+    An unseeded shuffling splitter is seeded per data set from ``seed`` (see
+    ``_plan``); its ``random_state=None`` would read as unseeded, so the text says
+    where its seed comes from.
+    """
     if cv is None or isinstance(cv, Integral) or hasattr(cv, "split"):
-        return repr(cv)
+        text = repr(cv)
+        if seed is not None and _is_unseeded_splitter(cv):
+            text = text.replace(
+                "random_state=None", f"random_state=<per data set, from seed {seed}>"
+            )
+        return text
     return f"iterable of {len(list(cv))} (train, test) splits"
 
 
@@ -525,6 +548,8 @@ def _base_seed(random_state):
 
 
 def _check_target(dataset, y, learners, metrics):
+    check_target(dataset, y)
+    check_classification_target(dataset, y, learners)
     kind = type_of_target(y, input_name="y")
     classifiers = [n for n, e in learners.items() if is_classifier(e)]
     regressors = [n for n, e in learners.items() if not is_classifier(e)]
