@@ -18,7 +18,7 @@ from .._version import __version__
 from ..datasets._dataset import Dataset, SimulatedDataset, check_datasets
 from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
-from ..results._store import StoreWriter
+from ..results._store_repair import open_writer
 from ._config import experiment_config
 from ._preflight import (
     check_classification_target,
@@ -247,7 +247,7 @@ class BenchmarkExperiment(BaseEstimator):
         the result is read back from the store in canonical order, so it is the
         same whatever the order of completion, the backend or the interruptions.
         """
-        writer = StoreWriter(self.store)
+        writer = open_writer(self.store, overwrite=self.overwrite)
         try:
             stored = None if self.overwrite else writer.config()
             seed = None
