@@ -4,12 +4,14 @@ Everything here selects data from a :class:`~sklearn_bench.BenchmarkResult` and
 calls :mod:`sklearn_bench.stats`; nothing is fitted again.
 """
 
+import warnings
 from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
 
+from ..results import _scales
 from ..stats import adjust_pvalues
 
 ANALYSES = ("effects", "friedman", "power", "win_tie_loss")
@@ -309,6 +311,9 @@ def analyse_result(
         )
         result = _subset(result, list(complete.index))
     n_datasets = len(complete)
+    scale_note = _scales.scale_note(complete, metric)  # Demšar (2006), Sec. 3.1
+    if scale_note is not None:
+        notes.append(scale_note)
     learners = list(mean.columns)
     sign = -1.0 if gib else 1.0
     if n_datasets >= 1:
@@ -333,7 +338,9 @@ def analyse_result(
     friedman = posthoc = None
     if can_compare and "effects" in analyses:
         try:
-            pairs = _pairs(result, order, level, best, dataset=scope, metric=metric)
+            with warnings.catch_warnings():  # said once, in the notes
+                warnings.simplefilter("ignore", _scales.IncommensurableScalesWarning)
+                pairs = _pairs(result, order, level, best, dataset=scope, metric=metric)
         except ValueError as exc:
             notes.append(f"No pairwise intervals: {exc}")
     elif "effects" in analyses:

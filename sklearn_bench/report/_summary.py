@@ -60,6 +60,9 @@ def format_summary(analysis, result=None):
     lines.append(
         f"1. Effect sizes ({level} confidence intervals), {a.metric} ({a.direction})"
     )
+    lines.extend(
+        f"   Warning: {note}" for note in a.notes if "orders of magnitude" in note
+    )
     if len(a.pairs):
         vs_best = a.pairs[(a.pairs["a"] == a.best) | (a.pairs["b"] == a.best)]
         lines.append(

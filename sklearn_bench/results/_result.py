@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from . import _select
+from . import _scales, _select
 from ._store import read_predictions, read_store
 
 __all__ = ["BenchmarkResult"]
@@ -589,6 +589,7 @@ class BenchmarkResult:
         metric=None,
         alternative="two-sided",
         replicate=None,
+        scale="raw",
         **kwargs,
     ):
         """Test whether learners ``a`` and ``b`` perform differently.
@@ -617,6 +618,14 @@ class BenchmarkResult:
         replicate : int, default=None
             ``"mcnemar"`` only: which learning sample's classifiers to compare;
             needed when the data set has several replicates.
+        scale : {"raw", "relative", "rank"}, default="raw"
+            Across data sets only: the scale of the per-data-set means.
+            ``"raw"`` warns (``IncommensurableScalesWarning``) when the data sets'
+            scales differ by two orders of magnitude or more (Demšar 2006, Sec.
+            3.1); ``"relative"`` divides both means on each data set by their
+            average, so the difference is ``2 (a − b) / (a + b)``; ``"rank"``
+            uses the ranks of all learners on each data set (1 = smallest value).
+            See :mod:`sklearn_bench.results._scales`.
         **kwargs
             Passed on (``zero_method``, ``n_resamples``, ``random_state``,
             ``test_train_ratio``; ``correction``, ``exact`` for McNemar).
@@ -652,7 +661,9 @@ class BenchmarkResult:
             h0 = f"H0: P({a} wrong, {b} right) = P({a} right, {b} wrong)"
             return replace(res, null_hypothesis=h0)
         metric = self._metric(metric)
-        x, y, scope = _select.pair(self, a, b, metric=metric, dataset=dataset)
+        x, y, scope = _scales.pair(
+            self, a, b, metric=metric, dataset=dataset, scale=scale, method=method
+        )
         res = paired_test(
             x,
             y,
@@ -674,6 +685,7 @@ class BenchmarkResult:
         confidence_level=0.95,
         metric=None,
         replicate=None,
+        scale="raw",
         **kwargs,
     ):
         """Confidence interval for the difference ``metric(a) − metric(b)``.
@@ -700,6 +712,9 @@ class BenchmarkResult:
             The first metric by default; ignored by ``"qh"`` (error rate).
         replicate : int, default=None
             ``"qh"`` only, as in :meth:`paired_test`.
+        scale : {"raw", "relative", "rank"}, default="raw"
+            Across data sets only, as in :meth:`paired_test`: ``"relative"``
+            gives the interval of the mean of ``2 (a − b) / (a + b)``.
         **kwargs
             Passed on to the stats function.
 
@@ -731,7 +746,9 @@ class BenchmarkResult:
                 n_b, n_c, n, confidence_level=confidence_level
             )
         metric = self._metric(metric)
-        x, y, _ = _select.pair(self, a, b, metric=metric, dataset=dataset)
+        x, y, _ = _scales.pair(
+            self, a, b, metric=metric, dataset=dataset, scale=scale, method=method
+        )
         if method == "bootstrap":
             return bootstrap_ci(x, y, confidence_level=confidence_level, **kwargs)
         if method not in ("t", "corrected_t"):
