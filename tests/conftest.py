@@ -80,7 +80,14 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """Name the skipped reference tests (an error under CI)."""
+    """Name the skipped reference tests (an error under CI); count the fuzz inputs."""
+    import sys
+
+    fuzz = sys.modules.get("tests.test_fuzz")
+    if fuzz is not None and fuzz.N_BAD_INPUTS:
+        terminalreporter.write_line(
+            f"fuzz: {len(fuzz.N_BAD_INPUTS)} distinct bad inputs tried"
+        )
     if _SKIPPED_REFERENCE_TESTS:
         what = "ERROR (CI=true)" if _in_ci() else "warning"
         terminalreporter.write_line(

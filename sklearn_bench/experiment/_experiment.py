@@ -308,9 +308,16 @@ class BenchmarkExperiment(BaseEstimator):
         )
         if seed is None:
             seed = _base_seed(self.random_state)
-        cv = self.cv
+        cv = _check_cv_and_n_jobs(self.cv, self.n_jobs)
         if not (cv is None or isinstance(cv, Integral) or hasattr(cv, "split")):
             cv = list(cv)  # an iterator of splits is read once, for all data sets
+            if not cv or not all(
+                isinstance(split, tuple | list) and len(split) == 2 for split in cv
+            ):
+                raise ValueError(
+                    "`cv` as an iterable must yield (train, test) pairs of index "
+                    f"arrays; got {cv[:2]!r}."
+                )
         plans = {
             name: self._plan(name, data, cv, learners, metrics, seed)
             for name, data in datasets.items()
@@ -432,6 +439,26 @@ class BenchmarkExperiment(BaseEstimator):
             "X_test": data.X_test,
             "y_test": data.y_test,
         }
+
+
+def _check_cv_and_n_jobs(cv, n_jobs):
+    """Refuse a ``cv`` or ``n_jobs`` that would fail inside sklearn or joblib."""
+    if isinstance(cv, bool) or isinstance(cv, Real) and not isinstance(cv, Integral):
+        raise TypeError(f"`cv` must be None, an integer >= 2, a splitter or an "
+                        f"iterable of splits; got {cv!r}.")  # fmt: skip
+    if isinstance(cv, Integral) and cv < 2:
+        raise ValueError(f"`cv` (the number of folds) must be at least 2; got {cv}.")
+    if not (cv is None or isinstance(cv, Integral) or hasattr(cv, "split")):
+        if isinstance(cv, str | bytes) or not hasattr(cv, "__iter__"):
+            raise TypeError(f"`cv` must be None, an integer >= 2, a splitter or an "
+                            f"iterable of splits; got {cv!r}.")  # fmt: skip
+    if n_jobs is not None and (
+        isinstance(n_jobs, bool) or not isinstance(n_jobs, Integral) or n_jobs == 0
+    ):
+        raise ValueError(
+            f"`n_jobs` must be None or a non-zero integer; got {n_jobs!r}."
+        )
+    return cv
 
 
 def _describe_cv(cv, seed=None):

@@ -269,13 +269,26 @@ def analyse_result(
     >>> analysis.pairs.loc["x − y", ["estimate", "low", "high"]].round(3).tolist()
     [-0.03, -0.055, -0.005]
     """
+    from ..stats._common import real_number
+
+    if not isinstance(analyses, list | tuple | set | frozenset) or not all(
+        isinstance(a, str) for a in analyses
+    ):
+        raise TypeError(f"`analyses` must be a list of names; got {analyses!r}.")
+    target = real_number(target_power, "target_power")
+    if not 0 < target < 1:
+        raise ValueError(
+            f"`target_power` must lie strictly between 0 and 1; got {target_power!r}."
+        )
+    if delta is not None and not real_number(delta, "delta") > 0:
+        raise ValueError(f"`delta` must be positive (or None); got {delta!r}.")
     unknown = set(analyses) - set(ANALYSES)
     if unknown:
         raise ValueError(
             f"`analyses` has unknown entries {sorted(unknown)}; choose from "
             f"{list(ANALYSES)}."
         )
-    level = float(confidence_level)
+    level = real_number(confidence_level, "confidence_level")
     if not 0 < level < 1:
         raise ValueError(
             f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."

@@ -48,6 +48,13 @@ def format_summary(analysis, result=None):
     >>> print(format_summary(analyse_result(result)).splitlines()[0])
     1. Effect sizes (95% confidence intervals), error (lower is better)
     """
+    from ._analysis import ReportAnalysis
+
+    if not isinstance(analysis, ReportAnalysis):
+        raise TypeError(
+            "`analysis` must be a ReportAnalysis (from analyse_result); got "
+            f"{type(analysis).__name__}."
+        )
     a = analysis
     level = f"{a.confidence_level:.0%}"
     lines = []

@@ -45,6 +45,9 @@ _PROBLEMS = ("real world", "competition", "simulation", "unknown")
 _FORMAT_VERSION = 1
 
 
+_AGGREGATES = ("mean", "median", "std", "var", "min", "max", "count", "sum", "sem")
+
+
 class BenchmarkResult:
     """Scores of learners on data sets and replicates, with their provenance.
 
@@ -111,6 +114,17 @@ class BenchmarkResult:
     def __init__(
         self, scores, *, metrics, datasets, learners, predictions=None, info=None
     ):
+        for name, value in [("metrics", metrics), ("datasets", datasets)]:
+            if not isinstance(value, dict):
+                raise TypeError(f"`{name}` must be a dict; got {value!r}.")
+        if isinstance(learners, str) or not isinstance(learners, list | tuple):
+            raise TypeError(f"`learners` must be a list of names; got {learners!r}.")
+        if len(set(map(str, learners))) != len(learners):
+            raise ValueError(f"`learners` has duplicated names: {list(learners)}.")
+        if not isinstance(scores, pd.DataFrame):
+            raise TypeError(
+                f"`scores` must be a DataFrame; got {type(scores).__name__}."
+            )
         self.metrics = {str(k): bool(v) for k, v in dict(metrics).items()}
         self.datasets = {str(k): str(v) for k, v in dict(datasets).items()}
         self.learners = [str(name) for name in learners]
@@ -263,10 +277,21 @@ class BenchmarkResult:
         >>> result.learners, result.metrics
         (['C4.5', 'C4.5+m'], {'error': False})
         """
-        cols = [dataset, learner, value] + [c for c in (replicate, metric) if c]
-        missing = [c for c in cols if c not in df.columns]
-        if missing:
-            raise ValueError(f"`df` has no columns {missing}.")
+        names = {"dataset": dataset, "learner": learner, "value": value}
+        names.update({k: v for k, v in [("replicate", replicate), ("metric", metric)]
+                      if v})  # fmt: skip
+        for arg, column in names.items():
+            if not isinstance(column, str) or column not in df.columns:
+                raise ValueError(
+                    f"`{arg}` must name a column of `df`; got {column!r}, its "
+                    f"columns are {list(df.columns)}."
+                )
+        try:
+            values = np.asarray(df[value], dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"`value`: column {value!r} must hold real numbers ({exc})."
+            ) from None
         out = pd.DataFrame(
             {
                 "dataset": df[dataset].astype(str).to_numpy(),
@@ -279,7 +304,7 @@ class BenchmarkResult:
                 "metric": (
                     str(value) if metric is None else df[metric].astype(str).to_numpy()
                 ),
-                "value": np.asarray(df[value], dtype=np.float64),
+                "value": values,
             }
         )
         out["fold"] = out.groupby(
@@ -383,7 +408,7 @@ class BenchmarkResult:
     def _metric(self, metric):
         if metric is None:
             return next(iter(self.metrics))
-        if metric not in self.metrics:
+        if not isinstance(metric, str) or metric not in self.metrics:
             raise ValueError(
                 f"Unknown `metric` {metric!r}; this result has {list(self.metrics)}."
             )
@@ -446,6 +471,11 @@ class BenchmarkResult:
         table : DataFrame
             Index: data sets; columns: learners (both in experiment order).
         """
+        if not (callable(stat) or stat in _AGGREGATES):
+            raise ValueError(
+                f"`stat` must be one of {list(_AGGREGATES)} or a function of a "
+                f"Series; got {stat!r}."
+            )
         perf = self.performance(metric)
         table = perf.groupby(["dataset", "learner"], observed=True)["value"].agg(stat)
         table = table.unstack("learner")

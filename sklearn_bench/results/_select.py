@@ -211,7 +211,9 @@ def _one_test_set_dataset(result, dataset):
 
 def win_tie_loss(table, learners, tolerance, *, greater_is_better):
     """Counts of wins, ties and losses from a blocks x learners array."""
-    tolerance = float(tolerance)
+    from ..stats._common import real_number
+
+    tolerance = real_number(tolerance, "tolerance")
     if not (np.isfinite(tolerance) and tolerance >= 0):
         raise ValueError(f"`tolerance` must be a non-negative number; got {tolerance}.")
     sign = 1.0 if greater_is_better else -1.0

@@ -16,6 +16,7 @@ same configuration then resumes (only the lost tasks rerun); or
 """
 
 import json
+import os
 import sqlite3
 import warnings
 from dataclasses import dataclass, field
@@ -111,7 +112,7 @@ def _connect_for_salvage(path):
         return conn
     except sqlite3.DatabaseError as exc:
         raise CorruptStoreError(
-            f"The store {str(path)!r} is damaged beyond salvage: its schema "
+            f"`path`: the store {str(path)!r} is damaged beyond salvage: its schema "
             f"cannot be read (SQLite: {exc}). Pass `overwrite=True` to "
             "replace it."
         ) from exc
@@ -161,12 +162,13 @@ def _read_salvageable(conn, path):
         tasks = conn.execute("SELECT * FROM tasks ORDER BY ordinal").fetchall()
     except sqlite3.DatabaseError as exc:
         raise CorruptStoreError(
-            f"The store {str(path)!r} is damaged beyond salvage: its configuration "
+            f"`path`: the store {str(path)!r} is damaged beyond salvage: its "
+            "configuration "
             f"and task list cannot be read (SQLite: {exc}). Pass `overwrite=True` "
             "to replace it."
         ) from exc
     if meta.get("format") != _FORMAT:
-        raise ValueError(f"{str(path)!r} is not a sklearn_bench store.")
+        raise ValueError(f"`path`: {str(path)!r} is not a sklearn_bench store.")
     n_metrics = len(json.loads(meta["result"])["metrics"])
     keep_predictions = json.loads(meta["keep_predictions"])
     try:
@@ -248,6 +250,24 @@ def read_salvageable(path):
             conn.close()
 
 
+def _store_path(path, name):
+    """``path`` as a Path to an existing, non-empty SQLite file, naming ``name``."""
+    from ._store import _check_file
+
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"`{name}` must be a file path; got {path!r}.")
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"`{name}`: no store at {str(path)!r}.")
+    try:
+        _check_file(path)
+    except ValueError as exc:
+        raise ValueError(f"`{name}`: {exc}") from None
+    if path.stat().st_size == 0:
+        raise ValueError(f"`{name}`: the store {str(path)!r} is empty (no run).")
+    return path
+
+
 def salvage_store(path, new_path):
     """Copy the committed tasks of a damaged store that can still be read.
 
@@ -292,12 +312,12 @@ def salvage_store(path, new_path):
     unreadable task(s) lost (...); 0 task(s) to run in all.
     """
     from ..experiment._tasks import Task
-    from ._store import StoreWriter, _check_file
+    from ._store import StoreWriter
 
-    path, new_path = Path(path), Path(new_path)
-    if not path.is_file():
-        raise FileNotFoundError(f"No store at {str(path)!r}.")
-    _check_file(path)
+    path = _store_path(path, "path")
+    if not isinstance(new_path, str | os.PathLike):
+        raise TypeError(f"`new_path` must be a file path; got {new_path!r}.")
+    new_path = Path(new_path)
     if new_path.exists():
         raise ValueError(
             f"`new_path` {str(new_path)!r} exists; salvage writes a new store."
@@ -373,12 +393,9 @@ def checkpoint_store(path):
     >>> checkpoint_store(store) >= 0, Path(f"{store}-wal").exists()
     (True, False)
     """
-    from ._store import _LOCK_TIMEOUT, _check_file
+    from ._store import _LOCK_TIMEOUT
 
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"No store at {str(path)!r}.")
-    _check_file(path)
+    path = _store_path(path, "path")
     wal = Path(f"{path}-wal")
     wal_size = wal.stat().st_size if wal.is_file() else 0
     conn = sqlite3.connect(path, timeout=_LOCK_TIMEOUT, isolation_level=None)
