@@ -283,8 +283,8 @@ class BenchmarkResult:
         for arg, column in names.items():
             if not isinstance(column, str) or column not in df.columns:
                 raise ValueError(
-                    f"`{arg}` must name a column of `df`; got {column!r}, its "
-                    f"columns are {list(df.columns)}."
+                    f"`{arg}` must name a column of `df`, but `df` has no columns "
+                    f"[{column!r}]; its columns are {list(df.columns)}."
                 )
         try:
             values = np.asarray(df[value], dtype=np.float64)
