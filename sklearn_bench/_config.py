@@ -60,8 +60,10 @@ class DatasetSpec:
     def load(self):
         """Read the data set; returns a :class:`~sklearn_bench.datasets.Dataset`.
 
-        Raises ``OSError`` (or the loader's exception) when an OpenML data set
-        cannot be fetched.
+        Raises :class:`ConfigError` naming the key, the file and the column when
+        the data cannot make a data set (no rows, a non-numeric feature column,
+        missing labels, labels of ``classes`` that are absent); ``OSError`` (or
+        the loader's exception) when an OpenML data set cannot be fetched.
         """
         import numpy as np
         import pandas as pd
@@ -69,12 +71,13 @@ class DatasetSpec:
 
         from .datasets import Dataset
 
+        key = f"datasets.{self.name}"
         if self.source == "sklearn":
             X, y = getattr(skd, self.location)(return_X_y=True)
+            where = f"scikit-learn's {self.location}"
         elif self.source == "csv":
-            frame = pd.read_csv(self.location, sep=self.sep)
-            y = frame.pop(self.target).to_numpy()
-            X = frame.to_numpy(dtype=float)
+            X, y = _read_csv(self, key)
+            where = Path(self.location).name
         else:
             kwargs = {"data_id": self.location, "return_X_y": True, "as_frame": True}
             if self.version is not None:
@@ -82,10 +85,69 @@ class DatasetSpec:
             X, y = skd.fetch_openml(**kwargs)
             X = pd.get_dummies(X).to_numpy(dtype=float)
             y = y.to_numpy()
+            where = f"OpenML data set {self.location}"
+        missing = np.flatnonzero(pd.isna(y))
+        if len(missing):
+            csv = self.source == "csv"
+            _fail(
+                f"{key}.target" if csv else key,
+                f"the labels of data set {self.name!r} ({where}) have "
+                f"{len(missing)} missing value(s) ("
+                + (
+                    f"line(s) {_first(missing + 2)}"
+                    if csv
+                    else f"rows {_first(missing)}"
+                )
+                + "); drop or fill those rows",
+            )
         if self.classes is not None:
+            present = list(pd.unique(y))
+            absent = [c for c in self.classes if not np.isin(c, y)]
+            if absent:
+                _fail(
+                    f"{key}.classes",
+                    f"label(s) {absent} are absent from the labels of data set "
+                    f"{self.name!r} ({where}); its labels are "
+                    f"{_first(sorted(present, key=str), 20)}",
+                )
             keep = np.isin(y, self.classes)
             X, y = X[keep], y[keep]
         return Dataset(X, y)
+
+
+def _first(values, n=10):
+    """A list for a message: at most ``n`` entries, then how many more."""
+    values = [v.item() if hasattr(v, "item") else v for v in values]
+    more = f" and {len(values) - n} more" if len(values) > n else ""
+    return f"{values[:n]}{more}"
+
+
+def _read_csv(spec, key):
+    """Features (float) and labels of a CSV data set, naming what is wrong."""
+    import pandas as pd
+
+    path = Path(spec.location)
+    try:
+        frame = pd.read_csv(path, sep=spec.sep)
+    except (pd.errors.EmptyDataError, pd.errors.ParserError) as exc:
+        _fail(f"{key}.csv", f"{path} cannot be read as CSV: {exc}")
+    if frame.empty:
+        _fail(f"{key}.csv", f"{path} has a header but no data rows")
+    y = frame.pop(spec.target).to_numpy()
+    for column in frame.columns:
+        values = frame[column]
+        if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+            continue
+        numbers = pd.to_numeric(values, errors="coerce")
+        bad = values[numbers.isna() & values.notna()]
+        if len(bad):
+            _fail(
+                f"{key}.csv",
+                f"column {column!r} of {path.name} is not numeric ({bad.iloc[0]!r} "
+                f"on line {bad.index[0] + 2}); encode it as numbers or drop it",
+            )
+        frame[column] = numbers
+    return frame.to_numpy(dtype=float), y
 
 
 @dataclass
@@ -263,7 +325,10 @@ def _dataset(name, table, base):
         import pandas as pd
 
         sep = table.get("sep", ",")
-        header = pd.read_csv(path, sep=sep, nrows=0).columns
+        try:
+            header = pd.read_csv(path, sep=sep, nrows=0).columns
+        except (pd.errors.EmptyDataError, pd.errors.ParserError) as exc:
+            _fail(f"{key}.csv", f"{path} cannot be read as CSV: {exc}")
         if table["target"] not in header:
             _fail(
                 f"{key}.target",
@@ -350,7 +415,9 @@ def parse_config(data, *, base=Path(".")):
     ----------
     data : dict
     base : Path
-        Directory that relative paths (CSV files, output, store) refer to.
+        Directory that relative input paths (CSV files) refer to. Relative output
+        paths (``output.dir``, ``experiment.store``) refer to the current
+        directory.
 
     Returns
     -------
@@ -369,9 +436,8 @@ def parse_config(data, *, base=Path(".")):
         _fail("datasets", "expected a table of named data sets")
     datasets = {name: _dataset(name, t, base) for name, t in datasets_table.items()}
     experiment = _experiment(data.get("experiment", {}))
-    if "store" in experiment:
-        store = Path(experiment["store"])
-        experiment["store"] = str(store if store.is_absolute() else base / store)
+    # Outputs (experiment.store, output.dir) are relative to the current directory,
+    # so running a config of the source tree never writes into the source tree.
     config = RunConfig(learners=learners, datasets=datasets, experiment=experiment)
 
     analysis = data.get("analysis", {})
@@ -404,10 +470,7 @@ def parse_config(data, *, base=Path(".")):
     if "dir" in output:
         if not isinstance(output["dir"], str):
             _fail("output.dir", "expected a directory path")
-        out = Path(output["dir"])
-        config.out_dir = out if out.is_absolute() else base / out
-    else:
-        config.out_dir = base / config.out_dir
+        config.out_dir = Path(output["dir"])
     if "figure_formats" in output:
         formats = output["figure_formats"]
         allowed = ("png", "svg", "pdf")
@@ -422,7 +485,10 @@ def parse_config(data, *, base=Path(".")):
 
 
 def load_config(path):
-    """Read and validate a TOML file; relative paths are relative to its folder.
+    """Read and validate a TOML file.
+
+    Relative CSV paths are relative to the file's folder; relative output paths
+    (``output.dir``, ``experiment.store``) to the current directory.
 
     Raises
     ------

@@ -1,8 +1,10 @@
-"""The ``sklearn-bench`` command line: ``demo``, ``run CONFIG`` and ``report STORE``.
+"""The ``sklearn-bench`` command line: ``demo``, ``run CONFIG``, ``report STORE`` and
+``store check|checkpoint|salvage STORE``.
 
 Exit codes: 0 success, 1 a failure while running (a learner that fails on every
-task, a data set that cannot be fetched), 2 a usage or configuration error (one
-line on standard error naming the key and what was expected).
+task, a data set that cannot be fetched), 2 a usage, configuration or input error
+(bad data, a corrupt store; one line on standard error naming the key, file or
+data set and what was expected).
 """
 
 import argparse
@@ -19,8 +21,10 @@ EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 _RUN_HELP = """\
 Run the benchmark experiment described by a TOML file, then write the report.
 
-Relative paths in the file (CSV files, output.dir, experiment.store) are
-relative to the file's folder. Every entry is checked before anything runs.
+Relative CSV paths in the file are relative to the file's folder; relative
+output paths (output.dir, experiment.store) to the current directory. Every
+entry is checked, and the data sets loaded and checked against the learners,
+before anything runs.
 
   [experiment]                      # all optional
   cv = {class = "sklearn_bench.model_selection.BootstrapOOB",
@@ -169,6 +173,37 @@ def _build_parser():
         help="output directory (default: the folder of STORE)",
     )
     report.set_defaults(func=_cmd_report)
+
+    store = sub.add_parser(
+        "store",
+        help="check, checkpoint or salvage a store",
+        description=(
+            "Maintain the SQLite store of a run. A store is one file plus, while "
+            "tasks are being committed, a '-wal' file beside it that holds the "
+            "tasks committed since the last checkpoint: a store copied without "
+            "its '-wal' file loses those tasks, so checkpoint it first. A store "
+            "damaged on disk is refused when opened; salvage copies its readable "
+            "committed tasks into a new store, which the same experiment resumes."
+        ),
+    )
+    actions = store.add_subparsers(dest="action", metavar="ACTION", required=True)
+    check = actions.add_parser(
+        "check",
+        help="run SQLite's integrity check; count the tasks, or what can be salvaged",
+    )
+    check.add_argument("store", type=Path, metavar="STORE")
+    checkpoint = actions.add_parser(
+        "checkpoint",
+        help="copy the '-wal' file into the store, so it can be copied on its own",
+    )
+    checkpoint.add_argument("store", type=Path, metavar="STORE")
+    salvage = actions.add_parser(
+        "salvage",
+        help="copy the readable committed tasks of a damaged store into NEW",
+    )
+    salvage.add_argument("store", type=Path, metavar="STORE")
+    salvage.add_argument("new", type=Path, metavar="NEW")
+    store.set_defaults(func=_cmd_store)
     return parser
 
 
@@ -257,8 +292,9 @@ def _cmd_demo(args):
 
 
 def _cmd_run(args):
-    from ._config import load_config
+    from ._config import ConfigError, load_config
     from .experiment import BenchmarkExperiment
+    from .results import CorruptStoreError
 
     config = load_config(args.config)
     if not args.check:
@@ -276,6 +312,12 @@ def _cmd_run(args):
     for name, spec in config.datasets.items():
         try:
             datasets[name] = spec.load()
+        except ConfigError:
+            raise
+        except ValueError as exc:  # bad data (e.g. no rows): a usage error
+            raise _UsageError(
+                f"data set {name!r} ({spec.source} {spec.location}): {exc}"
+            ) from exc
         except Exception as exc:
             raise RuntimeError(
                 f"data set {name!r} ({spec.source} {spec.location}) could not be "
@@ -294,7 +336,10 @@ def _cmd_run(args):
         _say(f"Config OK: {setup['n_tasks']} tasks would run.")
         return EXIT_OK
     start = time.perf_counter()
-    result = _fit(experiment, datasets)
+    try:
+        result = _fit(experiment, datasets)
+    except CorruptStoreError as exc:
+        raise _UsageError(str(exc)) from exc
     _say(f"Fitted {experiment.n_tasks_} tasks in {time.perf_counter() - start:.1f} s.")
     _write_outputs(
         result,
@@ -362,6 +407,49 @@ def _cmd_report(args):
     _say(format_summary(analysis, result))
     _say("")
     _say(f"Report: {out / 'report.html'}")
+    return EXIT_OK
+
+
+def _cmd_store(args):
+    """``sklearn-bench store check|checkpoint|salvage``."""
+    from .results import CorruptStoreError, checkpoint_store, salvage_store
+    from .results._store import read_store
+    from .results._store_repair import read_salvageable
+
+    path = args.store
+    if not path.is_file():
+        raise _UsageError(f"store not found: {path}")
+    try:
+        if args.action == "checkpoint":
+            n = checkpoint_store(path)
+            _say(
+                f"{path}: checkpointed ({n} page(s) copied from its -wal file); "
+                "it is one self-contained file now."
+            )
+        elif args.action == "salvage":
+            _say(str(salvage_store(path, args.new)))
+            _say(
+                f"Fit the same experiment with store={str(args.new)!r} to rerun "
+                "only the missing tasks."
+            )
+        else:
+            try:
+                content = read_store(path)
+            except CorruptStoreError as exc:
+                _, tasks, good, lost = read_salvageable(path)
+                _say(
+                    f"{path}: corrupt. {len(good)} committed task(s) of "
+                    f"{len(tasks)} can be salvaged, {len(lost)} cannot be read; "
+                    f"run `sklearn-bench store salvage {path} NEW.sqlite`."
+                )
+                raise _UsageError(str(exc)) from exc
+            done = content["n_tasks"] - content["n_missing_tasks"]
+            _say(
+                f"{path}: ok (SQLite quick_check); {done} of "
+                f"{content['n_tasks']} task(s) committed."
+            )
+    except (ValueError, FileNotFoundError) as exc:
+        raise _UsageError(str(exc)) from exc
     return EXIT_OK
 
 

@@ -1,8 +1,12 @@
-"""Shared fixtures: the reference values and UCI data sets in ``../shared``.
+"""Shared fixtures: the reference values in ``tests/reference`` and the UCI data sets.
 
-The package never reads ``../shared`` at run time; only tests do. Where the folder is
-missing (for example a test run from an sdist), tests that need it are skipped, except
-under CI (``CI=true``), where a missing reference is an error.
+The reference values (R output and published tables: plain JSON and CSV, with their
+provenance in ``tests/reference/README.md``) are copied into the repository, so the
+suite runs every reference test in a fresh clone. They are data: never edit them to make
+a test pass; ``tests/reference/SHA256SUMS`` records what was copied.
+
+Under CI (``CI=true``) a skipped reference test fails the run: the README says the
+statistics are tested against R, so those tests must run.
 """
 
 import json
@@ -13,32 +17,36 @@ import pandas as pd
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+REFERENCE = Path(__file__).resolve().parent / "reference"
 SHARED = Path(os.environ.get("SKLEARN_BENCH_SHARED", REPO.parent / "shared"))
+REFERENCE_FIXTURES = {"reference_cases", "reference_table"}
+
+
+def _in_ci():
+    return os.environ.get("CI", "").lower() == "true"
 
 
 def _require(path):
     if not path.exists():
-        if os.environ.get("CI", "").lower() == "true":
-            raise FileNotFoundError(
-                f"{path} is missing in CI; shared/ must sit beside the repo."
-            )
-        pytest.skip(f"{path} not found (set SKLEARN_BENCH_SHARED)")
+        if _in_ci():
+            raise FileNotFoundError(f"{path} is missing in CI.")
+        pytest.skip(f"{path} not found")
     return path
 
 
 @pytest.fixture(scope="session")
 def reference_cases():
-    """All cases of ``shared/reference/cases.json``, keyed by their ``id``."""
-    path = _require(SHARED / "reference" / "cases.json")
+    """All cases of ``tests/reference/cases.json``, keyed by their ``id``."""
+    path = _require(REFERENCE / "cases.json")
     return {case["id"]: case for case in json.loads(path.read_text())}
 
 
 @pytest.fixture(scope="session")
 def reference_table():
-    """Load a CSV table of published results from ``shared/reference`` by file name."""
+    """Load a CSV table of published results from ``tests/reference`` by file name."""
 
     def load(name):
-        return pd.read_csv(_require(SHARED / "reference" / name), index_col=0)
+        return pd.read_csv(_require(REFERENCE / name), index_col=0)
 
     return load
 
@@ -51,3 +59,39 @@ def uci_dataset():
         return pd.read_csv(_require(SHARED / "datasets" / f"{name}.csv"))
 
     return load
+
+
+_SKIPPED_REFERENCE_TESTS = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Record every skipped test that uses the reference values."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and REFERENCE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        _SKIPPED_REFERENCE_TESTS.append(item.nodeid)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Under CI, a skipped reference test turns the run into a failure."""
+    if _SKIPPED_REFERENCE_TESTS and _in_ci():
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Name the skipped reference tests (an error under CI); count the fuzz inputs."""
+    import sys
+
+    fuzz = sys.modules.get("tests.test_fuzz")
+    if fuzz is not None and fuzz.N_BAD_INPUTS:
+        terminalreporter.write_line(
+            f"fuzz: {len(fuzz.N_BAD_INPUTS)} distinct bad inputs tried"
+        )
+    if _SKIPPED_REFERENCE_TESTS:
+        what = "ERROR (CI=true)" if _in_ci() else "warning"
+        terminalreporter.write_line(
+            f"{what}: {len(_SKIPPED_REFERENCE_TESTS)} reference test(s) were skipped: "
+            + ", ".join(_SKIPPED_REFERENCE_TESTS[:5]),
+            red=_in_ci(),
+        )

@@ -457,10 +457,11 @@ def test_without_matplotlib_says_how_to_install_it(argv, monkeypatch, capsys):
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
-def test_run_with_a_store_resumes(tmp_path, capsys):
-    """H: `experiment.store` (relative to the config) journals the run; running the
-    same config again resumes from the store and reports the same numbers (here
-    with a single learner, which the report handles: no pairs, no ranks)."""
+def test_run_with_a_store_resumes(tmp_path, capsys, monkeypatch):
+    """H: `experiment.store` (relative to the current directory) journals the run;
+    running the same config again resumes from the store and reports the same numbers
+    (here with a single learner, which the report handles: no pairs, no ranks)."""
+    monkeypatch.chdir(tmp_path)
     path = tmp_path / "s.toml"
     path.write_text(_GOOD.replace("cv = 3", 'cv = 3\nstore = "run.sqlite"'))
     assert main(["run", str(path), "--out", str(tmp_path / "a")]) == 0

@@ -15,6 +15,14 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 
+def _random_state(random_state):
+    """``check_random_state`` with the argument named in its error."""
+    try:
+        return check_random_state(random_state)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"`random_state`: {exc}") from None
+
+
 def _check_n_samples(n_samples):
     if isinstance(n_samples, bool | np.bool_) or not isinstance(n_samples, Integral):
         raise ValueError(f"`n_samples` must be a positive integer; got {n_samples!r}.")
@@ -79,7 +87,7 @@ def make_nested_linear(n_samples, beta2, *, beta1=2.0, random_state=None):
     n_samples = _check_n_samples(n_samples)
     beta1 = _check_real(beta1, "beta1")
     beta2 = _check_real(beta2, "beta2")
-    rng = check_random_state(random_state)
+    rng = _random_state(random_state)
     x = rng.uniform(0.0, 5.0, size=n_samples)
     y = beta1 * x + beta2 * x**2 + rng.standard_normal(n_samples)
     return x[:, None], y
@@ -135,7 +143,7 @@ def make_angle_classification(n_samples, angle, *, random_state=None):
     """
     n_samples = _check_n_samples(n_samples)
     angle = _check_real(angle, "angle")
-    rng = check_random_state(random_state)
+    rng = _random_state(random_state)
     y = rng.randint(2, size=n_samples)
     moving = rng.randint(2, size=n_samples).astype(bool)
     gamma = np.deg2rad(angle)
@@ -319,7 +327,7 @@ def make_microarray(
     if var0 <= 0 or var1 <= 0:
         raise ValueError(f"`variances` must be positive; got {variances!r}.")
     sd0, sd1 = math.sqrt(var0), math.sqrt(var1)
-    rng = check_random_state(random_state)
+    rng = _random_state(random_state)
 
     y = rng.randint(2, size=n_samples)
     subclass = np.where(y == 1, rng.randint(n_sub, size=n_samples), -1)

@@ -132,7 +132,10 @@ class DiagonalLDA(ClassifierMixin, BaseEstimator):
             if self.priors == "uniform":
                 return np.full(n_classes, 1.0 / n_classes)
             return self.class_count_ / n_samples
-        priors = np.asarray(self.priors, dtype=np.float64)
+        try:
+            priors = np.asarray(self.priors, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"`priors` must be numbers; {exc}") from None
         if priors.shape != (n_classes,):
             raise ValueError(
                 f"`priors` must have one entry per class ({n_classes}); "

@@ -18,8 +18,13 @@ from .._version import __version__
 from ..datasets._dataset import Dataset, SimulatedDataset, check_datasets
 from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
-from ..results._store import StoreWriter
+from ..results._store_repair import open_writer
 from ._config import experiment_config
+from ._preflight import (
+    check_classification_target,
+    check_dataset_for_learners,
+    check_target,
+)
 from ._scoring import check_scoring
 from ._tasks import (
     SEED_CV,
@@ -225,7 +230,7 @@ class BenchmarkExperiment(BaseEstimator):
             "learners": list(setup["learners"]),
             "info": {
                 "seed": setup["seed"],
-                "cv": _describe_cv(setup["cv"]),
+                "cv": _describe_cv(setup["cv"], setup["seed"]),
                 "learners": {
                     name: repr(est) for name, est in setup["learners"].items()
                 },
@@ -242,7 +247,7 @@ class BenchmarkExperiment(BaseEstimator):
         the result is read back from the store in canonical order, so it is the
         same whatever the order of completion, the backend or the interruptions.
         """
-        writer = StoreWriter(self.store)
+        writer = open_writer(self.store, overwrite=self.overwrite)
         try:
             stored = None if self.overwrite else writer.config()
             seed = None
@@ -289,6 +294,9 @@ class BenchmarkExperiment(BaseEstimator):
         else:
             datasets = check_datasets(X)
         learners = _check_learners(self.learners)
+        for name, data in datasets.items():
+            if isinstance(data, Dataset):
+                check_dataset_for_learners(name, data, learners)
         if not (self.error_score == "raise" or isinstance(self.error_score, Real)):
             raise ValueError(
                 f"`error_score` must be 'raise' or a number; got {self.error_score!r}."
@@ -300,9 +308,16 @@ class BenchmarkExperiment(BaseEstimator):
         )
         if seed is None:
             seed = _base_seed(self.random_state)
-        cv = self.cv
+        cv = _check_cv_and_n_jobs(self.cv, self.n_jobs)
         if not (cv is None or isinstance(cv, Integral) or hasattr(cv, "split")):
             cv = list(cv)  # an iterator of splits is read once, for all data sets
+            if not cv or not all(
+                isinstance(split, tuple | list) and len(split) == 2 for split in cv
+            ):
+                raise ValueError(
+                    "`cv` as an iterable must yield (train, test) pairs of index "
+                    f"arrays; got {cv[:2]!r}."
+                )
         plans = {
             name: self._plan(name, data, cv, learners, metrics, seed)
             for name, data in datasets.items()
@@ -400,7 +415,12 @@ class BenchmarkExperiment(BaseEstimator):
         if getattr(cv, "random_state", 0) is None and getattr(cv, "shuffle", True):
             cv = copy.deepcopy(cv)
             cv.random_state = derive_seed(seed, name, SEED_CV)
-        split_list = list(cv.split(data.X, data.y, data.groups))
+        try:
+            split_list = list(cv.split(data.X, data.y, data.groups))
+        except ValueError as exc:
+            raise ValueError(
+                f"`cv` cannot split data set {name!r} ({data.n_samples} rows): {exc}"
+            ) from exc
         reps = replicate_ids(cv, data.X, data.y, data.groups)
         if len(reps) != len(split_list):
             raise ValueError(
@@ -421,10 +441,40 @@ class BenchmarkExperiment(BaseEstimator):
         }
 
 
-def _describe_cv(cv):
-    """A short text for the provenance; a list of splits is not printed."""
+def _check_cv_and_n_jobs(cv, n_jobs):
+    """Refuse a ``cv`` or ``n_jobs`` that would fail inside sklearn or joblib."""
+    if isinstance(cv, bool) or isinstance(cv, Real) and not isinstance(cv, Integral):
+        raise TypeError(f"`cv` must be None, an integer >= 2, a splitter or an "
+                        f"iterable of splits; got {cv!r}.")  # fmt: skip
+    if isinstance(cv, Integral) and cv < 2:
+        raise ValueError(f"`cv` (the number of folds) must be at least 2; got {cv}.")
+    if not (cv is None or isinstance(cv, Integral) or hasattr(cv, "split")):
+        if isinstance(cv, str | bytes) or not hasattr(cv, "__iter__"):
+            raise TypeError(f"`cv` must be None, an integer >= 2, a splitter or an "
+                            f"iterable of splits; got {cv!r}.")  # fmt: skip
+    if n_jobs is not None and (
+        isinstance(n_jobs, bool) or not isinstance(n_jobs, Integral) or n_jobs == 0
+    ):
+        raise ValueError(
+            f"`n_jobs` must be None or a non-zero integer; got {n_jobs!r}."
+        )
+    return cv
+
+
+def _describe_cv(cv, seed=None):
+    """A short text for the provenance; a list of splits is not printed.
+
+    An unseeded shuffling splitter is seeded per data set from ``seed`` (see
+    ``_plan``); its ``random_state=None`` would read as unseeded, so the text says
+    where its seed comes from.
+    """
     if cv is None or isinstance(cv, Integral) or hasattr(cv, "split"):
-        return repr(cv)
+        text = repr(cv)
+        if seed is not None and _is_unseeded_splitter(cv):
+            text = text.replace(
+                "random_state=None", f"random_state=<per data set, from seed {seed}>"
+            )
+        return text
     return f"iterable of {len(list(cv))} (train, test) splits"
 
 
@@ -525,6 +575,8 @@ def _base_seed(random_state):
 
 
 def _check_target(dataset, y, learners, metrics):
+    check_target(dataset, y)
+    check_classification_target(dataset, y, learners)
     kind = type_of_target(y, input_name="y")
     classifiers = [n for n, e in learners.items() if is_classifier(e)]
     regressors = [n for n, e in learners.items() if not is_classifier(e)]

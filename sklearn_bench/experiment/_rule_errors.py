@@ -104,7 +104,10 @@ class ErrorEstimatedLearner(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
                 "`error_estimators` must be a non-empty dict of name -> splitter; "
                 f"got {estimators!r}."
             )
-        rng = check_random_state(self.random_state)
+        try:
+            rng = check_random_state(self.random_state)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"`random_state`: {exc}") from None
         out = {}
         for name, cv in estimators.items():
             if not hasattr(cv, "split"):

@@ -239,6 +239,8 @@ def make_metric(
     >>> round(q95(LinearRegression().fit(X, y), X, y), 3)
     1.128
     """
+    if not callable(score_func):
+        raise TypeError(f"`score_func` must be callable; got {score_func!r}.")
     if name is None:
         name = getattr(score_func, "__name__", None)
         if name is None or name == "<lambda>":

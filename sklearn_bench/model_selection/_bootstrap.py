@@ -11,7 +11,7 @@ for each:
   validate fold j on its observations that do not also occur in the training folds.
 - :class:`StratifiedBootstrapOOB`, :class:`StratifiedBootstrapCV`: the same, with
   the bootstrap draw made within each class, so every learning sample keeps the
-  class counts of ``y``.
+  counts of ``y``.
 """
 
 from numbers import Integral
@@ -26,6 +26,25 @@ from sklearn.utils.validation import _num_samples, column_or_1d
 # A replicate whose validation set(s) come out empty is redrawn from the same
 # random stream; after this many consecutive empty draws we give up.
 _MAX_DRAWS = 10_000
+
+
+def _check_split_input(X, y):
+    """Name `X` or `y` when they are not array-like or differ in length."""
+    try:
+        n_x = _num_samples(X)
+    except TypeError as exc:
+        raise TypeError(f"`X` must be array-like with a first axis; {exc}") from None
+    if y is not None:
+        try:
+            n_y = _num_samples(y)
+        except TypeError as exc:
+            raise TypeError(
+                f"`y` must be array-like with a first axis; {exc}"
+            ) from None
+        if n_x != n_y:
+            raise ValueError(
+                f"`X` and `y` must have the same number of rows; got {n_x} and {n_y}."
+            )
 
 
 class _BaseBootstrap(BaseCrossValidator):
@@ -81,11 +100,12 @@ class _BaseBootstrap(BaseCrossValidator):
                 "the class counts of `y`; got None."
             )
         y = np.asarray(y)
-        type_of_target_y = type_of_target(y)
+        type_of_target_y = type_of_target(y, input_name="y")
         if type_of_target_y not in ("binary", "multiclass"):
             raise ValueError(
-                "Supported target types are: ('binary', 'multiclass'). "
-                f"Got {type_of_target_y!r} instead."
+                f"`y` must be class labels for {type(self).__name__}. Supported "
+                f"target types are: ('binary', 'multiclass'). Got "
+                f"{type_of_target_y!r} instead."
             )
         _, y_encoded = np.unique(column_or_1d(y), return_inverse=True)
         order = np.argsort(y_encoded, kind="stable")
@@ -123,11 +143,15 @@ class _BaseBootstrap(BaseCrossValidator):
             The validation set indices for that split, sorted and distinct.
         """
         self._validate_params()
+        _check_split_input(X, y)
         X, y, groups = indexable(X, y, groups)
         n_samples = _num_samples(X)
+        try:
+            rng = check_random_state(self.random_state)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"`random_state`: {exc}") from None
         strata = self._strata(y, n_samples)
         self._check_n_samples(n_samples, strata)
-        rng = check_random_state(self.random_state)
         for _ in range(self.n_bootstraps):
             for _attempt in range(_MAX_DRAWS):
                 draw = self._draw(strata, rng)

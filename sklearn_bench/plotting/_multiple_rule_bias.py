@@ -46,6 +46,11 @@ def plot_multiple_rule_bias(result, *, axes=None, datasets=None):
     >>> [ax.get_title()[:3] for ax in axes]
     ['(a)', '(b)', '(c)', '(d)']
     """
+    if not hasattr(result, "to_frame") or not hasattr(result, "m"):
+        raise TypeError(
+            "`result` must be a MultipleRuleBiasResult (from multiple_rule_bias); "
+            f"got {type(result).__name__}."
+        )
     import matplotlib.pyplot as plt
     import numpy as np
     from matplotlib.ticker import MaxNLocator

@@ -9,13 +9,18 @@ per-data-set differences. matplotlib is imported inside the functions.
 import numpy as np
 
 from ..stats import n_datasets_needed, power_paired_t
+from ..stats._common import real_array, real_number
 
 _FIGSIZE = (6.0, 4.0)
 
 
 def _sigmas(sigma):
-    values = np.atleast_1d(np.asarray(sigma, dtype=float))
-    if values.ndim != 1 or values.size == 0 or not np.all(values > 0):
+    values = np.atleast_1d(real_array(sigma, "sigma"))
+    if (
+        values.ndim != 1
+        or values.size == 0
+        or not np.all((values > 0) & np.isfinite(values))
+    ):
         raise ValueError("`sigma` must be a positive number or a list of them.")
     return values
 
@@ -77,8 +82,8 @@ def plot_power_curve(
     ['σ = 0.03', 'σ = 0.05', 'σ = 0.075', 'σ = 0.1']
     """
     sigmas = _sigmas(sigma)
-    delta = float(delta)
-    if not delta > 0:
+    delta = real_number(delta, "delta")
+    if not (delta > 0 and np.isfinite(delta)):
         raise ValueError(f"`delta` must be positive; got {delta!r}.")
     if n_datasets is None:
         needed = max(
@@ -168,8 +173,12 @@ def plot_datasets_needed(
     if delta is None:
         deltas = np.linspace(sigmas.min() / 5, 2 * sigmas.max(), 40)
     else:
-        deltas = np.asarray(delta, dtype=float)
-        if deltas.ndim != 1 or deltas.size == 0 or not np.all(deltas > 0):
+        deltas = np.atleast_1d(real_array(delta, "delta"))
+        if (
+            deltas.ndim != 1
+            or deltas.size == 0
+            or not np.all((deltas > 0) & np.isfinite(deltas))
+        ):
             raise ValueError("`delta` must be a list of positive numbers.")
     ax = _axes(ax)
     for s in sigmas:

@@ -36,8 +36,10 @@ def win_tie_loss_counts(table, *, greater_is_better=False, tolerance=0.0):
     """
     if not isinstance(table, pd.DataFrame) or table.shape[1] < 2:
         raise ValueError("`table` must be a DataFrame with at least two learners.")
-    tolerance = float(tolerance)
-    if not tolerance >= 0:
+    from ..stats._common import real_number
+
+    tolerance = real_number(tolerance, "tolerance")
+    if not (tolerance >= 0 and np.isfinite(tolerance)):
         raise ValueError(f"`tolerance` must be >= 0; got {tolerance!r}.")
     values = table.to_numpy(dtype=float)
     sign = 1.0 if greater_is_better else -1.0

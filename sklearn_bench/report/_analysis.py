@@ -4,12 +4,14 @@ Everything here selects data from a :class:`~sklearn_bench.BenchmarkResult` and
 calls :mod:`sklearn_bench.stats`; nothing is fitted again.
 """
 
+import warnings
 from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
 
+from ..results import _scales
 from ..stats import adjust_pvalues
 
 ANALYSES = ("effects", "friedman", "power", "win_tie_loss")
@@ -288,13 +290,26 @@ def analyse_result(
     >>> analysis.pairs.loc["x − y", ["estimate", "low", "high"]].round(3).tolist()
     [-0.03, -0.055, -0.005]
     """
+    from ..stats._common import real_number
+
+    if not isinstance(analyses, list | tuple | set | frozenset) or not all(
+        isinstance(a, str) for a in analyses
+    ):
+        raise TypeError(f"`analyses` must be a list of names; got {analyses!r}.")
+    target = real_number(target_power, "target_power")
+    if not 0 < target < 1:
+        raise ValueError(
+            f"`target_power` must lie strictly between 0 and 1; got {target_power!r}."
+        )
+    if delta is not None and not real_number(delta, "delta") > 0:
+        raise ValueError(f"`delta` must be positive (or None); got {delta!r}.")
     unknown = set(analyses) - set(ANALYSES)
     if unknown:
         raise ValueError(
             f"`analyses` has unknown entries {sorted(unknown)}; choose from "
             f"{list(ANALYSES)}."
         )
-    level = float(confidence_level)
+    level = real_number(confidence_level, "confidence_level")
     if not 0 < level < 1:
         raise ValueError(
             f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."
@@ -330,6 +345,9 @@ def analyse_result(
         )
         result = _subset(result, list(complete.index))
     n_datasets = len(complete)
+    scale_note = _scales.scale_note(complete, metric)  # Demšar (2006), Sec. 3.1
+    if scale_note is not None:
+        notes.append(scale_note)
     learners = list(mean.columns)
     sign = -1.0 if gib else 1.0
     if n_datasets >= 1:
@@ -354,7 +372,9 @@ def analyse_result(
     friedman = posthoc = None
     if can_compare and "effects" in analyses:
         try:
-            pairs = _pairs(result, order, level, best, dataset=scope, metric=metric)
+            with warnings.catch_warnings():  # said once, in the notes
+                warnings.simplefilter("ignore", _scales.IncommensurableScalesWarning)
+                pairs = _pairs(result, order, level, best, dataset=scope, metric=metric)
         except ValueError as exc:
             notes.append(f"No pairwise intervals: {exc}")
     elif "effects" in analyses:

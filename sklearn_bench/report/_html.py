@@ -3,6 +3,7 @@
 import base64
 import html
 import io
+import os
 import platform
 import re
 from datetime import datetime, timezone
@@ -377,6 +378,8 @@ def write_report(
     >>> analysis.best, html.count("<img")
     ('x', 8)
     """
+    if not isinstance(out_dir, str | os.PathLike):
+        raise TypeError(f"`out_dir` must be a folder path; got {out_dir!r}.")
     import matplotlib.pyplot as plt
 
     out = Path(out_dir)

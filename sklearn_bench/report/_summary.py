@@ -60,6 +60,13 @@ def format_summary(analysis, result=None):
     >>> print(format_summary(analyse_result(result)).splitlines()[0])
     1. Effect sizes (95% confidence intervals), error (lower is better)
     """
+    from ._analysis import ReportAnalysis
+
+    if not isinstance(analysis, ReportAnalysis):
+        raise TypeError(
+            "`analysis` must be a ReportAnalysis (from analyse_result); got "
+            f"{type(analysis).__name__}."
+        )
     a = analysis
     level = f"{a.confidence_level:.0%}"
     lines = []
@@ -71,6 +78,9 @@ def format_summary(analysis, result=None):
         )
     lines.append(
         f"1. Effect sizes ({level} confidence intervals), {a.metric} ({a.direction})"
+    )
+    lines.extend(
+        f"   Warning: {note}" for note in a.notes if "orders of magnitude" in note
     )
     if len(a.pairs):
         vs_best = a.pairs[(a.pairs["a"] == a.best) | (a.pairs["b"] == a.best)]

@@ -1,5 +1,17 @@
 """BenchmarkResult: the tidy scores of an experiment, and the analyses on them."""
 
 from ._result import BenchmarkResult
+from ._store_repair import (
+    CorruptStoreError,
+    SalvageReport,
+    checkpoint_store,
+    salvage_store,
+)
 
-__all__ = ["BenchmarkResult"]
+__all__ = [
+    "BenchmarkResult",
+    "CorruptStoreError",
+    "SalvageReport",
+    "checkpoint_store",
+    "salvage_store",
+]

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from . import _select, _within
+from . import _scales, _select, _within
 from ._store import read_predictions, read_store
 
 __all__ = ["BenchmarkResult"]
@@ -43,6 +43,9 @@ _FLOAT_COLUMNS = ["value", "fit_time", "score_time"]
 _TEXT_COLUMNS = ["error_type", "error_message", "traceback"]
 _PROBLEMS = ("real world", "competition", "simulation", "unknown")
 _FORMAT_VERSION = 1
+
+
+_AGGREGATES = ("mean", "median", "std", "var", "min", "max", "count", "sum", "sem")
 
 
 class BenchmarkResult:
@@ -111,6 +114,17 @@ class BenchmarkResult:
     def __init__(
         self, scores, *, metrics, datasets, learners, predictions=None, info=None
     ):
+        for name, value in [("metrics", metrics), ("datasets", datasets)]:
+            if not isinstance(value, dict):
+                raise TypeError(f"`{name}` must be a dict; got {value!r}.")
+        if isinstance(learners, str) or not isinstance(learners, list | tuple):
+            raise TypeError(f"`learners` must be a list of names; got {learners!r}.")
+        if len(set(map(str, learners))) != len(learners):
+            raise ValueError(f"`learners` has duplicated names: {list(learners)}.")
+        if not isinstance(scores, pd.DataFrame):
+            raise TypeError(
+                f"`scores` must be a DataFrame; got {type(scores).__name__}."
+            )
         self.metrics = {str(k): bool(v) for k, v in dict(metrics).items()}
         self.datasets = {str(k): str(v) for k, v in dict(datasets).items()}
         self.learners = [str(name) for name in learners]
@@ -263,10 +277,21 @@ class BenchmarkResult:
         >>> result.learners, result.metrics
         (['C4.5', 'C4.5+m'], {'error': False})
         """
-        cols = [dataset, learner, value] + [c for c in (replicate, metric) if c]
-        missing = [c for c in cols if c not in df.columns]
-        if missing:
-            raise ValueError(f"`df` has no columns {missing}.")
+        names = {"dataset": dataset, "learner": learner, "value": value}
+        names.update({k: v for k, v in [("replicate", replicate), ("metric", metric)]
+                      if v})  # fmt: skip
+        for arg, column in names.items():
+            if not isinstance(column, str) or column not in df.columns:
+                raise ValueError(
+                    f"`{arg}` must name a column of `df`, but `df` has no columns "
+                    f"[{column!r}]; its columns are {list(df.columns)}."
+                )
+        try:
+            values = np.asarray(df[value], dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"`value`: column {value!r} must hold real numbers ({exc})."
+            ) from None
         out = pd.DataFrame(
             {
                 "dataset": df[dataset].astype(str).to_numpy(),
@@ -279,7 +304,7 @@ class BenchmarkResult:
                 "metric": (
                     str(value) if metric is None else df[metric].astype(str).to_numpy()
                 ),
-                "value": np.asarray(df[value], dtype=np.float64),
+                "value": values,
             }
         )
         out["fold"] = out.groupby(
@@ -383,7 +408,7 @@ class BenchmarkResult:
     def _metric(self, metric):
         if metric is None:
             return next(iter(self.metrics))
-        if metric not in self.metrics:
+        if not isinstance(metric, str) or metric not in self.metrics:
             raise ValueError(
                 f"Unknown `metric` {metric!r}; this result has {list(self.metrics)}."
             )
@@ -448,6 +473,11 @@ class BenchmarkResult:
         table : DataFrame
             Index: data sets; columns: learners (both in experiment order).
         """
+        if not (callable(stat) or stat in _AGGREGATES):
+            raise ValueError(
+                f"`stat` must be one of {list(_AGGREGATES)} or a function of a "
+                f"Series; got {stat!r}."
+            )
         perf = self.performance(metric)
         table = perf.groupby(["dataset", "learner"], observed=True)["value"].agg(stat)
         table = table.unstack("learner")
@@ -591,6 +621,7 @@ class BenchmarkResult:
         metric=None,
         alternative="two-sided",
         replicate=None,
+        scale="raw",
         **kwargs,
     ):
         """Test whether learners ``a`` and ``b`` perform differently.
@@ -649,6 +680,14 @@ class BenchmarkResult:
         replicate : int, default=None
             ``"mcnemar"`` only: which learning sample's classifiers to compare;
             needed when the data set has several replicates.
+        scale : {"raw", "relative", "rank"}, default="raw"
+            Across data sets only: the scale of the per-data-set means.
+            ``"raw"`` warns (``IncommensurableScalesWarning``) when the data sets'
+            scales differ by two orders of magnitude or more (Demšar 2006, Sec.
+            3.1); ``"relative"`` divides both means on each data set by their
+            average, so the difference is ``2 (a − b) / (a + b)``; ``"rank"``
+            uses the ranks of all learners on each data set (1 = smallest value).
+            See :mod:`sklearn_bench.results._scales`.
         **kwargs
             Passed on (``zero_method``, ``n_resamples``, ``random_state``,
             ``test_train_ratio``; ``correction``, ``exact`` for McNemar).
@@ -703,6 +742,7 @@ class BenchmarkResult:
         metric = self._metric(metric)
         if dataset is not None:
             dataset = _select.check_dataset(self, dataset)
+        _scales.check_scale_argument(scale, dataset)
         if method is None:
             method = (
                 "t"
@@ -736,8 +776,15 @@ class BenchmarkResult:
             res = five_by_two_cv_test(x, y, method=kind, **opts, **kwargs)
             n_dropped = 0
         else:
-            x, y, scope, n_dropped = _select.pair(
-                self, a, b, metric=metric, dataset=dataset, with_dropped=True
+            x, y, scope, n_dropped = _scales.pair(
+                self,
+                a,
+                b,
+                metric=metric,
+                dataset=dataset,
+                scale=scale,
+                method=method,
+                with_dropped=True,
             )
             if dataset is not None:
                 scope += f"; {_within.conditional_words(self, dataset)}"
@@ -759,6 +806,7 @@ class BenchmarkResult:
         confidence_level=0.95,
         metric=None,
         replicate=None,
+        scale="raw",
         **kwargs,
     ):
         """Confidence interval for the difference ``metric(a) − metric(b)``.
@@ -791,6 +839,9 @@ class BenchmarkResult:
             The first metric by default; ignored by ``"qh"`` (error rate).
         replicate : int, default=None
             ``"qh"`` only, as in :meth:`paired_test`.
+        scale : {"raw", "relative", "rank"}, default="raw"
+            Across data sets only, as in :meth:`paired_test`: ``"relative"``
+            gives the interval of the mean of ``2 (a − b) / (a + b)``.
         **kwargs
             Passed on to the stats function.
 
@@ -823,7 +874,9 @@ class BenchmarkResult:
             )
         metric = self._metric(metric)
         if method == "bootstrap":
-            x, y, _ = _select.pair(self, a, b, metric=metric, dataset=dataset)
+            x, y, _ = _scales.pair(
+                self, a, b, metric=metric, dataset=dataset, scale=scale, method=method
+            )
             return bootstrap_ci(x, y, confidence_level=confidence_level, **kwargs)
         if method not in (None, "t", "corrected_t", "5x2cv"):
             raise ValueError(
@@ -833,7 +886,7 @@ class BenchmarkResult:
         if method == "t" and kwargs.get("test_train_ratio") is not None:
             method = "corrected_t"
         res = self.paired_test(
-            a, b, dataset=dataset, method=method, metric=metric, **kwargs
+            a, b, dataset=dataset, method=method, metric=metric, scale=scale, **kwargs
         )
         return res.confidence_interval(confidence_level)
 

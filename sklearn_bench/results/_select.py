@@ -276,7 +276,9 @@ def win_tie_loss(table, learners, tolerance, *, greater_is_better, significant=N
     ``significant`` (blocks x learners x learners, bool), if given, keeps only
     the wins and losses whose per-block test rejected; the rest are ties.
     """
-    tolerance = float(tolerance)
+    from ..stats._common import real_number
+
+    tolerance = real_number(tolerance, "tolerance")
     if not (np.isfinite(tolerance) and tolerance >= 0):
         raise ValueError(f"`tolerance` must be a non-negative number; got {tolerance}.")
     sign = 1.0 if greater_is_better else -1.0

@@ -34,6 +34,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._store_repair import _is_corruption, check_integrity, corrupt_store_error
+
 SCHEMA_VERSION = 1
 _FORMAT = "sklearn_bench store"
 _LOCK_TIMEOUT = 1.0  # seconds a writer waits for SQLite's write lock
@@ -178,7 +180,14 @@ class StoreWriter:
             # ~40 MB rather than every 4 MB of commits, and when the run ends.
             self.conn.execute("PRAGMA wal_autocheckpoint=10000")
             self._begin()
+            if not new:
+                check_integrity(self.conn, self.path)
             self.meta = _check_meta(self.conn, self.path)
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            if _is_corruption(exc):
+                raise corrupt_store_error(self.path, exc) from exc
+            raise
         except BaseException:
             self.close()
             raise
@@ -339,9 +348,15 @@ def _open_reader(path):
         raise ValueError(f"The store {str(path)!r} is empty (no run was started).")
     conn = sqlite3.connect(path, timeout=_LOCK_TIMEOUT)
     try:
+        check_integrity(conn, path)
         meta = _check_meta(conn, path)
         if not meta:
             raise ValueError(f"The store {str(path)!r} holds no run yet.")
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        if _is_corruption(exc):
+            raise corrupt_store_error(path, exc) from exc
+        raise
     except BaseException:
         conn.close()
         raise

@@ -4,7 +4,7 @@ import numpy as np
 from scipy import stats
 from sklearn.utils import check_random_state
 
-from ._common import ConfidenceInterval
+from ._common import ConfidenceInterval, real_array, real_number
 
 _METHODS = ("BCa", "percentile", "basic")
 _ALTERNATIVES = ("two-sided", "less", "greater")
@@ -23,7 +23,7 @@ def _as_generator(random_state):
 
 
 def _check_sample(values, name):
-    arr = np.asarray(values, dtype=float)
+    arr = real_array(values, name)
     if arr.ndim != 1:
         raise ValueError(f"`{name}` must be one-dimensional.")
     if arr.size == 0:
@@ -101,7 +101,7 @@ def bootstrap_ci(
         raise ValueError(
             f"`alternative` must be one of {list(_ALTERNATIVES)}; got {alternative!r}."
         )
-    level = float(confidence_level)
+    level = real_number(confidence_level, "confidence_level")
     if not 0 < level < 1:
         raise ValueError(
             f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."

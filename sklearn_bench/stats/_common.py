@@ -1,6 +1,8 @@
 """Pieces shared by the tests of :mod:`sklearn_bench.stats`."""
 
+import warnings
 from collections import namedtuple
+from numbers import Real
 
 import numpy as np
 
@@ -40,3 +42,60 @@ def monte_carlo_pvalue(n_extreme, n_resamples):
     """
     p = (n_extreme + 1) / (n_resamples + 1)
     return p, float(np.sqrt(p * (1 - p) / n_resamples))
+
+
+def real_number(value, name):
+    """``value`` as a float, or a ``TypeError`` naming the argument.
+
+    Strings, ``None``, complex numbers, booleans and sequences are refused before
+    ``float()`` would say "could not convert string to float" without a name.
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats._common import real_number
+    >>> real_number(0.95, "confidence_level")
+    0.95
+    >>> real_number("0.95", "confidence_level")
+    Traceback (most recent call last):
+    ...
+    TypeError: `confidence_level` must be a real number; got '0.95' (str).
+    """
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, bool | np.bool_) or not isinstance(value, Real):
+        raise TypeError(
+            f"`{name}` must be a real number; got {value!r} ({type(value).__name__})."
+        )
+    return float(value)
+
+
+def real_array(values, name):
+    """``values`` as a float array, or a ``ValueError`` naming the argument.
+
+    Strings, ragged nesting and complex numbers are refused (numpy would say
+    "could not convert string to float", "inhomogeneous shape", or drop the
+    imaginary part).
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats._common import real_array
+    >>> real_array([1, 2], "x")
+    array([1., 2.])
+    >>> real_array([[1, 2], [3]], "x")
+    Traceback (most recent call last):
+    ...
+    ValueError: `x` must be an array of real numbers: setting an array element ...
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", np.exceptions.ComplexWarning)
+            if np.iscomplexobj(values):
+                raise TypeError("complex numbers")
+            if isinstance(values, str | bytes) or np.asarray(values).dtype.kind in "US":
+                raise TypeError(f"text {values!r}")
+            return np.asarray(values, dtype=float)
+    except (TypeError, ValueError, np.exceptions.ComplexWarning) as exc:
+        message = str(exc).splitlines()[0]
+        raise ValueError(
+            f"`{name}` must be an array of real numbers: {message}"
+        ) from None

@@ -10,7 +10,7 @@ from numbers import Integral
 import numpy as np
 from scipy import stats
 
-from ._common import ConfidenceInterval
+from ._common import ConfidenceInterval, real_array, real_number
 
 
 def _check_count(value, name):
@@ -24,9 +24,11 @@ def _check_count(value, name):
     return int(value)
 
 
-def _check_discordant(b, c, n=None):
+def _check_discordant(b, c, n=None, *, needs_n=False):
     b = _check_count(b, "b")
     c = _check_count(c, "c")
+    if n is None and needs_n:
+        raise TypeError("`n` (the test-set size) must be a positive integer; got None.")
     if n is not None:
         n = _check_count(n, "n")
         if n == 0:
@@ -39,7 +41,7 @@ def _check_discordant(b, c, n=None):
 
 
 def _check_confidence_level(confidence_level):
-    level = float(confidence_level)
+    level = real_number(confidence_level, "confidence_level")
     if not 0 < level < 1:
         raise ValueError(
             f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."
@@ -225,7 +227,7 @@ def error_rate_difference_ci(b, c, n, *, confidence_level=0.95):
     >>> round(-ci.high, 3), round(-ci.low, 3)      # the paper's |p_b - p_c| form
     (0.087, 0.535)
     """
-    b, c, n = _check_discordant(b, c, n)
+    b, c, n = _check_discordant(b, c, n, needs_n=True)
     level = _check_confidence_level(confidence_level)
     critical_value = float(stats.chi2.ppf(level, 1))
     low, high = _qh_bounds(b, c, n, critical_value)
@@ -291,8 +293,8 @@ def error_rate_intervals(
     """
     import pandas as pd
 
-    b = np.asarray(b)
-    c = np.asarray(c)
+    b = real_array(b, "b")
+    c = real_array(c, "c")
     if b.ndim != 1 or c.ndim != 1 or b.shape != c.shape or b.size == 0:
         raise ValueError("`b` and `c` must be non-empty 1-d arrays of equal length.")
     m = b.size
@@ -301,14 +303,14 @@ def error_rate_intervals(
     labels = list(labels)
     if len(labels) != m:
         raise ValueError(f"`labels` has {len(labels)} entries; `b` has {m}.")
-    alpha = float(alpha)
+    alpha = real_number(alpha, "alpha")
     if not 0 < alpha < 1:
         raise ValueError(f"`alpha` must lie strictly between 0 and 1; got {alpha!r}.")
     if adjust not in _ADJUST:
         raise ValueError(f"`adjust` must be one of {list(_ADJUST)}; got {adjust!r}.")
     rows = []
     for bi, ci in zip(b.tolist(), c.tolist(), strict=True):
-        bi, ci, n_checked = _check_discordant(bi, ci, n)
+        bi, ci, n_checked = _check_discordant(bi, ci, n, needs_n=True)
         test = mcnemar_test(bi, ci, correction=correction)
         rows.append(
             {

@@ -18,6 +18,8 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import check_random_state
 
+from ._common import real_array
+
 __all__ = ["MultipleRuleBiasResult", "multiple_rule_bias"]
 
 # Number of float64 values one vectorised block of collections may hold.
@@ -121,8 +123,8 @@ class MultipleRuleBiasResult:
 
 
 def _check_errors(true_error, estimated_error):
-    true = np.asarray(true_error, dtype=float)
-    est = np.asarray(estimated_error, dtype=float)
+    true = real_array(true_error, "true_error")
+    est = real_array(estimated_error, "estimated_error")
     if true.ndim not in (2, 3):
         raise ValueError(
             "`true_error` must have shape (n_rules, n_samples) or "

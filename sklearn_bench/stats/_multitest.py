@@ -2,11 +2,13 @@
 
 import numpy as np
 
+from ._common import real_array
+
 _METHODS = ("holm", "hochberg", "bonferroni", "hommel", "bh")
 
 
 def _validate_pvalues(pvalues, method):
-    p = np.asarray(pvalues, dtype=float)
+    p = real_array(pvalues, "pvalues")
     if p.ndim != 1:
         raise ValueError("`pvalues` must be one-dimensional.")
     if p.size == 0:

@@ -11,7 +11,12 @@ import numpy as np
 from scipy import stats
 
 from ._bootstrap_ci import _as_generator, bootstrap_ci
-from ._common import ConfidenceInterval, monte_carlo_pvalue
+from ._common import (
+    ConfidenceInterval,
+    monte_carlo_pvalue,
+    real_array,
+    real_number,
+)
 
 _METHODS = ("t", "wilcoxon", "sign", "permutation", "corrected_t")
 _ZERO_METHODS = ("demsar", "wilcox", "pratt", "zsplit")
@@ -106,7 +111,7 @@ class PairedTestResult:
         -------
         ConfidenceInterval
         """
-        level = float(confidence_level)
+        level = real_number(confidence_level, "confidence_level")
         if not 0 < level < 1:
             raise ValueError(
                 f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."
@@ -169,8 +174,8 @@ class PairedTestResult:
 
 # ----------------------------------------------------------------------- validation
 def _check_paired(x, y):
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
+    x = real_array(x, "x")
+    y = real_array(y, "y")
     if x.ndim != 1 or y.ndim != 1:
         raise ValueError("`x` and `y` must be one-dimensional.")
     if x.shape != y.shape:

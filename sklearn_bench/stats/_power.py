@@ -4,21 +4,25 @@ Boulesteix, Hable, Lauer & Eugster (2013), Section 3 ("Power considerations") an
 Figure 2.
 """
 
+from numbers import Integral
+
 import numpy as np
 from scipy import stats
+
+from ._common import real_number
 
 _METHODS = ("approx", "exact")
 _ALTERNATIVES = ("greater", "two-sided")
 
 
 def _check_power_args(delta, sigma, alpha, alternative, method):
-    delta = float(delta)
-    sigma = float(sigma)
+    delta = real_number(delta, "delta")
+    sigma = real_number(sigma, "sigma")
     if not np.isfinite(delta):
         raise ValueError(f"`delta` must be finite; got {delta!r}.")
     if not (np.isfinite(sigma) and sigma > 0):
         raise ValueError(f"`sigma` must be a positive finite number; got {sigma!r}.")
-    alpha = float(alpha)
+    alpha = real_number(alpha, "alpha")
     if not 0 < alpha < 1:
         raise ValueError(f"`alpha` must lie strictly between 0 and 1; got {alpha!r}.")
     if alternative not in _ALTERNATIVES:
@@ -141,7 +145,9 @@ def n_datasets_needed(
     delta, sigma, alpha = _check_power_args(delta, sigma, alpha, alternative, method)
     if delta <= 0:
         raise ValueError(f"`delta` must be positive; got {delta!r}.")
-    power = float(power)
+    if isinstance(max_datasets, bool) or not isinstance(max_datasets, Integral):
+        raise TypeError(f"`max_datasets` must be an integer; got {max_datasets!r}.")
+    power = real_number(power, "power")
     if not alpha < power < 1:
         raise ValueError(
             f"`power` must lie strictly between `alpha` ({alpha}) and 1; got {power!r}."
@@ -157,7 +163,9 @@ def n_datasets_needed(
         low, high = high, 2 * high
         if high > max_datasets:
             raise ValueError(
-                f"more than `max_datasets` = {max_datasets} data sets needed."
+                f"more than `max_datasets` = {max_datasets} data sets needed to "
+                f"detect `delta` = {delta:g} with `sigma` = {sigma:g} at `power` = "
+                f"{power:g}."
             )
     while high - low > 1:  # power increases with J
         mid = (low + high) // 2

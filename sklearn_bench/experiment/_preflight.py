@@ -1,0 +1,223 @@
+"""Pre-flight checks of data sets against learners, before anything is fitted.
+
+:meth:`BenchmarkExperiment.fit` (and ``sklearn-bench run --check``) runs these on
+every data set before the first task, so that a problem that would make every
+task fail, or every number meaningless, is one ``ValueError`` naming the data set
+(and the learner) instead of hours of fitting and a flood of warnings:
+
+- missing labels, and labels that mix types (``["a", 1]``);
+- a numeric target that looks like a regression target fitted by classifiers
+  (see :data:`REGRESSION_LIKE_MIN_VALUES` for the rule);
+- missing values (NaN) in ``X`` for a learner whose scikit-learn tag
+  ``allow_nan`` is false, and infinite values in ``X``.
+"""
+
+import numpy as np
+import pandas as pd
+from sklearn.base import is_classifier
+from sklearn.utils.multiclass import type_of_target
+
+__all__ = ["check_dataset_for_learners"]
+
+#: A numeric classification target with more than this many distinct values ...
+REGRESSION_LIKE_MIN_VALUES = 10
+#: ... and on average fewer than this many rows per value is taken for a
+#: regression target (e.g. scikit-learn's ``diabetes``: 214 values on 442 rows,
+#: whose ``type_of_target`` is 'multiclass' because the values are integers).
+#: Labels given as strings are never taken for a regression target.
+REGRESSION_LIKE_MAX_ROWS_PER_VALUE = 5
+
+
+def _label_types(y):
+    """The Python types of the labels of an object array (numbers as one type)."""
+    kinds = set()
+    for value in pd.unique(np.asarray(y, dtype=object).ravel()):
+        if isinstance(value, bool | np.bool_):
+            kinds.add("bool")
+        elif isinstance(value, int | float | np.number):
+            kinds.add("number")
+        else:
+            kinds.add(type(value).__name__)
+    return kinds
+
+
+def check_target(dataset, y, *, name="y"):
+    """Refuse missing labels and labels that mix types, naming the data set.
+
+    Parameters
+    ----------
+    dataset : str
+        The data set's name, for messages.
+    y : array-like of shape (n_samples,)
+    name : str, default="y"
+        The argument's name, for messages.
+
+    Raises
+    ------
+    ValueError
+        ``y`` has missing values (NaN, None) or mixes label types.
+    """
+    y = np.asarray(y)
+    missing = np.flatnonzero(pd.isna(y)) if y.ndim == 1 else []
+    if len(missing):
+        raise ValueError(
+            f"Data set {dataset!r}: `{name}` has {len(missing)} missing value(s) "
+            f"(NaN or None; rows {missing[:10].tolist()}); drop or fill those rows."
+        )
+    if y.dtype == object:
+        kinds = _label_types(y)
+        if len(kinds) > 1:
+            examples = {}
+            for value in y.ravel():
+                kind = "number" if isinstance(value, int | float) else type(value)
+                examples.setdefault(kind, value)
+            raise ValueError(
+                f"Data set {dataset!r}: the labels in `{name}` mix types "
+                f"({', '.join(sorted(kinds))}; e.g. {list(examples.values())!r}); "
+                "give every label the same type (e.g. all strings)."
+            )
+
+
+def _allow_nan(estimator):
+    """Whether a learner takes NaN in ``X``, from scikit-learn's tags.
+
+    A Pipeline's tag does not say (scikit-learn leaves it false), so its first
+    step's tag is used. ``None`` when the tags cannot be read.
+    """
+    from sklearn.pipeline import Pipeline
+    from sklearn.utils import get_tags
+
+    if isinstance(estimator, Pipeline):
+        steps = [s for _, s in estimator.steps if s not in (None, "passthrough")]
+        return _allow_nan(steps[0]) if steps else None
+    try:
+        return bool(get_tags(estimator).input_tags.allow_nan)
+    except Exception:  # a third-party estimator without tags
+        return None
+
+
+def _as_float(X):
+    """``X`` as a float array, or ``None`` when it is not all numbers."""
+    try:
+        return np.asarray(X, dtype=float)
+    except (TypeError, ValueError):
+        return None
+
+
+def check_features(dataset, X, learners, *, name="X"):
+    """Refuse NaN in ``X`` for learners that cannot take it, and infinite values.
+
+    Parameters
+    ----------
+    dataset : str
+        The data set's name, for messages.
+    X : array-like of shape (n_samples, n_features)
+        Checked when it converts to a float array (a frame of strings is left to
+        the learner's own encoders).
+    learners : dict of str to estimator
+    name : str, default="X"
+
+    Raises
+    ------
+    ValueError
+        ``X`` has NaN and a learner's ``allow_nan`` tag is false, or ``X`` has
+        infinite values (no scikit-learn learner takes them).
+    """
+    values = _as_float(X)
+    if values is None or values.size == 0:
+        return
+    if np.isinf(values).any():
+        rows = np.flatnonzero(np.isinf(values).reshape(len(values), -1).any(axis=1))
+        raise ValueError(
+            f"Data set {dataset!r}: `{name}` has infinite values (rows "
+            f"{rows[:10].tolist()}); scikit-learn's learners do not take them."
+        )
+    nan = np.isnan(values)
+    if not nan.any():
+        return
+    refusing = [n for n, est in learners.items() if _allow_nan(est) is False]
+    if refusing:
+        columns = np.flatnonzero(nan.reshape(len(values), -1).any(axis=0))
+        if isinstance(X, pd.DataFrame):
+            columns = [X.columns[c] for c in columns]
+        else:
+            columns = columns.tolist()
+        raise ValueError(
+            f"Data set {dataset!r}: `{name}` has {int(nan.sum())} missing value(s) "
+            f"(NaN, in columns {list(columns)[:10]}), which learner "
+            f"{refusing[0]!r} ({type(learners[refusing[0]]).__name__}) cannot take "
+            "(its scikit-learn tag allow_nan is false)"
+            + (f"; so cannot {refusing[1:]}" if len(refusing) > 1 else "")
+            + ". Put an imputer inside the learner, e.g. "
+            "make_pipeline(SimpleImputer(), learner), or drop those rows."
+        )
+
+
+def check_classification_target(dataset, y, learners, *, name="y"):
+    """Refuse a numeric target that looks like a regression target for classifiers.
+
+    The rule: a numeric target with more than ``REGRESSION_LIKE_MIN_VALUES``
+    distinct values and fewer than ``REGRESSION_LIKE_MAX_ROWS_PER_VALUE`` rows per
+    value on average is a regression target (scikit-learn calls any integer-valued
+    target 'multiclass'). String labels are never refused.
+
+    Raises
+    ------
+    ValueError
+        Naming the data set, the first classifier and the numbers.
+    """
+    classifiers = [n for n, est in learners.items() if is_classifier(est)]
+    y = np.asarray(y)
+    if not classifiers or y.dtype.kind not in "iuf" or y.ndim != 1:
+        return
+    if type_of_target(y) != "multiclass":  # 'continuous' is refused elsewhere
+        return
+    n_values = len(np.unique(y))
+    if (
+        n_values > REGRESSION_LIKE_MIN_VALUES
+        and len(y) < REGRESSION_LIKE_MAX_ROWS_PER_VALUE * n_values
+    ):
+        raise ValueError(
+            f"Data set {dataset!r}: `{name}` has {n_values} distinct numeric values "
+            f"on {len(y)} rows, which looks like a regression target, but learner "
+            f"{classifiers[0]!r} is a classifier. Use regressors (and a regression "
+            "metric), or, if these are class labels, give them as strings."
+        )
+
+
+def check_dataset_for_learners(dataset, data, learners):
+    """Every pre-flight check of one data set (learning and test sample).
+
+    Parameters
+    ----------
+    dataset : str
+    data : Dataset
+    learners : dict of str to estimator
+
+    Raises
+    ------
+    ValueError
+        The first problem found, naming the data set (and the learner).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_bench.datasets import Dataset
+    >>> from sklearn_bench.experiment._preflight import check_dataset_for_learners
+    >>> X = np.array([[0.0], [np.nan], [1.0], [2.0]])
+    >>> data = Dataset(X, np.array([0, 1, 0, 1]))
+    >>> check_dataset_for_learners("toy", data, {"lr": LogisticRegression()})
+    Traceback (most recent call last):
+    ...
+    ValueError: Data set 'toy': `X` has 1 missing value(s) (NaN, in columns [0]), ...
+    """
+    for X_name, y_name, X, y in [
+        ("X", "y", getattr(data, "X", None), getattr(data, "y", None)),
+        ("X_test", "y_test", getattr(data, "X_test", None), data.y_test),
+    ]:
+        if y is None:
+            continue
+        check_target(dataset, y, name=y_name)
+        check_features(dataset, X, learners, name=X_name)
+        check_classification_target(dataset, y, learners, name=y_name)

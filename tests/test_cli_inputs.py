@@ -1,0 +1,144 @@
+"""Bad input to ``sklearn-bench run`` gets one clear line and exit code 2; outputs go
+under the current directory (issue 15, items 2, 3 and 5)."""
+
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from sklearn_bench.cli import main  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE_CONFIG = ROOT / "examples" / "configs" / "demo.toml"
+
+_CSV_CONFIG = """
+[experiment]
+cv = 2
+[learners.lr]
+class = "sklearn.linear_model.LogisticRegression"
+[datasets.mine]
+csv = "data.csv"
+target = "label"
+"""
+
+
+def _run_csv(tmp_path, capsys, content, config=_CSV_CONFIG):
+    (tmp_path / "data.csv").write_text(content)
+    (tmp_path / "c.toml").write_text(config)
+    code = main(["run", str(tmp_path / "c.toml"), "--check"])
+    err = capsys.readouterr().err.strip().splitlines()
+    return code, err
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("", "config key `datasets.mine.csv`: .*data.csv cannot be read as CSV"),
+        ("a,b,label\n", "config key `datasets.mine.csv`: .*has a header but no data"),
+        (
+            "a,b,label\n1,2,0\n3,4,0\n5,6,0\n",
+            "Data set 'mine' has only one class in `y`",
+        ),
+        (
+            "a,b,label\n1,x,0\n3,4,1\n5,6,0\n7,8,1\n",
+            "`datasets.mine.csv`: column 'b' of data.csv is not numeric "
+            r"\('x' on line 2\)",
+        ),
+        (
+            "a,b,label\n1,2,0\n3,4,\n5,6,0\n7,8,1\n",
+            r"`datasets.mine.target`: the labels of data set 'mine' \(data.csv\) have "
+            r"1 missing value\(s\) \(line\(s\) \[3\]\)",
+        ),
+    ],
+    ids=["empty", "header-only", "one-class", "non-numeric", "nan-label"],
+)
+def test_bad_csv_is_one_line_and_exit_2(tmp_path, capsys, content, message):
+    """H: an empty CSV, a header without rows, a single class, a non-numeric column
+    and a missing label are all exit 2 (bad input, consistently; the
+    empty CSV used to exit 1) with one line naming the key, file, column or data
+    set; no traceback and no numpy RuntimeWarning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        code, err = _run_csv(tmp_path, capsys, content)
+    assert code == 2
+    assert len(err) == 1, err
+    assert re.search(message, err[0]), err[0]
+
+
+def test_absent_classes_name_the_labels_present(tmp_path, capsys):
+    """H: `classes = [7, 9]` on iris says the labels are absent and lists those
+    present (it used to say "`X` has no rows"), exit 2."""
+    (tmp_path / "c.toml").write_text(
+        '[learners.lr]\nclass = "sklearn.linear_model.LogisticRegression"\n'
+        '[datasets.iris]\nsklearn = "iris"\nclasses = [7, 9]\n'
+    )
+    code = main(["run", str(tmp_path / "c.toml"), "--check"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert err == [
+        "sklearn-bench run: error: config key `datasets.iris.classes`: label(s) "
+        "[7, 9] are absent from the labels of data set 'iris' (scikit-learn's "
+        "load_iris); its labels are [0, 1, 2]"
+    ]
+
+
+@pytest.mark.parametrize(
+    "content, learner, message",
+    [
+        (
+            "a,b,label\n1,,0\n3,4,1\n5,6,0\n7,8,1\n1,2,0\n2,3,1\n",
+            "sklearn.linear_model.LogisticRegression",
+            r"Data set 'mine': `X` has 1 missing value\(s\) \(NaN, in columns "
+            r"\[1\]\), which learner 'lr' \(LogisticRegression\) cannot take",
+        ),
+        (
+            "a,b,label\n1,2,0\n3,4,1\n5,6,0\n7,8,1\n1,2,0\n",
+            "sklearn.linear_model.LogisticRegression",
+            r"`cv` cannot split data set 'mine' \(5 rows\)",
+        ),
+    ],
+    ids=["nan-in-X", "cv-too-large"],
+)
+def test_run_check_does_the_preflight_checks(tmp_path, capsys, content, learner,
+                                             message):  # fmt: skip
+    """H: `run --check` refuses NaN in X for a learner without allow_nan and a cv
+    with more folds than rows, naming the data set, before any fit (exit 2)."""
+    config = _CSV_CONFIG.replace("cv = 2", "cv = 5").replace(
+        "sklearn.linear_model.LogisticRegression", learner
+    )
+    code, err = _run_csv(tmp_path, capsys, content, config)
+    assert code == 2
+    assert len(err) == 1, err
+    assert re.search(message, err[0]), err[0]
+
+
+def test_nan_in_x_is_fine_for_a_learner_that_takes_it(tmp_path, capsys):
+    """H: NaN in X passes the pre-flight check when every learner's allow_nan tag
+    is true (HistGradientBoostingClassifier)."""
+    config = _CSV_CONFIG.replace(
+        "sklearn.linear_model.LogisticRegression",
+        "sklearn.ensemble.HistGradientBoostingClassifier",
+    )
+    code, err = _run_csv(
+        tmp_path, capsys, "a,b,label\n1,,0\n3,4,1\n5,6,0\n7,8,1\n1,2,0\n2,3,1\n", config
+    )
+    assert code == 0, err
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_example_config_writes_under_the_current_directory(tmp_path, capsys,
+                                                           monkeypatch):  # fmt: skip
+    """H: running examples/configs/demo.toml from another folder writes demo_report/
+    there, not into the source tree; the summary prints the effective seed of the
+    unseeded splitter instead of `random_state=None`."""
+    monkeypatch.chdir(tmp_path)
+    before = set((ROOT / "examples" / "configs").iterdir())
+    assert main(["run", str(EXAMPLE_CONFIG)]) == 0
+    out = capsys.readouterr().out
+    assert (tmp_path / "demo_report" / "report.html").is_file()
+    assert set((ROOT / "examples" / "configs").iterdir()) == before
+    assert "random_state=None" not in out
+    assert "random_state=<per data set, from seed 0>), seed 0." in out

@@ -1,0 +1,991 @@
+"""Fuzzing: bad inputs at every public function and constructor (issue 15, item 7).
+
+For each public name of every subpackage's ``__all__`` (``test_every_public_name_is
+_fuzzed`` walks them), a valid call is written down once, and hypothesis replaces one
+argument at a time by a bad value: NaN, inf, empty, ragged, wrong dtypes, duplicated
+names, huge or negative numbers, wrong types. The call must either
+
+- raise a ``ValueError`` or ``TypeError`` whose message names the argument (as
+  ``\\`arg\\```, ``'arg'``, ``arg=`` or scikit-learn's "Input arg" / "'arg'
+  parameter"), raised by sklearn_bench or scikit-learn's validation, never from
+  inside numpy, pandas, scipy or sqlite3; or
+- return a result none of whose numbers is a NaN (unless the case is listed in
+  ``DOCUMENTED_NAN`` with the docstring that says so).
+
+The distinct bad inputs tried are counted (``N_BAD_INPUTS``, printed at the end of
+the run). Hypothesis runs ``max_examples`` examples per argument, without deadline
+(no wall-clock limits in tests), derandomised so that every run tries the same
+inputs.
+"""
+
+import dataclasses
+import importlib
+import math
+import traceback
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot  # noqa: E402, F401  (closed after every call)
+
+SUBPACKAGES = [
+    "sklearn_bench",
+    "sklearn_bench.stats",
+    "sklearn_bench.model_selection",
+    "sklearn_bench.datasets",
+    "sklearn_bench.estimators",
+    "sklearn_bench.experiment",
+    "sklearn_bench.results",
+    "sklearn_bench.plotting",
+    "sklearn_bench.report",
+]
+# Raised here is never an answer: the user cannot tell which argument is bad.
+FOREIGN = ("/numpy/", "/pandas/", "/scipy/", "/sqlite3/", "/matplotlib/")
+N_BAD_INPUTS = set()
+
+FUZZ = settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+# -- bad values ----------------------------------------------------------------------
+NAN, INF = float("nan"), float("inf")
+_BAD_SCALARS = [NAN, INF, -INF, -1, 0, -1e300, 1e300, 10**12, 2.5, True, "5", None,
+                "x", 1j, [], [1, 2], object()]  # fmt: skip
+_BAD_1D = [
+    [],
+    [NAN, 0.1, 0.2],
+    [0.1, INF, 0.3],
+    [[0.1, 0.2], [0.3]],
+    ["a", "b", "c"],
+    [None, 0.1, 0.2],
+    0.5,
+    "abc",
+    [[0.1, 0.2], [0.3, 0.4]],
+    [1e308, -1e308, 1e308],
+    [1j, 2j, 3j],
+    np.array([0.1, 0.2], dtype=object),
+    [True, False, True],
+    pd.Series([0.1, NAN, 0.3]),
+    None,
+]
+_BAD_2D = [[], [[]], np.zeros((0, 3)), [[0.1, NAN], [0.2, 0.3], [0.4, 0.5]],
+           [[0.1, INF], [0.2, 0.3], [0.4, 0.5]], [[0.1, 0.2], [0.3]], [0.1, 0.2, 0.3],
+           [["a", "b"], ["c", "d"], ["e", "f"]], np.ones((1, 3)), np.ones((3, 1)),
+           np.full((4, 3), 1e308), None, "table",
+           np.array([[0.1, None], [0.2, 0.3]], dtype=object)]  # fmt: skip
+
+
+def _finite_floats(n):
+    return st.lists(
+        st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False),
+        min_size=n,
+        max_size=n,
+    )
+
+
+@st.composite
+def _injected(draw, shape):
+    """A valid-looking array with NaN or inf at a random position."""
+    size = int(np.prod(shape))
+    values = np.array(draw(_finite_floats(size)), dtype=float).reshape(shape)
+    flat = values.reshape(-1)
+    flat[draw(st.integers(0, size - 1))] = draw(st.sampled_from([NAN, INF, -INF]))
+    return values
+
+
+def bad_scalars():
+    return st.one_of(
+        st.sampled_from(_BAD_SCALARS),
+        st.integers(-(10**15), -1),
+        st.floats(allow_nan=True, allow_infinity=True).filter(
+            lambda v: not (0 <= v <= 1)
+        ),
+    )
+
+
+def bad_1d(n=6):
+    return st.one_of(st.sampled_from(_BAD_1D), _injected((n,)))
+
+
+def bad_2d(shape=(6, 3)):
+    return st.one_of(st.sampled_from(_BAD_2D), _injected(shape))
+
+
+def bad_choices():
+    return st.one_of(
+        st.sampled_from(["bogus", "", None, 3, 1.5, ["t"], "T "]), st.text(max_size=5)
+    )
+
+
+def bad_names():
+    return st.sampled_from(
+        [["a", "a"], [1, 2], [], None, "ab", [None, "b"], ["a", ""], [["a"], ["b"]]]
+    )
+
+
+def bad_paths():
+    return st.sampled_from(["missing/dir/x.sqlite", "DIR", "TEXT", "EMPTY", 3, None])
+
+
+# -- valid inputs --------------------------------------------------------------------
+rng = np.random.default_rng(0)
+X6 = rng.normal(size=(30, 3))
+Y6 = np.arange(30) % 2
+PERF = rng.uniform(0.1, 0.3, size=(8, 3))
+
+
+def _result():
+    from sklearn_bench import BenchmarkResult
+
+    rows = [
+        (d, learner, r, float(v))
+        for d in ["p", "q", "s"]
+        for r in range(3)
+        for learner, v in [("A", rng.uniform(0.1, 0.2)), ("B", rng.uniform(0.2, 0.3))]
+    ]
+    df = pd.DataFrame(rows, columns=["d", "l", "r", "e"])
+    return BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", replicate="r", value="e", greater_is_better=False
+    )
+
+
+RESULT = _result()
+
+
+def _path(value, tmp):
+    """Turn the symbolic bad paths into files of the kind named."""
+    if value == "DIR":
+        return tmp
+    if value == "TEXT":
+        (tmp / "notes.txt").write_text("not a store")
+        return tmp / "notes.txt"
+    if value == "EMPTY":
+        (tmp / "empty.sqlite").write_bytes(b"")
+        return tmp / "empty.sqlite"
+    if isinstance(value, str):
+        return tmp / value
+    return value
+
+
+def _sampler(n_samples, random_state):
+    r = np.random.default_rng(random_state)
+    return r.normal(size=(n_samples, 2)), np.arange(n_samples) % 2
+
+
+def _experiment_fit(datasets=None, **params):
+    from sklearn.naive_bayes import GaussianNB
+
+    from sklearn_bench import BenchmarkExperiment
+
+    kwargs = {"learners": {"nb": GaussianNB()}, "cv": 2, "progress": False}
+    kwargs.update(params)
+    exp = BenchmarkExperiment(**kwargs)
+    return exp.fit({"d": (X6, Y6)} if datasets is None else datasets).results_
+
+
+def _split(cls, X=X6, y=Y6, **params):
+    return [len(t) for t, _ in cls(**params).split(X, y)]
+
+
+def _dlda(X=X6, y=Y6, **params):
+    from sklearn_bench.estimators import DiagonalLDA
+
+    return DiagonalLDA(**params).fit(X, y).predict(X6)
+
+
+def _scorer632(X=X6, y=Y6, **params):
+    from sklearn.naive_bayes import GaussianNB
+
+    from sklearn_bench.model_selection import Bootstrap632Scorer
+
+    est = GaussianNB()
+    train, test = np.arange(20), np.arange(20, 30)
+    return Bootstrap632Scorer(**params)(est, X, y, train=train, test=test)
+
+
+def _error_estimated(X=X6, y=Y6, **params):
+    from sklearn.naive_bayes import GaussianNB
+
+    from sklearn_bench.experiment import ErrorEstimatedLearner
+
+    kwargs = {"learner": GaussianNB(), "random_state": 0}
+    kwargs.update(params)
+    return ErrorEstimatedLearner(**kwargs).fit(X, y)
+
+
+def _method(name):
+    def call(**kwargs):
+        return getattr(RESULT, name)(**kwargs)
+
+    call.__name__ = f"BenchmarkResult.{name}"
+    return call
+
+
+def _from_frame(value=None, **kwargs):
+    from sklearn_bench import BenchmarkResult
+
+    df = pd.DataFrame({"d": ["p", "p", "q", "q"], "l": ["A", "B", "A", "B"]})
+    df["e"] = [0.1, 0.2, 0.3, 0.4] if value is None else value
+    params = {"dataset": "d", "learner": "l", "value": "e", "greater_is_better": False}
+    params.update(kwargs)
+    return BenchmarkResult.from_frame(df, **params)
+
+
+def _store_fn(name):
+    def call(path, tmp, **kwargs):
+        import sklearn_bench.results as results
+
+        extra = {"new_path": tmp / "new.sqlite"} if name == "salvage_store" else {}
+        return getattr(results, name)(_path(path, tmp), **extra)
+
+    return call
+
+
+def _simulated(**params):
+    from sklearn_bench.datasets import SimulatedDataset
+
+    kwargs = {"sampler": _sampler, "n_train": 10, "n_test": 10, "n_replicates": 2}
+    kwargs.update(params)
+    data = SimulatedDataset(**kwargs)
+    return data.sample(kwargs["n_train"], 0)
+
+
+def _unconditional(**params):
+    from sklearn.naive_bayes import GaussianNB
+
+    from sklearn_bench.experiment import unconditional_error
+
+    kwargs = {"learners": {"nb": GaussianNB()}, "sampler": _sampler, "n_train": 20,
+              "n_replicates": 3, "n_test": 50, "random_state": 0}  # fmt: skip
+    kwargs.update(params)
+    return unconditional_error(**kwargs)
+
+
+def _rule_errors(**params):
+    from sklearn.naive_bayes import GaussianNB
+
+    from sklearn_bench.experiment import collect_rule_errors
+
+    kwargs = {"rules": {"nb": GaussianNB()}, "data": {"d": _sampler}, "n_train": 20,
+              "n_samples": 2, "n_test": 50, "random_state": 0}  # fmt: skip
+    kwargs.update(params)
+    return collect_rule_errors(**kwargs)
+
+
+def _analyse(**params):
+    from sklearn_bench.report import analyse_result
+
+    return analyse_result(RESULT, **params)
+
+
+def _summary(analysis):
+    from sklearn_bench.report import format_summary
+
+    return format_summary(analysis)
+
+
+def _write_report(out_dir, tmp, **params):
+    from sklearn_bench.report import write_report
+
+    return write_report(RESULT, _path(out_dir, tmp), **params)
+
+
+def _metric(**params):
+    from sklearn.metrics import accuracy_score
+
+    from sklearn_bench.experiment import make_metric
+
+    kwargs = {"score_func": accuracy_score, "greater_is_better": True}
+    kwargs.update(params)
+    return make_metric(**kwargs)
+
+
+def _cd_plot(**params):
+    from sklearn_bench.plotting import plot_critical_difference
+
+    return plot_critical_difference(RESULT.friedman(), **params)
+
+
+def _perf_plot(**params):
+    from sklearn_bench.plotting import performance_distribution
+
+    kwargs = {"dataset": "p"}
+    kwargs.update(params)
+    return performance_distribution(RESULT, **kwargs)
+
+
+def _wtl(fn_name):
+    def call(table=None, **params):
+        from sklearn_bench import plotting
+
+        table = RESULT.aggregate() if table is None else table
+        return getattr(plotting, fn_name)(table, **params)
+
+    return call
+
+
+def _ci_plot(intervals):
+    from sklearn_bench.plotting import plot_confidence_intervals
+
+    return plot_confidence_intervals(intervals)
+
+
+def _rule_bias_plot(result):
+    from sklearn_bench.plotting import plot_multiple_rule_bias
+
+    return plot_multiple_rule_bias(result)
+
+
+def _replicate_ids(cv=None, X=X6, y=Y6):
+    from sklearn.model_selection import KFold
+
+    from sklearn_bench.model_selection import replicate_ids
+
+    return replicate_ids(KFold(2) if cv is None else cv, X, y)
+
+
+def _stats(name):
+    def call(**kwargs):
+        from sklearn_bench import stats
+
+        return getattr(stats, name)(**kwargs)
+
+    call.__name__ = name
+    return call
+
+
+def _datasets(name):
+    def call(**kwargs):
+        from sklearn_bench import datasets
+
+        return getattr(datasets, name)(**kwargs)
+
+    return call
+
+
+def _welch(X=X6, y=Y6):
+    from sklearn_bench.estimators import welch_t_score
+
+    return welch_t_score(X, y)
+
+
+def _dataset(**kwargs):
+    from sklearn_bench.datasets import Dataset
+
+    params = {"X": X6, "y": Y6}
+    params.update(kwargs)
+    return Dataset(**params)
+
+
+def _splitter(name):
+    def call(**kwargs):
+        from sklearn_bench import model_selection
+
+        params = {"n_bootstraps": 3, "random_state": 0}
+        params.update(kwargs)
+        return _split(getattr(model_selection, name), **params)
+
+    return call
+
+
+def _benchmark_result(**kwargs):
+    from sklearn_bench import BenchmarkResult
+
+    params = {
+        "scores": RESULT.scores,
+        "metrics": dict(RESULT.metrics),
+        "datasets": dict(RESULT.datasets),
+        "learners": list(RESULT.learners),
+    }
+    params.update(kwargs)
+    return BenchmarkResult(**params)
+
+
+# (public name, call, {argument: strategy of bad values}, valid kwargs)
+S = _stats
+CASES = [
+    (
+        "adjust_pvalues",
+        S("adjust_pvalues"),
+        {"pvalues": bad_1d(3), "method": bad_choices()},
+        {"pvalues": [0.01, 0.04, 0.03]},
+    ),
+    (
+        "bootstrap_ci",
+        S("bootstrap_ci"),
+        {
+            "x": bad_1d(),
+            "y": bad_1d(),
+            "confidence_level": bad_scalars(),
+            "n_resamples": bad_scalars(),
+            "method": bad_choices(),
+            "alternative": bad_choices(),
+        },
+        {"x": PERF[:6, 0], "y": PERF[:6, 1], "n_resamples": 99, "random_state": 0},
+    ),
+    (
+        "critical_difference",
+        S("critical_difference"),
+        {
+            "n_learners": bad_scalars(),
+            "n_blocks": bad_scalars(),
+            "alpha": bad_scalars(),
+            "method": bad_choices(),
+        },
+        {"n_learners": 4, "n_blocks": 10},
+    ),
+    (
+        "error_rate_difference_ci",
+        S("error_rate_difference_ci"),
+        {
+            "b": bad_scalars(),
+            "c": bad_scalars(),
+            "n": bad_scalars(),
+            "confidence_level": bad_scalars(),
+        },
+        {"b": 5, "c": 10, "n": 100},
+    ),
+    (
+        "error_rate_intervals",
+        S("error_rate_intervals"),
+        {
+            "b": bad_1d(2),
+            "c": bad_1d(2),
+            "n": bad_scalars(),
+            "alpha": bad_scalars(),
+            "labels": bad_names(),
+            "adjust": bad_choices(),
+        },
+        {"b": [5, 3], "c": [10, 4], "n": 100},
+    ),
+    ("friedman_test", S("friedman_test"), {"scores": bad_2d()}, {"scores": PERF}),
+    (
+        "global_permutation_test",
+        S("global_permutation_test"),
+        {"performance": bad_2d(), "n_resamples": bad_scalars()},
+        {"performance": PERF, "n_resamples": 99, "random_state": 0},
+    ),
+    (
+        "mcnemar_test",
+        S("mcnemar_test"),
+        {"b": bad_scalars(), "c": bad_scalars()},
+        {"b": 5, "c": 10},
+    ),
+    (
+        "multiple_rule_bias",
+        S("multiple_rule_bias"),
+        {
+            "true_error": bad_2d((3, 4)),
+            "estimated_error": bad_2d((3, 4)),
+            "n_collections": bad_scalars(),
+            "dataset_names": bad_names(),
+        },
+        {
+            "true_error": rng.uniform(0.1, 0.3, (3, 4)),
+            "estimated_error": rng.uniform(0.1, 0.3, (3, 4)),
+            "n_collections": 5,
+            "random_state": 0,
+        },
+    ),
+    (
+        "n_datasets_needed",
+        S("n_datasets_needed"),
+        {
+            "delta": bad_scalars(),
+            "sigma": bad_scalars(),
+            "power": bad_scalars(),
+            "alpha": bad_scalars(),
+            "alternative": bad_choices(),
+            "method": bad_choices(),
+            "max_datasets": bad_scalars(),
+        },
+        {"delta": 0.05, "sigma": 0.1},
+    ),
+    (
+        "paired_test",
+        S("paired_test"),
+        {
+            "x": bad_1d(),
+            "y": bad_1d(),
+            "method": bad_choices(),
+            "alternative": bad_choices(),
+            "zero_method": bad_choices(),
+            "n_resamples": bad_scalars(),
+            "test_train_ratio": bad_scalars(),
+        },
+        {"x": PERF[:6, 0], "y": PERF[:6, 1]},
+    ),
+    (
+        "power_paired_t",
+        S("power_paired_t"),
+        {
+            "n_datasets": bad_scalars(),
+            "delta": bad_scalars(),
+            "sigma": bad_scalars(),
+            "alpha": bad_scalars(),
+            "alternative": bad_choices(),
+        },
+        {"n_datasets": 10, "delta": 0.05, "sigma": 0.1},
+    ),
+    (
+        "BootstrapOOB",
+        _splitter("BootstrapOOB"),
+        {"n_bootstraps": bad_scalars(), "random_state": bad_scalars(), "X": bad_2d()},
+        {},
+    ),
+    (
+        "StratifiedBootstrapOOB",
+        _splitter("StratifiedBootstrapOOB"),
+        {"n_bootstraps": bad_scalars(), "y": bad_1d(30)},
+        {},
+    ),
+    (
+        "BootstrapCV",
+        _splitter("BootstrapCV"),
+        {"n_bootstraps": bad_scalars(), "n_folds": bad_scalars(), "X": bad_2d()},
+        {},
+    ),
+    (
+        "StratifiedBootstrapCV",
+        _splitter("StratifiedBootstrapCV"),
+        {"n_folds": bad_scalars(), "y": bad_1d(30)},
+        {},
+    ),
+    ("replicate_ids", _replicate_ids, {"cv": bad_scalars(), "X": bad_2d()}, {}),
+    (
+        "Bootstrap632Scorer",
+        _scorer632,
+        {"loss": bad_choices(), "plus": bad_choices(), "X": bad_2d(), "y": bad_1d(30)},
+        {},
+    ),
+    (
+        "Dataset",
+        _dataset,
+        {"X": bad_2d(), "y": bad_1d(30), "X_test": bad_2d(), "groups": bad_1d(30)},
+        {},
+    ),
+    (
+        "SimulatedDataset",
+        _simulated,
+        {
+            "sampler": bad_choices(),
+            "n_train": bad_scalars(),
+            "n_test": bad_scalars(),
+            "n_replicates": bad_scalars(),
+        },
+        {},
+    ),
+    (
+        "make_angle_classification",
+        _datasets("make_angle_classification"),
+        {
+            "n_samples": bad_scalars(),
+            "angle": bad_scalars(),
+            "random_state": bad_scalars(),
+        },
+        {"n_samples": 20, "angle": 30.0, "random_state": 0},
+    ),
+    (
+        "make_microarray",
+        _datasets("make_microarray"),
+        {
+            "n_samples": bad_scalars(),
+            "n_features": bad_scalars(),
+            "n_global_markers": bad_scalars(),
+            "block_size": bad_scalars(),
+        },
+        {
+            "n_samples": 20,
+            "n_features": 200,
+            "n_global_markers": 2,
+            "n_heterogeneous_markers": 4,
+            "n_high_variance": 20,
+            "block_size": 5,
+            "random_state": 0,
+        },
+    ),
+    (
+        "make_nested_linear",
+        _datasets("make_nested_linear"),
+        {"n_samples": bad_scalars(), "beta2": bad_scalars(), "beta1": bad_scalars()},
+        {"n_samples": 20, "beta2": 1.0, "random_state": 0},
+    ),
+    (
+        "DiagonalLDA",
+        _dlda,
+        {"priors": bad_choices(), "X": bad_2d(), "y": bad_1d(30)},
+        {},
+    ),
+    ("welch_t_score", _welch, {"X": bad_2d(), "y": bad_1d(30)}, {}),
+    (
+        "BenchmarkExperiment",
+        _experiment_fit,
+        {
+            "learners": bad_names(),
+            "cv": bad_scalars(),
+            "scoring": bad_choices(),
+            "random_state": bad_scalars(),
+            "error_score": bad_choices(),
+            "n_jobs": st.sampled_from([0, 2.5, "2", -(10**6)]),
+            "datasets": st.sampled_from(
+                [
+                    {},
+                    [],
+                    {"d": None},
+                    {"d": (X6, Y6[:5])},
+                    {1: (X6, Y6)},
+                    [("d", (X6, Y6))] * 2,
+                    "d",
+                ]
+            ),
+        },
+        {},
+    ),
+    (
+        "ErrorEstimatedLearner",
+        _error_estimated,
+        {
+            "error_estimators": bad_choices(),
+            "X": bad_2d(),
+            "y": bad_1d(30),
+            "random_state": bad_scalars(),
+        },
+        {},
+    ),
+    (
+        "make_metric",
+        _metric,
+        {
+            "score_func": bad_choices(),
+            "greater_is_better": bad_choices(),
+            "response_method": bad_choices(),
+            "task": bad_choices(),
+        },
+        {},
+    ),
+    (
+        "unconditional_error",
+        _unconditional,
+        {
+            "n_train": bad_scalars(),
+            "n_replicates": bad_scalars(),
+            "n_test": bad_scalars(),
+            "sampler": bad_choices(),
+            "learners": bad_names(),
+        },
+        {},
+    ),
+    (
+        "collect_rule_errors",
+        _rule_errors,
+        {
+            "n_train": bad_scalars(),
+            "n_samples": bad_scalars(),
+            "n_test": bad_scalars(),
+            "rules": bad_names(),
+            "data": bad_names(),
+        },
+        {},
+    ),
+    (
+        "BenchmarkResult",
+        _benchmark_result,
+        {
+            "metrics": bad_names(),
+            "datasets": bad_names(),
+            "learners": bad_names(),
+            "scores": bad_2d(),
+        },
+        {},
+    ),
+    (
+        "BenchmarkResult.from_frame",
+        _from_frame,
+        {
+            "value": st.one_of(
+                _injected((4,)),
+                st.sampled_from(
+                    [
+                        [0.1, "a", 0.2, 0.3],
+                        [None] * 4,
+                        [1j] * 4,
+                        ["x"] * 4,
+                        [[1], [2], [3], [4]],
+                    ]
+                ),
+            ),
+            "dataset": bad_choices(),
+            "greater_is_better": bad_choices(),
+        },
+        {},
+    ),
+    (
+        "BenchmarkResult.paired_test",
+        _method("paired_test"),
+        {
+            "a": bad_choices(),
+            "dataset": bad_choices(),
+            "method": bad_choices(),
+            "metric": bad_choices(),
+            "alternative": bad_choices(),
+            "scale": bad_choices(),
+        },
+        {"a": "A", "b": "B"},
+    ),
+    (
+        "BenchmarkResult.confidence_interval",
+        _method("confidence_interval"),
+        {
+            "b": bad_choices(),
+            "confidence_level": bad_scalars(),
+            "method": bad_choices(),
+            "scale": bad_choices(),
+        },
+        {"a": "A", "b": "B"},
+    ),
+    (
+        "BenchmarkResult.friedman",
+        _method("friedman"),
+        {"dataset": bad_choices(), "metric": bad_choices()},
+        {},
+    ),
+    (
+        "BenchmarkResult.power",
+        _method("power"),
+        {"a": bad_choices(), "delta": bad_scalars(), "alpha": bad_scalars()},
+        {"a": "A", "b": "B", "delta": 0.05},
+    ),
+    (
+        "BenchmarkResult.win_tie_loss",
+        _method("win_tie_loss"),
+        {"tolerance": bad_scalars(), "metric": bad_choices()},
+        {},
+    ),
+    (
+        "BenchmarkResult.aggregate",
+        _method("aggregate"),
+        {"stat": bad_choices(), "metric": bad_choices()},
+        {},
+    ),
+    ("salvage_store", _store_fn("salvage_store"), {"path": bad_paths()}, {}),
+    ("checkpoint_store", _store_fn("checkpoint_store"), {"path": bad_paths()}, {}),
+    ("plot_confidence_intervals", _ci_plot, {"intervals": bad_2d()}, {}),
+    (
+        "plot_critical_difference",
+        _cd_plot,
+        {"alpha": bad_scalars(), "method": bad_choices()},
+        {},
+    ),
+    (
+        "performance_distribution",
+        _perf_plot,
+        {"dataset": bad_choices(), "metric": bad_choices()},
+        {},
+    ),
+    ("plot_multiple_rule_bias", _rule_bias_plot, {"result": bad_choices()}, {}),
+    (
+        "plot_datasets_needed",
+        lambda **k: __import__(
+            "sklearn_bench.plotting", fromlist=["x"]
+        ).plot_datasets_needed(**k),
+        {"sigma": bad_scalars(), "delta": bad_scalars(), "power": bad_scalars()},
+        {"sigma": 0.1, "delta": 0.05},
+    ),
+    (
+        "plot_power_curve",
+        lambda **k: __import__(
+            "sklearn_bench.plotting", fromlist=["x"]
+        ).plot_power_curve(**k),
+        {"delta": bad_scalars(), "sigma": bad_scalars(), "alpha": bad_scalars()},
+        {"delta": 0.05, "sigma": 0.1},
+    ),
+    (
+        "plot_win_tie_loss",
+        _wtl("plot_win_tie_loss"),
+        {"table": bad_2d(), "tolerance": bad_scalars()},
+        {},
+    ),
+    (
+        "win_tie_loss_counts",
+        _wtl("win_tie_loss_counts"),
+        {"table": bad_2d(), "tolerance": bad_scalars()},
+        {},
+    ),
+    (
+        "analyse_result",
+        _analyse,
+        {
+            "metric": bad_choices(),
+            "confidence_level": bad_scalars(),
+            "delta": bad_scalars(),
+            "target_power": bad_scalars(),
+            "analyses": bad_names(),
+        },
+        {},
+    ),
+    ("format_summary", _summary, {"analysis": bad_choices()}, {}),
+    (
+        "write_report",
+        _write_report,
+        {"out_dir": bad_paths(), "confidence_level": bad_scalars()},
+        {"out_dir": "rep"},
+    ),
+]
+
+# Public names that are not called with inputs: result classes (built by the
+# functions above and fuzzed through them), exceptions, the version string.
+NOT_CALLED = {
+    "__version__", "FriedmanResult", "GlobalPermutationResult", "McNemarResult",
+    "MultipleRuleBiasResult", "PairedTestResult", "Bootstrap632Result", "Metric",
+    "RuleErrors", "UnconditionalErrorResult", "CorruptStoreError", "SalvageReport",
+    "ReportAnalysis",
+}  # fmt: skip
+# Results whose NaN is documented: case -> where it is documented.
+DOCUMENTED_NAN = {
+    "multiple_rule_bias": "MultipleRuleBiasResult: the comparative advantages are "
+    "NaN for r = 1 (one rule, nothing to compare)",
+}
+
+
+def test_every_public_name_is_fuzzed():
+    """H: every name in the __all__ of every subpackage is either fuzzed by a case
+    below or a result/exception class built by those calls."""
+    fuzzed = {name.split(".")[0] for name, *_ in CASES}
+    for module_name in SUBPACKAGES:
+        module = importlib.import_module(module_name)
+        for name in module.__all__:
+            assert name in fuzzed or name in NOT_CALLED, f"{module_name}.{name}"
+
+
+# An argument that is a learner, data set or rule may be named by what it is.
+ALIASES = {
+    "a": ["learner"], "b": ["learner"], "learners": ["learner", "Learner"],
+    "datasets": ["Data set", "data set"], "dataset": ["Data set", "data set"],
+    "rules": ["rule", "Rule"], "data": ["Data set", "data set"],
+}  # fmt: skip
+# scikit-learn-compatible estimators answer bad X and y with scikit-learn's own
+# validation (check_array / check_X_y / check_classification_targets), whose
+# messages parametrize_with_checks expects; that is their documented answer.
+SKLEARN_VALIDATION = ("/sklearn/utils/validation.py", "/sklearn/utils/multiclass.py")
+ESTIMATOR_XY = {"DiagonalLDA", "welch_t_score", "ErrorEstimatedLearner",
+                "Bootstrap632Scorer"}  # fmt: skip
+
+
+def _names_argument(message, arg):
+    forms = [f"`{arg}`", f"'{arg}'", f"{arg}=", f"Input {arg}", f'"{arg}"',
+             f"{arg} must", f"{arg} has", f"{arg} is"]  # fmt: skip
+    forms += ALIASES.get(arg, [])
+    return any(form in message for form in forms)
+
+
+def _sklearn_answer(case, arg, exc):
+    """scikit-learn's validation of an estimator's X or y (see ESTIMATOR_XY)."""
+    if case not in ESTIMATOR_XY or arg not in ("X", "y"):
+        return False
+    tb = exc.__traceback__
+    files = []
+    while tb is not None:
+        files.append(tb.tb_frame.f_code.co_filename)
+        tb = tb.tb_next
+    return any(any(v in f for v in SKLEARN_VALIDATION) for f in files)
+
+
+def _origin(exc):
+    tb = exc.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code.co_filename
+
+
+def _numbers(value, depth=0):
+    """Every float inside a result (dataclass fields, tuples, frames, arrays)."""
+    if depth > 3:
+        return
+    if isinstance(value, float | np.floating):
+        yield float(value)
+    elif isinstance(value, np.ndarray) and value.dtype.kind == "f":
+        yield from value.ravel().tolist()
+    elif isinstance(value, pd.DataFrame | pd.Series):
+        numeric = value.select_dtypes("number") if value.ndim == 2 else value
+        if value.ndim == 1 and value.dtype.kind != "f":
+            return
+        yield from np.asarray(numeric, dtype=float).ravel().tolist()
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            if f.repr:
+                yield from _numbers(getattr(value, f.name), depth + 1)
+    elif isinstance(value, tuple | list) and len(value) < 1000:
+        for item in value:
+            yield from _numbers(item, depth + 1)
+
+
+def check_call(case, call, arg, value, kwargs, tmp):
+    """Call with one bad argument; a clear error or a NaN-free result."""
+    N_BAD_INPUTS.add((case, arg, repr(value)[:200]))
+    kwargs = dict(kwargs)
+    kwargs[arg] = value
+    if "tmp" in call.__code__.co_varnames[: call.__code__.co_argcount]:
+        kwargs["tmp"] = tmp
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = call(**kwargs)
+    except (ValueError, TypeError) as exc:
+        message = str(exc)
+        origin = _origin(exc)
+        if _sklearn_answer(case, arg, exc):
+            return
+        assert not any(part in origin for part in FOREIGN), (
+            f"{case}({arg}={value!r}) raised from inside {origin}: "
+            f"{type(exc).__name__}: {message}\n{traceback.format_exc()}"
+        )
+        assert _names_argument(message, arg), (
+            f"{case}({arg}={value!r}): the message does not name `{arg}`: "
+            f"{type(exc).__name__}: {message}"
+        )
+        return
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as exc:
+        # The operating system's answer for a path argument names the path.
+        assert arg in ("path", "out_dir") or _names_argument(str(exc), arg), (
+            f"{case}({arg}={value!r}): {type(exc).__name__}: {exc}"
+        )
+        return
+    finally:
+        matplotlib.pyplot.close("all")
+    nan = [v for v in _numbers(out) if isinstance(v, float) and math.isnan(v)]
+    assert not nan or case in DOCUMENTED_NAN, (
+        f"{case}({arg}={value!r}) returned a NaN without saying so: {out!r}"
+    )
+
+
+_PARAMS = [
+    pytest.param(case, call, arg, strategy, kwargs, id=f"{case}-{arg}")
+    for case, call, args, kwargs in CASES
+    for arg, strategy in args.items()
+]
+
+
+@pytest.mark.parametrize("case, call, arg, strategy, kwargs", _PARAMS)
+def test_bad_input_gets_a_clear_answer(case, call, arg, strategy, kwargs,
+                                       tmp_path_factory):  # fmt: skip
+    """H: one bad argument gives a ValueError/TypeError naming it (not raised inside
+    numpy/pandas/scipy/sqlite3), or a result without an unexplained NaN."""
+
+    @FUZZ
+    @given(value=strategy)
+    def run(value):
+        tmp = tmp_path_factory.mktemp("fuzz")
+        check_call(case, call, arg, value, kwargs, Path(tmp))
+
+    run()
