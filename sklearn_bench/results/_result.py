@@ -393,7 +393,10 @@ class BenchmarkResult:
         """Performance of each learner on each replicate: the mean of its folds.
 
         The performance :math:`p_{kb}` of Hothorn et al. (2005, Section 3). A
-        replicate with a failed fold scored ``NaN`` has ``NaN`` performance.
+        failed task contributes no value to any metric (one failed metric row
+        makes all its metrics ``NaN``), and a replicate with a ``NaN`` fold has
+        ``NaN`` performance. Paired analyses drop such replicates and say how
+        many they dropped.
 
         Parameters
         ----------
@@ -419,9 +422,8 @@ class BenchmarkResult:
         1       a       x          1   0.40
         """
         metric = self._metric(metric)
-        df = self.scores.loc[
-            self.scores["metric"] == metric,
-            ["dataset", "learner", "replicate", "value"],
+        df = _select.task_values(self, metric)[
+            ["dataset", "learner", "replicate", "value"]
         ]
         grouped = df.assign(nan=df["value"].isna()).groupby(
             ["dataset", "learner", "replicate"], observed=True, sort=True
@@ -652,7 +654,9 @@ class BenchmarkResult:
             h0 = f"H0: P({a} wrong, {b} right) = P({a} right, {b} wrong)"
             return replace(res, null_hypothesis=h0)
         metric = self._metric(metric)
-        x, y, scope = _select.pair(self, a, b, metric=metric, dataset=dataset)
+        x, y, scope, n_dropped = _select.pair(
+            self, a, b, metric=metric, dataset=dataset, with_dropped=True
+        )
         res = paired_test(
             x,
             y,
@@ -662,7 +666,11 @@ class BenchmarkResult:
             **kwargs,
         )
         words = _select.direction_words(self, metric)
-        return replace(res, null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})")
+        return replace(
+            res,
+            null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})",
+            n_dropped=n_dropped,
+        )
 
     def confidence_interval(
         self,

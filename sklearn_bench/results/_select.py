@@ -6,10 +6,14 @@ replicate at fault), and then delegate to :mod:`sklearn_bench.stats`. Nothing he
 computes a statistic.
 """
 
+import re
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
 _SHOW = 5  # how many offending (learner, data set, replicate) triples to name
+_TASK = ["dataset", "learner", "split"]
 
 
 def direction_words(result, metric):
@@ -45,6 +49,24 @@ def check_dataset(result, dataset):
     return str(dataset)
 
 
+def task_values(result, metric):
+    """The score rows of ``metric`` with the failed-task rule applied.
+
+    The one rule for failed tasks: a task (data set, learner, split) with any
+    failed metric row contributes no value to any metric, so ``value`` is NaN
+    on every metric of that task (a task whose ``roc_auc`` failed on NaN
+    probabilities keeps no numeric ``error_rate`` either).
+    """
+    scores = result.scores
+    rows = scores[scores["metric"] == metric].copy()
+    if scores["failed"].any():
+        failed = scores.loc[scores["failed"], _TASK].drop_duplicates()
+        key = pd.MultiIndex.from_frame(rows[_TASK].astype(object))
+        bad = pd.MultiIndex.from_frame(failed.astype(object))
+        rows.loc[key.isin(bad), "value"] = np.nan
+    return rows
+
+
 def _check_no_nan(perf, where):
     bad = perf[perf["value"].isna()]
     if len(bad):
@@ -59,7 +81,7 @@ def _check_no_nan(perf, where):
         )
 
 
-def blocks(result, learners, *, metric, dataset=None):
+def blocks(result, learners, *, metric, dataset=None, drop_failed=False):
     """A blocks x learners table of performances, checked for analysis.
 
     Parameters
@@ -72,6 +94,12 @@ def blocks(result, learners, *, metric, dataset=None):
     dataset : str, default=None
         ``None``: blocks are data sets, each value the mean performance over the
         data set's replicates. A name: blocks are that data set's replicates.
+    drop_failed : bool, default=False
+        ``False``: a replicate without a value (a failed task, see
+        :func:`task_values`) raises ``ValueError``. ``True``: replicates on
+        which any of ``learners`` has no value are dropped for all of them (the
+        pairs stay matched) before the per-data-set means are taken; their
+        number is in ``table.attrs["n_dropped"]``.
 
     Returns
     -------
@@ -80,6 +108,9 @@ def blocks(result, learners, *, metric, dataset=None):
         columns: ``learners``. No NaN, at least two rows.
     """
     perf = result.performance(metric)
+    n_dropped = 0
+    if drop_failed:
+        perf, n_dropped = _drop_unmatched_replicates(perf, learners)
     perf = perf[perf["learner"].isin(learners)].copy()
     perf["learner"] = perf["learner"].astype(str)
     perf["dataset"] = perf["dataset"].astype(str)
@@ -107,30 +138,60 @@ def blocks(result, learners, *, metric, dataset=None):
             "a paired analysis needs every learner on every block."
         )
     if len(table) < 2:
+        dropped = (
+            f" ({n_dropped} replicate{'s' if n_dropped > 1 else ''} dropped "
+            f"because a task of {' or '.join(map(repr, learners))} failed)"
+            if n_dropped
+            else ""
+        )
         raise ValueError(
             f"At least 2 {'data sets' if dataset is None else 'replicates'} are "
-            f"needed {where}; got {len(table)}."
+            f"needed {where}; got {len(table)}{dropped}."
         )
     table.columns.name = "learner"
+    table.attrs["n_dropped"] = n_dropped
     return table
 
 
-def pair(result, a, b, *, metric, dataset=None):
+def _drop_unmatched_replicates(perf, learners):
+    """Drop the (data set, replicate) blocks where a learner has no value."""
+    perf = perf[perf["learner"].isin(learners)]
+    keys = [perf["dataset"].astype(str), perf["replicate"]]
+    bad = perf["value"].isna().groupby(keys).transform("any")
+    n_dropped = len(perf.loc[bad, ["dataset", "replicate"]].drop_duplicates())
+    return perf[~bad], n_dropped
+
+
+def pair(result, a, b, *, metric, dataset=None, with_dropped=False):
     """Paired performances of learners ``a`` and ``b`` and the phrase for H0.
 
     Returns ``x, y, scope`` with ``x``, ``y`` float arrays (per data set means
-    when ``dataset`` is None, per replicate otherwise).
+    when ``dataset`` is None, per replicate otherwise); replicates on which a
+    task of ``a`` or ``b`` failed are dropped (:func:`task_values`) and the
+    scope says how many. ``with_dropped=True`` appends that number.
     """
     a, b = check_learners(result, [a, b])
     if dataset is not None:
         dataset = check_dataset(result, dataset)
-    table = blocks(result, [a, b], metric=metric, dataset=dataset)
+    table = blocks(result, [a, b], metric=metric, dataset=dataset, drop_failed=True)
+    n_dropped = table.attrs["n_dropped"]
     scope = (
         f"across {len(table)} data sets, on per-data-set mean performances"
         if dataset is None
         else f"within data set {dataset!r} over {len(table)} replicates"
     )
+    scope += dropped_words(n_dropped, "replicate", a, b)
+    if with_dropped:
+        return table[a].to_numpy(), table[b].to_numpy(), scope, n_dropped
     return table[a].to_numpy(), table[b].to_numpy(), scope
+
+
+def dropped_words(n_dropped, unit, a, b):
+    """``"; 2 replicates dropped (failed tasks of 'a' or 'b')"`` or ``""``."""
+    if not n_dropped:
+        return ""
+    units = unit if n_dropped == 1 else f"{unit}s"
+    return f"; {n_dropped} {units} dropped (failed tasks of {a!r} or {b!r})"
 
 
 def discordant_counts(result, a, b, *, dataset=None, replicate=None):
@@ -225,4 +286,179 @@ def win_tie_loss(table, learners, tolerance, *, greater_is_better):
     )
     return pd.DataFrame(
         counts, index=pd.Index(learners, name="learner"), columns=columns
+    )
+
+
+# ------------------------------------------------------------ split-level pairs
+@dataclass(frozen=True)
+class SplitScores:
+    """Per-split scores of two learners on one data set, with the design.
+
+    Made by :func:`split_pair`; the unit of the fold-level tests within one
+    data set (corrected resampled t, 5×2cv) and of the Bayesian correlated t.
+
+    Attributes
+    ----------
+    x, y : ndarray of shape (n,)
+        Per-split score of learner ``a`` and of learner ``b``, on the same
+        splits (split order), failed splits dropped.
+    replicate, fold : ndarray of shape (n,), dtype=int
+        Replicate id of each split and fold id within its replicate.
+    n_train, n_test : ndarray of shape (n,), dtype=int
+        Stored training- and validation-set sizes of each split (``-1`` when
+        unknown, e.g. a result made by ``from_frame``).
+    n_dropped : int
+        Splits dropped because a task of ``a`` or ``b`` failed (the failed-task
+        rule of :func:`task_values`).
+    scheme : str
+        ``"kfold"`` (k-fold, repeated or not), ``"holdout"`` (one random split
+        per replicate, ShuffleSplit-like), ``"bootstrap_oob"``,
+        ``"bootstrap_cv"`` or ``"unknown"``.
+    n_folds : int
+        Splits per replicate in the design (k).
+    n_replicates : int
+        Replicates in the design (r), before any split was dropped.
+    """
+
+    x: np.ndarray
+    y: np.ndarray
+    replicate: np.ndarray
+    fold: np.ndarray
+    n_train: np.ndarray
+    n_test: np.ndarray
+    n_dropped: int
+    scheme: str
+    n_folds: int
+    n_replicates: int
+
+
+# Splitter reprs (``info["cv"]``) and the scheme they run.
+_KFOLD_NAMES = (
+    "RepeatedStratifiedKFold",
+    "RepeatedKFold",
+    "StratifiedKFold",
+    "KFold",
+    "GroupKFold",
+    "StratifiedGroupKFold",
+)
+_SCHEME_OF_NAME = {
+    **dict.fromkeys(_KFOLD_NAMES, "kfold"),
+    "BootstrapOOB": "bootstrap_oob",
+    "StratifiedBootstrapOOB": "bootstrap_oob",
+    "BootstrapCV": "bootstrap_cv",
+    "StratifiedBootstrapCV": "bootstrap_cv",
+    "ShuffleSplit": "holdout",
+    "StratifiedShuffleSplit": "holdout",
+    "GroupShuffleSplit": "holdout",
+}
+
+
+def scheme_of_cv(cv_repr):
+    """The scheme named by a splitter's repr, or ``None`` if it names none.
+
+    ``"5"`` and ``"None"`` (sklearn's ``cv=int`` / default, a k-fold
+    partition) give ``"kfold"``; other known splitters their scheme;
+    ``LeaveOneOut``, ``PredefinedSplit``, ``TimeSeriesSplit`` ... ``"unknown"``;
+    a list of splits (``"iterable of ..."``) or nothing ``None``.
+    """
+    if cv_repr is None:
+        return None
+    text = str(cv_repr).strip()
+    if text == "None" or re.fullmatch(r"\d+", text):
+        return "kfold"
+    if text.startswith("iterable of"):
+        return None
+    match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)\(", text)
+    if match is None:
+        return None
+    return _SCHEME_OF_NAME.get(match.group(1), "unknown")
+
+
+def _scheme_from_structure(rows):
+    """k-fold or holdout from stored split sizes; ``"unknown"`` otherwise."""
+    n_train, n_test = rows["n_train"], rows["n_test"]
+    if (n_train < 0).any() or (n_test < 0).any():
+        return "unknown"
+    total = n_train + n_test
+    if total.nunique() != 1:
+        return "unknown"
+    per_replicate = n_test.groupby(rows["replicate"]).sum()
+    if (per_replicate == total.iloc[0]).all():
+        return "kfold"
+    folds = rows.groupby("replicate").size()
+    if (folds == 1).all() and (n_test < total).all():
+        return "holdout"
+    return "unknown"
+
+
+def split_pair(result, a, b, *, metric, dataset):
+    """Per-split scores of learners ``a`` and ``b`` on one data set.
+
+    The failed-task rule applies (:func:`task_values`): splits on which a task
+    of ``a`` or ``b`` failed are dropped and counted in ``n_dropped``. The
+    scheme comes from ``result.info["cv"]`` (the splitter's repr) when it names
+    one, else from the stored structure: k-fold when ``n_train + n_test`` is
+    constant and the ``n_test`` of each replicate sum to it, holdout when every
+    replicate has one split of that constant total. A simulation problem
+    (fresh learning samples, one fixed test sample) is ``"unknown"``.
+
+    Parameters
+    ----------
+    result : BenchmarkResult
+    a, b : str
+        The learners.
+    metric : str
+        Checked metric name.
+    dataset : str
+        The data set.
+
+    Returns
+    -------
+    SplitScores
+    """
+    a, b = check_learners(result, [a, b])
+    dataset = check_dataset(result, dataset)
+    rows = task_values(result, metric)
+    rows = rows[(rows["dataset"] == dataset) & rows["learner"].isin([a, b])]
+    wide = rows.pivot_table(
+        index="split", columns="learner", values="value", dropna=False, observed=True
+    ).reindex(columns=[a, b])
+    present = rows.groupby(["split", "learner"], observed=True).size().unstack()
+    present = present.reindex(index=wide.index, columns=[a, b])
+    if present.isna().any().any():
+        missing = [
+            f"{learner!r} on split {split}"
+            for learner in (a, b)
+            for split in present.index[present[learner].isna()]
+        ]
+        more = f" and {len(missing) - _SHOW} more" if len(missing) > _SHOW else ""
+        raise ValueError(
+            f"Learners are missing on data set {dataset!r}: "
+            f"{'; '.join(missing[:_SHOW])}{more}; a paired analysis needs every "
+            "learner on every split."
+        )
+    design = (
+        rows[rows["learner"] == a]
+        .drop_duplicates("split")
+        .set_index("split")
+        .reindex(wide.index)
+    )
+    ok = wide.notna().all(axis=1).to_numpy()
+    folds = design.groupby("replicate").size()
+    scheme = None
+    if result.datasets.get(dataset) != "simulation":
+        scheme = scheme_of_cv(result.info.get("cv"))
+        if scheme is None:
+            scheme = _scheme_from_structure(design)
+    return SplitScores(
+        x=wide[a].to_numpy(dtype=float)[ok],
+        y=wide[b].to_numpy(dtype=float)[ok],
+        replicate=design["replicate"].to_numpy(dtype=np.int64)[ok],
+        fold=design["fold"].to_numpy(dtype=np.int64)[ok],
+        n_train=design["n_train"].to_numpy(dtype=np.int64)[ok],
+        n_test=design["n_test"].to_numpy(dtype=np.int64)[ok],
+        n_dropped=int((~ok).sum()),
+        scheme="unknown" if scheme is None else scheme,
+        n_folds=int(folds.max()) if len(folds) else 0,
+        n_replicates=int(len(folds)),
     )

@@ -47,6 +47,10 @@ class PairedTestResult:
         The null hypothesis in words, e.g. ``"H0: mean of x − y >= 0"``.
     pvalue_standard_error : float
         Monte Carlo standard error of ``pvalue``; 0 for exact and analytic p-values.
+    n_dropped : int
+        Units (replicates or splits) a :class:`~sklearn_bench.BenchmarkResult`
+        dropped before the test because a task of either learner failed; 0 for
+        arrays passed directly.
     details : dict
         Method-specific quantities (``r_plus``, ``r_minus``, ``z``, ``wins``, ...).
 
@@ -70,6 +74,7 @@ class PairedTestResult:
     alternative: str
     null_hypothesis: str
     pvalue_standard_error: float = 0.0
+    n_dropped: int = 0
     details: dict = field(default_factory=dict, repr=False, compare=False)
     _differences: np.ndarray | None = field(default=None, repr=False, compare=False)
     _std_error: float | None = field(default=None, repr=False, compare=False)
