@@ -5,6 +5,7 @@ from ._bayesian import (
     bayesian_correlated_t,
     bayesian_sign_test,
     bayesian_signed_rank,
+    bayesian_table,
 )
 from ._bootstrap_ci import bootstrap_ci
 from ._friedman import FriedmanResult, critical_difference, friedman_test
@@ -31,6 +32,7 @@ __all__ = [
     "bayesian_correlated_t",
     "bayesian_sign_test",
     "bayesian_signed_rank",
+    "bayesian_table",
     "bootstrap_ci",
     "critical_difference",
     "error_rate_difference_ci",

@@ -66,6 +66,10 @@ class BayesianTestResult:
     greater_is_better : bool
         Whether a larger score is better; decides which probability belongs to
         which name in :attr:`probabilities` and :meth:`decision`.
+    n_dropped : int
+        Units (splits or replicates) a :class:`~sklearn_bench.BenchmarkResult`
+        dropped before the test because a task of either learner failed; 0 for
+        arrays passed directly.
     standard_error : float
         Largest Monte Carlo standard error ``sqrt(p (1 − p) / n_samples)`` of
         the three probabilities; 0 for the closed-form correlated t-test.
@@ -99,6 +103,7 @@ class BayesianTestResult:
     labels: tuple = ("x", "y")
     greater_is_better: bool = True
     standard_error: float = 0.0
+    n_dropped: int = 0
     details: dict = field(default_factory=dict, repr=False, compare=False)
     _samples: np.ndarray | None = field(default=None, repr=False, compare=False)
 
@@ -193,6 +198,7 @@ class BayesianTestResult:
             "p_rope": probs[1],
             "p_b": probs[2],
             "standard_error": self.standard_error,
+            "n_dropped": self.n_dropped,
             "decision": self.decision(threshold),
             "threshold": threshold,
             "description": self.description,
@@ -663,3 +669,52 @@ def bayesian_sign_test(
         },
         head=head,
     )
+
+
+# ------------------------------------------------------------------------- tables
+def bayesian_table(results, threshold=0.95):
+    """One row per comparison: the learners, their probabilities, the decision.
+
+    Parameters
+    ----------
+    results : dict or list of BayesianTestResult
+        E.g. from :meth:`~sklearn_bench.BenchmarkResult.bayesian_comparisons`.
+    threshold : float, default=0.95
+        Posterior probability needed for :meth:`BayesianTestResult.decision`.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``a``, ``b``, ``p_a`` (``a`` practically better), ``p_rope``,
+        ``p_b``, ``decision``, ``method``, ``n``, ``rope``, ``standard_error``,
+        ``n_dropped``; rows in the order of ``results``.
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import bayesian_correlated_t, bayesian_table
+    >>> res = bayesian_correlated_t([0.2, 0.25, 0.22, 0.27], [0.3, 0.31, 0.33,
+    ...     0.36], rope=0.01, rho=0.25, labels=("A", "B"), greater_is_better=False)
+    >>> bayesian_table([res])[["a", "b", "p_a", "decision"]].round(3)
+       a  b    p_a decision
+    0  A  B  0.992        A
+    """
+    import pandas as pd
+
+    items = list(results.values()) if isinstance(results, dict) else list(results)
+    if not items:
+        raise ValueError("`results` is empty.")
+    columns = [
+        "a",
+        "b",
+        "p_a",
+        "p_rope",
+        "p_b",
+        "decision",
+        "method",
+        "n",
+        "rope",
+        "standard_error",
+        "n_dropped",
+    ]
+    rows = [res.to_dict(threshold) for res in items]
+    return pd.DataFrame(rows)[columns]
