@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ._bayesian import bayesian_summary_lines
+
 
 def _num(x, digits=3):
     if x is None or (isinstance(x, float) and np.isnan(x)):
@@ -115,6 +117,7 @@ def format_summary(analysis, result=None):
             )
     else:
         lines.append("   (no Friedman test: " + "; ".join(a.notes[:1]) + ")")
+    lines.extend(bayesian_summary_lines(result, a))
     lines.append("3. Power")
     pw = a.power
     if pw is not None:
