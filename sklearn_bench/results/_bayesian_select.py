@@ -95,12 +95,12 @@ def correlated_splits(result, a, b, *, metric, dataset, rho=None):
         )
     else:
         source = f"rho = {float(rho):.4g}, given"
-    words = {"kfold": "k-fold", "holdout": "random-split"}.get(
+    words = {"kfold": "k-fold", "holdout": "random splits"}.get(
         scores.scheme, scores.scheme
     )
     scope = (
-        f"within data set {dataset!r} on {n} {words} split scores "
-        f"({scores.n_replicates} replicates x {scores.n_folds} splits; {source})"
+        f"within data set {dataset!r} on {n} split scores ({words}: "
+        f"{scores.n_replicates} replicates x {scores.n_folds} splits; {source})"
         + _select.dropped_words(scores.n_dropped, "split", a, b)
     )
     return scores, float(rho), scope

@@ -1160,7 +1160,7 @@ class BenchmarkResult:
                 **common,
             )
         words = _select.direction_words(self, metric)
-        text = f"{res.description} Scores: {metric} ({words}); {scope}."
+        text = f"{res.description} Scores: {words}; {scope}."
         return replace(res, description=text, n_dropped=n_dropped)
 
     def bayesian_comparisons(

@@ -61,7 +61,7 @@ def test_rho_comes_from_the_stored_split_sizes(cv, rho):
     )
     assert res.probabilities["tree"] == res.p_less  # error rate: lower is better
     assert f"rho = {rho:.4g}, mean n_test/(n_test + n_train)" in res.description
-    assert "error_rate (error_rate, lower is better)" in res.description
+    assert "Scores: error_rate, lower is better; within data set" in res.description
 
 
 def test_kfold_matches_baycomp_with_runs():
