@@ -1132,6 +1132,11 @@ class BenchmarkResult:
                     "Within one data set `method` must be 'correlated_t'; got "
                     f"{method!r} (the signed-rank and sign tests compare data sets)."
                 )
+            if prior_strength is not None:
+                raise ValueError(
+                    "`prior_strength` applies only across data sets (signed-rank and "
+                    "sign tests); the correlated t-test has a non-informative prior."
+                )
             scores, rho, scope = _bayesian_select.correlated_splits(
                 self, a, b, metric=metric, dataset=dataset, rho=rho
             )

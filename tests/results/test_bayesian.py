@@ -142,6 +142,8 @@ def test_rope_and_method_are_checked():
         result.bayesian_test("A", "Z", rope=0.1)
     with pytest.raises(ValueError, match="Within one data set `method`"):
         _across().bayesian_test("A", "B", dataset="d0", method="sign")
+    with pytest.raises(ValueError, match="`prior_strength` applies only"):
+        _across().bayesian_test("A", "B", dataset="d0", prior_strength=1.0)
 
 
 def _with_failed_split():
