@@ -3,13 +3,17 @@ Replicates, not folds
 =====================
 
 Repeated k-fold cross-validation gives ``n_splits * n_repeats`` scores per learner.
-Within one data set the units of the design are the *replicates* (one repetition,
-i.e. one learning sample), not the folds: the folds of a repetition partition the
-same rows and their training sets overlap, so their scores are not independent.
-This example compares two learners on the same splits (a matched-pairs design),
-averages the fold differences per replicate with
+For Hothorn et al.'s conditional tests within one data set the units of the design
+are the *replicates* (one repetition, i.e. one learning sample), not the folds: the
+folds of a repetition partition the same rows and their training sets overlap, so
+their scores are not independent. This example compares two learners on the same
+splits (a matched-pairs design), averages the fold differences per replicate with
 :func:`~sklearn_bench.model_selection.replicate_ids`, and shows that treating the
-folds as independent observations gets the variance wrong.
+folds as independent observations gets the variance wrong. The last section shows
+the one test that does use the fold scores, because it corrects for their
+dependence: the corrected repeated k-fold t of Bouckaert and Frank (2004), the
+default of ``BenchmarkResult.paired_test`` within a data set, which answers the
+question "on new data like this" (user guide, "Tests within one data set").
 """
 
 # %%
@@ -28,6 +32,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_bench.model_selection import replicate_ids
+from sklearn_bench.stats import paired_test
 
 X, y = load_breast_cancer(return_X_y=True)
 cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=10, random_state=0)
@@ -90,11 +95,30 @@ for label, d in [("folds", d_fold), ("replicates", d_rep)]:
     )
 
 # %%
+# The corrected t on the fold scores
+# ----------------------------------
+# The test for new data like this one keeps all 50 fold scores and widens the
+# variance by ``1/(k r) + n_test/n_train`` (here ``1/50 + 1/4``) instead of
+# ``1/50``: Bouckaert and Frank (2004), with 49 degrees of freedom. Averaging the
+# folds first and then applying that correction would double-count the averaging.
+res = paired_test(
+    error["logistic"],
+    error["naive Bayes"],
+    method="corrected_t",
+    test_train_ratio=1 / 4,
+)
+ci = res.confidence_interval()
+print(
+    f"corrected t on 50 folds: t = {res.statistic:.2f}, df = {res.df}, "
+    f"95% CI [{ci.low:+.4f}, {ci.high:+.4f}]"
+)
+
+# %%
 # The fold differences scatter widely within each replicate; the replicate means
-# (black) vary much less, and they are the observations of a test within this
-# data set. Such a test is conditional on this data set: it says
-# nothing about other data sets (see the user guide, "Within one data set, or
-# across data sets").
+# (black) vary much less, and they are the observations of Hothorn et al.'s
+# conditional test within this data set. That test is conditional on this data
+# set: it says nothing about new samples of its population, nor about other data
+# sets (see the user guide, "Tests within one data set").
 fig, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
 for b in np.unique(ids):
     ax.scatter(

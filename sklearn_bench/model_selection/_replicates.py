@@ -33,8 +33,12 @@ def replicate_ids(cv, X, y=None, groups=None):
 
     A replicate is one learning sample :math:`\\mathfrak{L}^b` in the sense of
     Hothorn et al. (2005): the performance of a learner on a replicate is the
-    average of its scores over the replicate's splits, and tests within one data
-    set treat replicates, never folds, as the independent units.
+    average of its scores over the replicate's splits, and the conditional tests
+    within one data set (Hothorn et al.'s ``"t"``, ``"permutation"``) treat
+    replicates, never folds, as the independent units. The corrected resampled t
+    (the default within a data set) uses the fold scores with a variance
+    correction for their dependence (Bouckaert & Frank 2004); see the user
+    guide, "Tests within one data set".
 
     The rule, in order:
 

@@ -37,12 +37,16 @@ class ReportAnalysis:
         The learner with the best average rank over the data sets.
     within : DataFrame
         Per data set, every other learner against the best learner *on that data
-        set*: ``dataset, learner, reference, estimate, low, high, pvalue, n``
-        (paired t over replicates; the estimate is ``learner − reference``).
+        set*: ``dataset, learner, reference, estimate, low, high, pvalue, n,
+        method`` (the default test within a data set of
+        :meth:`~sklearn_bench.BenchmarkResult.paired_test`: the corrected
+        resampled t on the run's folds or splits, valid for new data of the
+        kind; ``n`` counts its units; the estimate is ``learner − reference``).
     pairs : DataFrame
         The forest plot's comparisons ``a − b`` (index) with ``estimate, low,
-        high, adjusted_low, adjusted_high, pvalue, adjusted_pvalue, n``; paired
-        t over data sets (over replicates when there is one data set). The
+        high, adjusted_low, adjusted_high, pvalue, adjusted_pvalue, n,
+        method``; paired t over data sets (the default test within the data set
+        when there is one data set). The
         adjusted interval of the pair whose p-value ranks ``r``-th smallest of
         ``m`` has level ``1 − α/(m − r + 1)`` (Holm's step-down levels, as
         Berrar & Lozano 2013, Section 8).
@@ -84,10 +88,22 @@ class ReportAnalysis:
 
 
 def _interval(result, a, b, *, dataset, metric, levels):
-    """Paired t of ``a − b`` (over data sets, or over one data set's replicates):
-    estimate, p-value, n and the interval at each confidence level."""
-    res = result.paired_test(a, b, dataset=dataset, metric=metric, method="t")
+    """Default paired test of ``a − b`` (t over data sets; within one data set
+    the default of ``paired_test``, valid for new data of its kind): estimate,
+    p-value, n and the interval at each confidence level."""
+    res = result.paired_test(a, b, dataset=dataset, metric=metric)
     return res, [res.confidence_interval(level) for level in levels]
+
+
+def _why_not(exc):
+    """The reason a test within a data set cannot run, with the way out."""
+    text = str(exc)
+    if "At least 2 replicates" in text or "at least 2 pairs" in text:
+        text += (
+            " Run a repeated scheme, e.g. RepeatedStratifiedKFold(n_splits=10, "
+            "n_repeats=10), or BootstrapOOB."
+        )
+    return text
 
 
 def _within(result, mean, greater_is_better, level, metric, notes):
@@ -111,15 +127,17 @@ def _within(result, mean, greater_is_better, level, metric, notes):
                     levels=[level],
                 )
             except ValueError as exc:
-                notes.append(f"No interval for {learner} − {best} on {dataset}: {exc}")
+                notes.append(
+                    f"No interval for {learner} − {best} on {dataset}: {_why_not(exc)}"
+                )
                 entry.update(estimate=np.nan, low=np.nan, high=np.nan)
-                entry.update(pvalue=np.nan, n=0)
+                entry.update(pvalue=np.nan, n=0, method="")
             else:
                 entry.update(estimate=res.estimate, low=ci.low, high=ci.high)
-                entry.update(pvalue=res.pvalue, n=res.n)
+                entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
             rows.append(entry)
     columns = ["dataset", "learner", "reference", "estimate", "low", "high"]
-    return pd.DataFrame(rows, columns=[*columns, "pvalue", "n"])
+    return pd.DataFrame(rows, columns=[*columns, "pvalue", "n", "method"])
 
 
 def _holm_levels(pvalues, alpha):
@@ -158,6 +176,7 @@ def _pairs(result, order, level, best, *, dataset, metric):
                 "high": ci.high,
                 "pvalue": res.pvalue,
                 "n": res.n,
+                "method": res.method,
             }
         )
     table = pd.DataFrame(rows).set_index("pair")
@@ -178,6 +197,7 @@ def _pairs(result, order, level, best, *, dataset, metric):
             "pvalue",
             "adjusted_pvalue",
             "n",
+            "method",
         ]
     ]
 
@@ -222,9 +242,10 @@ def analyse_result(
     """Compute the numbers of a report from a result, without refitting anything.
 
     Effect sizes come first (Berrar & Lozano 2013): for each data set, each
-    learner's mean difference to the best learner on that data set with a
-    paired-t interval over replicates (Hothorn et al. 2005: replicates are the
-    independent units within a data set, not folds); across data sets, paired
+    learner's mean difference to the best learner on that data set with the
+    interval of the default test within a data set (the corrected resampled t
+    on the run's folds or splits, valid for new data of the kind; see the user
+    guide's "Tests within one data set"); across data sets, paired
     differences of the mean performances with unadjusted and Holm-level
     intervals. Then Friedman's test with Nemenyi's post-hoc comparisons over
     data sets (Demšar 2006), and the power of the paired t-test across the data

@@ -222,14 +222,16 @@ def _effects(analysis):
                     for lo, hi in zip(within["low"], within["high"], strict=True)
                 ],
                 "p": within["pvalue"],
-                "replicates": within["n"],
+                "n": within["n"],
+                "test": within["method"],
             }
         )
         parts.append(
             _table(
                 table,
                 "Within each data set: each learner against the best one there "
-                "(paired t over replicates, Hothorn et al. 2005)",
+                "(the default test there: corrected resampled t on the run's "
+                "folds or splits, valid for new data of its kind; n counts them)",
                 table_id="table-within",
                 index=False,
             )

@@ -4,6 +4,18 @@ import numpy as np
 
 from ._bayesian import bayesian_summary_lines
 
+_TEST_WORDS = {
+    "t": "paired t",
+    "corrected_t": "corrected resampled t on the folds or splits",
+    "5x2cv": "5x2cv t",
+}
+
+
+def _test_words(table):
+    """The test(s) behind a table of intervals, in words."""
+    methods = [m for m in dict.fromkeys(table.get("method", [])) if m]
+    return ", ".join(_TEST_WORDS.get(m, m) for m in methods) or "paired t"
+
 
 def _num(x, digits=3):
     if x is None or (isinstance(x, float) and np.isnan(x)):
@@ -66,7 +78,8 @@ def format_summary(analysis, result=None):
         vs_best = a.pairs[(a.pairs["a"] == a.best) | (a.pairs["b"] == a.best)]
         lines.append(
             f"   Best by average rank: {a.best}. Differences over {a.pairs_blocks}"
-            " (paired t),\n   with the interval at Holm's level after it:"
+            f" ({_test_words(a.pairs)}),\n   with the interval at Holm's level "
+            "after it:"
         )
         width = max(len(str(i)) for i in vs_best.index)
         for pair, row in vs_best.iterrows():
@@ -77,8 +90,8 @@ def format_summary(analysis, result=None):
             )
     if len(a.within):
         lines.append(
-            "   Within each data set (paired over replicates), against the best "
-            "learner there:"
+            f"   Within each data set ({_test_words(a.within)}; valid for new data "
+            "of its kind), against the best learner there:"
         )
         for dataset, group in a.within.groupby("dataset", sort=False):
             ref = group["reference"].iloc[0]

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from . import _select
+from . import _select, _within
 from ._store import read_predictions, read_store
 
 __all__ = ["BenchmarkResult"]
@@ -587,7 +587,7 @@ class BenchmarkResult:
         b,
         *,
         dataset=None,
-        method="t",
+        method=None,
         metric=None,
         alternative="two-sided",
         replicate=None,
@@ -596,23 +596,53 @@ class BenchmarkResult:
         """Test whether learners ``a`` and ``b`` perform differently.
 
         ``dataset=None`` tests across data sets on the per-data-set mean
-        performances (Boulesteix et al. 2013, H0(real); Demšar 2006); a data set
-        name tests within it over the replicates (Hothorn et al. 2005,
-        statistic (2)). The differences are ``metric(a) − metric(b)``, so for an
-        error rate ``alternative="less"`` is the alternative that ``a`` is
-        better. The null hypothesis names the learners, the metric, its
-        direction and the scope.
+        performances (Boulesteix et al. 2013, H0(real); Demšar 2006). A data
+        set name tests within it, by default with a test valid for the
+        generalisation question on the run's splitter (``"corrected_t"`` on the
+        right unit, see the user guide's "Tests within one data set"). The
+        differences are ``metric(a) − metric(b)``, so for an error rate
+        ``alternative="less"`` is the alternative that ``a`` is better. The null
+        hypothesis names the learners, the metric, its direction and the scope:
+        the unit, the correction, what the test is conditional on, and how many
+        replicates or splits were dropped because a task failed (also in
+        ``n_dropped``).
 
         Parameters
         ----------
         a, b : str
             The learners.
         dataset : str, default=None
-        method : str, default="t"
-            Any method of :func:`sklearn_bench.stats.paired_test` (``"t"``,
-            ``"wilcoxon"``, ``"sign"``, ``"permutation"``, ``"corrected_t"``), or
-            ``"mcnemar"``: :func:`~sklearn_bench.stats.mcnemar_test` on the kept
-            predictions of one test set (``dataset``, ``replicate``; two-sided).
+        method : str, default=None
+            ``None``: ``"t"`` across data sets; within a data set
+            ``"corrected_t"`` (``"t"`` for a simulation problem, whose
+            replicates are independent learning samples, and for a competition
+            problem, conditional on its fixed test sample anyway).
+
+            - ``"t"``, ``"wilcoxon"``, ``"sign"``, ``"permutation"``: the
+              methods of :func:`sklearn_bench.stats.paired_test`. Within a data
+              set they run on the replicate performances (Hothorn et al. 2005,
+              statistic (2)) and are **conditional on the learning sample**
+              (Sec. 3): they ask whether a beats b on these resamples of this
+              one data set, not on new data of its kind. For that question
+              their type I error is far above the nominal level (about 0.8 for
+              10 × 10-fold CV in ``benchmarks/calibration.py``).
+            - ``"corrected_t"`` (within a data set): the corrected resampled t
+              with ``n_test/n_train`` inferred from the stored split sizes
+              (``test_train_ratio`` in ``kwargs`` overrides it): Bouckaert &
+              Frank (2004) on all k·r fold scores of (repeated) k-fold CV,
+              variance factor ``1/(k r) + n_test/n_train``, ``k r − 1`` df;
+              Nadeau & Bengio (2003) on the splits of a holdout scheme
+              (ShuffleSplit); on BootstrapCV the same on all fold scores; on
+              BootstrapOOB on the replicates with the out-of-bootstrap rows over
+              the distinct training rows as ``n_test/n_train``.
+            - ``"5x2cv"``, ``"5x2cv_f"`` (within a data set run with
+              ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` or
+              ``RepeatedKFold`` of that shape): Dietterich's 5×2cv paired t and
+              Alpaydin's combined 5×2cv F
+              (:func:`~sklearn_bench.stats.five_by_two_cv_test`).
+            - ``"mcnemar"``: :func:`~sklearn_bench.stats.mcnemar_test` on the
+              kept predictions of one test set (``dataset``, ``replicate``;
+              two-sided).
         metric : str, default=None
             The first metric by default; ignored by ``"mcnemar"``.
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
@@ -641,8 +671,25 @@ class BenchmarkResult:
         'H0: mean of e(A) − e(B) >= 0 (e, lower is better; across 3 data sets...)'
         >>> round(res.pvalue, 4)                 # t = -3.464 with 2 df
         0.0371
+
+        Within one data set run with repeated 10-fold CV, the default is the
+        corrected t on the 100 fold scores:
+
+        >>> from sklearn.datasets import load_breast_cancer
+        >>> from sklearn.model_selection import RepeatedStratifiedKFold
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from sklearn_bench import BenchmarkExperiment
+        >>> X, y = load_breast_cancer(return_X_y=True)
+        >>> result = BenchmarkExperiment(
+        ...     {"nb": GaussianNB(), "tree": DecisionTreeClassifier(max_depth=2)},
+        ...     cv=RepeatedStratifiedKFold(n_splits=10, n_repeats=10, random_state=0),
+        ...     random_state=0, progress=False).fit({"bc": (X, y)}).results_
+        >>> res = result.paired_test("nb", "tree", dataset="bc")
+        >>> res.method, res.n, res.df
+        ('corrected_t', 100, 99)
         """
-        from ..stats import mcnemar_test, paired_test
+        from ..stats import five_by_two_cv_test, mcnemar_test, paired_test
 
         if method == "mcnemar":
             if alternative != "two-sided":
@@ -654,17 +701,47 @@ class BenchmarkResult:
             h0 = f"H0: P({a} wrong, {b} right) = P({a} right, {b} wrong)"
             return replace(res, null_hypothesis=h0)
         metric = self._metric(metric)
-        x, y, scope, n_dropped = _select.pair(
-            self, a, b, metric=metric, dataset=dataset, with_dropped=True
-        )
-        res = paired_test(
-            x,
-            y,
-            method=method,
-            alternative=alternative,
-            labels=(f"{metric}({a})", f"{metric}({b})"),
-            **kwargs,
-        )
+        if dataset is not None:
+            dataset = _select.check_dataset(self, dataset)
+        if method is None:
+            method = (
+                "t"
+                if dataset is None
+                else _within.default_method(self, a, b, metric=metric, dataset=dataset)
+            )
+        if method in _within.SPLIT_METHODS and dataset is None:
+            raise ValueError(
+                f"method={method!r} tests within one data set; pass `dataset` "
+                f"(one of {list(self.datasets)})."
+            )
+        labels = (f"{metric}({a})", f"{metric}({b})")
+        opts = {"alternative": alternative, "labels": labels}
+        if method == "corrected_t":
+            x, y, ratio, scope, n_dropped = _within.corrected_t_inputs(
+                self,
+                a,
+                b,
+                metric=metric,
+                dataset=dataset,
+                test_train_ratio=kwargs.pop("test_train_ratio", None),
+            )
+            res = paired_test(
+                x, y, method=method, test_train_ratio=ratio, **opts, **kwargs
+            )
+        elif method in ("5x2cv", "5x2cv_f"):
+            x, y, scope = _within.five_by_two_inputs(
+                self, a, b, metric=metric, dataset=dataset
+            )
+            kind = "t" if method == "5x2cv" else "f"
+            res = five_by_two_cv_test(x, y, method=kind, **opts, **kwargs)
+            n_dropped = 0
+        else:
+            x, y, scope, n_dropped = _select.pair(
+                self, a, b, metric=metric, dataset=dataset, with_dropped=True
+            )
+            if dataset is not None:
+                scope += f"; {_within.conditional_words(self, dataset)}"
+            res = paired_test(x, y, method=method, **opts, **kwargs)
         words = _select.direction_words(self, metric)
         return replace(
             res,
@@ -678,7 +755,7 @@ class BenchmarkResult:
         b,
         *,
         dataset=None,
-        method="t",
+        method=None,
         confidence_level=0.95,
         metric=None,
         replicate=None,
@@ -691,12 +768,18 @@ class BenchmarkResult:
         a, b : str
             The learners.
         dataset : str, default=None
-            ``None``: across data sets (per-data-set means); a name: within it
-            over the replicates.
-        method : {"t", "corrected_t", "bootstrap", "qh"}, default="t"
-            - ``"t"``: the paired t interval of the mean difference; with
-              ``test_train_ratio`` in ``kwargs`` (within one data set) the
-              Nadeau–Bengio corrected interval (``"corrected_t"``).
+            ``None``: across data sets (per-data-set means); a name: within it.
+        method : {"t", "corrected_t", "5x2cv", "bootstrap", "qh"}, default=None
+            ``None``: ``"t"`` across data sets, and within a data set the
+            default test of :meth:`paired_test` (``"corrected_t"`` on the
+            run's unit, valid for the generalisation question).
+
+            - ``"t"``: the paired t interval of the mean difference (within a
+              data set on the replicates, conditional on the learning sample);
+              with ``test_train_ratio`` in ``kwargs`` (within one data set)
+              the corrected interval (``"corrected_t"``).
+            - ``"corrected_t"``, ``"5x2cv"``: the interval of that test of
+              :meth:`paired_test` (within one data set).
             - ``"bootstrap"``: BCa bootstrap interval of the mean difference
               (:func:`~sklearn_bench.stats.bootstrap_ci`; ``n_resamples``,
               ``random_state`` in ``kwargs``).
@@ -729,7 +812,7 @@ class BenchmarkResult:
         >>> round(ci.low, 4), round(ci.high, 4)
         (-0.0448, 0.0048)
         """
-        from ..stats import bootstrap_ci, error_rate_difference_ci, paired_test
+        from ..stats import bootstrap_ci, error_rate_difference_ci
 
         if method == "qh":
             n_b, n_c, n = _select.discordant_counts(
@@ -739,17 +822,19 @@ class BenchmarkResult:
                 n_b, n_c, n, confidence_level=confidence_level
             )
         metric = self._metric(metric)
-        x, y, _ = _select.pair(self, a, b, metric=metric, dataset=dataset)
         if method == "bootstrap":
+            x, y, _ = _select.pair(self, a, b, metric=metric, dataset=dataset)
             return bootstrap_ci(x, y, confidence_level=confidence_level, **kwargs)
-        if method not in ("t", "corrected_t"):
+        if method not in (None, "t", "corrected_t", "5x2cv"):
             raise ValueError(
-                "`method` must be one of ['t', 'corrected_t', 'bootstrap', 'qh']; "
-                f"got {method!r}."
+                "`method` must be one of ['t', 'corrected_t', '5x2cv', 'bootstrap', "
+                f"'qh']; got {method!r}."
             )
         if method == "t" and kwargs.get("test_train_ratio") is not None:
             method = "corrected_t"
-        res = paired_test(x, y, method=method, **kwargs)
+        res = self.paired_test(
+            a, b, dataset=dataset, method=method, metric=metric, **kwargs
+        )
         return res.confidence_interval(confidence_level)
 
     def error_rate_intervals(self, adjust="holm", *, dataset=None, alpha=0.05, **kw):
@@ -889,17 +974,40 @@ class BenchmarkResult:
         }
         return pd.DataFrame([row])
 
-    def win_tie_loss(self, *, tolerance=0.0, metric=None):
+    def win_tie_loss(self, *, tolerance=0.0, metric=None, test=None, alpha=0.05):
         """Wins, ties and losses of every learner against every other (seed 002).
 
         On each data set the learners' mean performances are compared; a
         difference of at most ``tolerance`` (after rounding to 10 decimals) is a
-        tie, otherwise the better one by the metric's direction wins.
+        tie, otherwise the better one by the metric's direction wins. With
+        ``test``, only *significant* wins and losses count: a pair's win or loss
+        on a data set stands only if the two-sided test within that data set
+        (:meth:`paired_test` with ``method=test``) rejects at ``alpha``;
+        otherwise it is a tie. The direction is still that of the mean
+        performances.
+
+        Seed 002 (after Demšar 2006) names this practice, with Dietterich's
+        5×2cv as the per-data-set test, and warns against it: "statistical
+        tests only measure the improbability of the obtained experimental
+        result if the null hypothesis was correct, which is not even the
+        (im)probability of the null-hypothesis" — a non-significant difference
+        is not a tie in truth, and the counts depend on each data set's size
+        and resampling. Prefer the tests across data sets (:meth:`paired_test`
+        with ``dataset=None``, :meth:`friedman`) for conclusions; no correction
+        for the many per-data-set tests is made.
 
         Parameters
         ----------
         tolerance : float, default=0.0
         metric : str, default=None
+        test : str, default=None
+            ``None`` counts every difference above ``tolerance``. A method of
+            :meth:`paired_test` within a data set: ``"5x2cv"`` (seed 002; needs
+            ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` runs),
+            ``"5x2cv_f"``, ``"corrected_t"`` (valid on every splitter), or a
+            conditional test (``"t"``, ...).
+        alpha : float, default=0.05
+            Level of each per-data-set test.
 
         Returns
         -------
@@ -928,9 +1036,29 @@ class BenchmarkResult:
         """
         metric = self._metric(metric)
         learners = _select.check_learners(self, self.learners, at_least=2)
-        table = _select.blocks(self, learners, metric=metric).to_numpy()
+        table = _select.blocks(self, learners, metric=metric)
+        significant = None
+        if test is not None:
+            if not 0 < float(alpha) < 1:
+                raise ValueError(f"`alpha` must lie in (0, 1); got {alpha!r}.")
+            k = len(learners)
+            significant = np.zeros((len(table), k, k), dtype=bool)
+            for d, dataset in enumerate(table.index):
+                for i, j in combinations(range(k), 2):
+                    res = self.paired_test(
+                        learners[i],
+                        learners[j],
+                        dataset=dataset,
+                        method=test,
+                        metric=metric,
+                    )
+                    significant[d, i, j] = significant[d, j, i] = res.pvalue < alpha
         return _select.win_tie_loss(
-            table, learners, tolerance, greater_is_better=self.metrics[metric]
+            table.to_numpy(),
+            learners,
+            tolerance,
+            greater_is_better=self.metrics[metric],
+            significant=significant,
         )
 
     def friedman(self, *, dataset=None, metric=None, tie_correction=True):

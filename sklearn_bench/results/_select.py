@@ -270,13 +270,19 @@ def _one_test_set_dataset(result, dataset):
     return check_dataset(result, dataset)
 
 
-def win_tie_loss(table, learners, tolerance, *, greater_is_better):
-    """Counts of wins, ties and losses from a blocks x learners array."""
+def win_tie_loss(table, learners, tolerance, *, greater_is_better, significant=None):
+    """Counts of wins, ties and losses from a blocks x learners array.
+
+    ``significant`` (blocks x learners x learners, bool), if given, keeps only
+    the wins and losses whose per-block test rejected; the rest are ties.
+    """
     tolerance = float(tolerance)
     if not (np.isfinite(tolerance) and tolerance >= 0):
         raise ValueError(f"`tolerance` must be a non-negative number; got {tolerance}.")
     sign = 1.0 if greater_is_better else -1.0
     diff = np.round(sign * (table[:, :, None] - table[:, None, :]), 10)
+    if significant is not None:
+        diff = np.where(significant, diff, 0.0)
     wins = (diff > tolerance).sum(axis=0)
     losses = (diff < -tolerance).sum(axis=0)
     ties = table.shape[0] - wins - losses
@@ -350,6 +356,12 @@ _SCHEME_OF_NAME = {
     "ShuffleSplit": "holdout",
     "StratifiedShuffleSplit": "holdout",
     "GroupShuffleSplit": "holdout",
+    # partitions mapped to one split per replicate, or no resampling at all
+    **dict.fromkeys(
+        ["LeaveOneOut", "LeavePOut", "LeaveOneGroupOut", "LeavePGroupsOut"],
+        "unknown",
+    ),
+    **dict.fromkeys(["PredefinedSplit", "TimeSeriesSplit"], "unknown"),
 }
 
 
@@ -359,7 +371,8 @@ def scheme_of_cv(cv_repr):
     ``"5"`` and ``"None"`` (sklearn's ``cv=int`` / default, a k-fold
     partition) give ``"kfold"``; other known splitters their scheme;
     ``LeaveOneOut``, ``PredefinedSplit``, ``TimeSeriesSplit`` ... ``"unknown"``;
-    a list of splits (``"iterable of ..."``) or nothing ``None``.
+    a list of splits (``"iterable of ..."``), a splitter this table does not
+    know, or nothing give ``None`` (the stored structure decides).
     """
     if cv_repr is None:
         return None
@@ -371,7 +384,7 @@ def scheme_of_cv(cv_repr):
     match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)\(", text)
     if match is None:
         return None
-    return _SCHEME_OF_NAME.get(match.group(1), "unknown")
+    return _SCHEME_OF_NAME.get(match.group(1))
 
 
 def _scheme_from_structure(rows):

@@ -8,6 +8,7 @@ from ._bayesian import (
     bayesian_table,
 )
 from ._bootstrap_ci import bootstrap_ci
+from ._five_by_two import five_by_two_cv_test
 from ._friedman import FriedmanResult, critical_difference, friedman_test
 from ._global_permutation import GlobalPermutationResult, global_permutation_test
 from ._mcnemar import (
@@ -37,6 +38,7 @@ __all__ = [
     "critical_difference",
     "error_rate_difference_ci",
     "error_rate_intervals",
+    "five_by_two_cv_test",
     "friedman_test",
     "global_permutation_test",
     "mcnemar_test",

@@ -85,6 +85,8 @@ class PairedTestResult:
 
         - ``"t"``: the t-interval of the mean difference (R's ``t.test``).
         - ``"corrected_t"``: mean ± ``t_{J−1}`` × Nadeau–Bengio standard error.
+        - ``"5x2cv"``: ``p_11 ± t_5`` × Dietterich's standard error
+          (:func:`five_by_two_cv_test`); ``"5x2cv_f"`` has none (``ValueError``).
         - ``"wilcoxon"``: the Hodges–Lehmann (Tukey) interval: order statistics of
           the Walsh averages ``(d_i + d_j)/2, i <= j``, at the quantile of the exact
           signed-rank distribution (n < 50, R's ``wilcox.test(conf.int = TRUE)``
@@ -113,7 +115,12 @@ class PairedTestResult:
         one_sided = self.alternative != "two-sided"
         tail = alpha if one_sided else alpha / 2
         d = self._differences
-        if self.method in ("t", "corrected_t"):
+        if self.method == "5x2cv_f":
+            raise ValueError(
+                "The combined 5×2cv F-test has no confidence interval (its "
+                "statistic has no direction); use method='5x2cv' or 'corrected_t'."
+            )
+        if self.method in ("t", "corrected_t", "5x2cv"):
             q = stats.t.isf(tail, self.df)
             low = self.estimate - q * self._std_error
             high = self.estimate + q * self._std_error
@@ -466,8 +473,9 @@ def paired_test(
     ----------
     x, y : array-like of shape (n,)
         Paired performances: per data set (across data sets, Boulesteix et al.
-        2013; Demšar 2006) or per replicate within one data set (Hothorn et al.
-        2005). NaN raises ``ValueError``.
+        2013; Demšar 2006), per replicate within one data set (Hothorn et al.
+        2005, conditional on the learning sample), or per split / fold within
+        one data set (``"corrected_t"``). NaN raises ``ValueError``.
     method : {"t", "wilcoxon", "sign", "permutation", "corrected_t"}, default="t"
         - ``"t"``: paired t-test, ``T = mean(d)/(sd(d)/sqrt(n))`` with ``n − 1``
           df (Boulesteix et al. 2013, Sec. 3; Hothorn et al. 2005, statistic (2)).
@@ -483,9 +491,17 @@ def paired_test(
           counted, ``p = (k + 1)/(R + 1)``) with its standard error in
           ``pvalue_standard_error``. Sums are compared with a tolerance of
           ``100 eps · sum|d|`` so that equal sums tie.
-        - ``"corrected_t"``: Nadeau & Bengio (2003) corrected resampled t for
-          ``J`` repeated subsamples / CV folds of one data set:
+        - ``"corrected_t"``: corrected resampled t for ``J`` dependent
+          resamples of one data set:
           ``T = mean(d)/sqrt((1/J + n_test/n_train) var(d))``, ``J − 1`` df.
+          The ``J`` units are the splits of a holdout scheme such as
+          ShuffleSplit (Nadeau & Bengio 2003) or **all** ``k·r`` fold scores of
+          r-times repeated k-fold CV (Bouckaert & Frank 2004: the same formula
+          with ``J = k·r``). Pass fold scores, not per-repetition fold means:
+          the mean of k folds is not one split, and correcting it as one
+          understates the variance. :meth:`BenchmarkResult.paired_test
+          <sklearn_bench.BenchmarkResult.paired_test>` picks the unit and the
+          ratio from the run's splitter.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
     zero_method : {"demsar", "wilcox", "pratt", "zsplit"}, default="demsar"
         Wilcoxon only.

@@ -70,20 +70,39 @@ def test_pairs_equal_scipy_t_intervals_with_holm_levels():
     np.testing.assert_allclose(pairs["adjusted_pvalue"], expected, rtol=1e-12)
 
 
-def test_within_dataset_intervals_are_paired_t_over_replicates():
-    """H: within a data set each learner is compared with the best one there by a
-    paired t over replicates (scipy), estimate = learner − best."""
-    result = _result()
+def _holdout(result, n_rep=6):
+    """The same scores as a ShuffleSplit run would store them: 80/20 splits."""
+    return BenchmarkResult(
+        result.scores.assign(n_train=80, n_test=20),
+        metrics=result.metrics,
+        datasets=result.datasets,
+        learners=result.learners,
+        info={"cv": f"ShuffleSplit(n_splits={n_rep}, random_state=0, test_size=0.2)"},
+    )
+
+
+def test_within_dataset_intervals_are_the_corrected_t():
+    """H: within a data set each learner is compared with the best one there by
+    the default test, Nadeau & Bengio's corrected t over the splits of a
+    ShuffleSplit run (by hand: mean ± t_{J−1} sqrt((1/J + 20/80) var)),
+    estimate = learner − best; without a known scheme the interval is missing
+    and a note says why."""
+    result = _holdout(_result())
     analysis = analyse_result(result)
     perf = result.performance()
+    assert set(analysis.within["method"]) == {"corrected_t"}
     for row in analysis.within.itertuples():
         sub = perf[perf["dataset"] == row.dataset].pivot(
             index="replicate", columns="learner", values="value"
         )
-        t = stats.ttest_rel(sub[row.learner], sub[row.reference])
-        ci = t.confidence_interval(0.95)
-        assert (row.low, row.high) == pytest.approx((ci.low, ci.high), rel=1e-10)
+        d = (sub[row.learner] - sub[row.reference]).to_numpy()
+        half = stats.t.isf(0.025, 5) * np.sqrt((1 / 6 + 0.25) * d.var(ddof=1))
+        ci = (d.mean() - half, d.mean() + half)
+        assert (row.low, row.high) == pytest.approx(ci, rel=1e-10)
         assert row.reference == sub.mean().idxmin()
+    analysis = analyse_result(_result())
+    assert analysis.within["low"].isna().all()
+    assert any("scheme of data set 'd0' is unknown" in n for n in analysis.notes)
 
 
 @pytest.mark.parametrize("greater_is_better", [False, True])
@@ -123,8 +142,9 @@ def test_given_delta_is_used():
 def test_one_dataset_compares_over_replicates():
     """H: with one data set the pairs and Friedman's test use its replicates as
     blocks, and the power (across data sets) is not computed, with a note."""
-    analysis = analyse_result(_result(n_datasets=1, n_rep=8))
+    analysis = analyse_result(_holdout(_result(n_datasets=1, n_rep=8), n_rep=8))
     assert analysis.pairs_blocks == "replicates"
+    assert set(analysis.pairs["method"]) == {"corrected_t"}
     assert analysis.friedman.n_blocks == 8
     assert set(analysis.pairs["n"]) == {8}
     assert analysis.power is None
@@ -195,3 +215,38 @@ def test_bad_arguments(kwargs, match):
     """H: unknown analyses and a confidence level outside (0, 1) raise ValueError."""
     with pytest.raises(ValueError, match=match):
         analyse_result(_result(), **kwargs)
+
+
+def test_single_replicate_runs_are_analysed_or_say_why():
+    """H: cv=5 (one replicate per data set) gets within-data-set intervals from
+    the corrected t on its 5 folds, and the summary names that test; a
+    competition with one bootstrap replicate cannot be analysed within, and the
+    note says why and suggests a repeated scheme."""
+    from sklearn.datasets import load_breast_cancer, load_iris
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_bench import BenchmarkExperiment
+    from sklearn_bench.datasets import Dataset
+    from sklearn_bench.model_selection import BootstrapOOB
+    from sklearn_bench.report import format_summary
+
+    learners = {"nb": GaussianNB(), "tree": DecisionTreeClassifier(max_depth=2)}
+    Xb, yb = load_breast_cancer(return_X_y=True)
+    data = {"iris": load_iris(return_X_y=True), "bc": (Xb, yb)}
+    exp = BenchmarkExperiment(learners, cv=5, random_state=0, progress=False)
+    analysis = analyse_result(exp.fit(data).results_)
+    assert set(analysis.within["n"]) == {5}
+    assert set(analysis.within["method"]) == {"corrected_t"}
+    assert analysis.within[["low", "high"]].notna().all().all()
+    text = format_summary(analysis)
+    assert "corrected resampled t on the folds or splits" in text
+    comp = Dataset(Xb[:300], yb[:300], X_test=Xb[300:], y_test=yb[300:])
+    exp = BenchmarkExperiment(
+        learners, cv=BootstrapOOB(1, random_state=0), random_state=0, progress=False
+    )
+    analysis = analyse_result(exp.fit({"c": comp, "bc": (Xb, yb)}).results_)
+    for name in ("c", "bc"):  # one conditional t, one corrected t: one unit
+        assert any(
+            f"on {name}: " in n and "Run a repeated scheme" in n for n in analysis.notes
+        ), analysis.notes

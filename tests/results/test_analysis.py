@@ -123,12 +123,12 @@ def test_paired_test_across_datasets_delegates(run, method):
 
 def test_paired_test_within_dataset_delegates(run):
     """H: within a data set, .paired_test (t and permutation) equals the stats call
-    on the replicate performances (seed 004 statistic (2))."""
+    on the replicate performances (seed 004 statistic (2)), and says it is
+    conditional on the learning sample."""
     p = _replicates(run, "breast")
-    _same(
-        run.paired_test("tree", "knn", dataset="breast"),
-        paired_test(p["tree"], p["knn"]),
-    )
+    res = run.paired_test("tree", "knn", dataset="breast", method="t")
+    _same(res, paired_test(p["tree"], p["knn"]))
+    assert "conditional on this learning sample" in res.null_hypothesis
     res = run.paired_test(
         "tree", "knn", dataset="breast", method="permutation", random_state=3
     )
@@ -258,7 +258,7 @@ def test_confidence_interval_delegates(run):
         p["tree"], p["knn"], method="corrected_t", test_train_ratio=0.368 / 0.632
     ).confidence_interval()
     assert got == ref
-    plain = run.confidence_interval("tree", "knn", dataset="iris")
+    plain = run.confidence_interval("tree", "knn", dataset="iris", method="t")
     assert got.high - got.low > plain.high - plain.low  # the correction widens
     got = run.confidence_interval(
         "tree",

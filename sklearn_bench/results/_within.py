@@ -1,0 +1,173 @@
+"""The unit of analysis of a two-learner test within one data set.
+
+One rule (documented in the user guide, "Tests within one data set"):
+
+- ``"corrected_t"`` (the default within a data set) answers the generalisation
+  question, "is a better than b on data like this, with training sets of this
+  size?". Its unit is the split: all k·r fold scores of (repeated) k-fold
+  cross-validation (Bouckaert & Frank 2004) and of BootstrapCV, the split of a
+  one-split-per-replicate holdout scheme (Nadeau & Bengio 2003), the replicate
+  of BootstrapOOB with the out-of-bootstrap rows over the *distinct* training
+  rows as ``n_test/n_train``. Never "average the folds, then correct as if they
+  were one split".
+- ``"5x2cv"``, ``"5x2cv_f"``: the 10 fold scores of 5 × 2-fold CV.
+- ``"t"``, ``"wilcoxon"``, ``"sign"``, ``"permutation"``: Hothorn et al.
+  (2005) on the replicate performances (fold means), conditional on the one
+  learning sample (or, for a competition problem, the fixed test sample); for
+  a simulation problem, whose replicates are independent learning samples,
+  they answer the generalisation question themselves.
+
+This module only selects and describes data; the statistics are in
+:mod:`sklearn_bench.stats`.
+"""
+
+import numpy as np
+
+from ._select import check_dataset, check_learners, dropped_words, split_pair
+
+CONDITIONAL_METHODS = ("t", "wilcoxon", "sign", "permutation")
+SPLIT_METHODS = ("corrected_t", "5x2cv", "5x2cv_f")
+_FIVE_BY_TWO = "RepeatedStratifiedKFold(n_splits=2, n_repeats=5) (or RepeatedKFold)"
+_REPEATED = "RepeatedStratifiedKFold(n_splits=10, n_repeats=10)"
+
+
+def default_method(result, a, b, *, metric, dataset):
+    """The default test within ``dataset``: valid for the generalisation question.
+
+    ``"t"`` on the replicates of a simulation problem (independent learning
+    samples) and of a competition problem (where all inference is conditional
+    on the fixed test sample, Hothorn et al. 2005, Sec. 3.1); ``"corrected_t"``
+    on every real-world resampling scheme it knows. A scheme it cannot name
+    (no splitter recorded and no stored split sizes) raises ``ValueError``
+    saying what to pass.
+    """
+    dataset = check_dataset(result, dataset)
+    problem = result.datasets[dataset]
+    if problem in ("simulation", "competition"):
+        return "t"
+    scores = split_pair(result, a, b, metric=metric, dataset=dataset)
+    if scores.scheme != "unknown":
+        return "corrected_t"
+    raise ValueError(
+        f"The resampling scheme of data set {dataset!r} is unknown (no splitter "
+        "in `info['cv']` and no stored n_train/n_test), so no test valid for the "
+        "generalisation question can be chosen for it. Pass "
+        "method='corrected_t' with test_train_ratio=n_test/n_train, or "
+        "method='t' for Hothorn's test conditional on the learning sample."
+    )
+
+
+def corrected_t_inputs(result, a, b, *, metric, dataset, test_train_ratio=None):
+    """Differences' units, ``n_test/n_train`` and scope for ``"corrected_t"``.
+
+    Returns ``x, y, ratio, scope, n_dropped``.
+    """
+    a, b = check_learners(result, [a, b])
+    dataset = check_dataset(result, dataset)
+    problem = result.datasets[dataset]
+    if problem in ("simulation", "competition"):
+        why = (
+            "its replicates are independent learning samples, so method='t' on "
+            "them answers the generalisation question"
+            if problem == "simulation"
+            else "all its learners are validated on one fixed test sample, so "
+            "inference is conditional on that sample (Hothorn et al. 2005, Sec. "
+            "3.1); use method='t'"
+        )
+        raise ValueError(
+            f"method='corrected_t' corrects for overlapping training sets of one "
+            f"learning sample; data set {dataset!r} is a {problem} problem: {why}."
+        )
+    s = split_pair(result, a, b, metric=metric, dataset=dataset)
+    sizes_known = len(s.n_train) and (s.n_train > 0).all() and (s.n_test > 0).all()
+    if s.scheme == "bootstrap_oob":
+        # Nadeau-Bengio's heuristic rho = n_test / (n_test + n_train) with the
+        # distinct training rows (n - n_oob): repeats add no information. Its
+        # type I error is near 0.05 in benchmarks/calibration.py; the stored
+        # n_test/n_train (draws) is liberal there.
+        ratio = (
+            float(np.mean(s.n_test / (s.n_train - s.n_test)))
+            if sizes_known and (s.n_train > s.n_test).all()
+            else None
+        )
+        how = (
+            "Nadeau & Bengio (2003) correction with n_test = out-of-bootstrap "
+            "rows, n_train = distinct training rows"
+        )
+        unit = "replicates"
+    else:
+        ratio = float(np.mean(s.n_test) / np.mean(s.n_train)) if sizes_known else None
+        if s.scheme == "kfold":
+            how = (
+                f"{s.n_replicates} × {s.n_folds}-fold CV; Bouckaert & Frank (2004) "
+                "corrected repeated k-fold t"
+            )
+            unit = "fold scores"
+        elif s.scheme == "bootstrap_cv":
+            how = (
+                f"{s.n_replicates} bootstrap samples × {s.n_folds} folds; "
+                "Bouckaert & Frank (2004) form on the fold scores"
+            )
+            unit = "fold scores"
+        elif s.scheme == "holdout":
+            how = "Nadeau & Bengio (2003) corrected resampled t"
+            unit = "splits"
+        else:
+            how = "Nadeau & Bengio (2003) correction, resampling scheme unknown"
+            unit = "splits"
+    if test_train_ratio is not None:
+        ratio = float(test_train_ratio)
+        how += ", n_test/n_train given"
+    elif ratio is None:
+        raise ValueError(
+            f"Data set {dataset!r} stores no split sizes to infer n_test/n_train "
+            "from; pass `test_train_ratio` for method='corrected_t'."
+        )
+    scope = (
+        f"within data set {dataset!r} on {len(s.x)} {unit} ({how}, "
+        f"n_test/n_train = {ratio:.4g}); H0 about learners trained on samples "
+        "of this size from the same population"
+        + dropped_words(s.n_dropped, "split", a, b)
+    )
+    return s.x, s.y, ratio, scope, s.n_dropped
+
+
+def five_by_two_inputs(result, a, b, *, metric, dataset):
+    """The (5, 2) score arrays for the 5×2cv tests, and the scope."""
+    a, b = check_learners(result, [a, b])
+    dataset = check_dataset(result, dataset)
+    s = split_pair(result, a, b, metric=metric, dataset=dataset)
+    if result.datasets[dataset] in ("simulation", "competition") or not (
+        s.scheme == "kfold" and s.n_folds == 2 and s.n_replicates == 5
+    ):
+        cv = result.info.get("cv", "not recorded")
+        raise ValueError(
+            f"The 5×2cv tests need 5 repetitions of 2-fold cross-validation: run "
+            f"data set {dataset!r} with {_FIVE_BY_TWO}. It was run with {cv} "
+            f"({s.n_replicates} replicates × {s.n_folds} splits, scheme "
+            f"{s.scheme!r}); use method='corrected_t' for it."
+        )
+    if s.n_dropped:
+        raise ValueError(
+            f"The 5×2cv tests need all 10 fold scores; {s.n_dropped} splits of data "
+            f"set {dataset!r} were dropped because a task of {a!r} or {b!r} "
+            "failed. Use method='corrected_t' on the remaining folds."
+        )
+    order = np.lexsort((s.fold, s.replicate))
+    x = s.x[order].reshape(5, 2)
+    y = s.y[order].reshape(5, 2)
+    scope = (
+        f"within data set {dataset!r} on the 10 fold scores of 5 × 2-fold CV; H0 "
+        "about learners trained on half the data"
+    )
+    return x, y, scope
+
+
+def conditional_words(result, dataset):
+    """What a replicate-level test within ``dataset`` is conditional on."""
+    problem = result.datasets[dataset]
+    if problem == "simulation":
+        return "independent learning samples"
+    if problem == "competition":
+        return "conditional on the fixed test sample (Hothorn et al. 2005, Sec. 3)"
+    return "conditional on this learning sample (Hothorn et al. 2005, Sec. 3)"
