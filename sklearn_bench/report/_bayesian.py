@@ -3,8 +3,8 @@
 Benavoli et al. (2017): each learner against the best one, with the posterior
 probabilities that either is practically better or that they are practically
 equivalent, across data sets (Bayesian signed-rank test on the per-data-set
-means) and within each data set (Bayesian correlated t-test on the split
-scores, with the correlation from the stored split sizes). Everything goes
+means) and within each data set (Bayesian correlated t-test on the units of
+the corrected t, with the correlation from the stored split sizes). Everything goes
 through :meth:`~sklearn_bench.BenchmarkResult.bayesian_test`.
 """
 
@@ -146,9 +146,9 @@ def _intro(analysis, rope):
         "Benavoli et al. (2017). Across data sets: Bayesian signed-rank test on "
         "the per-data-set means (Dirichlet-process prior of strength 0.5 at 0, "
         f"{_N_SAMPLES} Monte Carlo samples, seed {_SEED}); within a data set: "
-        "Bayesian correlated t-test on the split scores with rho = "
-        "n_test/(n_test + n_train) from the stored split sizes (Corani & "
-        f"Benavoli 2015). Decision at posterior probability {_THRESHOLD}."
+        "Bayesian correlated t-test (Corani & Benavoli 2015) on the units of the "
+        "corrected t, with rho/(1 − rho) = n_test/n_train from the stored split "
+        f"sizes. Decision at posterior probability {_THRESHOLD}."
     )
 
 

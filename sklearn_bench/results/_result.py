@@ -1177,14 +1177,17 @@ class BenchmarkResult:
 
         - ``dataset`` given: the Bayesian correlated t-test (Corani & Benavoli
           2015; :func:`~sklearn_bench.stats.bayesian_correlated_t`) on the
-          split scores of that data set, every fold of (repeated) k-fold or
-          every split of a ShuffleSplit-like scheme, with the correlation
-          ``rho = n_test / (n_test + n_train)`` of the stored split sizes
-          (``1/k`` for k-fold, the test fraction for random splits; baycomp
-          fixes it to k-fold's). Splits where a task of ``a`` or ``b`` failed
-          are dropped and counted. Bootstrap schemes (BootstrapOOB,
-          BootstrapCV) have no such correlation: ``rho`` must then be given,
-          or the run redone with a repeated k-fold or random-split scheme.
+          units of ``paired_test(method="corrected_t")``: every fold score of
+          (repeated) k-fold and of BootstrapCV, every split of a
+          ShuffleSplit-like scheme, the replicates of BootstrapOOB. The
+          correlation is ``rho = n_test / (n_test + n_train)`` from the stored
+          split sizes (``1/k`` for k-fold, the test fraction for random
+          splits, where baycomp would assume k-fold's ``1/n``; for
+          BootstrapOOB with the distinct training rows, as the corrected t),
+          so that with ``rope=0`` ``probabilities[b]`` equals the one-sided
+          corrected-t p-value for "a better". Splits where a task of ``a`` or
+          ``b`` failed are dropped and counted. Simulation and competition
+          problems raise ``ValueError`` (as ``corrected_t``).
         - ``dataset=None``: across data sets, the Bayesian signed-rank test
           (:func:`~sklearn_bench.stats.bayesian_signed_rank`; or
           ``method="sign"``) on the per-data-set mean performances.
@@ -1206,7 +1209,7 @@ class BenchmarkResult:
             across data sets.
         rho : float, default=None
             Correlated t-test only: override the correlation read from the
-            split sizes.
+            split sizes (``n_test/n_train = rho/(1 − rho)``).
         prior_strength : float, default=None
             Signed-rank and sign tests: the Dirichlet-process prior strength
             (``None``: their defaults, 0.5 and 1).
@@ -1265,11 +1268,10 @@ class BenchmarkResult:
                     "`prior_strength` applies only across data sets (signed-rank and "
                     "sign tests); the correlated t-test has a non-informative prior."
                 )
-            scores, rho, scope = _bayesian_select.correlated_splits(
+            x, y, rho, scope, n_dropped = _bayesian_select.correlated_splits(
                 self, a, b, metric=metric, dataset=dataset, rho=rho
             )
-            res = bayesian_correlated_t(scores.x, scores.y, rho=rho, **common)
-            n_dropped = scores.n_dropped
+            res = bayesian_correlated_t(x, y, rho=rho, **common)
         else:
             method = "signed_rank" if method is None else method
             funcs = {"signed_rank": bayesian_signed_rank, "sign": bayesian_sign_test}

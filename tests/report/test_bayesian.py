@@ -74,7 +74,7 @@ def test_html_section_and_summary_lines():
     page = bayesian_html(result, analysis)
     assert page.startswith('<section id="bayesian">')
     assert "within ±0.01" in page and 'id="table-bayesian"' in page
-    assert "rho = n_test/(n_test + n_train)" in page
+    assert "rho/(1 − rho) = n_test/n_train" in page
     text = format_summary(analysis, result)
     start = text.index("Bayesian signed-rank across data sets (ROPE ±0.01")
     assert text.index("2. Tests") < start < text.index("3. Power")

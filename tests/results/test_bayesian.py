@@ -9,7 +9,7 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
-from sklearn_bench.model_selection import BootstrapOOB
+from sklearn_bench.model_selection import BootstrapCV, BootstrapOOB
 from sklearn_bench.results._select import split_pair
 from sklearn_bench.stats import (
     bayesian_correlated_t,
@@ -60,8 +60,33 @@ def test_rho_comes_from_the_stored_split_sizes(cv, rho):
         (ref.p_greater, ref.p_rope, ref.p_less), rel=1e-12
     )
     assert res.probabilities["tree"] == res.p_less  # error rate: lower is better
-    assert f"rho = {rho:.4g}, mean n_test/(n_test + n_train)" in res.description
+    assert f"rho = {rho:.4g}" in res.description
+    assert f"n_test/n_train = {rho / (1 - rho):.4g}" in res.description
     assert "Scores: error_rate, lower is better; within data set" in res.description
+
+
+@pytest.mark.parametrize(
+    "cv",
+    [
+        ShuffleSplit(n_splits=8, test_size=0.3, random_state=0),
+        RepeatedStratifiedKFold(n_splits=3, n_repeats=3, random_state=0),
+        BootstrapOOB(n_bootstraps=8, random_state=0),
+        BootstrapCV(n_bootstraps=3, n_folds=3, random_state=0),
+    ],
+    ids=["ShuffleSplit", "RepeatedStratifiedKFold", "BootstrapOOB", "BootstrapCV"],
+)
+def test_rope_zero_is_the_one_sided_corrected_t_on_every_scheme(cv):
+    """H: on every scheme the Bayesian correlated t uses the units and the
+    n_test/n_train of paired_test(method="corrected_t") (issue 11's rule, with
+    the distinct training rows for BootstrapOOB): with rope = 0,
+    P(nb better) equals its one-sided p-value for "tree better" (rel 1e-9)."""
+    result = _fit(cv)
+    res = result.bayesian_test("tree", "nb", dataset="iris", rope=0.0)
+    ref = result.paired_test(
+        "tree", "nb", dataset="iris", method="corrected_t", alternative="less"
+    )
+    assert res.n == ref.n
+    assert res.probabilities["nb"] == pytest.approx(ref.pvalue, rel=1e-9)
 
 
 def test_kfold_matches_baycomp_with_runs():
@@ -75,14 +100,24 @@ def test_kfold_matches_baycomp_with_runs():
     assert (res.p_greater, res.p_rope, res.p_less) == pytest.approx(ref, rel=1e-6)
 
 
-def test_bootstrap_needs_an_explicit_rho():
-    """H: on BootstrapOOB the correlation cannot be read from the split sizes:
-    ValueError naming the data set and `rho`; an explicit rho is used and said."""
+def test_explicit_rho_and_problems_without_one():
+    """H: an explicit rho replaces the one from the sizes and is said; a
+    simulation problem (independent learning samples) is refused as by
+    corrected_t, with the reason; rho outside [0, 1) raises."""
     result = _fit(BootstrapOOB(n_bootstraps=5, random_state=0))
-    with pytest.raises(ValueError, match="'iris'.*Pass `rho` explicitly"):
-        result.bayesian_test("tree", "nb", dataset="iris")
     res = result.bayesian_test("tree", "nb", dataset="iris", rho=0.0)
-    assert res.details["rho"] == 0.0 and "rho = 0, given" in res.description
+    assert res.details["rho"] == 0.0 and "n_test/n_train given" in res.description
+    with pytest.raises(ValueError, match="`rho` must lie"):
+        result.bayesian_test("tree", "nb", dataset="iris", rho=1.0)
+    sim = BenchmarkResult(
+        result.scores,
+        metrics=result.metrics,
+        datasets={"iris": "simulation"},
+        learners=result.learners,
+        info=result.info,
+    )
+    with pytest.raises(ValueError, match="simulation problem.*corrected_t"):
+        sim.bayesian_test("tree", "nb", dataset="iris")
 
 
 def _across(n_datasets=12, seed=0):
