@@ -187,7 +187,7 @@ def bayesian_summary_lines(result, analysis):
         f"{_THRESHOLD}):"
     ]
     if across.empty:
-        lines.append("   (not computed: needs at least 2 data sets)")
+        lines.append("   (not computed: needs at least 2 data sets and 2 learners)")
     width = max((len(str(b)) for b in across["b"]), default=0)
     for r in across.itertuples(index=False):
         lines.append(
