@@ -1,5 +1,10 @@
 """Figures for benchmark experiments (matplotlib)."""
 
+from ._bayesian import (
+    plot_bayesian_posterior,
+    plot_posterior_density,
+    plot_posterior_simplex,
+)
 from ._critical_difference import plot_critical_difference
 from ._forest import plot_confidence_intervals
 from ._multiple_rule_bias import plot_multiple_rule_bias
@@ -8,6 +13,9 @@ from ._power import plot_datasets_needed, plot_power_curve
 from ._win_tie_loss import plot_win_tie_loss, win_tie_loss_counts
 
 __all__ = [
+    "plot_bayesian_posterior",
+    "plot_posterior_density",
+    "plot_posterior_simplex",
     "performance_distribution",
     "plot_confidence_intervals",
     "plot_critical_difference",

@@ -15,6 +15,7 @@ import pandas as pd
 
 from .._version import __version__
 from ._analysis import ANALYSES, analyse_result
+from ._bayesian import bayesian_html
 from ._figures import make_figures
 
 _CSS = """
@@ -414,6 +415,7 @@ def write_report(
         _what_was_run(result, analysis, missing_tasks),
         _effects(analysis),
         _tests(analysis),
+        bayesian_html(result, analysis),
         '<section id="figures"><h2>Figures</h2>',
         fig("critical_difference", *distributions, "forest"),
         "</section>",

@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ._bayesian import bayesian_summary_lines
+
 _TEST_WORDS = {
     "t": "paired t",
     "corrected_t": "corrected resampled t on the folds or splits",
@@ -138,6 +140,7 @@ def format_summary(analysis, result=None):
             )
     else:
         lines.append("   (no Friedman test: " + "; ".join(a.notes[:1]) + ")")
+    lines.extend(bayesian_summary_lines(result, a))
     lines.append("3. Power")
     pw = a.power
     if pw is not None:

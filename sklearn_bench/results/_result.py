@@ -1204,3 +1204,217 @@ class BenchmarkResult:
         return global_permutation_test(
             table, n_resamples=n_resamples, random_state=random_state
         )
+
+    # -- Bayesian comparisons: select with ._bayesian_select, delegate to stats -----
+    def bayesian_test(
+        self,
+        a,
+        b,
+        *,
+        dataset=None,
+        rope=None,
+        metric=None,
+        method=None,
+        rho=None,
+        prior_strength=None,
+        n_samples=50000,
+        random_state=None,
+    ):
+        """Posterior probabilities that ``a`` or ``b`` is practically better.
+
+        Benavoli, Corani, Demšar & Zaffalon (2017): instead of a p-value, the
+        posterior probabilities that ``a`` is better than ``b`` by more than
+        ``rope``, that they are practically equivalent (the difference lies
+        within ``[−rope, rope]``), and that ``b`` is better. "Better" follows
+        the metric's direction.
+
+        - ``dataset`` given: the Bayesian correlated t-test (Corani & Benavoli
+          2015; :func:`~sklearn_bench.stats.bayesian_correlated_t`) on the
+          units of ``paired_test(method="corrected_t")``: every fold score of
+          (repeated) k-fold and of BootstrapCV, every split of a
+          ShuffleSplit-like scheme, the replicates of BootstrapOOB. The
+          correlation is ``rho = n_test / (n_test + n_train)`` from the stored
+          split sizes (``1/k`` for k-fold, the test fraction for random
+          splits, where baycomp would assume k-fold's ``1/n``; for
+          BootstrapOOB with the distinct training rows, as the corrected t),
+          so that with ``rope=0`` ``probabilities[b]`` equals the one-sided
+          corrected-t p-value for "a better". Splits where a task of ``a`` or
+          ``b`` failed are dropped and counted. Simulation and competition
+          problems raise ``ValueError`` (as ``corrected_t``).
+        - ``dataset=None``: across data sets, the Bayesian signed-rank test
+          (:func:`~sklearn_bench.stats.bayesian_signed_rank`; or
+          ``method="sign"``) on the per-data-set mean performances.
+
+        Parameters
+        ----------
+        a, b : str
+            The learners.
+        dataset : str, default=None
+        rope : float, default=None
+            Half-width of the region of practical equivalence in the metric's
+            units. ``None`` uses 0.01 (one percentage point, Benavoli et al.
+            2017) for ``error_rate``, ``accuracy`` and ``balanced_accuracy``
+            and raises ``ValueError`` for any other metric.
+        metric : str, default=None
+            The first metric by default.
+        method : {"correlated_t", "signed_rank", "sign"}, default=None
+            ``None``: ``"correlated_t"`` within a data set, ``"signed_rank"``
+            across data sets.
+        rho : float, default=None
+            Correlated t-test only: override the correlation read from the
+            split sizes (``n_test/n_train = rho/(1 − rho)``).
+        prior_strength : float, default=None
+            Signed-rank and sign tests: the Dirichlet-process prior strength
+            (``None``: their defaults, 0.5 and 1).
+        n_samples : int, default=50000
+            Monte Carlo samples of the signed-rank and sign tests.
+        random_state : int, numpy Generator or RandomState, default=None
+
+        Returns
+        -------
+        BayesianTestResult
+            ``probabilities`` is ``{a: ..., "equivalent": ..., b: ...}``; the
+            description names the metric, its direction, the scope and the
+            source of ``rho``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> rng = np.random.default_rng(0)
+        >>> df = pd.DataFrame({"d": np.repeat([f"d{i}" for i in range(12)], 2),
+        ...                    "l": ["A", "B"] * 12,
+        ...                    "error_rate": np.repeat(rng.uniform(0.1, 0.3, 12), 2)
+        ...                         + np.tile([0.0, 0.03], 12)})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="error_rate",
+        ...     greater_is_better=False)
+        >>> res = result.bayesian_test("A", "B", random_state=0)
+        >>> res.method, res.rope, res.decision()
+        ('signed_rank', 0.01, 'A')
+        """
+        from ..stats import (
+            bayesian_correlated_t,
+            bayesian_sign_test,
+            bayesian_signed_rank,
+        )
+        from . import _bayesian_select
+
+        metric = self._metric(metric)
+        rope = _bayesian_select.rope_for(self, metric, rope)
+        a, b = _select.check_learners(self, [a, b])
+        common = {
+            "rope": rope,
+            "labels": (a, b),
+            "greater_is_better": self.metrics[metric],
+        }
+        if dataset is not None:
+            method = "correlated_t" if method is None else method
+            if method != "correlated_t":
+                raise ValueError(
+                    "Within one data set `method` must be 'correlated_t'; got "
+                    f"{method!r} (the signed-rank and sign tests compare data sets)."
+                )
+            if prior_strength is not None:
+                raise ValueError(
+                    "`prior_strength` applies only across data sets (signed-rank and "
+                    "sign tests); the correlated t-test has a non-informative prior."
+                )
+            x, y, rho, scope, n_dropped = _bayesian_select.correlated_splits(
+                self, a, b, metric=metric, dataset=dataset, rho=rho
+            )
+            res = bayesian_correlated_t(x, y, rho=rho, **common)
+        else:
+            method = "signed_rank" if method is None else method
+            funcs = {"signed_rank": bayesian_signed_rank, "sign": bayesian_sign_test}
+            if method not in funcs:
+                raise ValueError(
+                    "Across data sets `method` must be 'signed_rank' or 'sign'; got "
+                    f"{method!r} (the correlated t-test works within one data set)."
+                )
+            if rho is not None:
+                raise ValueError("`rho` applies only within one data set.")
+            x, y, scope, n_dropped = _select.pair(
+                self, a, b, metric=metric, with_dropped=True
+            )
+            extra = {} if prior_strength is None else {"prior_strength": prior_strength}
+            res = funcs[method](
+                x,
+                y,
+                n_samples=n_samples,
+                random_state=random_state,
+                **extra,
+                **common,
+            )
+        words = _select.direction_words(self, metric)
+        text = f"{res.description} Scores: {words}; {scope}."
+        return replace(res, description=text, n_dropped=n_dropped)
+
+    def bayesian_comparisons(
+        self, learners=None, *, control=None, dataset=None, random_state=None, **kw
+    ):
+        """:meth:`bayesian_test` for all pairs of learners, or each against a control.
+
+        Parameters
+        ----------
+        learners : list of str, default=None
+            The learners to compare (all by default), in this order.
+        control : str, default=None
+            Compare each other learner with this one (``(control, other)``
+            pairs) instead of all pairs ``(i, j), i < j``.
+        dataset : str, default=None
+            As in :meth:`bayesian_test`.
+        random_state : int, numpy Generator or RandomState, default=None
+            One stream for all pairs (each pair gets its own draws).
+        **kw
+            ``rope``, ``metric``, ``method``, ``rho``, ``prior_strength``,
+            ``n_samples``: passed to :meth:`bayesian_test`.
+
+        Returns
+        -------
+        dict of (str, str) to BayesianTestResult
+            In pair order; :func:`~sklearn_bench.stats.bayesian_table` makes the
+            table, :func:`~sklearn_bench.plotting.plot_bayesian_posterior` the
+            plots.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> from sklearn_bench.stats import bayesian_table
+        >>> rng = np.random.default_rng(0)
+        >>> df = pd.DataFrame({"d": np.repeat([f"d{i}" for i in range(10)], 3),
+        ...                    "l": ["A", "B", "C"] * 10,
+        ...                    "error_rate": np.repeat(rng.uniform(0.1, 0.3, 10), 3)
+        ...                         + np.tile([0.0, 0.03, 0.001], 10)})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="error_rate",
+        ...     greater_is_better=False)
+        >>> table = bayesian_table(result.bayesian_comparisons(
+        ...     control="A", random_state=0))
+        >>> table[["a", "b", "decision"]]
+           a  b     decision
+        0  A  B            A
+        1  A  C  equivalent
+        """
+        from ..stats._bootstrap_ci import _as_generator
+
+        names = self.learners if learners is None else learners
+        names = _select.check_learners(self, names, at_least=2)
+        if control is not None:
+            (control,) = _select.check_learners(self, [control])
+            if control not in names:
+                names = [control, *names]
+            pairs = [(control, other) for other in names if other != control]
+        else:
+            pairs = list(combinations(names, 2))
+        if not isinstance(random_state, np.random.RandomState):
+            random_state = _as_generator(random_state)
+        return {
+            (a, b): self.bayesian_test(
+                a, b, dataset=dataset, random_state=random_state, **kw
+            )
+            for a, b in pairs
+        }

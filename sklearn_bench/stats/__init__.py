@@ -1,5 +1,12 @@
 """Statistics for comparing learners: pure functions on arrays, frozen results."""
 
+from ._bayesian import (
+    BayesianTestResult,
+    bayesian_correlated_t,
+    bayesian_sign_test,
+    bayesian_signed_rank,
+    bayesian_table,
+)
 from ._bootstrap_ci import bootstrap_ci
 from ._five_by_two import five_by_two_cv_test
 from ._friedman import FriedmanResult, critical_difference, friedman_test
@@ -16,12 +23,17 @@ from ._paired import PairedTestResult, paired_test
 from ._power import n_datasets_needed, power_paired_t
 
 __all__ = [
+    "BayesianTestResult",
     "FriedmanResult",
     "GlobalPermutationResult",
     "McNemarResult",
     "MultipleRuleBiasResult",
     "PairedTestResult",
     "adjust_pvalues",
+    "bayesian_correlated_t",
+    "bayesian_sign_test",
+    "bayesian_signed_rank",
+    "bayesian_table",
     "bootstrap_ci",
     "critical_difference",
     "error_rate_difference_ci",

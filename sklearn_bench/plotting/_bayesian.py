@@ -1,0 +1,299 @@
+"""Posterior plots of the Bayesian comparisons (Benavoli et al. 2017, Figs. 3–9).
+
+- :func:`plot_posterior_density`: the Student-t posterior of the mean
+  difference of the correlated t-test, the ROPE shaded;
+- :func:`plot_posterior_simplex`: Monte Carlo samples of the three region
+  probabilities of the signed-rank or sign test in the probability simplex;
+- :func:`plot_bayesian_posterior`: whichever fits the result.
+
+matplotlib is imported inside the functions.
+"""
+
+import numpy as np
+
+_COLORS = {"a": "#1f77b4", "rope": "#e69f00", "b": "#d62728"}
+_ROPE_SHADE = "#e69f00"
+_SQRT3_2 = np.sqrt(3) / 2
+_VERTICES = np.array([[0.0, 0.0], [0.5, _SQRT3_2], [1.0, 0.0]])  # a, rope, b
+
+
+def _check_result(result, method=None):
+    from ..stats import BayesianTestResult
+
+    if not isinstance(result, BayesianTestResult):
+        raise ValueError(
+            "`result` must be a BayesianTestResult (from bayesian_correlated_t, "
+            "bayesian_signed_rank, bayesian_sign_test or "
+            f"BenchmarkResult.bayesian_test); got {type(result).__name__}."
+        )
+    if method == "density" and result.method != "correlated_t":
+        raise ValueError(
+            f"The {result.method} test has Monte Carlo samples: use "
+            "plot_posterior_simplex."
+        )
+    if method == "simplex" and result.samples is None:
+        raise ValueError(
+            "The correlated t-test has a closed-form posterior: use "
+            "plot_posterior_density."
+        )
+
+
+def _names(result):
+    a, b = result.labels
+    return a, b
+
+
+def plot_posterior_density(result, *, ax=None, title=None):
+    """The posterior density of the mean difference, the ROPE shaded.
+
+    For :func:`~sklearn_bench.stats.bayesian_correlated_t` (Corani & Benavoli
+    2015; the figures of Benavoli et al. 2017, Section 3): the Student t
+    posterior of the mean of ``x − y``, with the area beyond ``+rope``, inside
+    the ROPE and below ``−rope`` filled in the colours of the learner it
+    favours (respecting the metric's direction) and the ROPE band shaded. The
+    legend gives the three posterior probabilities. A zero-variance posterior
+    (a point mass) is drawn as a vertical line.
+
+    Parameters
+    ----------
+    result : BayesianTestResult
+        Of method ``"correlated_t"``.
+    ax : matplotlib.axes.Axes, default=None
+        Axes to draw on; ``None`` makes a new figure.
+    title : str, default=None
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The curve has gid ``"posterior"``, the ROPE band ``"rope"``, the filled
+        regions ``"region-a"``, ``"region-rope"``, ``"region-b"`` (``a`` is
+        ``labels[0]``).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sklearn_bench.plotting import plot_posterior_density
+    >>> from sklearn_bench.stats import bayesian_correlated_t
+    >>> res = bayesian_correlated_t([0.21, 0.25, 0.22, 0.26, 0.24],
+    ...     [0.24, 0.26, 0.25, 0.29, 0.25], rope=0.01, rho=0.2,
+    ...     labels=("A", "B"), greater_is_better=False)
+    >>> ax = plot_posterior_density(res)
+    >>> ax.get_xlabel()
+    'A − B'
+    """
+    import matplotlib.pyplot as plt
+
+    _check_result(result, "density")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
+    a, b = _names(result)
+    probs = result.probabilities
+    rope = result.rope
+    mean = result.details["mean"]
+    # region of x − y favouring a: above rope if greater is better, else below
+    sign = 1.0 if result.greater_is_better else -1.0
+    if rope > 0:
+        ax.axvspan(-rope, rope, color=_ROPE_SHADE, alpha=0.12, lw=0, gid="rope")
+        for edge in (-rope, rope):
+            ax.axvline(edge, color=_ROPE_SHADE, lw=1.5)
+    ax.axvline(0, color="black", lw=0.6, ls=":")
+    labels = {
+        "a": f"P({a} better) = {probs[a]:.3f}",
+        "rope": f"P(equivalent) = {probs['equivalent']:.3f}",
+        "b": f"P({b} better) = {probs[b]:.3f}",
+    }
+    if result.details["scale"] == 0:
+        favoured = "rope"
+        if mean * sign > rope or (rope == 0 and mean * sign > 0):
+            favoured = "a"
+        elif mean * sign < -rope or (rope == 0 and mean * sign < 0):
+            favoured = "b"
+        ax.axvline(mean, color=_COLORS[favoured], lw=3, gid="posterior")
+        half = max(rope, abs(mean), 1e-3) * 1.5
+        ax.set_xlim(-half, half)
+        for key, text in labels.items():
+            ax.plot([], [], color=_COLORS[key], lw=6, label=text)
+        ax.set_yticks([])
+    else:
+        post = result.posterior()
+        lo = min(post.ppf(0.001), -1.2 * rope)
+        hi = max(post.ppf(0.999), 1.2 * rope)
+        xs = np.linspace(lo, hi, 600)
+        if rope > 0:
+            xs = np.union1d(xs, [-rope, rope])
+        ys = post.pdf(xs)
+        ax.plot(xs, ys, color="black", lw=1.5, gid="posterior")
+        above, below = xs >= rope, xs <= -rope
+        inside = (xs >= -rope) & (xs <= rope)
+        regions = {"a": above, "b": below} if sign > 0 else {"a": below, "b": above}
+        regions["rope"] = inside
+        for key in ("a", "rope", "b"):
+            mask = regions[key]
+            if key == "rope" and rope == 0:
+                continue
+            ax.fill_between(
+                xs,
+                0,
+                ys,
+                where=mask,
+                color=_COLORS[key],
+                alpha=0.45,
+                lw=0,
+                gid=f"region-{key}",
+                label=labels[key],
+            )
+        ax.set_ylim(0, 1.3 * float(ys.max()))  # room for the legend
+        ax.set_ylabel("posterior density")
+    ax.set_xlabel(f"{a} − {b}")
+    ax.legend(loc="upper center", ncols=3, fontsize="small", frameon=False)
+    ax.set_title(title if title is not None else f"{a} vs {b}: correlated t posterior")
+    return ax
+
+
+def _project(thetas):
+    """Barycentric (θ_a, θ_rope, θ_b) to the plane of the triangle's vertices."""
+    return thetas @ _VERTICES
+
+
+def plot_posterior_simplex(result, *, ax=None, max_points=5000, title=None):
+    """Posterior samples in the probability simplex (Benavoli et al. 2017, Fig. 6).
+
+    Each Monte Carlo sample of the signed-rank or sign test is a point
+    ``(θ_a, θ_rope, θ_b)`` of the triangle whose bottom-left vertex is "``a``
+    practically better", top "equivalent" and bottom-right "``b`` better".
+    Lines from the centre to the edges' midpoints split it into the three
+    regions where that probability is the largest; points are coloured by the
+    region they fall in, and the share of points in each region is the
+    posterior probability shown at its vertex. With ``rope = 0`` the
+    signed-rank samples lie on the bottom edge.
+
+    Parameters
+    ----------
+    result : BayesianTestResult
+        Of method ``"signed_rank"`` or ``"sign"``.
+    ax : matplotlib.axes.Axes, default=None
+    max_points : int, default=5000
+        At most this many samples are drawn (every k-th); the probabilities use
+        all of them.
+    title : str, default=None
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The points are collections with gids ``"samples-a"``,
+        ``"samples-rope"``, ``"samples-b"``; the triangle ``"simplex"``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from sklearn_bench.plotting import plot_posterior_simplex
+    >>> from sklearn_bench.stats import bayesian_signed_rank
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.uniform(0.6, 0.9, 15)
+    >>> res = bayesian_signed_rank(y + rng.normal(0.01, 0.01, 15), y, rope=0.01,
+    ...                            random_state=0, labels=("A", "B"))
+    >>> ax = plot_posterior_simplex(res)
+    >>> sorted(c.get_gid() for c in ax.collections)
+    ['samples-a', 'samples-b', 'samples-rope']
+    """
+    import matplotlib.pyplot as plt
+
+    _check_result(result, "simplex")
+    if (
+        isinstance(max_points, bool)
+        or not isinstance(max_points, int | np.integer)
+        or max_points < 1
+    ):
+        raise ValueError("`max_points` must be a positive integer.")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 4.6), layout="constrained")
+    a, b = _names(result)
+    samples = result.samples
+    # columns in the order (a better, rope, b better)
+    order = [0, 1, 2] if result.greater_is_better else [2, 1, 0]
+    thetas = samples[:, order]
+    step = max(1, int(np.ceil(len(thetas) / max_points)))
+    shown = thetas[::step]
+    winner = np.argmax(shown, axis=1)
+    xy = _project(shown)
+    for k, key in enumerate(("a", "rope", "b")):
+        pts = xy[winner == k]
+        ax.scatter(
+            pts[:, 0],
+            pts[:, 1],
+            s=6,
+            color=_COLORS[key],
+            alpha=0.4,
+            zorder=2,
+            lw=0,
+            gid=f"samples-{key}",
+            rasterized=True,
+        )
+    corners = np.vstack([_VERTICES, _VERTICES[:1]])
+    ax.plot(
+        corners[:, 0], corners[:, 1], color="black", lw=0.8, gid="simplex", zorder=1
+    )
+    centre = _VERTICES.mean(axis=0)
+    for i, j in ((0, 1), (1, 2), (0, 2)):
+        mid = (_VERTICES[i] + _VERTICES[j]) / 2
+        ax.plot(
+            [centre[0], mid[0]], [centre[1], mid[1]], color="black", lw=0.5, zorder=1
+        )
+    probs = result.probabilities
+    ax.text(0, -0.05, f"{a} better\n{probs[a]:.3f}", ha="center", va="top")
+    ax.text(1, -0.05, f"{b} better\n{probs[b]:.3f}", ha="center", va="top")
+    ax.text(
+        0.5,
+        _SQRT3_2 + 0.03,
+        f"equivalent\n{probs['equivalent']:.3f}",
+        ha="center",
+        va="bottom",
+    )
+    ax.set_xlim(-0.2, 1.2)
+    ax.set_ylim(-0.22, _SQRT3_2 + 0.2)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    name = {"signed_rank": "signed-rank", "sign": "sign"}[result.method]
+    ax.set_title(
+        title
+        if title is not None
+        else f"{a} vs {b}: Bayesian {name} test, rope = {result.rope:g}"
+    )
+    return ax
+
+
+def plot_bayesian_posterior(result, *, ax=None, title=None):
+    """The posterior plot that fits ``result``.
+
+    :func:`plot_posterior_density` for the correlated t-test,
+    :func:`plot_posterior_simplex` for the signed-rank and sign tests.
+
+    Parameters
+    ----------
+    result : BayesianTestResult
+    ax : matplotlib.axes.Axes, default=None
+    title : str, default=None
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sklearn_bench.plotting import plot_bayesian_posterior
+    >>> from sklearn_bench.stats import bayesian_sign_test
+    >>> res = bayesian_sign_test([0.8, 0.9, 0.7, 0.85], [0.7, 0.8, 0.72, 0.8],
+    ...                          rope=0.01, random_state=0)
+    >>> ax = plot_bayesian_posterior(res)
+    >>> ax.get_title()
+    'x vs y: Bayesian sign test, rope = 0.01'
+    """
+    _check_result(result)
+    if result.method == "correlated_t":
+        return plot_posterior_density(result, ax=ax, title=title)
+    return plot_posterior_simplex(result, ax=ax, title=title)

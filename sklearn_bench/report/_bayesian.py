@@ -1,0 +1,208 @@
+"""The Bayesian section of the report and the summary, beside the frequentist one.
+
+Benavoli et al. (2017): each learner against the best one, with the posterior
+probabilities that either is practically better or that they are practically
+equivalent, across data sets (Bayesian signed-rank test on the per-data-set
+means) and within each data set (Bayesian correlated t-test on the units of
+the corrected t, with the correlation from the stored split sizes). Everything goes
+through :meth:`~sklearn_bench.BenchmarkResult.bayesian_test`.
+"""
+
+import html
+import warnings
+
+import pandas as pd
+
+from ..results._bayesian_select import DEFAULT_ROPES
+
+_THRESHOLD = 0.95
+_N_SAMPLES = 20000
+_SEED = 0
+_COLUMNS = [
+    "scope",
+    "a",
+    "b",
+    "method",
+    "n",
+    "P(a better)",
+    "P(equivalent)",
+    "P(b better)",
+    "decision",
+]
+
+
+def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
+    """The best learner against each other one, Bayesian, as a table.
+
+    Parameters
+    ----------
+    result : BenchmarkResult
+    analysis : ReportAnalysis
+        Gives the metric, the best learner across data sets and the best learner
+        on each data set (the reference of ``analysis.within``).
+    threshold : float, default=0.95
+
+    Returns
+    -------
+    table : DataFrame
+        Columns ``scope`` (``"across data sets"`` or a data set), ``a`` (the
+        best), ``b``, ``method``, ``n``, the three probabilities and
+        ``decision``.
+    rope : float
+        The ROPE used: the metric's default (0.01 for error rate, accuracy), or
+        0 for a metric without one.
+    notes : list of str
+        What was not computed, and why; the ROPE's source.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.report import analyse_result
+    >>> from sklearn_bench.report._bayesian import bayesian_comparisons_table
+    >>> rng = np.random.default_rng(0)
+    >>> df = pd.DataFrame({"d": np.repeat([f"d{i}" for i in range(8)], 2),
+    ...                    "l": ["A", "B"] * 8,
+    ...                    "error_rate": np.repeat(rng.uniform(0.1, 0.3, 8), 2)
+    ...                         + np.tile([0.0, 0.04], 8)})
+    >>> result = BenchmarkResult.from_frame(df, dataset="d", learner="l",
+    ...     value="error_rate", greater_is_better=False)
+    >>> table, rope, notes = bayesian_comparisons_table(
+    ...     result, analyse_result(result))
+    >>> table[["scope", "a", "b", "decision"]]
+                  scope  a  b decision
+    0  across data sets  A  B        A
+    """
+    metric = analysis.metric
+    notes = []
+    if metric in DEFAULT_ROPES:
+        rope = DEFAULT_ROPES[metric]
+    else:
+        rope = 0.0
+        notes.append(
+            f"Metric {metric!r} has no default region of practical equivalence; "
+            "the Bayesian comparisons use rope = 0 (pass a ROPE to "
+            "BenchmarkResult.bayesian_test for practical equivalence)."
+        )
+    rows = []
+    options = {"rope": rope, "metric": metric}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RuntimeWarning)
+        datasets = list(analysis.mean.index)
+        if len(datasets) >= 2:
+            others = [m for m in analysis.mean.columns if m != analysis.best]
+            for other in others:
+                try:
+                    res = result.bayesian_test(
+                        analysis.best,
+                        other,
+                        n_samples=_N_SAMPLES,
+                        random_state=_SEED,
+                        **options,
+                    )
+                except ValueError as exc:
+                    notes.append(f"Not across data sets: {exc}")
+                    break
+                rows.append(_row("across data sets", res, threshold))
+        within_notes = set()
+        for dataset, group in analysis.within.groupby("dataset", sort=False):
+            reference = group["reference"].iloc[0]
+            for other in group["learner"]:
+                try:
+                    res = result.bayesian_test(
+                        reference, other, dataset=dataset, **options
+                    )
+                except ValueError as exc:
+                    within_notes.add(str(exc))
+                    break
+                rows.append(_row(dataset, res, threshold))
+    notes.extend(f"Not within a data set: {msg}" for msg in sorted(within_notes))
+    notes.extend(sorted({str(w.message) for w in caught}))
+    return pd.DataFrame(rows, columns=_COLUMNS), rope, notes
+
+
+def _row(scope, res, threshold):
+    a, b = res.labels
+    probs = res.probabilities
+    return {
+        "scope": scope,
+        "a": a,
+        "b": b,
+        "method": res.method.replace("_", "-"),
+        "n": res.n,
+        "P(a better)": probs[a],
+        "P(equivalent)": probs["equivalent"],
+        "P(b better)": probs[b],
+        "decision": res.decision(threshold),
+    }
+
+
+def _intro(analysis, rope):
+    return (
+        f"Posterior probabilities that the best learner (a) or the other (b) is "
+        f"practically better in {analysis.metric} ({analysis.direction}), or that "
+        f"they are practically equivalent (difference within ±{rope:g}), after "
+        "Benavoli et al. (2017). Across data sets: Bayesian signed-rank test on "
+        "the per-data-set means (Dirichlet-process prior of strength 0.5 at 0, "
+        f"{_N_SAMPLES} Monte Carlo samples, seed {_SEED}); within a data set: "
+        "Bayesian correlated t-test (Corani & Benavoli 2015) on the units of the "
+        "corrected t, with rho/(1 − rho) = n_test/n_train from the stored split "
+        f"sizes. Decision at posterior probability {_THRESHOLD}."
+    )
+
+
+def bayesian_html(result, analysis):
+    """The ``<section id="bayesian">`` of the report."""
+    from ._html import _table
+
+    table, rope, notes = bayesian_comparisons_table(result, analysis)
+    parts = [
+        '<section id="bayesian"><h2>Bayesian comparisons</h2>',
+        f"<p>{html.escape(_intro(analysis, rope))}</p>",
+    ]
+    if len(table):
+        parts.append(
+            _table(
+                table,
+                "The best learner against each other one",
+                table_id="table-bayesian",
+                index=False,
+            )
+        )
+    for note in notes:
+        parts.append(f'<p class="note">{html.escape(note)}</p>')
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def bayesian_summary_lines(result, analysis):
+    """Lines of the text summary: the Bayesian comparisons across data sets."""
+    if result is None:
+        return []
+    table, rope, notes = bayesian_comparisons_table(result, analysis)
+    across = table[table["scope"] == "across data sets"]
+    lines = [
+        f"   Bayesian signed-rank across data sets (ROPE ±{rope:g}; decision at "
+        f"{_THRESHOLD}):"
+    ]
+    if across.empty:
+        lines.append("   (not computed: needs at least 2 data sets and 2 learners)")
+    width = max((len(str(b)) for b in across["b"]), default=0)
+    for r in across.itertuples(index=False):
+        lines.append(
+            f"   {r.a} vs {r.b:<{width}}  P({r.a} better) = {r[5]:.3f}, "
+            f"P(equivalent) = {r[6]:.3f}, P({r.b} better) = {r[7]:.3f} -> "
+            f"{r.decision}"
+        )
+    within = table[table["scope"] != "across data sets"]
+    if len(within):
+        counts = within["decision"].value_counts()
+        lines.append(
+            f"   Within data sets (correlated t, {len(within)} comparisons with the "
+            "best there): "
+            + ", ".join(f"{name}: {count}" for name, count in counts.items())
+            + "."
+        )
+    lines.extend(f"   ({note})" for note in notes[:1])
+    return lines

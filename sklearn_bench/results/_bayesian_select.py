@@ -1,0 +1,81 @@
+"""Data selection for the Bayesian comparisons of :class:`BenchmarkResult`.
+
+What the Bayesian tests need beyond :mod:`._select` and :mod:`._within`: the
+correlation ``rho`` of the correlated t-test from the units and ratio of the
+corrected t, and the default region of practical equivalence of the metrics that
+have an agreed one. Nothing here
+computes a statistic.
+"""
+
+import numpy as np
+
+from . import _select, _within
+
+# Metrics in [0, 1] where one percentage point is the customary ROPE
+# (Benavoli et al. 2017, Section 3.3, use 0.01 for accuracy). Other metrics have
+# no unit-free default: their ROPE must be given.
+DEFAULT_ROPES = {"error_rate": 0.01, "accuracy": 0.01, "balanced_accuracy": 0.01}
+
+
+def rope_for(result, metric, rope):
+    """``rope`` checked, or the metric's default; ``ValueError`` if it has none."""
+    if rope is None:
+        if metric not in DEFAULT_ROPES:
+            raise ValueError(
+                f"`rope` is required for metric {metric!r}: the region of practical "
+                "equivalence is in the metric's units (only "
+                f"{', '.join(sorted(DEFAULT_ROPES))} have a default, 0.01)."
+            )
+        return DEFAULT_ROPES[metric]
+    rope = float(rope)
+    if not (np.isfinite(rope) and rope >= 0):
+        raise ValueError(f"`rope` must be a non-negative number; got {rope!r}.")
+    return rope
+
+
+def correlated_splits(result, a, b, *, metric, dataset, rho=None):
+    """Split scores of ``a`` and ``b`` on ``dataset`` and their correlation.
+
+    The units and ``n_test/n_train`` are those of ``method="corrected_t"``
+    (:func:`._within.corrected_t_inputs`, one rule for every scheme): all k·r
+    fold scores of (repeated) k-fold and of BootstrapCV, every split of a
+    ShuffleSplit-like scheme, the replicates of BootstrapOOB with the
+    out-of-bootstrap rows over the *distinct* training rows. The correlation of
+    the Bayesian correlated t-test is ``rho = r / (1 + r)`` for that ratio
+    ``r = n_test/n_train`` (so ``rho/(1 − rho) = r``: the Bayesian test with
+    ``rope = 0`` is the one-sided corrected t), unless ``rho`` is given.
+
+    Returns
+    -------
+    x, y : ndarray
+    rho : float
+    scope : str
+        Words for the description: data set, units, correction, dropped splits.
+    n_dropped : int
+    """
+    ratio = None
+    if rho is not None:
+        rho = float(rho)
+        if not (np.isfinite(rho) and 0 <= rho < 1):
+            raise ValueError(f"`rho` must lie in [0, 1); got {rho!r}.")
+        ratio = rho / (1 - rho)
+    try:
+        x, y, ratio, scope, n_dropped = _within.corrected_t_inputs(
+            result, a, b, metric=metric, dataset=dataset, test_train_ratio=ratio
+        )
+    except ValueError as exc:
+        raise ValueError(
+            str(exc).replace("`test_train_ratio`", "`rho`")
+            + " (The Bayesian correlated t-test uses the units and correction of "
+            "method='corrected_t'.)"
+        ) from None
+    if x.size < 2:
+        raise ValueError(
+            f"The Bayesian correlated t-test needs at least 2 splits of data set "
+            f"{dataset!r}; got {x.size}"
+            + _select.dropped_words(n_dropped, "split", a, b)
+            + "."
+        )
+    if rho is None:
+        rho = ratio / (1 + ratio)
+    return x, y, float(rho), f"{scope}; rho = {rho:.4g}", n_dropped

@@ -1,0 +1,720 @@
+"""Bayesian comparisons of two learners with a region of practical equivalence.
+
+Instead of a p-value, the posterior probabilities that ``x`` is practically
+larger than ``y``, that the two are practically equivalent (their difference
+lies within the region of practical equivalence, the ROPE ``[−rope, rope]``),
+and that ``x`` is practically smaller (Benavoli, Corani, Demšar & Zaffalon
+2017, "Time for a change", JMLR 18):
+
+- :func:`bayesian_correlated_t`: one data set, correlated resampling scores
+  (Corani & Benavoli 2015), closed form;
+- :func:`bayesian_signed_rank` and :func:`bayesian_sign_test`: several data sets,
+  Dirichlet-process posteriors (Benavoli et al. 2014; 2017, Section 4), Monte
+  Carlo, vectorised.
+
+All work on ``d = x − y``; the orientation and the probabilities' order
+``(p_greater, p_rope, p_less)`` are those of baycomp's ``(p_left, p_rope,
+p_right)`` for ``two_on_single(x, y)`` / ``two_on_multiple(x, y)``.
+"""
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats
+
+from ._bootstrap_ci import _as_generator
+from ._paired import _DECIMALS, _check_paired
+
+_BATCH_ELEMENTS = 2_000_000  # Monte Carlo samples x pseudo-observations per batch
+_TIE_TOLERANCE = 1e-12  # thetas closer than this count as a tie for the largest
+_EQUIVALENT = "equivalent"
+_UNDECIDED = "undecided"
+
+
+# --------------------------------------------------------------------------- result
+@dataclass(frozen=True)
+class BayesianTestResult:
+    """Result of :func:`bayesian_correlated_t`, :func:`bayesian_signed_rank` or
+    :func:`bayesian_sign_test`.
+
+    Attributes
+    ----------
+    p_greater : float
+        Posterior probability that ``x`` is practically larger than ``y``
+        (baycomp's ``p_left``). For the correlated t-test
+        ``P(μ > rope)`` of the mean difference ``μ``; for the Dirichlet-process
+        tests the probability that ``θ_greater`` is the largest of the three
+        region probabilities (see :func:`bayesian_signed_rank`).
+    p_rope : float
+        Posterior probability of practical equivalence, ``P(|μ| <= rope)``
+        (resp. that ``θ_rope`` is the largest).
+    p_less : float
+        Posterior probability that ``x`` is practically smaller (``p_right``).
+    rope : float
+        Half-width of the region of practical equivalence, in the units of the
+        scores.
+    n : int
+        Number of pairs (resamples or data sets).
+    method : str
+        ``"correlated_t"``, ``"signed_rank"`` or ``"sign"``.
+    description : str
+        What was compared, the prior, the ROPE and the posterior probabilities
+        in words.
+    labels : tuple of two str
+        Names of ``x`` and ``y``.
+    greater_is_better : bool
+        Whether a larger score is better; decides which probability belongs to
+        which name in :attr:`probabilities` and :meth:`decision`.
+    n_dropped : int
+        Units (splits or replicates) a :class:`~sklearn_bench.BenchmarkResult`
+        dropped before the test because a task of either learner failed; 0 for
+        arrays passed directly.
+    standard_error : float
+        Largest Monte Carlo standard error ``sqrt(p (1 − p) / n_samples)`` of
+        the three probabilities; 0 for the closed-form correlated t-test.
+    details : dict
+        Method-specific quantities: ``mean``, ``scale``, ``df``, ``rho`` of the
+        posterior Student t; ``prior_strength``, ``n_samples``, the per-region
+        counts or ``standard_errors`` of the Monte Carlo tests.
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import bayesian_correlated_t
+    >>> res = bayesian_correlated_t(
+    ...     [0.81, 0.84, 0.80, 0.83, 0.85], [0.78, 0.80, 0.79, 0.80, 0.81],
+    ...     rope=0.01, rho=0.2, labels=("A", "B"))
+    >>> round(res.p_greater, 4), round(res.p_rope, 4), round(res.p_less, 4)
+    (0.9642, 0.0317, 0.0041)
+    >>> res.decision(0.95)
+    'A'
+    >>> res.probabilities == {"A": res.p_greater, "equivalent": res.p_rope,
+    ...                       "B": res.p_less}
+    True
+    """
+
+    p_greater: float
+    p_rope: float
+    p_less: float
+    rope: float
+    n: int
+    method: str
+    description: str = field(repr=False)
+    labels: tuple = ("x", "y")
+    greater_is_better: bool = True
+    standard_error: float = 0.0
+    n_dropped: int = 0
+    details: dict = field(default_factory=dict, repr=False, compare=False)
+    _samples: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def probabilities(self):
+        """``{labels[0]: P(x better), "equivalent": P(rope), labels[1]: ...}``.
+
+        "Better" follows :attr:`greater_is_better`: for an error rate the
+        probability that ``x`` is better is :attr:`p_less`.
+        """
+        first, second = (
+            (self.p_greater, self.p_less)
+            if self.greater_is_better
+            else (self.p_less, self.p_greater)
+        )
+        return {
+            self.labels[0]: first,
+            _EQUIVALENT: self.p_rope,
+            self.labels[1]: second,
+        }
+
+    def decision(self, threshold=0.95):
+        """The name whose posterior probability reaches ``threshold``.
+
+        Benavoli et al. (2017, Section 3.4): declare a learner practically
+        better, or the two practically equivalent, when that posterior
+        probability is at least ``threshold``; otherwise the data do not decide.
+
+        Parameters
+        ----------
+        threshold : float, default=0.95
+            In ``(0.5, 1]``, so that at most one of the three can reach it.
+
+        Returns
+        -------
+        str
+            A label, ``"equivalent"`` or ``"undecided"``.
+        """
+        threshold = float(threshold)
+        if not 0.5 < threshold <= 1:
+            raise ValueError(f"`threshold` must lie in (0.5, 1]; got {threshold!r}.")
+        for name, p in self.probabilities.items():
+            if p >= threshold:
+                return name
+        return _UNDECIDED
+
+    @property
+    def samples(self):
+        """Monte Carlo samples of ``(θ_greater, θ_rope, θ_less)``, shape (S, 3).
+
+        Each row is one posterior draw of the probabilities of the three regions
+        (baycomp's ``Posterior.sample`` with the same column order). ``None`` for
+        the correlated t-test, whose posterior is :meth:`posterior`.
+        """
+        return self._samples
+
+    def posterior(self):
+        """The posterior of the mean difference (correlated t-test only).
+
+        Returns
+        -------
+        scipy.stats frozen distribution
+            ``scipy.stats.t(df, loc=mean, scale=scale)``. Zero variance (a
+            point-mass posterior, see :func:`bayesian_correlated_t`) raises
+            ``ValueError``.
+        """
+        if self.method != "correlated_t":
+            raise ValueError(
+                f"The {self.method} test has Monte Carlo `samples`, not a "
+                "closed-form posterior."
+            )
+        if self.details["scale"] == 0:
+            raise ValueError(
+                "The differences have zero variance: the posterior is a point mass "
+                f"at {self.details['mean']!r}, not a Student t."
+            )
+        return stats.t(
+            self.details["df"], loc=self.details["mean"], scale=self.details["scale"]
+        )
+
+    def to_dict(self, threshold=0.95):
+        """The result as a flat ``dict``, probabilities named by learner."""
+        names = list(self.probabilities)
+        probs = list(self.probabilities.values())
+        return {
+            "method": self.method,
+            "n": self.n,
+            "rope": self.rope,
+            "a": names[0],
+            "b": names[2],
+            "p_a": probs[0],
+            "p_rope": probs[1],
+            "p_b": probs[2],
+            "standard_error": self.standard_error,
+            "n_dropped": self.n_dropped,
+            "decision": self.decision(threshold),
+            "threshold": threshold,
+            "description": self.description,
+        }
+
+    def to_frame(self, threshold=0.95):
+        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
+        import pandas as pd
+
+        return pd.DataFrame([self.to_dict(threshold)])
+
+
+# ----------------------------------------------------------------------- validation
+def _check_common(x, y, rope, labels, *, name):
+    d = _check_paired(x, y)
+    if d.size < 2:
+        raise ValueError(f"The Bayesian {name} needs at least 2 pairs in `x` and `y`.")
+    rope = float(rope)
+    if not (np.isfinite(rope) and rope >= 0):
+        raise ValueError(f"`rope` must be a non-negative number; got {rope!r}.")
+    labels = tuple(str(v) for v in labels)
+    if len(labels) != 2 or labels[0] == labels[1] or _EQUIVALENT in labels:
+        raise ValueError(
+            f"`labels` must be two different names other than {_EQUIVALENT!r}; "
+            f"got {labels!r}."
+        )
+    return d, rope, labels
+
+
+def _check_monte_carlo(prior_strength, n_samples):
+    prior_strength = float(prior_strength)
+    if not (np.isfinite(prior_strength) and prior_strength >= 0):
+        raise ValueError(
+            f"`prior_strength` must be a non-negative number; got {prior_strength!r}."
+        )
+    if (
+        isinstance(n_samples, bool)
+        or not isinstance(n_samples, int | np.integer)
+        or n_samples < 1
+    ):
+        raise ValueError("`n_samples` must be a positive integer.")
+    return prior_strength, int(n_samples)
+
+
+def _fmt(value):
+    return f"{value:.4g}"
+
+
+def _rope_words(rope):
+    if rope == 0:
+        return "no ROPE (rope = 0)"
+    return f"ROPE [−{_fmt(rope)}, {_fmt(rope)}]"
+
+
+def _probability_words(p_greater, p_rope, p_less, rope, what):
+    r = _fmt(rope)
+    return (
+        f"P({what} > {r}) = {p_greater:.4f}, P(|{what}| <= {r}) = {p_rope:.4f}, "
+        f"P({what} < −{r}) = {p_less:.4f}"
+    )
+
+
+# --------------------------------------------------------------- correlated t-test
+def bayesian_correlated_t(
+    x, y, *, rope=0.0, rho, labels=("x", "y"), greater_is_better=True
+):
+    """Bayesian correlated t-test of resampling scores on one data set.
+
+    Corani & Benavoli (2015), "A Bayesian approach for comparing cross-validated
+    algorithms on multiple data sets", Machine Learning 100, Section 3: the
+    ``n`` differences ``d = x − y`` of one data set's resamples are modelled as
+    Gaussian with mean ``μ``, variance ``σ²`` and correlation ``rho`` between
+    any two of them (the overlap of their training sets). Under the
+    non-informative (matching) prior, the limit of the Normal–Gamma prior, the
+    marginal posterior of ``μ`` is Student t with ``n − 1`` degrees of freedom,
+
+    ``μ | d ~ t_{n−1}(mean(d), (1/n + rho/(1 − rho)) · var(d))``
+
+    (``var`` with ``ddof=1``), the Bayesian counterpart of the Nadeau–Bengio
+    corrected t-test. The probabilities are closed form:
+    ``p_greater = P(μ > rope)``, ``p_rope = P(|μ| <= rope)``,
+    ``p_less = P(μ < −rope)``.
+
+    Parameters
+    ----------
+    x, y : array-like of shape (n,)
+        Paired scores of two learners on the same ``n`` resamples (folds of
+        repeated k-fold, random train/test splits) of one data set, n >= 2.
+    rope : float, default=0.0
+        Half-width of the region of practical equivalence, in the scores' units
+        (e.g. 0.01 for an error rate). ``0`` gives two probabilities and
+        ``p_rope = 0``.
+    rho : float
+        Correlation of the differences, in ``[0, 1)``:
+        ``n_test / (n_test + n_train)`` of one resample (Nadeau & Bengio 2003;
+        ``1/k`` for k-fold cross-validation, ``0.3`` for 70/30 random splits).
+        ``rho/(1 − rho) = n_test/n_train`` is the correction of the
+        corrected t-test. Required: it depends on how the scores were made.
+    labels : tuple of two str, default=("x", "y")
+        Names of ``x`` and ``y`` in :attr:`~BayesianTestResult.probabilities`,
+        :meth:`~BayesianTestResult.decision` and the description.
+    greater_is_better : bool, default=True
+        Whether larger scores are better (``False`` for an error rate).
+
+    Returns
+    -------
+    BayesianTestResult
+        ``details`` holds ``mean``, ``scale``, ``df``, ``rho``, ``variance``.
+
+    Notes
+    -----
+    Equal to baycomp's ``CorrelatedTTest`` with ``rho = 1/nfolds`` (baycomp
+    1.0's ``runs`` argument fixes ``rho = runs/n``, i.e. k-fold). Differences
+    are rounded to 10 decimals to find constant ones. Zero variance (all
+    differences equal, e.g. all zero): the posterior is a point mass at the
+    mean, as in baycomp, and a ``RuntimeWarning`` says so; the probabilities
+    are then 0 or 1 (a mean exactly on a ROPE boundary counts as equivalent;
+    with ``rope=0`` a mean of exactly 0 gives ``p_greater = p_less = 0.5``).
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import bayesian_correlated_t
+    >>> x = [0.12, 0.15, 0.11, 0.14, 0.13, 0.16, 0.12, 0.13, 0.15, 0.14]
+    >>> y = [0.14, 0.15, 0.14, 0.15, 0.16, 0.16, 0.13, 0.15, 0.17, 0.15]
+    >>> res = bayesian_correlated_t(x, y, rope=0.01, rho=0.1, labels=("A", "B"),
+    ...                             greater_is_better=False)
+    >>> {k: round(v, 3) for k, v in res.probabilities.items()}
+    {'A': 0.83, 'equivalent': 0.17, 'B': 0.0}
+    >>> res.decision()
+    'undecided'
+    """
+    d, rope, labels = _check_common(x, y, rope, labels, name="correlated t-test")
+    rho = float(rho)
+    if not (np.isfinite(rho) and 0 <= rho < 1):
+        raise ValueError(f"`rho` must lie in [0, 1); got {rho!r}.")
+    n = d.size
+    df = n - 1
+    mean = float(np.mean(d))
+    rounded = np.round(d, _DECIMALS)
+    constant = bool(np.all(rounded == rounded[0]))
+    variance = 0.0 if constant else float(np.var(d, ddof=1))
+    scale = float(np.sqrt((1 / n + rho / (1 - rho)) * variance))
+    what = f"mean {labels[0]} − {labels[1]}"
+    if scale == 0:
+        mean = float(np.round(mean, _DECIMALS))
+        warnings.warn(
+            f"The {n} differences {labels[0]} − {labels[1]} are all equal "
+            f"({mean:.4g}): the posterior is a point mass and the probabilities "
+            "are 0 or 1.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        if rope == 0:
+            p_greater = float(mean > 0) + 0.5 * float(mean == 0)
+            p_less = 1.0 - p_greater
+        else:
+            p_greater = float(mean > rope)
+            p_less = float(mean < -rope)
+        p_rope = 1.0 - p_greater - p_less
+        posterior = f"a point mass at {_fmt(mean)} (zero variance)"
+    else:
+        p_greater = float(stats.t.sf(rope, df, loc=mean, scale=scale))
+        p_less = float(stats.t.cdf(-rope, df, loc=mean, scale=scale))
+        p_rope = 0.0 if rope == 0 else max(0.0, 1.0 - p_greater - p_less)
+        posterior = (
+            f"Student t with {df} df, location {_fmt(mean)}, scale {_fmt(scale)}"
+        )
+    description = (
+        f"Bayesian correlated t-test (Corani & Benavoli 2015) of the {what} over "
+        f"{n} correlated resamples of one data set (rho = {_fmt(rho)}); "
+        "non-informative prior (flat on the mean, 1/σ² on the variance); "
+        f"{_rope_words(rope)}; posterior of the mean difference: {posterior}. "
+        + _probability_words(p_greater, p_rope, p_less, rope, what)
+        + "."
+    )
+    return BayesianTestResult(
+        p_greater=p_greater,
+        p_rope=p_rope,
+        p_less=p_less,
+        rope=rope,
+        n=n,
+        method="correlated_t",
+        description=description,
+        labels=labels,
+        greater_is_better=bool(greater_is_better),
+        details={
+            "mean": mean,
+            "scale": scale,
+            "df": df,
+            "rho": rho,
+            "variance": variance,
+        },
+    )
+
+
+# --------------------------------------------------------- Dirichlet-process tests
+def _dirichlet(alpha, size, random_state):
+    """``size`` draws of Dirichlet(alpha); components with alpha 0 are 0.
+
+    A :class:`numpy.random.RandomState` draws with its own ``dirichlet`` (so the
+    same seed gives baycomp's draws); anything else through a Generator.
+    """
+    alpha = np.asarray(alpha, dtype=float)
+    positive = alpha > 0
+    out = np.zeros((size, alpha.size))
+    out[:, positive] = random_state.dirichlet(alpha[positive], size)
+    return out
+
+
+def _rng(random_state):
+    if isinstance(random_state, np.random.RandomState):
+        return random_state
+    return _as_generator(random_state)
+
+
+def _winner_probabilities(thetas):
+    """P(each column is the largest), ties (within 1e-12) shared equally."""
+    top = thetas.max(axis=1, keepdims=True)
+    winners = thetas >= top - _TIE_TOLERANCE
+    share = winners / winners.sum(axis=1, keepdims=True)
+    probs = share.mean(axis=0)
+    return probs
+
+
+def _monte_carlo_result(
+    thetas, *, rope, n, method, labels, greater_is_better, details, head
+):
+    n_samples = thetas.shape[0]
+    p_greater, p_rope, p_less = (float(p) for p in _winner_probabilities(thetas))
+    ses = [float(np.sqrt(p * (1 - p) / n_samples)) for p in (p_greater, p_rope, p_less)]
+    what = f"{labels[0]} − {labels[1]}"
+    description = (
+        head + f"; {_rope_words(rope)}. Probability that each region is the most "
+        f"probable one, over {n_samples} Monte Carlo samples (SE <= "
+        f"{max(ses):.4f}): "
+        + _probability_words(p_greater, p_rope, p_less, rope, what)
+        + "."
+    )
+    return BayesianTestResult(
+        p_greater=p_greater,
+        p_rope=p_rope,
+        p_less=p_less,
+        rope=rope,
+        n=n,
+        method=method,
+        description=description,
+        labels=labels,
+        greater_is_better=bool(greater_is_better),
+        standard_error=max(ses),
+        details={**details, "n_samples": n_samples, "standard_errors": tuple(ses)},
+        _samples=thetas,
+    )
+
+
+def bayesian_signed_rank(
+    x,
+    y,
+    *,
+    rope=0.0,
+    prior_strength=0.5,
+    n_samples=50000,
+    random_state=None,
+    labels=("x", "y"),
+    greater_is_better=True,
+):
+    """Bayesian signed-rank test of paired scores over several data sets.
+
+    Benavoli, Corani, Mangili, Zaffalon & Ruggeri (2014), "A Bayesian Wilcoxon
+    signed-rank test based on the Dirichlet process", ICML; Benavoli et al.
+    (2017, JMLR 18, Section 4). The distribution of ``d = x − y`` over data sets
+    gets a Dirichlet-process prior with strength ``s = prior_strength`` and base
+    measure a point mass at the pseudo-observation ``z0 = 0``. Its posterior
+    weights ``w ~ Dirichlet(s, 1, ..., 1)`` on ``(z0, d_1, ..., d_n)`` give the
+    posterior probabilities of the three regions of the Walsh average
+    ``(Z + Z')/2`` of two independent differences,
+
+    - ``θ_greater = Σ_ij w_i w_j H(z_i + z_j − 2 rope)``,
+    - ``θ_less = Σ_ij w_i w_j H(−z_i − z_j − 2 rope)``,
+    - ``θ_rope = 1 − θ_greater − θ_less``,
+
+    with ``H`` the Heaviside step, ``H(0) = 1/2`` (so a Walsh average exactly
+    on a ROPE boundary counts half; with ``rope = 0`` a zero average is split
+    between the two sides and ``θ_rope = 0``). ``p_greater`` is the posterior
+    probability that ``θ_greater`` is the largest of the three (the most
+    probable region), likewise ``p_rope`` and ``p_less`` (Benavoli et al.
+    2017, Section 4.1; baycomp's ``SignedRankTest.probs``), estimated from
+    ``n_samples`` draws, all at once as matrix products.
+
+    Parameters
+    ----------
+    x, y : array-like of shape (n,)
+        Paired scores of two learners on ``n >= 2`` data sets (e.g. their mean
+        cross-validated scores).
+    rope : float, default=0.0
+        Half-width of the region of practical equivalence, in the scores' units.
+    prior_strength : float, default=0.5
+        ``s``, the weight of the pseudo-observation at 0 (baycomp 1.0's and
+        Benavoli et al. 2017's choice); ``0`` drops it (the Bayesian bootstrap).
+    n_samples : int, default=50000
+        Monte Carlo draws of the Dirichlet weights.
+    random_state : int, Generator or RandomState, default=None
+        A :class:`numpy.random.RandomState` draws with its legacy
+        ``dirichlet``, so ``RandomState(seed)`` reproduces baycomp's samples for
+        the same seed; ints and Generators use :class:`numpy.random.Generator`.
+    labels : tuple of two str, default=("x", "y")
+    greater_is_better : bool, default=True
+
+    Returns
+    -------
+    BayesianTestResult
+        With :attr:`~BayesianTestResult.samples` (shape ``(n_samples, 3)``) and
+        ``standard_error``, the largest binomial Monte Carlo SE of the three
+        probabilities.
+
+    Notes
+    -----
+    Differences (and their pairwise sums) are rounded to 10 decimals before
+    they are compared with the ROPE. Deliberate difference from baycomp 1.0:
+    when two regions are equally probable in a draw (within 1e-12) the draw
+    is shared between them; baycomp's ``argmax`` gives it to the first. This
+    matters only for degenerate data: all differences zero with ``rope = 0``
+    gives ``p_greater = p_less = 0.5`` here and ``p_left = 1`` in baycomp. With
+    ``rope > 0`` all differences inside the ROPE give ``p_rope = 1``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import bayesian_signed_rank
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.uniform(0.6, 0.9, 20)
+    >>> x = y + rng.normal(0.02, 0.01, 20)
+    >>> res = bayesian_signed_rank(x, y, rope=0.01, random_state=0,
+    ...                            labels=("A", "B"))
+    >>> round(res.p_greater, 2), res.decision()
+    (1.0, 'A')
+    >>> res.samples.shape
+    (50000, 3)
+    """
+    d, rope, labels = _check_common(x, y, rope, labels, name="signed-rank test")
+    prior_strength, n_samples = _check_monte_carlo(prior_strength, n_samples)
+    if prior_strength > 0:
+        z = np.concatenate([[0.0], d])
+        alpha = np.concatenate([[prior_strength], np.ones(d.size)])
+    else:
+        z, alpha = d, np.ones(d.size)
+    sums = np.round(z[:, None] + z[None, :], _DECIMALS)
+    bound = np.round(2 * rope, _DECIMALS)
+    above = (sums > bound) + 0.5 * (sums == bound)
+    below = (sums < -bound) + 0.5 * (sums == -bound)
+    rng = _rng(random_state)
+    thetas = np.empty((n_samples, 3))
+    batch = max(1, _BATCH_ELEMENTS // z.size)
+    for start in range(0, n_samples, batch):
+        stop = min(start + batch, n_samples)
+        w = _dirichlet(alpha, stop - start, rng)
+        thetas[start:stop, 0] = np.einsum("bi,ij,bj->b", w, above, w, optimize=True)
+        thetas[start:stop, 2] = np.einsum("bi,ij,bj->b", w, below, w, optimize=True)
+    thetas[:, 1] = 1.0 - thetas[:, 0] - thetas[:, 2]
+    if rope == 0:
+        thetas[:, 1] = 0.0
+    head = (
+        "Bayesian signed-rank test (Benavoli et al. 2014; 2017) of "
+        f"{labels[0]} − {labels[1]} over {d.size} data sets: Dirichlet-process "
+        f"posterior, prior strength {_fmt(prior_strength)} at the "
+        "pseudo-observation 0; regions of the Walsh average (Z + Z')/2"
+    )
+    return _monte_carlo_result(
+        thetas,
+        rope=rope,
+        n=d.size,
+        method="signed_rank",
+        labels=labels,
+        greater_is_better=greater_is_better,
+        details={"prior_strength": prior_strength},
+        head=head,
+    )
+
+
+def bayesian_sign_test(
+    x,
+    y,
+    *,
+    rope=0.0,
+    prior_strength=1.0,
+    n_samples=50000,
+    random_state=None,
+    labels=("x", "y"),
+    greater_is_better=True,
+):
+    """Bayesian sign test of paired scores over several data sets.
+
+    Benavoli et al. (2014; 2017, Section 4): with a Dirichlet-process prior of
+    strength ``s`` at the pseudo-observation ``z0 = 0``, the posterior
+    probabilities of the three regions ``d > rope``, ``|d| <= rope`` and
+    ``d < −rope`` of ``d = x − y`` are
+    ``(θ_greater, θ_rope, θ_less) ~ Dirichlet(n_greater, n_rope + s, n_less)``
+    (the pseudo-observation 0 lies in the ROPE; counts of differences in each
+    region). ``p_greater`` etc. are the posterior probabilities that each
+    region is the most probable one, as in :func:`bayesian_signed_rank`.
+
+    Parameters
+    ----------
+    x, y : array-like of shape (n,)
+        Paired scores of two learners on ``n >= 2`` data sets.
+    rope : float, default=0.0
+        Half-width of the ROPE. With ``rope = 0`` the ROPE holds the ties
+        ``d = 0`` and the prior.
+    prior_strength : float, default=1.0
+        ``s`` (baycomp 1.0's default for its sign test); ``0`` gives the
+        Bayesian bootstrap.
+    n_samples : int, default=50000
+    random_state : int, Generator or RandomState, default=None
+    labels : tuple of two str, default=("x", "y")
+    greater_is_better : bool, default=True
+
+    Returns
+    -------
+    BayesianTestResult
+        ``details`` holds the counts ``n_greater``, ``n_rope``, ``n_less``.
+
+    Notes
+    -----
+    Deliberate difference from baycomp 1.0, which adds 0.0001 to every count
+    "for numerical stability": a region with no difference and no prior gets
+    probability exactly 0 here (the Dirichlet-process posterior), instead of a
+    tiny positive one; the two agree within Monte Carlo error. Ties of the
+    largest region are shared, as in :func:`bayesian_signed_rank`.
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import bayesian_sign_test
+    >>> x = [0.81, 0.84, 0.80, 0.83, 0.85, 0.90, 0.70, 0.75]
+    >>> y = [0.78, 0.80, 0.795, 0.80, 0.81, 0.86, 0.66, 0.76]
+    >>> res = bayesian_sign_test(x, y, rope=0.01, random_state=0)
+    >>> res.details["n_greater"], res.details["n_rope"], res.details["n_less"]
+    (6, 2, 0)
+    >>> round(res.p_greater, 2)
+    0.86
+    """
+    d, rope, labels = _check_common(x, y, rope, labels, name="sign test")
+    prior_strength, n_samples = _check_monte_carlo(prior_strength, n_samples)
+    bound = np.round(rope, _DECIMALS)
+    d = np.round(d, _DECIMALS)
+    n_greater = int(np.count_nonzero(d > bound))
+    n_less = int(np.count_nonzero(d < -bound))
+    n_rope = d.size - n_greater - n_less
+    alpha = np.array([n_greater, n_rope + prior_strength, n_less], dtype=float)
+    thetas = _dirichlet(alpha, n_samples, _rng(random_state))
+    head = (
+        "Bayesian sign test (Benavoli et al. 2014; 2017) of "
+        f"{labels[0]} − {labels[1]} over {d.size} data sets "
+        f"({n_greater} above the ROPE, {n_rope} inside, {n_less} below): "
+        f"Dirichlet posterior, prior strength {_fmt(prior_strength)} at the "
+        "pseudo-observation 0"
+    )
+    return _monte_carlo_result(
+        thetas,
+        rope=rope,
+        n=d.size,
+        method="sign",
+        labels=labels,
+        greater_is_better=greater_is_better,
+        details={
+            "prior_strength": prior_strength,
+            "n_greater": n_greater,
+            "n_rope": n_rope,
+            "n_less": n_less,
+        },
+        head=head,
+    )
+
+
+# ------------------------------------------------------------------------- tables
+def bayesian_table(results, threshold=0.95):
+    """One row per comparison: the learners, their probabilities, the decision.
+
+    Parameters
+    ----------
+    results : dict or list of BayesianTestResult
+        E.g. from :meth:`~sklearn_bench.BenchmarkResult.bayesian_comparisons`.
+    threshold : float, default=0.95
+        Posterior probability needed for :meth:`BayesianTestResult.decision`.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``a``, ``b``, ``p_a`` (``a`` practically better), ``p_rope``,
+        ``p_b``, ``decision``, ``method``, ``n``, ``rope``, ``standard_error``,
+        ``n_dropped``; rows in the order of ``results``.
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import bayesian_correlated_t, bayesian_table
+    >>> res = bayesian_correlated_t([0.2, 0.25, 0.22, 0.27], [0.3, 0.31, 0.33,
+    ...     0.36], rope=0.01, rho=0.25, labels=("A", "B"), greater_is_better=False)
+    >>> bayesian_table([res])[["a", "b", "p_a", "decision"]].round(3)
+       a  b    p_a decision
+    0  A  B  0.992        A
+    """
+    import pandas as pd
+
+    items = list(results.values()) if isinstance(results, dict) else list(results)
+    if not items:
+        raise ValueError("`results` is empty.")
+    columns = [
+        "a",
+        "b",
+        "p_a",
+        "p_rope",
+        "p_b",
+        "decision",
+        "method",
+        "n",
+        "rope",
+        "standard_error",
+        "n_dropped",
+    ]
+    rows = [res.to_dict(threshold) for res in items]
+    return pd.DataFrame(rows)[columns]

@@ -1,0 +1,105 @@
+"""Tests of sklearn_bench/report/_bayesian.py: the Bayesian section, summary lines."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sklearn_bench import BenchmarkResult
+from sklearn_bench.report import analyse_result, format_summary
+from sklearn_bench.report._bayesian import (
+    bayesian_comparisons_table,
+    bayesian_html,
+)
+
+
+def _result(metric="error_rate", n_datasets=5, n_splits=4):
+    """Holdout-like splits (80/20) stored with their sizes; A beats B by 0.03."""
+    rng = np.random.default_rng(3)
+    rows = []
+    for d in range(n_datasets):
+        base = rng.uniform(0.1, 0.3)
+        for j, learner in enumerate(["A", "B", "C"]):
+            for split in range(n_splits):
+                rows.append(
+                    {
+                        "dataset": f"d{d}",
+                        "learner": learner,
+                        "split": split,
+                        "replicate": split,
+                        "fold": 0,
+                        "metric": metric,
+                        "value": base + 0.03 * (j == 1) + rng.normal(0, 0.01),
+                        "n_train": 80,
+                        "n_test": 20,
+                    }
+                )
+    return BenchmarkResult(
+        pd.DataFrame(rows),
+        metrics={metric: False},
+        datasets={f"d{d}": "real world" for d in range(n_datasets)},
+        learners=["A", "B", "C"],
+        info={"cv": "ShuffleSplit(n_splits=4, random_state=0, test_size=0.2)"},
+    )
+
+
+def test_table_is_the_result_methods_numbers():
+    """H: the section compares the best learner across data sets (signed-rank,
+    seed 0, 20000 samples, ROPE 0.01 for error_rate) and the best on each data
+    set (correlated t on the splits) with every other, with the numbers of
+    BenchmarkResult.bayesian_test."""
+    result = _result()
+    analysis = analyse_result(result)
+    table, rope, notes = bayesian_comparisons_table(result, analysis)
+    assert rope == 0.01 and not notes
+    across = table[table["scope"] == "across data sets"]
+    assert len(across) == 2 and set(across["a"]) == {analysis.best}
+    row = across[across["b"] == "B"].iloc[0]
+    ref = result.bayesian_test(analysis.best, "B", n_samples=20000, random_state=0)
+    assert row["P(a better)"] == ref.probabilities[analysis.best]
+    assert row["decision"] == ref.decision(0.95)
+    within = table[table["scope"] == "d0"]
+    ref_a = within.iloc[0]
+    res = result.bayesian_test(ref_a["a"], ref_a["b"], dataset="d0")
+    assert ref_a["P(b better)"] == pytest.approx(res.probabilities[ref_a["b"]])
+    assert res.details["rho"] == pytest.approx(0.2)
+    assert len(table) == 2 + 5 * 2
+
+
+def test_html_section_and_summary_lines():
+    """H: the HTML section states the ROPE, the methods and the threshold and
+    holds the table; the summary prints the across-data-set probabilities under
+    "2. Tests", before "3. Power"."""
+    result = _result()
+    analysis = analyse_result(result)
+    page = bayesian_html(result, analysis)
+    assert page.startswith('<section id="bayesian">')
+    assert "within ±0.01" in page and 'id="table-bayesian"' in page
+    assert "rho/(1 − rho) = n_test/n_train" in page
+    text = format_summary(analysis, result)
+    start = text.index("Bayesian signed-rank across data sets (ROPE ±0.01")
+    assert text.index("2. Tests") < start < text.index("3. Power")
+    assert f"P({analysis.best} better) = " in text[start:]
+
+
+def test_metric_without_default_rope_and_unknown_sizes_are_noted():
+    """H: a metric without a default ROPE uses rope 0 and says so; split scores
+    without stored sizes (from_frame) leave the within-data-set rows out with
+    the reason."""
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(
+        {
+            "d": np.repeat([f"d{i}" for i in range(4)], 6),
+            "l": np.tile(["A", "B"], 12),
+            "rep": np.tile(np.repeat([0, 1, 2], 2), 4),
+            "mse": rng.uniform(1, 2, 24),
+        }
+    )
+    result = BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", value="mse", replicate="rep",
+        greater_is_better=False,
+    )  # fmt: skip
+    table, rope, notes = bayesian_comparisons_table(result, analyse_result(result))
+    assert rope == 0.0
+    assert set(table["scope"]) == {"across data sets"}
+    assert any("no default region of practical equivalence" in n for n in notes)
+    assert any(n.startswith("Not within a data set:") for n in notes)
