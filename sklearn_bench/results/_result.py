@@ -925,7 +925,7 @@ class BenchmarkResult:
             table, learners, tolerance, greater_is_better=self.metrics[metric]
         )
 
-    def friedman(self, *, dataset=None, metric=None, tie_correction=True):
+    def friedman(self, *, dataset=None, metric=None, tie_correction=True, exact=None):
         """Friedman's test of all learners (Demšar 2006, Section 3.2.2).
 
         ``dataset=None``: blocks are the data sets, each learner's value its mean
@@ -941,6 +941,11 @@ class BenchmarkResult:
         tie_correction : bool, default=True
             As in :func:`~sklearn_bench.stats.friedman_test` (R's
             ``friedman.test``); ``False`` gives Demšar's formula as printed.
+        exact : bool or None, default=None
+            As in :func:`~sklearn_bench.stats.friedman_test`: the exact
+            permutation p-value where it can be enumerated (``None``), always
+            (``True``) or the χ² approximation (``False``); the result's
+            ``null_distribution`` and ``notes`` say which.
 
         Returns
         -------
@@ -969,6 +974,7 @@ class BenchmarkResult:
             table,
             greater_is_better=self.metrics[metric],
             tie_correction=tie_correction,
+            exact=exact,
         )
 
     def global_test(self, dataset, *, metric=None, n_resamples=9999, random_state=None):

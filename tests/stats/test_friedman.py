@@ -30,8 +30,8 @@ def test_friedman_matches_r(reference_cases, case_id, as_array):
     frame = _case_frame(case)
     scores = frame.to_numpy() if as_array else frame
     higher = case["input"]["higher_is_better"]
-    res = friedman_test(scores, greater_is_better=higher)
-    assert isinstance(res, FriedmanResult)
+    res = friedman_test(scores, greater_is_better=higher, exact=False)
+    assert isinstance(res, FriedmanResult) and res.null_distribution == "chi2"
     assert res.n_blocks == exp["N"] and res.n_learners == exp["k"]
     assert res.statistic == pytest.approx(exp["chi2_friedman_R"], rel=RTOL)
     assert res.pvalue == pytest.approx(exp["p_value_R"], rel=RTOL)
@@ -44,7 +44,9 @@ def test_friedman_matches_r(reference_cases, case_id, as_array):
     if not as_array:
         assert list(res.average_ranks.index) == list(exp["average_ranks"])
 
-    plain = friedman_test(scores, greater_is_better=higher, tie_correction=False)
+    plain = friedman_test(
+        scores, greater_is_better=higher, tie_correction=False, exact=False
+    )
     assert plain.statistic == pytest.approx(exp["chi2_friedman_demsar"], rel=RTOL)
     assert plain.pvalue == pytest.approx(exp["p_value_demsar"], rel=RTOL)
     assert plain.iman_davenport_statistic == pytest.approx(
@@ -221,13 +223,18 @@ def test_greater_is_better_reverses_ranks():
 
 
 def test_complete_ties_and_perfect_agreement():
-    """H: all-tied blocks give χ² 0, p 1; identical orderings give F_F = inf, p 0."""
+    """H: all-tied blocks give χ² 0, p 1; identical orderings leave F_F undefined."""
     tied = friedman_test(np.ones((4, 3)))
     assert tied.statistic == 0.0 and tied.pvalue == 1.0
+    assert tied.iman_davenport_statistic == 0.0
     same = friedman_test(np.tile([0.1, 0.2, 0.3], (5, 1)))
     assert same.statistic == pytest.approx(5 * 2)  # N (k - 1)
-    assert same.iman_davenport_statistic == np.inf
-    assert same.iman_davenport_pvalue == 0.0
+    assert np.isnan(same.iman_davenport_statistic)
+    assert np.isnan(same.iman_davenport_pvalue)
+    assert any("undefined" in note for note in same.notes)
+    # exact: 3! of the 6^5 configurations rank every block alike
+    assert same.null_distribution == "exact"
+    assert same.pvalue == pytest.approx(6 / 6**5, rel=1e-12)
 
 
 def test_two_learners_nemenyi_equals_normal_quantile():
