@@ -653,14 +653,17 @@ class BenchmarkResult:
             return replace(res, null_hypothesis=h0)
         metric = self._metric(metric)
         x, y, scope = _select.pair(self, a, b, metric=metric, dataset=dataset)
-        res = paired_test(
-            x,
-            y,
-            method=method,
-            alternative=alternative,
-            labels=(f"{metric}({a})", f"{metric}({b})"),
-            **kwargs,
-        )
+        try:
+            res = paired_test(
+                x,
+                y,
+                method=method,
+                alternative=alternative,
+                labels=(f"{metric}({a})", f"{metric}({b})"),
+                **kwargs,
+            )
+        except ValueError as exc:  # say where: constant differences, n < 2, ...
+            raise ValueError(f"{exc} [{a} vs {b}, {scope}]") from None
         words = _select.direction_words(self, metric)
         return replace(res, null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})")
 
@@ -731,7 +734,7 @@ class BenchmarkResult:
                 n_b, n_c, n, confidence_level=confidence_level
             )
         metric = self._metric(metric)
-        x, y, _ = _select.pair(self, a, b, metric=metric, dataset=dataset)
+        x, y, scope = _select.pair(self, a, b, metric=metric, dataset=dataset)
         if method == "bootstrap":
             return bootstrap_ci(x, y, confidence_level=confidence_level, **kwargs)
         if method not in ("t", "corrected_t"):
@@ -741,7 +744,11 @@ class BenchmarkResult:
             )
         if method == "t" and kwargs.get("test_train_ratio") is not None:
             method = "corrected_t"
-        res = paired_test(x, y, method=method, **kwargs)
+        kwargs.setdefault("labels", (f"{metric}({a})", f"{metric}({b})"))
+        try:
+            res = paired_test(x, y, method=method, **kwargs)
+        except ValueError as exc:  # say where: constant differences, n < 2, ...
+            raise ValueError(f"{exc} [{a} vs {b}, {scope}]") from None
         return res.confidence_interval(confidence_level)
 
     def error_rate_intervals(self, adjust="holm", *, dataset=None, alpha=0.05, **kw):
@@ -863,7 +870,15 @@ class BenchmarkResult:
         metric = self._metric(metric)
         x, y, _ = _select.pair(self, a, b, metric=metric)
         d = x - y
-        sigma = float(np.std(d, ddof=1))
+        sigma = float(np.std(d, ddof=1)) if d.size > 1 else np.nan
+        if not sigma > 1e-10:
+            raise ValueError(
+                f"The per-data-set differences {metric}({a}) − {metric}({b}) "
+                f"over the {d.size} data sets have no spread (sigma = "
+                f"{sigma:.3g}): the power of the paired t-test is undefined "
+                "with this study as a pilot. Give sigma from elsewhere to "
+                "sklearn_bench.stats.power_paired_t / n_datasets_needed."
+            )
         opts = {"alpha": alpha, "method": method}
         row = {
             "a": a,
