@@ -21,6 +21,7 @@ _CD_METHODS = ("nemenyi", "bonferroni-dunn")
 # arrangements added up in one step, and over all blocks); see friedman_test.
 _EXACT_MAX_STEP = 500_000
 _EXACT_MAX_TOTAL = 3_000_000
+_EXACT_MAX_ARRANGEMENTS = 5040  # 7!: distinct arrangements of one block
 _UNDEFINED_F = (
     "Iman-Davenport F_F is undefined (0/0 or x/0): every block ranks the learners "
     "in the same order, so the residual (within-block) variance of the ranks is "
@@ -138,8 +139,10 @@ def _friedman_exact_pvalue(ranks):
     (one representative per orbit) with its probability. Ranks are doubled so
     that mid-ranks are integers and the comparison is exact.
 
-    Raises ``_ExactTooLarge`` when a step would add more than ``_EXACT_MAX_STEP``
-    (vectors x arrangements) or all steps more than ``_EXACT_MAX_TOTAL``.
+    Raises ``_ExactTooLarge`` when a block has more than
+    ``_EXACT_MAX_ARRANGEMENTS`` distinct arrangements, a step would add more
+    than ``_EXACT_MAX_STEP`` (vectors x arrangements) or all steps more than
+    ``_EXACT_MAX_TOTAL``.
     """
     doubled = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
     n, k = doubled.shape
@@ -156,7 +159,11 @@ def _friedman_exact_pvalue(ranks):
         )
         work = len(states) * n_arrangements
         total += work
-        if work > _EXACT_MAX_STEP or total > _EXACT_MAX_TOTAL:
+        if (
+            n_arrangements > _EXACT_MAX_ARRANGEMENTS
+            or work > _EXACT_MAX_STEP
+            or total > _EXACT_MAX_TOTAL
+        ):
             raise _ExactTooLarge
         arrangements = np.array(sorted(set(permutations(row.tolist()))), np.int64)
         new = (states[:, None, :] + arrangements[None, :, :]).reshape(-1, k)
@@ -595,10 +602,11 @@ def friedman_test(
     convolving the distribution of the rank-sum vector block by block, each
     vector kept sorted (the distribution is exchangeable over learners), in
     exact integer arithmetic of doubled ranks. The budget is 5·10⁵ (vectors ×
-    arrangements) in one block and 3·10⁶ over all blocks (at most about a
-    second); without ties this covers ``k = 2`` up to N ≈ 1700, ``k = 3`` up to
-    N = 140, ``k = 4`` up to N = 29, ``k = 5`` up to N = 8, ``k = 6`` up to
-    N = 3 and ``k = 7`` with N = 2; ties make the distribution smaller. Beyond
+    arrangements) in one block, 3·10⁶ over all blocks and 5040 = 7!
+    arrangements of one block (about a second at most); without ties this
+    covers ``k = 2`` up to N = 2452, ``k = 3`` up to N = 143, ``k = 4`` up to
+    N = 29, ``k = 5`` up to N = 8, ``k = 6`` up to N = 3 and ``k = 7`` with
+    N = 2; ties make the distribution smaller. Beyond
     the budget the χ² approximation is used (and said in ``notes``). The χ²
     approximation is poor for small N: for k = 2, N = 3 with the same winner on
     every block χ² gives p = 0.083 where the exact p is 1/4; for k = 3, N = 3
