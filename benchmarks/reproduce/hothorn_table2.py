@@ -25,6 +25,7 @@ and LDA's lead at 70-90 degrees is larger; the rejection rates follow.
 """
 
 import argparse
+import json
 import subprocess
 import sys
 import tempfile
@@ -259,21 +260,52 @@ def _one(angle, rep, seed, sizes):
     return angle, replication(angle, rep, seed=seed, **sizes)
 
 
-def rejection_counts(angles, n_rep, *, seed=0, n_jobs=1, **sizes):
+def rejection_counts(angles, n_rep, *, seed=0, n_jobs=1, log=None, **sizes):
     """Rejections per angle and column over ``n_rep`` replications.
 
     Returns ``counts`` (angle -> column -> number of rejections) and
     ``differences`` (angle -> column -> list of the replications' mean
-    tree - LDA error differences).
+    tree - LDA error differences). ``log``: a file to which each finished
+    (angle, replication) is appended as a JSON line, so that a long run can be
+    cut short and tabulated with ``--from-log``.
     """
     jobs = [delayed(_one)(a, r, seed, sizes) for r in range(n_rep) for a in angles]
+    runs = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
+    if log is not None:
+        runs = _logged(runs, log)
+    return tabulate(runs, angles)
+
+
+def _logged(runs, path):
+    """Append each finished (angle, replication) to ``path`` as a JSON line."""
+    with open(path, "a") as fh:
+        for a, out in runs:
+            fh.write(json.dumps({"angle": a, **out}) + "\n")
+            fh.flush()
+            yield a, out
+
+
+def tabulate(runs, angles):
+    """``counts`` and ``differences`` (see :func:`rejection_counts`) of runs."""
     counts = {a: dict.fromkeys(COLUMNS, 0) for a in angles}
     differences = {a: {c: [] for c in COLUMNS} for a in angles}
-    for a, out in Parallel(n_jobs=n_jobs)(jobs):
+    for a, out in runs:
         for c in COLUMNS:
             counts[a][c] += out[c]
             differences[a][c].append(out["mean_difference"][c])
     return counts, differences
+
+
+def read_log(path, angles):
+    """Runs of the complete replications (every angle) in a ``--log`` file."""
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line]
+    by_rep = {}
+    for i, row in enumerate(rows):
+        by_rep.setdefault(i // len(angles), []).append(row)
+    complete = [
+        g for g in by_rep.values() if len({r["angle"] for r in g}) == len(angles)
+    ]
+    return [(r["angle"], r) for g in complete for r in g], len(complete)
 
 
 def main(argv=None):
@@ -289,16 +321,29 @@ def main(argv=None):
         help="the tree: scikit-learn's CART (default) or R's rpart through "
         "Rscript (needs R with the rpart package)",
     )
+    parser.add_argument(
+        "--log", help="append each finished replicate set to this JSON-lines file"
+    )
+    parser.add_argument(
+        "--from-log",
+        help="print the table of the complete replications in this --log file "
+        "instead of running",
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    counts, differences = rejection_counts(
-        ANGLES,
-        args.replications,
-        seed=args.seed,
-        n_jobs=args.n_jobs,
-        n_boot=args.n_boot,
-        learner=args.learner,
-    )
+    if args.from_log:
+        runs, args.replications = read_log(args.from_log, ANGLES)
+        counts, differences = tabulate(runs, ANGLES)
+    else:
+        counts, differences = rejection_counts(
+            ANGLES,
+            args.replications,
+            seed=args.seed,
+            n_jobs=args.n_jobs,
+            n_boot=args.n_boot,
+            learner=args.learner,
+            log=args.log,
+        )
     text, n_flag = side_by_side(
         {str(a): counts[a] for a in ANGLES},
         {str(a): PAPER[a] for a in ANGLES},
