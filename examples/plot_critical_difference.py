@@ -50,7 +50,8 @@ auc = pd.DataFrame.from_records(
 demsar = friedman_test(auc, greater_is_better=True)
 print(demsar.average_ranks.round(3))
 print(
-    f"Friedman chi2 = {demsar.statistic:.3f} (p = {demsar.pvalue:.4f}), "
+    f"Friedman chi2 = {demsar.statistic:.3f} "
+    f"(p = {demsar.pvalue:.4f}, {demsar.null_distribution}), "
     f"Iman-Davenport F = {demsar.iman_davenport_statistic:.3f} "
     f"(p = {demsar.iman_davenport_pvalue:.4f})"
 )
@@ -116,7 +117,8 @@ errors = pd.DataFrame.from_records(
 riddle = friedman_test(errors)
 print(riddle.average_ranks.round(3))
 print(
-    f"Friedman chi2 = {riddle.statistic:.3f} (p = {riddle.pvalue:.2g}), "
+    f"Friedman chi2 = {riddle.statistic:.3f} "
+    f"(p = {riddle.pvalue:.2g}, {riddle.null_distribution}), "
     f"Iman-Davenport F = {riddle.iman_davenport_statistic:.3f} "
     f"(p = {riddle.iman_davenport_pvalue:.2g})"
 )

@@ -25,7 +25,10 @@ and LDA's lead at 70-90 degrees is larger; the rejection rates follow.
 """
 
 import argparse
+import json
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -124,14 +127,74 @@ def tree_errors(X_tr, y_tr, w_tr, X_te, y_te, mask_te=None):
     return errors.reshape(lead)
 
 
-def performances(column, angle, rs, *, n=200, n_boot=250, m_large=2000):
-    """Performances (tree, LDA) on B learning samples for one column."""
+class RpartBatch:
+    """R's rpart in one ``Rscript`` process for all fits of a replicate set.
+
+    Used in two passes over the same draws: ``record`` collects each tree task
+    (training rows and counts, validation rows and mask) and returns a
+    placeholder; :meth:`run` writes them to one file, fits ``rpart`` with its
+    defaults on every sample in one R process (``rpart_errors.R``) and reads the
+    errors back; ``replay`` then hands them out in the same order.
+    """
+
+    def __init__(self):
+        self.tasks, self.results, self._next = [], [], 0
+
+    def record(self, X_tr, y_tr, w_tr, X_te, y_te, mask_te=None):
+        lead = w_tr.shape[:-1]
+        self.tasks.append((X_tr, y_tr, w_tr, X_te, y_te, mask_te))
+        return np.zeros(lead)
+
+    def run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tasks, errors = Path(tmp) / "tasks.bin", Path(tmp) / "errors.bin"
+            with open(tasks, "wb") as fh:
+                for X_tr, y_tr, w_tr, X_te, y_te, mask_te in self.tasks:
+                    counts = w_tr.reshape(-1, w_tr.shape[-1]).astype("<i4")
+                    head = [len(X_tr), len(X_te), len(counts), mask_te is not None]
+                    fh.write(np.asarray(head, "<i4").tobytes())
+                    fh.write(np.ascontiguousarray(X_tr, "<f8").tobytes())
+                    fh.write(np.asarray(y_tr, "<i4").tobytes())
+                    fh.write(np.ascontiguousarray(counts).tobytes())
+                    fh.write(np.ascontiguousarray(X_te, "<f8").tobytes())
+                    fh.write(np.asarray(y_te, "<i4").tobytes())
+                    if mask_te is not None:
+                        mask = mask_te.reshape(-1, mask_te.shape[-1])
+                        fh.write(np.ascontiguousarray(mask, "<i4").tobytes())
+            script = Path(__file__).resolve().parent / "rpart_errors.R"
+            subprocess.run(
+                ["Rscript", str(script), str(tasks), str(errors)], check=True
+            )
+            flat = np.fromfile(errors, dtype="<f8")
+        start = 0
+        for _, _, w_tr, *_ in self.tasks:
+            lead = w_tr.shape[:-1]
+            size = int(np.prod(lead))
+            self.results.append(flat[start : start + size].reshape(lead))
+            start += size
+        if start != flat.size:  # pragma: no cover - a broken R run
+            raise RuntimeError(f"rpart returned {flat.size} errors, expected {start}")
+
+    def replay(self, *args):
+        out = self.results[self._next]
+        self._next += 1
+        return out
+
+
+def performances(
+    column, angle, rs, *, n=200, n_boot=250, m_large=2000, tree_fn=tree_errors
+):
+    """Performances (tree, LDA) on B learning samples for one column.
+
+    ``tree_fn`` fits the tree: :func:`tree_errors` (scikit-learn) by default, or
+    a :class:`RpartBatch`'s ``record`` / ``replay``.
+    """
 
     def draw(k):
         return make_angle_classification(k, angle, random_state=rs)
 
     def both(*args):
-        return tree_errors(*args), lda_errors(*args)
+        return tree_fn(*args), lda_errors(*args)
 
     if column in ("sim_large", "sim_small"):
         X_te, y_te = draw(m_large if column == "sim_large" else n)
@@ -141,7 +204,7 @@ def performances(column, angle, rs, *, n=200, n_boot=250, m_large=2000):
             X_l, y_l = draw(n)
             while len(np.unique(y_l)) < 2:  # pragma: no cover - p = 2**-199
                 X_l, y_l = draw(n)
-            p_tree[b] = tree_errors(X_l, y_l, ones, X_te, y_te)
+            p_tree[b] = tree_fn(X_l, y_l, ones, X_te, y_te)
             p_lda[b] = lda_errors(X_l, y_l, ones, X_te, y_te)
         return p_tree, p_lda
     if column == "competition":
@@ -162,15 +225,34 @@ def performances(column, angle, rs, *, n=200, n_boot=250, m_large=2000):
     raise ValueError(f"unknown column {column!r}")
 
 
-def replication(angle, rep, *, seed, alpha=0.05, columns=COLUMNS, **sizes):
-    """Rejections (dict column -> bool) of one Monte Carlo replication."""
+def replication(
+    angle, rep, *, seed, alpha=0.05, columns=COLUMNS, learner="sklearn", **sizes
+):
+    """Rejections (dict column -> bool) of one Monte Carlo replication.
+
+    ``learner="rpart"`` fits R's rpart (``Rscript`` with the rpart package) on
+    the very same samples, all of this replicate set in one R process.
+    """
+    if learner == "rpart":
+        batch = RpartBatch()
+        for c, column in enumerate(COLUMNS):
+            if column in columns:
+                rs = random_state(seed, angle, rep, c)
+                performances(column, angle, rs, tree_fn=batch.record, **sizes)
+        batch.run()
+        sizes = {**sizes, "tree_fn": batch.replay}
+    elif learner != "sklearn":
+        raise ValueError(f"`learner` must be 'sklearn' or 'rpart'; got {learner!r}.")
     out = {}
+    mean_difference = {}
     for c, column in enumerate(COLUMNS):
         if column not in columns:
             continue
         rs = random_state(seed, angle, rep, c)
         p_tree, p_lda = performances(column, angle, rs, **sizes)
         out[column] = one_sided_rejection(p_tree, p_lda, alpha)
+        mean_difference[column] = float(np.mean(p_tree - p_lda))
+    out["mean_difference"] = mean_difference
     return out
 
 
@@ -178,14 +260,52 @@ def _one(angle, rep, seed, sizes):
     return angle, replication(angle, rep, seed=seed, **sizes)
 
 
-def rejection_counts(angles, n_rep, *, seed=0, n_jobs=1, **sizes):
-    """Number of rejections per angle and column over ``n_rep`` replications."""
+def rejection_counts(angles, n_rep, *, seed=0, n_jobs=1, log=None, **sizes):
+    """Rejections per angle and column over ``n_rep`` replications.
+
+    Returns ``counts`` (angle -> column -> number of rejections) and
+    ``differences`` (angle -> column -> list of the replications' mean
+    tree - LDA error differences). ``log``: a file to which each finished
+    (angle, replication) is appended as a JSON line, so that a long run can be
+    cut short and tabulated with ``--from-log``.
+    """
     jobs = [delayed(_one)(a, r, seed, sizes) for r in range(n_rep) for a in angles]
+    runs = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
+    if log is not None:
+        runs = _logged(runs, log)
+    return tabulate(runs, angles)
+
+
+def _logged(runs, path):
+    """Append each finished (angle, replication) to ``path`` as a JSON line."""
+    with open(path, "a") as fh:
+        for a, out in runs:
+            fh.write(json.dumps({"angle": a, **out}) + "\n")
+            fh.flush()
+            yield a, out
+
+
+def tabulate(runs, angles):
+    """``counts`` and ``differences`` (see :func:`rejection_counts`) of runs."""
     counts = {a: dict.fromkeys(COLUMNS, 0) for a in angles}
-    for a, out in Parallel(n_jobs=n_jobs)(jobs):
+    differences = {a: {c: [] for c in COLUMNS} for a in angles}
+    for a, out in runs:
         for c in COLUMNS:
             counts[a][c] += out[c]
-    return counts
+            differences[a][c].append(out["mean_difference"][c])
+    return counts, differences
+
+
+def read_log(path, angles):
+    """Runs of the complete replications (every angle) in a ``--log`` file."""
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line]
+    by_rep = {}
+    for i, row in enumerate(rows):
+        by_rep.setdefault(i // len(angles), []).append(row)
+    complete = [
+        g for g in by_rep.values() if len({r["angle"] for r in g}) == len(angles)
+    ]
+    return [(r["angle"], r) for g in complete for r in g], len(complete)
 
 
 def main(argv=None):
@@ -194,22 +314,48 @@ def main(argv=None):
     parser.add_argument("--n-boot", type=int, default=250)
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=20050902)
+    parser.add_argument(
+        "--learner",
+        choices=["sklearn", "rpart"],
+        default="sklearn",
+        help="the tree: scikit-learn's CART (default) or R's rpart through "
+        "Rscript (needs R with the rpart package)",
+    )
+    parser.add_argument(
+        "--log", help="append each finished replicate set to this JSON-lines file"
+    )
+    parser.add_argument(
+        "--from-log",
+        help="print the table of the complete replications in this --log file "
+        "instead of running",
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    counts = rejection_counts(
-        ANGLES,
-        args.replications,
-        seed=args.seed,
-        n_jobs=args.n_jobs,
-        n_boot=args.n_boot,
-    )
+    if args.from_log:
+        runs, args.replications = read_log(args.from_log, ANGLES)
+        counts, differences = tabulate(runs, ANGLES)
+    else:
+        counts, differences = rejection_counts(
+            ANGLES,
+            args.replications,
+            seed=args.seed,
+            n_jobs=args.n_jobs,
+            n_boot=args.n_boot,
+            learner=args.learner,
+            log=args.log,
+        )
     text, n_flag = side_by_side(
         {str(a): counts[a] for a in ANGLES},
         {str(a): PAPER[a] for a in ANGLES},
         args.replications,
     )
+    tree_name = (
+        "R rpart (defaults)"
+        if args.learner == "rpart"
+        else "DecisionTreeClassifier (for rpart)"
+    )
     print(
-        "Hothorn et al. (2005), Table 2: power, DecisionTreeClassifier (for rpart) vs "
+        f"Hothorn et al. (2005), Table 2: power, {tree_name} vs "
         f"LinearDiscriminantAnalysis, n = 200, B = {args.n_boot}, "
         f"{args.replications} MC replications (paper: 5000), alpha = 0.05"
     )
@@ -222,6 +368,17 @@ def main(argv=None):
         f"{n_flag} cells differ from the paper by more than 3 SE; "
         f"{time.perf_counter() - start:.0f} s"
     )
+    print(
+        "mean tree - LDA error (averaged over replications and the B samples; "
+        "its SE over replications), by angle:"
+    )
+    for a in ANGLES:
+        cells = []
+        for c in COLUMNS:
+            d = np.asarray(differences[a][c])
+            se = d.std(ddof=1) / np.sqrt(d.size) if d.size > 1 else np.nan
+            cells.append(f"{d.mean():+.4f} ({se:.4f})")
+        print(f"{a:>7}  " + "  ".join(cells))
 
 
 if __name__ == "__main__":

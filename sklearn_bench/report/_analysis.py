@@ -153,7 +153,7 @@ def _holm_levels(pvalues, alpha):
     return levels, adjust_pvalues(p, method="holm")
 
 
-def _pairs(result, order, level, best, *, dataset, metric):
+def _pairs(result, order, level, best, *, dataset, metric, notes=None):
     """Pairwise paired-t intervals, unadjusted and at Holm's levels."""
     learners = list(order)
     if len(learners) <= _MAX_LEARNERS_ALL_PAIRS:
@@ -164,9 +164,17 @@ def _pairs(result, order, level, best, *, dataset, metric):
     tests = []
     rows = []
     for a, b in pairs:
-        res, (ci,) = _interval(
-            result, a, b, dataset=dataset, metric=metric, levels=[level]
-        )
+        try:
+            res, (ci,) = _interval(
+                result, a, b, dataset=dataset, metric=metric, levels=[level]
+            )
+        except ValueError as exc:  # e.g. constant differences: t undefined
+            if notes is None:
+                raise
+            notes.append(f"No interval for {a} − {b}: {exc}")
+            tests.append(None)
+            rows.append({"pair": f"{a} − {b}", "a": a, "b": b, "n": 0})
+            continue
         tests.append(res)
         rows.append(
             {
@@ -182,10 +190,18 @@ def _pairs(result, order, level, best, *, dataset, metric):
             }
         )
     table = pd.DataFrame(rows).set_index("pair")
+    table = table.reindex(columns=["a", "b", "estimate", "low", "high", "pvalue", "n"])
+    table[["estimate", "low", "high", "pvalue"]] = table[
+        ["estimate", "low", "high", "pvalue"]
+    ].astype(float)
     levels, adjusted = _holm_levels(table["pvalue"].fillna(1.0), 1 - level)
-    cis = [t.confidence_interval(1 - lev) for t, lev in zip(tests, levels, strict=True)]
-    table["adjusted_low"] = [ci.low for ci in cis]
-    table["adjusted_high"] = [ci.high for ci in cis]
+    adjusted = np.where(table["pvalue"].isna(), np.nan, adjusted)
+    cis = [
+        (np.nan, np.nan) if t is None else t.confidence_interval(1 - lev)
+        for t, lev in zip(tests, levels, strict=True)
+    ]
+    table["adjusted_low"] = [ci[0] for ci in cis]
+    table["adjusted_high"] = [ci[1] for ci in cis]
     table["adjusted_pvalue"] = adjusted
     return table[
         [
@@ -374,7 +390,15 @@ def analyse_result(
         try:
             with warnings.catch_warnings():  # said once, in the notes
                 warnings.simplefilter("ignore", _scales.IncommensurableScalesWarning)
-                pairs = _pairs(result, order, level, best, dataset=scope, metric=metric)
+                pairs = _pairs(
+                    result,
+                    order,
+                    level,
+                    best,
+                    dataset=scope,
+                    metric=metric,
+                    notes=notes,
+                )
         except ValueError as exc:
             notes.append(f"No pairwise intervals: {exc}")
     elif "effects" in analyses:
@@ -402,7 +426,7 @@ def analyse_result(
             d, source = abs(observed), "observed"
         else:
             d, source = float(delta), "given"
-        if sigma > 0 and d > 0:
+        if sigma > 1e-10 and d > 0:  # below: rounding noise, no spread
             row = result.power(a, b, delta=d, power=target_power, metric=metric).iloc[0]
             power = {
                 "pair": (a, b),

@@ -254,12 +254,23 @@ def _tests(analysis):
     parts = ['<section id="tests"><h2>Tests</h2>']
     fr = analysis.friedman
     if fr is not None:
+        exact = getattr(fr, "null_distribution", "chi2") == "exact"
+        if np.isnan(fr.iman_davenport_statistic):
+            f_text = (
+                "Iman–Davenport F undefined (every block ranks the learners "
+                "alike: zero residual variance)"
+            )
+        else:
+            f_text = (
+                f"Iman–Davenport F = {fr.iman_davenport_statistic:.3f} (p = "
+                f"{_fmt(fr.iman_davenport_pvalue, 'p')})"
+            )
         parts.append(
             f"<p>{html.escape(fr.method)} over {fr.n_blocks} "
             f"{analysis.friedman_blocks}: χ²<sub>F</sub> = {fr.statistic:.3f} "
-            f"(p = {_fmt(fr.pvalue, 'p')}); Iman–Davenport F = "
-            f"{fr.iman_davenport_statistic:.3f} (p = "
-            f"{_fmt(fr.iman_davenport_pvalue, 'p')}). {html.escape(fr.null_hypothesis)}"
+            f"(p = {_fmt(fr.pvalue, 'p')}, "
+            f"{'exact permutation distribution' if exact else 'χ² approximation'}"
+            f"); {f_text}. {html.escape(fr.null_hypothesis)}"
             f" Nemenyi critical difference (α = 0.05): "
             f"{fr.critical_difference(0.05):.3f} ranks.</p>"
         )

@@ -116,10 +116,21 @@ def format_summary(analysis, result=None):
     lines.append("2. Tests")
     fr = a.friedman
     if fr is not None:
+        dist = getattr(fr, "null_distribution", "chi2")
+        if np.isnan(fr.iman_davenport_statistic):
+            f_text = (
+                "Iman-Davenport F undefined (every block ranks the learners "
+                "alike: zero residual variance)"
+            )
+        else:
+            f_text = (
+                f"Iman-Davenport F = {fr.iman_davenport_statistic:.2f}, "
+                f"p = {_p(fr.iman_davenport_pvalue)}"
+            )
         lines.append(
             f"   Friedman over {fr.n_blocks} {a.friedman_blocks}: chi2 = "
-            f"{fr.statistic:.2f}, p = {_p(fr.pvalue)}; Iman-Davenport F = "
-            f"{fr.iman_davenport_statistic:.2f}, p = {_p(fr.iman_davenport_pvalue)}."
+            f"{fr.statistic:.2f}, p = {_p(fr.pvalue)} "
+            f"({'exact' if dist == 'exact' else 'chi2 approximation'}); {f_text}."
         )
         cd = fr.critical_difference(0.05)
         ranks = ", ".join(

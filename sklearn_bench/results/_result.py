@@ -765,15 +765,21 @@ class BenchmarkResult:
                 dataset=dataset,
                 test_train_ratio=kwargs.pop("test_train_ratio", None),
             )
-            res = paired_test(
-                x, y, method=method, test_train_ratio=ratio, **opts, **kwargs
-            )
+
+            def run():
+                return paired_test(
+                    x, y, method=method, test_train_ratio=ratio, **opts, **kwargs
+                )
+
         elif method in ("5x2cv", "5x2cv_f"):
             x, y, scope = _within.five_by_two_inputs(
                 self, a, b, metric=metric, dataset=dataset
             )
             kind = "t" if method == "5x2cv" else "f"
-            res = five_by_two_cv_test(x, y, method=kind, **opts, **kwargs)
+
+            def run():
+                return five_by_two_cv_test(x, y, method=kind, **opts, **kwargs)
+
             n_dropped = 0
         else:
             x, y, scope, n_dropped = _scales.pair(
@@ -788,7 +794,14 @@ class BenchmarkResult:
             )
             if dataset is not None:
                 scope += f"; {_within.conditional_words(self, dataset)}"
-            res = paired_test(x, y, method=method, **opts, **kwargs)
+
+            def run():
+                return paired_test(x, y, method=method, **opts, **kwargs)
+
+        try:
+            res = run()
+        except ValueError as exc:  # say where: constant differences, n < 2, ...
+            raise ValueError(f"{exc} [{a} vs {b}, {scope}]") from None
         words = _select.direction_words(self, metric)
         return replace(
             res,
@@ -1009,7 +1022,15 @@ class BenchmarkResult:
         metric = self._metric(metric)
         x, y, _ = _select.pair(self, a, b, metric=metric)
         d = x - y
-        sigma = float(np.std(d, ddof=1))
+        sigma = float(np.std(d, ddof=1)) if d.size > 1 else np.nan
+        if not sigma > 1e-10:
+            raise ValueError(
+                f"The per-data-set differences {metric}({a}) − {metric}({b}) "
+                f"over the {d.size} data sets have no spread (sigma = "
+                f"{sigma:.3g}): the power of the paired t-test is undefined "
+                "with this study as a pilot. Give sigma from elsewhere to "
+                "sklearn_bench.stats.power_paired_t / n_datasets_needed."
+            )
         opts = {"alpha": alpha, "method": method}
         row = {
             "a": a,
@@ -1114,7 +1135,7 @@ class BenchmarkResult:
             significant=significant,
         )
 
-    def friedman(self, *, dataset=None, metric=None, tie_correction=True):
+    def friedman(self, *, dataset=None, metric=None, tie_correction=True, exact=None):
         """Friedman's test of all learners (Demšar 2006, Section 3.2.2).
 
         ``dataset=None``: blocks are the data sets, each learner's value its mean
@@ -1130,6 +1151,11 @@ class BenchmarkResult:
         tie_correction : bool, default=True
             As in :func:`~sklearn_bench.stats.friedman_test` (R's
             ``friedman.test``); ``False`` gives Demšar's formula as printed.
+        exact : bool or None, default=None
+            As in :func:`~sklearn_bench.stats.friedman_test`: the exact
+            permutation p-value where it can be enumerated (``None``), always
+            (``True``) or the χ² approximation (``False``); the result's
+            ``null_distribution`` and ``notes`` say which.
 
         Returns
         -------
@@ -1158,6 +1184,7 @@ class BenchmarkResult:
             table,
             greater_is_better=self.metrics[metric],
             tie_correction=tie_correction,
+            exact=exact,
         )
 
     def global_test(self, dataset, *, metric=None, n_resamples=9999, random_state=None):

@@ -161,7 +161,9 @@ def pair(
         return _select.pair(
             result, a, b, metric=metric, dataset=dataset, with_dropped=with_dropped
         )
-    x, y, scope, n_dropped = _select.pair(result, a, b, metric=metric, with_dropped=True)
+    x, y, scope, n_dropped = _select.pair(
+        result, a, b, metric=metric, with_dropped=True
+    )
     out = _scaled(result, a, b, x, y, scope, metric=metric, scale=scale, method=method)
     return (*out, n_dropped) if with_dropped else out
 

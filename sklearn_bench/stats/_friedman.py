@@ -6,8 +6,9 @@ multiple data sets*, JMLR 7, Sections 3.2.2 and 3.2.3, as taught in seed 002
 Bonferroni–Dunn critical differences and the z statistic of the post-hoc tests.
 """
 
+import math
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, permutations
 
 import numpy as np
 import pandas as pd
@@ -16,6 +17,16 @@ from scipy import stats
 from ._multitest import adjust_pvalues
 
 _CD_METHODS = ("nemenyi", "bonferroni-dunn")
+# Budget of the exact permutation distribution (rank-sum vectors x block
+# arrangements added up in one step, and over all blocks); see friedman_test.
+_EXACT_MAX_STEP = 500_000
+_EXACT_MAX_TOTAL = 3_000_000
+_EXACT_MAX_ARRANGEMENTS = 5040  # 7!: distinct arrangements of one block
+_UNDEFINED_F = (
+    "Iman-Davenport F_F is undefined (0/0 or x/0): every block ranks the learners "
+    "in the same order, so the residual (within-block) variance of the ranks is "
+    "zero; read the Friedman p-value instead."
+)
 _POSTHOC_METHODS = ("nemenyi", "holm", "hochberg", "bonferroni")
 
 
@@ -96,12 +107,81 @@ def _q_alpha(n_learners, alpha, method):
 
 
 def _iman_davenport(chi2, n, k):
-    """Iman and Davenport's F_F from χ²_F, and its p-value (Demšar 2006)."""
+    """Iman and Davenport's F_F from χ²_F, and its p-value (Demšar 2006).
+
+    ``(nan, nan)`` when ``N (k - 1) - χ²_F`` is 0: every block ranks the learners
+    alike (with the same ties), the residual sum of squares of the ranks in
+    the two-way layout is 0 and F_F, a ratio of mean squares, is undefined.
+    """
     gap = n * (k - 1) - chi2
     if gap <= 1e-12 * n * (k - 1):  # perfect agreement of all blocks
-        return np.inf, 0.0
+        return np.nan, np.nan
     f_stat = float((n - 1) * chi2 / gap)
     return f_stat, float(stats.f.sf(f_stat, k - 1, (k - 1) * (n - 1)))
+
+
+class _ExactTooLarge(Exception):
+    """The exact permutation distribution is over the enumeration budget."""
+
+
+def _friedman_exact_pvalue(ranks):
+    """Exact permutation p-value of Friedman's statistic given the ranks.
+
+    Under H0 the ranks within each block are exchangeable: each of the
+    distinct arrangements of a block's (mid-)ranks is equally likely,
+    independently over blocks ((k!)^N configurations without ties). Friedman's
+    χ²_F (with or without the tie correction, whose denominator does not change
+    under these permutations) increases with ``sum_j S_j²``, the rank sums
+    ``S_j``; the p-value is ``P(sum_j S*_j² >= sum_j S_j²)``.
+
+    The distribution of the rank-sum vector is convolved block by block. As it
+    is exchangeable over the learners, each vector is kept in sorted order
+    (one representative per orbit) with its probability. Ranks are doubled so
+    that mid-ranks are integers and the comparison is exact.
+
+    Raises ``_ExactTooLarge`` when a block has more than
+    ``_EXACT_MAX_ARRANGEMENTS`` distinct arrangements, a step would add more
+    than ``_EXACT_MAX_STEP`` (vectors x arrangements) or all steps more than
+    ``_EXACT_MAX_TOTAL``.
+    """
+    doubled = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
+    n, k = doubled.shape
+    observed = int(np.sum(doubled.sum(axis=0) ** 2))
+    base = 2 * k * n + 1  # every doubled rank sum is below this
+    use_key = k * np.log(base) < 62 * np.log(2)
+    states = np.zeros((1, k), dtype=np.int64)
+    probs = np.ones(1)
+    total = 0
+    for row in doubled:
+        _, ties = np.unique(row, return_counts=True)
+        n_arrangements = math.factorial(k) // math.prod(
+            math.factorial(int(t)) for t in ties
+        )
+        work = len(states) * n_arrangements
+        total += work
+        if (
+            n_arrangements > _EXACT_MAX_ARRANGEMENTS
+            or work > _EXACT_MAX_STEP
+            or total > _EXACT_MAX_TOTAL
+        ):
+            raise _ExactTooLarge
+        arrangements = np.array(sorted(set(permutations(row.tolist()))), np.int64)
+        new = (states[:, None, :] + arrangements[None, :, :]).reshape(-1, k)
+        new.sort(axis=1)
+        weights = np.repeat(probs / len(arrangements), len(arrangements))
+        if use_key:
+            key = np.zeros(len(new), dtype=np.int64)
+            for j in range(k):
+                key = key * base + new[:, j]
+            _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        else:  # pragma: no cover - k large enough to overflow is over budget
+            _, first, inverse = np.unique(
+                new, axis=0, return_index=True, return_inverse=True
+            )
+        probs = np.bincount(inverse.ravel(), weights=weights)
+        states = new[first]
+    extreme = np.sum(states**2, axis=1) >= observed
+    return float(min(1.0, probs[extreme].sum()))
 
 
 def critical_difference(
@@ -165,12 +245,16 @@ class FriedmanResult:
         Friedman's χ²_F with ``k - 1`` degrees of freedom (tie-corrected as R's
         ``friedman.test`` if ``tie_correction=True``).
     pvalue : float
-        Upper tail of χ²(k - 1) at ``statistic``.
+        P-value of ``statistic`` from the distribution named by
+        ``null_distribution``: the exact permutation distribution
+        (``"exact"``) or the χ²(k - 1) approximation (``"chi2"``).
     iman_davenport_statistic : float
-        ``F_F = (N - 1) χ²_F / (N (k - 1) - χ²_F)`` (``inf`` when every block ranks
-        the learners identically, without ties).
+        ``F_F = (N - 1) χ²_F / (N (k - 1) - χ²_F)``; NaN (undefined, see
+        ``notes``) when every block ranks the learners in the same order, so
+        that the residual variance of the ranks is zero.
     iman_davenport_pvalue : float
-        Upper tail of F(k - 1, (k - 1)(N - 1)) at ``iman_davenport_statistic``.
+        Upper tail of F(k - 1, (k - 1)(N - 1)) at ``iman_davenport_statistic``
+        (an approximation; NaN when F_F is undefined).
     n_blocks : int
         Number of blocks ``N``.
     n_learners : int
@@ -179,6 +263,11 @@ class FriedmanResult:
         A description of the test.
     null_hypothesis : str
         The null hypothesis, in words.
+    null_distribution : {"exact", "chi2"}
+        Which distribution gave ``pvalue``.
+    notes : tuple of str
+        What the numbers need said: the distribution used and why, an undefined
+        Iman–Davenport F.
     """
 
     average_ranks: pd.Series = field(compare=False)
@@ -193,6 +282,8 @@ class FriedmanResult:
         "H0: all learners have the same expected rank on every block "
         "(the learners perform equivalently)."
     )
+    null_distribution: str = "chi2"
+    notes: tuple = ()
     _ranks: pd.DataFrame = field(repr=False, default=None, compare=False)
 
     @classmethod
@@ -202,7 +293,10 @@ class FriedmanResult:
         For papers that print only the average ranks: χ²_F uses Demšar's formula
         (no tie correction is possible without the ranks) and the Iman–Davenport F
         follows from it; ``critical_difference`` and ``posthoc`` work as usual,
-        ``ranks`` is ``None``.
+        ``ranks`` is ``None``. The p-value is χ²'s: the exact permutation
+        distribution needs the ranks of each block (their ties). Average ranks
+        ``1, 2, ..., k`` (every block ranked alike) leave F_F undefined (NaN,
+        with a note).
 
         Parameters
         ----------
@@ -246,6 +340,9 @@ class FriedmanResult:
         chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(ranks**2) - k * (k + 1) ** 2 / 4)
         chi2 = float(max(chi2, 0.0))
         f_stat, f_p = _iman_davenport(chi2, n, k)
+        notes = ["p-value from the chi2(k - 1) approximation (no ranks to permute)."]
+        if np.isnan(f_stat):
+            notes.append(_UNDEFINED_F)
         return cls(
             average_ranks=pd.Series(
                 ranks, index=pd.Index(learners, name="learner"), name="average_rank"
@@ -257,6 +354,7 @@ class FriedmanResult:
             n_blocks=n,
             n_learners=k,
             method="Friedman rank sum test (from average ranks, Demsar's formula)",
+            notes=tuple(notes),
         )
 
     @property
@@ -423,17 +521,28 @@ class FriedmanResult:
             "iman_davenport_pvalue": self.iman_davenport_pvalue,
             "n_blocks": self.n_blocks,
             "n_learners": self.n_learners,
+            "null_distribution": self.null_distribution,
+            "notes": list(self.notes),
             "average_ranks": self.average_ranks.to_dict(),
         }
 
     def to_frame(self):
         """A one-row DataFrame of the scalar fields (the ranks: ``average_ranks``)."""
-        row = {k: v for k, v in self.to_dict().items() if k != "average_ranks"}
+        row = {
+            k: v
+            for k, v in self.to_dict().items()
+            if k not in ("average_ranks", "notes")
+        }
+        row["notes"] = " ".join(self.notes)
         return pd.DataFrame([row])
 
 
 def friedman_test(
-    scores, *, greater_is_better: bool = False, tie_correction: bool = True
+    scores,
+    *,
+    greater_is_better: bool = False,
+    tie_correction: bool = True,
+    exact: bool | None = None,
 ) -> FriedmanResult:
     """Friedman's test of k learners over N blocks, with Iman–Davenport's F.
 
@@ -459,6 +568,12 @@ def friedman_test(
         ``scipy.stats.friedmanchisquare`` do. ``False`` gives Demšar's formula as
         printed. They agree when no block has ties. The Iman–Davenport F is
         computed from the χ²_F chosen here.
+    exact : bool or None, default=None
+        Where ``pvalue`` comes from. ``None``: the exact permutation
+        distribution when it is small enough to enumerate (see Notes), the
+        χ²(k - 1) approximation otherwise. ``True``: exact, or a ``ValueError``
+        when the design is too large. ``False``: χ² (R's ``friedman.test``).
+        ``null_distribution`` and ``notes`` of the result say which was used.
 
     Returns
     -------
@@ -472,12 +587,46 @@ def friedman_test(
     ------
     ValueError
         If there are fewer than 2 learners or 2 blocks, or a score is NaN or
-        infinite (the message names the learner and the block).
+        infinite (the message names the learner and the block); with
+        ``exact=True``, if the exact distribution is too large.
 
     Notes
     -----
-    When every block ties all learners, χ²_F with the tie correction is 0 / 0;
-    it is then reported as 0 with p-value 1 (no evidence of any difference).
+    **Exact p-value.** Under H0 the learners' ranks within a block are
+    exchangeable: each arrangement of a block's ranks is equally likely,
+    independently over the blocks, ``(k!)^N`` equally likely configurations
+    without ties; with ties, the distinct arrangements of the observed
+    mid-ranks (the permutation distribution conditional on the ties, as
+    ``coin::friedman_test``). χ²_F increases with the sum of squared rank sums,
+    so the p-value is ``P(sum_j S*_j² >= sum_j S_j²)``. It is computed by
+    convolving the distribution of the rank-sum vector block by block, each
+    vector kept sorted (the distribution is exchangeable over learners), in
+    exact integer arithmetic of doubled ranks. The budget is 5·10⁵ (vectors ×
+    arrangements) in one block, 3·10⁶ over all blocks and 5040 = 7!
+    arrangements of one block (about a second at most); without ties this
+    covers ``k = 2`` up to N = 2452, ``k = 3`` up to N = 143, ``k = 4`` up to
+    N = 29, ``k = 5`` up to N = 8, ``k = 6`` up to N = 3 and ``k = 7`` with
+    N = 2; ties make the distribution smaller. Beyond
+    the budget the χ² approximation is used (and said in ``notes``). The χ²
+    approximation is poor for small N: for k = 2, N = 3 with the same winner on
+    every block χ² gives p = 0.083 where the exact p is 1/4; for k = 3, N = 3
+    ranked alike, 0.050 where the exact p is 6/6³ = 1/36
+    (``benchmarks/friedman_exact_calibration.py`` measures both tests' type I
+    error).
+
+    **Degenerate data.** When every block ranks the learners in the same order
+    (with the same ties), χ²_F takes its maximum N (k - 1), the residual
+    variance of the ranks is zero and Iman–Davenport's F_F = (N - 1) χ²_F /
+    (N (k - 1) - χ²_F) divides by zero: it is reported as NaN, with its
+    p-value, and a note (it used to be inf with p = 0, a certainty no finite
+    N gives). When every block ties all learners, χ²_F with the tie
+    correction is 0 / 0; it is then reported as 0 with p-value 1 (the exact
+    distribution is a point mass), and F_F = 0 with p-value 1.
+
+    The post-hoc tests (:meth:`FriedmanResult.posthoc`) and the critical
+    differences use the normal approximation to rank differences whatever
+    ``exact`` says; with perfect agreement their z are finite (for k = 2, N = 3
+    the raw p of the one pair is 0.083, against the exact sign-test 1/4).
 
     **Demšar's Table 6 (14 data sets, 4 C4.5 variants, AUC).** The printed table
     rounds to three decimals, so on "voting" C4.5+cf and C4.5+m+cf both read
@@ -511,10 +660,19 @@ def friedman_test(
     >>> res = friedman_test(auc, greater_is_better=True)
     >>> res.average_ranks.round(2).to_dict()
     {'C4.5': 3.4, 'C4.5+m': 1.8, 'C4.5+cf': 2.6, 'C4.5+m+cf': 2.2}
-    >>> round(res.statistic, 2), round(res.pvalue, 3)
-    (4.2, 0.241)
+    >>> round(res.statistic, 2), round(res.pvalue, 3), res.null_distribution
+    (4.2, 0.26, 'exact')
     >>> round(res.iman_davenport_statistic, 3), round(res.iman_davenport_pvalue, 3)
     (1.556, 0.251)
+    >>> round(friedman_test(auc, greater_is_better=True, exact=False).pvalue, 3)
+    0.241
+
+    Two learners with the same winner on three blocks: exact p = 2/2³, and no
+    Iman–Davenport F.
+
+    >>> res = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]])
+    >>> res.pvalue, res.null_distribution, res.iman_davenport_statistic
+    (0.25, 'exact', nan)
     """
     values, learners, blocks = _validate_scores(scores)
     if not isinstance(greater_is_better, bool | np.bool_):
@@ -538,8 +696,38 @@ def friedman_test(
         chi2 = 0.0
     else:
         chi2 = float(numerator / denominator)
-    pvalue = float(stats.chi2.sf(chi2, k - 1))
+    if exact not in (None, True, False):
+        raise ValueError(f"`exact` must be None, True or False; got {exact!r}.")
+    notes = []
+    pvalue = None
+    if exact is not False:
+        try:
+            pvalue = _friedman_exact_pvalue(ranks)
+        except _ExactTooLarge:
+            if exact:
+                raise ValueError(
+                    f"The exact Friedman distribution of k = {k} learners over "
+                    f"N = {n} blocks is too large to enumerate; use exact=False "
+                    "or exact=None (chi2 approximation)."
+                ) from None
+            notes.append(
+                f"p-value from the chi2(k - 1) approximation: the exact "
+                f"permutation distribution of k = {k} learners over N = {n} blocks "
+                "is too large to enumerate."
+            )
+        else:
+            notes.append(
+                "p-value from the exact permutation distribution of the ranks "
+                "within blocks."
+            )
+    else:
+        notes.append("p-value from the chi2(k - 1) approximation (exact=False).")
+    distribution = "chi2" if pvalue is None else "exact"
+    if pvalue is None:
+        pvalue = float(stats.chi2.sf(chi2, k - 1))
     f_stat, f_p = _iman_davenport(chi2, n, k)
+    if np.isnan(f_stat):
+        notes.append(_UNDEFINED_F)
     index = pd.Index(learners, name="learner")
     return FriedmanResult(
         average_ranks=pd.Series(avg, index=index, name="average_rank"),
@@ -555,5 +743,7 @@ def friedman_test(
             if tie_correction
             else " (Demsar's formula, no tie correction)"
         ),
+        null_distribution=distribution,
+        notes=tuple(notes),
         _ranks=pd.DataFrame(ranks, index=pd.Index(blocks, name="block"), columns=index),
     )

@@ -88,7 +88,8 @@ class PairedTestResult:
     def confidence_interval(self, confidence_level=0.95):
         """Confidence interval for the effect, one-sided when the test is.
 
-        - ``"t"``: the t-interval of the mean difference (R's ``t.test``).
+        - ``"t"``: the t-interval of the mean difference (R's ``t.test``);
+          constant differences never get here (:func:`paired_test` raises).
         - ``"corrected_t"``: mean ± ``t_{J−1}`` × Nadeau–Bengio standard error.
         - ``"5x2cv"``: ``p_11 ± t_5`` × Dietterich's standard error
           (:func:`five_by_two_cv_test`); ``"5x2cv_f"`` has none (``ValueError``).
@@ -217,23 +218,38 @@ def _pvalue_from_z(z, alternative):
 
 
 # ------------------------------------------------------------------------ t-tests
-def _t_test(d, alternative, correction_term):
+def _constant_differences_error(d, labels):
+    """The ValueError of a t-test on differences without spread (as R's
+    ``t.test``: "data are essentially constant")."""
+    a, b = labels
+    value = float(np.round(d[0], _DECIMALS))
+    if value == 0:
+        what = f"all zero ({a} equals {b} in all {d.size} pairs)"
+        exact = "p = 1"
+    else:
+        what = f"constant ({value:.6g} in all {d.size} pairs)"
+        exact = f"two-sided p = 2^(1 - n) = {2.0 ** (1 - d.size):.3g}"
+    return ValueError(
+        f"The differences {a} − {b} are {what}: their standard deviation is 0, "
+        "so the t statistic and its interval are undefined (R's t.test: 'data "
+        "are essentially constant'). Use method='sign', 'wilcoxon' or "
+        f"'permutation', which are exact here ({exact})."
+    )
+
+
+def _t_test(d, alternative, correction_term, labels=("x", "y")):
     n = d.size
     if n < 2:
         raise ValueError("The t-tests need at least 2 pairs in `x` and `y`.")
     mean = float(np.mean(d))
     constant = np.all(np.round(d, _DECIMALS) == np.round(d[0], _DECIMALS))
-    var = 0.0 if constant else float(np.var(d, ddof=1))
+    if constant:
+        raise _constant_differences_error(d, labels)
+    var = float(np.var(d, ddof=1))
     se = float(np.sqrt((1 / n + correction_term) * var))
     df = n - 1
-    if se == 0:
-        mean = float(np.round(mean, _DECIMALS))
-        statistic = np.nan if mean == 0 else np.copysign(np.inf, mean)
-    else:
-        statistic = mean / se
-    if np.isnan(statistic):
-        pvalue = 1.0
-    elif alternative == "greater":
+    statistic = mean / se
+    if alternative == "greater":
         pvalue = float(stats.t.sf(statistic, df))
     elif alternative == "less":
         pvalue = float(stats.t.cdf(statistic, df))
@@ -338,6 +354,15 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
     if n == 0 or np.all(zeros):
         details.update(z=0.0, exact=False)
         return 0.0 if zero_method == "wilcox" else statistic, 1.0, estimate, d, details
+    if exact is not False and not zeros.any() and tie_counts.size == 1:
+        # Every |d| tied (constant |d|, e.g. constant differences): all ranks are
+        # (n + 1)/2, R+ = (n + 1)/2 times the number of positive differences,
+        # and the exact conditional null distribution of R+ is that of a
+        # Binomial(n, 1/2) count: the sign test's.
+        n_pos = int(np.count_nonzero(d > 0))
+        pvalue = _binomial_pvalue(n_pos, n, alternative)
+        details.update(z=np.nan, exact=True)
+        return statistic, pvalue, estimate, d, details
     use_exact = (n < 50) if exact is None else bool(exact)
     if use_exact and (has_ties or n_zero > 0):
         if exact:
@@ -378,6 +403,17 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
 
 
 # ---------------------------------------------------------------------- sign test
+def _binomial_pvalue(w, n, alternative):
+    """Exact p of ``w`` successes in Binomial(n, 1/2) (R's ``binom.test`` rule)."""
+    if n == 0:
+        return 1.0
+    if alternative == "greater":
+        return float(stats.binom.sf(w - 1, n, 0.5))
+    if alternative == "less":
+        return float(stats.binom.cdf(w, n, 0.5))
+    return float(min(1.0, 2 * stats.binom.cdf(min(w, n - w), n, 0.5)))
+
+
 def _sign_test(d_raw, alternative):
     d = np.round(d_raw, _DECIMALS)
     wins = int(np.count_nonzero(d > 0))
@@ -386,14 +422,7 @@ def _sign_test(d_raw, alternative):
     w = wins + ties // 2
     losses_adj = losses + ties // 2
     n = w + losses_adj
-    if n == 0:
-        pvalue = 1.0
-    elif alternative == "greater":
-        pvalue = float(stats.binom.sf(w - 1, n, 0.5))
-    elif alternative == "less":
-        pvalue = float(stats.binom.cdf(w, n, 0.5))
-    else:  # symmetric Binomial(n, 1/2): R's binom.test rule
-        pvalue = float(min(1.0, 2 * stats.binom.cdf(min(w, losses_adj), n, 0.5)))
+    pvalue = _binomial_pvalue(w, n, alternative)
     details = {
         "wins": wins,
         "losses": losses,
@@ -422,6 +451,15 @@ def _permutation_test(d, alternative, n_resamples, exact, random_state):
         return int(np.count_nonzero(np.abs(null) >= abs(observed) - gamma))
 
     total = abs_d.sum()
+    if exact is not False and np.ptp(abs_d) <= gamma:
+        # Constant |d| (constant differences, or all zero): S* = |d_1| (2P - n)
+        # with P ~ Binomial(n, 1/2) positive signs, exact for any n.
+        if total == 0:
+            details = {"exact": True, "n_extreme": None}
+            return observed, 1.0, 0.0, details
+        n_pos = int(np.count_nonzero(d > 0))
+        pvalue = _binomial_pvalue(n_pos, n, alternative)
+        return observed, pvalue, 0.0, {"exact": True, "binomial": True}
     if exact is None:
         exact = n <= _EXACT_ENUMERATION_MAX_N or 2.0**n <= n_resamples
     elif exact and n > 30:
@@ -548,12 +586,38 @@ def paired_test(
 
     Notes
     -----
-    Edge cases: all differences zero gives ``pvalue = 1`` for every method (the
-    t statistic is then NaN); a constant non-zero difference gives an infinite t
-    statistic (p = 0 two-sided). The t-tests need ``n >= 2``; the other tests
-    accept ``n = 1`` (p = 1 two-sided). For the t-tests a spread of the
-    differences below 1e-10 (after the 10-decimal rounding) counts as zero
-    variance, so scores that differ only by floating-point noise are constant.
+    **Differences without spread** (constant ``d = c``, e.g.
+    ``paired_test(x, x + 0.05)``, or all zero, ``x == y``), method by method:
+
+    - ``"t"``, ``"corrected_t"``: ``ValueError`` naming ``labels`` (as R's
+      ``t.test``: "data are essentially constant"). The standard deviation is
+      0, so ``T`` is ``c/0`` or ``0/0`` and the t interval would have zero
+      width: a certainty no sample gives. A spread below 1e-10 (after the
+      10-decimal rounding) counts as none, so scores that differ only by
+      floating-point noise are constant.
+    - ``"sign"``: exact, ``p = 2^(1-n)`` two-sided for ``c != 0`` (``2^-n``
+      one-sided), ``p = 1`` for ``c = 0`` (ties split evenly). Its interval
+      ``[d_(k+1), d_(n-k)]`` is ``[c, c]``: the order-statistic interval for
+      the median covers it with probability at least the level for every
+      distribution, discrete ones included.
+    - ``"wilcoxon"``: when every ``|d|`` is tied (and none is zero) all ranks
+      are ``(n + 1)/2``, so ``R+`` is ``(n + 1)/2`` times the number of
+      positive differences, and its exact conditional null distribution
+      (given the tied ranks; coin's ``wilcoxsign_test(distribution =
+      "exact")``) is Binomial(n, 1/2): the same p-value as the sign test. It
+      is used unless ``exact=False`` (then the normal approximation as R's
+      ``wilcox.test``). All zero: ``p = 1``. The Hodges–Lehmann interval is
+      ``[c, c]``: every Walsh average equals ``c`` (R's ``wilcox.test`` has no
+      exact interval with ties).
+    - ``"permutation"``: with every ``|d|`` equal the sign-flip distribution of
+      ``S`` is ``|c| (2P - n)``, ``P`` ~ Binomial(n, 1/2), so the p-value is
+      exact for any ``n`` (``2^(1-n)`` two-sided for constant ``c != 0``, 1 for
+      all zero), with ``pvalue_standard_error = 0``. Its BCa bootstrap
+      interval is ``[c, c]`` (:func:`bootstrap_ci` of a constant sample): it
+      describes the sample, not the uncertainty of a mean with unseen spread.
+
+    The t-tests need ``n >= 2``; the other tests accept ``n = 1`` (p = 1
+    two-sided).
 
     Examples
     --------
@@ -593,7 +657,7 @@ def paired_test(
                     "for method='corrected_t'."
                 )
             ratio = float(test_train_ratio)
-        statistic, pvalue, df, mean, se, var = _t_test(d, alternative, ratio)
+        statistic, pvalue, df, mean, se, var = _t_test(d, alternative, ratio, labels)
         return PairedTestResult(
             statistic,
             pvalue,

@@ -69,3 +69,23 @@ def test_subset_of_analyses_and_partial_run_note(result, tmp_path):
     assert 'id="fig-power"' not in page and 'id="fig-win_tie_loss"' not in page
     assert '<section id="power">' not in page
     assert "7 task(s) are missing" in page
+
+
+def test_report_of_perfect_agreement_shows_exact_p_and_undefined_f(tmp_path):
+    """H: the HTML report of 3 learners ranked alike on 3 data sets shows the
+    exact Friedman p-value and an undefined Iman-Davenport F, never ∞."""
+    rows = [
+        (f"d{d}", name, r, base + 0.01 * r + shift)
+        for d, base in enumerate([0.10, 0.20, 0.15])
+        for name, shift in (("A", 0.0), ("B", 0.05), ("C", 0.12))
+        for r in range(3)
+    ]
+    df = pd.DataFrame(rows, columns=["d", "l", "r", "v"])
+    result = BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", value="v", replicate="r", greater_is_better=False
+    )
+    write_report(result, tmp_path, analyses=("effects", "friedman"))
+    page = (tmp_path / "report.html").read_text()
+    assert "exact permutation distribution" in page
+    assert "Iman–Davenport F undefined" in page
+    assert "∞" not in page

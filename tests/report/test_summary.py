@@ -35,3 +35,36 @@ def test_summary_order_and_numbers():
     assert f"[{row['low']:+.3f}, {row['high']:+.3f}]" in text
     assert f"J = {analysis.power['n_needed']} data sets" in text
     assert text.splitlines()[0].startswith("2 learners x 4 data sets")
+
+
+def _agreeing_result():
+    """3 learners ranked alike on 3 data sets, B always A + 0.05 (issue 11)."""
+    rows = []
+    for d, base in enumerate([0.10, 0.20, 0.15]):
+        for r in range(4):
+            e = base + 0.01 * r
+            rows += [(f"d{d}", "A", r, e), (f"d{d}", "B", r, e + 0.05)]
+            rows += [(f"d{d}", "C", r, e + 0.10 + 0.01 * d)]
+    df = pd.DataFrame(rows, columns=["d", "l", "r", "v"])
+    return BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", value="v", replicate="r", greater_is_better=False
+    )
+
+
+def test_summary_of_degenerate_study_says_what_is_undefined():
+    """H: with perfect agreement and constant differences the summary prints the
+    exact Friedman p (1/36), says F is undefined (no inf, no p = 0), and the
+    pairs whose t is undefined have no interval and a note naming them."""
+    result = _agreeing_result()
+    analysis = analyse_result(result)
+    text = format_summary(analysis, result)
+    assert "p = 0.028 (exact)" in text
+    assert "Iman-Davenport F undefined" in text
+    assert "inf" not in text and "p = 0.0e" not in text
+    assert analysis.friedman.pvalue == 1 / 36 or np.isclose(
+        analysis.friedman.pvalue, 1 / 36
+    )
+    pair = analysis.pairs.loc["A − B"]
+    assert np.isnan(pair["low"]) and np.isnan(pair["pvalue"])
+    assert any("No interval for A − B" in n for n in analysis.notes)
+    assert analysis.within["low"].isna().all()  # constant within each data set

@@ -318,7 +318,7 @@ def test_friedman_demsar_table_matches_r(demsar, reference_cases):
     and the average ranks of the table as printed."""
     _, result = demsar
     exp = reference_cases["friedman_demsar_table6_auc"]["expected"]
-    res = result.friedman()
+    res = result.friedman(exact=False)
     # R: friedman.test(as.matrix(-scores)) (cases.json)
     assert res.statistic == pytest.approx(exp["chi2_friedman_R"], rel=1e-8)
     assert res.pvalue == pytest.approx(exp["p_value_R"], rel=1e-8)
@@ -427,3 +427,69 @@ def test_mcnemar_error_on_failed_learner():
         result.paired_test("tree", "fails", method="mcnemar")
     with pytest.raises(ValueError, match=r"got 0 \(1 replicate dropped.*'fails'"):
         result.paired_test("tree", "fails", dataset=list(result.datasets)[0])
+
+
+# ------------------------------------------------------- degenerate inputs (#11)
+def _agreeing_result():
+    """3 learners ranked alike on 3 data sets, B always A + 0.05 (issue 11)."""
+    rows = []
+    for d, base in enumerate([0.10, 0.20, 0.15]):
+        for r in range(4):
+            e = base + 0.01 * r
+            rows += [(f"d{d}", "A", r, e), (f"d{d}", "B", r, e + 0.05)]
+            rows += [(f"d{d}", "C", r, e + 0.10 + 0.01 * d)]
+    df = pd.DataFrame(rows, columns=["d", "l", "r", "v"])
+    return BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", value="v", replicate="r", greater_is_better=False
+    )
+
+
+def test_friedman_perfect_agreement_on_a_result():
+    """H: .friedman on 3 learners ranked alike on 3 data sets gives the exact
+    p = 1/36 and an undefined (NaN) Iman-Davenport F with a note, not inf / 0."""
+    res = _agreeing_result().friedman()
+    assert res.pvalue == pytest.approx(1 / 36, rel=1e-12)
+    assert res.null_distribution == "exact"
+    assert np.isnan(res.iman_davenport_statistic)
+    assert np.isnan(res.iman_davenport_pvalue)
+    assert any("undefined" in n for n in res.notes)
+    chi = _agreeing_result().friedman(exact=False)
+    assert chi.pvalue == pytest.approx(np.exp(-3), rel=1e-12)  # chi2(2) at 6
+
+
+@pytest.mark.parametrize("dataset", [None, "d1"])
+def test_t_family_on_constant_differences_names_learners_and_scope(dataset):
+    """H: paired_test and confidence_interval (t, corrected_t) on constant
+    differences raise a ValueError naming both learners and the data set."""
+    result = _agreeing_result()
+    where = "across 3 data sets" if dataset is None else "within data set 'd1'"
+    for method, kw in (("t", {}), ("corrected_t", {"test_train_ratio": 0.25})):
+        with pytest.raises(ValueError, match="essentially constant") as info:
+            result.paired_test("A", "B", dataset=dataset, method=method, **kw)
+        assert "v(A) − v(B)" in str(info.value) and where in str(info.value)
+        assert "A vs B" in str(info.value)
+        with pytest.raises(ValueError, match=where):
+            result.confidence_interval("A", "B", dataset=dataset, method=method, **kw)
+
+
+def test_exact_methods_on_constant_differences_of_a_result():
+    """H: sign, Wilcoxon and permutation on B = A + 0.05 over 4 replicates give
+    the exact p = 2^(1-4) = 1/8; the bootstrap interval is the point -0.05."""
+    result = _agreeing_result()
+    for method in ("sign", "wilcoxon", "permutation"):
+        res = result.paired_test("A", "B", dataset="d0", method=method)
+        assert res.pvalue == pytest.approx(1 / 8, rel=1e-12)
+    ci = result.confidence_interval("A", "B", method="bootstrap", random_state=0)
+    assert ci.low == pytest.approx(-0.05) and ci.high == pytest.approx(-0.05)
+
+
+def test_power_on_constant_differences_names_learners():
+    """H: .power with zero spread of the per-data-set differences raises a
+    ValueError naming the learners (sigma = 0), and stats.power_paired_t
+    refuses sigma = 0 too."""
+    with pytest.raises(ValueError, match=r"v\(A\) − v\(B\).*no spread"):
+        _agreeing_result().power("A", "B", delta=0.05)
+    with pytest.raises(ValueError, match="`sigma` must be a positive"):
+        power_paired_t(3, 0.05, 0.0)
+    with pytest.raises(ValueError, match="`sigma` must be a positive"):
+        n_datasets_needed(0.05, 0.0)

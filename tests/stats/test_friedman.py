@@ -1,5 +1,9 @@
 """Tests of sklearn_bench/stats/_friedman.py: R (cases.json) and Demšar (2006)."""
 
+import itertools
+import json
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -30,8 +34,8 @@ def test_friedman_matches_r(reference_cases, case_id, as_array):
     frame = _case_frame(case)
     scores = frame.to_numpy() if as_array else frame
     higher = case["input"]["higher_is_better"]
-    res = friedman_test(scores, greater_is_better=higher)
-    assert isinstance(res, FriedmanResult)
+    res = friedman_test(scores, greater_is_better=higher, exact=False)
+    assert isinstance(res, FriedmanResult) and res.null_distribution == "chi2"
     assert res.n_blocks == exp["N"] and res.n_learners == exp["k"]
     assert res.statistic == pytest.approx(exp["chi2_friedman_R"], rel=RTOL)
     assert res.pvalue == pytest.approx(exp["p_value_R"], rel=RTOL)
@@ -44,7 +48,9 @@ def test_friedman_matches_r(reference_cases, case_id, as_array):
     if not as_array:
         assert list(res.average_ranks.index) == list(exp["average_ranks"])
 
-    plain = friedman_test(scores, greater_is_better=higher, tie_correction=False)
+    plain = friedman_test(
+        scores, greater_is_better=higher, tie_correction=False, exact=False
+    )
     assert plain.statistic == pytest.approx(exp["chi2_friedman_demsar"], rel=RTOL)
     assert plain.pvalue == pytest.approx(exp["p_value_demsar"], rel=RTOL)
     assert plain.iman_davenport_statistic == pytest.approx(
@@ -221,13 +227,18 @@ def test_greater_is_better_reverses_ranks():
 
 
 def test_complete_ties_and_perfect_agreement():
-    """H: all-tied blocks give χ² 0, p 1; identical orderings give F_F = inf, p 0."""
+    """H: all-tied blocks give χ² 0, p 1; identical orderings leave F_F undefined."""
     tied = friedman_test(np.ones((4, 3)))
     assert tied.statistic == 0.0 and tied.pvalue == 1.0
+    assert tied.iman_davenport_statistic == 0.0
     same = friedman_test(np.tile([0.1, 0.2, 0.3], (5, 1)))
     assert same.statistic == pytest.approx(5 * 2)  # N (k - 1)
-    assert same.iman_davenport_statistic == np.inf
-    assert same.iman_davenport_pvalue == 0.0
+    assert np.isnan(same.iman_davenport_statistic)
+    assert np.isnan(same.iman_davenport_pvalue)
+    assert any("undefined" in note for note in same.notes)
+    # exact: 3! of the 6^5 configurations rank every block alike
+    assert same.null_distribution == "exact"
+    assert same.pvalue == pytest.approx(6 / 6**5, rel=1e-12)
 
 
 def test_two_learners_nemenyi_equals_normal_quantile():
@@ -291,3 +302,146 @@ def test_result_is_frozen():
     assert d["n_blocks"] == 6 and set(d["average_ranks"]) == {0, 1, 2}
     assert res.to_frame().loc[0, "statistic"] == res.statistic
     assert res == friedman_test(np.random.default_rng(0).random((6, 3)))
+
+
+# ------------------------------------------------------------ exact distribution
+_EXACT_REFERENCE = json.loads(
+    (Path(__file__).parent / "reference" / "friedman_exact.json").read_text()
+)
+
+
+@pytest.mark.parametrize("case", _EXACT_REFERENCE, ids=lambda c: c["id"])
+def test_exact_pvalue_matches_r(case):
+    """H: the exact p equals R's enumeration (brute force or convolution) and
+    coin's Monte Carlo permutation p within 4 SE; exact=False gives R's χ² p."""
+    # tests/stats/reference/friedman_exact.R (R 4.2.2, coin): brute = all
+    # (k!)^N configurations, convolve = full rank-sum vectors, coin =
+    # friedman_test(..., distribution = approximate(nresample = 2e5)).
+    scores = np.array(case["scores"])
+    res = friedman_test(scores)
+    assert res.null_distribution == "exact"
+    assert res.statistic == pytest.approx(case["chi2"], rel=1e-10)
+    if case["method"] == "coin":
+        se = case["pvalue_se"]
+        assert abs(res.pvalue - case["exact_pvalue"]) <= 4 * se
+    else:
+        assert res.pvalue == pytest.approx(case["exact_pvalue"], rel=1e-10)
+    assert friedman_test(scores, exact=True).pvalue == res.pvalue
+    chi = friedman_test(scores, exact=False)
+    assert chi.null_distribution == "chi2"
+    assert chi.pvalue == pytest.approx(case["chi2_pvalue"], rel=1e-10)
+
+
+def _hand_exact(ranks):
+    """P(sum S*^2 >= sum S^2) over every (k!)^N arrangement, by itertools."""
+    blocks = [list(itertools.permutations(row)) for row in ranks]
+    observed = np.sum(ranks.sum(axis=0) ** 2)
+    hits = total = 0
+    for conf in itertools.product(*blocks):
+        total += 1
+        hits += np.sum(np.sum(conf, axis=0) ** 2) >= observed - 1e-9
+    return hits / total
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_exact_pvalue_matches_hand_enumeration(seed):
+    """H: on small designs with ties the exact p equals a plain enumeration of
+    all (k!)^N within-block arrangements of the mid-ranks."""
+    rng = np.random.default_rng(seed)
+    n, k = [(4, 3), (3, 4), (5, 3), (2, 5)][seed]
+    scores = rng.integers(0, 3, size=(n, k)).astype(float)
+    ranks = stats.rankdata(scores, axis=1)
+    expected = _hand_exact(ranks)
+    for tie_correction in (True, False):
+        res = friedman_test(scores, tie_correction=tie_correction)
+        assert res.pvalue == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("n_blocks", "chi2", "published"),
+    [
+        (3, 6.0, 0.028),
+        (3, 4.667, 0.194),
+        (4, 8.0, 0.0046),
+        (4, 6.5, 0.042),
+        (4, 6.0, 0.069),
+        (5, 10.0, 0.00077),
+        (5, 8.4, 0.0085),
+        (5, 7.6, 0.024),
+        (5, 6.4, 0.039),
+    ],
+)
+def test_exact_pvalue_matches_published_table(n_blocks, chi2, published):
+    """H: for k = 3 the exact P(χ²_r >= c) equals Friedman's (1937) table as
+    reprinted in Siegel (1956), Table N, to the printed digits."""
+    # Find blocks of untied ranks with the requested statistic (search over
+    # configurations), then compare the exact upper tail with the table.
+    perms = list(itertools.permutations([1, 2, 3]))
+    for conf in itertools.product(perms, repeat=n_blocks):
+        res = friedman_test(np.array(conf, dtype=float))
+        if res.statistic == pytest.approx(chi2, abs=1e-3):
+            break
+    else:  # pragma: no cover - every value in the table is attainable
+        pytest.fail(f"no configuration with chi2 = {chi2}")
+    decimals = len(f"{published:.10g}".split(".")[1])
+    assert abs(res.pvalue - published) <= 0.5 * 10.0**-decimals + 1e-12
+
+
+def test_perfect_agreement_two_learners_three_blocks():
+    """H: the issue's case: 2 learners with the same winner on 3 blocks give the
+    exact p = 1/4 (not p = 0), F_F undefined (NaN) with a note."""
+    res = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]])
+    assert res.pvalue == 0.25 and res.null_distribution == "exact"
+    assert np.isnan(res.iman_davenport_statistic)
+    assert np.isnan(res.iman_davenport_pvalue)
+    assert any("undefined" in n for n in res.notes)
+    assert any("exact" in n for n in res.notes)
+    three = friedman_test(np.tile([0.1, 0.2, 0.3], (3, 1)))
+    assert three.pvalue == pytest.approx(1 / 36, rel=1e-12)
+    frame = three.to_frame()
+    assert frame.loc[0, "null_distribution"] == "exact"
+    assert "undefined" in frame.loc[0, "notes"]
+
+
+def test_too_large_falls_back_to_chi2():
+    """H: beyond the enumeration budget exact=None uses χ² and says so,
+    exact=True raises, and perfect agreement still gives NaN F_F, not inf."""
+    scores = np.tile(np.arange(8.0), (3, 1))  # k = 8, N = 3: over budget
+    res = friedman_test(scores)
+    assert res.null_distribution == "chi2"
+    assert res.pvalue == pytest.approx(stats.chi2.sf(3 * 7, 7), rel=1e-12)
+    assert any("too large" in n for n in res.notes)
+    assert np.isnan(res.iman_davenport_statistic)
+    with pytest.raises(ValueError, match="too large to enumerate"):
+        friedman_test(scores, exact=True)
+    with pytest.raises(ValueError, match="`exact`"):
+        friedman_test(scores, exact="yes")
+
+
+def test_from_average_ranks_perfect_agreement_is_undefined():
+    """H: published average ranks 1..k give χ² N(k - 1) with its χ² p and an
+    undefined F_F (NaN), not inf / 0."""
+    res = FriedmanResult.from_average_ranks([1.0, 2.0, 3.0], 4)
+    assert res.statistic == pytest.approx(8.0)
+    assert res.null_distribution == "chi2"
+    assert np.isnan(res.iman_davenport_statistic)
+    assert np.isnan(res.iman_davenport_pvalue)
+
+
+def test_posthoc_on_degenerate_blocks_is_finite():
+    """H: Nemenyi and Holm post-hocs on perfect agreement give finite z and the
+    normal p-values of Demšar's formula; on all-tied blocks z = 0 and p = 1."""
+    same = friedman_test(np.tile([0.1, 0.2, 0.3], (3, 1)))
+    post = same.posthoc("holm")
+    se = np.sqrt(3 * 4 / (6 * 3))
+    np.testing.assert_allclose(post["z"], [-1 / se, -2 / se, -1 / se])
+    np.testing.assert_allclose(post["pvalue"], 2 * stats.norm.sf(np.abs(post["z"])))
+    assert np.isfinite(same.posthoc("nemenyi")["pvalue_adjusted"]).all()
+    two = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]])
+    # the normal approximation (0.083) against the exact sign-flip p of 1/4
+    assert two.posthoc("holm")["pvalue"].iloc[0] == pytest.approx(
+        2 * stats.norm.sf(np.sqrt(3)), rel=1e-12
+    )
+    tied = friedman_test(np.ones((4, 3)))
+    assert (tied.posthoc("holm")["z"] == 0).all()
+    assert (tied.posthoc("nemenyi")["pvalue_adjusted"] == 1).all()

@@ -1,6 +1,8 @@
 """Tests of sklearn_bench/stats/_paired.py against R (cases.json) and SciPy."""
 
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -390,24 +392,121 @@ ALL_METHODS = [
 ]
 
 
-@pytest.mark.parametrize("method, kwargs", ALL_METHODS)
+T_FAMILY = ALL_METHODS[:2]
+RANK_AND_PERMUTATION = ALL_METHODS[2:]
+
+
+@pytest.mark.parametrize("method, kwargs", RANK_AND_PERMUTATION)
 def test_all_differences_zero(method, kwargs):
-    """H: identical x and y give p = 1 and a zero estimate for every method."""
+    """H: identical x and y give the exact p = 1, a zero estimate and the
+    interval [0, 0] for the rank, sign and permutation tests."""
+    # Every sign flip / signed-rank arrangement of zeros gives the observed
+    # statistic: the null distribution is a point mass, p = 1 exactly.
     x = [0.8, 0.7, 0.9, 0.75]
     res = paired_test(x, x, method=method, **kwargs)
     assert res.pvalue == 1.0 and res.estimate == 0.0
     ci = res.confidence_interval()
-    assert ci.low <= 0 <= ci.high
+    if method == "sign":  # 4 ties split 2:2; n = 4 cannot reach 95%
+        assert (ci.low, ci.high) == (-np.inf, np.inf)
+    else:
+        assert ci.low == 0 and ci.high == 0
 
 
-def test_constant_nonzero_difference():
-    """H: zero variance with mean != 0 gives an infinite t and p = 0 (two-sided)."""
+@pytest.mark.parametrize("method, kwargs", T_FAMILY)
+@pytest.mark.parametrize("shift", [0.0, 0.05, -0.1])
+def test_t_family_refuses_constant_differences(method, kwargs, shift):
+    """H: the t-tests raise a ValueError naming both samples on zero-spread
+    differences, zero or not (R's t.test: 'data are essentially constant'),
+    instead of t = ±inf, p = 0 and a zero-width interval."""
     x = np.array([0.8, 0.7, 0.9, 0.75])
-    res = paired_test(x, x - 0.1, method="t")  # float noise in x - (x - 0.1)
-    assert res.statistic == np.inf and res.pvalue == 0.0
-    assert paired_test(x, x - 0.1, alternative="less").pvalue == 1.0
-    ci = res.confidence_interval()
-    assert ci.low == pytest.approx(0.1) and ci.high == pytest.approx(0.1)
+    # x + shift - x carries floating-point noise: still constant
+    with pytest.raises(ValueError, match="essentially constant") as info:
+        paired_test(x + shift, x, method=method, labels=("e(A)", "e(B)"), **kwargs)
+    text = str(info.value)
+    assert "e(A) − e(B)" in text
+    assert ("all zero" in text) == (shift == 0)
+    assert "method='sign', 'wilcoxon' or 'permutation'" in text
+
+
+_DEGENERATE_R = json.loads(
+    (Path(__file__).parent / "reference" / "paired_degenerate.json").read_text()
+)
+
+
+@pytest.mark.parametrize("case", _DEGENERATE_R, ids=lambda c: c["id"])
+def test_constant_abs_differences_match_r(case):
+    """H: on constant |d| the sign, Wilcoxon and permutation tests give R's exact
+    p-values (binom.test, coin's exact wilcoxsign_test, 2^n sign vectors), and
+    t.test's refusal is ours."""
+    # tests/stats/reference/paired_degenerate.R (R 4.2.2, coin)
+    x, y = np.array(case["x"]), np.array(case["y"])
+    sign = paired_test(x, y, method="sign")
+    assert sign.pvalue == pytest.approx(case["binom_test"], rel=1e-12)
+    for zero_method in ("demsar", "wilcox", "pratt", "zsplit"):
+        for alt, key in (
+            ("two-sided", "coin_exact_two_sided"),
+            ("less", "coin_exact_less"),
+            ("greater", "coin_exact_greater"),
+        ):
+            res = paired_test(
+                x, y, method="wilcoxon", zero_method=zero_method, alternative=alt
+            )
+            assert res.pvalue == pytest.approx(case[key], rel=1e-12)
+            assert res.details["exact"] is True
+    perm = paired_test(x, y, method="permutation")
+    assert perm.pvalue == pytest.approx(case["permutation_two_sided"], rel=1e-12)
+    assert perm.pvalue_standard_error == 0.0
+    less = paired_test(x, y, method="permutation", alternative="less")
+    assert less.pvalue == pytest.approx(case["permutation_less"], rel=1e-12)
+    d = np.round(x - y, 10)
+    if np.ptp(d) == 0:
+        assert case["t_test_error"] == "data are essentially constant"
+        with pytest.raises(ValueError, match=case["t_test_error"]):
+            paired_test(x, y)
+    else:  # constant |d| with mixed signs has a spread: t is defined
+        assert case["t_test_error"] == ""
+        assert np.isfinite(paired_test(x, y).statistic)
+
+
+def test_constant_differences_issue_example():
+    """H: the issue's paired_test(x, x + 0.05): t refuses; sign, Wilcoxon and
+    permutation give the exact p = 2^(1-n) two-sided, 2^-n one-sided; the
+    sign and Hodges-Lehmann intervals are [-0.05, -0.05] (order statistics of
+    a constant sample, valid for any distribution); the permutation test's
+    BCa bootstrap interval is the same point."""
+    x = np.array([0.81, 0.77, 0.85, 0.79, 0.80, 0.77, 0.85, 0.82, 0.90, 0.74])
+    y = x + 0.05
+    with pytest.raises(ValueError, match="constant"):
+        paired_test(x, y)
+    for method in ("sign", "wilcoxon", "permutation"):
+        res = paired_test(x, y, method=method, random_state=0)
+        assert res.pvalue == pytest.approx(2.0**-9, rel=1e-12)
+        assert np.isfinite(res.statistic)
+        res_less = paired_test(x, y, method=method, alternative="less")
+        assert res_less.pvalue == pytest.approx(2.0**-10, rel=1e-12)
+        ci = res.confidence_interval()
+        assert ci.low == pytest.approx(-0.05) and ci.high == pytest.approx(-0.05)
+        one = res_less.confidence_interval()
+        assert one.low == -np.inf and one.high == pytest.approx(-0.05)
+
+
+def test_constant_differences_large_n_permutation_is_exact():
+    """H: beyond the enumeration limit (n = 40) constant differences still get
+    the exact sign-flip p = 2^(1-n), not a Monte Carlo floor 1/(R + 1)."""
+    x = np.linspace(0.6, 0.9, 40)
+    res = paired_test(x, x - 0.01, method="permutation", n_resamples=999)
+    assert res.pvalue == pytest.approx(2.0**-39, rel=1e-12)
+    assert res.pvalue_standard_error == 0.0 and res.details["exact"] is True
+
+
+def test_constant_differences_forced_normal_wilcoxon():
+    """H: exact=False keeps the normal approximation on constant differences
+    (R's wilcox.test with ties), so the exact answer is only the default."""
+    x = np.array([0.81, 0.77, 0.85, 0.79, 0.80, 0.77, 0.85, 0.82, 0.90, 0.74])
+    res = paired_test(x, x + 0.05, method="wilcoxon", zero_method="wilcox", exact=False)
+    # V = 0, mean 27.5, var = 10*11*21/24 - (10^3 - 10)/48 (tie correction)
+    z = -27.5 / np.sqrt(10 * 11 * 21 / 24 - 990 / 48)
+    assert res.pvalue == pytest.approx(2 * stats.norm.sf(abs(z)), rel=1e-12)
 
 
 def test_n_equal_one():
@@ -419,12 +518,15 @@ def test_n_equal_one():
 
 
 def test_ties_everywhere():
-    """H: all |d| tied: Wilcoxon equals the sign structure and scipy's p."""
+    """H: all |d| tied: Wilcoxon's exact conditional p is the sign test's
+    (binomial), and with exact=False scipy's normal approximation."""
     d = np.array([0.05, 0.05, -0.05, 0.05, 0.05, 0.05, -0.05, 0.05, 0.05, 0.05])
     res = paired_test(d, 0 * d, method="wilcoxon", zero_method="wilcox")
+    assert res.pvalue == pytest.approx(stats.binomtest(8, 10).pvalue, rel=1e-12)
+    assert res.statistic == 8 * 5.5
+    res = paired_test(d, 0 * d, method="wilcoxon", zero_method="wilcox", exact=False)
     ref = stats.wilcoxon(d, method="asymptotic", correction=False)
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
-    assert res.statistic == 8 * 5.5
     sign = paired_test(d, 0 * d, method="sign")
     assert sign.pvalue == pytest.approx(stats.binomtest(8, 10).pvalue, rel=1e-12)
     perm = paired_test(d, 0 * d, method="permutation")
@@ -469,7 +571,7 @@ def test_result_is_frozen_and_exports():
     """H: the result is immutable, states H0 in words and exports one row."""
     res = paired_test(
         [0.2, 0.3, 0.25],
-        [0.25, 0.35, 0.3],
+        [0.25, 0.36, 0.3],
         alternative="less",
         labels=("e(A)", "e(B)"),
     )
