@@ -190,7 +190,9 @@ def _pairs(result, order, level, best, *, dataset, metric, notes=None):
             }
         )
     table = pd.DataFrame(rows).set_index("pair")
-    table = table.reindex(columns=["a", "b", "estimate", "low", "high", "pvalue", "n"])
+    table = table.reindex(
+        columns=["a", "b", "estimate", "low", "high", "pvalue", "n", "method"]
+    )
     table[["estimate", "low", "high", "pvalue"]] = table[
         ["estimate", "low", "high", "pvalue"]
     ].astype(float)

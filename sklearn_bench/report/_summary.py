@@ -13,7 +13,7 @@ _TEST_WORDS = {
 
 def _test_words(table):
     """The test(s) behind a table of intervals, in words."""
-    methods = [m for m in dict.fromkeys(table.get("method", [])) if m]
+    methods = [m for m in dict.fromkeys(table.get("method", [])) if isinstance(m, str)]
     return ", ".join(_TEST_WORDS.get(m, m) for m in methods) or "paired t"
 
 
