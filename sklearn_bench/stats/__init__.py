@@ -1,6 +1,14 @@
 """Statistics for comparing learners: pure functions on arrays, frozen results."""
 
 from ._bootstrap_ci import bootstrap_ci
+from ._effect_size import (
+    EffectSizeResult,
+    cliffs_delta,
+    cohens_dz,
+    rank_biserial,
+    rank_biserial_from_ranks,
+    sign_dominance,
+)
 from ._friedman import FriedmanResult, critical_difference, friedman_test
 from ._global_permutation import GlobalPermutationResult, global_permutation_test
 from ._mcnemar import (
@@ -15,6 +23,7 @@ from ._paired import PairedTestResult, paired_test
 from ._power import n_datasets_needed, power_paired_t
 
 __all__ = [
+    "EffectSizeResult",
     "FriedmanResult",
     "GlobalPermutationResult",
     "McNemarResult",
@@ -22,6 +31,8 @@ __all__ = [
     "PairedTestResult",
     "adjust_pvalues",
     "bootstrap_ci",
+    "cliffs_delta",
+    "cohens_dz",
     "critical_difference",
     "error_rate_difference_ci",
     "error_rate_intervals",
@@ -32,4 +43,7 @@ __all__ = [
     "n_datasets_needed",
     "paired_test",
     "power_paired_t",
+    "rank_biserial",
+    "rank_biserial_from_ranks",
+    "sign_dominance",
 ]
