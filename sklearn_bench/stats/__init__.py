@@ -20,6 +20,7 @@ from ._mcnemar import (
 from ._multiple_rule_bias import MultipleRuleBiasResult, multiple_rule_bias
 from ._multitest import adjust_pvalues
 from ._paired import PairedTestResult, paired_test
+from ._pairwise import PairwiseTestResult, adjust_pairwise_pvalues, pairwise_tests
 from ._power import n_datasets_needed, power_paired_t
 
 __all__ = [
@@ -29,6 +30,8 @@ __all__ = [
     "McNemarResult",
     "MultipleRuleBiasResult",
     "PairedTestResult",
+    "PairwiseTestResult",
+    "adjust_pairwise_pvalues",
     "adjust_pvalues",
     "bootstrap_ci",
     "cliffs_delta",
@@ -42,6 +45,7 @@ __all__ = [
     "multiple_rule_bias",
     "n_datasets_needed",
     "paired_test",
+    "pairwise_tests",
     "power_paired_t",
     "rank_biserial",
     "rank_biserial_from_ranks",

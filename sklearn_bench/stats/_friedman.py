@@ -19,8 +19,11 @@ _CD_METHODS = ("nemenyi", "bonferroni-dunn")
 _POSTHOC_METHODS = ("nemenyi", "holm", "hochberg", "bonferroni")
 
 
-def _validate_scores(scores, name="scores"):
-    """Return ``(values, learners, blocks)`` of a blocks x learners table."""
+def _validate_scores(scores, name="scores", *, allow_nan=False):
+    """Return ``(values, learners, blocks)`` of a blocks x learners table.
+
+    ``allow_nan=True`` lets NaN (missing learner x block cells) through.
+    """
     if isinstance(scores, pd.DataFrame):
         learners = list(scores.columns)
         blocks = list(scores.index)
@@ -52,7 +55,7 @@ def _validate_scores(scores, name="scores"):
             f"`{name}` must have at least 2 blocks (rows); got {n_blocks}."
         )
     nan = np.isnan(values)
-    if nan.any():
+    if nan.any() and not allow_nan:
         row, col = np.argwhere(nan)[0]
         raise ValueError(
             f"`{name}` contains NaN: learner {learners[col]!r} on block "
