@@ -1,6 +1,6 @@
 """Figures for benchmark experiments (matplotlib)."""
 
-from ._critical_difference import plot_critical_difference
+from ._critical_difference import plot_critical_difference, plot_pairwise_significance
 from ._forest import plot_confidence_intervals
 from ._multiple_rule_bias import plot_multiple_rule_bias
 from ._performance_distribution import performance_distribution
@@ -12,6 +12,7 @@ __all__ = [
     "plot_confidence_intervals",
     "plot_critical_difference",
     "plot_multiple_rule_bias",
+    "plot_pairwise_significance",
     "plot_datasets_needed",
     "plot_power_curve",
     "plot_win_tie_loss",

@@ -23,6 +23,26 @@ _FONT_SIZE = 10
 _TICK_FONT_SIZE = 9
 
 
+def _maximal_runs(order, joined):
+    """Maximal runs of consecutive learners (in ``order``) all pairwise ``joined``.
+
+    ``joined(a, b)`` says whether learners ``order[a]`` and ``order[b]`` may share
+    a bar. Returns the runs of at least two learners not contained in another
+    run, as tuples of learner indices, sorted by their first member.
+    """
+    k = len(order)
+    groups = []
+    last_end = -1
+    for start in range(k):
+        end = start
+        while end + 1 < k and all(joined(m, end + 1) for m in range(start, end + 1)):
+            end += 1
+        if end > start and end > last_end:
+            groups.append(tuple(int(i) for i in order[start : end + 1]))
+        last_end = max(last_end, end)
+    return groups
+
+
 def _maximal_groups(average_ranks, cd):
     """Maximal groups of learners whose average ranks all differ by less than ``cd``.
 
@@ -47,17 +67,21 @@ def _maximal_groups(average_ranks, cd):
     ranks = np.asarray(average_ranks, dtype=float)
     order = np.argsort(ranks, kind="stable")
     sorted_ranks = ranks[order]
-    k = ranks.size
-    groups = []
-    last_end = -1
-    for start in range(k):
-        end = start
-        while end + 1 < k and sorted_ranks[end + 1] - sorted_ranks[start] < cd:
-            end += 1
-        if end > start and end > last_end:
-            groups.append(tuple(int(i) for i in order[start : end + 1]))
-        last_end = max(last_end, end)
-    return groups
+    return _maximal_runs(
+        order, lambda a, b: abs(sorted_ranks[b] - sorted_ranks[a]) < cd
+    )
+
+
+def _groups_from_matrix(average_ranks, significant):
+    """Maximal runs (in rank order) of learners no two of which differ significantly.
+
+    ``significant`` is a symmetric boolean (k, k) array in the order of
+    ``average_ranks``.
+    """
+    ranks = np.asarray(average_ranks, dtype=float)
+    order = np.argsort(ranks, kind="stable")
+    sig = np.asarray(significant, dtype=bool)
+    return _maximal_runs(order, lambda a, b: not sig[order[a], order[b]])
 
 
 def _bar_extent(ranks, group):
@@ -136,8 +160,6 @@ def plot_critical_difference(
     >>> len([t for t in ax.texts if t.get_gid() == "cd-name"])
     5
     """
-    import matplotlib.pyplot as plt
-
     if method != "nemenyi":
         raise ValueError(
             f"`method` must be 'nemenyi' (an all-pairs test); got {method!r}."
@@ -145,13 +167,24 @@ def plot_critical_difference(
     cd = result.critical_difference(alpha=alpha, method=method)
     names = [str(name) for name in result.average_ranks.index]
     ranks = result.average_ranks.to_numpy(dtype=float)
+    groups = _maximal_groups(ranks, cd)
+    return _draw_rank_diagram(ax, names, ranks, groups, cd=cd)
+
+
+def _draw_rank_diagram(ax, names, ranks, groups, *, cd=None, label=None):
+    """Draw the axis of average ranks, the learners' names and one bar per group.
+
+    ``cd``: draw the critical difference above the axis; otherwise ``label`` (if
+    any) is written there, saying what the bars mean.
+    """
+    import matplotlib.pyplot as plt
+
     k = ranks.size
     order = np.argsort(ranks, kind="stable")
     n_left = (k + 1) // 2
     left, right = list(order[:n_left]), list(order[n_left:])[::-1]
     n_rows = max(len(left), len(right))
 
-    groups = _maximal_groups(ranks, cd)
     intervals = [_bar_extent(ranks, g) for g in groups]
     bar_rows = _pack_rows(intervals, min_gap=_MIN_BAR_GAP)
     n_bar_rows = max(bar_rows, default=-1) + 1
@@ -198,7 +231,7 @@ def plot_critical_difference(
     w_right = max((texts[i].get_window_extent().width for i in right), default=0.0)
     # line end to text, text to its line, and outer margin beyond the longest name
     gap_px, pad_px, margin_px = 0.15 * dpi, 0.08 * dpi, 0.1 * dpi
-    x_max = max(float(k), 1.0 + cd)
+    x_max = max(float(k), 1.0 + (cd or 0.0))
     span = x_max - 1.0
     side_px = w_left + w_right + 2 * (gap_px + pad_px + margin_px)
     if own_figure:
@@ -231,19 +264,30 @@ def plot_critical_difference(
     for tick in np.arange(1.5, k, 1.0):
         ax.plot([tick, tick], [0, 0.06], gid="cd-tick", **line)
 
-    # The critical difference.
-    ax.plot([1, 1 + cd], [_CD_BAR_Y, _CD_BAR_Y], gid="cd-bar", **line)
-    for x in (1, 1 + cd):
-        ax.plot([x, x], [_CD_BAR_Y - 0.08, _CD_BAR_Y + 0.08], gid="cd-bar", **line)
-    ax.text(
-        1 + cd / 2,
-        _CD_BAR_Y + 0.12,
-        f"CD = {cd:.2f}",
-        ha="center",
-        va="bottom",
-        fontsize=_TICK_FONT_SIZE,
-        gid="cd-label",
-    )
+    # The critical difference, or what the bars mean.
+    if cd is not None:
+        ax.plot([1, 1 + cd], [_CD_BAR_Y, _CD_BAR_Y], gid="cd-bar", **line)
+        for x in (1, 1 + cd):
+            ax.plot([x, x], [_CD_BAR_Y - 0.08, _CD_BAR_Y + 0.08], gid="cd-bar", **line)
+        ax.text(
+            1 + cd / 2,
+            _CD_BAR_Y + 0.12,
+            f"CD = {cd:.2f}",
+            ha="center",
+            va="bottom",
+            fontsize=_TICK_FONT_SIZE,
+            gid="cd-label",
+        )
+    elif label:
+        ax.text(
+            (1 + k) / 2,
+            _CD_BAR_Y,
+            label,
+            ha="center",
+            va="bottom",
+            fontsize=_TICK_FONT_SIZE,
+            gid="cd-label",
+        )
 
     # Each learner: down from its rank, then out to its name.
     for row, i in enumerate(left):
@@ -267,3 +311,101 @@ def plot_critical_difference(
             gid="cd-group",
         )
     return ax
+
+
+def plot_pairwise_significance(
+    result=None, *, significant=None, average_ranks=None, ax=None, label=None
+):
+    """CD-style diagram whose bars come from a pairwise significance matrix.
+
+    The layout of :func:`plot_critical_difference` (average ranks on an axis,
+    rank 1 on the left), but a bar joins a run of learners, consecutive in rank
+    order, no two of which differ significantly by the given all-pairs test,
+    e.g. pairwise Wilcoxon tests with Holm's correction (the "Wilcoxon–Holm"
+    diagram; Benavoli, Corani & Mangili 2016) or Shaffer's / Bergmann–Hommel's.
+    Only maximal runs get a bar.
+
+    Parameters
+    ----------
+    result : PairwiseTestResult, default=None
+        The result of :func:`sklearn_bench.stats.pairwise_tests`; its
+        ``significant`` matrix and ``average_ranks`` are used.
+    significant : DataFrame or array-like of shape (k, k), default=None
+        Instead of ``result``: a symmetric boolean matrix, True where a pair
+        differs significantly (any all-pairs procedure).
+    average_ranks : Series or array-like of shape (k,), default=None
+        With ``significant``: the learners' average ranks (a Series names
+        them; the matrix's order must be the Series' order).
+    ax : matplotlib.axes.Axes, default=None
+        ``None`` makes a new figure sized for the names.
+    label : str, default=None
+        The line above the axis saying what the bars mean; by default the test,
+        its correction and α of ``result``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Notes
+    -----
+    Unlike Nemenyi's critical difference, significance from pairwise tests need
+    not follow the distance of average ranks: two learners far apart in rank
+    can be indistinguishable while a closer pair differs. A bar is drawn only
+    over a run in which every pair is non-significant, so a bar never joins two
+    learners that differ; a non-significant pair separated by a learner that
+    differs from one of them gets no bar. The matrix
+    (``result.significant``) is the full answer.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import pairwise_tests
+    >>> from sklearn_bench.plotting import plot_pairwise_significance
+    >>> rng = np.random.default_rng(0)
+    >>> errors = rng.normal(0.2, 0.05, (20, 4)) + [0, 0.01, 0.06, 0.07]
+    >>> ax = plot_pairwise_significance(pairwise_tests(errors, adjust="holm"))
+    >>> len([line for line in ax.lines if line.get_gid() == "cd-group"])
+    2
+    """
+    import pandas as pd
+
+    if result is not None:
+        if significant is not None or average_ranks is not None:
+            raise ValueError(
+                "Pass either `result` or `significant` with `average_ranks`."
+            )
+        significant = result.significant
+        average_ranks = result.average_ranks
+        if label is None:
+            test = "Wilcoxon" if result.method.startswith("wilcoxon") else "sign"
+            adjust = result.adjust.replace("_", "–").title()
+            label = (
+                f"bars: no significant difference ({test}, {adjust}, "
+                f"α = {result.alpha:g})"
+            )
+    elif significant is None or average_ranks is None:
+        raise ValueError("`significant` and `average_ranks` are both required.")
+    if isinstance(average_ranks, pd.Series):
+        names = [str(name) for name in average_ranks.index]
+        if isinstance(significant, pd.DataFrame):
+            significant = significant.loc[average_ranks.index, average_ranks.index]
+    else:
+        names = [str(i) for i in range(len(average_ranks))]
+    ranks = np.asarray(average_ranks, dtype=float)
+    sig = np.asarray(significant, dtype=bool)
+    k = ranks.size
+    if ranks.ndim != 1 or k < 2:
+        raise ValueError("`average_ranks` must hold at least 2 learners.")
+    if np.isnan(ranks).any():
+        raise ValueError(
+            "`average_ranks` contains NaN (no data set has every learner); the "
+            "diagram needs every learner's average rank."
+        )
+    if sig.shape != (k, k) or not (sig == sig.T).all():
+        raise ValueError(
+            f"`significant` must be a symmetric ({k}, {k}) boolean matrix."
+        )
+    groups = _groups_from_matrix(ranks, sig)
+    return _draw_rank_diagram(ax, names, ranks, groups, label=label)
