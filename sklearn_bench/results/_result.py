@@ -1062,6 +1062,61 @@ default="shaffer"
         words = _select.direction_words(self, metric)
         return replace(res, null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})")
 
+    def skillings_mack(self, *, metric=None, n_resamples=None, random_state=None):
+        """Skillings–Mack test of all learners over data sets with missing cells.
+
+        Friedman's test for incomplete blocks (Skillings & Mack 1981): a learner
+        that failed on a data set (a NaN score on any replicate, or fewer
+        replicates than the others there) is missing on it rather than dropped
+        with all its other data sets. Blocks are the data sets, each value the
+        mean performance over the replicates; ranks follow the metric's
+        direction. With no missing cell it equals Friedman's χ²_F (without the
+        tie correction). Delegates to
+        :func:`sklearn_bench.stats.skillings_mack_test`.
+
+        Parameters
+        ----------
+        metric : str, default=None
+            The first metric by default.
+        n_resamples : int, default=None
+            ``None``: χ² p-value; an integer: Monte Carlo p-value from that many
+            within-block permutations.
+        random_state : int, numpy Generator or RandomState, default=None
+
+        Returns
+        -------
+        SkillingsMackResult
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(6) for _ in "ABC"],
+        ...     "l": list("ABC") * 6,
+        ...     "e": [.10, .12, .13, .20, .23, .24, .15, .16, .19,
+        ...           .30, .33, None, .11, .14, .16, .25, .27, .30]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df.dropna(), dataset="d", learner="l", value="e",
+        ...     greater_is_better=False)
+        >>> res = result.skillings_mack()
+        >>> res.n_missing, res.df, round(res.statistic, 3)
+        (1, 2, 10.842)
+        """
+        from ..stats import skillings_mack_test
+
+        metric = self._metric(metric)
+        learners = _select.check_learners(self, self.learners, at_least=2)
+        table = _select.blocks_with_missing(self, learners, metric=metric)
+        res = skillings_mack_test(
+            table,
+            greater_is_better=self.metrics[metric],
+            n_resamples=n_resamples,
+            random_state=random_state,
+        )
+        words = _select.direction_words(self, metric)
+        scope = f"{words}; across {res.n_blocks} data sets, {res.n_missing} missing"
+        return replace(res, null_hypothesis=f"{res.null_hypothesis[:-1]} ({scope}).")
+
     def global_test(self, dataset, *, metric=None, n_resamples=9999, random_state=None):
         """Hothorn et al. (2005) permutation test of t* on one data set, eq. (3).
 

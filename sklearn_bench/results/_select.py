@@ -104,7 +104,13 @@ def blocks(result, learners, *, metric, dataset=None):
         more = f" and {len(missing) - _SHOW} more" if len(missing) > _SHOW else ""
         raise ValueError(
             f"Learners are missing {where}: {'; '.join(missing[:_SHOW])}{more}; "
-            "a paired analysis needs every learner on every block."
+            "a paired analysis needs every learner on every block"
+            + (
+                " (across data sets, BenchmarkResult.skillings_mack and "
+                "pairwise_test(missing='pairwise') accept missing cells)."
+                if dataset is None
+                else "."
+            )
         )
     if len(table) < 2:
         raise ValueError(

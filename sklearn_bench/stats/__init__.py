@@ -22,6 +22,7 @@ from ._multitest import adjust_pvalues
 from ._paired import PairedTestResult, paired_test
 from ._pairwise import PairwiseTestResult, adjust_pairwise_pvalues, pairwise_tests
 from ._power import n_datasets_needed, power_paired_t
+from ._skillings_mack import SkillingsMackResult, skillings_mack_test
 
 __all__ = [
     "EffectSizeResult",
@@ -31,6 +32,7 @@ __all__ = [
     "MultipleRuleBiasResult",
     "PairedTestResult",
     "PairwiseTestResult",
+    "SkillingsMackResult",
     "adjust_pairwise_pvalues",
     "adjust_pvalues",
     "bootstrap_ci",
@@ -50,4 +52,5 @@ __all__ = [
     "rank_biserial",
     "rank_biserial_from_ranks",
     "sign_dominance",
+    "skillings_mack_test",
 ]

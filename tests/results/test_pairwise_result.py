@@ -101,3 +101,25 @@ def test_within_one_dataset_uses_replicates():
     res = result.pairwise_test(dataset="x", method="sign", adjust="bergmann_hommel")
     assert res.n_blocks == 12 and "over 12 replicates" in res.null_hypothesis
     assert res.significant.loc["A", "B"]
+
+
+def test_skillings_mack_uses_the_incomplete_table():
+    """H: BenchmarkResult.skillings_mack equals the stats function on the table with
+    the failed cell missing; friedman's error points to it."""
+    from sklearn_bench.stats import skillings_mack_test
+
+    table, result = _gh_result(drop=[("Autos", "Kernel"), ("Balance", "CN2")])
+    with pytest.raises(ValueError, match="skillings_mack"):
+        result.friedman()
+    res = result.skillings_mack()
+    expected = table.copy()
+    expected.loc["Autos", "Kernel"] = np.nan
+    expected.loc["Balance", "CN2"] = np.nan
+    direct = skillings_mack_test(expected, greater_is_better=True)
+    assert res.statistic == pytest.approx(direct.statistic, rel=1e-12)
+    assert res.n_missing == 2 and res.df == 4
+    assert "higher is better; across 30 data sets, 2 missing" in res.null_hypothesis
+    # complete result: Skillings-Mack = Friedman without tie correction
+    _, complete = _gh_result()
+    fried = complete.friedman(tie_correction=False)
+    assert complete.skillings_mack().statistic == pytest.approx(fried.statistic)
