@@ -212,7 +212,7 @@ def cohens_dz(x, y=None, *, alternative="two-sided"):
 
     Notes
     -----
-    **Magnitude labels** follow Cohen (1988), ch. 2: |d| below 0.2
+    **Magnitude labels** follow Cohen (1988), ch. 2: ``|d|`` below 0.2
     "negligible", below 0.5 "small", below 0.8 "medium", otherwise "large".
     Cohen set them for d between two groups; applied to d_z they are a
     convention, not a law (Lakens 2013 shows d_z exceeds the two-group d when
@@ -317,7 +317,7 @@ def rank_biserial(x, y=None, *, zero_method="wilcox"):
 
     ``r = (R+ − R−) / (n (n + 1) / 2)`` with ``R+``, ``R−`` the signed-rank sums
     of ``d = x − y`` (Kerby 2014, "simple difference formula"; King & Minium
-    2003; King, Rosopa & Minium 2011). ``r = 1`` when every difference is
+    2008). ``r = 1`` when every difference is
     positive, ``−1`` when every one is negative, 0 when positive and negative
     ranks balance.
 
@@ -415,7 +415,7 @@ def cliffs_delta(x, y):
     Returns
     -------
     EffectSizeResult
-        Magnitude after Romano et al. (2006): |δ| < 0.147 "negligible", < 0.33
+        Magnitude after Romano et al. (2006): ``|δ|`` < 0.147 "negligible", < 0.33
         "small", < 0.474 "medium", otherwise "large". No confidence interval.
 
     Examples
