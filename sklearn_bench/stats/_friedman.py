@@ -269,6 +269,25 @@ class FriedmanResult:
         return (k - 1, (k - 1) * (n - 1))
 
     @property
+    def kendalls_w(self):
+        """Kendall's coefficient of concordance, ``W = χ²_F / (N (k − 1))``.
+
+        The Friedman test's effect size: 0 when the learners' average ranks are
+        equal, 1 when every block ranks them the same way (Kendall & Babington
+        Smith 1939). It follows the χ²_F of this result, so with the tie
+        correction it is Kendall's tie-corrected W. No magnitude label (we know
+        of no convention set for it in this use).
+
+        Examples
+        --------
+        >>> from sklearn_bench.stats import friedman_test
+        >>> res = friedman_test([[1, 2, 3], [1, 3, 2], [1, 2, 3], [2, 1, 3]])
+        >>> round(res.kendalls_w, 4)
+        0.5625
+        """
+        return float(self.statistic / (self.n_blocks * (self.n_learners - 1)))
+
+    @property
     def ranks(self):
         """The within-block ranks, a blocks x learners DataFrame (rank 1 = best).
 
@@ -424,6 +443,7 @@ class FriedmanResult:
             "pvalue": self.pvalue,
             "iman_davenport_statistic": self.iman_davenport_statistic,
             "iman_davenport_pvalue": self.iman_davenport_pvalue,
+            "kendalls_w": self.kendalls_w,
             "n_blocks": self.n_blocks,
             "n_learners": self.n_learners,
             "average_ranks": self.average_ranks.to_dict(),

@@ -215,3 +215,16 @@ def test_paired_sign_effect_size_and_single_pair():
     assert res.effect_size().estimate == 0.25
     row = paired_test([0.2], [0.1], method="permutation").to_dict()
     assert row["effect_size"] is None and math.isnan(row["effect_size_estimate"])
+
+
+@pytest.mark.parametrize("case", REF["kendall"], ids=lambda c: str(len(c["scores"])))
+def test_kendalls_w_matches_r_rank_formula(case):
+    """H: FriedmanResult.kendalls_w equals Kendall's W computed in R from the ranks
+    (tie-corrected with R's friedman.test convention, uncorrected with Demšar's)."""
+    from sklearn_bench.stats import friedman_test
+
+    scores = np.array(case["scores"])
+    assert friedman_test(scores).kendalls_w == pytest.approx(case["w"], rel=RTOL)
+    plain = friedman_test(scores, tie_correction=False)
+    assert plain.kendalls_w == pytest.approx(case["w_no_ties"], rel=RTOL)
+    assert plain.to_dict()["kendalls_w"] == plain.kendalls_w

@@ -71,3 +71,19 @@ cases <- list(
 cases$meta <- list(generator = "tests/stats/reference/effect_size.R",
                    R = R.version.string)
 writeLines(to_json(cases), "tests/stats/reference/effect_size.json")
+
+# Kendall's W with ties (Kendall's correction), from the rank matrix only:
+# W = 12 S / (m^2 (n^3 - n) - m sum(t^3 - t)), m blocks ("raters"), n learners.
+kendall_case <- function(scores) {
+  R <- t(apply(scores, 1, rank)); m <- nrow(R); n <- ncol(R)
+  S <- sum((colSums(R) - m * (n + 1) / 2)^2)
+  Tt <- sum(apply(R, 1, function(r) { t <- table(r); sum(t^3 - t) }))
+  list(scores = scores, w = 12 * S / (m^2 * (n^3 - n) - m * Tt),
+       w_no_ties = 12 * S / (m^2 * (n^3 - n)))
+}
+set.seed(1939)
+kendall <- list(kendall_case(matrix(round(runif(40), 1), 10, 4)),
+                kendall_case(matrix(runif(60), 12, 5)),
+                kendall_case(rbind(c(1, 2, 3), c(1, 3, 2), c(1, 2, 3), c(2, 1, 3))))
+cases$kendall <- kendall
+writeLines(to_json(cases), "tests/stats/reference/effect_size.json")
