@@ -16,7 +16,14 @@ from scipy import stats
 from ._multitest import adjust_pvalues
 
 _CD_METHODS = ("nemenyi", "bonferroni-dunn")
-_POSTHOC_METHODS = ("nemenyi", "holm", "hochberg", "bonferroni")
+_POSTHOC_METHODS = (
+    "nemenyi",
+    "holm",
+    "hochberg",
+    "bonferroni",
+    "shaffer",
+    "bergmann_hommel",
+)
 
 
 def _validate_scores(scores, name="scores", *, allow_nan=False):
@@ -336,14 +343,19 @@ class FriedmanResult:
 
         Parameters
         ----------
-        method : {"nemenyi", "holm", "hochberg", "bonferroni"}, default="nemenyi"
+        method : {"nemenyi", "holm", "hochberg", "bonferroni", "shaffer", \
+"bergmann_hommel"}, default="nemenyi"
             How the p-values are adjusted. ``"nemenyi"`` (all pairs only): the
             studentized-range p-value of ``|z| sqrt(2)`` with ``k`` means and
             infinite df, i.e. ``|R_i - R_j| >= CD`` exactly when it is ``<=
             alpha``. ``"holm"``, ``"hochberg"``, ``"bonferroni"``: R's
             ``p.adjust`` over the ``k (k - 1) / 2`` pairs, or over the ``k - 1``
             comparisons with ``control`` (``"bonferroni"`` with a control is
-            Bonferroni–Dunn's test).
+            Bonferroni–Dunn's test). ``"shaffer"``, ``"bergmann_hommel"`` (all
+            pairs only): García & Herrera's (2008) procedures, see
+            :func:`~sklearn_bench.stats.adjust_pairwise_pvalues`. These still
+            compare mean ranks, which depend on every learner (Benavoli et al.
+            2016); :func:`~sklearn_bench.stats.pairwise_tests` does not.
         control : label, default=None
             A learner to compare every other learner with; ``None`` compares all
             pairs.
@@ -380,9 +392,9 @@ class FriedmanResult:
                     f"`control` must be one of the learners {learners}; "
                     f"got {control!r}."
                 )
-            if method == "nemenyi":
+            if method in ("nemenyi", "shaffer", "bergmann_hommel"):
                 raise ValueError(
-                    "`method`='nemenyi' compares all pairs; with a `control` use "
+                    f"`method`={method!r} compares all pairs; with a `control` use "
                     "'holm', 'hochberg' or 'bonferroni' (Bonferroni-Dunn)."
                 )
             c = learners.index(control)
@@ -397,6 +409,10 @@ class FriedmanResult:
                 np.abs(z) * np.sqrt(2), self.n_learners, np.inf
             )
             adjusted = np.clip(adjusted, 0.0, 1.0)
+        elif method in ("shaffer", "bergmann_hommel"):
+            from ._pairwise import adjust_pairwise_pvalues
+
+            adjusted = adjust_pairwise_pvalues(raw, method)
         else:
             adjusted = adjust_pvalues(raw, method=method)
         return pd.DataFrame(

@@ -226,3 +226,19 @@ def test_bad_arguments():
         adjust_pairwise_pvalues([0.1, 0.2], "shaffer")
     with pytest.raises(ValueError, match="`pvalues` must lie"):
         adjust_pairwise_pvalues([0.1, 0.2, 1.5], "shaffer")
+
+
+@pytest.mark.parametrize("adjust", ["holm", "shaffer", "bergmann_hommel"])
+def test_friedman_posthoc_shaffer_bergmann_hommel_match_scmamp(adjust):
+    """H: Friedman mean-rank z p-values adjusted by Shaffer / Bergmann–Hommel equal
+    scmamp's friedmanPost + adjustShaffer / the closed B–H (García & Herrera 2008)."""
+    case = REF["friedman"]
+    frame = _frame(DATA["data.gh.2008"])
+    post = friedman_test(frame, greater_is_better=True).posthoc(adjust)
+    np.testing.assert_allclose(post["pvalue"], case["pvalues"], RTOL)
+    key = "bergmann_hommel_closed" if adjust == "bergmann_hommel" else adjust
+    np.testing.assert_allclose(post["pvalue_adjusted"], case[key], RTOL)
+    with pytest.raises(ValueError, match="compares all pairs"):
+        friedman_test(frame).posthoc(
+            adjust if adjust != "holm" else "shaffer", control="CN2"
+        )

@@ -13,6 +13,7 @@
 source("tests/stats/reference/_json.R")
 scmamp <- Sys.getenv("SCMAMP_DIR")
 source(file.path(scmamp, "R", "post_hoc.R"))
+source(file.path(scmamp, "R", "tests.R"))            # rankMatrix, for friedmanPost
 load(file.path(scmamp, "R", "sysdata.rda"))           # exhaustive.sets, k <= 9
 load(file.path(scmamp, "data", "data_gh_2008.RData"))  # data.gh.2008
 
@@ -87,7 +88,15 @@ demsar_m <- as.matrix(demsar[, -1]); rownames(demsar_m) <- demsar[, 1]
 data_cases <- list(pairwise_case(data.gh.2008, "data.gh.2008"),
                    pairwise_case(demsar_m, "demsar2006_table6_auc"))
 
+# 3. Garcia & Herrera's (2008) own setting: Friedman mean-rank z tests
+# (scmamp's friedmanPost) on data.gh.2008, adjusted by Shaffer and Bergmann-Hommel.
+fp <- friedmanPost(data.gh.2008)
+fp_raw <- fp[pairs_of(ncol(data.gh.2008))]
+friedman_case <- c(list(name = "data.gh.2008", pvalues = I(fp_raw)),
+                   adjust_all(fp_raw, ncol(data.gh.2008)))
+
 writeLines(to_json(list(
   meta = list(generator = "tests/stats/reference/pairwise.R", R = R.version.string,
               scmamp_commit = "3cf4d8b9759769cdf20771afa0efc33a5265c7f9"),
-  adjust = adjust_cases, data = data_cases)), "tests/stats/reference/pairwise.json")
+  adjust = adjust_cases, data = data_cases, friedman = friedman_case)),
+  "tests/stats/reference/pairwise.json")
