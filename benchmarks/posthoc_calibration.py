@@ -21,6 +21,16 @@ b_i ~ N(0, 1), learner effects μ_j and ε_ij ~ N(0, 1) (``--tdist``: t with 3 d
 
 Run from the repository root:
     PYTHONPATH=. python benchmarks/posthoc_calibration.py [--reps 1000] [--seed 0]
+
+Measured (1000 replications, seed 0, normal errors; about 6 minutes on a busy
+2-core machine): every FWER at or below 0.05 within 2 Monte Carlo SE (complete
+null 0.028-0.042 for the three Wilcoxon procedures, which coincide there, and
+0.038-0.055 for Nemenyi; partial nulls 0.012-0.043), with power on the false
+nulls ordered Holm < Shaffer < Bergmann-Hommel (e.g. 0.477 / 0.509 / 0.571, Nemenyi
+0.431, for two groups of three learners one SD apart, N = 20). Skillings-Mack at
+α = 0.05 with 10-25 % of cells missing: 0.028-0.052 on continuous scores;
+conservative, 0.015-0.016, on heavily tied (rounded) scores, where the Monte Carlo
+p-value (``n_resamples``) is the remedy.
 """
 
 import argparse
