@@ -12,6 +12,7 @@ import numpy as np
 from scipy import optimize, stats
 
 from ._common import ConfidenceInterval
+from ._mcnemar import _check_confidence_level
 
 _DECIMALS = 10  # as in _paired: differences rounded to find zeros and ties
 _ZERO_METHODS = ("wilcox", "pratt", "zsplit", "demsar")
@@ -95,11 +96,7 @@ class EffectSizeResult:
         -------
         ConfidenceInterval
         """
-        level = float(confidence_level)
-        if not 0 < level < 1:
-            raise ValueError(
-                f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."
-            )
+        level = _check_confidence_level(confidence_level)
         if self._interval is None:
             raise ValueError(
                 f"No confidence interval is implemented for {self.name!r}; report "

@@ -228,3 +228,9 @@ def test_kendalls_w_matches_r_rank_formula(case):
     plain = friedman_test(scores, tie_correction=False)
     assert plain.kendalls_w == pytest.approx(case["w_no_ties"], rel=RTOL)
     assert plain.to_dict()["kendalls_w"] == plain.kendalls_w
+
+
+def test_confidence_level_is_checked():
+    """H: a confidence level outside (0, 1) raises, quoting the argument."""
+    with pytest.raises(ValueError, match="`confidence_level`"):
+        cohens_dz([0.2, 0.3, -0.1]).confidence_interval(1.5)
