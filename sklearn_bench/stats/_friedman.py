@@ -16,14 +16,10 @@ from scipy import stats
 from ._multitest import adjust_pvalues
 
 _CD_METHODS = ("nemenyi", "bonferroni-dunn")
-_POSTHOC_METHODS = (
-    "nemenyi",
-    "holm",
-    "hochberg",
-    "bonferroni",
-    "shaffer",
-    "bergmann_hommel",
-)
+_POSTHOC_METHODS = ("nemenyi", "holm", "hochberg", "bonferroni")
+
+# García & Herrera (2008): all-pairs corrections that use the logical relations
+_POSTHOC_METHODS += ("shaffer", "bergmann_hommel")
 
 
 def _validate_scores(scores, name="scores", *, allow_nan=False):

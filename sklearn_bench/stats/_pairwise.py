@@ -253,7 +253,7 @@ class PairwiseTestResult:
     def plot(self, ax=None):
         """Draw the CD-style diagram of this result
         (:func:`sklearn_bench.plotting.plot_pairwise_significance`)."""
-        from ..plotting._critical_difference import plot_pairwise_significance
+        from ..plotting._pairwise_significance import plot_pairwise_significance
 
         return plot_pairwise_significance(self, ax=ax)
 

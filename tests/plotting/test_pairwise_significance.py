@@ -1,4 +1,4 @@
-"""Tests of plot_pairwise_significance (sklearn_bench/plotting/_critical_difference.py)
+"""Tests of sklearn_bench/plotting/_pairwise_significance.py
 by inspecting the artists."""
 
 from itertools import combinations
