@@ -45,6 +45,38 @@ _PROBLEMS = ("real world", "competition", "simulation", "unknown")
 _FORMAT_VERSION = 1
 
 
+def _factorize(column):
+    """``pd.factorize`` of a Series (string columns stay in C) or of a sequence."""
+    if not isinstance(column, pd.Series | pd.Index | np.ndarray):
+        column = np.asarray(column, dtype=object)
+    return pd.factorize(column)
+
+
+def _text(column):
+    """``str`` of each value (``""`` for a missing one), converted once per label,
+    and whether it is not empty."""
+    codes, uniques = _factorize(column)
+    labels = np.array([*(str(u) for u in uniques), ""], dtype=object)
+    # Code -1 (missing) picks the last label, "".
+    return labels[codes], (labels != "")[codes]
+
+
+def _labels(column):
+    """A column as a categorical of its ``str`` labels in order of appearance."""
+    codes, uniques = _factorize(column)
+    labels = [str(u) for u in uniques]
+    if (codes < 0).any():  # a missing value is the label "nan", as str() gives
+        codes = np.where(codes < 0, len(labels), codes)
+        labels.append("nan")
+    if len(set(labels)) < len(labels):  # e.g. 1 and "1": one label
+        merged = {label: i for i, label in reversed(list(enumerate(labels)))}
+        codes = np.array([merged[label] for label in labels])[codes]
+        keep = sorted(merged.values())
+        codes = np.searchsorted(keep, codes)
+        labels = [labels[i] for i in keep]
+    return pd.Categorical.from_codes(codes, labels)
+
+
 class BenchmarkResult:
     """Scores of learners on data sets and replicates, with their provenance.
 
@@ -145,22 +177,30 @@ class BenchmarkResult:
 
     # -- construction -------------------------------------------------------------
     def _categorical(self, column, categories, name):
+        # Labels are converted and checked once each, never row by row: a long
+        # column is factorised (categoricals are already) and its codes recoded.
         if isinstance(column.dtype, pd.CategoricalDtype):
-            # Long frames (kept predictions) arrive categorical: recode the labels,
-            # never the millions of rows.
-            column = column.cat.remove_unused_categories()
-            labels = column.cat.categories.astype(str)
-            unknown = set(labels) - set(categories)
-            if not unknown:
-                recoded = column.cat.rename_categories(labels)
-                return pd.Categorical(recoded).set_categories(categories)
+            column = pd.Categorical(column)
+            codes, uniques = column.codes, column.categories
+            used = np.bincount(codes[codes >= 0], minlength=len(uniques)) > 0
         else:
-            unknown = set(column.astype(str).unique()) - set(categories)
-        if unknown:
+            codes, uniques = _factorize(column)
+            used = np.ones(len(uniques), dtype=bool)
+        labels = [str(u) for u in uniques]
+        position = {c: i for i, c in enumerate(categories)}
+        unknown = sorted(
+            {u for u, is_used in zip(labels, used, strict=True) if is_used}
+            - set(position)
+        )
+        if unknown or (codes < 0).any():
             raise ValueError(
-                f"`scores` has {name} values {sorted(unknown)} not listed in `{name}s`."
+                f"`scores` has {name} values "
+                f"{unknown if unknown else ['NaN']} not listed in `{name}s`."
             )
-        return pd.Categorical(column.astype(str), categories=categories)
+        if labels != list(categories):
+            recode = np.array([position.get(u, -1) for u in labels], dtype=np.int64)
+            codes = recode[codes] if len(recode) else codes
+        return pd.Categorical.from_codes(codes, categories=categories)
 
     def _normalise_scores(self, scores):
         missing = [c for c in [*_KEYS, "value"] if c not in scores.columns]
@@ -184,12 +224,16 @@ class BenchmarkResult:
             df[col] = (
                 np.asarray(scores[col], dtype=np.int64) if col in scores.columns else -1
             )
+        failed = np.zeros(len(df), dtype=bool)
         for col in _TEXT_COLUMNS:
-            values = scores[col] if col in scores.columns else [""] * len(df)
-            df[col] = pd.array(
-                ["" if pd.isna(v) else str(v) for v in values], dtype=object
-            )
-        df["failed"] = df["error_type"] != ""
+            values = np.full(len(df), "", dtype=object)
+            if col in scores.columns:
+                values, nonempty = _text(scores[col])
+                if col == "error_type":
+                    failed = nonempty
+            # As an object Series: pandas would convert an array to str row by row.
+            df[col] = pd.Series(values, dtype=object, copy=False)
+        df["failed"] = failed
         return df[_SCORE_COLUMNS]
 
     def _normalise_predictions(self, predictions):
@@ -267,27 +311,48 @@ class BenchmarkResult:
         missing = [c for c in cols if c not in df.columns]
         if missing:
             raise ValueError(f"`df` has no columns {missing}.")
+        n = len(df)
         out = pd.DataFrame(
             {
-                "dataset": df[dataset].astype(str).to_numpy(),
-                "learner": df[learner].astype(str).to_numpy(),
+                "dataset": _labels(df[dataset]),
+                "learner": _labels(df[learner]),
                 "replicate": (
-                    0
+                    np.zeros(n, dtype=np.int64)
                     if replicate is None
                     else np.asarray(df[replicate], dtype=np.int64)
                 ),
                 "metric": (
-                    str(value) if metric is None else df[metric].astype(str).to_numpy()
+                    pd.Categorical.from_codes(np.zeros(n, dtype=np.int64), [str(value)])
+                    if metric is None
+                    else _labels(df[metric])
                 ),
                 "value": np.asarray(df[value], dtype=np.float64),
             }
         )
-        out["fold"] = out.groupby(
-            ["dataset", "learner", "replicate", "metric"], sort=False
-        ).cumcount()
+        # Rows with the same keys are folds, numbered in order of appearance.
+        rep_codes, reps = pd.factorize(out["replicate"])
+        key = pd.Series(
+            (
+                (
+                    out["dataset"].cat.codes.to_numpy(np.int64)
+                    * len(out["learner"].cat.categories)
+                    + out["learner"].cat.codes.to_numpy()
+                )
+                * len(out["metric"].cat.categories)
+                + out["metric"].cat.codes.to_numpy()
+            )
+            * max(len(reps), 1)
+            + rep_codes
+        )
+        out["fold"] = (
+            key.groupby(key, sort=False).cumcount().to_numpy()
+            if key.duplicated().any()
+            else 0
+        )
         # Splits matched across learners: one id per (replicate, fold).
-        out["split"] = out["replicate"] * (int(out["fold"].max()) + 1) + out["fold"]
-        metric_names = list(dict.fromkeys(out["metric"]))
+        n_folds = int(out["fold"].max()) + 1 if n else 1
+        out["split"] = out["replicate"] * n_folds + out["fold"]
+        metric_names = list(out["metric"].cat.categories)
         if isinstance(greater_is_better, dict):
             lacking = [m for m in metric_names if m not in greater_is_better]
             if lacking:
@@ -300,8 +365,8 @@ class BenchmarkResult:
         return cls(
             out,
             metrics=directions,
-            datasets=dict.fromkeys(dict.fromkeys(out["dataset"]), "unknown"),
-            learners=list(dict.fromkeys(out["learner"])),
+            datasets=dict.fromkeys(out["dataset"].cat.categories, "unknown"),
+            learners=list(out["learner"].cat.categories),
         )
 
     @classmethod
@@ -419,16 +484,22 @@ class BenchmarkResult:
         1       a       x          1   0.40
         """
         metric = self._metric(metric)
-        df = self.scores.loc[
-            self.scores["metric"] == metric,
-            ["dataset", "learner", "replicate", "value"],
-        ]
-        grouped = df.assign(nan=df["value"].isna()).groupby(
-            ["dataset", "learner", "replicate"], observed=True, sort=True
+        scores = self.scores
+        rows = scores["metric"].cat.codes.to_numpy() == list(self.metrics).index(metric)
+        d, m, rep, value = _select.replicate_means(
+            scores["dataset"].cat.codes.to_numpy()[rows],
+            scores["learner"].cat.codes.to_numpy()[rows],
+            scores["replicate"].to_numpy()[rows],
+            scores["value"].to_numpy()[rows],
         )
-        out = grouped["value"].mean()
-        out[grouped["nan"].any()] = np.nan
-        return out.reset_index()
+        return pd.DataFrame(
+            {
+                "dataset": pd.Categorical.from_codes(d, list(self.datasets)),
+                "learner": pd.Categorical.from_codes(m, self.learners),
+                "replicate": rep,
+                "value": value,
+            }
+        )
 
     def aggregate(self, metric=None, stat="mean"):
         """A data set × learner table of a statistic of the replicate performances.
@@ -446,13 +517,26 @@ class BenchmarkResult:
         table : DataFrame
             Index: data sets; columns: learners (both in experiment order).
         """
-        perf = self.performance(metric)
-        table = perf.groupby(["dataset", "learner"], observed=True)["value"].agg(stat)
-        table = table.unstack("learner")
-        return table.reindex(
-            index=[d for d in self.datasets if d in table.index],
-            columns=[m for m in self.learners if m in table.columns],
-        ).rename_axis(index="dataset", columns="learner")
+        arrays = _select.performance_arrays(self, self._metric(metric))
+        n_d, n_m = arrays["count"].shape
+        cell = arrays["dataset"] * n_m + arrays["learner"]
+        if stat == "mean":
+            values = arrays["mean"].ravel()
+        else:
+            cells = pd.Series(arrays["value"]).groupby(cell).agg(stat)
+            values = np.full(n_d * n_m, np.nan)
+            values[cells.index.to_numpy()] = cells.to_numpy(dtype=np.float64)
+        rows = np.flatnonzero(arrays["count"].any(axis=1))
+        columns = np.flatnonzero(arrays["count"].any(axis=0))
+        table = values.reshape(n_d, n_m)[np.ix_(rows, columns)]
+        if stat != "mean" and cells.dtype.kind in "iub" and not np.isnan(table).any():
+            table = table.astype(cells.dtype)  # counts stay integers
+        names = list(self.datasets)
+        return pd.DataFrame(
+            table,
+            index=pd.Index([names[i] for i in rows], name="dataset"),
+            columns=pd.Index([self.learners[j] for j in columns], name="learner"),
+        )
 
     def greater_is_better(self, metric=None):
         """Whether greater values of ``metric`` (default: the first) are better."""

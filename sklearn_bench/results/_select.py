@@ -59,6 +59,100 @@ def _check_no_nan(perf, where):
         )
 
 
+def replicate_means(dataset, learner, replicate, value):
+    """Mean of the fold scores of each (data set, learner, replicate).
+
+    Parameters
+    ----------
+    dataset, learner : ndarray of int
+        Codes of the score rows (of one metric).
+    replicate : ndarray of int
+    value : ndarray of float
+
+    Returns
+    -------
+    dataset, learner, replicate, value : ndarray
+        One entry per (data set, learner, replicate), sorted by them; the value
+        is NaN when any fold's is (pandas' grouped mean otherwise).
+    """
+    if not value.size:
+        return dataset, learner, replicate, value
+    low = int(replicate.min())
+    span = int(replicate.max()) - low + 1
+    n_m = int(learner.max()) + 1
+    if (int(dataset.max()) + 1) * n_m * span < 2**62:
+        key = (dataset.astype(np.int64) * n_m + learner) * span + (replicate - low)
+    else:  # sparse replicate ids: rank them first
+        ranks = np.unique(replicate, return_inverse=True)[1].reshape(-1)
+        span = int(ranks.max()) + 1
+        key = (dataset.astype(np.int64) * n_m + learner) * span + ranks
+    if key.size < 2 or (np.diff(key) > 0).all():  # one fold each, in order
+        return dataset, learner, replicate, value
+    grouped = pd.Series(value).groupby(key, sort=True)
+    mean = grouped.mean()
+    out = mean.to_numpy(dtype=np.float64, copy=True)
+    out[(grouped.count() < grouped.size()).to_numpy()] = np.nan
+    first = np.unique(key, return_index=True)[1]
+    return dataset[first], learner[first], replicate[first], out
+
+
+def performance_arrays(result, metric):
+    """:meth:`BenchmarkResult.performance` as integer codes and arrays, cached.
+
+    The analyses select from the same performances many times (a report runs
+    thousands of paired tests), so they are computed once per metric and kept on
+    the result, keyed by the identity of ``result.scores`` (treated as
+    read-only): rows sorted by (data set, learner, replicate) codes, with the
+    offsets of each data set's rows and the per (data set, learner) means.
+
+    Returns
+    -------
+    dict
+        ``perf`` (the DataFrame of :meth:`~BenchmarkResult.performance`),
+        ``dataset``, ``learner`` (codes into ``result.datasets`` and
+        ``result.learners``), ``replicate``, ``value``; ``starts`` (offsets of
+        the rows of data set code ``i``: ``starts[i]:starts[i + 1]``); ``mean``,
+        ``count``, ``n_nan`` (data sets x learners: mean performance over the
+        replicates, number of replicates, of NaN performances).
+    """
+    cache = result.__dict__.setdefault("_performance_cache", {})
+    key = (metric, id(result.scores))
+    if key in cache:
+        return cache[key]
+    perf = result.performance(metric)
+    d = np.asarray(perf["dataset"].cat.codes, dtype=np.int64)
+    m = np.asarray(perf["learner"].cat.codes, dtype=np.int64)
+    rep = np.asarray(perf["replicate"], dtype=np.int64)
+    value = np.asarray(perf["value"], dtype=np.float64)
+    cell = d * len(result.learners) + m
+    if cell.size > 1 and (np.diff(cell) < 0).any():  # performance() sorts them
+        order = np.argsort(cell, kind="stable")
+        d, m, rep, value = d[order], m[order], rep[order], value[order]
+    n_d, n_m = len(result.datasets), len(result.learners)
+    cell = d * n_m + m
+    nan = np.isnan(value)
+    # pandas' grouped mean (as pivot_table), so the numbers equal aggregate()'s.
+    means = pd.Series(value).groupby(cell).mean()
+    mean = np.full(n_d * n_m, np.nan)
+    mean[means.index.to_numpy()] = means.to_numpy()
+    out = {
+        "perf": perf,
+        "dataset": d,
+        "learner": m,
+        "replicate": rep,
+        "value": value,
+        "starts": np.searchsorted(d, np.arange(n_d + 1)),
+        "mean": mean.reshape(n_d, n_m),
+        "count": np.bincount(cell, minlength=n_d * n_m).reshape(n_d, n_m),
+        "n_nan": np.bincount(cell, weights=nan, minlength=n_d * n_m).reshape(
+            n_d, n_m
+        ),
+    }
+    cache.clear()  # one metric at a time: the arrays are as large as the scores
+    cache[key] = out
+    return out
+
+
 def blocks(result, learners, *, metric, dataset=None):
     """A blocks x learners table of performances, checked for analysis.
 
@@ -79,23 +173,39 @@ def blocks(result, learners, *, metric, dataset=None):
         Index: data sets (named ``dataset``) or replicates (named ``replicate``);
         columns: ``learners``. No NaN, at least two rows.
     """
-    perf = result.performance(metric)
-    perf = perf[perf["learner"].isin(learners)].copy()
-    perf["learner"] = perf["learner"].astype(str)
-    perf["dataset"] = perf["dataset"].astype(str)
+    arrays = performance_arrays(result, metric)
+    codes = np.array([result.learners.index(name) for name in learners], dtype=int)
     if dataset is None:
-        where = "across data sets"
-        key = "dataset"
-        order = [d for d in result.datasets if d in set(perf["dataset"])]
+        where, key = "across data sets", "dataset"
+        count = arrays["count"][:, codes]
+        rows = np.flatnonzero(count.any(axis=1))
+        if arrays["n_nan"][rows][:, codes].any():
+            perf = arrays["perf"]
+            _check_no_nan(perf[perf["learner"].isin(learners)], where)
+        names = list(result.datasets)
+        index = pd.Index([names[i] for i in rows], name=key)
+        values = arrays["mean"][rows][:, codes]
+        values[count[rows] == 0] = np.nan
     else:
-        where = f"on data set {dataset!r}"
-        perf = perf[perf["dataset"] == dataset]
-        key = "replicate"
-        order = sorted(set(perf["replicate"]))
-    _check_no_nan(perf, where)
-    table = perf.pivot_table(index=key, columns="learner", values="value")
-    table = table.reindex(index=order, columns=learners)
-    if table.isna().any().any():
+        where, key = f"on data set {dataset!r}", "replicate"
+        i = list(result.datasets).index(dataset)
+        part = slice(arrays["starts"][i], arrays["starts"][i + 1])
+        column = np.full(len(result.learners), -1)
+        column[codes] = np.arange(codes.size)
+        col = column[arrays["learner"][part]]
+        keep = col >= 0
+        col, rep = col[keep], arrays["replicate"][part][keep]
+        value = arrays["value"][part][keep]
+        if np.isnan(value).any():
+            perf = arrays["perf"]
+            perf = perf[(perf["dataset"] == dataset) & perf["learner"].isin(learners)]
+            _check_no_nan(perf, where)
+        reps, row = np.unique(rep, return_inverse=True)
+        values = np.full((reps.size, codes.size), np.nan)
+        values[row, col] = value
+        index = pd.Index(reps, name=key)
+    table = pd.DataFrame(values, index=index, columns=list(learners))
+    if np.isnan(values).any():
         missing = [
             f"{learner!r} on {key} {block!r}"
             for learner in learners
