@@ -147,7 +147,6 @@ def compare(sizes, repeats):
 
 def write_bulk_store(path, df):
     """A complete store of ``df``'s scores, written in one transaction."""
-    import json
     import sqlite3
 
     from sklearn_bench.results import _store
@@ -202,27 +201,30 @@ def write_bulk_store(path, df):
             ),
         )
     conn.close()
-    del json
 
 
-def report(out):
+def report(out, n_datasets=480):
     from sklearn_bench.report import write_report
 
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    df = synthetic_frame(480, n_learners=50)
+    df = synthetic_frame(n_datasets, n_learners=50)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "big.sqlite"
         start = time.perf_counter()
         write_bulk_store(path, df)
-        print(f"\nwrote a store of {len(df):,} rows in {time.perf_counter() - start:.1f} s")
+        took = time.perf_counter() - start
+        print(f"\nwrote a store of {len(df):,} rows in bulk in {took:.1f} s")
         start = time.perf_counter()
         result = BenchmarkResult.from_store(path)
-        print(f"from_store: {time.perf_counter() - start:.2f} s, {result!r:.80}...")
+        took = time.perf_counter() - start
+        print(f"from_store: {took:.2f} s")
     start = time.perf_counter()
-    write_report(result, out / "report.html")
-    print(f"write_report (50 learners, 480 data sets): {time.perf_counter() - start:.1f} s")
-    print(f"report in {out / 'report.html'}")
+    write_report(result, out, figure_formats=("png",))
+    took = time.perf_counter() - start
+    print(
+        f"write_report (50 learners, {n_datasets} data sets): {took:.1f} s; "
+        f"{out / 'report.html'} and {out / 'figures'}"
+    )
 
 
 def main():
@@ -231,10 +233,11 @@ def main():
     parser.add_argument("--sizes", type=int, nargs="+", default=[200, 800])
     parser.add_argument("--report", action="store_true")
     parser.add_argument("--out", default="analysis_scale_report")
+    parser.add_argument("--report-datasets", type=int, default=480)
     args = parser.parse_args()
     compare(args.sizes, args.repeats)
     if args.report:
-        report(args.out)
+        report(args.out, args.report_datasets)
 
 
 if __name__ == "__main__":

@@ -213,6 +213,7 @@ class BenchmarkExperiment(BaseEstimator):
             scores, predictions=predictions, **self._result_description(setup)
         )
         self.n_tasks_ = n_tasks
+        self.n_reused_tasks_ = 0
         return self
 
     def _result_description(self, setup):
@@ -259,11 +260,13 @@ class BenchmarkExperiment(BaseEstimator):
                 keep_predictions=self.keep_predictions,
                 overwrite=self.overwrite,
             )
-            ordinal = {(t.dataset, t.split, t.learner): i for i, t in enumerate(tasks)}
+            ordinal = writer.ordinals
+            ids = [(t.dataset, t.split, t.learner) for t in tasks]
+            n_run = sum(1 for i in ids if i not in done)
             parallel = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered")
             for out in tqdm(
                 parallel(call for _, call in self._task_calls(setup, skip=done)),
-                total=len(tasks) - len(done),
+                total=n_run,
                 disable=not self.progress,
                 desc="BenchmarkExperiment",
                 unit="task",
@@ -272,9 +275,11 @@ class BenchmarkExperiment(BaseEstimator):
                 writer.write(ordinal[row["dataset"], row["split"], row["learner"]], out)
         finally:
             writer.close()
-        self.results_ = BenchmarkResult.from_store(self.store)
+        description = self._result_description(setup)
+        self.results_ = BenchmarkResult._from_store(self.store, ids, description)
         _report_failures(self.results_.scores, len(tasks), len(setup["metrics"]))
-        self.n_tasks_ = len(tasks)
+        self.n_tasks_ = n_run
+        self.n_reused_tasks_ = len(tasks) - n_run
         return self
 
     def _prepare(self, X, y=None, *, seed=None):

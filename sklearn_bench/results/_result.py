@@ -417,8 +417,14 @@ class BenchmarkResult:
         dataset
         data      0.68
         """
-        content = read_store(path)
-        meta = content["result"]
+        return cls._from_store(path)
+
+    @classmethod
+    def _from_store(cls, path, tasks=None, description=None):
+        """``from_store``, or the ``tasks`` of one experiment (ids in order)
+        described by ``description`` (metrics, datasets, learners, info)."""
+        content = read_store(path, tasks)
+        meta = content["result"] if description is None else description
         info = dict(meta["info"], store=str(path))
         result = cls(
             content["scores"],
@@ -432,7 +438,7 @@ class BenchmarkResult:
             where = Path(path).resolve()
             result._load_predictions = lambda: read_predictions(where, done)
         result.n_missing_tasks = content["n_missing_tasks"]
-        if result.n_missing_tasks:
+        if result.n_missing_tasks and tasks is None:
             n_tasks = content["n_tasks"]
             warnings.warn(
                 f"The store {str(path)!r} holds {n_tasks - result.n_missing_tasks}"

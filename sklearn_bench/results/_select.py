@@ -144,9 +144,7 @@ def performance_arrays(result, metric):
         "starts": np.searchsorted(d, np.arange(n_d + 1)),
         "mean": mean.reshape(n_d, n_m),
         "count": np.bincount(cell, minlength=n_d * n_m).reshape(n_d, n_m),
-        "n_nan": np.bincount(cell, weights=nan, minlength=n_d * n_m).reshape(
-            n_d, n_m
-        ),
+        "n_nan": np.bincount(cell, weights=nan, minlength=n_d * n_m).reshape(n_d, n_m),
     }
     cache.clear()  # one metric at a time: the arrays are as large as the scores
     cache[key] = out

@@ -4,14 +4,23 @@ Plain-data persistence (like :meth:`BenchmarkResult.save`), at the results level
 that :meth:`BenchmarkResult.from_store` reads a store without importing the
 experiment; :class:`~sklearn_bench.BenchmarkExperiment` drives the writer.
 
-Layout (schema version 1), all in one SQLite file in WAL mode:
+A store grows with its study. A task is identified by its content: the data
+set's fingerprint, the split's rows (see
+:func:`~sklearn_bench.experiment._config.split_fingerprints`), the learner's name
+and all its parameters, under the store's metrics, seed, ``error_score`` and
+package versions. Fitting a larger experiment on a store adds its new tasks and
+reuses the stored ones; several stores of one study merge into one
+(:func:`merge_stores`). :func:`combine_configs` decides what may share a store.
+
+Layout (schema version 2), all in one SQLite file in WAL mode:
 
 - ``meta(key, value)``: ``schema_version``, ``format`` (a marker), ``config`` (JSON:
-  the experiment's configuration, compared on resume), ``result`` (JSON: metrics,
-  data sets, learners and provenance of the :class:`BenchmarkResult`),
-  ``keep_predictions``.
-- ``tasks(ordinal, dataset, split, replicate, fold, learner)``: every task of the
-  run in canonical order.
+  the configuration of every run of the store: the union of their learners, data
+  set fingerprints and split fingerprints, and the settings they share),
+  ``result`` (JSON: metrics, data sets, learners and provenance of the
+  :class:`BenchmarkResult`), ``keep_predictions``.
+- ``tasks(ordinal, dataset, split, replicate, fold, learner)``: every task
+  registered by a run, in canonical order within a run, runs one after another.
 - ``scores``: one row per (task, metric) with the columns of
   ``BenchmarkResult.scores``, failures (type, message, traceback) included; a task
   is done when its rows are there. The
@@ -25,6 +34,10 @@ A task is committed with its rows and predictions in one transaction, so a proce
 killed at any moment loses at most the tasks in flight. The writer holds SQLite's
 write lock (``BEGIN IMMEDIATE``) for the whole run, which keeps a second writer
 out while readers still see every committed task (WAL).
+
+Schema version 1 (sklearn_bench 0.1) has the same tables; its ``config`` has no
+split fingerprints, so a version-1 store grows only under the same ``cv`` (then
+it is migrated to version 2 in the same transaction) and is read as it is.
 """
 
 import json
@@ -34,7 +47,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _FORMAT = "sklearn_bench store"
 _LOCK_TIMEOUT = 1.0  # seconds a writer waits for SQLite's write lock
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -140,6 +153,107 @@ def config_diff(stored, current, prefix=""):
     return []
 
 
+# What every run of a store shares; learners, data sets and splits may grow.
+_GROWING = ("learners", "datasets", "splits", "cv")
+_ADVICE = (
+    "Results are never mixed: give a changed learner or data set a new name, "
+    "pass `overwrite=True` to replace the store, or use another `store` path."
+)
+
+
+def _refuse(path, what, diff):
+    shown = "\n  ".join(diff[:10])
+    more = f"\n  ... and {len(diff) - 10} more" if len(diff) > 10 else ""
+    raise ValueError(
+        f"The store {str(path)!r} holds a run of another configuration ({what}). "
+        f"Differences:\n  {shown}{more}\n{_ADVICE}"
+    )
+
+
+def combine_configs(stored, current, *, path, legacy=False):
+    """The configuration of a store that grows by ``current``, or a ValueError.
+
+    Runs share a store when every setting that is not a learner, a data set or
+    a split (the metrics, seed, ``error_score``, ``keep_predictions``, package
+    versions) is equal; a learner name in both has the same parameters; a data
+    set name in both has the same fingerprint; a split of a data set in both
+    has the same rows. The union of their learners, data sets and splits is
+    returned.
+
+    Parameters
+    ----------
+    stored, current : dict
+        JSON configurations (``experiment_config``).
+    path : str or Path
+        The store, for messages.
+    legacy : bool, default=False
+        ``stored`` is of schema version 1 (no split fingerprints): ``cv`` must
+        be equal, and the current splits are adopted.
+
+    Raises
+    ------
+    ValueError
+        Naming the setting, learner or data set that differs.
+    """
+    shared = [k for k in dict.fromkeys([*stored, *current]) if k not in _GROWING]
+    diff = config_diff(
+        {k: stored[k] for k in shared if k in stored},
+        {k: current[k] for k in shared if k in current},
+    )
+    if diff:
+        _refuse(path, "settings shared by every run differ", diff)
+    if legacy:
+        diff = config_diff(stored.get("cv"), current.get("cv"), "cv")
+        if diff:
+            _refuse(
+                path, "written by sklearn_bench 0.1, it grows only under its cv", diff
+            )
+    union = dict(stored)
+    for key, kind in [("learners", "learner"), ("datasets", "data set")]:
+        old, new = stored.get(key, {}), current.get(key, {})
+        for name in new:
+            if name in old:
+                diff = config_diff(old[name], new[name], f"{key}[{name!r}]")
+                if diff:
+                    _refuse(path, f"{kind} {name!r} changed under its name", diff)
+        union[key] = {**old, **{k: v for k, v in new.items() if k not in old}}
+    old = {} if legacy else stored.get("splits", {})
+    new = current.get("splits", {})
+    splits = dict(old)
+    for name, prints in new.items():
+        common = old.get(name, [])[: len(prints)]
+        changed = [i for i, (a, b) in enumerate(zip(common, prints)) if a != b]
+        if changed:
+            _refuse(
+                path,
+                f"the splits of data set {name!r} differ: another `cv`",
+                [f"splits[{name!r}][{i}]: other rows" for i in changed],
+            )
+        longer = old.get(name, [])
+        splits[name] = prints if len(prints) >= len(longer) else longer
+    if splits or "splits" in stored:
+        union["splits"] = splits
+    if "cv" in current:
+        union["cv"] = current["cv"]  # provenance; the splits decide
+    return union
+
+
+def _union_result(stored, current):
+    """Metrics, data sets, learners and provenance of a grown store."""
+    info = {**stored.get("info", {}), **current.get("info", {})}
+    if "learners" in info:
+        info["learners"] = {
+            **stored.get("info", {}).get("learners", {}),
+            **current.get("info", {}).get("learners", {}),
+        }
+    return {
+        "metrics": stored["metrics"],
+        "datasets": {**stored["datasets"], **current["datasets"]},
+        "learners": list(dict.fromkeys([*stored["learners"], *current["learners"]])),
+        "info": info,
+    }
+
+
 class StoreWriter:
     """The driver's side of a store: opens, checks, locks and commits tasks.
 
@@ -200,45 +314,100 @@ class StoreWriter:
         return json.loads(self.meta["config"]) if self.meta else None
 
     def start(self, config, tasks, result, *, keep_predictions, overwrite=False):
-        """Check or (re)write the configuration and task list; the ids done.
+        """Check the configuration, register the tasks; the ids done.
+
+        On an existing store, the configuration is combined with the stored one
+        (:func:`combine_configs`, which refuses a changed learner, data set,
+        split or shared setting), the tasks not yet registered are appended
+        and the stored configuration and result description grow to the union.
 
         Parameters
         ----------
         config : dict
-            JSON-safe configuration; a stored one must be equal.
+            JSON-safe configuration (``experiment_config``).
         tasks : list of Task
-            Every task of the run, in canonical order.
+            Every task of this run, in canonical order.
         result : dict
             JSON-safe ``metrics``, ``datasets``, ``learners``, ``info`` of the
             result.
         keep_predictions : bool
         overwrite : bool, default=False
-            Replace a store of another configuration (in one transaction).
+            Replace the store's content (in one transaction).
 
         Returns
         -------
         done : set of (dataset, split, learner)
+            Ids of the committed tasks of the store (of any run). The store
+            ordinal of each task of this run is in ``self.ordinals``.
         """
         config = json.loads(json.dumps(config))  # as it will read back
+        result = json.loads(json.dumps(result))
         if self.meta and not overwrite:
-            diff = config_diff(self.config(), config)
-            stored_tasks = list(
-                self.conn.execute(
-                    "SELECT dataset, split, replicate, fold, learner FROM tasks "
-                    "ORDER BY ordinal"
-                )
+            version = int(self.meta["schema_version"])
+            union = combine_configs(
+                self.config(), config, path=self.path, legacy=version < 2
             )
-            if not diff and stored_tasks != [tuple(t) for t in tasks]:
-                diff = ["the task list differs"]
-            if diff:
-                shown = "\n  ".join(diff[:10])
-                more = f"\n  ... and {len(diff) - 10} more" if len(diff) > 10 else ""
-                raise ValueError(
-                    f"The store {str(self.path)!r} holds a run of another "
-                    f"configuration; results are never mixed. Differences:\n  "
-                    f"{shown}{more}\nPass `overwrite=True` to replace it, or "
-                    "another `store` path."
+            stored_tasks = {
+                (d, s, m): (o, r, f)
+                for o, d, s, r, f, m in self.conn.execute(
+                    "SELECT ordinal, dataset, split, replicate, fold, learner "
+                    "FROM tasks"
                 )
+            }
+            for t in tasks:
+                known = stored_tasks.get((t.dataset, t.split, t.learner))
+                if known is not None and known[1:] != (t.replicate, t.fold):
+                    _refuse(
+                        self.path,
+                        f"the splits of data set {t.dataset!r} differ",
+                        [
+                            f"split {t.split}: replicate and fold {known[1:]} in the "
+                            f"store, now {(t.replicate, t.fold)}"
+                        ],
+                    )
+            (top,) = self.conn.execute("SELECT max(ordinal) FROM tasks").fetchone()
+            top = -1 if top is None else top
+            new = [
+                t for t in tasks if (t.dataset, t.split, t.learner) not in stored_tasks
+            ]
+            self.conn.executemany(
+                "INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        top + 1 + i,
+                        t.dataset,
+                        int(t.split),
+                        int(t.replicate),
+                        int(t.fold),
+                        t.learner,
+                    )
+                    for i, t in enumerate(new)
+                ],
+            )
+            grown = {
+                "config": json.dumps(union, sort_keys=True),
+                "result": json.dumps(
+                    _union_result(json.loads(self.meta["result"]), result)
+                ),
+                "schema_version": str(SCHEMA_VERSION),
+            }
+            self.conn.executemany(
+                "UPDATE meta SET value = ? WHERE key = ?",
+                [(v, k) for k, v in grown.items()],
+            )
+            self._commit()
+            self.meta.update(grown)
+            ids = {key: value[0] for key, value in stored_tasks.items()}
+            ids.update(
+                {
+                    (t.dataset, t.split, t.learner): top + 1 + i
+                    for i, t in enumerate(new)
+                }
+            )
+            self.ordinals = {
+                (t.dataset, t.split, t.learner): ids[t.dataset, t.split, t.learner]
+                for t in tasks
+            }
             return {
                 (d, s, m)
                 for d, s, m in self.conn.execute(
@@ -268,6 +437,9 @@ class StoreWriter:
         )
         self._commit()
         self.meta = meta
+        self.ordinals = {
+            (t.dataset, t.split, t.learner): i for i, t in enumerate(tasks)
+        }
         return set()
 
     def _commit(self):
@@ -348,45 +520,136 @@ def _open_reader(path):
     return conn, meta
 
 
-def read_store(path):
+def read_store(path, tasks=None):
     """Everything a :class:`BenchmarkResult` needs from a store, predictions aside.
 
     Parameters
     ----------
     path : str or Path
+    tasks : list of (dataset, split, learner), default=None
+        Read only these tasks, in this order (the tasks of one experiment);
+        ``None`` reads every task of the store in its order.
 
     Returns
     -------
     content : dict
-        ``scores`` (DataFrame in canonical order), ``result`` (metrics, data
-        sets, learners, info), ``keep_predictions``, ``n_tasks``,
-        ``n_missing_tasks``, ``done`` (ordinals of the committed tasks).
+        ``scores`` (DataFrame), ``result`` (metrics, data sets, learners,
+        info), ``keep_predictions``, ``n_tasks``, ``n_missing_tasks`` (of the
+        tasks asked for), ``done`` (ordinals of the committed tasks read, in
+        the order of ``scores``).
     """
     conn, meta = _open_reader(path)
     try:
         conn.execute("BEGIN")  # one snapshot for every query
-        scores = pd.DataFrame(
-            conn.execute(
-                f"SELECT {', '.join(_SCORE_FIELDS)} FROM scores "
-                "ORDER BY ordinal, metric_index"
-            ).fetchall(),
-            columns=_SCORE_FIELDS,
+        task_rows = conn.execute(
+            "SELECT ordinal, dataset, split, replicate, fold, learner FROM tasks "
+            "ORDER BY ordinal"
+        ).fetchall()
+        # Numbers only, in C order; the texts of failures are read apart.
+        rows = conn.execute(
+            "SELECT ordinal, metric_index, value, fit_time, score_time, n_train, "
+            "n_test, error_type != '' FROM scores ORDER BY ordinal, metric_index"
+        ).fetchall()
+        failures = conn.execute(
+            "SELECT ordinal, metric_index, error_type, error_message, traceback "
+            "FROM scores WHERE error_type != '' ORDER BY ordinal, metric_index"
+        ).fetchall()
+        metric_names = dict(
+            conn.execute("SELECT DISTINCT metric_index, metric FROM scores")
         )
-        done = [o for (o,) in conn.execute("SELECT DISTINCT ordinal FROM scores")]
-        (n_tasks,) = conn.execute("SELECT count(*) FROM tasks").fetchone()
         conn.execute("COMMIT")
     finally:
         conn.close()
-    for col in ["value", "fit_time", "score_time"]:  # NULL is NaN
-        scores[col] = np.array(scores[col].tolist(), dtype=np.float64)
+    result = json.loads(meta["result"])
+    scores, done, n_tasks = _scores_frame(
+        task_rows, rows, failures, metric_names, tasks
+    )
     return {
         "scores": scores,
-        "result": json.loads(meta["result"]),
+        "result": result,
         "keep_predictions": json.loads(meta["keep_predictions"]),
         "n_tasks": n_tasks,
         "n_missing_tasks": n_tasks - len(done),
         "done": done,
     }
+
+
+def _metric_labels(metric_names):
+    labels = np.full(max(metric_names, default=-1) + 1, "", dtype=object)
+    for i, name in metric_names.items():
+        labels[i] = name
+    return labels
+
+
+def _scores_frame(task_rows, rows, failures, metric_names, tasks):
+    """The scores table from the store's rows, column by column."""
+    columns = ["ordinal", "dataset", "split", "replicate", "fold", "learner"]
+    task_table = pd.DataFrame(task_rows, columns=columns).set_index("ordinal")
+    if tasks is None:
+        wanted = task_table.index.to_numpy()
+    else:
+        ids = pd.MultiIndex.from_frame(task_table[["dataset", "split", "learner"]])
+        where = ids.get_indexer(pd.MultiIndex.from_tuples(tasks))
+        if (where < 0).any():
+            raise ValueError("Some tasks are not registered in the store.")
+        wanted = task_table.index.to_numpy()[where]
+    n_tasks = len(wanted)
+    numbers = ["ordinal", "metric_index", "value", "fit_time", "score_time"]
+    numbers += ["n_train", "n_test", "failed"]
+    if rows:
+        cols = dict(zip(numbers, zip(*rows, strict=True), strict=True))
+    else:
+        cols = {name: () for name in numbers}
+    ordinal = np.array(cols["ordinal"], dtype=np.int64)
+    position = pd.Series(np.arange(n_tasks), index=wanted)
+    pos = position.reindex(ordinal).to_numpy()
+    keep = ~np.isnan(pos)
+    metric_index = np.array(cols["metric_index"], dtype=np.int64)
+    order = np.lexsort((metric_index[keep], pos[keep]))
+    take = np.flatnonzero(keep)[order]
+    ordinal, metric_index = ordinal[take], metric_index[take]
+    done = list(dict.fromkeys(ordinal.tolist()))
+    frame = task_table.loc[ordinal].reset_index(drop=True)
+    out = pd.DataFrame(
+        {
+            "dataset": frame["dataset"].to_numpy(dtype=object),
+            "learner": frame["learner"].to_numpy(dtype=object),
+            "split": frame["split"].to_numpy(dtype=np.int64),
+            "replicate": frame["replicate"].to_numpy(dtype=np.int64),
+            "fold": frame["fold"].to_numpy(dtype=np.int64),
+            "metric": _metric_labels(metric_names)[metric_index],
+        }
+    )
+    for col in ["value", "fit_time", "score_time"]:  # NULL is NaN
+        out[col] = np.array(cols[col], dtype=np.float64)[take]
+    for col in ["n_train", "n_test"]:
+        values = np.array(cols[col], dtype=np.float64)  # NULL is NaN, then -1
+        out[col] = np.where(np.isnan(values), -1, values).astype(np.int64)[take]
+    for col in ["error_type", "error_message", "traceback"]:
+        out[col] = pd.Series(np.full(len(out), "", dtype=object), dtype=object)
+    if failures:
+        at = pd.Series(
+            np.arange(len(out)),
+            index=pd.MultiIndex.from_arrays([ordinal, metric_index]),
+        )
+        fail = pd.DataFrame(
+            failures,
+            columns=[
+                "ordinal",
+                "metric_index",
+                "error_type",
+                "error_message",
+                "traceback",
+            ],
+        )
+        where = at.reindex(pd.MultiIndex.from_frame(fail[["ordinal", "metric_index"]]))
+        fail = fail[where.notna().to_numpy()]
+        where = where.dropna().to_numpy(dtype=np.int64)
+        for col in ["error_type", "error_message", "traceback"]:
+            values = out[col].to_numpy(copy=True)
+            values[where] = fail[col].fillna("").to_numpy(dtype=object)
+            out[col] = pd.Series(values, dtype=object)
+    return out, done, n_tasks
 
 
 def read_predictions(path, ordinals=None):
@@ -395,8 +658,9 @@ def read_predictions(path, ordinals=None):
     Parameters
     ----------
     path : str or Path
-    ordinals : collection of int, default=None
-        Read only these tasks (e.g. those committed when the scores were read).
+    ordinals : sequence of int, default=None
+        Read only these tasks, in this order (e.g. those committed when the
+        scores were read).
 
     Returns
     -------
@@ -413,9 +677,9 @@ def read_predictions(path, ordinals=None):
         ).fetchall()
     finally:
         conn.close()
-    if ordinals is not None:
-        keep = set(ordinals)
-        records = [r for r in records if r[0] in keep]
+    if ordinals is not None:  # in the order given
+        rank = {o: i for i, o in enumerate(ordinals)}
+        records = sorted((r for r in records if r[0] in rank), key=lambda r: rank[r[0]])
     keys = ["dataset", "learner", "split", "replicate", "fold"]
     if not records:
         return pd.DataFrame(columns=[*keys, "row"])
