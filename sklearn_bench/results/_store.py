@@ -222,7 +222,9 @@ def combine_configs(stored, current, *, path, legacy=False):
     splits = dict(old)
     for name, prints in new.items():
         common = old.get(name, [])[: len(prints)]
-        changed = [i for i, (a, b) in enumerate(zip(common, prints)) if a != b]
+        changed = [
+            i for i, (a, b) in enumerate(zip(common, prints, strict=False)) if a != b
+        ]
         if changed:
             _refuse(
                 path,
@@ -599,7 +601,7 @@ def _scores_frame(task_rows, rows, failures, metric_names, tasks):
     if rows:
         cols = dict(zip(numbers, zip(*rows, strict=True), strict=True))
     else:
-        cols = {name: () for name in numbers}
+        cols = dict.fromkeys(numbers, ())
     ordinal = np.array(cols["ordinal"], dtype=np.int64)
     position = pd.Series(np.arange(n_tasks), index=wanted)
     pos = position.reindex(ordinal).to_numpy()
