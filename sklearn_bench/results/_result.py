@@ -375,10 +375,14 @@ class BenchmarkResult:
 
         Parameters
         ----------
-        path : str or Path
+        path : str or Path, or list of them
             An SQLite store written by
             :class:`~sklearn_bench.BenchmarkExperiment` (``store=path``); it may
-            be read while a run is writing it.
+            be read while a run is writing it. A grown store is read as one run
+            of all its tasks. A list of stores of one study (parts run on
+            several machines) is combined as
+            :func:`~sklearn_bench.results.merge_stores` would combine them,
+            without writing any of them; conflicting duplicates are refused.
 
         Returns
         -------
@@ -417,7 +421,23 @@ class BenchmarkResult:
         dataset
         data      0.68
         """
+        if isinstance(path, list | tuple):
+            return cls._from_stores(path)
         return cls._from_store(path)
+
+    @classmethod
+    def _from_stores(cls, paths):
+        import tempfile
+
+        from ._store import merge_stores
+
+        with tempfile.TemporaryDirectory() as folder:
+            merged = Path(folder) / "merged.sqlite"
+            merge_stores(paths, merged)
+            result = cls._from_store(merged)
+            _ = result.predictions  # read now: the merged store is temporary
+        result.info["store"] = [str(p) for p in paths]
+        return result
 
     @classmethod
     def _from_store(cls, path, tasks=None, description=None):

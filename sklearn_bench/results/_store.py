@@ -530,7 +530,9 @@ def read_store(path, tasks=None):
     path : str or Path
     tasks : list of (dataset, split, learner), default=None
         Read only these tasks, in this order (the tasks of one experiment);
-        ``None`` reads every task of the store in its order.
+        ``None`` reads every task of the store in the order of one run of them
+        all: by data set, learner and split, in the order of the store's data
+        sets and learners.
 
     Returns
     -------
@@ -564,7 +566,7 @@ def read_store(path, tasks=None):
         conn.close()
     result = json.loads(meta["result"])
     scores, done, n_tasks = _scores_frame(
-        task_rows, rows, failures, metric_names, tasks
+        task_rows, rows, failures, metric_names, tasks, result
     )
     return {
         "scores": scores,
@@ -583,12 +585,15 @@ def _metric_labels(metric_names):
     return labels
 
 
-def _scores_frame(task_rows, rows, failures, metric_names, tasks):
+def _scores_frame(task_rows, rows, failures, metric_names, tasks, result):
     """The scores table from the store's rows, column by column."""
     columns = ["ordinal", "dataset", "split", "replicate", "fold", "learner"]
     task_table = pd.DataFrame(task_rows, columns=columns).set_index("ordinal")
-    if tasks is None:
-        wanted = task_table.index.to_numpy()
+    if tasks is None:  # canonical order: data set, learner, split (as one run)
+        d = pd.Categorical(task_table["dataset"], categories=list(result["datasets"]))
+        m = pd.Categorical(task_table["learner"], categories=list(result["learners"]))
+        order = np.lexsort((task_table["split"].to_numpy(), m.codes, d.codes))
+        wanted = task_table.index.to_numpy()[order]
     else:
         ids = pd.MultiIndex.from_frame(task_table[["dataset", "split", "learner"]])
         where = ids.get_indexer(pd.MultiIndex.from_tuples(tasks))
@@ -697,3 +702,130 @@ def read_predictions(path, ordinals=None):
             [np.frombuffer(r[9], dtype="<f8") for r in records]
         )
     return pd.DataFrame(out)
+
+
+def _same_rows(a, b):
+    """Whether two tasks' score rows agree bit for bit (times aside)."""
+
+    def key(row):
+        metric_index, metric, value, n_train, n_test, error_type = row
+        value = None if value is None else float(value).hex()
+        return metric_index, metric, value, n_train, n_test, error_type
+
+    return [key(r) for r in a] == [key(r) for r in b]
+
+
+_TASK_COLUMNS = "ordinal, dataset, split, replicate, fold, learner"
+_COMPARED = "metric_index, metric, value, n_train, n_test, error_type"
+
+
+def merge_stores(sources, target):
+    """Combine the stores of one study, run on several machines, into one store.
+
+    Each source is checked like a run that grows ``target`` (see
+    :func:`combine_configs`: the same metrics, seed, ``error_score``,
+    ``keep_predictions`` and package versions; a learner, data set or split
+    stored in several stores the same in each). Its committed tasks are copied
+    with their scores, failures and kept predictions; a task stored in
+    several stores must have the same scores bit for bit (a conflicting
+    duplicate raises a ``ValueError`` naming it, and ``target`` is left as it
+    was before that source). Nothing is refitted.
+
+    Parameters
+    ----------
+    sources : list of str or Path
+        The stores to copy from (read only).
+    target : str or Path
+        The store to write: created if missing, grown if it exists.
+
+    Returns
+    -------
+    n_copied : int
+        The number of tasks copied into ``target``.
+    """
+    import sqlite3
+
+    from ..experiment._tasks import Task
+
+    writer = StoreWriter(target)
+    n_copied = 0
+    try:
+        for source in sources:
+            if Path(source).resolve() == Path(target).resolve():
+                raise ValueError(f"The store {str(source)!r} is also the target.")
+            conn, meta = _open_reader(source)
+            try:
+                conn.execute("BEGIN")
+                task_rows = conn.execute(
+                    f"SELECT {_TASK_COLUMNS} FROM tasks ORDER BY ordinal"
+                ).fetchall()
+                scores = conn.execute(
+                    "SELECT * FROM scores ORDER BY ordinal, metric_index"
+                ).fetchall()
+                predictions = conn.execute(
+                    "SELECT * FROM predictions ORDER BY ordinal"
+                ).fetchall()
+                conn.execute("COMMIT")
+            finally:
+                conn.close()
+            tasks = [Task(d, s, r, f, m) for _, d, s, r, f, m in task_rows]
+            source_id = {o: (d, s, m) for o, d, s, _, _, m in task_rows}
+            rows_of = {}
+            for row in scores:
+                rows_of.setdefault(row[0], []).append(row)
+            # Conflicts first, so that a refused source changes nothing.
+            stored = {}
+            if writer.meta:
+                for o, d, s, m in writer.conn.execute(
+                    "SELECT ordinal, dataset, split, learner FROM tasks"
+                ):
+                    stored[d, s, m] = o
+            for ordinal, own in rows_of.items():
+                there = stored.get(source_id[ordinal])
+                if there is None:
+                    continue
+                theirs = writer.conn.execute(
+                    f"SELECT {_COMPARED} FROM scores WHERE ordinal = ? "
+                    "ORDER BY metric_index",
+                    (there,),
+                ).fetchall()
+                mine = [(r[1], r[7], r[8], r[11], r[12], r[13]) for r in own]
+                if theirs and not _same_rows(theirs, mine):
+                    d, s, m = source_id[ordinal]
+                    raise ValueError(
+                        f"Conflicting duplicate: learner {m!r} on data set {d!r} "
+                        f"split {s} has other scores in {str(source)!r} than in "
+                        f"{str(target)!r}; the stores are not of one study. "
+                        "Nothing of this source was copied."
+                    )
+            done = writer.start(
+                json.loads(meta["config"]),
+                tasks,
+                json.loads(meta["result"]),
+                keep_predictions=json.loads(meta["keep_predictions"]),
+            )
+            ordinal_of = writer.ordinals
+            copy = [o for o in rows_of if source_id[o] not in done]
+            new_ordinal = {o: ordinal_of[source_id[o]] for o in copy}
+            try:
+                writer.conn.executemany(
+                    _INSERT_SCORES,
+                    [(new_ordinal[o], *row[1:]) for o in copy for row in rows_of[o]],
+                )
+                writer.conn.executemany(
+                    "INSERT INTO predictions VALUES (?, ?, ?, ?, ?)",
+                    [
+                        (new_ordinal[p[0]], *p[1:])
+                        for p in predictions
+                        if p[0] in new_ordinal
+                    ],
+                )
+            except sqlite3.Error:
+                writer.conn.execute("ROLLBACK")
+                writer._begin()
+                raise
+            writer._commit()
+            n_copied += len(copy)
+    finally:
+        writer.close()
+    return n_copied
