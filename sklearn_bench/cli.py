@@ -1,4 +1,5 @@
-"""The ``sklearn-bench`` command line: ``demo``, ``run CONFIG`` and ``report STORE``.
+"""The ``sklearn-bench`` command line: ``demo``, ``run CONFIG``, ``report STORE``
+and ``merge TARGET SOURCE...``.
 
 Exit codes: 0 success, 1 a failure while running (a learner that fails on every
 task, a data set that cannot be fetched), 2 a usage or configuration error (one
@@ -28,7 +29,9 @@ relative to the file's folder. Every entry is checked before anything runs.
   scoring = "error_rate"            # or a list; any scikit-learn scorer name
   n_jobs = 2
   random_state = 0
-  store = "run.sqlite"              # resumable SQLite store
+  store = "run.sqlite"              # resumable SQLite store; a grown config
+                                    # (more learners, data sets, replicates)
+                                    # runs only its new tasks
   overwrite = false
   error_score = "nan"               # or "raise", or a number
 
@@ -169,6 +172,21 @@ def _build_parser():
         help="output directory (default: the folder of STORE)",
     )
     report.set_defaults(func=_cmd_report)
+
+    merge = sub.add_parser(
+        "merge",
+        help="combine the stores of one study (run on several machines) into one",
+        description=(
+            "Copy the committed tasks of each SOURCE store into TARGET (created "
+            "if missing, grown if it exists), without refitting. The stores must "
+            "be of one study: the same metrics, seed and versions, and a learner, "
+            "data set or task stored twice the same in each; a conflicting "
+            "duplicate is refused and names the learner and data set."
+        ),
+    )
+    merge.add_argument("target", type=Path, metavar="TARGET")
+    merge.add_argument("sources", type=Path, nargs="+", metavar="SOURCE")
+    merge.set_defaults(func=_cmd_merge)
     return parser
 
 
@@ -295,7 +313,14 @@ def _cmd_run(args):
         return EXIT_OK
     start = time.perf_counter()
     result = _fit(experiment, datasets)
-    _say(f"Fitted {experiment.n_tasks_} tasks in {time.perf_counter() - start:.1f} s.")
+    took = time.perf_counter() - start
+    if experiment.n_reused_tasks_:
+        _say(
+            f"Fitted {experiment.n_tasks_} new task(s) in {took:.1f} s; reused "
+            f"{experiment.n_reused_tasks_} task(s) stored in {experiment.store}."
+        )
+    else:
+        _say(f"Fitted {experiment.n_tasks_} tasks in {took:.1f} s.")
     _write_outputs(
         result,
         out,
@@ -362,6 +387,24 @@ def _cmd_report(args):
     _say(format_summary(analysis, result))
     _say("")
     _say(f"Report: {out / 'report.html'}")
+    return EXIT_OK
+
+
+def _cmd_merge(args):
+    """``sklearn-bench merge TARGET SOURCE...``: one store from several."""
+    from .results import merge_stores
+
+    for source in args.sources:
+        if not source.is_file():
+            raise _UsageError(f"store not found: {source}")
+    try:
+        n = merge_stores(args.sources, args.target)
+    except ValueError as exc:
+        raise _UsageError(str(exc).splitlines()[0]) from exc
+    _say(
+        f"Merged {n} task(s) from {len(args.sources)} store(s) into {args.target} "
+        f"(re-analyse with `sklearn-bench report {args.target}`)."
+    )
     return EXIT_OK
 
 
