@@ -90,22 +90,33 @@ class BenchmarkExperiment(BaseEstimator):
         workers never write). It records the configuration (learners with all
         their parameters, ``cv``, metrics, seed, ``error_score``,
         ``keep_predictions``, a fingerprint of every data set, package
-        versions). ``fit`` on a store of the same configuration resumes it:
-        only the missing tasks run, and the result is bit-identical to an
-        uninterrupted run (with ``random_state=None`` the stored seed is
-        reused). A store of another configuration raises a ``ValueError``
-        naming the differences. ``results_`` is read back from the store, its
-        predictions only when first used; read a store without fitting with
-        :meth:`BenchmarkResult.from_store`. ``None`` keeps everything in memory.
+        versions, and the rows of every split). The store grows with the
+        study: a task is identified by its content (data set fingerprint,
+        split, learner name and parameters), so ``fit`` runs only the tasks not
+        stored yet -- the missing ones of an interrupted run, or those of added
+        learners, data sets or replicates -- and reuses the stored ones; the
+        result is bit-identical to one uninterrupted run (with
+        ``random_state=None`` the stored seed is reused). A learner or data set
+        changed under a stored name, other splits of a stored data set, or
+        another seed, metric set, ``error_score``, ``keep_predictions`` or
+        package versions raise a ``ValueError`` naming it. ``results_`` is read
+        back from the store, its predictions only when first used; read a store
+        without fitting with :meth:`BenchmarkResult.from_store`, combine stores
+        of several machines with :func:`~sklearn_bench.results.merge_stores`.
+        ``None`` keeps everything in memory.
     overwrite : bool, default=False
-        Replace a store of another configuration instead of refusing it.
+        Replace the content of the store instead of refusing a change.
 
     Attributes
     ----------
     results_ : BenchmarkResult
-        The scores of all tasks.
+        The scores of exactly the tasks of this experiment (not the other
+        tasks a store may hold), in its order.
     n_tasks_ : int
-        Number of tasks run.
+        Number of tasks run by this ``fit`` (with a store: those not stored
+        before).
+    n_reused_tasks_ : int
+        Number of tasks read from the store instead (0 without a store).
 
     Notes
     -----
