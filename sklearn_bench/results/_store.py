@@ -211,6 +211,11 @@ def combine_configs(stored, current, *, path, legacy=False):
     union = dict(stored)
     for key, kind in [("learners", "learner"), ("datasets", "data set")]:
         old, new = stored.get(key, {}), current.get(key, {})
+        if legacy and key == "datasets":  # 0.1 fingerprinted n_replicates too
+            old = {
+                name: {k: v for k, v in fp.items() if k != "n_replicates"}
+                for name, fp in old.items()
+            }
         for name in new:
             if name in old:
                 diff = config_diff(old[name], new[name], f"{key}[{name!r}]")

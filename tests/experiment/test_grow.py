@@ -242,15 +242,17 @@ def test_conflicting_duplicates_are_refused(tmp_path):
     assert _stored_values(merged) == before
 
 
-def _version_1_store(path):
+def _version_1_store(path, n_replicates=None):
     """Turn a store written now into one as sklearn_bench 0.1 wrote it: the same
     tables, schema_version 1, and a configuration without split fingerprints
-    (whose simulated data sets recorded n_replicates)."""
+    whose simulated data sets record ``n_replicates``."""
     with sqlite3.connect(path) as conn:
         config = json.loads(
             conn.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0]
         )
         del config["splits"]
+        for name, n in (n_replicates or {}).items():
+            config["datasets"][name]["n_replicates"] = n
         conn.execute(
             "UPDATE meta SET value = ? WHERE key = 'config'",
             (json.dumps(config, sort_keys=True),),
@@ -282,6 +284,26 @@ def test_version_1_store_is_read_resumed_and_grown(tmp_path):
     assert version == "2"
     reference = grow_experiment(None, learners=("forest", "tree", "nb"))
     _assert_same_scores(grown.results_, reference.fit(grow_datasets()).results_)
+
+
+def test_version_1_simulated_store_grows_by_replicates(tmp_path):
+    """H: a version-1 store of a SimulatedDataset (whose fingerprint recorded
+    n_replicates) grows by replicates, running only the new ones."""
+    path = tmp_path / "sim.sqlite"
+
+    def fit(n, store):
+        sampler = partial(make_angle_classification, angle=30)
+        data = SimulatedDataset(sampler, n_train=30, n_test=60, n_replicates=n)
+        exp = BenchmarkExperiment(
+            {"nb": GaussianNB()}, random_state=0, progress=False, store=store
+        )
+        return exp.fit({"angle": data})
+
+    fit(2, path)
+    _version_1_store(path, n_replicates={"angle": 2})
+    grown = fit(4, path)
+    assert grown.n_tasks_ == 2
+    _assert_same_scores(grown.results_, fit(4, None).results_)
 
 
 _SCRIPT = """
