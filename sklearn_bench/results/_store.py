@@ -551,13 +551,16 @@ def read_store(path, tasks=None):
     try:
         conn.execute("BEGIN")  # one snapshot for every query
         task_rows = conn.execute(
-            "SELECT ordinal, dataset, split, replicate, fold, learner FROM tasks "
+            "SELECT ordinal, split, replicate, fold, dataset, learner FROM tasks "
             "ORDER BY ordinal"
         ).fetchall()
-        # Numbers only, in C order; the texts of failures are read apart.
+        # Numbers only (NULL as a flag), read into a numpy record array; the
+        # texts of failures are read apart.
         rows = conn.execute(
-            "SELECT ordinal, metric_index, value, fit_time, score_time, n_train, "
-            "n_test, error_type != '' FROM scores ORDER BY ordinal, metric_index"
+            "SELECT ordinal, metric_index, ifnull(value, 0.0), value IS NULL, "
+            "ifnull(fit_time, 0.0), fit_time IS NULL, ifnull(score_time, 0.0), "
+            "score_time IS NULL, ifnull(n_train, -1), ifnull(n_test, -1) "
+            "FROM scores ORDER BY ordinal, metric_index"
         ).fetchall()
         failures = conn.execute(
             "SELECT ordinal, metric_index, error_type, error_message, traceback "
@@ -583,85 +586,105 @@ def read_store(path, tasks=None):
     }
 
 
-def _metric_labels(metric_names):
-    labels = np.full(max(metric_names, default=-1) + 1, "", dtype=object)
-    for i, name in metric_names.items():
-        labels[i] = name
-    return labels
+_TASK_DTYPE = [
+    ("ordinal", "i8"),
+    ("split", "i8"),
+    ("replicate", "i8"),
+    ("fold", "i8"),
+    ("dataset", object),
+    ("learner", object),
+]
+_ROW_DTYPE = [
+    ("ordinal", "i8"),
+    ("metric_index", "i8"),
+    ("value", "f8"),
+    ("value_null", "?"),
+    ("fit_time", "f8"),
+    ("fit_time_null", "?"),
+    ("score_time", "f8"),
+    ("score_time_null", "?"),
+    ("n_train", "i8"),
+    ("n_test", "i8"),
+]
+
+
+def _task_order(t, d_codes, d_names, m_codes, m_names, tasks, result):
+    """Indices into the task records ``t``, in the order of the result."""
+    if tasks is None:  # canonical order: data set, learner, split (as one run)
+        d_rank = {name: i for i, name in enumerate(result["datasets"])}
+        m_rank = {name: i for i, name in enumerate(result["learners"])}
+        d = np.array([d_rank.get(n, len(d_rank)) for n in d_names], dtype=np.int64)
+        m = np.array([m_rank.get(n, len(m_rank)) for n in m_names], dtype=np.int64)
+        return np.lexsort((t["split"], m[m_codes], d[d_codes]))
+    ids = pd.MultiIndex.from_arrays([t["dataset"], t["split"], t["learner"]])
+    where = ids.get_indexer(pd.MultiIndex.from_tuples(tasks))
+    if (where < 0).any():
+        raise ValueError("Some tasks are not registered in the store.")
+    return where
 
 
 def _scores_frame(task_rows, rows, failures, metric_names, tasks, result):
-    """The scores table from the store's rows, column by column."""
-    columns = ["ordinal", "dataset", "split", "replicate", "fold", "learner"]
-    task_table = pd.DataFrame(task_rows, columns=columns).set_index("ordinal")
-    if tasks is None:  # canonical order: data set, learner, split (as one run)
-        d = pd.Categorical(task_table["dataset"], categories=list(result["datasets"]))
-        m = pd.Categorical(task_table["learner"], categories=list(result["learners"]))
-        order = np.lexsort((task_table["split"].to_numpy(), m.codes, d.codes))
-        wanted = task_table.index.to_numpy()[order]
-    else:
-        ids = pd.MultiIndex.from_frame(task_table[["dataset", "split", "learner"]])
-        where = ids.get_indexer(pd.MultiIndex.from_tuples(tasks))
-        if (where < 0).any():
-            raise ValueError("Some tasks are not registered in the store.")
-        wanted = task_table.index.to_numpy()[where]
-    n_tasks = len(wanted)
-    numbers = ["ordinal", "metric_index", "value", "fit_time", "score_time"]
-    numbers += ["n_train", "n_test", "failed"]
-    if rows:
-        cols = dict(zip(numbers, zip(*rows, strict=True), strict=True))
-    else:
-        cols = dict.fromkeys(numbers, ())
-    ordinal = np.array(cols["ordinal"], dtype=np.int64)
-    position = pd.Series(np.arange(n_tasks), index=wanted)
-    pos = position.reindex(ordinal).to_numpy()
-    keep = ~np.isnan(pos)
-    metric_index = np.array(cols["metric_index"], dtype=np.int64)
-    order = np.lexsort((metric_index[keep], pos[keep]))
-    take = np.flatnonzero(keep)[order]
-    ordinal, metric_index = ordinal[take], metric_index[take]
-    done = list(dict.fromkeys(ordinal.tolist()))
-    frame = task_table.loc[ordinal].reset_index(drop=True)
+    """The scores table from the store's rows, on numpy record arrays."""
+    t = np.array(task_rows, dtype=_TASK_DTYPE)
+    d_codes, d_names = pd.factorize(t["dataset"])
+    m_codes, m_names = pd.factorize(t["learner"])
+    order = _task_order(t, d_codes, d_names, m_codes, m_names, tasks, result)
+    n_tasks = len(order)
+    s = np.array(rows, dtype=_ROW_DTYPE)
+    position = np.full(int(t["ordinal"].max(initial=-1)) + 1, -1, dtype=np.int64)
+    position[t["ordinal"][order]] = np.arange(n_tasks)
+    pos = position[s["ordinal"]]
+    keep = np.flatnonzero(pos >= 0)
+    take = keep[np.lexsort((s["metric_index"][keep], pos[keep]))]
+    s, pos = s[take], pos[take]
+    task = order[pos]  # record of each score row's task
+    first = np.ones(pos.size, dtype=bool)
+    first[1:] = pos[1:] != pos[:-1]  # pos is sorted
+    done = t["ordinal"][order[pos[first]]].tolist()
+    metric_keys = sorted(metric_names)
     out = pd.DataFrame(
         {
-            "dataset": frame["dataset"].to_numpy(dtype=object),
-            "learner": frame["learner"].to_numpy(dtype=object),
-            "split": frame["split"].to_numpy(dtype=np.int64),
-            "replicate": frame["replicate"].to_numpy(dtype=np.int64),
-            "fold": frame["fold"].to_numpy(dtype=np.int64),
-            "metric": _metric_labels(metric_names)[metric_index],
+            "dataset": pd.Categorical.from_codes(
+                d_codes[task], [str(n) for n in d_names]
+            ),
+            "learner": pd.Categorical.from_codes(
+                m_codes[task], [str(n) for n in m_names]
+            ),
+            "split": t["split"][task],
+            "replicate": t["replicate"][task],
+            "fold": t["fold"][task],
+            "metric": pd.Categorical.from_codes(
+                np.searchsorted(metric_keys, s["metric_index"]),
+                [metric_names[k] for k in metric_keys],
+            ),
         }
     )
     for col in ["value", "fit_time", "score_time"]:  # NULL is NaN
-        out[col] = np.array(cols[col], dtype=np.float64)[take]
+        out[col] = np.where(s[f"{col}_null"], np.nan, s[col])
     for col in ["n_train", "n_test"]:
-        values = np.array(cols[col], dtype=np.float64)  # NULL is NaN, then -1
-        out[col] = np.where(np.isnan(values), -1, values).astype(np.int64)[take]
+        out[col] = s[col]
     for col in ["error_type", "error_message", "traceback"]:
         out[col] = pd.Series(np.full(len(out), "", dtype=object), dtype=object)
     if failures:
         at = pd.Series(
             np.arange(len(out)),
-            index=pd.MultiIndex.from_arrays([ordinal, metric_index]),
+            index=pd.MultiIndex.from_arrays([s["ordinal"], s["metric_index"]]),
         )
         fail = pd.DataFrame(
             failures,
-            columns=[
-                "ordinal",
-                "metric_index",
-                "error_type",
-                "error_message",
-                "traceback",
-            ],
+            columns=["ordinal", "metric_index", *_TEXT_FIELDS],
         )
         where = at.reindex(pd.MultiIndex.from_frame(fail[["ordinal", "metric_index"]]))
         fail = fail[where.notna().to_numpy()]
         where = where.dropna().to_numpy(dtype=np.int64)
-        for col in ["error_type", "error_message", "traceback"]:
+        for col in _TEXT_FIELDS:
             values = out[col].to_numpy(copy=True)
             values[where] = fail[col].fillna("").to_numpy(dtype=object)
             out[col] = pd.Series(values, dtype=object)
     return out, done, n_tasks
+
+
+_TEXT_FIELDS = ["error_type", "error_message", "traceback"]
 
 
 def read_predictions(path, ordinals=None):
