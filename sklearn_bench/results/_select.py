@@ -142,6 +142,8 @@ def performance_arrays(result, metric):
         "replicate": rep,
         "value": value,
         "starts": np.searchsorted(d, np.arange(n_d + 1)),
+        "dataset_code": {name: i for i, name in enumerate(result.datasets)},
+        "learner_code": {name: i for i, name in enumerate(result.learners)},
         "mean": mean.reshape(n_d, n_m),
         "count": np.bincount(cell, minlength=n_d * n_m).reshape(n_d, n_m),
         "n_nan": np.bincount(cell, weights=nan, minlength=n_d * n_m).reshape(n_d, n_m),
@@ -171,8 +173,19 @@ def blocks(result, learners, *, metric, dataset=None):
         Index: data sets (named ``dataset``) or replicates (named ``replicate``);
         columns: ``learners``. No NaN, at least two rows.
     """
+    values, labels, key = block_values(result, learners, metric=metric, dataset=dataset)
+    table = pd.DataFrame(
+        values, index=pd.Index(labels, name=key), columns=list(learners)
+    )
+    table.columns.name = "learner"
+    return table
+
+
+def block_values(result, learners, *, metric, dataset=None):
+    """:func:`blocks` as ``(values, block labels, "dataset" | "replicate")``, the
+    values a blocks x learners float array; checked the same way."""
     arrays = performance_arrays(result, metric)
-    codes = np.array([result.learners.index(name) for name in learners], dtype=int)
+    codes = np.array([arrays["learner_code"][name] for name in learners], dtype=int)
     if dataset is None:
         where, key = "across data sets", "dataset"
         count = arrays["count"][:, codes]
@@ -181,12 +194,12 @@ def blocks(result, learners, *, metric, dataset=None):
             perf = arrays["perf"]
             _check_no_nan(perf[perf["learner"].isin(learners)], where)
         names = list(result.datasets)
-        index = pd.Index([names[i] for i in rows], name=key)
+        labels = [names[i] for i in rows]
         values = arrays["mean"][rows][:, codes]
         values[count[rows] == 0] = np.nan
     else:
         where, key = f"on data set {dataset!r}", "replicate"
-        i = list(result.datasets).index(dataset)
+        i = arrays["dataset_code"][dataset]
         part = slice(arrays["starts"][i], arrays["starts"][i + 1])
         column = np.full(len(result.learners), -1)
         column[codes] = np.arange(codes.size)
@@ -198,29 +211,27 @@ def blocks(result, learners, *, metric, dataset=None):
             perf = arrays["perf"]
             perf = perf[(perf["dataset"] == dataset) & perf["learner"].isin(learners)]
             _check_no_nan(perf, where)
-        reps, row = np.unique(rep, return_inverse=True)
-        values = np.full((reps.size, codes.size), np.nan)
+        labels, row = np.unique(rep, return_inverse=True)
+        values = np.full((labels.size, codes.size), np.nan)
         values[row, col] = value
-        index = pd.Index(reps, name=key)
-    table = pd.DataFrame(values, index=index, columns=list(learners))
+        labels = labels.tolist()  # Python ints, as messages print them
     if np.isnan(values).any():
         missing = [
-            f"{learner!r} on {key} {block!r}"
-            for learner in learners
-            for block in table.index[table[learner].isna()]
+            f"{learner!r} on {key} {labels[i]!r}"
+            for j, learner in enumerate(learners)
+            for i in np.flatnonzero(np.isnan(values[:, j]))
         ]
         more = f" and {len(missing) - _SHOW} more" if len(missing) > _SHOW else ""
         raise ValueError(
             f"Learners are missing {where}: {'; '.join(missing[:_SHOW])}{more}; "
             "a paired analysis needs every learner on every block."
         )
-    if len(table) < 2:
+    if len(values) < 2:
         raise ValueError(
             f"At least 2 {'data sets' if dataset is None else 'replicates'} are "
-            f"needed {where}; got {len(table)}."
+            f"needed {where}; got {len(values)}."
         )
-    table.columns.name = "learner"
-    return table
+    return values, labels, key
 
 
 def pair(result, a, b, *, metric, dataset=None):
@@ -232,13 +243,13 @@ def pair(result, a, b, *, metric, dataset=None):
     a, b = check_learners(result, [a, b])
     if dataset is not None:
         dataset = check_dataset(result, dataset)
-    table = blocks(result, [a, b], metric=metric, dataset=dataset)
+    values, _, _ = block_values(result, [a, b], metric=metric, dataset=dataset)
     scope = (
-        f"across {len(table)} data sets, on per-data-set mean performances"
+        f"across {len(values)} data sets, on per-data-set mean performances"
         if dataset is None
-        else f"within data set {dataset!r} over {len(table)} replicates"
+        else f"within data set {dataset!r} over {len(values)} replicates"
     )
-    return table[a].to_numpy(), table[b].to_numpy(), scope
+    return values[:, 0].copy(), values[:, 1].copy(), scope
 
 
 def discordant_counts(result, a, b, *, dataset=None, replicate=None):
