@@ -550,18 +550,24 @@ def read_store(path, tasks=None):
     conn, meta = _open_reader(path)
     try:
         conn.execute("BEGIN")  # one snapshot for every query
-        task_rows = conn.execute(
-            "SELECT ordinal, split, replicate, fold, dataset, learner FROM tasks "
-            "ORDER BY ordinal"
-        ).fetchall()
+        task_rows = _records(
+            conn.execute(
+                "SELECT ordinal, split, replicate, fold, dataset, learner FROM "
+                "tasks ORDER BY ordinal"
+            ),
+            _TASK_DTYPE,
+        )
         # Numbers only (NULL as a flag), read into a numpy record array; the
         # texts of failures are read apart.
-        rows = conn.execute(
-            "SELECT ordinal, metric_index, ifnull(value, 0.0), value IS NULL, "
-            "ifnull(fit_time, 0.0), fit_time IS NULL, ifnull(score_time, 0.0), "
-            "score_time IS NULL, ifnull(n_train, -1), ifnull(n_test, -1) "
-            "FROM scores ORDER BY ordinal, metric_index"
-        ).fetchall()
+        rows = _records(
+            conn.execute(
+                "SELECT ordinal, metric_index, ifnull(value, 0.0), value IS NULL, "
+                "ifnull(fit_time, 0.0), fit_time IS NULL, ifnull(score_time, 0.0), "
+                "score_time IS NULL, ifnull(n_train, -1), ifnull(n_test, -1) "
+                "FROM scores ORDER BY ordinal, metric_index"
+            ),
+            _ROW_DTYPE,
+        )
         failures = conn.execute(
             "SELECT ordinal, metric_index, error_type, error_message, traceback "
             "FROM scores WHERE error_type != '' ORDER BY ordinal, metric_index"
@@ -608,6 +614,15 @@ _ROW_DTYPE = [
 ]
 
 
+def _records(cursor, dtype, chunk=65536):
+    """A query's rows as a numpy record array, converted chunk by chunk (so that
+    at most ``chunk`` rows are Python tuples at a time)."""
+    parts = []
+    while rows := cursor.fetchmany(chunk):
+        parts.append(np.array(rows, dtype=dtype))
+    return np.concatenate(parts) if parts else np.array([], dtype=dtype)
+
+
 def _task_order(t, d_codes, d_names, m_codes, m_names, tasks, result):
     """Indices into the task records ``t``, in the order of the result."""
     if tasks is None:  # canonical order: data set, learner, split (as one run)
@@ -624,13 +639,13 @@ def _task_order(t, d_codes, d_names, m_codes, m_names, tasks, result):
 
 
 def _scores_frame(task_rows, rows, failures, metric_names, tasks, result):
-    """The scores table from the store's rows, on numpy record arrays."""
-    t = np.array(task_rows, dtype=_TASK_DTYPE)
+    """The scores table from the store's rows (numpy record arrays)."""
+    t = task_rows
     d_codes, d_names = pd.factorize(t["dataset"])
     m_codes, m_names = pd.factorize(t["learner"])
     order = _task_order(t, d_codes, d_names, m_codes, m_names, tasks, result)
     n_tasks = len(order)
-    s = np.array(rows, dtype=_ROW_DTYPE)
+    s = rows
     position = np.full(int(t["ordinal"].max(initial=-1)) + 1, -1, dtype=np.int64)
     position[t["ordinal"][order]] = np.arange(n_tasks)
     pos = position[s["ordinal"]]
