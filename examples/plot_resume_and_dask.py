@@ -7,7 +7,9 @@ With ``store="run.sqlite"``, :class:`~sklearn_bench.BenchmarkExperiment` commits
 finished task to an SQLite file, each in its own transaction, so a crash, a Ctrl-C or
 a preempted node costs at most the tasks that were running. Calling ``fit`` again with
 the same configuration runs only the missing tasks, and the result is bit-identical to
-an uninterrupted run. The same experiment runs on a dask cluster through joblib.
+an uninterrupted run. The store grows with the study (more learners, data sets,
+replicates), stores of several machines combine into one, and the same experiment
+runs on a dask cluster through joblib.
 """
 
 # %%
@@ -76,10 +78,10 @@ print(partial.scores.groupby(["dataset", "learner"], observed=True).size())
 # %%
 # Resume
 # ------
-# The same experiment on the same store runs the 5 missing tasks only. A store of
-# another configuration (another learner parameter, ``cv``, seed, data...) is refused
-# with a ``ValueError`` that lists the differences; ``overwrite=True`` or another
-# path starts afresh.
+# The same experiment on the same store runs the 5 missing tasks only. A learner
+# whose parameters changed under its stored name, a data set whose contents changed,
+# another seed or metric set are refused with a ``ValueError`` that names them;
+# ``overwrite=True`` or another path starts afresh.
 CRASH.update(after=None, fits=0)
 resumed = experiment(store).fit(datasets).results_
 print("tree fits in the second run:", CRASH["fits"])
@@ -90,6 +92,47 @@ print(
     np.array_equal(resumed.scores["value"], uninterrupted.scores["value"]),
 )
 print(resumed.aggregate().round(3))
+
+# %%
+# Grow the study
+# --------------
+# A store grows with its study: a task is identified by its content (the data set's
+# fingerprint, the split's rows, the learner's name and parameters), so one more
+# learner and more replicates of the seeded splitter run only the new tasks; the
+# stored ones are reused bit for bit. ``results_`` holds the tasks of the experiment
+# just fitted.
+grown = BenchmarkExperiment(
+    {
+        "nb": GaussianNB(),
+        "tree": CrashingTree(max_depth=3),
+        "stump": DecisionTreeClassifier(max_depth=1),
+    },
+    cv=BootstrapOOB(n_bootstraps=12, random_state=0),
+    random_state=0,
+    progress=False,
+    store=store,
+).fit(datasets)
+print(grown.n_tasks_, "tasks run,", grown.n_reused_tasks_, "reused from the store")
+print(grown.results_.aggregate().round(3))
+
+# %%
+# Several machines, one study
+# ---------------------------
+# Parts of a study run on different machines (here: one data set each) into their
+# own stores, and are combined without refitting, into one
+# :class:`~sklearn_bench.BenchmarkResult` or one store
+# (:func:`~sklearn_bench.results.merge_stores`, or ``sklearn-bench merge``). A task
+# stored twice with other scores is refused. The union equals one run of it all.
+parts = []
+for name in datasets:
+    part = folder / f"part-{name}.sqlite"
+    experiment(part).fit({name: datasets[name]})
+    parts.append(part)
+combined = BenchmarkResult.from_store(parts)
+print(
+    "two machines == one run:",
+    np.array_equal(combined.scores["value"], uninterrupted.scores["value"]),
+)
 
 # %%
 # On a dask cluster

@@ -1,5 +1,5 @@
-"""The ``sklearn-bench`` command line: ``demo``, ``run CONFIG``, ``report STORE`` and
-``store check|checkpoint|salvage STORE``.
+"""The ``sklearn-bench`` command line: ``demo``, ``run CONFIG``, ``report STORE``,
+``store check|checkpoint|salvage STORE`` and ``merge TARGET SOURCE...``.
 
 Exit codes: 0 success, 1 a failure while running (a learner that fails on every
 task, a data set that cannot be fetched), 2 a usage, configuration or input error
@@ -32,7 +32,9 @@ before anything runs.
   scoring = "error_rate"            # or a list; any scikit-learn scorer name
   n_jobs = 2
   random_state = 0
-  store = "run.sqlite"              # resumable SQLite store
+  store = "run.sqlite"              # resumable SQLite store; a grown config
+                                    # (more learners, data sets, replicates)
+                                    # runs only its new tasks
   overwrite = false
   error_score = "nan"               # or "raise", or a number
 
@@ -204,6 +206,21 @@ def _build_parser():
     salvage.add_argument("store", type=Path, metavar="STORE")
     salvage.add_argument("new", type=Path, metavar="NEW")
     store.set_defaults(func=_cmd_store)
+
+    merge = sub.add_parser(
+        "merge",
+        help="combine the stores of one study (run on several machines) into one",
+        description=(
+            "Copy the committed tasks of each SOURCE store into TARGET (created "
+            "if missing, grown if it exists), without refitting. The stores must "
+            "be of one study: the same metrics, seed and versions, and a learner, "
+            "data set or task stored twice the same in each; a conflicting "
+            "duplicate is refused and names the learner and data set."
+        ),
+    )
+    merge.add_argument("target", type=Path, metavar="TARGET")
+    merge.add_argument("sources", type=Path, nargs="+", metavar="SOURCE")
+    merge.set_defaults(func=_cmd_merge)
     return parser
 
 
@@ -340,7 +357,14 @@ def _cmd_run(args):
         result = _fit(experiment, datasets)
     except CorruptStoreError as exc:
         raise _UsageError(str(exc)) from exc
-    _say(f"Fitted {experiment.n_tasks_} tasks in {time.perf_counter() - start:.1f} s.")
+    took = time.perf_counter() - start
+    if experiment.n_reused_tasks_:
+        _say(
+            f"Fitted {experiment.n_tasks_} new task(s) in {took:.1f} s; reused "
+            f"{experiment.n_reused_tasks_} task(s) stored in {experiment.store}."
+        )
+    else:
+        _say(f"Fitted {experiment.n_tasks_} tasks in {took:.1f} s.")
     _write_outputs(
         result,
         out,
@@ -450,6 +474,24 @@ def _cmd_store(args):
             )
     except (ValueError, FileNotFoundError) as exc:
         raise _UsageError(str(exc)) from exc
+    return EXIT_OK
+
+
+def _cmd_merge(args):
+    """``sklearn-bench merge TARGET SOURCE...``: one store from several."""
+    from .results import merge_stores
+
+    for source in args.sources:
+        if not source.is_file():
+            raise _UsageError(f"store not found: {source}")
+    try:
+        n = merge_stores(args.sources, args.target)
+    except ValueError as exc:
+        raise _UsageError(str(exc).splitlines()[0]) from exc
+    _say(
+        f"Merged {n} task(s) from {len(args.sources)} store(s) into {args.target} "
+        f"(re-analyse with `sklearn-bench report {args.target}`)."
+    )
     return EXIT_OK
 
 

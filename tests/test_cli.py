@@ -471,3 +471,46 @@ def test_run_with_a_store_resumes(tmp_path, capsys, monkeypatch):
     second = capsys.readouterr().out
     part = slice(first.index("1. Effect sizes"), first.index("Report:"))
     assert second[second.index("1. Effect sizes") :].startswith(first[part])
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_run_on_a_grown_config_runs_only_the_new_tasks(tmp_path, capsys):
+    """H: running a config with a store, then the same config with one more
+    learner, fits only that learner's tasks and says how many were reused; merge
+    combines two stores (exit 0) and refuses a conflicting one (exit 2)."""
+    path = tmp_path / "s.toml"
+    text = _GOOD.replace("cv = 3", 'cv = 3\nstore = "run.sqlite"')
+    path.write_text(text)
+    assert main(["run", str(path), "--out", str(tmp_path / "a")]) == 0
+    assert "Fitted 3 tasks" in capsys.readouterr().out
+    grown = text + '[learners.dummy]\nclass = "sklearn.dummy.DummyClassifier"\n'
+    path.write_text(grown)
+    assert main(["run", str(path), "--out", str(tmp_path / "b")]) == 0
+    out = capsys.readouterr().out
+    assert "Fitted 3 new task(s)" in out and "reused 3 task(s)" in out
+    other = tmp_path / "o.toml"
+    other.write_text(
+        grown.replace("run.sqlite", "other.sqlite")
+        .replace('sklearn = "iris"', 'sklearn = "wine"')
+        .replace("[datasets.iris]", "[datasets.wine]")
+    )
+    assert main(["run", str(other), "--out", str(tmp_path / "c")]) == 0
+    capsys.readouterr()
+    merged = tmp_path / "merged.sqlite"
+    sources = [str(tmp_path / "run.sqlite"), str(tmp_path / "other.sqlite")]
+    assert main(["merge", str(merged), *sources]) == 0
+    assert "Merged 12 task(s) from 2 store(s)" in capsys.readouterr().out
+    result = BenchmarkResult.from_store(merged)
+    assert list(result.datasets) == ["iris", "wine"]
+    assert result.learners == ["lr", "dummy"]
+    seeded = tmp_path / "seed.toml"
+    seeded.write_text(
+        grown.replace("random_state = 0", "random_state = 1").replace(
+            "run.sqlite", "seed.sqlite"
+        )
+    )
+    assert main(["run", str(seeded), "--out", str(tmp_path / "d")]) == 0
+    capsys.readouterr()
+    code = main(["merge", str(merged), str(tmp_path / "seed.sqlite")])
+    assert code == 2
+    assert "another configuration" in capsys.readouterr().err

@@ -1,9 +1,11 @@
 """The configuration of an experiment as JSON-safe data, to compare runs in a store.
 
-Two runs may share a store only if everything that determines their scores is
-equal: the learners with all their parameters, ``cv``, the metrics, the seed,
-``error_score``, ``keep_predictions``, a fingerprint of every data set and the
-versions of the packages that compute the scores.
+A store grows with its study: a task is identified by its content (the data
+set's fingerprint, the split's rows, the learner's name and all its
+parameters), and runs share a store when what they have in common is equal and
+the metrics, the seed, ``error_score``, ``keep_predictions`` and the versions of
+the packages that compute the scores are the same (see
+:func:`sklearn_bench.results._store.combine_configs`).
 """
 
 import functools
@@ -87,14 +89,14 @@ def array_fingerprint(X):
 
 def dataset_fingerprint(data, plan):
     """What identifies a data set: its arrays, or for a simulation its sampler,
-    sizes and the test sample it drew."""
+    sizes and the test sample it drew (not its number of replicates: more
+    replicates are more splits, see :func:`split_fingerprints`)."""
     if isinstance(data, SimulatedDataset):
         return {
             "problem": data.problem,
             "sampler": describe(data.sampler),
             "n_train": data.n_train,
             "n_test": data.n_test,
-            "n_replicates": data.n_replicates,
             "X_test": array_fingerprint(plan["X_test"]),
             "y_test": array_fingerprint(plan["y_test"]),
         }
@@ -102,6 +104,21 @@ def dataset_fingerprint(data, plan):
     for name in ["X", "y", "X_test", "y_test", "groups"]:
         value = getattr(data, name)
         out[name] = None if value is None else array_fingerprint(value)
+    return out
+
+
+def split_fingerprints(plan):
+    """SHA-256 of each split of a data set: its training and validation rows,
+    replicate and fold, so that a split is identified by its content, whatever
+    ``cv`` made it (more replicates of a seeded splitter keep the first ones)."""
+    out = []
+    for train, test, replicate, fold in plan["splits"]:
+        digest = hashlib.sha256(np.ascontiguousarray(train, dtype="<i8").tobytes())
+        digest.update(b"|")
+        if test is not None:
+            digest.update(np.ascontiguousarray(test, dtype="<i8").tobytes())
+        digest.update(f"|{int(replicate)}|{int(fold)}".encode())
+        out.append(digest.hexdigest()[:32])
     return out
 
 
@@ -144,4 +161,7 @@ def experiment_config(experiment, setup):
             for name, data in setup["datasets"].items()
         },
         "versions": versions(),
+        "splits": {
+            name: split_fingerprints(plan) for name, plan in setup["plans"].items()
+        },
     }

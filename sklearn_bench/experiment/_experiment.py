@@ -95,22 +95,33 @@ class BenchmarkExperiment(BaseEstimator):
         workers never write). It records the configuration (learners with all
         their parameters, ``cv``, metrics, seed, ``error_score``,
         ``keep_predictions``, a fingerprint of every data set, package
-        versions). ``fit`` on a store of the same configuration resumes it:
-        only the missing tasks run, and the result is bit-identical to an
-        uninterrupted run (with ``random_state=None`` the stored seed is
-        reused). A store of another configuration raises a ``ValueError``
-        naming the differences. ``results_`` is read back from the store, its
-        predictions only when first used; read a store without fitting with
-        :meth:`BenchmarkResult.from_store`. ``None`` keeps everything in memory.
+        versions, and the rows of every split). The store grows with the
+        study: a task is identified by its content (data set fingerprint,
+        split, learner name and parameters), so ``fit`` runs only the tasks not
+        stored yet -- the missing ones of an interrupted run, or those of added
+        learners, data sets or replicates -- and reuses the stored ones; the
+        result is bit-identical to one uninterrupted run (with
+        ``random_state=None`` the stored seed is reused). A learner or data set
+        changed under a stored name, other splits of a stored data set, or
+        another seed, metric set, ``error_score``, ``keep_predictions`` or
+        package versions raise a ``ValueError`` naming it. ``results_`` is read
+        back from the store, its predictions only when first used; read a store
+        without fitting with :meth:`BenchmarkResult.from_store`, combine stores
+        of several machines with :func:`~sklearn_bench.results.merge_stores`.
+        ``None`` keeps everything in memory.
     overwrite : bool, default=False
-        Replace a store of another configuration instead of refusing it.
+        Replace the content of the store instead of refusing a change.
 
     Attributes
     ----------
     results_ : BenchmarkResult
-        The scores of all tasks.
+        The scores of exactly the tasks of this experiment (not the other
+        tasks a store may hold), in its order.
     n_tasks_ : int
-        Number of tasks run.
+        Number of tasks run by this ``fit`` (with a store: those not stored
+        before).
+    n_reused_tasks_ : int
+        Number of tasks read from the store instead (0 without a store).
 
     Notes
     -----
@@ -218,6 +229,7 @@ class BenchmarkExperiment(BaseEstimator):
             scores, predictions=predictions, **self._result_description(setup)
         )
         self.n_tasks_ = n_tasks
+        self.n_reused_tasks_ = 0
         return self
 
     def _result_description(self, setup):
@@ -264,11 +276,13 @@ class BenchmarkExperiment(BaseEstimator):
                 keep_predictions=self.keep_predictions,
                 overwrite=self.overwrite,
             )
-            ordinal = {(t.dataset, t.split, t.learner): i for i, t in enumerate(tasks)}
+            ordinal = writer.ordinals
+            ids = [(t.dataset, t.split, t.learner) for t in tasks]
+            n_run = sum(1 for i in ids if i not in done)
             parallel = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered")
             for out in tqdm(
                 parallel(call for _, call in self._task_calls(setup, skip=done)),
-                total=len(tasks) - len(done),
+                total=n_run,
                 disable=not self.progress,
                 desc="BenchmarkExperiment",
                 unit="task",
@@ -277,9 +291,11 @@ class BenchmarkExperiment(BaseEstimator):
                 writer.write(ordinal[row["dataset"], row["split"], row["learner"]], out)
         finally:
             writer.close()
-        self.results_ = BenchmarkResult.from_store(self.store)
+        description = self._result_description(setup)
+        self.results_ = BenchmarkResult._from_store(self.store, ids, description)
         _report_failures(self.results_.scores, len(tasks), len(setup["metrics"]))
-        self.n_tasks_ = len(tasks)
+        self.n_tasks_ = n_run
+        self.n_reused_tasks_ = len(tasks) - n_run
         return self
 
     def _prepare(self, X, y=None, *, seed=None):

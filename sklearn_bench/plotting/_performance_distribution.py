@@ -7,6 +7,8 @@ matplotlib is imported inside the function, so importing this module (and
 import numpy as np
 from scipy import stats
 
+from ..results import _select
+
 # Vertical layout of one learner's row, in row units (row centre at 0).
 _DENSITY_BASE = -0.12  # baseline of the density curve
 _DENSITY_HEIGHT = 0.55  # height of the tallest density of the figure
@@ -78,15 +80,19 @@ def performance_distribution(result, dataset, *, metric=None, ax=None):
         raise ValueError(
             f"Unknown `dataset` {dataset!r}; this result has {list(result.datasets)}."
         )
-    perf = result.performance(metric)
-    perf = perf[perf["dataset"] == str(dataset)]
-    learners = [m for m in result.learners if m in set(perf["learner"].astype(str))]
+    arrays = _select.performance_arrays(result, metric)
+    i = list(result.datasets).index(str(dataset))
+    rows = slice(arrays["starts"][i], arrays["starts"][i + 1])
+    codes, value = arrays["learner"][rows], arrays["value"][rows]
+    present = np.bincount(codes, minlength=len(result.learners)) > 0
+    learners = [m for m, here in zip(result.learners, present, strict=True) if here]
     if not learners:
         raise ValueError(f"Data set {dataset!r} has no performances to plot.")
-    values = {
-        m: perf.loc[perf["learner"] == m, "value"].dropna().to_numpy(dtype=float)
-        for m in learners
-    }
+    values = {}
+    for j, m in enumerate(result.learners):
+        if present[j]:
+            v = value[codes == j]
+            values[m] = v[~np.isnan(v)]
     finite = np.concatenate([v for v in values.values() if v.size] or [np.zeros(1)])
     low, high = float(finite.min()), float(finite.max())
     pad = 0.08 * (high - low) if high > low else 0.05 * max(abs(low), 1.0)

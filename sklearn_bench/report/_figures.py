@@ -6,6 +6,10 @@ import numpy as np
 
 from .. import plotting
 
+# A study of hundreds of data sets gets the distributions of the first ones only:
+# each is a figure, and hundreds would neither render quickly nor be read.
+_MAX_DISTRIBUTIONS = 20
+
 
 def _name(analysis):
     return f"{analysis.metric} ({analysis.direction})"
@@ -38,7 +42,8 @@ def make_figures(result, analysis, *, analyses):
             ax.figure,
         )
     if "effects" in analyses:
-        for dataset in analysis.mean.index:
+        shown = analysis.mean.index[:_MAX_DISTRIBUTIONS]
+        for dataset in shown:
             ax = plotting.performance_distribution(
                 result, dataset, metric=analysis.metric
             )
@@ -51,6 +56,14 @@ def make_figures(result, analysis, *, analyses):
                 "Figs. 3-5).",
                 ax.figure,
             )
+        if len(shown) < len(analysis.mean):
+            title, caption, fig = figures[f"distribution_{slug}"]
+            caption += (
+                f" Distributions are drawn for the first {len(shown)} of the "
+                f"{len(analysis.mean)} data sets; draw any other with "
+                "sklearn_bench.plotting.performance_distribution."
+            )
+            figures[f"distribution_{slug}"] = (title, caption, fig)
     if len(analysis.pairs):
         ax = plotting.plot_confidence_intervals(
             analysis.pairs,

@@ -1,6 +1,7 @@
 """BenchmarkResult: the tidy scores of an experiment, and the analyses on them."""
 
 from ._result import BenchmarkResult
+from ._store import merge_stores
 from ._store_repair import (
     CorruptStoreError,
     SalvageReport,
@@ -13,5 +14,6 @@ __all__ = [
     "CorruptStoreError",
     "SalvageReport",
     "checkpoint_store",
+    "merge_stores",
     "salvage_store",
 ]

@@ -48,6 +48,38 @@ _FORMAT_VERSION = 1
 _AGGREGATES = ("mean", "median", "std", "var", "min", "max", "count", "sum", "sem")
 
 
+def _factorize(column):
+    """``pd.factorize`` of a Series (string columns stay in C) or of a sequence."""
+    if not isinstance(column, pd.Series | pd.Index | np.ndarray):
+        column = np.asarray(column, dtype=object)
+    return pd.factorize(column)
+
+
+def _text(column):
+    """``str`` of each value (``""`` for a missing one), converted once per label,
+    and whether it is not empty."""
+    codes, uniques = _factorize(column)
+    labels = np.array([*(str(u) for u in uniques), ""], dtype=object)
+    # Code -1 (missing) picks the last label, "".
+    return labels[codes], (labels != "")[codes]
+
+
+def _labels(column):
+    """A column as a categorical of its ``str`` labels in order of appearance."""
+    codes, uniques = _factorize(column)
+    labels = [str(u) for u in uniques]
+    if (codes < 0).any():  # a missing value is the label "nan", as str() gives
+        codes = np.where(codes < 0, len(labels), codes)
+        labels.append("nan")
+    if len(set(labels)) < len(labels):  # e.g. 1 and "1": one label
+        merged = {label: i for i, label in reversed(list(enumerate(labels)))}
+        codes = np.array([merged[label] for label in labels])[codes]
+        keep = sorted(merged.values())
+        codes = np.searchsorted(keep, codes)
+        labels = [labels[i] for i in keep]
+    return pd.Categorical.from_codes(codes, labels)
+
+
 class BenchmarkResult:
     """Scores of learners on data sets and replicates, with their provenance.
 
@@ -159,22 +191,30 @@ class BenchmarkResult:
 
     # -- construction -------------------------------------------------------------
     def _categorical(self, column, categories, name):
+        # Labels are converted and checked once each, never row by row: a long
+        # column is factorised (categoricals are already) and its codes recoded.
         if isinstance(column.dtype, pd.CategoricalDtype):
-            # Long frames (kept predictions) arrive categorical: recode the labels,
-            # never the millions of rows.
-            column = column.cat.remove_unused_categories()
-            labels = column.cat.categories.astype(str)
-            unknown = set(labels) - set(categories)
-            if not unknown:
-                recoded = column.cat.rename_categories(labels)
-                return pd.Categorical(recoded).set_categories(categories)
+            column = pd.Categorical(column)
+            codes, uniques = column.codes, column.categories
+            used = np.bincount(codes[codes >= 0], minlength=len(uniques)) > 0
         else:
-            unknown = set(column.astype(str).unique()) - set(categories)
-        if unknown:
+            codes, uniques = _factorize(column)
+            used = np.ones(len(uniques), dtype=bool)
+        labels = [str(u) for u in uniques]
+        position = {c: i for i, c in enumerate(categories)}
+        unknown = sorted(
+            {u for u, is_used in zip(labels, used, strict=True) if is_used}
+            - set(position)
+        )
+        if unknown or (codes < 0).any():
             raise ValueError(
-                f"`scores` has {name} values {sorted(unknown)} not listed in `{name}s`."
+                f"`scores` has {name} values "
+                f"{unknown if unknown else ['NaN']} not listed in `{name}s`."
             )
-        return pd.Categorical(column.astype(str), categories=categories)
+        if labels != list(categories):
+            recode = np.array([position.get(u, -1) for u in labels], dtype=np.int64)
+            codes = recode[codes] if len(recode) else codes
+        return pd.Categorical.from_codes(codes, categories=categories)
 
     def _normalise_scores(self, scores):
         missing = [c for c in [*_KEYS, "value"] if c not in scores.columns]
@@ -198,12 +238,16 @@ class BenchmarkResult:
             df[col] = (
                 np.asarray(scores[col], dtype=np.int64) if col in scores.columns else -1
             )
+        failed = np.zeros(len(df), dtype=bool)
         for col in _TEXT_COLUMNS:
-            values = scores[col] if col in scores.columns else [""] * len(df)
-            df[col] = pd.array(
-                ["" if pd.isna(v) else str(v) for v in values], dtype=object
-            )
-        df["failed"] = df["error_type"] != ""
+            values = np.full(len(df), "", dtype=object)
+            if col in scores.columns:
+                values, nonempty = _text(scores[col])
+                if col == "error_type":
+                    failed = nonempty
+            # As an object Series: pandas would convert an array to str row by row.
+            df[col] = pd.Series(values, dtype=object, copy=False)
+        df["failed"] = failed
         return df[_SCORE_COLUMNS]
 
     def _normalise_predictions(self, predictions):
@@ -292,27 +336,48 @@ class BenchmarkResult:
             raise ValueError(
                 f"`value`: column {value!r} must hold real numbers ({exc})."
             ) from None
+        n = len(df)
         out = pd.DataFrame(
             {
-                "dataset": df[dataset].astype(str).to_numpy(),
-                "learner": df[learner].astype(str).to_numpy(),
+                "dataset": _labels(df[dataset]),
+                "learner": _labels(df[learner]),
                 "replicate": (
-                    0
+                    np.zeros(n, dtype=np.int64)
                     if replicate is None
                     else np.asarray(df[replicate], dtype=np.int64)
                 ),
                 "metric": (
-                    str(value) if metric is None else df[metric].astype(str).to_numpy()
+                    pd.Categorical.from_codes(np.zeros(n, dtype=np.int64), [str(value)])
+                    if metric is None
+                    else _labels(df[metric])
                 ),
                 "value": values,
             }
         )
-        out["fold"] = out.groupby(
-            ["dataset", "learner", "replicate", "metric"], sort=False
-        ).cumcount()
+        # Rows with the same keys are folds, numbered in order of appearance.
+        rep_codes, reps = pd.factorize(out["replicate"])
+        key = pd.Series(
+            (
+                (
+                    out["dataset"].cat.codes.to_numpy(np.int64)
+                    * len(out["learner"].cat.categories)
+                    + out["learner"].cat.codes.to_numpy()
+                )
+                * len(out["metric"].cat.categories)
+                + out["metric"].cat.codes.to_numpy()
+            )
+            * max(len(reps), 1)
+            + rep_codes
+        )
+        out["fold"] = (
+            key.groupby(key, sort=False).cumcount().to_numpy()
+            if key.duplicated().any()
+            else 0
+        )
         # Splits matched across learners: one id per (replicate, fold).
-        out["split"] = out["replicate"] * (int(out["fold"].max()) + 1) + out["fold"]
-        metric_names = list(dict.fromkeys(out["metric"]))
+        n_folds = int(out["fold"].max()) + 1 if n else 1
+        out["split"] = out["replicate"] * n_folds + out["fold"]
+        metric_names = list(out["metric"].cat.categories)
         if isinstance(greater_is_better, dict):
             lacking = [m for m in metric_names if m not in greater_is_better]
             if lacking:
@@ -325,8 +390,8 @@ class BenchmarkResult:
         return cls(
             out,
             metrics=directions,
-            datasets=dict.fromkeys(dict.fromkeys(out["dataset"]), "unknown"),
-            learners=list(dict.fromkeys(out["learner"])),
+            datasets=dict.fromkeys(out["dataset"].cat.categories, "unknown"),
+            learners=list(out["learner"].cat.categories),
         )
 
     @classmethod
@@ -335,10 +400,14 @@ class BenchmarkResult:
 
         Parameters
         ----------
-        path : str or Path
+        path : str or Path, or list of them
             An SQLite store written by
             :class:`~sklearn_bench.BenchmarkExperiment` (``store=path``); it may
-            be read while a run is writing it.
+            be read while a run is writing it. A grown store is read as one run
+            of all its tasks. A list of stores of one study (parts run on
+            several machines) is combined as
+            :func:`~sklearn_bench.results.merge_stores` would combine them,
+            without writing any of them; conflicting duplicates are refused.
 
         Returns
         -------
@@ -377,8 +446,30 @@ class BenchmarkResult:
         dataset
         data      0.68
         """
-        content = read_store(path)
-        meta = content["result"]
+        if isinstance(path, list | tuple):
+            return cls._from_stores(path)
+        return cls._from_store(path)
+
+    @classmethod
+    def _from_stores(cls, paths):
+        import tempfile
+
+        from ._store import merge_stores
+
+        with tempfile.TemporaryDirectory() as folder:
+            merged = Path(folder) / "merged.sqlite"
+            merge_stores(paths, merged)
+            result = cls._from_store(merged)
+            _ = result.predictions  # read now: the merged store is temporary
+        result.info["store"] = [str(p) for p in paths]
+        return result
+
+    @classmethod
+    def _from_store(cls, path, tasks=None, description=None):
+        """``from_store``, or the ``tasks`` of one experiment (ids in order)
+        described by ``description`` (metrics, datasets, learners, info)."""
+        content = read_store(path, tasks)
+        meta = content["result"] if description is None else description
         info = dict(meta["info"], store=str(path))
         result = cls(
             content["scores"],
@@ -392,7 +483,7 @@ class BenchmarkResult:
             where = Path(path).resolve()
             result._load_predictions = lambda: read_predictions(where, done)
         result.n_missing_tasks = content["n_missing_tasks"]
-        if result.n_missing_tasks:
+        if result.n_missing_tasks and tasks is None:
             n_tasks = content["n_tasks"]
             warnings.warn(
                 f"The store {str(path)!r} holds {n_tasks - result.n_missing_tasks}"
@@ -447,15 +538,26 @@ class BenchmarkResult:
         1       a       x          1   0.40
         """
         metric = self._metric(metric)
-        df = _select.task_values(self, metric)[
-            ["dataset", "learner", "replicate", "value"]
-        ]
-        grouped = df.assign(nan=df["value"].isna()).groupby(
-            ["dataset", "learner", "replicate"], observed=True, sort=True
+        scores = self.scores
+        rows = scores["metric"].cat.codes.to_numpy() == list(self.metrics).index(metric)
+        value = scores["value"].to_numpy()[rows]
+        failed = _select.failed_task_rows(scores)
+        if failed is not None:  # the failed-task rule: no value on any metric
+            value = np.where(failed[rows], np.nan, value)
+        d, m, rep, value = _select.replicate_means(
+            scores["dataset"].cat.codes.to_numpy()[rows],
+            scores["learner"].cat.codes.to_numpy()[rows],
+            scores["replicate"].to_numpy()[rows],
+            value,
         )
-        out = grouped["value"].mean()
-        out[grouped["nan"].any()] = np.nan
-        return out.reset_index()
+        return pd.DataFrame(
+            {
+                "dataset": pd.Categorical.from_codes(d, list(self.datasets)),
+                "learner": pd.Categorical.from_codes(m, self.learners),
+                "replicate": rep,
+                "value": value,
+            }
+        )
 
     def aggregate(self, metric=None, stat="mean"):
         """A data set × learner table of a statistic of the replicate performances.
@@ -478,13 +580,26 @@ class BenchmarkResult:
                 f"`stat` must be one of {list(_AGGREGATES)} or a function of a "
                 f"Series; got {stat!r}."
             )
-        perf = self.performance(metric)
-        table = perf.groupby(["dataset", "learner"], observed=True)["value"].agg(stat)
-        table = table.unstack("learner")
-        return table.reindex(
-            index=[d for d in self.datasets if d in table.index],
-            columns=[m for m in self.learners if m in table.columns],
-        ).rename_axis(index="dataset", columns="learner")
+        arrays = _select.performance_arrays(self, self._metric(metric))
+        n_d, n_m = arrays["count"].shape
+        cell = arrays["dataset"] * n_m + arrays["learner"]
+        if stat == "mean":
+            values = arrays["mean"].ravel()
+        else:
+            cells = pd.Series(arrays["value"]).groupby(cell).agg(stat)
+            values = np.full(n_d * n_m, np.nan)
+            values[cells.index.to_numpy()] = cells.to_numpy(dtype=np.float64)
+        rows = np.flatnonzero(arrays["count"].any(axis=1))
+        columns = np.flatnonzero(arrays["count"].any(axis=0))
+        table = values.reshape(n_d, n_m)[np.ix_(rows, columns)]
+        if stat != "mean" and cells.dtype.kind in "iub" and not np.isnan(table).any():
+            table = table.astype(cells.dtype)  # counts stay integers
+        names = list(self.datasets)
+        return pd.DataFrame(
+            table,
+            index=pd.Index([names[i] for i in rows], name="dataset"),
+            columns=pd.Index([self.learners[j] for j in columns], name="learner"),
+        )
 
     def greater_is_better(self, metric=None):
         """Whether greater values of ``metric`` (default: the first) are better."""

@@ -58,13 +58,32 @@ def task_values(result, metric):
     probabilities keeps no numeric ``error_rate`` either).
     """
     scores = result.scores
-    rows = scores[scores["metric"] == metric].copy()
-    if scores["failed"].any():
-        failed = scores.loc[scores["failed"], _TASK].drop_duplicates()
-        key = pd.MultiIndex.from_frame(rows[_TASK].astype(object))
-        bad = pd.MultiIndex.from_frame(failed.astype(object))
-        rows.loc[key.isin(bad), "value"] = np.nan
+    mask = (scores["metric"] == metric).to_numpy()
+    rows = scores[mask].copy()
+    failed = failed_task_rows(scores)
+    if failed is not None:
+        rows.loc[failed[mask], "value"] = np.nan
     return rows
+
+
+def failed_task_rows(scores):
+    """Whether each score row belongs to a failed task, or ``None`` if none failed.
+
+    A task is a (data set, learner, split); it failed when any of its metric
+    rows did (the failed-task rule of :func:`task_values`). Vectorised on the
+    categorical codes.
+    """
+    failed = scores["failed"].to_numpy(dtype=bool)
+    if not failed.any():
+        return None
+    split = scores["split"].to_numpy(dtype=np.int64)
+    low = int(split.min())
+    key = (
+        scores["dataset"].cat.codes.to_numpy(np.int64)
+        * len(scores["learner"].cat.categories)
+        + scores["learner"].cat.codes.to_numpy(np.int64)
+    ) * (int(split.max()) - low + 1) + (split - low)
+    return np.isin(key, np.unique(key[failed]))
 
 
 def _check_no_nan(perf, where):
@@ -79,6 +98,100 @@ def _check_no_nan(perf, where):
             f"NaN performance {where} (failed tasks?): {'; '.join(named)}{more}. "
             "Drop or rerun those learners or data sets first."
         )
+
+
+def replicate_means(dataset, learner, replicate, value):
+    """Mean of the fold scores of each (data set, learner, replicate).
+
+    Parameters
+    ----------
+    dataset, learner : ndarray of int
+        Codes of the score rows (of one metric).
+    replicate : ndarray of int
+    value : ndarray of float
+
+    Returns
+    -------
+    dataset, learner, replicate, value : ndarray
+        One entry per (data set, learner, replicate), sorted by them; the value
+        is NaN when any fold's is (pandas' grouped mean otherwise).
+    """
+    if not value.size:
+        return dataset, learner, replicate, value
+    low = int(replicate.min())
+    span = int(replicate.max()) - low + 1
+    n_m = int(learner.max()) + 1
+    if (int(dataset.max()) + 1) * n_m * span < 2**62:
+        key = (dataset.astype(np.int64) * n_m + learner) * span + (replicate - low)
+    else:  # sparse replicate ids: rank them first
+        ranks = np.unique(replicate, return_inverse=True)[1].reshape(-1)
+        span = int(ranks.max()) + 1
+        key = (dataset.astype(np.int64) * n_m + learner) * span + ranks
+    if key.size < 2 or (np.diff(key) > 0).all():  # one fold each, in order
+        return dataset, learner, replicate, value
+    grouped = pd.Series(value).groupby(key, sort=True)
+    mean = grouped.mean()
+    out = mean.to_numpy(dtype=np.float64, copy=True)
+    out[(grouped.count() < grouped.size()).to_numpy()] = np.nan
+    first = np.unique(key, return_index=True)[1]
+    return dataset[first], learner[first], replicate[first], out
+
+
+def performance_arrays(result, metric):
+    """:meth:`BenchmarkResult.performance` as integer codes and arrays, cached.
+
+    The analyses select from the same performances many times (a report runs
+    thousands of paired tests), so they are computed once per metric and kept on
+    the result, keyed by the identity of ``result.scores`` (treated as
+    read-only): rows sorted by (data set, learner, replicate) codes, with the
+    offsets of each data set's rows and the per (data set, learner) means.
+
+    Returns
+    -------
+    dict
+        ``perf`` (the DataFrame of :meth:`~BenchmarkResult.performance`),
+        ``dataset``, ``learner`` (codes into ``result.datasets`` and
+        ``result.learners``), ``replicate``, ``value``; ``starts`` (offsets of
+        the rows of data set code ``i``: ``starts[i]:starts[i + 1]``); ``mean``,
+        ``count``, ``n_nan`` (data sets x learners: mean performance over the
+        replicates, number of replicates, of NaN performances).
+    """
+    cache = result.__dict__.setdefault("_performance_cache", {})
+    key = (metric, id(result.scores))
+    if key in cache:
+        return cache[key]
+    perf = result.performance(metric)
+    d = np.asarray(perf["dataset"].cat.codes, dtype=np.int64)
+    m = np.asarray(perf["learner"].cat.codes, dtype=np.int64)
+    rep = np.asarray(perf["replicate"], dtype=np.int64)
+    value = np.asarray(perf["value"], dtype=np.float64)
+    cell = d * len(result.learners) + m
+    if cell.size > 1 and (np.diff(cell) < 0).any():  # performance() sorts them
+        order = np.argsort(cell, kind="stable")
+        d, m, rep, value = d[order], m[order], rep[order], value[order]
+    n_d, n_m = len(result.datasets), len(result.learners)
+    cell = d * n_m + m
+    nan = np.isnan(value)
+    # pandas' grouped mean (as pivot_table), so the numbers equal aggregate()'s.
+    means = pd.Series(value).groupby(cell).mean()
+    mean = np.full(n_d * n_m, np.nan)
+    mean[means.index.to_numpy()] = means.to_numpy()
+    out = {
+        "perf": perf,
+        "dataset": d,
+        "learner": m,
+        "replicate": rep,
+        "value": value,
+        "starts": np.searchsorted(d, np.arange(n_d + 1)),
+        "dataset_code": {name: i for i, name in enumerate(result.datasets)},
+        "learner_code": {name: i for i, name in enumerate(result.learners)},
+        "mean": mean.reshape(n_d, n_m),
+        "count": np.bincount(cell, minlength=n_d * n_m).reshape(n_d, n_m),
+        "n_nan": np.bincount(cell, weights=nan, minlength=n_d * n_m).reshape(n_d, n_m),
+    }
+    cache.clear()  # one metric at a time: the arrays are as large as the scores
+    cache[key] = out
+    return out
 
 
 def blocks(result, learners, *, metric, dataset=None, drop_failed=False):
@@ -107,37 +220,82 @@ def blocks(result, learners, *, metric, dataset=None, drop_failed=False):
         Index: data sets (named ``dataset``) or replicates (named ``replicate``);
         columns: ``learners``. No NaN, at least two rows.
     """
-    perf = result.performance(metric)
+    values, labels, key, n_dropped = block_values(
+        result, learners, metric=metric, dataset=dataset, drop_failed=drop_failed
+    )
+    table = pd.DataFrame(
+        values, index=pd.Index(labels, name=key), columns=list(learners)
+    )
+    table.columns.name = "learner"
+    table.attrs["n_dropped"] = n_dropped
+    return table
+
+
+def block_values(result, learners, *, metric, dataset=None, drop_failed=False):
+    """:func:`blocks` as ``(values, block labels, "dataset" | "replicate",
+    n_dropped)``, the values a blocks x learners float array; checked the same
+    way."""
+    arrays = performance_arrays(result, metric)
+    codes = np.array([arrays["learner_code"][name] for name in learners], dtype=int)
     n_dropped = 0
-    if drop_failed:
-        perf, n_dropped = _drop_unmatched_replicates(perf, learners)
-    perf = perf[perf["learner"].isin(learners)].copy()
-    perf["learner"] = perf["learner"].astype(str)
-    perf["dataset"] = perf["dataset"].astype(str)
     if dataset is None:
-        where = "across data sets"
-        key = "dataset"
-        order = [d for d in result.datasets if d in set(perf["dataset"])]
+        where, key = "across data sets", "dataset"
+        count = arrays["count"][:, codes]
+        rows = np.flatnonzero(count.any(axis=1))
+        names = list(result.datasets)
+        labels = [names[i] for i in rows]
+        if arrays["n_nan"][rows][:, codes].any():
+            perf = arrays["perf"]
+            perf = perf[perf["learner"].isin(learners)]
+            if not drop_failed:
+                _check_no_nan(perf, where)
+            # Means over the replicates on which every learner has a value.
+            perf, n_dropped = _drop_unmatched_replicates(perf, learners)
+            table = perf.pivot_table(
+                index="dataset", columns="learner", values="value", observed=True
+            )
+            table.columns = table.columns.astype(str)
+            table.index = table.index.astype(str)
+            table = table.reindex(index=labels, columns=list(learners))
+            values = table.to_numpy(dtype=np.float64)
+        else:
+            values = arrays["mean"][rows][:, codes]
+            values[count[rows] == 0] = np.nan
     else:
-        where = f"on data set {dataset!r}"
-        perf = perf[perf["dataset"] == dataset]
-        key = "replicate"
-        order = sorted(set(perf["replicate"]))
-    _check_no_nan(perf, where)
-    table = perf.pivot_table(index=key, columns="learner", values="value")
-    table = table.reindex(index=order, columns=learners)
-    if table.isna().any().any():
+        where, key = f"on data set {dataset!r}", "replicate"
+        i = arrays["dataset_code"][dataset]
+        part = slice(arrays["starts"][i], arrays["starts"][i + 1])
+        column = np.full(len(result.learners), -1)
+        column[codes] = np.arange(codes.size)
+        col = column[arrays["learner"][part]]
+        keep = col >= 0
+        col, rep = col[keep], arrays["replicate"][part][keep]
+        value = arrays["value"][part][keep]
+        if np.isnan(value).any() and not drop_failed:
+            perf = arrays["perf"]
+            perf = perf[(perf["dataset"] == dataset) & perf["learner"].isin(learners)]
+            _check_no_nan(perf, where)
+        labels, row = np.unique(rep, return_inverse=True)
+        values = np.full((labels.size, codes.size), np.nan)
+        values[row, col] = value
+        if drop_failed:  # replicates on which a learner has no value
+            unmatched = np.zeros(labels.size, dtype=bool)
+            unmatched[row[np.isnan(value)]] = True
+            n_dropped = int(unmatched.sum())
+            values, labels = values[~unmatched], labels[~unmatched]
+        labels = labels.tolist()  # Python ints, as messages print them
+    if np.isnan(values).any():
         missing = [
-            f"{learner!r} on {key} {block!r}"
-            for learner in learners
-            for block in table.index[table[learner].isna()]
+            f"{learner!r} on {key} {labels[i]!r}"
+            for j, learner in enumerate(learners)
+            for i in np.flatnonzero(np.isnan(values[:, j]))
         ]
         more = f" and {len(missing) - _SHOW} more" if len(missing) > _SHOW else ""
         raise ValueError(
             f"Learners are missing {where}: {'; '.join(missing[:_SHOW])}{more}; "
             "a paired analysis needs every learner on every block."
         )
-    if len(table) < 2:
+    if len(values) < 2:
         dropped = (
             f" ({n_dropped} replicate{'s' if n_dropped > 1 else ''} dropped "
             f"because a task of {' or '.join(map(repr, learners))} failed)"
@@ -146,11 +304,9 @@ def blocks(result, learners, *, metric, dataset=None, drop_failed=False):
         )
         raise ValueError(
             f"At least 2 {'data sets' if dataset is None else 'replicates'} are "
-            f"needed {where}; got {len(table)}{dropped}."
+            f"needed {where}; got {len(values)}{dropped}."
         )
-    table.columns.name = "learner"
-    table.attrs["n_dropped"] = n_dropped
-    return table
+    return values, labels, key, n_dropped
 
 
 def _drop_unmatched_replicates(perf, learners):
@@ -173,17 +329,19 @@ def pair(result, a, b, *, metric, dataset=None, with_dropped=False):
     a, b = check_learners(result, [a, b])
     if dataset is not None:
         dataset = check_dataset(result, dataset)
-    table = blocks(result, [a, b], metric=metric, dataset=dataset, drop_failed=True)
-    n_dropped = table.attrs["n_dropped"]
+    values, _, _, n_dropped = block_values(
+        result, [a, b], metric=metric, dataset=dataset, drop_failed=True
+    )
     scope = (
-        f"across {len(table)} data sets, on per-data-set mean performances"
+        f"across {len(values)} data sets, on per-data-set mean performances"
         if dataset is None
-        else f"within data set {dataset!r} over {len(table)} replicates"
+        else f"within data set {dataset!r} over {len(values)} replicates"
     )
     scope += dropped_words(n_dropped, "replicate", a, b)
+    x, y = values[:, 0].copy(), values[:, 1].copy()
     if with_dropped:
-        return table[a].to_numpy(), table[b].to_numpy(), scope, n_dropped
-    return table[a].to_numpy(), table[b].to_numpy(), scope
+        return x, y, scope, n_dropped
+    return x, y, scope
 
 
 def dropped_words(n_dropped, unit, a, b):

@@ -4,14 +4,23 @@ Plain-data persistence (like :meth:`BenchmarkResult.save`), at the results level
 that :meth:`BenchmarkResult.from_store` reads a store without importing the
 experiment; :class:`~sklearn_bench.BenchmarkExperiment` drives the writer.
 
-Layout (schema version 1), all in one SQLite file in WAL mode:
+A store grows with its study. A task is identified by its content: the data
+set's fingerprint, the split's rows (see
+:func:`~sklearn_bench.experiment._config.split_fingerprints`), the learner's name
+and all its parameters, under the store's metrics, seed, ``error_score`` and
+package versions. Fitting a larger experiment on a store adds its new tasks and
+reuses the stored ones; several stores of one study merge into one
+(:func:`merge_stores`). :func:`combine_configs` decides what may share a store.
+
+Layout (schema version 2), all in one SQLite file in WAL mode:
 
 - ``meta(key, value)``: ``schema_version``, ``format`` (a marker), ``config`` (JSON:
-  the experiment's configuration, compared on resume), ``result`` (JSON: metrics,
-  data sets, learners and provenance of the :class:`BenchmarkResult`),
-  ``keep_predictions``.
-- ``tasks(ordinal, dataset, split, replicate, fold, learner)``: every task of the
-  run in canonical order.
+  the configuration of every run of the store: the union of their learners, data
+  set fingerprints and split fingerprints, and the settings they share),
+  ``result`` (JSON: metrics, data sets, learners and provenance of the
+  :class:`BenchmarkResult`), ``keep_predictions``.
+- ``tasks(ordinal, dataset, split, replicate, fold, learner)``: every task
+  registered by a run, in canonical order within a run, runs one after another.
 - ``scores``: one row per (task, metric) with the columns of
   ``BenchmarkResult.scores``, failures (type, message, traceback) included; a task
   is done when its rows are there. The
@@ -25,6 +34,10 @@ A task is committed with its rows and predictions in one transaction, so a proce
 killed at any moment loses at most the tasks in flight. The writer holds SQLite's
 write lock (``BEGIN IMMEDIATE``) for the whole run, which keeps a second writer
 out while readers still see every committed task (WAL).
+
+Schema version 1 (sklearn_bench 0.1) has the same tables; its ``config`` has no
+split fingerprints, so a version-1 store grows only under the same ``cv`` (then
+it is migrated to version 2 in the same transaction) and is read as it is.
 """
 
 import json
@@ -36,7 +49,7 @@ import pandas as pd
 
 from ._store_repair import _is_corruption, check_integrity, corrupt_store_error
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _FORMAT = "sklearn_bench store"
 _LOCK_TIMEOUT = 1.0  # seconds a writer waits for SQLite's write lock
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -142,6 +155,114 @@ def config_diff(stored, current, prefix=""):
     return []
 
 
+# What every run of a store shares; learners, data sets and splits may grow.
+_GROWING = ("learners", "datasets", "splits", "cv")
+_ADVICE = (
+    "Results are never mixed: give a changed learner or data set a new name, "
+    "pass `overwrite=True` to replace the store, or use another `store` path."
+)
+
+
+def _refuse(path, what, diff):
+    shown = "\n  ".join(diff[:10])
+    more = f"\n  ... and {len(diff) - 10} more" if len(diff) > 10 else ""
+    raise ValueError(
+        f"The store {str(path)!r} holds a run of another configuration ({what}). "
+        f"Differences:\n  {shown}{more}\n{_ADVICE}"
+    )
+
+
+def combine_configs(stored, current, *, path, legacy=False):
+    """The configuration of a store that grows by ``current``, or a ValueError.
+
+    Runs share a store when every setting that is not a learner, a data set or
+    a split (the metrics, seed, ``error_score``, ``keep_predictions``, package
+    versions) is equal; a learner name in both has the same parameters; a data
+    set name in both has the same fingerprint; a split of a data set in both
+    has the same rows. The union of their learners, data sets and splits is
+    returned.
+
+    Parameters
+    ----------
+    stored, current : dict
+        JSON configurations (``experiment_config``).
+    path : str or Path
+        The store, for messages.
+    legacy : bool, default=False
+        ``stored`` is of schema version 1 (no split fingerprints): ``cv`` must
+        be equal, and the current splits are adopted.
+
+    Raises
+    ------
+    ValueError
+        Naming the setting, learner or data set that differs.
+    """
+    shared = [k for k in dict.fromkeys([*stored, *current]) if k not in _GROWING]
+    diff = config_diff(
+        {k: stored[k] for k in shared if k in stored},
+        {k: current[k] for k in shared if k in current},
+    )
+    if diff:
+        _refuse(path, "settings shared by every run differ", diff)
+    if legacy:
+        diff = config_diff(stored.get("cv"), current.get("cv"), "cv")
+        if diff:
+            _refuse(
+                path, "written by sklearn_bench 0.1, it grows only under its cv", diff
+            )
+    union = dict(stored)
+    for key, kind in [("learners", "learner"), ("datasets", "data set")]:
+        old, new = stored.get(key, {}), current.get(key, {})
+        if legacy and key == "datasets":  # 0.1 fingerprinted n_replicates too
+            old = {
+                name: {k: v for k, v in fp.items() if k != "n_replicates"}
+                for name, fp in old.items()
+            }
+        for name in new:
+            if name in old:
+                diff = config_diff(old[name], new[name], f"{key}[{name!r}]")
+                if diff:
+                    _refuse(path, f"{kind} {name!r} changed under its name", diff)
+        union[key] = {**old, **{k: v for k, v in new.items() if k not in old}}
+    old = {} if legacy else stored.get("splits", {})
+    new = current.get("splits", {})
+    splits = dict(old)
+    for name, prints in new.items():
+        common = old.get(name, [])[: len(prints)]
+        changed = [
+            i for i, (a, b) in enumerate(zip(common, prints, strict=False)) if a != b
+        ]
+        if changed:
+            _refuse(
+                path,
+                f"the splits of data set {name!r} differ: another `cv`",
+                [f"splits[{name!r}][{i}]: other rows" for i in changed],
+            )
+        longer = old.get(name, [])
+        splits[name] = prints if len(prints) >= len(longer) else longer
+    if splits or "splits" in stored:
+        union["splits"] = splits
+    if "cv" in current:
+        union["cv"] = current["cv"]  # provenance; the splits decide
+    return union
+
+
+def _union_result(stored, current):
+    """Metrics, data sets, learners and provenance of a grown store."""
+    info = {**stored.get("info", {}), **current.get("info", {})}
+    if "learners" in info:
+        info["learners"] = {
+            **stored.get("info", {}).get("learners", {}),
+            **current.get("info", {}).get("learners", {}),
+        }
+    return {
+        "metrics": stored["metrics"],
+        "datasets": {**stored["datasets"], **current["datasets"]},
+        "learners": list(dict.fromkeys([*stored["learners"], *current["learners"]])),
+        "info": info,
+    }
+
+
 class StoreWriter:
     """The driver's side of a store: opens, checks, locks and commits tasks.
 
@@ -209,45 +330,100 @@ class StoreWriter:
         return json.loads(self.meta["config"]) if self.meta else None
 
     def start(self, config, tasks, result, *, keep_predictions, overwrite=False):
-        """Check or (re)write the configuration and task list; the ids done.
+        """Check the configuration, register the tasks; the ids done.
+
+        On an existing store, the configuration is combined with the stored one
+        (:func:`combine_configs`, which refuses a changed learner, data set,
+        split or shared setting), the tasks not yet registered are appended
+        and the stored configuration and result description grow to the union.
 
         Parameters
         ----------
         config : dict
-            JSON-safe configuration; a stored one must be equal.
+            JSON-safe configuration (``experiment_config``).
         tasks : list of Task
-            Every task of the run, in canonical order.
+            Every task of this run, in canonical order.
         result : dict
             JSON-safe ``metrics``, ``datasets``, ``learners``, ``info`` of the
             result.
         keep_predictions : bool
         overwrite : bool, default=False
-            Replace a store of another configuration (in one transaction).
+            Replace the store's content (in one transaction).
 
         Returns
         -------
         done : set of (dataset, split, learner)
+            Ids of the committed tasks of the store (of any run). The store
+            ordinal of each task of this run is in ``self.ordinals``.
         """
         config = json.loads(json.dumps(config))  # as it will read back
+        result = json.loads(json.dumps(result))
         if self.meta and not overwrite:
-            diff = config_diff(self.config(), config)
-            stored_tasks = list(
-                self.conn.execute(
-                    "SELECT dataset, split, replicate, fold, learner FROM tasks "
-                    "ORDER BY ordinal"
-                )
+            version = int(self.meta["schema_version"])
+            union = combine_configs(
+                self.config(), config, path=self.path, legacy=version < 2
             )
-            if not diff and stored_tasks != [tuple(t) for t in tasks]:
-                diff = ["the task list differs"]
-            if diff:
-                shown = "\n  ".join(diff[:10])
-                more = f"\n  ... and {len(diff) - 10} more" if len(diff) > 10 else ""
-                raise ValueError(
-                    f"The store {str(self.path)!r} holds a run of another "
-                    f"configuration; results are never mixed. Differences:\n  "
-                    f"{shown}{more}\nPass `overwrite=True` to replace it, or "
-                    "another `store` path."
+            stored_tasks = {
+                (d, s, m): (o, r, f)
+                for o, d, s, r, f, m in self.conn.execute(
+                    "SELECT ordinal, dataset, split, replicate, fold, learner "
+                    "FROM tasks"
                 )
+            }
+            for t in tasks:
+                known = stored_tasks.get((t.dataset, t.split, t.learner))
+                if known is not None and known[1:] != (t.replicate, t.fold):
+                    _refuse(
+                        self.path,
+                        f"the splits of data set {t.dataset!r} differ",
+                        [
+                            f"split {t.split}: replicate and fold {known[1:]} in the "
+                            f"store, now {(t.replicate, t.fold)}"
+                        ],
+                    )
+            (top,) = self.conn.execute("SELECT max(ordinal) FROM tasks").fetchone()
+            top = -1 if top is None else top
+            new = [
+                t for t in tasks if (t.dataset, t.split, t.learner) not in stored_tasks
+            ]
+            self.conn.executemany(
+                "INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        top + 1 + i,
+                        t.dataset,
+                        int(t.split),
+                        int(t.replicate),
+                        int(t.fold),
+                        t.learner,
+                    )
+                    for i, t in enumerate(new)
+                ],
+            )
+            grown = {
+                "config": json.dumps(union, sort_keys=True),
+                "result": json.dumps(
+                    _union_result(json.loads(self.meta["result"]), result)
+                ),
+                "schema_version": str(SCHEMA_VERSION),
+            }
+            self.conn.executemany(
+                "UPDATE meta SET value = ? WHERE key = ?",
+                [(v, k) for k, v in grown.items()],
+            )
+            self._commit()
+            self.meta.update(grown)
+            ids = {key: value[0] for key, value in stored_tasks.items()}
+            ids.update(
+                {
+                    (t.dataset, t.split, t.learner): top + 1 + i
+                    for i, t in enumerate(new)
+                }
+            )
+            self.ordinals = {
+                (t.dataset, t.split, t.learner): ids[t.dataset, t.split, t.learner]
+                for t in tasks
+            }
             return {
                 (d, s, m)
                 for d, s, m in self.conn.execute(
@@ -277,6 +453,9 @@ class StoreWriter:
         )
         self._commit()
         self.meta = meta
+        self.ordinals = {
+            (t.dataset, t.split, t.learner): i for i, t in enumerate(tasks)
+        }
         return set()
 
     def _commit(self):
@@ -363,45 +542,179 @@ def _open_reader(path):
     return conn, meta
 
 
-def read_store(path):
+def read_store(path, tasks=None):
     """Everything a :class:`BenchmarkResult` needs from a store, predictions aside.
 
     Parameters
     ----------
     path : str or Path
+    tasks : list of (dataset, split, learner), default=None
+        Read only these tasks, in this order (the tasks of one experiment);
+        ``None`` reads every task of the store in the order of one run of them
+        all: by data set, learner and split, in the order of the store's data
+        sets and learners.
 
     Returns
     -------
     content : dict
-        ``scores`` (DataFrame in canonical order), ``result`` (metrics, data
-        sets, learners, info), ``keep_predictions``, ``n_tasks``,
-        ``n_missing_tasks``, ``done`` (ordinals of the committed tasks).
+        ``scores`` (DataFrame), ``result`` (metrics, data sets, learners,
+        info), ``keep_predictions``, ``n_tasks``, ``n_missing_tasks`` (of the
+        tasks asked for), ``done`` (ordinals of the committed tasks read, in
+        the order of ``scores``).
     """
     conn, meta = _open_reader(path)
     try:
         conn.execute("BEGIN")  # one snapshot for every query
-        scores = pd.DataFrame(
+        task_rows = _records(
             conn.execute(
-                f"SELECT {', '.join(_SCORE_FIELDS)} FROM scores "
-                "ORDER BY ordinal, metric_index"
-            ).fetchall(),
-            columns=_SCORE_FIELDS,
+                "SELECT ordinal, split, replicate, fold, dataset, learner FROM "
+                "tasks ORDER BY ordinal"
+            ),
+            _TASK_DTYPE,
         )
-        done = [o for (o,) in conn.execute("SELECT DISTINCT ordinal FROM scores")]
-        (n_tasks,) = conn.execute("SELECT count(*) FROM tasks").fetchone()
+        # Numbers only (NULL as a flag), read into a numpy record array; the
+        # texts of failures are read apart.
+        rows = _records(
+            conn.execute(
+                "SELECT ordinal, metric_index, ifnull(value, 0.0), value IS NULL, "
+                "ifnull(fit_time, 0.0), fit_time IS NULL, ifnull(score_time, 0.0), "
+                "score_time IS NULL, ifnull(n_train, -1), ifnull(n_test, -1) "
+                "FROM scores ORDER BY ordinal, metric_index"
+            ),
+            _ROW_DTYPE,
+        )
+        failures = conn.execute(
+            "SELECT ordinal, metric_index, error_type, error_message, traceback "
+            "FROM scores WHERE error_type != '' ORDER BY ordinal, metric_index"
+        ).fetchall()
+        metric_names = dict(
+            conn.execute("SELECT DISTINCT metric_index, metric FROM scores")
+        )
         conn.execute("COMMIT")
     finally:
         conn.close()
-    for col in ["value", "fit_time", "score_time"]:  # NULL is NaN
-        scores[col] = np.array(scores[col].tolist(), dtype=np.float64)
+    result = json.loads(meta["result"])
+    scores, done, n_tasks = _scores_frame(
+        task_rows, rows, failures, metric_names, tasks, result
+    )
     return {
         "scores": scores,
-        "result": json.loads(meta["result"]),
+        "result": result,
         "keep_predictions": json.loads(meta["keep_predictions"]),
         "n_tasks": n_tasks,
         "n_missing_tasks": n_tasks - len(done),
         "done": done,
     }
+
+
+_TASK_DTYPE = [
+    ("ordinal", "i8"),
+    ("split", "i8"),
+    ("replicate", "i8"),
+    ("fold", "i8"),
+    ("dataset", object),
+    ("learner", object),
+]
+_ROW_DTYPE = [
+    ("ordinal", "i8"),
+    ("metric_index", "i8"),
+    ("value", "f8"),
+    ("value_null", "?"),
+    ("fit_time", "f8"),
+    ("fit_time_null", "?"),
+    ("score_time", "f8"),
+    ("score_time_null", "?"),
+    ("n_train", "i8"),
+    ("n_test", "i8"),
+]
+
+
+def _records(cursor, dtype, chunk=65536):
+    """A query's rows as a numpy record array, converted chunk by chunk (so that
+    at most ``chunk`` rows are Python tuples at a time)."""
+    parts = []
+    while rows := cursor.fetchmany(chunk):
+        parts.append(np.array(rows, dtype=dtype))
+    return np.concatenate(parts) if parts else np.array([], dtype=dtype)
+
+
+def _task_order(t, d_codes, d_names, m_codes, m_names, tasks, result):
+    """Indices into the task records ``t``, in the order of the result."""
+    if tasks is None:  # canonical order: data set, learner, split (as one run)
+        d_rank = {name: i for i, name in enumerate(result["datasets"])}
+        m_rank = {name: i for i, name in enumerate(result["learners"])}
+        d = np.array([d_rank.get(n, len(d_rank)) for n in d_names], dtype=np.int64)
+        m = np.array([m_rank.get(n, len(m_rank)) for n in m_names], dtype=np.int64)
+        return np.lexsort((t["split"], m[m_codes], d[d_codes]))
+    ids = pd.MultiIndex.from_arrays([t["dataset"], t["split"], t["learner"]])
+    where = ids.get_indexer(pd.MultiIndex.from_tuples(tasks))
+    if (where < 0).any():
+        raise ValueError("Some tasks are not registered in the store.")
+    return where
+
+
+def _scores_frame(task_rows, rows, failures, metric_names, tasks, result):
+    """The scores table from the store's rows (numpy record arrays)."""
+    t = task_rows
+    d_codes, d_names = pd.factorize(t["dataset"])
+    m_codes, m_names = pd.factorize(t["learner"])
+    order = _task_order(t, d_codes, d_names, m_codes, m_names, tasks, result)
+    n_tasks = len(order)
+    s = rows
+    position = np.full(int(t["ordinal"].max(initial=-1)) + 1, -1, dtype=np.int64)
+    position[t["ordinal"][order]] = np.arange(n_tasks)
+    pos = position[s["ordinal"]]
+    keep = np.flatnonzero(pos >= 0)
+    take = keep[np.lexsort((s["metric_index"][keep], pos[keep]))]
+    s, pos = s[take], pos[take]
+    task = order[pos]  # record of each score row's task
+    first = np.ones(pos.size, dtype=bool)
+    first[1:] = pos[1:] != pos[:-1]  # pos is sorted
+    done = t["ordinal"][order[pos[first]]].tolist()
+    metric_keys = sorted(metric_names)
+    out = pd.DataFrame(
+        {
+            "dataset": pd.Categorical.from_codes(
+                d_codes[task], [str(n) for n in d_names]
+            ),
+            "learner": pd.Categorical.from_codes(
+                m_codes[task], [str(n) for n in m_names]
+            ),
+            "split": t["split"][task],
+            "replicate": t["replicate"][task],
+            "fold": t["fold"][task],
+            "metric": pd.Categorical.from_codes(
+                np.searchsorted(metric_keys, s["metric_index"]),
+                [metric_names[k] for k in metric_keys],
+            ),
+        }
+    )
+    for col in ["value", "fit_time", "score_time"]:  # NULL is NaN
+        out[col] = np.where(s[f"{col}_null"], np.nan, s[col])
+    for col in ["n_train", "n_test"]:
+        out[col] = s[col]
+    for col in ["error_type", "error_message", "traceback"]:
+        out[col] = pd.Series(np.full(len(out), "", dtype=object), dtype=object)
+    if failures:
+        at = pd.Series(
+            np.arange(len(out)),
+            index=pd.MultiIndex.from_arrays([s["ordinal"], s["metric_index"]]),
+        )
+        fail = pd.DataFrame(
+            failures,
+            columns=["ordinal", "metric_index", *_TEXT_FIELDS],
+        )
+        where = at.reindex(pd.MultiIndex.from_frame(fail[["ordinal", "metric_index"]]))
+        fail = fail[where.notna().to_numpy()]
+        where = where.dropna().to_numpy(dtype=np.int64)
+        for col in _TEXT_FIELDS:
+            values = out[col].to_numpy(copy=True)
+            values[where] = fail[col].fillna("").to_numpy(dtype=object)
+            out[col] = pd.Series(values, dtype=object)
+    return out, done, n_tasks
+
+
+_TEXT_FIELDS = ["error_type", "error_message", "traceback"]
 
 
 def read_predictions(path, ordinals=None):
@@ -410,8 +723,9 @@ def read_predictions(path, ordinals=None):
     Parameters
     ----------
     path : str or Path
-    ordinals : collection of int, default=None
-        Read only these tasks (e.g. those committed when the scores were read).
+    ordinals : sequence of int, default=None
+        Read only these tasks, in this order (e.g. those committed when the
+        scores were read).
 
     Returns
     -------
@@ -428,9 +742,9 @@ def read_predictions(path, ordinals=None):
         ).fetchall()
     finally:
         conn.close()
-    if ordinals is not None:
-        keep = set(ordinals)
-        records = [r for r in records if r[0] in keep]
+    if ordinals is not None:  # in the order given
+        rank = {o: i for i, o in enumerate(ordinals)}
+        records = sorted((r for r in records if r[0] in rank), key=lambda r: rank[r[0]])
     keys = ["dataset", "learner", "split", "replicate", "fold"]
     if not records:
         return pd.DataFrame(columns=[*keys, "row"])
@@ -446,3 +760,130 @@ def read_predictions(path, ordinals=None):
             [np.frombuffer(r[9], dtype="<f8") for r in records]
         )
     return pd.DataFrame(out)
+
+
+def _same_rows(a, b):
+    """Whether two tasks' score rows agree bit for bit (times aside)."""
+
+    def key(row):
+        metric_index, metric, value, n_train, n_test, error_type = row
+        value = None if value is None else float(value).hex()
+        return metric_index, metric, value, n_train, n_test, error_type
+
+    return [key(r) for r in a] == [key(r) for r in b]
+
+
+_TASK_COLUMNS = "ordinal, dataset, split, replicate, fold, learner"
+_COMPARED = "metric_index, metric, value, n_train, n_test, error_type"
+
+
+def merge_stores(sources, target):
+    """Combine the stores of one study, run on several machines, into one store.
+
+    Each source is checked like a run that grows ``target`` (see
+    :func:`combine_configs`: the same metrics, seed, ``error_score``,
+    ``keep_predictions`` and package versions; a learner, data set or split
+    stored in several stores the same in each). Its committed tasks are copied
+    with their scores, failures and kept predictions; a task stored in
+    several stores must have the same scores bit for bit (a conflicting
+    duplicate raises a ``ValueError`` naming it, and ``target`` is left as it
+    was before that source). Nothing is refitted.
+
+    Parameters
+    ----------
+    sources : list of str or Path
+        The stores to copy from (read only).
+    target : str or Path
+        The store to write: created if missing, grown if it exists.
+
+    Returns
+    -------
+    n_copied : int
+        The number of tasks copied into ``target``.
+    """
+    import sqlite3
+
+    from ..experiment._tasks import Task
+
+    writer = StoreWriter(target)
+    n_copied = 0
+    try:
+        for source in sources:
+            if Path(source).resolve() == Path(target).resolve():
+                raise ValueError(f"The store {str(source)!r} is also the target.")
+            conn, meta = _open_reader(source)
+            try:
+                conn.execute("BEGIN")
+                task_rows = conn.execute(
+                    f"SELECT {_TASK_COLUMNS} FROM tasks ORDER BY ordinal"
+                ).fetchall()
+                scores = conn.execute(
+                    "SELECT * FROM scores ORDER BY ordinal, metric_index"
+                ).fetchall()
+                predictions = conn.execute(
+                    "SELECT * FROM predictions ORDER BY ordinal"
+                ).fetchall()
+                conn.execute("COMMIT")
+            finally:
+                conn.close()
+            tasks = [Task(d, s, r, f, m) for _, d, s, r, f, m in task_rows]
+            source_id = {o: (d, s, m) for o, d, s, _, _, m in task_rows}
+            rows_of = {}
+            for row in scores:
+                rows_of.setdefault(row[0], []).append(row)
+            # Conflicts first, so that a refused source changes nothing.
+            stored = {}
+            if writer.meta:
+                for o, d, s, m in writer.conn.execute(
+                    "SELECT ordinal, dataset, split, learner FROM tasks"
+                ):
+                    stored[d, s, m] = o
+            for ordinal, own in rows_of.items():
+                there = stored.get(source_id[ordinal])
+                if there is None:
+                    continue
+                theirs = writer.conn.execute(
+                    f"SELECT {_COMPARED} FROM scores WHERE ordinal = ? "
+                    "ORDER BY metric_index",
+                    (there,),
+                ).fetchall()
+                mine = [(r[1], r[7], r[8], r[11], r[12], r[13]) for r in own]
+                if theirs and not _same_rows(theirs, mine):
+                    d, s, m = source_id[ordinal]
+                    raise ValueError(
+                        f"Conflicting duplicate: learner {m!r} on data set {d!r} "
+                        f"split {s} has other scores in {str(source)!r} than in "
+                        f"{str(target)!r}; the stores are not of one study. "
+                        "Nothing of this source was copied."
+                    )
+            done = writer.start(
+                json.loads(meta["config"]),
+                tasks,
+                json.loads(meta["result"]),
+                keep_predictions=json.loads(meta["keep_predictions"]),
+            )
+            ordinal_of = writer.ordinals
+            copy = [o for o in rows_of if source_id[o] not in done]
+            new_ordinal = {o: ordinal_of[source_id[o]] for o in copy}
+            try:
+                writer.conn.executemany(
+                    _INSERT_SCORES,
+                    [(new_ordinal[o], *row[1:]) for o in copy for row in rows_of[o]],
+                )
+                writer.conn.executemany(
+                    "INSERT INTO predictions VALUES (?, ?, ?, ?, ?)",
+                    [
+                        (new_ordinal[p[0]], *p[1:])
+                        for p in predictions
+                        if p[0] in new_ordinal
+                    ],
+                )
+            except sqlite3.Error:
+                writer.conn.execute("ROLLBACK")
+                writer._begin()
+                raise
+            writer._commit()
+            n_copied += len(copy)
+    finally:
+        writer.close()
+    return n_copied
