@@ -474,10 +474,11 @@ def test_run_with_a_store_resumes(tmp_path, capsys, monkeypatch):
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
-def test_run_on_a_grown_config_runs_only_the_new_tasks(tmp_path, capsys):
+def test_run_on_a_grown_config_runs_only_the_new_tasks(tmp_path, capsys, monkeypatch):
     """H: running a config with a store, then the same config with one more
     learner, fits only that learner's tasks and says how many were reused; merge
     combines two stores (exit 0) and refuses a conflicting one (exit 2)."""
+    monkeypatch.chdir(tmp_path)  # a relative store is under the current directory
     path = tmp_path / "s.toml"
     text = _GOOD.replace("cv = 3", 'cv = 3\nstore = "run.sqlite"')
     path.write_text(text)

@@ -256,6 +256,8 @@ def block_values(result, learners, *, metric, dataset=None, drop_failed=False):
             )
             table.columns = table.columns.astype(str)
             table.index = table.index.astype(str)
+            # A data set whose every replicate was dropped is no block at all.
+            labels = [name for name in labels if name in table.index]
             table = table.reindex(index=labels, columns=list(learners))
             values = table.to_numpy(dtype=np.float64)
         else:
