@@ -6,6 +6,8 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import StrOptions
 
+from ._bootstrap import _check_split_input
+
 _W632 = 0.632  # E&T (1997): 1 - e^{-1} rounded, as in their formulas
 
 
@@ -250,7 +252,10 @@ class Bootstrap632Scorer(BaseEstimator):
         result : Bootstrap632Result
         """
         self._validate_params()
+        _check_split_input(X, y)
         y = np.asarray(y)
+        if y.ndim != 1:
+            raise ValueError(f"`y` must be one-dimensional; got shape {y.shape}.")
         train, test = np.asarray(train, dtype=int), np.asarray(test, dtype=int)
         if len(test) == 0 or len(train) == 0:
             raise ValueError("`train` and `test` must both be non-empty.")
@@ -259,7 +264,12 @@ class Bootstrap632Scorer(BaseEstimator):
                 "`test` shares rows with `train`; the .632 rules need "
                 "out-of-bootstrap validation rows (use BootstrapOOB)."
             )
-        y_pred = estimator.predict(X)
+        y_pred = np.asarray(estimator.predict(X))
+        if y_pred.shape != y.shape:
+            raise ValueError(
+                f"`estimator` predicted {y_pred.shape[0]} values for the {len(y)} rows "
+                "of `X`."
+            )
         loss = _pointwise_loss(self.loss, y, y_pred)
         gamma = _no_information(self.loss, y, y_pred) if self.plus else None
         return self.combine(loss[train].mean(), loss[test].mean(), gamma)

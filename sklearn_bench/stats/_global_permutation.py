@@ -422,8 +422,13 @@ def global_permutation_test(
     n_resamples = _check_n_resamples(n_resamples)
     rng = _rng(random_state)
     b, k = values.shape
-    statistic = _tstar(values)
-    x = _row_centred(values)
+    # t* and the permutation sums are invariant to the scale of the table (up to
+    # the factor of every sum): dividing by max |value| keeps values near the
+    # largest float from overflowing into a NaN statistic.
+    scale = float(np.max(np.abs(values)))
+    scaled = values / scale if scale > 0 else values
+    statistic = _tstar(scaled)
+    x = _row_centred(scaled)
     observed = float(np.sum(x.sum(axis=0) ** 2))
     # (K!)^B without overflow: compare logarithms first.
     exact = b * math.lgamma(k + 1) <= math.log(n_resamples) + 1e-9 and (
@@ -449,7 +454,9 @@ def global_permutation_test(
         n_resamples=int(n_used),
         n_replicates=b,
         n_learners=k,
-        learner_means=frame.mean(axis=0).rename("mean_performance"),
+        learner_means=(
+            pd.DataFrame(scaled, columns=frame.columns).mean(axis=0) * (scale or 1.0)
+        ).rename("mean_performance"),
         _performance=frame,
         _random_state=random_state,
     )
