@@ -7,6 +7,7 @@ matplotlib is imported inside the functions.
 
 import numpy as np
 
+from ..stats._common import real_array
 from ._critical_difference import _draw_rank_diagram, _maximal_runs
 
 
@@ -81,6 +82,12 @@ def plot_pairwise_significance(
     import pandas as pd
 
     if result is not None:
+        from ..stats import PairwiseTestResult
+
+        if not isinstance(result, PairwiseTestResult):
+            raise TypeError(
+                f"`result` must be a PairwiseTestResult; got {type(result).__name__}."
+            )
         if significant is not None or average_ranks is not None:
             raise ValueError(
                 "Pass either `result` or `significant` with `average_ranks`."
@@ -100,9 +107,9 @@ def plot_pairwise_significance(
         names = [str(name) for name in average_ranks.index]
         if isinstance(significant, pd.DataFrame):
             significant = significant.loc[average_ranks.index, average_ranks.index]
-    else:
-        names = [str(i) for i in range(len(average_ranks))]
-    ranks = np.asarray(average_ranks, dtype=float)
+    ranks = real_array(average_ranks, "average_ranks")
+    if not isinstance(average_ranks, pd.Series):
+        names = [str(i) for i in range(ranks.size)]
     sig = np.asarray(significant, dtype=bool)
     k = ranks.size
     if ranks.ndim != 1 or k < 2:
