@@ -252,12 +252,19 @@ def _store_fn(name):
     return call
 
 
-def _merge(sources, target, tmp):
-    from sklearn_bench.results import merge_stores
+def _merge(listed):
+    """merge_stores; ``listed``: the bad value is the one path in ``sources``."""
 
-    if isinstance(sources, list):
-        sources = [_path(source, tmp) for source in sources]
-    return merge_stores(sources, _path(target, tmp))
+    def call(tmp, sources=None, target="new.sqlite"):
+        from sklearn_bench.results import merge_stores
+
+        if listed:
+            sources = [] if sources is None else [_path(sources, tmp)]
+        elif isinstance(sources, list):
+            sources = [_path(source, tmp) for source in sources]
+        return merge_stores(sources, _path(target, tmp))
+
+    return call
 
 
 def _simulated(**params):
@@ -997,15 +1004,11 @@ CASES = [
     ("salvage_store", _store_fn("salvage_store"), {"path": bad_paths()}, {}),
     (
         "merge_stores",
-        _merge,
-        {
-            "sources": st.one_of(
-                bad_paths(), bad_paths().map(lambda p: [p]), st.just(["x", "x"])
-            ),
-            "target": bad_paths(),
-        },
-        {"sources": [], "target": "new.sqlite"},
+        _merge(listed=False),
+        {"sources": bad_names(), "target": bad_paths()},
+        {"sources": []},
     ),
+    ("merge_stores.listed", _merge(listed=True), {"sources": bad_paths()}, {}),
     ("checkpoint_store", _store_fn("checkpoint_store"), {"path": bad_paths()}, {}),
     ("plot_confidence_intervals", _ci_plot, {"intervals": bad_2d()}, {}),
     (
