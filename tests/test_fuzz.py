@@ -430,15 +430,18 @@ def _benchmark_result(**kwargs):
 def _bayes(method="signed_rank"):
     from sklearn_bench import stats
 
+    x, y = PERF[:, 0], PERF[:, 1]
+    if method == "correlated_t":
+        return stats.bayesian_correlated_t(x, y, rope=0.01, rho=0.2)
     fn = {"signed_rank": stats.bayesian_signed_rank, "sign": stats.bayesian_sign_test}
-    return fn[method](PERF[:, 0], PERF[:, 1], rope=0.01, n_samples=500, random_state=0)
+    return fn[method](x, y, rope=0.01, n_samples=500, random_state=0)
 
 
-def _bayes_plot(fn_name):
+def _bayes_plot(fn_name, method="signed_rank"):
     def call(result=None, **params):
         from sklearn_bench import plotting
 
-        result = _bayes() if result is None else result
+        result = _bayes(method) if result is None else result
         return getattr(plotting, fn_name)(result, **params)
 
     call.__name__ = fn_name
@@ -1048,7 +1051,7 @@ CASES = [
     ),
     (
         "plot_posterior_density",
-        _bayes_plot("plot_posterior_density"),
+        _bayes_plot("plot_posterior_density", "correlated_t"),
         {"result": bad_choices()},
         {},
     ),
@@ -1116,6 +1119,9 @@ NOT_CALLED = {
 DOCUMENTED_NAN = {
     "multiple_rule_bias": "MultipleRuleBiasResult: the comparative advantages are "
     "NaN for r = 1 (one rule, nothing to compare)",
+    "BenchmarkResult.friedman": "FriedmanResult: iman_davenport_statistic and "
+    "_pvalue are NaN when every block ranks the learners in the same order (as "
+    "in RESULT, where A is always better)",
 }
 
 

@@ -1625,7 +1625,7 @@ default="shaffer"
         else:
             method = "signed_rank" if method is None else method
             funcs = {"signed_rank": bayesian_signed_rank, "sign": bayesian_sign_test}
-            if method not in funcs:
+            if not isinstance(method, str) or method not in funcs:
                 raise ValueError(
                     "Across data sets `method` must be 'signed_rank' or 'sign'; got "
                     f"{method!r} (the correlated t-test works within one data set)."

@@ -312,8 +312,8 @@ def rank_biserial_from_ranks(r_plus, r_minus, n):
     for name, value in (("r_plus", r_plus), ("r_minus", r_minus)):
         if not 0 <= value <= total * (1 + 1e-12):
             raise ValueError(
-                f"`{name}` must lie in [0, n (n + 1) / 2] = [0, {total:g}]; "
-                f"got {value!r}."
+                f"`{name}` must lie in [0, n (n + 1) / 2] = [0, {total:g}] for "
+                f"`n` = {n}; got {value!r}."
             )
     if n == 0:
         return float("nan")
