@@ -284,6 +284,21 @@ def _store_fn(name):
     return call
 
 
+def _merge(listed):
+    """merge_stores; ``listed``: the bad value is the one path in ``sources``."""
+
+    def call(tmp, sources=None, target="new.sqlite"):
+        from sklearn_bench.results import merge_stores
+
+        if listed:
+            sources = [] if sources is None else [_path(sources, tmp)]
+        elif isinstance(sources, list):
+            sources = [_path(source, tmp) for source in sources]
+        return merge_stores(sources, _path(target, tmp))
+
+    return call
+
+
 def _simulated(**params):
     from sklearn_bench.datasets import SimulatedDataset
 
@@ -444,6 +459,46 @@ def _benchmark_result(**kwargs):
     return BenchmarkResult(**params)
 
 
+def _bayes(method="signed_rank"):
+    from sklearn_bench import stats
+
+    x, y = PERF[:, 0], PERF[:, 1]
+    if method == "correlated_t":
+        return stats.bayesian_correlated_t(x, y, rope=0.01, rho=0.2)
+    fn = {"signed_rank": stats.bayesian_signed_rank, "sign": stats.bayesian_sign_test}
+    return fn[method](x, y, rope=0.01, n_samples=500, random_state=0)
+
+
+def _bayes_plot(fn_name, method="signed_rank"):
+    def call(result=None, **params):
+        from sklearn_bench import plotting
+
+        result = _bayes(method) if result is None else result
+        return getattr(plotting, fn_name)(result, **params)
+
+    call.__name__ = fn_name
+    return call
+
+
+def _bayes_table(results=None, **params):
+    from sklearn_bench.stats import bayesian_table
+
+    return bayesian_table([_bayes()] if results is None else results, **params)
+
+
+def _pairwise_plot(**params):
+    from sklearn_bench.plotting import plot_pairwise_significance
+    from sklearn_bench.stats import pairwise_tests
+
+    if "result" not in params and "significant" not in params:
+        params["result"] = pairwise_tests(PERF)
+    return plot_pairwise_significance(**params)
+
+
+SIGNIFICANT = np.array([[False, True, False], [True, False, False], [False] * 3])
+FOLDS = rng.uniform(0.1, 0.3, size=(5, 2))
+
+
 # (public name, call, {argument: strategy of bad values}, valid kwargs)
 S = _stats
 CASES = [
@@ -569,6 +624,126 @@ CASES = [
             "alternative": bad_choices(),
         },
         {"n_datasets": 10, "delta": 0.05, "sigma": 0.1},
+    ),
+    (
+        "adjust_pairwise_pvalues",
+        S("adjust_pairwise_pvalues"),
+        {"pvalues": bad_1d(3), "method": bad_choices()},
+        {"pvalues": [0.01, 0.04, 0.03]},
+    ),
+    (
+        "bayesian_correlated_t",
+        S("bayesian_correlated_t"),
+        {
+            "x": bad_1d(8),
+            "y": bad_1d(8),
+            "rope": bad_scalars(),
+            "labels": bad_names(),
+            "greater_is_better": bad_choices(),
+            "rho": bad_scalars(),
+        },
+        {"x": PERF[:, 0], "y": PERF[:, 1], "rho": 0.2},
+    ),
+    (
+        "bayesian_sign_test",
+        S("bayesian_sign_test"),
+        {
+            "x": bad_1d(8),
+            "y": bad_1d(8),
+            "rope": bad_scalars(),
+            "labels": bad_names(),
+            "greater_is_better": bad_choices(),
+            "prior_strength": bad_scalars(),
+            "n_samples": bad_scalars(),
+        },
+        {"x": PERF[:, 0], "y": PERF[:, 1], "n_samples": 500, "random_state": 0},
+    ),
+    (
+        "bayesian_signed_rank",
+        S("bayesian_signed_rank"),
+        {
+            "x": bad_1d(8),
+            "y": bad_1d(8),
+            "rope": bad_scalars(),
+            "labels": bad_names(),
+            "greater_is_better": bad_choices(),
+            "prior_strength": bad_scalars(),
+            "n_samples": bad_scalars(),
+        },
+        {"x": PERF[:, 0], "y": PERF[:, 1], "n_samples": 500, "random_state": 0},
+    ),
+    (
+        "bayesian_table",
+        _bayes_table,
+        {"results": bad_choices(), "threshold": bad_scalars()},
+        {},
+    ),
+    (
+        "cliffs_delta",
+        S("cliffs_delta"),
+        {"x": bad_1d(), "y": bad_1d()},
+        {"x": PERF[:6, 0], "y": PERF[:6, 1]},
+    ),  # fmt: skip
+    (
+        "cohens_dz",
+        S("cohens_dz"),
+        {"x": bad_1d(), "y": bad_1d(), "alternative": bad_choices()},
+        {"x": PERF[:6, 0], "y": PERF[:6, 1]},
+    ),
+    (
+        "five_by_two_cv_test",
+        S("five_by_two_cv_test"),
+        {
+            "x": bad_2d((5, 2)),
+            "y": bad_2d((5, 2)),
+            "method": bad_choices(),
+            "alternative": bad_choices(),
+            "labels": bad_names(),
+        },
+        {"x": FOLDS, "y": FOLDS[::-1]},
+    ),
+    (
+        "pairwise_tests",
+        S("pairwise_tests"),
+        {
+            "scores": bad_2d((8, 3)),
+            "method": bad_choices(),
+            "adjust": bad_choices(),
+            "alpha": bad_scalars(),
+            "zero_method": bad_choices(),
+            "greater_is_better": bad_choices(),
+            "missing": bad_choices(),
+        },
+        {"scores": PERF},
+    ),
+    (
+        "rank_biserial",
+        S("rank_biserial"),
+        {"x": bad_1d(), "y": bad_1d(), "zero_method": bad_choices()},
+        {"x": PERF[:6, 0], "y": PERF[:6, 1]},
+    ),
+    (
+        "rank_biserial_from_ranks",
+        S("rank_biserial_from_ranks"),
+        {"r_plus": bad_scalars(), "r_minus": bad_scalars(), "n": bad_scalars()},
+        {"r_plus": 15.0, "r_minus": 6.0, "n": 6},
+    ),
+    (
+        "sign_dominance",
+        S("sign_dominance"),
+        {"x": bad_1d(), "y": bad_1d()},
+        {"x": PERF[:6, 0], "y": PERF[:6, 1]},
+    ),  # fmt: skip
+    (
+        "skillings_mack_test",
+        S("skillings_mack_test"),
+        {
+            "scores": bad_2d((8, 3)),
+            "greater_is_better": bad_choices(),
+            "n_resamples": bad_scalars(),
+            "random_state": bad_choices(),
+        },
+        {"scores": PERF},
     ),
     (
         "BootstrapOOB",
@@ -803,12 +978,70 @@ CASES = [
         {},
     ),
     (
+        "BenchmarkResult.bayesian_test",
+        _method("bayesian_test"),
+        {
+            "a": bad_choices(),
+            "dataset": bad_choices(),
+            "rope": bad_scalars(),
+            "metric": bad_choices(),
+            "method": bad_choices(),
+            "prior_strength": bad_scalars(),
+            "n_samples": bad_scalars(),
+        },
+        {"a": "A", "b": "B", "rope": 0.01, "n_samples": 500, "random_state": 0},
+    ),
+    (
+        "BenchmarkResult.bayesian_comparisons",
+        _method("bayesian_comparisons"),
+        {
+            "learners": bad_names(),
+            "control": bad_choices(),
+            "dataset": bad_choices(),
+            "rope": bad_scalars(),
+        },
+        {"rope": 0.01, "n_samples": 500, "random_state": 0},
+    ),
+    (
+        "BenchmarkResult.pairwise_test",
+        _method("pairwise_test"),
+        {
+            "method": bad_choices(),
+            "adjust": bad_choices(),
+            "alpha": bad_scalars(),
+            "metric": bad_choices(),
+            "dataset": bad_choices(),
+            "missing": bad_choices(),
+            "zero_method": bad_choices(),
+        },
+        {},
+    ),
+    (
+        "BenchmarkResult.skillings_mack",
+        _method("skillings_mack"),
+        {"metric": bad_choices(), "n_resamples": bad_scalars()},
+        {},
+    ),
+    (
+        "BenchmarkResult.win_tie_loss.test",
+        _method("win_tie_loss"),
+        {"test": bad_choices(), "alpha": bad_scalars()},
+        {"test": "t"},
+    ),
+    (
         "BenchmarkResult.aggregate",
         _method("aggregate"),
         {"stat": bad_choices(), "metric": bad_choices()},
         {},
     ),
     ("salvage_store", _store_fn("salvage_store"), {"path": bad_paths()}, {}),
+    (
+        "merge_stores",
+        _merge(listed=False),
+        {"sources": bad_names(), "target": bad_paths()},
+        {"sources": []},
+    ),
+    ("merge_stores.listed", _merge(listed=True), {"sources": bad_paths()}, {}),
     ("checkpoint_store", _store_fn("checkpoint_store"), {"path": bad_paths()}, {}),
     ("plot_confidence_intervals", _ci_plot, {"intervals": bad_2d()}, {}),
     (
@@ -839,6 +1072,36 @@ CASES = [
         ).plot_power_curve(**k),
         {"delta": bad_scalars(), "sigma": bad_scalars(), "alpha": bad_scalars()},
         {"delta": 0.05, "sigma": 0.1},
+    ),
+    (
+        "plot_bayesian_posterior",
+        _bayes_plot("plot_bayesian_posterior"),
+        {"result": bad_choices(), "title": bad_names()},
+        {},
+    ),
+    (
+        "plot_posterior_density",
+        _bayes_plot("plot_posterior_density", "correlated_t"),
+        {"result": bad_choices()},
+        {},
+    ),
+    (
+        "plot_posterior_simplex",
+        _bayes_plot("plot_posterior_simplex"),
+        {"result": bad_choices(), "max_points": bad_scalars()},
+        {},
+    ),
+    (
+        "plot_pairwise_significance",
+        _pairwise_plot,
+        {"result": bad_choices(), "label": bad_names()},
+        {},
+    ),
+    (
+        "plot_pairwise_significance.matrix",
+        _pairwise_plot,
+        {"significant": bad_2d((3, 3)), "average_ranks": bad_1d(3)},
+        {"significant": SIGNIFICANT, "average_ranks": [1.5, 2.0, 2.5]},
     ),
     (
         "plot_win_tie_loss",
@@ -884,12 +1147,16 @@ NOT_CALLED = {
     "__version__", "FriedmanResult", "GlobalPermutationResult", "McNemarResult",
     "MultipleRuleBiasResult", "PairedTestResult", "Bootstrap632Result", "Metric",
     "RuleErrors", "UnconditionalErrorResult", "CorruptStoreError", "SalvageReport",
-    "ReportAnalysis",
+    "ReportAnalysis", "BayesianTestResult", "EffectSizeResult", "PairwiseTestResult",
+    "SkillingsMackResult",
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.
 DOCUMENTED_NAN = {
     "multiple_rule_bias": "MultipleRuleBiasResult: the comparative advantages are "
     "NaN for r = 1 (one rule, nothing to compare)",
+    "BenchmarkResult.friedman": "FriedmanResult: iman_davenport_statistic and "
+    "_pvalue are NaN when every block ranks the learners in the same order (as "
+    "in RESULT, where A is always better)",
 }
 
 
@@ -905,7 +1172,8 @@ def test_every_public_name_is_fuzzed():
 
 # An argument that is a learner, data set or rule may be named by what it is.
 ALIASES = {
-    "a": ["learner"], "b": ["learner"], "learners": ["learner", "Learner"],
+    "a": ["learner"], "b": ["learner"], "control": ["learner"],
+    "learners": ["learner", "Learner"],
     "datasets": ["Data set", "data set"], "dataset": ["Data set", "data set"],
     "rules": ["rule", "Rule"], "data": ["Data set", "data set"],
 }  # fmt: skip
@@ -943,6 +1211,15 @@ def _names_argument(message, arg):
              f"{arg} must", f"{arg} has", f"{arg} is"]  # fmt: skip
     forms += ALIASES.get(arg, [])
     return any(form in message for form in forms)
+
+
+# Arguments that are paths of files or folders: the bad path itself, quoted in the
+# message ("The store '/tmp/.../x' is a directory"), names what is wrong.
+PATH_ARGS = ("path", "out_dir", "sources", "target")
+
+
+def _names_path(message, arg, tmp):
+    return arg in PATH_ARGS and str(tmp) in message
 
 
 def _sklearn_answer(case, arg, exc):
@@ -1006,14 +1283,14 @@ def check_call(case, call, arg, value, kwargs, tmp):
             f"{case}({arg}={value!r}) raised from inside {origin}: "
             f"{type(exc).__name__}: {message}\n{traceback.format_exc()}"
         )
-        assert _names_argument(message, arg), (
+        assert _names_argument(message, arg) or _names_path(message, arg, tmp), (
             f"{case}({arg}={value!r}): the message does not name `{arg}`: "
             f"{type(exc).__name__}: {message}"
         )
         return
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as exc:
         # The operating system's answer for a path argument names the path.
-        assert arg in ("path", "out_dir") or _names_argument(str(exc), arg), (
+        assert arg in PATH_ARGS or _names_argument(str(exc), arg), (
             f"{case}({arg}={value!r}): {type(exc).__name__}: {exc}"
         )
         return

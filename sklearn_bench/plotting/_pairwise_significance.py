@@ -7,6 +7,7 @@ matplotlib is imported inside the functions.
 
 import numpy as np
 
+from ..stats._common import real_array
 from ._critical_difference import _draw_rank_diagram, _maximal_runs
 
 
@@ -81,6 +82,12 @@ def plot_pairwise_significance(
     import pandas as pd
 
     if result is not None:
+        from ..stats import PairwiseTestResult
+
+        if not isinstance(result, PairwiseTestResult):
+            raise TypeError(
+                f"`result` must be a PairwiseTestResult; got {type(result).__name__}."
+            )
         if significant is not None or average_ranks is not None:
             raise ValueError(
                 "Pass either `result` or `significant` with `average_ranks`."
@@ -95,15 +102,17 @@ def plot_pairwise_significance(
                 f"α = {result.alpha:g})"
             )
     elif significant is None or average_ranks is None:
-        raise ValueError("`significant` and `average_ranks` are both required.")
+        raise ValueError(
+            "Pass `result`, or `significant` and `average_ranks`: both required."
+        )
     if isinstance(average_ranks, pd.Series):
         names = [str(name) for name in average_ranks.index]
         if isinstance(significant, pd.DataFrame):
             significant = significant.loc[average_ranks.index, average_ranks.index]
-    else:
-        names = [str(i) for i in range(len(average_ranks))]
-    ranks = np.asarray(average_ranks, dtype=float)
-    sig = np.asarray(significant, dtype=bool)
+    ranks = real_array(average_ranks, "average_ranks")
+    if not isinstance(average_ranks, pd.Series):
+        names = [str(i) for i in range(ranks.size)]
+    sig = real_array(significant, "significant")
     k = ranks.size
     if ranks.ndim != 1 or k < 2:
         raise ValueError("`average_ranks` must hold at least 2 learners.")
@@ -112,9 +121,15 @@ def plot_pairwise_significance(
             "`average_ranks` contains NaN (no data set has every learner); the "
             "diagram needs every learner's average rank."
         )
-    if sig.shape != (k, k) or not (sig == sig.T).all():
+    if (
+        sig.shape != (k, k)
+        or not (sig == sig.T).all()
+        or not np.isin(sig, (0, 1)).all()
+    ):
         raise ValueError(
-            f"`significant` must be a symmetric ({k}, {k}) boolean matrix."
+            f"`significant` must be a symmetric ({k}, {k}) boolean matrix, one row "
+            f"and column per learner of `average_ranks`."
         )
+    sig = sig.astype(bool)
     groups = _groups_from_matrix(ranks, sig)
     return _draw_rank_diagram(ax, names, ranks, groups, label=label)

@@ -9,6 +9,7 @@ computes a statistic.
 
 import numpy as np
 
+from ..stats._common import real_number
 from . import _select, _within
 
 # Metrics in [0, 1] where one percentage point is the customary ROPE
@@ -27,7 +28,7 @@ def rope_for(result, metric, rope):
                 f"{', '.join(sorted(DEFAULT_ROPES))} have a default, 0.01)."
             )
         return DEFAULT_ROPES[metric]
-    rope = float(rope)
+    rope = real_number(rope, "rope")
     if not (np.isfinite(rope) and rope >= 0):
         raise ValueError(f"`rope` must be a non-negative number; got {rope!r}.")
     return rope
@@ -55,7 +56,7 @@ def correlated_splits(result, a, b, *, metric, dataset, rho=None):
     """
     ratio = None
     if rho is not None:
-        rho = float(rho)
+        rho = real_number(rho, "rho")
         if not (np.isfinite(rho) and 0 <= rho < 1):
             raise ValueError(f"`rho` must lie in [0, 1); got {rho!r}.")
         ratio = rho / (1 - rho)

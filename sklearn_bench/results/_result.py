@@ -1228,19 +1228,28 @@ class BenchmarkResult:
         table = _select.blocks(self, learners, metric=metric)
         significant = None
         if test is not None:
-            if not 0 < float(alpha) < 1:
+            from ..stats._common import real_number
+
+            if not 0 < real_number(alpha, "alpha") < 1:
                 raise ValueError(f"`alpha` must lie in (0, 1); got {alpha!r}.")
+            if not isinstance(test, str):
+                raise TypeError(f"`test` must be a method name; got {test!r}.")
             k = len(learners)
             significant = np.zeros((len(table), k, k), dtype=bool)
             for d, dataset in enumerate(table.index):
                 for i, j in combinations(range(k), 2):
-                    res = self.paired_test(
-                        learners[i],
-                        learners[j],
-                        dataset=dataset,
-                        method=test,
-                        metric=metric,
-                    )
+                    try:
+                        res = self.paired_test(
+                            learners[i],
+                            learners[j],
+                            dataset=dataset,
+                            method=test,
+                            metric=metric,
+                        )
+                    except ValueError as exc:
+                        if not str(exc).startswith("`method` must be one of"):
+                            raise
+                        raise ValueError(f"`test` = {test!r}: {exc}") from None
                     significant[d, i, j] = significant[d, j, i] = res.pvalue < alpha
         return _select.win_tie_loss(
             table.to_numpy(),
@@ -1616,7 +1625,7 @@ default="shaffer"
         else:
             method = "signed_rank" if method is None else method
             funcs = {"signed_rank": bayesian_signed_rank, "sign": bayesian_sign_test}
-            if method not in funcs:
+            if not isinstance(method, str) or method not in funcs:
                 raise ValueError(
                     "Across data sets `method` must be 'signed_rank' or 'sign'; got "
                     f"{method!r} (the correlated t-test works within one data set)."

@@ -801,10 +801,17 @@ def merge_stores(sources, target):
     n_copied : int
         The number of tasks copied into ``target``.
     """
+    import os
     import sqlite3
 
     from ..experiment._tasks import Task
 
+    if not isinstance(sources, list | tuple) or not all(
+        isinstance(source, str | os.PathLike) for source in sources
+    ):
+        raise TypeError(f"`sources` must be a list of store paths; got {sources!r}.")
+    if not isinstance(target, str | os.PathLike):
+        raise TypeError(f"`target` must be a store path; got {target!r}.")
     writer = StoreWriter(target)
     n_copied = 0
     try:

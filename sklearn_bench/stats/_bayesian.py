@@ -24,6 +24,7 @@ import numpy as np
 from scipy import stats
 
 from ._bootstrap_ci import _as_generator
+from ._common import real_number
 from ._paired import _DECIMALS, _check_paired
 
 _BATCH_ELEMENTS = 2_000_000  # Monte Carlo samples x pseudo-observations per batch
@@ -142,7 +143,7 @@ class BayesianTestResult:
         str
             A label, ``"equivalent"`` or ``"undecided"``.
         """
-        threshold = float(threshold)
+        threshold = real_number(threshold, "threshold")
         if not 0.5 < threshold <= 1:
             raise ValueError(f"`threshold` must lie in (0.5, 1]; got {threshold!r}.")
         for name, p in self.probabilities.items():
@@ -216,9 +217,11 @@ def _check_common(x, y, rope, labels, *, name):
     d = _check_paired(x, y)
     if d.size < 2:
         raise ValueError(f"The Bayesian {name} needs at least 2 pairs in `x` and `y`.")
-    rope = float(rope)
+    rope = real_number(rope, "rope")
     if not (np.isfinite(rope) and rope >= 0):
         raise ValueError(f"`rope` must be a non-negative number; got {rope!r}.")
+    if isinstance(labels, str | bytes) or not hasattr(labels, "__iter__"):
+        raise TypeError(f"`labels` must be a pair of names; got {labels!r}.")
     labels = tuple(str(v) for v in labels)
     if len(labels) != 2 or labels[0] == labels[1] or _EQUIVALENT in labels:
         raise ValueError(
@@ -229,7 +232,7 @@ def _check_common(x, y, rope, labels, *, name):
 
 
 def _check_monte_carlo(prior_strength, n_samples):
-    prior_strength = float(prior_strength)
+    prior_strength = real_number(prior_strength, "prior_strength")
     if not (np.isfinite(prior_strength) and prior_strength >= 0):
         raise ValueError(
             f"`prior_strength` must be a non-negative number; got {prior_strength!r}."
@@ -331,7 +334,7 @@ def bayesian_correlated_t(
     'undecided'
     """
     d, rope, labels = _check_common(x, y, rope, labels, name="correlated t-test")
-    rho = float(rho)
+    rho = real_number(rho, "rho")
     if not (np.isfinite(rho) and 0 <= rho < 1):
         raise ValueError(f"`rho` must lie in [0, 1); got {rho!r}.")
     n = d.size
@@ -700,9 +703,18 @@ def bayesian_table(results, threshold=0.95):
     """
     import pandas as pd
 
+    if isinstance(results, str | bytes) or not hasattr(results, "__iter__"):
+        raise TypeError(
+            f"`results` must be a dict or list of BayesianTestResult; got {results!r}."
+        )
     items = list(results.values()) if isinstance(results, dict) else list(results)
     if not items:
         raise ValueError("`results` is empty.")
+    for res in items:
+        if not isinstance(res, BayesianTestResult):
+            raise TypeError(
+                f"`results` must hold BayesianTestResult objects; got {res!r}."
+            )
     columns = [
         "a",
         "b",

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize, stats
 
-from ._common import ConfidenceInterval
+from ._common import ConfidenceInterval, real_array, real_number
 from ._mcnemar import _check_confidence_level
 
 _DECIMALS = 10  # as in _paired: differences rounded to find zeros and ties
@@ -129,13 +129,13 @@ def _check_alternative(alternative):
 
 
 def _differences(x, y):
-    x = np.asarray(x, dtype=float)
+    x = real_array(x, "x")
     if y is None:
         d = x
         if d.ndim != 1:
             raise ValueError("`x` must be one-dimensional.")
     else:
-        y = np.asarray(y, dtype=float)
+        y = real_array(y, "y")
         if x.ndim != 1 or y.ndim != 1:
             raise ValueError("`x` and `y` must be one-dimensional.")
         if x.shape != y.shape:
@@ -304,9 +304,20 @@ def rank_biserial_from_ranks(r_plus, r_minus, n):
     >>> round(rank_biserial_from_ranks(44.0, 1.0, 9), 4)
     0.9556
     """
+    r_plus = real_number(r_plus, "r_plus")
+    r_minus = real_number(r_minus, "r_minus")
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
+        raise ValueError(f"`n` must be a non-negative integer; got {n!r}.")
+    total = n * (n + 1) / 2
+    for name, value in (("r_plus", r_plus), ("r_minus", r_minus)):
+        if not 0 <= value <= total * (1 + 1e-12):
+            raise ValueError(
+                f"`{name}` must lie in [0, n (n + 1) / 2] = [0, {total:g}] for "
+                f"`n` = {n}; got {value!r}."
+            )
     if n == 0:
         return float("nan")
-    return float((r_plus - r_minus) / (n * (n + 1) / 2))
+    return float((r_plus - r_minus) / total)
 
 
 def rank_biserial(x, y=None, *, zero_method="wilcox"):
@@ -422,8 +433,8 @@ def cliffs_delta(x, y):
     >>> res.estimate, res.magnitude
     (0.75, 'large')
     """
-    xs = np.asarray(x, dtype=float)
-    ys = np.asarray(y, dtype=float)
+    xs = real_array(x, "x")
+    ys = real_array(y, "y")
     for name, a in (("x", xs), ("y", ys)):
         if a.ndim != 1 or a.size == 0:
             raise ValueError(f"`{name}` must be a non-empty one-dimensional array.")

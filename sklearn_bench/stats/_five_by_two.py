@@ -8,6 +8,7 @@ Both take the scores of two learners on the ten splits of five repetitions of
 import numpy as np
 from scipy import stats
 
+from ._common import real_array
 from ._paired import _DECIMALS, PairedTestResult
 
 _METHODS = ("t", "f")
@@ -15,8 +16,8 @@ _ALTERNATIVES = ("two-sided", "less", "greater")
 
 
 def _check_five_by_two(x, y):
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
+    x = real_array(x, "x")
+    y = real_array(y, "y")
     if x.shape != (5, 2) or y.shape != (5, 2):
         raise ValueError(
             "`x` and `y` must have shape (5, 2): 5 repetitions of 2-fold "
@@ -115,7 +116,15 @@ def five_by_two_cv_test(x, y, *, method="t", alternative="two-sided", labels=Non
             "`alternative` must be 'two-sided' for the 5×2cv F-test (its statistic "
             "has no direction); use method='t' for a one-sided test."
         )
-    a, b = ("x", "y") if labels is None else labels
+    if labels is None:
+        labels = ("x", "y")
+    if (
+        isinstance(labels, str | bytes)
+        or not hasattr(labels, "__len__")
+        or (len(labels) != 2)
+    ):
+        raise ValueError(f"`labels` must be a pair of names; got {labels!r}.")
+    a, b = (str(v) for v in labels)
     mean_i = p.mean(axis=1)
     s2 = ((p - mean_i[:, None]) ** 2).sum(axis=1)
     total = float(s2.sum())

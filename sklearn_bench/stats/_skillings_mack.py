@@ -180,8 +180,8 @@ def skillings_mack_test(
     n, k = values.shape
     if n < 2:
         raise ValueError(
-            f"The Skillings–Mack test needs at least 2 blocks with 2 or more "
-            f"learners; got {n}."
+            f"The Skillings–Mack test needs at least 2 blocks of `scores` with 2 or "
+            f"more learners; got {n}."
         )
     sign = -1.0 if greater_is_better else 1.0
     filled = np.where(observed, sign * values, np.inf)
