@@ -22,6 +22,10 @@ Known disagreement: with this tree the crossover where LDA overtakes the tree is
 near 17 degrees (E[tree - LDA error] = -0.016, -0.010, +0.005, +0.016, +0.023 at
 0, 10, 20, 30, 90 degrees, 150 samples each), against 20-30 degrees in the paper,
 and LDA's lead at 70-90 degrees is larger; the rejection rates follow.
+
+``--learner rpart`` fits R's rpart (defaults) on the very same samples through
+``Rscript rpart_errors.R``, one R process per replicate set; the results of
+both and what they settle are in ``benchmarks/reproduce/README.md``.
 """
 
 import argparse
