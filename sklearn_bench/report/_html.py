@@ -35,6 +35,8 @@ figcaption { font-size: 0.9em; color: #555; max-width: 60em; }
 .note { background: #fff8e1; border-left: 4px solid #f0b400;
         padding: 0.4em 0.8em; }
 .muted { color: #666; font-size: 0.9em; }
+.not-run { background: #f4f6fb; border-left: 4px solid #7a8bb5;
+           padding: 0.4em 0.8em; }
 code, pre { background: #f6f6f6; }
 pre { padding: 0.6em; overflow-x: auto; font-size: 0.85em; }
 """
@@ -208,6 +210,8 @@ def _effects(analysis):
                 table_id="table-pairs",
             )
         )
+    elif "pairs" in analysis.skipped:
+        parts.append(_not_run("Pairwise intervals", analysis.skipped["pairs"]))
     if len(analysis.within):
         within = analysis.within
         table = pd.DataFrame(
@@ -246,9 +250,24 @@ def _effects(analysis):
     return "".join(parts)
 
 
+def _not_run(what, reason):
+    """A paragraph saying, where the result would be, why it is not."""
+    return (
+        f'<p class="not-run"><b>{html.escape(what)} not run:</b> '
+        f"{html.escape(reason)}.</p>"
+    )
+
+
 def _tests(analysis):
     parts = ['<section id="tests"><h2>Tests</h2>']
     fr = analysis.friedman
+    if fr is None:
+        parts.append(
+            _not_run(
+                "Friedman's test and Nemenyi's comparisons",
+                analysis.skipped.get("friedman", "not requested"),
+            )
+        )
     if fr is not None:
         parts.append(
             f"<p>{html.escape(fr.method)} over {fr.n_blocks} "
@@ -274,26 +293,73 @@ def _tests(analysis):
     return "".join(parts)
 
 
-def _power(analysis):
+_DELTA_SOURCE = {
+    "given": "the smallest difference of interest given for this analysis",
+    "default": (
+        "the default smallest difference of interest for a metric on a [0, 1] "
+        "scale (Boulesteix et al. 2013, Fig. 2); set <code>delta</code> to "
+        "yours"
+    ),
+}
+
+
+def _power(analysis, figures=""):
     pw = analysis.power
+    head = '<section id="power"><h2>Power and the number of data sets</h2>'
     if pw is None:
-        return ""
+        reason = analysis.skipped.get("power")
+        if reason is None:
+            return ""
+        return head + _not_run("The power analysis", reason) + "</section>"
     a, b = pw["pair"]
-    delta_text = (
-        "the observed mean difference"
-        if pw["delta_source"] == "observed"
-        else "the difference asked for"
-    )
-    return (
-        '<section id="power"><h2>Power and the number of data sets</h2>'
+    parts = [
+        head,
         f"<p>Comparing the two best learners, <b>{html.escape(a)}</b> and "
         f"<b>{html.escape(b)}</b>: their per-data-set differences have standard "
-        f"deviation σ = {pw['sigma']:.4g}. The one-sided paired t-test across this "
-        f"study's J = {pw['n_datasets']} data sets has power "
-        f"<b>{pw['power']:.2f}</b> to detect Δ = {pw['delta']:.4g} ({delta_text}); "
-        f"a study with power {pw['target_power']:.0%} would need "
-        f"<b>J = {pw['n_needed']}</b> data sets (Boulesteix et al. 2013, "
-        "Section 3).</p></section>"
+        f"deviation σ = {pw['sigma']:.4g} over this study's J = "
+        f"{pw['n_datasets']} data sets.</p>",
+    ]
+    if pw["delta"] is not None:
+        parts.append(
+            f'<p id="power-delta">For Δ = <b>{pw["delta"]:.4g}</b> '
+            f"({_DELTA_SOURCE[pw['delta_source']]}), fixed before looking at the "
+            f"results, the one-sided paired t-test across the J = "
+            f"{pw['n_datasets']} data sets has power <b>{pw['power']:.2f}</b>; a "
+            f"study with power {pw['target_power']:.0%} would need "
+            f"<b>J = {pw['n_needed']}</b> data sets (Boulesteix et al. 2013, "
+            "Section 3).</p>"
+        )
+    else:
+        parts.append(
+            '<p id="power-delta">No smallest difference of interest Δ was given, '
+            f"and {html.escape(analysis.metric)} has no natural scale for a "
+            "default: set <code>delta</code> (the <code>[analysis]</code> table of "
+            "the config, or <code>--delta</code>) to the difference worth "
+            "detecting.</p>"
+        )
+    if pw["posthoc_power"] is not None:
+        parts.append(
+            f'<p class="muted" id="power-posthoc">Secondary, <i>post-hoc power</i>: '
+            f"at the observed difference {abs(pw['observed_difference']):.4g} the "
+            f"power is {pw['posthoc_power']:.2f} (J = {pw['posthoc_n_needed']} "
+            "for 80%). Post-hoc power is a function of the p-value and says "
+            "nothing the interval does not; do not read it as evidence.</p>"
+        )
+    parts.append(figures)
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _win_tie_loss(analysis, figure):
+    if figure:
+        return figure
+    reason = analysis.skipped.get("win_tie_loss")
+    if reason is None:
+        return ""
+    return (
+        '<section id="win-tie-loss"><h2>Wins, ties and losses</h2>'
+        + _not_run("The win/tie/loss map", reason)
+        + "</section>"
     )
 
 
@@ -412,9 +478,8 @@ def write_report(
         '<section id="figures"><h2>Figures</h2>',
         fig("critical_difference", *distributions, "forest"),
         "</section>",
-        _power(analysis),
-        fig("power", "datasets_needed") if analysis.power is not None else "",
-        fig("win_tie_loss"),
+        _power(analysis, fig("power", "datasets_needed")),
+        _win_tie_loss(analysis, fig("win_tie_loss")),
         _failures(analysis),
     ]
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

@@ -270,6 +270,15 @@ class StoreWriter:
         self.meta = meta
         return set()
 
+    def update_info(self, extra):
+        """Merge ``extra`` (JSON-safe) into the stored result's ``info``; commit."""
+        result = json.loads(self.meta["result"])
+        result["info"] = {**result.get("info", {}), **extra}
+        value = json.dumps(result)
+        self.conn.execute("UPDATE meta SET value = ? WHERE key = 'result'", (value,))
+        self._commit()
+        self.meta = {**self.meta, "result": value}
+
     def _commit(self):
         self.conn.execute("COMMIT")
         self._begin()  # keep the write lock between tasks
