@@ -4,7 +4,6 @@ import base64
 import html
 import io
 import platform
-import re
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -15,6 +14,9 @@ import pandas as pd
 from .._version import __version__
 from ._analysis import ANALYSES, analyse_result
 from ._figures import make_figures
+from ._latex import write_latex_tables
+from ._learners import learner_table
+from ._methods import write_methods
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
@@ -132,18 +134,8 @@ def _what_was_run(result, analysis, missing):
             ),
         }
     ).rename_axis("data set")
-    learners = pd.DataFrame(
-        {
-            "definition": [
-                # "<function f at 0x7f...>" -> "<function f>": no memory addresses
-                re.sub(
-                    r" at 0x[0-9a-fA-F]+>", ">", info.get("learners", {}).get(name, "")
-                )
-                for name in result.learners
-            ]
-        },
-        index=pd.Index(result.learners, name="learner"),
-    )
+    # Every parameter that is not at its default or differs between learners.
+    learners = learner_table(result).rename_axis("name")
     versions = _versions()
     recorded = info.get("sklearn_bench_version")
     parts = [
@@ -170,6 +162,29 @@ def _what_was_run(result, analysis, missing):
         )
         + ".</p></section>"
     )
+    return "".join(parts)
+
+
+def _settings(settings):
+    if not settings:
+        return ""
+    table = pd.DataFrame(
+        {
+            "value": [str(v) for v, _ in settings.values()],
+            "from": [src for _, src in settings.values()],
+        },
+        index=pd.Index(list(settings), name="setting"),
+    )
+    overridden = [k for k, (_, src) in settings.items() if src == "command line"]
+    parts = ['<section id="settings"><h2>Analysis settings</h2>']
+    if overridden:
+        parts.append(
+            '<p class="note" id="overridden">Overridden on the command line, '
+            f"instead of the run's own settings: {html.escape(', '.join(overridden))}"
+            ".</p>"
+        )
+    parts.append(_table(table, "Settings of this report", table_id="table-settings"))
+    parts.append("</section>")
     return "".join(parts)
 
 
@@ -395,6 +410,7 @@ def write_report(
     title="Benchmark report",
     missing_tasks=0,
     figure_formats=("png", "svg"),
+    settings=None,
 ):
     """Write ``report.html`` and the figures of a result into ``out_dir``.
 
@@ -404,7 +420,10 @@ def write_report(
     difference diagram, the performance distributions, the forest plot of
     pairwise intervals, the power of the study, the win/tie/loss map and the
     failures. Every figure is also written to ``out_dir/figures`` in each of
-    ``figure_formats``. Needs matplotlib (the ``plot`` extra).
+    ``figure_formats``; the LaTeX tables to ``out_dir/tables/*.tex``
+    (:func:`latex_table`); the methods paragraph, generated from what was run
+    and the tests the report ran, to ``out_dir/methods.md`` and
+    ``methods.tex``. Needs matplotlib (the ``plot`` extra).
 
     Parameters
     ----------
@@ -417,6 +436,10 @@ def write_report(
     missing_tasks : int, default=0
         Tasks of a partial run not in the result; the report says so.
     figure_formats : tuple of str, default=("png", "svg")
+    settings : dict, default=None
+        ``{name: (value, source)}`` of the analysis settings and where each came
+        from (e.g. ``"the run's config"``, ``"command line"``, ``"default"``);
+        the report and the methods paragraph list them.
 
     Returns
     -------
@@ -467,12 +490,17 @@ def write_report(
         for _, _, fig in figures.values():
             plt.close(fig)
 
+    versions = _versions()
+    write_latex_tables(result, analysis, out / "tables")
+    write_methods(result, analysis, out, versions=versions, settings=settings)
+
     def fig(*keys):
         return "".join(rendered[k] for k in keys if k in rendered)
 
     distributions = [k for k in rendered if k.startswith("distribution_")]
     sections = [
         _what_was_run(result, analysis, missing_tasks),
+        _settings(settings),
         _effects(analysis),
         _tests(analysis),
         '<section id="figures"><h2>Figures</h2>',
