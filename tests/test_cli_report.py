@@ -43,12 +43,9 @@ class = "{first_class}"
 [learners.dlda]
 class = "sklearn_bench.estimators.DiagonalLDA"
 
-[learners.logreg]
-steps = [
-  {{ class = "sklearn.preprocessing.StandardScaler" }},
-  {{ class = "sklearn.linear_model.LogisticRegression",
-     params = {{ max_iter = 500 }} }},
-]
+[learners.nb]
+class = "sklearn.naive_bayes.GaussianNB"
+params = {{ var_smoothing = 1e-8 }}
 
 [datasets.wine_0v1]
 sklearn = "wine"
