@@ -275,3 +275,33 @@ def test_methods_paragraphs_of_two_runs_state_their_own_design(
         assert "scikit-learn" in md
     assert r"dlda & DiagonalLDA" not in tex1  # LaTeX, not a table
     assert r"$\alpha$ = 0.2" in tex1 and r"$\Delta$ = 0.02" in tex1
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex not installed")
+def test_report_latex_outputs_compile(finished_run, tmp_path):
+    """H: the tables/*.tex and methods.tex that `run` writes compile together with
+    pdflatex (booktabs, graphicx) without an error."""
+    import subprocess
+
+    out = finished_run / "out"
+    inputs = [out / "tables" / "performance.tex", out / "tables" / "pairwise.tex"]
+    inputs.append(out / "methods.tex")
+    body = "\n".join(f"\\input{{{p.as_posix()}}}" for p in inputs)
+    doc = tmp_path / "paper.tex"
+    doc.write_text(
+        "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n"
+        "\\usepackage{booktabs}\n\\usepackage{graphicx}\n"
+        f"\\begin{{document}}\n{body}\n\\end{{document}}\n",
+        encoding="utf-8",
+    )
+    proc = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    log = (tmp_path / "paper.log").read_text(errors="replace")
+    assert proc.returncode == 0, log[-3000:]
+    assert not re.search(r"^! ", log, flags=re.MULTILINE)
+    assert (tmp_path / "paper.pdf").stat().st_size > 1000
