@@ -401,8 +401,11 @@ def analyse_result(
     scope = None
     if n_datasets >= 2:
         blocks_name = "data sets"
-    elif len(mean) == 1 and n_datasets == 1:
-        scope, blocks_name = mean.index[0], "replicates"
+    elif n_datasets == 1:
+        # One complete data set (possibly beside unfinished ones of a partial
+        # run): compare over its replicates.
+        scope = complete.index[0]
+        blocks_name = "replicates" if len(mean) == 1 else f"replicates of {scope}"
     else:
         blocks_name = "data sets"
     can_compare = len(learners) >= 2 and (scope is not None or n_datasets >= 2)
@@ -531,8 +534,8 @@ def analyse_result(
             f"this study has {n_datasets}."
         )
         skipped["power"] = why_not or (
-            "the power across data sets needs at least 2 data sets; this study "
-            "compares replicates of one data set"
+            "the power across data sets needs at least 2 data sets on which every "
+            f"learner has every replicate; this result has {n_datasets}"
         )
     if "win_tie_loss" in analyses and (len(mean) < 1 or mean.shape[1] < 2):
         skipped["win_tie_loss"] = "wins and losses need 2 learners on a data set"

@@ -96,7 +96,8 @@ def make_figures(result, analysis, *, analyses):
             "(Boulesteix et al. 2013, Fig. 2 right).",
             ax.figure,
         )
-        deltas = np.linspace(pw["sigma"] / 5, max(2 * pw["sigma"], delta), 40)
+        # Beyond Δ, so that the mark and its label sit inside the axes.
+        deltas = np.linspace(pw["sigma"] / 5, max(2 * pw["sigma"], 1.3 * delta), 40)
         ax = plotting.plot_datasets_needed(
             sigmas,
             delta=deltas,
@@ -109,8 +110,11 @@ def make_figures(result, analysis, *, analyses):
             "difference to detect (Boulesteix et al. 2013, Fig. 2 left).",
             ax.figure,
         )
-    # Only data sets where at least two learners have a mean can be counted.
-    counted = analysis.mean[analysis.mean.notna().sum(axis=1) >= 2]
+    # Means over the same replicates only (a partial run may have fewer for some
+    # learners), on data sets where at least two learners have them.
+    n_rep = analysis.n_replicates
+    matched = analysis.mean.where(n_rep.eq(n_rep.max(axis=1), axis=0))
+    counted = matched[matched.notna().sum(axis=1) >= 2]
     if "win_tie_loss" in analyses and analysis.mean.shape[1] >= 2 and len(counted):
         ax = plotting.plot_win_tie_loss(
             counted, greater_is_better=analysis.greater_is_better

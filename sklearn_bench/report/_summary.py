@@ -84,6 +84,12 @@ def format_summary(analysis, result=None):
             lines.append(f"   - {dataset}: best {ref} (mean {best_mean:.3f})")
             width = max(len(str(r)) for r in group["learner"])
             for r in group.itertuples():
+                if not r.n:
+                    lines.append(
+                        f"       {r.learner:<{width}}  (no paired interval: not "
+                        "every replicate has a result)"
+                    )
+                    continue
                 lines.append(
                     f"       {r.learner:<{width}}  {_num(r.estimate)}  "
                     f"[{_num(r.low)}, {_num(r.high)}]"

@@ -243,15 +243,20 @@ def _partial(done):
 def test_partial_store_reports_what_is_finished(done):
     """H: a run killed before a data set had any task committed is analysed (no
     KeyError, issue 13): 14 tasks (d0 complete, d1 half) gives within-data-set
-    intervals on d0 and says in place why the analyses across data sets did not
-    run; 6 tasks (d0 half) and 2 tasks (one learner) give no across-data-set
-    analysis and no row for a learner without results."""
+    intervals on d0 and compares the learners over d0's replicates; 6 tasks (d0
+    half) and 2 tasks (one learner) give no comparison, with the reason, and no
+    row for a learner without results; the power is never computed."""
     analysis = analyse_result(_partial(done))
     assert list(analysis.mean.index) == (["d0", "d1"] if done > 12 else ["d0"])
-    assert analysis.friedman is None and analysis.power is None
-    why = "at least 2 learners" if done == 2 else "at least 2 data sets"
-    for key in ("pairs", "friedman", "power"):
-        assert why in analysis.skipped[key]
+    assert analysis.power is None and "power" in analysis.skipped
+    if done == 14:  # the one finished data set is compared over its replicates
+        assert analysis.friedman.n_blocks == 4
+        assert analysis.friedman_blocks == "replicates of d0"
+        assert set(analysis.pairs["n"]) == {4}
+    else:
+        why = "at least 2 learners" if done == 2 else "at least 2 data sets"
+        for key in ("pairs", "friedman", "power"):
+            assert why in analysis.skipped[key]
     finished = set(analysis.within["learner"]) | set(analysis.within["reference"])
     assert finished <= set(analysis.mean.columns[analysis.mean.notna().any()])
     if done == 14:
