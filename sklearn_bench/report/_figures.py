@@ -48,7 +48,8 @@ def make_figures(result, analysis, *, analyses):
                 f"Performance distribution: {dataset}",
                 f"{_name(analysis)} of each learner over the replicates of "
                 f"{dataset}: boxplot and kernel density (Hothorn et al. 2005, "
-                "Figs. 3-5).",
+                "Figs. 3-5), reflected at the ends of the metric's range (an error "
+                "rate lies in [0, 1]) so that no curve runs beyond them.",
                 ax.figure,
             )
     if len(analysis.pairs):

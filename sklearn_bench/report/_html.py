@@ -490,9 +490,7 @@ def write_report(
         for _, _, fig in figures.values():
             plt.close(fig)
 
-    versions = _versions()
     write_latex_tables(result, analysis, out / "tables")
-    write_methods(result, analysis, out, versions=versions, settings=settings)
 
     def fig(*keys):
         return "".join(rendered[k] for k in keys if k in rendered)
@@ -531,4 +529,7 @@ def write_report(
         f"<nav>{nav}</nav></header><main>{''.join(sections)}</main></body></html>\n"
     )
     (out / "report.html").write_text(page, encoding="utf-8")
+    # Last, so that every section above has registered the test it ran
+    # (register_test) before the methods paragraph reads them.
+    write_methods(result, analysis, out, versions=_versions(), settings=settings)
     return analysis
