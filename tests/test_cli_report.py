@@ -154,7 +154,8 @@ def test_report_on_a_store_that_a_run_is_still_writing(killed_run, tmp_path, cap
 def test_report_reuses_the_runs_analysis_settings(finished_run, capsys):
     """H: `report STORE` of a run whose config sets confidence_level = 0.80 and
     delta = 0.02 reports 80% intervals and the power for Δ = 0.02 like `run` did,
-    and lists the settings as coming from the run's config."""
+    and lists the settings as coming from the run's config; so does `report` of
+    the results folder the run saved."""
     out = finished_run / "again"
     code = main(["report", str(finished_run / "run.sqlite"), "--out", str(out)])
     text = capsys.readouterr().out
@@ -171,6 +172,12 @@ def test_report_reuses_the_runs_analysis_settings(finished_run, capsys):
             p,
         )
     assert 'id="overridden"' not in page
+    # The results folder that `run` saved carries the same settings.
+    code = main(
+        ["report", str(finished_run / "out" / "results"), "--out", str(out / "f")]
+    )
+    assert code == 0
+    assert "1. Effect sizes (80% confidence intervals)" in capsys.readouterr().out
 
 
 def test_report_states_command_line_overrides(finished_run, capsys):

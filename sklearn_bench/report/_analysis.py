@@ -139,9 +139,10 @@ def _within(result, mean, greater_is_better, level, metric, notes):
             else:
                 entry.update(estimate=res.estimate, low=ci.low, high=ci.high)
                 entry.update(pvalue=res.pvalue, n=res.n)
+                entry["method"] = getattr(res, "method", "t")
             rows.append(entry)
     columns = ["dataset", "learner", "reference", "estimate", "low", "high"]
-    return pd.DataFrame(rows, columns=[*columns, "pvalue", "n"])
+    return pd.DataFrame(rows, columns=[*columns, "pvalue", "n", "method"])
 
 
 def _holm_levels(pvalues, alpha):
@@ -428,7 +429,10 @@ def analyse_result(
     within = _within(full, mean, gib, level, metric, notes)
     if "effects" in analyses and within["n"].gt(0).any():
         max_rep = int(n_rep.max().max())
-        name, cites = paired_method("t")
+        # The method the within-data-set tests actually used (paired_test's).
+        used = sorted(set(within["method"].dropna())) or ["t"]
+        name = " / ".join(paired_method(m)[0] for m in used)
+        cites = tuple(dict.fromkeys(c for m in used for c in paired_method(m)[1]))
         methods.append(
             TestRecord(
                 "within",
