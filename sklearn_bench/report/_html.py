@@ -57,7 +57,14 @@ def _versions():
 
 
 _P_COLUMNS = {"p", "Holm p", "pvalue", "pvalue_adjusted"}
-_COUNT_COLUMNS = {"n", "replicates", "count", "median n_train", "median n_test"}
+_COUNT_COLUMNS = {
+    "n",
+    "replicates",
+    "count",
+    "median n_train",
+    "median n_test",
+    "features",
+}
 
 
 def _fmt(value, column=None, digits=4):
@@ -134,6 +141,11 @@ def _what_was_run(result, analysis, missing):
             ),
         }
     ).rename_axis("data set")
+    recorded = info.get("dataset_sizes") or {}
+    for key, column in (("n_samples", "n"), ("n_features", "features")):
+        if any(key in size for size in recorded.values()):
+            sizes_of = [recorded.get(d, {}).get(key, np.nan) for d in datasets.index]
+            datasets.insert(1 + (key == "n_features"), column, sizes_of)
     # Every parameter that is not at its default or differs between learners.
     learners = learner_table(result).rename_axis("name")
     versions = _versions()
