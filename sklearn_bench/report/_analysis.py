@@ -439,7 +439,7 @@ def analyse_result(
                 "each learner against the best learner on each data set "
                 f"({level:.0%} confidence intervals of the mean difference)",
                 f"two-sided {name}",
-                f"the replicates of each data set (up to {max_rep})",
+                f"the replicates of each data set, at most {max_rep}",
                 citations=cites,
             )
         )
@@ -460,7 +460,11 @@ def analyse_result(
                     "intervals, and intervals at Holm's step-down levels)",
                     "two-sided paired t-test",
                     f"{n_blocks} {blocks_name}"
-                    + (" (mean performance per data set)" if scope is None else ""),
+                    + (
+                        ", on the mean performance per data set"
+                        if scope is None
+                        else ""
+                    ),
                     correction=f"Holm-adjusted over {len(pairs)} pairs",
                     alpha=round(1 - level, 10),
                     citations=("berrar2013", "holm1979")

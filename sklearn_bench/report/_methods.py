@@ -245,7 +245,7 @@ def _paragraph(rec):
         "intervals before p-values (Berrar & Lozano 2013)."
     )
     if rec["tests"]:
-        s.append("The analyses were: " + " ".join(rec["tests"]))
+        s.append("Analyses. " + " ".join(rec["tests"]))
     else:
         s.append("No test could be run on these results.")
     v = rec["versions"]
