@@ -17,6 +17,11 @@ CITATIONS = {
         "change: a tutorial for comparing multiple classifiers through Bayesian "
         "analysis. Journal of Machine Learning Research, 18(77), 1–36."
     ),
+    "benavoli2016": (
+        "Benavoli, A., Corani, G. and Mangili, F. (2016). Should we really use "
+        "post-hoc tests based on mean-ranks? Journal of Machine Learning Research, "
+        "17(5), 1–10."
+    ),
     "berrar2013": (
         "Berrar, D. and Lozano, J. A. (2013). Significance tests or confidence "
         "intervals: which are preferable for the comparison of classifiers? "
@@ -50,6 +55,7 @@ CITATIONS = {
 # Author-year text of each key, for "(Demšar 2006)".
 _SHORT = {
     "benavoli2017": "Benavoli et al. 2017",
+    "benavoli2016": "Benavoli et al. 2016",
     "berrar2013": "Berrar & Lozano 2013",
     "boulesteix2013": "Boulesteix et al. 2013",
     "demsar2006": "Demšar 2006",
