@@ -69,8 +69,9 @@ class ReportAnalysis:
     notes : list of str
         What could not be computed, and why.
     skipped : dict of str to str
-        Per analysis (``"effects"``, ``"friedman"``, ``"power"``,
-        ``"win_tie_loss"``), why it was not run; the report says so in place.
+        Per analysis (``"pairs"``, ``"friedman"``, ``"power"``,
+        ``"win_tie_loss"``, ``"pairwise"``), why it was not run; the report
+        says so in place.
     methods : list of TestRecord
         The tests the report ran, in order (see
         :func:`~sklearn_bench.report.register_test`); the methods paragraph
