@@ -3,6 +3,7 @@
 from ._critical_difference import plot_critical_difference
 from ._forest import plot_confidence_intervals
 from ._multiple_rule_bias import plot_multiple_rule_bias
+from ._pairwise_significance import plot_pairwise_significance
 from ._performance_distribution import metric_bounds, performance_distribution
 from ._power import plot_datasets_needed, plot_power_curve
 from ._win_tie_loss import plot_win_tie_loss, win_tie_loss_counts
@@ -13,6 +14,7 @@ __all__ = [
     "plot_confidence_intervals",
     "plot_critical_difference",
     "plot_multiple_rule_bias",
+    "plot_pairwise_significance",
     "plot_datasets_needed",
     "plot_power_curve",
     "plot_win_tie_loss",

@@ -23,6 +23,26 @@ _FONT_SIZE = 10
 _TICK_FONT_SIZE = 9
 
 
+def _maximal_runs(order, joined):
+    """Maximal runs of consecutive learners (in ``order``) all pairwise ``joined``.
+
+    ``joined(a, b)`` says whether learners ``order[a]`` and ``order[b]`` may share
+    a bar. Returns the runs of at least two learners not contained in another
+    run, as tuples of learner indices, sorted by their first member.
+    """
+    k = len(order)
+    groups = []
+    last_end = -1
+    for start in range(k):
+        end = start
+        while end + 1 < k and all(joined(m, end + 1) for m in range(start, end + 1)):
+            end += 1
+        if end > start and end > last_end:
+            groups.append(tuple(int(i) for i in order[start : end + 1]))
+        last_end = max(last_end, end)
+    return groups
+
+
 def _maximal_groups(average_ranks, cd):
     """Maximal groups of learners whose average ranks all differ by less than ``cd``.
 
@@ -47,17 +67,9 @@ def _maximal_groups(average_ranks, cd):
     ranks = np.asarray(average_ranks, dtype=float)
     order = np.argsort(ranks, kind="stable")
     sorted_ranks = ranks[order]
-    k = ranks.size
-    groups = []
-    last_end = -1
-    for start in range(k):
-        end = start
-        while end + 1 < k and sorted_ranks[end + 1] - sorted_ranks[start] < cd:
-            end += 1
-        if end > start and end > last_end:
-            groups.append(tuple(int(i) for i in order[start : end + 1]))
-        last_end = max(last_end, end)
-    return groups
+    return _maximal_runs(
+        order, lambda a, b: abs(sorted_ranks[b] - sorted_ranks[a]) < cd
+    )
 
 
 def _bar_extent(ranks, group):
@@ -136,8 +148,6 @@ def plot_critical_difference(
     >>> len([t for t in ax.texts if t.get_gid() == "cd-name"])
     5
     """
-    import matplotlib.pyplot as plt
-
     if method != "nemenyi":
         raise ValueError(
             f"`method` must be 'nemenyi' (an all-pairs test); got {method!r}."
@@ -145,13 +155,24 @@ def plot_critical_difference(
     cd = result.critical_difference(alpha=alpha, method=method)
     names = [str(name) for name in result.average_ranks.index]
     ranks = result.average_ranks.to_numpy(dtype=float)
+    groups = _maximal_groups(ranks, cd)
+    return _draw_rank_diagram(ax, names, ranks, groups, cd=cd)
+
+
+def _draw_rank_diagram(ax, names, ranks, groups, *, cd=None, label=None):
+    """Draw the axis of average ranks, the learners' names and one bar per group.
+
+    ``cd``: draw the critical difference above the axis; otherwise ``label`` (if
+    any) is written there, saying what the bars mean.
+    """
+    import matplotlib.pyplot as plt
+
     k = ranks.size
     order = np.argsort(ranks, kind="stable")
     n_left = (k + 1) // 2
     left, right = list(order[:n_left]), list(order[n_left:])[::-1]
     n_rows = max(len(left), len(right))
 
-    groups = _maximal_groups(ranks, cd)
     intervals = [_bar_extent(ranks, g) for g in groups]
     bar_rows = _pack_rows(intervals, min_gap=_MIN_BAR_GAP)
     n_bar_rows = max(bar_rows, default=-1) + 1
@@ -198,7 +219,7 @@ def plot_critical_difference(
     w_right = max((texts[i].get_window_extent().width for i in right), default=0.0)
     # line end to text, text to its line, and outer margin beyond the longest name
     gap_px, pad_px, margin_px = 0.15 * dpi, 0.08 * dpi, 0.1 * dpi
-    x_max = max(float(k), 1.0 + cd)
+    x_max = max(float(k), 1.0 + (cd or 0.0))
     span = x_max - 1.0
     side_px = w_left + w_right + 2 * (gap_px + pad_px + margin_px)
     if own_figure:
@@ -231,19 +252,30 @@ def plot_critical_difference(
     for tick in np.arange(1.5, k, 1.0):
         ax.plot([tick, tick], [0, 0.06], gid="cd-tick", **line)
 
-    # The critical difference.
-    ax.plot([1, 1 + cd], [_CD_BAR_Y, _CD_BAR_Y], gid="cd-bar", **line)
-    for x in (1, 1 + cd):
-        ax.plot([x, x], [_CD_BAR_Y - 0.08, _CD_BAR_Y + 0.08], gid="cd-bar", **line)
-    ax.text(
-        1 + cd / 2,
-        _CD_BAR_Y + 0.12,
-        f"CD = {cd:.2f}",
-        ha="center",
-        va="bottom",
-        fontsize=_TICK_FONT_SIZE,
-        gid="cd-label",
-    )
+    # The critical difference, or what the bars mean.
+    if cd is not None:
+        ax.plot([1, 1 + cd], [_CD_BAR_Y, _CD_BAR_Y], gid="cd-bar", **line)
+        for x in (1, 1 + cd):
+            ax.plot([x, x], [_CD_BAR_Y - 0.08, _CD_BAR_Y + 0.08], gid="cd-bar", **line)
+        ax.text(
+            1 + cd / 2,
+            _CD_BAR_Y + 0.12,
+            f"CD = {cd:.2f}",
+            ha="center",
+            va="bottom",
+            fontsize=_TICK_FONT_SIZE,
+            gid="cd-label",
+        )
+    elif label:
+        ax.text(
+            (1 + k) / 2,
+            _CD_BAR_Y,
+            label,
+            ha="center",
+            va="bottom",
+            fontsize=_TICK_FONT_SIZE,
+            gid="cd-label",
+        )
 
     # Each learner: down from its rank, then out to its name.
     for row, i in enumerate(left):

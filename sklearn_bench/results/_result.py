@@ -971,6 +971,152 @@ class BenchmarkResult:
             tie_correction=tie_correction,
         )
 
+    def pairwise_test(
+        self,
+        *,
+        method="wilcoxon",
+        adjust="shaffer",
+        alpha=0.05,
+        metric=None,
+        dataset=None,
+        missing="raise",
+        zero_method="demsar",
+    ):
+        """Paired tests of every pair of learners, corrected for multiplicity.
+
+        Each pair is tested on its own two columns (Benavoli, Corani & Mangili
+        2016: unlike Nemenyi's test, no other learner changes the verdict on a
+        pair), then the ``k (k − 1) / 2`` p-values are adjusted by Holm,
+        Shaffer's static or Bergmann–Hommel's procedure (García & Herrera 2008).
+        Delegates to :func:`sklearn_bench.stats.pairwise_tests`.
+
+        Parameters
+        ----------
+        method : {"wilcoxon", "sign"}, default="wilcoxon"
+        adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", "none"}, \
+default="shaffer"
+        alpha : float, default=0.05
+        metric : str, default=None
+            The first metric by default.
+        dataset : str, default=None
+            ``None``: blocks are the data sets (per-data-set mean performances);
+            a name: blocks are that data set's replicates.
+        missing : {"raise", "pairwise"}, default="raise"
+            Across data sets only. ``"raise"``: every learner must have every
+            data set. ``"pairwise"``: each pair is tested on the data sets both
+            learners finished (a learner whose task failed on any replicate of a
+            data set, or that has fewer replicates there, counts as missing on
+            it); the frame's ``n`` says how many.
+        zero_method : str, default="demsar"
+            Wilcoxon only; see :func:`~sklearn_bench.stats.paired_test`.
+
+        Returns
+        -------
+        PairwiseTestResult
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(8) for _ in "ABC"],
+        ...     "l": list("ABC") * 8,
+        ...     "e": [.10, .12, .13, .20, .23, .24, .15, .16, .19, .30, .33, .31,
+        ...           .11, .14, .16, .25, .27, .30, .18, .21, .20, .22, .26, .27]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> res = result.pairwise_test(adjust="holm")
+        >>> res.to_frame()[["learner_i", "learner_j", "pvalue_adjusted"]].round(3)
+          learner_i learner_j  pvalue_adjusted
+        0         A         B            0.035
+        1         A         C            0.035
+        2         B         C            0.161
+        """
+        from ..stats import pairwise_tests
+
+        metric = self._metric(metric)
+        learners = _select.check_learners(self, self.learners, at_least=2)
+        if missing == "pairwise":
+            if dataset is not None:
+                raise ValueError(
+                    "`missing`='pairwise' works across data sets; pass dataset=None."
+                )
+            table = _select.blocks_with_missing(self, learners, metric=metric)
+        else:
+            if dataset is not None:
+                dataset = _select.check_dataset(self, dataset)
+            table = _select.blocks(self, learners, metric=metric, dataset=dataset)
+        res = pairwise_tests(
+            table,
+            method=method,
+            adjust=adjust,
+            alpha=alpha,
+            zero_method=zero_method,
+            greater_is_better=self.metrics[metric],
+            missing=missing,
+        )
+        scope = (
+            f"across {len(table)} data sets"
+            if dataset is None
+            else f"within data set {dataset!r} over {len(table)} replicates"
+        )
+        words = _select.direction_words(self, metric)
+        return replace(res, null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})")
+
+    def skillings_mack(self, *, metric=None, n_resamples=None, random_state=None):
+        """Skillings–Mack test of all learners over data sets with missing cells.
+
+        Friedman's test for incomplete blocks (Skillings & Mack 1981): a learner
+        that failed on a data set (a NaN score on any replicate, or fewer
+        replicates than the others there) is missing on it rather than dropped
+        with all its other data sets. Blocks are the data sets, each value the
+        mean performance over the replicates; ranks follow the metric's
+        direction. With no missing cell it equals Friedman's χ²_F (without the
+        tie correction). Delegates to
+        :func:`sklearn_bench.stats.skillings_mack_test`.
+
+        Parameters
+        ----------
+        metric : str, default=None
+            The first metric by default.
+        n_resamples : int, default=None
+            ``None``: χ² p-value; an integer: Monte Carlo p-value from that many
+            within-block permutations.
+        random_state : int, numpy Generator or RandomState, default=None
+
+        Returns
+        -------
+        SkillingsMackResult
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(6) for _ in "ABC"],
+        ...     "l": list("ABC") * 6,
+        ...     "e": [.10, .12, .13, .20, .23, .24, .15, .16, .19,
+        ...           .30, .33, None, .11, .14, .16, .25, .27, .30]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df.dropna(), dataset="d", learner="l", value="e",
+        ...     greater_is_better=False)
+        >>> res = result.skillings_mack()
+        >>> res.n_missing, res.df, round(res.statistic, 3)
+        (1, 2, 10.842)
+        """
+        from ..stats import skillings_mack_test
+
+        metric = self._metric(metric)
+        learners = _select.check_learners(self, self.learners, at_least=2)
+        table = _select.blocks_with_missing(self, learners, metric=metric)
+        res = skillings_mack_test(
+            table,
+            greater_is_better=self.metrics[metric],
+            n_resamples=n_resamples,
+            random_state=random_state,
+        )
+        words = _select.direction_words(self, metric)
+        scope = f"{words}; across {res.n_blocks} data sets, {res.n_missing} missing"
+        return replace(res, null_hypothesis=f"{res.null_hypothesis[:-1]} ({scope}).")
+
     def global_test(self, dataset, *, metric=None, n_resamples=9999, random_state=None):
         """Hothorn et al. (2005) permutation test of t* on one data set, eq. (3).
 

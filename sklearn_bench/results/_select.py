@@ -226,3 +226,37 @@ def win_tie_loss(table, learners, tolerance, *, greater_is_better):
     return pd.DataFrame(
         counts, index=pd.Index(learners, name="learner"), columns=columns
     )
+
+
+def blocks_with_missing(result, learners, *, metric):
+    """A data sets x learners table of mean performances with NaN where missing.
+
+    For analyses that accept incomplete blocks (pairwise tests on common data
+    sets, Skillings–Mack). A cell is NaN when the learner has no score on the data
+    set, a NaN score (a failed task) on any replicate, or fewer replicates than
+    the data set has for any learner: a mean over other learning samples would
+    not be matched with the other learners' means.
+
+    Returns
+    -------
+    DataFrame
+        Index: data sets (named ``dataset``); columns: ``learners`` (named
+        ``learner``). Only data sets on which at least one learner has a value.
+    """
+    perf = result.performance(metric)
+    perf = perf[perf["learner"].isin(learners)].copy()
+    perf["learner"] = perf["learner"].astype(str)
+    perf["dataset"] = perf["dataset"].astype(str)
+    order = [d for d in result.datasets if d in set(perf["dataset"])]
+    grouped = perf.groupby(["dataset", "learner"], observed=True)["value"]
+    mean = grouped.mean().unstack("learner")
+    complete = grouped.apply(lambda v: bool(v.notna().all())).unstack("learner")
+    n_rep = perf.groupby(["dataset", "learner"], observed=True)["replicate"].nunique()
+    n_rep = n_rep.unstack("learner")
+    full = perf.groupby("dataset", observed=True)["replicate"].nunique()
+    ok = complete.fillna(False).astype(bool) & n_rep.eq(full, axis=0)
+    table = mean.where(ok).reindex(index=order, columns=learners)
+    table = table.dropna(how="all")
+    table.index.name = "dataset"
+    table.columns.name = "learner"
+    return table

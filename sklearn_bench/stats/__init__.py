@@ -1,6 +1,14 @@
 """Statistics for comparing learners: pure functions on arrays, frozen results."""
 
 from ._bootstrap_ci import bootstrap_ci
+from ._effect_size import (
+    EffectSizeResult,
+    cliffs_delta,
+    cohens_dz,
+    rank_biserial,
+    rank_biserial_from_ranks,
+    sign_dominance,
+)
 from ._friedman import FriedmanResult, critical_difference, friedman_test
 from ._global_permutation import GlobalPermutationResult, global_permutation_test
 from ._mcnemar import (
@@ -12,16 +20,24 @@ from ._mcnemar import (
 from ._multiple_rule_bias import MultipleRuleBiasResult, multiple_rule_bias
 from ._multitest import adjust_pvalues
 from ._paired import PairedTestResult, paired_test
+from ._pairwise import PairwiseTestResult, adjust_pairwise_pvalues, pairwise_tests
 from ._power import n_datasets_needed, power_paired_t
+from ._skillings_mack import SkillingsMackResult, skillings_mack_test
 
 __all__ = [
+    "EffectSizeResult",
     "FriedmanResult",
     "GlobalPermutationResult",
     "McNemarResult",
     "MultipleRuleBiasResult",
     "PairedTestResult",
+    "PairwiseTestResult",
+    "SkillingsMackResult",
+    "adjust_pairwise_pvalues",
     "adjust_pvalues",
     "bootstrap_ci",
+    "cliffs_delta",
+    "cohens_dz",
     "critical_difference",
     "error_rate_difference_ci",
     "error_rate_intervals",
@@ -31,5 +47,10 @@ __all__ = [
     "multiple_rule_bias",
     "n_datasets_needed",
     "paired_test",
+    "pairwise_tests",
     "power_paired_t",
+    "rank_biserial",
+    "rank_biserial_from_ranks",
+    "sign_dominance",
+    "skillings_mack_test",
 ]

@@ -18,9 +18,15 @@ from ._multitest import adjust_pvalues
 _CD_METHODS = ("nemenyi", "bonferroni-dunn")
 _POSTHOC_METHODS = ("nemenyi", "holm", "hochberg", "bonferroni")
 
+# García & Herrera (2008): all-pairs corrections that use the logical relations
+_POSTHOC_METHODS += ("shaffer", "bergmann_hommel")
 
-def _validate_scores(scores, name="scores"):
-    """Return ``(values, learners, blocks)`` of a blocks x learners table."""
+
+def _validate_scores(scores, name="scores", *, allow_nan=False):
+    """Return ``(values, learners, blocks)`` of a blocks x learners table.
+
+    ``allow_nan=True`` lets NaN (missing learner x block cells) through.
+    """
     if isinstance(scores, pd.DataFrame):
         learners = list(scores.columns)
         blocks = list(scores.index)
@@ -52,7 +58,7 @@ def _validate_scores(scores, name="scores"):
             f"`{name}` must have at least 2 blocks (rows); got {n_blocks}."
         )
     nan = np.isnan(values)
-    if nan.any():
+    if nan.any() and not allow_nan:
         row, col = np.argwhere(nan)[0]
         raise ValueError(
             f"`{name}` contains NaN: learner {learners[col]!r} on block "
@@ -266,6 +272,25 @@ class FriedmanResult:
         return (k - 1, (k - 1) * (n - 1))
 
     @property
+    def kendalls_w(self):
+        """Kendall's coefficient of concordance, ``W = χ²_F / (N (k − 1))``.
+
+        The Friedman test's effect size: 0 when the learners' average ranks are
+        equal, 1 when every block ranks them the same way (Kendall & Babington
+        Smith 1939). It follows the χ²_F of this result, so with the tie
+        correction it is Kendall's tie-corrected W. No magnitude label (we know
+        of no convention set for it in this use).
+
+        Examples
+        --------
+        >>> from sklearn_bench.stats import friedman_test
+        >>> res = friedman_test([[1, 2, 3], [1, 3, 2], [1, 2, 3], [2, 1, 3]])
+        >>> round(res.kendalls_w, 4)
+        0.5625
+        """
+        return float(self.statistic / (self.n_blocks * (self.n_learners - 1)))
+
+    @property
     def ranks(self):
         """The within-block ranks, a blocks x learners DataFrame (rank 1 = best).
 
@@ -314,14 +339,19 @@ class FriedmanResult:
 
         Parameters
         ----------
-        method : {"nemenyi", "holm", "hochberg", "bonferroni"}, default="nemenyi"
+        method : {"nemenyi", "holm", "hochberg", "bonferroni", "shaffer", \
+"bergmann_hommel"}, default="nemenyi"
             How the p-values are adjusted. ``"nemenyi"`` (all pairs only): the
             studentized-range p-value of ``|z| sqrt(2)`` with ``k`` means and
             infinite df, i.e. ``|R_i - R_j| >= CD`` exactly when it is ``<=
             alpha``. ``"holm"``, ``"hochberg"``, ``"bonferroni"``: R's
             ``p.adjust`` over the ``k (k - 1) / 2`` pairs, or over the ``k - 1``
             comparisons with ``control`` (``"bonferroni"`` with a control is
-            Bonferroni–Dunn's test).
+            Bonferroni–Dunn's test). ``"shaffer"``, ``"bergmann_hommel"`` (all
+            pairs only): García & Herrera's (2008) procedures, see
+            :func:`~sklearn_bench.stats.adjust_pairwise_pvalues`. These still
+            compare mean ranks, which depend on every learner (Benavoli et al.
+            2016); :func:`~sklearn_bench.stats.pairwise_tests` does not.
         control : label, default=None
             A learner to compare every other learner with; ``None`` compares all
             pairs.
@@ -358,9 +388,9 @@ class FriedmanResult:
                     f"`control` must be one of the learners {learners}; "
                     f"got {control!r}."
                 )
-            if method == "nemenyi":
+            if method in ("nemenyi", "shaffer", "bergmann_hommel"):
                 raise ValueError(
-                    "`method`='nemenyi' compares all pairs; with a `control` use "
+                    f"`method`={method!r} compares all pairs; with a `control` use "
                     "'holm', 'hochberg' or 'bonferroni' (Bonferroni-Dunn)."
                 )
             c = learners.index(control)
@@ -375,6 +405,10 @@ class FriedmanResult:
                 np.abs(z) * np.sqrt(2), self.n_learners, np.inf
             )
             adjusted = np.clip(adjusted, 0.0, 1.0)
+        elif method in ("shaffer", "bergmann_hommel"):
+            from ._pairwise import adjust_pairwise_pvalues
+
+            adjusted = adjust_pairwise_pvalues(raw, method)
         else:
             adjusted = adjust_pvalues(raw, method=method)
         return pd.DataFrame(
@@ -421,6 +455,7 @@ class FriedmanResult:
             "pvalue": self.pvalue,
             "iman_davenport_statistic": self.iman_davenport_statistic,
             "iman_davenport_pvalue": self.iman_davenport_pvalue,
+            "kendalls_w": self.kendalls_w,
             "n_blocks": self.n_blocks,
             "n_learners": self.n_learners,
             "average_ranks": self.average_ranks.to_dict(),

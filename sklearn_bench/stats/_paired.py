@@ -130,8 +130,76 @@ class PairedTestResult:
             low = -np.inf
         return ConfidenceInterval(float(low), float(high))
 
+    def effect_size(self):
+        """The standardised effect size that goes with this test.
+
+        Beside the raw ``estimate`` and its :meth:`confidence_interval`, never
+        instead of them:
+
+        - ``"t"``, ``"permutation"``: Cohen's d_z of the differences
+          (:func:`~sklearn_bench.stats.cohens_dz`), with its noncentral-t
+          interval (sided as the test) and Cohen's (1988) labels.
+        - ``"corrected_t"``: d_z as a description only: its resamples overlap,
+          so the noncentral-t interval would be too narrow and is not given.
+        - ``"wilcoxon"``: the matched-pairs rank-biserial correlation from the
+          test's own signed-rank sums, zeros handled as the test did
+          (:func:`~sklearn_bench.stats.rank_biserial`; Kerby 2014).
+        - ``"sign"``: ``(wins − losses) / n``
+          (:func:`~sklearn_bench.stats.sign_dominance`).
+
+        Returns
+        -------
+        EffectSizeResult
+
+        Examples
+        --------
+        >>> from sklearn_bench.stats import paired_test
+        >>> x = [0.864, 0.872, 0.869, 0.730, 0.820, 0.712, 0.891, 0.787, 0.754]
+        >>> y = [0.857, 0.849, 0.848, 0.697, 0.791, 0.715, 0.866, 0.725, 0.719]
+        >>> es = paired_test(x, y).effect_size()
+        >>> es.name, round(es.estimate, 3), es.magnitude
+        ('cohens_dz', 1.411, 'large')
+        >>> es = paired_test(x, y, method="wilcoxon").effect_size()
+        >>> es.name, round(es.estimate, 3)
+        ('rank_biserial', 0.956)
+        """
+        from dataclasses import replace
+
+        from ._effect_size import (
+            EffectSizeResult,
+            cohens_dz,
+            rank_biserial_from_ranks,
+            sign_dominance,
+        )
+
+        d = self._differences
+        if self.method.startswith("wilcoxon"):
+            r = self.details
+            return EffectSizeResult(
+                "rank_biserial",
+                rank_biserial_from_ranks(r["r_plus"], r["r_minus"], r["n_used"]),
+                int(r["n_used"]),
+                None,
+                None,
+                self.alternative,
+            )
+        if self.method == "sign":
+            return replace(sign_dominance(d), alternative=self.alternative)
+        if d.size < 2:
+            raise ValueError("Cohen's d_z needs at least 2 pairs.")
+        res = cohens_dz(d, alternative=self.alternative)
+        if self.method == "corrected_t":
+            res = replace(res, _interval=None)
+        return res
+
     def to_dict(self, confidence_level=0.95):
-        """The result as a flat ``dict``, interval first (it matters most)."""
+        """The result as a flat ``dict``, interval first (it matters most).
+
+        The standardised effect size (:meth:`effect_size`) follows the p-value:
+        ``effect_size``, ``effect_size_estimate``, ``effect_size_ci_low``,
+        ``effect_size_ci_high`` (NaN where no interval), ``effect_size_magnitude``
+        and ``effect_size_magnitude_source``.
+        """
         ci = self.confidence_interval(confidence_level)
         return {
             "method": self.method,
@@ -146,7 +214,21 @@ class PairedTestResult:
             "pvalue": self.pvalue,
             "pvalue_standard_error": self.pvalue_standard_error,
             "null_hypothesis": self.null_hypothesis,
+            **self._effect_size_dict(confidence_level),
         }
+
+    def _effect_size_dict(self, confidence_level):
+        try:
+            return self.effect_size().to_dict(confidence_level)
+        except ValueError:  # a single pair: no d_z
+            return {
+                "effect_size": None,
+                "effect_size_estimate": np.nan,
+                "effect_size_ci_low": np.nan,
+                "effect_size_ci_high": np.nan,
+                "effect_size_magnitude": None,
+                "effect_size_magnitude_source": None,
+            }
 
     def to_frame(self, confidence_level=0.95):
         """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""

@@ -1,0 +1,120 @@
+"""A CD-style diagram whose bars come from any pairwise significance matrix.
+
+It shares the layout of the critical difference diagram
+(:mod:`sklearn_bench.plotting._critical_difference`); only the groups differ.
+matplotlib is imported inside the functions.
+"""
+
+import numpy as np
+
+from ._critical_difference import _draw_rank_diagram, _maximal_runs
+
+
+def _groups_from_matrix(average_ranks, significant):
+    """Maximal runs (in rank order) of learners no two of which differ significantly.
+
+    ``significant`` is a symmetric boolean (k, k) array in the order of
+    ``average_ranks``.
+    """
+    ranks = np.asarray(average_ranks, dtype=float)
+    order = np.argsort(ranks, kind="stable")
+    sig = np.asarray(significant, dtype=bool)
+    return _maximal_runs(order, lambda a, b: not sig[order[a], order[b]])
+
+
+def plot_pairwise_significance(
+    result=None, *, significant=None, average_ranks=None, ax=None, label=None
+):
+    """CD-style diagram whose bars come from a pairwise significance matrix.
+
+    The layout of :func:`plot_critical_difference` (average ranks on an axis,
+    rank 1 on the left), but a bar joins a run of learners, consecutive in rank
+    order, no two of which differ significantly by the given all-pairs test,
+    e.g. pairwise Wilcoxon tests with Holm's correction (the "Wilcoxon–Holm"
+    diagram; Benavoli, Corani & Mangili 2016) or Shaffer's / Bergmann–Hommel's.
+    Only maximal runs get a bar.
+
+    Parameters
+    ----------
+    result : PairwiseTestResult, default=None
+        The result of :func:`sklearn_bench.stats.pairwise_tests`; its
+        ``significant`` matrix and ``average_ranks`` are used.
+    significant : DataFrame or array-like of shape (k, k), default=None
+        Instead of ``result``: a symmetric boolean matrix, True where a pair
+        differs significantly (any all-pairs procedure).
+    average_ranks : Series or array-like of shape (k,), default=None
+        With ``significant``: the learners' average ranks (a Series names
+        them; the matrix's order must be the Series' order).
+    ax : matplotlib.axes.Axes, default=None
+        ``None`` makes a new figure sized for the names.
+    label : str, default=None
+        The line above the axis saying what the bars mean; by default the test,
+        its correction and α of ``result``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Notes
+    -----
+    Unlike Nemenyi's critical difference, significance from pairwise tests need
+    not follow the distance of average ranks: two learners far apart in rank
+    can be indistinguishable while a closer pair differs. A bar is drawn only
+    over a run in which every pair is non-significant, so a bar never joins two
+    learners that differ; a non-significant pair separated by a learner that
+    differs from one of them gets no bar. The matrix
+    (``result.significant``) is the full answer.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import pairwise_tests
+    >>> from sklearn_bench.plotting import plot_pairwise_significance
+    >>> rng = np.random.default_rng(0)
+    >>> errors = rng.normal(0.2, 0.05, (20, 4)) + [0, 0.01, 0.06, 0.07]
+    >>> ax = plot_pairwise_significance(pairwise_tests(errors, adjust="holm"))
+    >>> len([line for line in ax.lines if line.get_gid() == "cd-group"])
+    2
+    """
+    import pandas as pd
+
+    if result is not None:
+        if significant is not None or average_ranks is not None:
+            raise ValueError(
+                "Pass either `result` or `significant` with `average_ranks`."
+            )
+        significant = result.significant
+        average_ranks = result.average_ranks
+        if label is None:
+            test = "Wilcoxon" if result.method.startswith("wilcoxon") else "sign"
+            adjust = result.adjust.replace("_", "–").title()
+            label = (
+                f"bars: no significant difference ({test}, {adjust}, "
+                f"α = {result.alpha:g})"
+            )
+    elif significant is None or average_ranks is None:
+        raise ValueError("`significant` and `average_ranks` are both required.")
+    if isinstance(average_ranks, pd.Series):
+        names = [str(name) for name in average_ranks.index]
+        if isinstance(significant, pd.DataFrame):
+            significant = significant.loc[average_ranks.index, average_ranks.index]
+    else:
+        names = [str(i) for i in range(len(average_ranks))]
+    ranks = np.asarray(average_ranks, dtype=float)
+    sig = np.asarray(significant, dtype=bool)
+    k = ranks.size
+    if ranks.ndim != 1 or k < 2:
+        raise ValueError("`average_ranks` must hold at least 2 learners.")
+    if np.isnan(ranks).any():
+        raise ValueError(
+            "`average_ranks` contains NaN (no data set has every learner); the "
+            "diagram needs every learner's average rank."
+        )
+    if sig.shape != (k, k) or not (sig == sig.T).all():
+        raise ValueError(
+            f"`significant` must be a symmetric ({k}, {k}) boolean matrix."
+        )
+    groups = _groups_from_matrix(ranks, sig)
+    return _draw_rank_diagram(ax, names, ranks, groups, label=label)

@@ -1,0 +1,125 @@
+"""Tests of BenchmarkResult.pairwise_test (and its data selection for incomplete
+blocks): it selects and delegates to sklearn_bench.stats.pairwise_tests."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sklearn_bench import BenchmarkResult
+from sklearn_bench.stats import pairwise_tests
+
+REF = json.loads(
+    (Path(__file__).parents[1] / "stats" / "reference" / "pairwise.json").read_text(
+        "utf-8"
+    )
+)
+GH = next(c for c in REF["data"] if c["name"] == "data.gh.2008")
+
+
+def _gh_result(drop=()):
+    table = pd.DataFrame(GH["scores"], index=GH["datasets"], columns=GH["learners"])
+    long = (
+        table.rename_axis("d")
+        .reset_index()
+        .melt(id_vars="d", var_name="l", value_name="acc")
+    )
+    for dataset, learner in drop:
+        long = long[~((long["d"] == dataset) & (long["l"] == learner))]
+    return table, BenchmarkResult.from_frame(
+        long, dataset="d", learner="l", value="acc", greater_is_better=True
+    )
+
+
+def test_pairwise_test_delegates_and_matches_r():
+    """H: the method's adjusted p-values are R/scmamp's on García & Herrera's data."""
+    table, result = _gh_result()
+    res = result.pairwise_test(adjust="shaffer", zero_method="wilcox")
+    np.testing.assert_allclose(
+        res.to_frame()["pvalue_adjusted"], GH["wilcoxon"]["shaffer"], rtol=1e-8
+    )
+    direct = pairwise_tests(table, adjust="shaffer", zero_method="wilcox")
+    pd.testing.assert_frame_equal(res.to_frame(), direct.to_frame())
+    assert "higher is better; across 30 data sets" in res.null_hypothesis
+    # higher is better: the best learner has the smallest average rank
+    assert res.average_ranks.idxmin() == table.mean().idxmax()
+
+
+def test_missing_learner_on_a_data_set_raises_or_goes_pairwise():
+    """H: a learner missing on one data set raises by default and is tested on the
+    29 common data sets with missing='pairwise', equal to dropping that data set."""
+    table, result = _gh_result(drop=[("Autos", "Kernel")])
+    with pytest.raises(ValueError, match="'Kernel' on dataset 'Autos'"):
+        result.pairwise_test()
+    res = result.pairwise_test(missing="pairwise", adjust="holm")
+    frame = res.to_frame().set_index(["learner_i", "learner_j"])
+    assert frame.loc[("C4.5", "Kernel"), "n"] == 29
+    assert frame.loc[("C4.5", "CN2"), "n"] == 30
+    expected = pairwise_tests(
+        table.drop(index="Autos")[["C4.5", "Kernel"]], adjust="none"
+    ).to_frame()
+    assert frame.loc[("C4.5", "Kernel"), "pvalue"] == expected.loc[0, "pvalue"]
+    with pytest.raises(ValueError, match="across data sets"):
+        result.pairwise_test(missing="pairwise", dataset="Autos")
+
+
+def test_failed_replicate_counts_as_missing_cell():
+    """H: a NaN score on one replicate makes that learner × data set cell missing."""
+    rng = np.random.default_rng(0)
+    rows = [
+        {"d": f"d{j}", "l": learner, "r": r, "e": rng.random()}
+        for j in range(6)
+        for learner in "ABC"
+        for r in range(3)
+    ]
+    df = pd.DataFrame(rows)
+    df.loc[(df["d"] == "d2") & (df["l"] == "B") & (df["r"] == 1), "e"] = np.nan
+    result = BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", value="e", replicate="r",
+        greater_is_better=False,
+    )  # fmt: skip
+    with pytest.raises(ValueError, match="NaN performance"):
+        result.pairwise_test()
+    res = result.pairwise_test(missing="pairwise", adjust="holm")
+    n = res.to_frame().set_index(["learner_i", "learner_j"])["n"]
+    assert n[("A", "B")] == 5 and n[("A", "C")] == 6
+
+
+def test_within_one_dataset_uses_replicates():
+    """H: dataset=name tests over that data set's replicates."""
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame(
+        {"d": "x", "l": np.repeat(list("ABC"), 12), "r": np.tile(range(12), 3),
+         "e": rng.normal(0.2, 0.02, 36) + np.repeat([0, 0.03, 0.031], 12)}
+    )  # fmt: skip
+    result = BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", value="e", replicate="r",
+        greater_is_better=False,
+    )  # fmt: skip
+    res = result.pairwise_test(dataset="x", method="sign", adjust="bergmann_hommel")
+    assert res.n_blocks == 12 and "over 12 replicates" in res.null_hypothesis
+    assert res.significant.loc["A", "B"]
+
+
+def test_skillings_mack_uses_the_incomplete_table():
+    """H: BenchmarkResult.skillings_mack equals the stats function on the table with
+    the failed cells missing, where friedman raises."""
+    from sklearn_bench.stats import skillings_mack_test
+
+    table, result = _gh_result(drop=[("Autos", "Kernel"), ("Balance", "CN2")])
+    with pytest.raises(ValueError, match="Learners are missing"):
+        result.friedman()
+    res = result.skillings_mack()
+    expected = table.copy()
+    expected.loc["Autos", "Kernel"] = np.nan
+    expected.loc["Balance", "CN2"] = np.nan
+    direct = skillings_mack_test(expected, greater_is_better=True)
+    assert res.statistic == pytest.approx(direct.statistic, rel=1e-12)
+    assert res.n_missing == 2 and res.df == 4
+    assert "higher is better; across 30 data sets, 2 missing" in res.null_hypothesis
+    # complete result: Skillings-Mack = Friedman without tie correction
+    _, complete = _gh_result()
+    fried = complete.friedman(tie_correction=False)
+    assert complete.skillings_mack().statistic == pytest.approx(fried.statistic)
