@@ -17,7 +17,14 @@ from sklearn_bench.cli import main  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_CONFIG = ROOT / "examples" / "configs" / "demo.toml"
-FIGURES = ("critical_difference", "forest", "power", "datasets_needed", "win_tie_loss")
+FIGURES = (
+    "critical_difference",
+    "pairwise_significance",
+    "forest",
+    "power",
+    "datasets_needed",
+    "win_tie_loss",
+)
 
 
 @pytest.fixture(scope="module")

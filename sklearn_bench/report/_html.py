@@ -17,6 +17,7 @@ from ._figures import make_figures
 from ._latex import write_latex_tables
 from ._learners import learner_table
 from ._methods import write_methods
+from ._pairwise import pairwise_analysis, pairwise_figure, pairwise_html
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
@@ -474,7 +475,7 @@ def write_report(
     ...     analysis = write_report(result, tmp)
     ...     html = (pathlib.Path(tmp) / "report.html").read_text()
     >>> analysis.best, html.count("<img")
-    ('x', 8)
+    ('x', 9)
     """
     import matplotlib.pyplot as plt
 
@@ -490,6 +491,10 @@ def write_report(
         analyses=analyses,
     )
     figures = make_figures(result, analysis, analyses=analyses)
+    # Pairwise post-hoc tests, each pair on its own (Wilcoxon, Holm).
+    pairwise = pairwise_analysis(result, analysis) if "friedman" in analyses else None
+    if pairwise is not None:
+        figures["pairwise_significance"] = pairwise_figure(pairwise)
     rendered = {}
     try:
         for key, (fig_title, caption, fig) in figures.items():
@@ -513,6 +518,7 @@ def write_report(
         _settings(settings),
         _effects(analysis),
         _tests(analysis),
+        pairwise_html(analysis, pairwise, fig("pairwise_significance")),
         '<section id="figures"><h2>Figures</h2>',
         fig("critical_difference", *distributions, "forest"),
         "</section>",

@@ -48,10 +48,10 @@ def pairwise_analysis(result, analysis, *, method="wilcoxon", adjust="holm"):
         analysis,
         TestRecord(
             "pairwise",
-            "every pair of learners on its own (a verdict that no third learner "
-            "changes, unlike Nemenyi's)",
-            f"two-sided {name} test, with the matched-pairs rank-biserial "
-            "correlation as effect size",
+            "every pair of learners on its own, a verdict that no third learner "
+            "changes, unlike Nemenyi's (effect size: the matched-pairs "
+            "rank-biserial correlation)",
+            f"two-sided {name} test",
             f"{n_text} {blocks}",
             correction=f"{adjust.capitalize()}-adjusted over {len(frame)} pairs",
             alpha=alpha,
@@ -78,17 +78,17 @@ def pairwise_html(analysis, res, figure=""):
     level = f"{1 - res.alpha:.0%}"
     table = pd.DataFrame(
         {
-            "n": frame["n"],
-            "mean difference": frame["mean_difference"],
-            "estimate": frame["estimate"],
+            "n": frame["n"].to_numpy(),
+            "mean difference": frame["mean_difference"].to_numpy(),
+            "estimate": frame["estimate"].to_numpy(),
             f"{level} CI": [
                 f"[{lo:.4f}, {hi:.4f}]"
                 for lo, hi in zip(frame["ci_low"], frame["ci_high"], strict=True)
             ],
-            "p": frame["pvalue"],
-            f"{res.adjust.capitalize()} p": frame["pvalue_adjusted"],
-            "differ": frame["reject"].map({True: "yes", False: "no"}),
-            "effect size": frame["effect_size"],
+            "p": frame["pvalue"].to_numpy(),
+            f"{res.adjust.capitalize()} p": frame["pvalue_adjusted"].to_numpy(),
+            "differ": frame["reject"].map({True: "yes", False: "no"}).to_numpy(),
+            "effect size": frame["effect_size"].to_numpy(),
         },
         index=pd.Index(
             [

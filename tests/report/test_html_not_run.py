@@ -58,3 +58,23 @@ def test_learner_failing_everywhere_is_explained_in_the_tests_section(tmp_path):
     assert "at least 2 data sets on which every learner has every replicate" in tests
     assert "Pairwise intervals not run:</b>" in _section(page, "effects")
     assert "A pair without a data set on which both have results is 0/0/0" in page
+
+
+def test_pairwise_section_matches_pairwise_test_and_is_in_the_methods(tmp_path):
+    """H: the report's pairwise section shows BenchmarkResult.pairwise_test
+    (Wilcoxon, Holm, α = 1 − confidence level) pair by pair, its diagram, and the
+    methods paragraph cites Benavoli et al. (2016) for it."""
+    result = _result(6)
+    write_report(result, tmp_path, confidence_level=0.9)
+    page = (tmp_path / "report.html").read_text()
+    section = _section(page, "pairwise")
+    res = result.pairwise_test(method="wilcoxon", adjust="holm", alpha=0.1)
+    for row in res.to_frame().itertuples():
+        assert f"<td>{row.learner_i} − {row.learner_j}</td>" in section
+        p = row.pvalue_adjusted
+        assert (f"{p:.2e}" if p < 1e-3 else f"{p:.3f}") in section
+    assert 'id="fig-pairwise_significance"' in section
+    methods = (tmp_path / "methods.md").read_text()
+    assert "two-sided Wilcoxon signed-rank test over 6 data sets" in methods
+    assert "Holm-adjusted over 3 pairs, at α = 0.1" in methods
+    assert "Benavoli, A., Corani, G. and Mangili, F. (2016)" in methods
