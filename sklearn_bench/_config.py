@@ -166,6 +166,8 @@ class RunConfig:
     figure_formats: tuple = ("png", "svg")
     title: str = "Benchmark report"
     source: Path | None = field(default=None, repr=False)
+    # The keys of [analysis] the file sets (the rest are defaults).
+    analysis_keys: tuple = ()
 
 
 def _fail(key, message):
@@ -442,6 +444,9 @@ def parse_config(data, *, base=Path(".")):
 
     analysis = data.get("analysis", {})
     _check_keys(analysis, _ANALYSIS_KEYS, "analysis")
+    config.analysis_keys = tuple(
+        sorted("analyses" if k == "run" else k for k in analysis)
+    )
     if "run" in analysis:
         run = analysis["run"]
         if not isinstance(run, list) or any(r not in ANALYSES for r in run):

@@ -162,9 +162,14 @@ def _build_parser():
         help="re-analyse a stored run (also a partial one) without refitting",
         description=(
             "Read a stored run -- the SQLite store of a run, or a results "
-            "directory written by BenchmarkResult.save -- and write report.html "
-            "and the figures again, without refitting. A partial run is "
-            "reported with the number of missing tasks."
+            "directory written by BenchmarkResult.save -- and write report.html, "
+            "the figures, the LaTeX tables and the methods paragraph again, "
+            "without refitting. A partial run (killed, or still running) is "
+            "reported with the number of missing tasks. The analysis settings "
+            "stored with the run ([analysis] of its config) are reused; the "
+            "options below override them, and the report says so. An existing "
+            "report is never overwritten without --force: by default a new "
+            "folder (report-2, report-3, ...) is used."
         ),
     )
     report.add_argument("store", type=Path, metavar="STORE")
@@ -172,7 +177,38 @@ def _build_parser():
         "--out",
         type=Path,
         metavar="DIR",
-        help="output directory (default: the folder of STORE)",
+        help="output directory (default: the folder of STORE, or a new "
+        "report-N folder beside it if that already holds a report)",
+    )
+    report.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite a report already in the output directory",
+    )
+    report.add_argument(
+        "--confidence-level",
+        type=float,
+        metavar="LEVEL",
+        help="override the run's analysis.confidence_level (e.g. 0.95)",
+    )
+    report.add_argument(
+        "--delta",
+        type=float,
+        metavar="DELTA",
+        help="override the run's analysis.delta: the smallest difference of "
+        "interest for the power analysis, in the metric's units (default: 0.05 "
+        "for metrics on a [0, 1] scale such as the error rate)",
+    )
+    report.add_argument(
+        "--target-power",
+        type=float,
+        metavar="POWER",
+        help="override the run's analysis.target_power (e.g. 0.8)",
+    )
+    report.add_argument(
+        "--metric",
+        metavar="NAME",
+        help="override the run's analysis.metric",
     )
     report.set_defaults(func=_cmd_report)
 
@@ -243,6 +279,46 @@ def _say(message, stream=None):
     print(message, file=sys.stdout if stream is None else stream, flush=True)
 
 
+# The settings of the analysis a run records (info["analysis"]) and report reuses.
+_SETTINGS = ("metric", "analyses", "confidence_level", "delta", "target_power")
+_DEFAULT_SETTINGS = {
+    "metric": None,
+    "analyses": None,
+    "confidence_level": 0.95,
+    "delta": None,
+    "target_power": 0.8,
+}
+
+
+def _analysis_info(values, given):
+    """The JSON-safe ``info["analysis"]`` of a run: the settings it used and the
+    names of those its config set."""
+    settings = {k: values.get(k, _DEFAULT_SETTINGS[k]) for k in _SETTINGS}
+    if settings["analyses"] is not None:
+        settings["analyses"] = list(settings["analyses"])
+    return {"settings": settings, "from_config": sorted(given)}
+
+
+def _settings_table(settings, sources):
+    """``{name: (shown value, source)}`` for the report."""
+    out = {}
+    for name in _SETTINGS:
+        value = settings.get(name)
+        if name == "delta" and value is None:
+            value = "not set (0.05 for a metric on a [0, 1] scale, else none)"
+        elif name == "metric" and value is None:
+            value = "the first metric"
+        elif name == "analyses":
+            value = "all" if value is None else ", ".join(value)
+        out[name] = (value, sources[name])
+    return out
+
+
+def _report_kwargs(settings):
+    kwargs = {k: settings[k] for k in _SETTINGS if settings.get(k) is not None}
+    return kwargs
+
+
 def _write_outputs(result, out, *, report_kwargs, missing_tasks=0):
     """Results (CSV, Parquet), tables, the report and the printed summary."""
     from .report import format_summary, write_report
@@ -279,8 +355,8 @@ def _write_outputs(result, out, *, report_kwargs, missing_tasks=0):
     return analysis
 
 
-def _fit(experiment, datasets):
-    experiment.fit(datasets)
+def _fit(experiment, datasets, info=None):
+    experiment.fit(datasets, info=info)
     return experiment.results_
 
 
@@ -297,12 +373,17 @@ def _cmd_demo(args):
     experiment, datasets = demo_experiment(size, n_jobs=args.n_jobs, store=store)
     _say(f"sklearn-bench demo ({size}): {describe(size)}")
     start = time.perf_counter()
-    result = _fit(experiment, datasets)
+    analysis = _analysis_info({}, given=())
+    result = _fit(experiment, datasets, info={"analysis": analysis})
     _say(f"Fitted {experiment.n_tasks_} tasks in {time.perf_counter() - start:.1f} s.")
+    sources = dict.fromkeys(_SETTINGS, "default")
     _write_outputs(
         result,
         out,
-        report_kwargs={"title": "sklearn-bench demo"},
+        report_kwargs={
+            "title": "sklearn-bench demo",
+            "settings": _settings_table(analysis["settings"], sources),
+        },
     )
     _say(f"Store: {store} (re-analyse with `sklearn-bench report {store}`)")
     return EXIT_OK
@@ -352,9 +433,13 @@ def _cmd_run(args):
     if args.check:
         _say(f"Config OK: {setup['n_tasks']} tasks would run.")
         return EXIT_OK
+    values = {k: getattr(config, k) for k in _SETTINGS}
+    analysis = _analysis_info(values, given=config.analysis_keys)
     start = time.perf_counter()
+    # The analysis settings go into the store when the run starts, so that
+    # `report STORE` reuses them even if the run is killed.
     try:
-        result = _fit(experiment, datasets)
+        result = _fit(experiment, datasets, info={"analysis": analysis})
     except CorruptStoreError as exc:
         raise _UsageError(str(exc)) from exc
     took = time.perf_counter() - start
@@ -365,17 +450,18 @@ def _cmd_run(args):
         )
     else:
         _say(f"Fitted {experiment.n_tasks_} tasks in {took:.1f} s.")
+    sources = {
+        k: "the run's config" if k in config.analysis_keys else "default"
+        for k in _SETTINGS
+    }
     _write_outputs(
         result,
         out,
         report_kwargs={
-            "metric": config.metric,
-            "analyses": config.analyses,
-            "confidence_level": config.confidence_level,
-            "delta": config.delta,
-            "target_power": config.target_power,
+            **{k: values[k] for k in _SETTINGS},
             "title": config.title,
             "figure_formats": config.figure_formats,
+            "settings": _settings_table(analysis["settings"], sources),
         },
     )
     return EXIT_OK
@@ -410,14 +496,75 @@ def _load_stored(path):
     return result, int(result.n_missing_tasks)
 
 
+def _report_dir(args):
+    """Where ``report`` writes: never over an existing report without --force."""
+    if args.out is not None:
+        if (args.out / "report.html").exists() and not args.force:
+            raise _UsageError(
+                f"{args.out} already holds a report; pass --force to overwrite it "
+                "or choose another --out"
+            )
+        return args.out
+    base = args.store.parent
+    if not (base / "report.html").exists() or args.force:
+        return base
+    n = 2
+    while (base / f"report-{n}" / "report.html").exists():
+        n += 1
+    out = base / f"report-{n}"
+    _say(
+        f"{base / 'report.html'} exists and is kept; writing this report to {out} "
+        "(--force overwrites)."
+    )
+    return out
+
+
+def _report_settings(result, args):
+    """The settings of ``report``: the run's own (stored with it), overridden by
+    the command line; ``(settings, sources)``."""
+    stored = result.info.get("analysis") or {}
+    from_config = set(stored.get("from_config", ()))
+    saved = stored.get("settings", {})
+    settings, sources = {}, {}
+    overridden = []
+    for name in _SETTINGS:
+        cli = getattr(args, name, None)
+        if cli is not None:
+            settings[name], sources[name] = cli, "command line"
+            if name in saved and saved[name] != cli:
+                overridden.append(f"{name} {saved[name]!r} -> {cli!r}")
+        elif name in saved:
+            settings[name] = saved[name]
+            sources[name] = (
+                "the run's config" if name in from_config else "the run's default"
+            )
+        else:
+            settings[name] = _DEFAULT_SETTINGS[name]
+            sources[name] = "default" + ("" if stored else " (none stored)")
+    for name in ("confidence_level", "target_power"):
+        value = settings[name]
+        if not 0 < value < 1:
+            raise _UsageError(
+                f"--{name.replace('_', '-')} must lie strictly between 0 and 1; "
+                f"got {value}"
+            )
+    if settings["delta"] is not None and not settings["delta"] > 0:
+        raise _UsageError(f"--delta must be positive; got {settings['delta']}")
+    if settings["metric"] is not None and settings["metric"] not in result.metrics:
+        raise _UsageError(
+            f"--metric {settings['metric']!r} is not a metric of the run; expected "
+            f"one of {list(result.metrics)}"
+        )
+    if overridden:
+        _say("Overriding the run's analysis settings: " + "; ".join(overridden) + ".")
+    return settings, sources
+
+
 def _cmd_report(args):
     _require_matplotlib()
     result, missing = _load_stored(args.store)
-    out = args.out
-    if out is None:
-        out = args.store if args.store.is_dir() else args.store.parent
-        if args.store.is_dir():
-            out = args.store.parent
+    settings, sources = _report_settings(result, args)
+    out = _report_dir(args)
     if missing:
         _say(
             f"Partial run: {missing} task(s) missing from {args.store}; reporting "
@@ -426,11 +573,17 @@ def _cmd_report(args):
     from .report import format_summary, write_report
 
     analysis = write_report(
-        result, out, missing_tasks=missing, title=f"Report of {args.store.name}"
+        result,
+        out,
+        missing_tasks=missing,
+        title=f"Report of {args.store.name}",
+        settings=_settings_table(settings, sources),
+        **_report_kwargs(settings),
     )
     _say(format_summary(analysis, result))
     _say("")
     _say(f"Report: {out / 'report.html'}")
+    _say(f"LaTeX tables: {out / 'tables'}; methods: {out / 'methods.md'}, .tex")
     return EXIT_OK
 
 

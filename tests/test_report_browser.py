@@ -136,8 +136,9 @@ def test_report_loads_in_chromium_with_every_figure_and_table(report_dir, tmp_pa
     assert match, f"no check output; stderr:\n{proc.stderr[-2000:]}"
     seen = json.loads(match.group(1).replace("&quot;", '"').replace("&amp;", "&"))
     n_figures = page.count("<figure ")
-    # CD diagram, 3 distributions, forest, power, data sets needed, win/tie/loss
-    assert n_figures == 8
+    # CD diagram, pairwise diagram, 3 distributions, forest, power, data sets
+    # needed, win/tie/loss
+    assert n_figures == 9
     assert seen["images"] == seen["decoded"] == seen["visible"] == n_figures
     assert len(seen["figure_ids"]) == n_figures
     expected_tables = {"table-datasets", "table-learners", "table-pairs"}

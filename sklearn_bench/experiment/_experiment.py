@@ -1,6 +1,7 @@
 """BenchmarkExperiment: learners x data sets x resamples in a matched-pairs design."""
 
 import copy
+import json
 import warnings
 from collections import Counter
 from numbers import Integral, Real
@@ -19,7 +20,7 @@ from ..datasets._dataset import Dataset, SimulatedDataset, check_datasets
 from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
 from ..results._store_repair import open_writer
-from ._config import experiment_config
+from ._config import describe, experiment_config
 from ._preflight import (
     check_classification_target,
     check_dataset_for_learners,
@@ -185,7 +186,7 @@ class BenchmarkExperiment(BaseEstimator):
         self.store = store
         self.overwrite = overwrite
 
-    def fit(self, X, y=None):
+    def fit(self, X, y=None, *, info=None):
         """Run every learner on every split of every data set.
 
         With a ``store``, each finished task is committed to it as it arrives,
@@ -199,13 +200,20 @@ class BenchmarkExperiment(BaseEstimator):
             ``y``, the features of a single data set named ``"data"``.
         y : array-like of shape (n_samples,), default=None
             Targets of the single data set ``X``.
+        info : dict, default=None
+            Extra JSON-safe provenance added to ``results_.info`` and written to
+            the store when the run starts (so a killed run keeps it), e.g. the
+            analysis settings of ``sklearn-bench run`` (key ``"analysis"``). Not
+            part of the configuration compared on resume; a resumed run
+            replaces the stored entries of the same keys.
 
         Returns
         -------
         self : BenchmarkExperiment
         """
+        extra = {} if info is None else json.loads(json.dumps(dict(info)))
         if self.store is not None:
-            return self._fit_store(X, y)
+            return self._fit_store(X, y, extra)
         setup = self._prepare(X, y)
         n_tasks = setup["n_tasks"]
         parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
@@ -225,9 +233,9 @@ class BenchmarkExperiment(BaseEstimator):
         predictions = None
         if self.keep_predictions:
             predictions = _predictions_frame(outs)
-        self.results_ = BenchmarkResult(
-            scores, predictions=predictions, **self._result_description(setup)
-        )
+        description = self._result_description(setup)
+        description["info"].update(extra)
+        self.results_ = BenchmarkResult(scores, predictions=predictions, **description)
         self.n_tasks_ = n_tasks
         self.n_reused_tasks_ = 0
         return self
@@ -246,11 +254,19 @@ class BenchmarkExperiment(BaseEstimator):
                 "learners": {
                     name: repr(est) for name, est in setup["learners"].items()
                 },
+                # Every parameter (defaults too), for tables of what differs.
+                "learner_params": {
+                    name: describe(est) for name, est in setup["learners"].items()
+                },
+                "dataset_sizes": {
+                    name: _dataset_size(data)
+                    for name, data in setup["datasets"].items()
+                },
                 "sklearn_bench_version": __version__,
             },
         }
 
-    def _fit_store(self, X, y):
+    def _fit_store(self, X, y, extra=None):
         """Run the missing tasks of the store, committing each as it finishes.
 
         Workers return rows; only this driver writes, one transaction per task,
@@ -269,6 +285,8 @@ class BenchmarkExperiment(BaseEstimator):
             tasks = list(self._tasks(setup))
             description = self._result_description(setup)
             description["info"]["store"] = str(self.store)
+            description["info"].update(extra or {})
+            resumed = bool(writer.meta) and not self.overwrite
             done = writer.start(
                 experiment_config(self, setup),
                 tasks,
@@ -276,6 +294,8 @@ class BenchmarkExperiment(BaseEstimator):
                 keep_predictions=self.keep_predictions,
                 overwrite=self.overwrite,
             )
+            if resumed and extra:
+                writer.update_info(extra)  # a resumed run: its own settings
             ordinal = writer.ordinals
             ids = [(t.dataset, t.split, t.learner) for t in tasks]
             n_run = sum(1 for i in ids if i not in done)
@@ -455,6 +475,20 @@ class BenchmarkExperiment(BaseEstimator):
             "X_test": data.X_test,
             "y_test": data.y_test,
         }
+
+
+def _dataset_size(data):
+    """``{"n_samples", "n_features"}`` of a data set (learning and test sizes of a
+    simulated one), JSON-safe, for the methods paragraph."""
+    if isinstance(data, SimulatedDataset):
+        return {"n_train": data.n_train, "n_test": data.n_test}
+    size = {"n_samples": int(data.n_samples)}
+    shape = getattr(data.X, "shape", None)
+    if shape is not None and len(shape) == 2:
+        size["n_features"] = int(shape[1])
+    if data.X_test is not None:
+        size["n_test"] = int(len(data.y_test))
+    return size
 
 
 def _check_cv_and_n_jobs(cv, n_jobs):

@@ -9,7 +9,7 @@ from ._critical_difference import plot_critical_difference
 from ._forest import plot_confidence_intervals
 from ._multiple_rule_bias import plot_multiple_rule_bias
 from ._pairwise_significance import plot_pairwise_significance
-from ._performance_distribution import performance_distribution
+from ._performance_distribution import metric_bounds, performance_distribution
 from ._power import plot_datasets_needed, plot_power_curve
 from ._win_tie_loss import plot_win_tie_loss, win_tie_loss_counts
 
@@ -17,6 +17,7 @@ __all__ = [
     "plot_bayesian_posterior",
     "plot_posterior_density",
     "plot_posterior_simplex",
+    "metric_bounds",
     "performance_distribution",
     "plot_confidence_intervals",
     "plot_critical_difference",

@@ -18,14 +18,82 @@ _ROW_INCHES = 0.55
 _GRID_POINTS = 256
 
 
-def _density(values, grid):
-    """Gaussian kernel density (Scott's bandwidth); ``None`` when undefined."""
+# Metrics whose values are proportions in [0, 1], and losses that are >= 0.
+_UNIT_METRICS = (
+    "error_rate",
+    "accuracy",
+    "balanced_accuracy",
+    "roc_auc",
+    "average_precision",
+    "f1",
+    "precision",
+    "recall",
+    "jaccard",
+    "top_k_accuracy",
+    "brier_score",
+    "bootstrap632",
+)
+_NONNEGATIVE_METRICS = (
+    "mean_squared_error",
+    "root_mean_squared_error",
+    "mean_absolute_error",
+    "median_absolute_error",
+    "max_error",
+    "log_loss",
+    "mean_absolute_percentage_error",
+    "mean_squared_log_error",
+    "root_mean_squared_log_error",
+    "mean_poisson_deviance",
+    "mean_gamma_deviance",
+)
+
+
+def metric_bounds(metric):
+    """The natural range ``(low, high)`` of a metric from its name.
+
+    ``(0.0, 1.0)`` for proportions (error rate, accuracy, AUC, F1, precision,
+    recall, Brier score, ...), ``(0.0, None)`` for losses that cannot be
+    negative (squared and absolute errors, log loss), ``(None, None)`` for any
+    other name. A name may carry a suffix (``"f1_macro"``) or a ``neg_`` prefix.
+
+    Examples
+    --------
+    >>> from sklearn_bench.plotting import metric_bounds
+    >>> metric_bounds("error_rate"), metric_bounds("mean_squared_error")
+    ((0.0, 1.0), (0.0, None))
+    >>> metric_bounds("r2")
+    (None, None)
+    """
+    name = str(metric).lower().removeprefix("neg_")
+    if name.startswith(_UNIT_METRICS):
+        return (0.0, 1.0)
+    if name.startswith(_NONNEGATIVE_METRICS):
+        return (0.0, None)
+    return (None, None)
+
+
+def _density(values, grid, bounds=(None, None)):
+    """Gaussian kernel density (Scott's bandwidth), reflected at the bounds so
+    that it has no mass outside them (Silverman 1986, Section 2.10); ``None``
+    when undefined."""
     if values.size < 2 or np.ptp(values) == 0:
         return None
-    return stats.gaussian_kde(values)(grid)
+    kde = stats.gaussian_kde(values)
+    density = kde(grid)
+    low, high = bounds
+    if low is not None:
+        density = density + kde(2 * low - grid)
+    if high is not None:
+        density = density + kde(2 * high - grid)
+    inside = np.ones(grid.shape, dtype=bool)
+    if low is not None:
+        inside &= grid >= low
+    if high is not None:
+        inside &= grid <= high
+    return np.where(inside, density, np.nan)
 
 
-def performance_distribution(result, dataset, *, metric=None, ax=None):
+def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="auto"):
     """Boxplot and kernel density of each learner's performance on one data set.
 
     Hothorn et al. (2005), Figures 3–5: the distribution of the performance
@@ -35,7 +103,9 @@ def performance_distribution(result, dataset, *, metric=None, ax=None):
     estimate (Scott's bandwidth, :class:`scipy.stats.gaussian_kde`). All
     densities share one vertical scale, so a taller curve is a more
     concentrated distribution. A learner whose performances are all equal gets
-    a vertical spike instead of a density. Replicates with NaN performance
+    a vertical spike instead of a density. A metric with a natural range (an
+    error rate in [0, 1]) has its density reflected at the range's ends, so no
+    curve runs below 0 or above 1. Replicates with NaN performance
     (failed tasks) are left out; a learner without any is labelled so.
 
     Parameters
@@ -48,6 +118,10 @@ def performance_distribution(result, dataset, *, metric=None, ax=None):
         lower or higher is better.
     ax : matplotlib Axes, default=None
         Where to draw; by default a new figure sized for the number of learners.
+    bounds : "auto" or (float or None, float or None), default="auto"
+        The metric's range; the densities are reflected at finite bounds and
+        the axis does not extend beyond them. ``"auto"`` is
+        :func:`metric_bounds` of the metric's name.
 
     Returns
     -------
@@ -93,12 +167,24 @@ def performance_distribution(result, dataset, *, metric=None, ax=None):
         if present[j]:
             v = value[codes == j]
             values[m] = v[~np.isnan(v)]
+    if isinstance(bounds, str) and bounds == "auto":
+        bounds = metric_bounds(metric)
+    lo_bound, hi_bound = bounds
     finite = np.concatenate([v for v in values.values() if v.size] or [np.zeros(1)])
     low, high = float(finite.min()), float(finite.max())
     pad = 0.08 * (high - low) if high > low else 0.05 * max(abs(low), 1.0)
-    grid = np.linspace(low - pad, high + pad, _GRID_POINTS)
-    densities = {m: _density(v, grid) for m, v in values.items()}
-    peak = max((d.max() for d in densities.values() if d is not None), default=1.0)
+    start, stop = low - pad, high + pad
+    if lo_bound is not None and low >= lo_bound:
+        start = max(start, lo_bound)
+    else:
+        lo_bound = None  # values outside the stated range: do not reflect
+    if hi_bound is not None and high <= hi_bound:
+        stop = min(stop, hi_bound)
+    else:
+        hi_bound = None
+    grid = np.linspace(start, stop, _GRID_POINTS)
+    densities = {m: _density(v, grid, (lo_bound, hi_bound)) for m, v in values.items()}
+    peak = max((np.nanmax(d) for d in densities.values() if d is not None), default=1.0)
 
     k = len(learners)
     if ax is None:

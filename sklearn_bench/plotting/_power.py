@@ -64,7 +64,7 @@ def plot_power_curve(
         Reference line; ``None`` draws none.
     mark : int, default=None
         Number of data sets of the study at hand: a point on each curve and a
-        vertical line labelled ``this study``.
+        vertical line labelled ``this study`` above the axes (off the curves).
     ax : matplotlib.axes.Axes, default=None
 
     Returns
@@ -104,22 +104,27 @@ def plot_power_curve(
         ax.axhline(target_power, color="0.5", linestyle=":", gid="power-target")
     if mark is not None:
         ax.axvline(mark, color="0.3", linestyle="--", linewidth=1, gid="power-study")
+        # Above the axes, where no curve can run through it.
         ax.annotate(
             f"this study (J = {mark})",
             xy=(mark, 1.0),
             xycoords=("data", "axes fraction"),
-            xytext=(4, -4),
+            xytext=(0, 3),
             textcoords="offset points",
-            va="top",
+            ha="center",
+            va="bottom",
             fontsize=9,
-            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.6},
+            annotation_clip=False,
             gid="power-study-label",
         )
     ax.set_xlim(J.min(), J.max())
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("number of data sets J")
     ax.set_ylabel("power")
-    ax.set_title(f"Power to detect Δ = {delta:.3g} (α = {alpha:g})")
+    ax.set_title(
+        f"Power to detect Δ = {delta:.3g} (α = {alpha:g})",
+        pad=18 if mark is not None else 6,
+    )
     ax.legend(loc="lower right", fontsize=9)
     ax.grid(color="0.92")
     return ax

@@ -13,11 +13,16 @@ import pandas as pd
 
 from ..results import _scales
 from ..stats import adjust_pvalues
+from ._methods import TestRecord, paired_method
 
 ANALYSES = ("effects", "friedman", "power", "win_tie_loss")
 # Above this many learners the across-data-set pairs are "each learner against
 # the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
 _MAX_LEARNERS_ALL_PAIRS = 10
+# The smallest difference of interest Δ when none is given, for metrics on a
+# [0, 1] scale (error rate, accuracy, AUC, ...): the Δ = 0.05 of Boulesteix et al.
+# (2013, Fig. 2). Other metrics have no default; give ``delta``.
+DEFAULT_DELTA = 0.05
 
 
 @dataclass(frozen=True)
@@ -59,11 +64,26 @@ class ReportAnalysis:
         Nemenyi all-pairs comparisons of :attr:`friedman`.
     friedman_blocks : str
     power : dict or None
-        ``pair, delta, delta_source, sigma, n_datasets, power, n_needed``.
+        ``pair, delta, delta_source, sigma, n_datasets, power, n_needed`` for
+        the smallest difference of interest Δ fixed in advance (``delta_source``
+        ``"given"`` or ``"default"``; ``delta``, ``power`` and ``n_needed`` are
+        ``None`` when there is none), then, secondary, ``observed_difference``,
+        ``posthoc_power`` and ``posthoc_n_needed`` at the observed difference
+        (post-hoc power: a function of the p-value, not evidence).
     failures : DataFrame
         ``dataset, learner, error_type, count, message`` of failed tasks.
     notes : list of str
         What could not be computed, and why.
+    skipped : dict of str to str
+        Per analysis (``"pairs"``, ``"friedman"``, ``"power"``,
+        ``"win_tie_loss"``, ``"pairwise"``), why it was not run; the report
+        says so in place.
+    methods : list of TestRecord
+        The tests the report ran, in order (see
+        :func:`~sklearn_bench.report.register_test`); the methods paragraph
+        reads them.
+    datasets_across : list of str
+        The data sets the analyses across data sets used.
     """
 
     metric: str
@@ -82,6 +102,9 @@ class ReportAnalysis:
     power: dict | None
     failures: pd.DataFrame = field(repr=False)
     notes: list = field(default_factory=list, repr=False)
+    skipped: dict = field(default_factory=dict, repr=False)
+    methods: list = field(default_factory=list, repr=False)
+    datasets_across: list = field(default_factory=list, repr=False)
 
     @property
     def direction(self):
@@ -116,7 +139,7 @@ def _within(result, mean, greater_is_better, level, metric, notes):
             continue
         best = row_means.idxmax() if greater_is_better else row_means.idxmin()
         for learner in mean.columns:
-            if learner == best:
+            if learner == best or not np.isfinite(mean.loc[dataset, learner]):
                 continue
             entry = {"dataset": dataset, "learner": learner, "reference": best}
             try:
@@ -222,6 +245,46 @@ def _pairs(result, order, level, best, *, dataset, metric, notes=None):
     ]
 
 
+def _power(result, complete, order, sign, metric, delta, source, target_power):
+    """The power dict of :class:`ReportAnalysis` (Δ first, post hoc second), or
+    ``(None, reason)``."""
+    a, b = order[0], order[1]
+    diff = sign * (complete[b] - complete[a])  # > 0 when a is better
+    sigma = float(np.std(diff, ddof=1))
+    observed = float(np.mean(diff))
+    if not sigma > 1e-10:  # below: rounding noise, no spread
+        return None, (
+            f"the per-data-set differences between {a} and {b} have standard "
+            f"deviation {sigma:.3g}"
+        )
+
+    def at(d):
+        row = result.power(a, b, delta=d, power=target_power, metric=metric).iloc[0]
+        return row, float(row["power"]), int(row["n_datasets_needed"])
+
+    out = {
+        "pair": (a, b),
+        "delta": delta,
+        "delta_source": source,
+        "power": None,
+        "n_needed": None,
+        "observed_difference": observed,
+        "posthoc_power": None,
+        "posthoc_n_needed": None,
+        "sigma": sigma,
+        "n_datasets": len(diff),
+        "target_power": target_power,
+    }
+    if delta is not None:
+        row, out["power"], out["n_needed"] = at(delta)
+        out["sigma"] = float(row["sigma"])
+    if abs(observed) > 0:
+        _, out["posthoc_power"], out["posthoc_n_needed"] = at(abs(observed))
+    if delta is None and out["posthoc_power"] is None:
+        return None, f"no Δ was given and {a} and {b} do not differ on average"
+    return out, ""
+
+
 def _subset(result, datasets):
     """The result restricted to ``datasets`` (for the across-data-set analyses)."""
     from ..results import BenchmarkResult
@@ -248,6 +311,12 @@ def _failures(result):
         count=("split", "nunique"), message=("error_message", "first")
     ).reset_index()
     return out[columns]
+
+
+def _metric_scale(name):
+    from ..plotting._performance_distribution import metric_bounds
+
+    return metric_bounds(name)
 
 
 def analyse_result(
@@ -279,9 +348,12 @@ def analyse_result(
         Which metric; the result's first by default.
     confidence_level : float, default=0.95
     delta : float, default=None
-        The difference the power analysis should detect (in units of the metric).
-        ``None`` uses the observed mean difference between the two best learners
-        (then the power is "post hoc" and says only how noisy the study is).
+        The smallest difference of interest Δ the power analysis should detect,
+        in units of the metric, fixed before looking at the results (Boulesteix
+        et al. 2013, Section 3). ``None`` is :data:`DEFAULT_DELTA` (0.05) for a
+        metric on a [0, 1] scale (error rate, accuracy, AUC, ...) and no Δ for
+        other metrics. The power at the observed difference is reported as well,
+        second and labelled post hoc.
     target_power : float, default=0.8
     analyses : sequence of str, default=ANALYSES
         Any of ``"effects"``, ``"friedman"``, ``"power"``, ``"win_tie_loss"``.
@@ -342,6 +414,8 @@ def analyse_result(
     n_rep = result.aggregate(metric, "count")
     n_rep.columns, n_rep.index = list(mean.columns), list(mean.index)
     notes = []
+    skipped = {}
+    methods = []
 
     # A data set with a NaN replicate performance (a failed or missing task) is
     # left out of the analyses across data sets, which need every learner on
@@ -353,7 +427,10 @@ def analyse_result(
         wide = wide.reindex(columns=result.learners)
         if wide.empty or wide.isna().any().any():
             incomplete.add(str(dataset))
-    complete = mean.drop(index=sorted(incomplete)).dropna(axis=0, how="any")
+    # A data set of a partial store may have no committed task at all: it is in
+    # result.datasets but not in ``mean``.
+    complete = mean.drop(index=[d for d in mean.index if d in incomplete])
+    complete = complete.dropna(axis=0, how="any")
     full = result
     if len(complete) < len(mean):
         dropped = [d for d in mean.index if d not in complete.index]
@@ -371,6 +448,9 @@ def analyse_result(
     if n_datasets >= 1:
         ranks = (sign * complete).rank(axis=1).mean(axis=0)
         order = list(ranks.sort_values(kind="stable").index)
+    elif len(mean):
+        # No complete data set (a partial store): order by the finished ones.
+        order = list((sign * mean).rank(axis=1).mean(axis=0).sort_values().index)
     else:
         order = learners
     best = order[0]
@@ -379,15 +459,51 @@ def analyse_result(
     scope = None
     if n_datasets >= 2:
         blocks_name = "data sets"
-    elif len(mean) == 1:
-        scope, blocks_name = mean.index[0], "replicates"
+    elif n_datasets == 1:
+        # One complete data set (possibly beside unfinished ones of a partial
+        # run): compare over its replicates.
+        scope = complete.index[0]
+        blocks_name = "replicates" if len(mean) == 1 else f"replicates of {scope}"
     else:
         blocks_name = "data sets"
     can_compare = len(learners) >= 2 and (scope is not None or n_datasets >= 2)
+    if len(learners) < 2:
+        why_not = "comparisons need at least 2 learners with results"
+    elif scope is None and n_datasets < 2:
+        why_not = (
+            f"the analyses across data sets need at least 2 data sets on which "
+            f"every learner has every replicate; this result has {n_datasets} "
+            f"({len(mean)} with any result)"
+        )
+        if len(mean) == 1:
+            why_not += (
+                "; the comparisons over the replicates of a single data set need "
+                "every learner on every replicate"
+            )
+    else:
+        why_not = ""
 
     within = _within(full, mean, gib, level, metric, notes)
+    if "effects" in analyses and within["n"].gt(0).any():
+        max_rep = int(n_rep.max().max())
+        # The method the within-data-set tests actually used (paired_test's).
+        used = sorted(set(within["method"].dropna())) or ["t"]
+        name = " / ".join(paired_method(m)[0] for m in used)
+        cites = tuple(dict.fromkeys(c for m in used for c in paired_method(m)[1]))
+        methods.append(
+            TestRecord(
+                "within",
+                "each learner against the best learner on each data set "
+                f"({level:.0%} confidence intervals of the mean difference)",
+                f"two-sided {name}",
+                f"the resampling units of each data set (at most {max_rep} "
+                "replicates; the corrected t uses every fold or split score)",
+                citations=cites,
+            )
+        )
     pairs = pd.DataFrame()
     friedman = posthoc = None
+    n_blocks = n_datasets if scope is None else int(n_rep.loc[scope].min())
     if can_compare and "effects" in analyses:
         try:
             with warnings.catch_warnings():  # said once, in the notes
@@ -403,54 +519,109 @@ def analyse_result(
                 )
         except ValueError as exc:
             notes.append(f"No pairwise intervals: {exc}")
+            skipped["pairs"] = f"no pairwise intervals: {exc}"
+        else:
+            methods.append(
+                TestRecord(
+                    "pairs",
+                    f"pairwise differences of the learners ({level:.0%} confidence "
+                    "intervals, and intervals at Holm's step-down levels)",
+                    "two-sided "
+                    + " / ".join(
+                        paired_method(m)[0]
+                        for m in sorted(set(pairs["method"].dropna()))
+                        if isinstance(m, str) and m
+                    )
+                    if scope is not None
+                    else "two-sided paired t-test",
+                    f"{n_blocks} {blocks_name}"
+                    + (
+                        ", on the mean performance per data set"
+                        if scope is None
+                        else ""
+                    ),
+                    correction=f"Holm-adjusted over {len(pairs)} pairs",
+                    alpha=round(1 - level, 10),
+                    citations=("berrar2013", "holm1979")
+                    + (("demsar2006",) if scope is None else ("hothorn2005",)),
+                )
+            )
     elif "effects" in analyses:
         notes.append(
             "Pairwise intervals need at least 2 complete data sets (or 2 "
             "replicates of a single data set)."
         )
+        skipped["pairs"] = why_not
     if can_compare and "friedman" in analyses:
         try:
             friedman = result.friedman(dataset=scope, metric=metric)
         except ValueError as exc:
             notes.append(f"No Friedman test: {exc}")
+            skipped["friedman"] = f"Friedman's test could not be computed: {exc}"
         else:
             posthoc = friedman.posthoc("nemenyi")
+            methods.append(
+                TestRecord(
+                    "friedman",
+                    f"all {len(learners)} learners together",
+                    "Friedman's rank test with the Iman–Davenport F, followed by "
+                    "Nemenyi's all-pairs comparisons of average ranks (critical "
+                    "difference)",
+                    f"{friedman.n_blocks} {blocks_name}",
+                    correction="family-wise by Nemenyi's studentised range",
+                    alpha=0.05,
+                    citations=("demsar2006",),
+                )
+            )
     elif "friedman" in analyses:
         notes.append("Friedman's test needs at least 2 blocks and 2 learners.")
+        skipped["friedman"] = why_not
 
     power = None
+    if delta is not None:
+        delta, delta_source = float(delta), "given"
+        if not delta > 0:
+            raise ValueError(f"`delta` must be a positive number; got {delta!r}.")
+    elif _metric_scale(metric) == (0.0, 1.0):
+        delta, delta_source = DEFAULT_DELTA, "default"
+    else:
+        delta_source = "none"
     if "power" in analyses and can_compare and scope is None:
-        a, b = order[0], order[1]
-        diff = sign * (complete[b] - complete[a])  # > 0 when a is better
-        sigma = float(np.std(diff, ddof=1))
-        observed = float(np.mean(diff))
-        if delta is None:
-            d, source = abs(observed), "observed"
+        power, reason = _power(
+            result, complete, order, sign, metric, delta, delta_source, target_power
+        )
+        if power is None:
+            notes.append(f"No power analysis: {reason}.")
+            skipped["power"] = reason
         else:
-            d, source = float(delta), "given"
-        if sigma > 1e-10 and d > 0:  # below: rounding noise, no spread
-            row = result.power(a, b, delta=d, power=target_power, metric=metric).iloc[0]
-            power = {
-                "pair": (a, b),
-                "delta": d,
-                "delta_source": source,
-                "observed_difference": observed,
-                "sigma": float(row["sigma"]),
-                "n_datasets": int(row["n_datasets"]),
-                "power": float(row["power"]),
-                "n_needed": int(row["n_datasets_needed"]),
-                "target_power": target_power,
-            }
-        else:
-            notes.append(
-                f"No power analysis: the differences between {a} and {b} have "
-                f"standard deviation {sigma:.3g} and mean {observed:.3g}."
+            methods.append(
+                TestRecord(
+                    "power",
+                    f"the power of the comparison of {order[0]} and {order[1]}",
+                    "one-sided paired t-test across data sets, power for the "
+                    + (
+                        f"smallest difference of interest Δ = {delta:g} "
+                        f"({delta_source}, fixed in advance)"
+                        if delta is not None
+                        else "observed difference only (post hoc; no Δ given)"
+                    )
+                    + f" and the number of data sets for power {target_power:.0%}",
+                    f"{n_datasets} data sets",
+                    alpha=0.05,
+                    citations=("boulesteix2013",),
+                )
             )
     elif "power" in analyses:
         notes.append(
             "The power across data sets needs at least 2 complete data sets; "
             f"this study has {n_datasets}."
         )
+        skipped["power"] = why_not or (
+            "the power across data sets needs at least 2 data sets on which every "
+            f"learner has every replicate; this result has {n_datasets}"
+        )
+    if "win_tie_loss" in analyses and (len(mean) < 1 or mean.shape[1] < 2):
+        skipped["win_tie_loss"] = "wins and losses need 2 learners on a data set"
 
     return ReportAnalysis(
         metric=metric,
@@ -469,4 +640,7 @@ def analyse_result(
         power=power,
         failures=_failures(full),
         notes=notes,
+        skipped=skipped,
+        methods=methods,
+        datasets_across=list(complete.index) if scope is None else [scope],
     )

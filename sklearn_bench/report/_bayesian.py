@@ -152,11 +152,42 @@ def _intro(analysis, rope):
     )
 
 
+def _register(analysis, table, rope):
+    """The Bayesian comparisons in the methods paragraph (what actually ran)."""
+    from ._methods import TestRecord, register_test
+
+    across = table["scope"] == "across data sets"
+    tests = []
+    if across.any():
+        tests.append(
+            "Bayesian signed-rank test on the per-data-set means (Dirichlet-"
+            "process prior of strength 0.5 at 0)"
+        )
+    if (~across).any():
+        tests.append(
+            "Bayesian correlated t-test within each data set, rho from the split sizes"
+        )
+    register_test(
+        analysis,
+        TestRecord(
+            "bayesian",
+            "the best learner against each other one, as posterior probabilities "
+            f"of practical superiority and equivalence (ROPE ±{rope:g}, decision at "
+            f"posterior probability {_THRESHOLD})",
+            "; ".join(tests),
+            f"{len(table)} comparisons",
+            citations=("benavoli2017", "corani2015"),
+        ),
+    )
+
+
 def bayesian_html(result, analysis):
     """The ``<section id="bayesian">`` of the report."""
     from ._html import _table
 
     table, rope, notes = bayesian_comparisons_table(result, analysis)
+    if len(table):
+        _register(analysis, table, rope)
     parts = [
         '<section id="bayesian"><h2>Bayesian comparisons</h2>',
         f"<p>{html.escape(_intro(analysis, rope))}</p>",

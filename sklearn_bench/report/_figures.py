@@ -53,7 +53,8 @@ def make_figures(result, analysis, *, analyses):
                 f"Performance distribution: {dataset}",
                 f"{_name(analysis)} of each learner over the replicates of "
                 f"{dataset}: boxplot and kernel density (Hothorn et al. 2005, "
-                "Figs. 3-5).",
+                "Figs. 3-5), reflected at the ends of the metric's range (an error "
+                "rate lies in [0, 1]) so that no curve runs beyond them.",
                 ax.figure,
             )
         if len(shown) < len(analysis.mean):
@@ -80,27 +81,42 @@ def make_figures(result, analysis, *, analyses):
     if analysis.power is not None:
         pw = analysis.power
         sigmas = [pw["sigma"] / 2, pw["sigma"], 2 * pw["sigma"]]
+        if pw["delta"] is not None:
+            delta, n_needed = pw["delta"], pw["n_needed"]
+            what = f"Δ = {delta:.3g} ({pw['delta_source']}, fixed in advance)"
+            title = "Power of the study"
+        else:
+            # Only the observed difference: post-hoc power, labelled as such.
+            delta, n_needed = abs(pw["observed_difference"]), pw["posthoc_n_needed"]
+            what = (
+                f"the observed difference {delta:.3g} (post-hoc power: no Δ was "
+                "given; a function of the p-value, not evidence)"
+            )
+            title = "Post-hoc power at the observed difference"
         ax = plotting.plot_power_curve(
-            pw["delta"],
+            delta,
             sigmas,
             mark=pw["n_datasets"],
             target_power=pw["target_power"],
         )
+        if pw["delta"] is None:
+            ax.set_title(f"Post-hoc power at the observed {delta:.3g}", pad=18)
         figures["power"] = (
-            "Power of the study",
+            title,
             f"Power of the one-sided paired t-test across J data sets to detect "
-            f"Δ = {pw['delta']:.3g} ({pw['delta_source']}) for the observed σ = "
+            f"{what} for the observed σ = "
             f"{pw['sigma']:.3g} of the per-data-set differences of "
             f"{pw['pair'][0]} and {pw['pair'][1]}, and for half and twice it "
             "(Boulesteix et al. 2013, Fig. 2 right).",
             ax.figure,
         )
-        deltas = np.linspace(pw["sigma"] / 5, max(2 * pw["sigma"], pw["delta"]), 40)
+        # Beyond Δ, so that the mark and its label sit inside the axes.
+        deltas = np.linspace(pw["sigma"] / 5, max(2 * pw["sigma"], 1.3 * delta), 40)
         ax = plotting.plot_datasets_needed(
             sigmas,
             delta=deltas,
             power=pw["target_power"],
-            mark=(pw["delta"], pw["n_needed"]),
+            mark=(delta, n_needed),
         )
         figures["datasets_needed"] = (
             "Data sets a decisive study would need",
@@ -108,16 +124,31 @@ def make_figures(result, analysis, *, analyses):
             "difference to detect (Boulesteix et al. 2013, Fig. 2 left).",
             ax.figure,
         )
-    if "win_tie_loss" in analyses and analysis.mean.shape[1] >= 2:
+    # Means over the same replicates only (a partial run may have fewer for some
+    # learners), on data sets where at least two learners have them.
+    n_rep = analysis.n_replicates
+    matched = analysis.mean.where(n_rep.eq(n_rep.max(axis=1), axis=0))
+    counted = matched[matched.notna().sum(axis=1) >= 2]
+    if "win_tie_loss" in analyses and analysis.mean.shape[1] >= 2 and len(counted):
         ax = plotting.plot_win_tie_loss(
-            analysis.mean, greater_is_better=analysis.greater_is_better
+            counted, greater_is_better=analysis.greater_is_better
         )
-        figures["win_tie_loss"] = (
-            "Wins, ties and losses",
-            f"Counts over the {len(analysis.mean)} data set(s) of the mean "
-            f"{analysis.metric}: the raw material of the sign test (Demšar 2006, "
-            "Section 3.1.3).",
-            ax.figure,
+        caption = (
+            f"Counts over the {len(counted)} data set(s) with results of at least "
+            f"two learners, of the mean {analysis.metric}: the raw material of the "
+            "sign test (Demšar 2006, Section 3.1.3)."
+        )
+        if len(counted) == 1:
+            caption += (
+                " With one data set each cell is a single win, tie or loss; the "
+                "within-data-set intervals above say by how much and how surely."
+            )
+        if counted.isna().any().any():
+            caption += " A pair without a data set on which both have results is 0/0/0."
+        figures["win_tie_loss"] = ("Wins, ties and losses", caption, ax.figure)
+    elif "win_tie_loss" in analyses:
+        analysis.skipped.setdefault(
+            "win_tie_loss", "no data set has results of two learners yet"
         )
     del plt
     return figures

@@ -5,7 +5,6 @@ import html
 import io
 import os
 import platform
-import re
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -17,6 +16,10 @@ from .._version import __version__
 from ._analysis import ANALYSES, analyse_result
 from ._bayesian import bayesian_html
 from ._figures import make_figures
+from ._latex import write_latex_tables
+from ._learners import learner_table
+from ._methods import write_methods
+from ._pairwise import pairwise_analysis, pairwise_figure, pairwise_html
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
@@ -37,6 +40,8 @@ figcaption { font-size: 0.9em; color: #555; max-width: 60em; }
 .note { background: #fff8e1; border-left: 4px solid #f0b400;
         padding: 0.4em 0.8em; }
 .muted { color: #666; font-size: 0.9em; }
+.not-run { background: #f4f6fb; border-left: 4px solid #7a8bb5;
+           padding: 0.4em 0.8em; }
 code, pre { background: #f6f6f6; }
 pre { padding: 0.6em; overflow-x: auto; font-size: 0.85em; }
 """
@@ -55,7 +60,14 @@ def _versions():
 
 
 _P_COLUMNS = {"p", "Holm p", "pvalue", "pvalue_adjusted"}
-_COUNT_COLUMNS = {"n", "replicates", "count", "median n_train", "median n_test"}
+_COUNT_COLUMNS = {
+    "n",
+    "replicates",
+    "count",
+    "median n_train",
+    "median n_test",
+    "features",
+}
 
 
 def _fmt(value, column=None, digits=4):
@@ -132,18 +144,13 @@ def _what_was_run(result, analysis, missing):
             ),
         }
     ).rename_axis("data set")
-    learners = pd.DataFrame(
-        {
-            "definition": [
-                # "<function f at 0x7f...>" -> "<function f>": no memory addresses
-                re.sub(
-                    r" at 0x[0-9a-fA-F]+>", ">", info.get("learners", {}).get(name, "")
-                )
-                for name in result.learners
-            ]
-        },
-        index=pd.Index(result.learners, name="learner"),
-    )
+    recorded = info.get("dataset_sizes") or {}
+    for key, column in (("n_samples", "n"), ("n_features", "features")):
+        if any(key in size for size in recorded.values()):
+            sizes_of = [recorded.get(d, {}).get(key, np.nan) for d in datasets.index]
+            datasets.insert(1 + (key == "n_features"), column, sizes_of)
+    # Every parameter that is not at its default or differs between learners.
+    learners = learner_table(result).rename_axis("name")
     versions = _versions()
     recorded = info.get("sklearn_bench_version")
     parts = [
@@ -170,6 +177,29 @@ def _what_was_run(result, analysis, missing):
         )
         + ".</p></section>"
     )
+    return "".join(parts)
+
+
+def _settings(settings):
+    if not settings:
+        return ""
+    table = pd.DataFrame(
+        {
+            "value": [str(v) for v, _ in settings.values()],
+            "from": [src for _, src in settings.values()],
+        },
+        index=pd.Index(list(settings), name="setting"),
+    )
+    overridden = [k for k, (_, src) in settings.items() if src == "command line"]
+    parts = ['<section id="settings"><h2>Analysis settings</h2>']
+    if overridden:
+        parts.append(
+            '<p class="note" id="overridden">Overridden on the command line, '
+            f"instead of the run's own settings: {html.escape(', '.join(overridden))}"
+            ".</p>"
+        )
+    parts.append(_table(table, "Settings of this report", table_id="table-settings"))
+    parts.append("</section>")
     return "".join(parts)
 
 
@@ -210,6 +240,8 @@ def _effects(analysis):
                 table_id="table-pairs",
             )
         )
+    elif "pairs" in analysis.skipped:
+        parts.append(_not_run("Pairwise intervals", analysis.skipped["pairs"]))
     if len(analysis.within):
         within = analysis.within
         table = pd.DataFrame(
@@ -250,9 +282,24 @@ def _effects(analysis):
     return "".join(parts)
 
 
+def _not_run(what, reason):
+    """A paragraph saying, where the result would be, why it is not."""
+    return (
+        f'<p class="not-run"><b>{html.escape(what)} not run:</b> '
+        f"{html.escape(reason)}.</p>"
+    )
+
+
 def _tests(analysis):
     parts = ['<section id="tests"><h2>Tests</h2>']
     fr = analysis.friedman
+    if fr is None:
+        parts.append(
+            _not_run(
+                "Friedman's test and Nemenyi's comparisons",
+                analysis.skipped.get("friedman", "not requested"),
+            )
+        )
     if fr is not None:
         exact = getattr(fr, "null_distribution", "chi2") == "exact"
         if np.isnan(fr.iman_davenport_statistic):
@@ -289,26 +336,73 @@ def _tests(analysis):
     return "".join(parts)
 
 
-def _power(analysis):
+_DELTA_SOURCE = {
+    "given": "the smallest difference of interest given for this analysis",
+    "default": (
+        "the default smallest difference of interest for a metric on a [0, 1] "
+        "scale (Boulesteix et al. 2013, Fig. 2); set <code>delta</code> to "
+        "yours"
+    ),
+}
+
+
+def _power(analysis, figures=""):
     pw = analysis.power
+    head = '<section id="power"><h2>Power and the number of data sets</h2>'
     if pw is None:
-        return ""
+        reason = analysis.skipped.get("power")
+        if reason is None:
+            return ""
+        return head + _not_run("The power analysis", reason) + "</section>"
     a, b = pw["pair"]
-    delta_text = (
-        "the observed mean difference"
-        if pw["delta_source"] == "observed"
-        else "the difference asked for"
-    )
-    return (
-        '<section id="power"><h2>Power and the number of data sets</h2>'
+    parts = [
+        head,
         f"<p>Comparing the two best learners, <b>{html.escape(a)}</b> and "
         f"<b>{html.escape(b)}</b>: their per-data-set differences have standard "
-        f"deviation σ = {pw['sigma']:.4g}. The one-sided paired t-test across this "
-        f"study's J = {pw['n_datasets']} data sets has power "
-        f"<b>{pw['power']:.2f}</b> to detect Δ = {pw['delta']:.4g} ({delta_text}); "
-        f"a study with power {pw['target_power']:.0%} would need "
-        f"<b>J = {pw['n_needed']}</b> data sets (Boulesteix et al. 2013, "
-        "Section 3).</p></section>"
+        f"deviation σ = {pw['sigma']:.4g} over this study's J = "
+        f"{pw['n_datasets']} data sets.</p>",
+    ]
+    if pw["delta"] is not None:
+        parts.append(
+            f'<p id="power-delta">For Δ = <b>{pw["delta"]:.4g}</b> '
+            f"({_DELTA_SOURCE[pw['delta_source']]}), fixed before looking at the "
+            f"results, the one-sided paired t-test across the J = "
+            f"{pw['n_datasets']} data sets has power <b>{pw['power']:.2f}</b>; a "
+            f"study with power {pw['target_power']:.0%} would need "
+            f"<b>J = {pw['n_needed']}</b> data sets (Boulesteix et al. 2013, "
+            "Section 3).</p>"
+        )
+    else:
+        parts.append(
+            '<p id="power-delta">No smallest difference of interest Δ was given, '
+            f"and {html.escape(analysis.metric)} has no natural scale for a "
+            "default: set <code>delta</code> (the <code>[analysis]</code> table of "
+            "the config, or <code>--delta</code>) to the difference worth "
+            "detecting.</p>"
+        )
+    if pw["posthoc_power"] is not None:
+        parts.append(
+            f'<p class="muted" id="power-posthoc">Secondary, <i>post-hoc power</i>: '
+            f"at the observed difference {abs(pw['observed_difference']):.4g} the "
+            f"power is {pw['posthoc_power']:.2f} (J = {pw['posthoc_n_needed']} "
+            "for 80%). Post-hoc power is a function of the p-value and says "
+            "nothing the interval does not; do not read it as evidence.</p>"
+        )
+    parts.append(figures)
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _win_tie_loss(analysis, figure):
+    if figure:
+        return figure
+    reason = analysis.skipped.get("win_tie_loss")
+    if reason is None:
+        return ""
+    return (
+        '<section id="win-tie-loss"><h2>Wins, ties and losses</h2>'
+        + _not_run("The win/tie/loss map", reason)
+        + "</section>"
     )
 
 
@@ -344,6 +438,7 @@ def write_report(
     title="Benchmark report",
     missing_tasks=0,
     figure_formats=("png", "svg"),
+    settings=None,
 ):
     """Write ``report.html`` and the figures of a result into ``out_dir``.
 
@@ -353,7 +448,10 @@ def write_report(
     difference diagram, the performance distributions, the forest plot of
     pairwise intervals, the power of the study, the win/tie/loss map and the
     failures. Every figure is also written to ``out_dir/figures`` in each of
-    ``figure_formats``. Needs matplotlib (the ``plot`` extra).
+    ``figure_formats``; the LaTeX tables to ``out_dir/tables/*.tex``
+    (:func:`latex_table`); the methods paragraph, generated from what was run
+    and the tests the report ran, to ``out_dir/methods.md`` and
+    ``methods.tex``. Needs matplotlib (the ``plot`` extra).
 
     Parameters
     ----------
@@ -366,6 +464,10 @@ def write_report(
     missing_tasks : int, default=0
         Tasks of a partial run not in the result; the report says so.
     figure_formats : tuple of str, default=("png", "svg")
+    settings : dict, default=None
+        ``{name: (value, source)}`` of the analysis settings and where each came
+        from (e.g. ``"the run's config"``, ``"command line"``, ``"default"``);
+        the report and the methods paragraph list them.
 
     Returns
     -------
@@ -388,7 +490,7 @@ def write_report(
     ...     analysis = write_report(result, tmp)
     ...     html = (pathlib.Path(tmp) / "report.html").read_text()
     >>> analysis.best, html.count("<img")
-    ('x', 8)
+    ('x', 9)
     """
     if not isinstance(out_dir, str | os.PathLike):
         raise TypeError(f"`out_dir` must be a folder path; got {out_dir!r}.")
@@ -406,6 +508,10 @@ def write_report(
         analyses=analyses,
     )
     figures = make_figures(result, analysis, analyses=analyses)
+    # Pairwise post-hoc tests, each pair on its own (Wilcoxon, Holm).
+    pairwise = pairwise_analysis(result, analysis) if "friedman" in analyses else None
+    if pairwise is not None:
+        figures["pairwise_significance"] = pairwise_figure(pairwise)
     rendered = {}
     try:
         for key, (fig_title, caption, fig) in figures.items():
@@ -418,21 +524,24 @@ def write_report(
         for _, _, fig in figures.values():
             plt.close(fig)
 
+    write_latex_tables(result, analysis, out / "tables")
+
     def fig(*keys):
         return "".join(rendered[k] for k in keys if k in rendered)
 
     distributions = [k for k in rendered if k.startswith("distribution_")]
     sections = [
         _what_was_run(result, analysis, missing_tasks),
+        _settings(settings),
         _effects(analysis),
         _tests(analysis),
+        pairwise_html(analysis, pairwise, fig("pairwise_significance")),
         bayesian_html(result, analysis),
         '<section id="figures"><h2>Figures</h2>',
         fig("critical_difference", *distributions, "forest"),
         "</section>",
-        _power(analysis),
-        fig("power", "datasets_needed") if analysis.power is not None else "",
-        fig("win_tie_loss"),
+        _power(analysis, fig("power", "datasets_needed")),
+        _win_tie_loss(analysis, fig("win_tie_loss")),
         _failures(analysis),
     ]
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -456,4 +565,7 @@ def write_report(
         f"<nav>{nav}</nav></header><main>{''.join(sections)}</main></body></html>\n"
     )
     (out / "report.html").write_text(page, encoding="utf-8")
+    # Last, so that every section above has registered the test it ran
+    # (register_test) before the methods paragraph reads them.
+    write_methods(result, analysis, out, versions=_versions(), settings=settings)
     return analysis

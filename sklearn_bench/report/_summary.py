@@ -109,6 +109,12 @@ def format_summary(analysis, result=None):
             lines.append(f"   - {dataset}: best {ref} (mean {best_mean:.3f})")
             width = max(len(str(r)) for r in group["learner"])
             for r in group.itertuples():
+                if not r.n:
+                    lines.append(
+                        f"       {r.learner:<{width}}  (no paired interval: not "
+                        "every replicate has a result)"
+                    )
+                    continue
                 lines.append(
                     f"       {r.learner:<{width}}  {_num(r.estimate)}  "
                     f"[{_num(r.low)}, {_num(r.high)}]"
@@ -149,25 +155,41 @@ def format_summary(analysis, result=None):
                 f"   Nemenyi: {len(sig)} of {len(post)} pairs differ at alpha 0.05"
                 + (f" ({', '.join(names)}{more})." if names else ".")
             )
+    elif "friedman" in a.skipped:
+        lines.append(f"   No Friedman test: {a.skipped['friedman']}.")
     else:
         lines.append("   (no Friedman test: " + "; ".join(a.notes[:1]) + ")")
     lines.extend(bayesian_summary_lines(result, a))
     lines.append("3. Power")
     pw = a.power
     if pw is not None:
-        what = "the observed difference" if pw["delta_source"] == "observed" else "Δ"
         lines.append(
             f"   {pw['pair'][0]} vs {pw['pair'][1]}: sigma of the per-data-set "
-            f"differences = {pw['sigma']:.4f}.\n   With J = {pw['n_datasets']} data "
-            f"sets the paired t-test has power {pw['power']:.2f} to detect "
-            f"{what} = {pw['delta']:.4f};"
+            f"differences = {pw['sigma']:.4f}."
         )
-        lines.append(
-            f"   a decisive study (power {pw['target_power']:.0%}) would need "
-            f"J = {pw['n_needed']} data sets."
-        )
+        if pw["delta"] is not None:
+            lines.append(
+                f"   With J = {pw['n_datasets']} data sets the paired t-test has "
+                f"power {pw['power']:.2f} to detect Δ = {pw['delta']:.4f} "
+                f"({pw['delta_source']} smallest difference of interest);"
+            )
+            lines.append(
+                f"   a decisive study (power {pw['target_power']:.0%}) would need "
+                f"J = {pw['n_needed']} data sets."
+            )
+        else:
+            lines.append(
+                "   No smallest difference of interest Δ was given (set `delta`)."
+            )
+        if pw["posthoc_power"] is not None:
+            lines.append(
+                f"   Post-hoc power at the observed difference "
+                f"{abs(pw['observed_difference']):.4f}: {pw['posthoc_power']:.2f} "
+                "(a function of the p-value; not evidence)."
+            )
     else:
-        lines.append("   (not computed: needs at least 2 data sets)")
+        reason = a.skipped.get("power", "not requested")
+        lines.append(f"   Not computed: {reason}.")
     if len(a.failures):
         lines.append(
             f"Failures: {int(a.failures['count'].sum())} failed task(s); see the "

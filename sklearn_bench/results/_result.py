@@ -1715,3 +1715,66 @@ default="shaffer"
             )
             for a, b in pairs
         }
+
+    def to_latex(
+        self,
+        metric=None,
+        *,
+        stat="mean",
+        method=None,
+        correction="holm",
+        alpha=0.05,
+        digits=3,
+        caption=None,
+        label="tab:benchmark",
+    ):
+        r"""A booktabs LaTeX table of data sets × learners, for a paper.
+
+        Mean ± SD (or median [quartiles]) over replicates, the best per data set
+        in bold, a dagger on learners significantly worse than the best on that
+        data set (two-sided :meth:`paired_test` over replicates, ``correction``
+        over the other learners of the data set, level ``alpha``), average ranks
+        as the last row and a caption saying what was tested. See
+        :func:`sklearn_bench.report.latex_table` for the details.
+
+        Parameters
+        ----------
+        metric : str, default=None
+        stat : {"mean", "median"}, default="mean"
+        method : str, default=None
+            A method of :meth:`paired_test`; ``None`` is its default.
+        correction : str, default="holm"
+        alpha : float, default=0.05
+        digits : int, default=3
+        caption : str, default=None
+        label : str or None, default="tab:benchmark"
+
+        Returns
+        -------
+        str
+            A ``table`` environment; needs ``\usepackage{booktabs}``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": ["p", "p", "q", "q"], "l": ["A", "B"] * 2,
+        ...                    "e": [0.10, 0.12, 0.30, 0.25]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> print(result.to_latex().splitlines()[-4])
+        Average rank & 1.50 & 1.50 \\
+        """
+        from ..report._latex import latex_table
+
+        return latex_table(
+            self,
+            metric=metric,
+            stat=stat,
+            method=method,
+            correction=correction,
+            alpha=alpha,
+            digits=digits,
+            caption=caption,
+            label=label,
+        )

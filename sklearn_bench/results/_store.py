@@ -249,12 +249,11 @@ def combine_configs(stored, current, *, path, legacy=False):
 
 def _union_result(stored, current):
     """Metrics, data sets, learners and provenance of a grown store."""
-    info = {**stored.get("info", {}), **current.get("info", {})}
-    if "learners" in info:
-        info["learners"] = {
-            **stored.get("info", {}).get("learners", {}),
-            **current.get("info", {}).get("learners", {}),
-        }
+    old, new = stored.get("info", {}), current.get("info", {})
+    info = {**old, **new}
+    for key, value in new.items():  # per-learner / per-data-set maps: union
+        if isinstance(value, dict) and isinstance(old.get(key), dict):
+            info[key] = {**old[key], **value}
     return {
         "metrics": stored["metrics"],
         "datasets": {**stored["datasets"], **current["datasets"]},
@@ -457,6 +456,15 @@ class StoreWriter:
             (t.dataset, t.split, t.learner): i for i, t in enumerate(tasks)
         }
         return set()
+
+    def update_info(self, extra):
+        """Merge ``extra`` (JSON-safe) into the stored result's ``info``; commit."""
+        result = json.loads(self.meta["result"])
+        result["info"] = {**result.get("info", {}), **extra}
+        value = json.dumps(result)
+        self.conn.execute("UPDATE meta SET value = ? WHERE key = 'result'", (value,))
+        self._commit()
+        self.meta = {**self.meta, "result": value}
 
     def _commit(self):
         self.conn.execute("COMMIT")

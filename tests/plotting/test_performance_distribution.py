@@ -92,3 +92,62 @@ def test_constant_learner_and_errors():
         performance_distribution(result, "x")
     with pytest.raises(ValueError, match="Unknown `metric` 'auc'"):
         performance_distribution(result, "d", metric="auc")
+
+
+def _error_rates_near_zero():
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame(
+        {
+            "dataset": "d",
+            "learner": np.repeat(["svm", "tree"], 30),
+            "replicate": np.tile(np.arange(30), 2),
+            # error rates with many exact zeros, as on an easy data set
+            "error_rate": np.r_[rng.binomial(40, 0.01, 30), rng.binomial(40, 0.05, 30)]
+            / 40,
+        }
+    )
+    return df, BenchmarkResult.from_frame(
+        df,
+        dataset="dataset",
+        learner="learner",
+        value="error_rate",
+        replicate="replicate",
+        greater_is_better=False,
+    )
+
+
+def test_error_rate_density_stays_in_its_range_and_is_reflected():
+    """H: for an error rate with values at 0 the x-axis starts at 0, every density
+    curve point has x >= 0, and the curve equals the reflected kernel density
+    f(x) + f(−x) (scipy's gaussian_kde, Scott's bandwidth), scaled like the plot
+    (issue 13: densities of error rates ran below 0)."""
+    df, result = _error_rates_near_zero()
+    ax = performance_distribution(result, "d")
+    assert ax.get_xlim()[0] == 0.0
+    curves = [line for line in ax.lines if len(line.get_xdata()) == 256]
+    assert len(curves) == 2
+    raw = {}
+    for line, name in zip(curves, ["svm", "tree"], strict=True):
+        x = np.asarray(line.get_xdata())
+        assert x.min() >= 0.0
+        kde = stats.gaussian_kde(df.loc[df["learner"] == name, "error_rate"])
+        raw[name] = (x, kde(x) + kde(-x) + kde(2 - x), np.asarray(line.get_ydata()))
+    peak = max(np.nanmax(f) for _, f, _ in raw.values())
+    for row, (_, f, y) in zip([1, 0], raw.values(), strict=True):
+        expected = row - 0.12 + 0.55 * f / peak
+        np.testing.assert_allclose(y, expected, rtol=1e-10)
+    # Without bounds the Gaussian kernel puts mass below 0.
+    ax = performance_distribution(result, "d", bounds=(None, None))
+    assert ax.get_xlim()[0] < 0
+    plt.close("all")
+
+
+def test_metric_bounds_from_names():
+    """H: proportions are bounded by [0, 1], non-negative losses below by 0, other
+    metrics not at all; a neg_ prefix and a suffix are understood."""
+    from sklearn_bench.plotting import metric_bounds
+
+    assert metric_bounds("error_rate") == (0.0, 1.0)
+    assert metric_bounds("f1_macro") == (0.0, 1.0)
+    assert metric_bounds("neg_log_loss") == (0.0, None)
+    assert metric_bounds("r2") == (None, None)

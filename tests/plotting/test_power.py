@@ -81,6 +81,33 @@ def test_texts_do_not_overlap():
     assert not boxes[0].overlaps(boxes[2])
 
 
+@pytest.mark.parametrize("mark", [2, 3, 10, 40])
+def test_study_label_is_off_the_curves(mark):
+    """H: no point of any power curve (drawn densely, 2000 points per curve) lies
+    inside the "this study" label's box, wherever the study's J is (issue 13:
+    the label sat on the curve)."""
+    ax = plot_power_curve(
+        0.005, [0.0025, 0.005, 0.01], mark=mark, n_datasets=np.arange(2, 108)
+    )
+    fig = ax.figure
+    fig.canvas.draw()
+    box = [t for t in ax.texts if t.get_gid() == "power-study-label"][0]
+    box = box.get_window_extent(fig.canvas.get_renderer())
+    for line in ax.lines:
+        if line.get_gid() != "power-curve":
+            continue
+        x, y = line.get_xdata(), line.get_ydata()
+        xs = np.linspace(x.min(), x.max(), 2000)
+        pts = ax.transData.transform(np.column_stack([xs, np.interp(xs, x, y)]))
+        inside = (
+            (pts[:, 0] >= box.x0)
+            & (pts[:, 0] <= box.x1)
+            & (pts[:, 1] >= box.y0)
+            & (pts[:, 1] <= box.y1)
+        )
+        assert not inside.any()
+
+
 @pytest.mark.parametrize(
     ("call", "match"),
     [

@@ -107,9 +107,10 @@ def test_within_dataset_intervals_are_the_corrected_t():
 
 @pytest.mark.parametrize("greater_is_better", [False, True])
 def test_best_and_power_follow_the_direction(greater_is_better):
-    """H: the best learner has the best average rank in the metric's direction; the
-    power of the two best is the paper's approximate formula (scipy) at the
-    observed σ (ddof=1) and |mean difference|, and J needed is the smallest J
+    """H: the best learner has the best average rank in the metric's direction; for
+    a metric without a natural scale and no Δ there is no a-priori power, and the
+    post-hoc power of the two best is the paper's approximate formula (scipy) at
+    the observed σ (ddof=1) and |mean difference|, with J needed the smallest J
     reaching 80% (brute force)."""
     result = _result(n_datasets=5, greater_is_better=greater_is_better)
     analysis = analyse_result(result)
@@ -122,15 +123,42 @@ def test_best_and_power_follow_the_direction(greater_is_better):
     d = means[expected_order[0]] - means[expected_order[1]]
     sigma, delta = np.std(d, ddof=1), abs(np.mean(d))
     assert pw["sigma"] == pytest.approx(sigma, rel=1e-12)
-    assert pw["delta"] == pytest.approx(delta, rel=1e-12)
+    assert pw["delta"] is None and pw["power"] is None and pw["n_needed"] is None
+    assert abs(pw["observed_difference"]) == pytest.approx(delta, rel=1e-12)
 
     # Boulesteix et al. (2013), Section 3: F_{t,J-1}(sqrt(J) Δ/σ - t_{1-α,J-1})
     def power(J):
         return stats.t.cdf(np.sqrt(J) * delta / sigma - stats.t.ppf(0.95, J - 1), J - 1)
 
-    assert pw["power"] == pytest.approx(power(5), rel=1e-10)
+    assert pw["posthoc_power"] == pytest.approx(power(5), rel=1e-10)
     J = np.arange(2, 100000)
-    assert pw["n_needed"] == int(J[power(J) >= 0.8][0])
+    assert pw["posthoc_n_needed"] == int(J[power(J) >= 0.8][0])
+
+
+def test_error_rate_gets_the_documented_default_delta():
+    """H: for an error rate without a given Δ the power leads with DEFAULT_DELTA =
+    0.05 (source "default"), equal to the paper's formula (scipy) at Δ = 0.05;
+    the observed-difference power is kept apart as post hoc."""
+    from sklearn_bench.report._analysis import DEFAULT_DELTA
+
+    df = _result(n_datasets=5).scores.rename(columns={"value": "error_rate"})
+    result = BenchmarkResult.from_frame(
+        df,
+        dataset="dataset",
+        learner="learner",
+        value="error_rate",
+        replicate="replicate",
+        greater_is_better=False,
+    )
+    pw = analyse_result(result).power
+    assert DEFAULT_DELTA == 0.05
+    assert pw["delta"] == 0.05 and pw["delta_source"] == "default"
+    means = result.aggregate()
+    d = means[pw["pair"][0]] - means[pw["pair"][1]]
+    sigma = np.std(d, ddof=1)
+    expected = stats.t.cdf(np.sqrt(5) * 0.05 / sigma - stats.t.ppf(0.95, 4), 4)
+    assert pw["power"] == pytest.approx(expected, rel=1e-10)
+    assert pw["posthoc_power"] != pytest.approx(pw["power"])
 
 
 def test_given_delta_is_used():
@@ -250,3 +278,47 @@ def test_single_replicate_runs_are_analysed_or_say_why():
         assert any(
             f"on {name}: " in n and "Run a repeated scheme" in n for n in analysis.notes
         ), analysis.notes
+
+
+def _partial(done):
+    """A result as from_store reads a run killed after the first ``done`` tasks:
+    3 data sets x 3 learners x 4 replicates, tasks data set by data set, learner
+    by learner; the data sets not started have no rows at all."""
+    full = _result(n_datasets=3, n_rep=4)
+    scores = full.scores.iloc[:done]
+    return BenchmarkResult(
+        scores,
+        metrics=full.metrics,
+        datasets=full.datasets,
+        learners=full.learners,
+    )
+
+
+@pytest.mark.parametrize("done", [14, 6, 2])
+def test_partial_store_reports_what_is_finished(done):
+    """H: a run killed before a data set had any task committed is analysed (no
+    KeyError, issue 13): 14 tasks (d0 complete, d1 half) gives within-data-set
+    intervals on d0 and compares the learners over d0's replicates; 6 tasks (d0
+    half) and 2 tasks (one learner) give no comparison, with the reason, and no
+    row for a learner without results; the power is never computed."""
+    analysis = analyse_result(_partial(done))
+    assert list(analysis.mean.index) == (["d0", "d1"] if done > 12 else ["d0"])
+    assert analysis.power is None and "power" in analysis.skipped
+    if done == 14:  # the one finished data set is compared over its replicates
+        assert analysis.friedman.n_blocks == 4
+        assert analysis.friedman_blocks == "replicates of d0"
+        assert set(analysis.pairs["n"]) == {4}
+    else:
+        why = "at least 2 learners" if done == 2 else "at least 2 data sets"
+        for key in ("pairs", "friedman", "power"):
+            assert why in analysis.skipped[key]
+    finished = set(analysis.within["learner"]) | set(analysis.within["reference"])
+    assert finished <= set(analysis.mean.columns[analysis.mean.notna().any()])
+    if done == 14:
+        d0 = analysis.within[analysis.within["dataset"] == "d0"]
+        assert set(d0["n"]) == {4} and d0["estimate"].notna().all()
+    if done == 6:  # B has 2 of 4 replicates: no paired interval, with a note
+        assert analysis.within["n"].tolist() == [0]
+        assert any("'B' on replicate 2" in n for n in analysis.notes)
+    if done == 2:
+        assert analysis.within.empty

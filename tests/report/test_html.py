@@ -40,7 +40,7 @@ def test_page_is_self_contained_and_ordered(result, tmp_path):
     write_report(result, tmp_path, title="T <&>")
     page = (tmp_path / "report.html").read_text()
     images = re.findall(r'<img [^>]*src="([^"]+)"', page)
-    assert len(images) == 8
+    assert len(images) == 9  # with the pairwise significance diagram
     for src in images:
         assert src.startswith("data:image/png;base64,")
         assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
@@ -57,7 +57,7 @@ def test_figures_written_in_each_format(result, tmp_path):
     """H: each figure is written once per requested format."""
     write_report(result, tmp_path, figure_formats=("png", "pdf"))
     names = sorted(p.name for p in (tmp_path / "figures").iterdir())
-    assert len(names) == 16
+    assert len(names) == 18
     assert {p.rsplit(".", 1)[1] for p in names} == {"png", "pdf"}
 
 

@@ -26,7 +26,7 @@ def test_summary_order_and_numbers():
         replicate="rep",
         greater_is_better=False,
     )
-    analysis = analyse_result(result)
+    analysis = analyse_result(result, delta=0.03)
     text = format_summary(analysis, result)
     assert (
         text.index("1. Effect sizes") < text.index("2. Tests") < text.index("3. Power")
@@ -34,6 +34,8 @@ def test_summary_order_and_numbers():
     row = analysis.pairs.iloc[0]
     assert f"[{row['low']:+.3f}, {row['high']:+.3f}]" in text
     assert f"J = {analysis.power['n_needed']} data sets" in text
+    # Δ first, the post-hoc power second and labelled as such.
+    assert text.index("to detect Δ = 0.0300") < text.index("Post-hoc power")
     assert text.splitlines()[0].startswith("2 learners x 4 data sets")
 
 

@@ -1,0 +1,134 @@
+"""The report's pairwise post-hoc section: Wilcoxon signed-rank tests of every pair
+with Holm's correction, which (unlike Nemenyi's mean-rank test) do not depend on
+the other learners (Benavoli, Corani & Mangili 2016), and their CD-style diagram.
+"""
+
+import html
+
+import pandas as pd
+
+from ._methods import TestRecord, register_test
+
+
+def pairwise_analysis(result, analysis, *, method="wilcoxon", adjust="holm"):
+    """Pairwise tests over the blocks of the report's comparisons, registered
+    with the analysis; ``None`` (with the reason in ``analysis.skipped``) when
+    they cannot run.
+
+    Across data sets each pair is tested on the data sets both learners
+    finished (``missing="pairwise"``), so a learner that failed on some data
+    set does not remove that data set for the others; with one finished data
+    set the blocks are its replicates. The level is ``1 − confidence_level``.
+    """
+    if "pairs" in analysis.skipped or len(analysis.mean.columns) < 2:
+        analysis.skipped["pairwise"] = analysis.skipped.get(
+            "pairs", "pairwise tests need at least 2 learners"
+        )
+        return None
+    alpha = round(1 - analysis.confidence_level, 10)
+    across = analysis.pairs_blocks == "data sets"
+    kwargs = {"missing": "pairwise"} if across else {}
+    if not across:
+        kwargs["dataset"] = analysis.datasets_across[0]
+    try:
+        res = result.pairwise_test(
+            method=method, adjust=adjust, alpha=alpha, metric=analysis.metric, **kwargs
+        )
+    except ValueError as exc:
+        analysis.skipped["pairwise"] = f"the pairwise tests could not run: {exc}"
+        return None
+    frame = res.to_frame()
+    n_min, n_max = int(frame["n"].min()), int(frame["n"].max())
+    blocks = "data sets" if across else f"replicates of {analysis.datasets_across[0]}"
+    n_text = f"{n_max}" if n_min == n_max else f"{n_min} to {n_max}"
+    if across and n_min < n_max:
+        n_text += " (each pair on the data sets both learners finished)"
+    name = "Wilcoxon signed-rank" if method == "wilcoxon" else "sign"
+    register_test(
+        analysis,
+        TestRecord(
+            "pairwise",
+            "every pair of learners on its own, a verdict that no third learner "
+            "changes, unlike Nemenyi's (effect size: the matched-pairs "
+            "rank-biserial correlation)",
+            f"two-sided {name} test",
+            f"{n_text} {blocks}",
+            correction=f"{adjust.capitalize()}-adjusted over {len(frame)} pairs",
+            alpha=alpha,
+            citations=("demsar2006", "holm1979", "benavoli2016"),
+        ),
+    )
+    return res
+
+
+def pairwise_html(analysis, res, figure=""):
+    """The section of the page: the table of pairs, the diagram, or why not."""
+    head = '<section id="pairwise"><h2>Pairwise tests (each pair on its own)</h2>'
+    if res is None:
+        reason = analysis.skipped.get("pairwise")
+        if reason is None:
+            return ""
+        return (
+            head + f'<p class="not-run"><b>Pairwise tests not run:</b> '
+            f"{html.escape(reason)}.</p></section>"
+        )
+    from ._html import _table
+
+    frame = res.to_frame()
+    level = f"{1 - res.alpha:.0%}"
+    table = pd.DataFrame(
+        {
+            "n": frame["n"].to_numpy(),
+            "mean difference": frame["mean_difference"].to_numpy(),
+            "estimate": frame["estimate"].to_numpy(),
+            f"{level} CI": [
+                f"[{lo:.4f}, {hi:.4f}]"
+                for lo, hi in zip(frame["ci_low"], frame["ci_high"], strict=True)
+            ],
+            "p": frame["pvalue"].to_numpy(),
+            f"{res.adjust.capitalize()} p": frame["pvalue_adjusted"].to_numpy(),
+            "differ": frame["reject"].map({True: "yes", False: "no"}).to_numpy(),
+            "effect size": frame["effect_size"].to_numpy(),
+        },
+        index=pd.Index(
+            [
+                f"{a} − {b}"
+                for a, b in zip(frame["learner_i"], frame["learner_j"], strict=True)
+            ],
+            name="pair",
+        ),
+    )
+    text = (
+        f"<p>Every pair of learners is tested on its own two columns, so the "
+        f"verdict on a pair does not change when a learner is added or removed "
+        f"(Benavoli, Corani &amp; Mangili 2016), unlike Nemenyi's test on mean "
+        f"ranks. {html.escape(res.null_hypothesis)}. Correction: "
+        f"{html.escape(res.adjust)} at α = {res.alpha:g}. The estimate is the "
+        "Hodges–Lehmann pseudo-median of the differences with its interval; the "
+        "effect size is the matched-pairs rank-biserial correlation.</p>"
+    )
+    return (
+        head
+        + text
+        + _table(
+            table,
+            f"Pairwise {res.method} tests, {res.adjust}-adjusted",
+            table_id="table-pairwise",
+        )
+        + figure
+        + "</section>"
+    )
+
+
+def pairwise_figure(res):
+    """``(title, caption, Figure)`` of the Wilcoxon–Holm diagram."""
+    from ..plotting import plot_pairwise_significance
+
+    ax = plot_pairwise_significance(res)
+    caption = (
+        f"Average ranks (1 = best); a bar joins learners no two of which differ by "
+        f"the pairwise {res.method} tests, {res.adjust}-adjusted at α = "
+        f"{res.alpha:g} (the 'Wilcoxon–Holm' diagram; Benavoli et al. 2016). The "
+        "table above is the full answer."
+    )
+    return "Pairwise significance diagram", caption, ax.figure

@@ -1,0 +1,82 @@
+"""Tests of sklearn_bench/report/_methods.py: the methods paragraph says what the
+report ran, read from one registry that new sections add to."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sklearn_bench import BenchmarkResult
+from sklearn_bench.report import TestRecord, analyse_result, register_test
+from sklearn_bench.report._methods import (
+    CITATIONS,
+    methods_latex,
+    methods_markdown,
+    methods_record,
+)
+
+
+def _result(n_datasets):
+    rng = np.random.default_rng(0)
+    rows = [
+        (f"d{d}", m, r, 0.1 + 0.02 * j + rng.normal(0, 0.01))
+        for d in range(n_datasets)
+        for j, m in enumerate(["A", "B", "C"])
+        for r in range(5)
+    ]
+    df = pd.DataFrame(rows, columns=["data", "model", "rep", "error_rate"])
+    return BenchmarkResult.from_frame(
+        df,
+        dataset="data",
+        learner="model",
+        value="error_rate",
+        replicate="rep",
+        greater_is_better=False,
+    )
+
+
+def _paragraph(analysis, result):
+    rec = methods_record(result, analysis, versions={"numpy": np.__version__})
+    return methods_markdown(rec), methods_latex(rec)
+
+
+def test_records_follow_what_was_run():
+    """H: with 4 data sets the analysis records the within-data-set t, the pairs
+    with Holm over 3 pairs, Friedman/Nemenyi and the power (4 records, cited); with
+    one data set the comparisons are over its 5 replicates and there is no power
+    record, and the paragraph does not mention Boulesteix et al."""
+    result = _result(4)
+    analysis = analyse_result(result, confidence_level=0.9)
+    assert [r.key for r in analysis.methods] == ["within", "pairs", "friedman", "power"]
+    md, _ = _paragraph(analysis, result)
+    assert "Holm-adjusted over 3 pairs, at α = 0.1" in md
+    assert "over 4 data sets" in md and "90% confidence intervals" in md
+    assert CITATIONS["boulesteix2013"] in md
+    one = _result(1)
+    analysis = analyse_result(one)
+    assert [r.key for r in analysis.methods] == ["within", "pairs", "friedman"]
+    md, _ = _paragraph(analysis, one)
+    assert "over 5 replicates" in md and "Boulesteix" not in md
+
+
+def test_a_new_section_registers_its_test():
+    """H: a record registered by a new section appears in both renderings with its
+    citation (Benavoli et al. 2017), replaces a record of the same key, and a
+    non-record is refused."""
+    result = _result(3)
+    analysis = analyse_result(result)
+    record = TestRecord(
+        "bayes",
+        "each pair of learners",
+        "Bayesian signed-rank test with a rope of 0.01",
+        "3 data sets",
+        citations=("benavoli2017",),
+    )
+    register_test(analysis, record)
+    register_test(analysis, record)
+    assert [r.key for r in analysis.methods].count("bayes") == 1
+    md, tex = _paragraph(analysis, result)
+    assert "Each pair of learners: Bayesian signed-rank test" in md
+    assert "(Benavoli et al. 2017)." in md and CITATIONS["benavoli2017"] in md
+    assert "Bayesian signed-rank test" in tex
+    with pytest.raises(TypeError, match="`record`"):
+        register_test(analysis, "a t-test")
