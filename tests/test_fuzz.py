@@ -342,6 +342,38 @@ def _summary(analysis):
     return format_summary(analysis)
 
 
+def _report_fn(name):
+    def call(**kwargs):
+        import sklearn_bench.report as report
+
+        return getattr(report, name)(*kwargs.values())
+
+    call.__name__ = name
+    return call
+
+
+def _latex_table(**params):
+    from sklearn_bench.report import latex_table
+
+    kwargs = {"method": "t"}  # RESULT has no split sizes: Hothorn's t
+    kwargs.update(params)
+    return latex_table(RESULT, **kwargs)
+
+
+def _register_test(record):
+    from sklearn_bench.report import TestRecord, analyse_result, register_test
+
+    if isinstance(record, str) and record == "VALID":
+        record = TestRecord("x", "A and B", "paired t-test", "3 data sets")
+    return register_test(analyse_result(RESULT), record)
+
+
+def _metric_bounds(metric):
+    from sklearn_bench.plotting import metric_bounds
+
+    return metric_bounds(metric)
+
+
 def _write_report(out_dir, tmp, **params):
     from sklearn_bench.report import write_report
 
@@ -1129,6 +1161,38 @@ CASES = [
     ),
     ("format_summary", _summary, {"analysis": bad_choices()}, {}),
     (
+        "escape_latex",
+        _report_fn("escape_latex"),
+        {"text": bad_choices()},
+        {"text": "a_b"},
+    ),
+    (
+        "latex_table",
+        _latex_table,
+        {
+            "metric": bad_choices(),
+            "stat": bad_choices(),
+            "alpha": bad_scalars(),
+            "digits": bad_scalars(),
+            "correction": bad_choices(),
+            "method": bad_choices(),
+        },
+        {},
+    ),
+    (
+        "learner_table",
+        _report_fn("learner_table"),
+        {"result": bad_choices()},
+        {"result": RESULT},
+    ),
+    ("register_test", _register_test, {"record": bad_choices()}, {"record": "VALID"}),
+    (
+        "metric_bounds",
+        _metric_bounds,
+        {"metric": bad_choices()},
+        {"metric": "error_rate"},
+    ),
+    (
         "write_report",
         _write_report,
         {"out_dir": bad_paths(), "confidence_level": bad_scalars()},
@@ -1147,7 +1211,8 @@ NOT_CALLED = {
     "__version__", "FriedmanResult", "GlobalPermutationResult", "McNemarResult",
     "MultipleRuleBiasResult", "PairedTestResult", "Bootstrap632Result", "Metric",
     "RuleErrors", "UnconditionalErrorResult", "CorruptStoreError", "SalvageReport",
-    "ReportAnalysis", "BayesianTestResult", "EffectSizeResult", "PairwiseTestResult",
+    "ReportAnalysis", "TestRecord", "BayesianTestResult", "EffectSizeResult",
+    "PairwiseTestResult",
     "SkillingsMackResult",
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.

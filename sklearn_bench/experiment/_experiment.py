@@ -312,6 +312,8 @@ class BenchmarkExperiment(BaseEstimator):
         finally:
             writer.close()
         description = self._result_description(setup)
+        description["info"]["store"] = str(self.store)
+        description["info"].update(extra or {})
         self.results_ = BenchmarkResult._from_store(self.store, ids, description)
         _report_failures(self.results_.scores, len(tasks), len(setup["metrics"]))
         self.n_tasks_ = n_run

@@ -64,7 +64,9 @@ def metric_bounds(metric):
     >>> metric_bounds("r2")
     (None, None)
     """
-    name = str(metric).lower().removeprefix("neg_")
+    if not isinstance(metric, str):
+        raise TypeError(f"`metric` must be a metric's name; got {metric!r}.")
+    name = metric.lower().removeprefix("neg_")
     if name.startswith(_UNIT_METRICS):
         return (0.0, 1.0)
     if name.startswith(_NONNEGATIVE_METRICS):

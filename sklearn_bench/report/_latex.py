@@ -161,7 +161,7 @@ def latex_table(
     >>> result = BenchmarkResult.from_frame(
     ...     df, dataset="data", learner="model", value="error", replicate="rep",
     ...     greater_is_better=False)
-    >>> tex = result.to_latex()
+    >>> tex = result.to_latex(method="t")  # no split sizes here: Hothorn's t
     >>> print(tex.splitlines()[6])
     Data set & x\_1 & y \\
     >>> print(tex.splitlines()[8])
@@ -185,10 +185,26 @@ def _build_table(
 ):
     """The table's text and the names (``paired_test`` methods) of the tests it
     ran."""
-    if stat not in ("mean", "median"):
+    from numbers import Integral
+
+    from ..stats._common import real_number
+    from ..stats._multitest import _METHODS as corrections
+
+    if not isinstance(stat, str) or stat not in ("mean", "median"):
         raise ValueError(f"`stat` must be 'mean' or 'median'; got {stat!r}.")
+    alpha = real_number(alpha, "alpha")
     if not 0 < alpha < 1:
         raise ValueError(f"`alpha` must lie strictly between 0 and 1; got {alpha!r}.")
+    if isinstance(digits, bool) or not isinstance(digits, Integral):
+        raise TypeError(f"`digits` must be an integer; got {digits!r}.")
+    if not 0 <= digits <= 15:
+        raise ValueError(f"`digits` must be between 0 and 15; got {digits!r}.")
+    if not isinstance(correction, str) or correction.lower() not in corrections:
+        raise ValueError(
+            f"`correction` must be one of {list(corrections)}; got {correction!r}."
+        )
+    if method is not None and not isinstance(method, str):
+        raise TypeError(f"`method` must be None or a test's name; got {method!r}.")
     metric = result._metric(metric)
     gib = result.greater_is_better(metric)
     centre = result.aggregate(metric, stat)
@@ -266,7 +282,7 @@ def _build_table(
             f"{what} of {escape_latex(metric)} ({direction} is better) over the "
             f"{reps_text} replicates of each data set. Bold: the best learner on "
             f"the data set. {MARKER}: significantly worse than the best on that "
-            f"data set by a two-sided {escape_latex(test)} over the replicates, "
+            f"data set by a two-sided {escape_latex(test)}, "
             f"{escape_latex(correction.capitalize())}-adjusted over the other "
             f"learners of the data set, at $\\alpha = {alpha:g}$."
         )

@@ -131,6 +131,8 @@ def learner_table(result):
     >>> learner_table(Result())["parameters"].tolist()
     ['selectkbest__k=2', 'selectkbest__k=10']
     """
+    if not isinstance(getattr(result, "info", None), dict):
+        raise TypeError(f"`result` must be a BenchmarkResult; got {result!r}.")
     recorded = result.info.get("learner_params") or {}
     reprs = result.info.get("learners") or {}
     flat = {

@@ -91,7 +91,7 @@ def test_markers_equal_scipy_t_with_statsmodels_holm():
     result = _result(seed=3)
     perf = result.performance()
     for alpha in (0.05, 0.2):
-        tex = result.to_latex(alpha=alpha)
+        tex = result.to_latex(alpha=alpha, method="t")  # Hothorn's t on replicates
         rows = _body_rows(tex)
         mean = result.aggregate()
         for row, dataset in zip(rows[:3], mean.index, strict=True):
@@ -109,7 +109,7 @@ def test_markers_equal_scipy_t_with_statsmodels_holm():
             }
             assert marked == {m for m, r in zip(others, reject, strict=True) if r}
         caption = tex[tex.index(r"\caption{") :]
-        assert "two-sided paired t-test over the replicates" in caption
+        assert "two-sided paired t-test on the replicates" in caption
         assert "Holm-adjusted" in caption and f"$\\alpha = {alpha:g}$" in caption
     # With these effects some learner is marked and some is not.
     assert 0 < tex.count(r"$^{\dagger}$") < 9

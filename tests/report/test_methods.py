@@ -24,7 +24,7 @@ def _result(n_datasets):
         for r in range(5)
     ]
     df = pd.DataFrame(rows, columns=["data", "model", "rep", "error_rate"])
-    return BenchmarkResult.from_frame(
+    result = BenchmarkResult.from_frame(
         df,
         dataset="data",
         learner="model",
@@ -32,6 +32,11 @@ def _result(n_datasets):
         replicate="rep",
         greater_is_better=False,
     )
+    # As a run records them: split sizes and splitter, so that the
+    # within-data-set default test (corrected t) is defined.
+    result.scores["n_train"], result.scores["n_test"] = 100, 37
+    result.info["cv"] = "BootstrapOOB(n_bootstraps=5, random_state=0)"
+    return result
 
 
 def _paragraph(analysis, result):
