@@ -551,6 +551,8 @@ def write_report(
             ("run", "What was run"),
             ("effects", "Effect sizes"),
             ("tests", "Tests"),
+            ("pairwise", "Pairwise"),
+            ("bayesian", "Bayesian"),
             ("figures", "Figures"),
             ("power", "Power"),
             ("failures", "Failures"),

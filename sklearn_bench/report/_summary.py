@@ -13,7 +13,9 @@ _TEST_WORDS = {
 
 def _test_words(table):
     """The test(s) behind a table of intervals, in words."""
-    methods = [m for m in dict.fromkeys(table.get("method", [])) if isinstance(m, str)]
+    methods = [
+        m for m in dict.fromkeys(table.get("method", [])) if isinstance(m, str) and m
+    ]
     return ", ".join(_TEST_WORDS.get(m, m) for m in methods) or "paired t"
 
 
@@ -110,9 +112,16 @@ def format_summary(analysis, result=None):
             width = max(len(str(r)) for r in group["learner"])
             for r in group.itertuples():
                 if not r.n:
+                    # The reason the analysis recorded (constant differences,
+                    # missing replicates, an unknown scheme, ...).
+                    prefix = f"No interval for {r.learner} − {ref} on {dataset}: "
+                    why = next(
+                        (n[len(prefix) :] for n in a.notes if n.startswith(prefix)),
+                        "not every replicate has a result",
+                    )
+                    why = why.split(". ")[0].rstrip(".")
                     lines.append(
-                        f"       {r.learner:<{width}}  (no paired interval: not "
-                        "every replicate has a result)"
+                        f"       {r.learner:<{width}}  (no paired interval: {why})"
                     )
                     continue
                 lines.append(
