@@ -1267,6 +1267,13 @@ class BenchmarkResult:
         set's replicates. Ranks follow the metric's direction (rank 1 = best).
         Delegates to :func:`sklearn_bench.stats.friedman_test`.
 
+        Within one data set the replicates are treated as independent blocks, so
+        the test is conditional on that learning sample (Hothorn et al. 2005,
+        Sec. 3): it does not answer whether the learners differ on new data of
+        the kind, and its type I error for that question is far above α (see
+        the user guide's "Tests within one data set" and
+        ``benchmarks/calibration.py``).
+
         Parameters
         ----------
         dataset : str, default=None
@@ -1462,7 +1469,10 @@ default="shaffer"
 
         Blocks are the data set's replicates, one column per learner; delegates
         to :func:`sklearn_bench.stats.global_permutation_test`. t* does not
-        depend on the metric's direction.
+        depend on the metric's direction. The test is conditional on the data
+        set's learning sample (Hothorn et al. 2005, Sec. 3), like the replicate
+        ``"t"`` of :meth:`paired_test`; it is not a test of performance on new
+        data of the kind.
 
         Parameters
         ----------
