@@ -6,10 +6,59 @@ from numbers import Real
 
 import numpy as np
 
-ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
-ConfidenceInterval.__doc__ = (
-    """A confidence interval ``(low, high)``; bounds may be ``-inf``/``inf``."""
-)
+class ConfidenceInterval(namedtuple("_ConfidenceInterval", ["low", "high"])):
+    """A confidence interval ``(low, high)`` and the level it achieves.
+
+    It unpacks as ``low, high = ci``; bounds may be ``-inf``/``inf``.
+
+    Attributes
+    ----------
+    low, high : float
+        The bounds.
+    confidence_level : float or None
+        The coverage the interval achieves, which is not always the level asked
+        for: a rank-based interval on few observations can only take the levels
+        of its discrete null distribution (R's ``wilcox.test`` warns "requested
+        conf.level not achievable"). ``None`` where it is not known.
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats._common import ConfidenceInterval
+    >>> ci = ConfidenceInterval(-0.5, 1.5, confidence_level=0.875)
+    >>> low, high = ci
+    >>> low, high, ci.confidence_level
+    (-0.5, 1.5, 0.875)
+    """
+
+    def __new__(cls, low, high, confidence_level=None):
+        self = super().__new__(cls, low, high)
+        # An attribute, not a third field, so that ``low, high = ci`` still
+        # unpacks and ``tuple(ci)`` stays ``(low, high)``.
+        object.__setattr__(self, "_confidence_level", confidence_level)
+        return self
+
+    @property
+    def confidence_level(self):
+        return getattr(self, "_confidence_level", None)
+
+    def _replace(self, **kwargs):
+        low = kwargs.pop("low", self.low)
+        high = kwargs.pop("high", self.high)
+        level = kwargs.pop("confidence_level", self.confidence_level)
+        if kwargs:
+            raise ValueError(f"Got unexpected field names: {sorted(kwargs)!r}")
+        return type(self)(low, high, level)
+
+    def __repr__(self):
+        if self.confidence_level is None:
+            return f"ConfidenceInterval(low={self.low!r}, high={self.high!r})"
+        return (
+            f"ConfidenceInterval(low={self.low!r}, high={self.high!r}, "
+            f"confidence_level={self.confidence_level!r})"
+        )
+
+    def __reduce__(self):
+        return (type(self), (self.low, self.high, self.confidence_level))
 
 
 def monte_carlo_pvalue(n_extreme, n_resamples):
