@@ -72,6 +72,7 @@ class UnconditionalErrorResult:
         return ConfidenceInterval(
             self.estimate - z * self.standard_error,
             self.estimate + z * self.standard_error,
+            confidence_level,  # normal approximation: the nominal level
         )
 
     def to_frame(self, confidence_level=0.95):

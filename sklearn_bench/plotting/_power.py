@@ -25,6 +25,10 @@ def _sigmas(sigma):
     return values
 
 
+def _test_words(alternative):
+    return "two-sided paired t" if alternative == "two-sided" else "one-sided paired t"
+
+
 def _axes(ax):
     import matplotlib.pyplot as plt
 
@@ -39,7 +43,8 @@ def plot_power_curve(
     *,
     n_datasets=None,
     alpha=0.05,
-    alternative="greater",
+    alternative="two-sided",
+    method="exact",
     target_power=0.8,
     mark=None,
     ax=None,
@@ -59,7 +64,11 @@ def plot_power_curve(
     n_datasets : array-like of int, default=None
         The ``J`` values; default ``2..max(50, 1.2 × J needed)``, at most 500.
     alpha : float, default=0.05
-    alternative : {"greater", "two-sided"}, default="greater"
+    alternative : {"two-sided", "greater"}, default="two-sided"
+        The test's: two-sided, as the analyses run it; ``"greater"`` with
+        ``method="approx"`` redraws seed 000's figure.
+    method : {"exact", "approx"}, default="exact"
+        As in :func:`~sklearn_bench.stats.power_paired_t`.
     target_power : float or None, default=0.8
         Reference line; ``None`` draws none.
     mark : int, default=None
@@ -87,7 +96,9 @@ def plot_power_curve(
         raise ValueError(f"`delta` must be positive; got {delta!r}.")
     if n_datasets is None:
         needed = max(
-            n_datasets_needed(delta, s, alpha=alpha, alternative=alternative)
+            n_datasets_needed(
+                delta, s, alpha=alpha, alternative=alternative, method=method
+            )
             for s in sigmas
         )
         J = np.arange(2, int(min(500, max(50, np.ceil(1.2 * needed)))) + 1)
@@ -95,10 +106,14 @@ def plot_power_curve(
         J = np.asarray(n_datasets)
     ax = _axes(ax)
     for s in sigmas:
-        power = power_paired_t(J, delta, s, alpha=alpha, alternative=alternative)
+        power = power_paired_t(
+            J, delta, s, alpha=alpha, alternative=alternative, method=method
+        )
         (line,) = ax.plot(J, power, label=f"σ = {s:.3g}", gid="power-curve")
         if mark is not None:
-            p = power_paired_t(mark, delta, s, alpha=alpha, alternative=alternative)
+            p = power_paired_t(
+                mark, delta, s, alpha=alpha, alternative=alternative, method=method
+            )
             ax.plot([mark], [p], "o", color=line.get_color(), gid="power-mark")
     if target_power is not None:
         ax.axhline(target_power, color="0.5", linestyle=":", gid="power-target")
@@ -122,7 +137,8 @@ def plot_power_curve(
     ax.set_xlabel("number of data sets J")
     ax.set_ylabel("power")
     ax.set_title(
-        f"Power to detect Δ = {delta:.3g} (α = {alpha:g})",
+        f"Power of the {_test_words(alternative)} to detect Δ = {delta:.3g} "
+        f"(α = {alpha:g})",
         pad=18 if mark is not None else 6,
     )
     ax.legend(loc="lower right", fontsize=9)
@@ -136,7 +152,8 @@ def plot_datasets_needed(
     delta=None,
     power=0.8,
     alpha=0.05,
-    alternative="greater",
+    alternative="two-sided",
+    method="exact",
     mark=None,
     ax=None,
 ):
@@ -154,7 +171,11 @@ def plot_datasets_needed(
         The differences; default 40 values from ``σ_min/5`` to ``2 σ_max``.
     power : float, default=0.8
     alpha : float, default=0.05
-    alternative : {"greater", "two-sided"}, default="greater"
+    alternative : {"two-sided", "greater"}, default="two-sided"
+        The test's: two-sided, as the analyses run it; ``"greater"`` with
+        ``method="approx"`` redraws seed 000's figure.
+    method : {"exact", "approx"}, default="exact"
+        As in :func:`~sklearn_bench.stats.power_paired_t`.
     mark : tuple of (float, int), default=None
         ``(Δ, J)`` of the study at hand, drawn as a labelled point.
     ax : matplotlib.axes.Axes, default=None
@@ -172,7 +193,7 @@ def plot_datasets_needed(
     >>> ax = plot_datasets_needed([0.03, 0.1], delta=[0.05, 0.1])
     >>> [[int(v) for v in line.get_ydata()] for line in ax.lines
     ...  if line.get_gid() == "needed-curve"]
-    [[4, 3], [27, 8]]
+    [[6, 3], [34, 10]]
     """
     sigmas = _sigmas(sigma)
     if delta is None:
@@ -188,7 +209,14 @@ def plot_datasets_needed(
     ax = _axes(ax)
     for s in sigmas:
         needed = [
-            n_datasets_needed(d, s, power=power, alpha=alpha, alternative=alternative)
+            n_datasets_needed(
+                d,
+                s,
+                power=power,
+                alpha=alpha,
+                alternative=alternative,
+                method=method,
+            )
             for d in deltas
         ]
         ax.plot(
@@ -209,10 +237,20 @@ def plot_datasets_needed(
             fontsize=9,
             bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.6},
         )
+    from matplotlib.ticker import LogLocator, ScalarFormatter
+
     ax.set_yscale("log")
-    ax.set_xlabel("difference to detect Δ")
+    # plain integers on the log axis (2, 5, 10, 20, ...), not 10^1
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    formatter = ScalarFormatter()
+    formatter.set_scientific(False)
+    ax.yaxis.set_major_formatter(formatter)
+    ax.set_xlabel("difference to detect Δ (metric units)")
     ax.set_ylabel("data sets needed J")
-    ax.set_title(f"Data sets for power {power:.0%} (α = {alpha:g})")
+    ax.set_title(
+        f"Data sets the {_test_words(alternative)} needs for power {power:.0%} "
+        f"(α = {alpha:g})"
+    )
     ax.legend(loc="upper right", fontsize=9)
     ax.grid(color="0.92", which="both")
     return ax

@@ -272,6 +272,11 @@ def _power(result, complete, order, sign, metric, delta, source, target_power):
         "posthoc_power": None,
         "posthoc_n_needed": None,
         "sigma": sigma,
+        "sigma_source": (
+            f"the standard deviation of the {len(diff)} per-data-set differences "
+            f"between {a} and {b} in this study"
+        ),
+        "test": "two-sided paired t over data sets (exact noncentral t)",
         "n_datasets": len(diff),
         "target_power": target_power,
     }

@@ -1086,17 +1086,30 @@ class BenchmarkResult:
         )
 
     def power(
-        self, a, b, *, delta, alpha=0.05, power=0.8, method="approx", metric=None
+        self,
+        a,
+        b,
+        *,
+        delta,
+        alpha=0.05,
+        power=0.8,
+        method="exact",
+        alternative="two-sided",
+        metric=None,
     ):
         """Power of the across-data-set paired t-test, this study as a pilot.
 
         Boulesteix et al. (2013), Section 3: ``σ`` is the standard deviation
         (``ddof=1``) of the per-data-set differences ``metric(a) − metric(b)``
         over the ``J`` data sets of this result. Reported: the power of the
-        one-sided test at level ``alpha`` to detect a true mean difference
-        ``delta`` with the ``J`` data sets as run, and the number of data sets
-        needed for ``power`` (:func:`~sklearn_bench.stats.power_paired_t`,
-        :func:`~sklearn_bench.stats.n_datasets_needed`).
+        test at level ``alpha`` to detect a true mean difference ``delta``
+        (fixed in advance: the smallest difference that matters, never the
+        observed one) with the ``J`` data sets as run, and the number of data
+        sets needed for ``power`` (:func:`~sklearn_bench.stats.power_paired_t`,
+        :func:`~sklearn_bench.stats.n_datasets_needed`). By default the test
+        the analyses run, the two-sided paired t, by the exact noncentral t;
+        ``method="approx", alternative="greater"`` is the paper's one-sided
+        approximation (seed 000).
 
         Parameters
         ----------
@@ -1106,16 +1119,18 @@ class BenchmarkResult:
         alpha : float, default=0.05
         power : float, default=0.8
             Target power for the number of data sets needed.
-        method : {"approx", "exact"}, default="approx"
+        method : {"exact", "approx"}, default="exact"
+        alternative : {"two-sided", "greater"}, default="two-sided"
         metric : str, default=None
 
         Returns
         -------
         DataFrame
             One row with ``a, b, metric, n_datasets, estimate`` (mean difference),
-            ``sigma, delta, alpha, power`` (of the study as run),
-            ``target_power, n_datasets_needed, method``. A DataFrame so that
-            several pairs concatenate into one table.
+            ``sigma, sigma_source`` (where σ comes from, in words), ``delta,
+            alpha, power`` (of the study as run), ``target_power,
+            n_datasets_needed, method, alternative``. A DataFrame so that several
+            pairs concatenate into one table.
 
         Examples
         --------
@@ -1127,8 +1142,8 @@ class BenchmarkResult:
         >>> result = BenchmarkResult.from_frame(
         ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
         >>> row = result.power("A", "B", delta=0.05).iloc[0]
-        >>> float(row["sigma"]), round(float(row["power"]), 3)
-        (0.01, 0.985)
+        >>> round(float(row["sigma"]), 4), round(float(row["power"]), 3)
+        (0.01, 0.975)
         >>> int(row["n_datasets_needed"])
         3
         """
@@ -1146,7 +1161,7 @@ class BenchmarkResult:
                 "with this study as a pilot. Give sigma from elsewhere to "
                 "sklearn_bench.stats.power_paired_t / n_datasets_needed."
             )
-        opts = {"alpha": alpha, "method": method}
+        opts = {"alpha": alpha, "method": method, "alternative": alternative}
         row = {
             "a": a,
             "b": b,
@@ -1154,12 +1169,17 @@ class BenchmarkResult:
             "n_datasets": d.size,
             "estimate": float(d.mean()),
             "sigma": sigma,
+            "sigma_source": (
+                f"standard deviation (ddof=1) of the {d.size} per-data-set "
+                f"differences {metric}({a}) − {metric}({b}) of this study"
+            ),
             "delta": delta,
             "alpha": alpha,
             "power": float(power_paired_t(d.size, delta, sigma, **opts)),
             "target_power": power,
             "n_datasets_needed": n_datasets_needed(delta, sigma, power=power, **opts),
             "method": method,
+            "alternative": alternative,
         }
         return pd.DataFrame([row])
 

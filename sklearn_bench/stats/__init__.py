@@ -27,7 +27,7 @@ from ._mcnemar import (
 )
 from ._multiple_rule_bias import MultipleRuleBiasResult, multiple_rule_bias
 from ._multitest import adjust_pvalues
-from ._paired import PairedTestResult, paired_test
+from ._paired import PairedTestResult, paired_test, smallest_attainable_pvalue
 from ._pairwise import PairwiseTestResult, adjust_pairwise_pvalues, pairwise_tests
 from ._power import n_datasets_needed, power_paired_t
 from ._skillings_mack import SkillingsMackResult, skillings_mack_test
@@ -67,4 +67,5 @@ __all__ = [
     "rank_biserial_from_ranks",
     "sign_dominance",
     "skillings_mack_test",
+    "smallest_attainable_pvalue",
 ]

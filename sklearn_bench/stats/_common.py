@@ -6,6 +6,7 @@ from numbers import Real
 
 import numpy as np
 
+
 class ConfidenceInterval(namedtuple("_ConfidenceInterval", ["low", "high"])):
     """A confidence interval ``(low, high)`` and the level it achieves.
 

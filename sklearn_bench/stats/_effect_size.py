@@ -178,7 +178,8 @@ def _dz_interval(t_obs, n):
         root = np.sqrt(n)
         low = -np.inf if alternative == "less" else _nct_ncp(t_obs, df, 1 - tail)
         high = np.inf if alternative == "greater" else _nct_ncp(t_obs, df, tail)
-        return ConfidenceInterval(float(low / root), float(high / root))
+        # exact under normality of the differences
+        return ConfidenceInterval(float(low / root), float(high / root), level)
 
     return interval
 

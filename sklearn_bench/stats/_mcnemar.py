@@ -231,7 +231,8 @@ def error_rate_difference_ci(b, c, n, *, confidence_level=0.95):
     level = _check_confidence_level(confidence_level)
     critical_value = float(stats.chi2.ppf(level, 1))
     low, high = _qh_bounds(b, c, n, critical_value)
-    return ConfidenceInterval(float(low), float(high))
+    # asymptotic (chi-square): the nominal level
+    return ConfidenceInterval(float(low), float(high), level)
 
 
 _ADJUST = ("holm", "bonferroni", None)

@@ -102,15 +102,46 @@ class PairedTestResult:
           statistics ``[d_(k), d_(n−k+1)]`` from the Binomial(n, 1/2) quantile.
         - ``"permutation"``: a BCa bootstrap interval of the mean difference
           (:func:`bootstrap_ci`, 9999 resamples, the test's ``random_state``); not
-          a test inversion.
+          a test inversion, so it need not agree with the permutation p-value.
+
+        The interval carries the level it achieves as ``confidence_level``. The
+        t intervals have the level asked for (exact under normality of the
+        differences). The rank intervals (``"wilcoxon"`` with n < 50, ``"sign"``)
+        can take only the levels of their discrete null distributions: they use
+        the order statistic whose level is the smallest one at or above the level
+        asked for, and report it. When even ``[min d, max d]`` falls short of the
+        level asked for (a signed-rank interval on 4 differences reaches at most
+        87.5%), the interval is the whole line with level 1 and a warning:
+        that is what the data can say at that level. Where the exact null holds
+        (no ties, no zero differences), the interval at level ``1 − α`` excludes
+        0 exactly when the test's p-value is at most α; with ties or zeros the
+        test uses its normal approximation or Demšar's tie split, and the two can
+        differ at the boundary.
 
         Parameters
         ----------
         confidence_level : float, default=0.95
+            The level asked for.
 
         Returns
         -------
         ConfidenceInterval
+            ``(low, high)`` with the achieved level as ``confidence_level``.
+
+        Examples
+        --------
+        >>> import warnings
+        >>> from sklearn_bench.stats import paired_test
+        >>> d = [0.021, 0.03, 0.012, 0.05, 0.043, 0.018, 0.06]
+        >>> ci = paired_test(d, [0] * 7, method="wilcoxon").confidence_interval()
+        >>> round(ci.low, 4), round(ci.high, 4), round(ci.confidence_level, 4)
+        (0.0165, 0.0515, 0.9531)
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     res = paired_test(d[:4], [0] * 4, method="wilcoxon")
+        ...     ci = res.confidence_interval()
+        >>> ci
+        ConfidenceInterval(low=-inf, high=inf, confidence_level=1.0)
         """
         level = real_number(confidence_level, "confidence_level")
         if not 0 < level < 1:
@@ -126,14 +157,27 @@ class PairedTestResult:
                 "The combined 5×2cv F-test has no confidence interval (its "
                 "statistic has no direction); use method='5x2cv' or 'corrected_t'."
             )
+        achieved = level
         if self.method in ("t", "corrected_t", "5x2cv"):
             q = stats.t.isf(tail, self.df)
             low = self.estimate - q * self._std_error
             high = self.estimate + q * self._std_error
-        elif self.method.startswith("wilcoxon"):
-            low, high = _hodges_lehmann_interval(d, tail)
-        elif self.method == "sign":
-            low, high = _median_interval(d, tail)
+        elif self.method.startswith("wilcoxon") or self.method == "sign":
+            if self.method == "sign":
+                low, high, got = _median_interval(d, tail)
+            else:
+                low, high, got = _hodges_lehmann_interval(d, tail)
+            achieved = 1 - (got if one_sided else 2 * got)
+            if not np.isfinite(low) and not np.isfinite(high):
+                widest = _widest_level(d.size, one_sided)
+                warnings.warn(
+                    f"With n = {d.size} differences no finite {self.method} "
+                    f"interval has confidence level {level:g} or more (the widest, "
+                    f"[min, max], has {widest:.4g}); the interval is the whole "
+                    f"line. The test cannot reach p <= {alpha:g} either.",
+                    UserWarning,
+                    stacklevel=2,
+                )
         else:  # permutation
             return bootstrap_ci(
                 d,
@@ -146,7 +190,7 @@ class PairedTestResult:
             high = np.inf
         elif self.alternative == "less":
             low = -np.inf
-        return ConfidenceInterval(float(low), float(high))
+        return ConfidenceInterval(float(low), float(high), float(achieved))
 
     def effect_size(self):
         """The standardised effect size that goes with this test.
@@ -383,25 +427,53 @@ def _walsh_averages(d):
 
 
 def _hodges_lehmann_interval(d, tail):
+    """Walsh-average order statistics and the tail probability they achieve.
+
+    Returns ``(low, high, achieved_tail)``: ``[w_(q), w_(m−q+1)]`` with ``q − 1``
+    the largest ``k`` such that ``P(V <= k) <= tail`` under the exact signed-rank
+    null (n < 50), so the interval excludes 0 exactly when the exact test's
+    p-value is at most ``2 tail`` (two-sided) or ``tail`` (one-sided). This is
+    R's ``wilcox.test(conf.int = TRUE)`` choice whenever ``tail`` is not itself
+    an atom of that distribution, except where R clamps ``q`` to 1 (too few
+    differences): there no finite interval reaches the level and the interval
+    is the whole line, ``achieved_tail = 0``. For n >= 50 the normal
+    approximation; ``achieved_tail`` is then ``tail`` (nominal).
+    """
     n = d.size
-    if n == 0:
-        return 0.0, 0.0
+    if n == 0:  # every difference was a zero and dropped: the point 0
+        return 0.0, 0.0, 0.0
     w = _walsh_averages(d)
     m = w.size
-    q = max(_signrank_quantile(tail, n), 1)
-    return w[q - 1], w[m - q]
+    if n >= 50:
+        q = max(_signrank_quantile(tail, n), 1)
+        return w[q - 1], w[m - q], tail
+    cdf = _signrank_cdf_table(n)
+    # number of k with P(V <= k) <= tail (with R's fuzz); q = that number
+    q = int(np.searchsorted(cdf, tail + 10 * np.finfo(float).eps, side="right"))
+    if q == 0:
+        return -np.inf, np.inf, 0.0
+    return w[q - 1], w[m - q], float(cdf[q - 1])
+
+
+def _widest_level(n, one_sided):
+    """Level of ``[min d, max d]``: ``1 − 2^(1−n)``, one-sided ``1 − 2^−n``."""
+    tail = 0.5**n
+    return 1 - (tail if one_sided else 2 * tail)
 
 
 def _median_interval(d, tail):
+    """Order statistics ``[d_(k+1), d_(n−k)]`` for the median and the tail they
+    achieve, ``P(B <= k)`` with ``B ~ Binomial(n, 1/2)`` (the whole line and 0
+    when no ``k`` has ``P(B <= k) <= tail``)."""
     n = d.size
     ds = np.sort(d)
     k = int(stats.binom.ppf(tail, n, 0.5))  # P(B <= k) >= tail
-    if stats.binom.cdf(k, n, 0.5) > tail:
+    if stats.binom.cdf(k, n, 0.5) > tail * (1 + 1e-12):
         k -= 1
     # now P(B <= k) <= tail; the interval [d_(k+1), d_(n-k)] (1-based)
     if k < 0:
-        return -np.inf, np.inf
-    return ds[k], ds[n - k - 1]
+        return -np.inf, np.inf, 0.0
+    return ds[k], ds[n - k - 1], float(stats.binom.cdf(k, n, 0.5))
 
 
 def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
@@ -807,3 +879,62 @@ def paired_test(
         _random_state=random_state,
         **common,
     )
+
+
+# ------------------------------------------------------- smallest attainable p
+def smallest_attainable_pvalue(method, n, *, alternative="two-sided"):
+    """The smallest p-value a paired test can give with ``n`` pairs.
+
+    With few data sets a rank test cannot reject at all: the most extreme
+    arrangement (every difference of one sign) has null probability
+    ``2^−n`` per tail, so with 4 data sets a two-sided signed-rank or sign test
+    never gives p below ``2 · 2^−4 = 0.125`` (Demšar 2006 uses at least 6 for
+    α = 0.05). A report says so instead of "not significant".
+
+    Parameters
+    ----------
+    method : {"t", "corrected_t", "wilcoxon", "sign", "permutation"}
+        The test of :func:`paired_test`. ``"wilcoxon"`` is its exact form
+        (n < 50; larger ``n`` use the normal approximation and can reach any
+        practical level); ``"permutation"`` its exact sign-flip enumeration.
+    n : int
+        Number of pairs (data sets, or the test's units), ``>= 1``.
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+
+    Returns
+    -------
+    float
+        ``min(1, 2^(1−n))`` two-sided and ``2^−n`` one-sided for the rank,
+        sign and permutation tests (the normal approximation's p at the most
+        extreme signed-rank sum for ``"wilcoxon"`` with n >= 50); 0 for the t
+        tests (``n >= 2``), whose statistic is unbounded.
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import smallest_attainable_pvalue
+    >>> smallest_attainable_pvalue("wilcoxon", 4)
+    0.125
+    >>> smallest_attainable_pvalue("sign", 6, alternative="greater")
+    0.015625
+    >>> smallest_attainable_pvalue("t", 4)
+    0.0
+    """
+    if method not in _METHODS:
+        raise ValueError(f"`method` must be one of {list(_METHODS)}; got {method!r}.")
+    if alternative not in _ALTERNATIVES:
+        raise ValueError(
+            f"`alternative` must be one of {list(_ALTERNATIVES)}; got {alternative!r}."
+        )
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"`n` must be a positive integer; got {n!r}.")
+    n = int(n)
+    sides = 2 if alternative == "two-sided" else 1
+    if method in ("t", "corrected_t"):
+        if n < 2:
+            raise ValueError("A t-test needs `n` >= 2 pairs.")
+        return 0.0
+    if method == "wilcoxon" and n >= 50:
+        m = n * (n + 1) / 2
+        z = (m - m / 2) / np.sqrt(n * (n + 1) * (2 * n + 1) / 24)
+        return float(min(1.0, sides * stats.norm.sf(z)))
+    return float(min(1.0, sides * 0.5**n))

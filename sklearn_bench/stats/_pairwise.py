@@ -10,6 +10,7 @@ p-values. Shaffer's static procedure and Bergmann & Hommel's use the logical
 relations among pairwise hypotheses (García & Herrera 2008, JMLR 9, Sec. 2.2).
 """
 
+import warnings
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
@@ -221,8 +222,11 @@ class PairwiseTestResult:
         Columns: ``learner_i``, ``learner_j``, ``n`` (blocks used),
         ``mean_difference`` (mean of ``x_i − x_j``), ``estimate`` (the test's:
         Hodges–Lehmann pseudo-median for Wilcoxon, median for the sign test),
-        ``ci_low``, ``ci_high`` (its unadjusted ``1 − alpha`` interval),
-        ``statistic``, ``pvalue`` (raw), ``pvalue_adjusted``, ``reject``
+        ``ci_low``, ``ci_high`` (its unadjusted interval at level ``1 − alpha``
+        or the smallest level above it the rank distribution allows),
+        ``ci_level`` (the level it achieves; 1 with infinite bounds where too
+        few blocks allow no finite interval at ``1 − alpha``), ``statistic``,
+        ``pvalue`` (raw), ``pvalue_adjusted``, ``reject``
         (``pvalue_adjusted <= alpha``), ``effect_size`` (matched-pairs
         rank-biserial or sign dominance of ``x_i`` over ``x_j``),
         ``effect_size_name``.
@@ -344,7 +348,11 @@ default="shaffer"
                 "least 2."
             )
         res = paired_test(x[both], y[both], method=method, zero_method=zero_method)
-        ci = res.confidence_interval(1 - alpha)
+        with warnings.catch_warnings():
+            # too few blocks for a finite rank interval: the whole line, and
+            # ``ci_level`` says so
+            warnings.simplefilter("ignore", UserWarning)
+            ci = res.confidence_interval(1 - alpha)
         es = res.effect_size()
         rows.append(
             {
@@ -355,6 +363,7 @@ default="shaffer"
                 "estimate": res.estimate,
                 "ci_low": ci.low,
                 "ci_high": ci.high,
+                "ci_level": ci.confidence_level,
                 "statistic": res.statistic,
                 "pvalue": res.pvalue,
                 "effect_size": es.estimate,

@@ -17,6 +17,11 @@ def _close_figures():
     plt.close("all")
 
 
+# Seed 000's Figure 2: the one-sided test by the paper's approximation (the
+# plots default to the two-sided exact power of the test the analyses run).
+SEED = {"alternative": "greater", "method": "approx"}
+
+
 def _approx_power(J, delta, sigma, alpha=0.05):
     # Boulesteix et al. (2013), Section 3: F_{t,J-1}(sqrt(J) delta/sigma - t_{1-a,J-1})
     J = np.asarray(J, dtype=float)
@@ -29,7 +34,7 @@ def test_power_curves_follow_the_paper_formula():
     """H: each σ's curve is the paper's approximate power at every J (scipy formula),
     with labels "σ = ..." as in seed 000 Fig. 2 (right)."""
     sigmas = [0.03, 0.05, 0.075, 0.1]
-    ax = plot_power_curve(0.05, sigmas, n_datasets=np.arange(2, 41))
+    ax = plot_power_curve(0.05, sigmas, n_datasets=np.arange(2, 41), **SEED)
     curves = [line for line in ax.lines if line.get_gid() == "power-curve"]
     assert [c.get_label() for c in curves] == [f"σ = {s:g}" for s in sigmas]
     for curve, s in zip(curves, sigmas, strict=True):
@@ -41,7 +46,7 @@ def test_power_curves_follow_the_paper_formula():
 def test_power_curve_default_range_reaches_the_target_and_marks_the_study():
     """H: by default the J axis extends past the J that reaches 80% for every σ, and
     ``mark`` puts one point per curve at the study's J with its power."""
-    ax = plot_power_curve(0.02, [0.03, 0.06], mark=5)
+    ax = plot_power_curve(0.02, [0.03, 0.06], mark=5, **SEED)
     curves = [line for line in ax.lines if line.get_gid() == "power-curve"]
     for curve in curves:
         assert curve.get_ydata()[-1] >= 0.8
@@ -56,7 +61,7 @@ def test_datasets_needed_is_the_smallest_j_reaching_the_power():
     """H: each point of the J-needed curve is the smallest J >= 2 whose approximate
     power reaches 80% (brute force with the scipy formula), decreasing in Δ."""
     deltas = [0.02, 0.05, 0.1]
-    ax = plot_datasets_needed([0.05], delta=deltas)
+    ax = plot_datasets_needed([0.05], delta=deltas, **SEED)
     (curve,) = [line for line in ax.lines if line.get_gid() == "needed-curve"]
     J = np.arange(2, 2000)
     expected = [int(J[_approx_power(J, d, 0.05) >= 0.8][0]) for d in deltas]
@@ -120,3 +125,21 @@ def test_bad_arguments(call, match):
     """H: non-positive Δ or σ raise a ValueError naming the argument."""
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_default_curves_are_the_two_sided_exact_power():
+    """H: by default the curves are the two-sided exact power of the test the
+    analyses run (R's power.t.test(type = "one.sample", strict = TRUE) equals
+    stats.power_paired_t's default, tested in tests/stats/test_intervals.py),
+    and the title names that test."""
+    from sklearn_bench.stats import power_paired_t
+
+    ax = plot_power_curve(0.05, [0.05], n_datasets=np.arange(2, 21))
+    (curve,) = [line for line in ax.lines if line.get_gid() == "power-curve"]
+    np.testing.assert_allclose(
+        curve.get_ydata(),
+        power_paired_t(np.arange(2, 21), 0.05, 0.05, alternative="two-sided"),
+        rtol=1e-12,
+    )
+    assert "two-sided paired t" in ax.get_title()
+    plt.close("all")

@@ -111,9 +111,9 @@ def test_within_dataset_intervals_are_the_corrected_t():
 def test_best_and_power_follow_the_direction(greater_is_better):
     """H: the best learner has the best average rank in the metric's direction; for
     a metric without a natural scale and no Δ there is no a-priori power, and the
-    post-hoc power of the two best is the paper's approximate formula (scipy) at
-    the observed σ (ddof=1) and |mean difference|, with J needed the smallest J
-    reaching 80% (brute force)."""
+    post-hoc power of the two best is the two-sided paired t's exact power
+    (scipy's noncentral t) at the observed σ (ddof=1) and |mean difference|, with
+    J needed the smallest J reaching 80% (brute force)."""
     result = _result(n_datasets=5, greater_is_better=greater_is_better)
     analysis = analyse_result(result)
     means = result.aggregate()
@@ -128,19 +128,22 @@ def test_best_and_power_follow_the_direction(greater_is_better):
     assert pw["delta"] is None and pw["power"] is None and pw["n_needed"] is None
     assert abs(pw["observed_difference"]) == pytest.approx(delta, rel=1e-12)
 
-    # Boulesteix et al. (2013), Section 3: F_{t,J-1}(sqrt(J) Δ/σ - t_{1-α,J-1})
+    # the two-sided test at α = 0.05, both rejection tails of the noncentral t
+    # (R: power.t.test(type = "one.sample", strict = TRUE))
     def power(J):
-        return stats.t.cdf(np.sqrt(J) * delta / sigma - stats.t.ppf(0.95, J - 1), J - 1)
+        t, ncp = stats.t.ppf(0.975, J - 1), np.sqrt(J) * delta / sigma
+        return stats.nct.sf(t, J - 1, ncp) + stats.nct.sf(t, J - 1, -ncp)
 
     assert pw["posthoc_power"] == pytest.approx(power(5), rel=1e-10)
-    J = np.arange(2, 100000)
+    J = np.arange(2, 5000)
     assert pw["posthoc_n_needed"] == int(J[power(J) >= 0.8][0])
 
 
 def test_error_rate_gets_the_documented_default_delta():
     """H: for an error rate without a given Δ the power leads with DEFAULT_DELTA =
-    0.05 (source "default"), equal to the paper's formula (scipy) at Δ = 0.05;
-    the observed-difference power is kept apart as post hoc."""
+    0.05 (source "default"), equal to the two-sided exact power (scipy's
+    noncentral t) at Δ = 0.05; the observed-difference power is kept apart as
+    post hoc."""
     from sklearn_bench.report._analysis import DEFAULT_DELTA
 
     df = _result(n_datasets=5).scores.rename(columns={"value": "error_rate"})
@@ -158,7 +161,8 @@ def test_error_rate_gets_the_documented_default_delta():
     means = result.aggregate()
     d = means[pw["pair"][0]] - means[pw["pair"][1]]
     sigma = np.std(d, ddof=1)
-    expected = stats.t.cdf(np.sqrt(5) * 0.05 / sigma - stats.t.ppf(0.95, 4), 4)
+    t, ncp = stats.t.ppf(0.975, 4), np.sqrt(5) * 0.05 / sigma
+    expected = stats.nct.sf(t, 4, ncp) + stats.nct.sf(t, 4, -ncp)
     assert pw["power"] == pytest.approx(expected, rel=1e-10)
     assert pw["posthoc_power"] != pytest.approx(pw["power"])
 
