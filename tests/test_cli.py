@@ -91,7 +91,7 @@ def test_demo_summary_leads_with_effect_sizes(demo_dir):
     then the power and the number of data sets a decisive study needs."""
     _, _, text = demo_dir
     effects = text.index("1. Effect sizes (95% confidence intervals)")
-    tests = text.index("2. Tests")
+    tests = text.index("2. Sensitivity analyses")
     power = text.index("3. Power")
     assert effects < tests < power
     assert "Friedman over 3 data sets" in text
@@ -119,7 +119,7 @@ def test_report_command_on_the_sqlite_store(demo_dir, tmp_path, capsys):
     text = capsys.readouterr().out
     assert code == 0
     assert (tmp_path / "report.html").is_file()
-    effects = text[text.index("1. Effect sizes") : text.index("2. Tests")]
+    effects = text[text.index("1. Effect sizes") : text.index("2. Sensitivity analyses")]
     assert effects in demo_text
 
 
@@ -168,7 +168,7 @@ def test_run_with_the_example_config(tmp_path, capsys):
     text = capsys.readouterr().out
     assert code == 0
     assert (tmp_path / "report.html").is_file()
-    assert "to detect Δ = 0.0200" in text
+    assert "to detect Δ = 0.02" in text
     result = BenchmarkResult.load(tmp_path / "results")
     assert result.learners == ["dlda_k5", "dlda_all", "logreg"]
     assert list(result.datasets) == ["breast_cancer", "wine_0v1", "digits_3v8"]

@@ -169,7 +169,7 @@ def test_report_reuses_the_runs_analysis_settings(finished_run, capsys):
     text = capsys.readouterr().out
     assert code == 0
     assert "1. Effect sizes (80% confidence intervals)" in text
-    assert "to detect Δ = 0.0200 (given smallest difference of interest)" in text
+    assert "to detect Δ = 0.02 (given smallest difference that matters)" in text
     run_page = (finished_run / "out" / "report.html").read_text()
     page = (out / "report.html").read_text()
     for p in (run_page, page):
@@ -264,7 +264,7 @@ def test_methods_paragraphs_of_two_runs_state_their_own_design(
     finished_run, tmp_path, capsys
 ):
     """H: the methods paragraphs of two different runs (4 vs 6 bootstrap
-    replicates, 80% vs 95% intervals, Δ 0.02 vs the default 0.05, learner dummy vs
+    replicates, 80% vs 95% intervals, Δ 0.02 vs the default 0.01, learner dummy vs
     baseline) each name their own learners, sizes, replicates, levels and tests,
     and not the other run's."""
     other = tmp_path / "other"
@@ -282,7 +282,7 @@ def test_methods_paragraphs_of_two_runs_state_their_own_design(
         "breast_cancer (n = 569, p = 30" in md1 and "wine_0v1 (n = 130, p = 13" in md2
     )
     assert "80% confidence intervals" in md1 and "95% confidence intervals" in md2
-    assert "Δ = 0.02 (given" in md1 and "Δ = 0.05 (default" in md2
+    assert "Δ = 0.02 (given" in md1 and "Δ = 0.01 (default" in md2
     for md, alpha in ((md1, "0.2"), (md2, "0.05")):
         assert "Friedman's rank test" in md and "over 3 data sets" in md
         assert f"Holm-adjusted over 3 pairs, at α = {alpha}" in md

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..results import _scales
+from ..results._bayesian_select import DEFAULT_DELTA
 from ..stats import adjust_pvalues
 from ._methods import TestRecord, paired_method
 
@@ -19,10 +20,19 @@ ANALYSES = ("effects", "friedman", "power", "win_tie_loss")
 # Above this many learners the across-data-set pairs are "each learner against
 # the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
 _MAX_LEARNERS_ALL_PAIRS = 10
-# The smallest difference of interest Δ when none is given, for metrics on a
-# [0, 1] scale (error rate, accuracy, AUC, ...): the Δ = 0.05 of Boulesteix et al.
-# (2013, Fig. 2). Other metrics have no default; give ``delta``.
-DEFAULT_DELTA = 0.05
+# The smallest difference that matters, Δ, when none is given, for metrics on a
+# [0, 1] scale (error rate, accuracy, AUC, ...): one percentage point, the region
+# of practical equivalence Benavoli et al. (2017, Section 3.3) use for accuracy.
+# One number serves as the ROPE of every Bayesian test, the target of the power
+# analysis and the margin of practical equivalence. Other metrics have no
+# default; give ``delta``. (Defined beside the Bayesian tests' default ROPE so
+# that the two cannot drift apart.)
+DEFAULT_DELTA_REASON = (
+    "Δ = 0.01 (one percentage point) is the default for a metric on a [0, 1] "
+    "scale: the region of practical equivalence Benavoli et al. (2017) use for "
+    "accuracy; set [analysis] delta (or delta=) to the smallest difference that "
+    "matters in your application, before looking at the results"
+)
 
 
 @dataclass(frozen=True)
@@ -84,6 +94,18 @@ class ReportAnalysis:
         reads them.
     datasets_across : list of str
         The data sets the analyses across data sets used.
+    alpha : float
+        The significance level of the analysis plan.
+    delta : float or None
+        The smallest difference that matters, Δ, in the metric's units: the ROPE
+        of the Bayesian tests, the target of the power analysis and the margin
+        of practical equivalence (``None``: none given and no default).
+    delta_source : str
+        ``"given"``, ``"default"`` (see :data:`DEFAULT_DELTA_REASON`) or
+        ``"none"``.
+    cache : dict
+        Analyses computed once per report and shared by the HTML page, the
+        summary and the tables (e.g. the Bayesian comparisons).
     """
 
     metric: str
@@ -105,6 +127,10 @@ class ReportAnalysis:
     skipped: dict = field(default_factory=dict, repr=False)
     methods: list = field(default_factory=list, repr=False)
     datasets_across: list = field(default_factory=list, repr=False)
+    alpha: float = 0.05
+    delta: float | None = None
+    delta_source: str = "none"
+    cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def direction(self):
@@ -245,7 +271,9 @@ def _pairs(result, order, level, best, *, dataset, metric, notes=None):
     ]
 
 
-def _power(result, complete, order, sign, metric, delta, source, target_power):
+def _power(
+    result, complete, order, sign, metric, delta, source, target_power, alpha
+):
     """The power dict of :class:`ReportAnalysis` (Δ first, post hoc second), or
     ``(None, reason)``."""
     a, b = order[0], order[1]
@@ -259,7 +287,9 @@ def _power(result, complete, order, sign, metric, delta, source, target_power):
         )
 
     def at(d):
-        row = result.power(a, b, delta=d, power=target_power, metric=metric).iloc[0]
+        row = result.power(
+            a, b, delta=d, power=target_power, metric=metric, alpha=alpha
+        ).iloc[0]
         return row, float(row["power"]), int(row["n_datasets_needed"])
 
     out = {
@@ -332,6 +362,7 @@ def analyse_result(
     delta=None,
     target_power=0.8,
     analyses=ANALYSES,
+    alpha=0.05,
 ):
     """Compute the numbers of a report from a result, without refitting anything.
 
@@ -353,15 +384,18 @@ def analyse_result(
         Which metric; the result's first by default.
     confidence_level : float, default=0.95
     delta : float, default=None
-        The smallest difference of interest Δ the power analysis should detect,
-        in units of the metric, fixed before looking at the results (Boulesteix
-        et al. 2013, Section 3). ``None`` is :data:`DEFAULT_DELTA` (0.05) for a
-        metric on a [0, 1] scale (error rate, accuracy, AUC, ...) and no Δ for
-        other metrics. The power at the observed difference is reported as well,
-        second and labelled post hoc.
+        The smallest difference that matters, Δ, in units of the metric, fixed
+        before looking at the results: the ROPE of every Bayesian comparison,
+        the difference the power analysis should detect (Boulesteix et al.
+        2013, Section 3) and the margin of practical equivalence. ``None`` is
+        :data:`DEFAULT_DELTA` (0.01) for a metric on a [0, 1] scale (error
+        rate, accuracy, AUC, ...) and no Δ for other metrics. The power at the
+        observed difference is reported as well, second and labelled post hoc.
     target_power : float, default=0.8
     analyses : sequence of str, default=ANALYSES
         Any of ``"effects"``, ``"friedman"``, ``"power"``, ``"win_tie_loss"``.
+    alpha : float, default=0.05
+        Significance level of the primary analysis and of the power analysis.
 
     Returns
     -------
@@ -404,6 +438,9 @@ def analyse_result(
             f"`analyses` has unknown entries {sorted(unknown)}; choose from "
             f"{list(ANALYSES)}."
         )
+    alpha = real_number(alpha, "alpha")
+    if not 0 < alpha < 1:
+        raise ValueError(f"`alpha` must lie strictly between 0 and 1; got {alpha!r}.")
     level = real_number(confidence_level, "confidence_level")
     if not 0 < level < 1:
         raise ValueError(
@@ -593,7 +630,15 @@ def analyse_result(
         delta_source = "none"
     if "power" in analyses and can_compare and scope is None:
         power, reason = _power(
-            result, complete, order, sign, metric, delta, delta_source, target_power
+            result,
+            complete,
+            order,
+            sign,
+            metric,
+            delta,
+            delta_source,
+            target_power,
+            alpha,
         )
         if power is None:
             notes.append(f"No power analysis: {reason}.")
@@ -603,7 +648,8 @@ def analyse_result(
                 TestRecord(
                     "power",
                     f"the power of the comparison of {order[0]} and {order[1]}",
-                    "one-sided paired t-test across data sets, power for the "
+                    "two-sided paired t-test across data sets (exact noncentral "
+                    "t), power for the "
                     + (
                         f"smallest difference of interest Δ = {delta:g} "
                         f"({delta_source}, fixed in advance)"
@@ -612,7 +658,7 @@ def analyse_result(
                     )
                     + f" and the number of data sets for power {target_power:.0%}",
                     f"{n_datasets} data sets",
-                    alpha=0.05,
+                    alpha=alpha,
                     citations=("boulesteix2013",),
                 )
             )
@@ -648,4 +694,7 @@ def analyse_result(
         skipped=skipped,
         methods=methods,
         datasets_across=list(complete.index) if scope is None else [scope],
+        alpha=alpha,
+        delta=delta,
+        delta_source=delta_source,
     )

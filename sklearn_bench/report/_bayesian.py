@@ -13,8 +13,6 @@ import warnings
 
 import pandas as pd
 
-from ..results._bayesian_select import DEFAULT_ROPES
-
 _THRESHOLD = 0.95
 _N_SAMPLES = 20000
 _SEED = 0
@@ -49,8 +47,9 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
         best), ``b``, ``method``, ``n``, the three probabilities and
         ``decision``.
     rope : float
-        The ROPE used: the metric's default (0.01 for error rate, accuracy), or
-        0 for a metric without one.
+        The ROPE used: the analysis' Δ (``analysis.delta``, given or the
+        default for a [0, 1] metric), the one number the power analysis and
+        the bottom line use too; 0 for a metric without one.
     notes : list of str
         What was not computed, and why; the ROPE's source.
 
@@ -74,16 +73,21 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
                   scope  a  b decision
     0  across data sets  A  B        A
     """
+    key = ("bayesian", threshold)
+    if key in analysis.cache:  # computed once per report
+        table, rope, notes = analysis.cache[key]
+        return table.copy(), rope, list(notes)
     metric = analysis.metric
     notes = []
-    if metric in DEFAULT_ROPES:
-        rope = DEFAULT_ROPES[metric]
+    if analysis.delta is not None:
+        rope = float(analysis.delta)
     else:
         rope = 0.0
         notes.append(
-            f"Metric {metric!r} has no default region of practical equivalence; "
-            "the Bayesian comparisons use rope = 0 (pass a ROPE to "
-            "BenchmarkResult.bayesian_test for practical equivalence)."
+            f"Metric {metric!r} has no default region of practical equivalence "
+            "and no smallest difference that matters (Δ) was given: the Bayesian "
+            "comparisons use ROPE = 0 (set [analysis] delta, or delta=, for "
+            "practical equivalence)."
         )
     rows = []
     options = {"rope": rope, "metric": metric}
@@ -119,7 +123,9 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
                 rows.append(_row(dataset, res, threshold))
     notes.extend(f"Not within a data set: {msg}" for msg in sorted(within_notes))
     notes.extend(sorted({str(w.message) for w in caught}))
-    return pd.DataFrame(rows, columns=_COLUMNS), rope, notes
+    table = pd.DataFrame(rows, columns=_COLUMNS)
+    analysis.cache[key] = (table, rope, tuple(notes))
+    return table.copy(), rope, notes
 
 
 def _row(scope, res, threshold):

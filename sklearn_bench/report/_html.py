@@ -14,7 +14,8 @@ import pandas as pd
 
 from .._version import __version__
 from ._analysis import ANALYSES, analyse_result
-from ._bayesian import bayesian_html
+from ._bayesian import bayesian_comparisons_table, bayesian_html
+from ._bottom_line import bottom_line, bottom_line_html
 from ._figures import make_figures
 from ._latex import write_latex_tables
 from ._learners import learner_table
@@ -435,6 +436,7 @@ def write_report(
     confidence_level=0.95,
     delta=None,
     target_power=0.8,
+    alpha=0.05,
     title="Benchmark report",
     missing_tasks=0,
     figure_formats=("png", "svg"),
@@ -458,8 +460,9 @@ def write_report(
     result : BenchmarkResult
     out_dir : str or Path
         Created if needed.
-    metric, analyses, confidence_level, delta, target_power
-        As :func:`analyse_result`.
+    metric, analyses, confidence_level, delta, target_power, alpha
+        As :func:`analyse_result`: one analysis plan (α, the confidence level
+        and Δ, the smallest difference that matters) for every section.
     title : str, default="Benchmark report"
     missing_tasks : int, default=0
         Tasks of a partial run not in the result; the report says so.
@@ -506,6 +509,7 @@ def write_report(
         delta=delta,
         target_power=target_power,
         analyses=analyses,
+        alpha=alpha,
     )
     figures = make_figures(result, analysis, analyses=analyses)
     # Pairwise post-hoc tests, each pair on its own (Wilcoxon, Holm).
@@ -530,7 +534,9 @@ def write_report(
         return "".join(rendered[k] for k in keys if k in rendered)
 
     distributions = [k for k in rendered if k.startswith("distribution_")]
+    bayes_table = bayesian_comparisons_table(result, analysis)[0]
     sections = [
+        bottom_line_html(bottom_line(analysis, bayes_table)),
         _what_was_run(result, analysis, missing_tasks),
         _settings(settings),
         _effects(analysis),
@@ -548,6 +554,7 @@ def write_report(
     nav = "".join(
         f'<a href="#{anchor}">{label}</a>'
         for anchor, label in [
+            ("bottom-line", "Bottom line"),
             ("run", "What was run"),
             ("effects", "Effect sizes"),
             ("tests", "Tests"),

@@ -2,7 +2,9 @@
 
 import numpy as np
 
-from ._bayesian import bayesian_summary_lines
+from ._bayesian import bayesian_comparisons_table, bayesian_summary_lines
+from ._bottom_line import bottom_line, bottom_line_lines
+from ._format import fmt_p
 
 _TEST_WORDS = {
     "t": "paired t",
@@ -28,17 +30,17 @@ def _num(x, digits=3):
 
 
 def _p(p):
-    if p is None or np.isnan(p):
-        return "–"
-    return f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
+    return fmt_p(p)
 
 
 def format_summary(analysis, result=None):
     """The summary of a :class:`ReportAnalysis` as text (about 30 lines).
 
-    Order: (1) effect sizes with confidence intervals across data sets and within
-    each data set, (2) Friedman and Nemenyi, (3) the power of the study and the
-    number of data sets a study with the target power needs.
+    Order: the bottom line (the answer of the primary analysis in words, see
+    :mod:`sklearn_bench.report._bottom_line`), then (1) effect sizes with
+    confidence intervals across data sets and within each data set, (2) the
+    sensitivity analyses (Friedman and Nemenyi; Bayesian), (3) the power of the
+    study and the number of data sets a study with the target power needs.
 
     Parameters
     ----------
@@ -62,7 +64,7 @@ def format_summary(analysis, result=None):
     ...     df, dataset="data", learner="model", value="error",
     ...     greater_is_better=False)
     >>> print(format_summary(analyse_result(result)).splitlines()[0])
-    1. Effect sizes (95% confidence intervals), error (lower is better)
+    Bottom line
     """
     from ._analysis import ReportAnalysis
 
@@ -75,11 +77,17 @@ def format_summary(analysis, result=None):
     level = f"{a.confidence_level:.0%}"
     lines = []
     if result is not None:
-        lines.append(
-            f"{len(result.learners)} learners x {len(result.datasets)} data sets, "
-            f"resampling {result.info.get('cv', 'unknown')}, "
-            f"seed {result.info.get('seed', 'unknown')}."
-        )
+        size = f"{len(result.learners)} learners x {len(result.datasets)} data sets"
+        cv, seed = result.info.get("cv"), result.info.get("seed")
+        if cv:
+            size += f", resampling {cv}"
+        if seed is not None:
+            size += f", seed {seed}"
+        lines.append(size + ".")
+        bayes_table = bayesian_comparisons_table(result, a)[0]
+    else:
+        bayes_table = None
+    lines.extend(bottom_line_lines(bottom_line(a, bayes_table)))
     lines.append(
         f"1. Effect sizes ({level} confidence intervals), {a.metric} ({a.direction})"
     )
@@ -128,7 +136,11 @@ def format_summary(analysis, result=None):
                     f"       {r.learner:<{width}}  {_num(r.estimate)}  "
                     f"[{_num(r.low)}, {_num(r.high)}]"
                 )
-    lines.append("2. Tests")
+    lines.append(
+        "2. Sensitivity analyses (ranks within each "
+        + ("data set" if a.pairs_blocks == "data sets" else "replicate")
+        + "; Bayesian)"
+    )
     fr = a.friedman
     if fr is not None:
         dist = getattr(fr, "null_distribution", "chi2")
@@ -178,9 +190,9 @@ def format_summary(analysis, result=None):
         )
         if pw["delta"] is not None:
             lines.append(
-                f"   With J = {pw['n_datasets']} data sets the paired t-test has "
-                f"power {pw['power']:.2f} to detect Δ = {pw['delta']:.4f} "
-                f"({pw['delta_source']} smallest difference of interest);"
+                f"   With J = {pw['n_datasets']} data sets the two-sided paired "
+                f"t-test has power {pw['power']:.2f} to detect Δ = {pw['delta']:g} "
+                f"({pw['delta_source']} smallest difference that matters);"
             )
             lines.append(
                 f"   a decisive study (power {pw['target_power']:.0%}) would need "

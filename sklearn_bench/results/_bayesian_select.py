@@ -15,7 +15,13 @@ from . import _select, _within
 # Metrics in [0, 1] where one percentage point is the customary ROPE
 # (Benavoli et al. 2017, Section 3.3, use 0.01 for accuracy). Other metrics have
 # no unit-free default: their ROPE must be given.
-DEFAULT_ROPES = {"error_rate": 0.01, "accuracy": 0.01, "balanced_accuracy": 0.01}
+# The same number is the report's default smallest difference that matters Δ
+# for every [0, 1] metric (report/_analysis.py): one Δ for ROPE, power and
+# equivalence.
+DEFAULT_DELTA = 0.01
+DEFAULT_ROPES = dict.fromkeys(
+    ("error_rate", "accuracy", "balanced_accuracy"), DEFAULT_DELTA
+)
 
 
 def rope_for(result, metric, rope):

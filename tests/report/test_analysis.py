@@ -141,8 +141,9 @@ def test_best_and_power_follow_the_direction(greater_is_better):
 
 def test_error_rate_gets_the_documented_default_delta():
     """H: for an error rate without a given Δ the power leads with DEFAULT_DELTA =
-    0.05 (source "default"), equal to the two-sided exact power (scipy's
-    noncentral t) at Δ = 0.05; the observed-difference power is kept apart as
+    0.01 (source "default"; the Bayesian tests' default ROPE), equal to the
+    two-sided exact power (scipy's noncentral t) at Δ = 0.01; the
+    observed-difference power is kept apart as
     post hoc."""
     from sklearn_bench.report._analysis import DEFAULT_DELTA
 
@@ -156,12 +157,14 @@ def test_error_rate_gets_the_documented_default_delta():
         greater_is_better=False,
     )
     pw = analyse_result(result).power
-    assert DEFAULT_DELTA == 0.05
-    assert pw["delta"] == 0.05 and pw["delta_source"] == "default"
+    from sklearn_bench.results._bayesian_select import DEFAULT_ROPES
+
+    assert DEFAULT_DELTA == 0.01 == DEFAULT_ROPES["error_rate"]
+    assert pw["delta"] == 0.01 and pw["delta_source"] == "default"
     means = result.aggregate()
     d = means[pw["pair"][0]] - means[pw["pair"][1]]
     sigma = np.std(d, ddof=1)
-    t, ncp = stats.t.ppf(0.975, 4), np.sqrt(5) * 0.05 / sigma
+    t, ncp = stats.t.ppf(0.975, 4), np.sqrt(5) * 0.01 / sigma
     expected = stats.nct.sf(t, 4, ncp) + stats.nct.sf(t, 4, -ncp)
     assert pw["power"] == pytest.approx(expected, rel=1e-10)
     assert pw["posthoc_power"] != pytest.approx(pw["power"])

@@ -68,7 +68,7 @@ def test_table_is_the_result_methods_numbers():
 def test_html_section_and_summary_lines():
     """H: the HTML section states the ROPE, the methods and the threshold and
     holds the table; the summary prints the across-data-set probabilities under
-    "2. Tests", before "3. Power"."""
+    "2. Sensitivity analyses", before "3. Power"."""
     result = _result()
     analysis = analyse_result(result)
     page = bayesian_html(result, analysis)
@@ -77,7 +77,7 @@ def test_html_section_and_summary_lines():
     assert "rho/(1 − rho) = n_test/n_train" in page
     text = format_summary(analysis, result)
     start = text.index("Bayesian signed-rank across data sets (ROPE ±0.01")
-    assert text.index("2. Tests") < start < text.index("3. Power")
+    assert text.index("2. Sensitivity analyses") < start < text.index("3. Power")
     assert f"P({analysis.best} better) = " in text[start:]
 
 

@@ -31,13 +31,13 @@ def test_summary_order_and_numbers():
     analysis = analyse_result(result, delta=0.03)
     text = format_summary(analysis, result)
     assert (
-        text.index("1. Effect sizes") < text.index("2. Tests") < text.index("3. Power")
+        text.index("1. Effect sizes") < text.index("2. Sensitivity analyses") < text.index("3. Power")
     )
     row = analysis.pairs.iloc[0]
     assert f"[{row['low']:+.3f}, {row['high']:+.3f}]" in text
     assert f"J = {analysis.power['n_needed']} data sets" in text
     # Δ first, the post-hoc power second and labelled as such.
-    assert text.index("to detect Δ = 0.0300") < text.index("Post-hoc power")
+    assert text.index("to detect Δ = 0.03") < text.index("Post-hoc power")
     assert text.splitlines()[0].startswith("2 learners x 4 data sets")
 
 
@@ -62,7 +62,7 @@ def test_summary_of_degenerate_study_says_what_is_undefined():
     result = _agreeing_result()
     analysis = analyse_result(result)
     text = format_summary(analysis, result)
-    assert "p = 0.028 (exact)" in text
+    assert "p = 0.0278 (exact)" in text
     assert "Iman-Davenport F undefined" in text
     assert not re.search(r"\binf\b", text) and "p = 0.0e" not in text
     assert analysis.friedman.pvalue == 1 / 36 or np.isclose(

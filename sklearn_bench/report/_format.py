@@ -1,0 +1,67 @@
+"""One number format for the HTML report, the text summary and LaTeX.
+
+- p-values: three significant digits, ``"< 0.001"`` below 0.001;
+- estimates and interval bounds: in the metric's units, signed, with three
+  decimals (a [0, 1] metric: one tenth of a percentage point), or three
+  significant digits when the value is far from that scale;
+- confidence levels: as achieved, ``"95%"``, ``"96.9%"``.
+"""
+
+import math
+
+
+def fmt_p(p):
+    """A p-value: ``"0.0123"``, ``"0.125"``, ``"< 0.001"``, ``"–"`` if missing.
+
+    Examples
+    --------
+    >>> from sklearn_bench.report._format import fmt_p
+    >>> fmt_p(0.0123456), fmt_p(0.125), fmt_p(0.0004), fmt_p(1.0)
+    ('0.0123', '0.125', '< 0.001', '1.00')
+    """
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "–"
+    p = float(p)
+    if p < 0.001:
+        return "< 0.001"
+    return f"{p:.3g}" if p < 0.9995 else "1.00"
+
+
+def fmt_estimate(x, signed=True):
+    """An estimate in the metric's units: ``"+0.012"``, ``"-1.23e+03"``.
+
+    Examples
+    --------
+    >>> from sklearn_bench.report._format import fmt_estimate
+    >>> fmt_estimate(0.01234), fmt_estimate(-0.0001), fmt_estimate(1234.5)
+    ('+0.012', '-0.0001', '+1.23e+03')
+    """
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    x = float(x)
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    sign = "+" if signed else ""
+    if x == 0 or 0.001 <= abs(x) < 1000:
+        return f"{x:{sign}.3f}"
+    return f"{x:{sign}.3g}"
+
+
+def fmt_interval(low, high):
+    """``"[-0.019, +0.009]"``; infinite bounds as ``−∞``/``∞``."""
+    return f"[{fmt_estimate(low)}, {fmt_estimate(high)}]"
+
+
+def fmt_level(level):
+    """A confidence level as achieved: ``"95%"``, ``"96.9%"``, ``"100%"``.
+
+    Examples
+    --------
+    >>> from sklearn_bench.report._format import fmt_level
+    >>> fmt_level(0.95), fmt_level(0.96875), fmt_level(1.0)
+    ('95%', '96.9%', '100%')
+    """
+    pct = 100 * float(level)
+    if abs(pct - round(pct)) < 1e-9:
+        return f"{round(pct)}%"
+    return f"{pct:.1f}%"

@@ -1,0 +1,136 @@
+"""Tests of sklearn_bench/report/_bottom_line.py: the report opens with the answer
+of its primary analysis, and one Δ runs through the whole report."""
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sklearn_bench import BenchmarkResult
+from sklearn_bench.report import analyse_result, format_summary
+from sklearn_bench.report._bayesian import bayesian_comparisons_table
+from sklearn_bench.report._bottom_line import bottom_line
+
+
+def _study(n_datasets, gap, seed=0, learners=("A", "B", "C")):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in range(n_datasets):
+        base = rng.uniform(0.1, 0.3)
+        for j, m in enumerate(learners):
+            rows.append((f"d{d}", m, base + gap * j + rng.normal(0, 0.005)))
+    df = pd.DataFrame(rows, columns=["data", "model", "error_rate"])
+    return BenchmarkResult.from_frame(
+        df,
+        dataset="data",
+        learner="model",
+        value="error_rate",
+        greater_is_better=False,
+    )
+
+
+def test_bottom_line_agrees_with_the_primary_analysis():
+    """H: the learners the bottom line calls inseparable from the best are
+    exactly those whose Holm-adjusted paired-t p-value against it exceeds α,
+    and the runner-up's estimate and interval are the primary table's."""
+    for gap, n in ((0.03, 8), (0.001, 8), (0.01, 4)):
+        analysis = analyse_result(_study(n, gap))
+        bl = bottom_line(analysis)
+        rows = analysis.pairs[analysis.pairs["a"] == analysis.best]
+        expected = sorted(rows.loc[rows["adjusted_pvalue"] > 0.05, "b"])
+        assert sorted(bl.inseparable) == expected
+        assert sorted(bl.separated + bl.inseparable) == sorted(rows["b"])
+        row = rows[rows["b"] == bl.runner_up].iloc[0]
+        assert bl.comparison["estimate"] == row["estimate"]
+        assert (bl.comparison["low"], bl.comparison["high"]) == (
+            row["low"],
+            row["high"],
+        )
+
+
+def test_clear_winner_and_inseparable_study_read_differently():
+    """H: a study where A is clearly best says A is the best learner; one where
+    the learners barely differ says the study cannot separate them."""
+    clear = bottom_line(analyse_result(_study(10, 0.05)))
+    assert clear.best == "A" and not clear.inseparable
+    assert clear.sentences[0].startswith("A is the best learner")
+    flat = bottom_line(analyse_result(_study(4, 0.0005)))
+    assert flat.sentences[0].startswith("The study cannot separate")
+
+
+def test_four_data_sets_state_the_smallest_attainable_p():
+    """H: with 4 data sets the bottom line says that a signed-rank test cannot
+    reach p below 0.125 (2 · 2^−4); with 8 it does not."""
+    four = " ".join(bottom_line(analyse_result(_study(4, 0.01))).sentences)
+    assert "cannot reach p below 0.125" in four
+    eight = " ".join(bottom_line(analyse_result(_study(8, 0.01))).sentences)
+    assert "cannot reach p below" not in eight
+
+
+@pytest.mark.parametrize("delta", [0.004, 0.02])
+def test_one_delta_in_rope_power_equivalence_and_bottom_line(delta):
+    """H: the Δ given to the analysis is the ROPE of the Bayesian comparisons,
+    the Δ of the power analysis and the margin the bottom line states."""
+    result = _study(8, 0.01)
+    analysis = analyse_result(result, delta=delta)
+    table, rope, _ = bayesian_comparisons_table(result, analysis)
+    assert rope == delta == analysis.delta == analysis.power["delta"]
+    text = format_summary(analysis, result)
+    bottom = text[: text.index("1. Effect sizes")]
+    assert f"Δ = {delta:g}" in bottom and f"ROPE ±{delta:g}" in bottom
+    assert f"to detect Δ = {delta:g}" in text
+
+
+def test_default_delta_is_said_once_in_words():
+    """H: with no Δ for an error rate the bottom line says once which default
+    it used and why; with a given Δ it does not."""
+    text = format_summary(analyse_result(_study(6, 0.01)), _study(6, 0.01))
+    assert text.count("is the default for a metric on a [0, 1] scale") == 1
+    given = format_summary(analyse_result(_study(6, 0.01), delta=0.02))
+    assert "is the default" not in given
+
+
+def test_report_opens_with_the_bottom_line(tmp_path):
+    """H: the HTML report's first section is <section id="bottom-line">, and its
+    sentences are the summary's."""
+    from sklearn_bench.report import write_report
+
+    result = _study(6, 0.02)
+    analysis = write_report(result, tmp_path, figure_formats=())
+    page = (tmp_path / "report.html").read_text()
+    main = page[page.index("<main>") :]
+    assert main.startswith('<main><section id="bottom-line">')
+    first = bottom_line(analysis, bayesian_comparisons_table(result, analysis)[0])
+    assert first.sentences[0].split(":")[0] in re.sub(r"<[^>]+>", "", main)
+
+
+def test_one_data_set_uses_the_corrected_t():
+    """H: a study of one data set answers with the corrected resampled t on its
+    folds (the primary analysis within a data set), never with a test over
+    overlapping replicates."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.dummy import DummyClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import RepeatedStratifiedKFold
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from sklearn_bench import BenchmarkExperiment
+
+    X, y = load_breast_cancer(return_X_y=True)
+    exp = BenchmarkExperiment(
+        {
+            "logreg": make_pipeline(StandardScaler(), LogisticRegression()),
+            "dummy": DummyClassifier(),
+        },
+        cv=RepeatedStratifiedKFold(n_splits=5, n_repeats=2, random_state=0),
+        random_state=0,
+    ).fit({"bc": (X[:200], y[:200])})
+    analysis = analyse_result(exp.results_)
+    bl = bottom_line(analysis)
+    assert bl.best == "logreg" and bl.separated == ["dummy"]
+    assert bl.comparison["method"] == "corrected_t"
+    assert "corrected resampled t-test on the folds or splits of bc" in " ".join(
+        bl.sentences
+    )
