@@ -237,7 +237,8 @@ def _effects(analysis):
         parts.append(
             _table(
                 table,
-                f"Pairwise differences, paired t over {analysis.pairs_blocks}",
+                f"Pairwise differences, {pairs_test_words(analysis)} over "
+                f"{analysis.pairs_blocks}",
                 table_id="table-pairs",
             )
         )
@@ -320,7 +321,9 @@ def _tests(analysis):
             f"{'exact permutation distribution' if exact else 'χ² approximation'}"
             f"); {f_text}. {html.escape(fr.null_hypothesis)}"
             f" Nemenyi critical difference (α = 0.05): "
-            f"{fr.critical_difference(0.05):.3f} ranks.</p>"
+            f"{fr.critical_difference(0.05):.3f} ranks."
+            + (_CONDITIONAL if analysis.friedman_blocks != "data sets" else "")
+            + "</p>"
         )
         ranks = fr.average_ranks.rename("average rank").to_frame()
         ranks.index.name = "learner"
@@ -425,6 +428,20 @@ def _failures(analysis):
         parts.append(f'<p class="note">{html.escape(note)}</p>')
     parts.append("</section>")
     return "".join(parts)
+
+
+_CONDITIONAL = (
+    " Conditional on this learning sample: the replicates share training rows, "
+    "so this test answers a question about this sample, not about new data of "
+    "its kind (a sensitivity analysis; the bottom line uses the corrected t)."
+)
+
+
+def pairs_test_words(analysis):
+    """The primary test of the pairwise table, in words."""
+    if analysis.pairs_blocks == "data sets":
+        return "paired t"
+    return "corrected resampled t (on the folds or splits)"
 
 
 def write_report(

@@ -418,9 +418,14 @@ def write_latex_tables(result, analysis, folder):
             "p",
             "Holm p",
         ]
+        test = (
+            "paired t"
+            if analysis.pairs_blocks == "data sets"
+            else "corrected resampled t"
+        )
         caption = (
             f"Pairwise differences in {analysis.metric} "
-            f"({analysis.direction}) over {analysis.pairs_blocks}: paired t "
+            f"({analysis.direction}) over {analysis.pairs_blocks}: {test} "
             f"{level} confidence intervals, and intervals at Holm's step-down "
             "levels (Berrar & Lozano 2013); p-values unadjusted and Holm-adjusted."
         )

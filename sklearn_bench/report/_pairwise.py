@@ -27,7 +27,18 @@ def pairwise_analysis(result, analysis, *, method="wilcoxon", adjust="holm"):
         return None
     alpha = round(1 - analysis.confidence_level, 10)
     across = analysis.pairs_blocks == "data sets"
-    kwargs = {"missing": "pairwise"} if across else {}
+    if not across:
+        # Rank tests over the overlapping replicates of one learning sample
+        # answer a question about that sample only and are no verdict about
+        # new data: the corrected t of the bottom line is.
+        analysis.skipped["pairwise"] = (
+            "with one data set the blocks would be its replicates, which share "
+            "training rows: a Wilcoxon test over them is conditional on this "
+            "learning sample and says nothing about new data of the kind (the "
+            "bottom line uses the corrected resampled t instead)"
+        )
+        return None
+    kwargs = {"missing": "pairwise"}
     if not across:
         kwargs["dataset"] = analysis.datasets_across[0]
     try:
@@ -72,19 +83,21 @@ def pairwise_html(analysis, res, figure=""):
             head + f'<p class="not-run"><b>Pairwise tests not run:</b> '
             f"{html.escape(reason)}.</p></section>"
         )
+    from ..stats import smallest_attainable_pvalue
+    from ._format import fmt_interval, fmt_level, fmt_p
     from ._html import _table
 
     frame = res.to_frame()
-    level = f"{1 - res.alpha:.0%}"
     table = pd.DataFrame(
         {
             "n": frame["n"].to_numpy(),
             "mean difference": frame["mean_difference"].to_numpy(),
             "estimate": frame["estimate"].to_numpy(),
-            f"{level} CI": [
-                f"[{lo:.4f}, {hi:.4f}]"
+            "interval": [
+                fmt_interval(lo, hi)
                 for lo, hi in zip(frame["ci_low"], frame["ci_high"], strict=True)
             ],
+            "level achieved": [fmt_level(v) for v in frame["ci_level"]],
             "p": frame["pvalue"].to_numpy(),
             f"{res.adjust.capitalize()} p": frame["pvalue_adjusted"].to_numpy(),
             "differ": frame["reject"].map({True: "yes", False: "no"}).to_numpy(),
@@ -105,8 +118,20 @@ def pairwise_html(analysis, res, figure=""):
         f"ranks. {html.escape(res.null_hypothesis)}. Correction: "
         f"{html.escape(res.adjust)} at α = {res.alpha:g}. The estimate is the "
         "Hodges–Lehmann pseudo-median of the differences with its interval; the "
-        "effect size is the matched-pairs rank-biserial correlation.</p>"
+        "effect size is the matched-pairs rank-biserial correlation. Each "
+        "interval states the level it achieves: the signed-rank distribution "
+        "allows only some levels, and with too few data sets no finite interval "
+        f"reaches {fmt_level(1 - res.alpha)} (then it is the whole line).</p>"
     )
+    n_min = int(frame["n"].min())
+    p_min = smallest_attainable_pvalue("wilcoxon", n_min)
+    if p_min > res.alpha:
+        text += (
+            f'<p class="note">With {n_min} data sets a two-sided signed-rank test '
+            f"cannot reach p below {fmt_p(p_min)}: no pair can differ at α = "
+            f"{res.alpha:g}, whatever the data. This is a sensitivity analysis; "
+            "the bottom line rests on the paired t over data sets.</p>"
+        )
     return (
         head
         + text

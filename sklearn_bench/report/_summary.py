@@ -159,6 +159,11 @@ def format_summary(analysis, result=None):
             f"{fr.statistic:.2f}, p = {_p(fr.pvalue)} "
             f"({'exact' if dist == 'exact' else 'chi2 approximation'}); {f_text}."
         )
+        if a.friedman_blocks != "data sets":
+            lines.append(
+                "   (Conditional on this learning sample: its replicates share "
+                "training rows; not a verdict about new data.)"
+            )
         cd = fr.critical_difference(0.05)
         ranks = ", ".join(
             f"{name} {rank:.2f}"
