@@ -119,7 +119,9 @@ def test_report_command_on_the_sqlite_store(demo_dir, tmp_path, capsys):
     text = capsys.readouterr().out
     assert code == 0
     assert (tmp_path / "report.html").is_file()
-    effects = text[text.index("1. Effect sizes") : text.index("2. Sensitivity analyses")]
+    effects = text[
+        text.index("1. Effect sizes") : text.index("2. Sensitivity analyses")
+    ]
     assert effects in demo_text
 
 

@@ -31,7 +31,9 @@ def test_summary_order_and_numbers():
     analysis = analyse_result(result, delta=0.03)
     text = format_summary(analysis, result)
     assert (
-        text.index("1. Effect sizes") < text.index("2. Sensitivity analyses") < text.index("3. Power")
+        text.index("1. Effect sizes")
+        < text.index("2. Sensitivity analyses")
+        < text.index("3. Power")
     )
     row = analysis.pairs.iloc[0]
     assert f"[{row['low']:+.3f}, {row['high']:+.3f}]" in text
