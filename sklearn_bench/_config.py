@@ -37,7 +37,14 @@ _DATASET_KEYS = {
     "csv": {"csv", "target", "classes", "sep"},
     "openml": {"openml", "version", "classes"},
 }
-_ANALYSIS_KEYS = {"run", "metric", "confidence_level", "delta", "target_power"}
+_ANALYSIS_KEYS = {
+    "run",
+    "metric",
+    "alpha",
+    "confidence_level",
+    "delta",
+    "target_power",
+}
 _OUTPUT_KEYS = {"dir", "figure_formats", "title"}
 
 
@@ -159,6 +166,7 @@ class RunConfig:
     experiment: dict
     analyses: tuple = ANALYSES
     metric: str | None = None
+    alpha: float = 0.05
     confidence_level: float = 0.95
     delta: float | None = None
     target_power: float = 0.8
@@ -459,6 +467,8 @@ def parse_config(data, *, base=Path(".")):
         if not isinstance(analysis["metric"], str):
             _fail("analysis.metric", "expected a metric name")
         config.metric = analysis["metric"]
+    if "alpha" in analysis:
+        config.alpha = _number(analysis, "alpha", "analysis.alpha", 0, 1)
     if "confidence_level" in analysis:
         config.confidence_level = _number(
             analysis, "confidence_level", "analysis.confidence_level", 0, 1

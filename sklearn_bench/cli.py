@@ -195,9 +195,16 @@ def _build_parser():
         "--delta",
         type=float,
         metavar="DELTA",
-        help="override the run's analysis.delta: the smallest difference of "
-        "interest for the power analysis, in the metric's units (default: 0.05 "
-        "for metrics on a [0, 1] scale such as the error rate)",
+        help="override the run's analysis.delta: the smallest difference that "
+        "matters, in the metric's units; the ROPE of the Bayesian tests, the "
+        "target of the power analysis and the margin of practical equivalence "
+        "(default: 0.01 for metrics on a [0, 1] scale such as the error rate)",
+    )
+    report.add_argument(
+        "--alpha",
+        type=float,
+        metavar="ALPHA",
+        help="override the run's analysis.alpha, the significance level (0.05)",
     )
     report.add_argument(
         "--target-power",
@@ -280,10 +287,18 @@ def _say(message, stream=None):
 
 
 # The settings of the analysis a run records (info["analysis"]) and report reuses.
-_SETTINGS = ("metric", "analyses", "confidence_level", "delta", "target_power")
+_SETTINGS = (
+    "metric",
+    "analyses",
+    "alpha",
+    "confidence_level",
+    "delta",
+    "target_power",
+)
 _DEFAULT_SETTINGS = {
     "metric": None,
     "analyses": None,
+    "alpha": 0.05,
     "confidence_level": 0.95,
     "delta": None,
     "target_power": 0.8,
@@ -304,10 +319,8 @@ def _settings_table(settings, sources):
     out = {}
     for name in _SETTINGS:
         value = settings.get(name)
-        if name == "delta" and value is None:
-            value = "not set (0.05 for a metric on a [0, 1] scale, else none)"
-        elif name == "metric" and value is None:
-            value = "the first metric"
+        if name in ("delta", "metric") and value is None:
+            value = None  # resolved by the analysis (write_report says which)
         elif name == "analyses":
             value = "all" if value is None else ", ".join(value)
         out[name] = (value, sources[name])
@@ -541,7 +554,7 @@ def _report_settings(result, args):
         else:
             settings[name] = _DEFAULT_SETTINGS[name]
             sources[name] = "default" + ("" if stored else " (none stored)")
-    for name in ("confidence_level", "target_power"):
+    for name in ("alpha", "confidence_level", "target_power"):
         value = settings[name]
         if not 0 < value < 1:
             raise _UsageError(

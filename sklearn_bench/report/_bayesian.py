@@ -158,6 +158,13 @@ def _intro(analysis, rope):
     )
 
 
+def _count(n, noun):
+    if not n:
+        return ""
+    plural = noun.replace("comparison", "comparisons")
+    return f"{n} {noun if n == 1 else plural}"
+
+
 def _register(analysis, table, rope):
     """The Bayesian comparisons in the methods paragraph (what actually ran)."""
     from ._methods import TestRecord, register_test
@@ -181,7 +188,14 @@ def _register(analysis, table, rope):
             f"of practical superiority and equivalence (ROPE ±{rope:g}, decision at "
             f"posterior probability {_THRESHOLD})",
             "; ".join(tests),
-            f"{len(table)} comparisons",
+            " and ".join(
+                text
+                for text in (
+                    _count(int(across.sum()), "comparison across data sets"),
+                    _count(int((~across).sum()), "comparison within data sets"),
+                )
+                if text
+            ),
             citations=("benavoli2017", "corani2015"),
         ),
     )

@@ -437,6 +437,23 @@ _CONDITIONAL = (
 )
 
 
+def _resolved_settings(settings, analysis):
+    """The settings as the analysis used them: the metric by its name and Δ by
+    its value (a default is named and explained once, in the bottom line)."""
+    out = dict(settings)
+    if "metric" in out:
+        out["metric"] = (analysis.metric, out["metric"][1])
+    if "delta" in out:
+        if analysis.delta is None:
+            value = "none (no default for this metric)"
+        elif analysis.delta_source == "default":
+            value = f"{analysis.delta:g} (default for a [0, 1] metric)"
+        else:
+            value = f"{analysis.delta:g}"
+        out["delta"] = (value, out["delta"][1])
+    return out
+
+
 def pairs_test_words(analysis):
     """The primary test of the pairwise table, in words."""
     if analysis.pairs_blocks == "data sets":
@@ -528,6 +545,8 @@ def write_report(
         analyses=analyses,
         alpha=alpha,
     )
+    if settings:
+        settings = _resolved_settings(settings, analysis)
     figures = make_figures(result, analysis, analyses=analyses)
     # Pairwise post-hoc tests, each pair on its own (Wilcoxon, Holm).
     pairwise = pairwise_analysis(result, analysis) if "friedman" in analyses else None

@@ -10,6 +10,8 @@ its test.
 import re
 from dataclasses import dataclass
 
+import pandas as pd
+
 # Each citation once, by key; the paragraph lists the keys its records use.
 CITATIONS = {
     "benavoli2017": (
@@ -47,8 +49,10 @@ CITATIONS = {
         "Journal of Experimental & Theoretical Artificial Intelligence, 25(2), "
         "189–206."
     ),
+    # Published in 2015 (The American Statistician 69(3)); the seed is the
+    # 2013 technical report of the same title. The key keeps the seed's year.
     "boulesteix2013": (
-        "Boulesteix, A.-L., Hable, R., Lauer, S. and Eugster, M. J. A. (2013). A "
+        "Boulesteix, A.-L., Hable, R., Lauer, S. and Eugster, M. J. A. (2015). A "
         "statistical framework for hypothesis testing in real data comparison "
         "studies. The American Statistician, 69(3), 201–212."
     ),
@@ -80,7 +84,7 @@ _SHORT = {
     "benavoli2017": "Benavoli et al. 2017",
     "benavoli2016": "Benavoli et al. 2016",
     "berrar2013": "Berrar & Lozano 2013",
-    "boulesteix2013": "Boulesteix et al. 2013",
+    "boulesteix2013": "Boulesteix et al. 2015",
     "demsar2006": "Demšar 2006",
     "holm1979": "Holm 1979",
     "hothorn2005": "Hothorn et al. 2005",
@@ -186,8 +190,17 @@ def _size_text(size):
 
 def _datasets_text(result, analysis):
     sizes = result.info.get("dataset_sizes", {})
-    scores = result.scores[result.scores["n_train"] >= 0]
-    medians = scores.groupby("dataset", observed=True)[["n_train", "n_test"]].median()
+    scores = result.scores
+    if "n_train" in scores and "n_test" in scores:
+        scores = scores[(scores["n_train"] >= 0) & (scores["n_test"] >= 0)]
+        ranges = scores.groupby("dataset", observed=True).agg(
+            train_min=("n_train", "min"),
+            train_max=("n_train", "max"),
+            test_min=("n_test", "min"),
+            test_max=("n_test", "max"),
+        )
+    else:
+        ranges = pd.DataFrame()
     parts = []
     for name in result.datasets:
         size = sizes.get(name, {})
@@ -198,18 +211,30 @@ def _datasets_text(result, analysis):
             )
         else:
             text = _size_text(size)
-        if name in medians.index:
-            m = medians.loc[name]
+        if name in ranges.index:
+            r = ranges.loc[name]
             text += ("; " if text else "") + (
-                f"median {m['n_train']:g} learning and {m['n_test']:g} validation "
-                "rows per task"
+                f"{_count_range(r['train_min'], r['train_max'])} learning and "
+                f"{_count_range(r['test_min'], r['test_max'])} validation rows "
+                "per task"
             )
         reps = 0
         if name in analysis.mean.index:
-            reps = analysis.n_replicates.loc[name].max()
-        text += ("; " if text else "") + f"{int(reps)} replicates"
-        parts.append(f"{name} ({text})")
+            reps = int(analysis.n_replicates.loc[name].max())
+        if reps > 1 or ranges.size:
+            # one value per data set and no split sizes: a published table
+            # (from_frame), where "1 replicates" would say nothing true
+            text += ("; " if text else "") + (
+                f"{reps} replicate{'s' if reps != 1 else ''}"
+            )
+        parts.append(f"{name} ({text})" if text else name)
     return parts
+
+
+def _count_range(low, high):
+    """Row counts as integers: ``"42"`` or ``"42–43"`` (never a median of 42.5)."""
+    low, high = int(low), int(high)
+    return f"{low}" if low == high else f"{low}–{high}"
 
 
 def _learners_text(result, learner_table):
@@ -234,13 +259,16 @@ def methods_record(result, analysis, *, versions, settings=None, learner_table=N
     return {
         "learners": _learners_text(result, learner_table),
         "datasets": _datasets_text(result, analysis),
-        "cv": str(info.get("cv", "unknown")),
-        "seed": info.get("seed", "unknown"),
+        "cv": str(info["cv"]) if info.get("cv") else None,
+        "seed": info.get("seed"),
         "metric": analysis.metric,
         "direction": analysis.direction,
         "confidence_level": analysis.confidence_level,
         "tests": [r.sentence() for r in analysis.methods],
-        "citations": sorted({c for r in analysis.methods for c in r.citations}),
+        "citations": sorted(
+            {c for r in analysis.methods for c in r.citations}
+            | ({"hothorn2005", "berrar2013"} if info.get("cv") else {"berrar2013"})
+        ),
         "n_failed": n_failed,
         "n_missing": int(getattr(result, "n_missing_tasks", 0)),
         "versions": dict(versions),
@@ -259,12 +287,25 @@ def _paragraph(rec):
     """The paragraph as a list of sentences (plain text, Unicode)."""
     s = [
         f"We compared {len(rec['learners'])} learners ({_join(rec['learners'])}) "
-        f"on {len(rec['datasets'])} data sets ({_join(rec['datasets'])}).",
-        f"Performance was measured by {rec['metric']} ({rec['direction']}) on "
-        f"resamples drawn by {rec['cv']}, the same learning samples and validation "
-        "rows for every learner on a data set (a matched-pairs design; Hothorn et "
-        f"al. 2005), with random seed {rec['seed']}.",
+        f"on {len(rec['datasets'])} data sets ({_join(rec['datasets'])})."
     ]
+    if rec["cv"]:
+        seed = (
+            f", with random seed {rec['seed']}" if rec["seed"] is not None else ""
+        )
+        s.append(
+            f"Performance was measured by {rec['metric']} ({rec['direction']}) on "
+            f"resamples drawn by {rec['cv']}, the same learning samples and "
+            "validation rows for every learner on a data set (a matched-pairs "
+            f"design; Hothorn et al. 2005){seed}."
+        )
+    else:
+        # a table of results from elsewhere (from_frame): say only what is known
+        s.append(
+            f"Performance was measured by {rec['metric']} ({rec['direction']}); "
+            "the results were supplied as a table, so the resampling scheme is not "
+            "recorded here."
+        )
     if rec["n_missing"]:
         s.append(
             f"The run is partial: {rec['n_missing']} tasks had not run; the "
