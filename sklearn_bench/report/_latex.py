@@ -100,6 +100,13 @@ def _significance(result, dataset, best, learners, *, metric, method, correction
     return pvalues, estimates, untested, names
 
 
+# The first line of every table: what the including document needs.
+_PREAMBLE_NOTE = (
+    r"% Needs \usepackage{booktabs} and \usepackage{graphicx} (\resizebox) in "
+    r"the preamble, and \usepackage[utf8]{inputenc} with pdfLaTeX before 2018."
+)
+
+
 def latex_table(
     result,
     *,
@@ -299,6 +306,7 @@ def _build_table(
             )
     header = "Data set & " + " & ".join(escape_latex(m) for m in learners) + r" \\"
     lines = [
+        _PREAMBLE_NOTE,
         r"\begin{table}[htbp]",
         r"\centering",
         r"\caption{" + caption + "}",
@@ -325,6 +333,7 @@ def latex_frame(frame, *, caption, label=None, digits=3, index=True):
     decimals), e.g. the pairwise intervals of a report."""
     columns = ([frame.index.name or ""] if index else []) + [str(c) for c in frame]
     lines = [
+        _PREAMBLE_NOTE,
         r"\begin{table}[htbp]",
         r"\centering",
         r"\caption{" + escape_latex(caption) + "}",
