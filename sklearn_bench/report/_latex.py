@@ -169,7 +169,7 @@ def latex_table(
     ...     df, dataset="data", learner="model", value="error", replicate="rep",
     ...     greater_is_better=False)
     >>> tex = result.to_latex(method="t")  # no split sizes here: Hothorn's t
-    >>> print(tex.splitlines()[6])
+    >>> print(tex.splitlines()[7])
     Data set & x\_1 & y \\
     >>> print(tex.splitlines()[8])
     a & \textbf{0.110 $\pm$ 0.010} & 0.220 $\pm$ 0.026$^{\dagger}$ \\
