@@ -171,7 +171,7 @@ def latex_table(
     >>> tex = result.to_latex(method="t")  # no split sizes here: Hothorn's t
     >>> print(tex.splitlines()[7])
     Data set & x\_1 & y \\
-    >>> print(tex.splitlines()[8])
+    >>> print(tex.splitlines()[9])
     a & \textbf{0.110 $\pm$ 0.010} & 0.220 $\pm$ 0.026$^{\dagger}$ \\
     """
     return _build_table(
