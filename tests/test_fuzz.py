@@ -658,6 +658,12 @@ CASES = [
         {"n_datasets": 10, "delta": 0.05, "sigma": 0.1},
     ),
     (
+        "smallest_attainable_pvalue",
+        S("smallest_attainable_pvalue"),
+        {"method": bad_choices(), "n": bad_scalars(), "alternative": bad_choices()},
+        {"method": "wilcoxon", "n": 5},
+    ),
+    (
         "adjust_pairwise_pvalues",
         S("adjust_pairwise_pvalues"),
         {"pvalues": bad_1d(3), "method": bad_choices()},
