@@ -89,17 +89,18 @@ def _names(names):
 
 
 def _primary_words(analysis):
+    m = len(analysis.pairs)
+    holm = f", Holm-adjusted over {m} pairs" if m > 1 else " (one pair)"
     if analysis.pairs_blocks == "data sets":
         return (
             "the two-sided paired t-test over data sets on the per-data-set mean "
-            f"{analysis.metric}, the best learner against each other one, "
-            f"Holm-adjusted over {len(analysis.pairs)} pairs"
+            f"{analysis.metric}, the best learner against each other one{holm}"
         )
     dataset = analysis.datasets_across[0] if analysis.datasets_across else ""
     return (
-        f"the corrected resampled t-test on the folds or splits of {dataset} "
-        "(valid for new data of its kind), the best learner against each other "
-        f"one, Holm-adjusted over {len(analysis.pairs)} pairs"
+        f"the two-sided corrected resampled t-test on the folds or splits of "
+        f"{dataset} (valid for new data of its kind), the best learner against "
+        f"each other one{holm}"
     )
 
 
@@ -206,7 +207,7 @@ def bottom_line(analysis, bayes_table=None):
     units = (
         f"{len(a.datasets_across)} data sets"
         if a.pairs_blocks == "data sets"
-        else f"the resampling units of {a.datasets_across[0]}"
+        else f"data set {a.datasets_across[0]}"
     )
     if not inseparable:
         sentences.append(
@@ -239,6 +240,13 @@ def bottom_line(analysis, bayes_table=None):
         )
     if a.delta_source == "default":
         sentences.append(_default_delta_words())
+    elif delta is None:
+        sentences.append(
+            f"No smallest difference that matters (Δ) was given, and {a.metric} "
+            "has no default: practical equivalence is not assessed, the Bayesian "
+            "tests use ROPE = 0 and the power analysis has no target (set "
+            "[analysis] delta, or delta=)."
+        )
     if delta is not None:
         source = "given" if a.delta_source == "given" else "default"
         if equivalent:

@@ -38,7 +38,9 @@ def _power(J, delta, sigma, alpha, alternative, method):
     df = J - 1
     tail = alpha if alternative == "greater" else alpha / 2
     t_crit = stats.t.isf(tail, df)
-    ncp = np.sqrt(J) * delta / sigma
+    # Beyond |ncp| = 1e8 the power is 1 (or 0) to double precision, and scipy's
+    # noncentral t returns NaN near the largest floats.
+    ncp = np.clip(np.sqrt(J) * delta / sigma, -1e8, 1e8)
     if method == "approx":
         return stats.t.cdf(ncp - t_crit, df)
     power = stats.nct.sf(t_crit, df, ncp)
