@@ -230,13 +230,19 @@ def bottom_line(analysis, bayes_table=None):
     if runner is not None:
         v = verdicts[runner]
         comparison = dict(v, runner_up=runner)
+        if len(a.pairs) > 1:
+            adjusted = (
+                f"; at Holm's level "
+                f"{fmt_interval(v['adjusted_low'], v['adjusted_high'])}; "
+                f"Holm-adjusted p = {fmt_p(v['adjusted_pvalue'])}"
+            )
+        else:
+            adjusted = f"; p = {fmt_p(v['adjusted_pvalue'])}"
         sentences.append(
             f"Against the runner-up {runner}, the difference {best} − {runner} in "
             f"{a.metric} is {fmt_estimate(v['estimate'])} "
             f"({fmt_level(a.confidence_level)} CI "
-            f"{fmt_interval(v['low'], v['high'])}; at Holm's level "
-            f"{fmt_interval(v['adjusted_low'], v['adjusted_high'])}; "
-            f"Holm-adjusted p = {fmt_p(v['adjusted_pvalue'])})."
+            f"{fmt_interval(v['low'], v['high'])}{adjusted})."
         )
     if a.delta_source == "default":
         sentences.append(_default_delta_words())
@@ -263,8 +269,13 @@ def bottom_line(analysis, bayes_table=None):
     bayes = _bayes_row(bayes_table, a, best, runner) if runner else None
     if bayes is not None:
         bayes["rope"] = delta
+        rope_words = (
+            f"with the same Δ (ROPE ±{delta:g})"
+            if delta is not None
+            else "with ROPE = 0 (no Δ)"
+        )
         sentences.append(
-            f"Bayesian {bayes['test']} test with the same Δ (ROPE ±{delta or 0:g}): "
+            f"Bayesian {bayes['test']} test {rope_words}: "
             f"P({best} better) = {bayes['P(best better)']:.2f}, "
             f"P(practically equivalent) = {bayes['P(equivalent)']:.2f}, "
             f"P({runner} better) = {bayes['P(other better)']:.2f}."
