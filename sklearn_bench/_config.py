@@ -80,7 +80,16 @@ class DatasetSpec:
 
         key = f"datasets.{self.name}"
         if self.source == "sklearn":
-            X, y = getattr(skd, self.location)(return_X_y=True)
+            loader = str(self.location)
+            if not loader.startswith(("load_", "fetch_")) or not callable(
+                getattr(skd, loader, None)
+            ):
+                _fail(
+                    f"{key}.sklearn",
+                    f"{loader!r} is not a loader of sklearn.datasets (load_* or "
+                    "fetch_*)",
+                )
+            X, y = getattr(skd, loader)(return_X_y=True)
             where = f"scikit-learn's {self.location}"
         elif self.source == "csv":
             X, y = _read_csv(self, key)
@@ -228,6 +237,17 @@ def _object(table, key):
     if "class" not in table:
         _fail(key, "missing `class` (an import path)")
     cls = _import(table["class"], f"{key}.class")
+    # Only classes that are estimators (or splitters, for a search's cv) are
+    # ever called: `class = "os.system"` or `"subprocess.Popen"` is refused
+    # before anything runs.
+    if not inspect.isclass(cls) or not any(
+        callable(getattr(cls, attr, None)) for attr in ("get_params", "fit", "split")
+    ):
+        _fail(
+            f"{key}.class",
+            f"{table['class']!r} is not an estimator class (a class with fit or "
+            "get_params, or a splitter with split); nothing was called",
+        )
     params = table.get("params", {})
     if not isinstance(params, dict):
         _fail(f"{key}.params", f"expected a table, got {params!r}")

@@ -9,8 +9,11 @@ read from the full parameter descriptions the experiment records in
 """
 
 import importlib
+import importlib.util
 import inspect
+import os
 import re
+import sys
 
 import pandas as pd
 
@@ -37,16 +40,59 @@ def _short(path):
     return str(path).rsplit(".", 1)[-1]
 
 
+# The packages whose estimator classes a report may look up to read their
+# defaults. A store or a results folder is data: the class names it records are
+# never imported unless they name a module of these installed packages (or one
+# this process has already imported), and nothing is ever called.
+_TRUSTED_PACKAGES = ("sklearn", "sklearn_bench")
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+
+def _trusted_module(module):
+    """The module ``module`` if reading it can run no code the data chose:
+    already imported, or a submodule of an installed trusted package found
+    inside that package's own folder; else ``None``."""
+    if not isinstance(module, str) or not _DOTTED.fullmatch(module):
+        return None
+    if module in sys.modules:
+        return sys.modules[module]
+    top = module.split(".")[0]
+    if top not in _TRUSTED_PACKAGES or top not in sys.modules:
+        return None
+    root = getattr(sys.modules[top], "__path__", None)
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    origin = getattr(spec, "origin", None) if spec is not None else None
+    if not origin or not root:
+        return None
+    if not any(
+        os.path.realpath(origin).startswith(os.path.realpath(r) + os.sep) for r in root
+    ):
+        return None
+    try:
+        return importlib.import_module(module)
+    except Exception:  # a broken installed module: no defaults, no crash
+        return None
+
+
 def _defaults(class_path):
     """Default parameter values of a class (described like the recorded ones),
-    or ``{}`` when it cannot be imported."""
+    or ``{}`` when it is not a trusted estimator class (see
+    :func:`_trusted_module`)."""
+    from sklearn.base import BaseEstimator
+
     from ..experiment._config import describe
 
-    module, _, name = str(class_path).rpartition(".")
+    module_name, _, name = str(class_path).rpartition(".")
+    module = _trusted_module(module_name)
+    cls = getattr(module, name, None) if module is not None else None
+    if not (inspect.isclass(cls) and issubclass(cls, BaseEstimator)):
+        return {}
     try:
-        cls = getattr(importlib.import_module(module), name)
         signature = inspect.signature(cls)
-    except (ImportError, AttributeError, TypeError, ValueError):
+    except (TypeError, ValueError):
         return {}
     return {
         key: describe(p.default)
