@@ -14,6 +14,7 @@ pytest.importorskip("matplotlib")
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
 from sklearn_bench.cli import main  # noqa: E402
+from sklearn_bench.report._figures import file_slug  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_CONFIG = ROOT / "examples" / "configs" / "demo.toml"
@@ -77,8 +78,9 @@ def test_demo_report_is_self_contained_with_every_figure(demo_dir):
     for name in FIGURES:
         assert f'id="fig-{name}"' in page
     for name in ("wine_0v1", "breast_cancer", "microarray"):  # one per data set
-        assert f'id="fig-distribution_{name}"' in page
-        assert (out / "figures" / f"distribution_{name}.svg").is_file()
+        slug = file_slug(name)  # a safe slug and a hash of the raw name
+        assert f'id="fig-distribution_{slug}"' in page
+        assert (out / "figures" / f"distribution_{slug}.svg").is_file()
     assert page.count('src="data:image/png;base64,') == len(FIGURES) + 3
     assert not re.search(r"https?://", page)
     assert not re.search(r'(src|href)="(?!data:|#)', page)

@@ -11,6 +11,28 @@ from .. import plotting
 _MAX_DISTRIBUTIONS = 20
 
 
+
+def file_slug(name, max_length=40):
+    """A file-name part for a data-set or learner name: a safe ASCII slug and a
+    short hash of the raw name, so that long names ("a" × 300), names with a
+    path separator, spaces or "?" ("a/b", "a b", "a?b") never crash a run and
+    never collide.
+
+    Examples
+    --------
+    >>> from sklearn_bench.report._figures import file_slug
+    >>> file_slug("breast cancer")
+    'breast_cancer-e295d4db'
+    >>> file_slug("a/b") != file_slug("a?b")
+    True
+    """
+    import hashlib
+
+    text = str(name)
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "_", text)[:max_length].strip("_") or "x"
+    digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{slug}-{digest}"
+
 def _name(analysis):
     return f"{analysis.metric} ({analysis.direction})"
 
@@ -48,7 +70,7 @@ def make_figures(result, analysis, *, analyses):
                 result, dataset, metric=analysis.metric
             )
             ax.set_title(f"{dataset}", fontsize=10)
-            slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", str(dataset))
+            slug = file_slug(dataset)
             figures[f"distribution_{slug}"] = (
                 f"Performance distribution: {dataset}",
                 f"{_name(analysis)} of each learner over the replicates of "

@@ -97,3 +97,24 @@ def test_report_of_perfect_agreement_shows_exact_p_and_undefined_f(tmp_path):
     pairwise, rest = page[start:end], page[:start] + page[end:]
     assert "∞" not in rest
     assert "[−∞, ∞]</td><td>100%</td>" in pairwise
+
+
+def test_long_and_colliding_data_set_names_get_their_own_figures(tmp_path):
+    """H: data-set names over 238 bytes and names that one character class
+    would fold together ("a/b", "a b", "a?b") each get their own figure file,
+    whose name is a safe slug and a hash, and the report is written."""
+    names = ["a" * 300, "a/b", "a b", "a?b", "ß∑😀"]
+    rows = [
+        (name, learner, r, 0.1 + 0.01 * i + 0.02 * j + 0.001 * r)
+        for i, name in enumerate(names)
+        for j, learner in enumerate(("A", "B"))
+        for r in range(3)
+    ]
+    df = pd.DataFrame(rows, columns=["d", "l", "r", "v"])
+    result = BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", value="v", replicate="r", greater_is_better=False
+    )
+    write_report(result, tmp_path, analyses=("effects",), figure_formats=("png",))
+    files = sorted(p.name for p in (tmp_path / "figures").glob("distribution_*"))
+    assert len(files) == len(names)
+    assert all(len(f.encode()) < 80 and "/" not in f and "?" not in f for f in files)
