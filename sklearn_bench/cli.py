@@ -8,6 +8,7 @@ data set and what was expected).
 """
 
 import argparse
+import os
 import sys
 import time
 import traceback
@@ -132,6 +133,12 @@ def _build_parser():
         metavar="N",
         help="parallel jobs (default: -1, all cores)",
     )
+    demo.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an earlier demo in --out (only the files the demo wrote "
+        "there; never a file of yours)",
+    )
     demo.set_defaults(func=_cmd_demo)
 
     run = sub.add_parser(
@@ -154,6 +161,12 @@ def _build_parser():
         "--check",
         action="store_true",
         help="validate the config (and load the data sets) without running",
+    )
+    run.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the report and results an earlier run wrote into the "
+        "output folder (only those; never a file of yours)",
     )
     run.set_defaults(func=_cmd_run)
 
@@ -332,6 +345,94 @@ def _report_kwargs(settings):
     return kwargs
 
 
+# The files and folders the commands write into an output folder, and the
+# manifest that lists what they wrote there (so that --force replaces only the
+# package's own files, never a file of the user's).
+_MANIFEST = ".sklearn_bench_outputs.json"
+_REPORT_OUTPUTS = ("report.html", "methods.md", "methods.tex", "figures", "tables")
+_RUN_OUTPUTS = _REPORT_OUTPUTS + ("performance.csv", "scores.parquet", "results")
+_DEMO_OUTPUTS = _RUN_OUTPUTS + (
+    "results.sqlite",
+    "results.sqlite-wal",
+    "results.sqlite-shm",
+)
+
+
+def _read_manifest(out):
+    import json
+
+    try:
+        files = json.loads((out / _MANIFEST).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return set()
+    return {f for f in files if isinstance(f, str)}
+
+
+def _present(out, names):
+    """Files (relative paths) under ``out`` among ``names`` (folders expanded)."""
+    found = []
+    for name in names:
+        path = out / name
+        if path.is_dir():
+            found += [
+                p.relative_to(out).as_posix() for p in path.rglob("*") if p.is_file()
+            ]
+            if not any(path.iterdir()):
+                continue
+        elif path.exists():
+            found.append(name)
+    return found
+
+
+def _claim_output(out, names, *, force, flag="--out"):
+    """Check an output folder before any work: refuse a file, an unwritable
+    place, or existing outputs (unless ``force``); with ``force``, refuse files
+    the package did not write, and remove the stale ones it did. Returns the
+    folder, created."""
+    if out.exists() and not out.is_dir():
+        raise _UsageError(f"{flag} {out} is a file, not a folder; choose a folder")
+    parent = out if out.exists() else next(
+        (p for p in out.absolute().parents if p.exists()), Path(".")
+    )
+    if not os.access(parent, os.W_OK):
+        raise _UsageError(f"cannot write into {parent}; choose another {flag}")
+    present = _present(out, names) if out.exists() else []
+    if present:
+        shown = ", ".join(sorted(present)[:5]) + (
+            f" and {len(present) - 5} more" if len(present) > 5 else ""
+        )
+        if not force:
+            raise _UsageError(
+                f"{out} already holds output ({shown}); run with --force to replace "
+                f"what sklearn-bench wrote there, or choose another {flag}"
+            )
+        ours = _read_manifest(out)
+        foreign = sorted(set(present) - ours)
+        if foreign:
+            raise _UsageError(
+                f"{out} holds {', '.join(foreign[:5])}"
+                + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+                + ", which sklearn-bench did not write; --force replaces only its "
+                f"own files: move them or choose another {flag}"
+            )
+        for rel in present:  # stale outputs of an earlier run, all ours
+            (out / rel).unlink()
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _write_manifest(out, names):
+    """List the files the command wrote (the outputs now present) in ``out``."""
+    import json
+
+    files = sorted(set(_present(out, names)) | _read_manifest(out))
+    files = [f for f in files if (out / f).exists()]
+    (out / _MANIFEST).write_text(
+        json.dumps({"written_by": "sklearn-bench", "files": files}, indent=1),
+        encoding="utf-8",
+    )
+
+
 def _write_outputs(result, out, *, report_kwargs, missing_tasks=0):
     """Results (CSV, Parquet), tables, the report and the printed summary."""
     from .report import format_summary, write_report
@@ -378,11 +479,10 @@ def _cmd_demo(args):
 
     _require_matplotlib()
     size = "quick" if args.quick else "full" if args.full else "default"
-    out = args.out
-    out.mkdir(parents=True, exist_ok=True)
+    # Checked before anything runs: an existing demo is replaced only with
+    # --force, and then only the files the demo wrote (never the user's).
+    out = _claim_output(args.out, _DEMO_OUTPUTS, force=args.force)
     store = out / "results.sqlite"
-    for old in (store, Path(f"{store}-wal"), Path(f"{store}-shm")):
-        old.unlink(missing_ok=True)  # the demo always starts afresh
     experiment, datasets = demo_experiment(size, n_jobs=args.n_jobs, store=store)
     _say(f"sklearn-bench demo ({size}): {describe(size)}")
     start = time.perf_counter()
@@ -398,6 +498,7 @@ def _cmd_demo(args):
             "settings": _settings_table(analysis["settings"], sources),
         },
     )
+    _write_manifest(out, _DEMO_OUTPUTS)
     _say(f"Store: {store} (re-analyse with `sklearn-bench report {store}`)")
     return EXIT_OK
 
@@ -446,8 +547,12 @@ def _cmd_run(args):
     if args.check:
         _say(f"Config OK: {setup['n_tasks']} tasks would run.")
         return EXIT_OK
+    # Before fitting: a bad --out, or outputs that are not to be replaced, must
+    # not cost the whole run.
+    out = _claim_output(out, _RUN_OUTPUTS, force=args.force)
     values = {k: getattr(config, k) for k in _SETTINGS}
     analysis = _analysis_info(values, given=config.analysis_keys)
+    analysis["title"] = config.title  # `report STORE` keeps the config's title
     start = time.perf_counter()
     # The analysis settings go into the store when the run starts, so that
     # `report STORE` reuses them even if the run is killed.
@@ -477,6 +582,7 @@ def _cmd_run(args):
             "settings": _settings_table(analysis["settings"], sources),
         },
     )
+    _write_manifest(out, _RUN_OUTPUTS)
     return EXIT_OK
 
 
@@ -510,26 +616,25 @@ def _load_stored(path):
 
 
 def _report_dir(args):
-    """Where ``report`` writes: never over an existing report without --force."""
+    """Where ``report`` writes: ``--out`` (an existing report there only with
+    --force, and then only sklearn-bench's own files are replaced), else the
+    store's folder, or a new ``report-N`` folder beside it when that folder
+    already holds output that is to be kept."""
     if args.out is not None:
-        if (args.out / "report.html").exists() and not args.force:
-            raise _UsageError(
-                f"{args.out} already holds a report; pass --force to overwrite it "
-                "or choose another --out"
-            )
-        return args.out
+        return _claim_output(args.out, _REPORT_OUTPUTS, force=args.force)
     base = args.store.parent
-    if not (base / "report.html").exists() or args.force:
-        return base
+    present = _present(base, _REPORT_OUTPUTS)
+    if not present or (args.force and set(present) <= _read_manifest(base)):
+        return _claim_output(base, _REPORT_OUTPUTS, force=args.force)
     n = 2
-    while (base / f"report-{n}" / "report.html").exists():
+    while (base / f"report-{n}").exists():
         n += 1
     out = base / f"report-{n}"
     _say(
-        f"{base / 'report.html'} exists and is kept; writing this report to {out} "
-        "(--force overwrites)."
+        f"{base} already holds report output, which is kept; writing this report "
+        f"to {out} (--force replaces the files sklearn-bench wrote there)."
     )
-    return out
+    return _claim_output(out, _REPORT_OUTPUTS, force=False)
 
 
 def _report_settings(result, args):
@@ -585,11 +690,14 @@ def _cmd_report(args):
         )
     from .report import format_summary, write_report
 
+    stored_title = (result.info.get("analysis") or {}).get("title")
     analysis = write_report(
         result,
         out,
         missing_tasks=missing,
-        title=f"Report of {args.store.name}",
+        title=stored_title
+        if isinstance(stored_title, str) and stored_title
+        else f"Report of {args.store.name}",
         settings=_settings_table(settings, sources),
         **_report_kwargs(settings),
     )
@@ -597,6 +705,7 @@ def _cmd_report(args):
     _say("")
     _say(f"Report: {out / 'report.html'}")
     _say(f"LaTeX tables: {out / 'tables'}; methods: {out / 'methods.md'}, .tex")
+    _write_manifest(out, _REPORT_OUTPUTS)
     return EXIT_OK
 
 

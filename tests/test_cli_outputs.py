@@ -1,0 +1,118 @@
+"""One overwrite policy for `demo`, `run` and `report` (sklearn_bench/cli.py):
+outputs are checked before anything is fitted, an existing output is replaced
+only with --force, and --force never replaces or deletes a file the package did
+not write (issues 20 and 21)."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from sklearn_bench.cli import main  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE_CONFIG = ROOT / "examples" / "configs" / "demo.toml"
+
+
+def _snapshot(folder):
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_run_refuses_a_folder_with_the_users_files_before_fitting(tmp_path, capsys):
+    """H: `run --out mine` where mine holds the user's report.html, methods.md,
+    results/scores.csv and results/predictions.csv exits 2 before fitting, with
+    or without --force, and leaves every byte of the folder as it was."""
+    mine = tmp_path / "mine"
+    (mine / "results").mkdir(parents=True)
+    for name in ("report.html", "methods.md", "results/scores.csv",
+                 "results/predictions.csv", "notes.txt"):  # fmt: skip
+        (mine / name).write_text(f"the user's {name}")
+    before = _snapshot(mine)
+    for extra in ([], ["--force"]):
+        code = main(["run", str(EXAMPLE_CONFIG), "--out", str(mine), *extra])
+        out, err = capsys.readouterr()
+        assert code == 2
+        assert "Fitted" not in out
+        assert "report.html" in err
+        if extra:
+            assert "did not write" in err
+        else:
+            assert "--force" in err
+        assert _snapshot(mine) == before
+
+
+def test_run_out_a_file_fails_before_fitting(tmp_path, capsys):
+    """H: `run --out a_file` exits 2 with a sentence naming the file, before any
+    task is fitted."""
+    target = tmp_path / "a_file"
+    target.write_text("mine")
+    code = main(["run", str(EXAMPLE_CONFIG), "--out", str(target)])
+    out, err = capsys.readouterr()
+    assert code == 2 and "Fitted" not in out
+    assert "is a file, not a folder" in err
+    assert target.read_text() == "mine"
+
+
+def test_demo_never_deletes_an_existing_store(tmp_path, capsys):
+    """H: `demo --out myproj` where myproj holds a results.sqlite the demo did
+    not write exits 2 (also with --force) and keeps the store byte for byte."""
+    proj = tmp_path / "myproj"
+    proj.mkdir()
+    (proj / "results.sqlite").write_bytes(b"a store of 360 tasks")
+    for extra in ([], ["--force"]):
+        code = main(["demo", "--quick", "--out", str(proj), "--n-jobs", "1", *extra])
+        assert code == 2
+        assert (proj / "results.sqlite").read_bytes() == b"a store of 360 tasks"
+    assert "results.sqlite" in capsys.readouterr().err
+
+
+def test_demo_force_replaces_its_own_outputs_and_removes_stale_ones(tmp_path):
+    """H: a second `demo` into the same folder is refused without --force; with
+    --force it replaces what the first one wrote, removes a stale file the first
+    one had written, and keeps a file of the user's that is not an output."""
+    out = tmp_path / "demo"
+    args = ["demo", "--quick", "--out", str(out), "--n-jobs", "1"]
+    assert main(args) == 0
+    manifest = json.loads((out / ".sklearn_bench_outputs.json").read_text())
+    assert "report.html" in manifest["files"]
+    assert "results.sqlite" in manifest["files"]
+    # a figure an earlier version wrote, listed as the package's own
+    stale = out / "figures" / "distribution_gone-00000000.png"
+    stale.write_bytes(b"old")
+    manifest["files"].append("figures/distribution_gone-00000000.png")
+    (out / ".sklearn_bench_outputs.json").write_text(json.dumps(manifest))
+    (out / "my_notes.txt").write_text("keep me")
+    assert main(args) == 2
+    assert stale.exists()
+    assert main([*args, "--force"]) == 0
+    assert not stale.exists()
+    assert (out / "my_notes.txt").read_text() == "keep me"
+    assert (out / "report.html").is_file()
+
+
+def test_report_keeps_the_users_files_and_the_configs_title(tmp_path, capsys):
+    """H: `report STORE` beside a methods.md of the user's writes into a new
+    report-2 folder and keeps the user's file; the report's title is the run
+    config's [output] title."""
+    config = tmp_path / "c.toml"
+    store = tmp_path / "run" / "results.sqlite"
+    store.parent.mkdir()
+    text = EXAMPLE_CONFIG.read_text().replace(
+        "[experiment]", f'[experiment]\nstore = "{store.as_posix()}"', 1
+    )
+    text = re.sub(r"(?m)^title = .*$", 'title = "My own title"', text)
+    config.write_text(text)
+    assert main(["run", str(config), "--out", str(tmp_path / "out")]) == 0
+    (store.parent / "methods.md").write_text("the user's methods")
+    capsys.readouterr()
+    assert main(["report", str(store)]) == 0
+    assert (store.parent / "methods.md").read_text() == "the user's methods"
+    page = (store.parent / "report-2" / "report.html").read_text()
+    assert "<title>My own title</title>" in page
