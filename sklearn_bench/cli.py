@@ -470,7 +470,19 @@ def _write_outputs(result, out, *, report_kwargs, missing_tasks=0):
 
 
 def _fit(experiment, datasets, info=None):
-    experiment.fit(datasets, info=info)
+    from .results._store import StoreMismatchError
+
+    try:
+        experiment.fit(datasets, info=info)
+    except StoreMismatchError as exc:
+        # A refused input, said in full and in the CLI's words.
+        message = str(exc).replace(
+            "pass `overwrite=True` to replace the store, or use another `store` "
+            "path",
+            "point experiment.store in the config at another file, or move the "
+            "old store away",
+        )
+        raise _UsageError(message) from None
     return experiment.results_
 
 
@@ -790,7 +802,11 @@ def main(argv=None):
     except Exception as exc:
         if args.traceback:
             traceback.print_exc()
-        message = str(exc).splitlines()[0] if str(exc) else ""
+        # In full (a message's later lines say what is wrong), up to 30 lines.
+        lines = str(exc).splitlines()
+        message = "\n".join(lines[:30]) + (
+            f"\n... ({len(lines) - 30} more lines)" if len(lines) > 30 else ""
+        )
         _say(
             f"sklearn-bench {args.command}: failed: {type(exc).__name__}: {message}"
             + ("" if args.traceback else " (run with --traceback for details)"),

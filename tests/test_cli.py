@@ -373,7 +373,7 @@ def test_openml_fetch_failure_exits_1(tmp_path, capsys, monkeypatch):
 
 def test_all_tasks_failing_exits_1(tmp_path, capsys):
     """H: a learner failing on every task is a run-time failure (exit 1), reported
-    in one line."""
+    in full after one line naming the failure."""
     path = tmp_path / "f.toml"
     path.write_text(
         _GOOD.replace(
@@ -384,8 +384,10 @@ def test_all_tasks_failing_exits_1(tmp_path, capsys):
     code = main(["run", str(path), "--out", str(tmp_path / "out")])
     captured = capsys.readouterr()
     assert code == 1
-    last = captured.err.strip().splitlines()[-1]
-    assert last.startswith("sklearn-bench run: failed: ValueError")
+    message = captured.err[captured.err.index("sklearn-bench run: failed") :]
+    assert message.startswith("sklearn-bench run: failed: ValueError")
+    assert "every" in message.lower() or "all" in message.lower()
+    assert captured.err.strip().endswith("(run with --traceback for details)")
 
 
 def test_missing_config_and_store_exit_2(tmp_path, capsys):

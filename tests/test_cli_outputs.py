@@ -116,3 +116,24 @@ def test_report_keeps_the_users_files_and_the_configs_title(tmp_path, capsys):
     assert (store.parent / "methods.md").read_text() == "the user's methods"
     page = (store.parent / "report-2" / "report.html").read_text()
     assert "<title>My own title</title>" in page
+
+
+def test_refused_changed_learner_says_every_difference_and_exits_2(tmp_path, capsys):
+    """H: running a config whose learner changed under the same name against the
+    old store exits 2 (a refused input) and prints the differences in full, in
+    the CLI's words (no `overwrite=True`)."""
+    store = tmp_path / "s.sqlite"
+    base = EXAMPLE_CONFIG.read_text().replace(
+        "[experiment]", f'[experiment]\nstore = "{store.as_posix()}"', 1
+    )
+    config = tmp_path / "c.toml"
+    config.write_text(base)
+    assert main(["run", str(config), "--out", str(tmp_path / "o1")]) == 0
+    config.write_text(base.replace("max_iter = 2000", "max_iter = 50"))
+    capsys.readouterr()
+    code = main(["run", str(config), "--out", str(tmp_path / "o2")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "Differences:" in err and "max_iter" in err
+    assert "overwrite=True" not in err
+    assert not (tmp_path / "o2" / "report.html").exists()

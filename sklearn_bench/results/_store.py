@@ -163,10 +163,15 @@ _ADVICE = (
 )
 
 
+class StoreMismatchError(ValueError):
+    """A store that holds a run of another configuration; the message lists the
+    differences."""
+
+
 def _refuse(path, what, diff):
     shown = "\n  ".join(diff[:10])
     more = f"\n  ... and {len(diff) - 10} more" if len(diff) > 10 else ""
-    raise ValueError(
+    raise StoreMismatchError(
         f"The store {str(path)!r} holds a run of another configuration ({what}). "
         f"Differences:\n  {shown}{more}\n{_ADVICE}"
     )
