@@ -1,0 +1,167 @@
+"""stats.bayesian_hierarchical against baycomp's HierarchicalTest (pystan).
+
+The reference posteriors in ``tests/reference/bayes_hierarchical/reference.json``
+were made by ``make_reference.py`` beside them (baycomp 1.0.3 + pystan 3.14, 4 chains x
+25 000 draws per case); the suite does not need pystan. The model needs the optional
+NumPyro back end (``pip install "sklearn-bench[bayes]"``, part of the ``test`` extra):
+outside CI its tests skip without it, under ``CI=true`` they fail.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sklearn_bench.stats import bayesian_hierarchical
+
+REFERENCE = (
+    Path(__file__).resolve().parents[1]
+    / "reference"
+    / "bayes_hierarchical"
+    / "reference.json"
+)
+
+
+def _backend_available():
+    try:
+        import numpyro  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI", "").lower() == "true":
+            raise
+        return False
+    return True
+
+
+needs_backend = pytest.mark.skipif(
+    not _backend_available(),
+    reason='NumPyro back end not installed (pip install "sklearn-bench[bayes]")',
+)
+
+# Monte Carlo error of our probabilities at the default draws (4 x 5000 after 1000
+# warmup), measured as the standard deviation over 8 seeds on the three reference
+# cases (benchmarks/bayesian_speed.py --mc-error): at most MC_SD per probability.
+# The reference's own error is sqrt(p(1-p)/ESS) with ESS >= 10 000 (at most 0.005).
+# Agreement is required within 4 combined standard deviations.
+MC_SD = 0.015
+REF_SE = 0.005
+TOL = 4 * np.hypot(MC_SD, REF_SE)
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return json.loads(REFERENCE.read_text())
+
+
+@needs_backend
+@pytest.mark.parametrize("case", ["clear_winner", "equivalence", "disagreeing"])
+def test_probabilities_match_baycomp_pystan(reference, case):
+    """H: on each reference case (clear winner, practical equivalence, data sets
+    disagreeing; baycomp's rho = runs / n_scores) our three probabilities and mean
+    predictive probabilities equal baycomp + pystan's within the Monte Carlo error
+    (TOL), and the shrunken per-data-set means agree within 0.2 posterior sd."""
+    c = reference[case]
+    res = bayesian_hierarchical(
+        np.array(c["x"]),
+        np.array(c["y"]),
+        rope=c["rope"],
+        rho=c["rho"],
+        random_state=0,
+    )
+    ours = (res.p_greater, res.p_rope, res.p_less)
+    assert ours == pytest.approx(tuple(c["probabilities"]), abs=TOL)
+    assert res.details["mean_probabilities"] == pytest.approx(
+        tuple(c["mean_probabilities"]), abs=TOL
+    )
+    means = np.array([d["mean"] for d in res.details["datasets"]])
+    widths = np.array([d["high"] - d["low"] for d in res.details["datasets"]])
+    # 95% interval width ~ 3.92 posterior sd
+    assert np.abs(means - np.array(c["delta_means"])) == pytest.approx(
+        0, abs=0.2 * widths.max() / 3.92 + 1e-4
+    )
+
+
+@needs_backend
+def test_seed_reproduces_and_orientation_flips(reference):
+    """H: the same random_state gives identical numbers; swapping x and y swaps
+    p_greater and p_less (the model is symmetric under d -> -d)."""
+    c = reference["disagreeing"]
+    x, y = np.array(c["x"]), np.array(c["y"])
+    kw = {"rope": 0.01, "rho": c["rho"], "n_samples": 1000, "n_warmup": 500}
+    a = bayesian_hierarchical(x, y, random_state=3, **kw)
+    b = bayesian_hierarchical(x, y, random_state=3, **kw)
+    assert (a.p_greater, a.p_rope, a.p_less) == (b.p_greater, b.p_rope, b.p_less)
+    assert a.details["datasets"] == b.details["datasets"]
+    f = bayesian_hierarchical(y, x, random_state=3, **kw)
+    assert f.p_greater == pytest.approx(a.p_less, abs=TOL)
+    assert f.p_less == pytest.approx(a.p_greater, abs=TOL)
+
+
+@needs_backend
+def test_result_reports_diagnostics_and_intervals(reference):
+    """H: the result carries R-hat, ESS, divergences, the diagnostics in words,
+    per-data-set credible intervals containing their means, labels and the
+    metric's direction."""
+    c = reference["clear_winner"]
+    res = bayesian_hierarchical(
+        np.array(c["x"]),
+        np.array(c["y"]),
+        rope=0.01,
+        rho=c["rho"],
+        random_state=1,
+        labels=("A", "B"),
+        greater_is_better=False,
+    )
+    d = res.details
+    assert {"r_hat", "ess", "divergences", "diagnostics"} <= set(d)
+    assert d["r_hat"] < 1.05 and d["ess"] > 400
+    assert all(r["low"] <= r["mean"] <= r["high"] for r in d["datasets"])
+    # x scores are higher; with greater_is_better=False that makes B better
+    assert res.probabilities["B"] == res.p_greater
+    assert res.decision() == "B"
+    assert res.method == "hierarchical" and res.n == len(c["x"])
+
+
+def test_without_backend_names_the_extra(monkeypatch):
+    """H: without NumPyro the model raises ImportError naming the [bayes] extra
+    (the core package imports without it)."""
+    monkeypatch.setitem(sys.modules, "numpyro", None)
+    x = np.random.default_rng(0).normal(size=(3, 5))
+    with pytest.raises(ImportError, match=r"sklearn-bench\[bayes\]"):
+        bayesian_hierarchical(x, x + 0.1, rope=0.01, rho=0.2)
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "kw", "match"),
+    [
+        (np.zeros((3, 5)), np.zeros((3, 4)), {}, "same shape"),
+        (np.zeros(5), np.zeros(5), {}, "2-D"),
+        (np.zeros((3, 1)), np.zeros((3, 1)), {}, "at least"),
+        (np.array([[np.nan, 1.0], [1.0, 2.0]]), np.ones((2, 2)), {}, "NaN"),
+        (np.ones((2, 4)), np.zeros((2, 4)), {}, "constant within every"),
+        (np.ones((2, 4)), np.zeros((2, 4)), {"rho": 1.0}, "rho"),
+        (np.ones((2, 4)), np.zeros((2, 4)), {"rope": -1}, "rope"),
+        (np.ones((2, 4)), np.zeros((2, 4)), {"lower_alpha": 3}, "lower_alpha"),
+    ],
+)
+def test_bad_inputs_raise_value_error(x, y, kw, match):
+    """H: wrong shapes, NaN, data without any within-data-set variance, rho
+    outside [0, 1), a negative rope and inverted prior bounds raise ValueError
+    naming the problem, before the back end is needed."""
+    args = {"rope": 0.01, "rho": 0.2, **kw}
+    with pytest.raises(ValueError, match=match):
+        bayesian_hierarchical(x, y, **args)
+
+
+@needs_backend
+def test_constant_row_with_rope_zero_raises():
+    """H: a data set whose differences are all equal cannot get baycomp's jitter
+    within the ROPE when rope = 0: ValueError naming the row."""
+    rng = np.random.default_rng(0)
+    y = rng.normal(size=(3, 6))
+    x = y + rng.normal(0.1, 0.05, (3, 6))
+    x[1] = y[1] + 0.2
+    with pytest.raises(ValueError, match=r"rows \[1\]"):
+        bayesian_hierarchical(x, y, rope=0.0, rho=0.2)
