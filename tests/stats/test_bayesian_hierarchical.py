@@ -56,10 +56,12 @@ def reference():
 
 
 @needs_backend
-@pytest.mark.parametrize("case", ["clear_winner", "equivalence", "disagreeing"])
+@pytest.mark.parametrize(
+    "case", ["clear_winner", "equivalence", "disagreeing", "near_rope"]
+)
 def test_probabilities_match_baycomp_pystan(reference, case):
     """H: on each reference case (clear winner, practical equivalence, data sets
-    disagreeing; baycomp's rho = runs / n_scores) our three probabilities and mean
+    disagreeing, differences near the ROPE's edge; baycomp's rho = runs / n_scores) our three probabilities and mean
     predictive probabilities equal baycomp + pystan's within the Monte Carlo error
     (TOL), and the shrunken per-data-set means agree within 0.2 posterior sd."""
     c = reference[case]
@@ -162,6 +164,62 @@ def test_constant_row_with_rope_zero_raises():
     rng = np.random.default_rng(0)
     y = rng.normal(size=(3, 6))
     x = y + rng.normal(0.1, 0.05, (3, 6))
-    x[1] = y[1] + 0.2
+    y[1], x[1] = 0.5, 0.75  # exactly constant differences (0.25 is a binary fraction)
     with pytest.raises(ValueError, match=r"rows \[1\]"):
         bayesian_hierarchical(x, y, rope=0.0, rho=0.2)
+
+
+@needs_backend
+def test_benchmark_result_uses_every_split_and_its_rho():
+    """H: BenchmarkResult.bayesian_test(method="hierarchical") runs the model on
+    the split scores of every data set (the units of the correlated t) with rho
+    from the stored split sizes (1/3 for 3-fold), the default ROPE of the metric,
+    and equals the stats function on those arrays with the same seed."""
+    from sklearn.datasets import load_breast_cancer, load_iris, load_wine
+    from sklearn.model_selection import RepeatedStratifiedKFold
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_bench import BenchmarkExperiment
+    from sklearn_bench.results._select import split_pair
+
+    data = {
+        name: loader(return_X_y=True)
+        for name, loader in [
+            ("iris", load_iris),
+            ("wine", load_wine),
+            ("cancer", load_breast_cancer),
+        ]
+    }
+    result = (
+        BenchmarkExperiment(
+            {"tree": DecisionTreeClassifier(max_depth=1), "nb": GaussianNB()},
+            cv=RepeatedStratifiedKFold(n_splits=3, n_repeats=2, random_state=0),
+            random_state=0,
+            progress=False,
+        )
+        .fit(data)
+        .results_
+    )
+    res = result.bayesian_test("tree", "nb", method="hierarchical", random_state=0)
+    assert res.method == "hierarchical" and res.n == 3 and res.rope == 0.01
+    assert res.details["rho"] == pytest.approx(1 / 3, rel=1e-12)
+    pairs = [
+        split_pair(result, "tree", "nb", metric="error_rate", dataset=d)
+        for d in result.datasets
+    ]
+    ref = bayesian_hierarchical(
+        np.vstack([p.x for p in pairs]),
+        np.vstack([p.y for p in pairs]),
+        rope=0.01,
+        rho=1 / 3,
+        random_state=0,
+        labels=("tree", "nb"),
+        greater_is_better=False,
+    )
+    assert (res.p_greater, res.p_rope, res.p_less) == pytest.approx(
+        (ref.p_greater, ref.p_rope, ref.p_less), abs=1e-6
+    )
+    assert "rho = 0.3333" in res.description
+    with pytest.raises(ValueError, match="prior_strength"):
+        result.bayesian_test("tree", "nb", method="hierarchical", prior_strength=1)
