@@ -61,9 +61,10 @@ def reference():
 )
 def test_probabilities_match_baycomp_pystan(reference, case):
     """H: on each reference case (clear winner, practical equivalence, data sets
-    disagreeing, differences near the ROPE's edge; baycomp's rho = runs / n_scores) our three probabilities and mean
-    predictive probabilities equal baycomp + pystan's within the Monte Carlo error
-    (TOL), and the shrunken per-data-set means agree within 0.2 posterior sd."""
+    disagreeing, differences near the ROPE's edge; baycomp's rho = runs /
+    n_scores) our three probabilities and mean predictive probabilities equal
+    baycomp + pystan's within the Monte Carlo error (TOL), and the shrunken
+    per-data-set means agree within 0.2 posterior sd."""
     c = reference[case]
     res = bayesian_hierarchical(
         np.array(c["x"]),
