@@ -92,15 +92,34 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
         datasets = list(analysis.mean.index)
         if len(datasets) >= 2:
             others = [m for m in analysis.mean.columns if m != analysis.best]
+            hierarchical = _hierarchical_available()
+            if not hierarchical:
+                notes.append(_WITHOUT_EXTRA)
             for other in others:
                 try:
-                    res = result.bayesian_test(
-                        analysis.best,
-                        other,
-                        n_samples=_N_SAMPLES,
-                        random_state=_SEED,
-                        **options,
-                    )
+                    if hierarchical:
+                        try:
+                            res = result.bayesian_test(
+                                analysis.best,
+                                other,
+                                method="hierarchical",
+                                random_state=_SEED,
+                                **options,
+                            )
+                        except ValueError as exc:
+                            notes.append(
+                                f"Hierarchical model not used, signed-rank instead: "
+                                f"{exc}"
+                            )
+                            hierarchical = False
+                    if not hierarchical:
+                        res = result.bayesian_test(
+                            analysis.best,
+                            other,
+                            n_samples=_N_SAMPLES,
+                            random_state=_SEED,
+                            **options,
+                        )
                 except ValueError as exc:
                     notes.append(f"Not across data sets: {exc}")
                     break
@@ -120,6 +139,21 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
     notes.extend(f"Not within a data set: {msg}" for msg in sorted(within_notes))
     notes.extend(sorted({str(w.message) for w in caught}))
     return pd.DataFrame(rows, columns=_COLUMNS), rope, notes
+
+
+_WITHOUT_EXTRA = (
+    'Installing the optional back end (pip install "sklearn-bench[bayes]") would '
+    "add the hierarchical model of Corani et al. (2017) across data sets: it uses "
+    "every fold score of every data set, shrinks the per-data-set differences and "
+    "gives the probabilities for the next data set."
+)
+
+
+def _hierarchical_available():
+    """Whether the [bayes] extra (NumPyro) is installed; nothing is imported."""
+    import importlib.util
+
+    return importlib.util.find_spec("numpyro") is not None
 
 
 def _row(scope, res, threshold):
@@ -143,7 +177,15 @@ def _intro(analysis, rope):
         f"Posterior probabilities that the best learner (a) or the other (b) is "
         f"practically better in {analysis.metric} ({analysis.direction}), or that "
         f"they are practically equivalent (difference within ±{rope:g}), after "
-        "Benavoli et al. (2017). Across data sets: Bayesian signed-rank test on "
+        "Benavoli et al. (2017). Across data sets: "
+        + (
+            "the hierarchical model of Corani et al. (2017) on every split score "
+            "(NumPyro NUTS, seed 0; probabilities for the next data set) when the "
+            "[bayes] extra is installed, otherwise "
+            if _hierarchical_available()
+            else ""
+        )
+        + "Bayesian signed-rank test on "
         "the per-data-set means (Dirichlet-process prior of strength 0.5 at 0, "
         f"{_N_SAMPLES} Monte Carlo samples, seed {_SEED}); within a data set: "
         "Bayesian correlated t-test (Corani & Benavoli 2015) on the units of the "
@@ -158,7 +200,12 @@ def _register(analysis, table, rope):
 
     across = table["scope"] == "across data sets"
     tests = []
-    if across.any():
+    if (across & (table["method"] == "hierarchical")).any():
+        tests.append(
+            "Bayesian hierarchical model (Corani et al. 2017) on every split score "
+            "of every data set"
+        )
+    elif across.any():
         tests.append(
             "Bayesian signed-rank test on the per-data-set means (Dirichlet-"
             "process prior of strength 0.5 at 0)"
@@ -213,8 +260,13 @@ def bayesian_summary_lines(result, analysis):
         return []
     table, rope, notes = bayesian_comparisons_table(result, analysis)
     across = table[table["scope"] == "across data sets"]
+    name = (
+        "hierarchical model"
+        if (across["method"] == "hierarchical").any()
+        else "signed-rank"
+    )
     lines = [
-        f"   Bayesian signed-rank across data sets (ROPE ±{rope:g}; decision at "
+        f"   Bayesian {name} across data sets (ROPE ±{rope:g}; decision at "
         f"{_THRESHOLD}):"
     ]
     if across.empty:
