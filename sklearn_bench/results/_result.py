@@ -1579,7 +1579,9 @@ default="shaffer"
             Signed-rank and sign tests: the Dirichlet-process prior strength
             (``None``: their defaults, 0.5 and 1).
         n_samples : int, default=50000
-            Monte Carlo samples of the signed-rank and sign tests.
+            Monte Carlo samples of the signed-rank and sign tests (the
+            hierarchical model keeps its own default, 4 chains x 5000 draws;
+            call :func:`~sklearn_bench.stats.bayesian_hierarchical` for others).
         random_state : int, numpy Generator or RandomState, default=None
 
         Returns

@@ -224,8 +224,10 @@ def bayesian_hierarchical(
     As baycomp, the differences are divided by the mean over data sets of their
     standard deviation (``ddof=0``) before sampling, the ROPE likewise; all
     results are reported back in the scores' units. A data set whose differences
-    are all equal is replaced, as in baycomp, by ``±u`` with ``u`` uniform in the
-    (standardised) ROPE, half of the folds each sign; with ``rope = 0`` this is
+    are all equal to ``c`` gets, as in baycomp, ``c ± u`` with ``u`` uniform in
+    the (standardised) ROPE, half of the folds each sign (baycomp replaces the
+    row by ``±u``, i.e. drops ``c``: the same when the two learners' scores are
+    identical, ``c = 0``, the case it is meant for); with ``rope = 0`` this is
     impossible and raises ``ValueError``, as do all data sets of zero variance.
     The likelihood is baycomp's multivariate normal written in each data set's
     mean and sum of squares, which is the same density. NumPyro works in 32-bit
@@ -310,8 +312,9 @@ def bayesian_hierarchical(
             )
         half = n // 2
         for i in np.nonzero(flat)[0]:
-            d[i, :half] = rng.uniform(-srope, srope, half)
-            d[i, half:] = -d[i, :half] if 2 * half == n else np.r_[-d[i, :half], 0]
+            u = rng.uniform(-srope, srope, half)
+            jitter = np.r_[u, -u] if 2 * half == n else np.r_[u, -u, 0.0]
+            d[i] = d[i, 0] + jitter  # baycomp puts 0 + jitter: the same when d = 0
     std_within = float(np.mean(np.std(d, axis=1)))
     std_among = float(np.std(np.mean(d, axis=1))) if q > 1 else std_within
     if std_among == 0:

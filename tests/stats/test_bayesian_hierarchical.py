@@ -229,3 +229,20 @@ def test_benchmark_result_uses_every_split_and_its_rho():
     assert "rho = 0.3333" in res.description
     with pytest.raises(ValueError, match="prior_strength"):
         result.bayesian_test("tree", "nb", method="hierarchical", prior_strength=1)
+
+
+@needs_backend
+def test_constant_row_keeps_its_difference():
+    """H: a data set whose differences all equal c = 0.25 (odd number of folds) is
+    jittered within the ROPE around c, as baycomp does around 0 for identical
+    scores: its credible interval contains c, not 0."""
+    rng = np.random.default_rng(0)
+    y = rng.normal(0.8, 0.02, (4, 7))
+    x = y + rng.normal(0.02, 0.01, (4, 7))
+    y[2], x[2] = 0.5, 0.75
+    res = bayesian_hierarchical(
+        x, y, rope=0.01, rho=0.1, random_state=0, n_samples=500, n_warmup=300
+    )
+    row = res.details["datasets"][2]
+    assert row["observed_mean"] == 0.25
+    assert row["low"] < 0.25 < row["high"] and row["low"] > 0.1
