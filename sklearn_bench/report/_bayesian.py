@@ -18,6 +18,8 @@ from ..results._bayesian_select import DEFAULT_ROPES
 _THRESHOLD = 0.95
 _N_SAMPLES = 20000
 _SEED = 0
+_HIERARCHICAL_DRAWS = 4000  # 4 chains x 1000: Monte Carlo sd about 0.01
+_MAX_HIERARCHICAL = 10  # comparisons across data sets fitted by MCMC in a report
 _COLUMNS = [
     "scope",
     "a",
@@ -95,6 +97,14 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
             hierarchical = _hierarchical_available()
             if not hierarchical:
                 notes.append(_WITHOUT_EXTRA)
+            elif len(others) > _MAX_HIERARCHICAL:
+                hierarchical = False
+                notes.append(
+                    f"Across data sets the signed-rank test, not the hierarchical "
+                    f"model: {len(others)} comparisons exceed the report's "
+                    f"{_MAX_HIERARCHICAL} (each is an MCMC fit); call "
+                    "BenchmarkResult.bayesian_test(method='hierarchical') for a pair."
+                )
             for other in others:
                 try:
                     if hierarchical:
@@ -103,6 +113,7 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
                                 analysis.best,
                                 other,
                                 method="hierarchical",
+                                n_samples=_HIERARCHICAL_DRAWS,
                                 random_state=_SEED,
                                 **options,
                             )
@@ -180,7 +191,8 @@ def _intro(analysis, rope):
         "Benavoli et al. (2017). Across data sets: "
         + (
             "the hierarchical model of Corani et al. (2017) on every split score "
-            "(NumPyro NUTS, seed 0; probabilities for the next data set) when the "
+            f"(NumPyro NUTS, {_HIERARCHICAL_DRAWS} draws, seed 0; probabilities for "
+            "the next data set) when the "
             "[bayes] extra is installed, otherwise "
             if _hierarchical_available()
             else ""

@@ -1524,7 +1524,7 @@ default="shaffer"
         method=None,
         rho=None,
         prior_strength=None,
-        n_samples=50000,
+        n_samples=None,
         random_state=None,
     ):
         """Posterior probabilities that ``a`` or ``b`` is practically better.
@@ -1578,10 +1578,10 @@ default="shaffer"
         prior_strength : float, default=None
             Signed-rank and sign tests: the Dirichlet-process prior strength
             (``None``: their defaults, 0.5 and 1).
-        n_samples : int, default=50000
-            Monte Carlo samples of the signed-rank and sign tests (the
-            hierarchical model keeps its own default, 4 chains x 5000 draws;
-            call :func:`~sklearn_bench.stats.bayesian_hierarchical` for others).
+        n_samples : int, default=None
+            Monte Carlo samples of the signed-rank and sign tests (``None``:
+            50000); for the hierarchical model the posterior draws over its 4
+            chains (``None``: 20000, 5000 per chain).
         random_state : int, numpy Generator or RandomState, default=None
 
         Returns
@@ -1650,8 +1650,9 @@ default="shaffer"
             x, y, rhos, scope, n_dropped = _bayesian_select.hierarchical_splits(
                 self, a, b, metric=metric, rho=rho
             )
+            draws = {} if n_samples is None else {"n_samples": -(-n_samples // 4)}
             res = bayesian_hierarchical(
-                x, y, rho=rhos, random_state=random_state, **common
+                x, y, rho=rhos, random_state=random_state, **draws, **common
             )
         else:
             method = "signed_rank" if method is None else method
@@ -1674,7 +1675,7 @@ default="shaffer"
             res = funcs[method](
                 x,
                 y,
-                n_samples=n_samples,
+                n_samples=50000 if n_samples is None else n_samples,
                 random_state=random_state,
                 **extra,
                 **common,

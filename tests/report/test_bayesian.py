@@ -84,7 +84,12 @@ def test_html_section_and_summary_lines():
     assert "within ±0.01" in page and 'id="table-bayesian"' in page
     assert "rho/(1 − rho) = n_test/n_train" in page
     text = format_summary(analysis, result)
-    start = text.index("Bayesian signed-rank across data sets (ROPE ±0.01")
+    from sklearn_bench.report import _bayesian
+
+    name = (
+        "hierarchical model" if _bayesian._hierarchical_available() else "signed-rank"
+    )
+    start = text.index(f"Bayesian {name} across data sets (ROPE ±0.01")
     assert text.index("2. Tests") < start < text.index("3. Power")
     assert f"P({analysis.best} better) = " in text[start:]
 
@@ -129,7 +134,7 @@ def test_with_the_extra_across_data_sets_is_hierarchical():
     assert set(across["method"]) == {"hierarchical"}
     row = across[across["b"] == "B"].iloc[0]
     ref = result.bayesian_test(
-        analysis.best, "B", method="hierarchical", random_state=0
+        analysis.best, "B", method="hierarchical", n_samples=4000, random_state=0
     )
     assert row["P(a better)"] == pytest.approx(ref.probabilities[analysis.best])
     assert set(table.loc[table["scope"] != "across data sets", "method"]) == {
