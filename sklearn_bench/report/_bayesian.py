@@ -16,6 +16,8 @@ import pandas as pd
 _THRESHOLD = 0.95
 _N_SAMPLES = 20000
 _SEED = 0
+_HIERARCHICAL_DRAWS = 4000  # 4 chains x 1000: Monte Carlo sd about 0.01
+_MAX_HIERARCHICAL = 10  # comparisons across data sets fitted by MCMC in a report
 _COLUMNS = [
     "scope",
     "a",
@@ -96,15 +98,43 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
         datasets = list(analysis.mean.index)
         if len(datasets) >= 2:
             others = [m for m in analysis.mean.columns if m != analysis.best]
+            hierarchical = _hierarchical_available()
+            if not hierarchical:
+                notes.append(_WITHOUT_EXTRA)
+            elif len(others) > _MAX_HIERARCHICAL:
+                hierarchical = False
+                notes.append(
+                    f"Across data sets the signed-rank test, not the hierarchical "
+                    f"model: {len(others)} comparisons exceed the report's "
+                    f"{_MAX_HIERARCHICAL} (each is an MCMC fit); call "
+                    "BenchmarkResult.bayesian_test(method='hierarchical') for a pair."
+                )
             for other in others:
                 try:
-                    res = result.bayesian_test(
-                        analysis.best,
-                        other,
-                        n_samples=_N_SAMPLES,
-                        random_state=_SEED,
-                        **options,
-                    )
+                    if hierarchical:
+                        try:
+                            res = result.bayesian_test(
+                                analysis.best,
+                                other,
+                                method="hierarchical",
+                                n_samples=_HIERARCHICAL_DRAWS,
+                                random_state=_SEED,
+                                **options,
+                            )
+                        except ValueError as exc:
+                            notes.append(
+                                f"Hierarchical model not used, signed-rank instead: "
+                                f"{exc}"
+                            )
+                            hierarchical = False
+                    if not hierarchical:
+                        res = result.bayesian_test(
+                            analysis.best,
+                            other,
+                            n_samples=_N_SAMPLES,
+                            random_state=_SEED,
+                            **options,
+                        )
                 except ValueError as exc:
                     notes.append(f"Not across data sets: {exc}")
                     break
@@ -128,6 +158,21 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
     return table.copy(), rope, notes
 
 
+_WITHOUT_EXTRA = (
+    'Installing the optional back end (pip install "sklearn-bench[bayes]") would '
+    "add the hierarchical model of Corani et al. (2017) across data sets: it uses "
+    "every fold score of every data set, shrinks the per-data-set differences and "
+    "gives the probabilities for the next data set."
+)
+
+
+def _hierarchical_available():
+    """Whether the [bayes] extra (NumPyro) is installed; nothing is imported."""
+    import importlib.util
+
+    return importlib.util.find_spec("numpyro") is not None
+
+
 def _row(scope, res, threshold):
     a, b = res.labels
     probs = res.probabilities
@@ -149,7 +194,16 @@ def _intro(analysis, rope):
         f"Posterior probabilities that the best learner (a) or the other (b) is "
         f"practically better in {analysis.metric} ({analysis.direction}), or that "
         f"they are practically equivalent (difference within ±{rope:g}), after "
-        "Benavoli et al. (2017). Across data sets: Bayesian signed-rank test on "
+        "Benavoli et al. (2017). Across data sets: "
+        + (
+            "the hierarchical model of Corani et al. (2017) on every split score "
+            f"(NumPyro NUTS, {_HIERARCHICAL_DRAWS} draws, seed 0; probabilities for "
+            "the next data set) when the "
+            "[bayes] extra is installed, otherwise "
+            if _hierarchical_available()
+            else ""
+        )
+        + "Bayesian signed-rank test on "
         "the per-data-set means (Dirichlet-process prior of strength 0.5 at 0, "
         f"{_N_SAMPLES} Monte Carlo samples, seed {_SEED}); within a data set: "
         "Bayesian correlated t-test (Corani & Benavoli 2015) on the units of the "
@@ -171,7 +225,12 @@ def _register(analysis, table, rope):
 
     across = table["scope"] == "across data sets"
     tests = []
-    if across.any():
+    if (across & (table["method"] == "hierarchical")).any():
+        tests.append(
+            "Bayesian hierarchical model (Corani et al. 2017) on every split score "
+            "of every data set"
+        )
+    elif across.any():
         tests.append(
             "Bayesian signed-rank test on the per-data-set means (Dirichlet-"
             "process prior of strength 0.5 at 0)"
@@ -233,8 +292,13 @@ def bayesian_summary_lines(result, analysis):
         return []
     table, rope, notes = bayesian_comparisons_table(result, analysis)
     across = table[table["scope"] == "across data sets"]
+    name = (
+        "hierarchical model"
+        if (across["method"] == "hierarchical").any()
+        else "signed-rank"
+    )
     lines = [
-        f"   Bayesian signed-rank across data sets (ROPE ±{rope:g}; decision at "
+        f"   Bayesian {name} across data sets (ROPE ±{rope:g}; decision at "
         f"{_THRESHOLD}):"
     ]
     if across.empty:

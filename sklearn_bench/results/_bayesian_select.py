@@ -86,3 +86,53 @@ def correlated_splits(result, a, b, *, metric, dataset, rho=None):
     if rho is None:
         rho = ratio / (1 + ratio)
     return x, y, float(rho), f"{scope}; rho = {rho:.4g}", n_dropped
+
+
+def hierarchical_splits(result, a, b, *, metric, rho=None):
+    """Fold scores of ``a`` and ``b`` on every data set, for the hierarchical model.
+
+    Each data set's units and correlation are those of :func:`correlated_splits`
+    (``rho = n_test / n`` from its stored split sizes, unless ``rho`` is given).
+    The model needs the same number of scores on every data set: a ``ValueError``
+    names the data sets whose count differs (e.g. after failed tasks).
+
+    Returns
+    -------
+    x, y : ndarray of shape (n_datasets, n_scores)
+    rho : ndarray of shape (n_datasets,)
+    scope : str
+    n_dropped : int
+    """
+    names = list(result.datasets)
+    if len(names) < 1:
+        raise ValueError("The hierarchical model needs at least one data set.")
+    rows_x, rows_y, rhos, total_dropped = [], [], [], 0
+    for name in names:
+        x, y, r, _, n_dropped = correlated_splits(
+            result, a, b, metric=metric, dataset=name, rho=rho
+        )
+        rows_x.append(x)
+        rows_y.append(y)
+        rhos.append(r)
+        total_dropped += n_dropped
+    sizes = {name: len(x) for name, x in zip(names, rows_x, strict=False)}
+    if len(set(sizes.values())) > 1:
+        raise ValueError(
+            "The hierarchical model needs the same number of split scores on every "
+            f"data set; got {sizes}"
+            + _select.dropped_words(total_dropped, "split", a, b)
+            + "."
+        )
+    rhos = np.asarray(rhos, dtype=float)
+    rho_words = (
+        f"rho = {rhos[0]:.4g}"
+        if np.allclose(rhos, rhos[0])
+        else f"rho from {rhos.min():.4g} to {rhos.max():.4g}"
+    )
+    scope = (
+        f"{len(names)} data sets x {len(rows_x[0])} split scores (the units of "
+        f"method='corrected_t'); {rho_words} from the split sizes"
+        if rho is None
+        else f"{len(names)} data sets x {len(rows_x[0])} split scores; rho = {rho}"
+    )
+    return np.vstack(rows_x), np.vstack(rows_y), rhos, scope, total_dropped

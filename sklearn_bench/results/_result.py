@@ -1544,7 +1544,7 @@ default="shaffer"
         method=None,
         rho=None,
         prior_strength=None,
-        n_samples=50000,
+        n_samples=None,
         random_state=None,
     ):
         """Posterior probabilities that ``a`` or ``b`` is practically better.
@@ -1571,6 +1571,11 @@ default="shaffer"
         - ``dataset=None``: across data sets, the Bayesian signed-rank test
           (:func:`~sklearn_bench.stats.bayesian_signed_rank`; or
           ``method="sign"``) on the per-data-set mean performances.
+        - ``dataset=None, method="hierarchical"``: the hierarchical model of
+          Corani et al. (2017; :func:`~sklearn_bench.stats.bayesian_hierarchical`,
+          needs ``pip install "sklearn-bench[bayes]"``) on every split score of
+          every data set, the units and ``rho`` of each data set as for the
+          correlated t-test; its probabilities are for the *next* data set.
 
         Parameters
         ----------
@@ -1584,17 +1589,19 @@ default="shaffer"
             and raises ``ValueError`` for any other metric.
         metric : str, default=None
             The first metric by default.
-        method : {"correlated_t", "signed_rank", "sign"}, default=None
+        method : {"correlated_t", "signed_rank", "sign", "hierarchical"}, default=None
             ``None``: ``"correlated_t"`` within a data set, ``"signed_rank"``
             across data sets.
         rho : float, default=None
-            Correlated t-test only: override the correlation read from the
-            split sizes (``n_test/n_train = rho/(1 − rho)``).
+            Correlated t-test and hierarchical model: override the correlation
+            read from the split sizes (``n_test/n_train = rho/(1 − rho)``).
         prior_strength : float, default=None
             Signed-rank and sign tests: the Dirichlet-process prior strength
             (``None``: their defaults, 0.5 and 1).
-        n_samples : int, default=50000
-            Monte Carlo samples of the signed-rank and sign tests.
+        n_samples : int, default=None
+            Monte Carlo samples of the signed-rank and sign tests (``None``:
+            50000); for the hierarchical model the posterior draws over its 4
+            chains (``None``: 20000, 5000 per chain).
         random_state : int, numpy Generator or RandomState, default=None
 
         Returns
@@ -1623,6 +1630,7 @@ default="shaffer"
         """
         from ..stats import (
             bayesian_correlated_t,
+            bayesian_hierarchical,
             bayesian_sign_test,
             bayesian_signed_rank,
         )
@@ -1652,16 +1660,34 @@ default="shaffer"
                 self, a, b, metric=metric, dataset=dataset, rho=rho
             )
             res = bayesian_correlated_t(x, y, rho=rho, **common)
+        elif method == "hierarchical":
+            if prior_strength is not None:
+                raise ValueError(
+                    "`prior_strength` applies only to the signed-rank and sign tests; "
+                    "the hierarchical model's priors are arguments of "
+                    "stats.bayesian_hierarchical."
+                )
+            x, y, rhos, scope, n_dropped = _bayesian_select.hierarchical_splits(
+                self, a, b, metric=metric, rho=rho
+            )
+            draws = {} if n_samples is None else {"n_samples": -(-n_samples // 4)}
+            res = bayesian_hierarchical(
+                x, y, rho=rhos, random_state=random_state, **draws, **common
+            )
         else:
             method = "signed_rank" if method is None else method
             funcs = {"signed_rank": bayesian_signed_rank, "sign": bayesian_sign_test}
             if not isinstance(method, str) or method not in funcs:
                 raise ValueError(
-                    "Across data sets `method` must be 'signed_rank' or 'sign'; got "
+                    "Across data sets `method` must be 'signed_rank', 'sign' or "
+                    "'hierarchical'; got "
                     f"{method!r} (the correlated t-test works within one data set)."
                 )
             if rho is not None:
-                raise ValueError("`rho` applies only within one data set.")
+                raise ValueError(
+                    "`rho` applies only within one data set and to the hierarchical "
+                    "model."
+                )
             x, y, scope, n_dropped = _select.pair(
                 self, a, b, metric=metric, with_dropped=True
             )
@@ -1669,7 +1695,7 @@ default="shaffer"
             res = funcs[method](
                 x,
                 y,
-                n_samples=n_samples,
+                n_samples=50000 if n_samples is None else n_samples,
                 random_state=random_state,
                 **extra,
                 **common,

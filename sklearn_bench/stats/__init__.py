@@ -19,6 +19,7 @@ from ._effect_size import (
 from ._five_by_two import five_by_two_cv_test
 from ._friedman import FriedmanResult, critical_difference, friedman_test
 from ._global_permutation import GlobalPermutationResult, global_permutation_test
+from ._hierarchical import bayesian_hierarchical
 from ._mcnemar import (
     McNemarResult,
     error_rate_difference_ci,
@@ -45,6 +46,7 @@ __all__ = [
     "adjust_pairwise_pvalues",
     "adjust_pvalues",
     "bayesian_correlated_t",
+    "bayesian_hierarchical",
     "bayesian_sign_test",
     "bayesian_signed_rank",
     "bayesian_table",

@@ -1,5 +1,8 @@
 """Tests of sklearn_bench/report/_bayesian.py: the Bayesian section, summary lines."""
 
+import importlib.util
+import os
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -42,15 +45,20 @@ def _result(metric="error_rate", n_datasets=5, n_splits=4):
     )
 
 
-def test_table_is_the_result_methods_numbers():
-    """H: the section compares the best learner across data sets (signed-rank,
-    seed 0, 20000 samples, ROPE 0.01 for error_rate) and the best on each data
-    set (correlated t on the splits) with every other, with the numbers of
-    BenchmarkResult.bayesian_test."""
+def test_table_is_the_result_methods_numbers(monkeypatch):
+    """H: without the [bayes] extra the section compares the best learner across
+    data sets (signed-rank, seed 0, 20000 samples, ROPE 0.01 for error_rate) and
+    the best on each data set (correlated t on the splits) with every other, with
+    the numbers of BenchmarkResult.bayesian_test, and says in one note what the
+    extra would add."""
+    from sklearn_bench.report import _bayesian
+
+    monkeypatch.setattr(_bayesian, "_hierarchical_available", lambda: False)
     result = _result()
     analysis = analyse_result(result)
     table, rope, notes = bayesian_comparisons_table(result, analysis)
-    assert rope == 0.01 and not notes
+    assert rope == 0.01 and notes == [_bayesian._WITHOUT_EXTRA]
+    assert 'pip install "sklearn-bench[bayes]"' in notes[0]
     across = table[table["scope"] == "across data sets"]
     assert len(across) == 2 and set(across["a"]) == {analysis.best}
     row = across[across["b"] == "B"].iloc[0]
@@ -76,7 +84,12 @@ def test_html_section_and_summary_lines():
     assert "within ±0.01" in page and 'id="table-bayesian"' in page
     assert "rho/(1 − rho) = n_test/n_train" in page
     text = format_summary(analysis, result)
-    start = text.index("Bayesian signed-rank across data sets (ROPE ±0.01")
+    from sklearn_bench.report import _bayesian
+
+    name = (
+        "hierarchical model" if _bayesian._hierarchical_available() else "signed-rank"
+    )
+    start = text.index(f"Bayesian {name} across data sets (ROPE ±0.01")
     assert text.index("2. Sensitivity analyses") < start < text.index("3. Power")
     assert f"P({analysis.best} better) = " in text[start:]
 
@@ -103,3 +116,27 @@ def test_metric_without_default_rope_and_unknown_sizes_are_noted():
     assert set(table["scope"]) == {"across data sets"}
     assert any("no default region of practical equivalence" in n for n in notes)
     assert any(n.startswith("Not within a data set:") for n in notes)
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("numpyro") is None
+    and os.environ.get("CI", "").lower() != "true",
+    reason='needs the [bayes] extra (pip install "sklearn-bench[bayes]")',
+)
+def test_with_the_extra_across_data_sets_is_hierarchical():
+    """H: with the [bayes] extra, the comparisons across data sets are the
+    hierarchical model's (seed 0) on every split score; within-data-set rows stay
+    the correlated t."""
+    result = _result()
+    analysis = analyse_result(result)
+    table, _, notes = bayesian_comparisons_table(result, analysis)
+    across = table[table["scope"] == "across data sets"]
+    assert set(across["method"]) == {"hierarchical"}
+    row = across[across["b"] == "B"].iloc[0]
+    ref = result.bayesian_test(
+        analysis.best, "B", method="hierarchical", n_samples=4000, random_state=0
+    )
+    assert row["P(a better)"] == pytest.approx(ref.probabilities[analysis.best])
+    assert set(table.loc[table["scope"] != "across data sets", "method"]) == {
+        "correlated-t"
+    }
