@@ -22,3 +22,7 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if str(item.fspath).replace(os.sep, "/").endswith(_NEEDS_BAYES):
             item.add_marker(skip)
+
+# Scripts that generate reference values with tools the suite does not need
+# (baycomp + PyStan): kept beside their output, never imported by pytest.
+collect_ignore_glob = ["tests/reference/*/make_reference.py"]

@@ -42,6 +42,7 @@ it is migrated to version 2 in the same transaction) and is read as it is.
 
 import json
 import sqlite3
+import urllib.parse
 from pathlib import Path
 
 import numpy as np
@@ -538,7 +539,11 @@ def _open_reader(path):
     _check_file(path)
     if path.stat().st_size == 0:
         raise ValueError(f"The store {str(path)!r} is empty (no run was started).")
-    conn = sqlite3.connect(path, timeout=_LOCK_TIMEOUT)
+    # Read-only: reading (report, from_store, store check, merge's sources)
+    # never changes a store. A read-write connection checkpoints the -wal file
+    # into the database when it closes, which made a damaged -wal permanent.
+    uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, timeout=_LOCK_TIMEOUT)
     try:
         check_integrity(conn, path)
         meta = _check_meta(conn, path)
