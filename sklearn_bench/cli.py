@@ -63,7 +63,7 @@ before anything runs.
   openml = 31                       #   an OpenML data id (needs the network)
 
   [analysis]                        # all optional
-  run = ["effects", "friedman", "power", "win_tie_loss"]
+  run = ["effects", "friedman", "pairwise", "bayesian", "power", "win_tie_loss"]
   confidence_level = 0.95
   delta = 0.02                      # difference the power analysis should detect
   target_power = 0.8

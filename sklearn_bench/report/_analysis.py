@@ -16,7 +16,9 @@ from ..results._bayesian_select import DEFAULT_DELTA
 from ..stats import adjust_pvalues
 from ._methods import TestRecord, paired_method
 
-ANALYSES = ("effects", "friedman", "power", "win_tie_loss")
+# Every section the report can show, by the name config `[analysis] run` uses;
+# the report shows exactly those asked for (the bottom line always).
+ANALYSES = ("effects", "friedman", "pairwise", "bayesian", "power", "win_tie_loss")
 # Above this many learners the across-data-set pairs are "each learner against
 # the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
 _MAX_LEARNERS_ALL_PAIRS = 10
@@ -103,6 +105,8 @@ class ReportAnalysis:
     delta_source : str
         ``"given"``, ``"default"`` (see :data:`DEFAULT_DELTA_REASON`) or
         ``"none"``.
+    analyses : tuple of str
+        The analyses asked for (see :data:`ANALYSES`).
     cache : dict
         Analyses computed once per report and shared by the HTML page, the
         summary and the tables (e.g. the Bayesian comparisons).
@@ -130,6 +134,7 @@ class ReportAnalysis:
     alpha: float = 0.05
     delta: float | None = None
     delta_source: str = "none"
+    analyses: tuple = ANALYSES
     cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -393,7 +398,8 @@ def analyse_result(
         observed difference is reported as well, second and labelled post hoc.
     target_power : float, default=0.8
     analyses : sequence of str, default=ANALYSES
-        Any of ``"effects"``, ``"friedman"``, ``"power"``, ``"win_tie_loss"``.
+        Any of ``"effects"``, ``"friedman"``, ``"pairwise"``, ``"bayesian"``,
+        ``"power"``, ``"win_tie_loss"``.
     alpha : float, default=0.05
         Significance level of the primary analysis and of the power analysis.
 
@@ -697,4 +703,5 @@ def analyse_result(
         alpha=alpha,
         delta=delta,
         delta_source=delta_source,
+        analyses=tuple(analyses),
     )

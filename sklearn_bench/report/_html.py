@@ -549,7 +549,7 @@ def write_report(
         settings = _resolved_settings(settings, analysis)
     figures = make_figures(result, analysis, analyses=analyses)
     # Pairwise post-hoc tests, each pair on its own (Wilcoxon, Holm).
-    pairwise = pairwise_analysis(result, analysis) if "friedman" in analyses else None
+    pairwise = pairwise_analysis(result, analysis) if "pairwise" in analyses else None
     if pairwise is not None:
         figures["pairwise_significance"] = pairwise_figure(pairwise)
     rendered = {}
@@ -570,7 +570,11 @@ def write_report(
         return "".join(rendered[k] for k in keys if k in rendered)
 
     distributions = [k for k in rendered if k.startswith("distribution_")]
-    bayes_table = bayesian_comparisons_table(result, analysis)[0]
+    bayes_table = (
+        bayesian_comparisons_table(result, analysis)[0]
+        if "bayesian" in analyses
+        else None
+    )
     sections = [
         bottom_line_html(bottom_line(analysis, bayes_table)),
         _what_was_run(result, analysis, missing_tasks),
@@ -578,7 +582,7 @@ def write_report(
         _effects(analysis),
         _tests(analysis),
         pairwise_html(analysis, pairwise, fig("pairwise_significance")),
-        bayesian_html(result, analysis),
+        bayesian_html(result, analysis) if "bayesian" in analyses else "",
         '<section id="figures"><h2>Figures</h2>',
         fig("critical_difference", *distributions, "forest"),
         "</section>",

@@ -84,7 +84,11 @@ def format_summary(analysis, result=None):
         if seed is not None:
             size += f", seed {seed}"
         lines.append(size + ".")
-        bayes_table = bayesian_comparisons_table(result, a)[0]
+        bayes_table = (
+            bayesian_comparisons_table(result, a)[0]
+            if "bayesian" in a.analyses
+            else None
+        )
     else:
         bayes_table = None
     lines.extend(bottom_line_lines(bottom_line(a, bayes_table)))
@@ -185,7 +189,8 @@ def format_summary(analysis, result=None):
         lines.append(f"   No Friedman test: {a.skipped['friedman']}.")
     else:
         lines.append("   (no Friedman test: " + "; ".join(a.notes[:1]) + ")")
-    lines.extend(bayesian_summary_lines(result, a))
+    if "bayesian" in a.analyses:
+        lines.extend(bayesian_summary_lines(result, a))
     lines.append("3. Power")
     pw = a.power
     if pw is not None:

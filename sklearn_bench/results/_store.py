@@ -532,6 +532,21 @@ def _plain(value):
     return value
 
 
+def _read_only_uri(path):
+    """An SQLite URI that reads ``path`` without changing anything beside it.
+
+    With a -wal or -journal file present (a writer is running, or one was
+    killed), ``mode=ro``: the committed -wal content is read, never folded into
+    the database. Without one, ``immutable=1`` as well, so that reading a store
+    in WAL mode does not leave empty -wal and -shm files beside it.
+    """
+    path = Path(path)
+    uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"
+    if not any(Path(f"{path}{s}").exists() for s in ("-wal", "-journal")):
+        uri += "&immutable=1"
+    return uri
+
+
 def _open_reader(path):
     path = Path(path)
     if not path.exists():
@@ -542,8 +557,7 @@ def _open_reader(path):
     # Read-only: reading (report, from_store, store check, merge's sources)
     # never changes a store. A read-write connection checkpoints the -wal file
     # into the database when it closes, which made a damaged -wal permanent.
-    uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"
-    conn = sqlite3.connect(uri, uri=True, timeout=_LOCK_TIMEOUT)
+    conn = sqlite3.connect(_read_only_uri(path), uri=True, timeout=_LOCK_TIMEOUT)
     try:
         check_integrity(conn, path)
         meta = _check_meta(conn, path)
@@ -820,9 +834,6 @@ def merge_stores(sources, target):
         The number of tasks copied into ``target``.
     """
     import os
-    import sqlite3
-
-    from ..experiment._tasks import Task
 
     if not isinstance(sources, list | tuple) or not all(
         isinstance(source, str | os.PathLike) for source in sources
@@ -830,6 +841,52 @@ def merge_stores(sources, target):
         raise TypeError(f"`sources` must be a list of store paths; got {sources!r}.")
     if not isinstance(target, str | os.PathLike):
         raise TypeError(f"`target` must be a store path; got {target!r}.")
+    target = Path(target)
+    for source in sources:
+        if Path(source).resolve() == target.resolve():
+            raise ValueError(f"The store {str(source)!r} is also the target.")
+    # All or nothing: merge into a copy beside the target and put it in place
+    # with one atomic rename, so that a refused source, an error or a kill
+    # midway leaves the target exactly as it was.
+    work = target.parent / f".{target.name}.merging-{os.getpid()}"
+    _remove_store_files(work)
+    try:
+        if target.exists() and target.stat().st_size > 0:
+            _check_file(target)
+            _open_reader(target)[0].close()  # a corrupt target is named as such
+            src = sqlite3.connect(
+                _read_only_uri(target), uri=True, timeout=_LOCK_TIMEOUT
+            )
+            dst = sqlite3.connect(work)
+            try:
+                src.backup(dst)  # the target with its committed -wal content
+            finally:
+                src.close()
+                dst.close()
+        try:
+            n_copied = _merge_into(sources, work, shown=target)
+        except ValueError as exc:  # name the target, never the working copy
+            raise type(exc)(str(exc).replace(str(work), str(target))) from None
+        os.replace(work, target)
+        for suffix in ("-wal", "-shm"):  # the old target's, now stale
+            Path(f"{target}{suffix}").unlink(missing_ok=True)
+    finally:
+        _remove_store_files(work)
+    return n_copied
+
+
+def _remove_store_files(path):
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def _merge_into(sources, target, *, shown):
+    """Copy the committed tasks of ``sources`` into the store ``target``
+    (``shown``: the target's name in messages)."""
+    import sqlite3
+
+    from ..experiment._tasks import Task
+
     writer = StoreWriter(target)
     n_copied = 0
     try:
@@ -878,7 +935,7 @@ def merge_stores(sources, target):
                     raise ValueError(
                         f"Conflicting duplicate: learner {m!r} on data set {d!r} "
                         f"split {s} has other scores in {str(source)!r} than in "
-                        f"{str(target)!r}; the stores are not of one study. "
+                        f"{str(shown)!r}; the stores are not of one study. "
                         "Nothing of this source was copied."
                     )
             done = writer.start(

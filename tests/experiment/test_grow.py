@@ -366,3 +366,28 @@ def test_killed_grow_resumes_bit_identical(tmp_path):
     pd.testing.assert_frame_equal(
         grown.results_.predictions, reference.results_.predictions
     )
+
+
+def test_refused_merge_leaves_the_target_byte_for_byte(tmp_path):
+    """H: a merge whose second source is refused (a conflicting duplicate) after
+    a first one that would have been copied leaves the target exactly as it was,
+    every byte, with no working copy left beside it, and the message names the
+    target, not a temporary file (all or nothing; issue 20)."""
+    a, b, new, merged = (tmp_path / f"{n}.sqlite" for n in ("a", "b", "new", "m"))
+    grow_experiment(a).fit(grow_datasets(("iris",)))
+    grow_experiment(b).fit(grow_datasets(("iris",)))
+    grow_experiment(new).fit(grow_datasets(("cancer",)))
+    with sqlite3.connect(b) as conn:
+        conn.execute(
+            "UPDATE scores SET value = value + 1e-12 WHERE learner = 'tree' "
+            "AND split = 2 AND metric = 'error_rate'"
+        )
+    merge_stores([a], merged)
+    before = merged.read_bytes()
+    with pytest.raises(ValueError, match="Conflicting duplicate") as info:
+        merge_stores([new, b], merged)
+    assert "merging" not in str(info.value) and str(merged) in str(info.value)
+    assert merged.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if "m.sqlite" in p.name) == [
+        "m.sqlite"
+    ]

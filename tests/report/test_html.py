@@ -86,7 +86,7 @@ def test_report_of_perfect_agreement_shows_exact_p_and_undefined_f(tmp_path):
     result = BenchmarkResult.from_frame(
         df, dataset="d", learner="l", value="v", replicate="r", greater_is_better=False
     )
-    write_report(result, tmp_path, analyses=("effects", "friedman"))
+    write_report(result, tmp_path, analyses=("effects", "friedman", "pairwise"))
     page = (tmp_path / "report.html").read_text()
     assert "exact permutation distribution" in page
     assert "Iman–Davenport F undefined" in page
@@ -118,3 +118,21 @@ def test_long_and_colliding_data_set_names_get_their_own_figures(tmp_path):
     files = sorted(p.name for p in (tmp_path / "figures").glob("distribution_*"))
     assert len(files) == len(names)
     assert all(len(f.encode()) < 80 and "/" not in f and "?" not in f for f in files)
+
+
+def test_sections_shown_are_exactly_those_asked_for(result, tmp_path):
+    """H: `analyses` (config [analysis] run) can name every section the report
+    shows, "bayesian" and "pairwise" included, and the page has exactly those
+    sections after the bottom line."""
+    sections = {
+        "bayesian": '<section id="bayesian">',
+        "pairwise": '<section id="pairwise">',
+        "power": '<section id="power">',
+    }
+    for asked in (("effects", "bayesian"), ("effects", "pairwise", "power")):
+        folder = tmp_path / "-".join(asked)
+        write_report(result, folder, analyses=asked, figure_formats=())
+        page = (folder / "report.html").read_text()
+        assert '<section id="bottom-line">' in page
+        for name, tag in sections.items():
+            assert (tag in page) == (name in asked), (asked, name)
