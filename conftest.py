@@ -26,3 +26,16 @@ def pytest_collection_modifyitems(config, items):
 # Scripts that generate reference values with tools the suite does not need
 # (baycomp + PyStan): kept beside their output, never imported by pytest.
 collect_ignore_glob = ["tests/reference/*/make_reference.py"]
+
+
+@pytest.fixture(autouse=True)
+def _report_without_mcmc(request, monkeypatch):
+    """Reports in the suite compare across data sets with the Bayesian
+    signed-rank test, not the hierarchical model: with the [bayes] extra
+    installed (the test extra has it) every report would otherwise fit up to 10
+    MCMC models (5-25 s each on 2 cores). Tests of the hierarchical report are
+    marked ``hierarchical_report`` and keep it."""
+    if request.node.get_closest_marker("hierarchical_report") is None:
+        from sklearn_bench.report import _bayesian
+
+        monkeypatch.setattr(_bayesian, "_hierarchical_available", lambda: False)

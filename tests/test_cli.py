@@ -167,12 +167,19 @@ def test_report_command_on_a_file_that_is_not_a_store(tmp_path, capsys):
 
 def test_run_with_the_example_config(tmp_path, capsys):
     """H: the documented example config runs end to end (exit 0), honours
-    analysis.delta, and writes the report into --out."""
+    analysis.delta as the one Δ of the bottom line, the Bayesian ROPE and the
+    power analysis, and writes the report into --out."""
     code = main(["run", str(EXAMPLE_CONFIG), "--out", str(tmp_path)])
     text = capsys.readouterr().out
     assert code == 0
     assert (tmp_path / "report.html").is_file()
     assert "to detect Δ = 0.02" in text
+    # the config's Δ is the one number of the ROPE, the power and the bottom line
+    bottom = text[text.index("Bottom line") : text.index("1. Effect sizes")]
+    assert "within Δ = 0.02 (given" in bottom and "ROPE ±0.02" in bottom
+    assert "to detect Δ = 0.02" in bottom
+    page = (tmp_path / "report.html").read_text()
+    assert "within ±0.02" in page  # the Bayesian section's ROPE
     result = BenchmarkResult.load(tmp_path / "results")
     assert result.learners == ["dlda_k5", "dlda_all", "logreg"]
     assert list(result.datasets) == ["breast_cancer", "wine_0v1", "digits_3v8"]

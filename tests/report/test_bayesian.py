@@ -123,6 +123,7 @@ def test_metric_without_default_rope_and_unknown_sizes_are_noted():
     and os.environ.get("CI", "").lower() != "true",
     reason='needs the [bayes] extra (pip install "sklearn-bench[bayes]")',
 )
+@pytest.mark.hierarchical_report
 def test_with_the_extra_across_data_sets_is_hierarchical():
     """H: with the [bayes] extra, the comparisons across data sets are the
     hierarchical model's (seed 0) on every split score; within-data-set rows stay
