@@ -22,3 +22,25 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if str(item.fspath).replace(os.sep, "/").endswith(_NEEDS_BAYES):
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _report_without_mcmc(request, monkeypatch):
+    """Reports built by tests use the signed-rank test across data sets.
+
+    With the [bayes] extra installed the report fits the hierarchical model by MCMC
+    for each comparison, seconds each: too slow for the many tests that build a
+    report for other reasons. Tests of that section ask for it with
+    ``@pytest.mark.report_mcmc``.
+    """
+    if request.node.get_closest_marker("report_mcmc") is not None:
+        return
+    from sklearn_bench.report import _bayesian
+
+    monkeypatch.setattr(_bayesian, "_hierarchical_available", lambda: False)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "report_mcmc: the report may fit the hierarchical model (MCMC)"
+    )

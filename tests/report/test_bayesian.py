@@ -73,6 +73,7 @@ def test_table_is_the_result_methods_numbers(monkeypatch):
     assert len(table) == 2 + 5 * 2
 
 
+@pytest.mark.report_mcmc
 def test_html_section_and_summary_lines():
     """H: the HTML section states the ROPE, the methods and the threshold and
     holds the table; the summary prints the across-data-set probabilities under
@@ -118,6 +119,7 @@ def test_metric_without_default_rope_and_unknown_sizes_are_noted():
     assert any(n.startswith("Not within a data set:") for n in notes)
 
 
+@pytest.mark.report_mcmc
 @pytest.mark.skipif(
     importlib.util.find_spec("numpyro") is None
     and os.environ.get("CI", "").lower() != "true",
