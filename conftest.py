@@ -30,12 +30,21 @@ collect_ignore_glob = ["tests/reference/*/make_reference.py"]
 
 @pytest.fixture(autouse=True)
 def _report_without_mcmc(request, monkeypatch):
-    """Reports in the suite compare across data sets with the Bayesian
-    signed-rank test, not the hierarchical model: with the [bayes] extra
-    installed (the test extra has it) every report would otherwise fit up to 10
-    MCMC models (5-25 s each on 2 cores). Tests of the hierarchical report are
-    marked ``hierarchical_report`` and keep it."""
-    if request.node.get_closest_marker("hierarchical_report") is None:
-        from sklearn_bench.report import _bayesian
+    """Reports built by tests use the signed-rank test across data sets.
 
-        monkeypatch.setattr(_bayesian, "_hierarchical_available", lambda: False)
+    With the [bayes] extra installed the report fits the hierarchical model by MCMC
+    for each comparison, seconds each: too slow for the many tests that build a
+    report for other reasons. Tests of that section ask for it with
+    ``@pytest.mark.report_mcmc``.
+    """
+    if request.node.get_closest_marker("report_mcmc") is not None:
+        return
+    from sklearn_bench.report import _bayesian
+
+    monkeypatch.setattr(_bayesian, "_hierarchical_available", lambda: False)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "report_mcmc: the report may fit the hierarchical model (MCMC)"
+    )

@@ -36,8 +36,8 @@ _UNDECIDED = "undecided"
 # --------------------------------------------------------------------------- result
 @dataclass(frozen=True)
 class BayesianTestResult:
-    """Result of :func:`bayesian_correlated_t`, :func:`bayesian_signed_rank` or
-    :func:`bayesian_sign_test`.
+    """Result of :func:`bayesian_correlated_t`, :func:`bayesian_signed_rank`,
+    :func:`bayesian_sign_test` or :func:`bayesian_hierarchical`.
 
     Attributes
     ----------
@@ -58,7 +58,8 @@ class BayesianTestResult:
     n : int
         Number of pairs (resamples or data sets).
     method : str
-        ``"correlated_t"``, ``"signed_rank"`` or ``"sign"``.
+        ``"correlated_t"``, ``"signed_rank"``, ``"sign"`` or ``"hierarchical"``
+        (:func:`~sklearn_bench.stats.bayesian_hierarchical`).
     description : str
         What was compared, the prior, the ROPE and the posterior probabilities
         in words.

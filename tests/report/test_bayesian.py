@@ -73,6 +73,7 @@ def test_table_is_the_result_methods_numbers(monkeypatch):
     assert len(table) == 2 + 5 * 2
 
 
+@pytest.mark.report_mcmc
 def test_html_section_and_summary_lines():
     """H: the HTML section states the ROPE, the methods and the threshold and
     holds the table; the summary prints the across-data-set probabilities under
@@ -118,12 +119,12 @@ def test_metric_without_default_rope_and_unknown_sizes_are_noted():
     assert any(n.startswith("Not within a data set:") for n in notes)
 
 
+@pytest.mark.report_mcmc
 @pytest.mark.skipif(
     importlib.util.find_spec("numpyro") is None
     and os.environ.get("CI", "").lower() != "true",
     reason='needs the [bayes] extra (pip install "sklearn-bench[bayes]")',
 )
-@pytest.mark.hierarchical_report
 def test_with_the_extra_across_data_sets_is_hierarchical():
     """H: with the [bayes] extra, the comparisons across data sets are the
     hierarchical model's (seed 0) on every split score; within-data-set rows stay
