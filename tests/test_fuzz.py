@@ -683,6 +683,27 @@ CASES = [
         {"x": PERF[:, 0], "y": PERF[:, 1], "rho": 0.2},
     ),
     (
+        # bad inputs are refused before any MCMC; a valid call would sample
+        # (the valid draws are few, so a slip costs seconds, not minutes)
+        "bayesian_hierarchical",
+        S("bayesian_hierarchical"),
+        {
+            "x": bad_2d((4, 5)),
+            "y": bad_2d((4, 5)),
+            "rho": bad_scalars(),
+            "level": bad_scalars(),
+        },
+        {
+            "x": rng.uniform(0.1, 0.3, size=(4, 5)),
+            "y": rng.uniform(0.1, 0.3, size=(4, 5)),
+            "rope": 0.01,
+            "rho": 0.2,
+            "n_chains": 1,
+            "n_samples": 50,
+            "n_warmup": 50,
+        },
+    ),
+    (
         "bayesian_sign_test",
         S("bayesian_sign_test"),
         {
