@@ -20,8 +20,15 @@ _SPECIALS = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
+    # typeset as ¡ ¿ | under the OT1 font encoding otherwise
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
 }
-_SPECIAL_RE = re.compile(r"[\\&%$#_{}~^]")
+_SPECIAL_RE = re.compile(r"[\\&%$#_{}~^<>|]")
+# Beyond Latin-1 and Latin Extended-A, pdfLaTeX's utf8 input has no glyphs
+# (CJK, emoji, most symbols): such a character is written as its code point.
+_LAST_TYPESET = 0x17F
 # Characters pdfLaTeX does not typeset in text mode from UTF-8 input.
 _UNICODE = {
     "α": r"$\alpha$",
@@ -34,6 +41,11 @@ _UNICODE = {
     "≥": r"$\geq$",
     "≤": r"$\leq$",
     "→": r"$\to$",
+    "∞": r"$\infty$",
+    "ρ": r"$\rho$",
+    "δ": r"$\delta$",
+    "μ": r"$\mu$",
+    "≈": r"$\approx$",
     "–": "--",
     "—": "---",
 }
@@ -44,25 +56,33 @@ _MAX_NARROW = 4
 
 def escape_latex(text):
     r"""``text`` with LaTeX's special characters escaped (``_`` → ``\_``, ``&``,
-    ``%``, ``#``, ``$``, braces, ``~``, ``^``, backslash) and the Greek letters
-    and dashes the report uses written as LaTeX, so that it typesets with
-    pdfLaTeX.
+    ``%``, ``#``, ``$``, braces, ``~``, ``^``, ``<``, ``>``, ``|``, backslash)
+    and the Greek letters and dashes the report uses written as LaTeX, so that it
+    typesets with pdfLaTeX. Runs of white space (a blank line in a name would end
+    a caption's paragraph) become one space; a character pdfLaTeX cannot typeset
+    from UTF-8 input (CJK, emoji: beyond Latin Extended-A) is written as its
+    code point, ``[U+4E2D]``, so that the table compiles and the name stays
+    recognisable.
 
     Examples
     --------
     >>> from sklearn_bench.report import escape_latex
     >>> print(escape_latex("dlda_k10 & 5% #1"))
     dlda\_k10 \& 5\% \#1
+    >>> print(escape_latex("a<b\n\nc 中"))
+    a\textless{}b c [U+4E2D]
     """
 
     def one(match):
         char = match.group(0)
         return r"\textbackslash{}" if char == "\\" else _SPECIALS[char]
 
-    out = _SPECIAL_RE.sub(one, str(text))
+    out = _SPECIAL_RE.sub(one, re.sub(r"\s+", " ", str(text)))
     for char, tex in _UNICODE.items():
         out = out.replace(char, tex)
-    return out
+    return "".join(
+        c if ord(c) <= _LAST_TYPESET else f"[U+{ord(c):04X}]" for c in out
+    )
 
 
 def _cell(centre, spread, stat, digits):

@@ -184,3 +184,23 @@ def test_table_compiles_with_pdflatex(tmp_path):
     assert proc.returncode == 0, log[-3000:]
     assert (tmp_path / "doc.pdf").stat().st_size > 1000
     assert not re.search(r"^! ", log, flags=re.MULTILINE)
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex not installed")
+def test_awkward_names_compile_with_pdflatex(tmp_path):
+    """H: names with < and >, a blank line, CJK and emoji are escaped so that a
+    caption and a table cell holding them compile with pdflatex (issue 21.5);
+    < and > are \\textless/\\textgreater, never ¡¿, and CJK/emoji become code
+    points."""
+    from sklearn_bench.report import escape_latex
+
+    names = ["a<b>c", "x\n\ny", "中文", "😀 set", "∞ ρ δ"]
+    body = "".join(
+        f"\\begin{{table}}\\caption{{{escape_latex(n)}}}"
+        f"\\begin{{tabular}}{{l}}{escape_latex(n)}\\\\\\end{{tabular}}"
+        "\\end{table}\n"
+        for n in names
+    )
+    proc, log = _compile(tmp_path, body)
+    assert proc.returncode == 0, log[-2000:]
+    assert "[U+4E2D]" in escape_latex("中") and "\\textless{}" in escape_latex("<")
