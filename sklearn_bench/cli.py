@@ -470,10 +470,17 @@ def _write_outputs(result, out, *, report_kwargs, missing_tasks=0):
 
 
 def _fit(experiment, datasets, info=None):
-    from .results._store import StoreMismatchError
+    from .results._store import NotAStoreError, StoreMismatchError
 
     try:
         experiment.fit(datasets, info=info)
+    except NotAStoreError as exc:
+        raise _UsageError(
+            str(exc).replace(
+                "Pass another path as `store`.",
+                "Point experiment.store in the config at another file.",
+            )
+        ) from None
     except StoreMismatchError as exc:
         # A refused input, said in full and in the CLI's words.
         message = str(exc).replace(

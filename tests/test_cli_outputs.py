@@ -137,3 +137,30 @@ def test_refused_changed_learner_says_every_difference_and_exits_2(tmp_path, cap
     assert "Differences:" in err and "max_iter" in err
     assert "overwrite=True" not in err
     assert not (tmp_path / "o2" / "report.html").exists()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "parquet"])
+def test_foreign_file_as_the_store_exits_2_from_run(tmp_path, capsys, kind):
+    """H: a config whose experiment.store is a foreign SQLite database or a
+    Parquet file is a refused input: `run` exits 2 with a sentence in CLI words
+    and leaves the file as it was (issue 21.8)."""
+    import sqlite3
+
+    store = tmp_path / f"foreign.{kind}"
+    if kind == "sqlite":
+        with sqlite3.connect(store) as conn:
+            conn.execute("CREATE TABLE x (a)")
+    else:
+        store.write_bytes(b"PAR1 not a store")
+    before = store.read_bytes()
+    config = tmp_path / "c.toml"
+    config.write_text(
+        EXAMPLE_CONFIG.read_text().replace(
+            "[experiment]", f'[experiment]\nstore = "{store.as_posix()}"', 1
+        )
+    )
+    code = main(["run", str(config), "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "not a sklearn_bench store" in err and "overwrite" not in err
+    assert store.read_bytes() == before

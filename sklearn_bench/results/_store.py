@@ -93,15 +93,20 @@ _INSERT_SCORES = (
 )
 
 
+class NotAStoreError(ValueError):
+    """A path that is not a sklearn_bench store this version can use (a folder,
+    another file, another SQLite database, a newer schema); left untouched."""
+
+
 def _check_file(path):
     """Refuse a path that is not an SQLite file (an empty file is a new store)."""
     if path.is_dir():
-        raise ValueError(f"The store {str(path)!r} is a directory, not a file.")
+        raise NotAStoreError(f"The store {str(path)!r} is a directory, not a file.")
     if path.exists() and path.stat().st_size > 0:
         with open(path, "rb") as file:
             header = file.read(len(_SQLITE_HEADER))
         if header != _SQLITE_HEADER:
-            raise ValueError(
+            raise NotAStoreError(
                 f"{str(path)!r} is not an SQLite file, so not a sklearn_bench "
                 "store; it was left untouched. Pass another path as `store`."
             )
@@ -116,25 +121,27 @@ def _check_meta(conn, path):
     if not tables:
         return {}
     if "meta" not in tables:
-        raise ValueError(
+        raise NotAStoreError(
             f"{str(path)!r} is an SQLite database but not a sklearn_bench store "
             f"(its tables are {sorted(tables)}); it was left untouched."
         )
     meta = dict(conn.execute("SELECT key, value FROM meta"))
     if meta.get("format") != _FORMAT:
-        raise ValueError(
+        raise NotAStoreError(
             f"{str(path)!r} is an SQLite database but not a sklearn_bench store; "
             "it was left untouched."
         )
     version = int(meta.get("schema_version", -1))
     if version > SCHEMA_VERSION:
-        raise ValueError(
+        raise NotAStoreError(
             f"The store {str(path)!r} has schema version {version}, written by a "
             f"newer sklearn_bench; this one reads versions <= {SCHEMA_VERSION}. "
             "Upgrade sklearn_bench; the store was left untouched."
         )
     if version < 1 or not set(_TABLES) <= tables:
-        raise ValueError(f"The store {str(path)!r} is incomplete (schema {version}).")
+        raise NotAStoreError(
+            f"The store {str(path)!r} is incomplete (schema {version})."
+        )
     return meta
 
 
