@@ -2,6 +2,7 @@
 
 import copy
 import json
+import os
 import warnings
 from collections import Counter
 from numbers import Integral, Real
@@ -387,6 +388,7 @@ class BenchmarkExperiment(BaseEstimator):
         ``(dataset, split, learner)`` is in ``skip`` are left out (for a store
         that resumes an interrupted run).
         """
+        driver_pid = os.getpid()
         seed, learners = setup["seed"], setup["learners"]
         unseeded = {name: _unseeded_params(est) for name, est in learners.items()}
         for task in self._tasks(setup):
@@ -413,6 +415,7 @@ class BenchmarkExperiment(BaseEstimator):
                 setup["metrics"],
                 self.error_score,
                 self.keep_predictions,
+                driver_pid=driver_pid,
             )
             yield task, call
 

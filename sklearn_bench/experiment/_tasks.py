@@ -7,6 +7,8 @@ can record its rows; tasks are identified by :class:`Task`, whose fields are sta
 across runs of the same configuration.
 """
 
+import os
+import threading
 import time
 import traceback
 import zlib
@@ -50,6 +52,34 @@ def derive_seed(base, dataset, purpose, replicate=0):
     return int(seq.generate_state(1, dtype=np.uint32)[0])
 
 
+_WATCHING_DRIVER = False
+
+
+def _watch_driver(driver_pid):
+    """In a worker process that the driver started itself (loky's workers),
+    end the worker when the driver is gone.
+
+    A driver killed with SIGKILL cannot shut its workers down, and loky's
+    workers were seen still running 35 minutes later. A daemon thread polls the
+    parent pid once a second and exits the process when it changes (the worker
+    was re-parented). Nothing happens in the driver itself (``n_jobs=1``) or in
+    workers the driver did not start (a dask cluster's).
+    """
+    global _WATCHING_DRIVER
+    if _WATCHING_DRIVER or os.getpid() == driver_pid or os.getppid() != driver_pid:
+        return
+    _WATCHING_DRIVER = True
+
+    def watch():
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != driver_pid:
+                os._exit(1)
+
+    name = "sklearn_bench-driver-watch"
+    threading.Thread(target=watch, name=name, daemon=True).start()
+
+
 def run_task(
     task,
     estimator,
@@ -63,6 +93,8 @@ def run_task(
     metrics,
     error_score,
     keep_predictions,
+    *,
+    driver_pid=None,
 ):
     """Fit a clone of ``estimator`` on ``train`` rows and score it; return plain rows.
 
@@ -84,6 +116,9 @@ def run_task(
     metrics : dict of str to Metric
     error_score : float or "raise"
     keep_predictions : bool
+    driver_pid : int, default=None
+        The process id of the driver; a worker it started ends itself when the
+        driver is gone (see :func:`_watch_driver`).
 
     Returns
     -------
@@ -92,6 +127,8 @@ def run_task(
         ``BenchmarkResult.scores``; ``"predictions"``: ``None`` or a dict with the
         validation ``rows`` and either ``correct`` (classifiers) or ``y_pred``.
     """
+    if driver_pid is not None:
+        _watch_driver(driver_pid)
     X_train, y_train = _safe_indexing(X, train), _safe_indexing(y, train)
     if test is None:
         X_val, y_val, rows = X_test, y_test, None

@@ -1,0 +1,49 @@
+"""Workers end with their driver (issue 21, item 7): a `run --n-jobs 2` killed
+with SIGKILL leaves no loky worker running (sklearn_bench/experiment/_tasks.py,
+_watch_driver)."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG = ROOT / "examples" / "configs" / "demo.toml"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL and re-parenting")
+def test_workers_of_a_killed_run_end(tmp_path):
+    """H: after SIGKILL of a `run` with two workers, every worker process it
+    started is gone within 15 s (they poll their parent once a second)."""
+    config = tmp_path / "c.toml"
+    config.write_text(
+        CONFIG.read_text()
+        .replace("n_jobs = 1", "n_jobs = 2")
+        .replace("n_bootstraps = 5", "n_bootstraps = 200")
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sklearn_bench", "run", str(config), "--out",
+         str(tmp_path / "out")],
+        cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    driver = psutil.Process(proc.pid)
+    workers = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(workers) < 2:
+        children = driver.children(recursive=True)
+        workers = [p for p in children if "loky" in " ".join(p.cmdline())]
+        time.sleep(0.5)
+    assert len(workers) >= 2, "the run never started its workers"
+    time.sleep(3)  # let every worker take a task
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    gone, alive = psutil.wait_procs(workers, timeout=15)
+    for p in alive:
+        p.kill()
+    assert not alive, [p.pid for p in alive]
