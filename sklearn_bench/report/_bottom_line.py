@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..stats import smallest_attainable_pvalue
-from ._format import fmt_estimate, fmt_interval, fmt_level, fmt_p
+from ._format import fmt_estimate, fmt_interval, fmt_level, fmt_p, fmt_p_equals
 
 
 @dataclass(frozen=True)
@@ -234,10 +234,10 @@ def bottom_line(analysis, bayes_table=None):
             adjusted = (
                 f"; at Holm's level "
                 f"{fmt_interval(v['adjusted_low'], v['adjusted_high'])}; "
-                f"Holm-adjusted p = {fmt_p(v['adjusted_pvalue'])}"
+                f"{fmt_p_equals(v['adjusted_pvalue'], 'Holm-adjusted p')}"
             )
         else:
-            adjusted = f"; p = {fmt_p(v['adjusted_pvalue'])}"
+            adjusted = f"; {fmt_p_equals(v['adjusted_pvalue'])}"
         sentences.append(
             f"Against the runner-up {runner}, the difference {best} − {runner} in "
             f"{a.metric} is {fmt_estimate(v['estimate'])} "
@@ -315,7 +315,7 @@ def bottom_line(analysis, bayes_table=None):
     ):
         sentences.append(
             f"Friedman's rank test does find differences among the "
-            f"{len(a.mean.columns)} learners (p = {fmt_p(fr.pvalue)}): it uses only "
+            f"{len(a.mean.columns)} learners ({fmt_p_equals(fr.pvalue)}): it uses only "
             "the order of the learners within each data set, not the size of "
             "their differences, and tests all learners at once; the primary "
             "paired t weighs the differences, which vary between data sets, and "

@@ -27,6 +27,19 @@ def fmt_p(p):
     return f"{p:.3g}" if p < 0.9995 else "1.00"
 
 
+def fmt_p_equals(p, name="p"):
+    """``"p = 0.0123"``, or ``"p < 0.001"`` (never ``"p = < 0.001"``).
+
+    Examples
+    --------
+    >>> from sklearn_bench.report._format import fmt_p_equals
+    >>> fmt_p_equals(0.0123), fmt_p_equals(0.0004), fmt_p_equals(0.2, "Holm p")
+    ('p = 0.0123', 'p < 0.001', 'Holm p = 0.2')
+    """
+    text = fmt_p(p)
+    return f"{name} {text}" if text.startswith("<") else f"{name} = {text}"
+
+
 def fmt_estimate(x, signed=True):
     """An estimate in the metric's units: ``"+0.012"``, ``"-1.23e+03"``.
 

@@ -17,6 +17,7 @@ from ._analysis import ANALYSES, analyse_result
 from ._bayesian import bayesian_comparisons_table, bayesian_html
 from ._bottom_line import bottom_line, bottom_line_html
 from ._figures import make_figures
+from ._format import fmt_p_equals
 from ._latex import write_latex_tables
 from ._learners import learner_table
 from ._methods import write_methods
@@ -311,13 +312,13 @@ def _tests(analysis):
             )
         else:
             f_text = (
-                f"Iman–Davenport F = {fr.iman_davenport_statistic:.3f} (p = "
-                f"{_fmt(fr.iman_davenport_pvalue, 'p')})"
+                f"Iman–Davenport F = {fr.iman_davenport_statistic:.3f} ("
+                f"{fmt_p_equals(fr.iman_davenport_pvalue)})"
             )
         parts.append(
             f"<p>{html.escape(fr.method)} over {fr.n_blocks} "
             f"{analysis.friedman_blocks}: χ²<sub>F</sub> = {fr.statistic:.3f} "
-            f"(p = {_fmt(fr.pvalue, 'p')}, "
+            f"({fmt_p_equals(fr.pvalue)}, "
             f"{'exact permutation distribution' if exact else 'χ² approximation'}"
             f"); {f_text}. {html.escape(fr.null_hypothesis)}"
             f" Nemenyi critical difference (α = 0.05): "

@@ -4,7 +4,7 @@ import numpy as np
 
 from ._bayesian import bayesian_comparisons_table, bayesian_summary_lines
 from ._bottom_line import bottom_line, bottom_line_lines
-from ._format import fmt_p
+from ._format import fmt_p, fmt_p_equals
 
 _TEST_WORDS = {
     "t": "paired t",
@@ -156,11 +156,11 @@ def format_summary(analysis, result=None):
         else:
             f_text = (
                 f"Iman-Davenport F = {fr.iman_davenport_statistic:.2f}, "
-                f"p = {_p(fr.iman_davenport_pvalue)}"
+                f"{fmt_p_equals(fr.iman_davenport_pvalue)}"
             )
         lines.append(
             f"   Friedman over {fr.n_blocks} {a.friedman_blocks}: chi2 = "
-            f"{fr.statistic:.2f}, p = {_p(fr.pvalue)} "
+            f"{fr.statistic:.2f}, {fmt_p_equals(fr.pvalue)} "
             f"({'exact' if dist == 'exact' else 'chi2 approximation'}); {f_text}."
         )
         if a.friedman_blocks != "data sets":

@@ -74,3 +74,28 @@ def test_summary_of_degenerate_study_says_what_is_undefined():
     assert np.isnan(pair["low"]) and np.isnan(pair["pvalue"])
     assert any("No interval for A − B" in n for n in analysis.notes)
     assert analysis.within["low"].isna().all()  # constant within each data set
+
+
+def test_tiny_pvalues_read_p_less_than_not_p_equals_less_than(tmp_path):
+    """H: a p-value below 0.001 reads "p < 0.001" in the summary and in the HTML
+    report, never "p = < 0.001" (the demo's Iman–Davenport line did)."""
+    from sklearn_bench.report import write_report
+
+    rng = np.random.default_rng(0)
+    rows = [
+        (f"d{d}", m, 0.1 + 0.05 * j + rng.normal(0, 0.002))
+        for d in range(12)
+        for j, m in enumerate(["A", "B", "C", "D"])
+    ]
+    df = pd.DataFrame(rows, columns=["data", "model", "v"])
+    result = BenchmarkResult.from_frame(
+        df, dataset="data", learner="model", value="v", greater_is_better=False
+    )
+    analysis = analyse_result(result)
+    text = format_summary(analysis, result)
+    assert "p < 0.001" in text
+    assert "p = <" not in text and "p = &lt;" not in text
+    write_report(result, tmp_path / "r")
+    page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert "p &lt; 0.001" in page
+    assert "p = &lt;" not in page and "p = <" not in page
