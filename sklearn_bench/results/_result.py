@@ -1342,7 +1342,7 @@ class BenchmarkResult:
         self,
         *,
         method="wilcoxon",
-        adjust="shaffer",
+        adjust=None,
         alpha=0.05,
         metric=None,
         dataset=None,
@@ -1359,9 +1359,17 @@ class BenchmarkResult:
 
         Parameters
         ----------
-        method : {"wilcoxon", "sign"}, default="wilcoxon"
-        adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", "none"}, \
-default="shaffer"
+        method : {"wilcoxon", "sign", "conover", "siegel", "miller", "quade", \
+"nemenyi", "exact_ranksum"}, default="wilcoxon"
+            The paired tests (each pair on its own columns) or a Friedman-type
+            post-hoc on the ranks of all learners (the exact rank-sum
+            differences of Eisinga et al. 2017 among them); see
+            :func:`~sklearn_bench.stats.pairwise_tests`.
+        adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", \
+"hochberg", "hommel", "finner", "holland", "li", "rom", "none", \
+"single_step"}, default=None
+            ``None``: ``"single_step"`` for Nemenyi and Miller, ``"shaffer"``
+            otherwise.
         alpha : float, default=0.05
         metric : str, default=None
             The first metric by default.

@@ -123,3 +123,26 @@ def test_skillings_mack_uses_the_incomplete_table():
     _, complete = _gh_result()
     fried = complete.friedman(tie_correction=False)
     assert complete.skillings_mack().statistic == pytest.approx(fried.statistic)
+
+
+@pytest.mark.parametrize(
+    "method, adjust",
+    [
+        ("conover", "holm"),
+        ("nemenyi", None),
+        ("exact_ranksum", "finner"),
+        ("quade", None),
+        ("siegel", "rom"),
+        ("miller", None),
+    ],
+)
+def test_pairwise_test_friedman_type_posthocs_delegate(method, adjust):
+    """H: BenchmarkResult.pairwise_test(method=<rank post-hoc>) gives the p-values
+    of stats.pairwise_tests on the data-set table (issue 24), and says so."""
+    table, result = _gh_result()
+    res = result.pairwise_test(method=method, adjust=adjust)
+    ref = pairwise_tests(table, method=method, adjust=adjust, greater_is_better=True)
+    np.testing.assert_allclose(
+        res.to_frame()["pvalue_adjusted"], ref.to_frame()["pvalue_adjusted"]
+    )
+    assert res.method == method and "across 30 data sets" in res.null_hypothesis
