@@ -221,3 +221,36 @@ def test_rank_posthoc_frame_and_hypothesis():
     assert frame.loc[0, "estimate"] == pytest.approx(avg["x"] - avg["y"])
     assert "exchangeable" in res.null_hypothesis and res.method == "conover"
     assert res.adjust == "finner"
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c["id"])
+def test_friedman_family_matches_scmamp(case):
+    """H: scmamp's friedmanTest and imanDavenportTest (Demšar's formulas, no tie
+    correction, χ² p-value) equal friedman_test(tie_correction=False, exact=False)
+    to 1e-10, its friedmanPost raw p-values equal FriedmanResult.posthoc's, and its
+    getNemenyiCD, which takes the studentized range with k (N − 1) df where Demšar
+    (and we) take infinite df, is reproduced with that df to 1e-7 (R's qtukey) and
+    is larger than our critical difference."""
+    from sklearn_bench.stats import friedman_test
+
+    y = np.array(case["scores"], float)
+    n, k = y.shape
+    res = friedman_test(y, tie_correction=False, exact=False)
+    ref = case["scmamp_friedman"]
+    assert res.statistic == pytest.approx(ref["statistic"], rel=RTOL)
+    assert res.pvalue == pytest.approx(ref["pvalue"], rel=RTOL, abs=1e-15)
+    ref = case["scmamp_iman_davenport"]
+    assert res.iman_davenport_statistic == pytest.approx(ref["statistic"], rel=RTOL)
+    assert res.iman_davenport_pvalue == pytest.approx(
+        ref["pvalue"], rel=1e-8, abs=1e-15
+    )
+    np.testing.assert_allclose(
+        res.posthoc("holm")["pvalue"],
+        case["scmamp_friedman_post"],
+        rtol=RTOL,
+        atol=1e-15,
+    )
+    se = np.sqrt(k * (k + 1) / (6.0 * n))
+    scmamp_cd = stats.studentized_range.ppf(0.95, k, k * (n - 1)) / np.sqrt(2) * se
+    assert scmamp_cd == pytest.approx(case["scmamp_nemenyi_cd"], rel=1e-7)
+    assert res.critical_difference() < case["scmamp_nemenyi_cd"]

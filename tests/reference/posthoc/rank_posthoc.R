@@ -68,7 +68,14 @@ posthocs <- function(y) {
                         pvalue = quadeTest(y)$p.value),
     aligned_scmamp = list(statistic = unname(friedmanAlignedRanksTest(y)$statistic),
                           pvalue = friedmanAlignedRanksTest(y)$p.value),
-    aligned_by_hand = aligned_by_hand(y)
+    aligned_by_hand = aligned_by_hand(y),
+    # scmamp's Friedman family (Demsar's formulas, no tie correction)
+    scmamp_friedman = list(statistic = unname(friedmanTest(y)$statistic),
+                           pvalue = friedmanTest(y)$p.value),
+    scmamp_iman_davenport = list(statistic = unname(imanDavenportTest(y)$statistic),
+                                 pvalue = imanDavenportTest(y)$p.value),
+    scmamp_friedman_post = I({m <- friedmanPost(y); m[t(combn(ncol(y), 2))]}),
+    scmamp_nemenyi_cd = getNemenyiCD(0.05, ncol(y), nrow(y))
   )
   r <- t(apply(y, 1, rank))
   if (all(r == round(r)))  # Eisinga et al.'s exact test assumes no ties
