@@ -254,3 +254,17 @@ def test_friedman_family_matches_scmamp(case):
     scmamp_cd = stats.studentized_range.ppf(0.95, k, k * (n - 1)) / np.sqrt(2) * se
     assert scmamp_cd == pytest.approx(case["scmamp_nemenyi_cd"], rel=1e-7)
     assert res.critical_difference() < case["scmamp_nemenyi_cd"]
+
+
+@pytest.mark.parametrize(
+    "method", ["hochberg", "hommel", "finner", "holland", "li", "rom"]
+)
+def test_pairwise_adjustments_include_pvalue_adjustments(method):
+    """H: adjust_pairwise_pvalues accepts the adjustments of adjust_pvalues (R's
+    p.adjust and scmamp's) and gives the same numbers on a pairwise family."""
+    from sklearn_bench.stats import adjust_pairwise_pvalues, adjust_pvalues
+
+    p = np.random.default_rng(7).uniform(0, 0.1, size=10)  # k = 5
+    np.testing.assert_array_equal(
+        adjust_pairwise_pvalues(p, method), adjust_pvalues(p, method=method)
+    )
