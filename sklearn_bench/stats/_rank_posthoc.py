@@ -10,7 +10,7 @@ verdict on a pair depends on the other learners (their ranks enter the ranks
 of the pair; Benavoli, Corani & Mangili 2016).
 """
 
-from functools import cache
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 
@@ -103,7 +103,7 @@ def rank_posthoc(ranks, values, method):
 
 
 # ----------------------------------------------------- Eisinga et al. (2017)
-@cache
+@lru_cache(maxsize=4096)
 def eisinga_count(d, k, n):
     """``W(|D| >= d)``: the number of the ``(k (k − 1))^n`` equally likely
     configurations in which a difference of two Friedman rank sums is at least
