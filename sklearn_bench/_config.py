@@ -44,6 +44,8 @@ _ANALYSIS_KEYS = {
     "confidence_level",
     "delta",
     "target_power",
+    "posthoc",
+    "posthoc_adjust",
 }
 _OUTPUT_KEYS = {"dir", "figure_formats", "title"}
 
@@ -179,6 +181,9 @@ class RunConfig:
     confidence_level: float = 0.95
     delta: float | None = None
     target_power: float = 0.8
+    # the post-hoc test after Friedman's and its correction (issue 24)
+    posthoc: str = "nemenyi"
+    posthoc_adjust: str | None = None
     out_dir: Path = Path("sklearn_bench_report")
     figure_formats: tuple = ("png", "svg")
     title: str = "Benchmark report"
@@ -499,6 +504,19 @@ def parse_config(data, *, base=Path(".")):
         config.target_power = _number(
             analysis, "target_power", "analysis.target_power", 0, 1
         )
+    for name in ("posthoc", "posthoc_adjust"):
+        if name in analysis:
+            setattr(config, name, analysis[name])
+    if "posthoc" in analysis or "posthoc_adjust" in analysis:
+        from .report._analysis import _check_posthoc
+
+        try:
+            config.posthoc, config.posthoc_adjust = _check_posthoc(
+                config.posthoc, config.posthoc_adjust
+            )
+        except ValueError as exc:
+            key = "posthoc" if "`posthoc`" in str(exc) else "posthoc_adjust"
+            _fail(f"analysis.{key}", str(exc).replace("`", ""))
 
     output = data.get("output", {})
     _check_keys(output, _OUTPUT_KEYS, "output")

@@ -67,6 +67,8 @@ before anything runs.
   confidence_level = 0.95
   delta = 0.02                      # difference the power analysis should detect
   target_power = 0.8
+  posthoc = "nemenyi"               # or conover, siegel, miller, quade, exact_ranksum
+  posthoc_adjust = "single_step"    # or holm, shaffer, finner, ... (not for nemenyi)
 
   [output]
   dir = "report"                    # default: sklearn_bench_report
@@ -307,6 +309,8 @@ _SETTINGS = (
     "confidence_level",
     "delta",
     "target_power",
+    "posthoc",
+    "posthoc_adjust",
 )
 _DEFAULT_SETTINGS = {
     "metric": None,
@@ -315,6 +319,8 @@ _DEFAULT_SETTINGS = {
     "confidence_level": 0.95,
     "delta": None,
     "target_power": 0.8,
+    "posthoc": "nemenyi",
+    "posthoc_adjust": None,
 }
 
 
@@ -336,6 +342,8 @@ def _settings_table(settings, sources):
             value = None  # resolved by the analysis (write_report says which)
         elif name == "analyses":
             value = "all" if value is None else ", ".join(value)
+        elif name == "posthoc_adjust" and value is None:
+            value = "single_step for nemenyi and miller, shaffer otherwise"
         out[name] = (value, sources[name])
     return out
 
@@ -456,7 +464,8 @@ def _write_outputs(result, out, *, report_kwargs, missing_tasks=0):
         analysis.pairs.to_csv(tables / "pairwise_intervals.csv")
     analysis.within.to_csv(tables / "within_dataset_intervals.csv", index=False)
     if analysis.posthoc is not None:
-        analysis.posthoc.to_csv(tables / "nemenyi.csv", index=False)
+        name = getattr(analysis, "posthoc_method", "nemenyi")
+        analysis.posthoc.to_csv(tables / f"{name}.csv", index=False)
     _say("")
     _say(format_summary(analysis, result))
     _say("")

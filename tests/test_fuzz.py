@@ -804,6 +804,29 @@ CASES = [
         },
         {"scores": PERF},
     ),
+    # issue 24 (scikit-posthocs / PMCMRplus / scmamp): rank tests over blocks
+    (
+        "quade_test",
+        S("quade_test"),
+        {"scores": bad_2d((8, 3)), "greater_is_better": bad_choices()},
+        {"scores": PERF},
+    ),
+    (
+        "durbin_test",
+        S("durbin_test"),
+        {"scores": bad_2d((8, 3)), "greater_is_better": bad_choices()},
+        {"scores": PERF},
+    ),
+    (
+        "friedman_aligned_ranks_test",
+        S("friedman_aligned_ranks_test"),
+        {
+            "scores": bad_2d((8, 3)),
+            "greater_is_better": bad_choices(),
+            "alignment": bad_choices(),
+        },
+        {"scores": PERF},
+    ),
     (
         "BootstrapOOB",
         _splitter("BootstrapOOB"),
@@ -1241,6 +1264,7 @@ NOT_CALLED = {
     "ReportAnalysis", "TestRecord", "BayesianTestResult", "EffectSizeResult",
     "PairwiseTestResult",
     "SkillingsMackResult",
+    "BlockRankTestResult",  # issue 24
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.
 DOCUMENTED_NAN = {

@@ -95,7 +95,13 @@ def plot_pairwise_significance(
         significant = result.significant
         average_ranks = result.average_ranks
         if label is None:
-            test = "Wilcoxon" if result.method.startswith("wilcoxon") else "sign"
+            test = (
+                "Wilcoxon"
+                if result.method.startswith("wilcoxon")
+                else {"sign": "sign", "exact_ranksum": "exact rank sums"}.get(
+                    result.method, result.method.title()
+                )
+            )
             adjust = result.adjust.replace("_", "–").title()
             label = (
                 f"bars: no significant difference ({test}, {adjust}, "

@@ -73,7 +73,10 @@ class ReportAnalysis:
         ``"data sets"`` or ``"replicates"``: what ``pairs`` is paired over.
     friedman : FriedmanResult or None
     posthoc : DataFrame or None
-        Nemenyi all-pairs comparisons of :attr:`friedman`.
+        The all-pairs post-hoc comparisons after :attr:`friedman` named by
+        :attr:`posthoc_method` (Nemenyi's by default): ``learner_i,
+        learner_j, rank_difference, pvalue, pvalue_adjusted, method`` and the
+        test's statistic.
     friedman_blocks : str
     power : dict or None
         ``pair, delta, delta_source, sigma, n_datasets, power, n_needed`` for
@@ -136,6 +139,8 @@ class ReportAnalysis:
     delta_source: str = "none"
     analyses: tuple = ANALYSES
     cache: dict = field(default_factory=dict, repr=False, compare=False)
+    posthoc_method: str = "nemenyi"
+    posthoc_adjust: str = "single_step"
 
     @property
     def direction(self):
@@ -359,6 +364,152 @@ def _metric_scale(name):
     return metric_bounds(name)
 
 
+# The post-hoc tests a report may run after Friedman's test (config
+# [analysis] posthoc): (words for the methods paragraph, citation keys).
+POSTHOCS = {
+    "nemenyi": (
+        "Nemenyi's all-pairs comparisons of average ranks (critical difference)",
+        (),
+    ),
+    "conover": (
+        "Conover and Iman's all-pairs t-tests of rank sums",
+        ("conover1979",),
+    ),
+    "siegel": (
+        "Siegel and Castellan's all-pairs z-tests of average ranks",
+        ("siegel1988",),
+    ),
+    "miller": (
+        "Miller's simultaneous all-pairs comparisons of average ranks",
+        ("miller1966",),
+    ),
+    "quade": (
+        "Quade's all-pairs t-tests of range-weighted rank sums",
+        ("quade1979",),
+    ),
+    "exact_ranksum": (
+        "exact all-pairs tests of differences of Friedman rank sums",
+        ("eisinga2017",),
+    ),
+}
+_ADJUST_WORDS = {
+    "single_step": "",
+    "holm": "Holm",
+    "shaffer": "Shaffer's static procedure",
+    "bergmann_hommel": "Bergmann and Hommel's procedure",
+    "bonferroni": "Bonferroni",
+    "hochberg": "Hochberg",
+    "hommel": "Hommel",
+    "finner": "Finner",
+    "holland": "Holland and Copenhaver",
+    "li": "Li",
+    "rom": "Rom",
+    "none": "",
+}
+_ADJUST_CITES = {
+    "holm": ("holm1979",),
+    "shaffer": ("garcia2008",),
+    "bergmann_hommel": ("garcia2008",),
+    "finner": ("garcia2010",),
+    "holland": ("garcia2010",),
+    "li": ("garcia2010",),
+    "rom": ("garcia2010",),
+}
+
+
+_POSTHOC_TITLES = {
+    "nemenyi": "Nemenyi",
+    "conover": "Conover–Iman",
+    "siegel": "Siegel–Castellan",
+    "miller": "Miller",
+    "quade": "Quade",
+    "exact_ranksum": "Exact rank-sum (Eisinga et al. 2017)",
+}
+
+
+def posthoc_title(analysis):
+    """The name of the report's post-hoc test after Friedman's, with its
+    correction (``"Conover–Iman (shaffer)"``)."""
+    method = getattr(analysis, "posthoc_method", "nemenyi")
+    name = _POSTHOC_TITLES.get(method, method)
+    adjust = getattr(analysis, "posthoc_adjust", "single_step")
+    return name if adjust == "single_step" else f"{name} ({adjust})"
+
+
+def _check_posthoc(posthoc, adjust):
+    from ..stats._pairwise import _ADJUST
+
+    if not isinstance(posthoc, str) or posthoc.lower() not in POSTHOCS:
+        raise ValueError(f"`posthoc` must be one of {list(POSTHOCS)}; got {posthoc!r}.")
+    posthoc = posthoc.lower()
+    single = posthoc in ("nemenyi", "miller")
+    if adjust is not None:
+        if not isinstance(adjust, str) or adjust.lower() not in (
+            *_ADJUST,
+            "single_step",
+        ):
+            raise ValueError(
+                f"`posthoc_adjust` must be one of {[*_ADJUST, 'single_step']}; "
+                f"got {adjust!r}."
+            )
+        if single != (adjust.lower() == "single_step"):
+            raise ValueError(
+                "`posthoc_adjust` 'single_step' goes with posthoc 'nemenyi' or "
+                f"'miller' and only with them; got posthoc={posthoc!r}, "
+                f"posthoc_adjust={adjust!r}."
+            )
+    if adjust is None:
+        return posthoc, "single_step" if single else "shaffer"
+    return posthoc, adjust.lower()
+
+
+def _posthoc(result, friedman, method, adjust, scope, metric):
+    """The post-hoc table after Friedman's test and its words for the methods
+    paragraph: ``(frame, words, correction, citations)``."""
+    words, cites = POSTHOCS[method]
+    if method == "nemenyi":
+        frame = friedman.posthoc("nemenyi")
+        return (
+            frame,
+            words,
+            "family-wise by Nemenyi's studentised range",
+            cites,
+        )
+    res = result.pairwise_test(
+        method=method, adjust=adjust, dataset=scope, metric=metric
+    )
+    full = res.to_frame()
+    frame = pd.DataFrame(
+        {
+            "learner_i": full["learner_i"],
+            "learner_j": full["learner_j"],
+            "rank_difference": full["estimate"],
+            "statistic": full["statistic"],
+            "pvalue": full["pvalue"],
+            "pvalue_adjusted": full["pvalue_adjusted"],
+            "method": method,
+        }
+    )
+    if res.adjust == "single_step":
+        correction = (
+            "family-wise by Miller's χ² bound"
+            if method == "miller"
+            else "family-wise by Nemenyi's studentised range"
+        )
+    elif res.adjust == "none":
+        correction = "no multiplicity correction"
+    else:
+        correction = (
+            f"family-wise by {_ADJUST_WORDS[res.adjust]} over {len(frame)} pairs"
+        )
+    return (
+        frame,
+        words,
+        correction,
+        cites + _ADJUST_CITES.get(res.adjust, ()),
+    )
+
+
 def analyse_result(
     result,
     *,
@@ -368,6 +519,8 @@ def analyse_result(
     target_power=0.8,
     analyses=ANALYSES,
     alpha=0.05,
+    posthoc="nemenyi",
+    posthoc_adjust=None,
 ):
     """Compute the numbers of a report from a result, without refitting anything.
 
@@ -402,6 +555,16 @@ def analyse_result(
         ``"power"``, ``"win_tie_loss"``.
     alpha : float, default=0.05
         Significance level of the primary analysis and of the power analysis.
+    posthoc : {"nemenyi", "conover", "siegel", "miller", "quade", \
+"exact_ranksum"}, default="nemenyi"
+        The all-pairs post-hoc test after Friedman's test (config
+        ``[analysis] posthoc``), one of the rank post-hocs of
+        :func:`~sklearn_bench.stats.pairwise_tests`; the methods paragraph
+        names and cites it. The critical difference diagram stays Nemenyi's.
+    posthoc_adjust : str, default=None
+        Its multiplicity correction (config ``[analysis] posthoc_adjust``), as
+        ``adjust`` of :func:`~sklearn_bench.stats.pairwise_tests`; ``None``:
+        single-step for Nemenyi and Miller, Shaffer's otherwise.
 
     Returns
     -------
@@ -431,6 +594,7 @@ def analyse_result(
         isinstance(a, str) for a in analyses
     ):
         raise TypeError(f"`analyses` must be a list of names; got {analyses!r}.")
+    posthoc_name, posthoc_adjust = _check_posthoc(posthoc, posthoc_adjust)
     target = real_number(target_power, "target_power")
     if not 0 < target < 1:
         raise ValueError(
@@ -607,18 +771,19 @@ def analyse_result(
             notes.append(f"No Friedman test: {exc}")
             skipped["friedman"] = f"Friedman's test could not be computed: {exc}"
         else:
-            posthoc = friedman.posthoc("nemenyi")
+            posthoc, words, correction, cites = _posthoc(
+                result, friedman, posthoc_name, posthoc_adjust, scope, metric
+            )
             methods.append(
                 TestRecord(
                     "friedman",
                     f"all {len(learners)} learners together",
                     "Friedman's rank test with the Iman–Davenport F, followed by "
-                    "Nemenyi's all-pairs comparisons of average ranks (critical "
-                    "difference)",
+                    + words,
                     f"{friedman.n_blocks} {blocks_name}",
-                    correction="family-wise by Nemenyi's studentised range",
+                    correction=correction,
                     alpha=0.05,
-                    citations=("demsar2006",),
+                    citations=("demsar2006", *cites),
                 )
             )
     elif "friedman" in analyses:
@@ -681,6 +846,8 @@ def analyse_result(
         skipped["win_tie_loss"] = "wins and losses need 2 learners on a data set"
 
     return ReportAnalysis(
+        posthoc_method=posthoc_name,
+        posthoc_adjust=posthoc_adjust,
         metric=metric,
         greater_is_better=gib,
         confidence_level=level,

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from ._analysis import ANALYSES, analyse_result
+from ._analysis import ANALYSES, analyse_result, posthoc_title
 from ._bayesian import bayesian_comparisons_table, bayesian_html
 from ._bottom_line import bottom_line, bottom_line_html
 from ._figures import make_figures
@@ -332,7 +332,7 @@ def _tests(analysis):
         parts.append(
             _table(
                 analysis.posthoc,
-                "Nemenyi post-hoc comparisons",
+                f"{posthoc_title(analysis)} post-hoc comparisons",
                 table_id="table-posthoc",
                 index=not isinstance(analysis.posthoc.index, pd.RangeIndex),
             )
@@ -472,6 +472,8 @@ def write_report(
     delta=None,
     target_power=0.8,
     alpha=0.05,
+    posthoc="nemenyi",
+    posthoc_adjust=None,
     title="Benchmark report",
     missing_tasks=0,
     figure_formats=("png", "svg"),
@@ -498,6 +500,9 @@ def write_report(
     metric, analyses, confidence_level, delta, target_power, alpha
         As :func:`analyse_result`: one analysis plan (α, the confidence level
         and Δ, the smallest difference that matters) for every section.
+    posthoc, posthoc_adjust
+        As :func:`analyse_result`: the post-hoc test after Friedman's
+        (Nemenyi's by default) and its correction.
     title : str, default="Benchmark report"
     missing_tasks : int, default=0
         Tasks of a partial run not in the result; the report says so.
@@ -545,6 +550,8 @@ def write_report(
         target_power=target_power,
         analyses=analyses,
         alpha=alpha,
+        posthoc=posthoc,
+        posthoc_adjust=posthoc_adjust,
     )
     if settings:
         settings = _resolved_settings(settings, analysis)

@@ -73,6 +73,41 @@ CITATIONS = {
         "Nadeau, C. and Bengio, Y. (2003). Inference for the generalization "
         "error. Machine Learning, 52(3), 239–281."
     ),
+    # issue 24: the post-hoc tests a report may choose ([analysis] posthoc)
+    "conover1979": (
+        "Conover, W. J. and Iman, R. L. (1979). On multiple-comparisons "
+        "procedures. Technical Report LA-7677-MS, Los Alamos Scientific "
+        "Laboratory."
+    ),
+    "eisinga2017": (
+        "Eisinga, R., Heskes, T., Pelzer, B. and Te Grotenhuis, M. (2017). Exact "
+        "p-values for pairwise comparison of Friedman rank sums, with application "
+        "to comparing classifiers. BMC Bioinformatics, 18, 68."
+    ),
+    "garcia2008": (
+        'García, S. and Herrera, F. (2008). An extension on "Statistical '
+        'comparisons of classifiers over multiple data sets" for all pairwise '
+        "comparisons. Journal of Machine Learning Research, 9, 2677–2694."
+    ),
+    "garcia2010": (
+        "García, S., Fernández, A., Luengo, J. and Herrera, F. (2010). Advanced "
+        "nonparametric tests for multiple comparisons in the design of "
+        "experiments in computational intelligence and data mining: experimental "
+        "analysis of power. Information Sciences, 180(10), 2044–2064."
+    ),
+    "miller1966": (
+        "Miller, R. G. (1966). Simultaneous Statistical Inference. McGraw-Hill, "
+        "New York."
+    ),
+    "quade1979": (
+        "Quade, D. (1979). Using weighted rankings in the analysis of complete "
+        "blocks with additive block effects. Journal of the American Statistical "
+        "Association, 74(367), 680–683."
+    ),
+    "siegel1988": (
+        "Siegel, S. and Castellan, N. J. (1988). Nonparametric Statistics for the "
+        "Behavioral Sciences, 2nd ed. McGraw-Hill, New York."
+    ),
 }
 
 # Author-year text of each key, for "(Demšar 2006)".
@@ -89,6 +124,13 @@ _SHORT = {
     "holm1979": "Holm 1979",
     "hothorn2005": "Hothorn et al. 2005",
     "nadeau2003": "Nadeau & Bengio 2003",
+    "conover1979": "Conover & Iman 1979",
+    "eisinga2017": "Eisinga et al. 2017",
+    "garcia2008": "García & Herrera 2008",
+    "garcia2010": "García et al. 2010",
+    "miller1966": "Miller 1966",
+    "quade1979": "Quade 1979",
+    "siegel1988": "Siegel & Castellan 1988",
 }
 
 # Names and citations of the paired tests of sklearn_bench.stats.paired_test.
@@ -290,9 +332,7 @@ def _paragraph(rec):
         f"on {len(rec['datasets'])} data sets ({_join(rec['datasets'])})."
     ]
     if rec["cv"]:
-        seed = (
-            f", with random seed {rec['seed']}" if rec["seed"] is not None else ""
-        )
+        seed = f", with random seed {rec['seed']}" if rec["seed"] is not None else ""
         s.append(
             f"Performance was measured by {rec['metric']} ({rec['direction']}) on "
             f"resamples drawn by {rec['cv']}, the same learning samples and "

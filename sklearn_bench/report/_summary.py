@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ._analysis import posthoc_title
 from ._bayesian import bayesian_comparisons_table, bayesian_summary_lines
 from ._bottom_line import bottom_line, bottom_line_lines
 from ._format import fmt_p, fmt_p_equals
@@ -182,8 +183,8 @@ def format_summary(analysis, result=None):
             ]
             more = f" and {len(sig) - 5} more" if len(sig) > 5 else ""
             lines.append(
-                f"   Nemenyi: {len(sig)} of {len(post)} pairs differ at alpha 0.05"
-                + (f" ({', '.join(names)}{more})." if names else ".")
+                f"   {posthoc_title(a)}: {len(sig)} of {len(post)} pairs differ "
+                "at alpha 0.05" + (f" ({', '.join(names)}{more})." if names else ".")
             )
     elif "friedman" in a.skipped:
         lines.append(f"   No Friedman test: {a.skipped['friedman']}.")

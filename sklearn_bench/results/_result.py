@@ -1279,7 +1279,15 @@ class BenchmarkResult:
             significant=significant,
         )
 
-    def friedman(self, *, dataset=None, metric=None, tie_correction=True, exact=None):
+    def friedman(
+        self,
+        *,
+        dataset=None,
+        metric=None,
+        tie_correction=True,
+        exact=None,
+        method="friedman",
+    ):
         """Friedman's test of all learners (Demšar 2006, Section 3.2.2).
 
         ``dataset=None``: blocks are the data sets, each learner's value its mean
@@ -1307,10 +1315,19 @@ class BenchmarkResult:
             permutation p-value where it can be enumerated (``None``), always
             (``True``) or the χ² approximation (``False``); the result's
             ``null_distribution`` and ``notes`` say which.
+        method : {"friedman", "quade", "aligned_ranks", "durbin"}, \
+default="friedman"
+            The rank test of all learners over the blocks: Friedman's,
+            :func:`~sklearn_bench.stats.quade_test`,
+            :func:`~sklearn_bench.stats.friedman_aligned_ranks_test` (mean
+            alignment), or :func:`~sklearn_bench.stats.durbin_test` across
+            data sets with missing learner x data-set cells forming a balanced
+            incomplete block design (``dataset`` must be ``None``).
+            ``tie_correction`` and ``exact`` are Friedman's only.
 
         Returns
         -------
-        FriedmanResult
+        FriedmanResult or BlockRankTestResult
 
         Examples
         --------
@@ -1324,13 +1341,39 @@ class BenchmarkResult:
         >>> result.friedman().average_ranks.round(3).tolist()
         [1.333, 1.667, 3.0]
         """
-        from ..stats import friedman_test
+        from ..stats import (
+            durbin_test,
+            friedman_aligned_ranks_test,
+            friedman_test,
+            quade_test,
+        )
+        from ..stats._friedman import _check_choice
 
+        method = _check_choice(
+            method, ("friedman", "quade", "aligned_ranks", "durbin"), "method"
+        )
+        if method != "friedman" and (tie_correction is not True or exact is not None):
+            raise ValueError(
+                "`tie_correction` and `exact` are options of method='friedman'; "
+                f"got method={method!r}."
+            )
         metric = self._metric(metric)
         learners = _select.check_learners(self, self.learners, at_least=2)
+        gib = self.metrics[metric]
+        if method == "durbin":
+            if dataset is not None:
+                raise ValueError(
+                    "method='durbin' works across data sets; pass dataset=None."
+                )
+            table = _select.blocks_with_missing(self, learners, metric=metric)
+            return durbin_test(table, greater_is_better=gib)
         if dataset is not None:
             dataset = _select.check_dataset(self, dataset)
         table = _select.blocks(self, learners, metric=metric, dataset=dataset)
+        if method == "quade":
+            return quade_test(table, greater_is_better=gib)
+        if method == "aligned_ranks":
+            return friedman_aligned_ranks_test(table, greater_is_better=gib)
         return friedman_test(
             table,
             greater_is_better=self.metrics[metric],
@@ -1342,7 +1385,7 @@ class BenchmarkResult:
         self,
         *,
         method="wilcoxon",
-        adjust="shaffer",
+        adjust=None,
         alpha=0.05,
         metric=None,
         dataset=None,
@@ -1359,9 +1402,17 @@ class BenchmarkResult:
 
         Parameters
         ----------
-        method : {"wilcoxon", "sign"}, default="wilcoxon"
-        adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", "none"}, \
-default="shaffer"
+        method : {"wilcoxon", "sign", "conover", "siegel", "miller", "quade", \
+"nemenyi", "exact_ranksum"}, default="wilcoxon"
+            The paired tests (each pair on its own columns) or a Friedman-type
+            post-hoc on the ranks of all learners (the exact rank-sum
+            differences of Eisinga et al. 2017 among them); see
+            :func:`~sklearn_bench.stats.pairwise_tests`.
+        adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", \
+"hochberg", "hommel", "finner", "holland", "li", "rom", "none", \
+"single_step"}, default=None
+            ``None``: ``"single_step"`` for Nemenyi and Miller, ``"shaffer"``
+            otherwise.
         alpha : float, default=0.05
         metric : str, default=None
             The first metric by default.

@@ -7,6 +7,12 @@ from ._bayesian import (
     bayesian_signed_rank,
     bayesian_table,
 )
+from ._block_rank_tests import (
+    BlockRankTestResult,
+    durbin_test,
+    friedman_aligned_ranks_test,
+    quade_test,
+)
 from ._bootstrap_ci import bootstrap_ci
 from ._effect_size import (
     EffectSizeResult,
@@ -35,6 +41,7 @@ from ._skillings_mack import SkillingsMackResult, skillings_mack_test
 
 __all__ = [
     "BayesianTestResult",
+    "BlockRankTestResult",
     "EffectSizeResult",
     "FriedmanResult",
     "GlobalPermutationResult",
@@ -54,9 +61,11 @@ __all__ = [
     "cliffs_delta",
     "cohens_dz",
     "critical_difference",
+    "durbin_test",
     "error_rate_difference_ci",
     "error_rate_intervals",
     "five_by_two_cv_test",
+    "friedman_aligned_ranks_test",
     "friedman_test",
     "global_permutation_test",
     "mcnemar_test",
@@ -65,6 +74,7 @@ __all__ = [
     "paired_test",
     "pairwise_tests",
     "power_paired_t",
+    "quade_test",
     "rank_biserial",
     "rank_biserial_from_ranks",
     "sign_dominance",

@@ -22,9 +22,12 @@ from scipy import stats
 from ._friedman import _check_alpha, _check_choice, _validate_scores
 from ._multitest import _validate_pvalues, adjust_pvalues
 from ._paired import paired_test
+from ._rank_posthoc import RANK_METHODS, SINGLE_STEP, rank_posthoc
 
 _ADJUST = ("holm", "shaffer", "bergmann_hommel", "bonferroni", "none")
-_TESTS = ("wilcoxon", "sign")
+# p.adjust's and scmamp's adjustments of any family (issue 24)
+_ADJUST += ("hochberg", "hommel", "finner", "holland", "li", "rom")
+_TESTS = ("wilcoxon", "sign") + RANK_METHODS
 _MISSING = ("raise", "pairwise")
 BERGMANN_HOMMEL_MAX_LEARNERS = 10  # Bell(10) − 1 = 115 974 exhaustive sets
 
@@ -113,6 +116,12 @@ default="shaffer"
           (García & Herrera 2008, Sec. 2.2). H_i is rejected at level ``α``
           exactly when ``APV_i <= α``. Needs ``k <= 10`` (Bell(k) − 1 sets).
         - ``"bonferroni"``, ``"none"``.
+        - ``"hochberg"``, ``"hommel"`` (R's ``p.adjust``), ``"finner"``,
+          ``"holland"``, ``"li"``, ``"rom"`` (García et al. 2010, scmamp): see
+          :func:`adjust_pvalues`. These ignore the logical relations of the
+          pairs; Hochberg, Hommel, Rom and Li assume independent or positively
+          dependent p-values, which pairwise comparisons need not be
+          (``benchmarks/posthoc_fwer.py`` measures their family-wise error).
 
     Returns
     -------
@@ -143,7 +152,7 @@ default="shaffer"
     k = _n_learners_from_pairs(p.size)
     if method == "none":
         return p.copy()
-    if method in ("holm", "bonferroni"):
+    if method in ("holm", "bonferroni") or method in _ADJUST[5:]:
         return adjust_pvalues(p, method=method)
     if method == "shaffer":
         order = np.argsort(p, kind="stable")
@@ -267,7 +276,7 @@ def pairwise_tests(
     scores,
     *,
     method="wilcoxon",
-    adjust="shaffer",
+    adjust=None,
     alpha=0.05,
     zero_method="demsar",
     greater_is_better=False,
@@ -285,13 +294,46 @@ def pairwise_tests(
     scores : DataFrame or array-like of shape (n_blocks, n_learners)
         One row per block (data set), one column per learner, as for
         :func:`friedman_test`.
-    method : {"wilcoxon", "sign"}, default="wilcoxon"
-        Two-sided Wilcoxon signed-rank test (with ``zero_method``) or sign test
-        (ties split, Demšar 2006) from :func:`paired_test`.
-    adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", "none"}, \
-default="shaffer"
+    method : {"wilcoxon", "sign", "conover", "siegel", "miller", "quade", \
+"nemenyi", "exact_ranksum"}, default="wilcoxon"
+        ``"wilcoxon"``, ``"sign"``: two-sided Wilcoxon signed-rank test (with
+        ``zero_method``) or sign test (ties split, Demšar 2006) from
+        :func:`paired_test`, on the pair's own two columns.
+
+        The others are post-hoc tests after Friedman's (or Quade's) test: they
+        use the within-block ranks of all k learners (so a third learner
+        changes a pair's p-value) and test the pair under the global null
+        that the ranks are exchangeable within blocks (as PMCMRplus and
+        scikit-posthocs). With ``N`` blocks, ``R_j`` the rank sums and ``R̄_j``
+        the average ranks:
+
+        - ``"siegel"``: Siegel & Castellan (1988),
+          ``z = (R̄_i − R̄_j) / sqrt(k (k + 1) / (6 N))``, normal p-value
+          (PMCMRplus ``frdAllPairsSiegelTest``).
+        - ``"nemenyi"``: the same ``z``, single-step p-value of the
+          studentized range of ``k`` means with infinite df at ``sqrt(2) |z|``
+          (Demšar 2006; ``frdAllPairsNemenyiTest``); ``adjust`` must be
+          ``"single_step"``.
+        - ``"miller"``: Miller (1966), single-step ``P(χ²(k − 1) >= z²)``
+          (``frdAllPairsMillerTest``); ``adjust`` must be ``"single_step"``.
+        - ``"conover"``: Conover & Iman (1979),
+          ``t = (R_i − R_j) / sqrt(2 (N A₁ − Σ R_j²) / ((N − 1)(k − 1)))``,
+          ``A₁`` the sum of squared ranks, t with ``(N − 1)(k − 1)`` df
+          (``frdAllPairsConoverTest``).
+        - ``"quade"``: Quade's (1979) post-hoc t on the range-weighted ranks
+          (Conover 1999, Sec. 5.8; ``quadeAllPairsTest``, ``dist="TDist"``).
+        - ``"exact_ranksum"``: the exact p-value of the difference of two
+          Friedman rank sums ``R_i − R_j`` (Eisinga, Heskes, Pelzer & te
+          Grotenhuis 2017, BMC Bioinformatics 18:68; PMCMRplus
+          ``frdAllPairsExactTest``), where Nemenyi's normal approximation is
+          poor (few blocks). With ties it is the permutation distribution
+          given each block's mid-ranks (see Notes).
+    adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", "hochberg", \
+"hommel", "finner", "holland", "li", "rom", "none", "single_step"}, default=None
         See :func:`adjust_pairwise_pvalues`. Bergmann–Hommel needs at most 10
-        learners.
+        learners. ``None``: ``"single_step"`` for Nemenyi and Miller (whose
+        p-values are simultaneous already; no other choice is allowed), and
+        ``"shaffer"`` for every other method.
     alpha : float, default=0.05
         Family-wise level for ``reject`` / :attr:`PairwiseTestResult.significant`,
         and ``1 − alpha`` is the level of each pair's (unadjusted) interval.
@@ -308,6 +350,24 @@ default="shaffer"
     Returns
     -------
     PairwiseTestResult
+        For the rank post-hocs the frame's ``estimate`` is the difference of
+        average ranks ``R̄_i − R̄_j`` (positive: ``i`` ranks worse), and the
+        interval and effect-size columns are NaN (these tests have neither).
+
+    Notes
+    -----
+    **Exact rank-sum differences.** Under H0 each block's ranks are a random
+    arrangement of its ranks, so a pair's ranks in a block are an ordered pair
+    of distinct positions drawn uniformly, independently over blocks, and
+    ``D = R_i − R_j`` is the sum over blocks. Without ties its distribution is
+    Eisinga et al.'s, whose closed form (their eq. 6–8, PMCMRplus's
+    ``pexactfrsd``) we evaluate in exact integer arithmetic; the p-value is
+    ``P(|D| >= |d|)``. We compute it by convolving the blocks' distributions
+    in float64 (no cancellation, relative error ~1e-13; a tail below 1e-290 is
+    recomputed exactly). With tied (mid-)ranks the same convolution over each
+    block's observed mid-ranks gives the exact permutation p-value given the
+    ties, which PMCMRplus does not (it applies the untied formula to a
+    non-integer ``d``).
 
     Examples
     --------
@@ -324,10 +384,37 @@ default="shaffer"
     0         A         B  8  0.0251           0.0752
     1         A         C  8  0.0423           0.0846
     2         B         C  8  0.1235           0.1235
+
+    The exact p-values of the rank-sum differences (Eisinga et al. 2017),
+    Holm-adjusted:
+
+    >>> res = pairwise_tests(auc, method="exact_ranksum", adjust="holm",
+    ...                      greater_is_better=True)
+    >>> res.to_frame()[["learner_i", "learner_j", "statistic", "pvalue",
+    ...                 "pvalue_adjusted"]].round(4)
+      learner_i learner_j  statistic  pvalue  pvalue_adjusted
+    0         A         B        7.0  0.0827           0.1655
+    1         A         C       11.0  0.0038           0.0114
+    2         B         C        4.0  0.3439           0.3439
     """
     method = _check_choice(method, _TESTS, "method")
-    adjust = _check_choice(adjust, _ADJUST, "adjust")
+    if adjust is None:
+        adjust = "single_step" if method in SINGLE_STEP else "shaffer"
+    adjust = _check_choice(adjust, (*_ADJUST, "single_step"), "adjust")
+    if (method in SINGLE_STEP) != (adjust == "single_step"):
+        raise ValueError(
+            "`adjust`='single_step' goes with method 'nemenyi' or 'miller' (whose "
+            f"p-values are simultaneous), and only with them; got method={method!r}"
+            f", adjust={adjust!r}. For a z test of mean ranks with a stepwise "
+            "correction use method='siegel'."
+        )
     missing = _check_choice(missing, _MISSING, "missing")
+    if method in RANK_METHODS and missing != "raise":
+        raise ValueError(
+            f"`missing`='pairwise' is for the paired tests; method={method!r} "
+            "ranks all learners within complete blocks (for incomplete blocks see "
+            "durbin_test or skillings_mack_test)."
+        )
     alpha = _check_alpha(alpha)
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
@@ -337,6 +424,10 @@ default="shaffer"
     n_blocks, k = values.shape
     if adjust == "bergmann_hommel" and k > BERGMANN_HOMMEL_MAX_LEARNERS:
         adjust_pairwise_pvalues(np.ones(k * (k - 1) // 2), adjust)  # raises
+    if method in RANK_METHODS:
+        return _rank_pairwise(
+            values, learners, method, adjust, alpha, greater_is_better
+        )
     rows = []
     for a, b in combinations(range(k), 2):
         x, y = values[:, a], values[:, b]
@@ -400,5 +491,69 @@ default="shaffer"
         ),
         null_hypothesis=null,
         missing=missing,
+        _frame=frame,
+    )
+
+
+_RANK_NULL = {
+    "siegel": "Siegel–Castellan z of average ranks",
+    "nemenyi": "Nemenyi's studentized range of average ranks, single-step",
+    "miller": "Miller's chi2(k − 1) of average ranks, single-step",
+    "conover": "Conover–Iman t of rank sums",
+    "quade": "Quade's t of range-weighted rank sums",
+    "exact_ranksum": "exact distribution of rank-sum differences, Eisinga et al. 2017",
+}
+
+
+def _rank_pairwise(values, learners, method, adjust, alpha, greater_is_better):
+    """pairwise_tests for the Friedman-type post-hocs (complete blocks)."""
+    n_blocks, k = values.shape
+    sign = -1.0 if greater_is_better else 1.0
+    ranks = stats.rankdata(sign * values, axis=1)
+    res = rank_posthoc(ranks, values, method)
+    i, j = np.array(list(combinations(range(k), 2))).T
+    if adjust == "single_step":
+        adjusted = res["pvalue_simultaneous"]
+    else:
+        adjusted = adjust_pairwise_pvalues(res["pvalue"], adjust)
+    nan = np.full(len(i), np.nan)
+    frame = pd.DataFrame(
+        {
+            "learner_i": [learners[a] for a in i],
+            "learner_j": [learners[b] for b in j],
+            "n": n_blocks,
+            "mean_difference": np.mean(values[:, i] - values[:, j], axis=0),
+            "estimate": res["estimate"],
+            "ci_low": nan,
+            "ci_high": nan,
+            "ci_level": nan,
+            "statistic": res["statistic"],
+            "pvalue": res["pvalue"],
+            "pvalue_adjusted": adjusted,
+            "reject": adjusted <= alpha,
+            "effect_size": nan,
+            "effect_size_name": None,
+        }
+    )
+    null = (
+        "H0: the learners' ranks are exchangeable within every block (Friedman's "
+        f"null); each pair (i, j) by the {_RANK_NULL[method]}, two-sided; "
+        f"{adjust} over {len(i)} pairs"
+    )
+    if method == "quade":
+        null = null.replace("(Friedman's null)", "(Quade's null)")
+    return PairwiseTestResult(
+        learners=tuple(learners),
+        method=method,
+        adjust=adjust,
+        alpha=alpha,
+        n_blocks=n_blocks,
+        average_ranks=pd.Series(
+            ranks.mean(axis=0),
+            index=pd.Index(learners, name="learner"),
+            name="average_rank",
+        ),
+        null_hypothesis=null,
+        missing="raise",
         _frame=frame,
     )

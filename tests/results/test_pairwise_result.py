@@ -123,3 +123,62 @@ def test_skillings_mack_uses_the_incomplete_table():
     _, complete = _gh_result()
     fried = complete.friedman(tie_correction=False)
     assert complete.skillings_mack().statistic == pytest.approx(fried.statistic)
+
+
+@pytest.mark.parametrize(
+    "method, adjust",
+    [
+        ("conover", "holm"),
+        ("nemenyi", None),
+        ("exact_ranksum", "finner"),
+        ("quade", None),
+        ("siegel", "rom"),
+        ("miller", None),
+    ],
+)
+def test_pairwise_test_friedman_type_posthocs_delegate(method, adjust):
+    """H: BenchmarkResult.pairwise_test(method=<rank post-hoc>) gives the p-values
+    of stats.pairwise_tests on the data-set table (issue 24), and says so."""
+    table, result = _gh_result()
+    res = result.pairwise_test(method=method, adjust=adjust)
+    ref = pairwise_tests(table, method=method, adjust=adjust, greater_is_better=True)
+    np.testing.assert_allclose(
+        res.to_frame()["pvalue_adjusted"], ref.to_frame()["pvalue_adjusted"]
+    )
+    assert res.method == method and "across 30 data sets" in res.null_hypothesis
+
+
+def test_friedman_method_delegates_to_quade_aligned_and_durbin():
+    """H: BenchmarkResult.friedman(method=...) gives quade_test /
+    friedman_aligned_ranks_test on the data-set table and durbin_test on a balanced
+    incomplete design of missing cells (issue 24); Friedman's options with another
+    method, or Durbin within a data set, raise."""
+    from sklearn_bench.stats import (
+        durbin_test,
+        friedman_aligned_ranks_test,
+        quade_test,
+    )
+
+    table, result = _gh_result()
+    got = result.friedman(method="quade")
+    assert got.statistic == quade_test(table, greater_is_better=True).statistic
+    got = result.friedman(method="aligned_ranks")
+    ref = friedman_aligned_ranks_test(table, greater_is_better=True)
+    assert got.statistic == ref.statistic
+    # a BIBD on 8 data sets: data set i lacks learner i mod 4 (k = 3, r = 6)
+    learners = list(table.columns[:4])
+    sub = table.iloc[:8][learners].copy()
+    for row in range(8):
+        sub.iloc[row, row % 4] = np.nan  # drop learner (row mod 4): k = 3, r = 6
+    pairs = [(d, learners[i % 4]) for i, d in enumerate(sub.index)]
+    drop = pairs + [(d, lr) for d in table.index[8:] for lr in table.columns]
+    drop += [(d, lr) for d in table.index[:8] for lr in table.columns[4:]]
+    _, small = _gh_result(drop=drop)
+    got = small.friedman(method="durbin")
+    ref = durbin_test(sub, greater_is_better=True)
+    assert got.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert "lambda = 4" in got.method
+    with pytest.raises(ValueError, match="`exact`"):
+        result.friedman(method="quade", exact=True)
+    with pytest.raises(ValueError, match="dataset=None"):
+        small.friedman(method="durbin", dataset=str(table.index[0]))

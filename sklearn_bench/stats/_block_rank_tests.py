@@ -1,0 +1,432 @@
+"""Rank tests of k learners over blocks beside Friedman's: Quade's test, Durbin's
+test for balanced incomplete blocks, and Friedman's aligned ranks test.
+
+- Quade (1979), JASA 74: ranks within blocks weighted by the rank of the
+  block's range (R's ``quade.test``; Conover 1999, Sec. 5.8).
+- Durbin (1951), Br. J. Psych. 4: Friedman's test for balanced incomplete
+  block designs (PMCMRplus ``durbinTest``, scikit-posthocs ``test_durbin``;
+  Conover 1999, Sec. 5.9).
+- Hodges & Lehmann (1962), Ann. Math. Statist. 33: aligned ranks — subtract
+  each block's location, then rank all ``k N`` aligned values together;
+  García, Fernández, Luengo & Herrera (2010), Information Sciences 180, Sec.
+  3.2 (scmamp ``friedmanAlignedRanksTest``).
+"""
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from math import factorial
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._friedman import _check_choice, _validate_scores
+
+
+@dataclass(frozen=True)
+class BlockRankTestResult:
+    """Result of :func:`quade_test`, :func:`durbin_test` and
+    :func:`friedman_aligned_ranks_test`.
+
+    Attributes
+    ----------
+    statistic : float
+        The test's statistic (Quade's F, Durbin's T₁, the aligned-ranks T);
+        NaN where it is undefined (see ``notes``).
+    pvalue : float
+        Upper tail of ``distribution`` with ``df`` at ``statistic``.
+    df : tuple
+        Degrees of freedom: ``(k − 1,)`` for χ², ``(df1, df2)`` for F.
+    distribution : {"chi2", "F"}
+    n_blocks : int
+    n_learners : int
+    learner_scores : pandas.Series
+        Per learner, the quantity the test compares, with rank 1 = best:
+        Quade's weighted average rank ``W_j / (N (N + 1) / 2)``, Durbin's
+        average rank over the blocks holding the learner, or the average
+        aligned rank.
+    method : str
+    null_hypothesis : str
+    notes : tuple of str
+    f_statistic, f_pvalue : float or None
+        Durbin only: Conover's (1999) F form ``T₂`` of Durbin's statistic and
+        its p-value from F(``f_df``); ``None`` for the other tests.
+    f_df : tuple
+    """
+
+    statistic: float
+    pvalue: float
+    df: tuple
+    distribution: str
+    n_blocks: int
+    n_learners: int
+    learner_scores: pd.Series = field(compare=False)
+    method: str
+    null_hypothesis: str
+    notes: tuple = ()
+    f_statistic: float | None = None
+    f_pvalue: float | None = None
+    f_df: tuple = ()
+
+    def to_dict(self):
+        """The scalar fields and the learners' scores as a plain dict."""
+        return {
+            "method": self.method,
+            "statistic": self.statistic,
+            "pvalue": self.pvalue,
+            "df": list(self.df),
+            "distribution": self.distribution,
+            "f_statistic": self.f_statistic,
+            "f_pvalue": self.f_pvalue,
+            "n_blocks": self.n_blocks,
+            "n_learners": self.n_learners,
+            "null_hypothesis": self.null_hypothesis,
+            "notes": list(self.notes),
+            "learner_scores": self.learner_scores.to_dict(),
+        }
+
+    def to_frame(self):
+        """A one-row DataFrame of the scalar fields."""
+        row = {
+            k: v
+            for k, v in self.to_dict().items()
+            if k not in ("learner_scores", "notes", "df")
+        }
+        row["df"] = str(tuple(self.df))
+        row["notes"] = " ".join(self.notes)
+        return pd.DataFrame([row])
+
+
+def _check_direction(greater_is_better):
+    if not isinstance(greater_is_better, bool | np.bool_):
+        raise ValueError(
+            f"`greater_is_better` must be a bool; got {greater_is_better!r}."
+        )
+    return -1.0 if greater_is_better else 1.0
+
+
+def _series(values, learners, name):
+    return pd.Series(values, index=pd.Index(learners, name="learner"), name=name)
+
+
+def quade_test(scores, *, greater_is_better: bool = False) -> BlockRankTestResult:
+    """Quade's test of k learners over N complete blocks (R's ``quade.test``).
+
+    Rank the learners within each block (``r_bj``, mid-ranks for ties), rank
+    the blocks by their range ``max_j x_bj − min_j x_bj`` (``Q_b``), form
+    ``S_bj = Q_b (r_bj − (k + 1) / 2)``, ``A = Σ S_bj²``, ``B = Σ_j (Σ_b
+    S_bj)² / N`` and ``F = (N − 1) B / (A − B)`` with ``k − 1`` and ``(N −
+    1)(k − 1)`` degrees of freedom (Quade 1979; Conover 1999, Sec. 5.8). Blocks
+    whose learners differ more get more weight, which makes it more powerful
+    than Friedman's test for few learners when the ranges are informative
+    (García et al. 2010).
+
+    Parameters
+    ----------
+    scores : DataFrame or array-like of shape (n_blocks, n_learners)
+        One row per block (data set), one column per learner; no NaN.
+    greater_is_better : bool, default=False
+        Direction of the scores (only for ``learner_scores``; the test is
+        two-sided).
+
+    Returns
+    -------
+    BlockRankTestResult
+        ``learner_scores`` are the weighted average ranks
+        ``W_j / (N (N + 1) / 2)``, ``W_j = Σ_b Q_b r_bj`` (rank 1 = best).
+
+    Notes
+    -----
+    When ``A = B`` (every block ranks the learners alike and the blocks'
+    ranges all tie) F is undefined; as R, the statistic is NaN and the p-value
+    is ``(k!)^(1 − N)``, the probability that N − 1 further blocks all repeat
+    the first block's order (Conover 1999, p. 374). No standard effect size
+    exists for it; Kendall's W of :func:`friedman_test` describes the same
+    concordance without weights.
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import quade_test
+    >>> # R: quade.test(dataFreq) of ?quade.test (Conover 1999, p. 375)
+    >>> freq = [[5, 4, 7, 10, 12], [1, 3, 1, 0, 2], [16, 12, 22, 22, 35],
+    ...         [5, 4, 3, 5, 4], [10, 9, 7, 13, 10], [19, 18, 28, 37, 58],
+    ...         [10, 7, 6, 8, 7]]
+    >>> res = quade_test(freq)
+    >>> round(res.statistic, 4), round(res.pvalue, 5), res.df
+    (3.8293, 0.01519, (4, 24))
+    """
+    values, learners, _ = _validate_scores(scores)
+    sign = _check_direction(greater_is_better)
+    n, k = values.shape
+    ranks = stats.rankdata(sign * values, axis=1)
+    weights = stats.rankdata(np.ptp(values, axis=1))
+    s = weights[:, None] * (ranks - (k + 1) / 2.0)
+    big_a = float(np.sum(s**2))
+    big_b = float(np.sum(s.sum(axis=0) ** 2)) / n
+    notes = []
+    df = (k - 1, (n - 1) * (k - 1))
+    if big_a == 0:  # every block ties all learners (or every range is 0)
+        statistic, pvalue = 0.0, 1.0
+        notes.append(
+            "Every block ties all its learners (or has range 0): no ranking "
+            "information; F is reported as 0 with p-value 1 (R's quade.test "
+            "returns (k!)^(1 - N) here, as if the blocks agreed)."
+        )
+    elif big_a - big_b <= 1e-12 * big_a:
+        statistic = float("nan")
+        pvalue = float(factorial(k)) ** (1 - n)
+        notes.append(
+            "Quade's F is undefined (A = B: every block ranks the learners "
+            "alike and their ranges tie); as R, the p-value is (k!)^(1 - N) "
+            "(Conover 1999, p. 374)."
+        )
+    else:
+        statistic = (n - 1) * big_b / (big_a - big_b)
+        pvalue = float(stats.f.sf(statistic, *df))
+    weighted = (weights[:, None] * ranks).sum(axis=0) / (n * (n + 1) / 2.0)
+    return BlockRankTestResult(
+        statistic=float(statistic),
+        pvalue=pvalue,
+        df=df,
+        distribution="F",
+        n_blocks=n,
+        n_learners=k,
+        learner_scores=_series(weighted, learners, "weighted_average_rank"),
+        method="Quade test",
+        null_hypothesis=(
+            "H0: within every block all orderings of the learners are equally "
+            "likely (the learners perform equivalently); blocks weighted by the "
+            "rank of their range."
+        ),
+        notes=tuple(notes),
+    )
+
+
+def durbin_test(scores, *, greater_is_better: bool = False) -> BlockRankTestResult:
+    """Durbin's test for a balanced incomplete block design (BIBD).
+
+    Each block (data set) holds ``k`` of the ``t`` learners, each learner is in
+    ``r`` blocks and each pair of learners meets in the same number ``λ`` of
+    blocks. Rank within blocks (``r_bj``), ``R_j`` the learners' rank sums,
+    ``A = Σ r_bj²``, ``C = b k (k + 1)² / 4``:
+    ``T₁ = (t − 1) (Σ_j R_j² − r C) / (A − C)``, χ²(t − 1) under H0, and
+    Conover's F form ``T₂ = (T₁ / (t − 1)) / ((b (k − 1) − T₁) / (b k − b − t
+    + 1))`` with ``t − 1`` and ``b k − b − t + 1`` df (Durbin 1951; Conover
+    1999, Sec. 5.9; the χ² form is PMCMRplus's ``durbinTest`` and
+    scikit-posthocs' ``test_durbin``).
+
+    Parameters
+    ----------
+    scores : DataFrame or array-like of shape (n_blocks, n_learners)
+        One row per block, one column per learner, NaN where the learner is not
+        in the block.
+    greater_is_better : bool, default=False
+        Direction (for ``learner_scores`` only; the test is two-sided).
+
+    Returns
+    -------
+    BlockRankTestResult
+        ``statistic``/``pvalue``: T₁ and χ²; ``f_statistic``/``f_pvalue``: T₂
+        and F. ``learner_scores``: each learner's average rank over its blocks
+        (rank 1 = best).
+
+    Raises
+    ------
+    ValueError
+        When the design is not a BIBD (unequal block sizes, unequal
+        replication or unequal pair counts), naming what differs; for other
+        incomplete designs use :func:`skillings_mack_test`.
+
+    Notes
+    -----
+    With complete blocks (``k = t``) T₁ is Friedman's tie-corrected χ²_F.
+    When every block ties all its learners ``A = C`` and T₁ is 0/0; it is
+    then 0 with p-value 1. When every block ranks alike and T₁ equals
+    ``b (k − 1)``, T₂ divides by zero and is NaN (with a note).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import durbin_test
+    >>> nan = np.nan  # Conover's (1999) ice-cream tasting, 7 judges x 7 kinds
+    >>> ice = [[2, 3, nan, 1, nan, nan, nan], [nan, 3, 1, nan, 2, nan, nan],
+    ...        [nan, nan, 2, 1, nan, 3, nan], [nan, nan, nan, 1, 2, nan, 3],
+    ...        [3, nan, nan, nan, 1, 2, nan], [nan, 3, nan, nan, nan, 1, 2],
+    ...        [3, nan, 1, nan, nan, nan, 2]]
+    >>> res = durbin_test(ice)
+    >>> res.statistic, round(res.pvalue, 4), res.f_statistic, round(res.f_pvalue, 4)
+    (12.0, 0.062, 8.0, 0.0049)
+    """
+    values, learners, blocks = _validate_scores(scores, allow_nan=True)
+    sign = _check_direction(greater_is_better)
+    present = ~np.isnan(values)
+    b, t = values.shape
+    sizes = present.sum(axis=1)
+    if np.any(sizes < 2):
+        row = int(np.argmax(sizes < 2))
+        raise ValueError(
+            f"Block {blocks[row]!r} of `scores` holds {int(sizes[row])} learner(s); "
+            "every block of a BIBD holds the same k >= 2 learners."
+        )
+    if len(set(sizes.tolist())) != 1:
+        raise ValueError(
+            "`scores` is not a balanced incomplete block design: the blocks hold "
+            f"different numbers of learners ({sorted(set(sizes.tolist()))}); use "
+            "skillings_mack_test for other incomplete designs."
+        )
+    reps = present.sum(axis=0)
+    if len(set(reps.tolist())) != 1:
+        raise ValueError(
+            "`scores` is not a balanced incomplete block design: the learners "
+            "appear in different numbers of blocks "
+            f"({dict(zip(learners, reps.tolist(), strict=True))}); use "
+            "skillings_mack_test for other incomplete designs."
+        )
+    meets = present.T.astype(int) @ present.astype(int)
+    lam = {int(meets[i, j]) for i, j in combinations(range(t), 2)}
+    if len(lam) != 1:
+        raise ValueError(
+            "`scores` is not a balanced incomplete block design: pairs of learners "
+            f"share different numbers of blocks ({sorted(lam)}); use "
+            "skillings_mack_test for other incomplete designs."
+        )
+    k, r = int(sizes[0]), int(reps[0])
+    ranks = np.full_like(values, np.nan)
+    for row in range(b):
+        cols = present[row]
+        ranks[row, cols] = stats.rankdata(sign * values[row, cols])
+    rank_sums = np.nansum(ranks, axis=0)
+    big_a = float(np.nansum(ranks**2))
+    big_c = b * k * (k + 1) ** 2 / 4.0
+    notes = []
+    if big_a - big_c <= 1e-12 * big_a:
+        t1 = 0.0
+        notes.append(
+            "Every block ties all its learners: T1 is 0/0, reported as 0 (p = 1)."
+        )
+    else:
+        t1 = (t - 1) * (float(np.sum(rank_sums**2)) - r * big_c) / (big_a - big_c)
+        t1 = max(t1, 0.0)
+    df2 = b * k - b - t + 1
+    gap = b * (k - 1) - t1
+    if df2 <= 0 or gap <= 1e-12 * b * (k - 1):
+        t2 = f_p = float("nan")
+        notes.append(
+            "Conover's F form T2 is undefined: every block ranks its learners "
+            "alike (T1 = b (k - 1)) or b k - b - t + 1 <= 0; read T1."
+        )
+    else:
+        t2 = (t1 / (t - 1)) / (gap / df2)
+        f_p = float(stats.f.sf(t2, t - 1, df2))
+    return BlockRankTestResult(
+        statistic=float(t1),
+        pvalue=float(stats.chi2.sf(t1, t - 1)),
+        df=(t - 1,),
+        distribution="chi2",
+        n_blocks=b,
+        n_learners=t,
+        learner_scores=_series(rank_sums / r, learners, "average_rank"),
+        method=f"Durbin test (BIBD: t = {t}, b = {b}, k = {k}, r = {r}, "
+        f"lambda = {lam.pop()})",
+        null_hypothesis=(
+            "H0: within every block all orderings of the learners present are "
+            "equally likely (the learners perform equivalently)."
+        ),
+        notes=tuple(notes),
+        f_statistic=float(t2),
+        f_pvalue=f_p,
+        f_df=(t - 1, df2) if df2 > 0 else (),
+    )
+
+
+_ALIGNMENTS = ("mean", "median")
+
+
+def friedman_aligned_ranks_test(
+    scores, *, greater_is_better: bool = False, alignment: str = "mean"
+) -> BlockRankTestResult:
+    """Friedman's aligned ranks test (Hodges & Lehmann 1962; García et al. 2010).
+
+    Subtract each block's location (its mean over the learners, as García et
+    al. 2010 and scmamp, or its median) from the block's scores, rank all
+    ``k N`` aligned values together (``R̂_bj``, mid-ranks for ties), and with
+    ``R̂_j`` the learners' and ``R̂_b`` the blocks' rank sums:
+    ``T = (k − 1) [Σ_j R̂_j² − (k N² / 4)(k N + 1)²] / ([k N (k N + 1)(2 k N + 1)
+    / 6] − Σ_b R̂_b² / k)``, χ²(k − 1) under H0 (García et al. 2010, Sec. 3.2;
+    scmamp's ``friedmanAlignedRanksTest``). Aligning lets the blocks be
+    compared with each other, which helps when there are few learners.
+
+    Parameters
+    ----------
+    scores : DataFrame or array-like of shape (n_blocks, n_learners)
+        One row per block, one column per learner; no NaN.
+    greater_is_better : bool, default=False
+        Direction (for ``learner_scores``; T does not depend on it).
+    alignment : {"mean", "median"}, default="mean"
+        The block location subtracted.
+
+    Returns
+    -------
+    BlockRankTestResult
+        ``learner_scores``: the learners' average aligned ranks (1 = best,
+        ``k N`` = worst).
+
+    Notes
+    -----
+    The denominator's first term is ``Σ R̂²`` without ties, as in García et al.
+    and scmamp; with tied aligned values it is not tie-corrected (neither is
+    scmamp's). Aligned values equal to 9 significant digits of the largest
+    are ties: ``x − mean`` of two blocks that are equal in exact arithmetic
+    differ in the last bits, and scmamp ranks them by that noise (on García
+    & Herrera's 2008 table its T differs from the tie-aware one by 1e-4). No
+    standard effect size exists for this test.
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import friedman_aligned_ranks_test
+    >>> acc = [[0.75, 0.77, 0.79, 0.80], [0.73, 0.75, 0.72, 0.71],
+    ...        [0.74, 0.72, 0.59, 0.64], [0.90, 0.92, 0.94, 0.93],
+    ...        [0.62, 0.66, 0.65, 0.67]]
+    >>> res = friedman_aligned_ranks_test(acc, greater_is_better=True)
+    >>> round(res.statistic, 3), round(res.pvalue, 3)
+    (1.348, 0.718)
+    """
+    values, learners, _ = _validate_scores(scores)
+    sign = _check_direction(greater_is_better)
+    alignment = _check_choice(alignment, _ALIGNMENTS, "alignment")
+    n, k = values.shape
+    location = np.mean if alignment == "mean" else np.median
+    size = np.max(np.abs(values))  # ranks are scale-free; no overflow near 1e308
+    unit = values / size if size > 0 else values
+    aligned = unit - location(unit, axis=1, keepdims=True)
+    scale = np.max(np.abs(aligned))
+    if scale > 0:  # equal to 9 digits: a tie, not floating-point noise
+        aligned = np.round(aligned / scale, 9)
+    ranks = stats.rankdata(sign * aligned.ravel()).reshape(n, k)
+    kn = k * n
+    col = ranks.sum(axis=0)
+    row = ranks.sum(axis=1)
+    numerator = (k - 1) * (np.sum(col**2) - (kn * n / 4.0) * (kn + 1) ** 2)
+    denominator = kn * (kn + 1) * (2 * kn + 1) / 6.0 - np.sum(row**2) / k
+    notes = []
+    if denominator <= 1e-12 * kn**3:
+        statistic, pvalue = float("nan"), float("nan")
+        notes.append("T is undefined: the blocks' aligned ranks have no spread.")
+    else:
+        statistic = float(numerator / denominator)
+        pvalue = float(stats.chi2.sf(statistic, k - 1))
+    return BlockRankTestResult(
+        statistic=statistic,
+        pvalue=pvalue,
+        df=(k - 1,),
+        distribution="chi2",
+        n_blocks=n,
+        n_learners=k,
+        learner_scores=_series(col / n, learners, "average_aligned_rank"),
+        method=f"Friedman aligned ranks test (alignment by the block {alignment})",
+        null_hypothesis=(
+            "H0: the learners' aligned scores are exchangeable within every block "
+            "(the learners perform equivalently)."
+        ),
+        notes=tuple(notes),
+    )

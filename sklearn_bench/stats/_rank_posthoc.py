@@ -1,0 +1,215 @@
+"""Post-hoc tests of all pairs after Friedman's or Quade's test (PMCMRplus,
+scikit-posthocs), and the exact distribution of a difference of two Friedman
+rank sums (Eisinga, Heskes, Pelzer & te Grotenhuis 2017).
+
+Every test here compares the within-block ranks of two learners under the
+global null hypothesis of Friedman's test: in every block the k learners'
+ranks are exchangeable. Unlike the paired tests of
+:func:`~sklearn_bench.stats.pairwise_tests` with ``method="wilcoxon"``, the
+verdict on a pair depends on the other learners (their ranks enter the ranks
+of the pair; Benavoli, Corani & Mangili 2016).
+"""
+
+from functools import lru_cache
+from itertools import combinations
+from math import comb
+
+import numpy as np
+from scipy import stats
+
+RANK_METHODS = ("conover", "siegel", "miller", "quade", "nemenyi", "exact_ranksum")
+SINGLE_STEP = ("nemenyi", "miller")  # simultaneous p-values, no adjustment
+# The convolution is in float64; a tail below this is recomputed exactly.
+_TINY = 1e-290
+
+
+def _pairs(k):
+    return np.array(list(combinations(range(k), 2))).T
+
+
+def rank_posthoc(ranks, values, method):
+    """Raw and (for single-step methods) simultaneous p-values of all pairs.
+
+    ``ranks``: the N x k within-block mid-ranks (rank 1 = best); ``values``:
+    the N x k scores (Quade's block ranges). Returns a dict of arrays over the
+    pairs ``(0, 1), (0, 2), ...``: ``estimate`` (difference of average ranks,
+    ``R̄_i − R̄_j``), ``statistic``, ``pvalue`` and, for Nemenyi and Miller,
+    ``pvalue_simultaneous``, plus ``statistic_name``.
+    """
+    n, k = ranks.shape
+    i, j = _pairs(k)
+    rank_sums = ranks.sum(axis=0)
+    mean_ranks = rank_sums / n
+    out = {"estimate": mean_ranks[i] - mean_ranks[j]}
+    z = (mean_ranks[i] - mean_ranks[j]) / np.sqrt(k * (k + 1) / (6.0 * n))
+    if method in ("siegel", "nemenyi", "miller"):
+        out["pvalue"] = np.minimum(1.0, 2 * stats.norm.sf(np.abs(z)))
+        if method == "siegel":
+            out["statistic"], out["statistic_name"] = z, "z"
+        elif method == "nemenyi":
+            # Demsar (2006): q = sqrt(2) z, studentized range of k means, df = inf
+            q = np.abs(z) * np.sqrt(2)
+            out["statistic"], out["statistic_name"] = q, "q"
+            out["pvalue_simultaneous"] = np.clip(
+                stats.studentized_range.sf(q, k, np.inf), 0.0, 1.0
+            )
+        else:
+            # Miller (1966): Scheffe-type, z^2 against chi2(k - 1)
+            out["statistic"], out["statistic_name"] = z**2, "chi2"
+            out["pvalue_simultaneous"] = stats.chi2.sf(z**2, k - 1)
+        return out
+    if method == "conover":
+        # Conover & Iman (1979); Conover (1999, Sec. 5.8):
+        # t = (R_i - R_j) / sqrt(2 (N A1 - sum R_j^2) / ((N - 1)(k - 1)))
+        a1 = float(np.sum(ranks**2))
+        residual = n * a1 - float(np.sum(rank_sums**2))
+        if residual <= 1e-12 * n * a1:
+            raise ValueError(
+                "Conover's t is undefined: every block ranks the learners in the "
+                "same order, so the residual variance of the ranks is zero; use "
+                "method='exact_ranksum' (exact) or 'nemenyi'."
+            )
+        df = (n - 1) * (k - 1)
+        t = (rank_sums[i] - rank_sums[j]) / np.sqrt(2 * residual / df)
+        out["statistic"], out["statistic_name"] = t, "t"
+        out["pvalue"] = 2 * stats.t.sf(np.abs(t), df)
+        return out
+    if method == "quade":
+        # Quade (1979); Conover (1999, Sec. 5.8): block weights Q_b = rank of
+        # the block's range, S_j = sum_b Q_b (r_bj - (k + 1) / 2),
+        # t = (S_i - S_j) / sqrt(2 N (A - B) / ((N - 1)(k - 1)))
+        weights = stats.rankdata(np.ptp(values, axis=1))
+        s = weights[:, None] * (ranks - (k + 1) / 2.0)
+        big_a = float(np.sum(s**2))
+        col = s.sum(axis=0)
+        big_b = float(np.sum(col**2)) / n
+        if big_a - big_b <= 1e-12 * max(big_a, 1.0):
+            raise ValueError(
+                "Quade's t is undefined: the weighted ranks have no residual "
+                "variance (every block ranks the learners in the same order, or "
+                "every block's range is 0); use method='exact_ranksum'."
+            )
+        df = (n - 1) * (k - 1)
+        t = (col[i] - col[j]) / np.sqrt(2 * n * (big_a - big_b) / df)
+        out["statistic"], out["statistic_name"] = t, "t"
+        out["pvalue"] = 2 * stats.t.sf(np.abs(t), df)
+        return out
+    if method == "exact_ranksum":
+        d = rank_sums[i] - rank_sums[j]
+        out["statistic"], out["statistic_name"] = d, "rank_sum_difference"
+        out["pvalue"] = exact_ranksum_pvalues(ranks, d)
+        return out
+    raise ValueError(f"`method` must be one of {list(RANK_METHODS)}; got {method!r}.")
+
+
+# ----------------------------------------------------- Eisinga et al. (2017)
+@lru_cache(maxsize=4096)
+def eisinga_count(d, k, n):
+    """``W(|D| >= d)``: the number of the ``(k (k − 1))^n`` equally likely
+    configurations in which a difference of two Friedman rank sums is at least
+    ``d`` in absolute value (no ties; ``d`` an integer in ``[0, n (k − 1)]``).
+
+    Eisinga et al. (2017), eq. (6)-(8) (PMCMRplus's ``pexactfrsd``), in exact
+    integer arithmetic: with ``P(D >= d) = sum_h C(n, h) / (k^h (1 − k)^n)
+    sum_s (−1)^s C(2h, h + s) C(k s − d + h, k s − d − h)`` over
+    ``k s − d − h >= 0``, ``W(|D| >= d) = 2 (k (k − 1))^n P(D >= d)`` for
+    ``d > 0``.
+    """
+    if d <= 0:
+        return (k * (k - 1)) ** n
+    total = 0
+    for h in range(n + 1):
+        inner = 0
+        for s in range(h + 1):
+            top = k * s - d - h
+            if top >= 0:
+                inner += (-1) ** s * comb(2 * h, h + s) * comb(k * s - d + h, top)
+        # C(n, h) / (k^h (1 - k)^n) times (k (k - 1))^n
+        total += comb(n, h) * k ** (n - h) * (-1) ** n * inner
+    return 2 * total
+
+
+def eisinga_pvalue(d, k, n):
+    """Exact ``P(|D| >= |d|)`` of Eisinga et al. (2017) (no ties), a float."""
+    d = abs(int(round(d)))
+    if d == 0:
+        return 1.0
+    if d > n * (k - 1):
+        return 0.0
+    count = eisinga_count(d, k, n)
+    total = (k * (k - 1)) ** n
+    return float(count / total) if count else 0.0
+
+
+def _block_kernel(doubled_row):
+    """Counts of ``r_a − r_b`` (doubled ranks) over the ordered pairs a != b of a
+    block, as an array indexed by ``difference + offset``."""
+    diffs = np.subtract.outer(doubled_row, doubled_row)
+    diffs = diffs[~np.eye(len(doubled_row), dtype=bool)]
+    offset = int(np.max(np.abs(diffs)))
+    return np.bincount(diffs + offset, minlength=2 * offset + 1), offset
+
+
+def ranksum_difference_distribution(ranks, *, exact=False):
+    """Null distribution of the difference of two learners' rank sums.
+
+    Under H0 each block's ranks are a random arrangement of its observed
+    (mid-)ranks, independently over the blocks, so ``(r_i, r_j)`` of a block is
+    an ordered pair of distinct positions drawn uniformly; the difference of
+    the rank sums is the sum over blocks. Convolved block by block, in doubled
+    ranks (integers). Returns ``(support, weights)`` with ``support`` the
+    doubled differences; ``weights`` are probabilities (float) or, with
+    ``exact=True``, integer counts out of ``(k (k − 1))^N`` (Python ints).
+    Without ties this is the distribution of Eisinga et al. (2017).
+    """
+    doubled = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
+    k = doubled.shape[1]
+    dist = np.array([1], dtype=object if exact else float)
+    offset = 0
+    cache_kernels = {}
+    for row in doubled:
+        key = tuple(np.sort(row))
+        if key not in cache_kernels:
+            counts, off = _block_kernel(np.array(key))
+            kern = counts.astype(object) if exact else counts / (k * (k - 1.0))
+            cache_kernels[key] = (kern, off)
+        kern, off = cache_kernels[key]
+        dist = np.convolve(dist, kern)
+        offset += off
+    support = np.arange(-offset, offset + 1)
+    return support, dist
+
+
+def exact_ranksum_pvalues(ranks, d):
+    """Two-sided exact p-values ``P(|D| >= |d|)`` of rank-sum differences ``d``.
+
+    Without ties (every block a permutation of ``1..k``) a p-value that the
+    float64 convolution puts below 1e-290 is recomputed by Eisinga et al.'s
+    exact integer formula; with ties, by the exact integer convolution.
+    """
+    ranks = np.asarray(ranks, dtype=float)
+    n, k = ranks.shape
+    support, prob = ranksum_difference_distribution(ranks)
+    absolute = np.abs(support)
+    # tail[t] = P(|D| >= t) over the doubled support, from the top down
+    target = np.rint(2 * np.abs(np.asarray(d, dtype=float))).astype(np.int64)
+    out = np.empty(target.shape, dtype=float)
+    no_ties = np.array_equal(
+        np.sort(ranks, axis=1), np.tile(np.arange(1, k + 1), (n, 1))
+    )
+    exact_dist = None
+    for idx, t in np.ndenumerate(target):
+        if t == 0:
+            out[idx] = 1.0
+            continue
+        p = float(np.sum(prob[absolute >= t]))
+        if p < _TINY:
+            if no_ties:
+                p = eisinga_pvalue(t // 2, k, n)
+            else:
+                if exact_dist is None:
+                    exact_dist = ranksum_difference_distribution(ranks, exact=True)[1]
+                count = sum(exact_dist[absolute >= t])
+                p = float(count / (k * (k - 1)) ** n) if count else 0.0
+        out[idx] = min(1.0, p)
+    return out

@@ -1,0 +1,116 @@
+"""The post-hoc after Friedman's test is a choice of the analysis (issue 24):
+``analyse_result(posthoc=...)``, ``write_report``, config ``[analysis] posthoc``;
+the methods paragraph names and cites the one chosen."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sklearn_bench import BenchmarkResult
+from sklearn_bench._config import ConfigError, parse_config
+from sklearn_bench.report import analyse_result, format_summary, write_report
+
+
+def _result():
+    rng = np.random.default_rng(0)
+    n = 8
+    df = pd.DataFrame(
+        {
+            "d": np.repeat([f"d{i}" for i in range(n)], 4),
+            "l": list("ABCD") * n,
+            "error_rate": (
+                rng.uniform(0.1, 0.3, 4 * n) + np.tile([0, 0.02, 0.05, 0.1], n)
+            ),
+        }
+    )
+    return BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", value="error_rate", greater_is_better=False
+    )
+
+
+def test_default_is_nemenyi_as_before():
+    """H: without a choice the post-hoc is Nemenyi's (FriedmanResult.posthoc)."""
+    result = _result()
+    analysis = analyse_result(result)
+    assert analysis.posthoc_method == "nemenyi"
+    expected = result.friedman().posthoc("nemenyi")
+    pd.testing.assert_frame_equal(analysis.posthoc, expected)
+
+
+@pytest.mark.parametrize(
+    "posthoc, adjust, expect_adjust",
+    [
+        ("conover", None, "shaffer"),
+        ("exact_ranksum", "holm", "holm"),
+        ("miller", None, "single_step"),
+        ("quade", "finner", "finner"),
+    ],
+)
+def test_chosen_posthoc_delegates_to_pairwise_test(posthoc, adjust, expect_adjust):
+    """H: a chosen post-hoc gives the adjusted p-values of
+    BenchmarkResult.pairwise_test(method=posthoc) and records its correction."""
+    result = _result()
+    analysis = analyse_result(result, posthoc=posthoc, posthoc_adjust=adjust)
+    ref = result.pairwise_test(method=posthoc, adjust=adjust).to_frame()
+    np.testing.assert_allclose(
+        analysis.posthoc["pvalue_adjusted"], ref["pvalue_adjusted"]
+    )
+    assert analysis.posthoc_adjust == expect_adjust
+    assert set(analysis.posthoc["method"]) == {posthoc}
+
+
+def test_methods_paragraph_cites_the_chosen_posthoc(tmp_path):
+    """H: with posthoc='exact_ranksum' and Holm the methods paragraph names the exact
+    test and cites Eisinga et al. 2017 and Holm 1979 (listed in the references); the
+    summary names the test too; the default cites neither."""
+    result = _result()
+    analysis = write_report(
+        result, tmp_path, figure_formats=(), posthoc="exact_ranksum",
+        posthoc_adjust="holm",
+    )  # fmt: skip
+    md = (tmp_path / "methods.md").read_text()
+    assert "exact all-pairs tests of differences of Friedman rank sums" in md
+    assert "Eisinga et al. 2017" in md and "BMC Bioinformatics, 18, 68" in md
+    assert "Exact rank-sum" in format_summary(analysis, result)
+    html = (tmp_path / "report.html").read_text()
+    assert "Exact rank-sum (Eisinga et al. 2017) (holm) post-hoc comparisons" in html
+    write_report(result, tmp_path / "default", figure_formats=())
+    md = (tmp_path / "default" / "methods.md").read_text()
+    assert "Eisinga" not in md and "Nemenyi" in md
+
+
+def test_bad_posthoc_choices_raise():
+    """H: an unknown post-hoc, or single-step with a stepwise test (or the reverse),
+    raises a ValueError naming the argument."""
+    result = _result()
+    with pytest.raises(ValueError, match="`posthoc`"):
+        analyse_result(result, posthoc="tukey")
+    with pytest.raises(ValueError, match="`posthoc_adjust`"):
+        analyse_result(result, posthoc="nemenyi", posthoc_adjust="holm")
+    with pytest.raises(ValueError, match="`posthoc_adjust`"):
+        analyse_result(result, posthoc="conover", posthoc_adjust="single_step")
+
+
+_GOOD = {
+    "experiment": {"cv": 3},
+    "learners": {"lr": {"class": "sklearn.linear_model.LogisticRegression"}},
+    "datasets": {"iris": {"sklearn": "iris"}},
+}
+
+
+def test_config_analysis_posthoc():
+    """H: [analysis] posthoc and posthoc_adjust are read (resolved default
+    correction), and a bad value fails naming the key."""
+    config = parse_config({**_GOOD, "analysis": {"posthoc": "conover"}})
+    assert (config.posthoc, config.posthoc_adjust) == ("conover", "shaffer")
+    assert "posthoc" in config.analysis_keys
+    config = parse_config(
+        {**_GOOD, "analysis": {"posthoc": "siegel", "posthoc_adjust": "rom"}}
+    )
+    assert (config.posthoc, config.posthoc_adjust) == ("siegel", "rom")
+    with pytest.raises(ConfigError, match="`analysis.posthoc`"):
+        parse_config({**_GOOD, "analysis": {"posthoc": "dunn"}})
+    with pytest.raises(ConfigError, match="`analysis.posthoc_adjust`"):
+        parse_config(
+            {**_GOOD, "analysis": {"posthoc": "nemenyi", "posthoc_adjust": "holm"}}
+        )
