@@ -1284,6 +1284,25 @@ CASES = [
         },
         {"estimate": PERF.mean(axis=0), "bootstrap_draws": PERF, "n_datasets": 8},
     ),
+    (
+        "BenchmarkResult.leaderboard",
+        _method("leaderboard"),
+        {
+            "metric": bad_choices(),
+            "reference": bad_choices(),
+            "reference_rating": bad_scalars(),
+            "n_bootstrap": bad_sizes(),
+            "confidence_level": bad_scalars(),
+            "rank_by": bad_choices(),
+        },
+        {"n_bootstrap": 50, "random_state": 0},
+    ),
+    (
+        "BenchmarkResult.win_rate_matrix",
+        _method("win_rate_matrix"),
+        {"metric": bad_choices()},
+        {},
+    ),
 ]
 
 CASES = [
@@ -1309,6 +1328,7 @@ DOCUMENTED_NAN = {
     "(a note says so)",
     "win_rate_matrix": "win_rate_matrix: the diagonal is NaN; a pair without a "
     "common data set is NaN",
+    "BenchmarkResult.win_rate_matrix": "the diagonal is NaN (stats.win_rate_matrix)",
     "multiple_rule_bias": "MultipleRuleBiasResult: the comparative advantages are "
     "NaN for r = 1 (one rule, nothing to compare)",
     "BenchmarkResult.friedman": "FriedmanResult: iman_davenport_statistic and "
