@@ -155,7 +155,6 @@ def _bt_fit(wins, n, t0, *, max_iter=200, tol=1e-10):
     t = np.array(t0, dtype=float)
     n_problems, p = t.shape
     shared = n.ndim == 2
-    ll = _bt_loglik(wins, n, t)
     active = np.arange(n_problems)
     eye = np.eye(p, dtype=bool)
     for _ in range(max_iter):
@@ -166,27 +165,26 @@ def _bt_fit(wins, n, t0, *, max_iter=200, tol=1e-10):
         prob = expit(ta[:, :, None] - ta[:, None, :])
         grad = wins[active] - (na * prob).sum(-1) - 2 * RIDGE * ta
         v = na * prob * (1 - prob)
-        hess = -v  # the negated Hessian, positive semi-definite
         diag = v.sum(-1) + 2 * RIDGE
-        hess = np.where(eye, diag[:, :, None], hess)
+        hess = np.where(eye, diag[:, :, None], -v)  # minus the Hessian
         # The likelihood is flat along (1, ..., 1); a penalty on the mean (zero
         # at the centred maximum) makes the system definite without moving it.
         scale = diag.mean(-1, keepdims=True)[:, :, None] / p + 1e-12
         step = np.linalg.solve(hess + scale, grad[:, :, None])[:, :, 0]
-        new = ta + step
-        new_ll = _bt_loglik(wins[active], na, new)
-        worse = new_ll < ll[active] - 1e-12 * np.abs(ll[active])
-        for _ in range(40):
-            if not worse.any():
-                break
-            step[worse] *= 0.5
-            new[worse] = ta[worse] + step[worse]
-            new_ll[worse] = _bt_loglik(
-                wins[active][worse], na if shared else na[worse], new[worse]
-            )
-            worse = new_ll < ll[active] - 1e-12 * np.abs(ll[active])
-        t[active] = new
-        ll[active] = new_ll
+        # Near the maximum (a warm start) Newton's step is sound; a long step
+        # is halved until the likelihood does not fall.
+        big = np.flatnonzero(np.abs(step).max(-1) > 0.5)
+        if big.size:
+            wb, nb, tb = wins[active][big], (na if shared else na[big]), ta[big]
+            old = _bt_loglik(wb, nb, tb)
+            sb = step[big]
+            for _ in range(60):
+                worse = _bt_loglik(wb, nb, tb + sb) < old - 1e-12 * np.abs(old)
+                if not worse.any():
+                    break
+                sb[worse] *= 0.5
+            step[big] = sb
+        t[active] = ta + step
         active = active[np.abs(step).max(-1) > tol]
     return t - t.mean(-1, keepdims=True)
 
@@ -211,9 +209,18 @@ def _rank_sets(estimate, draws, level, *, marginal):
     found worse. A pair whose difference does not vary over the draws is
     decided by the sign of its estimate.
     """
+    return _rank_sets_from(_studentised(estimate, draws), level, marginal=marginal)
+
+
+def _studentised(estimate, draws):
+    """The pieces of :func:`_rank_sets` that do not depend on the level."""
     estimate = np.asarray(estimate, dtype=float)
     draws = np.asarray(draws, dtype=float)
     draws = draws[np.isfinite(draws).all(axis=1)]
+    if draws.shape[0] == 0:
+        raise ValueError(
+            "`bootstrap_draws` has no finite draw to compute rank sets from."
+        )
     p = estimate.size
     diff = estimate[:, None] - estimate[None, :]
     dev = draws - estimate
@@ -225,13 +232,15 @@ def _rank_sets(estimate, draws, level, *, marginal):
         z = np.where(varies, diff / sigma, np.where(diff > 0, np.inf, -np.inf))
         tstat = np.where(varies[None], ddev / sigma, -np.inf)
     fixed = offdiag & ~varies & (diff > 0)  # decided without sampling error
-    if draws.shape[0] == 0:
-        raise ValueError(
-            "`bootstrap_draws` has no finite draw to compute rank sets from."
-        )
+    return z, tstat, fixed, offdiag & varies
+
+
+def _rank_sets_from(parts, level, *, marginal):
+    z, tstat, fixed, in_play = parts
+    p = z.shape[0]
     if not marginal:
         rejected = fixed.copy()
-        active = offdiag & varies
+        active = in_play.copy()
         while active.any():
             stat = np.where(active[None], tstat, -np.inf).max(axis=(1, 2))
             crit = np.quantile(stat, level)
@@ -247,8 +256,8 @@ def _rank_sets(estimate, draws, level, *, marginal):
     tstat_t = tstat.transpose(0, 2, 1)  # [b, i, k] = tstat of the pair (k, i)
     row_rej = fixed.copy()  # [i, k]: i found better than k
     col_rej = fixed.T.copy()  # [i, k]: k found better than i
-    row_act = offdiag & varies
-    col_act = row_act.T.copy()
+    row_act = in_play.copy()
+    col_act = in_play.T.copy()
     while row_act.any() or col_act.any():
         stat = np.maximum(
             np.where(row_act[None], tstat, -np.inf).max(axis=2),
@@ -1025,8 +1034,9 @@ def leaderboard_table(
     else:
         est, draws = rating, rating_draws
     finite = np.isfinite(draws).all(axis=1)
-    low, high = _rank_sets(est, draws[finite], level, marginal=False)
-    low_m, high_m = _rank_sets(est, draws[finite], level, marginal=True)
+    parts = _studentised(est, draws[finite])
+    low, high = _rank_sets_from(parts, level, marginal=False)
+    low_m, high_m = _rank_sets_from(parts, level, marginal=True)
     rank = _point_ranks(est)
 
     index = pd.Index(names, name="learner")
