@@ -116,3 +116,22 @@ def test_experiment_result_has_fit_and_score_times():
     for name in board.index:
         assert board.loc[name, "fit_time"] == pytest.approx(expected[name])
     assert (board["score_time"] >= 0).all()
+
+
+def test_fast_selection_equals_blocks_with_missing():
+    """H: the leaderboard's table equals _select.blocks_with_missing (the
+    selection of the pairwise tests and Skillings–Mack) with a missing learner,
+    a failed replicate and a learner with fewer replicates."""
+    from sklearn_bench.results import _select
+    from sklearn_bench.results._leaderboard import _blocks
+
+    df = _long(4, n=8, replicates=3)
+    df = df[~((df["model"] == "B") & (df["data"] == "d1"))]  # missing
+    df = df[~((df["model"] == "C") & (df["data"] == "d2") & (df["rep"] == 2))]
+    df.loc[(df["model"] == "D") & (df["data"] == "d3") & (df["rep"] == 0), "error"] = (
+        np.nan
+    )
+    result = _result(df)
+    ours = _blocks(result, result.learners, "error")
+    ref = _select.blocks_with_missing(result, result.learners, metric="error")
+    pd.testing.assert_frame_equal(ours, ref)
