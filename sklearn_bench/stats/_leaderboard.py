@@ -818,6 +818,8 @@ class LeaderboardResult:
 
 def _percentile(draws, level):
     lo, hi = (1 - level) / 2, (1 + level) / 2
+    if not np.isnan(draws).any():
+        return np.quantile(draws, [lo, hi], axis=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         return np.nanquantile(draws, [lo, hi], axis=0)
