@@ -1303,6 +1303,22 @@ CASES = [
         {"metric": bad_choices()},
         {},
     ),
+    (
+        "plot_rank_intervals",
+        lambda **k: __import__(
+            "sklearn_bench.plotting", fromlist=["x"]
+        ).plot_rank_intervals(**k),
+        {"leaderboard": bad_choices()},
+        {"leaderboard": RESULT.leaderboard(n_bootstrap=20, random_state=0)},
+    ),
+    (
+        "plot_win_rate_matrix",
+        lambda **k: __import__(
+            "sklearn_bench.plotting", fromlist=["x"]
+        ).plot_win_rate_matrix(**k),
+        {"matrix": bad_2d(), "annotate": bad_choices()},
+        {"matrix": RESULT.win_rate_matrix()},
+    ),
 ]
 
 CASES = [

@@ -151,8 +151,8 @@ class LeaderboardMixin:
         >>> board[["rating", "win_rate", "rank_low", "rank_high"]].round(2)
                   rating  win_rate  rank_low  rank_high
         learner
-        A        1098.05      0.68         1          1
-        B        1062.85      0.62         2          2
+        A        1098.05      0.68         1          2
+        B        1062.85      0.62         1          2
         C         839.09      0.20         3          3
         """
         res = self._leaderboard_result(

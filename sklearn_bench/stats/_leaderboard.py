@@ -212,11 +212,21 @@ def _rank_sets(estimate, draws, level, *, marginal):
     return _rank_sets_from(_studentised(estimate, draws), level, marginal=marginal)
 
 
-def _studentised(estimate, draws):
-    """The pieces of :func:`_rank_sets` that do not depend on the level."""
+def _studentised(estimate, draws, se_hat=None, se_draws=None):
+    """The pieces of :func:`_rank_sets` that do not depend on the level.
+
+    Without standard errors, each pair is studentised by the bootstrap standard
+    deviation of its difference (``csranks``). With ``se_hat (p, p)`` and
+    ``se_draws (B, p, p)``, the standard errors of the pairwise differences on
+    the data and within each resample, it is the bootstrap-t: each resample's
+    deviation is divided by its own standard error, which carries the
+    uncertainty of the standard error into the critical value (Hall 1992) and
+    keeps the coverage at 20 data sets (``benchmarks/leaderboard_coverage.py``).
+    """
     estimate = np.asarray(estimate, dtype=float)
     draws = np.asarray(draws, dtype=float)
-    draws = draws[np.isfinite(draws).all(axis=1)]
+    keep = np.isfinite(draws).all(axis=1)
+    draws = draws[keep]
     if draws.shape[0] == 0:
         raise ValueError(
             "`bootstrap_draws` has no finite draw to compute rank sets from."
@@ -225,14 +235,45 @@ def _studentised(estimate, draws):
     diff = estimate[:, None] - estimate[None, :]
     dev = draws - estimate
     ddev = dev[:, :, None] - dev[:, None, :]
-    sigma = ddev.std(axis=0)
     offdiag = ~np.eye(p, dtype=bool)
-    varies = sigma > 1e-12 * (np.abs(diff) + np.abs(estimate).max() + 1e-300)
+    scale = 1e-12 * (np.abs(diff) + np.abs(estimate).max() + 1e-300)
+    if se_hat is None:
+        sigma = ddev.std(axis=0)
+        varies = sigma > scale
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tstat = np.where(varies[None], ddev / sigma, -np.inf)
+    else:
+        sigma = se_hat
+        varies = sigma > scale
+        se_draws = se_draws[keep]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tstat = np.where(se_draws > scale, ddev / se_draws, 0.0)
+        tstat = np.where(varies[None], tstat, -np.inf)
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(varies, diff / sigma, np.where(diff > 0, np.inf, -np.inf))
-        tstat = np.where(varies[None], ddev / sigma, -np.inf)
     fixed = offdiag & ~varies & (diff > 0)  # decided without sampling error
     return z, tstat, fixed, offdiag & varies
+
+
+def _pair_standard_errors(x, counts):
+    """Standard errors of the mean pairwise differences of ``x (N, p)``, on the
+    data ``(p, p)`` and within each resample of multiplicities ``counts (B, N)``
+    ``(B, p, p)`` (plug-in: the standard deviation of the differences over the
+    resampled data sets, over sqrt(N))."""
+    n, p = x.shape
+    d = x[:, :, None] - x[:, None, :]
+    se_hat = d.std(axis=0) / np.sqrt(n)
+    total = counts.sum(axis=1)[:, None, None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m = counts @ x / total[:, :, 0]
+        cross = (counts @ (x[:, :, None] * x[:, None, :]).reshape(n, p * p)).reshape(
+            -1, p, p
+        ) / total
+        sq = np.einsum("bjj->bj", cross)
+        var = sq[:, :, None] + sq[:, None, :] - 2 * cross
+        var -= (m[:, :, None] - m[:, None, :]) ** 2
+        se_draws = np.sqrt(np.maximum(var, 0.0) / total)
+    return se_hat, se_draws
 
 
 def _rank_sets_from(parts, level, *, marginal):
@@ -1029,14 +1070,19 @@ def leaderboard_table(
             rank_by = "rating"
 
     sign = 1.0 if greater_is_better else -1.0
+    se = (None, None)
     if rank_by == "score":
         est, draws = sign * mean_score, sign * score_draws
+        se = _pair_standard_errors(sign * values[complete], counts[:, complete])
     elif rank_by == "mean_rank":
         est, draws = -mean_rank, -rank_draws
+        se = _pair_standard_errors(-ranks_c, counts[:, complete])
     else:
         est, draws = rating, rating_draws
     finite = np.isfinite(draws).all(axis=1)
-    parts = _studentised(est, draws[finite])
+    if se[1] is not None:
+        se = (se[0], se[1][finite])
+    parts = _studentised(est, draws[finite], *se)
     low, high = _rank_sets_from(parts, level, marginal=False)
     low_m, high_m = _rank_sets_from(parts, level, marginal=True)
     rank = _point_ranks(est)

@@ -254,6 +254,38 @@ def test_rank_sets_equal_the_csranks_algorithm(seed):
         assert (marg.low[i], marg.high[i]) == (lo[0], hi[0])
 
 
+def test_bootstrap_t_reduces_to_the_csranks_studentisation():
+    """H: the leaderboard's bootstrap-t (each resample studentised by its own
+    standard errors) equals the csranks studentisation when every resample's
+    standard error is the bootstrap SD; and _pair_standard_errors gives the SD
+    of the paired differences over sqrt(N) on the data, and within a resample
+    that repeats each data set once."""
+    from sklearn_bench.stats._leaderboard import (
+        _pair_standard_errors,
+        _rank_sets_from,
+        _studentised,
+    )
+
+    rng = np.random.default_rng(11)
+    x = rng.normal(0, 1, (30, 5)) + np.arange(5) * 0.3
+    est = x.mean(axis=0)
+    counts = rng.multinomial(30, np.full(30, 1 / 30), size=300).astype(float)
+    draws = counts @ x / 30
+    dev = draws - est
+    sigma = (dev[:, :, None] - dev[:, None, :]).std(axis=0)
+    plain = _studentised(est, draws)
+    fixed_se = _studentised(est, draws, sigma, np.broadcast_to(sigma, (300, 5, 5)))
+    for a, b in zip(plain, fixed_se, strict=True):
+        np.testing.assert_array_equal(a, b)
+    se_hat, se_draws = _pair_standard_errors(x, np.ones((1, 30)))
+    d = x[:, 0] - x[:, 1]
+    assert se_hat[0, 1] == pytest.approx(d.std() / np.sqrt(30), rel=1e-12)
+    np.testing.assert_allclose(se_draws[0], se_hat, rtol=1e-9, atol=1e-12)
+    parts = _studentised(est, draws, *_pair_standard_errors(x, counts))
+    low, high = _rank_sets_from(parts, 0.95, marginal=False)
+    assert (low <= high).all()
+
+
 def test_rank_sets_contain_the_estimate_and_marginal_is_tighter():
     """H: every set contains the estimated rank, marginal sets lie inside the
     simultaneous ones, the estimated best may be best; and lower-is-better
