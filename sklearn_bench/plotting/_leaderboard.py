@@ -67,8 +67,15 @@ def plot_rank_intervals(leaderboard, *, ax=None, title=None):
     _check_board(leaderboard)
     n = len(leaderboard)
     if ax is None:
-        height = max(_MIN_HEIGHT, 0.8 + _ROW_INCHES * n)
-        _, ax = plt.subplots(figsize=(6.0, height), layout="constrained")
+        # Fixed margins rather than a constrained layout: measuring 50 labels
+        # twice costs seconds, and their width is known from their length.
+        height = max(_MIN_HEIGHT, 0.9 + _ROW_INCHES * n)
+        label = max(len(str(i)) for i in leaderboard.index)
+        left = min(3.0, 0.3 + 0.065 * label)
+        fig = plt.figure(figsize=(left + 4.6, height))
+        ax = fig.add_axes(
+            (left / (left + 4.6), 0.5 / height, 4.4 / (left + 4.6), 1 - 0.95 / height)
+        )
     y = np.arange(n)
     best = (
         leaderboard["may_be_best"].to_numpy(dtype=bool)
@@ -162,8 +169,20 @@ def plot_win_rate_matrix(matrix, *, ax=None, annotate=None, title=None):
     if not isinstance(annotate, bool | np.bool_):
         raise ValueError(f"`annotate` must be a bool or None; got {annotate!r}.")
     if ax is None:
-        side = min(14.0, max(3.5, 1.5 + 0.22 * n))
-        _, ax = plt.subplots(figsize=(side + 1.0, side), layout="constrained")
+        side = min(11.0, max(2.5, 0.2 * n))  # the cells, in inches
+        label = max(len(str(i)) for i in matrix.index)
+        margin = min(2.5, 0.5 + 0.06 * label)
+        width, height = margin + side + 1.3, margin + side + 0.4
+        fig = plt.figure(figsize=(width, height))
+        ax = fig.add_axes(
+            (margin / width, margin / height, side / width, side / height)
+        )
+        cax = fig.add_axes(
+            ((margin + side + 0.15) / width, margin / height, 0.2 / width,
+             side / height)
+        )  # fmt: skip
+    else:
+        cax = None
     image = ax.imshow(
         np.ma.masked_invalid(values), cmap="RdBu_r", vmin=0, vmax=1, aspect="equal"
     )
@@ -184,6 +203,9 @@ def plot_win_rate_matrix(matrix, *, ax=None, annotate=None, title=None):
                         fontsize=7,
                         color="white" if abs(values[i, j] - 0.5) > 0.3 else "black",
                     )  # fmt: skip
-    ax.figure.colorbar(image, ax=ax, shrink=0.6, label="win rate")
+    if cax is None:
+        ax.figure.colorbar(image, ax=ax, shrink=0.6, label="win rate")
+    else:
+        ax.figure.colorbar(image, cax=cax, label="win rate")
     ax.set_title(title or "Win rates (ordered by rating)", fontsize=10)
     return ax

@@ -164,6 +164,10 @@ class LeaderboardMixin:
             random_state=random_state,
             rank_by=rank_by,
         )
+        return self._board(res, metric)
+
+    def _board(self, res, metric):
+        """The leaderboard DataFrame of a LeaderboardResult, with the times."""
         table = res.table.copy()
         times = self._mean_times(self._metric(metric))
         for column in times:
