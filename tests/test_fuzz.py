@@ -1281,6 +1281,7 @@ CASES = [
             "confidence_level": bad_scalars(),
             "grid": bad_names(),
             "learners": bad_names(),
+            "delta": bad_scalars(),
         },
         {"estimate": PERF.mean(axis=0), "bootstrap_draws": PERF, "n_datasets": 8},
     ),

@@ -77,6 +77,20 @@ def _table(board):
     )
 
 
+def _delta_words(stability):
+    if stability.delta is None:
+        return ""
+    if stability.n_needed_delta is None:
+        return (
+            f"; the pairs at least Δ = {stability.delta:g} apart are not all "
+            f"ordered even with {stability.table['n_datasets'].max()} data sets"
+        )
+    return (
+        f"; every pair at least Δ = {stability.delta:g} apart is ordered with "
+        f"about {stability.n_needed_delta} data sets"
+    )
+
+
 def leaderboard_section(
     result, out_dir, analysis=None, *, n_bootstrap=1000, random_state=0
 ):
@@ -126,7 +140,8 @@ def leaderboard_section(
     matrix.to_csv(tables / "win_rate_matrix.csv")
     n = len(res.table)
     grid = [res._n_units * k for k in (1, 2, 4, 8)]
-    stability = res.stability(target_width=1.0, grid=grid)
+    delta = getattr(analysis, "delta", None) if res.rank_by == "score" else None
+    stability = res.stability(target_width=1.0, grid=grid, delta=delta)
     observed = stability.table.loc[stability.table["observed"]].iloc[0]
     needed = (
         f"about {stability.n_needed} data sets would bring the mean width to 1 or less"
@@ -150,8 +165,9 @@ def leaderboard_section(
         "<code>tables/win_rate_matrix.csv</code>.</p>",
         f"<p>Stability: the learner on top stays on top in "
         f"{observed['p_top_stays']:.0%} of the resamples; the simultaneous rank "
-        f"sets are {observed['mean_width']:.1f} ranks wide on average; {needed} "
-        "(a projection that takes the observed differences as true).</p>",
+        f"sets are {observed['mean_width']:.1f} ranks wide on average; {needed}"
+        + _delta_words(stability)
+        + " (a projection that takes the observed differences as true).</p>",
         *(f"<p class='muted'>Note: {html.escape(note)}</p>" for note in res.notes),
         _table(board),
     ]

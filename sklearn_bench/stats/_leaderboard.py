@@ -276,7 +276,7 @@ def _pair_standard_errors(x, counts):
     return se_hat, se_draws
 
 
-def _rank_sets_from(parts, level, *, marginal):
+def _rank_sets_from(parts, level, *, marginal, with_rejected=False):
     z, tstat, fixed, in_play = parts
     p = z.shape[0]
     if not marginal:
@@ -292,6 +292,8 @@ def _rank_sets_from(parts, level, *, marginal):
             active &= ~new
         better = rejected.sum(axis=0)  # learners found better than each column
         worse = rejected.sum(axis=1)
+        if with_rejected:
+            return 1 + better, p - worse, rejected
         return 1 + better, p - worse
     # Marginal: for learner i the pairs (i, k) ("i better") and (k, i).
     tstat_t = tstat.transpose(0, 2, 1)  # [b, i, k] = tstat of the pair (k, i)
@@ -534,6 +536,10 @@ class RankStabilityResult:
         ties, which no number of data sets separates).
     n_needed_top : int or None
         Fewest data sets with ``p_top_stays >= confidence_level``.
+    delta : float or None
+    n_needed_delta : int or None
+        With ``delta``: fewest data sets that order every pair of learners whose
+        observed difference is at least Δ.
     confidence_level : float
     null_hypothesis : str
         What the projection assumes.
@@ -546,6 +552,8 @@ class RankStabilityResult:
     n_needed_top: int | None
     confidence_level: float
     null_hypothesis: str = field(repr=False)
+    delta: float | None = None
+    n_needed_delta: int | None = None
 
     def to_frame(self):
         """The table."""
@@ -562,6 +570,7 @@ def rank_stability(
     confidence_level=0.95,
     grid=None,
     learners=None,
+    delta=None,
 ) -> RankStabilityResult:
     """How many data sets a stable order needs, projected from the bootstrap.
 
@@ -600,6 +609,12 @@ def rank_stability(
         Numbers of data sets; by default ``N/8 .. 64 N`` on a geometric grid
         (and ``N``).
     learners : sequence of str, default=None
+    delta : float, default=None
+        The smallest difference that matters (the study's Δ), in the units of
+        the statistic. When given, ``p_ordered_delta`` is the share of the pairs
+        whose observed difference is at least Δ that the simultaneous procedure
+        orders with that many data sets, and ``n_needed_delta`` the fewest data
+        sets that order all of them (pairs closer than Δ need not be ordered).
 
     Returns
     -------
@@ -628,6 +643,10 @@ def rank_stability(
         raise ValueError(f"`target_width` must be >= 0; got {target!r}.")
     level = _check_level(confidence_level)
     learners = _check_learner_names(learners, p)
+    if delta is not None:
+        delta = real_number(delta, "delta")
+        if not (np.isfinite(delta) and delta > 0):
+            raise ValueError(f"`delta` must be a positive number; got {delta!r}.")
     if grid is None:
         grid = sorted({max(2, int(round(n * 2.0**e))) for e in np.arange(-3, 6.5, 0.5)})
     else:
@@ -647,24 +666,36 @@ def rank_stability(
             "`bootstrap_draws` must have at least 2 rows without NaN or infinity."
         )
     top = int(np.argmax(est))
+    apart = None
+    if delta is not None:
+        apart = (est[:, None] - est[None, :]) >= delta  # j better by Δ or more
     rows = []
     for m in grid:
         scaled = est + np.sqrt(n / m) * (draws - est)
-        low, high = _rank_sets(est, scaled, level, marginal=False)
-        width = high - low
-        rows.append(
-            {
-                "n_datasets": m,
-                "observed": m == n,
-                "p_top_stays": float(np.mean(np.argmax(scaled, axis=1) == top)),
-                "mean_width": float(width.mean()),
-                "max_width": int(width.max()),
-                "n_may_be_best": int((low == 1).sum()),
-            }
+        low, high, rejected = _rank_sets_from(
+            _studentised(est, scaled), level, marginal=False, with_rejected=True
         )
+        width = high - low
+        row = {
+            "n_datasets": m,
+            "observed": m == n,
+            "p_top_stays": float(np.mean(np.argmax(scaled, axis=1) == top)),
+            "mean_width": float(width.mean()),
+            "max_width": int(width.max()),
+            "n_may_be_best": int((low == 1).sum()),
+        }
+        if apart is not None:
+            row["p_ordered_delta"] = (
+                float(rejected[apart].mean()) if apart.any() else 1.0
+            )
+        rows.append(row)
     table = pd.DataFrame(rows)
     ok = table.loc[table["mean_width"] <= target, "n_datasets"]
     ok_top = table.loc[table["p_top_stays"] >= level, "n_datasets"]
+    n_delta = None
+    if apart is not None:
+        ok_delta = table.loc[table["p_ordered_delta"] >= 1.0, "n_datasets"]
+        n_delta = int(ok_delta.iloc[0]) if len(ok_delta) else None
     return RankStabilityResult(
         table=table,
         top=str(learners[top]),
@@ -676,6 +707,8 @@ def rank_stability(
             "plug-in projection: the observed differences between learners are "
             "taken as the true ones; sampling error scales as sqrt(N / m)"
         ),
+        delta=delta,
+        n_needed_delta=n_delta,
     )
 
 
@@ -833,13 +866,16 @@ class LeaderboardResult:
         """The leaderboard table."""
         return self.table.copy()
 
-    def stability(self, *, target_width=1.0, grid=None):
+    def stability(self, *, target_width=1.0, grid=None, delta=None):
         """:func:`rank_stability` of the ranked statistic from the same bootstrap.
 
         Parameters
         ----------
         target_width : float, default=1.0
         grid : sequence of int, default=None
+        delta : float, default=None
+            The study's Δ in the units of the ranked statistic (the metric's
+            for ``rank_by="score"``).
 
         Returns
         -------
@@ -854,6 +890,7 @@ class LeaderboardResult:
             confidence_level=self.confidence_level,
             grid=grid,
             learners=list(self._names),
+            delta=delta,
         )
 
 

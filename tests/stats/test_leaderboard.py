@@ -375,3 +375,20 @@ def test_input_validation_names_the_argument():
         rank_confidence_sets([1, 2], np.ones((5, 3)))
     with pytest.raises(ValueError, match="`scores`"):
         leaderboard_table(wide.iloc[:1])
+
+
+def test_stability_with_delta_orders_the_pairs_that_matter():
+    """H: with Δ, pairs closer than Δ need not be ordered: two learners 0.001
+    apart never are, yet every pair at least Δ = 0.05 apart is ordered from some
+    N on (n_needed_delta), while the width target 0 is never met."""
+    rng = np.random.default_rng(1)
+    est = np.array([1.0, 0.999, 0.8, 0.6])
+    draws = est + rng.normal(0, 0.05, (800, 4))
+    res = rank_stability(est, draws, n_datasets=20, target_width=0.0, delta=0.05)
+    assert res.n_needed is None
+    assert res.n_needed_delta is not None
+    t = res.table.set_index("n_datasets")
+    assert t.loc[res.n_needed_delta, "p_ordered_delta"] == 1.0
+    assert t["p_ordered_delta"].iloc[0] < 1.0
+    with pytest.raises(ValueError, match="`delta`"):
+        rank_stability(est, draws, n_datasets=20, delta=-1)
