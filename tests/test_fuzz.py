@@ -1248,6 +1248,101 @@ CASES = [
         {"out_dir": bad_paths(), "confidence_level": bad_scalars()},
         {"out_dir": "rep"},
     ),
+    # -- leaderboards (issue 22) ------------------------------------------------
+    (
+        "leaderboard_table",
+        S("leaderboard_table"),
+        {
+            "scores": bad_2d(),
+            "greater_is_better": bad_choices(),
+            "reference": bad_choices(),
+            "reference_rating": bad_scalars(),
+            "rank_by": bad_choices(),
+            "n_bootstrap": bad_sizes(),
+            "confidence_level": bad_scalars(),
+        },
+        {"scores": PERF, "n_bootstrap": 50, "random_state": 0},
+    ),
+    (
+        "bradley_terry_ratings",
+        S("bradley_terry_ratings"),
+        {
+            "scores": bad_2d(),
+            "greater_is_better": bad_choices(),
+            "reference": bad_choices(),
+            "reference_rating": bad_scalars(),
+        },
+        {"scores": PERF},
+    ),
+    (
+        "win_rate_matrix",
+        S("win_rate_matrix"),
+        {"scores": bad_2d(), "greater_is_better": bad_choices()},
+        {"scores": PERF},
+    ),
+    (
+        "rank_confidence_sets",
+        S("rank_confidence_sets"),
+        {
+            "estimate": bad_1d(3),
+            "bootstrap_draws": bad_2d((8, 3)),
+            "higher_is_better": bad_choices(),
+            "confidence_level": bad_scalars(),
+            "simultaneous": bad_choices(),
+            "learners": bad_names(),
+        },
+        {"estimate": PERF.mean(axis=0), "bootstrap_draws": PERF},
+    ),
+    (
+        "rank_stability",
+        S("rank_stability"),
+        {
+            "estimate": bad_1d(3),
+            "bootstrap_draws": bad_2d((8, 3)),
+            "n_datasets": bad_scalars(),
+            "target_width": bad_scalars(),
+            "confidence_level": bad_scalars(),
+            "grid": bad_names(),
+            "learners": bad_names(),
+            "delta": bad_scalars(),
+        },
+        {"estimate": PERF.mean(axis=0), "bootstrap_draws": PERF, "n_datasets": 8},
+    ),
+    (
+        "BenchmarkResult.leaderboard",
+        _method("leaderboard"),
+        {
+            "metric": bad_choices(),
+            "reference": bad_choices(),
+            "reference_rating": bad_scalars(),
+            "n_bootstrap": bad_sizes(),
+            "confidence_level": bad_scalars(),
+            "rank_by": bad_choices(),
+        },
+        {"n_bootstrap": 50, "random_state": 0},
+    ),
+    (
+        "BenchmarkResult.win_rate_matrix",
+        _method("win_rate_matrix"),
+        {"metric": bad_choices()},
+        {},
+    ),
+    (
+        "plot_rank_intervals",
+        lambda **k: __import__(
+            "sklearn_bench.plotting", fromlist=["x"]
+        ).plot_rank_intervals(**k),
+        {"leaderboard": bad_choices()},
+        {"leaderboard": RESULT.leaderboard(n_bootstrap=20, random_state=0)},
+    ),
+    (
+        "plot_win_rate_matrix",
+        lambda **k: __import__(
+            "sklearn_bench.plotting", fromlist=["x"]
+        ).plot_win_rate_matrix(**k),
+        {"matrix": bad_2d(), "annotate": bad_choices()},
+        {"matrix": RESULT.win_rate_matrix()},
+    ),
 ]
 
 CASES = [
@@ -1265,9 +1360,16 @@ NOT_CALLED = {
     "PairwiseTestResult",
     "SkillingsMackResult",
     "BlockRankTestResult",  # issue 24
+    "LeaderboardResult", "RankConfidenceSetsResult", "RankStabilityResult",
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.
 DOCUMENTED_NAN = {
+    "leaderboard_table": "LeaderboardResult: the win-rate matrix's diagonal is NaN "
+    "(a learner does not play itself); improvability is NaN with negative values "
+    "(a note says so)",
+    "win_rate_matrix": "win_rate_matrix: the diagonal is NaN; a pair without a "
+    "common data set is NaN",
+    "BenchmarkResult.win_rate_matrix": "the diagonal is NaN (stats.win_rate_matrix)",
     "multiple_rule_bias": "MultipleRuleBiasResult: the comparative advantages are "
     "NaN for r = 1 (one rule, nothing to compare)",
     "BenchmarkResult.friedman": "FriedmanResult: iman_davenport_statistic and "

@@ -7,6 +7,7 @@ from ._bayesian import (
 )
 from ._critical_difference import plot_critical_difference
 from ._forest import plot_confidence_intervals
+from ._leaderboard import plot_rank_intervals, plot_win_rate_matrix
 from ._multiple_rule_bias import plot_multiple_rule_bias
 from ._pairwise_significance import plot_pairwise_significance
 from ._performance_distribution import metric_bounds, performance_distribution
@@ -23,6 +24,8 @@ __all__ = [
     "plot_critical_difference",
     "plot_multiple_rule_bias",
     "plot_pairwise_significance",
+    "plot_rank_intervals",
+    "plot_win_rate_matrix",
     "plot_datasets_needed",
     "plot_power_curve",
     "plot_win_tie_loss",

@@ -19,6 +19,7 @@ from ._bottom_line import bottom_line, bottom_line_html
 from ._figures import make_figures
 from ._format import fmt_p_equals
 from ._latex import write_latex_tables
+from ._leaderboard import leaderboard_section
 from ._learners import learner_table
 from ._methods import write_methods
 from ._pairwise import pairwise_analysis, pairwise_figure, pairwise_html
@@ -585,6 +586,7 @@ def write_report(
     )
     sections = [
         bottom_line_html(bottom_line(analysis, bayes_table)),
+        leaderboard_section(result, out, analysis),
         _what_was_run(result, analysis, missing_tasks),
         _settings(settings),
         _effects(analysis),

@@ -11,6 +11,7 @@ import pandas as pd
 
 from .._version import __version__
 from . import _scales, _select, _within
+from ._leaderboard import LeaderboardMixin
 from ._store import read_predictions, read_store
 
 __all__ = ["BenchmarkResult"]
@@ -80,7 +81,7 @@ def _labels(column):
     return pd.Categorical.from_codes(codes, labels)
 
 
-class BenchmarkResult:
+class BenchmarkResult(LeaderboardMixin):
     """Scores of learners on data sets and replicates, with their provenance.
 
     Usually made by :class:`~sklearn_bench.BenchmarkExperiment` (``results_``),

@@ -26,6 +26,16 @@ from ._five_by_two import five_by_two_cv_test
 from ._friedman import FriedmanResult, critical_difference, friedman_test
 from ._global_permutation import GlobalPermutationResult, global_permutation_test
 from ._hierarchical import bayesian_hierarchical
+from ._leaderboard import (
+    LeaderboardResult,
+    RankConfidenceSetsResult,
+    RankStabilityResult,
+    bradley_terry_ratings,
+    leaderboard_table,
+    rank_confidence_sets,
+    rank_stability,
+    win_rate_matrix,
+)
 from ._mcnemar import (
     McNemarResult,
     error_rate_difference_ci,
@@ -45,10 +55,13 @@ __all__ = [
     "EffectSizeResult",
     "FriedmanResult",
     "GlobalPermutationResult",
+    "LeaderboardResult",
     "McNemarResult",
     "MultipleRuleBiasResult",
     "PairedTestResult",
     "PairwiseTestResult",
+    "RankConfidenceSetsResult",
+    "RankStabilityResult",
     "SkillingsMackResult",
     "adjust_pairwise_pvalues",
     "adjust_pvalues",
@@ -58,6 +71,7 @@ __all__ = [
     "bayesian_signed_rank",
     "bayesian_table",
     "bootstrap_ci",
+    "bradley_terry_ratings",
     "cliffs_delta",
     "cohens_dz",
     "critical_difference",
@@ -68,6 +82,7 @@ __all__ = [
     "friedman_aligned_ranks_test",
     "friedman_test",
     "global_permutation_test",
+    "leaderboard_table",
     "mcnemar_test",
     "multiple_rule_bias",
     "n_datasets_needed",
@@ -76,8 +91,11 @@ __all__ = [
     "power_paired_t",
     "quade_test",
     "rank_biserial",
+    "rank_confidence_sets",
+    "rank_stability",
     "rank_biserial_from_ranks",
     "sign_dominance",
     "skillings_mack_test",
     "smallest_attainable_pvalue",
+    "win_rate_matrix",
 ]

@@ -1,0 +1,211 @@
+"""Figures of a leaderboard that stay readable at 50 learners: rank confidence
+sets as a forest plot, and the win-rate matrix as a heat map (issue 22).
+matplotlib is imported inside the functions."""
+
+import numpy as np
+import pandas as pd
+
+_ROW_INCHES = 0.2
+_MIN_HEIGHT = 2.0
+
+
+def _check_board(leaderboard):
+    if not isinstance(leaderboard, pd.DataFrame):
+        raise ValueError(
+            "`leaderboard` must be the DataFrame of BenchmarkResult.leaderboard()."
+        )
+    missing = [c for c in ("rank", "rank_low", "rank_high") if c not in leaderboard]
+    if missing:
+        raise ValueError(f"`leaderboard` lacks the columns {missing}.")
+    if len(leaderboard) == 0:
+        raise ValueError("`leaderboard` has no rows.")
+    values = leaderboard[["rank", "rank_low", "rank_high"]].to_numpy(dtype=float)
+    if not np.isfinite(values).all():
+        raise ValueError("`leaderboard` has missing ranks.")
+
+
+def plot_rank_intervals(leaderboard, *, ax=None, title=None):
+    """Forest plot of the rank confidence sets of a leaderboard.
+
+    One row per learner, top to bottom in the table's order (best first): a
+    thin line for the simultaneous set (``rank_low`` .. ``rank_high``), a thick
+    line for the marginal one when the table has it, a dot at the estimated
+    ``rank``. Learners in the top-1 confidence set (``may_be_best``) are drawn in
+    a second colour. The height grows with the number of learners (0.2 inch per
+    row), so 50 learners stay legible.
+
+    Parameters
+    ----------
+    leaderboard : DataFrame
+        As returned by :meth:`BenchmarkResult.leaderboard
+        <sklearn_bench.BenchmarkResult.leaderboard>` (``rank``, ``rank_low``,
+        ``rank_high``; optionally ``rank_low_marginal``, ``rank_high_marginal``,
+        ``may_be_best``).
+    ax : matplotlib.axes.Axes, default=None
+    title : str, default=None
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Lines carry the gids ``"rank-simultaneous"`` and ``"rank-marginal"``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from sklearn_bench.plotting import plot_rank_intervals
+    >>> board = pd.DataFrame({"rank": [1, 2, 3], "rank_low": [1, 1, 3],
+    ...                       "rank_high": [2, 2, 3], "may_be_best": [1, 1, 0]},
+    ...                      index=["A", "B", "C"])
+    >>> ax = plot_rank_intervals(board)
+    >>> ax.get_xlabel()
+    'rank (1 = best)'
+    """
+    import matplotlib.pyplot as plt
+
+    _check_board(leaderboard)
+    n = len(leaderboard)
+    if ax is None:
+        # Fixed margins rather than a constrained layout: measuring 50 labels
+        # twice costs seconds, and their width is known from their length.
+        height = max(_MIN_HEIGHT, 0.9 + _ROW_INCHES * n)
+        label = max(len(str(i)) for i in leaderboard.index)
+        left = min(3.0, 0.3 + 0.065 * label)
+        fig = plt.figure(figsize=(left + 4.6, height))
+        ax = fig.add_axes(
+            (left / (left + 4.6), 0.5 / height, 4.4 / (left + 4.6), 1 - 0.95 / height)
+        )
+    y = np.arange(n)
+    best = (
+        leaderboard["may_be_best"].to_numpy(dtype=bool)
+        if "may_be_best" in leaderboard
+        else np.zeros(n, dtype=bool)
+    )
+    colours = np.where(best, "#c0392b", "#2c3e50")
+    low = leaderboard["rank_low"].to_numpy(dtype=float)
+    high = leaderboard["rank_high"].to_numpy(dtype=float)
+    ax.hlines(y, low - 0.3, high + 0.3, colors=colours, lw=1.2, gid="rank-simultaneous")
+    if {"rank_low_marginal", "rank_high_marginal"} <= set(leaderboard.columns):
+        ax.hlines(
+            y,
+            leaderboard["rank_low_marginal"].to_numpy(dtype=float) - 0.15,
+            leaderboard["rank_high_marginal"].to_numpy(dtype=float) + 0.15,
+            colors=colours,
+            lw=4,
+            alpha=0.45,
+            gid="rank-marginal",
+        )
+    ax.scatter(leaderboard["rank"], y, c=colours, s=14, zorder=3)
+    ax.set_yticks(y)
+    ax.set_yticklabels([str(i) for i in leaderboard.index], fontsize=8 if n > 20 else 9)
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_xlim(0.5, n + 0.5)
+    step = 1 if n <= 12 else 5
+    ax.set_xticks([1, *range(step, n + 1, step)] if step > 1 else range(1, n + 1))
+    ax.set_xlabel("rank (1 = best)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(
+        title
+        or "Rank confidence sets (thin: simultaneous, thick: marginal;\n"
+        "red: may be the best)",
+        fontsize=9,
+    )
+    return ax
+
+
+def plot_win_rate_matrix(matrix, *, ax=None, annotate=None, title=None):
+    """Heat map of a win-rate matrix (row beats column), in the given order.
+
+    Pass :meth:`BenchmarkResult.win_rate_matrix
+    <sklearn_bench.BenchmarkResult.win_rate_matrix>`, ordered by rating, so
+    that the strong learners sit top left and the picture reads as a staircase.
+    A diverging colour map centred on 0.5 (red: the row wins more often); the
+    diagonal is blank. Cell values are printed when there are at most 15
+    learners (``annotate=None``).
+
+    Parameters
+    ----------
+    matrix : DataFrame
+        Square, learners × learners, values in [0, 1], NaN allowed.
+    ax : matplotlib.axes.Axes, default=None
+    annotate : bool, default=None
+    title : str, default=None
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from sklearn_bench.plotting import plot_win_rate_matrix
+    >>> m = pd.DataFrame([[None, .7], [.3, None]], index=["A", "B"],
+    ...                  columns=["A", "B"], dtype=float)
+    >>> ax = plot_win_rate_matrix(m)
+    >>> ax.get_ylabel()
+    'learner (row beats column)'
+    """
+    import matplotlib.pyplot as plt
+
+    if not isinstance(matrix, pd.DataFrame):
+        raise ValueError("`matrix` must be a DataFrame (learners × learners).")
+    n = len(matrix)
+    if n == 0 or matrix.shape != (n, n) or list(matrix.index) != list(matrix.columns):
+        raise ValueError(
+            "`matrix` must be square with the same learners as rows and columns."
+        )
+    try:
+        values = matrix.to_numpy(dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("`matrix` must hold numbers.") from None
+    finite = values[np.isfinite(values)]
+    if finite.size and ((finite < 0) | (finite > 1)).any():
+        raise ValueError("`matrix` must hold win rates in [0, 1].")
+    if annotate is None:
+        annotate = n <= 15
+    if not isinstance(annotate, bool | np.bool_):
+        raise ValueError(f"`annotate` must be a bool or None; got {annotate!r}.")
+    if ax is None:
+        side = min(11.0, max(2.5, 0.2 * n))  # the cells, in inches
+        label = max(len(str(i)) for i in matrix.index)
+        margin = min(2.5, 0.5 + 0.06 * label)
+        width, height = margin + side + 1.3, margin + side + 0.4
+        fig = plt.figure(figsize=(width, height))
+        ax = fig.add_axes(
+            (margin / width, margin / height, side / width, side / height)
+        )
+        cax = fig.add_axes(
+            ((margin + side + 0.15) / width, margin / height, 0.2 / width,
+             side / height)
+        )  # fmt: skip
+    else:
+        cax = None
+    image = ax.imshow(
+        np.ma.masked_invalid(values), cmap="RdBu_r", vmin=0, vmax=1, aspect="equal"
+    )
+    size = 9 if n <= 15 else (7 if n <= 50 else 5)
+    labels = [str(i) for i in matrix.index]
+    ax.set_xticks(range(n))
+    ax.set_yticks(range(n))
+    ax.set_xticklabels(labels, rotation=90, fontsize=size)
+    ax.set_yticklabels(labels, fontsize=size)
+    ax.set_ylabel("learner (row beats column)")
+    ax.set_xlabel("opponent")
+    if annotate:
+        for i in range(n):
+            for j in range(n):
+                if np.isfinite(values[i, j]):
+                    ax.text(
+                        j, i, f"{values[i, j]:.2f}", ha="center", va="center",
+                        fontsize=7,
+                        color="white" if abs(values[i, j] - 0.5) > 0.3 else "black",
+                    )  # fmt: skip
+    if cax is None:
+        ax.figure.colorbar(image, ax=ax, shrink=0.6, label="win rate")
+    else:
+        ax.figure.colorbar(image, cax=cax, label="win rate")
+    ax.set_title(title or "Win rates (ordered by rating)", fontsize=10)
+    return ax

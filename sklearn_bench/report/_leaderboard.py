@@ -1,0 +1,202 @@
+"""The report's leaderboard section (issue 22): a table of ratings, win rates and
+rank confidence sets, the rank forest plot and the win-rate heat map, with the
+full tables written as CSV beside the report."""
+
+import base64
+import html
+import io
+from pathlib import Path
+
+import numpy as np
+
+# Below these sizes the section is left out: two learners are a paired
+# comparison (the bottom line), and rank sets from a handful of data sets are
+# not to be trusted (the bootstrap's guarantee is in the number of data sets).
+MIN_LEARNERS = 3
+MIN_DATASETS = 10
+
+
+def _figure(key, title, caption, fig):
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100)
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return (
+        f'<figure id="fig-{key}"><h3>{html.escape(title)}</h3>'
+        f'<img alt="{html.escape(title)}" src="data:image/png;base64,{data}">'
+        f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+    )
+
+
+def _interval(value, low, high, digits):
+    return (
+        f"{value:.{digits}f} <span class='muted'>[{low:.{digits}f}, "
+        f"{high:.{digits}f}]</span>"
+    )
+
+
+def _table(board):
+    has_times = "fit_time" in board
+    head = (
+        "<tr><th>learner</th><th>rank [simultaneous set]</th><th>may be best</th>"
+        "<th>rating [interval]</th><th>win rate [interval]</th><th>mean rank</th>"
+        "<th>improvability</th><th>mean score</th>"
+        + ("<th>fit time (s)</th>" if has_times else "")
+        + "</tr>"
+    )
+    rows = []
+    for name, r in board.iterrows():
+        imp = "" if np.isnan(r["improvability"]) else f"{r['improvability']:.3f}"
+        score = "" if np.isnan(r["mean_score"]) else f"{r['mean_score']:.4g}"
+        mean_rank = "" if np.isnan(r["mean_rank"]) else f"{r['mean_rank']:.2f}"
+        cells = [
+            html.escape(str(name)),
+            f"{int(r['rank'])} [{int(r['rank_low'])}, {int(r['rank_high'])}]",
+            "yes" if r["may_be_best"] else "",
+            _interval(r["rating"], r["rating_low"], r["rating_high"], 0),
+            _interval(r["win_rate"], r["win_rate_low"], r["win_rate_high"], 2),
+            mean_rank,
+            imp,
+            score,
+        ]
+        if has_times:
+            cells.append("" if np.isnan(r["fit_time"]) else f"{r['fit_time']:.3g}")
+        rows.append(
+            "<tr>"
+            + "".join(
+                f"<td>{c}</td>" if i == 0 else f'<td class="num">{c}</td>'
+                for i, c in enumerate(cells)
+            )
+            + "</tr>"
+        )
+    return (
+        '<table id="leaderboard-table"><thead>'
+        + head
+        + "</thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+    )
+
+
+def _delta_words(stability):
+    if stability.delta is None:
+        return ""
+    if stability.n_needed_delta is None:
+        return (
+            f"; the pairs at least Δ = {stability.delta:g} apart are not all "
+            f"ordered even with {stability.table['n_datasets'].max()} data sets"
+        )
+    return (
+        f"; every pair at least Δ = {stability.delta:g} apart is ordered with "
+        f"about {stability.n_needed_delta} data sets"
+    )
+
+
+def leaderboard_section(
+    result, out_dir, analysis=None, *, n_bootstrap=1000, random_state=0
+):
+    """The ``<section id="leaderboard">`` of the report, and its CSV files.
+
+    Writes ``tables/leaderboard.csv`` (every column of
+    :meth:`BenchmarkResult.leaderboard`) and ``tables/win_rate_matrix.csv``
+    into ``out_dir`` and returns the section's HTML: what was computed, the
+    table (one row per learner, best first), the rank confidence sets as a
+    forest plot and the win-rate matrix ordered by rating, embedded as PNG.
+    Returns ``""`` with fewer than 3 learners or 10 data sets.
+
+    Parameters
+    ----------
+    result : BenchmarkResult
+    out_dir : str or Path
+    analysis : ReportAnalysis, default=None
+        Its metric and confidence level are used (the analysis plan's); the
+        first metric and 0.95 without it.
+    n_bootstrap : int, default=1000
+    random_state : int, default=0
+
+    Returns
+    -------
+    str
+    """
+    import matplotlib.pyplot as plt
+
+    from ..plotting import plot_rank_intervals, plot_win_rate_matrix
+
+    metric = getattr(analysis, "metric", None)
+    level = getattr(analysis, "confidence_level", 0.95)
+    table = result.aggregate(metric)
+    if table.shape[1] < MIN_LEARNERS or table.shape[0] < MIN_DATASETS:
+        return ""
+    res = result._leaderboard_result(
+        metric=metric,
+        n_bootstrap=n_bootstrap,
+        confidence_level=level,
+        random_state=random_state,
+    )
+    board = result._board(res, metric)
+    matrix = result.win_rate_matrix(metric=metric)
+    tables = Path(out_dir) / "tables"
+    tables.mkdir(parents=True, exist_ok=True)
+    board.to_csv(tables / "leaderboard.csv")
+    matrix.to_csv(tables / "win_rate_matrix.csv")
+    n = len(res.table)
+    grid = [res._n_units * k for k in (1, 2, 4, 8)]
+    delta = getattr(analysis, "delta", None) if res.rank_by == "score" else None
+    stability = res.stability(target_width=1.0, grid=grid, delta=delta)
+    observed = stability.table.loc[stability.table["observed"]].iloc[0]
+    needed = (
+        f"about {stability.n_needed} data sets would bring the mean width to 1 or less"
+        if stability.n_needed is not None
+        else f"even {grid[-1]} data sets would not bring the mean width to 1 "
+        "(some learners are too close to separate)"
+    )
+    best = [str(i) for i in board.index[board["may_be_best"]]]
+    words = {"score": "mean score", "mean_rank": "mean rank", "rating": "rating"}
+    parts = [
+        '<section id="leaderboard"><h2>Leaderboard</h2>',
+        f"<p>{n} learners over {res.n_datasets} data sets (the units), "
+        f"{html.escape(str(metric or next(iter(result.metrics))))}. Ranks by "
+        f"{words[res.rank_by]}; <em>rank set</em>: the ranks each learner may "
+        f"have, at {level:g} for all learners at once (Mogstad, Romano, Shaikh "
+        f"&amp; Wilhelm 2024). May be best ({level:g} top-1 confidence set): "
+        f"{html.escape(', '.join(best))}. Rating: Bradley–Terry on the Elo scale "
+        f"(mean 1000); intervals from {n_bootstrap} bootstrap resamples of the "
+        "data sets. The full table and the win-rate matrix are in "
+        "<code>tables/leaderboard.csv</code> and "
+        "<code>tables/win_rate_matrix.csv</code>.</p>",
+        f"<p>Stability: the learner on top stays on top in "
+        f"{observed['p_top_stays']:.0%} of the resamples; the simultaneous rank "
+        f"sets are {observed['mean_width']:.1f} ranks wide on average; {needed}"
+        + _delta_words(stability)
+        + " (a projection that takes the observed differences as true).</p>",
+        *(f"<p class='muted'>Note: {html.escape(note)}</p>" for note in res.notes),
+        _table(board),
+    ]
+    figures = []
+    try:
+        ax = plot_rank_intervals(board)
+        figures.append(ax.figure)
+        parts.append(
+            _figure(
+                "rank_intervals",
+                "Rank confidence sets",
+                f"Thin: simultaneous {level:g} sets; thick: marginal; dot: estimated "
+                "rank; red: may be the best.",
+                ax.figure,
+            )
+        )
+        ax = plot_win_rate_matrix(matrix)
+        figures.append(ax.figure)
+        parts.append(
+            _figure(
+                "win_rate_matrix",
+                "Win rates, ordered by rating",
+                "Share of common data sets on which the row learner beats the "
+                "column learner (ties count half).",
+                ax.figure,
+            )
+        )
+    finally:
+        for fig in figures:
+            plt.close(fig)
+    parts.append("</section>")
+    return "".join(parts)

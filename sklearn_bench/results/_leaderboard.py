@@ -1,0 +1,227 @@
+"""The leaderboard methods of BenchmarkResult: select, then delegate to
+:func:`sklearn_bench.stats.leaderboard_table` (issue 22)."""
+
+import numpy as np
+import pandas as pd
+
+from . import _select
+
+
+def _blocks(result, learners, metric):
+    """The data sets × learners table of mean performances, NaN where missing.
+
+    The cells of :func:`_select.blocks_with_missing` (no score, a failed task
+    on some replicate, or fewer replicates than the data set's fullest learner),
+    read from the cached :func:`_select.performance_arrays` without a Python
+    function per cell, so that 50 learners × 500 data sets take milliseconds.
+    """
+    arrays = _select.performance_arrays(result, metric)
+    columns = [result.learners.index(name) for name in learners]
+    count = arrays["count"][:, columns]
+    ok = (count > 0) & (arrays["n_nan"][:, columns] == 0)
+    ok &= count == count.max(axis=1, keepdims=True)
+    table = np.where(ok, arrays["mean"][:, columns], np.nan)
+    rows = np.flatnonzero(ok.any(axis=1))
+    names = list(result.datasets)
+    return pd.DataFrame(
+        table[rows],
+        index=pd.Index([names[i] for i in rows], name="dataset"),
+        columns=pd.Index(list(learners), name="learner"),
+    )
+
+
+class LeaderboardMixin:
+    """:meth:`leaderboard` and :meth:`win_rate_matrix` of a BenchmarkResult."""
+
+    def _leaderboard_result(
+        self,
+        *,
+        metric=None,
+        reference=None,
+        reference_rating=1000,
+        n_bootstrap=1000,
+        confidence_level=0.95,
+        random_state=None,
+        rank_by="score",
+    ):
+        """The :class:`~sklearn_bench.stats.LeaderboardResult` behind
+        :meth:`leaderboard` (with the win-rate matrix and the stability
+        projection)."""
+        from ..stats import leaderboard_table
+
+        metric = self._metric(metric)
+        learners = _select.check_learners(self, self.learners, at_least=2)
+        table = _blocks(self, learners, metric)
+        return leaderboard_table(
+            table,
+            greater_is_better=self.metrics[metric],
+            reference=reference,
+            reference_rating=reference_rating,
+            rank_by=rank_by,
+            n_bootstrap=n_bootstrap,
+            confidence_level=confidence_level,
+            random_state=random_state,
+        )
+
+    def _mean_times(self, metric):
+        """Mean fit and score time per learner (mean over data sets of the mean
+        over its tasks), or an empty frame when none is stored."""
+        scores = self.scores
+        rows = scores[scores["metric"] == metric]
+        out = {}
+        for column in ("fit_time", "score_time"):
+            if column not in rows or not rows[column].notna().any():
+                continue
+            per = rows.groupby(["dataset", "learner"], observed=True)[column].mean()
+            out[column] = per.groupby(level="learner", observed=True).mean()
+        return pd.DataFrame(out)
+
+    def leaderboard(
+        self,
+        *,
+        metric=None,
+        reference=None,
+        reference_rating=1000,
+        n_bootstrap=1000,
+        confidence_level=0.95,
+        random_state=None,
+        rank_by="score",
+    ):
+        """A leaderboard of the learners over the data sets, with honest intervals.
+
+        Ratings (Bradley–Terry on the Elo scale), win rates, mean ranks,
+        improvability, and confidence sets for the ranks themselves (Mogstad,
+        Romano, Shaikh & Wilhelm 2024), all from one bootstrap over the data sets
+        (the units across data sets). Each learner's value on a data set is its
+        mean performance over the replicates. Delegates to
+        :func:`sklearn_bench.stats.leaderboard_table`, where every column is
+        defined; the numbers equal bencheval's (TabArena) where the definitions
+        agree.
+
+        Parameters
+        ----------
+        metric : str, default=None
+            The first metric by default.
+        reference : str, default=None
+            Learner whose rating is ``reference_rating``; ``None``: the ratings
+            average ``reference_rating``.
+        reference_rating : float, default=1000
+        n_bootstrap : int, default=1000
+        confidence_level : float, default=0.95
+            Level of every interval and of the rank confidence sets.
+        random_state : int, numpy Generator or RandomState, default=None
+        rank_by : {"score", "mean_rank", "rating"}, default="score"
+            Statistic of ``rank`` and of the rank confidence sets.
+
+        Returns
+        -------
+        DataFrame
+            Indexed by learner, sorted by ``rank`` (then rating), with columns
+            ``rating``, ``rating_low``, ``rating_high``, ``win_rate``,
+            ``win_rate_low``, ``win_rate_high``, ``mean_rank`` (and its
+            interval), ``rank``, ``rank_low``, ``rank_high`` (simultaneous),
+            ``rank_low_marginal``, ``rank_high_marginal``, ``may_be_best``,
+            ``improvability`` (and its interval), ``mean_score``, ``n_datasets``
+            and, where the result stores them, ``fit_time`` and ``score_time``
+            (seconds, mean over data sets; ``score_time`` includes predicting).
+            ``attrs["notes"]`` says what the table had to decide (missing
+            learners, learners that won every comparison, empty columns).
+
+        Notes
+        -----
+        A learner counts as missing on a data set where it has no score, a
+        failed task, or fewer replicates than the others. Then the rating uses
+        every comparison of two learners present on a data set, a win rate the
+        data sets each pair shares, the improvability each learner's own data
+        sets; the mean score, the mean rank and their rank sets use only the
+        data sets where every learner has a value.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> rng = np.random.default_rng(0)
+        >>> df = pd.DataFrame({"d": np.repeat([f"d{i}" for i in range(30)], 3),
+        ...                    "l": ["A", "B", "C"] * 30,
+        ...                    "e": rng.uniform(.1, .3, 90) + [0, .03, .08] * 30})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> board = result.leaderboard(n_bootstrap=200, random_state=0)
+        >>> board[["rating", "win_rate", "rank_low", "rank_high"]].round(2)
+                  rating  win_rate  rank_low  rank_high
+        learner
+        A        1098.05      0.68         1          2
+        B        1062.85      0.62         1          2
+        C         839.09      0.20         3          3
+        """
+        res = self._leaderboard_result(
+            metric=metric,
+            reference=reference,
+            reference_rating=reference_rating,
+            n_bootstrap=n_bootstrap,
+            confidence_level=confidence_level,
+            random_state=random_state,
+            rank_by=rank_by,
+        )
+        return self._board(res, metric)
+
+    def _board(self, res, metric):
+        """The leaderboard DataFrame of a LeaderboardResult, with the times."""
+        table = res.table.copy()
+        times = self._mean_times(self._metric(metric))
+        for column in times:
+            table[column] = times[column].reindex(table.index).to_numpy(np.float64)
+        table.attrs.update(
+            {
+                "notes": list(res.notes),
+                "rank_by": res.rank_by,
+                "confidence_level": res.confidence_level,
+                "n_datasets": res.n_datasets,
+                "n_complete_datasets": res.n_complete_datasets,
+            }
+        )
+        return table
+
+    def win_rate_matrix(self, *, metric=None):
+        """How often the row learner beats the column learner over data sets.
+
+        Ties count half; each pair over the data sets where both have a value.
+        Rows and columns are ordered by rating (best first), as in the report's
+        heat map. Delegates to :func:`sklearn_bench.stats.win_rate_matrix`.
+
+        Parameters
+        ----------
+        metric : str, default=None
+
+        Returns
+        -------
+        DataFrame
+            Learners × learners; the diagonal is NaN.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": ["p"] * 3 + ["q"] * 3 + ["r"] * 3,
+        ...                    "l": ["A", "B", "C"] * 3,
+        ...                    "e": [.1, .2, .3, .2, .1, .3, .1, .2, .4]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> result.win_rate_matrix().round(2)
+        opponent     A     B    C
+        learner
+        A          NaN  0.67  1.0
+        B         0.33   NaN  1.0
+        C         0.00  0.00  NaN
+        """
+        from ..stats import bradley_terry_ratings, win_rate_matrix
+
+        metric = self._metric(metric)
+        learners = _select.check_learners(self, self.learners, at_least=2)
+        table = _blocks(self, learners, metric)
+        gib = self.metrics[metric]
+        matrix = win_rate_matrix(table, greater_is_better=gib)
+        rating = bradley_terry_ratings(table, greater_is_better=gib)
+        order = list(rating.sort_values(ascending=False, kind="stable").index)
+        return matrix.loc[order, order]

@@ -1,0 +1,1177 @@
+"""Leaderboards for large studies: Bradley–Terry ratings on the Elo scale, win
+rates, improvability, mean ranks and confidence sets for the ranks themselves.
+
+The units are the data sets: every interval comes from the bootstrap over data
+sets (rows of a data sets × learners table), drawn once and shared by every
+column, so that the rating, the win rate and the rank sets of one leaderboard
+describe the same resamples.
+
+- Bradley–Terry (1952) by maximum likelihood on the pairwise outcomes of each
+  data set (a win 1, a tie ½), on the Elo scale: ``P(i beats j) = 1 / (1 +
+  BASE^((R_j − R_i) / SCALE))`` with ``SCALE = 400``, ``BASE = 10``; the ratings
+  average ``reference_rating`` or, with a ``reference``, are shifted so that it
+  has ``reference_rating``. As ``bencheval`` (TabArena), whose numbers these
+  match on complete tables (``tests/stats/test_leaderboard.py``).
+- Rank confidence sets after Mogstad, Romano, Shaikh & Wilhelm (2024, *Review of
+  Economic Studies* 91(1), "Inference for ranks with applications to mobility
+  across neighborhoods and academic achievement across countries"), as their R
+  package ``csranks`` computes them (``csdiffmeans``, ``csranks_simul``,
+  ``csranks_marg``), with the nonparametric bootstrap over data sets in place of
+  the parametric normal one.
+"""
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy.special import expit
+
+from ._bootstrap_ci import _as_generator
+from ._common import real_number
+from ._friedman import _check_choice, _validate_scores
+
+SCALE = 400.0
+BASE = 10.0
+# bencheval's ridge on the natural-log strengths (its ``BT_RIDGE``): the L2
+# penalty of scikit-learn's LogisticRegression at C = 1e6 on beta = t / ln 10.
+# 4e-6 Elo on a real field; it keeps a learner that wins (or loses) every
+# comparison finite, as bencheval's ratings are.
+RIDGE = 0.5 / (1e6 * np.log(10.0) ** 2)
+_RANK_BY = ("score", "mean_rank", "rating")
+
+
+# ------------------------------------------------------------------ validation
+def _check_positive_int(value, name, minimum=1):
+    if (
+        isinstance(value, bool | np.bool_)
+        or not isinstance(value, int | np.integer)
+        or value < minimum
+    ):
+        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
+    return int(value)
+
+
+def _check_level(confidence_level):
+    level = real_number(confidence_level, "confidence_level")
+    if not 0 < level < 1:
+        raise ValueError(
+            f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."
+        )
+    return level
+
+
+def _check_bool(value, name):
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"`{name}` must be a bool; got {value!r}.")
+    return bool(value)
+
+
+def _table(scores, name="scores"):
+    """Values (data sets × learners, NaN = missing), learners, data sets.
+
+    Data sets with fewer than two learners compare nothing and are dropped; a
+    learner without any value is an error.
+    """
+    values, learners, datasets = _validate_scores(scores, name, allow_nan=True)
+    present = ~np.isnan(values)
+    empty = ~present.any(axis=0)
+    if empty.any():
+        raise ValueError(
+            f"`{name}`: learner {learners[int(np.argmax(empty))]!r} has no value "
+            "on any data set."
+        )
+    with np.errstate(over="ignore", invalid="ignore"):
+        overflow = not np.isfinite(np.nansum(np.abs(values), axis=0)).all()
+    if overflow:
+        raise ValueError(f"`{name}` holds values too large to average (overflow).")
+    keep = present.sum(axis=1) >= 2
+    if keep.sum() < 2:
+        raise ValueError(
+            f"`{name}` must have at least 2 data sets (rows) on which two learners "
+            f"have a value; got {int(keep.sum())}."
+        )
+    return values[keep], learners, [d for d, k in zip(datasets, keep, strict=True) if k]
+
+
+def _loss(values, greater_is_better):
+    """Oriented so that lower is better (NaN stays NaN)."""
+    return -values if greater_is_better else values
+
+
+# ------------------------------------------------------------ per data set parts
+def _average_ranks(loss):
+    """Average ranks per row among the present learners (1 = best), NaN missing."""
+    ranks = pd.DataFrame(loss).rank(axis=1, method="average").to_numpy()
+    return ranks
+
+
+def _pairwise_wins(loss):
+    """``(N, p, p)``: 1 where row learner beats column learner on a data set, ½ for
+    a tie, 0 otherwise or where either is missing; and ``(N, p, p)`` presence."""
+    a = loss[:, :, None]
+    b = loss[:, None, :]
+    with np.errstate(invalid="ignore"):
+        wins = (a < b) + 0.5 * (a == b)
+    both = ~np.isnan(a) & ~np.isnan(b)
+    p = loss.shape[1]
+    both &= ~np.eye(p, dtype=bool)[None]
+    return np.where(both, wins, 0.0), both.astype(float)
+
+
+def _improvability(values, greater_is_better):
+    """Per data set ``|v − v*| / max(|v|, |v*|)`` against the best value ``v*``
+    present (0 where both are 0): bencheval's ``1 − e*/e`` for errors, ``1 −
+    s/s*`` for scores where greater is better. NaN for missing cells; ``None``
+    when a value is negative (a relative gap has no meaning there)."""
+    if (values[~np.isnan(values)] < 0).any():
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        best = (np.nanmax if greater_is_better else np.nanmin)(values, axis=1)
+        gap = np.abs(values - best[:, None])
+        den = np.maximum(values, best[:, None])
+        out = np.where(gap == 0, 0.0, gap / np.where(den == 0, 1.0, den))
+    return np.where(np.isnan(values), np.nan, out)
+
+
+# --------------------------------------------------------------- Bradley–Terry
+def _bt_loglik(wins, n, t):
+    """Penalised log-likelihood, ``wins (B, p)``, ``n (B, p, p)`` or ``(p, p)``."""
+    pair = np.logaddexp(t[:, :, None], t[:, None, :])
+    return (wins * t).sum(-1) - 0.5 * (n * pair).sum((-2, -1)) - RIDGE * (t * t).sum(-1)
+
+
+def _bt_fit(wins, n, t0, *, max_iter=200, tol=1e-10):
+    """Maximise the Bradley–Terry likelihood of many problems at once by Newton's
+    method with step halving (the log-likelihood is concave).
+
+    ``wins (B, p)``: total wins (ties ½) of each learner; ``n (B, p, p)`` or
+    ``(p, p)``: comparisons of each pair; ``t0 (B, p)``: the start (a warm start,
+    e.g. the fit on all data sets for the bootstrap resamples). Returns the
+    natural-log strengths, centred (the likelihood fixes them only up to a
+    constant; the ridge makes the centred solution the maximum).
+    """
+    t = np.array(t0, dtype=float)
+    n_problems, p = t.shape
+    shared = n.ndim == 2
+    active = np.arange(n_problems)
+    eye = np.eye(p, dtype=bool)
+    for _ in range(max_iter):
+        if active.size == 0:
+            break
+        ta = t[active]
+        na = n if shared else n[active]
+        prob = expit(ta[:, :, None] - ta[:, None, :])
+        grad = wins[active] - (na * prob).sum(-1) - 2 * RIDGE * ta
+        v = na * prob * (1 - prob)
+        diag = v.sum(-1) + 2 * RIDGE
+        hess = np.where(eye, diag[:, :, None], -v)  # minus the Hessian
+        # The likelihood is flat along (1, ..., 1); a penalty on the mean (zero
+        # at the centred maximum) makes the system definite without moving it.
+        scale = diag.mean(-1, keepdims=True)[:, :, None] / p + 1e-12
+        step = np.linalg.solve(hess + scale, grad[:, :, None])[:, :, 0]
+        # Near the maximum (a warm start) Newton's step is sound; a long step
+        # is halved until the likelihood does not fall.
+        big = np.flatnonzero(np.abs(step).max(-1) > 0.5)
+        if big.size:
+            wb, nb, tb = wins[active][big], (na if shared else na[big]), ta[big]
+            old = _bt_loglik(wb, nb, tb)
+            sb = step[big]
+            for _ in range(60):
+                worse = _bt_loglik(wb, nb, tb + sb) < old - 1e-12 * np.abs(old)
+                if not worse.any():
+                    break
+                sb[worse] *= 0.5
+            step[big] = sb
+        t[active] = ta + step
+        active = active[np.abs(step).max(-1) > tol]
+    return t - t.mean(-1, keepdims=True)
+
+
+def _to_rating(t, offset=0.0):
+    return SCALE * t / np.log(BASE) + 1000.0 + offset
+
+
+# ------------------------------------------------------------ rank confidence sets
+def _rank_sets(estimate, draws, level, *, marginal):
+    """``(low, high)`` rank bounds (1 = best; higher estimate = better).
+
+    ``csranks``'s two-sided step-down procedure: the one-sided hypotheses
+    ``θ_j <= θ_k`` of the ordered pairs of interest ``I`` (all pairs for the
+    simultaneous sets, the pairs that involve learner ``i`` for its marginal
+    set) are rejected when ``(θ̂_j − θ̂_k) / σ̂_jk`` exceeds the ``level``
+    quantile of ``max_(j,k)∈I ((θ*_j − θ*_k) − (θ̂_j − θ̂_k)) / σ̂_jk`` over the
+    bootstrap draws ``θ*``; rejected pairs leave ``I`` and the quantile is
+    recomputed until nothing more is rejected. ``σ̂_jk`` is the bootstrap
+    standard deviation of ``θ*_j − θ*_k``. A learner's lower bound is one plus
+    the number of learners found better, its upper bound ``p`` minus the number
+    found worse. A pair whose difference does not vary over the draws is
+    decided by the sign of its estimate.
+    """
+    return _rank_sets_from(_studentised(estimate, draws), level, marginal=marginal)
+
+
+def _studentised(estimate, draws, se_hat=None, se_draws=None):
+    """The pieces of :func:`_rank_sets` that do not depend on the level.
+
+    Without standard errors, each pair is studentised by the bootstrap standard
+    deviation of its difference (``csranks``). With ``se_hat (p, p)`` and
+    ``se_draws (B, p, p)``, the standard errors of the pairwise differences on
+    the data and within each resample, it is the bootstrap-t: each resample's
+    deviation is divided by its own standard error, which carries the
+    uncertainty of the standard error into the critical value (Hall 1992) and
+    keeps the coverage at 20 data sets (``benchmarks/leaderboard_coverage.py``).
+    """
+    estimate = np.asarray(estimate, dtype=float)
+    draws = np.asarray(draws, dtype=float)
+    keep = np.isfinite(draws).all(axis=1)
+    draws = draws[keep]
+    if draws.shape[0] == 0:
+        raise ValueError(
+            "`bootstrap_draws` has no finite draw to compute rank sets from."
+        )
+    p = estimate.size
+    diff = estimate[:, None] - estimate[None, :]
+    dev = draws - estimate
+    ddev = dev[:, :, None] - dev[:, None, :]
+    offdiag = ~np.eye(p, dtype=bool)
+    scale = 1e-12 * (np.abs(diff) + np.abs(estimate).max() + 1e-300)
+    if se_hat is None:
+        sigma = ddev.std(axis=0)
+        varies = sigma > scale
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tstat = np.where(varies[None], ddev / sigma, -np.inf)
+    else:
+        sigma = se_hat
+        varies = sigma > scale
+        se_draws = se_draws[keep]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tstat = np.where(se_draws > scale, ddev / se_draws, 0.0)
+        tstat = np.where(varies[None], tstat, -np.inf)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(varies, diff / sigma, np.where(diff > 0, np.inf, -np.inf))
+    fixed = offdiag & ~varies & (diff > 0)  # decided without sampling error
+    return z, tstat, fixed, offdiag & varies
+
+
+def _pair_standard_errors(x, counts):
+    """Standard errors of the mean pairwise differences of ``x (N, p)``, on the
+    data ``(p, p)`` and within each resample of multiplicities ``counts (B, N)``
+    ``(B, p, p)`` (plug-in: the standard deviation of the differences over the
+    resampled data sets, over sqrt(N))."""
+    n, p = x.shape
+    d = x[:, :, None] - x[:, None, :]
+    se_hat = d.std(axis=0) / np.sqrt(n)
+    total = counts.sum(axis=1)[:, None, None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m = counts @ x / total[:, :, 0]
+        cross = (counts @ (x[:, :, None] * x[:, None, :]).reshape(n, p * p)).reshape(
+            -1, p, p
+        ) / total
+        sq = np.einsum("bjj->bj", cross)
+        var = sq[:, :, None] + sq[:, None, :] - 2 * cross
+        var -= (m[:, :, None] - m[:, None, :]) ** 2
+        se_draws = np.sqrt(np.maximum(var, 0.0) / total)
+    return se_hat, se_draws
+
+
+def _rank_sets_from(parts, level, *, marginal, with_rejected=False):
+    z, tstat, fixed, in_play = parts
+    p = z.shape[0]
+    if not marginal:
+        rejected = fixed.copy()
+        active = in_play.copy()
+        while active.any():
+            stat = np.where(active[None], tstat, -np.inf).max(axis=(1, 2))
+            crit = np.quantile(stat, level)
+            new = active & (z > crit)
+            if not new.any():
+                break
+            rejected |= new
+            active &= ~new
+        better = rejected.sum(axis=0)  # learners found better than each column
+        worse = rejected.sum(axis=1)
+        if with_rejected:
+            return 1 + better, p - worse, rejected
+        return 1 + better, p - worse
+    # Marginal: for learner i the pairs (i, k) ("i better") and (k, i).
+    tstat_t = tstat.transpose(0, 2, 1)  # [b, i, k] = tstat of the pair (k, i)
+    row_rej = fixed.copy()  # [i, k]: i found better than k
+    col_rej = fixed.T.copy()  # [i, k]: k found better than i
+    row_act = in_play.copy()
+    col_act = in_play.T.copy()
+    while row_act.any() or col_act.any():
+        stat = np.maximum(
+            np.where(row_act[None], tstat, -np.inf).max(axis=2),
+            np.where(col_act[None], tstat_t, -np.inf).max(axis=2),
+        )  # (B, p)
+        crit = np.quantile(stat, level, axis=0)  # (p,)
+        new_row = row_act & (z > crit[:, None])
+        new_col = col_act & (z.T > crit[:, None])
+        if not (new_row.any() or new_col.any()):
+            break
+        row_rej |= new_row
+        col_rej |= new_col
+        row_act &= ~new_row
+        col_act &= ~new_col
+    return 1 + col_rej.sum(axis=1), p - row_rej.sum(axis=1)
+
+
+def _point_ranks(estimate):
+    """``1 + #{k: θ_k > θ_j}`` (higher is better), as the paper's ranks."""
+    estimate = np.asarray(estimate, dtype=float)
+    return 1 + (estimate[None, :] > estimate[:, None]).sum(axis=1)
+
+
+@dataclass(frozen=True)
+class RankConfidenceSetsResult:
+    """Result of :func:`rank_confidence_sets`.
+
+    Attributes
+    ----------
+    learners : tuple
+    rank : ndarray of int
+        The estimated ranks, ``1 + #{k: θ̂_k better than θ̂_j}`` (1 = best; tied
+        learners share the smallest).
+    low, high : ndarray of int
+        Bounds of the rank confidence sets ``{low, ..., high}``.
+    confidence_level : float
+    simultaneous : bool
+        Whether the sets hold for all learners at once (``True``) or each for its
+        own learner (marginal).
+    may_be_best : ndarray of bool
+        ``low == 1`` of the simultaneous sets: the top-1 confidence set (the
+        learners that may be the best; Mogstad et al. 2024, Sec. 3.3, ``csranks``'s
+        ``cstaubest`` with ``tau = 1``). Of the marginal sets when
+        ``simultaneous=False`` (then it is not a confidence set for the best).
+    n_bootstrap : int
+        Bootstrap draws used (finite ones).
+    null_hypothesis : str
+    """
+
+    learners: tuple
+    rank: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    confidence_level: float
+    simultaneous: bool
+    may_be_best: np.ndarray
+    n_bootstrap: int
+    null_hypothesis: str = field(repr=False)
+
+    def to_frame(self):
+        """One row per learner: ``rank``, ``low``, ``high``, ``may_be_best``."""
+        return pd.DataFrame(
+            {
+                "rank": self.rank,
+                "low": self.low,
+                "high": self.high,
+                "may_be_best": self.may_be_best,
+            },
+            index=pd.Index(self.learners, name="learner"),
+        )
+
+
+def rank_confidence_sets(
+    estimate,
+    bootstrap_draws,
+    *,
+    higher_is_better=True,
+    confidence_level=0.95,
+    simultaneous=True,
+    learners=None,
+) -> RankConfidenceSetsResult:
+    """Confidence sets for the ranks of learners from bootstrap draws.
+
+    Mogstad, Romano, Shaikh & Wilhelm (2024, *Review of Economic Studies*),
+    Sections 3.1–3.3, as computed by their R package ``csranks``
+    (``csranks(..., stepdown=TRUE, cstype="two-sided")``): the simultaneous sets
+    cover the true ranks of all learners at once with probability at least
+    ``confidence_level`` (asymptotically); a marginal set covers its own
+    learner's rank. ``csranks`` draws from a normal with the estimated
+    covariance; here the draws are any bootstrap of the estimates, e.g. over
+    data sets (the units of a benchmark across data sets), so the statistic may
+    be a mean score, a mean rank or a rating.
+
+    The procedure tests the one-sided hypotheses ``θ_j <= θ_k`` for ordered
+    pairs by the studentised maximum over the pairs still in play, stepping
+    down until nothing more is rejected (the ``stepdown=TRUE`` of ``csranks``).
+    A learner's set runs from one plus the number of learners found better to
+    ``p`` minus the number found worse.
+
+    Parameters
+    ----------
+    estimate : array-like of shape (p,)
+        The statistic of each learner on all data.
+    bootstrap_draws : array-like of shape (B, p)
+        The statistic on each bootstrap resample (rows with a non-finite value
+        are dropped). ``B`` of a few hundred at least: the sets use the
+        ``confidence_level`` quantile of a maximum over pairs.
+    higher_is_better : bool, default=True
+        Direction of the statistic (``False`` for errors and mean ranks).
+    confidence_level : float, default=0.95
+    simultaneous : bool, default=True
+    learners : sequence of str, default=None
+        Names; ``0 .. p − 1`` by default.
+
+    Returns
+    -------
+    RankConfidenceSetsResult
+
+    Notes
+    -----
+    A pair whose bootstrap difference never varies (e.g. one learner better by
+    the same amount on every data set) is decided by the sign of the estimated
+    difference, without a test. The bootstrap needs enough data sets to be
+    trusted (the paper's asymptotics): with fewer than about 20 the sets are
+    not reliable.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import rank_confidence_sets
+    >>> rng = np.random.default_rng(0)
+    >>> draws = rng.normal([3.0, 2.9, 1.0, 0.0], 0.1, size=(1000, 4))
+    >>> res = rank_confidence_sets([3.0, 2.9, 1.0, 0.0], draws)
+    >>> res.low.tolist(), res.high.tolist(), res.may_be_best.tolist()
+    ([1, 1, 3, 4], [2, 2, 3, 4], [True, True, False, False])
+    """
+    est = np.asarray(_validate_1d(estimate, "estimate"))
+    p = est.size
+    if p < 2:
+        raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
+    draws = _validate_draws(bootstrap_draws, p)
+    higher_is_better = _check_bool(higher_is_better, "higher_is_better")
+    level = _check_level(confidence_level)
+    simultaneous = _check_bool(simultaneous, "simultaneous")
+    learners = _check_learner_names(learners, p)
+    sign = 1.0 if higher_is_better else -1.0
+    finite = np.isfinite(draws).all(axis=1)
+    if finite.sum() < 2:
+        raise ValueError(
+            "`bootstrap_draws` must have at least 2 rows without NaN or infinity."
+        )
+    low, high = _rank_sets(sign * est, sign * draws[finite], level, marginal=False)
+    if simultaneous:
+        best = low == 1
+    else:
+        low, high = _rank_sets(sign * est, sign * draws[finite], level, marginal=True)
+        best = low == 1
+    words = "simultaneous" if simultaneous else "marginal"
+    return RankConfidenceSetsResult(
+        learners=tuple(learners),
+        rank=_point_ranks(sign * est),
+        low=low,
+        high=high,
+        confidence_level=level,
+        simultaneous=simultaneous,
+        may_be_best=best,
+        n_bootstrap=int(finite.sum()),
+        null_hypothesis=(
+            f"{words} {level:g} confidence sets for the ranks (Mogstad et al. 2024; "
+            "step-down over the pairwise hypotheses θ_j <= θ_k)"
+        ),
+    )
+
+
+def _validate_1d(values, name):
+    from ._common import real_array
+
+    arr = real_array(values, name)
+    if arr.ndim != 1:
+        raise ValueError(f"`{name}` must be one-dimensional.")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"`{name}` must not contain NaN or infinite values.")
+    if arr.size and np.abs(arr).max() > 1e150:
+        raise ValueError(f"`{name}` holds values too large to compare (> 1e150).")
+    return arr
+
+
+def _validate_draws(draws, p):
+    from ._common import real_array
+
+    arr = real_array(draws, "bootstrap_draws")
+    if arr.ndim != 2 or arr.shape[1] != p:
+        raise ValueError(
+            f"`bootstrap_draws` must have shape (B, {p}) (one column per learner "
+            f"of `estimate`); got shape {arr.shape}."
+        )
+    finite = arr[np.isfinite(arr)]
+    if finite.size and np.abs(finite).max() > 1e150:
+        raise ValueError("`bootstrap_draws` holds values too large to compare.")
+    return arr
+
+
+def _check_learner_names(learners, p):
+    if learners is None:
+        return list(range(p))
+    if isinstance(learners, str) or not hasattr(learners, "__len__"):
+        raise TypeError(f"`learners` must be a sequence of names; got {learners!r}.")
+    names = list(learners)
+    if len(names) != p or len(set(map(str, names))) != p:
+        raise ValueError(f"`learners` must hold {p} distinct names; got {names!r}.")
+    return names
+
+
+# ------------------------------------------------------------------ stability
+@dataclass(frozen=True)
+class RankStabilityResult:
+    """Result of :func:`rank_stability`: how the order settles with more data sets.
+
+    Attributes
+    ----------
+    table : DataFrame
+        One row per number of data sets ``n_datasets`` (the study's own is
+        marked ``observed``): ``p_top_stays`` (probability that the learner on
+        top with all data sets is on top with that many), ``mean_width`` and
+        ``max_width`` of the simultaneous rank sets (``high − low``; 0 = rank
+        pinned down), ``n_may_be_best``.
+    top : str
+        The learner on top.
+    target_width : float
+    n_needed : int or None
+        Fewest data sets whose projected mean width is at most
+        ``target_width``; ``None`` when not reached on the grid (e.g. exact
+        ties, which no number of data sets separates).
+    n_needed_top : int or None
+        Fewest data sets with ``p_top_stays >= confidence_level``.
+    delta : float or None
+    n_needed_delta : int or None
+        With ``delta``: fewest data sets that order every pair of learners whose
+        observed difference is at least Δ.
+    confidence_level : float
+    null_hypothesis : str
+        What the projection assumes.
+    """
+
+    table: pd.DataFrame
+    top: str
+    target_width: float
+    n_needed: int | None
+    n_needed_top: int | None
+    confidence_level: float
+    null_hypothesis: str = field(repr=False)
+    delta: float | None = None
+    n_needed_delta: int | None = None
+
+    def to_frame(self):
+        """The table."""
+        return self.table.copy()
+
+
+def rank_stability(
+    estimate,
+    bootstrap_draws,
+    *,
+    n_datasets,
+    higher_is_better=True,
+    target_width=1.0,
+    confidence_level=0.95,
+    grid=None,
+    learners=None,
+    delta=None,
+) -> RankStabilityResult:
+    """How many data sets a stable order needs, projected from the bootstrap.
+
+    With ``N`` data sets the bootstrap deviations ``θ* − θ̂`` stand for the
+    sampling error of the estimates; with ``m`` data sets drawn from the same
+    population that error shrinks by ``sqrt(N / m)`` (the m-out-of-n bootstrap
+    of a mean). For each ``m`` of a grid (below and beyond ``N``) this gives
+    draws ``θ̂ + sqrt(N / m) (θ* − θ̂)``, from which
+
+    - ``p_top_stays``: the probability that the learner on top now (by
+      ``θ̂``) is on top with ``m`` data sets;
+    - the width of the simultaneous rank confidence sets of
+      :func:`rank_confidence_sets` with ``m`` data sets;
+    - ``n_needed``: the fewest data sets for a mean width of at most
+      ``target_width`` (and ``n_needed_top`` for ``p_top_stays`` of at least
+      ``confidence_level``).
+
+    It is a plug-in projection: it takes the observed differences between
+    learners as the true ones. Learners that are truly tied are never separated
+    (their widths do not shrink to 0); small observed differences make the
+    needed number large, which is the honest answer when the study cannot tell
+    them apart. Read it beside the power analysis and ``n_datasets_needed``,
+    which answer the same question for one pair and a difference Δ.
+
+    Parameters
+    ----------
+    estimate : array-like of shape (p,)
+    bootstrap_draws : array-like of shape (B, p)
+    n_datasets : int
+        ``N``, the number of data sets behind ``estimate``.
+    higher_is_better : bool, default=True
+    target_width : float, default=1.0
+        Target mean width (``high − low``) of the simultaneous rank sets.
+    confidence_level : float, default=0.95
+    grid : sequence of int, default=None
+        Numbers of data sets; by default ``N/8 .. 64 N`` on a geometric grid
+        (and ``N``).
+    learners : sequence of str, default=None
+    delta : float, default=None
+        The smallest difference that matters (the study's Δ), in the units of
+        the statistic. When given, ``p_ordered_delta`` is the share of the pairs
+        whose observed difference is at least Δ that the simultaneous procedure
+        orders with that many data sets, and ``n_needed_delta`` the fewest data
+        sets that order all of them (pairs closer than Δ need not be ordered).
+
+    Returns
+    -------
+    RankStabilityResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import rank_stability
+    >>> rng = np.random.default_rng(0)
+    >>> draws = rng.normal([1.0, 0.9, 0.5], 0.1, size=(1000, 3))
+    >>> res = rank_stability([1.0, 0.9, 0.5], draws, n_datasets=20,
+    ...                      learners=["A", "B", "C"])
+    >>> res.top, res.n_needed, res.n_needed_top
+    ('A', 14, 160)
+    """
+    est = _validate_1d(estimate, "estimate")
+    p = est.size
+    if p < 2:
+        raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
+    draws = _validate_draws(bootstrap_draws, p)
+    n = _check_positive_int(n_datasets, "n_datasets", minimum=2)
+    higher_is_better = _check_bool(higher_is_better, "higher_is_better")
+    target = real_number(target_width, "target_width")
+    if not (np.isfinite(target) and target >= 0):
+        raise ValueError(f"`target_width` must be >= 0; got {target!r}.")
+    level = _check_level(confidence_level)
+    learners = _check_learner_names(learners, p)
+    if delta is not None:
+        delta = real_number(delta, "delta")
+        if not (np.isfinite(delta) and delta > 0):
+            raise ValueError(f"`delta` must be a positive number; got {delta!r}.")
+    if grid is None:
+        grid = sorted({max(2, int(round(n * 2.0**e))) for e in np.arange(-3, 6.5, 0.5)})
+    else:
+        try:
+            grid = sorted({_check_positive_int(g, "grid", minimum=2) for g in grid})
+        except TypeError:
+            raise TypeError(
+                f"`grid` must be a sequence of integers; got {grid!r}."
+            ) from None
+        if not grid:
+            raise ValueError("`grid` must not be empty.")
+    sign = 1.0 if higher_is_better else -1.0
+    est = sign * est
+    draws = sign * draws[np.isfinite(draws).all(axis=1)]
+    if draws.shape[0] < 2:
+        raise ValueError(
+            "`bootstrap_draws` must have at least 2 rows without NaN or infinity."
+        )
+    top = int(np.argmax(est))
+    apart = None
+    if delta is not None:
+        apart = (est[:, None] - est[None, :]) >= delta  # j better by Δ or more
+    rows = []
+    for m in grid:
+        scaled = est + np.sqrt(n / m) * (draws - est)
+        low, high, rejected = _rank_sets_from(
+            _studentised(est, scaled), level, marginal=False, with_rejected=True
+        )
+        width = high - low
+        row = {
+            "n_datasets": m,
+            "observed": m == n,
+            "p_top_stays": float(np.mean(np.argmax(scaled, axis=1) == top)),
+            "mean_width": float(width.mean()),
+            "max_width": int(width.max()),
+            "n_may_be_best": int((low == 1).sum()),
+        }
+        if apart is not None:
+            row["p_ordered_delta"] = (
+                float(rejected[apart].mean()) if apart.any() else 1.0
+            )
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    ok = table.loc[table["mean_width"] <= target, "n_datasets"]
+    ok_top = table.loc[table["p_top_stays"] >= level, "n_datasets"]
+    n_delta = None
+    if apart is not None:
+        ok_delta = table.loc[table["p_ordered_delta"] >= 1.0, "n_datasets"]
+        n_delta = int(ok_delta.iloc[0]) if len(ok_delta) else None
+    return RankStabilityResult(
+        table=table,
+        top=str(learners[top]),
+        target_width=target,
+        n_needed=int(ok.iloc[0]) if len(ok) else None,
+        n_needed_top=int(ok_top.iloc[0]) if len(ok_top) else None,
+        confidence_level=level,
+        null_hypothesis=(
+            "plug-in projection: the observed differences between learners are "
+            "taken as the true ones; sampling error scales as sqrt(N / m)"
+        ),
+        delta=delta,
+        n_needed_delta=n_delta,
+    )
+
+
+# --------------------------------------------------------------- public helpers
+def bradley_terry_ratings(
+    scores, *, greater_is_better=False, reference=None, reference_rating=1000.0
+) -> pd.Series:
+    """Bradley–Terry ratings on the Elo scale from a data sets × learners table.
+
+    Maximum likelihood of the Bradley–Terry model on the pairwise outcomes of
+    every data set (win 1, tie ½ each, every data set weighing the same; a
+    pair meets on the data sets where both have a value):
+    ``P(i beats j) = 1 / (1 + 10^((R_j − R_i) / 400))``. The ratings average
+    ``reference_rating``, or are shifted so that ``reference`` has it. As
+    ``bencheval``'s ``compute_elo`` (TabArena), with the same tiny ridge
+    (``RIDGE``), which keeps a learner that wins or loses every comparison
+    finite (its rating is then set by the ridge, not by the data).
+
+    Parameters
+    ----------
+    scores : DataFrame or array-like of shape (n_datasets, n_learners)
+        NaN where a learner has no value on a data set.
+    greater_is_better : bool, default=False
+    reference : str, default=None
+        A learner (column) to calibrate on.
+    reference_rating : float, default=1000.0
+
+    Returns
+    -------
+    Series
+        Rating of each learner, in column order.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench.stats import bradley_terry_ratings
+    >>> errors = pd.DataFrame({"A": [.1, .2, .3, .1], "B": [.2, .1, .4, .2],
+    ...                        "C": [.3, .3, .5, .1]})
+    >>> bradley_terry_ratings(errors).round(1).tolist()
+    [1179.4, 1000.0, 820.6]
+    """
+    values, learners, _ = _table(scores)
+    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
+    offset_to = _check_reference(reference, reference_rating, learners)
+    wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
+    t = _bt_fit(
+        wins_d.sum(axis=(0, 2))[None], both_d.sum(axis=0), np.zeros((1, len(learners)))
+    )[0]
+    rating = _to_rating(t)
+    if offset_to is not None:
+        anchor = 1000.0 if offset_to[0] is None else rating[offset_to[0]]
+        rating = rating + offset_to[1] - anchor
+    return pd.Series(rating, index=pd.Index(learners, name="learner"), name="rating")
+
+
+def _check_reference(reference, reference_rating, learners):
+    rating = real_number(reference_rating, "reference_rating")
+    if not np.isfinite(rating):
+        raise ValueError(f"`reference_rating` must be finite; got {rating!r}.")
+    if reference is None:
+        return None if rating == 1000.0 else (None, rating)
+    names = [str(x) for x in learners]
+    if not isinstance(reference, str) or reference not in names:
+        raise ValueError(
+            f"`reference` must be one of the learners {names}; got {reference!r}."
+        )
+    return names.index(reference), rating
+
+
+def win_rate_matrix(scores, *, greater_is_better=False) -> pd.DataFrame:
+    """How often the row learner beats the column learner over data sets.
+
+    Ties count half; each pair over the data sets on which both have a value
+    (NaN where they share none); the diagonal is NaN. As ``bencheval``'s
+    ``compute_winrate_matrix`` (without seeds), ordered as the input.
+
+    Parameters
+    ----------
+    scores : DataFrame or array-like of shape (n_datasets, n_learners)
+    greater_is_better : bool, default=False
+
+    Returns
+    -------
+    DataFrame
+        Learners × learners.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench.stats import win_rate_matrix
+    >>> errors = pd.DataFrame({"A": [.1, .2, .3, .1], "B": [.2, .1, .4, .2],
+    ...                        "C": [.3, .3, .5, .1]})
+    >>> win_rate_matrix(errors)
+    opponent      A     B      C
+    learner
+    A           NaN  0.75  0.875
+    B         0.250   NaN  0.750
+    C         0.125  0.25    NaN
+    """
+    values, learners, _ = _table(scores)
+    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
+    wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = wins_d.sum(axis=0) / both_d.sum(axis=0)
+    np.fill_diagonal(rate, np.nan)
+    index = pd.Index(learners, name="learner")
+    return pd.DataFrame(rate, index=index, columns=index.rename("opponent"))
+
+
+# ------------------------------------------------------------------ leaderboard
+@dataclass(frozen=True)
+class LeaderboardResult:
+    """Result of :func:`leaderboard_table`.
+
+    Attributes
+    ----------
+    table : DataFrame
+        One row per learner, sorted by ``rank`` (then rating), indexed by
+        learner; the columns are described in :func:`leaderboard_table`.
+    win_rate_matrix : DataFrame
+        Row beats column (ties ½), rows and columns in the table's order; the
+        diagonal is NaN (a learner does not play itself).
+    rank_by : str
+        The statistic the ranks and rank sets are of: ``"score"`` (mean score),
+        ``"mean_rank"`` or ``"rating"``.
+    confidence_level : float
+    n_bootstrap : int
+    n_datasets : int
+        Data sets on which at least two learners have a value (the units of the
+        bootstrap, of the ratings and of the win rates).
+    n_complete_datasets : int
+        Data sets on which every learner has a value (those of the mean score,
+        the mean rank and their rank sets).
+    notes : tuple of str
+        What the table had to decide: missing learners, learners that win or
+        lose every comparison, columns left empty and why.
+    null_hypothesis : str
+    """
+
+    table: pd.DataFrame
+    win_rate_matrix: pd.DataFrame
+    rank_by: str
+    confidence_level: float
+    n_bootstrap: int
+    n_datasets: int
+    n_complete_datasets: int
+    notes: tuple
+    null_hypothesis: str = field(repr=False)
+    _estimate: np.ndarray = field(repr=False, default=None)
+    _draws: np.ndarray = field(repr=False, default=None)
+    _n_units: int = field(repr=False, default=0)
+    _names: tuple = field(repr=False, default=())
+
+    def to_frame(self):
+        """The leaderboard table."""
+        return self.table.copy()
+
+    def stability(self, *, target_width=1.0, grid=None, delta=None):
+        """:func:`rank_stability` of the ranked statistic from the same bootstrap.
+
+        Parameters
+        ----------
+        target_width : float, default=1.0
+        grid : sequence of int, default=None
+        delta : float, default=None
+            The study's Δ in the units of the ranked statistic (the metric's
+            for ``rank_by="score"``).
+
+        Returns
+        -------
+        RankStabilityResult
+        """
+        return rank_stability(
+            self._estimate,
+            self._draws,
+            n_datasets=self._n_units,
+            higher_is_better=True,
+            target_width=target_width,
+            confidence_level=self.confidence_level,
+            grid=grid,
+            learners=list(self._names),
+            delta=delta,
+        )
+
+
+def _percentile(draws, level):
+    lo, hi = (1 - level) / 2, (1 + level) / 2
+    if not np.isnan(draws).any():
+        return np.quantile(draws, [lo, hi], axis=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanquantile(draws, [lo, hi], axis=0)
+
+
+def leaderboard_table(
+    scores,
+    *,
+    greater_is_better=False,
+    reference=None,
+    reference_rating=1000.0,
+    rank_by="score",
+    n_bootstrap=1000,
+    confidence_level=0.95,
+    random_state=None,
+) -> LeaderboardResult:
+    """A leaderboard of learners over data sets, with intervals from one bootstrap.
+
+    Parameters
+    ----------
+    scores : DataFrame or array-like of shape (n_datasets, n_learners)
+        One value per data set and learner (e.g. the mean error over the
+        replicates); NaN where a learner has no value.
+    greater_is_better : bool, default=False
+    reference : str, default=None
+        Learner whose rating is set to ``reference_rating``; ``None``: the
+        ratings average ``reference_rating``.
+    reference_rating : float, default=1000.0
+    rank_by : {"score", "mean_rank", "rating"}, default="score"
+        Statistic of the ranks and of their confidence sets.
+    n_bootstrap : int, default=1000
+        Resamples of the data sets (with replacement), shared by every interval.
+    confidence_level : float, default=0.95
+    random_state : int, numpy Generator or RandomState, default=None
+
+    Returns
+    -------
+    LeaderboardResult
+        Its ``table`` has, per learner:
+
+        - ``rating``, ``rating_low``, ``rating_high``: Bradley–Terry rating on
+          the Elo scale (:func:`bradley_terry_ratings`) and its bootstrap
+          percentile interval. As bencheval, the interval is that of the
+          ratings centred on their mean, shifted with the point estimate when a
+          ``reference`` is given (so the reference's own interval has a width).
+        - ``win_rate``, ``win_rate_low``, ``win_rate_high``: the mean over
+          opponents of the share of common data sets won (ties ½).
+        - ``mean_rank``, ``mean_rank_low``, ``mean_rank_high``: average rank
+          (1 = best, ties averaged).
+        - ``rank``: the rank by ``rank_by`` (1 + the number of learners with a
+          better value); ``rank_low``, ``rank_high``: simultaneous rank
+          confidence set; ``rank_low_marginal``, ``rank_high_marginal``: each
+          learner's own (:func:`rank_confidence_sets`).
+        - ``may_be_best``: in the top-1 confidence set (``rank_low == 1``).
+        - ``improvability``, ``improvability_low``, ``improvability_high``: mean
+          over data sets of the relative gap to the best learner there,
+          ``|v − v*| / max(v, v*)`` (bencheval's ``1 − e*/e`` for errors); NaN
+          when a value is negative.
+        - ``mean_score``: the mean of the values; ``n_datasets``: data sets
+          with a value.
+
+    Notes
+    -----
+    Learners missing on some data sets (NaN cells): the rating uses every
+    comparison of two present learners (Bradley–Terry needs no complete
+    schedule); a win rate is over the data sets each pair shares; the
+    improvability is over the learner's own data sets, against the best present
+    there. The mean score, the mean rank and the rank sets of these two need
+    the same data sets for everyone, so they use the data sets where every
+    learner has a value, and ``notes`` says how many (with ``rank_by="rating"``
+    the rank sets use all data sets). bencheval instead ranks the learners
+    present on each data set, whose average ranks then compare learners over
+    different data sets.
+
+    Intervals are bootstrap percentile intervals over data sets, from the same
+    resamples for every column. The rating of each resample is fitted by
+    Newton's method started from the rating on all data sets (a warm start),
+    all resamples at once.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from sklearn_bench.stats import leaderboard_table
+    >>> rng = np.random.default_rng(0)
+    >>> errors = pd.DataFrame(rng.uniform(0.1, 0.3, (30, 4)) + [0, .02, .05, .1],
+    ...                       columns=["A", "B", "C", "D"])
+    >>> res = leaderboard_table(errors, n_bootstrap=200, random_state=0)
+    >>> res.table[["rating", "win_rate", "rank_low", "rank_high"]].round(1)
+             rating  win_rate  rank_low  rank_high
+    learner
+    A        1165.4       0.8         1          2
+    B        1072.6       0.6         1          2
+    C         920.1       0.4         3          4
+    D         841.9       0.2         3          4
+    """
+    values, learners, datasets = _table(scores)
+    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
+    ref = _check_reference(reference, reference_rating, learners)
+    rank_by = _check_choice(rank_by, _RANK_BY, "rank_by")
+    n_boot = _check_positive_int(n_bootstrap, "n_bootstrap", minimum=2)
+    level = _check_level(confidence_level)
+    rng = _as_generator(random_state)
+    n, p = values.shape
+    names = [str(x) for x in learners]
+    notes = []
+
+    loss = _loss(values, greater_is_better)
+    present = ~np.isnan(values)
+    complete = present.all(axis=1)
+    n_complete = int(complete.sum())
+    missing = not complete.all()
+    if missing:
+        lacking = [names[j] for j in np.flatnonzero(~present.all(axis=0))]
+        notes.append(
+            f"{len(lacking)} learner(s) lack a value on some data sets "
+            f"({', '.join(lacking[:5])}{', ...' if len(lacking) > 5 else ''}): "
+            "ratings use every comparison of two present learners, win rates the "
+            "data sets each pair shares, improvability each learner's own data "
+            f"sets; mean score and mean rank use the {n_complete} data sets "
+            "where every learner has a value."
+        )
+    wins_d, both_d = _pairwise_wins(loss)
+    wins_total = wins_d.sum(axis=2)  # (n, p): wins of each learner per data set
+    n_pairs = both_d.sum(axis=0)
+    t_hat = _bt_fit(wins_total.sum(axis=0)[None], n_pairs, np.zeros((1, p)))[0]
+    won = wins_total.sum(axis=0)
+    played = n_pairs.sum(axis=1)
+    extreme = [names[j] for j in range(p) if won[j] in (0.0, played[j])]
+    if extreme:
+        notes.append(
+            f"{', '.join(extreme)} won or lost every comparison: the likelihood "
+            "has no finite maximum and the rating is set by the ridge (as "
+            "bencheval's); read it as beyond every other rating."
+        )
+
+    # -- the bootstrap over data sets: multiplicities, one row per resample
+    counts = rng.multinomial(n, np.full(n, 1.0 / n), size=n_boot).astype(float)
+    wins_b = counts @ wins_total
+    if missing:
+        n_b = (counts @ both_d.reshape(n, p * p)).reshape(n_boot, p, p)
+    else:
+        n_b = counts.sum(axis=1)[:, None, None] * (~np.eye(p, dtype=bool))
+    t_b = _bt_fit(wins_b, n_b, np.tile(t_hat, (n_boot, 1)))
+
+    offset = 0.0
+    if ref is not None:
+        offset = (
+            ref[1] - 1000.0 if ref[0] is None else ref[1] - _to_rating(t_hat)[ref[0]]
+        )
+    rating = _to_rating(t_hat, offset)
+    rating_draws = _to_rating(t_b)
+    rating_ci = _percentile(rating_draws, level) + offset
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pair_rate = wins_d.sum(axis=0) / n_pairs
+        np.fill_diagonal(pair_rate, np.nan)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            win_rate = np.nanmean(pair_rate, axis=1)
+            if missing:
+                w_b = (counts @ wins_d.reshape(n, p * p)).reshape(n_boot, p, p)
+                rate_b = w_b / n_b
+                rate_b[:, np.eye(p, dtype=bool)] = np.nan
+                win_rate_draws = np.nanmean(rate_b, axis=2)
+            else:
+                win_rate_draws = wins_b / (counts.sum(axis=1)[:, None] * (p - 1))
+    win_rate_ci = _percentile(win_rate_draws, level)
+
+    imp = _improvability(values, greater_is_better)
+    if imp is None:
+        notes.append(
+            "improvability is empty: some values are negative, and a relative "
+            "gap to the best needs non-negative values (errors, accuracies)."
+        )
+        improvability = np.full(p, np.nan)
+        imp_ci = np.full((2, p), np.nan)
+    else:
+        improvability = np.nanmean(imp, axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            imp_draws = (counts @ np.nan_to_num(imp)) / (counts @ present)
+        imp_ci = _percentile(imp_draws, level)
+
+    if n_complete >= 2:
+        ranks_c = _average_ranks(loss[complete])
+        mean_rank = ranks_c.mean(axis=0)
+        mean_score = values[complete].mean(axis=0)
+        counts_c = counts[:, complete]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            total = counts_c.sum(axis=1, keepdims=True)
+            rank_draws = np.where(total > 0, counts_c @ ranks_c / total, np.nan)
+            score_draws = np.where(
+                total > 0, counts_c @ values[complete] / total, np.nan
+            )
+        mean_rank_ci = _percentile(rank_draws, level)
+    else:
+        notes.append(
+            f"only {n_complete} data set(s) have a value for every learner: mean "
+            "score and mean rank are empty"
+            + ("" if rank_by == "rating" else ", and the ranks are by rating")
+            + "."
+        )
+        mean_rank = mean_score = np.full(p, np.nan)
+        mean_rank_ci = np.full((2, p), np.nan)
+        rank_draws = score_draws = None
+        if rank_by != "rating":
+            rank_by = "rating"
+
+    sign = 1.0 if greater_is_better else -1.0
+    se = (None, None)
+    if rank_by == "score":
+        est, draws = sign * mean_score, sign * score_draws
+        se = _pair_standard_errors(sign * values[complete], counts[:, complete])
+    elif rank_by == "mean_rank":
+        est, draws = -mean_rank, -rank_draws
+        se = _pair_standard_errors(-ranks_c, counts[:, complete])
+    else:
+        est, draws = rating, rating_draws
+    finite = np.isfinite(draws).all(axis=1)
+    if se[1] is not None:
+        se = (se[0], se[1][finite])
+    parts = _studentised(est, draws[finite], *se)
+    low, high = _rank_sets_from(parts, level, marginal=False)
+    low_m, high_m = _rank_sets_from(parts, level, marginal=True)
+    rank = _point_ranks(est)
+
+    index = pd.Index(names, name="learner")
+    table = pd.DataFrame(
+        {
+            "rating": rating,
+            "rating_low": rating_ci[0],
+            "rating_high": rating_ci[1],
+            "win_rate": win_rate,
+            "win_rate_low": win_rate_ci[0],
+            "win_rate_high": win_rate_ci[1],
+            "mean_rank": mean_rank,
+            "mean_rank_low": mean_rank_ci[0],
+            "mean_rank_high": mean_rank_ci[1],
+            "rank": rank,
+            "rank_low": low,
+            "rank_high": high,
+            "rank_low_marginal": low_m,
+            "rank_high_marginal": high_m,
+            "may_be_best": low == 1,
+            "improvability": improvability,
+            "improvability_low": imp_ci[0],
+            "improvability_high": imp_ci[1],
+            "mean_score": mean_score,
+            "n_datasets": present.sum(axis=0),
+        },
+        index=index,
+    )
+    order = np.lexsort((-rating, rank))
+    table = table.iloc[order]
+    ordered = [names[i] for i in order]
+    matrix = pd.DataFrame(pair_rate, index=index, columns=index.rename("opponent"))
+    matrix = matrix.loc[ordered, ordered]
+    by = {"score": "mean score", "mean_rank": "mean rank", "rating": "rating"}[rank_by]
+    return LeaderboardResult(
+        table=table,
+        win_rate_matrix=matrix,
+        rank_by=rank_by,
+        confidence_level=level,
+        n_bootstrap=n_boot,
+        n_datasets=n,
+        n_complete_datasets=n_complete,
+        notes=tuple(notes),
+        null_hypothesis=(
+            f"ranks by {by}; rank sets at {level:g} hold simultaneously for all "
+            f"learners (Mogstad et al. 2024), from {n_boot} bootstrap resamples "
+            f"of {n} data sets"
+        ),
+        _estimate=est,
+        _draws=draws[finite],
+        _n_units=n if rank_by == "rating" else n_complete,
+        _names=tuple(names),
+    )

@@ -1,0 +1,137 @@
+"""Tests of `sklearn-bench leaderboard STORE_OR_CSV` (issue 22): a CSV from any
+tool through from_frame, a saved result, the overwrite policy and exit codes."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sklearn_bench import BenchmarkResult
+from sklearn_bench.cli import main
+
+
+def _tabarena_like(path, n=20, p=4, folds=2, seed=0):
+    """A TabArena-like export: method / task / metric_error / fold columns."""
+    rng = np.random.default_rng(seed)
+    rows = [
+        (f"t{i}", f"M{j}", rng.uniform(0.1, 0.3) + 0.02 * j, f)
+        for i in range(n)
+        for j in range(p)
+        for f in range(folds)
+    ]
+    df = pd.DataFrame(rows, columns=["task", "method", "metric_error", "fold"])
+    df.to_csv(path, index=False)
+    return df
+
+
+def test_csv_export_gives_the_leaderboard_of_from_frame(tmp_path, capsys):
+    """H: a method / task / metric_error CSV is read with the default column names;
+    the CSV written equals BenchmarkResult.from_frame(...).leaderboard() with the
+    same seed, and the table is printed; exit 0."""
+    df = _tabarena_like(tmp_path / "tab.csv")
+    rc = main(["leaderboard", str(tmp_path / "tab.csv"), "--n-bootstrap", "100"])
+    assert rc == 0
+    printed = capsys.readouterr().out
+    assert "Leaderboard of 4 learners over 20 data sets" in printed
+    written = pd.read_csv(tmp_path / "tab-leaderboard.csv", index_col="learner")
+    expected = BenchmarkResult.from_frame(
+        df, dataset="task", learner="method", value="metric_error",
+        greater_is_better=False,
+    ).leaderboard(n_bootstrap=100, random_state=0)  # fmt: skip
+    pd.testing.assert_index_equal(written.index, expected.index)
+    np.testing.assert_allclose(written["rating"], expected["rating"], rtol=1e-12)
+    np.testing.assert_array_equal(written["rank_high"], expected["rank_high"])
+    assert "M0" in printed
+
+
+def test_named_columns_reference_and_direction(tmp_path, capsys):
+    """H: --dataset-col/--learner-col/--value-col name the columns,
+    --greater-is-better flips the direction, --reference sets its rating."""
+    df = _tabarena_like(tmp_path / "x.csv")
+    acc = df.rename(columns={"task": "tid", "method": "algo"}).assign(
+        acc=1 - df["metric_error"]
+    )
+    acc.to_csv(tmp_path / "acc.csv", index=False)
+    out = tmp_path / "board.csv"
+    rc = main([
+        "leaderboard", str(tmp_path / "acc.csv"), "--out", str(out),
+        "--dataset-col", "tid", "--learner-col", "algo", "--value-col", "acc",
+        "--greater-is-better", "--reference", "M3", "--reference-rating", "1500",
+        "--n-bootstrap", "50", "--seed", "3",
+    ])  # fmt: skip
+    assert rc == 0
+    board = pd.read_csv(out, index_col="learner")
+    assert board.loc["M3", "rating"] == pytest.approx(1500)
+    assert board.index[0] == "M0"  # the smallest error is the best accuracy
+
+
+def test_a_saved_result_folder_is_read(tmp_path, capsys):
+    """H: a folder written by BenchmarkResult.save is a store for the command."""
+    df = _tabarena_like(tmp_path / "x.csv")
+    result = BenchmarkResult.from_frame(
+        df, dataset="task", learner="method", value="metric_error",
+        greater_is_better=False,
+    )  # fmt: skip
+    result.save(tmp_path / "saved")
+    rc = main(["leaderboard", str(tmp_path / "saved"), "--n-bootstrap", "50"])
+    assert rc == 0
+    assert (tmp_path / "saved-leaderboard.csv").is_file()
+
+
+def test_never_overwrites_without_force_nor_a_users_file(tmp_path, capsys):
+    """H: an existing leaderboard CSV is refused without --force (exit 2, file
+    untouched); --force replaces the one sklearn-bench wrote; a user's own file
+    of that name is refused even with --force."""
+    _tabarena_like(tmp_path / "tab.csv")
+    args = ["leaderboard", str(tmp_path / "tab.csv"), "--n-bootstrap", "20"]
+    assert main(args) == 0
+    out = tmp_path / "tab-leaderboard.csv"
+    before = out.read_bytes()
+    assert main(args) == 2
+    assert "--force" in capsys.readouterr().err
+    assert out.read_bytes() == before
+    assert main([*args, "--force", "--seed", "1"]) == 0
+    mine = tmp_path / "mine.csv"
+    mine.write_text("my notes\n")
+    assert main([*args, "--out", str(mine), "--force"]) == 2
+    assert "not written by sklearn-bench" in capsys.readouterr().err
+    assert mine.read_text() == "my notes\n"
+
+
+@pytest.mark.parametrize(
+    "extra, words",
+    [
+        (["--learner-col", "nope"], "--learner-col 'nope'"),
+        (["--reference", "nobody"], "--reference 'nobody'"),
+        (["--metric", "auc"], "--metric 'auc'"),
+        (["--confidence-level", "1.5"], "--confidence-level"),
+        (["--n-bootstrap", "1"], "--n-bootstrap"),
+    ],
+)
+def test_refused_input_exits_2_with_one_line(tmp_path, capsys, extra, words):
+    """H: a bad option or column is a usage error: exit 2, one line on stderr
+    naming it, nothing written."""
+    _tabarena_like(tmp_path / "tab.csv")
+    rc = main(["leaderboard", str(tmp_path / "tab.csv"), *extra])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "tab-leaderboard.csv").exists()
+
+
+def test_csv_without_known_columns_names_the_flag(tmp_path, capsys):
+    """H: a CSV whose columns are not recognised says which flag names them."""
+    pd.DataFrame({"a": [1, 2], "b": ["x", "y"]}).to_csv(tmp_path / "t.csv")
+    assert main(["leaderboard", str(tmp_path / "t.csv")]) == 2
+    assert "--dataset-col" in capsys.readouterr().err
+
+
+def test_a_failure_of_the_work_exits_1(tmp_path, capsys, monkeypatch):
+    """H: an unexpected failure while computing is exit 1 (not a usage error)."""
+    _tabarena_like(tmp_path / "tab.csv")
+
+    def boom(self, **kwargs):
+        raise RuntimeError("solver exploded")
+
+    monkeypatch.setattr(BenchmarkResult, "leaderboard", boom)
+    assert main(["leaderboard", str(tmp_path / "tab.csv")]) == 1
+    assert "solver exploded" in capsys.readouterr().err
