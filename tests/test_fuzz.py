@@ -1225,6 +1225,32 @@ CASES = [
         {"out_dir": bad_paths(), "confidence_level": bad_scalars()},
         {"out_dir": "rep"},
     ),
+    # -- issue 24, peers (autorank, mlxtend, scikit-posthocs plots) ---------------
+    ("rm_anova", S("rm_anova"), {"scores": bad_2d()}, {"scores": PERF}),
+    (
+        "tukey_hsd",
+        S("tukey_hsd"),
+        {
+            "scores": bad_2d(),
+            "design": bad_choices(),
+            "alpha": bad_scalars(),
+            "greater_is_better": bad_choices(),
+        },
+        {"scores": PERF},
+    ),
+    (
+        "cohens_d",
+        S("cohens_d"),
+        {"x": bad_1d(), "y": bad_1d()},
+        {"x": PERF[:6, 0], "y": PERF[:6, 1]},
+    ),
+    (
+        "akinshin_gamma",
+        S("akinshin_gamma"),
+        {"x": bad_1d(), "y": bad_1d()},
+        {"x": PERF[:6, 0], "y": PERF[:6, 1]},
+    ),
+    # -- end of issue 24, peers ---------------------------------------------------
 ]
 
 CASES = [
@@ -1241,6 +1267,7 @@ NOT_CALLED = {
     "ReportAnalysis", "TestRecord", "BayesianTestResult", "EffectSizeResult",
     "PairwiseTestResult",
     "SkillingsMackResult",
+    "RMAnovaResult", "TukeyHSDResult",  # issue 24, peers
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.
 DOCUMENTED_NAN = {

@@ -1,5 +1,6 @@
 """Statistics for comparing learners: pure functions on arrays, frozen results."""
 
+from ._anova import RMAnovaResult, TukeyHSDResult, rm_anova, tukey_hsd
 from ._bayesian import (
     BayesianTestResult,
     bayesian_correlated_t,
@@ -10,7 +11,9 @@ from ._bayesian import (
 from ._bootstrap_ci import bootstrap_ci
 from ._effect_size import (
     EffectSizeResult,
+    akinshin_gamma,
     cliffs_delta,
+    cohens_d,
     cohens_dz,
     rank_biserial,
     rank_biserial_from_ranks,
@@ -42,9 +45,12 @@ __all__ = [
     "MultipleRuleBiasResult",
     "PairedTestResult",
     "PairwiseTestResult",
+    "RMAnovaResult",
     "SkillingsMackResult",
+    "TukeyHSDResult",
     "adjust_pairwise_pvalues",
     "adjust_pvalues",
+    "akinshin_gamma",
     "bayesian_correlated_t",
     "bayesian_hierarchical",
     "bayesian_sign_test",
@@ -52,6 +58,7 @@ __all__ = [
     "bayesian_table",
     "bootstrap_ci",
     "cliffs_delta",
+    "cohens_d",
     "cohens_dz",
     "critical_difference",
     "error_rate_difference_ci",
@@ -65,9 +72,11 @@ __all__ = [
     "paired_test",
     "pairwise_tests",
     "power_paired_t",
+    "rm_anova",
     "rank_biserial",
     "rank_biserial_from_ranks",
     "sign_dominance",
     "skillings_mack_test",
     "smallest_attainable_pvalue",
+    "tukey_hsd",
 ]
