@@ -531,6 +531,35 @@ SIGNIFICANT = np.array([[False, True, False], [True, False, False], [False] * 3]
 FOLDS = rng.uniform(0.1, 0.3, size=(5, 2))
 
 
+# -- issue 24, peers: classifiers on one test set, bias-variance ----------------------
+LABELS = np.array([0, 1, 2, 0, 1, 2, 0, 1, 2, 0])
+PREDICTIONS = np.column_stack(
+    [
+        LABELS,
+        (LABELS + (np.arange(10) % 3 == 0)) % 3,
+        (LABELS + (np.arange(10) < 4)) % 3,
+    ]
+)
+
+
+def _bias_variance(**params):
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_bench.model_selection import bias_variance_decomposition
+
+    kwargs = {
+        "estimator": DecisionTreeClassifier(random_state=0),
+        "X_train": X6,
+        "y_train": Y6,
+        "X_test": X6[:3],
+        "y_test": Y6[:3],
+        "n_rounds": 3,
+        "random_state": 0,
+    }
+    kwargs.update(params)
+    return bias_variance_decomposition(**kwargs)
+
+
 # (public name, call, {argument: strategy of bad values}, valid kwargs)
 S = _stats
 CASES = [
@@ -1250,6 +1279,57 @@ CASES = [
         {"x": bad_1d(), "y": bad_1d()},
         {"x": PERF[:6, 0], "y": PERF[:6, 1]},
     ),
+    (
+        "cochrans_q",
+        S("cochrans_q"),
+        {"y_true": bad_1d(), "predictions": bad_2d()},
+        {"y_true": LABELS, "predictions": PREDICTIONS},
+    ),
+    (
+        "f_test_classifiers",
+        S("f_test_classifiers"),
+        {"y_true": bad_1d(), "predictions": bad_2d()},
+        {"y_true": LABELS, "predictions": PREDICTIONS},
+    ),
+    (
+        "mcnemar_table",
+        S("mcnemar_table"),
+        {"y_true": bad_1d(), "y_pred_1": bad_1d(), "y_pred_2": bad_1d()},
+        {
+            "y_true": LABELS,
+            "y_pred_1": PREDICTIONS[:, 0],
+            "y_pred_2": PREDICTIONS[:, 1],
+        },
+    ),
+    (
+        "mcnemar_tables",
+        S("mcnemar_tables"),
+        {"y_true": bad_1d(), "predictions": bad_2d()},
+        {"y_true": LABELS, "predictions": PREDICTIONS},
+    ),
+    (
+        "proportion_difference_test",
+        S("proportion_difference_test"),
+        {
+            "proportion_1": bad_scalars(),
+            "proportion_2": bad_scalars(),
+            "n_1": bad_scalars(),
+            "n_2": bad_scalars(),
+            "alternative": bad_choices(),
+        },
+        {"proportion_1": 0.8, "proportion_2": 0.7, "n_1": 50},
+    ),
+    (
+        "bias_variance_decomposition",
+        _bias_variance,
+        {
+            "loss": bad_choices(),
+            "n_rounds": bad_sizes(),
+            "y_test": bad_1d(3),
+            "cv": bad_choices(),
+        },
+        {},
+    ),
     # -- end of issue 24, peers ---------------------------------------------------
 ]
 
@@ -1267,7 +1347,8 @@ NOT_CALLED = {
     "ReportAnalysis", "TestRecord", "BayesianTestResult", "EffectSizeResult",
     "PairwiseTestResult",
     "SkillingsMackResult",
-    "RMAnovaResult", "TukeyHSDResult",  # issue 24, peers
+    "RMAnovaResult", "TukeyHSDResult", "ClassifierComparisonResult",  # issue 24
+    "ProportionDifferenceResult", "BiasVarianceResult",  # issue 24, peers
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.
 DOCUMENTED_NAN = {

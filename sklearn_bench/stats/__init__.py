@@ -1,5 +1,9 @@
 """Statistics for comparing learners: pure functions on arrays, frozen results."""
 
+from ..model_selection._bias_variance import (
+    BiasVarianceResult,
+    bias_variance_decomposition,
+)
 from ._anova import RMAnovaResult, TukeyHSDResult, rm_anova, tukey_hsd
 from ._bayesian import (
     BayesianTestResult,
@@ -9,6 +13,13 @@ from ._bayesian import (
     bayesian_table,
 )
 from ._bootstrap_ci import bootstrap_ci
+from ._classifiers import (
+    ClassifierComparisonResult,
+    ProportionDifferenceResult,
+    cochrans_q,
+    f_test_classifiers,
+    proportion_difference_test,
+)
 from ._effect_size import (
     EffectSizeResult,
     akinshin_gamma,
@@ -27,6 +38,8 @@ from ._mcnemar import (
     McNemarResult,
     error_rate_difference_ci,
     error_rate_intervals,
+    mcnemar_table,
+    mcnemar_tables,
     mcnemar_test,
 )
 from ._multiple_rule_bias import MultipleRuleBiasResult, multiple_rule_bias
@@ -38,6 +51,8 @@ from ._skillings_mack import SkillingsMackResult, skillings_mack_test
 
 __all__ = [
     "BayesianTestResult",
+    "BiasVarianceResult",
+    "ClassifierComparisonResult",
     "EffectSizeResult",
     "FriedmanResult",
     "GlobalPermutationResult",
@@ -45,6 +60,7 @@ __all__ = [
     "MultipleRuleBiasResult",
     "PairedTestResult",
     "PairwiseTestResult",
+    "ProportionDifferenceResult",
     "RMAnovaResult",
     "SkillingsMackResult",
     "TukeyHSDResult",
@@ -56,22 +72,28 @@ __all__ = [
     "bayesian_sign_test",
     "bayesian_signed_rank",
     "bayesian_table",
+    "bias_variance_decomposition",
     "bootstrap_ci",
+    "cochrans_q",
     "cliffs_delta",
     "cohens_d",
     "cohens_dz",
     "critical_difference",
     "error_rate_difference_ci",
     "error_rate_intervals",
+    "f_test_classifiers",
     "five_by_two_cv_test",
     "friedman_test",
     "global_permutation_test",
+    "mcnemar_table",
+    "mcnemar_tables",
     "mcnemar_test",
     "multiple_rule_bias",
     "n_datasets_needed",
     "paired_test",
     "pairwise_tests",
     "power_paired_t",
+    "proportion_difference_test",
     "rm_anova",
     "rank_biserial",
     "rank_biserial_from_ranks",
