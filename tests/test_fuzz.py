@@ -531,7 +531,26 @@ SIGNIFICANT = np.array([[False, True, False], [True, False, False], [False] * 3]
 FOLDS = rng.uniform(0.1, 0.3, size=(5, 2))
 
 
-# -- issue 24, peers: classifiers on one test set, bias-variance ----------------------
+# -- issue 24, peers: significance table, Tukey diagram --------------------------
+def _sign_table(name):
+    def call(**params):
+        from sklearn_bench import plotting
+        from sklearn_bench.stats import pairwise_tests
+
+        params.setdefault("result", pairwise_tests(PERF))
+        return getattr(plotting, name)(**params)
+
+    call.__name__ = name
+    return call
+
+
+def _tukey_plot(**params):
+    from sklearn_bench.stats import tukey_hsd
+
+    return tukey_hsd(PERF).plot(**params)
+
+
+# -- issue 24, peers: classifiers on one test set, bias-variance -----------------
 LABELS = np.array([0, 1, 2, 0, 1, 2, 0, 1, 2, 0])
 PREDICTIONS = np.column_stack(
     [
@@ -1328,6 +1347,30 @@ CASES = [
             "y_test": bad_1d(3),
             "cv": bad_choices(),
         },
+        {},
+    ),
+    (
+        "significance_table",
+        _sign_table("significance_table"),
+        {"result": bad_2d((3, 3)), "levels": bad_1d(2)},
+        {},
+    ),
+    (
+        "plot_significance_table",
+        _sign_table("plot_significance_table"),
+        {"result": bad_2d((3, 3)), "levels": bad_1d(2), "annotate": bad_choices()},
+        {},
+    ),
+    (
+        "plot_critical_difference.colors",
+        _cd_plot,
+        {"colors": bad_choices()},
+        {"colors": {"A": "red"}},
+    ),
+    (
+        "plot_critical_difference.tukey",
+        _tukey_plot,
+        {"colors": bad_choices()},
         {},
     ),
     # -- end of issue 24, peers ---------------------------------------------------
