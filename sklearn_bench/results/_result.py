@@ -1279,7 +1279,15 @@ class BenchmarkResult:
             significant=significant,
         )
 
-    def friedman(self, *, dataset=None, metric=None, tie_correction=True, exact=None):
+    def friedman(
+        self,
+        *,
+        dataset=None,
+        metric=None,
+        tie_correction=True,
+        exact=None,
+        method="friedman",
+    ):
         """Friedman's test of all learners (Demšar 2006, Section 3.2.2).
 
         ``dataset=None``: blocks are the data sets, each learner's value its mean
@@ -1307,10 +1315,16 @@ class BenchmarkResult:
             permutation p-value where it can be enumerated (``None``), always
             (``True``) or the χ² approximation (``False``); the result's
             ``null_distribution`` and ``notes`` say which.
+        method : {"friedman", "rm_anova"}, default="friedman"
+            ``"rm_anova"``: the parametric omnibus test autorank picks for
+            normal, homoscedastic data, :func:`~sklearn_bench.stats.rm_anova`
+            on the same table (a sensitivity analysis; ``tie_correction`` and
+            ``exact`` do not apply). Its follow-up is
+            :meth:`pairwise_test` with ``method="tukey"``.
 
         Returns
         -------
-        FriedmanResult
+        FriedmanResult or RMAnovaResult
 
         Examples
         --------
@@ -1324,13 +1338,19 @@ class BenchmarkResult:
         >>> result.friedman().average_ranks.round(3).tolist()
         [1.333, 1.667, 3.0]
         """
-        from ..stats import friedman_test
+        from ..stats import friedman_test, rm_anova
 
+        if method not in ("friedman", "rm_anova"):
+            raise ValueError(
+                f"`method` must be 'friedman' or 'rm_anova'; got {method!r}."
+            )
         metric = self._metric(metric)
         learners = _select.check_learners(self, self.learners, at_least=2)
         if dataset is not None:
             dataset = _select.check_dataset(self, dataset)
         table = _select.blocks(self, learners, metric=metric, dataset=dataset)
+        if method == "rm_anova":
+            return rm_anova(table)
         return friedman_test(
             table,
             greater_is_better=self.metrics[metric],
@@ -1359,7 +1379,12 @@ class BenchmarkResult:
 
         Parameters
         ----------
-        method : {"wilcoxon", "sign"}, default="wilcoxon"
+        method : {"wilcoxon", "sign", "tukey"}, default="wilcoxon"
+            ``"tukey"``: Tukey's HSD on the repeated-measures ANOVA's residual
+            (:func:`~sklearn_bench.stats.tukey_hsd`, ``design="blocks"``;
+            autorank's parametric post-hoc), ``adjust`` ignored (the studentized
+            range controls the family-wise error), ``missing`` must be
+            ``"raise"``.
         adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", "none"}, \
 default="shaffer"
         alpha : float, default=0.05
@@ -1379,7 +1404,7 @@ default="shaffer"
 
         Returns
         -------
-        PairwiseTestResult
+        PairwiseTestResult or TukeyHSDResult
 
         Examples
         --------
@@ -1398,10 +1423,29 @@ default="shaffer"
         1         A         C            0.035
         2         B         C            0.161
         """
-        from ..stats import pairwise_tests
+        from ..stats import pairwise_tests, tukey_hsd
 
         metric = self._metric(metric)
         learners = _select.check_learners(self, self.learners, at_least=2)
+        if method == "tukey":
+            if missing != "raise":
+                raise ValueError(
+                    "`method`='tukey' needs every learner on every block; "
+                    f"got missing={missing!r}."
+                )
+            if dataset is not None:
+                dataset = _select.check_dataset(self, dataset)
+            table = _select.blocks(self, learners, metric=metric, dataset=dataset)
+            res = tukey_hsd(table, alpha=alpha, greater_is_better=self.metrics[metric])
+            words = _select.direction_words(self, metric)
+            scope = (
+                f"across {len(table)} data sets"
+                if dataset is None
+                else f"within data set {dataset!r} over {len(table)} replicates"
+            )
+            return replace(
+                res, null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})"
+            )
         if missing == "pairwise":
             if dataset is not None:
                 raise ValueError(
