@@ -384,7 +384,10 @@ def tukey_hsd(
     - ``"aligned"``: K independent samples of the aligned performances (minus
       the block mean), ``SS_error / (K (N − 1))`` on ``K (N − 1)`` df, as
       :meth:`GlobalPermutationResult.pairwise` (Hothorn et al. 2005) and
-      :func:`scipy.stats.tukey_hsd` on the aligned table.
+      :func:`scipy.stats.tukey_hsd` on the aligned table. Liberal: aligning
+      spends ``N − 1`` df that this MSE still counts, so it underestimates the
+      residual variance by ``(K − 1) / K``; the family-wise error is about
+      0.10 at α = 0.05 for K = 5 (``benchmarks/peer_tests_calibration.py``).
     - ``"independent"``: the blocks ignored, the one-way ANOVA's within-group
       mean square on ``K (N − 1)`` df. This is what autorank does
       (``statsmodels`` ``MultiComparison(...).tukeyhsd()`` on the stacked

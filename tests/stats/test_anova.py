@@ -222,3 +222,20 @@ def test_tukey_refuses_bad_design():
     """H: an unknown design is a ValueError naming `design`."""
     with pytest.raises(ValueError, match="`design`"):
         tukey_hsd(_table(), design="rm")
+
+
+def test_friedman_nemenyi_path_matches_autorank(reference_table):
+    """H: autorank's non-parametric path equals ours on Demšar's Table 6: scipy's
+    tie-corrected Friedman p = friedman_test(exact=False) to 1e-10, and its Nemenyi
+    critical distance = critical_difference to 1e-5 (autorank takes q from
+    statsmodels' qsturng, an interpolated table good to about 1e-5; ours is
+    scipy's studentized_range, exact)."""
+    from autorank._util import rank_multiple_nonparametric
+
+    from sklearn_bench.stats import critical_difference, friedman_test
+
+    auc = reference_table("demsar2006_table6_auc.csv").reset_index(drop=True)
+    ref = rank_multiple_nonparametric(auc, 0.05, False, False, "descending", None, None)
+    res = friedman_test(auc, greater_is_better=True, exact=False)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=RTOL)
+    assert critical_difference(4, 14, alpha=0.05) == pytest.approx(ref.cd, rel=1e-5)

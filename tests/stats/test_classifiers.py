@@ -195,3 +195,23 @@ def test_inputs_are_refused_with_names():
         f_test_classifiers(y, {"a": [0, 1, 0, 1]})
     with pytest.raises(ValueError, match="`y_pred_2`"):
         mcnemar_table(y, y, [0, 1])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_mcnemar_on_tables_matches_mlxtend(seed):
+    """H: mcnemar_test on the discordant cells of mcnemar_table equals mlxtend's
+    mcnemar on the same table (corrected, uncorrected, exact) when b != c; with
+    b = c mlxtend's corrected χ² is 1/(b + c), ours 0 (R's max(|b − c| − 1, 0))."""
+    from mlxtend.evaluate import mcnemar
+
+    y, preds = _predictions(seed, n=80, k=2)
+    table = mcnemar_table(y, preds[0], preds[1])
+    b, c = table[1, 0], table[0, 1]
+    assert b != c
+    for corrected in (True, False):
+        chi2, p = mcnemar(table, corrected=corrected)
+        res = mcnemar_test(b, c, correction=corrected)
+        assert res.statistic == pytest.approx(chi2, rel=RTOL)
+        assert res.pvalue == pytest.approx(p, rel=RTOL)
+    _, p = mcnemar(table, exact=True)
+    assert mcnemar_test(b, c, exact=True).pvalue == pytest.approx(p, rel=RTOL)

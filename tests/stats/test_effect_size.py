@@ -248,20 +248,25 @@ def _autorank_pairs():
 
 @pytest.mark.parametrize("pair", list(_autorank_pairs()))
 def test_cohens_d_and_gamma_match_autorank(pair):
-    """H: cohens_d and akinshin_gamma equal autorank's _cohen_d and
-    _akinshin_gamma to 1e-10, their labels its _effect_level, and rope(0.1) its
-    rope_mode="effsize" ROPE (0.1 x pooled SD or pooled MAD)."""
+    """H: cohens_d, akinshin_gamma and cliffs_delta equal autorank's _cohen_d,
+    _akinshin_gamma and _cliffs_delta to 1e-10, their labels its _effect_level, and
+    rope(0.1) its rope_mode="effsize" ROPE (0.1 x pooled SD or pooled MAD)."""
     from autorank._util import (
         _akinshin_gamma,
+        _cliffs_delta,
         _cohen_d,
         _effect_level,
         _pooled_mad,
         _pooled_std,
     )
 
-    from sklearn_bench.stats import akinshin_gamma, cohens_d
+    from sklearn_bench.stats import akinshin_gamma, cliffs_delta, cohens_d
 
     x, y = (pd.Series(a) for a in pair)
+    assert cliffs_delta(x, y).estimate == pytest.approx(_cliffs_delta(x, y), abs=1e-12)
+    assert cliffs_delta(x, y).magnitude == _effect_level(
+        _cliffs_delta(x, y), "cliff_delta"
+    )
     d, g = cohens_d(x, y), akinshin_gamma(x, y)
     assert d.estimate == pytest.approx(_cohen_d(x, y), rel=1e-10)
     assert g.estimate == pytest.approx(_akinshin_gamma(x, y), rel=1e-10)
