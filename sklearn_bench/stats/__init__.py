@@ -1,6 +1,7 @@
 """Statistics for comparing learners: pure functions on arrays, frozen results."""
 
-from ..model_selection._bias_variance import (
+# re-exported; its result class is documented under model_selection only
+from ..model_selection._bias_variance import (  # noqa: F401
     BiasVarianceResult,
     bias_variance_decomposition,
 )
@@ -51,7 +52,6 @@ from ._skillings_mack import SkillingsMackResult, skillings_mack_test
 
 __all__ = [
     "BayesianTestResult",
-    "BiasVarianceResult",
     "ClassifierComparisonResult",
     "EffectSizeResult",
     "FriedmanResult",
