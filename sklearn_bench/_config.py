@@ -17,7 +17,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - python 3.10
     import tomli as tomllib
 
-from .report._analysis import ANALYSES
+from .report._analysis import ANALYSES, OPTIONAL_ANALYSES
 
 _TOP_KEYS = {"experiment", "learners", "datasets", "analysis", "output"}
 _EXPERIMENT_KEYS = {
@@ -482,10 +482,11 @@ def parse_config(data, *, base=Path(".")):
     )
     if "run" in analysis:
         run = analysis["run"]
-        if not isinstance(run, list) or any(r not in ANALYSES for r in run):
+        allowed = ANALYSES + OPTIONAL_ANALYSES  # "rm_anova" only when named
+        if not isinstance(run, list) or any(r not in allowed for r in run):
             _fail(
                 "analysis.run",
-                f"expected a list drawn from {list(ANALYSES)}, got {run!r}",
+                f"expected a list drawn from {list(allowed)}, got {run!r}",
             )
         config.analyses = tuple(run)
     if "metric" in analysis:

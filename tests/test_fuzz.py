@@ -531,6 +531,54 @@ SIGNIFICANT = np.array([[False, True, False], [True, False, False], [False] * 3]
 FOLDS = rng.uniform(0.1, 0.3, size=(5, 2))
 
 
+# -- issue 24, peers: significance table, Tukey diagram --------------------------
+def _sign_table(name):
+    def call(**params):
+        from sklearn_bench import plotting
+        from sklearn_bench.stats import pairwise_tests
+
+        params.setdefault("result", pairwise_tests(PERF))
+        return getattr(plotting, name)(**params)
+
+    call.__name__ = name
+    return call
+
+
+def _tukey_plot(**params):
+    from sklearn_bench.stats import tukey_hsd
+
+    return tukey_hsd(PERF).plot(**params)
+
+
+# -- issue 24, peers: classifiers on one test set, bias-variance -----------------
+LABELS = np.array([0, 1, 2, 0, 1, 2, 0, 1, 2, 0])
+PREDICTIONS = np.column_stack(
+    [
+        LABELS,
+        (LABELS + (np.arange(10) % 3 == 0)) % 3,
+        (LABELS + (np.arange(10) < 4)) % 3,
+    ]
+)
+
+
+def _bias_variance(**params):
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_bench.model_selection import bias_variance_decomposition
+
+    kwargs = {
+        "estimator": DecisionTreeClassifier(random_state=0),
+        "X_train": X6,
+        "y_train": Y6,
+        "X_test": X6[:3],
+        "y_test": Y6[:3],
+        "n_rounds": 3,
+        "random_state": 0,
+    }
+    kwargs.update(params)
+    return bias_variance_decomposition(**kwargs)
+
+
 # (public name, call, {argument: strategy of bad values}, valid kwargs)
 S = _stats
 CASES = [
@@ -1271,6 +1319,16 @@ CASES = [
             "greater_is_better": bad_choices(),
             "reference": bad_choices(),
             "reference_rating": bad_scalars(),
+    # -- issue 24, peers (autorank, mlxtend, scikit-posthocs plots) ---------------
+    ("rm_anova", S("rm_anova"), {"scores": bad_2d()}, {"scores": PERF}),
+    (
+        "tukey_hsd",
+        S("tukey_hsd"),
+        {
+            "scores": bad_2d(),
+            "design": bad_choices(),
+            "alpha": bad_scalars(),
+            "greater_is_better": bad_choices(),
         },
         {"scores": PERF},
     ),
@@ -1343,6 +1401,93 @@ CASES = [
         {"matrix": bad_2d(), "annotate": bad_choices()},
         {"matrix": RESULT.win_rate_matrix()},
     ),
+        "cohens_d",
+        S("cohens_d"),
+        {"x": bad_1d(), "y": bad_1d()},
+        {"x": PERF[:6, 0], "y": PERF[:6, 1]},
+    ),
+    (
+        "akinshin_gamma",
+        S("akinshin_gamma"),
+        {"x": bad_1d(), "y": bad_1d()},
+        {"x": PERF[:6, 0], "y": PERF[:6, 1]},
+    ),
+    (
+        "cochrans_q",
+        S("cochrans_q"),
+        {"y_true": bad_1d(), "predictions": bad_2d()},
+        {"y_true": LABELS, "predictions": PREDICTIONS},
+    ),
+    (
+        "f_test_classifiers",
+        S("f_test_classifiers"),
+        {"y_true": bad_1d(), "predictions": bad_2d()},
+        {"y_true": LABELS, "predictions": PREDICTIONS},
+    ),
+    (
+        "mcnemar_table",
+        S("mcnemar_table"),
+        {"y_true": bad_1d(), "y_pred_1": bad_1d(), "y_pred_2": bad_1d()},
+        {
+            "y_true": LABELS,
+            "y_pred_1": PREDICTIONS[:, 0],
+            "y_pred_2": PREDICTIONS[:, 1],
+        },
+    ),
+    (
+        "mcnemar_tables",
+        S("mcnemar_tables"),
+        {"y_true": bad_1d(), "predictions": bad_2d()},
+        {"y_true": LABELS, "predictions": PREDICTIONS},
+    ),
+    (
+        "proportion_difference_test",
+        S("proportion_difference_test"),
+        {
+            "proportion_1": bad_scalars(),
+            "proportion_2": bad_scalars(),
+            "n_1": bad_scalars(),
+            "n_2": bad_scalars(),
+            "alternative": bad_choices(),
+        },
+        {"proportion_1": 0.8, "proportion_2": 0.7, "n_1": 50},
+    ),
+    (
+        "bias_variance_decomposition",
+        _bias_variance,
+        {
+            "loss": bad_choices(),
+            "n_rounds": bad_sizes(),
+            "y_test": bad_1d(3),
+            "cv": bad_choices(),
+        },
+        {},
+    ),
+    (
+        "significance_table",
+        _sign_table("significance_table"),
+        {"result": bad_2d((3, 3)), "levels": bad_1d(2)},
+        {},
+    ),
+    (
+        "plot_significance_table",
+        _sign_table("plot_significance_table"),
+        {"result": bad_2d((3, 3)), "levels": bad_1d(2), "annotate": bad_choices()},
+        {},
+    ),
+    (
+        "plot_critical_difference.colors",
+        _cd_plot,
+        {"colors": bad_choices()},
+        {"colors": {"A": "red"}},
+    ),
+    (
+        "plot_critical_difference.tukey",
+        _tukey_plot,
+        {"colors": bad_choices()},
+        {},
+    ),
+    # -- end of issue 24, peers ---------------------------------------------------
 ]
 
 CASES = [
@@ -1361,6 +1506,8 @@ NOT_CALLED = {
     "SkillingsMackResult",
     "BlockRankTestResult",  # issue 24
     "LeaderboardResult", "RankConfidenceSetsResult", "RankStabilityResult",
+    "RMAnovaResult", "TukeyHSDResult", "ClassifierComparisonResult",  # issue 24
+    "ProportionDifferenceResult", "BiasVarianceResult",  # issue 24, peers
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.
 DOCUMENTED_NAN = {

@@ -12,6 +12,7 @@ from ._multiple_rule_bias import plot_multiple_rule_bias
 from ._pairwise_significance import plot_pairwise_significance
 from ._performance_distribution import metric_bounds, performance_distribution
 from ._power import plot_datasets_needed, plot_power_curve
+from ._significance_table import plot_significance_table, significance_table
 from ._win_tie_loss import plot_win_tie_loss, win_tie_loss_counts
 
 __all__ = [
@@ -28,6 +29,8 @@ __all__ = [
     "plot_win_rate_matrix",
     "plot_datasets_needed",
     "plot_power_curve",
+    "plot_significance_table",
+    "significance_table",
     "plot_win_tie_loss",
     "win_tie_loss_counts",
 ]

@@ -72,18 +72,21 @@ def _maximal_groups(average_ranks, cd):
     )
 
 
-def _bar_extent(ranks, group):
+def _bar_extent(ranks, group, unit=1.0):
     """Ends of a group's bar: its extreme ranks plus an overhang that stops short of
-    the nearest learner outside the group, so the bar crosses members' lines only."""
+    the nearest learner outside the group, so the bar crosses members' lines only.
+
+    ``unit``: the length of one rank unit on the axis (1 for ranks)."""
+    overhang = _BAR_OVERHANG * unit
     members = ranks[list(group)]
     lo, hi = members.min(), members.max()
     others = np.delete(ranks, list(group))
     below, above = others[others < lo], others[others > hi]
-    over_lo = min(_BAR_OVERHANG, 0.4 * (lo - below.max())) if below.size else None
-    over_hi = min(_BAR_OVERHANG, 0.4 * (above.min() - hi)) if above.size else None
+    over_lo = min(overhang, 0.4 * (lo - below.max())) if below.size else None
+    over_hi = min(overhang, 0.4 * (above.min() - hi)) if above.size else None
     return (
-        lo - (_BAR_OVERHANG if over_lo is None else over_lo),
-        hi + (_BAR_OVERHANG if over_hi is None else over_hi),
+        lo - (overhang if over_lo is None else over_lo),
+        hi + (overhang if over_hi is None else over_hi),
     )
 
 
@@ -104,7 +107,7 @@ def _pack_rows(intervals, min_gap):
 
 
 def plot_critical_difference(
-    result, *, ax=None, alpha: float = 0.05, method: str = "nemenyi"
+    result, *, ax=None, alpha: float = 0.05, method: str = "nemenyi", colors=None
 ):
     """Critical difference diagram of a Friedman test (Demšar 2006, Figure 1).
 
@@ -118,8 +121,12 @@ def plot_critical_difference(
 
     Parameters
     ----------
-    result : FriedmanResult
-        The result of :func:`sklearn_bench.stats.friedman_test`.
+    result : FriedmanResult or TukeyHSDResult
+        The result of :func:`sklearn_bench.stats.friedman_test`, or of
+        :func:`sklearn_bench.stats.tukey_hsd`: then the axis is the learners'
+        mean performance (best on the left), the critical difference is Tukey's
+        HSD and the bars join learners whose means differ by no more (autorank's
+        CD-style reading of Tukey's test).
     ax : matplotlib.axes.Axes, default=None
         Axes to draw on (its frame is switched off). ``None`` makes a new figure
         whose size fits the number of learners and the length of their names.
@@ -130,6 +137,12 @@ def plot_critical_difference(
     method : {"nemenyi"}, default="nemenyi"
         The all-pairs test whose critical difference defines the groups.
         (Bonferroni–Dunn compares with one control only, so it defines no groups.)
+        Ignored for a TukeyHSDResult, whose ``alpha`` is its own.
+    colors : dict, default=None
+        ``{learner: colour}``: the learners' lines and names in these
+        matplotlib colours, e.g. to mark families of learners (tree ensembles,
+        linear models); learners not in it stay black. scikit-posthocs'
+        ``color_palette``.
 
     Returns
     -------
@@ -148,6 +161,10 @@ def plot_critical_difference(
     >>> len([t for t in ax.texts if t.get_gid() == "cd-name"])
     5
     """
+    from ..stats import TukeyHSDResult
+
+    if isinstance(result, TukeyHSDResult):
+        return _plot_tukey(result, ax=ax, colors=colors)
     if method != "nemenyi":
         raise ValueError(
             f"`method` must be 'nemenyi' (an all-pairs test); got {method!r}."
@@ -156,25 +173,114 @@ def plot_critical_difference(
     names = [str(name) for name in result.average_ranks.index]
     ranks = result.average_ranks.to_numpy(dtype=float)
     groups = _maximal_groups(ranks, cd)
-    return _draw_rank_diagram(ax, names, ranks, groups, cd=cd)
+    line_colors = _line_colors(colors, list(result.average_ranks.index))
+    return _draw_rank_diagram(ax, names, ranks, groups, cd=cd, colors=line_colors)
 
 
-def _draw_rank_diagram(ax, names, ranks, groups, *, cd=None, label=None):
+def _line_colors(colors, learners):
+    """One matplotlib colour per learner (black unless ``colors`` names it)."""
+    if colors is None:
+        return None
+    if not isinstance(colors, dict):
+        raise ValueError(
+            f"`colors` must be a dict {{learner: colour}}; got {type(colors).__name__}."
+        )
+    from matplotlib.colors import is_color_like
+
+    unknown = [name for name in colors if name not in learners]
+    if unknown:
+        raise ValueError(
+            f"`colors` names learners not in the result: {unknown!r}; the "
+            f"learners are {list(learners)!r}."
+        )
+    for name, colour in colors.items():
+        if not is_color_like(colour):
+            raise ValueError(
+                f"`colors` gives learner {name!r} the colour {colour!r}, which "
+                "matplotlib does not know."
+            )
+    return [colors.get(name, "black") for name in learners]
+
+
+def _plot_tukey(result, *, ax=None, colors=None):
+    """The CD-style diagram of a TukeyHSDResult on the axis of mean performance."""
+    from matplotlib.ticker import MaxNLocator
+
+    from ._pairwise_significance import _groups_from_matrix
+
+    learners = list(result.learners)
+    means = result.learner_means.to_numpy(dtype=float)
+    sign = -1.0 if result.greater_is_better else 1.0
+    pos = sign * means
+    lo, hi = float(pos.min()), float(pos.max())
+    if hi - lo <= 0:
+        pad = result.hsd if result.hsd > 0 else max(abs(lo), 1.0) * 1e-3
+        lo, hi = lo - pad / 2, hi + pad / 2
+    values = MaxNLocator(nbins=5).tick_values(float(means.min()), float(means.max()))
+    ticks = [
+        (sign * v, f"{v:.4g}") for v in values if lo - 1e-12 <= sign * v <= hi + 1e-12
+    ]
+    significant = result.significant.loc[learners, learners].to_numpy()
+    groups = _groups_from_matrix(pos, significant)
+    return _draw_rank_diagram(
+        ax,
+        [str(name) for name in learners],
+        pos,
+        groups,
+        cd=result.hsd,
+        colors=_line_colors(colors, learners),
+        axis=(lo, hi, ticks),
+        shown=means,
+        value_format="{:.4g}",
+        cd_text="HSD",
+    )
+
+
+def _draw_rank_diagram(
+    ax,
+    names,
+    ranks,
+    groups,
+    *,
+    cd=None,
+    label=None,
+    colors=None,
+    axis=None,
+    shown=None,
+    value_format="{:.2f}",
+    cd_text="CD",
+):
     """Draw the axis of average ranks, the learners' names and one bar per group.
 
     ``cd``: draw the critical difference above the axis; otherwise ``label`` (if
-    any) is written there, saying what the bars mean.
+    any) is written there, saying what the bars mean. ``colors``: one colour per
+    learner for its line and name. ``axis``: ``(lo, hi, ticks)`` for an axis
+    other than the ranks 1..k (``ticks`` a list of ``(position, text)``), with
+    ``shown`` the values printed beside the names (default ``ranks``).
     """
     import matplotlib.pyplot as plt
 
     k = ranks.size
+    if axis is None:
+        lo_axis, hi_axis = 1.0, float(k)
+        tick_marks = [(float(t), str(t)) for t in range(1, k + 1)]
+        minor = list(np.arange(1.5, k, 1.0))
+        unit = 1.0
+    else:
+        lo_axis, hi_axis, tick_marks = axis
+        minor = []
+        unit = (hi_axis - lo_axis) / max(k - 1, 1)
+    if shown is None:
+        shown = ranks
+    if colors is None:
+        colors = ["black"] * k
     order = np.argsort(ranks, kind="stable")
     n_left = (k + 1) // 2
     left, right = list(order[:n_left]), list(order[n_left:])[::-1]
     n_rows = max(len(left), len(right))
 
-    intervals = [_bar_extent(ranks, g) for g in groups]
-    bar_rows = _pack_rows(intervals, min_gap=_MIN_BAR_GAP)
+    intervals = [_bar_extent(ranks, g, unit) for g in groups]
+    bar_rows = _pack_rows(intervals, min_gap=_MIN_BAR_GAP * unit)
     n_bar_rows = max(bar_rows, default=-1) + 1
     bars_bottom = _FIRST_BAR_Y - max(n_bar_rows - 1, 0) * _BAR_STEP
     name_top = bars_bottom - _NAME_GAP
@@ -195,23 +301,25 @@ def _draw_rank_diagram(ax, names, ranks, groups, *, cd=None, label=None):
     texts = {}
     for row, i in enumerate(left):
         texts[i] = ax.text(
-            1,
+            lo_axis,
             name_top - row,
-            f"{names[i]} ({ranks[i]:.2f})",
+            f"{names[i]} ({value_format.format(shown[i])})",
             ha="right",
             va="center",
             fontsize=_FONT_SIZE,
             gid="cd-name",
+            color=colors[i],
         )
     for row, i in enumerate(right):
         texts[i] = ax.text(
-            k,
+            hi_axis,
             name_top - row,
-            f"({ranks[i]:.2f}) {names[i]}",
+            f"({value_format.format(shown[i])}) {names[i]}",
             ha="left",
             va="center",
             fontsize=_FONT_SIZE,
             gid="cd-name",
+            color=colors[i],
         )
     fig.draw_without_rendering()
     dpi = fig.dpi
@@ -219,8 +327,8 @@ def _draw_rank_diagram(ax, names, ranks, groups, *, cd=None, label=None):
     w_right = max((texts[i].get_window_extent().width for i in right), default=0.0)
     # line end to text, text to its line, and outer margin beyond the longest name
     gap_px, pad_px, margin_px = 0.15 * dpi, 0.08 * dpi, 0.1 * dpi
-    x_max = max(float(k), 1.0 + (cd or 0.0))
-    span = x_max - 1.0
+    x_max = max(hi_axis, lo_axis + (cd or 0.0))
+    span = x_max - lo_axis
     side_px = w_left + w_right + 2 * (gap_px + pad_px + margin_px)
     if own_figure:
         axis_px = max(3.0, 0.3 * span) * dpi
@@ -229,38 +337,39 @@ def _draw_rank_diagram(ax, names, ranks, groups, *, cd=None, label=None):
     scale = (ax_px - side_px) / span  # pixels per rank unit
     if scale <= 0:  # a given axes too narrow for the names: keep the axis readable
         scale = ax_px / (2 * span)
-    x_lo = 1.0 - (gap_px + pad_px + margin_px + w_left) / scale
+    x_lo = lo_axis - (gap_px + pad_px + margin_px + w_left) / scale
     x_hi = x_max + (gap_px + pad_px + margin_px + w_right) / scale
     ax.set_xlim(x_lo, x_hi)
-    x_text_left = 1.0 - gap_px / scale
-    x_text_right = k + gap_px / scale
+    x_text_left = lo_axis - gap_px / scale
+    x_text_right = hi_axis + gap_px / scale
     line = {"color": "black", "linewidth": 1.0}
 
     # The rank axis, its ticks and labels.
-    ax.plot([1, k], [0, 0], gid="cd-axis", **line)
-    for tick in range(1, k + 1):
+    ax.plot([lo_axis, hi_axis], [0, 0], gid="cd-axis", **line)
+    for tick, text in tick_marks:
         ax.plot([tick, tick], [0, 0.12], gid="cd-tick", **line)
         ax.text(
             tick,
             _TICK_Y,
-            str(tick),
+            text,
             ha="center",
             va="bottom",
             fontsize=_TICK_FONT_SIZE,
             gid="cd-tick",
         )
-    for tick in np.arange(1.5, k, 1.0):
+    for tick in minor:
         ax.plot([tick, tick], [0, 0.06], gid="cd-tick", **line)
 
     # The critical difference, or what the bars mean.
     if cd is not None:
-        ax.plot([1, 1 + cd], [_CD_BAR_Y, _CD_BAR_Y], gid="cd-bar", **line)
-        for x in (1, 1 + cd):
+        end = lo_axis + cd
+        ax.plot([lo_axis, end], [_CD_BAR_Y, _CD_BAR_Y], gid="cd-bar", **line)
+        for x in (lo_axis, end):
             ax.plot([x, x], [_CD_BAR_Y - 0.08, _CD_BAR_Y + 0.08], gid="cd-bar", **line)
         ax.text(
-            1 + cd / 2,
+            lo_axis + cd / 2,
             _CD_BAR_Y + 0.12,
-            f"CD = {cd:.2f}",
+            f"{cd_text} = {value_format.format(cd) if axis else f'{cd:.2f}'}",
             ha="center",
             va="bottom",
             fontsize=_TICK_FONT_SIZE,
@@ -268,7 +377,7 @@ def _draw_rank_diagram(ax, names, ranks, groups, *, cd=None, label=None):
         )
     elif label:
         ax.text(
-            (1 + k) / 2,
+            (lo_axis + hi_axis) / 2,
             _CD_BAR_Y,
             label,
             ha="center",
@@ -280,11 +389,21 @@ def _draw_rank_diagram(ax, names, ranks, groups, *, cd=None, label=None):
     # Each learner: down from its rank, then out to its name.
     for row, i in enumerate(left):
         y = name_top - row
-        ax.plot([ranks[i], ranks[i], x_text_left], [0, y, y], gid="cd-learner", **line)
+        ax.plot(
+            [ranks[i], ranks[i], x_text_left],
+            [0, y, y],
+            gid="cd-learner",
+            **{**line, "color": colors[i]},
+        )
         texts[i].set_x(x_text_left - pad_px / scale)
     for row, i in enumerate(right):
         y = name_top - row
-        ax.plot([ranks[i], ranks[i], x_text_right], [0, y, y], gid="cd-learner", **line)
+        ax.plot(
+            [ranks[i], ranks[i], x_text_right],
+            [0, y, y],
+            gid="cd-learner",
+            **{**line, "color": colors[i]},
+        )
         texts[i].set_x(x_text_right + pad_px / scale)
 
     # One bar per maximal group of learners not significantly different.

@@ -8,7 +8,7 @@ matplotlib is imported inside the functions.
 import numpy as np
 
 from ..stats._common import real_array
-from ._critical_difference import _draw_rank_diagram, _maximal_runs
+from ._critical_difference import _draw_rank_diagram, _line_colors, _maximal_runs
 
 
 def _groups_from_matrix(average_ranks, significant):
@@ -24,7 +24,13 @@ def _groups_from_matrix(average_ranks, significant):
 
 
 def plot_pairwise_significance(
-    result=None, *, significant=None, average_ranks=None, ax=None, label=None
+    result=None,
+    *,
+    significant=None,
+    average_ranks=None,
+    ax=None,
+    label=None,
+    colors=None,
 ):
     """CD-style diagram whose bars come from a pairwise significance matrix.
 
@@ -51,6 +57,9 @@ def plot_pairwise_significance(
     label : str, default=None
         The line above the axis saying what the bars mean; by default the test,
         its correction and α of ``result``.
+    colors : dict, default=None
+        ``{learner: colour}`` for the learners' lines and names, as in
+        :func:`plot_critical_difference`.
 
     Returns
     -------
@@ -138,4 +147,10 @@ def plot_pairwise_significance(
         )
     sig = sig.astype(bool)
     groups = _groups_from_matrix(ranks, sig)
-    return _draw_rank_diagram(ax, names, ranks, groups, label=label)
+    learners = (
+        list(average_ranks.index)
+        if isinstance(average_ranks, pd.Series)
+        else list(range(k))
+    )
+    line_colors = _line_colors(colors, learners)
+    return _draw_rank_diagram(ax, names, ranks, groups, label=label, colors=line_colors)

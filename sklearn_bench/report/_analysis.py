@@ -19,6 +19,9 @@ from ._methods import TestRecord, paired_method
 # Every section the report can show, by the name config `[analysis] run` uses;
 # the report shows exactly those asked for (the bottom line always).
 ANALYSES = ("effects", "friedman", "pairwise", "bayesian", "power", "win_tie_loss")
+# Run only when asked for (``[analysis] run`` or ``analyses=``): sensitivity
+# analyses a peer package would have chosen (issue 24: autorank's RM-ANOVA + Tukey).
+OPTIONAL_ANALYSES = ("rm_anova",)
 # Above this many learners the across-data-set pairs are "each learner against
 # the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
 _MAX_LEARNERS_ALL_PAIRS = 10
@@ -552,7 +555,10 @@ def analyse_result(
     target_power : float, default=0.8
     analyses : sequence of str, default=ANALYSES
         Any of ``"effects"``, ``"friedman"``, ``"pairwise"``, ``"bayesian"``,
-        ``"power"``, ``"win_tie_loss"``.
+        ``"power"``, ``"win_tie_loss"``, and, only when named,
+        ``"rm_anova"``: autorank's parametric path (repeated-measures ANOVA
+        and Tukey's HSD on its residual) as a sensitivity analysis; its results
+        are in ``cache["rm_anova"]`` and the methods paragraph cites it.
     alpha : float, default=0.05
         Significance level of the primary analysis and of the power analysis.
     posthoc : {"nemenyi", "conover", "siegel", "miller", "quade", \
@@ -602,11 +608,11 @@ def analyse_result(
         )
     if delta is not None and not real_number(delta, "delta") > 0:
         raise ValueError(f"`delta` must be positive (or None); got {delta!r}.")
-    unknown = set(analyses) - set(ANALYSES)
+    unknown = set(analyses) - set(ANALYSES) - set(OPTIONAL_ANALYSES)
     if unknown:
         raise ValueError(
             f"`analyses` has unknown entries {sorted(unknown)}; choose from "
-            f"{list(ANALYSES)}."
+            f"{list(ANALYSES + OPTIONAL_ANALYSES)}."
         )
     alpha = real_number(alpha, "alpha")
     if not 0 < alpha < 1:
@@ -789,6 +795,32 @@ def analyse_result(
     elif "friedman" in analyses:
         notes.append("Friedman's test needs at least 2 blocks and 2 learners.")
         skipped["friedman"] = why_not
+    peer_cache = {}
+    if can_compare and "rm_anova" in analyses:
+        # issue 24: autorank's parametric path, a sensitivity analysis only
+        try:
+            anova = result.friedman(dataset=scope, metric=metric, method="rm_anova")
+            tukey = result.pairwise_test(
+                method="tukey", dataset=scope, metric=metric, alpha=alpha
+            )
+        except ValueError as exc:
+            notes.append(f"No repeated-measures ANOVA: {exc}")
+            skipped["rm_anova"] = f"RM-ANOVA could not be computed: {exc}"
+        else:
+            peer_cache["rm_anova"] = {"anova": anova, "tukey": tukey}
+            methods.append(
+                TestRecord(
+                    "rm_anova",
+                    f"all {len(learners)} learners together (sensitivity analysis)",
+                    "repeated-measures ANOVA followed by Tukey's HSD on its "
+                    "residual mean square (the parametric path autorank picks "
+                    "for normal, homoscedastic data)",
+                    f"{anova.n_blocks} {blocks_name}",
+                    correction="family-wise by Tukey's studentised range",
+                    alpha=alpha,
+                    citations=("herbold2020",),
+                )
+            )
 
     power = None
     if delta is not None:
@@ -871,4 +903,5 @@ def analyse_result(
         delta=delta,
         delta_source=delta_source,
         analyses=tuple(analyses),
+        cache=peer_cache,
     )

@@ -56,6 +56,10 @@ CITATIONS = {
         "statistical framework for hypothesis testing in real data comparison "
         "studies. The American Statistician, 69(3), 201–212."
     ),
+    "herbold2020": (
+        "Herbold, S. (2020). Autorank: a Python package for automated ranking of "
+        "classifiers. Journal of Open Source Software, 5(48), 2173."
+    ),
     "demsar2006": (
         "Demšar, J. (2006). Statistical comparisons of classifiers over multiple "
         "data sets. Journal of Machine Learning Research, 7, 1–30."
@@ -121,6 +125,7 @@ _SHORT = {
     "berrar2013": "Berrar & Lozano 2013",
     "boulesteix2013": "Boulesteix et al. 2015",
     "demsar2006": "Demšar 2006",
+    "herbold2020": "Herbold 2020",
     "holm1979": "Holm 1979",
     "hothorn2005": "Hothorn et al. 2005",
     "nadeau2003": "Nadeau & Bengio 2003",

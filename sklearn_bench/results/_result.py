@@ -1316,19 +1316,23 @@ class BenchmarkResult(LeaderboardMixin):
             permutation p-value where it can be enumerated (``None``), always
             (``True``) or the χ² approximation (``False``); the result's
             ``null_distribution`` and ``notes`` say which.
-        method : {"friedman", "quade", "aligned_ranks", "durbin"}, \
+        method : {"friedman", "quade", "aligned_ranks", "durbin", "rm_anova"}, \
 default="friedman"
-            The rank test of all learners over the blocks: Friedman's,
+            The test of all learners over the blocks: Friedman's rank test,
             :func:`~sklearn_bench.stats.quade_test`,
             :func:`~sklearn_bench.stats.friedman_aligned_ranks_test` (mean
-            alignment), or :func:`~sklearn_bench.stats.durbin_test` across
+            alignment), :func:`~sklearn_bench.stats.durbin_test` across
             data sets with missing learner x data-set cells forming a balanced
-            incomplete block design (``dataset`` must be ``None``).
+            incomplete block design (``dataset`` must be ``None``), or
+            ``"rm_anova"``: the parametric omnibus test autorank picks for
+            normal, homoscedastic data, :func:`~sklearn_bench.stats.rm_anova`
+            on the same table (a sensitivity analysis; its follow-up is
+            :meth:`pairwise_test` with ``method="tukey"``).
             ``tie_correction`` and ``exact`` are Friedman's only.
 
         Returns
         -------
-        FriedmanResult or BlockRankTestResult
+        FriedmanResult, BlockRankTestResult or RMAnovaResult
 
         Examples
         --------
@@ -1347,11 +1351,13 @@ default="friedman"
             friedman_aligned_ranks_test,
             friedman_test,
             quade_test,
+            rm_anova,
         )
         from ..stats._friedman import _check_choice
 
         method = _check_choice(
-            method, ("friedman", "quade", "aligned_ranks", "durbin"), "method"
+            method, ("friedman", "quade", "aligned_ranks", "durbin", "rm_anova"),
+            "method",
         )
         if method != "friedman" and (tie_correction is not True or exact is not None):
             raise ValueError(
@@ -1375,6 +1381,8 @@ default="friedman"
             return quade_test(table, greater_is_better=gib)
         if method == "aligned_ranks":
             return friedman_aligned_ranks_test(table, greater_is_better=gib)
+        if method == "rm_anova":
+            return rm_anova(table)
         return friedman_test(
             table,
             greater_is_better=self.metrics[metric],
@@ -1404,11 +1412,16 @@ default="friedman"
         Parameters
         ----------
         method : {"wilcoxon", "sign", "conover", "siegel", "miller", "quade", \
-"nemenyi", "exact_ranksum"}, default="wilcoxon"
-            The paired tests (each pair on its own columns) or a Friedman-type
+"nemenyi", "exact_ranksum", "tukey"}, default="wilcoxon"
+            The paired tests (each pair on its own columns), a Friedman-type
             post-hoc on the ranks of all learners (the exact rank-sum
-            differences of Eisinga et al. 2017 among them); see
-            :func:`~sklearn_bench.stats.pairwise_tests`.
+            differences of Eisinga et al. 2017 among them; see
+            :func:`~sklearn_bench.stats.pairwise_tests`), or ``"tukey"``:
+            Tukey's HSD on the repeated-measures ANOVA's residual
+            (:func:`~sklearn_bench.stats.tukey_hsd`, ``design="blocks"``;
+            autorank's parametric post-hoc), ``adjust`` ignored (the studentized
+            range controls the family-wise error), ``missing`` must be
+            ``"raise"``.
         adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", \
 "hochberg", "hommel", "finner", "holland", "li", "rom", "none", \
 "single_step"}, default=None
@@ -1431,7 +1444,7 @@ default="friedman"
 
         Returns
         -------
-        PairwiseTestResult
+        PairwiseTestResult or TukeyHSDResult
 
         Examples
         --------
@@ -1450,10 +1463,29 @@ default="friedman"
         1         A         C            0.035
         2         B         C            0.161
         """
-        from ..stats import pairwise_tests
+        from ..stats import pairwise_tests, tukey_hsd
 
         metric = self._metric(metric)
         learners = _select.check_learners(self, self.learners, at_least=2)
+        if method == "tukey":
+            if missing != "raise":
+                raise ValueError(
+                    "`method`='tukey' needs every learner on every block; "
+                    f"got missing={missing!r}."
+                )
+            if dataset is not None:
+                dataset = _select.check_dataset(self, dataset)
+            table = _select.blocks(self, learners, metric=metric, dataset=dataset)
+            res = tukey_hsd(table, alpha=alpha, greater_is_better=self.metrics[metric])
+            words = _select.direction_words(self, metric)
+            scope = (
+                f"across {len(table)} data sets"
+                if dataset is None
+                else f"within data set {dataset!r} over {len(table)} replicates"
+            )
+            return replace(
+                res, null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})"
+            )
         if missing == "pairwise":
             if dataset is not None:
                 raise ValueError(

@@ -1,5 +1,11 @@
 """Statistics for comparing learners: pure functions on arrays, frozen results."""
 
+# re-exported; its result class is documented under model_selection only
+from ..model_selection._bias_variance import (  # noqa: F401
+    BiasVarianceResult,
+    bias_variance_decomposition,
+)
+from ._anova import RMAnovaResult, TukeyHSDResult, rm_anova, tukey_hsd
 from ._bayesian import (
     BayesianTestResult,
     bayesian_correlated_t,
@@ -14,9 +20,18 @@ from ._block_rank_tests import (
     quade_test,
 )
 from ._bootstrap_ci import bootstrap_ci
+from ._classifiers import (
+    ClassifierComparisonResult,
+    ProportionDifferenceResult,
+    cochrans_q,
+    f_test_classifiers,
+    proportion_difference_test,
+)
 from ._effect_size import (
     EffectSizeResult,
+    akinshin_gamma,
     cliffs_delta,
+    cohens_d,
     cohens_dz,
     rank_biserial,
     rank_biserial_from_ranks,
@@ -40,6 +55,8 @@ from ._mcnemar import (
     McNemarResult,
     error_rate_difference_ci,
     error_rate_intervals,
+    mcnemar_table,
+    mcnemar_tables,
     mcnemar_test,
 )
 from ._multiple_rule_bias import MultipleRuleBiasResult, multiple_rule_bias
@@ -52,6 +69,7 @@ from ._skillings_mack import SkillingsMackResult, skillings_mack_test
 __all__ = [
     "BayesianTestResult",
     "BlockRankTestResult",
+    "ClassifierComparisonResult",
     "EffectSizeResult",
     "FriedmanResult",
     "GlobalPermutationResult",
@@ -62,27 +80,37 @@ __all__ = [
     "PairwiseTestResult",
     "RankConfidenceSetsResult",
     "RankStabilityResult",
+    "ProportionDifferenceResult",
+    "RMAnovaResult",
     "SkillingsMackResult",
+    "TukeyHSDResult",
     "adjust_pairwise_pvalues",
     "adjust_pvalues",
+    "akinshin_gamma",
     "bayesian_correlated_t",
     "bayesian_hierarchical",
     "bayesian_sign_test",
     "bayesian_signed_rank",
     "bayesian_table",
+    "bias_variance_decomposition",
     "bootstrap_ci",
     "bradley_terry_ratings",
+    "cochrans_q",
     "cliffs_delta",
+    "cohens_d",
     "cohens_dz",
     "critical_difference",
     "durbin_test",
     "error_rate_difference_ci",
     "error_rate_intervals",
+    "f_test_classifiers",
     "five_by_two_cv_test",
     "friedman_aligned_ranks_test",
     "friedman_test",
     "global_permutation_test",
     "leaderboard_table",
+    "mcnemar_table",
+    "mcnemar_tables",
     "mcnemar_test",
     "multiple_rule_bias",
     "n_datasets_needed",
@@ -90,6 +118,8 @@ __all__ = [
     "pairwise_tests",
     "power_paired_t",
     "quade_test",
+    "proportion_difference_test",
+    "rm_anova",
     "rank_biserial",
     "rank_confidence_sets",
     "rank_stability",
@@ -98,4 +128,5 @@ __all__ = [
     "skillings_mack_test",
     "smallest_attainable_pvalue",
     "win_rate_matrix",
+    "tukey_hsd",
 ]

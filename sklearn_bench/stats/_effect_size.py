@@ -29,6 +29,10 @@ _ROMANO_2006 = (
     (0.474, "medium"),
     (np.inf, "large"),
 )
+_AUTORANK_GAMMA_SOURCE = (
+    "autorank (Herbold 2020) applies Cohen's (1988) thresholds to γ: |γ| 0.2 "
+    "small, 0.5 medium, 0.8 large"
+)
 _ROMANO_SOURCE = (
     "Romano et al. (2006): |δ| < 0.147 negligible, < 0.33 small, < 0.474 "
     "medium, otherwise large"
@@ -80,6 +84,44 @@ class EffectSizeResult:
     magnitude_source: str | None
     alternative: str = "two-sided"
     _interval: object = field(default=None, repr=False, compare=False)
+    _scale: float | None = field(default=None, repr=False, compare=False)
+
+    def rope(self, size=0.1):
+        """autorank's region of practical equivalence, in the metric's units.
+
+        ``size`` times the effect size's denominator: the pooled standard
+        deviation for :func:`cohens_d`, the pooled scaled MAD for
+        :func:`akinshin_gamma` (autorank's ``rope_mode="effsize"``, default
+        ``rope=0.1``, "half the size of a small effect" after Kruschke 2018).
+        A pair whose difference lies within ``±rope`` is practically equal;
+        pass it as ``rope`` to :func:`bayesian_signed_rank`, as autorank does.
+        Only :func:`cohens_d` and :func:`akinshin_gamma` have one.
+
+        Parameters
+        ----------
+        size : float, default=0.1
+            The ROPE's half-width in units of the effect size.
+
+        Returns
+        -------
+        float
+
+        Examples
+        --------
+        >>> from sklearn_bench.stats import cohens_d
+        >>> res = cohens_d([0.80, 0.85, 0.90, 0.75], [0.70, 0.80, 0.85, 0.65])
+        >>> round(res.rope(0.1), 5)
+        0.00791
+        """
+        size = real_number(size, "size")
+        if not (np.isfinite(size) and size >= 0):
+            raise ValueError(f"`size` must be a non-negative number; got {size!r}.")
+        if self._scale is None:
+            raise ValueError(
+                f"{self.name!r} defines no ROPE; only 'cohens_d' and "
+                "'akinshin_gamma' (autorank's rope_mode='effsize') do."
+            )
+        return float(size * self._scale)
 
     def confidence_interval(self, confidence_level=0.95):
         """Confidence interval for the effect size, one-sided when the test is.
@@ -449,4 +491,130 @@ def cliffs_delta(x, y):
         int(diff.size),
         _label(estimate, _ROMANO_2006),
         _ROMANO_SOURCE,
+    )
+
+
+# ------------------------------------------------- autorank's two-sample effect sizes
+def _two_samples(x, y):
+    xs = real_array(x, "x")
+    ys = real_array(y, "y")
+    for name, a in (("x", xs), ("y", ys)):
+        if a.ndim != 1 or a.size < 2:
+            raise ValueError(
+                f"`{name}` must be a one-dimensional array of at least 2 values."
+            )
+        if not np.isfinite(a).all():
+            raise ValueError(f"`{name}` must be finite (no NaN).")
+    return xs, ys
+
+
+def _ratio(difference, scale):
+    if scale > 0:
+        return difference / scale
+    return np.nan if difference == 0 else float(np.copysign(np.inf, difference))
+
+
+def cohens_d(x, y):
+    """Cohen's d with the pooled standard deviation (autorank's ``cohen_d``).
+
+    ``d = (mean(x) − mean(y)) / s_p`` with ``s_p² = ((n_x − 1) s_x² + (n_y −
+    1) s_y²) / (n_x + n_y − 2)`` (Cohen 1988, ch. 2, two independent groups).
+    autorank uses it between learners' performances over data sets when all
+    are normal.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_x,)
+    y : array-like of shape (n_y,)
+
+    Returns
+    -------
+    EffectSizeResult
+        Magnitude after Cohen (1988) (autorank's labels);
+        :meth:`~EffectSizeResult.rope` gives autorank's ROPE ``0.1 s_p``. No
+        confidence interval.
+
+    Notes
+    -----
+    Learners compared on the same data sets are paired; this d ignores the
+    pairing (it standardises by the spread *between* data sets) and is
+    reported for comparison with autorank. Within pairs, :func:`cohens_dz` is
+    the effect size of the paired t-test. ``s_p = 0``: ``±inf``, or ``nan``
+    when the means are equal.
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import cohens_d
+    >>> res = cohens_d([0.80, 0.85, 0.90, 0.75], [0.70, 0.80, 0.85, 0.65])
+    >>> round(res.estimate, 3), res.magnitude
+    (0.949, 'large')
+    """
+    xs, ys = _two_samples(x, y)
+    nx, ny = xs.size, ys.size
+    pooled = float(
+        np.sqrt(
+            ((nx - 1) * np.var(xs, ddof=1) + (ny - 1) * np.var(ys, ddof=1))
+            / (nx + ny - 2)
+        )
+    )
+    estimate = _ratio(float(np.mean(xs) - np.mean(ys)), pooled)
+    return EffectSizeResult(
+        "cohens_d",
+        float(estimate),
+        nx + ny,
+        _label(estimate, _COHEN_1988),
+        _COHEN_SOURCE,
+        _scale=pooled,
+    )
+
+
+def akinshin_gamma(x, y):
+    """Akinshin's γ as autorank computes it: a median difference over pooled MADs.
+
+    ``γ = (median(x) − median(y)) / MAD_p`` with ``MAD_p² = ((n_x − 1)
+    MAD_x² + (n_y − 1) MAD_y²) / (n_x + n_y − 2)`` and each MAD scaled by
+    1.4826 to estimate a normal standard deviation (autorank's
+    ``akinshin_gamma``, after Akinshin 2020, "Nonparametric Cohen's d-consistent
+    effect size"; autorank uses it when some learner is not normal).
+
+    Parameters
+    ----------
+    x : array-like of shape (n_x,)
+    y : array-like of shape (n_y,)
+
+    Returns
+    -------
+    EffectSizeResult
+        Magnitude with Cohen's thresholds, as autorank labels γ;
+        :meth:`~EffectSizeResult.rope` gives autorank's ROPE ``0.1 MAD_p``.
+
+    Notes
+    -----
+    Akinshin's own γ uses Harrell–Davis quantile estimates; autorank's, which
+    this matches, uses the sample median and MAD. Like :func:`cohens_d` it
+    ignores the pairing of learners on the same data sets. ``MAD_p = 0``
+    (more than half of each sample equal): ``±inf``, or ``nan`` for equal
+    medians.
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import akinshin_gamma
+    >>> res = akinshin_gamma([0.80, 0.85, 0.90, 0.75, 0.95],
+    ...                      [0.70, 0.80, 0.85, 0.65, 0.75])
+    >>> round(res.estimate, 3), res.magnitude
+    (1.349, 'large')
+    """
+    xs, ys = _two_samples(x, y)
+    nx, ny = xs.size, ys.size
+    mad_x = stats.median_abs_deviation(xs, scale=1 / 1.4826)
+    mad_y = stats.median_abs_deviation(ys, scale=1 / 1.4826)
+    pooled = float(np.sqrt(((nx - 1) * mad_x**2 + (ny - 1) * mad_y**2) / (nx + ny - 2)))
+    estimate = _ratio(float(np.median(xs) - np.median(ys)), pooled)
+    return EffectSizeResult(
+        "akinshin_gamma",
+        float(estimate),
+        nx + ny,
+        _label(estimate, _COHEN_1988),
+        _AUTORANK_GAMMA_SOURCE,
+        _scale=pooled,
     )

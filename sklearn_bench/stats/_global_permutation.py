@@ -15,8 +15,8 @@ from itertools import combinations, permutations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from ._anova import _tukey_table
 from ._common import monte_carlo_pvalue
 from ._friedman import _validate_scores
 
@@ -312,15 +312,13 @@ class GlobalPermutationResult:
             aligned = x - x.mean(axis=1, keepdims=True)
             df = k * (b - 1)
             mse = np.sum((aligned - aligned.mean(axis=0)) ** 2) / df
-            se = np.sqrt(mse / b)  # Tukey: q * sqrt(MSE/2 (1/n_i + 1/n_j))
-            q = stats.studentized_range.ppf(confidence_level, k, df)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                t = np.abs(diff) / se
+            # the "aligned" design of tukey_hsd (one code path for both)
+            table = _tukey_table(means, mse, df, b, confidence_level)
             frame.update(
-                low=diff - q * se,
-                high=diff + q * se,
-                pvalue=2 * stats.t.sf(t * np.sqrt(0.5), df),
-                pvalue_adjusted=np.clip(stats.studentized_range.sf(t, k, df), 0, 1),
+                low=table["low"],
+                high=table["high"],
+                pvalue=table["pvalue"],
+                pvalue_adjusted=table["pvalue_adjusted"],
                 method="tukey (aligned)",
             )
         return pd.DataFrame(frame)

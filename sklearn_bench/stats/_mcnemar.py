@@ -5,9 +5,11 @@ Berrar & Lozano (2013), eqs. (2), (4)–(5) and Table 2; only the discordant cou
 """
 
 from dataclasses import dataclass
+from itertools import combinations
 from numbers import Integral
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
 from ._common import ConfidenceInterval, real_array, real_number
@@ -342,3 +344,154 @@ def error_rate_intervals(
     table["low"] = [float(lo) for lo, _ in bounds]
     table["high"] = [float(hi) for _, hi in bounds]
     return table
+
+
+# ---------------------------------- correctness tables of classifiers (issue 24)
+def _labels(values, name):
+    """A 1-D label array (any dtype but object soup), or a ValueError naming it."""
+    if values is None or isinstance(values, str | bytes):
+        raise ValueError(f"`{name}` must be a one-dimensional array of labels.")
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"`{name}` must be a one-dimensional array of labels: {exc}"
+        ) from None
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(
+            f"`{name}` must be a non-empty one-dimensional array of labels; got "
+            f"shape {arr.shape}."
+        )
+    if arr.dtype.kind == "f" and np.isnan(arr).any():
+        raise ValueError(f"`{name}` contains NaN.")
+    if arr.dtype.kind == "O" and any(v is None for v in arr):
+        raise ValueError(f"`{name}` contains None.")
+    return arr
+
+
+def _correctness(y_true, predictions, *, at_least=2):
+    """``(correct, names)``: a (n_samples, K) bool matrix and the classifiers' names.
+
+    ``predictions`` is a mapping name -> labels, a DataFrame (one column per
+    classifier) or a 2-D array of shape (n_samples, n_classifiers).
+    """
+    y = _labels(y_true, "y_true")
+    if isinstance(predictions, pd.DataFrame):
+        names = list(predictions.columns)
+        columns = [predictions[c].to_numpy() for c in names]
+    elif isinstance(predictions, dict):
+        names = list(predictions)
+        columns = [predictions[c] for c in names]
+    else:
+        if predictions is None or isinstance(predictions, str | bytes):
+            raise ValueError(
+                "`predictions` must be a dict, a DataFrame or a 2-D array "
+                "(n_samples, n_classifiers)."
+            )
+        try:
+            arr = np.asarray(predictions)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"`predictions` must be a 2-D array: {exc}") from None
+        if arr.ndim != 2:
+            raise ValueError(
+                "`predictions` must be a dict, a DataFrame or a 2-D array of shape "
+                f"(n_samples, n_classifiers); got shape {arr.shape}."
+            )
+        names = list(range(arr.shape[1]))
+        columns = list(arr.T)
+    if len(set(names)) != len(names):
+        raise ValueError("The classifiers' names in `predictions` must be unique.")
+    if len(columns) < at_least:
+        raise ValueError(
+            f"`predictions` must hold at least {at_least} classifiers; got "
+            f"{len(columns)}."
+        )
+    correct = []
+    for name, column in zip(names, columns, strict=True):
+        try:
+            pred = _labels(column, "predictions")
+        except ValueError as exc:
+            raise ValueError(f"{exc} (classifier {name!r})") from None
+        if pred.shape != y.shape:
+            raise ValueError(
+                f"`predictions` of classifier {name!r} has {pred.size} labels; "
+                f"`y_true` has {y.size} (a 2-D array is (n_samples, n_classifiers))."
+            )
+        correct.append(pred == y)
+    return np.column_stack(correct), names
+
+
+def mcnemar_table(y_true, y_pred_1, y_pred_2):
+    """The 2x2 table of two classifiers' correctness on one test set.
+
+    ``table[0, 0]``: both right; ``table[0, 1]``: the first right, the second
+    wrong; ``table[1, 0]``: the first wrong, the second right; ``table[1, 1]``:
+    both wrong (mlxtend's ``mcnemar_table`` layout). McNemar's test uses the
+    discordant cells: ``mcnemar_test(b=table[1, 0], c=table[0, 1])`` (``b``:
+    errors of the first only).
+
+    Parameters
+    ----------
+    y_true, y_pred_1, y_pred_2 : array-like of shape (n_samples,)
+
+    Returns
+    -------
+    numpy.ndarray of shape (2, 2), dtype int
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import mcnemar_table
+    >>> mcnemar_table([0, 0, 1, 1, 1], [0, 1, 1, 1, 0], [0, 0, 0, 1, 0])
+    array([[2, 1],
+           [1, 1]])
+    """
+    y = _labels(y_true, "y_true")
+    a = _labels(y_pred_1, "y_pred_1")
+    b = _labels(y_pred_2, "y_pred_2")
+    for name, arr in (("y_pred_1", a), ("y_pred_2", b)):
+        if arr.shape != y.shape:
+            raise ValueError(f"`{name}` has {arr.size} labels; `y_true` has {y.size}.")
+    return _table(a == y, b == y)
+
+
+def _table(right_1, right_2):
+    return np.array(
+        [
+            [np.sum(right_1 & right_2), np.sum(right_1 & ~right_2)],
+            [np.sum(~right_1 & right_2), np.sum(~right_1 & ~right_2)],
+        ],
+        dtype=int,
+    )
+
+
+def mcnemar_tables(y_true, predictions):
+    """:func:`mcnemar_table` for every pair of K classifiers.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    predictions : dict, DataFrame or array-like of shape (n_samples, n_classifiers)
+
+    Returns
+    -------
+    dict
+        ``{(name_i, name_j): table}`` for ``i < j`` in the order of
+        ``predictions``; mlxtend's ``mcnemar_tables`` keys the same tables as
+        ``"model_i vs model_j"`` strings and stores them as floats.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import mcnemar_tables
+    >>> y = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
+    >>> tables = mcnemar_tables(y, {"m0": [0, 1, 0, 0, 0, 1, 1, 0, 0, 0],
+    ...                             "m1": [0, 0, 1, 1, 0, 1, 1, 0, 0, 0]})
+    >>> tables["m0", "m1"]
+    array([[4, 2],
+           [1, 3]])
+    """
+    correct, names = _correctness(y_true, predictions)
+    return {
+        (names[i], names[j]): _table(correct[:, i], correct[:, j])
+        for i, j in combinations(range(len(names)), 2)
+    }

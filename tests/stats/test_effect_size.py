@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -234,3 +235,72 @@ def test_confidence_level_is_checked():
     """H: a confidence level outside (0, 1) raises, quoting the argument."""
     with pytest.raises(ValueError, match="`confidence_level`"):
         cohens_dz([0.2, 0.3, -0.1]).confidence_interval(1.5)
+
+
+# -------------------------------------------- autorank's effect sizes (issue 24)
+def _autorank_pairs():
+    rng = np.random.default_rng(24)
+    for n in (5, 8, 13):
+        x = rng.normal(0.80, 0.05, n)
+        yield x, x - rng.normal(0.02, 0.04, n)
+    yield rng.exponential(0.1, 11), rng.exponential(0.12, 11)
+
+
+@pytest.mark.parametrize("pair", list(_autorank_pairs()))
+def test_cohens_d_and_gamma_match_autorank(pair):
+    """H: cohens_d, akinshin_gamma and cliffs_delta equal autorank's _cohen_d,
+    _akinshin_gamma and _cliffs_delta to 1e-10, their labels its _effect_level, and
+    rope(0.1) its rope_mode="effsize" ROPE (0.1 x pooled SD or pooled MAD)."""
+    from autorank._util import (
+        _akinshin_gamma,
+        _cliffs_delta,
+        _cohen_d,
+        _effect_level,
+        _pooled_mad,
+        _pooled_std,
+    )
+
+    from sklearn_bench.stats import akinshin_gamma, cliffs_delta, cohens_d
+
+    x, y = (pd.Series(a) for a in pair)
+    assert cliffs_delta(x, y).estimate == pytest.approx(_cliffs_delta(x, y), abs=1e-12)
+    assert cliffs_delta(x, y).magnitude == _effect_level(
+        _cliffs_delta(x, y), "cliff_delta"
+    )
+    d, g = cohens_d(x, y), akinshin_gamma(x, y)
+    assert d.estimate == pytest.approx(_cohen_d(x, y), rel=1e-10)
+    assert g.estimate == pytest.approx(_akinshin_gamma(x, y), rel=1e-10)
+    assert d.magnitude == _effect_level(_cohen_d(x, y), "cohen_d")
+    assert g.magnitude == _effect_level(_akinshin_gamma(x, y), "akinshin_gamma")
+    assert d.rope(0.1) == pytest.approx(0.1 * _pooled_std(x, y), rel=1e-10)
+    assert g.rope(0.25) == pytest.approx(0.25 * _pooled_mad(x, y), rel=1e-10)
+
+
+def test_autorank_effect_sizes_in_its_result_table(reference_table):
+    """H: autorank's effect_size column (best vs each, Demšar's Table 6) is
+    cohens_d of the best learner against each (all columns normal there)."""
+    from autorank._util import _create_result_df_skeleton
+
+    from sklearn_bench.stats import cohens_d
+
+    auc = reference_table("demsar2006_table6_auc.csv").reset_index(drop=True)
+    rankdf, method, _ = _create_result_df_skeleton(auc, 0.05, True, "descending")
+    assert method == "cohen_d"
+    best = rankdf.index[0]
+    for name in rankdf.index:
+        ours = cohens_d(auc[best], auc[name])
+        assert ours.estimate == pytest.approx(rankdf.at[name, "effect_size"], abs=1e-12)
+        assert ours.magnitude == rankdf.at[name, "magnitude"]
+
+
+def test_gamma_and_d_degenerate_and_no_rope_for_others():
+    """H: zero spread gives ±inf (nan for equal centres); other effect sizes have
+    no ROPE and say so."""
+    from sklearn_bench.stats import akinshin_gamma, cliffs_delta, cohens_d
+
+    assert cohens_d([1.0, 1.0], [0.0, 0.0]).estimate == np.inf
+    assert np.isnan(akinshin_gamma([1.0, 1.0, 1.0], [1.0, 1.0, 1.0]).estimate)
+    with pytest.raises(ValueError, match="defines no ROPE"):
+        cliffs_delta([0.1, 0.2], [0.3, 0.4]).rope()
+    with pytest.raises(ValueError, match="`x`"):
+        cohens_d([0.1], [0.2, 0.3])

@@ -1,0 +1,229 @@
+"""The significance table and its heat map for any all-pairs post-hoc test.
+
+scikit-posthocs' ``sign_table`` and ``sign_plot``: the learners x learners matrix of
+adjusted p-values, read as stars (``*`` p ≤ 0.05, ``**`` p ≤ 0.01, ``***``
+p ≤ 0.001, ``NS`` otherwise) or drawn as a heat map of those classes. matplotlib is
+imported inside :func:`plot_significance_table`.
+"""
+
+import numpy as np
+import pandas as pd
+
+from ..stats._common import real_array
+
+_LEVELS = (0.001, 0.01, 0.05)
+_STARS = ("***", "**", "*")
+# Heat-map colours, from "p > 0.05" to "p <= 0.001" (scikit-posthocs' palette
+# order: not significant light grey, then greens that darken with significance).
+_CLASS_COLORS = ("#e6e6e6", "#c7e9c0", "#74c476", "#238b45")
+_DIAGONAL_COLOR = "#ffffff"
+
+
+def _pvalue_matrix(result):
+    """``(matrix, learners)`` from a post-hoc result or a square p-value matrix."""
+    if hasattr(result, "pvalues_adjusted") and not isinstance(
+        result, pd.DataFrame | np.ndarray | list
+    ):
+        frame = result.pvalues_adjusted
+    elif isinstance(result, pd.DataFrame):
+        frame = result
+    else:
+        if result is None or isinstance(result, str | bytes):
+            raise ValueError(
+                "`result` must be a post-hoc result with `pvalues_adjusted` "
+                f"(PairwiseTestResult, TukeyHSDResult) or a square matrix; got "
+                f"{result!r}."
+            )
+        values = real_array(result, "result")
+        if values.ndim != 2:
+            raise ValueError(
+                f"`result` must be a square matrix of p-values; got shape "
+                f"{values.shape}."
+            )
+        frame = pd.DataFrame(values)
+    try:
+        values = frame.to_numpy(dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"`result` must hold p-values: {exc}") from None
+    k = values.shape[0]
+    if values.shape != (k, k) or k < 2:
+        raise ValueError(
+            f"`result` must be a square matrix of at least 2 learners; got shape "
+            f"{values.shape}."
+        )
+    if list(frame.index) != list(frame.columns):
+        raise ValueError("`result` must have the same learners as rows and columns.")
+    off = ~np.eye(k, dtype=bool)
+    if np.isnan(values[off]).any():
+        raise ValueError("`result` contains NaN off the diagonal.")
+    if ((values[off] < 0) | (values[off] > 1)).any():
+        raise ValueError("`result` must hold p-values in [0, 1] off the diagonal.")
+    if not np.allclose(values[off], values.T[off], rtol=1e-12, atol=0):
+        raise ValueError("`result` must be symmetric (p-value of (i, j) = (j, i)).")
+    return values, list(frame.index)
+
+
+def _classes(values, levels):
+    """0 = not significant ... len(levels) = below the smallest level; -1 diagonal."""
+    classes = np.zeros(values.shape, dtype=int)
+    for i, level in enumerate(sorted(levels, reverse=True)):
+        classes[values <= level] = i + 1
+    np.fill_diagonal(classes, -1)
+    return classes
+
+
+def _check_levels(levels):
+    values = real_array(levels, "levels")
+    if values.ndim != 1 or values.size == 0:
+        raise ValueError("`levels` must be a non-empty list of significance levels.")
+    if ((values <= 0) | (values >= 1) | ~np.isfinite(values)).any():
+        raise ValueError("`levels` must lie strictly between 0 and 1.")
+    if np.unique(values).size != values.size:
+        raise ValueError("`levels` must be distinct.")
+    return tuple(sorted(float(v) for v in values))
+
+
+def significance_table(result, *, levels=_LEVELS):
+    """The learners x learners table of stars for adjusted p-values.
+
+    ``***`` where ``p <= levels[0]`` (0.001), ``**`` where ``p <= 0.01``, ``*``
+    where ``p <= 0.05``, ``NS`` otherwise, ``-`` on the diagonal
+    (scikit-posthocs' ``sign_table``).
+
+    Parameters
+    ----------
+    result : PairwiseTestResult, TukeyHSDResult, DataFrame or array-like
+        Any result with a ``pvalues_adjusted`` matrix, or a symmetric square
+        matrix of (adjusted) p-values (a DataFrame names the learners).
+    levels : sequence of float, default=(0.001, 0.01, 0.05)
+        Up to three levels, smallest first (one star per level passed).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Strings, indexed by learner on both axes.
+
+    Notes
+    -----
+    A p-value equal to a level counts as significant at it (``p <= α``, the
+    rule of :attr:`PairwiseTestResult.significant`); scikit-posthocs marks
+    ``p < α`` and leaves a p-value of exactly 0.05 unmarked (printed as the
+    number).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.plotting import significance_table
+    >>> p = np.array([[1.0, 0.0012, 0.0028], [0.0012, 1.0, 0.1867],
+    ...               [0.0028, 0.1867, 1.0]])
+    >>> significance_table(p)
+    learner   0   1   2
+    learner
+    0         -  **  **
+    1        **   -  NS
+    2        **  NS   -
+    """
+    levels = _check_levels(levels)
+    if len(levels) > 3:
+        raise ValueError("`levels` holds at most 3 levels (*, **, ***).")
+    values, learners = _pvalue_matrix(result)
+    classes = _classes(values, levels)
+    n = len(levels)
+    symbols = {-1: "-", 0: "NS"}
+    symbols.update({i: "*" * i for i in range(1, n + 1)})
+    index = pd.Index(learners, name="learner")
+    return pd.DataFrame(
+        np.vectorize(symbols.get)(classes).astype(object), index=index, columns=index
+    )
+
+
+def plot_significance_table(result, *, levels=_LEVELS, annotate=True, ax=None):
+    """Heat map of the adjusted p-values of an all-pairs post-hoc test.
+
+    Each cell's colour is the class of its p-value (``p <= 0.001``, ``<= 0.01``,
+    ``<= 0.05``, not significant), as scikit-posthocs' ``sign_plot``; with
+    ``annotate`` the cell also prints the p-value.
+
+    Parameters
+    ----------
+    result : PairwiseTestResult, TukeyHSDResult, DataFrame or array-like
+        As for :func:`significance_table`.
+    levels : sequence of float, default=(0.001, 0.01, 0.05)
+    annotate : bool, default=True
+        Print the p-values in the cells.
+    ax : matplotlib.axes.Axes, default=None
+        ``None`` makes a new figure sized for the learners.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import pairwise_tests
+    >>> from sklearn_bench.plotting import plot_significance_table
+    >>> rng = np.random.default_rng(0)
+    >>> errors = rng.normal(0.2, 0.05, (20, 4)) + [0, 0.01, 0.06, 0.07]
+    >>> ax = plot_significance_table(pairwise_tests(errors, adjust="holm"))
+    >>> len([t for t in ax.texts if t.get_gid() == "sign-cell"])
+    12
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+    from matplotlib.patches import Patch
+
+    levels = _check_levels(levels)
+    if len(levels) > 3:
+        raise ValueError("`levels` holds at most 3 levels (*, **, ***).")
+    if not isinstance(annotate, bool | np.bool_):
+        raise ValueError(f"`annotate` must be a bool; got {annotate!r}.")
+    values, learners = _pvalue_matrix(result)
+    k = len(learners)
+    classes = _classes(values, levels)
+    n = len(levels)
+    palette = [_DIAGONAL_COLOR, *_CLASS_COLORS[: n + 1]]
+    if n < 3:  # keep the darkest green for the smallest level
+        palette = [_DIAGONAL_COLOR, _CLASS_COLORS[0], *_CLASS_COLORS[-n:]]
+    cmap = ListedColormap(palette)
+    norm = BoundaryNorm(np.arange(-1.5, n + 1.5), cmap.N)
+    if ax is None:
+        size = 1.2 + 0.55 * k
+        _, ax = plt.subplots(figsize=(size + 1.8, size))
+    ax.imshow(classes, cmap=cmap, norm=norm)
+    names = [str(name) for name in learners]
+    ax.set_xticks(range(k), labels=names, rotation=45, ha="right")
+    ax.set_yticks(range(k), labels=names)
+    ax.set_xticks(np.arange(k + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(k + 1) - 0.5, minor=True)
+    ax.grid(which="minor", color="white", linewidth=1.5)
+    ax.tick_params(which="minor", length=0)
+    if annotate:
+        for i in range(k):
+            for j in range(k):
+                if i == j:
+                    continue
+                p = values[i, j]
+                text = "<0.001" if p < 0.001 else f"{p:.3f}"
+                ax.text(
+                    j,
+                    i,
+                    text,
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white" if classes[i, j] == n else "black",
+                    gid="sign-cell",
+                )
+    labels = ["NS"] + [f"p ≤ {level:g}" for level in sorted(levels, reverse=True)]
+    handles = [Patch(color=palette[c + 1], label=labels[c]) for c in range(n + 1)]
+    ax.legend(
+        handles=handles[::-1],
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        frameon=False,
+        fontsize=8,
+    )
+    return ax

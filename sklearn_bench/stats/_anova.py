@@ -1,0 +1,486 @@
+"""Repeated-measures ANOVA over blocks x learners and Tukey's HSD after it.
+
+The parametric path of autorank (Herbold 2020, JOSS 5(48), 2173): a one-way
+repeated-measures ANOVA of the learners' performances with the blocks (data sets)
+as subjects, followed by Tukey's honestly significant difference. The sums of
+squares are those of the two-way layout without replication (Montgomery,
+*Design and Analysis of Experiments*, ch. 4, randomized complete block design);
+the F test equals statsmodels' ``AnovaRM``.
+"""
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._friedman import _check_alpha, _check_choice, _validate_scores
+
+_TUKEY_DESIGNS = ("blocks", "aligned", "independent")
+
+
+def _sums_of_squares(x):
+    """``(ss_learners, ss_blocks, ss_error, ss_total)`` of a (N, K) table.
+
+    Residuals below ``1e-12 max|x|`` are rounding noise and count as 0, so an
+    exactly additive table has ``ss_error = 0``.
+    """
+    grand = x.mean()
+    col = x.mean(axis=0)
+    row = x.mean(axis=1)
+    n, k = x.shape
+    tol = 1e-12 * float(np.max(np.abs(x)))
+    dev = col - grand
+    dev[np.abs(dev) <= tol] = 0.0
+    ss_learners = float(n * np.sum(dev**2))
+    ss_blocks = float(k * np.sum((row - grand) ** 2))
+    residual = x - row[:, None] - col[None, :] + grand
+    residual[np.abs(residual) <= tol] = 0.0
+    ss_error = float(np.sum(residual**2))
+    ss_total = float(np.sum((x - grand) ** 2))
+    return ss_learners, ss_blocks, ss_error, ss_total
+
+
+def _unscale(value, factor):
+    """``value * factor`` with ``0 * inf = 0`` (a sum of squares of a huge table)."""
+    return 0.0 if value == 0 else float(value * factor)
+
+
+def _tukey_table(means, mse, df, n, confidence_level):
+    """Tukey's all-pairs comparison of K means of ``n`` values each.
+
+    ``mse`` is the error mean square on ``df`` degrees of freedom. Returns a
+    dict of arrays over the pairs ``(i, j)``, ``i < j``: ``difference`` (mean
+    i minus mean j), simultaneous ``low``/``high`` at ``confidence_level``,
+    ``pvalue`` (unadjusted two-sided t-test on the same MSE and df) and
+    ``pvalue_adjusted`` (studentized range). For equal ``n`` this is
+    :func:`scipy.stats.tukey_hsd` and statsmodels' ``tukeyhsd``.
+    """
+    k = len(means)
+    pairs = list(combinations(range(k), 2))
+    diff = np.array([means[i] - means[j] for i, j in pairs])
+    se = np.sqrt(mse / n)  # Tukey: q * sqrt(MSE/2 (1/n_i + 1/n_j))
+    q = stats.studentized_range.ppf(confidence_level, k, df)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.abs(diff) / se
+    t = np.where(np.abs(diff) == 0, 0.0, t)
+    return {
+        "pairs": pairs,
+        "difference": diff,
+        "low": diff - q * se,
+        "high": diff + q * se,
+        "statistic": t,
+        "pvalue": 2 * stats.t.sf(t * np.sqrt(0.5), df),
+        "pvalue_adjusted": np.clip(stats.studentized_range.sf(t, k, df), 0, 1),
+        "critical_value": float(q),
+        "hsd": float(q * se),
+    }
+
+
+@dataclass(frozen=True)
+class RMAnovaResult:
+    """Result of :func:`rm_anova`.
+
+    Attributes
+    ----------
+    statistic : float
+        ``F = MS_learners / MS_error`` on ``(df_learners, df_error)``.
+    pvalue : float
+        Upper tail of F(K − 1, (K − 1)(N − 1)).
+    df_learners, df_error : int
+        ``K − 1`` and ``(K − 1)(N − 1)``.
+    ss_learners, ss_blocks, ss_error : float
+        Sums of squares of the two-way layout without replication.
+    mse : float
+        ``ss_error / df_error``, the error mean square Tukey's HSD uses.
+    partial_eta_squared : float
+        ``ss_learners / (ss_learners + ss_error)``, the effect size (share of
+        the within-block variation the learners explain).
+    n_blocks, n_learners : int
+    learner_means : pandas.Series
+    method : str
+    null_hypothesis : str
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import rm_anova
+    >>> res = rm_anova([[0.2, 0.3, 0.25], [0.1, 0.25, 0.2], [0.3, 0.35, 0.3]])
+    >>> round(res.statistic, 3), res.df_learners, res.df_error
+    (9.0, 2, 4)
+    """
+
+    statistic: float
+    pvalue: float
+    df_learners: int
+    df_error: int
+    ss_learners: float
+    ss_blocks: float
+    ss_error: float
+    mse: float
+    partial_eta_squared: float
+    n_blocks: int
+    n_learners: int
+    learner_means: pd.Series = field(compare=False)
+    method: str = "Repeated-measures ANOVA (one within factor: learner)"
+    null_hypothesis: str = (
+        "H0: all learners have the same mean performance over the blocks "
+        "(normal errors, sphericity)."
+    )
+    _table: pd.DataFrame = field(repr=False, default=None, compare=False)
+
+    def tukey_hsd(self, *, alpha=0.05):
+        """Tukey's HSD on this ANOVA's error mean square (``design="blocks"``).
+
+        Parameters
+        ----------
+        alpha : float, default=0.05
+
+        Returns
+        -------
+        TukeyHSDResult
+        """
+        return tukey_hsd(self._table, design="blocks", alpha=alpha)
+
+    def to_dict(self):
+        """The scalar fields and the learners' means as a plain dict."""
+        return {
+            "method": self.method,
+            "statistic": self.statistic,
+            "pvalue": self.pvalue,
+            "df_learners": self.df_learners,
+            "df_error": self.df_error,
+            "ss_learners": self.ss_learners,
+            "ss_blocks": self.ss_blocks,
+            "ss_error": self.ss_error,
+            "mse": self.mse,
+            "partial_eta_squared": self.partial_eta_squared,
+            "n_blocks": self.n_blocks,
+            "n_learners": self.n_learners,
+            "learner_means": self.learner_means.to_dict(),
+        }
+
+    def to_frame(self):
+        """A one-row DataFrame of the scalar fields."""
+        row = {k: v for k, v in self.to_dict().items() if k != "learner_means"}
+        return pd.DataFrame([row])
+
+
+def _frame(values, learners, blocks):
+    return pd.DataFrame(
+        values,
+        index=pd.Index(blocks, name="block"),
+        columns=pd.Index(learners, name="learner"),
+    )
+
+
+def rm_anova(scores) -> RMAnovaResult:
+    """Repeated-measures ANOVA of K learners over N blocks (autorank's omnibus).
+
+    With ``x_bk`` the performance of learner ``k`` on block (data set) ``b``,
+    the two-way layout without replication gives::
+
+        SS_learners = N sum_k (mean_k − grand)²
+        SS_error    = sum_bk (x_bk − mean_b − mean_k + grand)²
+        F = [SS_learners / (K − 1)] / [SS_error / ((K − 1)(N − 1))]
+
+    referred to F(K − 1, (K − 1)(N − 1)); statsmodels' ``AnovaRM`` and
+    autorank's parametric path compute the same F (Herbold 2020).
+
+    Parameters
+    ----------
+    scores : DataFrame or array-like of shape (n_blocks, n_learners)
+        One row per block, one column per learner (a DataFrame's columns name
+        the learners). The direction of the metric does not matter.
+
+    Returns
+    -------
+    RMAnovaResult
+        With :meth:`~RMAnovaResult.tukey_hsd` as the follow-up.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 learners or 2 blocks; NaN or infinite scores (naming the
+        learner and block).
+
+    Notes
+    -----
+    The F test assumes normal errors and sphericity (equal variances of all
+    pairwise differences); no Greenhouse–Geisser correction is applied, as in
+    ``AnovaRM`` and autorank. Across data sets these assumptions are rarely
+    met, which is why the primary analysis is rank- or permutation-based
+    (Demšar 2006, Section 3.2.1); this test is offered as autorank's choice, to
+    compare. Degenerate tables: no differences between the learners' means
+    gives ``F = 0``, ``p = 1``; differences with zero residual variance (an
+    exactly additive table) give ``F = inf``, ``p = 0``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import rm_anova
+    >>> rng = np.random.default_rng(0)
+    >>> errors = rng.normal(0.2, 0.05, (12, 3)) + [0.0, 0.02, 0.05]
+    >>> res = rm_anova(errors)
+    >>> round(res.statistic, 3), round(res.pvalue, 4)
+    (5.965, 0.0085)
+    """
+    values, learners, blocks = _validate_scores(scores)
+    n, k = values.shape
+    scale = float(np.max(np.abs(values)))
+    x = values / scale if scale > 0 else values
+    ss_l, ss_b, ss_e, _ = _sums_of_squares(x)
+    factor = (scale if scale > 0 else 1.0) * (scale if scale > 0 else 1.0)
+    df_l, df_e = k - 1, (k - 1) * (n - 1)
+    if ss_l == 0:
+        statistic, pvalue = 0.0, 1.0
+    elif ss_e == 0:
+        statistic, pvalue = np.inf, 0.0
+    else:
+        statistic = (ss_l / df_l) / (ss_e / df_e)
+        pvalue = float(stats.f.sf(statistic, df_l, df_e))
+    total = ss_l + ss_e
+    eta = ss_l / total if total > 0 else 0.0
+    frame = _frame(values, learners, blocks)
+    return RMAnovaResult(
+        statistic=float(statistic),
+        pvalue=float(pvalue),
+        df_learners=df_l,
+        df_error=df_e,
+        ss_learners=_unscale(ss_l, factor),
+        ss_blocks=_unscale(ss_b, factor),
+        ss_error=_unscale(ss_e, factor),
+        mse=_unscale(ss_e / df_e, factor),
+        partial_eta_squared=float(eta),
+        n_blocks=n,
+        n_learners=k,
+        learner_means=pd.Series(
+            x.mean(axis=0) * (scale if scale > 0 else 1.0),
+            index=frame.columns,
+            name="mean_performance",
+        ),
+        _table=frame,
+    )
+
+
+@dataclass(frozen=True)
+class TukeyHSDResult:
+    """Result of :func:`tukey_hsd`.
+
+    Attributes
+    ----------
+    learners : tuple
+    design : str
+        ``"blocks"``, ``"aligned"`` or ``"independent"`` (see :func:`tukey_hsd`).
+    alpha : float
+        Family-wise level of the intervals and of :attr:`significant`.
+    n_blocks : int
+    mse : float
+        Error mean square.
+    df : int
+        Its degrees of freedom.
+    critical_value : float
+        The ``1 − alpha`` quantile ``q`` of the studentized range with K means
+        and ``df`` degrees of freedom.
+    hsd : float
+        Tukey's honestly significant difference ``q sqrt(MSE / N)``: two
+        learners differ when their means differ by more (the critical
+        difference of the CD-style diagram).
+    learner_means : pandas.Series
+    greater_is_better : bool
+    method : str
+    null_hypothesis : str
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import tukey_hsd
+    >>> res = tukey_hsd([[0.2, 0.3, 0.25], [0.1, 0.25, 0.2], [0.3, 0.35, 0.3]])
+    >>> res.df, round(res.hsd, 4)
+    (4, 0.084)
+    """
+
+    learners: tuple
+    design: str
+    alpha: float
+    n_blocks: int
+    mse: float
+    df: int
+    critical_value: float
+    hsd: float
+    learner_means: pd.Series = field(compare=False)
+    greater_is_better: bool = False
+    method: str = "Tukey HSD"
+    null_hypothesis: str = ""
+    _frame: pd.DataFrame = field(default=None, repr=False, compare=False)
+
+    def to_frame(self):
+        """One row per pair ``(learner_i, learner_j)``, ``i`` before ``j``.
+
+        Columns: ``learner_i``, ``learner_j``, ``n``, ``mean_difference`` (mean
+        of ``i`` minus mean of ``j``), ``ci_low``, ``ci_high`` (simultaneous
+        interval at ``1 − alpha``), ``statistic`` (``|difference| / sqrt(MSE /
+        N)``), ``pvalue`` (unadjusted t-test on the same MSE),
+        ``pvalue_adjusted`` (studentized range), ``reject``.
+        """
+        return self._frame.copy()
+
+    def _matrix(self, column, diagonal):
+        k = len(self.learners)
+        mat = np.full((k, k), diagonal, dtype=float)
+        index = {name: i for i, name in enumerate(self.learners)}
+        for row in self._frame.itertuples(index=False):
+            a, b = index[row.learner_i], index[row.learner_j]
+            mat[a, b] = mat[b, a] = getattr(row, column)
+        labels = pd.Index(self.learners, name="learner")
+        frame = pd.DataFrame(mat, index=labels, columns=labels)
+        return frame.astype(bool) if column == "reject" else frame
+
+    @property
+    def significant(self):
+        """Symmetric boolean learners x learners matrix: pair differs at ``alpha``."""
+        return self._matrix("reject", 0.0)
+
+    @property
+    def pvalues_adjusted(self):
+        """Symmetric matrix of the adjusted p-values (diagonal 1)."""
+        return self._matrix("pvalue_adjusted", 1.0)
+
+    def plot(self, ax=None, *, colors=None):
+        """The CD-style diagram on the axis of mean performance
+        (:func:`sklearn_bench.plotting.plot_critical_difference`)."""
+        from ..plotting._critical_difference import plot_critical_difference
+
+        return plot_critical_difference(self, ax=ax, alpha=self.alpha, colors=colors)
+
+    def to_dict(self):
+        """The scalar fields as a plain dict."""
+        return {
+            "method": self.method,
+            "design": self.design,
+            "alpha": self.alpha,
+            "n_blocks": self.n_blocks,
+            "mse": self.mse,
+            "df": self.df,
+            "critical_value": self.critical_value,
+            "hsd": self.hsd,
+            "learner_means": self.learner_means.to_dict(),
+        }
+
+
+def tukey_hsd(
+    scores, *, design="blocks", alpha=0.05, greater_is_better=False
+) -> TukeyHSDResult:
+    """Tukey's honestly significant difference for all pairs of learners.
+
+    The difference of two learners' mean performances over the N blocks is
+    significant when it exceeds ``q_{1−α}(K, df) sqrt(MSE / N)`` (Tukey 1953;
+    simultaneous intervals ``diff ± q sqrt(MSE / N)``). The designs differ in
+    the error mean square:
+
+    - ``"blocks"`` (default): the residual of the repeated-measures ANOVA
+      (:func:`rm_anova`), ``SS_error / ((K − 1)(N − 1))`` on ``(K − 1)(N − 1)``
+      df, Tukey's test for a randomized complete block design (Montgomery,
+      ch. 4; R's ``TukeyHSD(aov(y ~ learner + block))``).
+    - ``"aligned"``: K independent samples of the aligned performances (minus
+      the block mean), ``SS_error / (K (N − 1))`` on ``K (N − 1)`` df, as
+      :meth:`GlobalPermutationResult.pairwise` (Hothorn et al. 2005) and
+      :func:`scipy.stats.tukey_hsd` on the aligned table. Liberal: aligning
+      spends ``N − 1`` df that this MSE still counts, so it underestimates the
+      residual variance by ``(K − 1) / K``; the family-wise error is about
+      0.10 at α = 0.05 for K = 5 (``benchmarks/peer_tests_calibration.py``).
+    - ``"independent"``: the blocks ignored, the one-way ANOVA's within-group
+      mean square on ``K (N − 1)`` df. This is what autorank does
+      (``statsmodels`` ``MultiComparison(...).tukeyhsd()`` on the stacked
+      table): it treats the learners' values on the same data sets as
+      independent samples, so the differences between data sets inflate the
+      MSE and the test loses power. For comparison with autorank only.
+
+    Parameters
+    ----------
+    scores : DataFrame or array-like of shape (n_blocks, n_learners)
+    design : {"blocks", "aligned", "independent"}, default="blocks"
+    alpha : float, default=0.05
+        Family-wise error rate of the intervals and rejections.
+    greater_is_better : bool, default=False
+        Direction of the scores: orders the diagram (best on the left).
+
+    Returns
+    -------
+    TukeyHSDResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import tukey_hsd
+    >>> rng = np.random.default_rng(0)
+    >>> errors = rng.normal(0.2, 0.05, (12, 3)) + [0.0, 0.02, 0.05]
+    >>> res = tukey_hsd(errors)
+    >>> res.to_frame()[["learner_i", "learner_j", "pvalue_adjusted"]].round(4)
+       learner_i  learner_j  pvalue_adjusted
+    0          0          1           0.3226
+    1          0          2           0.0063
+    2          1          2           0.1437
+    """
+    design = _check_choice(design, _TUKEY_DESIGNS, "design")
+    alpha = _check_alpha(alpha)
+    if not isinstance(greater_is_better, bool | np.bool_):
+        raise ValueError(
+            f"`greater_is_better` must be a bool; got {greater_is_better!r}."
+        )
+    values, learners, blocks = _validate_scores(scores)
+    n, k = values.shape
+    scale = float(np.max(np.abs(values)))
+    x = values / scale if scale > 0 else values
+    factor = scale if scale > 0 else 1.0
+    ss_l, ss_b, ss_e, ss_t = _sums_of_squares(x)
+    if design == "blocks":
+        df = (k - 1) * (n - 1)
+        mse = ss_e / df
+        words = "the repeated-measures ANOVA's residual mean square"
+    elif design == "aligned":
+        df = k * (n - 1)
+        mse = ss_e / df
+        words = "the aligned performances' within-learner mean square"
+    else:
+        df = k * (n - 1)
+        mse = (ss_t - ss_l) / df  # within-group SS of the one-way layout
+        words = "the one-way within-learner mean square, blocks ignored"
+    means = x.mean(axis=0)
+    table = _tukey_table(means, mse, df, n, 1 - alpha)
+    frame = pd.DataFrame(
+        {
+            "learner_i": [learners[i] for i, _ in table["pairs"]],
+            "learner_j": [learners[j] for _, j in table["pairs"]],
+            "n": n,
+            "mean_difference": table["difference"] * factor,
+            "ci_low": table["low"] * factor,
+            "ci_high": table["high"] * factor,
+            "statistic": table["statistic"],
+            "pvalue": table["pvalue"],
+            "pvalue_adjusted": table["pvalue_adjusted"],
+        }
+    )
+    frame["reject"] = frame["pvalue_adjusted"] <= alpha
+    return TukeyHSDResult(
+        learners=tuple(learners),
+        design=design,
+        alpha=alpha,
+        n_blocks=n,
+        mse=_unscale(_unscale(mse, factor), factor),
+        df=int(df),
+        critical_value=table["critical_value"],
+        hsd=table["hsd"] * factor,
+        learner_means=pd.Series(
+            means * factor,
+            index=pd.Index(learners, name="learner"),
+            name="mean_performance",
+        ),
+        greater_is_better=bool(greater_is_better),
+        method=f"Tukey HSD ({design})",
+        null_hypothesis=(
+            "H0(i, j): mean performance of learner i = that of learner j "
+            f"(studentized range of {k} means, {words}, {df} df; "
+            f"family-wise α = {alpha:g})"
+        ),
+        _frame=frame,
+    )
