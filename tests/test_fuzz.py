@@ -1319,16 +1319,6 @@ CASES = [
             "greater_is_better": bad_choices(),
             "reference": bad_choices(),
             "reference_rating": bad_scalars(),
-    # -- issue 24, peers (autorank, mlxtend, scikit-posthocs plots) ---------------
-    ("rm_anova", S("rm_anova"), {"scores": bad_2d()}, {"scores": PERF}),
-    (
-        "tukey_hsd",
-        S("tukey_hsd"),
-        {
-            "scores": bad_2d(),
-            "design": bad_choices(),
-            "alpha": bad_scalars(),
-            "greater_is_better": bad_choices(),
         },
         {"scores": PERF},
     ),
@@ -1401,6 +1391,20 @@ CASES = [
         {"matrix": bad_2d(), "annotate": bad_choices()},
         {"matrix": RESULT.win_rate_matrix()},
     ),
+    # -- issue 24, peers (autorank, mlxtend, scikit-posthocs plots) ---------------
+    ("rm_anova", S("rm_anova"), {"scores": bad_2d()}, {"scores": PERF}),
+    (
+        "tukey_hsd",
+        S("tukey_hsd"),
+        {
+            "scores": bad_2d(),
+            "design": bad_choices(),
+            "alpha": bad_scalars(),
+            "greater_is_better": bad_choices(),
+        },
+        {"scores": PERF},
+    ),
+    (
         "cohens_d",
         S("cohens_d"),
         {"x": bad_1d(), "y": bad_1d()},
