@@ -140,24 +140,31 @@ def test_closed_testing_four_learners_adjusted_is_max_of_implying():
     assert float(equal["pvalue_adjusted"].iloc[0]) > 0.05
 
 
-def test_tukey_on_aligned_matches_scipy():
-    """H: the Tukey follow-up equals scipy's tukey_hsd on the aligned performances."""
-    # scipy.stats.tukey_hsd(*aligned columns): independent-samples Tukey HSD.
+def test_tukey_follow_up_is_the_two_way_tukey_hsd():
+    """H: the Tukey follow-up is Tukey's HSD on the residual of the replicates x
+    learners layout: q = |mean_i - mean_j| / sqrt(MSE / B) against the studentized
+    range with K and (K - 1)(B - 1) df, MSE = SS_residual / ((K - 1)(B - 1)), as
+    scipy's studentized_range gives it from the formula."""
     rng = np.random.default_rng(4)
     perf = rng.normal(0.2, 0.02, (25, 6)) + np.linspace(0, 0.02, 6)
     res = global_permutation_test(perf, n_resamples=99, random_state=0)
     table = res.pairwise()  # K = 6 > 4: Tukey
-    aligned = perf - perf.mean(axis=1, keepdims=True)
-    ref = stats.tukey_hsd(*aligned.T)
-    ci = ref.confidence_interval(confidence_level=0.95)
+    b, k = perf.shape
+    resid = perf - perf.mean(axis=1, keepdims=True) - perf.mean(axis=0) + perf.mean()
+    df = (k - 1) * (b - 1)
+    se = np.sqrt(np.sum(resid**2) / df / b)
+    means = perf.mean(axis=0)
     i, j = np.triu_indices(6, k=1)
-    np.testing.assert_allclose(table["difference"], ref.statistic[i, j], rtol=RTOL)
-    np.testing.assert_allclose(table["low"], ci.low[i, j], rtol=1e-6)
-    np.testing.assert_allclose(table["high"], ci.high[i, j], rtol=1e-6)
+    diff = means[i] - means[j]
+    q = np.abs(diff) / se
+    pvalues = stats.studentized_range.sf(q, k, df)
+    half = stats.studentized_range.ppf(0.95, k, df) * se
+    np.testing.assert_allclose(np.abs(table["difference"]), np.abs(diff), rtol=RTOL)
     np.testing.assert_allclose(
-        table["pvalue_adjusted"], ref.pvalue[i, j], rtol=1e-6, atol=1e-12
+        table["high"] - table["low"], 2 * half * np.ones_like(diff), rtol=1e-6
     )
-    assert list(table["method"].unique()) == ["tukey (aligned)"]
+    np.testing.assert_allclose(table["pvalue_adjusted"], pvalues, rtol=1e-6, atol=1e-12)
+    assert list(table["method"].unique()) == ["tukey (blocks)"]
 
 
 def test_errors():
