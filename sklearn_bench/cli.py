@@ -391,8 +391,10 @@ def _claim_output(out, names, *, force, flag="--out"):
     folder, created."""
     if out.exists() and not out.is_dir():
         raise _UsageError(f"{flag} {out} is a file, not a folder; choose a folder")
-    parent = out if out.exists() else next(
-        (p for p in out.absolute().parents if p.exists()), Path(".")
+    parent = (
+        out
+        if out.exists()
+        else next((p for p in out.absolute().parents if p.exists()), Path("."))
     )
     if not os.access(parent, os.W_OK):
         raise _UsageError(f"cannot write into {parent}; choose another {flag}")
@@ -484,8 +486,7 @@ def _fit(experiment, datasets, info=None):
     except StoreMismatchError as exc:
         # A refused input, said in full and in the CLI's words.
         message = str(exc).replace(
-            "pass `overwrite=True` to replace the store, or use another `store` "
-            "path",
+            "pass `overwrite=True` to replace the store, or use another `store` path",
             "point experiment.store in the config at another file, or move the "
             "old store away",
         )
@@ -730,9 +731,7 @@ def _cmd_report(args):
 
 def _cmd_store(args):
     """``sklearn-bench store check|checkpoint|salvage``."""
-    from .results import CorruptStoreError, checkpoint_store, salvage_store
-    from .results._store import read_store
-    from .results._store_repair import read_salvageable
+    from .results import checkpoint_store, salvage_store
 
     path = args.store
     if not path.is_file():
@@ -751,24 +750,63 @@ def _cmd_store(args):
                 "only the missing tasks."
             )
         else:
-            try:
-                content = read_store(path)
-            except CorruptStoreError as exc:
-                _, tasks, good, lost = read_salvageable(path)
-                _say(
-                    f"{path}: corrupt. {len(good)} committed task(s) of "
-                    f"{len(tasks)} can be salvaged, {len(lost)} cannot be read; "
-                    f"run `sklearn-bench store salvage {path} NEW.sqlite`."
-                )
-                raise _UsageError(str(exc)) from exc
-            done = content["n_tasks"] - content["n_missing_tasks"]
-            _say(
-                f"{path}: ok (SQLite quick_check); {done} of "
-                f"{content['n_tasks']} task(s) committed."
-            )
+            _store_check(path)
     except (ValueError, FileNotFoundError) as exc:
         raise _UsageError(str(exc)) from exc
     return EXIT_OK
+
+
+def _store_check(path):
+    """``store check``: SQLite's quick_check, the -wal file's frame checksums and
+    every task's own checksum, read-only; says what it could not verify."""
+    from .results import CorruptStoreError
+    from .results._store import read_store, verify_checksums
+    from .results._store_repair import read_salvageable
+
+    try:
+        content = read_store(path)
+        checks = verify_checksums(path)
+    except CorruptStoreError as exc:
+        found = read_salvageable(path)
+        _say(
+            f"{path}: corrupt. {len(found.good)} committed task(s) of "
+            f"{len(found.tasks)} can be salvaged (proven intact), "
+            f"{len(found.lost)} cannot; run `sklearn-bench store salvage {path} "
+            "NEW.sqlite`."
+        )
+        raise _UsageError(str(exc)) from exc
+    if checks["mismatched"]:
+        shown = ", ".join(
+            f"{m!r} on {d!r} split {s}" for d, s, m in checks["mismatched"][:5]
+        )
+        _say(
+            f"{path}: corrupt. {len(checks['mismatched'])} committed task(s) do not "
+            f"match their checksum ({shown}); run `sklearn-bench store salvage "
+            f"{path} NEW.sqlite` to keep the others and rerun these."
+        )
+        raise _UsageError(
+            f"The store {str(path)!r} is corrupt: rows of "
+            f"{len(checks['mismatched'])} task(s) differ from their checksum."
+        )
+    done = content["n_tasks"] - content["n_missing_tasks"]
+    wal = Path(f"{path}-wal")
+    _say(
+        f"{path}: ok (SQLite quick_check; {checks['n_verified']} of "
+        f"{checks['n_committed']} committed task(s) match their checksum); {done} of "
+        f"{content['n_tasks']} task(s) committed."
+    )
+    if checks["n_unverified"]:
+        _say(
+            f"Not verified: {checks['n_unverified']} task(s) have no checksum (the "
+            "store predates them; a run on it adds them), so a byte changed inside "
+            "their rows could not be detected."
+        )
+    if wal.is_file() and wal.stat().st_size:
+        _say(
+            f"Its -wal file ({wal.stat().st_size} bytes) was read, and left as it "
+            "is (not folded into the store); its frame checksums match up to its "
+            "last commit."
+        )
 
 
 def _cmd_merge(args):
