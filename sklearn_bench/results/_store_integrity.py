@@ -276,6 +276,47 @@ def consensus(groups):
     return out
 
 
+_MASK = 0xFFFFFFFF
+_POWERS = {}
+
+
+def _transfer(n):
+    """The matrices of SQLite's WAL checksum over ``n`` pairs of words.
+
+    One step is ``s0 += x0 + s1; s1 += x1 + s0`` (mod 2**32): linear, so ``n``
+    steps are ``A**n @ s + sum(A**(n-1-i) @ B @ x_i)`` with ``A = [[1, 1],
+    [1, 2]]`` and ``B = [[1, 0], [1, 1]]``, computed in wrapping uint64 (which
+    agrees mod 2**32).
+    """
+    import numpy as np
+
+    if n not in _POWERS:
+        A = np.array([[1, 1], [1, 2]], dtype=np.uint64)
+        B = np.array([[1, 0], [1, 1]], dtype=np.uint64)
+        powers = np.empty((n + 1, 2, 2), dtype=np.uint64)
+        powers[0] = np.eye(2, dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            for k in range(1, n + 1):
+                powers[k] = (powers[k - 1] @ A) & _MASK
+            weights = (powers[n - 1 :: -1] @ B) & _MASK if n else powers[:0]
+        _POWERS[n] = (powers[n], weights)
+    return _POWERS[n]
+
+
+def _wal_checksum(chunk, s0, s1, order):
+    """SQLite's WAL checksum of ``chunk`` (a multiple of 8 bytes), continued
+    from ``(s0, s1)``; ``order`` is ``"<"`` or ``">"``."""
+    import numpy as np
+
+    words = np.frombuffer(bytes(chunk), dtype=f"{order}u4").astype(np.uint64)
+    x = words.reshape(-1, 2)
+    power, weights = _transfer(len(x))
+    with np.errstate(over="ignore"):
+        s = power @ np.array([s0, s1], dtype=np.uint64)
+        s = s + np.einsum("nij,nj->i", weights, x)
+    return int(s[0]) & _MASK, int(s[1]) & _MASK
+
+
 def wal_damage(path):
     """What SQLite silently ignores in a store's ``-wal`` file, or ``None``.
 
@@ -291,8 +332,6 @@ def wal_damage(path):
         A sentence naming the damage; ``None`` when there is no -wal file or
         nothing committed is ignored.
     """
-    import numpy as np
-
     wal = f"{path}-wal"
     try:
         with open(wal, "rb") as file:
@@ -310,11 +349,7 @@ def wal_damage(path):
     frame = 24 + page_size
 
     def checksum(chunk, s0, s1):
-        words = np.frombuffer(bytes(chunk), dtype=f"{order}u4").tolist()
-        for x0, x1 in zip(words[0::2], words[1::2], strict=True):
-            s0 = (s0 + x0 + s1) & 0xFFFFFFFF
-            s1 = (s1 + x1 + s0) & 0xFFFFFFFF
-        return s0, s1
+        return _wal_checksum(chunk, s0, s1, order)
 
     s0, s1 = checksum(data[:24], 0, 0)
     header_ok = (s0, s1) == (
@@ -356,8 +391,6 @@ def reseal_wal(wal):
     SQLite reads every frame of the current -wal up to its last commit, the
     damaged ones included; returns the number of frames resealed. The tasks'
     own checksums then decide what of it is intact."""
-    import numpy as np
-
     data = bytearray(Path(wal).read_bytes())
     magic = int.from_bytes(data[:4], "big")
     if len(data) < 32 or magic not in (0x377F0682, 0x377F0683):
@@ -369,11 +402,7 @@ def reseal_wal(wal):
     frame = 24 + page_size
 
     def checksum(chunk, s0, s1):
-        words = np.frombuffer(bytes(chunk), dtype=f"{order}u4").tolist()
-        for x0, x1 in zip(words[0::2], words[1::2], strict=True):
-            s0 = (s0 + x0 + s1) & 0xFFFFFFFF
-            s1 = (s1 + x1 + s0) & 0xFFFFFFFF
-        return s0, s1
+        return _wal_checksum(chunk, s0, s1, order)
 
     s0, s1 = checksum(data[:24], 0, 0)
     data[24:32] = s0.to_bytes(4, "big") + s1.to_bytes(4, "big")
