@@ -156,7 +156,10 @@ def _check_meta(conn, path):
             f"{str(path)!r} is an SQLite database but not a sklearn_bench store; "
             "it was left untouched."
         )
-    version = int(meta.get("schema_version", -1))
+    try:
+        version = int(meta.get("schema_version", -1))
+    except ValueError:
+        version = -1
     if version > SCHEMA_VERSION:
         raise NotAStoreError(
             f"The store {str(path)!r} has schema version {version}, written by a "
@@ -167,6 +170,18 @@ def _check_meta(conn, path):
         raise NotAStoreError(
             f"The store {str(path)!r} is incomplete (schema {version})."
         )
+    for key in ("config", "result", "keep_predictions"):
+        try:
+            value = json.loads(meta[key])
+            if key == "result":
+                value["metrics"], value["datasets"], value["learners"]  # noqa: B018
+        except (KeyError, TypeError, ValueError):
+            raise NotAStoreError(
+                f"The store {str(path)!r} lacks its metadata {key!r} (or it is "
+                "not valid): damaged, or not written whole by sklearn_bench. "
+                "Without it the store cannot be read, grown or salvaged; run the "
+                "experiment afresh on a new store."
+            ) from None
     return meta
 
 
@@ -1036,7 +1051,8 @@ def _merge_into(sources, target, *, shown):
 
 
 def verify_checksums(path):
-    """Check every committed task of a store against its checksum (read-only).
+    """SQLite's full ``integrity_check`` and every committed task of a store
+    against its checksum (read-only).
 
     Returns
     -------
@@ -1049,6 +1065,12 @@ def verify_checksums(path):
 
     conn, _ = _open_reader(path)
     try:
+        # The full check: also every index against its table (a flipped bit in
+        # an index entry passes quick_check, and a query using the index would
+        # read the flipped name).
+        rows = conn.execute("PRAGMA integrity_check").fetchall()
+        if rows != [("ok",)]:
+            raise corrupt_store_error(path, "; ".join(str(r[0]) for r in rows[:3]))
         conn.execute("BEGIN")
         done = [o for (o,) in conn.execute("SELECT DISTINCT ordinal FROM scores")]
         digests = {}

@@ -573,7 +573,8 @@ def checkpoint_store(path):
     RuntimeError
         A running experiment (or another connection) is using the store.
     CorruptStoreError
-        The store is damaged (salvage it instead).
+        The store is damaged, or its ``-wal`` file has committed frames beyond
+        a bad checksum (salvage it instead).
 
     Examples
     --------
@@ -590,9 +591,10 @@ def checkpoint_store(path):
     >>> checkpoint_store(store) >= 0, Path(f"{store}-wal").exists()
     (True, False)
     """
-    from ._store import _LOCK_TIMEOUT
+    from ._store import _LOCK_TIMEOUT, _check_wal
 
     path = _store_path(path, "path")
+    _check_wal(path)  # a checkpoint would make the frames SQLite drops lost
     wal = Path(f"{path}-wal")
     wal_size = wal.stat().st_size if wal.is_file() else 0
     conn = sqlite3.connect(path, timeout=_LOCK_TIMEOUT, isolation_level=None)

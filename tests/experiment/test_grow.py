@@ -275,8 +275,9 @@ def _version_1_store(path, n_replicates=None):
 def test_version_1_store_is_read_resumed_and_grown(tmp_path):
     """H: a store of schema version 1 reads back as written; fitting its own
     experiment runs nothing; fitting it with one more learner runs only that
-    learner and migrates the store to version 3 (with checksums); another cv is refused naming cv,
-    since a version-1 store knows its splits only by cv."""
+    learner and migrates the store to version 3 (with checksums); another cv
+    is refused naming cv, since a version-1 store knows its splits only by
+    cv."""
     path = tmp_path / "old.sqlite"
     first = grow_experiment(path).fit(grow_datasets()).results_
     _version_1_store(path)

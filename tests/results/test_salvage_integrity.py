@@ -292,9 +292,10 @@ def test_flipped_bit_in_wal_loses_nothing_silently(tmp_path, capsys):
     """H: a bit flipped in an early frame of a -wal file (of a killed writer,
     with 4 committed tasks) makes SQLite drop every later frame without a word
     (it used to read as 'ok; 54 of 360'). Now from_store refuses the store
-    naming the -wal damage, `store check` exits 2 and leaves both files as they
-    were, and salvage reseals the frames in its copy so that the checksums
-    judge each task: all 4 committed tasks are kept, with their values."""
+    naming the -wal damage, `store check` and `store checkpoint` exit 2 and
+    leave both files as they were, and salvage reseals the frames in its copy
+    so that the checksums judge each task: all 4 committed tasks are kept,
+    with their values."""
     from sklearn_bench.cli import main
     from sklearn_bench.results import CorruptStoreError
     from sklearn_bench.results._store import read_store
@@ -310,6 +311,8 @@ def test_flipped_bit_in_wal_loses_nothing_silently(tmp_path, capsys):
     assert main(["store", "check", str(path)]) == 2
     captured = capsys.readouterr()
     assert "damaged at frame 2" in captured.err
+    assert main(["store", "checkpoint", str(path)]) == 2  # would fold it in
+    assert "damaged at frame 2" in capsys.readouterr().err
     after = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
     assert {k: v for k, v in after.items() if not k.endswith("-shm")} == {
         k: v for k, v in files.items() if not k.endswith("-shm")
