@@ -139,6 +139,7 @@ class Tally:
     def __init__(self):
         self.cases = {}
         self.failures = []
+        self.partial = 0  # kills that left some but not all tasks committed
 
     def case(self, kind):
         self.cases[kind] = self.cases.get(kind, 0) + 1
@@ -168,8 +169,10 @@ def spawn(args):
 
 
 def timed(args):
-    start = time.perf_counter()
+    """Seconds from the child's "started" (imports done) to its end: the window
+    a kill is drawn in."""
     proc = spawn(args)
+    start = time.perf_counter()
     proc.wait()
     return time.perf_counter() - start
 
@@ -188,6 +191,9 @@ def resume(store, reference, tally, what, learners=LEARNERS):
     """Resume a store in this process: only the missing tasks run, and every
     value ends equal to the reference."""
     committed = len(values(store)) if store.exists() else 0
+    n_all = len(learners) * len(DATASETS) * N_BOOTSTRAPS
+    if what.startswith("killed") and 0 < committed < n_all:
+        tally.partial += 1
     exp, data = experiment(store, learners=learners)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -204,7 +210,7 @@ def resume(store, reference, tally, what, learners=LEARNERS):
 def kills(folder, reference, tally, rng, n_kills):
     base = folder / "base.sqlite"
     t_run = timed(["run", base, 1])
-    print(f"a full run in a child process: {t_run:.1f} s", flush=True)
+    print(f"a run's fit in a child process: {t_run:.1f} s", flush=True)
     for n_jobs in (1, 2):
         for i in range(n_kills):
             store = folder / f"run{n_jobs}_{i}.sqlite"
@@ -354,6 +360,7 @@ def flips(folder, reference, tally, rng, n_flips):
     wal = Path(f"{killed}-wal").read_bytes()
     committed = values_via_copy(killed)
     lost_named = 0
+    outcomes["wal detected"] = 0
     for i in range(max(n_flips // 4, 1)):
         path = folder / f"walflip{i}.sqlite"
         shutil.copyfile(killed, path)
@@ -368,6 +375,7 @@ def flips(folder, reference, tally, rng, n_flips):
             got = values_via_copy(path)
             tally.check(got == committed, f"-wal flip at {at}: check ok, rows differ")
             continue
+        outcomes["wal detected"] += 1
         try:
             salvage_store(path, new)
         except ValueError:
@@ -438,14 +446,22 @@ def main():
     print(f"{total} cases in {took:.0f} s (seed {args.seed}):")
     for kind, n in tally.cases.items():
         print(f"  {n:4d}  {kind}")
+    n_kills = sum(n for kind, n in tally.cases.items() if kind.startswith("kill"))
+    print(
+        f"kills: {tally.partial} of {n_kills} left a partial store (the others "
+        "came before the first or after the last commit)"
+    )
     print(
         f"bit flips in the store: {outcomes['detected']} found by `store check` "
         f"(salvage then kept only reference rows), {outcomes['harmless']} changed "
         "no committed value"
     )
+    n_wal_flips = tally.cases.get("bit flip in the -wal", 0)
     print(
-        f"bit flips in the -wal ({n_wal} committed tasks each): {lost_named} task "
-        "losses in all, each named by `store check` and rerun on resume"
+        f"bit flips in the -wal ({n_wal} committed tasks each): "
+        f"{outcomes['wal detected']} of {n_wal_flips} found by `store check`; "
+        f"salvage then lost {lost_named} committed task(s) in all (named, rerun "
+        "on resume); the others changed no committed value"
     )
     if tally.failures:
         print(f"{len(tally.failures)} FAILURES: a committed value lost or changed")

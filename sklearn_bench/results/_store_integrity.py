@@ -374,7 +374,9 @@ def wal_damage(path):
                 int.from_bytes(head[20:24], "big"),
             ):
                 bad = k
-        if bad is not None and int.from_bytes(head[4:8], "big"):
+        # Commits strictly after the bad frame: a bad last frame may be one
+        # being written by a running writer, not damage.
+        if bad is not None and k > bad and int.from_bytes(head[4:8], "big"):
             commits_after += 1
     if bad is None or not commits_after:
         return None

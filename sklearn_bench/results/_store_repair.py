@@ -185,9 +185,10 @@ class Salvageable:
 
 
 def _beyond_salvage(path, what, exc):
+    source = "SQLite" if isinstance(exc, sqlite3.Error) else type(exc).__name__
     return CorruptStoreError(
         f"`path`: the store {str(path)!r} is damaged beyond salvage: its {what} "
-        f"cannot be read (SQLite: {exc}). Run the experiment afresh on a new "
+        f"cannot be read ({source}: {exc}). Run the experiment afresh on a new "
         "store."
     )
 
@@ -219,7 +220,9 @@ def _read_salvageable(conn, path):
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise _beyond_salvage(path, "configuration", exc) from exc
     if version is None or version < 1:
-        raise _beyond_salvage(path, "schema version", meta.get("schema_version"))
+        raise _beyond_salvage(
+            path, "schema version", ValueError(repr(meta.get("schema_version")))
+        )
     try:
         checksums = has_checksums(conn)
     except sqlite3.DatabaseError as exc:

@@ -258,16 +258,23 @@ def test_leftover_of_a_killed_salvage_is_named(clean, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["new.sqlite"]
 
 
-def test_old_store_is_read_and_migrated_when_it_grows(clean, tmp_path):
-    """H: a store of schema 2 (no checksums) reads as it is; a run on it
+def test_old_store_is_read_and_migrated_when_it_grows(clean, tmp_path, capsys):
+    """H: a store of schema 2 (no checksums) reads as it is, `store check` says
+    that none of its tasks could be verified by checksum; a run on it
     migrates it to the current schema with a checksum for every committed
     task, which then match (salvage keeps every task, none unverified)."""
+    from sklearn_bench.cli import main
+
     old = tmp_path / "old.sqlite"
     shutil.copyfile(clean[0], old)
     _legacy(old)
     assert BenchmarkResult.from_store(old).scores.equals(
         BenchmarkResult.from_store(clean[0]).scores
     )
+    assert main(["store", "check", str(old)]) == 0
+    out = capsys.readouterr().out
+    assert "0 of 120 committed task(s) match their checksum" in out
+    assert f"Not verified: {N_TASKS} task(s) have no checksum" in out
     assert _experiment(old).fit(DATA).n_tasks_ == 0
     with sqlite3.connect(old) as conn:
         (version,) = conn.execute(
@@ -322,3 +329,38 @@ def test_flipped_bit_in_wal_loses_nothing_silently(tmp_path, capsys):
     salvaged = read_store(tmp_path / "new.sqlite")["scores"]
     cols = ["fit_time", "score_time"]
     assert salvaged.drop(columns=cols).equals(before.drop(columns=cols))
+
+
+def test_salvage_of_a_version_1_store_stays_version_1(clean, tmp_path):
+    """H: a store of schema 1 (no split fingerprints, no checksums) is salvaged
+    into a store that keeps version 1 (so that it still grows only under its
+    cv), with checksums for its kept tasks; resuming it runs nothing and reads
+    the clean values."""
+    import json
+
+    from sklearn_bench.results._store import verify_checksums
+
+    old = tmp_path / "v1.sqlite"
+    shutil.copyfile(clean[0], old)
+    _legacy(old)
+    with sqlite3.connect(old) as conn:
+        config = json.loads(
+            conn.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0]
+        )
+        del config["splits"]
+        conn.execute(
+            "UPDATE meta SET value = ? WHERE key = 'config'", (json.dumps(config),)
+        )
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    new = tmp_path / "new.sqlite"
+    report = salvage_store(old, new)
+    assert (report.n_committed, report.n_unverified) == (N_TASKS, N_TASKS)
+    with sqlite3.connect(new) as conn:
+        (version,) = conn.execute(
+            "SELECT value FROM meta WHERE key = 'schema_version'"
+        ).fetchone()
+    assert version == "1"
+    checks = verify_checksums(new)
+    assert checks["n_verified"] == N_TASKS and not checks["mismatched"]
+    _assert_nothing_wrong(new, clean[0])
+    assert _experiment(new).fit(DATA).n_tasks_ == 0
