@@ -5,9 +5,11 @@ small real study (iris, wine and breast cancer; naive Bayes, a tree and kNN;
 8 out-of-bootstrap replicates: 72 tasks with kept predictions) once without
 faults for the reference values, then injects:
 
-- **kills**: SIGKILL at a random instant of ``run`` (n_jobs 1 and 2), of a
-  ``grow`` (two more learners on a store of one), of ``merge`` (three part
-  stores into one) and of ``salvage`` (of a truncated store). After each: the
+- **kills**: SIGKILL of ``run`` (n_jobs 1 and 2; the first at a random
+  instant, the others once a random number of tasks are committed, plus up to
+  20 ms), of a ``grow`` (two more learners on a store of one, likewise), and at
+  a random instant of ``merge`` (three part stores into one) and of
+  ``salvage`` (of a truncated store). After each: the
   store reads, every committed row equals the reference bit for bit; resuming
   runs exactly the tasks not committed and ends equal to the reference; a
   killed merge leaves the target as it was or fully merged; a killed salvage
@@ -187,6 +189,33 @@ def kill_after(args, delay):
     proc.wait()
 
 
+def _n_committed(store):
+    try:
+        conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True, timeout=0.1)
+        try:
+            return conn.execute(
+                "SELECT count(DISTINCT ordinal) FROM scores"
+            ).fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return 0
+
+
+def kill_when(args, store, target, jitter):
+    """SIGKILL a child once ``target`` tasks are committed (then a random
+    ``jitter`` of seconds later: within a task, or a commit)."""
+    proc = spawn(args)
+    while proc.poll() is None and _n_committed(store) < target:
+        time.sleep(0.005)
+    time.sleep(jitter)
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
 def resume(store, reference, tally, what, learners=LEARNERS):
     """Resume a store in this process: only the missing tasks run, and every
     value ends equal to the reference."""
@@ -214,7 +243,12 @@ def kills(folder, reference, tally, rng, n_kills):
     for n_jobs in (1, 2):
         for i in range(n_kills):
             store = folder / f"run{n_jobs}_{i}.sqlite"
-            kill_after(["run", store, n_jobs], rng.uniform(0, t_run))
+            target = rng.randrange(1, len(reference))
+            if i == 0:  # any instant, before the store exists included
+                kill_after(["run", store, n_jobs], rng.uniform(0, t_run))
+            else:  # after a random number of commits, plus up to 20 ms
+                jitter = rng.uniform(0, 0.02)
+                kill_when(["run", store, n_jobs], store, target, jitter)
             tally.case(f"kill run n_jobs={n_jobs}")
             if not store.exists():
                 continue
@@ -225,7 +259,9 @@ def kills(folder, reference, tally, rng, n_kills):
         store = folder / f"grow{i}.sqlite"
         exp, data = experiment(store, learners=("nb",))
         exp.fit(data)
-        kill_after(["grow", store], rng.uniform(0, t_run))
+        n_before = len(values(store))
+        target = n_before + rng.randrange(1, len(reference) - n_before)
+        kill_when(["grow", store], store, target, rng.uniform(0, 0.02))
         tally.case("kill grow")
         bad, _ = wrong_rows(store, reference)
         tally.check(not bad, f"killed grow: {len(bad)} wrong committed rows")
