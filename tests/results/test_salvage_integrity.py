@@ -364,3 +364,28 @@ def test_salvage_of_a_version_1_store_stays_version_1(clean, tmp_path):
     assert checks["n_verified"] == N_TASKS and not checks["mismatched"]
     _assert_nothing_wrong(new, clean[0])
     assert _experiment(new).fit(DATA).n_tasks_ == 0
+
+
+def test_merge_refuses_a_source_whose_rows_differ_from_their_checksum(clean, tmp_path):
+    """H: merge_stores refuses a source with a task whose rows no longer match
+    its checksum (a score changed on disk), naming the source and the task and
+    pointing to salvage; the target is not created. A source written before
+    checksums (schema 2) is merged, and the target has a matching checksum for
+    every task."""
+    from sklearn_bench.results import CorruptStoreError, merge_stores
+    from sklearn_bench.results._store import verify_checksums
+
+    bad = tmp_path / "bad.sqlite"
+    shutil.copyfile(clean[0], bad)
+    _damage_score_as_text(bad)
+    target = tmp_path / "target.sqlite"
+    with pytest.raises(CorruptStoreError, match="checksum of learner .* does not"):
+        merge_stores([bad], target)
+    assert not target.exists()
+    old = tmp_path / "old.sqlite"
+    shutil.copyfile(clean[0], old)
+    _legacy(old)
+    assert merge_stores([old], target) == N_TASKS
+    checks = verify_checksums(target)
+    assert checks["n_verified"] == N_TASKS and not checks["mismatched"]
+    _assert_nothing_wrong(target, clean[0])
