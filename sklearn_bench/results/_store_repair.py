@@ -7,11 +7,13 @@ loses the tasks committed since the last checkpoint**; :func:`checkpoint_store`
 (``sklearn-bench store checkpoint STORE``) makes it one self-contained file first.
 
 A store damaged on disk (truncated, pages overwritten) is detected when it is
-opened, by SQLite's own ``PRAGMA quick_check``, and refused with a
-:class:`CorruptStoreError` naming the file and the way out:
+opened, by SQLite's own ``PRAGMA quick_check`` and by the frame checksums of its
+``-wal`` file (SQLite silently drops every frame after a bad one), and refused
+with a :class:`CorruptStoreError` naming the file and the way out:
 :func:`salvage_store` (``sklearn-bench store salvage STORE NEW``) copies every
-committed task that can still be read into a new store, which a ``fit`` with the
-same configuration then resumes (only the lost tasks rerun); or
+committed task that it can prove intact (its per-task checksum and the domain
+checks of :mod:`._store_integrity`) into a new store, which a ``fit`` with the
+same configuration then resumes (only the dropped tasks rerun); or
 ``fit(..., overwrite=True)`` replaces it.
 """
 
