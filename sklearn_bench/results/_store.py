@@ -910,6 +910,10 @@ def merge_stores(sources, target):
     # All or nothing: merge into a copy beside the target and put it in place
     # with one atomic rename, so that a refused source, an error or a kill
     # midway leaves the target exactly as it was.
+    from ._store_repair import _leftovers
+
+    for leftover in _leftovers(target, ".merging-"):  # of a killed merge
+        leftover.unlink(missing_ok=True)
     work = target.parent / f".{target.name}.merging-{os.getpid()}"
     _remove_store_files(work)
     try:
@@ -949,7 +953,7 @@ def _merge_into(sources, target, *, shown):
 
     from ..experiment._tasks import Task
 
-    writer = StoreWriter(target)
+    writer = StoreWriter(target, _work=True)
     n_copied = 0
     try:
         for source in sources:

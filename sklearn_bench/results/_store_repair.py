@@ -393,9 +393,13 @@ def _store_path(path, name):
 _SALVAGING = ".salvaging-"
 
 
-def _leftovers(new_path):
-    """Files a killed salvage into ``new_path`` left (its working copy)."""
-    prefix = f".{new_path.name}{_SALVAGING}"
+_WORK = {_SALVAGING: ("`sklearn-bench store salvage`", "the salvage"),
+         ".merging-": ("`sklearn-bench merge`", "the merge")}  # fmt: skip
+
+
+def _leftovers(new_path, marker=_SALVAGING):
+    """Working copies that a killed salvage (or merge) into ``new_path`` left."""
+    prefix = f".{new_path.name}{marker}"
     out = []
     for p in new_path.parent.glob(f"{prefix}*"):
         pid = p.name[len(prefix) :].split("-")[0]
@@ -415,15 +419,16 @@ def _alive(pid):
 
 
 def leftover_of_salvage(path):
-    """The message for a file that is a killed salvage's working copy, or None."""
+    """The message for a file that is the working copy of a killed salvage (or
+    merge), or None."""
     name = Path(path).name
-    if name.startswith(".") and _SALVAGING in name:
-        target = name[1 : name.index(_SALVAGING)]
-        return (
-            f"{str(path)!r} is the leftover of a killed `sklearn-bench store "
-            f"salvage` into {target!r}, not a store: delete it and run the salvage "
-            "again."
-        )
+    for marker, (command, what) in _WORK.items():
+        if name.startswith(".") and marker in name:
+            target = name[1 : name.index(marker)]
+            return (
+                f"{str(path)!r} is the leftover of a killed {command} into "
+                f"{target!r}, not a store: delete it and run {what} again."
+            )
     return None
 
 

@@ -247,7 +247,7 @@ def test_salvage_refuses_a_newer_schema(clean, tmp_path):
 def test_leftover_of_a_killed_salvage_is_named(clean, tmp_path):
     """H: the working copy a killed salvage leaves beside NEW is refused by name
     as such ('leftover of a killed ... salvage'), never read as a store; the next
-    salvage into NEW removes it and succeeds."""
+    salvage into NEW removes it and succeeds. Likewise a killed merge's."""
     leftover = tmp_path / ".new.sqlite.salvaging-999999999"
     shutil.copyfile(clean[0], leftover)
     with pytest.raises(ValueError, match="leftover of a killed `sklearn-bench store"):
@@ -256,6 +256,14 @@ def test_leftover_of_a_killed_salvage_is_named(clean, tmp_path):
     assert report.n_committed == N_TASKS
     assert not leftover.exists()
     assert [p.name for p in tmp_path.iterdir()] == ["new.sqlite"]
+    merging = tmp_path / ".m.sqlite.merging-999999999"  # of a killed merge
+    shutil.copyfile(clean[0], merging)
+    with pytest.raises(ValueError, match="leftover of a killed `sklearn-bench merge"):
+        BenchmarkResult.from_store(merging)
+    from sklearn_bench.results import merge_stores
+
+    assert merge_stores([tmp_path / "new.sqlite"], tmp_path / "m.sqlite") == N_TASKS
+    assert not merging.exists()
 
 
 def test_old_store_is_read_and_migrated_when_it_grows(clean, tmp_path, capsys):
