@@ -554,6 +554,11 @@ def load_config(path):
         raise ConfigError(f"config file not found: {path}")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+            f"position {exc.start}); TOML files are UTF-8: save it as UTF-8."
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
     config = parse_config(data, base=path.resolve().parent)

@@ -635,6 +635,13 @@ def _cmd_run(args):
         params["n_jobs"] = args.n_jobs
     experiment = BenchmarkExperiment(config.learners, **params)
     out = args.out if args.out is not None else config.out_dir
+    store = params.get("store")
+    if store is not None and not Path(store).parent.is_dir():
+        raise _UsageError(
+            f"config key `experiment.store`: the folder {str(Path(store).parent)!r} "
+            f"of the store {str(store)!r} does not exist; create it or point "
+            "experiment.store at a file in an existing folder"
+        )
     _say(
         f"sklearn-bench run {args.config}: {len(config.learners)} learners x "
         f"{len(config.datasets)} data sets"
@@ -691,16 +698,33 @@ def _cmd_run(args):
         k: "the run's config" if k in config.analysis_keys else "default"
         for k in _SETTINGS
     }
-    _write_outputs(
-        result,
-        out,
-        report_kwargs={
-            **{k: values[k] for k in _SETTINGS},
-            "title": config.title,
-            "figure_formats": config.figure_formats,
-            "settings": _settings_table(analysis["settings"], sources),
-        },
+    kept = (
+        f"The run is kept in the store {store}: `sklearn-bench report {store} "
+        f"--out {out} --force` writes its report without refitting."
+        if store is not None
+        else "The run was not stored (set experiment.store to keep runs)."
     )
+    _refuse_non_finite(result, "The run", error=lambda m: RuntimeError(f"{m} {kept}"))
+    try:
+        _write_outputs(
+            result,
+            out,
+            report_kwargs={
+                **{k: values[k] for k in _SETTINGS},
+                "title": config.title,
+                "figure_formats": config.figure_formats,
+                "settings": _settings_table(analysis["settings"], sources),
+            },
+        )
+    except OSError as exc:
+        import errno
+
+        if exc.errno != errno.ENOSPC:
+            raise
+        raise RuntimeError(
+            f"The disk is full: the report could not be written to {out} ({exc}). "
+            f"{kept.replace('writes', 'writes, once there is space,')}"
+        ) from exc
     _write_manifest(out, _RUN_OUTPUTS)
     return EXIT_OK
 
@@ -721,8 +745,17 @@ def _load_stored(path):
                 f"{path} is a folder without metadata.json; expected a SQLite "
                 "store or a folder written by BenchmarkResult.save"
             )
-        return BenchmarkResult.load(path), 0
+        try:
+            result = BenchmarkResult.load(path)
+        except (ValueError, OSError) as exc:  # names the file
+            raise _UsageError(str(exc)) from exc
+        _refuse_non_finite(result, path)
+        return result, 0
     if not path.is_file():
+        if not path.parent.is_dir():
+            raise _UsageError(
+                f"store not found: {path} (its folder {path.parent} does not exist)"
+            )
         raise _UsageError(f"store not found: {path}")
     with warnings.catch_warnings():
         # A partial run is announced by the report command itself.
@@ -730,8 +763,34 @@ def _load_stored(path):
         try:
             result = BenchmarkResult.from_store(path)
         except ValueError as exc:
-            raise _UsageError(f"{path}: {exc}") from exc
+            message = str(exc)
+            if repr(str(path)) not in message:
+                message = f"{path}: {message}"
+            raise _UsageError(message) from exc
+    _refuse_non_finite(result, path)
     return result, int(result.n_missing_tasks)
+
+
+def _refuse_non_finite(result, source, *, error=None):
+    """An infinite score cannot be analysed: refuse it by name (it crashed the
+    report's figures)."""
+    import numpy as np
+
+    values = result.scores["value"].to_numpy(dtype=float)
+    bad = np.flatnonzero(np.isinf(values))
+    if not len(bad):
+        return
+    rows = result.scores.iloc[bad[:3]]
+    shown = "; ".join(
+        f"learner {r.learner!r} on data set {r.dataset!r} split {r.split}, "
+        f"metric {r.metric!r}: {r.value}"
+        for r in rows.itertuples()
+    )
+    raise (error or _UsageError)(
+        f"{source} holds {len(bad)} infinite score(s), which cannot be analysed "
+        f"({shown}). Score with a metric that stays finite, or set error_score "
+        "to a finite number for failures."
+    )
 
 
 def _report_dir(args):
@@ -830,9 +889,7 @@ def _cmd_report(args):
 
 def _cmd_store(args):
     """``sklearn-bench store check|checkpoint|salvage``."""
-    from .results import CorruptStoreError, checkpoint_store, salvage_store
-    from .results._store import read_store
-    from .results._store_repair import read_salvageable
+    from .results import checkpoint_store, salvage_store
 
     path = args.store
     if not path.is_file():
@@ -847,28 +904,68 @@ def _cmd_store(args):
         elif args.action == "salvage":
             _say(str(salvage_store(path, args.new)))
             _say(
-                f"Fit the same experiment with store={str(args.new)!r} to rerun "
-                "only the missing tasks."
+                f"Set experiment.store = {str(args.new)!r} in the run's config and "
+                "run it again (`sklearn-bench run CONFIG.toml`) to rerun only the "
+                "missing tasks."
             )
         else:
-            try:
-                content = read_store(path)
-            except CorruptStoreError as exc:
-                _, tasks, good, lost = read_salvageable(path)
-                _say(
-                    f"{path}: corrupt. {len(good)} committed task(s) of "
-                    f"{len(tasks)} can be salvaged, {len(lost)} cannot be read; "
-                    f"run `sklearn-bench store salvage {path} NEW.sqlite`."
-                )
-                raise _UsageError(str(exc)) from exc
-            done = content["n_tasks"] - content["n_missing_tasks"]
-            _say(
-                f"{path}: ok (SQLite quick_check); {done} of "
-                f"{content['n_tasks']} task(s) committed."
-            )
+            _store_check(path)
     except (ValueError, FileNotFoundError) as exc:
         raise _UsageError(str(exc)) from exc
     return EXIT_OK
+
+
+def _store_check(path):
+    """``store check``: SQLite's quick_check, the -wal file's frame checksums and
+    every task's own checksum, read-only; says what it could not verify."""
+    from .results import CorruptStoreError
+    from .results._store import read_store, verify_checksums
+    from .results._store_repair import read_salvageable
+
+    try:
+        content = read_store(path)
+        checks = verify_checksums(path)
+    except CorruptStoreError as exc:
+        found = read_salvageable(path)
+        _say(
+            f"{path}: corrupt. {len(found.good)} committed task(s) of "
+            f"{len(found.tasks)} can be salvaged (proven intact), "
+            f"{len(found.lost)} cannot; run `sklearn-bench store salvage {path} "
+            "NEW.sqlite`."
+        )
+        raise _UsageError(str(exc)) from exc
+    if checks["mismatched"]:
+        shown = ", ".join(
+            f"{m!r} on {d!r} split {s}" for d, s, m in checks["mismatched"][:5]
+        )
+        _say(
+            f"{path}: corrupt. {len(checks['mismatched'])} committed task(s) do not "
+            f"match their checksum ({shown}); run `sklearn-bench store salvage "
+            f"{path} NEW.sqlite` to keep the others and rerun these."
+        )
+        raise _UsageError(
+            f"The store {str(path)!r} is corrupt: rows of "
+            f"{len(checks['mismatched'])} task(s) differ from their checksum."
+        )
+    done = content["n_tasks"] - content["n_missing_tasks"]
+    wal = Path(f"{path}-wal")
+    _say(
+        f"{path}: ok (SQLite integrity_check; {checks['n_verified']} of "
+        f"{checks['n_committed']} committed task(s) match their checksum); {done} of "
+        f"{content['n_tasks']} task(s) committed."
+    )
+    if checks["n_unverified"]:
+        _say(
+            f"Not verified: {checks['n_unverified']} task(s) have no checksum (the "
+            "store predates them; a run on it adds them), so a byte changed inside "
+            "their rows could not be detected."
+        )
+    if wal.is_file() and wal.stat().st_size:
+        _say(
+            f"Its -wal file ({wal.stat().st_size} bytes) was read, and left as it "
+            "is (not folded into the store); its frame checksums match up to its "
+            "last commit."
+        )
 
 
 def _cmd_merge(args):
@@ -1028,6 +1125,39 @@ def _cmd_leaderboard(args):
     _write_manifest(out.parent, (out.name,))
     _say(f"Leaderboard: {out}")
     return EXIT_OK
+_CLI_WORDS = [
+    (
+        "Or pass `overwrite=True` to replace it (every task reruns).",
+        "Or set `overwrite = true` in the config's [experiment] table to replace "
+        "it (every task reruns).",
+    ),
+    (
+        "pass `overwrite=True` to replace the store, or use another `store` path",
+        "point experiment.store in the config at another file, or move the old "
+        "store away",
+    ),
+    ("Pass `overwrite=True` to replace it.", "Run the experiment on a new store."),
+    ("Pass another path as `store`.", "Point experiment.store at another file."),
+    (
+        "fit the same experiment on it again to resume",
+        "run the same command again to resume",
+    ),
+    (
+        "fitting the same experiment on the new store reruns only the lost tasks",
+        "`sklearn-bench run` with experiment.store set to the new store reruns "
+        "only the lost tasks",
+    ),
+    (" (or sklearn_bench.results.salvage_store)", ""),
+    ("(overwrite=True)", "(overwrite = true)"),
+]
+
+
+def _cli_words(message):
+    """A library message in the command line's words (options, config keys),
+    never "pass `overwrite=True`"."""
+    for old, new in _CLI_WORDS:
+        message = message.replace(old, new)
+    return message
 
 
 def main(argv=None):
@@ -1042,7 +1172,7 @@ def main(argv=None):
     try:
         return args.func(args) or EXIT_OK
     except (ConfigError, _UsageError) as exc:
-        _say(f"sklearn-bench {args.command}: error: {exc}", sys.stderr)
+        _say(f"sklearn-bench {args.command}: error: {_cli_words(str(exc))}", sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         _say("sklearn-bench: interrupted", sys.stderr)
@@ -1051,7 +1181,7 @@ def main(argv=None):
         if args.traceback:
             traceback.print_exc()
         # In full (a message's later lines say what is wrong), up to 30 lines.
-        lines = str(exc).splitlines()
+        lines = _cli_words(str(exc)).splitlines()
         message = "\n".join(lines[:30]) + (
             f"\n... ({len(lines) - 30} more lines)" if len(lines) > 30 else ""
         )

@@ -276,7 +276,11 @@ class BenchmarkExperiment(BaseEstimator):
         the result is read back from the store in canonical order, so it is the
         same whatever the order of completion, the backend or the interruptions.
         """
-        writer = open_writer(self.store, overwrite=self.overwrite)
+        try:
+            writer = open_writer(self.store, overwrite=self.overwrite)
+        except Exception as exc:
+            _raise_if_disk_full(exc, self.store)
+            raise
         try:
             stored = None if self.overwrite else writer.config()
             seed = None
@@ -310,8 +314,15 @@ class BenchmarkExperiment(BaseEstimator):
             ):
                 row = out["rows"][0]
                 writer.write(ordinal[row["dataset"], row["split"], row["learner"]], out)
+        except Exception as exc:
+            _raise_if_disk_full(exc, self.store)
+            raise
         finally:
-            writer.close()
+            try:
+                writer.close()
+            except Exception as exc:  # the final checkpoint, on a full disk
+                _raise_if_disk_full(exc, self.store)
+                raise
         description = self._result_description(setup)
         description["info"]["store"] = str(self.store)
         description["info"].update(extra or {})
@@ -480,6 +491,24 @@ class BenchmarkExperiment(BaseEstimator):
             "X_test": data.X_test,
             "y_test": data.y_test,
         }
+
+
+def _raise_if_disk_full(exc, store):
+    """A full disk while writing the store: say that the store is kept (every
+    task committed before it) and how to resume."""
+    import errno
+    import sqlite3
+
+    full = (
+        isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower()
+    ) or (isinstance(exc, OSError) and exc.errno == errno.ENOSPC)
+    if full:
+        raise RuntimeError(
+            f"The disk is full: the store {str(store)!r} could not be written "
+            f"({exc}). The store is kept, with every task committed before; free "
+            "some space and fit the same experiment on it again to resume (only "
+            "the missing tasks run)."
+        ) from exc
 
 
 def _dataset_size(data):

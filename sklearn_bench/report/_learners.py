@@ -46,6 +46,9 @@ def _short(path):
 # this process has already imported), and nothing is ever called.
 _TRUSTED_PACKAGES = ("sklearn", "sklearn_bench")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+# Modules of the trusted packages that act when imported (``python -m``
+# entry points, tests, build and feature-switch scripts): never imported.
+_NEVER = {"__main__", "conftest", "_build_utils", "experimental", "externals"}
 
 
 def _trusted_module(module):
@@ -54,6 +57,9 @@ def _trusted_module(module):
     inside that package's own folder; else ``None``."""
     if not isinstance(module, str) or not _DOTTED.fullmatch(module):
         return None
+    parts = module.split(".")
+    if any(p in _NEVER or p.startswith("test") for p in parts):
+        return None  # scripts, tests, build helpers: code run when imported
     if module in sys.modules:
         return sys.modules[module]
     top = module.split(".")[0]

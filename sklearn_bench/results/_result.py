@@ -686,11 +686,23 @@ class BenchmarkResult(LeaderboardMixin):
         True
         """
         path = Path(path)
-        meta = json.loads((path / "metadata.json").read_text())
+        meta = _read_saved(path / "metadata.json", lambda f: json.loads(f.read_text()))
+        if not isinstance(meta, dict):
+            raise ValueError(f"{path / 'metadata.json'} is not a metadata object.")
         if meta.get("format_version") != _FORMAT_VERSION:
             raise ValueError(
                 f"{path} holds format version {meta.get('format_version')}; this "
                 f"sklearn_bench reads version {_FORMAT_VERSION}."
+            )
+        missing = [
+            k
+            for k in ("file_format", "has_predictions", "metrics", "datasets")
+            if k not in meta
+        ]
+        if missing:
+            raise ValueError(
+                f"{path / 'metadata.json'} lacks {missing}: not written by "
+                "BenchmarkResult.save, or damaged."
             )
         fmt = meta["file_format"]
         frames = {}
@@ -698,25 +710,30 @@ class BenchmarkResult(LeaderboardMixin):
             ["scores", "predictions"] if meta["has_predictions"] else ["scores"]
         ):
             if fmt == "parquet":
-                frames[name] = pd.read_parquet(path / f"{name}.parquet")
+                frames[name] = _read_saved(path / f"{name}.parquet", pd.read_parquet)
             else:
                 # Floats are parsed by numpy from their shortest repr, which is
                 # exact; pandas' own parser is not guaranteed to round-trip.
                 floats = [*_FLOAT_COLUMNS, "y_pred"]
-                frame = pd.read_csv(
-                    path / f"{name}.csv",
-                    keep_default_na=False,
-                    na_values={"correct": ["NaN", "<NA>"]},
-                    dtype=dict.fromkeys(
-                        ["dataset", "learner", "metric", *_TEXT_COLUMNS, *floats], str
-                    ),
-                )
-                for col in floats:
-                    if col in frame.columns:
-                        frame[col] = np.asarray(frame[col], dtype=str).astype(
-                            np.float64
-                        )
-                frames[name] = frame
+
+                def read(file, floats=floats):
+                    frame = pd.read_csv(
+                        file,
+                        keep_default_na=False,
+                        na_values={"correct": ["NaN", "<NA>"]},
+                        dtype=dict.fromkeys(
+                            ["dataset", "learner", "metric", *_TEXT_COLUMNS, *floats],
+                            str,
+                        ),
+                    )
+                    for col in floats:
+                        if col in frame.columns:
+                            frame[col] = np.asarray(frame[col], dtype=str).astype(
+                                np.float64
+                            )
+                    return frame
+
+                frames[name] = _read_saved(path / f"{name}.csv", read)
         return cls(
             frames["scores"],
             metrics={m["name"]: m["greater_is_better"] for m in meta["metrics"]},
@@ -1918,3 +1935,24 @@ default="friedman"
             caption=caption,
             label=label,
         )
+
+
+def _read_saved(file, read):
+    """``read(file)``, its failures as errors that name the file."""
+    if not file.is_file():
+        raise FileNotFoundError(
+            f"{file} is missing: the folder was not written whole by "
+            "BenchmarkResult.save (or a file was removed)."
+        )
+    try:
+        return read(file)
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{file} is not UTF-8 text ({exc.reason} at byte "
+                         f"{exc.start}): damaged, or not written by "
+                         "BenchmarkResult.save.") from None  # fmt: skip
+    except (ValueError, KeyError, TypeError, OSError) as exc:
+        what = " ".join(str(exc).split())[:200]
+        raise ValueError(
+            f"{file} cannot be read ({type(exc).__name__}: {what}): damaged, or "
+            "not written by BenchmarkResult.save."
+        ) from None

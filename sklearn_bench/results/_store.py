@@ -12,7 +12,7 @@ package versions. Fitting a larger experiment on a store adds its new tasks and
 reuses the stored ones; several stores of one study merge into one
 (:func:`merge_stores`). :func:`combine_configs` decides what may share a store.
 
-Layout (schema version 2), all in one SQLite file in WAL mode:
+Layout (schema version 3), all in one SQLite file in WAL mode:
 
 - ``meta(key, value)``: ``schema_version``, ``format`` (a marker), ``config`` (JSON:
   the configuration of every run of the store: the union of their learners, data
@@ -29,6 +29,9 @@ Layout (schema version 2), all in one SQLite file in WAL mode:
 - ``predictions(ordinal, n, rows, correct, y_pred)``: the kept predictions of a
   task as raw little-endian arrays (``rows`` int64, ``correct`` uint8 0/1,
   ``y_pred`` float64), never pickled.
+- ``checksums(ordinal, digest)``: a 128-bit BLAKE2b digest of each committed
+  task's task row, score rows and predictions, committed with them (see
+  :mod:`._store_integrity`); salvage keeps only tasks whose digest matches.
 
 A task is committed with its rows and predictions in one transaction, so a process
 killed at any moment loses at most the tasks in flight. The writer holds SQLite's
@@ -37,7 +40,10 @@ out while readers still see every committed task (WAL).
 
 Schema version 1 (sklearn_bench 0.1) has the same tables; its ``config`` has no
 split fingerprints, so a version-1 store grows only under the same ``cv`` (then
-it is migrated to version 2 in the same transaction) and is read as it is.
+it is migrated in the same transaction) and is read as it is. Versions 1 and 2
+have no ``checksums``; a store is migrated to version 3 (the digests of its
+committed tasks computed, after SQLite's quick_check) the next time a run opens
+it, and is read as it is until then.
 """
 
 import json
@@ -48,13 +54,26 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._store_repair import _is_corruption, check_integrity, corrupt_store_error
+from ._store_integrity import (
+    add_missing_checksums,
+    has_checksums,
+    store_checksum,
+    task_digest,
+    wal_damage,
+)
+from ._store_repair import (
+    _is_corruption,
+    check_integrity,
+    corrupt_store_error,
+    leftover_of_salvage,
+)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _FORMAT = "sklearn_bench store"
 _LOCK_TIMEOUT = 1.0  # seconds a writer waits for SQLite's write lock
 _SQLITE_HEADER = b"SQLite format 3\x00"
-_TABLES = ("meta", "tasks", "scores", "predictions")
+_TABLES = ("meta", "tasks", "scores", "predictions")  # required (version >= 1)
+_ALL_TABLES = (*_TABLES, "checksums")  # version >= 3
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE tasks (
@@ -71,6 +90,8 @@ CREATE TABLE scores (
 CREATE TABLE predictions (
     ordinal INTEGER PRIMARY KEY REFERENCES tasks (ordinal), n INTEGER NOT NULL,
     rows BLOB NOT NULL, correct BLOB, y_pred BLOB);
+CREATE TABLE checksums (
+    ordinal INTEGER PRIMARY KEY REFERENCES tasks (ordinal), digest BLOB NOT NULL);
 """
 _SCORE_FIELDS = [
     "dataset",
@@ -98,10 +119,14 @@ class NotAStoreError(ValueError):
     another file, another SQLite database, a newer schema); left untouched."""
 
 
-def _check_file(path):
-    """Refuse a path that is not an SQLite file (an empty file is a new store)."""
+def _check_file(path, *, work=False):
+    """Refuse a path that is not an SQLite file (an empty file is a new store);
+    ``work``: salvage's own working copy, not a leftover."""
     if path.is_dir():
         raise NotAStoreError(f"The store {str(path)!r} is a directory, not a file.")
+    leftover = None if work else leftover_of_salvage(path)
+    if leftover:
+        raise NotAStoreError(leftover)
     if path.exists() and path.stat().st_size > 0:
         with open(path, "rb") as file:
             header = file.read(len(_SQLITE_HEADER))
@@ -131,7 +156,10 @@ def _check_meta(conn, path):
             f"{str(path)!r} is an SQLite database but not a sklearn_bench store; "
             "it was left untouched."
         )
-    version = int(meta.get("schema_version", -1))
+    try:
+        version = int(meta.get("schema_version", -1))
+    except ValueError:
+        version = -1
     if version > SCHEMA_VERSION:
         raise NotAStoreError(
             f"The store {str(path)!r} has schema version {version}, written by a "
@@ -142,6 +170,18 @@ def _check_meta(conn, path):
         raise NotAStoreError(
             f"The store {str(path)!r} is incomplete (schema {version})."
         )
+    for key in ("config", "result", "keep_predictions"):
+        try:
+            value = json.loads(meta[key])
+            if key == "result":
+                value["metrics"], value["datasets"], value["learners"]  # noqa: B018
+        except (KeyError, TypeError, ValueError):
+            raise NotAStoreError(
+                f"The store {str(path)!r} lacks its metadata {key!r} (or it is "
+                "not valid): damaged, or not written whole by sklearn_bench. "
+                "Without it the store cannot be read, grown or salvaged; run the "
+                "experiment afresh on a new store."
+            ) from None
     return meta
 
 
@@ -294,13 +334,14 @@ class StoreWriter:
         Another writer holds the store's write lock.
     """
 
-    def __init__(self, path, *, timeout=_LOCK_TIMEOUT):
+    def __init__(self, path, *, timeout=_LOCK_TIMEOUT, _work=False):
         self.path = Path(path)
         if not self.path.parent.is_dir():
             raise FileNotFoundError(
                 f"The folder of the store {str(self.path)!r} does not exist."
             )
-        _check_file(self.path)
+        _check_file(self.path, work=_work)
+        _check_wal(self.path)  # before a connection that would checkpoint it
         new = not self.path.exists() or self.path.stat().st_size == 0
         self.conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
         try:
@@ -412,6 +453,8 @@ class StoreWriter:
                     for i, t in enumerate(new)
                 ],
             )
+            if version < 3:  # checksums of the tasks committed so far
+                add_missing_checksums(self.conn)
             grown = {
                 "config": json.dumps(union, sort_keys=True),
                 "result": json.dumps(
@@ -443,7 +486,7 @@ class StoreWriter:
                     "(SELECT DISTINCT ordinal FROM scores)"
                 )
             }
-        for table in _TABLES:
+        for table in _ALL_TABLES:
             self.conn.execute(f"DROP TABLE IF EXISTS {table}")
         for statement in _SCHEMA.split(";"):  # executescript would COMMIT
             if statement.strip():
@@ -521,6 +564,9 @@ class StoreWriter:
                 "INSERT INTO predictions VALUES (?, ?, ?, ?, ?)",
                 (ordinal, len(rows), rows.tobytes(), correct, y_pred),
             )
+        # The task's digest, of its rows as SQLite stored them, in the same
+        # transaction: salvage keeps only tasks whose digest matches.
+        store_checksum(conn, ordinal)
         self._commit()
 
     def close(self):
@@ -554,6 +600,14 @@ def _read_only_uri(path):
     return uri
 
 
+def _check_wal(path):
+    """Refuse a store whose -wal file has committed frames SQLite would drop
+    (beyond a bad frame checksum): reading it would lose them silently."""
+    damage = wal_damage(path)
+    if damage:
+        raise corrupt_store_error(path, damage, source="checked by sklearn_bench")
+
+
 def _open_reader(path):
     path = Path(path)
     if not path.exists():
@@ -561,6 +615,7 @@ def _open_reader(path):
     _check_file(path)
     if path.stat().st_size == 0:
         raise ValueError(f"The store {str(path)!r} is empty (no run was started).")
+    _check_wal(path)
     # Read-only: reading (report, from_store, store check, merge's sources)
     # never changes a store. A read-write connection checkpoints the -wal file
     # into the database when it closes, which made a damaged -wal permanent.
@@ -855,6 +910,10 @@ def merge_stores(sources, target):
     # All or nothing: merge into a copy beside the target and put it in place
     # with one atomic rename, so that a refused source, an error or a kill
     # midway leaves the target exactly as it was.
+    from ._store_repair import _leftovers
+
+    for leftover in _leftovers(target, ".merging-"):  # of a killed merge
+        leftover.unlink(missing_ok=True)
     work = target.parent / f".{target.name}.merging-{os.getpid()}"
     _remove_store_files(work)
     try:
@@ -894,7 +953,7 @@ def _merge_into(sources, target, *, shown):
 
     from ..experiment._tasks import Task
 
-    writer = StoreWriter(target)
+    writer = StoreWriter(target, _work=True)
     n_copied = 0
     try:
         for source in sources:
@@ -912,6 +971,9 @@ def _merge_into(sources, target, *, shown):
                 predictions = conn.execute(
                     "SELECT * FROM predictions ORDER BY ordinal"
                 ).fetchall()
+                digests = None
+                if has_checksums(conn):
+                    digests = dict(conn.execute("SELECT * FROM checksums"))
                 conn.execute("COMMIT")
             finally:
                 conn.close()
@@ -920,6 +982,18 @@ def _merge_into(sources, target, *, shown):
             rows_of = {}
             for row in scores:
                 rows_of.setdefault(row[0], []).append(row)
+            if digests is not None:  # a task that does not match is not copied
+                task_of = {row[0]: row for row in task_rows}
+                pred_of = {p[0]: p for p in predictions}
+                for ordinal, own in rows_of.items():
+                    digest = task_digest(task_of[ordinal], own, pred_of.get(ordinal))
+                    if digests.get(ordinal) != digest:
+                        d, s, m = source_id[ordinal]
+                        raise corrupt_store_error(
+                            source,
+                            f"the checksum of learner {m!r} on data set {d!r} "
+                            f"split {s} does not match its rows",
+                        )
             # Conflicts first, so that a refused source changes nothing.
             stored = {}
             if writer.meta:
@@ -967,6 +1041,8 @@ def _merge_into(sources, target, *, shown):
                         if p[0] in new_ordinal
                     ],
                 )
+                for o in copy:
+                    store_checksum(writer.conn, new_ordinal[o])
             except sqlite3.Error:
                 writer.conn.execute("ROLLBACK")
                 writer._begin()
@@ -976,3 +1052,54 @@ def _merge_into(sources, target, *, shown):
     finally:
         writer.close()
     return n_copied
+
+
+def verify_checksums(path):
+    """SQLite's full ``integrity_check`` and every committed task of a store
+    against its checksum (read-only).
+
+    Returns
+    -------
+    report : dict
+        ``n_committed``, ``n_verified`` (digest matches), ``n_unverified`` (no
+        digest: written before checksums), ``mismatched`` (list of
+        ``(dataset, split, learner)`` whose rows differ from their digest).
+    """
+    from ._store_integrity import has_checksums, read_task
+
+    conn, _ = _open_reader(path)
+    try:
+        # The full check: also every index against its table (a flipped bit in
+        # an index entry passes quick_check, and a query using the index would
+        # read the flipped name).
+        rows = conn.execute("PRAGMA integrity_check").fetchall()
+        if rows != [("ok",)]:
+            raise corrupt_store_error(path, "; ".join(str(r[0]) for r in rows[:3]))
+        conn.execute("BEGIN")
+        done = [o for (o,) in conn.execute("SELECT DISTINCT ordinal FROM scores")]
+        digests = {}
+        if has_checksums(conn):
+            digests = dict(conn.execute("SELECT ordinal, digest FROM checksums"))
+        mismatched, n_verified = [], 0
+        for ordinal in done:
+            if ordinal not in digests:
+                continue
+            task, scores, prediction = read_task(conn, ordinal)
+            if (
+                task is not None
+                and task_digest(task, scores, prediction) == digests[ordinal]
+            ):
+                n_verified += 1
+            else:
+                mismatched.append(
+                    (task[1], task[2], task[5]) if task else ("?", ordinal, "?")
+                )
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+    return {
+        "n_committed": len(done),
+        "n_verified": n_verified,
+        "n_unverified": len(done) - n_verified - len(mismatched),
+        "mismatched": mismatched,
+    }

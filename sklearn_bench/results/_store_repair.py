@@ -7,11 +7,13 @@ loses the tasks committed since the last checkpoint**; :func:`checkpoint_store`
 (``sklearn-bench store checkpoint STORE``) makes it one self-contained file first.
 
 A store damaged on disk (truncated, pages overwritten) is detected when it is
-opened, by SQLite's own ``PRAGMA quick_check``, and refused with a
-:class:`CorruptStoreError` naming the file and the way out:
+opened, by SQLite's own ``PRAGMA quick_check`` and by the frame checksums of its
+``-wal`` file (SQLite silently drops every frame after a bad one), and refused
+with a :class:`CorruptStoreError` naming the file and the way out:
 :func:`salvage_store` (``sklearn-bench store salvage STORE NEW``) copies every
-committed task that can still be read into a new store, which a ``fit`` with the
-same configuration then resumes (only the lost tasks rerun); or
+committed task that it can prove intact (its per-task checksum and the domain
+checks of :mod:`._store_integrity`) into a new store, which a ``fit`` with the
+same configuration then resumes (only the dropped tasks rerun); or
 ``fit(..., overwrite=True)`` replaces it.
 """
 
@@ -38,13 +40,13 @@ def _is_corruption(exc):
     return type(exc) is sqlite3.DatabaseError
 
 
-def corrupt_store_error(path, detail):
+def corrupt_store_error(path, detail, *, source="SQLite"):
     """The :class:`CorruptStoreError` of a store, saying what can be done."""
     detail = " ".join(str(detail).split())
-    if len(detail) > 200:
+    if len(detail) > 200 and source == "SQLite":
         detail = detail[:200] + " ..."
     return CorruptStoreError(
-        f"The store {str(path)!r} is corrupt (SQLite: {detail}). Its committed "
+        f"The store {str(path)!r} is corrupt ({source}: {detail}). Its committed "
         "tasks that can still be read can be salvaged into a new store with "
         f"`sklearn-bench store salvage {path} NEW.sqlite` (or "
         "sklearn_bench.results.salvage_store); fitting the same experiment on the "
@@ -80,9 +82,10 @@ def _padded_copy(path, folder):
 
     A truncated file still counts its lost pages in its header (bytes 28-31), and
     SQLite refuses it whole. In the padded copy those pages exist but read as
-    invalid: a b-tree page of 0xFF is corrupt, a text of 0xFF is not UTF-8, and a
-    blob of 0xFF has negative row numbers (see :func:`_whole_predictions`), so a
-    row that lived on a lost page is never read back as data.
+    invalid: a b-tree page of 0xFF is corrupt and a text of 0xFF is not UTF-8.
+    A row that lived partly on a lost page can still read back with wrong
+    values (an ``n_test`` of 255): the checksums and domain checks of
+    :mod:`._store_integrity` drop it.
     """
     import shutil
 
@@ -104,18 +107,14 @@ def _padded_copy(path, folder):
     return copy
 
 
-def _connect_for_salvage(path):
-    """A read-only connection that never writes to (or checkpoints) the file."""
+def _connect_for_salvage(copy, path):
+    """A read-only connection to the padded ``copy`` of the store ``path``."""
     try:
-        conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"file:{Path(copy).resolve()}?mode=ro", uri=True)
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return conn
     except sqlite3.DatabaseError as exc:
-        raise CorruptStoreError(
-            f"`path`: the store {str(path)!r} is damaged beyond salvage: its schema "
-            f"cannot be read (SQLite: {exc}). Pass `overwrite=True` to "
-            "replace it."
-        ) from exc
+        raise _beyond_salvage(path, "schema", exc) from exc
 
 
 @dataclass(frozen=True)
@@ -127,14 +126,20 @@ class SalvageReport:
     source, target : str
         The damaged store and the new one.
     n_tasks : int
-        Tasks of the run.
+        Tasks of the run registered in the new store.
     n_committed : int
-        Tasks committed in the damaged store that could be read and checked.
+        Tasks committed in the damaged store that were read, checked and kept.
     n_lost : int
-        Tasks that had rows in the damaged store but could not be read; they
-        rerun when the experiment is fitted on the new store.
+        Tasks that had rows in the damaged store but could not be read or did
+        not pass the checks; they rerun when the experiment is fitted on the new
+        store.
     lost : list of (dataset, split, learner)
         The lost tasks (at most the first 20).
+    n_unverified : int
+        Kept tasks without a checksum (a store written before sklearn_bench
+        stored them): checked by type and domain only.
+    reasons : dict of str to int
+        Why tasks were dropped, with counts.
     """
 
     source: str
@@ -143,107 +148,224 @@ class SalvageReport:
     n_committed: int
     n_lost: int
     lost: list = field(default_factory=list, repr=False)
+    n_unverified: int = 0
+    reasons: dict = field(default_factory=dict, repr=False)
 
     def __str__(self):
-        return (
+        text = (
             f"Salvaged {self.n_committed} committed task(s) of {self.n_tasks} from "
             f"{self.source!r} into {self.target!r}; {self.n_lost} unreadable "
-            "task(s) lost (they rerun when the experiment is fitted on the new "
-            f"store); {self.n_tasks - self.n_committed} task(s) to run in all."
+            "or unverifiable task(s) dropped (they rerun when the experiment is "
+            f"fitted on the new store); {self.n_tasks - self.n_committed} task(s) "
+            "to run in all."
         )
+        if self.n_unverified:
+            text += (
+                f" {self.n_unverified} kept task(s) have no checksum (the store "
+                "predates them) and were checked by type and domain only."
+            )
+        if self.reasons:
+            shown = sorted(self.reasons.items(), key=lambda kv: -kv[1])[:5]
+            text += " Dropped: " + "; ".join(f"{n} x {why}" for why, n in shown) + "."
+        return text
+
+
+@dataclass
+class Salvageable:
+    """What a damaged store still holds that can be proven intact."""
+
+    meta: dict
+    version: int
+    tasks: list  # task rows to register (valid ones), by ordinal
+    good: dict  # ordinal -> (task row, score rows, prediction row)
+    lost: list  # task rows with rows that were dropped
+    reasons: dict  # why -> count
+    checksums: bool  # whether the store has per-task checksums
+
+    def __iter__(self):  # meta, tasks, good, lost
+        return iter((self.meta, self.tasks, self.good, self.lost))
+
+
+def _beyond_salvage(path, what, exc):
+    source = "SQLite" if isinstance(exc, sqlite3.Error) else type(exc).__name__
+    return CorruptStoreError(
+        f"`path`: the store {str(path)!r} is damaged beyond salvage: its {what} "
+        f"cannot be read ({source}: {exc}). Run the experiment afresh on a new "
+        "store."
+    )
 
 
 def _read_salvageable(conn, path):
-    """Meta, tasks, and the readable (score rows, prediction row) of each task."""
-    from ._store import _FORMAT
+    """The task rows and committed tasks of a store that can be proven intact."""
+    from ._store import _FORMAT, SCHEMA_VERSION, NotAStoreError
+    from ._store_integrity import RunFacts, consensus, has_checksums, task_digest
 
     try:
         meta = dict(conn.execute("SELECT key, value FROM meta"))
-        tasks = conn.execute("SELECT * FROM tasks ORDER BY ordinal").fetchall()
     except sqlite3.DatabaseError as exc:
-        raise CorruptStoreError(
-            f"`path`: the store {str(path)!r} is damaged beyond salvage: its "
-            "configuration "
-            f"and task list cannot be read (SQLite: {exc}). Pass `overwrite=True` "
-            "to replace it."
-        ) from exc
+        raise _beyond_salvage(path, "configuration", exc) from exc
     if meta.get("format") != _FORMAT:
-        raise ValueError(f"`path`: {str(path)!r} is not a sklearn_bench store.")
-    n_metrics = len(json.loads(meta["result"])["metrics"])
-    keep_predictions = json.loads(meta["keep_predictions"])
+        raise NotAStoreError(f"`path`: {str(path)!r} is not a sklearn_bench store.")
+    try:
+        version = int(meta.get("schema_version"))
+    except (TypeError, ValueError):
+        version = None
+    if version is not None and version > SCHEMA_VERSION:
+        raise NotAStoreError(
+            f"`path`: the store {str(path)!r} has schema version {version}, written "
+            f"by a newer sklearn_bench; this one knows versions <= {SCHEMA_VERSION} "
+            "and does not salvage (down-convert) it. Salvage it with the newer "
+            "sklearn_bench; the store was left untouched."
+        )
+    try:
+        facts = RunFacts(meta)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise _beyond_salvage(path, "configuration", exc) from exc
+    if version is None or version < 1:
+        raise _beyond_salvage(
+            path, "schema version", ValueError(repr(meta.get("schema_version")))
+        )
+    try:
+        checksums = has_checksums(conn)
+    except sqlite3.DatabaseError as exc:
+        raise _beyond_salvage(path, "schema", exc) from exc
+    try:
+        rows = conn.execute("SELECT * FROM tasks ORDER BY ordinal").fetchall()
+    except sqlite3.DatabaseError as exc:
+        # A lost page of the task list: look each task up on its own (its
+        # ordinal is below the number of tasks the run's configuration makes).
+        rows = _probe_tasks(conn, facts)
+        if not rows:
+            raise _beyond_salvage(path, "task list", exc) from exc
+    reasons = {}
+
+    def drop(why):
+        reasons[why] = reasons.get(why, 0) + 1
+
+    # Task rows: of this run, and the replicate and fold of a split the same
+    # for every learner (a strict majority decides).
+    bad = {}
+    for t in rows:
+        problem = facts.task_problem(t)
+        if problem:
+            bad[t[0] if t and _int(t[0]) else id(t)] = (t, problem)
+    valid = [t for t in rows if not facts.task_problem(t)]
+    groups = {}
+    for t in valid:
+        groups.setdefault((t[1], t[2]), {})[t[0]] = (t[3], t[4])
+    for ordinal in consensus(groups):
+        t = next(t for t in valid if t[0] == ordinal)
+        bad[ordinal] = (t, "a replicate or fold that differs from other learners'")
+    tasks = [t for t in valid if t[0] not in bad]
     try:
         with_rows = {o for (o,) in conn.execute("SELECT DISTINCT ordinal FROM scores")}
     except sqlite3.DatabaseError:
-        with_rows = {t[0] for t in tasks}  # probe every task
-    good, lost = {}, []
+        with_rows = {t[0] for t in rows if _int(t[0])}  # probe every task
+    lost = [t for o, (t, _) in bad.items() if o in with_rows]
+    for o, (_, why) in bad.items():
+        if o in with_rows:
+            drop(f"task row with {why}")
+    good = {}
     for task in tasks:
         ordinal = task[0]
         if ordinal not in with_rows:
             continue
         try:
-            rows = conn.execute(
+            scores = conn.execute(
                 "SELECT * FROM scores WHERE ordinal = ? ORDER BY metric_index",
                 (ordinal,),
             ).fetchall()
-            pred = None
-            if keep_predictions:
-                pred = conn.execute(
-                    "SELECT * FROM predictions WHERE ordinal = ?", (ordinal,)
+            pred = conn.execute(
+                "SELECT * FROM predictions WHERE ordinal = ?", (ordinal,)
+            ).fetchone()
+            digest = None
+            if checksums:
+                digest = conn.execute(
+                    "SELECT digest FROM checksums WHERE ordinal = ?", (ordinal,)
                 ).fetchone()
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, ValueError, OverflowError):
             lost.append(task)
+            drop("rows that SQLite cannot read")
             continue
-        if not rows:  # not run, as far as the readable pages tell
+        if not scores:  # not run, as far as the readable pages tell
             continue
-        # The rows must be whole and belong to their task: (dataset, learner,
-        # split, replicate, fold) as in the task list, one row per metric; a
-        # task that did not fail must have its kept predictions.
-        ok = len(rows) == n_metrics and all(
-            (r[2], r[3], r[4], r[5], r[6]) == (task[1], task[5], *task[2:5])
-            for r in rows
-        )
-        failed = any(r[13] for r in rows)  # error_type
-        if keep_predictions and pred is None and not failed:
-            ok = False
-        if pred is not None and not _whole_predictions(pred):
-            ok = False
-        if ok:
-            good[ordinal] = (rows, pred)
+        problem = None
+        if checksums and digest is None:
+            problem = "no checksum"
+        elif checksums and digest[0] != task_digest(task, scores, pred):
+            problem = "a checksum that differs"
+        if problem is None:
+            problem = facts.rows_problem(task, scores, pred)
+            if problem is None and pred is not None and not facts.keep_predictions:
+                problem = "kept predictions in a run that keeps none"
+        if problem:
+            lost.append(task)
+            drop(problem)
         else:
-            lost.append(task)
-    return meta, tasks, good, lost
+            good[ordinal] = (task, scores, pred)
+    # Sizes: a split has the same n_train and n_test for every learner.
+    groups = {}
+    for ordinal, (task, scores, _) in good.items():
+        groups.setdefault((task[1], task[2]), {})[ordinal] = tuple(scores[0][11:13])
+    for ordinal in consensus(groups):
+        lost.append(good.pop(ordinal)[0])
+        drop("sizes that differ from other learners' on the same split")
+    lost.sort(key=lambda t: t[0] if _int(t[0]) else -1)
+    return Salvageable(meta, version, tasks, good, lost, reasons, checksums)
 
 
-def _whole_predictions(pred):
-    """A predictions row whose arrays have the stored length ``n``."""
-    import numpy as np
+def _probe_tasks(conn, facts):
+    """The task rows that read, one lookup per ordinal."""
+    n = sum(facts.splits.values()) * max(len(facts.learners), 1)
+    n = max(n, len(facts.learners) * len(facts.datasets), 1)
+    rows = []
+    for ordinal in range(n):
+        try:
+            row = conn.execute(
+                "SELECT * FROM tasks WHERE ordinal = ?", (ordinal,)
+            ).fetchone()
+        except (sqlite3.DatabaseError, ValueError, OverflowError):
+            continue
+        if row is not None:
+            rows.append(row)
+    return rows
 
-    _, n, rows, correct, y_pred = pred
-    if not isinstance(rows, bytes) or len(rows) != 8 * n:
-        return False
-    if (np.frombuffer(rows, dtype="<i8") < 0).any():  # 0xFF: a lost page
-        return False
-    if correct is not None:
-        return (
-            isinstance(correct, bytes)
-            and len(correct) == n
-            and (np.frombuffer(correct, dtype="u1") <= 1).all()
-        )
-    if not isinstance(y_pred, bytes) or len(y_pred) != 8 * n:
-        return False
-    return not (np.frombuffer(y_pred, dtype="<u8") == 2**64 - 1).any()
+
+def _int(value):
+    return type(value) is int
 
 
 def read_salvageable(path):
-    """What :func:`salvage_store` would copy: ``meta, tasks, good, lost``.
+    """What :func:`salvage_store` would copy (a :class:`Salvageable`).
 
-    ``good`` maps the ordinal of each readable committed task to its score rows
-    and predictions row; ``lost`` lists the task rows that could not be read.
+    ``good`` maps the ordinal of each committed task proven intact to its task
+    row, score rows and predictions row; ``lost`` lists the task rows whose
+    rows were dropped; ``tasks`` the task rows to register.
     """
+    import shutil
     import tempfile
 
+    from ._store_integrity import has_checksums, reseal_wal, wal_damage
+
     with tempfile.TemporaryDirectory() as folder:
-        conn = _connect_for_salvage(_padded_copy(path, folder))
+        copy = _padded_copy(path, folder)
+        if wal_damage(path):
+            # SQLite would drop every frame after the damaged one, committed
+            # tasks included. With per-task checksums, reseal the copy's frames
+            # so that they are read, and let the checksums judge each task;
+            # without them, read what SQLite reads.
+            reseal_wal(f"{copy}-wal")
+            conn = _connect_for_salvage(copy, path)
+            try:
+                sealed = has_checksums(conn)
+            except sqlite3.DatabaseError:
+                sealed = False
+            finally:
+                conn.close()
+            if not sealed:
+                Path(f"{copy}-shm").unlink(missing_ok=True)
+                shutil.copyfile(f"{path}-wal", f"{copy}-wal")
+        conn = _connect_for_salvage(copy, path)
         try:
             return _read_salvageable(conn, path)
         finally:
@@ -252,7 +374,7 @@ def read_salvageable(path):
 
 def _store_path(path, name):
     """``path`` as a Path to an existing, non-empty SQLite file, naming ``name``."""
-    from ._store import _check_file
+    from ._store import NotAStoreError, _check_file
 
     if not isinstance(path, str | os.PathLike):
         raise TypeError(f"`{name}` must be a file path; got {path!r}.")
@@ -262,20 +384,75 @@ def _store_path(path, name):
     try:
         _check_file(path)
     except ValueError as exc:
-        raise ValueError(f"`{name}`: {exc}") from None
+        raise NotAStoreError(f"`{name}`: {exc}") from None
     if path.stat().st_size == 0:
         raise ValueError(f"`{name}`: the store {str(path)!r} is empty (no run).")
     return path
 
 
+_SALVAGING = ".salvaging-"
+
+
+_WORK = {_SALVAGING: ("`sklearn-bench store salvage`", "the salvage"),
+         ".merging-": ("`sklearn-bench merge`", "the merge")}  # fmt: skip
+
+
+def _leftovers(new_path, marker=_SALVAGING):
+    """Working copies that a killed salvage (or merge) into ``new_path`` left."""
+    prefix = f".{new_path.name}{marker}"
+    out = []
+    for p in new_path.parent.glob(f"{prefix}*"):
+        pid = p.name[len(prefix) :].split("-")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            out.append(p)
+    return out
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def leftover_of_salvage(path):
+    """The message for a file that is the working copy of a killed salvage (or
+    merge), or None."""
+    name = Path(path).name
+    for marker, (command, what) in _WORK.items():
+        if name.startswith(".") and marker in name:
+            target = name[1 : name.index(marker)]
+            return (
+                f"{str(path)!r} is the leftover of a killed {command} into "
+                f"{target!r}, not a store: delete it and run {what} again."
+            )
+    return None
+
+
 def salvage_store(path, new_path):
-    """Copy the committed tasks of a damaged store that can still be read.
+    """Copy the committed tasks of a damaged store that can be proven intact.
 
     Each task is read on its own, so a damaged page loses only the tasks whose
-    rows sit on it; a task is kept only when all its score rows (and its kept
-    predictions) read back and match the task list. The new store has the
-    configuration of the old one, so fitting the same experiment on it resumes
-    the run: only the lost and the never-run tasks run.
+    rows sit on it. A task is kept only when its checksum (a digest of its rows
+    committed with them, from schema version 3) matches and its rows pass the
+    domain checks against the run's own metadata: one row per metric of the run,
+    named as the run names it, in the order of its metrics; the task's data
+    set, learner and split ids among the run's; scores finite numbers (or a
+    failure's); fit and score times non-negative; ``n_train`` and ``n_test`` as
+    the data set allows, the same for every metric and for every learner on the
+    split; the kept predictions whole and in range. Every other task is dropped
+    and reruns when the same experiment is fitted on the new store (which has
+    the configuration of the old one): salvage never keeps a value it cannot
+    prove. A store written before checksums (schema 1 or 2) is checked by type
+    and domain only, which the report says.
+
+    The new store is written beside ``new_path`` under a hidden name and put in
+    place when complete, so a killed salvage leaves no half store at
+    ``new_path`` (its leftover is named as such, and removed by the next
+    salvage into ``new_path``).
 
     Parameters
     ----------
@@ -293,7 +470,8 @@ def salvage_store(path, new_path):
     CorruptStoreError
         Not even the configuration and task list can be read.
     ValueError
-        ``new_path`` exists, or ``path`` is not a store.
+        ``new_path`` exists, or ``path`` is not a store (or of a newer schema
+        version: it is never down-converted).
 
     Examples
     --------
@@ -309,10 +487,11 @@ def salvage_store(path, new_path):
     >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
     >>> print(salvage_store(folder / "run.sqlite", folder / "new.sqlite"))
     Salvaged 3 committed task(s) of 3 from '...run.sqlite' into '...new.sqlite'; 0
-    unreadable task(s) lost (...); 0 task(s) to run in all.
+    unreadable or unverifiable task(s) dropped (...); 0 task(s) to run in all.
     """
     from ..experiment._tasks import Task
-    from ._store import StoreWriter
+    from ._store import StoreWriter, _remove_store_files
+    from ._store_integrity import store_checksum
 
     path = _store_path(path, "path")
     if not isinstance(new_path, str | os.PathLike):
@@ -322,34 +501,62 @@ def salvage_store(path, new_path):
         raise ValueError(
             f"`new_path` {str(new_path)!r} exists; salvage writes a new store."
         )
-    meta, tasks, good, lost = read_salvageable(path)
-    writer = StoreWriter(new_path)
-    try:
-        writer.start(
-            json.loads(meta["config"]),
-            [Task(t[1], t[2], t[3], t[4], t[5]) for t in tasks],
-            json.loads(meta["result"]),
-            keep_predictions=json.loads(meta["keep_predictions"]),
+    if not new_path.parent.is_dir():
+        raise FileNotFoundError(
+            f"`new_path`: the folder {str(new_path.parent)!r} does not exist."
         )
-        n_columns = len(next(iter(good.values()))[0][0]) if good else 0
-        for rows, pred in good.values():
-            writer.conn.executemany(
-                f"INSERT INTO scores VALUES ({', '.join('?' * n_columns)})", rows
+    for leftover in _leftovers(new_path):
+        leftover.unlink(missing_ok=True)  # a killed salvage's working copy
+    found = read_salvageable(path)
+    work = new_path.parent / f".{new_path.name}{_SALVAGING}{os.getpid()}"
+    _remove_store_files(work)
+    try:
+        writer = StoreWriter(work, _work=True)
+        try:
+            writer.start(
+                json.loads(found.meta["config"]),
+                [Task(t[1], t[2], t[3], t[4], t[5]) for t in found.tasks],
+                json.loads(found.meta["result"]),
+                keep_predictions=json.loads(found.meta["keep_predictions"]),
             )
-            if pred is not None:
-                writer.conn.execute(
-                    "INSERT INTO predictions VALUES (?, ?, ?, ?, ?)", pred
+            conn = writer.conn
+            for task, scores, pred in found.good.values():
+                ordinal = writer.ordinals[task[1], task[2], task[5]]
+                conn.executemany(
+                    f"INSERT INTO scores VALUES ({', '.join('?' * len(scores[0]))})",
+                    [(ordinal, *row[1:]) for row in scores],
                 )
-        writer._commit()
+                if pred is not None:
+                    conn.execute(
+                        "INSERT INTO predictions VALUES (?, ?, ?, ?, ?)",
+                        (ordinal, *pred[1:]),
+                    )
+                store_checksum(conn, ordinal)
+            if found.version < 2:  # no split fingerprints: it grows as version 1
+                conn.execute(
+                    "UPDATE meta SET value = ? WHERE key = 'schema_version'",
+                    (str(found.version),),
+                )
+            writer._commit()
+        finally:
+            writer.close()
+        if new_path.exists():
+            raise ValueError(
+                f"`new_path` {str(new_path)!r} appeared while salvaging; the "
+                "salvaged store was not put in its place."
+            )
+        os.replace(work, new_path)
     finally:
-        writer.close()
+        _remove_store_files(work)
     return SalvageReport(
         source=str(path),
         target=str(new_path),
-        n_tasks=len(tasks),
-        n_committed=len(good),
-        n_lost=len(lost),
-        lost=[(t[1], t[2], t[5]) for t in lost[:20]],
+        n_tasks=len(found.tasks),
+        n_committed=len(found.good),
+        n_lost=len(found.lost),
+        lost=[(t[1], t[2], t[5]) for t in found.lost[:20]],
+        n_unverified=0 if found.checksums else len(found.good),
+        reasons=dict(found.reasons),
     )
 
 
@@ -376,7 +583,8 @@ def checkpoint_store(path):
     RuntimeError
         A running experiment (or another connection) is using the store.
     CorruptStoreError
-        The store is damaged (salvage it instead).
+        The store is damaged, or its ``-wal`` file has committed frames beyond
+        a bad checksum (salvage it instead).
 
     Examples
     --------
@@ -393,9 +601,10 @@ def checkpoint_store(path):
     >>> checkpoint_store(store) >= 0, Path(f"{store}-wal").exists()
     (True, False)
     """
-    from ._store import _LOCK_TIMEOUT
+    from ._store import _LOCK_TIMEOUT, _check_wal
 
     path = _store_path(path, "path")
+    _check_wal(path)  # a checkpoint would make the frames SQLite drops lost
     wal = Path(f"{path}-wal")
     wal_size = wal.stat().st_size if wal.is_file() else 0
     conn = sqlite3.connect(path, timeout=_LOCK_TIMEOUT, isolation_level=None)

@@ -218,6 +218,21 @@ def test_merging_two_stores_equals_one_run_of_the_union(tmp_path):
     assert refit.fit(grow_datasets()).n_tasks_ == 0
 
 
+def _other_scores(conn):
+    """Give one task other scores, as another study would have (its checksum
+    recomputed: a store of another study, not a damaged one)."""
+    from sklearn_bench.results._store_integrity import store_checksum
+
+    conn.execute(
+        "UPDATE scores SET value = value + 1e-12 WHERE learner = 'tree' "
+        "AND split = 2 AND metric = 'error_rate'"
+    )
+    for (ordinal,) in conn.execute(
+        "SELECT ordinal FROM tasks WHERE learner = 'tree' AND split = 2"
+    ).fetchall():
+        store_checksum(conn, ordinal)
+
+
 def test_conflicting_duplicates_are_refused(tmp_path):
     """H: a task stored in two stores with other scores, or stores of another
     seed, are refused by merge_stores with a ValueError naming the learner and data
@@ -226,10 +241,7 @@ def test_conflicting_duplicates_are_refused(tmp_path):
     grow_experiment(a).fit(grow_datasets(("iris",)))
     grow_experiment(b).fit(grow_datasets(("iris",)))
     with sqlite3.connect(b) as conn:
-        conn.execute(
-            "UPDATE scores SET value = value + 1e-12 WHERE learner = 'tree' "
-            "AND split = 2 AND metric = 'error_rate'"
-        )
+        _other_scores(conn)
     merge_stores([a], merged)
     before = _stored_values(merged)
     with pytest.raises(ValueError, match="learner 'tree' on data set 'iris' split 2"):
@@ -263,8 +275,9 @@ def _version_1_store(path, n_replicates=None):
 def test_version_1_store_is_read_resumed_and_grown(tmp_path):
     """H: a store of schema version 1 reads back as written; fitting its own
     experiment runs nothing; fitting it with one more learner runs only that
-    learner and migrates the store to version 2; another cv is refused naming cv,
-    since a version-1 store knows its splits only by cv."""
+    learner and migrates the store to version 3 (with checksums); another cv
+    is refused naming cv, since a version-1 store knows its splits only by
+    cv."""
     path = tmp_path / "old.sqlite"
     first = grow_experiment(path).fit(grow_datasets()).results_
     _version_1_store(path)
@@ -281,7 +294,7 @@ def test_version_1_store_is_read_resumed_and_grown(tmp_path):
         version = conn.execute(
             "SELECT value FROM meta WHERE key = 'schema_version'"
         ).fetchone()[0]
-    assert version == "2"
+    assert version == "3"
     reference = grow_experiment(None, learners=("forest", "tree", "nb"))
     _assert_same_scores(grown.results_, reference.fit(grow_datasets()).results_)
 
@@ -378,10 +391,7 @@ def test_refused_merge_leaves_the_target_byte_for_byte(tmp_path):
     grow_experiment(b).fit(grow_datasets(("iris",)))
     grow_experiment(new).fit(grow_datasets(("cancer",)))
     with sqlite3.connect(b) as conn:
-        conn.execute(
-            "UPDATE scores SET value = value + 1e-12 WHERE learner = 'tree' "
-            "AND split = 2 AND metric = 'error_rate'"
-        )
+        _other_scores(conn)
     merge_stores([a], merged)
     before = merged.read_bytes()
     with pytest.raises(ValueError, match="Conflicting duplicate") as info:

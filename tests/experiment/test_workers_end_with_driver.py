@@ -23,7 +23,7 @@ def test_workers_of_a_killed_run_end(tmp_path):
     config = tmp_path / "c.toml"
     config.write_text(
         CONFIG.read_text()
-        .replace("n_jobs = 1", "n_jobs = 2")
+        .replace("n_jobs = 1", 'n_jobs = 2\nstore = "run.sqlite"')
         .replace("n_bootstraps = 5", "n_bootstraps = 200")
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -40,10 +40,28 @@ def test_workers_of_a_killed_run_end(tmp_path):
         workers = [p for p in children if "loky" in " ".join(p.cmdline())]
         time.sleep(0.5)
     assert len(workers) >= 2, "the run never started its workers"
-    time.sleep(3)  # let every worker take a task
+    # Let every worker take a task (its watch starts with its first task): wait
+    # for 10 committed tasks, not a fixed time (a loaded machine is slow).
+    while time.monotonic() < deadline and _n_committed(tmp_path / "run.sqlite") < 10:
+        time.sleep(0.2)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     gone, alive = psutil.wait_procs(workers, timeout=15)
     for p in alive:
         p.kill()
     assert not alive, [p.pid for p in alive]
+
+
+def _n_committed(store):
+    import sqlite3
+
+    try:
+        conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True, timeout=0.1)
+        try:
+            return conn.execute(
+                "SELECT count(DISTINCT ordinal) FROM scores"
+            ).fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return 0

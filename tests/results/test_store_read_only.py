@@ -39,7 +39,13 @@ def store_with_wal(tmp_path):
     conn = sqlite3.connect(original, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA wal_autocheckpoint=0")
-    conn.execute("UPDATE scores SET fit_time = fit_time * 2")  # a commit in the -wal
+    from sklearn_bench.results._store_integrity import store_checksum
+
+    conn.execute("BEGIN")  # a commit in the -wal, with the tasks' checksums
+    conn.execute("UPDATE scores SET fit_time = fit_time * 2")
+    for (ordinal,) in conn.execute("SELECT ordinal FROM tasks").fetchall():
+        store_checksum(conn, ordinal)
+    conn.execute("COMMIT")
     copy = tmp_path / "copy" / "s.sqlite"
     copy.parent.mkdir()
     for suffix in ("", "-wal"):

@@ -192,7 +192,9 @@ def test_store_commands_of_the_cli(good_store, tmp_path, capsys):
     from sklearn_bench.cli import main
 
     assert main(["store", "check", str(good_store[0])]) == 0
-    assert "ok (SQLite quick_check); 120 of 120 task(s)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "ok (SQLite integrity_check; 120 of 120 committed task(s) match" in out
+    assert "120 of 120 task(s) committed" in out
     bad = _truncated(good_store, tmp_path)
     assert main(["store", "check", str(bad)]) == 2
     captured = capsys.readouterr()

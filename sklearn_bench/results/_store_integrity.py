@@ -1,0 +1,422 @@
+"""Per-task checksums and the domain checks of a store's rows (issue 21, item 3).
+
+SQLite keeps no checksum of the data: a byte flipped inside a row, or a row
+rebuilt from a page padded with 0xFF after a truncation, reads back as a valid
+but wrong value. From schema version 3 the driver commits, in the same
+transaction as a task's rows, a 128-bit BLAKE2b digest of everything stored for
+the task (its task row, its score rows, its kept predictions) in the table
+``checksums``. :func:`~sklearn_bench.results.salvage_store` keeps a task only
+when its digest matches and its rows pass the domain checks of
+:func:`task_problems` against the run's own metadata (metric names and indices,
+split ids, sizes, finite numbers); ``store check`` verifies every digest.
+
+The digest is computed from the values as SQLite returns them (read back inside
+the writing transaction), never from the ordinal, so that a task keeps its
+digest when a merge or a salvage gives it another ordinal.
+"""
+
+import hashlib
+import math
+import struct
+from pathlib import Path
+
+CHECKSUM_TABLE = (
+    "CREATE TABLE IF NOT EXISTS checksums (ordinal INTEGER PRIMARY KEY "
+    "REFERENCES tasks (ordinal), digest BLOB NOT NULL)"
+)
+
+
+def _feed(digest, value):
+    """Feed one SQLite value, tagged by its type, into ``digest``."""
+    if value is None:
+        digest.update(b"N")
+    elif isinstance(value, int):
+        digest.update(b"I" + int(value).to_bytes(8, "little", signed=True))
+    elif isinstance(value, float):
+        digest.update(b"F" + struct.pack("<d", value))
+    elif isinstance(value, str):
+        data = value.encode("utf-8", "surrogatepass")
+        digest.update(b"S" + len(data).to_bytes(8, "little") + data)
+    else:
+        data = bytes(value)
+        digest.update(b"B" + len(data).to_bytes(8, "little") + data)
+
+
+def task_digest(task, scores, prediction):
+    """The digest of one task: its task row, score rows and predictions row.
+
+    Each row is a tuple as ``SELECT *`` returns it; its first column (the
+    ordinal) is left out.
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    for part, rows in (
+        (b"T", [task]),
+        (b"R", scores),
+        (b"P", [] if prediction is None else [prediction]),
+    ):
+        digest.update(part + len(rows).to_bytes(8, "little"))
+        for row in rows:
+            digest.update(len(row).to_bytes(2, "little"))
+            for value in row[1:]:
+                _feed(digest, value)
+    return digest.digest()
+
+
+def read_task(conn, ordinal):
+    """``(task, scores, prediction)`` rows of one task, as stored."""
+    task = conn.execute("SELECT * FROM tasks WHERE ordinal = ?", (ordinal,)).fetchone()
+    scores = conn.execute(
+        "SELECT * FROM scores WHERE ordinal = ? ORDER BY metric_index", (ordinal,)
+    ).fetchall()
+    prediction = conn.execute(
+        "SELECT * FROM predictions WHERE ordinal = ?", (ordinal,)
+    ).fetchone()
+    return task, scores, prediction
+
+
+def store_checksum(conn, ordinal):
+    """Compute and insert the digest of a task just written (same transaction)."""
+    conn.execute(
+        "INSERT OR REPLACE INTO checksums VALUES (?, ?)",
+        (ordinal, task_digest(*read_task(conn, ordinal))),
+    )
+
+
+def add_missing_checksums(conn):
+    """Migrate a store to checksums: create the table and digest every committed
+    task without one (the store has just passed SQLite's quick_check)."""
+    conn.execute(CHECKSUM_TABLE)
+    missing = [
+        o
+        for (o,) in conn.execute(
+            "SELECT DISTINCT ordinal FROM scores WHERE ordinal NOT IN "
+            "(SELECT ordinal FROM checksums)"
+        )
+    ]
+    for ordinal in missing:
+        store_checksum(conn, ordinal)
+    return len(missing)
+
+
+def has_checksums(conn):
+    (n,) = conn.execute(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'checksums'"
+    ).fetchone()
+    return bool(n)
+
+
+def _is_int(value):
+    return type(value) is int
+
+
+def _is_text(value):
+    return type(value) is str
+
+
+def _is_time(value):
+    return value is None or (
+        type(value) is float and math.isfinite(value) and value >= 0
+    )
+
+
+class RunFacts:
+    """What the run's own metadata says a task's rows must be.
+
+    Parameters
+    ----------
+    meta : dict
+        The store's ``meta`` table (``config`` and ``result`` as JSON texts).
+    """
+
+    def __init__(self, meta):
+        import json
+
+        config = json.loads(meta["config"])
+        result = json.loads(meta["result"])
+        self.metrics = list(result["metrics"])
+        self.datasets = set(result["datasets"]) | set(config.get("datasets", {}))
+        self.learners = set(result["learners"]) | set(config.get("learners", {}))
+        self.splits = {
+            name: len(prints) for name, prints in config.get("splits", {}).items()
+        }
+        self.sizes = result.get("info", {}).get("dataset_sizes", {}) or {}
+        self.keep_predictions = json.loads(meta["keep_predictions"])
+
+    def task_problem(self, task):
+        """Why a task row is not one of this run (``None``: it is)."""
+        if len(task) != 6:
+            return "a task row of another shape"
+        ordinal, dataset, split, replicate, fold, learner = task
+        if not (_is_int(ordinal) and ordinal >= 0):
+            return "an invalid ordinal"
+        if not (_is_text(dataset) and dataset in self.datasets):
+            return f"an unknown data set {dataset!r}"
+        if not (_is_text(learner) and learner in self.learners):
+            return f"an unknown learner {learner!r}"
+        if not (_is_int(split) and split >= 0):
+            return "an invalid split id"
+        if dataset in self.splits and split >= self.splits[dataset]:
+            return f"split {split} out of range (the run has {self.splits[dataset]})"
+        if not (_is_int(replicate) and replicate >= 0):
+            return "an invalid replicate id"
+        if not (_is_int(fold) and fold >= 0):
+            return "an invalid fold id"
+        return None
+
+    def rows_problem(self, task, scores, prediction):
+        """Why a committed task's rows cannot be trusted (``None``: they pass)."""
+        ordinal, dataset, split, replicate, fold, learner = task
+        if len(scores) != len(self.metrics):
+            return f"{len(scores)} score rows for {len(self.metrics)} metrics"
+        failed = None
+        sizes = None
+        for index, row in enumerate(scores):
+            if len(row) != 16:
+                return "a score row of another shape"
+            (o, m_index, d, m, s, r, f, metric, value, fit_time, score_time,
+             n_train, n_test, error_type, error_message, tb) = row  # fmt: skip
+            own = (ordinal, dataset, learner, split, replicate, fold)
+            if (o, d, m, s, r, f) != own:
+                return "a score row of another task"
+            if not (_is_int(m_index) and m_index == index):
+                return f"metric index {m_index!r} out of range"
+            if metric != self.metrics[index]:
+                return f"metric {metric!r} where the run has {self.metrics[index]!r}"
+            if not all(map(_is_text, (error_type, error_message, tb))):
+                return "a failure text that is not text"
+            row_failed = error_type != ""
+            if failed is not None and row_failed != failed:
+                return "a failure on some metrics only"
+            failed = row_failed
+            if value is None:
+                if not failed:
+                    return "a missing score of a task that did not fail"
+            elif type(value) is not float:
+                return f"a score stored as {type(value).__name__}"
+            elif not (math.isfinite(value) or failed):
+                return f"a non-finite score {value!r}"
+            if not (_is_time(fit_time) and _is_time(score_time)):
+                return "an invalid fit or score time"
+            if not (_is_int(n_train) and _is_int(n_test)):
+                return "sizes that are not integers"
+            if sizes is not None and (n_train, n_test) != sizes:
+                return "sizes that differ between metrics"
+            sizes = (n_train, n_test)
+        n_train, n_test = sizes
+        problem = self._sizes_problem(dataset, n_train, n_test)
+        if problem:
+            return problem
+        if self.keep_predictions and prediction is None and not failed:
+            return "kept predictions missing"
+        if prediction is not None:
+            return self._prediction_problem(dataset, prediction, n_test)
+        return None
+
+    def _sizes_problem(self, dataset, n_train, n_test):
+        if n_train < 1 or n_test < 0:
+            return f"sizes n_train={n_train}, n_test={n_test} out of range"
+        size = self.sizes.get(dataset)
+        if not isinstance(size, dict):
+            return None
+        if "n_samples" in size and "n_test" not in size:
+            if n_test > size["n_samples"]:
+                return f"n_test={n_test} beyond the {size['n_samples']} samples"
+        for key, value in (("n_test", n_test), ("n_train", n_train)):
+            if key in size and "n_samples" not in size and value != size[key]:
+                return f"{key}={value} where the data set has {size[key]}"
+        if "n_test" in size and "n_samples" in size and n_test != size["n_test"]:
+            return f"n_test={n_test} where the test sample has {size['n_test']}"
+        return None
+
+    def _prediction_problem(self, dataset, prediction, n_test):
+        import numpy as np
+
+        if len(prediction) != 5:
+            return "a predictions row of another shape"
+        _, n, rows, correct, y_pred = prediction
+        if not (_is_int(n) and n == n_test):
+            return f"{n!r} kept predictions for n_test={n_test}"
+        if not (isinstance(rows, bytes) and len(rows) == 8 * n):
+            return "kept prediction rows of the wrong length"
+        index = np.frombuffer(rows, dtype="<i8")
+        size = self.sizes.get(dataset)
+        bound = None
+        if isinstance(size, dict):
+            bound = size.get("n_test") or size.get("n_samples")
+        if (index < 0).any() or (bound is not None and (index >= bound).any()):
+            return "kept prediction rows out of range"
+        if correct is not None:
+            if y_pred is not None or not isinstance(correct, bytes):
+                return "kept predictions of another type"
+            if len(correct) != n or (np.frombuffer(correct, dtype="u1") > 1).any():
+                return "kept correct/incorrect flags that are not 0/1"
+            return None
+        if not (isinstance(y_pred, bytes) and len(y_pred) == 8 * n):
+            return "kept predicted values of the wrong length"
+        if (np.frombuffer(y_pred, dtype="<u8") == 2**64 - 1).any():
+            return "kept predicted values of a lost page"
+        return None
+
+
+def consensus(groups):
+    """Keys whose value disagrees with a strict majority of their group.
+
+    ``groups`` maps a group (a data set and split) to ``{key: value}``; a value
+    is trusted when more than half of its group hold it. Returns the keys whose
+    value is not trusted.
+    """
+    from collections import Counter
+
+    out = set()
+    for members in groups.values():
+        counts = Counter(members.values())
+        value, n = counts.most_common(1)[0]
+        trusted = value if 2 * n > len(members) else object()
+        out.update(k for k, v in members.items() if v != trusted)
+    return out
+
+
+_MASK = 0xFFFFFFFF
+_POWERS = {}
+
+
+def _transfer(n):
+    """The matrices of SQLite's WAL checksum over ``n`` pairs of words.
+
+    One step is ``s0 += x0 + s1; s1 += x1 + s0`` (mod 2**32): linear, so ``n``
+    steps are ``A**n @ s + sum(A**(n-1-i) @ B @ x_i)`` with ``A = [[1, 1],
+    [1, 2]]`` and ``B = [[1, 0], [1, 1]]``, computed in wrapping uint64 (which
+    agrees mod 2**32).
+    """
+    import numpy as np
+
+    if n not in _POWERS:
+        A = np.array([[1, 1], [1, 2]], dtype=np.uint64)
+        B = np.array([[1, 0], [1, 1]], dtype=np.uint64)
+        powers = np.empty((n + 1, 2, 2), dtype=np.uint64)
+        powers[0] = np.eye(2, dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            for k in range(1, n + 1):
+                powers[k] = (powers[k - 1] @ A) & _MASK
+            weights = (powers[n - 1 :: -1] @ B) & _MASK if n else powers[:0]
+        _POWERS[n] = (powers[n], weights)
+    return _POWERS[n]
+
+
+def _wal_checksum(chunk, s0, s1, order):
+    """SQLite's WAL checksum of ``chunk`` (a multiple of 8 bytes), continued
+    from ``(s0, s1)``; ``order`` is ``"<"`` or ``">"``."""
+    import numpy as np
+
+    words = np.frombuffer(bytes(chunk), dtype=f"{order}u4").astype(np.uint64)
+    x = words.reshape(-1, 2)
+    power, weights = _transfer(len(x))
+    with np.errstate(over="ignore"):
+        s = power @ np.array([s0, s1], dtype=np.uint64)
+        s = s + np.einsum("nij,nj->i", weights, x)
+    return int(s[0]) & _MASK, int(s[1]) & _MASK
+
+
+def wal_damage(path):
+    """What SQLite silently ignores in a store's ``-wal`` file, or ``None``.
+
+    SQLite reads the frames of a -wal file up to the first whose checksum does
+    not match and drops every later one, committed or not, without a word. This
+    reads the file as SQLite's WAL format defines it and says when frames of
+    the current -wal (with its salts) that end a transaction lie beyond a bad
+    checksum: committed tasks there cannot be read.
+
+    Returns
+    -------
+    None or str
+        A sentence naming the damage; ``None`` when there is no -wal file or
+        nothing committed is ignored.
+    """
+    wal = f"{path}-wal"
+    try:
+        with open(wal, "rb") as file:
+            data = file.read()
+    except FileNotFoundError:
+        return None
+    if len(data) < 32:
+        return None
+    magic = int.from_bytes(data[:4], "big")
+    if magic not in (0x377F0682, 0x377F0683):
+        return f"the -wal file {wal!r} has no valid header: SQLite ignores all of it"
+    order = ">" if magic & 1 else "<"
+    page_size = int.from_bytes(data[8:12], "big")
+    salts = data[16:24]
+    frame = 24 + page_size
+
+    def checksum(chunk, s0, s1):
+        return _wal_checksum(chunk, s0, s1, order)
+
+    s0, s1 = checksum(data[:24], 0, 0)
+    header_ok = (s0, s1) == (
+        int.from_bytes(data[24:28], "big"),
+        int.from_bytes(data[28:32], "big"),
+    )
+    n_frames = (len(data) - 32) // frame if page_size >= 512 else 0
+    bad = None if header_ok else 0
+    commits_after = 0
+    for k in range(n_frames):
+        start = 32 + k * frame
+        head = data[start : start + 24]
+        if head[8:16] != salts:
+            if bad is None:
+                break  # an older -wal's frames: SQLite stops here, rightly
+            continue
+        if bad is None:
+            s0, s1 = checksum(head[:8], s0, s1)
+            s0, s1 = checksum(data[start + 24 : start + frame], s0, s1)
+            if (s0, s1) != (
+                int.from_bytes(head[16:20], "big"),
+                int.from_bytes(head[20:24], "big"),
+            ):
+                bad = k
+        # Commits strictly after the bad frame: a bad last frame may be one
+        # being written by a running writer, not damage.
+        if bad is not None and k > bad and int.from_bytes(head[4:8], "big"):
+            commits_after += 1
+    if bad is None or not commits_after:
+        return None
+    where = "its header" if not header_ok else f"frame {bad + 1} of {n_frames}"
+    return (
+        f"the -wal file {wal!r} is damaged at {where}: SQLite ignores every later "
+        f"frame, and {commits_after} committed transaction(s) (tasks) there "
+        "cannot be read"
+    )
+
+
+def reseal_wal(wal):
+    """Rewrite the frame checksums of a -wal file (a salvage's copy) so that
+    SQLite reads every frame of the current -wal up to its last commit, the
+    damaged ones included; returns the number of frames resealed. The tasks'
+    own checksums then decide what of it is intact."""
+    data = bytearray(Path(wal).read_bytes())
+    magic = int.from_bytes(data[:4], "big")
+    if len(data) < 32 or magic not in (0x377F0682, 0x377F0683):
+        return 0
+    order = ">" if magic & 1 else "<"
+    page_size = int.from_bytes(data[8:12], "big")
+    if page_size < 512:
+        return 0
+    frame = 24 + page_size
+
+    def checksum(chunk, s0, s1):
+        return _wal_checksum(chunk, s0, s1, order)
+
+    s0, s1 = checksum(data[:24], 0, 0)
+    data[24:32] = s0.to_bytes(4, "big") + s1.to_bytes(4, "big")
+    salts = bytes(data[16:24])
+    n = 0
+    for k in range((len(data) - 32) // frame):
+        start = 32 + k * frame
+        if bytes(data[start + 8 : start + 16]) != salts:
+            break
+        s0, s1 = checksum(data[start : start + 8], s0, s1)
+        s0, s1 = checksum(data[start + 24 : start + frame], s0, s1)
+        data[start + 16 : start + 24] = s0.to_bytes(4, "big") + s1.to_bytes(4, "big")
+        n += 1
+    Path(wal).write_bytes(bytes(data))
+    return n
