@@ -246,9 +246,7 @@ def main():
         "--size", choices=list(SIZES), action="append", help="repeatable"
     )
     parser.add_argument("--store", action="store_true", help="load from SQLite")
-    parser.add_argument(
-        "--report-only", action="store_true", help="skip the breakdown"
-    )
+    parser.add_argument("--report-only", action="store_true", help="skip the breakdown")
     parser.add_argument("--keep", help="write the reports under this folder")
     parser.add_argument("--timeout", type=float, default=1800.0)
     parser.add_argument("--child", help=argparse.SUPPRESS)

@@ -93,7 +93,11 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
         )
     rows = []
     options = {"rope": rope, "metric": metric}
-    with warnings.catch_warnings(record=True) as caught:
+    from ..stats._bayesian import shared_dirichlet_draws
+
+    # One seed for every comparison across data sets: their Dirichlet draws are
+    # the same, drawn once (shared_dirichlet_draws changes no number).
+    with warnings.catch_warnings(record=True) as caught, shared_dirichlet_draws():
         warnings.simplefilter("always", RuntimeWarning)
         datasets = list(analysis.mean.index)
         if len(datasets) >= 2:

@@ -7,13 +7,14 @@ computes a statistic.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 _SHOW = 5  # how many offending (learner, data set, replicate) triples to name
 _TASK = ["dataset", "learner", "split"]
+_MAX_SELECTED = 5_000_000  # split scores split_pair keeps for reuse, per result
 
 
 def direction_words(result, metric):
@@ -600,6 +601,35 @@ class _SplitTable:
         self.learner_code = {name: i for i, name in enumerate(result.learners)}
         self.dataset_code = {name: i for i, name in enumerate(result.datasets)}
         self._tables = {}
+        # SplitScores already selected (read-only arrays): a report asks for
+        # the same pair of one data set several times (the test's default
+        # method, its inputs, the Bayesian test). Bounded by its values.
+        self.selected = {}
+        self.n_selected = 0
+
+    def remember(self, key, scores, symmetric):
+        """Keep ``scores`` for ``key = (data set, a, b)`` (arrays made
+        read-only), within a bound; ``symmetric``: b's rows have the same
+        design as a's, so ``(data set, b, a)`` is ``scores`` with x and y
+        swapped."""
+        if self.n_selected > _MAX_SELECTED:
+            self.selected.clear()
+            self.n_selected = 0
+        for name in ("x", "y", "replicate", "fold", "n_train", "n_test"):
+            getattr(scores, name).flags.writeable = False
+        self.selected[key] = (scores, symmetric)
+        self.n_selected += scores.x.size
+        return scores
+
+    def recall(self, key):
+        """The SplitScores kept for ``key``, or of the swapped pair, or None."""
+        if key in self.selected:
+            return self.selected[key][0]
+        dataset, a, b = key
+        scores, symmetric = self.selected.get((dataset, b, a), (None, False))
+        if not symmetric:
+            return None
+        return replace(scores, x=scores.y, y=scores.x)
 
     def of(self, dataset):
         """``splits, present, value, replicate, fold, n_train, n_test`` of one
@@ -677,8 +707,12 @@ def split_pair(result, a, b, *, metric, dataset):
     table = _split_table(result, metric)
     if not table.unique:
         return _split_pair_frame(result, a, b, metric=metric, dataset=dataset)
-    t = table.of(dataset)
     ia, ib = table.learner_code[a], table.learner_code[b]
+    key = (dataset, ia, ib)
+    known = table.recall(key)
+    if known is not None:
+        return known
+    t = table.of(dataset)
     sel = t["present"][:, ia] | t["present"][:, ib]
     if not sel.any():  # neither learner on this data set: the general path's answer
         return _split_pair_frame(result, a, b, metric=metric, dataset=dataset)
@@ -693,8 +727,11 @@ def split_pair(result, a, b, *, metric, dataset):
         raise _missing_splits_error(dataset, missing)
     x, y = t["value"][sel, ia], t["value"][sel, ib]
     ok = ~(np.isnan(x) | np.isnan(y))
-    design = {k: t[k][sel, ia] for k in ("replicate", "fold", "n_train", "n_test")}
-    return _split_scores(result, dataset, x, y, ok, design)
+    names = ("replicate", "fold", "n_train", "n_test")
+    design = {k: t[k][sel, ia] for k in names}
+    symmetric = all(np.array_equal(design[k], t[k][sel, ib]) for k in names)
+    scores = _split_scores(result, dataset, x, y, ok, design)
+    return table.remember(key, scores, symmetric)
 
 
 def _split_scores(result, dataset, x, y, ok, design):
@@ -780,10 +817,12 @@ def blocks_with_missing(result, learners, *, metric):
     perf = perf[perf["learner"].isin(learners)].copy()
     perf["learner"] = perf["learner"].astype(str)
     perf["dataset"] = perf["dataset"].astype(str)
-    order = [d for d in result.datasets if d in set(perf["dataset"])]
+    present = set(perf["dataset"])
+    order = [d for d in result.datasets if d in present]
     grouped = perf.groupby(["dataset", "learner"], observed=True)["value"]
     mean = grouped.mean().unstack("learner")
-    complete = grouped.apply(lambda v: bool(v.notna().all())).unstack("learner")
+    # every replicate has a value (observed groups are never empty)
+    complete = (grouped.count() == grouped.size()).unstack("learner")
     n_rep = perf.groupby(["dataset", "learner"], observed=True)["replicate"].nunique()
     n_rep = n_rep.unstack("learner")
     full = perf.groupby("dataset", observed=True)["replicate"].nunique()
