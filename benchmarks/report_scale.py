@@ -156,10 +156,12 @@ class PeakRSS:
         self._thread = threading.Thread(target=self._watch, daemon=True)
         self._thread.start()
         self._start = time.perf_counter()
+        self._cpu = time.process_time()
         return self
 
     def __exit__(self, *exc):
         self.seconds = time.perf_counter() - self._start
+        self.cpu = time.process_time() - self._cpu
         self._stop.set()
         self._thread.join()
         self.peak = max(self.peak, self._process.memory_info().rss)
@@ -199,7 +201,7 @@ def run_size(name, *, store, report_only, keep, timeout_note=""):
         def step(key, func):
             with PeakRSS() as peak:
                 value = func()
-            out["steps"][key] = (peak.seconds, peak.peak)
+            out["steps"][key] = (peak.seconds, peak.cpu, peak.peak)
             return value
 
         if not report_only:
@@ -229,14 +231,16 @@ def _mb(n):
 def show(m):
     k, j, r = m["shape"]
     print(f"\n{m['size']}: {m['rows']:,} rows ({k} learners x {j} data sets x {r} "
-          f"replicates)")  # fmt: skip
+          f"replicates); wall-clock and CPU seconds (CPU: less sensitive to other "
+          "processes on the machine)")  # fmt: skip
     if "store_write" in m:
         print(f"  (store written in bulk in {m['store_write']:.1f} s)")
-    for key, (seconds, peak) in m["steps"].items():
-        print(f"  {key:22s} {seconds:8.2f} s   peak RSS {_mb(peak)}")
-    report = m["steps"]["report: load"][0] + m["steps"]["report: write_report"][0]
-    print(f"  {'report (load + write)':22s} {report:8.2f} s   max RSS "
-          f"{_mb(m['max_rss'])}; report.html {m['html_bytes'] / 1e6:.2f} MB, "
+    for key, (seconds, cpu, peak) in m["steps"].items():
+        print(f"  {key:22s} {seconds:8.2f} s  CPU {cpu:8.2f} s   peak RSS {_mb(peak)}")
+    wall = m["steps"]["report: load"][0] + m["steps"]["report: write_report"][0]
+    cpu = m["steps"]["report: load"][1] + m["steps"]["report: write_report"][1]
+    print(f"  {'report (load + write)':22s} {wall:8.2f} s  CPU {cpu:8.2f} s   max "
+          f"RSS {_mb(m['max_rss'])}; report.html {m['html_bytes'] / 1e6:.2f} MB, "
           f"{m['files']} files")  # fmt: skip
 
 
@@ -257,8 +261,8 @@ def main():
         )
         print("RESULT " + json.dumps(m))
         return
-    print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
     for name in args.size or list(SIZES):
+        print(f"\n{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
         cmd = [sys.executable, __file__, "--child", name]
         cmd += ["--store"] * args.store + ["--report-only"] * args.report_only
         cmd += ["--keep", args.keep] if args.keep else []

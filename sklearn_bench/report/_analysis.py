@@ -340,7 +340,10 @@ def _power(
         row, out["power"], out["n_needed"] = at(delta)
         out["sigma"] = float(row["sigma"])
     if abs(observed) > 0:
-        _, out["posthoc_power"], out["posthoc_n_needed"] = at(abs(observed))
+        try:
+            _, out["posthoc_power"], out["posthoc_n_needed"] = at(abs(observed))
+        except ValueError:  # a difference too small for any number of data sets
+            pass
     if delta is None and out["posthoc_power"] is None:
         return None, f"no Δ was given and {a} and {b} do not differ on average"
     return out, ""

@@ -266,7 +266,7 @@ def _register(analysis, table, rope):
 
 def bayesian_html(result, analysis):
     """The ``<section id="bayesian">`` of the report."""
-    from ._html import _table
+    from ._html import MAX_DETAIL_ROWS, MAX_SUMMARY_ROWS, _table
 
     table, rope, notes = bayesian_comparisons_table(result, analysis)
     if len(table):
@@ -275,13 +275,38 @@ def bayesian_html(result, analysis):
         '<section id="bayesian"><h2>Bayesian comparisons</h2>',
         f"<p>{html.escape(_intro(analysis, rope))}</p>",
     ]
-    if len(table):
+    if 0 < len(table) <= MAX_SUMMARY_ROWS:
         parts.append(
             _table(
                 table,
                 "The best learner against each other one",
                 table_id="table-bayesian",
                 index=False,
+                csv="bayesian.csv",
+            )
+        )
+    elif len(table):  # many: across data sets whole, within each collapsed
+        across = table["scope"] == "across data sets"
+        if across.any():
+            parts.append(
+                _table(
+                    table[across],
+                    "Across data sets: the best learner against each other one",
+                    table_id="table-bayesian",
+                    index=False,
+                    csv="bayesian.csv",
+                    max_rows=MAX_SUMMARY_ROWS,
+                )
+            )
+        parts.append(
+            _table(
+                table[~across],
+                "Within each data set: the best learner there against each other "
+                "one",
+                table_id="table-bayesian-within",
+                index=False,
+                csv="bayesian.csv",
+                max_rows=MAX_DETAIL_ROWS,
             )
         )
     for note in notes:
