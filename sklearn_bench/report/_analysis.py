@@ -174,10 +174,19 @@ def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
         if row_means.empty:
             continue
         best = row_means.idxmax() if greater_is_better else row_means.idxmin()
+        others = [m for m in row_means.index if m != best]
+        batch = _within_batch(result, others, best, level, metric, dataset)
         for learner in mean.columns:
             if learner == best or not np.isfinite(mean.loc[dataset, learner]):
                 continue
             entry = {"dataset": dataset, "learner": learner, "reference": best}
+            if learner in batch:
+                res = batch[learner]
+                tests[learner, best, dataset, metric] = res
+                entry.update(estimate=res.estimate, low=res.low, high=res.high)
+                entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
+                rows.append(entry)
+                continue
             try:
                 res, (ci,) = _interval(
                     result,
@@ -203,11 +212,44 @@ def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
     return pd.DataFrame(rows, columns=[*columns, "pvalue", "n", "method"])
 
 
+def _within_batch(result, learners, best, level, metric, dataset):
+    """The default test of each of ``learners`` against ``best`` on
+    ``dataset``, all at once when they share one design (the corrected t, see
+    :func:`~sklearn_bench.results._within.corrected_t_block`): ``{learner:
+    namespace of estimate, low, high, pvalue, n, method}``, bit for bit what
+    ``paired_test`` and its interval give; empty when they cannot be batched
+    (those, and constant differences, are tested one by one)."""
+    from types import SimpleNamespace
+
+    from ..results._within import corrected_t_block
+    from ..stats._paired import _t_test_rows
+
+    block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
+    if block is None or block[0].shape[0] < 2:
+        return {}
+    x, y, ratio = block
+    out = _t_test_rows(x, y, ratio, level)
+    return {
+        learner: SimpleNamespace(
+            estimate=float(out["estimate"][j]),
+            low=float(out["low"][j]),
+            high=float(out["high"][j]),
+            pvalue=float(out["pvalue"][j]),
+            n=int(x.shape[0]),
+            method="corrected_t",
+        )
+        for j, learner in enumerate(learners)
+        if not out["constant"][j]
+    }
+
+
 def within_test(result, analysis, a, b, dataset):
     """``result.paired_test(a, b, dataset=dataset)`` with the analysis' metric
     and the default method, taken from the tests the analysis already ran
     within each data set when it ran this one (raising its ``ValueError`` if it
-    failed), so that no table of a report runs a test twice."""
+    failed), so that no table of a report runs a test twice. A test run in a
+    batch (:func:`_within_batch`) is a namespace with its ``estimate``,
+    ``pvalue``, ``n`` and ``method``."""
     tests = analysis.cache.get(("within_tests", id(result.scores)), {})
     hit = tests.get((a, b, str(dataset), analysis.metric))
     if hit is None:

@@ -399,6 +399,36 @@ def bayesian_correlated_t(
     )
 
 
+def _correlated_t_rows(x, y, *, rope, rho):
+    """:func:`bayesian_correlated_t`'s probabilities for many comparisons at
+    once: ``x`` (n,) against ``y`` (n, m), column ``j`` the differences
+    ``x − y[:, j]``; the same operations row by row, so each equals the
+    one-comparison test's to the last bit.
+
+    Returns ``p_greater, p_rope, p_less, constant`` (arrays of shape (m,));
+    ``constant`` marks zero-variance comparisons, whose point-mass posterior
+    :func:`bayesian_correlated_t` handles (their entries are meaningless).
+    """
+    d = np.ascontiguousarray((x[:, None] - y).T)
+    n = d.shape[1]
+    df = n - 1
+    mean = np.mean(d, axis=1)
+    rounded = np.round(d, _DECIMALS)
+    constant = np.all(rounded == rounded[:, :1], axis=1)
+    variance = np.where(constant, 0.0, np.var(d, axis=1, ddof=1))
+    scale = np.sqrt((1 / n + rho / (1 - rho)) * variance)
+    constant = constant | (scale == 0)
+    safe = np.where(constant, 1.0, scale)
+    p_greater = stats.t.sf(rope, df, loc=mean, scale=safe)
+    p_less = stats.t.cdf(-rope, df, loc=mean, scale=safe)
+    p_rope = (
+        np.zeros_like(p_greater)
+        if rope == 0
+        else np.maximum(0.0, 1.0 - p_greater - p_less)
+    )
+    return p_greater, p_rope, p_less, constant
+
+
 # --------------------------------------------------------- Dirichlet-process tests
 def _dirichlet(alpha, size, random_state):
     """``size`` draws of Dirichlet(alpha); components with alpha 0 are 0.

@@ -384,6 +384,42 @@ def _t_test(d, alternative, correction_term, labels=("x", "y")):
     return float(statistic), pvalue, df, mean, se, var
 
 
+def _t_test_rows(x, y, correction_term, confidence_level):
+    """The two-sided t-test of :func:`_t_test` and its interval, for many
+    comparisons at once: ``x`` (n, m) against ``y`` (n,), column ``j`` the
+    differences ``x[:, j] − y``; the same operations row by row, so each
+    result equals the one-comparison test's to the last bit.
+
+    Returns a dict of arrays of shape (m,): ``estimate``, ``statistic``,
+    ``pvalue``, ``std_error``, ``low``, ``high``; ``constant`` marks
+    comparisons with constant differences, for which :func:`paired_test`
+    raises (their entries are meaningless). ``df``: ``n − 1``.
+    """
+    d = np.ascontiguousarray((x - y[:, None]).T)  # one comparison per row
+    n = d.shape[1]
+    rounded = np.round(d, _DECIMALS)
+    constant = np.all(rounded == rounded[:, :1], axis=1)
+    mean = np.mean(d, axis=1)
+    var = np.var(d, axis=1, ddof=1)
+    se = np.sqrt((1 / n + correction_term) * var)
+    df = n - 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = mean / se
+    pvalue = np.minimum(1.0, 2 * stats.t.sf(np.abs(statistic), df))
+    alpha = 1 - confidence_level
+    q = stats.t.isf(alpha / 2, df)
+    return {
+        "estimate": mean,
+        "statistic": statistic,
+        "pvalue": pvalue,
+        "std_error": se,
+        "low": mean - q * se,
+        "high": mean + q * se,
+        "constant": constant,
+        "df": df,
+    }
+
+
 # ----------------------------------------------------------------- signed ranks
 def _signrank_cdf_table(n):
     """P(V <= v), v = 0..n(n+1)/2, of the signed-rank statistic without ties."""
