@@ -156,10 +156,13 @@ MAX_DETAIL_ROWS = 30  # per-data-set tables (data sets, within, means, ...)
 MAX_SUMMARY_ROWS = 100  # one row per learner or per pair, across data sets
 
 
-def _table(df, caption, *, table_id, index=True, csv=None, max_rows=None):
+def _table(
+    df, caption, *, table_id, index=True, csv=None, max_rows=None, fold_above=None
+):
     """An HTML table of ``df``: at most ``max_rows`` rows (the first ones, in a
-    collapsed ``<details>`` when there are more), its caption linking
-    ``tables/<csv>`` (the whole table) when ``csv`` is given."""
+    collapsed ``<details>`` when there are more; also collapsed, whole, above
+    ``fold_above`` rows), its caption linking ``tables/<csv>`` (the whole
+    table) when ``csv`` is given."""
     n = len(df)
     cut = max_rows is not None and n > max_rows
     shown = df.iloc[:max_rows] if cut else df
@@ -184,12 +187,17 @@ def _table(df, caption, *, table_id, index=True, csv=None, max_rows=None):
         f'<table id="{table_id}" class="data"><caption>{text}</caption>'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
-    if not cut:
-        return table
-    return (
-        f'<details class="long"><summary>{html.escape(caption)}: {n:,} rows '
-        f"(first {max_rows} shown; open)</summary>{table}</details>"
-    )
+    if cut:
+        return (
+            f'<details class="long"><summary>{html.escape(caption)}: {n:,} rows '
+            f"(first {max_rows} shown; open)</summary>{table}</details>"
+        )
+    if fold_above is not None and n > fold_above:
+        return (
+            f'<details class="long"><summary>{html.escape(caption)}: {n:,} rows '
+            f"(open)</summary>{table}</details>"
+        )
+    return table
 
 
 def _interval_text(low, high):
@@ -265,6 +273,7 @@ def _what_was_run(result, analysis, missing, datasets):
             "Learners",
             table_id="table-learners",
             max_rows=MAX_SUMMARY_ROWS,
+            fold_above=MAX_DETAIL_ROWS // 2,
         )
     )
     version_text = ", ".join(f"{k} {v}" for k, v in versions.items())

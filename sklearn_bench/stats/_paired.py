@@ -4,6 +4,7 @@ All tests work on the differences ``d = x − y`` (SciPy's convention): with
 ``alternative="greater"`` the alternative is that x tends to be larger than y.
 """
 
+import functools
 import warnings
 from dataclasses import dataclass, field
 
@@ -457,9 +458,26 @@ def _signrank_quantile(p, n):
     return int(np.searchsorted(cdf, p - 10 * np.finfo(float).eps, side="left"))
 
 
-def _walsh_averages(d):
-    i, j = np.triu_indices(d.size)
-    return np.sort((d[i] + d[j]) / 2)
+def _walsh_averages(d, *, sort=True):
+    """The Walsh averages ``(d_i + d_j)/2, i <= j``, sorted unless ``sort`` is
+    False (for order statistics by selection, or the median)."""
+    i, j = _upper_pairs(d.size)
+    w = (d[i] + d[j]) / 2
+    return np.sort(w) if sort else w
+
+
+@functools.lru_cache(maxsize=4)
+def _upper_pairs(n):
+    """``np.triu_indices(n)``, read-only, kept for the next comparison of as
+    many data sets (a report runs hundreds)."""
+    i, j = np.triu_indices(n)
+    i.flags.writeable = j.flags.writeable = False
+    return i, j
+
+
+def _order_statistics(w, ks):
+    """``np.sort(w)[ks]`` by selection, O(len(w)) instead of a sort."""
+    return np.partition(w, ks)[ks]
 
 
 def _hodges_lehmann_interval(d, tail):
@@ -478,17 +496,19 @@ def _hodges_lehmann_interval(d, tail):
     n = d.size
     if n == 0:  # every difference was a zero and dropped: the point 0
         return 0.0, 0.0, 0.0
-    w = _walsh_averages(d)
+    w = _walsh_averages(d, sort=False)
     m = w.size
     if n >= 50:
         q = max(_signrank_quantile(tail, n), 1)
-        return w[q - 1], w[m - q], tail
+        low, high = _order_statistics(w, [q - 1, m - q])
+        return low, high, tail
     cdf = _signrank_cdf_table(n)
     # number of k with P(V <= k) <= tail (with R's fuzz); q = that number
     q = int(np.searchsorted(cdf, tail + 10 * np.finfo(float).eps, side="right"))
     if q == 0:
         return -np.inf, np.inf, 0.0
-    return w[q - 1], w[m - q], float(cdf[q - 1])
+    low, high = _order_statistics(w, [q - 1, m - q])
+    return low, high, float(cdf[q - 1])
 
 
 def _widest_level(n, one_sided):
@@ -535,7 +555,7 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
     has_ties = bool(np.any(tie_counts > 1))
     details.update(r_plus=r_plus, r_minus=r_minus, n_used=n)
     # Hodges-Lehmann estimate on the differences the test uses
-    estimate = float(np.median(_walsh_averages(d))) if n else 0.0
+    estimate = float(np.median(_walsh_averages(d, sort=False))) if n else 0.0
     two_sided_stat = min(r_plus, r_minus)
     if zero_method == "wilcox":
         statistic = r_plus  # R's V
