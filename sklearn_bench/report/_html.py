@@ -618,8 +618,8 @@ def write_report(
     ``out_dir/tables/*.csv``; in a large study (many data sets or learners) the
     page shows the first rows of the per-data-set tables in collapsed sections
     and links the CSV files, and draws the critical difference diagram only up
-    to :data:`MAX_DIAGRAM_LEARNERS` learners. Needs matplotlib (the ``plot``
-    extra).
+    to 25 learners (saying so in its place beyond). Needs matplotlib (the
+    ``plot`` extra).
 
     Parameters
     ----------

@@ -165,9 +165,9 @@ def test_large_study_links_whole_tables_as_csv_and_caps_the_page(tmp_path):
     analysis = write_report(result, tmp_path, analyses=("effects", "friedman"))
     page = (tmp_path / "report.html").read_text()
     assert len(analysis.within) == 75 and MAX_DETAIL_ROWS == 30
-    details = re.search(r'<details class="long">(.*?)</details>', page, re.S)
+    details = re.findall(r'<details class="long">(.*?)</details>', page, re.S)
     within = re.search(r'<table id="table-within".*?</table>', page, re.S).group(0)
-    assert within in details.group(1)
+    assert any(within in d for d in details)
     assert within.count("<tr>") == 1 + 30  # the head and the first 30 rows
     assert "first 30 of 75 rows" in within
     assert 'href="tables/within_dataset_intervals.csv"' in within
