@@ -522,15 +522,41 @@ class _SortedWalsh:
 
     def masses(self, w):
         """``(w' A_above w, w' A_below w)`` for each row of ``w``."""
-        ws = np.ascontiguousarray(w.T)[self.order]  # sorted, one draw a column
+        ws = _transposed(w)[self.order]  # sorted, one draw a column
         c = np.zeros((ws.shape[0] + 1, ws.shape[1]))
         np.cumsum(ws, axis=0, out=c[1:])
-        above = c[-1] - 0.5 * (c[self.above_hi] + c[self.above_lo])
-        below = 0.5 * (c[self.below_lo] + c[self.below_hi])
+        # 0.5 * (x + x) is x exactly: one gather when no sum ties a bound
+        hi = c[self.above_hi]
+        half = (
+            hi
+            if np.array_equal(self.above_hi, self.above_lo)
+            else 0.5 * (hi + c[self.above_lo])
+        )
+        above = c[-1] - half
+        lo = c[self.below_lo]
+        below = (
+            lo
+            if np.array_equal(self.below_lo, self.below_hi)
+            else 0.5 * (lo + c[self.below_hi])
+        )
         return (
             np.einsum("ib,ib->b", ws, above),
             np.einsum("ib,ib->b", ws, below),
         )
+
+
+def _transposed(w):
+    """``w.T`` as a C-ordered array (kept with shared draws, see
+    :func:`shared_dirichlet_draws`)."""
+    shared = _SHARED_DRAWS
+    key = ("transposed", id(w))
+    if shared is not None and not w.flags.writeable:  # a kept, shared batch
+        if key not in shared:
+            wt = np.ascontiguousarray(w.T)
+            wt.flags.writeable = False
+            shared[key] = (w, wt)  # w kept alive: its id stays its own
+        return shared[key][1]
+    return np.ascontiguousarray(w.T)
 
 
 def _rng(random_state):
