@@ -254,7 +254,12 @@ def _build_table(
     centre = result.aggregate(metric, stat)
     if stat == "mean":
         std = result.aggregate(metric, "std")
-        spread = {(d, m): std.loc[d, m] for d in centre.index for m in centre.columns}
+        std = std.reindex(index=centre.index, columns=centre.columns).to_numpy()
+        spread = {
+            (d, m): std[i, j]
+            for i, d in enumerate(centre.index)
+            for j, m in enumerate(centre.columns)
+        }
     else:
         q1 = result.aggregate(metric, lambda v: v.quantile(0.25))
         q3 = result.aggregate(metric, lambda v: v.quantile(0.75))
