@@ -10,7 +10,7 @@ from .. import plotting
 # each is a figure, and hundreds would neither render quickly nor be read. With
 # many learners fewer: at most this many learner rows over all of them.
 _MAX_DISTRIBUTIONS = 20
-_MAX_DISTRIBUTION_ROWS = 200
+_MAX_DISTRIBUTION_ROWS = 120
 
 
 
