@@ -181,7 +181,7 @@ def _table(
         text += (
             f" (first {max_rows} of {n:,} rows; all in {where})"
             if cut
-            else f" <span class=\"csv\">(CSV: {where})</span>"
+            else f' <span class="csv">(CSV: {where})</span>'
         )
     table = (
         f'<table id="{table_id}" class="data"><caption>{text}</caption>'
@@ -742,8 +742,7 @@ def write_report(
         ),
         bayesian_html(result, analysis) if "bayesian" in analyses else "",
         '<section id="figures"><h2>Figures</h2>',
-        fig("critical_difference")
-        or _skipped_figure(analysis, "critical_difference"),
+        fig("critical_difference") or _skipped_figure(analysis, "critical_difference"),
         fig(*distributions, "forest"),
         "</section>",
         _power(analysis, fig("power", "datasets_needed")),
