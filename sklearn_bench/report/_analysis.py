@@ -170,17 +170,31 @@ def _why_not(exc):
     return text
 
 
-def _within(result, mean, greater_is_better, level, metric, notes):
+def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
+    """Each learner against the best on each data set; ``tests`` (a dict, if
+    given) keeps each test, or its error message, by ``(learner, best, data
+    set, metric)`` for the other tables of the report (see
+    :func:`within_test`)."""
+    tests = {} if tests is None else tests
     rows = []
     for dataset in mean.index:
         row_means = mean.loc[dataset].dropna()
         if row_means.empty:
             continue
         best = row_means.idxmax() if greater_is_better else row_means.idxmin()
+        others = [m for m in row_means.index if m != best]
+        batch = _within_batch(result, others, best, level, metric, dataset)
         for learner in mean.columns:
             if learner == best or not np.isfinite(mean.loc[dataset, learner]):
                 continue
             entry = {"dataset": dataset, "learner": learner, "reference": best}
+            if learner in batch:
+                res = batch[learner]
+                tests[learner, best, dataset, metric] = res
+                entry.update(estimate=res.estimate, low=res.low, high=res.high)
+                entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
+                rows.append(entry)
+                continue
             try:
                 res, (ci,) = _interval(
                     result,
@@ -191,17 +205,66 @@ def _within(result, mean, greater_is_better, level, metric, notes):
                     levels=[level],
                 )
             except ValueError as exc:
+                tests[learner, best, dataset, metric] = str(exc)
                 notes.append(
                     f"No interval for {learner} − {best} on {dataset}: {_why_not(exc)}"
                 )
                 entry.update(estimate=np.nan, low=np.nan, high=np.nan)
                 entry.update(pvalue=np.nan, n=0, method="")
             else:
+                tests[learner, best, dataset, metric] = res
                 entry.update(estimate=res.estimate, low=ci.low, high=ci.high)
                 entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
             rows.append(entry)
     columns = ["dataset", "learner", "reference", "estimate", "low", "high"]
     return pd.DataFrame(rows, columns=[*columns, "pvalue", "n", "method"])
+
+
+def _within_batch(result, learners, best, level, metric, dataset):
+    """The default test of each of ``learners`` against ``best`` on
+    ``dataset``, all at once when they share one design (the corrected t, see
+    :func:`~sklearn_bench.results._within.corrected_t_block`): ``{learner:
+    namespace of estimate, low, high, pvalue, n, method}``, bit for bit what
+    ``paired_test`` and its interval give; empty when they cannot be batched
+    (those, and constant differences, are tested one by one)."""
+    from types import SimpleNamespace
+
+    from ..results._within import corrected_t_block
+    from ..stats._paired import _t_test_rows
+
+    block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
+    if block is None or block[0].shape[0] < 2:
+        return {}
+    x, y, ratio = block
+    out = _t_test_rows(x, y, ratio, level)
+    return {
+        learner: SimpleNamespace(
+            estimate=float(out["estimate"][j]),
+            low=float(out["low"][j]),
+            high=float(out["high"][j]),
+            pvalue=float(out["pvalue"][j]),
+            n=int(x.shape[0]),
+            method="corrected_t",
+        )
+        for j, learner in enumerate(learners)
+        if not out["constant"][j]
+    }
+
+
+def within_test(result, analysis, a, b, dataset):
+    """``result.paired_test(a, b, dataset=dataset)`` with the analysis' metric
+    and the default method, taken from the tests the analysis already ran
+    within each data set when it ran this one (raising its ``ValueError`` if it
+    failed), so that no table of a report runs a test twice. A test run in a
+    batch (:func:`_within_batch`) is a namespace with its ``estimate``,
+    ``pvalue``, ``n`` and ``method``."""
+    tests = analysis.cache.get(("within_tests", id(result.scores)), {})
+    hit = tests.get((a, b, str(dataset), analysis.metric))
+    if hit is None:
+        return result.paired_test(a, b, dataset=dataset, metric=analysis.metric)
+    if isinstance(hit, str):
+        raise ValueError(hit)
+    return hit
 
 
 def _holm_levels(pvalues, alpha):
@@ -327,10 +390,36 @@ def _power(
         row, out["power"], out["n_needed"] = at(delta)
         out["sigma"] = float(row["sigma"])
     if abs(observed) > 0:
-        _, out["posthoc_power"], out["posthoc_n_needed"] = at(abs(observed))
+        try:
+            _, out["posthoc_power"], out["posthoc_n_needed"] = at(abs(observed))
+        except ValueError:  # a difference too small for any number of data sets
+            pass
     if delta is None and out["posthoc_power"] is None:
         return None, f"no Δ was given and {a} and {b} do not differ on average"
     return out, ""
+
+
+def _incomplete_datasets(result, metric):
+    """The data sets on which some learner lacks a replicate's performance (not
+    run, or NaN: a failed task), or that have none at all."""
+    from ..results._select import performance_arrays
+
+    arrays = performance_arrays(result, metric)
+    n_d = arrays["count"].shape[0]
+    # Replicates of each data set: distinct (data set, replicate) pairs.
+    d, rep = arrays["dataset"], arrays["replicate"]
+    order = np.lexsort((rep, d))
+    d, rep = d[order], rep[order]
+    first = np.ones(d.size, dtype=bool)
+    first[1:] = (np.diff(d) != 0) | (np.diff(rep) != 0)
+    n_rep = np.bincount(d[first], minlength=n_d)
+    bad = (
+        (n_rep == 0)
+        | (arrays["count"] != n_rep[:, None]).any(axis=1)
+        | (arrays["n_nan"] > 0).any(axis=1)
+    )
+    names = list(result.datasets)
+    return {names[i] for i in np.flatnonzero(bad)}
 
 
 def _subset(result, datasets):
@@ -638,13 +727,7 @@ def analyse_result(
     # A data set with a NaN replicate performance (a failed or missing task) is
     # left out of the analyses across data sets, which need every learner on
     # every replicate.
-    perf = result.performance(metric)
-    incomplete = set()
-    for dataset, sub in perf.groupby("dataset", observed=False):
-        wide = sub.pivot(index="replicate", columns="learner", values="value")
-        wide = wide.reindex(columns=result.learners)
-        if wide.empty or wide.isna().any().any():
-            incomplete.add(str(dataset))
+    incomplete = _incomplete_datasets(result, metric)
     # A data set of a partial store may have no committed task at all: it is in
     # result.datasets but not in ``mean``.
     complete = mean.drop(index=[d for d in mean.index if d in incomplete])
@@ -701,7 +784,8 @@ def analyse_result(
     else:
         why_not = ""
 
-    within = _within(full, mean, gib, level, metric, notes)
+    within_tests = {}
+    within = _within(full, mean, gib, level, metric, notes, within_tests)
     if "effects" in analyses and within["n"].gt(0).any():
         max_rep = int(n_rep.max().max())
         # The method the within-data-set tests actually used (paired_test's).
@@ -903,5 +987,5 @@ def analyse_result(
         delta=delta,
         delta_source=delta_source,
         analyses=tuple(analyses),
-        cache=peer_cache,
+        cache={**peer_cache, ("within_tests", id(full.scores)): within_tests},
     )

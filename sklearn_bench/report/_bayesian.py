@@ -93,7 +93,11 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
         )
     rows = []
     options = {"rope": rope, "metric": metric}
-    with warnings.catch_warnings(record=True) as caught:
+    from ..stats._bayesian import shared_dirichlet_draws
+
+    # One seed for every comparison across data sets: their Dirichlet draws are
+    # the same, drawn once (shared_dirichlet_draws changes no number).
+    with warnings.catch_warnings(record=True) as caught, shared_dirichlet_draws():
         warnings.simplefilter("always", RuntimeWarning)
         datasets = list(analysis.mean.index)
         if len(datasets) >= 2:
@@ -142,7 +146,13 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
         within_notes = set()
         for dataset, group in analysis.within.groupby("dataset", sort=False):
             reference = group["reference"].iloc[0]
+            batch = _within_batch(
+                result, list(group["learner"]), reference, dataset, options, threshold
+            )
             for other in group["learner"]:
+                if other in batch:
+                    rows.append(batch[other])
+                    continue
                 try:
                     res = result.bayesian_test(
                         reference, other, dataset=dataset, **options
@@ -156,6 +166,47 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
     table = pd.DataFrame(rows, columns=_COLUMNS)
     analysis.cache[key] = (table, rope, tuple(notes))
     return table.copy(), rope, notes
+
+
+def _within_batch(result, others, reference, dataset, options, threshold):
+    """The rows of the Bayesian correlated t-tests of ``reference`` against
+    each of ``others`` on ``dataset``, all at once when they share one design
+    (:func:`~sklearn_bench.results._within.corrected_t_block`): bit for bit the
+    rows ``bayesian_test`` gives; ``{}`` when they cannot be batched (those,
+    and zero-variance comparisons, are tested one by one)."""
+    from ..results._within import corrected_t_block
+    from ..stats._bayesian import _UNDECIDED, _correlated_t_rows
+
+    metric, rope = options["metric"], float(options["rope"])
+    block = corrected_t_block(result, others, reference, metric=metric, dataset=dataset)
+    if block is None or block[0].shape[0] < 2:
+        return {}
+    y, x, ratio = block  # the reference is x
+    rho = ratio / (1 + ratio)  # as correlated_splits
+    p_greater, p_rope, p_less, constant = _correlated_t_rows(x, y, rope=rope, rho=rho)
+    gib = result.metrics[metric]
+    rows = {}
+    for j, other in enumerate(others):
+        if constant[j]:
+            continue
+        first, second = (p_greater[j], p_less[j]) if gib else (p_less[j], p_greater[j])
+        probs = {reference: float(first), "equivalent": float(p_rope[j])}
+        probs[other] = float(second)
+        decision = next(
+            (name for name, p in probs.items() if p >= threshold), _UNDECIDED
+        )
+        rows[other] = {
+            "scope": dataset,
+            "a": reference,
+            "b": other,
+            "method": "correlated-t",
+            "n": int(x.shape[0]),
+            "P(a better)": probs[reference],
+            "P(equivalent)": probs["equivalent"],
+            "P(b better)": probs[other],
+            "decision": decision,
+        }
+    return rows
 
 
 _WITHOUT_EXTRA = (
@@ -262,7 +313,7 @@ def _register(analysis, table, rope):
 
 def bayesian_html(result, analysis):
     """The ``<section id="bayesian">`` of the report."""
-    from ._html import _table
+    from ._html import MAX_DETAIL_ROWS, MAX_SUMMARY_ROWS, _table
 
     table, rope, notes = bayesian_comparisons_table(result, analysis)
     if len(table):
@@ -271,13 +322,37 @@ def bayesian_html(result, analysis):
         '<section id="bayesian"><h2>Bayesian comparisons</h2>',
         f"<p>{html.escape(_intro(analysis, rope))}</p>",
     ]
-    if len(table):
+    if 0 < len(table) <= MAX_SUMMARY_ROWS:
         parts.append(
             _table(
                 table,
                 "The best learner against each other one",
                 table_id="table-bayesian",
                 index=False,
+                csv="bayesian.csv",
+            )
+        )
+    elif len(table):  # many: across data sets whole, within each collapsed
+        across = table["scope"] == "across data sets"
+        if across.any():
+            parts.append(
+                _table(
+                    table[across],
+                    "Across data sets: the best learner against each other one",
+                    table_id="table-bayesian",
+                    index=False,
+                    csv="bayesian.csv",
+                    max_rows=MAX_SUMMARY_ROWS,
+                )
+            )
+        parts.append(
+            _table(
+                table[~across],
+                "Within each data set: the best learner there against each other one",
+                table_id="table-bayesian-within",
+                index=False,
+                csv="bayesian.csv",
+                max_rows=MAX_DETAIL_ROWS,
             )
         )
     for note in notes:

@@ -7,8 +7,10 @@ import numpy as np
 from .. import plotting
 
 # A study of hundreds of data sets gets the distributions of the first ones only:
-# each is a figure, and hundreds would neither render quickly nor be read.
+# each is a figure, and hundreds would neither render quickly nor be read. With
+# many learners fewer: at most this many learner rows over all of them.
 _MAX_DISTRIBUTIONS = 20
+_MAX_DISTRIBUTION_ROWS = 120
 
 
 
@@ -50,7 +52,14 @@ def make_figures(result, analysis, *, analyses):
 
     figures = {}
     level = f"{analysis.confidence_level:.0%}"
-    if analysis.friedman is not None:
+    from ._html import MAX_DIAGRAM_LEARNERS, _too_many_for_diagram
+
+    readable = len(analysis.mean.columns) <= MAX_DIAGRAM_LEARNERS
+    if analysis.friedman is not None and not readable:
+        analysis.skipped["critical_difference"] = _too_many_for_diagram(
+            analysis, "critical difference diagram", f"{analysis.posthoc_method}.csv"
+        )
+    if analysis.friedman is not None and readable:
         ax = plotting.plot_critical_difference(analysis.friedman)
         ax.set_title(
             f"Average ranks over {analysis.friedman.n_blocks} "
@@ -64,7 +73,10 @@ def make_figures(result, analysis, *, analyses):
             ax.figure,
         )
     if "effects" in analyses:
-        shown = analysis.mean.index[:_MAX_DISTRIBUTIONS]
+        k = max(len(analysis.mean.columns), 1)
+        shown = analysis.mean.index[
+            : max(1, min(_MAX_DISTRIBUTIONS, _MAX_DISTRIBUTION_ROWS // k))
+        ]
         for dataset in shown:
             ax = plotting.performance_distribution(
                 result, dataset, metric=analysis.metric
@@ -151,7 +163,13 @@ def make_figures(result, analysis, *, analyses):
     n_rep = analysis.n_replicates
     matched = analysis.mean.where(n_rep.eq(n_rep.max(axis=1), axis=0))
     counted = matched[matched.notna().sum(axis=1) >= 2]
-    if "win_tie_loss" in analyses and analysis.mean.shape[1] >= 2 and len(counted):
+    if "win_tie_loss" in analyses and not readable:
+        analysis.skipped["win_tie_loss"] = (
+            f"the win/tie/loss map is drawn for at most {MAX_DIAGRAM_LEARNERS} "
+            f"learners (with {analysis.mean.shape[1]} its cells would be "
+            "unreadable); BenchmarkResult.win_tie_loss() gives the counts"
+        )
+    elif "win_tie_loss" in analyses and analysis.mean.shape[1] >= 2 and len(counted):
         ax = plotting.plot_win_tie_loss(
             counted, greater_is_better=analysis.greater_is_better
         )

@@ -47,6 +47,57 @@ figcaption { font-size: 0.9em; color: #555; max-width: 60em; }
            padding: 0.4em 0.8em; }
 code, pre { background: #f6f6f6; }
 pre { padding: 0.6em; overflow-x: auto; font-size: 0.85em; }
+details.long { margin: 0.6em 0 1.2em; }
+details.long > summary { cursor: pointer; font-weight: 600; }
+.csv { font-weight: normal; font-size: 0.9em; }
+th.sortable { cursor: pointer; }
+input.filter { margin: 0.4em 0 0; padding: 0.2em 0.4em; font-size: 0.9em; }
+"""
+
+# Inline (no external resource): click a column head to sort a table, type in
+# the box above a table of 10 rows or more to keep the rows that contain the
+# text. The rows of a long table not on the page are in its CSV file.
+_SCRIPT = """
+(function () {
+  function key(text) {
+    var v = parseFloat(text.replace("\u2212", "-").replace("< ", ""));
+    return isNaN(v) ? null : v;
+  }
+  document.querySelectorAll("table.data").forEach(function (table) {
+    var body = table.tBodies[0];
+    if (!body || body.rows.length < 2) { return; }
+    if (body.rows.length >= 10) {
+      var box = document.createElement("input");
+      box.type = "search";
+      box.className = "filter";
+      box.placeholder = "Filter rows";
+      box.setAttribute("aria-label", "Filter the rows of the table below");
+      box.addEventListener("input", function () {
+        var q = box.value.toLowerCase();
+        Array.prototype.forEach.call(body.rows, function (row) {
+          row.hidden = q !== "" && row.textContent.toLowerCase().indexOf(q) < 0;
+        });
+      });
+      table.parentNode.insertBefore(box, table);
+    }
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
+      th.className = "sortable";
+      th.title = "Sort by this column";
+      th.addEventListener("click", function () {
+        var up = th.getAttribute("data-order") !== "up";
+        th.setAttribute("data-order", up ? "up" : "down");
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (a, b) {
+          var x = a.cells[i].textContent, y = b.cells[i].textContent;
+          var kx = key(x), ky = key(y);
+          var c = kx !== null && ky !== null ? kx - ky : x.localeCompare(y);
+          return up ? c : -c;
+        });
+        rows.forEach(function (row) { body.appendChild(row); });
+      });
+    });
+  });
+})();
 """
 
 _VERSION_PACKAGES = ("scikit-learn", "numpy", "scipy", "pandas", "matplotlib")
@@ -100,20 +151,55 @@ def _cell(value, column=None):
     return f"<td>{_fmt(value, column)}</td>"
 
 
-def _table(df, caption, *, table_id, index=True):
+# A study of many data sets or learners: a table longer than its cap shows its
+# first rows in a collapsed <details>; every table is whole in a CSV file beside
+# the report (tables/*.csv), linked from its caption.
+MAX_DETAIL_ROWS = 30  # per-data-set tables (data sets, within, means, ...)
+MAX_SUMMARY_ROWS = 100  # one row per learner or per pair, across data sets
+
+
+def _table(
+    df, caption, *, table_id, index=True, csv=None, max_rows=None, fold_above=None
+):
+    """An HTML table of ``df``: at most ``max_rows`` rows (the first ones, in a
+    collapsed ``<details>`` when there are more; also collapsed, whole, above
+    ``fold_above`` rows), its caption linking ``tables/<csv>`` (the whole
+    table) when ``csv`` is given."""
+    n = len(df)
+    cut = max_rows is not None and n > max_rows
+    shown = df.iloc[:max_rows] if cut else df
     head = "".join(
         f"<th>{html.escape(str(c))}</th>"
         for c in ([df.index.name or ""] if index else []) + list(df.columns)
     )
     rows = []
-    for idx, row in df.iterrows():
+    for idx, row in shown.iterrows():
         cells = [f"<td>{html.escape(str(idx))}</td>"] if index else []
         cells += [_cell(v, c) for v, c in zip(row.tolist(), df.columns, strict=True)]
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return (
-        f'<table id="{table_id}"><caption>{html.escape(caption)}</caption>'
+    text = html.escape(caption)
+    if csv is not None:
+        where = f'<a href="tables/{html.escape(csv)}">tables/{html.escape(csv)}</a>'
+        text += (
+            f" (first {max_rows} of {n:,} rows; all in {where})"
+            if cut
+            else f' <span class="csv">(CSV: {where})</span>'
+        )
+    table = (
+        f'<table id="{table_id}" class="data"><caption>{text}</caption>'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
+    if cut:
+        return (
+            f'<details class="long"><summary>{html.escape(caption)}: {n:,} rows '
+            f"(first {max_rows} shown; open)</summary>{table}</details>"
+        )
+    if fold_above is not None and n > fold_above:
+        return (
+            f'<details class="long"><summary>{html.escape(caption)}: {n:,} rows '
+            f"(open)</summary>{table}</details>"
+        )
+    return table
 
 
 def _interval_text(low, high):
@@ -129,7 +215,8 @@ def _figure_html(key, title, caption, png_bytes):
     )
 
 
-def _what_was_run(result, analysis, missing):
+def _datasets_table(result, analysis):
+    """One row per data set: its problem, sizes and replicates."""
     info = result.info
     scores = result.scores
     sizes = (
@@ -152,6 +239,11 @@ def _what_was_run(result, analysis, missing):
         if any(key in size for size in recorded.values()):
             sizes_of = [recorded.get(d, {}).get(key, np.nan) for d in datasets.index]
             datasets.insert(1 + (key == "n_features"), column, sizes_of)
+    return datasets
+
+
+def _what_was_run(result, analysis, missing, datasets):
+    info = result.info
     # Every parameter that is not at its default or differs between learners.
     learners = learner_table(result).rename_axis("name")
     versions = _versions()
@@ -168,8 +260,24 @@ def _what_was_run(result, analysis, missing):
             f'<p class="note" id="missing-tasks">Partial run: {missing} task(s) '
             "are missing from the store; the analyses use the finished ones.</p>"
         )
-    parts.append(_table(datasets, "Data sets", table_id="table-datasets"))
-    parts.append(_table(learners, "Learners", table_id="table-learners"))
+    parts.append(
+        _table(
+            datasets,
+            "Data sets",
+            table_id="table-datasets",
+            csv="datasets.csv",
+            max_rows=MAX_DETAIL_ROWS,
+        )
+    )
+    parts.append(
+        _table(
+            learners,
+            "Learners",
+            table_id="table-learners",
+            max_rows=MAX_SUMMARY_ROWS,
+            fold_above=MAX_DETAIL_ROWS // 2,
+        )
+    )
     version_text = ", ".join(f"{k} {v}" for k, v in versions.items())
     parts.append(
         f'<p class="muted">Report made with {html.escape(version_text)}'
@@ -242,6 +350,8 @@ def _effects(analysis):
                 f"Pairwise differences, {pairs_test_words(analysis)} over "
                 f"{analysis.pairs_blocks}",
                 table_id="table-pairs",
+                csv="pairwise_intervals.csv",
+                max_rows=MAX_SUMMARY_ROWS,
             )
         )
     elif "pairs" in analysis.skipped:
@@ -271,6 +381,8 @@ def _effects(analysis):
                 "folds or splits, valid for new data of its kind; n counts them)",
                 table_id="table-within",
                 index=False,
+                csv="within_dataset_intervals.csv",
+                max_rows=MAX_DETAIL_ROWS,
             )
         )
     mean = analysis.mean.copy()
@@ -280,6 +392,8 @@ def _effects(analysis):
             mean,
             f"Mean {analysis.metric} over replicates",
             table_id="table-mean",
+            csv="mean.csv",
+            max_rows=MAX_DETAIL_ROWS,
         )
     )
     parts.append("</section>")
@@ -329,13 +443,22 @@ def _tests(analysis):
         )
         ranks = fr.average_ranks.rename("average rank").to_frame()
         ranks.index.name = "learner"
-        parts.append(_table(ranks, "Average ranks", table_id="table-ranks"))
+        parts.append(
+            _table(
+                ranks,
+                "Average ranks",
+                table_id="table-ranks",
+                max_rows=MAX_SUMMARY_ROWS,
+            )
+        )
         parts.append(
             _table(
                 analysis.posthoc,
                 f"{posthoc_title(analysis)} post-hoc comparisons",
                 table_id="table-posthoc",
                 index=not isinstance(analysis.posthoc.index, pd.RangeIndex),
+                csv=f"{analysis.posthoc_method}.csv",
+                max_rows=MAX_SUMMARY_ROWS,
             )
         )
     parts.append("</section>")
@@ -424,6 +547,8 @@ def _failures(analysis):
                 "Failed tasks (scored NaN)",
                 table_id="table-failures",
                 index=False,
+                csv="failures.csv",
+                max_rows=MAX_DETAIL_ROWS,
             )
         )
     for note in analysis.notes:
@@ -479,11 +604,13 @@ def write_report(
     missing_tasks=0,
     figure_formats=("png", "svg"),
     settings=None,
+    progress=None,
 ):
     """Write ``report.html`` and the figures of a result into ``out_dir``.
 
     The report is one self-contained HTML file (figures embedded as base64 PNG,
-    styles inline, no script, no external resource): what was run, effect
+    styles and a small script that sorts and filters the tables inline, no
+    external resource, works offline): what was run, effect
     sizes with confidence intervals, the tests (Friedman, Nemenyi), the critical
     difference diagram, the performance distributions, the forest plot of
     pairwise intervals, the power of the study, the win/tie/loss map and the
@@ -491,7 +618,12 @@ def write_report(
     ``figure_formats``; the LaTeX tables to ``out_dir/tables/*.tex``
     (:func:`latex_table`); the methods paragraph, generated from what was run
     and the tests the report ran, to ``out_dir/methods.md`` and
-    ``methods.tex``. Needs matplotlib (the ``plot`` extra).
+    ``methods.tex``. Every table is also written whole to
+    ``out_dir/tables/*.csv``; in a large study (many data sets or learners) the
+    page shows the first rows of the per-data-set tables in collapsed sections
+    and links the CSV files, and draws the critical difference diagram only up
+    to 25 learners (saying so in its place beyond). Needs matplotlib (the
+    ``plot`` extra).
 
     Parameters
     ----------
@@ -512,6 +644,9 @@ def write_report(
         ``{name: (value, source)}`` of the analysis settings and where each came
         from (e.g. ``"the run's config"``, ``"command line"``, ``"default"``);
         the report and the methods paragraph list them.
+    progress : bool, default=None
+        Show the report's steps as a progress bar on stderr (tqdm); ``None``
+        shows it when stderr is a terminal.
 
     Returns
     -------
@@ -543,6 +678,8 @@ def write_report(
     out = Path(out_dir)
     fig_dir = out / "figures"
     fig_dir.mkdir(parents=True, exist_ok=True)
+    steps = _Progress(progress)
+    steps.step("analyses")
     analysis = analyse_result(
         result,
         metric=metric,
@@ -556,11 +693,26 @@ def write_report(
     )
     if settings:
         settings = _resolved_settings(settings, analysis)
-    figures = make_figures(result, analysis, analyses=analyses)
+    # Each analysis once per report; the page, the tables and the summary
+    # share them (the Bayesian table through analysis.cache).
+    steps.step("Bayesian comparisons")
+    bayes_table = (
+        bayesian_comparisons_table(result, analysis)[0]
+        if "bayesian" in analyses
+        else None
+    )
+    steps.step("pairwise tests")
     # Pairwise post-hoc tests, each pair on its own (Wilcoxon, Holm).
     pairwise = pairwise_analysis(result, analysis) if "pairwise" in analyses else None
+    steps.step("figures")
+    figures = make_figures(result, analysis, analyses=analyses)
     if pairwise is not None:
-        figures["pairwise_significance"] = pairwise_figure(pairwise)
+        if len(analysis.mean.columns) <= MAX_DIAGRAM_LEARNERS:
+            figures["pairwise_significance"] = pairwise_figure(pairwise)
+        else:
+            analysis.skipped["pairwise_significance"] = _too_many_for_diagram(
+                analysis, "pairwise significance diagram", "pairwise_tests.csv"
+            )
     rendered = {}
     try:
         for key, (fig_title, caption, fig) in figures.items():
@@ -573,28 +725,35 @@ def write_report(
         for _, _, fig in figures.values():
             plt.close(fig)
 
+    steps.step("tables")
+    datasets = _datasets_table(result, analysis)
     write_latex_tables(result, analysis, out / "tables")
+    _write_csv_tables(out / "tables", analysis, datasets, pairwise, bayes_table)
 
     def fig(*keys):
         return "".join(rendered[k] for k in keys if k in rendered)
 
+    steps.step("page")
     distributions = [k for k in rendered if k.startswith("distribution_")]
-    bayes_table = (
-        bayesian_comparisons_table(result, analysis)[0]
-        if "bayesian" in analyses
-        else None
-    )
     sections = [
         bottom_line_html(bottom_line(analysis, bayes_table)),
+        # Sections that sum a large study up go here, right after the bottom
+        # line and before the per-data-set detail.
         leaderboard_section(result, out, analysis),
-        _what_was_run(result, analysis, missing_tasks),
+        _what_was_run(result, analysis, missing_tasks, datasets),
         _settings(settings),
         _effects(analysis),
         _tests(analysis),
-        pairwise_html(analysis, pairwise, fig("pairwise_significance")),
+        pairwise_html(
+            analysis,
+            pairwise,
+            fig("pairwise_significance")
+            or _skipped_figure(analysis, "pairwise_significance"),
+        ),
         bayesian_html(result, analysis) if "bayesian" in analyses else "",
         '<section id="figures"><h2>Figures</h2>',
-        fig("critical_difference", *distributions, "forest"),
+        fig("critical_difference") or _skipped_figure(analysis, "critical_difference"),
+        fig(*distributions, "forest"),
         "</section>",
         _power(analysis, fig("power", "datasets_needed")),
         _win_tie_loss(analysis, fig("win_tie_loss")),
@@ -621,10 +780,87 @@ def write_report(
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
         f"<header><h1>{html.escape(title)}</h1>"
         f'<p class="muted">sklearn_bench {__version__}, {stamp}</p>'
-        f"<nav>{nav}</nav></header><main>{''.join(sections)}</main></body></html>\n"
+        f"<nav>{nav}</nav></header><main>{''.join(sections)}</main>"
+        f"<script>{_SCRIPT}</script></body></html>\n"
     )
     (out / "report.html").write_text(page, encoding="utf-8")
     # Last, so that every section above has registered the test it ran
     # (register_test) before the methods paragraph reads them.
     write_methods(result, analysis, out, versions=_versions(), settings=settings)
+    steps.close()
     return analysis
+
+
+# A critical-difference or pairwise-significance diagram stays readable up to
+# about this many learners; beyond, its labels overlap and the report says so.
+MAX_DIAGRAM_LEARNERS = 25
+
+
+def _too_many_for_diagram(analysis, what, csv):
+    k = len(analysis.mean.columns)
+    return (
+        f"the {what} is drawn for at most {MAX_DIAGRAM_LEARNERS} learners (with "
+        f"{k} its labels would overlap); the average ranks above and "
+        f"tables/{csv} give the same comparisons"
+    )
+
+
+def _skipped_figure(analysis, key):
+    reason = analysis.skipped.get(key)
+    if reason is None:
+        return ""
+    what = reason.split(" is drawn")[0].removeprefix("the ").capitalize()
+    return f'<div id="fig-{key}">' + _not_run(what, reason) + "</div>"
+
+
+def _write_csv_tables(folder, analysis, datasets, pairwise, bayes_table):
+    """Every table of the page, whole, as CSV beside it (the page shows the
+    first rows of long ones)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    datasets.to_csv(folder / "datasets.csv")
+    analysis.mean.rename_axis("dataset").to_csv(folder / "mean.csv")
+    analysis.within.to_csv(folder / "within_dataset_intervals.csv", index=False)
+    if len(analysis.pairs):
+        analysis.pairs.to_csv(folder / "pairwise_intervals.csv")
+    if analysis.posthoc is not None:
+        analysis.posthoc.to_csv(
+            folder / f"{analysis.posthoc_method}.csv", index=False
+        )
+    if pairwise is not None:
+        pairwise.to_frame().to_csv(folder / "pairwise_tests.csv", index=False)
+    if bayes_table is not None and len(bayes_table):
+        bayes_table.to_csv(folder / "bayesian.csv", index=False)
+    if not analysis.failures.empty:
+        analysis.failures.to_csv(folder / "failures.csv", index=False)
+
+
+class _Progress:
+    """The steps of a report as a tqdm bar (as the runner shows its tasks): on
+    when ``progress`` is True, or None and stderr is a terminal."""
+
+    _STEPS = 6
+
+    def __init__(self, progress):
+        import sys
+
+        if progress is None:
+            progress = sys.stderr.isatty()
+        self._bar = None
+        if progress:
+            from tqdm.auto import tqdm
+
+            self._bar = tqdm(total=self._STEPS, desc="report", unit="step")
+        self._started = False
+
+    def step(self, what):
+        if self._bar is None:
+            return
+        if self._started:
+            self._bar.update(1)
+        self._started = True
+        self._bar.set_description(f"report: {what}")
+
+    def close(self):
+        if self._bar is not None:
+            self._bar.update(self._bar.total - self._bar.n)
+            self._bar.close()

@@ -94,18 +94,25 @@ def _cell(centre, spread, stat, digits):
     return f"{centre:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def _significance(result, dataset, best, learners, *, metric, method, correction):
+def _significance(
+    result, dataset, best, learners, *, metric, method, correction, paired=None
+):
     """Adjusted p-values of each learner against the best on one data set, the
-    estimates, the test's name, and the learners that could not be tested."""
+    estimates, the test's name, and the learners that could not be tested.
+    ``paired(a, b, dataset)``, if given, is the default paired test (a report
+    passes the tests it already ran)."""
     kwargs = {} if method is None else {"method": method}
     pvalues, estimates, untested, names = {}, {}, [], set()
     for learner in learners:
         if learner == best:
             continue
         try:
-            res = result.paired_test(
-                learner, best, dataset=dataset, metric=metric, **kwargs
-            )
+            if paired is not None and method is None:
+                res = paired(learner, best, dataset)
+            else:
+                res = result.paired_test(
+                    learner, best, dataset=dataset, metric=metric, **kwargs
+                )
         except ValueError:
             untested.append(learner)
             continue
@@ -208,7 +215,17 @@ def latex_table(
 
 
 def _build_table(
-    result, *, metric, stat, method, correction, alpha, digits, caption, label
+    result,
+    *,
+    metric,
+    stat,
+    method,
+    correction,
+    alpha,
+    digits,
+    caption,
+    label,
+    paired=None,
 ):
     """The table's text and the names (``paired_test`` methods) of the tests it
     ran."""
@@ -237,7 +254,12 @@ def _build_table(
     centre = result.aggregate(metric, stat)
     if stat == "mean":
         std = result.aggregate(metric, "std")
-        spread = {(d, m): std.loc[d, m] for d in centre.index for m in centre.columns}
+        std = std.reindex(index=centre.index, columns=centre.columns).to_numpy()
+        spread = {
+            (d, m): std[i, j]
+            for i, d in enumerate(centre.index)
+            for j, m in enumerate(centre.columns)
+        }
     else:
         q1 = result.aggregate(metric, lambda v: v.quantile(0.25))
         q3 = result.aggregate(metric, lambda v: v.quantile(0.75))
@@ -266,6 +288,7 @@ def _build_table(
                 metric=metric,
                 method=method,
                 correction=correction,
+                paired=paired,
             )
             tested_names |= names
             worse = {
@@ -396,6 +419,7 @@ def write_latex_tables(result, analysis, folder):
     """
     from pathlib import Path
 
+    from ._analysis import within_test
     from ._methods import TestRecord, register_test
 
     folder = Path(folder)
@@ -411,6 +435,7 @@ def write_latex_tables(result, analysis, folder):
         digits=3,
         caption=None,
         label="tab:performance",
+        paired=lambda a, b, dataset: within_test(result, analysis, a, b, dataset),
     )
     written = [folder / "performance.tex"]
     written[0].write_text(table, encoding="utf-8")

@@ -85,7 +85,7 @@ def pairwise_html(analysis, res, figure=""):
         )
     from ..stats import smallest_attainable_pvalue
     from ._format import fmt_interval, fmt_level, fmt_p
-    from ._html import _table
+    from ._html import MAX_SUMMARY_ROWS, _table
 
     frame = res.to_frame()
     table = pd.DataFrame(
@@ -139,6 +139,8 @@ def pairwise_html(analysis, res, figure=""):
             table,
             f"Pairwise {res.method} tests, {res.adjust}-adjusted",
             table_id="table-pairwise",
+            csv="pairwise_tests.csv",
+            max_rows=MAX_SUMMARY_ROWS,
         )
         + figure
         + "</section>"

@@ -7,13 +7,14 @@ computes a statistic.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 _SHOW = 5  # how many offending (learner, data set, replicate) triples to name
 _TASK = ["dataset", "learner", "split"]
+_MAX_SELECTED = 5_000_000  # split scores split_pair keeps for reuse, per result
 
 
 def direction_words(result, metric):
@@ -549,21 +550,128 @@ def scheme_of_cv(cv_repr):
     return _SCHEME_OF_NAME.get(match.group(1))
 
 
-def _scheme_from_structure(rows):
-    """k-fold or holdout from stored split sizes; ``"unknown"`` otherwise."""
-    n_train, n_test = rows["n_train"], rows["n_test"]
+def _scheme_from_structure(replicate, n_train, n_test):
+    """k-fold or holdout from stored split sizes; ``"unknown"`` otherwise.
+
+    ``replicate``, ``n_train``, ``n_test``: int arrays, one entry per split.
+    """
     if (n_train < 0).any() or (n_test < 0).any():
         return "unknown"
     total = n_train + n_test
-    if total.nunique() != 1:
+    if np.unique(total).size != 1:
         return "unknown"
-    per_replicate = n_test.groupby(rows["replicate"]).sum()
-    if (per_replicate == total.iloc[0]).all():
+    reps, inverse = np.unique(replicate, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    per_replicate = np.zeros(reps.size, dtype=np.int64)
+    np.add.at(per_replicate, inverse, n_test)
+    if (per_replicate == total[0]).all():
         return "kfold"
-    folds = rows.groupby("replicate").size()
+    folds = np.bincount(inverse, minlength=reps.size)
     if (folds == 1).all() and (n_test < total).all():
         return "holdout"
     return "unknown"
+
+
+class _SplitTable:
+    """The split scores of one metric, one data set at a time, for
+    :func:`split_pair`: built once per metric and result (a report selects
+    from them thousands of times; rebuilding them per pair was quadratic in
+    the number of data sets), each data set's splits x learners matrices made
+    when first asked for."""
+
+    def __init__(self, result, metric):
+        rows = task_values(result, metric)
+        d = rows["dataset"].cat.codes.to_numpy(np.int64)
+        m = rows["learner"].cat.codes.to_numpy(np.int64)
+        split = rows["split"].to_numpy(np.int64)
+        order = np.lexsort((m, split, d))
+        self.d, self.m, self.split = d[order], m[order], split[order]
+        same = (
+            (np.diff(self.d) == 0) & (np.diff(self.split) == 0) & (np.diff(self.m) == 0)
+        )
+        # Two rows of one (data set, split, learner): pivot_table averages them;
+        # the general path keeps that rule.
+        self.unique = not same.any()
+        self.columns = {
+            name: rows[name].to_numpy()[order]
+            for name in ("value", "replicate", "fold", "n_train", "n_test")
+        }
+        self.starts = np.searchsorted(self.d, np.arange(len(result.datasets) + 1))
+        self.n_learners = len(result.learners)
+        self.learner_code = {name: i for i, name in enumerate(result.learners)}
+        self.dataset_code = {name: i for i, name in enumerate(result.datasets)}
+        self._tables = {}
+        # SplitScores already selected (read-only arrays): a report asks for
+        # the same pair of one data set several times (the test's default
+        # method, its inputs, the Bayesian test). Bounded by its values.
+        self.selected = {}
+        self.n_selected = 0
+
+    def remember(self, key, scores, symmetric):
+        """Keep ``scores`` for ``key = (data set, a, b)`` (arrays made
+        read-only), within a bound; ``symmetric``: b's rows have the same
+        design as a's, so ``(data set, b, a)`` is ``scores`` with x and y
+        swapped."""
+        if self.n_selected > _MAX_SELECTED:
+            self.selected.clear()
+            self.n_selected = 0
+        for name in ("x", "y", "replicate", "fold", "n_train", "n_test"):
+            getattr(scores, name).flags.writeable = False
+        self.selected[key] = (scores, symmetric)
+        self.n_selected += scores.x.size
+        return scores
+
+    def recall(self, key):
+        """The SplitScores kept for ``key``, or of the swapped pair, or None."""
+        if key in self.selected:
+            return self.selected[key][0]
+        dataset, a, b = key
+        scores, symmetric = self.selected.get((dataset, b, a), (None, False))
+        if not symmetric:
+            return None
+        return replace(scores, x=scores.y, y=scores.x)
+
+    def of(self, dataset):
+        """``splits, present, value, replicate, fold, n_train, n_test`` of one
+        data set: sorted split ids and splits x learners matrices."""
+        i = self.dataset_code[dataset]
+        if i in self._tables:
+            return self._tables[i]
+        part = slice(self.starts[i], self.starts[i + 1])
+        splits, row = np.unique(self.split[part], return_inverse=True)
+        row = row.reshape(-1)
+        col = self.m[part]
+        shape = (splits.size, self.n_learners)
+        present = np.zeros(shape, dtype=bool)
+        present[row, col] = True
+        out = {"splits": splits, "present": present}
+        for name, column in self.columns.items():
+            fill = np.nan if name == "value" else -1
+            matrix = np.full(shape, fill, dtype=np.float64 if fill != -1 else np.int64)
+            matrix[row, col] = column[part]
+            out[name] = matrix
+        self._tables = {i: out}  # one data set at a time: the report walks them
+        return out
+
+
+def _split_table(result, metric):
+    """The cached :class:`_SplitTable` of ``metric`` (keyed like
+    :func:`performance_arrays` by the identity of ``result.scores``)."""
+    cache = result.__dict__.setdefault("_split_cache", {})
+    key = (metric, id(result.scores))
+    if key not in cache:
+        cache.clear()
+        cache[key] = _SplitTable(result, metric)
+    return cache[key]
+
+
+def _missing_splits_error(dataset, missing):
+    more = f" and {len(missing) - _SHOW} more" if len(missing) > _SHOW else ""
+    return ValueError(
+        f"Learners are missing on data set {dataset!r}: "
+        f"{'; '.join(missing[:_SHOW])}{more}; a paired analysis needs every "
+        "learner on every split."
+    )
 
 
 def split_pair(result, a, b, *, metric, dataset):
@@ -576,6 +684,9 @@ def split_pair(result, a, b, *, metric, dataset):
     constant and the ``n_test`` of each replicate sum to it, holdout when every
     replicate has one split of that constant total. A simulation problem
     (fresh learning samples, one fixed test sample) is ``"unknown"``.
+
+    The split scores of the metric are indexed once per result (see
+    :class:`_SplitTable`); each call selects two columns of one data set.
 
     Parameters
     ----------
@@ -593,6 +704,66 @@ def split_pair(result, a, b, *, metric, dataset):
     """
     a, b = check_learners(result, [a, b])
     dataset = check_dataset(result, dataset)
+    table = _split_table(result, metric)
+    if not table.unique:
+        return _split_pair_frame(result, a, b, metric=metric, dataset=dataset)
+    ia, ib = table.learner_code[a], table.learner_code[b]
+    key = (dataset, ia, ib)
+    known = table.recall(key)
+    if known is not None:
+        return known
+    t = table.of(dataset)
+    sel = t["present"][:, ia] | t["present"][:, ib]
+    if not sel.any():  # neither learner on this data set: the general path's answer
+        return _split_pair_frame(result, a, b, metric=metric, dataset=dataset)
+    splits = t["splits"][sel]
+    has_a, has_b = t["present"][sel, ia], t["present"][sel, ib]
+    if not (has_a.all() and has_b.all()):
+        missing = [
+            f"{learner!r} on split {split}"
+            for learner, has in ((a, has_a), (b, has_b))
+            for split in splits[~has]
+        ]
+        raise _missing_splits_error(dataset, missing)
+    x, y = t["value"][sel, ia], t["value"][sel, ib]
+    ok = ~(np.isnan(x) | np.isnan(y))
+    names = ("replicate", "fold", "n_train", "n_test")
+    design = {k: t[k][sel, ia] for k in names}
+    symmetric = all(np.array_equal(design[k], t[k][sel, ib]) for k in names)
+    scores = _split_scores(result, dataset, x, y, ok, design)
+    return table.remember(key, scores, symmetric)
+
+
+def _split_scores(result, dataset, x, y, ok, design):
+    """The :class:`SplitScores` of the selected splits (``ok``: both scored)."""
+    replicate = design["replicate"]
+    reps, inverse = np.unique(replicate, return_inverse=True)
+    folds = np.bincount(inverse.reshape(-1), minlength=reps.size)
+    scheme = None
+    if result.datasets.get(dataset) != "simulation":
+        scheme = scheme_of_cv(result.info.get("cv"))
+        if scheme is None:
+            scheme = _scheme_from_structure(
+                replicate, design["n_train"], design["n_test"]
+            )
+    return SplitScores(
+        x=np.asarray(x, dtype=float)[ok],
+        y=np.asarray(y, dtype=float)[ok],
+        replicate=np.asarray(replicate, dtype=np.int64)[ok],
+        fold=np.asarray(design["fold"], dtype=np.int64)[ok],
+        n_train=np.asarray(design["n_train"], dtype=np.int64)[ok],
+        n_test=np.asarray(design["n_test"], dtype=np.int64)[ok],
+        n_dropped=int((~ok).sum()),
+        scheme="unknown" if scheme is None else scheme,
+        n_folds=int(folds.max()) if len(folds) else 0,
+        n_replicates=int(len(folds)),
+    )
+
+
+def _split_pair_frame(result, a, b, *, metric, dataset):
+    """:func:`split_pair` with pandas on the whole table: the general path (rows
+    repeated for one split and learner are averaged, as ``pivot_table`` does),
+    and the reference the indexed path is tested against."""
     rows = task_values(result, metric)
     rows = rows[(rows["dataset"] == dataset) & rows["learner"].isin([a, b])]
     wide = rows.pivot_table(
@@ -606,12 +777,7 @@ def split_pair(result, a, b, *, metric, dataset):
             for learner in (a, b)
             for split in present.index[present[learner].isna()]
         ]
-        more = f" and {len(missing) - _SHOW} more" if len(missing) > _SHOW else ""
-        raise ValueError(
-            f"Learners are missing on data set {dataset!r}: "
-            f"{'; '.join(missing[:_SHOW])}{more}; a paired analysis needs every "
-            "learner on every split."
-        )
+        raise _missing_splits_error(dataset, missing)
     design = (
         rows[rows["learner"] == a]
         .drop_duplicates("split")
@@ -619,23 +785,16 @@ def split_pair(result, a, b, *, metric, dataset):
         .reindex(wide.index)
     )
     ok = wide.notna().all(axis=1).to_numpy()
-    folds = design.groupby("replicate").size()
-    scheme = None
-    if result.datasets.get(dataset) != "simulation":
-        scheme = scheme_of_cv(result.info.get("cv"))
-        if scheme is None:
-            scheme = _scheme_from_structure(design)
-    return SplitScores(
-        x=wide[a].to_numpy(dtype=float)[ok],
-        y=wide[b].to_numpy(dtype=float)[ok],
-        replicate=design["replicate"].to_numpy(dtype=np.int64)[ok],
-        fold=design["fold"].to_numpy(dtype=np.int64)[ok],
-        n_train=design["n_train"].to_numpy(dtype=np.int64)[ok],
-        n_test=design["n_test"].to_numpy(dtype=np.int64)[ok],
-        n_dropped=int((~ok).sum()),
-        scheme="unknown" if scheme is None else scheme,
-        n_folds=int(folds.max()) if len(folds) else 0,
-        n_replicates=int(len(folds)),
+    return _split_scores(
+        result,
+        dataset,
+        wide[a].to_numpy(dtype=float),
+        wide[b].to_numpy(dtype=float),
+        ok,
+        {
+            k: design[k].to_numpy(dtype=np.int64)
+            for k in ("replicate", "fold", "n_train", "n_test")
+        },
     )
 
 
@@ -658,10 +817,12 @@ def blocks_with_missing(result, learners, *, metric):
     perf = perf[perf["learner"].isin(learners)].copy()
     perf["learner"] = perf["learner"].astype(str)
     perf["dataset"] = perf["dataset"].astype(str)
-    order = [d for d in result.datasets if d in set(perf["dataset"])]
+    present = set(perf["dataset"])
+    order = [d for d in result.datasets if d in present]
     grouped = perf.groupby(["dataset", "learner"], observed=True)["value"]
     mean = grouped.mean().unstack("learner")
-    complete = grouped.apply(lambda v: bool(v.notna().all())).unstack("learner")
+    # every replicate has a value (observed groups are never empty)
+    complete = (grouped.count() == grouped.size()).unstack("learner")
     n_rep = perf.groupby(["dataset", "learner"], observed=True)["replicate"].nunique()
     n_rep = n_rep.unstack("learner")
     full = perf.groupby("dataset", observed=True)["replicate"].nunique()

@@ -163,6 +163,61 @@ def five_by_two_inputs(result, a, b, *, metric, dataset):
     return x, y, scope
 
 
+def corrected_t_block(result, learners, reference, *, metric, dataset):
+    """The split scores of several learners and one reference on ``dataset``,
+    for the corrected t of each against the reference at once, or ``None``
+    when the pairs do not share one design.
+
+    They do when every one of ``learners`` and ``reference`` has a finite score
+    on every split of the data set that any of them has, with the same stored
+    replicate, fold and sizes, and the default test there is
+    ``"corrected_t"``: then each pair's units and ``n_test/n_train`` are those
+    :func:`corrected_t_inputs` gives the first pair. Otherwise (failed tasks,
+    missing learners, another default) ``None``: test pair by pair.
+
+    Returns
+    -------
+    x : ndarray of shape (n, len(learners))
+        The learners' scores on the ``n`` units.
+    y : ndarray of shape (n,)
+        The reference's.
+    ratio : float
+        ``n_test/n_train`` of the corrected t.
+    """
+    from ._select import _split_table
+
+    if not learners or result.datasets[dataset] in ("simulation", "competition"):
+        return None
+    table = _split_table(result, metric)
+    if not table.unique:
+        return None
+    t = table.of(dataset)
+    cols = [table.learner_code[m] for m in [*learners, reference]]
+    present = t["present"][:, cols]
+    rows = present.any(axis=1)
+    if not rows.any() or not present[rows].all():
+        return None
+    values = t["value"][rows][:, cols]
+    if not np.isfinite(values).all():
+        return None
+    for name in ("replicate", "fold", "n_train", "n_test"):
+        design = t[name][rows][:, cols]
+        if not (design == design[:, -1:]).all():
+            return None
+    try:
+        if default_method(result, learners[0], reference, metric=metric,
+                          dataset=dataset) != "corrected_t":  # fmt: skip
+            return None
+        x, y, ratio, _, n_dropped = corrected_t_inputs(
+            result, learners[0], reference, metric=metric, dataset=dataset
+        )
+    except ValueError:
+        return None
+    if n_dropped or x.size != values.shape[0]:
+        return None
+    return values[:, :-1], values[:, -1], ratio
+
+
 def conditional_words(result, dataset):
     """What a replicate-level test within ``dataset`` is conditional on."""
     problem = result.datasets[dataset]

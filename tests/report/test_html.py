@@ -35,8 +35,9 @@ def result():
 
 def test_page_is_self_contained_and_ordered(result, tmp_path):
     """H: every <img> is an embedded PNG that decodes, nothing refers outside the
-    file, and the sections come in the order: run, effect sizes, tests, figures,
-    power, failures."""
+    file (no URL, no stylesheet or script file: the one script, which sorts and
+    filters the tables, is inline), and the sections come in the order: run,
+    effect sizes, tests, figures, power, failures."""
     write_report(result, tmp_path, title="T <&>")
     page = (tmp_path / "report.html").read_text()
     images = re.findall(r'<img [^>]*src="([^"]+)"', page)
@@ -44,7 +45,8 @@ def test_page_is_self_contained_and_ordered(result, tmp_path):
     for src in images:
         assert src.startswith("data:image/png;base64,")
         assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
-    assert not re.search(r"https?://|<script|<link", page)
+    assert not re.search(r"https?://|<link|<script[^>]*\bsrc|<iframe|@import", page)
+    assert page.count("<script") == 1 and "<script>" in page
     positions = [
         page.index(f'<section id="{s}">')
         for s in ("run", "effects", "tests", "figures", "power", "failures")
@@ -136,3 +138,47 @@ def test_sections_shown_are_exactly_those_asked_for(result, tmp_path):
         assert '<section id="bottom-line">' in page
         for name, tag in sections.items():
             assert (tag in page) == (name in asked), (asked, name)
+
+
+def test_large_study_links_whole_tables_as_csv_and_caps_the_page(tmp_path):
+    """H: with 26 learners on 3 data sets the per-data-set table of intervals
+    shows its first 30 of 75 rows in a collapsed <details> whose caption links
+    tables/within_dataset_intervals.csv, which holds all 75 rows as the analysis
+    has them; the critical difference diagram (over 25 learners) is replaced in
+    place by a sentence saying why; the bottom line still comes first."""
+    from sklearn_bench.report._html import MAX_DETAIL_ROWS
+
+    rng = np.random.default_rng(3)
+    learners = [f"m{j:02d}" for j in range(26)]
+    rows = [
+        (f"d{d}", m, r, 0.2 + 0.002 * j + rng.normal(0, 0.02))
+        for d in range(3)
+        for j, m in enumerate(learners)
+        for r in range(3)
+    ]
+    df = pd.DataFrame(rows, columns=["data", "model", "rep", "v"])
+    result = BenchmarkResult.from_frame(
+        df, dataset="data", learner="model", value="v", replicate="rep",
+        greater_is_better=False,
+    )  # fmt: skip
+    result.scores["n_train"], result.scores["n_test"] = 100, 36
+    analysis = write_report(result, tmp_path, analyses=("effects", "friedman"))
+    page = (tmp_path / "report.html").read_text()
+    assert len(analysis.within) == 75 and MAX_DETAIL_ROWS == 30
+    details = re.findall(r'<details class="long">(.*?)</details>', page, re.S)
+    within = re.search(r'<table id="table-within".*?</table>', page, re.S).group(0)
+    assert any(within in d for d in details)
+    assert within.count("<tr>") == 1 + 30  # the head and the first 30 rows
+    assert "first 30 of 75 rows" in within
+    assert 'href="tables/within_dataset_intervals.csv"' in within
+    csv = pd.read_csv(tmp_path / "tables" / "within_dataset_intervals.csv")
+    pd.testing.assert_frame_equal(
+        csv[["dataset", "learner", "estimate", "pvalue"]],
+        analysis.within[["dataset", "learner", "estimate", "pvalue"]].reset_index(
+            drop=True
+        ),
+        check_dtype=False,
+    )
+    assert 'id="fig-critical_difference"' in page and "at most 25 learners" in page
+    assert "<img" not in page.split('id="fig-critical_difference"')[1][:300]
+    assert page.index('id="bottom-line"') < page.index('<section id="run">')

@@ -135,3 +135,74 @@ def test_from_frame_labels_are_factorised_once():
     assert result.learners == ["1.0", "2.0", "nan"]
     assert result.scores["fold"].tolist() == [0, 0, 0, 0, 1]
     assert result.scores["error_type"].tolist() == [""] * 5
+
+
+def _split_outcome(func, *args, **kwargs):
+    try:
+        return func(*args, **kwargs)
+    except ValueError as exc:
+        return f"ValueError: {exc}"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_indexed_split_pair_equals_the_pandas_path(seed):
+    """H: split_pair, which indexes the split scores once per metric and selects
+    two columns, gives exactly what the pandas path (a pivot of the whole table
+    per pair) gives, on shuffled scores with folds, sparse replicate ids, failed
+    tasks, NaN scores, learners missing on some splits and data sets, varying
+    split sizes, for every pair and data set: the same arrays bit for bit, the
+    same scheme and counts, or the same error."""
+    rng = np.random.default_rng(seed)
+    df = _scores(seed=seed, n_datasets=5, n_learners=4, n_replicates=4)
+    df["n_train"] = 60
+    df["n_test"] = 30 if seed % 2 else 20  # k-fold (3 x 30 = 90) or not
+    if seed % 3 == 0:
+        df.loc[df["dataset"] == "d1", "n_test"] = -1
+    failed = rng.random(len(df)) < 0.03
+    df["error_type"] = np.where(failed, "ValueError", "")
+    df.loc[rng.random(len(df)) < 0.02, "value"] = np.nan
+    drop = rng.random(len(df)) < 0.02
+    drop |= (df["dataset"] == "d3") & (df["learner"] == 12)
+    df = df[~drop]
+    result = _result(df)
+    for metric in ["loss", "gain"]:
+        for dataset in result.datasets:
+            for a in result.learners:
+                for b in result.learners:
+                    if a == b:
+                        continue
+                    fast = _split_outcome(
+                        _select.split_pair, result, a, b, metric=metric,
+                        dataset=dataset,
+                    )  # fmt: skip
+                    slow = _split_outcome(
+                        _select._split_pair_frame, result, a, b, metric=metric,
+                        dataset=dataset,
+                    )  # fmt: skip
+                    if isinstance(slow, str):
+                        assert fast == slow
+                        continue
+                    for name in slow.__dataclass_fields__:
+                        np.testing.assert_array_equal(
+                            getattr(fast, name), getattr(slow, name), err_msg=name
+                        )
+
+
+def test_split_pair_averages_repeated_rows_as_before():
+    """H: scores with two rows for one (data set, learner, split) take the pandas
+    path (the rows are averaged, as pivot_table does), so the indexed path never
+    silently keeps one of them."""
+    df = _scores(seed=9, n_datasets=2, n_learners=2, n_replicates=3, n_folds=1)
+    df = pd.concat([df, df.iloc[:1].assign(value=df["value"].iloc[0] + 1.0)])
+    result = _result(df)
+    a, b = result.learners
+    row = df.iloc[0]
+    first, second = (a, b) if str(row["learner"]) == a else (b, a)
+    s = _select.split_pair(
+        result, first, second, metric=row["metric"], dataset=row["dataset"]
+    )
+    slow = _select._split_pair_frame(
+        result, first, second, metric=row["metric"], dataset=row["dataset"]
+    )
+    np.testing.assert_array_equal(s.x, slow.x)
+    assert (row["value"] + 0.5) in s.x.round(12)

@@ -353,3 +353,49 @@ def test_zero_prior_strength_is_bayesian_bootstrap():
     assert np.all(res.samples[:, 0] == pytest.approx(1.0))
     res = bayesian_signed_rank(x, y, random_state=0, n_samples=500)
     assert np.all(res.samples[:, 0] < 1)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_signed_rank_sorted_sums_equal_the_quadratic_form(seed, monkeypatch):
+    """H: from _SORTED_FROM pseudo-observations on, the signed-rank test sums the
+    weights of each region in sorted order; on the same draws its thetas equal
+    the quadratic form w' A w to 1e-12 and its probabilities are identical, with
+    differences rounded to 2 decimals (many Walsh sums on the ROPE's edges), zero
+    differences and rope 0."""
+    from sklearn_bench.stats import _bayesian
+
+    rng = np.random.default_rng(seed)
+    n = 140 + 30 * seed
+    y = rng.uniform(0.1, 0.4, n)
+    x = y + np.round(rng.normal(0.005, 0.01, n), 2 if seed % 2 else 8)
+    x[: n // 4] = y[: n // 4]
+    rope = [0.0, 0.01, 0.005, 0.02][seed]
+    sorted_ = bayesian_signed_rank(x, y, rope=rope, random_state=seed, n_samples=3000)
+    monkeypatch.setattr(_bayesian, "_SORTED_FROM", 10**9)
+    quadratic = bayesian_signed_rank(x, y, rope=rope, random_state=seed, n_samples=3000)
+    np.testing.assert_allclose(sorted_.samples, quadratic.samples, rtol=0, atol=1e-12)
+    assert (sorted_.p_greater, sorted_.p_rope, sorted_.p_less) == (
+        quadratic.p_greater,
+        quadratic.p_rope,
+        quadratic.p_less,
+    )
+
+
+def test_shared_dirichlet_draws_change_no_result():
+    """H: inside shared_dirichlet_draws, tests with one integer seed reuse one set
+    of draws and give exactly the results of separate calls (same seed, same
+    stream); a Generator is never shared."""
+    from sklearn_bench.stats._bayesian import shared_dirichlet_draws
+
+    rng = np.random.default_rng(5)
+    y = rng.uniform(0.1, 0.4, 30)
+    xs = [y + rng.normal(0.01 * k, 0.02, 30) for k in range(3)]
+    alone = [bayesian_signed_rank(x, y, rope=0.01, random_state=7) for x in xs]
+    with shared_dirichlet_draws():
+        shared = [bayesian_signed_rank(x, y, rope=0.01, random_state=7) for x in xs]
+        generator = bayesian_signed_rank(
+            xs[0], y, rope=0.01, random_state=np.random.default_rng(7)
+        )
+    for a, b in zip(alone, shared, strict=True):
+        np.testing.assert_array_equal(a.samples, b.samples)
+    np.testing.assert_array_equal(generator.samples, alone[0].samples)

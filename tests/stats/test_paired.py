@@ -626,3 +626,38 @@ def test_permutation_exact_refuses_huge_enumeration():
     """H: exact=True with n > 30 raises instead of enumerating 2**n vectors."""
     with pytest.raises(ValueError, match="`exact=True`"):
         paired_test(np.arange(31.0), np.zeros(31), method="permutation", exact=True)
+
+
+def test_hodges_lehmann_by_selection_equals_the_sorted_walsh_averages():
+    """H: the Hodges-Lehmann interval and estimate, found by selection
+    (np.partition) on unsorted Walsh averages, equal the order statistics and the
+    median of the sorted Walsh averages exactly, for n from 0 to 333 (exact and
+    normal-approximation quantiles), rounded data with ties and several tails."""
+    from sklearn_bench.stats import _paired as P
+
+    def sorted_interval(d, tail):
+        n = d.size
+        if n == 0:
+            return 0.0, 0.0, 0.0
+        i, j = np.triu_indices(n)
+        w = np.sort((d[i] + d[j]) / 2)
+        m = w.size
+        if n >= 50:
+            q = max(P._signrank_quantile(tail, n), 1)
+            return w[q - 1], w[m - q], tail
+        cdf = P._signrank_cdf_table(n)
+        q = int(np.searchsorted(cdf, tail + 10 * np.finfo(float).eps, side="right"))
+        if q == 0:
+            return -np.inf, np.inf, 0.0
+        return w[q - 1], w[m - q], float(cdf[q - 1])
+
+    rng = np.random.default_rng(0)
+    for n in [0, 1, 2, 3, 4, 7, 20, 49, 50, 51, 120, 333]:
+        for _ in range(5):
+            d = np.round(rng.normal(size=n), int(rng.integers(1, 6)))
+            for tail in (0.005, 0.025, 0.05, 0.1, 0.25):
+                assert P._hodges_lehmann_interval(d, tail) == sorted_interval(d, tail)
+            if n:
+                assert np.median(P._walsh_averages(d, sort=False)) == np.median(
+                    P._walsh_averages(d)
+                )

@@ -1,0 +1,284 @@
+"""Time and peak memory of loading, analysing and reporting large results.
+
+Synthetic error rates (one fold per replicate, stored split sizes n_train = 100,
+n_test = 36, so the tests within each data set run as on a real store: the
+corrected resampled t and the Bayesian correlated t) at three sizes, each in a
+fresh process so that its peak memory is its own:
+
+- ``10k``:  20 learners x   5 data sets x 100 replicates
+- ``100k``: 20 learners x  50 data sets x 100 replicates
+- ``1M``:   20 learners x 500 data sets x 100 replicates (issue 21's goal: the
+  report under 60 s and under 1 GB peak)
+
+and ``wide``: 50 learners x 500 data sets x 10 replicates (250 k rows; issue
+22's goal: ``write_report`` under 15 s on 2 cores, ``report.html`` under 3 MB).
+
+For each size, printed: the time and the peak resident memory (RSS, sampled
+every 20 ms; the process' whole footprint, interpreter and libraries included)
+of loading (``BenchmarkResult.from_frame``, or ``from_store`` of an SQLite store
+written in bulk with ``--store``), of the main analyses on that result
+(``analyse_result``, the Bayesian comparisons, the pairwise tests), and of
+``write_report`` on a freshly loaded result (what ``sklearn-bench report``
+does), with the size of ``report.html``.
+
+Run from the repository root:
+    python benchmarks/report_scale.py                 # every size
+    python benchmarks/report_scale.py --size 1M       # one size
+    python benchmarks/report_scale.py --size wide --store --keep out/
+    python benchmarks/report_scale.py --size 100k --report-only
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SIZES = {
+    "10k": (20, 5, 100),
+    "100k": (20, 50, 100),
+    "1M": (20, 500, 100),
+    "wide": (50, 500, 10),
+}
+N_TRAIN, N_TEST = 100, 36
+
+
+def synthetic_frame(n_learners, n_datasets, n_replicates, seed=0):
+    """Error rates as a long frame: data, model, rep, error."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    d = np.repeat(np.arange(n_datasets), n_learners * n_replicates)
+    m = np.tile(np.repeat(np.arange(n_learners), n_replicates), n_datasets)
+    r = np.tile(np.arange(n_replicates), n_datasets * n_learners)
+    level = rng.uniform(0.05, 0.4, n_datasets)[d]
+    skill = np.linspace(0, 0.03, n_learners)[m]
+    value = np.round(level + skill + rng.normal(0, 0.02, d.size), 3)
+    return pd.DataFrame(
+        {
+            "data": np.array([f"data{i:04d}" for i in range(n_datasets)])[d],
+            "model": np.array([f"learner{j:02d}" for j in range(n_learners)])[m],
+            "rep": r,
+            "error_rate": value,
+        }
+    )
+
+
+def from_frame(df):
+    """``BenchmarkResult.from_frame`` with the split sizes a store would have."""
+    from sklearn_bench import BenchmarkResult
+
+    result = BenchmarkResult.from_frame(
+        df,
+        dataset="data",
+        learner="model",
+        value="error_rate",
+        replicate="rep",
+        greater_is_better=False,
+    )
+    result.scores["n_train"] = N_TRAIN
+    result.scores["n_test"] = N_TEST
+    result.datasets = dict.fromkeys(result.datasets, "real world")
+    return result
+
+
+def write_bulk_store(path, df):
+    """A complete store of ``df``'s scores, written in one transaction."""
+    import sqlite3
+
+    import numpy as np
+
+    from sklearn_bench.results import _store
+
+    datasets = list(dict.fromkeys(df["data"]))
+    learners = list(dict.fromkeys(df["model"]))
+    writer = _store.StoreWriter(path)
+    try:
+        writer.start(
+            {"synthetic": True},
+            [],
+            {
+                "metrics": {"error_rate": False},
+                "datasets": dict.fromkeys(datasets, "real world"),
+                "learners": learners,
+                "info": {"seed": 0},
+            },
+            keep_predictions=False,
+        )
+    finally:
+        writer.close()
+    conn = sqlite3.connect(path)
+    with conn:
+        ordinal = np.arange(len(df)).tolist()
+        data, model = df["data"].tolist(), df["model"].tolist()
+        rep = df["rep"].tolist()
+        conn.executemany(
+            "INSERT INTO tasks (ordinal, dataset, split, replicate, fold, learner) "
+            "VALUES (?, ?, ?, ?, 0, ?)",
+            zip(ordinal, data, rep, rep, model, strict=True),
+        )
+        conn.executemany(
+            "INSERT INTO scores (ordinal, metric_index, dataset, learner, split, "
+            "replicate, fold, metric, value, fit_time, score_time, n_train, n_test, "
+            "error_type, error_message, traceback) VALUES "
+            f"(?, 0, ?, ?, ?, ?, 0, 'error_rate', ?, 0.0, 0.0, {N_TRAIN}, {N_TEST}, "
+            "'', '', '')",
+            zip(ordinal, data, model, rep, rep, df["error_rate"].tolist(), strict=True),
+        )
+    conn.close()
+
+
+class PeakRSS:
+    """Peak resident memory of this process while the block runs (sampled)."""
+
+    def __init__(self, interval=0.02):
+        import psutil
+
+        self._process = psutil.Process()
+        self._interval = interval
+
+    def _watch(self):
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self._process.memory_info().rss)
+            self._stop.wait(self._interval)
+
+    def __enter__(self):
+        self.peak = self._process.memory_info().rss
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+        self._start = time.perf_counter()
+        self._cpu = time.process_time()
+        return self
+
+    def __exit__(self, *exc):
+        self.seconds = time.perf_counter() - self._start
+        self.cpu = time.process_time() - self._cpu
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, self._process.memory_info().rss)
+
+
+def run_size(name, *, store, report_only, keep, timeout_note=""):
+    """Measure one size in this process; returns a dict of measurements."""
+    import warnings
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from sklearn_bench import BenchmarkResult
+    from sklearn_bench.report import analyse_result, write_report
+    from sklearn_bench.report._bayesian import bayesian_comparisons_table
+    from sklearn_bench.report._pairwise import pairwise_analysis
+
+    warnings.simplefilter("ignore")
+    n_learners, n_datasets, n_replicates = SIZES[name]
+    df = synthetic_frame(n_learners, n_datasets, n_replicates)
+    out = {"size": name, "rows": len(df), "shape": SIZES[name], "steps": {}}
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        if store:
+            path = folder / "big.sqlite"
+            start = time.perf_counter()
+            write_bulk_store(path, df)
+            out["store_write"] = time.perf_counter() - start
+
+            def load():
+                return BenchmarkResult.from_store(path)
+        else:
+
+            def load():
+                return from_frame(df)
+
+        def step(key, func):
+            with PeakRSS() as peak:
+                value = func()
+            out["steps"][key] = (peak.seconds, peak.cpu, peak.peak)
+            return value
+
+        if not report_only:
+            result = step("load", load)
+            analysis = step("analyse_result", lambda: analyse_result(result))
+            step("bayesian", lambda: bayesian_comparisons_table(result, analysis))
+            step("pairwise", lambda: pairwise_analysis(result, analysis))
+            del result, analysis
+        target = Path(keep) / name if keep else folder / "report"
+        result = step("report: load", load)
+        step(
+            "report: write_report",
+            lambda: write_report(result, target, figure_formats=("png",)),
+        )
+        out["html_bytes"] = (target / "report.html").stat().st_size
+        out["files"] = sum(1 for p in target.rglob("*") if p.is_file())
+    import resource
+
+    out["max_rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return out
+
+
+def _mb(n):
+    return f"{n / 2**20:,.0f} MB"
+
+
+def show(m):
+    k, j, r = m["shape"]
+    print(f"\n{m['size']}: {m['rows']:,} rows ({k} learners x {j} data sets x {r} "
+          f"replicates); wall-clock and CPU seconds (CPU: less sensitive to other "
+          "processes on the machine)")  # fmt: skip
+    if "store_write" in m:
+        print(f"  (store written in bulk in {m['store_write']:.1f} s)")
+    for key, (seconds, cpu, peak) in m["steps"].items():
+        print(f"  {key:22s} {seconds:8.2f} s  CPU {cpu:8.2f} s   peak RSS {_mb(peak)}")
+    wall = m["steps"]["report: load"][0] + m["steps"]["report: write_report"][0]
+    cpu = m["steps"]["report: load"][1] + m["steps"]["report: write_report"][1]
+    print(f"  {'report (load + write)':22s} {wall:8.2f} s  CPU {cpu:8.2f} s   max "
+          f"RSS {_mb(m['max_rss'])}; report.html {m['html_bytes'] / 1e6:.2f} MB, "
+          f"{m['files']} files")  # fmt: skip
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--size", choices=list(SIZES), action="append", help="repeatable"
+    )
+    parser.add_argument("--store", action="store_true", help="load from SQLite")
+    parser.add_argument("--report-only", action="store_true", help="skip the breakdown")
+    parser.add_argument("--keep", help="write the reports under this folder")
+    parser.add_argument("--timeout", type=float, default=1800.0)
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        m = run_size(
+            args.child, store=args.store, report_only=args.report_only, keep=args.keep
+        )
+        print("RESULT " + json.dumps(m))
+        return
+    for name in args.size or list(SIZES):
+        print(f"\n{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
+        cmd = [sys.executable, __file__, "--child", name]
+        cmd += ["--store"] * args.store + ["--report-only"] * args.report_only
+        cmd += ["--keep", args.keep] if args.keep else []
+        try:
+            done = subprocess.run(
+                cmd, capture_output=True, text=True, timeout=args.timeout
+            )
+        except subprocess.TimeoutExpired:
+            print(f"\n{name}: did not finish in {args.timeout:.0f} s")
+            continue
+        lines = [ln for ln in done.stdout.splitlines() if ln.startswith("RESULT ")]
+        if done.returncode or not lines:
+            print(f"\n{name}: failed\n{done.stderr[-3000:]}")
+            continue
+        show(json.loads(lines[-1][len("RESULT ") :]))
+
+
+if __name__ == "__main__":
+    main()
