@@ -428,8 +428,8 @@ def bayesian_plackett_luce(
     {'A': 1.2, 'B': 1.9, 'C': 2.9}
     >>> res.best()
     'A'
-    >>> round(res.p_above.loc["A", "C"], 2)
-    0.92
+    >>> float(round(res.p_above.loc["A", "C"], 2))
+    0.98
     """
     values, learners, _ = _check_scores(scores)
     if not isinstance(greater_is_better, bool | np.bool_):
