@@ -15,6 +15,7 @@ average ranks, with the rank-posterior plot.
 import html
 import warnings
 
+import numpy as np
 import pandas as pd
 
 _THRESHOLD = 0.95
@@ -97,6 +98,7 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
             "practical equivalence)."
         )
     rows = []
+    across_results = []  # the hierarchical fits, for the simplex figure
     options = {"rope": rope, "metric": metric}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
@@ -144,6 +146,8 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
                     notes.append(f"Not across data sets: {exc}")
                     break
                 rows.append(_row("across data sets", res, threshold))
+                if res.method == "hierarchical":
+                    across_results.append(res)
         within_notes = set()
         for dataset, group in analysis.within.groupby("dataset", sort=False):
             reference = group["reference"].iloc[0]
@@ -160,6 +164,7 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
     notes.extend(sorted({str(w.message) for w in caught}))
     table = pd.DataFrame(rows, columns=_COLUMNS)
     analysis.cache[key] = (table, rope, tuple(notes))
+    analysis.cache[("bayesian_hierarchical_fits", threshold)] = tuple(across_results)
     return table.copy(), rope, notes
 
 
@@ -435,6 +440,49 @@ def _ranking_html(result, analysis):
     return "".join(parts)
 
 
+_MAX_SIMPLEX = 4  # simplex panels of hierarchical fits in the report
+
+
+def _simplex_html(analysis):
+    """The simplex of the hierarchical model's draws, best against the others."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from ..plotting import plot_posterior_simplex
+    from ._html import _figure_html
+
+    fits = analysis.cache.get(("bayesian_hierarchical_fits", _THRESHOLD), ())
+    fits = list(fits)[:_MAX_SIMPLEX]
+    if not fits:
+        return ""
+    fig, axes = plt.subplots(
+        1, len(fits), figsize=(4.2 * len(fits), 4.2), layout="constrained"
+    )
+    axes = np.atleast_1d(axes)
+    try:
+        for ax, res in zip(axes, fits, strict=True):
+            a, b = res.labels
+            plot_posterior_simplex(res, ax=ax, title=f"{a} vs {b}")
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=110)
+    finally:
+        plt.close(fig)
+    return _figure_html(
+        "bayesian_simplex",
+        "Posterior of the hierarchical model (next data set)",
+        "Each point is one posterior draw of the probabilities of (a better, "
+        "equivalent, b better) on the next data set, coloured by the most "
+        "probable region (Benavoli et al. 2017, Figs. 7–9)"
+        + (
+            f"; the first {_MAX_SIMPLEX} comparisons."
+            if len(fits) == _MAX_SIMPLEX
+            else "."
+        ),
+        buffer.getvalue(),
+    )
+
+
 def bayesian_html(result, analysis):
     """The ``<section id="bayesian">`` of the report."""
     from ._html import _table
@@ -457,6 +505,7 @@ def bayesian_html(result, analysis):
         )
     for note in notes:
         parts.append(f'<p class="note">{html.escape(note)}</p>')
+    parts.append(_simplex_html(analysis))
     parts.append(_ranking_html(result, analysis))
     parts.append("</section>")
     return "".join(parts)

@@ -76,8 +76,9 @@ def test_table_is_the_result_methods_numbers(monkeypatch):
 @pytest.mark.report_mcmc
 def test_html_section_and_summary_lines():
     """H: the HTML section states the ROPE, the methods and the threshold and
-    holds the table; the summary prints the across-data-set probabilities under
-    "2. Sensitivity analyses", before "3. Power"."""
+    holds the table (and, with the [bayes] extra, the simplex of the
+    hierarchical model's draws); the summary prints the across-data-set
+    probabilities under "2. Sensitivity analyses", before "3. Power"."""
     result = _result()
     analysis = analyse_result(result)
     page = bayesian_html(result, analysis)
@@ -90,6 +91,8 @@ def test_html_section_and_summary_lines():
     name = (
         "hierarchical model" if _bayesian._hierarchical_available() else "signed-rank"
     )
+    # with the extra: the simplex of the hierarchical draws (issue 23)
+    assert ('id="fig-bayesian_simplex"' in page) == (name == "hierarchical model")
     start = text.index(f"Bayesian {name} across data sets (ROPE ±0.01")
     assert text.index("2. Sensitivity analyses") < start < text.index("3. Power")
     assert f"P({analysis.best} better) = " in text[start:]
