@@ -10,7 +10,12 @@ import os
 
 import pytest
 
-_NEEDS_BAYES = ("sklearn_bench/stats/_hierarchical.py",)
+_NEEDS_BAYES = (
+    "sklearn_bench/stats/_hierarchical.py",
+    "sklearn_bench/stats/_plackett_luce.py",
+)
+# doctests elsewhere that fit the Plackett–Luce model (by item name)
+_NEEDS_BAYES_ITEMS = (".plot_rank_posterior", ".BenchmarkResult.bayesian_ranking")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -20,8 +25,11 @@ def pytest_collection_modifyitems(config, items):
         return
     skip = pytest.mark.skip(reason='needs pip install "sklearn-bench[bayes]"')
     for item in items:
-        if str(item.fspath).replace(os.sep, "/").endswith(_NEEDS_BAYES):
+        if str(item.fspath).replace(os.sep, "/").endswith(
+            _NEEDS_BAYES
+        ) or item.name.endswith(_NEEDS_BAYES_ITEMS):
             item.add_marker(skip)
+
 
 # Scripts that generate reference values with tools the suite does not need
 # (baycomp + PyStan): kept beside their output, never imported by pytest.

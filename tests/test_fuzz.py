@@ -512,6 +512,18 @@ def _bayes_plot(fn_name, method="signed_rank"):
     return call
 
 
+def _rank_plot(result=None, **params):
+    """plot_rank_posterior on a small Plackett–Luce fit (issue 23)."""
+    from sklearn_bench import stats
+    from sklearn_bench.plotting import plot_rank_posterior
+
+    if result is None:
+        result = stats.bayesian_plackett_luce(
+            PERF, n_chains=1, n_samples=50, n_warmup=50, random_state=0
+        )
+    return plot_rank_posterior(result, **params)
+
+
 def _bayes_table(results=None, **params):
     from sklearn_bench.stats import bayesian_table
 
@@ -750,6 +762,32 @@ CASES = [
             "n_samples": 50,
             "n_warmup": 50,
         },
+    ),
+    # -- Bayesian Plackett–Luce ranking (issue 23): bad inputs are refused before any
+    # MCMC; a valid call samples few draws (1 chain x 50)
+    (
+        "bayesian_plackett_luce",
+        S("bayesian_plackett_luce"),
+        {
+            "scores": bad_2d((6, 3)),
+            "greater_is_better": bad_choices(),
+            "prior": bad_scalars(),
+            "level": bad_scalars(),
+            "n_samples": bad_scalars(),
+        },
+        {"scores": PERF, "n_chains": 1, "n_samples": 50, "n_warmup": 50},
+    ),
+    (
+        "BenchmarkResult.bayesian_ranking",
+        _method("bayesian_ranking"),
+        {"learners": bad_names(), "metric": bad_choices(), "prior": bad_scalars()},
+        {"n_samples": 200, "random_state": 0},
+    ),
+    (
+        "plot_rank_posterior",
+        _rank_plot,
+        {"result": bad_choices(), "title": bad_names()},
+        {},
     ),
     (
         "bayesian_sign_test",
@@ -1512,6 +1550,7 @@ NOT_CALLED = {
     "LeaderboardResult", "RankConfidenceSetsResult", "RankStabilityResult",
     "RMAnovaResult", "TukeyHSDResult", "ClassifierComparisonResult",  # issue 24
     "ProportionDifferenceResult", "BiasVarianceResult",  # issue 24, peers
+    "PlackettLuceResult",
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.
 DOCUMENTED_NAN = {

@@ -15,10 +15,16 @@ REFERENCE = TESTS / "reference"
 
 def test_reference_files_are_the_recorded_copies():
     """H: every file of tests/reference is byte-identical to the copy recorded in
-    SHA256SUMS (the R output and published tables are data, never edited)."""
+    SHA256SUMS (the R output, the Stan posteriors and published tables are data,
+    never edited), and every reference JSON or CSV file is listed there."""
     lines = (REFERENCE / "SHA256SUMS").read_text().splitlines()
-    names = {line.split()[1] for line in lines}
-    assert {"cases.json", "README.md"} <= names and len(lines) >= 4
+    listed = {line.split()[1] for line in lines}
+    data = {
+        str(p.relative_to(REFERENCE))
+        for p in REFERENCE.rglob("*")
+        if p.suffix in {".json", ".csv"}
+    }
+    assert data <= listed, sorted(data - listed)
     for line in lines:
         digest, name = line.split()
         assert hashlib.sha256((REFERENCE / name).read_bytes()).hexdigest() == digest

@@ -4,6 +4,7 @@ from ._bayesian import (
     plot_bayesian_posterior,
     plot_posterior_density,
     plot_posterior_simplex,
+    plot_rank_posterior,
 )
 from ._critical_difference import plot_critical_difference
 from ._forest import plot_confidence_intervals
@@ -19,6 +20,7 @@ __all__ = [
     "plot_bayesian_posterior",
     "plot_posterior_density",
     "plot_posterior_simplex",
+    "plot_rank_posterior",
     "metric_bounds",
     "performance_distribution",
     "plot_confidence_intervals",

@@ -4,7 +4,9 @@
   difference of the correlated t-test, the ROPE shaded;
 - :func:`plot_posterior_simplex`: Monte Carlo samples of the three region
   probabilities of the signed-rank or sign test in the probability simplex;
-- :func:`plot_bayesian_posterior`: whichever fits the result.
+- :func:`plot_bayesian_posterior`: whichever fits the result;
+- :func:`plot_rank_posterior`: the rank posteriors of the Bayesian
+  Plackett–Luce model of K learners (Calvo et al. 2018).
 
 matplotlib is imported inside the functions.
 """
@@ -256,11 +258,15 @@ def plot_posterior_simplex(result, *, ax=None, max_points=5000, title=None):
     ax.set_ylim(-0.22, _SQRT3_2 + 0.2)
     ax.set_aspect("equal")
     ax.axis("off")
-    name = {"signed_rank": "signed-rank", "sign": "sign"}[result.method]
+    name = {
+        "signed_rank": "signed-rank test",
+        "sign": "sign test",
+        "hierarchical": "hierarchical model (next data set)",
+    }.get(result.method, result.method)
     ax.set_title(
         title
         if title is not None
-        else f"{a} vs {b}: Bayesian {name} test, rope = {result.rope:g}"
+        else f"{a} vs {b}: Bayesian {name}, rope = {result.rope:g}"
     )
     return ax
 
@@ -297,3 +303,113 @@ def plot_bayesian_posterior(result, *, ax=None, title=None):
     if result.method == "correlated_t":
         return plot_posterior_density(result, ax=ax, title=title)
     return plot_posterior_simplex(result, ax=ax, title=title)
+
+
+def plot_rank_posterior(result, *, ax=None, title=None):
+    """The rank posteriors of the Bayesian Plackett–Luce model of K learners.
+
+    For :func:`~sklearn_bench.stats.bayesian_plackett_luce` (Calvo, Ceberio &
+    Lozano 2018): one row per learner, sorted by expected rank, one column per
+    position ``1 ... K``. Each cell's shade is the posterior probability that
+    the learner holds that position in the most probable ranking (the learners
+    ordered by their Plackett–Luce weights), printed when at least 0.01; a dot
+    and a bar mark the learner's expected rank on a new data set and its
+    credible interval, on the same axis.
+
+    Parameters
+    ----------
+    result : PlackettLuceResult
+    ax : matplotlib.axes.Axes, default=None
+        Axes to draw on; ``None`` makes a new figure.
+    title : str, default=None
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The shaded cells are an image with gid ``"rank-probabilities"``, the
+        dots a collection with gid ``"expected-rank"``, the bars a collection
+        with gid ``"rank-interval"``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from sklearn_bench.plotting import plot_rank_posterior
+    >>> from sklearn_bench.stats import bayesian_plackett_luce
+    >>> rng = np.random.default_rng(0)
+    >>> errors = rng.normal(size=(12, 3)) + [0.0, 0.5, 1.0]
+    >>> res = bayesian_plackett_luce(errors, n_samples=500, random_state=0)
+    >>> ax = plot_rank_posterior(res)
+    >>> ax.images[0].get_gid(), sorted(c.get_gid() for c in ax.collections)
+    ('rank-probabilities', ['expected-rank', 'rank-interval'])
+    """
+    import matplotlib.pyplot as plt
+
+    from ..stats import PlackettLuceResult
+
+    if not isinstance(result, PlackettLuceResult):
+        raise ValueError(
+            "`result` must be a PlackettLuceResult (from bayesian_plackett_luce or "
+            f"BenchmarkResult.bayesian_ranking); got {type(result).__name__}."
+        )
+    if title is not None and not isinstance(title, str):
+        raise ValueError(f"`title` must be a string or None; got {title!r}.")
+    k = result.n_learners
+    order = result.expected_rank.sort_values(kind="stable").index
+    probs = result.rank_probabilities.loc[order].to_numpy()
+    if ax is None:
+        _, ax = plt.subplots(
+            figsize=(1.6 + 0.55 * k, 1.0 + 0.42 * k), layout="constrained"
+        )
+    ax.imshow(
+        probs,
+        cmap="Blues",
+        vmin=0,
+        vmax=1,
+        aspect="auto",
+        extent=(0.5, k + 0.5, k - 0.5, -0.5),
+        gid="rank-probabilities",
+    )
+    if k <= 12:
+        for i in range(k):
+            for j in range(k):
+                if probs[i, j] >= 0.01:
+                    ax.text(
+                        j + 1,
+                        i,
+                        f"{probs[i, j]:.2f}",
+                        ha="center",
+                        va="center",
+                        fontsize=7,
+                        color="white" if probs[i, j] > 0.6 else "black",
+                    )
+    rows = np.arange(k)
+    low = result.expected_rank_interval["low"].loc[order].to_numpy()
+    high = result.expected_rank_interval["high"].loc[order].to_numpy()
+    ax.hlines(
+        rows + 0.3, low, high, color="#d62728", lw=2, gid="rank-interval", zorder=3
+    )
+    ax.scatter(
+        result.expected_rank.loc[order].to_numpy(),
+        rows + 0.3,
+        color="#d62728",
+        s=18,
+        zorder=4,
+        gid="expected-rank",
+    )
+    ax.set_yticks(rows, [str(v) for v in order])
+    ax.set_xticks(np.arange(1, k + 1))
+    ax.set_xlim(0.5, k + 0.5)
+    ax.set_ylim(k - 0.5, -0.5)
+    ax.set_xlabel(
+        "position (1 = best); shade: P(position in the most probable ranking); "
+        f"red: expected rank, {result.level:.0%} interval",
+        fontsize=8,
+    )
+    ax.set_title(
+        title
+        if title is not None
+        else f"Bayesian Plackett–Luce ranking, {result.n_datasets} data sets"
+    )
+    return ax

@@ -5,12 +5,17 @@ probabilities that either is practically better or that they are practically
 equivalent, across data sets (Bayesian signed-rank test on the per-data-set
 means) and within each data set (Bayesian correlated t-test on the units of
 the corrected t, with the correlation from the stored split sizes). Everything goes
-through :meth:`~sklearn_bench.BenchmarkResult.bayesian_test`.
+through :meth:`~sklearn_bench.BenchmarkResult.bayesian_test`. With the [bayes]
+extra and several data sets, the section also ranks all learners with the
+Bayesian Plackett–Luce model (Calvo et al. 2018,
+:meth:`~sklearn_bench.BenchmarkResult.bayesian_ranking`) beside the Friedman
+average ranks, with the rank-posterior plot.
 """
 
 import html
 import warnings
 
+import numpy as np
 import pandas as pd
 
 _THRESHOLD = 0.95
@@ -18,6 +23,7 @@ _N_SAMPLES = 20000
 _SEED = 0
 _HIERARCHICAL_DRAWS = 4000  # 4 chains x 1000: Monte Carlo sd about 0.01
 _MAX_HIERARCHICAL = 10  # comparisons across data sets fitted by MCMC in a report
+_RANKING_DRAWS = 4000  # Plackett–Luce: 4 chains x 1000, MC error of P(first) < 0.003
 _COLUMNS = [
     "scope",
     "a",
@@ -92,6 +98,7 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
             "practical equivalence)."
         )
     rows = []
+    across_results = []  # the hierarchical fits, for the simplex figure
     options = {"rope": rope, "metric": metric}
     from ..stats._bayesian import shared_dirichlet_draws
 
@@ -143,6 +150,8 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
                     notes.append(f"Not across data sets: {exc}")
                     break
                 rows.append(_row("across data sets", res, threshold))
+                if res.method == "hierarchical":
+                    across_results.append(res)
         within_notes = set()
         for dataset, group in analysis.within.groupby("dataset", sort=False):
             reference = group["reference"].iloc[0]
@@ -165,6 +174,7 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
     notes.extend(sorted({str(w.message) for w in caught}))
     table = pd.DataFrame(rows, columns=_COLUMNS)
     analysis.cache[key] = (table, rope, tuple(notes))
+    analysis.cache[("bayesian_hierarchical_fits", threshold)] = tuple(across_results)
     return table.copy(), rope, notes
 
 
@@ -213,7 +223,9 @@ _WITHOUT_EXTRA = (
     'Installing the optional back end (pip install "sklearn-bench[bayes]") would '
     "add the hierarchical model of Corani et al. (2017) across data sets: it uses "
     "every fold score of every data set, shrinks the per-data-set differences and "
-    "gives the probabilities for the next data set."
+    "gives the probabilities for the next data set; and the Bayesian "
+    "Plackett–Luce ranking of all learners (Calvo et al. 2018): each one's "
+    "probability of ranking first and its expected rank on a new data set."
 )
 
 
@@ -311,6 +323,217 @@ def _register(analysis, table, rope):
     )
 
 
+def bayesian_ranking(result, analysis):
+    """The Bayesian Plackett–Luce ranking of all learners for the report.
+
+    Fitted (once per report, seed 0, 4000 draws) when the [bayes] extra is
+    installed and there are at least 2 data sets and 2 learners.
+
+    Parameters
+    ----------
+    result : BenchmarkResult
+    analysis : ReportAnalysis
+
+    Returns
+    -------
+    ranking : PlackettLuceResult or None
+    table : DataFrame or None
+        One row per learner sorted by expected rank: ``learner``,
+        ``P(first)`` and its credible interval, ``P(best)``, ``expected
+        rank`` and its interval, and the Friedman average rank (the
+        frequentist leaderboard) when the report has it.
+    notes : list of str
+        Why the ranking was not fitted, or the sampler's warnings.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.report import analyse_result
+    >>> from sklearn_bench.report._bayesian import bayesian_ranking
+    >>> df = pd.DataFrame({"d": ["p", "p", "q", "q"], "l": ["A", "B"] * 2,
+    ...                    "error_rate": [0.1, 0.2, 0.15, 0.25]})
+    >>> result = BenchmarkResult.from_frame(df, dataset="d", learner="l",
+    ...     value="error_rate", greater_is_better=False)
+    >>> ranking, table, notes = bayesian_ranking(result, analyse_result(result))
+    >>> ranking is None or list(table["learner"]) == ["A", "B"]
+    True
+    """
+    key = ("bayesian_ranking",)
+    if key in analysis.cache:
+        ranking, table, notes = analysis.cache[key]
+        return ranking, None if table is None else table.copy(), list(notes)
+    ranking, table, notes = None, None, []
+    learners = list(analysis.mean.columns)
+    if (
+        len(analysis.mean.index) >= 2
+        and len(learners) >= 2
+        and _hierarchical_available()
+    ):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", RuntimeWarning)
+            try:
+                ranking = result.bayesian_ranking(
+                    learners,
+                    metric=analysis.metric,
+                    n_samples=_RANKING_DRAWS,
+                    random_state=_SEED,
+                )
+            except ValueError as exc:
+                notes.append(f"No Plackett–Luce ranking: {exc}")
+        notes.extend(sorted({str(w.message) for w in caught}))
+    if ranking is not None:
+        frame = ranking.to_frame()
+        pct = f"{ranking.level:.0%}"
+        table = pd.DataFrame(
+            {
+                "learner": frame.index,
+                "P(first)": frame["P(first)"].to_numpy(),
+                f"P(first) {pct} interval": [
+                    f"[{lo:.3f}, {hi:.3f}]"
+                    for lo, hi in zip(
+                        frame["P(first) low"], frame["P(first) high"], strict=True
+                    )
+                ],
+                "P(best)": frame["P(best)"].to_numpy(),
+                "expected rank": frame["expected rank"].to_numpy(),
+                f"rank {pct} interval": [
+                    f"[{lo:.2f}, {hi:.2f}]"
+                    for lo, hi in zip(
+                        frame["rank low"], frame["rank high"], strict=True
+                    )
+                ],
+            }
+        )
+        friedman = getattr(analysis, "friedman", None)
+        if friedman is not None:
+            avg = friedman.average_ranks
+            table["Friedman average rank"] = [
+                float(avg[name]) if name in avg.index else float("nan")
+                for name in frame.index
+            ]
+    analysis.cache[key] = (ranking, table, tuple(notes))
+    return ranking, None if table is None else table.copy(), notes
+
+
+def _ranking_html(result, analysis):
+    """The Plackett–Luce table and the rank-posterior figure, or ``""``."""
+    import io
+
+    from ._html import _figure_html, _table
+    from ._methods import TestRecord, register_test
+
+    ranking, table, notes = bayesian_ranking(result, analysis)
+    parts = []
+    if ranking is not None:
+        register_test(
+            analysis,
+            TestRecord(
+                "bayesian_ranking",
+                "all learners ranked on each data set by their mean performance",
+                "Bayesian Plackett–Luce model with a Dirichlet(1) prior (Calvo, "
+                "Ceberio & Lozano 2018), NumPyro NUTS",
+                f"{ranking.n_datasets} data sets",
+            ),
+        )
+        parts.append(
+            "<h3>Ranking of all learners (Plackett–Luce)</h3><p>"
+            + html.escape(
+                "The rankings of the learners on the data sets modelled as draws "
+                "from one Plackett–Luce distribution (Calvo, Ceberio & Lozano "
+                "2018), Dirichlet(1) prior on the weights, "
+                f"{_RANKING_DRAWS} NUTS draws, seed {_SEED}. P(first): the "
+                "probability that the learner ranks first on a new data set; "
+                "P(best): the posterior probability that it is the learner most "
+                "likely to rank first; expected rank on a new data set (1 = "
+                "best). "
+                + (
+                    f"Ties on {ranking.n_tied} data set(s) broken at random. "
+                    if ranking.n_tied
+                    else ""
+                )
+                + ranking.diagnostics
+            )
+            + "</p>"
+        )
+        parts.append(
+            _table(
+                table,
+                "Bayesian Plackett–Luce ranking beside the Friedman average ranks",
+                table_id="table-bayesian-ranking",
+                index=False,
+            )
+        )
+        import matplotlib.pyplot as plt
+
+        from ..plotting import plot_rank_posterior
+
+        ax = plot_rank_posterior(ranking)
+        fig = ax.figure
+        try:
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="png", dpi=110)
+        finally:
+            plt.close(fig)
+        parts.append(
+            _figure_html(
+                "rank_posterior",
+                "Rank posteriors (Plackett–Luce)",
+                "Shade: posterior probability of each position in the most "
+                "probable ranking; red: expected rank on a new data set and its "
+                "credible interval.",
+                buffer.getvalue(),
+            )
+        )
+    for note in notes:
+        parts.append(f'<p class="note">{html.escape(note)}</p>')
+    return "".join(parts)
+
+
+_MAX_SIMPLEX = 4  # simplex panels of hierarchical fits in the report
+
+
+def _simplex_html(analysis):
+    """The simplex of the hierarchical model's draws, best against the others."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from ..plotting import plot_posterior_simplex
+    from ._html import _figure_html
+
+    fits = analysis.cache.get(("bayesian_hierarchical_fits", _THRESHOLD), ())
+    fits = list(fits)[:_MAX_SIMPLEX]
+    if not fits:
+        return ""
+    fig, axes = plt.subplots(
+        1, len(fits), figsize=(4.2 * len(fits), 4.2), layout="constrained"
+    )
+    axes = np.atleast_1d(axes)
+    try:
+        for ax, res in zip(axes, fits, strict=True):
+            a, b = res.labels
+            plot_posterior_simplex(res, ax=ax, title=f"{a} vs {b}")
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=110)
+    finally:
+        plt.close(fig)
+    return _figure_html(
+        "bayesian_simplex",
+        "Posterior of the hierarchical model (next data set)",
+        "Each point is one posterior draw of the probabilities of (a better, "
+        "equivalent, b better) on the next data set, coloured by the most "
+        "probable region (Benavoli et al. 2017, Figs. 7–9)"
+        + (
+            f"; the first {_MAX_SIMPLEX} comparisons."
+            if len(fits) == _MAX_SIMPLEX
+            else "."
+        ),
+        buffer.getvalue(),
+    )
+
+
 def bayesian_html(result, analysis):
     """The ``<section id="bayesian">`` of the report."""
     from ._html import MAX_DETAIL_ROWS, MAX_SUMMARY_ROWS, _table
@@ -357,6 +580,8 @@ def bayesian_html(result, analysis):
         )
     for note in notes:
         parts.append(f'<p class="note">{html.escape(note)}</p>')
+    parts.append(_simplex_html(analysis))
+    parts.append(_ranking_html(result, analysis))
     parts.append("</section>")
     return "".join(parts)
 
@@ -392,6 +617,18 @@ def bayesian_summary_lines(result, analysis):
             f"   Within data sets (correlated t, {len(within)} comparisons with the "
             "best there): "
             + ", ".join(f"{name}: {count}" for name, count in counts.items())
+            + "."
+        )
+    ranking, _, _ = bayesian_ranking(result, analysis)
+    if ranking is not None:
+        frame = ranking.to_frame()
+        lines.append(
+            "   Bayesian Plackett–Luce ranking, P(first on a new data set) / "
+            "expected rank: "
+            + ", ".join(
+                f"{name} {row['P(first)']:.2f} / {row['expected rank']:.1f}"
+                for name, row in frame.iterrows()
+            )
             + "."
         )
     lines.extend(f"   ({note})" for note in notes[:1])

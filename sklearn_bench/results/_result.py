@@ -1873,6 +1873,88 @@ default="friedman"
             for a, b in pairs
         }
 
+    def bayesian_ranking(
+        self,
+        learners=None,
+        *,
+        metric=None,
+        prior=1.0,
+        n_samples=None,
+        level=0.95,
+        random_state=None,
+    ):
+        """Bayesian Plackett–Luce ranking of the learners over the data sets.
+
+        The model of Calvo, Ceberio & Lozano (2018; scmamp's
+        ``bPlackettLuceModel``) on each data set's ranking of the learners by
+        their mean performance over its replicates, rank 1 = best in the
+        metric's direction: the posterior probability that each learner ranks
+        first on a new data set, its expected rank with a credible interval and
+        the probability that one learner ranks above another, for every pair.
+        Delegates to :func:`~sklearn_bench.stats.bayesian_plackett_luce`, which
+        needs ``pip install "sklearn-bench[bayes]"``.
+
+        Parameters
+        ----------
+        learners : list of str, default=None
+            The learners to rank (all by default), in this order.
+        metric : str, default=None
+            The first metric by default.
+        prior : float or list of float, default=1.0
+            Dirichlet concentration of the weights (one or one per learner).
+        n_samples : int, default=None
+            Posterior draws over the sampler's 4 chains (``None``: 10000, 2500
+            per chain).
+        level : float, default=0.95
+            Level of the credible intervals.
+        random_state : int, numpy Generator or RandomState, default=None
+            Seeds the sampler and the random breaking of tied ranks.
+
+        Returns
+        -------
+        PlackettLuceResult
+            Its description names the metric, its direction and the data sets.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> rng = np.random.default_rng(0)
+        >>> df = pd.DataFrame({"d": np.repeat([f"d{i}" for i in range(10)], 3),
+        ...                    "l": ["A", "B", "C"] * 10,
+        ...                    "error_rate": np.repeat(rng.uniform(0.1, 0.3, 10), 3)
+        ...                         + np.tile([0.0, 0.03, 0.06], 10)
+        ...                         + rng.normal(0, 0.02, 30)})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="error_rate",
+        ...     greater_is_better=False)
+        >>> ranking = result.bayesian_ranking(n_samples=2000, random_state=0)
+        >>> ranking.expected_rank.idxmin()
+        'A'
+        """
+        from ..stats import bayesian_plackett_luce
+
+        metric = self._metric(metric)
+        names = self.learners if learners is None else learners
+        names = _select.check_learners(self, names, at_least=2)
+        table = _select.blocks(self, names, metric=metric)
+        draws = {} if n_samples is None else {"n_samples": -(-n_samples // 4)}
+        res = bayesian_plackett_luce(
+            table,
+            greater_is_better=self.metrics[metric],
+            prior=prior,
+            level=level,
+            random_state=random_state,
+            **draws,
+        )
+        words = _select.direction_words(self, metric)
+        text = (
+            f"{res.description} Scores: {words}; each data set's mean over its "
+            f"replicates, {len(table)} data sets."
+        )
+        return replace(res, description=text)
+
     def to_latex(
         self,
         metric=None,

@@ -63,6 +63,7 @@ from ._multiple_rule_bias import MultipleRuleBiasResult, multiple_rule_bias
 from ._multitest import adjust_pvalues
 from ._paired import PairedTestResult, paired_test, smallest_attainable_pvalue
 from ._pairwise import PairwiseTestResult, adjust_pairwise_pvalues, pairwise_tests
+from ._plackett_luce import PlackettLuceResult, bayesian_plackett_luce
 from ._power import n_datasets_needed, power_paired_t
 from ._skillings_mack import SkillingsMackResult, skillings_mack_test
 
@@ -82,6 +83,7 @@ __all__ = [
     "RankStabilityResult",
     "ProportionDifferenceResult",
     "RMAnovaResult",
+    "PlackettLuceResult",
     "SkillingsMackResult",
     "TukeyHSDResult",
     "adjust_pairwise_pvalues",
@@ -89,6 +91,7 @@ __all__ = [
     "akinshin_gamma",
     "bayesian_correlated_t",
     "bayesian_hierarchical",
+    "bayesian_plackett_luce",
     "bayesian_sign_test",
     "bayesian_signed_rank",
     "bayesian_table",

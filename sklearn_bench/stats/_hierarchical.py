@@ -32,7 +32,7 @@ _MCMC_CACHE = {}  # compiled samplers by (n_datasets, chains, draws, warmup)
 _CHAIN_METHOD = "vectorized"  # measured: faster than sequential on 2 cores
 
 
-def _backend():
+def _backend(what="The Bayesian hierarchical model"):
     """Import NumPyro/JAX, or raise ImportError naming the extra."""
     try:
         import jax
@@ -41,10 +41,42 @@ def _backend():
         from numpyro.infer import MCMC, NUTS
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(
-            "The Bayesian hierarchical model needs the optional NumPyro/JAX back "
-            f"end: {_EXTRA} (missing: {exc.name})."
+            f"{what} needs the optional NumPyro/JAX back end: {_EXTRA} (missing: "
+            f"{exc.name})."
         ) from exc
     return jax, numpyro, dist, MCMC, NUTS
+
+
+def _diagnostic_words(r_hat, ess, divergences, n_chains):
+    """``(ok, words)`` for the sampler's diagnostics; warns when they are poor.
+
+    Vehtari et al. (2021): split R-hat at most 1.01 and a bulk effective sample
+    size of at least 100 per chain; and no divergent transition.
+    """
+    problems = []
+    if n_chains > 1 and r_hat > _RHAT_LIMIT:
+        problems.append(f"R-hat {r_hat:.3f} > {_RHAT_LIMIT} (chains disagree)")
+    if ess < _ESS_PER_CHAIN * n_chains:
+        problems.append(
+            f"effective sample size {ess:.0f} < {_ESS_PER_CHAIN * n_chains} "
+            f"({_ESS_PER_CHAIN} per chain)"
+        )
+    if divergences:
+        problems.append(
+            f"{divergences} divergent transitions (the posterior may be biased)"
+        )
+    if problems:
+        words = (
+            "Sampler diagnostics are poor: " + "; ".join(problems) + ". Treat the "
+            "probabilities with caution; more draws (n_samples, n_warmup) may help."
+        )
+        warnings.warn(words, RuntimeWarning, stacklevel=3)
+    else:
+        words = (
+            f"Sampler diagnostics fine: R-hat {r_hat:.3f}, effective sample size "
+            f"{ess:.0f}, no divergent transitions."
+        )
+    return not problems, words
 
 
 def _model_factory(numpyro, dist, jnp):
@@ -396,29 +428,7 @@ def bayesian_hierarchical(
         }
         for i in range(q)
     ]
-    problems = []
-    if n_chains > 1 and r_hat > _RHAT_LIMIT:
-        problems.append(f"R-hat {r_hat:.3f} > {_RHAT_LIMIT} (chains disagree)")
-    if ess < _ESS_PER_CHAIN * n_chains:
-        problems.append(
-            f"effective sample size {ess:.0f} < {_ESS_PER_CHAIN * n_chains} "
-            f"({_ESS_PER_CHAIN} per chain)"
-        )
-    if divergences:
-        problems.append(
-            f"{divergences} divergent transitions (the posterior may be biased)"
-        )
-    if problems:
-        diagnostics = (
-            "Sampler diagnostics are poor: " + "; ".join(problems) + ". Treat the "
-            "probabilities with caution; more draws (n_samples, n_warmup) may help."
-        )
-        warnings.warn(diagnostics, RuntimeWarning, stacklevel=2)
-    else:
-        diagnostics = (
-            f"Sampler diagnostics fine: R-hat {r_hat:.3f}, effective sample size "
-            f"{ess:.0f}, no divergent transitions."
-        )
+    diagnostics_ok, diagnostics = _diagnostic_words(r_hat, ess, divergences, n_chains)
     mean_probs = tuple(float(v) for v in thetas.mean(axis=0))
     what = f"{labels[0]} − {labels[1]}"
     rho_words = (
@@ -449,7 +459,7 @@ def bayesian_hierarchical(
         "r_hat": r_hat,
         "ess": ess,
         "divergences": divergences,
-        "diagnostics_ok": not problems,
+        "diagnostics_ok": diagnostics_ok,
         "diagnostics": diagnostics,
         "n_samples": n_draws,
         "n_chains": n_chains,

@@ -136,3 +136,44 @@ def test_dispatch_and_wrong_inputs():
         plot_bayesian_posterior({"p": 0.5})
     with pytest.raises(ValueError, match="`max_points`"):
         plot_posterior_simplex(s, max_points=0)
+
+
+# -- issue 23: the hierarchical model's simplex and the Plackett–Luce rank posteriors
+
+
+def test_simplex_of_a_hierarchical_result_is_titled_as_the_model():
+    """H: plot_posterior_simplex draws the per-draw region probabilities of a
+    hierarchical-model result (it used to fail on its method name) and says it
+    is about the next data set."""
+    from dataclasses import replace
+
+    base = bayesian_signed_rank(*_pair(), rope=0.01, random_state=0)
+    res = replace(base, method="hierarchical")
+    ax = plot_posterior_simplex(res)
+    assert "hierarchical model (next data set)" in ax.get_title()
+
+
+def test_rank_posterior_rows_follow_expected_rank():
+    """H: plot_rank_posterior shows one row per learner sorted by expected rank,
+    the shaded cells are the rank probabilities, the dots sit at the expected
+    ranks; a non-PL result is refused naming `result`."""
+    pytest.importorskip("numpyro")
+    from sklearn_bench.plotting import plot_rank_posterior
+    from sklearn_bench.stats import bayesian_plackett_luce
+
+    rng = np.random.default_rng(1)
+    scores = rng.normal(size=(15, 3)) + [2.0, 0.0, 1.0]  # learner 1 best
+    res = bayesian_plackett_luce(scores, n_samples=500, random_state=0)
+    ax = plot_rank_posterior(res, title="t")
+    order = res.expected_rank.sort_values().index
+    assert [t.get_text() for t in ax.get_yticklabels()] == [str(v) for v in order]
+    np.testing.assert_allclose(
+        ax.images[0].get_array(), res.rank_probabilities.loc[order].to_numpy()
+    )
+    dots = next(c for c in ax.collections if c.get_gid() == "expected-rank")
+    np.testing.assert_allclose(
+        dots.get_offsets()[:, 0], res.expected_rank.loc[order].to_numpy()
+    )
+    assert ax.get_title() == "t"
+    with pytest.raises(ValueError, match="`result`"):
+        plot_rank_posterior(bayesian_sign_test(*_pair(), rope=0.01))

@@ -76,8 +76,9 @@ def test_table_is_the_result_methods_numbers(monkeypatch):
 @pytest.mark.report_mcmc
 def test_html_section_and_summary_lines():
     """H: the HTML section states the ROPE, the methods and the threshold and
-    holds the table; the summary prints the across-data-set probabilities under
-    "2. Sensitivity analyses", before "3. Power"."""
+    holds the table (and, with the [bayes] extra, the simplex of the
+    hierarchical model's draws); the summary prints the across-data-set
+    probabilities under "2. Sensitivity analyses", before "3. Power"."""
     result = _result()
     analysis = analyse_result(result)
     page = bayesian_html(result, analysis)
@@ -90,6 +91,8 @@ def test_html_section_and_summary_lines():
     name = (
         "hierarchical model" if _bayesian._hierarchical_available() else "signed-rank"
     )
+    # with the extra: the simplex of the hierarchical draws (issue 23)
+    assert ('id="fig-bayesian_simplex"' in page) == (name == "hierarchical model")
     start = text.index(f"Bayesian {name} across data sets (ROPE ±0.01")
     assert text.index("2. Sensitivity analyses") < start < text.index("3. Power")
     assert f"P({analysis.best} better) = " in text[start:]
@@ -142,3 +145,49 @@ def test_with_the_extra_across_data_sets_is_hierarchical():
     assert set(table.loc[table["scope"] != "across data sets", "method"]) == {
         "correlated-t"
     }
+
+
+@pytest.mark.report_mcmc
+@pytest.mark.skipif(
+    importlib.util.find_spec("numpyro") is None
+    and os.environ.get("CI", "").lower() != "true",
+    reason='needs the [bayes] extra (pip install "sklearn-bench[bayes]")',
+)
+def test_with_the_extra_the_section_ranks_all_learners():
+    """H: with the [bayes] extra and several data sets the section holds the
+    Plackett–Luce ranking of all learners (BenchmarkResult.bayesian_ranking,
+    seed 0, 4000 draws) beside the Friedman average ranks, the rank-posterior
+    figure, and registers the model for the methods paragraph."""
+    from sklearn_bench.report import _bayesian
+
+    result = _result()
+    analysis = analyse_result(result)
+    ranking, table, notes = _bayesian.bayesian_ranking(result, analysis)
+    ref = result.bayesian_ranking(
+        list(analysis.mean.columns), n_samples=4000, random_state=0
+    )
+    assert ranking.p_first.equals(ref.p_first) and not notes
+    assert list(table["learner"]) == list(ref.to_frame().index)
+    assert table["P(first)"].tolist() == ref.to_frame()["P(first)"].tolist()
+    assert "Friedman average rank" in table.columns
+    page = _bayesian._ranking_html(result, analysis)
+    assert 'id="table-bayesian-ranking"' in page and 'id="fig-rank_posterior"' in page
+    assert any(r.key == "bayesian_ranking" for r in analysis.methods)
+
+
+def test_without_the_extra_no_ranking_and_the_note_says_what_it_would_add(
+    monkeypatch,
+):
+    """H: without the [bayes] extra no Plackett–Luce model is fitted, the section
+    has no ranking table, and the one note names what installing the extra adds
+    (the hierarchical model and the Plackett–Luce ranking)."""
+    from sklearn_bench.report import _bayesian
+
+    monkeypatch.setattr(_bayesian, "_hierarchical_available", lambda: False)
+    result = _result()
+    analysis = analyse_result(result)
+    assert _bayesian.bayesian_ranking(result, analysis) == (None, None, [])
+    page = bayesian_html(result, analysis)
+    assert "table-bayesian-ranking" not in page
+    assert "Plackett–Luce ranking of all learners" in _bayesian._WITHOUT_EXTRA
+    assert page.count('class="note"') == 1
