@@ -514,7 +514,7 @@ def _walsh_order_statistics(d, ks):
     i, j = _walsh_sample_pairs(n)
     sample = np.sort((ds[i] + ds[j]) / 2)
     out = np.full(len(ks), np.nan)
-    for a, k in enumerate(ks):
+    for a in range(len(ks)):
         if np.isnan(out[a]):  # not found with an earlier rank's run
             _walsh_select(ds, ks, a, sample, m, out)
     if np.isnan(out).any():
