@@ -494,7 +494,7 @@ def _walsh_order_statistics(d, ks):
 
     Every Walsh average is the float ``(d_i + d_j)/2``; floating-point addition
     is commutative and monotone, so with ``d`` sorted the averages of row ``i``
-    (``j >= i``) are nondecreasing in ``j``. For each rank ``k``: a systematic
+    (``j >= i``) are nondecreasing in ``j``. For each rank ``k``: a fixed random
     sample of the averages brackets the ``k``-th one by ``[lo, hi]``; in each
     row the averages in ``[lo, hi]`` are a run of columns, found by
     ``searchsorted`` and then checked and moved on the averages themselves (so
