@@ -18,8 +18,9 @@ every 20 ms; the process' whole footprint, interpreter and libraries included)
 of loading (``BenchmarkResult.from_frame``, or ``from_store`` of an SQLite store
 written in bulk with ``--store``), of the main analyses on that result
 (``analyse_result``, the Bayesian comparisons, the pairwise tests), and of
-``write_report`` on a freshly loaded result (what ``sklearn-bench report``
-does), with the size of ``report.html``.
+``write_report`` on a freshly loaded result with its default figure formats
+(PNG and SVG: what ``sklearn-bench report`` does), with the size of
+``report.html``.
 
 Run from the repository root:
     python benchmarks/report_scale.py                 # every size
@@ -212,10 +213,8 @@ def run_size(name, *, store, report_only, keep, timeout_note=""):
             del result, analysis
         target = Path(keep) / name if keep else folder / "report"
         result = step("report: load", load)
-        step(
-            "report: write_report",
-            lambda: write_report(result, target, figure_formats=("png",)),
-        )
+        # the figure formats of ``sklearn-bench report`` (PNG and SVG)
+        step("report: write_report", lambda: write_report(result, target))
         out["html_bytes"] = (target / "report.html").stat().st_size
         out["files"] = sum(1 for p in target.rglob("*") if p.is_file())
     import resource

@@ -4,6 +4,8 @@ matplotlib is imported inside the function, so importing this module (and
 :mod:`sklearn_bench.plotting`) works without the ``plot`` extra.
 """
 
+import contextlib
+
 import numpy as np
 from scipy import stats
 
@@ -72,6 +74,21 @@ def metric_bounds(metric):
     if name.startswith(_NONNEGATIVE_METRICS):
         return (0.0, None)
     return (None, None)
+
+
+def _one_blas_thread():
+    """BLAS on one thread while the densities are computed.
+
+    ``gaussian_kde`` whitens its points by a triangular solve, 1 x 1 here: the
+    same division on any number of threads (a test compares), but starting
+    and stopping OpenBLAS's threads for it took milliseconds each time (3 s of
+    the 50-learner report's 600 solves), microseconds on one thread.
+    """
+    try:
+        from threadpoolctl import threadpool_limits  # a dependency of sklearn
+    except ImportError:  # pragma: no cover
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 def _density(values, grid, bounds=(None, None)):
@@ -185,7 +202,10 @@ def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="a
     else:
         hi_bound = None
     grid = np.linspace(start, stop, _GRID_POINTS)
-    densities = {m: _density(v, grid, (lo_bound, hi_bound)) for m, v in values.items()}
+    with _one_blas_thread():
+        densities = {
+            m: _density(v, grid, (lo_bound, hi_bound)) for m, v in values.items()
+        }
     peak = max((np.nanmax(d) for d in densities.values() if d is not None), default=1.0)
 
     k = len(learners)

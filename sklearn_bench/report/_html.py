@@ -716,11 +716,16 @@ def write_report(
     rendered = {}
     try:
         for key, (fig_title, caption, fig) in figures.items():
-            for fmt in figure_formats:
-                fig.savefig(fig_dir / f"{key}.{fmt}", dpi=110)
+            # the PNG is drawn once: the page embeds the bytes of figures/*.png
             buffer = io.BytesIO()
             fig.savefig(buffer, format="png", dpi=110)
-            rendered[key] = _figure_html(key, fig_title, caption, buffer.getvalue())
+            png = buffer.getvalue()
+            for fmt in figure_formats:
+                if fmt == "png":
+                    (fig_dir / f"{key}.png").write_bytes(png)
+                else:
+                    fig.savefig(fig_dir / f"{key}.{fmt}", dpi=110)
+            rendered[key] = _figure_html(key, fig_title, caption, png)
     finally:
         for _, _, fig in figures.values():
             plt.close(fig)

@@ -448,6 +448,8 @@ def _dirichlet(alpha, size, random_state):
 # w' A w (O(n^2) per draw): the same sums to rounding (about 1e-16; a test
 # checks 1e-12), 20 times faster at 500 data sets.
 _SORTED_FROM = 128
+# Draws per column block of the sorted sums (_SortedWalsh.masses).
+_SORTED_BLOCK = 512
 # While a caller shares draws (shared_dirichlet_draws), the Dirichlet draws of
 # one (prior, number of samples, integer seed), reused by each test with them.
 _SHARED_DRAWS = None
@@ -521,7 +523,60 @@ class _SortedWalsh:
         self.below_hi = (ordered <= -bound).sum(axis=1)
 
     def masses(self, w):
-        """``(w' A_above w, w' A_below w)`` for each row of ``w``."""
+        """``(w' A_above w, w' A_below w)`` for each row of ``w``.
+
+        The draws go in column blocks of ``_SORTED_BLOCK`` that stay in the
+        cache; each block does the operations of :meth:`_masses_whole` on its
+        columns in the same order (sequential cumulative sums, the same gathers,
+        the same ``einsum`` over C-ordered ``(pseudo-observation, draw)``
+        arrays), so the masses are bit for bit those of one whole batch (a test
+        checks it), about three times faster at 500 data sets.
+        """
+        wt = _transposed(w)
+        n, n_draws = wt.shape
+        above_out, below_out = np.empty(n_draws), np.empty(n_draws)
+        above_tie = not np.array_equal(self.above_hi, self.above_lo)
+        below_tie = not np.array_equal(self.below_lo, self.below_hi)
+        starts = list(range(0, n_draws, _SORTED_BLOCK))
+        if len(starts) > 1 and n_draws - starts[-1] == 1:
+            starts.pop()  # no block of one column: einsum would reduce it otherwise
+        stops = [*starts[1:], n_draws]
+        width = stops[0] - starts[0]
+        ws_buf, c_buf = np.empty((n, width)), np.empty((n + 1, width))
+        a_buf, b_buf = np.empty((n, width)), np.empty((n, width))
+        for start, stop in zip(starts, stops, strict=True):
+            m = stop - start
+            if m == width:
+                ws, c, a, b = ws_buf, c_buf, a_buf, b_buf
+            else:
+                ws, c = np.empty((n, m)), np.empty((n + 1, m))
+                a, b = np.empty((n, m)), np.empty((n, m))
+            # indices are in range: "clip" only avoids take's buffered out=
+            np.take(wt[:, start:stop], self.order, axis=0, out=ws, mode="clip")
+            c[0] = 0.0  # c[k + 1] = c[k] + ws[k]: np.cumsum's sums, row by row
+            if m >= 64:
+                for k in range(n):
+                    np.add(c[k], ws[k], out=c[k + 1])
+            else:
+                np.cumsum(ws, axis=0, out=c[1:])
+            np.take(c, self.above_hi, axis=0, out=a, mode="clip")
+            if above_tie:
+                np.take(c, self.above_lo, axis=0, out=b, mode="clip")
+                np.add(a, b, out=a)
+                np.multiply(0.5, a, out=a)
+            np.subtract(c[-1], a, out=a)
+            above_out[start:stop] = np.einsum("ib,ib->b", ws, a)
+            np.take(c, self.below_lo, axis=0, out=a, mode="clip")
+            if below_tie:
+                np.take(c, self.below_hi, axis=0, out=b, mode="clip")
+                np.add(a, b, out=a)
+                np.multiply(0.5, a, out=a)
+            below_out[start:stop] = np.einsum("ib,ib->b", ws, a)
+        return above_out, below_out
+
+    def _masses_whole(self, w):
+        """:meth:`masses` on the whole batch at once (the reference its blocks
+        are tested against)."""
         ws = _transposed(w)[self.order]  # sorted, one draw a column
         c = np.zeros((ws.shape[0] + 1, ws.shape[1]))
         np.cumsum(ws, axis=0, out=c[1:])

@@ -480,6 +480,120 @@ def _order_statistics(w, ks):
     return np.partition(w, ks)[ks]
 
 
+# From this many differences on, order statistics of the Walsh averages are found
+# from the sorted differences (_walsh_select) instead of all n(n + 1)/2 averages.
+_WALSH_SELECT_FROM = 100
+_WALSH_SAMPLE = 4096  # Walsh averages sampled to bracket each order statistic
+
+
+def _walsh_order_statistics(d, ks):
+    """``np.sort(_walsh_averages(d))[ks]``, the same floats, without forming
+    and partitioning every Walsh average when ``d`` is long; ``None`` when that
+    cannot be shown to give the floats a partition of all the averages gives
+    (then the caller does that).
+
+    Every Walsh average is the float ``(d_i + d_j)/2``; floating-point addition
+    is commutative and monotone, so with ``d`` sorted the averages of row ``i``
+    (``j >= i``) are nondecreasing in ``j``. For each rank ``k``: a fixed random
+    sample of the averages brackets the ``k``-th one by ``[lo, hi]``; in each
+    row the averages in ``[lo, hi]`` are a run of columns, found by
+    ``searchsorted`` and then checked and moved on the averages themselves (so
+    rounding cannot misplace a boundary); the averages left of the runs are
+    below ``lo`` and counted, and the ``k``-th is selected among the few in the
+    runs. Equal averages are the same float except for zeros (``-0.0`` is the
+    average of two negative zeros, ``0.0`` of ``x`` and ``-x``): which of them a
+    partition puts at a rank depends on its pivots, so a zero order statistic
+    with a negative zero in ``d`` gives ``None``, as does a bracket that misses.
+    Tests compare the floats with those of :func:`_order_statistics`.
+    """
+    n = d.size
+    if n < _WALSH_SELECT_FROM:
+        return None
+    ds = np.sort(d)
+    m = n * (n + 1) // 2
+    i, j = _walsh_sample_pairs(n)
+    sample = np.sort((ds[i] + ds[j]) / 2)
+    out = np.full(len(ks), np.nan)
+    for a in range(len(ks)):
+        if np.isnan(out[a]):  # not found with an earlier rank's run
+            _walsh_select(ds, ks, a, sample, m, out)
+    if np.isnan(out).any():
+        return None
+    if (out == 0).any() and np.any(np.signbit(d) & (d == 0)):
+        return None
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def _walsh_sample_pairs(n):
+    """A fixed pseudo-random sample of ``_WALSH_SAMPLE`` of the ``(i, j)``,
+    ``i <= j``, read-only (the same for every comparison of ``n`` differences)."""
+    i, j = _upper_pairs(n)
+    m = i.size
+    if m > _WALSH_SAMPLE:
+        at = np.random.default_rng(20240501).integers(0, m, _WALSH_SAMPLE)
+        i, j = i[at], j[at]
+        i.flags.writeable = j.flags.writeable = False
+    return i, j
+
+
+def _walsh_row_bound(ds, rows, target, side):
+    """Per row ``i``, the first column ``j >= i`` whose Walsh average is
+    ``>= target`` (``side="left"``) or ``> target`` (``"right"``), ``n`` if none:
+    a ``searchsorted`` guess, moved (over runs of equal differences at once)
+    until the averages themselves agree."""
+    n = ds.size
+    col = np.clip(np.searchsorted(ds, 2 * target - ds, side=side), rows, n)
+
+    def near(r, c):  # the averages at (r, c) are on the near side of target
+        w = (ds[r] + ds[c]) / 2
+        return w < target if side == "left" else w <= target
+
+    while True:  # left, past every column before that is not on the near side
+        back = np.flatnonzero(col > rows)
+        back = back[~near(back, col[back] - 1)]
+        if back.size == 0:
+            break
+        first = np.searchsorted(ds, ds[col[back] - 1], side="left")
+        col[back] = np.maximum(first, back)
+    while True:  # right, past every column on the near side
+        ahead = np.flatnonzero(col < n)
+        ahead = ahead[near(ahead, col[ahead])]
+        if ahead.size == 0:
+            break
+        col[ahead] = np.searchsorted(ds, ds[col[ahead]], side="right")
+    return col
+
+
+def _walsh_select(ds, ks, a, sample, m, out):
+    """Into ``out``, the ``ks[a]``-th smallest Walsh average of sorted ``ds``
+    (0-based), and every other rank of ``ks`` its run holds; ``out[a]`` stays
+    NaN when the sample's bracket does not hold it."""
+    n, size, k = ds.size, sample.size, int(ks[a])
+    p = (k + 0.5) / m
+    centre = p * size
+    # sample positions: 4 standard errors of a sampled rank, and a margin
+    spread = 4 * np.sqrt(size * p * (1 - p)) + 4
+    low_at, high_at = int(np.floor(centre - spread)), int(np.ceil(centre + spread))
+    lo = sample[low_at] if low_at >= 0 else -np.inf
+    hi = sample[high_at] if high_at < size else np.inf
+    rows = np.arange(n)
+    start = _walsh_row_bound(ds, rows, lo, "left")
+    stop = _walsh_row_bound(ds, rows, hi, "right")
+    below = int((start - rows).sum())
+    lengths = stop - start
+    total = int(lengths.sum())
+    held = [b for b, r in enumerate(ks) if below <= r < below + total]
+    if a not in held:
+        return
+    r = np.repeat(rows, lengths)
+    c = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    c += np.repeat(start, lengths)
+    run = (ds[r] + ds[c]) / 2
+    at = [int(ks[b]) - below for b in held]
+    out[held] = np.partition(run, at)[at]
+
+
 def _hodges_lehmann_interval(d, tail):
     """Walsh-average order statistics and the tail probability they achieve.
 
@@ -496,19 +610,37 @@ def _hodges_lehmann_interval(d, tail):
     n = d.size
     if n == 0:  # every difference was a zero and dropped: the point 0
         return 0.0, 0.0, 0.0
-    w = _walsh_averages(d, sort=False)
-    m = w.size
+    m = n * (n + 1) // 2
     if n >= 50:
         q = max(_signrank_quantile(tail, n), 1)
-        low, high = _order_statistics(w, [q - 1, m - q])
+        low, high = _walsh_ranks(d, [q - 1, m - q])
         return low, high, tail
     cdf = _signrank_cdf_table(n)
     # number of k with P(V <= k) <= tail (with R's fuzz); q = that number
     q = int(np.searchsorted(cdf, tail + 10 * np.finfo(float).eps, side="right"))
     if q == 0:
         return -np.inf, np.inf, 0.0
-    low, high = _order_statistics(w, [q - 1, m - q])
+    low, high = _walsh_ranks(d, [q - 1, m - q])
     return low, high, float(cdf[q - 1])
+
+
+def _walsh_ranks(d, ks):
+    """``_order_statistics(_walsh_averages(d, sort=False), ks)``, by
+    :func:`_walsh_order_statistics` where it applies."""
+    found = _walsh_order_statistics(d, ks)
+    if found is None:
+        return _order_statistics(_walsh_averages(d, sort=False), ks)
+    return found
+
+
+def _walsh_median(d):
+    """``np.median(_walsh_averages(d, sort=False))``, the same float: the mean of
+    the middle order statistic(s), as ``np.median`` takes it."""
+    m = d.size * (d.size + 1) // 2
+    found = _walsh_order_statistics(d, [m // 2 - 1, m // 2] if m % 2 == 0 else [m // 2])
+    if found is None:
+        return np.median(_walsh_averages(d, sort=False))
+    return np.mean(found, axis=0)
 
 
 def _widest_level(n, one_sided):
@@ -555,7 +687,7 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
     has_ties = bool(np.any(tie_counts > 1))
     details.update(r_plus=r_plus, r_minus=r_minus, n_used=n)
     # Hodges-Lehmann estimate on the differences the test uses
-    estimate = float(np.median(_walsh_averages(d, sort=False))) if n else 0.0
+    estimate = float(_walsh_median(d)) if n else 0.0
     two_sided_stat = min(r_plus, r_minus)
     if zero_method == "wilcox":
         statistic = r_plus  # R's V

@@ -151,3 +151,23 @@ def test_metric_bounds_from_names():
     assert metric_bounds("f1_macro") == (0.0, 1.0)
     assert metric_bounds("neg_log_loss") == (0.0, None)
     assert metric_bounds("r2") == (None, None)
+
+
+def test_densities_on_one_blas_thread_are_those_on_many():
+    """H: the kernel densities computed with BLAS limited to one thread (as the
+    figure computes them, to avoid thread start-up costs) are bit for bit those
+    computed with the default threads, reflected at bounds or not."""
+    from sklearn_bench.plotting._performance_distribution import (
+        _density,
+        _one_blas_thread,
+    )
+
+    rng = np.random.default_rng(3)
+    grid = np.linspace(0, 1, 256)
+    for n in (2, 10, 100):
+        values = np.round(rng.beta(4, 20, n), 3 if n > 2 else 8)
+        for bounds in ((None, None), (0.0, 1.0), (0.0, None)):
+            many = _density(values, grid, bounds)
+            with _one_blas_thread():
+                one = _density(values, grid, bounds)
+            assert one.tobytes() == many.tobytes()

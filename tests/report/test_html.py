@@ -63,6 +63,23 @@ def test_figures_written_in_each_format(result, tmp_path):
     assert {p.rsplit(".", 1)[1] for p in names} == {"png", "pdf"}
 
 
+def test_embedded_png_is_the_written_png(result, tmp_path):
+    """H: the page embeds the very bytes of figures/*.png (the PNG is drawn once
+    for both), and the other format asked for is written beside it."""
+    write_report(result, tmp_path, figure_formats=("png", "svg"))
+    page = (tmp_path / "report.html").read_text()
+    embedded = re.findall(
+        r'<figure id="fig-([^"]+)">.*?src="data:image/png;base64,([^"]+)"', page
+    )
+    assert len(embedded) >= 5
+    for key, data in embedded:
+        path = tmp_path / "figures" / f"{key}.png"
+        if not path.exists():  # the leaderboard's figures are in the page only
+            continue
+        assert base64.b64decode(data) == path.read_bytes()
+        assert (tmp_path / "figures" / f"{key}.svg").exists()
+
+
 def test_subset_of_analyses_and_partial_run_note(result, tmp_path):
     """H: leaving out power and win/tie/loss drops their figures and section; a
     partial run is announced with its number of missing tasks."""

@@ -399,3 +399,43 @@ def test_shared_dirichlet_draws_change_no_result():
     for a, b in zip(alone, shared, strict=True):
         np.testing.assert_array_equal(a.samples, b.samples)
     np.testing.assert_array_equal(generator.samples, alone[0].samples)
+
+
+@pytest.mark.parametrize(
+    ("n", "n_draws", "rope", "decimals"),
+    [
+        (500, 3992, 0.01, 3),  # a report's batch at 500 data sets
+        (500, 40, 0.01, 3),  # its last batch
+        (129, 5000, 0.0, 8),
+        (300, 513, 0.02, 2),  # a last block of one column joins the one before
+        (200, 1, 0.0, 2),
+        (150, 63, 0.005, 2),  # under 64 columns: np.cumsum
+        (140, 1100, 0.005, 12),
+    ],
+)
+def test_signed_rank_blocks_equal_the_whole_batch_bit_for_bit(
+    n, n_draws, rope, decimals
+):
+    """H: _SortedWalsh.masses, which runs the draws in column blocks, gives bit
+    for bit the masses of the same operations on the whole batch at once
+    (_masses_whole, the code before the blocks), with and without Walsh sums on
+    the ROPE's edges, shared (read-only) draws or not."""
+    from sklearn_bench.stats import _bayesian
+
+    rng = np.random.default_rng(n + n_draws)
+    d = np.round(rng.normal(0.01, 0.02, n), decimals)
+    d[: n // 5] = 0.0
+    z = np.concatenate([[0.0], d])
+    alpha = np.concatenate([[0.5], np.ones(n)])
+    sums = np.round(z[:, None] + z[None, :], _bayesian._DECIMALS)
+    bound = np.round(2 * rope, _bayesian._DECIMALS)
+    walsh = _bayesian._SortedWalsh(z, sums, bound)
+    w = _bayesian._dirichlet(alpha, n_draws, np.random.default_rng(1))
+    for shared in (False, True):
+        with _bayesian.shared_dirichlet_draws():
+            w.flags.writeable = not shared
+            blocks = walsh.masses(w)
+            whole = walsh._masses_whole(w)
+        for got, expected in zip(blocks, whole, strict=True):
+            np.testing.assert_array_equal(got, expected)
+            assert got.tobytes() == expected.tobytes()

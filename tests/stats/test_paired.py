@@ -661,3 +661,41 @@ def test_hodges_lehmann_by_selection_equals_the_sorted_walsh_averages():
                 assert np.median(P._walsh_averages(d, sort=False)) == np.median(
                     P._walsh_averages(d)
                 )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_walsh_selection_from_sorted_differences_equals_partition(seed):
+    """H: from _WALSH_SELECT_FROM differences on, the Hodges-Lehmann estimate and
+    interval are found from the sorted differences (a sampled bracket, exact runs
+    of columns) and are the very floats of the partition of all Walsh averages
+    (np.median, _order_statistics: the code before), bit for bit, for n from 100
+    to 700, rounded data with heavy ties, many zero differences (negative zeros
+    included), constant shifts and several tails; and the fast path is taken."""
+    from sklearn_bench.stats import _paired as P
+
+    rng = np.random.default_rng(seed)
+    taken = 0
+    for n in [100, 101, 150, 333, 500, 700]:
+        for decimals in [1, 2, 3, 10]:
+            d = np.round(rng.normal(0.005 * seed, 0.02 * (1 + seed), n), decimals)
+            if seed % 3 == 2:
+                d[: n // 3] = 0.0
+            if seed == 5:
+                d[: n // 4] = -0.0  # negative zeros: a zero median or bound falls back
+            m = n * (n + 1) // 2
+            w = P._walsh_averages(d, sort=False)
+            expected = np.median(w)
+            got = P._walsh_median(d)
+            assert np.asarray(got).tobytes() == np.asarray(expected).tobytes()
+            ks = [0, 1, m // 3, m - 2, m - 1, int(rng.integers(m))]
+            fast = P._walsh_order_statistics(d, ks)
+            taken += fast is not None
+            if fast is not None:
+                assert fast.tobytes() == P._order_statistics(w, ks).tobytes()
+            for tail in (0.005, 0.025, 0.05, 0.25):
+                q = max(P._signrank_quantile(tail, n), 1)
+                low, high = P._order_statistics(w, [q - 1, m - q])
+                got_low, got_high, _ = P._hodges_lehmann_interval(d, tail)
+                assert np.float64(got_low).tobytes() == np.float64(low).tobytes()
+                assert np.float64(got_high).tobytes() == np.float64(high).tobytes()
+    assert taken >= 6
