@@ -37,6 +37,11 @@ def demo_dir(tmp_path_factory):
 
     buffer = io.StringIO()
     capture.setattr(sys, "stdout", buffer)
+    # module-scoped, so the function-scoped no-MCMC fixture of conftest.py has
+    # not run yet: the demo's figures must not depend on the [bayes] extra
+    from sklearn_bench.report import _bayesian
+
+    capture.setattr(_bayesian, "_hierarchical_available", lambda: False)
     try:
         code = main(["demo", "--quick", "--out", str(out), "--n-jobs", "1"])
     finally:
@@ -72,7 +77,8 @@ def test_demo_quick_writes_report_figures_and_results(demo_dir):
 
 def test_demo_report_is_self_contained_with_every_figure(demo_dir):
     """H: report.html embeds every figure as a data: PNG and loads nothing from
-    outside (no http(s) URL, no src/href to a file)."""
+    outside (no http(s) URL, no src to a file); its only links to files are the
+    whole tables written beside it (tables/*.csv), and they exist."""
     _, out, _ = demo_dir
     page = (out / "report.html").read_text()
     for name in FIGURES:
@@ -83,7 +89,11 @@ def test_demo_report_is_self_contained_with_every_figure(demo_dir):
         assert (out / "figures" / f"distribution_{slug}.svg").is_file()
     assert page.count('src="data:image/png;base64,') == len(FIGURES) + 3
     assert not re.search(r"https?://", page)
-    assert not re.search(r'(src|href)="(?!data:|#)', page)
+    # the only links to files are the whole tables, written beside the page
+    assert not re.search(r'src="(?!data:)', page)
+    for link in re.findall(r'href="(?!#)([^"]*)"', page):
+        assert re.fullmatch(r"tables/[\w.-]+\.csv", link), link
+        assert (out / link).is_file()
     for table in ("datasets", "learners", "pairs", "within", "mean", "ranks"):
         assert f'id="table-{table}"' in page
 

@@ -128,9 +128,10 @@ def test_tukey_blocks_matches_statsmodels_tukeyhsd_on_rcbd_mse():
     assert res.hsd == pytest.approx(ref[3][0] * ref[5], rel=RTOL)
 
 
-def test_tukey_aligned_equals_scipy_on_aligned_table_and_global_follow_up():
-    """H: design="aligned" equals scipy.stats.tukey_hsd on the aligned table and the
-    Tukey follow-up of global_permutation_test (one code path)."""
+def test_tukey_aligned_equals_scipy_and_global_follow_up_is_blocks():
+    """H: design="aligned" equals scipy.stats.tukey_hsd on the aligned table; the
+    Tukey follow-up of global_permutation_test is design="blocks" (one code path;
+    the aligned design's K(N - 1) df is liberal, see peer_tests_calibration.py)."""
     table = _table(6, n=15, k=5)
     aligned = table.to_numpy() - table.to_numpy().mean(axis=1, keepdims=True)
     ref = stats.tukey_hsd(*aligned.T)
@@ -143,8 +144,9 @@ def test_tukey_aligned_equals_scipy_on_aligned_table_and_global_follow_up():
     follow = global_permutation_test(table, n_resamples=9, random_state=0).pairwise(
         method="tukey"
     )
-    np.testing.assert_allclose(res["pvalue_adjusted"], follow["pvalue_adjusted"])
-    np.testing.assert_allclose(res["pvalue"], follow["pvalue"])
+    blocks = tukey_hsd(table, design="blocks").to_frame()
+    np.testing.assert_allclose(blocks["pvalue_adjusted"], follow["pvalue_adjusted"])
+    np.testing.assert_allclose(blocks["pvalue"], follow["pvalue"])
 
 
 def test_tukey_independent_matches_autorank_and_multicomparison(reference_table):
