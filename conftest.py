@@ -56,3 +56,20 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "report_mcmc: the report may fit the hierarchical model (MCMC)"
     )
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _release_compiled_samplers():
+    """After each test module, forget the compiled MCMC samplers and JAX's caches.
+
+    Every compiled program holds about 1,400 memory mappings of machine code; the
+    whole suite compiles many shapes in one process, and past
+    ``vm.max_map_count`` (65,530 by default) XLA's compiler aborts the process.
+    """
+    yield
+    import sys
+
+    if "jax" in sys.modules:
+        from sklearn_bench.stats._hierarchical import release_compiled_samplers
+
+        release_compiled_samplers()

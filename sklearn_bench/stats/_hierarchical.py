@@ -29,6 +29,36 @@ _EXTRA = 'pip install "sklearn-bench[bayes]"'
 _RHAT_LIMIT = 1.01  # Vehtari, Gelman, Simpson, Carpenter & Bürkner (2021)
 _ESS_PER_CHAIN = 100  # ... and a bulk ESS of at least 100 per chain
 _MCMC_CACHE = {}  # compiled samplers by (n_datasets, chains, draws, warmup)
+_MAX_COMPILED = 8
+
+
+def _remember_sampler(cache, key, mcmc, jax):
+    """Keep a compiled sampler for its shape; past ``_MAX_COMPILED`` shapes, drop
+    every compiled sampler and JAX's caches.
+
+    Dropping one sampler from ``cache`` is not enough: JAX keeps each compiled
+    program (about 1,400 memory mappings of machine code apiece) in its own caches,
+    so a process fitting many shapes ran out of mappings (``vm.max_map_count``)
+    and was aborted by XLA's compiler. Clearing them costs one recompilation.
+    """
+    if len(cache) >= _MAX_COMPILED:
+        release_compiled_samplers(jax)
+    cache[key] = mcmc
+
+
+def release_compiled_samplers(jax=None):
+    """Forget the compiled MCMC samplers of the hierarchical and Plackett–Luce
+    models and JAX's compilation caches (frees their machine code)."""
+    from . import _plackett_luce
+
+    _MCMC_CACHE.clear()
+    _plackett_luce._MCMC_CACHE.clear()
+    if jax is None:
+        import sys
+
+        jax = sys.modules.get("jax")
+    if jax is not None:
+        jax.clear_caches()
 _CHAIN_METHOD = "vectorized"  # measured: faster than sequential on 2 cores
 
 
@@ -380,9 +410,7 @@ def bayesian_hierarchical(
             progress_bar=False,
             jit_model_args=True,
         )
-        if len(_MCMC_CACHE) >= 8:
-            _MCMC_CACHE.pop(next(iter(_MCMC_CACHE)))
-        _MCMC_CACHE[key] = mcmc
+        _remember_sampler(_MCMC_CACHE, key, mcmc, jax)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         mcmc.run(

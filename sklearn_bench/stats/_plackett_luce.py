@@ -17,7 +17,13 @@ import numpy as np
 import pandas as pd
 
 from ._common import real_number
-from ._hierarchical import _backend, _count, _diagnostic_words, _seed
+from ._hierarchical import (
+    _backend,
+    _count,
+    _diagnostic_words,
+    _remember_sampler,
+    _seed,
+)
 
 _MCMC_CACHE = {}  # compiled samplers by (n_datasets, n_learners, chains, draws, warmup)
 _CHAIN_METHOD = "vectorized"
@@ -463,9 +469,7 @@ def bayesian_plackett_luce(
             progress_bar=False,
             jit_model_args=True,
         )
-        if len(_MCMC_CACHE) >= 8:
-            _MCMC_CACHE.pop(next(iter(_MCMC_CACHE)))
-        _MCMC_CACHE[key] = mcmc
+        _remember_sampler(_MCMC_CACHE, key, mcmc, jax)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         mcmc.run(

@@ -246,3 +246,31 @@ def test_constant_row_keeps_its_difference():
     row = res.details["datasets"][2]
     assert row["observed_mean"] == 0.25
     assert row["low"] < 0.25 < row["high"] and row["low"] > 0.1
+
+
+@needs_backend
+def test_compiled_samplers_are_released_past_the_bound(monkeypatch):
+    """H: past _MAX_COMPILED shapes the compiled samplers and JAX's caches are
+    released (jax.clear_caches called, the cache restarts), so a process fitting
+    many shapes does not grow its memory mappings without bound (each compiled
+    program holds ~1,400; XLA aborts past vm.max_map_count)."""
+    import jax
+
+    from sklearn_bench.stats import _hierarchical
+
+    calls = []
+    real = jax.clear_caches
+    monkeypatch.setattr(jax, "clear_caches", lambda: (calls.append(1), real())[1])
+    monkeypatch.setattr(_hierarchical, "_MAX_COMPILED", 2)
+    _hierarchical.release_compiled_samplers()
+    calls.clear()
+    rng = np.random.default_rng(0)
+    for q in (3, 4, 5):
+        x = rng.normal(0.8, 0.02, (q, 5))
+        y = x + rng.normal(0.01, 0.01, (q, 5))
+        bayesian_hierarchical(
+            x, y, rope=0.01, rho=0.2, random_state=0, n_samples=20, n_warmup=20,
+            n_chains=1,
+        )
+    assert calls == [1]
+    assert list(_hierarchical._MCMC_CACHE) == [(5, 1, 20, 20)]
