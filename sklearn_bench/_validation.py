@@ -1,0 +1,259 @@
+"""The one home of argument checks, the random-state resolver and deprecations.
+
+Bottom layer: imports nothing of the package. Every other unit takes its checks from
+here instead of writing its own (``tests/_import_graph.py`` and
+``tests/test_layering.py`` hold the layering rule).
+
+Conventions (one name per concept, see ``docs/user_guide/renames.rst``):
+
+- ``greater_is_better`` for direction; required where direction matters and no
+  metric says it (a missing value warns for one release and keeps the old default).
+- ``delta`` for the smallest difference that matters (``rope`` only as a result
+  field); ``confidence_level`` for intervals, ``alpha`` for tests;
+  ``n_resamples`` for resamples, ``n_draws`` for posterior draws; ``adjust`` for
+  multiplicity; options keyword-only.
+"""
+
+import functools
+import inspect
+import numbers
+import warnings
+
+import numpy as np
+
+__all__ = [
+    "UNSET",
+    "check_alpha",
+    "check_bool",
+    "check_choice",
+    "check_confidence_level",
+    "check_positive_int",
+    "check_random_state",
+    "check_real",
+    "deprecated_alias",
+    "renamed_parameters",
+    "resolve_direction",
+]
+
+# The release in which a deprecated name stops working.
+REMOVED_IN = "0.3"
+
+
+class _Unset:
+    """Marker of an argument the caller left out (its repr shows in signatures)."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self):
+        return "<required>"
+
+    def __bool__(self):
+        return False
+
+    def __reduce__(self):
+        return (_Unset, ())
+
+
+UNSET = _Unset()
+
+
+# ---------------------------------------------------------------- scalar checks
+def check_real(value, name):
+    """``value`` as a finite float; ``TypeError`` for a non-number (bools too)."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise TypeError(f"`{name}` must be a real number; got {value!r}.")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"`{name}` must be finite; got {value!r}.")
+    return value
+
+
+def check_alpha(alpha, name="alpha"):
+    """The significance level of a test, a number in (0, 1)."""
+    if isinstance(alpha, bool | np.bool_) or not isinstance(alpha, numbers.Real):
+        raise TypeError(f"`{name}` must be a number in (0, 1); got {alpha!r}.")
+    if not 0 < alpha < 1:
+        raise ValueError(f"`{name}` must be a number in (0, 1); got {alpha!r}.")
+    return float(alpha)
+
+
+def check_confidence_level(confidence_level, name="confidence_level"):
+    """The level of an interval, a number strictly between 0 and 1."""
+    level = check_real(confidence_level, name)
+    if not 0 < level < 1:
+        raise ValueError(
+            f"`{name}` must lie strictly between 0 and 1; got {confidence_level!r}."
+        )
+    return level
+
+
+def check_choice(value, choices, name):
+    """``value`` lower-cased, if it is one of ``choices`` (strings)."""
+    if not isinstance(value, str) or value.lower() not in choices:
+        raise ValueError(f"`{name}` must be one of {list(choices)}; got {value!r}.")
+    return value.lower()
+
+
+def check_positive_int(value, name, minimum=1):
+    """An integer (not a bool) of at least ``minimum``."""
+    if (
+        isinstance(value, bool | np.bool_)
+        or not isinstance(value, numbers.Integral)
+        or value < minimum
+    ):
+        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
+    return int(value)
+
+
+def check_bool(value, name):
+    """A bool (numpy's too); ``TypeError`` otherwise."""
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"`{name}` must be a bool; got {value!r}.")
+    return bool(value)
+
+
+def check_random_state(random_state):
+    """A :class:`numpy.random.Generator` from None, an int, a Generator or a
+    :class:`numpy.random.RandomState` (whose stream seeds the Generator).
+
+    The one random-state resolver of the package: statistics draw with
+    Generators; splitters and estimators keep scikit-learn's ``RandomState``.
+    """
+    if random_state is None or isinstance(random_state, numbers.Integral):
+        if isinstance(random_state, bool | np.bool_):
+            raise TypeError(f"`random_state` must not be a bool; got {random_state!r}.")
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
+    raise TypeError(
+        "`random_state` must be None, an int, a numpy Generator or RandomState; "
+        f"got {random_state!r}."
+    )
+
+
+# ---------------------------------------------------------------- deprecations
+def _warn(message, stacklevel):
+    warnings.warn(message, FutureWarning, stacklevel=stacklevel + 1)
+
+
+def renamed_parameters(**renames):
+    """Decorator: keyword ``old`` is accepted for one release as ``new``.
+
+    ``@renamed_parameters(rope="delta")`` makes ``f(rope=0.01)`` warn
+    (``FutureWarning``) and call ``f(delta=0.01)``; passing both is a
+    ``TypeError``. The signature shown by :func:`inspect.signature` is the new one;
+    the renames are kept in ``__renamed_parameters__`` for the convention test.
+
+    Examples
+    --------
+    >>> @renamed_parameters(level="confidence_level")
+    ... def interval(*, confidence_level=0.95):
+    ...     return confidence_level
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     interval(level=0.9), w[0].category.__name__
+    (0.9, 'FutureWarning')
+    """
+
+    def decorate(func):
+        name = func.__qualname__
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            for old, new in renames.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise TypeError(
+                            f"{name}() got both `{old}` and its new name `{new}`; "
+                            f"pass `{new}` only."
+                        )
+                    _warn(
+                        f"`{old}` was renamed `{new}` in {name}(); `{old}` will be "
+                        f"removed in {REMOVED_IN}. Pass `{new}=` instead.",
+                        stacklevel=2,
+                    )
+                    kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        previous = getattr(func, "__renamed_parameters__", {})
+        wrapper.__renamed_parameters__ = {**previous, **renames}
+        return wrapper
+
+    return decorate
+
+
+def deprecated_alias(func, old_name, *, module=None):
+    """A function ``old_name`` that warns and calls ``func`` (a renamed function).
+
+    Examples
+    --------
+    >>> def friedman_test(x):
+    ...     return x
+    >>> friedman = deprecated_alias(friedman_test, "friedman")
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     friedman(3)
+    3
+    """
+
+    @functools.wraps(func)
+    def alias(*args, **kwargs):
+        _warn(
+            f"{old_name}() was renamed {func.__name__}() and will be removed in "
+            f"{REMOVED_IN}; call {func.__name__}() instead.",
+            stacklevel=2,
+        )
+        return func(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = old_name
+    alias.__deprecated_alias_of__ = func.__name__
+    if module is not None:
+        alias.__module__ = module
+    alias.__doc__ = (
+        f"Deprecated alias of :func:`{func.__name__}` (removed in {REMOVED_IN})."
+    )
+    return alias
+
+
+def resolve_direction(greater_is_better, *, old_default=UNSET, where):
+    """``greater_is_better`` as a bool; the one rule for a direction left out.
+
+    Where direction matters and no metric says it, the caller must say it. For one
+    release a function that used to have a silent default keeps it (``old_default``)
+    and warns; without an old default, leaving it out is a ``ValueError``.
+    """
+    if greater_is_better is UNSET or greater_is_better is None:
+        if old_default is UNSET:
+            raise ValueError(
+                f"{where} needs `greater_is_better`: True when higher scores are "
+                "better (accuracy, AUC), False when lower are (error rate, loss)."
+            )
+        _warn(
+            f"{where} was called without `greater_is_better`; it uses the old "
+            f"default {old_default} for now, and from {REMOVED_IN} on it must be "
+            "given: True when higher scores are better (accuracy, AUC), False when "
+            "lower are (error rate, loss).",
+            stacklevel=3,
+        )
+        return bool(old_default)
+    return check_bool(greater_is_better, "greater_is_better")
+
+
+def keyword_only_options(func):
+    """The names of ``func``'s options that are not keyword-only (for the tests)."""
+    params = inspect.signature(func).parameters.values()
+    return [
+        p.name
+        for p in params
+        if p.default is not inspect.Parameter.empty
+        and p.kind is not inspect.Parameter.KEYWORD_ONLY
+    ]
