@@ -9,6 +9,7 @@ import contextlib
 import numpy as np
 from scipy import stats
 
+from .._metrics import metric_bounds
 from ..results import _select
 
 # Vertical layout of one learner's row, in row units (row centre at 0).
@@ -18,62 +19,6 @@ _BOX_CENTRE = -0.27
 _BOX_HEIGHT = 0.2
 _ROW_INCHES = 0.55
 _GRID_POINTS = 256
-
-
-# Metrics whose values are proportions in [0, 1], and losses that are >= 0.
-_UNIT_METRICS = (
-    "error_rate",
-    "accuracy",
-    "balanced_accuracy",
-    "roc_auc",
-    "average_precision",
-    "f1",
-    "precision",
-    "recall",
-    "jaccard",
-    "top_k_accuracy",
-    "brier_score",
-    "bootstrap632",
-)
-_NONNEGATIVE_METRICS = (
-    "mean_squared_error",
-    "root_mean_squared_error",
-    "mean_absolute_error",
-    "median_absolute_error",
-    "max_error",
-    "log_loss",
-    "mean_absolute_percentage_error",
-    "mean_squared_log_error",
-    "root_mean_squared_log_error",
-    "mean_poisson_deviance",
-    "mean_gamma_deviance",
-)
-
-
-def metric_bounds(metric):
-    """The natural range ``(low, high)`` of a metric from its name.
-
-    ``(0.0, 1.0)`` for proportions (error rate, accuracy, AUC, F1, precision,
-    recall, Brier score, ...), ``(0.0, None)`` for losses that cannot be
-    negative (squared and absolute errors, log loss), ``(None, None)`` for any
-    other name. A name may carry a suffix (``"f1_macro"``) or a ``neg_`` prefix.
-
-    Examples
-    --------
-    >>> from sklearn_bench.plotting import metric_bounds
-    >>> metric_bounds("error_rate"), metric_bounds("mean_squared_error")
-    ((0.0, 1.0), (0.0, None))
-    >>> metric_bounds("r2")
-    (None, None)
-    """
-    if not isinstance(metric, str):
-        raise TypeError(f"`metric` must be a metric's name; got {metric!r}.")
-    name = metric.lower().removeprefix("neg_")
-    if name.startswith(_UNIT_METRICS):
-        return (0.0, 1.0)
-    if name.startswith(_NONNEGATIVE_METRICS):
-        return (0.0, None)
-    return (None, None)
 
 
 def _one_blas_thread():

@@ -11,8 +11,8 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from .._metrics import DEFAULT_DELTA, metric_bounds
 from ..results import _scales
-from ..results._bayesian_select import DEFAULT_DELTA
 from ..stats import adjust_pvalues
 from ._methods import TestRecord, paired_method
 
@@ -25,19 +25,6 @@ OPTIONAL_ANALYSES = ("rm_anova",)
 # Above this many learners the across-data-set pairs are "each learner against
 # the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
 _MAX_LEARNERS_ALL_PAIRS = 10
-# The smallest difference that matters, Δ, when none is given, for metrics on a
-# [0, 1] scale (error rate, accuracy, AUC, ...): one percentage point, the region
-# of practical equivalence Benavoli et al. (2017, Section 3.3) use for accuracy.
-# One number serves as the ROPE of every Bayesian test, the target of the power
-# analysis and the margin of practical equivalence. Other metrics have no
-# default; give ``delta``. (Defined beside the Bayesian tests' default ROPE so
-# that the two cannot drift apart.)
-DEFAULT_DELTA_REASON = (
-    "Δ = 0.01 (one percentage point) is the default for a metric on a [0, 1] "
-    "scale: the region of practical equivalence Benavoli et al. (2017) use for "
-    "accuracy; set [analysis] delta (or delta=) to the smallest difference that "
-    "matters in your application, before looking at the results"
-)
 
 
 @dataclass(frozen=True)
@@ -348,9 +335,7 @@ def _pairs(result, order, level, best, *, dataset, metric, notes=None):
     ]
 
 
-def _power(
-    result, complete, order, sign, metric, delta, source, target_power, alpha
-):
+def _power(result, complete, order, sign, metric, delta, source, target_power, alpha):
     """The power dict of :class:`ReportAnalysis` (Δ first, post hoc second), or
     ``(None, reason)``."""
     a, b = order[0], order[1]
@@ -452,8 +437,6 @@ def _failures(result):
 
 
 def _metric_scale(name):
-    from ..plotting._performance_distribution import metric_bounds
-
     return metric_bounds(name)
 
 

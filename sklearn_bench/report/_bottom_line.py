@@ -72,7 +72,7 @@ class BottomLine:
 
 
 def _default_delta_words():
-    from ._analysis import DEFAULT_DELTA_REASON
+    from .._metrics import DEFAULT_DELTA_REASON
 
     return (
         "Δ, the smallest difference that matters, is used as the margin of "

@@ -9,16 +9,13 @@ computes a statistic.
 
 import numpy as np
 
+from .._metrics import DEFAULT_DELTA
 from ..stats._common import real_number
 from . import _select, _within
 
-# Metrics in [0, 1] where one percentage point is the customary ROPE
-# (Benavoli et al. 2017, Section 3.3, use 0.01 for accuracy). Other metrics have
-# no unit-free default: their ROPE must be given.
-# The same number is the report's default smallest difference that matters Δ
-# for every [0, 1] metric (report/_analysis.py): one Δ for ROPE, power and
-# equivalence.
-DEFAULT_DELTA = 0.01
+# The metrics with the customary ROPE of one percentage point (Benavoli et al.
+# 2017, Section 3.3, use 0.01 for accuracy); :mod:`sklearn_bench._metrics` holds
+# the one default-Δ rule, which the report and the analysis plan use as well.
 DEFAULT_ROPES = dict.fromkeys(
     ("error_rate", "accuracy", "balanced_accuracy"), DEFAULT_DELTA
 )

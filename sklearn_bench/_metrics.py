@@ -1,0 +1,145 @@
+"""What the package knows of a metric from its name: direction, bounds, default Δ.
+
+Bottom layer: imports nothing of the package but :mod:`._validation`. The one
+default-Δ rule lives here, so that :class:`~sklearn_bench.BenchmarkResult`'s methods,
+the analysis plan and the report cannot disagree on it.
+"""
+
+__all__ = [
+    "DEFAULT_DELTA",
+    "DEFAULT_DELTA_REASON",
+    "default_delta",
+    "known_direction",
+    "metric_bounds",
+]
+
+# Metrics whose values are proportions in [0, 1], and losses that are >= 0.
+_UNIT_METRICS = (
+    "error_rate",
+    "accuracy",
+    "balanced_accuracy",
+    "roc_auc",
+    "average_precision",
+    "f1",
+    "precision",
+    "recall",
+    "jaccard",
+    "top_k_accuracy",
+    "brier_score",
+    "bootstrap632",
+)
+_NONNEGATIVE_METRICS = (
+    "mean_squared_error",
+    "root_mean_squared_error",
+    "mean_absolute_error",
+    "median_absolute_error",
+    "max_error",
+    "log_loss",
+    "mean_absolute_percentage_error",
+    "mean_squared_log_error",
+    "root_mean_squared_log_error",
+    "mean_poisson_deviance",
+    "mean_gamma_deviance",
+)
+# Names whose direction is known: higher is better for these ...
+_GREATER = (
+    "accuracy",
+    "balanced_accuracy",
+    "roc_auc",
+    "average_precision",
+    "f1",
+    "precision",
+    "recall",
+    "jaccard",
+    "top_k_accuracy",
+    "r2",
+    "explained_variance",
+    "d2_",
+    "matthews_corrcoef",
+    "adjusted_rand_score",
+)
+# ... lower is better for these (errors and losses).
+_LOWER = ("error_rate", "brier_score", "bootstrap632", *_NONNEGATIVE_METRICS)
+
+#: The smallest difference that matters, Δ, when none is given, for a metric on a
+#: [0, 1] scale (error rate, accuracy, AUC, ...): one percentage point, the region
+#: of practical equivalence Benavoli et al. (2017, Section 3.3) use for accuracy.
+#: One number serves as the ROPE of every Bayesian test, the target of the power
+#: analysis and the margin of practical equivalence. Other metrics have none.
+DEFAULT_DELTA = 0.01
+DEFAULT_DELTA_REASON = (
+    "Δ = 0.01 (one percentage point) is the default for a metric on a [0, 1] "
+    "scale: the region of practical equivalence Benavoli et al. (2017) use for "
+    "accuracy; set [analysis] delta (or delta=) to the smallest difference that "
+    "matters in your application, before looking at the results"
+)
+
+
+def _name(metric):
+    if not isinstance(metric, str):
+        raise TypeError(f"`metric` must be a metric's name; got {metric!r}.")
+    return metric.lower()
+
+
+def metric_bounds(metric):
+    """The natural range ``(low, high)`` of a metric from its name.
+
+    ``(0.0, 1.0)`` for proportions (error rate, accuracy, AUC, F1, precision,
+    recall, Brier score, ...), ``(0.0, None)`` for losses that cannot be
+    negative (squared and absolute errors, log loss), ``(None, None)`` for any
+    other name. A name may carry a suffix (``"f1_macro"``) or a ``neg_`` prefix.
+
+    Examples
+    --------
+    >>> from sklearn_bench.plotting import metric_bounds
+    >>> metric_bounds("error_rate"), metric_bounds("mean_squared_error")
+    ((0.0, 1.0), (0.0, None))
+    >>> metric_bounds("r2")
+    (None, None)
+    """
+    name = _name(metric).removeprefix("neg_")
+    if name.startswith(_UNIT_METRICS):
+        return (0.0, 1.0)
+    if name.startswith(_NONNEGATIVE_METRICS):
+        return (0.0, None)
+    return (None, None)
+
+
+def known_direction(metric):
+    """``True`` (higher is better), ``False`` (lower is better) or ``None``.
+
+    From the metric's name alone: scikit-learn's scorer names (``neg_*`` are
+    negated losses, so higher is better), ``error_rate`` and the losses (lower is
+    better). ``None`` for a name the package does not know: the caller must say.
+
+    Examples
+    --------
+    >>> from sklearn_bench._metrics import known_direction
+    >>> known_direction("accuracy"), known_direction("error_rate")
+    (True, False)
+    >>> known_direction("neg_log_loss"), known_direction("acc") is None
+    (True, True)
+    """
+    name = _name(metric)
+    if name.startswith("neg_"):
+        return True
+    if name.startswith(_LOWER):
+        return False
+    if name.startswith(_GREATER):
+        return True
+    return None
+
+
+def default_delta(metric):
+    """The default smallest difference that matters for ``metric``, or ``None``.
+
+    :data:`DEFAULT_DELTA` (0.01) for a metric on a [0, 1] scale, ``None`` for any
+    other: its Δ is in the metric's units and must be given.
+
+    Examples
+    --------
+    >>> from sklearn_bench._metrics import default_delta
+    >>> default_delta("roc_auc"), default_delta("mean_squared_error")
+    (0.01, None)
+    """
+    return DEFAULT_DELTA if metric_bounds(metric) == (0.0, 1.0) else None
