@@ -10,9 +10,9 @@ Units are the subpackages (``stats``, ``results``, ...) and the top-level module
 (``_validation``, ``cli``, ...). Each unit has a layer; an import may point only to a
 unit of a lower layer (or inside its own unit). Across units, an import goes through
 the other unit's public namespace: its ``__init__`` or a public (no underscore)
-submodule, and takes public names only. The bottom modules ``_validation``,
-``_io``, ``_metrics`` and ``_version`` are the package's shared internals: every unit may take
-any name from them.
+submodule, and takes public names only. The bottom modules
+``_validation``, ``_io``, ``_metrics`` and ``_version`` are the package's shared
+internals: every unit may take any name from them.
 """
 
 import ast

@@ -1,4 +1,4 @@
-"""Safe output writes (sklearn_bench._io): no symlink followed, CSV cells that stay text."""
+"""Safe output writes (sklearn_bench._io): no symlink followed, CSV text stays text."""
 
 import os
 
