@@ -8,7 +8,7 @@ from itertools import combinations
 
 import numpy as np
 
-from .._validation import check_random_state, renamed_parameters
+from .._validation import check_positive_int, check_random_state, renamed_parameters
 from . import _bayesian_select, _select
 
 
@@ -132,6 +132,8 @@ class BayesianMixin:
 
         metric = self._metric(metric)
         delta = _bayesian_select.delta_for(self, metric, delta)
+        if n_draws is not None:
+            n_draws = check_positive_int(n_draws, "n_draws")
         a, b = _select.check_learners(self, [a, b])
         common = {
             "rope": delta,
@@ -338,6 +340,8 @@ class BayesianMixin:
         names = self.learners if learners is None else learners
         names = _select.check_learners(self, names, at_least=2)
         table = _select.blocks(self, names, metric=metric)
+        if n_draws is not None:
+            n_draws = check_positive_int(n_draws, "n_draws")
         draws = {} if n_draws is None else {"n_samples": -(-n_draws // 4)}
         res = bayesian_plackett_luce(
             table,

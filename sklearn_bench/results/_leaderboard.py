@@ -4,7 +4,7 @@
 import numpy as np
 import pandas as pd
 
-from .._validation import renamed_parameters
+from .._validation import check_positive_int, renamed_parameters
 from . import _select
 
 
@@ -51,6 +51,7 @@ class LeaderboardMixin:
         from ..stats import leaderboard_table
 
         metric = self._metric(metric)
+        n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
         learners = _select.check_learners(self, self.learners, at_least=2)
         table = _blocks(self, learners, metric)
         return leaderboard_table(
