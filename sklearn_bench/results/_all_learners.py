@@ -53,6 +53,9 @@ class AllLearnersMixin:
         set's replicates. Ranks follow the metric's direction (rank 1 = best).
         Delegates to :func:`sklearn_bench.stats.friedman_test`.
 
+        .. versionchanged:: 0.2
+           Renamed from ``friedman``, which warns until 0.3.
+
         Within one data set the replicates are treated as independent blocks, so
         the test is conditional on that learning sample (Hothorn et al. 2005,
         Sec. 3): it does not answer whether the learners differ on new data of
@@ -161,6 +164,9 @@ default="friedman"
         Shaffer's static or Bergmann–Hommel's procedure (García & Herrera 2008).
         Delegates to :func:`sklearn_bench.stats.pairwise_tests`.
 
+        .. versionchanged:: 0.2
+           Renamed from ``pairwise_test``, which warns until 0.3.
+
         Parameters
         ----------
         method : {"wilcoxon", "sign", "conover", "siegel", "miller", "quade", \
@@ -256,6 +262,9 @@ default="friedman"
         tie correction). Delegates to
         :func:`sklearn_bench.stats.skillings_mack_test`.
 
+        .. versionchanged:: 0.2
+           Renamed from ``skillings_mack``, which warns until 0.3.
+
         Parameters
         ----------
         metric : str, default=None
@@ -308,6 +317,9 @@ default="friedman"
         set's learning sample (Hothorn et al. 2005, Sec. 3), like the replicate
         ``"t"`` of :meth:`paired_test`; it is not a test of performance on new
         data of the kind.
+
+        .. versionchanged:: 0.2
+           Renamed from ``global_test``, which warns until 0.3.
 
         Parameters
         ----------
