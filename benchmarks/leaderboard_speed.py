@@ -77,7 +77,7 @@ def main():
             )
         )
         ours = best_time(
-            lambda rounds=rounds: result.leaderboard(n_bootstrap=rounds, random_state=0)
+            lambda rounds=rounds: result.leaderboard(n_resamples=rounds, random_state=0)
         )
         pure = best_time(
             lambda rounds=rounds: leaderboard_table(

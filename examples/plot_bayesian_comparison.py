@@ -101,7 +101,7 @@ long = auc.melt(id_vars="dataset", var_name="learner", value_name="auc")
 tables = BenchmarkResult.from_frame(
     long, dataset="dataset", learner="learner", value="auc", greater_is_better=True
 )
-comparisons = tables.bayesian_comparisons(control="C4.5", rope=0.01, random_state=0)
+comparisons = tables.bayesian_comparisons(control="C4.5", delta=0.01, random_state=0)
 print(bayesian_table(comparisons).round(3).to_string())
 
 # %%

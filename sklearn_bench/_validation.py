@@ -30,6 +30,7 @@ __all__ = [
     "check_positive_int",
     "check_random_state",
     "check_real",
+    "deprecate_positional_options",
     "deprecated_alias",
     "renamed_parameters",
     "resolve_direction",
@@ -164,10 +165,9 @@ def renamed_parameters(**renames):
     """
 
     def decorate(func):
-        name = func.__qualname__
-
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
+            name = wrapper.__qualname__  # as the class that shows it names it
             for old, new in renames.items():
                 if old in kwargs:
                     if new in kwargs:
@@ -222,6 +222,50 @@ def deprecated_alias(func, old_name, *, module=None):
         f"Deprecated alias of :func:`{func.__name__}` (removed in {REMOVED_IN})."
     )
     return alias
+
+
+def deprecate_positional_options(func):
+    """Decorator: options made keyword-only still accepted by position for one
+    release, with a ``FutureWarning`` naming them (scikit-learn's rule).
+
+    Examples
+    --------
+    >>> @deprecate_positional_options
+    ... def aggregate(metric=None, *, stat="mean"):
+    ...     return metric, stat
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     aggregate("error", "std"), w[0].category.__name__
+    (('error', 'std'), 'FutureWarning')
+    """
+    params = inspect.signature(func).parameters.values()
+    n_positional = sum(
+        p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params
+    )
+    keyword_only = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        extra = args[n_positional:]
+        if extra:
+            name = wrapper.__qualname__
+            if len(extra) > len(keyword_only):
+                raise TypeError(f"{name}() got too many positional arguments.")
+            given = keyword_only[: len(extra)]
+            doubled = [k for k in given if k in kwargs]
+            if doubled:
+                raise TypeError(f"{name}() got multiple values for {doubled}.")
+            _warn(
+                f"Pass {', '.join(f'`{k}`' for k in given)} to {name}() by keyword; "
+                f"by position it will be an error in {REMOVED_IN}.",
+                stacklevel=2,
+            )
+            kwargs.update(zip(given, extra, strict=True))
+            args = args[:n_positional]
+        return func(*args, **kwargs)
+
+    return wrapper
 
 
 def resolve_direction(greater_is_better, *, old_default=UNSET, where):

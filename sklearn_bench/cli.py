@@ -1101,7 +1101,7 @@ def _cmd_leaderboard(args):
             metric=args.metric,
             reference=args.reference,
             reference_rating=args.reference_rating,
-            n_bootstrap=args.n_bootstrap,
+            n_resamples=args.n_bootstrap,
             confidence_level=args.confidence_level,
             random_state=args.seed,
             rank_by=args.rank_by,

@@ -36,7 +36,7 @@ def test_csv_export_gives_the_leaderboard_of_from_frame(tmp_path, capsys):
     expected = BenchmarkResult.from_frame(
         df, dataset="task", learner="method", value="metric_error",
         greater_is_better=False,
-    ).leaderboard(n_bootstrap=100, random_state=0)  # fmt: skip
+    ).leaderboard(n_resamples=100, random_state=0)  # fmt: skip
     pd.testing.assert_index_equal(written.index, expected.index)
     np.testing.assert_allclose(written["rating"], expected["rating"], rtol=1e-12)
     np.testing.assert_array_equal(written["rank_high"], expected["rank_high"])

@@ -130,7 +130,7 @@ def bad_scalars():
 # Sizes (counts of rows, resamples, folds...): a huge positive size is valid and
 # only slow, so sizes get every other bad value but not the huge positive ones.
 SIZE_ARGS = {
-    "n_bootstraps", "n_folds", "n_samples", "n_features", "n_global_markers",
+    "n_bootstraps", "n_folds", "n_samples", "n_draws", "n_features", "n_global_markers",
     "block_size", "n_train", "n_test", "n_replicates", "n_resamples",
     "n_collections", "max_datasets", "n_datasets", "n_learners", "n_blocks", "cv",
 }  # fmt: skip
@@ -352,6 +352,12 @@ def _report_fn(name):
     return call
 
 
+def _latex_frame(**params):
+    from sklearn_bench.results import latex_frame
+
+    return latex_frame(**params)
+
+
 def _latex_table(**params):
     from sklearn_bench.report import latex_table
 
@@ -393,7 +399,7 @@ def _metric(**params):
 def _cd_plot(**params):
     from sklearn_bench.plotting import plot_critical_difference
 
-    return plot_critical_difference(RESULT.friedman(), **params)
+    return plot_critical_difference(RESULT.friedman_test(), **params)
 
 
 def _perf_plot(**params):
@@ -781,7 +787,7 @@ CASES = [
         "BenchmarkResult.bayesian_ranking",
         _method("bayesian_ranking"),
         {"learners": bad_names(), "metric": bad_choices(), "prior": bad_scalars()},
-        {"n_samples": 200, "random_state": 0},
+        {"n_draws": 200, "random_state": 0},
     ),
     (
         "plot_rank_posterior",
@@ -1128,8 +1134,8 @@ CASES = [
         {"a": "A", "b": "B"},
     ),
     (
-        "BenchmarkResult.friedman",
-        _method("friedman"),
+        "BenchmarkResult.friedman_test",
+        _method("friedman_test"),
         {"dataset": bad_choices(), "metric": bad_choices()},
         {},
     ),
@@ -1142,7 +1148,7 @@ CASES = [
     (
         "BenchmarkResult.win_tie_loss",
         _method("win_tie_loss"),
-        {"tolerance": bad_scalars(), "metric": bad_choices()},
+        {"delta": bad_scalars(), "metric": bad_choices()},
         {},
     ),
     (
@@ -1151,13 +1157,13 @@ CASES = [
         {
             "a": bad_choices(),
             "dataset": bad_choices(),
-            "rope": bad_scalars(),
+            "delta": bad_scalars(),
             "metric": bad_choices(),
             "method": bad_choices(),
             "prior_strength": bad_scalars(),
-            "n_samples": bad_scalars(),
+            "n_draws": bad_scalars(),
         },
-        {"a": "A", "b": "B", "rope": 0.01, "n_samples": 500, "random_state": 0},
+        {"a": "A", "b": "B", "delta": 0.01, "n_draws": 500, "random_state": 0},
     ),
     (
         "BenchmarkResult.bayesian_comparisons",
@@ -1166,13 +1172,13 @@ CASES = [
             "learners": bad_names(),
             "control": bad_choices(),
             "dataset": bad_choices(),
-            "rope": bad_scalars(),
+            "delta": bad_scalars(),
         },
-        {"rope": 0.01, "n_samples": 500, "random_state": 0},
+        {"delta": 0.01, "n_draws": 500, "random_state": 0},
     ),
     (
-        "BenchmarkResult.pairwise_test",
-        _method("pairwise_test"),
+        "BenchmarkResult.pairwise_tests",
+        _method("pairwise_tests"),
         {
             "method": bad_choices(),
             "adjust": bad_choices(),
@@ -1185,8 +1191,8 @@ CASES = [
         {},
     ),
     (
-        "BenchmarkResult.skillings_mack",
-        _method("skillings_mack"),
+        "BenchmarkResult.skillings_mack_test",
+        _method("skillings_mack_test"),
         {"metric": bad_choices(), "n_resamples": bad_scalars()},
         {},
     ),
@@ -1303,6 +1309,16 @@ CASES = [
         {"text": "a_b"},
     ),
     (
+        "latex_frame",
+        _latex_frame,
+        {
+            "frame": bad_2d(),
+            "caption": bad_choices(),
+            "digits": bad_scalars(),
+        },
+        {"frame": pd.DataFrame({"x": [0.5, 1.25]}, index=["a", "b"]), "caption": "c"},
+    ),
+    (
         "latex_table",
         _latex_table,
         {
@@ -1310,7 +1326,7 @@ CASES = [
             "stat": bad_choices(),
             "alpha": bad_scalars(),
             "digits": bad_scalars(),
-            "correction": bad_choices(),
+            "adjust": bad_choices(),
             "method": bad_choices(),
         },
         {},
@@ -1401,11 +1417,11 @@ CASES = [
             "metric": bad_choices(),
             "reference": bad_choices(),
             "reference_rating": bad_scalars(),
-            "n_bootstrap": bad_sizes(),
+            "n_resamples": bad_sizes(),
             "confidence_level": bad_scalars(),
             "rank_by": bad_choices(),
         },
-        {"n_bootstrap": 50, "random_state": 0},
+        {"n_resamples": 50, "random_state": 0},
     ),
     (
         "BenchmarkResult.win_rate_matrix",
@@ -1419,7 +1435,7 @@ CASES = [
             "sklearn_bench.plotting", fromlist=["x"]
         ).plot_rank_intervals(**k),
         {"leaderboard": bad_choices()},
-        {"leaderboard": RESULT.leaderboard(n_bootstrap=20, random_state=0)},
+        {"leaderboard": RESULT.leaderboard(n_resamples=20, random_state=0)},
     ),
     (
         "plot_win_rate_matrix",
@@ -1562,7 +1578,7 @@ DOCUMENTED_NAN = {
     "BenchmarkResult.win_rate_matrix": "the diagonal is NaN (stats.win_rate_matrix)",
     "multiple_rule_bias": "MultipleRuleBiasResult: the comparative advantages are "
     "NaN for r = 1 (one rule, nothing to compare)",
-    "BenchmarkResult.friedman": "FriedmanResult: iman_davenport_statistic and "
+    "BenchmarkResult.friedman_test": "FriedmanResult: iman_davenport_statistic and "
     "_pvalue are NaN when every block ranks the learners in the same order (as "
     "in RESULT, where A is always better)",
 }

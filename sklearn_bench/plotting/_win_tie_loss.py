@@ -111,7 +111,7 @@ def plot_win_tie_loss(
     import matplotlib.pyplot as plt
 
     if hasattr(table, "win_tie_loss"):  # a BenchmarkResult counts for itself
-        counts = table.win_tie_loss(tolerance=tolerance)
+        counts = table.win_tie_loss(delta=tolerance)
         wins, ties, losses = (
             counts.xs(outcome, axis=1, level=1).astype(int)
             for outcome in ("win", "tie", "loss")

@@ -551,7 +551,7 @@ def _posthoc(result, friedman, method, adjust, scope, metric):
             "family-wise by Nemenyi's studentised range",
             cites,
         )
-    res = result.pairwise_test(
+    res = result.pairwise_tests(
         method=method, adjust=adjust, dataset=scope, metric=metric
     )
     full = res.to_frame()
@@ -700,9 +700,9 @@ def analyse_result(
     mean = result.aggregate(metric)
     mean.columns = [str(c) for c in mean.columns]
     mean.index = [str(i) for i in mean.index]
-    std = result.aggregate(metric, "std")
+    std = result.aggregate(metric, stat="std")
     std.columns, std.index = list(mean.columns), list(mean.index)
-    n_rep = result.aggregate(metric, "count")
+    n_rep = result.aggregate(metric, stat="count")
     n_rep.columns, n_rep.index = list(mean.columns), list(mean.index)
     notes = []
     skipped = {}
@@ -840,7 +840,7 @@ def analyse_result(
         skipped["pairs"] = why_not
     if can_compare and "friedman" in analyses:
         try:
-            friedman = result.friedman(dataset=scope, metric=metric)
+            friedman = result.friedman_test(dataset=scope, metric=metric)
         except ValueError as exc:
             notes.append(f"No Friedman test: {exc}")
             skipped["friedman"] = f"Friedman's test could not be computed: {exc}"
@@ -867,8 +867,10 @@ def analyse_result(
     if can_compare and "rm_anova" in analyses:
         # issue 24: autorank's parametric path, a sensitivity analysis only
         try:
-            anova = result.friedman(dataset=scope, metric=metric, method="rm_anova")
-            tukey = result.pairwise_test(
+            anova = result.friedman_test(
+                dataset=scope, metric=metric, method="rm_anova"
+            )
+            tukey = result.pairwise_tests(
                 method="tukey", dataset=scope, metric=metric, alpha=alpha
             )
         except ValueError as exc:

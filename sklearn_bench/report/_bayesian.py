@@ -99,7 +99,7 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
         )
     rows = []
     across_results = []  # the hierarchical fits, for the simplex figure
-    options = {"rope": rope, "metric": metric}
+    options = {"delta": rope, "metric": metric}
     from ..stats._bayesian import shared_dirichlet_draws
 
     # One seed for every comparison across data sets: their Dirichlet draws are
@@ -128,7 +128,7 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
                                 analysis.best,
                                 other,
                                 method="hierarchical",
-                                n_samples=_HIERARCHICAL_DRAWS,
+                                n_draws=_HIERARCHICAL_DRAWS,
                                 random_state=_SEED,
                                 **options,
                             )
@@ -142,7 +142,7 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
                         res = result.bayesian_test(
                             analysis.best,
                             other,
-                            n_samples=_N_SAMPLES,
+                            n_draws=_N_SAMPLES,
                             random_state=_SEED,
                             **options,
                         )
@@ -187,7 +187,7 @@ def _within_batch(result, others, reference, dataset, options, threshold):
     from ..results._within import corrected_t_block
     from ..stats._bayesian import _UNDECIDED, _correlated_t_rows
 
-    metric, rope = options["metric"], float(options["rope"])
+    metric, rope = options["metric"], float(options["delta"])
     block = corrected_t_block(result, others, reference, metric=metric, dataset=dataset)
     if block is None or block[0].shape[0] < 2:
         return {}
@@ -377,7 +377,7 @@ def bayesian_ranking(result, analysis):
                 ranking = result.bayesian_ranking(
                     learners,
                     metric=analysis.metric,
-                    n_samples=_RANKING_DRAWS,
+                    n_draws=_RANKING_DRAWS,
                     random_state=_SEED,
                 )
             except ValueError as exc:

@@ -128,7 +128,7 @@ def leaderboard_section(
         return ""
     res = result._leaderboard_result(
         metric=metric,
-        n_bootstrap=n_bootstrap,
+        n_resamples=n_bootstrap,
         confidence_level=level,
         random_state=random_state,
     )

@@ -395,7 +395,7 @@ def _settings_text(settings):
 def methods_latex(rec):
     """The methods paragraph as a LaTeX fragment (``\\paragraph`` and text;
     needs only the base classes and UTF-8 input)."""
-    from ._latex import escape_latex
+    from ..results import escape_latex
 
     text = escape_latex(" ".join(_paragraph(rec)))
     out = [

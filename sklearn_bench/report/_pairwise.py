@@ -42,7 +42,7 @@ def pairwise_analysis(result, analysis, *, method="wilcoxon", adjust="holm"):
     if not across:
         kwargs["dataset"] = analysis.datasets_across[0]
     try:
-        res = result.pairwise_test(
+        res = result.pairwise_tests(
             method=method, adjust=adjust, alpha=alpha, metric=analysis.metric, **kwargs
         )
     except ValueError as exc:

@@ -2,39 +2,35 @@
 
 What the Bayesian tests need beyond :mod:`._select` and :mod:`._within`: the
 correlation ``rho`` of the correlated t-test from the units and ratio of the
-corrected t, and the default region of practical equivalence of the metrics that
-have an agreed one. Nothing here
-computes a statistic.
+corrected t, and the smallest difference that matters, Δ (the half-width of the
+region of practical equivalence), by the package's one default-Δ rule. Nothing
+here computes a statistic.
 """
 
 import numpy as np
 
-from .._metrics import DEFAULT_DELTA
-from ..stats._common import real_number
+from .._metrics import DEFAULT_DELTA_REASON, default_delta
+from .._validation import check_real
 from . import _select, _within
 
-# The metrics with the customary ROPE of one percentage point (Benavoli et al.
-# 2017, Section 3.3, use 0.01 for accuracy); :mod:`sklearn_bench._metrics` holds
-# the one default-Δ rule, which the report and the analysis plan use as well.
-DEFAULT_ROPES = dict.fromkeys(
-    ("error_rate", "accuracy", "balanced_accuracy"), DEFAULT_DELTA
-)
 
-
-def rope_for(result, metric, rope):
-    """``rope`` checked, or the metric's default; ``ValueError`` if it has none."""
-    if rope is None:
-        if metric not in DEFAULT_ROPES:
+def delta_for(result, metric, delta):
+    """``delta`` checked, or the metric's default Δ (:func:`default_delta`, the
+    rule the report and the analysis plan use); ``ValueError`` if it has none."""
+    if delta is None:
+        delta = default_delta(metric)
+        if delta is None:
             raise ValueError(
-                f"`rope` is required for metric {metric!r}: the region of practical "
-                "equivalence is in the metric's units (only "
-                f"{', '.join(sorted(DEFAULT_ROPES))} have a default, 0.01)."
+                f"`delta` is required for metric {metric!r}: the smallest difference "
+                "that matters (the region of practical equivalence is [-delta, "
+                "delta]) is in the metric's units, and only metrics on a [0, 1] "
+                f"scale have a default ({DEFAULT_DELTA_REASON})."
             )
-        return DEFAULT_ROPES[metric]
-    rope = real_number(rope, "rope")
-    if not (np.isfinite(rope) and rope >= 0):
-        raise ValueError(f"`rope` must be a non-negative number; got {rope!r}.")
-    return rope
+        return delta
+    delta = check_real(delta, "delta")
+    if not delta >= 0:
+        raise ValueError(f"`delta` must be a non-negative number; got {delta!r}.")
+    return delta
 
 
 def correlated_splits(result, a, b, *, metric, dataset, rho=None):
@@ -59,8 +55,8 @@ def correlated_splits(result, a, b, *, metric, dataset, rho=None):
     """
     ratio = None
     if rho is not None:
-        rho = real_number(rho, "rho")
-        if not (np.isfinite(rho) and 0 <= rho < 1):
+        rho = check_real(rho, "rho")
+        if not 0 <= rho < 1:
             raise ValueError(f"`rho` must lie in [0, 1); got {rho!r}.")
         ratio = rho / (1 - rho)
     try:

@@ -4,6 +4,7 @@
 import numpy as np
 import pandas as pd
 
+from .._validation import check_positive_int, renamed_parameters
 from . import _select
 
 
@@ -39,7 +40,7 @@ class LeaderboardMixin:
         metric=None,
         reference=None,
         reference_rating=1000,
-        n_bootstrap=1000,
+        n_resamples=1000,
         confidence_level=0.95,
         random_state=None,
         rank_by="score",
@@ -50,6 +51,7 @@ class LeaderboardMixin:
         from ..stats import leaderboard_table
 
         metric = self._metric(metric)
+        n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
         learners = _select.check_learners(self, self.learners, at_least=2)
         table = _blocks(self, learners, metric)
         return leaderboard_table(
@@ -58,7 +60,7 @@ class LeaderboardMixin:
             reference=reference,
             reference_rating=reference_rating,
             rank_by=rank_by,
-            n_bootstrap=n_bootstrap,
+            n_bootstrap=n_resamples,
             confidence_level=confidence_level,
             random_state=random_state,
         )
@@ -76,13 +78,14 @@ class LeaderboardMixin:
             out[column] = per.groupby(level="learner", observed=True).mean()
         return pd.DataFrame(out)
 
+    @renamed_parameters(n_bootstrap="n_resamples")
     def leaderboard(
         self,
         *,
         metric=None,
         reference=None,
         reference_rating=1000,
-        n_bootstrap=1000,
+        n_resamples=1000,
         confidence_level=0.95,
         random_state=None,
         rank_by="score",
@@ -106,7 +109,11 @@ class LeaderboardMixin:
             Learner whose rating is ``reference_rating``; ``None``: the ratings
             average ``reference_rating``.
         reference_rating : float, default=1000
-        n_bootstrap : int, default=1000
+        n_resamples : int, default=1000
+            Bootstrap resamples of the data sets.
+
+            .. versionchanged:: 0.2
+               Renamed from ``n_bootstrap``, which warns until 0.3.
         confidence_level : float, default=0.95
             Level of every interval and of the rank confidence sets.
         random_state : int, numpy Generator or RandomState, default=None
@@ -147,7 +154,7 @@ class LeaderboardMixin:
         ...                    "e": rng.uniform(.1, .3, 90) + [0, .03, .08] * 30})
         >>> result = BenchmarkResult.from_frame(
         ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
-        >>> board = result.leaderboard(n_bootstrap=200, random_state=0)
+        >>> board = result.leaderboard(n_resamples=200, random_state=0)
         >>> board[["rating", "win_rate", "rank_low", "rank_high"]].round(2)
                   rating  win_rate  rank_low  rank_high
         learner
@@ -159,7 +166,7 @@ class LeaderboardMixin:
             metric=metric,
             reference=reference,
             reference_rating=reference_rating,
-            n_bootstrap=n_bootstrap,
+            n_resamples=n_resamples,
             confidence_level=confidence_level,
             random_state=random_state,
             rank_by=rank_by,

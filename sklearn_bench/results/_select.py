@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from .._validation import check_real
+
 _SHOW = 5  # how many offending (learner, data set, replicate) triples to name
 _TASK = ["dataset", "learner", "split"]
 _MAX_SELECTED = 5_000_000  # split scores split_pair keeps for reuse, per result
@@ -431,23 +433,22 @@ def _one_test_set_dataset(result, dataset):
     return check_dataset(result, dataset)
 
 
-def win_tie_loss(table, learners, tolerance, *, greater_is_better, significant=None):
+def win_tie_loss(table, learners, delta, *, greater_is_better, significant=None):
     """Counts of wins, ties and losses from a blocks x learners array.
 
-    ``significant`` (blocks x learners x learners, bool), if given, keeps only
-    the wins and losses whose per-block test rejected; the rest are ties.
+    A difference of at most ``delta`` is a tie. ``significant`` (blocks x
+    learners x learners, bool), if given, keeps only the wins and losses whose
+    per-block test rejected; the rest are ties.
     """
-    from ..stats._common import real_number
-
-    tolerance = real_number(tolerance, "tolerance")
-    if not (np.isfinite(tolerance) and tolerance >= 0):
-        raise ValueError(f"`tolerance` must be a non-negative number; got {tolerance}.")
+    delta = check_real(delta, "delta")
+    if not delta >= 0:
+        raise ValueError(f"`delta` must be a non-negative number; got {delta}.")
     sign = 1.0 if greater_is_better else -1.0
     diff = np.round(sign * (table[:, :, None] - table[:, None, :]), 10)
     if significant is not None:
         diff = np.where(significant, diff, 0.0)
-    wins = (diff > tolerance).sum(axis=0)
-    losses = (diff < -tolerance).sum(axis=0)
+    wins = (diff > delta).sum(axis=0)
+    losses = (diff < -delta).sum(axis=0)
     ties = table.shape[0] - wins - losses
     counts = np.stack([wins, ties, losses], axis=-1).reshape(len(learners), -1)
     columns = pd.MultiIndex.from_product(

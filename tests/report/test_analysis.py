@@ -157,9 +157,9 @@ def test_error_rate_gets_the_documented_default_delta():
         greater_is_better=False,
     )
     pw = analyse_result(result).power
-    from sklearn_bench.results._bayesian_select import DEFAULT_ROPES
+    from sklearn_bench._metrics import default_delta
 
-    assert DEFAULT_DELTA == 0.01 == DEFAULT_ROPES["error_rate"]
+    assert DEFAULT_DELTA == 0.01 == default_delta("error_rate")
     assert pw["delta"] == 0.01 and pw["delta_source"] == "default"
     means = result.aggregate()
     d = means[pw["pair"][0]] - means[pw["pair"][1]]

@@ -78,7 +78,7 @@ def test_batched_within_tests_equal_pair_by_pair(seed, n_folds):
     inside = table[table["scope"] != "across data sets"]
     assert len(inside) >= 20
     for row in inside.to_dict("records"):
-        res = result.bayesian_test(row["a"], row["b"], dataset=row["scope"], rope=rope)
+        res = result.bayesian_test(row["a"], row["b"], dataset=row["scope"], delta=rope)
         probs = res.probabilities
         assert row["P(a better)"] == probs[row["a"]]
         assert row["P(equivalent)"] == probs["equivalent"]

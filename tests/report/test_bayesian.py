@@ -62,7 +62,7 @@ def test_table_is_the_result_methods_numbers(monkeypatch):
     across = table[table["scope"] == "across data sets"]
     assert len(across) == 2 and set(across["a"]) == {analysis.best}
     row = across[across["b"] == "B"].iloc[0]
-    ref = result.bayesian_test(analysis.best, "B", n_samples=20000, random_state=0)
+    ref = result.bayesian_test(analysis.best, "B", n_draws=20000, random_state=0)
     assert row["P(a better)"] == ref.probabilities[analysis.best]
     assert row["decision"] == ref.decision(0.95)
     within = table[table["scope"] == "d0"]
@@ -139,7 +139,7 @@ def test_with_the_extra_across_data_sets_is_hierarchical():
     assert set(across["method"]) == {"hierarchical"}
     row = across[across["b"] == "B"].iloc[0]
     ref = result.bayesian_test(
-        analysis.best, "B", method="hierarchical", n_samples=4000, random_state=0
+        analysis.best, "B", method="hierarchical", n_draws=4000, random_state=0
     )
     assert row["P(a better)"] == pytest.approx(ref.probabilities[analysis.best])
     assert set(table.loc[table["scope"] != "across data sets", "method"]) == {
@@ -164,7 +164,7 @@ def test_with_the_extra_the_section_ranks_all_learners():
     analysis = analyse_result(result)
     ranking, table, notes = _bayesian.bayesian_ranking(result, analysis)
     ref = result.bayesian_ranking(
-        list(analysis.mean.columns), n_samples=4000, random_state=0
+        list(analysis.mean.columns), n_draws=4000, random_state=0
     )
     assert ranking.p_first.equals(ref.p_first) and not notes
     assert list(table["learner"]) == list(ref.to_frame().index)

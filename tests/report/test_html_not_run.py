@@ -61,14 +61,14 @@ def test_learner_failing_everywhere_is_explained_in_the_tests_section(tmp_path):
 
 
 def test_pairwise_section_matches_pairwise_test_and_is_in_the_methods(tmp_path):
-    """H: the report's pairwise section shows BenchmarkResult.pairwise_test
+    """H: the report's pairwise section shows BenchmarkResult.pairwise_tests
     (Wilcoxon, Holm, α = 1 − confidence level) pair by pair, its diagram, and the
     methods paragraph cites Benavoli et al. (2016) for it."""
     result = _result(6)
     write_report(result, tmp_path, confidence_level=0.9)
     page = (tmp_path / "report.html").read_text()
     section = _section(page, "pairwise")
-    res = result.pairwise_test(method="wilcoxon", adjust="holm", alpha=0.1)
+    res = result.pairwise_tests(method="wilcoxon", adjust="holm", alpha=0.1)
     for row in res.to_frame().itertuples():
         assert f"<td>{row.learner_i} − {row.learner_j}</td>" in section
         p = row.pvalue_adjusted

@@ -27,8 +27,8 @@ def test_rm_anova_runs_only_when_named(auc_result):
     analysis = analyse_result(auc_result, analyses=("friedman", "rm_anova"))
     anova = analysis.cache["rm_anova"]["anova"]
     tukey = analysis.cache["rm_anova"]["tukey"]
-    assert anova.pvalue == auc_result.friedman(method="rm_anova").pvalue
-    assert tukey.hsd == auc_result.pairwise_test(method="tukey").hsd
+    assert anova.pvalue == auc_result.friedman_test(method="rm_anova").pvalue
+    assert tukey.hsd == auc_result.pairwise_tests(method="tukey").hsd
     record = next(r for r in analysis.methods if r.key == "rm_anova")
     assert "herbold2020" in record.citations
 

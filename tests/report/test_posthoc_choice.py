@@ -33,7 +33,7 @@ def test_default_is_nemenyi_as_before():
     result = _result()
     analysis = analyse_result(result)
     assert analysis.posthoc_method == "nemenyi"
-    expected = result.friedman().posthoc("nemenyi")
+    expected = result.friedman_test().posthoc("nemenyi")
     pd.testing.assert_frame_equal(analysis.posthoc, expected)
 
 
@@ -48,10 +48,10 @@ def test_default_is_nemenyi_as_before():
 )
 def test_chosen_posthoc_delegates_to_pairwise_test(posthoc, adjust, expect_adjust):
     """H: a chosen post-hoc gives the adjusted p-values of
-    BenchmarkResult.pairwise_test(method=posthoc) and records its correction."""
+    BenchmarkResult.pairwise_tests(method=posthoc) and records its correction."""
     result = _result()
     analysis = analyse_result(result, posthoc=posthoc, posthoc_adjust=adjust)
-    ref = result.pairwise_test(method=posthoc, adjust=adjust).to_frame()
+    ref = result.pairwise_tests(method=posthoc, adjust=adjust).to_frame()
     np.testing.assert_allclose(
         analysis.posthoc["pvalue_adjusted"], ref["pvalue_adjusted"]
     )

@@ -300,7 +300,7 @@ def test_win_tie_loss_counts_and_direction(riddle):
         assert wtl.loc[i, (j, "loss")] == int((table[i] > table[j]).sum())
         assert wtl.loc[i, (j, "loss")] == wtl.loc[j, (i, "win")]
     assert (wtl.T.groupby(level=0).sum().T == 33).all().all()
-    wide = result.win_tie_loss(tolerance=0.01)
+    wide = result.win_tie_loss(delta=0.01)
     i, j = "C4.5", "Bagged C4.5"
     assert wide.loc[i, (j, "tie")] == int(((table[i] - table[j]).abs() <= 0.01).sum())
     flipped = BenchmarkResult(
@@ -318,7 +318,7 @@ def test_friedman_demsar_table_matches_r(demsar, reference_cases):
     and the average ranks of the table as printed."""
     _, result = demsar
     exp = reference_cases["friedman_demsar_table6_auc"]["expected"]
-    res = result.friedman(exact=False)
+    res = result.friedman_test(exact=False)
     # R: friedman.test(as.matrix(-scores)) (cases.json)
     assert res.statistic == pytest.approx(exp["chi2_friedman_R"], rel=1e-8)
     assert res.pvalue == pytest.approx(exp["p_value_R"], rel=1e-8)
@@ -326,7 +326,7 @@ def test_friedman_demsar_table_matches_r(demsar, reference_cases):
     pd.testing.assert_series_equal(
         res.average_ranks, pd.Series(exp["average_ranks"]), rtol=1e-8, check_names=False
     )
-    demsar_form = result.friedman(tie_correction=False)
+    demsar_form = result.friedman_test(tie_correction=False)
     assert demsar_form.statistic == pytest.approx(exp["chi2_friedman_demsar"], rel=1e-8)
 
 
@@ -334,7 +334,7 @@ def test_friedman_riddle_table_delegates(riddle):
     """H: .friedman on the seed 002 33 x 4 error table equals friedman_test and
     scipy's friedmanchisquare (lower is better)."""
     table, result = riddle
-    res = result.friedman()
+    res = result.friedman_test()
     ref = friedman_test(table, greater_is_better=False)
     _same(res, ref)
     assert res.iman_davenport_statistic == pytest.approx(
@@ -348,10 +348,10 @@ def test_friedman_riddle_table_delegates(riddle):
 def test_friedman_and_global_test_on_a_run(run):
     """H: on a run, .friedman (data sets or replicates as blocks) and .global_test
     equal the direct calls on the same tables."""
-    _same(run.friedman(), friedman_test(_means(run)[LEARNERS]))
+    _same(run.friedman_test(), friedman_test(_means(run)[LEARNERS]))
     p = _replicates(run, "breast")
-    _same(run.friedman(dataset="breast"), friedman_test(p))
-    res = run.global_test("breast", n_resamples=499, random_state=0)
+    _same(run.friedman_test(dataset="breast"), friedman_test(p))
+    res = run.global_permutation_test("breast", n_resamples=499, random_state=0)
     _same(res, global_permutation_test(p, n_resamples=499, random_state=0))
 
 
@@ -376,7 +376,7 @@ def test_errors_name_what_is_wrong(run):
     with pytest.raises(ValueError, match=r"Unknown learner 'svm'.*'tree', 'nb'"):
         run.paired_test("tree", "svm")
     with pytest.raises(ValueError, match="Unknown `dataset` 'nope'"):
-        run.friedman(dataset="nope")
+        run.friedman_test(dataset="nope")
     with pytest.raises(ValueError, match="`replicate`"):
         run.paired_test("tree", "nb", method="mcnemar", dataset="breast test")
     with pytest.raises(ValueError, match="`dataset` is required"):
@@ -387,17 +387,17 @@ def test_errors_name_what_is_wrong(run):
     with pytest.raises(ValueError, match=r"got 1 \(1 replicate dropped.*'x' or 'y'"):
         nan.paired_test("x", "y")  # failed replicates are dropped, and counted
     with pytest.raises(ValueError, match="NaN performance"):
-        nan.friedman()
+        nan.friedman_test()
     one = _frame([0.1, 0.2], ["a", "a"], ["x", "y"])
     with pytest.raises(ValueError, match="At least 2 data sets"):
         one.paired_test("x", "y")
     with pytest.raises(ValueError, match="At least 2 replicates"):
-        one.friedman(dataset="a")
+        one.friedman_test(dataset="a")
     gap = _frame([0.1, 0.2, 0.3], ["a", "a", "b"], ["x", "y", "x"])
     with pytest.raises(ValueError, match=r"missing.*'y' on dataset 'b'"):
-        gap.friedman()
+        gap.friedman_test()
     with pytest.raises(ValueError, match="At least 2 learners"):
-        _frame([0.1, 0.2], ["a", "b"], ["x", "x"]).friedman()
+        _frame([0.1, 0.2], ["a", "b"], ["x", "x"]).friedman_test()
     with pytest.raises(ValueError, match="keep_predictions=True"):
         one.paired_test("x", "y", method="mcnemar")
     with pytest.raises(ValueError, match="must differ"):
@@ -447,13 +447,13 @@ def _agreeing_result():
 def test_friedman_perfect_agreement_on_a_result():
     """H: .friedman on 3 learners ranked alike on 3 data sets gives the exact
     p = 1/36 and an undefined (NaN) Iman-Davenport F with a note, not inf / 0."""
-    res = _agreeing_result().friedman()
+    res = _agreeing_result().friedman_test()
     assert res.pvalue == pytest.approx(1 / 36, rel=1e-12)
     assert res.null_distribution == "exact"
     assert np.isnan(res.iman_davenport_statistic)
     assert np.isnan(res.iman_davenport_pvalue)
     assert any("undefined" in n for n in res.notes)
-    chi = _agreeing_result().friedman(exact=False)
+    chi = _agreeing_result().friedman_test(exact=False)
     assert chi.pvalue == pytest.approx(np.exp(-3), rel=1e-12)  # chi2(2) at 6
 
 

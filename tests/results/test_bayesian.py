@@ -49,7 +49,7 @@ def test_rho_comes_from_the_stored_split_sizes(cv, rho):
     splits, 1/3 for 3-fold, not baycomp's 1/n_splits for the random splits),
     equals the stats function on split_pair's arrays, and says so."""
     result = _fit(cv)
-    res = result.bayesian_test("tree", "nb", dataset="iris", rope=0.02)
+    res = result.bayesian_test("tree", "nb", dataset="iris", delta=0.02)
     s = split_pair(result, "tree", "nb", metric="error_rate", dataset="iris")
     assert res.details["rho"] == pytest.approx(rho, rel=1e-12)
     ref = bayesian_correlated_t(
@@ -81,7 +81,7 @@ def test_rope_zero_is_the_one_sided_corrected_t_on_every_scheme(cv):
     the distinct training rows for BootstrapOOB): with rope = 0,
     P(nb better) equals its one-sided p-value for "tree better" (rel 1e-9)."""
     result = _fit(cv)
-    res = result.bayesian_test("tree", "nb", dataset="iris", rope=0.0)
+    res = result.bayesian_test("tree", "nb", dataset="iris", delta=0.0)
     ref = result.paired_test(
         "tree", "nb", dataset="iris", method="corrected_t", alternative="less"
     )
@@ -95,7 +95,7 @@ def test_kfold_matches_baycomp_with_runs():
     baycomp = pytest.importorskip("baycomp")
     result = _fit(RepeatedStratifiedKFold(n_splits=3, n_repeats=3, random_state=0))
     s = split_pair(result, "tree", "nb", metric="error_rate", dataset="iris")
-    res = result.bayesian_test("tree", "nb", dataset="iris", rope=0.01)
+    res = result.bayesian_test("tree", "nb", dataset="iris", delta=0.01)
     ref = baycomp.two_on_single(s.x, s.y, rope=0.01, runs=3)
     assert (res.p_greater, res.p_rope, res.p_less) == pytest.approx(ref, rel=1e-6)
 
@@ -160,21 +160,22 @@ def test_across_datasets_uses_per_dataset_means(method, func):
     assert "across 12 data sets, on per-data-set mean performances" in res.description
 
 
-def test_rope_and_method_are_checked():
-    """H: a metric without a default ROPE needs one; methods that do not fit the
-    scope, unknown learners and rho across data sets raise ValueErrors."""
+def test_delta_and_method_are_checked():
+    """H: a metric without a default Δ (not on a [0, 1] scale) needs one; methods
+    that do not fit the scope, unknown learners and rho across data sets raise
+    ValueErrors."""
     df = pd.DataFrame({"d": list("ppqqrr"), "l": ["A", "B"] * 3, "mse": range(6)})
     result = BenchmarkResult.from_frame(
         df, dataset="d", learner="l", value="mse", greater_is_better=False
     )
-    with pytest.raises(ValueError, match="`rope` is required for metric 'mse'"):
+    with pytest.raises(ValueError, match="`delta` is required for metric 'mse'"):
         result.bayesian_test("A", "B")
     with pytest.raises(ValueError, match="Across data sets `method`"):
-        result.bayesian_test("A", "B", rope=0.1, method="correlated_t")
+        result.bayesian_test("A", "B", delta=0.1, method="correlated_t")
     with pytest.raises(ValueError, match="`rho` applies only"):
-        result.bayesian_test("A", "B", rope=0.1, rho=0.1)
+        result.bayesian_test("A", "B", delta=0.1, rho=0.1)
     with pytest.raises(ValueError, match="Unknown learner"):
-        result.bayesian_test("A", "Z", rope=0.1)
+        result.bayesian_test("A", "Z", delta=0.1)
     with pytest.raises(ValueError, match="Within one data set `method`"):
         _across().bayesian_test("A", "B", dataset="d0", method="sign")
     with pytest.raises(ValueError, match="`prior_strength` applies only"):
@@ -233,9 +234,9 @@ def test_comparisons_all_pairs_and_control():
     result = BenchmarkResult.from_frame(
         df, dataset="d", learner="l", value="error_rate", greater_is_better=False
     )
-    every = result.bayesian_comparisons(random_state=0, n_samples=2000)
+    every = result.bayesian_comparisons(random_state=0, n_draws=2000)
     assert list(every) == [("A", "B"), ("A", "C"), ("B", "C")]
-    versus = result.bayesian_comparisons(control="C", random_state=0, n_samples=2000)
+    versus = result.bayesian_comparisons(control="C", random_state=0, n_draws=2000)
     assert list(versus) == [("C", "A"), ("C", "B")]
     table = bayesian_table(versus)
     assert table[["a", "b"]].values.tolist() == [["C", "A"], ["C", "B"]]

@@ -45,13 +45,13 @@ def test_ranking_is_the_model_on_the_data_set_means():
     over 4 chains and the seed passed on: the same numbers as the direct call;
     the description names the metric and its direction."""
     result = _result()
-    res = result.bayesian_ranking(n_samples=2000, random_state=3)
+    res = result.bayesian_ranking(n_draws=2000, random_state=3)
     means = result.aggregate()
     ref = bayesian_plackett_luce(means[["A", "B", "C"]], n_samples=500, random_state=3)
     np.testing.assert_array_equal(res.weights.to_numpy(), ref.weights.to_numpy())
     assert res.learners == ["A", "B", "C"] and res.n_datasets == 8
     assert "lower is better" in res.description and res.expected_rank.idxmin() == "A"
-    sub = result.bayesian_ranking(["C", "A"], n_samples=2000, random_state=0)
+    sub = result.bayesian_ranking(["C", "A"], n_draws=2000, random_state=0)
     assert sub.learners == ["C", "A"]
 
 

@@ -44,7 +44,7 @@ def test_leaderboard_has_the_issue_columns_and_delegates():
     """H: the columns the issue names are there; the table equals
     leaderboard_table on aggregate() (replicate means) with the same seed."""
     result = _result(_long())
-    board = result.leaderboard(n_bootstrap=200, random_state=0)
+    board = result.leaderboard(n_resamples=200, random_state=0)
     assert set(COLUMNS) <= set(board.columns)
     assert board.index.name == "learner"
     assert board["may_be_best"].dtype == bool
@@ -61,9 +61,9 @@ def test_leaderboard_follows_the_metric_direction():
     df = _long(1)
     acc = df.assign(error=1 - df["error"])
     a = _result(acc, greater_is_better=True).leaderboard(
-        n_bootstrap=100, random_state=0
+        n_resamples=100, random_state=0
     )
-    e = _result(df).leaderboard(n_bootstrap=100, random_state=0)
+    e = _result(df).leaderboard(n_resamples=100, random_state=0)
     assert list(a.index) == list(e.index)
     np.testing.assert_allclose(a["rating"], e["rating"])
     np.testing.assert_array_equal(a["rank_high"], e["rank_high"])
@@ -75,7 +75,7 @@ def test_missing_learner_is_handled_per_column_and_said():
     complete data sets; attrs["notes"] says so and n_datasets counts its sets."""
     df = _long(2)
     df = df[~((df["model"] == "D") & df["data"].isin(["d0", "d1", "d2"]))]
-    board = _result(df).leaderboard(n_bootstrap=100, random_state=0)
+    board = _result(df).leaderboard(n_resamples=100, random_state=0)
     assert board.loc["D", "n_datasets"] == 22
     assert board.loc["A", "n_datasets"] == 25
     assert board["rating"].notna().all() and board["win_rate"].notna().all()
@@ -88,7 +88,7 @@ def test_win_rate_matrix_is_ordered_by_rating():
     columns ordered by rating (best first)."""
     result = _result(_long(3))
     matrix = result.win_rate_matrix()
-    board = result.leaderboard(n_bootstrap=50, random_state=0)
+    board = result.leaderboard(n_resamples=50, random_state=0)
     assert list(matrix.index) == list(
         board["rating"].sort_values(ascending=False).index
     )
@@ -109,7 +109,7 @@ def test_experiment_result_has_fit_and_score_times():
         progress=False,
     ).fit(datasets)
     result = exp.results_
-    board = result.leaderboard(n_bootstrap=50, random_state=0)
+    board = result.leaderboard(n_resamples=50, random_state=0)
     scores = result.scores[result.scores["metric"] == list(result.metrics)[0]]
     per = scores.groupby(["dataset", "learner"], observed=True)["fit_time"].mean()
     expected = per.groupby(level="learner", observed=True).mean()

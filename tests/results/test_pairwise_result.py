@@ -1,4 +1,4 @@
-"""Tests of BenchmarkResult.pairwise_test (and its data selection for incomplete
+"""Tests of BenchmarkResult.pairwise_tests (and its data selection for incomplete
 blocks): it selects and delegates to sklearn_bench.stats.pairwise_tests."""
 
 import json
@@ -36,7 +36,7 @@ def _gh_result(drop=()):
 def test_pairwise_test_delegates_and_matches_r():
     """H: the method's adjusted p-values are R/scmamp's on García & Herrera's data."""
     table, result = _gh_result()
-    res = result.pairwise_test(adjust="shaffer", zero_method="wilcox")
+    res = result.pairwise_tests(adjust="shaffer", zero_method="wilcox")
     np.testing.assert_allclose(
         res.to_frame()["pvalue_adjusted"], GH["wilcoxon"]["shaffer"], rtol=1e-8
     )
@@ -52,8 +52,8 @@ def test_missing_learner_on_a_data_set_raises_or_goes_pairwise():
     29 common data sets with missing='pairwise', equal to dropping that data set."""
     table, result = _gh_result(drop=[("Autos", "Kernel")])
     with pytest.raises(ValueError, match="'Kernel' on dataset 'Autos'"):
-        result.pairwise_test()
-    res = result.pairwise_test(missing="pairwise", adjust="holm")
+        result.pairwise_tests()
+    res = result.pairwise_tests(missing="pairwise", adjust="holm")
     frame = res.to_frame().set_index(["learner_i", "learner_j"])
     assert frame.loc[("C4.5", "Kernel"), "n"] == 29
     assert frame.loc[("C4.5", "CN2"), "n"] == 30
@@ -62,7 +62,7 @@ def test_missing_learner_on_a_data_set_raises_or_goes_pairwise():
     ).to_frame()
     assert frame.loc[("C4.5", "Kernel"), "pvalue"] == expected.loc[0, "pvalue"]
     with pytest.raises(ValueError, match="across data sets"):
-        result.pairwise_test(missing="pairwise", dataset="Autos")
+        result.pairwise_tests(missing="pairwise", dataset="Autos")
 
 
 def test_failed_replicate_counts_as_missing_cell():
@@ -81,8 +81,8 @@ def test_failed_replicate_counts_as_missing_cell():
         greater_is_better=False,
     )  # fmt: skip
     with pytest.raises(ValueError, match="NaN performance"):
-        result.pairwise_test()
-    res = result.pairwise_test(missing="pairwise", adjust="holm")
+        result.pairwise_tests()
+    res = result.pairwise_tests(missing="pairwise", adjust="holm")
     n = res.to_frame().set_index(["learner_i", "learner_j"])["n"]
     assert n[("A", "B")] == 5 and n[("A", "C")] == 6
 
@@ -98,20 +98,20 @@ def test_within_one_dataset_uses_replicates():
         df, dataset="d", learner="l", value="e", replicate="r",
         greater_is_better=False,
     )  # fmt: skip
-    res = result.pairwise_test(dataset="x", method="sign", adjust="bergmann_hommel")
+    res = result.pairwise_tests(dataset="x", method="sign", adjust="bergmann_hommel")
     assert res.n_blocks == 12 and "over 12 replicates" in res.null_hypothesis
     assert res.significant.loc["A", "B"]
 
 
 def test_skillings_mack_uses_the_incomplete_table():
-    """H: BenchmarkResult.skillings_mack equals the stats function on the table with
-    the failed cells missing, where friedman raises."""
+    """H: BenchmarkResult.skillings_mack_test equals the stats function on the
+    table with the failed cells missing, where friedman_test raises."""
     from sklearn_bench.stats import skillings_mack_test
 
     table, result = _gh_result(drop=[("Autos", "Kernel"), ("Balance", "CN2")])
     with pytest.raises(ValueError, match="Learners are missing"):
-        result.friedman()
-    res = result.skillings_mack()
+        result.friedman_test()
+    res = result.skillings_mack_test()
     expected = table.copy()
     expected.loc["Autos", "Kernel"] = np.nan
     expected.loc["Balance", "CN2"] = np.nan
@@ -121,8 +121,8 @@ def test_skillings_mack_uses_the_incomplete_table():
     assert "higher is better; across 30 data sets, 2 missing" in res.null_hypothesis
     # complete result: Skillings-Mack = Friedman without tie correction
     _, complete = _gh_result()
-    fried = complete.friedman(tie_correction=False)
-    assert complete.skillings_mack().statistic == pytest.approx(fried.statistic)
+    fried = complete.friedman_test(tie_correction=False)
+    assert complete.skillings_mack_test().statistic == pytest.approx(fried.statistic)
 
 
 @pytest.mark.parametrize(
@@ -137,10 +137,10 @@ def test_skillings_mack_uses_the_incomplete_table():
     ],
 )
 def test_pairwise_test_friedman_type_posthocs_delegate(method, adjust):
-    """H: BenchmarkResult.pairwise_test(method=<rank post-hoc>) gives the p-values
+    """H: BenchmarkResult.pairwise_tests(method=<rank post-hoc>) gives the p-values
     of stats.pairwise_tests on the data-set table (issue 24), and says so."""
     table, result = _gh_result()
-    res = result.pairwise_test(method=method, adjust=adjust)
+    res = result.pairwise_tests(method=method, adjust=adjust)
     ref = pairwise_tests(table, method=method, adjust=adjust, greater_is_better=True)
     np.testing.assert_allclose(
         res.to_frame()["pvalue_adjusted"], ref.to_frame()["pvalue_adjusted"]
@@ -149,7 +149,7 @@ def test_pairwise_test_friedman_type_posthocs_delegate(method, adjust):
 
 
 def test_friedman_method_delegates_to_quade_aligned_and_durbin():
-    """H: BenchmarkResult.friedman(method=...) gives quade_test /
+    """H: BenchmarkResult.friedman_test(method=...) gives quade_test /
     friedman_aligned_ranks_test on the data-set table and durbin_test on a balanced
     incomplete design of missing cells (issue 24); Friedman's options with another
     method, or Durbin within a data set, raise."""
@@ -160,9 +160,9 @@ def test_friedman_method_delegates_to_quade_aligned_and_durbin():
     )
 
     table, result = _gh_result()
-    got = result.friedman(method="quade")
+    got = result.friedman_test(method="quade")
     assert got.statistic == quade_test(table, greater_is_better=True).statistic
-    got = result.friedman(method="aligned_ranks")
+    got = result.friedman_test(method="aligned_ranks")
     ref = friedman_aligned_ranks_test(table, greater_is_better=True)
     assert got.statistic == ref.statistic
     # a BIBD on 8 data sets: data set i lacks learner i mod 4 (k = 3, r = 6)
@@ -174,11 +174,11 @@ def test_friedman_method_delegates_to_quade_aligned_and_durbin():
     drop = pairs + [(d, lr) for d in table.index[8:] for lr in table.columns]
     drop += [(d, lr) for d in table.index[:8] for lr in table.columns[4:]]
     _, small = _gh_result(drop=drop)
-    got = small.friedman(method="durbin")
+    got = small.friedman_test(method="durbin")
     ref = durbin_test(sub, greater_is_better=True)
     assert got.statistic == pytest.approx(ref.statistic, rel=1e-12)
     assert "lambda = 4" in got.method
     with pytest.raises(ValueError, match="`exact`"):
-        result.friedman(method="quade", exact=True)
+        result.friedman_test(method="quade", exact=True)
     with pytest.raises(ValueError, match="dataset=None"):
-        small.friedman(method="durbin", dataset=str(table.index[0]))
+        small.friedman_test(method="durbin", dataset=str(table.index[0]))

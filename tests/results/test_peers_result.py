@@ -23,11 +23,11 @@ def test_rm_anova_and_tukey_delegate(reference_table):
     """H: the methods equal the stats functions on the data sets x learners table
     of means (Demšar's Table 6) and say what they tested."""
     auc, result = _result(reference_table)
-    res = result.friedman(method="rm_anova")
+    res = result.friedman_test(method="rm_anova")
     assert isinstance(res, RMAnovaResult)
     table = auc[list(result.learners)]
     assert res.statistic == pytest.approx(rm_anova(table).statistic, rel=1e-12)
-    tk = result.pairwise_test(method="tukey", alpha=0.1)
+    tk = result.pairwise_tests(method="tukey", alpha=0.1)
     assert isinstance(tk, TukeyHSDResult) and tk.greater_is_better
     ref = tukey_hsd(table, alpha=0.1).to_frame()
     np.testing.assert_allclose(tk.to_frame()["pvalue_adjusted"], ref["pvalue_adjusted"])
@@ -49,9 +49,9 @@ def test_tukey_within_one_dataset_and_refusals(reference_table):
         df, dataset="d", learner="learner", value="error", replicate="replicate",
         greater_is_better=False,
     )  # fmt: skip
-    tk = result.pairwise_test(method="tukey", dataset="x")
+    tk = result.pairwise_tests(method="tukey", dataset="x")
     assert tk.n_blocks == 10 and "within data set 'x'" in tk.null_hypothesis
     with pytest.raises(ValueError, match="`method`"):
-        result.friedman(method="anova")
+        result.friedman_test(method="anova")
     with pytest.raises(ValueError, match="`method`='tukey'"):
-        result.pairwise_test(method="tukey", missing="pairwise")
+        result.pairwise_tests(method="tukey", missing="pairwise")

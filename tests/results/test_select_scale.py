@@ -88,11 +88,11 @@ def test_blocks_and_aggregate_equal_plain_pivots():
     np.testing.assert_array_equal(within.to_numpy(), expected.to_numpy())
     assert within.index.tolist() == [0, 1000, 2000, 3000, 4000]
     for stat in ["mean", "std", "count"]:
-        got = result.aggregate("loss", stat)
+        got = result.aggregate("loss", stat=stat)
         want = perf.groupby(["dataset", "learner"])["value"].agg(stat).unstack()
         want = want.loc[order, result.learners]
         np.testing.assert_array_equal(got.to_numpy(), want.to_numpy())
-    assert result.aggregate("loss", "count").dtypes.eq(np.int64).all()
+    assert result.aggregate("loss", stat="count").dtypes.eq(np.int64).all()
 
 
 def test_cache_follows_new_scores_and_errors_still_name_the_block():

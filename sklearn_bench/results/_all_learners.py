@@ -1,0 +1,364 @@
+"""Tests of all learners of a BenchmarkResult at once: the omnibus rank tests, the
+post-hoc tests of every pair and the global permutation test; the blocks selected in
+:mod:`._select`, every statistic from :mod:`sklearn_bench.stats`."""
+
+from dataclasses import replace
+
+from .._validation import check_choice, deprecated_alias
+from . import _select
+
+
+def _scope_words(dataset, n_blocks):
+    """Where the blocks of a test of all learners come from, in words."""
+    if dataset is None:
+        return f"across {n_blocks} data sets"
+    return f"within data set {dataset!r} over {n_blocks} replicates"
+
+
+class AllLearnersMixin:
+    """:meth:`friedman_test`, :meth:`pairwise_tests`, :meth:`skillings_mack_test`
+    and :meth:`global_permutation_test`."""
+
+    def _all_blocks(self, metric, dataset=None, *, missing=False):
+        """The metric's name and its blocks × learners table of every learner:
+        the per-data-set means (``dataset=None``; NaN cells allowed with
+        ``missing``) or the replicates of ``dataset``."""
+        metric = self._metric(metric)
+        learners = _select.check_learners(self, self.learners, at_least=2)
+        if missing:
+            return metric, _select.blocks_with_missing(self, learners, metric=metric)
+        if dataset is not None:
+            dataset = _select.check_dataset(self, dataset)
+        return metric, _select.blocks(self, learners, metric=metric, dataset=dataset)
+
+    def _say_scope(self, res, metric, scope):
+        """``res`` whose null hypothesis names the metric, its direction and the
+        blocks."""
+        words = _select.direction_words(self, metric)
+        return replace(res, null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})")
+
+    def friedman_test(
+        self,
+        *,
+        dataset=None,
+        metric=None,
+        tie_correction=True,
+        exact=None,
+        method="friedman",
+    ):
+        """Friedman's test of all learners (Demšar 2006, Section 3.2.2).
+
+        ``dataset=None``: blocks are the data sets, each learner's value its mean
+        performance over the replicates; a data set name: blocks are that data
+        set's replicates. Ranks follow the metric's direction (rank 1 = best).
+        Delegates to :func:`sklearn_bench.stats.friedman_test`.
+
+        .. versionchanged:: 0.2
+           Renamed from ``friedman``, which warns until 0.3.
+
+        Within one data set the replicates are treated as independent blocks, so
+        the test is conditional on that learning sample (Hothorn et al. 2005,
+        Sec. 3): it does not answer whether the learners differ on new data of
+        the kind, and its type I error for that question is far above α (see
+        the user guide's "Tests within one data set" and
+        ``benchmarks/calibration.py``).
+
+        Parameters
+        ----------
+        dataset : str, default=None
+        metric : str, default=None
+            The first metric by default.
+        tie_correction : bool, default=True
+            As in :func:`~sklearn_bench.stats.friedman_test` (R's
+            ``friedman.test``); ``False`` gives Demšar's formula as printed.
+        exact : bool or None, default=None
+            As in :func:`~sklearn_bench.stats.friedman_test`: the exact
+            permutation p-value where it can be enumerated (``None``), always
+            (``True``) or the χ² approximation (``False``); the result's
+            ``null_distribution`` and ``notes`` say which.
+        method : {"friedman", "quade", "aligned_ranks", "durbin", "rm_anova"}, \
+default="friedman"
+            The test of all learners over the blocks: Friedman's rank test,
+            :func:`~sklearn_bench.stats.quade_test`,
+            :func:`~sklearn_bench.stats.friedman_aligned_ranks_test` (mean
+            alignment), :func:`~sklearn_bench.stats.durbin_test` across
+            data sets with missing learner x data-set cells forming a balanced
+            incomplete block design (``dataset`` must be ``None``), or
+            ``"rm_anova"``: the parametric omnibus test autorank picks for
+            normal, homoscedastic data, :func:`~sklearn_bench.stats.rm_anova`
+            on the same table (a sensitivity analysis; its follow-up is
+            :meth:`pairwise_tests` with ``method="tukey"``).
+            ``tie_correction`` and ``exact`` are Friedman's only.
+
+        Returns
+        -------
+        FriedmanResult, BlockRankTestResult or RMAnovaResult
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": ["p"] * 3 + ["q"] * 3 + ["r"] * 3,
+        ...                    "l": ["A", "B", "C"] * 3,
+        ...                    "e": [.1, .2, .3, .2, .1, .3, .1, .2, .4]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> result.friedman_test().average_ranks.round(3).tolist()
+        [1.333, 1.667, 3.0]
+        """
+        from ..stats import (
+            durbin_test,
+            friedman_aligned_ranks_test,
+            friedman_test,
+            quade_test,
+            rm_anova,
+        )
+
+        method = check_choice(
+            method,
+            ("friedman", "quade", "aligned_ranks", "durbin", "rm_anova"),
+            "method",
+        )
+        if method != "friedman" and (tie_correction is not True or exact is not None):
+            raise ValueError(
+                "`tie_correction` and `exact` are options of method='friedman'; "
+                f"got method={method!r}."
+            )
+        if method == "durbin" and dataset is not None:
+            raise ValueError(
+                "method='durbin' works across data sets; pass dataset=None."
+            )
+        metric, table = self._all_blocks(metric, dataset, missing=method == "durbin")
+        gib = self.metrics[metric]
+        if method == "durbin":
+            return durbin_test(table, greater_is_better=gib)
+        if method == "quade":
+            return quade_test(table, greater_is_better=gib)
+        if method == "aligned_ranks":
+            return friedman_aligned_ranks_test(table, greater_is_better=gib)
+        if method == "rm_anova":
+            return rm_anova(table)
+        return friedman_test(
+            table,
+            greater_is_better=gib,
+            tie_correction=tie_correction,
+            exact=exact,
+        )
+
+    def pairwise_tests(
+        self,
+        *,
+        method="wilcoxon",
+        adjust=None,
+        alpha=0.05,
+        metric=None,
+        dataset=None,
+        missing="raise",
+        zero_method="demsar",
+    ):
+        """Paired tests of every pair of learners, corrected for multiplicity.
+
+        Each pair is tested on its own two columns (Benavoli, Corani & Mangili
+        2016: unlike Nemenyi's test, no other learner changes the verdict on a
+        pair), then the ``k (k − 1) / 2`` p-values are adjusted by Holm,
+        Shaffer's static or Bergmann–Hommel's procedure (García & Herrera 2008).
+        Delegates to :func:`sklearn_bench.stats.pairwise_tests`.
+
+        .. versionchanged:: 0.2
+           Renamed from ``pairwise_test``, which warns until 0.3.
+
+        Parameters
+        ----------
+        method : {"wilcoxon", "sign", "conover", "siegel", "miller", "quade", \
+"nemenyi", "exact_ranksum", "tukey"}, default="wilcoxon"
+            The paired tests (each pair on its own columns), a Friedman-type
+            post-hoc on the ranks of all learners (the exact rank-sum
+            differences of Eisinga et al. 2017 among them; see
+            :func:`~sklearn_bench.stats.pairwise_tests`), or ``"tukey"``:
+            Tukey's HSD on the repeated-measures ANOVA's residual
+            (:func:`~sklearn_bench.stats.tukey_hsd`, ``design="blocks"``;
+            autorank's parametric post-hoc), ``adjust`` ignored (the studentized
+            range controls the family-wise error), ``missing`` must be
+            ``"raise"``.
+        adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", \
+"hochberg", "hommel", "finner", "holland", "li", "rom", "none", \
+"single_step"}, default=None
+            ``None``: ``"single_step"`` for Nemenyi and Miller, ``"shaffer"``
+            otherwise.
+        alpha : float, default=0.05
+        metric : str, default=None
+            The first metric by default.
+        dataset : str, default=None
+            ``None``: blocks are the data sets (per-data-set mean performances);
+            a name: blocks are that data set's replicates.
+        missing : {"raise", "pairwise"}, default="raise"
+            Across data sets only. ``"raise"``: every learner must have every
+            data set. ``"pairwise"``: each pair is tested on the data sets both
+            learners finished (a learner whose task failed on any replicate of a
+            data set, or that has fewer replicates there, counts as missing on
+            it); the frame's ``n`` says how many.
+        zero_method : str, default="demsar"
+            Wilcoxon only; see :func:`~sklearn_bench.stats.paired_test`.
+
+        Returns
+        -------
+        PairwiseTestResult or TukeyHSDResult
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(8) for _ in "ABC"],
+        ...     "l": list("ABC") * 8,
+        ...     "e": [.10, .12, .13, .20, .23, .24, .15, .16, .19, .30, .33, .31,
+        ...           .11, .14, .16, .25, .27, .30, .18, .21, .20, .22, .26, .27]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> res = result.pairwise_tests(adjust="holm")
+        >>> res.to_frame()[["learner_i", "learner_j", "pvalue_adjusted"]].round(3)
+          learner_i learner_j  pvalue_adjusted
+        0         A         B            0.035
+        1         A         C            0.035
+        2         B         C            0.161
+        """
+        from ..stats import pairwise_tests, tukey_hsd
+
+        if method == "tukey" and missing != "raise":
+            raise ValueError(
+                "`method`='tukey' needs every learner on every block; "
+                f"got missing={missing!r}."
+            )
+        if missing == "pairwise" and dataset is not None:
+            raise ValueError(
+                "`missing`='pairwise' works across data sets; pass dataset=None."
+            )
+        if dataset is not None:
+            dataset = _select.check_dataset(self, dataset)
+        metric, table = self._all_blocks(metric, dataset, missing=missing == "pairwise")
+        scope = _scope_words(dataset, len(table))
+        if method == "tukey":
+            res = tukey_hsd(table, alpha=alpha, greater_is_better=self.metrics[metric])
+            return self._say_scope(res, metric, scope)
+        res = pairwise_tests(
+            table,
+            method=method,
+            adjust=adjust,
+            alpha=alpha,
+            zero_method=zero_method,
+            greater_is_better=self.metrics[metric],
+            missing=missing,
+        )
+        return self._say_scope(res, metric, scope)
+
+    def skillings_mack_test(self, *, metric=None, n_resamples=None, random_state=None):
+        """Skillings–Mack test of all learners over data sets with missing cells.
+
+        Friedman's test for incomplete blocks (Skillings & Mack 1981): a learner
+        that failed on a data set (a NaN score on any replicate, or fewer
+        replicates than the others there) is missing on it rather than dropped
+        with all its other data sets. Blocks are the data sets, each value the
+        mean performance over the replicates; ranks follow the metric's
+        direction. With no missing cell it equals Friedman's χ²_F (without the
+        tie correction). Delegates to
+        :func:`sklearn_bench.stats.skillings_mack_test`.
+
+        .. versionchanged:: 0.2
+           Renamed from ``skillings_mack``, which warns until 0.3.
+
+        Parameters
+        ----------
+        metric : str, default=None
+            The first metric by default.
+        n_resamples : int, default=None
+            ``None``: χ² p-value; an integer: Monte Carlo p-value from that many
+            within-block permutations.
+        random_state : int, numpy Generator or RandomState, default=None
+
+        Returns
+        -------
+        SkillingsMackResult
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(6) for _ in "ABC"],
+        ...     "l": list("ABC") * 6,
+        ...     "e": [.10, .12, .13, .20, .23, .24, .15, .16, .19,
+        ...           .30, .33, None, .11, .14, .16, .25, .27, .30]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df.dropna(), dataset="d", learner="l", value="e",
+        ...     greater_is_better=False)
+        >>> res = result.skillings_mack_test()
+        >>> res.n_missing, res.df, round(res.statistic, 3)
+        (1, 2, 10.842)
+        """
+        from ..stats import skillings_mack_test
+
+        metric, table = self._all_blocks(metric, missing=True)
+        res = skillings_mack_test(
+            table,
+            greater_is_better=self.metrics[metric],
+            n_resamples=n_resamples,
+            random_state=random_state,
+        )
+        words = _select.direction_words(self, metric)
+        scope = f"{words}; across {res.n_blocks} data sets, {res.n_missing} missing"
+        return replace(res, null_hypothesis=f"{res.null_hypothesis[:-1]} ({scope}).")
+
+    def global_permutation_test(
+        self, dataset, *, metric=None, n_resamples=9999, random_state=None
+    ):
+        """Hothorn et al. (2005) permutation test of t* on one data set, eq. (3).
+
+        Blocks are the data set's replicates, one column per learner; delegates
+        to :func:`sklearn_bench.stats.global_permutation_test`. t* does not
+        depend on the metric's direction. The test is conditional on the data
+        set's learning sample (Hothorn et al. 2005, Sec. 3), like the replicate
+        ``"t"`` of :meth:`paired_test`; it is not a test of performance on new
+        data of the kind.
+
+        .. versionchanged:: 0.2
+           Renamed from ``global_test``, which warns until 0.3.
+
+        Parameters
+        ----------
+        dataset : str
+        metric : str, default=None
+            The first metric by default.
+        n_resamples : int, default=9999
+        random_state : int, numpy Generator or RandomState, default=None
+
+        Returns
+        -------
+        GlobalPermutationResult
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> rng = np.random.default_rng(0)
+        >>> df = pd.DataFrame({"learner": np.repeat(["A", "B", "C"], 30),
+        ...     "replicate": np.tile(np.arange(30), 3),
+        ...     "error": rng.normal(0.2, 0.02, 90) + np.repeat([0, 0, 0.03], 30)})
+        >>> result = BenchmarkResult.from_frame(df.assign(d="x"), dataset="d",
+        ...     learner="learner", value="error", replicate="replicate",
+        ...     greater_is_better=False)
+        >>> res = result.global_permutation_test("x", n_resamples=999, random_state=0)
+        >>> res.pvalue < 0.01
+        True
+        """
+        from ..stats import global_permutation_test
+
+        _select.check_dataset(self, dataset)  # required: None is not "all"
+        metric, table = self._all_blocks(metric, dataset)
+        return global_permutation_test(
+            table, n_resamples=n_resamples, random_state=random_state
+        )
+
+    # The names before 0.2, one release with a FutureWarning.
+    friedman = deprecated_alias(friedman_test, "friedman")
+    pairwise_test = deprecated_alias(pairwise_tests, "pairwise_test")
+    skillings_mack = deprecated_alias(skillings_mack_test, "skillings_mack")
+    global_test = deprecated_alias(global_permutation_test, "global_test")

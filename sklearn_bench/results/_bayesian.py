@@ -1,0 +1,359 @@
+"""The Bayesian comparisons of a BenchmarkResult: posterior probabilities of
+practical differences and the Plackett-Luce ranking; the data selected in
+:mod:`._bayesian_select` and :mod:`._select`, every model from
+:mod:`sklearn_bench.stats`."""
+
+from dataclasses import replace
+from itertools import combinations
+
+import numpy as np
+
+from .._validation import check_positive_int, check_random_state, renamed_parameters
+from . import _bayesian_select, _select
+
+
+class BayesianMixin:
+    """:meth:`bayesian_test`, :meth:`bayesian_comparisons` and
+    :meth:`bayesian_ranking`."""
+
+    @renamed_parameters(rope="delta", n_samples="n_draws")
+    def bayesian_test(
+        self,
+        a,
+        b,
+        *,
+        dataset=None,
+        delta=None,
+        metric=None,
+        method=None,
+        rho=None,
+        prior_strength=None,
+        n_draws=None,
+        random_state=None,
+    ):
+        """Posterior probabilities that ``a`` or ``b`` is practically better.
+
+        Benavoli, Corani, Demšar & Zaffalon (2017): instead of a p-value, the
+        posterior probabilities that ``a`` is better than ``b`` by more than
+        ``delta``, that they are practically equivalent (the difference lies
+        within the region of practical equivalence ``[−delta, delta]``), and
+        that ``b`` is better. "Better" follows
+        the metric's direction.
+
+        - ``dataset`` given: the Bayesian correlated t-test (Corani & Benavoli
+          2015; :func:`~sklearn_bench.stats.bayesian_correlated_t`) on the
+          units of ``paired_test(method="corrected_t")``: every fold score of
+          (repeated) k-fold and of BootstrapCV, every split of a
+          ShuffleSplit-like scheme, the replicates of BootstrapOOB. The
+          correlation is ``rho = n_test / (n_test + n_train)`` from the stored
+          split sizes (``1/k`` for k-fold, the test fraction for random
+          splits, where baycomp would assume k-fold's ``1/n``; for
+          BootstrapOOB with the distinct training rows, as the corrected t),
+          so that with ``delta=0`` ``probabilities[b]`` equals the one-sided
+          corrected-t p-value for "a better". Splits where a task of ``a`` or
+          ``b`` failed are dropped and counted. Simulation and competition
+          problems raise ``ValueError`` (as ``corrected_t``).
+        - ``dataset=None``: across data sets, the Bayesian signed-rank test
+          (:func:`~sklearn_bench.stats.bayesian_signed_rank`; or
+          ``method="sign"``) on the per-data-set mean performances.
+        - ``dataset=None, method="hierarchical"``: the hierarchical model of
+          Corani et al. (2017; :func:`~sklearn_bench.stats.bayesian_hierarchical`,
+          needs ``pip install "sklearn-bench[bayes]"``) on every split score of
+          every data set, the units and ``rho`` of each data set as for the
+          correlated t-test; its probabilities are for the *next* data set.
+
+        Parameters
+        ----------
+        a, b : str
+            The learners.
+        dataset : str, default=None
+        delta : float, default=None
+            The smallest difference that matters, in the metric's units: the
+            half-width of the region of practical equivalence (the result's
+            ``rope``). ``None`` uses the package's one default Δ, the
+            report's too: 0.01 (one percentage point, Benavoli et al. 2017)
+            for a metric on a [0, 1] scale (error rate, accuracy, AUC, F1,
+            ...), and raises ``ValueError`` for any other metric.
+
+            .. versionchanged:: 0.2
+               Renamed from ``rope``, which warns until 0.3; the default covers
+               every metric on a [0, 1] scale (it was error rate and accuracy
+               only).
+        metric : str, default=None
+            The first metric by default.
+        method : {"correlated_t", "signed_rank", "sign", "hierarchical"}, default=None
+            ``None``: ``"correlated_t"`` within a data set, ``"signed_rank"``
+            across data sets.
+        rho : float, default=None
+            Correlated t-test and hierarchical model: override the correlation
+            read from the split sizes (``n_test/n_train = rho/(1 − rho)``).
+        prior_strength : float, default=None
+            Signed-rank and sign tests: the Dirichlet-process prior strength
+            (``None``: their defaults, 0.5 and 1).
+        n_draws : int, default=None
+            Monte Carlo draws of the signed-rank and sign tests (``None``:
+            50000); for the hierarchical model the posterior draws over its 4
+            chains (``None``: 20000, 5000 per chain).
+
+            .. versionchanged:: 0.2
+               Renamed from ``n_samples``, which warns until 0.3.
+        random_state : int, numpy Generator or RandomState, default=None
+
+        Returns
+        -------
+        BayesianTestResult
+            ``probabilities`` is ``{a: ..., "equivalent": ..., b: ...}``; the
+            description names the metric, its direction, the scope and the
+            source of ``rho``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> rng = np.random.default_rng(0)
+        >>> df = pd.DataFrame({"d": np.repeat([f"d{i}" for i in range(12)], 2),
+        ...                    "l": ["A", "B"] * 12,
+        ...                    "error_rate": np.repeat(rng.uniform(0.1, 0.3, 12), 2)
+        ...                         + np.tile([0.0, 0.03], 12)})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="error_rate",
+        ...     greater_is_better=False)
+        >>> res = result.bayesian_test("A", "B", random_state=0)
+        >>> res.method, res.rope, res.decision()
+        ('signed_rank', 0.01, 'A')
+        """
+        from ..stats import (
+            bayesian_correlated_t,
+            bayesian_hierarchical,
+            bayesian_sign_test,
+            bayesian_signed_rank,
+        )
+
+        metric = self._metric(metric)
+        delta = _bayesian_select.delta_for(self, metric, delta)
+        if n_draws is not None:
+            n_draws = check_positive_int(n_draws, "n_draws")
+        a, b = _select.check_learners(self, [a, b])
+        common = {
+            "rope": delta,
+            "labels": (a, b),
+            "greater_is_better": self.metrics[metric],
+        }
+        if dataset is not None:
+            method = "correlated_t" if method is None else method
+            if method != "correlated_t":
+                raise ValueError(
+                    "Within one data set `method` must be 'correlated_t'; got "
+                    f"{method!r} (the signed-rank and sign tests compare data sets)."
+                )
+            if prior_strength is not None:
+                raise ValueError(
+                    "`prior_strength` applies only across data sets (signed-rank and "
+                    "sign tests); the correlated t-test has a non-informative prior."
+                )
+            x, y, rho, scope, n_dropped = _bayesian_select.correlated_splits(
+                self, a, b, metric=metric, dataset=dataset, rho=rho
+            )
+            res = bayesian_correlated_t(x, y, rho=rho, **common)
+        elif method == "hierarchical":
+            if prior_strength is not None:
+                raise ValueError(
+                    "`prior_strength` applies only to the signed-rank and sign tests; "
+                    "the hierarchical model's priors are arguments of "
+                    "stats.bayesian_hierarchical."
+                )
+            x, y, rhos, scope, n_dropped = _bayesian_select.hierarchical_splits(
+                self, a, b, metric=metric, rho=rho
+            )
+            draws = {} if n_draws is None else {"n_samples": -(-n_draws // 4)}
+            res = bayesian_hierarchical(
+                x, y, rho=rhos, random_state=random_state, **draws, **common
+            )
+        else:
+            method = "signed_rank" if method is None else method
+            funcs = {"signed_rank": bayesian_signed_rank, "sign": bayesian_sign_test}
+            if not isinstance(method, str) or method not in funcs:
+                raise ValueError(
+                    "Across data sets `method` must be 'signed_rank', 'sign' or "
+                    "'hierarchical'; got "
+                    f"{method!r} (the correlated t-test works within one data set)."
+                )
+            if rho is not None:
+                raise ValueError(
+                    "`rho` applies only within one data set and to the hierarchical "
+                    "model."
+                )
+            x, y, scope, n_dropped = _select.pair(
+                self, a, b, metric=metric, with_dropped=True
+            )
+            extra = {} if prior_strength is None else {"prior_strength": prior_strength}
+            res = funcs[method](
+                x,
+                y,
+                n_samples=50000 if n_draws is None else n_draws,
+                random_state=random_state,
+                **extra,
+                **common,
+            )
+        words = _select.direction_words(self, metric)
+        text = f"{res.description} Scores: {words}; {scope}."
+        return replace(res, description=text, n_dropped=n_dropped)
+
+    @renamed_parameters(rope="delta", n_samples="n_draws")
+    def bayesian_comparisons(
+        self, learners=None, *, control=None, dataset=None, random_state=None, **kw
+    ):
+        """:meth:`bayesian_test` for all pairs of learners, or each against a control.
+
+        Parameters
+        ----------
+        learners : list of str, default=None
+            The learners to compare (all by default), in this order.
+        control : str, default=None
+            Compare each other learner with this one (``(control, other)``
+            pairs) instead of all pairs ``(i, j), i < j``.
+        dataset : str, default=None
+            As in :meth:`bayesian_test`.
+        random_state : int, numpy Generator or RandomState, default=None
+            One stream for all pairs (each pair gets its own draws).
+        **kw
+            ``delta``, ``metric``, ``method``, ``rho``, ``prior_strength``,
+            ``n_draws``: passed to :meth:`bayesian_test`.
+
+        Returns
+        -------
+        dict of (str, str) to BayesianTestResult
+            In pair order; :func:`~sklearn_bench.stats.bayesian_table` makes the
+            table, :func:`~sklearn_bench.plotting.plot_bayesian_posterior` the
+            plots.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> from sklearn_bench.stats import bayesian_table
+        >>> rng = np.random.default_rng(0)
+        >>> df = pd.DataFrame({"d": np.repeat([f"d{i}" for i in range(10)], 3),
+        ...                    "l": ["A", "B", "C"] * 10,
+        ...                    "error_rate": np.repeat(rng.uniform(0.1, 0.3, 10), 3)
+        ...                         + np.tile([0.0, 0.03, 0.001], 10)})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="error_rate",
+        ...     greater_is_better=False)
+        >>> table = bayesian_table(result.bayesian_comparisons(
+        ...     control="A", random_state=0))
+        >>> table[["a", "b", "decision"]]
+           a  b     decision
+        0  A  B            A
+        1  A  C  equivalent
+        """
+        names = self.learners if learners is None else learners
+        names = _select.check_learners(self, names, at_least=2)
+        if control is not None:
+            (control,) = _select.check_learners(self, [control])
+            if control not in names:
+                names = [control, *names]
+            pairs = [(control, other) for other in names if other != control]
+        else:
+            pairs = list(combinations(names, 2))
+        if not isinstance(random_state, np.random.RandomState):
+            random_state = check_random_state(random_state)
+        return {
+            (a, b): self.bayesian_test(
+                a, b, dataset=dataset, random_state=random_state, **kw
+            )
+            for a, b in pairs
+        }
+
+    @renamed_parameters(n_samples="n_draws", level="confidence_level")
+    def bayesian_ranking(
+        self,
+        learners=None,
+        *,
+        metric=None,
+        prior=1.0,
+        n_draws=None,
+        confidence_level=0.95,
+        random_state=None,
+    ):
+        """Bayesian Plackett–Luce ranking of the learners over the data sets.
+
+        The model of Calvo, Ceberio & Lozano (2018; scmamp's
+        ``bPlackettLuceModel``) on each data set's ranking of the learners by
+        their mean performance over its replicates, rank 1 = best in the
+        metric's direction: the posterior probability that each learner ranks
+        first on a new data set, its expected rank with a credible interval and
+        the probability that one learner ranks above another, for every pair.
+        Delegates to :func:`~sklearn_bench.stats.bayesian_plackett_luce`, which
+        needs ``pip install "sklearn-bench[bayes]"``.
+
+        Parameters
+        ----------
+        learners : list of str, default=None
+            The learners to rank (all by default), in this order.
+        metric : str, default=None
+            The first metric by default.
+        prior : float or list of float, default=1.0
+            Dirichlet concentration of the weights (one or one per learner).
+        n_draws : int, default=None
+            Posterior draws over the sampler's 4 chains (``None``: 10000, 2500
+            per chain).
+
+            .. versionchanged:: 0.2
+               Renamed from ``n_samples``, which warns until 0.3.
+        confidence_level : float, default=0.95
+            Level of the credible intervals.
+
+            .. versionchanged:: 0.2
+               Renamed from ``level``, which warns until 0.3.
+        random_state : int, numpy Generator or RandomState, default=None
+            Seeds the sampler and the random breaking of tied ranks.
+
+        Returns
+        -------
+        PlackettLuceResult
+            Its description names the metric, its direction and the data sets.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> rng = np.random.default_rng(0)
+        >>> df = pd.DataFrame({"d": np.repeat([f"d{i}" for i in range(10)], 3),
+        ...                    "l": ["A", "B", "C"] * 10,
+        ...                    "error_rate": np.repeat(rng.uniform(0.1, 0.3, 10), 3)
+        ...                         + np.tile([0.0, 0.03, 0.06], 10)
+        ...                         + rng.normal(0, 0.02, 30)})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="error_rate",
+        ...     greater_is_better=False)
+        >>> ranking = result.bayesian_ranking(n_draws=2000, random_state=0)
+        >>> ranking.expected_rank.idxmin()
+        'A'
+        """
+        from ..stats import bayesian_plackett_luce
+
+        metric = self._metric(metric)
+        names = self.learners if learners is None else learners
+        names = _select.check_learners(self, names, at_least=2)
+        table = _select.blocks(self, names, metric=metric)
+        if n_draws is not None:
+            n_draws = check_positive_int(n_draws, "n_draws")
+        draws = {} if n_draws is None else {"n_samples": -(-n_draws // 4)}
+        res = bayesian_plackett_luce(
+            table,
+            greater_is_better=self.metrics[metric],
+            prior=prior,
+            level=confidence_level,
+            random_state=random_state,
+            **draws,
+        )
+        words = _select.direction_words(self, metric)
+        text = (
+            f"{res.description} Scores: {words}; each data set's mean over its "
+            f"replicates, {len(table)} data sets."
+        )
+        return replace(res, description=text)

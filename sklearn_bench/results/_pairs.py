@@ -1,0 +1,582 @@
+"""Comparisons of two learners of a BenchmarkResult: tests, intervals, power, and
+the win/tie/loss counts of every pair; the data selected in :mod:`._select`,
+:mod:`._within` and :mod:`._scales`, every statistic from :mod:`sklearn_bench.stats`."""
+
+from dataclasses import replace
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from .._validation import (
+    check_alpha,
+    deprecate_positional_options,
+    renamed_parameters,
+)
+from . import _scales, _select, _within
+
+
+class PairedComparisonsMixin:
+    """:meth:`paired_test`, :meth:`confidence_interval`,
+    :meth:`error_rate_intervals`, :meth:`power` and :meth:`win_tie_loss`."""
+
+    def paired_test(
+        self,
+        a,
+        b,
+        *,
+        dataset=None,
+        method=None,
+        metric=None,
+        alternative="two-sided",
+        replicate=None,
+        scale="raw",
+        **kwargs,
+    ):
+        """Test whether learners ``a`` and ``b`` perform differently.
+
+        ``dataset=None`` tests across data sets on the per-data-set mean
+        performances (Boulesteix et al. 2013, H0(real); Demšar 2006). A data
+        set name tests within it, by default with a test valid for the
+        generalisation question on the run's splitter (``"corrected_t"`` on the
+        right unit, see the user guide's "Tests within one data set"). The
+        differences are ``metric(a) − metric(b)``, so for an error rate
+        ``alternative="less"`` is the alternative that ``a`` is better. The null
+        hypothesis names the learners, the metric, its direction and the scope:
+        the unit, the correction, what the test is conditional on, and how many
+        replicates or splits were dropped because a task failed (also in
+        ``n_dropped``).
+
+        Parameters
+        ----------
+        a, b : str
+            The learners.
+        dataset : str, default=None
+        method : str, default=None
+            ``None``: ``"t"`` across data sets; within a data set
+            ``"corrected_t"`` (``"t"`` for a simulation problem, whose
+            replicates are independent learning samples, and for a competition
+            problem, conditional on its fixed test sample anyway).
+
+            - ``"t"``, ``"wilcoxon"``, ``"sign"``, ``"permutation"``: the
+              methods of :func:`sklearn_bench.stats.paired_test`. Within a data
+              set they run on the replicate performances (Hothorn et al. 2005,
+              statistic (2)) and are **conditional on the learning sample**
+              (Sec. 3): they ask whether a beats b on these resamples of this
+              one data set, not on new data of its kind. For that question
+              their type I error is far above the nominal level (about 0.8 for
+              10 × 10-fold CV in ``benchmarks/calibration.py``).
+            - ``"corrected_t"`` (within a data set): the corrected resampled t
+              with ``n_test/n_train`` inferred from the stored split sizes
+              (``test_train_ratio`` in ``kwargs`` overrides it): Bouckaert &
+              Frank (2004) on all k·r fold scores of (repeated) k-fold CV,
+              variance factor ``1/(k r) + n_test/n_train``, ``k r − 1`` df;
+              Nadeau & Bengio (2003) on the splits of a holdout scheme
+              (ShuffleSplit); on BootstrapCV the same on all fold scores; on
+              BootstrapOOB on the replicates with the out-of-bootstrap rows over
+              the distinct training rows as ``n_test/n_train``.
+            - ``"5x2cv"``, ``"5x2cv_f"`` (within a data set run with
+              ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` or
+              ``RepeatedKFold`` of that shape): Dietterich's 5×2cv paired t and
+              Alpaydin's combined 5×2cv F
+              (:func:`~sklearn_bench.stats.five_by_two_cv_test`).
+            - ``"mcnemar"``: :func:`~sklearn_bench.stats.mcnemar_test` on the
+              kept predictions of one test set (``dataset``, ``replicate``;
+              two-sided).
+        metric : str, default=None
+            The first metric by default; ignored by ``"mcnemar"``.
+        alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        replicate : int, default=None
+            ``"mcnemar"`` only: which learning sample's classifiers to compare;
+            needed when the data set has several replicates.
+        scale : {"raw", "relative", "rank"}, default="raw"
+            Across data sets only: the scale of the per-data-set means.
+            ``"raw"`` warns (``IncommensurableScalesWarning``) when the data sets'
+            scales differ by two orders of magnitude or more (Demšar 2006, Sec.
+            3.1); ``"relative"`` divides both means on each data set by their
+            average, so the difference is ``2 (a − b) / (a + b)``; ``"rank"``
+            uses the ranks of all learners on each data set (1 = smallest value).
+            See :mod:`sklearn_bench.results._scales`.
+        **kwargs
+            Passed on (``zero_method``, ``n_resamples``, ``random_state``,
+            ``test_train_ratio``; ``correction``, ``exact`` for McNemar).
+
+        Returns
+        -------
+        PairedTestResult or McNemarResult
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": ["p", "p", "q", "q", "r", "r"],
+        ...                    "l": ["A", "B"] * 3,
+        ...                    "e": [0.10, 0.12, 0.30, 0.33, 0.20, 0.21]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> res = result.paired_test("A", "B", alternative="less")
+        >>> res.null_hypothesis
+        'H0: mean of e(A) − e(B) >= 0 (e, lower is better; across 3 data sets...)'
+        >>> round(res.pvalue, 4)                 # t = -3.464 with 2 df
+        0.0371
+
+        Within one data set run with repeated 10-fold CV, the default is the
+        corrected t on the 100 fold scores:
+
+        >>> from sklearn.datasets import load_breast_cancer
+        >>> from sklearn.model_selection import RepeatedStratifiedKFold
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from sklearn_bench import BenchmarkExperiment
+        >>> X, y = load_breast_cancer(return_X_y=True)
+        >>> result = BenchmarkExperiment(
+        ...     {"nb": GaussianNB(), "tree": DecisionTreeClassifier(max_depth=2)},
+        ...     cv=RepeatedStratifiedKFold(n_splits=10, n_repeats=10, random_state=0),
+        ...     random_state=0, progress=False).fit({"bc": (X, y)}).results_
+        >>> res = result.paired_test("nb", "tree", dataset="bc")
+        >>> res.method, res.n, res.df
+        ('corrected_t', 100, 99)
+        """
+        from ..stats import five_by_two_cv_test, mcnemar_test, paired_test
+
+        if method == "mcnemar":
+            if alternative != "two-sided":
+                raise ValueError("`alternative` must be 'two-sided' for McNemar.")
+            n_b, n_c, _ = _select.discordant_counts(
+                self, a, b, dataset=dataset, replicate=replicate
+            )
+            res = mcnemar_test(n_b, n_c, **kwargs)
+            h0 = f"H0: P({a} wrong, {b} right) = P({a} right, {b} wrong)"
+            return replace(res, null_hypothesis=h0)
+        metric = self._metric(metric)
+        if dataset is not None:
+            dataset = _select.check_dataset(self, dataset)
+        _scales.check_scale_argument(scale, dataset)
+        if method is None:
+            method = (
+                "t"
+                if dataset is None
+                else _within.default_method(self, a, b, metric=metric, dataset=dataset)
+            )
+        if method in _within.SPLIT_METHODS and dataset is None:
+            raise ValueError(
+                f"method={method!r} tests within one data set; pass `dataset` "
+                f"(one of {list(self.datasets)})."
+            )
+        labels = (f"{metric}({a})", f"{metric}({b})")
+        opts = {"alternative": alternative, "labels": labels}
+        if method == "corrected_t":
+            x, y, ratio, scope, n_dropped = _within.corrected_t_inputs(
+                self,
+                a,
+                b,
+                metric=metric,
+                dataset=dataset,
+                test_train_ratio=kwargs.pop("test_train_ratio", None),
+            )
+
+            def run():
+                return paired_test(
+                    x, y, method=method, test_train_ratio=ratio, **opts, **kwargs
+                )
+
+        elif method in ("5x2cv", "5x2cv_f"):
+            x, y, scope = _within.five_by_two_inputs(
+                self, a, b, metric=metric, dataset=dataset
+            )
+            kind = "t" if method == "5x2cv" else "f"
+
+            def run():
+                return five_by_two_cv_test(x, y, method=kind, **opts, **kwargs)
+
+            n_dropped = 0
+        else:
+            x, y, scope, n_dropped = _scales.pair(
+                self,
+                a,
+                b,
+                metric=metric,
+                dataset=dataset,
+                scale=scale,
+                method=method,
+                with_dropped=True,
+            )
+            if dataset is not None:
+                scope += f"; {_within.conditional_words(self, dataset)}"
+
+            def run():
+                return paired_test(x, y, method=method, **opts, **kwargs)
+
+        try:
+            res = run()
+        except ValueError as exc:  # say where: constant differences, n < 2, ...
+            raise ValueError(f"{exc} [{a} vs {b}, {scope}]") from None
+        words = _select.direction_words(self, metric)
+        return replace(
+            res,
+            null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})",
+            n_dropped=n_dropped,
+        )
+
+    def confidence_interval(
+        self,
+        a,
+        b,
+        *,
+        dataset=None,
+        method=None,
+        confidence_level=0.95,
+        metric=None,
+        replicate=None,
+        scale="raw",
+        **kwargs,
+    ):
+        """Confidence interval for the difference ``metric(a) − metric(b)``.
+
+        Parameters
+        ----------
+        a, b : str
+            The learners.
+        dataset : str, default=None
+            ``None``: across data sets (per-data-set means); a name: within it.
+        method : {"t", "corrected_t", "5x2cv", "bootstrap", "qh"}, default=None
+            ``None``: ``"t"`` across data sets, and within a data set the
+            default test of :meth:`paired_test` (``"corrected_t"`` on the
+            run's unit, valid for the generalisation question).
+
+            - ``"t"``: the paired t interval of the mean difference (within a
+              data set on the replicates, conditional on the learning sample);
+              with ``test_train_ratio`` in ``kwargs`` (within one data set)
+              the corrected interval (``"corrected_t"``).
+            - ``"corrected_t"``, ``"5x2cv"``: the interval of that test of
+              :meth:`paired_test` (within one data set).
+            - ``"bootstrap"``: BCa bootstrap interval of the mean difference
+              (:func:`~sklearn_bench.stats.bootstrap_ci`; ``n_resamples``,
+              ``random_state`` in ``kwargs``).
+            - ``"qh"``: the Quesenberry–Hurst interval for err(a) − err(b) on one
+              test set from kept predictions (Berrar & Lozano 2013, eqs. (4)–(5);
+              :func:`~sklearn_bench.stats.error_rate_difference_ci`).
+        confidence_level : float, default=0.95
+        metric : str, default=None
+            The first metric by default; ignored by ``"qh"`` (error rate).
+        replicate : int, default=None
+            ``"qh"`` only, as in :meth:`paired_test`.
+        scale : {"raw", "relative", "rank"}, default="raw"
+            Across data sets only, as in :meth:`paired_test`: ``"relative"``
+            gives the interval of the mean of ``2 (a − b) / (a + b)``.
+        **kwargs
+            Passed on to the stats function.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": ["p", "p", "q", "q", "r", "r"],
+        ...                    "l": ["A", "B"] * 3,
+        ...                    "e": [0.10, 0.12, 0.30, 0.33, 0.20, 0.21]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> ci = result.confidence_interval("A", "B")
+        >>> round(ci.low, 4), round(ci.high, 4)
+        (-0.0448, 0.0048)
+        """
+        from ..stats import bootstrap_ci, error_rate_difference_ci
+
+        if method == "qh":
+            n_b, n_c, n = _select.discordant_counts(
+                self, a, b, dataset=dataset, replicate=replicate
+            )
+            return error_rate_difference_ci(
+                n_b, n_c, n, confidence_level=confidence_level
+            )
+        metric = self._metric(metric)
+        if method == "bootstrap":
+            x, y, _ = _scales.pair(
+                self, a, b, metric=metric, dataset=dataset, scale=scale, method=method
+            )
+            return bootstrap_ci(x, y, confidence_level=confidence_level, **kwargs)
+        if method not in (None, "t", "corrected_t", "5x2cv"):
+            raise ValueError(
+                "`method` must be one of ['t', 'corrected_t', '5x2cv', 'bootstrap', "
+                f"'qh']; got {method!r}."
+            )
+        if method == "t" and kwargs.get("test_train_ratio") is not None:
+            method = "corrected_t"
+        res = self.paired_test(
+            a, b, dataset=dataset, method=method, metric=metric, scale=scale, **kwargs
+        )
+        return res.confidence_interval(confidence_level)
+
+    @deprecate_positional_options
+    def error_rate_intervals(self, *, adjust="holm", dataset=None, alpha=0.05, **kw):
+        """McNemar tests and Quesenberry–Hurst intervals for all pairs on one test set.
+
+        Berrar & Lozano (2013), Table 2: for every pair ``(i, j)`` of learners
+        (in learner order) the discordant counts from the kept predictions,
+        McNemar's χ² (Yates) and exact p-values, the Holm-adjusted level and
+        the interval for err(i) − err(j) at that level. Delegates to
+        :func:`sklearn_bench.stats.error_rate_intervals`.
+
+        Parameters
+        ----------
+        adjust : {"holm", "bonferroni", None}, default="holm"
+
+            .. versionchanged:: 0.2
+               Keyword-only; by position it warns until 0.3.
+        dataset : str, default=None
+            Required when the result has several data sets.
+        alpha : float, default=0.05
+        **kw
+            ``replicate`` (as in :meth:`paired_test`) and ``correction`` (the
+            continuity correction of McNemar's test).
+
+        Returns
+        -------
+        DataFrame
+            Index ``pair`` (``"(i, j)"``), columns ``b, c, statistic, pvalue,
+            exact_pvalue, alpha, critical_value, estimate, low, high``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> scores = pd.DataFrame({"dataset": "t", "learner": ["A", "B", "C"],
+        ...     "split": 0, "replicate": 0, "fold": 0, "metric": "error_rate",
+        ...     "value": [0.3, 0.5, 0.4]})
+        >>> correct = {"A": [1, 1, 1, 0, 1, 1, 0, 1, 0, 1],
+        ...            "B": [0, 1, 0, 0, 1, 0, 1, 1, 0, 1],
+        ...            "C": [1, 0, 1, 0, 1, 1, 0, 0, 1, 1]}
+        >>> predictions = pd.DataFrame({"dataset": "t",
+        ...     "learner": [m for m in correct for _ in range(10)],
+        ...     "split": 0, "replicate": 0, "fold": 0, "row": list(range(10)) * 3,
+        ...     "correct": [bool(v) for m in correct for v in correct[m]]})
+        >>> result = BenchmarkResult(scores, metrics={"error_rate": False},
+        ...     datasets={"t": "competition"}, learners=["A", "B", "C"],
+        ...     predictions=predictions)
+        >>> result.error_rate_intervals()[["b", "c", "alpha", "low", "high"]].round(3)
+                b  c  alpha    low   high
+        pair
+        (A, B)  1  3  0.017 -0.497  0.242
+        (A, C)  1  2  0.025 -0.380  0.247
+        (B, C)  4  3  0.050 -0.366  0.511
+        """
+        from ..stats import error_rate_intervals
+
+        replicate = kw.pop("replicate", None)
+        _select.check_learners(self, self.learners, at_least=2)
+        pairs = list(combinations(self.learners, 2))
+        counts = [
+            _select.discordant_counts(self, i, j, dataset=dataset, replicate=replicate)
+            for i, j in pairs
+        ]
+        return error_rate_intervals(
+            [bc[0] for bc in counts],
+            [bc[1] for bc in counts],
+            counts[0][2],
+            labels=[f"({i}, {j})" for i, j in pairs],
+            alpha=alpha,
+            adjust=adjust,
+            **kw,
+        )
+
+    def power(
+        self,
+        a,
+        b,
+        *,
+        delta,
+        alpha=0.05,
+        power=0.8,
+        method="exact",
+        alternative="two-sided",
+        metric=None,
+    ):
+        """Power of the across-data-set paired t-test, this study as a pilot.
+
+        Boulesteix et al. (2013), Section 3: ``σ`` is the standard deviation
+        (``ddof=1``) of the per-data-set differences ``metric(a) − metric(b)``
+        over the ``J`` data sets of this result. Reported: the power of the
+        test at level ``alpha`` to detect a true mean difference ``delta``
+        (fixed in advance: the smallest difference that matters, never the
+        observed one) with the ``J`` data sets as run, and the number of data
+        sets needed for ``power`` (:func:`~sklearn_bench.stats.power_paired_t`,
+        :func:`~sklearn_bench.stats.n_datasets_needed`). By default the test
+        the analyses run, the two-sided paired t, by the exact noncentral t;
+        ``method="approx", alternative="greater"`` is the paper's one-sided
+        approximation (seed 000).
+
+        Parameters
+        ----------
+        a, b : str
+        delta : float
+            The mean difference worth detecting, in the metric's units (positive).
+        alpha : float, default=0.05
+        power : float, default=0.8
+            Target power for the number of data sets needed.
+        method : {"exact", "approx"}, default="exact"
+        alternative : {"two-sided", "greater"}, default="two-sided"
+        metric : str, default=None
+
+        Returns
+        -------
+        DataFrame
+            One row with ``a, b, metric, n_datasets, estimate`` (mean difference),
+            ``sigma, sigma_source`` (where σ comes from, in words), ``delta,
+            alpha, power`` (of the study as run), ``target_power,
+            n_datasets_needed, method, alternative``. A DataFrame so that several
+            pairs concatenate into one table.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": ["p", "p", "q", "q", "r", "r"],
+        ...                    "l": ["A", "B"] * 3,
+        ...                    "e": [0.10, 0.12, 0.30, 0.33, 0.20, 0.21]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> row = result.power("A", "B", delta=0.05).iloc[0]
+        >>> round(float(row["sigma"]), 4), round(float(row["power"]), 3)
+        (0.01, 0.975)
+        >>> int(row["n_datasets_needed"])
+        3
+        """
+        from ..stats import n_datasets_needed, power_paired_t
+
+        metric = self._metric(metric)
+        x, y, _ = _select.pair(self, a, b, metric=metric)
+        d = x - y
+        sigma = float(np.std(d, ddof=1)) if d.size > 1 else np.nan
+        if not sigma > 1e-10:
+            raise ValueError(
+                f"The per-data-set differences {metric}({a}) − {metric}({b}) "
+                f"over the {d.size} data sets have no spread (sigma = "
+                f"{sigma:.3g}): the power of the paired t-test is undefined "
+                "with this study as a pilot. Give sigma from elsewhere to "
+                "sklearn_bench.stats.power_paired_t / n_datasets_needed."
+            )
+        opts = {"alpha": alpha, "method": method, "alternative": alternative}
+        row = {
+            "a": a,
+            "b": b,
+            "metric": metric,
+            "n_datasets": d.size,
+            "estimate": float(d.mean()),
+            "sigma": sigma,
+            "sigma_source": (
+                f"standard deviation (ddof=1) of the {d.size} per-data-set "
+                f"differences {metric}({a}) − {metric}({b}) of this study"
+            ),
+            "delta": delta,
+            "alpha": alpha,
+            "power": float(power_paired_t(d.size, delta, sigma, **opts)),
+            "target_power": power,
+            "n_datasets_needed": n_datasets_needed(delta, sigma, power=power, **opts),
+            "method": method,
+            "alternative": alternative,
+        }
+        return pd.DataFrame([row])
+
+    @renamed_parameters(tolerance="delta")
+    def win_tie_loss(self, *, delta=0.0, metric=None, test=None, alpha=0.05):
+        """Wins, ties and losses of every learner against every other (seed 002).
+
+        On each data set the learners' mean performances are compared; a
+        difference of at most ``delta`` (after rounding to 10 decimals) is a
+        tie, otherwise the better one by the metric's direction wins. With
+        ``test``, only *significant* wins and losses count: a pair's win or loss
+        on a data set stands only if the two-sided test within that data set
+        (:meth:`paired_test` with ``method=test``) rejects at ``alpha``;
+        otherwise it is a tie. The direction is still that of the mean
+        performances.
+
+        Seed 002 (after Demšar 2006) names this practice, with Dietterich's
+        5×2cv as the per-data-set test, and warns against it: "statistical
+        tests only measure the improbability of the obtained experimental
+        result if the null hypothesis was correct, which is not even the
+        (im)probability of the null-hypothesis" — a non-significant difference
+        is not a tie in truth, and the counts depend on each data set's size
+        and resampling. Prefer the tests across data sets (:meth:`paired_test`
+        with ``dataset=None``, :meth:`friedman_test`) for conclusions; no correction
+        for the many per-data-set tests is made.
+
+        Parameters
+        ----------
+        delta : float, default=0.0
+            The largest difference that counts as a tie, in the metric's units
+            (the smallest difference that matters is anything above it).
+
+            .. versionchanged:: 0.2
+               Renamed from ``tolerance``, which warns until 0.3.
+        metric : str, default=None
+        test : str, default=None
+            ``None`` counts every difference above ``delta``. A method of
+            :meth:`paired_test` within a data set: ``"5x2cv"`` (seed 002; needs
+            ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` runs),
+            ``"5x2cv_f"``, ``"corrected_t"`` (valid on every splitter), or a
+            conditional test (``"t"``, ...).
+        alpha : float, default=0.05
+            Level of each per-data-set test.
+
+        Returns
+        -------
+        DataFrame
+            Index: the row learner ``i``; columns: a MultiIndex (opponent ``j``,
+            ``"win" | "tie" | "loss"``). Cell ``(i, (j, "win"))`` counts the data
+            sets on which ``i`` is better than ``j``, ``(i, (j, "loss"))`` those
+            on which ``j`` is better, ``(i, (j, "tie"))`` the rest; the diagonal
+            is all ties. ``.xs("win", axis=1, level=1)`` is the matrix of wins.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_bench import BenchmarkResult
+        >>> df = pd.DataFrame({"d": ["p", "p", "q", "q", "r", "r"],
+        ...                    "l": ["A", "B"] * 3,
+        ...                    "e": [0.10, 0.12, 0.30, 0.33, 0.20, 0.20]})
+        >>> result = BenchmarkResult.from_frame(
+        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> result.win_tie_loss().loc["A", "B"]
+        outcome
+        win     2
+        tie     1
+        loss    0
+        Name: A, dtype: int64
+        """
+        metric = self._metric(metric)
+        learners = _select.check_learners(self, self.learners, at_least=2)
+        table = _select.blocks(self, learners, metric=metric)
+        significant = None
+        if test is not None:
+            alpha = check_alpha(alpha)
+            if not isinstance(test, str):
+                raise TypeError(f"`test` must be a method name; got {test!r}.")
+            k = len(learners)
+            significant = np.zeros((len(table), k, k), dtype=bool)
+            for d, dataset in enumerate(table.index):
+                for i, j in combinations(range(k), 2):
+                    try:
+                        res = self.paired_test(
+                            learners[i],
+                            learners[j],
+                            dataset=dataset,
+                            method=test,
+                            metric=metric,
+                        )
+                    except ValueError as exc:
+                        if not str(exc).startswith("`method` must be one of"):
+                            raise
+                        raise ValueError(f"`test` = {test!r}: {exc}") from None
+                    significant[d, i, j] = significant[d, j, i] = res.pvalue < alpha
+        return _select.win_tie_loss(
+            table.to_numpy(),
+            learners,
+            delta,
+            greater_is_better=self.metrics[metric],
+            significant=significant,
+        )
