@@ -231,8 +231,8 @@ def _build_table(
     ran."""
     from numbers import Integral
 
-    from ..stats._common import real_number
-    from ..stats._multitest import _METHODS as corrections
+    from .._validation import real_number
+    from ..stats import ADJUST_METHODS as corrections
 
     if not isinstance(stat, str) or stat not in ("mean", "median"):
         raise ValueError(f"`stat` must be 'mean' or 'median'; got {stat!r}.")

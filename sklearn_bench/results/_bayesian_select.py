@@ -10,7 +10,7 @@ computes a statistic.
 import numpy as np
 
 from .._metrics import DEFAULT_DELTA
-from ..stats._common import real_number
+from .._validation import real_number
 from . import _select, _within
 
 # The metrics with the customary ROPE of one percentage point (Benavoli et al.

@@ -1266,7 +1266,7 @@ class BenchmarkResult(LeaderboardMixin):
         table = _select.blocks(self, learners, metric=metric)
         significant = None
         if test is not None:
-            from ..stats._common import real_number
+            from .._validation import real_number
 
             if not 0 < real_number(alpha, "alpha") < 1:
                 raise ValueError(f"`alpha` must lie in (0, 1); got {alpha!r}.")
@@ -1363,6 +1363,7 @@ default="friedman"
         >>> result.friedman().average_ranks.round(3).tolist()
         [1.333, 1.667, 3.0]
         """
+        from .._validation import check_choice as _check_choice
         from ..stats import (
             durbin_test,
             friedman_aligned_ranks_test,
@@ -1370,7 +1371,6 @@ default="friedman"
             quade_test,
             rm_anova,
         )
-        from ..stats._friedman import _check_choice
 
         method = _check_choice(
             method, ("friedman", "quade", "aligned_ranks", "durbin", "rm_anova"),
@@ -1853,7 +1853,7 @@ default="friedman"
         0  A  B            A
         1  A  C  equivalent
         """
-        from ..stats._bootstrap_ci import _as_generator
+        from .._validation import check_random_state as _as_generator
 
         names = self.learners if learners is None else learners
         names = _select.check_learners(self, names, at_least=2)

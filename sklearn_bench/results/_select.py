@@ -437,7 +437,7 @@ def win_tie_loss(table, learners, tolerance, *, greater_is_better, significant=N
     ``significant`` (blocks x learners x learners, bool), if given, keeps only
     the wins and losses whose per-block test rejected; the rest are ties.
     """
-    from ..stats._common import real_number
+    from .._validation import real_number
 
     tolerance = real_number(tolerance, "tolerance")
     if not (np.isfinite(tolerance) and tolerance >= 0):

@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._friedman import _check_alpha, _check_choice, _validate_scores
+from .._validation import check_alpha, check_choice
+from ._common import _deprecated_plot, _validate_scores
 
 _TUKEY_DESIGNS = ("blocks", "aligned", "independent")
 
@@ -348,9 +349,14 @@ class TukeyHSDResult:
     def plot(self, ax=None, *, colors=None):
         """The CD-style diagram on the axis of mean performance
         (:func:`sklearn_bench.plotting.plot_critical_difference`)."""
-        from ..plotting._critical_difference import plot_critical_difference
-
-        return plot_critical_difference(self, ax=ax, alpha=self.alpha, colors=colors)
+        return _deprecated_plot(
+            "plot_critical_difference",
+            "TukeyHSDResult",
+            self,
+            ax=ax,
+            alpha=self.alpha,
+            colors=colors,
+        )
 
     def to_dict(self):
         """The scalar fields as a plain dict."""
@@ -421,8 +427,8 @@ def tukey_hsd(
     1          0          2           0.0063
     2          1          2           0.1437
     """
-    design = _check_choice(design, _TUKEY_DESIGNS, "design")
-    alpha = _check_alpha(alpha)
+    design = check_choice(design, _TUKEY_DESIGNS, "design")
+    alpha = check_alpha(alpha)
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
             f"`greater_is_better` must be a bool; got {greater_is_better!r}."

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from ._bootstrap_ci import _as_generator
-from ._common import real_number
-from ._paired import _DECIMALS, _check_paired
+from .._validation import check_bool, check_random_state
+from ._common import _DECIMALS, _paired_differences, real_number
+from ._paired import _check_paired
 
 _BATCH_ELEMENTS = 2_000_000  # Monte Carlo samples x pseudo-observations per batch
 _TIE_TOLERANCE = 1e-12  # thetas closer than this count as a tie for the largest
@@ -399,23 +399,155 @@ def bayesian_correlated_t(
     )
 
 
-def _correlated_t_rows(x, y, *, rope, rho):
-    """:func:`bayesian_correlated_t`'s probabilities for many comparisons at
-    once: ``x`` (n,) against ``y`` (n, m), column ``j`` the differences
-    ``x − y[:, j]``; the same operations row by row, so each equals the
-    one-comparison test's to the last bit.
+@dataclass(frozen=True)
+class CorrelatedTTestsResult:
+    """Result of :func:`bayesian_correlated_t_tests`: one Bayesian correlated
+    t-test per comparison.
 
-    Returns ``p_greater, p_rope, p_less, constant`` (arrays of shape (m,));
-    ``constant`` marks zero-variance comparisons, whose point-mass posterior
-    :func:`bayesian_correlated_t` handles (their entries are meaningless).
+    Each entry is what :func:`bayesian_correlated_t` gives for that comparison,
+    bit for bit.
+
+    Attributes
+    ----------
+    p_greater, p_rope, p_less : ndarray
+        Posterior probabilities that ``x`` is practically larger than ``y``,
+        practically equivalent, practically smaller (as
+        :class:`BayesianTestResult`).
+    rope : float
+        Half-width of the region of practical equivalence (``delta``).
+    n : int
+        Number of pairs (resamples) of each comparison.
+    constant : ndarray of bool
+        Comparisons whose differences have zero variance: their posterior is a
+        point mass at the mean (probabilities 0 or 1), as in
+        :func:`bayesian_correlated_t`, which warns for each.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import bayesian_correlated_t_tests
+    >>> x = np.array([0.81, 0.84, 0.80, 0.83, 0.85])
+    >>> y = np.array([[0.78, 0.81], [0.80, 0.85], [0.79, 0.80], [0.80, 0.82],
+    ...               [0.81, 0.86]])
+    >>> res = bayesian_correlated_t_tests(x[:, None], y, rho=0.2, delta=0.01)
+    >>> res.p_greater.round(4).tolist()
+    [0.9642, 0.0131]
+    >>> res.decisions(0.95, greater_is_better=True, labels=("A", ["B", "C"]))
+    array(['A', 'undecided'], dtype=object)
     """
-    d = np.ascontiguousarray((x[:, None] - y).T)
-    n = d.shape[1]
+
+    p_greater: np.ndarray
+    p_rope: np.ndarray
+    p_less: np.ndarray
+    rope: float
+    n: int
+    constant: np.ndarray
+
+    def decisions(self, threshold=0.95, *, greater_is_better, labels=("x", "y")):
+        """The name whose posterior probability reaches ``threshold``, per entry.
+
+        :meth:`BayesianTestResult.decision` of each comparison.
+
+        Parameters
+        ----------
+        threshold : float, default=0.95
+            In ``(0.5, 1]``.
+        greater_is_better : bool
+            Whether a larger score is better: which probability belongs to which
+            name.
+        labels : tuple of two, default=("x", "y")
+            Names of ``x`` and ``y``: each a str, or a sequence of names of the
+            shape of the entries (e.g. one per compared learner).
+
+        Returns
+        -------
+        ndarray of str (object dtype)
+            A label, ``"equivalent"`` or ``"undecided"`` per comparison.
+        """
+        threshold = real_number(threshold, "threshold")
+        if not 0.5 < threshold <= 1:
+            raise ValueError(f"`threshold` must lie in (0.5, 1]; got {threshold!r}.")
+        greater_is_better = check_bool(greater_is_better, "greater_is_better")
+        if len(labels) != 2:
+            raise ValueError(f"`labels` must hold two names; got {labels!r}.")
+        shape = self.p_greater.shape
+        first, second = (
+            (self.p_greater, self.p_less)
+            if greater_is_better
+            else (self.p_less, self.p_greater)
+        )
+        names = [np.broadcast_to(np.asarray(n, dtype=object), shape) for n in labels]
+        out = np.full(shape, _UNDECIDED, dtype=object)
+        decided = np.zeros(shape, dtype=bool)
+        for name, p in ((names[0], first), (_EQUIVALENT, self.p_rope),
+                        (names[1], second)):  # fmt: skip
+            hit = ~decided & (p >= threshold)
+            out[hit] = name[hit] if isinstance(name, np.ndarray) else name
+            decided |= hit
+        return out
+
+
+def bayesian_correlated_t_tests(x, y, *, rho, delta=0.0, axis=0):
+    """Bayesian correlated t-tests of many comparisons at once.
+
+    The vectorised :func:`bayesian_correlated_t` (Corani & Benavoli 2015):
+    ``x`` and ``y`` are broadcast against each other and the resamples run
+    along ``axis``; every other position is one comparison, whose differences
+    ``x − y`` get the posterior ``t_{n−1}(mean(d), (1/n + rho/(1 − rho))
+    var(d))`` of the mean difference, with the same operations, so each entry
+    equals the one-comparison test's to the last bit. A report that compares
+    the best learner with 50 others on one data set makes one call.
+
+    Parameters
+    ----------
+    x, y : array-like
+        Paired scores of the same ``n`` resamples of one data set,
+        broadcastable against each other (e.g. ``x`` of shape (n, 1), the
+        reference, and ``y`` of shape (n, m)), n >= 2.
+    rho : float
+        Correlation of the differences, in ``[0, 1)``: ``n_test / (n_test +
+        n_train)`` of one resample (see :func:`bayesian_correlated_t`).
+    delta : float, default=0.0
+        The smallest difference that matters: the half-width of the region of
+        practical equivalence, in the scores' units. ``0`` gives two
+        probabilities and ``p_rope = 0``.
+    axis : int, default=0
+        The axis of the resamples.
+
+    Returns
+    -------
+    CorrelatedTTestsResult
+        Arrays of the broadcast shape without ``axis``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import (bayesian_correlated_t,
+    ...                                  bayesian_correlated_t_tests)
+    >>> rng = np.random.default_rng(0)
+    >>> reference = rng.normal(0.8, 0.02, 10)
+    >>> others = reference[:, None] - rng.normal(0.01, 0.01, (10, 3))
+    >>> res = bayesian_correlated_t_tests(reference[:, None], others, rho=0.1,
+    ...                                   delta=0.005)
+    >>> one = bayesian_correlated_t(reference, others[:, 2], rho=0.1, rope=0.005)
+    >>> bool(res.p_greater[2] == one.p_greater), bool(res.p_rope[2] == one.p_rope)
+    (True, True)
+    """
+    d = _paired_differences(x, y, axis)
+    rope = real_number(delta, "delta")
+    if not (np.isfinite(rope) and rope >= 0):
+        raise ValueError(f"`delta` must be a finite number >= 0; got {delta!r}.")
+    rho = real_number(rho, "rho")
+    if not (np.isfinite(rho) and 0 <= rho < 1):
+        raise ValueError(f"`rho` must lie in [0, 1); got {rho!r}.")
+    n = d.shape[-1]
+    if n < 2:
+        raise ValueError("The correlated t-test needs at least 2 resamples.")
     df = n - 1
-    mean = np.mean(d, axis=1)
+    mean = np.mean(d, axis=-1)
     rounded = np.round(d, _DECIMALS)
-    constant = np.all(rounded == rounded[:, :1], axis=1)
-    variance = np.where(constant, 0.0, np.var(d, axis=1, ddof=1))
+    constant = np.all(rounded == rounded[..., :1], axis=-1)
+    variance = np.where(constant, 0.0, np.var(d, axis=-1, ddof=1))
     scale = np.sqrt((1 / n + rho / (1 - rho)) * variance)
     constant = constant | (scale == 0)
     safe = np.where(constant, 1.0, scale)
@@ -426,7 +558,32 @@ def _correlated_t_rows(x, y, *, rope, rho):
         if rope == 0
         else np.maximum(0.0, 1.0 - p_greater - p_less)
     )
-    return p_greater, p_rope, p_less, constant
+    if constant.any():  # a point mass at the mean, as bayesian_correlated_t
+        point = np.round(mean, _DECIMALS)
+        if rope == 0:
+            greater = (point > 0) + 0.5 * (point == 0)
+            less = 1.0 - greater
+        else:
+            greater = (point > rope).astype(float)
+            less = (point < -rope).astype(float)
+        p_greater = np.where(constant, greater, p_greater)
+        p_less = np.where(constant, less, p_less)
+        p_rope = np.where(constant, 1.0 - greater - less, p_rope)
+        warnings.warn(
+            f"{int(constant.sum())} of {constant.size} comparisons have differences "
+            "that are all equal: their posterior is a point mass and their "
+            "probabilities are 0 or 1.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    return CorrelatedTTestsResult(
+        p_greater=p_greater,
+        p_rope=p_rope,
+        p_less=p_less,
+        rope=rope,
+        n=n,
+        constant=constant,
+    )
 
 
 # --------------------------------------------------------- Dirichlet-process tests
@@ -490,7 +647,7 @@ def _dirichlet_batches(alpha, n_samples, batch, random_state):
         return
     keep = shared is not None and seeded and n_samples * alpha.size <= _MAX_SHARED
     kept = []
-    rng = _rng(random_state)
+    rng = check_random_state(random_state, keep_random_state=True)
     for start in range(0, n_samples, batch):
         stop = min(start + batch, n_samples)
         w = _dirichlet(alpha, stop - start, rng)
@@ -612,12 +769,6 @@ def _transposed(w):
             shared[key] = (w, wt)  # w kept alive: its id stays its own
         return shared[key][1]
     return np.ascontiguousarray(w.T)
-
-
-def _rng(random_state):
-    if isinstance(random_state, np.random.RandomState):
-        return random_state
-    return _as_generator(random_state)
 
 
 def _winner_probabilities(thetas):
@@ -854,7 +1005,9 @@ def bayesian_sign_test(
     n_less = int(np.count_nonzero(d < -bound))
     n_rope = d.size - n_greater - n_less
     alpha = np.array([n_greater, n_rope + prior_strength, n_less], dtype=float)
-    thetas = _dirichlet(alpha, n_samples, _rng(random_state))
+    thetas = _dirichlet(
+        alpha, n_samples, check_random_state(random_state, keep_random_state=True)
+    )
     head = (
         "Bayesian sign test (Benavoli et al. 2014; 2017) of "
         f"{labels[0]} − {labels[1]} over {d.size} data sets "

@@ -13,9 +13,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._validation import check_confidence_level, check_positive_int
 from ._anova import rm_anova
 from ._common import ConfidenceInterval, real_number
-from ._mcnemar import _check_confidence_level, _correctness
+from ._mcnemar import _correctness
 
 
 @dataclass(frozen=True)
@@ -267,7 +268,7 @@ class ProportionDifferenceResult:
         -------
         ConfidenceInterval
         """
-        level = _check_confidence_level(confidence_level)
+        level = check_confidence_level(confidence_level)
         alpha = 1 - level
         se = self.standard_error
         if self.alternative == "two-sided":
@@ -301,14 +302,6 @@ def _check_proportion(value, name):
     if not 0 <= value <= 1:
         raise ValueError(f"`{name}` must lie in [0, 1]; got {value!r}.")
     return value
-
-
-def _check_size(value, name):
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"`{name}` must be a positive integer; got {value!r}.")
-    if value < 1:
-        raise ValueError(f"`{name}` must be a positive integer; got {value!r}.")
-    return int(value)
 
 
 def proportion_difference_test(
@@ -357,8 +350,8 @@ def proportion_difference_test(
     """
     p1 = _check_proportion(proportion_1, "proportion_1")
     p2 = _check_proportion(proportion_2, "proportion_2")
-    n1 = _check_size(n_1, "n_1")
-    n2 = n1 if n_2 is None else _check_size(n_2, "n_2")
+    n1 = check_positive_int(n_1, "n_1")
+    n2 = n1 if n_2 is None else check_positive_int(n_2, "n_2")
     if alternative not in ("two-sided", "less", "greater"):
         raise ValueError(
             "`alternative` must be one of ['two-sided', 'less', 'greater']; "

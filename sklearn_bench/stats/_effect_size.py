@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize, stats
 
-from ._common import ConfidenceInterval, real_array, real_number
-from ._mcnemar import _check_confidence_level
+from .._validation import check_confidence_level
+from ._common import _DECIMALS, ConfidenceInterval, real_array, real_number
 
-_DECIMALS = 10  # as in _paired: differences rounded to find zeros and ties
 _ZERO_METHODS = ("wilcox", "pratt", "zsplit", "demsar")
 
 # Cohen (1988), Statistical Power Analysis for the Behavioral Sciences, 2nd ed.,
@@ -138,7 +137,7 @@ class EffectSizeResult:
         -------
         ConfidenceInterval
         """
-        level = _check_confidence_level(confidence_level)
+        level = check_confidence_level(confidence_level)
         if self._interval is None:
             raise ValueError(
                 f"No confidence interval is implemented for {self.name!r}; report "

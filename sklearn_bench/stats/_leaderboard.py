@@ -27,9 +27,14 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from ._bootstrap_ci import _as_generator
-from ._common import real_number
-from ._friedman import _check_choice, _validate_scores
+from .._validation import (
+    check_bool,
+    check_choice,
+    check_confidence_level,
+    check_positive_int,
+    check_random_state,
+)
+from ._common import _validate_scores, real_array, real_number
 
 SCALE = 400.0
 BASE = 10.0
@@ -42,31 +47,6 @@ _RANK_BY = ("score", "mean_rank", "rating")
 
 
 # ------------------------------------------------------------------ validation
-def _check_positive_int(value, name, minimum=1):
-    if (
-        isinstance(value, bool | np.bool_)
-        or not isinstance(value, int | np.integer)
-        or value < minimum
-    ):
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
-    return int(value)
-
-
-def _check_level(confidence_level):
-    level = real_number(confidence_level, "confidence_level")
-    if not 0 < level < 1:
-        raise ValueError(
-            f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."
-        )
-    return level
-
-
-def _check_bool(value, name):
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"`{name}` must be a bool; got {value!r}.")
-    return bool(value)
-
-
 def _table(scores, name="scores"):
     """Values (data sets × learners, NaN = missing), learners, data sets.
 
@@ -442,9 +422,9 @@ def rank_confidence_sets(
     if p < 2:
         raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
     draws = _validate_draws(bootstrap_draws, p)
-    higher_is_better = _check_bool(higher_is_better, "higher_is_better")
-    level = _check_level(confidence_level)
-    simultaneous = _check_bool(simultaneous, "simultaneous")
+    higher_is_better = check_bool(higher_is_better, "higher_is_better")
+    level = check_confidence_level(confidence_level)
+    simultaneous = check_bool(simultaneous, "simultaneous")
     learners = _check_learner_names(learners, p)
     sign = 1.0 if higher_is_better else -1.0
     finite = np.isfinite(draws).all(axis=1)
@@ -476,8 +456,6 @@ def rank_confidence_sets(
 
 
 def _validate_1d(values, name):
-    from ._common import real_array
-
     arr = real_array(values, name)
     if arr.ndim != 1:
         raise ValueError(f"`{name}` must be one-dimensional.")
@@ -489,8 +467,6 @@ def _validate_1d(values, name):
 
 
 def _validate_draws(draws, p):
-    from ._common import real_array
-
     arr = real_array(draws, "bootstrap_draws")
     if arr.ndim != 2 or arr.shape[1] != p:
         raise ValueError(
@@ -636,12 +612,12 @@ def rank_stability(
     if p < 2:
         raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
     draws = _validate_draws(bootstrap_draws, p)
-    n = _check_positive_int(n_datasets, "n_datasets", minimum=2)
-    higher_is_better = _check_bool(higher_is_better, "higher_is_better")
+    n = check_positive_int(n_datasets, "n_datasets", minimum=2)
+    higher_is_better = check_bool(higher_is_better, "higher_is_better")
     target = real_number(target_width, "target_width")
     if not (np.isfinite(target) and target >= 0):
         raise ValueError(f"`target_width` must be >= 0; got {target!r}.")
-    level = _check_level(confidence_level)
+    level = check_confidence_level(confidence_level)
     learners = _check_learner_names(learners, p)
     if delta is not None:
         delta = real_number(delta, "delta")
@@ -651,7 +627,7 @@ def rank_stability(
         grid = sorted({max(2, int(round(n * 2.0**e))) for e in np.arange(-3, 6.5, 0.5)})
     else:
         try:
-            grid = sorted({_check_positive_int(g, "grid", minimum=2) for g in grid})
+            grid = sorted({check_positive_int(g, "grid", minimum=2) for g in grid})
         except TypeError:
             raise TypeError(
                 f"`grid` must be a sequence of integers; got {grid!r}."
@@ -751,7 +727,7 @@ def bradley_terry_ratings(
     [1179.4, 1000.0, 820.6]
     """
     values, learners, _ = _table(scores)
-    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
+    greater_is_better = check_bool(greater_is_better, "greater_is_better")
     offset_to = _check_reference(reference, reference_rating, learners)
     wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
     t = _bt_fit(
@@ -809,7 +785,7 @@ def win_rate_matrix(scores, *, greater_is_better=False) -> pd.DataFrame:
     C         0.125  0.25    NaN
     """
     values, learners, _ = _table(scores)
-    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
+    greater_is_better = check_bool(greater_is_better, "greater_is_better")
     wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
     with np.errstate(invalid="ignore", divide="ignore"):
         rate = wins_d.sum(axis=0) / both_d.sum(axis=0)
@@ -995,12 +971,12 @@ def leaderboard_table(
     D         841.9       0.2         3          4
     """
     values, learners, datasets = _table(scores)
-    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
+    greater_is_better = check_bool(greater_is_better, "greater_is_better")
     ref = _check_reference(reference, reference_rating, learners)
-    rank_by = _check_choice(rank_by, _RANK_BY, "rank_by")
-    n_boot = _check_positive_int(n_bootstrap, "n_bootstrap", minimum=2)
-    level = _check_level(confidence_level)
-    rng = _as_generator(random_state)
+    rank_by = check_choice(rank_by, _RANK_BY, "rank_by")
+    n_boot = check_positive_int(n_bootstrap, "n_bootstrap", minimum=2)
+    level = check_confidence_level(confidence_level)
+    rng = check_random_state(random_state)
     n, p = values.shape
     names = [str(x) for x in learners]
     notes = []

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._common import ConfidenceInterval, real_array, real_number
+from .._validation import check_confidence_level, check_fraction
+from ._common import ConfidenceInterval, real_array
 
 
 def _check_count(value, name):
@@ -40,15 +41,6 @@ def _check_discordant(b, c, n=None, *, needs_n=False):
                 f"`b` + `c` = {b + c} exceeds the test-set size `n` = {n}."
             )
     return b, c, n
-
-
-def _check_confidence_level(confidence_level):
-    level = real_number(confidence_level, "confidence_level")
-    if not 0 < level < 1:
-        raise ValueError(
-            f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."
-        )
-    return level
 
 
 def _exact_binomial_pvalue(b, c):
@@ -230,7 +222,7 @@ def error_rate_difference_ci(b, c, n, *, confidence_level=0.95):
     (0.087, 0.535)
     """
     b, c, n = _check_discordant(b, c, n, needs_n=True)
-    level = _check_confidence_level(confidence_level)
+    level = check_confidence_level(confidence_level)
     critical_value = float(stats.chi2.ppf(level, 1))
     low, high = _qh_bounds(b, c, n, critical_value)
     # asymptotic (chi-square): the nominal level
@@ -306,9 +298,7 @@ def error_rate_intervals(
     labels = list(labels)
     if len(labels) != m:
         raise ValueError(f"`labels` has {len(labels)} entries; `b` has {m}.")
-    alpha = real_number(alpha, "alpha")
-    if not 0 < alpha < 1:
-        raise ValueError(f"`alpha` must lie strictly between 0 and 1; got {alpha!r}.")
+    alpha = check_fraction(alpha, "alpha")
     if adjust not in _ADJUST:
         raise ValueError(f"`adjust` must be one of {list(_ADJUST)}; got {adjust!r}.")
     rows = []

@@ -11,18 +11,30 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from ._bootstrap_ci import _as_generator, bootstrap_ci
+from .._validation import (
+    check_confidence_level,
+    check_positive_int,
+    check_random_state,
+)
+from ._bootstrap_ci import bootstrap_ci
 from ._common import (
+    _DECIMALS,
     ConfidenceInterval,
+    _paired_differences,
     monte_carlo_pvalue,
     real_array,
     real_number,
+)
+from ._effect_size import (
+    EffectSizeResult,
+    cohens_dz,
+    rank_biserial_from_ranks,
+    sign_dominance,
 )
 
 _METHODS = ("t", "wilcoxon", "sign", "permutation", "corrected_t")
 _ZERO_METHODS = ("demsar", "wilcox", "pratt", "zsplit")
 _ALTERNATIVES = ("two-sided", "less", "greater")
-_DECIMALS = 10  # differences are rounded to this many decimals to find zeros/ties
 _EXACT_ENUMERATION_MAX_N = 16  # 2**16 sign vectors
 _BATCH_ELEMENTS = 2_000_000  # resamples x pairs per batch of the permutation test
 
@@ -144,11 +156,7 @@ class PairedTestResult:
         >>> ci
         ConfidenceInterval(low=-inf, high=inf, confidence_level=1.0)
         """
-        level = real_number(confidence_level, "confidence_level")
-        if not 0 < level < 1:
-            raise ValueError(
-                f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."
-            )
+        level = check_confidence_level(confidence_level)
         alpha = 1 - level
         one_sided = self.alternative != "two-sided"
         tail = alpha if one_sided else alpha / 2
@@ -227,13 +235,6 @@ class PairedTestResult:
         ('rank_biserial', 0.956)
         """
         from dataclasses import replace
-
-        from ._effect_size import (
-            EffectSizeResult,
-            cohens_dz,
-            rank_biserial_from_ranks,
-            sign_dominance,
-        )
 
         d = self._differences
         if self.method.startswith("wilcoxon"):
@@ -385,40 +386,178 @@ def _t_test(d, alternative, correction_term, labels=("x", "y")):
     return float(statistic), pvalue, df, mean, se, var
 
 
-def _t_test_rows(x, y, correction_term, confidence_level):
-    """The two-sided t-test of :func:`_t_test` and its interval, for many
-    comparisons at once: ``x`` (n, m) against ``y`` (n,), column ``j`` the
-    differences ``x[:, j] − y``; the same operations row by row, so each
-    result equals the one-comparison test's to the last bit.
+@dataclass(frozen=True)
+class PairedTTestsResult:
+    """Result of :func:`paired_t_tests`: one paired t-test per comparison.
 
-    Returns a dict of arrays of shape (m,): ``estimate``, ``statistic``,
-    ``pvalue``, ``std_error``, ``low``, ``high``; ``constant`` marks
-    comparisons with constant differences, for which :func:`paired_test`
-    raises (their entries are meaningless). ``df``: ``n − 1``.
+    Each entry is what :func:`paired_test` with ``method="t"`` (or
+    ``"corrected_t"``) gives for that comparison, bit for bit.
+
+    Attributes
+    ----------
+    statistic : ndarray
+        The t statistics.
+    pvalue : ndarray
+        P-values for ``alternative``.
+    df : int
+        Degrees of freedom, ``n − 1``.
+    estimate : ndarray
+        Mean differences ``mean(x − y)``.
+    std_error : ndarray
+        Standard errors of the mean differences (Nadeau–Bengio corrected for
+        ``"corrected_t"``).
+    constant : ndarray of bool
+        Comparisons whose differences are constant (after rounding to 10
+        decimals): :func:`paired_test` raises for them (the t statistic is
+        undefined), here their ``statistic``, ``pvalue`` and interval are NaN.
+    n : int
+        Number of pairs of each comparison.
+    method : str
+        ``"t"`` or ``"corrected_t"``.
+    alternative : str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import paired_t_tests
+    >>> x = np.array([[0.82, 0.80], [0.85, 0.79], [0.80, 0.81], [0.84, 0.78]])
+    >>> y = np.array([[0.79], [0.81], [0.80], [0.80]])
+    >>> res = paired_t_tests(x, y)
+    >>> res.estimate.round(4).tolist(), res.df
+    [0.0275, -0.005], 3
+    >>> ci = res.confidence_interval(0.95)
+    >>> bool(ci.low[0] < res.estimate[0] < ci.high[0])
+    True
     """
-    d = np.ascontiguousarray((x - y[:, None]).T)  # one comparison per row
-    n = d.shape[1]
+
+    statistic: np.ndarray
+    pvalue: np.ndarray
+    df: int
+    estimate: np.ndarray
+    std_error: np.ndarray
+    constant: np.ndarray
+    n: int
+    method: str
+    alternative: str
+
+    def confidence_interval(self, confidence_level=0.95):
+        """The t intervals of the mean differences, one-sided when the tests are.
+
+        Each equals :meth:`PairedTestResult.confidence_interval` of the one
+        comparison; NaN where the differences are constant.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``low`` and ``high`` arrays of the shape of :attr:`estimate`.
+        """
+        level = check_confidence_level(confidence_level)
+        alpha = 1 - level
+        tail = alpha if self.alternative != "two-sided" else alpha / 2
+        q = stats.t.isf(tail, self.df)
+        low = self.estimate - q * self.std_error
+        high = self.estimate + q * self.std_error
+        if self.alternative == "greater":
+            high = np.full_like(high, np.inf)
+        elif self.alternative == "less":
+            low = np.full_like(low, -np.inf)
+        return ConfidenceInterval(
+            np.where(self.constant, np.nan, low),
+            np.where(self.constant, np.nan, high),
+            level,
+        )
+
+
+def paired_t_tests(x, y, *, alternative="two-sided", test_train_ratio=None, axis=0):
+    """Paired (or corrected resampled) t-tests of many comparisons at once.
+
+    The vectorised t paths of :func:`paired_test`: ``x`` and ``y`` are broadcast
+    against each other and the pairs run along ``axis``; every other position
+    is one comparison, tested as ``paired_test(x_j, y_j, method="t")`` (or
+    ``"corrected_t"`` with ``test_train_ratio``) would test it, with the same
+    operations, so each entry equals the one-comparison result to the last bit
+    (SciPy's ``ttest_rel(..., axis=...)`` convention). A report that tests the
+    best learner against 50 others on one data set makes one call.
+
+    Parameters
+    ----------
+    x, y : array-like
+        Paired performances, broadcastable against each other, e.g. ``x`` of
+        shape (n, m) (m learners) and ``y`` of shape (n, 1) (the reference).
+        NaN or infinite values raise ``ValueError``.
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        As in :func:`paired_test`.
+    test_train_ratio : float, default=None
+        ``None`` for the paired t-test (Boulesteix et al. 2013, Sec. 3);
+        ``n_test/n_train`` of each resample (positive) for the corrected
+        resampled t-test of Nadeau & Bengio (2003):
+        ``T = mean(d)/sqrt((1/J + n_test/n_train) var(d))``.
+    axis : int, default=0
+        The axis of the pairs.
+
+    Returns
+    -------
+    PairedTTestsResult
+        Arrays of the broadcast shape without ``axis``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import paired_t_tests, paired_test
+    >>> rng = np.random.default_rng(0)
+    >>> reference = rng.normal(0.2, 0.02, 10)
+    >>> others = reference[:, None] + rng.normal(0.01, 0.01, (10, 3))
+    >>> res = paired_t_tests(others, reference[:, None], test_train_ratio=0.25)
+    >>> one = paired_test(others[:, 1], reference, method="corrected_t",
+    ...                   test_train_ratio=0.25)
+    >>> bool(res.pvalue[1] == one.pvalue), res.method
+    (True, 'corrected_t')
+    """
+    d = _paired_differences(x, y, axis)
+    if alternative not in _ALTERNATIVES:
+        raise ValueError(
+            f"`alternative` must be one of {list(_ALTERNATIVES)}; got {alternative!r}."
+        )
+    method, ratio = "t", 0.0
+    if test_train_ratio is not None:
+        if not real_number(test_train_ratio, "test_train_ratio") > 0:
+            raise ValueError(
+                "`test_train_ratio` (n_test/n_train) must be a positive number "
+                "for the corrected resampled t-test."
+            )
+        method, ratio = "corrected_t", float(test_train_ratio)
+    n = d.shape[-1]
+    if n < 2:
+        raise ValueError("The t-tests need at least 2 pairs in `x` and `y`.")
     rounded = np.round(d, _DECIMALS)
-    constant = np.all(rounded == rounded[:, :1], axis=1)
-    mean = np.mean(d, axis=1)
-    var = np.var(d, axis=1, ddof=1)
-    se = np.sqrt((1 / n + correction_term) * var)
+    constant = np.all(rounded == rounded[..., :1], axis=-1)
+    mean = np.mean(d, axis=-1)
+    var = np.var(d, axis=-1, ddof=1)
+    se = np.sqrt((1 / n + ratio) * var)
     df = n - 1
     with np.errstate(divide="ignore", invalid="ignore"):
         statistic = mean / se
-    pvalue = np.minimum(1.0, 2 * stats.t.sf(np.abs(statistic), df))
-    alpha = 1 - confidence_level
-    q = stats.t.isf(alpha / 2, df)
-    return {
-        "estimate": mean,
-        "statistic": statistic,
-        "pvalue": pvalue,
-        "std_error": se,
-        "low": mean - q * se,
-        "high": mean + q * se,
-        "constant": constant,
-        "df": df,
-    }
+    if alternative == "greater":
+        pvalue = stats.t.sf(statistic, df)
+    elif alternative == "less":
+        pvalue = stats.t.cdf(statistic, df)
+    else:
+        pvalue = np.minimum(1.0, 2 * stats.t.sf(np.abs(statistic), df))
+    return PairedTTestsResult(
+        statistic=np.where(constant, np.nan, statistic),
+        pvalue=np.where(constant, np.nan, pvalue),
+        df=df,
+        estimate=mean,
+        std_error=se,
+        constant=constant,
+        n=n,
+        method=method,
+        alternative=alternative,
+    )
 
 
 # ----------------------------------------------------------------- signed ranks
@@ -817,7 +956,7 @@ def _permutation_test(d, alternative, n_resamples, exact, random_state):
             k += count_extreme(total - 2 * (bits @ abs_d))
         details.update(n_sign_vectors=n_vectors, n_extreme=k)
         return observed, k / n_vectors, 0.0, details
-    rng = _as_generator(random_state)
+    rng = check_random_state(random_state)
     n_bytes = (n + 7) // 8
     k = 0
     for start in range(0, n_resamples, batch):
@@ -1045,12 +1184,7 @@ def paired_test(
             _differences=dr,
             **common,
         )
-    if (
-        isinstance(n_resamples, bool)
-        or not isinstance(n_resamples, int | np.integer)
-        or n_resamples < 1
-    ):
-        raise ValueError("`n_resamples` must be a positive integer.")
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
     statistic, pvalue, se, details = _permutation_test(
         d, alternative, int(n_resamples), exact, random_state
     )
