@@ -8,8 +8,8 @@ per-data-set differences. matplotlib is imported inside the functions.
 
 import numpy as np
 
+from .._validation import real_array, real_number
 from ..stats import n_datasets_needed, power_paired_t
-from ..stats._common import real_array, real_number
 
 _FIGSIZE = (6.0, 4.0)
 
