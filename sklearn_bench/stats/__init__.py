@@ -6,11 +6,15 @@ from ..model_selection import (  # noqa: F401
     bias_variance_decomposition,
 )
 from ._anova import RMAnovaResult, TukeyHSDResult, rm_anova, tukey_hsd
+from ._batched import (
+    CorrelatedTTestsResult,
+    PairedTTestsResult,
+    bayesian_correlated_t_tests,
+    paired_t_tests,
+)
 from ._bayesian import (
     BayesianTestResult,
-    CorrelatedTTestsResult,
     bayesian_correlated_t,
-    bayesian_correlated_t_tests,
     bayesian_sign_test,
     bayesian_signed_rank,
     bayesian_table,
@@ -67,8 +71,6 @@ from ._multiple_rule_bias import MultipleRuleBiasResult, multiple_rule_bias
 from ._multitest import ADJUST_METHODS, adjust_pvalues  # noqa: F401
 from ._paired import (
     PairedTestResult,
-    PairedTTestsResult,
-    paired_t_tests,
     paired_test,
     smallest_attainable_pvalue,
 )

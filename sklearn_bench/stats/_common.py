@@ -12,7 +12,7 @@ from collections import namedtuple
 import numpy as np
 import pandas as pd
 
-from .._validation import REMOVED_IN, check_axis, real_array, real_number
+from .._validation import REMOVED_IN, real_array, real_number
 
 # Differences are rounded to this many decimals to find zeros, ties and constant
 # differences, so that floating-point noise (0.3 - 0.1 against 0.2) neither makes
@@ -163,34 +163,6 @@ def _validate_scores(scores, name="scores", *, allow_nan=False):
             f"block {blocks[row]!r}."
         )
     return values, learners, blocks
-
-
-def _paired_differences(x, y, axis):
-    """``x − y`` of the batched paired tests, one comparison per row.
-
-    ``x`` and ``y`` are broadcast against each other; the pairs run along
-    ``axis``, which becomes the last axis of a C-contiguous array, so that each
-    row is reduced with the same operations as the one-comparison test's 1-D
-    differences (equal to the last bit).
-    """
-    x = real_array(x, "x")
-    y = real_array(y, "y")
-    try:
-        x, y = np.broadcast_arrays(x, y)
-    except ValueError:
-        raise ValueError(
-            f"`x` and `y` must broadcast against each other; got shapes {x.shape} "
-            f"and {y.shape}."
-        ) from None
-    if x.ndim == 0:
-        raise ValueError("`x` and `y` must have at least one dimension.")
-    axis = check_axis(axis, x.ndim)
-    if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        raise ValueError(
-            "`x` and `y` must be finite (no NaN: a failed task?); drop or impute "
-            "those pairs first."
-        )
-    return np.ascontiguousarray(np.moveaxis(x - y, axis, -1))
 
 
 def _deprecated_plot(function, owner, *args, **kwargs):

@@ -1,5 +1,5 @@
-"""The batched t paths: :func:`paired_t_tests` (stats/_paired.py) and
-:func:`bayesian_correlated_t_tests` (stats/_bayesian.py).
+"""The batched t paths of stats/_batched.py: :func:`paired_t_tests` and
+:func:`bayesian_correlated_t_tests`.
 
 Each entry must equal the one-comparison public function's result to the last bit
 (``==``, not ``allclose``): the report takes its numbers from the batch and the
