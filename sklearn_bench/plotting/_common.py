@@ -183,28 +183,19 @@ def _draw_rank_diagram(
 
     # Names first, at provisional positions, to measure their widths in pixels.
     texts = {}
-    for row, i in enumerate(left):
-        texts[i] = ax.text(
-            lo_axis,
-            name_top - row,
-            f"{names[i]} ({value_format.format(shown[i])})",
-            ha="right",
-            va="center",
-            fontsize=_FONT_SIZE,
-            gid="cd-name",
-            color=colors[i],
-        )
-    for row, i in enumerate(right):
-        texts[i] = ax.text(
-            hi_axis,
-            name_top - row,
-            f"({value_format.format(shown[i])}) {names[i]}",
-            ha="left",
-            va="center",
-            fontsize=_FONT_SIZE,
-            gid="cd-name",
-            color=colors[i],
-        )
+    for side, x, ha in ((left, lo_axis, "right"), (right, hi_axis, "left")):
+        for row, i in enumerate(side):
+            value = value_format.format(shown[i])
+            texts[i] = ax.text(
+                x,
+                name_top - row,
+                f"{names[i]} ({value})" if ha == "right" else f"({value}) {names[i]}",
+                ha=ha,
+                va="center",
+                fontsize=_FONT_SIZE,
+                gid="cd-name",
+                color=colors[i],
+            )
     fig.draw_without_rendering()
     dpi = fig.dpi
     w_left = max(texts[i].get_window_extent().width for i in left)
@@ -271,24 +262,19 @@ def _draw_rank_diagram(
         )
 
     # Each learner: down from its rank, then out to its name.
-    for row, i in enumerate(left):
-        y = name_top - row
-        ax.plot(
-            [ranks[i], ranks[i], x_text_left],
-            [0, y, y],
-            gid="cd-learner",
-            **{**line, "color": colors[i]},
-        )
-        texts[i].set_x(x_text_left - pad_px / scale)
-    for row, i in enumerate(right):
-        y = name_top - row
-        ax.plot(
-            [ranks[i], ranks[i], x_text_right],
-            [0, y, y],
-            gid="cd-learner",
-            **{**line, "color": colors[i]},
-        )
-        texts[i].set_x(x_text_right + pad_px / scale)
+    for side, x_text, pad in (
+        (left, x_text_left, -pad_px / scale),
+        (right, x_text_right, pad_px / scale),
+    ):
+        for row, i in enumerate(side):
+            y = name_top - row
+            ax.plot(
+                [ranks[i], ranks[i], x_text],
+                [0, y, y],
+                gid="cd-learner",
+                **{**line, "color": colors[i]},
+            )
+            texts[i].set_x(x_text + pad)
 
     # One bar per maximal group of learners not significantly different.
     for (lo, hi), row in zip(intervals, bar_rows, strict=True):
