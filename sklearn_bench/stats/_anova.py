@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import stats
 
 from .._validation import check_alpha, check_choice
-from ._common import _deprecated_plot, _validate_scores
+from ._common import _deprecated_plot, _pair_matrix, _validate_scores
 
 _TUKEY_DESIGNS = ("blocks", "aligned", "independent")
 
@@ -326,15 +326,7 @@ class TukeyHSDResult:
         return self._frame.copy()
 
     def _matrix(self, column, diagonal):
-        k = len(self.learners)
-        mat = np.full((k, k), diagonal, dtype=float)
-        index = {name: i for i, name in enumerate(self.learners)}
-        for row in self._frame.itertuples(index=False):
-            a, b = index[row.learner_i], index[row.learner_j]
-            mat[a, b] = mat[b, a] = getattr(row, column)
-        labels = pd.Index(self.learners, name="learner")
-        frame = pd.DataFrame(mat, index=labels, columns=labels)
-        return frame.astype(bool) if column == "reject" else frame
+        return _pair_matrix(self._frame, self.learners, column, diagonal)
 
     @property
     def significant(self):

@@ -165,6 +165,23 @@ def _validate_scores(scores, name="scores", *, allow_nan=False):
     return values, learners, blocks
 
 
+def _pair_matrix(frame, learners, column, diagonal):
+    """Symmetric learners x learners DataFrame of ``column`` of a table of pairs.
+
+    ``frame`` has one row per pair (``learner_i``, ``learner_j``); the diagonal
+    is ``diagonal``; ``column="reject"`` gives a boolean matrix.
+    """
+    k = len(learners)
+    mat = np.full((k, k), diagonal, dtype=object if column == "reject" else float)
+    index = {name: i for i, name in enumerate(learners)}
+    for row in frame.itertuples(index=False):
+        a, b = index[row.learner_i], index[row.learner_j]
+        mat[a, b] = mat[b, a] = getattr(row, column)
+    labels = pd.Index(learners, name="learner")
+    out = pd.DataFrame(mat, index=labels, columns=labels)
+    return out.astype(bool) if column == "reject" else out
+
+
 def _deprecated_plot(function, owner, *args, **kwargs):
     """Call ``sklearn_bench.plotting.<function>`` for a deprecated ``.plot()``.
 

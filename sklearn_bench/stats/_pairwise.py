@@ -20,7 +20,7 @@ import pandas as pd
 from scipy import stats
 
 from .._validation import check_alpha, check_choice
-from ._common import _deprecated_plot, _validate_scores
+from ._common import _deprecated_plot, _pair_matrix, _validate_scores
 from ._multitest import _validate_pvalues, adjust_pvalues
 from ._paired import paired_test
 from ._rank_posthoc import RANK_METHODS, SINGLE_STEP, rank_posthoc
@@ -245,15 +245,7 @@ class PairwiseTestResult:
         return self._frame.copy()
 
     def _matrix(self, column, diagonal):
-        k = len(self.learners)
-        mat = np.full((k, k), diagonal, dtype=object if column == "reject" else float)
-        index = {name: i for i, name in enumerate(self.learners)}
-        for row in self._frame.itertuples(index=False):
-            a, b = index[row.learner_i], index[row.learner_j]
-            mat[a, b] = mat[b, a] = getattr(row, column)
-        labels = pd.Index(self.learners, name="learner")
-        frame = pd.DataFrame(mat, index=labels, columns=labels)
-        return frame.astype(bool) if column == "reject" else frame
+        return _pair_matrix(self._frame, self.learners, column, diagonal)
 
     @property
     def significant(self):
