@@ -113,11 +113,15 @@ class PairedTTestsResult:
         Parameters
         ----------
         confidence_level : float, default=0.95
+            The level of each interval on its own; nothing is adjusted for the
+            number of comparisons (see :func:`~sklearn_bench.stats.adjust_pvalues`
+            for the p-values).
 
         Returns
         -------
         ConfidenceInterval
-            ``low`` and ``high`` arrays of the shape of :attr:`estimate`.
+            ``low`` and ``high`` arrays of the shape of :attr:`estimate`, and the
+            ``confidence_level``.
         """
         level = check_confidence_level(confidence_level)
         alpha = 1 - level
