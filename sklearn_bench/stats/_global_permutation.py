@@ -240,7 +240,7 @@ class GlobalPermutationResult:
         --------
         >>> import numpy as np
         >>> from sklearn_bench.stats import global_permutation_test
-        >>> rng = np.random.defaultcheck_random_state(0)
+        >>> rng = np.random.default_rng(0)
         >>> perf = rng.normal(0.2, 0.02, (50, 3)) + [0.0, 0.0, 0.03]
         >>> res = global_permutation_test(perf, n_resamples=999, random_state=0)
         >>> res.pairwise()[["learner_i", "learner_j", "pvalue_adjusted"]]
