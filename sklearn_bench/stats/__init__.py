@@ -84,14 +84,10 @@ from ._plackett_luce import PlackettLuceResult, bayesian_plackett_luce
 from ._power import n_datasets_needed, power_paired_t
 from ._skillings_mack import SkillingsMackResult, skillings_mack_test
 
-# Public for the layers above (analysis, report), not API-page objects: the
-# choices of adjust_pvalues' `method` and of pairwise_tests' `adjust`, and the
-# context in which Dirichlet-process tests with one seed share their draws.
-_FOR_OTHER_LAYERS = (
-    "ADJUST_METHODS",
-    "PAIRWISE_ADJUST_METHODS",
-    "shared_dirichlet_draws",
-)
+# Also public, for the layers above (analysis, report), but not API-page objects
+# (so not in __all__): ADJUST_METHODS and PAIRWISE_ADJUST_METHODS, the choices of
+# adjust_pvalues' `method` and of pairwise_tests' `adjust`; shared_dirichlet_draws,
+# the context in which Dirichlet-process tests with one seed share their draws.
 
 __all__ = [
     "BayesianTestResult",
