@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_alpha, check_choice
+from .._validation import check_alpha as _check_alpha
+from .._validation import check_choice as _check_choice
 from ._common import _deprecated_plot, _pair_matrix, _validate_scores
 
 _TUKEY_DESIGNS = ("blocks", "aligned", "independent")
@@ -419,8 +420,8 @@ def tukey_hsd(
     1          0          2           0.0063
     2          1          2           0.1437
     """
-    design = check_choice(design, _TUKEY_DESIGNS, "design")
-    alpha = check_alpha(alpha)
+    design = _check_choice(design, _TUKEY_DESIGNS, "design")
+    alpha = _check_alpha(alpha)
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
             f"`greater_is_better` must be a bool; got {greater_is_better!r}."

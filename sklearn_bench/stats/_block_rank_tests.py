@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_choice
+from .._validation import check_choice as _check_choice
 from ._common import _validate_scores
 
 
@@ -394,7 +394,7 @@ def friedman_aligned_ranks_test(
     """
     values, learners, _ = _validate_scores(scores)
     sign = _check_direction(greater_is_better)
-    alignment = check_choice(alignment, _ALIGNMENTS, "alignment")
+    alignment = _check_choice(alignment, _ALIGNMENTS, "alignment")
     n, k = values.shape
     location = np.mean if alignment == "mean" else np.median
     size = np.max(np.abs(values))  # ranks are scale-free; no overflow near 1e308

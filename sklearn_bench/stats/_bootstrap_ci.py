@@ -3,11 +3,8 @@
 import numpy as np
 from scipy import stats
 
-from .._validation import (
-    check_confidence_level,
-    check_positive_int,
-    check_random_state,
-)
+from .._validation import check_confidence_level, check_positive_int
+from .._validation import check_random_state as _as_generator
 from ._common import ConfidenceInterval, real_array
 
 _METHODS = ("BCa", "percentile", "basic")
@@ -109,7 +106,7 @@ def bootstrap_ci(
         method=method,
         confidence_level=level,
         alternative=alternative,
-        rng=check_random_state(random_state),
+        rng=_as_generator(random_state),
     )
     ci = res.confidence_interval
     # approximate: the bootstrap's nominal level (its coverage in small

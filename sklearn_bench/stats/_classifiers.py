@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_confidence_level, check_positive_int
+from .._validation import check_confidence_level as _check_confidence_level
+from .._validation import check_positive_int as _check_size
 from ._anova import rm_anova
 from ._common import ConfidenceInterval, real_number
 from ._mcnemar import _correctness
@@ -268,7 +269,7 @@ class ProportionDifferenceResult:
         -------
         ConfidenceInterval
         """
-        level = check_confidence_level(confidence_level)
+        level = _check_confidence_level(confidence_level)
         alpha = 1 - level
         se = self.standard_error
         if self.alternative == "two-sided":
@@ -350,8 +351,8 @@ def proportion_difference_test(
     """
     p1 = _check_proportion(proportion_1, "proportion_1")
     p2 = _check_proportion(proportion_2, "proportion_2")
-    n1 = check_positive_int(n_1, "n_1")
-    n2 = n1 if n_2 is None else check_positive_int(n_2, "n_2")
+    n1 = _check_size(n_1, "n_1")
+    n2 = n1 if n_2 is None else _check_size(n_2, "n_2")
     if alternative not in ("two-sided", "less", "greater"):
         raise ValueError(
             "`alternative` must be one of ['two-sided', 'less', 'greater']; "

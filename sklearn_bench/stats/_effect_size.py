@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize, stats
 
-from .._validation import check_confidence_level
+from .._validation import check_confidence_level as _check_confidence_level
 from ._common import _DECIMALS, ConfidenceInterval, real_array, real_number
 
 _ZERO_METHODS = ("wilcox", "pratt", "zsplit", "demsar")
@@ -137,7 +137,7 @@ class EffectSizeResult:
         -------
         ConfidenceInterval
         """
-        level = check_confidence_level(confidence_level)
+        level = _check_confidence_level(confidence_level)
         if self._interval is None:
             raise ValueError(
                 f"No confidence interval is implemented for {self.name!r}; report "

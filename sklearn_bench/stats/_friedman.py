@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_alpha, check_choice
+from .._validation import check_alpha as _check_alpha
+from .._validation import check_choice as _check_choice
 from ._common import _deprecated_plot, _validate_scores
 from ._multitest import adjust_pvalues
 from ._pairwise import adjust_pairwise_pvalues
@@ -172,8 +173,8 @@ def critical_difference(
             raise ValueError(f"`{name}` must be an integer >= 2; got {value!r}.")
         if value < 2:
             raise ValueError(f"`{name}` must be an integer >= 2; got {value!r}.")
-    alpha = check_alpha(alpha)
-    method = check_choice(method, _CD_METHODS, "method")
+    alpha = _check_alpha(alpha)
+    method = _check_choice(method, _CD_METHODS, "method")
     q = _q_alpha(int(n_learners), alpha, method)
     return q * _rank_se(int(n_learners), int(n_blocks))
 
@@ -416,7 +417,7 @@ class FriedmanResult:
         0         b         a              1.0  1.581   0.114            0.114   holm
         1         c         a              1.4  2.214   0.027            0.054   holm
         """
-        method = check_choice(method, _POSTHOC_METHODS, "method")
+        method = _check_choice(method, _POSTHOC_METHODS, "method")
         learners = list(self.average_ranks.index)
         if control is None:
             pairs = list(combinations(range(self.n_learners), 2))

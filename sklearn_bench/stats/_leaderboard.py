@@ -27,13 +27,11 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from .._validation import (
-    check_bool,
-    check_choice,
-    check_confidence_level,
-    check_positive_int,
-    check_random_state,
-)
+from .._validation import check_bool as _check_bool
+from .._validation import check_choice as _check_choice
+from .._validation import check_confidence_level as _check_level
+from .._validation import check_positive_int as _check_positive_int
+from .._validation import check_random_state as _as_generator
 from ._common import _validate_scores, real_array, real_number
 
 SCALE = 400.0
@@ -422,9 +420,9 @@ def rank_confidence_sets(
     if p < 2:
         raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
     draws = _validate_draws(bootstrap_draws, p)
-    higher_is_better = check_bool(higher_is_better, "higher_is_better")
-    level = check_confidence_level(confidence_level)
-    simultaneous = check_bool(simultaneous, "simultaneous")
+    higher_is_better = _check_bool(higher_is_better, "higher_is_better")
+    level = _check_level(confidence_level)
+    simultaneous = _check_bool(simultaneous, "simultaneous")
     learners = _check_learner_names(learners, p)
     sign = 1.0 if higher_is_better else -1.0
     finite = np.isfinite(draws).all(axis=1)
@@ -612,12 +610,12 @@ def rank_stability(
     if p < 2:
         raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
     draws = _validate_draws(bootstrap_draws, p)
-    n = check_positive_int(n_datasets, "n_datasets", minimum=2)
-    higher_is_better = check_bool(higher_is_better, "higher_is_better")
+    n = _check_positive_int(n_datasets, "n_datasets", minimum=2)
+    higher_is_better = _check_bool(higher_is_better, "higher_is_better")
     target = real_number(target_width, "target_width")
     if not (np.isfinite(target) and target >= 0):
         raise ValueError(f"`target_width` must be >= 0; got {target!r}.")
-    level = check_confidence_level(confidence_level)
+    level = _check_level(confidence_level)
     learners = _check_learner_names(learners, p)
     if delta is not None:
         delta = real_number(delta, "delta")
@@ -627,7 +625,7 @@ def rank_stability(
         grid = sorted({max(2, int(round(n * 2.0**e))) for e in np.arange(-3, 6.5, 0.5)})
     else:
         try:
-            grid = sorted({check_positive_int(g, "grid", minimum=2) for g in grid})
+            grid = sorted({_check_positive_int(g, "grid", minimum=2) for g in grid})
         except TypeError:
             raise TypeError(
                 f"`grid` must be a sequence of integers; got {grid!r}."
@@ -727,7 +725,7 @@ def bradley_terry_ratings(
     [1179.4, 1000.0, 820.6]
     """
     values, learners, _ = _table(scores)
-    greater_is_better = check_bool(greater_is_better, "greater_is_better")
+    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
     offset_to = _check_reference(reference, reference_rating, learners)
     wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
     t = _bt_fit(
@@ -785,7 +783,7 @@ def win_rate_matrix(scores, *, greater_is_better=False) -> pd.DataFrame:
     C         0.125  0.25    NaN
     """
     values, learners, _ = _table(scores)
-    greater_is_better = check_bool(greater_is_better, "greater_is_better")
+    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
     wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
     with np.errstate(invalid="ignore", divide="ignore"):
         rate = wins_d.sum(axis=0) / both_d.sum(axis=0)
@@ -971,12 +969,12 @@ def leaderboard_table(
     D         841.9       0.2         3          4
     """
     values, learners, datasets = _table(scores)
-    greater_is_better = check_bool(greater_is_better, "greater_is_better")
+    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
     ref = _check_reference(reference, reference_rating, learners)
-    rank_by = check_choice(rank_by, _RANK_BY, "rank_by")
-    n_boot = check_positive_int(n_bootstrap, "n_bootstrap", minimum=2)
-    level = check_confidence_level(confidence_level)
-    rng = check_random_state(random_state)
+    rank_by = _check_choice(rank_by, _RANK_BY, "rank_by")
+    n_boot = _check_positive_int(n_bootstrap, "n_bootstrap", minimum=2)
+    level = _check_level(confidence_level)
+    rng = _as_generator(random_state)
     n, p = values.shape
     names = [str(x) for x in learners]
     notes = []

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_confidence_level, check_fraction
+from .._validation import check_confidence_level as _check_confidence_level
+from .._validation import check_fraction
 from ._common import ConfidenceInterval, real_array
 
 
@@ -222,7 +223,7 @@ def error_rate_difference_ci(b, c, n, *, confidence_level=0.95):
     (0.087, 0.535)
     """
     b, c, n = _check_discordant(b, c, n, needs_n=True)
-    level = check_confidence_level(confidence_level)
+    level = _check_confidence_level(confidence_level)
     critical_value = float(stats.chi2.ppf(level, 1))
     low, high = _qh_bounds(b, c, n, critical_value)
     # asymptotic (chi-square): the nominal level

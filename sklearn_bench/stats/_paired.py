@@ -11,11 +11,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from .._validation import (
-    check_confidence_level,
-    check_positive_int,
-    check_random_state,
-)
+from .._validation import check_confidence_level, check_positive_int
+from .._validation import check_random_state as _as_generator
 from ._bootstrap_ci import bootstrap_ci
 from ._common import (
     _DECIMALS,
@@ -780,7 +777,7 @@ def _permutation_test(d, alternative, n_resamples, exact, random_state):
             k += count_extreme(total - 2 * (bits @ abs_d))
         details.update(n_sign_vectors=n_vectors, n_extreme=k)
         return observed, k / n_vectors, 0.0, details
-    rng = check_random_state(random_state)
+    rng = _as_generator(random_state)
     n_bytes = (n + 7) // 8
     k = 0
     for start in range(0, n_resamples, batch):

@@ -19,16 +19,18 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_alpha, check_choice
+from .._validation import check_alpha as _check_alpha
+from .._validation import check_choice as _check_choice
 from ._common import _deprecated_plot, _pair_matrix, _validate_scores
 from ._multitest import _validate_pvalues, adjust_pvalues
 from ._paired import paired_test
 from ._rank_posthoc import RANK_METHODS, SINGLE_STEP, rank_posthoc
 
-# The choices of `adjust` (and "single_step" for pairwise_tests' rank tests)
-PAIRWISE_ADJUST_METHODS = ("holm", "shaffer", "bergmann_hommel", "bonferroni", "none")
+_ADJUST = ("holm", "shaffer", "bergmann_hommel", "bonferroni", "none")
 # p.adjust's and scmamp's adjustments of any family (issue 24)
-PAIRWISE_ADJUST_METHODS += ("hochberg", "hommel", "finner", "holland", "li", "rom")
+_ADJUST += ("hochberg", "hommel", "finner", "holland", "li", "rom")
+# Public: the choices of `adjust` ("single_step" too for pairwise_tests' rank tests)
+PAIRWISE_ADJUST_METHODS = _ADJUST
 _TESTS = ("wilcoxon", "sign") + RANK_METHODS
 _MISSING = ("raise", "pairwise")
 BERGMANN_HOMMEL_MAX_LEARNERS = 10  # Bell(10) − 1 = 115 974 exhaustive sets
@@ -150,11 +152,11 @@ default="shaffer"
     array([0.06, 0.06, 0.06, 0.12, 0.12, 0.2 ])
     """
     p, _ = _validate_pvalues(pvalues, "holm")
-    method = check_choice(method, PAIRWISE_ADJUST_METHODS, "method")
+    method = _check_choice(method, _ADJUST, "method")
     k = _n_learners_from_pairs(p.size)
     if method == "none":
         return p.copy()
-    if method in ("holm", "bonferroni") or method in PAIRWISE_ADJUST_METHODS[5:]:
+    if method in ("holm", "bonferroni") or method in _ADJUST[5:]:
         return adjust_pvalues(p, method=method)
     if method == "shaffer":
         order = np.argsort(p, kind="stable")
@@ -391,10 +393,10 @@ def pairwise_tests(
     1         A         C       11.0  0.0038           0.0114
     2         B         C        4.0  0.3439           0.3439
     """
-    method = check_choice(method, _TESTS, "method")
+    method = _check_choice(method, _TESTS, "method")
     if adjust is None:
         adjust = "single_step" if method in SINGLE_STEP else "shaffer"
-    adjust = check_choice(adjust, (*PAIRWISE_ADJUST_METHODS, "single_step"), "adjust")
+    adjust = _check_choice(adjust, (*_ADJUST, "single_step"), "adjust")
     if (method in SINGLE_STEP) != (adjust == "single_step"):
         raise ValueError(
             "`adjust`='single_step' goes with method 'nemenyi' or 'miller' (whose "
@@ -402,14 +404,14 @@ def pairwise_tests(
             f", adjust={adjust!r}. For a z test of mean ranks with a stepwise "
             "correction use method='siegel'."
         )
-    missing = check_choice(missing, _MISSING, "missing")
+    missing = _check_choice(missing, _MISSING, "missing")
     if method in RANK_METHODS and missing != "raise":
         raise ValueError(
             f"`missing`='pairwise' is for the paired tests; method={method!r} "
             "ranks all learners within complete blocks (for incomplete blocks see "
             "durbin_test or skillings_mack_test)."
         )
-    alpha = check_alpha(alpha)
+    alpha = _check_alpha(alpha)
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
             f"`greater_is_better` must be a bool; got {greater_is_better!r}."

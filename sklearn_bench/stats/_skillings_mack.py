@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_random_state
+from .._validation import check_random_state as _as_generator
 from ._common import _validate_scores, monte_carlo_pvalue
 
 _BATCH_ELEMENTS = 2_000_000  # resamples x cells per Monte Carlo batch
@@ -223,7 +223,7 @@ def skillings_mack_test(
 
 def _monte_carlo_count(ranks, observed, weights, centres, inv, statistic, r, seed):
     """How many within-block permutations of the ranks give SM >= the observed."""
-    rng = check_random_state(seed)
+    rng = _as_generator(seed)
     n, k = ranks.shape
     # each block's ranks of the cells present, sorted; padded where missing
     present_sorted = np.sort(np.where(observed, ranks, np.inf), axis=1)
