@@ -6,8 +6,6 @@ matplotlib is imported inside the functions.
 import numpy as np
 import pandas as pd
 
-from .._validation import real_number
-
 
 def win_tie_loss_counts(table, *, greater_is_better=False, tolerance=0.0):
     """Wins, ties and losses of every learner against every other.
@@ -38,6 +36,8 @@ def win_tie_loss_counts(table, *, greater_is_better=False, tolerance=0.0):
     """
     if not isinstance(table, pd.DataFrame) or table.shape[1] < 2:
         raise ValueError("`table` must be a DataFrame with at least two learners.")
+    from .._validation import real_number
+
     tolerance = real_number(tolerance, "tolerance")
     if not (tolerance >= 0 and np.isfinite(tolerance)):
         raise ValueError(f"`tolerance` must be >= 0; got {tolerance!r}.")
