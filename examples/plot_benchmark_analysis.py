@@ -31,7 +31,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bench import BenchmarkExperiment
 from sklearn_bench.model_selection import BootstrapOOB
-from sklearn_bench.plotting import performance_distribution
+from sklearn_bench.plotting import performance_distribution, plot_critical_difference
 
 learners = {
     "tree": DecisionTreeClassifier(max_depth=4),
@@ -108,7 +108,7 @@ pd.DataFrame(
 # Which pairs differ: the critical difference diagram of the ranks over the 20
 # replicates of breast cancer (Nemenyi, alpha = 0.05). Learners joined by a bar are
 # not significantly different.
-ax = within.plot()
+ax = plot_critical_difference(within)
 ax.set_title("breast cancer: average ranks over 20 replicates")
 plt.show()
 

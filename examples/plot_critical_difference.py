@@ -25,6 +25,7 @@ embedded below so that the example runs anywhere.
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from sklearn_bench.plotting import plot_critical_difference
 from sklearn_bench.stats import friedman_test
 
 auc = pd.DataFrame.from_records(
@@ -62,7 +63,7 @@ print(f"Nemenyi CD at alpha = 0.10: {demsar.critical_difference(alpha=0.10):.3f}
 # (by 1.14 average ranks) and than C4.5+m+cf (1.21): those pairs are not joined.
 # The three variants C4.5+m+cf, C4.5+m and C4.5+cf form one group, C4.5+cf and
 # C4.5 another; each maximal group gets exactly one bar.
-ax = demsar.plot(alpha=0.10)
+ax = plot_critical_difference(demsar, alpha=0.10)
 ax.set_title("Demšar (2006), Table 6: AUC, Nemenyi test at alpha = 0.10")
 plt.show()
 
@@ -127,7 +128,7 @@ print(
 # At alpha = 0.05 the CD is 0.82 average ranks. Plain C4.5 (3.53) is significantly
 # worse than each ensemble; randomized, bagged and boosted C4.5 (1.92 to 2.44) are
 # one group: these 33 data sets do not tell them apart.
-ax = riddle.plot(alpha=0.05)
+ax = plot_critical_difference(riddle, alpha=0.05)
 ax.set_title("Seed 002: error of C4.5 variants, Nemenyi test at alpha = 0.05")
 plt.show()
 

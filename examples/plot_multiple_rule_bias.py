@@ -44,6 +44,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn_bench.datasets import make_angle_classification, make_microarray
 from sklearn_bench.estimators import DiagonalLDA, welch_t_score
 from sklearn_bench.experiment import collect_rule_errors, unconditional_error
+from sklearn_bench.plotting import plot_multiple_rule_bias
 
 classifiers = {
     "DLDA": DiagonalLDA(),
@@ -143,7 +144,7 @@ with pd.option_context("display.width", 120, "display.max_columns", None):
 # and the bias falls less steeply with :math:`m` than for either model alone. The
 # paper shows that with unbiased estimators the bias goes to zero as :math:`K` grows;
 # two data sets only start that.
-axes = res.plot()
+axes = plot_multiple_rule_bias(res)
 axes[0].figure.suptitle("Multiple-rule bias, 4 rules, n = 40, 5-fold CV")
 plt.show()
 

@@ -24,14 +24,18 @@ import numpy as np
 __all__ = [
     "UNSET",
     "check_alpha",
+    "check_axis",
     "check_bool",
     "check_choice",
     "check_confidence_level",
+    "check_fraction",
     "check_positive_int",
     "check_random_state",
     "check_real",
     "deprecate_positional_options",
     "deprecated_alias",
+    "real_array",
+    "real_number",
     "renamed_parameters",
     "resolve_direction",
 ]
@@ -64,11 +68,67 @@ UNSET = _Unset()
 
 
 # ---------------------------------------------------------------- scalar checks
+def real_number(value, name):
+    """``value`` as a float, or a ``TypeError`` naming the argument.
+
+    Strings, ``None``, complex numbers, booleans and sequences are refused before
+    ``float()`` would say "could not convert string to float" without a name.
+    Infinite and NaN values pass (see :func:`check_real`).
+
+    Examples
+    --------
+    >>> from sklearn_bench._validation import real_number
+    >>> real_number(0.95, "confidence_level")
+    0.95
+    >>> real_number("0.95", "confidence_level")
+    Traceback (most recent call last):
+    ...
+    TypeError: `confidence_level` must be a real number; got '0.95' (str).
+    """
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise TypeError(
+            f"`{name}` must be a real number; got {value!r} ({type(value).__name__})."
+        )
+    return float(value)
+
+
+def real_array(values, name):
+    """``values`` as a float array, or a ``ValueError`` naming the argument.
+
+    Strings, ragged nesting and complex numbers are refused (numpy would say
+    "could not convert string to float", "inhomogeneous shape", or drop the
+    imaginary part).
+
+    Examples
+    --------
+    >>> from sklearn_bench._validation import real_array
+    >>> real_array([1, 2], "x")
+    array([1., 2.])
+    >>> real_array([[1, 2], [3]], "x")
+    Traceback (most recent call last):
+    ...
+    ValueError: `x` must be an array of real numbers: setting an array element ...
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", np.exceptions.ComplexWarning)
+            if np.iscomplexobj(values):
+                raise TypeError("complex numbers")
+            if isinstance(values, str | bytes) or np.asarray(values).dtype.kind in "US":
+                raise TypeError(f"text {values!r}")
+            return np.asarray(values, dtype=float)
+    except (TypeError, ValueError, np.exceptions.ComplexWarning) as exc:
+        message = str(exc).splitlines()[0]
+        raise ValueError(
+            f"`{name}` must be an array of real numbers: {message}"
+        ) from None
+
+
 def check_real(value, name):
     """``value`` as a finite float; ``TypeError`` for a non-number (bools too)."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
-        raise TypeError(f"`{name}` must be a real number; got {value!r}.")
-    value = float(value)
+    value = real_number(value, name)
     if not np.isfinite(value):
         raise ValueError(f"`{name}` must be finite; got {value!r}.")
     return value
@@ -83,14 +143,17 @@ def check_alpha(alpha, name="alpha"):
     return float(alpha)
 
 
+def check_fraction(value, name):
+    """``value`` as a float strictly between 0 and 1 (a level, a power, ...)."""
+    value = real_number(value, name)
+    if not 0 < value < 1:
+        raise ValueError(f"`{name}` must lie strictly between 0 and 1; got {value!r}.")
+    return value
+
+
 def check_confidence_level(confidence_level, name="confidence_level"):
     """The level of an interval, a number strictly between 0 and 1."""
-    level = check_real(confidence_level, name)
-    if not 0 < level < 1:
-        raise ValueError(
-            f"`{name}` must lie strictly between 0 and 1; got {confidence_level!r}."
-        )
-    return level
+    return check_fraction(confidence_level, name)
 
 
 def check_choice(value, choices, name):
@@ -107,7 +170,8 @@ def check_positive_int(value, name, minimum=1):
         or not isinstance(value, numbers.Integral)
         or value < minimum
     ):
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
+        what = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+        raise ValueError(f"`{name}` must be {what}; got {value!r}.")
     return int(value)
 
 
@@ -118,22 +182,50 @@ def check_bool(value, name):
     return bool(value)
 
 
-def check_random_state(random_state):
+def check_axis(axis, ndim, name="axis"):
+    """``axis`` as a non-negative int for an array of ``ndim`` dimensions."""
+    if isinstance(axis, bool | np.bool_) or not isinstance(axis, numbers.Integral):
+        raise TypeError(f"`{name}` must be an integer; got {axis!r}.")
+    if not -ndim <= axis < ndim:
+        raise ValueError(
+            f"`{name}` = {axis} is out of bounds for arrays of {ndim} dimension(s)."
+        )
+    return int(axis) % ndim
+
+
+def check_random_state(random_state, *, keep_random_state=False):
     """A :class:`numpy.random.Generator` from None, an int, a Generator or a
-    :class:`numpy.random.RandomState` (whose stream seeds the Generator).
+    :class:`numpy.random.RandomState`.
 
     The one random-state resolver of the package: statistics draw with
     Generators; splitters and estimators keep scikit-learn's ``RandomState``.
+    A ``RandomState`` gives a Generator on its own bit generator, so drawing
+    from one advances the other (the same seed gives the same draws). With
+    ``keep_random_state=True`` a ``RandomState`` is returned as it is, for code
+    whose draws are written for both APIs and whose results were made with the
+    ``RandomState`` stream.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench._validation import check_random_state
+    >>> a = check_random_state(0).random()
+    >>> b = check_random_state(np.random.default_rng(0)).random()
+    >>> a == b
+    True
     """
-    if random_state is None or isinstance(random_state, numbers.Integral):
-        if isinstance(random_state, bool | np.bool_):
-            raise TypeError(f"`random_state` must not be a bool; got {random_state!r}.")
-        return np.random.default_rng(random_state)
     if isinstance(random_state, np.random.Generator):
         return random_state
     if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
-    raise TypeError(
+        if keep_random_state:
+            return random_state
+        return np.random.Generator(random_state._bit_generator)
+    if random_state is None or (
+        isinstance(random_state, numbers.Integral)
+        and not isinstance(random_state, bool | np.bool_)
+    ):
+        return np.random.default_rng(random_state)
+    raise ValueError(
         "`random_state` must be None, an int, a numpy Generator or RandomState; "
         f"got {random_state!r}."
     )

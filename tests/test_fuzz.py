@@ -563,9 +563,10 @@ def _sign_table(name):
 
 
 def _tukey_plot(**params):
+    from sklearn_bench.plotting import plot_critical_difference
     from sklearn_bench.stats import tukey_hsd
 
-    return tukey_hsd(PERF).plot(**params)
+    return plot_critical_difference(tukey_hsd(PERF), **params)
 
 
 # -- issue 24, peers: classifiers on one test set, bias-variance -----------------
@@ -710,6 +711,30 @@ CASES = [
             "test_train_ratio": bad_scalars(),
         },
         {"x": PERF[:6, 0], "y": PERF[:6, 1]},
+    ),
+    (
+        "paired_t_tests",
+        S("paired_t_tests"),
+        {
+            "x": bad_1d(8),
+            "y": bad_1d(8),
+            "alternative": bad_choices(),
+            "test_train_ratio": bad_scalars(),
+            "axis": bad_scalars(),
+        },
+        {"x": PERF[:, 0], "y": PERF[:, 1]},
+    ),
+    (
+        "bayesian_correlated_t_tests",
+        S("bayesian_correlated_t_tests"),
+        {
+            "x": bad_1d(8),
+            "y": bad_1d(8),
+            "rho": bad_scalars(),
+            "delta": bad_scalars(),
+            "axis": bad_scalars(),
+        },
+        {"x": PERF[:, 0], "y": PERF[:, 1], "rho": 0.2},
     ),
     (
         "power_paired_t",
@@ -1567,9 +1592,12 @@ NOT_CALLED = {
     "RMAnovaResult", "TukeyHSDResult", "ClassifierComparisonResult",  # issue 24
     "ProportionDifferenceResult", "BiasVarianceResult",  # issue 24, peers
     "PlackettLuceResult",
+    "ConfidenceInterval", "PairedTTestsResult", "CorrelatedTTestsResult",  # issue 27
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.
 DOCUMENTED_NAN = {
+    "paired_t_tests": "PairedTTestsResult: constant differences give NaN "
+    "statistic, p-value and interval (flagged in `constant`)",
     "leaderboard_table": "LeaderboardResult: the win-rate matrix's diagonal is NaN "
     "(a learner does not play itself); improvability is NaN with negative values "
     "(a note says so)",

@@ -162,7 +162,9 @@ def main(argv=None):
         import matplotlib
 
         matplotlib.use("Agg")
-        axes = res_all.plot()
+        from sklearn_bench.plotting import plot_multiple_rule_bias
+
+        axes = plot_multiple_rule_bias(res_all)
         axes[0].figure.savefig(args.plot, dpi=120)
     print(f"all claims hold: {ok}; {time.perf_counter() - start:.0f} s")
 

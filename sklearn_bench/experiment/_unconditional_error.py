@@ -14,7 +14,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from ..datasets import SimulatedDataset
-from ..stats._common import ConfidenceInterval
+from ..stats import ConfidenceInterval
 from ._experiment import BenchmarkExperiment
 
 __all__ = ["UnconditionalErrorResult", "unconditional_error"]

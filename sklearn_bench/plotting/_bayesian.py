@@ -13,6 +13,8 @@ matplotlib is imported inside the functions.
 
 import numpy as np
 
+from ..stats import BayesianTestResult, PlackettLuceResult
+
 _COLORS = {"a": "#1f77b4", "rope": "#e69f00", "b": "#d62728"}
 _ROPE_SHADE = "#e69f00"
 _SQRT3_2 = np.sqrt(3) / 2
@@ -20,8 +22,6 @@ _VERTICES = np.array([[0.0, 0.0], [0.5, _SQRT3_2], [1.0, 0.0]])  # a, rope, b
 
 
 def _check_result(result, method=None):
-    from ..stats import BayesianTestResult
-
     if not isinstance(result, BayesianTestResult):
         raise ValueError(
             "`result` must be a BayesianTestResult (from bayesian_correlated_t, "
@@ -345,8 +345,6 @@ def plot_rank_posterior(result, *, ax=None, title=None):
     ('rank-probabilities', ['expected-rank', 'rank-interval'])
     """
     import matplotlib.pyplot as plt
-
-    from ..stats import PlackettLuceResult
 
     if not isinstance(result, PlackettLuceResult):
         raise ValueError(

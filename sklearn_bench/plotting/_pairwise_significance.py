@@ -1,26 +1,15 @@
 """A CD-style diagram whose bars come from any pairwise significance matrix.
 
-It shares the layout of the critical difference diagram
-(:mod:`sklearn_bench.plotting._critical_difference`); only the groups differ.
+It shares the layout of the critical difference diagram (the drawing in
+:mod:`sklearn_bench.plotting._common`); only the groups differ.
 matplotlib is imported inside the functions.
 """
 
 import numpy as np
 
-from ..stats._common import real_array
-from ._critical_difference import _draw_rank_diagram, _line_colors, _maximal_runs
-
-
-def _groups_from_matrix(average_ranks, significant):
-    """Maximal runs (in rank order) of learners no two of which differ significantly.
-
-    ``significant`` is a symmetric boolean (k, k) array in the order of
-    ``average_ranks``.
-    """
-    ranks = np.asarray(average_ranks, dtype=float)
-    order = np.argsort(ranks, kind="stable")
-    sig = np.asarray(significant, dtype=bool)
-    return _maximal_runs(order, lambda a, b: not sig[order[a], order[b]])
+from .._validation import real_array
+from ..stats import PairwiseTestResult
+from ._common import _draw_rank_diagram, _groups_from_matrix, _line_colors
 
 
 def plot_pairwise_significance(
@@ -91,8 +80,6 @@ def plot_pairwise_significance(
     import pandas as pd
 
     if result is not None:
-        from ..stats import PairwiseTestResult
-
         if not isinstance(result, PairwiseTestResult):
             raise TypeError(
                 f"`result` must be a PairwiseTestResult; got {type(result).__name__}."

@@ -10,7 +10,6 @@ import numpy as np
 from scipy import stats
 
 from .._metrics import metric_bounds
-from ..results import _select
 
 # Vertical layout of one learner's row, in row units (row centre at 0).
 _DENSITY_BASE = -0.12  # baseline of the density curve
@@ -118,10 +117,10 @@ def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="a
         raise ValueError(
             f"Unknown `dataset` {dataset!r}; this result has {list(result.datasets)}."
         )
-    arrays = _select.performance_arrays(result, metric)
-    i = list(result.datasets).index(str(dataset))
-    rows = slice(arrays["starts"][i], arrays["starts"][i + 1])
-    codes, value = arrays["learner"][rows], arrays["value"][rows]
+    perf = result.performance(metric)
+    rows = (perf["dataset"] == str(dataset)).to_numpy()
+    codes = perf["learner"].cat.codes.to_numpy()[rows]
+    value = perf["value"].to_numpy(dtype=float)[rows]
     present = np.bincount(codes, minlength=len(result.learners)) > 0
     learners = [m for m, here in zip(result.learners, present, strict=True) if here]
     if not learners:

@@ -8,21 +8,26 @@ per-data-set differences. matplotlib is imported inside the functions.
 
 import numpy as np
 
+from .._validation import real_array, real_number
 from ..stats import n_datasets_needed, power_paired_t
-from ..stats._common import real_array, real_number
 
 _FIGSIZE = (6.0, 4.0)
 
 
-def _sigmas(sigma):
-    values = np.atleast_1d(real_array(sigma, "sigma"))
+def _positive_values(values, name, what):
+    """``values`` as a 1-D array of positive finite numbers, else a ValueError."""
+    values = np.atleast_1d(real_array(values, name))
     if (
         values.ndim != 1
         or values.size == 0
         or not np.all((values > 0) & np.isfinite(values))
     ):
-        raise ValueError("`sigma` must be a positive number or a list of them.")
+        raise ValueError(f"`{name}` must be {what}.")
     return values
+
+
+def _sigmas(sigma):
+    return _positive_values(sigma, "sigma", "a positive number or a list of them")
 
 
 def _test_words(alternative):
@@ -199,13 +204,7 @@ def plot_datasets_needed(
     if delta is None:
         deltas = np.linspace(sigmas.min() / 5, 2 * sigmas.max(), 40)
     else:
-        deltas = np.atleast_1d(real_array(delta, "delta"))
-        if (
-            deltas.ndim != 1
-            or deltas.size == 0
-            or not np.all((deltas > 0) & np.isfinite(deltas))
-        ):
-            raise ValueError("`delta` must be a list of positive numbers.")
+        deltas = _positive_values(delta, "delta", "a list of positive numbers")
     ax = _axes(ax)
     for s in sigmas:
         needed = [

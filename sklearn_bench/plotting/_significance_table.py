@@ -9,7 +9,7 @@ imported inside :func:`plot_significance_table`.
 import numpy as np
 import pandas as pd
 
-from ..stats._common import real_array
+from .._validation import real_array
 
 _LEVELS = (0.001, 0.01, 0.05)
 _STARS = ("***", "**", "*")

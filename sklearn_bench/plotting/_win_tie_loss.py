@@ -36,7 +36,7 @@ def win_tie_loss_counts(table, *, greater_is_better=False, tolerance=0.0):
     """
     if not isinstance(table, pd.DataFrame) or table.shape[1] < 2:
         raise ValueError("`table` must be a DataFrame with at least two learners.")
-    from ..stats._common import real_number
+    from .._validation import real_number
 
     tolerance = real_number(tolerance, "tolerance")
     if not (tolerance >= 0 and np.isfinite(tolerance)):

@@ -218,24 +218,25 @@ def _within_batch(result, learners, best, level, metric, dataset):
     from types import SimpleNamespace
 
     from ..results._within import corrected_t_block
-    from ..stats._paired import _t_test_rows
+    from ..stats import paired_t_tests
 
     block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
     if block is None or block[0].shape[0] < 2:
         return {}
     x, y, ratio = block
-    out = _t_test_rows(x, y, ratio, level)
+    out = paired_t_tests(x, y[:, None], test_train_ratio=ratio)
+    ci = out.confidence_interval(level)
     return {
         learner: SimpleNamespace(
-            estimate=float(out["estimate"][j]),
-            low=float(out["low"][j]),
-            high=float(out["high"][j]),
-            pvalue=float(out["pvalue"][j]),
+            estimate=float(out.estimate[j]),
+            low=float(ci.low[j]),
+            high=float(ci.high[j]),
+            pvalue=float(out.pvalue[j]),
             n=int(x.shape[0]),
             method="corrected_t",
         )
         for j, learner in enumerate(learners)
-        if not out["constant"][j]
+        if not out.constant[j]
     }
 
 
@@ -513,7 +514,7 @@ def posthoc_title(analysis):
 
 
 def _check_posthoc(posthoc, adjust):
-    from ..stats._pairwise import _ADJUST
+    from ..stats import PAIRWISE_ADJUST_METHODS as _ADJUST
 
     if not isinstance(posthoc, str) or posthoc.lower() not in POSTHOCS:
         raise ValueError(f"`posthoc` must be one of {list(POSTHOCS)}; got {posthoc!r}.")
@@ -667,7 +668,7 @@ def analyse_result(
     >>> analysis.pairs.loc["x − y", ["estimate", "low", "high"]].round(3).tolist()
     [-0.03, -0.055, -0.005]
     """
-    from ..stats._common import real_number
+    from .._validation import real_number
 
     if not isinstance(analyses, list | tuple | set | frozenset) or not all(
         isinstance(a, str) for a in analyses

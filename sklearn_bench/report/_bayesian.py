@@ -100,7 +100,7 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
     rows = []
     across_results = []  # the hierarchical fits, for the simplex figure
     options = {"delta": rope, "metric": metric}
-    from ..stats._bayesian import shared_dirichlet_draws
+    from ..stats import shared_dirichlet_draws
 
     # One seed for every comparison across data sets: their Dirichlet draws are
     # the same, drawn once (shared_dirichlet_draws changes no number).
@@ -185,7 +185,7 @@ def _within_batch(result, others, reference, dataset, options, threshold):
     rows ``bayesian_test`` gives; ``{}`` when they cannot be batched (those,
     and zero-variance comparisons, are tested one by one)."""
     from ..results._within import corrected_t_block
-    from ..stats._bayesian import _UNDECIDED, _correlated_t_rows
+    from ..stats import bayesian_correlated_t_tests
 
     metric, rope = options["metric"], float(options["delta"])
     block = corrected_t_block(result, others, reference, metric=metric, dataset=dataset)
@@ -193,18 +193,22 @@ def _within_batch(result, others, reference, dataset, options, threshold):
         return {}
     y, x, ratio = block  # the reference is x
     rho = ratio / (1 + ratio)  # as correlated_splits
-    p_greater, p_rope, p_less, constant = _correlated_t_rows(x, y, rope=rope, rho=rho)
+    with warnings.catch_warnings():  # zero-variance pairs are tested one by one
+        warnings.simplefilter("ignore", RuntimeWarning)
+        tests = bayesian_correlated_t_tests(x[:, None], y, rho=rho, delta=rope)
+    p_greater, p_rope, p_less = tests.p_greater, tests.p_rope, tests.p_less
     gib = result.metrics[metric]
+    decisions = tests.decisions(
+        threshold, greater_is_better=gib, labels=(reference, list(others))
+    )
     rows = {}
     for j, other in enumerate(others):
-        if constant[j]:
+        if tests.constant[j]:
             continue
         first, second = (p_greater[j], p_less[j]) if gib else (p_less[j], p_greater[j])
         probs = {reference: float(first), "equivalent": float(p_rope[j])}
         probs[other] = float(second)
-        decision = next(
-            (name for name, p in probs.items() if p >= threshold), _UNDECIDED
-        )
+        decision = decisions[j]
         rows[other] = {
             "scope": dataset,
             "a": reference,

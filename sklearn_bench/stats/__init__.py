@@ -1,17 +1,24 @@
 """Statistics for comparing learners: pure functions on arrays, frozen results."""
 
 # re-exported; its result class is documented under model_selection only
-from ..model_selection._bias_variance import (  # noqa: F401
+from ..model_selection import (  # noqa: F401
     BiasVarianceResult,
     bias_variance_decomposition,
 )
 from ._anova import RMAnovaResult, TukeyHSDResult, rm_anova, tukey_hsd
+from ._batched import (
+    CorrelatedTTestsResult,
+    PairedTTestsResult,
+    bayesian_correlated_t_tests,
+    paired_t_tests,
+)
 from ._bayesian import (
     BayesianTestResult,
     bayesian_correlated_t,
     bayesian_sign_test,
     bayesian_signed_rank,
     bayesian_table,
+    shared_dirichlet_draws,  # noqa: F401
 )
 from ._block_rank_tests import (
     BlockRankTestResult,
@@ -27,6 +34,7 @@ from ._classifiers import (
     f_test_classifiers,
     proportion_difference_test,
 )
+from ._common import ConfidenceInterval
 from ._effect_size import (
     EffectSizeResult,
     akinshin_gamma,
@@ -60,17 +68,33 @@ from ._mcnemar import (
     mcnemar_test,
 )
 from ._multiple_rule_bias import MultipleRuleBiasResult, multiple_rule_bias
-from ._multitest import adjust_pvalues
-from ._paired import PairedTestResult, paired_test, smallest_attainable_pvalue
-from ._pairwise import PairwiseTestResult, adjust_pairwise_pvalues, pairwise_tests
+from ._multitest import ADJUST_METHODS, adjust_pvalues  # noqa: F401
+from ._paired import (
+    PairedTestResult,
+    paired_test,
+    smallest_attainable_pvalue,
+)
+from ._pairwise import (
+    PAIRWISE_ADJUST_METHODS,  # noqa: F401
+    PairwiseTestResult,
+    adjust_pairwise_pvalues,
+    pairwise_tests,
+)
 from ._plackett_luce import PlackettLuceResult, bayesian_plackett_luce
 from ._power import n_datasets_needed, power_paired_t
 from ._skillings_mack import SkillingsMackResult, skillings_mack_test
+
+# Also public, for the layers above (analysis, report), but not API-page objects
+# (so not in __all__): ADJUST_METHODS and PAIRWISE_ADJUST_METHODS, the choices of
+# adjust_pvalues' `method` and of pairwise_tests' `adjust`; shared_dirichlet_draws,
+# the context in which Dirichlet-process tests with one seed share their draws.
 
 __all__ = [
     "BayesianTestResult",
     "BlockRankTestResult",
     "ClassifierComparisonResult",
+    "ConfidenceInterval",
+    "CorrelatedTTestsResult",
     "EffectSizeResult",
     "FriedmanResult",
     "GlobalPermutationResult",
@@ -78,6 +102,7 @@ __all__ = [
     "McNemarResult",
     "MultipleRuleBiasResult",
     "PairedTestResult",
+    "PairedTTestsResult",
     "PairwiseTestResult",
     "RankConfidenceSetsResult",
     "RankStabilityResult",
@@ -90,6 +115,7 @@ __all__ = [
     "adjust_pvalues",
     "akinshin_gamma",
     "bayesian_correlated_t",
+    "bayesian_correlated_t_tests",
     "bayesian_hierarchical",
     "bayesian_plackett_luce",
     "bayesian_sign_test",
@@ -117,6 +143,7 @@ __all__ = [
     "mcnemar_test",
     "multiple_rule_bias",
     "n_datasets_needed",
+    "paired_t_tests",
     "paired_test",
     "pairwise_tests",
     "power_paired_t",

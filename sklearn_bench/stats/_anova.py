@@ -15,7 +15,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._friedman import _check_alpha, _check_choice, _validate_scores
+from .._validation import check_alpha as _check_alpha
+from .._validation import check_choice as _check_choice
+from ._common import _deprecated_plot, _pair_matrix, _validate_scores
 
 _TUKEY_DESIGNS = ("blocks", "aligned", "independent")
 
@@ -325,15 +327,7 @@ class TukeyHSDResult:
         return self._frame.copy()
 
     def _matrix(self, column, diagonal):
-        k = len(self.learners)
-        mat = np.full((k, k), diagonal, dtype=float)
-        index = {name: i for i, name in enumerate(self.learners)}
-        for row in self._frame.itertuples(index=False):
-            a, b = index[row.learner_i], index[row.learner_j]
-            mat[a, b] = mat[b, a] = getattr(row, column)
-        labels = pd.Index(self.learners, name="learner")
-        frame = pd.DataFrame(mat, index=labels, columns=labels)
-        return frame.astype(bool) if column == "reject" else frame
+        return _pair_matrix(self._frame, self.learners, column, diagonal)
 
     @property
     def significant(self):
@@ -348,9 +342,14 @@ class TukeyHSDResult:
     def plot(self, ax=None, *, colors=None):
         """The CD-style diagram on the axis of mean performance
         (:func:`sklearn_bench.plotting.plot_critical_difference`)."""
-        from ..plotting._critical_difference import plot_critical_difference
-
-        return plot_critical_difference(self, ax=ax, alpha=self.alpha, colors=colors)
+        return _deprecated_plot(
+            "plot_critical_difference",
+            "TukeyHSDResult",
+            self,
+            ax=ax,
+            alpha=self.alpha,
+            colors=colors,
+        )
 
     def to_dict(self):
         """The scalar fields as a plain dict."""

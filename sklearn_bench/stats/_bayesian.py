@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from ._bootstrap_ci import _as_generator
-from ._common import real_number
-from ._paired import _DECIMALS, _check_paired
+from .._validation import check_random_state
+from ._common import _DECIMALS, real_number
+from ._paired import _check_paired
 
 _BATCH_ELEMENTS = 2_000_000  # Monte Carlo samples x pseudo-observations per batch
 _TIE_TOLERANCE = 1e-12  # thetas closer than this count as a tie for the largest
@@ -399,36 +399,6 @@ def bayesian_correlated_t(
     )
 
 
-def _correlated_t_rows(x, y, *, rope, rho):
-    """:func:`bayesian_correlated_t`'s probabilities for many comparisons at
-    once: ``x`` (n,) against ``y`` (n, m), column ``j`` the differences
-    ``x − y[:, j]``; the same operations row by row, so each equals the
-    one-comparison test's to the last bit.
-
-    Returns ``p_greater, p_rope, p_less, constant`` (arrays of shape (m,));
-    ``constant`` marks zero-variance comparisons, whose point-mass posterior
-    :func:`bayesian_correlated_t` handles (their entries are meaningless).
-    """
-    d = np.ascontiguousarray((x[:, None] - y).T)
-    n = d.shape[1]
-    df = n - 1
-    mean = np.mean(d, axis=1)
-    rounded = np.round(d, _DECIMALS)
-    constant = np.all(rounded == rounded[:, :1], axis=1)
-    variance = np.where(constant, 0.0, np.var(d, axis=1, ddof=1))
-    scale = np.sqrt((1 / n + rho / (1 - rho)) * variance)
-    constant = constant | (scale == 0)
-    safe = np.where(constant, 1.0, scale)
-    p_greater = stats.t.sf(rope, df, loc=mean, scale=safe)
-    p_less = stats.t.cdf(-rope, df, loc=mean, scale=safe)
-    p_rope = (
-        np.zeros_like(p_greater)
-        if rope == 0
-        else np.maximum(0.0, 1.0 - p_greater - p_less)
-    )
-    return p_greater, p_rope, p_less, constant
-
-
 # --------------------------------------------------------- Dirichlet-process tests
 def _dirichlet(alpha, size, random_state):
     """``size`` draws of Dirichlet(alpha); components with alpha 0 are 0.
@@ -490,7 +460,7 @@ def _dirichlet_batches(alpha, n_samples, batch, random_state):
         return
     keep = shared is not None and seeded and n_samples * alpha.size <= _MAX_SHARED
     kept = []
-    rng = _rng(random_state)
+    rng = check_random_state(random_state, keep_random_state=True)
     for start in range(0, n_samples, batch):
         stop = min(start + batch, n_samples)
         w = _dirichlet(alpha, stop - start, rng)
@@ -612,12 +582,6 @@ def _transposed(w):
             shared[key] = (w, wt)  # w kept alive: its id stays its own
         return shared[key][1]
     return np.ascontiguousarray(w.T)
-
-
-def _rng(random_state):
-    if isinstance(random_state, np.random.RandomState):
-        return random_state
-    return _as_generator(random_state)
 
 
 def _winner_probabilities(thetas):
@@ -854,7 +818,9 @@ def bayesian_sign_test(
     n_less = int(np.count_nonzero(d < -bound))
     n_rope = d.size - n_greater - n_less
     alpha = np.array([n_greater, n_rope + prior_strength, n_less], dtype=float)
-    thetas = _dirichlet(alpha, n_samples, _rng(random_state))
+    thetas = _dirichlet(
+        alpha, n_samples, check_random_state(random_state, keep_random_state=True)
+    )
     head = (
         "Bayesian sign test (Benavoli et al. 2014; 2017) of "
         f"{labels[0]} − {labels[1]} over {d.size} data sets "

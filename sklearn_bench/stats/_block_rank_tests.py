@@ -20,7 +20,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._friedman import _check_choice, _validate_scores
+from .._validation import check_choice as _check_choice
+from ._common import _validate_scores
 
 
 @dataclass(frozen=True)

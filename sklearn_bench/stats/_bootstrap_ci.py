@@ -2,24 +2,13 @@
 
 import numpy as np
 from scipy import stats
-from sklearn.utils import check_random_state
 
-from ._common import ConfidenceInterval, real_array, real_number
+from .._validation import check_confidence_level, check_positive_int
+from .._validation import check_random_state as _as_generator
+from ._common import ConfidenceInterval, real_array
 
 _METHODS = ("BCa", "percentile", "basic")
 _ALTERNATIVES = ("two-sided", "less", "greater")
-Integral_types = (int, np.integer)
-
-
-def _as_generator(random_state):
-    """A :class:`numpy.random.Generator` from ``None``, an int, a Generator or a
-    RandomState (sharing the RandomState's bit generator, so it advances it)."""
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if random_state is None or isinstance(random_state, Integral_types):
-        return np.random.default_rng(random_state)
-    rs = check_random_state(random_state)  # raises sklearn's error otherwise
-    return np.random.Generator(rs._bit_generator)
 
 
 def _check_sample(values, name):
@@ -101,17 +90,8 @@ def bootstrap_ci(
         raise ValueError(
             f"`alternative` must be one of {list(_ALTERNATIVES)}; got {alternative!r}."
         )
-    level = real_number(confidence_level, "confidence_level")
-    if not 0 < level < 1:
-        raise ValueError(
-            f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."
-        )
-    if (
-        isinstance(n_resamples, bool)
-        or not isinstance(n_resamples, Integral_types)
-        or n_resamples < 1
-    ):
-        raise ValueError("`n_resamples` must be a positive integer.")
+    level = check_confidence_level(confidence_level)
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
     if not callable(statistic):
         raise ValueError("`statistic` must be callable.")
     if np.all(sample == sample[0]):

@@ -13,9 +13,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._validation import check_confidence_level as _check_confidence_level
+from .._validation import check_positive_int as _check_size
 from ._anova import rm_anova
 from ._common import ConfidenceInterval, real_number
-from ._mcnemar import _check_confidence_level, _correctness
+from ._mcnemar import _correctness
 
 
 @dataclass(frozen=True)
@@ -301,14 +303,6 @@ def _check_proportion(value, name):
     if not 0 <= value <= 1:
         raise ValueError(f"`{name}` must lie in [0, 1]; got {value!r}.")
     return value
-
-
-def _check_size(value, name):
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"`{name}` must be a positive integer; got {value!r}.")
-    if value < 1:
-        raise ValueError(f"`{name}` must be a positive integer; got {value!r}.")
-    return int(value)
 
 
 def proportion_difference_test(

@@ -1,10 +1,30 @@
-"""Pieces shared by the tests of :mod:`sklearn_bench.stats`."""
+"""Pieces shared by the tests of :mod:`sklearn_bench.stats`.
 
+The argument checks (``real_number``, ``real_array``, ...) live in
+:mod:`sklearn_bench._validation`, the package's one home of checks; they are
+re-exported here for the modules of ``stats``.
+"""
+
+import importlib
 import warnings
 from collections import namedtuple
-from numbers import Real
 
 import numpy as np
+import pandas as pd
+
+from .._validation import REMOVED_IN, real_array, real_number
+
+# Differences are rounded to this many decimals to find zeros, ties and constant
+# differences, so that floating-point noise (0.3 - 0.1 against 0.2) neither makes
+# nor breaks a tie.
+_DECIMALS = 10
+
+__all__ = [
+    "ConfidenceInterval",
+    "monte_carlo_pvalue",
+    "real_array",
+    "real_number",
+]
 
 
 class ConfidenceInterval(namedtuple("_ConfidenceInterval", ["low", "high"])):
@@ -94,58 +114,101 @@ def monte_carlo_pvalue(n_extreme, n_resamples):
     return p, float(np.sqrt(p * (1 - p) / n_resamples))
 
 
-def real_number(value, name):
-    """``value`` as a float, or a ``TypeError`` naming the argument.
+def _validate_scores(scores, name="scores", *, allow_nan=False):
+    """Return ``(values, learners, blocks)`` of a blocks x learners table.
 
-    Strings, ``None``, complex numbers, booleans and sequences are refused before
-    ``float()`` would say "could not convert string to float" without a name.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats._common import real_number
-    >>> real_number(0.95, "confidence_level")
-    0.95
-    >>> real_number("0.95", "confidence_level")
-    Traceback (most recent call last):
-    ...
-    TypeError: `confidence_level` must be a real number; got '0.95' (str).
+    ``allow_nan=True`` lets NaN (missing learner x block cells) through.
     """
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
-    if isinstance(value, bool | np.bool_) or not isinstance(value, Real):
-        raise TypeError(
-            f"`{name}` must be a real number; got {value!r} ({type(value).__name__})."
-        )
-    return float(value)
-
-
-def real_array(values, name):
-    """``values`` as a float array, or a ``ValueError`` naming the argument.
-
-    Strings, ragged nesting and complex numbers are refused (numpy would say
-    "could not convert string to float", "inhomogeneous shape", or drop the
-    imaginary part).
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats._common import real_array
-    >>> real_array([1, 2], "x")
-    array([1., 2.])
-    >>> real_array([[1, 2], [3]], "x")
-    Traceback (most recent call last):
-    ...
-    ValueError: `x` must be an array of real numbers: setting an array element ...
-    """
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", np.exceptions.ComplexWarning)
-            if np.iscomplexobj(values):
-                raise TypeError("complex numbers")
-            if isinstance(values, str | bytes) or np.asarray(values).dtype.kind in "US":
-                raise TypeError(f"text {values!r}")
-            return np.asarray(values, dtype=float)
-    except (TypeError, ValueError, np.exceptions.ComplexWarning) as exc:
-        message = str(exc).splitlines()[0]
+    if isinstance(scores, pd.DataFrame):
+        learners = list(scores.columns)
+        blocks = list(scores.index)
+        try:
+            values = scores.to_numpy(dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"`{name}` must hold numbers.") from exc
+    else:
+        try:
+            values = np.asarray(scores, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"`{name}` must hold numbers.") from exc
+        if values.ndim != 2:
+            raise ValueError(
+                f"`{name}` must be two-dimensional (blocks x learners); got "
+                f"{values.ndim} dimension(s)."
+            )
+        learners = list(range(values.shape[1]))
+        blocks = list(range(values.shape[0]))
+    if len(set(learners)) != len(learners):
+        raise ValueError(f"The learners (columns) of `{name}` must be unique.")
+    n_blocks, n_learners = values.shape
+    if n_learners < 2:
         raise ValueError(
-            f"`{name}` must be an array of real numbers: {message}"
-        ) from None
+            f"`{name}` must have at least 2 learners (columns); got {n_learners}."
+        )
+    if n_blocks < 2:
+        raise ValueError(
+            f"`{name}` must have at least 2 blocks (rows); got {n_blocks}."
+        )
+    nan = np.isnan(values)
+    if nan.any() and not allow_nan:
+        row, col = np.argwhere(nan)[0]
+        raise ValueError(
+            f"`{name}` contains NaN: learner {learners[col]!r} on block "
+            f"{blocks[row]!r} ({int(nan.sum())} NaN value(s) in all)."
+        )
+    if np.isinf(values).any():
+        row, col = np.argwhere(np.isinf(values))[0]
+        raise ValueError(
+            f"`{name}` contains an infinite value: learner {learners[col]!r} on "
+            f"block {blocks[row]!r}."
+        )
+    return values, learners, blocks
+
+
+def _pair_matrix(frame, learners, column, diagonal):
+    """Symmetric learners x learners DataFrame of ``column`` of a table of pairs.
+
+    ``frame`` has one row per pair (``learner_i``, ``learner_j``); the diagonal
+    is ``diagonal``; ``column="reject"`` gives a boolean matrix.
+    """
+    k = len(learners)
+    mat = np.full((k, k), diagonal, dtype=object if column == "reject" else float)
+    index = {name: i for i, name in enumerate(learners)}
+    for row in frame.itertuples(index=False):
+        a, b = index[row.learner_i], index[row.learner_j]
+        mat[a, b] = mat[b, a] = getattr(row, column)
+    labels = pd.Index(learners, name="learner")
+    out = pd.DataFrame(mat, index=labels, columns=labels)
+    return out.astype(bool) if column == "reject" else out
+
+
+def _deprecated_plot(function, owner, *args, **kwargs):
+    """Call ``sklearn_bench.plotting.<function>`` for a deprecated ``.plot()``.
+
+    The ``.plot()`` methods of stats results (``FriedmanResult``,
+    ``TukeyHSDResult``, ``PairwiseTestResult``, ``MultipleRuleBiasResult``) are
+    shims kept for one release: they warn (``FutureWarning`` naming the plotting
+    function to call instead) and draw the same figure through this helper.
+
+    This is the single sanctioned upward reach of :mod:`sklearn_bench.stats`
+    (stats sits below plotting: plotting imports stats, never the reverse). It
+    imports plotting by name at call time, so no import statement of stats points
+    up; it is removed with the shims in 0.3.
+
+    Parameters
+    ----------
+    function : str
+        Name of the public function of :mod:`sklearn_bench.plotting` to call.
+    owner : str
+        The result class whose ``.plot()`` was called, for the message.
+    *args, **kwargs
+        Passed on to the plotting function.
+    """
+    warnings.warn(
+        f"{owner}.plot() is deprecated and will be removed in {REMOVED_IN}; call "
+        f"sklearn_bench.plotting.{function}(result) instead.",
+        FutureWarning,
+        stacklevel=3,
+    )
+    plotting = importlib.import_module("sklearn_bench.plotting")
+    return getattr(plotting, function)(*args, **kwargs)

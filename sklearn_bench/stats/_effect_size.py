@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize, stats
 
-from ._common import ConfidenceInterval, real_array, real_number
-from ._mcnemar import _check_confidence_level
+from .._validation import check_confidence_level as _check_confidence_level
+from ._common import _DECIMALS, ConfidenceInterval, real_array, real_number
 
-_DECIMALS = 10  # as in _paired: differences rounded to find zeros and ties
 _ZERO_METHODS = ("wilcox", "pratt", "zsplit", "demsar")
 
 # Cohen (1988), Statistical Power Analysis for the Behavioral Sciences, 2nd ed.,

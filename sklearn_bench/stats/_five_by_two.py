@@ -8,8 +8,8 @@ Both take the scores of two learners on the ten splits of five repetitions of
 import numpy as np
 from scipy import stats
 
-from ._common import real_array
-from ._paired import _DECIMALS, PairedTestResult
+from ._common import _DECIMALS, real_array
+from ._paired import PairedTestResult
 
 _METHODS = ("t", "f")
 _ALTERNATIVES = ("two-sided", "less", "greater")

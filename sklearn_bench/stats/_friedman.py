@@ -14,7 +14,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._validation import check_alpha as _check_alpha
+from .._validation import check_choice as _check_choice
+from ._common import _deprecated_plot, _validate_scores
 from ._multitest import adjust_pvalues
+from ._pairwise import adjust_pairwise_pvalues
 
 _CD_METHODS = ("nemenyi", "bonferroni-dunn")
 # Budget of the exact permutation distribution (rank-sum vectors x block
@@ -31,69 +35,6 @@ _POSTHOC_METHODS = ("nemenyi", "holm", "hochberg", "bonferroni")
 
 # García & Herrera (2008): all-pairs corrections that use the logical relations
 _POSTHOC_METHODS += ("shaffer", "bergmann_hommel")
-
-
-def _validate_scores(scores, name="scores", *, allow_nan=False):
-    """Return ``(values, learners, blocks)`` of a blocks x learners table.
-
-    ``allow_nan=True`` lets NaN (missing learner x block cells) through.
-    """
-    if isinstance(scores, pd.DataFrame):
-        learners = list(scores.columns)
-        blocks = list(scores.index)
-        try:
-            values = scores.to_numpy(dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"`{name}` must hold numbers.") from exc
-    else:
-        try:
-            values = np.asarray(scores, dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"`{name}` must hold numbers.") from exc
-        if values.ndim != 2:
-            raise ValueError(
-                f"`{name}` must be two-dimensional (blocks x learners); got "
-                f"{values.ndim} dimension(s)."
-            )
-        learners = list(range(values.shape[1]))
-        blocks = list(range(values.shape[0]))
-    if len(set(learners)) != len(learners):
-        raise ValueError(f"The learners (columns) of `{name}` must be unique.")
-    n_blocks, n_learners = values.shape
-    if n_learners < 2:
-        raise ValueError(
-            f"`{name}` must have at least 2 learners (columns); got {n_learners}."
-        )
-    if n_blocks < 2:
-        raise ValueError(
-            f"`{name}` must have at least 2 blocks (rows); got {n_blocks}."
-        )
-    nan = np.isnan(values)
-    if nan.any() and not allow_nan:
-        row, col = np.argwhere(nan)[0]
-        raise ValueError(
-            f"`{name}` contains NaN: learner {learners[col]!r} on block "
-            f"{blocks[row]!r} ({int(nan.sum())} NaN value(s) in all)."
-        )
-    if np.isinf(values).any():
-        row, col = np.argwhere(np.isinf(values))[0]
-        raise ValueError(
-            f"`{name}` contains an infinite value: learner {learners[col]!r} on "
-            f"block {blocks[row]!r}."
-        )
-    return values, learners, blocks
-
-
-def _check_alpha(alpha):
-    if not (isinstance(alpha, int | float) and 0 < alpha < 1):
-        raise ValueError(f"`alpha` must be a number in (0, 1); got {alpha!r}.")
-    return float(alpha)
-
-
-def _check_choice(value, choices, name):
-    if not isinstance(value, str) or value.lower() not in choices:
-        raise ValueError(f"`{name}` must be one of {list(choices)}; got {value!r}.")
-    return value.lower()
 
 
 def _rank_se(n_learners, n_blocks):
@@ -504,8 +445,6 @@ class FriedmanResult:
             )
             adjusted = np.clip(adjusted, 0.0, 1.0)
         elif method in ("shaffer", "bergmann_hommel"):
-            from ._pairwise import adjust_pairwise_pvalues
-
             adjusted = adjust_pairwise_pvalues(raw, method)
         else:
             adjusted = adjust_pvalues(raw, method=method)
@@ -541,9 +480,14 @@ class FriedmanResult:
         -------
         matplotlib.axes.Axes
         """
-        from ..plotting._critical_difference import plot_critical_difference
-
-        return plot_critical_difference(self, ax=ax, alpha=alpha, method=method)
+        return _deprecated_plot(
+            "plot_critical_difference",
+            "FriedmanResult",
+            self,
+            ax=ax,
+            alpha=alpha,
+            method=method,
+        )
 
     def to_dict(self):
         """The scalar fields and the average ranks as a plain dict."""

@@ -16,29 +16,18 @@ from itertools import combinations, permutations
 import numpy as np
 import pandas as pd
 
+from .._validation import (
+    check_confidence_level,
+    check_positive_int,
+    check_random_state,
+)
 from ._anova import _tukey_table
-from ._common import monte_carlo_pvalue
-from ._friedman import _validate_scores
+from ._common import _validate_scores, monte_carlo_pvalue
 
 # Elements (resamples x replicates x learners) drawn per batch: bounds memory.
 _BATCH_ELEMENTS = 2_000_000
 # scipy.stats.permutation_test's tolerance for ">=" against floating-point noise.
 _RTOL = 100 * np.finfo(float).eps
-
-
-def _rng(random_state):
-    """A NumPy generator from ``random_state`` (None, int, Generator, RandomState)."""
-    if isinstance(random_state, np.random.Generator | np.random.RandomState):
-        return random_state
-    if random_state is None or (
-        isinstance(random_state, int | np.integer)
-        and not isinstance(random_state, bool)
-    ):
-        return np.random.default_rng(random_state)
-    raise ValueError(
-        "`random_state` must be None, an int, a numpy Generator or RandomState; "
-        f"got {random_state!r}."
-    )
 
 
 def _tstar(p):
@@ -285,8 +274,11 @@ class GlobalPermutationResult:
                 )
             if n_resamples is None:
                 n_resamples = self.n_resamples
-            n_resamples = _check_n_resamples(n_resamples)
-            rng = _rng(self._random_state if random_state is None else random_state)
+            n_resamples = check_positive_int(n_resamples, "n_resamples")
+            rng = check_random_state(
+                self._random_state if random_state is None else random_state,
+                keep_random_state=True,
+            )
             hypotheses = _closure_hypotheses(self.n_learners)
             pvalues = {h: _partition_pvalue(x, h, n_resamples, rng) for h in hypotheses}
             raw, adjusted = [], []
@@ -304,13 +296,7 @@ class GlobalPermutationResult:
                 method="closed testing",
             )
         else:
-            if not (
-                isinstance(confidence_level, int | float) and 0 < confidence_level < 1
-            ):
-                raise ValueError(
-                    "`confidence_level` must be a number in (0, 1); got "
-                    f"{confidence_level!r}."
-                )
+            confidence_level = check_confidence_level(confidence_level)
             b, k = x.shape
             aligned = x - x.mean(axis=1, keepdims=True)
             # the residual of the two-way (replicates x learners) layout on
@@ -348,18 +334,6 @@ class GlobalPermutationResult:
         """A one-row DataFrame of the scalar fields (the means: ``learner_means``)."""
         row = {k: v for k, v in self.to_dict().items() if k != "learner_means"}
         return pd.DataFrame([row])
-
-
-def _check_n_resamples(n_resamples):
-    if (
-        isinstance(n_resamples, bool)
-        or not isinstance(n_resamples, int | np.integer)
-        or n_resamples < 1
-    ):
-        raise ValueError(
-            f"`n_resamples` must be a positive integer; got {n_resamples!r}."
-        )
-    return int(n_resamples)
 
 
 def global_permutation_test(
@@ -424,8 +398,8 @@ def global_permutation_test(
     (0.00836, True, 0.0)
     """
     values, learners, replicates = _validate_scores(performance, name="performance")
-    n_resamples = _check_n_resamples(n_resamples)
-    rng = _rng(random_state)
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    rng = check_random_state(random_state, keep_random_state=True)
     b, k = values.shape
     # t* and the permutation sums are invariant to the scale of the table (up to
     # the factor of every sum): dividing by max |value| keeps values near the

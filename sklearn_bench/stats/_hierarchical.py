@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 from scipy import stats
 
+from .._validation import check_random_state as _as_generator
 from ._bayesian import (
     _EQUIVALENT,
     BayesianTestResult,
@@ -22,7 +23,6 @@ from ._bayesian import (
     _rope_words,
     _winner_probabilities,
 )
-from ._bootstrap_ci import _as_generator
 from ._common import real_number
 
 _EXTRA = 'pip install "sklearn-bench[bayes]"'

@@ -27,9 +27,12 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from ._bootstrap_ci import _as_generator
-from ._common import real_number
-from ._friedman import _check_choice, _validate_scores
+from .._validation import check_bool as _check_bool
+from .._validation import check_choice as _check_choice
+from .._validation import check_confidence_level as _check_level
+from .._validation import check_positive_int as _check_positive_int
+from .._validation import check_random_state as _as_generator
+from ._common import _validate_scores, real_array, real_number
 
 SCALE = 400.0
 BASE = 10.0
@@ -42,31 +45,6 @@ _RANK_BY = ("score", "mean_rank", "rating")
 
 
 # ------------------------------------------------------------------ validation
-def _check_positive_int(value, name, minimum=1):
-    if (
-        isinstance(value, bool | np.bool_)
-        or not isinstance(value, int | np.integer)
-        or value < minimum
-    ):
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
-    return int(value)
-
-
-def _check_level(confidence_level):
-    level = real_number(confidence_level, "confidence_level")
-    if not 0 < level < 1:
-        raise ValueError(
-            f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."
-        )
-    return level
-
-
-def _check_bool(value, name):
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"`{name}` must be a bool; got {value!r}.")
-    return bool(value)
-
-
 def _table(scores, name="scores"):
     """Values (data sets × learners, NaN = missing), learners, data sets.
 
@@ -476,8 +454,6 @@ def rank_confidence_sets(
 
 
 def _validate_1d(values, name):
-    from ._common import real_array
-
     arr = real_array(values, name)
     if arr.ndim != 1:
         raise ValueError(f"`{name}` must be one-dimensional.")
@@ -489,8 +465,6 @@ def _validate_1d(values, name):
 
 
 def _validate_draws(draws, p):
-    from ._common import real_array
-
     arr = real_array(draws, "bootstrap_draws")
     if arr.ndim != 2 or arr.shape[1] != p:
         raise ValueError(

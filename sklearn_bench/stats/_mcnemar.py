@@ -12,7 +12,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._common import ConfidenceInterval, real_array, real_number
+from .._validation import check_confidence_level as _check_confidence_level
+from .._validation import check_fraction
+from ._common import ConfidenceInterval, real_array
 
 
 def _check_count(value, name):
@@ -40,15 +42,6 @@ def _check_discordant(b, c, n=None, *, needs_n=False):
                 f"`b` + `c` = {b + c} exceeds the test-set size `n` = {n}."
             )
     return b, c, n
-
-
-def _check_confidence_level(confidence_level):
-    level = real_number(confidence_level, "confidence_level")
-    if not 0 < level < 1:
-        raise ValueError(
-            f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."
-        )
-    return level
 
 
 def _exact_binomial_pvalue(b, c):
@@ -306,9 +299,7 @@ def error_rate_intervals(
     labels = list(labels)
     if len(labels) != m:
         raise ValueError(f"`labels` has {len(labels)} entries; `b` has {m}.")
-    alpha = real_number(alpha, "alpha")
-    if not 0 < alpha < 1:
-        raise ValueError(f"`alpha` must lie strictly between 0 and 1; got {alpha!r}.")
+    alpha = check_fraction(alpha, "alpha")
     if adjust not in _ADJUST:
         raise ValueError(f"`adjust` must be one of {list(_ADJUST)}; got {adjust!r}.")
     rows = []

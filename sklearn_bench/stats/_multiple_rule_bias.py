@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import check_random_state
 
-from ._common import real_array
+from ._common import _deprecated_plot, real_array
 
 __all__ = ["MultipleRuleBiasResult", "multiple_rule_bias"]
 
@@ -117,9 +117,13 @@ class MultipleRuleBiasResult:
         -------
         axes : ndarray of 4 matplotlib Axes
         """
-        from ..plotting._multiple_rule_bias import plot_multiple_rule_bias
-
-        return plot_multiple_rule_bias(self, axes=axes, datasets=datasets)
+        return _deprecated_plot(
+            "plot_multiple_rule_bias",
+            "MultipleRuleBiasResult",
+            self,
+            axes=axes,
+            datasets=datasets,
+        )
 
 
 def _check_errors(true_error, estimated_error):

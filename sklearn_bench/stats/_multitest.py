@@ -5,9 +5,10 @@ from math import comb
 
 import numpy as np
 
+from .._validation import check_alpha
 from ._common import real_array
 
-_METHODS = (
+ADJUST_METHODS = (
     "holm",
     "hochberg",
     "bonferroni",
@@ -30,8 +31,10 @@ def _validate_pvalues(pvalues, method):
         raise ValueError("`pvalues` must not contain NaN.")
     if ((p < 0) | (p > 1)).any():
         raise ValueError("`pvalues` must lie in [0, 1].")
-    if not isinstance(method, str) or method.lower() not in _METHODS:
-        raise ValueError(f"`method` must be one of {list(_METHODS)}; got {method!r}.")
+    if not isinstance(method, str) or method.lower() not in ADJUST_METHODS:
+        raise ValueError(
+            f"`method` must be one of {list(ADJUST_METHODS)}; got {method!r}."
+        )
     return p, method.lower()
 
 
@@ -121,8 +124,7 @@ def adjust_pvalues(pvalues, method="holm", *, alpha=0.05):
         top = ps[-1]
         adj = ps / (ps + 1.0 - top) if top < 1 else np.ones(m)
     elif method == "rom":
-        if not (isinstance(alpha, int | float) and 0 < alpha < 1):
-            raise ValueError(f"`alpha` must be a number in (0, 1); got {alpha!r}.")
+        alpha = check_alpha(alpha)
         crit = _rom_critical_values(m, alpha)  # c_1 (largest p) .. c_m
         adj = np.maximum.accumulate(alpha / crit[::-1] * ps)
     else:  # hochberg and bh are step-up: work from the largest p-value down

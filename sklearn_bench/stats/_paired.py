@@ -11,18 +11,25 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from ._bootstrap_ci import _as_generator, bootstrap_ci
+from .._validation import check_confidence_level, check_positive_int
+from .._validation import check_random_state as _as_generator
+from ._bootstrap_ci import bootstrap_ci
 from ._common import (
+    _DECIMALS,
     ConfidenceInterval,
     monte_carlo_pvalue,
     real_array,
-    real_number,
+)
+from ._effect_size import (
+    EffectSizeResult,
+    cohens_dz,
+    rank_biserial_from_ranks,
+    sign_dominance,
 )
 
 _METHODS = ("t", "wilcoxon", "sign", "permutation", "corrected_t")
 _ZERO_METHODS = ("demsar", "wilcox", "pratt", "zsplit")
 _ALTERNATIVES = ("two-sided", "less", "greater")
-_DECIMALS = 10  # differences are rounded to this many decimals to find zeros/ties
 _EXACT_ENUMERATION_MAX_N = 16  # 2**16 sign vectors
 _BATCH_ELEMENTS = 2_000_000  # resamples x pairs per batch of the permutation test
 
@@ -144,11 +151,7 @@ class PairedTestResult:
         >>> ci
         ConfidenceInterval(low=-inf, high=inf, confidence_level=1.0)
         """
-        level = real_number(confidence_level, "confidence_level")
-        if not 0 < level < 1:
-            raise ValueError(
-                f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."
-            )
+        level = check_confidence_level(confidence_level)
         alpha = 1 - level
         one_sided = self.alternative != "two-sided"
         tail = alpha if one_sided else alpha / 2
@@ -227,13 +230,6 @@ class PairedTestResult:
         ('rank_biserial', 0.956)
         """
         from dataclasses import replace
-
-        from ._effect_size import (
-            EffectSizeResult,
-            cohens_dz,
-            rank_biserial_from_ranks,
-            sign_dominance,
-        )
 
         d = self._differences
         if self.method.startswith("wilcoxon"):
@@ -383,42 +379,6 @@ def _t_test(d, alternative, correction_term, labels=("x", "y")):
     else:
         pvalue = float(min(1.0, 2 * stats.t.sf(abs(statistic), df)))
     return float(statistic), pvalue, df, mean, se, var
-
-
-def _t_test_rows(x, y, correction_term, confidence_level):
-    """The two-sided t-test of :func:`_t_test` and its interval, for many
-    comparisons at once: ``x`` (n, m) against ``y`` (n,), column ``j`` the
-    differences ``x[:, j] − y``; the same operations row by row, so each
-    result equals the one-comparison test's to the last bit.
-
-    Returns a dict of arrays of shape (m,): ``estimate``, ``statistic``,
-    ``pvalue``, ``std_error``, ``low``, ``high``; ``constant`` marks
-    comparisons with constant differences, for which :func:`paired_test`
-    raises (their entries are meaningless). ``df``: ``n − 1``.
-    """
-    d = np.ascontiguousarray((x - y[:, None]).T)  # one comparison per row
-    n = d.shape[1]
-    rounded = np.round(d, _DECIMALS)
-    constant = np.all(rounded == rounded[:, :1], axis=1)
-    mean = np.mean(d, axis=1)
-    var = np.var(d, axis=1, ddof=1)
-    se = np.sqrt((1 / n + correction_term) * var)
-    df = n - 1
-    with np.errstate(divide="ignore", invalid="ignore"):
-        statistic = mean / se
-    pvalue = np.minimum(1.0, 2 * stats.t.sf(np.abs(statistic), df))
-    alpha = 1 - confidence_level
-    q = stats.t.isf(alpha / 2, df)
-    return {
-        "estimate": mean,
-        "statistic": statistic,
-        "pvalue": pvalue,
-        "std_error": se,
-        "low": mean - q * se,
-        "high": mean + q * se,
-        "constant": constant,
-        "df": df,
-    }
 
 
 # ----------------------------------------------------------------- signed ranks
@@ -1045,12 +1005,7 @@ def paired_test(
             _differences=dr,
             **common,
         )
-    if (
-        isinstance(n_resamples, bool)
-        or not isinstance(n_resamples, int | np.integer)
-        or n_resamples < 1
-    ):
-        raise ValueError("`n_resamples` must be a positive integer.")
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
     statistic, pvalue, se, details = _permutation_test(
         d, alternative, int(n_resamples), exact, random_state
     )

@@ -19,7 +19,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._friedman import _check_alpha, _check_choice, _validate_scores
+from .._validation import check_alpha as _check_alpha
+from .._validation import check_choice as _check_choice
+from ._common import _deprecated_plot, _pair_matrix, _validate_scores
 from ._multitest import _validate_pvalues, adjust_pvalues
 from ._paired import paired_test
 from ._rank_posthoc import RANK_METHODS, SINGLE_STEP, rank_posthoc
@@ -27,6 +29,8 @@ from ._rank_posthoc import RANK_METHODS, SINGLE_STEP, rank_posthoc
 _ADJUST = ("holm", "shaffer", "bergmann_hommel", "bonferroni", "none")
 # p.adjust's and scmamp's adjustments of any family (issue 24)
 _ADJUST += ("hochberg", "hommel", "finner", "holland", "li", "rom")
+# Public: the choices of `adjust` ("single_step" too for pairwise_tests' rank tests)
+PAIRWISE_ADJUST_METHODS = _ADJUST
 _TESTS = ("wilcoxon", "sign") + RANK_METHODS
 _MISSING = ("raise", "pairwise")
 BERGMANN_HOMMEL_MAX_LEARNERS = 10  # Bell(10) − 1 = 115 974 exhaustive sets
@@ -243,15 +247,7 @@ class PairwiseTestResult:
         return self._frame.copy()
 
     def _matrix(self, column, diagonal):
-        k = len(self.learners)
-        mat = np.full((k, k), diagonal, dtype=object if column == "reject" else float)
-        index = {name: i for i, name in enumerate(self.learners)}
-        for row in self._frame.itertuples(index=False):
-            a, b = index[row.learner_i], index[row.learner_j]
-            mat[a, b] = mat[b, a] = getattr(row, column)
-        labels = pd.Index(self.learners, name="learner")
-        frame = pd.DataFrame(mat, index=labels, columns=labels)
-        return frame.astype(bool) if column == "reject" else frame
+        return _pair_matrix(self._frame, self.learners, column, diagonal)
 
     @property
     def significant(self):
@@ -266,9 +262,9 @@ class PairwiseTestResult:
     def plot(self, ax=None):
         """Draw the CD-style diagram of this result
         (:func:`sklearn_bench.plotting.plot_pairwise_significance`)."""
-        from ..plotting._pairwise_significance import plot_pairwise_significance
-
-        return plot_pairwise_significance(self, ax=ax)
+        return _deprecated_plot(
+            "plot_pairwise_significance", "PairwiseTestResult", self, ax=ax
+        )
 
 
 # -------------------------------------------------------------------- front end

@@ -9,6 +9,7 @@ from numbers import Integral
 import numpy as np
 from scipy import stats
 
+from .._validation import check_fraction
 from ._common import real_number
 
 _METHODS = ("approx", "exact")
@@ -22,9 +23,7 @@ def _check_power_args(delta, sigma, alpha, alternative, method):
         raise ValueError(f"`delta` must be finite; got {delta!r}.")
     if not (np.isfinite(sigma) and sigma > 0):
         raise ValueError(f"`sigma` must be a positive finite number; got {sigma!r}.")
-    alpha = real_number(alpha, "alpha")
-    if not 0 < alpha < 1:
-        raise ValueError(f"`alpha` must lie strictly between 0 and 1; got {alpha!r}.")
+    alpha = check_fraction(alpha, "alpha")
     if alternative not in _ALTERNATIVES:
         raise ValueError(
             f"`alternative` must be one of {list(_ALTERNATIVES)}; got {alternative!r}."

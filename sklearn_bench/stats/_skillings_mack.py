@@ -10,9 +10,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._bootstrap_ci import _as_generator
-from ._common import monte_carlo_pvalue
-from ._friedman import _validate_scores
+from .._validation import check_random_state as _as_generator
+from ._common import _validate_scores, monte_carlo_pvalue
 
 _BATCH_ELEMENTS = 2_000_000  # resamples x cells per Monte Carlo batch
 

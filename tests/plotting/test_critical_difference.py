@@ -102,7 +102,7 @@ def test_demsar_table6_diagram(reference_table):
     # Demsar (2006) Fig. 1 / Sec. 3.2.4: CD = 1.12; C4.5 differs from C4.5+m(+cf).
     auc = reference_table("demsar2006_table6_auc.csv")
     res = friedman_test(auc, greater_is_better=True)
-    ax = res.plot(alpha=0.10)
+    ax = plot_critical_difference(res, alpha=0.10)
     _check_diagram(res, ax, alpha=0.10)
     learners = list(res.average_ranks.index)
     groups = {
@@ -121,7 +121,7 @@ def test_riddle_table_diagram(reference_table):
     """H: the seed 002 table draws C4.5 apart and one bar for the three ensembles."""
     errors = reference_table("riddle_c45_variants_error.csv")
     res = friedman_test(errors)
-    ax = res.plot()
+    ax = plot_critical_difference(res)
     _check_diagram(res, ax)
     assert len(_bars(ax)) == 1
 
@@ -142,7 +142,7 @@ def test_diagram_random(k, n, seed, long_names):
     ]
     scores = rng.random((n, k)) + rng.random() * np.linspace(0, 1, k)
     res = friedman_test(pd.DataFrame(scores, columns=names))
-    ax = res.plot()
+    ax = plot_critical_difference(res)
     _check_diagram(res, ax)
     plt.close(ax.figure)
 
@@ -162,7 +162,7 @@ def test_given_axes_is_used_and_returned():
     """H: plot draws on the given Axes and returns it, without a new figure."""
     fig, ax = plt.subplots(figsize=(8, 3))
     res = friedman_test(np.random.default_rng(0).random((10, 4)))
-    assert res.plot(ax=ax) is ax
+    assert plot_critical_difference(res, ax=ax) is ax
     assert plt.get_fignums() == [fig.number]
     assert len([t for t in ax.texts if t.get_gid() == "cd-name"]) == 4
 
@@ -171,7 +171,7 @@ def test_only_nemenyi():
     """H: methods without all-pairs groups are refused with a ValueError."""
     res = friedman_test(np.random.default_rng(0).random((10, 4)))
     with pytest.raises(ValueError, match="`method`"):
-        res.plot(method="bonferroni-dunn")
+        plot_critical_difference(res, method="bonferroni-dunn")
 
 
 def test_stats_does_not_import_matplotlib():

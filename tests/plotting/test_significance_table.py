@@ -114,7 +114,7 @@ def test_colours_mark_groups_of_learners():
     for ax in (
         plot_critical_difference(friedman_test(errors), colors=colors),
         plot_pairwise_significance(pairwise_tests(errors), colors=colors),
-        tukey_hsd(errors).plot(colors=colors),
+        plot_critical_difference(tukey_hsd(errors), colors=colors),
     ):
         names = {
             t.get_text(): t.get_color() for t in ax.texts if t.get_gid() == "cd-name"

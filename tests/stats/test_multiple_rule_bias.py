@@ -204,17 +204,20 @@ def test_invalid_input(true, est, kwargs, match):
 
 
 def test_plot_four_panels():
-    """H: .plot() draws one line per data set in each of the four panels."""
+    """H: plot_multiple_rule_bias draws one line per data set in each of the four
+    panels."""
     pytest.importorskip("matplotlib")
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from sklearn_bench.plotting import plot_multiple_rule_bias
+
     rng = np.random.default_rng(5)
     true = rng.uniform(0.1, 0.4, size=(3, 20, 2))
     res = multiple_rule_bias(true, true + rng.normal(0, 0.05, size=(3, 20, 2)))
-    axes = res.plot()
+    axes = plot_multiple_rule_bias(res)
     curves = [[ln for ln in ax.lines if ln.get_label() != "_zero"] for ax in axes]
     assert [len(c) for c in curves] == [3, 3, 3, 3]
     # the comparative bias is not drawn at r = 1

@@ -1,0 +1,290 @@
+"""Drawing helpers shared by the figures of :mod:`sklearn_bench.plotting`.
+
+The rank diagram of Demšar (2006), Figure 1: an axis of average ranks (or of mean
+performance), the learners' names on both sides and one bar per group of
+learners not significantly different. :func:`plot_critical_difference` groups by
+the critical difference, :func:`plot_pairwise_significance` by a pairwise
+significance matrix; both draw with :func:`_draw_rank_diagram`.
+
+matplotlib is imported inside the functions, so importing this module works
+without the ``plot`` extra.
+"""
+
+import numpy as np
+
+# Fraction of a rank unit by which a group bar overhangs its first and last
+# learner, so that a group of learners with equal average ranks stays visible.
+_BAR_OVERHANG = 0.04
+# Least horizontal gap between two bars drawn in the same row, in rank units.
+_MIN_BAR_GAP = 0.3
+# Vertical layout, in units of one name row.
+_ROW_INCHES = 0.28
+_TITLE_INCHES = 0.4  # room above the axes for a title, in a figure made here
+_TICK_Y = 0.18
+_CD_BAR_Y = 1.1
+_FIRST_BAR_Y = -0.45
+_BAR_STEP = 0.32
+_NAME_GAP = 0.75
+_FONT_SIZE = 10
+_TICK_FONT_SIZE = 9
+
+
+def _maximal_runs(order, joined):
+    """Maximal runs of consecutive learners (in ``order``) all pairwise ``joined``.
+
+    ``joined(a, b)`` says whether learners ``order[a]`` and ``order[b]`` may share
+    a bar. Returns the runs of at least two learners not contained in another
+    run, as tuples of learner indices, sorted by their first member.
+    """
+    k = len(order)
+    groups = []
+    last_end = -1
+    for start in range(k):
+        end = start
+        while end + 1 < k and all(joined(m, end + 1) for m in range(start, end + 1)):
+            end += 1
+        if end > start and end > last_end:
+            groups.append(tuple(int(i) for i in order[start : end + 1]))
+        last_end = max(last_end, end)
+    return groups
+
+
+def _groups_from_matrix(average_ranks, significant):
+    """Maximal runs (in rank order) of learners no two of which differ significantly.
+
+    ``significant`` is a symmetric boolean (k, k) array in the order of
+    ``average_ranks``.
+    """
+    ranks = np.asarray(average_ranks, dtype=float)
+    order = np.argsort(ranks, kind="stable")
+    sig = np.asarray(significant, dtype=bool)
+    return _maximal_runs(order, lambda a, b: not sig[order[a], order[b]])
+
+
+def _bar_extent(ranks, group, unit=1.0):
+    """Ends of a group's bar: its extreme ranks plus an overhang that stops short of
+    the nearest learner outside the group, so the bar crosses members' lines only.
+
+    ``unit``: the length of one rank unit on the axis (1 for ranks)."""
+    overhang = _BAR_OVERHANG * unit
+    members = ranks[list(group)]
+    lo, hi = members.min(), members.max()
+    others = np.delete(ranks, list(group))
+    below, above = others[others < lo], others[others > hi]
+    over_lo = min(overhang, 0.4 * (lo - below.max())) if below.size else None
+    over_hi = min(overhang, 0.4 * (above.min() - hi)) if above.size else None
+    return (
+        lo - (overhang if over_lo is None else over_lo),
+        hi + (overhang if over_hi is None else over_hi),
+    )
+
+
+def _pack_rows(intervals, min_gap):
+    """Assign each interval (sorted by start) the lowest row where it fits."""
+    row_ends = []
+    rows = []
+    for lo, hi in intervals:
+        for r, end in enumerate(row_ends):
+            if lo - end > min_gap:
+                row_ends[r] = hi
+                rows.append(r)
+                break
+        else:
+            row_ends.append(hi)
+            rows.append(len(row_ends) - 1)
+    return rows
+
+
+def _line_colors(colors, learners):
+    """One matplotlib colour per learner (black unless ``colors`` names it)."""
+    if colors is None:
+        return None
+    if not isinstance(colors, dict):
+        raise ValueError(
+            f"`colors` must be a dict {{learner: colour}}; got {type(colors).__name__}."
+        )
+    from matplotlib.colors import is_color_like
+
+    unknown = [name for name in colors if name not in learners]
+    if unknown:
+        raise ValueError(
+            f"`colors` names learners not in the result: {unknown!r}; the "
+            f"learners are {list(learners)!r}."
+        )
+    for name, colour in colors.items():
+        if not is_color_like(colour):
+            raise ValueError(
+                f"`colors` gives learner {name!r} the colour {colour!r}, which "
+                "matplotlib does not know."
+            )
+    return [colors.get(name, "black") for name in learners]
+
+
+def _draw_rank_diagram(
+    ax,
+    names,
+    ranks,
+    groups,
+    *,
+    cd=None,
+    label=None,
+    colors=None,
+    axis=None,
+    shown=None,
+    value_format="{:.2f}",
+    cd_text="CD",
+):
+    """Draw the axis of average ranks, the learners' names and one bar per group.
+
+    ``cd``: draw the critical difference above the axis; otherwise ``label`` (if
+    any) is written there, saying what the bars mean. ``colors``: one colour per
+    learner for its line and name. ``axis``: ``(lo, hi, ticks)`` for an axis
+    other than the ranks 1..k (``ticks`` a list of ``(position, text)``), with
+    ``shown`` the values printed beside the names (default ``ranks``).
+    """
+    import matplotlib.pyplot as plt
+
+    k = ranks.size
+    if axis is None:
+        lo_axis, hi_axis = 1.0, float(k)
+        tick_marks = [(float(t), str(t)) for t in range(1, k + 1)]
+        minor = list(np.arange(1.5, k, 1.0))
+        unit = 1.0
+    else:
+        lo_axis, hi_axis, tick_marks = axis
+        minor = []
+        unit = (hi_axis - lo_axis) / max(k - 1, 1)
+    if shown is None:
+        shown = ranks
+    if colors is None:
+        colors = ["black"] * k
+    order = np.argsort(ranks, kind="stable")
+    n_left = (k + 1) // 2
+    left, right = list(order[:n_left]), list(order[n_left:])[::-1]
+    n_rows = max(len(left), len(right))
+
+    intervals = [_bar_extent(ranks, g, unit) for g in groups]
+    bar_rows = _pack_rows(intervals, min_gap=_MIN_BAR_GAP * unit)
+    n_bar_rows = max(bar_rows, default=-1) + 1
+    bars_bottom = _FIRST_BAR_Y - max(n_bar_rows - 1, 0) * _BAR_STEP
+    name_top = bars_bottom - _NAME_GAP
+    y_low = name_top - (n_rows - 1) - 0.8
+    y_high = _CD_BAR_Y + 0.75
+
+    own_figure = ax is None
+    if own_figure:
+        content = (y_high - y_low) * _ROW_INCHES
+        height = content + _TITLE_INCHES
+        fig = plt.figure(figsize=(6.0, height))
+        ax = fig.add_axes((0.01, 0.0, 0.98, content / height))
+    fig = ax.figure
+    ax.set_axis_off()
+    ax.set_ylim(y_low, y_high)
+
+    # Names first, at provisional positions, to measure their widths in pixels.
+    texts = {}
+    for side, x, ha in ((left, lo_axis, "right"), (right, hi_axis, "left")):
+        for row, i in enumerate(side):
+            value = value_format.format(shown[i])
+            texts[i] = ax.text(
+                x,
+                name_top - row,
+                f"{names[i]} ({value})" if ha == "right" else f"({value}) {names[i]}",
+                ha=ha,
+                va="center",
+                fontsize=_FONT_SIZE,
+                gid="cd-name",
+                color=colors[i],
+            )
+    fig.draw_without_rendering()
+    dpi = fig.dpi
+    w_left = max(texts[i].get_window_extent().width for i in left)
+    w_right = max((texts[i].get_window_extent().width for i in right), default=0.0)
+    # line end to text, text to its line, and outer margin beyond the longest name
+    gap_px, pad_px, margin_px = 0.15 * dpi, 0.08 * dpi, 0.1 * dpi
+    x_max = max(hi_axis, lo_axis + (cd or 0.0))
+    span = x_max - lo_axis
+    side_px = w_left + w_right + 2 * (gap_px + pad_px + margin_px)
+    if own_figure:
+        axis_px = max(3.0, 0.3 * span) * dpi
+        fig.set_size_inches((axis_px + side_px) / dpi / 0.98, fig.get_figheight())
+    ax_px = ax.get_window_extent().width
+    scale = (ax_px - side_px) / span  # pixels per rank unit
+    if scale <= 0:  # a given axes too narrow for the names: keep the axis readable
+        scale = ax_px / (2 * span)
+    x_lo = lo_axis - (gap_px + pad_px + margin_px + w_left) / scale
+    x_hi = x_max + (gap_px + pad_px + margin_px + w_right) / scale
+    ax.set_xlim(x_lo, x_hi)
+    x_text_left = lo_axis - gap_px / scale
+    x_text_right = hi_axis + gap_px / scale
+    line = {"color": "black", "linewidth": 1.0}
+
+    # The rank axis, its ticks and labels.
+    ax.plot([lo_axis, hi_axis], [0, 0], gid="cd-axis", **line)
+    for tick, text in tick_marks:
+        ax.plot([tick, tick], [0, 0.12], gid="cd-tick", **line)
+        ax.text(
+            tick,
+            _TICK_Y,
+            text,
+            ha="center",
+            va="bottom",
+            fontsize=_TICK_FONT_SIZE,
+            gid="cd-tick",
+        )
+    for tick in minor:
+        ax.plot([tick, tick], [0, 0.06], gid="cd-tick", **line)
+
+    # The critical difference, or what the bars mean.
+    if cd is not None:
+        end = lo_axis + cd
+        ax.plot([lo_axis, end], [_CD_BAR_Y, _CD_BAR_Y], gid="cd-bar", **line)
+        for x in (lo_axis, end):
+            ax.plot([x, x], [_CD_BAR_Y - 0.08, _CD_BAR_Y + 0.08], gid="cd-bar", **line)
+        ax.text(
+            lo_axis + cd / 2,
+            _CD_BAR_Y + 0.12,
+            f"{cd_text} = {value_format.format(cd) if axis else f'{cd:.2f}'}",
+            ha="center",
+            va="bottom",
+            fontsize=_TICK_FONT_SIZE,
+            gid="cd-label",
+        )
+    elif label:
+        ax.text(
+            (lo_axis + hi_axis) / 2,
+            _CD_BAR_Y,
+            label,
+            ha="center",
+            va="bottom",
+            fontsize=_TICK_FONT_SIZE,
+            gid="cd-label",
+        )
+
+    # Each learner: down from its rank, then out to its name.
+    for side, x_text, pad in (
+        (left, x_text_left, -pad_px / scale),
+        (right, x_text_right, pad_px / scale),
+    ):
+        for row, i in enumerate(side):
+            y = name_top - row
+            ax.plot(
+                [ranks[i], ranks[i], x_text],
+                [0, y, y],
+                gid="cd-learner",
+                **{**line, "color": colors[i]},
+            )
+            texts[i].set_x(x_text + pad)
+
+    # One bar per maximal group of learners not significantly different.
+    for (lo, hi), row in zip(intervals, bar_rows, strict=True):
+        y = _FIRST_BAR_Y - row * _BAR_STEP
+        ax.plot(
+            [lo, hi],
+            [y, y],
+            color="black",
+            linewidth=3.0,
+            solid_capstyle="butt",
+            gid="cd-group",
+        )
+    return ax
