@@ -27,6 +27,7 @@ from ._classifiers import (
     f_test_classifiers,
     proportion_difference_test,
 )
+from ._common import ConfidenceInterval
 from ._effect_size import (
     EffectSizeResult,
     akinshin_gamma,
@@ -71,6 +72,7 @@ __all__ = [
     "BayesianTestResult",
     "BlockRankTestResult",
     "ClassifierComparisonResult",
+    "ConfidenceInterval",
     "EffectSizeResult",
     "FriedmanResult",
     "GlobalPermutationResult",

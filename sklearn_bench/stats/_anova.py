@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._validation import UNSET, resolve_direction
 from ._friedman import _check_alpha, _check_choice, _validate_scores
 
 _TUKEY_DESIGNS = ("blocks", "aligned", "independent")
@@ -129,18 +130,30 @@ class RMAnovaResult:
     )
     _table: pd.DataFrame = field(repr=False, default=None, compare=False)
 
-    def tukey_hsd(self, *, alpha=0.05):
+    def tukey_hsd(self, *, alpha=0.05, greater_is_better=UNSET):
         """Tukey's HSD on this ANOVA's error mean square (``design="blocks"``).
 
         Parameters
         ----------
         alpha : float, default=0.05
+        greater_is_better : bool
+            Direction of the scores, as in :func:`tukey_hsd` (required; leaving
+            it out warns and uses the old default ``False`` for one release).
 
         Returns
         -------
         TukeyHSDResult
         """
-        return tukey_hsd(self._table, design="blocks", alpha=alpha)
+        if greater_is_better is UNSET:
+            greater_is_better = resolve_direction(
+                greater_is_better, old_default=False, where="RMAnovaResult.tukey_hsd()"
+            )
+        return tukey_hsd(
+            self._table,
+            design="blocks",
+            alpha=alpha,
+            greater_is_better=greater_is_better,
+        )
 
     def to_dict(self):
         """The scalar fields and the learners' means as a plain dict."""
@@ -368,7 +381,7 @@ class TukeyHSDResult:
 
 
 def tukey_hsd(
-    scores, *, design="blocks", alpha=0.05, greater_is_better=False
+    scores, *, design="blocks", alpha=0.05, greater_is_better=UNSET
 ) -> TukeyHSDResult:
     """Tukey's honestly significant difference for all pairs of learners.
 
@@ -401,8 +414,10 @@ def tukey_hsd(
     design : {"blocks", "aligned", "independent"}, default="blocks"
     alpha : float, default=0.05
         Family-wise error rate of the intervals and rejections.
-    greater_is_better : bool, default=False
+    greater_is_better : bool
         Direction of the scores: orders the diagram (best on the left).
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``False`` for one release.
 
     Returns
     -------
@@ -414,7 +429,7 @@ def tukey_hsd(
     >>> from sklearn_bench.stats import tukey_hsd
     >>> rng = np.random.default_rng(0)
     >>> errors = rng.normal(0.2, 0.05, (12, 3)) + [0.0, 0.02, 0.05]
-    >>> res = tukey_hsd(errors)
+    >>> res = tukey_hsd(errors, greater_is_better=False)
     >>> res.to_frame()[["learner_i", "learner_j", "pvalue_adjusted"]].round(4)
        learner_i  learner_j  pvalue_adjusted
     0          0          1           0.3226
@@ -423,6 +438,10 @@ def tukey_hsd(
     """
     design = _check_choice(design, _TUKEY_DESIGNS, "design")
     alpha = _check_alpha(alpha)
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where="tukey_hsd()"
+        )
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
             f"`greater_is_better` must be a bool; got {greater_is_better!r}."

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._validation import UNSET, keyword_only, resolve_direction
 from ._multitest import adjust_pvalues
 
 _CD_METHODS = ("nemenyi", "bonferroni-dunn")
@@ -396,8 +397,9 @@ class FriedmanResult:
         """
         return None if self._ranks is None else self._ranks.copy()
 
+    @keyword_only("alpha", "method")
     def critical_difference(
-        self, alpha: float = 0.05, method: str = "nemenyi"
+        self, *, alpha: float = 0.05, method: str = "nemenyi"
     ) -> float:
         """Critical difference of average ranks for this ``k`` and ``N``.
 
@@ -428,7 +430,8 @@ class FriedmanResult:
             self.n_learners, self.n_blocks, alpha=alpha, method=method
         )
 
-    def posthoc(self, method: str = "nemenyi", control=None) -> pd.DataFrame:
+    @keyword_only("method", "control")
+    def posthoc(self, *, method: str = "nemenyi", control=None) -> pd.DataFrame:
         """Post-hoc comparisons of average ranks (Demšar 2006, Section 3.2.2).
 
         ``z = (R_i - R_j) / sqrt(k (k + 1) / (6 N))`` for each comparison; positive
@@ -506,7 +509,7 @@ class FriedmanResult:
         elif method in ("shaffer", "bergmann_hommel"):
             from ._pairwise import adjust_pairwise_pvalues
 
-            adjusted = adjust_pairwise_pvalues(raw, method)
+            adjusted = adjust_pairwise_pvalues(raw, method=method)
         else:
             adjusted = adjust_pvalues(raw, method=method)
         return pd.DataFrame(
@@ -521,7 +524,8 @@ class FriedmanResult:
             }
         )
 
-    def plot(self, ax=None, alpha: float = 0.05, method: str = "nemenyi"):
+    @keyword_only("alpha", "method")
+    def plot(self, ax=None, *, alpha: float = 0.05, method: str = "nemenyi"):
         """Draw the critical difference diagram (Demšar 2006, Figure 1).
 
         Delegates to :func:`sklearn_bench.plotting.plot_critical_difference`;
@@ -575,7 +579,7 @@ class FriedmanResult:
 def friedman_test(
     scores,
     *,
-    greater_is_better: bool = False,
+    greater_is_better: bool = UNSET,
     tie_correction: bool = True,
     exact: bool | None = None,
 ) -> FriedmanResult:
@@ -594,9 +598,10 @@ def friedman_test(
         One row per block (data set, or replicate within one data set), one column
         per learner. A DataFrame's columns name the learners and its index the
         blocks; an array's learners are named ``0 ... k - 1``.
-    greater_is_better : bool, default=False
-        Whether a higher score is better (accuracy, AUC) or worse (error rate, the
-        default).
+    greater_is_better : bool
+        Whether a higher score is better (accuracy, AUC) or worse (error rate).
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``False`` for one release.
     tie_correction : bool, default=True
         Divide χ²_F by ``1 - sum(t³ - t) / (N k (k² - 1))`` over the groups of ``t``
         tied learners within blocks, as R's ``friedman.test`` and
@@ -709,6 +714,10 @@ def friedman_test(
     >>> res.pvalue, res.null_distribution, res.iman_davenport_statistic
     (0.25, 'exact', nan)
     """
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where="friedman_test()"
+        )
     values, learners, blocks = _validate_scores(scores)
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._validation import UNSET, keyword_only, resolve_direction
 from ._friedman import _check_alpha, _check_choice, _validate_scores
 from ._multitest import _validate_pvalues, adjust_pvalues
 from ._paired import paired_test
@@ -93,7 +94,8 @@ def _exhaustive_sets(k):
     return sets
 
 
-def adjust_pairwise_pvalues(pvalues, method="shaffer"):
+@keyword_only("method")
+def adjust_pairwise_pvalues(pvalues, *, method="shaffer"):
     """Adjust the p-values of all pairwise comparisons of k learners.
 
     Parameters
@@ -140,11 +142,11 @@ default="shaffer"
     --------
     >>> from sklearn_bench.stats import adjust_pairwise_pvalues
     >>> p = [0.01, 0.02, 0.03, 0.04, 0.05, 0.20]   # k = 4 learners
-    >>> adjust_pairwise_pvalues(p, "holm").round(3)
+    >>> adjust_pairwise_pvalues(p, method="holm").round(3)
     array([0.06, 0.1 , 0.12, 0.12, 0.12, 0.2 ])
-    >>> adjust_pairwise_pvalues(p, "shaffer").round(3)
+    >>> adjust_pairwise_pvalues(p, method="shaffer").round(3)
     array([0.06, 0.06, 0.09, 0.12, 0.12, 0.2 ])
-    >>> adjust_pairwise_pvalues(p, "bergmann_hommel").round(3)
+    >>> adjust_pairwise_pvalues(p, method="bergmann_hommel").round(3)
     array([0.06, 0.06, 0.06, 0.12, 0.12, 0.2 ])
     """
     p, _ = _validate_pvalues(pvalues, "holm")
@@ -206,7 +208,7 @@ class PairwiseTestResult:
     >>> rng = np.random.default_rng(0)
     >>> errors = pd.DataFrame(rng.normal(0.2, 0.05, (20, 3)) + [0, 0.05, 0.05],
     ...                       columns=["A", "B", "C"])
-    >>> res = pairwise_tests(errors, adjust="shaffer")
+    >>> res = pairwise_tests(errors, adjust="shaffer", greater_is_better=False)
     >>> res.significant.astype(int)
     learner  A  B  C
     learner
@@ -279,7 +281,7 @@ def pairwise_tests(
     adjust=None,
     alpha=0.05,
     zero_method="demsar",
-    greater_is_better=False,
+    greater_is_better=UNSET,
     missing="raise",
 ):
     """Paired tests of every pair of learners across blocks, with FWER control.
@@ -339,8 +341,10 @@ def pairwise_tests(
         and ``1 − alpha`` is the level of each pair's (unadjusted) interval.
     zero_method : {"demsar", "wilcox", "pratt", "zsplit"}, default="demsar"
         Wilcoxon only; see :func:`paired_test`.
-    greater_is_better : bool, default=False
+    greater_is_better : bool
         Direction of the scores, for :attr:`PairwiseTestResult.average_ranks`.
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``False`` for one release.
     missing : {"raise", "pairwise"}, default="raise"
         ``"raise"``: a NaN cell is an error naming the learner and block.
         ``"pairwise"``: each pair is tested on the blocks where both learners
@@ -416,6 +420,10 @@ def pairwise_tests(
             "durbin_test or skillings_mack_test)."
         )
     alpha = _check_alpha(alpha)
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where="pairwise_tests()"
+        )
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
             f"`greater_is_better` must be a bool; got {greater_is_better!r}."
@@ -423,7 +431,7 @@ def pairwise_tests(
     values, learners, blocks = _validate_scores(scores, allow_nan=missing == "pairwise")
     n_blocks, k = values.shape
     if adjust == "bergmann_hommel" and k > BERGMANN_HOMMEL_MAX_LEARNERS:
-        adjust_pairwise_pvalues(np.ones(k * (k - 1) // 2), adjust)  # raises
+        adjust_pairwise_pvalues(np.ones(k * (k - 1) // 2), method=adjust)  # raises
     if method in RANK_METHODS:
         return _rank_pairwise(
             values, learners, method, adjust, alpha, greater_is_better
@@ -462,7 +470,7 @@ def pairwise_tests(
             }
         )
     frame = pd.DataFrame(rows)
-    adjusted = adjust_pairwise_pvalues(frame["pvalue"].to_numpy(), adjust)
+    adjusted = adjust_pairwise_pvalues(frame["pvalue"].to_numpy(), method=adjust)
     frame.insert(frame.columns.get_loc("pvalue") + 1, "pvalue_adjusted", adjusted)
     frame.insert(
         frame.columns.get_loc("pvalue_adjusted") + 1, "reject", adjusted <= alpha
@@ -515,7 +523,7 @@ def _rank_pairwise(values, learners, method, adjust, alpha, greater_is_better):
     if adjust == "single_step":
         adjusted = res["pvalue_simultaneous"]
     else:
-        adjusted = adjust_pairwise_pvalues(res["pvalue"], adjust)
+        adjusted = adjust_pairwise_pvalues(res["pvalue"], method=adjust)
     nan = np.full(len(i), np.nan)
     frame = pd.DataFrame(
         {
