@@ -1760,7 +1760,9 @@ default="friedman"
             x, y, rho, scope, n_dropped = _bayesian_select.correlated_splits(
                 self, a, b, metric=metric, dataset=dataset, rho=rho
             )
-            res = bayesian_correlated_t(x, y, rho=rho, **common)
+            res = bayesian_correlated_t(
+                x, y, rho=rho, delta=common.pop("rope"), **common
+            )
         elif method == "hierarchical":
             if prior_strength is not None:
                 raise ValueError(
@@ -1796,8 +1798,9 @@ default="friedman"
             res = funcs[method](
                 x,
                 y,
-                n_samples=50000 if n_samples is None else n_samples,
+                n_draws=50000 if n_samples is None else n_samples,
                 random_state=random_state,
+                delta=common.pop("rope"),
                 **extra,
                 **common,
             )

@@ -307,7 +307,8 @@ class TukeyHSDResult:
     Examples
     --------
     >>> from sklearn_bench.stats import tukey_hsd
-    >>> res = tukey_hsd([[0.2, 0.3, 0.25], [0.1, 0.25, 0.2], [0.3, 0.35, 0.3]])
+    >>> res = tukey_hsd([[0.2, 0.3, 0.25], [0.1, 0.25, 0.2], [0.3, 0.35, 0.3]],
+    ...                 greater_is_better=False)
     >>> res.df, round(res.hsd, 4)
     (4, 0.084)
     """

@@ -383,7 +383,8 @@ class FriedmanResult:
         Examples
         --------
         >>> from sklearn_bench.stats import friedman_test
-        >>> res = friedman_test([[1, 2, 3], [1, 3, 2], [1, 2, 3], [2, 1, 3]])
+        >>> res = friedman_test([[1, 2, 3], [1, 3, 2], [1, 2, 3], [2, 1, 3]],
+        ...                     greater_is_better=False)
         >>> round(res.kendalls_w, 4)
         0.5625
         """
@@ -422,7 +423,7 @@ class FriedmanResult:
         >>> import numpy as np
         >>> from sklearn_bench.stats import friedman_test
         >>> rng = np.random.default_rng(0)
-        >>> res = friedman_test(rng.random((14, 4)))
+        >>> res = friedman_test(rng.random((14, 4)), greater_is_better=False)
         >>> round(res.critical_difference(alpha=0.10), 3)
         1.118
         """
@@ -473,8 +474,8 @@ class FriedmanResult:
         ...     [[1, 2, 3], [1, 3, 2], [2, 1, 3], [1, 2, 3], [1, 3, 2]],
         ...     columns=["a", "b", "c"],
         ... )
-        >>> res = friedman_test(ranks)  # lower is better
-        >>> res.posthoc("holm", control="a").round(3)
+        >>> res = friedman_test(ranks, greater_is_better=False)  # rank 1 is best
+        >>> res.posthoc(method="holm", control="a").round(3)
           learner_i learner_j  rank_difference      z  pvalue  pvalue_adjusted method
         0         b         a              1.0  1.581   0.114            0.114   holm
         1         c         a              1.4  2.214   0.027            0.054   holm
@@ -710,7 +711,8 @@ def friedman_test(
     Two learners with the same winner on three blocks: exact p = 2/2³, and no
     Iman–Davenport F.
 
-    >>> res = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]])
+    >>> res = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]],
+    ...                     greater_is_better=False)
     >>> res.pvalue, res.null_distribution, res.iman_davenport_statistic
     (0.25, 'exact', nan)
     """
