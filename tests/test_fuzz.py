@@ -496,7 +496,9 @@ def _bayes(method="signed_rank"):
 
     x, y = PERF[:, 0], PERF[:, 1]
     if method == "correlated_t":
-        return stats.bayesian_correlated_t(x, y, rope=0.01, rho=0.2)
+        return stats.bayesian_correlated_t(
+            x, y, delta=0.01, rho=0.2, greater_is_better=True
+        )
     fn = {"signed_rank": stats.bayesian_signed_rank, "sign": stats.bayesian_sign_test}
     return fn[method](x, y, rope=0.01, n_samples=500, random_state=0)
 
@@ -535,7 +537,7 @@ def _pairwise_plot(**params):
     from sklearn_bench.stats import pairwise_tests
 
     if "result" not in params and "significant" not in params:
-        params["result"] = pairwise_tests(PERF)
+        params["result"] = pairwise_tests(PERF, greater_is_better=False)
     return plot_pairwise_significance(**params)
 
 
@@ -549,7 +551,7 @@ def _sign_table(name):
         from sklearn_bench import plotting
         from sklearn_bench.stats import pairwise_tests
 
-        params.setdefault("result", pairwise_tests(PERF))
+        params.setdefault("result", pairwise_tests(PERF, greater_is_better=False))
         return getattr(plotting, name)(**params)
 
     call.__name__ = name
@@ -559,7 +561,7 @@ def _sign_table(name):
 def _tukey_plot(**params):
     from sklearn_bench.stats import tukey_hsd
 
-    return tukey_hsd(PERF).plot(**params)
+    return tukey_hsd(PERF, greater_is_better=False).plot(**params)
 
 
 # -- issue 24, peers: classifiers on one test set, bias-variance -----------------

@@ -53,7 +53,7 @@ def test_rho_comes_from_the_stored_split_sizes(cv, rho):
     s = split_pair(result, "tree", "nb", metric="error_rate", dataset="iris")
     assert res.details["rho"] == pytest.approx(rho, rel=1e-12)
     ref = bayesian_correlated_t(
-        s.x, s.y, rope=0.02, rho=rho, labels=("tree", "nb"), greater_is_better=False
+        s.x, s.y, delta=0.02, rho=rho, labels=("tree", "nb"), greater_is_better=False
     )
     assert res.n == len(s.x) == len(result.scores) // 2
     assert (res.p_greater, res.p_rope, res.p_less) == pytest.approx(
