@@ -149,7 +149,9 @@ def test_across_datasets_uses_per_dataset_means(method, func):
     result = _across()
     res = result.bayesian_test("A", "B", method=method, random_state=5)
     table = result.aggregate()
-    ref = func(table["A"], table["B"], rope=0.01, random_state=5)
+    ref = func(
+        table["A"], table["B"], delta=0.01, random_state=5, greater_is_better=False
+    )
     assert res.method == method and res.rope == 0.01 and res.n == 12
     assert (res.p_greater, res.p_rope, res.p_less) == (
         ref.p_greater,
