@@ -93,7 +93,7 @@ def posthoc_study(configs, reps, rng, tdist):
             }
             nem = friedman_test(scores, greater_is_better=False).posthoc(
                 method="nemenyi"
-            )["pvalue_adjusted"]
+            ).to_frame()["pvalue_adjusted"]
             rejections["nemenyi"] = nem.to_numpy() <= ALPHA
             for name, rej in rejections.items():
                 fwe[name] += bool(rej[true_null].any())

@@ -1588,6 +1588,7 @@ NOT_CALLED = {
     "ProportionDifferenceResult", "BiasVarianceResult",  # issue 24, peers
     "PlackettLuceResult",
     "ConfidenceInterval",  # a namedtuple the intervals return
+    "PosthocResult", "PairwiseComparisonResult",  # post-hoc results
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.
 DOCUMENTED_NAN = {

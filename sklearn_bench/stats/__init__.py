@@ -65,6 +65,7 @@ from ._multitest import adjust_pvalues
 from ._paired import PairedTestResult, paired_test, smallest_attainable_pvalue
 from ._pairwise import PairwiseTestResult, adjust_pairwise_pvalues, pairwise_tests
 from ._plackett_luce import PlackettLuceResult, bayesian_plackett_luce
+from ._posthoc import PairwiseComparisonResult, PosthocResult
 from ._power import n_datasets_needed, power_paired_t
 from ._skillings_mack import SkillingsMackResult, skillings_mack_test
 
@@ -80,7 +81,9 @@ __all__ = [
     "McNemarResult",
     "MultipleRuleBiasResult",
     "PairedTestResult",
+    "PairwiseComparisonResult",
     "PairwiseTestResult",
+    "PosthocResult",
     "RankConfidenceSetsResult",
     "RankStabilityResult",
     "ProportionDifferenceResult",

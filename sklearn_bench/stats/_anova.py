@@ -17,6 +17,7 @@ from scipy import stats
 
 from .._validation import UNSET, resolve_direction
 from ._friedman import _check_alpha, _check_choice, _validate_scores
+from ._posthoc import PosthocResult, tukey_intervals
 
 _TUKEY_DESIGNS = ("blocks", "aligned", "independent")
 
@@ -277,7 +278,7 @@ def rm_anova(scores) -> RMAnovaResult:
 
 
 @dataclass(frozen=True)
-class TukeyHSDResult:
+class TukeyHSDResult(PosthocResult):
     """Result of :func:`tukey_hsd`.
 
     Attributes
@@ -358,6 +359,9 @@ class TukeyHSDResult:
     def pvalues_adjusted(self):
         """Symmetric matrix of the adjusted p-values (diagonal 1)."""
         return self._matrix("pvalue_adjusted", 1.0)
+
+    def _intervals(self, confidence_level):
+        return tukey_intervals(self, confidence_level)
 
     def plot(self, ax=None, *, colors=None):
         """The CD-style diagram on the axis of mean performance

@@ -16,6 +16,7 @@ from scipy import stats
 
 from .._validation import UNSET, keyword_only, resolve_direction
 from ._multitest import adjust_pvalues
+from ._posthoc import PairwiseComparisonResult
 
 _CD_METHODS = ("nemenyi", "bonferroni-dunn")
 # Budget of the exact permutation distribution (rank-sum vectors x block
@@ -432,7 +433,7 @@ class FriedmanResult:
         )
 
     @keyword_only("method", "control")
-    def posthoc(self, *, method: str = "nemenyi", control=None) -> pd.DataFrame:
+    def posthoc(self, *, method: str = "nemenyi", control=None):
         """Post-hoc comparisons of average ranks (Demšar 2006, Section 3.2.2).
 
         ``z = (R_i - R_j) / sqrt(k (k + 1) / (6 N))`` for each comparison; positive
@@ -460,11 +461,16 @@ class FriedmanResult:
 
         Returns
         -------
-        pandas.DataFrame
-            One row per comparison (pairs ``(i, j)`` with ``i`` before ``j`` in the
-            learners' order; with a control, ``learner_j`` is the control), columns
-            ``learner_i``, ``learner_j``, ``rank_difference`` (``R_i - R_j``),
-            ``z``, ``pvalue`` (raw), ``pvalue_adjusted`` and ``method``.
+        PairwiseComparisonResult
+            A :class:`~sklearn_bench.stats.PosthocResult` (``statistic`` is
+            ``z``; no confidence interval: the test is on average ranks). Its
+            :meth:`~PosthocResult.to_frame` has one row per comparison (pairs
+            ``(i, j)`` with ``i`` before ``j`` in the learners' order; with a
+            control, ``learner_j`` is the control), columns ``learner_i``,
+            ``learner_j``, ``rank_difference`` (``R_i - R_j``), ``z``, ``pvalue``
+            (raw), ``pvalue_adjusted`` and ``method``. Before 0.2 it returned
+            that table; for one release the result still answers as the table
+            with a ``FutureWarning``.
 
         Examples
         --------
@@ -475,7 +481,7 @@ class FriedmanResult:
         ...     columns=["a", "b", "c"],
         ... )
         >>> res = friedman_test(ranks, greater_is_better=False)  # rank 1 is best
-        >>> res.posthoc(method="holm", control="a").round(3)
+        >>> res.posthoc(method="holm", control="a").to_frame().round(3)
           learner_i learner_j  rank_difference      z  pvalue  pvalue_adjusted method
         0         b         a              1.0  1.581   0.114            0.114   holm
         1         c         a              1.4  2.214   0.027            0.054   holm
@@ -513,7 +519,7 @@ class FriedmanResult:
             adjusted = adjust_pairwise_pvalues(raw, method=method)
         else:
             adjusted = adjust_pvalues(raw, method=method)
-        return pd.DataFrame(
+        frame = pd.DataFrame(
             {
                 "learner_i": [learners[a] for a in i],
                 "learner_j": [learners[b] for b in j],
@@ -523,6 +529,23 @@ class FriedmanResult:
                 "pvalue_adjusted": adjusted,
                 "method": method,
             }
+        )
+        return PairwiseComparisonResult(
+            learners=tuple(learners),
+            method=method,
+            alpha=None,
+            null_hypothesis=(
+                "H0 (each comparison): the two learners have the same expected "
+                "average rank"
+            ),
+            _frame=frame,
+            _statistic="z",
+            _no_interval=(
+                "The rank post-hocs of FriedmanResult.posthoc test average ranks and "
+                "give no interval; FriedmanResult.critical_difference() is the rank "
+                "difference that is significant, and pairwise_tests(method="
+                "'wilcoxon') gives intervals of the pairs' differences."
+            ),
         )
 
     @keyword_only("alpha", "method")

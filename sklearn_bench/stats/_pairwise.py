@@ -23,6 +23,7 @@ from .._validation import UNSET, keyword_only, resolve_direction
 from ._friedman import _check_alpha, _check_choice, _validate_scores
 from ._multitest import _validate_pvalues, adjust_pvalues
 from ._paired import paired_test
+from ._posthoc import PosthocResult, _same_level
 from ._rank_posthoc import RANK_METHODS, SINGLE_STEP, rank_posthoc
 
 _ADJUST = ("holm", "shaffer", "bergmann_hommel", "bonferroni", "none")
@@ -177,7 +178,7 @@ default="shaffer"
 
 # ------------------------------------------------------------------------ result
 @dataclass(frozen=True)
-class PairwiseTestResult:
+class PairwiseTestResult(PosthocResult):
     """Result of :func:`pairwise_tests`.
 
     Attributes
@@ -264,6 +265,19 @@ class PairwiseTestResult:
     def pvalues_adjusted(self):
         """Symmetric matrix of the adjusted p-values (diagonal 1)."""
         return self._matrix("pvalue_adjusted", 1.0)
+
+    def _intervals(self, confidence_level):
+        frame = self._frame
+        if "ci_low" not in frame or frame["ci_low"].isna().all():
+            raise ValueError(
+                f"The {self.method} post-hoc has no confidence interval (it tests "
+                "ranks within blocks); the paired methods ('wilcoxon', 't', "
+                "'sign') of pairwise_tests give one."
+            )
+        level = frame["ci_level"].to_numpy(dtype=float)
+        _same_level(self, confidence_level, "call pairwise_tests(alpha=...) again")
+        achieved = float(level[0]) if np.all(level == level[0]) else level
+        return frame["ci_low"].to_numpy(), frame["ci_high"].to_numpy(), achieved
 
     def plot(self, ax=None):
         """Draw the CD-style diagram of this result

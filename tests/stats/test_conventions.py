@@ -467,3 +467,91 @@ def test_unset_shows_as_required():
     sig = inspect.signature(stats.friedman_test)
     assert sig.parameters["greater_is_better"].default is UNSET
     assert "greater_is_better: bool = <required>" in str(sig)
+
+
+# ------------------------------------------------------ one post-hoc result shape
+def _posthocs(errors):
+    """The five post-hoc entry points on the same table of error rates."""
+    fr = stats.friedman_test(errors, greater_is_better=False)
+    glob = stats.global_permutation_test(errors, n_resamples=99, random_state=0)
+    return {
+        "pairwise_tests": stats.pairwise_tests(errors, greater_is_better=False),
+        "pairwise_tests.conover": stats.pairwise_tests(
+            errors, method="conover", greater_is_better=False
+        ),
+        "tukey_hsd": stats.tukey_hsd(errors, greater_is_better=False),
+        "rm_anova.tukey_hsd": stats.rm_anova(errors).tukey_hsd(greater_is_better=False),
+        "posthoc.nemenyi": fr.posthoc(),
+        "posthoc.holm_control": fr.posthoc(method="holm", control="A"),
+        "pairwise.closed": glob.pairwise(method="closed"),
+        "pairwise.tukey": glob.pairwise(method="tukey"),
+    }
+
+
+HAS_INTERVAL = {"pairwise_tests", "tukey_hsd", "rm_anova.tukey_hsd", "pairwise.tukey"}
+
+
+def test_every_posthoc_is_one_result_shape(errors):
+    """Hypothesis: each post-hoc entry point returns a PosthocResult whose
+    ``statistic``, ``pvalue`` and ``pvalue_adjusted`` are the columns of its table,
+    indexed by the pair, and whose ``confidence_interval()`` exists exactly where
+    the method estimates (an explicit ValueError elsewhere)."""
+    for name, res in _posthocs(errors).items():
+        assert isinstance(res, stats.PosthocResult), name
+        frame = res.to_frame()
+        for attr in ("pvalue", "pvalue_adjusted"):
+            series = getattr(res, attr)
+            np.testing.assert_array_equal(series.to_numpy(), frame[attr].to_numpy())
+            assert list(series.index) == list(
+                zip(frame["learner_i"], frame["learner_j"], strict=True)
+            ), name
+        assert res.statistic.index.equals(res.pvalue.index), name
+        assert np.isfinite(res.statistic.to_numpy(dtype=float)).all(), name
+        if name in HAS_INTERVAL:
+            ci = res.confidence_interval()
+            assert (ci.low <= ci.high).all(), name
+            assert ci.low.index.equals(res.pvalue.index), name
+        else:
+            with pytest.raises(ValueError, match="interval"):
+                res.confidence_interval()
+
+
+def test_posthoc_intervals_agree_with_their_tables(errors):
+    """Hypothesis: the intervals are the table's (``ci_low``/``ci_high`` or
+    ``low``/``high``); Tukey's at another level equal ``tukey_hsd`` with that
+    ``alpha``; a level a result cannot recompute is a ValueError naming the call
+    that gives it."""
+    res = stats.pairwise_tests(errors, greater_is_better=False)
+    ci = res.confidence_interval()
+    np.testing.assert_array_equal(ci.low.to_numpy(), res.to_frame()["ci_low"])
+    with pytest.raises(ValueError, match="pairwise_tests"):
+        res.confidence_interval(0.9)
+    tukey = stats.tukey_hsd(errors, greater_is_better=False)
+    at90 = stats.tukey_hsd(errors, alpha=0.1, greater_is_better=False).to_frame()
+    ci90 = tukey.confidence_interval(0.9)
+    np.testing.assert_allclose(ci90.low.to_numpy(), at90["ci_low"], rtol=1e-12)
+    np.testing.assert_allclose(ci90.high.to_numpy(), at90["ci_high"], rtol=1e-12)
+    assert ci90.confidence_level == 0.9
+    glob = stats.global_permutation_test(errors, n_resamples=99, random_state=0)
+    pw = glob.pairwise(method="tukey", confidence_level=0.9)
+    ci = pw.confidence_interval()
+    assert ci.confidence_level == pytest.approx(0.9)
+    np.testing.assert_array_equal(ci.high.to_numpy(), pw.to_frame()["high"])
+    with pytest.raises(ValueError, match="confidence_level"):
+        pw.confidence_interval(0.95)
+
+
+def test_posthoc_table_use_warns_for_one_release(errors):
+    """Hypothesis: ``FriedmanResult.posthoc`` and ``GlobalPermutationResult.pairwise``
+    returned DataFrames before 0.2; used as one (indexing, DataFrame methods,
+    ``len``) they warn and give the table's values."""
+    res = stats.friedman_test(errors, greater_is_better=False).posthoc(method="holm")
+    frame = res.to_frame()
+    with pytest.warns(FutureWarning, match="to_frame"):
+        np.testing.assert_array_equal(res["z"].to_numpy(), frame["z"].to_numpy())
+    with pytest.warns(FutureWarning, match="to_frame"):
+        pd.testing.assert_frame_equal(res.round(3), frame.round(3))
+    with pytest.warns(FutureWarning):
+        assert len(res) == len(frame) == 6
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        res.nonsense  # noqa: B018

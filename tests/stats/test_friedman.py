@@ -91,8 +91,8 @@ def test_posthoc_all_pairs_matches_r(reference_cases, case_id):
     res = friedman_test(
         _case_frame(case), greater_is_better=case["input"]["higher_is_better"]
     )
-    nemenyi = res.posthoc(method="nemenyi")
-    holm = res.posthoc(method="holm")
+    nemenyi = res.posthoc(method="nemenyi").to_frame()
+    holm = res.posthoc(method="holm").to_frame()
     assert list(nemenyi["learner_i"]) == list(exp["learner_i"])
     assert list(nemenyi["learner_j"]) == list(exp["learner_j"])
     for col, ref in [("rank_difference", "rank_difference"), ("z", "z")]:
@@ -115,7 +115,7 @@ def test_posthoc_vs_control_matches_r(reference_cases, case_id, method):
     res = friedman_test(
         _case_frame(case), greater_is_better=case["input"]["higher_is_better"]
     )
-    table = res.posthoc(method=method, control=control)
+    table = res.posthoc(method=method, control=control).to_frame()
     assert list(table["learner_i"]) == list(exp["learner"])
     assert set(table["learner_j"]) == {control}
     np.testing.assert_allclose(table["z"], exp["z"], rtol=RTOL, atol=1e-12)
@@ -145,7 +145,7 @@ def test_demsar_published_numbers(reference_table):
     assert res.critical_difference(
         alpha=0.05, method="bonferroni-dunn"
     ) == pytest.approx(1.16, abs=0.01)
-    holm = res.posthoc(method="holm", control="C4.5").set_index("learner_i")
+    holm = res.posthoc(method="holm", control="C4.5").to_frame().set_index("learner_i")
     z = holm["z"].abs().sort_values(ascending=False)
     # 2.4154 here; the paper's 2.416 comes from its rounded average ranks.
     np.testing.assert_allclose(z.to_numpy(), [2.416, 2.342, 0.512], atol=1e-3)
@@ -169,7 +169,7 @@ def test_demsar_from_published_average_ranks():
     assert res.critical_difference(
         alpha=0.05, method="bonferroni-dunn"
     ) == pytest.approx(1.16, abs=0.01)
-    z = res.posthoc(method="holm", control="C4.5")["z"].abs()
+    z = res.posthoc(method="holm", control="C4.5").to_frame()["z"].abs()
     np.testing.assert_allclose(z, [2.342, 0.512, 2.416], atol=5e-4)
     assert res.ranks is None
     # Demsar's formula on exact average ranks equals friedman_test without ties
@@ -282,11 +282,11 @@ def test_invalid_options():
     with pytest.raises(ValueError, match="`method`"):
         res.critical_difference(method="tukey")
     with pytest.raises(ValueError, match="`method`"):
-        res.posthoc(method="sidak")
+        res.posthoc(method="sidak").to_frame()
     with pytest.raises(ValueError, match="`control`"):
-        res.posthoc(method="holm", control="nope")
+        res.posthoc(method="holm", control="nope").to_frame()
     with pytest.raises(ValueError, match="`method`='nemenyi'"):
-        res.posthoc(method="nemenyi", control=0)
+        res.posthoc(method="nemenyi", control=0).to_frame()
     with pytest.raises(ValueError, match="`n_blocks`"):
         critical_difference(3, 1)
     with pytest.raises(ValueError, match="`greater_is_better`"):
@@ -442,16 +442,16 @@ def test_posthoc_on_degenerate_blocks_is_finite():
     """H: Nemenyi and Holm post-hocs on perfect agreement give finite z and the
     normal p-values of Demšar's formula; on all-tied blocks z = 0 and p = 1."""
     same = friedman_test(np.tile([0.1, 0.2, 0.3], (3, 1)), greater_is_better=False)
-    post = same.posthoc(method="holm")
+    post = same.posthoc(method="holm").to_frame()
     se = np.sqrt(3 * 4 / (6 * 3))
     np.testing.assert_allclose(post["z"], [-1 / se, -2 / se, -1 / se])
     np.testing.assert_allclose(post["pvalue"], 2 * stats.norm.sf(np.abs(post["z"])))
-    assert np.isfinite(same.posthoc(method="nemenyi")["pvalue_adjusted"]).all()
+    assert np.isfinite(same.posthoc(method="nemenyi").to_frame()["pvalue_adjusted"]).all()
     two = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]], greater_is_better=False)
     # the normal approximation (0.083) against the exact sign-flip p of 1/4
-    assert two.posthoc(method="holm")["pvalue"].iloc[0] == pytest.approx(
+    assert two.posthoc(method="holm").to_frame()["pvalue"].iloc[0] == pytest.approx(
         2 * stats.norm.sf(np.sqrt(3)), rel=1e-12
     )
     tied = friedman_test(np.ones((4, 3)), greater_is_better=False)
-    assert (tied.posthoc(method="holm")["z"] == 0).all()
-    assert (tied.posthoc(method="nemenyi")["pvalue_adjusted"] == 1).all()
+    assert (tied.posthoc(method="holm").to_frame()["z"] == 0).all()
+    assert (tied.posthoc(method="nemenyi").to_frame()["pvalue_adjusted"] == 1).all()
