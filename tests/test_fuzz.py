@@ -130,7 +130,7 @@ def bad_scalars():
 # Sizes (counts of rows, resamples, folds...): a huge positive size is valid and
 # only slow, so sizes get every other bad value but not the huge positive ones.
 SIZE_ARGS = {
-    "n_bootstraps", "n_folds", "n_samples", "n_features", "n_global_markers",
+    "n_bootstraps", "n_folds", "n_samples", "n_draws", "n_features", "n_global_markers",
     "block_size", "n_train", "n_test", "n_replicates", "n_resamples",
     "n_collections", "max_datasets", "n_datasets", "n_learners", "n_blocks", "cv",
 }  # fmt: skip
