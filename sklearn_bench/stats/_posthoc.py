@@ -93,6 +93,24 @@ class PosthocResult:
         """The adjusted p-value of each comparison (Series indexed by the pair)."""
         return self._series("pvalue_adjusted")
 
+    @property
+    def pvalues_adjusted(self):
+        """Symmetric learners × learners matrix of the adjusted p-values
+        (diagonal 1; NaN for pairs not compared, e.g. two non-controls)."""
+        index = {name: i for i, name in enumerate(self.learners)}
+        mat = np.full((len(index), len(index)), np.nan)
+        np.fill_diagonal(mat, 1.0)
+        frame = self._frame
+        for a, b, p in zip(
+            frame["learner_i"],
+            frame["learner_j"],
+            frame["pvalue_adjusted"],
+            strict=True,
+        ):
+            mat[index[a], index[b]] = mat[index[b], index[a]] = p
+        labels = pd.Index(self.learners, name="learner")
+        return pd.DataFrame(mat, index=labels, columns=labels)
+
     def _intervals(self, confidence_level):
         """``(low, high, achieved level)`` arrays; subclasses override."""
         raise ValueError(

@@ -554,3 +554,19 @@ def test_posthoc_table_use_warns_for_one_release(errors):
         assert len(res) == len(frame) == 6
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         res.nonsense  # noqa: B018
+
+
+def test_posthoc_matrix_of_adjusted_pvalues(errors):
+    """Hypothesis: every post-hoc result gives the symmetric matrix of adjusted
+    p-values that plot_significance_table reads (NaN where a many-to-one
+    comparison made no test), with the table's values."""
+    for name, res in _posthocs(errors).items():
+        mat = res.pvalues_adjusted
+        assert mat.shape == (4, 4), name
+        np.testing.assert_array_equal(mat.to_numpy(), mat.to_numpy().T)
+        for a, b, p in res.to_frame()[
+            ["learner_i", "learner_j", "pvalue_adjusted"]
+        ].itertuples(index=False):
+            assert mat.loc[a, b] == p, name
+    control = _posthocs(errors)["posthoc.holm_control"].pvalues_adjusted
+    assert np.isnan(control.loc["B", "C"]) and control.loc["B", "A"] <= 1
