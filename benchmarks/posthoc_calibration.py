@@ -91,9 +91,11 @@ def posthoc_study(configs, reps, rng, tdist):
                 adj: adjust_pairwise_pvalues(raw, method=adj) <= ALPHA
                 for adj in ADJUSTS
             }
-            nem = friedman_test(scores, greater_is_better=False).posthoc(
-                method="nemenyi"
-            ).to_frame()["pvalue_adjusted"]
+            nem = (
+                friedman_test(scores, greater_is_better=False)
+                .posthoc(method="nemenyi")
+                .to_frame()["pvalue_adjusted"]
+            )
             rejections["nemenyi"] = nem.to_numpy() <= ALPHA
             for name, rej in rejections.items():
                 fwe[name] += bool(rej[true_null].any())

@@ -78,7 +78,8 @@ more = errors.assign(F=errors["A"] - 0.02 + rng.normal(0, 0.005, n_datasets))
 for name, table in (("5 learners", errors), ("6 learners", more)):
     nemenyi = (
         friedman_test(table, greater_is_better=False)
-        .posthoc(method="nemenyi").to_frame()
+        .posthoc(method="nemenyi")
+        .to_frame()
         .set_index(["learner_i", "learner_j"])
     )
     wilcoxon = pairwise_tests(table, adjust="none", greater_is_better=False).to_frame()

@@ -141,9 +141,11 @@ def test_tukey_aligned_equals_scipy_and_global_follow_up_is_blocks():
     np.testing.assert_allclose(res["pvalue_adjusted"], ref.pvalue[iu], rtol=RTOL)
     np.testing.assert_allclose(res["ci_low"], ci.low[iu], rtol=RTOL)
     np.testing.assert_allclose(res["ci_high"], ci.high[iu], rtol=RTOL)
-    follow = global_permutation_test(table, n_resamples=9, random_state=0).pairwise(
-        method="tukey"
-    ).to_frame()
+    follow = (
+        global_permutation_test(table, n_resamples=9, random_state=0)
+        .pairwise(method="tukey")
+        .to_frame()
+    )
     blocks = tukey_hsd(table, design="blocks", greater_is_better=False).to_frame()
     np.testing.assert_allclose(blocks["pvalue_adjusted"], follow["pvalue_adjusted"])
     np.testing.assert_allclose(blocks["pvalue"], follow["pvalue"])

@@ -446,7 +446,9 @@ def test_posthoc_on_degenerate_blocks_is_finite():
     se = np.sqrt(3 * 4 / (6 * 3))
     np.testing.assert_allclose(post["z"], [-1 / se, -2 / se, -1 / se])
     np.testing.assert_allclose(post["pvalue"], 2 * stats.norm.sf(np.abs(post["z"])))
-    assert np.isfinite(same.posthoc(method="nemenyi").to_frame()["pvalue_adjusted"]).all()
+    assert np.isfinite(
+        same.posthoc(method="nemenyi").to_frame()["pvalue_adjusted"]
+    ).all()
     two = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]], greater_is_better=False)
     # the normal approximation (0.083) against the exact sign-flip p of 1/4
     assert two.posthoc(method="holm").to_frame()["pvalue"].iloc[0] == pytest.approx(

@@ -190,12 +190,14 @@ def test_adding_a_learner_leaves_raw_pvalues_unchanged_unlike_nemenyi():
     assert p2 == p3
     nem2 = (
         friedman_test(two, greater_is_better=False)
-        .posthoc(method="nemenyi").to_frame()
+        .posthoc(method="nemenyi")
+        .to_frame()
         .loc[0, "pvalue_adjusted"]
     )
     nem3 = (
         friedman_test(three, greater_is_better=False)
-        .posthoc(method="nemenyi").to_frame()
+        .posthoc(method="nemenyi")
+        .to_frame()
         .loc[0, "pvalue_adjusted"]
     )
     assert abs(nem2 - nem3) > 0.01
@@ -279,7 +281,9 @@ def test_friedman_posthoc_shaffer_bergmann_hommel_match_scmamp(adjust):
     scmamp's friedmanPost + adjustShaffer / the closed B–H (García & Herrera 2008)."""
     case = REF["friedman"]
     frame = _frame(DATA["data.gh.2008"])
-    post = friedman_test(frame, greater_is_better=True).posthoc(method=adjust).to_frame()
+    post = (
+        friedman_test(frame, greater_is_better=True).posthoc(method=adjust).to_frame()
+    )
     np.testing.assert_allclose(post["pvalue"], case["pvalues"], RTOL)
     key = "bergmann_hommel_closed" if adjust == "bergmann_hommel" else adjust
     np.testing.assert_allclose(post["pvalue_adjusted"], case[key], RTOL)

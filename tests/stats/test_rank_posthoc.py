@@ -183,7 +183,9 @@ def test_nemenyi_equals_friedman_posthoc_and_rank_methods_ignore_direction():
     rng = np.random.default_rng(3)
     y = pd.DataFrame(rng.normal(size=(15, 4)), columns=list("abcd"))
     ours = pairwise_tests(y, method="nemenyi", greater_is_better=False).to_frame()
-    theirs = friedman_test(y, greater_is_better=False).posthoc(method="nemenyi").to_frame()
+    theirs = (
+        friedman_test(y, greater_is_better=False).posthoc(method="nemenyi").to_frame()
+    )
     np.testing.assert_allclose(ours["pvalue_adjusted"], theirs["pvalue_adjusted"])
     for method in ["conover", "siegel", "quade", "exact_ranksum", "miller"]:
         lo = pairwise_tests(y, method=method, greater_is_better=False).to_frame()
