@@ -111,10 +111,17 @@ def part_signed_rank(rng):
         for _ in range(N_DATA // 2):
             scale = rng.uniform(0.005, 0.02, n)
             d = rng.standard_t(3, n) * scale
-            res = bayesian_signed_rank(d, np.zeros(n), n_samples=5000, random_state=rng)
+            res = bayesian_signed_rank(
+                d, np.zeros(n), n_draws=5000, random_state=rng, greater_is_better=True
+            )
             null.append(res.p_greater >= THRESHOLD)
             res = bayesian_signed_rank(
-                d + 0.01, np.zeros(n), rope=0.01, n_samples=5000, random_state=rng
+                d + 0.01,
+                np.zeros(n),
+                delta=0.01,
+                n_draws=5000,
+                random_state=rng,
+                greater_is_better=True,
             )
             equiv.append(res.p_rope >= THRESHOLD)
             power.append(res.p_greater >= THRESHOLD)

@@ -37,7 +37,7 @@ def main():
     x = y + rng.normal(0.005, 0.02, N_DATASETS)
     ours, res = best_time(
         lambda: bayesian_signed_rank(
-            x, y, rope=ROPE, n_samples=N_SAMPLES, random_state=0
+            x, y, delta=ROPE, n_draws=N_SAMPLES, random_state=0, greater_is_better=True
         )
     )
     print(
@@ -46,12 +46,16 @@ def main():
         f"{res.p_rope:.4f}, {res.p_less:.4f}), MC SE <= {res.standard_error:.4f}"
     )
     sign, _ = best_time(
-        lambda: bayesian_sign_test(x, y, rope=ROPE, n_samples=N_SAMPLES, random_state=0)
+        lambda: bayesian_sign_test(
+            x, y, delta=ROPE, n_draws=N_SAMPLES, random_state=0, greater_is_better=True
+        )
     )
     print(f"bayesian_sign_test:   same input: best {sign:.4f} s")
     folds = rng.normal(0.01, 0.02, 100)
     corr, _ = best_time(
-        lambda: bayesian_correlated_t(folds, np.zeros(100), rope=ROPE, rho=0.1)
+        lambda: bayesian_correlated_t(
+            folds, np.zeros(100), delta=ROPE, rho=0.1, greater_is_better=True
+        )
     )
     print(f"bayesian_correlated_t: 100 fold scores (closed form): {1e3 * corr:.2f} ms")
     try:

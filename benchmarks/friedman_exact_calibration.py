@@ -60,7 +60,7 @@ def rates(k, n, reps, alpha, ties, rng):
             scores = rng.integers(0, 3, size=(n, k)).astype(float)
         else:
             scores = rng.random((n, k))
-        res = friedman_test(scores, exact=False)
+        res = friedman_test(scores, exact=False, greater_is_better=False)
         ranks = stats.rankdata(scores, axis=1)
         key = (
             tuple(sorted(tuple(sorted(row)) for row in ranks)),

@@ -61,15 +61,16 @@ def one_study(theta, n, rng):
     errors = rng.uniform(0.05, 0.35, (n, 1)) + theta + rng.normal(0, 0.03, (n, P))
     board = leaderboard_table(
         pd.DataFrame(errors),
-        n_bootstrap=N_BOOTSTRAP,
+        n_resamples=N_BOOTSTRAP,
         confidence_level=LEVEL,
         random_state=rng,
+        greater_is_better=False,
     ).table.sort_index()
     counts = rng.multinomial(n, np.full(n, 1.0 / n), size=N_BOOTSTRAP)
     plain = rank_confidence_sets(
         errors.mean(axis=0),
         counts @ errors / n,
-        higher_is_better=False,
+        greater_is_better=False,
         confidence_level=LEVEL,
     )
     return board, plain

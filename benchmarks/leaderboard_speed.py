@@ -81,7 +81,7 @@ def main():
         )
         pure = best_time(
             lambda rounds=rounds: leaderboard_table(
-                wide, n_bootstrap=rounds, random_state=0
+                wide, n_resamples=rounds, random_state=0, greater_is_better=False
             )
         )
         print(

@@ -93,7 +93,9 @@ def anova_tukey(reps, rng, n_blocks, errors, k=5):
     for r in range(3):
         assert np.isclose(rm_anova(tables[r]).pvalue, f_pvalues[r], rtol=1e-9)
         for design in q:
-            res = tukey_hsd(tables[r], design=design, alpha=ALPHA)
+            res = tukey_hsd(
+                tables[r], design=design, alpha=ALPHA, greater_is_better=False
+            )
             rejects = bool(res.to_frame()["reject"].any())
             assert rejects == (q[design][r] > q_crit[design])
     hits = {"rm_anova": int(np.sum(f_pvalues <= ALPHA))}

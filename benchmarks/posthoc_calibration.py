@@ -82,11 +82,20 @@ def posthoc_study(configs, reps, rng, tdist):
         power = dict.fromkeys((*ADJUSTS, "nemenyi"), 0.0)
         for _ in range(reps):
             scores = _draw(rng, n, mu, tdist)
-            raw = pairwise_tests(scores, adjust="none").to_frame()["pvalue"].to_numpy()
+            raw = (
+                pairwise_tests(scores, adjust="none", greater_is_better=False)
+                .to_frame()["pvalue"]
+                .to_numpy()
+            )
             rejections = {
-                adj: adjust_pairwise_pvalues(raw, adj) <= ALPHA for adj in ADJUSTS
+                adj: adjust_pairwise_pvalues(raw, method=adj) <= ALPHA
+                for adj in ADJUSTS
             }
-            nem = friedman_test(scores).posthoc("nemenyi")["pvalue_adjusted"]
+            nem = (
+                friedman_test(scores, greater_is_better=False)
+                .posthoc(method="nemenyi")
+                .to_frame()["pvalue_adjusted"]
+            )
             rejections["nemenyi"] = nem.to_numpy() <= ALPHA
             for name, rej in rejections.items():
                 fwe[name] += bool(rej[true_null].any())
@@ -132,7 +141,7 @@ def skillings_mack_study(reps, rng, tdist):
                     scores = np.round(scores)  # about 3 distinct values per block
                 missing = rng.random(scores.shape) < frac
                 scores[missing] = np.nan
-                p = skillings_mack_test(scores).pvalue
+                p = skillings_mack_test(scores, greater_is_better=False).pvalue
                 if alt:
                     power += p <= 0.05
                 else:

@@ -67,8 +67,10 @@ def _check_against_front_end(rng):
     ranks = stats.rankdata(scores, axis=1)
     for method in STEPWISE + SINGLE:
         ours = rank_posthoc(ranks, scores, method)
-        res = pairwise_tests(scores, method=method, adjust="none" if method in
-                             STEPWISE else None).to_frame()  # fmt: skip
+        adjust = "none" if method in STEPWISE else None
+        res = pairwise_tests(
+            scores, method=method, adjust=adjust, greater_is_better=False
+        ).to_frame()
         key = "pvalue" if method in STEPWISE else "pvalue_adjusted"
         got = ours["pvalue"] if method in STEPWISE else ours["pvalue_simultaneous"]
         np.testing.assert_allclose(got, res[key].to_numpy(), rtol=1e-12)
@@ -93,7 +95,7 @@ def study(n, reps, rng, tied):
                 skipped[method] += 1
                 continue
             for adjust in ADJUSTS:
-                adj = adjust_pairwise_pvalues(raw, adjust)
+                adj = adjust_pairwise_pvalues(raw, method=adjust)
                 hits[(method, adjust)] += bool((adj <= ALPHA).any())
     return hits, skipped
 

@@ -70,7 +70,7 @@ plt.show()
 # %%
 # Holm's step-down test against C4.5 (the control) is more powerful than Nemenyi's
 # all-pairs test: it finds C4.5+m and C4.5+m+cf better than C4.5 at 0.05.
-print(demsar.posthoc("holm", control="C4.5").round(4).to_string())
+print(demsar.posthoc(method="holm", control="C4.5").to_frame().round(4).to_string())
 
 # %%
 # Seed 002: C4.5, randomized, bagged and boosted C4.5 on 33 data sets
@@ -115,7 +115,7 @@ errors = pd.DataFrame.from_records(
     columns=["dataset", "C4.5", "Randomized C4.5", "Bagged C4.5", "Adaboosted C4.5"],
 ).set_index("dataset")
 
-riddle = friedman_test(errors)
+riddle = friedman_test(errors, greater_is_better=False)
 print(riddle.average_ranks.round(3))
 print(
     f"Friedman chi2 = {riddle.statistic:.3f} "
@@ -135,4 +135,4 @@ plt.show()
 # %%
 # All pairs with Nemenyi-adjusted p-values: the pairs joined by a bar above are
 # exactly those with an adjusted p-value above 0.05.
-print(riddle.posthoc("nemenyi").round(4).to_string())
+print(riddle.posthoc(method="nemenyi").to_frame().round(4).to_string())

@@ -44,7 +44,7 @@ errors = pd.DataFrame(
 # differs. The effect size is the matched-pairs rank-biserial correlation.
 tables = {}
 for adjust in ("holm", "shaffer", "bergmann_hommel"):
-    res = pairwise_tests(errors, adjust=adjust, alpha=0.05)
+    res = pairwise_tests(errors, adjust=adjust, alpha=0.05, greater_is_better=False)
     tables[adjust] = res.to_frame().set_index(["learner_i", "learner_j"])
 summary = tables["holm"][["n", "estimate", "pvalue", "effect_size"]].copy()
 for adjust, frame in tables.items():
@@ -58,9 +58,12 @@ print(summary.round(4).to_string())
 # Bergmann–Hommel-corrected pairwise Wilcoxon tests. A bar joins learners, adjacent
 # in rank, no two of which differ significantly.
 fig, axes = plt.subplots(2, 1, figsize=(6.5, 4.2))
-plot_critical_difference(friedman_test(errors), ax=axes[0])
+plot_critical_difference(friedman_test(errors, greater_is_better=False), ax=axes[0])
 axes[0].set_title("Nemenyi critical difference", fontsize=10)
-plot_pairwise_significance(pairwise_tests(errors, adjust="bergmann_hommel"), ax=axes[1])
+plot_pairwise_significance(
+    pairwise_tests(errors, adjust="bergmann_hommel", greater_is_better=False),
+    ax=axes[1],
+)
 axes[1].set_title("pairwise Wilcoxon, Bergmann–Hommel", fontsize=10)
 fig.tight_layout()
 plt.show()
@@ -74,9 +77,12 @@ plt.show()
 more = errors.assign(F=errors["A"] - 0.02 + rng.normal(0, 0.005, n_datasets))
 for name, table in (("5 learners", errors), ("6 learners", more)):
     nemenyi = (
-        friedman_test(table).posthoc("nemenyi").set_index(["learner_i", "learner_j"])
+        friedman_test(table, greater_is_better=False)
+        .posthoc(method="nemenyi")
+        .to_frame()
+        .set_index(["learner_i", "learner_j"])
     )
-    wilcoxon = pairwise_tests(table, adjust="none").to_frame()
+    wilcoxon = pairwise_tests(table, adjust="none", greater_is_better=False).to_frame()
     wilcoxon = wilcoxon.set_index(["learner_i", "learner_j"])
     print(
         f"{name}: A vs C  Nemenyi p = {nemenyi.loc[('A', 'C'), 'pvalue_adjusted']:.4f},"

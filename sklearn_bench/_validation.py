@@ -36,6 +36,8 @@ __all__ = [
     "deprecated_alias",
     "real_array",
     "real_number",
+    "deprecated_attribute",
+    "keyword_only",
     "renamed_parameters",
     "resolve_direction",
 ]
@@ -282,6 +284,69 @@ def renamed_parameters(**renames):
     return decorate
 
 
+def keyword_only(*names):
+    """Decorator: options ``names``, now keyword-only, still accepted positionally
+    for one release.
+
+    ``names`` are the options in the order the old signature took them after the
+    positional arguments that stay positional. A call that passes them by position
+    warns (``FutureWarning``) and is forwarded by keyword; passing one both ways is
+    a ``TypeError``. :func:`inspect.signature` shows the new (keyword-only)
+    signature.
+
+    Examples
+    --------
+    >>> @keyword_only("threshold")
+    ... def decide(p, *, threshold=0.95):
+    ...     return p >= threshold
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     decide(0.9, 0.8), w[0].category.__name__
+    (True, 'FutureWarning')
+    >>> decide(0.9, threshold=0.8)
+    True
+    """
+
+    def decorate(func):
+        params = inspect.signature(func).parameters.values()
+        n_positional = sum(
+            p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params
+        )
+        if any(p.kind is p.VAR_POSITIONAL for p in params):
+            raise TypeError("keyword_only() cannot decorate a function with *args.")
+        name = func.__qualname__
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            if len(args) > n_positional:
+                extra = args[n_positional:]
+                if len(extra) > len(names):
+                    raise TypeError(
+                        f"{name}() takes {n_positional + len(names)} positional "
+                        f"arguments but {len(args)} were given."
+                    )
+                moved = names[: len(extra)]
+                for key, value in zip(moved, extra, strict=True):
+                    if key in kwargs:
+                        raise TypeError(f"{name}() got multiple values for `{key}`.")
+                    kwargs[key] = value
+                _warn(
+                    f"Passing {', '.join(f'`{k}`' for k in moved)} to {name}() by "
+                    f"position is deprecated and will be an error in {REMOVED_IN}; "
+                    "pass " + ", ".join(f"`{k}=`" for k in moved) + " by keyword.",
+                    stacklevel=2,
+                )
+                args = args[:n_positional]
+            return func(*args, **kwargs)
+
+        previous = getattr(func, "__keyword_only__", ())
+        wrapper.__keyword_only__ = (*names, *previous)
+        return wrapper
+
+    return decorate
+
+
 def deprecated_alias(func, old_name, *, module=None):
     """A function ``old_name`` that warns and calls ``func`` (a renamed function).
 
@@ -358,6 +423,35 @@ def deprecate_positional_options(func):
         return func(*args, **kwargs)
 
     return wrapper
+def deprecated_attribute(old_name, new_name):
+    """A read-only property ``old_name`` that warns and returns ``new_name``.
+
+    For a result attribute renamed to the one name of its concept; the old one
+    keeps working for one release.
+
+    Examples
+    --------
+    >>> class Result:
+    ...     n_resamples = 200
+    ...     n_bootstrap = deprecated_attribute("n_bootstrap", "n_resamples")
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     Result().n_bootstrap, w[0].category.__name__
+    (200, 'FutureWarning')
+    """
+
+    def getter(self):
+        _warn(
+            f"`{type(self).__name__}.{old_name}` was renamed `{new_name}`; "
+            f"`{old_name}` will be removed in {REMOVED_IN}.",
+            stacklevel=2,
+        )
+        return getattr(self, new_name)
+
+    getter.__name__ = old_name
+    getter.__doc__ = f"Deprecated: use ``{new_name}`` (removed in {REMOVED_IN})."
+    return property(getter)
 
 
 def resolve_direction(greater_is_better, *, old_default=UNSET, where):

@@ -415,6 +415,7 @@ def _wtl(fn_name):
         from sklearn_bench import plotting
 
         table = RESULT.aggregate() if table is None else table
+        params.setdefault("greater_is_better", False)
         return getattr(plotting, fn_name)(table, **params)
 
     return call
@@ -502,9 +503,13 @@ def _bayes(method="signed_rank"):
 
     x, y = PERF[:, 0], PERF[:, 1]
     if method == "correlated_t":
-        return stats.bayesian_correlated_t(x, y, rope=0.01, rho=0.2)
+        return stats.bayesian_correlated_t(
+            x, y, delta=0.01, rho=0.2, greater_is_better=True
+        )
     fn = {"signed_rank": stats.bayesian_signed_rank, "sign": stats.bayesian_sign_test}
-    return fn[method](x, y, rope=0.01, n_samples=500, random_state=0)
+    return fn[method](
+        x, y, delta=0.01, n_draws=500, random_state=0, greater_is_better=True
+    )
 
 
 def _bayes_plot(fn_name, method="signed_rank"):
@@ -541,7 +546,7 @@ def _pairwise_plot(**params):
     from sklearn_bench.stats import pairwise_tests
 
     if "result" not in params and "significant" not in params:
-        params["result"] = pairwise_tests(PERF)
+        params["result"] = pairwise_tests(PERF, greater_is_better=False)
     return plot_pairwise_significance(**params)
 
 
@@ -555,7 +560,7 @@ def _sign_table(name):
         from sklearn_bench import plotting
         from sklearn_bench.stats import pairwise_tests
 
-        params.setdefault("result", pairwise_tests(PERF))
+        params.setdefault("result", pairwise_tests(PERF, greater_is_better=False))
         return getattr(plotting, name)(**params)
 
     call.__name__ = name
@@ -566,7 +571,7 @@ def _tukey_plot(**params):
     from sklearn_bench.plotting import plot_critical_difference
     from sklearn_bench.stats import tukey_hsd
 
-    return plot_critical_difference(tukey_hsd(PERF), **params)
+    return plot_critical_difference(tukey_hsd(PERF, greater_is_better=False), **params)
 
 
 # -- issue 24, peers: classifiers on one test set, bias-variance -----------------
@@ -655,7 +660,12 @@ CASES = [
         },
         {"b": [5, 3], "c": [10, 4], "n": 100},
     ),
-    ("friedman_test", S("friedman_test"), {"scores": bad_2d()}, {"scores": PERF}),
+    (
+        "friedman_test",
+        S("friedman_test"),
+        {"scores": bad_2d()},
+        {"scores": PERF, "greater_is_better": False},
+    ),
     (
         "global_permutation_test",
         S("global_permutation_test"),
@@ -766,12 +776,12 @@ CASES = [
         {
             "x": bad_1d(8),
             "y": bad_1d(8),
-            "rope": bad_scalars(),
+            "delta": bad_scalars(),
             "labels": bad_names(),
             "greater_is_better": bad_choices(),
             "rho": bad_scalars(),
         },
-        {"x": PERF[:, 0], "y": PERF[:, 1], "rho": 0.2},
+        {"x": PERF[:, 0], "y": PERF[:, 1], "rho": 0.2, "greater_is_better": True},
     ),
     (
         # bad inputs are refused before any MCMC; a valid call would sample
@@ -826,13 +836,19 @@ CASES = [
         {
             "x": bad_1d(8),
             "y": bad_1d(8),
-            "rope": bad_scalars(),
+            "delta": bad_scalars(),
             "labels": bad_names(),
             "greater_is_better": bad_choices(),
             "prior_strength": bad_scalars(),
-            "n_samples": bad_scalars(),
+            "n_draws": bad_scalars(),
         },
-        {"x": PERF[:, 0], "y": PERF[:, 1], "n_samples": 500, "random_state": 0},
+        {
+            "x": PERF[:, 0],
+            "y": PERF[:, 1],
+            "n_draws": 500,
+            "random_state": 0,
+            "greater_is_better": True,
+        },
     ),
     (
         "bayesian_signed_rank",
@@ -840,13 +856,19 @@ CASES = [
         {
             "x": bad_1d(8),
             "y": bad_1d(8),
-            "rope": bad_scalars(),
+            "delta": bad_scalars(),
             "labels": bad_names(),
             "greater_is_better": bad_choices(),
             "prior_strength": bad_scalars(),
-            "n_samples": bad_scalars(),
+            "n_draws": bad_scalars(),
         },
-        {"x": PERF[:, 0], "y": PERF[:, 1], "n_samples": 500, "random_state": 0},
+        {
+            "x": PERF[:, 0],
+            "y": PERF[:, 1],
+            "n_draws": 500,
+            "random_state": 0,
+            "greater_is_better": True,
+        },
     ),
     (
         "bayesian_table",
@@ -890,7 +912,7 @@ CASES = [
             "greater_is_better": bad_choices(),
             "missing": bad_choices(),
         },
-        {"scores": PERF},
+        {"scores": PERF, "greater_is_better": False},
     ),
     (
         "rank_biserial",
@@ -919,20 +941,20 @@ CASES = [
             "n_resamples": bad_scalars(),
             "random_state": bad_choices(),
         },
-        {"scores": PERF},
+        {"scores": PERF, "greater_is_better": False},
     ),
     # issue 24 (scikit-posthocs / PMCMRplus / scmamp): rank tests over blocks
     (
         "quade_test",
         S("quade_test"),
         {"scores": bad_2d((8, 3)), "greater_is_better": bad_choices()},
-        {"scores": PERF},
+        {"scores": PERF, "greater_is_better": False},
     ),
     (
         "durbin_test",
         S("durbin_test"),
         {"scores": bad_2d((8, 3)), "greater_is_better": bad_choices()},
-        {"scores": PERF},
+        {"scores": PERF, "greater_is_better": False},
     ),
     (
         "friedman_aligned_ranks_test",
@@ -942,7 +964,7 @@ CASES = [
             "greater_is_better": bad_choices(),
             "alignment": bad_choices(),
         },
-        {"scores": PERF},
+        {"scores": PERF, "greater_is_better": False},
     ),
     (
         "BootstrapOOB",
@@ -1305,13 +1327,13 @@ CASES = [
     (
         "plot_win_tie_loss",
         _wtl("plot_win_tie_loss"),
-        {"table": bad_2d(), "tolerance": bad_scalars()},
+        {"table": bad_2d(), "delta": bad_scalars()},
         {},
     ),
     (
         "win_tie_loss_counts",
         _wtl("win_tie_loss_counts"),
-        {"table": bad_2d(), "tolerance": bad_scalars()},
+        {"table": bad_2d(), "delta": bad_scalars()},
         {},
     ),
     (
@@ -1385,10 +1407,15 @@ CASES = [
             "reference": bad_choices(),
             "reference_rating": bad_scalars(),
             "rank_by": bad_choices(),
-            "n_bootstrap": bad_sizes(),
+            "n_resamples": bad_sizes(),
             "confidence_level": bad_scalars(),
         },
-        {"scores": PERF, "n_bootstrap": 50, "random_state": 0},
+        {
+            "scores": PERF,
+            "n_resamples": 50,
+            "random_state": 0,
+            "greater_is_better": False,
+        },
     ),
     (
         "bradley_terry_ratings",
@@ -1399,13 +1426,13 @@ CASES = [
             "reference": bad_choices(),
             "reference_rating": bad_scalars(),
         },
-        {"scores": PERF},
+        {"scores": PERF, "greater_is_better": False},
     ),
     (
         "win_rate_matrix",
         S("win_rate_matrix"),
         {"scores": bad_2d(), "greater_is_better": bad_choices()},
-        {"scores": PERF},
+        {"scores": PERF, "greater_is_better": False},
     ),
     (
         "rank_confidence_sets",
@@ -1413,12 +1440,16 @@ CASES = [
         {
             "estimate": bad_1d(3),
             "bootstrap_draws": bad_2d((8, 3)),
-            "higher_is_better": bad_choices(),
+            "greater_is_better": bad_choices(),
             "confidence_level": bad_scalars(),
             "simultaneous": bad_choices(),
             "learners": bad_names(),
         },
-        {"estimate": PERF.mean(axis=0), "bootstrap_draws": PERF},
+        {
+            "estimate": PERF.mean(axis=0),
+            "bootstrap_draws": PERF,
+            "greater_is_better": True,
+        },
     ),
     (
         "rank_stability",
@@ -1433,7 +1464,12 @@ CASES = [
             "learners": bad_names(),
             "delta": bad_scalars(),
         },
-        {"estimate": PERF.mean(axis=0), "bootstrap_draws": PERF, "n_datasets": 8},
+        {
+            "estimate": PERF.mean(axis=0),
+            "bootstrap_draws": PERF,
+            "n_datasets": 8,
+            "greater_is_better": True,
+        },
     ),
     (
         "BenchmarkResult.leaderboard",
@@ -1481,7 +1517,7 @@ CASES = [
             "alpha": bad_scalars(),
             "greater_is_better": bad_choices(),
         },
-        {"scores": PERF},
+        {"scores": PERF, "greater_is_better": False},
     ),
     (
         "cohens_d",
@@ -1593,6 +1629,7 @@ NOT_CALLED = {
     "ProportionDifferenceResult", "BiasVarianceResult",  # issue 24, peers
     "PlackettLuceResult",
     "ConfidenceInterval", "PairedTTestsResult", "CorrelatedTTestsResult",  # issue 27
+    "PosthocResult", "PairwiseComparisonResult",  # post-hoc results
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.
 DOCUMENTED_NAN = {

@@ -78,7 +78,7 @@ def plot_posterior_density(result, *, ax=None, title=None):
     >>> from sklearn_bench.plotting import plot_posterior_density
     >>> from sklearn_bench.stats import bayesian_correlated_t
     >>> res = bayesian_correlated_t([0.21, 0.25, 0.22, 0.26, 0.24],
-    ...     [0.24, 0.26, 0.25, 0.29, 0.25], rope=0.01, rho=0.2,
+    ...     [0.24, 0.26, 0.25, 0.29, 0.25], delta=0.01, rho=0.2,
     ...     labels=("A", "B"), greater_is_better=False)
     >>> ax = plot_posterior_density(res)
     >>> ax.get_xlabel()
@@ -195,8 +195,9 @@ def plot_posterior_simplex(result, *, ax=None, max_points=5000, title=None):
     >>> from sklearn_bench.stats import bayesian_signed_rank
     >>> rng = np.random.default_rng(0)
     >>> y = rng.uniform(0.6, 0.9, 15)
-    >>> res = bayesian_signed_rank(y + rng.normal(0.01, 0.01, 15), y, rope=0.01,
-    ...                            random_state=0, labels=("A", "B"))
+    >>> res = bayesian_signed_rank(y + rng.normal(0.01, 0.01, 15), y, delta=0.01,
+    ...                            random_state=0, labels=("A", "B"),
+    ...                            greater_is_better=True)
     >>> ax = plot_posterior_simplex(res)
     >>> sorted(c.get_gid() for c in ax.collections)
     ['samples-a', 'samples-b', 'samples-rope']
@@ -294,7 +295,7 @@ def plot_bayesian_posterior(result, *, ax=None, title=None):
     >>> from sklearn_bench.plotting import plot_bayesian_posterior
     >>> from sklearn_bench.stats import bayesian_sign_test
     >>> res = bayesian_sign_test([0.8, 0.9, 0.7, 0.85], [0.7, 0.8, 0.72, 0.8],
-    ...                          rope=0.01, random_state=0)
+    ...                          delta=0.01, random_state=0, greater_is_better=True)
     >>> ax = plot_bayesian_posterior(res)
     >>> ax.get_title()
     'x vs y: Bayesian sign test, rope = 0.01'

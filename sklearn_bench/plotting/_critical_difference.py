@@ -95,7 +95,7 @@ def plot_critical_difference(
     >>> from sklearn_bench.plotting import plot_critical_difference
     >>> rng = np.random.default_rng(0)
     >>> errors = rng.random((20, 5)) + np.linspace(0, 0.5, 5)
-    >>> ax = plot_critical_difference(friedman_test(errors))
+    >>> ax = plot_critical_difference(friedman_test(errors, greater_is_better=False))
     >>> len([t for t in ax.texts if t.get_gid() == "cd-name"])
     5
     """

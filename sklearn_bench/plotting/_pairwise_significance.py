@@ -73,7 +73,8 @@ def plot_pairwise_significance(
     >>> from sklearn_bench.plotting import plot_pairwise_significance
     >>> rng = np.random.default_rng(0)
     >>> errors = rng.normal(0.2, 0.05, (20, 4)) + [0, 0.01, 0.06, 0.07]
-    >>> ax = plot_pairwise_significance(pairwise_tests(errors, adjust="holm"))
+    >>> res = pairwise_tests(errors, adjust="holm", greater_is_better=False)
+    >>> ax = plot_pairwise_significance(res)
     >>> len([line for line in ax.lines if line.get_gid() == "cd-group"])
     2
     """

@@ -167,7 +167,8 @@ def plot_significance_table(result, *, levels=_LEVELS, annotate=True, ax=None):
     >>> from sklearn_bench.plotting import plot_significance_table
     >>> rng = np.random.default_rng(0)
     >>> errors = rng.normal(0.2, 0.05, (20, 4)) + [0, 0.01, 0.06, 0.07]
-    >>> ax = plot_significance_table(pairwise_tests(errors, adjust="holm"))
+    >>> res = pairwise_tests(errors, adjust="holm", greater_is_better=False)
+    >>> ax = plot_significance_table(res)
     >>> len([t for t in ax.texts if t.get_gid() == "sign-cell"])
     12
     """

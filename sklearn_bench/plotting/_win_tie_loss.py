@@ -6,8 +6,11 @@ matplotlib is imported inside the functions.
 import numpy as np
 import pandas as pd
 
+from .._validation import UNSET, renamed_parameters, resolve_direction
 
-def win_tie_loss_counts(table, *, greater_is_better=False, tolerance=0.0):
+
+@renamed_parameters(tolerance="delta")
+def win_tie_loss_counts(table, *, greater_is_better=UNSET, delta=0.0):
     """Wins, ties and losses of every learner against every other.
 
     Parameters
@@ -15,9 +18,12 @@ def win_tie_loss_counts(table, *, greater_is_better=False, tolerance=0.0):
     table : DataFrame
         Data sets × learners (e.g. :meth:`BenchmarkResult.aggregate`). Rows with
         a missing value are left out of the pairs they touch.
-    greater_is_better : bool, default=False
-    tolerance : float, default=0.0
-        Differences with ``|a − b| <= tolerance`` count as ties.
+    greater_is_better : bool
+        Whether higher values are better. Required: leaving it out warns
+        (``FutureWarning``) and uses the old default ``False`` for one release.
+    delta : float, default=0.0
+        The smallest difference that matters: differences with
+        ``|a − b| <= delta`` count as ties. Formerly ``tolerance`` (deprecated).
 
     Returns
     -------
@@ -30,7 +36,7 @@ def win_tie_loss_counts(table, *, greater_is_better=False, tolerance=0.0):
     >>> import pandas as pd
     >>> from sklearn_bench.plotting import win_tie_loss_counts
     >>> table = pd.DataFrame({"A": [0.1, 0.2, 0.3], "B": [0.2, 0.2, 0.1]})
-    >>> wins, ties, losses = win_tie_loss_counts(table)
+    >>> wins, ties, losses = win_tie_loss_counts(table, greater_is_better=False)
     >>> int(wins.loc["A", "B"]), int(ties.loc["A", "B"]), int(losses.loc["A", "B"])
     (1, 1, 1)
     """
@@ -38,9 +44,13 @@ def win_tie_loss_counts(table, *, greater_is_better=False, tolerance=0.0):
         raise ValueError("`table` must be a DataFrame with at least two learners.")
     from .._validation import real_number
 
-    tolerance = real_number(tolerance, "tolerance")
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where="win_tie_loss_counts()"
+        )
+    tolerance = real_number(delta, "delta")
     if not (tolerance >= 0 and np.isfinite(tolerance)):
-        raise ValueError(f"`tolerance` must be >= 0; got {tolerance!r}.")
+        raise ValueError(f"`delta` must be >= 0; got {tolerance!r}.")
     values = table.to_numpy(dtype=float)
     sign = 1.0 if greater_is_better else -1.0
     # diff[d, a, b] > 0 when a beats b on data set d
@@ -66,8 +76,9 @@ def _cell_style(k):
     return 0.45, 5.5
 
 
+@renamed_parameters(tolerance="delta")
 def plot_win_tie_loss(
-    table, *, greater_is_better=False, tolerance=0.0, ax=None, title=None
+    table, *, greater_is_better=UNSET, delta=0.0, ax=None, title=None
 ):
     """Heat map of wins/ties/losses of each learner (row) against each other (column).
 
@@ -84,10 +95,13 @@ def plot_win_tie_loss(
         :class:`~sklearn_bench.BenchmarkResult` is counted by its
         :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` (mean performance on
         its default metric, in that metric's direction).
-    greater_is_better : bool, default=False
-        Ignored for a BenchmarkResult.
-    tolerance : float, default=0.0
-        Differences with ``|a − b| <= tolerance`` are ties.
+    greater_is_better : bool
+        Whether higher values are better; required for a DataFrame (leaving it
+        out warns and uses the old default ``False`` for one release), ignored
+        for a BenchmarkResult.
+    delta : float, default=0.0
+        The smallest difference that matters: differences with
+        ``|a − b| <= delta`` are ties. Formerly ``tolerance`` (deprecated).
     ax : matplotlib.axes.Axes, default=None
         ``None`` makes a square figure sized for the number of learners.
     title : str, default=None
@@ -104,21 +118,21 @@ def plot_win_tie_loss(
     >>> import pandas as pd
     >>> from sklearn_bench.plotting import plot_win_tie_loss
     >>> table = pd.DataFrame({"A": [0.1, 0.2, 0.3], "B": [0.2, 0.2, 0.1]})
-    >>> ax = plot_win_tie_loss(table)
+    >>> ax = plot_win_tie_loss(table, greater_is_better=False)
     >>> [t.get_text() for t in ax.texts if t.get_gid() == "wtl-cell"]
     ['1/1/1', '1/1/1']
     """
     import matplotlib.pyplot as plt
 
     if hasattr(table, "win_tie_loss"):  # a BenchmarkResult counts for itself
-        counts = table.win_tie_loss(delta=tolerance)
+        counts = table.win_tie_loss(delta=delta)
         wins, ties, losses = (
             counts.xs(outcome, axis=1, level=1).astype(int)
             for outcome in ("win", "tie", "loss")
         )
     else:
         wins, ties, losses = win_tie_loss_counts(
-            table, greater_is_better=greater_is_better, tolerance=tolerance
+            table, greater_is_better=greater_is_better, delta=delta
         )
     names = list(wins.index)
     k = len(names)

@@ -545,7 +545,7 @@ def _posthoc(result, friedman, method, adjust, scope, metric):
     paragraph: ``(frame, words, correction, citations)``."""
     words, cites = POSTHOCS[method]
     if method == "nemenyi":
-        frame = friedman.posthoc("nemenyi")
+        frame = friedman.posthoc(method="nemenyi").to_frame()
         return (
             frame,
             words,

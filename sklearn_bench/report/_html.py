@@ -437,7 +437,7 @@ def _tests(analysis):
             f"{'exact permutation distribution' if exact else 'χ² approximation'}"
             f"); {f_text}. {html.escape(fr.null_hypothesis)}"
             f" Nemenyi critical difference (α = 0.05): "
-            f"{fr.critical_difference(0.05):.3f} ranks."
+            f"{fr.critical_difference(alpha=0.05):.3f} ranks."
             + (_CONDITIONAL if analysis.friedman_blocks != "data sets" else "")
             + "</p>"
         )

@@ -169,7 +169,7 @@ def format_summary(analysis, result=None):
                 "   (Conditional on this learning sample: its replicates share "
                 "training rows; not a verdict about new data.)"
             )
-        cd = fr.critical_difference(0.05)
+        cd = fr.critical_difference(alpha=0.05)
         ranks = ", ".join(
             f"{name} {rank:.2f}"
             for name, rank in fr.average_ranks.sort_values().items()

@@ -136,7 +136,7 @@ class BayesianMixin:
             n_draws = check_positive_int(n_draws, "n_draws")
         a, b = _select.check_learners(self, [a, b])
         common = {
-            "rope": delta,
+            "delta": delta,
             "labels": (a, b),
             "greater_is_better": self.metrics[metric],
         }
@@ -167,8 +167,10 @@ class BayesianMixin:
                 self, a, b, metric=metric, rho=rho
             )
             draws = {} if n_draws is None else {"n_samples": -(-n_draws // 4)}
+            hier = dict(common)
+            hier["rope"] = hier.pop("delta")
             res = bayesian_hierarchical(
-                x, y, rho=rhos, random_state=random_state, **draws, **common
+                x, y, rho=rhos, random_state=random_state, **draws, **hier
             )
         else:
             method = "signed_rank" if method is None else method
@@ -191,7 +193,7 @@ class BayesianMixin:
             res = funcs[method](
                 x,
                 y,
-                n_samples=50000 if n_draws is None else n_draws,
+                n_draws=50000 if n_draws is None else n_draws,
                 random_state=random_state,
                 **extra,
                 **common,

@@ -60,7 +60,7 @@ class LeaderboardMixin:
             reference=reference,
             reference_rating=reference_rating,
             rank_by=rank_by,
-            n_bootstrap=n_resamples,
+            n_resamples=n_resamples,
             confidence_level=confidence_level,
             random_state=random_state,
         )

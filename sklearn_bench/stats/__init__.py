@@ -81,6 +81,7 @@ from ._pairwise import (
     pairwise_tests,
 )
 from ._plackett_luce import PlackettLuceResult, bayesian_plackett_luce
+from ._posthoc import PairwiseComparisonResult, PosthocResult
 from ._power import n_datasets_needed, power_paired_t
 from ._skillings_mack import SkillingsMackResult, skillings_mack_test
 
@@ -103,7 +104,9 @@ __all__ = [
     "MultipleRuleBiasResult",
     "PairedTestResult",
     "PairedTTestsResult",
+    "PairwiseComparisonResult",
     "PairwiseTestResult",
+    "PosthocResult",
     "RankConfidenceSetsResult",
     "RankStabilityResult",
     "ProportionDifferenceResult",

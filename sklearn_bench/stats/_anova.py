@@ -15,9 +15,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._validation import UNSET, resolve_direction
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
 from ._common import _deprecated_plot, _pair_matrix, _validate_scores
+from ._posthoc import PosthocResult, tukey_intervals
 
 _TUKEY_DESIGNS = ("blocks", "aligned", "independent")
 
@@ -131,18 +133,30 @@ class RMAnovaResult:
     )
     _table: pd.DataFrame = field(repr=False, default=None, compare=False)
 
-    def tukey_hsd(self, *, alpha=0.05):
+    def tukey_hsd(self, *, alpha=0.05, greater_is_better=UNSET):
         """Tukey's HSD on this ANOVA's error mean square (``design="blocks"``).
 
         Parameters
         ----------
         alpha : float, default=0.05
+        greater_is_better : bool
+            Direction of the scores, as in :func:`tukey_hsd` (required; leaving
+            it out warns and uses the old default ``False`` for one release).
 
         Returns
         -------
         TukeyHSDResult
         """
-        return tukey_hsd(self._table, design="blocks", alpha=alpha)
+        if greater_is_better is UNSET:
+            greater_is_better = resolve_direction(
+                greater_is_better, old_default=False, where="RMAnovaResult.tukey_hsd()"
+            )
+        return tukey_hsd(
+            self._table,
+            design="blocks",
+            alpha=alpha,
+            greater_is_better=greater_is_better,
+        )
 
     def to_dict(self):
         """The scalar fields and the learners' means as a plain dict."""
@@ -266,7 +280,7 @@ def rm_anova(scores) -> RMAnovaResult:
 
 
 @dataclass(frozen=True)
-class TukeyHSDResult:
+class TukeyHSDResult(PosthocResult):
     """Result of :func:`tukey_hsd`.
 
     Attributes
@@ -296,7 +310,8 @@ class TukeyHSDResult:
     Examples
     --------
     >>> from sklearn_bench.stats import tukey_hsd
-    >>> res = tukey_hsd([[0.2, 0.3, 0.25], [0.1, 0.25, 0.2], [0.3, 0.35, 0.3]])
+    >>> res = tukey_hsd([[0.2, 0.3, 0.25], [0.1, 0.25, 0.2], [0.3, 0.35, 0.3]],
+    ...                 greater_is_better=False)
     >>> res.df, round(res.hsd, 4)
     (4, 0.084)
     """
@@ -339,6 +354,9 @@ class TukeyHSDResult:
         """Symmetric matrix of the adjusted p-values (diagonal 1)."""
         return self._matrix("pvalue_adjusted", 1.0)
 
+    def _intervals(self, confidence_level):
+        return tukey_intervals(self, confidence_level)
+
     def plot(self, ax=None, *, colors=None):
         """The CD-style diagram on the axis of mean performance
         (:func:`sklearn_bench.plotting.plot_critical_difference`)."""
@@ -367,7 +385,7 @@ class TukeyHSDResult:
 
 
 def tukey_hsd(
-    scores, *, design="blocks", alpha=0.05, greater_is_better=False
+    scores, *, design="blocks", alpha=0.05, greater_is_better=UNSET
 ) -> TukeyHSDResult:
     """Tukey's honestly significant difference for all pairs of learners.
 
@@ -400,8 +418,10 @@ def tukey_hsd(
     design : {"blocks", "aligned", "independent"}, default="blocks"
     alpha : float, default=0.05
         Family-wise error rate of the intervals and rejections.
-    greater_is_better : bool, default=False
+    greater_is_better : bool
         Direction of the scores: orders the diagram (best on the left).
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``False`` for one release.
 
     Returns
     -------
@@ -413,7 +433,7 @@ def tukey_hsd(
     >>> from sklearn_bench.stats import tukey_hsd
     >>> rng = np.random.default_rng(0)
     >>> errors = rng.normal(0.2, 0.05, (12, 3)) + [0.0, 0.02, 0.05]
-    >>> res = tukey_hsd(errors)
+    >>> res = tukey_hsd(errors, greater_is_better=False)
     >>> res.to_frame()[["learner_i", "learner_j", "pvalue_adjusted"]].round(4)
        learner_i  learner_j  pvalue_adjusted
     0          0          1           0.3226
@@ -422,6 +442,10 @@ def tukey_hsd(
     """
     design = _check_choice(design, _TUKEY_DESIGNS, "design")
     alpha = _check_alpha(alpha)
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where="tukey_hsd()"
+        )
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
             f"`greater_is_better` must be a bool; got {greater_is_better!r}."

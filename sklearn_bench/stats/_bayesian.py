@@ -24,7 +24,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from .._validation import check_random_state
+from .._validation import (
+    UNSET,
+    check_random_state,
+    keyword_only,
+    renamed_parameters,
+    resolve_direction,
+)
 from ._common import _DECIMALS, real_number
 from ._paired import _check_paired
 
@@ -74,19 +80,19 @@ class BayesianTestResult:
         dropped before the test because a task of either learner failed; 0 for
         arrays passed directly.
     standard_error : float
-        Largest Monte Carlo standard error ``sqrt(p (1 − p) / n_samples)`` of
+        Largest Monte Carlo standard error ``sqrt(p (1 − p) / n_draws)`` of
         the three probabilities; 0 for the closed-form correlated t-test.
     details : dict
         Method-specific quantities: ``mean``, ``scale``, ``df``, ``rho`` of the
-        posterior Student t; ``prior_strength``, ``n_samples``, the per-region
-        counts or ``standard_errors`` of the Monte Carlo tests.
+        posterior Student t; ``prior_strength``, ``n_samples`` (the draws), the
+        per-region counts or ``standard_errors`` of the Monte Carlo tests.
 
     Examples
     --------
     >>> from sklearn_bench.stats import bayesian_correlated_t
     >>> res = bayesian_correlated_t(
     ...     [0.81, 0.84, 0.80, 0.83, 0.85], [0.78, 0.80, 0.79, 0.80, 0.81],
-    ...     rope=0.01, rho=0.2, labels=("A", "B"))
+    ...     delta=0.01, rho=0.2, labels=("A", "B"), greater_is_better=True)
     >>> round(res.p_greater, 4), round(res.p_rope, 4), round(res.p_less, 4)
     (0.9642, 0.0317, 0.0041)
     >>> res.decision(0.95)
@@ -202,7 +208,7 @@ class BayesianTestResult:
             "p_b": probs[2],
             "standard_error": self.standard_error,
             "n_dropped": self.n_dropped,
-            "decision": self.decision(threshold),
+            "decision": self.decision(threshold=threshold),
             "threshold": threshold,
             "description": self.description,
         }
@@ -211,7 +217,7 @@ class BayesianTestResult:
         """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
         import pandas as pd
 
-        return pd.DataFrame([self.to_dict(threshold)])
+        return pd.DataFrame([self.to_dict(threshold=threshold)])
 
 
 # ----------------------------------------------------------------------- validation
@@ -219,9 +225,9 @@ def _check_common(x, y, rope, labels, *, name):
     d = _check_paired(x, y)
     if d.size < 2:
         raise ValueError(f"The Bayesian {name} needs at least 2 pairs in `x` and `y`.")
-    rope = real_number(rope, "rope")
+    rope = real_number(rope, "delta")
     if not (np.isfinite(rope) and rope >= 0):
-        raise ValueError(f"`rope` must be a non-negative number; got {rope!r}.")
+        raise ValueError(f"`delta` must be a non-negative number; got {rope!r}.")
     if isinstance(labels, str | bytes) or not hasattr(labels, "__iter__"):
         raise TypeError(f"`labels` must be a pair of names; got {labels!r}.")
     labels = tuple(str(v) for v in labels)
@@ -244,7 +250,7 @@ def _check_monte_carlo(prior_strength, n_samples):
         or not isinstance(n_samples, int | np.integer)
         or n_samples < 1
     ):
-        raise ValueError("`n_samples` must be a positive integer.")
+        raise ValueError("`n_draws` must be a positive integer.")
     return prior_strength, int(n_samples)
 
 
@@ -267,8 +273,9 @@ def _probability_words(p_greater, p_rope, p_less, rope, what):
 
 
 # --------------------------------------------------------------- correlated t-test
+@renamed_parameters(rope="delta")
 def bayesian_correlated_t(
-    x, y, *, rope=0.0, rho, labels=("x", "y"), greater_is_better=True
+    x, y, *, delta=0.0, rho, labels=("x", "y"), greater_is_better=UNSET
 ):
     """Bayesian correlated t-test of resampling scores on one data set.
 
@@ -292,10 +299,11 @@ def bayesian_correlated_t(
     x, y : array-like of shape (n,)
         Paired scores of two learners on the same ``n`` resamples (folds of
         repeated k-fold, random train/test splits) of one data set, n >= 2.
-    rope : float, default=0.0
-        Half-width of the region of practical equivalence, in the scores' units
-        (e.g. 0.01 for an error rate). ``0`` gives two probabilities and
-        ``p_rope = 0``.
+    delta : float, default=0.0
+        The smallest difference that matters: half-width of the region of
+        practical equivalence ``[−delta, delta]``, in the scores' units (e.g. 0.01
+        for an error rate); the result keeps it as ``rope``. ``0`` gives two
+        probabilities and ``p_rope = 0``. Formerly ``rope`` (deprecated).
     rho : float
         Correlation of the differences, in ``[0, 1)``:
         ``n_test / (n_test + n_train)`` of one resample (Nadeau & Bengio 2003;
@@ -305,8 +313,10 @@ def bayesian_correlated_t(
     labels : tuple of two str, default=("x", "y")
         Names of ``x`` and ``y`` in :attr:`~BayesianTestResult.probabilities`,
         :meth:`~BayesianTestResult.decision` and the description.
-    greater_is_better : bool, default=True
+    greater_is_better : bool
         Whether larger scores are better (``False`` for an error rate).
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``True`` for one release.
 
     Returns
     -------
@@ -328,14 +338,17 @@ def bayesian_correlated_t(
     >>> from sklearn_bench.stats import bayesian_correlated_t
     >>> x = [0.12, 0.15, 0.11, 0.14, 0.13, 0.16, 0.12, 0.13, 0.15, 0.14]
     >>> y = [0.14, 0.15, 0.14, 0.15, 0.16, 0.16, 0.13, 0.15, 0.17, 0.15]
-    >>> res = bayesian_correlated_t(x, y, rope=0.01, rho=0.1, labels=("A", "B"),
+    >>> res = bayesian_correlated_t(x, y, delta=0.01, rho=0.1, labels=("A", "B"),
     ...                             greater_is_better=False)
     >>> {k: round(v, 3) for k, v in res.probabilities.items()}
     {'A': 0.83, 'equivalent': 0.17, 'B': 0.0}
     >>> res.decision()
     'undecided'
     """
-    d, rope, labels = _check_common(x, y, rope, labels, name="correlated t-test")
+    greater_is_better = resolve_direction(
+        greater_is_better, old_default=True, where="bayesian_correlated_t()"
+    )
+    d, rope, labels = _check_common(x, y, delta, labels, name="correlated t-test")
     rho = real_number(rho, "rho")
     if not (np.isfinite(rho) and 0 <= rho < 1):
         raise ValueError(f"`rho` must lie in [0, 1); got {rho!r}.")
@@ -623,16 +636,17 @@ def _monte_carlo_result(
     )
 
 
+@renamed_parameters(rope="delta", n_samples="n_draws")
 def bayesian_signed_rank(
     x,
     y,
     *,
-    rope=0.0,
+    delta=0.0,
     prior_strength=0.5,
-    n_samples=50000,
+    n_draws=50000,
     random_state=None,
     labels=("x", "y"),
-    greater_is_better=True,
+    greater_is_better=UNSET,
 ):
     """Bayesian signed-rank test of paired scores over several data sets.
 
@@ -655,31 +669,37 @@ def bayesian_signed_rank(
     probability that ``θ_greater`` is the largest of the three (the most
     probable region), likewise ``p_rope`` and ``p_less`` (Benavoli et al.
     2017, Section 4.1; baycomp's ``SignedRankTest.probs``), estimated from
-    ``n_samples`` draws, all at once as matrix products.
+    ``n_draws`` draws, all at once as matrix products.
 
     Parameters
     ----------
     x, y : array-like of shape (n,)
         Paired scores of two learners on ``n >= 2`` data sets (e.g. their mean
         cross-validated scores).
-    rope : float, default=0.0
-        Half-width of the region of practical equivalence, in the scores' units.
+    delta : float, default=0.0
+        The smallest difference that matters: half-width of the region of
+        practical equivalence, in the scores' units (the result keeps it as
+        ``rope``). Formerly ``rope`` (deprecated).
     prior_strength : float, default=0.5
         ``s``, the weight of the pseudo-observation at 0 (baycomp 1.0's and
         Benavoli et al. 2017's choice); ``0`` drops it (the Bayesian bootstrap).
-    n_samples : int, default=50000
-        Monte Carlo draws of the Dirichlet weights.
+    n_draws : int, default=50000
+        Monte Carlo draws of the Dirichlet weights. Formerly ``n_samples``
+        (deprecated).
     random_state : int, Generator or RandomState, default=None
         A :class:`numpy.random.RandomState` draws with its legacy
         ``dirichlet``, so ``RandomState(seed)`` reproduces baycomp's samples for
         the same seed; ints and Generators use :class:`numpy.random.Generator`.
     labels : tuple of two str, default=("x", "y")
-    greater_is_better : bool, default=True
+    greater_is_better : bool
+        Whether larger scores are better (``False`` for an error rate).
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``True`` for one release.
 
     Returns
     -------
     BayesianTestResult
-        With :attr:`~BayesianTestResult.samples` (shape ``(n_samples, 3)``) and
+        With :attr:`~BayesianTestResult.samples` (shape ``(n_draws, 3)``) and
         ``standard_error``, the largest binomial Monte Carlo SE of the three
         probabilities.
 
@@ -700,15 +720,18 @@ def bayesian_signed_rank(
     >>> rng = np.random.default_rng(0)
     >>> y = rng.uniform(0.6, 0.9, 20)
     >>> x = y + rng.normal(0.02, 0.01, 20)
-    >>> res = bayesian_signed_rank(x, y, rope=0.01, random_state=0,
-    ...                            labels=("A", "B"))
+    >>> res = bayesian_signed_rank(x, y, delta=0.01, random_state=0,
+    ...                            labels=("A", "B"), greater_is_better=True)
     >>> round(res.p_greater, 2), res.decision()
     (1.0, 'A')
     >>> res.samples.shape
     (50000, 3)
     """
-    d, rope, labels = _check_common(x, y, rope, labels, name="signed-rank test")
-    prior_strength, n_samples = _check_monte_carlo(prior_strength, n_samples)
+    greater_is_better = resolve_direction(
+        greater_is_better, old_default=True, where="bayesian_signed_rank()"
+    )
+    d, rope, labels = _check_common(x, y, delta, labels, name="signed-rank test")
+    prior_strength, n_samples = _check_monte_carlo(prior_strength, n_draws)
     if prior_strength > 0:
         z = np.concatenate([[0.0], d])
         alpha = np.concatenate([[prior_strength], np.ones(d.size)])
@@ -749,16 +772,17 @@ def bayesian_signed_rank(
     )
 
 
+@renamed_parameters(rope="delta", n_samples="n_draws")
 def bayesian_sign_test(
     x,
     y,
     *,
-    rope=0.0,
+    delta=0.0,
     prior_strength=1.0,
-    n_samples=50000,
+    n_draws=50000,
     random_state=None,
     labels=("x", "y"),
-    greater_is_better=True,
+    greater_is_better=UNSET,
 ):
     """Bayesian sign test of paired scores over several data sets.
 
@@ -775,16 +799,22 @@ def bayesian_sign_test(
     ----------
     x, y : array-like of shape (n,)
         Paired scores of two learners on ``n >= 2`` data sets.
-    rope : float, default=0.0
-        Half-width of the ROPE. With ``rope = 0`` the ROPE holds the ties
-        ``d = 0`` and the prior.
+    delta : float, default=0.0
+        The smallest difference that matters: half-width of the ROPE (the
+        result keeps it as ``rope``). With ``delta = 0`` the ROPE holds the ties
+        ``d = 0`` and the prior. Formerly ``rope`` (deprecated).
     prior_strength : float, default=1.0
         ``s`` (baycomp 1.0's default for its sign test); ``0`` gives the
         Bayesian bootstrap.
-    n_samples : int, default=50000
+    n_draws : int, default=50000
+        Monte Carlo draws of the Dirichlet posterior. Formerly ``n_samples``
+        (deprecated).
     random_state : int, Generator or RandomState, default=None
     labels : tuple of two str, default=("x", "y")
-    greater_is_better : bool, default=True
+    greater_is_better : bool
+        Whether larger scores are better (``False`` for an error rate).
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``True`` for one release.
 
     Returns
     -------
@@ -804,14 +834,18 @@ def bayesian_sign_test(
     >>> from sklearn_bench.stats import bayesian_sign_test
     >>> x = [0.81, 0.84, 0.80, 0.83, 0.85, 0.90, 0.70, 0.75]
     >>> y = [0.78, 0.80, 0.795, 0.80, 0.81, 0.86, 0.66, 0.76]
-    >>> res = bayesian_sign_test(x, y, rope=0.01, random_state=0)
+    >>> res = bayesian_sign_test(x, y, delta=0.01, random_state=0,
+    ...                          greater_is_better=True)
     >>> res.details["n_greater"], res.details["n_rope"], res.details["n_less"]
     (6, 2, 0)
     >>> round(res.p_greater, 2)
     0.86
     """
-    d, rope, labels = _check_common(x, y, rope, labels, name="sign test")
-    prior_strength, n_samples = _check_monte_carlo(prior_strength, n_samples)
+    greater_is_better = resolve_direction(
+        greater_is_better, old_default=True, where="bayesian_sign_test()"
+    )
+    d, rope, labels = _check_common(x, y, delta, labels, name="sign test")
+    prior_strength, n_samples = _check_monte_carlo(prior_strength, n_draws)
     bound = np.round(rope, _DECIMALS)
     d = np.round(d, _DECIMALS)
     n_greater = int(np.count_nonzero(d > bound))
@@ -846,7 +880,8 @@ def bayesian_sign_test(
 
 
 # ------------------------------------------------------------------------- tables
-def bayesian_table(results, threshold=0.95):
+@keyword_only("threshold")
+def bayesian_table(results, *, threshold=0.95):
     """One row per comparison: the learners, their probabilities, the decision.
 
     Parameters
@@ -867,7 +902,7 @@ def bayesian_table(results, threshold=0.95):
     --------
     >>> from sklearn_bench.stats import bayesian_correlated_t, bayesian_table
     >>> res = bayesian_correlated_t([0.2, 0.25, 0.22, 0.27], [0.3, 0.31, 0.33,
-    ...     0.36], rope=0.01, rho=0.25, labels=("A", "B"), greater_is_better=False)
+    ...     0.36], delta=0.01, rho=0.25, labels=("A", "B"), greater_is_better=False)
     >>> bayesian_table([res])[["a", "b", "p_a", "decision"]].round(3)
        a  b    p_a decision
     0  A  B  0.992        A
@@ -899,5 +934,5 @@ def bayesian_table(results, threshold=0.95):
         "standard_error",
         "n_dropped",
     ]
-    rows = [res.to_dict(threshold) for res in items]
+    rows = [res.to_dict(threshold=threshold) for res in items]
     return pd.DataFrame(rows)[columns]

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._validation import UNSET, resolve_direction
 from .._validation import check_choice as _check_choice
 from ._common import _validate_scores
 
@@ -110,7 +111,7 @@ def _series(values, learners, name):
     return pd.Series(values, index=pd.Index(learners, name="learner"), name=name)
 
 
-def quade_test(scores, *, greater_is_better: bool = False) -> BlockRankTestResult:
+def quade_test(scores, *, greater_is_better: bool = UNSET) -> BlockRankTestResult:
     """Quade's test of k learners over N complete blocks (R's ``quade.test``).
 
     Rank the learners within each block (``r_bj``, mid-ranks for ties), rank
@@ -126,9 +127,10 @@ def quade_test(scores, *, greater_is_better: bool = False) -> BlockRankTestResul
     ----------
     scores : DataFrame or array-like of shape (n_blocks, n_learners)
         One row per block (data set), one column per learner; no NaN.
-    greater_is_better : bool, default=False
+    greater_is_better : bool
         Direction of the scores (only for ``learner_scores``; the test is
-        two-sided).
+        two-sided). Required: leaving it out warns (``FutureWarning``) and uses
+        the old default ``False`` for one release.
 
     Returns
     -------
@@ -152,11 +154,15 @@ def quade_test(scores, *, greater_is_better: bool = False) -> BlockRankTestResul
     >>> freq = [[5, 4, 7, 10, 12], [1, 3, 1, 0, 2], [16, 12, 22, 22, 35],
     ...         [5, 4, 3, 5, 4], [10, 9, 7, 13, 10], [19, 18, 28, 37, 58],
     ...         [10, 7, 6, 8, 7]]
-    >>> res = quade_test(freq)
+    >>> res = quade_test(freq, greater_is_better=False)
     >>> round(res.statistic, 4), round(res.pvalue, 5), res.df
     (3.8293, 0.01519, (4, 24))
     """
     values, learners, _ = _validate_scores(scores)
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where="quade_test()"
+        )
     sign = _check_direction(greater_is_better)
     n, k = values.shape
     ranks = stats.rankdata(sign * values, axis=1)
@@ -203,7 +209,7 @@ def quade_test(scores, *, greater_is_better: bool = False) -> BlockRankTestResul
     )
 
 
-def durbin_test(scores, *, greater_is_better: bool = False) -> BlockRankTestResult:
+def durbin_test(scores, *, greater_is_better: bool = UNSET) -> BlockRankTestResult:
     """Durbin's test for a balanced incomplete block design (BIBD).
 
     Each block (data set) holds ``k`` of the ``t`` learners, each learner is in
@@ -221,8 +227,10 @@ def durbin_test(scores, *, greater_is_better: bool = False) -> BlockRankTestResu
     scores : DataFrame or array-like of shape (n_blocks, n_learners)
         One row per block, one column per learner, NaN where the learner is not
         in the block.
-    greater_is_better : bool, default=False
+    greater_is_better : bool
         Direction (for ``learner_scores`` only; the test is two-sided).
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``False`` for one release.
 
     Returns
     -------
@@ -254,11 +262,15 @@ def durbin_test(scores, *, greater_is_better: bool = False) -> BlockRankTestResu
     ...        [nan, nan, 2, 1, nan, 3, nan], [nan, nan, nan, 1, 2, nan, 3],
     ...        [3, nan, nan, nan, 1, 2, nan], [nan, 3, nan, nan, nan, 1, 2],
     ...        [3, nan, 1, nan, nan, nan, 2]]
-    >>> res = durbin_test(ice)
+    >>> res = durbin_test(ice, greater_is_better=False)
     >>> res.statistic, round(res.pvalue, 4), res.f_statistic, round(res.f_pvalue, 4)
     (12.0, 0.062, 8.0, 0.0049)
     """
     values, learners, blocks = _validate_scores(scores, allow_nan=True)
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where="durbin_test()"
+        )
     sign = _check_direction(greater_is_better)
     present = ~np.isnan(values)
     b, t = values.shape
@@ -344,7 +356,7 @@ _ALIGNMENTS = ("mean", "median")
 
 
 def friedman_aligned_ranks_test(
-    scores, *, greater_is_better: bool = False, alignment: str = "mean"
+    scores, *, greater_is_better: bool = UNSET, alignment: str = "mean"
 ) -> BlockRankTestResult:
     """Friedman's aligned ranks test (Hodges & Lehmann 1962; García et al. 2010).
 
@@ -361,8 +373,10 @@ def friedman_aligned_ranks_test(
     ----------
     scores : DataFrame or array-like of shape (n_blocks, n_learners)
         One row per block, one column per learner; no NaN.
-    greater_is_better : bool, default=False
+    greater_is_better : bool
         Direction (for ``learner_scores``; T does not depend on it).
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``False`` for one release.
     alignment : {"mean", "median"}, default="mean"
         The block location subtracted.
 
@@ -393,6 +407,10 @@ def friedman_aligned_ranks_test(
     (1.348, 0.718)
     """
     values, learners, _ = _validate_scores(scores)
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where="friedman_aligned_ranks_test()"
+        )
     sign = _check_direction(greater_is_better)
     alignment = _check_choice(alignment, _ALIGNMENTS, "alignment")
     n, k = values.shape

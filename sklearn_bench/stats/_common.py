@@ -44,7 +44,7 @@ class ConfidenceInterval(namedtuple("_ConfidenceInterval", ["low", "high"])):
 
     Examples
     --------
-    >>> from sklearn_bench.stats._common import ConfidenceInterval
+    >>> from sklearn_bench.stats import ConfidenceInterval
     >>> ci = ConfidenceInterval(-0.5, 1.5, confidence_level=0.875)
     >>> low, high = ci
     >>> low, high, ci.confidence_level

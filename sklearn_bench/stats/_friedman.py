@@ -14,11 +14,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._validation import UNSET, keyword_only, resolve_direction
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
 from ._common import _deprecated_plot, _validate_scores
 from ._multitest import adjust_pvalues
 from ._pairwise import adjust_pairwise_pvalues
+from ._posthoc import PairwiseComparisonResult
 
 _CD_METHODS = ("nemenyi", "bonferroni-dunn")
 # Budget of the exact permutation distribution (rank-sum vectors x block
@@ -323,7 +325,8 @@ class FriedmanResult:
         Examples
         --------
         >>> from sklearn_bench.stats import friedman_test
-        >>> res = friedman_test([[1, 2, 3], [1, 3, 2], [1, 2, 3], [2, 1, 3]])
+        >>> res = friedman_test([[1, 2, 3], [1, 3, 2], [1, 2, 3], [2, 1, 3]],
+        ...                     greater_is_better=False)
         >>> round(res.kendalls_w, 4)
         0.5625
         """
@@ -337,8 +340,9 @@ class FriedmanResult:
         """
         return None if self._ranks is None else self._ranks.copy()
 
+    @keyword_only("alpha", "method")
     def critical_difference(
-        self, alpha: float = 0.05, method: str = "nemenyi"
+        self, *, alpha: float = 0.05, method: str = "nemenyi"
     ) -> float:
         """Critical difference of average ranks for this ``k`` and ``N``.
 
@@ -361,7 +365,7 @@ class FriedmanResult:
         >>> import numpy as np
         >>> from sklearn_bench.stats import friedman_test
         >>> rng = np.random.default_rng(0)
-        >>> res = friedman_test(rng.random((14, 4)))
+        >>> res = friedman_test(rng.random((14, 4)), greater_is_better=False)
         >>> round(res.critical_difference(alpha=0.10), 3)
         1.118
         """
@@ -369,7 +373,8 @@ class FriedmanResult:
             self.n_learners, self.n_blocks, alpha=alpha, method=method
         )
 
-    def posthoc(self, method: str = "nemenyi", control=None) -> pd.DataFrame:
+    @keyword_only("method", "control")
+    def posthoc(self, *, method: str = "nemenyi", control=None):
         """Post-hoc comparisons of average ranks (Demšar 2006, Section 3.2.2).
 
         ``z = (R_i - R_j) / sqrt(k (k + 1) / (6 N))`` for each comparison; positive
@@ -397,11 +402,16 @@ class FriedmanResult:
 
         Returns
         -------
-        pandas.DataFrame
-            One row per comparison (pairs ``(i, j)`` with ``i`` before ``j`` in the
-            learners' order; with a control, ``learner_j`` is the control), columns
-            ``learner_i``, ``learner_j``, ``rank_difference`` (``R_i - R_j``),
-            ``z``, ``pvalue`` (raw), ``pvalue_adjusted`` and ``method``.
+        PairwiseComparisonResult
+            A :class:`~sklearn_bench.stats.PosthocResult` (``statistic`` is
+            ``z``; no confidence interval: the test is on average ranks). Its
+            :meth:`~PosthocResult.to_frame` has one row per comparison (pairs
+            ``(i, j)`` with ``i`` before ``j`` in the learners' order; with a
+            control, ``learner_j`` is the control), columns ``learner_i``,
+            ``learner_j``, ``rank_difference`` (``R_i - R_j``), ``z``, ``pvalue``
+            (raw), ``pvalue_adjusted`` and ``method``. Before 0.2 it returned
+            that table; for one release the result still answers as the table
+            with a ``FutureWarning``.
 
         Examples
         --------
@@ -411,8 +421,8 @@ class FriedmanResult:
         ...     [[1, 2, 3], [1, 3, 2], [2, 1, 3], [1, 2, 3], [1, 3, 2]],
         ...     columns=["a", "b", "c"],
         ... )
-        >>> res = friedman_test(ranks)  # lower is better
-        >>> res.posthoc("holm", control="a").round(3)
+        >>> res = friedman_test(ranks, greater_is_better=False)  # rank 1 is best
+        >>> res.posthoc(method="holm", control="a").to_frame().round(3)
           learner_i learner_j  rank_difference      z  pvalue  pvalue_adjusted method
         0         b         a              1.0  1.581   0.114            0.114   holm
         1         c         a              1.4  2.214   0.027            0.054   holm
@@ -445,10 +455,10 @@ class FriedmanResult:
             )
             adjusted = np.clip(adjusted, 0.0, 1.0)
         elif method in ("shaffer", "bergmann_hommel"):
-            adjusted = adjust_pairwise_pvalues(raw, method)
+            adjusted = adjust_pairwise_pvalues(raw, method=method)
         else:
             adjusted = adjust_pvalues(raw, method=method)
-        return pd.DataFrame(
+        frame = pd.DataFrame(
             {
                 "learner_i": [learners[a] for a in i],
                 "learner_j": [learners[b] for b in j],
@@ -459,8 +469,26 @@ class FriedmanResult:
                 "method": method,
             }
         )
+        return PairwiseComparisonResult(
+            learners=tuple(learners),
+            method=method,
+            alpha=None,
+            null_hypothesis=(
+                "H0 (each comparison): the two learners have the same expected "
+                "average rank"
+            ),
+            _frame=frame,
+            _statistic="z",
+            _no_interval=(
+                "The rank post-hocs of FriedmanResult.posthoc test average ranks and "
+                "give no interval; FriedmanResult.critical_difference() is the rank "
+                "difference that is significant, and pairwise_tests(method="
+                "'wilcoxon') gives intervals of the pairs' differences."
+            ),
+        )
 
-    def plot(self, ax=None, alpha: float = 0.05, method: str = "nemenyi"):
+    @keyword_only("alpha", "method")
+    def plot(self, ax=None, *, alpha: float = 0.05, method: str = "nemenyi"):
         """Draw the critical difference diagram (Demšar 2006, Figure 1).
 
         Delegates to :func:`sklearn_bench.plotting.plot_critical_difference`;
@@ -519,7 +547,7 @@ class FriedmanResult:
 def friedman_test(
     scores,
     *,
-    greater_is_better: bool = False,
+    greater_is_better: bool = UNSET,
     tie_correction: bool = True,
     exact: bool | None = None,
 ) -> FriedmanResult:
@@ -538,9 +566,10 @@ def friedman_test(
         One row per block (data set, or replicate within one data set), one column
         per learner. A DataFrame's columns name the learners and its index the
         blocks; an array's learners are named ``0 ... k - 1``.
-    greater_is_better : bool, default=False
-        Whether a higher score is better (accuracy, AUC) or worse (error rate, the
-        default).
+    greater_is_better : bool
+        Whether a higher score is better (accuracy, AUC) or worse (error rate).
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``False`` for one release.
     tie_correction : bool, default=True
         Divide χ²_F by ``1 - sum(t³ - t) / (N k (k² - 1))`` over the groups of ``t``
         tied learners within blocks, as R's ``friedman.test`` and
@@ -649,10 +678,15 @@ def friedman_test(
     Two learners with the same winner on three blocks: exact p = 2/2³, and no
     Iman–Davenport F.
 
-    >>> res = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]])
+    >>> res = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]],
+    ...                     greater_is_better=False)
     >>> res.pvalue, res.null_distribution, res.iman_davenport_statistic
     (0.25, 'exact', nan)
     """
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where="friedman_test()"
+        )
     values, learners, blocks = _validate_scores(scores)
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(

@@ -23,6 +23,7 @@ from .._validation import (
 )
 from ._anova import _tukey_table
 from ._common import _validate_scores, monte_carlo_pvalue
+from ._posthoc import PairwiseComparisonResult
 
 # Elements (resamples x replicates x learners) drawn per batch: bounds memory.
 _BATCH_ELEMENTS = 2_000_000
@@ -229,8 +230,12 @@ class GlobalPermutationResult:
 
         Returns
         -------
-        pandas.DataFrame
-            One row per pair ``(i, j)``, ``i`` before ``j``: ``learner_i``,
+        PairwiseComparisonResult
+            A :class:`~sklearn_bench.stats.PosthocResult` (``statistic`` is the
+            mean difference; ``confidence_interval()`` gives Tukey's
+            simultaneous intervals, an error for the closed test). Before 0.2 it
+            returned its table, which :meth:`~PosthocResult.to_frame` gives: one
+            row per pair ``(i, j)``, ``i`` before ``j``: ``learner_i``,
             ``learner_j``, ``difference`` (mean of ``i`` minus mean of ``j``),
             ``low`` and ``high`` (Tukey's simultaneous interval; NaN for the
             closed test), ``pvalue`` (unadjusted: the pair's own permutation
@@ -243,7 +248,7 @@ class GlobalPermutationResult:
         >>> rng = np.random.default_rng(0)
         >>> perf = rng.normal(0.2, 0.02, (50, 3)) + [0.0, 0.0, 0.03]
         >>> res = global_permutation_test(perf, n_resamples=999, random_state=0)
-        >>> res.pairwise()[["learner_i", "learner_j", "pvalue_adjusted"]]
+        >>> res.pairwise().to_frame()[["learner_i", "learner_j", "pvalue_adjusted"]]
            learner_i  learner_j  pvalue_adjusted
         0          0          1            0.136
         1          0          2            0.001
@@ -314,7 +319,24 @@ class GlobalPermutationResult:
                 pvalue_adjusted=table["pvalue_adjusted"],
                 method="tukey (blocks)",
             )
-        return pd.DataFrame(frame)
+        closed = method == "closed"
+        return PairwiseComparisonResult(
+            learners=tuple(learners),
+            method=frame["method"],
+            alpha=None if closed else 1 - confidence_level,
+            null_hypothesis=(
+                "H0 (each pair): the two learners' performance distributions are "
+                "equal (labels exchangeable within each replicate)"
+            ),
+            _frame=pd.DataFrame(frame),
+            _statistic="difference",
+            _no_interval=(
+                "The closed permutation test gives adjusted p-values, no interval; "
+                "pairwise(method='tukey') gives simultaneous intervals."
+                if closed
+                else ""
+            ),
+        )
 
     def to_dict(self):
         """The scalar fields and the learners' means as a plain dict."""

@@ -27,6 +27,12 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
+from .._validation import (
+    UNSET,
+    deprecated_attribute,
+    renamed_parameters,
+    resolve_direction,
+)
 from .._validation import check_bool as _check_bool
 from .._validation import check_choice as _check_choice
 from .._validation import check_confidence_level as _check_level
@@ -323,8 +329,9 @@ class RankConfidenceSetsResult:
         learners that may be the best; Mogstad et al. 2024, Sec. 3.3, ``csranks``'s
         ``cstaubest`` with ``tau = 1``). Of the marginal sets when
         ``simultaneous=False`` (then it is not a confidence set for the best).
-    n_bootstrap : int
-        Bootstrap draws used (finite ones).
+    n_resamples : int
+        Bootstrap draws used (finite ones). Formerly ``n_bootstrap``
+        (deprecated).
     null_hypothesis : str
     """
 
@@ -335,8 +342,10 @@ class RankConfidenceSetsResult:
     confidence_level: float
     simultaneous: bool
     may_be_best: np.ndarray
-    n_bootstrap: int
+    n_resamples: int
     null_hypothesis: str = field(repr=False)
+
+    n_bootstrap = deprecated_attribute("n_bootstrap", "n_resamples")
 
     def to_frame(self):
         """One row per learner: ``rank``, ``low``, ``high``, ``may_be_best``."""
@@ -351,11 +360,12 @@ class RankConfidenceSetsResult:
         )
 
 
+@renamed_parameters(higher_is_better="greater_is_better")
 def rank_confidence_sets(
     estimate,
     bootstrap_draws,
     *,
-    higher_is_better=True,
+    greater_is_better=UNSET,
     confidence_level=0.95,
     simultaneous=True,
     learners=None,
@@ -386,8 +396,11 @@ def rank_confidence_sets(
         The statistic on each bootstrap resample (rows with a non-finite value
         are dropped). ``B`` of a few hundred at least: the sets use the
         ``confidence_level`` quantile of a maximum over pairs.
-    higher_is_better : bool, default=True
+    greater_is_better : bool
         Direction of the statistic (``False`` for errors and mean ranks).
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``True`` for one release. Formerly ``higher_is_better``
+        (deprecated).
     confidence_level : float, default=0.95
     simultaneous : bool, default=True
     learners : sequence of str, default=None
@@ -411,7 +424,8 @@ def rank_confidence_sets(
     >>> from sklearn_bench.stats import rank_confidence_sets
     >>> rng = np.random.default_rng(0)
     >>> draws = rng.normal([3.0, 2.9, 1.0, 0.0], 0.1, size=(1000, 4))
-    >>> res = rank_confidence_sets([3.0, 2.9, 1.0, 0.0], draws)
+    >>> res = rank_confidence_sets([3.0, 2.9, 1.0, 0.0], draws,
+    ...                            greater_is_better=True)
     >>> res.low.tolist(), res.high.tolist(), res.may_be_best.tolist()
     ([1, 1, 3, 4], [2, 2, 3, 4], [True, True, False, False])
     """
@@ -420,7 +434,11 @@ def rank_confidence_sets(
     if p < 2:
         raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
     draws = _validate_draws(bootstrap_draws, p)
-    higher_is_better = _check_bool(higher_is_better, "higher_is_better")
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=True, where="rank_confidence_sets()"
+        )
+    higher_is_better = _check_bool(greater_is_better, "greater_is_better")
     level = _check_level(confidence_level)
     simultaneous = _check_bool(simultaneous, "simultaneous")
     learners = _check_learner_names(learners, p)
@@ -445,7 +463,7 @@ def rank_confidence_sets(
         confidence_level=level,
         simultaneous=simultaneous,
         may_be_best=best,
-        n_bootstrap=int(finite.sum()),
+        n_resamples=int(finite.sum()),
         null_hypothesis=(
             f"{words} {level:g} confidence sets for the ranks (Mogstad et al. 2024; "
             "step-down over the pairwise hypotheses θ_j <= θ_k)"
@@ -534,12 +552,13 @@ class RankStabilityResult:
         return self.table.copy()
 
 
+@renamed_parameters(higher_is_better="greater_is_better")
 def rank_stability(
     estimate,
     bootstrap_draws,
     *,
     n_datasets,
-    higher_is_better=True,
+    greater_is_better=UNSET,
     target_width=1.0,
     confidence_level=0.95,
     grid=None,
@@ -575,7 +594,11 @@ def rank_stability(
     bootstrap_draws : array-like of shape (B, p)
     n_datasets : int
         ``N``, the number of data sets behind ``estimate``.
-    higher_is_better : bool, default=True
+    greater_is_better : bool
+        Direction of the statistic (``False`` for errors and mean ranks).
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``True`` for one release. Formerly ``higher_is_better``
+        (deprecated).
     target_width : float, default=1.0
         Target mean width (``high − low``) of the simultaneous rank sets.
     confidence_level : float, default=0.95
@@ -601,7 +624,7 @@ def rank_stability(
     >>> rng = np.random.default_rng(0)
     >>> draws = rng.normal([1.0, 0.9, 0.5], 0.1, size=(1000, 3))
     >>> res = rank_stability([1.0, 0.9, 0.5], draws, n_datasets=20,
-    ...                      learners=["A", "B", "C"])
+    ...                      greater_is_better=True, learners=["A", "B", "C"])
     >>> res.top, res.n_needed, res.n_needed_top
     ('A', 14, 160)
     """
@@ -611,7 +634,11 @@ def rank_stability(
         raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
     draws = _validate_draws(bootstrap_draws, p)
     n = _check_positive_int(n_datasets, "n_datasets", minimum=2)
-    higher_is_better = _check_bool(higher_is_better, "higher_is_better")
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=True, where="rank_stability()"
+        )
+    higher_is_better = _check_bool(greater_is_better, "greater_is_better")
     target = real_number(target_width, "target_width")
     if not (np.isfinite(target) and target >= 0):
         raise ValueError(f"`target_width` must be >= 0; got {target!r}.")
@@ -688,7 +715,7 @@ def rank_stability(
 
 # --------------------------------------------------------------- public helpers
 def bradley_terry_ratings(
-    scores, *, greater_is_better=False, reference=None, reference_rating=1000.0
+    scores, *, greater_is_better=UNSET, reference=None, reference_rating=1000.0
 ) -> pd.Series:
     """Bradley–Terry ratings on the Elo scale from a data sets × learners table.
 
@@ -705,7 +732,10 @@ def bradley_terry_ratings(
     ----------
     scores : DataFrame or array-like of shape (n_datasets, n_learners)
         NaN where a learner has no value on a data set.
-    greater_is_better : bool, default=False
+    greater_is_better : bool
+        Whether larger scores are better (``False`` for an error rate).
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``False`` for one release.
     reference : str, default=None
         A learner (column) to calibrate on.
     reference_rating : float, default=1000.0
@@ -721,10 +751,14 @@ def bradley_terry_ratings(
     >>> from sklearn_bench.stats import bradley_terry_ratings
     >>> errors = pd.DataFrame({"A": [.1, .2, .3, .1], "B": [.2, .1, .4, .2],
     ...                        "C": [.3, .3, .5, .1]})
-    >>> bradley_terry_ratings(errors).round(1).tolist()
+    >>> bradley_terry_ratings(errors, greater_is_better=False).round(1).tolist()
     [1179.4, 1000.0, 820.6]
     """
     values, learners, _ = _table(scores)
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where="bradley_terry_ratings()"
+        )
     greater_is_better = _check_bool(greater_is_better, "greater_is_better")
     offset_to = _check_reference(reference, reference_rating, learners)
     wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
@@ -752,7 +786,7 @@ def _check_reference(reference, reference_rating, learners):
     return names.index(reference), rating
 
 
-def win_rate_matrix(scores, *, greater_is_better=False) -> pd.DataFrame:
+def win_rate_matrix(scores, *, greater_is_better=UNSET) -> pd.DataFrame:
     """How often the row learner beats the column learner over data sets.
 
     Ties count half; each pair over the data sets on which both have a value
@@ -762,7 +796,10 @@ def win_rate_matrix(scores, *, greater_is_better=False) -> pd.DataFrame:
     Parameters
     ----------
     scores : DataFrame or array-like of shape (n_datasets, n_learners)
-    greater_is_better : bool, default=False
+    greater_is_better : bool
+        Whether larger scores are better (``False`` for an error rate).
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``False`` for one release.
 
     Returns
     -------
@@ -775,7 +812,7 @@ def win_rate_matrix(scores, *, greater_is_better=False) -> pd.DataFrame:
     >>> from sklearn_bench.stats import win_rate_matrix
     >>> errors = pd.DataFrame({"A": [.1, .2, .3, .1], "B": [.2, .1, .4, .2],
     ...                        "C": [.3, .3, .5, .1]})
-    >>> win_rate_matrix(errors)
+    >>> win_rate_matrix(errors, greater_is_better=False)
     opponent      A     B      C
     learner
     A           NaN  0.75  0.875
@@ -783,6 +820,10 @@ def win_rate_matrix(scores, *, greater_is_better=False) -> pd.DataFrame:
     C         0.125  0.25    NaN
     """
     values, learners, _ = _table(scores)
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where="win_rate_matrix()"
+        )
     greater_is_better = _check_bool(greater_is_better, "greater_is_better")
     wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -809,7 +850,9 @@ class LeaderboardResult:
         The statistic the ranks and rank sets are of: ``"score"`` (mean score),
         ``"mean_rank"`` or ``"rating"``.
     confidence_level : float
-    n_bootstrap : int
+    n_resamples : int
+        Bootstrap resamples of the data sets. Formerly ``n_bootstrap``
+        (deprecated).
     n_datasets : int
         Data sets on which at least two learners have a value (the units of the
         bootstrap, of the ratings and of the win rates).
@@ -826,7 +869,7 @@ class LeaderboardResult:
     win_rate_matrix: pd.DataFrame
     rank_by: str
     confidence_level: float
-    n_bootstrap: int
+    n_resamples: int
     n_datasets: int
     n_complete_datasets: int
     notes: tuple
@@ -835,6 +878,8 @@ class LeaderboardResult:
     _draws: np.ndarray = field(repr=False, default=None)
     _n_units: int = field(repr=False, default=0)
     _names: tuple = field(repr=False, default=())
+
+    n_bootstrap = deprecated_attribute("n_bootstrap", "n_resamples")
 
     def to_frame(self):
         """The leaderboard table."""
@@ -859,7 +904,7 @@ class LeaderboardResult:
             self._estimate,
             self._draws,
             n_datasets=self._n_units,
-            higher_is_better=True,
+            greater_is_better=True,
             target_width=target_width,
             confidence_level=self.confidence_level,
             grid=grid,
@@ -877,14 +922,15 @@ def _percentile(draws, level):
         return np.nanquantile(draws, [lo, hi], axis=0)
 
 
+@renamed_parameters(n_bootstrap="n_resamples")
 def leaderboard_table(
     scores,
     *,
-    greater_is_better=False,
+    greater_is_better=UNSET,
     reference=None,
     reference_rating=1000.0,
     rank_by="score",
-    n_bootstrap=1000,
+    n_resamples=1000,
     confidence_level=0.95,
     random_state=None,
 ) -> LeaderboardResult:
@@ -895,15 +941,19 @@ def leaderboard_table(
     scores : DataFrame or array-like of shape (n_datasets, n_learners)
         One value per data set and learner (e.g. the mean error over the
         replicates); NaN where a learner has no value.
-    greater_is_better : bool, default=False
+    greater_is_better : bool
+        Whether larger scores are better (``False`` for an error rate).
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``False`` for one release.
     reference : str, default=None
         Learner whose rating is set to ``reference_rating``; ``None``: the
         ratings average ``reference_rating``.
     reference_rating : float, default=1000.0
     rank_by : {"score", "mean_rank", "rating"}, default="score"
         Statistic of the ranks and of their confidence sets.
-    n_bootstrap : int, default=1000
+    n_resamples : int, default=1000
         Resamples of the data sets (with replacement), shared by every interval.
+        Formerly ``n_bootstrap`` (deprecated).
     confidence_level : float, default=0.95
     random_state : int, numpy Generator or RandomState, default=None
 
@@ -959,7 +1009,8 @@ def leaderboard_table(
     >>> rng = np.random.default_rng(0)
     >>> errors = pd.DataFrame(rng.uniform(0.1, 0.3, (30, 4)) + [0, .02, .05, .1],
     ...                       columns=["A", "B", "C", "D"])
-    >>> res = leaderboard_table(errors, n_bootstrap=200, random_state=0)
+    >>> res = leaderboard_table(errors, greater_is_better=False, n_resamples=200,
+    ...                         random_state=0)
     >>> res.table[["rating", "win_rate", "rank_low", "rank_high"]].round(1)
              rating  win_rate  rank_low  rank_high
     learner
@@ -969,10 +1020,14 @@ def leaderboard_table(
     D         841.9       0.2         3          4
     """
     values, learners, datasets = _table(scores)
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where="leaderboard_table()"
+        )
     greater_is_better = _check_bool(greater_is_better, "greater_is_better")
     ref = _check_reference(reference, reference_rating, learners)
     rank_by = _check_choice(rank_by, _RANK_BY, "rank_by")
-    n_boot = _check_positive_int(n_bootstrap, "n_bootstrap", minimum=2)
+    n_boot = _check_positive_int(n_resamples, "n_resamples", minimum=2)
     level = _check_level(confidence_level)
     rng = _as_generator(random_state)
     n, p = values.shape
@@ -1135,7 +1190,7 @@ def leaderboard_table(
         win_rate_matrix=matrix,
         rank_by=rank_by,
         confidence_level=level,
-        n_bootstrap=n_boot,
+        n_resamples=n_boot,
         n_datasets=n,
         n_complete_datasets=n_complete,
         notes=tuple(notes),

@@ -5,7 +5,7 @@ from math import comb
 
 import numpy as np
 
-from .._validation import check_alpha
+from .._validation import check_alpha, keyword_only
 from ._common import real_array
 
 ADJUST_METHODS = (
@@ -38,7 +38,8 @@ def _validate_pvalues(pvalues, method):
     return p, method.lower()
 
 
-def adjust_pvalues(pvalues, method="holm", *, alpha=0.05):
+@keyword_only("method")
+def adjust_pvalues(pvalues, *, method="holm", alpha=0.05):
     """Adjust p-values for multiple comparisons, as R's ``p.adjust`` or scmamp.
 
     Parameters

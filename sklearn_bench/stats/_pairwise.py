@@ -19,11 +19,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._validation import UNSET, keyword_only, resolve_direction
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
 from ._common import _deprecated_plot, _pair_matrix, _validate_scores
 from ._multitest import _validate_pvalues, adjust_pvalues
 from ._paired import paired_test
+from ._posthoc import PosthocResult, _same_level
 from ._rank_posthoc import RANK_METHODS, SINGLE_STEP, rank_posthoc
 
 _ADJUST = ("holm", "shaffer", "bergmann_hommel", "bonferroni", "none")
@@ -97,7 +99,8 @@ def _exhaustive_sets(k):
     return sets
 
 
-def adjust_pairwise_pvalues(pvalues, method="shaffer"):
+@keyword_only("method")
+def adjust_pairwise_pvalues(pvalues, *, method="shaffer"):
     """Adjust the p-values of all pairwise comparisons of k learners.
 
     Parameters
@@ -144,11 +147,11 @@ default="shaffer"
     --------
     >>> from sklearn_bench.stats import adjust_pairwise_pvalues
     >>> p = [0.01, 0.02, 0.03, 0.04, 0.05, 0.20]   # k = 4 learners
-    >>> adjust_pairwise_pvalues(p, "holm").round(3)
+    >>> adjust_pairwise_pvalues(p, method="holm").round(3)
     array([0.06, 0.1 , 0.12, 0.12, 0.12, 0.2 ])
-    >>> adjust_pairwise_pvalues(p, "shaffer").round(3)
+    >>> adjust_pairwise_pvalues(p, method="shaffer").round(3)
     array([0.06, 0.06, 0.09, 0.12, 0.12, 0.2 ])
-    >>> adjust_pairwise_pvalues(p, "bergmann_hommel").round(3)
+    >>> adjust_pairwise_pvalues(p, method="bergmann_hommel").round(3)
     array([0.06, 0.06, 0.06, 0.12, 0.12, 0.2 ])
     """
     p, _ = _validate_pvalues(pvalues, "holm")
@@ -179,7 +182,7 @@ default="shaffer"
 
 # ------------------------------------------------------------------------ result
 @dataclass(frozen=True)
-class PairwiseTestResult:
+class PairwiseTestResult(PosthocResult):
     """Result of :func:`pairwise_tests`.
 
     Attributes
@@ -210,7 +213,7 @@ class PairwiseTestResult:
     >>> rng = np.random.default_rng(0)
     >>> errors = pd.DataFrame(rng.normal(0.2, 0.05, (20, 3)) + [0, 0.05, 0.05],
     ...                       columns=["A", "B", "C"])
-    >>> res = pairwise_tests(errors, adjust="shaffer")
+    >>> res = pairwise_tests(errors, adjust="shaffer", greater_is_better=False)
     >>> res.significant.astype(int)
     learner  A  B  C
     learner
@@ -259,6 +262,19 @@ class PairwiseTestResult:
         """Symmetric matrix of the adjusted p-values (diagonal 1)."""
         return self._matrix("pvalue_adjusted", 1.0)
 
+    def _intervals(self, confidence_level):
+        frame = self._frame
+        if "ci_low" not in frame or frame["ci_low"].isna().all():
+            raise ValueError(
+                f"The {self.method} post-hoc has no confidence interval (it tests "
+                "ranks within blocks); the paired methods ('wilcoxon', 't', "
+                "'sign') of pairwise_tests give one."
+            )
+        level = frame["ci_level"].to_numpy(dtype=float)
+        _same_level(self, confidence_level, "call pairwise_tests(alpha=...) again")
+        achieved = float(level[0]) if np.all(level == level[0]) else level
+        return frame["ci_low"].to_numpy(), frame["ci_high"].to_numpy(), achieved
+
     def plot(self, ax=None):
         """Draw the CD-style diagram of this result
         (:func:`sklearn_bench.plotting.plot_pairwise_significance`)."""
@@ -275,7 +291,7 @@ def pairwise_tests(
     adjust=None,
     alpha=0.05,
     zero_method="demsar",
-    greater_is_better=False,
+    greater_is_better=UNSET,
     missing="raise",
 ):
     """Paired tests of every pair of learners across blocks, with FWER control.
@@ -335,8 +351,10 @@ def pairwise_tests(
         and ``1 − alpha`` is the level of each pair's (unadjusted) interval.
     zero_method : {"demsar", "wilcox", "pratt", "zsplit"}, default="demsar"
         Wilcoxon only; see :func:`paired_test`.
-    greater_is_better : bool, default=False
+    greater_is_better : bool
         Direction of the scores, for :attr:`PairwiseTestResult.average_ranks`.
+        Required: leaving it out warns (``FutureWarning``) and uses the old
+        default ``False`` for one release.
     missing : {"raise", "pairwise"}, default="raise"
         ``"raise"``: a NaN cell is an error naming the learner and block.
         ``"pairwise"``: each pair is tested on the blocks where both learners
@@ -412,6 +430,10 @@ def pairwise_tests(
             "durbin_test or skillings_mack_test)."
         )
     alpha = _check_alpha(alpha)
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where="pairwise_tests()"
+        )
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
             f"`greater_is_better` must be a bool; got {greater_is_better!r}."
@@ -419,7 +441,7 @@ def pairwise_tests(
     values, learners, blocks = _validate_scores(scores, allow_nan=missing == "pairwise")
     n_blocks, k = values.shape
     if adjust == "bergmann_hommel" and k > BERGMANN_HOMMEL_MAX_LEARNERS:
-        adjust_pairwise_pvalues(np.ones(k * (k - 1) // 2), adjust)  # raises
+        adjust_pairwise_pvalues(np.ones(k * (k - 1) // 2), method=adjust)  # raises
     if method in RANK_METHODS:
         return _rank_pairwise(
             values, learners, method, adjust, alpha, greater_is_better
@@ -458,7 +480,7 @@ def pairwise_tests(
             }
         )
     frame = pd.DataFrame(rows)
-    adjusted = adjust_pairwise_pvalues(frame["pvalue"].to_numpy(), adjust)
+    adjusted = adjust_pairwise_pvalues(frame["pvalue"].to_numpy(), method=adjust)
     frame.insert(frame.columns.get_loc("pvalue") + 1, "pvalue_adjusted", adjusted)
     frame.insert(
         frame.columns.get_loc("pvalue_adjusted") + 1, "reject", adjusted <= alpha
@@ -511,7 +533,7 @@ def _rank_pairwise(values, learners, method, adjust, alpha, greater_is_better):
     if adjust == "single_step":
         adjusted = res["pvalue_simultaneous"]
     else:
-        adjusted = adjust_pairwise_pvalues(res["pvalue"], adjust)
+        adjusted = adjust_pairwise_pvalues(res["pvalue"], method=adjust)
     nan = np.full(len(i), np.nan)
     frame = pd.DataFrame(
         {

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._validation import UNSET, resolve_direction
 from .._validation import check_random_state as _as_generator
 from ._common import _validate_scores, monte_carlo_pvalue
 
@@ -99,7 +100,7 @@ def _adjusted_sums(ranks, observed, weights, centres):
 
 
 def skillings_mack_test(
-    scores, *, greater_is_better=False, n_resamples=None, random_state=None
+    scores, *, greater_is_better=UNSET, n_resamples=None, random_state=None
 ):
     """Skillings–Mack test of k learners over blocks with missing learners.
 
@@ -119,9 +120,11 @@ def skillings_mack_test(
     scores : DataFrame or array-like of shape (n_blocks, n_learners)
         One row per block (data set), one column per learner; NaN marks a
         missing cell (a learner that failed on the data set).
-    greater_is_better : bool, default=False
+    greater_is_better : bool
         Direction of the scores (rank 1 = best); it only flips the sign of
-        ``adjusted_rank_sums`` (``SM`` does not depend on it).
+        ``adjusted_rank_sums`` (``SM`` does not depend on it). Required: leaving
+        it out warns (``FutureWarning``) and uses the old default ``False`` for
+        one release.
     n_resamples : int, default=None
         ``None``: the χ² p-value. A positive integer: a Monte Carlo p-value
         from that many random permutations of the ranks within each block
@@ -157,11 +160,15 @@ def skillings_mack_test(
     >>> y = [[3.2, 4.1, 3.8, 4.2], [3.1, 3.9, 3.4, 4.0], [4.3, 3.5, 4.6, 4.8],
     ...      [3.5, 3.6, 3.9, 4.0], [3.6, 4.2, 3.7, 3.9], [4.5, 4.7, 3.7, nan],
     ...      [nan, 4.2, 3.4, nan], [4.3, 4.6, 4.4, 4.9], [3.5, nan, 3.7, 3.9]]
-    >>> res = skillings_mack_test(y)
+    >>> res = skillings_mack_test(y, greater_is_better=False)
     >>> round(res.statistic, 3), res.df, round(res.pvalue, 5)
     (15.493, 3, 0.00144)
     """
     values, learners, blocks = _validate_scores(scores, allow_nan=True)
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where="skillings_mack_test()"
+        )
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
             f"`greater_is_better` must be a bool; got {greater_is_better!r}."

@@ -47,7 +47,7 @@ def test_density_regions_have_the_stated_areas(greater_is_better):
     res = bayesian_correlated_t(
         x,
         y,
-        rope=0.005,
+        delta=0.005,
         rho=0.1,
         labels=("A", "B"),
         greater_is_better=greater_is_better,
@@ -81,7 +81,7 @@ def test_density_of_a_point_mass_is_a_line():
     x = np.array([0.2, 0.3, 0.25])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        res = bayesian_correlated_t(x, x, rope=0.01, rho=0.2)
+        res = bayesian_correlated_t(x, x, delta=0.01, rho=0.2, greater_is_better=True)
     ax = plot_posterior_density(res)
     (line,) = _by_gid(ax.lines, "posterior")
     assert np.all(np.asarray(line.get_xdata()) == 0)
@@ -97,7 +97,7 @@ def test_simplex_points_fall_in_their_regions(greater_is_better):
     res = bayesian_signed_rank(
         x,
         y,
-        rope=0.01,
+        delta=0.01,
         random_state=0,
         labels=("A", "B"),
         greater_is_better=greater_is_better,
@@ -124,8 +124,8 @@ def test_dispatch_and_wrong_inputs():
     simplex for the sign test; a density of a sampled result, a simplex of a
     t result and a non-result raise ValueError."""
     x, y = _pair(3)
-    t = bayesian_correlated_t(x, y, rope=0.01, rho=0.1)
-    s = bayesian_sign_test(x, y, rope=0.01, random_state=0)
+    t = bayesian_correlated_t(x, y, delta=0.01, rho=0.1, greater_is_better=True)
+    s = bayesian_sign_test(x, y, delta=0.01, random_state=0, greater_is_better=True)
     assert _by_gid(plot_bayesian_posterior(t).lines, "posterior")
     assert _by_gid(plot_bayesian_posterior(s).collections, "samples-rope")
     with pytest.raises(ValueError, match="plot_posterior_simplex"):
@@ -147,7 +147,9 @@ def test_simplex_of_a_hierarchical_result_is_titled_as_the_model():
     is about the next data set."""
     from dataclasses import replace
 
-    base = bayesian_signed_rank(*_pair(), rope=0.01, random_state=0)
+    base = bayesian_signed_rank(
+        *_pair(), delta=0.01, random_state=0, greater_is_better=True
+    )
     res = replace(base, method="hierarchical")
     ax = plot_posterior_simplex(res)
     assert "hierarchical model (next data set)" in ax.get_title()
@@ -176,4 +178,6 @@ def test_rank_posterior_rows_follow_expected_rank():
     )
     assert ax.get_title() == "t"
     with pytest.raises(ValueError, match="`result`"):
-        plot_rank_posterior(bayesian_sign_test(*_pair(), rope=0.01))
+        plot_rank_posterior(
+            bayesian_sign_test(*_pair(), delta=0.01, greater_is_better=True)
+        )

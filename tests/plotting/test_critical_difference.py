@@ -62,7 +62,7 @@ def _members(bar, ranks):
 
 def _check_diagram(res, ax, alpha=0.05):
     ranks = res.average_ranks.to_numpy()
-    cd = res.critical_difference(alpha)
+    cd = res.critical_difference(alpha=alpha)
     bars = _bars(ax)
     groups = [_members(bar, ranks) for bar in bars]
     # One bar per maximal group, no duplicates, and every learner whose line a bar
@@ -120,7 +120,7 @@ def test_demsar_table6_diagram(reference_table):
 def test_riddle_table_diagram(reference_table):
     """H: the seed 002 table draws C4.5 apart and one bar for the three ensembles."""
     errors = reference_table("riddle_c45_variants_error.csv")
-    res = friedman_test(errors)
+    res = friedman_test(errors, greater_is_better=False)
     ax = plot_critical_difference(res)
     _check_diagram(res, ax)
     assert len(_bars(ax)) == 1
@@ -141,7 +141,7 @@ def test_diagram_random(k, n, seed, long_names):
         for i in range(k)
     ]
     scores = rng.random((n, k)) + rng.random() * np.linspace(0, 1, k)
-    res = friedman_test(pd.DataFrame(scores, columns=names))
+    res = friedman_test(pd.DataFrame(scores, columns=names), greater_is_better=False)
     ax = plot_critical_difference(res)
     _check_diagram(res, ax)
     plt.close(ax.figure)
@@ -150,7 +150,7 @@ def test_diagram_random(k, n, seed, long_names):
 def test_tied_average_ranks_visible():
     """H: learners with equal average ranks form a group whose bar has a length."""
     scores = np.array([[1.0, 1.0, 3.0], [1.0, 1.0, 3.0], [1.0, 1.0, 3.0]])
-    res = friedman_test(scores)
+    res = friedman_test(scores, greater_is_better=False)
     ax = plot_critical_difference(res, alpha=0.05)
     _check_diagram(res, ax)
     (bar,) = [b for b in _bars(ax) if _members(b, res.average_ranks.to_numpy())]
@@ -161,7 +161,9 @@ def test_tied_average_ranks_visible():
 def test_given_axes_is_used_and_returned():
     """H: plot draws on the given Axes and returns it, without a new figure."""
     fig, ax = plt.subplots(figsize=(8, 3))
-    res = friedman_test(np.random.default_rng(0).random((10, 4)))
+    res = friedman_test(
+        np.random.default_rng(0).random((10, 4)), greater_is_better=False
+    )
     assert plot_critical_difference(res, ax=ax) is ax
     assert plt.get_fignums() == [fig.number]
     assert len([t for t in ax.texts if t.get_gid() == "cd-name"]) == 4
@@ -169,7 +171,9 @@ def test_given_axes_is_used_and_returned():
 
 def test_only_nemenyi():
     """H: methods without all-pairs groups are refused with a ValueError."""
-    res = friedman_test(np.random.default_rng(0).random((10, 4)))
+    res = friedman_test(
+        np.random.default_rng(0).random((10, 4)), greater_is_better=False
+    )
     with pytest.raises(ValueError, match="`method`"):
         plot_critical_difference(res, method="bonferroni-dunn")
 

@@ -75,7 +75,9 @@ def test_from_result_labels_the_test_and_correction():
     errors = pd.DataFrame(
         rng.normal(0.2, 0.05, (20, 4)) + [0, 0.01, 0.06, 0.07], columns=list("ABCD")
     )
-    res = pairwise_tests(errors, adjust="bergmann_hommel", alpha=0.1)
+    res = pairwise_tests(
+        errors, adjust="bergmann_hommel", alpha=0.1, greater_is_better=False
+    )
     ax = plot_pairwise_significance(res)
     label = [t.get_text() for t in ax.texts if t.get_gid() == "cd-label"]
     assert label == ["bars: no significant difference (Wilcoxon, Bergmann–Hommel, "

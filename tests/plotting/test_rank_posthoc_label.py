@@ -19,7 +19,9 @@ def test_diagram_label_names_the_rank_posthoc(method, word):
     from sklearn_bench.plotting import plot_pairwise_significance
 
     scores = np.random.default_rng(0).normal(size=(10, 4))
-    ax = plot_pairwise_significance(pairwise_tests(scores, method=method))
+    ax = plot_pairwise_significance(
+        pairwise_tests(scores, method=method, greater_is_better=False)
+    )
     text = " ".join(t.get_text() for t in ax.texts) + ax.get_title()
     text += (
         " ".join(t.get_text() for t in ax.get_legend().get_texts())

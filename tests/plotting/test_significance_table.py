@@ -40,7 +40,7 @@ def test_significance_table_matches_scikit_posthocs(seed):
     p-values (no p-value equals a level exactly here)."""
     import scikit_posthocs as sp
 
-    res = pairwise_tests(_errors(seed), adjust="holm")
+    res = pairwise_tests(_errors(seed), adjust="holm", greater_is_better=False)
     pv = res.pvalues_adjusted
     assert not np.isin(pv.to_numpy(), (0.001, 0.01, 0.05)).any()
     ours = significance_table(res)
@@ -52,7 +52,7 @@ def test_significance_table_matches_scikit_posthocs(seed):
 def test_significance_table_takes_any_post_hoc_and_matrices():
     """H: a TukeyHSDResult, a DataFrame and an array give the same stars; a p-value
     equal to a level is significant at it (p <= α, unlike scikit-posthocs)."""
-    res = tukey_hsd(_errors(3))
+    res = tukey_hsd(_errors(3), greater_is_better=False)
     a = significance_table(res)
     b = significance_table(res.pvalues_adjusted)
     c = significance_table(res.pvalues_adjusted.to_numpy())
@@ -76,7 +76,7 @@ def test_significance_table_refuses_bad_matrices():
 def test_heat_map_cells_follow_the_classes():
     """H: the heat map prints one p-value per off-diagonal cell and its image holds
     the significance class of each cell."""
-    res = pairwise_tests(_errors(0), adjust="holm")
+    res = pairwise_tests(_errors(0), adjust="holm", greater_is_better=False)
     ax = plot_significance_table(res)
     k = len(res.learners)
     cells = [t for t in ax.texts if t.get_gid() == "sign-cell"]
@@ -90,7 +90,7 @@ def test_heat_map_cells_follow_the_classes():
 def test_tukey_diagram_bars_follow_the_hsd():
     """H: the Tukey diagram's axis is the mean performance, its CD bar is the HSD
     long, and each bar joins learners no two of which Tukey separates."""
-    res = tukey_hsd(_errors(4, k=6))
+    res = tukey_hsd(_errors(4, k=6), greater_is_better=False)
     ax = plot_critical_difference(res)
     cd = [line for line in ax.lines if line.get_gid() == "cd-bar"][0]
     assert np.ptp(cd.get_xdata()) == pytest.approx(res.hsd)
@@ -112,9 +112,15 @@ def test_colours_mark_groups_of_learners():
     errors = _errors(5, k=4)
     colors = {"L0": "tab:green", "L1": "tab:green"}
     for ax in (
-        plot_critical_difference(friedman_test(errors), colors=colors),
-        plot_pairwise_significance(pairwise_tests(errors), colors=colors),
-        plot_critical_difference(tukey_hsd(errors), colors=colors),
+        plot_critical_difference(
+            friedman_test(errors, greater_is_better=False), colors=colors
+        ),
+        plot_pairwise_significance(
+            pairwise_tests(errors, greater_is_better=False), colors=colors
+        ),
+        plot_critical_difference(
+            tukey_hsd(errors, greater_is_better=False), colors=colors
+        ),
     ):
         names = {
             t.get_text(): t.get_color() for t in ax.texts if t.get_gid() == "cd-name"
@@ -126,6 +132,10 @@ def test_colours_mark_groups_of_learners():
         greens = [line for line in lines if line.get_color() == "tab:green"]
         assert len(greens) == 2
     with pytest.raises(ValueError, match="not in the result"):
-        plot_critical_difference(friedman_test(errors), colors={"X": "red"})
+        plot_critical_difference(
+            friedman_test(errors, greater_is_better=False), colors={"X": "red"}
+        )
     with pytest.raises(ValueError, match="colour"):
-        plot_critical_difference(friedman_test(errors), colors={"L0": "notacolour"})
+        plot_critical_difference(
+            friedman_test(errors, greater_is_better=False), colors={"L0": "notacolour"}
+        )

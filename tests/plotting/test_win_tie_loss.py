@@ -55,7 +55,7 @@ def test_counts_equal_a_brute_force_loop(values, greater_is_better, tol):
     skipped), and losses are the transposed wins."""
     table = pd.DataFrame(values, columns=[f"m{i}" for i in range(values.shape[1])])
     wins, ties, losses = win_tie_loss_counts(
-        table, greater_is_better=greater_is_better, tolerance=tol
+        table, greater_is_better=greater_is_better, delta=tol
     )
     exp_wins, exp_ties = _brute_force(values, greater_is_better, tol)
     np.testing.assert_array_equal(wins.to_numpy(), exp_wins)
@@ -95,7 +95,7 @@ def test_texts_fit_their_cells_and_labels_do_not_overlap(k):
     rng = np.random.default_rng(k)
     names = [f"learner_{i}" if i % 2 else f"a_long_pipeline_name_{i}" for i in range(k)]
     table = pd.DataFrame(rng.integers(0, 30, (30, k)) / 30, columns=names)
-    ax = plot_win_tie_loss(table)
+    ax = plot_win_tie_loss(table, greater_is_better=False)
     fig = ax.figure
     fig.canvas.draw()
     r = fig.canvas.get_renderer()
@@ -116,11 +116,13 @@ def test_texts_fit_their_cells_and_labels_do_not_overlap(k):
 
 
 def test_bad_inputs():
-    """H: one learner or a negative tolerance raise a ValueError."""
+    """H: one learner or a negative delta raise a ValueError."""
     with pytest.raises(ValueError, match="two learners"):
-        win_tie_loss_counts(pd.DataFrame({"A": [0.1]}))
-    with pytest.raises(ValueError, match="`tolerance`"):
-        win_tie_loss_counts(pd.DataFrame({"A": [0.1], "B": [0.2]}), tolerance=-1)
+        win_tie_loss_counts(pd.DataFrame({"A": [0.1]}), greater_is_better=False)
+    with pytest.raises(ValueError, match="`delta`"):
+        win_tie_loss_counts(
+            pd.DataFrame({"A": [0.1], "B": [0.2]}), delta=-1, greater_is_better=False
+        )
 
 
 def test_counts_agree_with_benchmark_result_win_tie_loss():
@@ -137,7 +139,9 @@ def test_counts_agree_with_benchmark_result_win_tie_loss():
     result = BenchmarkResult.from_frame(
         df, dataset="d", learner="m", value="e", greater_is_better=False
     )
-    wins, ties, losses = win_tie_loss_counts(result.aggregate())
+    wins, ties, losses = win_tie_loss_counts(
+        result.aggregate(), greater_is_better=False
+    )
     counts = result.win_tie_loss()
     for outcome, mine in (("win", wins), ("tie", ties), ("loss", losses)):
         theirs = counts.xs(outcome, axis=1, level=1)

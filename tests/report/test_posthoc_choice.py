@@ -33,7 +33,7 @@ def test_default_is_nemenyi_as_before():
     result = _result()
     analysis = analyse_result(result)
     assert analysis.posthoc_method == "nemenyi"
-    expected = result.friedman_test().posthoc("nemenyi")
+    expected = result.friedman_test().posthoc(method="nemenyi").to_frame()
     pd.testing.assert_frame_equal(analysis.posthoc, expected)
 
 

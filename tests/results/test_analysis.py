@@ -348,9 +348,15 @@ def test_friedman_riddle_table_delegates(riddle):
 def test_friedman_and_global_test_on_a_run(run):
     """H: on a run, .friedman (data sets or replicates as blocks) and .global_test
     equal the direct calls on the same tables."""
-    _same(run.friedman_test(), friedman_test(_means(run)[LEARNERS]))
+    _same(
+        run.friedman_test(),
+        friedman_test(_means(run)[LEARNERS], greater_is_better=False),
+    )
     p = _replicates(run, "breast")
-    _same(run.friedman_test(dataset="breast"), friedman_test(p))
+    _same(
+        run.friedman_test(dataset="breast"),
+        friedman_test(p, greater_is_better=False),
+    )
     res = run.global_permutation_test("breast", n_resamples=499, random_state=0)
     _same(res, global_permutation_test(p, n_resamples=499, random_state=0))
 

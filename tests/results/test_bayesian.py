@@ -53,7 +53,7 @@ def test_rho_comes_from_the_stored_split_sizes(cv, rho):
     s = split_pair(result, "tree", "nb", metric="error_rate", dataset="iris")
     assert res.details["rho"] == pytest.approx(rho, rel=1e-12)
     ref = bayesian_correlated_t(
-        s.x, s.y, rope=0.02, rho=rho, labels=("tree", "nb"), greater_is_better=False
+        s.x, s.y, delta=0.02, rho=rho, labels=("tree", "nb"), greater_is_better=False
     )
     assert res.n == len(s.x) == len(result.scores) // 2
     assert (res.p_greater, res.p_rope, res.p_less) == pytest.approx(
@@ -149,7 +149,9 @@ def test_across_datasets_uses_per_dataset_means(method, func):
     result = _across()
     res = result.bayesian_test("A", "B", method=method, random_state=5)
     table = result.aggregate()
-    ref = func(table["A"], table["B"], rope=0.01, random_state=5)
+    ref = func(
+        table["A"], table["B"], delta=0.01, random_state=5, greater_is_better=False
+    )
     assert res.method == method and res.rope == 0.01 and res.n == 12
     assert (res.p_greater, res.p_rope, res.p_less) == (
         ref.p_greater,

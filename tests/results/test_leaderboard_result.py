@@ -49,7 +49,7 @@ def test_leaderboard_has_the_issue_columns_and_delegates():
     assert board.index.name == "learner"
     assert board["may_be_best"].dtype == bool
     direct = leaderboard_table(
-        result.aggregate(), n_bootstrap=200, random_state=0
+        result.aggregate(), n_resamples=200, random_state=0, greater_is_better=False
     ).table
     pd.testing.assert_frame_equal(board[direct.columns], direct, check_names=False)
     assert board.attrs["notes"] == []
@@ -92,7 +92,7 @@ def test_win_rate_matrix_is_ordered_by_rating():
     assert list(matrix.index) == list(
         board["rating"].sort_values(ascending=False).index
     )
-    direct = win_rate_matrix(result.aggregate())
+    direct = win_rate_matrix(result.aggregate(), greater_is_better=False)
     pd.testing.assert_frame_equal(
         matrix, direct.loc[matrix.index, matrix.columns], check_names=False
     )

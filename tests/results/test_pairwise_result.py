@@ -40,7 +40,9 @@ def test_pairwise_test_delegates_and_matches_r():
     np.testing.assert_allclose(
         res.to_frame()["pvalue_adjusted"], GH["wilcoxon"]["shaffer"], rtol=1e-8
     )
-    direct = pairwise_tests(table, adjust="shaffer", zero_method="wilcox")
+    direct = pairwise_tests(
+        table, adjust="shaffer", zero_method="wilcox", greater_is_better=False
+    )
     pd.testing.assert_frame_equal(res.to_frame(), direct.to_frame())
     assert "higher is better; across 30 data sets" in res.null_hypothesis
     # higher is better: the best learner has the smallest average rank
@@ -58,7 +60,9 @@ def test_missing_learner_on_a_data_set_raises_or_goes_pairwise():
     assert frame.loc[("C4.5", "Kernel"), "n"] == 29
     assert frame.loc[("C4.5", "CN2"), "n"] == 30
     expected = pairwise_tests(
-        table.drop(index="Autos")[["C4.5", "Kernel"]], adjust="none"
+        table.drop(index="Autos")[["C4.5", "Kernel"]],
+        adjust="none",
+        greater_is_better=False,
     ).to_frame()
     assert frame.loc[("C4.5", "Kernel"), "pvalue"] == expected.loc[0, "pvalue"]
     with pytest.raises(ValueError, match="across data sets"):

@@ -117,7 +117,7 @@ def test_tukey_blocks_matches_statsmodels_tukeyhsd_on_rcbd_mse():
     df = (k - 1) * (n - 1)
     # statsmodels: df_total = n_means * df for a scalar df
     ref = sm_tukeyhsd(table.mean().to_numpy(), n, fit.mse_resid, df=df / k, alpha=0.05)
-    res = tukey_hsd(table, design="blocks", alpha=0.05)
+    res = tukey_hsd(table, design="blocks", alpha=0.05, greater_is_better=False)
     frame = res.to_frame()
     # statsmodels' meandiffs are mean_j - mean_i
     np.testing.assert_allclose(-frame["mean_difference"], ref[2], rtol=RTOL)
@@ -136,15 +136,17 @@ def test_tukey_aligned_equals_scipy_and_global_follow_up_is_blocks():
     aligned = table.to_numpy() - table.to_numpy().mean(axis=1, keepdims=True)
     ref = stats.tukey_hsd(*aligned.T)
     ci = ref.confidence_interval(0.95)
-    res = tukey_hsd(table, design="aligned").to_frame()
+    res = tukey_hsd(table, design="aligned", greater_is_better=False).to_frame()
     iu = np.triu_indices(5, 1)
     np.testing.assert_allclose(res["pvalue_adjusted"], ref.pvalue[iu], rtol=RTOL)
     np.testing.assert_allclose(res["ci_low"], ci.low[iu], rtol=RTOL)
     np.testing.assert_allclose(res["ci_high"], ci.high[iu], rtol=RTOL)
-    follow = global_permutation_test(table, n_resamples=9, random_state=0).pairwise(
-        method="tukey"
+    follow = (
+        global_permutation_test(table, n_resamples=9, random_state=0)
+        .pairwise(method="tukey")
+        .to_frame()
     )
-    blocks = tukey_hsd(table, design="blocks").to_frame()
+    blocks = tukey_hsd(table, design="blocks", greater_is_better=False).to_frame()
     np.testing.assert_allclose(blocks["pvalue_adjusted"], follow["pvalue_adjusted"])
     np.testing.assert_allclose(blocks["pvalue"], follow["pvalue"])
 
@@ -198,8 +200,12 @@ def test_tukey_designs_order_of_power():
     """H: with large differences between data sets, blocks < independent in the
     adjusted p-value (autorank's independent design loses the pairing)."""
     table = _table(7, n=12, k=3, shift=0.015)
-    p_blocks = tukey_hsd(table, design="blocks").to_frame()["pvalue_adjusted"]
-    p_indep = tukey_hsd(table, design="independent").to_frame()["pvalue_adjusted"]
+    p_blocks = tukey_hsd(table, design="blocks", greater_is_better=False).to_frame()[
+        "pvalue_adjusted"
+    ]
+    p_indep = tukey_hsd(
+        table, design="independent", greater_is_better=False
+    ).to_frame()["pvalue_adjusted"]
     assert (p_blocks < p_indep).all()
 
 
@@ -207,7 +213,7 @@ def test_tukey_result_matrices_and_follow_up_of_rm_anova():
     """H: RMAnovaResult.tukey_hsd is design="blocks"; the matrices are symmetric
     with the frame's values; reject iff pvalue_adjusted <= alpha iff |diff| > HSD."""
     table = _table(8, n=20, k=4, shift=0.01)
-    res = rm_anova(table).tukey_hsd(alpha=0.1)
+    res = rm_anova(table).tukey_hsd(alpha=0.1, greater_is_better=False)
     assert res.design == "blocks" and res.alpha == 0.1
     frame = res.to_frame()
     np.testing.assert_array_equal(
@@ -223,7 +229,7 @@ def test_tukey_result_matrices_and_follow_up_of_rm_anova():
 def test_tukey_refuses_bad_design():
     """H: an unknown design is a ValueError naming `design`."""
     with pytest.raises(ValueError, match="`design`"):
-        tukey_hsd(_table(), design="rm")
+        tukey_hsd(_table(), design="rm", greater_is_better=False)
 
 
 def test_friedman_nemenyi_path_matches_autorank(reference_table):

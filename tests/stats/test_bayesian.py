@@ -57,7 +57,7 @@ def test_correlated_t_matches_baycomp(case, rope):
     x, y = _scores(seed, n, shift)
     # baycomp: two_on_single(x, y, rope, runs) -> (p_left, p_rope, p_right)
     ref = baycomp.two_on_single(x, y, rope=rope, runs=runs)
-    res = bayesian_correlated_t(x, y, rope=rope, rho=runs / n)
+    res = bayesian_correlated_t(x, y, delta=rope, rho=runs / n, greater_is_better=True)
     if rope == 0:
         ref = (ref[0], 0.0, ref[1])
     got = (res.p_greater, res.p_rope, res.p_less)
@@ -75,7 +75,7 @@ def test_correlated_t_rope_zero_is_one_sided_corrected_t(rho):
     t p-value with n_test/n_train = rho/(1 − rho) (the matching-prior identity),
     for rho = 0 (plain t, scipy.ttest_rel) too."""
     x, y = _scores(7, 12, 0.006)
-    res = bayesian_correlated_t(x, y, rho=rho)
+    res = bayesian_correlated_t(x, y, rho=rho, greater_is_better=True)
     if rho == 0:
         ref = stats.ttest_rel(x, y, alternative="greater").pvalue
     else:
@@ -96,7 +96,7 @@ def test_correlated_t_posterior_is_the_stated_student_t():
     its mass outside and inside the ROPE gives the three probabilities."""
     x, y = _scores(8, 20, 0.004)
     d = x - y
-    res = bayesian_correlated_t(x, y, rope=0.01, rho=0.3)
+    res = bayesian_correlated_t(x, y, delta=0.01, rho=0.3, greater_is_better=True)
     post = res.posterior()
     scale = math.sqrt((1 / 20 + 0.3 / 0.7) * np.var(d, ddof=1))
     ref = stats.t(19, loc=d.mean(), scale=scale)
@@ -111,8 +111,8 @@ def test_larger_rho_is_less_certain():
     rather than 30-fold CV) give a wider posterior and a less extreme
     probability: baycomp's k-fold rho would be overconfident."""
     x, y = _scores(9, 30, 0.006)
-    kfold = bayesian_correlated_t(x, y, rho=1 / 30)
-    splits = bayesian_correlated_t(x, y, rho=0.3)
+    kfold = bayesian_correlated_t(x, y, rho=1 / 30, greater_is_better=True)
+    splits = bayesian_correlated_t(x, y, rho=0.3, greater_is_better=True)
     assert splits.details["scale"] > 2 * kfold.details["scale"]
     assert 0.5 < splits.p_greater < kfold.p_greater
 
@@ -129,7 +129,11 @@ def test_signed_rank_same_seed_reproduces_baycomp(case, rope):
     x, y = _scores(seed, n, shift)
     ref = baycomp.SignedRankTest(x, y, rope=rope, random_state=seed)
     res = bayesian_signed_rank(
-        x, y, rope=rope, random_state=np.random.RandomState(seed)
+        x,
+        y,
+        delta=rope,
+        random_state=np.random.RandomState(seed),
+        greater_is_better=True,
     )
     np.testing.assert_allclose(res.samples, ref.sample, rtol=0, atol=1e-12)
     pl, pe, pr = ref.probs()
@@ -148,7 +152,9 @@ def test_signed_rank_within_monte_carlo_error_of_baycomp(case, rope):
     seed, n, shift = case
     x, y = _scores(seed, n, shift)
     pl, pe, pr = baycomp.SignedRankTest(x, y, rope=rope, random_state=seed).probs()
-    res = bayesian_signed_rank(x, y, rope=rope, random_state=seed + 1000)
+    res = bayesian_signed_rank(
+        x, y, delta=rope, random_state=seed + 1000, greater_is_better=True
+    )
     for got, ref in zip(
         (res.p_greater, res.p_rope, res.p_less), (pl, pe, pr), strict=True
     ):
@@ -169,7 +175,9 @@ def test_sign_test_within_monte_carlo_error_of_baycomp(case, rope):
     baycomp = pytest.importorskip("baycomp")
     seed, n, shift = case
     x, y = _scores(seed, n, shift)
-    res = bayesian_sign_test(x, y, rope=rope, random_state=seed)
+    res = bayesian_sign_test(
+        x, y, delta=rope, random_state=seed, greater_is_better=True
+    )
     if rope == 0:
         # baycomp: SignTest.probs(x, y, rope=0) -> (p_left, p_right)/(p_left+p_right)
         pl, pr = baycomp.SignTest.probs(x, y, rope=0, random_state=seed)
@@ -189,7 +197,7 @@ def test_sign_test_counts_and_exact_posterior_mean():
     error."""
     x = np.array([0.30, 0.50, 0.41, 0.20, 0.70, 0.62])
     y = np.array([0.29, 0.45, 0.40, 0.25, 0.60, 0.62])
-    res = bayesian_sign_test(x, y, rope=0.01, random_state=0)
+    res = bayesian_sign_test(x, y, delta=0.01, random_state=0, greater_is_better=True)
     counts = res.details["n_greater"], res.details["n_rope"], res.details["n_less"]
     assert counts == (2, 3, 1)
     alpha = np.array([2, 3 + 1.0, 1])
@@ -206,20 +214,24 @@ def test_all_differences_zero():
     the sign test's ROPE wins."""
     x = np.array([0.2, 0.3, 0.25, 0.4])
     with pytest.warns(RuntimeWarning, match="point mass"):
-        res = bayesian_correlated_t(x, x, rope=0.01, rho=0.2)
+        res = bayesian_correlated_t(x, x, delta=0.01, rho=0.2, greater_is_better=True)
     assert (res.p_greater, res.p_rope, res.p_less) == (0.0, 1.0, 0.0)
     assert res.decision() == "equivalent"
     with pytest.raises(ValueError, match="point mass"):
         res.posterior()
     with pytest.warns(RuntimeWarning, match="point mass"):
-        res = bayesian_correlated_t(x, x, rho=0.2)
+        res = bayesian_correlated_t(x, x, rho=0.2, greater_is_better=True)
     assert (res.p_greater, res.p_rope, res.p_less) == (0.5, 0.0, 0.5)
     assert res.decision() == "undecided"
-    res = bayesian_signed_rank(x, x, rope=0.01, random_state=0, n_samples=1000)
+    res = bayesian_signed_rank(
+        x, x, delta=0.01, random_state=0, n_draws=1000, greater_is_better=True
+    )
     assert (res.p_greater, res.p_rope, res.p_less) == (0.0, 1.0, 0.0)
-    res = bayesian_signed_rank(x, x, random_state=0, n_samples=1000)
+    res = bayesian_signed_rank(
+        x, x, random_state=0, n_draws=1000, greater_is_better=True
+    )
     assert (res.p_greater, res.p_rope, res.p_less) == (0.5, 0.0, 0.5)
-    res = bayesian_sign_test(x, x, rope=0.01, random_state=0)
+    res = bayesian_sign_test(x, x, delta=0.01, random_state=0, greater_is_better=True)
     assert res.p_rope == 1.0
 
 
@@ -229,7 +241,7 @@ def test_constant_nonzero_difference_warns():
     y = np.array([0.2, 0.3, 0.25, 0.4])
     x = y + 0.1  # 0.3 − 0.2 etc. differ from 0.1 only in the last bits
     with pytest.warns(RuntimeWarning, match="all equal"):
-        res = bayesian_correlated_t(x, y, rope=0.01, rho=0.2)
+        res = bayesian_correlated_t(x, y, delta=0.01, rho=0.2, greater_is_better=True)
     assert (res.p_greater, res.p_rope, res.p_less) == (1.0, 0.0, 0.0)
     assert res.details["mean"] == 0.1
 
@@ -241,9 +253,19 @@ def test_all_differences_inside_the_rope():
     baycomp = pytest.importorskip("baycomp")
     x, y = _scores(41, 12, 0.0, spread=0.003)
     assert np.all(np.abs(x - y) <= 0.01)
-    assert bayesian_signed_rank(x, y, rope=0.01, random_state=0).p_rope == 1.0
-    assert bayesian_sign_test(x, y, rope=0.01, random_state=0).p_rope == 1.0
-    res = bayesian_correlated_t(x, y, rope=0.01, rho=1 / 12)
+    assert (
+        bayesian_signed_rank(
+            x, y, delta=0.01, random_state=0, greater_is_better=True
+        ).p_rope
+        == 1.0
+    )
+    assert (
+        bayesian_sign_test(
+            x, y, delta=0.01, random_state=0, greater_is_better=True
+        ).p_rope
+        == 1.0
+    )
+    res = bayesian_correlated_t(x, y, delta=0.01, rho=1 / 12, greater_is_better=True)
     assert 0.95 < res.p_rope < 1
     ref = baycomp.two_on_single(x, y, rope=0.01)
     assert res.p_rope == pytest.approx(ref[1], rel=1e-6)
@@ -254,17 +276,17 @@ def test_two_pairs():
     the signed-rank matches baycomp within MC error; n = 1 raises."""
     baycomp = pytest.importorskip("baycomp")
     x, y = np.array([0.81, 0.84]), np.array([0.78, 0.825])
-    res = bayesian_correlated_t(x, y, rope=0.01, rho=0.5)
+    res = bayesian_correlated_t(x, y, delta=0.01, rho=0.5, greater_is_better=True)
     assert res.details["df"] == 1
     ref = baycomp.two_on_single(x, y, rope=0.01, runs=1)
     assert res.p_greater == pytest.approx(ref[0], rel=1e-6)
-    res = bayesian_signed_rank(x, y, rope=0.01, random_state=1)
+    res = bayesian_signed_rank(x, y, delta=0.01, random_state=1, greater_is_better=True)
     pl, pe, pr = baycomp.SignedRankTest(x, y, rope=0.01, random_state=1).probs()
     assert _mc_close(res.p_greater, pl) and _mc_close(res.p_rope, pe)
     for func, kw in [
-        (bayesian_correlated_t, {"rho": 0.1}),
-        (bayesian_signed_rank, {}),
-        (bayesian_sign_test, {}),
+        (bayesian_correlated_t, {"rho": 0.1, "greater_is_better": True}),
+        (bayesian_signed_rank, {"greater_is_better": True}),
+        (bayesian_sign_test, {"greater_is_better": True}),
     ]:
         with pytest.raises(ValueError, match="at least 2 pairs"):
             func([0.1], [0.2], **kw)
@@ -273,35 +295,35 @@ def test_two_pairs():
 @pytest.mark.parametrize(
     "func, kw",
     [
-        (bayesian_correlated_t, {"rho": 0.1}),
-        (bayesian_signed_rank, {}),
-        (bayesian_sign_test, {}),
+        (bayesian_correlated_t, {"rho": 0.1, "greater_is_better": True}),
+        (bayesian_signed_rank, {"greater_is_better": True}),
+        (bayesian_sign_test, {"greater_is_better": True}),
     ],
 )
 def test_nan_and_bad_arguments_raise(func, kw):
-    """H: NaN, unequal lengths, a negative rope and clashing labels raise a
+    """H: NaN, unequal lengths, a negative delta and clashing labels raise a
     ValueError naming the argument."""
     with pytest.raises(ValueError, match="NaN"):
         func([0.1, np.nan, 0.3], [0.2, 0.2, 0.2], **kw)
     with pytest.raises(ValueError, match="same length"):
         func([0.1, 0.2, 0.3], [0.2, 0.2], **kw)
-    with pytest.raises(ValueError, match="`rope`"):
-        func([0.1, 0.2, 0.3], [0.2, 0.2, 0.1], rope=-0.01, **kw)
+    with pytest.raises(ValueError, match="`delta`"):
+        func([0.1, 0.2, 0.3], [0.2, 0.2, 0.1], delta=-0.01, **kw)
     with pytest.raises(ValueError, match="`labels`"):
         func([0.1, 0.2, 0.3], [0.2, 0.2, 0.1], labels=("a", "a"), **kw)
 
 
 def test_bad_rho_prior_and_samples_raise():
     """H: rho outside [0, 1), a negative prior strength and a non-integer
-    n_samples raise ValueErrors quoting the argument."""
+    n_draws raise ValueErrors quoting the argument."""
     x, y = [0.1, 0.2, 0.3], [0.2, 0.2, 0.1]
     for rho in (-0.1, 1.0, np.nan):
         with pytest.raises(ValueError, match="`rho`"):
-            bayesian_correlated_t(x, y, rho=rho)
+            bayesian_correlated_t(x, y, rho=rho, greater_is_better=True)
     with pytest.raises(ValueError, match="`prior_strength`"):
-        bayesian_signed_rank(x, y, prior_strength=-1)
-    with pytest.raises(ValueError, match="`n_samples`"):
-        bayesian_sign_test(x, y, n_samples=10.5)
+        bayesian_signed_rank(x, y, prior_strength=-1, greater_is_better=True)
+    with pytest.raises(ValueError, match="`n_draws`"):
+        bayesian_sign_test(x, y, n_draws=10.5, greater_is_better=True)
 
 
 # ------------------------------------------------------------ result behaviour
@@ -311,7 +333,7 @@ def test_probabilities_and_decision_follow_direction():
     exceed 1/2."""
     x, y = _scores(51, 15, -0.02, spread=0.005)  # x has lower error
     res = bayesian_correlated_t(
-        x, y, rope=0.005, rho=0.1, labels=("A", "B"), greater_is_better=False
+        x, y, delta=0.005, rho=0.1, labels=("A", "B"), greater_is_better=False
     )
     assert res.probabilities["A"] == res.p_less > 0.99
     assert res.probabilities["B"] == res.p_greater
@@ -331,8 +353,12 @@ def test_result_is_frozen_and_seeded():
     """H: results are frozen, not tuples; the same int seed gives the same
     probabilities; the signed-rank text states the prior and ROPE."""
     x, y = _scores(61, 10, 0.01)
-    a = bayesian_signed_rank(x, y, rope=0.01, random_state=3, n_samples=2000)
-    b = bayesian_signed_rank(x, y, rope=0.01, random_state=3, n_samples=2000)
+    a = bayesian_signed_rank(
+        x, y, delta=0.01, random_state=3, n_draws=2000, greater_is_better=True
+    )
+    b = bayesian_signed_rank(
+        x, y, delta=0.01, random_state=3, n_draws=2000, greater_is_better=True
+    )
     assert isinstance(a, BayesianTestResult) and a == b
     with pytest.raises(AttributeError):
         a.p_rope = 0.5
@@ -349,9 +375,13 @@ def test_zero_prior_strength_is_bayesian_bootstrap():
     differences give θ_greater = 1 in every draw; with the prior at 0 it is
     below 1 in every draw."""
     x, y = _scores(71, 6, 0.05, spread=0.001)
-    res = bayesian_signed_rank(x, y, prior_strength=0, random_state=0, n_samples=500)
+    res = bayesian_signed_rank(
+        x, y, prior_strength=0, random_state=0, n_draws=500, greater_is_better=True
+    )
     assert np.all(res.samples[:, 0] == pytest.approx(1.0))
-    res = bayesian_signed_rank(x, y, random_state=0, n_samples=500)
+    res = bayesian_signed_rank(
+        x, y, random_state=0, n_draws=500, greater_is_better=True
+    )
     assert np.all(res.samples[:, 0] < 1)
 
 
@@ -370,9 +400,13 @@ def test_signed_rank_sorted_sums_equal_the_quadratic_form(seed, monkeypatch):
     x = y + np.round(rng.normal(0.005, 0.01, n), 2 if seed % 2 else 8)
     x[: n // 4] = y[: n // 4]
     rope = [0.0, 0.01, 0.005, 0.02][seed]
-    sorted_ = bayesian_signed_rank(x, y, rope=rope, random_state=seed, n_samples=3000)
+    sorted_ = bayesian_signed_rank(
+        x, y, delta=rope, random_state=seed, n_draws=3000, greater_is_better=True
+    )
     monkeypatch.setattr(_bayesian, "_SORTED_FROM", 10**9)
-    quadratic = bayesian_signed_rank(x, y, rope=rope, random_state=seed, n_samples=3000)
+    quadratic = bayesian_signed_rank(
+        x, y, delta=rope, random_state=seed, n_draws=3000, greater_is_better=True
+    )
     np.testing.assert_allclose(sorted_.samples, quadratic.samples, rtol=0, atol=1e-12)
     assert (sorted_.p_greater, sorted_.p_rope, sorted_.p_less) == (
         quadratic.p_greater,
@@ -390,11 +424,23 @@ def test_shared_dirichlet_draws_change_no_result():
     rng = np.random.default_rng(5)
     y = rng.uniform(0.1, 0.4, 30)
     xs = [y + rng.normal(0.01 * k, 0.02, 30) for k in range(3)]
-    alone = [bayesian_signed_rank(x, y, rope=0.01, random_state=7) for x in xs]
+    alone = [
+        bayesian_signed_rank(x, y, delta=0.01, random_state=7, greater_is_better=True)
+        for x in xs
+    ]
     with shared_dirichlet_draws():
-        shared = [bayesian_signed_rank(x, y, rope=0.01, random_state=7) for x in xs]
+        shared = [
+            bayesian_signed_rank(
+                x, y, delta=0.01, random_state=7, greater_is_better=True
+            )
+            for x in xs
+        ]
         generator = bayesian_signed_rank(
-            xs[0], y, rope=0.01, random_state=np.random.default_rng(7)
+            xs[0],
+            y,
+            delta=0.01,
+            random_state=np.random.default_rng(7),
+            greater_is_better=True,
         )
     for a, b in zip(alone, shared, strict=True):
         np.testing.assert_array_equal(a.samples, b.samples)

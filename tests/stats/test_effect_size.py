@@ -225,8 +225,10 @@ def test_kendalls_w_matches_r_rank_formula(case):
     from sklearn_bench.stats import friedman_test
 
     scores = np.array(case["scores"])
-    assert friedman_test(scores).kendalls_w == pytest.approx(case["w"], rel=RTOL)
-    plain = friedman_test(scores, tie_correction=False)
+    assert friedman_test(scores, greater_is_better=False).kendalls_w == pytest.approx(
+        case["w"], rel=RTOL
+    )
+    plain = friedman_test(scores, tie_correction=False, greater_is_better=False)
     assert plain.kendalls_w == pytest.approx(case["w_no_ties"], rel=RTOL)
     assert plain.to_dict()["kendalls_w"] == plain.kendalls_w
 

@@ -68,13 +68,13 @@ def test_critical_differences_match_r(reference_cases, case_id):
     # CD = q * sqrt(k (k + 1) / (6 N)); Bonferroni-Dunn q = qnorm(1 - alpha/(2(k-1))).
     exp = reference_cases[case_id]["expected"]
     k, n = exp["k"], exp["N"]
-    res = friedman_test(_case_frame(reference_cases[case_id]))
+    res = friedman_test(_case_frame(reference_cases[case_id]), greater_is_better=False)
     for alpha, key in [(0.05, "CD_05"), (0.10, "CD_10")]:
         nemenyi = exp["nemenyi"][key]
         assert critical_difference(k, n, alpha=alpha) == pytest.approx(
             nemenyi, rel=RTOL
         )
-        assert res.critical_difference(alpha) == pytest.approx(nemenyi, rel=RTOL)
+        assert res.critical_difference(alpha=alpha) == pytest.approx(nemenyi, rel=RTOL)
         bd = exp["bonferroni_dunn"][key]
         assert critical_difference(
             k, n, alpha=alpha, method="bonferroni-dunn"
@@ -91,8 +91,8 @@ def test_posthoc_all_pairs_matches_r(reference_cases, case_id):
     res = friedman_test(
         _case_frame(case), greater_is_better=case["input"]["higher_is_better"]
     )
-    nemenyi = res.posthoc("nemenyi")
-    holm = res.posthoc("holm")
+    nemenyi = res.posthoc(method="nemenyi").to_frame()
+    holm = res.posthoc(method="holm").to_frame()
     assert list(nemenyi["learner_i"]) == list(exp["learner_i"])
     assert list(nemenyi["learner_j"]) == list(exp["learner_j"])
     for col, ref in [("rank_difference", "rank_difference"), ("z", "z")]:
@@ -115,7 +115,7 @@ def test_posthoc_vs_control_matches_r(reference_cases, case_id, method):
     res = friedman_test(
         _case_frame(case), greater_is_better=case["input"]["higher_is_better"]
     )
-    table = res.posthoc(method, control=control)
+    table = res.posthoc(method=method, control=control).to_frame()
     assert list(table["learner_i"]) == list(exp["learner"])
     assert set(table["learner_j"]) == {control}
     np.testing.assert_allclose(table["z"], exp["z"], rtol=RTOL, atol=1e-12)
@@ -133,19 +133,19 @@ def test_demsar_published_numbers(reference_table):
     ranks = friedman_test(auc, greater_is_better=True).ranks
     # The printed ranks differ from the rounded table only on "voting" (2 and 3).
     ranks.loc["voting", ["C4.5+cf", "C4.5+m+cf"]] = [2.0, 3.0]
-    res = friedman_test(ranks, tie_correction=False)
+    res = friedman_test(ranks, tie_correction=False, greater_is_better=False)
     np.testing.assert_allclose(
         res.average_ranks, [3.143, 2.000, 2.893, 1.964], atol=5e-4
     )
     assert round(res.statistic, 2) == 9.28
     assert round(res.iman_davenport_statistic, 2) == 3.69
-    assert round(res.critical_difference(0.05), 2) == 1.25
-    assert round(res.critical_difference(0.10), 2) == 1.12
+    assert round(res.critical_difference(alpha=0.05), 2) == 1.25
+    assert round(res.critical_difference(alpha=0.10), 2) == 1.12
     # The paper prints 1.16; q = 2.394 * 0.488 = 1.168 (Demsar truncates).
-    assert res.critical_difference(0.05, "bonferroni-dunn") == pytest.approx(
-        1.16, abs=0.01
-    )
-    holm = res.posthoc("holm", control="C4.5").set_index("learner_i")
+    assert res.critical_difference(
+        alpha=0.05, method="bonferroni-dunn"
+    ) == pytest.approx(1.16, abs=0.01)
+    holm = res.posthoc(method="holm", control="C4.5").to_frame().set_index("learner_i")
     z = holm["z"].abs().sort_values(ascending=False)
     # 2.4154 here; the paper's 2.416 comes from its rounded average ranks.
     np.testing.assert_allclose(z.to_numpy(), [2.416, 2.342, 0.512], atol=1e-3)
@@ -164,12 +164,12 @@ def test_demsar_from_published_average_ranks():
     res = FriedmanResult.from_average_ranks(ranks, 14)
     assert round(res.statistic, 2) == 9.28
     assert round(res.iman_davenport_statistic, 2) == 3.69
-    assert round(res.critical_difference(0.05), 2) == 1.25
-    assert round(res.critical_difference(0.10), 2) == 1.12
-    assert res.critical_difference(0.05, "bonferroni-dunn") == pytest.approx(
-        1.16, abs=0.01
-    )
-    z = res.posthoc("holm", control="C4.5")["z"].abs()
+    assert round(res.critical_difference(alpha=0.05), 2) == 1.25
+    assert round(res.critical_difference(alpha=0.10), 2) == 1.12
+    assert res.critical_difference(
+        alpha=0.05, method="bonferroni-dunn"
+    ) == pytest.approx(1.16, abs=0.01)
+    z = res.posthoc(method="holm", control="C4.5").to_frame()["z"].abs()
     np.testing.assert_allclose(z, [2.342, 0.512, 2.416], atol=5e-4)
     assert res.ranks is None
     # Demsar's formula on exact average ranks equals friedman_test without ties
@@ -200,7 +200,7 @@ def test_riddle_table(reference_table):
     """H: the seed 002 table (33 x 4 error rates) agrees with scipy's Friedman test."""
     errors = reference_table("riddle_c45_variants_error.csv")
     assert errors.shape == (33, 4)
-    res = friedman_test(errors)  # lower error is better
+    res = friedman_test(errors, greater_is_better=False)  # lower error is better
     ref = stats.friedmanchisquare(*errors.to_numpy().T)
     assert res.statistic == pytest.approx(ref.statistic, rel=RTOL)
     assert res.pvalue == pytest.approx(ref.pvalue, rel=RTOL)
@@ -211,14 +211,14 @@ def test_riddle_table(reference_table):
     assert res.average_ranks.idxmax() == "C4.5"
     # C4.5 is significantly worse than the best by the Nemenyi CD at 0.05.
     spread = res.average_ranks.max() - res.average_ranks.min()
-    assert spread > res.critical_difference(0.05)
+    assert spread > res.critical_difference(alpha=0.05)
 
 
 def test_greater_is_better_reverses_ranks():
     """H: negating the scores with the opposite direction gives the same result."""
     rng = np.random.default_rng(1)
     x = rng.random((8, 5))
-    a = friedman_test(x)
+    a = friedman_test(x, greater_is_better=False)
     b = friedman_test(-x, greater_is_better=True)
     np.testing.assert_allclose(a.average_ranks, b.average_ranks)
     assert a.statistic == pytest.approx(b.statistic)
@@ -228,10 +228,10 @@ def test_greater_is_better_reverses_ranks():
 
 def test_complete_ties_and_perfect_agreement():
     """H: all-tied blocks give χ² 0, p 1; identical orderings leave F_F undefined."""
-    tied = friedman_test(np.ones((4, 3)))
+    tied = friedman_test(np.ones((4, 3)), greater_is_better=False)
     assert tied.statistic == 0.0 and tied.pvalue == 1.0
     assert tied.iman_davenport_statistic == 0.0
-    same = friedman_test(np.tile([0.1, 0.2, 0.3], (5, 1)))
+    same = friedman_test(np.tile([0.1, 0.2, 0.3], (5, 1)), greater_is_better=False)
     assert same.statistic == pytest.approx(5 * 2)  # N (k - 1)
     assert np.isnan(same.iman_davenport_statistic)
     assert np.isnan(same.iman_davenport_pvalue)
@@ -260,7 +260,7 @@ def test_two_learners_nemenyi_equals_normal_quantile():
 def test_invalid_shapes(scores, match):
     """H: too few learners or blocks, or a wrong shape, raise a ValueError."""
     with pytest.raises(ValueError, match=match):
-        friedman_test(scores)
+        friedman_test(scores, greater_is_better=False)
 
 
 def test_nan_names_learner_and_block():
@@ -269,22 +269,24 @@ def test_nan_names_learner_and_block():
         {"rf": [0.1, 0.2, 0.3], "svm": [0.2, np.nan, 0.1]}, index=["iris", "wine", "x"]
     )
     with pytest.raises(ValueError, match=r"learner 'svm' on block 'wine'"):
-        friedman_test(frame)
+        friedman_test(frame, greater_is_better=False)
 
 
 def test_invalid_options():
     """H: bad alpha, method, control or counts raise ValueErrors quoting the name."""
-    res = friedman_test(np.random.default_rng(0).random((6, 3)))
+    res = friedman_test(
+        np.random.default_rng(0).random((6, 3)), greater_is_better=False
+    )
     with pytest.raises(ValueError, match="`alpha`"):
         res.critical_difference(alpha=1.5)
     with pytest.raises(ValueError, match="`method`"):
         res.critical_difference(method="tukey")
     with pytest.raises(ValueError, match="`method`"):
-        res.posthoc("sidak")
+        res.posthoc(method="sidak").to_frame()
     with pytest.raises(ValueError, match="`control`"):
-        res.posthoc("holm", control="nope")
+        res.posthoc(method="holm", control="nope").to_frame()
     with pytest.raises(ValueError, match="`method`='nemenyi'"):
-        res.posthoc("nemenyi", control=0)
+        res.posthoc(method="nemenyi", control=0).to_frame()
     with pytest.raises(ValueError, match="`n_blocks`"):
         critical_difference(3, 1)
     with pytest.raises(ValueError, match="`greater_is_better`"):
@@ -293,7 +295,9 @@ def test_invalid_options():
 
 def test_result_is_frozen():
     """H: the result is immutable, not tuple-unpackable, and has a dict form."""
-    res = friedman_test(np.random.default_rng(0).random((6, 3)))
+    res = friedman_test(
+        np.random.default_rng(0).random((6, 3)), greater_is_better=False
+    )
     with pytest.raises(AttributeError):
         res.statistic = 1.0
     with pytest.raises(TypeError):
@@ -301,7 +305,9 @@ def test_result_is_frozen():
     d = res.to_dict()
     assert d["n_blocks"] == 6 and set(d["average_ranks"]) == {0, 1, 2}
     assert res.to_frame().loc[0, "statistic"] == res.statistic
-    assert res == friedman_test(np.random.default_rng(0).random((6, 3)))
+    assert res == friedman_test(
+        np.random.default_rng(0).random((6, 3)), greater_is_better=False
+    )
 
 
 # ------------------------------------------------------------ exact distribution
@@ -318,7 +324,7 @@ def test_exact_pvalue_matches_r(case):
     # (k!)^N configurations, convolve = full rank-sum vectors, coin =
     # friedman_test(..., distribution = approximate(nresample = 2e5)).
     scores = np.array(case["scores"])
-    res = friedman_test(scores)
+    res = friedman_test(scores, greater_is_better=False)
     assert res.null_distribution == "exact"
     assert res.statistic == pytest.approx(case["chi2"], rel=1e-10)
     if case["method"] == "coin":
@@ -326,8 +332,10 @@ def test_exact_pvalue_matches_r(case):
         assert abs(res.pvalue - case["exact_pvalue"]) <= 4 * se
     else:
         assert res.pvalue == pytest.approx(case["exact_pvalue"], rel=1e-10)
-    assert friedman_test(scores, exact=True).pvalue == res.pvalue
-    chi = friedman_test(scores, exact=False)
+    assert (
+        friedman_test(scores, exact=True, greater_is_better=False).pvalue == res.pvalue
+    )
+    chi = friedman_test(scores, exact=False, greater_is_better=False)
     assert chi.null_distribution == "chi2"
     assert chi.pvalue == pytest.approx(case["chi2_pvalue"], rel=1e-10)
 
@@ -353,7 +361,9 @@ def test_exact_pvalue_matches_hand_enumeration(seed):
     ranks = stats.rankdata(scores, axis=1)
     expected = _hand_exact(ranks)
     for tie_correction in (True, False):
-        res = friedman_test(scores, tie_correction=tie_correction)
+        res = friedman_test(
+            scores, tie_correction=tie_correction, greater_is_better=False
+        )
         assert res.pvalue == pytest.approx(expected, rel=1e-12)
 
 
@@ -378,7 +388,7 @@ def test_exact_pvalue_matches_published_table(n_blocks, chi2, published):
     # configurations), then compare the exact upper tail with the table.
     perms = list(itertools.permutations([1, 2, 3]))
     for conf in itertools.product(perms, repeat=n_blocks):
-        res = friedman_test(np.array(conf, dtype=float))
+        res = friedman_test(np.array(conf, dtype=float), greater_is_better=False)
         if res.statistic == pytest.approx(chi2, abs=1e-3):
             break
     else:  # pragma: no cover - every value in the table is attainable
@@ -390,13 +400,13 @@ def test_exact_pvalue_matches_published_table(n_blocks, chi2, published):
 def test_perfect_agreement_two_learners_three_blocks():
     """H: the issue's case: 2 learners with the same winner on 3 blocks give the
     exact p = 1/4 (not p = 0), F_F undefined (NaN) with a note."""
-    res = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]])
+    res = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]], greater_is_better=False)
     assert res.pvalue == 0.25 and res.null_distribution == "exact"
     assert np.isnan(res.iman_davenport_statistic)
     assert np.isnan(res.iman_davenport_pvalue)
     assert any("undefined" in n for n in res.notes)
     assert any("exact" in n for n in res.notes)
-    three = friedman_test(np.tile([0.1, 0.2, 0.3], (3, 1)))
+    three = friedman_test(np.tile([0.1, 0.2, 0.3], (3, 1)), greater_is_better=False)
     assert three.pvalue == pytest.approx(1 / 36, rel=1e-12)
     frame = three.to_frame()
     assert frame.loc[0, "null_distribution"] == "exact"
@@ -407,15 +417,15 @@ def test_too_large_falls_back_to_chi2():
     """H: beyond the enumeration budget exact=None uses χ² and says so,
     exact=True raises, and perfect agreement still gives NaN F_F, not inf."""
     scores = np.tile(np.arange(8.0), (3, 1))  # k = 8, N = 3: over budget
-    res = friedman_test(scores)
+    res = friedman_test(scores, greater_is_better=False)
     assert res.null_distribution == "chi2"
     assert res.pvalue == pytest.approx(stats.chi2.sf(3 * 7, 7), rel=1e-12)
     assert any("too large" in n for n in res.notes)
     assert np.isnan(res.iman_davenport_statistic)
     with pytest.raises(ValueError, match="too large to enumerate"):
-        friedman_test(scores, exact=True)
+        friedman_test(scores, exact=True, greater_is_better=False)
     with pytest.raises(ValueError, match="`exact`"):
-        friedman_test(scores, exact="yes")
+        friedman_test(scores, exact="yes", greater_is_better=False)
 
 
 def test_from_average_ranks_perfect_agreement_is_undefined():
@@ -431,17 +441,19 @@ def test_from_average_ranks_perfect_agreement_is_undefined():
 def test_posthoc_on_degenerate_blocks_is_finite():
     """H: Nemenyi and Holm post-hocs on perfect agreement give finite z and the
     normal p-values of Demšar's formula; on all-tied blocks z = 0 and p = 1."""
-    same = friedman_test(np.tile([0.1, 0.2, 0.3], (3, 1)))
-    post = same.posthoc("holm")
+    same = friedman_test(np.tile([0.1, 0.2, 0.3], (3, 1)), greater_is_better=False)
+    post = same.posthoc(method="holm").to_frame()
     se = np.sqrt(3 * 4 / (6 * 3))
     np.testing.assert_allclose(post["z"], [-1 / se, -2 / se, -1 / se])
     np.testing.assert_allclose(post["pvalue"], 2 * stats.norm.sf(np.abs(post["z"])))
-    assert np.isfinite(same.posthoc("nemenyi")["pvalue_adjusted"]).all()
-    two = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]])
+    assert np.isfinite(
+        same.posthoc(method="nemenyi").to_frame()["pvalue_adjusted"]
+    ).all()
+    two = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]], greater_is_better=False)
     # the normal approximation (0.083) against the exact sign-flip p of 1/4
-    assert two.posthoc("holm")["pvalue"].iloc[0] == pytest.approx(
+    assert two.posthoc(method="holm").to_frame()["pvalue"].iloc[0] == pytest.approx(
         2 * stats.norm.sf(np.sqrt(3)), rel=1e-12
     )
-    tied = friedman_test(np.ones((4, 3)))
-    assert (tied.posthoc("holm")["z"] == 0).all()
-    assert (tied.posthoc("nemenyi")["pvalue_adjusted"] == 1).all()
+    tied = friedman_test(np.ones((4, 3)), greater_is_better=False)
+    assert (tied.posthoc(method="holm").to_frame()["z"] == 0).all()
+    assert (tied.posthoc(method="nemenyi").to_frame()["pvalue_adjusted"] == 1).all()

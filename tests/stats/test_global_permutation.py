@@ -102,7 +102,7 @@ def test_closed_testing_pairwise():
         columns=["rf", "bundling", "svm"],
     )
     res = global_permutation_test(perf, n_resamples=1999, random_state=0)
-    table = res.pairwise()
+    table = res.pairwise().to_frame()
     assert list(table["method"].unique()) == ["closed testing"]
     assert list(zip(table["learner_i"], table["learner_j"], strict=True)) == [
         ("rf", "bundling"),
@@ -131,7 +131,7 @@ def test_closed_testing_four_learners_adjusted_is_max_of_implying():
     rng = np.random.default_rng(2)
     perf = rng.normal(0.2, 0.02, (30, 4)) + [0.0, 0.004, 0.03, 0.03]
     res = global_permutation_test(perf, n_resamples=499, random_state=1)
-    table = res.pairwise(method="closed")
+    table = res.pairwise(method="closed").to_frame()
     assert len(table) == 6
     assert (table["pvalue_adjusted"] >= res.pvalue - 3 * 0.01).all()
     assert (table["pvalue_adjusted"] >= table["pvalue"]).all()
@@ -148,7 +148,7 @@ def test_tukey_follow_up_is_the_two_way_tukey_hsd():
     rng = np.random.default_rng(4)
     perf = rng.normal(0.2, 0.02, (25, 6)) + np.linspace(0, 0.02, 6)
     res = global_permutation_test(perf, n_resamples=99, random_state=0)
-    table = res.pairwise()  # K = 6 > 4: Tukey
+    table = res.pairwise().to_frame()  # K = 6 > 4: Tukey
     b, k = perf.shape
     resid = perf - perf.mean(axis=1, keepdims=True) - perf.mean(axis=0) + perf.mean()
     df = (k - 1) * (b - 1)
@@ -186,9 +186,9 @@ def test_errors():
         np.random.default_rng(0).random((5, 5)), n_resamples=9
     )
     with pytest.raises(ValueError, match="at most 4 learners"):
-        res.pairwise(method="closed")
+        res.pairwise(method="closed").to_frame()
     with pytest.raises(ValueError, match="`confidence_level`"):
-        res.pairwise(confidence_level=2)
+        res.pairwise(confidence_level=2).to_frame()
 
 
 def test_result_is_frozen_and_constant_data():

@@ -69,7 +69,9 @@ def test_point_estimates_match_bencheval_on_complete_tables(seed):
     (Elo within 1e-4 points, the rest to rtol 1e-9)."""
     wide = _errors(seed)
     ref, ref_matrix = _bencheval(wide)
-    res = leaderboard_table(wide, n_bootstrap=50, random_state=0)
+    res = leaderboard_table(
+        wide, n_resamples=50, random_state=0, greater_is_better=False
+    )
     table = res.table.loc[wide.columns]
     np.testing.assert_allclose(table["rating"], ref["elo"], atol=ELO_ATOL, rtol=0)
     np.testing.assert_allclose(table["win_rate"], ref["winrate"], rtol=RTOL)
@@ -79,10 +81,15 @@ def test_point_estimates_match_bencheval_on_complete_tables(seed):
     # bencheval accumulates in float32.
     np.testing.assert_allclose(ours, ref_matrix.to_numpy(), rtol=1e-6)
     np.testing.assert_allclose(
-        win_rate_matrix(wide).to_numpy(), ref_matrix.to_numpy(), rtol=1e-6
+        win_rate_matrix(wide, greater_is_better=False).to_numpy(),
+        ref_matrix.to_numpy(),
+        rtol=1e-6,
     )
     np.testing.assert_allclose(
-        bradley_terry_ratings(wide), ref["elo"], atol=ELO_ATOL, rtol=0
+        bradley_terry_ratings(wide, greater_is_better=False),
+        ref["elo"],
+        atol=ELO_ATOL,
+        rtol=0,
     )
 
 
@@ -94,7 +101,12 @@ def test_point_estimates_match_bencheval_with_missing_learners_and_reference():
     wide = _errors(1, missing=0.1)
     ref, ref_matrix = _bencheval(wide, calibration_framework="m2", calibration_elo=1200)
     res = leaderboard_table(
-        wide, reference="m2", reference_rating=1200, n_bootstrap=50, random_state=0
+        wide,
+        reference="m2",
+        reference_rating=1200,
+        n_resamples=50,
+        random_state=0,
+        greater_is_better=False,
     )
     table = res.table.loc[wide.columns]
     np.testing.assert_allclose(table["rating"], ref["elo"], atol=ELO_ATOL, rtol=0)
@@ -118,7 +130,9 @@ def test_rating_interval_agrees_with_bencheval_within_monte_carlo_error():
     2.5 % quantile is then about 10)."""
     wide = _errors(3, n=60, p=5)
     ref, _ = _bencheval(wide, rounds=150)
-    table = leaderboard_table(wide, n_bootstrap=150, random_state=1).table
+    table = leaderboard_table(
+        wide, n_resamples=150, random_state=1, greater_is_better=False
+    ).table
     table = table.loc[wide.columns]
     np.testing.assert_allclose(table["rating_low"], ref["elo"] - ref["elo-"], atol=30)
     np.testing.assert_allclose(table["rating_high"], ref["elo"] + ref["elo+"], atol=30)
@@ -132,7 +146,9 @@ def test_separable_learner_is_finite_like_bencheval_and_noted():
     wide = _errors(4, n=20, p=4)
     wide["m0"] = 0.0
     ref, _ = _bencheval(wide)
-    res = leaderboard_table(wide, n_bootstrap=20, random_state=0)
+    res = leaderboard_table(
+        wide, n_resamples=20, random_state=0, greater_is_better=False
+    )
     np.testing.assert_allclose(
         res.table.loc[wide.columns, "rating"], ref["elo"], atol=0.05, rtol=0
     )
@@ -144,11 +160,13 @@ def test_improvability_for_greater_is_better_is_the_relative_shortfall():
     set (s* the best), averaged; the same table as errors 1 − s gives the same
     win rates and ratings."""
     acc = pd.DataFrame({"A": [0.9, 0.8, 0.5], "B": [0.6, 0.8, 1.0]})
-    res = leaderboard_table(acc, greater_is_better=True, n_bootstrap=20, random_state=0)
+    res = leaderboard_table(acc, greater_is_better=True, n_resamples=20, random_state=0)
     expected = {"A": np.mean([0, 0, 0.5]), "B": np.mean([1 - 0.6 / 0.9, 0, 0])}
     for name, value in expected.items():
         assert res.table.loc[name, "improvability"] == pytest.approx(value, rel=1e-12)
-    err = leaderboard_table(1 - acc, n_bootstrap=20, random_state=0)
+    err = leaderboard_table(
+        1 - acc, n_resamples=20, random_state=0, greater_is_better=False
+    )
     pd.testing.assert_series_equal(
         res.table["win_rate"].sort_index(), err.table["win_rate"].sort_index()
     )
@@ -161,7 +179,9 @@ def test_negative_values_leave_improvability_empty_and_say_why():
     """H: negative scores (e.g. R² or log-likelihoods) have no relative gap: the
     improvability column is NaN and a note says why; the rest is computed."""
     wide = _errors(0) - 0.2
-    res = leaderboard_table(wide, n_bootstrap=20, random_state=0)
+    res = leaderboard_table(
+        wide, n_resamples=20, random_state=0, greater_is_better=False
+    )
     assert res.table["improvability"].isna().all()
     assert any("improvability is empty" in n for n in res.notes)
     assert res.table["rating"].notna().all()
@@ -179,12 +199,14 @@ def test_rank_sets_on_a_case_worked_by_hand():
     best; the marginal ones are the same."""
     est = np.array([3.0, 2.0, 0.0])
     dev = np.array([[1, -1, 0], [-1, 1, 0], [0, 0, 0], [0, 0, 0]], dtype=float)
-    res = rank_confidence_sets(est, est + dev)
+    res = rank_confidence_sets(est, est + dev, greater_is_better=True)
     assert res.low.tolist() == [1, 1, 3]
     assert res.high.tolist() == [2, 2, 3]
     assert res.may_be_best.tolist() == [True, True, False]
     assert res.rank.tolist() == [1, 2, 3]
-    marg = rank_confidence_sets(est, est + dev, simultaneous=False)
+    marg = rank_confidence_sets(
+        est, est + dev, simultaneous=False, greater_is_better=True
+    )
     assert (marg.low.tolist(), marg.high.tolist()) == ([1, 1, 3], [2, 2, 3])
 
 
@@ -244,11 +266,11 @@ def test_rank_sets_equal_the_csranks_algorithm(seed):
     cov = 0.02 * (0.5 * np.eye(p) + 0.5)
     draws = est + rng.multivariate_normal(np.zeros(p), cov, size=200)
     z = draws - est
-    res = rank_confidence_sets(est, draws)
+    res = rank_confidence_sets(est, draws, greater_is_better=True)
     low, high = _csranks_transcription(est, z, 0.95, list(range(p)))
     assert res.low.tolist() == low.tolist()
     assert res.high.tolist() == high.tolist()
-    marg = rank_confidence_sets(est, draws, simultaneous=False)
+    marg = rank_confidence_sets(est, draws, simultaneous=False, greater_is_better=True)
     for i in range(p):
         lo, hi = _csranks_transcription(est, z, 0.95, [i])
         assert (marg.low[i], marg.high[i]) == (lo[0], hi[0])
@@ -293,12 +315,12 @@ def test_rank_sets_contain_the_estimate_and_marginal_is_tighter():
     rng = np.random.default_rng(5)
     est = rng.normal(0, 0.2, 12)
     draws = est + rng.normal(0, 0.1, (500, 12))
-    sim = rank_confidence_sets(est, draws)
-    marg = rank_confidence_sets(est, draws, simultaneous=False)
+    sim = rank_confidence_sets(est, draws, greater_is_better=True)
+    marg = rank_confidence_sets(est, draws, simultaneous=False, greater_is_better=True)
     assert ((sim.low <= sim.rank) & (sim.rank <= sim.high)).all()
     assert ((sim.low <= marg.low) & (marg.high <= sim.high)).all()
     assert sim.may_be_best[np.argmax(est)]
-    neg = rank_confidence_sets(-est, -draws, higher_is_better=False)
+    neg = rank_confidence_sets(-est, -draws, greater_is_better=False)
     assert neg.low.tolist() == sim.low.tolist()
     assert neg.high.tolist() == sim.high.tolist()
 
@@ -309,7 +331,9 @@ def test_leaderboard_rank_sets_use_the_chosen_statistic():
     rank_low == 1; the table's sort follows ``rank``."""
     wide = _errors(7, n=50, p=8)
     for by in ("score", "mean_rank", "rating"):
-        res = leaderboard_table(wide, rank_by=by, n_bootstrap=300, random_state=0)
+        res = leaderboard_table(
+            wide, rank_by=by, n_resamples=300, random_state=0, greater_is_better=False
+        )
         t = res.table
         assert isinstance(res, LeaderboardResult) and res.rank_by == by
         assert t["rank"].is_monotonic_increasing
@@ -323,9 +347,15 @@ def test_leaderboard_is_reproducible_and_uses_the_seed():
     """H: the same random_state gives the same table; another gives other
     intervals and the same point estimates."""
     wide = _errors(8)
-    a = leaderboard_table(wide, n_bootstrap=100, random_state=3).table
-    b = leaderboard_table(wide, n_bootstrap=100, random_state=3).table
-    c = leaderboard_table(wide, n_bootstrap=100, random_state=4).table
+    a = leaderboard_table(
+        wide, n_resamples=100, random_state=3, greater_is_better=False
+    ).table
+    b = leaderboard_table(
+        wide, n_resamples=100, random_state=3, greater_is_better=False
+    ).table
+    c = leaderboard_table(
+        wide, n_resamples=100, random_state=4, greater_is_better=False
+    ).table
     pd.testing.assert_frame_equal(a, b)
     pd.testing.assert_series_equal(a["rating"], c.loc[a.index, "rating"])
     assert not np.allclose(a["rating_low"], c.loc[a.index, "rating_low"])
@@ -337,9 +367,9 @@ def test_stability_shrinks_with_more_datasets():
     rank-set width falls (weakly) with the number of data sets; n_needed is the
     first grid point at or below the target width."""
     wide = _errors(9, n=40, p=6)
-    res = leaderboard_table(wide, n_bootstrap=400, random_state=0).stability(
-        target_width=0.5
-    )
+    res = leaderboard_table(
+        wide, n_resamples=400, random_state=0, greater_is_better=False
+    ).stability(target_width=0.5)
     t = res.table
     assert t["observed"].sum() == 1
     assert np.all(np.diff(t["mean_width"]) <= 1e-12)
@@ -355,7 +385,9 @@ def test_stability_of_tied_learners_never_reaches_width_zero():
     rng = np.random.default_rng(0)
     est = np.array([1.0, 1.0, 0.0])
     draws = est + rng.normal(0, 0.1, (500, 3))
-    res = rank_stability(est, draws, n_datasets=30, target_width=0.0)
+    res = rank_stability(
+        est, draws, n_datasets=30, target_width=0.0, greater_is_better=True
+    )
     assert res.n_needed is None
     assert (res.table["max_width"] >= 1).all()
 
@@ -364,17 +396,17 @@ def test_input_validation_names_the_argument():
     """H: bad options raise ValueError/TypeError naming the argument."""
     wide = _errors(0)
     with pytest.raises(ValueError, match="`reference`"):
-        leaderboard_table(wide, reference="nope")
+        leaderboard_table(wide, reference="nope", greater_is_better=False)
     with pytest.raises(ValueError, match="`rank_by`"):
-        leaderboard_table(wide, rank_by="elo")
-    with pytest.raises(ValueError, match="`n_bootstrap`"):
-        leaderboard_table(wide, n_bootstrap=1)
+        leaderboard_table(wide, rank_by="elo", greater_is_better=False)
+    with pytest.raises(ValueError, match="`n_resamples`"):
+        leaderboard_table(wide, n_resamples=1, greater_is_better=False)
     with pytest.raises(ValueError, match="`confidence_level`"):
-        leaderboard_table(wide, confidence_level=1.5)
+        leaderboard_table(wide, confidence_level=1.5, greater_is_better=False)
     with pytest.raises(ValueError, match="`bootstrap_draws`"):
-        rank_confidence_sets([1, 2], np.ones((5, 3)))
+        rank_confidence_sets([1, 2], np.ones((5, 3)), greater_is_better=True)
     with pytest.raises(ValueError, match="`scores`"):
-        leaderboard_table(wide.iloc[:1])
+        leaderboard_table(wide.iloc[:1], greater_is_better=False)
 
 
 def test_stability_with_delta_orders_the_pairs_that_matter():
@@ -384,11 +416,13 @@ def test_stability_with_delta_orders_the_pairs_that_matter():
     rng = np.random.default_rng(1)
     est = np.array([1.0, 0.999, 0.8, 0.6])
     draws = est + rng.normal(0, 0.05, (800, 4))
-    res = rank_stability(est, draws, n_datasets=20, target_width=0.0, delta=0.05)
+    res = rank_stability(
+        est, draws, n_datasets=20, target_width=0.0, delta=0.05, greater_is_better=True
+    )
     assert res.n_needed is None
     assert res.n_needed_delta is not None
     t = res.table.set_index("n_datasets")
     assert t.loc[res.n_needed_delta, "p_ordered_delta"] == 1.0
     assert t["p_ordered_delta"].iloc[0] < 1.0
     with pytest.raises(ValueError, match="`delta`"):
-        rank_stability(est, draws, n_datasets=20, delta=-1)
+        rank_stability(est, draws, n_datasets=20, delta=-1, greater_is_better=True)

@@ -40,11 +40,13 @@ def _frame(case):
 def test_adjustments_match_r_and_scmamp(case):
     """H: Holm = p.adjust; Shaffer = scmamp adjustShaffer; B–H = the closed test."""
     p = np.array(case["pvalues"])
-    np.testing.assert_allclose(adjust_pairwise_pvalues(p, "holm"), case["holm"], RTOL)
     np.testing.assert_allclose(
-        adjust_pairwise_pvalues(p, "shaffer"), case["shaffer"], RTOL
+        adjust_pairwise_pvalues(p, method="holm"), case["holm"], RTOL
     )
-    closed = adjust_pairwise_pvalues(p, "bergmann_hommel")
+    np.testing.assert_allclose(
+        adjust_pairwise_pvalues(p, method="shaffer"), case["shaffer"], RTOL
+    )
+    closed = adjust_pairwise_pvalues(p, method="bergmann_hommel")
     np.testing.assert_allclose(closed, case["bergmann_hommel_closed"], RTOL)
     # scmamp's adjustBergmannHommel = the running max of the closed-test APVs in
     # the order of the raw p-values
@@ -77,7 +79,7 @@ def test_bergmann_hommel_is_its_rejection_rule(k):
     sets = _exhaustive_sets(k)
     for _ in range(50):
         p = rng.beta(0.4, 3, size=k * (k - 1) // 2)
-        apv = adjust_pairwise_pvalues(p, "bergmann_hommel")
+        apv = adjust_pairwise_pvalues(p, method="bergmann_hommel")
         for alpha in (0.01, 0.05, 0.1, 0.2):
             accepted_sets = sets[
                 np.where(sets, p, np.inf).min(axis=1) > alpha / sets.sum(axis=1)
@@ -92,12 +94,14 @@ def test_power_order_bonferroni_holm_shaffer_bergmann_hommel():
     for k in (3, 4, 6, 8):
         for _ in range(20):
             p = rng.beta(0.3, 2, size=k * (k - 1) // 2)
-            holm = adjust_pairwise_pvalues(p, "holm")
-            shaffer = adjust_pairwise_pvalues(p, "shaffer")
-            bh = adjust_pairwise_pvalues(p, "bergmann_hommel")
+            holm = adjust_pairwise_pvalues(p, method="holm")
+            shaffer = adjust_pairwise_pvalues(p, method="shaffer")
+            bh = adjust_pairwise_pvalues(p, method="bergmann_hommel")
             assert np.all(shaffer <= holm + 1e-15)
             assert np.all(bh <= shaffer + 1e-15)
-            assert np.all(holm <= adjust_pairwise_pvalues(p, "bonferroni") + 1e-15)
+            assert np.all(
+                holm <= adjust_pairwise_pvalues(p, method="bonferroni") + 1e-15
+            )
 
 
 @pytest.mark.parametrize("name", list(DATA))
@@ -106,7 +110,11 @@ def test_pairwise_wilcoxon_matches_r(name, adjust):
     """H: raw p (R's wilcox.test), rank-biserial and adjusted p equal the R values."""
     case = DATA[name]
     res = pairwise_tests(
-        _frame(case), method="wilcoxon", zero_method="wilcox", adjust=adjust
+        _frame(case),
+        method="wilcoxon",
+        zero_method="wilcox",
+        adjust=adjust,
+        greater_is_better=False,
     )
     assert isinstance(res, PairwiseTestResult)
     frame = res.to_frame()
@@ -123,7 +131,9 @@ def test_pairwise_wilcoxon_matches_r(name, adjust):
 def test_pairwise_sign_matches_r(name):
     """H: sign-test p (binom.test, Demšar's tie split) and Shaffer's equal R's."""
     case = DATA[name]
-    res = pairwise_tests(_frame(case), method="sign", adjust="shaffer")
+    res = pairwise_tests(
+        _frame(case), method="sign", adjust="shaffer", greater_is_better=False
+    )
     np.testing.assert_allclose(res.to_frame()["pvalue"], case["sign"]["pvalues"], RTOL)
     np.testing.assert_allclose(
         res.to_frame()["pvalue_adjusted"], case["sign"]["shaffer"], RTOL
@@ -137,7 +147,9 @@ def test_pairwise_wilcoxon_holm_matches_scikit_posthocs():
     # need not tie; on scores scaled to integers (three decimals) every
     # difference is exact and both see the same ties.
     frame = (_frame(DATA["data.gh.2008"]) * 1000).round()
-    ours = pairwise_tests(frame, zero_method="wilcox", adjust="holm")
+    ours = pairwise_tests(
+        frame, zero_method="wilcox", adjust="holm", greater_is_better=False
+    )
     np.testing.assert_allclose(
         ours.to_frame()["pvalue"], DATA["data.gh.2008"]["wilcoxon"]["pvalues"], RTOL
     )
@@ -165,18 +177,38 @@ def test_adding_a_learner_leaves_raw_pvalues_unchanged_unlike_nemenyi():
     base = rng.normal(0.2, 0.03, size=(25, 2)) + [0.0, 0.012]
     two = pd.DataFrame(base, columns=["A", "B"])
     three = two.assign(C=two["A"] + rng.normal(0.006, 0.004, size=25))
-    p2 = pairwise_tests(two, adjust="none").to_frame().loc[0, "pvalue"]
-    p3 = pairwise_tests(three, adjust="none").to_frame().loc[0, "pvalue"]
+    p2 = (
+        pairwise_tests(two, adjust="none", greater_is_better=False)
+        .to_frame()
+        .loc[0, "pvalue"]
+    )
+    p3 = (
+        pairwise_tests(three, adjust="none", greater_is_better=False)
+        .to_frame()
+        .loc[0, "pvalue"]
+    )
     assert p2 == p3
-    nem2 = friedman_test(two).posthoc("nemenyi").loc[0, "pvalue_adjusted"]
-    nem3 = friedman_test(three).posthoc("nemenyi").loc[0, "pvalue_adjusted"]
+    nem2 = (
+        friedman_test(two, greater_is_better=False)
+        .posthoc(method="nemenyi")
+        .to_frame()
+        .loc[0, "pvalue_adjusted"]
+    )
+    nem3 = (
+        friedman_test(three, greater_is_better=False)
+        .posthoc(method="nemenyi")
+        .to_frame()
+        .loc[0, "pvalue_adjusted"]
+    )
     assert abs(nem2 - nem3) > 0.01
 
 
 def test_significance_matrix_and_ranks():
     """H: the matrix is symmetric, False on the diagonal, equal to reject per pair."""
     case = DATA["data.gh.2008"]
-    res = pairwise_tests(_frame(case), adjust="bergmann_hommel", alpha=0.05)
+    res = pairwise_tests(
+        _frame(case), adjust="bergmann_hommel", alpha=0.05, greater_is_better=False
+    )
     sig = res.significant
     assert (sig.to_numpy() == sig.to_numpy().T).all()
     assert not np.diag(sig.to_numpy()).any()
@@ -195,37 +227,52 @@ def test_missing_cells_raise_or_go_pairwise():
     frame = _frame(DATA["data.gh.2008"]).copy()
     frame.iloc[3, 1] = np.nan
     with pytest.raises(ValueError, match="k-NN"):
-        pairwise_tests(frame)
-    res = pairwise_tests(frame, missing="pairwise", adjust="holm")
+        pairwise_tests(frame, greater_is_better=False)
+    res = pairwise_tests(
+        frame, missing="pairwise", adjust="holm", greater_is_better=False
+    )
     n = res.to_frame().set_index(["learner_i", "learner_j"])["n"]
     assert n[("C4.5", "k-NN(k=1)")] == 29 and n[("C4.5", "NaiveBayes")] == 30
-    full = pairwise_tests(frame.dropna(), adjust="holm").to_frame()
+    full = pairwise_tests(
+        frame.dropna(), adjust="holm", greater_is_better=False
+    ).to_frame()
     got = res.to_frame()
     mask = got["learner_i"].ne("k-NN(k=1)") & got["learner_j"].ne("k-NN(k=1)")
     assert "both learners have values" in res.null_hypothesis
-    ref = pairwise_tests(frame.drop(columns="k-NN(k=1)"), adjust="none").to_frame()
+    ref = pairwise_tests(
+        frame.drop(columns="k-NN(k=1)"), adjust="none", greater_is_better=False
+    ).to_frame()
     np.testing.assert_allclose(got.loc[mask, "pvalue"], ref["pvalue"], RTOL)
     assert len(full) == len(got)
     frame.iloc[:, 2] = np.nan
     frame.iloc[0, 2] = 0.5
     with pytest.raises(ValueError, match="share 1 block"):
-        pairwise_tests(frame, missing="pairwise")
+        pairwise_tests(frame, missing="pairwise", greater_is_better=False)
 
 
 def test_bad_arguments():
     """H: too many learners for Bergmann–Hommel, bad names and wrong sizes raise."""
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="k = 11 learners"):
-        pairwise_tests(rng.random((6, 11)), adjust="bergmann_hommel")
-    assert len(pairwise_tests(rng.random((6, 11)), adjust="shaffer").to_frame()) == 55
+        pairwise_tests(
+            rng.random((6, 11)), adjust="bergmann_hommel", greater_is_better=False
+        )
+    assert (
+        len(
+            pairwise_tests(
+                rng.random((6, 11)), adjust="shaffer", greater_is_better=False
+            ).to_frame()
+        )
+        == 55
+    )
     with pytest.raises(ValueError, match="`adjust`"):
-        pairwise_tests(rng.random((6, 3)), adjust="nemenyi")
+        pairwise_tests(rng.random((6, 3)), adjust="nemenyi", greater_is_better=False)
     with pytest.raises(ValueError, match="`method`"):
-        pairwise_tests(rng.random((6, 3)), method="t")
+        pairwise_tests(rng.random((6, 3)), method="t", greater_is_better=False)
     with pytest.raises(ValueError, match="k \\(k − 1\\) / 2"):
-        adjust_pairwise_pvalues([0.1, 0.2], "shaffer")
+        adjust_pairwise_pvalues([0.1, 0.2], method="shaffer")
     with pytest.raises(ValueError, match="`pvalues` must lie"):
-        adjust_pairwise_pvalues([0.1, 0.2, 1.5], "shaffer")
+        adjust_pairwise_pvalues([0.1, 0.2, 1.5], method="shaffer")
 
 
 @pytest.mark.parametrize("adjust", ["holm", "shaffer", "bergmann_hommel"])
@@ -234,11 +281,13 @@ def test_friedman_posthoc_shaffer_bergmann_hommel_match_scmamp(adjust):
     scmamp's friedmanPost + adjustShaffer / the closed B–H (García & Herrera 2008)."""
     case = REF["friedman"]
     frame = _frame(DATA["data.gh.2008"])
-    post = friedman_test(frame, greater_is_better=True).posthoc(adjust)
+    post = (
+        friedman_test(frame, greater_is_better=True).posthoc(method=adjust).to_frame()
+    )
     np.testing.assert_allclose(post["pvalue"], case["pvalues"], RTOL)
     key = "bergmann_hommel_closed" if adjust == "bergmann_hommel" else adjust
     np.testing.assert_allclose(post["pvalue_adjusted"], case[key], RTOL)
     with pytest.raises(ValueError, match="compares all pairs"):
-        friedman_test(frame).posthoc(
-            adjust if adjust != "holm" else "shaffer", control="CN2"
-        )
+        friedman_test(frame, greater_is_better=False).posthoc(
+            method=adjust if adjust != "holm" else "shaffer", control="CN2"
+        ).to_frame()

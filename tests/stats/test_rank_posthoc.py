@@ -36,7 +36,9 @@ RTOL, RTOL_PTUKEY = 1e-10, 1e-7
 
 
 def _adjusted(scores, method, adjust=None):
-    res = pairwise_tests(np.array(scores, float), method=method, adjust=adjust)
+    res = pairwise_tests(
+        np.array(scores, float), method=method, adjust=adjust, greater_is_better=False
+    )
     return res.to_frame()["pvalue_adjusted"].to_numpy()
 
 
@@ -148,7 +150,9 @@ def test_exact_with_ties_is_the_conditional_permutation_distribution(seed):
     distribution given the ties), for every pair of a random tied table."""
     rng = np.random.default_rng(seed)
     scores = rng.integers(0, 3, size=(3, 4)).astype(float)
-    res = pairwise_tests(scores, method="exact_ranksum", adjust="none").to_frame()
+    res = pairwise_tests(
+        scores, method="exact_ranksum", adjust="none", greater_is_better=False
+    ).to_frame()
     ranks = stats.rankdata(scores, axis=1)
     for row in res.itertuples():
         # every pair has the same null distribution: use learners 0 and 1
@@ -178,11 +182,13 @@ def test_nemenyi_equals_friedman_posthoc_and_rank_methods_ignore_direction():
 
     rng = np.random.default_rng(3)
     y = pd.DataFrame(rng.normal(size=(15, 4)), columns=list("abcd"))
-    ours = pairwise_tests(y, method="nemenyi").to_frame()
-    theirs = friedman_test(y).posthoc("nemenyi")
+    ours = pairwise_tests(y, method="nemenyi", greater_is_better=False).to_frame()
+    theirs = (
+        friedman_test(y, greater_is_better=False).posthoc(method="nemenyi").to_frame()
+    )
     np.testing.assert_allclose(ours["pvalue_adjusted"], theirs["pvalue_adjusted"])
     for method in ["conover", "siegel", "quade", "exact_ranksum", "miller"]:
-        lo = pairwise_tests(y, method=method).to_frame()
+        lo = pairwise_tests(y, method=method, greater_is_better=False).to_frame()
         hi = pairwise_tests(y, method=method, greater_is_better=True).to_frame()
         np.testing.assert_allclose(lo["pvalue"], hi["pvalue"], rtol=1e-12)
         np.testing.assert_allclose(lo["estimate"], -hi["estimate"], rtol=1e-12)
@@ -195,15 +201,29 @@ def test_rank_posthoc_arguments_and_degenerate_data():
     y = np.array([[1, 2, 3], [1, 2, 3], [1, 2, 3], [1, 2, 3]], float)
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="single_step"):
-        pairwise_tests(rng.random((6, 3)), method="nemenyi", adjust="holm")
+        pairwise_tests(
+            rng.random((6, 3)), method="nemenyi", adjust="holm", greater_is_better=False
+        )
     with pytest.raises(ValueError, match="single_step"):
-        pairwise_tests(rng.random((6, 3)), method="siegel", adjust="single_step")
+        pairwise_tests(
+            rng.random((6, 3)),
+            method="siegel",
+            adjust="single_step",
+            greater_is_better=False,
+        )
     with pytest.raises(ValueError, match="`missing`"):
-        pairwise_tests(rng.random((6, 3)), method="conover", missing="pairwise")
+        pairwise_tests(
+            rng.random((6, 3)),
+            method="conover",
+            missing="pairwise",
+            greater_is_better=False,
+        )
     for method in ["conover", "quade"]:
         with pytest.raises(ValueError, match="undefined"):
-            pairwise_tests(y, method=method)
-    res = pairwise_tests(y, method="exact_ranksum", adjust="none").to_frame()
+            pairwise_tests(y, method=method, greater_is_better=False)
+    res = pairwise_tests(
+        y, method="exact_ranksum", adjust="none", greater_is_better=False
+    ).to_frame()
     # learners 0 and 2: d = -8 = -N (k - 1), P(|D| >= 8) = 2 / 6^4
     assert res.loc[1, "pvalue"] == pytest.approx(2 / 6**4, rel=1e-13)
 
@@ -213,7 +233,7 @@ def test_rank_posthoc_frame_and_hypothesis():
     estimate, no interval, and the null hypothesis names Friedman's null."""
     rng = np.random.default_rng(1)
     y = pd.DataFrame(rng.normal(size=(8, 3)), columns=["x", "y", "z"])
-    res = pairwise_tests(y, method="conover", adjust="finner")
+    res = pairwise_tests(y, method="conover", adjust="finner", greater_is_better=False)
     frame = res.to_frame()
     assert list(frame["learner_i"]) == ["x", "x", "y"]
     assert frame["ci_low"].isna().all() and frame["effect_size"].isna().all()
@@ -235,7 +255,7 @@ def test_friedman_family_matches_scmamp(case):
 
     y = np.array(case["scores"], float)
     n, k = y.shape
-    res = friedman_test(y, tie_correction=False, exact=False)
+    res = friedman_test(y, tie_correction=False, exact=False, greater_is_better=False)
     ref = case["scmamp_friedman"]
     assert res.statistic == pytest.approx(ref["statistic"], rel=RTOL)
     assert res.pvalue == pytest.approx(ref["pvalue"], rel=RTOL, abs=1e-15)
@@ -245,7 +265,7 @@ def test_friedman_family_matches_scmamp(case):
         ref["pvalue"], rel=1e-8, abs=1e-15
     )
     np.testing.assert_allclose(
-        res.posthoc("holm")["pvalue"],
+        res.posthoc(method="holm").to_frame()["pvalue"],
         case["scmamp_friedman_post"],
         rtol=RTOL,
         atol=1e-15,
@@ -266,5 +286,5 @@ def test_pairwise_adjustments_include_pvalue_adjustments(method):
 
     p = np.random.default_rng(7).uniform(0, 0.1, size=10)  # k = 5
     np.testing.assert_array_equal(
-        adjust_pairwise_pvalues(p, method), adjust_pvalues(p, method=method)
+        adjust_pairwise_pvalues(p, method=method), adjust_pvalues(p, method=method)
     )
