@@ -222,3 +222,29 @@ def _n_committed(path):
             ).fetchone()[0]
     except sqlite3.Error:  # not created yet
         return 0
+
+
+@pytest.mark.slow
+def test_cli_run_on_a_scheduler(tmp_path, monkeypatch, cluster):
+    """H: `sklearn-bench run CONFIG --scheduler ADDRESS` runs the config's tasks on
+    the cluster (its store records the scheduler) with the scores of a local run."""
+    from sklearn_bench.cli import main
+
+    config = tmp_path / "study.toml"
+    config.write_text(
+        (ROOT / "examples" / "configs" / "demo.toml")
+        .read_text()
+        .replace("n_jobs = 1", 'n_jobs = 1\nstore = "run.sqlite"')
+        .replace("n_bootstraps = 5", "n_bootstraps = 3")
+        .replace('run = ["effects", "friedman", "pairwise", "bayesian", "power", '
+                 '"win_tie_loss"]', 'run = ["effects"]')
+    )  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    address = cluster.scheduler_address
+    code = main(["run", str(config), "--out", "dask", "--scheduler", address])
+    assert code == 0
+    on_dask = BenchmarkResult.from_store(tmp_path / "run.sqlite")
+    assert on_dask.info["cluster"]["scheduler"] == address
+    config.write_text(config.read_text().replace("run.sqlite", "local.sqlite"))
+    assert main(["run", str(config), "--out", "local"]) == 0
+    _assert_same_scores(on_dask, BenchmarkResult.from_store(tmp_path / "local.sqlite"))
