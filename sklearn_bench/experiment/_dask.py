@@ -13,14 +13,18 @@ It submits them through the backend's ``Client`` itself:
   under the run (e.g. its inputs were forgotten) is re-sent by the driver, which
   holds all the inputs; a task that killed every worker it ran on
   (``KilledWorker``) becomes a recorded failure;
-- at most ``window`` tasks are in flight, and their results come back in
-  completion order, so the driver commits each as it arrives.
+- tasks are sent in batches of about 0.1 s of work (one task each until the
+  first ones have been timed), so that dask's cost per submission stays small
+  beside the fits; a batch that killed its workers is sent again task by task;
+- at most ``window`` batches are in flight, and their results come back in
+  completion order, so the driver commits each task as it arrives.
 
 The workers only run :func:`~sklearn_bench.experiment._tasks.run_task`, as every
 other backend does, so the scores are the same bit for bit.
 """
 
 import inspect
+import itertools
 import time
 import uuid
 import warnings
@@ -33,6 +37,10 @@ _SHARED = ("estimator", "X", "y", "X_test", "y_test", "metrics")
 _SIGNATURE = inspect.signature(run_task)
 # A task cancelled under the run (not by the driver) is re-sent this many times.
 MAX_RESENDS = 3
+# Tasks are sent in batches of about this much work (at most MAX_BATCH tasks):
+# dask costs about a millisecond per submission, small beside 0.1 s.
+TARGET_BATCH_SECONDS = 0.1
+MAX_BATCH = 64
 
 
 def active_dask_client():
@@ -47,6 +55,18 @@ def active_dask_client():
     if type(backend).__module__ != "joblib._dask":
         return None
     return backend.client
+
+
+def _bound(call):
+    func, args, kwargs = call
+    if func is not run_task:
+        raise TypeError(f"Not a run_task call: {func!r}.")
+    return _SIGNATURE.bind(*args, **kwargs)
+
+
+def _run_batch(batch):
+    """The worker's side: :func:`run_task` on each task of a batch, in order."""
+    return [run_task(**kwargs) for kwargs in batch]
 
 
 def _value(obj):
@@ -68,8 +88,9 @@ class DaskRunner:
         A client of the cluster (any scheduler address: a ``LocalCluster``,
         dask-jobqueue, dask-kubernetes).
     window : int, default=None
-        Most tasks in flight at a time; ``None`` is eight per worker thread (at
-        least 64), so that workers never wait for the driver.
+        Most submissions (batches of tasks) in flight at a time; ``None`` is
+        eight per worker thread (at least 32), so that workers never wait for
+        the driver.
 
     Attributes
     ----------
@@ -106,13 +127,16 @@ class DaskRunner:
         self.lost_workers = []
         self.n_resent = 0
 
-    def run(self, calls):
+    def run(self, calls, *, total=None):
         """Yield ``(i, out)`` for the ``i``-th call, in completion order.
 
         Parameters
         ----------
         calls : iterable of (callable, tuple, dict)
             joblib ``delayed`` calls of :func:`run_task`.
+        total : int, default=None
+            The number of calls, if known: batches are kept small enough that
+            every worker thread has work until the end.
 
         Yields
         ------
@@ -122,19 +146,24 @@ class DaskRunner:
             What ``run_task`` returned (or the rows of a recorded failure, for a
             task that killed its workers).
         """
-        from distributed import as_completed
+        from distributed import KilledWorker, as_completed
 
         client = self.client
         run_id = uuid.uuid4().hex[:10]
         started = time.time()
-        window = self.window or max(64, 8 * _n_threads(client))
+        n_threads = max(1, _n_threads(client))
+        window = self.window or max(32, 8 * n_threads)
         shared = {}  # id(obj) -> [obj, future, n tasks in flight using it]
-        pending = {}  # future -> (i, bound arguments, n times re-sent)
-        todo = iter(enumerate(calls))
+        pending = {}  # future -> (batch of (i, bound arguments), n times re-sent)
+        self._sizes = {}  # key -> number of tasks in its batch
+        todo = (
+            (i, _bound(call)) for i, call in enumerate(calls)
+        )  # read lazily: the driver holds only the window's inputs
         # Results are gathered in the client's background loop as they finish.
         done = as_completed(with_results=True, raise_errors=False)
+        timing = {"n_tasks": 0, "seconds": 0.0, "n_submitted": 0}
 
-        def submit(i, args, resent=0):
+        def share(args):
             kwargs = dict(args.arguments)
             for name in _SHARED:
                 obj = kwargs[name]
@@ -149,12 +178,18 @@ class DaskRunner:
                     entry = shared[id(obj)] = [obj, future, 0]
                 entry[2] += 1
                 kwargs[name] = entry[1]
-            task = kwargs["task"]
+            return kwargs
+
+        def submit(batch, resent=0):
+            task = batch[0][1].arguments["task"]
             key = (
-                f"run_task-{task.dataset}-{task.split}-{task.learner}-{run_id}-{resent}"
+                f"run_task-{task.dataset}-{task.split}-{task.learner}-x{len(batch)}"
+                f"-{run_id}-{len(self._sizes)}"
             )
-            future = client.submit(run_task, **kwargs, key=key, pure=False)
-            pending[future] = (i, args, resent)
+            kwargs = [share(args) for _, args in batch]
+            future = client.submit(_run_batch, kwargs, key=key, pure=False)
+            self._sizes[key] = len(batch)
+            pending[future] = (batch, resent)
             done.add(future)
 
         def release(args):
@@ -166,33 +201,60 @@ class DaskRunner:
                     if entry[2] == 0:
                         del shared[id(obj)]
 
+        def batch_size():
+            """Tasks per submission: about TARGET_BATCH_SECONDS of work, so that
+            dask's cost per submission is small beside the fits."""
+            if timing["n_tasks"] == 0:
+                return 1
+            mean = timing["seconds"] / timing["n_tasks"]
+            size = int(TARGET_BATCH_SECONDS / max(mean, 1e-6))
+            if total is not None:  # keep every thread busy to the end
+                left = total - timing["n_submitted"]
+                size = min(size, left // (2 * n_threads))
+            return max(1, min(size, MAX_BATCH))
+
         def fill():
             while len(pending) < window:
-                item = next(todo, None)
-                if item is None:
+                batch = list(itertools.islice(todo, batch_size()))
+                if not batch:
                     return
-                i, (func, args, kwargs) = item
-                if func is not run_task:
-                    raise TypeError(f"Not a run_task call: {func!r}.")
-                submit(i, _SIGNATURE.bind(*args, **kwargs))
+                timing["n_submitted"] += len(batch)
+                submit(batch)
 
         try:
             fill()
             for future, result in done:
-                i, args, resent = pending.pop(future)
+                batch, resent = pending.pop(future)
                 if future.status == "finished":
-                    out = result
+                    outs = result
                 elif future.status == "cancelled" and resent < MAX_RESENDS:
-                    self.n_resent += 1
-                    submit(i, args, resent + 1)  # the driver holds every input
-                    release(args)
+                    self.n_resent += len(batch)
+                    submit(batch, resent + 1)  # the driver holds every input
+                    for _, args in batch:
+                        release(args)
+                    continue
+                elif (
+                    len(batch) > 1
+                    and future.status == "error"
+                    and isinstance(future.exception(), KilledWorker)
+                ):
+                    for item in batch:  # find the task that kills its workers
+                        submit([item], resent)
+                    for _, args in batch:
+                        release(args)
                     continue
                 else:
-                    out = self._failed(future, args)
-                release(args)
+                    outs = [self._failed(future, args) for _, args in batch]
                 future.release()
-                fill()
-                yield i, out
+                for (_, args), out in zip(batch, outs, strict=True):
+                    release(args)
+                    timing["n_tasks"] += 1
+                    row = out["rows"][0] if out["rows"] else {}
+                    timing["seconds"] += row.get("fit_time", 0.0)
+                    timing["seconds"] += row.get("score_time", 0.0)
+                fill()  # before the driver commits: workers never wait for it
+                for (i, _), out in zip(batch, outs, strict=True):
+                    yield i, out
         finally:
             if pending:
                 client.cancel(list(pending))
@@ -238,14 +300,18 @@ class DaskRunner:
                 or msg.get("expected")
             ):
                 continue
-            ours = [k for k in msg.get("processing-tasks", ()) if run_id in str(k)]
+            ours = [
+                self._sizes.get(str(k), 0)
+                for k in msg.get("processing-tasks", ())
+                if run_id in str(k)
+            ]
             lost.append(
                 {
                     "address": msg.get("worker", ""),
                     "time": datetime.fromtimestamp(when, UTC).isoformat(
                         timespec="seconds"
                     ),
-                    "n_tasks": len(ours),
+                    "n_tasks": sum(ours),
                 }
             )
         return lost

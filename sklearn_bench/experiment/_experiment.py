@@ -77,7 +77,11 @@ class BenchmarkExperiment(BaseEstimator):
         ``"mean_squared_error"`` for regressors.
     n_jobs : int, default=None
         Tasks run in parallel with joblib (``None`` is 1 unless in a
-        :func:`joblib.parallel_config` context, e.g. ``backend="dask"``).
+        :func:`joblib.parallel_config` context). Inside
+        ``joblib.parallel_config(backend="dask")`` the tasks are submitted
+        through that backend's dask ``Client`` instead, to every worker thread
+        of the cluster (``n_jobs`` is not used), in a way that survives lost
+        workers: see :ref:`cluster`.
     random_state : int, RandomState instance or None, default=None
         Seeds everything: the splits of a splitter without a seed, the samples
         of simulated data sets, and the learners' own ``random_state``
@@ -233,7 +237,9 @@ class BenchmarkExperiment(BaseEstimator):
         else:  # completion order, put back in task order
             outs = [None] * n_tasks
             for i, out in tqdm(
-                runner.run(call for _, call in self._task_calls(setup)),
+                runner.run(
+                    (call for _, call in self._task_calls(setup)), total=n_tasks
+                ),
                 total=n_tasks,
                 disable=not self.progress,
                 desc="BenchmarkExperiment (dask)",
@@ -325,7 +331,7 @@ class BenchmarkExperiment(BaseEstimator):
                 parallel = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered")
                 outs = parallel(calls)
             else:  # the dask path: survives lost workers (see _dask.py)
-                outs = (out for _, out in runner.run(calls))
+                outs = (out for _, out in runner.run(calls, total=n_run))
             for out in tqdm(
                 outs,
                 total=n_run,

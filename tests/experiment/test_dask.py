@@ -155,7 +155,8 @@ def test_run_survives_a_killed_worker(tmp_path, monkeypatch, client, serial, cho
 def test_failures_are_recorded_on_the_cluster(client):
     """H: on the cluster as locally, a learner that fails on some tasks gives
     recorded failures with the worker's traceback and one FitFailedWarning, and
-    the other tasks' scores equal the serial run's."""
+    the other tasks' scores equal the serial run's; with error_score="raise" the
+    driver raises the learner's exception with the note naming the task."""
     from sklearn.exceptions import FitFailedWarning
 
     learners, datasets, settings = STUDY.study(n_bootstraps=3)
@@ -173,6 +174,14 @@ def test_failures_are_recorded_on_the_cluster(client):
     assert set(failed["dataset"]) == {"wine"} and set(failed["learner"]) == {"broken"}
     assert failed["traceback"].str.contains("ValueError: no wine").all()
     assert result.info["cluster"]["lost_workers"] == []
+    # error_score="raise": the learner's own exception, raised in the driver
+    raising = BenchmarkExperiment(learners, error_score="raise", **kw)
+    with (
+        joblib.parallel_config(backend="dask"),
+        pytest.raises(ValueError, match="no wine") as raised,
+    ):
+        raising.fit(datasets)
+    assert "learner 'broken' on data set 'wine'" in "".join(raised.value.__notes__)
 
 
 class _FailsOnWine(ClassifierMixin, BaseEstimator):
