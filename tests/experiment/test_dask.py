@@ -211,7 +211,7 @@ def test_killed_driver_resumes(tmp_path, cluster, serial):
     deadline = time.monotonic() + 60
     while _n_committed(path) < 5 and time.monotonic() < deadline:
         assert driver.poll() is None, "the driver ended before it was killed"
-        time.sleep(0.05)
+        time.sleep(0.01)
     driver.send_signal(signal.SIGKILL)
     driver.wait()
     before = _n_committed(path)
