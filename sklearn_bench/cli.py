@@ -161,6 +161,12 @@ def _build_parser():
         "--n-jobs", type=int, metavar="N", help="parallel jobs (overrides n_jobs)"
     )
     run.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the tasks on the dask.distributed cluster of this scheduler "
+        "(e.g. tcp://host:8786); the driver keeps the store",
+    )
+    run.add_argument(
         "--check",
         action="store_true",
         help="validate the config (and load the data sets) without running",
@@ -570,6 +576,32 @@ def _write_outputs(result, out, *, report_kwargs, missing_tasks=0):
     return analysis
 
 
+def _on_scheduler(address):
+    """A context that sends the run's tasks to the dask scheduler at ``address``
+    (``None``: run locally)."""
+    import contextlib
+
+    if address is None:
+        return contextlib.nullcontext()
+    try:
+        import joblib
+        from distributed import Client
+    except ImportError as exc:
+        raise _UsageError(
+            "--scheduler needs dask.distributed: pip install 'sklearn-bench[dask]'"
+        ) from exc
+    try:
+        client = Client(address, timeout="30s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise _UsageError(
+            f"--scheduler: cannot connect to {address!r} ({exc})"
+        ) from None
+    stack = contextlib.ExitStack()
+    stack.enter_context(client)
+    stack.enter_context(joblib.parallel_config(backend="dask"))
+    return stack
+
+
 def _fit(experiment, datasets, info=None):
     from .results._store import NotAStoreError, StoreMismatchError
 
@@ -683,10 +715,16 @@ def _cmd_run(args):
     # The analysis settings go into the store when the run starts, so that
     # `report STORE` reuses them even if the run is killed.
     try:
-        result = _fit(experiment, datasets, info={"analysis": analysis})
+        with _on_scheduler(args.scheduler):
+            result = _fit(experiment, datasets, info={"analysis": analysis})
     except CorruptStoreError as exc:
         raise _UsageError(str(exc)) from exc
     took = time.perf_counter() - start
+    for worker in result.info.get("cluster", {}).get("lost_workers", []):
+        _say(
+            f"Worker {worker['address']} was lost at {worker['time']} UTC; its "
+            f"{worker['n_tasks']} running task(s) were re-run on other workers."
+        )
     if experiment.n_reused_tasks_:
         _say(
             f"Fitted {experiment.n_tasks_} new task(s) in {took:.1f} s; reused "

@@ -22,6 +22,7 @@ from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
 from ..results._store_repair import open_writer
 from ._config import describe, experiment_config
+from ._dask import DaskRunner, active_dask_client, describe_lost_workers
 from ._preflight import (
     check_classification_target,
     check_dataset_for_learners,
@@ -76,7 +77,11 @@ class BenchmarkExperiment(BaseEstimator):
         ``"mean_squared_error"`` for regressors.
     n_jobs : int, default=None
         Tasks run in parallel with joblib (``None`` is 1 unless in a
-        :func:`joblib.parallel_config` context, e.g. ``backend="dask"``).
+        :func:`joblib.parallel_config` context). Inside
+        ``joblib.parallel_config(backend="dask")`` the tasks are submitted
+        through that backend's dask ``Client`` instead, to every worker thread
+        of the cluster (``n_jobs`` is not used), in a way that survives lost
+        workers: see :ref:`cluster`.
     random_state : int, RandomState instance or None, default=None
         Seeds everything: the splits of a splitter without a seed, the samples
         of simulated data sets, and the learners' own ``random_state``
@@ -217,16 +222,30 @@ class BenchmarkExperiment(BaseEstimator):
             return self._fit_store(X, y, extra)
         setup = self._prepare(X, y)
         n_tasks = setup["n_tasks"]
-        parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
-        outs = list(
-            tqdm(
-                parallel(call for _, call in self._task_calls(setup)),
+        runner = _dask_runner()
+        if runner is None:
+            parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
+            outs = list(
+                tqdm(
+                    parallel(call for _, call in self._task_calls(setup)),
+                    total=n_tasks,
+                    disable=not self.progress,
+                    desc="BenchmarkExperiment",
+                    unit="task",
+                )
+            )
+        else:  # completion order, put back in task order
+            outs = [None] * n_tasks
+            for i, out in tqdm(
+                runner.run(
+                    (call for _, call in self._task_calls(setup)), total=n_tasks
+                ),
                 total=n_tasks,
                 disable=not self.progress,
-                desc="BenchmarkExperiment",
+                desc="BenchmarkExperiment (dask)",
                 unit="task",
-            )
-        )
+            ):
+                outs[i] = out
         rows = [row for out in outs for row in out["rows"]]
         scores = pd.DataFrame(rows)
         _report_failures(scores, n_tasks, len(setup["metrics"]))
@@ -236,6 +255,8 @@ class BenchmarkExperiment(BaseEstimator):
             predictions = _predictions_frame(outs)
         description = self._result_description(setup)
         description["info"].update(extra)
+        if runner is not None:
+            description["info"]["cluster"] = _report_cluster(runner)
         self.results_ = BenchmarkResult(scores, predictions=predictions, **description)
         self.n_tasks_ = n_tasks
         self.n_reused_tasks_ = 0
@@ -304,16 +325,25 @@ class BenchmarkExperiment(BaseEstimator):
             ordinal = writer.ordinals
             ids = [(t.dataset, t.split, t.learner) for t in tasks]
             n_run = sum(1 for i in ids if i not in done)
-            parallel = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered")
+            calls = (call for _, call in self._task_calls(setup, skip=done))
+            runner = _dask_runner()
+            if runner is None:
+                parallel = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered")
+                outs = parallel(calls)
+            else:  # the dask path: survives lost workers (see _dask.py)
+                outs = (out for _, out in runner.run(calls, total=n_run))
             for out in tqdm(
-                parallel(call for _, call in self._task_calls(setup, skip=done)),
+                outs,
                 total=n_run,
                 disable=not self.progress,
-                desc="BenchmarkExperiment",
+                desc="BenchmarkExperiment" + ("" if runner is None else " (dask)"),
                 unit="task",
             ):
                 row = out["rows"][0]
                 writer.write(ordinal[row["dataset"], row["split"], row["learner"]], out)
+            if runner is not None:
+                cluster = _report_cluster(runner)
+                writer.update_info({"cluster": cluster})
         except Exception as exc:
             _raise_if_disk_full(exc, self.store)
             raise
@@ -326,6 +356,8 @@ class BenchmarkExperiment(BaseEstimator):
         description = self._result_description(setup)
         description["info"]["store"] = str(self.store)
         description["info"].update(extra or {})
+        if runner is not None:
+            description["info"]["cluster"] = cluster
         self.results_ = BenchmarkResult._from_store(self.store, ids, description)
         _report_failures(self.results_.scores, len(tasks), len(setup["metrics"]))
         self.n_tasks_ = n_run
@@ -491,6 +523,35 @@ class BenchmarkExperiment(BaseEstimator):
             "X_test": data.X_test,
             "y_test": data.y_test,
         }
+
+
+def _dask_runner():
+    """A :class:`~._dask.DaskRunner` inside ``joblib.parallel_config(backend="dask")``
+    (the tasks go through its ``Client``, not joblib's dask backend, so that a run
+    survives lost workers); ``None`` otherwise (joblib runs the tasks)."""
+    client = active_dask_client()
+    return None if client is None else DaskRunner(client)
+
+
+def _report_cluster(runner):
+    """The cluster's part of the provenance (JSON-safe), and a warning naming each
+    worker lost during the run (its tasks were re-run; no score changes)."""
+    lost = runner.lost_workers
+    if lost:
+        warnings.warn(
+            "\n".join(describe_lost_workers(lost)),
+            RuntimeWarning,
+            stacklevel=4,
+        )
+    try:
+        scheduler = runner.client.scheduler.address
+    except Exception:  # a client without a scheduler connection
+        scheduler = ""
+    return {
+        "scheduler": str(scheduler),
+        "lost_workers": lost,
+        "n_resent_tasks": runner.n_resent,
+    }
 
 
 def _raise_if_disk_full(exc, store):

@@ -1,0 +1,254 @@
+"""Scaling and per-task overhead of the dask path of BenchmarkExperiment.
+
+The demo's study (``sklearn-bench demo --size quick``'s learners and data sets,
+``--n-bootstraps`` replicates), with a store as a real run has, on:
+
+- ``serial``: n_jobs=1, no cluster (the reference scores);
+- ``loky x2``: joblib's loky backend, n_jobs=2;
+- ``dask x1`` / ``dask x2``: a ``LocalCluster`` of 1 and 2 worker processes of
+  one thread each, under ``joblib.parallel_config(backend="dask")`` (the tasks
+  go through the client in batches; see sklearn_bench/experiment/_dask.py);
+- ``dask x2 unbatched``: the same with one task per submission.
+
+For each: wall time, tasks/s, the fraction of the workers' time spent fitting
+(sum of fit times / (wall x workers)), and two measures of the per-task
+overhead, everything that is not the learner's own work (sending, scheduling,
+collecting, committing):
+
+- by the clock: (wall x workers - sum of fit and score times) / tasks; on a
+  machine shared with other work it counts the time the workers wait for a CPU;
+- by the CPU: (CPU seconds of every process of the run - those of the serial
+  run) / tasks, the work that the parallel path adds per task, which a loaded
+  machine inflates less; and the same less what the cluster burns when idle
+  (heartbeats, monitors: ``idle CPU``, a fraction of one CPU, measured for
+  3 s before the run) over the run's wall time, which leaves the cost that comes
+  with each task.
+
+Both are compared to the median fit time (goal for the dask path: < 5%); the
+median fit CPU time is measured apart, each learner fitted alone on each data
+set. Also printed: dask x2's overhead over loky x2's and the speed-up of 2
+workers over 1. Every run's scores must equal the serial run's bit for bit.
+
+Each configuration is timed ``--repeats`` times, alternating, and the fastest run
+kept (the machine may be shared); the load average is printed beside the numbers.
+
+Run from the repository root:  python benchmarks/dask_scaling.py
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import joblib
+import numpy as np
+import psutil
+from sklearn.base import clone
+from threadpoolctl import threadpool_limits
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from sklearn_bench import BenchmarkExperiment  # noqa: E402
+from sklearn_bench._demo import SIZES, demo_datasets, demo_learners  # noqa: E402
+from sklearn_bench.experiment import _dask  # noqa: E402
+from sklearn_bench.model_selection import BootstrapOOB  # noqa: E402
+
+
+def study(n_bootstraps):
+    spec = SIZES["quick"]
+    learners = demo_learners(spec["k"], spec["n_trees"])
+    datasets = demo_datasets(spec["datasets"], random_state=0)
+    settings = {
+        "cv": BootstrapOOB(n_bootstraps, random_state=0),
+        "random_state": 0,
+        "progress": False,
+    }
+    return learners, datasets, settings
+
+
+IDLE_SECONDS = 3.0
+
+
+def cpu_seconds():
+    """CPU seconds (user + system) of this process (the driver, and a local
+    cluster's scheduler) and of its children (loky's or the cluster's workers)."""
+    total = time.process_time()
+    for child in psutil.Process().children(recursive=True):
+        try:
+            times = child.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system
+    return total
+
+
+def run(learners, datasets, settings, folder, **kwargs):
+    """Wall time, CPU seconds (all processes) and result of one fit with a fresh
+    store."""
+    store = Path(tempfile.mkdtemp(dir=folder)) / "run.sqlite"
+    experiment = BenchmarkExperiment(learners, store=store, **settings, **kwargs)
+    cpu, start = cpu_seconds(), time.perf_counter()
+    experiment.fit(datasets)
+    return time.perf_counter() - start, cpu_seconds() - cpu, experiment.results_
+
+
+def median_fit_cpu(learners, datasets, settings):
+    """Median CPU time of one fit over the study's tasks: each learner on the
+    first learning sample of each data set (every learner x data set has the
+    same number of tasks)."""
+    cv = settings["cv"]
+    times = []
+    for X, y in ((data.X, data.y) for data in datasets.values()):
+        train, _ = next(cv.split(X, y))
+        for learner in learners.values():
+            est = clone(learner).set_params(
+                **{k: 0 for k in learner.get_params() if k.endswith("random_state")}
+            )
+            best = np.inf
+            for _ in range(5):
+                start = time.process_time()
+                est.fit(X[train], y[train])
+                best = min(best, time.process_time() - start)
+            times.append(best)
+    return float(np.median(times))
+
+
+def summary(name, wall, cpu, result, n_workers, serial_cpu, idle):
+    scores = result.scores.drop_duplicates(["dataset", "split", "learner"])
+    n_tasks = len(scores)
+    fit, score = scores["fit_time"].sum(), scores["score_time"].sum()
+    return {
+        "name": name,
+        "wall": wall,
+        "tasks/s": n_tasks / wall,
+        "fitting": fit / (wall * n_workers),
+        "overhead": (wall * n_workers - fit - score) / n_tasks,
+        "extra_cpu": (cpu - serial_cpu) / n_tasks,
+        # less the CPU that the idle cluster burns in the same time
+        "extra_cpu_busy": (cpu - idle * wall - serial_cpu) / n_tasks,
+        "idle": idle,
+        "median_fit": float(np.median(scores["fit_time"])),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n-bootstraps", type=int, default=20)
+    parser.add_argument("--repeats", type=int, default=2)
+    args = parser.parse_args()
+
+    import distributed
+
+    learners, datasets, settings = study(args.n_bootstraps)
+    folder = tempfile.mkdtemp()
+    warm = {"cv": BootstrapOOB(2, random_state=0), "random_state": 0}
+
+    def on_dask(n, max_batch=_dask.MAX_BATCH):
+        """A run on a new LocalCluster of n workers, alive only for this run (an
+        idle cluster costs CPU too); its start and first imports are not timed."""
+
+        def go():
+            default, _dask.MAX_BATCH = _dask.MAX_BATCH, max_batch
+            try:
+                with (
+                    distributed.LocalCluster(
+                        n_workers=n,
+                        threads_per_worker=1,
+                        processes=True,
+                        host="127.0.0.1",
+                        dashboard_address=None,
+                        # one BLAS/OpenMP thread per worker, as loky and serial
+                        env={"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"},
+                    ) as cluster,
+                    distributed.Client(cluster),
+                    joblib.parallel_config(backend="dask"),
+                ):
+                    BenchmarkExperiment(learners, progress=False, **warm).fit(datasets)
+                    cpu, start = cpu_seconds(), time.perf_counter()
+                    time.sleep(IDLE_SECONDS)  # the cluster's own CPU use, idle
+                    idle = (cpu_seconds() - cpu) / (time.perf_counter() - start)
+                    return *run(learners, datasets, settings, folder), idle
+            finally:
+                _dask.MAX_BATCH = default
+
+        return go
+
+    def local(n_jobs):
+        return lambda: (*run(learners, datasets, settings, folder, n_jobs=n_jobs), 0)
+
+    configs = {
+        "serial": (local(1), 1),
+        "loky x2": (local(2), 2),
+        "dask x1": (on_dask(1), 1),
+        "dask x2": (on_dask(2), 2),
+        "dask x2 unbatched": (on_dask(2, max_batch=1), 2),
+    }
+    # loky's workers start once, not in the timings
+    BenchmarkExperiment(learners, progress=False, n_jobs=2, **warm).fit(datasets)
+    best = {}
+    with threadpool_limits(1):
+        fit_cpu = median_fit_cpu(learners, datasets, settings)
+        for _ in range(args.repeats):
+            for name, (func, _) in configs.items():
+                wall, cpu, result, idle = func()
+                if name not in best or wall < best[name][0]:
+                    best[name] = (wall, cpu, result, idle)
+
+    reference = best["serial"][2].scores["value"].to_numpy()
+    serial_cpu = best["serial"][1]
+    rows = []
+    for name, (_, n_workers) in configs.items():
+        wall, cpu, result, idle = best[name]
+        same = np.array_equal(
+            result.scores["value"].to_numpy().view(np.int64), reference.view(np.int64)
+        )
+        assert same, f"{name}: scores differ from the serial run's"
+        rows.append(summary(name, wall, cpu, result, n_workers, serial_cpu, idle))
+
+    n_tasks = len(best["serial"][2].scores)
+    print(
+        f"{len(learners)} learners x {len(datasets)} data sets x "
+        f"{args.n_bootstraps} replicates = {n_tasks} tasks; best of "
+        f"{args.repeats}; load average {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} CPUs"
+    )
+    print(
+        f"{'run':<18} {'wall s':>7} {'tasks/s':>8} {'fitting':>8} "
+        f"{'overhead/task ms':>17} {'extra CPU/task ms':>18} {'idle CPU':>9} "
+        f"{'less idle ms':>13}"
+    )
+    for r in rows:
+        print(
+            f"{r['name']:<18} {r['wall']:>7.2f} {r['tasks/s']:>8.1f} "
+            f"{r['fitting']:>8.0%} {1e3 * r['overhead']:>17.2f} "
+            f"{1e3 * r['extra_cpu']:>18.2f} {r['idle']:>9.0%} "
+            f"{1e3 * r['extra_cpu_busy']:>13.2f}"
+        )
+    by = {r["name"]: r for r in rows}
+    print(
+        f"median fit time: {1e3 * by['serial']['median_fit']:.2f} ms in the serial "
+        f"run, {1e3 * fit_cpu:.2f} ms of CPU alone"
+    )
+    print(
+        "per-task overhead (wall), dask x2 / loky x2: "
+        f"{by['dask x2']['overhead'] / by['loky x2']['overhead']:.2f}; "
+        "over the median fit time: "
+        f"{by['dask x2']['overhead'] / by['serial']['median_fit']:.1%}"
+    )
+    for name in ("loky x2", "dask x2", "dask x2 unbatched"):
+        print(
+            f"extra CPU per task over serial, {name}: "
+            f"{by[name]['extra_cpu'] / fit_cpu:.1%} of the median fit, "
+            f"{by[name]['extra_cpu_busy'] / fit_cpu:.1%} less the idle cluster's "
+            "(goal < 5%)"
+        )
+    print(
+        "speed-up, dask x2 over dask x1: "
+        f"{by['dask x1']['wall'] / by['dask x2']['wall']:.2f}"
+    )
+    print("every run's scores equal the serial run's bit for bit")
+
+
+if __name__ == "__main__":
+    main()
