@@ -49,21 +49,21 @@ def _drawing(axes):
 CASES = [
     (
         "FriedmanResult",
-        lambda: friedman_test(ERRORS),
+        lambda: friedman_test(ERRORS, greater_is_better=False),
         {"alpha": 0.1},
         lambda res, **kw: plot_critical_difference(res, **kw),
         "plot_critical_difference",
     ),
     (
         "TukeyHSDResult",
-        lambda: tukey_hsd(ERRORS),
+        lambda: tukey_hsd(ERRORS, greater_is_better=False),
         {"colors": {"A": "tab:green"}},
         lambda res, **kw: plot_critical_difference(res, alpha=res.alpha, **kw),
         "plot_critical_difference",
     ),
     (
         "PairwiseTestResult",
-        lambda: pairwise_tests(ERRORS, adjust="holm"),
+        lambda: pairwise_tests(ERRORS, adjust="holm", greater_is_better=False),
         {},
         lambda res, **kw: plot_pairwise_significance(res, **kw),
         "plot_pairwise_significance",
@@ -99,7 +99,7 @@ def test_plot_method_draws_on_the_given_axes():
     them."""
     fig, ax = plt.subplots(figsize=(8, 3))
     with pytest.warns(FutureWarning):
-        assert friedman_test(ERRORS).plot(ax=ax) is ax
+        assert friedman_test(ERRORS, greater_is_better=False).plot(ax=ax) is ax
     assert plt.get_fignums() == [fig.number]
     plt.close(fig)
 
