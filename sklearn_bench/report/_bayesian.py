@@ -199,7 +199,7 @@ def _within_batch(result, others, reference, dataset, options, threshold):
     p_greater, p_rope, p_less = tests.p_greater, tests.p_rope, tests.p_less
     gib = result.metrics[metric]
     decisions = tests.decisions(
-        threshold, greater_is_better=gib, labels=(reference, list(others))
+        threshold=threshold, greater_is_better=gib, labels=(reference, list(others))
     )
     rows = {}
     for j, other in enumerate(others):

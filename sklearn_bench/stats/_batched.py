@@ -262,7 +262,7 @@ class CorrelatedTTestsResult:
     >>> res = bayesian_correlated_t_tests(x[:, None], y, rho=0.2, delta=0.01)
     >>> res.p_greater.round(4).tolist()
     [0.9642, 0.0497]
-    >>> res.decisions(0.95, greater_is_better=True, labels=("A", ["B", "C"]))
+    >>> res.decisions(threshold=0.95, greater_is_better=True, labels=("A", ["B", "C"]))
     array(['A', 'undecided'], dtype=object)
     """
 
@@ -273,7 +273,7 @@ class CorrelatedTTestsResult:
     n: int
     constant: np.ndarray
 
-    def decisions(self, threshold=0.95, *, greater_is_better, labels=("x", "y")):
+    def decisions(self, *, threshold=0.95, greater_is_better, labels=("x", "y")):
         """The name whose posterior probability reaches ``threshold``, per entry.
 
         :meth:`BayesianTestResult.decision` of each comparison.
@@ -359,7 +359,8 @@ def bayesian_correlated_t_tests(x, y, *, rho, delta=0.0, axis=0):
     >>> others = reference[:, None] - rng.normal(0.01, 0.01, (10, 3))
     >>> res = bayesian_correlated_t_tests(reference[:, None], others, rho=0.1,
     ...                                   delta=0.005)
-    >>> one = bayesian_correlated_t(reference, others[:, 2], rho=0.1, rope=0.005)
+    >>> one = bayesian_correlated_t(reference, others[:, 2], rho=0.1, delta=0.005,
+    ...                             greater_is_better=True)
     >>> bool(res.p_greater[2] == one.p_greater), bool(res.p_rope[2] == one.p_rope)
     (True, True)
     """

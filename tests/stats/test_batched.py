@@ -103,12 +103,14 @@ def test_correlated_t_tests_equal_the_one_pair_test(delta):
     res = bayesian_correlated_t_tests(REFERENCE[:, None], OTHERS, rho=0.1, delta=delta)
     names = [f"L{j}" for j in range(M)]
     for gib in (True, False):
-        decisions = res.decisions(0.9, greater_is_better=gib, labels=("ref", names))
+        decisions = res.decisions(
+            threshold=0.9, greater_is_better=gib, labels=("ref", names)
+        )
         for j in range(M):
             one = bayesian_correlated_t(
                 REFERENCE,
                 OTHERS[:, j],
-                rope=delta,
+                delta=delta,
                 rho=0.1,
                 labels=("ref", names[j]),
                 greater_is_better=gib,
@@ -133,7 +135,9 @@ def test_correlated_t_tests_point_mass_as_the_one_pair_test(delta):
     for j in range(3):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            one = bayesian_correlated_t(REFERENCE, y[:, j], rope=delta, rho=0.2)
+            one = bayesian_correlated_t(
+                REFERENCE, y[:, j], delta=delta, rho=0.2, greater_is_better=True
+            )
         assert (res.p_greater[j], res.p_rope[j], res.p_less[j]) == (
             one.p_greater,
             one.p_rope,
@@ -149,6 +153,6 @@ def test_correlated_t_tests_invalid_input():
         bayesian_correlated_t_tests(REFERENCE, OTHERS[:, 0], rho=0.1, delta=-1)
     res = bayesian_correlated_t_tests(REFERENCE, OTHERS[:, 0], rho=0.1)
     with pytest.raises(ValueError, match="`threshold`"):
-        res.decisions(0.4, greater_is_better=True)
+        res.decisions(threshold=0.4, greater_is_better=True)
     with pytest.raises(TypeError, match="`greater_is_better`"):
-        res.decisions(0.9, greater_is_better="yes")
+        res.decisions(threshold=0.9, greater_is_better="yes")
