@@ -7,8 +7,8 @@ import re
 import numpy as np
 import pandas as pd
 
+from ..analysis import paired_method, within_test
 from ..stats import adjust_pvalues
-from ._methods import paired_method
 
 _SPECIALS = {
     "&": r"\&",
@@ -80,9 +80,7 @@ def escape_latex(text):
     out = _SPECIAL_RE.sub(one, re.sub(r"\s+", " ", str(text)))
     for char, tex in _UNICODE.items():
         out = out.replace(char, tex)
-    return "".join(
-        c if ord(c) <= _LAST_TYPESET else f"[U+{ord(c):04X}]" for c in out
-    )
+    return "".join(c if ord(c) <= _LAST_TYPESET else f"[U+{ord(c):04X}]" for c in out)
 
 
 def _cell(centre, spread, stat, digits):
@@ -408,10 +406,12 @@ def latex_frame(frame, *, caption, label=None, digits=3, index=True):
 
 def write_latex_tables(result, analysis, folder):
     """Write ``performance.tex`` (and ``pairwise.tex`` when there are pairwise
-    intervals) into ``folder``; register the table's test with the analysis.
+    intervals) into ``folder``. The table's tests are those the analysis ran
+    within each data set (:func:`~sklearn_bench.analysis.within_test`), and its
+    record in the methods paragraph is the analysis' ``"latex_table"``.
 
-    The markers of ``performance.tex`` use the level ``1 − confidence_level``
-    of the analysis, so the table and the report agree.
+    The markers of ``performance.tex`` use the plan's level ``alpha``, as the
+    report's tests do.
 
     Returns
     -------
@@ -419,13 +419,10 @@ def write_latex_tables(result, analysis, folder):
     """
     from pathlib import Path
 
-    from ._analysis import within_test
-    from ._methods import TestRecord, register_test
-
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    alpha = round(1 - analysis.confidence_level, 10)
-    table, tested = _build_table(
+    alpha = analysis.alpha  # the plan's level of the tests
+    table, _ = _build_table(
         result,
         metric=analysis.metric,
         stat="mean",
@@ -439,22 +436,7 @@ def write_latex_tables(result, analysis, folder):
     )
     written = [folder / "performance.tex"]
     written[0].write_text(table, encoding="utf-8")
-    if tested:
-        name = " / ".join(paired_method(m)[0] for m in tested)
-        cites = tuple(dict.fromkeys(c for m in tested for c in paired_method(m)[1]))
-        register_test(
-            analysis,
-            TestRecord(
-                "latex_table",
-                "in the LaTeX table, each learner against the best learner on "
-                "each data set (marked when significantly worse)",
-                f"two-sided {name}",
-                "the replicates of each data set",
-                correction="Holm-adjusted over the other learners of the data set",
-                alpha=alpha,
-                citations=(*cites, "holm1979"),
-            ),
-        )
+    # the table's test is in the analysis' methods (registered by analyse())
     if len(analysis.pairs):
         level = f"{analysis.confidence_level:.0%}"
         pairs = analysis.pairs[
