@@ -12,6 +12,7 @@ from ._bayesian import (
     bayesian_comparisons_table,
     bayesian_ranking,
 )
+from ._leaderboard import MIN_DATASETS, MIN_LEARNERS, leaderboard_analysis
 from ._pairwise import pairwise_analysis
 from ._plan import (
     ANALYSES,
@@ -39,6 +40,8 @@ __all__ = [
     "CITATIONS",
     "HIERARCHICAL_DRAWS",
     "MAX_HIERARCHICAL",
+    "MIN_DATASETS",
+    "MIN_LEARNERS",
     "N_SAMPLES",
     "OPTIONAL_ANALYSES",
     "PAIRED_METHODS",
@@ -55,6 +58,7 @@ __all__ = [
     "bayesian_ranking",
     "check_posthoc",
     "hierarchical_installed",
+    "leaderboard_analysis",
     "paired_method",
     "pairwise_analysis",
     "posthoc_title",

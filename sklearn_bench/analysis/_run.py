@@ -11,6 +11,7 @@ from ._bayesian import (
     register_bayesian,
     register_ranking,
 )
+from ._leaderboard import leaderboard_analysis
 from ._pairwise import pairwise_analysis
 from ._plan import ANALYSES, AnalysisPlan
 from ._records import TestRecord, paired_method, register_test
@@ -83,6 +84,8 @@ def analyse(result, plan=None):
         ranking, _, _ = bayesian_ranking(result, analysis)
         if ranking is not None:
             register_ranking(analysis, ranking)
+    # ratings and rank sets of a large study (3 learners and 10 data sets or more)
+    leaderboard_analysis(result, analysis)
     return analysis
 
 
