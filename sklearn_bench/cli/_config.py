@@ -43,9 +43,11 @@ _DATASET_KEYS = {
     "csv": {"csv", "target", "classes", "sep"},
     "openml": {"openml", "version", "classes"},
 }
-_ANALYSIS_KEYS = {
-    "run",
+# The settings of the analysis plan a run records (info["analysis"]) and `report`
+# reuses, in the order the report lists them; ``[analysis] run`` sets analyses.
+SETTINGS = (
     "metric",
+    "analyses",
     "alpha",
     "confidence_level",
     "delta",
@@ -53,7 +55,8 @@ _ANALYSIS_KEYS = {
     "posthoc",
     "posthoc_adjust",
     "bayesian",
-}
+)
+_ANALYSIS_KEYS = {"run", *(k for k in SETTINGS if k != "analyses")}
 _OUTPUT_KEYS = {"dir", "figure_formats", "title"}
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .._version import __version__
 from ..analysis import BAYESIAN_MODELS, AnalysisPlan
+from ._config import SETTINGS
 from ._files import (
     _DEMO_OUTPUTS,
     _REPORT_OUTPUTS,
@@ -307,17 +308,7 @@ def _build_parser():
 
 
 # The settings of the analysis a run records (info["analysis"]) and report reuses.
-_SETTINGS = (
-    "metric",
-    "analyses",
-    "alpha",
-    "confidence_level",
-    "delta",
-    "target_power",
-    "posthoc",
-    "posthoc_adjust",
-    "bayesian",
-)
+_SETTINGS = SETTINGS
 _DEFAULT_SETTINGS = {
     "metric": None,
     "analyses": None,
