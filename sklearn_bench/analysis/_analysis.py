@@ -112,6 +112,22 @@ class ReportAnalysis:
         counts the report's map draws), when every data set is complete;
         ``None`` otherwise (the map then counts the data sets with matched
         replicates).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(6) for _ in range(3)],
+    ...                    "l": list("ABC") * 6,
+    ...                    "error_rate": [0.10, 0.12, 0.15, 0.20, 0.21, 0.26,
+    ...                                   0.05, 0.09, 0.08, 0.30, 0.33, 0.36,
+    ...                                   0.12, 0.13, 0.19, 0.22, 0.27, 0.25]})
+    >>> result = BenchmarkResult.from_frame(
+    ...     df, dataset="d", learner="l", value="error_rate", greater_is_better=False)
+    >>> analysis = analyse(result, AnalysisPlan())
+    >>> analysis.best, analysis.direction, analysis.friedman_blocks
+    ('A', 'lower is better', 'data sets')
     """
 
     metric: str
@@ -258,7 +274,25 @@ def within_test(result, analysis, a, b, dataset):
     within each data set when it ran this one (raising its ``ValueError`` if it
     failed), so that no table of a report runs a test twice. A test run in a
     batch (:func:`_within_batch`) is a namespace with its ``estimate``,
-    ``pvalue``, ``n`` and ``method``."""
+    ``pvalue``, ``n`` and ``method``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse, within_test
+    >>> df = pd.DataFrame({"d": ["p"] * 10, "l": ["A", "B"] * 5,
+    ...                    "rep": [0, 0, 1, 1, 2, 2, 3, 3, 4, 4],
+    ...                    "error_rate": [0.10, 0.14, 0.12, 0.15, 0.11, 0.13,
+    ...                                   0.09, 0.14, 0.12, 0.16]})
+    >>> result = BenchmarkResult.from_frame(df, dataset="d", learner="l",
+    ...     value="error_rate", replicate="rep", greater_is_better=False)
+    >>> analysis = analyse(result, AnalysisPlan())
+    >>> within_test(result, analysis, "B", "A", "p")  # as paired_test: no scheme
+    Traceback (most recent call last):
+    ...
+    ValueError: The resampling scheme of data set 'p' is unknown ...
+    """
     tests = analysis.cache.get(("within_tests", id(result.scores)), {})
     hit = tests.get((a, b, str(dataset), analysis.metric))
     if hit is None:
@@ -492,7 +526,25 @@ def posthoc_title_of(method):
 
 def posthoc_title(analysis):
     """The name of the report's post-hoc test after Friedman's, with its
-    correction (``"Conover–Iman (shaffer)"``)."""
+    correction (``"Conover–Iman (shaffer)"``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(6) for _ in range(3)],
+    ...                    "l": list("ABC") * 6,
+    ...                    "error_rate": [0.10, 0.12, 0.15, 0.20, 0.21, 0.26,
+    ...                                   0.05, 0.09, 0.08, 0.30, 0.33, 0.36,
+    ...                                   0.12, 0.13, 0.19, 0.22, 0.27, 0.25]})
+    >>> result = BenchmarkResult.from_frame(
+    ...     df, dataset="d", learner="l", value="error_rate", greater_is_better=False)
+    >>> analysis = analyse(result, AnalysisPlan())
+    >>> from sklearn_bench.analysis import posthoc_title
+    >>> posthoc_title(analysis)
+    'Nemenyi'
+    """
     method = getattr(analysis, "posthoc_method", "nemenyi")
     name = _POSTHOC_TITLES.get(method, method)
     adjust = getattr(analysis, "posthoc_adjust", "single_step")

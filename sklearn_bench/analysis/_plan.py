@@ -114,7 +114,17 @@ def check_posthoc(posthoc, adjust):
 
 
 def hierarchical_installed():
-    """Whether NumPyro (the [bayes] extra) is installed; nothing is imported."""
+    """Whether NumPyro (the [bayes] extra) is installed; nothing is imported.
+
+    It only decides whether ``bayesian="hierarchical"`` can run (a clear error
+    otherwise), never which model a plan uses.
+
+    Examples
+    --------
+    >>> from sklearn_bench.analysis import hierarchical_installed
+    >>> isinstance(hierarchical_installed(), bool)
+    True
+    """
     return importlib.util.find_spec("numpyro") is not None
 
 

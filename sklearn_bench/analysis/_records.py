@@ -175,6 +175,13 @@ class TestRecord:
         The level of the tests, or ``None`` for intervals only.
     citations : tuple of str
         Keys of :data:`CITATIONS`.
+
+    Examples
+    --------
+    >>> from sklearn_bench.analysis import TestRecord
+    >>> TestRecord("pairs", "each pair of learners", "paired t-test",
+    ...            "8 data sets", alpha=0.05, citations=("demsar2006",)).sentence()
+    'Each pair of learners: paired t-test over 8 data sets, at α = 0.05 (Demšar 2006).'
     """
 
     __test__ = False  # not a pytest class
@@ -203,6 +210,25 @@ def register_test(analysis, record):
 
     The one place a report section says which test it ran, so that the methods
     paragraph reads them all; returns ``record``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(6) for _ in range(3)],
+    ...                    "l": list("ABC") * 6,
+    ...                    "error_rate": [0.10, 0.12, 0.15, 0.20, 0.21, 0.26,
+    ...                                   0.05, 0.09, 0.08, 0.30, 0.33, 0.36,
+    ...                                   0.12, 0.13, 0.19, 0.22, 0.27, 0.25]})
+    >>> result = BenchmarkResult.from_frame(
+    ...     df, dataset="d", learner="l", value="error_rate", greater_is_better=False)
+    >>> analysis = analyse(result, AnalysisPlan())
+    >>> from sklearn_bench.analysis import TestRecord, register_test
+    >>> _ = register_test(analysis, TestRecord("extra", "A and B", "sign test",
+    ...                                        "6 data sets"))
+    >>> analysis.methods[-1].key
+    'extra'
     """
     if not isinstance(record, TestRecord):
         raise TypeError(f"`record` must be a TestRecord; got {type(record).__name__}.")
@@ -213,5 +239,12 @@ def register_test(analysis, record):
 
 
 def paired_method(method):
-    """``(name, citation keys)`` of a method of ``paired_test``."""
+    """``(name, citation keys)`` of a method of ``paired_test``.
+
+    Examples
+    --------
+    >>> from sklearn_bench.analysis import paired_method
+    >>> paired_method("5x2cv")
+    ('5×2cv paired t-test', ('dietterich1998',))
+    """
     return PAIRED_METHODS.get(method, (f"{method} test", ()))
