@@ -113,6 +113,7 @@ API_SECTIONS = [
     ("sklearn_bench.results", "Results"),
     ("sklearn_bench.stats", "Statistics"),
     ("sklearn_bench.plotting", "Plots"),
+    ("sklearn_bench.analysis", "The analysis plan"),
     ("sklearn_bench.report", "The report and the summary"),
 ]
 

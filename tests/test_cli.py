@@ -1,4 +1,4 @@
-"""Tests of sklearn_bench/cli.py and sklearn_bench/_config.py: commands, outputs,
+"""Tests of sklearn_bench/cli/ (commands and the TOML config reader): outputs,
 every bad-config path, --help and exit codes."""
 
 import re

@@ -1,6 +1,6 @@
 """Every message names the problem and the way out, in CLI words, and exit codes
 follow one rule: 2 for usage, configuration and refused input, 1 for work that
-failed (issue 21, item 8; sklearn_bench/cli.py, BenchmarkResult.load, the store's
+failed (issue 21, item 8; sklearn_bench/cli/, BenchmarkResult.load, the store's
 metadata checks, the config loader and the experiment's full-disk message)."""
 
 import errno
@@ -259,7 +259,7 @@ def test_disk_full_says_the_store_is_kept_and_how_to_resume(
 def test_disk_full_writing_the_report_names_the_store(tmp_path, capsys, monkeypatch):
     """H: a full disk while writing the report after fitting exits 1 saying that
     the run is kept in its store and which `report` command writes it later."""
-    import sklearn_bench.cli as cli
+    import sklearn_bench.cli._main as cli
 
     config = tmp_path / "c.toml"
     store = tmp_path / "run.sqlite"

@@ -1,4 +1,4 @@
-"""One overwrite policy for `demo`, `run` and `report` (sklearn_bench/cli.py):
+"""One overwrite policy for `demo`, `run` and `report` (sklearn_bench/cli/):
 outputs are checked before anything is fitted, an existing output is replaced
 only with --force, and --force never replaces or deletes a file the package did
 not write (issues 20 and 21)."""

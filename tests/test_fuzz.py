@@ -330,6 +330,12 @@ def _rule_errors(**params):
     return collect_rule_errors(**kwargs)
 
 
+def _describe(**params):
+    from sklearn_bench.experiment import describe
+
+    return describe(**params)
+
+
 def _analyse(**params):
     from sklearn_bench.report import analyse_result
 
@@ -1336,6 +1342,8 @@ CASES = [
         {"table": bad_2d(), "delta": bad_scalars()},
         {},
     ),
+    # any value has a description (its repr at worst): no bad input to fuzz
+    ("describe", _describe, {}, {"value": 0.5}),
     (
         "analyse_result",
         _analyse,

@@ -21,7 +21,7 @@ import scipy
 import sklearn
 
 from .._version import __version__
-from ..datasets._dataset import SimulatedDataset
+from ..datasets import SimulatedDataset
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -32,7 +32,16 @@ def describe(value):
     Estimators become their class and all their parameters (recursively, so a
     long repr is never cut short), functions their module and qualified name,
     arrays a hash of their bytes; other objects their repr without memory
-    addresses.
+    addresses. The report's learner table reads the descriptions a run stored
+    (``result.info["learner_params"]``) and describes default values with it.
+
+    Examples
+    --------
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sklearn_bench.experiment import describe
+    >>> desc = describe(DecisionTreeClassifier(max_depth=3))
+    >>> desc["class"], desc["params"]["max_depth"], desc["params"]["criterion"]
+    ('sklearn.tree._classes.DecisionTreeClassifier', 3, 'gini')
     """
     if hasattr(value, "get_params") and not isinstance(value, type):
         params = value.get_params(deep=False)

@@ -1,10 +1,10 @@
-"""The HTML report and the text summary of a benchmark experiment."""
+"""The renderers of an analysis: the HTML report, the text summary, LaTeX and the
+methods paragraph."""
 
-from ._analysis import ReportAnalysis, analyse_result
+from ..analysis import ReportAnalysis, TestRecord, analyse_result, register_test
 from ._html import write_report
 from ._latex import escape_latex, latex_table
 from ._learners import learner_table
-from ._methods import TestRecord, register_test
 from ._summary import format_summary
 
 __all__ = [

@@ -146,14 +146,14 @@ def bottom_line(analysis, bayes_table=None):
     --------
     >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.report import analyse_result
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
     >>> from sklearn_bench.report._bottom_line import bottom_line
     >>> df = pd.DataFrame({"data": list("aabbccddee"), "model": ["x", "y"] * 5,
     ...                    "error_rate": [.10, .14, .30, .35, .05, .09, .20,
     ...                                   .26, .15, .18]})
     >>> result = BenchmarkResult.from_frame(df, dataset="data", learner="model",
     ...     value="error_rate", greater_is_better=False)
-    >>> bl = bottom_line(analyse_result(result))
+    >>> bl = bottom_line(analyse(result, AnalysisPlan()))
     >>> bl.best, bl.separated, bl.inseparable
     ('x', ['y'], [])
     """
@@ -189,9 +189,7 @@ def bottom_line(analysis, bayes_table=None):
     mean = a.mean.loc[blocks] if blocks else a.mean
     ranks = (sign * mean).rank(axis=1).mean(axis=0).sort_values(kind="stable")
     order = [name for name in ranks.index if name in verdicts]
-    separated = [
-        n for n in order if verdicts[n]["adjusted_pvalue"] <= alpha + 1e-12
-    ]
+    separated = [n for n in order if verdicts[n]["adjusted_pvalue"] <= alpha + 1e-12]
     inseparable = [n for n in order if n not in separated]
     equivalent = []
     if delta is not None:

@@ -13,7 +13,6 @@ _MAX_DISTRIBUTIONS = 20
 _MAX_DISTRIBUTION_ROWS = 120
 
 
-
 def file_slug(name, max_length=40):
     """A file-name part for a data-set or learner name: a safe ASCII slug and a
     short hash of the raw name, so that long names ("a" × 300), names with a
@@ -35,6 +34,7 @@ def file_slug(name, max_length=40):
     digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"{slug}-{digest}"
 
+
 def _name(analysis):
     return f"{analysis.metric} ({analysis.direction})"
 
@@ -52,7 +52,7 @@ def make_figures(result, analysis, *, analyses):
 
     figures = {}
     level = f"{analysis.confidence_level:.0%}"
-    from ._html import MAX_DIAGRAM_LEARNERS, _too_many_for_diagram
+    from ._blocks import MAX_DIAGRAM_LEARNERS, _too_many_for_diagram
 
     readable = len(analysis.mean.columns) <= MAX_DIAGRAM_LEARNERS
     if analysis.friedman is not None and not readable:
@@ -170,8 +170,10 @@ def make_figures(result, analysis, *, analyses):
             "unreadable); BenchmarkResult.win_tie_loss() gives the counts"
         )
     elif "win_tie_loss" in analyses and analysis.mean.shape[1] >= 2 and len(counted):
+        counts = getattr(analysis, "win_tie_loss", None)
         ax = plotting.plot_win_tie_loss(
-            counted, greater_is_better=analysis.greater_is_better
+            counted if counts is None else _Counts(counts),
+            greater_is_better=analysis.greater_is_better,
         )
         caption = (
             f"Counts over the {len(counted)} data set(s) with results of at least "
@@ -192,3 +194,14 @@ def make_figures(result, analysis, *, analyses):
         )
     del plt
     return figures
+
+
+class _Counts:
+    """The analysis' win/tie/loss counts, read by ``plot_win_tie_loss`` as it
+    reads a BenchmarkResult's (so the map draws the analysis' numbers)."""
+
+    def __init__(self, counts):
+        self._counts = counts
+
+    def win_tie_loss(self, *, delta=0.0, **_):
+        return self._counts

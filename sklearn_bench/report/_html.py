@@ -1,6 +1,5 @@
 """One self-contained HTML report of a benchmark experiment, and its figures."""
 
-import base64
 import html
 import io
 import os
@@ -12,9 +11,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._validation import renamed_parameters
 from .._version import __version__
-from ._analysis import ANALYSES, analyse_result, posthoc_title
+from ..analysis import ANALYSES, AnalysisPlan, analyse, posthoc_title
 from ._bayesian import bayesian_comparisons_table, bayesian_html
+from ._blocks import (
+    MAX_DETAIL_ROWS,
+    MAX_DIAGRAM_LEARNERS,
+    MAX_SUMMARY_ROWS,
+    _figure_html,
+    _interval_text,
+    _not_run,
+    _table,
+    _too_many_for_diagram,
+)
 from ._bottom_line import bottom_line, bottom_line_html
 from ._figures import make_figures
 from ._format import fmt_p_equals
@@ -22,7 +32,7 @@ from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
 from ._learners import learner_table
 from ._methods import write_methods
-from ._pairwise import pairwise_analysis, pairwise_figure, pairwise_html
+from ._pairwise import pairwise_figure, pairwise_html
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
@@ -111,108 +121,6 @@ def _versions():
         except PackageNotFoundError:  # pragma: no cover - all installed in tests
             out[name] = "not installed"
     return out
-
-
-_P_COLUMNS = {"p", "Holm p", "pvalue", "pvalue_adjusted"}
-_COUNT_COLUMNS = {
-    "n",
-    "replicates",
-    "count",
-    "median n_train",
-    "median n_test",
-    "features",
-}
-
-
-def _fmt(value, column=None, digits=4):
-    """A cell: p-values with 3 significant digits (scientific when tiny), counts as
-    integers, other numbers with ``digits`` decimals."""
-    if isinstance(value, bool | np.bool_):
-        return str(bool(value))
-    if isinstance(value, int | np.integer):
-        return str(int(value))
-    if isinstance(value, float | np.floating):
-        if np.isnan(value):
-            return "–"
-        if np.isinf(value):
-            return "∞" if value > 0 else "−∞"
-        if column in _COUNT_COLUMNS:
-            return f"{value:g}"
-        if column in _P_COLUMNS:
-            return f"{value:.2e}" if value < 1e-3 else f"{value:.3f}"
-        return f"{value:.{digits}f}"
-    return html.escape(str(value))
-
-
-def _cell(value, column=None):
-    numeric = isinstance(value, int | float | np.integer | np.floating)
-    if numeric and not isinstance(value, bool | np.bool_):
-        return f'<td class="num">{_fmt(value, column)}</td>'
-    return f"<td>{_fmt(value, column)}</td>"
-
-
-# A study of many data sets or learners: a table longer than its cap shows its
-# first rows in a collapsed <details>; every table is whole in a CSV file beside
-# the report (tables/*.csv), linked from its caption.
-MAX_DETAIL_ROWS = 30  # per-data-set tables (data sets, within, means, ...)
-MAX_SUMMARY_ROWS = 100  # one row per learner or per pair, across data sets
-
-
-def _table(
-    df, caption, *, table_id, index=True, csv=None, max_rows=None, fold_above=None
-):
-    """An HTML table of ``df``: at most ``max_rows`` rows (the first ones, in a
-    collapsed ``<details>`` when there are more; also collapsed, whole, above
-    ``fold_above`` rows), its caption linking ``tables/<csv>`` (the whole
-    table) when ``csv`` is given."""
-    n = len(df)
-    cut = max_rows is not None and n > max_rows
-    shown = df.iloc[:max_rows] if cut else df
-    head = "".join(
-        f"<th>{html.escape(str(c))}</th>"
-        for c in ([df.index.name or ""] if index else []) + list(df.columns)
-    )
-    rows = []
-    for idx, row in shown.iterrows():
-        cells = [f"<td>{html.escape(str(idx))}</td>"] if index else []
-        cells += [_cell(v, c) for v, c in zip(row.tolist(), df.columns, strict=True)]
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    text = html.escape(caption)
-    if csv is not None:
-        where = f'<a href="tables/{html.escape(csv)}">tables/{html.escape(csv)}</a>'
-        text += (
-            f" (first {max_rows} of {n:,} rows; all in {where})"
-            if cut
-            else f' <span class="csv">(CSV: {where})</span>'
-        )
-    table = (
-        f'<table id="{table_id}" class="data"><caption>{text}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    )
-    if cut:
-        return (
-            f'<details class="long"><summary>{html.escape(caption)}: {n:,} rows '
-            f"(first {max_rows} shown; open)</summary>{table}</details>"
-        )
-    if fold_above is not None and n > fold_above:
-        return (
-            f'<details class="long"><summary>{html.escape(caption)}: {n:,} rows '
-            f"(open)</summary>{table}</details>"
-        )
-    return table
-
-
-def _interval_text(low, high):
-    return f"[{_fmt(low)}, {_fmt(high)}]"
-
-
-def _figure_html(key, title, caption, png_bytes):
-    data = base64.b64encode(png_bytes).decode("ascii")
-    return (
-        f'<figure id="fig-{key}"><h3>{html.escape(title)}</h3>'
-        f'<img alt="{html.escape(title)}" src="data:image/png;base64,{data}">'
-        f"<figcaption>{html.escape(caption)}</figcaption></figure>"
-    )
 
 
 def _datasets_table(result, analysis):
@@ -400,14 +308,6 @@ def _effects(analysis):
     return "".join(parts)
 
 
-def _not_run(what, reason):
-    """A paragraph saying, where the result would be, why it is not."""
-    return (
-        f'<p class="not-run"><b>{html.escape(what)} not run:</b> '
-        f"{html.escape(reason)}.</p>"
-    )
-
-
 def _tests(analysis):
     parts = ['<section id="tests"><h2>Tests</h2>']
     fr = analysis.friedman
@@ -588,6 +488,20 @@ def pairs_test_words(analysis):
     return "corrected resampled t (on the folds or splits)"
 
 
+_PLAN_KEYWORDS = {
+    "metric": None,
+    "analyses": ANALYSES,
+    "confidence_level": 0.95,
+    "delta": None,
+    "target_power": 0.8,
+    "alpha": 0.05,
+    "posthoc": "nemenyi",
+    "adjust": None,
+    "bayesian": "signed_rank",
+}
+
+
+@renamed_parameters(posthoc_adjust="adjust")
 def write_report(
     result,
     out_dir,
@@ -599,7 +513,9 @@ def write_report(
     target_power=0.8,
     alpha=0.05,
     posthoc="nemenyi",
-    posthoc_adjust=None,
+    adjust=None,
+    bayesian="signed_rank",
+    plan=None,
     title="Benchmark report",
     missing_tasks=0,
     figure_formats=("png", "svg"),
@@ -631,11 +547,19 @@ def write_report(
     out_dir : str or Path
         Created if needed.
     metric, analyses, confidence_level, delta, target_power, alpha
-        As :func:`analyse_result`: one analysis plan (α, the confidence level
-        and Δ, the smallest difference that matters) for every section.
-    posthoc, posthoc_adjust
-        As :func:`analyse_result`: the post-hoc test after Friedman's
-        (Nemenyi's by default) and its correction.
+        As :class:`~sklearn_bench.analysis.AnalysisPlan`: one analysis plan
+        (α, the confidence level and Δ, the smallest difference that matters)
+        for every section.
+    posthoc, adjust
+        The plan's ``posthoc`` and ``adjust``: the post-hoc test after
+        Friedman's (Nemenyi's by default) and its correction (``adjust`` was
+        ``posthoc_adjust``, which warns until 0.3).
+    bayesian : {"signed_rank", "hierarchical"}, default="signed_rank"
+        The plan's Bayesian model across data sets (``"hierarchical"`` needs
+        the [bayes] extra).
+    plan : AnalysisPlan, default=None
+        The whole plan at once, instead of the keywords above (which must then
+        keep their defaults).
     title : str, default="Benchmark report"
     missing_tasks : int, default=0
         Tasks of a partial run not in the result; the report says so.
@@ -651,7 +575,7 @@ def write_report(
     Returns
     -------
     analysis : ReportAnalysis
-        The numbers the report shows.
+        The numbers the report shows: ``analyse(result, plan)``.
 
     Examples
     --------
@@ -680,21 +604,30 @@ def write_report(
     fig_dir.mkdir(parents=True, exist_ok=True)
     steps = _Progress(progress)
     steps.step("analyses")
-    analysis = analyse_result(
-        result,
-        metric=metric,
-        confidence_level=confidence_level,
-        delta=delta,
-        target_power=target_power,
-        analyses=analyses,
-        alpha=alpha,
-        posthoc=posthoc,
-        posthoc_adjust=posthoc_adjust,
-    )
+    keywords = {
+        "metric": metric,
+        "analyses": analyses,
+        "confidence_level": confidence_level,
+        "delta": delta,
+        "target_power": target_power,
+        "alpha": alpha,
+        "posthoc": posthoc,
+        "adjust": adjust,
+        "bayesian": bayesian,
+    }
+    if plan is None:
+        plan = AnalysisPlan(**keywords)
+    elif not isinstance(plan, AnalysisPlan):
+        raise TypeError(f"`plan` must be an AnalysisPlan; got {plan!r}.")
+    elif {**keywords, "analyses": tuple(analyses)} != _PLAN_KEYWORDS:
+        raise TypeError(
+            "Pass the analysis settings either as `plan` or as keywords, not both."
+        )
+    analyses = plan.analyses
+    # The plan, run once: every section, table and the summary read it.
+    analysis = analyse(result, plan)
     if settings:
         settings = _resolved_settings(settings, analysis)
-    # Each analysis once per report; the page, the tables and the summary
-    # share them (the Bayesian table through analysis.cache).
     steps.step("Bayesian comparisons")
     bayes_table = (
         bayesian_comparisons_table(result, analysis)[0]
@@ -703,7 +636,7 @@ def write_report(
     )
     steps.step("pairwise tests")
     # Pairwise post-hoc tests, each pair on its own (Wilcoxon, Holm).
-    pairwise = pairwise_analysis(result, analysis) if "pairwise" in analyses else None
+    pairwise = analysis.cache.get("pairwise")
     steps.step("figures")
     figures = make_figures(result, analysis, analyses=analyses)
     if pairwise is not None:
@@ -796,20 +729,6 @@ def write_report(
     return analysis
 
 
-# A critical-difference or pairwise-significance diagram stays readable up to
-# about this many learners; beyond, its labels overlap and the report says so.
-MAX_DIAGRAM_LEARNERS = 25
-
-
-def _too_many_for_diagram(analysis, what, csv):
-    k = len(analysis.mean.columns)
-    return (
-        f"the {what} is drawn for at most {MAX_DIAGRAM_LEARNERS} learners (with "
-        f"{k} its labels would overlap); the average ranks above and "
-        f"tables/{csv} give the same comparisons"
-    )
-
-
 def _skipped_figure(analysis, key):
     reason = analysis.skipped.get(key)
     if reason is None:
@@ -828,9 +747,7 @@ def _write_csv_tables(folder, analysis, datasets, pairwise, bayes_table):
     if len(analysis.pairs):
         analysis.pairs.to_csv(folder / "pairwise_intervals.csv")
     if analysis.posthoc is not None:
-        analysis.posthoc.to_csv(
-            folder / f"{analysis.posthoc_method}.csv", index=False
-        )
+        analysis.posthoc.to_csv(folder / f"{analysis.posthoc_method}.csv", index=False)
     if pairwise is not None:
         pairwise.to_frame().to_csv(folder / "pairwise_tests.csv", index=False)
     if bayes_table is not None and len(bayes_table):

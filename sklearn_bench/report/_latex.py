@@ -1,21 +1,26 @@
 """LaTeX (booktabs) tables of a benchmark result, for the comparison section of a
 paper: data sets × learners, the best in bold, significance markers, average
-ranks, and a caption that says what was tested."""
+ranks, and a caption that says what was tested.
 
-import numpy as np
+The table writer itself lives in :mod:`sklearn_bench.results` (``latex_table``,
+``latex_frame``, ``escape_latex``); this module writes the report's tables with the
+tests the analysis ran (its record in the methods paragraph is the analysis'
+``"latex_table"``, registered by :func:`~sklearn_bench.analysis.analyse`).
+"""
 
+from ..analysis import within_test
 from ..results import escape_latex, latex_frame, latex_table
-from ._methods import paired_method
 
 __all__ = ["escape_latex", "latex_frame", "latex_table", "write_latex_tables"]
 
 
 def write_latex_tables(result, analysis, folder):
     """Write ``performance.tex`` (and ``pairwise.tex`` when there are pairwise
-    intervals) into ``folder``; register the table's test with the analysis.
+    intervals) into ``folder``. The table's tests are those the analysis ran
+    within each data set (:func:`~sklearn_bench.analysis.within_test`).
 
-    The markers of ``performance.tex`` use the level ``1 − confidence_level``
-    of the analysis, so the table and the report agree.
+    The markers of ``performance.tex`` use the plan's level ``alpha``, as the
+    report's tests do.
 
     Returns
     -------
@@ -23,46 +28,17 @@ def write_latex_tables(result, analysis, folder):
     """
     from pathlib import Path
 
-    from ._analysis import within_test
-    from ._methods import TestRecord, register_test
-
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    alpha = round(1 - analysis.confidence_level, 10)
-    tested = set()
-
-    def paired(a, b, dataset):  # the report's tests, and which methods ran
-        res = within_test(result, analysis, a, b, dataset)
-        if np.isfinite(res.pvalue):
-            tested.add(getattr(res, "method", "t"))
-        return res
-
     table = latex_table(
         result,
         metric=analysis.metric,
-        alpha=alpha,
+        alpha=analysis.alpha,
         label="tab:performance",
-        paired=paired,
+        paired=lambda a, b, dataset: within_test(result, analysis, a, b, dataset),
     )
-    tested = sorted(tested)
     written = [folder / "performance.tex"]
     written[0].write_text(table, encoding="utf-8")
-    if tested:
-        name = " / ".join(paired_method(m)[0] for m in tested)
-        cites = tuple(dict.fromkeys(c for m in tested for c in paired_method(m)[1]))
-        register_test(
-            analysis,
-            TestRecord(
-                "latex_table",
-                "in the LaTeX table, each learner against the best learner on "
-                "each data set (marked when significantly worse)",
-                f"two-sided {name}",
-                "the replicates of each data set",
-                correction="Holm-adjusted over the other learners of the data set",
-                alpha=alpha,
-                citations=(*cites, "holm1979"),
-            ),
-        )
     if len(analysis.pairs):
         level = f"{analysis.confidence_level:.0%}"
         pairs = analysis.pairs[

@@ -9,11 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-# Below these sizes the section is left out: two learners are a paired
-# comparison (the bottom line), and rank sets from a handful of data sets are
-# not to be trusted (the bootstrap's guarantee is in the number of data sets).
-MIN_LEARNERS = 3
-MIN_DATASETS = 10
+from ..analysis import MIN_DATASETS, MIN_LEARNERS, leaderboard_analysis  # noqa: F401
 
 
 def _figure(key, title, caption, fig):
@@ -121,27 +117,19 @@ def leaderboard_section(
 
     from ..plotting import plot_rank_intervals, plot_win_rate_matrix
 
-    metric = getattr(analysis, "metric", None)
-    level = getattr(analysis, "confidence_level", 0.95)
-    table = result.aggregate(metric)
-    if table.shape[1] < MIN_LEARNERS or table.shape[0] < MIN_DATASETS:
-        return ""
-    res = result._leaderboard_result(
-        metric=metric,
-        n_resamples=n_bootstrap,
-        confidence_level=level,
-        random_state=random_state,
+    lb = leaderboard_analysis(
+        result, analysis, n_bootstrap=n_bootstrap, random_state=random_state
     )
-    board = result._board(res, metric)
-    matrix = result.win_rate_matrix(metric=metric)
+    if lb is None:
+        return ""
+    metric, level = lb["metric"], lb["level"]
+    res, board, matrix = lb["result"], lb["board"], lb["matrix"]
+    stability, grid = lb["stability"], lb["grid"]
     tables = Path(out_dir) / "tables"
     tables.mkdir(parents=True, exist_ok=True)
     board.to_csv(tables / "leaderboard.csv")
     matrix.to_csv(tables / "win_rate_matrix.csv")
     n = len(res.table)
-    grid = [res._n_units * k for k in (1, 2, 4, 8)]
-    delta = getattr(analysis, "delta", None) if res.rank_by == "score" else None
-    stability = res.stability(target_width=1.0, grid=grid, delta=delta)
     observed = stability.table.loc[stability.table["observed"]].iloc[0]
     needed = (
         f"about {stability.n_needed} data sets would bring the mean width to 1 or less"

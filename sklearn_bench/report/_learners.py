@@ -89,7 +89,7 @@ def _defaults(class_path):
     :func:`_trusted_module`)."""
     from sklearn.base import BaseEstimator
 
-    from ..experiment._config import describe
+    from ..experiment import describe
 
     module_name, _, name = str(class_path).rpartition(".")
     module = _trusted_module(module_name)
@@ -172,7 +172,7 @@ def learner_table(result):
     >>> from sklearn.feature_selection import SelectKBest
     >>> from sklearn.pipeline import make_pipeline
     >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from sklearn_bench.experiment._config import describe
+    >>> from sklearn_bench.experiment import describe
     >>> from sklearn_bench.report._learners import learner_table
     >>> class Result:  # what learner_table reads of a BenchmarkResult
     ...     learners = ["k2", "k10"]

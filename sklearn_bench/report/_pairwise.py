@@ -7,69 +7,7 @@ import html
 
 import pandas as pd
 
-from ._methods import TestRecord, register_test
-
-
-def pairwise_analysis(result, analysis, *, method="wilcoxon", adjust="holm"):
-    """Pairwise tests over the blocks of the report's comparisons, registered
-    with the analysis; ``None`` (with the reason in ``analysis.skipped``) when
-    they cannot run.
-
-    Across data sets each pair is tested on the data sets both learners
-    finished (``missing="pairwise"``), so a learner that failed on some data
-    set does not remove that data set for the others; with one finished data
-    set the blocks are its replicates. The level is ``1 − confidence_level``.
-    """
-    if "pairs" in analysis.skipped or len(analysis.mean.columns) < 2:
-        analysis.skipped["pairwise"] = analysis.skipped.get(
-            "pairs", "pairwise tests need at least 2 learners"
-        )
-        return None
-    alpha = round(1 - analysis.confidence_level, 10)
-    across = analysis.pairs_blocks == "data sets"
-    if not across:
-        # Rank tests over the overlapping replicates of one learning sample
-        # answer a question about that sample only and are no verdict about
-        # new data: the corrected t of the bottom line is.
-        analysis.skipped["pairwise"] = (
-            "with one data set the blocks would be its replicates, which share "
-            "training rows: a Wilcoxon test over them is conditional on this "
-            "learning sample and says nothing about new data of the kind (the "
-            "bottom line uses the corrected resampled t instead)"
-        )
-        return None
-    kwargs = {"missing": "pairwise"}
-    if not across:
-        kwargs["dataset"] = analysis.datasets_across[0]
-    try:
-        res = result.pairwise_tests(
-            method=method, adjust=adjust, alpha=alpha, metric=analysis.metric, **kwargs
-        )
-    except ValueError as exc:
-        analysis.skipped["pairwise"] = f"the pairwise tests could not run: {exc}"
-        return None
-    frame = res.to_frame()
-    n_min, n_max = int(frame["n"].min()), int(frame["n"].max())
-    blocks = "data sets" if across else f"replicates of {analysis.datasets_across[0]}"
-    n_text = f"{n_max}" if n_min == n_max else f"{n_min} to {n_max}"
-    if across and n_min < n_max:
-        n_text += " (each pair on the data sets both learners finished)"
-    name = "Wilcoxon signed-rank" if method == "wilcoxon" else "sign"
-    register_test(
-        analysis,
-        TestRecord(
-            "pairwise",
-            "every pair of learners on its own, a verdict that no third learner "
-            "changes, unlike Nemenyi's (effect size: the matched-pairs "
-            "rank-biserial correlation)",
-            f"two-sided {name} test",
-            f"{n_text} {blocks}",
-            correction=f"{adjust.capitalize()}-adjusted over {len(frame)} pairs",
-            alpha=alpha,
-            citations=("demsar2006", "holm1979", "benavoli2016"),
-        ),
-    )
-    return res
+from ..analysis import pairwise_analysis  # noqa: F401  (the report's name)
 
 
 def pairwise_html(analysis, res, figure=""):
@@ -84,8 +22,8 @@ def pairwise_html(analysis, res, figure=""):
             f"{html.escape(reason)}.</p></section>"
         )
     from ..stats import smallest_attainable_pvalue
+    from ._blocks import MAX_SUMMARY_ROWS, _table
     from ._format import fmt_interval, fmt_level, fmt_p
-    from ._html import MAX_SUMMARY_ROWS, _table
 
     frame = res.to_frame()
     table = pd.DataFrame(

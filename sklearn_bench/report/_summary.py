@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ._analysis import posthoc_title
+from ..analysis import ReportAnalysis, posthoc_title
 from ._bayesian import bayesian_comparisons_table, bayesian_summary_lines
 from ._bottom_line import bottom_line, bottom_line_lines
 from ._format import fmt_p, fmt_p_equals
@@ -57,21 +57,22 @@ def format_summary(analysis, result=None):
     --------
     >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.report import analyse_result, format_summary
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> from sklearn_bench.report import format_summary
     >>> df = pd.DataFrame({"data": ["a", "a", "b", "b", "c", "c"],
     ...                    "model": ["x", "y"] * 3,
     ...                    "error": [0.10, 0.12, 0.30, 0.33, 0.05, 0.09]})
     >>> result = BenchmarkResult.from_frame(
     ...     df, dataset="data", learner="model", value="error",
     ...     greater_is_better=False)
-    >>> print(format_summary(analyse_result(result)).splitlines()[0])
+    >>> print(format_summary(analyse(result, AnalysisPlan())).splitlines()[0])
     Bottom line
     """
-    from ._analysis import ReportAnalysis
 
     if not isinstance(analysis, ReportAnalysis):
         raise TypeError(
-            "`analysis` must be a ReportAnalysis (from analyse_result); got "
+            "`analysis` must be a ReportAnalysis (from "
+            "sklearn_bench.analysis.analyse); got "
             f"{type(analysis).__name__}."
         )
     a = analysis

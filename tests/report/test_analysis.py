@@ -145,7 +145,7 @@ def test_error_rate_gets_the_documented_default_delta():
     two-sided exact power (scipy's noncentral t) at Δ = 0.01; the
     observed-difference power is kept apart as
     post hoc."""
-    from sklearn_bench.report._analysis import DEFAULT_DELTA
+    from sklearn_bench._metrics import DEFAULT_DELTA
 
     df = _result(n_datasets=5).scores.rename(columns={"value": "error_rate"})
     result = BenchmarkResult.from_frame(

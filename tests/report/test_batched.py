@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from sklearn_bench import BenchmarkResult
+from sklearn_bench.analysis._analysis import _within_batch
 from sklearn_bench.report import analyse_result
-from sklearn_bench.report._analysis import _within_batch
 from sklearn_bench.report._bayesian import bayesian_comparisons_table
 
 

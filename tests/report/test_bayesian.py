@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from sklearn_bench import BenchmarkResult
+from sklearn_bench.analysis import AnalysisPlan, analyse
 from sklearn_bench.report import analyse_result, format_summary
 from sklearn_bench.report._bayesian import (
     bayesian_comparisons_table,
@@ -46,11 +47,12 @@ def _result(metric="error_rate", n_datasets=5, n_splits=4):
 
 
 def test_table_is_the_result_methods_numbers(monkeypatch):
-    """H: without the [bayes] extra the section compares the best learner across
-    data sets (signed-rank, seed 0, 20000 samples, ROPE 0.01 for error_rate) and
+    """H: with the default plan (bayesian="signed_rank") the section compares the
+    best learner across data sets (signed-rank, seed 0, 20000 samples, ROPE 0.01
+    for error_rate) and
     the best on each data set (correlated t on the splits) with every other, with
-    the numbers of BenchmarkResult.bayesian_test, and says in one note what the
-    extra would add."""
+    the numbers of BenchmarkResult.bayesian_test, and says in one note what
+    bayesian="hierarchical" (and its extra) would add."""
     from sklearn_bench.report import _bayesian
 
     monkeypatch.setattr(_bayesian, "_hierarchical_available", lambda: False)
@@ -88,10 +90,12 @@ def test_html_section_and_summary_lines():
     text = format_summary(analysis, result)
     from sklearn_bench.report import _bayesian
 
+    # the plan's model, whatever is installed (issue 28 item 5)
+    assert _bayesian._hierarchical_available() or analysis.bayesian == "signed_rank"
     name = (
-        "hierarchical model" if _bayesian._hierarchical_available() else "signed-rank"
+        "hierarchical model" if analysis.bayesian == "hierarchical" else "signed-rank"
     )
-    # with the extra: the simplex of the hierarchical draws (issue 23)
+    # with the hierarchical model: the simplex of its draws (issue 23)
     assert ('id="fig-bayesian_simplex"' in page) == (name == "hierarchical model")
     start = text.index(f"Bayesian {name} across data sets (ROPE ±0.01")
     assert text.index("2. Sensitivity analyses") < start < text.index("3. Power")
@@ -129,11 +133,11 @@ def test_metric_without_default_rope_and_unknown_sizes_are_noted():
     reason='needs the [bayes] extra (pip install "sklearn-bench[bayes]")',
 )
 def test_with_the_extra_across_data_sets_is_hierarchical():
-    """H: with the [bayes] extra, the comparisons across data sets are the
-    hierarchical model's (seed 0) on every split score; within-data-set rows stay
-    the correlated t."""
+    """H: with the plan's bayesian="hierarchical" (and the [bayes] extra), the
+    comparisons across data sets are the hierarchical model's (seed 0) on every
+    split score; within-data-set rows stay the correlated t."""
     result = _result()
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan(bayesian="hierarchical"))
     table, _, notes = bayesian_comparisons_table(result, analysis)
     across = table[table["scope"] == "across data sets"]
     assert set(across["method"]) == {"hierarchical"}
@@ -154,14 +158,15 @@ def test_with_the_extra_across_data_sets_is_hierarchical():
     reason='needs the [bayes] extra (pip install "sklearn-bench[bayes]")',
 )
 def test_with_the_extra_the_section_ranks_all_learners():
-    """H: with the [bayes] extra and several data sets the section holds the
-    Plackett–Luce ranking of all learners (BenchmarkResult.bayesian_ranking,
-    seed 0, 4000 draws) beside the Friedman average ranks, the rank-posterior
-    figure, and registers the model for the methods paragraph."""
+    """H: with the plan's bayesian="hierarchical" and several data sets the
+    section holds the Plackett–Luce ranking of all learners
+    (BenchmarkResult.bayesian_ranking, seed 0, 4000 draws) beside the Friedman
+    average ranks, the rank-posterior figure, and the analysis registers the
+    model for the methods paragraph."""
     from sklearn_bench.report import _bayesian
 
     result = _result()
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan(bayesian="hierarchical"))
     ranking, table, notes = _bayesian.bayesian_ranking(result, analysis)
     ref = result.bayesian_ranking(
         list(analysis.mean.columns), n_draws=4000, random_state=0
@@ -178,9 +183,10 @@ def test_with_the_extra_the_section_ranks_all_learners():
 def test_without_the_extra_no_ranking_and_the_note_says_what_it_would_add(
     monkeypatch,
 ):
-    """H: without the [bayes] extra no Plackett–Luce model is fitted, the section
-    has no ranking table, and the one note names what installing the extra adds
-    (the hierarchical model and the Plackett–Luce ranking)."""
+    """H: with the default plan no Plackett–Luce model is fitted (installed or
+    not), the section has no ranking table, and the one note names what
+    bayesian="hierarchical" adds (the hierarchical model and the Plackett–Luce
+    ranking)."""
     from sklearn_bench.report import _bayesian
 
     monkeypatch.setattr(_bayesian, "_hierarchical_available", lambda: False)
@@ -191,3 +197,23 @@ def test_without_the_extra_no_ranking_and_the_note_says_what_it_would_add(
     assert "table-bayesian-ranking" not in page
     assert "Plackett–Luce ranking of all learners" in _bayesian._WITHOUT_EXTRA
     assert page.count('class="note"') == 1
+
+
+def test_the_plan_names_the_model_never_the_installation(monkeypatch):
+    """H: the default plan uses the signed-rank test across data sets whether or
+    not NumPyro is installed (the same table both ways), and asking for the
+    hierarchical model without NumPyro is a ValueError with the install line."""
+    from sklearn_bench.analysis import _plan
+
+    result = _result()
+    with_extra = analyse(result, AnalysisPlan())
+    monkeypatch.setattr(_plan, "hierarchical_installed", lambda: False)
+    without = analyse(result, AnalysisPlan())
+    a = bayesian_comparisons_table(result, with_extra)[0]
+    b = bayesian_comparisons_table(result, without)[0]
+    pd.testing.assert_frame_equal(a, b)
+    assert "hierarchical" not in set(a["method"])
+    with pytest.raises(ValueError, match=r'pip install "sklearn-bench\[bayes\]"'):
+        AnalysisPlan(bayesian="hierarchical")
+    with pytest.raises(ValueError, match="`bayesian` must be one of"):
+        AnalysisPlan(bayesian="baycomp")

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from sklearn_bench._config import ConfigError, parse_config
+from sklearn_bench.cli._config import ConfigError, parse_config
 from sklearn_bench.report._learners import learner_table
 
 EVIL = """
@@ -25,8 +25,7 @@ def _result(classes):
         learners = [f"l{i}" for i in range(len(classes))]
         info = {
             "learner_params": {
-                f"l{i}": {"class": c, "params": {"a": 2}}
-                for i, c in enumerate(classes)
+                f"l{i}": {"class": c, "params": {"a": 2}} for i, c in enumerate(classes)
             }
         }
 

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 
 from sklearn_bench import BenchmarkResult
+from sklearn_bench.analysis._records import _SHORT, CITATIONS
 from sklearn_bench.report import write_report
-from sklearn_bench.report._methods import _SHORT, CITATIONS
 
 
 def _frame_result():

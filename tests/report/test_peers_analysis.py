@@ -4,8 +4,8 @@ run only when named, its numbers those of BenchmarkResult, cited in the methods.
 import pytest
 
 from sklearn_bench import BenchmarkResult
+from sklearn_bench.analysis import ANALYSES
 from sklearn_bench.report import analyse_result
-from sklearn_bench.report._analysis import ANALYSES
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def test_config_accepts_rm_anova(tmp_path):
     name is still refused naming `analysis.run`."""
     import tomllib
 
-    from sklearn_bench._config import parse_config
+    from sklearn_bench.cli._config import parse_config
 
     good = """
 [experiment]

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from sklearn_bench import BenchmarkResult
-from sklearn_bench._config import ConfigError, parse_config
+from sklearn_bench.cli._config import ConfigError, parse_config
 from sklearn_bench.report import analyse_result, format_summary, write_report
 
 
@@ -66,7 +66,7 @@ def test_methods_paragraph_cites_the_chosen_posthoc(tmp_path):
     result = _result()
     analysis = write_report(
         result, tmp_path, figure_formats=(), posthoc="exact_ranksum",
-        posthoc_adjust="holm",
+        adjust="holm",
     )  # fmt: skip
     md = (tmp_path / "methods.md").read_text()
     assert "exact all-pairs tests of differences of Friedman rank sums" in md

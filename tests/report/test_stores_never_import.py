@@ -2,7 +2,7 @@
 to end: `report`, `from_store`, `load`, `store check`, `store salvage`, `merge`
 and `python -m sklearn_bench report` never import or call a module a store
 names (sklearn_bench/report/_learners.py keeps to trusted, inert modules);
-`run --check` calls nothing but estimator classes (sklearn_bench/_config.py)."""
+`run --check` calls nothing but estimator classes (sklearn_bench/cli/_config.py)."""
 
 import json
 import os

@@ -17,7 +17,13 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - python 3.10
     import tomli as tomllib
 
-from .report._analysis import ANALYSES, OPTIONAL_ANALYSES
+from ..analysis import (
+    ANALYSES,
+    BAYESIAN_MODELS,
+    OPTIONAL_ANALYSES,
+    AnalysisPlan,
+    check_posthoc,
+)
 
 _TOP_KEYS = {"experiment", "learners", "datasets", "analysis", "output"}
 _EXPERIMENT_KEYS = {
@@ -37,16 +43,20 @@ _DATASET_KEYS = {
     "csv": {"csv", "target", "classes", "sep"},
     "openml": {"openml", "version", "classes"},
 }
-_ANALYSIS_KEYS = {
-    "run",
+# The settings of the analysis plan a run records (info["analysis"]) and `report`
+# reuses, in the order the report lists them; ``[analysis] run`` sets analyses.
+SETTINGS = (
     "metric",
+    "analyses",
     "alpha",
     "confidence_level",
     "delta",
     "target_power",
     "posthoc",
     "posthoc_adjust",
-}
+    "bayesian",
+)
+_ANALYSIS_KEYS = {"run", *(k for k in SETTINGS if k != "analyses")}
 _OUTPUT_KEYS = {"dir", "figure_formats", "title"}
 
 
@@ -78,7 +88,7 @@ class DatasetSpec:
         import pandas as pd
         from sklearn import datasets as skd
 
-        from .datasets import Dataset
+        from ..datasets import Dataset
 
         key = f"datasets.{self.name}"
         if self.source == "sklearn":
@@ -184,6 +194,8 @@ class RunConfig:
     # the post-hoc test after Friedman's and its correction (issue 24)
     posthoc: str = "nemenyi"
     posthoc_adjust: str | None = None
+    # the Bayesian model across data sets the plan names (never what is installed)
+    bayesian: str = "signed_rank"
     out_dir: Path = Path("sklearn_bench_report")
     figure_formats: tuple = ("png", "svg")
     title: str = "Benchmark report"
@@ -509,15 +521,25 @@ def parse_config(data, *, base=Path(".")):
         if name in analysis:
             setattr(config, name, analysis[name])
     if "posthoc" in analysis or "posthoc_adjust" in analysis:
-        from .report._analysis import _check_posthoc
-
         try:
-            config.posthoc, config.posthoc_adjust = _check_posthoc(
+            config.posthoc, config.posthoc_adjust = check_posthoc(
                 config.posthoc, config.posthoc_adjust
             )
         except ValueError as exc:
             key = "posthoc" if "`posthoc`" in str(exc) else "posthoc_adjust"
             _fail(f"analysis.{key}", str(exc).replace("`", ""))
+    if "bayesian" in analysis:
+        if analysis["bayesian"] not in BAYESIAN_MODELS:
+            _fail(
+                "analysis.bayesian",
+                f"expected one of {list(BAYESIAN_MODELS)}, got "
+                f"{analysis['bayesian']!r}",
+            )
+        try:  # the plan checks that the model can run here
+            AnalysisPlan(bayesian=analysis["bayesian"])
+        except ValueError as exc:
+            _fail("analysis.bayesian", str(exc))
+        config.bayesian = analysis["bayesian"]
 
     output = data.get("output", {})
     _check_keys(output, _OUTPUT_KEYS, "output")

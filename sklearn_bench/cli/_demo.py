@@ -13,9 +13,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from .datasets import Dataset, make_microarray
-from .estimators import DiagonalLDA, welch_t_score
-from .model_selection import BootstrapOOB
+from ..datasets import Dataset, make_microarray
+from ..estimators import DiagonalLDA, welch_t_score
+from ..model_selection import BootstrapOOB
 
 # size -> (bootstrap replicates, data sets, k of the Welch selection, forest trees)
 SIZES = {
@@ -100,7 +100,7 @@ def demo_learners(k_values, n_trees):
 
 def demo_experiment(size="default", *, n_jobs=None, random_state=0, store=None):
     """The demo's experiment and data sets for ``size`` in ``SIZES``."""
-    from .experiment import BenchmarkExperiment
+    from ..experiment import BenchmarkExperiment
 
     spec = SIZES[size]
     learners = demo_learners(spec["k"], spec["n_trees"])

@@ -1,7 +1,8 @@
-"""What a report says about a BenchmarkResult: effect sizes first, then tests.
+"""What a study's analysis says about a BenchmarkResult: effect sizes first, then
+tests.
 
 Everything here selects data from a :class:`~sklearn_bench.BenchmarkResult` and
-calls :mod:`sklearn_bench.stats`; nothing is fitted again.
+calls its public methods or :mod:`sklearn_bench.stats`; nothing is fitted again.
 """
 
 import warnings
@@ -11,17 +12,13 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from .._metrics import DEFAULT_DELTA, metric_bounds
+# TODO(layers): results' scale check, performance arrays and the batched block of
+# the corrected t are private; they go when results makes them public.
 from ..results import _scales
 from ..stats import adjust_pvalues
-from ._methods import TestRecord, paired_method
+from ._plan import ANALYSES, POSTHOCS
+from ._records import TestRecord, paired_method
 
-# Every section the report can show, by the name config `[analysis] run` uses;
-# the report shows exactly those asked for (the bottom line always).
-ANALYSES = ("effects", "friedman", "pairwise", "bayesian", "power", "win_tie_loss")
-# Run only when asked for (``[analysis] run`` or ``analyses=``): sensitivity
-# analyses a peer package would have chosen (issue 24: autorank's RM-ANOVA + Tukey).
-OPTIONAL_ANALYSES = ("rm_anova",)
 # Above this many learners the across-data-set pairs are "each learner against
 # the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
 _MAX_LEARNERS_ALL_PAIRS = 10
@@ -29,7 +26,8 @@ _MAX_LEARNERS_ALL_PAIRS = 10
 
 @dataclass(frozen=True)
 class ReportAnalysis:
-    """The numbers of a report (see :func:`analyse_result`).
+    """The numbers of a study's analysis, which every output renders (see
+    :func:`~sklearn_bench.analysis.analyse`).
 
     Attributes
     ----------
@@ -103,6 +101,33 @@ class ReportAnalysis:
     cache : dict
         Analyses computed once per report and shared by the HTML page, the
         summary and the tables (e.g. the Bayesian comparisons).
+    posthoc_method, posthoc_adjust : str
+        The post-hoc test after Friedman's test and its correction.
+    bayesian : str
+        The Bayesian model across data sets the plan names.
+    plan : AnalysisPlan
+        The plan this analysis ran.
+    win_tie_loss : DataFrame or None
+        :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` of the metric (the
+        counts the report's map draws), when every data set is complete;
+        ``None`` otherwise (the map then counts the data sets with matched
+        replicates).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(6) for _ in range(3)],
+    ...                    "l": list("ABC") * 6,
+    ...                    "error_rate": [0.10, 0.12, 0.15, 0.20, 0.21, 0.26,
+    ...                                   0.05, 0.09, 0.08, 0.30, 0.33, 0.36,
+    ...                                   0.12, 0.13, 0.19, 0.22, 0.27, 0.25]})
+    >>> result = BenchmarkResult.from_frame(
+    ...     df, dataset="d", learner="l", value="error_rate", greater_is_better=False)
+    >>> analysis = analyse(result, AnalysisPlan())
+    >>> analysis.best, analysis.direction, analysis.friedman_blocks
+    ('A', 'lower is better', 'data sets')
     """
 
     metric: str
@@ -131,6 +156,9 @@ class ReportAnalysis:
     cache: dict = field(default_factory=dict, repr=False, compare=False)
     posthoc_method: str = "nemenyi"
     posthoc_adjust: str = "single_step"
+    bayesian: str = "signed_rank"
+    plan: object = field(default=None, repr=False, compare=False)
+    win_tie_loss: pd.DataFrame | None = field(default=None, repr=False)
 
     @property
     def direction(self):
@@ -217,6 +245,7 @@ def _within_batch(result, learners, best, level, metric, dataset):
     (those, and constant differences, are tested one by one)."""
     from types import SimpleNamespace
 
+    # TODO(layers): the batched paths, until stats and results make them public
     from ..results._within import corrected_t_block
     from ..stats import paired_t_tests
 
@@ -246,7 +275,25 @@ def within_test(result, analysis, a, b, dataset):
     within each data set when it ran this one (raising its ``ValueError`` if it
     failed), so that no table of a report runs a test twice. A test run in a
     batch (:func:`_within_batch`) is a namespace with its ``estimate``,
-    ``pvalue``, ``n`` and ``method``."""
+    ``pvalue``, ``n`` and ``method``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse, within_test
+    >>> df = pd.DataFrame({"d": ["p"] * 10, "l": ["A", "B"] * 5,
+    ...                    "rep": [0, 0, 1, 1, 2, 2, 3, 3, 4, 4],
+    ...                    "error_rate": [0.10, 0.14, 0.12, 0.15, 0.11, 0.13,
+    ...                                   0.09, 0.14, 0.12, 0.16]})
+    >>> result = BenchmarkResult.from_frame(df, dataset="d", learner="l",
+    ...     value="error_rate", replicate="rep", greater_is_better=False)
+    >>> analysis = analyse(result, AnalysisPlan())
+    >>> within_test(result, analysis, "B", "A", "p")  # as paired_test: no scheme
+    Traceback (most recent call last):
+    ...
+    ValueError: The resampling scheme of data set 'p' is unknown ...
+    """
     tests = analysis.cache.get(("within_tests", id(result.scores)), {})
     hit = tests.get((a, b, str(dataset), analysis.metric))
     if hit is None:
@@ -389,6 +436,7 @@ def _power(result, complete, order, sign, metric, delta, source, target_power, a
 def _incomplete_datasets(result, metric):
     """The data sets on which some learner lacks a replicate's performance (not
     run, or NaN: a failed task), or that have none at all."""
+    # TODO(layers): results' cached performance arrays, private
     from ..results._select import performance_arrays
 
     arrays = performance_arrays(result, metric)
@@ -437,38 +485,6 @@ def _failures(result):
     return out[columns]
 
 
-def _metric_scale(name):
-    return metric_bounds(name)
-
-
-# The post-hoc tests a report may run after Friedman's test (config
-# [analysis] posthoc): (words for the methods paragraph, citation keys).
-POSTHOCS = {
-    "nemenyi": (
-        "Nemenyi's all-pairs comparisons of average ranks (critical difference)",
-        (),
-    ),
-    "conover": (
-        "Conover and Iman's all-pairs t-tests of rank sums",
-        ("conover1979",),
-    ),
-    "siegel": (
-        "Siegel and Castellan's all-pairs z-tests of average ranks",
-        ("siegel1988",),
-    ),
-    "miller": (
-        "Miller's simultaneous all-pairs comparisons of average ranks",
-        ("miller1966",),
-    ),
-    "quade": (
-        "Quade's all-pairs t-tests of range-weighted rank sums",
-        ("quade1979",),
-    ),
-    "exact_ranksum": (
-        "exact all-pairs tests of differences of Friedman rank sums",
-        ("eisinga2017",),
-    ),
-}
 _ADJUST_WORDS = {
     "single_step": "",
     "holm": "Holm",
@@ -504,40 +520,36 @@ _POSTHOC_TITLES = {
 }
 
 
+def posthoc_title_of(method):
+    """The name of a post-hoc test after Friedman's (``"Conover–Iman"``)."""
+    return _POSTHOC_TITLES.get(method, method)
+
+
 def posthoc_title(analysis):
     """The name of the report's post-hoc test after Friedman's, with its
-    correction (``"Conover–Iman (shaffer)"``)."""
+    correction (``"Conover–Iman (shaffer)"``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(6) for _ in range(3)],
+    ...                    "l": list("ABC") * 6,
+    ...                    "error_rate": [0.10, 0.12, 0.15, 0.20, 0.21, 0.26,
+    ...                                   0.05, 0.09, 0.08, 0.30, 0.33, 0.36,
+    ...                                   0.12, 0.13, 0.19, 0.22, 0.27, 0.25]})
+    >>> result = BenchmarkResult.from_frame(
+    ...     df, dataset="d", learner="l", value="error_rate", greater_is_better=False)
+    >>> analysis = analyse(result, AnalysisPlan())
+    >>> from sklearn_bench.analysis import posthoc_title
+    >>> posthoc_title(analysis)
+    'Nemenyi'
+    """
     method = getattr(analysis, "posthoc_method", "nemenyi")
     name = _POSTHOC_TITLES.get(method, method)
     adjust = getattr(analysis, "posthoc_adjust", "single_step")
     return name if adjust == "single_step" else f"{name} ({adjust})"
-
-
-def _check_posthoc(posthoc, adjust):
-    from ..stats import PAIRWISE_ADJUST_METHODS as _ADJUST
-
-    if not isinstance(posthoc, str) or posthoc.lower() not in POSTHOCS:
-        raise ValueError(f"`posthoc` must be one of {list(POSTHOCS)}; got {posthoc!r}.")
-    posthoc = posthoc.lower()
-    single = posthoc in ("nemenyi", "miller")
-    if adjust is not None:
-        if not isinstance(adjust, str) or adjust.lower() not in (
-            *_ADJUST,
-            "single_step",
-        ):
-            raise ValueError(
-                f"`posthoc_adjust` must be one of {[*_ADJUST, 'single_step']}; "
-                f"got {adjust!r}."
-            )
-        if single != (adjust.lower() == "single_step"):
-            raise ValueError(
-                "`posthoc_adjust` 'single_step' goes with posthoc 'nemenyi' or "
-                f"'miller' and only with them; got posthoc={posthoc!r}, "
-                f"posthoc_adjust={adjust!r}."
-            )
-    if adjust is None:
-        return posthoc, "single_step" if single else "shaffer"
-    return posthoc, adjust.lower()
 
 
 def _posthoc(result, friedman, method, adjust, scope, metric):
@@ -587,115 +599,16 @@ def _posthoc(result, friedman, method, adjust, scope, metric):
     )
 
 
-def analyse_result(
-    result,
-    *,
-    metric=None,
-    confidence_level=0.95,
-    delta=None,
-    target_power=0.8,
-    analyses=ANALYSES,
-    alpha=0.05,
-    posthoc="nemenyi",
-    posthoc_adjust=None,
-):
-    """Compute the numbers of a report from a result, without refitting anything.
-
-    Effect sizes come first (Berrar & Lozano 2013): for each data set, each
-    learner's mean difference to the best learner on that data set with the
-    interval of the default test within a data set (the corrected resampled t
-    on the run's folds or splits, valid for new data of the kind; see the user
-    guide's "Tests within one data set"); across data sets, paired
-    differences of the mean performances with unadjusted and Holm-level
-    intervals. Then Friedman's test with Nemenyi's post-hoc comparisons over
-    data sets (Demšar 2006), and the power of the paired t-test across the data
-    sets of the study with the number of data sets a study with power
-    ``target_power`` would need (Boulesteix et al. 2013, Section 3).
-
-    Parameters
-    ----------
-    result : BenchmarkResult
-    metric : str, default=None
-        Which metric; the result's first by default.
-    confidence_level : float, default=0.95
-    delta : float, default=None
-        The smallest difference that matters, Δ, in units of the metric, fixed
-        before looking at the results: the ROPE of every Bayesian comparison,
-        the difference the power analysis should detect (Boulesteix et al.
-        2013, Section 3) and the margin of practical equivalence. ``None`` is
-        :data:`DEFAULT_DELTA` (0.01) for a metric on a [0, 1] scale (error
-        rate, accuracy, AUC, ...) and no Δ for other metrics. The power at the
-        observed difference is reported as well, second and labelled post hoc.
-    target_power : float, default=0.8
-    analyses : sequence of str, default=ANALYSES
-        Any of ``"effects"``, ``"friedman"``, ``"pairwise"``, ``"bayesian"``,
-        ``"power"``, ``"win_tie_loss"``, and, only when named,
-        ``"rm_anova"``: autorank's parametric path (repeated-measures ANOVA
-        and Tukey's HSD on its residual) as a sensitivity analysis; its results
-        are in ``cache["rm_anova"]`` and the methods paragraph cites it.
-    alpha : float, default=0.05
-        Significance level of the primary analysis and of the power analysis.
-    posthoc : {"nemenyi", "conover", "siegel", "miller", "quade", \
-"exact_ranksum"}, default="nemenyi"
-        The all-pairs post-hoc test after Friedman's test (config
-        ``[analysis] posthoc``), one of the rank post-hocs of
-        :func:`~sklearn_bench.stats.pairwise_tests`; the methods paragraph
-        names and cites it. The critical difference diagram stays Nemenyi's.
-    posthoc_adjust : str, default=None
-        Its multiplicity correction (config ``[analysis] posthoc_adjust``), as
-        ``adjust`` of :func:`~sklearn_bench.stats.pairwise_tests`; ``None``:
-        single-step for Nemenyi and Miller, Shaffer's otherwise.
-
-    Returns
-    -------
-    ReportAnalysis
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.report import analyse_result
-    >>> df = pd.DataFrame({
-    ...     "data": ["a"] * 3 + ["b"] * 3 + ["c"] * 3,
-    ...     "model": ["x", "y", "z"] * 3,
-    ...     "error": [0.10, 0.12, 0.20, 0.30, 0.33, 0.35, 0.05, 0.09, 0.08]})
-    >>> result = BenchmarkResult.from_frame(
-    ...     df, dataset="data", learner="model", value="error",
-    ...     greater_is_better=False)
-    >>> analysis = analyse_result(result)
-    >>> analysis.best
-    'x'
-    >>> analysis.pairs.loc["x − y", ["estimate", "low", "high"]].round(3).tolist()
-    [-0.03, -0.055, -0.005]
-    """
-    from .._validation import real_number
-
-    if not isinstance(analyses, list | tuple | set | frozenset) or not all(
-        isinstance(a, str) for a in analyses
-    ):
-        raise TypeError(f"`analyses` must be a list of names; got {analyses!r}.")
-    posthoc_name, posthoc_adjust = _check_posthoc(posthoc, posthoc_adjust)
-    target = real_number(target_power, "target_power")
-    if not 0 < target < 1:
-        raise ValueError(
-            f"`target_power` must lie strictly between 0 and 1; got {target_power!r}."
-        )
-    if delta is not None and not real_number(delta, "delta") > 0:
-        raise ValueError(f"`delta` must be positive (or None); got {delta!r}.")
-    unknown = set(analyses) - set(ANALYSES) - set(OPTIONAL_ANALYSES)
-    if unknown:
-        raise ValueError(
-            f"`analyses` has unknown entries {sorted(unknown)}; choose from "
-            f"{list(ANALYSES + OPTIONAL_ANALYSES)}."
-        )
-    alpha = real_number(alpha, "alpha")
-    if not 0 < alpha < 1:
-        raise ValueError(f"`alpha` must lie strictly between 0 and 1; got {alpha!r}.")
-    level = real_number(confidence_level, "confidence_level")
-    if not 0 < level < 1:
-        raise ValueError(
-            f"`confidence_level` must lie strictly between 0 and 1; got {level!r}."
-        )
+def _analyse_core(result, plan):
+    """The numbers every output of a report shows (see
+    :func:`~sklearn_bench.analysis.analyse`), without the pairwise and Bayesian
+    sections (run by ``analyse`` or on demand)."""
+    analyses = plan.analyses
+    posthoc_name, posthoc_adjust = plan.posthoc, plan.adjust
+    target = plan.target_power
+    alpha = plan.alpha
+    level = plan.confidence_level
+    metric = plan.metric
     metric = result._metric(metric)
     gib = result.greater_is_better(metric)
     mean = result.aggregate(metric)
@@ -846,18 +759,23 @@ def analyse_result(
             notes.append(f"No Friedman test: {exc}")
             skipped["friedman"] = f"Friedman's test could not be computed: {exc}"
         else:
-            posthoc, words, correction, cites = _posthoc(
-                result, friedman, posthoc_name, posthoc_adjust, scope, metric
-            )
+            try:
+                posthoc, words, correction, cites = _posthoc(
+                    result, friedman, posthoc_name, posthoc_adjust, scope, metric
+                )
+                words = ", followed by " + words
+            except ValueError as exc:  # e.g. Conover's t on identical rankings
+                notes.append(f"No {posthoc_title_of(posthoc_name)} post-hoc: {exc}")
+                skipped["posthoc"] = f"the post-hoc test could not run: {exc}"
+                posthoc, words, correction, cites = None, "", "", ()
             methods.append(
                 TestRecord(
                     "friedman",
                     f"all {len(learners)} learners together",
-                    "Friedman's rank test with the Iman–Davenport F, followed by "
-                    + words,
+                    "Friedman's rank test with the Iman–Davenport F" + words,
                     f"{friedman.n_blocks} {blocks_name}",
                     correction=correction,
-                    alpha=0.05,
+                    alpha=alpha,
                     citations=("demsar2006", *cites),
                 )
             )
@@ -894,14 +812,7 @@ def analyse_result(
             )
 
     power = None
-    if delta is not None:
-        delta, delta_source = float(delta), "given"
-        if not delta > 0:
-            raise ValueError(f"`delta` must be a positive number; got {delta!r}.")
-    elif _metric_scale(metric) == (0.0, 1.0):
-        delta, delta_source = DEFAULT_DELTA, "default"
-    else:
-        delta_source = "none"
+    delta, delta_source = plan.resolved_delta(metric)
     if "power" in analyses and can_compare and scope is None:
         power, reason = _power(
             result,
@@ -911,7 +822,7 @@ def analyse_result(
             metric,
             delta,
             delta_source,
-            target_power,
+            target,
             alpha,
         )
         if power is None:
@@ -930,7 +841,7 @@ def analyse_result(
                         if delta is not None
                         else "observed difference only (post hoc; no Δ given)"
                     )
-                    + f" and the number of data sets for power {target_power:.0%}",
+                    + f" and the number of data sets for power {target:.0%}",
                     f"{n_datasets} data sets",
                     alpha=alpha,
                     citations=("boulesteix2013",),
@@ -947,6 +858,12 @@ def analyse_result(
         )
     if "win_tie_loss" in analyses and (len(mean) < 1 or mean.shape[1] < 2):
         skipped["win_tie_loss"] = "wins and losses need 2 learners on a data set"
+    win_tie_loss = None
+    if "win_tie_loss" in analyses and len(complete) == len(mean) and len(learners) > 1:
+        try:  # the public method's counts, drawn by the report's map
+            win_tie_loss = full.win_tie_loss(metric=metric)
+        except ValueError:
+            win_tie_loss = None
 
     return ReportAnalysis(
         posthoc_method=posthoc_name,
@@ -975,4 +892,7 @@ def analyse_result(
         delta_source=delta_source,
         analyses=tuple(analyses),
         cache={**peer_cache, ("within_tests", id(full.scores)): within_tests},
+        bayesian=plan.bayesian,
+        plan=plan,
+        win_tie_loss=win_tie_loss,
     )

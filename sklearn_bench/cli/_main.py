@@ -9,14 +9,29 @@ data set and what was expected).
 """
 
 import argparse
-import os
 import sys
 import time
 import traceback
-import warnings
 from pathlib import Path
 
-from ._version import __version__
+from .._version import __version__
+from ..analysis import BAYESIAN_MODELS, AnalysisPlan
+from ._config import SETTINGS
+from ._files import (
+    _DEMO_OUTPUTS,
+    _REPORT_OUTPUTS,
+    _RUN_OUTPUTS,
+    _claim_output,
+    _load_stored,
+    _present,
+    _read_manifest,
+    _refuse_non_finite,
+    _require_matplotlib,
+    _say,
+    _UsageError,
+    _write_manifest,
+)
+from ._leaderboard import _add_leaderboard_parser
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 
@@ -70,6 +85,7 @@ before anything runs.
   target_power = 0.8
   posthoc = "nemenyi"               # or conover, siegel, miller, quade, exact_ranksum
   posthoc_adjust = "single_step"    # or holm, shaffer, finner, ... (not for nemenyi)
+  bayesian = "signed_rank"          # or hierarchical (needs sklearn-bench[bayes])
 
   [output]
   dir = "report"                    # default: sklearn_bench_report
@@ -239,6 +255,13 @@ def _build_parser():
         metavar="NAME",
         help="override the run's analysis.metric",
     )
+    report.add_argument(
+        "--bayesian",
+        choices=BAYESIAN_MODELS,
+        help="override the run's analysis.bayesian, the Bayesian model across "
+        "data sets: signed_rank (default, needs no extra) or hierarchical "
+        '(needs pip install "sklearn-bench[bayes]")',
+    )
     report.set_defaults(func=_cmd_report)
 
     store = sub.add_parser(
@@ -290,124 +313,8 @@ def _build_parser():
     return parser
 
 
-def _add_leaderboard_parser(sub):
-    board = sub.add_parser(
-        "leaderboard",
-        help="print a leaderboard (ratings, win rates, rank confidence sets) and "
-        "write it as CSV",
-        description=(
-            "Read a stored run (SQLite store or a folder written by "
-            "BenchmarkResult.save) or a CSV of results from any tool (one row per "
-            "data set and learner, e.g. a TabArena or OpenML export with method / "
-            "task / error columns), print its leaderboard -- Bradley-Terry rating "
-            "on the Elo scale, win rate, mean rank, improvability, each with a "
-            "bootstrap interval over the data sets, and simultaneous confidence "
-            "sets for the ranks -- and write it as CSV. An existing CSV is never "
-            "overwritten without --force, and --force replaces only a file "
-            "sklearn-bench wrote."
-        ),
-    )
-    board.add_argument("source", type=Path, metavar="STORE_OR_CSV")
-    board.add_argument(
-        "--out",
-        type=Path,
-        metavar="FILE.csv",
-        help="where to write the leaderboard (default: STEM-leaderboard.csv "
-        "beside STORE_OR_CSV)",
-    )
-    board.add_argument(
-        "--force", action="store_true", help="replace a leaderboard CSV it wrote"
-    )
-    board.add_argument("--metric", metavar="NAME", help="metric (default: the first)")
-    board.add_argument(
-        "--n-bootstrap",
-        type=int,
-        default=1000,
-        metavar="B",
-        help="bootstrap resamples of the data sets (default: 1000)",
-    )
-    board.add_argument(
-        "--seed", type=int, default=0, metavar="SEED", help="random seed (default: 0)"
-    )
-    board.add_argument(
-        "--confidence-level",
-        type=float,
-        default=0.95,
-        metavar="LEVEL",
-        help="level of the intervals and rank sets (default: 0.95)",
-    )
-    board.add_argument(
-        "--rank-by",
-        choices=("score", "mean_rank", "rating"),
-        default="score",
-        help="statistic of the ranks and rank sets (default: score, the mean)",
-    )
-    board.add_argument(
-        "--reference", metavar="NAME", help="learner to calibrate the ratings on"
-    )
-    board.add_argument(
-        "--reference-rating",
-        type=float,
-        default=1000.0,
-        metavar="R",
-        help="rating of --reference (or the mean rating without it; default 1000)",
-    )
-    csv = board.add_argument_group(
-        "CSV input", "column names of a CSV (defaults: the first present of those)"
-    )
-    csv.add_argument(
-        "--dataset-col",
-        metavar="COL",
-        help=f"data set column ({' / '.join(_CSV_DEFAULTS['dataset'])})",
-    )
-    csv.add_argument(
-        "--learner-col",
-        metavar="COL",
-        help=f"learner column ({' / '.join(_CSV_DEFAULTS['learner'])})",
-    )
-    csv.add_argument(
-        "--value-col",
-        metavar="COL",
-        help=f"score column ({' / '.join(_CSV_DEFAULTS['value'])})",
-    )
-    csv.add_argument(
-        "--greater-is-better",
-        action="store_true",
-        help="the score is better when greater (default: lower is better, an error)",
-    )
-    board.set_defaults(func=_cmd_leaderboard)
-
-
-class _UsageError(Exception):
-    """A problem with what the user asked for (exit code 2)."""
-
-
-def _require_matplotlib():
-    """The report needs matplotlib (the ``plot`` extra); say so before any fit."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise _UsageError(
-            "the report needs matplotlib; install it with "
-            '`python -m pip install "sklearn-bench[plot]"`'
-        ) from None
-
-
-def _say(message, stream=None):
-    print(message, file=sys.stdout if stream is None else stream, flush=True)
-
-
 # The settings of the analysis a run records (info["analysis"]) and report reuses.
-_SETTINGS = (
-    "metric",
-    "analyses",
-    "alpha",
-    "confidence_level",
-    "delta",
-    "target_power",
-    "posthoc",
-    "posthoc_adjust",
-)
+_SETTINGS = SETTINGS
 _DEFAULT_SETTINGS = {
     "metric": None,
     "analyses": None,
@@ -417,6 +324,7 @@ _DEFAULT_SETTINGS = {
     "target_power": 0.8,
     "posthoc": "nemenyi",
     "posthoc_adjust": None,
+    "bayesian": "signed_rank",
 }
 
 
@@ -446,102 +354,14 @@ def _settings_table(settings, sources):
 
 def _report_kwargs(settings):
     kwargs = {k: settings[k] for k in _SETTINGS if settings.get(k) is not None}
+    if "posthoc_adjust" in kwargs:  # the config's key; write_report's `adjust`
+        kwargs["adjust"] = kwargs.pop("posthoc_adjust")
     return kwargs
-
-
-# The files and folders the commands write into an output folder, and the
-# manifest that lists what they wrote there (so that --force replaces only the
-# package's own files, never a file of the user's).
-_MANIFEST = ".sklearn_bench_outputs.json"
-_REPORT_OUTPUTS = ("report.html", "methods.md", "methods.tex", "figures", "tables")
-_RUN_OUTPUTS = _REPORT_OUTPUTS + ("performance.csv", "scores.parquet", "results")
-_DEMO_OUTPUTS = _RUN_OUTPUTS + (
-    "results.sqlite",
-    "results.sqlite-wal",
-    "results.sqlite-shm",
-)
-
-
-def _read_manifest(out):
-    import json
-
-    try:
-        files = json.loads((out / _MANIFEST).read_text(encoding="utf-8"))["files"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return set()
-    return {f for f in files if isinstance(f, str)}
-
-
-def _present(out, names):
-    """Files (relative paths) under ``out`` among ``names`` (folders expanded)."""
-    found = []
-    for name in names:
-        path = out / name
-        if path.is_dir():
-            found += [
-                p.relative_to(out).as_posix() for p in path.rglob("*") if p.is_file()
-            ]
-            if not any(path.iterdir()):
-                continue
-        elif path.exists():
-            found.append(name)
-    return found
-
-
-def _claim_output(out, names, *, force, flag="--out"):
-    """Check an output folder before any work: refuse a file, an unwritable
-    place, or existing outputs (unless ``force``); with ``force``, refuse files
-    the package did not write, and remove the stale ones it did. Returns the
-    folder, created."""
-    if out.exists() and not out.is_dir():
-        raise _UsageError(f"{flag} {out} is a file, not a folder; choose a folder")
-    parent = (
-        out
-        if out.exists()
-        else next((p for p in out.absolute().parents if p.exists()), Path("."))
-    )
-    if not os.access(parent, os.W_OK):
-        raise _UsageError(f"cannot write into {parent}; choose another {flag}")
-    present = _present(out, names) if out.exists() else []
-    if present:
-        shown = ", ".join(sorted(present)[:5]) + (
-            f" and {len(present) - 5} more" if len(present) > 5 else ""
-        )
-        if not force:
-            raise _UsageError(
-                f"{out} already holds output ({shown}); run with --force to replace "
-                f"what sklearn-bench wrote there, or choose another {flag}"
-            )
-        ours = _read_manifest(out)
-        foreign = sorted(set(present) - ours)
-        if foreign:
-            raise _UsageError(
-                f"{out} holds {', '.join(foreign[:5])}"
-                + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
-                + ", which sklearn-bench did not write; --force replaces only its "
-                f"own files: move them or choose another {flag}"
-            )
-        for rel in present:  # stale outputs of an earlier run, all ours
-            (out / rel).unlink()
-    out.mkdir(parents=True, exist_ok=True)
-    return out
-
-
-def _write_manifest(out, names):
-    """List the files the command wrote (the outputs now present) in ``out``."""
-    import json
-
-    files = sorted(set(_present(out, names)) | _read_manifest(out))
-    files = [f for f in files if (out / f).exists()]
-    (out / _MANIFEST).write_text(
-        json.dumps({"written_by": "sklearn-bench", "files": files}, indent=1),
-        encoding="utf-8",
-    )
 
 
 def _write_outputs(result, out, *, report_kwargs, missing_tasks=0):
     """Results (CSV, Parquet), tables, the report and the printed summary."""
-    from .report import format_summary, write_report
+    from ..report import format_summary, write_report
 
     out.mkdir(parents=True, exist_ok=True)
     result.save(out / "results", format="csv")
@@ -603,7 +423,8 @@ def _on_scheduler(address):
 
 
 def _fit(experiment, datasets, info=None):
-    from .results._store import NotAStoreError, StoreMismatchError
+    # TODO(store): the store's errors, public once the store/ package lands
+    from ..results._store import NotAStoreError, StoreMismatchError
 
     try:
         experiment.fit(datasets, info=info)
@@ -655,9 +476,9 @@ def _cmd_demo(args):
 
 
 def _cmd_run(args):
+    from ..experiment import BenchmarkExperiment
+    from ..results import CorruptStoreError
     from ._config import ConfigError, load_config
-    from .experiment import BenchmarkExperiment
-    from .results import CorruptStoreError
 
     config = load_config(args.config)
     if not args.check:
@@ -748,7 +569,7 @@ def _cmd_run(args):
             result,
             out,
             report_kwargs={
-                **{k: values[k] for k in _SETTINGS},
+                **_report_kwargs({**values, "analyses": values["analyses"]}),
                 "title": config.title,
                 "figure_formats": config.figure_formats,
                 "settings": _settings_table(analysis["settings"], sources),
@@ -771,64 +592,6 @@ _cmd_run.__doc__ = (
     "``sklearn-bench run CONFIG.toml``: the experiment of a TOML file, then the "
     "report.\n\n" + _RUN_HELP
 )
-
-
-def _load_stored(path):
-    """A BenchmarkResult and its number of missing tasks, from a store or folder."""
-    from .results import BenchmarkResult
-
-    if path.is_dir():
-        if not (path / "metadata.json").is_file():
-            raise _UsageError(
-                f"{path} is a folder without metadata.json; expected a SQLite "
-                "store or a folder written by BenchmarkResult.save"
-            )
-        try:
-            result = BenchmarkResult.load(path)
-        except (ValueError, OSError) as exc:  # names the file
-            raise _UsageError(str(exc)) from exc
-        _refuse_non_finite(result, path)
-        return result, 0
-    if not path.is_file():
-        if not path.parent.is_dir():
-            raise _UsageError(
-                f"store not found: {path} (its folder {path.parent} does not exist)"
-            )
-        raise _UsageError(f"store not found: {path}")
-    with warnings.catch_warnings():
-        # A partial run is announced by the report command itself.
-        warnings.simplefilter("ignore", UserWarning)
-        try:
-            result = BenchmarkResult.from_store(path)
-        except ValueError as exc:
-            message = str(exc)
-            if repr(str(path)) not in message:
-                message = f"{path}: {message}"
-            raise _UsageError(message) from exc
-    _refuse_non_finite(result, path)
-    return result, int(result.n_missing_tasks)
-
-
-def _refuse_non_finite(result, source, *, error=None):
-    """An infinite score cannot be analysed: refuse it by name (it crashed the
-    report's figures)."""
-    import numpy as np
-
-    values = result.scores["value"].to_numpy(dtype=float)
-    bad = np.flatnonzero(np.isinf(values))
-    if not len(bad):
-        return
-    rows = result.scores.iloc[bad[:3]]
-    shown = "; ".join(
-        f"learner {r.learner!r} on data set {r.dataset!r} split {r.split}, "
-        f"metric {r.metric!r}: {r.value}"
-        for r in rows.itertuples()
-    )
-    raise (error or _UsageError)(
-        f"{source} holds {len(bad)} infinite score(s), which cannot be analysed "
-        f"({shown}). Score with a metric that stays finite, or set error_score "
-        "to a finite number for failures."
-    )
 
 
 def _report_dir(args):
@@ -884,6 +647,10 @@ def _report_settings(result, args):
             )
     if settings["delta"] is not None and not settings["delta"] > 0:
         raise _UsageError(f"--delta must be positive; got {settings['delta']}")
+    try:  # e.g. the hierarchical model without its extra: exit 2, how to install
+        AnalysisPlan(bayesian=settings["bayesian"])
+    except ValueError as exc:
+        raise _UsageError(str(exc)) from None
     if settings["metric"] is not None and settings["metric"] not in result.metrics:
         raise _UsageError(
             f"--metric {settings['metric']!r} is not a metric of the run; expected "
@@ -904,7 +671,7 @@ def _cmd_report(args):
             f"Partial run: {missing} task(s) missing from {args.store}; reporting "
             "the finished ones."
         )
-    from .report import format_summary, write_report
+    from ..report import format_summary, write_report
 
     stored_title = (result.info.get("analysis") or {}).get("title")
     analysis = write_report(
@@ -927,7 +694,7 @@ def _cmd_report(args):
 
 def _cmd_store(args):
     """``sklearn-bench store check|checkpoint|salvage``."""
-    from .results import checkpoint_store, salvage_store
+    from ..results import checkpoint_store, salvage_store
 
     path = args.store
     if not path.is_file():
@@ -956,9 +723,12 @@ def _cmd_store(args):
 def _store_check(path):
     """``store check``: SQLite's quick_check, the -wal file's frame checksums and
     every task's own checksum, read-only; says what it could not verify."""
-    from .results import CorruptStoreError
-    from .results._store import read_store, verify_checksums
-    from .results._store_repair import read_salvageable
+    from ..results import CorruptStoreError
+
+    # TODO(store): the store's reader and integrity check, public once the
+    # store/ package lands
+    from ..results._store import read_store, verify_checksums
+    from ..results._store_repair import read_salvageable
 
     try:
         content = read_store(path)
@@ -1008,7 +778,7 @@ def _store_check(path):
 
 def _cmd_merge(args):
     """``sklearn-bench merge TARGET SOURCE...``: one store from several."""
-    from .results import merge_stores
+    from ..results import merge_stores
 
     for source in args.sources:
         if not source.is_file():
@@ -1024,145 +794,6 @@ def _cmd_merge(args):
     return EXIT_OK
 
 
-_CSV_DEFAULTS = {
-    "dataset": ("dataset", "task", "data", "tid", "dataset_name"),
-    "learner": ("learner", "method", "framework", "model", "config"),
-    "value": ("value", "metric_error", "error", "score"),
-}
-_LEADERBOARD_SHOWN = [
-    "rank", "rank_low", "rank_high", "may_be_best", "rating", "rating_low",
-    "rating_high", "win_rate", "mean_rank", "improvability", "mean_score",
-]  # fmt: skip
-
-
-def _read_results_csv(args):
-    """A BenchmarkResult from a CSV of results, through ``from_frame``."""
-    import pandas as pd
-
-    from .results import BenchmarkResult
-
-    try:
-        df = pd.read_csv(args.source)
-    except (OSError, ValueError) as exc:
-        raise _UsageError(f"cannot read {args.source} as CSV: {exc}") from exc
-    names = {}
-    for role, flag in (("dataset", "--dataset-col"), ("learner", "--learner-col"),
-                       ("value", "--value-col")):  # fmt: skip
-        given = getattr(args, f"{role}_col")
-        if given is not None:
-            if given not in df.columns:
-                raise _UsageError(
-                    f"{flag} {given!r} is not a column of {args.source}; its "
-                    f"columns are {list(df.columns)}"
-                )
-            names[role] = given
-            continue
-        found = [c for c in _CSV_DEFAULTS[role] if c in df.columns]
-        if not found:
-            raise _UsageError(
-                f"{args.source} has no {role} column (looked for "
-                f"{', '.join(_CSV_DEFAULTS[role])}); name it with {flag}. Its "
-                f"columns are {list(df.columns)}"
-            )
-        names[role] = found[0]
-    try:
-        return BenchmarkResult.from_frame(
-            df, greater_is_better=bool(args.greater_is_better), **names
-        )
-    except ValueError as exc:
-        raise _UsageError(f"{args.source}: {exc}") from exc
-
-
-def _leaderboard_out(args):
-    """The CSV to write: refused if it exists, unless --force and sklearn-bench
-    wrote it (the manifest of its folder lists it)."""
-    source = args.source
-    out = args.out
-    if out is None:
-        out = source.parent / f"{source.stem}-leaderboard.csv"
-    if out.is_dir():
-        raise _UsageError(f"--out {out} is a folder; give a file name (FILE.csv)")
-    if out.exists():
-        if not args.force:
-            raise _UsageError(
-                f"{out} exists; run with --force to replace it (only if "
-                "sklearn-bench wrote it) or choose another --out"
-            )
-        if out.name not in _read_manifest(out.parent):
-            raise _UsageError(
-                f"{out} was not written by sklearn-bench; --force replaces only "
-                "its own files: move it or choose another --out"
-            )
-    parent = out.parent if out.parent.exists() else None
-    if parent is None:
-        raise _UsageError(f"the folder of --out {out} does not exist")
-    if not os.access(parent, os.W_OK):
-        raise _UsageError(f"cannot write into {parent}; choose another --out")
-    return out
-
-
-def _cmd_leaderboard(args):
-    """``sklearn-bench leaderboard STORE_OR_CSV``."""
-    import pandas as pd
-
-    source = args.source
-    if not source.exists():
-        raise _UsageError(f"not found: {source}")
-    if not 0 < args.confidence_level < 1:
-        raise _UsageError(
-            "--confidence-level must lie strictly between 0 and 1; got "
-            f"{args.confidence_level}"
-        )
-    if args.n_bootstrap < 2:
-        raise _UsageError(f"--n-bootstrap must be at least 2; got {args.n_bootstrap}")
-    out = _leaderboard_out(args)
-    if source.is_file() and source.suffix.lower() in (".csv", ".txt", ".gz"):
-        result = _read_results_csv(args)
-    else:
-        result, missing = _load_stored(source)
-        if missing:
-            _say(f"Partial run: {missing} task(s) missing; using the finished ones.")
-    if args.metric is not None and args.metric not in result.metrics:
-        raise _UsageError(
-            f"--metric {args.metric!r} is not a metric of {source}; expected one "
-            f"of {list(result.metrics)}"
-        )
-    if args.reference is not None and args.reference not in result.learners:
-        raise _UsageError(
-            f"--reference {args.reference!r} is not a learner of {source}; "
-            f"expected one of {result.learners}"
-        )
-    if len(result.learners) < 2:
-        raise _UsageError(f"{source} holds fewer than 2 learners; nothing to rank")
-    try:
-        board = result.leaderboard(
-            metric=args.metric,
-            reference=args.reference,
-            reference_rating=args.reference_rating,
-            n_resamples=args.n_bootstrap,
-            confidence_level=args.confidence_level,
-            random_state=args.seed,
-            rank_by=args.rank_by,
-        )
-    except ValueError as exc:  # data that cannot make a leaderboard
-        raise _UsageError(f"{source}: {exc}") from exc
-    metric = args.metric or next(iter(result.metrics))
-    level = board.attrs["confidence_level"]
-    _say(
-        f"Leaderboard of {len(board)} learners over {board.attrs['n_datasets']} "
-        f"data sets ({metric}; ranks by {board.attrs['rank_by']}, simultaneous "
-        f"{level:g} rank sets; {args.n_bootstrap} bootstrap resamples, seed "
-        f"{args.seed})"
-    )
-    shown = board[[c for c in _LEADERBOARD_SHOWN if c in board.columns]]
-    with pd.option_context("display.max_rows", None, "display.width", 200):
-        _say(shown.round(3).to_string())
-    for note in board.attrs["notes"]:
-        _say(f"Note: {note}")
-    board.to_csv(out)
-    _write_manifest(out.parent, (out.name,))
-    _say(f"Leaderboard: {out}")
-    return EXIT_OK
 _CLI_WORDS = [
     (
         "Or pass `overwrite=True` to replace it (every task reruns).",

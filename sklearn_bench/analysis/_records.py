@@ -1,0 +1,250 @@
+"""What an analysis ran: one record per test, with the papers it follows.
+
+Every test of an analysis is registered as a :class:`TestRecord` in
+``ReportAnalysis.methods`` (:func:`register_test`); the methods paragraph of a
+report is generated from those records, so it never describes a test that did
+not run.
+"""
+
+from dataclasses import dataclass
+
+# Each citation once, by key; the paragraph lists the keys its records use.
+CITATIONS = {
+    "benavoli2017": (
+        "Benavoli, A., Corani, G., Demšar, J. and Zaffalon, M. (2017). Time for a "
+        "change: a tutorial for comparing multiple classifiers through Bayesian "
+        "analysis. Journal of Machine Learning Research, 18(77), 1–36."
+    ),
+    "benavoli2016": (
+        "Benavoli, A., Corani, G. and Mangili, F. (2016). Should we really use "
+        "post-hoc tests based on mean-ranks? Journal of Machine Learning Research, "
+        "17(5), 1–10."
+    ),
+    "alpaydin1999": (
+        "Alpaydin, E. (1999). Combined 5 × 2 cv F test for comparing supervised "
+        "classification learning algorithms. Neural Computation, 11(8), 1885–1892."
+    ),
+    "bouckaert2004": (
+        "Bouckaert, R. R. and Frank, E. (2004). Evaluating the replicability of "
+        "significance tests for comparing learning algorithms. In Advances in "
+        "Knowledge Discovery and Data Mining (PAKDD 2004), LNCS 3056, 3–12."
+    ),
+    "corani2015": (
+        "Corani, G. and Benavoli, A. (2015). A Bayesian approach for comparing "
+        "cross-validated algorithms on multiple data sets. Machine Learning, "
+        "100(2–3), 285–304."
+    ),
+    "dietterich1998": (
+        "Dietterich, T. G. (1998). Approximate statistical tests for comparing "
+        "supervised classification learning algorithms. Neural Computation, 10(7), "
+        "1895–1923."
+    ),
+    "berrar2013": (
+        "Berrar, D. and Lozano, J. A. (2013). Significance tests or confidence "
+        "intervals: which are preferable for the comparison of classifiers? "
+        "Journal of Experimental & Theoretical Artificial Intelligence, 25(2), "
+        "189–206."
+    ),
+    # Published in 2015 (The American Statistician 69(3)); the seed is the
+    # 2013 technical report of the same title. The key keeps the seed's year.
+    "boulesteix2013": (
+        "Boulesteix, A.-L., Hable, R., Lauer, S. and Eugster, M. J. A. (2015). A "
+        "statistical framework for hypothesis testing in real data comparison "
+        "studies. The American Statistician, 69(3), 201–212."
+    ),
+    "herbold2020": (
+        "Herbold, S. (2020). Autorank: a Python package for automated ranking of "
+        "classifiers. Journal of Open Source Software, 5(48), 2173."
+    ),
+    "demsar2006": (
+        "Demšar, J. (2006). Statistical comparisons of classifiers over multiple "
+        "data sets. Journal of Machine Learning Research, 7, 1–30."
+    ),
+    "holm1979": (
+        "Holm, S. (1979). A simple sequentially rejective multiple test procedure. "
+        "Scandinavian Journal of Statistics, 6(2), 65–70."
+    ),
+    "hothorn2005": (
+        "Hothorn, T., Leisch, F., Zeileis, A. and Hornik, K. (2005). The design "
+        "and analysis of benchmark experiments. Journal of Computational and "
+        "Graphical Statistics, 14(3), 675–699."
+    ),
+    "nadeau2003": (
+        "Nadeau, C. and Bengio, Y. (2003). Inference for the generalization "
+        "error. Machine Learning, 52(3), 239–281."
+    ),
+    # issue 24: the post-hoc tests a report may choose ([analysis] posthoc)
+    "conover1979": (
+        "Conover, W. J. and Iman, R. L. (1979). On multiple-comparisons "
+        "procedures. Technical Report LA-7677-MS, Los Alamos Scientific "
+        "Laboratory."
+    ),
+    "eisinga2017": (
+        "Eisinga, R., Heskes, T., Pelzer, B. and Te Grotenhuis, M. (2017). Exact "
+        "p-values for pairwise comparison of Friedman rank sums, with application "
+        "to comparing classifiers. BMC Bioinformatics, 18, 68."
+    ),
+    "garcia2008": (
+        'García, S. and Herrera, F. (2008). An extension on "Statistical '
+        'comparisons of classifiers over multiple data sets" for all pairwise '
+        "comparisons. Journal of Machine Learning Research, 9, 2677–2694."
+    ),
+    "garcia2010": (
+        "García, S., Fernández, A., Luengo, J. and Herrera, F. (2010). Advanced "
+        "nonparametric tests for multiple comparisons in the design of "
+        "experiments in computational intelligence and data mining: experimental "
+        "analysis of power. Information Sciences, 180(10), 2044–2064."
+    ),
+    "miller1966": (
+        "Miller, R. G. (1966). Simultaneous Statistical Inference. McGraw-Hill, "
+        "New York."
+    ),
+    "quade1979": (
+        "Quade, D. (1979). Using weighted rankings in the analysis of complete "
+        "blocks with additive block effects. Journal of the American Statistical "
+        "Association, 74(367), 680–683."
+    ),
+    "siegel1988": (
+        "Siegel, S. and Castellan, N. J. (1988). Nonparametric Statistics for the "
+        "Behavioral Sciences, 2nd ed. McGraw-Hill, New York."
+    ),
+}
+
+# Author-year text of each key, for "(Demšar 2006)".
+_SHORT = {
+    "alpaydin1999": "Alpaydin 1999",
+    "bouckaert2004": "Bouckaert & Frank 2004",
+    "corani2015": "Corani & Benavoli 2015",
+    "dietterich1998": "Dietterich 1998",
+    "benavoli2017": "Benavoli et al. 2017",
+    "benavoli2016": "Benavoli et al. 2016",
+    "berrar2013": "Berrar & Lozano 2013",
+    "boulesteix2013": "Boulesteix et al. 2015",
+    "demsar2006": "Demšar 2006",
+    "herbold2020": "Herbold 2020",
+    "holm1979": "Holm 1979",
+    "hothorn2005": "Hothorn et al. 2005",
+    "nadeau2003": "Nadeau & Bengio 2003",
+    "conover1979": "Conover & Iman 1979",
+    "eisinga2017": "Eisinga et al. 2017",
+    "garcia2008": "García & Herrera 2008",
+    "garcia2010": "García et al. 2010",
+    "miller1966": "Miller 1966",
+    "quade1979": "Quade 1979",
+    "siegel1988": "Siegel & Castellan 1988",
+}
+
+# Names and citations of the paired tests of sklearn_bench.stats.paired_test.
+PAIRED_METHODS = {
+    "t": (
+        "paired t-test on the replicates (conditional on the learning sample)",
+        ("hothorn2005",),
+    ),
+    "corrected_t": (
+        "corrected resampled t-test on the fold or split scores (variance "
+        "inflated by n_test/n_train)",
+        ("nadeau2003", "bouckaert2004"),
+    ),
+    "5x2cv": ("5×2cv paired t-test", ("dietterich1998",)),
+    "5x2cv_f": ("combined 5×2cv F-test", ("alpaydin1999",)),
+    "wilcoxon": ("Wilcoxon signed-rank test", ("demsar2006",)),
+    "sign": ("sign test", ("demsar2006",)),
+    "permutation": ("paired permutation test", ("hothorn2005",)),
+    "mcnemar": ("McNemar's test", ("berrar2013",)),
+}
+
+
+@dataclass(frozen=True)
+class TestRecord:
+    """One test (or interval, or power analysis) a report ran.
+
+    Attributes
+    ----------
+    key : str
+        A short identifier, unique within a report (``"within"``, ``"friedman"``).
+    what : str
+        What was compared, in words ("each learner against the best learner on
+        each data set").
+    test : str
+        The procedure ("two-sided paired t-test").
+    blocks : str
+        The independent units and their number ("20 replicates per data set").
+    correction : str
+        The multiplicity correction, or ``""`` for none.
+    alpha : float or None
+        The level of the tests, or ``None`` for intervals only.
+    citations : tuple of str
+        Keys of :data:`CITATIONS`.
+
+    Examples
+    --------
+    >>> from sklearn_bench.analysis import TestRecord
+    >>> TestRecord("pairs", "each pair of learners", "paired t-test",
+    ...            "8 data sets", alpha=0.05, citations=("demsar2006",)).sentence()
+    'Each pair of learners: paired t-test over 8 data sets, at α = 0.05 (Demšar 2006).'
+    """
+
+    __test__ = False  # not a pytest class
+
+    key: str
+    what: str
+    test: str
+    blocks: str
+    correction: str = ""
+    alpha: float | None = None
+    citations: tuple = ()
+
+    def sentence(self):
+        """The record as one sentence with its citations in parentheses."""
+        text = f"{self.what[:1].upper()}{self.what[1:]}: {self.test} over {self.blocks}"
+        if self.correction:
+            text += f", {self.correction}"
+        if self.alpha is not None:
+            text += f", at α = {self.alpha:g}"
+        cites = "; ".join(_SHORT[c] for c in self.citations if c in _SHORT)
+        return text + (f" ({cites})." if cites else ".")
+
+
+def register_test(analysis, record):
+    """Add ``record`` to ``analysis.methods`` (replacing one of the same key).
+
+    The one place a report section says which test it ran, so that the methods
+    paragraph reads them all; returns ``record``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(6) for _ in range(3)],
+    ...                    "l": list("ABC") * 6,
+    ...                    "error_rate": [0.10, 0.12, 0.15, 0.20, 0.21, 0.26,
+    ...                                   0.05, 0.09, 0.08, 0.30, 0.33, 0.36,
+    ...                                   0.12, 0.13, 0.19, 0.22, 0.27, 0.25]})
+    >>> result = BenchmarkResult.from_frame(
+    ...     df, dataset="d", learner="l", value="error_rate", greater_is_better=False)
+    >>> analysis = analyse(result, AnalysisPlan())
+    >>> from sklearn_bench.analysis import TestRecord, register_test
+    >>> _ = register_test(analysis, TestRecord("extra", "A and B", "sign test",
+    ...                                        "6 data sets"))
+    >>> analysis.methods[-1].key
+    'extra'
+    """
+    if not isinstance(record, TestRecord):
+        raise TypeError(f"`record` must be a TestRecord; got {type(record).__name__}.")
+    methods = analysis.methods
+    methods[:] = [r for r in methods if r.key != record.key]
+    methods.append(record)
+    return record
+
+
+def paired_method(method):
+    """``(name, citation keys)`` of a method of ``paired_test``.
+
+    Examples
+    --------
+    >>> from sklearn_bench.analysis import paired_method
+    >>> paired_method("5x2cv")
+    ('5×2cv paired t-test', ('dietterich1998',))
+    """
+    return PAIRED_METHODS.get(method, (f"{method} test", ()))

@@ -1,0 +1,179 @@
+"""Run an analysis plan once: the analysis object that every output renders."""
+
+import math
+import warnings
+
+from .._validation import REMOVED_IN
+from ._analysis import _analyse_core
+from ._bayesian import (
+    bayesian_comparisons_table,
+    bayesian_ranking,
+    register_bayesian,
+    register_ranking,
+)
+from ._leaderboard import leaderboard_analysis
+from ._pairwise import pairwise_analysis
+from ._plan import ANALYSES, AnalysisPlan
+from ._records import TestRecord, paired_method, register_test
+
+
+def analyse(result, plan=None):
+    """Run the analysis plan on a result, once, without refitting anything.
+
+    Effect sizes come first (Berrar & Lozano 2013): for each data set, each
+    learner's mean difference to the best learner on that data set with the
+    interval of the default test within a data set (the corrected resampled t
+    on the run's folds or splits, valid for new data of the kind; see the user
+    guide's "Tests within one data set"); across data sets, paired
+    differences of the mean performances with unadjusted and Holm-level
+    intervals. Then Friedman's test with the plan's post-hoc comparisons over
+    data sets (Demšar 2006), the pairwise Wilcoxon–Holm tests (Benavoli et al.
+    2016), the Bayesian comparisons with the plan's model (Benavoli et al.
+    2017) and the power of the paired t-test across the data sets of the study
+    with the number of data sets a study with power ``plan.target_power``
+    would need (Boulesteix et al. 2013, Section 3). Every number comes from the
+    public :class:`~sklearn_bench.BenchmarkResult` methods called with the
+    plan's settings (or their batched paths, bit for bit equal).
+
+    Parameters
+    ----------
+    result : BenchmarkResult
+    plan : AnalysisPlan, default=None
+        What to compute; ``None`` is ``AnalysisPlan()``.
+
+    Returns
+    -------
+    ReportAnalysis
+        The numbers every output renders (the HTML report, the text summary,
+        the LaTeX tables, the methods paragraph and the CLI); the tests it ran
+        are in ``methods``, the pairwise tests in ``cache["pairwise"]`` and
+        the Bayesian comparisons in ``cache[("bayesian", 0.95)]``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> df = pd.DataFrame({
+    ...     "data": ["a"] * 3 + ["b"] * 3 + ["c"] * 3,
+    ...     "model": ["x", "y", "z"] * 3,
+    ...     "error": [0.10, 0.12, 0.20, 0.30, 0.33, 0.35, 0.05, 0.09, 0.08]})
+    >>> result = BenchmarkResult.from_frame(
+    ...     df, dataset="data", learner="model", value="error",
+    ...     greater_is_better=False)
+    >>> analysis = analyse(result, AnalysisPlan(delta=0.02))
+    >>> analysis.best, analysis.delta, analysis.delta_source
+    ('x', 0.02, 'given')
+    >>> analysis.pairs.loc["x − y", ["estimate", "low", "high"]].round(3).tolist()
+    [-0.03, -0.055, -0.005]
+    """
+    if plan is None:
+        plan = AnalysisPlan()
+    if not isinstance(plan, AnalysisPlan):
+        raise TypeError(f"`plan` must be an AnalysisPlan; got {plan!r}.")
+    analysis = _analyse_core(result, plan)
+    # The tests in the order the report's methods paragraph lists them.
+    analysis.cache["pairwise"] = (
+        pairwise_analysis(result, analysis) if "pairwise" in plan.analyses else None
+    )
+    _register_latex_table(analysis)
+    if "bayesian" in plan.analyses:
+        table, rope, _ = bayesian_comparisons_table(result, analysis)
+        if len(table):
+            register_bayesian(analysis, table, rope)
+        ranking, _, _ = bayesian_ranking(result, analysis)
+        if ranking is not None:
+            register_ranking(analysis, ranking)
+    # ratings and rank sets of a large study (3 learners and 10 data sets or more)
+    leaderboard_analysis(result, analysis)
+    return analysis
+
+
+def _register_latex_table(analysis):
+    """The test of the LaTeX performance table (each learner against the best
+    on each data set, Holm-adjusted there): the tests within data sets this
+    analysis ran, read back by :func:`~sklearn_bench.analysis.within_test`."""
+    tests = next(
+        (v for k, v in analysis.cache.items() if k[:1] == ("within_tests",)), {}
+    )
+    tested = sorted(
+        {
+            getattr(res, "method", "t")
+            for res in tests.values()
+            if not isinstance(res, str) and math.isfinite(res.pvalue)
+        }
+    )
+    if not tested:
+        return
+    alpha = analysis.alpha
+    name = " / ".join(paired_method(m)[0] for m in tested)
+    cites = tuple(dict.fromkeys(c for m in tested for c in paired_method(m)[1]))
+    register_test(
+        analysis,
+        TestRecord(
+            "latex_table",
+            "in the LaTeX table, each learner against the best learner on "
+            "each data set (marked when significantly worse)",
+            f"two-sided {name}",
+            "the replicates of each data set",
+            correction="Holm-adjusted over the other learners of the data set",
+            alpha=alpha,
+            citations=(*cites, "holm1979"),
+        ),
+    )
+
+
+def analyse_result(
+    result,
+    *,
+    metric=None,
+    confidence_level=0.95,
+    delta=None,
+    target_power=0.8,
+    analyses=ANALYSES,
+    alpha=0.05,
+    posthoc="nemenyi",
+    posthoc_adjust=None,
+):
+    """Deprecated: use ``analyse(result, AnalysisPlan(...))``.
+
+    The analysis of :func:`analyse` without its pairwise and Bayesian sections
+    (computed on demand by :func:`pairwise_analysis` and
+    :func:`bayesian_comparisons_table`); ``posthoc_adjust`` is the plan's
+    ``adjust``. Removed in 0.3.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import analyse_result
+    >>> df = pd.DataFrame({"data": ["a", "a", "b", "b"], "model": ["x", "y"] * 2,
+    ...                    "error": [0.10, 0.12, 0.30, 0.33]})
+    >>> result = BenchmarkResult.from_frame(
+    ...     df, dataset="data", learner="model", value="error",
+    ...     greater_is_better=False)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     analysis = analyse_result(result)
+    >>> analysis.best, caught[0].category.__name__
+    ('x', 'FutureWarning')
+    """
+    warnings.warn(
+        "analyse_result() is deprecated and will be removed in "
+        f"{REMOVED_IN}; call sklearn_bench.analysis.analyse(result, "
+        "AnalysisPlan(...)) instead (posthoc_adjust= is the plan's adjust=).",
+        FutureWarning,
+        stacklevel=2,
+    )
+    plan = AnalysisPlan(
+        metric=metric,
+        alpha=alpha,
+        confidence_level=confidence_level,
+        delta=delta,
+        target_power=target_power,
+        analyses=analyses,
+        posthoc=posthoc,
+        adjust=posthoc_adjust,
+    )
+    return _analyse_core(result, plan)

@@ -1,0 +1,246 @@
+"""``sklearn-bench leaderboard``: a leaderboard of a stored run or of a CSV of
+results from any tool, printed and written as CSV."""
+
+import os
+from pathlib import Path
+
+from ._files import (
+    _load_stored,
+    _read_manifest,
+    _say,
+    _UsageError,
+    _write_manifest,
+)
+
+EXIT_OK = 0  # as the other commands (cli._main)
+
+
+def _add_leaderboard_parser(sub):
+    board = sub.add_parser(
+        "leaderboard",
+        help="print a leaderboard (ratings, win rates, rank confidence sets) and "
+        "write it as CSV",
+        description=(
+            "Read a stored run (SQLite store or a folder written by "
+            "BenchmarkResult.save) or a CSV of results from any tool (one row per "
+            "data set and learner, e.g. a TabArena or OpenML export with method / "
+            "task / error columns), print its leaderboard -- Bradley-Terry rating "
+            "on the Elo scale, win rate, mean rank, improvability, each with a "
+            "bootstrap interval over the data sets, and simultaneous confidence "
+            "sets for the ranks -- and write it as CSV. An existing CSV is never "
+            "overwritten without --force, and --force replaces only a file "
+            "sklearn-bench wrote."
+        ),
+    )
+    board.add_argument("source", type=Path, metavar="STORE_OR_CSV")
+    board.add_argument(
+        "--out",
+        type=Path,
+        metavar="FILE.csv",
+        help="where to write the leaderboard (default: STEM-leaderboard.csv "
+        "beside STORE_OR_CSV)",
+    )
+    board.add_argument(
+        "--force", action="store_true", help="replace a leaderboard CSV it wrote"
+    )
+    board.add_argument("--metric", metavar="NAME", help="metric (default: the first)")
+    board.add_argument(
+        "--n-bootstrap",
+        type=int,
+        default=1000,
+        metavar="B",
+        help="bootstrap resamples of the data sets (default: 1000)",
+    )
+    board.add_argument(
+        "--seed", type=int, default=0, metavar="SEED", help="random seed (default: 0)"
+    )
+    board.add_argument(
+        "--confidence-level",
+        type=float,
+        default=0.95,
+        metavar="LEVEL",
+        help="level of the intervals and rank sets (default: 0.95)",
+    )
+    board.add_argument(
+        "--rank-by",
+        choices=("score", "mean_rank", "rating"),
+        default="score",
+        help="statistic of the ranks and rank sets (default: score, the mean)",
+    )
+    board.add_argument(
+        "--reference", metavar="NAME", help="learner to calibrate the ratings on"
+    )
+    board.add_argument(
+        "--reference-rating",
+        type=float,
+        default=1000.0,
+        metavar="R",
+        help="rating of --reference (or the mean rating without it; default 1000)",
+    )
+    csv = board.add_argument_group(
+        "CSV input", "column names of a CSV (defaults: the first present of those)"
+    )
+    csv.add_argument(
+        "--dataset-col",
+        metavar="COL",
+        help=f"data set column ({' / '.join(_CSV_DEFAULTS['dataset'])})",
+    )
+    csv.add_argument(
+        "--learner-col",
+        metavar="COL",
+        help=f"learner column ({' / '.join(_CSV_DEFAULTS['learner'])})",
+    )
+    csv.add_argument(
+        "--value-col",
+        metavar="COL",
+        help=f"score column ({' / '.join(_CSV_DEFAULTS['value'])})",
+    )
+    csv.add_argument(
+        "--greater-is-better",
+        action="store_true",
+        help="the score is better when greater (default: lower is better, an error)",
+    )
+    board.set_defaults(func=_cmd_leaderboard)
+
+
+_CSV_DEFAULTS = {
+    "dataset": ("dataset", "task", "data", "tid", "dataset_name"),
+    "learner": ("learner", "method", "framework", "model", "config"),
+    "value": ("value", "metric_error", "error", "score"),
+}
+
+
+_LEADERBOARD_SHOWN = [
+    "rank", "rank_low", "rank_high", "may_be_best", "rating", "rating_low",
+    "rating_high", "win_rate", "mean_rank", "improvability", "mean_score",
+]  # fmt: skip
+
+
+def _read_results_csv(args):
+    """A BenchmarkResult from a CSV of results, through ``from_frame``."""
+    import pandas as pd
+
+    from ..results import BenchmarkResult
+
+    try:
+        df = pd.read_csv(args.source)
+    except (OSError, ValueError) as exc:
+        raise _UsageError(f"cannot read {args.source} as CSV: {exc}") from exc
+    names = {}
+    for role, flag in (("dataset", "--dataset-col"), ("learner", "--learner-col"),
+                       ("value", "--value-col")):  # fmt: skip
+        given = getattr(args, f"{role}_col")
+        if given is not None:
+            if given not in df.columns:
+                raise _UsageError(
+                    f"{flag} {given!r} is not a column of {args.source}; its "
+                    f"columns are {list(df.columns)}"
+                )
+            names[role] = given
+            continue
+        found = [c for c in _CSV_DEFAULTS[role] if c in df.columns]
+        if not found:
+            raise _UsageError(
+                f"{args.source} has no {role} column (looked for "
+                f"{', '.join(_CSV_DEFAULTS[role])}); name it with {flag}. Its "
+                f"columns are {list(df.columns)}"
+            )
+        names[role] = found[0]
+    try:
+        return BenchmarkResult.from_frame(
+            df, greater_is_better=bool(args.greater_is_better), **names
+        )
+    except ValueError as exc:
+        raise _UsageError(f"{args.source}: {exc}") from exc
+
+
+def _leaderboard_out(args):
+    """The CSV to write: refused if it exists, unless --force and sklearn-bench
+    wrote it (the manifest of its folder lists it)."""
+    source = args.source
+    out = args.out
+    if out is None:
+        out = source.parent / f"{source.stem}-leaderboard.csv"
+    if out.is_dir():
+        raise _UsageError(f"--out {out} is a folder; give a file name (FILE.csv)")
+    if out.exists():
+        if not args.force:
+            raise _UsageError(
+                f"{out} exists; run with --force to replace it (only if "
+                "sklearn-bench wrote it) or choose another --out"
+            )
+        if out.name not in _read_manifest(out.parent):
+            raise _UsageError(
+                f"{out} was not written by sklearn-bench; --force replaces only "
+                "its own files: move it or choose another --out"
+            )
+    parent = out.parent if out.parent.exists() else None
+    if parent is None:
+        raise _UsageError(f"the folder of --out {out} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise _UsageError(f"cannot write into {parent}; choose another --out")
+    return out
+
+
+def _cmd_leaderboard(args):
+    """``sklearn-bench leaderboard STORE_OR_CSV``."""
+    import pandas as pd
+
+    source = args.source
+    if not source.exists():
+        raise _UsageError(f"not found: {source}")
+    if not 0 < args.confidence_level < 1:
+        raise _UsageError(
+            "--confidence-level must lie strictly between 0 and 1; got "
+            f"{args.confidence_level}"
+        )
+    if args.n_bootstrap < 2:
+        raise _UsageError(f"--n-bootstrap must be at least 2; got {args.n_bootstrap}")
+    out = _leaderboard_out(args)
+    if source.is_file() and source.suffix.lower() in (".csv", ".txt", ".gz"):
+        result = _read_results_csv(args)
+    else:
+        result, missing = _load_stored(source)
+        if missing:
+            _say(f"Partial run: {missing} task(s) missing; using the finished ones.")
+    if args.metric is not None and args.metric not in result.metrics:
+        raise _UsageError(
+            f"--metric {args.metric!r} is not a metric of {source}; expected one "
+            f"of {list(result.metrics)}"
+        )
+    if args.reference is not None and args.reference not in result.learners:
+        raise _UsageError(
+            f"--reference {args.reference!r} is not a learner of {source}; "
+            f"expected one of {result.learners}"
+        )
+    if len(result.learners) < 2:
+        raise _UsageError(f"{source} holds fewer than 2 learners; nothing to rank")
+    try:
+        board = result.leaderboard(
+            metric=args.metric,
+            reference=args.reference,
+            reference_rating=args.reference_rating,
+            n_resamples=args.n_bootstrap,
+            confidence_level=args.confidence_level,
+            random_state=args.seed,
+            rank_by=args.rank_by,
+        )
+    except ValueError as exc:  # data that cannot make a leaderboard
+        raise _UsageError(f"{source}: {exc}") from exc
+    metric = args.metric or next(iter(result.metrics))
+    level = board.attrs["confidence_level"]
+    _say(
+        f"Leaderboard of {len(board)} learners over {board.attrs['n_datasets']} "
+        f"data sets ({metric}; ranks by {board.attrs['rank_by']}, simultaneous "
+        f"{level:g} rank sets; {args.n_bootstrap} bootstrap resamples, seed "
+        f"{args.seed})"
+    )
+    shown = board[[c for c in _LEADERBOARD_SHOWN if c in board.columns]]
+    with pd.option_context("display.max_rows", None, "display.width", 200):
+        _say(shown.round(3).to_string())
+    for note in board.attrs["notes"]:
+        _say(f"Note: {note}")
+    board.to_csv(out)
+    _write_manifest(out.parent, (out.name,))
+    _say(f"Leaderboard: {out}")
+    return EXIT_OK

@@ -1,0 +1,149 @@
+"""Tests of sklearn_bench/analysis/_plan.py and _run.py: the analysis plan, its
+checks, the one default-Δ rule, and the deprecated names that lead to it."""
+
+import warnings
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from sklearn_bench import BenchmarkResult  # noqa: E402
+from sklearn_bench._metrics import default_delta  # noqa: E402
+from sklearn_bench.analysis import (  # noqa: E402
+    ANALYSES,
+    AnalysisPlan,
+    analyse,
+    check_posthoc,
+)
+from sklearn_bench.cli._config import ConfigError, parse_config  # noqa: E402
+
+
+def _result(n_datasets=6):
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(
+        {
+            "d": np.repeat([f"d{i}" for i in range(n_datasets)], 3),
+            "l": list("ABC") * n_datasets,
+            "error_rate": rng.uniform(0.1, 0.3, 3 * n_datasets)
+            + np.tile([0.0, 0.02, 0.05], n_datasets),
+        }
+    )
+    return BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", value="error_rate", greater_is_better=False
+    )
+
+
+def test_defaults_and_the_one_delta_rule():
+    """H: the default plan is α 0.05, 95% intervals, every analysis, Nemenyi
+    single-step and the signed-rank model; Δ None resolves by
+    _metrics.default_delta (0.01 on [0, 1] metrics, none otherwise) and a given
+    Δ is used as given."""
+    plan = AnalysisPlan()
+    assert (plan.alpha, plan.confidence_level, plan.analyses) == (0.05, 0.95, ANALYSES)
+    assert (plan.posthoc, plan.adjust, plan.bayesian) == (
+        "nemenyi",
+        "single_step",
+        "signed_rank",
+    )
+    for metric in ("roc_auc", "accuracy", "mean_squared_error", "error_rate"):
+        expected = default_delta(metric)
+        source = "none" if expected is None else "default"
+        assert plan.resolved_delta(metric) == (expected, source)
+    assert AnalysisPlan(delta=2).resolved_delta("mean_squared_error") == (2.0, "given")
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"delta": 0}, ValueError, "`delta` must be positive"),
+        ({"delta": "0.1"}, TypeError, "`delta`"),
+        ({"alpha": 1.5}, ValueError, "`alpha` must lie strictly between 0 and 1"),
+        ({"confidence_level": 0}, ValueError, "`confidence_level`"),
+        ({"target_power": 1}, ValueError, "`target_power`"),
+        ({"analyses": ["effects", "anova"]}, ValueError, "unknown entries"),
+        ({"analyses": "effects"}, TypeError, "`analyses` must be a list"),
+        ({"posthoc": "dunn"}, ValueError, "`posthoc` must be one of"),
+        ({"posthoc": "nemenyi", "adjust": "holm"}, ValueError, "single_step"),
+        ({"bayesian": "baycomp"}, ValueError, "`bayesian` must be one of"),
+    ],
+)
+def test_a_bad_plan_is_refused_naming_the_setting(kwargs, error, match):
+    """H: every setting is checked when the plan is made, and the error names
+    it."""
+    with pytest.raises(error, match=match):
+        AnalysisPlan(**kwargs)
+
+
+def test_the_plan_is_frozen_and_resolves_the_posthoc_correction():
+    """H: a plan cannot be changed after it is made, and its correction is
+    resolved as check_posthoc does (Shaffer's after Conover's)."""
+    plan = AnalysisPlan(posthoc="Conover")
+    assert (plan.posthoc, plan.adjust) == check_posthoc("conover", None)
+    with pytest.raises(AttributeError):
+        plan.alpha = 0.1
+
+
+def test_hierarchical_without_numpyro_is_a_clear_error(monkeypatch):
+    """H: asking for the hierarchical model without NumPyro is a ValueError that
+    gives the install line, in Python and in the config (`analysis.bayesian`);
+    nothing is chosen by what is installed."""
+    from sklearn_bench.analysis import _plan
+
+    monkeypatch.setattr(_plan, "hierarchical_installed", lambda: False)
+    with pytest.raises(ValueError, match=r'pip install "sklearn-bench\[bayes\]"'):
+        AnalysisPlan(bayesian="hierarchical")
+    good = {
+        "experiment": {"cv": 3},
+        "learners": {"lr": {"class": "sklearn.linear_model.LogisticRegression"}},
+        "datasets": {"iris": {"sklearn": "iris"}},
+    }
+    with pytest.raises(ConfigError, match=r"`analysis.bayesian`.*sklearn-bench\["):
+        parse_config({**good, "analysis": {"bayesian": "hierarchical"}})
+    with pytest.raises(ConfigError, match="`analysis.bayesian`"):
+        parse_config({**good, "analysis": {"bayesian": "stan"}})
+    assert parse_config({**good, "analysis": {}}).bayesian == "signed_rank"
+
+
+def test_analyse_result_warns_and_gives_the_same_numbers():
+    """H: the deprecated report.analyse_result warns (FutureWarning naming
+    analyse) and gives the numbers of analyse() with the same plan."""
+    from sklearn_bench.report import analyse_result
+
+    result = _result()
+    with pytest.warns(FutureWarning, match=r"analyse\(result, AnalysisPlan"):
+        old = analyse_result(result, delta=0.02, posthoc="conover", alpha=0.1)
+    new = analyse(result, AnalysisPlan(delta=0.02, posthoc="conover", alpha=0.1))
+    pd.testing.assert_frame_equal(old.pairs, new.pairs)
+    pd.testing.assert_frame_equal(old.posthoc, new.posthoc)
+    assert old.power == new.power and old.delta == new.delta == 0.02
+
+
+def test_write_report_posthoc_adjust_warns_and_plan_or_keywords(tmp_path):
+    """H: write_report's old keyword posthoc_adjust warns and equals adjust=;
+    a plan and analysis keywords together are a TypeError."""
+    from sklearn_bench.report import write_report
+
+    result = _result()
+    with pytest.warns(FutureWarning, match="`posthoc_adjust` was renamed `adjust`"):
+        old = write_report(
+            result, tmp_path / "old", figure_formats=(), posthoc="siegel",
+            posthoc_adjust="holm", analyses=("effects", "friedman"),
+        )  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        new = write_report(
+            result,
+            tmp_path / "new",
+            figure_formats=(),
+            plan=AnalysisPlan(
+                posthoc="siegel", adjust="holm", analyses=("effects", "friedman")
+            ),
+        )
+    pd.testing.assert_frame_equal(old.posthoc, new.posthoc)
+    assert new.posthoc_adjust == "holm"
+    with pytest.raises(TypeError, match="either as `plan` or as keywords"):
+        write_report(result, tmp_path / "x", plan=AnalysisPlan(), alpha=0.1)
