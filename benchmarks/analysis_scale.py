@@ -149,7 +149,7 @@ def write_bulk_store(path, df):
     """A complete store of ``df``'s scores, written in one transaction."""
     import sqlite3
 
-    from sklearn_bench.results import _store
+    from sklearn_bench import store as _store
 
     datasets = list(dict.fromkeys(df["data"]))
     learners = list(dict.fromkeys(df["model"]))

@@ -91,12 +91,12 @@ def child(argv):
         print("started", flush=True)
         exp.fit(data)
     elif action == "merge":
-        from sklearn_bench.results import merge_stores
+        from sklearn_bench.store import merge_stores
 
         print("started", flush=True)
         merge_stores(argv[2:], argv[1])
     elif action == "salvage":
-        from sklearn_bench.results import salvage_store
+        from sklearn_bench.store import salvage_store
 
         print("started", flush=True)
         salvage_store(argv[1], argv[2])
@@ -302,7 +302,7 @@ def kills(folder, reference, tally, rng, n_kills):
             for leftover in leftovers:
                 refused = _refused_as_leftover(leftover)
                 tally.check(refused, "a salvage leftover was not named as such")
-            from sklearn_bench.results import salvage_store
+            from sklearn_bench.store import salvage_store
 
             salvage_store(truncated, new)
             tally.check(values(new) == complete, "salvage after a kill differs")
@@ -320,7 +320,7 @@ def _refused_as_leftover(path):
 
 
 def truncations(folder, reference, tally, rng, n_cuts):
-    from sklearn_bench.results import salvage_store
+    from sklearn_bench.store import salvage_store
 
     base = folder / "base.sqlite"
     size = base.stat().st_size
@@ -358,7 +358,7 @@ def _store_check(path):
 
 
 def flips(folder, reference, tally, rng, n_flips):
-    from sklearn_bench.results import salvage_store
+    from sklearn_bench.store import salvage_store
 
     base = folder / "base.sqlite"
     data = base.read_bytes()
@@ -444,7 +444,7 @@ _KILLED_WRITER = f"""
 import os, sys
 sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
 from fault_injection import experiment
-from sklearn_bench.results import _store
+from sklearn_bench.store import _writer as _store
 exp, data = experiment(sys.argv[1])
 close = _store.StoreWriter.close
 _store.StoreWriter.close = lambda self: os._exit(0)  # killed: no checkpoint

@@ -97,7 +97,7 @@ def write_bulk_store(path, df):
 
     import numpy as np
 
-    from sklearn_bench.results import _store
+    from sklearn_bench import store as _store
 
     datasets = list(dict.fromkeys(df["data"]))
     learners = list(dict.fromkeys(df["model"]))

@@ -231,7 +231,7 @@ def test_disk_full_says_the_store_is_kept_and_how_to_resume(
     and a message saying the store is kept and to run the same command again;
     the store holds the tasks committed before, and running the command again
     fits only the missing ones."""
-    from sklearn_bench.results._store import StoreWriter
+    from sklearn_bench.store import StoreWriter
 
     config = tmp_path / "c.toml"
     store = tmp_path / "run.sqlite"

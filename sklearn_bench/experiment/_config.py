@@ -5,7 +5,7 @@ set's fingerprint, the split's rows, the learner's name and all its
 parameters), and runs share a store when what they have in common is equal and
 the metrics, the seed, ``error_score``, ``keep_predictions`` and the versions of
 the packages that compute the scores are the same (see
-:func:`sklearn_bench.results._store.combine_configs`).
+:func:`sklearn_bench.store.combine_configs`).
 """
 
 import functools

@@ -20,7 +20,7 @@ from .._version import __version__
 from ..datasets._dataset import Dataset, SimulatedDataset, check_datasets
 from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
-from ..results._store_repair import open_writer
+from ..store import open_writer
 from ._config import describe, experiment_config
 from ._preflight import (
     check_classification_target,

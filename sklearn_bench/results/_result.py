@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
+from ..store import read_predictions, read_store
 from . import _scales, _select, _within
 from ._leaderboard import LeaderboardMixin
-from ._store import read_predictions, read_store
 
 __all__ = ["BenchmarkResult"]
 
@@ -455,7 +455,7 @@ class BenchmarkResult(LeaderboardMixin):
     def _from_stores(cls, paths):
         import tempfile
 
-        from ._store import merge_stores
+        from ..store import merge_stores
 
         with tempfile.TemporaryDirectory() as folder:
             merged = Path(folder) / "merged.sqlite"

@@ -8,9 +8,9 @@ from sklearn.datasets import load_iris
 from sklearn.naive_bayes import GaussianNB
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
-from sklearn_bench.experiment._tasks import Task
+from sklearn_bench.store import Task
 from sklearn_bench.model_selection import BootstrapOOB
-from sklearn_bench.results._store import (
+from sklearn_bench.store import (
     SCHEMA_VERSION,
     StoreWriter,
     config_diff,
