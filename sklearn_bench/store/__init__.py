@@ -1,7 +1,6 @@
 """The store: an SQLite journal of a benchmark experiment, written task by task."""
 
 from ._merge import merge_stores
-from ._provenance import combine_configs, config_diff
 from ._reader import read_predictions, read_store, verify_checksums
 from ._repair import (
     SalvageReport,
@@ -27,8 +26,6 @@ __all__ = [
     "StoreWriter",
     "Task",
     "checkpoint_store",
-    "combine_configs",
-    "config_diff",
     "merge_stores",
     "open_writer",
     "read_predictions",

@@ -59,11 +59,16 @@ def _remove_store_files(path):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
-def _store_path(path, name):
-    """``path`` as a Path to an existing, non-empty SQLite file, naming ``name``."""
+def _as_path(path, name="path"):
+    """``path`` as a Path; a TypeError naming ``name`` for what is not a path."""
     if not isinstance(path, str | os.PathLike):
         raise TypeError(f"`{name}` must be a file path; got {path!r}.")
-    path = Path(path)
+    return Path(path)
+
+
+def _store_path(path, name):
+    """``path`` as a Path to an existing, non-empty SQLite file, naming ``name``."""
+    path = _as_path(path, name)
     if not path.is_file():
         raise FileNotFoundError(f"`{name}`: no store at {str(path)!r}.")
     try:

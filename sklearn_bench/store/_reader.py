@@ -3,18 +3,18 @@ checksums (reading never changes a store)."""
 
 import json
 import sqlite3
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ._files import _LOCK_TIMEOUT, _check_file, _check_wal, _read_only_uri
+from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal, _read_only_uri
 from ._integrity import has_checksums, read_task, task_digest
 from ._schema import _TEXT_FIELDS, _check_meta, _checked, check_integrity
 
 
 def _open_reader(path):
-    path = Path(path)
+    """A read-only connection to a store that passed every check, and its meta."""
+    path = _as_path(path)
     if not path.exists():
         raise FileNotFoundError(f"No store at {str(path)!r}.")
     _check_file(path)
@@ -55,6 +55,22 @@ def read_store(path, tasks=None):
         info), ``keep_predictions``, ``n_tasks``, ``n_missing_tasks`` (of the
         tasks asked for), ``done`` (ordinals of the committed tasks read, in
         the order of ``scores``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn_bench import BenchmarkExperiment
+    >>> from sklearn_bench.store import read_store
+    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
+    >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
+    ...                           progress=False, store=store)
+    >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
+    >>> content = read_store(store)
+    >>> content["n_tasks"], content["n_missing_tasks"], len(content["scores"])
+    (3, 0, 3)
     """
     conn, meta = _open_reader(path)
     try:
@@ -223,6 +239,23 @@ def read_predictions(path, ordinals=None):
     predictions : DataFrame
         Columns ``dataset``, ``learner``, ``split``, ``replicate``, ``fold``,
         ``row`` and ``correct`` or ``y_pred``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn_bench import BenchmarkExperiment
+    >>> from sklearn_bench.store import read_predictions
+    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
+    >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
+    ...                           progress=False, store=store,
+    ...                           keep_predictions=True)
+    >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
+    >>> predictions = read_predictions(store)
+    >>> len(predictions), list(predictions.columns[-2:])
+    (150, ['row', 'correct'])
     """
     conn, _ = _open_reader(path)
     try:
@@ -263,6 +296,22 @@ def verify_checksums(path):
         ``n_committed``, ``n_verified`` (digest matches), ``n_unverified`` (no
         digest: written before checksums), ``mismatched`` (list of
         ``(dataset, split, learner)`` whose rows differ from their digest).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn_bench import BenchmarkExperiment
+    >>> from sklearn_bench.store import verify_checksums
+    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
+    >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
+    ...                           progress=False, store=store)
+    >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
+    >>> report = verify_checksums(store)
+    >>> report["n_committed"], report["n_verified"], report["mismatched"]
+    (3, 3, [])
     """
     conn, _ = _open_reader(path)
     try:

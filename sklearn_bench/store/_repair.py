@@ -300,12 +300,39 @@ def _int(value):
 
 
 def read_salvageable(path):
-    """What :func:`salvage_store` would copy (a :class:`Salvageable`).
+    """What :func:`salvage_store` would copy, read without writing anything.
 
-    ``good`` maps the ordinal of each committed task proven intact to its task
-    row, score rows and predictions row; ``lost`` lists the task rows whose
-    rows were dropped; ``tasks`` the task rows to register.
+    Parameters
+    ----------
+    path : str or Path
+        The (damaged) store; left untouched.
+
+    Returns
+    -------
+    found : Salvageable
+        ``good`` maps the ordinal of each committed task proven intact to its
+        task row, score rows and predictions row; ``lost`` lists the task rows
+        whose rows were dropped; ``tasks`` the task rows to register;
+        ``reasons`` counts why tasks were dropped; ``checksums`` says whether
+        the store has per-task checksums.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn_bench import BenchmarkExperiment
+    >>> from sklearn_bench.store import read_salvageable
+    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
+    >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
+    ...                           progress=False, store=store)
+    >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
+    >>> found = read_salvageable(store)
+    >>> len(found.good), len(found.lost), found.checksums
+    (3, 0, True)
     """
+    path = _store_path(path, "path")
     with tempfile.TemporaryDirectory() as folder:
         copy = _padded_copy(path, folder)
         if wal_damage(path):

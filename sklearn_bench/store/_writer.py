@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._files import _LOCK_TIMEOUT, _check_file, _check_wal
+from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal
 from ._integrity import add_missing_checksums, store_checksum
 from ._provenance import _refuse, _union_result, combine_configs
 from ._schema import (
@@ -47,10 +47,31 @@ class StoreWriter:
         newer schema. Nothing is written.
     RuntimeError
         Another writer holds the store's write lock.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn_bench.store import StoreWriter, Task, read_store
+    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
+    >>> writer = StoreWriter(store)
+    >>> result = {"metrics": {"error": False}, "datasets": {"d": "real world"},
+    ...           "learners": ["m"], "info": {}}
+    >>> writer.start({"seed": 0}, [Task("d", 0, 0, 0, "m")], result,
+    ...              keep_predictions=False)
+    set()
+    >>> row = {"dataset": "d", "learner": "m", "split": 0, "replicate": 0,
+    ...        "fold": 0, "metric": "error", "value": 0.25, "fit_time": 0.1,
+    ...        "score_time": 0.01, "n_train": 40, "n_test": 20, "error_type": "",
+    ...        "error_message": "", "traceback": ""}
+    >>> writer.write(writer.ordinals["d", 0, "m"], {"rows": [row]})
+    >>> writer.close()
+    >>> read_store(store)["scores"]["value"].tolist()
+    [0.25]
     """
 
     def __init__(self, path, *, timeout=_LOCK_TIMEOUT, _work=False):
-        self.path = Path(path)
+        self.path = _as_path(path)
         if not self.path.parent.is_dir():
             raise FileNotFoundError(
                 f"The folder of the store {str(self.path)!r} does not exist."
@@ -328,7 +349,31 @@ def _plain(value):
 
 
 def open_writer(path, *, overwrite):
-    """A :class:`StoreWriter`; with ``overwrite``, a corrupt store is replaced."""
+    """A :class:`StoreWriter`; with ``overwrite``, a corrupt store is replaced.
+
+    Parameters
+    ----------
+    path : str or Path
+        The store.
+    overwrite : bool
+        Delete a store that SQLite reports as corrupt (with a warning) and
+        start a new one; otherwise its :class:`CorruptStoreError` is raised.
+
+    Returns
+    -------
+    StoreWriter
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn_bench.store import open_writer
+    >>> writer = open_writer(Path(tempfile.mkdtemp()) / "run.sqlite",
+    ...                      overwrite=False)
+    >>> writer.config() is None  # a new store
+    True
+    >>> writer.close()
+    """
     try:
         return StoreWriter(path)
     except CorruptStoreError:

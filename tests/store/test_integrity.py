@@ -20,8 +20,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
 from sklearn_bench.model_selection import BootstrapOOB
-from sklearn_bench.store import salvage_store
-from sklearn_bench.store import SCHEMA_VERSION, NotAStoreError
+from sklearn_bench.store import SCHEMA_VERSION, NotAStoreError, salvage_store
 
 DATA = {
     "iris": load_iris(return_X_y=True),
@@ -312,8 +311,7 @@ def test_flipped_bit_in_wal_loses_nothing_silently(tmp_path, capsys):
     so that the checksums judge each task: all 4 committed tasks are kept,
     with their values."""
     from sklearn_bench.cli import main
-    from sklearn_bench.store import CorruptStoreError
-    from sklearn_bench.store import read_store
+    from sklearn_bench.store import CorruptStoreError, read_store
 
     from .test_repair import _killed_store
 
@@ -380,8 +378,7 @@ def test_merge_refuses_a_source_whose_rows_differ_from_their_checksum(clean, tmp
     pointing to salvage; the target is not created. A source written before
     checksums (schema 2) is merged, and the target has a matching checksum for
     every task."""
-    from sklearn_bench.store import CorruptStoreError, merge_stores
-    from sklearn_bench.store import verify_checksums
+    from sklearn_bench.store import CorruptStoreError, merge_stores, verify_checksums
 
     bad = tmp_path / "bad.sqlite"
     shutil.copyfile(clean[0], bad)
