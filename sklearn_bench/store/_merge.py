@@ -15,7 +15,7 @@ from ._files import (
 )
 from ._integrity import has_checksums, task_digest
 from ._reader import _open_reader
-from ._schema import _COMPARED, _TASK_COLUMNS, Task, corrupt_store_error
+from ._schema import _COMPARED, _TASK_COLUMNS, Task, _connect, corrupt_store_error
 from ._writer import StoreWriter
 
 
@@ -79,9 +79,7 @@ def merge_stores(sources, target):
         if target.exists() and target.stat().st_size > 0:
             _check_file(target)
             _open_reader(target)[0].close()  # a corrupt target is named as such
-            src = sqlite3.connect(
-                _read_only_uri(target), uri=True, timeout=_LOCK_TIMEOUT
-            )
+            src = _connect(_read_only_uri(target), uri=True, timeout=_LOCK_TIMEOUT)
             dst = sqlite3.connect(work)
             try:
                 src.backup(dst)  # the target with its committed -wal content

@@ -2,14 +2,13 @@
 checksums (reading never changes a store)."""
 
 import json
-import sqlite3
 
 import numpy as np
 import pandas as pd
 
 from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal, _read_only_uri
 from ._integrity import has_checksums, read_task, task_digest
-from ._schema import _TEXT_FIELDS, _check_meta, _checked, check_integrity
+from ._schema import _TEXT_FIELDS, _check_meta, _checked, _connect, check_integrity
 
 
 def _open_reader(path):
@@ -24,7 +23,7 @@ def _open_reader(path):
     # Read-only: reading (report, from_store, store check, merge's sources)
     # never changes a store. A read-write connection checkpoints the -wal file
     # into the database when it closes, which made a damaged -wal permanent.
-    conn = sqlite3.connect(_read_only_uri(path), uri=True, timeout=_LOCK_TIMEOUT)
+    conn = _connect(_read_only_uri(path), uri=True, timeout=_LOCK_TIMEOUT)
 
     def check(conn):
         check_integrity(conn, path)

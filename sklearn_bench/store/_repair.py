@@ -40,6 +40,9 @@ from ._schema import (
     CorruptStoreError,
     NotAStoreError,
     Task,
+    _connect,
+    _foreign_objects,
+    _refuse_foreign,
     check_integrity,
 )
 from ._wal import reseal_wal, wal_damage
@@ -77,7 +80,7 @@ def _padded_copy(path, folder):
 def _connect_for_salvage(copy, path):
     """A read-only connection to the padded ``copy`` of the store ``path``."""
     try:
-        conn = sqlite3.connect(f"file:{Path(copy).resolve()}?mode=ro", uri=True)
+        conn = _connect(f"file:{Path(copy).resolve()}?mode=ro", uri=True)
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return conn
     except sqlite3.DatabaseError as exc:
@@ -165,6 +168,15 @@ def _beyond_salvage(path, what, exc):
 def _read_salvageable(conn, path):
     """The task rows and committed tasks of a store that can be proven intact."""
     try:
+        objects = conn.execute(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master"
+        ).fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise _beyond_salvage(path, "schema", exc) from exc
+    foreign = _foreign_objects(objects)
+    if foreign:  # its own SQL would run as its rows are read
+        _refuse_foreign(path, foreign)
+    try:
         meta = dict(conn.execute("SELECT key, value FROM meta"))
     except sqlite3.DatabaseError as exc:
         raise _beyond_salvage(path, "configuration", exc) from exc
@@ -183,7 +195,7 @@ def _read_salvageable(conn, path):
         )
     try:
         facts = RunFacts(meta)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
         raise _beyond_salvage(path, "configuration", exc) from exc
     if version is None or version < 1:
         raise _beyond_salvage(
@@ -514,7 +526,7 @@ def checkpoint_store(path):
     _check_wal(path)  # a checkpoint would make the frames SQLite drops lost
     wal = Path(f"{path}-wal")
     wal_size = wal.stat().st_size if wal.is_file() else 0
-    conn = sqlite3.connect(path, timeout=_LOCK_TIMEOUT, isolation_level=None)
+    conn = _connect(path, timeout=_LOCK_TIMEOUT, isolation_level=None)
     try:
         check_integrity(conn, path)
         (page_size,) = conn.execute("PRAGMA page_size").fetchone()

@@ -48,7 +48,9 @@ committed tasks computed, after SQLite's quick_check) the next time a run opens
 it, and is read as it is until then.
 """
 
+import functools
 import json
+import re
 import sqlite3
 from typing import NamedTuple
 
@@ -200,19 +202,104 @@ def _checked(conn, path, check):
         raise
 
 
+def _connect(database, **kwargs):
+    """``sqlite3.connect`` for a store: the SQL a store file holds is never
+    trusted (``PRAGMA trusted_schema=OFF``: no function with side effects in a
+    view, trigger, index or generated column of the file)."""
+    conn = sqlite3.connect(database, **kwargs)
+    conn.execute("PRAGMA trusted_schema=OFF")
+    return conn
+
+
+def _normal_sql(sql):
+    """DDL text without the layout SQLite keeps verbatim (spaces, line breaks)."""
+    if sql is None:
+        return None
+    sql = re.sub(r"\s+", " ", sql.strip())
+    return re.sub(r" ?([(),;]) ?", r"\1", sql)
+
+
+@functools.cache
+def _our_schema():
+    """``(type, name, table, sql)`` of every object of a store, as this version
+    creates them (tables and SQLite's own indexes of their keys)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        for statement in [*_SCHEMA.split(";"), _CHECKSUMS]:
+            if statement.strip():
+                conn.execute(statement)
+        rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")
+        return frozenset((t, n, tb, _normal_sql(sql)) for t, n, tb, sql in rows)
+    finally:
+        conn.close()
+
+
+def _foreign_objects(rows):
+    """The rows of ``sqlite_master`` that a store of ours does not have (a
+    trigger, a view, another table or index, a table of other columns)."""
+    ours = _our_schema()
+    return [
+        (kind, name, table)
+        for kind, name, table, sql in rows
+        if (kind, name, table, _normal_sql(sql)) not in ours
+    ]
+
+
+def _refuse_foreign(path, foreign):
+    shown = ", ".join(f"{kind} {name!r}" for kind, name, _ in foreign[:5])
+    shown += " ..." if len(foreign) > 5 else ""
+    raise NotAStoreError(
+        f"The store {str(path)!r} holds SQL that sklearn_bench does not write "
+        f"({shown}): it was refused, and left untouched, because a store's own "
+        "SQL (a trigger, a view, an index or a column of another definition) "
+        "would run when it is read or grown. Use a store written by "
+        "sklearn_bench, or run the experiment afresh on a new store."
+    )
+
+
+def _check_ordinals(conn, path):
+    """Refuse task ordinals that no writer of ours makes: a run registers its
+    tasks as 0, 1, 2, ... after the stored ones, so they lie in
+    ``[0, number of tasks)``, and every score row belongs to a task."""
+    (low, high, n) = conn.execute(
+        "SELECT min(ordinal), max(ordinal), count(*) FROM tasks"
+    ).fetchone()
+    (s_low, s_high) = conn.execute(
+        "SELECT min(ordinal), max(ordinal) FROM scores"
+    ).fetchone()
+    bad = [
+        v
+        for v in (low, high, s_low, s_high)
+        if v is not None and not (type(v) is int and 0 <= v < n)
+    ]
+    if bad:
+        raise CorruptStoreError(
+            f"The store {str(path)!r} has task ordinals outside [0, {n}) "
+            f"(e.g. {bad[0]!r}), which sklearn_bench never writes: tampered with "
+            "or damaged; it was refused and left untouched. Salvage it with "
+            f"`sklearn-bench store salvage {path} NEW.sqlite`."
+        )
+
+
 def _check_meta(conn, path):
-    """The store's meta dict; ``{}`` for an empty database; errors for others."""
-    tables = {
-        name
-        for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
-    }
-    if not tables:
+    """The store's meta dict; ``{}`` for an empty database; errors for others.
+
+    The objects of the file are checked against this version's schema before
+    any row is read: a store holds exactly our tables, nothing else."""
+    rows = conn.execute(
+        "SELECT type, name, tbl_name, sql FROM sqlite_master"
+    ).fetchall()
+    if not rows:
         return {}
+    tables = {name for kind, name, _, _ in rows if kind == "table"}
     if "meta" not in tables:
         raise NotAStoreError(
             f"{str(path)!r} is an SQLite database but not a sklearn_bench store "
             f"(its tables are {sorted(tables)}); it was left untouched."
         )
+    foreign = _foreign_objects(rows)
+    if any(table == "meta" for _, _, table in foreign):
+        _refuse_foreign(path, foreign)  # before a row of it is read
     meta = dict(conn.execute("SELECT key, value FROM meta"))
     if meta.get("format") != _FORMAT:
         raise NotAStoreError(
@@ -221,7 +308,7 @@ def _check_meta(conn, path):
         )
     try:
         version = int(meta.get("schema_version", -1))
-    except ValueError:
+    except (TypeError, ValueError):
         version = -1
     if version > SCHEMA_VERSION:
         raise NotAStoreError(
@@ -229,6 +316,8 @@ def _check_meta(conn, path):
             f"newer sklearn_bench; this one reads versions <= {SCHEMA_VERSION}. "
             "Upgrade sklearn_bench; the store was left untouched."
         )
+    if foreign:
+        _refuse_foreign(path, foreign)
     if version < 1 or not set(_TABLES) <= tables:
         raise NotAStoreError(
             f"The store {str(path)!r} is incomplete (schema {version})."
@@ -238,13 +327,14 @@ def _check_meta(conn, path):
             value = json.loads(meta[key])
             if key == "result":
                 value["metrics"], value["datasets"], value["learners"]  # noqa: B018
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, RecursionError):
             raise NotAStoreError(
                 f"The store {str(path)!r} lacks its metadata {key!r} (or it is "
                 "not valid): damaged, or not written whole by sklearn_bench. "
                 "Without it the store cannot be read, grown or salvaged; run the "
                 "experiment afresh on a new store."
             ) from None
+    _check_ordinals(conn, path)
     return meta
 
 

@@ -26,6 +26,7 @@ from ._schema import (
     CorruptStoreError,
     _check_meta,
     _checked,
+    _connect,
     check_integrity,
 )
 
@@ -79,7 +80,7 @@ class StoreWriter:
         _check_file(self.path, work=_work)
         _check_wal(self.path)  # before a connection that would checkpoint it
         new = not self.path.exists() or self.path.stat().st_size == 0
-        self.conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+        self.conn = _connect(self.path, timeout=timeout, isolation_level=None)
         self.meta = _checked(self.conn, self.path, lambda conn: self._open(new))
 
     def _open(self, new):
