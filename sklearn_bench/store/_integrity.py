@@ -23,8 +23,6 @@ from collections import Counter
 
 import numpy as np
 
-from ._schema import _CHECKSUMS
-
 
 def _feed(digest, value):
     """Feed one SQLite value, tagged by its type, into ``digest``."""
@@ -80,22 +78,6 @@ def store_checksum(conn, ordinal):
         "INSERT OR REPLACE INTO checksums VALUES (?, ?)",
         (ordinal, task_digest(*read_task(conn, ordinal))),
     )
-
-
-def add_missing_checksums(conn):
-    """Migrate a store to checksums: create the table and digest every committed
-    task without one (the store has just passed SQLite's quick_check)."""
-    conn.execute(_CHECKSUMS)
-    missing = [
-        o
-        for (o,) in conn.execute(
-            "SELECT DISTINCT ordinal FROM scores WHERE ordinal NOT IN "
-            "(SELECT ordinal FROM checksums)"
-        )
-    ]
-    for ordinal in missing:
-        store_checksum(conn, ordinal)
-    return len(missing)
 
 
 def has_checksums(conn):

@@ -6,9 +6,25 @@ import json
 import numpy as np
 import pandas as pd
 
+from ._digests import (
+    FAILURES_QUERY,
+    ROW_DTYPE,
+    ROWS_QUERY,
+    TASK_DTYPE,
+    TASKS_QUERY,
+    _digests,
+    records,
+)
 from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal, _read_only_uri
-from ._integrity import has_checksums, read_task, task_digest
-from ._schema import _TEXT_FIELDS, _check_meta, _checked, _connect, check_integrity
+from ._integrity import has_checksums
+from ._schema import (
+    _TEXT_FIELDS,
+    CorruptStoreError,
+    _check_meta,
+    _checked,
+    _connect,
+    check_integrity,
+)
 
 
 def _open_reader(path):
@@ -74,34 +90,21 @@ def read_store(path, tasks=None):
     conn, meta = _open_reader(path)
     try:
         conn.execute("BEGIN")  # one snapshot for every query
-        task_rows = _records(
-            conn.execute(
-                "SELECT ordinal, split, replicate, fold, dataset, learner FROM "
-                "tasks ORDER BY ordinal"
-            ),
-            _TASK_DTYPE,
-        )
-        # Numbers only (NULL as a flag), read into a numpy record array; the
-        # texts of failures are read apart.
-        rows = _records(
-            conn.execute(
-                "SELECT ordinal, metric_index, ifnull(value, 0.0), value IS NULL, "
-                "ifnull(fit_time, 0.0), fit_time IS NULL, ifnull(score_time, 0.0), "
-                "score_time IS NULL, ifnull(n_train, -1), ifnull(n_test, -1) "
-                "FROM scores ORDER BY ordinal, metric_index"
-            ),
-            _ROW_DTYPE,
-        )
-        failures = conn.execute(
-            "SELECT ordinal, metric_index, error_type, error_message, traceback "
-            "FROM scores WHERE error_type != '' ORDER BY ordinal, metric_index"
-        ).fetchall()
+        task_rows = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
+        # Numbers (and the texts of each row's task and metric), read into a
+        # numpy record array with the SQLite type of each number (NULL is
+        # NaN); the texts of failures are read apart.
+        rows = records(conn.execute(ROWS_QUERY), ROW_DTYPE)
+        failures = conn.execute(FAILURES_QUERY).fetchall()
         metric_names = dict(
             conn.execute("SELECT DISTINCT metric_index, metric FROM scores")
         )
+        failed = _check_digests(conn, task_rows, rows, failures)
         conn.execute("COMMIT")
     finally:
         conn.close()
+    if failed:
+        _refuse_tampered(path, failed)
     result = json.loads(meta["result"])
     scores, done, n_tasks = _scores_frame(
         task_rows, rows, failures, metric_names, tasks, result
@@ -116,35 +119,36 @@ def read_store(path, tasks=None):
     }
 
 
-_TASK_DTYPE = [
-    ("ordinal", "i8"),
-    ("split", "i8"),
-    ("replicate", "i8"),
-    ("fold", "i8"),
-    ("dataset", object),
-    ("learner", object),
-]
-_ROW_DTYPE = [
-    ("ordinal", "i8"),
-    ("metric_index", "i8"),
-    ("value", "f8"),
-    ("value_null", "?"),
-    ("fit_time", "f8"),
-    ("fit_time_null", "?"),
-    ("score_time", "f8"),
-    ("score_time_null", "?"),
-    ("n_train", "i8"),
-    ("n_test", "i8"),
-]
+def _check_digests(conn, task_rows, rows, failures):
+    """The committed tasks whose rows do not match their checksum, or that have
+    none in a store with checksums, as ``(dataset, split, learner)``; ``None``
+    for a store written before checksums (read as it is)."""
+    if not has_checksums(conn):
+        return None
+    stored = dict(conn.execute("SELECT ordinal, digest FROM checksums"))
+    digests = _digests(conn, task_rows, rows, failures)
+    failed = sorted(o for o, d in digests.items() if stored.get(o) != d)
+    at = np.searchsorted(task_rows["ordinal"], failed)
+    return list(
+        zip(
+            task_rows["dataset"][at].tolist(),
+            task_rows["split"][at].tolist(),
+            task_rows["learner"][at].tolist(),
+            strict=True,
+        )
+    )
 
 
-def _records(cursor, dtype, chunk=65536):
-    """A query's rows as a numpy record array, converted chunk by chunk (so that
-    at most ``chunk`` rows are Python tuples at a time)."""
-    parts = []
-    while rows := cursor.fetchmany(chunk):
-        parts.append(np.array(rows, dtype=dtype))
-    return np.concatenate(parts) if parts else np.array([], dtype=dtype)
+def _refuse_tampered(path, failed):
+    shown = ", ".join(f"{m!r} on {d!r} split {s}" for d, s, m in failed[:5])
+    more = f" and {len(failed) - 5} more" if len(failed) > 5 else ""
+    raise CorruptStoreError(
+        f"The store {str(path)!r} is corrupt: the rows of {len(failed)} committed "
+        f"task(s) do not match their checksum ({shown}{more}): changed after "
+        "they were written, so none of its values is used. Salvage the others "
+        f"with `sklearn-bench store salvage {path} NEW.sqlite` (the changed "
+        "tasks rerun when the experiment is fitted on the new store)."
+    )
 
 
 def _task_order(t, d_codes, d_names, m_codes, m_names, tasks, result):
@@ -199,7 +203,7 @@ def _scores_frame(task_rows, rows, failures, metric_names, tasks, result):
         }
     )
     for col in ["value", "fit_time", "score_time"]:  # NULL is NaN
-        out[col] = np.where(s[f"{col}_null"], np.nan, s[col])
+        out[col] = np.where(s[f"{col}_type"] == 1, np.nan, s[col])
     for col in ["n_train", "n_test"]:
         out[col] = s[col]
     for col in ["error_type", "error_message", "traceback"]:
@@ -294,7 +298,8 @@ def verify_checksums(path):
     report : dict
         ``n_committed``, ``n_verified`` (digest matches), ``n_unverified`` (no
         digest: written before checksums), ``mismatched`` (list of
-        ``(dataset, split, learner)`` whose rows differ from their digest).
+        ``(dataset, split, learner)`` whose rows differ from their digest, or
+        that have none in a store with checksums).
 
     Examples
     --------
@@ -316,30 +321,24 @@ def verify_checksums(path):
     try:
         check_integrity(conn, path, full=True)  # every index against its table
         conn.execute("BEGIN")
-        done = [o for (o,) in conn.execute("SELECT DISTINCT ordinal FROM scores")]
-        digests = {}
-        if has_checksums(conn):
-            digests = dict(conn.execute("SELECT ordinal, digest FROM checksums"))
-        mismatched, n_verified = [], 0
-        for ordinal in done:
-            if ordinal not in digests:
-                continue
-            task, scores, prediction = read_task(conn, ordinal)
-            if (
-                task is not None
-                and task_digest(task, scores, prediction) == digests[ordinal]
-            ):
-                n_verified += 1
-            else:
-                mismatched.append(
-                    (task[1], task[2], task[5]) if task else ("?", ordinal, "?")
-                )
+        task_rows = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
+        rows = records(conn.execute(ROWS_QUERY), ROW_DTYPE)
+        failures = conn.execute(FAILURES_QUERY).fetchall()
+        mismatched = _check_digests(conn, task_rows, rows, failures)
         conn.execute("COMMIT")
     finally:
         conn.close()
+    n_committed = int((np.diff(rows["ordinal"]) != 0).sum()) + (len(rows) > 0)
+    if mismatched is None:  # a store written before checksums
+        return {
+            "n_committed": n_committed,
+            "n_verified": 0,
+            "n_unverified": n_committed,
+            "mismatched": [],
+        }
     return {
-        "n_committed": len(done),
-        "n_verified": n_verified,
-        "n_unverified": len(done) - n_verified - len(mismatched),
+        "n_committed": n_committed,
+        "n_verified": n_committed - len(mismatched),
+        "n_unverified": 0,
         "mismatched": mismatched,
     }

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ._digests import add_missing_checksums
 from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal
-from ._integrity import add_missing_checksums, store_checksum
+from ._integrity import store_checksum
 from ._provenance import _refuse, _union_result, combine_configs
 from ._schema import (
     _ALL_TABLES,
