@@ -21,7 +21,7 @@ from ..datasets._dataset import Dataset, SimulatedDataset, check_datasets
 from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
 from ..store import open_writer
-from ._config import describe, experiment_config
+from ._config import class_defaults, describe, experiment_config
 from ._preflight import (
     check_classification_target,
     check_dataset_for_learners,
@@ -259,6 +259,8 @@ class BenchmarkExperiment(BaseEstimator):
                 "learner_params": {
                     name: describe(est) for name, est in setup["learners"].items()
                 },
+                # Their classes' defaults: a report reads them, never imports.
+                "learner_defaults": class_defaults(setup["learners"].values()),
                 "dataset_sizes": {
                     name: _dataset_size(data)
                     for name, data in setup["datasets"].items()
