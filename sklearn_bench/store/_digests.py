@@ -57,12 +57,9 @@ ROW_DTYPE = [
     ("n_train_type", "i1"),
     ("n_test", "i8"),
     ("n_test_type", "i1"),
-    ("s_dataset", object),
-    ("s_learner", object),
     ("s_split", "i8"),
     ("s_replicate", "i8"),
     ("s_fold", "i8"),
-    ("metric", object),
 ]
 ROWS_QUERY = (
     "SELECT ordinal, metric_index, "
@@ -76,8 +73,14 @@ ROWS_QUERY = (
             ("n_test", "-1", "INTEGER", INT_TYPE),
         ]
     )
-    + ", dataset, learner, CAST(split AS INTEGER), CAST(replicate AS INTEGER), "
-    "CAST(fold AS INTEGER), metric FROM scores ORDER BY ordinal, metric_index"
+    + ", CAST(split AS INTEGER), CAST(replicate AS INTEGER), CAST(fold AS INTEGER) "
+    "FROM scores ORDER BY ordinal, metric_index"
+)
+# The texts of the score rows of a range of tasks, read a chunk at a time (a
+# million rows' texts held at once cost a few hundred MB).
+TEXTS_QUERY = (
+    "SELECT dataset, learner, metric FROM scores WHERE ordinal BETWEEN ? AND ? "
+    "ORDER BY ordinal, metric_index"
 )
 
 
@@ -168,18 +171,21 @@ def _concatenate(pieces, n):
     return out, offsets
 
 
-def task_digests(tasks, rows, texts, predictions):
+def task_digests(conn, tasks, rows, texts, predictions):
     """The digests of committed tasks, laid out and hashed in batches.
 
     Parameters
     ----------
+    conn : sqlite3.Connection
+        The store, in the transaction the rows were read in (the texts of the
+        score rows are read from it a chunk at a time).
     tasks : numpy record array
         Task rows (``ordinal``, ``dataset``, ``split``, ``replicate``, ``fold``,
         ``learner``) of the tasks to digest, by ordinal.
     rows : numpy record array
         Their score rows, by ordinal and metric index, with each column as
-        SQLite returns it: ``ordinal``, ``metric_index``, ``s_dataset``,
-        ``s_learner``, ``s_split``, ``s_replicate``, ``s_fold``, ``metric``,
+        SQLite returns it: ``ordinal``, ``metric_index``, ``s_split``,
+        ``s_replicate``, ``s_fold``,
         ``value``, ``fit_time``, ``score_time``, ``n_train``, ``n_test`` and
         the type codes ``*_type`` (:data:`REAL_TYPE`, :data:`INT_TYPE`).
     texts : dict
@@ -201,17 +207,25 @@ def task_digests(tasks, rows, texts, predictions):
         chunk = tasks[first : first + _CHUNK]
         lo = np.searchsorted(rows["ordinal"], chunk["ordinal"][0])
         hi = np.searchsorted(rows["ordinal"], chunk["ordinal"][-1], side="right")
-        got, odd = _chunk_digests(chunk, rows[lo:hi], texts, predictions)
+        names = conn.execute(
+            TEXTS_QUERY, (int(chunk["ordinal"][0]), int(chunk["ordinal"][-1]))
+        ).fetchall()
+        got, odd = _chunk_digests(chunk, rows[lo:hi], names, texts, predictions)
         digests.update(got)
         others.extend(odd)
     return digests, others
 
 
-def _chunk_digests(tasks, rows, texts, predictions):
+def _chunk_digests(tasks, rows, names, texts, predictions):
     """The digests of a chunk of tasks: every task's bytes laid out in one
     buffer, row by row (a task's header before its first row, its predictions
     after its last), then hashed one task at a time."""
     n_rows, n_tasks = len(rows), len(tasks)
+    if len(names) != n_rows:  # not the rows read: value by value
+        return {}, tasks["ordinal"].tolist()
+    s_dataset, s_learner, metric = (
+        np.array(column, dtype=object) for column in zip(*names, strict=True)
+    ) if names else (np.array([], dtype=object),) * 3  # fmt: skip
     error = [np.full(n_rows, "", dtype=object) for _ in range(3)]
     if texts:
         keys = zip(rows["ordinal"].tolist(), rows["metric_index"].tolist(), strict=True)
@@ -244,10 +258,10 @@ def _chunk_digests(tasks, rows, texts, predictions):
     row = [
         _constant((16).to_bytes(2, "little"), n_rows),
         _numbers(rows["metric_index"], "I", "<i8"),
-        _texts(rows["s_dataset"]),
-        _texts(rows["s_learner"]),
+        _texts(s_dataset),
+        _texts(s_learner),
         *[_numbers(rows[c], "I", "<i8") for c in ("s_split", "s_replicate", "s_fold")],
-        _texts(rows["metric"]),
+        _texts(metric),
         *[_numbers(rows[c], "F", "<f8", rows[f"{c}_type"] == 1)
           for c in ("value", "fit_time", "score_time")],
         *[_numbers(rows[c], "I", "<i8", rows[f"{c}_type"] == 1)
@@ -320,7 +334,7 @@ def _digests(conn, task_rows, rows, failures):
     )
     tasks = task_rows[np.searchsorted(task_rows["ordinal"], done)]
     texts = {(o, m): (t or "", e or "", b or "") for o, m, t, e, b in failures}
-    digests, others = task_digests(tasks, rows, texts, predictions)
+    digests, others = task_digests(conn, tasks, rows, texts, predictions)
     for ordinal in others:
         digests[ordinal] = task_digest(*read_task(conn, ordinal))
     return digests
