@@ -26,8 +26,10 @@ Measured on the shared 2-core machine (load average 11-15, so CPU seconds):
 
 so verifying costs about 4.5 us of CPU per task (task_digest alone: 27 us),
 about as much as reading the task. In benchmarks/report_scale.py's 1M case
-(``--size 1M --store``) the report's load went from 5.0 to 10.1 s of CPU and
-load + write_report from 46.6 to 50.7 s of CPU (under 60 s).
+(``--size 1M --store``) the report's load went from 5.0 to 10.9 s of CPU (peak
+RSS 817 to 987 MB) and load + write_report from 46.6 to 46.0 s of CPU
+(write_report's own CPU varies by a few seconds on the loaded machine): under
+60 s.
 """
 
 import argparse
