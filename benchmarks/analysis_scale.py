@@ -149,7 +149,8 @@ def write_bulk_store(path, df):
     """A complete store of ``df``'s scores, written in one transaction."""
     import sqlite3
 
-    from sklearn_bench.results import _store
+    from sklearn_bench import store as _store
+    from sklearn_bench.store import _digests
 
     datasets = list(dict.fromkeys(df["data"]))
     learners = list(dict.fromkeys(df["model"]))
@@ -200,6 +201,8 @@ def write_bulk_store(path, df):
                 strict=True,
             ),
         )
+        # The per-task checksums a run commits with its rows (reads verify them).
+        _digests.add_missing_checksums(conn)
     conn.close()
 
 

@@ -21,12 +21,19 @@ faults for the reference values, then injects:
   of a killed run: either ``store check`` finds the damage (exit 2) and salvage
   keeps only reference rows, or every committed value still reads as the
   reference; a flip that changes a value unseen is a failure.
+- **planted SQL** (issue 29, item 4): a trigger that zeroes another learner's
+  scores when the study grows, a view, a table, an expression index: ``store
+  check`` and ``from_store`` refuse the store, and a grow refuses it before
+  writing (the rows stay as they were);
+- **values changed** after they were written (item 3): a score (by 2^-20 to
+  0.5), a size, kept predictions: ``from_store`` (so ``report`` and
+  ``leaderboard``) and ``store check`` refuse the store, naming the task.
 
 It prints how many cases were tried, and that none lost or changed a committed
 value (exit status 1 otherwise). Run from the repository root:
 
     python benchmarks/fault_injection.py            # about 3 minutes on 2 cores
-    python benchmarks/fault_injection.py --kills 2 --cuts 10 --flips 40  # quick
+    python benchmarks/fault_injection.py --kills 2 --cuts 10 --flips 40 --tampers 10
 
 Measured on the shared 2-core machine (default settings, seed 0): see the
 output printed at the end of a run; it is quoted in docs/cli.rst.
@@ -91,12 +98,12 @@ def child(argv):
         print("started", flush=True)
         exp.fit(data)
     elif action == "merge":
-        from sklearn_bench.results import merge_stores
+        from sklearn_bench.store import merge_stores
 
         print("started", flush=True)
         merge_stores(argv[2:], argv[1])
     elif action == "salvage":
-        from sklearn_bench.results import salvage_store
+        from sklearn_bench.store import salvage_store
 
         print("started", flush=True)
         salvage_store(argv[1], argv[2])
@@ -302,7 +309,7 @@ def kills(folder, reference, tally, rng, n_kills):
             for leftover in leftovers:
                 refused = _refused_as_leftover(leftover)
                 tally.check(refused, "a salvage leftover was not named as such")
-            from sklearn_bench.results import salvage_store
+            from sklearn_bench.store import salvage_store
 
             salvage_store(truncated, new)
             tally.check(values(new) == complete, "salvage after a kill differs")
@@ -320,7 +327,7 @@ def _refused_as_leftover(path):
 
 
 def truncations(folder, reference, tally, rng, n_cuts):
-    from sklearn_bench.results import salvage_store
+    from sklearn_bench.store import salvage_store
 
     base = folder / "base.sqlite"
     size = base.stat().st_size
@@ -358,7 +365,7 @@ def _store_check(path):
 
 
 def flips(folder, reference, tally, rng, n_flips):
-    from sklearn_bench.results import salvage_store
+    from sklearn_bench.store import salvage_store
 
     base = folder / "base.sqlite"
     data = base.read_bytes()
@@ -426,6 +433,99 @@ def flips(folder, reference, tally, rng, n_flips):
     return outcomes, lost_named, len(committed)
 
 
+_TRIGGER = (
+    "CREATE TRIGGER zero AFTER INSERT ON scores BEGIN "
+    "UPDATE scores SET value = 0.0 WHERE learner = 'nb'; END"
+)
+_FOREIGN = {
+    "trigger": _TRIGGER,
+    "view": "CREATE VIEW v AS SELECT * FROM scores",
+    "table": "CREATE TABLE notes (text TEXT)",
+    "expression index": "CREATE INDEX slow ON scores (abs(value) * 2)",
+}
+
+
+def _edit(source, path, *statements):
+    shutil.copyfile(source, path)
+    conn = sqlite3.connect(path)
+    try:
+        for statement in statements:
+            conn.execute(statement)
+        conn.commit()
+    finally:
+        conn.close()
+    return path
+
+
+def crafted(folder, reference, tally, rng, n_tampers):
+    """SQL planted in a store (a trigger that zeroes another learner's scores
+    when the study grows, a view, a table, an expression index) and values
+    changed after they were written (a score, a size, kept predictions): every
+    read (``from_store``, so ``report`` and ``leaderboard``) and ``store
+    check`` must refuse the store, and a grow must refuse it before writing."""
+    from sklearn_bench import BenchmarkResult
+    from sklearn_bench.store import CorruptStoreError, NotAStoreError
+
+    base = folder / "reference.sqlite"
+    outcomes = {"sql refused": 0, "tamper refused": 0}
+    for kind, statement in _FOREIGN.items():
+        path = _edit(base, folder / f"sql_{kind.replace(' ', '_')}.sqlite", statement)
+        tally.case(f"planted {kind}")
+        refused = _store_check(path) == 2
+        try:
+            BenchmarkResult.from_store(path)
+        except NotAStoreError:
+            pass
+        else:
+            refused = False
+        if kind == "trigger":  # the knn tasks rerun: the trigger would fire
+            _edit(
+                base,
+                path,
+                _TRIGGER,
+                "DELETE FROM checksums WHERE ordinal IN (SELECT ordinal FROM "
+                "tasks WHERE learner = 'knn')",
+                "DELETE FROM predictions WHERE ordinal IN (SELECT ordinal FROM "
+                "tasks WHERE learner = 'knn')",
+                "DELETE FROM scores WHERE learner = 'knn'",
+            )
+            before = values(path)
+            exp, data = experiment(path)
+            try:
+                exp.fit(data)
+                refused = False
+            except NotAStoreError:
+                pass
+            tally.check(values(path) == before, "a planted trigger changed rows")
+        tally.check(refused, f"a planted {kind} was not refused by every read")
+        outcomes["sql refused"] += refused
+    tampers = {
+        "score": "UPDATE scores SET value = value + {delta} WHERE ordinal = {o}",
+        "size": "UPDATE scores SET n_test = n_test + 1 WHERE ordinal = {o}",
+        "predictions": "UPDATE predictions SET correct = zeroblob(length(correct)) "
+        "WHERE ordinal = {o}",
+    }
+    for i in range(n_tampers):
+        kind = rng.choice(sorted(tampers))
+        ordinal = rng.randrange(len(reference))
+        delta = rng.choice([2.0**-20, 0.03125, -0.5])
+        path = _edit(
+            base,
+            folder / f"tamper{i}.sqlite",
+            tampers[kind].format(o=ordinal, delta=delta),
+        )
+        tally.case(f"value changed: {kind}")
+        refused = _store_check(path) == 2
+        try:
+            BenchmarkResult.from_store(path)
+            refused = values(path) == reference  # nothing changed after all
+        except CorruptStoreError as exc:
+            refused &= "do not match their checksum" in str(exc)
+        tally.check(refused, f"a changed {kind} of task {ordinal} was read")
+        outcomes["tamper refused"] += refused
+    return outcomes
+
+
 def values_via_copy(store):
     """values() of a store with its -wal file, read from a copy (never changes
     the store)."""
@@ -444,7 +544,7 @@ _KILLED_WRITER = f"""
 import os, sys
 sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
 from fault_injection import experiment
-from sklearn_bench.results import _store
+from sklearn_bench.store import _writer as _store
 exp, data = experiment(sys.argv[1])
 close = _store.StoreWriter.close
 _store.StoreWriter.close = lambda self: os._exit(0)  # killed: no checkpoint
@@ -458,6 +558,7 @@ def main():
     parser.add_argument("--kills", type=int, default=3, help="per kind of kill")
     parser.add_argument("--cuts", type=int, default=30)
     parser.add_argument("--flips", type=int, default=100)
+    parser.add_argument("--tampers", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if args.child:
@@ -476,6 +577,8 @@ def main():
         truncations(folder, reference, tally, rng, args.cuts)
         print(f"truncations done ({time.perf_counter() - start:.0f} s)", flush=True)
         outcomes, lost_named, n_wal = flips(folder, reference, tally, rng, args.flips)
+        print(f"bit flips done ({time.perf_counter() - start:.0f} s)", flush=True)
+        planted = crafted(folder, reference, tally, rng, args.tampers)
     took = time.perf_counter() - start
     total = sum(tally.cases.values())
     print()
@@ -498,6 +601,14 @@ def main():
         f"{outcomes['wal detected']} of {n_wal_flips} found by `store check`; "
         f"salvage then lost {lost_named} committed task(s) in all (named, rerun "
         "on resume); the others changed no committed value"
+    )
+    n_sql = sum(n for kind, n in tally.cases.items() if kind.startswith("planted"))
+    n_tampered = sum(n for kind, n in tally.cases.items() if kind.startswith("value"))
+    print(
+        f"SQL planted in a store: {planted['sql refused']} of {n_sql} refused by "
+        f"`store check` and from_store (a grow refused the trigger before writing); "
+        f"values changed after they were written: {planted['tamper refused']} of "
+        f"{n_tampered} refused by from_store (report, leaderboard) and `store check`"
     )
     if tally.failures:
         print(f"{len(tally.failures)} FAILURES: a committed value lost or changed")

@@ -25,8 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sklearn_bench.experiment._tasks import Task
-from sklearn_bench.results._store import StoreWriter, read_store
+from sklearn_bench.store import StoreWriter, Task, read_store
 
 RESULT = {
     "metrics": {"loss": False},

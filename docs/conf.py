@@ -111,6 +111,7 @@ API_SECTIONS = [
     ("sklearn_bench.estimators", "Learners"),
     ("sklearn_bench.experiment", "The experiment runner"),
     ("sklearn_bench.results", "Results"),
+    ("sklearn_bench.store", "The store (SQLite journal of a run)"),
     ("sklearn_bench.stats", "Statistics"),
     ("sklearn_bench.plotting", "Plots"),
     ("sklearn_bench.analysis", "The analysis plan"),

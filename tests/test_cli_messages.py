@@ -130,6 +130,11 @@ def test_inf_score_in_a_store_is_refused_by_name(stored, tmp_path, capsys):
     path = _store_copy(
         stored, tmp_path, "UPDATE scores SET value = 9e999 WHERE ordinal = 0"
     )
+    from sklearn_bench.store._integrity import store_checksum
+
+    with sqlite3.connect(path) as conn:  # as a run whose metric gave inf wrote it
+        store_checksum(conn, 0)
+    conn.close()
     code, err = _report(path, tmp_path, capsys)
     assert code == 2
     assert "infinite score(s)" in err and "learner 'nb'" in err
@@ -231,7 +236,7 @@ def test_disk_full_says_the_store_is_kept_and_how_to_resume(
     and a message saying the store is kept and to run the same command again;
     the store holds the tasks committed before, and running the command again
     fits only the missing ones."""
-    from sklearn_bench.results._store import StoreWriter
+    from sklearn_bench.store import StoreWriter
 
     config = tmp_path / "c.toml"
     store = tmp_path / "run.sqlite"

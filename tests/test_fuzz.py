@@ -44,6 +44,7 @@ SUBPACKAGES = [
     "sklearn_bench.estimators",
     "sklearn_bench.experiment",
     "sklearn_bench.results",
+    "sklearn_bench.store",
     "sklearn_bench.plotting",
     "sklearn_bench.report",
 ]
@@ -280,6 +281,20 @@ def _store_fn(name):
 
         extra = {"new_path": tmp / "new.sqlite"} if name == "salvage_store" else {}
         return getattr(results, name)(_path(path, tmp), **extra)
+
+    return call
+
+
+def _store_api(name, **extra):
+    """A function (or class) of sklearn_bench.store called on one store path."""
+
+    def call(path, tmp):
+        import sklearn_bench.store as store
+
+        out = getattr(store, name)(_path(path, tmp), **extra)
+        if hasattr(out, "close"):  # a StoreWriter: release the file
+            out.close()
+        return out
 
     return call
 
@@ -1270,6 +1285,17 @@ CASES = [
     ),
     ("merge_stores.listed", _merge(listed=True), {"sources": bad_paths()}, {}),
     ("checkpoint_store", _store_fn("checkpoint_store"), {"path": bad_paths()}, {}),
+    ("read_store", _store_api("read_store"), {"path": bad_paths()}, {}),
+    ("read_predictions", _store_api("read_predictions"), {"path": bad_paths()}, {}),
+    ("verify_checksums", _store_api("verify_checksums"), {"path": bad_paths()}, {}),
+    ("read_salvageable", _store_api("read_salvageable"), {"path": bad_paths()}, {}),
+    ("StoreWriter", _store_api("StoreWriter"), {"path": bad_paths()}, {}),
+    (
+        "open_writer",
+        _store_api("open_writer", overwrite=False),
+        {"path": bad_paths()},
+        {},
+    ),
     ("plot_confidence_intervals", _ci_plot, {"intervals": bad_2d()}, {}),
     (
         "plot_critical_difference",
@@ -1628,6 +1654,7 @@ NOT_CALLED = {
     "__version__", "FriedmanResult", "GlobalPermutationResult", "McNemarResult",
     "MultipleRuleBiasResult", "PairedTestResult", "Bootstrap632Result", "Metric",
     "RuleErrors", "UnconditionalErrorResult", "CorruptStoreError", "SalvageReport",
+    "NotAStoreError", "StoreMismatchError", "Task", "SCHEMA_VERSION",
     "ReportAnalysis", "TestRecord", "BayesianTestResult", "EffectSizeResult",
     "PairwiseTestResult",
     "SkillingsMackResult",
@@ -1683,7 +1710,9 @@ ESTIMATOR_XY = {"DiagonalLDA", "welch_t_score", "ErrorEstimatedLearner",
 
 
 # Cases whose only argument is the one fuzzed (no valid value is written down).
-NO_VALID_CALL = {"salvage_store", "checkpoint_store", "plot_confidence_intervals",
+NO_VALID_CALL = {"salvage_store", "checkpoint_store", "read_store", "read_predictions",
+                 "verify_checksums", "read_salvageable", "StoreWriter", "open_writer",
+                 "plot_confidence_intervals",
                  "plot_multiple_rule_bias", "format_summary"}  # fmt: skip
 
 

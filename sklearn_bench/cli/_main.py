@@ -423,8 +423,7 @@ def _on_scheduler(address):
 
 
 def _fit(experiment, datasets, info=None):
-    # TODO(store): the store's errors, public once the store/ package lands
-    from ..results._store import NotAStoreError, StoreMismatchError
+    from ..store import NotAStoreError, StoreMismatchError
 
     try:
         experiment.fit(datasets, info=info)
@@ -723,12 +722,12 @@ def _cmd_store(args):
 def _store_check(path):
     """``store check``: SQLite's quick_check, the -wal file's frame checksums and
     every task's own checksum, read-only; says what it could not verify."""
-    from ..results import CorruptStoreError
-
-    # TODO(store): the store's reader and integrity check, public once the
-    # store/ package lands
-    from ..results._store import read_store, verify_checksums
-    from ..results._store_repair import read_salvageable
+    from ..store import (
+        CorruptStoreError,
+        read_salvageable,
+        read_store,
+        verify_checksums,
+    )
 
     try:
         content = read_store(path)

@@ -5,7 +5,7 @@ set's fingerprint, the split's rows, the learner's name and all its
 parameters), and runs share a store when what they have in common is equal and
 the metrics, the seed, ``error_score``, ``keep_predictions`` and the versions of
 the packages that compute the scores are the same (see
-:func:`sklearn_bench.results._store.combine_configs`).
+:func:`sklearn_bench.store.combine_configs`).
 """
 
 import functools
@@ -74,6 +74,49 @@ def describe(value):
 
 def _qualname(obj):
     return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', obj)}"
+
+
+def class_defaults(estimators):
+    """The default parameter values of every estimator class in ``estimators``
+    (nested estimators and pipeline steps too), described as :func:`describe`
+    describes values, by class path.
+
+    Recorded when a run writes its store, so that a report shows which
+    parameters differ from their defaults without importing any class a store
+    names (reading a store imports nothing).
+    """
+    import inspect
+
+    from sklearn.base import BaseEstimator
+
+    out = {}
+
+    def visit(value):
+        if isinstance(value, BaseEstimator):
+            cls = type(value)
+            path = _qualname(cls)
+            if path not in out:
+                try:
+                    parameters = inspect.signature(cls).parameters
+                except (TypeError, ValueError):
+                    parameters = {}
+                out[path] = {
+                    key: describe(p.default)
+                    for key, p in parameters.items()
+                    if p.default is not inspect.Parameter.empty
+                }
+            for param in value.get_params(deep=False).values():
+                visit(param)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                visit(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                visit(item)
+
+    for estimator in estimators:
+        visit(estimator)
+    return out
 
 
 def array_fingerprint(X):

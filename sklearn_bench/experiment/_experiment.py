@@ -20,8 +20,8 @@ from .._version import __version__
 from ..datasets._dataset import Dataset, SimulatedDataset, check_datasets
 from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
-from ..results._store_repair import open_writer
-from ._config import describe, experiment_config
+from ..store import open_writer
+from ._config import class_defaults, describe, experiment_config
 from ._dask import DaskRunner, active_dask_client, describe_lost_workers
 from ._preflight import (
     check_classification_target,
@@ -280,6 +280,8 @@ class BenchmarkExperiment(BaseEstimator):
                 "learner_params": {
                     name: describe(est) for name, est in setup["learners"].items()
                 },
+                # Their classes' defaults: a report reads them, never imports.
+                "learner_defaults": class_defaults(setup["learners"].values()),
                 "dataset_sizes": {
                     name: _dataset_size(data)
                     for name, data in setup["datasets"].items()

@@ -12,25 +12,15 @@ import threading
 import time
 import traceback
 import zlib
-from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import clone
 from sklearn.utils import _safe_indexing
 
+from ..store import Task  # noqa: F401  (the record a store keeps of a task)
+
 # Purposes of the seeds derived from (random_state, data set, replicate).
 SEED_LEARNER, SEED_CV, SEED_LEARNING_SAMPLE, SEED_TEST_SAMPLE = 0, 1, 2, 3
-
-
-class Task(NamedTuple):
-    """One learner on one split of one data set; ``(dataset, split, learner)`` is
-    its stable id."""
-
-    dataset: str
-    split: int
-    replicate: int
-    fold: int
-    learner: str
 
 
 def stable_hash(name):

@@ -8,10 +8,7 @@ read from the full parameter descriptions the experiment records in
 ``result.info["learner_params"]``.
 """
 
-import importlib
-import importlib.util
 import inspect
-import os
 import re
 import sys
 
@@ -40,57 +37,38 @@ def _short(path):
     return str(path).rsplit(".", 1)[-1]
 
 
-# The packages whose estimator classes a report may look up to read their
-# defaults. A store or a results folder is data: the class names it records are
-# never imported unless they name a module of these installed packages (or one
-# this process has already imported), and nothing is ever called.
-_TRUSTED_PACKAGES = ("sklearn", "sklearn_bench")
+# A store or a results folder is data: the class names it records are never
+# imported and nothing is ever called. The defaults a report compares with are
+# those the run recorded (``info["learner_defaults"]``); a run recorded before
+# them gets the defaults of a class whose module this process has already
+# imported, apart from modules that act when imported (``python -m`` entry
+# points, tests, build and feature-switch scripts).
 _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
-# Modules of the trusted packages that act when imported (``python -m``
-# entry points, tests, build and feature-switch scripts): never imported.
 _NEVER = {"__main__", "conftest", "_build_utils", "experimental", "externals"}
 
 
 def _trusted_module(module):
-    """The module ``module`` if reading it can run no code the data chose:
-    already imported, or a submodule of an installed trusted package found
-    inside that package's own folder; else ``None``."""
+    """The module ``module`` if it is already imported (and not a script, a
+    test or a build helper); else ``None``. Nothing is imported."""
     if not isinstance(module, str) or not _DOTTED.fullmatch(module):
         return None
     parts = module.split(".")
     if any(p in _NEVER or p.startswith("test") for p in parts):
         return None  # scripts, tests, build helpers: code run when imported
-    if module in sys.modules:
-        return sys.modules[module]
-    top = module.split(".")[0]
-    if top not in _TRUSTED_PACKAGES or top not in sys.modules:
-        return None
-    root = getattr(sys.modules[top], "__path__", None)
-    try:
-        spec = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
-        return None
-    origin = getattr(spec, "origin", None) if spec is not None else None
-    if not origin or not root:
-        return None
-    if not any(
-        os.path.realpath(origin).startswith(os.path.realpath(r) + os.sep) for r in root
-    ):
-        return None
-    try:
-        return importlib.import_module(module)
-    except Exception:  # a broken installed module: no defaults, no crash
-        return None
+    return sys.modules.get(module)
 
 
-def _defaults(class_path):
-    """Default parameter values of a class (described like the recorded ones),
-    or ``{}`` when it is not a trusted estimator class (see
-    :func:`_trusted_module`)."""
+def _defaults(class_path, recorded=None):
+    """Default parameter values of a class (described like the recorded ones):
+    those the run recorded (``info["learner_defaults"]``); for a run recorded
+    before them, those of a trusted estimator class already imported (see
+    :func:`_trusted_module`), else ``{}``. Nothing is imported."""
     from sklearn.base import BaseEstimator
 
     from ..experiment import describe
 
+    if isinstance(recorded, dict) and isinstance(recorded.get(class_path), dict):
+        return recorded[class_path]
     module_name, _, name = str(class_path).rpartition(".")
     module = _trusted_module(module_name)
     cls = getattr(module, name, None) if module is not None else None
@@ -132,22 +110,23 @@ def _value_text(value):
     return repr(value)
 
 
-def _flatten(desc, prefix=""):
+def _flatten(desc, prefix="", recorded=None):
     """``{param path: (value, is_default, owner class)}`` of an estimator
-    description, nested estimators and pipeline steps flattened with ``__``."""
+    description, nested estimators and pipeline steps flattened with ``__``;
+    ``recorded``: the defaults the run recorded, by class."""
     out = {}
-    defaults = _defaults(desc["class"])
+    defaults = _defaults(desc["class"], recorded)
     for key, value in desc["params"].items():
         path = f"{prefix}{key}"
         if _is_steps(value):
             for step in value:
                 if _is_estimator(step[1]):
-                    out.update(_flatten(step[1], f"{prefix}{step[0]}__"))
+                    out.update(_flatten(step[1], f"{prefix}{step[0]}__", recorded))
             continue
         is_default = key in defaults and defaults[key] == value
         out[path] = (_value_text(value), is_default, desc["class"])
         if _is_estimator(value):
-            out.update(_flatten(value, f"{path}__"))
+            out.update(_flatten(value, f"{path}__", recorded))
     return out
 
 
@@ -187,8 +166,9 @@ def learner_table(result):
         raise TypeError(f"`result` must be a BenchmarkResult; got {result!r}.")
     recorded = result.info.get("learner_params") or {}
     reprs = result.info.get("learners") or {}
+    defaults = result.info.get("learner_defaults")
     flat = {
-        name: _flatten(recorded[name])
+        name: _flatten(recorded[name], recorded=defaults)
         for name in result.learners
         if _is_estimator(recorded.get(name))
     }

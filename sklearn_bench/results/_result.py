@@ -9,13 +9,13 @@ import pandas as pd
 
 from .._validation import deprecate_positional_options, renamed_parameters
 from .._version import __version__
+from ..store import read_predictions, read_store
 from . import _select
 from ._all_learners import AllLearnersMixin
 from ._bayesian import BayesianMixin
 from ._latex import latex_table
 from ._leaderboard import LeaderboardMixin
 from ._pairs import PairedComparisonsMixin
-from ._store import read_predictions, read_store
 
 __all__ = ["BenchmarkResult"]
 
@@ -460,7 +460,7 @@ class BenchmarkResult(
     def _from_stores(cls, paths):
         import tempfile
 
-        from ._store import merge_stores
+        from ..store import merge_stores
 
         with tempfile.TemporaryDirectory() as folder:
             merged = Path(folder) / "merged.sqlite"

@@ -24,7 +24,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
 from sklearn_bench.datasets import SimulatedDataset, make_angle_classification
 from sklearn_bench.model_selection import BootstrapOOB
-from sklearn_bench.results import merge_stores
+from sklearn_bench.store import merge_stores
 
 ROOT = Path(__file__).resolve().parents[2]
 VALUES = ["dataset", "learner", "split", "replicate", "fold", "metric", "value"]
@@ -221,7 +221,7 @@ def test_merging_two_stores_equals_one_run_of_the_union(tmp_path):
 def _other_scores(conn):
     """Give one task other scores, as another study would have (its checksum
     recomputed: a store of another study, not a damaged one)."""
-    from sklearn_bench.results._store_integrity import store_checksum
+    from sklearn_bench.store._integrity import store_checksum
 
     conn.execute(
         "UPDATE scores SET value = value + 1e-12 WHERE learner = 'tree' "

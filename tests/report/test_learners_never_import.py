@@ -60,12 +60,55 @@ def test_learner_table_never_imports_what_a_store_names(tmp_path, monkeypatch):
     assert (table["parameters"] == "a=2").all()
 
 
-def test_learner_table_still_reads_sklearn_defaults():
-    """H: a trusted estimator class (scikit-learn's own) is still looked up for
-    its defaults, so a parameter at its default is not shown."""
-    result = _result(["sklearn.tree.DecisionTreeClassifier"])
-    result.info["learner_params"]["l0"]["params"] = {"max_depth": None, "a": 2}
+def test_learner_table_reads_the_defaults_the_run_recorded():
+    """H: the defaults a run recorded (info["learner_defaults"]) decide what is
+    shown, so a parameter at its default is not, and the class's module is
+    not imported (issue 29, item 7); a run recorded before them gets the
+    defaults of a class already imported (scikit-learn's here)."""
+    path = "sklearn.utils._testing.NotImportedEst"
+    sys.modules.pop("sklearn.utils._testing", None)
+    result = _result([path])
+    result.info["learner_params"]["l0"]["params"] = {"depth": None, "a": 2}
+    result.info["learner_defaults"] = {path: {"depth": None, "a": 1}}
     assert learner_table(result).loc["l0", "parameters"] == "a=2"
+    assert "sklearn.utils._testing" not in sys.modules
+    import sklearn.tree  # noqa: F401  (imported by the test, not by the read)
+
+    old = _result(["sklearn.tree.DecisionTreeClassifier"])
+    old.info["learner_params"]["l0"]["params"] = {"max_depth": None, "a": 2}
+    assert learner_table(old).loc["l0", "parameters"] == "a=2"
+
+
+def test_a_run_records_the_defaults_of_its_classes(tmp_path):
+    """H: a run records the defaults of every estimator class of its learners,
+    pipeline steps too, in the store; reading them back needs no import."""
+    from sklearn.datasets import load_iris
+    from sklearn.feature_selection import SelectKBest
+    from sklearn.pipeline import make_pipeline
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_bench import BenchmarkExperiment, BenchmarkResult
+
+    learners = {
+        f"k{k}": make_pipeline(SelectKBest(k=k), DecisionTreeClassifier())
+        for k in (2, 3)
+    }
+    store = tmp_path / "run.sqlite"
+    experiment = BenchmarkExperiment(
+        learners, cv=2, random_state=0, progress=False, store=store
+    )
+    experiment.fit({"iris": load_iris(return_X_y=True)})
+    result = BenchmarkResult.from_store(store)
+    defaults = result.info["learner_defaults"]
+    assert (
+        defaults["sklearn.feature_selection._univariate_selection.SelectKBest"]["k"]
+        == 10
+    )
+    assert "sklearn.pipeline.Pipeline" in defaults
+    assert learner_table(result)["parameters"].tolist() == [
+        "selectkbest__k=2",
+        "selectkbest__k=3",
+    ]
 
 
 @pytest.mark.parametrize(

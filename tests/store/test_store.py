@@ -8,14 +8,14 @@ from sklearn.datasets import load_iris
 from sklearn.naive_bayes import GaussianNB
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
-from sklearn_bench.experiment._tasks import Task
 from sklearn_bench.model_selection import BootstrapOOB
-from sklearn_bench.results._store import (
+from sklearn_bench.store import (
     SCHEMA_VERSION,
     StoreWriter,
-    config_diff,
+    Task,
     read_predictions,
 )
+from sklearn_bench.store._provenance import config_diff
 
 RESULT = {
     "metrics": {"loss": False},
@@ -228,3 +228,36 @@ def test_config_diff_names_each_difference():
         "old: 0 in the store, now absent",
         "new: not in the store, now 2",
     ]
+
+
+def test_results_keeps_exporting_the_store_names():
+    """H: the store's names that sklearn_bench.results exported before the store
+    became its own subpackage still import from there, as the same objects."""
+    import sklearn_bench.results as results
+    import sklearn_bench.store as store
+
+    for name in ["CorruptStoreError", "SalvageReport", "checkpoint_store",
+                 "merge_stores", "salvage_store"]:  # fmt: skip
+        assert name in results.__all__
+        assert getattr(results, name) is getattr(store, name)
+
+
+def test_store_imports_nothing_above_its_layer():
+    """H: the store (layer 2) imports no module of results, experiment or any
+    other unit of layer 2 or above (only the bottom layers and itself)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    try:
+        import _import_graph as graph
+    finally:
+        sys.path.pop(0)
+    edges = [
+        (importer, imported)
+        for importer, imported, *_ in graph.imports()[1]
+        if graph.unit_of(importer) == "store"
+    ]
+    assert edges  # the walk saw the store
+    above = [e for e in edges if graph.unit_of(e[1]) not in (None, "store")]
+    assert all(graph.LAYERS[graph.unit_of(b)] < 2 for _, b in above), above

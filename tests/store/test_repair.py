@@ -1,4 +1,4 @@
-"""Tests of sklearn_bench/results/_store_repair.py: a damaged store is named and
+"""Tests of sklearn_bench/store/_repair.py: a damaged store is named and
 salvaged, ``overwrite=True`` replaces it, and a store is checkpointed into one file."""
 
 import os
@@ -16,7 +16,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
 from sklearn_bench.model_selection import BootstrapOOB
-from sklearn_bench.results import (
+from sklearn_bench.store import (
     CorruptStoreError,
     checkpoint_store,
     salvage_store,
@@ -135,8 +135,8 @@ def test_salvage_refuses_an_existing_target_and_a_non_store(good_store, tmp_path
 
 _KILLED_WRITER = """
 import os, sys
-from sklearn_bench.experiment._tasks import Task
-from sklearn_bench.results._store import StoreWriter
+from sklearn_bench.store import Task
+from sklearn_bench.store import StoreWriter
 tasks = [Task("d", s, s, 0, "m") for s in range(5)]
 writer = StoreWriter(sys.argv[1])
 writer.start({"a": 1}, tasks,

@@ -1,5 +1,5 @@
-"""Reading a store never changes it (issue 21, item 4): sklearn_bench/results/
-_store.py opens stores read-only, so a -wal file is never checkpointed into the
+"""Reading a store never changes it (issue 21, item 4): sklearn_bench/store/
+_reader.py opens stores read-only, so a -wal file is never checkpointed into the
 database by `from_store`, `store check` or `report`, even when it is damaged."""
 
 import shutil
@@ -39,7 +39,7 @@ def store_with_wal(tmp_path):
     conn = sqlite3.connect(original, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA wal_autocheckpoint=0")
-    from sklearn_bench.results._store_integrity import store_checksum
+    from sklearn_bench.store._integrity import store_checksum
 
     conn.execute("BEGIN")  # a commit in the -wal, with the tasks' checksums
     conn.execute("UPDATE scores SET fit_time = fit_time * 2")

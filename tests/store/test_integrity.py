@@ -1,6 +1,6 @@
 """Salvage keeps only rows it can prove intact (issue 21, item 3): tests of the
-per-task checksums (sklearn_bench/results/_store_integrity.py) and of
-salvage_store's domain checks (sklearn_bench/results/_store_repair.py).
+per-task checksums (sklearn_bench/store/_integrity.py) and of
+salvage_store's domain checks (sklearn_bench/store/_repair.py).
 
 A truncated store padded with 0xFF, a flipped bit in a metric name or a score, a
 score stored as text and a metric index out of range used to be kept by salvage
@@ -20,8 +20,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
 from sklearn_bench.model_selection import BootstrapOOB
-from sklearn_bench.results import salvage_store
-from sklearn_bench.results._store import SCHEMA_VERSION, NotAStoreError
+from sklearn_bench.store import SCHEMA_VERSION, NotAStoreError, salvage_store
 
 DATA = {
     "iris": load_iris(return_X_y=True),
@@ -260,7 +259,7 @@ def test_leftover_of_a_killed_salvage_is_named(clean, tmp_path):
     shutil.copyfile(clean[0], merging)
     with pytest.raises(ValueError, match="leftover of a killed `sklearn-bench merge"):
         BenchmarkResult.from_store(merging)
-    from sklearn_bench.results import merge_stores
+    from sklearn_bench.store import merge_stores
 
     assert merge_stores([tmp_path / "new.sqlite"], tmp_path / "m.sqlite") == N_TASKS
     assert not merging.exists()
@@ -312,10 +311,9 @@ def test_flipped_bit_in_wal_loses_nothing_silently(tmp_path, capsys):
     so that the checksums judge each task: all 4 committed tasks are kept,
     with their values."""
     from sklearn_bench.cli import main
-    from sklearn_bench.results import CorruptStoreError
-    from sklearn_bench.results._store import read_store
+    from sklearn_bench.store import CorruptStoreError, read_store
 
-    from .test_store_repair import _killed_store
+    from .test_repair import _killed_store
 
     path = _killed_store(tmp_path)
     before = read_store(path)["scores"]
@@ -346,7 +344,7 @@ def test_salvage_of_a_version_1_store_stays_version_1(clean, tmp_path):
     the clean values."""
     import json
 
-    from sklearn_bench.results._store import verify_checksums
+    from sklearn_bench.store import verify_checksums
 
     old = tmp_path / "v1.sqlite"
     shutil.copyfile(clean[0], old)
@@ -380,8 +378,7 @@ def test_merge_refuses_a_source_whose_rows_differ_from_their_checksum(clean, tmp
     pointing to salvage; the target is not created. A source written before
     checksums (schema 2) is merged, and the target has a matching checksum for
     every task."""
-    from sklearn_bench.results import CorruptStoreError, merge_stores
-    from sklearn_bench.results._store import verify_checksums
+    from sklearn_bench.store import CorruptStoreError, merge_stores, verify_checksums
 
     bad = tmp_path / "bad.sqlite"
     shutil.copyfile(clean[0], bad)

@@ -12,69 +12,41 @@ opened, by SQLite's own ``PRAGMA quick_check`` and by the frame checksums of its
 with a :class:`CorruptStoreError` naming the file and the way out:
 :func:`salvage_store` (``sklearn-bench store salvage STORE NEW``) copies every
 committed task that it can prove intact (its per-task checksum and the domain
-checks of :mod:`._store_integrity`) into a new store, which a ``fit`` with the
+checks of :mod:`._integrity`) into a new store, which a ``fit`` with the
 same configuration then resumes (only the dropped tasks rerun); or
 ``fit(..., overwrite=True)`` replaces it.
 """
 
 import json
 import os
+import shutil
 import sqlite3
-import warnings
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["CorruptStoreError", "SalvageReport", "checkpoint_store", "salvage_store"]
-
-
-class CorruptStoreError(ValueError):
-    """A store whose SQLite file is damaged; the message names it and the way out."""
-
-
-def _is_corruption(exc):
-    """SQLite's "malformed" / "not a database": a plain ``DatabaseError``.
-
-    Its subclass ``OperationalError`` is a lock, a full disk, a missing folder:
-    not damage to the file.
-    """
-    return type(exc) is sqlite3.DatabaseError
-
-
-def corrupt_store_error(path, detail, *, source="SQLite"):
-    """The :class:`CorruptStoreError` of a store, saying what can be done."""
-    detail = " ".join(str(detail).split())
-    if len(detail) > 200 and source == "SQLite":
-        detail = detail[:200] + " ..."
-    return CorruptStoreError(
-        f"The store {str(path)!r} is corrupt ({source}: {detail}). Its committed "
-        "tasks that can still be read can be salvaged into a new store with "
-        f"`sklearn-bench store salvage {path} NEW.sqlite` (or "
-        "sklearn_bench.results.salvage_store); fitting the same experiment on the "
-        "new store reruns only the lost tasks. Or pass `overwrite=True` to replace "
-        "it (every task reruns). A store copied without its '-wal' file loses the "
-        "tasks committed since the last checkpoint."
-    )
-
-
-def check_integrity(conn, path):
-    """Run SQLite's ``PRAGMA quick_check`` on an open store.
-
-    ``quick_check`` reads every page once (a few ms per MB) and checks the
-    b-trees, without the index cross-check of ``integrity_check``.
-
-    Raises
-    ------
-    CorruptStoreError
-        The check fails or the file cannot be read.
-    """
-    try:
-        rows = conn.execute("PRAGMA quick_check").fetchall()
-    except sqlite3.DatabaseError as exc:
-        if not _is_corruption(exc):
-            raise
-        raise corrupt_store_error(path, exc) from exc
-    if rows != [("ok",)]:
-        raise corrupt_store_error(path, "; ".join(str(r[0]) for r in rows[:3]))
+from ._files import (
+    _LOCK_TIMEOUT,
+    _SALVAGING,
+    _check_wal,
+    _remove_store_files,
+    _store_path,
+    _work_path,
+)
+from ._integrity import RunFacts, consensus, has_checksums, task_digest
+from ._schema import (
+    _FORMAT,
+    SCHEMA_VERSION,
+    CorruptStoreError,
+    NotAStoreError,
+    Task,
+    _connect,
+    _foreign_objects,
+    _refuse_foreign,
+    check_integrity,
+)
+from ._wal import reseal_wal, wal_damage
+from ._writer import StoreWriter
 
 
 def _padded_copy(path, folder):
@@ -85,10 +57,8 @@ def _padded_copy(path, folder):
     invalid: a b-tree page of 0xFF is corrupt and a text of 0xFF is not UTF-8.
     A row that lived partly on a lost page can still read back with wrong
     values (an ``n_test`` of 255): the checksums and domain checks of
-    :mod:`._store_integrity` drop it.
+    :mod:`._integrity` drop it.
     """
-    import shutil
-
     copy = Path(folder) / "store.sqlite"
     shutil.copyfile(path, copy)
     wal = Path(f"{path}-wal")
@@ -110,7 +80,7 @@ def _padded_copy(path, folder):
 def _connect_for_salvage(copy, path):
     """A read-only connection to the padded ``copy`` of the store ``path``."""
     try:
-        conn = sqlite3.connect(f"file:{Path(copy).resolve()}?mode=ro", uri=True)
+        conn = _connect(f"file:{Path(copy).resolve()}?mode=ro", uri=True)
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return conn
     except sqlite3.DatabaseError as exc:
@@ -197,9 +167,15 @@ def _beyond_salvage(path, what, exc):
 
 def _read_salvageable(conn, path):
     """The task rows and committed tasks of a store that can be proven intact."""
-    from ._store import _FORMAT, SCHEMA_VERSION, NotAStoreError
-    from ._store_integrity import RunFacts, consensus, has_checksums, task_digest
-
+    try:
+        objects = conn.execute(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master"
+        ).fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise _beyond_salvage(path, "schema", exc) from exc
+    foreign = _foreign_objects(objects)
+    if foreign:  # its own SQL would run as its rows are read
+        _refuse_foreign(path, foreign)
     try:
         meta = dict(conn.execute("SELECT key, value FROM meta"))
     except sqlite3.DatabaseError as exc:
@@ -219,7 +195,7 @@ def _read_salvageable(conn, path):
         )
     try:
         facts = RunFacts(meta)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
         raise _beyond_salvage(path, "configuration", exc) from exc
     if version is None or version < 1:
         raise _beyond_salvage(
@@ -336,17 +312,39 @@ def _int(value):
 
 
 def read_salvageable(path):
-    """What :func:`salvage_store` would copy (a :class:`Salvageable`).
+    """What :func:`salvage_store` would copy, read without writing anything.
 
-    ``good`` maps the ordinal of each committed task proven intact to its task
-    row, score rows and predictions row; ``lost`` lists the task rows whose
-    rows were dropped; ``tasks`` the task rows to register.
+    Parameters
+    ----------
+    path : str or Path
+        The (damaged) store; left untouched.
+
+    Returns
+    -------
+    found : Salvageable
+        ``good`` maps the ordinal of each committed task proven intact to its
+        task row, score rows and predictions row; ``lost`` lists the task rows
+        whose rows were dropped; ``tasks`` the task rows to register;
+        ``reasons`` counts why tasks were dropped; ``checksums`` says whether
+        the store has per-task checksums.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn_bench import BenchmarkExperiment
+    >>> from sklearn_bench.store import read_salvageable
+    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
+    >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
+    ...                           progress=False, store=store)
+    >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
+    >>> found = read_salvageable(store)
+    >>> len(found.good), len(found.lost), found.checksums
+    (3, 0, True)
     """
-    import shutil
-    import tempfile
-
-    from ._store_integrity import has_checksums, reseal_wal, wal_damage
-
+    path = _store_path(path, "path")
     with tempfile.TemporaryDirectory() as folder:
         copy = _padded_copy(path, folder)
         if wal_damage(path):
@@ -370,66 +368,6 @@ def read_salvageable(path):
             return _read_salvageable(conn, path)
         finally:
             conn.close()
-
-
-def _store_path(path, name):
-    """``path`` as a Path to an existing, non-empty SQLite file, naming ``name``."""
-    from ._store import NotAStoreError, _check_file
-
-    if not isinstance(path, str | os.PathLike):
-        raise TypeError(f"`{name}` must be a file path; got {path!r}.")
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"`{name}`: no store at {str(path)!r}.")
-    try:
-        _check_file(path)
-    except ValueError as exc:
-        raise NotAStoreError(f"`{name}`: {exc}") from None
-    if path.stat().st_size == 0:
-        raise ValueError(f"`{name}`: the store {str(path)!r} is empty (no run).")
-    return path
-
-
-_SALVAGING = ".salvaging-"
-
-
-_WORK = {_SALVAGING: ("`sklearn-bench store salvage`", "the salvage"),
-         ".merging-": ("`sklearn-bench merge`", "the merge")}  # fmt: skip
-
-
-def _leftovers(new_path, marker=_SALVAGING):
-    """Working copies that a killed salvage (or merge) into ``new_path`` left."""
-    prefix = f".{new_path.name}{marker}"
-    out = []
-    for p in new_path.parent.glob(f"{prefix}*"):
-        pid = p.name[len(prefix) :].split("-")[0]
-        if pid.isdigit() and not _alive(int(pid)):
-            out.append(p)
-    return out
-
-
-def _alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
-def leftover_of_salvage(path):
-    """The message for a file that is the working copy of a killed salvage (or
-    merge), or None."""
-    name = Path(path).name
-    for marker, (command, what) in _WORK.items():
-        if name.startswith(".") and marker in name:
-            target = name[1 : name.index(marker)]
-            return (
-                f"{str(path)!r} is the leftover of a killed {command} into "
-                f"{target!r}, not a store: delete it and run {what} again."
-            )
-    return None
 
 
 def salvage_store(path, new_path):
@@ -480,7 +418,7 @@ def salvage_store(path, new_path):
     >>> from sklearn.datasets import load_iris
     >>> from sklearn.naive_bayes import GaussianNB
     >>> from sklearn_bench import BenchmarkExperiment
-    >>> from sklearn_bench.results import salvage_store
+    >>> from sklearn_bench.store import salvage_store
     >>> folder = Path(tempfile.mkdtemp())
     >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
     ...                           progress=False, store=folder / "run.sqlite")
@@ -489,10 +427,6 @@ def salvage_store(path, new_path):
     Salvaged 3 committed task(s) of 3 from '...run.sqlite' into '...new.sqlite'; 0
     unreadable or unverifiable task(s) dropped (...); 0 task(s) to run in all.
     """
-    from ..experiment._tasks import Task
-    from ._store import StoreWriter, _remove_store_files
-    from ._store_integrity import store_checksum
-
     path = _store_path(path, "path")
     if not isinstance(new_path, str | os.PathLike):
         raise TypeError(f"`new_path` must be a file path; got {new_path!r}.")
@@ -505,11 +439,8 @@ def salvage_store(path, new_path):
         raise FileNotFoundError(
             f"`new_path`: the folder {str(new_path.parent)!r} does not exist."
         )
-    for leftover in _leftovers(new_path):
-        leftover.unlink(missing_ok=True)  # a killed salvage's working copy
     found = read_salvageable(path)
-    work = new_path.parent / f".{new_path.name}{_SALVAGING}{os.getpid()}"
-    _remove_store_files(work)
+    work = _work_path(new_path, _SALVAGING)
     try:
         writer = StoreWriter(work, _work=True)
         try:
@@ -519,25 +450,15 @@ def salvage_store(path, new_path):
                 json.loads(found.meta["result"]),
                 keep_predictions=json.loads(found.meta["keep_predictions"]),
             )
-            conn = writer.conn
-            for task, scores, pred in found.good.values():
-                ordinal = writer.ordinals[task[1], task[2], task[5]]
-                conn.executemany(
-                    f"INSERT INTO scores VALUES ({', '.join('?' * len(scores[0]))})",
-                    [(ordinal, *row[1:]) for row in scores],
-                )
-                if pred is not None:
-                    conn.execute(
-                        "INSERT INTO predictions VALUES (?, ?, ?, ?, ?)",
-                        (ordinal, *pred[1:]),
-                    )
-                store_checksum(conn, ordinal)
-            if found.version < 2:  # no split fingerprints: it grows as version 1
-                conn.execute(
-                    "UPDATE meta SET value = ? WHERE key = 'schema_version'",
-                    (str(found.version),),
-                )
-            writer._commit()
+            # Version 1 has no split fingerprints: the store grows as version 1.
+            old = {"schema_version": str(found.version)} if found.version < 2 else {}
+            writer.copy_tasks(
+                (
+                    (writer.ordinals[task[1], task[2], task[5]], scores, pred)
+                    for task, scores, pred in found.good.values()
+                ),
+                meta=old,
+            )
         finally:
             writer.close()
         if new_path.exists():
@@ -593,7 +514,7 @@ def checkpoint_store(path):
     >>> from sklearn.datasets import load_iris
     >>> from sklearn.naive_bayes import GaussianNB
     >>> from sklearn_bench import BenchmarkExperiment
-    >>> from sklearn_bench.results import checkpoint_store
+    >>> from sklearn_bench.store import checkpoint_store
     >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
     >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
     ...                           progress=False, store=store)
@@ -601,13 +522,11 @@ def checkpoint_store(path):
     >>> checkpoint_store(store) >= 0, Path(f"{store}-wal").exists()
     (True, False)
     """
-    from ._store import _LOCK_TIMEOUT, _check_wal
-
     path = _store_path(path, "path")
     _check_wal(path)  # a checkpoint would make the frames SQLite drops lost
     wal = Path(f"{path}-wal")
     wal_size = wal.stat().st_size if wal.is_file() else 0
-    conn = sqlite3.connect(path, timeout=_LOCK_TIMEOUT, isolation_level=None)
+    conn = _connect(path, timeout=_LOCK_TIMEOUT, isolation_level=None)
     try:
         check_integrity(conn, path)
         (page_size,) = conn.execute("PRAGMA page_size").fetchone()
@@ -626,24 +545,3 @@ def checkpoint_store(path):
         )
     # A WAL file is a 32-byte header and frames of a 24-byte header and a page.
     return max(wal_size - 32, 0) // (page_size + 24)
-
-
-def open_writer(path, *, overwrite):
-    """A :class:`StoreWriter`; with ``overwrite``, a corrupt store is replaced."""
-    from ._store import StoreWriter
-
-    try:
-        return StoreWriter(path)
-    except CorruptStoreError:
-        if not overwrite:
-            raise
-        path = Path(path)
-        for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-            part.unlink(missing_ok=True)
-        warnings.warn(
-            f"The corrupt store {str(path)!r} was deleted and replaced by a new "
-            "store (overwrite=True).",
-            UserWarning,
-            stacklevel=3,
-        )
-        return StoreWriter(path)

@@ -1,13 +1,13 @@
-"""Per-task checksums and the domain checks of a store's rows (issue 21, item 3).
+"""Per-task checksums and the domain checks of a store's rows.
 
 SQLite keeps no checksum of the data: a byte flipped inside a row, or a row
 rebuilt from a page padded with 0xFF after a truncation, reads back as a valid
 but wrong value. From schema version 3 the driver commits, in the same
 transaction as a task's rows, a 128-bit BLAKE2b digest of everything stored for
 the task (its task row, its score rows, its kept predictions) in the table
-``checksums``. :func:`~sklearn_bench.results.salvage_store` keeps a task only
+``checksums``. :func:`~sklearn_bench.store.salvage_store` keeps a task only
 when its digest matches and its rows pass the domain checks of
-:func:`task_problems` against the run's own metadata (metric names and indices,
+:class:`RunFacts` against the run's own metadata (metric names and indices,
 split ids, sizes, finite numbers); ``store check`` verifies every digest.
 
 The digest is computed from the values as SQLite returns them (read back inside
@@ -16,14 +16,12 @@ digest when a merge or a salvage gives it another ordinal.
 """
 
 import hashlib
+import json
 import math
 import struct
-from pathlib import Path
+from collections import Counter
 
-CHECKSUM_TABLE = (
-    "CREATE TABLE IF NOT EXISTS checksums (ordinal INTEGER PRIMARY KEY "
-    "REFERENCES tasks (ordinal), digest BLOB NOT NULL)"
-)
+import numpy as np
 
 
 def _feed(digest, value):
@@ -82,22 +80,6 @@ def store_checksum(conn, ordinal):
     )
 
 
-def add_missing_checksums(conn):
-    """Migrate a store to checksums: create the table and digest every committed
-    task without one (the store has just passed SQLite's quick_check)."""
-    conn.execute(CHECKSUM_TABLE)
-    missing = [
-        o
-        for (o,) in conn.execute(
-            "SELECT DISTINCT ordinal FROM scores WHERE ordinal NOT IN "
-            "(SELECT ordinal FROM checksums)"
-        )
-    ]
-    for ordinal in missing:
-        store_checksum(conn, ordinal)
-    return len(missing)
-
-
 def has_checksums(conn):
     (n,) = conn.execute(
         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'checksums'"
@@ -129,8 +111,6 @@ class RunFacts:
     """
 
     def __init__(self, meta):
-        import json
-
         config = json.loads(meta["config"])
         result = json.loads(meta["result"])
         self.metrics = list(result["metrics"])
@@ -229,8 +209,6 @@ class RunFacts:
         return None
 
     def _prediction_problem(self, dataset, prediction, n_test):
-        import numpy as np
-
         if len(prediction) != 5:
             return "a predictions row of another shape"
         _, n, rows, correct, y_pred = prediction
@@ -265,8 +243,6 @@ def consensus(groups):
     is trusted when more than half of its group hold it. Returns the keys whose
     value is not trusted.
     """
-    from collections import Counter
-
     out = set()
     for members in groups.values():
         counts = Counter(members.values())
@@ -274,149 +250,3 @@ def consensus(groups):
         trusted = value if 2 * n > len(members) else object()
         out.update(k for k, v in members.items() if v != trusted)
     return out
-
-
-_MASK = 0xFFFFFFFF
-_POWERS = {}
-
-
-def _transfer(n):
-    """The matrices of SQLite's WAL checksum over ``n`` pairs of words.
-
-    One step is ``s0 += x0 + s1; s1 += x1 + s0`` (mod 2**32): linear, so ``n``
-    steps are ``A**n @ s + sum(A**(n-1-i) @ B @ x_i)`` with ``A = [[1, 1],
-    [1, 2]]`` and ``B = [[1, 0], [1, 1]]``, computed in wrapping uint64 (which
-    agrees mod 2**32).
-    """
-    import numpy as np
-
-    if n not in _POWERS:
-        A = np.array([[1, 1], [1, 2]], dtype=np.uint64)
-        B = np.array([[1, 0], [1, 1]], dtype=np.uint64)
-        powers = np.empty((n + 1, 2, 2), dtype=np.uint64)
-        powers[0] = np.eye(2, dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            for k in range(1, n + 1):
-                powers[k] = (powers[k - 1] @ A) & _MASK
-            weights = (powers[n - 1 :: -1] @ B) & _MASK if n else powers[:0]
-        _POWERS[n] = (powers[n], weights)
-    return _POWERS[n]
-
-
-def _wal_checksum(chunk, s0, s1, order):
-    """SQLite's WAL checksum of ``chunk`` (a multiple of 8 bytes), continued
-    from ``(s0, s1)``; ``order`` is ``"<"`` or ``">"``."""
-    import numpy as np
-
-    words = np.frombuffer(bytes(chunk), dtype=f"{order}u4").astype(np.uint64)
-    x = words.reshape(-1, 2)
-    power, weights = _transfer(len(x))
-    with np.errstate(over="ignore"):
-        s = power @ np.array([s0, s1], dtype=np.uint64)
-        s = s + np.einsum("nij,nj->i", weights, x)
-    return int(s[0]) & _MASK, int(s[1]) & _MASK
-
-
-def wal_damage(path):
-    """What SQLite silently ignores in a store's ``-wal`` file, or ``None``.
-
-    SQLite reads the frames of a -wal file up to the first whose checksum does
-    not match and drops every later one, committed or not, without a word. This
-    reads the file as SQLite's WAL format defines it and says when frames of
-    the current -wal (with its salts) that end a transaction lie beyond a bad
-    checksum: committed tasks there cannot be read.
-
-    Returns
-    -------
-    None or str
-        A sentence naming the damage; ``None`` when there is no -wal file or
-        nothing committed is ignored.
-    """
-    wal = f"{path}-wal"
-    try:
-        with open(wal, "rb") as file:
-            data = file.read()
-    except FileNotFoundError:
-        return None
-    if len(data) < 32:
-        return None
-    magic = int.from_bytes(data[:4], "big")
-    if magic not in (0x377F0682, 0x377F0683):
-        return f"the -wal file {wal!r} has no valid header: SQLite ignores all of it"
-    order = ">" if magic & 1 else "<"
-    page_size = int.from_bytes(data[8:12], "big")
-    salts = data[16:24]
-    frame = 24 + page_size
-
-    def checksum(chunk, s0, s1):
-        return _wal_checksum(chunk, s0, s1, order)
-
-    s0, s1 = checksum(data[:24], 0, 0)
-    header_ok = (s0, s1) == (
-        int.from_bytes(data[24:28], "big"),
-        int.from_bytes(data[28:32], "big"),
-    )
-    n_frames = (len(data) - 32) // frame if page_size >= 512 else 0
-    bad = None if header_ok else 0
-    commits_after = 0
-    for k in range(n_frames):
-        start = 32 + k * frame
-        head = data[start : start + 24]
-        if head[8:16] != salts:
-            if bad is None:
-                break  # an older -wal's frames: SQLite stops here, rightly
-            continue
-        if bad is None:
-            s0, s1 = checksum(head[:8], s0, s1)
-            s0, s1 = checksum(data[start + 24 : start + frame], s0, s1)
-            if (s0, s1) != (
-                int.from_bytes(head[16:20], "big"),
-                int.from_bytes(head[20:24], "big"),
-            ):
-                bad = k
-        # Commits strictly after the bad frame: a bad last frame may be one
-        # being written by a running writer, not damage.
-        if bad is not None and k > bad and int.from_bytes(head[4:8], "big"):
-            commits_after += 1
-    if bad is None or not commits_after:
-        return None
-    where = "its header" if not header_ok else f"frame {bad + 1} of {n_frames}"
-    return (
-        f"the -wal file {wal!r} is damaged at {where}: SQLite ignores every later "
-        f"frame, and {commits_after} committed transaction(s) (tasks) there "
-        "cannot be read"
-    )
-
-
-def reseal_wal(wal):
-    """Rewrite the frame checksums of a -wal file (a salvage's copy) so that
-    SQLite reads every frame of the current -wal up to its last commit, the
-    damaged ones included; returns the number of frames resealed. The tasks'
-    own checksums then decide what of it is intact."""
-    data = bytearray(Path(wal).read_bytes())
-    magic = int.from_bytes(data[:4], "big")
-    if len(data) < 32 or magic not in (0x377F0682, 0x377F0683):
-        return 0
-    order = ">" if magic & 1 else "<"
-    page_size = int.from_bytes(data[8:12], "big")
-    if page_size < 512:
-        return 0
-    frame = 24 + page_size
-
-    def checksum(chunk, s0, s1):
-        return _wal_checksum(chunk, s0, s1, order)
-
-    s0, s1 = checksum(data[:24], 0, 0)
-    data[24:32] = s0.to_bytes(4, "big") + s1.to_bytes(4, "big")
-    salts = bytes(data[16:24])
-    n = 0
-    for k in range((len(data) - 32) // frame):
-        start = 32 + k * frame
-        if bytes(data[start + 8 : start + 16]) != salts:
-            break
-        s0, s1 = checksum(data[start : start + 8], s0, s1)
-        s0, s1 = checksum(data[start + 24 : start + frame], s0, s1)
-        data[start + 16 : start + 24] = s0.to_bytes(4, "big") + s1.to_bytes(4, "big")
-        n += 1
-    Path(wal).write_bytes(bytes(data))
-    return n

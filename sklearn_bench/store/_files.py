@@ -1,0 +1,131 @@
+"""The files of a store: the SQLite header, the -wal file, read-only access and
+the working copies that merge and salvage write beside their target."""
+
+import os
+import urllib.parse
+from pathlib import Path
+
+from ._schema import NotAStoreError, corrupt_store_error
+from ._wal import wal_damage
+
+_LOCK_TIMEOUT = 1.0  # seconds a writer waits for SQLite's write lock
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _check_file(path, *, work=False):
+    """Refuse a path that is not an SQLite file (an empty file is a new store);
+    ``work``: salvage's own working copy, not a leftover."""
+    if path.is_dir():
+        raise NotAStoreError(f"The store {str(path)!r} is a directory, not a file.")
+    leftover = None if work else leftover_of_salvage(path)
+    if leftover:
+        raise NotAStoreError(leftover)
+    if path.exists() and path.stat().st_size > 0:
+        with open(path, "rb") as file:
+            header = file.read(len(_SQLITE_HEADER))
+        if header != _SQLITE_HEADER:
+            raise NotAStoreError(
+                f"{str(path)!r} is not an SQLite file, so not a sklearn_bench "
+                "store; it was left untouched. Pass another path as `store`."
+            )
+
+
+def _read_only_uri(path):
+    """An SQLite URI that reads ``path`` without changing anything beside it.
+
+    With a -wal or -journal file present (a writer is running, or one was
+    killed), ``mode=ro``: the committed -wal content is read, never folded into
+    the database. Without one, ``immutable=1`` as well, so that reading a store
+    in WAL mode does not leave empty -wal and -shm files beside it.
+    """
+    path = Path(path)
+    uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"
+    if not any(Path(f"{path}{s}").exists() for s in ("-wal", "-journal")):
+        uri += "&immutable=1"
+    return uri
+
+
+def _check_wal(path):
+    """Refuse a store whose -wal file has committed frames SQLite would drop
+    (beyond a bad frame checksum): reading it would lose them silently."""
+    damage = wal_damage(path)
+    if damage:
+        raise corrupt_store_error(path, damage, source="checked by sklearn_bench")
+
+
+def _remove_store_files(path):
+    """Delete a store file and its -wal, -shm and -journal files."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def _as_path(path, name="path"):
+    """``path`` as a Path; a TypeError naming ``name`` for what is not a path."""
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"`{name}` must be a file path; got {path!r}.")
+    return Path(path)
+
+
+def _store_path(path, name):
+    """``path`` as a Path to an existing, non-empty SQLite file, naming ``name``."""
+    path = _as_path(path, name)
+    if not path.is_file():
+        raise FileNotFoundError(f"`{name}`: no store at {str(path)!r}.")
+    try:
+        _check_file(path)
+    except ValueError as exc:
+        raise NotAStoreError(f"`{name}`: {exc}") from None
+    if path.stat().st_size == 0:
+        raise ValueError(f"`{name}`: the store {str(path)!r} is empty (no run).")
+    return path
+
+
+_SALVAGING = ".salvaging-"
+_MERGING = ".merging-"
+_WORK = {_SALVAGING: ("`sklearn-bench store salvage`", "the salvage"),
+         _MERGING: ("`sklearn-bench merge`", "the merge")}  # fmt: skip
+
+
+def _leftovers(new_path, marker=_SALVAGING):
+    """Working copies that a killed salvage (or merge) into ``new_path`` left."""
+    prefix = f".{new_path.name}{marker}"
+    out = []
+    for p in new_path.parent.glob(f"{prefix}*"):
+        pid = p.name[len(prefix) :].split("-")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            out.append(p)
+    return out
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def leftover_of_salvage(path):
+    """The message for a file that is the working copy of a killed salvage (or
+    merge), or None."""
+    name = Path(path).name
+    for marker, (command, what) in _WORK.items():
+        if name.startswith(".") and marker in name:
+            target = name[1 : name.index(marker)]
+            return (
+                f"{str(path)!r} is the leftover of a killed {command} into "
+                f"{target!r}, not a store: delete it and run {what} again."
+            )
+    return None
+
+
+def _work_path(target, marker):
+    """The hidden working copy beside ``target`` that a salvage or a merge writes
+    and then renames into place; the leftovers of killed ones are removed."""
+    for leftover in _leftovers(target, marker):
+        leftover.unlink(missing_ok=True)
+    work = target.parent / f".{target.name}{marker}{os.getpid()}"
+    _remove_store_files(work)
+    return work

@@ -1,0 +1,205 @@
+"""Merge: the stores of one study, run on several machines, combined into one."""
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+from ._files import (
+    _LOCK_TIMEOUT,
+    _MERGING,
+    _check_file,
+    _read_only_uri,
+    _remove_store_files,
+    _work_path,
+)
+from ._integrity import has_checksums, task_digest
+from ._reader import _open_reader
+from ._schema import _COMPARED, _TASK_COLUMNS, Task, _connect, corrupt_store_error
+from ._writer import StoreWriter
+
+
+def merge_stores(sources, target):
+    """Combine the stores of one study, run on several machines, into one store.
+
+    Each source is checked like a run that grows ``target`` (see
+    :func:`combine_configs`: the same metrics, seed, ``error_score``,
+    ``keep_predictions`` and package versions; a learner, data set or split
+    stored in several stores the same in each). Its committed tasks are copied
+    with their scores, failures and kept predictions; a task stored in
+    several stores must have the same scores bit for bit (a conflicting
+    duplicate raises a ``ValueError`` naming it, and ``target`` is left as it
+    was before that source). Nothing is refitted.
+
+    Parameters
+    ----------
+    sources : list of str or Path
+        The stores to copy from (read only).
+    target : str or Path
+        The store to write: created if missing, grown if it exists.
+
+    Returns
+    -------
+    n_copied : int
+        The number of tasks copied into ``target``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sklearn_bench import BenchmarkExperiment
+    >>> from sklearn_bench.store import merge_stores
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> for name, learner in [("nb", GaussianNB()), ("tree", DecisionTreeClassifier())]:
+    ...     exp = BenchmarkExperiment({name: learner}, cv=3, random_state=0,
+    ...                               progress=False, store=folder / f"{name}.sqlite")
+    ...     _ = exp.fit({"iris": load_iris(return_X_y=True)})
+    >>> merge_stores([folder / "nb.sqlite", folder / "tree.sqlite"],
+    ...              folder / "study.sqlite")
+    6
+    """
+    if not isinstance(sources, list | tuple) or not all(
+        isinstance(source, str | os.PathLike) for source in sources
+    ):
+        raise TypeError(f"`sources` must be a list of store paths; got {sources!r}.")
+    if not isinstance(target, str | os.PathLike):
+        raise TypeError(f"`target` must be a store path; got {target!r}.")
+    target = Path(target)
+    for source in sources:
+        if Path(source).resolve() == target.resolve():
+            raise ValueError(f"The store {str(source)!r} is also the target.")
+    # All or nothing: merge into a copy beside the target and put it in place
+    # with one atomic rename, so that a refused source, an error or a kill
+    # midway leaves the target exactly as it was.
+    work = _work_path(target, _MERGING)
+    try:
+        if target.exists() and target.stat().st_size > 0:
+            _check_file(target)
+            _open_reader(target)[0].close()  # a corrupt target is named as such
+            src = _connect(_read_only_uri(target), uri=True, timeout=_LOCK_TIMEOUT)
+            dst = sqlite3.connect(work)
+            try:
+                src.backup(dst)  # the target with its committed -wal content
+            finally:
+                src.close()
+                dst.close()
+        try:
+            n_copied = _merge_into(sources, work, shown=target)
+        except ValueError as exc:  # name the target, never the working copy
+            raise type(exc)(str(exc).replace(str(work), str(target))) from None
+        os.replace(work, target)
+        for suffix in ("-wal", "-shm"):  # the old target's, now stale
+            Path(f"{target}{suffix}").unlink(missing_ok=True)
+    finally:
+        _remove_store_files(work)
+    return n_copied
+
+
+def _same_rows(a, b):
+    """Whether two tasks' score rows agree bit for bit (times aside)."""
+
+    def key(row):
+        metric_index, metric, value, n_train, n_test, error_type = row
+        value = None if value is None else float(value).hex()
+        return metric_index, metric, value, n_train, n_test, error_type
+
+    return [key(r) for r in a] == [key(r) for r in b]
+
+
+def _read_source(source):
+    """The meta dict, task rows, score rows by ordinal and predictions rows by
+    ordinal of a store to merge (one snapshot); a task whose checksum does not
+    match its rows refuses the store."""
+    conn, meta = _open_reader(source)
+    try:
+        conn.execute("BEGIN")
+        task_rows = conn.execute(
+            f"SELECT {_TASK_COLUMNS} FROM tasks ORDER BY ordinal"
+        ).fetchall()
+        scores = conn.execute(
+            "SELECT * FROM scores ORDER BY ordinal, metric_index"
+        ).fetchall()
+        predictions = conn.execute("SELECT * FROM predictions ORDER BY ordinal")
+        pred_of = {p[0]: p for p in predictions}
+        digests = None
+        if has_checksums(conn):
+            digests = dict(conn.execute("SELECT * FROM checksums"))
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+    rows_of = {}
+    for row in scores:
+        rows_of.setdefault(row[0], []).append(row)
+    if digests is not None:  # a task that does not match is not copied
+        task_of = {row[0]: row for row in task_rows}
+        for ordinal, own in rows_of.items():
+            digest = task_digest(task_of[ordinal], own, pred_of.get(ordinal))
+            if digests.get(ordinal) != digest:
+                _, d, s, _, _, m = task_of[ordinal]
+                raise corrupt_store_error(
+                    source,
+                    f"the checksum of learner {m!r} on data set {d!r} "
+                    f"split {s} does not match its rows",
+                )
+    return meta, task_rows, rows_of, pred_of
+
+
+def _check_conflicts(writer, rows_of, source_id, source, shown):
+    """Refuse a source with a task stored with other scores in the target."""
+    if not writer.meta:
+        return
+    stored = {
+        (d, s, m): o
+        for o, d, s, m in writer.conn.execute(
+            "SELECT ordinal, dataset, split, learner FROM tasks"
+        )
+    }
+    for ordinal, own in rows_of.items():
+        there = stored.get(source_id[ordinal])
+        if there is None:
+            continue
+        theirs = writer.conn.execute(
+            f"SELECT {_COMPARED} FROM scores WHERE ordinal = ? ORDER BY metric_index",
+            (there,),
+        ).fetchall()
+        mine = [(r[1], r[7], r[8], r[11], r[12], r[13]) for r in own]
+        if theirs and not _same_rows(theirs, mine):
+            d, s, m = source_id[ordinal]
+            raise ValueError(
+                f"Conflicting duplicate: learner {m!r} on data set {d!r} "
+                f"split {s} has other scores in {str(source)!r} than in "
+                f"{str(shown)!r}; the stores are not of one study. "
+                "Nothing of this source was copied."
+            )
+
+
+def _merge_into(sources, target, *, shown):
+    """Copy the committed tasks of ``sources`` into the store ``target``
+    (``shown``: the target's name in messages)."""
+    writer = StoreWriter(target, _work=True)
+    n_copied = 0
+    try:
+        for source in sources:
+            if Path(source).resolve() == Path(target).resolve():
+                raise ValueError(f"The store {str(source)!r} is also the target.")
+            meta, task_rows, rows_of, pred_of = _read_source(source)
+            source_id = {o: (d, s, m) for o, d, s, _, _, m in task_rows}
+            # Conflicts first, so that a refused source changes nothing.
+            _check_conflicts(writer, rows_of, source_id, source, shown)
+            done = writer.start(
+                json.loads(meta["config"]),
+                [Task(*row[1:]) for row in task_rows],
+                json.loads(meta["result"]),
+                keep_predictions=json.loads(meta["keep_predictions"]),
+            )
+            n_copied += writer.copy_tasks(
+                (writer.ordinals[source_id[o]], rows, pred_of.get(o))
+                for o, rows in rows_of.items()
+                if source_id[o] not in done
+            )
+    finally:
+        writer.close()
+    return n_copied

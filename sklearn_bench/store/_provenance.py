@@ -1,0 +1,136 @@
+"""Provenance: the configuration a store records of its runs, and which runs may
+share (grow) one store.
+
+Every run of a store writes its configuration (``experiment_config``: metrics,
+seed, ``error_score``, package versions, and the fingerprints of its learners,
+data sets and splits) into the store's ``meta``; a run that grows the store, a
+merge and a salvage combine it with the stored one by :func:`combine_configs`,
+which refuses what would mix results of another configuration.
+"""
+
+from ._schema import StoreMismatchError
+
+
+def config_diff(stored, current, prefix=""):
+    """Paths at which two JSON-like configurations differ, with both values."""
+    if isinstance(stored, dict) and isinstance(current, dict):
+        out = []
+        for key in list(dict.fromkeys([*stored, *current])):
+            where = f"{prefix}[{key!r}]" if prefix else str(key)
+            if key not in stored:
+                out.append(f"{where}: not in the store, now {current[key]!r}")
+            elif key not in current:
+                out.append(f"{where}: {stored[key]!r} in the store, now absent")
+            else:
+                out.extend(config_diff(stored[key], current[key], where))
+        return out
+    if stored != current:
+        return [f"{prefix}: {stored!r} in the store, now {current!r}"]
+    return []
+
+
+# What every run of a store shares; learners, data sets and splits may grow.
+_GROWING = ("learners", "datasets", "splits", "cv")
+_ADVICE = (
+    "Results are never mixed: give a changed learner or data set a new name, "
+    "pass `overwrite=True` to replace the store, or use another `store` path."
+)
+
+
+def _refuse(path, what, diff):
+    shown = "\n  ".join(diff[:10])
+    more = f"\n  ... and {len(diff) - 10} more" if len(diff) > 10 else ""
+    raise StoreMismatchError(
+        f"The store {str(path)!r} holds a run of another configuration ({what}). "
+        f"Differences:\n  {shown}{more}\n{_ADVICE}"
+    )
+
+
+def combine_configs(stored, current, *, path, legacy=False):
+    """The configuration of a store that grows by ``current``, or a ValueError.
+
+    Runs share a store when every setting that is not a learner, a data set or
+    a split (the metrics, seed, ``error_score``, ``keep_predictions``, package
+    versions) is equal; a learner name in both has the same parameters; a data
+    set name in both has the same fingerprint; a split of a data set in both
+    has the same rows. The union of their learners, data sets and splits is
+    returned.
+
+    Parameters
+    ----------
+    stored, current : dict
+        JSON configurations (``experiment_config``).
+    path : str or Path
+        The store, for messages.
+    legacy : bool, default=False
+        ``stored`` is of schema version 1 (no split fingerprints): ``cv`` must
+        be equal, and the current splits are adopted.
+
+    Raises
+    ------
+    ValueError
+        Naming the setting, learner or data set that differs.
+    """
+    shared = [k for k in dict.fromkeys([*stored, *current]) if k not in _GROWING]
+    diff = config_diff(
+        {k: stored[k] for k in shared if k in stored},
+        {k: current[k] for k in shared if k in current},
+    )
+    if diff:
+        _refuse(path, "settings shared by every run differ", diff)
+    if legacy:
+        diff = config_diff(stored.get("cv"), current.get("cv"), "cv")
+        if diff:
+            _refuse(
+                path, "written by sklearn_bench 0.1, it grows only under its cv", diff
+            )
+    union = dict(stored)
+    for key, kind in [("learners", "learner"), ("datasets", "data set")]:
+        old, new = stored.get(key, {}), current.get(key, {})
+        if legacy and key == "datasets":  # 0.1 fingerprinted n_replicates too
+            old = {
+                name: {k: v for k, v in fp.items() if k != "n_replicates"}
+                for name, fp in old.items()
+            }
+        for name in new:
+            if name in old:
+                diff = config_diff(old[name], new[name], f"{key}[{name!r}]")
+                if diff:
+                    _refuse(path, f"{kind} {name!r} changed under its name", diff)
+        union[key] = {**old, **{k: v for k, v in new.items() if k not in old}}
+    old = {} if legacy else stored.get("splits", {})
+    new = current.get("splits", {})
+    splits = dict(old)
+    for name, prints in new.items():
+        common = old.get(name, [])[: len(prints)]
+        changed = [
+            i for i, (a, b) in enumerate(zip(common, prints, strict=False)) if a != b
+        ]
+        if changed:
+            _refuse(
+                path,
+                f"the splits of data set {name!r} differ: another `cv`",
+                [f"splits[{name!r}][{i}]: other rows" for i in changed],
+            )
+        longer = old.get(name, [])
+        splits[name] = prints if len(prints) >= len(longer) else longer
+    if splits or "splits" in stored:
+        union["splits"] = splits
+    if "cv" in current:
+        union["cv"] = current["cv"]  # provenance; the splits decide
+    return union
+
+
+def _union_result(stored, current):
+    """Metrics, data sets, learners and provenance of a grown store."""
+    old, new = stored.get("info", {}), current.get("info", {})
+    info = {**old, **new}
+    for key, value in new.items():  # per-learner / per-data-set maps: union
+        if isinstance(value, dict) and isinstance(old.get(key), dict):
+            info[key] = {**old[key], **value}
+    return {
+        "metrics": stored["metrics"],
+        "datasets": {**stored["datasets"], **current["datasets"]},
+        "learners": list(dict.fromkeys([*stored["learners"], *current["learners"]])),
+        "info": info,
+    }

@@ -1,0 +1,344 @@
+"""The reader of a store: read-only access to its scores, kept predictions and
+checksums (reading never changes a store)."""
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from ._digests import (
+    FAILURES_QUERY,
+    ROW_DTYPE,
+    ROWS_QUERY,
+    TASK_DTYPE,
+    TASKS_QUERY,
+    _digests,
+    records,
+)
+from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal, _read_only_uri
+from ._integrity import has_checksums
+from ._schema import (
+    _TEXT_FIELDS,
+    CorruptStoreError,
+    _check_meta,
+    _checked,
+    _connect,
+    check_integrity,
+)
+
+
+def _open_reader(path):
+    """A read-only connection to a store that passed every check, and its meta."""
+    path = _as_path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"No store at {str(path)!r}.")
+    _check_file(path)
+    if path.stat().st_size == 0:
+        raise ValueError(f"The store {str(path)!r} is empty (no run was started).")
+    _check_wal(path)
+    # Read-only: reading (report, from_store, store check, merge's sources)
+    # never changes a store. A read-write connection checkpoints the -wal file
+    # into the database when it closes, which made a damaged -wal permanent.
+    conn = _connect(_read_only_uri(path), uri=True, timeout=_LOCK_TIMEOUT)
+
+    def check(conn):
+        check_integrity(conn, path)
+        meta = _check_meta(conn, path)
+        if not meta:
+            raise ValueError(f"The store {str(path)!r} holds no run yet.")
+        return meta
+
+    return conn, _checked(conn, path, check)
+
+
+def read_store(path, tasks=None):
+    """Everything a :class:`BenchmarkResult` needs from a store, predictions aside.
+
+    Parameters
+    ----------
+    path : str or Path
+    tasks : list of (dataset, split, learner), default=None
+        Read only these tasks, in this order (the tasks of one experiment);
+        ``None`` reads every task of the store in the order of one run of them
+        all: by data set, learner and split, in the order of the store's data
+        sets and learners.
+
+    Returns
+    -------
+    content : dict
+        ``scores`` (DataFrame), ``result`` (metrics, data sets, learners,
+        info), ``keep_predictions``, ``n_tasks``, ``n_missing_tasks`` (of the
+        tasks asked for), ``done`` (ordinals of the committed tasks read, in
+        the order of ``scores``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn_bench import BenchmarkExperiment
+    >>> from sklearn_bench.store import read_store
+    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
+    >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
+    ...                           progress=False, store=store)
+    >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
+    >>> content = read_store(store)
+    >>> content["n_tasks"], content["n_missing_tasks"], len(content["scores"])
+    (3, 0, 3)
+    """
+    conn, meta = _open_reader(path)
+    try:
+        conn.execute("BEGIN")  # one snapshot for every query
+        task_rows = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
+        # Numbers (and the texts of each row's task and metric), read into a
+        # numpy record array with the SQLite type of each number (NULL is
+        # NaN); the texts of failures are read apart.
+        rows = records(conn.execute(ROWS_QUERY), ROW_DTYPE)
+        failures = conn.execute(FAILURES_QUERY).fetchall()
+        metric_names = dict(
+            conn.execute("SELECT DISTINCT metric_index, metric FROM scores")
+        )
+        failed = _check_digests(conn, task_rows, rows, failures)
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+    if failed:
+        _refuse_tampered(path, failed)
+    result = json.loads(meta["result"])
+    scores, done, n_tasks = _scores_frame(
+        task_rows, rows, failures, metric_names, tasks, result
+    )
+    return {
+        "scores": scores,
+        "result": result,
+        "keep_predictions": json.loads(meta["keep_predictions"]),
+        "n_tasks": n_tasks,
+        "n_missing_tasks": n_tasks - len(done),
+        "done": done,
+    }
+
+
+def _check_digests(conn, task_rows, rows, failures):
+    """The committed tasks whose rows do not match their checksum, or that have
+    none in a store with checksums, as ``(dataset, split, learner)``; ``None``
+    for a store written before checksums (read as it is)."""
+    if not has_checksums(conn):
+        return None
+    stored = dict(conn.execute("SELECT ordinal, digest FROM checksums"))
+    digests = _digests(conn, task_rows, rows, failures)
+    failed = sorted(o for o, d in digests.items() if stored.get(o) != d)
+    at = np.searchsorted(task_rows["ordinal"], failed)
+    return list(
+        zip(
+            task_rows["dataset"][at].tolist(),
+            task_rows["split"][at].tolist(),
+            task_rows["learner"][at].tolist(),
+            strict=True,
+        )
+    )
+
+
+def _refuse_tampered(path, failed):
+    shown = ", ".join(f"{m!r} on {d!r} split {s}" for d, s, m in failed[:5])
+    more = f" and {len(failed) - 5} more" if len(failed) > 5 else ""
+    raise CorruptStoreError(
+        f"The store {str(path)!r} is corrupt: the rows of {len(failed)} committed "
+        f"task(s) do not match their checksum ({shown}{more}): changed after "
+        "they were written, so none of its values is used. Salvage the others "
+        f"with `sklearn-bench store salvage {path} NEW.sqlite` (the changed "
+        "tasks rerun when the experiment is fitted on the new store)."
+    )
+
+
+def _task_order(t, d_codes, d_names, m_codes, m_names, tasks, result):
+    """Indices into the task records ``t``, in the order of the result."""
+    if tasks is None:  # canonical order: data set, learner, split (as one run)
+        d_rank = {name: i for i, name in enumerate(result["datasets"])}
+        m_rank = {name: i for i, name in enumerate(result["learners"])}
+        d = np.array([d_rank.get(n, len(d_rank)) for n in d_names], dtype=np.int64)
+        m = np.array([m_rank.get(n, len(m_rank)) for n in m_names], dtype=np.int64)
+        return np.lexsort((t["split"], m[m_codes], d[d_codes]))
+    ids = pd.MultiIndex.from_arrays([t["dataset"], t["split"], t["learner"]])
+    where = ids.get_indexer(pd.MultiIndex.from_tuples(tasks))
+    if (where < 0).any():
+        raise ValueError("Some tasks are not registered in the store.")
+    return where
+
+
+def _scores_frame(task_rows, rows, failures, metric_names, tasks, result):
+    """The scores table from the store's rows (numpy record arrays)."""
+    t = task_rows
+    d_codes, d_names = pd.factorize(t["dataset"])
+    m_codes, m_names = pd.factorize(t["learner"])
+    order = _task_order(t, d_codes, d_names, m_codes, m_names, tasks, result)
+    n_tasks = len(order)
+    s = rows
+    position = np.full(int(t["ordinal"].max(initial=-1)) + 1, -1, dtype=np.int64)
+    position[t["ordinal"][order]] = np.arange(n_tasks)
+    pos = position[s["ordinal"]]
+    keep = np.flatnonzero(pos >= 0)
+    take = keep[np.lexsort((s["metric_index"][keep], pos[keep]))]
+    s, pos = s[take], pos[take]
+    task = order[pos]  # record of each score row's task
+    first = np.ones(pos.size, dtype=bool)
+    first[1:] = pos[1:] != pos[:-1]  # pos is sorted
+    done = t["ordinal"][order[pos[first]]].tolist()
+    metric_keys = sorted(metric_names)
+    out = pd.DataFrame(
+        {
+            "dataset": pd.Categorical.from_codes(
+                d_codes[task], [str(n) for n in d_names]
+            ),
+            "learner": pd.Categorical.from_codes(
+                m_codes[task], [str(n) for n in m_names]
+            ),
+            "split": t["split"][task],
+            "replicate": t["replicate"][task],
+            "fold": t["fold"][task],
+            "metric": pd.Categorical.from_codes(
+                np.searchsorted(metric_keys, s["metric_index"]),
+                [metric_names[k] for k in metric_keys],
+            ),
+        }
+    )
+    for col in ["value", "fit_time", "score_time"]:  # NULL is NaN
+        out[col] = np.where(s[f"{col}_type"] == 1, np.nan, s[col])
+    for col in ["n_train", "n_test"]:
+        out[col] = s[col]
+    for col in ["error_type", "error_message", "traceback"]:
+        out[col] = pd.Series(np.full(len(out), "", dtype=object), dtype=object)
+    if failures:
+        at = pd.Series(
+            np.arange(len(out)),
+            index=pd.MultiIndex.from_arrays([s["ordinal"], s["metric_index"]]),
+        )
+        fail = pd.DataFrame(
+            failures,
+            columns=["ordinal", "metric_index", *_TEXT_FIELDS],
+        )
+        where = at.reindex(pd.MultiIndex.from_frame(fail[["ordinal", "metric_index"]]))
+        fail = fail[where.notna().to_numpy()]
+        where = where.dropna().to_numpy(dtype=np.int64)
+        for col in _TEXT_FIELDS:
+            values = out[col].to_numpy(copy=True)
+            values[where] = fail[col].fillna("").to_numpy(dtype=object)
+            out[col] = pd.Series(values, dtype=object)
+    return out, done, n_tasks
+
+
+def read_predictions(path, ordinals=None):
+    """The kept predictions of a store as a long DataFrame, in canonical order.
+
+    Parameters
+    ----------
+    path : str or Path
+    ordinals : sequence of int, default=None
+        Read only these tasks, in this order (e.g. those committed when the
+        scores were read).
+
+    Returns
+    -------
+    predictions : DataFrame
+        Columns ``dataset``, ``learner``, ``split``, ``replicate``, ``fold``,
+        ``row`` and ``correct`` or ``y_pred``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn_bench import BenchmarkExperiment
+    >>> from sklearn_bench.store import read_predictions
+    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
+    >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
+    ...                           progress=False, store=store,
+    ...                           keep_predictions=True)
+    >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
+    >>> predictions = read_predictions(store)
+    >>> len(predictions), list(predictions.columns[-2:])
+    (150, ['row', 'correct'])
+    """
+    conn, _ = _open_reader(path)
+    try:
+        records = conn.execute(
+            "SELECT p.ordinal, t.dataset, t.learner, t.split, t.replicate, t.fold, "
+            "p.n, p.rows, p.correct, p.y_pred FROM predictions p JOIN tasks t "
+            "USING (ordinal) ORDER BY p.ordinal"
+        ).fetchall()
+    finally:
+        conn.close()
+    if ordinals is not None:  # in the order given
+        rank = {o: i for i, o in enumerate(ordinals)}
+        records = sorted((r for r in records if r[0] in rank), key=lambda r: rank[r[0]])
+    keys = ["dataset", "learner", "split", "replicate", "fold"]
+    if not records:
+        return pd.DataFrame(columns=[*keys, "row"])
+    n = np.array([r[6] for r in records], dtype=np.int64)
+    out = {key: np.repeat([r[1 + i] for r in records], n) for i, key in enumerate(keys)}
+    out["row"] = np.concatenate([np.frombuffer(r[7], dtype="<i8") for r in records])
+    if any(r[8] is not None for r in records):
+        out["correct"] = np.concatenate(
+            [np.frombuffer(r[8], dtype="u1") for r in records]
+        ).astype(bool)
+    else:
+        out["y_pred"] = np.concatenate(
+            [np.frombuffer(r[9], dtype="<f8") for r in records]
+        )
+    return pd.DataFrame(out)
+
+
+def verify_checksums(path):
+    """SQLite's full ``integrity_check`` and every committed task of a store
+    against its checksum (read-only).
+
+    Returns
+    -------
+    report : dict
+        ``n_committed``, ``n_verified`` (digest matches), ``n_unverified`` (no
+        digest: written before checksums), ``mismatched`` (list of
+        ``(dataset, split, learner)`` whose rows differ from their digest, or
+        that have none in a store with checksums).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn_bench import BenchmarkExperiment
+    >>> from sklearn_bench.store import verify_checksums
+    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
+    >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
+    ...                           progress=False, store=store)
+    >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
+    >>> report = verify_checksums(store)
+    >>> report["n_committed"], report["n_verified"], report["mismatched"]
+    (3, 3, [])
+    """
+    conn, _ = _open_reader(path)
+    try:
+        check_integrity(conn, path, full=True)  # every index against its table
+        conn.execute("BEGIN")
+        task_rows = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
+        rows = records(conn.execute(ROWS_QUERY), ROW_DTYPE)
+        failures = conn.execute(FAILURES_QUERY).fetchall()
+        mismatched = _check_digests(conn, task_rows, rows, failures)
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+    n_committed = int((np.diff(rows["ordinal"]) != 0).sum()) + (len(rows) > 0)
+    if mismatched is None:  # a store written before checksums
+        return {
+            "n_committed": n_committed,
+            "n_verified": 0,
+            "n_unverified": n_committed,
+            "mismatched": [],
+        }
+    return {
+        "n_committed": n_committed,
+        "n_verified": n_committed - len(mismatched),
+        "n_unverified": 0,
+        "mismatched": mismatched,
+    }

@@ -1,0 +1,343 @@
+"""The store's schema: its tables, its task record, its errors and the checks of
+what an opened file holds.
+
+The store is an SQLite journal of a benchmark experiment, written task by task:
+plain-data persistence (like :meth:`BenchmarkResult.save`) below the results, so
+that :meth:`BenchmarkResult.from_store` reads a store without importing the
+experiment; :class:`~sklearn_bench.BenchmarkExperiment` drives the writer.
+
+A store grows with its study. A task is identified by its content: the data
+set's fingerprint, the split's rows (see
+:func:`~sklearn_bench.experiment._config.split_fingerprints`), the learner's name
+and all its parameters, under the store's metrics, seed, ``error_score`` and
+package versions. Fitting a larger experiment on a store adds its new tasks and
+reuses the stored ones; several stores of one study merge into one
+(:func:`merge_stores`). :func:`combine_configs` decides what may share a store.
+
+Layout (schema version 3), all in one SQLite file in WAL mode:
+
+- ``meta(key, value)``: ``schema_version``, ``format`` (a marker), ``config`` (JSON:
+  the configuration of every run of the store: the union of their learners, data
+  set fingerprints and split fingerprints, and the settings they share),
+  ``result`` (JSON: metrics, data sets, learners and provenance of the
+  :class:`BenchmarkResult`), ``keep_predictions``.
+- ``tasks(ordinal, dataset, split, replicate, fold, learner)``: every task
+  registered by a run, in canonical order within a run, runs one after another.
+- ``scores``: one row per (task, metric) with the columns of
+  ``BenchmarkResult.scores``, failures (type, message, traceback) included; a task
+  is done when its rows are there. The
+  float columns have no type affinity, so SQLite keeps every IEEE-754 double
+  exactly (a ``REAL`` column would turn -0.0 into 0.0); NaN is stored as NULL.
+- ``predictions(ordinal, n, rows, correct, y_pred)``: the kept predictions of a
+  task as raw little-endian arrays (``rows`` int64, ``correct`` uint8 0/1,
+  ``y_pred`` float64), never pickled.
+- ``checksums(ordinal, digest)``: a 128-bit BLAKE2b digest of each committed
+  task's task row, score rows and predictions, committed with them (see
+  :mod:`._integrity`); salvage keeps only tasks whose digest matches.
+
+A task is committed with its rows and predictions in one transaction, so a process
+killed at any moment loses at most the tasks in flight. The writer holds SQLite's
+write lock (``BEGIN IMMEDIATE``) for the whole run, which keeps a second writer
+out while readers still see every committed task (WAL).
+
+Schema version 1 (sklearn_bench 0.1) has the same tables; its ``config`` has no
+split fingerprints, so a version-1 store grows only under the same ``cv`` (then
+it is migrated in the same transaction) and is read as it is. Versions 1 and 2
+have no ``checksums``; a store is migrated to version 3 (the digests of its
+committed tasks computed, after SQLite's quick_check) the next time a run opens
+it, and is read as it is until then.
+"""
+
+import functools
+import json
+import re
+import sqlite3
+from typing import NamedTuple
+
+SCHEMA_VERSION = 3
+_FORMAT = "sklearn_bench store"
+
+_TABLES = ("meta", "tasks", "scores", "predictions")  # required (version >= 1)
+_ALL_TABLES = (*_TABLES, "checksums")  # version >= 3
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE tasks (
+    ordinal INTEGER PRIMARY KEY, dataset TEXT NOT NULL, split INTEGER NOT NULL,
+    replicate INTEGER NOT NULL, fold INTEGER NOT NULL, learner TEXT NOT NULL,
+    UNIQUE (dataset, split, learner));
+CREATE TABLE scores (
+    ordinal INTEGER NOT NULL REFERENCES tasks (ordinal),
+    metric_index INTEGER NOT NULL, dataset TEXT NOT NULL, learner TEXT NOT NULL,
+    split INTEGER NOT NULL, replicate INTEGER NOT NULL, fold INTEGER NOT NULL,
+    metric TEXT NOT NULL, value, fit_time, score_time, n_train INTEGER,
+    n_test INTEGER, error_type TEXT, error_message TEXT, traceback TEXT,
+    PRIMARY KEY (ordinal, metric_index)) WITHOUT ROWID;
+CREATE TABLE predictions (
+    ordinal INTEGER PRIMARY KEY REFERENCES tasks (ordinal), n INTEGER NOT NULL,
+    rows BLOB NOT NULL, correct BLOB, y_pred BLOB);
+"""
+_CHECKSUMS = (
+    "CREATE TABLE IF NOT EXISTS checksums (ordinal INTEGER PRIMARY KEY "
+    "REFERENCES tasks (ordinal), digest BLOB NOT NULL)"
+)
+_SCORE_FIELDS = [
+    "dataset",
+    "learner",
+    "split",
+    "replicate",
+    "fold",
+    "metric",
+    "value",
+    "fit_time",
+    "score_time",
+    "n_train",
+    "n_test",
+    "error_type",
+    "error_message",
+    "traceback",
+]
+_INSERT_SCORES = (
+    f"INSERT INTO scores VALUES ({', '.join('?' * (len(_SCORE_FIELDS) + 2))})"
+)
+
+
+class Task(NamedTuple):
+    """One learner on one split of one data set: the record a store keeps of a task.
+
+    ``(dataset, split, learner)`` is its stable id across runs of one
+    configuration; ``replicate`` and ``fold`` say which learning sample the split
+    belongs to (see :func:`~sklearn_bench.model_selection.replicate_ids`).
+
+    Examples
+    --------
+    >>> from sklearn_bench.store import Task
+    >>> task = Task("iris", 4, 1, 1, "nb")
+    >>> task.dataset, task.split, task.learner
+    ('iris', 4, 'nb')
+    """
+
+    dataset: str
+    split: int
+    replicate: int
+    fold: int
+    learner: str
+
+
+class NotAStoreError(ValueError):
+    """A path that is not a sklearn_bench store this version can use (a folder,
+    another file, another SQLite database, a newer schema); left untouched."""
+
+
+class StoreMismatchError(ValueError):
+    """A store that holds a run of another configuration; the message lists the
+    differences."""
+
+
+class CorruptStoreError(ValueError):
+    """A store whose SQLite file is damaged; the message names it and the way out."""
+
+
+def _is_corruption(exc):
+    """SQLite's "malformed" / "not a database": a plain ``DatabaseError``.
+
+    Its subclass ``OperationalError`` is a lock, a full disk, a missing folder:
+    not damage to the file.
+    """
+    return type(exc) is sqlite3.DatabaseError
+
+
+def corrupt_store_error(path, detail, *, source="SQLite"):
+    """The :class:`CorruptStoreError` of a store, saying what can be done."""
+    detail = " ".join(str(detail).split())
+    if len(detail) > 200 and source == "SQLite":
+        detail = detail[:200] + " ..."
+    return CorruptStoreError(
+        f"The store {str(path)!r} is corrupt ({source}: {detail}). Its committed "
+        "tasks that can still be read can be salvaged into a new store with "
+        f"`sklearn-bench store salvage {path} NEW.sqlite` (or "
+        "sklearn_bench.results.salvage_store); fitting the same experiment on the "
+        "new store reruns only the lost tasks. Or pass `overwrite=True` to replace "
+        "it (every task reruns). A store copied without its '-wal' file loses the "
+        "tasks committed since the last checkpoint."
+    )
+
+
+def check_integrity(conn, path, *, full=False):
+    """Run SQLite's ``PRAGMA quick_check`` (``full``: ``integrity_check``) on an
+    open store.
+
+    ``quick_check`` reads every page once (a few ms per MB) and checks the
+    b-trees, without the index cross-check of ``integrity_check`` (a flipped
+    bit in an index entry passes quick_check, and a query using the index would
+    read the flipped name).
+
+    Raises
+    ------
+    CorruptStoreError
+        The check fails or the file cannot be read.
+    """
+    pragma = "integrity_check" if full else "quick_check"
+    try:
+        rows = conn.execute(f"PRAGMA {pragma}").fetchall()
+    except sqlite3.DatabaseError as exc:
+        if not _is_corruption(exc):
+            raise
+        raise corrupt_store_error(path, exc) from exc
+    if rows != [("ok",)]:
+        raise corrupt_store_error(path, "; ".join(str(r[0]) for r in rows[:3]))
+
+
+def _checked(conn, path, check):
+    """``check(conn)``; when it fails the connection is closed, and SQLite's
+    "malformed" becomes the store's :class:`CorruptStoreError`."""
+    try:
+        return check(conn)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        if _is_corruption(exc):
+            raise corrupt_store_error(path, exc) from exc
+        raise
+    except BaseException:
+        conn.close()
+        raise
+
+
+def _connect(database, **kwargs):
+    """``sqlite3.connect`` for a store: the SQL a store file holds is never
+    trusted (``PRAGMA trusted_schema=OFF``: no function with side effects in a
+    view, trigger, index or generated column of the file)."""
+    conn = sqlite3.connect(database, **kwargs)
+    conn.execute("PRAGMA trusted_schema=OFF")
+    return conn
+
+
+def _normal_sql(sql):
+    """DDL text without the layout SQLite keeps verbatim (spaces, line breaks)."""
+    if sql is None:
+        return None
+    sql = re.sub(r"\s+", " ", sql.strip())
+    return re.sub(r" ?([(),;]) ?", r"\1", sql)
+
+
+@functools.cache
+def _our_schema():
+    """``(type, name, table, sql)`` of every object of a store, as this version
+    creates them (tables and SQLite's own indexes of their keys)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        for statement in [*_SCHEMA.split(";"), _CHECKSUMS]:
+            if statement.strip():
+                conn.execute(statement)
+        rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")
+        return frozenset((t, n, tb, _normal_sql(sql)) for t, n, tb, sql in rows)
+    finally:
+        conn.close()
+
+
+def _foreign_objects(rows):
+    """The rows of ``sqlite_master`` that a store of ours does not have (a
+    trigger, a view, another table or index, a table of other columns)."""
+    ours = _our_schema()
+    return [
+        (kind, name, table)
+        for kind, name, table, sql in rows
+        if (kind, name, table, _normal_sql(sql)) not in ours
+    ]
+
+
+def _refuse_foreign(path, foreign):
+    shown = ", ".join(f"{kind} {name!r}" for kind, name, _ in foreign[:5])
+    shown += " ..." if len(foreign) > 5 else ""
+    raise NotAStoreError(
+        f"The store {str(path)!r} holds SQL that sklearn_bench does not write "
+        f"({shown}): it was refused, and left untouched, because a store's own "
+        "SQL (a trigger, a view, an index or a column of another definition) "
+        "would run when it is read or grown. Use a store written by "
+        "sklearn_bench, or run the experiment afresh on a new store."
+    )
+
+
+def _check_ordinals(conn, path):
+    """Refuse task ordinals that no writer of ours makes: a run registers its
+    tasks as 0, 1, 2, ... after the stored ones, so they lie in
+    ``[0, number of tasks)``, and every score row belongs to a task."""
+    (low, high, n) = conn.execute(
+        "SELECT min(ordinal), max(ordinal), count(*) FROM tasks"
+    ).fetchone()
+    (s_low, s_high) = conn.execute(
+        "SELECT min(ordinal), max(ordinal) FROM scores"
+    ).fetchone()
+    bad = [
+        v
+        for v in (low, high, s_low, s_high)
+        if v is not None and not (type(v) is int and 0 <= v < n)
+    ]
+    if bad:
+        raise CorruptStoreError(
+            f"The store {str(path)!r} has task ordinals outside [0, {n}) "
+            f"(e.g. {bad[0]!r}), which sklearn_bench never writes: tampered with "
+            "or damaged; it was refused and left untouched. Salvage it with "
+            f"`sklearn-bench store salvage {path} NEW.sqlite`."
+        )
+
+
+def _check_meta(conn, path):
+    """The store's meta dict; ``{}`` for an empty database; errors for others.
+
+    The objects of the file are checked against this version's schema before
+    any row is read: a store holds exactly our tables, nothing else."""
+    rows = conn.execute(
+        "SELECT type, name, tbl_name, sql FROM sqlite_master"
+    ).fetchall()
+    if not rows:
+        return {}
+    tables = {name for kind, name, _, _ in rows if kind == "table"}
+    if "meta" not in tables:
+        raise NotAStoreError(
+            f"{str(path)!r} is an SQLite database but not a sklearn_bench store "
+            f"(its tables are {sorted(tables)}); it was left untouched."
+        )
+    foreign = _foreign_objects(rows)
+    if any(table == "meta" for _, _, table in foreign):
+        _refuse_foreign(path, foreign)  # before a row of it is read
+    meta = dict(conn.execute("SELECT key, value FROM meta"))
+    if meta.get("format") != _FORMAT:
+        raise NotAStoreError(
+            f"{str(path)!r} is an SQLite database but not a sklearn_bench store; "
+            "it was left untouched."
+        )
+    try:
+        version = int(meta.get("schema_version", -1))
+    except (TypeError, ValueError):
+        version = -1
+    if version > SCHEMA_VERSION:
+        raise NotAStoreError(
+            f"The store {str(path)!r} has schema version {version}, written by a "
+            f"newer sklearn_bench; this one reads versions <= {SCHEMA_VERSION}. "
+            "Upgrade sklearn_bench; the store was left untouched."
+        )
+    if foreign:
+        _refuse_foreign(path, foreign)
+    if version < 1 or not set(_TABLES) <= tables:
+        raise NotAStoreError(
+            f"The store {str(path)!r} is incomplete (schema {version})."
+        )
+    for key in ("config", "result", "keep_predictions"):
+        try:
+            value = json.loads(meta[key])
+            if key == "result":
+                value["metrics"], value["datasets"], value["learners"]  # noqa: B018
+        except (KeyError, TypeError, ValueError, RecursionError):
+            raise NotAStoreError(
+                f"The store {str(path)!r} lacks its metadata {key!r} (or it is "
+                "not valid): damaged, or not written whole by sklearn_bench. "
+                "Without it the store cannot be read, grown or salvaged; run the "
+                "experiment afresh on a new store."
+            ) from None
+    _check_ordinals(conn, path)
+    return meta
+
+
+_TEXT_FIELDS = ["error_type", "error_message", "traceback"]
+_TASK_COLUMNS = "ordinal, dataset, split, replicate, fold, learner"
+_COMPARED = "metric_index, metric, value, n_train, n_test, error_type"

@@ -1,0 +1,393 @@
+"""The writer of a store: the driver opens, checks, locks and commits tasks.
+
+Only the driver writes (workers return rows); a task is committed with its score
+rows, kept predictions and checksum in one transaction, and the write lock is
+held for the whole run (see :mod:`._schema` for the layout).
+"""
+
+import json
+import sqlite3
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from ._digests import add_missing_checksums
+from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal
+from ._integrity import store_checksum
+from ._provenance import _refuse, _union_result, combine_configs
+from ._schema import (
+    _ALL_TABLES,
+    _CHECKSUMS,
+    _FORMAT,
+    _INSERT_SCORES,
+    _SCHEMA,
+    _SCORE_FIELDS,
+    SCHEMA_VERSION,
+    CorruptStoreError,
+    _check_meta,
+    _checked,
+    _connect,
+    check_integrity,
+)
+
+
+class StoreWriter:
+    """The driver's side of a store: opens, checks, locks and commits tasks.
+
+    Parameters
+    ----------
+    path : str or Path
+        The SQLite file; created if missing (its folder must exist).
+    timeout : float, default=1.0
+        Seconds to wait for SQLite's write lock before giving up.
+
+    Raises
+    ------
+    ValueError
+        The file is not an SQLite file, not a sklearn_bench store, or has a
+        newer schema. Nothing is written.
+    RuntimeError
+        Another writer holds the store's write lock.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn_bench.store import StoreWriter, Task, read_store
+    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
+    >>> writer = StoreWriter(store)
+    >>> result = {"metrics": {"error": False}, "datasets": {"d": "real world"},
+    ...           "learners": ["m"], "info": {}}
+    >>> writer.start({"seed": 0}, [Task("d", 0, 0, 0, "m")], result,
+    ...              keep_predictions=False)
+    set()
+    >>> row = {"dataset": "d", "learner": "m", "split": 0, "replicate": 0,
+    ...        "fold": 0, "metric": "error", "value": 0.25, "fit_time": 0.1,
+    ...        "score_time": 0.01, "n_train": 40, "n_test": 20, "error_type": "",
+    ...        "error_message": "", "traceback": ""}
+    >>> writer.write(writer.ordinals["d", 0, "m"], {"rows": [row]})
+    >>> writer.close()
+    >>> read_store(store)["scores"]["value"].tolist()
+    [0.25]
+    """
+
+    def __init__(self, path, *, timeout=_LOCK_TIMEOUT, _work=False):
+        self.path = _as_path(path)
+        if not self.path.parent.is_dir():
+            raise FileNotFoundError(
+                f"The folder of the store {str(self.path)!r} does not exist."
+            )
+        _check_file(self.path, work=_work)
+        _check_wal(self.path)  # before a connection that would checkpoint it
+        new = not self.path.exists() or self.path.stat().st_size == 0
+        self.conn = _connect(self.path, timeout=timeout, isolation_level=None)
+        self.meta = _checked(self.conn, self.path, lambda conn: self._open(new))
+
+    def _open(self, new):
+        """Set the connection up, take the write lock, check; the meta dict."""
+        if new:
+            self.conn.execute("PRAGMA journal_mode=WAL")
+        # Durable against a killed process (not against power loss) and
+        # without an fsync per commit.
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        # Checkpoint (copy the WAL into the database, with an fsync) every
+        # ~40 MB rather than every 4 MB of commits, and when the run ends.
+        self.conn.execute("PRAGMA wal_autocheckpoint=10000")
+        self._begin()
+        if not new:
+            check_integrity(self.conn, self.path)
+        return _check_meta(self.conn, self.path)
+
+    def _begin(self):
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise RuntimeError(
+                    f"The store {str(self.path)!r} is locked by another writer (a "
+                    "running experiment or another connection); nothing was "
+                    "written. Wait for it to finish or use another path."
+                ) from exc
+            raise
+
+    def config(self):
+        """The stored configuration, or ``None`` for a new store."""
+        return json.loads(self.meta["config"]) if self.meta else None
+
+    def start(self, config, tasks, result, *, keep_predictions, overwrite=False):
+        """Check the configuration, register the tasks; the ids done.
+
+        On an existing store, the configuration is combined with the stored one
+        (:func:`combine_configs`, which refuses a changed learner, data set,
+        split or shared setting), the tasks not yet registered are appended
+        and the stored configuration and result description grow to the union.
+
+        Parameters
+        ----------
+        config : dict
+            JSON-safe configuration (``experiment_config``).
+        tasks : list of Task
+            Every task of this run, in canonical order.
+        result : dict
+            JSON-safe ``metrics``, ``datasets``, ``learners``, ``info`` of the
+            result.
+        keep_predictions : bool
+        overwrite : bool, default=False
+            Replace the store's content (in one transaction).
+
+        Returns
+        -------
+        done : set of (dataset, split, learner)
+            Ids of the committed tasks of the store (of any run). The store
+            ordinal of each task of this run is in ``self.ordinals``.
+        """
+        config = json.loads(json.dumps(config))  # as it will read back
+        result = json.loads(json.dumps(result))
+        if self.meta and not overwrite:
+            version = int(self.meta["schema_version"])
+            union = combine_configs(
+                self.config(), config, path=self.path, legacy=version < 2
+            )
+            stored_tasks = {
+                (d, s, m): (o, r, f)
+                for o, d, s, r, f, m in self.conn.execute(
+                    "SELECT ordinal, dataset, split, replicate, fold, learner "
+                    "FROM tasks"
+                )
+            }
+            for t in tasks:
+                known = stored_tasks.get((t.dataset, t.split, t.learner))
+                if known is not None and known[1:] != (t.replicate, t.fold):
+                    _refuse(
+                        self.path,
+                        f"the splits of data set {t.dataset!r} differ",
+                        [
+                            f"split {t.split}: replicate and fold {known[1:]} in the "
+                            f"store, now {(t.replicate, t.fold)}"
+                        ],
+                    )
+            (top,) = self.conn.execute("SELECT max(ordinal) FROM tasks").fetchone()
+            top = -1 if top is None else top
+            new = [
+                t for t in tasks if (t.dataset, t.split, t.learner) not in stored_tasks
+            ]
+            self._insert_tasks(top + 1, new)
+            if version < 3:  # checksums of the tasks committed so far
+                add_missing_checksums(self.conn)
+            grown = {
+                "config": json.dumps(union, sort_keys=True),
+                "result": json.dumps(
+                    _union_result(json.loads(self.meta["result"]), result)
+                ),
+                "schema_version": str(SCHEMA_VERSION),
+            }
+            self.conn.executemany(
+                "UPDATE meta SET value = ? WHERE key = ?",
+                [(v, k) for k, v in grown.items()],
+            )
+            self._commit()
+            self.meta.update(grown)
+            ids = {key: value[0] for key, value in stored_tasks.items()}
+            ids.update(
+                {
+                    (t.dataset, t.split, t.learner): top + 1 + i
+                    for i, t in enumerate(new)
+                }
+            )
+            self.ordinals = {
+                (t.dataset, t.split, t.learner): ids[t.dataset, t.split, t.learner]
+                for t in tasks
+            }
+            return {
+                (d, s, m)
+                for d, s, m in self.conn.execute(
+                    "SELECT dataset, split, learner FROM tasks WHERE ordinal IN "
+                    "(SELECT DISTINCT ordinal FROM scores)"
+                )
+            }
+        for table in _ALL_TABLES:
+            self.conn.execute(f"DROP TABLE IF EXISTS {table}")
+        for statement in [*_SCHEMA.split(";"), _CHECKSUMS]:  # not executescript,
+            if statement.strip():  # which would COMMIT
+                self.conn.execute(statement)
+        meta = {
+            "format": _FORMAT,
+            "schema_version": str(SCHEMA_VERSION),
+            "config": json.dumps(config, sort_keys=True),
+            "result": json.dumps(result),
+            "keep_predictions": json.dumps(bool(keep_predictions)),
+        }
+        self.conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+        self._insert_tasks(0, tasks)
+        self._commit()
+        self.meta = meta
+        self.ordinals = {
+            (t.dataset, t.split, t.learner): i for i, t in enumerate(tasks)
+        }
+        return set()
+
+    def _insert_tasks(self, first, tasks):
+        """Register ``tasks`` under the ordinals ``first``, ``first + 1``, ..."""
+        self.conn.executemany(
+            "INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (first + i, t.dataset, int(t.split), int(t.replicate), int(t.fold),
+                 t.learner)
+                for i, t in enumerate(tasks)
+            ],
+        )  # fmt: skip
+
+    def update_info(self, extra):
+        """Merge ``extra`` (JSON-safe) into the stored result's ``info``; commit."""
+        result = json.loads(self.meta["result"])
+        result["info"] = {**result.get("info", {}), **extra}
+        value = json.dumps(result)
+        self.conn.execute("UPDATE meta SET value = ? WHERE key = 'result'", (value,))
+        self._commit()
+        self.meta = {**self.meta, "result": value}
+
+    def _commit(self):
+        self.conn.execute("COMMIT")
+        self._begin()  # keep the write lock between tasks
+
+    def write(self, ordinal, out):
+        """Commit one finished task: its score rows and predictions.
+
+        Parameters
+        ----------
+        ordinal : int
+            The task's position in the canonical order.
+        out : dict
+            What :func:`~sklearn_bench.experiment._tasks.run_task` returned.
+        """
+        conn = self.conn
+        try:
+            conn.executemany(
+                _INSERT_SCORES,
+                [
+                    (ordinal, i, *[_plain(row[key]) for key in _SCORE_FIELDS])
+                    for i, row in enumerate(out["rows"])
+                ],
+            )
+        except sqlite3.IntegrityError as exc:
+            conn.execute("ROLLBACK")
+            raise RuntimeError(
+                f"Task {ordinal} of the store {str(self.path)!r} was already "
+                "written; is another writer using it?"
+            ) from exc
+        pred = out.get("predictions")
+        if pred is not None:
+            rows = np.asarray(pred["rows"], dtype="<i8")
+            correct = y_pred = None
+            if "correct" in pred:
+                correct = np.asarray(pred["correct"], dtype=bool).astype("u1")
+                correct = correct.tobytes()
+            else:
+                y_pred = np.asarray(pred["y_pred"], dtype="<f8").tobytes()
+            conn.execute(
+                "INSERT INTO predictions VALUES (?, ?, ?, ?, ?)",
+                (ordinal, len(rows), rows.tobytes(), correct, y_pred),
+            )
+        # The task's digest, of its rows as SQLite stored them, in the same
+        # transaction: salvage keeps only tasks whose digest matches.
+        store_checksum(conn, ordinal)
+        self._commit()
+
+    def copy_tasks(self, tasks, *, meta=None):
+        """Commit the rows of tasks read from another store, in one transaction.
+
+        Parameters
+        ----------
+        tasks : iterable of (int, list of tuple, tuple or None)
+            The ordinal of each task in this store, its score rows and its
+            predictions row as ``SELECT *`` returns them from the other store
+            (their first column, the other store's ordinal, is replaced).
+        meta : dict, default=None
+            ``meta`` values to set in the same transaction.
+
+        Returns
+        -------
+        n_copied : int
+        """
+        conn, n_copied = self.conn, 0
+        try:
+            for ordinal, scores, prediction in tasks:
+                conn.executemany(
+                    _INSERT_SCORES, [(ordinal, *row[1:]) for row in scores]
+                )
+                if prediction is not None:
+                    conn.execute(
+                        "INSERT INTO predictions VALUES (?, ?, ?, ?, ?)",
+                        (ordinal, *prediction[1:]),
+                    )
+                store_checksum(conn, ordinal)
+                n_copied += 1
+            conn.executemany(
+                "UPDATE meta SET value = ? WHERE key = ?",
+                [(v, k) for k, v in (meta or {}).items()],
+            )
+        except sqlite3.Error:
+            conn.execute("ROLLBACK")
+            self._begin()
+            raise
+        self._commit()
+        return n_copied
+
+    def close(self):
+        """Release the write lock (nothing is pending) and close."""
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+        self.conn.close()  # the last connection checkpoints the WAL
+
+
+def _plain(value):
+    """Python scalars for sqlite3 (numpy integers and floats are not bound)."""
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    return value
+
+
+def open_writer(path, *, overwrite):
+    """A :class:`StoreWriter`; with ``overwrite``, a corrupt store is replaced.
+
+    Parameters
+    ----------
+    path : str or Path
+        The store.
+    overwrite : bool
+        Delete a store that SQLite reports as corrupt (with a warning) and
+        start a new one; otherwise its :class:`CorruptStoreError` is raised.
+
+    Returns
+    -------
+    StoreWriter
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn_bench.store import open_writer
+    >>> writer = open_writer(Path(tempfile.mkdtemp()) / "run.sqlite",
+    ...                      overwrite=False)
+    >>> writer.config() is None  # a new store
+    True
+    >>> writer.close()
+    """
+    try:
+        return StoreWriter(path)
+    except CorruptStoreError:
+        if not overwrite:
+            raise
+        path = Path(path)
+        for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+            part.unlink(missing_ok=True)
+        warnings.warn(
+            f"The corrupt store {str(path)!r} was deleted and replaced by a new "
+            "store (overwrite=True).",
+            UserWarning,
+            stacklevel=3,
+        )
+        return StoreWriter(path)

@@ -1,0 +1,190 @@
+"""Crafted stores (issue 29, items 4 and 6): a store's own SQL never runs, and
+what no writer of ours makes is refused with a message, in bounded time and
+memory, before anything is read or written (sklearn_bench/store/_schema.py)."""
+
+import json
+import shutil
+import sqlite3
+import tracemalloc
+
+import pytest
+from sklearn.datasets import load_iris
+from sklearn.naive_bayes import GaussianNB
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_bench import BenchmarkExperiment, BenchmarkResult
+from sklearn_bench.store import (
+    CorruptStoreError,
+    NotAStoreError,
+    merge_stores,
+    read_store,
+    salvage_store,
+    verify_checksums,
+)
+from sklearn_bench.store._schema import _connect
+
+pytest.importorskip("matplotlib")  # the command line
+
+from sklearn_bench.cli import main  # noqa: E402
+
+DATA = {"iris": load_iris(return_X_y=True)}
+
+
+def _experiment(store, learners=("nb",)):
+    pool = {"nb": GaussianNB(), "tree": DecisionTreeClassifier(random_state=0)}
+    return BenchmarkExperiment(
+        {name: pool[name] for name in learners},
+        cv=3,
+        random_state=0,
+        progress=False,
+        store=store,
+    )
+
+
+@pytest.fixture(scope="module")
+def clean_store(tmp_path_factory):
+    path = tmp_path_factory.mktemp("clean") / "s.sqlite"
+    _experiment(path).fit(DATA)
+    return path
+
+
+def _crafted(clean_store, tmp_path, *statements, name="crafted.sqlite"):
+    path = tmp_path / name
+    shutil.copyfile(clean_store, path)
+    conn = sqlite3.connect(path)
+    for statement in statements:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+    return path
+
+
+def _values(path):
+    with sqlite3.connect(path) as conn:
+        return conn.execute(
+            "SELECT ordinal, metric_index, value FROM scores ORDER BY 1, 2"
+        ).fetchall()
+
+
+TRIGGER = (
+    "CREATE TRIGGER zero AFTER INSERT ON scores BEGIN "
+    "UPDATE scores SET value = 0.0 WHERE learner = 'nb'; END"
+)
+FOREIGN = {
+    "trigger": TRIGGER,
+    "view": "CREATE VIEW v AS SELECT * FROM scores",
+    "table": "CREATE TABLE notes (text TEXT)",
+    "index": "CREATE INDEX by_value ON scores (value)",
+    "expression index": "CREATE INDEX slow ON scores (abs(value) * 2)",
+}
+
+
+@pytest.mark.parametrize("kind", FOREIGN)
+def test_a_store_with_sql_of_its_own_is_refused_by_every_reader(
+    kind, clean_store, tmp_path
+):
+    """H: a trigger, a view, an unknown table or index (an index on an
+    expression too) in a store is refused by from_store, read_store,
+    verify_checksums and `store check` (exit 2, naming it), never run."""
+    path = _crafted(clean_store, tmp_path, FOREIGN[kind])
+    for read in (BenchmarkResult.from_store, read_store, verify_checksums):
+        with pytest.raises(NotAStoreError, match="SQL that sklearn_bench does not"):
+            read(path)
+    assert main(["store", "check", str(path)]) == 2
+
+
+def test_a_planted_trigger_never_runs_when_the_study_grows_or_merges(
+    clean_store, tmp_path
+):
+    """H: an AFTER INSERT trigger that zeroes another learner's scores is refused
+    before a grow, a merge (as target or source) and a salvage write anything:
+    the stored values stay as they were (on main it ran and zeroed them)."""
+    path = _crafted(clean_store, tmp_path, TRIGGER)
+    before = _values(path)
+    with pytest.raises(NotAStoreError, match="trigger 'zero'"):
+        _experiment(path, ("nb", "tree")).fit(DATA)
+    assert _values(path) == before
+    other = tmp_path / "other.sqlite"
+    _experiment(other, ("tree",)).fit(DATA)
+    with pytest.raises(NotAStoreError, match="trigger 'zero'"):
+        merge_stores([other], path)
+    assert _values(path) == before
+    with pytest.raises(NotAStoreError, match="trigger 'zero'"):
+        merge_stores([path], tmp_path / "merged.sqlite")
+    with pytest.raises(NotAStoreError, match="trigger 'zero'"):
+        salvage_store(path, tmp_path / "salvaged.sqlite")
+    assert not (tmp_path / "salvaged.sqlite").exists()
+    assert _values(path) == before
+
+
+def test_store_connections_do_not_trust_the_schema(tmp_path):
+    """H: every connection to a store runs with PRAGMA trusted_schema=OFF."""
+    conn = _connect(tmp_path / "s.sqlite")
+    try:
+        assert conn.execute("PRAGMA trusted_schema").fetchone() == (0,)
+    finally:
+        conn.close()
+
+
+def test_a_generated_column_in_meta_is_refused_before_it_is_read(clean_store, tmp_path):
+    """H: a meta table whose value is a generated column (here a 100 MB
+    string from a few bytes) is refused before a row of it is read: exit 2,
+    and reading it allocates no more than a few MB."""
+    path = _crafted(
+        clean_store,
+        tmp_path,
+        "ALTER TABLE meta RENAME TO old_meta",
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, raw TEXT NOT NULL, value TEXT "
+        "GENERATED ALWAYS AS (raw || printf('%.*c', 100000000, 'x')) VIRTUAL)",
+        "INSERT INTO meta (key, raw) SELECT key, value FROM old_meta",
+        "DROP TABLE old_meta",
+    )
+    tracemalloc.start()
+    try:
+        with pytest.raises(NotAStoreError, match="table 'meta'"):
+            read_store(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 20e6
+    assert main(["store", "check", str(path)]) == 2
+
+
+@pytest.mark.parametrize("ordinal", [-1, 300_000_000])
+def test_an_ordinal_no_writer_makes_is_refused(ordinal, clean_store, tmp_path):
+    """H: a task (and its rows) moved to a negative ordinal, which showed its
+    scores under another task, or to 3e8, which allocated 2.5 GB, is refused:
+    a CorruptStoreError naming the ordinal, exit 2 from `store check`, and a
+    grow refuses it too."""
+    path = _crafted(
+        clean_store,
+        tmp_path,
+        f"UPDATE tasks SET ordinal = {ordinal} WHERE ordinal = 2",
+        f"UPDATE scores SET ordinal = {ordinal} WHERE ordinal = 2",
+        f"UPDATE checksums SET ordinal = {ordinal} WHERE ordinal = 2",
+    )
+    tracemalloc.start()
+    try:
+        with pytest.raises(CorruptStoreError, match="ordinals outside"):
+            BenchmarkResult.from_store(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 20e6
+    assert main(["store", "check", str(path)]) == 2
+    with pytest.raises(CorruptStoreError, match="ordinals outside"):
+        _experiment(path, ("nb", "tree")).fit(DATA)
+
+
+def test_deeply_nested_json_metadata_is_refused_with_a_message(clean_store, tmp_path):
+    """H: a configuration nested 100,000 deep gives a NotAStoreError (exit 2
+    from `store check` and `store salvage`), not a RecursionError (exit 1)."""
+    deep = json.dumps("[" * 100_000 + "]" * 100_000)[1:-1]
+    path = _crafted(
+        clean_store, tmp_path, f"UPDATE meta SET value = '{deep}' WHERE key = 'config'"
+    )
+    with pytest.raises(NotAStoreError, match="lacks its metadata 'config'"):
+        read_store(path)
+    assert main(["store", "check", str(path)]) == 2
+    new = tmp_path / "new.sqlite"
+    assert main(["store", "salvage", str(path), str(new)]) == 2
