@@ -12,9 +12,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-# TODO(layers): results' scale check, performance arrays and the batched block of
-# the corrected t are private; they go when results makes them public.
-from ..results import _scales
+from ..results import IncommensurableScalesWarning, scale_note
 from ..stats import adjust_pvalues
 from ._plan import ANALYSES, POSTHOCS
 from ._records import TestRecord, paired_method
@@ -245,8 +243,7 @@ def _within_batch(result, learners, best, level, metric, dataset):
     (those, and constant differences, are tested one by one)."""
     from types import SimpleNamespace
 
-    # TODO(layers): the batched paths, until stats and results make them public
-    from ..results._within import corrected_t_block
+    from ..results import corrected_t_block
     from ..stats import paired_t_tests
 
     block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
@@ -436,8 +433,7 @@ def _power(result, complete, order, sign, metric, delta, source, target_power, a
 def _incomplete_datasets(result, metric):
     """The data sets on which some learner lacks a replicate's performance (not
     run, or NaN: a failed task), or that have none at all."""
-    # TODO(layers): results' cached performance arrays, private
-    from ..results._select import performance_arrays
+    from ..results import performance_arrays
 
     arrays = performance_arrays(result, metric)
     n_d = arrays["count"].shape[0]
@@ -639,9 +635,9 @@ def _analyse_core(result, plan):
         )
         result = _subset(result, list(complete.index))
     n_datasets = len(complete)
-    scale_note = _scales.scale_note(complete, metric)  # Demšar (2006), Sec. 3.1
-    if scale_note is not None:
-        notes.append(scale_note)
+    scales_note = scale_note(complete, metric)  # Demšar (2006), Sec. 3.1
+    if scales_note is not None:
+        notes.append(scales_note)
     learners = list(mean.columns)
     sign = -1.0 if gib else 1.0
     if n_datasets >= 1:
@@ -707,7 +703,7 @@ def _analyse_core(result, plan):
     if can_compare and "effects" in analyses:
         try:
             with warnings.catch_warnings():  # said once, in the notes
-                warnings.simplefilter("ignore", _scales.IncommensurableScalesWarning)
+                warnings.simplefilter("ignore", IncommensurableScalesWarning)
                 pairs = _pairs(
                     result,
                     order,

@@ -198,8 +198,7 @@ def _within_batch(result, others, reference, dataset, options, threshold):
     (:func:`~sklearn_bench.results._within.corrected_t_block`): bit for bit the
     rows ``bayesian_test`` gives; ``{}`` when they cannot be batched (those,
     and zero-variance comparisons, are tested one by one)."""
-    # TODO(layers): results' batched block of split scores, private
-    from ..results._within import corrected_t_block
+    from ..results import corrected_t_block
     from ..stats import bayesian_correlated_t_tests
 
     metric, rope = options["metric"], float(options["delta"])

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 
 from .._metrics import default_delta
 from .._validation import check_confidence_level, check_real
-
 from ..stats import PAIRWISE_ADJUST_METHODS as _ADJUST
 
 __all__ = [

@@ -1,6 +1,7 @@
 """Learning problems of a benchmark experiment, and the papers' data generators."""
 
 from ._dataset import Dataset, SimulatedDataset
+from ._dataset import check_datasets as check_datasets
 from ._generators import make_angle_classification, make_microarray, make_nested_linear
 
 __all__ = [
@@ -10,3 +11,5 @@ __all__ = [
     "make_microarray",
     "make_nested_linear",
 ]
+# check_datasets (validation of a {name: data} mapping) is public for the
+# experiment layer; it is not on the API page.

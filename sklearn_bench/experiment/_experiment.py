@@ -17,7 +17,7 @@ from sklearn.utils.multiclass import type_of_target
 from tqdm.auto import tqdm
 
 from .._version import __version__
-from ..datasets._dataset import Dataset, SimulatedDataset, check_datasets
+from ..datasets import Dataset, SimulatedDataset, check_datasets
 from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
 from ..store import open_writer

@@ -9,10 +9,19 @@ from ..store import (  # the store's names, kept here for compatibility
 )
 from ._latex import escape_latex, latex_frame, latex_table
 from ._result import BenchmarkResult
+from ._scales import IncommensurableScalesWarning
+
+# For the analysis layer (public for it, not on the API page): the note on
+# incommensurable scales, the per-data-set performance arrays and the common block
+# of split scores of the corrected t within one data set.
+from ._scales import scale_note as scale_note
+from ._select import performance_arrays as performance_arrays
+from ._within import corrected_t_block as corrected_t_block
 
 __all__ = [
     "BenchmarkResult",
     "CorruptStoreError",
+    "IncommensurableScalesWarning",
     "SalvageReport",
     "checkpoint_store",
     "escape_latex",
