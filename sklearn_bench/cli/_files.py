@@ -6,6 +6,8 @@ import sys
 import warnings
 from pathlib import Path
 
+from .._io import refuse_links_below, write_text
+
 
 class _UsageError(Exception):
     """A problem with what the user asked for (exit code 2)."""
@@ -104,6 +106,7 @@ def _claim_output(out, names, *, force, flag="--out"):
                 + ", which sklearn-bench did not write; --force replaces only its "
                 f"own files: move them or choose another {flag}"
             )
+        refuse_links_below(out)  # a planted link would send deletions elsewhere
         for rel in present:  # stale outputs of an earlier run, all ours
             (out / rel).unlink()
     out.mkdir(parents=True, exist_ok=True)
@@ -116,9 +119,9 @@ def _write_manifest(out, names):
 
     files = sorted(set(_present(out, names)) | _read_manifest(out))
     files = [f for f in files if (out / f).exists()]
-    (out / _MANIFEST).write_text(
+    write_text(
+        out / _MANIFEST,
         json.dumps({"written_by": "sklearn-bench", "files": files}, indent=1),
-        encoding="utf-8",
     )
 
 

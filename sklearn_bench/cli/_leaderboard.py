@@ -4,6 +4,7 @@ results from any tool, printed and written as CSV."""
 import os
 from pathlib import Path
 
+from .._io import write_csv
 from ._files import (
     _load_stored,
     _read_manifest,
@@ -124,6 +125,9 @@ def _read_results_csv(args):
 
     try:
         df = pd.read_csv(args.source)
+        # the name columns exactly as written: pandas would read learners "NA",
+        # "null" or "None" as missing and data sets "01" and "1" as one number
+        text = pd.read_csv(args.source, dtype=str, keep_default_na=False)
     except (OSError, ValueError) as exc:
         raise _UsageError(f"cannot read {args.source} as CSV: {exc}") from exc
     names = {}
@@ -146,6 +150,8 @@ def _read_results_csv(args):
                 f"columns are {list(df.columns)}"
             )
         names[role] = found[0]
+    for role in ("dataset", "learner"):
+        df[names[role]] = text[names[role]]
     try:
         return BenchmarkResult.from_frame(
             df, greater_is_better=bool(args.greater_is_better), **names
@@ -240,7 +246,7 @@ def _cmd_leaderboard(args):
         _say(shown.round(3).to_string())
     for note in board.attrs["notes"]:
         _say(f"Note: {note}")
-    board.to_csv(out)
+    write_csv(board, out)
     _write_manifest(out.parent, (out.name,))
     _say(f"Leaderboard: {out}")
     return EXIT_OK

@@ -14,6 +14,7 @@ import time
 import traceback
 from pathlib import Path
 
+from .._io import open_for_write, refuse_links_below, write_csv
 from .._version import __version__
 from ..analysis import BAYESIAN_MODELS, AnalysisPlan
 from ._config import SETTINGS
@@ -363,6 +364,7 @@ def _write_outputs(result, out, *, report_kwargs, missing_tasks=0):
     """Results (CSV, Parquet), tables, the report and the printed summary."""
     from ..report import format_summary, write_report
 
+    refuse_links_below(out)
     out.mkdir(parents=True, exist_ok=True)
     result.save(out / "results", format="csv")
     written = [out / "results"]
@@ -371,19 +373,20 @@ def _write_outputs(result, out, *, report_kwargs, missing_tasks=0):
     except ImportError:
         pass
     else:
-        result.scores.to_parquet(out / "scores.parquet", index=False)
+        with open_for_write(out / "scores.parquet", "wb") as f:
+            result.scores.to_parquet(f, index=False)
         written.append(out / "scores.parquet")
-    result.performance().to_csv(out / "performance.csv", index=False)
+    write_csv(result.performance(), out / "performance.csv", index=False)
     analysis = write_report(result, out, missing_tasks=missing_tasks, **report_kwargs)
     tables = out / "tables"
     tables.mkdir(exist_ok=True)
-    analysis.mean.rename_axis("dataset").to_csv(tables / "mean.csv")
+    write_csv(analysis.mean.rename_axis("dataset"), tables / "mean.csv")
     if len(analysis.pairs):
-        analysis.pairs.to_csv(tables / "pairwise_intervals.csv")
-    analysis.within.to_csv(tables / "within_dataset_intervals.csv", index=False)
+        write_csv(analysis.pairs, tables / "pairwise_intervals.csv")
+    write_csv(analysis.within, tables / "within_dataset_intervals.csv", index=False)
     if analysis.posthoc is not None:
         name = getattr(analysis, "posthoc_method", "nemenyi")
-        analysis.posthoc.to_csv(tables / f"{name}.csv", index=False)
+        write_csv(analysis.posthoc, tables / f"{name}.csv", index=False)
     _say("")
     _say(format_summary(analysis, result))
     _say("")

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._io import refuse_links_below, write_bytes, write_csv, write_text
 from .._validation import renamed_parameters
 from .._version import __version__
 from ..analysis import ANALYSES, AnalysisPlan, analyse, posthoc_title
@@ -600,6 +601,7 @@ def write_report(
     import matplotlib.pyplot as plt
 
     out = Path(out_dir)
+    refuse_links_below(out)
     fig_dir = out / "figures"
     fig_dir.mkdir(parents=True, exist_ok=True)
     steps = _Progress(progress)
@@ -655,9 +657,11 @@ def write_report(
             png = buffer.getvalue()
             for fmt in figure_formats:
                 if fmt == "png":
-                    (fig_dir / f"{key}.png").write_bytes(png)
+                    write_bytes(fig_dir / f"{key}.png", png)
                 else:
-                    fig.savefig(fig_dir / f"{key}.{fmt}", dpi=110)
+                    other = io.BytesIO()
+                    fig.savefig(other, format=fmt, dpi=110)
+                    write_bytes(fig_dir / f"{key}.{fmt}", other.getvalue())
             rendered[key] = _figure_html(key, fig_title, caption, png)
     finally:
         for _, _, fig in figures.values():
@@ -721,7 +725,7 @@ def write_report(
         f"<nav>{nav}</nav></header><main>{''.join(sections)}</main>"
         f"<script>{_SCRIPT}</script></body></html>\n"
     )
-    (out / "report.html").write_text(page, encoding="utf-8")
+    write_text(out / "report.html", page)
     # Last, so that every section above has registered the test it ran
     # (register_test) before the methods paragraph reads them.
     write_methods(result, analysis, out, versions=_versions(), settings=settings)
@@ -741,19 +745,21 @@ def _write_csv_tables(folder, analysis, datasets, pairwise, bayes_table):
     """Every table of the page, whole, as CSV beside it (the page shows the
     first rows of long ones)."""
     folder.mkdir(parents=True, exist_ok=True)
-    datasets.to_csv(folder / "datasets.csv")
-    analysis.mean.rename_axis("dataset").to_csv(folder / "mean.csv")
-    analysis.within.to_csv(folder / "within_dataset_intervals.csv", index=False)
+    write_csv(datasets, folder / "datasets.csv")
+    write_csv(analysis.mean.rename_axis("dataset"), folder / "mean.csv")
+    write_csv(analysis.within, folder / "within_dataset_intervals.csv", index=False)
     if len(analysis.pairs):
-        analysis.pairs.to_csv(folder / "pairwise_intervals.csv")
+        write_csv(analysis.pairs, folder / "pairwise_intervals.csv")
     if analysis.posthoc is not None:
-        analysis.posthoc.to_csv(folder / f"{analysis.posthoc_method}.csv", index=False)
+        write_csv(
+            analysis.posthoc, folder / f"{analysis.posthoc_method}.csv", index=False
+        )
     if pairwise is not None:
-        pairwise.to_frame().to_csv(folder / "pairwise_tests.csv", index=False)
+        write_csv(pairwise.to_frame(), folder / "pairwise_tests.csv", index=False)
     if bayes_table is not None and len(bayes_table):
-        bayes_table.to_csv(folder / "bayesian.csv", index=False)
+        write_csv(bayes_table, folder / "bayesian.csv", index=False)
     if not analysis.failures.empty:
-        analysis.failures.to_csv(folder / "failures.csv", index=False)
+        write_csv(analysis.failures, folder / "failures.csv", index=False)
 
 
 class _Progress:

@@ -8,6 +8,7 @@ tests the analysis ran (its record in the methods paragraph is the analysis'
 ``"latex_table"``, registered by :func:`~sklearn_bench.analysis.analyse`).
 """
 
+from .._io import write_text
 from ..analysis import within_test
 from ..results import escape_latex, latex_frame, latex_table
 
@@ -38,7 +39,7 @@ def write_latex_tables(result, analysis, folder):
         paired=lambda a, b, dataset: within_test(result, analysis, a, b, dataset),
     )
     written = [folder / "performance.tex"]
-    written[0].write_text(table, encoding="utf-8")
+    write_text(written[0], table)
     if len(analysis.pairs):
         level = f"{analysis.confidence_level:.0%}"
         pairs = analysis.pairs[
@@ -68,8 +69,6 @@ def write_latex_tables(result, analysis, folder):
             "levels (Berrar & Lozano 2013); p-values unadjusted and Holm-adjusted."
         )
         path = folder / "pairwise.tex"
-        path.write_text(
-            latex_frame(pairs, caption=caption, label="tab:pairwise"), encoding="utf-8"
-        )
+        write_text(path, latex_frame(pairs, caption=caption, label="tab:pairwise"))
         written.append(path)
     return written

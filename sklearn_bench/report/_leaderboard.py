@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._io import write_csv
 from ..analysis import MIN_DATASETS, MIN_LEARNERS, leaderboard_analysis  # noqa: F401
 
 
@@ -127,8 +128,8 @@ def leaderboard_section(
     stability, grid = lb["stability"], lb["grid"]
     tables = Path(out_dir) / "tables"
     tables.mkdir(parents=True, exist_ok=True)
-    board.to_csv(tables / "leaderboard.csv")
-    matrix.to_csv(tables / "win_rate_matrix.csv")
+    write_csv(board, tables / "leaderboard.csv")
+    write_csv(matrix, tables / "win_rate_matrix.csv")
     n = len(res.table)
     observed = stability.table.loc[stability.table["observed"]].iloc[0]
     needed = (

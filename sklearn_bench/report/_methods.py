@@ -11,6 +11,7 @@ import re
 
 import pandas as pd
 
+from .._io import write_text
 from ..analysis import CITATIONS, TestRecord, paired_method, register_test  # noqa: F401
 
 # -- the paragraph ----------------------------------------------------------------
@@ -222,6 +223,6 @@ def write_methods(result, analysis, folder, *, versions, settings=None):
         learner_table=learner_table(result),
     )
     md, tex = folder / "methods.md", folder / "methods.tex"
-    md.write_text(methods_markdown(rec), encoding="utf-8")
-    tex.write_text(methods_latex(rec), encoding="utf-8")
+    write_text(md, methods_markdown(rec))
+    write_text(tex, methods_latex(rec))
     return [md, tex]

@@ -7,6 +7,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._io import (
+    open_for_write,
+    refuse_links_below,
+    unescape_frame,
+    write_csv,
+    write_text,
+)
 from .._validation import deprecate_positional_options, renamed_parameters
 from .._version import __version__
 from ..store import read_predictions, read_store
@@ -642,6 +649,7 @@ class BenchmarkResult(
         if format not in ("csv", "parquet"):
             raise ValueError(f"`format` must be 'csv' or 'parquet'; got {format!r}.")
         path = Path(path)
+        refuse_links_below(path)
         path.mkdir(parents=True, exist_ok=True)
         meta = {
             "format_version": _FORMAT_VERSION,
@@ -655,7 +663,7 @@ class BenchmarkResult(
             "has_predictions": self.predictions is not None,
             "info": self.info,
         }
-        (path / "metadata.json").write_text(json.dumps(meta, indent=2))
+        write_text(path / "metadata.json", json.dumps(meta, indent=2))
         frames = {"scores": self.scores, "predictions": self.predictions}
         for name, frame in frames.items():
             for old in path.glob(f"{name}.*"):
@@ -663,9 +671,10 @@ class BenchmarkResult(
             if frame is None:
                 continue
             if format == "parquet":
-                frame.to_parquet(path / f"{name}.parquet", index=False)
+                with open_for_write(path / f"{name}.parquet", "wb") as f:
+                    frame.to_parquet(f, index=False)
             else:
-                frame.to_csv(path / f"{name}.csv", index=False, na_rep="NaN")
+                write_csv(frame, path / f"{name}.csv", index=False, na_rep="NaN")
 
     @classmethod
     def load(cls, path):
@@ -740,7 +749,8 @@ class BenchmarkResult(
                             frame[col] = np.asarray(frame[col], dtype=str).astype(
                                 np.float64
                             )
-                    return frame
+                    # text cells written escaped for spreadsheets, names back exactly
+                    return unescape_frame(frame)
 
                 frames[name] = _read_saved(path / f"{name}.csv", read)
         return cls(
