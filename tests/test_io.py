@@ -187,3 +187,32 @@ def test_report_refuses_symlinked_figures_folder(tmp_path):
     with pytest.raises(UnsafePathError):
         write_report(result, out)
     assert list(victim.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("alpha", "0.05"),
+        ("confidence_level", [0.95]),
+        ("delta", "0.01"),
+        ("alpha", True),
+    ],
+)
+def test_report_refuses_a_stored_setting_of_the_wrong_type(name, value):
+    """H: a stored analysis setting of the wrong type (``alpha = "0.05"``) is a
+    usage error (exit 2) naming the setting, not a TypeError (exit 1)."""
+    import argparse
+
+    from sklearn_bench import BenchmarkResult
+    from sklearn_bench.cli._main import _report_settings, _UsageError
+
+    result = BenchmarkResult.from_frame(
+        _study(),
+        dataset="dataset",
+        learner="learner",
+        value="value",
+        greater_is_better=False,
+    )
+    result.info["analysis"] = {"settings": {name: value}}
+    with pytest.raises(_UsageError, match=name):
+        _report_settings(result, argparse.Namespace())

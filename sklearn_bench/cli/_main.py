@@ -640,8 +640,17 @@ def _report_settings(result, args):
         else:
             settings[name] = _DEFAULT_SETTINGS[name]
             sources[name] = "default" + ("" if stored else " (none stored)")
-    for name in ("alpha", "confidence_level", "target_power"):
+    for name in ("alpha", "confidence_level", "target_power", "delta"):
         value = settings[name]
+        if value is None and name == "delta":
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _UsageError(
+                f"the {name} setting ({sources[name]}) must be a number; got "
+                f"{value!r}: pass --{name.replace('_', '-')} to override it"
+            )
+        if name == "delta":
+            continue
         if not 0 < value < 1:
             raise _UsageError(
                 f"--{name.replace('_', '-')} must lie strictly between 0 and 1; "
@@ -651,7 +660,7 @@ def _report_settings(result, args):
         raise _UsageError(f"--delta must be positive; got {settings['delta']}")
     try:  # e.g. the hierarchical model without its extra: exit 2, how to install
         AnalysisPlan(bayesian=settings["bayesian"])
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:
         raise _UsageError(str(exc)) from None
     if settings["metric"] is not None and settings["metric"] not in result.metrics:
         raise _UsageError(
