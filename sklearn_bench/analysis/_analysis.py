@@ -380,9 +380,29 @@ def _pairs(result, order, level, best, *, dataset, metric, notes=None):
     ]
 
 
-def _power(result, complete, order, sign, metric, delta, source, target_power, alpha):
+def _power(
+    result,
+    complete,
+    order,
+    sign,
+    metric,
+    delta,
+    source,
+    target_power,
+    alpha,
+    n_comparisons=1,
+):
     """The power dict of :class:`ReportAnalysis` (Δ first, post hoc second), or
-    ``(None, reason)``."""
+    ``(None, reason)``.
+
+    The power is that of the primary analysis as run: with ``n_comparisons`` > 1
+    pairs adjusted by Holm's step-down, a pair is declared different at the
+    first step only when its p-value is below ``alpha / n_comparisons``; the
+    power at that level is the (conservative) power of the adjusted test, and the
+    number of data sets needed is for that level too.
+    """
+    m = max(int(n_comparisons), 1)
+    level = alpha / m
     a, b = order[0], order[1]
     diff = sign * (complete[b] - complete[a])  # > 0 when a is better
     sigma = float(np.std(diff, ddof=1))
@@ -395,7 +415,7 @@ def _power(result, complete, order, sign, metric, delta, source, target_power, a
 
     def at(d):
         row = result.power(
-            a, b, delta=d, power=target_power, metric=metric, alpha=alpha
+            a, b, delta=d, power=target_power, metric=metric, alpha=level
         ).iloc[0]
         return row, float(row["power"]), int(row["n_datasets_needed"])
 
@@ -414,6 +434,16 @@ def _power(result, complete, order, sign, metric, delta, source, target_power, a
             f"between {a} and {b} in this study"
         ),
         "test": "two-sided paired t over data sets (exact noncentral t)",
+        "alpha": alpha,
+        "n_comparisons": m,
+        "test_alpha": level,
+        "test_words": (
+            f"two-sided paired t-test at α = {alpha:g}"
+            if m == 1
+            else f"two-sided paired t-test at Holm's first-step level α/{m} = "
+            f"{level:.2g} (the primary analysis adjusts over {m} pairs; a "
+            "conservative bound)"
+        ),
         "n_datasets": len(diff),
         "target_power": target_power,
     }
@@ -820,6 +850,7 @@ def _analyse_core(result, plan):
             delta_source,
             target,
             alpha,
+            n_comparisons=len(pairs) if scope is None and len(pairs) else 1,
         )
         if power is None:
             notes.append(f"No power analysis: {reason}.")
@@ -829,7 +860,7 @@ def _analyse_core(result, plan):
                 TestRecord(
                     "power",
                     f"the power of the comparison of {order[0]} and {order[1]}",
-                    "two-sided paired t-test across data sets (exact noncentral "
+                    f"{power['test_words']} across data sets (exact noncentral "
                     "t), power for the "
                     + (
                         f"smallest difference of interest Δ = {delta:g} "
@@ -839,7 +870,7 @@ def _analyse_core(result, plan):
                     )
                     + f" and the number of data sets for power {target:.0%}",
                     f"{n_datasets} data sets",
-                    alpha=alpha,
+                    alpha=power["test_alpha"],
                     citations=("boulesteix2013",),
                 )
             )

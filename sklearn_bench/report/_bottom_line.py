@@ -282,7 +282,7 @@ def bottom_line(analysis, bayes_table=None):
     if pw is not None and pw.get("power") is not None:
         enough = pw["power"] >= pw["target_power"]
         sentences.append(
-            f"Power: with {pw['n_datasets']} data sets the two-sided paired t "
+            f"Power: with {pw['n_datasets']} data sets the {pw['test_words']} "
             f"has power {pw['power']:.2f} to detect Δ = {pw['delta']:g} between "
             f"{pw['pair'][0]} and {pw['pair'][1]} (σ of the per-data-set "
             "differences from this study); "

@@ -132,12 +132,13 @@ def make_figures(result, analysis, *, analyses):
             sigmas,
             mark=pw["n_datasets"],
             target_power=pw["target_power"],
+            alpha=pw["test_alpha"],
         )
         if pw["delta"] is None:
             ax.set_title(f"Post-hoc power at the observed {delta:.3g}", pad=18)
         figures["power"] = (
             title,
-            f"Power of the one-sided paired t-test across J data sets to detect "
+            f"Power of the {pw['test_words']} across J data sets to detect "
             f"{what} for the observed σ = "
             f"{pw['sigma']:.3g} of the per-data-set differences of "
             f"{pw['pair'][0]} and {pw['pair'][1]}, and for half and twice it "
@@ -150,6 +151,7 @@ def make_figures(result, analysis, *, analyses):
             sigmas,
             delta=deltas,
             power=pw["target_power"],
+            alpha=pw["test_alpha"],
             mark=(delta, n_needed),
         )
         figures["datasets_needed"] = (

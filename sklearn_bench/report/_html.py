@@ -396,7 +396,7 @@ def _power(analysis, figures=""):
         parts.append(
             f'<p id="power-delta">For Δ = <b>{pw["delta"]:.4g}</b> '
             f"({_DELTA_SOURCE[pw['delta_source']]}), fixed before looking at the "
-            f"results, the one-sided paired t-test across the J = "
+            f"results, the {html.escape(pw['test_words'])} across the J = "
             f"{pw['n_datasets']} data sets has power <b>{pw['power']:.2f}</b>; a "
             f"study with power {pw['target_power']:.0%} would need "
             f"<b>J = {pw['n_needed']}</b> data sets (Boulesteix et al. 2013, "

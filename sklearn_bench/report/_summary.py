@@ -202,8 +202,8 @@ def format_summary(analysis, result=None):
         )
         if pw["delta"] is not None:
             lines.append(
-                f"   With J = {pw['n_datasets']} data sets the two-sided paired "
-                f"t-test has power {pw['power']:.2f} to detect Δ = {pw['delta']:g} "
+                f"   With J = {pw['n_datasets']} data sets the {pw['test_words']} "
+                f"has power {pw['power']:.2f} to detect Δ = {pw['delta']:g} "
                 f"({pw['delta_source']} smallest difference that matters);"
             )
             lines.append(

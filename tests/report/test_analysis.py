@@ -112,7 +112,9 @@ def test_best_and_power_follow_the_direction(greater_is_better):
     """H: the best learner has the best average rank in the metric's direction; for
     a metric without a natural scale and no Δ there is no a-priori power, and the
     post-hoc power of the two best is the two-sided paired t's exact power
-    (scipy's noncentral t) at the observed σ (ddof=1) and |mean difference|, with
+    (scipy's noncentral t) at the level the primary analysis tests them at (Holm
+    over m pairs: α/m at its first step; issue 28 item 4), the observed σ
+    (ddof=1) and |mean difference|, with
     J needed the smallest J reaching 80% (brute force)."""
     result = _result(n_datasets=5, greater_is_better=greater_is_better)
     analysis = analyse_result(result)
@@ -128,10 +130,16 @@ def test_best_and_power_follow_the_direction(greater_is_better):
     assert pw["delta"] is None and pw["power"] is None and pw["n_needed"] is None
     assert abs(pw["observed_difference"]) == pytest.approx(delta, rel=1e-12)
 
-    # the two-sided test at α = 0.05, both rejection tails of the noncentral t
-    # (R: power.t.test(type = "one.sample", strict = TRUE))
+    # the two-sided test at Holm's first-step level α/m of the primary analysis
+    # (m pairs), both rejection tails of the noncentral t (R: power.t.test(type =
+    # "one.sample", strict = TRUE, sig.level = 0.05 / m))
+    m = len(analysis.pairs)
+    assert m > 1 and pw["n_comparisons"] == m and pw["test_alpha"] == 0.05 / m
+    assert f"α/{m}" in pw["test_words"]
+
     def power(J):
-        t, ncp = stats.t.ppf(0.975, J - 1), np.sqrt(J) * delta / sigma
+        t = stats.t.ppf(1 - 0.05 / m / 2, J - 1)
+        ncp = np.sqrt(J) * delta / sigma
         return stats.nct.sf(t, J - 1, ncp) + stats.nct.sf(t, J - 1, -ncp)
 
     assert pw["posthoc_power"] == pytest.approx(power(5), rel=1e-10)
@@ -142,7 +150,8 @@ def test_best_and_power_follow_the_direction(greater_is_better):
 def test_error_rate_gets_the_documented_default_delta():
     """H: for an error rate without a given Δ the power leads with DEFAULT_DELTA =
     0.01 (source "default"; the Bayesian tests' default ROPE), equal to the
-    two-sided exact power (scipy's noncentral t) at Δ = 0.01; the
+    two-sided exact power (scipy's noncentral t) at Δ = 0.01 and the primary
+    analysis' level α/m; the
     observed-difference power is kept apart as
     post hoc."""
     from sklearn_bench._metrics import DEFAULT_DELTA
@@ -156,7 +165,8 @@ def test_error_rate_gets_the_documented_default_delta():
         replicate="replicate",
         greater_is_better=False,
     )
-    pw = analyse_result(result).power
+    analysis = analyse_result(result)
+    pw = analysis.power
     from sklearn_bench._metrics import default_delta
 
     assert DEFAULT_DELTA == 0.01 == default_delta("error_rate")
@@ -164,7 +174,8 @@ def test_error_rate_gets_the_documented_default_delta():
     means = result.aggregate()
     d = means[pw["pair"][0]] - means[pw["pair"][1]]
     sigma = np.std(d, ddof=1)
-    t, ncp = stats.t.ppf(0.975, 4), np.sqrt(5) * 0.01 / sigma
+    m = len(analysis.pairs)  # Holm's first-step level of the primary analysis
+    t, ncp = stats.t.ppf(1 - 0.05 / m / 2, 4), np.sqrt(5) * 0.01 / sigma
     expected = stats.nct.sf(t, 4, ncp) + stats.nct.sf(t, 4, -ncp)
     assert pw["power"] == pytest.approx(expected, rel=1e-10)
     assert pw["posthoc_power"] != pytest.approx(pw["power"])

@@ -1,0 +1,49 @@
+"""The power section says which test it is the power of (issue 28 items 1 and 4)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sklearn_bench import BenchmarkResult
+
+pytest.importorskip("matplotlib")
+
+
+def _result(n_learners=3, n_datasets=8):
+    rng = np.random.default_rng(4)
+    base = rng.uniform(0.1, 0.3, n_datasets)
+    rows = [
+        {
+            "dataset": f"d{i}",
+            "learner": f"m{j}",
+            "error_rate": base[i] + 0.01 * j + rng.normal(0, 0.01),
+        }
+        for i in range(n_datasets)
+        for j in range(n_learners)
+    ]
+    return BenchmarkResult.from_frame(
+        pd.DataFrame(rows),
+        dataset="dataset",
+        learner="learner",
+        value="error_rate",
+        greater_is_better=False,
+    )
+
+
+def test_power_text_names_the_two_sided_test_at_the_adjusted_level(tmp_path):
+    """H: the report's power paragraph, the figure caption, the bottom line and the
+    printed summary call the power that of the two-sided paired t-test (it is the
+    two-sided power) at Holm's first-step level α/m over the m pairs of the
+    primary analysis, never "one-sided"."""
+    from sklearn_bench.report import format_summary, write_report
+
+    result = _result()
+    analysis = write_report(result, tmp_path, figure_formats=("png",))
+    pw = analysis.power
+    m = len(analysis.pairs)
+    assert m == 3 and pw["test_alpha"] == pytest.approx(0.05 / 3)
+    html = (tmp_path / "report.html").read_text()
+    section = html[html.index('id="power-delta"') :][:800]
+    assert "one-sided" not in html
+    assert "two-sided paired t-test at Holm" in section and f"α/{m}" in section
+    assert "two-sided paired t-test at Holm" in format_summary(analysis, result)
