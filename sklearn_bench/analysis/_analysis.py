@@ -888,7 +888,9 @@ def _analyse_core(result, plan):
     win_tie_loss = None
     if "win_tie_loss" in analyses and len(complete) == len(mean) and len(learners) > 1:
         try:  # the public method's counts, drawn by the report's map
-            win_tie_loss = full.win_tie_loss(metric=metric)
+            # one Δ: differences within the smallest difference that matters are
+            # ties (exact equality only when the metric has no Δ)
+            win_tie_loss = full.win_tie_loss(metric=metric, delta=delta or 0.0)
         except ValueError:
             win_tie_loss = None
 

@@ -180,7 +180,13 @@ def make_figures(result, analysis, *, analyses):
         caption = (
             f"Counts over the {len(counted)} data set(s) with results of at least "
             f"two learners, of the mean {analysis.metric}: the raw material of the "
-            "sign test (Demšar 2006, Section 3.1.3)."
+            "sign test (Demšar 2006, Section 3.1.3). "
+            + (
+                f"A difference within Δ = {analysis.delta:g} (the smallest "
+                "difference that matters) is a tie."
+                if getattr(analysis, "delta", None)
+                else "Only equal means are ties (no Δ was given)."
+            )
         )
         if len(counted) == 1:
             caption += (

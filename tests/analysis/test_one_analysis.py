@@ -234,11 +234,12 @@ def test_power_is_result_power(reported):
 
 def test_win_tie_loss_is_result_win_tie_loss(reported):
     """H: the wins, ties and losses of the analysis, and those the report's map
-    draws, are result.win_tie_loss()."""
+    draws, are result.win_tie_loss(delta=Δ): one Δ, ties within it."""
     from sklearn_bench.report._figures import make_figures
 
     result, plan, analysis, _ = reported
-    ref = result.win_tie_loss(metric=analysis.metric)
+    delta = plan.resolved_delta(analysis.metric)[0] or 0.0
+    ref = result.win_tie_loss(metric=analysis.metric, delta=delta)
     pd.testing.assert_frame_equal(analysis.win_tie_loss, ref)
     import matplotlib.pyplot as plt
 
