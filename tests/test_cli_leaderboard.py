@@ -135,3 +135,32 @@ def test_a_failure_of_the_work_exits_1(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(BenchmarkResult, "leaderboard", boom)
     assert main(["leaderboard", str(tmp_path / "tab.csv")]) == 1
     assert "solver exploded" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("column", "flags", "expected"),
+    [
+        ("acc", [], None),
+        ("acc", ["--greater-is-better"], "higher is better"),
+        ("accuracy", [], "higher is better"),
+        ("metric_error", [], "lower is better"),
+        ("score", ["--lower-is-better"], "lower is better"),
+    ],
+)
+def test_direction_from_the_column_or_asked_for(
+    tmp_path, capsys, column, flags, expected
+):
+    """H: the direction comes from a flag or a known column name and is printed;
+    an unknown name without a flag is exit 2 asking for --greater-is-better or
+    --lower-is-better (it used to rank accuracy as lower-is-better in silence)."""
+    df = _tabarena_like(tmp_path / "x.csv").rename(columns={"metric_error": column})
+    df.to_csv(tmp_path / "t.csv", index=False)
+    args = ["leaderboard", str(tmp_path / "t.csv"), "--value-col", column]
+    rc = main([*args, "--n-bootstrap", "20", *flags])
+    out = capsys.readouterr()
+    if expected is None:
+        assert rc == 2 and "--greater-is-better" in out.err
+        assert "--lower-is-better" in out.err
+        assert not (tmp_path / "t-leaderboard.csv").exists()
+    else:
+        assert rc == 0 and f"({column}, {expected};" in out.out

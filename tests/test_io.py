@@ -156,7 +156,7 @@ def test_leaderboard_csv_names_read_exactly(tmp_path, capsys):
     learners = ("NA", "null", "None", "nan", "N/A", "=1+1")
     frame = _study(learners, datasets=("01", "1", "2", "3", "4", "5"))
     frame.to_csv(tmp_path / "lb.csv", index=False)
-    code = main(["leaderboard", str(tmp_path / "lb.csv")])
+    code = main(["leaderboard", str(tmp_path / "lb.csv"), "--lower-is-better"])
     assert code == 0, capsys.readouterr()
     board = pd.read_csv(
         tmp_path / "lb-leaderboard.csv", index_col=0, dtype=str, keep_default_na=False

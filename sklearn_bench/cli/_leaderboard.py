@@ -96,10 +96,18 @@ def _add_leaderboard_parser(sub):
         metavar="COL",
         help=f"score column ({' / '.join(_CSV_DEFAULTS['value'])})",
     )
-    csv.add_argument(
+    direction = csv.add_mutually_exclusive_group()
+    direction.add_argument(
         "--greater-is-better",
         action="store_true",
-        help="the score is better when greater (default: lower is better, an error)",
+        help="the score is better when greater (accuracy, AUC)",
+    )
+    direction.add_argument(
+        "--lower-is-better",
+        action="store_true",
+        help="the score is better when lower (an error, a loss); without either "
+        "flag the direction comes from a known column name (error, metric_error, "
+        "accuracy, roc_auc, ...), else the command asks for one",
     )
     board.set_defaults(func=_cmd_leaderboard)
 
@@ -152,12 +160,35 @@ def _read_results_csv(args):
         names[role] = found[0]
     for role in ("dataset", "learner"):
         df[names[role]] = text[names[role]]
+    greater_is_better = _csv_direction(args, names["value"])
     try:
         return BenchmarkResult.from_frame(
-            df, greater_is_better=bool(args.greater_is_better), **names
+            df, greater_is_better=greater_is_better, **names
         )
     except ValueError as exc:
         raise _UsageError(f"{args.source}: {exc}") from exc
+
+
+def _csv_direction(args, column):
+    """Whether the CSV's score is better when greater: the flag, else what the
+    column's name says (a known metric), else a usage error asking for a flag."""
+    from .._metrics import known_direction
+
+    if getattr(args, "greater_is_better", False):
+        return True
+    if getattr(args, "lower_is_better", False):
+        return False
+    name = column.lower()
+    known = False if name in ("error", "metric_error", "loss") else None
+    if known is None:
+        known = known_direction(name)
+    if known is None:
+        raise _UsageError(
+            f"cannot tell whether a greater {column!r} is better; pass "
+            "--greater-is-better (accuracy, AUC) or --lower-is-better (an error, "
+            "a loss)"
+        )
+    return known
 
 
 def _leaderboard_out(args):
@@ -237,7 +268,9 @@ def _cmd_leaderboard(args):
     level = board.attrs["confidence_level"]
     _say(
         f"Leaderboard of {len(board)} learners over {board.attrs['n_datasets']} "
-        f"data sets ({metric}; ranks by {board.attrs['rank_by']}, simultaneous "
+        f"data sets ({metric}, "
+        f"{'higher' if result.greater_is_better(metric) else 'lower'} is better; "
+        f"ranks by {board.attrs['rank_by']}, simultaneous "
         f"{level:g} rank sets; {args.n_bootstrap} bootstrap resamples, seed "
         f"{args.seed})"
     )
