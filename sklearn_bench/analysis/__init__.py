@@ -32,8 +32,10 @@ from ._records import (  # noqa: F401
     CITATIONS,
     PAIRED_METHODS,
     TestRecord,
+    cited_keys,
     paired_method,
     register_test,
+    uncited_mentions,
 )
 from ._run import analyse, analyse_result  # noqa: F401  (deprecated)
 

@@ -293,7 +293,12 @@ def register_bayesian(analysis, table, rope):
                 )
                 if text
             ),
-            citations=("benavoli2017", "corani2015"),
+            citations=("benavoli2017", "corani2015")
+            + (
+                ("corani2017",)
+                if (across & (table["method"] == "hierarchical")).any()
+                else ()
+            ),
         ),
     )
 
@@ -403,5 +408,6 @@ def register_ranking(analysis, ranking):
             "Bayesian Plackett–Luce model with a Dirichlet(1) prior (Calvo, "
             "Ceberio & Lozano 2018), NumPyro NUTS",
             f"{ranking.n_datasets} data sets",
+            citations=("calvo2018",),
         ),
     )

@@ -145,7 +145,7 @@ class AnalysisPlan:
     delta : float, default=None
         The smallest difference that matters, Δ, in units of the metric: the
         ROPE of every Bayesian comparison, the difference the power analysis
-        should detect (Boulesteix et al. 2013, Section 3) and the margin of
+        should detect (Boulesteix et al. 2015, Section 3) and the margin of
         practical equivalence. ``None``: the one default rule of the package
         (:func:`sklearn_bench._metrics.default_delta`: 0.01 for a metric on a
         [0, 1] scale, none otherwise).

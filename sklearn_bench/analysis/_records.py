@@ -6,6 +6,7 @@ report is generated from those records, so it never describes a test that did
 not run.
 """
 
+import re
 from dataclasses import dataclass
 
 # Each citation once, by key; the paragraph lists the keys its records use.
@@ -51,6 +52,27 @@ CITATIONS = {
         "Boulesteix, A.-L., Hable, R., Lauer, S. and Eugster, M. J. A. (2015). A "
         "statistical framework for hypothesis testing in real data comparison "
         "studies. The American Statistician, 69(3), 201–212."
+    ),
+    "corani2017": (
+        "Corani, G., Benavoli, A., Demšar, J., Mangili, F. and Zaffalon, M. "
+        "(2017). Statistical comparison of classifiers through Bayesian "
+        "hierarchical modelling. Machine Learning, 106(11), 1817–1837."
+    ),
+    "calvo2018": (
+        "Calvo, B., Ceberio, J. and Lozano, J. A. (2018). Bayesian inference for "
+        "algorithm ranking analysis. In Proceedings of the Genetic and "
+        "Evolutionary Computation Conference Companion (GECCO '18), 324–325."
+    ),
+    "caron2012": (
+        "Caron, F. and Doucet, A. (2012). Efficient Bayesian inference for "
+        "generalized Bradley–Terry models. Journal of Computational and "
+        "Graphical Statistics, 21(1), 174–196."
+    ),
+    "mogstad2024": (
+        "Mogstad, M., Romano, J. P., Shaikh, A. M. and Wilhelm, D. (2024). "
+        "Inference for ranks with applications to mobility across neighbourhoods "
+        "and academic achievement across countries. The Review of Economic "
+        "Studies, 91(1), 476–518."
     ),
     "herbold2020": (
         "Herbold, S. (2020). Autorank: a Python package for automated ranking of "
@@ -109,6 +131,49 @@ CITATIONS = {
         "Behavioral Sciences, 2nd ed. McGraw-Hill, New York."
     ),
 }
+
+
+def _author_year(entry):
+    """(first author's surname, year) of a reference entry."""
+    year = re.search(r"\((\d{4})\)", entry).group(1)
+    return entry.split(",", 1)[0].strip(), year
+
+
+def cited_keys(text):
+    """The keys of :data:`CITATIONS` that ``text`` cites in author–year form.
+
+    A work is cited where its first author's surname is followed, within a few
+    words (co-authors, "et al."), by its year: "Boulesteix et al. 2015",
+    "Calvo, Ceberio & Lozano 2018", "Corani et al. (2017)".
+
+    Examples
+    --------
+    >>> cited_keys("as Demšar (2006) and Benavoli, Corani & Mangili 2016 say")
+    ['benavoli2016', 'demsar2006']
+    """
+    keys = []
+    for key, entry in CITATIONS.items():
+        surname, year = _author_year(entry)
+        pattern = rf"{re.escape(surname)}\b[^()\n]{{0,60}}?\(?{year}\b"
+        if re.search(pattern, text):
+            keys.append(key)
+    return sorted(keys)
+
+
+def uncited_mentions(text, keys):
+    """Author–year citations in ``text`` with no entry among ``keys``: each as
+    ``"Surname Year"`` (the test that every citation has its reference)."""
+    known = {_author_year(CITATIONS[k]) for k in keys}
+    found = set()
+    pattern = (
+        r"\b([A-Z][a-zšé]+)(?:,? (?:[A-Z][a-zšé]+,? )*(?:&|and) [A-Z][a-zšé]+"
+        r"| et al\.)? \(?((?:19|20)\d{2})\b"
+    )
+    for surname, year in re.findall(pattern, text):
+        if (surname, year) not in known:
+            found.add(f"{surname} {year}")
+    return sorted(found)
+
 
 # Author-year text of each key, for "(Demšar 2006)".
 _SHORT = {

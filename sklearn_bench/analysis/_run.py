@@ -31,7 +31,7 @@ def analyse(result, plan=None):
     2016), the Bayesian comparisons with the plan's model (Benavoli et al.
     2017) and the power of the paired t-test across the data sets of the study
     with the number of data sets a study with power ``plan.target_power``
-    would need (Boulesteix et al. 2013, Section 3). Every number comes from the
+    would need (Boulesteix et al. 2015, Section 3). Every number comes from the
     public :class:`~sklearn_bench.BenchmarkResult` methods called with the
     plan's settings (or their batched paths, bit for bit equal).
 

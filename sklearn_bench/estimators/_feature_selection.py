@@ -11,7 +11,7 @@ def welch_t_score(X, y):
 
     The score function of the gene selection in Berrar and Lozano (2013),
     Section 7 ("using Welch's t-test, we selected n = 30 top-scoring genes"), and
-    Boulesteix et al. (2013): per feature the statistic
+    Boulesteix et al. (2015): per feature the statistic
 
     .. math::
 

@@ -116,7 +116,7 @@ def unconditional_error(
 ):
     """Estimate the unconditional error :math:`\\varepsilon(n, M, P)` by simulation.
 
-    Boulesteix et al. (2013), Section 2: (1) draw one test sample of
+    Boulesteix et al. (2015), Section 2: (1) draw one test sample of
     ``n_test`` observations from ``P``; (2) for ``b = 1..B`` draw a training
     sample of ``n_train`` observations, fit the method and compute its error on
     the test sample; (3) average the ``B`` errors. This is the *simulation*

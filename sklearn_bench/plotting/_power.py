@@ -57,7 +57,7 @@ def plot_power_curve(
     """Power of the paired t-test against the number of data sets (seed 000 Fig. 2).
 
     One curve per ``σ``: :func:`~sklearn_bench.stats.power_paired_t` for
-    ``J = 2, 3, ...`` data sets (Boulesteix et al. 2013, Section 3, Figure 2
+    ``J = 2, 3, ...`` data sets (Boulesteix et al. 2015, Section 3, Figure 2
     right panel), with a dotted line at ``target_power``.
 
     Parameters
@@ -165,7 +165,7 @@ def plot_datasets_needed(
     """Number of data sets needed against the difference to detect (seed 000 Fig. 2).
 
     One curve per ``σ``: :func:`~sklearn_bench.stats.n_datasets_needed` for a
-    range of ``Δ`` (Boulesteix et al. 2013, Section 3, Figure 2 left panel), on
+    range of ``Δ`` (Boulesteix et al. 2015, Section 3, Figure 2 left panel), on
     a logarithmic ``J`` axis.
 
     Parameters

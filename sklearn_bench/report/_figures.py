@@ -142,7 +142,7 @@ def make_figures(result, analysis, *, analyses):
             f"{what} for the observed σ = "
             f"{pw['sigma']:.3g} of the per-data-set differences of "
             f"{pw['pair'][0]} and {pw['pair'][1]}, and for half and twice it "
-            "(Boulesteix et al. 2013, Fig. 2 right).",
+            "(Boulesteix et al. 2015, Fig. 2 right).",
             ax.figure,
         )
         # Beyond Δ, so that the mark and its label sit inside the axes.
@@ -157,7 +157,7 @@ def make_figures(result, analysis, *, analyses):
         figures["datasets_needed"] = (
             "Data sets a decisive study would need",
             f"Number of data sets for power {pw['target_power']:.0%} against the "
-            "difference to detect (Boulesteix et al. 2013, Fig. 2 left).",
+            "difference to detect (Boulesteix et al. 2015, Fig. 2 left).",
             ax.figure,
         )
     # Means over the same replicates only (a partial run may have fewer for some

@@ -4,6 +4,7 @@ import html
 import io
 import os
 import platform
+import re
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -370,7 +371,7 @@ _DELTA_SOURCE = {
     "given": "the smallest difference of interest given for this analysis",
     "default": (
         "the default smallest difference of interest for a metric on a [0, 1] "
-        "scale (Boulesteix et al. 2013, Fig. 2); set <code>delta</code> to "
+        "scale (Boulesteix et al. 2015, Fig. 2); set <code>delta</code> to "
         "yours"
     ),
 }
@@ -399,7 +400,7 @@ def _power(analysis, figures=""):
             f"results, the {html.escape(pw['test_words'])} across the J = "
             f"{pw['n_datasets']} data sets has power <b>{pw['power']:.2f}</b>; a "
             f"study with power {pw['target_power']:.0%} would need "
-            f"<b>J = {pw['n_needed']}</b> data sets (Boulesteix et al. 2013, "
+            f"<b>J = {pw['n_needed']}</b> data sets (Boulesteix et al. 2015, "
             "Section 3).</p>"
         )
     else:
@@ -701,6 +702,7 @@ def write_report(
         _win_tie_loss(analysis, fig("win_tie_loss")),
         _failures(analysis),
     ]
+    sections.append(_references("".join(sections), analysis))
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     nav = "".join(
         f'<a href="#{anchor}">{label}</a>'
@@ -714,6 +716,7 @@ def write_report(
             ("figures", "Figures"),
             ("power", "Power"),
             ("failures", "Failures"),
+            ("references", "References"),
         ]
     )
     page = (
@@ -731,6 +734,19 @@ def write_report(
     write_methods(result, analysis, out, versions=_versions(), settings=settings)
     steps.close()
     return analysis
+
+
+def _references(body, analysis):
+    """The reference list of the page: every work its text cites in author-year
+    form and every work the tests that ran follow (one entry, one year each)."""
+    from ..analysis import CITATIONS, cited_keys
+
+    text = html.unescape(re.sub(r"<[^>]+>", " ", body))
+    keys = set(cited_keys(text)) | {c for r in analysis.methods for c in r.citations}
+    if not keys:
+        return ""
+    items = "".join(f"<li>{html.escape(CITATIONS[k])}</li>" for k in sorted(keys))
+    return f'<section id="references"><h2>References</h2><ul>{items}</ul></section>'
 
 
 def _skipped_figure(analysis, key):

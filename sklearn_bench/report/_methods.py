@@ -12,7 +12,7 @@ import re
 import pandas as pd
 
 from .._io import write_text
-from ..analysis import CITATIONS, TestRecord, paired_method, register_test  # noqa: F401
+from ..analysis import CITATIONS, TestRecord, cited_keys, paired_method, register_test  # noqa: F401
 
 # -- the paragraph ----------------------------------------------------------------
 
@@ -96,7 +96,7 @@ def methods_record(result, analysis, *, versions, settings=None, learner_table=N
     both renderings)."""
     info = result.info
     n_failed = int(analysis.failures["count"].sum()) if len(analysis.failures) else 0
-    return {
+    rec = {
         "learners": _learners_text(result, learner_table),
         "datasets": _datasets_text(result, analysis),
         "cv": str(info["cv"]) if info.get("cv") else None,
@@ -114,6 +114,10 @@ def methods_record(result, analysis, *, versions, settings=None, learner_table=N
         "versions": dict(versions),
         "settings": dict(settings or {}),
     }
+    # every work the paragraph cites in author-year form has its entry too
+    cited = cited_keys(" ".join(_paragraph(rec)))
+    rec["citations"] = sorted(set(rec["citations"]) | set(cited))
+    return rec
 
 
 def _join(items):

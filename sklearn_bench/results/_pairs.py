@@ -36,7 +36,7 @@ class PairedComparisonsMixin:
         """Test whether learners ``a`` and ``b`` perform differently.
 
         ``dataset=None`` tests across data sets on the per-data-set mean
-        performances (Boulesteix et al. 2013, H0(real); Demšar 2006). A data
+        performances (Boulesteix et al. 2015, H0(real); Demšar 2006). A data
         set name tests within it, by default with a test valid for the
         generalisation question on the run's splitter (``"corrected_t"`` on the
         right unit, see the user guide's "Tests within one data set"). The
@@ -398,7 +398,7 @@ class PairedComparisonsMixin:
     ):
         """Power of the across-data-set paired t-test, this study as a pilot.
 
-        Boulesteix et al. (2013), Section 3: ``σ`` is the standard deviation
+        Boulesteix et al. (2015), Section 3: ``σ`` is the standard deviation
         (``ddof=1``) of the per-data-set differences ``metric(a) − metric(b)``
         over the ``J`` data sets of this result. Reported: the power of the
         test at level ``alpha`` to detect a true mean difference ``delta``

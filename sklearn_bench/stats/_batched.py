@@ -160,7 +160,7 @@ def paired_t_tests(x, y, *, alternative="two-sided", test_train_ratio=None, axis
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         As in :func:`paired_test`.
     test_train_ratio : float, default=None
-        ``None`` for the paired t-test (Boulesteix et al. 2013, Sec. 3);
+        ``None`` for the paired t-test (Boulesteix et al. 2015, Sec. 3);
         ``n_test/n_train`` of each resample (positive) for the corrected
         resampled t-test of Nadeau & Bengio (2003):
         ``T = mean(d)/sqrt((1/J + n_test/n_train) var(d))``.

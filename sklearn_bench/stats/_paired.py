@@ -812,7 +812,7 @@ def paired_test(
     ``alternative="greater"`` means x tends to be larger, ``"less"`` smaller.
     For an error rate (lower is better), "learner A better than B" is
     ``paired_test(err_A, err_B, alternative="less")``, i.e. H0(real) of
-    Boulesteix et al. (2013), eq. (3).
+    Boulesteix et al. (2015), eq. (3).
 
     Parameters
     ----------
@@ -823,7 +823,7 @@ def paired_test(
         one data set (``"corrected_t"``). NaN raises ``ValueError``.
     method : {"t", "wilcoxon", "sign", "permutation", "corrected_t"}, default="t"
         - ``"t"``: paired t-test, ``T = mean(d)/(sd(d)/sqrt(n))`` with ``n − 1``
-          df (Boulesteix et al. 2013, Sec. 3; Hothorn et al. 2005, statistic (2)).
+          df (Boulesteix et al. 2015, Sec. 3; Hothorn et al. 2005, statistic (2)).
         - ``"wilcoxon"``: signed-rank test; see ``zero_method``.
         - ``"sign"``: wins (d > 0) against losses; ties split evenly between them,
           one dropped first if their number is odd (Demšar 2006, Sec. 3.1.3);

@@ -55,7 +55,7 @@ def power_paired_t(
 ):
     """Power of the paired t-test across ``n_datasets`` data sets.
 
-    Boulesteix et al. (2013), Section 3: with ``J`` data sets, true mean
+    Boulesteix et al. (2015), Section 3: with ``J`` data sets, true mean
     difference ``Δ`` and standard deviation ``σ`` of the per-data-set differences,
 
     - ``method="exact"`` (default): the noncentral t, ``P(T' > t_{1−α, J−1})``
@@ -124,7 +124,7 @@ def n_datasets_needed(
 ):
     """Smallest number of data sets ``J`` whose paired t-test reaches ``power``.
 
-    Boulesteix et al. (2013), Section 3: the smallest integer ``J >= 2`` with
+    Boulesteix et al. (2015), Section 3: the smallest integer ``J >= 2`` with
     :func:`power_paired_t` ``>= power``. With ``method="approx"`` this is the
     smallest ``J`` satisfying the paper's sample-size formula
     ``J >= (t_{1−α, J−1} + t_{1−β, J−1})² / (Δ/σ)²``; with ``method="exact"`` it is
