@@ -8,8 +8,12 @@ the corrected t, with the correlation from the stored split sizes). Everything g
 through :meth:`~sklearn_bench.BenchmarkResult.bayesian_test`. With the [bayes]
 extra and several data sets, the section also ranks all learners with the
 Bayesian Plackett–Luce model (Calvo et al. 2018,
-:meth:`~sklearn_bench.BenchmarkResult.bayesian_ranking`) beside the Friedman
-average ranks, with the rank-posterior plot.
+:meth:`~sklearn_bench.BenchmarkResult.bayesian_ranking`, a Gibbs sampler in
+NumPy) beside the Friedman average ranks, with the rank-posterior plot.
+
+An MCMC fit whose diagnostics fail declines: its row's decision is "unreliable
+fit", the column ``why undecided`` gives the failed checks, one note names the
+comparison, and the bottom line falls back to the deterministic analysis.
 """
 
 import html
@@ -23,7 +27,6 @@ _N_SAMPLES = 20000
 _SEED = 0
 _HIERARCHICAL_DRAWS = 4000  # 4 chains x 1000: Monte Carlo sd about 0.01
 _MAX_HIERARCHICAL = 10  # comparisons across data sets fitted by MCMC in a report
-_RANKING_DRAWS = 4000  # Plackett–Luce: 4 chains x 1000, MC error of P(first) < 0.003
 _COLUMNS = [
     "scope",
     "a",
@@ -35,6 +38,7 @@ _COLUMNS = [
     "P(b better)",
     "decision",
 ]
+_WHY = "why undecided"  # column added when an MCMC fit declined
 
 
 def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
@@ -172,7 +176,10 @@ def bayesian_comparisons_table(result, analysis, *, threshold=_THRESHOLD):
                 rows.append(_row(dataset, res, threshold))
     notes.extend(f"Not within a data set: {msg}" for msg in sorted(within_notes))
     notes.extend(sorted({str(w.message) for w in caught}))
-    table = pd.DataFrame(rows, columns=_COLUMNS)
+    table = pd.DataFrame(rows, columns=_COLUMNS + [_WHY])
+    table[_WHY] = table[_WHY].fillna("")
+    if (table[_WHY] == "").all():
+        table = table[_COLUMNS]
     analysis.cache[key] = (table, rope, tuple(notes))
     analysis.cache[("bayesian_hierarchical_fits", threshold)] = tuple(across_results)
     return table.copy(), rope, notes
@@ -239,7 +246,9 @@ def _hierarchical_available():
 def _row(scope, res, threshold):
     a, b = res.labels
     probs = res.probabilities
+    declined = res.details.get("diagnostics_ok", True) is False
     return {
+        _WHY: _problems(res.details.get("diagnostics", "")) if declined else "",
         "scope": scope,
         "a": a,
         "b": b,
@@ -250,6 +259,12 @@ def _row(scope, res, threshold):
         "P(b better)": probs[b],
         "decision": res.decision(threshold),
     }
+
+
+def _problems(words):
+    """The failed checks out of an MCMC fit's diagnostics sentence."""
+    start, end = words.find(": "), words.find(". The fit declines")
+    return words[start + 2 : end] if 0 <= start < end else words
 
 
 def _intro(analysis, rope):
@@ -326,8 +341,9 @@ def _register(analysis, table, rope):
 def bayesian_ranking(result, analysis):
     """The Bayesian Plackett–Luce ranking of all learners for the report.
 
-    Fitted (once per report, seed 0, 4000 draws) when the [bayes] extra is
-    installed and there are at least 2 data sets and 2 learners.
+    Fitted (once per report, seed 0, the model's default draws: a Gibbs
+    sampler in NumPy) when the [bayes] extra is installed and there are at
+    least 2 data sets and 2 learners.
 
     Parameters
     ----------
@@ -375,10 +391,7 @@ def bayesian_ranking(result, analysis):
             warnings.simplefilter("always", RuntimeWarning)
             try:
                 ranking = result.bayesian_ranking(
-                    learners,
-                    metric=analysis.metric,
-                    n_samples=_RANKING_DRAWS,
-                    random_state=_SEED,
+                    learners, metric=analysis.metric, random_state=_SEED
                 )
             except ValueError as exc:
                 notes.append(f"No Plackett–Luce ranking: {exc}")
@@ -433,7 +446,7 @@ def _ranking_html(result, analysis):
                 "bayesian_ranking",
                 "all learners ranked on each data set by their mean performance",
                 "Bayesian Plackett–Luce model with a Dirichlet(1) prior (Calvo, "
-                "Ceberio & Lozano 2018), NumPyro NUTS",
+                "Ceberio & Lozano 2018), Gibbs sampler of Caron & Doucet (2012)",
                 f"{ranking.n_datasets} data sets",
             ),
         )
@@ -443,7 +456,8 @@ def _ranking_html(result, analysis):
                 "The rankings of the learners on the data sets modelled as draws "
                 "from one Plackett–Luce distribution (Calvo, Ceberio & Lozano "
                 "2018), Dirichlet(1) prior on the weights, "
-                f"{_RANKING_DRAWS} NUTS draws, seed {_SEED}. P(first): the "
+                f"{ranking.details['n_draws']} Gibbs draws (Caron & Doucet "
+                f"2012), seed {_SEED}. P(first): the "
                 "probability that the learner ranks first on a new data set; "
                 "P(best): the posterior probability that it is the learner most "
                 "likely to rank first; expected rank on a new data set (1 = "

@@ -1702,7 +1702,7 @@ default="friedman"
         n_samples : int, default=None
             Monte Carlo samples of the signed-rank and sign tests (``None``:
             50000); for the hierarchical model the posterior draws over its 4
-            chains (``None``: 20000, 5000 per chain).
+            chains (``None``: 8000, 2000 per chain).
         random_state : int, numpy Generator or RandomState, default=None
 
         Returns
@@ -1771,9 +1771,16 @@ default="friedman"
             x, y, rhos, scope, n_dropped = _bayesian_select.hierarchical_splits(
                 self, a, b, metric=metric, rho=rho
             )
-            draws = {} if n_samples is None else {"n_samples": -(-n_samples // 4)}
+            draws = {} if n_samples is None else {"n_draws": -(-n_samples // 4)}
             res = bayesian_hierarchical(
-                x, y, rho=rhos, random_state=random_state, **draws, **common
+                x,
+                y,
+                rho=rhos,
+                random_state=random_state,
+                delta=common["rope"],
+                labels=common["labels"],
+                greater_is_better=common["greater_is_better"],
+                **draws,
             )
         else:
             method = "signed_rank" if method is None else method
@@ -1903,8 +1910,8 @@ default="friedman"
         prior : float or list of float, default=1.0
             Dirichlet concentration of the weights (one or one per learner).
         n_samples : int, default=None
-            Posterior draws over the sampler's 4 chains (``None``: 10000, 2500
-            per chain).
+            Posterior draws over the sampler's 4 chains (``None``: the model's
+            default, 2500 per chain, 1000 for more than 10,000 scores).
         level : float, default=0.95
             Level of the credible intervals.
         random_state : int, numpy Generator or RandomState, default=None
@@ -1939,7 +1946,7 @@ default="friedman"
         names = self.learners if learners is None else learners
         names = _select.check_learners(self, names, at_least=2)
         table = _select.blocks(self, names, metric=metric)
-        draws = {} if n_samples is None else {"n_samples": -(-n_samples // 4)}
+        draws = {} if n_samples is None else {"n_draws": -(-n_samples // 4)}
         res = bayesian_plackett_luce(
             table,
             greater_is_better=self.metrics[metric],
