@@ -255,7 +255,7 @@ def test_constant_row_keeps_its_difference():
 
 @needs_backend
 def test_compiled_samplers_are_released_past_the_bound(monkeypatch):
-    """H: past _MAX_COMPILED shapes the compiled samplers and JAX's caches are
+    """H: past _MAX_COMPILED samplers the compiled samplers and JAX's caches are
     released (jax.clear_caches called, the cache restarts), so a process fitting
     many shapes does not grow its memory mappings without bound (each compiled
     program holds ~1,400; XLA aborts past vm.max_map_count)."""
@@ -277,8 +277,11 @@ def test_compiled_samplers_are_released_past_the_bound(monkeypatch):
             x, y, delta=0.01, rho=0.2, random_state=0, n_draws=20, n_warmup=20,
             n_chains=1, greater_is_better=True,
         )  # fmt: skip
-    assert calls == [1]
-    assert _mcmc.compiled_keys("hierarchical") == [(5, 1, 20, 20, 0.8)]
+    # 20 draws diverge, so each shape may also compile its retry (accept 0.99):
+    # the bound is kept, and what remains is of the last shape only
+    assert calls
+    keys = _mcmc.compiled_keys("hierarchical")
+    assert 1 <= len(keys) <= 2 and all(k[0] == 5 for k in keys)
 
 
 @needs_backend
