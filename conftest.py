@@ -2,7 +2,8 @@
 
 The doctests of the hierarchical Bayesian model need the optional NumPyro back end
 (``pip install "sklearn-bench[bayes]"``, part of the ``test`` extra). Outside CI they
-skip without it; under ``CI=true`` they run and fail if it is missing.
+skip without it; under ``CI=true`` they run and fail if it is missing. The
+Plackett–Luce model (a Gibbs sampler in NumPy) needs no back end.
 """
 
 import importlib.util
@@ -10,12 +11,7 @@ import os
 
 import pytest
 
-_NEEDS_BAYES = (
-    "sklearn_bench/stats/_hierarchical.py",
-    "sklearn_bench/stats/_plackett_luce.py",
-)
-# doctests elsewhere that fit the Plackett–Luce model (by item name)
-_NEEDS_BAYES_ITEMS = (".plot_rank_posterior", ".BenchmarkResult.bayesian_ranking")
+_NEEDS_BAYES = ("sklearn_bench/stats/_hierarchical.py",)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -25,9 +21,7 @@ def pytest_collection_modifyitems(config, items):
         return
     skip = pytest.mark.skip(reason='needs pip install "sklearn-bench[bayes]"')
     for item in items:
-        if str(item.fspath).replace(os.sep, "/").endswith(
-            _NEEDS_BAYES
-        ) or item.name.endswith(_NEEDS_BAYES_ITEMS):
+        if str(item.fspath).replace(os.sep, "/").endswith(_NEEDS_BAYES):
             item.add_marker(skip)
 
 
@@ -70,6 +64,6 @@ def _release_compiled_samplers():
     import sys
 
     if "jax" in sys.modules:
-        from sklearn_bench.stats._hierarchical import release_compiled_samplers
+        from sklearn_bench.stats._mcmc import release_compiled_samplers
 
         release_compiled_samplers()

@@ -1,35 +1,45 @@
-"""Time the Bayesian Plackett–Luce model (NumPyro), and measure its Monte Carlo error.
+"""Time the Bayesian Plackett–Luce model (Gibbs, NumPy) against the NUTS path it
+replaced, and measure its Monte Carlo error.
 
-Run from the repository root with the ``bayes`` extra installed::
+Run from the repository root::
 
     PYTHONPATH=. python benchmarks/bayesian_plackett_luce.py
-    PYTHONPATH=. python benchmarks/bayesian_plackett_luce.py --mc-error
+    PYTHONPATH=. python benchmarks/bayesian_plackett_luce.py --nuts
+    PYTHONPATH=. python benchmarks/bayesian_plackett_luce.py --mc-error [--draws N]
 
-Prints, for K = 5, 10, 20 learners x N = 30, 100 data sets, the wall-clock time of
-the first call for that shape in this process (JAX's JIT compile included) and of a
-second call on new rankings of the same shape (sampling only), with the CPU time of
-this process in parentheses (less sensitive to a loaded machine), at the defaults:
-4 chains x 2500 draws after 1000 warm-up steps; with the smallest effective sample
-size and the largest R-hat of the second call. ``--mc-error`` instead fits the
-reference cases of ``tests/reference/bayes_plackett_luce`` with 8 seeds and prints
-the largest standard deviation over seeds of the posterior means of the weights,
-of P(A above B) and of the expected ranks (the Monte Carlo error the tests'
-tolerance rests on), and the largest distance of the mean over seeds from Stan's.
+The default prints, for 50 learners x 500 data sets and 200 x 2,000, the wall-clock
+time of a fit at the defaults in a fresh Python process (interpreter start and
+imports included) and, in this process, the wall and CPU time of a fit (the CPU
+time is less sensitive to a loaded machine), with the smallest effective sample
+size and the largest R-hat. ``--nuts`` adds the NUTS sampler of the model that was
+``bayesian_plackett_luce`` up to 0.1 (NumPyro, the ``[bayes]`` extra; its model is
+copied below) on 10 x 100 and 50 x 500 at 4 chains x 1000 draws after 1000 warm-up
+steps, the report's setting, first call (JAX compile included) and second call,
+and prints the ratio NUTS / Gibbs. ``--mc-error`` fits the reference cases of
+``tests/reference/bayes_plackett_luce`` with 8 seeds (at ``--draws`` per chain, the
+defaults without it) and prints the largest standard deviation over seeds of the
+posterior means of the weights, of P(A above B) and of the expected ranks (the
+Monte Carlo error the tests' tolerance rests on), and the largest distance of the
+mean over seeds from Stan's.
 """
 
 import json
+import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 
 from sklearn_bench.stats import bayesian_plackett_luce
 
+ROOT = Path(__file__).resolve().parents[1]
+
 
 def rankings(rng, k, n):
-    """Scores (lower is better) of n data sets whose rankings follow PL(0.85^i)."""
-    w = 0.85 ** np.arange(k)
+    """Scores (lower is better) of n data sets whose rankings follow PL(0.97^i)."""
+    w = 0.97 ** np.arange(k)
     return -(np.log(w / w.sum()) + rng.gumbel(size=(n, k)))
 
 
@@ -40,32 +50,113 @@ def timed(func):
     return (time.perf_counter() - start, time.process_time() - cpu), out
 
 
+FRESH = """
+import time
+start = time.perf_counter()
+import numpy as np
+from sklearn_bench.stats import bayesian_plackett_luce
+w = 0.97 ** np.arange({k})
+scores = -(np.log(w / w.sum()) + np.random.default_rng(0).gumbel(size=({n}, {k})))
+res = bayesian_plackett_luce(scores, greater_is_better=False, random_state=0)
+print(time.perf_counter() - start, res.ess, res.r_hat)
+"""
+
+
+def fresh(k, n):
+    """Seconds from interpreter start to a fitted model, in a new process."""
+    start = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-c", FRESH.format(k=k, n=n)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": ""},
+    )
+    total = time.perf_counter() - start
+    inside, ess, r_hat = (float(v) for v in out.stdout.split())
+    return total, inside, ess, r_hat
+
+
+def gibbs(scores, seed, **kw):
+    return bayesian_plackett_luce(
+        scores, greater_is_better=False, random_state=seed, **kw
+    )
+
+
 def speed():
-    rng = np.random.default_rng(0)
-    print("ours: NumPyro NUTS, 4 chains x 2500 draws, 1000 warm-up (the defaults)")
-    print(f"{'K':>3} {'N':>4} {'first call s (CPU)':>19} "
-          f"{'second call s (CPU)':>20} {'min ESS':>8} {'max R-hat':>10}")  # fmt: skip
-    for k in (5, 10, 20):
-        for n in (30, 100):
-            t1, _ = timed(
-                lambda k=k, n=n: bayesian_plackett_luce(
-                    rankings(rng, k, n), random_state=0
-                )
-            )
-            t2, res = timed(
-                lambda k=k, n=n: bayesian_plackett_luce(
-                    rankings(rng, k, n), random_state=1
-                )
-            )
-            first = f"{t1[0]:.1f} ({t1[1]:.1f})"
-            second = f"{t2[0]:.1f} ({t2[1]:.1f})"
-            print(f"{k:>3} {n:>4} {first:>19} {second:>20} {res.ess:>8.0f} "
-                  f"{res.r_hat:>10.4f}", flush=True)  # fmt: skip
+    print("ours: Gibbs sampler (Caron & Doucet 2012), defaults: 4 chains, 200 warm-up")
+    print(f"{'K':>4} {'N':>5} {'draws/chain':>11} {'fresh process s':>16} "
+          f"{'in process s (CPU)':>19} {'min ESS':>8} {'max R-hat':>10}")  # fmt: skip
+    rng = np.random.default_rng(1)
+    for k, n in [(50, 500), (200, 2000)]:
+        total, _, _, _ = fresh(k, n)
+        t, res = timed(lambda k=k, n=n: gibbs(rankings(rng, k, n), 1))
+        inside = f"{t[0]:.2f} ({t[1]:.2f})"
+        draws = res.details["n_draws"] // 4
+        print(f"{k:>4} {n:>5} {draws:>11} {total:>16.2f} {inside:>19} "
+              f"{res.ess:>8.0f} {res.r_hat:>10.4f}", flush=True)  # fmt: skip
 
 
-def mc_error(seeds=8):
-    path = Path(__file__).resolve().parents[1] / "tests/reference/bayes_plackett_luce"
+def _nuts_model(numpyro, dist, jnp):
+    """The NUTS model of versions up to 0.1 (Dirichlet prior, PL likelihood)."""
+
+    def model(order, alpha):
+        w = numpyro.sample("w", dist.Dirichlet(alpha))
+        placed = w[order]
+        remaining = jnp.cumsum(placed[:, ::-1], axis=1)[:, ::-1]
+        loglik = jnp.sum(jnp.log(placed[:, :-1])) - jnp.sum(jnp.log(remaining[:, :-1]))
+        numpyro.factor("loglik", loglik)
+
+    return model
+
+
+def nuts(scores, seed, draws=1000, warmup=1000):
+    """Weights' posterior means by the old NUTS path (4 chains, vectorised)."""
+    import jax
+    import jax.numpy as jnp
+    import numpyro
+    from numpyro import distributions as dist
+    from numpyro.infer import MCMC, NUTS
+
+    order = np.argsort(scores, axis=1)
+    k = scores.shape[1]
+    mcmc = MCMC(
+        NUTS(_nuts_model(numpyro, dist, jnp)),
+        num_warmup=warmup,
+        num_samples=draws,
+        num_chains=4,
+        chain_method="vectorized",
+        progress_bar=False,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mcmc.run(
+            jax.random.PRNGKey(seed),
+            jnp.asarray(order, dtype=jnp.int32),
+            jnp.ones(k, dtype=jnp.float32),
+        )
+    return np.asarray(mcmc.get_samples()["w"]).mean(axis=0)
+
+
+def versus_nuts():
+    print("old path: NumPyro NUTS, 4 chains x 1000 draws, 1000 warm-up (report)")
+    print(f"{'K':>4} {'N':>5} {'NUTS 1st s':>11} {'NUTS 2nd s':>11} "
+          f"{'Gibbs s':>8} {'ratio 2nd/Gibbs':>16} {'max |dw|':>9}")  # fmt: skip
+    rng = np.random.default_rng(2)
+    for k, n in [(10, 100), (50, 500)]:
+        first, second = rankings(rng, k, n), rankings(rng, k, n)
+        t1, _ = timed(lambda s=first: nuts(s, 0))
+        t2, w_nuts = timed(lambda s=second: nuts(s, 1))
+        tg, res = timed(lambda s=second: gibbs(s, 1, n_draws=1000))
+        gap = np.abs(res.p_first.to_numpy() - w_nuts).max()
+        print(f"{k:>4} {n:>5} {t1[0]:>11.1f} {t2[0]:>11.1f} {tg[0]:>8.2f} "
+              f"{t2[0] / tg[0]:>16.1f} {gap:>9.4f}", flush=True)  # fmt: skip
+
+
+def mc_error(seeds=8, draws=None):
+    path = ROOT / "tests/reference/bayes_plackett_luce"
     reference = json.loads((path / "reference.json").read_text())
+    print(f"draws per chain: {draws or 'default'}")
     for case, c in reference.items():
         if case.startswith("_"):
             continue
@@ -74,6 +165,7 @@ def mc_error(seeds=8):
                 np.array(c["scores"]),
                 greater_is_better=c["greater_is_better"],
                 prior=c["alpha"],
+                n_draws=draws,
                 random_state=seed,
             )
             for seed in range(seeds)
@@ -92,10 +184,19 @@ def mc_error(seeds=8):
             f"{np.nanmax(np.abs(above.mean(0) - ref_above)):.5f}, expected rank "
             f"{np.abs(rank.mean(0) - c['expected_rank']).max():.5f}, mode rank "
             f"{np.abs(mode.mean(0) - c['mode_rank']).max():.5f}; Stan's MCSE of "
-            f"the weights <= {max(c['weights_mcse']):.5f}",
+            f"the weights <= {max(c['weights_mcse']):.5f}; min ESS "
+            f"{min(f.ess for f in fits):.0f}",
             flush=True,
         )
 
 
 if __name__ == "__main__":
-    mc_error() if "--mc-error" in sys.argv else speed()
+    if "--mc-error" in sys.argv:
+        draws = None
+        if "--draws" in sys.argv:
+            draws = int(sys.argv[sys.argv.index("--draws") + 1])
+        mc_error(draws=draws)
+    else:
+        speed()
+        if "--nuts" in sys.argv:
+            versus_nuts()

@@ -22,8 +22,14 @@ written in bulk with ``--store``), of the main analyses on that result
 (PNG and SVG: what ``sklearn-bench report`` does), with the size of
 ``report.html``.
 
+``--bayes both`` measures each size twice, with the optional ``[bayes]`` back end
+(NumPyro/JAX) importable and without it (the child process hides it as a user
+without the extra has it), and prints the ratio of the report times; ``--bayes
+with`` / ``without`` measures one of them (default: as installed).
+
 Run from the repository root:
     python benchmarks/report_scale.py                 # every size
+    python benchmarks/report_scale.py --size wide --report-only --bayes both
     python benchmarks/report_scale.py --size 1M       # one size
     python benchmarks/report_scale.py --size wide --store --keep out/
     python benchmarks/report_scale.py --size 100k --report-only
@@ -171,6 +177,12 @@ class PeakRSS:
         self.peak = max(self.peak, self._process.memory_info().rss)
 
 
+def hide_bayes():
+    """Make NumPyro and JAX unimportable in this process, as without the extra."""
+    for name in ("numpyro", "jax", "jaxlib"):
+        sys.modules[name] = None  # importlib.util.find_spec then answers None
+
+
 def run_size(name, *, store, report_only, keep, timeout_note=""):
     """Measure one size in this process; returns a dict of measurements."""
     import warnings
@@ -255,17 +267,32 @@ def main():
     parser.add_argument("--report-only", action="store_true", help="skip the breakdown")
     parser.add_argument("--keep", help="write the reports under this folder")
     parser.add_argument("--timeout", type=float, default=1800.0)
+    parser.add_argument(
+        "--bayes", choices=["installed", "with", "without", "both"], default="installed"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--hide-bayes", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
+        if args.hide_bayes:
+            hide_bayes()
         m = run_size(
             args.child, store=args.store, report_only=args.report_only, keep=args.keep
         )
         print("RESULT " + json.dumps(m))
         return
-    for name in args.size or list(SIZES):
+    times = {}
+    variants = {"installed": [None], "with": [False], "without": [True]}
+    variants["both"] = [False, True]
+    for name, hide in (
+        (n, h) for n in args.size or list(SIZES) for h in variants[args.bayes]
+    ):
         print(f"\n{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
-        cmd = [sys.executable, __file__, "--child", name]
+        if hide is not None:
+            print("[bayes] extra: " + ("hidden (without)" if hide else "installed"))
+        cmd = [sys.executable, __file__, "--child", name] + ["--hide-bayes"] * bool(
+            hide
+        )
         cmd += ["--store"] * args.store + ["--report-only"] * args.report_only
         cmd += ["--keep", args.keep] if args.keep else []
         try:
@@ -279,7 +306,18 @@ def main():
         if done.returncode or not lines:
             print(f"\n{name}: failed\n{done.stderr[-3000:]}")
             continue
-        show(json.loads(lines[-1][len("RESULT ") :]))
+        m = json.loads(lines[-1][len("RESULT ") :])
+        show(m)
+        times[name, hide] = [
+            sum(m["steps"][k][i] for k in ("report: load", "report: write_report"))
+            for i in (0, 1)
+        ]
+    for name in args.size or list(SIZES):
+        if (name, False) in times and (name, True) in times:
+            (w1, c1), (w0, c0) = times[name, False], times[name, True]
+            print(f"\n{name}: report with / without [bayes]: wall {w1:.1f} / "
+                  f"{w0:.1f} s = {w1 / w0:.2f}x, CPU {c1:.1f} / {c0:.1f} s = "
+                  f"{c1 / c0:.2f}x")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -25,7 +25,9 @@ N_SAMPLES = 20000
 SEED = 0
 HIERARCHICAL_DRAWS = 4000  # 4 chains x 1000: Monte Carlo sd about 0.01
 MAX_HIERARCHICAL = 10  # comparisons across data sets fitted by MCMC in a report
-RANKING_DRAWS = 4000  # Plackett–Luce: 4 chains x 1000, MC error of P(first) < 0.003
+# Plackett–Luce: the Gibbs sampler's default draws (4 chains x 2500, 1000 per
+# chain above 10,000 scores); None passes the model's default on.
+RANKING_DRAWS = None
 _COLUMNS = [
     "scope",
     "a",
@@ -37,6 +39,7 @@ _COLUMNS = [
     "P(b better)",
     "decision",
 ]
+WHY = "why undecided"  # column added when an MCMC fit declined
 
 # Said when the plan uses the signed-rank test across data sets.
 WITHOUT_HIERARCHICAL = (
@@ -186,7 +189,10 @@ def bayesian_comparisons_table(result, analysis, *, threshold=THRESHOLD):
                 rows.append(_row(dataset, res, threshold))
     notes.extend(f"Not within a data set: {msg}" for msg in sorted(within_notes))
     notes.extend(sorted({str(w.message) for w in caught}))
-    table = pd.DataFrame(rows, columns=_COLUMNS)
+    table = pd.DataFrame(rows, columns=_COLUMNS + [WHY])
+    table[WHY] = table[WHY].fillna("")
+    if (table[WHY] == "").all():
+        table = table[_COLUMNS]
     analysis.cache[key] = (table, rope, tuple(notes))
     analysis.cache[("bayesian_hierarchical_fits", threshold)] = tuple(across_results)
     return table.copy(), rope, notes
@@ -239,7 +245,9 @@ def _within_batch(result, others, reference, dataset, options, threshold):
 def _row(scope, res, threshold):
     a, b = res.labels
     probs = res.probabilities
+    declined = res.details.get("diagnostics_ok", True) is False
     return {
+        WHY: _problems(res.details.get("diagnostics", "")) if declined else "",
         "scope": scope,
         "a": a,
         "b": b,
@@ -250,6 +258,12 @@ def _row(scope, res, threshold):
         "P(b better)": probs[b],
         "decision": res.decision(threshold),
     }
+
+
+def _problems(words):
+    """The failed checks out of an MCMC fit's diagnostics sentence."""
+    start, end = words.find(": "), words.find(". The fit declines")
+    return words[start + 2 : end] if 0 <= start < end else words
 
 
 def _count(n, noun):
@@ -358,7 +372,6 @@ def bayesian_ranking(result, analysis):
                 ranking = result.bayesian_ranking(
                     learners,
                     metric=analysis.metric,
-                    n_draws=RANKING_DRAWS,
                     random_state=SEED,
                 )
             except ValueError as exc:
@@ -406,8 +419,8 @@ def register_ranking(analysis, ranking):
             "bayesian_ranking",
             "all learners ranked on each data set by their mean performance",
             "Bayesian Plackett–Luce model with a Dirichlet(1) prior (Calvo, "
-            "Ceberio & Lozano 2018), NumPyro NUTS",
+            "Ceberio & Lozano 2018), Gibbs sampler of Caron & Doucet (2012)",
             f"{ranking.n_datasets} data sets",
-            citations=("calvo2018",),
+            citations=("calvo2018", "caron2012"),
         ),
     )

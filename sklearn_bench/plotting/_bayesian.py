@@ -340,7 +340,8 @@ def plot_rank_posterior(result, *, ax=None, title=None):
     >>> from sklearn_bench.stats import bayesian_plackett_luce
     >>> rng = np.random.default_rng(0)
     >>> errors = rng.normal(size=(12, 3)) + [0.0, 0.5, 1.0]
-    >>> res = bayesian_plackett_luce(errors, n_samples=500, random_state=0)
+    >>> res = bayesian_plackett_luce(errors, greater_is_better=False, n_draws=500,
+    ...                              random_state=0)
     >>> ax = plot_rank_posterior(res)
     >>> ax.images[0].get_gid(), sorted(c.get_gid() for c in ax.collections)
     ('rank-probabilities', ['expected-rank', 'rank-interval'])

@@ -16,7 +16,6 @@ import numpy as np
 from ..analysis import (
     HIERARCHICAL_DRAWS,
     N_SAMPLES,
-    RANKING_DRAWS,
     SEED,
     THRESHOLD,
     WITHOUT_HIERARCHICAL,
@@ -32,6 +31,12 @@ _WITHOUT_EXTRA = WITHOUT_HIERARCHICAL
 _hierarchical_available = hierarchical_installed
 
 __all__ = ["bayesian_comparisons_table", "bayesian_html", "bayesian_ranking"]
+
+
+def _problems(words):
+    """The failed checks out of an MCMC fit's diagnostics sentence."""
+    start, end = words.find(": "), words.find(". The fit declines")
+    return words[start + 2 : end] if 0 <= start < end else words
 
 
 def _intro(analysis, rope):
@@ -67,7 +72,8 @@ def _ranking_html(result, analysis):
                 "The rankings of the learners on the data sets modelled as draws "
                 "from one Plackett–Luce distribution (Calvo, Ceberio & Lozano "
                 "2018), Dirichlet(1) prior on the weights, "
-                f"{RANKING_DRAWS} NUTS draws, seed {SEED}. P(first): the "
+                f"{ranking.details['n_draws']} Gibbs draws (Caron & Doucet "
+                f"2012), seed {SEED}. P(first): the "
                 "probability that the learner ranks first on a new data set; "
                 "P(best): the posterior probability that it is the learner most "
                 "likely to rank first; expected rank on a new data set (1 = "

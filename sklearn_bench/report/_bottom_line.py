@@ -51,8 +51,10 @@ class BottomLine:
         ``estimate, low, high, level, adjusted_low, adjusted_high,
         adjusted_pvalue, n, test`` of ``best − runner_up`` (metric units).
     bayesian : dict or None
-        ``P(best better), P(equivalent), P(other better), rope, test`` for the
-        same pair, when the Bayesian comparison ran.
+        ``P(best better), P(equivalent), P(other better), rope, test,
+        decision, why`` for the same pair, when the Bayesian comparison ran;
+        a ``decision`` of ``"unreliable fit"`` (an MCMC fit whose diagnostics
+        failed) is not quoted in the sentences.
     power : dict or None
         The power entry of the analysis (power of the primary test at Δ).
     sentences : list of str
@@ -125,6 +127,8 @@ def _bayes_row(bayes_table, analysis, a, b):
         "P(equivalent)": float(r["P(equivalent)"]),
         "P(other better)": float(r["P(b better)"]),
         "test": str(r["method"]),
+        "decision": str(r["decision"]),
+        "why": str(r.get("why undecided", "")),
     }
 
 
@@ -272,12 +276,21 @@ def bottom_line(analysis, bayes_table=None):
             if delta is not None
             else "with ROPE = 0 (no Δ)"
         )
-        sentences.append(
-            f"Bayesian {bayes['test']} test {rope_words}: "
-            f"P({best} better) = {bayes['P(best better)']:.2f}, "
-            f"P(practically equivalent) = {bayes['P(equivalent)']:.2f}, "
-            f"P({runner} better) = {bayes['P(other better)']:.2f}."
-        )
+        if bayes["decision"] == "unreliable fit":  # an MCMC fit that declined
+            sentences.append(
+                f"The Bayesian {bayes['test']} model {rope_words} declined to "
+                f"decide between {best} and {runner}: its sampler's diagnostics "
+                f"failed ({bayes['why']}), so its probabilities are not quoted "
+                "and this bottom line rests on the plan's deterministic primary "
+                "analysis alone."
+            )
+        else:
+            sentences.append(
+                f"Bayesian {bayes['test']} test {rope_words}: "
+                f"P({best} better) = {bayes['P(best better)']:.2f}, "
+                f"P(practically equivalent) = {bayes['P(equivalent)']:.2f}, "
+                f"P({runner} better) = {bayes['P(other better)']:.2f}."
+            )
     pw = a.power
     if pw is not None and pw.get("power") is not None:
         enough = pw["power"] >= pw["target_power"]

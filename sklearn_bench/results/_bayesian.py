@@ -166,11 +166,9 @@ class BayesianMixin:
             x, y, rhos, scope, n_dropped = _bayesian_select.hierarchical_splits(
                 self, a, b, metric=metric, rho=rho
             )
-            draws = {} if n_draws is None else {"n_samples": -(-n_draws // 4)}
-            hier = dict(common)
-            hier["rope"] = hier.pop("delta")
+            draws = {} if n_draws is None else {"n_draws": -(-n_draws // 4)}
             res = bayesian_hierarchical(
-                x, y, rho=rhos, random_state=random_state, **draws, **hier
+                x, y, rho=rhos, random_state=random_state, **draws, **common
             )
         else:
             method = "signed_rank" if method is None else method
@@ -344,12 +342,12 @@ class BayesianMixin:
         table = _select.blocks(self, names, metric=metric)
         if n_draws is not None:
             n_draws = check_positive_int(n_draws, "n_draws")
-        draws = {} if n_draws is None else {"n_samples": -(-n_draws // 4)}
+        draws = {} if n_draws is None else {"n_draws": -(-n_draws // 4)}
         res = bayesian_plackett_luce(
             table,
             greater_is_better=self.metrics[metric],
             prior=prior,
-            level=confidence_level,
+            confidence_level=confidence_level,
             random_state=random_state,
             **draws,
         )

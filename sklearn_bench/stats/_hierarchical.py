@@ -5,16 +5,21 @@ classifiers through Bayesian hierarchical modelling", Machine Learning 106, as
 implemented by baycomp's ``HierarchicalTest`` (its Stan program
 ``hierarchical-t-test.stan``). The model is sampled with NumPyro's NUTS, an
 optional dependency (``pip install "sklearn-bench[bayes]"``): this module imports
-it only when :func:`bayesian_hierarchical` is called.
+it only when :func:`bayesian_hierarchical` is called. The per-data-set means are
+integrated out of the sampled posterior (see ``_model_factory``), which samples
+without divergences where baycomp's parametrisation and the non-centred one both
+diverged.
 """
 
 import math
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
-from .._validation import check_random_state as _as_generator
+from .._validation import UNSET, renamed_parameters, resolve_direction
+from . import _mcmc
 from ._bayesian import (
     _EQUIVALENT,
     BayesianTestResult,
@@ -25,97 +30,65 @@ from ._bayesian import (
 )
 from ._common import real_number
 
-_EXTRA = 'pip install "sklearn-bench[bayes]"'
-_RHAT_LIMIT = 1.01  # Vehtari, Gelman, Simpson, Carpenter & Bürkner (2021)
-_ESS_PER_CHAIN = 100  # ... and a bulk ESS of at least 100 per chain
-_MCMC_CACHE = {}  # compiled samplers by (n_datasets, chains, draws, warmup)
-_MAX_COMPILED = 8
 
+@dataclass(frozen=True)
+class HierarchicalTestResult(BayesianTestResult):
+    """Result of :func:`bayesian_hierarchical`: a :class:`BayesianTestResult`
+    that declines to decide when the sampler's diagnostics fail.
 
-def _remember_sampler(cache, key, mcmc, jax):
-    """Keep a compiled sampler for its shape; past ``_MAX_COMPILED`` shapes, drop
-    every compiled sampler and JAX's caches.
+    :meth:`decision` returns ``"unreliable fit"`` when ``details["diagnostics_ok"]``
+    is False (R-hat above 1.01, an effective sample size below 100 per chain or
+    a divergent transition left after the sampler's retries);
+    ``details["diagnostics"]`` says which.
 
-    Dropping one sampler from ``cache`` is not enough: JAX keeps each compiled
-    program (about 1,400 memory mappings of machine code apiece) in its own caches,
-    so a process fitting many shapes ran out of mappings (``vm.max_map_count``)
-    and was aborted by XLA's compiler. Clearing them costs one recompilation.
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import bayesian_hierarchical
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.uniform(0.7, 0.9, (6, 1)) + rng.normal(0, 0.02, (6, 10))
+    >>> x = y + 0.04 + rng.normal(0, 0.01, (6, 10))
+    >>> res = bayesian_hierarchical(x, y, delta=0.01, rho=0.1, random_state=0,
+    ...                             greater_is_better=True, n_draws=1000)
+    >>> res.reliable, res.decision()
+    (True, 'x')
     """
-    if len(cache) >= _MAX_COMPILED:
-        release_compiled_samplers(jax)
-    cache[key] = mcmc
 
+    @property
+    def reliable(self):
+        """Whether the sampler's diagnostics allow the fit to decide."""
+        return bool(self.details.get("diagnostics_ok", True))
 
-def release_compiled_samplers(jax=None):
-    """Forget the compiled MCMC samplers of the hierarchical and Plackett–Luce
-    models and JAX's compilation caches (frees their machine code)."""
-    from . import _plackett_luce
+    def decision(self, threshold=0.95):
+        """As :meth:`BayesianTestResult.decision`, or ``"unreliable fit"``."""
+        verdict = super().decision(threshold)
+        return verdict if self.reliable else _mcmc.UNRELIABLE
 
-    _MCMC_CACHE.clear()
-    _plackett_luce._MCMC_CACHE.clear()
-    if jax is None:
-        import sys
-
-        jax = sys.modules.get("jax")
-    if jax is not None:
-        jax.clear_caches()
-_CHAIN_METHOD = "vectorized"  # measured: faster than sequential on 2 cores
-
-
-def _backend(what="The Bayesian hierarchical model"):
-    """Import NumPyro/JAX, or raise ImportError naming the extra."""
-    try:
-        import jax
-        import numpyro
-        from numpyro import distributions as dist
-        from numpyro.infer import MCMC, NUTS
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            f"{what} needs the optional NumPyro/JAX back end: {_EXTRA} (missing: "
-            f"{exc.name})."
-        ) from exc
-    return jax, numpyro, dist, MCMC, NUTS
-
-
-def _diagnostic_words(r_hat, ess, divergences, n_chains):
-    """``(ok, words)`` for the sampler's diagnostics; warns when they are poor.
-
-    Vehtari et al. (2021): split R-hat at most 1.01 and a bulk effective sample
-    size of at least 100 per chain; and no divergent transition.
-    """
-    problems = []
-    if n_chains > 1 and r_hat > _RHAT_LIMIT:
-        problems.append(f"R-hat {r_hat:.3f} > {_RHAT_LIMIT} (chains disagree)")
-    if ess < _ESS_PER_CHAIN * n_chains:
-        problems.append(
-            f"effective sample size {ess:.0f} < {_ESS_PER_CHAIN * n_chains} "
-            f"({_ESS_PER_CHAIN} per chain)"
-        )
-    if divergences:
-        problems.append(
-            f"{divergences} divergent transitions (the posterior may be biased)"
-        )
-    if problems:
-        words = (
-            "Sampler diagnostics are poor: " + "; ".join(problems) + ". Treat the "
-            "probabilities with caution; more draws (n_samples, n_warmup) may help."
-        )
-        warnings.warn(words, RuntimeWarning, stacklevel=3)
-    else:
-        words = (
-            f"Sampler diagnostics fine: R-hat {r_hat:.3f}, effective sample size "
-            f"{ess:.0f}, no divergent transitions."
-        )
-    return not problems, words
+    def to_dict(self, threshold=0.95):
+        """As :meth:`BayesianTestResult.to_dict`, with the diagnostics."""
+        out = super().to_dict(threshold)
+        out["diagnostics_ok"] = self.reliable
+        out["diagnostics"] = self.details.get("diagnostics", "")
+        return out
 
 
 def _model_factory(numpyro, dist, jnp):
     def model(mean, ss, n, rho, bounds):
-        """baycomp's Stan program, likelihood in sufficient statistics.
+        """baycomp's Stan program with the δ_i integrated out.
 
-        With ``M = (1 − rho) I + rho 11ᵀ`` the quadratic form of data set i is
-        ``SS_i / (1 − rho) + n (x̄_i − δ_i)² / (1 + (n − 1) rho)`` and
-        ``log det M = log(1 + (n − 1) rho) + (n − 1) log(1 − rho)`` (a constant).
+        baycomp: ``δ_i ~ t_ν(δ0, σ0)`` and the n fold differences of data set i
+        multivariate normal with mean δ_i, variance σ_i² and correlation rho. In
+        the data set's mean x̄_i and sum of squares SS_i that likelihood is
+        ``σ_i^−(n−1) exp(−SS_i / (2 (1 − rho) σ_i²)) · N(x̄_i; δ_i, c σ_i²)``,
+        ``c = (1 + (n − 1) rho) / n`` (up to a constant). The Student t is a
+        scale mixture, ``δ_i | λ_i ~ N(δ0, σ0² / λ_i)``, ``λ_i ~ Gamma(ν/2,
+        ν/2)``, so δ_i integrates out: ``x̄_i | λ_i ~ N(δ0, σ0² / λ_i + c σ_i²)``.
+        This removes the funnel between σ0 and the δ_i that made both the
+        centred and the non-centred forms diverge (the first when the data sets
+        agree, the second when they are informative). ``log λ_i`` is sampled
+        standardised by its prior mean and sd given ν (an exact change of
+        variables, its Jacobian added), which removes the funnel between ν and
+        the λ_i. The δ_i are drawn afterwards from their exact conditional.
         """
         delta_hi, std0_hi, std_hi, alpha_lo, alpha_hi, beta_lo, beta_hi = bounds
         q = mean.shape[0]
@@ -124,32 +97,56 @@ def _model_factory(numpyro, dist, jnp):
         alpha = numpyro.sample("gamma_alpha", dist.Uniform(alpha_lo, alpha_hi))
         beta = numpyro.sample("gamma_beta", dist.Uniform(beta_lo, beta_hi))
         nu_minus_one = numpyro.sample("nu_minus_one", dist.Gamma(alpha, beta))
-        numpyro.deterministic("nu", nu_minus_one + 1.0)
+        nu = numpyro.deterministic("nu", nu_minus_one + 1.0)
+        half = nu / 2.0
+        # E log λ = ψ(ν/2) − log(ν/2) and sd(log λ) = sqrt(ψ'(ν/2)) for λ ~
+        # Gamma(ν/2, ν/2), by their asymptotic series (within 3% for ν >= 1):
+        # any smooth centre and scale keep the change of variables exact (its
+        # Jacobian is added below), and the series cost a fraction of XLA's
+        # polygamma at every leapfrog step.
+        inv = 1.0 / nu
+        log_mean = -inv - inv**2 / 3.0
+        log_sd = jnp.sqrt(2.0 * inv + 2.0 * inv**2 + 4.0 * inv**3 / 3.0)
         with numpyro.plate("datasets", q):
-            # non-centred: delta = delta0 + std0 * z, z ~ t(nu), the same prior
-            z = numpyro.sample("z", dist.StudentT(nu_minus_one + 1.0, 0.0, 1.0))
+            eta = numpyro.sample("eta", dist.Normal(0.0, 1.0))
             sigma = numpyro.sample("sigma", dist.Uniform(0.0, std_hi))
-        delta = numpyro.deterministic("delta", delta0 + std0 * z)
-        quad = ss / (1.0 - rho) + n * (mean - delta) ** 2 / (1.0 + (n - 1.0) * rho)
-        loglik = -n * jnp.log(sigma) - 0.5 * quad / sigma**2
+        log_lam = log_mean + log_sd * eta
+        lam = numpyro.deterministic("lam", jnp.exp(log_lam))
+        # the Gamma(ν/2, ν/2) density of λ in the coordinate eta, less the
+        # standard normal that eta was given above
+        numpyro.factor(
+            "lam_prior",
+            jnp.sum(
+                dist.Gamma(half, half).log_prob(lam)
+                + log_lam
+                + jnp.log(log_sd)
+                - dist.Normal(0.0, 1.0).log_prob(eta)
+            ),
+        )
+        c = (1.0 + (n - 1.0) * rho) / n
+        spread = jnp.sqrt(std0**2 / lam + c * sigma**2)
+        loglik = (
+            -(n - 1.0) * jnp.log(sigma)
+            - 0.5 * ss / ((1.0 - rho) * sigma**2)
+            + dist.Normal(delta0, spread).log_prob(mean)
+        )
         numpyro.factor("loglik", jnp.sum(loglik))
 
     return model
 
 
-def _seed(random_state):
-    """A JAX seed and a NumPy Generator from ``random_state``."""
-    if isinstance(random_state, np.random.RandomState):
-        seed = int(random_state.randint(0, 2**31 - 1))
-    elif isinstance(random_state, int | np.integer) and not isinstance(
-        random_state, bool
-    ):
-        seed = int(random_state)
-        if seed < 0:
-            raise ValueError(f"`random_state` must be non-negative; got {seed}.")
-    else:
-        seed = int(_as_generator(random_state).integers(0, 2**31 - 1))
-    return seed, np.random.default_rng(seed)
+def _delta_draws(draws, mean, n, rho, rng):
+    """Draws of each δ_i from its conditional given the other parameters.
+
+    ``δ_i | λ_i, σ_i, δ0, σ0, x̄_i`` is normal: precision ``λ_i / σ0² + 1 /
+    (c σ_i²)``, mean the precision-weighted average of δ0 and x̄_i.
+    """
+    c = (1.0 + (n - 1.0) * rho) / n
+    prior_prec = draws["lam"] / draws["std0"][:, None] ** 2
+    data_prec = 1.0 / (c[None, :] * draws["sigma"] ** 2)
+    var = 1.0 / (prior_prec + data_prec)
+    centre = var * (prior_prec * draws["delta0"][:, None] + data_prec * mean[None, :])
+    return centre + np.sqrt(var) * rng.standard_normal(centre.shape)
 
 
 def _check_matrix(x, y):
@@ -182,19 +179,12 @@ def _check_matrix(x, y):
     return x, y
 
 
-def _count(value, name, minimum=1):
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"`{name}` must be an integer; got {value!r}.")
-    if value < minimum:
-        raise ValueError(f"`{name}` must be at least {minimum}; got {value}.")
-    return int(value)
-
-
+@renamed_parameters(rope="delta", n_samples="n_draws", level="confidence_level")
 def bayesian_hierarchical(
     x,
     y,
     *,
-    rope,
+    delta,
     rho,
     lower_alpha=1.0,
     upper_alpha=2.0,
@@ -202,12 +192,12 @@ def bayesian_hierarchical(
     upper_beta=0.1,
     upper_sigma=1000.0,
     n_chains=4,
-    n_samples=5000,
-    n_warmup=1000,
-    level=0.95,
+    n_draws=2000,
+    n_warmup=500,
+    confidence_level=0.95,
     random_state=None,
     labels=("x", "y"),
-    greater_is_better=True,
+    greater_is_better=UNSET,
 ):
     """Bayesian hierarchical comparison of two learners over several data sets.
 
@@ -236,8 +226,10 @@ def bayesian_hierarchical(
     x, y : array-like of shape (n_datasets, n_scores)
         Fold (or split) scores of two learners: one row per data set, the same
         folds in the same columns of ``x`` and ``y``.
-    rope : float
-        Half-width of the region of practical equivalence, in the scores' units.
+    delta : float
+        The smallest difference that matters: half-width of the region of
+        practical equivalence (ROPE), in the scores' units (``rope`` before
+        0.2; the result keeps the field ``rope``).
     rho : float or array-like of shape (n_datasets,)
         Correlation of two fold differences, in ``[0, 1)``: ``n_test / n`` of one
         split (baycomp's ``1 / n_folds`` = ``runs / n_scores`` for k-fold); one
@@ -250,30 +242,39 @@ def bayesian_hierarchical(
         within-data-set standard deviation and of the standard deviation of the
         data-set means.
     n_chains : int, default=4
-    n_samples : int, default=5000
-        Posterior draws per chain after ``n_warmup`` adaptation steps.
-    n_warmup : int, default=1000
-    level : float, default=0.95
+    n_draws : int, default=2000
+        Posterior draws per chain after ``n_warmup`` adaptation steps
+        (``n_samples`` before 0.2).
+    n_warmup : int, default=500
+    confidence_level : float, default=0.95
         Level of the equal-tailed credible intervals of the ``δ_i``.
     random_state : int, Generator, RandomState or None, default=None
         Seeds the sampler (and the jitter of zero-variance rows, see Notes): the
         same seed gives the same draws on the same machine.
     labels : tuple of two str, default=("x", "y")
-    greater_is_better : bool, default=True
+    greater_is_better : bool
+        Whether larger scores are better; decides which probability belongs to
+        which label. Required; left out, it warns (``FutureWarning``) and keeps
+        the old default ``True`` for one release.
 
     Returns
     -------
-    BayesianTestResult
-        ``method="hierarchical"``, ``n`` the number of data sets,
+    HierarchicalTestResult
+        A :class:`BayesianTestResult` whose
+        :meth:`~HierarchicalTestResult.decision` is ``"unreliable fit"`` when
+        the diagnostics fail; ``method="hierarchical"``, ``n`` the number of
+        data sets,
         :attr:`~BayesianTestResult.samples` the per-draw region probabilities of
-        the next data set (shape ``(n_chains · n_samples, 3)``), and
+        the next data set (shape ``(n_chains · n_draws, 3)``), and
         ``details`` with ``mean_probabilities``; ``datasets`` (posterior mean,
         credible interval of each shrunken ``δ_i`` in the scores' units, and
         the raw mean difference); ``delta0``, ``std0``, ``nu`` posterior means;
         ``r_hat`` (largest split R-hat), ``ess`` (smallest effective sample
         size), ``divergences``; ``diagnostics_ok`` and ``diagnostics`` in words.
         Poor diagnostics (R-hat > 1.01, ESS < 100 per chain, any divergent
-        transition) also raise a :class:`RuntimeWarning`.
+        transition left after one retry at ``target_accept_prob=0.99``) make
+        the result decline (``decision()`` gives ``"unreliable fit"``) and raise
+        one :class:`RuntimeWarning` that names the comparison.
 
     Raises
     ------
@@ -302,17 +303,21 @@ def bayesian_hierarchical(
     >>> rng = np.random.default_rng(0)
     >>> y = rng.uniform(0.7, 0.9, (6, 1)) + rng.normal(0, 0.02, (6, 10))
     >>> x = y + 0.04 + rng.normal(0, 0.01, (6, 10))
-    >>> res = bayesian_hierarchical(x, y, rope=0.01, rho=0.1, random_state=0,
-    ...                             n_samples=1000, labels=("A", "B"))
+    >>> res = bayesian_hierarchical(x, y, delta=0.01, rho=0.1, random_state=0,
+    ...                             n_draws=1000, labels=("A", "B"),
+    ...                             greater_is_better=True)
     >>> res.decision()
     'A'
     >>> len(res.details["datasets"])
     6
     """
     x, y = _check_matrix(x, y)
-    rope = real_number(rope, "rope")
+    greater_is_better = resolve_direction(
+        greater_is_better, old_default=True, where="bayesian_hierarchical()"
+    )
+    rope = real_number(delta, "delta")
     if not (np.isfinite(rope) and rope >= 0):
-        raise ValueError(f"`rope` must be a non-negative number; got {rope!r}.")
+        raise ValueError(f"`delta` must be a non-negative number; got {rope!r}.")
     try:
         rho_arr = np.asarray(rho, dtype=float)
     except (TypeError, ValueError):
@@ -340,19 +345,21 @@ def bayesian_hierarchical(
         raise ValueError("`lower_alpha` must be smaller than `upper_alpha`.")
     if not lower_beta < upper_beta:
         raise ValueError("`lower_beta` must be smaller than `upper_beta`.")
-    level = real_number(level, "level")
+    level = real_number(confidence_level, "confidence_level")
     if not 0 < level < 1:
-        raise ValueError(f"`level` must lie in (0, 1); got {level!r}.")
-    n_chains = _count(n_chains, "n_chains")
-    n_samples = _count(n_samples, "n_samples")
-    n_warmup = _count(n_warmup, "n_warmup", minimum=0)
+        raise ValueError(
+            f"`confidence_level` must lie in (0, 1); got {confidence_level!r}."
+        )
+    n_chains = _mcmc.count(n_chains, "n_chains")
+    n_draws = _mcmc.count(n_draws, "n_draws")
+    n_warmup = _mcmc.count(n_warmup, "n_warmup", minimum=0)
     labels = tuple(str(v) for v in labels)
     if len(labels) != 2 or labels[0] == labels[1] or _EQUIVALENT in labels:
         raise ValueError(
             f"`labels` must be two different names other than {_EQUIVALENT!r}; "
             f"got {labels!r}."
         )
-    seed, rng = _seed(random_state)
+    seed, rng = _mcmc.seed(random_state)
     diff = x - y
     q, n = diff.shape
     scale = float(np.mean(np.std(diff, axis=1)))
@@ -393,47 +400,17 @@ def bayesian_hierarchical(
         float(lower_beta),
         float(upper_beta),
     )
-    jax, numpyro, dist, MCMC, NUTS = _backend()
-    import jax.numpy as jnp
-    from numpyro.diagnostics import effective_sample_size, split_gelman_rubin
-
-    key = (q, n_chains, n_samples, n_warmup)
-    mcmc = _MCMC_CACHE.get(key)
-    if mcmc is None:
-        # jit_model_args: the compiled sampler is reused for data of this shape
-        mcmc = MCMC(
-            NUTS(_model_factory(numpyro, dist, jnp), target_accept_prob=0.9),
-            num_warmup=n_warmup,
-            num_samples=n_samples,
-            num_chains=n_chains,
-            chain_method=_CHAIN_METHOD,
-            progress_bar=False,
-            jit_model_args=True,
-        )
-        _remember_sampler(_MCMC_CACHE, key, mcmc, jax)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        mcmc.run(
-            jax.random.PRNGKey(seed),
-            jnp.asarray(row_mean, dtype=jnp.float32),
-            jnp.asarray(row_ss, dtype=jnp.float32),
-            jnp.asarray(float(n), dtype=jnp.float32),
-            jnp.asarray(rho_arr, dtype=jnp.float32),
-            jnp.asarray(bounds, dtype=jnp.float32),
-            extra_fields=("diverging",),
-        )
-    grouped = {
-        k: np.asarray(v, dtype=float)
-        for k, v in mcmc.get_samples(group_by_chain=True).items()
-    }
-    divergences = int(np.asarray(mcmc.get_extra_fields()["diverging"]).sum())
+    grouped, divergences, retried = _sample(
+        row_mean, row_ss, n, rho_arr, bounds, n_chains, n_draws, n_warmup, seed
+    )
     r_hat, ess = 1.0, math.inf
-    for name in ("delta0", "std0", "nu", "delta", "sigma"):
+    for name in ("delta0", "std0", "nu", "lam", "sigma"):
         v = grouped[name]
         if n_chains > 1:
-            r_hat = max(r_hat, float(np.nanmax(split_gelman_rubin(v))))
-        ess = min(ess, float(np.nanmin(effective_sample_size(v))))
+            r_hat = max(r_hat, _mcmc.split_rhat(v))
+        ess = min(ess, _mcmc.effective_sample_size(v))
     flat_draws = {k: v.reshape((-1,) + v.shape[2:]) for k, v in grouped.items()}
+    flat_draws["delta"] = _delta_draws(flat_draws, row_mean, float(n), rho_arr, rng)
     mu, std0, nu = flat_draws["delta0"], flat_draws["std0"], flat_draws["nu"]
     thetas = np.empty((mu.size, 3))
     thetas[:, 0] = stats.t.sf(srope, nu, mu, std0)
@@ -441,9 +418,9 @@ def bayesian_hierarchical(
     thetas[:, 1] = 1.0 - thetas[:, 0] - thetas[:, 2]
     probs = _winner_probabilities(thetas)
     p_greater, p_rope, p_less = (float(p) for p in probs)
-    n_draws = thetas.shape[0]
+    n_draws_total = thetas.shape[0]
     ses = tuple(
-        float(np.sqrt(p * (1 - p) / min(n_draws, max(ess, 1.0)))) for p in probs
+        float(np.sqrt(p * (1 - p) / min(n_draws_total, max(ess, 1.0)))) for p in probs
     )
     tail = (1 - level) / 2
     delta = flat_draws["delta"] * scale
@@ -456,7 +433,13 @@ def bayesian_hierarchical(
         }
         for i in range(q)
     ]
-    diagnostics_ok, diagnostics = _diagnostic_words(r_hat, ess, divergences, n_chains)
+    diagnostics_ok, diagnostics = _mcmc.diagnostics(
+        r_hat,
+        ess,
+        divergences,
+        n_chains,
+        name=f"hierarchical model of {labels[0]} − {labels[1]}",
+    )
     mean_probs = tuple(float(v) for v in thetas.mean(axis=0))
     what = f"{labels[0]} − {labels[1]}"
     rho_words = (
@@ -468,7 +451,8 @@ def bayesian_hierarchical(
         f"Bayesian hierarchical model (Corani et al. 2017) of {what} over {q} data "
         f"sets x {n} fold scores, correlation {rho_words}; {_rope_words(rope)}. "
         "For the next data set, probability that each region is the most probable "
-        f"one over {n_draws} NUTS draws ({n_chains} chains, SE <= {max(ses):.4f}): "
+        f"one over {n_draws_total} NUTS draws ({n_chains} chains, "
+        f"SE <= {max(ses):.4f}): "
         + _probability_words(p_greater, p_rope, p_less, rope, what)
         + "; mean predictive probabilities "
         + ", ".join(_fmt(v) for v in mean_probs)
@@ -487,9 +471,10 @@ def bayesian_hierarchical(
         "r_hat": r_hat,
         "ess": ess,
         "divergences": divergences,
+        "retried": retried,
         "diagnostics_ok": diagnostics_ok,
         "diagnostics": diagnostics,
-        "n_samples": n_draws,
+        "n_draws": n_draws_total,
         "n_chains": n_chains,
         "standard_errors": ses,
         "priors": {
@@ -501,7 +486,7 @@ def bayesian_hierarchical(
         },
         "seed": seed,
     }
-    return BayesianTestResult(
+    return HierarchicalTestResult(
         p_greater=p_greater,
         p_rope=p_rope,
         p_less=p_less,
@@ -510,8 +495,59 @@ def bayesian_hierarchical(
         method="hierarchical",
         description=description,
         labels=labels,
-        greater_is_better=bool(greater_is_better),
+        greater_is_better=greater_is_better,
         standard_error=max(ses),
         details=details,
         _samples=thetas,
     )
+
+
+_TARGET_ACCEPT = 0.8  # NumPyro's default: no divergence on the demo or references
+_RETRY_ACCEPT = 0.99  # the one retry when divergences remain
+
+
+def _sample(mean, ss, n, rho, bounds, n_chains, n_draws, n_warmup, seed):
+    """Posterior draws by chain, divergences, and whether NUTS was retried.
+
+    One sampler is compiled per shape and kept (``_mcmc``); when divergent
+    transitions remain, the fit is run once more with a smaller step size
+    (``target_accept_prob=0.99``) and the retry's draws are kept.
+    """
+    jax, numpyro, dist, MCMC, NUTS = _mcmc.backend()
+    import jax.numpy as jnp
+
+    args = (
+        jnp.asarray(mean, dtype=jnp.float32),
+        jnp.asarray(ss, dtype=jnp.float32),
+        jnp.asarray(float(n), dtype=jnp.float32),
+        jnp.asarray(rho, dtype=jnp.float32),
+        jnp.asarray(bounds, dtype=jnp.float32),
+    )
+    retried = False
+    for accept in (_TARGET_ACCEPT, _RETRY_ACCEPT):
+        key = (len(mean), n_chains, n_draws, n_warmup, accept)
+        mcmc = _mcmc.compiled_sampler("hierarchical", key)
+        if mcmc is None:
+            # jit_model_args: the compiled sampler is reused for data of this shape
+            mcmc = MCMC(
+                NUTS(_model_factory(numpyro, dist, jnp), target_accept_prob=accept),
+                num_warmup=n_warmup,
+                num_samples=n_draws,
+                num_chains=n_chains,
+                chain_method="vectorized",  # measured: faster than sequential
+                progress_bar=False,
+                jit_model_args=True,
+            )
+            _mcmc.remember_sampler("hierarchical", key, mcmc)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            mcmc.run(jax.random.PRNGKey(seed), *args, extra_fields=("diverging",))
+        divergences = int(np.asarray(mcmc.get_extra_fields()["diverging"]).sum())
+        if not divergences:
+            break
+        retried = accept == _TARGET_ACCEPT
+    grouped = {
+        k: np.asarray(v, dtype=float)
+        for k, v in mcmc.get_samples(group_by_chain=True).items()
+    }
+    return grouped, divergences, retried

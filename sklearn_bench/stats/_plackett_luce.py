@@ -3,30 +3,21 @@
 Calvo, Ceberio & Lozano (2018), "Bayesian inference for algorithm ranking
 analysis", GECCO companion; Calvo, Shir, Ceberio, Doerr, Wang, Bäck & Lozano
 (2019), "Bayesian performance analysis for black-box optimization benchmarking",
-as scmamp's ``bPlackettLuceModel`` fits it in Stan. The model is sampled with
-NumPyro's NUTS, the optional dependency of the hierarchical model
-(``pip install "sklearn-bench[bayes]"``): this module imports it only when
-:func:`bayesian_plackett_luce` is called.
+as scmamp's ``bPlackettLuceModel`` fits it in Stan. The posterior is sampled
+exactly by the Gibbs sampler of Caron & Doucet (2012), "Efficient Bayesian
+inference for generalized Bradley–Terry models", J. Comput. Graph. Stat. 21(1),
+vectorised in NumPy over chains, data sets and positions: no optional back end
+is needed.
 """
 
-import math
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from .._validation import UNSET, renamed_parameters, resolve_direction
+from . import _mcmc
 from ._common import real_number
-from ._hierarchical import (
-    _backend,
-    _count,
-    _diagnostic_words,
-    _remember_sampler,
-    _seed,
-)
-
-_MCMC_CACHE = {}  # compiled samplers by (n_datasets, n_learners, chains, draws, warmup)
-_CHAIN_METHOD = "vectorized"
 
 
 @dataclass(frozen=True)
@@ -76,10 +67,14 @@ class PlackettLuceResult:
         Data sets whose ranking had ties, broken at random (see
         :func:`bayesian_plackett_luce`).
     r_hat, ess : float
-        Largest split R-hat and smallest bulk effective sample size of the
-        weights.
+        Largest split R-hat and smallest effective sample size of the weights.
     divergences : int
+        Always 0: the Gibbs sampler has no divergent transitions (kept for
+        the results of NUTS-based versions).
     diagnostics_ok : bool
+        Whether the fit may decide: R-hat at most 1.01 and an effective sample
+        size of at least 100 per chain. Otherwise :meth:`best` declines
+        (``"unreliable fit"``).
     diagnostics : str
         The diagnostics in words.
     description : str
@@ -92,7 +87,8 @@ class PlackettLuceResult:
     >>> rng = np.random.default_rng(0)
     >>> errors = rng.uniform(0.1, 0.3, (12, 1)) + [0.0, 0.02, 0.04] \\
     ...     + rng.normal(0, 0.01, (12, 3))
-    >>> res = bayesian_plackett_luce(errors, n_samples=500, random_state=0)
+    >>> res = bayesian_plackett_luce(errors, greater_is_better=False,
+    ...                              n_draws=500, random_state=0)
     >>> res.to_frame().columns.tolist()[:3]
     ['P(first)', 'P(first) low', 'P(first) high']
     """
@@ -135,7 +131,9 @@ class PlackettLuceResult:
 
     def best(self, threshold=0.95):
         """The learner whose weight is the largest with posterior probability at
-        least ``threshold``, or ``None``.
+        least ``threshold``, or ``None``; ``"unreliable fit"`` when the
+        sampler's diagnostics fail (:attr:`diagnostics_ok` is False: the fit
+        declines to decide, :attr:`diagnostics` says why).
 
         Parameters
         ----------
@@ -148,6 +146,8 @@ class PlackettLuceResult:
         threshold = real_number(threshold, "threshold")
         if not 0.5 < threshold <= 1:
             raise ValueError(f"`threshold` must lie in (0.5, 1]; got {threshold!r}.")
+        if not self.diagnostics_ok:
+            return _mcmc.UNRELIABLE
         top = self.p_best.idxmax()
         return top if self.p_best[top] >= threshold else None
 
@@ -240,7 +240,10 @@ def _check_scores(scores):
     return values, learners, datasets
 
 
-_MAX_PRIOR = 1e6  # sampled in 32-bit floats: a larger concentration overflows
+_MAX_PRIOR = 1e6  # a larger concentration is no prior a user means
+_SMALL = 10_000  # n_datasets x n_learners up to which sweeps are cheap
+_DEFAULT_DRAWS = 2500  # per chain, small data
+_DEFAULT_DRAWS_LARGE = 1000  # per chain, larger data (faster mixing, costlier sweeps)
 
 
 def _check_prior(prior, k):
@@ -277,22 +280,62 @@ def _orders(values, greater_is_better, rng):
     return order, n_tied
 
 
-def _model_factory(numpyro, dist, jnp):
-    def model(order, alpha):
-        """Dirichlet prior; the Plackett–Luce likelihood of each data set's ranking.
+def _gibbs(order, alpha, *, n_chains, n_draws, n_warmup, rng):
+    """Posterior draws of the normalised weights, shape (chains, draws, K).
 
-        Position ``r`` of data set ``s`` holds learner ``order[s, r]``, chosen
-        with probability its weight over the weight of the learners not yet
-        placed: ``log L = sum_s sum_{r < K} log w[o_sr] − log sum_{t >= r}
-        w[o_st]``.
-        """
-        w = numpyro.sample("w", dist.Dirichlet(alpha))
-        placed = w[order]
-        remaining = jnp.cumsum(placed[:, ::-1], axis=1)[:, ::-1]
-        loglik = jnp.sum(jnp.log(placed[:, :-1])) - jnp.sum(jnp.log(remaining[:, :-1]))
-        numpyro.factor("loglik", loglik)
+    Caron & Doucet (2012), Section 3.1: with independent Gamma(``alpha_k``, 1)
+    priors on the unnormalised weights ``w`` (whose normalisation is
+    Dirichlet(``alpha``), the model's prior), each data set ``s`` and position
+    ``r < K`` get a latent ``Z_sr ~ Exp(sum_{t >= r} w[o_st])``; given ``Z``,
+    ``w_k ~ Gamma(alpha_k + n_k, 1 + sum_{s, r <= p_sk} Z_sr)``, with ``n_k``
+    the rankings that place learner ``k`` before the last position and
+    ``p_sk`` its position on data set ``s``. Both conditionals are exact. The
+    likelihood does not depend on the scale of ``w``, so after each sweep the
+    scale is drawn from its posterior, the prior's Gamma(sum alpha, 1), which
+    leaves the normalised weights alone and stops the chain from drifting in
+    the unidentified direction (without it the draws are biased).
 
-    return model
+    Arrays are laid out positions x (chains · data sets), so that every
+    operation runs over all chains and data sets at once and the sums over
+    positions are row additions.
+    """
+    n, k = order.shape
+    m = n_chains * n
+    # learner at position r of data set s, offset by chain: shape (K, chains * N)
+    learner = (
+        np.ascontiguousarray(order.T)[:, None, :]
+        + (np.arange(n_chains) * k)[None, :, None]
+    ).reshape(k, m)
+    bins = learner[:-1].ravel()
+    position = np.argsort(order, axis=1)
+    shape = alpha + (position < k - 1).sum(axis=0)
+    total_shape = float(alpha.sum())
+    # over-dispersed starts: independent draws from the prior
+    w = rng.standard_gamma(alpha, size=(n_chains, k))
+    draws = np.empty((n_chains, n_draws, k))
+    remaining = np.empty((k, m))
+    z = np.empty((k - 1, m))
+    for step in range(n_warmup + n_draws):
+        # remaining[r] = sum_{t >= r} w[o_t], a reverse cumulative sum by rows
+        np.take(w.ravel(), learner, out=remaining)
+        for r in range(k - 2, -1, -1):
+            np.add(remaining[r], remaining[r + 1], out=remaining[r])
+        rng.standard_exponential(out=z)
+        np.divide(z, remaining[:-1], out=z)
+        # z[r] <- sum_{r' <= r} Z_r': the rate every learner still unplaced at
+        # position r receives
+        for r in range(1, k - 1):
+            np.add(z[r], z[r - 1], out=z[r])
+        rate = np.bincount(bins, weights=z.ravel(), minlength=n_chains * k)
+        rate += np.bincount(learner[-1], weights=z[-1], minlength=n_chains * k)
+        w = rng.standard_gamma(shape, size=(n_chains, k)) / (
+            1.0 + rate.reshape(n_chains, k)
+        )
+        w /= w.sum(axis=1, keepdims=True)
+        if step >= n_warmup:
+            draws[:, step - n_warmup] = w
+        w *= rng.standard_gamma(total_shape, size=(n_chains, 1))
+    return draws
 
 
 def _summaries(w, tail):
@@ -311,7 +354,9 @@ def _summaries(w, tail):
         p_greater[i] = greater
         rank_draws[:, i] = 1.0 + (1.0 - share).sum(axis=1) - 0.5  # drop j == i
     position = np.argsort(np.argsort(-w, axis=1, kind="stable"), axis=1) + 1
-    rank_probs = np.stack([(position == r).mean(axis=0) for r in range(1, k + 1)], 1)
+    # rank_probs[i, r - 1]: share of draws that put learner i at position r
+    cells = (np.arange(k) * k + position - 1).ravel()
+    rank_probs = np.bincount(cells, minlength=k * k).reshape(k, k) / d
     return {
         "p_first": w.mean(axis=0),
         "p_first_low": np.quantile(w, tail, axis=0),
@@ -326,15 +371,16 @@ def _summaries(w, tail):
     }
 
 
+@renamed_parameters(n_samples="n_draws", level="confidence_level")
 def bayesian_plackett_luce(
     scores,
     *,
-    greater_is_better=False,
+    greater_is_better=UNSET,
     prior=1.0,
     n_chains=4,
-    n_samples=2500,
-    n_warmup=1000,
-    level=0.95,
+    n_draws=None,
+    n_warmup=200,
+    confidence_level=0.95,
     random_state=None,
 ):
     """Bayesian Plackett–Luce model of the rankings of K learners over data sets.
@@ -346,7 +392,8 @@ def bayesian_plackett_luce(
     Plackett–Luce distribution with weights ``w`` on the simplex: the
     probability of the ranking ``o_1, ..., o_K`` (best first) is
     ``prod_r w[o_r] / (w[o_r] + ... + w[o_K])``. The prior on ``w`` is
-    Dirichlet(``prior``). The posterior is sampled by NUTS (NumPyro).
+    Dirichlet(``prior``). The posterior is sampled exactly by Caron & Doucet's
+    (2012) Gibbs sampler, in NumPy (no optional dependency).
 
     The weights answer questions about a *new* data set like the ones studied:
     ``w_i`` is the probability that learner ``i`` ranks first on it,
@@ -360,25 +407,34 @@ def bayesian_plackett_luce(
     scores : DataFrame or array-like of shape (n_datasets, n_learners)
         One row per data set (e.g. the learners' mean performance on it), one
         column per learner; a DataFrame's columns name the learners.
-    greater_is_better : bool, default=False
+    greater_is_better : bool
         Whether a higher score ranks first (accuracy) or a lower one (error
-        rate, the default; scmamp's ``min=TRUE``).
+        rate; scmamp's ``min=TRUE``). Required; left out, it warns
+        (``FutureWarning``) and keeps the old default ``False`` for one release.
     prior : float or array-like of shape (n_learners,), default=1.0
         Concentration of the Dirichlet prior on the weights, one number for all
         learners or one per learner, each in ``(0, 1e6]`` (scmamp's ``prior``,
         default all 1: uniform on the simplex, so that the posterior mode is the
         maximum-likelihood estimate).
     n_chains : int, default=4
-    n_samples : int, default=2500
-        Posterior draws per chain after ``n_warmup`` adaptation steps (NUTS on
-        this posterior gives an effective sample size about 1.5 times the
-        draws: a Monte Carlo error of the weights' means below 0.001).
-    n_warmup : int, default=1000
-    level : float, default=0.95
+        Independent chains, started from draws of the prior (R-hat compares
+        them).
+    n_draws : int, default=None
+        Posterior draws per chain after ``n_warmup`` sweeps (``n_samples``
+        before 0.2). ``None``: 2500 when ``n_datasets · n_learners`` is at most
+        10,000 (a sweep costs microseconds there, and a learner that wins
+        almost everywhere mixes slowly: an effective sample size of 0.2 to 0.4
+        times the draws), else 1000 (larger data mix better, 0.5 to 0.7 times
+        the draws, and a sweep costs ``n_datasets · n_learners`` exponential
+        draws per chain). Either gives a Monte Carlo error of the weights'
+        means well below their posterior standard deviation / 30.
+    n_warmup : int, default=200
+        Sweeps discarded at the start of each chain.
+    confidence_level : float, default=0.95
         Level of the equal-tailed credible intervals.
     random_state : int, Generator, RandomState or None, default=None
         Seeds the sampler and the breaking of ties: the same seed gives the same
-        numbers on the same machine.
+        numbers.
 
     Returns
     -------
@@ -386,16 +442,13 @@ def bayesian_plackett_luce(
         ``p_first``, ``p_best``, ``expected_rank`` with
         ``expected_rank_interval``, ``mode_rank``, ``rank_probabilities``,
         ``p_above`` (every pair), the posterior weight draws (``weights``) and
-        the diagnostics (``r_hat``, ``ess``, ``divergences``,
-        ``diagnostics_ok``, ``diagnostics`` in words). Poor diagnostics (R-hat
-        > 1.01, ESS < 100 per chain, any divergent transition) also raise a
-        :class:`RuntimeWarning`.
+        the diagnostics (``r_hat``, ``ess``, ``diagnostics_ok``,
+        ``diagnostics`` in words). Poor diagnostics (R-hat > 1.01, ESS < 100
+        per chain) make the result decline (``best()`` gives ``"unreliable
+        fit"``) and raise one :class:`RuntimeWarning` that says so.
 
     Raises
     ------
-    ImportError
-        Without the optional back end: install it with
-        ``pip install "sklearn-bench[bayes]"``.
     ValueError
         For fewer than 2 learners, no data set, NaN or infinite scores (the
         message names the learner and the data set), a non-positive prior.
@@ -413,12 +466,16 @@ def bayesian_plackett_luce(
     as much as one of 0.1 (use the hierarchical model,
     :func:`bayesian_hierarchical`, for sizes).
 
-    **Sampling.** ``w`` is sampled on the unconstrained space of the
-    stick-breaking transform (as Stan's ``simplex``), in 32-bit floats (JAX's
-    default). The Monte Carlo standard error of a posterior mean is about its
-    posterior standard deviation over ``sqrt(ess)``; ``details`` has
-    ``weights_sd`` and ``p_greater`` (the posterior probability that
-    ``w_i > w_j``) besides.
+    **Sampling.** Caron & Doucet (2012, Section 3.1): a Gamma(``prior``, 1)
+    prior on unnormalised weights, whose normalisation is the Dirichlet prior
+    of the model, and one exponential latent variable per data set and
+    position make both full conditionals exact (Gamma and exponential); the
+    scale of the weights, which the likelihood does not see, is redrawn from
+    its prior after every sweep. One sweep costs O(n_datasets · n_learners)
+    for all chains at once. The Monte Carlo standard error of a posterior
+    mean is about its posterior standard deviation over ``sqrt(ess)``;
+    ``details`` has ``weights_sd`` and ``p_greater`` (the posterior
+    probability that ``w_i > w_j``) besides.
 
     Examples
     --------
@@ -429,7 +486,8 @@ def bayesian_plackett_luce(
     >>> errors = pd.DataFrame(
     ...     rng.uniform(0.1, 0.3, (15, 1)) + [0.0, 0.02, 0.05]
     ...     + rng.normal(0, 0.01, (15, 3)), columns=["A", "B", "C"])
-    >>> res = bayesian_plackett_luce(errors, n_samples=1000, random_state=0)
+    >>> res = bayesian_plackett_luce(errors, greater_is_better=False,
+    ...                              random_state=0)
     >>> res.expected_rank.round(1).to_dict()
     {'A': 1.2, 'B': 1.9, 'C': 2.9}
     >>> res.best()
@@ -438,55 +496,37 @@ def bayesian_plackett_luce(
     0.98
     """
     values, learners, _ = _check_scores(scores)
-    if not isinstance(greater_is_better, bool | np.bool_):
-        raise ValueError(
-            f"`greater_is_better` must be a bool; got {greater_is_better!r}."
-        )
+    greater_is_better = _direction(greater_is_better)
     n, k = values.shape
     alpha = _check_prior(prior, k)
-    level = real_number(level, "level")
+    level = real_number(confidence_level, "confidence_level")
     if not 0 < level < 1:
-        raise ValueError(f"`level` must lie in (0, 1); got {level!r}.")
-    n_chains = _count(n_chains, "n_chains")
-    n_samples = _count(n_samples, "n_samples")
-    n_warmup = _count(n_warmup, "n_warmup", minimum=0)
-    seed, rng = _seed(random_state)
-    order, n_tied = _orders(values, bool(greater_is_better), rng)
-
-    jax, numpyro, dist, MCMC, NUTS = _backend("The Bayesian Plackett–Luce model")
-    import jax.numpy as jnp
-    from numpyro.diagnostics import effective_sample_size, split_gelman_rubin
-
-    key = (n, k, n_chains, n_samples, n_warmup)
-    mcmc = _MCMC_CACHE.get(key)
-    if mcmc is None:
-        mcmc = MCMC(
-            NUTS(_model_factory(numpyro, dist, jnp)),
-            num_warmup=n_warmup,
-            num_samples=n_samples,
-            num_chains=n_chains,
-            chain_method=_CHAIN_METHOD,
-            progress_bar=False,
-            jit_model_args=True,
+        raise ValueError(
+            f"`confidence_level` must lie in (0, 1); got {confidence_level!r}."
         )
-        _remember_sampler(_MCMC_CACHE, key, mcmc, jax)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        mcmc.run(
-            jax.random.PRNGKey(seed),
-            jnp.asarray(order, dtype=jnp.int32),
-            jnp.asarray(alpha, dtype=jnp.float32),
-            extra_fields=("diverging",),
-        )
-    grouped = np.asarray(mcmc.get_samples(group_by_chain=True)["w"], dtype=float)
-    divergences = int(np.asarray(mcmc.get_extra_fields()["diverging"]).sum())
-    r_hat = float(np.nanmax(split_gelman_rubin(grouped))) if n_chains > 1 else 1.0
-    ess = float(np.nanmin(effective_sample_size(grouped)))
-    if not math.isfinite(ess):
-        ess = float(n_chains * n_samples)
-    diagnostics_ok, diagnostics = _diagnostic_words(r_hat, ess, divergences, n_chains)
+    n_chains = _mcmc.count(n_chains, "n_chains")
+    if n_draws is None:
+        n_draws = _DEFAULT_DRAWS if n * k <= _SMALL else _DEFAULT_DRAWS_LARGE
+    n_draws = _mcmc.count(n_draws, "n_draws")
+    n_warmup = _mcmc.count(n_warmup, "n_warmup", minimum=0)
+    seed, rng = _mcmc.seed(random_state)
+    order, n_tied = _orders(values, greater_is_better, rng)
+
+    grouped = _gibbs(
+        order, alpha, n_chains=n_chains, n_draws=n_draws, n_warmup=n_warmup, rng=rng
+    )
+    r_hat = _mcmc.split_rhat(grouped) if n_chains > 1 else 1.0
+    ess = _mcmc.effective_sample_size(grouped)
+    divergences = 0
+    diagnostics_ok, diagnostics = _mcmc.diagnostics(
+        r_hat,
+        ess,
+        divergences,
+        n_chains,
+        name=f"Plackett–Luce ranking of {k} learners",
+        sampler="Gibbs",
+    )
     w = grouped.reshape(-1, k)
-    w = w / w.sum(axis=1, keepdims=True)  # exact simplex after float32 sampling
     tail = (1 - level) / 2
     s = _summaries(w, tail)
     index = pd.Index(learners, name="learner")
@@ -505,18 +545,19 @@ def bayesian_plackett_luce(
     description = (
         f"Bayesian Plackett–Luce model (Calvo et al. 2018) of the rankings of "
         f"{k} learners on {n} data sets (rank 1 = {direction} score{ties}), "
-        f"{prior_words} on the weights, {w.shape[0]} NUTS draws ({n_chains} "
-        f"chains). On a new data set {top!r} ranks first with probability "
-        f"{s['p_first'][learners.index(top)]:.3f}; the posterior probability "
-        f"that it is the learner most likely to rank first is {p_best[top]:.3f}. "
-        + diagnostics
+        f"{prior_words} on the weights, {w.shape[0]} Gibbs draws (Caron & Doucet "
+        f"2012; {n_chains} chains). On a new data set {top!r} ranks first with "
+        f"probability {s['p_first'][learners.index(top)]:.3f}; the posterior "
+        f"probability that it is the learner most likely to rank first is "
+        f"{p_best[top]:.3f}. " + diagnostics
     )
     details = {
         "weights_sd": w.std(axis=0),
         "p_greater": pd.DataFrame(s["p_greater"], index=index, columns=learners),
         "orders": order,
-        "n_samples": w.shape[0],
+        "n_draws": w.shape[0],
         "n_chains": n_chains,
+        "sampler": "gibbs",
         "seed": seed,
     }
     return PlackettLuceResult(
@@ -532,7 +573,7 @@ def bayesian_plackett_luce(
         p_above=pd.DataFrame(s["p_above"], index=index, columns=learners),
         n_datasets=n,
         n_learners=k,
-        greater_is_better=bool(greater_is_better),
+        greater_is_better=greater_is_better,
         prior=tuple(float(a) for a in alpha),
         level=level,
         n_tied=n_tied,
@@ -545,3 +586,16 @@ def bayesian_plackett_luce(
         details=details,
         _weights=w,
     )
+
+
+def _direction(greater_is_better):
+    """``greater_is_better`` resolved (a missing one warns for one release)."""
+    if greater_is_better is UNSET:
+        return resolve_direction(
+            greater_is_better, old_default=False, where="bayesian_plackett_luce()"
+        )
+    if not isinstance(greater_is_better, bool | np.bool_):
+        raise ValueError(
+            f"`greater_is_better` must be a bool; got {greater_is_better!r}."
+        )
+    return bool(greater_is_better)

@@ -158,19 +158,17 @@ def test_with_the_extra_across_data_sets_is_hierarchical():
     reason='needs the [bayes] extra (pip install "sklearn-bench[bayes]")',
 )
 def test_with_the_extra_the_section_ranks_all_learners():
-    """H: with the plan's bayesian="hierarchical" and several data sets the
-    section holds the Plackett–Luce ranking of all learners
-    (BenchmarkResult.bayesian_ranking, seed 0, 4000 draws) beside the Friedman
-    average ranks, the rank-posterior figure, and the analysis registers the
-    model for the methods paragraph."""
+    """H: with the [bayes] extra and several data sets the section holds the
+    Plackett–Luce ranking of all learners (BenchmarkResult.bayesian_ranking,
+    seed 0, the model's default draws) beside the Friedman average ranks, the
+    rank-posterior
+    figure, and registers the model for the methods paragraph."""
     from sklearn_bench.report import _bayesian
 
     result = _result()
     analysis = analyse(result, AnalysisPlan(bayesian="hierarchical"))
     ranking, table, notes = _bayesian.bayesian_ranking(result, analysis)
-    ref = result.bayesian_ranking(
-        list(analysis.mean.columns), n_draws=4000, random_state=0
-    )
+    ref = result.bayesian_ranking(list(analysis.mean.columns), random_state=0)
     assert ranking.p_first.equals(ref.p_first) and not notes
     assert list(table["learner"]) == list(ref.to_frame().index)
     assert table["P(first)"].tolist() == ref.to_frame()["P(first)"].tolist()
@@ -217,3 +215,40 @@ def test_the_plan_names_the_model_never_the_installation(monkeypatch):
         AnalysisPlan(bayesian="hierarchical")
     with pytest.raises(ValueError, match="`bayesian` must be one of"):
         AnalysisPlan(bayesian="baycomp")
+
+
+@pytest.mark.report_mcmc
+@pytest.mark.skipif(
+    importlib.util.find_spec("numpyro") is None
+    and os.environ.get("CI", "").lower() != "true",
+    reason='needs the [bayes] extra (pip install "sklearn-bench[bayes]")',
+)
+def test_unreliable_hierarchical_fit_declines_and_bottom_line_falls_back(
+    monkeypatch,
+):
+    """H: when the hierarchical model's diagnostics fail (forced: 4 chains x 4
+    draws), each comparison across data sets declines: its decision is
+    "unreliable fit", the column "why undecided" gives the failed checks, one
+    note per comparison names it; the bottom line quotes no Bayesian
+    probability and says it rests on the deterministic primary analysis."""
+    from sklearn_bench.analysis import _bayesian
+    from sklearn_bench.report._bottom_line import bottom_line
+
+    monkeypatch.setattr(_bayesian, "HIERARCHICAL_DRAWS", 16)
+    result = _result()
+    analysis = analyse(result, AnalysisPlan(bayesian="hierarchical"))
+    table, _, notes = bayesian_comparisons_table(result, analysis)
+    across = table[table["scope"] == "across data sets"]
+    assert set(across["method"]) == {"hierarchical"}
+    assert set(across["decision"]) == {"unreliable fit"}
+    assert across["why undecided"].str.contains("effective sample size").all()
+    within = table[table["scope"] != "across data sets"]
+    assert (within["why undecided"] == "").all()
+    for other in across["b"]:
+        named = [n for n in notes if f"hierarchical model of {analysis.best} − {other}"
+                 in n]  # fmt: skip
+        assert len(named) == 1, notes
+    bl = bottom_line(analysis, table)
+    words = " ".join(bl.sentences)
+    assert "declined to decide" in words and "deterministic primary" in words
+    assert f"P({bl.best} better) =" not in words

@@ -1,0 +1,253 @@
+"""The plumbing the MCMC models share: back end, seeds, compiled samplers, diagnostics.
+
+Used by the hierarchical model (:func:`~sklearn_bench.stats.bayesian_hierarchical`,
+NumPyro's NUTS, the optional ``[bayes]`` extra) and the Plackett–Luce model
+(:func:`~sklearn_bench.stats.bayesian_plackett_luce`, a Gibbs sampler in NumPy).
+The diagnostics are computed here in NumPy, so that a model needs no back end to
+be judged, and they decide whether a fit may decide (:func:`diagnostics`):
+
+- split R-hat at most 1.01 and a bulk effective sample size of at least 100 per
+  chain (Vehtari, Gelman, Simpson, Carpenter & Bürkner 2021, "Rank-normalization,
+  folding, and localization: an improved R-hat", Bayesian Analysis 16(2));
+- no divergent transition (NUTS only).
+
+A fit that fails one of them is *unreliable*: its result declines to decide
+(``decision()`` / ``best()`` give :data:`UNRELIABLE`) and one
+:class:`RuntimeWarning` names the comparison and the failed check.
+"""
+
+import math
+import sys
+import warnings
+
+import numpy as np
+
+from .._validation import check_positive_int, check_random_state
+
+EXTRA = 'pip install "sklearn-bench[bayes]"'
+RHAT_LIMIT = 1.01
+ESS_PER_CHAIN = 100
+UNRELIABLE = "unreliable fit"
+_MAX_COMPILED = 8  # compiled NUTS samplers kept, over all models
+
+# compiled samplers by model, then by shape and settings
+_CACHES = {}
+
+
+# ------------------------------------------------------------------ back end
+def backend(what="The Bayesian hierarchical model"):
+    """Import NumPyro/JAX, or raise ImportError naming the extra.
+
+    Returns ``(jax, numpyro, distributions, MCMC, NUTS)``.
+    """
+    try:
+        import jax
+        import numpyro
+        from numpyro import distributions as dist
+        from numpyro.infer import MCMC, NUTS
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            f"{what} needs the optional NumPyro/JAX back end: {EXTRA} (missing: "
+            f"{exc.name})."
+        ) from exc
+    return jax, numpyro, dist, MCMC, NUTS
+
+
+def compiled_sampler(model, key):
+    """The compiled sampler of ``model`` (a name) for ``key``, or ``None``."""
+    return _CACHES.get(model, {}).get(key)
+
+
+def remember_sampler(model, key, mcmc):
+    """Keep a compiled sampler for its shape; past ``_MAX_COMPILED`` samplers,
+    release every compiled sampler and JAX's caches first.
+
+    Dropping one sampler is not enough: JAX keeps each compiled program (about
+    1,400 memory mappings of machine code apiece) in its own caches, so a
+    process fitting many shapes ran out of mappings (``vm.max_map_count``) and
+    was aborted by XLA's compiler. Clearing them costs one recompilation.
+    """
+    if sum(len(c) for c in _CACHES.values()) >= _MAX_COMPILED:
+        release_compiled_samplers()
+    _CACHES.setdefault(model, {})[key] = mcmc
+
+
+def compiled_keys(model):
+    """The keys of the compiled samplers kept for ``model`` (for tests)."""
+    return list(_CACHES.get(model, {}))
+
+
+def release_compiled_samplers(jax=None):
+    """Forget every compiled MCMC sampler and JAX's compilation caches.
+
+    Frees their machine code; the next fit of each shape compiles again. Nothing
+    is imported: without JAX loaded this only clears the (empty) caches.
+    """
+    _CACHES.clear()
+    if jax is None:
+        jax = sys.modules.get("jax")
+    if jax is not None:
+        jax.clear_caches()
+
+
+# ------------------------------------------------------------------ arguments
+def seed(random_state):
+    """A non-negative integer seed and a NumPy Generator seeded by it.
+
+    An int is used as it is (so that ``random_state=3`` gives the seed 3 to
+    JAX); a Generator or RandomState gives one draw of its stream; ``None`` a
+    fresh seed.
+    """
+    if isinstance(random_state, np.random.RandomState):
+        value = int(random_state.randint(0, 2**31 - 1))
+    elif isinstance(random_state, int | np.integer) and not isinstance(
+        random_state, bool
+    ):
+        value = int(random_state)
+        if value < 0:
+            raise ValueError(f"`random_state` must be non-negative; got {value}.")
+    else:
+        try:
+            rng = check_random_state(random_state)
+        except TypeError as exc:
+            raise ValueError(str(exc)) from None
+        value = int(rng.integers(0, 2**31 - 1))
+    return value, np.random.default_rng(value)
+
+
+def count(value, name, minimum=1):
+    """A number of chains, draws or warm-up steps (an int of at least ``minimum``)."""
+    return check_positive_int(value, name, minimum=minimum)
+
+
+# ------------------------------------------------------------------ diagnostics
+def split_rhat(draws):
+    """Largest split R-hat over the parameters (Gelman et al. 2013, BDA3 §11.4).
+
+    Parameters
+    ----------
+    draws : ndarray of shape (n_chains, n_draws, ...)
+
+    Returns
+    -------
+    float
+        1 for a single chain of fewer than 4 draws; NaN parameters (constant in
+        every chain) are ignored.
+    """
+    draws = np.asarray(draws, dtype=float)
+    m, n = draws.shape[:2]
+    half = n // 2
+    if half < 2:
+        return 1.0
+    x = draws[:, : 2 * half].reshape((m, 2, half) + draws.shape[2:])
+    x = x.reshape((2 * m, half) + draws.shape[2:])
+    means = x.mean(axis=1)
+    within = x.var(axis=1, ddof=1).mean(axis=0)
+    between = half * means.var(axis=0, ddof=1)
+    var_plus = (half - 1) / half * within + between / half
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rhat = np.sqrt(var_plus / within)
+    rhat = rhat[np.isfinite(rhat)]
+    return float(rhat.max()) if rhat.size else 1.0
+
+
+def effective_sample_size(draws):
+    """Smallest effective sample size over the parameters.
+
+    Geyer's initial monotone sequence on the autocorrelations combined over
+    chains (Stan's estimator; Gelman et al. 2013, BDA3 §11.5), by FFT.
+
+    Parameters
+    ----------
+    draws : ndarray of shape (n_chains, n_draws, ...)
+
+    Returns
+    -------
+    float
+        ``n_chains * n_draws`` when every parameter is constant.
+    """
+    draws = np.asarray(draws, dtype=float)
+    m, n = draws.shape[:2]
+    x = draws.reshape(m, n, -1)
+    if n < 4:
+        return float(m * n)
+    centred = x - x.mean(axis=1, keepdims=True)
+    size = 1 << (2 * n - 1).bit_length()
+    spectrum = np.fft.rfft(centred, n=size, axis=1)
+    acov = np.fft.irfft(spectrum * np.conj(spectrum), n=size, axis=1)[:, :n]
+    acov /= n  # biased autocovariance, as Stan
+    chain_var = acov[:, 0] * n / (n - 1.0)
+    within = chain_var.mean(axis=0)
+    var_plus = within * (n - 1.0) / n
+    if m > 1:
+        var_plus = var_plus + x.mean(axis=1).var(axis=0, ddof=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho = 1.0 - (within - acov.mean(axis=0)) / var_plus
+    rho[0] = 1.0
+    best = math.inf
+    for j in range(rho.shape[1]):
+        if not np.isfinite(var_plus[j]) or var_plus[j] <= 0:
+            continue
+        r = rho[:, j]
+        n_pairs = (n - 1) // 2
+        pairs = r[0 : 2 * n_pairs : 2] + r[1 : 2 * n_pairs : 2]
+        positive = np.nonzero(pairs < 0)[0]
+        stop = positive[0] if positive.size else pairs.size
+        pairs = np.minimum.accumulate(pairs[:stop])  # initial monotone sequence
+        tau = -1.0 + 2.0 * pairs.sum() if pairs.size else 1.0
+        tau = max(tau, 1.0 / math.log10(m * n + 10))
+        best = min(best, m * n / tau)
+    return float(m * n) if best == math.inf else float(best)
+
+
+def diagnostics(r_hat, ess, divergences, n_chains, *, name, sampler="NUTS"):
+    """``(ok, words)`` for a fit's diagnostics; one warning naming ``name`` when
+    they are poor.
+
+    Parameters
+    ----------
+    r_hat, ess : float
+        Largest split R-hat and smallest effective sample size.
+    divergences : int
+        Divergent transitions left after the sampler's retries (0 for Gibbs).
+    n_chains : int
+    name : str
+        What was fitted, e.g. ``"hierarchical model of A − B"``: the warning and
+        the words name it.
+    sampler : str, default="NUTS"
+
+    Returns
+    -------
+    ok : bool
+        Whether the fit may decide.
+    words : str
+        The diagnostics in a sentence, and, when poor, that the result declines.
+    """
+    problems = []
+    if n_chains > 1 and not r_hat <= RHAT_LIMIT:
+        problems.append(f"R-hat {r_hat:.3f} > {RHAT_LIMIT} (chains disagree)")
+    if not ess >= ESS_PER_CHAIN * n_chains:
+        problems.append(
+            f"effective sample size {ess:.0f} < {ESS_PER_CHAIN * n_chains} "
+            f"({ESS_PER_CHAIN} per chain)"
+        )
+    if divergences:
+        problems.append(
+            f"{divergences} divergent transitions (the posterior may be biased)"
+        )
+    if problems:
+        words = (
+            f"Sampler diagnostics of the {name} are poor ({sampler}): "
+            + "; ".join(problems)
+            + f". The fit declines to decide ({UNRELIABLE!r}); more draws "
+            "(n_draws, n_warmup) may help."
+        )
+        # caller of the model (past its renamed_parameters wrapper)
+        warnings.warn(words, RuntimeWarning, stacklevel=4)
+    else:
+        words = (
+            f"Sampler diagnostics fine ({sampler}): R-hat {r_hat:.3f}, effective "
+            f"sample size {ess:.0f}"
+            + (", no divergent transitions." if sampler == "NUTS" else ".")
+        )
+    return not problems, words
