@@ -110,8 +110,8 @@ API_SECTIONS = [
     ("sklearn_bench.datasets", "Learning problems and data generators"),
     ("sklearn_bench.estimators", "Learners"),
     ("sklearn_bench.experiment", "The experiment runner"),
-    ("sklearn_bench.results", "Results"),
     ("sklearn_bench.store", "The store (SQLite journal of a run)"),
+    ("sklearn_bench.results", "Results"),
     ("sklearn_bench.stats", "Statistics"),
     ("sklearn_bench.plotting", "Plots"),
     ("sklearn_bench.analysis", "The analysis plan"),
@@ -137,6 +137,7 @@ def _api_sections():
     """rST sections of the API page: one autosummary table per subpackage."""
     top = importlib.import_module("sklearn_bench")
     top_objects = {id(getattr(top, name)) for name in _public_names(top)}
+    documented = set()  # each object once: where a lower layer defines it
     blocks = []
     for modname, title in API_SECTIONS:
         try:
@@ -147,6 +148,10 @@ def _api_sections():
         if modname != "sklearn_bench":
             # Front-door classes are documented once, under their top-level name.
             names = [n for n in names if id(getattr(module, n)) not in top_objects]
+            # a name re-exported for compatibility (results' store names, the
+            # report's analysis names) is documented where it is defined
+            names = [n for n in names if id(getattr(module, n)) not in documented]
+            documented |= {id(getattr(module, n)) for n in names}
         if not names:
             continue
         heading = f":mod:`{modname}`: {title}"

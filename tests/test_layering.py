@@ -1,0 +1,59 @@
+"""The layering rule (DESIGN.md, docs/contributing.rst), read from the source.
+
+Each unit of the package (subpackage or top-level module) has a layer
+(``tests/_import_graph.py``'s LAYERS); an import points only to a lower layer, never
+in a circle, and across units only at public names of public modules.
+"""
+
+import pytest
+
+from . import _import_graph
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return _import_graph.violations()
+
+
+def test_every_unit_has_a_layer(graph):
+    """H: every subpackage and top-level module is placed in a layer (a new one
+    must be placed before it can be imported)."""
+    assert graph["unknown_units"] == []
+
+
+def test_no_import_circle(graph):
+    """H: the module-level import graph (function-local imports included) has no
+    strongly connected component of more than one module."""
+    assert graph["circles"] == []
+
+
+def test_no_upward_import(graph):
+    """H: no module imports a unit of its own or a higher layer."""
+    assert graph["upward"] == []
+
+
+def test_no_private_reach_in(graph):
+    """H: across units, imports go through public modules and take public names
+    (the shared bottom modules _validation, _io, _metrics and _version excepted)."""
+    assert graph["private"] == []
+
+
+def test_the_checker_sees_a_violation(tmp_path, monkeypatch):
+    """H: the checker is not vacuous: a planted stats -> plotting import and a
+    circle between two planted modules are reported."""
+    pkg = tmp_path / "sklearn_bench"
+    (pkg / "stats").mkdir(parents=True)
+    (pkg / "plotting").mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "stats" / "__init__.py").write_text("from ._a import f\n")
+    (pkg / "stats" / "_a.py").write_text(
+        "from ._b import g\n\ndef f():\n    from ..plotting._p import _draw\n"
+    )
+    (pkg / "stats" / "_b.py").write_text("from ._a import f\ng = 1\n")
+    (pkg / "plotting" / "__init__.py").write_text("")
+    (pkg / "plotting" / "_p.py").write_text("def _draw():\n    pass\n")
+    monkeypatch.setattr(_import_graph, "ROOT", pkg)
+    v = _import_graph.violations()
+    assert any("stats -> plotting" in u for u in v["upward"])
+    assert any("_draw" in p for p in v["private"])
+    assert ["sklearn_bench.stats._a", "sklearn_bench.stats._b"] in v["circles"]
