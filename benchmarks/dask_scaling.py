@@ -50,7 +50,7 @@ from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sklearn_bench import BenchmarkExperiment  # noqa: E402
-from sklearn_bench._demo import SIZES, demo_datasets, demo_learners  # noqa: E402
+from sklearn_bench.cli._demo import SIZES, demo_datasets, demo_learners  # noqa: E402
 from sklearn_bench.experiment import _dask  # noqa: E402
 from sklearn_bench.model_selection import BootstrapOOB  # noqa: E402
 
