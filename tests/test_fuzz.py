@@ -551,7 +551,12 @@ def _rank_plot(result=None, **params):
 
     if result is None:
         result = stats.bayesian_plackett_luce(
-            PERF, n_chains=1, n_samples=50, n_warmup=50, random_state=0
+            PERF,
+            greater_is_better=False,
+            n_chains=1,
+            n_draws=50,
+            n_warmup=50,
+            random_state=0,
         )
     return plot_rank_posterior(result, **params)
 
@@ -813,15 +818,16 @@ CASES = [
             "x": bad_2d((4, 5)),
             "y": bad_2d((4, 5)),
             "rho": bad_scalars(),
-            "level": bad_scalars(),
+            "confidence_level": bad_scalars(),
         },
         {
             "x": rng.uniform(0.1, 0.3, size=(4, 5)),
             "y": rng.uniform(0.1, 0.3, size=(4, 5)),
-            "rope": 0.01,
+            "delta": 0.01,
             "rho": 0.2,
+            "greater_is_better": False,
             "n_chains": 1,
-            "n_samples": 50,
+            "n_draws": 50,
             "n_warmup": 50,
         },
     ),
@@ -834,10 +840,16 @@ CASES = [
             "scores": bad_2d((6, 3)),
             "greater_is_better": bad_choices(),
             "prior": bad_scalars(),
-            "level": bad_scalars(),
-            "n_samples": bad_scalars(),
+            "confidence_level": bad_scalars(),
+            "n_draws": bad_scalars(),
         },
-        {"scores": PERF, "n_chains": 1, "n_samples": 50, "n_warmup": 50},
+        {
+            "scores": PERF,
+            "greater_is_better": False,
+            "n_chains": 1,
+            "n_draws": 50,
+            "n_warmup": 50,
+        },
     ),
     (
         "BenchmarkResult.bayesian_ranking",
@@ -1665,6 +1677,7 @@ NOT_CALLED = {
     "PlackettLuceResult",
     "ConfidenceInterval", "PairedTTestsResult", "CorrelatedTTestsResult",  # issue 27
     "PosthocResult", "PairwiseComparisonResult",  # post-hoc results
+    "IncommensurableScalesWarning",  # a warning class, raised by the analyses
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.
 DOCUMENTED_NAN = {

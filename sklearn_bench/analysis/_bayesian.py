@@ -190,7 +190,8 @@ def bayesian_comparisons_table(result, analysis, *, threshold=THRESHOLD):
     notes.extend(f"Not within a data set: {msg}" for msg in sorted(within_notes))
     notes.extend(sorted({str(w.message) for w in caught}))
     table = pd.DataFrame(rows, columns=_COLUMNS + [WHY])
-    table[WHY] = table[WHY].fillna("")
+    # rows of the batched path carry no reason: every fit there decided
+    table[WHY] = [w if isinstance(w, str) else "" for w in table[WHY]]
     if (table[WHY] == "").all():
         table = table[_COLUMNS]
     analysis.cache[key] = (table, rope, tuple(notes))
