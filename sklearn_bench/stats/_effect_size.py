@@ -169,20 +169,26 @@ def _check_alternative(alternative):
         )
 
 
-def _differences(x, y):
+def _paired_arrays(x, y):
+    """``x`` and ``y`` as float arrays of one dimension and the same length."""
     x = real_array(x, "x")
+    y = real_array(y, "y")
+    if x.ndim != 1 or y.ndim != 1:
+        raise ValueError("`x` and `y` must be one-dimensional.")
+    if x.shape != y.shape:
+        raise ValueError(
+            f"`x` and `y` must have the same length; got {x.size} and {y.size}."
+        )
+    return x, y
+
+
+def _differences(x, y):
     if y is None:
-        d = x
+        d = real_array(x, "x")
         if d.ndim != 1:
             raise ValueError("`x` must be one-dimensional.")
     else:
-        y = real_array(y, "y")
-        if x.ndim != 1 or y.ndim != 1:
-            raise ValueError("`x` and `y` must be one-dimensional.")
-        if x.shape != y.shape:
-            raise ValueError(
-                f"`x` and `y` must have the same length; got {x.size} and {y.size}."
-            )
+        x, y = _paired_arrays(x, y)
         d = x - y
     if d.size == 0:
         raise ValueError("`x` must not be empty.")

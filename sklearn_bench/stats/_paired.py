@@ -18,10 +18,10 @@ from ._common import (
     _DECIMALS,
     ConfidenceInterval,
     monte_carlo_pvalue,
-    real_array,
 )
 from ._effect_size import (
     EffectSizeResult,
+    _paired_arrays,
     cohens_dz,
     rank_biserial_from_ranks,
     sign_dominance,
@@ -298,14 +298,7 @@ class PairedTestResult:
 
 # ----------------------------------------------------------------------- validation
 def _check_paired(x, y):
-    x = real_array(x, "x")
-    y = real_array(y, "y")
-    if x.ndim != 1 or y.ndim != 1:
-        raise ValueError("`x` and `y` must be one-dimensional.")
-    if x.shape != y.shape:
-        raise ValueError(
-            f"`x` and `y` must have the same length; got {x.size} and {y.size}."
-        )
+    x, y = _paired_arrays(x, y)
     if x.size == 0:
         raise ValueError("`x` and `y` must not be empty.")
     if np.isnan(x).any() or np.isnan(y).any():
