@@ -165,6 +165,13 @@ def check_choice(value, choices, name):
     return value.lower()
 
 
+def check_member(value, choices, name):
+    """``value`` as given, if it is one of ``choices`` (no case folding)."""
+    if value not in choices:
+        raise ValueError(f"`{name}` must be one of {list(choices)}; got {value!r}.")
+    return value
+
+
 def check_positive_int(value, name, minimum=1):
     """An integer (not a bool) of at least ``minimum``."""
     if (

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from .._validation import check_confidence_level, check_positive_int
+from .._validation import check_confidence_level, check_member, check_positive_int
 from .._validation import check_random_state as _as_generator
 from ._bootstrap_ci import bootstrap_ci
 from ._common import (
@@ -933,12 +933,8 @@ def paired_test(
     (0.003906, 0.0)
     """
     d = _check_paired(x, y)
-    if method not in _METHODS:
-        raise ValueError(f"`method` must be one of {list(_METHODS)}; got {method!r}.")
-    if alternative not in _ALTERNATIVES:
-        raise ValueError(
-            f"`alternative` must be one of {list(_ALTERNATIVES)}; got {alternative!r}."
-        )
+    check_member(method, _METHODS, "method")
+    check_member(alternative, _ALTERNATIVES, "alternative")
     if exact not in (None, True, False):
         raise ValueError(f"`exact` must be None, True or False; got {exact!r}.")
     null = _null_text(method, alternative, labels)
@@ -1055,12 +1051,8 @@ def smallest_attainable_pvalue(method, n, *, alternative="two-sided"):
     >>> smallest_attainable_pvalue("t", 4)
     0.0
     """
-    if method not in _METHODS:
-        raise ValueError(f"`method` must be one of {list(_METHODS)}; got {method!r}.")
-    if alternative not in _ALTERNATIVES:
-        raise ValueError(
-            f"`alternative` must be one of {list(_ALTERNATIVES)}; got {alternative!r}."
-        )
+    check_member(method, _METHODS, "method")
+    check_member(alternative, _ALTERNATIVES, "alternative")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"`n` must be a positive integer; got {n!r}.")
     n = int(n)
