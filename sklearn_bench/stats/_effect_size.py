@@ -12,6 +12,7 @@ import numpy as np
 from scipy import optimize, stats
 
 from .._validation import check_confidence_level as _check_confidence_level
+from .._validation import check_member
 from ._common import _DECIMALS, ConfidenceInterval, real_array, real_number
 
 _ZERO_METHODS = ("wilcox", "pratt", "zsplit", "demsar")
@@ -408,10 +409,7 @@ def rank_biserial(x, y=None, *, zero_method="wilcox"):
     >>> round(rank_biserial(x, y).estimate, 4)
     0.9556
     """
-    if zero_method not in _ZERO_METHODS:
-        raise ValueError(
-            f"`zero_method` must be one of {list(_ZERO_METHODS)}; got {zero_method!r}."
-        )
+    check_member(zero_method, _ZERO_METHODS, "zero_method")
     d = _differences(x, y)
     r_plus, r_minus, n = _signed_rank_sums(d, zero_method)
     return EffectSizeResult(

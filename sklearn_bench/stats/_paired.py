@@ -962,11 +962,7 @@ def paired_test(
             **common,
         )
     if method == "wilcoxon":
-        if zero_method not in _ZERO_METHODS:
-            raise ValueError(
-                f"`zero_method` must be one of {list(_ZERO_METHODS)}; "
-                f"got {zero_method!r}."
-            )
+        check_member(zero_method, _ZERO_METHODS, "zero_method")
         statistic, pvalue, estimate, used, details = _wilcoxon(
             d, alternative, zero_method, exact, correction
         )
