@@ -13,9 +13,8 @@ __all__ = [
     "metric_bounds",
 ]
 
-# Metrics whose values are proportions in [0, 1], and losses that are >= 0.
-_UNIT_METRICS = (
-    "error_rate",
+# Scores that are proportions in [0, 1] and better when higher.
+_UNIT_SCORES = (
     "accuracy",
     "balanced_accuracy",
     "roc_auc",
@@ -25,9 +24,9 @@ _UNIT_METRICS = (
     "recall",
     "jaccard",
     "top_k_accuracy",
-    "brier_score",
-    "bootstrap632",
 )
+# Metrics whose values are proportions in [0, 1], and losses that are >= 0.
+_UNIT_METRICS = ("error_rate", *_UNIT_SCORES, "brier_score", "bootstrap632")
 _NONNEGATIVE_METRICS = (
     "mean_squared_error",
     "root_mean_squared_error",
@@ -43,15 +42,7 @@ _NONNEGATIVE_METRICS = (
 )
 # Names whose direction is known: higher is better for these ...
 _GREATER = (
-    "accuracy",
-    "balanced_accuracy",
-    "roc_auc",
-    "average_precision",
-    "f1",
-    "precision",
-    "recall",
-    "jaccard",
-    "top_k_accuracy",
+    *_UNIT_SCORES,
     "r2",
     "explained_variance",
     "d2_",

@@ -165,6 +165,13 @@ def check_choice(value, choices, name):
     return value.lower()
 
 
+def check_member(value, choices, name):
+    """``value`` as given, if it is one of ``choices`` (no case folding)."""
+    if value not in choices:
+        raise ValueError(f"`{name}` must be one of {list(choices)}; got {value!r}.")
+    return value
+
+
 def check_positive_int(value, name, minimum=1):
     """An integer (not a bool) of at least ``minimum``."""
     if (
@@ -423,6 +430,8 @@ def deprecate_positional_options(func):
         return func(*args, **kwargs)
 
     return wrapper
+
+
 def deprecated_attribute(old_name, new_name):
     """A read-only property ``old_name`` that warns and returns ``new_name``.
 
@@ -454,12 +463,14 @@ def deprecated_attribute(old_name, new_name):
     return property(getter)
 
 
-def resolve_direction(greater_is_better, *, old_default=UNSET, where):
+def resolve_direction(greater_is_better, *, old_default=UNSET, where, stacklevel=3):
     """``greater_is_better`` as a bool; the one rule for a direction left out.
 
     Where direction matters and no metric says it, the caller must say it. For one
     release a function that used to have a silent default keeps it (``old_default``)
     and warns; without an old default, leaving it out is a ``ValueError``.
+    ``stacklevel`` is the warning's, counted from this function (3: the caller
+    of the function that calls it).
     """
     if greater_is_better is UNSET or greater_is_better is None:
         if old_default is UNSET:
@@ -472,7 +483,7 @@ def resolve_direction(greater_is_better, *, old_default=UNSET, where):
             f"default {old_default} for now, and from {REMOVED_IN} on it must be "
             "given: True when higher scores are better (accuracy, AUC), False when "
             "lower are (error rate, loss).",
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
         return bool(old_default)
     return check_bool(greater_is_better, "greater_is_better")

@@ -9,7 +9,7 @@ import importlib.util
 from dataclasses import dataclass, field
 
 from .._metrics import default_delta
-from .._validation import check_confidence_level, check_real
+from .._validation import check_choice, check_confidence_level, check_real
 from ..stats import PAIRWISE_ADJUST_METHODS as _ADJUST
 
 __all__ = [
@@ -86,9 +86,7 @@ def check_posthoc(posthoc, adjust):
     >>> check_posthoc("Conover", None)
     ('conover', 'shaffer')
     """
-    if not isinstance(posthoc, str) or posthoc.lower() not in POSTHOCS:
-        raise ValueError(f"`posthoc` must be one of {list(POSTHOCS)}; got {posthoc!r}.")
-    posthoc = posthoc.lower()
+    posthoc = check_choice(posthoc, POSTHOCS, "posthoc")
     single = posthoc in ("nemenyi", "miller")
     if adjust is not None:
         if not isinstance(adjust, str) or adjust.lower() not in (

@@ -18,6 +18,7 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.utils.validation import _num_samples
 
+from .._validation import check_member
 from ._bootstrap import BootstrapOOB
 
 _LOSSES = ("0-1", "squared")
@@ -259,8 +260,7 @@ def bias_variance_decomposition(
     >>> bool(np.isclose(res.expected_loss, res.bias + res.net_variance))
     True
     """
-    if loss not in _LOSSES:
-        raise ValueError(f"`loss` must be one of {list(_LOSSES)}; got {loss!r}.")
+    check_member(loss, _LOSSES, "loss")
     n_rounds = _check_rounds(n_rounds)
     if not (hasattr(estimator, "fit") and hasattr(estimator, "predict")):
         raise TypeError(

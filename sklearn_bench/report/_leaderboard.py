@@ -162,28 +162,29 @@ def leaderboard_section(
     ]
     figures = []
     try:
-        ax = plot_rank_intervals(board)
-        figures.append(ax.figure)
-        parts.append(
-            _figure(
+        # drawn one after the other, so that a failed plot leaves only the
+        # figures already drawn to close
+        for plot, data, name, title, caption in (
+            (
+                plot_rank_intervals,
+                board,
                 "rank_intervals",
                 "Rank confidence sets",
                 f"Thin: simultaneous {level:g} sets; thick: marginal; dot: estimated "
                 "rank; red: may be the best.",
-                ax.figure,
-            )
-        )
-        ax = plot_win_rate_matrix(matrix)
-        figures.append(ax.figure)
-        parts.append(
-            _figure(
+            ),
+            (
+                plot_win_rate_matrix,
+                matrix,
                 "win_rate_matrix",
                 "Win rates, ordered by rating",
                 "Share of common data sets on which the row learner beats the "
                 "column learner (ties count half).",
-                ax.figure,
-            )
-        )
+            ),
+        ):
+            ax = plot(data)
+            figures.append(ax.figure)
+            parts.append(_figure(name, title, caption, ax.figure))
     finally:
         for fig in figures:
             plt.close(fig)

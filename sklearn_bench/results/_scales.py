@@ -26,6 +26,7 @@ import warnings
 
 import numpy as np
 
+from .._validation import check_member
 from . import _select
 
 __all__ = ["IncommensurableScalesWarning", "check_scales", "scale_spread"]
@@ -115,8 +116,7 @@ def check_scales(table, metric, *, stacklevel=3):
 
 
 def _check_scale(scale):
-    if scale not in SCALES:
-        raise ValueError(f"`scale` must be one of {list(SCALES)}; got {scale!r}.")
+    check_member(scale, SCALES, "scale")
 
 
 def relative(table, metric):

@@ -18,7 +18,7 @@ from scipy import stats
 from .._validation import UNSET, resolve_direction
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
-from ._common import _deprecated_plot, _pair_matrix, _validate_scores
+from ._common import _deprecated_plot, _direction, _pair_matrix, _validate_scores
 from ._posthoc import PosthocResult, tukey_intervals
 
 _TUKEY_DESIGNS = ("blocks", "aligned", "independent")
@@ -442,14 +442,7 @@ def tukey_hsd(
     """
     design = _check_choice(design, _TUKEY_DESIGNS, "design")
     alpha = _check_alpha(alpha)
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where="tukey_hsd()"
-        )
-    if not isinstance(greater_is_better, bool | np.bool_):
-        raise ValueError(
-            f"`greater_is_better` must be a bool; got {greater_is_better!r}."
-        )
+    greater_is_better = _direction(greater_is_better, where="tukey_hsd()")
     values, learners, blocks = _validate_scores(scores)
     n, k = values.shape
     scale = float(np.max(np.abs(values)))

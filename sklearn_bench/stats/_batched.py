@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .._validation import check_axis, check_bool, check_confidence_level
+from .._validation import check_axis, check_bool, check_confidence_level, check_member
 from ._bayesian import _EQUIVALENT, _UNDECIDED
 from ._common import _DECIMALS, ConfidenceInterval, real_array, real_number
 from ._paired import _ALTERNATIVES
@@ -186,10 +186,7 @@ def paired_t_tests(x, y, *, alternative="two-sided", test_train_ratio=None, axis
     (True, 'corrected_t')
     """
     d = _paired_differences(x, y, axis)
-    if alternative not in _ALTERNATIVES:
-        raise ValueError(
-            f"`alternative` must be one of {list(_ALTERNATIVES)}; got {alternative!r}."
-        )
+    check_member(alternative, _ALTERNATIVES, "alternative")
     method, ratio = "t", 0.0
     if test_train_ratio is not None:
         if not real_number(test_train_ratio, "test_train_ratio") > 0:

@@ -221,6 +221,18 @@ class BayesianTestResult:
 
 
 # ----------------------------------------------------------------------- validation
+def _check_labels(labels):
+    """The two names of a comparison, as strings: different, and neither the
+    name of the ROPE region."""
+    labels = tuple(str(v) for v in labels)
+    if len(labels) != 2 or labels[0] == labels[1] or _EQUIVALENT in labels:
+        raise ValueError(
+            f"`labels` must be two different names other than {_EQUIVALENT!r}; "
+            f"got {labels!r}."
+        )
+    return labels
+
+
 def _check_common(x, y, rope, labels, *, name):
     d = _check_paired(x, y)
     if d.size < 2:
@@ -230,12 +242,7 @@ def _check_common(x, y, rope, labels, *, name):
         raise ValueError(f"`delta` must be a non-negative number; got {rope!r}.")
     if isinstance(labels, str | bytes) or not hasattr(labels, "__iter__"):
         raise TypeError(f"`labels` must be a pair of names; got {labels!r}.")
-    labels = tuple(str(v) for v in labels)
-    if len(labels) != 2 or labels[0] == labels[1] or _EQUIVALENT in labels:
-        raise ValueError(
-            f"`labels` must be two different names other than {_EQUIVALENT!r}; "
-            f"got {labels!r}."
-        )
+    labels = _check_labels(labels)
     return d, rope, labels
 
 

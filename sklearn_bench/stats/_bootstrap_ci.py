@@ -3,7 +3,7 @@
 import numpy as np
 from scipy import stats
 
-from .._validation import check_confidence_level, check_positive_int
+from .._validation import check_confidence_level, check_member, check_positive_int
 from .._validation import check_random_state as _as_generator
 from ._common import ConfidenceInterval, real_array
 
@@ -84,12 +84,8 @@ def bootstrap_ci(
                 f"and {other.size}."
             )
         sample = sample - other
-    if method not in _METHODS:
-        raise ValueError(f"`method` must be one of {list(_METHODS)}; got {method!r}.")
-    if alternative not in _ALTERNATIVES:
-        raise ValueError(
-            f"`alternative` must be one of {list(_ALTERNATIVES)}; got {alternative!r}."
-        )
+    check_member(method, _METHODS, "method")
+    check_member(alternative, _ALTERNATIVES, "alternative")
     level = check_confidence_level(confidence_level)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     if not callable(statistic):

@@ -12,7 +12,7 @@ from collections import namedtuple
 import numpy as np
 import pandas as pd
 
-from .._validation import REMOVED_IN, real_array, real_number
+from .._validation import REMOVED_IN, UNSET, real_array, real_number, resolve_direction
 
 # Differences are rounded to this many decimals to find zeros, ties and constant
 # differences, so that floating-point noise (0.3 - 0.1 against 0.2) neither makes
@@ -163,6 +163,23 @@ def _validate_scores(scores, name="scores", *, allow_nan=False):
             f"block {blocks[row]!r}."
         )
     return values, learners, blocks
+
+
+def _direction(greater_is_better, *, where):
+    """``greater_is_better`` of a test on a block design, a bool.
+
+    Left out, it is False (lower is better) with a warning for one release,
+    pointing where the test was called.
+    """
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=False, where=where, stacklevel=4
+        )
+    if not isinstance(greater_is_better, bool | np.bool_):
+        raise ValueError(
+            f"`greater_is_better` must be a bool; got {greater_is_better!r}."
+        )
+    return greater_is_better
 
 
 def _pair_matrix(frame, learners, column, diagonal):

@@ -12,6 +12,7 @@ import numpy as np
 from scipy import optimize, stats
 
 from .._validation import check_confidence_level as _check_confidence_level
+from .._validation import check_member
 from ._common import _DECIMALS, ConfidenceInterval, real_array, real_number
 
 _ZERO_METHODS = ("wilcox", "pratt", "zsplit", "demsar")
@@ -169,20 +170,26 @@ def _check_alternative(alternative):
         )
 
 
-def _differences(x, y):
+def _paired_arrays(x, y):
+    """``x`` and ``y`` as float arrays of one dimension and the same length."""
     x = real_array(x, "x")
+    y = real_array(y, "y")
+    if x.ndim != 1 or y.ndim != 1:
+        raise ValueError("`x` and `y` must be one-dimensional.")
+    if x.shape != y.shape:
+        raise ValueError(
+            f"`x` and `y` must have the same length; got {x.size} and {y.size}."
+        )
+    return x, y
+
+
+def _differences(x, y):
     if y is None:
-        d = x
+        d = real_array(x, "x")
         if d.ndim != 1:
             raise ValueError("`x` must be one-dimensional.")
     else:
-        y = real_array(y, "y")
-        if x.ndim != 1 or y.ndim != 1:
-            raise ValueError("`x` and `y` must be one-dimensional.")
-        if x.shape != y.shape:
-            raise ValueError(
-                f"`x` and `y` must have the same length; got {x.size} and {y.size}."
-            )
+        x, y = _paired_arrays(x, y)
         d = x - y
     if d.size == 0:
         raise ValueError("`x` must not be empty.")
@@ -402,10 +409,7 @@ def rank_biserial(x, y=None, *, zero_method="wilcox"):
     >>> round(rank_biserial(x, y).estimate, 4)
     0.9556
     """
-    if zero_method not in _ZERO_METHODS:
-        raise ValueError(
-            f"`zero_method` must be one of {list(_ZERO_METHODS)}; got {zero_method!r}."
-        )
+    check_member(zero_method, _ZERO_METHODS, "zero_method")
     d = _differences(x, y)
     r_plus, r_minus, n = _signed_rank_sums(d, zero_method)
     return EffectSizeResult(

@@ -8,6 +8,7 @@ Both take the scores of two learners on the ten splits of five repetitions of
 import numpy as np
 from scipy import stats
 
+from .._validation import check_member
 from ._common import _DECIMALS, real_array
 from ._paired import PairedTestResult
 
@@ -105,12 +106,8 @@ def five_by_two_cv_test(x, y, *, method="t", alternative="two-sided", labels=Non
     (2.795, 0.1341)
     """
     p = _check_five_by_two(x, y)
-    if method not in _METHODS:
-        raise ValueError(f"`method` must be one of {list(_METHODS)}; got {method!r}.")
-    if alternative not in _ALTERNATIVES:
-        raise ValueError(
-            f"`alternative` must be one of {list(_ALTERNATIVES)}; got {alternative!r}."
-        )
+    check_member(method, _METHODS, "method")
+    check_member(alternative, _ALTERNATIVES, "alternative")
     if method == "f" and alternative != "two-sided":
         raise ValueError(
             "`alternative` must be 'two-sided' for the 5×2cv F-test (its statistic "

@@ -21,8 +21,8 @@ from scipy import stats
 from .._validation import UNSET, renamed_parameters, resolve_direction
 from . import _mcmc
 from ._bayesian import (
-    _EQUIVALENT,
     BayesianTestResult,
+    _check_labels,
     _fmt,
     _probability_words,
     _rope_words,
@@ -345,20 +345,11 @@ def bayesian_hierarchical(
         raise ValueError("`lower_alpha` must be smaller than `upper_alpha`.")
     if not lower_beta < upper_beta:
         raise ValueError("`lower_beta` must be smaller than `upper_beta`.")
-    level = real_number(confidence_level, "confidence_level")
-    if not 0 < level < 1:
-        raise ValueError(
-            f"`confidence_level` must lie in (0, 1); got {confidence_level!r}."
-        )
+    level = _mcmc.interval_level(confidence_level)
     n_chains = _mcmc.count(n_chains, "n_chains")
     n_draws = _mcmc.count(n_draws, "n_draws")
     n_warmup = _mcmc.count(n_warmup, "n_warmup", minimum=0)
-    labels = tuple(str(v) for v in labels)
-    if len(labels) != 2 or labels[0] == labels[1] or _EQUIVALENT in labels:
-        raise ValueError(
-            f"`labels` must be two different names other than {_EQUIVALENT!r}; "
-            f"got {labels!r}."
-        )
+    labels = _check_labels(labels)
     seed, rng = _mcmc.seed(random_state)
     diff = x - y
     q, n = diff.shape

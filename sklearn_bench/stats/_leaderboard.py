@@ -78,6 +78,16 @@ def _table(scores, name="scores"):
     return values[keep], learners, [d for d, k in zip(datasets, keep, strict=True) if k]
 
 
+def _direction(greater_is_better, *, old_default, where):
+    """``greater_is_better`` as a bool; left out, the old default with a warning
+    (for one release) pointing at the caller of the public function."""
+    if greater_is_better is UNSET:
+        greater_is_better = resolve_direction(
+            greater_is_better, old_default=old_default, where=where, stacklevel=4
+        )
+    return _check_bool(greater_is_better, "greater_is_better")
+
+
 def _loss(values, greater_is_better):
     """Oriented so that lower is better (NaN stays NaN)."""
     return -values if greater_is_better else values
@@ -434,11 +444,9 @@ def rank_confidence_sets(
     if p < 2:
         raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
     draws = _validate_draws(bootstrap_draws, p)
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=True, where="rank_confidence_sets()"
-        )
-    higher_is_better = _check_bool(greater_is_better, "greater_is_better")
+    higher_is_better = _direction(
+        greater_is_better, old_default=True, where="rank_confidence_sets()"
+    )
     level = _check_level(confidence_level)
     simultaneous = _check_bool(simultaneous, "simultaneous")
     learners = _check_learner_names(learners, p)
@@ -634,11 +642,9 @@ def rank_stability(
         raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
     draws = _validate_draws(bootstrap_draws, p)
     n = _check_positive_int(n_datasets, "n_datasets", minimum=2)
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=True, where="rank_stability()"
-        )
-    higher_is_better = _check_bool(greater_is_better, "greater_is_better")
+    higher_is_better = _direction(
+        greater_is_better, old_default=True, where="rank_stability()"
+    )
     target = real_number(target_width, "target_width")
     if not (np.isfinite(target) and target >= 0):
         raise ValueError(f"`target_width` must be >= 0; got {target!r}.")
@@ -755,11 +761,9 @@ def bradley_terry_ratings(
     [1179.4, 1000.0, 820.6]
     """
     values, learners, _ = _table(scores)
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where="bradley_terry_ratings()"
-        )
-    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
+    greater_is_better = _direction(
+        greater_is_better, old_default=False, where="bradley_terry_ratings()"
+    )
     offset_to = _check_reference(reference, reference_rating, learners)
     wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
     t = _bt_fit(
@@ -820,11 +824,9 @@ def win_rate_matrix(scores, *, greater_is_better=UNSET) -> pd.DataFrame:
     C         0.125  0.25    NaN
     """
     values, learners, _ = _table(scores)
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where="win_rate_matrix()"
-        )
-    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
+    greater_is_better = _direction(
+        greater_is_better, old_default=False, where="win_rate_matrix()"
+    )
     wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
     with np.errstate(invalid="ignore", divide="ignore"):
         rate = wins_d.sum(axis=0) / both_d.sum(axis=0)
@@ -1020,11 +1022,9 @@ def leaderboard_table(
     D         841.9       0.2         3          4
     """
     values, learners, datasets = _table(scores)
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where="leaderboard_table()"
-        )
-    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
+    greater_is_better = _direction(
+        greater_is_better, old_default=False, where="leaderboard_table()"
+    )
     ref = _check_reference(reference, reference_rating, learners)
     rank_by = _check_choice(rank_by, _RANK_BY, "rank_by")
     n_boot = _check_positive_int(n_resamples, "n_resamples", minimum=2)

@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from .._validation import check_positive_int, check_random_state
+from .._validation import check_positive_int, check_random_state, real_number
 
 EXTRA = 'pip install "sklearn-bench[bayes]"'
 RHAT_LIMIT = 1.01
@@ -118,6 +118,16 @@ def seed(random_state):
 def count(value, name, minimum=1):
     """A number of chains, draws or warm-up steps (an int of at least ``minimum``)."""
     return check_positive_int(value, name, minimum=minimum)
+
+
+def interval_level(confidence_level):
+    """The level of the posterior intervals, a float strictly between 0 and 1."""
+    level = real_number(confidence_level, "confidence_level")
+    if not 0 < level < 1:
+        raise ValueError(
+            f"`confidence_level` must lie in (0, 1); got {confidence_level!r}."
+        )
+    return level
 
 
 # ------------------------------------------------------------------ diagnostics

@@ -13,7 +13,7 @@ import pandas as pd
 from scipy import stats
 
 from .._validation import check_confidence_level as _check_confidence_level
-from .._validation import check_fraction
+from .._validation import check_fraction, check_member
 from ._common import ConfidenceInterval, real_array
 
 
@@ -300,8 +300,7 @@ def error_rate_intervals(
     if len(labels) != m:
         raise ValueError(f"`labels` has {len(labels)} entries; `b` has {m}.")
     alpha = check_fraction(alpha, "alpha")
-    if adjust not in _ADJUST:
-        raise ValueError(f"`adjust` must be one of {list(_ADJUST)}; got {adjust!r}.")
+    check_member(adjust, _ADJUST, "adjust")
     rows = []
     for bi, ci in zip(b.tolist(), c.tolist(), strict=True):
         bi, ci, n_checked = _check_discordant(bi, ci, n, needs_n=True)

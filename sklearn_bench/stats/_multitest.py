@@ -5,7 +5,7 @@ from math import comb
 
 import numpy as np
 
-from .._validation import check_alpha, keyword_only
+from .._validation import check_alpha, check_choice, keyword_only
 from ._common import real_array
 
 ADJUST_METHODS = (
@@ -31,11 +31,7 @@ def _validate_pvalues(pvalues, method):
         raise ValueError("`pvalues` must not contain NaN.")
     if ((p < 0) | (p > 1)).any():
         raise ValueError("`pvalues` must lie in [0, 1].")
-    if not isinstance(method, str) or method.lower() not in ADJUST_METHODS:
-        raise ValueError(
-            f"`method` must be one of {list(ADJUST_METHODS)}; got {method!r}."
-        )
-    return p, method.lower()
+    return p, check_choice(method, ADJUST_METHODS, "method")
 
 
 @keyword_only("method")

@@ -11,17 +11,17 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from .._validation import check_confidence_level, check_positive_int
+from .._validation import check_confidence_level, check_member, check_positive_int
 from .._validation import check_random_state as _as_generator
 from ._bootstrap_ci import bootstrap_ci
 from ._common import (
     _DECIMALS,
     ConfidenceInterval,
     monte_carlo_pvalue,
-    real_array,
 )
 from ._effect_size import (
     EffectSizeResult,
+    _paired_arrays,
     cohens_dz,
     rank_biserial_from_ranks,
     sign_dominance,
@@ -298,14 +298,7 @@ class PairedTestResult:
 
 # ----------------------------------------------------------------------- validation
 def _check_paired(x, y):
-    x = real_array(x, "x")
-    y = real_array(y, "y")
-    if x.ndim != 1 or y.ndim != 1:
-        raise ValueError("`x` and `y` must be one-dimensional.")
-    if x.shape != y.shape:
-        raise ValueError(
-            f"`x` and `y` must have the same length; got {x.size} and {y.size}."
-        )
+    x, y = _paired_arrays(x, y)
     if x.size == 0:
         raise ValueError("`x` and `y` must not be empty.")
     if np.isnan(x).any() or np.isnan(y).any():
@@ -940,12 +933,8 @@ def paired_test(
     (0.003906, 0.0)
     """
     d = _check_paired(x, y)
-    if method not in _METHODS:
-        raise ValueError(f"`method` must be one of {list(_METHODS)}; got {method!r}.")
-    if alternative not in _ALTERNATIVES:
-        raise ValueError(
-            f"`alternative` must be one of {list(_ALTERNATIVES)}; got {alternative!r}."
-        )
+    check_member(method, _METHODS, "method")
+    check_member(alternative, _ALTERNATIVES, "alternative")
     if exact not in (None, True, False):
         raise ValueError(f"`exact` must be None, True or False; got {exact!r}.")
     null = _null_text(method, alternative, labels)
@@ -973,11 +962,7 @@ def paired_test(
             **common,
         )
     if method == "wilcoxon":
-        if zero_method not in _ZERO_METHODS:
-            raise ValueError(
-                f"`zero_method` must be one of {list(_ZERO_METHODS)}; "
-                f"got {zero_method!r}."
-            )
+        check_member(zero_method, _ZERO_METHODS, "zero_method")
         statistic, pvalue, estimate, used, details = _wilcoxon(
             d, alternative, zero_method, exact, correction
         )
@@ -1062,12 +1047,8 @@ def smallest_attainable_pvalue(method, n, *, alternative="two-sided"):
     >>> smallest_attainable_pvalue("t", 4)
     0.0
     """
-    if method not in _METHODS:
-        raise ValueError(f"`method` must be one of {list(_METHODS)}; got {method!r}.")
-    if alternative not in _ALTERNATIVES:
-        raise ValueError(
-            f"`alternative` must be one of {list(_ALTERNATIVES)}; got {alternative!r}."
-        )
+    check_member(method, _METHODS, "method")
+    check_member(alternative, _ALTERNATIVES, "alternative")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"`n` must be a positive integer; got {n!r}.")
     n = int(n)

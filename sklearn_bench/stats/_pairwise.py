@@ -19,10 +19,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import UNSET, keyword_only, resolve_direction
+from .._validation import UNSET, keyword_only
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
-from ._common import _deprecated_plot, _pair_matrix, _validate_scores
+from ._common import _deprecated_plot, _direction, _pair_matrix, _validate_scores
 from ._multitest import _validate_pvalues, adjust_pvalues
 from ._paired import paired_test
 from ._posthoc import PosthocResult, _same_level
@@ -430,14 +430,7 @@ def pairwise_tests(
             "durbin_test or skillings_mack_test)."
         )
     alpha = _check_alpha(alpha)
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where="pairwise_tests()"
-        )
-    if not isinstance(greater_is_better, bool | np.bool_):
-        raise ValueError(
-            f"`greater_is_better` must be a bool; got {greater_is_better!r}."
-        )
+    greater_is_better = _direction(greater_is_better, where="pairwise_tests()")
     values, learners, blocks = _validate_scores(scores, allow_nan=missing == "pairwise")
     n_blocks, k = values.shape
     if adjust == "bergmann_hommel" and k > BERGMANN_HOMMEL_MAX_LEARNERS:

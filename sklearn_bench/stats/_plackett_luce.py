@@ -499,11 +499,7 @@ def bayesian_plackett_luce(
     greater_is_better = _direction(greater_is_better)
     n, k = values.shape
     alpha = _check_prior(prior, k)
-    level = real_number(confidence_level, "confidence_level")
-    if not 0 < level < 1:
-        raise ValueError(
-            f"`confidence_level` must lie in (0, 1); got {confidence_level!r}."
-        )
+    level = _mcmc.interval_level(confidence_level)
     n_chains = _mcmc.count(n_chains, "n_chains")
     if n_draws is None:
         n_draws = _DEFAULT_DRAWS if n * k <= _SMALL else _DEFAULT_DRAWS_LARGE

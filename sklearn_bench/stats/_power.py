@@ -9,7 +9,7 @@ from numbers import Integral
 import numpy as np
 from scipy import stats
 
-from .._validation import check_fraction
+from .._validation import check_fraction, check_member
 from ._common import real_number
 
 _METHODS = ("approx", "exact")
@@ -24,12 +24,8 @@ def _check_power_args(delta, sigma, alpha, alternative, method):
     if not (np.isfinite(sigma) and sigma > 0):
         raise ValueError(f"`sigma` must be a positive finite number; got {sigma!r}.")
     alpha = check_fraction(alpha, "alpha")
-    if alternative not in _ALTERNATIVES:
-        raise ValueError(
-            f"`alternative` must be one of {list(_ALTERNATIVES)}; got {alternative!r}."
-        )
-    if method not in _METHODS:
-        raise ValueError(f"`method` must be one of {list(_METHODS)}; got {method!r}.")
+    check_member(alternative, _ALTERNATIVES, "alternative")
+    check_member(method, _METHODS, "method")
     return delta, sigma, alpha
 
 

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import UNSET, resolve_direction
+from .._validation import UNSET
 from .._validation import check_random_state as _as_generator
-from ._common import _validate_scores, monte_carlo_pvalue
+from ._common import _direction, _validate_scores, monte_carlo_pvalue
 
 _BATCH_ELEMENTS = 2_000_000  # resamples x cells per Monte Carlo batch
 
@@ -165,14 +165,7 @@ def skillings_mack_test(
     (15.493, 3, 0.00144)
     """
     values, learners, blocks = _validate_scores(scores, allow_nan=True)
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where="skillings_mack_test()"
-        )
-    if not isinstance(greater_is_better, bool | np.bool_):
-        raise ValueError(
-            f"`greater_is_better` must be a bool; got {greater_is_better!r}."
-        )
+    greater_is_better = _direction(greater_is_better, where="skillings_mack_test()")
     if n_resamples is not None and (
         isinstance(n_resamples, bool)
         or not isinstance(n_resamples, int | np.integer)
