@@ -380,7 +380,7 @@ def bayesian_ranking(result, analysis):
         notes.extend(sorted({str(w.message) for w in caught}))
     if ranking is not None:
         frame = ranking.to_frame()
-        pct = f"{ranking.level:.0%}"
+        pct = f"{ranking.confidence_level:.0%}"
         table = pd.DataFrame(
             {
                 "learner": frame.index,

@@ -404,7 +404,7 @@ def plot_rank_posterior(result, *, ax=None, title=None):
     ax.set_ylim(k - 0.5, -0.5)
     ax.set_xlabel(
         "position (1 = best); shade: P(position in the most probable ranking); "
-        f"red: expected rank, {result.level:.0%} interval",
+        f"red: expected rank, {result.confidence_level:.0%} interval",
         fontsize=8,
     )
     ax.set_title(

@@ -15,7 +15,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._validation import UNSET, renamed_parameters, resolve_direction
+from .._validation import (
+    UNSET,
+    deprecated_attribute,
+    renamed_parameters,
+    resolve_direction,
+)
 from . import _mcmc
 from ._common import real_number
 
@@ -61,8 +66,8 @@ class PlackettLuceResult:
     greater_is_better : bool
     prior : tuple of float
         The Dirichlet concentration of each learner.
-    level : float
-        Level of the credible intervals.
+    confidence_level : float
+        Level of the credible intervals (``level`` until 0.3, deprecated).
     n_tied : int
         Data sets whose ranking had ties, broken at random (see
         :func:`bayesian_plackett_luce`).
@@ -105,7 +110,7 @@ class PlackettLuceResult:
     n_learners: int
     greater_is_better: bool
     prior: tuple = field(repr=False)
-    level: float = field(repr=False)
+    confidence_level: float = field(repr=False)
     n_tied: int = field(repr=False)
     r_hat: float = field(repr=False)
     ess: float = field(repr=False)
@@ -115,6 +120,9 @@ class PlackettLuceResult:
     description: str = field(repr=False)
     details: dict = field(default_factory=dict, repr=False, compare=False)
     _weights: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    # renamed for one name per concept; the old attribute warns until 0.3
+    level = deprecated_attribute("level", "confidence_level")
 
     @property
     def learners(self):
@@ -194,7 +202,7 @@ class PlackettLuceResult:
             "n_datasets": self.n_datasets,
             "greater_is_better": self.greater_is_better,
             "prior": list(self.prior),
-            "level": self.level,
+            "confidence_level": self.confidence_level,
             "n_tied": self.n_tied,
             "r_hat": self.r_hat,
             "ess": self.ess,
@@ -571,7 +579,7 @@ def bayesian_plackett_luce(
         n_learners=k,
         greater_is_better=greater_is_better,
         prior=tuple(float(a) for a in alpha),
-        level=level,
+        confidence_level=level,
         n_tied=n_tied,
         r_hat=r_hat,
         ess=ess,

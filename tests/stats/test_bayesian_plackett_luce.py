@@ -248,3 +248,28 @@ def test_invalid_inputs(scores, kw, match):
         warnings.simplefilter("ignore")
         with pytest.raises(ValueError, match=match):
             bayesian_plackett_luce(scores, **kw)
+
+
+def test_level_attribute_is_renamed_confidence_level():
+    """H: the result's interval level is `confidence_level` (one name per concept);
+    the old `level` attribute warns (FutureWarning) and gives the same number."""
+    import warnings
+
+    from sklearn_bench.stats import bayesian_plackett_luce
+
+    scores = np.array([[0.1, 0.2, 0.3], [0.15, 0.1, 0.4], [0.2, 0.25, 0.3]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # few draws
+        res = bayesian_plackett_luce(
+            scores,
+            greater_is_better=False,
+            n_chains=2,
+            n_draws=50,
+            n_warmup=20,
+            confidence_level=0.9,
+            random_state=0,
+        )
+    assert res.confidence_level == 0.9
+    with pytest.warns(FutureWarning, match="confidence_level"):
+        assert res.level == 0.9
+    assert res.to_dict()["confidence_level"] == 0.9

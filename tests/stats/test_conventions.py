@@ -50,7 +50,7 @@ FORBIDDEN_FIELDS = {"higher_is_better", "tolerance", "level", "n_bootstrap"}
 PENDING = {
     "names": set(),
     "direction": set(),
-    "fields": {"PlackettLuceResult"},  # its `level` field: 0.3 renames it
+    "fields": set(),
 }
 
 
