@@ -32,7 +32,6 @@ __all__ = [
     "check_positive_int",
     "check_random_state",
     "check_real",
-    "deprecate_positional_options",
     "deprecated_alias",
     "real_array",
     "real_number",
@@ -293,13 +292,14 @@ def renamed_parameters(**renames):
 
 def keyword_only(*names):
     """Decorator: options ``names``, now keyword-only, still accepted positionally
-    for one release.
+    for one release (scikit-learn's rule).
 
     ``names`` are the options in the order the old signature took them after the
-    positional arguments that stay positional. A call that passes them by position
-    warns (``FutureWarning``) and is forwarded by keyword; passing one both ways is
-    a ``TypeError``. :func:`inspect.signature` shows the new (keyword-only)
-    signature.
+    positional arguments that stay positional. Used bare (``@keyword_only``), the
+    names are the function's keyword-only parameters in the order they are
+    declared. A call that passes them by position warns (``FutureWarning``) and is
+    forwarded by keyword; passing one both ways is a ``TypeError``.
+    :func:`inspect.signature` shows the new (keyword-only) signature.
 
     Examples
     --------
@@ -313,7 +313,18 @@ def keyword_only(*names):
     (True, 'FutureWarning')
     >>> decide(0.9, threshold=0.8)
     True
+    >>> @keyword_only
+    ... def aggregate(metric=None, *, stat="mean"):
+    ...     return metric, stat
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     aggregate("error", "std"), w[0].category.__name__
+    (('error', 'std'), 'FutureWarning')
     """
+    if len(names) == 1 and callable(names[0]):
+        (func,) = names
+        params = inspect.signature(func).parameters.values()
+        return keyword_only(*(p.name for p in params if p.kind is p.KEYWORD_ONLY))(func)
 
     def decorate(func):
         params = inspect.signature(func).parameters.values()
@@ -386,50 +397,6 @@ def deprecated_alias(func, old_name, *, module=None):
         f"Deprecated alias of :func:`{func.__name__}` (removed in {REMOVED_IN})."
     )
     return alias
-
-
-def deprecate_positional_options(func):
-    """Decorator: options made keyword-only still accepted by position for one
-    release, with a ``FutureWarning`` naming them (scikit-learn's rule).
-
-    Examples
-    --------
-    >>> @deprecate_positional_options
-    ... def aggregate(metric=None, *, stat="mean"):
-    ...     return metric, stat
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as w:
-    ...     warnings.simplefilter("always")
-    ...     aggregate("error", "std"), w[0].category.__name__
-    (('error', 'std'), 'FutureWarning')
-    """
-    params = inspect.signature(func).parameters.values()
-    n_positional = sum(
-        p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params
-    )
-    keyword_only = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        extra = args[n_positional:]
-        if extra:
-            name = wrapper.__qualname__
-            if len(extra) > len(keyword_only):
-                raise TypeError(f"{name}() got too many positional arguments.")
-            given = keyword_only[: len(extra)]
-            doubled = [k for k in given if k in kwargs]
-            if doubled:
-                raise TypeError(f"{name}() got multiple values for {doubled}.")
-            _warn(
-                f"Pass {', '.join(f'`{k}`' for k in given)} to {name}() by keyword; "
-                f"by position it will be an error in {REMOVED_IN}.",
-                stacklevel=2,
-            )
-            kwargs.update(zip(given, extra, strict=True))
-            args = args[:n_positional]
-        return func(*args, **kwargs)
-
-    return wrapper
 
 
 def deprecated_attribute(old_name, new_name):

@@ -635,8 +635,9 @@ def _analyse_core(result, plan):
     alpha = plan.alpha
     level = plan.confidence_level
     metric = plan.metric
-    metric = result._metric(metric)
-    gib = result.greater_is_better(metric)
+    if metric is None:
+        metric = next(iter(result.metrics))
+    gib = result.greater_is_better(metric)  # refuses a metric the result lacks
     mean = result.aggregate(metric)
     mean.columns = [str(c) for c in mean.columns]
     mean.index = [str(i) for i in mean.index]

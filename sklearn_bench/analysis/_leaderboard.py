@@ -52,17 +52,15 @@ def leaderboard_analysis(result, analysis=None, *, n_bootstrap=1000, random_stat
     table = result.aggregate(metric)
     out = None
     if table.shape[1] >= MIN_LEARNERS and table.shape[0] >= MIN_DATASETS:
-        # TODO(layers): results' leaderboard result and board are private
-        # methods; the public leaderboard() returns the board only.
-        res = result._leaderboard_result(
+        board, res = result.leaderboard(
             metric=metric,
             n_resamples=n_bootstrap,
             confidence_level=level,
             random_state=random_state,
+            return_result=True,
         )
-        board = result._board(res, metric)
         matrix = result.win_rate_matrix(metric=metric)
-        grid = [res._n_units * k for k in (1, 2, 4, 8)]
+        grid = [res.n_units * k for k in (1, 2, 4, 8)]
         delta = getattr(analysis, "delta", None) if res.rank_by == "score" else None
         stability = res.stability(target_width=1.0, grid=grid, delta=delta)
         out = {

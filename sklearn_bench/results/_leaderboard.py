@@ -4,7 +4,7 @@
 import numpy as np
 import pandas as pd
 
-from .._validation import check_positive_int, renamed_parameters
+from .._validation import check_bool, check_positive_int, renamed_parameters
 from . import _select
 
 
@@ -89,6 +89,7 @@ class LeaderboardMixin:
         confidence_level=0.95,
         random_state=None,
         rank_by="score",
+        return_result=False,
     ):
         """A leaderboard of the learners over the data sets, with honest intervals.
 
@@ -119,10 +120,14 @@ class LeaderboardMixin:
         random_state : int, numpy Generator or RandomState, default=None
         rank_by : {"score", "mean_rank", "rating"}, default="score"
             Statistic of ``rank`` and of the rank confidence sets.
+        return_result : bool, default=False
+            Also return the :class:`~sklearn_bench.stats.LeaderboardResult`
+            behind the table (its bootstrap draws give
+            :meth:`~sklearn_bench.stats.LeaderboardResult.stability`).
 
         Returns
         -------
-        DataFrame
+        board : DataFrame
             Indexed by learner, sorted by ``rank`` (then rating), with columns
             ``rating``, ``rating_low``, ``rating_high``, ``win_rate``,
             ``win_rate_low``, ``win_rate_high``, ``mean_rank`` (and its
@@ -133,6 +138,8 @@ class LeaderboardMixin:
             (seconds, mean over data sets; ``score_time`` includes predicting).
             ``attrs["notes"]`` says what the table had to decide (missing
             learners, learners that won every comparison, empty columns).
+        result : LeaderboardResult
+            Only with ``return_result=True``.
 
         Notes
         -----
@@ -162,6 +169,7 @@ class LeaderboardMixin:
         B        1062.85      0.62         1          2
         C         839.09      0.20         3          3
         """
+        check_bool(return_result, "return_result")
         res = self._leaderboard_result(
             metric=metric,
             reference=reference,
@@ -171,7 +179,8 @@ class LeaderboardMixin:
             random_state=random_state,
             rank_by=rank_by,
         )
-        return self._board(res, metric)
+        board = self._board(res, metric)
+        return (board, res) if return_result else board
 
     def _board(self, res, metric):
         """The leaderboard DataFrame of a LeaderboardResult, with the times."""

@@ -10,7 +10,7 @@ import pandas as pd
 
 from .._validation import (
     check_alpha,
-    deprecate_positional_options,
+    keyword_only,
     renamed_parameters,
 )
 from . import _scales, _select, _within
@@ -312,7 +312,7 @@ class PairedComparisonsMixin:
         )
         return res.confidence_interval(confidence_level)
 
-    @deprecate_positional_options
+    @keyword_only
     def error_rate_intervals(self, *, adjust="holm", dataset=None, alpha=0.05, **kw):
         """McNemar tests and Quesenberry–Hurst intervals for all pairs on one test set.
 

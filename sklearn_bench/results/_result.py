@@ -14,7 +14,7 @@ from .._io import (
     write_csv,
     write_text,
 )
-from .._validation import deprecate_positional_options, renamed_parameters
+from .._validation import keyword_only, renamed_parameters
 from .._version import __version__
 from ..store import read_predictions, read_store
 from . import _select
@@ -572,7 +572,7 @@ class BenchmarkResult(
             }
         )
 
-    @deprecate_positional_options
+    @keyword_only
     def aggregate(self, metric=None, *, stat="mean"):
         """A data set × learner table of a statistic of the replicate performances.
 

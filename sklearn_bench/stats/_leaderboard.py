@@ -887,6 +887,13 @@ class LeaderboardResult:
         """The leaderboard table."""
         return self.table.copy()
 
+    @property
+    def n_units(self):
+        """Number of data sets the ranked statistic rests on: every data set for
+        ``rank_by="rating"``, the complete ones (every learner has a value)
+        otherwise; the study's own size in :meth:`stability`."""
+        return self._n_units
+
     def stability(self, *, target_width=1.0, grid=None, delta=None):
         """:func:`rank_stability` of the ranked statistic from the same bootstrap.
 

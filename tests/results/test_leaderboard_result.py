@@ -135,3 +135,24 @@ def test_fast_selection_equals_blocks_with_missing():
     ours = _blocks(result, result.learners, "error")
     ref = _select.blocks_with_missing(result, result.learners, metric="error")
     pd.testing.assert_frame_equal(ours, ref)
+
+
+def test_return_result_gives_the_same_board_and_its_leaderboard_result():
+    """Hypothesis: ``leaderboard(return_result=True)`` returns the board that
+    ``leaderboard()`` returns with the same seed, and the LeaderboardResult behind
+    it (same ratings; ``n_units`` = the complete data sets for rank_by="score",
+    every data set for "rating"), so the analysis needs no private method."""
+    df = _long(n=12)
+    df = df[~((df["data"] == "d0") & (df["model"] == "A"))]  # d0 incomplete
+    result = _result(df)
+    board = result.leaderboard(n_resamples=50, random_state=0)
+    board2, res = result.leaderboard(n_resamples=50, random_state=0, return_result=True)
+    pd.testing.assert_frame_equal(board, board2)
+    np.testing.assert_array_equal(res.table["rating"], board["rating"])
+    assert res.n_units == 11
+    _, by_rating = result.leaderboard(
+        n_resamples=50, random_state=0, rank_by="rating", return_result=True
+    )
+    assert by_rating.n_units == 12
+    with pytest.raises(TypeError, match="return_result"):
+        result.leaderboard(n_resamples=50, return_result="yes")
