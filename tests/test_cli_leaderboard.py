@@ -28,7 +28,7 @@ def test_csv_export_gives_the_leaderboard_of_from_frame(tmp_path, capsys):
     the CSV written equals BenchmarkResult.from_frame(...).leaderboard() with the
     same seed, and the table is printed; exit 0."""
     df = _tabarena_like(tmp_path / "tab.csv")
-    rc = main(["leaderboard", str(tmp_path / "tab.csv"), "--n-bootstrap", "100"])
+    rc = main(["leaderboard", str(tmp_path / "tab.csv"), "--n-resamples", "100"])
     assert rc == 0
     printed = capsys.readouterr().out
     assert "Leaderboard of 4 learners over 20 data sets" in printed
@@ -56,7 +56,7 @@ def test_named_columns_reference_and_direction(tmp_path, capsys):
         "leaderboard", str(tmp_path / "acc.csv"), "--out", str(out),
         "--dataset-col", "tid", "--learner-col", "algo", "--value-col", "acc",
         "--greater-is-better", "--reference", "M3", "--reference-rating", "1500",
-        "--n-bootstrap", "50", "--seed", "3",
+        "--n-resamples", "50", "--seed", "3",
     ])  # fmt: skip
     assert rc == 0
     board = pd.read_csv(out, index_col="learner")
@@ -72,7 +72,7 @@ def test_a_saved_result_folder_is_read(tmp_path, capsys):
         greater_is_better=False,
     )  # fmt: skip
     result.save(tmp_path / "saved")
-    rc = main(["leaderboard", str(tmp_path / "saved"), "--n-bootstrap", "50"])
+    rc = main(["leaderboard", str(tmp_path / "saved"), "--n-resamples", "50"])
     assert rc == 0
     assert (tmp_path / "saved-leaderboard.csv").is_file()
 
@@ -82,7 +82,7 @@ def test_never_overwrites_without_force_nor_a_users_file(tmp_path, capsys):
     untouched); --force replaces the one sklearn-bench wrote; a user's own file
     of that name is refused even with --force."""
     _tabarena_like(tmp_path / "tab.csv")
-    args = ["leaderboard", str(tmp_path / "tab.csv"), "--n-bootstrap", "20"]
+    args = ["leaderboard", str(tmp_path / "tab.csv"), "--n-resamples", "20"]
     assert main(args) == 0
     out = tmp_path / "tab-leaderboard.csv"
     before = out.read_bytes()
@@ -104,7 +104,7 @@ def test_never_overwrites_without_force_nor_a_users_file(tmp_path, capsys):
         (["--reference", "nobody"], "--reference 'nobody'"),
         (["--metric", "auc"], "--metric 'auc'"),
         (["--confidence-level", "1.5"], "--confidence-level"),
-        (["--n-bootstrap", "1"], "--n-bootstrap"),
+        (["--n-resamples", "1"], "--n-resamples"),
     ],
 )
 def test_refused_input_exits_2_with_one_line(tmp_path, capsys, extra, words):
@@ -156,7 +156,7 @@ def test_direction_from_the_column_or_asked_for(
     df = _tabarena_like(tmp_path / "x.csv").rename(columns={"metric_error": column})
     df.to_csv(tmp_path / "t.csv", index=False)
     args = ["leaderboard", str(tmp_path / "t.csv"), "--value-col", column]
-    rc = main([*args, "--n-bootstrap", "20", *flags])
+    rc = main([*args, "--n-resamples", "20", *flags])
     out = capsys.readouterr()
     if expected is None:
         assert rc == 2 and "--greater-is-better" in out.err

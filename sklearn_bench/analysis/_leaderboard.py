@@ -1,6 +1,8 @@
 """The leaderboard of an analysis: ratings, win rates and rank confidence sets of
 all learners over the data sets (the units), and how stable its top is."""
 
+from .._validation import keyword_only, renamed_parameters
+
 # Below these sizes there is no leaderboard: two learners are a paired
 # comparison (the bottom line), and rank sets from a handful of data sets are
 # not to be trusted (the bootstrap's guarantee is in the number of data sets).
@@ -8,7 +10,9 @@ MIN_LEARNERS = 3
 MIN_DATASETS = 10
 
 
-def leaderboard_analysis(result, analysis=None, *, n_bootstrap=1000, random_state=0):
+@renamed_parameters(n_bootstrap="n_resamples")
+@keyword_only("analysis")
+def leaderboard_analysis(result, *, analysis=None, n_resamples=1000, random_state=0):
     """The leaderboard of a result with the analysis' metric and level, once.
 
     Parameters
@@ -17,7 +21,7 @@ def leaderboard_analysis(result, analysis=None, *, n_bootstrap=1000, random_stat
     analysis : ReportAnalysis, default=None
         Its metric and confidence level are used (the plan's); the first metric
         and 0.95 without it. The leaderboard is kept in its ``cache``.
-    n_bootstrap : int, default=1000
+    n_resamples : int, default=1000
         Bootstrap resamples of the data sets for the intervals.
     random_state : int, default=0
 
@@ -44,7 +48,7 @@ def leaderboard_analysis(result, analysis=None, *, n_bootstrap=1000, random_stat
     True
     """
     cache = getattr(analysis, "cache", None)
-    key = ("leaderboard", n_bootstrap, random_state)
+    key = ("leaderboard", n_resamples, random_state)
     if cache is not None and key in cache:
         return cache[key]
     metric = getattr(analysis, "metric", None)
@@ -54,7 +58,7 @@ def leaderboard_analysis(result, analysis=None, *, n_bootstrap=1000, random_stat
     if table.shape[1] >= MIN_LEARNERS and table.shape[0] >= MIN_DATASETS:
         board, res = result.leaderboard(
             metric=metric,
-            n_resamples=n_bootstrap,
+            n_resamples=n_resamples,
             confidence_level=level,
             random_state=random_state,
             return_result=True,

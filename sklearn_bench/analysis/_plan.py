@@ -123,7 +123,7 @@ def hierarchical_installed():
     return importlib.util.find_spec("numpyro") is not None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AnalysisPlan:
     """What to compute about a study, fixed before looking at its results.
 

@@ -85,7 +85,7 @@ def analyse(result, plan=None):
         if ranking is not None:
             register_ranking(analysis, ranking)
     # ratings and rank sets of a large study (3 learners and 10 data sets or more)
-    leaderboard_analysis(result, analysis)
+    leaderboard_analysis(result, analysis=analysis)
     return analysis
 
 

@@ -1,7 +1,9 @@
 """``sklearn-bench leaderboard``: a leaderboard of a stored run or of a CSV of
 results from any tool, printed and written as CSV."""
 
+import argparse
 import os
+import sys
 from pathlib import Path
 
 from .._io import write_csv
@@ -14,6 +16,23 @@ from ._files import (
 )
 
 EXIT_OK = 0  # as the other commands (cli._main)
+
+
+class _RenamedOption(argparse.Action):
+    """An option renamed in 0.2: still accepted for one release, with a note on
+    stderr naming the new flag (the CLI's form of a ``FutureWarning``)."""
+
+    def __init__(self, option_strings, dest, *, new, **kwargs):
+        self.new = new
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(
+            f"sklearn-bench: {option_string} is deprecated and will be removed in "
+            f"0.3; use {self.new}",
+            file=sys.stderr,
+        )
+        setattr(namespace, self.dest, values)
 
 
 def _add_leaderboard_parser(sub):
@@ -46,11 +65,19 @@ def _add_leaderboard_parser(sub):
     )
     board.add_argument("--metric", metavar="NAME", help="metric (default: the first)")
     board.add_argument(
-        "--n-bootstrap",
+        "--n-resamples",
         type=int,
         default=1000,
         metavar="B",
         help="bootstrap resamples of the data sets (default: 1000)",
+    )
+    board.add_argument(  # the 0.1 name, kept for one release
+        "--n-bootstrap",
+        type=int,
+        dest="n_resamples",
+        action=_RenamedOption,
+        new="--n-resamples",
+        help=argparse.SUPPRESS,
     )
     board.add_argument(
         "--seed", type=int, default=0, metavar="SEED", help="random seed (default: 0)"
@@ -231,8 +258,8 @@ def _cmd_leaderboard(args):
             "--confidence-level must lie strictly between 0 and 1; got "
             f"{args.confidence_level}"
         )
-    if args.n_bootstrap < 2:
-        raise _UsageError(f"--n-bootstrap must be at least 2; got {args.n_bootstrap}")
+    if args.n_resamples < 2:
+        raise _UsageError(f"--n-resamples must be at least 2; got {args.n_resamples}")
     out = _leaderboard_out(args)
     if source.is_file() and source.suffix.lower() in (".csv", ".txt", ".gz"):
         result = _read_results_csv(args)
@@ -257,7 +284,7 @@ def _cmd_leaderboard(args):
             metric=args.metric,
             reference=args.reference,
             reference_rating=args.reference_rating,
-            n_resamples=args.n_bootstrap,
+            n_resamples=args.n_resamples,
             confidence_level=args.confidence_level,
             random_state=args.seed,
             rank_by=args.rank_by,
@@ -271,7 +298,7 @@ def _cmd_leaderboard(args):
         f"data sets ({metric}, "
         f"{'higher' if result.greater_is_better(metric) else 'lower'} is better; "
         f"ranks by {board.attrs['rank_by']}, simultaneous "
-        f"{level:g} rank sets; {args.n_bootstrap} bootstrap resamples, seed "
+        f"{level:g} rank sets; {args.n_resamples} bootstrap resamples, seed "
         f"{args.seed})"
     )
     shown = board[[c for c in _LEADERBOARD_SHOWN if c in board.columns]]

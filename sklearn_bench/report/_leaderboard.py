@@ -89,7 +89,7 @@ def _delta_words(stability):
 
 
 def leaderboard_section(
-    result, out_dir, analysis=None, *, n_bootstrap=1000, random_state=0
+    result, out_dir, analysis=None, *, n_resamples=1000, random_state=0
 ):
     """The ``<section id="leaderboard">`` of the report, and its CSV files.
 
@@ -107,7 +107,7 @@ def leaderboard_section(
     analysis : ReportAnalysis, default=None
         Its metric and confidence level are used (the analysis plan's); the
         first metric and 0.95 without it.
-    n_bootstrap : int, default=1000
+    n_resamples : int, default=1000
     random_state : int, default=0
 
     Returns
@@ -119,7 +119,7 @@ def leaderboard_section(
     from ..plotting import plot_rank_intervals, plot_win_rate_matrix
 
     lb = leaderboard_analysis(
-        result, analysis, n_bootstrap=n_bootstrap, random_state=random_state
+        result, analysis=analysis, n_resamples=n_resamples, random_state=random_state
     )
     if lb is None:
         return ""
@@ -148,7 +148,7 @@ def leaderboard_section(
         f"have, at {level:g} for all learners at once (Mogstad, Romano, Shaikh "
         f"&amp; Wilhelm 2024). May be best ({level:g} top-1 confidence set): "
         f"{html.escape(', '.join(best))}. Rating: Bradley–Terry on the Elo scale "
-        f"(mean 1000); intervals from {n_bootstrap} bootstrap resamples of the "
+        f"(mean 1000); intervals from {n_resamples} bootstrap resamples of the "
         "data sets. The full table and the win-rate matrix are in "
         "<code>tables/leaderboard.csv</code> and "
         "<code>tables/win_rate_matrix.csv</code>.</p>",

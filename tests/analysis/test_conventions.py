@@ -1,0 +1,175 @@
+"""One name per concept in the public signatures of analysis, report and the CLI.
+
+The same conventions as ``tests/stats/test_conventions.py`` (see
+``docs/user_guide/renames.rst``), checked one layer up: the analysis plan, the
+renderers' entry points and the command line's flags use ``confidence_level``,
+``alpha``, ``delta``, ``n_resamples``, ``adjust`` and ``greater_is_better``, and
+every option is keyword-only. Deprecated entry points (kept for one release) are
+exempt; each renamed keyword or flag still works with a warning, checked below.
+"""
+
+import argparse
+import dataclasses
+import inspect
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sklearn_bench.analysis as analysis
+import sklearn_bench.report as report
+from sklearn_bench import BenchmarkResult
+from sklearn_bench.cli._main import _build_parser
+
+FORBIDDEN = {
+    "higher_is_better": "greater_is_better",
+    "rope": "delta",
+    "tolerance": "delta",
+    "level": "confidence_level",
+    "n_bootstrap": "n_resamples",
+    "n_samples": "n_draws",
+    "posthoc_adjust": "adjust",
+    "correction": "adjust",
+}
+# deprecated entry points, kept for one release with their old keywords
+DEPRECATED = {"analyse_result"}
+# record classes: what an analysis found (fields named by the records' own rule,
+# built by the package), not options a user passes
+RECORDS = {"ReportAnalysis", "TestRecord"}
+# the data an entry point works on, which may stay positional
+DATA = {
+    ("analyse", "plan"),  # analyse(result, plan): the plan says what to run on it
+    ("format_summary", "result"),  # the result the analysis was run on
+}
+
+
+def _entries():
+    out = []
+    for module in (analysis, report):
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if name in DEPRECATED or name in RECORDS or not callable(obj):
+                continue
+            if inspect.isclass(obj):
+                out.append((name, obj))
+                out += [
+                    (f"{name}.{attr}", member)
+                    for attr, member in vars(obj).items()
+                    if not attr.startswith("_") and inspect.isfunction(member)
+                ]
+            else:
+                out.append((name, obj))
+    return sorted(dict(out).items())
+
+
+ENTRIES = _entries()
+
+
+@pytest.mark.parametrize(("ident", "func"), ENTRIES, ids=[e[0] for e in ENTRIES])
+def test_no_retired_name_in_analysis_or_report(ident, func):
+    """Hypothesis: no public signature of analysis or report (the plan's fields
+    included) uses a retired name of a concept."""
+    names = set(inspect.signature(func).parameters)
+    bad = {n: FORBIDDEN[n] for n in names & FORBIDDEN.keys()}
+    assert not bad, f"{ident}: rename {bad}"
+
+
+@pytest.mark.parametrize(("ident", "func"), ENTRIES, ids=[e[0] for e in ENTRIES])
+def test_options_of_analysis_and_report_are_keyword_only(ident, func):
+    """Hypothesis: every option (a parameter with a default) of a public analysis
+    or report signature is keyword-only, except the data an entry point works on;
+    a ``greater_is_better`` never has a silent bool default."""
+    for p in inspect.signature(func).parameters.values():
+        if p.default is p.empty or (ident.split(".")[-1], p.name) in DATA:
+            continue
+        assert p.kind is p.KEYWORD_ONLY, f"{ident}: `{p.name}` is not keyword-only"
+        if p.name == "greater_is_better":
+            assert not isinstance(p.default, bool), f"{ident}: silent direction"
+
+
+def test_analysis_plan_takes_keywords_only():
+    """Hypothesis: AnalysisPlan's settings are passed by name (a positional
+    AnalysisPlan(0.05, 0.95) would be read wrongly the day a field is added)."""
+    fields = dataclasses.fields(analysis.AnalysisPlan)
+    assert all(f.kw_only for f in fields)
+    with pytest.raises(TypeError):
+        analysis.AnalysisPlan("accuracy")
+
+
+def _cli_options():
+    parser = _build_parser()
+    (subs,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    out = []
+    for command, sub in subs.choices.items():
+        for action in sub._actions:
+            if action.help == argparse.SUPPRESS:
+                continue  # a renamed flag kept for one release (tested below)
+            out += [(command, o) for o in action.option_strings if o.startswith("--")]
+    return out
+
+
+def test_cli_flags_use_the_one_name_of_each_concept():
+    """Hypothesis: every documented flag of every command, read as a keyword
+    (``--n-resamples`` -> ``n_resamples``), avoids the retired names, so the
+    command line and the Python API name each concept the same way."""
+    options = _cli_options()
+    assert ("report", "--confidence-level") in options  # the walk reads the flags
+    bad = [
+        (command, flag)
+        for command, flag in options
+        if flag[2:].replace("-", "_") in FORBIDDEN
+    ]
+    assert not bad
+
+
+def _board_result(n=12):
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(
+        {
+            "d": np.repeat([f"d{i}" for i in range(n)], 3),
+            "l": ["A", "B", "C"] * n,
+            "e": rng.uniform(0.1, 0.3, 3 * n) + [0.0, 0.03, 0.08] * n,
+        }
+    )
+    return BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", value="e", greater_is_better=False
+    )
+
+
+def test_leaderboard_analysis_old_keywords_warn_and_agree():
+    """Hypothesis: leaderboard_analysis(n_bootstrap=) and a positional analysis
+    still work for one release, warn (FutureWarning), and give the same board."""
+    result = _board_result()
+    new = analysis.leaderboard_analysis(result, n_resamples=30, random_state=1)
+    with pytest.warns(FutureWarning, match="n_resamples"):
+        old = analysis.leaderboard_analysis(result, n_bootstrap=30, random_state=1)
+    pd.testing.assert_frame_equal(new["board"], old["board"])
+    with pytest.warns(FutureWarning, match="analysis"):
+        positional = analysis.leaderboard_analysis(
+            result, None, n_resamples=30, random_state=1
+        )
+    pd.testing.assert_frame_equal(new["board"], positional["board"])
+
+
+def test_cli_old_n_bootstrap_flag_still_works(tmp_path, capsys):
+    """Hypothesis: ``--n-bootstrap`` (the 0.1 flag) is read as ``--n-resamples``
+    and says on stderr that it is deprecated; the printed board is the same."""
+    from sklearn_bench.cli import main
+
+    frame = _board_result().scores
+    csv = tmp_path / "tab.csv"
+    frame.rename(columns={"value": "error"})[["dataset", "learner", "error"]].to_csv(
+        csv, index=False
+    )
+    common = ["leaderboard", str(csv), "--lower-is-better", "--seed", "1"]
+    assert main([*common, "--n-resamples", "30", "--out", str(tmp_path / "a.csv")]) == 0
+    new = capsys.readouterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the CLI notes on stderr, it does not warn
+        rc = main([*common, "--n-bootstrap", "30", "--out", str(tmp_path / "b.csv")])
+    old = capsys.readouterr()
+    assert rc == 0
+    assert "--n-bootstrap is deprecated" in old.err and "--n-resamples" in old.err
+    assert "deprecated" not in new.err
+    assert pd.read_csv(tmp_path / "a.csv").equals(pd.read_csv(tmp_path / "b.csv"))
