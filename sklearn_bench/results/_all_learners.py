@@ -5,6 +5,17 @@ post-hoc tests of every pair and the global permutation test; the blocks selecte
 from dataclasses import replace
 
 from .._validation import check_choice, deprecated_alias
+from ..stats import (
+    durbin_test,
+    friedman_aligned_ranks_test,
+    friedman_test,
+    global_permutation_test,
+    pairwise_tests,
+    quade_test,
+    rm_anova,
+    skillings_mack_test,
+    tukey_hsd,
+)
 from . import _select
 
 
@@ -106,14 +117,6 @@ default="friedman"
         >>> result.friedman_test().average_ranks.round(3).tolist()
         [1.333, 1.667, 3.0]
         """
-        from ..stats import (
-            durbin_test,
-            friedman_aligned_ranks_test,
-            friedman_test,
-            quade_test,
-            rm_anova,
-        )
-
         method = check_choice(
             method,
             ("friedman", "quade", "aligned_ranks", "durbin", "rm_anova"),
@@ -221,8 +224,6 @@ default="friedman"
         1         A         C            0.035
         2         B         C            0.161
         """
-        from ..stats import pairwise_tests, tukey_hsd
-
         if method == "tukey" and missing != "raise":
             raise ValueError(
                 "`method`='tukey' needs every learner on every block; "
@@ -293,8 +294,6 @@ default="friedman"
         >>> res.n_missing, res.df, round(res.statistic, 3)
         (1, 2, 10.842)
         """
-        from ..stats import skillings_mack_test
-
         metric, table = self._all_blocks(metric, missing=True)
         res = skillings_mack_test(
             table,
@@ -349,8 +348,6 @@ default="friedman"
         >>> res.pvalue < 0.01
         True
         """
-        from ..stats import global_permutation_test
-
         _select.check_dataset(self, dataset)  # required: None is not "all"
         metric, table = self._all_blocks(metric, dataset)
         return global_permutation_test(

@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_bool, check_positive_int, renamed_parameters
+from ..stats import bradley_terry_ratings, leaderboard_table, win_rate_matrix
 from . import _select
 
 
@@ -33,37 +34,6 @@ def _blocks(result, learners, metric):
 
 class LeaderboardMixin:
     """:meth:`leaderboard` and :meth:`win_rate_matrix` of a BenchmarkResult."""
-
-    def _leaderboard_result(
-        self,
-        *,
-        metric=None,
-        reference=None,
-        reference_rating=1000,
-        n_resamples=1000,
-        confidence_level=0.95,
-        random_state=None,
-        rank_by="score",
-    ):
-        """The :class:`~sklearn_bench.stats.LeaderboardResult` behind
-        :meth:`leaderboard` (with the win-rate matrix and the stability
-        projection)."""
-        from ..stats import leaderboard_table
-
-        metric = self._metric(metric)
-        n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
-        learners = _select.check_learners(self, self.learners, at_least=2)
-        table = _blocks(self, learners, metric)
-        return leaderboard_table(
-            table,
-            greater_is_better=self.metrics[metric],
-            reference=reference,
-            reference_rating=reference_rating,
-            rank_by=rank_by,
-            n_resamples=n_resamples,
-            confidence_level=confidence_level,
-            random_state=random_state,
-        )
 
     def _mean_times(self, metric):
         """Mean fit and score time per learner (mean over data sets of the mean
@@ -170,14 +140,18 @@ class LeaderboardMixin:
         C         839.09      0.20         3          3
         """
         check_bool(return_result, "return_result")
-        res = self._leaderboard_result(
-            metric=metric,
+        metric = self._metric(metric)
+        n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
+        learners = _select.check_learners(self, self.learners, at_least=2)
+        res = leaderboard_table(
+            _blocks(self, learners, metric),
+            greater_is_better=self.metrics[metric],
             reference=reference,
             reference_rating=reference_rating,
+            rank_by=rank_by,
             n_resamples=n_resamples,
             confidence_level=confidence_level,
             random_state=random_state,
-            rank_by=rank_by,
         )
         board = self._board(res, metric)
         return (board, res) if return_result else board
@@ -231,8 +205,6 @@ class LeaderboardMixin:
         B         0.33   NaN  1.0
         C         0.00  0.00  NaN
         """
-        from ..stats import bradley_terry_ratings, win_rate_matrix
-
         metric = self._metric(metric)
         learners = _select.check_learners(self, self.learners, at_least=2)
         table = _blocks(self, learners, metric)
