@@ -37,12 +37,13 @@ def test_workers_of_a_killed_run_end(tmp_path):
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and len(workers) < 2:
         children = driver.children(recursive=True)
-        workers = [p for p in children if "loky" in " ".join(p.cmdline())]
+        workers = [p for p in children if _is_worker(p)]
         time.sleep(0.5)
     assert len(workers) >= 2, "the run never started its workers"
     # Let every worker take a task (its watch starts with its first task): wait
-    # for 10 committed tasks, not a fixed time (a loaded machine is slow).
-    while time.monotonic() < deadline and _n_committed(tmp_path / "run.sqlite") < 10:
+    # for 30 committed tasks, not a fixed time (a loaded machine is slow; loky
+    # hands tasks out in batches, so both workers have had one by then).
+    while time.monotonic() < deadline and _n_committed(tmp_path / "run.sqlite") < 30:
         time.sleep(0.2)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -50,6 +51,15 @@ def test_workers_of_a_killed_run_end(tmp_path):
     for p in alive:
         p.kill()
     assert not alive, [p.pid for p in alive]
+
+
+def _is_worker(proc):
+    """A loky worker (not loky's resource tracker, which runs no task)."""
+    try:
+        cmdline = " ".join(proc.cmdline())
+    except psutil.Error:
+        return False
+    return "loky" in cmdline and "resource_tracker" not in cmdline
 
 
 def _n_committed(store):
