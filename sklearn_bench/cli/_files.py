@@ -229,6 +229,29 @@ def _output_folder(
         _commit(stage, out, names, study=study, in_place=in_place)
 
 
+def _replace_file(path, write):
+    """Write a single output file whole or not at all, under its folder's lock,
+    and list it in the folder's manifest: ``write(tmp)`` writes a hidden file
+    beside ``path``, which is then renamed onto ``path`` (a link at ``path`` is
+    refused first)."""
+    folder = path.parent
+    try:
+        lock = folder_lock(folder)
+        lock.__enter__()
+    except FolderLockedError as exc:
+        raise _UsageError(str(exc)) from None
+    tmp = folder / f".{path.name}{_STAGE}{os.getpid()}"
+    try:
+        check_no_symlink(path)
+        write(tmp)
+        os.replace(tmp, path)
+        _write_manifest(folder, (path.name,))
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        lock.__exit__(None, None, None)
+
+
 def _files_below(folder):
     return sorted(
         p.relative_to(folder).as_posix()
