@@ -293,3 +293,18 @@ def test_the_leaderboard_csv_is_written_whole_under_the_lock(stored, capsys):
         in json.loads((stored.parent / MANIFEST).read_text())["files"]
     )
     assert not [p for p in Path(stored.parent).iterdir() if "writing" in p.name]
+
+
+def test_run_on_a_linked_store_exits_2(tmp_path, capsys):
+    """H: a config whose experiment.store is a symbolic link to a store exits 2
+    before fitting, naming the link, and the linked store is unchanged."""
+    config = _config(tmp_path)
+    assert _run(config, tmp_path / "out") == 0
+    os.symlink(tmp_path / "s.sqlite", tmp_path / "link.sqlite")
+    before = (tmp_path / "s.sqlite").read_bytes()
+    config = _config(tmp_path, store="link.sqlite", extra=NB, name="l.toml")
+    capsys.readouterr()
+    assert _run(config, tmp_path / "out2") == 2
+    captured = capsys.readouterr()
+    assert "symbolic link" in captured.err and "Fitted" not in captured.out
+    assert (tmp_path / "s.sqlite").read_bytes() == before
