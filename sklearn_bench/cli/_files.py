@@ -211,8 +211,11 @@ def _output_folder(
         except FolderLockedError as exc:
             raise _UsageError(str(exc)) from None
         refuse_links_below(out)  # a planted link would send writes elsewhere
-        for leftover in out.glob(f"{_STAGE}*"):  # of a killed command (we hold
-            shutil.rmtree(leftover, ignore_errors=True)  # the lock)
+        for leftover in out.glob(f"*{_STAGE}*"):  # of a killed command (we
+            if leftover.is_dir() and not leftover.is_symlink():  # hold the lock)
+                shutil.rmtree(leftover, ignore_errors=True)
+            else:
+                leftover.unlink(missing_ok=True)
         present = _check_outputs(
             out, names, force=force, flag=flag, study=study, refresh=refresh
         )
@@ -288,12 +291,18 @@ def _commit(stage, out, names, *, study, in_place=()):
 
 
 def _write_manifest_files(out, files, study):
+    """Write the manifest whole (a hidden file renamed onto it): a kill never
+    leaves half a list, which would make every output look like a user's."""
     import json
 
     data = {"written_by": "sklearn-bench", "files": files}
     if study is not None:
         data["study"] = study
-    write_text(out / _MANIFEST, json.dumps(data, indent=1))
+    path = out / _MANIFEST
+    check_no_symlink(path)
+    tmp = out / f"{_MANIFEST}{_STAGE}{os.getpid()}"
+    write_text(tmp, json.dumps(data, indent=1))
+    os.replace(tmp, path)
 
 
 def _write_manifest(out, names):

@@ -191,8 +191,9 @@ def _build_parser():
     run.add_argument(
         "--force",
         action="store_true",
-        help="replace the report and results an earlier run wrote into the "
-        "output folder (only those; never a file of yours)",
+        help="replace the report and results that a run of another study (or "
+        "an older version) wrote into the output folder (only those; never a "
+        "file of yours); a run on the same store refreshes its own without it",
     )
     run.set_defaults(func=_cmd_run)
 
