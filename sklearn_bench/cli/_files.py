@@ -163,22 +163,6 @@ def _check_outputs(out, names, *, force, flag, study=None, refresh=False):
     return present
 
 
-def _claim_output(out, names, *, force, flag="--out"):
-    """Check an output folder before any work: refuse a file, an unwritable
-    place, or existing outputs (unless ``force``); with ``force``, refuse files
-    the package did not write, and remove the stale ones it did. Returns the
-    folder, created. (The commands use :func:`_output_folder`, which also locks
-    the folder and writes through a staging folder.)"""
-    _check_place(out, flag)
-    present = _check_outputs(out, names, force=force, flag=flag)
-    if present:
-        refuse_links_below(out)  # a planted link would send deletions elsewhere
-        for rel in present:  # stale outputs of an earlier run, all ours
-            (out / rel).unlink()
-    out.mkdir(parents=True, exist_ok=True)
-    return out
-
-
 # The hidden folder inside an output folder that a command writes its outputs
 # into before it moves them into place (same filesystem: each move is a rename).
 _STAGE = ".sklearn_bench-writing-"
