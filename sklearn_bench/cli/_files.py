@@ -222,21 +222,20 @@ def _replace_file(path, write):
     beside ``path``, which is then renamed onto ``path`` (a link at ``path`` is
     refused first)."""
     folder = path.parent
-    try:
-        lock = folder_lock(folder)
-        lock.__enter__()
-    except FolderLockedError as exc:
-        raise _UsageError(str(exc)) from None
     tmp = folder / f".{path.name}{_STAGE}{os.getpid()}"
-    try:
-        check_no_symlink(path)
-        write(tmp)
-        os.replace(tmp, path)
-        _write_manifest(folder, (path.name,))
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        lock.__exit__(None, None, None)
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(folder_lock(folder))
+        except FolderLockedError as exc:
+            raise _UsageError(str(exc)) from None
+        try:
+            check_no_symlink(path)
+            write(tmp)
+            os.replace(tmp, path)
+            _write_manifest(folder, (path.name,))
+        finally:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
 
 
 def _files_below(folder):
