@@ -27,7 +27,14 @@ faults for the reference values, then injects:
   writing (the rows stay as they were);
 - **values changed** after they were written (item 3): a score (by 2^-20 to
   0.5), a size, kept predictions: ``from_store`` (so ``report`` and
-  ``leaderboard``) and ``store check`` refuse the store, naming the task.
+  ``leaderboard``) and ``store check`` refuse the store, naming the task;
+- **symbolic links** planted where sklearn-bench writes (item 1 and the store
+  paths): at each output name of a report (dangling, or to a file of the
+  user's), a symlinked ``figures/`` (also with a planted manifest under
+  ``--force``), the leaderboard CSV as a dangling link to a ``.pth`` beside a
+  learner whose name is Python code, a run, grow, merge, salvage and
+  checkpoint on a store (or a ``-wal``) that is a link: each exits 2 and
+  nothing is written through a link (reading a linked store is allowed).
 
 It prints how many cases were tried, and that none lost or changed a committed
 value (exit status 1 otherwise). Run from the repository root:
@@ -526,6 +533,154 @@ def crafted(folder, reference, tally, rng, n_tampers):
     return outcomes
 
 
+def _tree(folder):
+    """Every name below ``folder`` (links not followed) with its bytes or link
+    target: what a write through a link would change."""
+    out = {}
+    for root, dirs, files in os.walk(folder, followlinks=False):
+        for name in (*dirs, *files):
+            path = Path(root) / name
+            rel = path.relative_to(folder).as_posix()
+            if path.is_symlink():
+                out[rel] = ("link", os.readlink(path))
+            elif path.is_file():
+                out[rel] = path.read_bytes()
+    return out
+
+
+def _cli(*argv):
+    """``sklearn-bench ARGV`` in this process, quiet; its exit status."""
+    import contextlib
+    import io
+
+    from sklearn_bench.cli import main as cli_main
+
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return cli_main([str(a) for a in argv]), sink.getvalue()
+
+
+_OUTPUT_NAMES = (
+    "report.html",
+    "methods.md",
+    "methods.tex",
+    "tables/critical_difference.tex",
+    ".sklearn_bench_outputs.json",
+    ".sklearn_bench.lock",
+)
+
+
+def links(folder, reference, tally):
+    """Symbolic links planted where sklearn-bench writes (issue 29): at an
+    output name (dangling, or to a file of the user's), a symlinked figures/
+    (with a planted manifest listing the linked folder's files, under
+    ``--force``), the leaderboard CSV as a dangling link to a ``.pth`` in a
+    site-packages folder (beside a learner whose name is Python code), and a
+    store, its -wal, a merge's target, a salvage's NEW and a checkpoint's store
+    that are links. Each command must exit 2 and write nothing through a link:
+    the linked folders and files keep every byte, no link target is created,
+    and the reference store's values are unchanged."""
+    import pandas as pd
+
+    from sklearn_bench.store import NotAStoreError
+
+    base = folder / "links"
+    victim = base / "victim"
+    site = base / "site-packages"
+    victim.mkdir(parents=True)
+    site.mkdir()
+    (victim / "keep.txt").write_text("the user's file")
+    store = folder / "reference.sqlite"
+    watched = {"victim": victim, "site-packages": site}
+    before = {name: _tree(path) for name, path in watched.items()}
+    outcomes = {"refused": 0, "written through a link": 0}
+
+    def fit_status(path, **kwargs):
+        """0 fitted, 2 refused (NotAStoreError), 1 another error."""
+        exp, data = experiment(path, **kwargs)
+        try:
+            exp.fit(data)
+        except NotAStoreError:
+            return 2
+        except Exception:
+            return 1
+        return 0
+
+    def judge(kind, code, expect=2):
+        tally.case(kind)
+        through = [n for n, p in watched.items() if _tree(p) != before[n]]
+        tally.check(not through, f"{kind}: written through a link into {through}")
+        tally.check(code == expect, f"{kind}: exit status {code}, not {expect}")
+        outcomes["written through a link"] += bool(through)
+        outcomes["refused"] += code == expect and expect == 2
+
+    for i, name in enumerate(_OUTPUT_NAMES):
+        for target in ("dangling", "a user's file"):
+            out = base / f"out{i}-{target[0]}"
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
+            points = victim / ("new.txt" if target == "dangling" else "keep.txt")
+            os.symlink(points, out / name)
+            code, _ = _cli("report", store, "--out", out)
+            judge(f"link at an output name ({target})", code)
+    for planted in (False, True):
+        out = base / f"figures{int(planted)}"
+        out.mkdir()
+        os.symlink(victim, out / "figures")
+        extra = []
+        if planted:  # a manifest that lists the linked folder's files as ours
+            (out / ".sklearn_bench_outputs.json").write_text(
+                '{"written_by": "sklearn-bench", "files": ["figures/keep.txt"]}'
+            )
+            extra = ["--force"]
+        code, _ = _cli("report", store, "--out", out, *extra)
+        judge("symlinked figures/" + (" + planted manifest, --force" * planted), code)
+    names = ["nb", "tree", "lr\nimport os;os.system('touch PWNED')#"]
+    rows = [
+        {"dataset": f"d{j}", "learner": name, "error": 0.1 + 0.01 * ((j + k) % 3)}
+        for j in range(6)
+        for k, name in enumerate(names)
+    ]
+    csv = base / "results.csv"
+    pd.DataFrame(rows).to_csv(csv, index=False)
+    for target in (site / "zz.pth", victim / "keep.txt"):
+        link = base / "results-leaderboard.csv"
+        os.symlink(target, link)
+        code, _ = _cli("leaderboard", csv, "--value-col", "error", "--lower-is-better")
+        link.unlink()
+        judge("leaderboard CSV a link (" + target.suffix + ")", code)
+    # Stores: a copy of the reference, reached through links.
+    real = base / "real.sqlite"
+    shutil.copyfile(store, real)
+    watched["store"] = real.parent / "real-only"
+    watched["store"].mkdir()
+    shutil.copyfile(store, watched["store"] / "real.sqlite")
+    before["store"] = _tree(watched["store"])
+    linked = base / "linked.sqlite"
+    os.symlink(watched["store"] / "real.sqlite", linked)
+    judge("run/grow on a linked store", fit_status(linked))
+    dangling = base / "new.sqlite"
+    os.symlink(victim / "planted.sqlite", dangling)
+    code = fit_status(dangling, learners=("nb",), datasets=("iris",))
+    judge("new store at a dangling link", code)
+    os.symlink(victim / "keep.txt", f"{real}-wal")
+    code = fit_status(real)
+    os.unlink(f"{real}-wal")
+    judge("store whose -wal is a link", code)
+    code, _ = _cli("merge", linked, real)
+    judge("merge into a linked target", code)
+    code, _ = _cli("store", "salvage", real, dangling)
+    judge("salvage into a dangling link", code)
+    code, _ = _cli("store", "checkpoint", linked)
+    judge("checkpoint of a linked store", code)
+    code, _ = _cli("report", linked, "--out", base / "read-through-link")
+    judge("report reads a linked store (allowed)", code, expect=0)
+    tally.check(values(store) == reference, "the reference store changed")
+    tally.check(not Path("PWNED").exists(), "the learner's name ran as code")
+    return outcomes
+
+
 def values_via_copy(store):
     """values() of a store with its -wal file, read from a copy (never changes
     the store)."""
@@ -579,6 +734,8 @@ def main():
         outcomes, lost_named, n_wal = flips(folder, reference, tally, rng, args.flips)
         print(f"bit flips done ({time.perf_counter() - start:.0f} s)", flush=True)
         planted = crafted(folder, reference, tally, rng, args.tampers)
+        print(f"planted SQL, tampers done ({time.perf_counter() - start:.0f} s)")
+        linked = links(folder, reference, tally)
     took = time.perf_counter() - start
     total = sum(tally.cases.values())
     print()
@@ -609,6 +766,14 @@ def main():
         f"`store check` and from_store (a grow refused the trigger before writing); "
         f"values changed after they were written: {planted['tamper refused']} of "
         f"{n_tampered} refused by from_store (report, leaderboard) and `store check`"
+    )
+    n_links = sum(
+        n for kind, n in tally.cases.items() if "link" in kind or "figures" in kind
+    )
+    print(
+        f"symbolic links planted where sklearn-bench writes: {linked['refused']} of "
+        f"{n_links - 1} refused with exit 2 (and a report read a linked store); "
+        f"{linked['written through a link']} wrote through a link"
     )
     if tally.failures:
         print(f"{len(tally.failures)} FAILURES: a committed value lost or changed")

@@ -13,15 +13,19 @@ Bottom layer: imports nothing of the package. Every writer of an output folder
   :func:`unescape_cell` reads the names back exactly.
 """
 
+import contextlib
 import os
 import stat
+import time
 from pathlib import Path
 
 import pandas as pd
 
 __all__ = [
+    "FolderLockedError",
     "UnsafePathError",
     "check_no_symlink",
+    "folder_lock",
     "escape_cell",
     "escape_frame",
     "open_for_write",
@@ -39,6 +43,10 @@ _QUOTE = "'"
 
 class UnsafePathError(ValueError):
     """An output path goes through a symbolic link (or is not a plain file)."""
+
+
+class FolderLockedError(ValueError):
+    """Another process holds the write lock of an output folder."""
 
 
 def check_no_symlink(path, root=None):
@@ -241,3 +249,105 @@ def refuse_links_below(root):
                     f"{os.readlink(path)!r}). Remove the link or choose another "
                     "output folder."
                 )
+
+
+_LOCK_NAME = ".sklearn_bench.lock"
+
+
+def _lock_holder(path):
+    """``"pid N, since T"`` as the lock file says, or ``None``."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(200).strip()
+    except OSError:
+        return None
+    return text or None
+
+
+def _locked_message(folder, path, holder):
+    who = f" ({holder})" if holder else ""
+    return (
+        f"{folder} is being written by another sklearn-bench command{who}; its "
+        f"lock file is {path}. Wait for that command to end, or choose another "
+        "output folder. The lock ends with the process that holds it; if no "
+        f"sklearn-bench command is running, delete {path}."
+    )
+
+
+@contextlib.contextmanager
+def folder_lock(folder, *, name=_LOCK_NAME):
+    """Hold the exclusive write lock of ``folder`` for the ``with`` block.
+
+    The lock is ``fcntl.flock`` on a file ``name`` in the folder (opened with
+    ``O_NOFOLLOW``: a link planted at the name is refused), which the kernel
+    releases when the holding process ends, even when it is killed; the file
+    (holding ``pid N, since T``) is removed when the block ends. Where there is
+    no ``fcntl`` (Windows), the file is created with ``O_EXCL`` instead, and a
+    file left by a killed process must be deleted by hand (the message says so).
+    A second writer does not wait: it gets :class:`FolderLockedError` at once,
+    naming the lock file.
+
+    Parameters
+    ----------
+    folder : str or Path
+        An existing folder.
+    name : str, default=".sklearn_bench.lock"
+
+    Raises
+    ------
+    FolderLockedError
+        Another process (or another ``with folder_lock`` of this one) holds it.
+    UnsafePathError
+        The lock's name is a symbolic link.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> with folder_lock(folder):
+    ...     with folder_lock(folder):
+    ...         pass
+    Traceback (most recent call last):
+    ...
+    sklearn_bench._io.FolderLockedError: ... is being written by another ...
+    >>> with folder_lock(folder):
+    ...     print("the lock is free again")
+    the lock is free again
+    """
+    folder = Path(folder)
+    path = folder / name
+    check_no_symlink(path)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        fcntl = None
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    if fcntl is None:  # pragma: no cover - Windows
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | nofollow, 0o644)
+        except FileExistsError:
+            raise FolderLockedError(
+                _locked_message(folder, path, _lock_holder(path))
+            ) from None
+    else:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | nofollow, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            # The holder before us may have removed the file between our open
+            # and our lock: then we hold a lock on a file no one else sees.
+            same = os.fstat(fd).st_ino == os.lstat(path).st_ino
+        except (BlockingIOError, FileNotFoundError):
+            same = False
+        if not same:
+            os.close(fd)
+            raise FolderLockedError(_locked_message(folder, path, _lock_holder(path)))
+    try:
+        os.ftruncate(fd, 0)
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+        os.write(fd, f"pid {os.getpid()}, since {stamp}".encode())
+        yield path
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)  # while still held: no one can take a stale file
+        os.close(fd)

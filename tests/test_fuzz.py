@@ -22,6 +22,7 @@ import dataclasses
 import importlib
 import itertools
 import math
+import os
 import traceback
 import warnings
 from pathlib import Path
@@ -168,7 +169,7 @@ def bad_names():
 
 
 def bad_paths():
-    return Bad(["missing/dir/x.sqlite", "DIR", "TEXT", "EMPTY", 3, None])
+    return Bad(["missing/dir/x.sqlite", "DIR", "TEXT", "EMPTY", "LINK", 3, None])
 
 
 # -- valid inputs --------------------------------------------------------------------
@@ -206,6 +207,11 @@ def _path(value, tmp):
     if value == "EMPTY":
         (tmp / "empty.sqlite").write_bytes(b"")
         return tmp / "empty.sqlite"
+    if value == "LINK":  # a dangling link: a write would create its target
+        link = tmp / "link.sqlite"
+        if not link.is_symlink():
+            os.symlink(tmp / "elsewhere.sqlite", link)
+        return link
     if isinstance(value, str):
         return tmp / value
     return value
@@ -1835,6 +1841,10 @@ def check_call(case, call, arg, value, kwargs, tmp):
         return
     finally:
         matplotlib.pyplot.close("all")
+        if isinstance(value, str) and value == "LINK":  # never through a link
+            assert not (Path(tmp) / "elsewhere.sqlite").exists(), (
+                f"{case}({arg}=a dangling link) wrote where the link points"
+            )
     nan = [v for v in _numbers(out) if isinstance(v, float) and math.isnan(v)]
     assert not nan or case in DOCUMENTED_NAN, (
         f"{case}({arg}={value!r}) returned a NaN without saying so: {out!r}"

@@ -7,10 +7,12 @@ import pandas as pd
 import pytest
 
 from sklearn_bench._io import (
+    FolderLockedError,
     UnsafePathError,
     check_no_symlink,
     escape_cell,
     escape_frame,
+    folder_lock,
     unescape_cell,
     unescape_frame,
     write_csv,
@@ -216,3 +218,66 @@ def test_report_refuses_a_stored_setting_of_the_wrong_type(name, value):
     result.info["analysis"] = {"settings": {name: value}}
     with pytest.raises(_UsageError, match=name):
         _report_settings(result, argparse.Namespace())
+
+
+def test_folder_lock_refuses_a_second_holder_and_removes_its_file(tmp_path):
+    """H: a second folder_lock on a held folder raises FolderLockedError naming
+    the lock file and the holder's pid; the file is gone once released, and
+    the lock can be taken again."""
+    with folder_lock(tmp_path) as lock:
+        assert f"pid {os.getpid()}" in lock.read_text()
+        with pytest.raises(FolderLockedError, match=r"\.sklearn_bench\.lock"):
+            with folder_lock(tmp_path):
+                pass
+    assert not (tmp_path / ".sklearn_bench.lock").exists()
+    with folder_lock(tmp_path):
+        pass
+
+
+def test_folder_lock_refuses_a_link_at_its_name(tmp_path):
+    """H: a symbolic link planted at the lock's name is refused (nothing is
+    written where it points)."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep")
+    os.symlink(victim, tmp_path / ".sklearn_bench.lock")
+    with pytest.raises(UnsafePathError):
+        with folder_lock(tmp_path):
+            pass
+    assert victim.read_text() == "keep"
+
+
+def test_a_killed_holder_leaves_no_lock(tmp_path):
+    """H: the lock of a process killed with SIGKILL while holding it is free at
+    once (the kernel releases flock): no stale lock to clear by hand."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pytest.importorskip("fcntl")
+    code = (
+        "import sys, time\n"
+        "from sklearn_bench._io import folder_lock\n"
+        f"with folder_lock({str(tmp_path)!r}):\n"
+        "    print('held', flush=True)\n"
+        "    time.sleep(60)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline().strip() == "held"
+        with pytest.raises(FolderLockedError):
+            with folder_lock(tmp_path):
+                pass
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with folder_lock(tmp_path):
+                break
+        except FolderLockedError:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)

@@ -1,12 +1,22 @@
 """What the commands read and write: a stored run in, an output folder out (the
-overwrite policy and its manifest), and the one exception of a usage error."""
+overwrite policy and its manifest, the folder's lock and the staging folder its
+outputs are written in before they are moved into place), and the one exception
+of a usage error."""
 
+import contextlib
 import os
+import shutil
 import sys
 import warnings
 from pathlib import Path
 
-from .._io import refuse_links_below, write_text
+from .._io import (
+    FolderLockedError,
+    check_no_symlink,
+    folder_lock,
+    refuse_links_below,
+    write_text,
+)
 
 
 class _UsageError(Exception):
@@ -47,14 +57,46 @@ _DEMO_OUTPUTS = _RUN_OUTPUTS + (
 )
 
 
-def _read_manifest(out):
+def _manifest(out):
+    """``(files, study)`` of the manifest in ``out``: the files sklearn-bench
+    wrote there, and the study they were written for (``None``: unknown, e.g. a
+    manifest of an older version)."""
     import json
 
     try:
-        files = json.loads((out / _MANIFEST).read_text(encoding="utf-8"))["files"]
+        data = json.loads((out / _MANIFEST).read_text(encoding="utf-8"))
+        files = data["files"]
     except (OSError, ValueError, KeyError, TypeError):
-        return set()
-    return {f for f in files if isinstance(f, str)}
+        return set(), None
+    if not isinstance(files, list):
+        return set(), None
+    study = data.get("study")
+    return (
+        {f for f in files if isinstance(f, str)},
+        study if isinstance(study, dict) else None,
+    )
+
+
+def _read_manifest(out):
+    """The files the manifest in ``out`` lists as written by sklearn-bench."""
+    return _manifest(out)[0]
+
+
+def _study(*, store=None, config=None):
+    """The identity of a study, as the manifest records it: the real path of its
+    store (a run's outputs are refreshed by the next run on the same store: a
+    resume or a grown config), else of its config file (a run without a store
+    refits from the config)."""
+    if store is not None:
+        return {"store": os.path.realpath(store)}
+    return {"config": os.path.realpath(config)}
+
+
+def _shown_study(study):
+    if not study:
+        return "an unknown study (an older manifest)"
+    kind, path = next(iter(study.items()))
+    return f"the {kind} {path}"
 
 
 def _present(out, names):
@@ -73,11 +115,8 @@ def _present(out, names):
     return found
 
 
-def _claim_output(out, names, *, force, flag="--out"):
-    """Check an output folder before any work: refuse a file, an unwritable
-    place, or existing outputs (unless ``force``); with ``force``, refuse files
-    the package did not write, and remove the stale ones it did. Returns the
-    folder, created."""
+def _check_place(out, flag):
+    """Refuse an output folder that is a file, or that cannot be written."""
     if out.exists() and not out.is_dir():
         raise _UsageError(f"{flag} {out} is a file, not a folder; choose a folder")
     parent = (
@@ -87,42 +126,174 @@ def _claim_output(out, names, *, force, flag="--out"):
     )
     if not os.access(parent, os.W_OK):
         raise _UsageError(f"cannot write into {parent}; choose another {flag}")
+
+
+def _check_outputs(out, names, *, force, flag, study=None, refresh=False):
+    """The outputs in ``out`` that this command may replace, or a refusal:
+    existing outputs need ``force``, unless ``refresh`` and the manifest says
+    they were written for ``study``; a file sklearn-bench did not write is
+    never replaced."""
     present = _present(out, names) if out.exists() else []
-    if present:
-        shown = ", ".join(sorted(present)[:5]) + (
-            f" and {len(present) - 5} more" if len(present) > 5 else ""
+    if not present:
+        return present
+    shown = ", ".join(sorted(present)[:5]) + (
+        f" and {len(present) - 5} more" if len(present) > 5 else ""
+    )
+    ours, written_for = _manifest(out)
+    same = refresh and study is not None and written_for == study
+    if not force and not same:
+        other = (
+            f"; it was written for {_shown_study(written_for)}, not "
+            f"{_shown_study(study)}"
+            if refresh and study is not None and ours
+            else ""
         )
-        if not force:
-            raise _UsageError(
-                f"{out} already holds output ({shown}); run with --force to replace "
-                f"what sklearn-bench wrote there, or choose another {flag}"
-            )
-        ours = _read_manifest(out)
-        foreign = sorted(set(present) - ours)
-        if foreign:
-            raise _UsageError(
-                f"{out} holds {', '.join(foreign[:5])}"
-                + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
-                + ", which sklearn-bench did not write; --force replaces only its "
-                f"own files: move them or choose another {flag}"
-            )
-        refuse_links_below(out)  # a planted link would send deletions elsewhere
-        for rel in present:  # stale outputs of an earlier run, all ours
-            (out / rel).unlink()
+        raise _UsageError(
+            f"{out} already holds output ({shown}){other}; run with --force to "
+            f"replace what sklearn-bench wrote there, or choose another {flag}"
+        )
+    foreign = sorted(set(present) - ours)
+    if foreign:
+        raise _UsageError(
+            f"{out} holds {', '.join(foreign[:5])}"
+            + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+            + ", which sklearn-bench did not write; --force replaces only its "
+            f"own files: move them or choose another {flag}"
+        )
+    return present
+
+
+# The hidden folder inside an output folder that a command writes its outputs
+# into before it moves them into place (same filesystem: each move is a rename).
+_STAGE = ".sklearn_bench-writing-"
+
+
+@contextlib.contextmanager
+def _output_folder(
+    out, names, *, force, flag="--out", study=None, refresh=False, in_place=()
+):
+    """Claim the output folder ``out`` for one command; yields the staging
+    folder to write the outputs ``names`` into.
+
+    In order: refuse a file or an unwritable place; take the folder's lock (a
+    second writer exits 2 naming the lock file); refuse links below the folder;
+    remove the staging folders of killed commands; check the outputs already
+    there (:func:`_check_outputs`: ``force``, or ``refresh`` for the same
+    ``study``; never a file sklearn-bench did not write). The names in
+    ``in_place`` (the demo's store) are written in the folder itself, so an old
+    one is removed now. When the block ends without an error the outputs are
+    moved into place (:func:`_commit`); on an error the staging folder is
+    removed and the earlier outputs stay as they were. A process killed at any
+    moment leaves the earlier outputs, or outputs that the manifest lists as
+    written for ``study``, which the next run replaces.
+    """
+    _check_place(out, flag)
     out.mkdir(parents=True, exist_ok=True)
-    return out
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(folder_lock(out))
+        except FolderLockedError as exc:
+            raise _UsageError(str(exc)) from None
+        refuse_links_below(out)  # a planted link would send writes elsewhere
+        for leftover in out.glob(f"*{_STAGE}*"):  # of a killed command (we
+            if leftover.is_dir() and not leftover.is_symlink():  # hold the lock)
+                shutil.rmtree(leftover, ignore_errors=True)
+            else:
+                leftover.unlink(missing_ok=True)
+        present = _check_outputs(
+            out, names, force=force, flag=flag, study=study, refresh=refresh
+        )
+        for rel in present:
+            if rel.split("/")[0] in in_place:
+                (out / rel).unlink()
+        stage = out / f"{_STAGE}{os.getpid()}"
+        stage.mkdir()
+        try:
+            yield stage
+        except BaseException:
+            shutil.rmtree(stage, ignore_errors=True)
+            raise
+        _commit(stage, out, names, study=study, in_place=in_place)
+
+
+def _replace_file(path, write):
+    """Write a single output file whole or not at all, under its folder's lock,
+    and list it in the folder's manifest: ``write(tmp)`` writes a hidden file
+    beside ``path``, which is then renamed onto ``path`` (a link at ``path`` is
+    refused first)."""
+    folder = path.parent
+    tmp = folder / f".{path.name}{_STAGE}{os.getpid()}"
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(folder_lock(folder))
+        except FolderLockedError as exc:
+            raise _UsageError(str(exc)) from None
+        try:
+            check_no_symlink(path)
+            write(tmp)
+            os.replace(tmp, path)
+            _write_manifest(folder, (path.name,))
+        finally:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
+def _files_below(folder):
+    return sorted(
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*")
+        if p.is_file() and not p.is_symlink()
+    )
+
+
+def _commit(stage, out, names, *, study, in_place=()):
+    """Move the outputs written in ``stage`` into ``out`` (one rename each),
+    replacing the command's earlier outputs and removing its stale ones.
+
+    The manifest is written first, listing the old and the new files as
+    sklearn-bench's own for ``study``: a process killed while the files move
+    leaves a folder whose every output the next run (or ``--force``) may
+    replace. Files of other commands that the manifest lists (a leaderboard
+    CSV) stay listed.
+    """
+    new = set(_files_below(stage))
+    old, _ = _manifest(out)
+    others = {f for f in old if f.split("/")[0] not in names and (out / f).exists()}
+    kept = set(_present(out, in_place))
+    stale = (set(_present(out, names)) & old) - new - kept
+    _write_manifest_files(out, sorted(others | kept | new | stale), study)
+    for rel in sorted(stale):
+        (out / rel).unlink(missing_ok=True)
+    for rel in sorted(new):
+        dest = out / rel
+        check_no_symlink(dest, out)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(stage / rel, dest)
+    _write_manifest_files(out, sorted(others | kept | new), study)
+    shutil.rmtree(stage, ignore_errors=True)
+
+
+def _write_manifest_files(out, files, study):
+    """Write the manifest whole (a hidden file renamed onto it): a kill never
+    leaves half a list, which would make every output look like a user's."""
+    import json
+
+    data = {"written_by": "sklearn-bench", "files": files}
+    if study is not None:
+        data["study"] = study
+    path = out / _MANIFEST
+    check_no_symlink(path)
+    tmp = out / f"{_MANIFEST}{_STAGE}{os.getpid()}"
+    write_text(tmp, json.dumps(data, indent=1))
+    os.replace(tmp, path)
 
 
 def _write_manifest(out, names):
-    """List the files the command wrote (the outputs now present) in ``out``."""
-    import json
-
-    files = sorted(set(_present(out, names)) | _read_manifest(out))
-    files = [f for f in files if (out / f).exists()]
-    write_text(
-        out / _MANIFEST,
-        json.dumps({"written_by": "sklearn-bench", "files": files}, indent=1),
-    )
+    """List the files the command wrote (the outputs now present) in ``out``,
+    keeping the files and the study the manifest already lists."""
+    old, study = _manifest(out)
+    files = sorted(set(_present(out, names)) | old)
+    _write_manifest_files(out, [f for f in files if (out / f).exists()], study)
 
 
 def _load_stored(path):

@@ -10,9 +10,9 @@ from .._io import write_csv
 from ._files import (
     _load_stored,
     _read_manifest,
+    _replace_file,
     _say,
     _UsageError,
-    _write_manifest,
 )
 
 EXIT_OK = 0  # as the other commands (cli._main)
@@ -306,7 +306,6 @@ def _cmd_leaderboard(args):
         _say(shown.round(3).to_string())
     for note in board.attrs["notes"]:
         _say(f"Note: {note}")
-    write_csv(board, out)
-    _write_manifest(out.parent, (out.name,))
+    _replace_file(out, lambda tmp: write_csv(board, tmp))
     _say(f"Leaderboard: {out}")
     return EXIT_OK

@@ -14,7 +14,7 @@ import time
 import traceback
 from pathlib import Path
 
-from .._io import open_for_write, refuse_links_below, write_csv
+from .._io import UnsafePathError, open_for_write, refuse_links_below, write_csv
 from .._version import __version__
 from ..analysis import BAYESIAN_MODELS, AnalysisPlan
 from ._config import SETTINGS
@@ -22,15 +22,15 @@ from ._files import (
     _DEMO_OUTPUTS,
     _REPORT_OUTPUTS,
     _RUN_OUTPUTS,
-    _claim_output,
     _load_stored,
+    _output_folder,
     _present,
     _read_manifest,
     _refuse_non_finite,
     _require_matplotlib,
     _say,
+    _study,
     _UsageError,
-    _write_manifest,
 )
 from ._leaderboard import _add_leaderboard_parser
 
@@ -191,8 +191,9 @@ def _build_parser():
     run.add_argument(
         "--force",
         action="store_true",
-        help="replace the report and results an earlier run wrote into the "
-        "output folder (only those; never a file of yours)",
+        help="replace the report and results that a run of another study (or "
+        "an older version) wrote into the output folder (only those; never a "
+        "file of yours); a run on the same store refreshes its own without it",
     )
     run.set_defaults(func=_cmd_run)
 
@@ -360,14 +361,18 @@ def _report_kwargs(settings):
     return kwargs
 
 
-def _write_outputs(result, out, *, report_kwargs, missing_tasks=0):
-    """Results (CSV, Parquet), tables, the report and the printed summary."""
+def _write_outputs(result, out, *, report_kwargs, missing_tasks=0, shown=None):
+    """Results (CSV, Parquet), tables, the report and the printed summary; the
+    files are written into ``out`` (a staging folder) and named as in ``shown``
+    (the output folder they are moved to)."""
     from ..report import format_summary, write_report
+
+    shown = out if shown is None else shown
 
     refuse_links_below(out)
     out.mkdir(parents=True, exist_ok=True)
     result.save(out / "results", format="csv")
-    written = [out / "results"]
+    written = [shown / "results"]
     try:
         import pyarrow  # noqa: F401
     except ImportError:
@@ -375,7 +380,7 @@ def _write_outputs(result, out, *, report_kwargs, missing_tasks=0):
     else:
         with open_for_write(out / "scores.parquet", "wb") as f:
             result.scores.to_parquet(f, index=False)
-        written.append(out / "scores.parquet")
+        written.append(shown / "scores.parquet")
     write_csv(result.performance(), out / "performance.csv", index=False)
     analysis = write_report(result, out, missing_tasks=missing_tasks, **report_kwargs)
     tables = out / "tables"
@@ -390,11 +395,11 @@ def _write_outputs(result, out, *, report_kwargs, missing_tasks=0):
     _say("")
     _say(format_summary(analysis, result))
     _say("")
-    _say(f"Report: {out / 'report.html'}")
+    _say(f"Report: {shown / 'report.html'}")
     _say(
-        f"Figures: {out / 'figures'} (PNG, SVG); results: "
+        f"Figures: {shown / 'figures'} (PNG, SVG); results: "
         + ", ".join(str(p) for p in written)
-        + f"; tables: {tables}"
+        + f"; tables: {shown / 'tables'}"
     )
     return analysis
 
@@ -455,31 +460,37 @@ def _cmd_demo(args):
     size = "quick" if args.quick else "full" if args.full else "default"
     # Checked before anything runs: an existing demo is replaced only with
     # --force, and then only the files the demo wrote (never the user's).
-    out = _claim_output(args.out, _DEMO_OUTPUTS, force=args.force)
-    store = out / "results.sqlite"
-    experiment, datasets = demo_experiment(size, n_jobs=args.n_jobs, store=store)
-    _say(f"sklearn-bench demo ({size}): {describe(size)}")
-    start = time.perf_counter()
-    analysis = _analysis_info({}, given=())
-    result = _fit(experiment, datasets, info={"analysis": analysis})
-    _say(f"Fitted {experiment.n_tasks_} tasks in {time.perf_counter() - start:.1f} s.")
-    sources = dict.fromkeys(_SETTINGS, "default")
-    _write_outputs(
-        result,
+    out, store = args.out, args.out / "results.sqlite"
+    with _output_folder(
         out,
-        report_kwargs={
-            "title": "sklearn-bench demo",
-            "settings": _settings_table(analysis["settings"], sources),
-        },
-    )
-    _write_manifest(out, _DEMO_OUTPUTS)
+        _DEMO_OUTPUTS,
+        force=args.force,
+        study=_study(store=store),
+        in_place=_DEMO_OUTPUTS[len(_RUN_OUTPUTS) :],  # the store and its files
+    ) as stage:
+        experiment, datasets = demo_experiment(size, n_jobs=args.n_jobs, store=store)
+        _say(f"sklearn-bench demo ({size}): {describe(size)}")
+        start = time.perf_counter()
+        analysis = _analysis_info({}, given=())
+        result = _fit(experiment, datasets, info={"analysis": analysis})
+        took = time.perf_counter() - start
+        _say(f"Fitted {experiment.n_tasks_} tasks in {took:.1f} s.")
+        sources = dict.fromkeys(_SETTINGS, "default")
+        _write_outputs(
+            result,
+            stage,
+            shown=out,
+            report_kwargs={
+                "title": "sklearn-bench demo",
+                "settings": _settings_table(analysis["settings"], sources),
+            },
+        )
     _say(f"Store: {store} (re-analyse with `sklearn-bench report {store}`)")
     return EXIT_OK
 
 
 def _cmd_run(args):
     from ..experiment import BenchmarkExperiment
-    from ..results import CorruptStoreError
     from ._config import ConfigError, load_config
 
     config = load_config(args.config)
@@ -529,8 +540,23 @@ def _cmd_run(args):
         _say(f"Config OK: {setup['n_tasks']} tasks would run.")
         return EXIT_OK
     # Before fitting: a bad --out, or outputs that are not to be replaced, must
-    # not cost the whole run.
-    out = _claim_output(out, _RUN_OUTPUTS, force=args.force)
+    # not cost the whole run. Outputs written for the same store (a resumed or
+    # grown study; without a store, the same config file) are refreshed.
+    with _output_folder(
+        out,
+        _RUN_OUTPUTS,
+        force=args.force,
+        study=_study(store=store, config=args.config),
+        refresh=True,
+    ) as stage:
+        return _fit_and_write(args, config, experiment, datasets, out, stage)
+
+
+def _fit_and_write(args, config, experiment, datasets, out, stage):
+    """The fit of ``run``, then its outputs, written into ``stage``."""
+    from ..results import CorruptStoreError
+
+    store = experiment.store
     values = {k: getattr(config, k) for k in _SETTINGS}
     analysis = _analysis_info(values, given=config.analysis_keys)
     analysis["title"] = config.title  # `report STORE` keeps the config's title
@@ -569,7 +595,8 @@ def _cmd_run(args):
     try:
         _write_outputs(
             result,
-            out,
+            stage,
+            shown=out,
             report_kwargs={
                 **_report_kwargs({**values, "analyses": values["analyses"]}),
                 "title": config.title,
@@ -586,7 +613,6 @@ def _cmd_run(args):
             f"The disk is full: the report could not be written to {out} ({exc}). "
             f"{kept.replace('writes', 'writes, once there is space,')}"
         ) from exc
-    _write_manifest(out, _RUN_OUTPUTS)
     return EXIT_OK
 
 
@@ -597,16 +623,17 @@ _cmd_run.__doc__ = (
 
 
 def _report_dir(args):
-    """Where ``report`` writes: ``--out`` (an existing report there only with
-    --force, and then only sklearn-bench's own files are replaced), else the
-    store's folder, or a new ``report-N`` folder beside it when that folder
-    already holds output that is to be kept."""
+    """Where ``report`` writes, and whether ``--force`` applies there: ``--out``
+    (an existing report there only with --force, and then only sklearn-bench's
+    own files are replaced), else the store's folder, or a new ``report-N``
+    folder beside it when that folder already holds output that is to be
+    kept. The folder is claimed by :func:`_output_folder`."""
     if args.out is not None:
-        return _claim_output(args.out, _REPORT_OUTPUTS, force=args.force)
+        return args.out, args.force
     base = args.store.parent
     present = _present(base, _REPORT_OUTPUTS)
     if not present or (args.force and set(present) <= _read_manifest(base)):
-        return _claim_output(base, _REPORT_OUTPUTS, force=args.force)
+        return base, args.force
     n = 2
     while (base / f"report-{n}").exists():
         n += 1
@@ -615,7 +642,7 @@ def _report_dir(args):
         f"{base} already holds report output, which is kept; writing this report "
         f"to {out} (--force replaces the files sklearn-bench wrote there)."
     )
-    return _claim_output(out, _REPORT_OUTPUTS, force=False)
+    return out, False
 
 
 def _report_settings(result, args):
@@ -676,7 +703,20 @@ def _cmd_report(args):
     _require_matplotlib()
     result, missing = _load_stored(args.store)
     settings, sources = _report_settings(result, args)
-    out = _report_dir(args)
+    out, force = _report_dir(args)
+    # A report replaces an earlier one only with --force (it may hold other
+    # settings), also of the same store; the manifest records the store.
+    with _output_folder(
+        out, _REPORT_OUTPUTS, force=force, study=_study(store=args.store)
+    ) as stage:
+        _write_report_of(args, result, missing, settings, sources, stage)
+    _say(f"Report: {out / 'report.html'}")
+    _say(f"LaTeX tables: {out / 'tables'}; methods: {out / 'methods.md'}, .tex")
+    return EXIT_OK
+
+
+def _write_report_of(args, result, missing, settings, sources, out):
+    """The report of ``report``, written into ``out`` (a staging folder)."""
     if missing:
         _say(
             f"Partial run: {missing} task(s) missing from {args.store}; reporting "
@@ -697,10 +737,6 @@ def _cmd_report(args):
     )
     _say(format_summary(analysis, result))
     _say("")
-    _say(f"Report: {out / 'report.html'}")
-    _say(f"LaTeX tables: {out / 'tables'}; methods: {out / 'methods.md'}, .tex")
-    _write_manifest(out, _REPORT_OUTPUTS)
-    return EXIT_OK
 
 
 def _cmd_store(args):
@@ -851,7 +887,7 @@ def main(argv=None):
         return EXIT_USAGE
     try:
         return args.func(args) or EXIT_OK
-    except (ConfigError, _UsageError) as exc:
+    except (ConfigError, _UsageError, UnsafePathError) as exc:
         _say(f"sklearn-bench {args.command}: error: {_cli_words(str(exc))}", sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -30,6 +30,31 @@ def _check_file(path, *, work=False):
             )
 
 
+def _refuse_link(path):
+    """Refuse to write a store through a symbolic link.
+
+    A store (or its ``-wal``, ``-shm`` or ``-journal`` file) whose name is a
+    symbolic link would be written where the link points: a link planted in a
+    shared study folder could send a run's, a merge's or a salvage's writes
+    into another file. Checked with ``os.lstat`` before SQLite opens the path;
+    reading a store through a link is allowed (reads never write).
+
+    Raises
+    ------
+    NotAStoreError
+    """
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        part = f"{path}{suffix}"
+        if os.path.islink(part):
+            what = "is" if not suffix else f"has a {suffix[1:]} file that is"
+            raise NotAStoreError(
+                f"The store {str(path)!r} {what} a symbolic link (to "
+                f"{os.readlink(part)!r}); a store is written only at its own "
+                "path, never through a link. Use the path of the file itself, "
+                "or another path."
+            )
+
+
 def _read_only_uri(path):
     """An SQLite URI that reads ``path`` without changing anything beside it.
 
@@ -38,8 +63,8 @@ def _read_only_uri(path):
     the database. Without one, ``immutable=1`` as well, so that reading a store
     in WAL mode does not leave empty -wal and -shm files beside it.
     """
-    path = Path(path)
-    uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"
+    path = Path(path).resolve()  # a store read through a link: its -wal too
+    uri = f"file:{urllib.parse.quote(str(path))}?mode=ro"
     if not any(Path(f"{path}{s}").exists() for s in ("-wal", "-journal")):
         uri += "&immutable=1"
     return uri

@@ -10,6 +10,7 @@ from ._files import (
     _MERGING,
     _check_file,
     _read_only_uri,
+    _refuse_link,
     _remove_store_files,
     _work_path,
 )
@@ -68,6 +69,7 @@ def merge_stores(sources, target):
     if not isinstance(target, str | os.PathLike):
         raise TypeError(f"`target` must be a store path; got {target!r}.")
     target = Path(target)
+    _refuse_link(target)
     for source in sources:
         if Path(source).resolve() == target.resolve():
             raise ValueError(f"The store {str(source)!r} is also the target.")

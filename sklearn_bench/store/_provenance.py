@@ -29,6 +29,91 @@ def config_diff(stored, current, prefix=""):
     return []
 
 
+def _is_estimator(value):
+    return isinstance(value, dict) and set(value) == {"class", "params"}
+
+
+def _is_named_list(value):
+    """Steps of a pipeline, a union or a column transformer: ``[name, est, ...]``."""
+    return (
+        isinstance(value, list)
+        and len(value) > 0
+        and all(
+            isinstance(item, list) and len(item) >= 2 and isinstance(item[0], str)
+            for item in value
+        )
+    )
+
+
+def _shown_value(value, width=60):
+    if _is_estimator(value):
+        return value["class"].rsplit(".", 1)[-1] + "(...)"
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _join(prefix, name):
+    return f"{prefix}__{name}" if prefix else str(name)
+
+
+def param_changes(stored, current, prefix=""):
+    """The parameters that differ between two learner descriptions, by their
+    scikit-learn names (``logisticregression__max_iter``), each with its two
+    values: ``["max_iter 300 -> 900"]``.
+
+    A description is ``{"class": ..., "params": {...}}`` as a run stores it;
+    steps of pipelines and unions are walked by their names, so only the keys
+    that changed are listed, never the whole parameter lists.
+
+    Examples
+    --------
+    >>> from sklearn_bench.store._provenance import param_changes
+    >>> old = {"class": "LogisticRegression", "params": {"C": 1.0, "max_iter": 300}}
+    >>> new = {"class": "LogisticRegression", "params": {"C": 1.0, "max_iter": 900}}
+    >>> param_changes(old, new)
+    ['max_iter 300 -> 900']
+    """
+    if _is_estimator(stored) and _is_estimator(current):
+        if stored["class"] != current["class"]:
+            return [
+                f"{prefix or 'class'} {_shown_value(stored)} -> {_shown_value(current)}"
+            ]
+        return param_changes(stored["params"], current["params"], prefix)
+    if isinstance(stored, dict) and isinstance(current, dict):
+        out = []
+        for key in dict.fromkeys([*stored, *current]):
+            old, new = stored.get(key, _ABSENT), current.get(key, _ABSENT)
+            names = [item[0] for item in old] if _is_named_list(old) else None
+            if names and _is_named_list(new) and names == [i[0] for i in new]:
+                for a, b in zip(old, new, strict=True):  # steps: name__param
+                    out.extend(param_changes(a[1], b[1], _join(prefix, a[0])))
+                    if a[2:] != b[2:]:
+                        out.append(
+                            f"{_join(prefix, a[0])} (columns) "
+                            f"{_shown_value(a[2:])} -> {_shown_value(b[2:])}"
+                        )
+            else:
+                out.extend(param_changes(old, new, _join(prefix, key)))
+        return out
+    if (
+        isinstance(stored, list)
+        and isinstance(current, list)
+        and len(stored) == len(current)
+        and not (_is_named_list(stored) or _is_named_list(current))
+    ):
+        out = []
+        for i, (a, b) in enumerate(zip(stored, current, strict=True)):
+            out.extend(param_changes(a, b, f"{prefix}[{i}]"))
+        return out
+    if stored == current:
+        return []
+    shown = ["absent" if v is _ABSENT else _shown_value(v) for v in (stored, current)]
+    return [f"{prefix or 'value'} {shown[0]} -> {shown[1]}"]
+
+
+_ABSENT = object()
+
+
 # What every run of a store shares; learners, data sets and splits may grow.
 _GROWING = ("learners", "datasets", "splits", "cv")
 _ADVICE = (
@@ -94,7 +179,13 @@ def combine_configs(stored, current, *, path, legacy=False):
             }
         for name in new:
             if name in old:
-                diff = config_diff(old[name], new[name], f"{key}[{name!r}]")
+                if key == "learners":  # only the keys that changed, by name
+                    diff = [
+                        f"{name}: {change}"
+                        for change in param_changes(old[name], new[name])
+                    ]
+                else:
+                    diff = config_diff(old[name], new[name], f"{key}[{name!r}]")
                 if diff:
                     _refuse(path, f"{kind} {name!r} changed under its name", diff)
         union[key] = {**old, **{k: v for k, v in new.items() if k not in old}}

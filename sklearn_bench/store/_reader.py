@@ -35,7 +35,7 @@ def _open_reader(path):
     _check_file(path)
     if path.stat().st_size == 0:
         raise ValueError(f"The store {str(path)!r} is empty (no run was started).")
-    _check_wal(path)
+    _check_wal(path.resolve())  # through a link: the -wal beside the file
     # Read-only: reading (report, from_store, store check, merge's sources)
     # never changes a store. A read-write connection checkpoints the -wal file
     # into the database when it closes, which made a damaged -wal permanent.

@@ -29,6 +29,7 @@ from ._files import (
     _LOCK_TIMEOUT,
     _SALVAGING,
     _check_wal,
+    _refuse_link,
     _remove_store_files,
     _store_path,
     _work_path,
@@ -431,6 +432,7 @@ def salvage_store(path, new_path):
     if not isinstance(new_path, str | os.PathLike):
         raise TypeError(f"`new_path` must be a file path; got {new_path!r}.")
     new_path = Path(new_path)
+    _refuse_link(new_path)
     if new_path.exists():
         raise ValueError(
             f"`new_path` {str(new_path)!r} exists; salvage writes a new store."
@@ -523,6 +525,7 @@ def checkpoint_store(path):
     (True, False)
     """
     path = _store_path(path, "path")
+    _refuse_link(path)
     _check_wal(path)  # a checkpoint would make the frames SQLite drops lost
     wal = Path(f"{path}-wal")
     wal_size = wal.stat().st_size if wal.is_file() else 0

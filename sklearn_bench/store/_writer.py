@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ._digests import add_missing_checksums
-from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal
+from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal, _refuse_link
 from ._integrity import store_checksum
 from ._provenance import _refuse, _union_result, combine_configs
 from ._schema import (
@@ -74,6 +74,7 @@ class StoreWriter:
 
     def __init__(self, path, *, timeout=_LOCK_TIMEOUT, _work=False):
         self.path = _as_path(path)
+        _refuse_link(self.path)  # before SQLite opens (and follows) it
         if not self.path.parent.is_dir():
             raise FileNotFoundError(
                 f"The folder of the store {str(self.path)!r} does not exist."
