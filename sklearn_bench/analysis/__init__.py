@@ -1,6 +1,11 @@
 """The analysis plan of a study, run once: the numbers every output renders."""
 
-from ._analysis import ReportAnalysis, posthoc_title, within_test
+from ._analysis import (
+    ReportAnalysis,
+    adjusted_interval_words,
+    posthoc_title,
+    within_test,
+)
 from ._bayesian import (  # noqa: F401  (the constants: importable, not API)
     HIERARCHICAL_DRAWS,
     MAX_HIERARCHICAL,
@@ -49,6 +54,7 @@ __all__ = [
     "AnalysisPlan",
     "ReportAnalysis",
     "TestRecord",
+    "adjusted_interval_words",
     "analyse",
     "bayesian_comparisons_table",
     "bayesian_ranking",

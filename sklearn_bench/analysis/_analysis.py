@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..results import IncommensurableScalesWarning, scale_note
-from ..stats import adjust_pvalues
+from ..stats import adjust_pvalues, bonferroni_level
 from ._plan import ANALYSES, POSTHOCS
 from ._records import TestRecord, paired_method
 
@@ -49,12 +49,14 @@ class ReportAnalysis:
         kind; ``n`` counts its units; the estimate is ``learner − reference``).
     pairs : DataFrame
         The forest plot's comparisons ``a − b`` (index) with ``estimate, low,
-        high, adjusted_low, adjusted_high, pvalue, adjusted_pvalue, n,
-        method``; paired t over data sets (the default test within the data set
-        when there is one data set). The
-        adjusted interval of the pair whose p-value ranks ``r``-th smallest of
-        ``m`` has level ``1 − α/(m − r + 1)`` (Holm's step-down levels, as
-        Berrar & Lozano 2013, Section 8).
+        high, adjusted_low, adjusted_high, adjusted_level, pvalue,
+        adjusted_pvalue, n, method``; paired t over data sets (the default
+        test within the data set when there is one data set). ``low, high``
+        are unadjusted intervals at ``confidence_level``; the adjusted
+        intervals are simultaneous at ``confidence_level``: Bonferroni's, each
+        at ``adjusted_level = 1 − α/m`` (:func:`adjusted_interval_words` names
+        them). An adjusted interval excludes 0 only when the Bonferroni test
+        rejects, so its Holm-adjusted p-value is then below α too.
     pairs_blocks : str
         ``"data sets"`` or ``"replicates"``: what ``pairs`` is paired over.
     friedman : FriedmanResult or None
@@ -300,19 +302,44 @@ def within_test(result, analysis, a, b, dataset):
     return hit
 
 
-def _holm_levels(pvalues, alpha):
-    """Holm's step-down level α/(m − r + 1) for the r-th smallest p-value, and the
-    Holm-adjusted p-values."""
-    p = np.asarray(pvalues, dtype=float)
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    levels = np.empty(m)
-    levels[order] = alpha / (m - np.arange(m))
-    return levels, adjust_pvalues(p, method="holm")
+def adjusted_interval_words(confidence_level, n_pairs):
+    """How the adjusted intervals of ``n_pairs`` pairs are labelled: their
+    simultaneous level, the method and the level of each.
+
+    The adjusted intervals of an analysis are Bonferroni's: each at ``1 −
+    α/m``, together at ``1 − α`` (see
+    :func:`~sklearn_bench.stats.simultaneous_intervals`); one that excludes 0
+    has a Holm-adjusted p-value below α.
+
+    Examples
+    --------
+    >>> from sklearn_bench.analysis import adjusted_interval_words
+    >>> adjusted_interval_words(0.95, 21)
+    'simultaneous 95% (Bonferroni, each at 99.76%)'
+    >>> adjusted_interval_words(0.95, 1)
+    '95%'
+    """
+    if n_pairs <= 1:
+        return f"{_pct(confidence_level)}"
+    each = bonferroni_level(confidence_level, int(n_pairs))
+    return (
+        f"simultaneous {_pct(confidence_level)} (Bonferroni, each at "
+        f"{_pct(each, digits=2)})"
+    )
+
+
+def _pct(level, digits=1):
+    """``0.95`` as ``"95%"``, ``0.99762`` as ``"99.76%"``."""
+    pct = 100 * float(level)
+    if abs(pct - round(pct)) < 1e-9:
+        return f"{round(pct)}%"
+    return f"{pct:.{digits}f}%"
 
 
 def _pairs(result, order, level, best, *, dataset, metric, notes=None):
-    """Pairwise paired-t intervals, unadjusted and at Holm's levels."""
+    """Pairwise paired-t intervals, unadjusted and simultaneous (Bonferroni,
+    each at ``1 − α/m``: compatible with the Holm-adjusted p-values beside
+    them, see :func:`~sklearn_bench.stats.simultaneous_intervals`)."""
     learners = list(order)
     if len(learners) <= _MAX_LEARNERS_ALL_PAIRS:
         # In rank order, so "a − b" reads as "the better ranked against the other".
@@ -354,14 +381,19 @@ def _pairs(result, order, level, best, *, dataset, metric, notes=None):
     table[["estimate", "low", "high", "pvalue"]] = table[
         ["estimate", "low", "high", "pvalue"]
     ].astype(float)
-    levels, adjusted = _holm_levels(table["pvalue"].fillna(1.0), 1 - level)
+    adjusted = adjust_pvalues(table["pvalue"].fillna(1.0), method="holm")
     adjusted = np.where(table["pvalue"].isna(), np.nan, adjusted)
+    # Bonferroni: each interval at 1 − α/m, all m together at 1 − α. One that
+    # excludes 0 has m p < α, so Holm rejects it too: never an interval
+    # excluding 0 beside a Holm-adjusted p above α (intervals at Holm's levels
+    # α/(m − r + 1), used past where the step-down stopped, could).
+    each = bonferroni_level(level, len(table))
     cis = [
-        (np.nan, np.nan) if t is None else t.confidence_interval(1 - lev)
-        for t, lev in zip(tests, levels, strict=True)
+        (np.nan, np.nan) if t is None else t.confidence_interval(each) for t in tests
     ]
     table["adjusted_low"] = [ci[0] for ci in cis]
     table["adjusted_high"] = [ci[1] for ci in cis]
+    table["adjusted_level"] = each
     table["adjusted_pvalue"] = adjusted
     return table[
         [
@@ -372,6 +404,7 @@ def _pairs(result, order, level, best, *, dataset, metric, notes=None):
             "high",
             "adjusted_low",
             "adjusted_high",
+            "adjusted_level",
             "pvalue",
             "adjusted_pvalue",
             "n",
@@ -750,8 +783,15 @@ def _analyse_core(result, plan):
             methods.append(
                 TestRecord(
                     "pairs",
-                    f"pairwise differences of the learners ({level:.0%} confidence "
-                    "intervals, and intervals at Holm's step-down levels)",
+                    f"pairwise differences of the learners ({_pct(level)} "
+                    "confidence intervals, unadjusted"
+                    + (
+                        f", and {adjusted_interval_words(level, len(pairs))} "
+                        "intervals beside the Holm-adjusted p-values"
+                        if len(pairs) > 1
+                        else ""
+                    )
+                    + ")",
                     "two-sided "
                     + " / ".join(
                         paired_method(m)[0]
