@@ -17,6 +17,7 @@ from ._bayesian import (  # noqa: F401  (the constants: importable, not API)
     bayesian_comparisons_table,
     bayesian_ranking,
 )
+from ._disagreements import Disagreement
 from ._leaderboard import (  # noqa: F401
     MIN_DATASETS,
     MIN_LEARNERS,
@@ -52,6 +53,7 @@ __all__ = [
     "OPTIONAL_ANALYSES",
     "POSTHOCS",
     "AnalysisPlan",
+    "Disagreement",
     "ReportAnalysis",
     "TestRecord",
     "adjusted_interval_words",

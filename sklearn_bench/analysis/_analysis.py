@@ -14,6 +14,7 @@ import pandas as pd
 
 from ..results import IncommensurableScalesWarning, scale_note
 from ..stats import adjust_pvalues, bonferroni_level
+from ._disagreements import friedman_disagreements
 from ._plan import ANALYSES, POSTHOCS
 from ._records import TestRecord, paired_method
 
@@ -107,6 +108,11 @@ class ReportAnalysis:
         The Bayesian model across data sets the plan names.
     plan : AnalysisPlan
         The plan this analysis ran.
+    disagreements : list of Disagreement
+        Where a sensitivity analysis reaches another verdict than the primary
+        analysis (or Friedman's χ² p another than the Iman–Davenport F): both
+        verdicts, which one the plan trusts and why, as the sentence the
+        report prints (see :class:`~sklearn_bench.analysis.Disagreement`).
     win_tie_loss : DataFrame or None
         :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` of the metric (the
         counts the report's map draws), when every data set is complete;
@@ -159,6 +165,7 @@ class ReportAnalysis:
     bayesian: str = "signed_rank"
     plan: object = field(default=None, repr=False, compare=False)
     win_tie_loss: pd.DataFrame | None = field(default=None, repr=False)
+    disagreements: list = field(default_factory=list, repr=False)
 
     @property
     def direction(self):
@@ -934,7 +941,7 @@ def _analyse_core(result, plan):
         except ValueError:
             win_tie_loss = None
 
-    return ReportAnalysis(
+    analysis = ReportAnalysis(
         posthoc_method=posthoc_name,
         posthoc_adjust=posthoc_adjust,
         metric=metric,
@@ -965,3 +972,5 @@ def _analyse_core(result, plan):
         plan=plan,
         win_tie_loss=win_tie_loss,
     )
+    analysis.disagreements.extend(friedman_disagreements(analysis))
+    return analysis

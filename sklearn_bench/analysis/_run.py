@@ -11,6 +11,7 @@ from ._bayesian import (
     register_bayesian,
     register_ranking,
 )
+from ._disagreements import bayesian_disagreements
 from ._leaderboard import leaderboard_analysis
 from ._pairwise import pairwise_analysis
 from ._plan import ANALYSES, AnalysisPlan
@@ -82,6 +83,8 @@ def analyse(result, plan=None):
         table, rope, _ = bayesian_comparisons_table(result, analysis)
         if len(table):
             register_bayesian(analysis, table, rope)
+            # which analysis the plan trusts where the Bayesian one disagrees
+            analysis.disagreements.extend(bayesian_disagreements(analysis, table, rope))
         ranking, _, _ = bayesian_ranking(result, analysis)
         if ranking is not None:
             register_ranking(analysis, ranking)

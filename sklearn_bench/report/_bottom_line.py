@@ -323,21 +323,9 @@ def bottom_line(analysis, bayes_table=None):
                 f"cannot reach p below {fmt_p(p_min)}: the pairwise Wilcoxon tests "
                 f"cannot reject at α = {alpha:g} whatever the data."
             )
-    fr = a.friedman
-    if (
-        fr is not None
-        and a.pairs_blocks == "data sets"
-        and fr.pvalue <= alpha
-        and not separated
-    ):
-        sentences.append(
-            f"Friedman's rank test does find differences among the "
-            f"{len(a.mean.columns)} learners ({fmt_p_equals(fr.pvalue)}): it uses only "
-            "the order of the learners within each data set, not the size of "
-            "their differences, and tests all learners at once; the primary "
-            "paired t weighs the differences, which vary between data sets, and "
-            "corrects for every pair."
-        )
+    # Where a sensitivity analysis disagrees with the primary one, the analysis
+    # recorded which one the plan trusts and why (the renderer decides nothing).
+    sentences.extend(d.sentence for d in getattr(a, "disagreements", ()))
     sentences.append(
         f"Primary analysis: {_primary_words(a)}, at α = {alpha:g}. The other tests "
         "of the report are sensitivity analyses (see their sections for why they "
