@@ -357,7 +357,13 @@ def bottom_line_lines(bl, width=88):
     lines = ["Bottom line"]
     for s in bl.sentences:
         lines.extend(
-            textwrap.wrap(s, width=width, initial_indent="   ", subsequent_indent="   ")
+            textwrap.wrap(
+                s,
+                width=width,
+                initial_indent="   ",
+                subsequent_indent="   ",
+                break_on_hyphens=False,  # "per-data-set" stays whole
+            )
         )
     return lines
 
