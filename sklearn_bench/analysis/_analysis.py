@@ -790,13 +790,13 @@ def _analyse_core(result, plan):
             methods.append(
                 TestRecord(
                     "pairs",
-                    f"pairwise differences of the learners ({_pct(level)} "
-                    "confidence intervals, unadjusted"
+                    "pairwise differences of the learners ("
                     + (
-                        f", and {adjusted_interval_words(level, len(pairs))} "
-                        "intervals beside the Holm-adjusted p-values"
+                        f"unadjusted {_pct(level)} confidence intervals, and "
+                        f"{adjusted_interval_words(level, len(pairs))} intervals, "
+                        "which exclude 0 only where the Holm-adjusted p is below α"
                         if len(pairs) > 1
-                        else ""
+                        else f"{_pct(level)} confidence intervals"
                     )
                     + ")",
                     "two-sided "
