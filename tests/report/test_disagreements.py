@@ -138,3 +138,69 @@ def test_friedman_rejecting_beside_no_separation_names_the_trusted_analysis(
     assert "The plan trusts the primary analysis" in d.sentence
     changed = replace(changed, disagreements=[d])
     assert d.sentence in bottom_line(changed).sentences
+
+
+def _with_primary(analysis, adjusted):
+    """``analysis`` with the Holm-adjusted p of its pairs replaced."""
+    from dataclasses import replace
+
+    pairs = analysis.pairs.copy()
+    for pair, p in adjusted.items():
+        pairs.loc[pair, "adjusted_pvalue"] = p
+    return replace(analysis, pairs=pairs, disagreements=[])
+
+
+def _table(rows):
+    columns = ["scope", "a", "b", "method", "n", "P(a better)", "P(equivalent)"]
+    return pd.DataFrame(rows, columns=[*columns, "P(b better)", "decision"])
+
+
+def test_bayesian_equivalent_beside_different_is_recorded(analysis):
+    """Hypothesis: a Bayesian "practically equivalent" beside a primary "different"
+    (Holm p = 0.01) is recorded as both can hold, with the plan trusting the
+    primary analysis for a difference and the simultaneous interval for whether
+    it matters; an "undecided" Bayesian row beside it is no disagreement."""
+    from sklearn_bench.analysis._disagreements import bayesian_disagreements
+
+    changed = _with_primary(analysis, {"A − C": 0.01, "A − B": 0.01})
+    table = _table(
+        [
+            ["across data sets", "A", "C", "signed-rank", 4, 0.0, 0.97, 0.03,
+             "equivalent"],
+            ["across data sets", "A", "B", "signed-rank", 4, 0.6, 0.4, 0.0,
+             "undecided"],
+        ]
+    )  # fmt: skip
+    (d,) = bayesian_disagreements(changed, table, 0.01)
+    assert d.key == "bayesian_equivalent_vs_primary" and d.learners == ("A", "C")
+    assert "Both can hold" in d.sentence and "p = 0.01" in d.sentence
+
+
+def test_bayesian_other_better_is_recorded(analysis):
+    """Hypothesis: a Bayesian "B better" beside a primary analysis that does not
+    find B better than the best learner A is recorded, trusting the primary."""
+    from sklearn_bench.analysis._disagreements import bayesian_disagreements
+
+    table = _table(
+        [["across data sets", "A", "B", "signed-rank", 4, 0.0, 0.02, 0.98, "B"]]
+    )
+    (d,) = bayesian_disagreements(_with_primary(analysis, {}), table, 0.01)
+    assert d.key == "bayesian_vs_primary" and d.trusted == "primary"
+    assert d.sentence.startswith("The Bayesian signed-rank test finds B practically")
+
+
+def test_friedman_not_rejecting_beside_a_separation_is_recorded(analysis):
+    """Hypothesis: Friedman's test not rejecting (p = 0.3) while the primary
+    analysis finds B worse than A (Holm p = 0.01) is recorded, trusting the
+    primary analysis, and names the learner found worse."""
+    from dataclasses import replace
+
+    from sklearn_bench.analysis._disagreements import friedman_disagreements
+
+    changed = replace(
+        _with_primary(analysis, {"A − B": 0.01}),
+        friedman=_friedman(0.3, 0.35, "exact"),
+    )
+    (d,) = friedman_disagreements(changed)
+    assert d.key == "friedman_vs_primary" and d.learners == ("A", "B")
+    assert "finds B worse than A" in d.sentence
