@@ -1,6 +1,11 @@
 """The analysis plan of a study, run once: the numbers every output renders."""
 
-from ._analysis import ReportAnalysis, posthoc_title, within_test
+from ._analysis import (
+    ReportAnalysis,
+    adjusted_interval_words,
+    posthoc_title,
+    within_test,
+)
 from ._bayesian import (  # noqa: F401  (the constants: importable, not API)
     HIERARCHICAL_DRAWS,
     MAX_HIERARCHICAL,
@@ -12,6 +17,7 @@ from ._bayesian import (  # noqa: F401  (the constants: importable, not API)
     bayesian_comparisons_table,
     bayesian_ranking,
 )
+from ._disagreements import Disagreement
 from ._leaderboard import (  # noqa: F401
     MIN_DATASETS,
     MIN_LEARNERS,
@@ -47,8 +53,10 @@ __all__ = [
     "OPTIONAL_ANALYSES",
     "POSTHOCS",
     "AnalysisPlan",
+    "Disagreement",
     "ReportAnalysis",
     "TestRecord",
+    "adjusted_interval_words",
     "analyse",
     "bayesian_comparisons_table",
     "bayesian_ranking",

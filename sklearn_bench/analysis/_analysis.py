@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from ..results import IncommensurableScalesWarning, scale_note
-from ..stats import adjust_pvalues
+from ..stats import adjust_pvalues, bonferroni_level
+from ._disagreements import friedman_disagreements
 from ._plan import ANALYSES, POSTHOCS
 from ._records import TestRecord, paired_method
 
@@ -49,12 +50,14 @@ class ReportAnalysis:
         kind; ``n`` counts its units; the estimate is ``learner − reference``).
     pairs : DataFrame
         The forest plot's comparisons ``a − b`` (index) with ``estimate, low,
-        high, adjusted_low, adjusted_high, pvalue, adjusted_pvalue, n,
-        method``; paired t over data sets (the default test within the data set
-        when there is one data set). The
-        adjusted interval of the pair whose p-value ranks ``r``-th smallest of
-        ``m`` has level ``1 − α/(m − r + 1)`` (Holm's step-down levels, as
-        Berrar & Lozano 2013, Section 8).
+        high, adjusted_low, adjusted_high, adjusted_level, pvalue,
+        adjusted_pvalue, n, method``; paired t over data sets (the default
+        test within the data set when there is one data set). ``low, high``
+        are unadjusted intervals at ``confidence_level``; the adjusted
+        intervals are simultaneous at ``confidence_level``: Bonferroni's, each
+        at ``adjusted_level = 1 − α/m`` (:func:`adjusted_interval_words` names
+        them). An adjusted interval excludes 0 only when the Bonferroni test
+        rejects, so its Holm-adjusted p-value is then below α too.
     pairs_blocks : str
         ``"data sets"`` or ``"replicates"``: what ``pairs`` is paired over.
     friedman : FriedmanResult or None
@@ -105,6 +108,11 @@ class ReportAnalysis:
         The Bayesian model across data sets the plan names.
     plan : AnalysisPlan
         The plan this analysis ran.
+    disagreements : list of Disagreement
+        Where a sensitivity analysis reaches another verdict than the primary
+        analysis (or Friedman's χ² p another than the Iman–Davenport F): both
+        verdicts, which one the plan trusts and why, as the sentence the
+        report prints (see :class:`~sklearn_bench.analysis.Disagreement`).
     win_tie_loss : DataFrame or None
         :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` of the metric (the
         counts the report's map draws), when every data set is complete;
@@ -157,6 +165,7 @@ class ReportAnalysis:
     bayesian: str = "signed_rank"
     plan: object = field(default=None, repr=False, compare=False)
     win_tie_loss: pd.DataFrame | None = field(default=None, repr=False)
+    disagreements: list = field(default_factory=list, repr=False)
 
     @property
     def direction(self):
@@ -300,19 +309,44 @@ def within_test(result, analysis, a, b, dataset):
     return hit
 
 
-def _holm_levels(pvalues, alpha):
-    """Holm's step-down level α/(m − r + 1) for the r-th smallest p-value, and the
-    Holm-adjusted p-values."""
-    p = np.asarray(pvalues, dtype=float)
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    levels = np.empty(m)
-    levels[order] = alpha / (m - np.arange(m))
-    return levels, adjust_pvalues(p, method="holm")
+def adjusted_interval_words(confidence_level, n_pairs):
+    """How the adjusted intervals of ``n_pairs`` pairs are labelled: their
+    simultaneous level, the method and the level of each.
+
+    The adjusted intervals of an analysis are Bonferroni's: each at ``1 −
+    α/m``, together at ``1 − α`` (see
+    :func:`~sklearn_bench.stats.simultaneous_intervals`); one that excludes 0
+    has a Holm-adjusted p-value below α.
+
+    Examples
+    --------
+    >>> from sklearn_bench.analysis import adjusted_interval_words
+    >>> adjusted_interval_words(0.95, 21)
+    'simultaneous 95% (Bonferroni, each at 99.76%)'
+    >>> adjusted_interval_words(0.95, 1)
+    '95%'
+    """
+    if n_pairs <= 1:
+        return f"{_pct(confidence_level)}"
+    each = bonferroni_level(confidence_level, int(n_pairs))
+    return (
+        f"simultaneous {_pct(confidence_level)} (Bonferroni, each at "
+        f"{_pct(each, digits=2)})"
+    )
+
+
+def _pct(level, digits=1):
+    """``0.95`` as ``"95%"``, ``0.99762`` as ``"99.76%"``."""
+    pct = 100 * float(level)
+    if abs(pct - round(pct)) < 1e-9:
+        return f"{round(pct)}%"
+    return f"{pct:.{digits}f}%"
 
 
 def _pairs(result, order, level, best, *, dataset, metric, notes=None):
-    """Pairwise paired-t intervals, unadjusted and at Holm's levels."""
+    """Pairwise paired-t intervals, unadjusted and simultaneous (Bonferroni,
+    each at ``1 − α/m``: compatible with the Holm-adjusted p-values beside
+    them, see :func:`~sklearn_bench.stats.simultaneous_intervals`)."""
     learners = list(order)
     if len(learners) <= _MAX_LEARNERS_ALL_PAIRS:
         # In rank order, so "a − b" reads as "the better ranked against the other".
@@ -354,14 +388,19 @@ def _pairs(result, order, level, best, *, dataset, metric, notes=None):
     table[["estimate", "low", "high", "pvalue"]] = table[
         ["estimate", "low", "high", "pvalue"]
     ].astype(float)
-    levels, adjusted = _holm_levels(table["pvalue"].fillna(1.0), 1 - level)
+    adjusted = adjust_pvalues(table["pvalue"].fillna(1.0), method="holm")
     adjusted = np.where(table["pvalue"].isna(), np.nan, adjusted)
+    # Bonferroni: each interval at 1 − α/m, all m together at 1 − α. One that
+    # excludes 0 has m p < α, so Holm rejects it too: never an interval
+    # excluding 0 beside a Holm-adjusted p above α (intervals at Holm's levels
+    # α/(m − r + 1), used past where the step-down stopped, could).
+    each = bonferroni_level(level, len(table))
     cis = [
-        (np.nan, np.nan) if t is None else t.confidence_interval(1 - lev)
-        for t, lev in zip(tests, levels, strict=True)
+        (np.nan, np.nan) if t is None else t.confidence_interval(each) for t in tests
     ]
     table["adjusted_low"] = [ci[0] for ci in cis]
     table["adjusted_high"] = [ci[1] for ci in cis]
+    table["adjusted_level"] = each
     table["adjusted_pvalue"] = adjusted
     return table[
         [
@@ -372,6 +411,7 @@ def _pairs(result, order, level, best, *, dataset, metric, notes=None):
             "high",
             "adjusted_low",
             "adjusted_high",
+            "adjusted_level",
             "pvalue",
             "adjusted_pvalue",
             "n",
@@ -751,8 +791,15 @@ def _analyse_core(result, plan):
             methods.append(
                 TestRecord(
                     "pairs",
-                    f"pairwise differences of the learners ({level:.0%} confidence "
-                    "intervals, and intervals at Holm's step-down levels)",
+                    "pairwise differences of the learners ("
+                    + (
+                        f"unadjusted {_pct(level)} confidence intervals, and "
+                        f"{adjusted_interval_words(level, len(pairs))} intervals, "
+                        "which exclude 0 only where the Holm-adjusted p is below α"
+                        if len(pairs) > 1
+                        else f"{_pct(level)} confidence intervals"
+                    )
+                    + ")",
                     "two-sided "
                     + " / ".join(
                         paired_method(m)[0]
@@ -895,7 +942,7 @@ def _analyse_core(result, plan):
         except ValueError:
             win_tie_loss = None
 
-    return ReportAnalysis(
+    analysis = ReportAnalysis(
         posthoc_method=posthoc_name,
         posthoc_adjust=posthoc_adjust,
         metric=metric,
@@ -926,3 +973,5 @@ def _analyse_core(result, plan):
         plan=plan,
         win_tie_loss=win_tie_loss,
     )
+    analysis.disagreements.extend(friedman_disagreements(analysis))
+    return analysis

@@ -11,6 +11,7 @@ from ._bayesian import (
     register_bayesian,
     register_ranking,
 )
+from ._disagreements import bayesian_disagreements
 from ._leaderboard import leaderboard_analysis
 from ._pairwise import pairwise_analysis
 from ._plan import ANALYSES, AnalysisPlan
@@ -25,8 +26,9 @@ def analyse(result, plan=None):
     interval of the default test within a data set (the corrected resampled t
     on the run's folds or splits, valid for new data of the kind; see the user
     guide's "Tests within one data set"); across data sets, paired
-    differences of the mean performances with unadjusted and Holm-level
-    intervals. Then Friedman's test with the plan's post-hoc comparisons over
+    differences of the mean performances with unadjusted and simultaneous
+    (Bonferroni) intervals, the latter compatible with the Holm-adjusted
+    p-values. Then Friedman's test with the plan's post-hoc comparisons over
     data sets (Demšar 2006), the pairwise Wilcoxon–Holm tests (Benavoli et al.
     2016), the Bayesian comparisons with the plan's model (Benavoli et al.
     2017) and the power of the paired t-test across the data sets of the study
@@ -81,6 +83,8 @@ def analyse(result, plan=None):
         table, rope, _ = bayesian_comparisons_table(result, analysis)
         if len(table):
             register_bayesian(analysis, table, rope)
+            # which analysis the plan trusts where the Bayesian one disagrees
+            analysis.disagreements.extend(bayesian_disagreements(analysis, table, rope))
         ranking, _, _ = bayesian_ranking(result, analysis)
         if ranking is not None:
             register_ranking(analysis, ranking)

@@ -1,12 +1,14 @@
 """Forest plot of confidence intervals for pairwise differences.
 
 Berrar & Lozano (2013), Figure 4: for each pair of learners, the unadjusted
-interval and the wider interval at the multiplicity-adjusted level, with the
-null value marked. matplotlib is imported inside the function.
+interval and the wider multiplicity-adjusted interval, each labelled with its
+level, with the null value marked. matplotlib is imported inside the function.
 """
 
 import numpy as np
 import pandas as pd
+
+from .._validation import check_confidence_level
 
 _ROW_INCHES = 0.3
 _MIN_HEIGHT = 2.0
@@ -29,6 +31,12 @@ def _check_intervals(intervals):
     return bool(adjusted)
 
 
+def _level_text(level):
+    """``0.95`` as ``"95%"``, ``0.975`` as ``"97.5%"``."""
+    pct = 100 * float(level)
+    return f"{round(pct)}%" if abs(pct - round(pct)) < 1e-9 else f"{pct:.1f}%"
+
+
 def plot_confidence_intervals(
     intervals,
     *,
@@ -36,6 +44,8 @@ def plot_confidence_intervals(
     null_value=0.0,
     xlabel="difference",
     title=None,
+    confidence_level=None,
+    adjusted_label=None,
 ):
     """Forest plot of confidence intervals, unadjusted and adjusted (seed 001 Fig. 4).
 
@@ -43,9 +53,10 @@ def plot_confidence_intervals(
     at the estimate, a thick line for the unadjusted interval and, when given, a
     thin capped line for the interval at the multiplicity-adjusted level (wider;
     Berrar & Lozano 2013, Section 8 and Figure 4). A dashed vertical line marks
-    ``null_value``: an interval that does not cross it excludes "no difference".
-    Infinite bounds (one-sided intervals) are drawn up to the edge with an
-    arrow head.
+    ``null_value``: an interval that does not cross it excludes "no difference"
+    at its own level (an unadjusted interval at its marginal level only; the
+    adjusted intervals all together). Infinite bounds (one-sided intervals)
+    are drawn up to the edge with an arrow head.
 
     Parameters
     ----------
@@ -61,6 +72,13 @@ def plot_confidence_intervals(
         Label of the horizontal axis, e.g. ``"error(A) − error(B)"``.
     title : str, default=None
         Axes title.
+    confidence_level : float, default=None
+        The level of the unadjusted intervals, named in the legend
+        (``"unadjusted 95% interval"``); ``None``: not named.
+    adjusted_label : str, default=None
+        The level and method of the adjusted intervals, named in the legend,
+        e.g. ``"simultaneous 95% (Bonferroni, each at 99.76%)"``; ``None``:
+        ``"adjusted"``.
 
     Returns
     -------
@@ -79,13 +97,19 @@ def plot_confidence_intervals(
     ...      "high": [-0.15, 0.02], "adjusted_low": [-0.54, -0.10],
     ...      "adjusted_high": [-0.10, 0.03]},
     ...     index=["dlda30 − coin", "dlda30 − dlda10"])
-    >>> ax = plot_confidence_intervals(table, xlabel="error difference")
+    >>> ax = plot_confidence_intervals(
+    ...     table, xlabel="error difference", confidence_level=0.95,
+    ...     adjusted_label="simultaneous 95% (Bonferroni, each at 97.5%)")
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['dlda30 − coin', 'dlda30 − dlda10']
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['simultaneous 95% (Bonferroni, each at 97.5%) interval', 'unadjusted 95% interval']
     """
     import matplotlib.pyplot as plt
 
     has_adjusted = _check_intervals(intervals)
+    if confidence_level is not None:
+        confidence_level = check_confidence_level(confidence_level)
     n = len(intervals)
     if ax is None:
         height = max(_MIN_HEIGHT, 1.4 + _ROW_INCHES * n)
@@ -130,7 +154,7 @@ def plot_confidence_intervals(
             linewidth=1.0,
             marker="|",
             markersize=8,
-            label="adjusted interval",
+            label=f"{adjusted_label or 'adjusted'} interval",
         )
     draw(
         intervals["low"].to_numpy(dtype=float),
@@ -140,7 +164,11 @@ def plot_confidence_intervals(
         linewidth=4.0,
         alpha=0.6,
         solid_capstyle="butt",
-        label="unadjusted interval",
+        label=(
+            "unadjusted interval"
+            if confidence_level is None
+            else f"unadjusted {_level_text(confidence_level)} interval"
+        ),
     )
     ax.scatter(est, y, color="black", s=14, zorder=3, gid="ci-estimate")
     ax.set_yticks(y, [str(label) for label in intervals.index])
@@ -157,10 +185,10 @@ def plot_confidence_intervals(
         unique.keys(),
         loc="lower center",
         bbox_to_anchor=(0.5, 1.0),
-        ncol=2,
+        ncol=1 if adjusted_label else 2,
         frameon=False,
         fontsize=9,
     )
     if title is not None:
-        ax.set_title(title, pad=22)
+        ax.set_title(title, pad=36 if adjusted_label else 22)
     return ax

@@ -203,6 +203,12 @@ def bayesian_html(result, analysis):
         )
     for note in notes:
         parts.append(f'<p class="note">{html.escape(note)}</p>')
+    # where the Bayesian verdict differs from the primary one: the analysis'
+    # record of which one the plan trusts
+    parts.extend(
+        f'<p class="disagreement">{html.escape(d.sentence)}</p>'
+        for d in _bayesian_disagreements(analysis)
+    )
     parts.append(_simplex_html(analysis))
     parts.append(_ranking_html(result, analysis))
     parts.append("</section>")
@@ -255,4 +261,15 @@ def bayesian_summary_lines(result, analysis):
             + "."
         )
     lines.extend(f"   ({note})" for note in notes[:1])
+    lines.extend(f"   {d.sentence}" for d in _bayesian_disagreements(analysis))
     return lines
+
+
+def _bayesian_disagreements(analysis):
+    """The analysis' records of a Bayesian verdict the primary analysis does
+    not share (see :class:`~sklearn_bench.analysis.Disagreement`)."""
+    return [
+        d
+        for d in getattr(analysis, "disagreements", ())
+        if d.key.startswith("bayesian")
+    ]

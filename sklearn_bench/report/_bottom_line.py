@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..analysis import adjusted_interval_words
 from ..stats import smallest_attainable_pvalue
 from ._format import fmt_estimate, fmt_interval, fmt_level, fmt_p, fmt_p_equals
 
@@ -43,9 +44,10 @@ class BottomLine:
     separated : list of str
         Learners the primary analysis finds worse than ``best``.
     equivalent : list of str
-        Learners whose adjusted interval for the difference to ``best`` lies
-        inside ``±Δ``: practically equivalent to it (the interval-inclusion
-        form of two one-sided tests, at the Holm-adjusted level).
+        Learners whose simultaneous (Bonferroni) interval for the difference
+        to ``best`` lies inside ``±Δ``: practically equivalent to it (the
+        interval-inclusion form of two one-sided tests, adjusted for every
+        pair).
     runner_up : str or None
     comparison : dict or None
         ``estimate, low, high, level, adjusted_low, adjusted_high,
@@ -233,17 +235,21 @@ def bottom_line(analysis, bayes_table=None):
         v = verdicts[runner]
         comparison = dict(v, runner_up=runner)
         if len(a.pairs) > 1:
+            # the simultaneous interval is compatible with the Holm-adjusted p:
+            # it excludes 0 only where that p is below α
             adjusted = (
-                f"; at Holm's level "
-                f"{fmt_interval(v['adjusted_low'], v['adjusted_high'])}; "
+                f"; {adjusted_interval_words(a.confidence_level, len(a.pairs))} "
+                f"CI {fmt_interval(v['adjusted_low'], v['adjusted_high'])}; "
                 f"{fmt_p_equals(v['adjusted_pvalue'], 'Holm-adjusted p')}"
             )
+            unadjusted = "unadjusted "
         else:
             adjusted = f"; {fmt_p_equals(v['adjusted_pvalue'])}"
+            unadjusted = ""
         sentences.append(
             f"Against the runner-up {runner}, the difference {best} − {runner} in "
             f"{a.metric} is {fmt_estimate(v['estimate'])} "
-            f"({fmt_level(a.confidence_level)} CI "
+            f"({unadjusted}{fmt_level(a.confidence_level)} CI "
             f"{fmt_interval(v['low'], v['high'])}{adjusted})."
         )
     if a.delta_source == "default":
@@ -260,13 +266,13 @@ def bottom_line(analysis, bayes_table=None):
         if equivalent:
             sentences.append(
                 f"Practically equivalent to {best} within Δ = {delta:g} ({source}; "
-                "the adjusted interval lies inside ±Δ): "
+                "the simultaneous interval lies inside ±Δ): "
                 f"{_names(equivalent)}."
             )
         else:
             sentences.append(
                 f"No learner is shown practically equivalent to {best} within "
-                f"Δ = {delta:g} ({source}): no adjusted interval lies inside ±Δ."
+                f"Δ = {delta:g} ({source}): no simultaneous interval lies inside ±Δ."
             )
     bayes = _bayes_row(bayes_table, a, best, runner) if runner else None
     if bayes is not None:
@@ -317,21 +323,9 @@ def bottom_line(analysis, bayes_table=None):
                 f"cannot reach p below {fmt_p(p_min)}: the pairwise Wilcoxon tests "
                 f"cannot reject at α = {alpha:g} whatever the data."
             )
-    fr = a.friedman
-    if (
-        fr is not None
-        and a.pairs_blocks == "data sets"
-        and fr.pvalue <= alpha
-        and not separated
-    ):
-        sentences.append(
-            f"Friedman's rank test does find differences among the "
-            f"{len(a.mean.columns)} learners ({fmt_p_equals(fr.pvalue)}): it uses only "
-            "the order of the learners within each data set, not the size of "
-            "their differences, and tests all learners at once; the primary "
-            "paired t weighs the differences, which vary between data sets, and "
-            "corrects for every pair."
-        )
+    # Where a sensitivity analysis disagrees with the primary one, the analysis
+    # recorded which one the plan trusts and why (the renderer decides nothing).
+    sentences.extend(d.sentence for d in getattr(a, "disagreements", ()))
     sentences.append(
         f"Primary analysis: {_primary_words(a)}, at α = {alpha:g}. The other tests "
         "of the report are sensitivity analyses (see their sections for why they "
@@ -363,7 +357,13 @@ def bottom_line_lines(bl, width=88):
     lines = ["Bottom line"]
     for s in bl.sentences:
         lines.extend(
-            textwrap.wrap(s, width=width, initial_indent="   ", subsequent_indent="   ")
+            textwrap.wrap(
+                s,
+                width=width,
+                initial_indent="   ",
+                subsequent_indent="   ",
+                break_on_hyphens=False,  # "per-data-set" stays whole
+            )
         )
     return lines
 

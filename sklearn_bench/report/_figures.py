@@ -5,6 +5,7 @@ import re
 import numpy as np
 
 from .. import plotting
+from ..analysis import adjusted_interval_words
 
 # A study of hundreds of data sets gets the distributions of the first ones only:
 # each is a figure, and hundreds would neither render quickly nor be read. With
@@ -100,16 +101,30 @@ def make_figures(result, analysis, *, analyses):
             )
             figures[f"distribution_{slug}"] = (title, caption, fig)
     if len(analysis.pairs):
+        m = len(analysis.pairs)
+        adjusted = adjusted_interval_words(analysis.confidence_level, m)
         ax = plotting.plot_confidence_intervals(
             analysis.pairs,
             xlabel=f"difference in {_name(analysis)}",
             title=f"Pairwise differences over {analysis.pairs_blocks}",
+            confidence_level=analysis.confidence_level,
+            adjusted_label=adjusted if m > 1 else None,
         )
         figures["forest"] = (
             "Confidence intervals of pairwise differences",
-            f"Thick: unadjusted {level} paired-t intervals; thin: at Holm's "
-            "step-down levels (Berrar & Lozano 2013, Fig. 4). An interval that "
-            "misses the dashed line excludes 'no difference'.",
+            f"Thick: unadjusted {level} paired-t intervals, each on its own; "
+            + (
+                f"thin: {adjusted} intervals, which cover all {m} differences "
+                f"together with probability {level} (Berrar & Lozano 2013, Fig. "
+                "4, with Bonferroni's level). A thin interval that misses the "
+                "dashed line excludes 'no difference' for the family: the "
+                "Holm-adjusted p of that pair is below α too. A thick interval "
+                "that misses it does so at its own level only, not adjusted for "
+                f"the {m} comparisons."
+                if m > 1
+                else "with one comparison there is no adjustment. An interval "
+                f"that misses the dashed line excludes 'no difference' at {level}."
+            ),
             ax.figure,
         )
     if analysis.power is not None:

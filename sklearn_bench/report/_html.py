@@ -15,7 +15,13 @@ import pandas as pd
 from .._io import refuse_links_below, write_bytes, write_csv, write_text
 from .._validation import renamed_parameters
 from .._version import __version__
-from ..analysis import ANALYSES, AnalysisPlan, analyse, posthoc_title
+from ..analysis import (
+    ANALYSES,
+    AnalysisPlan,
+    adjusted_interval_words,
+    analyse,
+    posthoc_title,
+)
 from ._bayesian import bayesian_comparisons_table, bayesian_html
 from ._blocks import (
     MAX_DETAIL_ROWS,
@@ -235,14 +241,21 @@ def _effects(analysis):
     )
     if len(analysis.pairs):
         pairs = analysis.pairs
+        # each interval names its level; the simultaneous one is compatible with
+        # the Holm-adjusted p beside it
+        adjusted_words = (
+            f"{adjusted_interval_words(analysis.confidence_level, len(pairs))} CI"
+            if len(pairs) > 1
+            else f"{level} CI (one pair: no adjustment)"
+        )
         table = pd.DataFrame(
             {
                 "estimate": pairs["estimate"],
-                f"{level} CI": [
+                f"unadjusted {level} CI": [
                     _interval_text(lo, hi)
                     for lo, hi in zip(pairs["low"], pairs["high"], strict=True)
                 ],
-                "Holm-level CI": [
+                adjusted_words: [
                     _interval_text(lo, hi)
                     for lo, hi in zip(
                         pairs["adjusted_low"], pairs["adjusted_high"], strict=True

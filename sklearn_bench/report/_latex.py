@@ -9,7 +9,7 @@ tests the analysis ran (its record in the methods paragraph is the analysis'
 """
 
 from .._io import write_text
-from ..analysis import within_test
+from ..analysis import adjusted_interval_words, within_test
 from ..results import escape_latex, latex_frame, latex_table
 
 __all__ = ["escape_latex", "latex_frame", "latex_table", "write_latex_tables"]
@@ -48,12 +48,13 @@ def write_latex_tables(result, analysis, folder):
         pairs["p"] = analysis.pairs["pvalue"]
         pairs["Holm p"] = analysis.pairs["adjusted_pvalue"]
         pairs.index.name = "comparison"
+        m = len(analysis.pairs)
         pairs.columns = [
             "difference",
-            f"{level} low",
-            f"{level} high",
-            "Holm low",
-            "Holm high",
+            f"unadjusted {level} low",
+            f"unadjusted {level} high",
+            "simultaneous low",
+            "simultaneous high",
             "p",
             "Holm p",
         ]
@@ -65,8 +66,12 @@ def write_latex_tables(result, analysis, folder):
         caption = (
             f"Pairwise differences in {analysis.metric} "
             f"({analysis.direction}) over {analysis.pairs_blocks}: {test} "
-            f"{level} confidence intervals, and intervals at Holm's step-down "
-            "levels (Berrar & Lozano 2013); p-values unadjusted and Holm-adjusted."
+            f"unadjusted {level} confidence intervals, and "
+            f"{adjusted_interval_words(analysis.confidence_level, m)} intervals "
+            "(Berrar & Lozano 2013; an interval of the second kind excludes 0 only "
+            "where the Holm-adjusted p is below the significance level); p-values "
+            "unadjusted and "
+            "Holm-adjusted."
         )
         path = folder / "pairwise.tex"
         write_text(path, latex_frame(pairs, caption=caption, label="tab:pairwise"))

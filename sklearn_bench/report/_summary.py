@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..analysis import ReportAnalysis, posthoc_title
+from ..analysis import ReportAnalysis, adjusted_interval_words, posthoc_title
 from ._bayesian import bayesian_comparisons_table, bayesian_summary_lines
 from ._bottom_line import bottom_line, bottom_line_lines
 from ._format import fmt_p, fmt_p_equals
@@ -104,15 +104,28 @@ def format_summary(analysis, result=None):
         vs_best = a.pairs[(a.pairs["a"] == a.best) | (a.pairs["b"] == a.best)]
         lines.append(
             f"   Best by average rank: {a.best}. Differences over {a.pairs_blocks}"
-            f" ({_test_words(a.pairs)}),\n   with the interval at Holm's level "
-            "after it:"
+            f" ({_test_words(a.pairs)}):\n   estimate, unadjusted {level} interval"
+            + (
+                ",\n   then the "
+                f"{adjusted_interval_words(a.confidence_level, len(a.pairs))} "
+                "interval\n   (compatible with the Holm-adjusted p) and the "
+                "Holm-adjusted p:"
+                if len(a.pairs) > 1
+                else ":"
+            )
         )
         width = max(len(str(i)) for i in vs_best.index)
         for pair, row in vs_best.iterrows():
             lines.append(
                 f"   {pair:<{width}}  {_num(row['estimate'])}  "
-                f"[{_num(row['low'])}, {_num(row['high'])}]  "
-                f"Holm [{_num(row['adjusted_low'])}, {_num(row['adjusted_high'])}]"
+                f"[{_num(row['low'])}, {_num(row['high'])}]"
+                + (
+                    f"  simultaneous [{_num(row['adjusted_low'])}, "
+                    f"{_num(row['adjusted_high'])}]  "
+                    f"{fmt_p_equals(row['adjusted_pvalue'], 'Holm p')}"
+                    if len(a.pairs) > 1
+                    else ""
+                )
             )
     if len(a.within):
         lines.append(

@@ -83,6 +83,11 @@ from ._pairwise import (
 from ._plackett_luce import PlackettLuceResult, bayesian_plackett_luce
 from ._posthoc import PairwiseComparisonResult, PosthocResult
 from ._power import n_datasets_needed, power_paired_t
+from ._simultaneous import (
+    SimultaneousIntervalsResult,
+    bonferroni_level,
+    simultaneous_intervals,
+)
 from ._skillings_mack import SkillingsMackResult, skillings_mack_test
 
 # Also public, for the layers above (analysis, report), but not API-page objects
@@ -112,6 +117,7 @@ __all__ = [
     "ProportionDifferenceResult",
     "RMAnovaResult",
     "PlackettLuceResult",
+    "SimultaneousIntervalsResult",
     "SkillingsMackResult",
     "TukeyHSDResult",
     "adjust_pairwise_pvalues",
@@ -126,6 +132,7 @@ __all__ = [
     "bayesian_table",
     "bias_variance_decomposition",
     "bootstrap_ci",
+    "bonferroni_level",
     "bradley_terry_ratings",
     "cochrans_q",
     "cliffs_delta",
@@ -158,6 +165,7 @@ __all__ = [
     "rank_stability",
     "rank_biserial_from_ranks",
     "sign_dominance",
+    "simultaneous_intervals",
     "skillings_mack_test",
     "smallest_attainable_pvalue",
     "win_rate_matrix",

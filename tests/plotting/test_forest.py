@@ -117,3 +117,20 @@ def test_bad_tables(table, match):
     """H: malformed tables raise a ValueError saying what is wrong."""
     with pytest.raises(ValueError, match=match):
         plot_confidence_intervals(table)
+
+
+def test_legend_names_the_levels_of_both_intervals():
+    """H: with ``confidence_level`` and ``adjusted_label`` the legend names the
+    level of each kind of interval; without them it keeps the generic labels; a
+    level outside (0, 1) is a ValueError naming the argument."""
+    label = "simultaneous 95% (Bonferroni, each at 99.17%)"
+    ax = plot_confidence_intervals(
+        _table(4), confidence_level=0.95, adjusted_label=label
+    )
+    texts = sorted(t.get_text() for t in ax.get_legend().get_texts())
+    assert texts == sorted([f"{label} interval", "unadjusted 95% interval"])
+    ax = plot_confidence_intervals(_table(4))
+    texts = sorted(t.get_text() for t in ax.get_legend().get_texts())
+    assert texts == ["adjusted interval", "unadjusted interval"]
+    with pytest.raises(ValueError, match="confidence_level"):
+        plot_confidence_intervals(_table(2), confidence_level=95)

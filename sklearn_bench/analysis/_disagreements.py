@@ -1,0 +1,337 @@
+"""Where two analyses of one study disagree, which one the plan trusts, and why.
+
+The analysis plan has one primary analysis (the paired t over data sets, or the
+corrected resampled t within one data set, Holm-adjusted over the pairs); every
+other analysis is a sensitivity analysis. When a sensitivity analysis reaches
+another verdict than the primary one, the analysis records a
+:class:`Disagreement` with the sentence the report prints, so that no renderer
+decides which analysis to believe.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Disagreement", "bayesian_disagreements", "friedman_disagreements"]
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """Two analyses of a study that reach different verdicts.
+
+    Attributes
+    ----------
+    key : str
+        ``"bayesian_vs_primary"``, ``"bayesian_equivalent_vs_primary"``,
+        ``"friedman_vs_primary"`` or ``"friedman_chi2_vs_iman_davenport"``.
+    trusted : str
+        The analysis the plan trusts (``"primary"``, ``"friedman_exact"``,
+        ``"iman_davenport"``).
+    other : str
+        The analysis that disagrees with it.
+    learners : tuple of str
+        The learners concerned (the best learner first), if any.
+    sentence : str
+        What the report prints: both verdicts, which one the plan trusts and
+        why.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(4) for _ in range(3)],
+    ...                    "l": list("ABC") * 4,
+    ...                    "error_rate": [0.10, 0.12, 0.30, 0.20, 0.22, 0.21,
+    ...                                   0.05, 0.08, 0.06, 0.30, 0.55, 0.31]})
+    >>> result = BenchmarkResult.from_frame(
+    ...     df, dataset="d", learner="l", value="error_rate", greater_is_better=False)
+    >>> analysis = analyse(result, AnalysisPlan(analyses=("effects", "bayesian")))
+    >>> [(d.key, d.trusted, d.learners) for d in analysis.disagreements]
+    [('bayesian_vs_primary', 'primary', ('A', 'B'))]
+    >>> analysis.disagreements[0].sentence[:60]
+    'The Bayesian signed-rank test finds A practically better tha'
+    """
+
+    key: str
+    trusted: str
+    other: str
+    learners: tuple
+    sentence: str
+
+
+def _names(names):
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _p(p):
+    """A p-value as the report prints it (three significant digits)."""
+    if not np.isfinite(p):
+        return "–"
+    if p < 0.001:
+        return "< 0.001"
+    return f"{p:.3g}" if p < 0.9995 else "1.00"
+
+
+def _primary_rows(analysis):
+    """``{other: (adjusted p, True when the best learner is the better one)}``
+    of the primary analysis' pairs with the best learner."""
+    pairs = analysis.pairs
+    if pairs is None or not len(pairs) or "adjusted_pvalue" not in pairs:
+        return {}
+    best = analysis.best
+    sign = 1.0 if analysis.greater_is_better else -1.0
+    out = {}
+    for _, r in pairs.iterrows():
+        if best not in (r["a"], r["b"]):
+            continue
+        if not np.isfinite(r["adjusted_pvalue"]):  # no test: no verdict
+            continue
+        other = r["b"] if r["a"] == best else r["a"]
+        flip = 1.0 if r["a"] == best else -1.0
+        out[other] = (float(r["adjusted_pvalue"]), sign * flip * r["estimate"] > 0)
+    return out
+
+
+def _primary_name(analysis):
+    m = len(analysis.pairs)
+    holm = f", Holm-adjusted over {m} pairs" if m > 1 else ""
+    if analysis.pairs_blocks == "data sets":
+        return f"the paired t over data sets{holm}"
+    return f"the corrected resampled t on the folds or splits{holm}"
+
+
+def friedman_disagreements(analysis):
+    """The disagreements of Friedman's test with the primary analysis, and of its
+    χ² (or exact) p-value with the Iman–Davenport F, as :class:`Disagreement`.
+
+    Parameters
+    ----------
+    analysis : ReportAnalysis
+
+    Returns
+    -------
+    list of Disagreement
+    """
+    fr = analysis.friedman
+    alpha = analysis.alpha
+    out = []
+    if fr is None or analysis.pairs_blocks != "data sets":
+        return out
+    rows = _primary_rows(analysis)
+    separated = [o for o, (p, _) in rows.items() if p <= alpha + 1e-12]
+    k = len(analysis.mean.columns)
+    if rows and fr.pvalue <= alpha and not separated:
+        out.append(
+            Disagreement(
+                "friedman_vs_primary",
+                "primary",
+                "friedman",
+                (analysis.best,),
+                f"Friedman's rank test does find differences among the {k} "
+                f"learners (p = {_p(fr.pvalue)}) where the primary analysis "
+                f"separates none from {analysis.best}. The plan trusts the "
+                "primary analysis: Friedman's test uses only the order of the "
+                "learners within each data set, not the size of their "
+                "differences, and tests all learners at once; the primary paired "
+                "t weighs the differences, which vary between data sets, and "
+                "corrects for every pair.",
+            )
+        )
+    elif rows and fr.pvalue > alpha and separated:
+        out.append(
+            Disagreement(
+                "friedman_vs_primary",
+                "primary",
+                "friedman",
+                (analysis.best, *separated),
+                f"Friedman's rank test finds no difference among the {k} "
+                f"learners (p = {_p(fr.pvalue)}) although the primary analysis "
+                f"finds {_names(separated)} worse than {analysis.best}. The plan "
+                "trusts the primary analysis: it tests each pair with the best "
+                "learner on the size of the differences, corrected for every "
+                "pair; Friedman's omnibus test spreads its power over all "
+                f"{k} learners and uses only their order within each data set.",
+            )
+        )
+    id_p = float(getattr(fr, "iman_davenport_pvalue", np.nan))
+    if np.isfinite(id_p) and np.isfinite(fr.pvalue):
+        if (fr.pvalue <= alpha) != (id_p <= alpha):
+            exact = getattr(fr, "null_distribution", "chi2") == "exact"
+            if exact:
+                trusted = "friedman_exact"
+                why = (
+                    "the plan trusts the exact p-value: it is the permutation "
+                    "distribution of the rank sums under the null, while the "
+                    "Iman–Davenport F approximates it (with "
+                    f"{fr.n_blocks} data sets, not closely)"
+                )
+            else:
+                trusted = "iman_davenport"
+                why = (
+                    "the plan trusts the Iman–Davenport F: the χ² approximation "
+                    "of Friedman's statistic is conservative with few data sets "
+                    "and learners (Demšar 2006, Sec. 3.2.2)"
+                )
+            out.append(
+                Disagreement(
+                    "friedman_chi2_vs_iman_davenport",
+                    trusted,
+                    "iman_davenport" if exact else "friedman_chi2",
+                    (),
+                    f"Friedman's test, p = {_p(fr.pvalue)} "
+                    f"({'exact' if exact else 'χ² approximation'}), and the "
+                    f"Iman–Davenport F, p = {_p(id_p)}, "
+                    f"fall on both sides of α = {alpha:g}: {why}. Both are "
+                    "sensitivity analyses; the bottom line rests on the primary "
+                    "analysis.",
+                )
+            )
+    return out
+
+
+def _why_bayes(method, analysis, a, others, rope):
+    """Why a Bayesian 'better' can stand beside a primary 'cannot separate'."""
+    if method == "signed-rank":
+        mean = analysis.mean.loc[analysis.datasets_across]
+        sign = 1.0 if analysis.greater_is_better else -1.0
+        n = len(mean)
+        counts = [int((sign * (mean[a] - mean[o]) > rope).sum()) for o in others]
+        beyond = (
+            f"{counts[0]} of the {n}"
+            if len(set(counts)) == 1
+            else f"{min(counts)} to {max(counts)} of the {n}"
+        )
+        return (
+            f"the signed-rank test uses only the signs and ranks of the {n} "
+            f"per-data-set differences (here {beyond} lie beyond the ROPE in "
+            f"{a}'s favour), not how much their sizes vary"
+        )
+    if method == "hierarchical":
+        return (
+            "the hierarchical model pools every split score and shrinks the "
+            "per-data-set differences towards each other, so its probabilities "
+            "for the next data set can be sure where the per-data-set means vary "
+            "too much for the t-test"
+        )
+    return (
+        "the correlated t-test's posterior at 0.95 is a one-sided decision for "
+        "each pair on its own"
+    )
+
+
+def bayesian_disagreements(analysis, table, rope):
+    """The disagreements of the Bayesian comparisons with the primary analysis,
+    as :class:`Disagreement`: the Bayesian test finds one learner practically
+    better where the primary analysis cannot separate the two (or finds the
+    other better), or finds them practically equivalent where the primary
+    analysis finds them different.
+
+    Parameters
+    ----------
+    analysis : ReportAnalysis
+    table : DataFrame
+        The Bayesian comparisons of
+        :func:`~sklearn_bench.analysis.bayesian_comparisons_table`.
+    rope : float
+        Its ROPE (the analysis' Δ).
+
+    Returns
+    -------
+    list of Disagreement
+    """
+    rows = _primary_rows(analysis)
+    if not rows or table is None or not len(table):
+        return []
+    scope = (
+        "across data sets"
+        if analysis.pairs_blocks == "data sets"
+        else (analysis.datasets_across[0] if analysis.datasets_across else None)
+    )
+    best, alpha, m = analysis.best, analysis.alpha, len(analysis.pairs)
+    better, equivalent, opposite = [], [], []
+    method = ""
+    for r in table[(table["scope"] == scope) & (table["a"] == best)].itertuples(
+        index=False
+    ):
+        if r.b not in rows or r.decision == "unreliable fit":
+            continue
+        p, best_ahead = rows[r.b]
+        method = r.method
+        separated = p <= alpha + 1e-12
+        if r.decision == best and not separated:
+            better.append((r.b, r[5], p))
+        elif r.decision == r.b and not (separated and not best_ahead):
+            opposite.append((r.b, r[7], p))
+        elif r.decision == "equivalent" and separated:
+            equivalent.append((r.b, r[6], p))
+    units = (
+        f"{len(analysis.datasets_across)} data sets"
+        if analysis.pairs_blocks == "data sets"
+        else f"data set {scope}"
+    )
+    trust = (
+        f"The plan trusts the primary analysis ({_primary_name(analysis)}): it is "
+        "the decision rule fixed before the results, it controls the family-wise "
+        f"error over all {m} pairs at α = {alpha:g} and weighs the size of each "
+        "difference against its spread; the Bayesian probabilities are for each "
+        f"pair on its own, with no adjustment for the {m} comparisons, and "
+    )
+    out = []
+    if better:
+        others = [b for b, _, _ in better]
+        low_p = min(pr for _, pr, _ in better)
+        out.append(
+            Disagreement(
+                "bayesian_vs_primary",
+                "primary",
+                "bayesian",
+                (best, *others),
+                f"The Bayesian {method} test finds {best} practically better "
+                f"than {_names(others)} (P ≥ {low_p:.3f}, ROPE ±{rope:g}, on "
+                f"{units}), where the primary analysis cannot separate them "
+                f"(Holm-adjusted p = {', '.join(_p(p) for _, _, p in better)}). "
+                + trust
+                + _why_bayes(method, analysis, best, others, rope)
+                + ". Read the Bayesian result as a sensitivity analysis, not as a "
+                "finding of the study.",
+            )
+        )
+    if opposite:
+        others = [b for b, _, _ in opposite]
+        out.append(
+            Disagreement(
+                "bayesian_vs_primary",
+                "primary",
+                "bayesian",
+                (best, *others),
+                f"The Bayesian {method} test finds {_names(others)} practically "
+                f"better than {best}, which has the better average rank; the "
+                "primary analysis does not find that (Holm-adjusted p = "
+                f"{', '.join(_p(p) for _, _, p in opposite)}). "
+                + trust
+                + _why_bayes(method, analysis, others[0], [best], rope)
+                + ".",
+            )
+        )
+    if equivalent:
+        others = [b for b, _, _ in equivalent]
+        out.append(
+            Disagreement(
+                "bayesian_equivalent_vs_primary",
+                "primary",
+                "bayesian",
+                (best, *others),
+                f"The Bayesian {method} test finds {_names(others)} practically "
+                f"equivalent to {best} (ROPE ±{rope:g}) while the primary "
+                "analysis finds them different (Holm-adjusted p = "
+                f"{', '.join(_p(p) for _, _, p in equivalent)}). Both can hold: a "
+                "difference can be detectable and yet smaller than Δ. The plan "
+                "trusts the primary analysis for whether there is a difference, "
+                "and its simultaneous interval inside ±Δ for whether it matters.",
+            )
+        )
+    return out
