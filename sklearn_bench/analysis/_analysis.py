@@ -15,7 +15,7 @@ import pandas as pd
 from ..results import IncommensurableScalesWarning, scale_note
 from ..stats import adjust_pvalues
 from ._plan import ANALYSES, POSTHOCS
-from ._records import TestRecord, paired_method
+from ._records import TestRecord, paired_method, within_notes
 
 # Above this many learners the across-data-set pairs are "each learner against
 # the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
@@ -74,7 +74,9 @@ class ReportAnalysis:
     failures : DataFrame
         ``dataset, learner, error_type, count, message`` of failed tasks.
     notes : list of str
-        What could not be computed, and why.
+        What could not be computed, and why: one note per cause (a cause
+        shared by many comparisons is one note with their number, a few of
+        them and the way out).
     skipped : dict of str to str
         Per analysis (``"pairs"``, ``"friedman"``, ``"power"``,
         ``"win_tie_loss"``, ``"pairwise"``), why it was not run; the report
@@ -110,6 +112,9 @@ class ReportAnalysis:
         counts the report's map draws), when every data set is complete;
         ``None`` otherwise (the map then counts the data sets with matched
         replicates).
+    within_notes : list of str
+        The notes (also in :attr:`notes`) of the rows of :attr:`within` without
+        an interval, one per cause.
 
     Examples
     --------
@@ -157,6 +162,7 @@ class ReportAnalysis:
     bayesian: str = "signed_rank"
     plan: object = field(default=None, repr=False, compare=False)
     win_tie_loss: pd.DataFrame | None = field(default=None, repr=False)
+    within_notes: list = field(default_factory=list, repr=False)
 
     @property
     def direction(self):
@@ -172,17 +178,6 @@ def _interval(result, a, b, *, dataset, metric, levels):
     return res, [res.confidence_interval(level) for level in levels]
 
 
-def _why_not(exc):
-    """The reason a test within a data set cannot run, with the way out."""
-    text = str(exc)
-    if "At least 2 replicates" in text or "at least 2 pairs" in text:
-        text += (
-            " Run a repeated scheme, e.g. RepeatedStratifiedKFold(n_splits=10, "
-            "n_repeats=10), or BootstrapOOB."
-        )
-    return text
-
-
 def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
     """Each learner against the best on each data set; ``tests`` (a dict, if
     given) keeps each test, or its error message, by ``(learner, best, data
@@ -190,6 +185,7 @@ def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
     :func:`within_test`)."""
     tests = {} if tests is None else tests
     rows = []
+    failed = []  # said once per cause, in the notes (issue 28.9)
     finite = np.isfinite(mean.to_numpy(dtype=float))  # one lookup, not 25 000
     for at, dataset in enumerate(mean.index):
         row_means = mean.loc[dataset].dropna()
@@ -220,9 +216,7 @@ def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
                 )
             except ValueError as exc:
                 tests[learner, best, dataset, metric] = str(exc)
-                notes.append(
-                    f"No interval for {learner} − {best} on {dataset}: {_why_not(exc)}"
-                )
+                failed.append((learner, best, dataset, str(exc)))
                 entry.update(estimate=np.nan, low=np.nan, high=np.nan)
                 entry.update(pvalue=np.nan, n=0, method="")
             else:
@@ -230,6 +224,7 @@ def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
                 entry.update(estimate=res.estimate, low=ci.low, high=ci.high)
                 entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
             rows.append(entry)
+    notes.extend(within_notes(failed))
     columns = ["dataset", "learner", "reference", "estimate", "low", "high"]
     return pd.DataFrame(rows, columns=[*columns, "pvalue", "n", "method"])
 
@@ -709,7 +704,9 @@ def _analyse_core(result, plan):
         why_not = ""
 
     within_tests = {}
+    first_within_note = len(notes)
     within = _within(full, mean, gib, level, metric, notes, within_tests)
+    within_notes = notes[first_within_note:]
     if "effects" in analyses and within["n"].gt(0).any():
         max_rep = int(n_rep.max().max())
         # The method the within-data-set tests actually used (paired_test's).
@@ -924,4 +921,5 @@ def _analyse_core(result, plan):
         bayesian=plan.bayesian,
         plan=plan,
         win_tie_loss=win_tie_loss,
+        within_notes=within_notes,
     )

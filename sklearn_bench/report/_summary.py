@@ -119,29 +119,32 @@ def format_summary(analysis, result=None):
             f"   Within each data set ({_test_words(a.within)}; valid for new data "
             "of its kind), against the best learner there:"
         )
+        without = 0  # data sets on which no learner has an interval
         for dataset, group in a.within.groupby("dataset", sort=False):
+            tested = group[group["n"] > 0]
+            if tested.empty:
+                without += 1
+                continue
             ref = group["reference"].iloc[0]
             best_mean = a.mean.loc[dataset, ref]
             lines.append(f"   - {dataset}: best {ref} (mean {best_mean:.3f})")
             width = max(len(str(r)) for r in group["learner"])
-            for r in group.itertuples():
-                if not r.n:
-                    # The reason the analysis recorded (constant differences,
-                    # missing replicates, an unknown scheme, ...).
-                    prefix = f"No interval for {r.learner} − {ref} on {dataset}: "
-                    why = next(
-                        (n[len(prefix) :] for n in a.notes if n.startswith(prefix)),
-                        "not every replicate has a result",
-                    )
-                    why = why.split(". ")[0].rstrip(".")
-                    lines.append(
-                        f"       {r.learner:<{width}}  (no paired interval: {why})"
-                    )
-                    continue
+            for r in tested.itertuples():
                 lines.append(
                     f"       {r.learner:<{width}}  {_num(r.estimate)}  "
                     f"[{_num(r.low)}, {_num(r.high)}]"
                 )
+            if len(tested) < len(group):
+                # The reason is the analysis' note of its cause, printed once.
+                lines.append(
+                    f"       (no paired interval for {len(group) - len(tested)} "
+                    "learner(s): see the notes below)"
+                )
+        if without:
+            lines.append(
+                f"   No paired interval on {without} data set(s): see the notes below."
+            )
+        lines.extend(f"   Note: {note}" for note in a.within_notes)
     lines.append(
         "2. Sensitivity analyses (ranks within each "
         + ("data set" if a.pairs_blocks == "data sets" else "replicate")
@@ -189,6 +192,8 @@ def format_summary(analysis, result=None):
             )
     elif "friedman" in a.skipped:
         lines.append(f"   No Friedman test: {a.skipped['friedman']}.")
+    elif "friedman" not in a.analyses:
+        lines.append("   Friedman's test: not requested.")
     else:
         lines.append("   (no Friedman test: " + "; ".join(a.notes[:1]) + ")")
     if "bayesian" in a.analyses:

@@ -88,7 +88,7 @@ def test_within_dataset_intervals_are_the_corrected_t():
     the default test, Nadeau & Bengio's corrected t over the splits of a
     ShuffleSplit run (by hand: mean ± t_{J−1} sqrt((1/J + 20/80) var)),
     estimate = learner − best; without a known scheme the interval is missing
-    and a note says why."""
+    and one note (one cause) says why and how to give the scheme."""
     result = _holdout(_result())
     analysis = analyse_result(result)
     perf = result.performance()
@@ -104,7 +104,9 @@ def test_within_dataset_intervals_are_the_corrected_t():
         assert row.reference == sub.mean().idxmin()
     analysis = analyse_result(_result())
     assert analysis.within["low"].isna().all()
-    assert any("scheme of data set 'd0' is unknown" in n for n in analysis.notes)
+    (note,) = [n for n in analysis.notes if "scheme is unknown" in n]
+    assert note.startswith(f"No interval for {len(analysis.within)} learner × data-set")
+    assert "`n_train=` and `n_test=`" in note
 
 
 @pytest.mark.parametrize("greater_is_better", [False, True])
