@@ -15,7 +15,7 @@ import pandas as pd
 from ..results import IncommensurableScalesWarning, scale_note
 from ..stats import adjust_pvalues
 from ._plan import ANALYSES, POSTHOCS
-from ._records import TestRecord, paired_method, within_notes
+from ._records import TestRecord, better_first, paired_method, within_notes
 
 # Above this many learners the across-data-set pairs are "each learner against
 # the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
@@ -46,9 +46,11 @@ class ReportAnalysis:
         method`` (the default test within a data set of
         :meth:`~sklearn_bench.BenchmarkResult.paired_test`: the corrected
         resampled t on the run's folds or splits, valid for new data of the
-        kind; ``n`` counts its units; the estimate is ``learner − reference``).
+        kind; ``n`` counts its units; the estimate is ``reference − learner``,
+        the better first as in every table: ``SIGN_CONVENTION``).
     pairs : DataFrame
-        The forest plot's comparisons ``a − b`` (index) with ``estimate, low,
+        The forest plot's comparisons ``a − b`` (index; ``a`` the better
+        ranked) with ``estimate, low,
         high, adjusted_low, adjusted_high, pvalue, adjusted_pvalue, n,
         method``; paired t over data sets (the default test within the data set
         when there is one data set). The
@@ -62,7 +64,7 @@ class ReportAnalysis:
         The all-pairs post-hoc comparisons after :attr:`friedman` named by
         :attr:`posthoc_method` (Nemenyi's by default): ``learner_i,
         learner_j, rank_difference, pvalue, pvalue_adjusted, method`` and the
-        test's statistic.
+        test's statistic, ``learner_i`` the better ranked of each pair.
     friedman_blocks : str
     power : dict or None
         ``pair, delta, delta_source, sigma, n_datasets, power, n_needed`` for
@@ -115,6 +117,9 @@ class ReportAnalysis:
     within_notes : list of str
         The notes (also in :attr:`notes`) of the rows of :attr:`within` without
         an interval, one per cause.
+    order : list of str
+        The learners from the best to the worst average rank (the order of
+        ``SIGN_CONVENTION``).
 
     Examples
     --------
@@ -163,6 +168,7 @@ class ReportAnalysis:
     plan: object = field(default=None, repr=False, compare=False)
     win_tie_loss: pd.DataFrame | None = field(default=None, repr=False)
     within_notes: list = field(default_factory=list, repr=False)
+    order: list = field(default_factory=list, repr=False)
 
     @property
     def direction(self):
@@ -201,7 +207,8 @@ def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
             if learner in batch:
                 res = batch[learner]
                 tests[learner, best, dataset, metric] = res
-                entry.update(estimate=res.estimate, low=res.low, high=res.high)
+                # best − learner: the better first, as in every table
+                entry.update(estimate=-res.estimate, low=-res.high, high=-res.low)
                 entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
                 rows.append(entry)
                 continue
@@ -221,7 +228,7 @@ def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
                 entry.update(pvalue=np.nan, n=0, method="")
             else:
                 tests[learner, best, dataset, metric] = res
-                entry.update(estimate=res.estimate, low=ci.low, high=ci.high)
+                entry.update(estimate=-res.estimate, low=-ci.high, high=-ci.low)
                 entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
             rows.append(entry)
     notes.extend(within_notes(failed))
@@ -786,6 +793,7 @@ def _analyse_core(result, plan):
                 posthoc, words, correction, cites = _posthoc(
                     result, friedman, posthoc_name, posthoc_adjust, scope, metric
                 )
+                posthoc = better_first(posthoc, order)  # SIGN_CONVENTION
                 words = ", followed by " + words
             except ValueError as exc:  # e.g. Conover's t on identical rankings
                 notes.append(f"No {posthoc_title_of(posthoc_name)} post-hoc: {exc}")
@@ -922,4 +930,5 @@ def _analyse_core(result, plan):
         plan=plan,
         win_tie_loss=win_tie_loss,
         within_notes=within_notes,
+        order=order,
     )

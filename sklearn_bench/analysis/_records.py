@@ -423,3 +423,78 @@ def within_notes(failures):
         else:
             notes.append(f"{head}; the first: {message}")
     return notes
+
+
+# The sign convention of every table of an analysis: "A − B" with A the better
+# ranked learner of the pair (average rank over the data sets, rank 1 = best;
+# within a data set, the best learner there), B the other.
+SIGN_CONVENTION = (
+    "Differences are A − B with A the better-ranked learner of the pair (by "
+    "average rank over the data sets; within a data set, the best learner "
+    "there) and B the other"
+)
+# Columns of the pair tables that change sign when A and B swap, and the interval
+# bounds that swap and change sign.
+_SIGNED = ("rank_difference", "mean_difference", "estimate", "effect_size", "z")
+_BOUNDS = (("ci_low", "ci_high"), ("low", "high"))
+
+
+def better_first(frame, order, *, first="learner_i", second="learner_j"):
+    """A table of pairs with each pair as better-ranked − worse-ranked.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        One row per pair, the learners in columns ``first`` and ``second``.
+    order : sequence of str
+        The learners from best to worst (average rank).
+    first, second : str, default="learner_i", "learner_j"
+
+    Returns
+    -------
+    DataFrame
+        The same rows; where ``second`` ranks better than ``first`` the names
+        swap, the differences (``rank_difference``, ``mean_difference``,
+        ``estimate``, ``effect_size``, ``z``) change sign, the bounds
+        ``ci_low, ci_high`` become ``−ci_high, −ci_low``, and a column
+        ``statistic`` changes sign when it is signed as the difference is (its
+        sign follows the first difference column on every row). p-values are
+        unchanged.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench.analysis._records import better_first
+    >>> frame = pd.DataFrame({"learner_i": ["A"], "learner_j": ["B"],
+    ...                       "estimate": [0.25], "ci_low": [0.1],
+    ...                       "ci_high": [0.4], "pvalue": [0.01]})
+    >>> better_first(frame, ["B", "A"]).iloc[0].tolist()
+    ['B', 'A', -0.25, -0.4, -0.1, 0.01]
+    """
+    import numpy as np
+
+    rank = {name: at for at, name in enumerate(order)}
+    out = frame.copy()
+    if out.empty:
+        return out
+    i = out[first].map(lambda n: rank.get(str(n), len(rank))).to_numpy()
+    j = out[second].map(lambda n: rank.get(str(n), len(rank))).to_numpy()
+    swap = i > j
+    if not swap.any():
+        return out
+    out.loc[swap, [first, second]] = out.loc[swap, [second, first]].to_numpy()
+    signed = [c for c in _SIGNED if c in out]
+    if "statistic" in out and signed:
+        stat = out["statistic"].to_numpy(dtype=float)
+        diff = out[signed[0]].to_numpy(dtype=float)
+        both = (stat != 0) & (diff != 0) & np.isfinite(stat) & np.isfinite(diff)
+        if both.any() and (np.sign(stat[both]) == np.sign(diff[both])).all():
+            signed.append("statistic")
+    for column in signed:
+        out.loc[swap, column] = -out.loc[swap, column].astype(float)
+    for low, high in _BOUNDS:
+        if low in out and high in out:
+            lo = out.loc[swap, low].astype(float).to_numpy()
+            hi = out.loc[swap, high].astype(float).to_numpy()
+            out.loc[swap, low], out.loc[swap, high] = -hi, -lo
+    return out

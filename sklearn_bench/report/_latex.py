@@ -9,7 +9,7 @@ tests the analysis ran (its record in the methods paragraph is the analysis'
 """
 
 from .._io import write_text
-from ..analysis import within_test
+from ..analysis import SIGN_CONVENTION, within_test
 from ..results import escape_latex, latex_frame, latex_table
 
 __all__ = ["escape_latex", "latex_frame", "latex_table", "write_latex_tables"]
@@ -66,7 +66,8 @@ def write_latex_tables(result, analysis, folder):
             f"Pairwise differences in {analysis.metric} "
             f"({analysis.direction}) over {analysis.pairs_blocks}: {test} "
             f"{level} confidence intervals, and intervals at Holm's step-down "
-            "levels (Berrar & Lozano 2013); p-values unadjusted and Holm-adjusted."
+            "levels (Berrar & Lozano 2013); p-values unadjusted and Holm-adjusted. "
+            f"{SIGN_CONVENTION}."
         )
         path = folder / "pairwise.tex"
         write_text(path, latex_frame(pairs, caption=caption, label="tab:pairwise"))

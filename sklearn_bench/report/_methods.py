@@ -12,7 +12,14 @@ import re
 import pandas as pd
 
 from .._io import write_text
-from ..analysis import CITATIONS, TestRecord, cited_keys, paired_method, register_test  # noqa: F401
+from ..analysis import (  # noqa: F401
+    CITATIONS,
+    SIGN_CONVENTION,
+    TestRecord,
+    cited_keys,
+    paired_method,
+    register_test,
+)
 
 # -- the paragraph ----------------------------------------------------------------
 
@@ -160,7 +167,8 @@ def _paragraph(rec):
         )
     s.append(
         f"Effect sizes are reported with {rec['confidence_level']:.0%} confidence "
-        "intervals before p-values (Berrar & Lozano 2013)."
+        "intervals before p-values (Berrar & Lozano 2013). "
+        f"{SIGN_CONVENTION}."
     )
     if rec["tests"]:
         s.append("Analyses. " + " ".join(rec["tests"]))
@@ -184,9 +192,23 @@ def methods_markdown(rec):
 
 
 def _settings_text(settings):
-    return "; ".join(
-        f"{name} = {value} ({source})" for name, (value, source) in settings.items()
-    )
+    """The settings grouped by where they came from, each source said once:
+    ``"metric = error_rate, alpha = 0.05 (defaults); delta = 0.01 (the default
+    for a [0, 1] metric)"``. A value that explains its own default is not told
+    a second time that it is one."""
+    groups, explained = {}, []
+    for name, (value, source) in settings.items():
+        value, source = str(value), str(source)
+        if source.startswith("default") and "(default " in value:
+            explained.append(f"{name} = {value.replace('(default ', '(the default ')}")
+            continue
+        groups.setdefault(source, []).append(f"{name} = {value}")
+    parts = []
+    for source, items in groups.items():
+        if source.startswith("default") and len(items) > 1:
+            source = "defaults" + source[len("default") :]
+        parts.append(f"{', '.join(items)} ({source})")
+    return "; ".join(parts + explained)
 
 
 def methods_latex(rec):

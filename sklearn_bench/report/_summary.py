@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..analysis import ReportAnalysis, posthoc_title
+from ..analysis import SIGN_CONVENTION, ReportAnalysis, posthoc_title
 from ._bayesian import bayesian_comparisons_table, bayesian_summary_lines
 from ._bottom_line import bottom_line, bottom_line_lines
 from ._format import fmt_p, fmt_p_equals
@@ -97,6 +97,7 @@ def format_summary(analysis, result=None):
     lines.append(
         f"1. Effect sizes ({level} confidence intervals), {a.metric} ({a.direction})"
     )
+    lines.append(f"   {SIGN_CONVENTION}.")
     lines.extend(
         f"   Warning: {note}" for note in a.notes if "orders of magnitude" in note
     )
@@ -117,7 +118,7 @@ def format_summary(analysis, result=None):
     if len(a.within):
         lines.append(
             f"   Within each data set ({_test_words(a.within)}; valid for new data "
-            "of its kind), against the best learner there:"
+            "of its kind), the best learner there − each other one:"
         )
         without = 0  # data sets on which no learner has an interval
         for dataset, group in a.within.groupby("dataset", sort=False):

@@ -87,7 +87,7 @@ def test_within_dataset_intervals_are_the_corrected_t():
     """H: within a data set each learner is compared with the best one there by
     the default test, Nadeau & Bengio's corrected t over the splits of a
     ShuffleSplit run (by hand: mean ± t_{J−1} sqrt((1/J + 20/80) var)),
-    estimate = learner − best; without a known scheme the interval is missing
+    estimate = best − learner; without a known scheme the interval is missing
     and one note (one cause) says why and how to give the scheme."""
     result = _holdout(_result())
     analysis = analyse_result(result)
@@ -97,7 +97,7 @@ def test_within_dataset_intervals_are_the_corrected_t():
         sub = perf[perf["dataset"] == row.dataset].pivot(
             index="replicate", columns="learner", values="value"
         )
-        d = (sub[row.learner] - sub[row.reference]).to_numpy()
+        d = (sub[row.reference] - sub[row.learner]).to_numpy()
         half = stats.t.isf(0.025, 5) * np.sqrt((1 / 6 + 0.25) * d.var(ddof=1))
         ci = (d.mean() - half, d.mean() + half)
         assert (row.low, row.high) == pytest.approx(ci, rel=1e-10)
