@@ -468,8 +468,9 @@ def better_first(frame, order, *, first="learner_i", second="learner_j"):
     >>> frame = pd.DataFrame({"learner_i": ["A"], "learner_j": ["B"],
     ...                       "estimate": [0.25], "ci_low": [0.1],
     ...                       "ci_high": [0.4], "pvalue": [0.01]})
-    >>> better_first(frame, ["B", "A"]).iloc[0].tolist()
-    ['B', 'A', -0.25, -0.4, -0.1, 0.01]
+    >>> print(better_first(frame, ["B", "A"]).to_string(index=False))
+    learner_i learner_j  estimate  ci_low  ci_high  pvalue
+            B         A     -0.25    -0.4     -0.1    0.01
     """
     import numpy as np
 

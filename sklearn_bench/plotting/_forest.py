@@ -37,7 +37,8 @@ def plot_confidence_intervals(
     xlabel="difference",
     title=None,
 ):
-    """Forest plot of confidence intervals, unadjusted and adjusted (seed 001 Fig. 4).
+    """Forest plot of confidence intervals, unadjusted and adjusted (Berrar & Lozano
+    2013, Fig. 4).
 
     One row per comparison, top to bottom in the order of ``intervals``: a dot
     at the estimate, a thick line for the unadjusted interval and, when given, a

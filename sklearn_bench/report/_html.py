@@ -22,6 +22,7 @@ from ..analysis import (
     analyse,
     posthoc_title,
 )
+from ..datasets import PROBLEM_WORDS
 from ._bayesian import bayesian_comparisons_table, bayesian_html
 from ._blocks import (
     MAX_DETAIL_ROWS,
@@ -142,7 +143,10 @@ def _datasets_table(result, analysis):
     )
     datasets = pd.DataFrame(
         {
-            "problem": pd.Series(result.datasets),
+            # in plain words, not the papers' terms of art ("real world")
+            "problem": pd.Series(result.datasets).map(
+                lambda p: PROBLEM_WORDS.get(p, p)
+            ),
             "median n_train": sizes["n_train"].reindex(list(result.datasets)),
             "median n_test": sizes["n_test"].reindex(list(result.datasets)),
             "replicates": analysis.n_replicates.max(axis=1).reindex(
