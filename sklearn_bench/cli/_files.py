@@ -7,6 +7,7 @@ import warnings
 from pathlib import Path
 
 from .._io import refuse_links_below, write_text
+from .._text import terminal_text
 
 
 class _UsageError(Exception):
@@ -25,7 +26,13 @@ def _require_matplotlib():
 
 
 def _say(message, stream=None):
-    print(message, file=sys.stdout if stream is None else stream, flush=True)
+    # Names are the user's text: no control character reaches the terminal
+    # (an ESC sequence in a learner's name could retitle or recolour it).
+    print(
+        terminal_text(message),
+        file=sys.stdout if stream is None else stream,
+        flush=True,
+    )
 
 
 # The files and folders the commands write into an output folder, and the

@@ -102,8 +102,9 @@ def make_figures(result, analysis, *, analyses):
     if len(analysis.pairs):
         ax = plotting.plot_confidence_intervals(
             analysis.pairs,
-            xlabel=f"difference in {_name(analysis)}",
-            title=f"Pairwise differences over {analysis.pairs_blocks}",
+            xlabel=f"difference in {plotting.figure_label(_name(analysis))}",
+            title="Pairwise differences over "
+            + plotting.figure_label(analysis.pairs_blocks),
         )
         figures["forest"] = (
             "Confidence intervals of pairwise differences",

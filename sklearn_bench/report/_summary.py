@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .._text import terminal_text
 from ..analysis import SIGN_CONVENTION, ReportAnalysis, posthoc_title
 from ._bayesian import bayesian_comparisons_table, bayesian_summary_lines
 from ._bottom_line import bottom_line, bottom_line_lines
@@ -234,4 +235,6 @@ def format_summary(analysis, result=None):
             f"Failures: {int(a.failures['count'].sum())} failed task(s); see the "
             "report."
         )
-    return "\n".join(lines)
+    # printed and saved as summary.txt: no name's control character reaches a
+    # terminal (ESC sequences retitle and recolour it)
+    return terminal_text("\n".join(lines))
