@@ -18,7 +18,7 @@ from .._validation import check_positive_int
 __all__ = ["figure_label", "figure_labels"]
 
 
-def figure_label(name, max_length=MAX_LABEL_LENGTH):
+def figure_label(name, *, max_length=MAX_LABEL_LENGTH):
     r"""A name as a figure draws it: cut to ``max_length`` characters with an
     ellipsis, control characters as visible escapes, and every ``$`` escaped so
     that matplotlib's mathtext draws it literally (``$\alpha$`` stays those
@@ -26,6 +26,19 @@ def figure_label(name, max_length=MAX_LABEL_LENGTH):
 
     Every figure of :mod:`sklearn_bench.plotting` labels learners, data sets
     and pairs with it; a title given by the caller is drawn as given.
+
+    Parameters
+    ----------
+    name : object
+        A learner, data-set or pair name (``str()`` of it).
+    max_length : int, default=60
+        The longest label in characters, the ellipsis included
+        (``sklearn_bench._text.MAX_LABEL_LENGTH``).
+
+    Returns
+    -------
+    str
+        The label to pass to matplotlib.
 
     Examples
     --------
@@ -39,9 +52,9 @@ def figure_label(name, max_length=MAX_LABEL_LENGTH):
     return short_label(name, max_length).replace("$", r"\$")
 
 
-def figure_labels(names, max_length=MAX_LABEL_LENGTH):
+def figure_labels(names, *, max_length=MAX_LABEL_LENGTH):
     """:func:`figure_label` of each name, as a list."""
-    return [figure_label(name, max_length) for name in names]
+    return [figure_label(name, max_length=max_length) for name in names]
 
 
 # Fraction of a rank unit by which a group bar overhangs its first and last
