@@ -192,23 +192,17 @@ def methods_markdown(rec):
 
 
 def _settings_text(settings):
-    """The settings grouped by where they came from, each source said once:
-    ``"metric = error_rate, alpha = 0.05 (defaults); delta = 0.01 (the default
-    for a [0, 1] metric)"``. A value that explains its own default is not told
-    a second time that it is one."""
-    groups, explained = {}, []
+    """Each setting with where it came from: ``"alpha = 0.01 (command line);
+    delta = 0.01 (the default for a [0, 1] metric)"``. A value that explains
+    its own default is not told a second time that it is one."""
+    parts = []
     for name, (value, source) in settings.items():
         value, source = str(value), str(source)
         if source.startswith("default") and "(default " in value:
-            explained.append(f"{name} = {value.replace('(default ', '(the default ')}")
-            continue
-        groups.setdefault(source, []).append(f"{name} = {value}")
-    parts = []
-    for source, items in groups.items():
-        if source.startswith("default") and len(items) > 1:
-            source = "defaults" + source[len("default") :]
-        parts.append(f"{', '.join(items)} ({source})")
-    return "; ".join(parts + explained)
+            parts.append(f"{name} = {value.replace('(default ', '(the default ')}")
+        else:
+            parts.append(f"{name} = {value} ({source})")
+    return "; ".join(parts)
 
 
 def methods_latex(rec):

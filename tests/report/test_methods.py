@@ -89,8 +89,8 @@ def test_a_new_section_registers_its_test():
 
 def test_methods_settings_say_default_once():
     """H: a setting whose value already explains its default (Δ = 0.01, the
-    default for a [0, 1] metric) is not followed by a second "(default)"; the
-    settings are grouped by their source, each source said once (issue 28.12e)."""
+    default for a [0, 1] metric) is not followed by a second "(default)"; every
+    other setting names its source once (issue 28.12e)."""
     from sklearn_bench.report._methods import _settings_text
 
     text = _settings_text(
