@@ -1,5 +1,7 @@
 """The plain-text summary the CLI prints: effect sizes first, then tests, then power."""
 
+import textwrap
+
 import numpy as np
 
 from .._text import terminal_text
@@ -33,6 +35,14 @@ def _num(x, digits=3):
 
 def _p(p):
     return fmt_p(p)
+
+
+def _wrapped(text):
+    """A sentence of the summary, indented and wrapped at 88 columns."""
+    return textwrap.fill(
+        text, width=88, initial_indent="   ", subsequent_indent="   ",
+        break_long_words=False, break_on_hyphens=False,
+    )  # fmt: skip
 
 
 def format_summary(analysis, result=None):
@@ -98,7 +108,7 @@ def format_summary(analysis, result=None):
     lines.append(
         f"1. Effect sizes ({level} confidence intervals), {a.metric} ({a.direction})"
     )
-    lines.append(f"   {SIGN_CONVENTION}.")
+    lines.append(_wrapped(f"{SIGN_CONVENTION}."))
     lines.extend(
         f"   Warning: {note}" for note in a.notes if "orders of magnitude" in note
     )
@@ -146,7 +156,7 @@ def format_summary(analysis, result=None):
             lines.append(
                 f"   No paired interval on {without} data set(s): see the notes below."
             )
-        lines.extend(f"   Note: {note}" for note in a.within_notes)
+        lines.extend(_wrapped(f"Note: {note}") for note in a.within_notes)
     lines.append(
         "2. Sensitivity analyses (ranks within each "
         + ("data set" if a.pairs_blocks == "data sets" else "replicate")
