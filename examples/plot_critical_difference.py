@@ -10,9 +10,9 @@ bar joining every maximal group of learners whose average ranks differ by less t
 the critical difference, i.e. learners that are not significantly different.
 
 We draw it for two published tables: Demšar's Table 6 (AUC of four C4.5 variants on
-14 data sets, higher is better) and the table of seed 002 (error rates of four C4.5
-variants on 33 data sets, after Dietterich 2000; lower is better). The tables are
-embedded below so that the example runs anywhere.
+14 data sets, higher is better) and a table of Riddle's lecture slides (error
+rates of four C4.5 variants on 33 data sets, after Dietterich 2000; lower is
+better). The tables are embedded below so that the example runs anywhere.
 """
 
 # %%
@@ -73,8 +73,8 @@ plt.show()
 print(demsar.posthoc(method="holm", control="C4.5").to_frame().round(4).to_string())
 
 # %%
-# Seed 002: C4.5, randomized, bagged and boosted C4.5 on 33 data sets
-# -------------------------------------------------------------------
+# Dietterich (2000): C4.5, randomized, bagged and boosted C4.5 on 33 data sets
+# ---------------------------------------------------------------------------
 # Error rates, so lower is better (the default ``greater_is_better=False``).
 errors = pd.DataFrame.from_records(
     [
@@ -129,7 +129,7 @@ print(
 # worse than each ensemble; randomized, bagged and boosted C4.5 (1.92 to 2.44) are
 # one group: these 33 data sets do not tell them apart.
 ax = plot_critical_difference(riddle, alpha=0.05)
-ax.set_title("Seed 002: error of C4.5 variants, Nemenyi test at alpha = 0.05")
+ax.set_title("Dietterich (2000): error of C4.5 variants, Nemenyi test at alpha = 0.05")
 plt.show()
 
 # %%

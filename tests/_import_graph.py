@@ -10,8 +10,8 @@ Units are the subpackages (``stats``, ``results``, ...) and the top-level module
 (``_validation``, ``cli``, ...). Each unit has a layer; an import may point only to a
 unit of a lower layer (or inside its own unit). Across units, an import goes through
 the other unit's public namespace: its ``__init__`` or a public (no underscore)
-submodule, and takes public names only. The bottom modules
-``_validation``, ``_io``, ``_metrics`` and ``_version`` are the package's shared
+submodule, and takes public names only. The bottom modules ``_validation``,
+``_io``, ``_metrics``, ``_text`` and ``_version`` are the package's shared
 internals: every unit may take any name from them.
 """
 
@@ -28,6 +28,7 @@ LAYERS = {
     "_version": 0,
     "_validation": 0,
     "_io": 0,
+    "_text": 0,
     "_metrics": 1,
     "datasets": 1,
     "model_selection": 1,
@@ -44,7 +45,7 @@ LAYERS = {
     "__init__": 8,
 }
 # units whose every name (private ones too) the others may use
-SHARED = {"_version", "_validation", "_metrics", "_io"}
+SHARED = {"_version", "_validation", "_metrics", "_io", "_text"}
 
 
 def _module_name(path):

@@ -289,3 +289,29 @@ def test_exit_code_table_is_in_the_cli_docs():
     table = text[text.index(".. list-table:: Exit codes") :][:3000]
     for needle in ("``0``", "``1``", "``2``", "disk is full", "infinite score"):
         assert needle in table, needle
+
+
+@pytest.mark.parametrize("command", ["report", "leaderboard"])
+def test_refusals_of_readers_give_advice_for_that_command(tmp_path, capsys, command):
+    """H: `report` and `leaderboard` refuse a file that is not a store (exit 2)
+    with advice for the command that was run (what to give it), not the config
+    run's "point experiment.store at another file"; a corrupt store's refusal
+    says how to read the salvaged store with that command and never suggests
+    `overwrite` (issue 28.12d)."""
+    bad = tmp_path / "results.sqlite"
+    bad.write_text("not a store\n")
+    assert main([command, str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "experiment.store" not in err and "overwrite" not in err
+    assert f"Give `sklearn-bench {command}` a sklearn_bench store" in err
+    if command == "leaderboard":
+        assert "a CSV of results" in err
+    from sklearn_bench.cli._main import _cli_words
+    from sklearn_bench.store._schema import corrupt_store_error
+
+    message = str(corrupt_store_error(bad, "file is not a database"))
+    words = _cli_words(message, command)
+    assert f"`sklearn-bench {command} NEW.sqlite` reads the salvaged tasks" in words
+    assert "overwrite" not in words
+    # a config run keeps its own advice
+    assert "overwrite = true" in _cli_words(message, "run")

@@ -19,6 +19,7 @@ inputs.
 """
 
 import dataclasses
+import errno
 import importlib
 import itertools
 import math
@@ -162,10 +163,25 @@ def bad_choices():
     return Bad(["bogus", "", None, 3, 1.5, ["t"], "T "], st.text(max_size=5))
 
 
+# Valid names that are hostile as labels (issue 29.8): 10,000 characters (it
+# sized a figure to a MemoryError), mathtext (a crash, or α drawn for "$\alpha$"),
+# "[" at a LaTeX cell start and a backslash before CJK ("Illegal unit of
+# measure"), ESC/BEL (a retitled terminal). Figures made with them are drawn.
+HOSTILE_NAMES = ["x" * 10_000, "$\\input{x}$", "$\\alpha$", "[0.5em] a",
+                 "\\\\中文", "lr\x1b]0;pwned\x07"]  # fmt: skip
+
+
+def _hostile(value):
+    """Whether a fuzzed value is, or holds, one of HOSTILE_NAMES."""
+    values = value if isinstance(value, list | tuple) else [value]
+    return any(isinstance(v, str) and v in HOSTILE_NAMES for v in values)
+
+
 def bad_names():
     return Bad(
-        [["a", "a"], [1, 2], [], None, "ab", [None, "b"], ["a", ""], [["a"], ["b"]]]
-    )
+        [["a", "a"], [1, 2], [], None, "ab", [None, "b"], ["a", ""], [["a"], ["b"]],
+         HOSTILE_NAMES[:2], HOSTILE_NAMES[2:4], HOSTILE_NAMES[4:]]
+    )  # fmt: skip
 
 
 def bad_paths():
@@ -349,6 +365,12 @@ def _rule_errors(**params):
               "n_samples": 2, "n_test": 50, "random_state": 0}  # fmt: skip
     kwargs.update(params)
     return collect_rule_errors(**kwargs)
+
+
+def _figure_label(**params):
+    from sklearn_bench.plotting import figure_label
+
+    return figure_label(**params)
 
 
 def _describe(**params):
@@ -1388,6 +1410,13 @@ CASES = [
     ),
     # any value has a description (its repr at worst): no bad input to fuzz
     ("describe", _describe, {}, {"value": 0.5}),
+    # a label for any name, cut and drawn literally (issue 29.8)
+    (
+        "figure_label",
+        _figure_label,
+        {"name": Bad(HOSTILE_NAMES), "max_length": bad_scalars()},
+        {"name": "a"},
+    ),
     (
         "analyse_result",
         _analyse,
@@ -1819,6 +1848,9 @@ def check_call(case, call, arg, value, kwargs, tmp):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             out = call(**kwargs)
+            figure = getattr(out, "figure", None)
+            if figure is not None and _hostile(value):  # mathtext parses at draw
+                figure.canvas.draw()
     except (ValueError, TypeError) as exc:
         message = str(exc)
         origin = _origin(exc)
@@ -1838,6 +1870,12 @@ def check_call(case, call, arg, value, kwargs, tmp):
         assert arg in PATH_ARGS or _names_argument(str(exc), arg), (
             f"{case}({arg}={value!r}): {type(exc).__name__}: {exc}"
         )
+        return
+    except OSError as exc:
+        # A hostile name used as a path (10,000 characters): the system's
+        # "File name too long", which names the path.
+        if exc.errno != errno.ENAMETOOLONG or arg not in PATH_ARGS:
+            raise
         return
     finally:
         matplotlib.pyplot.close("all")

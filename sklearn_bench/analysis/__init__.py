@@ -37,6 +37,7 @@ from ._plan import (  # noqa: F401
 from ._records import (  # noqa: F401
     CITATIONS,
     PAIRED_METHODS,
+    SIGN_CONVENTION,
     TestRecord,
     cited_keys,
     paired_method,

@@ -16,7 +16,7 @@ from ..results import IncommensurableScalesWarning, scale_note
 from ..stats import adjust_pvalues, bonferroni_level
 from ._disagreements import friedman_disagreements
 from ._plan import ANALYSES, POSTHOCS
-from ._records import TestRecord, paired_method
+from ._records import TestRecord, better_first, paired_method, within_notes
 
 # Above this many learners the across-data-set pairs are "each learner against
 # the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
@@ -47,17 +47,18 @@ class ReportAnalysis:
         method`` (the default test within a data set of
         :meth:`~sklearn_bench.BenchmarkResult.paired_test`: the corrected
         resampled t on the run's folds or splits, valid for new data of the
-        kind; ``n`` counts its units; the estimate is ``learner − reference``).
+        kind; ``n`` counts its units; the estimate is ``reference − learner``,
+        the better first as in every table: ``SIGN_CONVENTION``).
     pairs : DataFrame
-        The forest plot's comparisons ``a − b`` (index) with ``estimate, low,
-        high, adjusted_low, adjusted_high, adjusted_level, pvalue,
-        adjusted_pvalue, n, method``; paired t over data sets (the default
-        test within the data set when there is one data set). ``low, high``
-        are unadjusted intervals at ``confidence_level``; the adjusted
-        intervals are simultaneous at ``confidence_level``: Bonferroni's, each
-        at ``adjusted_level = 1 − α/m`` (:func:`adjusted_interval_words` names
-        them). An adjusted interval excludes 0 only when the Bonferroni test
-        rejects, so its Holm-adjusted p-value is then below α too.
+        The forest plot's comparisons ``a − b`` (index; ``a`` the better
+        ranked) with ``estimate, low, high, adjusted_low, adjusted_high,
+        adjusted_level, pvalue, adjusted_pvalue, n, method``; paired t over data
+        sets (the default test within the data set when there is one data set).
+        ``low, high`` are unadjusted intervals at ``confidence_level``; the
+        adjusted intervals are simultaneous at ``confidence_level``: Bonferroni's,
+        each at ``adjusted_level = 1 − α/m`` (:func:`adjusted_interval_words`
+        names them). An adjusted interval excludes 0 only when the Bonferroni
+        test rejects, so its Holm-adjusted p-value is then below α too.
     pairs_blocks : str
         ``"data sets"`` or ``"replicates"``: what ``pairs`` is paired over.
     friedman : FriedmanResult or None
@@ -65,7 +66,7 @@ class ReportAnalysis:
         The all-pairs post-hoc comparisons after :attr:`friedman` named by
         :attr:`posthoc_method` (Nemenyi's by default): ``learner_i,
         learner_j, rank_difference, pvalue, pvalue_adjusted, method`` and the
-        test's statistic.
+        test's statistic, ``learner_i`` the better ranked of each pair.
     friedman_blocks : str
     power : dict or None
         ``pair, delta, delta_source, sigma, n_datasets, power, n_needed`` for
@@ -77,7 +78,9 @@ class ReportAnalysis:
     failures : DataFrame
         ``dataset, learner, error_type, count, message`` of failed tasks.
     notes : list of str
-        What could not be computed, and why.
+        What could not be computed, and why: one note per cause (a cause
+        shared by many comparisons is one note with their number, a few of
+        them and the way out).
     skipped : dict of str to str
         Per analysis (``"pairs"``, ``"friedman"``, ``"power"``,
         ``"win_tie_loss"``, ``"pairwise"``), why it was not run; the report
@@ -118,6 +121,12 @@ class ReportAnalysis:
         counts the report's map draws), when every data set is complete;
         ``None`` otherwise (the map then counts the data sets with matched
         replicates).
+    within_notes : list of str
+        The notes (also in :attr:`notes`) of the rows of :attr:`within` without
+        an interval, one per cause.
+    order : list of str
+        The learners from the best to the worst average rank (the order of
+        ``SIGN_CONVENTION``).
 
     Examples
     --------
@@ -166,6 +175,8 @@ class ReportAnalysis:
     plan: object = field(default=None, repr=False, compare=False)
     win_tie_loss: pd.DataFrame | None = field(default=None, repr=False)
     disagreements: list = field(default_factory=list, repr=False)
+    within_notes: list = field(default_factory=list, repr=False)
+    order: list = field(default_factory=list, repr=False)
 
     @property
     def direction(self):
@@ -181,17 +192,6 @@ def _interval(result, a, b, *, dataset, metric, levels):
     return res, [res.confidence_interval(level) for level in levels]
 
 
-def _why_not(exc):
-    """The reason a test within a data set cannot run, with the way out."""
-    text = str(exc)
-    if "At least 2 replicates" in text or "at least 2 pairs" in text:
-        text += (
-            " Run a repeated scheme, e.g. RepeatedStratifiedKFold(n_splits=10, "
-            "n_repeats=10), or BootstrapOOB."
-        )
-    return text
-
-
 def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
     """Each learner against the best on each data set; ``tests`` (a dict, if
     given) keeps each test, or its error message, by ``(learner, best, data
@@ -199,6 +199,7 @@ def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
     :func:`within_test`)."""
     tests = {} if tests is None else tests
     rows = []
+    failed = []  # said once per cause, in the notes (issue 28.9)
     finite = np.isfinite(mean.to_numpy(dtype=float))  # one lookup, not 25 000
     for at, dataset in enumerate(mean.index):
         row_means = mean.loc[dataset].dropna()
@@ -214,7 +215,8 @@ def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
             if learner in batch:
                 res = batch[learner]
                 tests[learner, best, dataset, metric] = res
-                entry.update(estimate=res.estimate, low=res.low, high=res.high)
+                # best − learner: the better first, as in every table
+                entry.update(estimate=-res.estimate, low=-res.high, high=-res.low)
                 entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
                 rows.append(entry)
                 continue
@@ -229,16 +231,15 @@ def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
                 )
             except ValueError as exc:
                 tests[learner, best, dataset, metric] = str(exc)
-                notes.append(
-                    f"No interval for {learner} − {best} on {dataset}: {_why_not(exc)}"
-                )
+                failed.append((learner, best, dataset, str(exc)))
                 entry.update(estimate=np.nan, low=np.nan, high=np.nan)
                 entry.update(pvalue=np.nan, n=0, method="")
             else:
                 tests[learner, best, dataset, metric] = res
-                entry.update(estimate=res.estimate, low=ci.low, high=ci.high)
+                entry.update(estimate=-res.estimate, low=-ci.high, high=-ci.low)
                 entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
             rows.append(entry)
+    notes.extend(within_notes(failed))
     columns = ["dataset", "learner", "reference", "estimate", "low", "high"]
     return pd.DataFrame(rows, columns=[*columns, "pvalue", "n", "method"])
 
@@ -750,7 +751,9 @@ def _analyse_core(result, plan):
         why_not = ""
 
     within_tests = {}
+    first_within_note = len(notes)
     within = _within(full, mean, gib, level, metric, notes, within_tests)
+    within_notes = notes[first_within_note:]
     if "effects" in analyses and within["n"].gt(0).any():
         max_rep = int(n_rep.max().max())
         # The method the within-data-set tests actually used (paired_test's).
@@ -837,6 +840,7 @@ def _analyse_core(result, plan):
                 posthoc, words, correction, cites = _posthoc(
                     result, friedman, posthoc_name, posthoc_adjust, scope, metric
                 )
+                posthoc = better_first(posthoc, order)  # SIGN_CONVENTION
                 words = ", followed by " + words
             except ValueError as exc:  # e.g. Conover's t on identical rankings
                 notes.append(f"No {posthoc_title_of(posthoc_name)} post-hoc: {exc}")
@@ -972,6 +976,8 @@ def _analyse_core(result, plan):
         bayesian=plan.bayesian,
         plan=plan,
         win_tie_loss=win_tie_loss,
+        within_notes=within_notes,
+        order=order,
     )
     analysis.disagreements.extend(friedman_disagreements(analysis))
     return analysis

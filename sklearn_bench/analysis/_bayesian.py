@@ -280,18 +280,26 @@ def register_bayesian(analysis, table, rope):
     tests = []
     if (across & (table["method"] == "hierarchical")).any():
         tests.append(
-            "Bayesian hierarchical model (Corani et al. 2017) on every split score "
-            "of every data set"
+            "the Bayesian hierarchical model (Corani et al. 2017) across data "
+            "sets, on every split score of every data set"
         )
     elif across.any():
         tests.append(
-            "Bayesian signed-rank test on the per-data-set means (Dirichlet-"
-            "process prior of strength 0.5 at 0)"
+            "the Bayesian signed-rank test across data sets, on the per-data-set "
+            "means (Dirichlet-process prior of strength 0.5 at 0)"
         )
     if (~across).any():
         tests.append(
-            "Bayesian correlated t-test within each data set, rho from the split sizes"
+            "the Bayesian correlated t-test within each data set (its correlation "
+            "ρ from the split sizes, ρ/(1 − ρ) = n_test/n_train)"
         )
+    n_across, n_within = int(across.sum()), int((~across).sum())
+    counts = [
+        _count(n_across, "comparison across data sets"),
+        _count(n_within, "comparison within data sets"),
+    ]
+    if n_across and n_within:  # "2 comparisons across data sets and 6 within"
+        counts[1] = f"{n_within} within data sets"
     register_test(
         analysis,
         TestRecord(
@@ -299,15 +307,8 @@ def register_bayesian(analysis, table, rope):
             "the best learner against each other one, as posterior probabilities "
             f"of practical superiority and equivalence (ROPE ±{rope:g}, decision at "
             f"posterior probability {THRESHOLD})",
-            "; ".join(tests),
-            " and ".join(
-                text
-                for text in (
-                    _count(int(across.sum()), "comparison across data sets"),
-                    _count(int((~across).sum()), "comparison within data sets"),
-                )
-                if text
-            ),
+            " and ".join(tests),
+            " and ".join(text for text in counts if text),
             citations=("benavoli2017", "corani2015")
             + (
                 ("corani2017",)

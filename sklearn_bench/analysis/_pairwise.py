@@ -3,7 +3,7 @@ pair with Holm's correction, which (unlike Nemenyi's mean-rank test) do not depe
 on the other learners (Benavoli, Corani & Mangili 2016).
 """
 
-from ._records import TestRecord, register_test
+from ._records import TestRecord, better_first, register_test
 
 
 def pairwise_analysis(result, analysis, *, method="wilcoxon", adjust="holm"):
@@ -15,7 +15,8 @@ def pairwise_analysis(result, analysis, *, method="wilcoxon", adjust="holm"):
     finished (``missing="pairwise"``), so a learner that failed on some data
     set does not remove that data set for the others; with one finished data
     set the blocks are its replicates. The level of the tests is the plan's
-    ``alpha``.
+    ``alpha``. The table of the pairs, each the better-ranked learner first
+    (``SIGN_CONVENTION``), is ``analysis.cache["pairwise_frame"]``.
 
     Examples
     --------
@@ -63,6 +64,8 @@ def pairwise_analysis(result, analysis, *, method="wilcoxon", adjust="holm"):
         analysis.skipped["pairwise"] = f"the pairwise tests could not run: {exc}"
         return None
     frame = res.to_frame()
+    # The table the outputs show: each pair better-ranked first (SIGN_CONVENTION)
+    analysis.cache["pairwise_frame"] = better_first(frame, analysis.order)
     n_min, n_max = int(frame["n"].min()), int(frame["n"].max())
     blocks = "data sets" if across else f"replicates of {analysis.datasets_across[0]}"
     n_text = f"{n_max}" if n_min == n_max else f"{n_min} to {n_max}"

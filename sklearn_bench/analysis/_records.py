@@ -313,3 +313,189 @@ def paired_method(method):
     ('5×2cv paired t-test', ('dietterich1998',))
     """
     return PAIRED_METHODS.get(method, (f"{method} test", ()))
+
+
+# Why a test within a data set cannot run, by cause: a phrase of the error that
+# names the cause, the cause in words for a group, and the way out.
+_SCHEME_FIX = (
+    "pass the split sizes to `BenchmarkResult.from_frame` (`n_train=` and "
+    "`n_test=`, numbers or columns; a store holds them), or call `paired_test` "
+    "with method='corrected_t' and test_train_ratio=n_test/n_train"
+)
+_REPEAT_FIX = (
+    "run a repeated scheme, e.g. RepeatedStratifiedKFold(n_splits=10, "
+    "n_repeats=10), or BootstrapOOB"
+)
+WITHIN_CAUSES = (
+    (
+        ("resampling scheme of data set", "is unknown"),
+        "the resampling scheme is unknown (no splitter recorded and no split "
+        "sizes stored), so no test valid for new data of the kind can be chosen",
+        _SCHEME_FIX,
+    ),
+    (
+        ("At least 2 replicates",),
+        "a test needs at least 2 replicates",
+        _REPEAT_FIX,
+    ),
+    (
+        ("at least 2 pairs",),
+        "a test needs at least 2 paired scores",
+        _REPEAT_FIX,
+    ),
+)
+# Examples named in a note of a group.
+MAX_NOTE_EXAMPLES = 3
+
+
+def within_cause(message):
+    """The cause of a failed test within a data set: ``(cause, fix)`` of
+    :data:`WITHIN_CAUSES`, or ``None`` for a cause it does not know."""
+    for phrases, cause, fix in WITHIN_CAUSES:
+        if all(phrase in message for phrase in phrases):
+            return cause, fix
+    return None
+
+
+def within_notes(failures):
+    """One note per cause for the tests within a data set that could not run.
+
+    Parameters
+    ----------
+    failures : list of tuple
+        ``(learner, reference, dataset, message)`` of each failed test, in the
+        order of the report.
+
+    Returns
+    -------
+    notes : list of str
+        A cause shared by one comparison gives the note of that comparison
+        (``"No interval for A − B on d: message"``); a cause shared by several
+        gives one note with their number, the first
+        :data:`MAX_NOTE_EXAMPLES` of them and the way out. Causes keep the
+        order of their first comparison.
+
+    Examples
+    --------
+    >>> from sklearn_bench.analysis._records import within_notes
+    >>> msg = "The resampling scheme of data set {!r} is unknown (...)."
+    >>> failures = [(f"m{i}", "m9", f"t{j}", msg.format(f"t{j}"))
+    ...             for j in range(2) for i in range(3)]
+    >>> (note,) = within_notes(failures)
+    >>> print(note)  # doctest: +NORMALIZE_WHITESPACE
+    No interval for 6 learner × data-set differences (m0 − m9 on t0, m1 − m9
+    on t0, m2 − m9 on t0 and 3 more): the resampling scheme is unknown (no
+    splitter recorded and no split sizes stored), so no test valid for new data
+    of the kind can be chosen; pass the split sizes to
+    `BenchmarkResult.from_frame` (`n_train=` and `n_test=`, numbers or columns;
+    a store holds them), or call `paired_test` with method='corrected_t' and
+    test_train_ratio=n_test/n_train.
+    """
+    groups = {}
+    for learner, reference, dataset, message in failures:
+        known = within_cause(message)
+        if known is None:  # a cause of its own: the message without the names
+            key = message
+            for name in (dataset, learner, reference):
+                key = key.replace(repr(str(name)), "…")
+        else:
+            key = known
+        groups.setdefault(key, []).append((learner, reference, dataset, message))
+    notes = []
+    for key, members in groups.items():
+        learner, reference, dataset, message = members[0]
+        if len(members) == 1:
+            why = message
+            if isinstance(key, tuple):  # the way out, as a sentence of its own
+                why += f" {key[1][0].upper()}{key[1][1:]}."
+            notes.append(f"No interval for {learner} − {reference} on {dataset}: {why}")
+            continue
+        shown = ", ".join(
+            f"{a} − {b} on {d}" for a, b, d, _ in members[:MAX_NOTE_EXAMPLES]
+        )
+        more = len(members) - MAX_NOTE_EXAMPLES
+        shown += f" and {more:,} more" if more > 0 else ""
+        head = (
+            f"No interval for {len(members):,} learner × data-set differences ({shown})"
+        )
+        if isinstance(key, tuple):
+            notes.append(f"{head}: {key[0]}; {key[1]}.")
+        else:
+            notes.append(f"{head}; the first: {message}")
+    return notes
+
+
+# The sign convention of every table of an analysis: "A − B" with A the better
+# ranked learner of the pair (average rank over the data sets, rank 1 = best;
+# within a data set, the best learner there), B the other.
+SIGN_CONVENTION = (
+    "Differences are A − B with A the better-ranked learner of the pair (by "
+    "average rank over the data sets; within a data set, the best learner "
+    "there) and B the other"
+)
+# Columns of the pair tables that change sign when A and B swap, and the interval
+# bounds that swap and change sign.
+_SIGNED = ("rank_difference", "mean_difference", "estimate", "effect_size", "z")
+_BOUNDS = (("ci_low", "ci_high"), ("low", "high"))
+
+
+def better_first(frame, order, *, first="learner_i", second="learner_j"):
+    """A table of pairs with each pair as better-ranked − worse-ranked.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        One row per pair, the learners in columns ``first`` and ``second``.
+    order : sequence of str
+        The learners from best to worst (average rank).
+    first, second : str, default="learner_i", "learner_j"
+
+    Returns
+    -------
+    DataFrame
+        The same rows; where ``second`` ranks better than ``first`` the names
+        swap, the differences (``rank_difference``, ``mean_difference``,
+        ``estimate``, ``effect_size``, ``z``) change sign, the bounds
+        ``ci_low, ci_high`` become ``−ci_high, −ci_low``, and a column
+        ``statistic`` changes sign when it is signed as the difference is (its
+        sign follows the first difference column on every row). p-values are
+        unchanged.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench.analysis._records import better_first
+    >>> frame = pd.DataFrame({"learner_i": ["A"], "learner_j": ["B"],
+    ...                       "estimate": [0.25], "ci_low": [0.1],
+    ...                       "ci_high": [0.4], "pvalue": [0.01]})
+    >>> print(better_first(frame, ["B", "A"]).to_string(index=False))
+    learner_i learner_j  estimate  ci_low  ci_high  pvalue
+            B         A     -0.25    -0.4     -0.1    0.01
+    """
+    import numpy as np
+
+    rank = {name: at for at, name in enumerate(order)}
+    out = frame.copy()
+    if out.empty:
+        return out
+    i = out[first].map(lambda n: rank.get(str(n), len(rank))).to_numpy()
+    j = out[second].map(lambda n: rank.get(str(n), len(rank))).to_numpy()
+    swap = i > j
+    if not swap.any():
+        return out
+    out.loc[swap, [first, second]] = out.loc[swap, [second, first]].to_numpy()
+    signed = [c for c in _SIGNED if c in out]
+    if "statistic" in out and signed:
+        stat = out["statistic"].to_numpy(dtype=float)
+        diff = out[signed[0]].to_numpy(dtype=float)
+        both = (stat != 0) & (diff != 0) & np.isfinite(stat) & np.isfinite(diff)
+        if both.any() and (np.sign(stat[both]) == np.sign(diff[both])).all():
+            signed.append("statistic")
+    for column in signed:
+        out.loc[swap, column] = -out.loc[swap, column].astype(float)
+    for low, high in _BOUNDS:
+        if low in out and high in out:
+            lo = out.loc[swap, low].astype(float).to_numpy()
+            hi = out.loc[swap, high].astype(float).to_numpy()
+            out.loc[swap, low], out.loc[swap, high] = -hi, -lo
+    return out

@@ -17,6 +17,7 @@ from .._io import (
     refuse_links_below,
     write_text,
 )
+from .._text import terminal_text
 
 
 class _UsageError(Exception):
@@ -35,7 +36,13 @@ def _require_matplotlib():
 
 
 def _say(message, stream=None):
-    print(message, file=sys.stdout if stream is None else stream, flush=True)
+    # Names are the user's text: no control character reaches the terminal
+    # (an ESC sequence in a learner's name could retitle or recolour it).
+    print(
+        terminal_text(message),
+        file=sys.stdout if stream is None else stream,
+        flush=True,
+    )
 
 
 # The files and folders the commands write into an output folder, and the

@@ -868,9 +868,36 @@ _CLI_WORDS = [
 ]
 
 
-def _cli_words(message):
+# Advice for the commands that only read a store (report, leaderboard): the
+# config-run advice ("point experiment.store ...", "overwrite") is not theirs.
+_READ_WORDS = [
+    (
+        "Pass another path as `store`.",
+        "Give `sklearn-bench {command}` a sklearn_bench store (a file written by "
+        "`sklearn-bench run` or `demo`){other}.",
+    ),
+    (
+        "fitting the same experiment on the new store reruns only the lost tasks",
+        "`sklearn-bench {command} NEW.sqlite` reads the salvaged tasks, and "
+        "`sklearn-bench run` with experiment.store set to NEW.sqlite reruns the "
+        "lost ones",
+    ),
+    (" Or pass `overwrite=True` to replace it (every task reruns).", ""),
+]
+_READ_OTHER = {
+    "report": " or a folder written by BenchmarkResult.save",
+    "leaderboard": ", a folder written by BenchmarkResult.save, or a CSV of results",
+}
+
+
+def _cli_words(message, command=None):
     """A library message in the command line's words (options, config keys),
-    never "pass `overwrite=True`"."""
+    never "pass `overwrite=True`"; for ``report`` and ``leaderboard``, which read
+    a store and write none, advice for that command (not for a config run)."""
+    if command in _READ_OTHER:
+        for old, new in _READ_WORDS:
+            new = new.format(command=command, other=_READ_OTHER[command])
+            message = message.replace(old, new)
     for old, new in _CLI_WORDS:
         message = message.replace(old, new)
     return message
@@ -888,7 +915,8 @@ def main(argv=None):
     try:
         return args.func(args) or EXIT_OK
     except (ConfigError, _UsageError, UnsafePathError) as exc:
-        _say(f"sklearn-bench {args.command}: error: {_cli_words(str(exc))}", sys.stderr)
+        words = _cli_words(str(exc), args.command)
+        _say(f"sklearn-bench {args.command}: error: {words}", sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         _say("sklearn-bench: interrupted", sys.stderr)
@@ -897,7 +925,7 @@ def main(argv=None):
         if args.traceback:
             traceback.print_exc()
         # In full (a message's later lines say what is wrong), up to 30 lines.
-        lines = _cli_words(str(exc)).splitlines()
+        lines = _cli_words(str(exc), args.command).splitlines()
         message = "\n".join(lines[:30]) + (
             f"\n... ({len(lines) - 30} more lines)" if len(lines) > 30 else ""
         )

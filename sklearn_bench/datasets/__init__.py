@@ -1,5 +1,6 @@
 """Learning problems of a benchmark experiment, and the papers' data generators."""
 
+from ._dataset import PROBLEM_WORDS as PROBLEM_WORDS
 from ._dataset import Dataset, SimulatedDataset
 from ._dataset import check_datasets as check_datasets
 from ._generators import make_angle_classification, make_microarray, make_nested_linear
@@ -12,4 +13,5 @@ __all__ = [
     "make_nested_linear",
 ]
 # check_datasets (validation of a {name: data} mapping) is public for the
-# experiment layer; it is not on the API page.
+# experiment layer, PROBLEM_WORDS (the problems in plain words) for the report;
+# neither is on the API page.

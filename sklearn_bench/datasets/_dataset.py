@@ -1,7 +1,8 @@
 """The three learning problems of a benchmark (Hothorn et al., 2005, Section 3.2).
 
-- :class:`Dataset` ``(X, y)``: one learning sample, resampled by the experiment's
-  ``cv`` (the *real world* problem).
+- :class:`Dataset` ``(X, y)``: one learning sample and no separate test sample,
+  resampled by the experiment's ``cv`` (Hothorn et al.'s *real world* problem, a
+  term of art: the data may as well be generated, as the demo's microarray is).
 - :class:`Dataset` ``(X, y, X_test=..., y_test=...)``: a learning sample plus a fixed
   test sample; learners are fitted on the ``cv`` training parts of the learning
   sample and scored on the test sample (the *competition* problem).
@@ -15,6 +16,16 @@ import numpy as np
 from sklearn.utils.validation import _num_samples
 
 __all__ = ["Dataset", "SimulatedDataset"]
+
+# The problems in plain words, for reports and printouts (the values of
+# ``problem`` are the papers' terms of art: "real world" means "no separate test
+# sample", whether the data were measured or generated).
+PROBLEM_WORDS = {
+    "real world": "one learning sample, resampled (no separate test sample)",
+    "competition": "learning sample resampled, scored on a fixed test sample",
+    "simulation": "simulated: a fresh learning sample per replicate",
+    "unknown": "unknown (results supplied as a table)",
+}
 
 
 def _n_rows(X, name):
@@ -41,9 +52,10 @@ def _check_xy(X, y, x_name, y_name):
 class Dataset:
     """A learning sample, optionally with a fixed test sample.
 
-    Without a test sample this is the *real world* problem of Hothorn et al.
-    (2005, Section 3.2): the only data are one learning sample, and the
-    experiment's ``cv`` draws the learning/validation splits from it. With
+    Without a test sample the only data are one learning sample, and the
+    experiment's ``cv`` draws the learning/validation splits from it: Hothorn
+    et al. (2005, Section 3.2) call this the *real world* problem, a term of
+    art for "no separate test sample" that holds for generated data too. With
     ``X_test`` and ``y_test`` it is the *competition* problem: learners are
     fitted on the ``cv`` training parts of the learning sample and all of them
     are scored on the same fixed test sample (so the validation parts of ``cv``
@@ -65,7 +77,8 @@ class Dataset:
     Attributes
     ----------
     problem : {"real world", "competition"}
-        Which learning problem this data set poses.
+        Which learning problem this data set poses, in Hothorn et al.'s terms
+        (``PROBLEM_WORDS`` says each in plain words).
     n_samples : int
         Rows of the learning sample.
 

@@ -7,6 +7,7 @@ from ._bayesian import (
     plot_posterior_simplex,
     plot_rank_posterior,
 )
+from ._common import figure_label
 from ._critical_difference import plot_critical_difference
 from ._forest import plot_confidence_intervals
 from ._leaderboard import plot_rank_intervals, plot_win_rate_matrix
@@ -18,6 +19,7 @@ from ._significance_table import plot_significance_table, significance_table
 from ._win_tie_loss import plot_win_tie_loss, win_tie_loss_counts
 
 __all__ = [
+    "figure_label",
     "plot_bayesian_posterior",
     "plot_posterior_density",
     "plot_posterior_simplex",

@@ -14,11 +14,18 @@ matplotlib is imported inside the functions.
 import numpy as np
 
 from ..stats import BayesianTestResult, PlackettLuceResult
+from ._common import figure_labels
 
 _COLORS = {"a": "#1f77b4", "rope": "#e69f00", "b": "#d62728"}
 _ROPE_SHADE = "#e69f00"
 _SQRT3_2 = np.sqrt(3) / 2
 _VERTICES = np.array([[0.0, 0.0], [0.5, _SQRT3_2], [1.0, 0.0]])  # a, rope, b
+
+
+def _check_title(title):
+    """A title is the caller's text (drawn as given, mathtext included): a str."""
+    if title is not None and not isinstance(title, str):
+        raise ValueError(f"`title` must be a string or None; got {title!r:.80}.")
 
 
 def _check_result(result, method=None):
@@ -87,6 +94,7 @@ def plot_posterior_density(result, *, ax=None, title=None):
     import matplotlib.pyplot as plt
 
     _check_result(result, "density")
+    _check_title(title)
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
     a, b = _names(result)
@@ -100,10 +108,11 @@ def plot_posterior_density(result, *, ax=None, title=None):
         for edge in (-rope, rope):
             ax.axvline(edge, color=_ROPE_SHADE, lw=1.5)
     ax.axvline(0, color="black", lw=0.6, ls=":")
+    la, lb = figure_labels((a, b))  # drawn literally, cut to one length
     labels = {
-        "a": f"P({a} better) = {probs[a]:.3f}",
+        "a": f"P({la} better) = {probs[a]:.3f}",
         "rope": f"P(equivalent) = {probs['equivalent']:.3f}",
-        "b": f"P({b} better) = {probs[b]:.3f}",
+        "b": f"P({lb} better) = {probs[b]:.3f}",
     }
     if result.details["scale"] == 0:
         favoured = "rope"
@@ -147,9 +156,11 @@ def plot_posterior_density(result, *, ax=None, title=None):
             )
         ax.set_ylim(0, 1.3 * float(ys.max()))  # room for the legend
         ax.set_ylabel("posterior density")
-    ax.set_xlabel(f"{a} − {b}")
+    ax.set_xlabel(f"{la} − {lb}")
     ax.legend(loc="upper center", ncols=3, fontsize="small", frameon=False)
-    ax.set_title(title if title is not None else f"{a} vs {b}: correlated t posterior")
+    ax.set_title(
+        title if title is not None else f"{la} vs {lb}: correlated t posterior"
+    )
     return ax
 
 
@@ -205,6 +216,7 @@ def plot_posterior_simplex(result, *, ax=None, max_points=5000, title=None):
     import matplotlib.pyplot as plt
 
     _check_result(result, "simplex")
+    _check_title(title)
     if (
         isinstance(max_points, bool)
         or not isinstance(max_points, int | np.integer)
@@ -246,8 +258,9 @@ def plot_posterior_simplex(result, *, ax=None, max_points=5000, title=None):
             [centre[0], mid[0]], [centre[1], mid[1]], color="black", lw=0.5, zorder=1
         )
     probs = result.probabilities
-    ax.text(0, -0.05, f"{a} better\n{probs[a]:.3f}", ha="center", va="top")
-    ax.text(1, -0.05, f"{b} better\n{probs[b]:.3f}", ha="center", va="top")
+    la, lb = figure_labels((a, b))  # drawn literally, cut to one length
+    ax.text(0, -0.05, f"{la} better\n{probs[a]:.3f}", ha="center", va="top")
+    ax.text(1, -0.05, f"{lb} better\n{probs[b]:.3f}", ha="center", va="top")
     ax.text(
         0.5,
         _SQRT3_2 + 0.03,
@@ -267,7 +280,7 @@ def plot_posterior_simplex(result, *, ax=None, max_points=5000, title=None):
     ax.set_title(
         title
         if title is not None
-        else f"{a} vs {b}: Bayesian {name}, rope = {result.rope:g}"
+        else f"{la} vs {lb}: Bayesian {name}, rope = {result.rope:g}"
     )
     return ax
 
@@ -353,8 +366,7 @@ def plot_rank_posterior(result, *, ax=None, title=None):
             "`result` must be a PlackettLuceResult (from bayesian_plackett_luce or "
             f"BenchmarkResult.bayesian_ranking); got {type(result).__name__}."
         )
-    if title is not None and not isinstance(title, str):
-        raise ValueError(f"`title` must be a string or None; got {title!r}.")
+    _check_title(title)
     k = result.n_learners
     order = result.expected_rank.sort_values(kind="stable").index
     probs = result.rank_probabilities.loc[order].to_numpy()
@@ -398,7 +410,7 @@ def plot_rank_posterior(result, *, ax=None, title=None):
         zorder=4,
         gid="expected-rank",
     )
-    ax.set_yticks(rows, [str(v) for v in order])
+    ax.set_yticks(rows, figure_labels(order))
     ax.set_xticks(np.arange(1, k + 1))
     ax.set_xlim(0.5, k + 0.5)
     ax.set_ylim(k - 0.5, -0.5)

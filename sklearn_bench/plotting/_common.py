@@ -12,6 +12,51 @@ without the ``plot`` extra.
 
 import numpy as np
 
+from .._text import MAX_LABEL_LENGTH, short_label
+from .._validation import check_positive_int
+
+__all__ = ["figure_label", "figure_labels"]
+
+
+def figure_label(name, *, max_length=MAX_LABEL_LENGTH):
+    r"""A name as a figure draws it: cut to ``max_length`` characters with an
+    ellipsis, control characters as visible escapes, and every ``$`` escaped so
+    that matplotlib's mathtext draws it literally (``$\alpha$`` stays those
+    characters, ``$\input{x}$`` cannot fail to parse).
+
+    Every figure of :mod:`sklearn_bench.plotting` labels learners, data sets
+    and pairs with it; a title given by the caller is drawn as given.
+
+    Parameters
+    ----------
+    name : object
+        A learner, data-set or pair name (``str()`` of it).
+    max_length : int, default=60
+        The longest label in characters, the ellipsis included
+        (``sklearn_bench._text.MAX_LABEL_LENGTH``).
+
+    Returns
+    -------
+    str
+        The label to pass to matplotlib.
+
+    Examples
+    --------
+    >>> from sklearn_bench.plotting import figure_label
+    >>> print(figure_label(r"$\alpha$-svm"))
+    \$\alpha\$-svm
+    >>> len(figure_label("x" * 10_000))
+    60
+    """
+    max_length = check_positive_int(max_length, "max_length")
+    return short_label(name, max_length).replace("$", r"\$")
+
+
+def figure_labels(names, *, max_length=MAX_LABEL_LENGTH):
+    """:func:`figure_label` of each name, as a list."""
+    return [figure_label(name, max_length=max_length) for name in names]
+
+
 # Fraction of a rank unit by which a group bar overhangs its first and last
 # learner, so that a group of learners with equal average ranks stays visible.
 _BAR_OVERHANG = 0.04
@@ -158,6 +203,7 @@ def _draw_rank_diagram(
         shown = ranks
     if colors is None:
         colors = ["black"] * k
+    names = figure_labels(names)
     order = np.argsort(ranks, kind="stable")
     n_left = (k + 1) // 2
     left, right = list(order[:n_left]), list(order[n_left:])[::-1]

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_confidence_level
+from ._common import figure_labels
 
 _ROW_INCHES = 0.3
 _MIN_HEIGHT = 2.0
@@ -47,7 +48,8 @@ def plot_confidence_intervals(
     confidence_level=None,
     adjusted_label=None,
 ):
-    """Forest plot of confidence intervals, unadjusted and adjusted (seed 001 Fig. 4).
+    """Forest plot of confidence intervals, unadjusted and adjusted (Berrar & Lozano
+    2013, Fig. 4).
 
     One row per comparison, top to bottom in the order of ``intervals``: a dot
     at the estimate, a thick line for the unadjusted interval and, when given, a
@@ -113,7 +115,7 @@ def plot_confidence_intervals(
     n = len(intervals)
     if ax is None:
         height = max(_MIN_HEIGHT, 1.4 + _ROW_INCHES * n)
-        longest = max(len(str(label)) for label in intervals.index)
+        longest = max(len(label) for label in figure_labels(intervals.index))
         width = _AXES_WIDTH + 0.3 + 0.075 * longest  # room for the labels
         _, ax = plt.subplots(figsize=(width, height), layout="constrained")
     y = np.arange(n)[::-1].astype(float)  # first row on top
@@ -171,7 +173,7 @@ def plot_confidence_intervals(
         ),
     )
     ax.scatter(est, y, color="black", s=14, zorder=3, gid="ci-estimate")
-    ax.set_yticks(y, [str(label) for label in intervals.index])
+    ax.set_yticks(y, figure_labels(intervals.index))
     ax.set_ylim(-0.7, n - 0.3)
     ax.set_xlim(x_lo, x_hi)
     ax.set_xlabel(xlabel)

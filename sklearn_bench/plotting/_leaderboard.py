@@ -5,6 +5,8 @@ matplotlib is imported inside the functions."""
 import numpy as np
 import pandas as pd
 
+from ._common import figure_labels
+
 _ROW_INCHES = 0.2
 _MIN_HEIGHT = 2.0
 
@@ -70,7 +72,7 @@ def plot_rank_intervals(leaderboard, *, ax=None, title=None):
         # Fixed margins rather than a constrained layout: measuring 50 labels
         # twice costs seconds, and their width is known from their length.
         height = max(_MIN_HEIGHT, 0.9 + _ROW_INCHES * n)
-        label = max(len(str(i)) for i in leaderboard.index)
+        label = max(len(i) for i in figure_labels(leaderboard.index))
         left = min(3.0, 0.3 + 0.065 * label)
         fig = plt.figure(figsize=(left + 4.6, height))
         ax = fig.add_axes(
@@ -98,7 +100,7 @@ def plot_rank_intervals(leaderboard, *, ax=None, title=None):
         )
     ax.scatter(leaderboard["rank"], y, c=colours, s=14, zorder=3)
     ax.set_yticks(y)
-    ax.set_yticklabels([str(i) for i in leaderboard.index], fontsize=8 if n > 20 else 9)
+    ax.set_yticklabels(figure_labels(leaderboard.index), fontsize=8 if n > 20 else 9)
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlim(0.5, n + 0.5)
     step = 1 if n <= 12 else 5
@@ -170,7 +172,7 @@ def plot_win_rate_matrix(matrix, *, ax=None, annotate=None, title=None):
         raise ValueError(f"`annotate` must be a bool or None; got {annotate!r}.")
     if ax is None:
         side = min(11.0, max(2.5, 0.2 * n))  # the cells, in inches
-        label = max(len(str(i)) for i in matrix.index)
+        label = max(len(i) for i in figure_labels(matrix.index))
         margin = min(2.5, 0.5 + 0.06 * label)
         width, height = margin + side + 1.3, margin + side + 0.4
         fig = plt.figure(figsize=(width, height))
@@ -187,7 +189,7 @@ def plot_win_rate_matrix(matrix, *, ax=None, annotate=None, title=None):
         np.ma.masked_invalid(values), cmap="RdBu_r", vmin=0, vmax=1, aspect="equal"
     )
     size = 9 if n <= 15 else (7 if n <= 50 else 5)
-    labels = [str(i) for i in matrix.index]
+    labels = figure_labels(matrix.index)
     ax.set_xticks(range(n))
     ax.set_yticks(range(n))
     ax.set_xticklabels(labels, rotation=90, fontsize=size)

@@ -4,6 +4,8 @@ matplotlib is imported inside the function, so importing this module works
 without matplotlib.
 """
 
+from ._common import figure_label
+
 _PANELS = [
     ("bias", "(a) expected bias $\\mathrm{Bias}_{Av}$"),
     ("variance", "(b) expected variance $\\mathrm{Var}_{Av}$"),
@@ -75,7 +77,8 @@ def plot_multiple_rule_bias(result, *, axes=None, datasets=None):
             if column == "comparative_bias":
                 part = part[part["r"] > 1]
             style = {"color": "black", "lw": 2} if name == "average" else {}
-            ax.plot(part["m"], part[column], marker="o", ms=3, label=name, **style)
+            label = figure_label(name)
+            ax.plot(part["m"], part[column], marker="o", ms=3, label=label, **style)
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("number of classifier rule models $m$")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # m counts rules

@@ -80,6 +80,9 @@ def plot_pairwise_significance(
     """
     import pandas as pd
 
+    if label is not None and not isinstance(label, str):
+        # the caller's text, drawn as given (mathtext included): a str
+        raise ValueError(f"`label` must be a string or None; got {label!r:.80}.")
     if result is not None:
         if not isinstance(result, PairwiseTestResult):
             raise TypeError(

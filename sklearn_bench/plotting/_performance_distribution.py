@@ -10,6 +10,7 @@ import numpy as np
 from scipy import stats
 
 from .._metrics import metric_bounds
+from ._common import figure_label, figure_labels
 
 # Vertical layout of one learner's row, in row units (row centre at 0).
 _DENSITY_BASE = -0.12  # baseline of the density curve
@@ -184,12 +185,12 @@ def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="a
             capprops={"color": color},
             flierprops={"marker": "o", "markersize": 3, "markeredgecolor": color},
         )
-    ax.set_yticks(np.arange(k - 1, -1, -1), learners)
+    ax.set_yticks(np.arange(k - 1, -1, -1), figure_labels(learners))
     ax.set_ylim(-0.55, k - 0.45)
     ax.set_xlim(grid[0], grid[-1])
     better = "higher" if greater_is_better else "lower"
     ax.set_xlabel(f"{metric} per replicate ({better} is better)")
-    ax.set_title(f"{dataset}: performance over replicates")
+    ax.set_title(f"{figure_label(dataset)}: performance over replicates")
     ax.grid(axis="x", alpha=0.3)
     for y in range(k - 1):
         ax.axhline(y + 0.5, color="0.85", lw=0.6)

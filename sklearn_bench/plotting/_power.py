@@ -54,7 +54,8 @@ def plot_power_curve(
     mark=None,
     ax=None,
 ):
-    """Power of the paired t-test against the number of data sets (seed 000 Fig. 2).
+    """Power of the paired t-test against the number of data sets (Boulesteix et
+    al. 2015, Fig. 2).
 
     One curve per ``σ``: :func:`~sklearn_bench.stats.power_paired_t` for
     ``J = 2, 3, ...`` data sets (Boulesteix et al. 2015, Section 3, Figure 2
@@ -71,7 +72,7 @@ def plot_power_curve(
     alpha : float, default=0.05
     alternative : {"two-sided", "greater"}, default="two-sided"
         The test's: two-sided, as the analyses run it; ``"greater"`` with
-        ``method="approx"`` redraws seed 000's figure.
+        ``method="approx"`` redraws Boulesteix et al. (2015)'s figure.
     method : {"exact", "approx"}, default="exact"
         As in :func:`~sklearn_bench.stats.power_paired_t`.
     target_power : float or None, default=0.8
@@ -162,7 +163,8 @@ def plot_datasets_needed(
     mark=None,
     ax=None,
 ):
-    """Number of data sets needed against the difference to detect (seed 000 Fig. 2).
+    """Number of data sets needed against the difference to detect (Boulesteix et
+    al. 2015, Fig. 2).
 
     One curve per ``σ``: :func:`~sklearn_bench.stats.n_datasets_needed` for a
     range of ``Δ`` (Boulesteix et al. 2015, Section 3, Figure 2 left panel), on
@@ -178,7 +180,7 @@ def plot_datasets_needed(
     alpha : float, default=0.05
     alternative : {"two-sided", "greater"}, default="two-sided"
         The test's: two-sided, as the analyses run it; ``"greater"`` with
-        ``method="approx"`` redraws seed 000's figure.
+        ``method="approx"`` redraws Boulesteix et al. (2015)'s figure.
     method : {"exact", "approx"}, default="exact"
         As in :func:`~sklearn_bench.stats.power_paired_t`.
     mark : tuple of (float, int), default=None

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import real_array
+from ._common import figure_labels
 
 _LEVELS = (0.001, 0.01, 0.05)
 _STARS = ("***", "**", "*")
@@ -194,7 +195,7 @@ def plot_significance_table(result, *, levels=_LEVELS, annotate=True, ax=None):
         size = 1.2 + 0.55 * k
         _, ax = plt.subplots(figsize=(size + 1.8, size))
     ax.imshow(classes, cmap=cmap, norm=norm)
-    names = [str(name) for name in learners]
+    names = figure_labels(learners)
     ax.set_xticks(range(k), labels=names, rotation=45, ha="right")
     ax.set_yticks(range(k), labels=names)
     ax.set_xticks(np.arange(k + 1) - 0.5, minor=True)

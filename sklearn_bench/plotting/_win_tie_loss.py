@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import UNSET, renamed_parameters, resolve_direction
+from ._common import figure_labels
 
 
 @renamed_parameters(tolerance="delta")
@@ -134,8 +135,8 @@ def plot_win_tie_loss(
         wins, ties, losses = win_tie_loss_counts(
             table, greater_is_better=greater_is_better, delta=delta
         )
-    names = list(wins.index)
-    k = len(names)
+    names = figure_labels(wins.index)  # cut: a 10,000-character name sized
+    k = len(names)  # the figure to a MemoryError
     n = (wins + ties + losses).to_numpy(dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         net = (wins - losses).to_numpy(dtype=float) / n

@@ -128,7 +128,7 @@ def _simplex_html(analysis):
     """The simplex of the hierarchical model's draws, best against the others."""
     import matplotlib.pyplot as plt
 
-    from ..plotting import plot_posterior_simplex
+    from ..plotting import figure_label, plot_posterior_simplex
 
     fits = analysis.cache.get(("bayesian_hierarchical_fits", _THRESHOLD), ())
     fits = list(fits)[:_MAX_SIMPLEX]
@@ -141,7 +141,8 @@ def _simplex_html(analysis):
     try:
         for ax, res in zip(axes, fits, strict=True):
             a, b = res.labels
-            plot_posterior_simplex(res, ax=ax, title=f"{a} vs {b}")
+            title = f"{figure_label(a)} vs {figure_label(b)}"  # drawn literally
+            plot_posterior_simplex(res, ax=ax, title=title)
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=110)
     finally:

@@ -105,8 +105,9 @@ def make_figures(result, analysis, *, analyses):
         adjusted = adjusted_interval_words(analysis.confidence_level, m)
         ax = plotting.plot_confidence_intervals(
             analysis.pairs,
-            xlabel=f"difference in {_name(analysis)}",
-            title=f"Pairwise differences over {analysis.pairs_blocks}",
+            xlabel=f"difference in {plotting.figure_label(_name(analysis))}",
+            title="Pairwise differences over "
+            + plotting.figure_label(analysis.pairs_blocks),
             confidence_level=analysis.confidence_level,
             adjusted_label=adjusted if m > 1 else None,
         )

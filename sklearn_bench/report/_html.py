@@ -17,11 +17,13 @@ from .._validation import renamed_parameters
 from .._version import __version__
 from ..analysis import (
     ANALYSES,
+    SIGN_CONVENTION,
     AnalysisPlan,
     adjusted_interval_words,
     analyse,
     posthoc_title,
 )
+from ..datasets import PROBLEM_WORDS
 from ._bayesian import bayesian_comparisons_table, bayesian_html
 from ._blocks import (
     MAX_DETAIL_ROWS,
@@ -142,7 +144,10 @@ def _datasets_table(result, analysis):
     )
     datasets = pd.DataFrame(
         {
-            "problem": pd.Series(result.datasets),
+            # in plain words, not the papers' terms of art ("real world")
+            "problem": pd.Series(result.datasets).map(
+                lambda p: PROBLEM_WORDS.get(p, p)
+            ),
             "median n_train": sizes["n_train"].reindex(list(result.datasets)),
             "median n_test": sizes["n_test"].reindex(list(result.datasets)),
             "replicates": analysis.n_replicates.max(axis=1).reindex(
@@ -235,9 +240,8 @@ def _effects(analysis):
     parts = ['<section id="effects"><h2>Effect sizes and confidence intervals</h2>']
     parts.append(
         "<p>How much better, and how sure: intervals first, p-values second "
-        "(Berrar &amp; Lozano 2013). Differences are "
-        f"<i>learner − reference</i> in {html.escape(analysis.metric)} "
-        f"({analysis.direction}).</p>"
+        f"(Berrar &amp; Lozano 2013). {html.escape(SIGN_CONVENTION)}, in "
+        f"{html.escape(analysis.metric)} ({analysis.direction}).</p>"
     )
     if len(analysis.pairs):
         pairs = analysis.pairs
@@ -286,7 +290,7 @@ def _effects(analysis):
                 "data set": within["dataset"],
                 "learner": within["learner"],
                 "reference (best here)": within["reference"],
-                "difference": within["estimate"],
+                "difference (reference − learner)": within["estimate"],
                 f"{level} CI": [
                     _interval_text(lo, hi)
                     for lo, hi in zip(within["low"], within["high"], strict=True)
@@ -366,6 +370,14 @@ def _tests(analysis):
                 max_rows=MAX_SUMMARY_ROWS,
             )
         )
+        if analysis.posthoc is None:  # Friedman ran, its post-hoc could not
+            parts.append(
+                _not_run(
+                    f"The {posthoc_title(analysis)} post-hoc test",
+                    analysis.skipped.get("posthoc", "not requested"),
+                )
+            )
+    if fr is not None and analysis.posthoc is not None:
         parts.append(
             _table(
                 analysis.posthoc,
@@ -784,7 +796,8 @@ def _write_csv_tables(folder, analysis, datasets, pairwise, bayes_table):
             analysis.posthoc, folder / f"{analysis.posthoc_method}.csv", index=False
         )
     if pairwise is not None:
-        write_csv(pairwise.to_frame(), folder / "pairwise_tests.csv", index=False)
+        frame = analysis.cache.get("pairwise_frame", pairwise.to_frame())
+        write_csv(frame, folder / "pairwise_tests.csv", index=False)
     if bayes_table is not None and len(bayes_table):
         write_csv(bayes_table, folder / "bayesian.csv", index=False)
     if not analysis.failures.empty:

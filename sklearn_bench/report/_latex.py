@@ -9,7 +9,7 @@ tests the analysis ran (its record in the methods paragraph is the analysis'
 """
 
 from .._io import write_text
-from ..analysis import adjusted_interval_words, within_test
+from ..analysis import SIGN_CONVENTION, adjusted_interval_words, within_test
 from ..results import escape_latex, latex_frame, latex_table
 
 __all__ = ["escape_latex", "latex_frame", "latex_table", "write_latex_tables"]
@@ -70,8 +70,8 @@ def write_latex_tables(result, analysis, folder):
             f"{adjusted_interval_words(analysis.confidence_level, m)} intervals "
             "(Berrar & Lozano 2013; an interval of the second kind excludes 0 only "
             "where the Holm-adjusted p is below the significance level); p-values "
-            "unadjusted and "
-            "Holm-adjusted."
+            "unadjusted and Holm-adjusted. "
+            f"{SIGN_CONVENTION}."
         )
         path = folder / "pairwise.tex"
         write_text(path, latex_frame(pairs, caption=caption, label="tab:pairwise"))

@@ -12,7 +12,14 @@ import re
 import pandas as pd
 
 from .._io import write_text
-from ..analysis import CITATIONS, TestRecord, cited_keys, paired_method, register_test  # noqa: F401
+from ..analysis import (  # noqa: F401
+    CITATIONS,
+    SIGN_CONVENTION,
+    TestRecord,
+    cited_keys,
+    paired_method,
+    register_test,
+)
 
 # -- the paragraph ----------------------------------------------------------------
 
@@ -160,7 +167,8 @@ def _paragraph(rec):
         )
     s.append(
         f"Effect sizes are reported with {rec['confidence_level']:.0%} confidence "
-        "intervals before p-values (Berrar & Lozano 2013)."
+        "intervals before p-values (Berrar & Lozano 2013). "
+        f"{SIGN_CONVENTION}."
     )
     if rec["tests"]:
         s.append("Analyses. " + " ".join(rec["tests"]))
@@ -184,9 +192,17 @@ def methods_markdown(rec):
 
 
 def _settings_text(settings):
-    return "; ".join(
-        f"{name} = {value} ({source})" for name, (value, source) in settings.items()
-    )
+    """Each setting with where it came from: ``"alpha = 0.01 (command line);
+    delta = 0.01 (the default for a [0, 1] metric)"``. A value that explains
+    its own default is not told a second time that it is one."""
+    parts = []
+    for name, (value, source) in settings.items():
+        value, source = str(value), str(source)
+        if source.startswith("default") and "(default " in value:
+            parts.append(f"{name} = {value.replace('(default ', '(the default ')}")
+        else:
+            parts.append(f"{name} = {value} ({source})")
+    return "; ".join(parts)
 
 
 def methods_latex(rec):

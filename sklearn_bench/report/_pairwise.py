@@ -25,7 +25,10 @@ def pairwise_html(analysis, res, figure=""):
     from ._blocks import MAX_SUMMARY_ROWS, _table
     from ._format import fmt_interval, fmt_level, fmt_p
 
-    frame = res.to_frame()
+    # each pair better-ranked first, as every table (the analysis' frame)
+    frame = analysis.cache.get("pairwise_frame")
+    if frame is None:
+        frame = res.to_frame()
     table = pd.DataFrame(
         {
             "n": frame["n"].to_numpy(),

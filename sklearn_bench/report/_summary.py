@@ -1,8 +1,16 @@
 """The plain-text summary the CLI prints: effect sizes first, then tests, then power."""
 
+import textwrap
+
 import numpy as np
 
-from ..analysis import ReportAnalysis, adjusted_interval_words, posthoc_title
+from .._text import terminal_text
+from ..analysis import (
+    SIGN_CONVENTION,
+    ReportAnalysis,
+    adjusted_interval_words,
+    posthoc_title,
+)
 from ._bayesian import bayesian_comparisons_table, bayesian_summary_lines
 from ._bottom_line import bottom_line, bottom_line_lines
 from ._format import fmt_p, fmt_p_equals
@@ -32,6 +40,14 @@ def _num(x, digits=3):
 
 def _p(p):
     return fmt_p(p)
+
+
+def _wrapped(text):
+    """A sentence of the summary, indented and wrapped at 88 columns."""
+    return textwrap.fill(
+        text, width=88, initial_indent="   ", subsequent_indent="   ",
+        break_long_words=False, break_on_hyphens=False,
+    )  # fmt: skip
 
 
 def format_summary(analysis, result=None):
@@ -97,6 +113,7 @@ def format_summary(analysis, result=None):
     lines.append(
         f"1. Effect sizes ({level} confidence intervals), {a.metric} ({a.direction})"
     )
+    lines.append(_wrapped(f"{SIGN_CONVENTION}."))
     lines.extend(
         f"   Warning: {note}" for note in a.notes if "orders of magnitude" in note
     )
@@ -130,31 +147,34 @@ def format_summary(analysis, result=None):
     if len(a.within):
         lines.append(
             f"   Within each data set ({_test_words(a.within)}; valid for new data "
-            "of its kind), against the best learner there:"
+            "of its kind), the best learner there − each other one:"
         )
+        without = 0  # data sets on which no learner has an interval
         for dataset, group in a.within.groupby("dataset", sort=False):
+            tested = group[group["n"] > 0]
+            if tested.empty:
+                without += 1
+                continue
             ref = group["reference"].iloc[0]
             best_mean = a.mean.loc[dataset, ref]
             lines.append(f"   - {dataset}: best {ref} (mean {best_mean:.3f})")
             width = max(len(str(r)) for r in group["learner"])
-            for r in group.itertuples():
-                if not r.n:
-                    # The reason the analysis recorded (constant differences,
-                    # missing replicates, an unknown scheme, ...).
-                    prefix = f"No interval for {r.learner} − {ref} on {dataset}: "
-                    why = next(
-                        (n[len(prefix) :] for n in a.notes if n.startswith(prefix)),
-                        "not every replicate has a result",
-                    )
-                    why = why.split(". ")[0].rstrip(".")
-                    lines.append(
-                        f"       {r.learner:<{width}}  (no paired interval: {why})"
-                    )
-                    continue
+            for r in tested.itertuples():
                 lines.append(
                     f"       {r.learner:<{width}}  {_num(r.estimate)}  "
                     f"[{_num(r.low)}, {_num(r.high)}]"
                 )
+            if len(tested) < len(group):
+                # The reason is the analysis' note of its cause, printed once.
+                lines.append(
+                    f"       (no paired interval for {len(group) - len(tested)} "
+                    "learner(s): see the notes below)"
+                )
+        if without:
+            lines.append(
+                f"   No paired interval on {without} data set(s): see the notes below."
+            )
+        lines.extend(_wrapped(f"Note: {note}") for note in a.within_notes)
     lines.append(
         "2. Sensitivity analyses (ranks within each "
         + ("data set" if a.pairs_blocks == "data sets" else "replicate")
@@ -202,6 +222,8 @@ def format_summary(analysis, result=None):
             )
     elif "friedman" in a.skipped:
         lines.append(f"   No Friedman test: {a.skipped['friedman']}.")
+    elif "friedman" not in a.analyses:
+        lines.append("   Friedman's test: not requested.")
     else:
         lines.append("   (no Friedman test: " + "; ".join(a.notes[:1]) + ")")
     if "bayesian" in a.analyses:
@@ -241,4 +263,6 @@ def format_summary(analysis, result=None):
             f"Failures: {int(a.failures['count'].sum())} failed task(s); see the "
             "report."
         )
-    return "\n".join(lines)
+    # printed and saved as summary.txt: no name's control character reaches a
+    # terminal (ESC sequences retitle and recolour it)
+    return terminal_text("\n".join(lines))

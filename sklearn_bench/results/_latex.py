@@ -9,6 +9,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
+from .._text import short_label, visible_controls
 from .._validation import check_alpha, renamed_parameters
 
 __all__ = ["escape_latex", "latex_frame", "latex_table"]
@@ -47,8 +48,12 @@ _SPECIALS = {
     "<": r"\textless{}",
     ">": r"\textgreater{}",
     "|": r"\textbar{}",
+    # "[" after a row's "\\" would open its optional argument ("Illegal unit of
+    # measure"); braced, brackets are plain text anywhere
+    "[": "{[}",
+    "]": "{]}",
 }
-_SPECIAL_RE = re.compile(r"[\\&%$#_{}~^<>|]")
+_SPECIAL_RE = re.compile(r"[\\&%$#_{}~^<>|\[\]]")
 # Beyond Latin-1 and Latin Extended-A, pdfLaTeX's utf8 input has no glyphs
 # (CJK, emoji, most symbols): such a character is written as its code point.
 _LAST_TYPESET = 0x17F
@@ -71,6 +76,7 @@ _UNICODE = {
     "≈": r"$\approx$",
     "–": "--",
     "—": "---",
+    "…": r"\ldots{}",  # the ellipsis of a name cut to one length
 }
 MARKER = r"$^{\dagger}$"
 # Above this many columns a table is scaled to the text width (needs graphicx).
@@ -79,13 +85,16 @@ _MAX_NARROW = 4
 
 def escape_latex(text):
     r"""``text`` with LaTeX's special characters escaped (``_`` → ``\_``, ``&``,
-    ``%``, ``#``, ``$``, braces, ``~``, ``^``, ``<``, ``>``, ``|``, backslash)
-    and the Greek letters and dashes the report uses written as LaTeX, so that it
-    typesets with pdfLaTeX. Runs of white space (a blank line in a name would end
-    a caption's paragraph) become one space; a character pdfLaTeX cannot typeset
-    from UTF-8 input (CJK, emoji: beyond Latin Extended-A) is written as its
-    code point, ``[U+4E2D]``, so that the table compiles and the name stays
-    recognisable.
+    ``%``, ``#``, ``$``, braces, brackets, ``~``, ``^``, ``<``, ``>``, ``|``,
+    backslash) and the Greek letters and dashes the report uses written as
+    LaTeX, so that it typesets with pdfLaTeX. Runs of white space (a blank line
+    in a name would end a caption's paragraph) become one space; other control
+    characters (ESC, BEL) are written as visible escapes (``\x1b``); a
+    character pdfLaTeX cannot typeset from UTF-8 input (CJK, emoji: beyond
+    Latin Extended-A) is written as its code point, ``[U+4E2D]``, so that the
+    table compiles and the name stays recognisable. Brackets are braced
+    (``{[}``), so that a cell that starts with one is not read as the optional
+    argument of the row end ``\\``.
 
     Examples
     --------
@@ -93,17 +102,34 @@ def escape_latex(text):
     >>> print(escape_latex("dlda_k10 & 5% #1"))
     dlda\_k10 \& 5\% \#1
     >>> print(escape_latex("a<b\n\nc 中"))
-    a\textless{}b c [U+4E2D]
+    a\textless{}b c {[}U+4E2D{]}
     """
 
     def one(match):
         char = match.group(0)
         return r"\textbackslash{}" if char == "\\" else _SPECIALS[char]
 
-    out = _SPECIAL_RE.sub(one, re.sub(r"\s+", " ", str(text)))
+    text = visible_controls(re.sub(r"\s+", " ", str(text)))
+    out = _SPECIAL_RE.sub(one, text)
     for char, tex in _UNICODE.items():
         out = out.replace(char, tex)
-    return "".join(c if ord(c) <= _LAST_TYPESET else f"[U+{ord(c):04X}]" for c in out)
+    return "".join(
+        c if ord(c) <= _LAST_TYPESET else f"{{[}}U+{ord(c):04X}{{]}}" for c in out
+    )
+
+
+def latex_label(name):
+    r"""A name (learner, data set, pair) as a table cell: cut to one length
+    with an ellipsis (:func:`~sklearn_bench._text.short_label`), then
+    :func:`escape_latex`.
+
+    Examples
+    --------
+    >>> from sklearn_bench.results._latex import latex_label
+    >>> print(latex_label("[0.5em] $x$"))
+    {[}0.5em{]} \$x\$
+    """
+    return escape_latex(short_label(name))
 
 
 def _cell(centre, spread, stat, digits):
@@ -313,7 +339,7 @@ def latex_table(
             if m in worse:
                 text += MARKER
             cells.append(text)
-        rows.append(escape_latex(dataset) + " & " + " & ".join(cells) + r" \\")
+        rows.append(latex_label(dataset) + " & " + " & ".join(cells) + r" \\")
     complete = centre.dropna(axis=0, how="any")
     if len(complete):
         ranks = (sign * complete).rank(axis=1).mean(axis=0)
@@ -348,7 +374,7 @@ def latex_table(
         if untested_sets:
             caption += (
                 " Not every learner could be tested on "
-                + ", ".join(escape_latex(d) for d in untested_sets)
+                + ", ".join(latex_label(d) for d in untested_sets)
                 + " (missing replicates or no variation)."
             )
         if rank_row is not None:
@@ -356,7 +382,7 @@ def latex_table(
                 f" Last row: average rank (1 = best) over the {len(complete)} data "
                 "sets on which every learner has a result (Demšar 2006)."
             )
-    header = "Data set & " + " & ".join(escape_latex(m) for m in learners) + r" \\"
+    header = "Data set & " + " & ".join(latex_label(m) for m in learners) + r" \\"
     lines = [
         _PREAMBLE_NOTE,
         r"\begin{table}[htbp]",
@@ -434,7 +460,7 @@ def latex_frame(frame, *, caption, label=None, digits=3, index=True):
         r"\midrule",
     ]
     for idx, row in frame.iterrows():
-        cells = [escape_latex(idx)] if index else []
+        cells = [latex_label(idx)] if index else []
         for value in row.tolist():
             if isinstance(value, float | np.floating):
                 cells.append("--" if not np.isfinite(value) else f"{value:.{digits}f}")

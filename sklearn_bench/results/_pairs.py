@@ -408,7 +408,7 @@ class PairedComparisonsMixin:
         :func:`~sklearn_bench.stats.n_datasets_needed`). By default the test
         the analyses run, the two-sided paired t, by the exact noncentral t;
         ``method="approx", alternative="greater"`` is the paper's one-sided
-        approximation (seed 000).
+        approximation (Boulesteix et al. 2015).
 
         Parameters
         ----------
@@ -484,7 +484,7 @@ class PairedComparisonsMixin:
 
     @renamed_parameters(tolerance="delta")
     def win_tie_loss(self, *, delta=0.0, metric=None, test=None, alpha=0.05):
-        """Wins, ties and losses of every learner against every other (seed 002).
+        """Wins, ties and losses of every learner against every other (Demšar 2006).
 
         On each data set the learners' mean performances are compared; a
         difference of at most ``delta`` (after rounding to 10 decimals) is a
@@ -495,8 +495,8 @@ class PairedComparisonsMixin:
         otherwise it is a tie. The direction is still that of the mean
         performances.
 
-        Seed 002 (after Demšar 2006) names this practice, with Dietterich's
-        5×2cv as the per-data-set test, and warns against it: "statistical
+        Riddle's lecture slides after Demšar (2006) name this practice, with
+        Dietterich's 5×2cv as the per-data-set test, and warn against it: "statistical
         tests only measure the improbability of the obtained experimental
         result if the null hypothesis was correct, which is not even the
         (im)probability of the null-hypothesis" — a non-significant difference
@@ -516,7 +516,7 @@ class PairedComparisonsMixin:
         metric : str, default=None
         test : str, default=None
             ``None`` counts every difference above ``delta``. A method of
-            :meth:`paired_test` within a data set: ``"5x2cv"`` (seed 002; needs
+            :meth:`paired_test` within a data set: ``"5x2cv"`` (Dietterich 1998; needs
             ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` runs),
             ``"5x2cv_f"``, ``"corrected_t"`` (valid on every splitter), or a
             conditional test (``"t"``, ...).

@@ -91,6 +91,24 @@ def _labels(column):
     return pd.Categorical.from_codes(codes, labels)
 
 
+def _split_size(df, arg, size):
+    """``from_frame``'s ``n_train``/``n_test``: one positive integer per row, from
+    a number or a column."""
+    if isinstance(size, str):
+        values = pd.to_numeric(df[size], errors="coerce").to_numpy(dtype=float)
+    elif isinstance(size, int | np.integer) and not isinstance(size, bool):
+        values = np.full(len(df), float(size))
+    else:
+        raise ValueError(
+            f"`{arg}` must be a positive integer or the name of a column; got {size!r}."
+        )
+    if not (np.isfinite(values).all() and (values >= 1).all()):
+        raise ValueError(f"`{arg}` must hold positive integers (split sizes).")
+    if (values != np.round(values)).any():
+        raise ValueError(f"`{arg}` must hold positive integers (split sizes).")
+    return values.astype(np.int64)
+
+
 class BenchmarkResult(
     PairedComparisonsMixin, AllLearnersMixin, BayesianMixin, LeaderboardMixin
 ):
@@ -295,6 +313,8 @@ class BenchmarkResult(
         replicate=None,
         metric=None,
         greater_is_better,
+        n_train=None,
+        n_test=None,
     ):
         """Results produced elsewhere, as a long table, for the same analyses.
 
@@ -313,6 +333,13 @@ class BenchmarkResult(
             named after the ``value`` column.
         greater_is_better : bool or dict of str to bool
             Direction of the metric, or of each metric.
+        n_train, n_test : int or str, default=None
+            The split sizes: a positive number for every row, or the column
+            holding each row's. With them the tests within a data set know the
+            resampling scheme (the corrected resampled t uses
+            ``n_test/n_train``, Nadeau & Bengio 2003); without them a
+            comparison within a data set says the scheme is unknown. Give both
+            or neither.
 
         Returns
         -------
@@ -337,6 +364,10 @@ class BenchmarkResult(
         names = {"dataset": dataset, "learner": learner, "value": value}
         names.update({k: v for k, v in [("replicate", replicate), ("metric", metric)]
                       if v})  # fmt: skip
+        if (n_train is None) != (n_test is None):
+            raise ValueError("Give both `n_train` and `n_test`, or neither.")
+        names.update({k: v for k, v in [("n_train", n_train), ("n_test", n_test)]
+                      if isinstance(v, str)})  # fmt: skip
         for arg, column in names.items():
             if not isinstance(column, str) or column not in df.columns:
                 raise ValueError(
@@ -367,6 +398,9 @@ class BenchmarkResult(
                 "value": values,
             }
         )
+        for arg, size in (("n_train", n_train), ("n_test", n_test)):
+            if size is not None:
+                out[arg] = _split_size(df, arg, size)
         # Rows with the same keys are folds, numbered in order of appearance.
         rep_codes, reps = pd.factorize(out["replicate"])
         key = pd.Series(

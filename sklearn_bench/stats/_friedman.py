@@ -1,9 +1,10 @@
 """Friedman's test over blocks, Iman–Davenport's F, and the rank-based post-hoc tests.
 
 The formulas follow Demšar (2006), *Statistical comparisons of classifiers over
-multiple data sets*, JMLR 7, Sections 3.2.2 and 3.2.3, as taught in seed 002
-(Riddle's slides): Friedman's χ²_F, the Iman–Davenport F_F, the Nemenyi and the
-Bonferroni–Dunn critical differences and the z statistic of the post-hoc tests.
+multiple data sets*, JMLR 7, Sections 3.2.2 and 3.2.3, as taught in Riddle's
+lecture slides after Demšar (2006): Friedman's χ²_F, the Iman–Davenport F_F, the
+Nemenyi and the Bonferroni–Dunn critical differences and the z statistic of the
+post-hoc tests.
 """
 
 import math
@@ -553,7 +554,7 @@ def friedman_test(
 ) -> FriedmanResult:
     """Friedman's test of k learners over N blocks, with Iman–Davenport's F.
 
-    Demšar (2006), Section 3.2.2 (seed 002): rank the learners within each block
+    Demšar (2006), Section 3.2.2: rank the learners within each block
     (rank 1 = best, ties get average ranks), average the ranks over the blocks,
     ``R_j``, and compute ``χ²_F = 12 N / (k (k + 1)) [sum_j R_j² - k (k + 1)² / 4]``
     with ``k - 1`` degrees of freedom, and Iman and Davenport's

@@ -1,7 +1,7 @@
 """Hothorn et al.'s permutation test of K learners on one data set, and its follow-up.
 
 Hothorn, Leisch, Zeileis and Hornik (2005), *The design and analysis of benchmark
-experiments*, JCGS 14, Section 4.2 (seed 004): the statistic t* of eq. (3) for a
+experiments*, JCGS 14, Section 4.2: the statistic t* of eq. (3) for a
 dependent K samples design (every learner sees the same B learning samples), with
 the permutation distribution obtained by permuting the learners' labels within each
 learning sample independently; once the global hypothesis is rejected, all pairwise
@@ -363,7 +363,7 @@ def global_permutation_test(
 ) -> GlobalPermutationResult:
     """Permutation test of equal performance of K learners on one data set.
 
-    Hothorn et al. (2005), Section 4.2, eq. (3) (seed 004)::
+    Hothorn et al. (2005), Section 4.2, eq. (3)::
 
         t* = sum_k (mean_k - grand)² / sum_{k,b} (p_kb - rowmean_b - mean_k + grand)²
 

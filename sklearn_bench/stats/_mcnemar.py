@@ -236,7 +236,7 @@ _ADJUST = ("holm", "bonferroni", None)
 def error_rate_intervals(
     b, c, n, *, labels=None, alpha=0.05, adjust="holm", correction=True
 ):
-    """Seed 001's Table 2 for many pairs of classifiers on one test set.
+    """Berrar & Lozano (2013)'s Table 2 for many pairs of classifiers on one test set.
 
     For every pair: McNemar's test (χ², with Yates' correction by default, and
     exact), the adjusted significance level, its χ²₁ critical value and the

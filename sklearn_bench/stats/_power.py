@@ -58,8 +58,8 @@ def power_paired_t(
       with ``T' ~ t_{J−1}(ncp = sqrt(J) Δ/σ)`` (R's ``power.t.test(type =
       "one.sample")``), plus ``P(T' < −t_{1−α/2, J−1})`` when two-sided
       (``strict = TRUE``);
-    - ``method="approx"`` (the paper's formula, to reproduce seed 000 with
-      ``alternative="greater"``):
+    - ``method="approx"`` (the paper's formula, to reproduce Boulesteix et al.
+      (2015) with ``alternative="greater"``):
       ``1 − β = F_{t, J−1}(sqrt(J) Δ/σ − t_{1−α, J−1})``.
 
     The defaults give the power of the test the report runs: the two-sided
@@ -94,7 +94,7 @@ def power_paired_t(
     >>> round(power_paired_t(10, 0.05, 0.05), 4)
     0.8031
     >>> round(power_paired_t(10, 0.05, 0.05, alternative="greater",
-    ...                      method="approx"), 4)     # seed 000's form
+    ...                      method="approx"), 4)     # Boulesteix et al.'s form
     0.8917
     """
     delta, sigma, alpha = _check_power_args(delta, sigma, alpha, alternative, method)
@@ -139,7 +139,7 @@ def n_datasets_needed(
         As in :func:`power_paired_t`.
     method : {"exact", "approx"}, default="exact"
         As in :func:`power_paired_t`; ``alternative="greater", method="approx"``
-        is seed 000's sample-size formula.
+        is Boulesteix et al. (2015)'s sample-size formula.
     max_datasets : int, default=10**7
         Give up (``ValueError``) beyond this many data sets.
 
@@ -153,7 +153,7 @@ def n_datasets_needed(
     >>> [n_datasets_needed(0.05, s) for s in (0.03, 0.05, 0.075, 0.1)]
     [6, 10, 20, 34]
     >>> [n_datasets_needed(0.05, s, alternative="greater", method="approx")
-    ...  for s in (0.03, 0.05, 0.075, 0.1)]        # seed 000, Figure 2
+    ...  for s in (0.03, 0.05, 0.075, 0.1)]   # Boulesteix et al., Fig. 2
     [4, 8, 16, 27]
     """
     delta, sigma, alpha = _check_power_args(delta, sigma, alpha, alternative, method)

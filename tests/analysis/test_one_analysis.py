@@ -24,6 +24,7 @@ from sklearn_bench.analysis import (  # noqa: E402
     AnalysisPlan,
     analyse,
 )
+from sklearn_bench.analysis._records import better_first  # noqa: E402
 from sklearn_bench.report import write_report  # noqa: E402
 from sklearn_bench.stats import adjust_pvalues  # noqa: E402
 
@@ -115,9 +116,10 @@ def test_pairs_across_data_sets_are_paired_test(reported):
 
 
 def test_within_data_sets_are_paired_test(reported):
-    """H: each row of within_dataset_intervals.csv is result.paired_test(learner,
-    reference, dataset=d) with its interval at plan.confidence_level; a row
-    without a test (n = 0) is one whose paired_test raises ValueError."""
+    """H: each row of within_dataset_intervals.csv is
+    result.paired_test(reference, learner, dataset=d) (the best first, the
+    report's one sign convention) with its interval at plan.confidence_level; a
+    row without a test (n = 0) is one whose paired_test raises ValueError."""
     result, plan, analysis, tables = reported
     csv = pd.read_csv(tables / "within_dataset_intervals.csv")
     assert len(csv) == len(DATASETS) * 2
@@ -125,12 +127,12 @@ def test_within_data_sets_are_paired_test(reported):
         if row.n == 0:
             with pytest.raises(ValueError):
                 result.paired_test(
-                    row.learner, row.reference, dataset=row.dataset,
+                    row.reference, row.learner, dataset=row.dataset,
                     metric=analysis.metric,
                 )  # fmt: skip
             continue
         res = result.paired_test(
-            row.learner, row.reference, dataset=row.dataset, metric=analysis.metric
+            row.reference, row.learner, dataset=row.dataset, metric=analysis.metric
         )
         ci = res.confidence_interval(plan.confidence_level)
         _close(
@@ -157,8 +159,12 @@ def test_friedman_and_posthoc_are_the_result_methods(reported):
         expected = result.pairwise_test(
             method=plan.posthoc, adjust=plan.adjust, metric=analysis.metric
         ).to_frame()
+    # each pair the better ranked first (the report's one sign convention)
+    expected = better_first(expected, analysis.order)
     _close(csv["pvalue"], expected["pvalue"])
     _close(csv["pvalue_adjusted"], expected["pvalue_adjusted"])
+    diff = expected.get("rank_difference", expected.get("estimate"))
+    _close(csv["rank_difference"], diff)
     assert list(csv["learner_i"]) == list(expected["learner_i"])
 
 
@@ -174,6 +180,7 @@ def test_pairwise_tests_are_pairwise_test_at_the_plans_alpha(reported):
         missing="pairwise",
         metric=analysis.metric,
     ).to_frame()
+    ref = better_first(ref, analysis.order)  # the better ranked first
     numeric = [c for c in ref.columns if pd.api.types.is_float_dtype(ref[c])]
     for column in numeric:
         _close(csv[column], ref[column])

@@ -87,8 +87,8 @@ def test_within_dataset_intervals_are_the_corrected_t():
     """H: within a data set each learner is compared with the best one there by
     the default test, Nadeau & Bengio's corrected t over the splits of a
     ShuffleSplit run (by hand: mean ± t_{J−1} sqrt((1/J + 20/80) var)),
-    estimate = learner − best; without a known scheme the interval is missing
-    and a note says why."""
+    estimate = best − learner; without a known scheme the interval is missing
+    and one note (one cause) says why and how to give the scheme."""
     result = _holdout(_result())
     analysis = analyse_result(result)
     perf = result.performance()
@@ -97,14 +97,16 @@ def test_within_dataset_intervals_are_the_corrected_t():
         sub = perf[perf["dataset"] == row.dataset].pivot(
             index="replicate", columns="learner", values="value"
         )
-        d = (sub[row.learner] - sub[row.reference]).to_numpy()
+        d = (sub[row.reference] - sub[row.learner]).to_numpy()
         half = stats.t.isf(0.025, 5) * np.sqrt((1 / 6 + 0.25) * d.var(ddof=1))
         ci = (d.mean() - half, d.mean() + half)
         assert (row.low, row.high) == pytest.approx(ci, rel=1e-10)
         assert row.reference == sub.mean().idxmin()
     analysis = analyse_result(_result())
     assert analysis.within["low"].isna().all()
-    assert any("scheme of data set 'd0' is unknown" in n for n in analysis.notes)
+    (note,) = [n for n in analysis.notes if "scheme is unknown" in n]
+    assert note.startswith(f"No interval for {len(analysis.within)} learner × data-set")
+    assert "`n_train=` and `n_test=`" in note
 
 
 @pytest.mark.parametrize("greater_is_better", [False, True])

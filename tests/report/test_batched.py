@@ -67,7 +67,7 @@ def test_batched_within_tests_equal_pair_by_pair(seed, n_folds):
     assert sorted(batch) == sorted(d0["learner"])  # d0 ran as one batch
     for row in within.itertuples():
         try:
-            res = result.paired_test(row.learner, row.reference, dataset=row.dataset)
+            res = result.paired_test(row.reference, row.learner, dataset=row.dataset)
         except ValueError:
             assert row.n == 0 and np.isnan(row.estimate)
             continue

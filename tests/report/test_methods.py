@@ -85,3 +85,51 @@ def test_a_new_section_registers_its_test():
     assert "Bayesian signed-rank test" in tex
     with pytest.raises(TypeError, match="`record`"):
         register_test(analysis, "a t-test")
+
+
+def test_methods_settings_say_default_once():
+    """H: a setting whose value already explains its default (Δ = 0.01, the
+    default for a [0, 1] metric) is not followed by a second "(default)"; every
+    other setting names its source once (issue 28.12e)."""
+    from sklearn_bench.report._methods import _settings_text
+
+    text = _settings_text(
+        {
+            "metric": ("error_rate", "default"),
+            "alpha": (0.01, "command line"),
+            "delta": ("0.01 (default for a [0, 1] metric)", "default"),
+        }
+    )
+    assert text.count("default") == 2 and ") (default" not in text
+    assert text == (
+        "metric = error_rate (default); alpha = 0.01 (command line); "
+        "delta = 0.01 (the default for a [0, 1] metric)"
+    )
+
+
+def test_methods_bayesian_sentence_reads_as_a_methods_paragraph():
+    """H: the Bayesian record says which test ran across and which within the
+    data sets, with the correlation of the correlated t in its own parenthesis,
+    and counts the comparisons after "over", never "rho from the split sizes
+    over 6 comparisons" (issue 28.12e)."""
+    from types import SimpleNamespace
+
+    from sklearn_bench.analysis._bayesian import register_bayesian
+
+    table = pd.DataFrame(
+        {
+            "scope": ["across data sets"] * 2 + ["d0"] * 2 + ["d1"] * 2,
+            "method": ["signed-rank"] * 2 + ["correlated-t"] * 4,
+        }
+    )
+    analysis = SimpleNamespace(methods=[])
+    register_bayesian(analysis, table, 0.01)
+    sentence = analysis.methods[-1].sentence()
+    assert "split sizes over" not in sentence
+    assert (
+        "the Bayesian signed-rank test across data sets, on the per-data-set means "
+        "(Dirichlet-process prior of strength 0.5 at 0) and the Bayesian "
+        "correlated t-test within each data set (its correlation ρ from the split "
+        "sizes, ρ/(1 − ρ) = n_test/n_train) over 2 comparisons across data sets "
+        "and 4 within data sets (" in sentence
+    )

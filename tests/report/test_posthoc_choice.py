@@ -29,12 +29,18 @@ def _result():
 
 
 def test_default_is_nemenyi_as_before():
-    """H: without a choice the post-hoc is Nemenyi's (FriedmanResult.posthoc)."""
+    """H: without a choice the post-hoc is Nemenyi's (FriedmanResult.posthoc),
+    each pair the better-ranked learner first (the report's one sign
+    convention, issue 28.12a)."""
+    from sklearn_bench.analysis._records import better_first
+
     result = _result()
     analysis = analyse_result(result)
     assert analysis.posthoc_method == "nemenyi"
     expected = result.friedman_test().posthoc(method="nemenyi").to_frame()
-    pd.testing.assert_frame_equal(analysis.posthoc, expected)
+    pd.testing.assert_frame_equal(
+        analysis.posthoc, better_first(expected, analysis.order)
+    )
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,181 @@
+"""Names that crashed or misled as labels (issue 29.8): every figure label is cut
+to one length and drawn literally, LaTeX escapes every special character, and
+no control character reaches the terminal. One helper, sklearn_bench/_text.py,
+with mathtext escaping in plotting (figure_label) and LaTeX escaping in results
+(latex_label) on top."""
+
+import shutil
+import subprocess
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from sklearn_bench import BenchmarkResult  # noqa: E402
+from sklearn_bench._text import MAX_LABEL_LENGTH, short_label, terminal_text  # noqa: E402
+from sklearn_bench.cli import main  # noqa: E402
+from sklearn_bench.plotting import (  # noqa: E402
+    figure_label,
+    plot_critical_difference,
+    plot_win_tie_loss,
+)
+from sklearn_bench.report import escape_latex, format_summary, write_report  # noqa: E402
+from sklearn_bench.results._latex import latex_label  # noqa: E402
+
+LONG = "x" * 10_000
+MATH = "$\\input{x}$"
+ALPHA = "$\\alpha$"
+BRACKET = "[0.5em] data"
+CODEPOINT = "\\\\中文"  # a backslash pair, then characters written as code points
+TERMINAL = "lr\x1b]0;pwned\x07\x1b[31m"
+CONTROL = ("\x1b", "\x07", "\x9b")
+
+
+def _study(learners, datasets, tmp_path=None):
+    """Error rates of ``learners`` on ``datasets`` (5 replicates, split sizes
+    known), as an imported table."""
+    rng = np.random.default_rng(0)
+    rows = [
+        (d, m, r, 0.2 + 0.02 * j + rng.normal(0, 0.02))
+        for d in datasets
+        for j, m in enumerate(learners)
+        for r in range(5)
+    ]
+    df = pd.DataFrame(rows, columns=["data", "model", "rep", "err"])
+    if tmp_path is not None:
+        df.to_csv(tmp_path / "lb.csv", index=False)
+    return BenchmarkResult.from_frame(
+        df, dataset="data", learner="model", value="err", replicate="rep",
+        greater_is_better=False, n_train=80, n_test=20,
+    )  # fmt: skip
+
+
+def _drawn(ax):
+    """Every text artist of the figure, after drawing it (mathtext parses then)."""
+    fig = ax.figure
+    fig.canvas.draw()
+    texts = [t for a in fig.axes for t in a.texts]
+    for a in fig.axes:
+        texts += a.get_xticklabels() + a.get_yticklabels()
+        texts += [a.title, a.xaxis.label, a.yaxis.label]
+    return texts
+
+
+def test_short_label_cuts_and_shows_controls():
+    """H: the shared helper cuts a name to MAX_LABEL_LENGTH characters ending in
+    "…", and writes ESC, BEL, C1 controls and newlines as visible escapes."""
+    assert short_label(LONG) == "x" * (MAX_LABEL_LENGTH - 1) + "…"
+    assert short_label("ab") == "ab"
+    label = short_label(TERMINAL + "\n\x9b")
+    assert not any(c in label for c in CONTROL + ("\n",))
+    assert label == "lr\\x1b]0;pwned\\x07\\x1b[31m\\n\\x9b"
+    assert terminal_text("a\tb\nc\x1b") == "a\tb\nc\\x1b"
+
+
+def test_long_name_keeps_the_win_tie_loss_figure_small():
+    """H: a 10,000-character learner name no longer sizes the win/tie/loss
+    figure (it was a MemoryError at 10,000 characters, 19 GB at 6,000): the
+    figure stays under 20 inches, draws, and the tick label is cut to 60."""
+    table = pd.DataFrame(
+        {LONG: [0.1, 0.2, 0.3], "B": [0.2, 0.2, 0.1], "C": [0.3, 0.1, 0.2]}
+    )
+    ax = plot_win_tie_loss(table, greater_is_better=False)
+    try:
+        assert max(ax.figure.get_size_inches()) < 20
+        labels = [t.get_text() for t in _drawn(ax) if t.get_text()]
+        assert max(len(t) for t in labels) <= max(MAX_LABEL_LENGTH, 60)
+        assert "x" * 59 + "…" in labels
+    finally:
+        plt.close("all")
+
+
+def test_math_names_are_drawn_literally():
+    """H: learner names "$\\input{x}$" (which crashed the report in mathtext) and
+    "$\\alpha$" (drawn as α) are drawn as the characters they are: the figure
+    draws, and no text artist with a name is parsed as math."""
+    result = _study([MATH, ALPHA, "plain"], ["d0", "d1", "d2", "d3"])
+    ax = plot_critical_difference(result.friedman_test())
+    try:
+        texts = [
+            t for t in _drawn(ax) if "input" in t.get_text() or "alpha" in t.get_text()
+        ]
+        assert len(texts) == 2
+        for t in texts:
+            shown, is_math = t._preprocess_math(t.get_text())
+            assert not is_math and ("$\\input{x}$" in shown or "$\\alpha$" in shown)
+    finally:
+        plt.close("all")
+    assert figure_label(ALPHA) == "\\$\\alpha\\$"
+
+
+def test_latex_escapes_brackets_backslashes_and_controls():
+    """H: a cell that starts with "[" is braced (it was read as the optional
+    argument of the row end: "Illegal unit of measure"), code points of
+    untypesettable characters are braced too, backslashes are \\textbackslash{},
+    control characters are visible escapes, and names are cut to one length."""
+    assert escape_latex(BRACKET).startswith("{[}0.5em{]}")
+    assert escape_latex(CODEPOINT) == (
+        "\\textbackslash{}\\textbackslash{}{[}U+4E2D{]}{[}U+6587{]}"
+    )
+    tex = escape_latex(TERMINAL)
+    assert not any(c in tex for c in CONTROL)
+    assert tex.startswith("lr\\textbackslash{}x1b{]}0;pwned")
+    assert latex_label(LONG) == "x" * (MAX_LABEL_LENGTH - 1) + "\\ldots{}"
+
+
+def test_report_with_hostile_names_writes_compiling_latex(tmp_path):
+    """H: a study whose learners and data sets are named "$\\input{x}$",
+    "$\\alpha$", a 10,000-character name, an ESC/BEL sequence, "[0.5em] data"
+    and a backslash before CJK writes its report (it crashed in mathtext), and
+    performance.tex and pairwise.tex compile with pdfLaTeX (they stopped at
+    "Illegal unit of measure"); no control character is in any .tex file."""
+    learners = [MATH, ALPHA, LONG, TERMINAL]
+    datasets = [BRACKET, CODEPOINT, "d2", "d3"]
+    result = _study(learners, datasets)
+    write_report(result, tmp_path, figure_formats=("png",))
+    tables = tmp_path / "tables"
+    for name in ("performance.tex", "pairwise.tex"):
+        tex = (tables / name).read_text(encoding="utf-8")
+        assert not any(c in tex for c in CONTROL)
+        assert "\\\\\n[" not in tex and "x" * 100 not in tex
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdfLaTeX is not installed")
+    doc = tmp_path / "doc.tex"
+    doc.write_text(
+        "\\documentclass{article}\\usepackage[utf8]{inputenc}"
+        "\\usepackage[T1]{fontenc}\\usepackage{booktabs,graphicx}"
+        "\\begin{document}\\input{tables/performance.tex}"
+        "\\input{tables/pairwise.tex}\\end{document}\n",
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
+         doc.name],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-2000:]
+
+
+def test_no_control_character_reaches_the_terminal(tmp_path, capsys):
+    """H: the text summary (printed and saved) and the CLI's printout of a
+    leaderboard whose learner is named with an ESC/BEL sequence (which retitled
+    and recoloured the terminal) hold no control character but newlines."""
+    result = _study([TERMINAL, "B", "C"], ["d0", "d1", "d2", "d3"], tmp_path)
+    from sklearn_bench.analysis import AnalysisPlan, analyse
+
+    text = format_summary(analyse(result, AnalysisPlan()), result)
+    assert not any(c in text for c in CONTROL) and "\\x1b]0;pwned\\x07" in text
+    rc = main([
+        "leaderboard", str(tmp_path / "lb.csv"), "--dataset-col", "data",
+        "--learner-col", "model", "--value-col", "err", "--lower-is-better",
+        "--n-bootstrap", "50",
+    ])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert rc == 0, err
+    assert not any(c in out + err for c in CONTROL)
+    assert "lr\\x1b]0;pwned\\x07" in out
