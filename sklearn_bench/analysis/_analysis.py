@@ -757,7 +757,8 @@ def _analyse_core(result, plan):
     if "effects" in analyses and within["n"].gt(0).any():
         max_rep = int(n_rep.max().max())
         # The method the within-data-set tests actually used (paired_test's).
-        used = sorted(set(within["method"].dropna())) or ["t"]
+        # (A comparison whose test could not run has no method: "".)
+        used = sorted({m for m in within["method"].dropna() if m}) or ["t"]
         name = " / ".join(paired_method(m)[0] for m in used)
         cites = tuple(dict.fromkeys(c for m in used for c in paired_method(m)[1]))
         methods.append(

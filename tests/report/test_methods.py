@@ -133,3 +133,25 @@ def test_methods_bayesian_sentence_reads_as_a_methods_paragraph():
         "sizes, ρ/(1 − ρ) = n_test/n_train) over 2 comparisons across data sets "
         "and 4 within data sets (" in sentence
     )
+
+
+def test_within_test_name_has_no_blank_for_a_comparison_that_could_not_run():
+    """H: when one within-data-set comparison cannot run (its differences are all
+    zero), the methods text names only the tests that ran: no "two-sided  test /"
+    with an empty name for the comparison that has no method (it read so on the
+    demo, where svm_rbf equals logreg on one data set)."""
+    result = _result(3)
+    scores = result.scores
+    a = scores["learner"] == "A"
+    b = (scores["learner"] == "B") & (scores["dataset"] == "d0")
+    scores.loc[b, "value"] = scores.loc[
+        a & (scores["dataset"] == "d0"), "value"
+    ].to_numpy()
+    from sklearn_bench.analysis import AnalysisPlan, analyse
+
+    analysis = analyse(result, AnalysisPlan())
+    (within,) = [r for r in analysis.methods if r.key == "within"]
+    md, tex = _paragraph(analysis, result)
+    assert within.test.startswith("two-sided corrected resampled t-test")
+    for text in (md, tex):
+        assert "two-sided  " not in text and "test / corrected" not in text
