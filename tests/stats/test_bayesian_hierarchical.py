@@ -278,8 +278,8 @@ def test_compiled_samplers_are_released_past_the_bound(monkeypatch):
             x, y, delta=0.01, rho=0.2, random_state=0, n_draws=20, n_warmup=20,
             n_chains=1, greater_is_better=True,
         )  # fmt: skip
-    # 20 draws diverge, so each shape may also compile its retry (accept 0.99):
-    # the bound is kept, and what remains is of the last shape only
+    # one program per shape (a retry at accept 0.99 reuses it): the bound is
+    # kept, and what remains is of the last shape only
     assert calls
     keys = _mcmc.compiled_keys("hierarchical")
     assert 1 <= len(keys) <= 2 and all(k[0] == 5 for k in keys)
