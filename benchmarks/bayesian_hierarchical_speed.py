@@ -4,7 +4,7 @@ Run from the repository root with the ``bayes`` extra installed (and, for the
 comparison, ``pip install pystan baycomp``)::
 
     PYTHONPATH=. python benchmarks/bayesian_hierarchical_speed.py
-    PYTHONPATH=. python benchmarks/bayesian_hierarchical_speed.py --mc-error
+    PYTHONPATH=. python benchmarks/bayesian_hierarchical_speed.py --mc-error [SEEDS]
 
 Prints, for 8 data sets x 10 folds (the size of baycomp's example) at our defaults
 (4 chains x 2000 draws after 500 warm-up steps): the wall-clock and CPU time of a
@@ -15,9 +15,9 @@ child processes) are less sensitive to a loaded machine; R-hat, ESS and divergen
 transitions; then baycomp's
 ``HierarchicalTest`` (pystan; Stan's compile included on its first call) on the
 same data at the same draws, side by side: time and the three probabilities.
-``--mc-error`` instead runs our sampler with 8 seeds on the reference cases of
-``tests/reference/bayes_hierarchical`` and prints the standard deviation of each
-probability over seeds (the Monte Carlo error the tests' tolerance rests on).
+``--mc-error`` instead runs our sampler with 8 seeds (or SEEDS) on the reference
+cases of ``tests/reference/bayes_hierarchical`` and prints the standard deviation of
+each probability over seeds (the Monte Carlo error the tests' tolerance rests on).
 """
 
 import json
@@ -192,4 +192,8 @@ def mc_error(seeds=8):
 
 
 if __name__ == "__main__":
-    mc_error() if "--mc-error" in sys.argv else speed()
+    if "--mc-error" in sys.argv:
+        rest = sys.argv[sys.argv.index("--mc-error") + 1 :]
+        mc_error(int(rest[0]) if rest else 8)
+    else:
+        speed()
