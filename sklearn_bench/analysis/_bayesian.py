@@ -50,7 +50,7 @@ WITHOUT_HIERARCHICAL = (
     "differences and gives the probabilities for the next data set; and the "
     "Bayesian Plackett–Luce ranking of all learners (Calvo et al. 2018): each "
     "one's probability of ranking first and its expected rank on a new data set "
-    "(the ranking alone needs no extra: \"ranking\" in [analysis] run)."
+    '(the ranking alone needs no extra: "ranking" in [analysis] run).'
 )
 
 

@@ -3,8 +3,8 @@
 The reference posteriors in ``tests/reference/bayes_hierarchical/reference.json``
 were made by ``make_reference.py`` beside them (baycomp 1.0.3 + pystan 3.14, 4 chains x
 25 000 draws per case); the suite does not need pystan. The model needs the optional
-NumPyro back end (``pip install "sklearn-bench[bayes]"``; CI installs ``.[test,bayes]``):
-outside CI its tests skip without it, under ``CI=true`` they fail.
+NumPyro back end (``pip install "sklearn-bench[bayes]"``; CI installs
+``.[test,bayes]``): outside CI its tests skip without it, under ``CI=true`` they fail.
 """
 
 import json
