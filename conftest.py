@@ -1,7 +1,7 @@
 """Repository-level pytest hooks (not shipped with the package).
 
 The doctests of the hierarchical Bayesian model need the optional NumPyro back end
-(``pip install "sklearn-bench[bayes]"``, part of the ``test`` extra). Outside CI they
+(``pip install "sklearn-bench[bayes]"``; CI installs ``.[test,bayes]``). Outside CI they
 skip without it; under ``CI=true`` they run and fail if it is missing. The
 Plackett–Luce model (a Gibbs sampler in NumPy) needs no back end.
 """

@@ -49,7 +49,8 @@ WITHOUT_HIERARCHICAL = (
     "it uses every fold score of every data set, shrinks the per-data-set "
     "differences and gives the probabilities for the next data set; and the "
     "Bayesian Plackett–Luce ranking of all learners (Calvo et al. 2018): each "
-    "one's probability of ranking first and its expected rank on a new data set."
+    "one's probability of ranking first and its expected rank on a new data set "
+    '(the ranking alone needs no extra: "ranking" in [analysis] run).'
 )
 
 
@@ -322,9 +323,12 @@ def register_bayesian(analysis, table, rope):
 def bayesian_ranking(result, analysis):
     """The Bayesian Plackett–Luce ranking of all learners for the report.
 
-    Fitted (once per analysis, seed 0, 4000 draws) when the plan names the
-    hierarchical model (``bayesian="hierarchical"``, which needs the [bayes]
-    extra) and there are at least 2 data sets and 2 learners.
+    Fitted (once per analysis, seed 0) when the plan asks for it (``"ranking"``
+    in its ``analyses``, or the hierarchical model, ``bayesian="hierarchical"``)
+    and there are at least 2 data sets and 2 learners. A Gibbs sampler in
+    NumPy: it needs no extra. Off by default (see
+    :data:`~sklearn_bench.analysis.OPTIONAL_ANALYSES`); it never changes the
+    bottom line.
 
     Parameters
     ----------
@@ -354,8 +358,13 @@ def bayesian_ranking(result, analysis):
     ...     value="error_rate", greater_is_better=False)
     >>> ranking, table, notes = bayesian_ranking(
     ...     result, analyse(result, AnalysisPlan()))
-    >>> ranking is None  # the plan's model is the signed-rank test
+    >>> ranking is None  # not asked for: the default plan leaves it out
     True
+    >>> from sklearn_bench.analysis import ANALYSES
+    >>> plan = AnalysisPlan(analyses=ANALYSES + ("ranking",))
+    >>> ranking, table, notes = bayesian_ranking(result, analyse(result, plan))
+    >>> list(table["learner"])
+    ['A', 'B']
     """
     key = ("bayesian_ranking",)
     if key in analysis.cache:
@@ -366,7 +375,10 @@ def bayesian_ranking(result, analysis):
     if (
         len(analysis.mean.index) >= 2
         and len(learners) >= 2
-        and getattr(analysis, "bayesian", "") == "hierarchical"
+        and (
+            getattr(analysis, "bayesian", "") == "hierarchical"
+            or "ranking" in getattr(analysis, "analyses", ())
+        )
     ):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", RuntimeWarning)

@@ -25,12 +25,18 @@ __all__ = [
 # the report shows exactly those asked for (the bottom line always).
 ANALYSES = ("effects", "friedman", "pairwise", "bayesian", "power", "win_tie_loss")
 # Run only when asked for (``[analysis] run`` or ``analyses=``): sensitivity
-# analyses a peer package would have chosen (autorank's RM-ANOVA + Tukey).
-OPTIONAL_ANALYSES = ("rm_anova",)
+# analyses a peer package would have chosen (autorank's RM-ANOVA + Tukey; the
+# Bayesian Plackett–Luce ranking of scmamp, Calvo et al. 2018). The ranking is
+# cheap (a Gibbs sampler in NumPy, no extra) but stays off by default: the report
+# already ranks every learner (Friedman's average ranks, the leaderboard), and one
+# more ranking by default is one more analysis that can seem to disagree with the
+# primary one. It never enters the bottom line.
+OPTIONAL_ANALYSES = ("rm_anova", "ranking")
 
 # The Bayesian model across data sets (config ``[analysis] bayesian``): the
-# signed-rank test needs no extra; the hierarchical model (and the Plackett–Luce
-# ranking beside it) needs NumPyro, and runs only when the plan names it.
+# signed-rank test needs no extra; the hierarchical model needs NumPyro, and runs
+# only when the plan names it (the Plackett–Luce ranking runs beside it, or when
+# ``analyses`` names "ranking"; it needs no extra).
 BAYESIAN_MODELS = ("signed_rank", "hierarchical")
 BAYES_INSTALL = 'pip install "sklearn-bench[bayes]"'
 
@@ -153,7 +159,11 @@ class AnalysisPlan:
         Any of :data:`ANALYSES` (``"effects"``, ``"friedman"``,
         ``"pairwise"``, ``"bayesian"``, ``"power"``, ``"win_tie_loss"``) and,
         only when named, ``"rm_anova"``: autorank's parametric path
-        (repeated-measures ANOVA and Tukey's HSD) as a sensitivity analysis.
+        (repeated-measures ANOVA and Tukey's HSD) as a sensitivity analysis,
+        and ``"ranking"``: the Bayesian Plackett–Luce ranking of all learners
+        (Calvo et al. 2018; Gibbs sampling, no extra), shown in the Bayesian
+        section (so it needs ``"bayesian"`` too); it also runs with
+        ``bayesian="hierarchical"``. Neither enters the bottom line.
     posthoc : str, default="nemenyi"
         The all-pairs post-hoc test after Friedman's test, one of
         :data:`POSTHOCS`.
@@ -166,7 +176,8 @@ class AnalysisPlan:
         al. 2017) needs no extra. ``"hierarchical"`` fits the hierarchical
         model of Corani et al. (2017) on every split score, and the Bayesian
         Plackett–Luce ranking of all learners (Calvo et al. 2018), by MCMC; it
-        needs the [bayes] extra (NumPyro) and is a ``ValueError`` without it.
+        needs the [bayes] extra (NumPyro) and is a ``ValueError`` without it
+        (the ranking alone: ``"ranking"`` in ``analyses``, no extra).
         Which model runs never depends on what is installed.
 
     Examples
@@ -200,6 +211,11 @@ class AnalysisPlan:
             raise ValueError(
                 f"`analyses` has unknown entries {sorted(unknown)}; choose from "
                 f"{list(ANALYSES + OPTIONAL_ANALYSES)}."
+            )
+        if "ranking" in analyses and "bayesian" not in analyses:
+            raise ValueError(
+                "`analyses` names 'ranking' without 'bayesian': the Plackett–Luce "
+                "ranking is shown in the Bayesian section; add 'bayesian'."
             )
         posthoc, adjust = check_posthoc(self.posthoc, self.adjust)
         target = check_real(self.target_power, "target_power")

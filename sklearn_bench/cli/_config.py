@@ -500,6 +500,10 @@ def parse_config(data, *, base=Path(".")):
                 "analysis.run",
                 f"expected a list drawn from {list(allowed)}, got {run!r}",
             )
+        try:  # the plan checks combinations ("ranking" needs "bayesian")
+            AnalysisPlan(analyses=tuple(run))
+        except ValueError as exc:
+            _fail("analysis.run", str(exc).replace("`", ""))
         config.analyses = tuple(run)
     if "metric" in analysis:
         if not isinstance(analysis["metric"], str):

@@ -12,7 +12,6 @@ diverged.
 """
 
 import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -500,11 +499,12 @@ _RETRY_ACCEPT = 0.99  # the one retry when divergences remain
 def _sample(mean, ss, n, rho, bounds, n_chains, n_draws, n_warmup, seed):
     """Posterior draws by chain, divergences, and whether NUTS was retried.
 
-    One sampler is compiled per shape and kept (``_mcmc``); when divergent
-    transitions remain, the fit is run once more with a smaller step size
-    (``target_accept_prob=0.99``) and the retry's draws are kept.
+    One program is compiled per shape and kept (``_mcmc.nuts_sampler``); when
+    divergent transitions remain, the fit is run once more with a smaller step
+    size (``target_accept_prob=0.99``, the same compiled program) and the
+    retry's draws are kept.
     """
-    jax, numpyro, dist, MCMC, NUTS = _mcmc.backend()
+    jax, numpyro, dist, _, _ = _mcmc.backend()
     import jax.numpy as jnp
 
     args = (
@@ -514,31 +514,19 @@ def _sample(mean, ss, n, rho, bounds, n_chains, n_draws, n_warmup, seed):
         jnp.asarray(rho, dtype=jnp.float32),
         jnp.asarray(bounds, dtype=jnp.float32),
     )
+    run = _mcmc.nuts_sampler(
+        "hierarchical",
+        _model_factory(numpyro, dist, jnp),
+        args,
+        size=(len(mean),),
+        n_chains=n_chains,
+        n_draws=n_draws,
+        n_warmup=n_warmup,
+    )
     retried = False
     for accept in (_TARGET_ACCEPT, _RETRY_ACCEPT):
-        key = (len(mean), n_chains, n_draws, n_warmup, accept)
-        mcmc = _mcmc.compiled_sampler("hierarchical", key)
-        if mcmc is None:
-            # jit_model_args: the compiled sampler is reused for data of this shape
-            mcmc = MCMC(
-                NUTS(_model_factory(numpyro, dist, jnp), target_accept_prob=accept),
-                num_warmup=n_warmup,
-                num_samples=n_draws,
-                num_chains=n_chains,
-                chain_method="vectorized",  # measured: faster than sequential
-                progress_bar=False,
-                jit_model_args=True,
-            )
-            _mcmc.remember_sampler("hierarchical", key, mcmc)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            mcmc.run(jax.random.PRNGKey(seed), *args, extra_fields=("diverging",))
-        divergences = int(np.asarray(mcmc.get_extra_fields()["diverging"]).sum())
+        grouped, divergences = run(seed, accept, *args)
         if not divergences:
             break
         retried = accept == _TARGET_ACCEPT
-    grouped = {
-        k: np.asarray(v, dtype=float)
-        for k, v in mcmc.get_samples(group_by_chain=True).items()
-    }
     return grouped, divergences, retried
