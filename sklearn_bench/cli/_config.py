@@ -9,6 +9,7 @@ expected.
 import importlib
 import inspect
 import sys
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,10 +54,13 @@ SETTINGS = (
     "delta",
     "target_power",
     "posthoc",
-    "posthoc_adjust",
+    "adjust",
     "bayesian",
 )
-_ANALYSIS_KEYS = {"run", *(k for k in SETTINGS if k != "analyses")}
+# a setting's 0.1 name, still read for one release (the run's config and the
+# settings stored by earlier runs): the plan's `adjust` was `posthoc_adjust`
+RENAMED_SETTINGS = {"posthoc_adjust": "adjust"}
+_ANALYSIS_KEYS = {"run", *RENAMED_SETTINGS, *(k for k in SETTINGS if k != "analyses")}
 _OUTPUT_KEYS = {"dir", "figure_formats", "title"}
 
 
@@ -193,7 +197,7 @@ class RunConfig:
     target_power: float = 0.8
     # the post-hoc test after Friedman's and its correction (issue 24)
     posthoc: str = "nemenyi"
-    posthoc_adjust: str | None = None
+    adjust: str | None = None
     # the Bayesian model across data sets the plan names (never what is installed)
     bayesian: str = "signed_rank"
     out_dir: Path = Path("sklearn_bench_report")
@@ -490,7 +494,9 @@ def parse_config(data, *, base=Path(".")):
     analysis = data.get("analysis", {})
     _check_keys(analysis, _ANALYSIS_KEYS, "analysis")
     config.analysis_keys = tuple(
-        sorted("analyses" if k == "run" else k for k in analysis)
+        sorted(
+            "analyses" if k == "run" else RENAMED_SETTINGS.get(k, k) for k in analysis
+        )
     )
     if "run" in analysis:
         run = analysis["run"]
@@ -521,16 +527,26 @@ def parse_config(data, *, base=Path(".")):
         config.target_power = _number(
             analysis, "target_power", "analysis.target_power", 0, 1
         )
-    for name in ("posthoc", "posthoc_adjust"):
-        if name in analysis:
-            setattr(config, name, analysis[name])
-    if "posthoc" in analysis or "posthoc_adjust" in analysis:
+    adjust_key = "adjust"
+    if "posthoc_adjust" in analysis:
+        if "adjust" in analysis:
+            _fail("analysis.posthoc_adjust", "give `adjust` only (its 0.1 name)")
+        adjust_key = "posthoc_adjust"
+        warnings.warn(
+            "[analysis] posthoc_adjust was renamed adjust and will be removed in "
+            "0.3; write adjust = ... in the config.",
+            FutureWarning,
+            stacklevel=2,
+        )
+    if "posthoc" in analysis:
+        config.posthoc = analysis["posthoc"]
+    if adjust_key in analysis:
+        config.adjust = analysis[adjust_key]
+    if "posthoc" in analysis or adjust_key in analysis:
         try:
-            config.posthoc, config.posthoc_adjust = check_posthoc(
-                config.posthoc, config.posthoc_adjust
-            )
+            config.posthoc, config.adjust = check_posthoc(config.posthoc, config.adjust)
         except ValueError as exc:
-            key = "posthoc" if "`posthoc`" in str(exc) else "posthoc_adjust"
+            key = "posthoc" if "`posthoc`" in str(exc) else adjust_key
             _fail(f"analysis.{key}", str(exc).replace("`", ""))
     if "bayesian" in analysis:
         if analysis["bayesian"] not in BAYESIAN_MODELS:

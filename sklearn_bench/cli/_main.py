@@ -17,7 +17,7 @@ from pathlib import Path
 from .._io import UnsafePathError, open_for_write, refuse_links_below, write_csv
 from .._version import __version__
 from ..analysis import BAYESIAN_MODELS, AnalysisPlan
-from ._config import SETTINGS
+from ._config import RENAMED_SETTINGS, SETTINGS
 from ._files import (
     _DEMO_OUTPUTS,
     _REPORT_OUTPUTS,
@@ -85,7 +85,7 @@ before anything runs.
   delta = 0.02                      # difference the power analysis should detect
   target_power = 0.8
   posthoc = "nemenyi"               # or conover, siegel, miller, quade, exact_ranksum
-  posthoc_adjust = "single_step"    # or holm, shaffer, finner, ... (not for nemenyi)
+  adjust = "single_step"            # or holm, shaffer, finner, ... (not for nemenyi)
   bayesian = "signed_rank"          # or hierarchical (needs sklearn-bench[bayes])
 
   [output]
@@ -325,7 +325,7 @@ _DEFAULT_SETTINGS = {
     "delta": None,
     "target_power": 0.8,
     "posthoc": "nemenyi",
-    "posthoc_adjust": None,
+    "adjust": None,
     "bayesian": "signed_rank",
 }
 
@@ -348,17 +348,14 @@ def _settings_table(settings, sources):
             value = None  # resolved by the analysis (write_report says which)
         elif name == "analyses":
             value = "all" if value is None else ", ".join(value)
-        elif name == "posthoc_adjust" and value is None:
+        elif name == "adjust" and value is None:
             value = "single_step for nemenyi and miller, shaffer otherwise"
         out[name] = (value, sources[name])
     return out
 
 
 def _report_kwargs(settings):
-    kwargs = {k: settings[k] for k in _SETTINGS if settings.get(k) is not None}
-    if "posthoc_adjust" in kwargs:  # the config's key; write_report's `adjust`
-        kwargs["adjust"] = kwargs.pop("posthoc_adjust")
-    return kwargs
+    return {k: settings[k] for k in _SETTINGS if settings.get(k) is not None}
 
 
 def _write_outputs(result, out, *, report_kwargs, missing_tasks=0, shown=None):
@@ -649,8 +646,11 @@ def _report_settings(result, args):
     """The settings of ``report``: the run's own (stored with it), overridden by
     the command line; ``(settings, sources)``."""
     stored = result.info.get("analysis") or {}
-    from_config = set(stored.get("from_config", ()))
-    saved = stored.get("settings", {})
+    # a run of 0.1 stored its settings by their 0.1 names
+    from_config = {RENAMED_SETTINGS.get(k, k) for k in stored.get("from_config", ())}
+    saved = {
+        RENAMED_SETTINGS.get(k, k): v for k, v in stored.get("settings", {}).items()
+    }
     settings, sources = {}, {}
     overridden = []
     for name in _SETTINGS:

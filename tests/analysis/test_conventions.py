@@ -173,3 +173,30 @@ def test_cli_old_n_bootstrap_flag_still_works(tmp_path, capsys):
     assert "--n-bootstrap is deprecated" in old.err and "--n-resamples" in old.err
     assert "deprecated" not in new.err
     assert pd.read_csv(tmp_path / "a.csv").equals(pd.read_csv(tmp_path / "b.csv"))
+
+
+def test_config_keys_use_the_one_name_of_each_concept():
+    """Hypothesis: the [analysis] keys of a run config (and the settings a run
+    stores) avoid the retired names; the one 0.1 key still read,
+    ``posthoc_adjust``, is listed as renamed to the plan's ``adjust``."""
+    from sklearn_bench.cli._config import _ANALYSIS_KEYS, RENAMED_SETTINGS, SETTINGS
+
+    assert not set(SETTINGS) & FORBIDDEN.keys()
+    assert set(_ANALYSIS_KEYS) & FORBIDDEN.keys() == set(RENAMED_SETTINGS)
+    assert all(FORBIDDEN[old] == new for old, new in RENAMED_SETTINGS.items())
+
+
+def test_report_reads_settings_stored_by_their_old_names():
+    """Hypothesis: ``report STORE`` of a run made before the rename reads its
+    stored ``posthoc_adjust`` as ``adjust`` (value and source kept), so an old
+    store's analysis is not silently replaced by the default."""
+    from sklearn_bench.cli._main import _report_settings
+
+    result = _board_result()
+    result.info["analysis"] = {
+        "settings": {"posthoc": "conover", "posthoc_adjust": "holm"},
+        "from_config": ["posthoc", "posthoc_adjust"],
+    }
+    settings, sources = _report_settings(result, argparse.Namespace())
+    assert settings["adjust"] == "holm" and settings["posthoc"] == "conover"
+    assert sources["adjust"] == "the run's config"

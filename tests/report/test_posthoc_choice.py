@@ -105,18 +105,39 @@ _GOOD = {
 
 
 def test_config_analysis_posthoc():
-    """H: [analysis] posthoc and posthoc_adjust are read (resolved default
-    correction), and a bad value fails naming the key."""
+    """H: [analysis] posthoc and adjust are read (resolved default correction),
+    and a bad value fails naming the key."""
     config = parse_config({**_GOOD, "analysis": {"posthoc": "conover"}})
-    assert (config.posthoc, config.posthoc_adjust) == ("conover", "shaffer")
+    assert (config.posthoc, config.adjust) == ("conover", "shaffer")
     assert "posthoc" in config.analysis_keys
-    config = parse_config(
-        {**_GOOD, "analysis": {"posthoc": "siegel", "posthoc_adjust": "rom"}}
-    )
-    assert (config.posthoc, config.posthoc_adjust) == ("siegel", "rom")
+    config = parse_config({**_GOOD, "analysis": {"posthoc": "siegel", "adjust": "rom"}})
+    assert (config.posthoc, config.adjust) == ("siegel", "rom")
+    assert "adjust" in config.analysis_keys
     with pytest.raises(ConfigError, match="`analysis.posthoc`"):
         parse_config({**_GOOD, "analysis": {"posthoc": "dunn"}})
-    with pytest.raises(ConfigError, match="`analysis.posthoc_adjust`"):
+    with pytest.raises(ConfigError, match="`analysis.adjust`"):
+        parse_config({**_GOOD, "analysis": {"posthoc": "nemenyi", "adjust": "holm"}})
+
+
+def test_config_posthoc_adjust_is_the_old_name_of_adjust():
+    """H: the 0.1 key [analysis] posthoc_adjust still works for one release: it
+    warns (FutureWarning naming adjust), sets the same setting (recorded as
+    ``adjust``), names itself in its errors, and cannot be given beside adjust."""
+    with pytest.warns(FutureWarning, match="renamed adjust"):
+        config = parse_config(
+            {**_GOOD, "analysis": {"posthoc": "siegel", "posthoc_adjust": "rom"}}
+        )
+    assert (config.posthoc, config.adjust) == ("siegel", "rom")
+    assert "adjust" in config.analysis_keys
+    assert "posthoc_adjust" not in config.analysis_keys
+    with (
+        pytest.warns(FutureWarning),
+        pytest.raises(ConfigError, match="`analysis.posthoc_adjust`"),
+    ):
         parse_config(
             {**_GOOD, "analysis": {"posthoc": "nemenyi", "posthoc_adjust": "holm"}}
+        )
+    with pytest.raises(ConfigError, match="`adjust` only"):
+        parse_config(
+            {**_GOOD, "analysis": {"posthoc_adjust": "holm", "adjust": "holm"}}
         )
