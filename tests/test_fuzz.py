@@ -802,6 +802,29 @@ CASES = [
         {"x": PERF[:, 0], "y": PERF[:, 1], "rho": 0.2},
     ),
     (
+        "simultaneous_intervals",
+        S("simultaneous_intervals"),
+        {
+            "estimate": bad_1d(3),
+            "standard_error": bad_1d(3),
+            "df": bad_scalars(),
+            "confidence_level": bad_scalars(),
+            "method": bad_choices(),
+            "alternative": bad_choices(),
+        },
+        {
+            "estimate": [0.02, -0.01, 0.03],
+            "standard_error": [0.01, 0.02, 0.01],
+            "df": 7,
+        },
+    ),
+    (
+        "bonferroni_level",
+        S("bonferroni_level"),
+        {"confidence_level": bad_scalars(), "n_comparisons": bad_scalars()},
+        {"confidence_level": 0.95, "n_comparisons": 3},
+    ),
+    (
         "power_paired_t",
         S("power_paired_t"),
         {
@@ -1713,6 +1736,7 @@ NOT_CALLED = {
     "PlackettLuceResult",
     "ConfidenceInterval", "PairedTTestsResult", "CorrelatedTTestsResult",  # issue 27
     "PosthocResult", "PairwiseComparisonResult",  # post-hoc results
+    "SimultaneousIntervalsResult",  # built by simultaneous_intervals
     "IncommensurableScalesWarning",  # a warning class, raised by the analyses
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.

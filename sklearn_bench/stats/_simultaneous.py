@@ -97,9 +97,14 @@ def _validate(estimate, standard_error, df):
         raise ValueError("`estimate` and `standard_error` must be finite.")
     if (se <= 0).any():
         raise ValueError("`standard_error` must be positive.")
-    dfs = np.broadcast_to(
-        np.inf if df is None else real_array(df, "df"), est.shape
-    ).astype(float)
+    dfs = np.inf if df is None else real_array(df, "df")
+    if np.ndim(dfs) > 1 or np.size(dfs) not in (1, est.size):
+        raise ValueError(
+            "`df` must be a number or one per estimate; got shape "
+            f"{np.shape(dfs)} for {est.size} estimates."
+        )
+    dfs = np.broadcast_to(np.reshape(dfs, -1) if np.ndim(dfs) else dfs, est.shape)
+    dfs = dfs.astype(float)
     if np.isnan(dfs).any() or (dfs <= 0).any():
         raise ValueError("`df` must be positive (or None for the normal).")
     return est, se, dfs
