@@ -239,7 +239,17 @@ def refuse_links_below(root):
     """
     root = Path(root)
     if not root.exists():
+        if root.is_symlink():  # a link to nothing: writes would create its target
+            raise UnsafePathError(
+                f"refusing to write into {root}: it is a symbolic link to a missing "
+                f"folder ({os.readlink(root)!r}). Remove the link or choose another "
+                "output folder."
+            )
         return
+    if not root.is_dir():
+        raise UnsafePathError(
+            f"refusing to write into {root}: it exists and is not a folder."
+        )
     for folder, dirs, files in os.walk(root, followlinks=False):
         for name in (*dirs, *files):
             path = Path(folder) / name
