@@ -74,7 +74,7 @@ print(demsar.posthoc(method="holm", control="C4.5").to_frame().round(4).to_strin
 
 # %%
 # Dietterich (2000): C4.5, randomized, bagged and boosted C4.5 on 33 data sets
-# ---------------------------------------------------------------------------
+# ----------------------------------------------------------------------------
 # Error rates, so lower is better (the default ``greater_is_better=False``).
 errors = pd.DataFrame.from_records(
     [
