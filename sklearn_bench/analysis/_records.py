@@ -370,7 +370,8 @@ def within_notes(failures):
     -------
     notes : list of str
         A cause shared by one comparison gives the note of that comparison
-        (``"No interval for A − B on d: message"``); a cause shared by several
+        (``"No interval for R − L on d: message"``, the best learner there
+        first, as every table); a cause shared by several
         gives one note with their number, the first
         :data:`MAX_NOTE_EXAMPLES` of them and the way out. Causes keep the
         order of their first comparison.
@@ -383,8 +384,8 @@ def within_notes(failures):
     ...             for j in range(2) for i in range(3)]
     >>> (note,) = within_notes(failures)
     >>> print(note)  # doctest: +NORMALIZE_WHITESPACE
-    No interval for 6 learner × data-set differences (m0 − m9 on t0, m1 − m9
-    on t0, m2 − m9 on t0 and 3 more): the resampling scheme is unknown (no
+    No interval for 6 learner × data-set differences (m9 − m0 on t0, m9 − m1
+    on t0, m9 − m2 on t0 and 3 more): the resampling scheme is unknown (no
     splitter recorded and no split sizes stored), so no test valid for new data
     of the kind can be chosen; pass the split sizes to
     `BenchmarkResult.from_frame` (`n_train=` and `n_test=`, numbers or columns;
@@ -408,10 +409,11 @@ def within_notes(failures):
             why = message
             if isinstance(key, tuple):  # the way out, as a sentence of its own
                 why += f" {key[1][0].upper()}{key[1][1:]}."
-            notes.append(f"No interval for {learner} − {reference} on {dataset}: {why}")
+            # reference (the best there) − learner: the report's sign convention
+            notes.append(f"No interval for {reference} − {learner} on {dataset}: {why}")
             continue
         shown = ", ".join(
-            f"{a} − {b} on {d}" for a, b, d, _ in members[:MAX_NOTE_EXAMPLES]
+            f"{b} − {a} on {d}" for a, b, d, _ in members[:MAX_NOTE_EXAMPLES]
         )
         more = len(members) - MAX_NOTE_EXAMPLES
         shown += f" and {more:,} more" if more > 0 else ""

@@ -103,7 +103,8 @@ def test_from_frame_split_sizes_are_checked(sizes, match):
 def test_within_notes_one_per_cause_in_order():
     """H: failures of two causes give two notes in the order of their first
     comparison; a cause of a single comparison keeps that comparison's own
-    message; an unknown cause is grouped by its message without the names."""
+    message; an unknown cause is grouped by its message without the names; each
+    comparison is named best − learner, the report's sign convention."""
     scheme = "The resampling scheme of data set {!r} is unknown (x)."
     other = "Learner {!r} has constant differences on data set {!r}."
     failures = [
@@ -116,7 +117,7 @@ def test_within_notes_one_per_cause_in_order():
     notes = within_notes(failures)
     assert len(notes) == 3
     assert notes[0].startswith("No interval for 2 learner × data-set differences")
-    assert "a − b on d0, c − b on d2" in notes[0]
+    assert "b − a on d0, b − c on d2" in notes[0]
     assert notes[1].startswith("No interval for 2 learner × data-set differences")
     assert "scheme is unknown" in notes[1]
-    assert notes[2] == "No interval for e − b on d3: Something else."
+    assert notes[2] == "No interval for b − e on d3: Something else."
