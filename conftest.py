@@ -11,6 +11,10 @@ import os
 
 import pytest
 
+# Figures of the doctests and tests are drawn off screen (the docstrings' examples
+# show what a user types, without choosing a backend).
+os.environ.setdefault("MPLBACKEND", "Agg")
+
 _NEEDS_BAYES = ("sklearn_bench/stats/_hierarchical.py",)
 
 
@@ -28,28 +32,6 @@ def pytest_collection_modifyitems(config, items):
 # Scripts that generate reference values with tools the suite does not need
 # (baycomp + PyStan): kept beside their output, never imported by pytest.
 collect_ignore_glob = ["tests/reference/*/make_reference.py"]
-
-
-@pytest.fixture(autouse=True)
-def _report_without_mcmc(request, monkeypatch):
-    """Reports built by tests use the signed-rank test across data sets.
-
-    With the [bayes] extra installed the report fits the hierarchical model by MCMC
-    for each comparison, seconds each: too slow for the many tests that build a
-    report for other reasons. Tests of that section ask for it with
-    ``@pytest.mark.report_mcmc``.
-    """
-    if request.node.get_closest_marker("report_mcmc") is not None:
-        return
-    from sklearn_bench.report import _bayesian
-
-    monkeypatch.setattr(_bayesian, "_hierarchical_available", lambda: False)
-
-
-def pytest_configure(config):
-    config.addinivalue_line(
-        "markers", "report_mcmc: the report may fit the hierarchical model (MCMC)"
-    )
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -37,11 +37,6 @@ def demo_dir(tmp_path_factory):
 
     buffer = io.StringIO()
     capture.setattr(sys, "stdout", buffer)
-    # module-scoped, so the function-scoped no-MCMC fixture of conftest.py has
-    # not run yet: the demo's figures must not depend on the [bayes] extra
-    from sklearn_bench.report import _bayesian
-
-    capture.setattr(_bayesian, "_hierarchical_available", lambda: False)
     try:
         code = main(["demo", "--quick", "--out", str(out), "--n-jobs", "1"])
     finally:

@@ -80,8 +80,6 @@ def plot_posterior_density(result, *, ax=None, title=None):
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from sklearn_bench.plotting import plot_posterior_density
     >>> from sklearn_bench.stats import bayesian_correlated_t
     >>> res = bayesian_correlated_t([0.21, 0.25, 0.22, 0.26, 0.24],
@@ -199,8 +197,6 @@ def plot_posterior_simplex(result, *, ax=None, max_points=5000, title=None):
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import numpy as np
     >>> from sklearn_bench.plotting import plot_posterior_simplex
     >>> from sklearn_bench.stats import bayesian_signed_rank
@@ -303,8 +299,6 @@ def plot_bayesian_posterior(result, *, ax=None, title=None):
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from sklearn_bench.plotting import plot_bayesian_posterior
     >>> from sklearn_bench.stats import bayesian_sign_test
     >>> res = bayesian_sign_test([0.8, 0.9, 0.7, 0.85], [0.7, 0.8, 0.72, 0.8],
@@ -346,8 +340,6 @@ def plot_rank_posterior(result, *, ax=None, title=None):
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import numpy as np
     >>> from sklearn_bench.plotting import plot_rank_posterior
     >>> from sklearn_bench.stats import bayesian_plackett_luce

@@ -88,8 +88,6 @@ def plot_critical_difference(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import numpy as np
     >>> from sklearn_bench.stats import friedman_test
     >>> from sklearn_bench.plotting import plot_critical_difference

@@ -90,8 +90,6 @@ def plot_confidence_intervals(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> from sklearn_bench.plotting import plot_confidence_intervals
     >>> table = pd.DataFrame(

@@ -53,8 +53,6 @@ def plot_rank_intervals(leaderboard, *, ax=None, title=None):
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> from sklearn_bench.plotting import plot_rank_intervals
     >>> board = pd.DataFrame({"rank": [1, 2, 3], "rank_low": [1, 1, 3],
@@ -140,8 +138,6 @@ def plot_win_rate_matrix(matrix, *, ax=None, annotate=None, title=None):
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> from sklearn_bench.plotting import plot_win_rate_matrix
     >>> m = pd.DataFrame([[None, .7], [.3, None]], index=["A", "B"],

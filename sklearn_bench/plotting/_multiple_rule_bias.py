@@ -36,8 +36,6 @@ def plot_multiple_rule_bias(result, *, axes=None, datasets=None):
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import numpy as np
     >>> from sklearn_bench.plotting import plot_multiple_rule_bias
     >>> from sklearn_bench.stats import multiple_rule_bias

@@ -66,8 +66,6 @@ def plot_pairwise_significance(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import numpy as np
     >>> from sklearn_bench.stats import pairwise_tests
     >>> from sklearn_bench.plotting import plot_pairwise_significance

@@ -93,8 +93,6 @@ def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="a
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import numpy as np
     >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult

@@ -89,8 +89,6 @@ def plot_power_curve(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from sklearn_bench.plotting import plot_power_curve
     >>> ax = plot_power_curve(0.05, [0.03, 0.05, 0.075, 0.1])
     >>> [line.get_label() for line in ax.lines if line.get_gid() == "power-curve"]
@@ -194,8 +192,6 @@ def plot_datasets_needed(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from sklearn_bench.plotting import plot_datasets_needed
     >>> ax = plot_datasets_needed([0.03, 0.1], delta=[0.05, 0.1])
     >>> [[int(v) for v in line.get_ydata()] for line in ax.lines

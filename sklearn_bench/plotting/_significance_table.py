@@ -161,8 +161,6 @@ def plot_significance_table(result, *, levels=_LEVELS, annotate=True, ax=None):
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import numpy as np
     >>> from sklearn_bench.stats import pairwise_tests
     >>> from sklearn_bench.plotting import plot_significance_table

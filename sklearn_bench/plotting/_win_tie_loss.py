@@ -114,8 +114,6 @@ def plot_win_tie_loss(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> from sklearn_bench.plotting import plot_win_tie_loss
     >>> table = pd.DataFrame({"A": [0.1, 0.2, 0.3], "B": [0.2, 0.2, 0.1]})

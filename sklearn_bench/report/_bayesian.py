@@ -18,17 +18,12 @@ from ..analysis import (
     N_SAMPLES,
     SEED,
     THRESHOLD,
-    WITHOUT_HIERARCHICAL,
     bayesian_comparisons_table,
     bayesian_ranking,
-    hierarchical_installed,
 )
 from ._blocks import MAX_DETAIL_ROWS, MAX_SUMMARY_ROWS, _figure_html, _table
 
-# The names this module had when it computed the comparisons (tests patch them).
 _THRESHOLD = THRESHOLD
-_WITHOUT_EXTRA = WITHOUT_HIERARCHICAL
-_hierarchical_available = hierarchical_installed
 
 __all__ = ["bayesian_comparisons_table", "bayesian_html", "bayesian_ranking"]
 

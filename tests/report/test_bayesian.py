@@ -8,7 +8,12 @@ import pandas as pd
 import pytest
 
 from sklearn_bench import BenchmarkResult
-from sklearn_bench.analysis import AnalysisPlan, analyse
+from sklearn_bench.analysis import (
+    WITHOUT_HIERARCHICAL,
+    AnalysisPlan,
+    analyse,
+    hierarchical_installed,
+)
 from sklearn_bench.report import analyse_result, format_summary
 from sklearn_bench.report._bayesian import (
     bayesian_comparisons_table,
@@ -53,13 +58,11 @@ def test_table_is_the_result_methods_numbers(monkeypatch):
     the best on each data set (correlated t on the splits) with every other, with
     the numbers of BenchmarkResult.bayesian_test, and says in one note what
     bayesian="hierarchical" (and its extra) would add."""
-    from sklearn_bench.report import _bayesian
 
-    monkeypatch.setattr(_bayesian, "_hierarchical_available", lambda: False)
     result = _result()
     analysis = analyse_result(result)
     table, rope, notes = bayesian_comparisons_table(result, analysis)
-    assert rope == 0.01 and notes == [_bayesian._WITHOUT_EXTRA]
+    assert rope == 0.01 and notes == [WITHOUT_HIERARCHICAL]
     assert 'pip install "sklearn-bench[bayes]"' in notes[0]
     across = table[table["scope"] == "across data sets"]
     assert len(across) == 2 and set(across["a"]) == {analysis.best}
@@ -75,7 +78,6 @@ def test_table_is_the_result_methods_numbers(monkeypatch):
     assert len(table) == 2 + 5 * 2
 
 
-@pytest.mark.report_mcmc
 def test_html_section_and_summary_lines():
     """H: the HTML section states the ROPE, the methods and the threshold and
     holds the table (and, with the [bayes] extra, the simplex of the
@@ -88,10 +90,9 @@ def test_html_section_and_summary_lines():
     assert "within ±0.01" in page and 'id="table-bayesian"' in page
     assert "rho/(1 − rho) = n_test/n_train" in page
     text = format_summary(analysis, result)
-    from sklearn_bench.report import _bayesian
 
     # the plan's model, whatever is installed (issue 28 item 5)
-    assert _bayesian._hierarchical_available() or analysis.bayesian == "signed_rank"
+    assert hierarchical_installed() or analysis.bayesian == "signed_rank"
     name = (
         "hierarchical model" if analysis.bayesian == "hierarchical" else "signed-rank"
     )
@@ -126,7 +127,6 @@ def test_metric_without_default_rope_and_unknown_sizes_are_noted():
     assert any(n.startswith("Not within a data set:") for n in notes)
 
 
-@pytest.mark.report_mcmc
 @pytest.mark.skipif(
     importlib.util.find_spec("numpyro") is None
     and os.environ.get("CI", "").lower() != "true",
@@ -151,7 +151,6 @@ def test_with_the_extra_across_data_sets_is_hierarchical():
     }
 
 
-@pytest.mark.report_mcmc
 @pytest.mark.skipif(
     importlib.util.find_spec("numpyro") is None
     and os.environ.get("CI", "").lower() != "true",
@@ -187,13 +186,12 @@ def test_without_the_extra_no_ranking_and_the_note_says_what_it_would_add(
     ranking)."""
     from sklearn_bench.report import _bayesian
 
-    monkeypatch.setattr(_bayesian, "_hierarchical_available", lambda: False)
     result = _result()
     analysis = analyse_result(result)
     assert _bayesian.bayesian_ranking(result, analysis) == (None, None, [])
     page = bayesian_html(result, analysis)
     assert "table-bayesian-ranking" not in page
-    assert "Plackett–Luce ranking of all learners" in _bayesian._WITHOUT_EXTRA
+    assert "Plackett–Luce ranking of all learners" in WITHOUT_HIERARCHICAL
     assert page.count('class="note"') == 1
 
 
@@ -217,7 +215,6 @@ def test_the_plan_names_the_model_never_the_installation(monkeypatch):
         AnalysisPlan(bayesian="baycomp")
 
 
-@pytest.mark.report_mcmc
 @pytest.mark.skipif(
     importlib.util.find_spec("numpyro") is None
     and os.environ.get("CI", "").lower() != "true",
