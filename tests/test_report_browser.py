@@ -93,13 +93,8 @@ def report_dir(tmp_path_factory):
         greater_is_better=False,
     )
     out = tmp_path_factory.mktemp("report")
-    # module-scoped, so the function-scoped no-MCMC fixture of conftest.py has
-    # not run yet: the report's figures must not depend on the [bayes] extra
-    from sklearn_bench.report import _bayesian
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_bayesian, "_hierarchical_available", lambda: False)
-        write_report(result, out, title="Browser test")
+    # the default plan: the signed-rank test across data sets, whatever is installed
+    write_report(result, out, title="Browser test")
     return out
 
 
