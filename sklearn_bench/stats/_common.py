@@ -207,10 +207,12 @@ def _deprecated_plot(function, owner, *args, **kwargs):
     shims kept for one release: they warn (``FutureWarning`` naming the plotting
     function to call instead) and draw the same figure through this helper.
 
-    This is the single sanctioned upward reach of :mod:`sklearn_bench.stats`
-    (stats sits below plotting: plotting imports stats, never the reverse). It
-    imports plotting by name at call time, so no import statement of stats points
-    up; it is removed with the shims in 0.3.
+    This is the one import of :mod:`sklearn_bench.stats` that points up (stats
+    sits below plotting: plotting imports stats, never the reverse), and so the one
+    import circle of the package while the shims last. It is an import like any
+    other (by name, at call time, so that ``import sklearn_bench.stats`` loads no
+    plotting): the layering test counts it, allows it only as a listed deprecation
+    shim, and fails once the package reaches 0.3, the release that removes it.
 
     Parameters
     ----------
