@@ -14,6 +14,7 @@ import pandas as pd
 from scipy import stats
 
 from .._validation import check_confidence_level as _check_confidence_level
+from .._validation import check_member
 from .._validation import check_positive_int as _check_size
 from ._anova import rm_anova
 from ._common import ConfidenceInterval, real_number
@@ -353,11 +354,7 @@ def proportion_difference_test(
     p2 = _check_proportion(proportion_2, "proportion_2")
     n1 = _check_size(n_1, "n_1")
     n2 = n1 if n_2 is None else _check_size(n_2, "n_2")
-    if alternative not in ("two-sided", "less", "greater"):
-        raise ValueError(
-            "`alternative` must be one of ['two-sided', 'less', 'greater']; "
-            f"got {alternative!r}."
-        )
+    check_member(alternative, ("two-sided", "less", "greater"), "alternative")
     se = float(np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2))
     diff = p1 - p2
     if se > 0:
