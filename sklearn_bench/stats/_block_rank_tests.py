@@ -22,7 +22,7 @@ from scipy import stats
 
 from .._validation import UNSET, resolve_direction
 from .._validation import check_choice as _check_choice
-from ._common import _validate_scores
+from ._common import _one_row_frame, _validate_scores
 
 
 @dataclass(frozen=True)
@@ -89,14 +89,9 @@ class BlockRankTestResult:
 
     def to_frame(self):
         """A one-row DataFrame of the scalar fields."""
-        row = {
-            k: v
-            for k, v in self.to_dict().items()
-            if k not in ("learner_scores", "notes", "df")
-        }
-        row["df"] = str(tuple(self.df))
-        row["notes"] = " ".join(self.notes)
-        return pd.DataFrame([row])
+        record = self.to_dict()
+        record["df"] = str(tuple(record.pop("df")))  # a text column, before notes
+        return _one_row_frame(record, leave_out=("learner_scores",))
 
 
 def _check_direction(greater_is_better):

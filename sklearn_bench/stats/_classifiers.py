@@ -17,7 +17,7 @@ from .._validation import check_confidence_level as _check_confidence_level
 from .._validation import check_member
 from .._validation import check_positive_int as _check_size
 from ._anova import rm_anova
-from ._common import ConfidenceInterval, real_number
+from ._common import ConfidenceInterval, _one_row_frame, real_number
 from ._mcnemar import _correctness
 
 
@@ -80,8 +80,7 @@ class ClassifierComparisonResult:
 
     def to_frame(self):
         """A one-row DataFrame of the scalar fields."""
-        row = {k: v for k, v in self.to_dict().items() if k != "accuracies"}
-        return pd.DataFrame([row])
+        return _one_row_frame(self.to_dict(), leave_out=("accuracies",))
 
 
 def _accuracies(correct, names):

@@ -199,6 +199,18 @@ def _pair_matrix(frame, learners, column, diagonal):
     return out.astype(bool) if column == "reject" else out
 
 
+def _one_row_frame(record, *, leave_out=()):
+    """A result's plain-data record (its ``to_dict()``) as a one-row DataFrame.
+
+    The keys in ``leave_out`` (per-learner collections) are dropped; a
+    ``notes`` list becomes one string, in the last column.
+    """
+    row = {k: v for k, v in record.items() if k not in leave_out and k != "notes"}
+    if "notes" in record:
+        row["notes"] = " ".join(record["notes"])
+    return pd.DataFrame([row])
+
+
 def _deprecated_plot(function, owner, *args, **kwargs):
     """Call ``sklearn_bench.plotting.<function>`` for a deprecated ``.plot()``.
 

@@ -18,7 +18,7 @@ from scipy import stats
 from .._validation import UNSET, keyword_only, resolve_direction
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
-from ._common import _deprecated_plot, _validate_scores
+from ._common import _deprecated_plot, _one_row_frame, _validate_scores
 from ._multitest import adjust_pvalues
 from ._pairwise import adjust_pairwise_pvalues
 from ._posthoc import PairwiseComparisonResult
@@ -536,13 +536,7 @@ class FriedmanResult:
 
     def to_frame(self):
         """A one-row DataFrame of the scalar fields (the ranks: ``average_ranks``)."""
-        row = {
-            k: v
-            for k, v in self.to_dict().items()
-            if k not in ("average_ranks", "notes")
-        }
-        row["notes"] = " ".join(self.notes)
-        return pd.DataFrame([row])
+        return _one_row_frame(self.to_dict(), leave_out=("average_ranks",))
 
 
 def friedman_test(
