@@ -165,15 +165,17 @@ def _validate_scores(scores, name="scores", *, allow_nan=False):
     return values, learners, blocks
 
 
-def _direction(greater_is_better, *, where):
+def _direction(greater_is_better, *, where, stacklevel=4):
     """``greater_is_better`` of a test on a block design, a bool.
 
     Left out, it is False (lower is better) with a warning for one release,
-    pointing where the test was called.
+    pointing where the test was called (``stacklevel`` counted from
+    :func:`~sklearn_bench._validation.resolve_direction`; 4: the caller of the
+    function that calls this one). Anything but a bool is a ``ValueError``.
     """
     if greater_is_better is UNSET:
         greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where=where, stacklevel=4
+            greater_is_better, old_default=False, where=where, stacklevel=stacklevel
         )
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
