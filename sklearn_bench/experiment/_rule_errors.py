@@ -292,6 +292,11 @@ def collect_rule_errors(
     -------
     RuleErrors
 
+    See Also
+    --------
+    unconditional_error : the expected true error of a method over training
+        samples (Boulesteix et al. 2013), without the error estimators.
+
     Examples
     --------
     >>> from functools import partial

@@ -432,6 +432,12 @@ def tukey_hsd(
     -------
     TukeyHSDResult
 
+    See Also
+    --------
+    rm_anova : the omnibus F test with the same error mean square
+        (``design="blocks"``).
+    friedman_test : the rank-based alternative and its post-hoc tests.
+
     Examples
     --------
     >>> import numpy as np

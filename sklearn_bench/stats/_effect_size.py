@@ -93,8 +93,7 @@ class EffectSizeResult:
         deviation for :func:`cohens_d`, the pooled scaled MAD for
         :func:`akinshin_gamma` (autorank's ``rope_mode="effsize"``, default
         ``rope=0.1``, "half the size of a small effect" after Kruschke 2018).
-        A pair whose difference lies within ``±rope`` is practically equal;
-        pass it as ``rope`` to :func:`bayesian_signed_rank`, as autorank does.
+        A pair whose difference lies within ``±rope`` is practically equal.
         Only :func:`cohens_d` and :func:`akinshin_gamma` have one.
 
         Parameters
@@ -105,6 +104,11 @@ class EffectSizeResult:
         Returns
         -------
         float
+
+        See Also
+        --------
+        bayesian_signed_rank : takes it as ``delta`` (autorank passes its ROPE
+            to the same test).
 
         Examples
         --------

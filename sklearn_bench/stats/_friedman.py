@@ -259,6 +259,11 @@ class FriedmanResult:
         -------
         FriedmanResult
 
+        See Also
+        --------
+        friedman_test : the test from the scores themselves, tie-corrected and
+            with the exact p-value where the design allows it.
+
         Examples
         --------
         >>> from sklearn_bench.stats import FriedmanResult
@@ -360,6 +365,11 @@ class FriedmanResult:
         Returns
         -------
         float
+
+        See Also
+        --------
+        sklearn_bench.plotting.plot_critical_difference : the average ranks
+            drawn with this difference.
 
         Examples
         --------

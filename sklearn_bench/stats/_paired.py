@@ -217,6 +217,11 @@ class PairedTestResult:
         -------
         EffectSizeResult
 
+        See Also
+        --------
+        confidence_interval : the interval of the raw difference, to report
+            first.
+
         Examples
         --------
         >>> from sklearn_bench.stats import paired_test
