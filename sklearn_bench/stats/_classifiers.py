@@ -114,6 +114,12 @@ def cochrans_q(y_true, predictions) -> ClassifierComparisonResult:
     -------
     ClassifierComparisonResult
 
+    See Also
+    --------
+    f_test_classifiers : Looney's F test of the same hypothesis; its example
+        uses the same table.
+    mcnemar_test : two classifiers, with or without continuity correction.
+
     Notes
     -----
     mlxtend's ``cochrans_q(y_target, *y_model_predictions)`` takes the
@@ -177,11 +183,18 @@ def f_test_classifiers(y_true, predictions) -> ClassifierComparisonResult:
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        The test set's labels.
     predictions : dict, DataFrame or array-like of shape (n_samples, n_classifiers)
+        Each classifier's predicted labels; a dict or DataFrame names them.
 
     Returns
     -------
     ClassifierComparisonResult
+
+    See Also
+    --------
+    cochrans_q : the χ² test of the same hypothesis; its example uses the same
+        table.
 
     Notes
     -----
