@@ -60,6 +60,11 @@ def short_label(text, max_length=MAX_LABEL_LENGTH):
     -------
     str
 
+    See Also
+    --------
+    terminal_text : the same escapes for text printed on a terminal, newlines
+        and tabs kept and nothing cut.
+
     Examples
     --------
     >>> from sklearn_bench._text import short_label

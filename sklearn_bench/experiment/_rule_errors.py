@@ -17,7 +17,6 @@ every rule sees the same samples and the same inner folds (matched pairs).
 
 import copy
 from dataclasses import dataclass, field
-from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
@@ -30,6 +29,7 @@ from sklearn.model_selection import (
 from sklearn.utils import check_random_state, get_tags
 from sklearn.utils.validation import check_is_fitted
 
+from .._validation import check_positive_int
 from ..datasets import Dataset, SimulatedDataset
 from ._experiment import BenchmarkExperiment
 from ._scoring import Metric
@@ -232,12 +232,6 @@ class RuleErrors:
         return multiple_rule_bias(true, est, **kwargs)
 
 
-def _check_positive(value, name):
-    if not isinstance(value, Integral) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"`{name}` must be a positive integer; got {value!r}.")
-    return int(value)
-
-
 def collect_rule_errors(
     rules,
     data,
@@ -298,6 +292,11 @@ def collect_rule_errors(
     -------
     RuleErrors
 
+    See Also
+    --------
+    unconditional_error : the expected true error of a method over training
+        samples (Boulesteix et al. 2013), without the error estimators.
+
     Examples
     --------
     >>> from functools import partial
@@ -317,9 +316,9 @@ def collect_rule_errors(
     >>> res.m
     array([1, 2])
     """
-    n_train = _check_positive(n_train, "n_train")
-    n_samples = _check_positive(n_samples, "n_samples")
-    n_test = _check_positive(n_test, "n_test")
+    n_train = check_positive_int(n_train, "n_train")
+    n_samples = check_positive_int(n_samples, "n_samples")
+    n_test = check_positive_int(n_test, "n_test")
     if not isinstance(rules, dict) or not rules:
         raise ValueError("`rules` must be a non-empty dict of name -> classifier.")
     if not isinstance(data, dict) or not data:

@@ -154,6 +154,11 @@ def unconditional_error(
     -------
     UnconditionalErrorResult
 
+    See Also
+    --------
+    collect_rule_errors : each training sample's true error beside its
+        estimates, to judge error estimators (Yousefi et al. 2011).
+
     Examples
     --------
     >>> from functools import partial

@@ -11,14 +11,13 @@ are the truth). mlxtend's ``bias_variance_decomp`` draws the same bootstrap samp
 """
 
 from dataclasses import dataclass, field
-from numbers import Integral
 
 import numpy as np
 import pandas as pd
 from sklearn.base import clone
 from sklearn.utils.validation import _num_samples
 
-from .._validation import check_member
+from .._validation import check_member, check_positive_int
 from ._bootstrap import BootstrapOOB
 
 _LOSSES = ("0-1", "squared")
@@ -104,16 +103,6 @@ class BiasVarianceResult:
     def to_frame(self):
         """A one-row DataFrame of :meth:`to_dict`."""
         return pd.DataFrame([self.to_dict()])
-
-
-def _check_rounds(n_rounds):
-    if (
-        isinstance(n_rounds, bool)
-        or not isinstance(n_rounds, Integral | np.integer)
-        or n_rounds < 1
-    ):
-        raise ValueError(f"`n_rounds` must be a positive integer; got {n_rounds!r}.")
-    return int(n_rounds)
 
 
 def _train_indices(cv, X, y, n_rounds, random_state):
@@ -261,7 +250,7 @@ def bias_variance_decomposition(
     True
     """
     check_member(loss, _LOSSES, "loss")
-    n_rounds = _check_rounds(n_rounds)
+    n_rounds = check_positive_int(n_rounds, "n_rounds")
     if not (hasattr(estimator, "fit") and hasattr(estimator, "predict")):
         raise TypeError(
             "`estimator` must have `fit` and `predict`; got "

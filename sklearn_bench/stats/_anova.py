@@ -18,7 +18,13 @@ from scipy import stats
 from .._validation import UNSET, resolve_direction
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
-from ._common import _deprecated_plot, _direction, _pair_matrix, _validate_scores
+from ._common import (
+    _deprecated_plot,
+    _direction,
+    _one_row_frame,
+    _pair_matrix,
+    _validate_scores,
+)
 from ._posthoc import PosthocResult, tukey_intervals
 
 _TUKEY_DESIGNS = ("blocks", "aligned", "independent")
@@ -178,8 +184,7 @@ class RMAnovaResult:
 
     def to_frame(self):
         """A one-row DataFrame of the scalar fields."""
-        row = {k: v for k, v in self.to_dict().items() if k != "learner_means"}
-        return pd.DataFrame([row])
+        return _one_row_frame(self.to_dict(), leave_out=("learner_means",))
 
 
 def _frame(values, learners, blocks):
@@ -426,6 +431,12 @@ def tukey_hsd(
     Returns
     -------
     TukeyHSDResult
+
+    See Also
+    --------
+    rm_anova : the omnibus F test with the same error mean square
+        (``design="blocks"``).
+    friedman_test : the rank-based alternative and its post-hoc tests.
 
     Examples
     --------

@@ -172,6 +172,10 @@ def paired_t_tests(x, y, *, alternative="two-sided", test_train_ratio=None, axis
     PairedTTestsResult
         Arrays of the broadcast shape without ``axis``.
 
+    See Also
+    --------
+    paired_test : one pair, with every method, its interval and effect size.
+
     Examples
     --------
     >>> import numpy as np
@@ -345,6 +349,10 @@ def bayesian_correlated_t_tests(x, y, *, rho, delta=0.0, axis=0):
     -------
     CorrelatedTTestsResult
         Arrays of the broadcast shape without ``axis``.
+
+    See Also
+    --------
+    bayesian_correlated_t : one pair, with its description and posterior.
 
     Examples
     --------

@@ -20,9 +20,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import UNSET, resolve_direction
+from .._validation import UNSET
 from .._validation import check_choice as _check_choice
-from ._common import _validate_scores
+from ._common import _direction, _one_row_frame, _validate_scores
 
 
 @dataclass(frozen=True)
@@ -89,22 +89,9 @@ class BlockRankTestResult:
 
     def to_frame(self):
         """A one-row DataFrame of the scalar fields."""
-        row = {
-            k: v
-            for k, v in self.to_dict().items()
-            if k not in ("learner_scores", "notes", "df")
-        }
-        row["df"] = str(tuple(self.df))
-        row["notes"] = " ".join(self.notes)
-        return pd.DataFrame([row])
-
-
-def _check_direction(greater_is_better):
-    if not isinstance(greater_is_better, bool | np.bool_):
-        raise ValueError(
-            f"`greater_is_better` must be a bool; got {greater_is_better!r}."
-        )
-    return -1.0 if greater_is_better else 1.0
+        record = self.to_dict()
+        record["df"] = str(tuple(record.pop("df")))  # a text column, before notes
+        return _one_row_frame(record, leave_out=("learner_scores",))
 
 
 def _series(values, learners, name):
@@ -159,11 +146,7 @@ def quade_test(scores, *, greater_is_better: bool = UNSET) -> BlockRankTestResul
     (3.8293, 0.01519, (4, 24))
     """
     values, learners, _ = _validate_scores(scores)
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where="quade_test()"
-        )
-    sign = _check_direction(greater_is_better)
+    sign = -1.0 if _direction(greater_is_better, where="quade_test()") else 1.0
     n, k = values.shape
     ranks = stats.rankdata(sign * values, axis=1)
     weights = stats.rankdata(np.ptp(values, axis=1))
@@ -267,11 +250,7 @@ def durbin_test(scores, *, greater_is_better: bool = UNSET) -> BlockRankTestResu
     (12.0, 0.062, 8.0, 0.0049)
     """
     values, learners, blocks = _validate_scores(scores, allow_nan=True)
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where="durbin_test()"
-        )
-    sign = _check_direction(greater_is_better)
+    sign = -1.0 if _direction(greater_is_better, where="durbin_test()") else 1.0
     present = ~np.isnan(values)
     b, t = values.shape
     sizes = present.sum(axis=1)
@@ -407,11 +386,11 @@ def friedman_aligned_ranks_test(
     (1.348, 0.718)
     """
     values, learners, _ = _validate_scores(scores)
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where="friedman_aligned_ranks_test()"
-        )
-    sign = _check_direction(greater_is_better)
+    sign = (
+        -1.0
+        if _direction(greater_is_better, where="friedman_aligned_ranks_test()")
+        else 1.0
+    )
     alignment = _check_choice(alignment, _ALIGNMENTS, "alignment")
     n, k = values.shape
     location = np.mean if alignment == "mean" else np.median

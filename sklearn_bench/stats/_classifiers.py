@@ -14,9 +14,10 @@ import pandas as pd
 from scipy import stats
 
 from .._validation import check_confidence_level as _check_confidence_level
+from .._validation import check_member
 from .._validation import check_positive_int as _check_size
 from ._anova import rm_anova
-from ._common import ConfidenceInterval, real_number
+from ._common import ConfidenceInterval, _one_row_frame, real_number
 from ._mcnemar import _correctness
 
 
@@ -79,8 +80,7 @@ class ClassifierComparisonResult:
 
     def to_frame(self):
         """A one-row DataFrame of the scalar fields."""
-        row = {k: v for k, v in self.to_dict().items() if k != "accuracies"}
-        return pd.DataFrame([row])
+        return _one_row_frame(self.to_dict(), leave_out=("accuracies",))
 
 
 def _accuracies(correct, names):
@@ -113,6 +113,12 @@ def cochrans_q(y_true, predictions) -> ClassifierComparisonResult:
     Returns
     -------
     ClassifierComparisonResult
+
+    See Also
+    --------
+    f_test_classifiers : Looney's F test of the same hypothesis; its example
+        uses the same table.
+    mcnemar_test : two classifiers, with or without continuity correction.
 
     Notes
     -----
@@ -177,11 +183,18 @@ def f_test_classifiers(y_true, predictions) -> ClassifierComparisonResult:
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        The test set's labels.
     predictions : dict, DataFrame or array-like of shape (n_samples, n_classifiers)
+        Each classifier's predicted labels; a dict or DataFrame names them.
 
     Returns
     -------
     ClassifierComparisonResult
+
+    See Also
+    --------
+    cochrans_q : the χ² test of the same hypothesis; its example uses the same
+        table.
 
     Notes
     -----
@@ -353,11 +366,7 @@ def proportion_difference_test(
     p2 = _check_proportion(proportion_2, "proportion_2")
     n1 = _check_size(n_1, "n_1")
     n2 = n1 if n_2 is None else _check_size(n_2, "n_2")
-    if alternative not in ("two-sided", "less", "greater"):
-        raise ValueError(
-            "`alternative` must be one of ['two-sided', 'less', 'greater']; "
-            f"got {alternative!r}."
-        )
+    check_member(alternative, ("two-sided", "less", "greater"), "alternative")
     se = float(np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2))
     diff = p1 - p2
     if se > 0:

@@ -165,15 +165,17 @@ def _validate_scores(scores, name="scores", *, allow_nan=False):
     return values, learners, blocks
 
 
-def _direction(greater_is_better, *, where):
+def _direction(greater_is_better, *, where, stacklevel=4):
     """``greater_is_better`` of a test on a block design, a bool.
 
     Left out, it is False (lower is better) with a warning for one release,
-    pointing where the test was called.
+    pointing where the test was called (``stacklevel`` counted from
+    :func:`~sklearn_bench._validation.resolve_direction`; 4: the caller of the
+    function that calls this one). Anything but a bool is a ``ValueError``.
     """
     if greater_is_better is UNSET:
         greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where=where, stacklevel=4
+            greater_is_better, old_default=False, where=where, stacklevel=stacklevel
         )
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
@@ -197,6 +199,18 @@ def _pair_matrix(frame, learners, column, diagonal):
     labels = pd.Index(learners, name="learner")
     out = pd.DataFrame(mat, index=labels, columns=labels)
     return out.astype(bool) if column == "reject" else out
+
+
+def _one_row_frame(record, *, leave_out=()):
+    """A result's plain-data record (its ``to_dict()``) as a one-row DataFrame.
+
+    The keys in ``leave_out`` (per-learner collections) are dropped; a
+    ``notes`` list becomes one string, in the last column.
+    """
+    row = {k: v for k, v in record.items() if k not in leave_out and k != "notes"}
+    if "notes" in record:
+        row["notes"] = " ".join(record["notes"])
+    return pd.DataFrame([row])
 
 
 def _deprecated_plot(function, owner, *args, **kwargs):

@@ -93,8 +93,7 @@ class EffectSizeResult:
         deviation for :func:`cohens_d`, the pooled scaled MAD for
         :func:`akinshin_gamma` (autorank's ``rope_mode="effsize"``, default
         ``rope=0.1``, "half the size of a small effect" after Kruschke 2018).
-        A pair whose difference lies within ``±rope`` is practically equal;
-        pass it as ``rope`` to :func:`bayesian_signed_rank`, as autorank does.
+        A pair whose difference lies within ``±rope`` is practically equal.
         Only :func:`cohens_d` and :func:`akinshin_gamma` have one.
 
         Parameters
@@ -105,6 +104,11 @@ class EffectSizeResult:
         Returns
         -------
         float
+
+        See Also
+        --------
+        bayesian_signed_rank : takes it as ``delta`` (autorank passes its ROPE
+            to the same test).
 
         Examples
         --------
@@ -160,14 +164,6 @@ class EffectSizeResult:
             "effect_size_magnitude": self.magnitude,
             "effect_size_magnitude_source": self.magnitude_source,
         }
-
-
-def _check_alternative(alternative):
-    if alternative not in ("two-sided", "less", "greater"):
-        raise ValueError(
-            "`alternative` must be one of ['two-sided', 'less', 'greater']; "
-            f"got {alternative!r}."
-        )
 
 
 def _paired_arrays(x, y):
@@ -281,7 +277,7 @@ def cohens_dz(x, y=None, *, alternative="two-sided"):
     >>> round(ci.low, 3), round(ci.high, 3)
     (0.448, 2.333)
     """
-    _check_alternative(alternative)
+    check_member(alternative, ("two-sided", "less", "greater"), "alternative")
     d = _differences(x, y)
     n = d.size
     if n < 2:
@@ -450,6 +446,25 @@ def sign_dominance(x, y=None):
     return EffectSizeResult("sign_dominance", estimate, d.size, None, None)
 
 
+# ------------------------------------------------------------ two independent samples
+def _two_samples(x, y, *, min_size=2):
+    """``x`` and ``y`` as finite one-dimensional float arrays of at least
+    ``min_size`` values each (1 for Cliff's δ, 2 where a spread is needed)."""
+    xs = real_array(x, "x")
+    ys = real_array(y, "y")
+    what = (
+        "non-empty one-dimensional array"
+        if min_size == 1
+        else f"one-dimensional array of at least {min_size} values"
+    )
+    for name, a in (("x", xs), ("y", ys)):
+        if a.ndim != 1 or a.size < min_size:
+            raise ValueError(f"`{name}` must be a {what}.")
+        if not np.isfinite(a).all():
+            raise ValueError(f"`{name}` must be finite (no NaN).")
+    return xs, ys
+
+
 # ----------------------------------------------------------------- Cliff's delta
 def cliffs_delta(x, y):
     """Cliff's δ for two independent samples: ``P(X > Y) − P(X < Y)``.
@@ -479,13 +494,7 @@ def cliffs_delta(x, y):
     >>> res.estimate, res.magnitude
     (0.75, 'large')
     """
-    xs = real_array(x, "x")
-    ys = real_array(y, "y")
-    for name, a in (("x", xs), ("y", ys)):
-        if a.ndim != 1 or a.size == 0:
-            raise ValueError(f"`{name}` must be a non-empty one-dimensional array.")
-        if not np.isfinite(a).all():
-            raise ValueError(f"`{name}` must be finite (no NaN).")
+    xs, ys = _two_samples(x, y, min_size=1)
     diff = np.round(xs[:, None] - ys[None, :], _DECIMALS)
     estimate = float(np.sign(diff).mean())
     return EffectSizeResult(
@@ -498,19 +507,6 @@ def cliffs_delta(x, y):
 
 
 # ------------------------------------------------- autorank's two-sample effect sizes
-def _two_samples(x, y):
-    xs = real_array(x, "x")
-    ys = real_array(y, "y")
-    for name, a in (("x", xs), ("y", ys)):
-        if a.ndim != 1 or a.size < 2:
-            raise ValueError(
-                f"`{name}` must be a one-dimensional array of at least 2 values."
-            )
-        if not np.isfinite(a).all():
-            raise ValueError(f"`{name}` must be finite (no NaN).")
-    return xs, ys
-
-
 def _ratio(difference, scale):
     if scale > 0:
         return difference / scale

@@ -15,10 +15,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import UNSET, keyword_only, resolve_direction
+from .._validation import UNSET, keyword_only
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
-from ._common import _deprecated_plot, _validate_scores
+from ._common import _deprecated_plot, _direction, _one_row_frame, _validate_scores
 from ._multitest import adjust_pvalues
 from ._pairwise import adjust_pairwise_pvalues
 from ._posthoc import PairwiseComparisonResult
@@ -259,6 +259,11 @@ class FriedmanResult:
         -------
         FriedmanResult
 
+        See Also
+        --------
+        friedman_test : the test from the scores themselves, tie-corrected and
+            with the exact p-value where the design allows it.
+
         Examples
         --------
         >>> from sklearn_bench.stats import FriedmanResult
@@ -360,6 +365,11 @@ class FriedmanResult:
         Returns
         -------
         float
+
+        See Also
+        --------
+        sklearn_bench.plotting.plot_critical_difference : the average ranks
+            drawn with this difference.
 
         Examples
         --------
@@ -536,13 +546,7 @@ class FriedmanResult:
 
     def to_frame(self):
         """A one-row DataFrame of the scalar fields (the ranks: ``average_ranks``)."""
-        row = {
-            k: v
-            for k, v in self.to_dict().items()
-            if k not in ("average_ranks", "notes")
-        }
-        row["notes"] = " ".join(self.notes)
-        return pd.DataFrame([row])
+        return _one_row_frame(self.to_dict(), leave_out=("average_ranks",))
 
 
 def friedman_test(
@@ -684,15 +688,8 @@ def friedman_test(
     >>> res.pvalue, res.null_distribution, res.iman_davenport_statistic
     (0.25, 'exact', nan)
     """
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where="friedman_test()"
-        )
     values, learners, blocks = _validate_scores(scores)
-    if not isinstance(greater_is_better, bool | np.bool_):
-        raise ValueError(
-            f"`greater_is_better` must be a bool; got {greater_is_better!r}."
-        )
+    greater_is_better = _direction(greater_is_better, where="friedman_test()")
     n, k = values.shape
     ranks = stats.rankdata(-values if greater_is_better else values, axis=1)
     avg = ranks.mean(axis=0)

@@ -22,7 +22,7 @@ from .._validation import (
     check_random_state,
 )
 from ._anova import _tukey_table
-from ._common import _validate_scores, monte_carlo_pvalue
+from ._common import _one_row_frame, _validate_scores, monte_carlo_pvalue
 from ._posthoc import PairwiseComparisonResult
 
 # Elements (resamples x replicates x learners) drawn per batch: bounds memory.
@@ -354,8 +354,7 @@ class GlobalPermutationResult:
 
     def to_frame(self):
         """A one-row DataFrame of the scalar fields (the means: ``learner_means``)."""
-        row = {k: v for k, v in self.to_dict().items() if k != "learner_means"}
-        return pd.DataFrame([row])
+        return _one_row_frame(self.to_dict(), leave_out=("learner_means",))
 
 
 def global_permutation_test(

@@ -42,15 +42,21 @@ class HierarchicalTestResult(BayesianTestResult):
 
     Examples
     --------
+    50 draws per chain are too few for the diagnostics, so the fit warns and
+    declines to decide (:func:`bayesian_hierarchical` shows a reliable fit of
+    the same data):
+
     >>> import numpy as np
     >>> from sklearn_bench.stats import bayesian_hierarchical
     >>> rng = np.random.default_rng(0)
     >>> y = rng.uniform(0.7, 0.9, (6, 1)) + rng.normal(0, 0.02, (6, 10))
     >>> x = y + 0.04 + rng.normal(0, 0.01, (6, 10))
     >>> res = bayesian_hierarchical(x, y, delta=0.01, rho=0.1, random_state=0,
-    ...                             greater_is_better=True, n_draws=1000)
+    ...                             greater_is_better=True, n_draws=50)
     >>> res.reliable, res.decision()
-    (True, 'x')
+    (False, 'unreliable fit')
+    >>> print(res.details["diagnostics"])
+    Sampler diagnostics of the hierarchical model of x − y are poor (NUTS): ...
     """
 
     @property

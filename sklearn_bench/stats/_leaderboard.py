@@ -625,6 +625,11 @@ def rank_stability(
     -------
     RankStabilityResult
 
+    See Also
+    --------
+    rank_confidence_sets : the rank sets with the data sets at hand.
+    n_datasets_needed : the same question for one pair and a difference Δ.
+
     Examples
     --------
     >>> import numpy as np

@@ -289,6 +289,10 @@ def split_rhat(draws):
     float
         1 for fewer than 4 draws per chain; parameters constant in every chain
         are ignored.
+
+    See Also
+    --------
+    effective_sample_size : the other diagnostic :func:`diagnostics` checks.
     """
     draws = np.asarray(draws, dtype=float)
     m, n = draws.shape[:2]
@@ -320,6 +324,10 @@ def effective_sample_size(draws):
     -------
     float
         ``n_chains * n_draws`` when every parameter is constant.
+
+    See Also
+    --------
+    split_rhat : the other diagnostic :func:`diagnostics` checks.
     """
     draws = np.asarray(draws, dtype=float)
     m, n = draws.shape[:2]

@@ -12,12 +12,12 @@ no plotting at import time.
 from dataclasses import dataclass, field
 from itertools import combinations
 from math import comb
-from numbers import Integral
 
 import numpy as np
 import pandas as pd
 from sklearn.utils import check_random_state
 
+from .._validation import check_positive_int
 from ._common import _deprecated_plot, real_array
 
 __all__ = ["MultipleRuleBiasResult", "multiple_rule_bias"]
@@ -292,14 +292,7 @@ def multiple_rule_bias(
     array([-0.001, -0.021])
     """
     true, est = _check_errors(true_error, estimated_error)
-    if (
-        not isinstance(n_collections, Integral)
-        or isinstance(n_collections, bool)
-        or n_collections < 1
-    ):
-        raise ValueError(
-            f"`n_collections` must be a positive integer; got {n_collections!r}."
-        )
+    check_positive_int(n_collections, "n_collections")
     n_rules, s, n, k = est.shape
     if dataset_names is None:
         dataset_names = [str(i) for i in range(k)]

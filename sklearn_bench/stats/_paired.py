@@ -217,6 +217,11 @@ class PairedTestResult:
         -------
         EffectSizeResult
 
+        See Also
+        --------
+        confidence_interval : the interval of the raw difference, to report
+            first.
+
         Examples
         --------
         >>> from sklearn_bench.stats import paired_test
@@ -1049,9 +1054,7 @@ def smallest_attainable_pvalue(method, n, *, alternative="two-sided"):
     """
     check_member(method, _METHODS, "method")
     check_member(alternative, _ALTERNATIVES, "alternative")
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"`n` must be a positive integer; got {n!r}.")
-    n = int(n)
+    n = check_positive_int(n, "n")
     sides = 2 if alternative == "two-sided" else 1
     if method in ("t", "corrected_t"):
         if n < 2:

@@ -19,10 +19,9 @@ from .._validation import (
     UNSET,
     deprecated_attribute,
     renamed_parameters,
-    resolve_direction,
 )
 from . import _mcmc
-from ._common import real_number
+from ._common import _direction, real_number
 
 
 @dataclass(frozen=True)
@@ -504,7 +503,9 @@ def bayesian_plackett_luce(
     0.98
     """
     values, learners, _ = _check_scores(scores)
-    greater_is_better = _direction(greater_is_better)
+    greater_is_better = bool(
+        _direction(greater_is_better, where="bayesian_plackett_luce()", stacklevel=3)
+    )
     n, k = values.shape
     alpha = _check_prior(prior, k)
     level = _mcmc.interval_level(confidence_level)
@@ -590,16 +591,3 @@ def bayesian_plackett_luce(
         details=details,
         _weights=w,
     )
-
-
-def _direction(greater_is_better):
-    """``greater_is_better`` resolved (a missing one warns for one release)."""
-    if greater_is_better is UNSET:
-        return resolve_direction(
-            greater_is_better, old_default=False, where="bayesian_plackett_luce()"
-        )
-    if not isinstance(greater_is_better, bool | np.bool_):
-        raise ValueError(
-            f"`greater_is_better` must be a bool; got {greater_is_better!r}."
-        )
-    return bool(greater_is_better)

@@ -9,7 +9,7 @@ from numbers import Integral
 import numpy as np
 from scipy import stats
 
-from .._validation import check_fraction, check_member
+from .._validation import check_fraction, check_member, check_real
 from ._common import real_number
 
 _METHODS = ("approx", "exact")
@@ -17,10 +17,8 @@ _ALTERNATIVES = ("greater", "two-sided")
 
 
 def _check_power_args(delta, sigma, alpha, alternative, method):
-    delta = real_number(delta, "delta")
+    delta = check_real(delta, "delta")
     sigma = real_number(sigma, "sigma")
-    if not np.isfinite(delta):
-        raise ValueError(f"`delta` must be finite; got {delta!r}.")
     if not (np.isfinite(sigma) and sigma > 0):
         raise ValueError(f"`sigma` must be a positive finite number; got {sigma!r}.")
     alpha = check_fraction(alpha, "alpha")

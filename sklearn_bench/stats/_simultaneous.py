@@ -276,6 +276,11 @@ def bonferroni_level(confidence_level, n_comparisons):
     -------
     float
 
+    See Also
+    --------
+    simultaneous_intervals : the intervals themselves, Bonferroni's at this
+        level or Holm's compatible bounds.
+
     Examples
     --------
     >>> from sklearn_bench.stats import bonferroni_level

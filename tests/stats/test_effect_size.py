@@ -306,3 +306,20 @@ def test_gamma_and_d_degenerate_and_no_rope_for_others():
         cliffs_delta([0.1, 0.2], [0.3, 0.4]).rope()
     with pytest.raises(ValueError, match="`x`"):
         cohens_d([0.1], [0.2, 0.3])
+
+
+def test_two_sample_effect_sizes_check_their_inputs_alike():
+    """H: Cliff's δ accepts one value per sample and Cohen's d needs two; both
+    refuse a second dimension and NaN with a message that names the sample."""
+    from sklearn_bench.stats import cohens_d
+
+    assert cliffs_delta([0.3], [0.2]).estimate == 1.0
+    with pytest.raises(ValueError, match="`y` must be a non-empty one-dim"):
+        cliffs_delta([0.3], [])
+    with pytest.raises(ValueError, match="`x` must be a one-dimensional array of at"):
+        cohens_d([[0.1, 0.2]], [0.2, 0.3])
+    with pytest.raises(ValueError, match="at least 2 values"):
+        cohens_d([0.1, 0.2], [0.3])
+    for func in (cliffs_delta, cohens_d):
+        with pytest.raises(ValueError, match=r"`y` must be finite \(no NaN\)"):
+            func([0.1, 0.2], [0.3, np.nan])
