@@ -17,6 +17,7 @@ Conventions (one name per concept, see ``docs/user_guide/renames.rst``):
 import functools
 import inspect
 import numbers
+import os
 import warnings
 
 import numpy as np
@@ -240,8 +241,31 @@ def check_random_state(random_state, *, keep_random_state=False):
 
 
 # ---------------------------------------------------------------- deprecations
-def _warn(message, stacklevel):
-    warnings.warn(message, FutureWarning, stacklevel=stacklevel + 1)
+def find_stack_level():
+    """The ``stacklevel`` that points a warning at the first frame outside the package.
+
+    Counted from the function that calls :func:`warnings.warn` with it (pandas'
+    rule), so a deprecation warning names the user's line however many of the
+    package's wrappers (``renamed_parameters``, ``keyword_only``, a batched path)
+    stand between.
+
+    Examples
+    --------
+    >>> from sklearn_bench._validation import find_stack_level
+    >>> find_stack_level()  # called from outside the package: the caller itself
+    1
+    """
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame = inspect.currentframe()
+    level = 0
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def _warn(message):
+    warnings.warn(message, FutureWarning, stacklevel=find_stack_level())
 
 
 def renamed_parameters(**renames):
@@ -278,7 +302,6 @@ def renamed_parameters(**renames):
                     _warn(
                         f"`{old}` was renamed `{new}` in {name}(); `{old}` will be "
                         f"removed in {REMOVED_IN}. Pass `{new}=` instead.",
-                        stacklevel=2,
                     )
                     kwargs[new] = kwargs.pop(old)
             return func(*args, **kwargs)
@@ -353,7 +376,6 @@ def keyword_only(*names):
                     f"Passing {', '.join(f'`{k}`' for k in moved)} to {name}() by "
                     f"position is deprecated and will be an error in {REMOVED_IN}; "
                     "pass " + ", ".join(f"`{k}=`" for k in moved) + " by keyword.",
-                    stacklevel=2,
                 )
                 args = args[:n_positional]
             return func(*args, **kwargs)
@@ -385,7 +407,6 @@ def deprecated_alias(func, old_name, *, module=None):
         _warn(
             f"{old_name}() was renamed {func.__name__}() and will be removed in "
             f"{REMOVED_IN}; call {func.__name__}() instead.",
-            stacklevel=2,
         )
         return func(*args, **kwargs)
 
@@ -421,7 +442,6 @@ def deprecated_attribute(old_name, new_name):
         _warn(
             f"`{type(self).__name__}.{old_name}` was renamed `{new_name}`; "
             f"`{old_name}` will be removed in {REMOVED_IN}.",
-            stacklevel=2,
         )
         return getattr(self, new_name)
 
@@ -430,14 +450,13 @@ def deprecated_attribute(old_name, new_name):
     return property(getter)
 
 
-def resolve_direction(greater_is_better, *, old_default=UNSET, where, stacklevel=3):
+def resolve_direction(greater_is_better, *, old_default=UNSET, where):
     """``greater_is_better`` as a bool; the one rule for a direction left out.
 
     Where direction matters and no metric says it, the caller must say it. For one
     release a function that used to have a silent default keeps it (``old_default``)
-    and warns; without an old default, leaving it out is a ``ValueError``.
-    ``stacklevel`` is the warning's, counted from this function (3: the caller
-    of the function that calls it).
+    and warns (at the user's line); without an old default, leaving it out is a
+    ``ValueError``.
     """
     if greater_is_better is UNSET or greater_is_better is None:
         if old_default is UNSET:
@@ -450,7 +469,6 @@ def resolve_direction(greater_is_better, *, old_default=UNSET, where, stacklevel
             f"default {old_default} for now, and from {REMOVED_IN} on it must be "
             "given: True when higher scores are better (accuracy, AUC), False when "
             "lower are (error rate, loss).",
-            stacklevel=stacklevel,
         )
         return bool(old_default)
     return check_bool(greater_is_better, "greater_is_better")

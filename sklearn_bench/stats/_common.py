@@ -12,7 +12,14 @@ from collections import namedtuple
 import numpy as np
 import pandas as pd
 
-from .._validation import REMOVED_IN, UNSET, real_array, real_number, resolve_direction
+from .._validation import (
+    REMOVED_IN,
+    UNSET,
+    find_stack_level,
+    real_array,
+    real_number,
+    resolve_direction,
+)
 
 # Differences are rounded to this many decimals to find zeros, ties and constant
 # differences, so that floating-point noise (0.3 - 0.1 against 0.2) neither makes
@@ -165,17 +172,16 @@ def _validate_scores(scores, name="scores", *, allow_nan=False):
     return values, learners, blocks
 
 
-def _direction(greater_is_better, *, where, stacklevel=4):
+def _direction(greater_is_better, *, where):
     """``greater_is_better`` of a test on a block design, a bool.
 
     Left out, it is False (lower is better) with a warning for one release,
-    pointing where the test was called (``stacklevel`` counted from
-    :func:`~sklearn_bench._validation.resolve_direction`; 4: the caller of the
-    function that calls this one). Anything but a bool is a ``ValueError``.
+    pointing at the user's line that called the test. Anything but a bool is a
+    ``ValueError``.
     """
     if greater_is_better is UNSET:
         greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where=where, stacklevel=stacklevel
+            greater_is_better, old_default=False, where=where
         )
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
@@ -241,7 +247,7 @@ def _deprecated_plot(function, owner, *args, **kwargs):
         f"{owner}.plot() is deprecated and will be removed in {REMOVED_IN}; call "
         f"sklearn_bench.plotting.{function}(result) instead.",
         FutureWarning,
-        stacklevel=3,
+        stacklevel=find_stack_level(),
     )
     plotting = importlib.import_module("sklearn_bench.plotting")
     return getattr(plotting, function)(*args, **kwargs)

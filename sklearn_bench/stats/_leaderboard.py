@@ -83,7 +83,7 @@ def _direction(greater_is_better, *, old_default, where):
     (for one release) pointing at the caller of the public function."""
     if greater_is_better is UNSET:
         greater_is_better = resolve_direction(
-            greater_is_better, old_default=old_default, where=where, stacklevel=4
+            greater_is_better, old_default=old_default, where=where
         )
     return _check_bool(greater_is_better, "greater_is_better")
 

@@ -504,7 +504,7 @@ def bayesian_plackett_luce(
     """
     values, learners, _ = _check_scores(scores)
     greater_is_better = bool(
-        _direction(greater_is_better, where="bayesian_plackett_luce()", stacklevel=3)
+        _direction(greater_is_better, where="bayesian_plackett_luce()")
     )
     n, k = values.shape
     alpha = _check_prior(prior, k)

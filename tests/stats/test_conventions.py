@@ -570,3 +570,42 @@ def test_posthoc_matrix_of_adjusted_pvalues(errors):
             assert mat.loc[a, b] == p, name
     control = _posthocs(errors)["posthoc.holm_control"].pvalues_adjusted
     assert np.isnan(control.loc["B", "C"]) and control.loc["B", "A"] <= 1
+
+
+def _deprecated_calls():
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(0.8, 0.05, 12), rng.normal(0.78, 0.05, 12)
+    scores = rng.normal(0.8, 0.05, (8, 3))
+    yield (
+        "direction left out, under renamed_parameters",
+        lambda: stats.bayesian_signed_rank(x, y, n_draws=200, random_state=0),
+    )
+    yield (
+        "renamed keyword",
+        lambda: stats.bayesian_signed_rank(
+            x, y, rope=0.01, n_draws=200, random_state=0, greater_is_better=True
+        ),
+    )
+    yield "direction left out, block design", lambda: stats.friedman_test(scores)
+    yield "option by position", lambda: stats.adjust_pvalues([0.01, 0.04], "holm")
+    yield (
+        "deprecated .plot()",
+        lambda: stats.friedman_test(scores, greater_is_better=True).plot(),
+    )
+
+
+@pytest.mark.parametrize(
+    "call", [c for _, c in _deprecated_calls()], ids=[n for n, _ in _deprecated_calls()]
+)
+def test_deprecation_warnings_point_at_the_callers_line(call):
+    """H: every FutureWarning of a deprecated use names the user's file (this test
+    file), not a module of the package, however many of the package's wrappers
+    (renamed_parameters, keyword_only, the block-design direction rule) stand
+    between; a warning that points inside the package cannot be found by the user
+    (and is hidden by Python's default filters)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    future = [w for w in caught if issubclass(w.category, FutureWarning)]
+    assert future
+    assert {w.filename for w in future} == {__file__}
