@@ -594,14 +594,14 @@ def posthoc_title(analysis):
     Examples
     --------
     >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse, posthoc_title
     >>> from sklearn_bench.datasets import load_demsar2006
     >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
     ...     learner="learner", value="auc", greater_is_better=True)
-    >>> analysis = analyse(result, AnalysisPlan())
-    >>> from sklearn_bench.analysis import posthoc_title
-    >>> posthoc_title(analysis)
+    >>> posthoc_title(analyse(result, AnalysisPlan()))
     'Nemenyi'
+    >>> posthoc_title(analyse(result, AnalysisPlan(posthoc="conover")))
+    'Conover–Iman (shaffer)'
     """
     method = getattr(analysis, "posthoc_method", "nemenyi")
     name = _POSTHOC_TITLES.get(method, method)

@@ -22,12 +22,19 @@ def pairwise_analysis(result, analysis, *, method="wilcoxon", adjust="holm"):
     --------
     >>> from sklearn_bench import BenchmarkResult
     >>> from sklearn_bench.analysis import AnalysisPlan, analyse
-    >>> from sklearn_bench.datasets import load_demsar2006
-    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
-    ...     learner="learner", value="auc", greater_is_better=True)
-    >>> analysis = analyse(result, AnalysisPlan())
-    >>> analysis.cache["pairwise"].adjust  # run by analyse(), Holm-adjusted
-    'holm'
+    >>> from sklearn_bench.datasets import load_dietterich2000
+    >>> result = BenchmarkResult.from_frame(load_dietterich2000(),
+    ...     dataset="dataset", learner="learner", value="error_rate",
+    ...     greater_is_better=False)
+    >>> analysis = analyse(result, AnalysisPlan())  # runs pairwise_analysis
+    >>> analysis.cache["pairwise"].method, analysis.cache["pairwise"].adjust
+    ('wilcoxon-demsar', 'holm')
+    >>> pairs = analysis.cache["pairwise_frame"]  # the better ranked first
+    >>> pairs.loc[pairs["reject"], ["learner_i", "learner_j"]]  # separated
+             learner_i learner_j
+    0  Randomized C4.5      C4.5
+    1      Bagged C4.5      C4.5
+    2  Adaboosted C4.5      C4.5
     """
     if "pairs" in analysis.skipped or len(analysis.mean.columns) < 2:
         analysis.skipped["pairwise"] = analysis.skipped.get(

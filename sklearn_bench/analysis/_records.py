@@ -279,12 +279,12 @@ def register_test(analysis, record):
     Examples
     --------
     >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> from sklearn_bench.analysis import (
+    ...     AnalysisPlan, TestRecord, analyse, register_test)
     >>> from sklearn_bench.datasets import load_demsar2006
     >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
     ...     learner="learner", value="auc", greater_is_better=True)
     >>> analysis = analyse(result, AnalysisPlan())
-    >>> from sklearn_bench.analysis import TestRecord, register_test
     >>> _ = register_test(analysis, TestRecord("extra", "C4.5+m and C4.5",
     ...                                        "sign test", "14 data sets"))
     >>> analysis.methods[-1].key
