@@ -132,12 +132,15 @@ class ReportAnalysis:
     --------
     >>> from sklearn_bench import BenchmarkResult
     >>> from sklearn_bench.analysis import AnalysisPlan, analyse
-    >>> from sklearn_bench.datasets import load_demsar2006
-    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
-    ...     learner="learner", value="auc", greater_is_better=True)
+    >>> from sklearn_bench.datasets import load_dietterich2000
+    >>> result = BenchmarkResult.from_frame(load_dietterich2000(),
+    ...     dataset="dataset", learner="learner", value="error_rate",
+    ...     greater_is_better=False)
     >>> analysis = analyse(result, AnalysisPlan())
     >>> analysis.best, analysis.direction, analysis.friedman_blocks
-    ('C4.5+m+cf', 'higher is better', 'data sets')
+    ('Adaboosted C4.5', 'lower is better', 'data sets')
+    >>> analysis.delta, analysis.delta_source  # the error rate's default Δ
+    (0.01, 'default')
     """
 
     metric: str

@@ -225,18 +225,17 @@ class BayesianMixin:
         Examples
         --------
         >>> from sklearn_bench import BenchmarkResult
-        >>> from sklearn_bench.datasets import load_dietterich2000
-        >>> result = BenchmarkResult.from_frame(load_dietterich2000(),
-        ...     dataset="dataset", learner="learner", value="error_rate",
-        ...     greater_is_better=False)
+        >>> from sklearn_bench.datasets import load_demsar2006
         >>> from sklearn_bench.stats import bayesian_table
+        >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+        ...     learner="learner", value="auc", greater_is_better=True)
         >>> table = bayesian_table(result.bayesian_comparisons(
-        ...     control="C4.5", random_state=0))
+        ...     control="C4.5", delta=0.01, random_state=0))  # AUC has no default Δ
         >>> table[["a", "b", "decision"]]
-              a                b         decision
-        0  C4.5  Randomized C4.5  Randomized C4.5
-        1  C4.5      Bagged C4.5      Bagged C4.5
-        2  C4.5  Adaboosted C4.5  Adaboosted C4.5
+              a          b   decision
+        0  C4.5     C4.5+m  undecided
+        1  C4.5    C4.5+cf  undecided
+        2  C4.5  C4.5+m+cf  C4.5+m+cf
         """
         names = self.learners if learners is None else learners
         names = _select.check_learners(self, names, at_least=2)

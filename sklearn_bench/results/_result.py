@@ -346,17 +346,21 @@ class BenchmarkResult(
 
         Examples
         --------
-        >>> import pandas as pd
+        A table as papers print it (data sets × learners) becomes a long one
+        with :meth:`pandas.DataFrame.melt`:
+
         >>> from sklearn_bench import BenchmarkResult
-        >>> wide = pd.DataFrame({"C4.5": [0.2, 0.3], "C4.5+m": [0.18, 0.31]},
-        ...                     index=pd.Index(["adult", "breast"], name="data"))
-        >>> long = wide.reset_index().melt(id_vars="data", var_name="learner",
-        ...                                value_name="error")
+        >>> from sklearn_bench.datasets import load_demsar2006
+        >>> wide = load_demsar2006(wide=True)
+        >>> long = wide.reset_index().melt(id_vars="dataset", var_name="learner",
+        ...                                value_name="auc")
         >>> result = BenchmarkResult.from_frame(
-        ...     long, dataset="data", learner="learner", value="error",
-        ...     greater_is_better=False)
+        ...     long, dataset="dataset", learner="learner", value="auc",
+        ...     greater_is_better=True)
         >>> result.learners, result.metrics
-        (['C4.5', 'C4.5+m'], {'error': False})
+        (['C4.5', 'C4.5+m', 'C4.5+cf', 'C4.5+m+cf'], {'auc': True})
+        >>> len(result.datasets)
+        14
         """
         names = {"dataset": dataset, "learner": learner, "value": value}
         names.update({k: v for k, v in [("replicate", replicate), ("metric", metric)]
