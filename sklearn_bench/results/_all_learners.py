@@ -208,19 +208,18 @@ default="friedman"
         Examples
         --------
         >>> from sklearn_bench import BenchmarkResult
-        >>> from sklearn_bench.datasets import load_dietterich2000
-        >>> result = BenchmarkResult.from_frame(load_dietterich2000(),
-        ...     dataset="dataset", learner="learner", value="error_rate",
-        ...     greater_is_better=False)
-        >>> res = result.pairwise_tests(adjust="holm")
-        >>> res.to_frame()[["learner_i", "learner_j", "pvalue_adjusted"]].round(3)
-                 learner_i        learner_j  pvalue_adjusted
-        0             C4.5  Randomized C4.5            0.000
-        1             C4.5      Bagged C4.5            0.000
-        2             C4.5  Adaboosted C4.5            0.003
-        3  Randomized C4.5      Bagged C4.5            0.088
-        4  Randomized C4.5  Adaboosted C4.5            0.642
-        5      Bagged C4.5  Adaboosted C4.5            0.327
+        >>> from sklearn_bench.datasets import load_demsar2006
+        >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+        ...     learner="learner", value="auc", greater_is_better=True)
+        >>> table = result.pairwise_tests(adjust="holm").to_frame()
+        >>> table[["learner_i", "learner_j", "pvalue", "pvalue_adjusted"]].round(3)
+          learner_i  learner_j  pvalue  pvalue_adjusted
+        0      C4.5     C4.5+m   0.011            0.066
+        1      C4.5    C4.5+cf   0.861            0.861
+        2      C4.5  C4.5+m+cf   0.016            0.080
+        3    C4.5+m    C4.5+cf   0.055            0.164
+        4    C4.5+m  C4.5+m+cf   0.402            0.803
+        5   C4.5+cf  C4.5+m+cf   0.030            0.121
         """
         if method == "tukey" and missing != "raise":
             raise ValueError(
