@@ -127,8 +127,8 @@ def load_demsar2006(*, wide=False):
 
     References
     ----------
-    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over
-       multiple data sets. *Journal of Machine Learning Research*, 7, 1--30.
+    Demšar, J. (2006). Statistical comparisons of classifiers over multiple
+    data sets. Journal of Machine Learning Research, 7, 1-30.
 
     Examples
     --------
@@ -183,11 +183,12 @@ def load_dietterich2000(*, wide=False):
 
     References
     ----------
-    .. [1] Dietterich, T. G. (2000). An experimental comparison of three
-       methods for constructing ensembles of decision trees: bagging,
-       boosting, and randomization. *Machine Learning*, 40(2), 139--157.
-    .. [2] Riddle, P. J. Evaluating hypothesis and experimental design #2,
-       lecture slides, Computer Science 760.
+    Dietterich, T. G. (2000). An experimental comparison of three methods for
+    constructing ensembles of decision trees: bagging, boosting, and
+    randomization. Machine Learning, 40(2), 139-157.
+
+    Riddle, P. J. Evaluating hypothesis and experimental design #2, lecture
+    slides, Computer Science 760.
 
     Examples
     --------
