@@ -107,7 +107,7 @@ warnings.filterwarnings(
 API_SECTIONS = [
     ("sklearn_bench", "Experiments and results"),
     ("sklearn_bench.model_selection", "Resampling splitters"),
-    ("sklearn_bench.datasets", "Learning problems and data generators"),
+    ("sklearn_bench.datasets", "Learning problems, generators and published tables"),
     ("sklearn_bench.estimators", "Learners"),
     ("sklearn_bench.experiment", "The experiment runner"),
     ("sklearn_bench.store", "The store (SQLite journal of a run)"),

@@ -24,7 +24,6 @@ per-data-set means.
 # 20 random 75/25 splits (ShuffleSplit). The error rate's default ROPE is 0.01:
 # one percentage point.
 import matplotlib.pyplot as plt
-import pandas as pd
 from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import ShuffleSplit
@@ -33,6 +32,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
+from sklearn_bench.datasets import load_demsar2006
 from sklearn_bench.plotting import plot_posterior_density, plot_posterior_simplex
 from sklearn_bench.stats import bayesian_table
 
@@ -78,28 +78,12 @@ print(
 # ----------------
 # Demšar's (2006) Table 6: AUC of four C4.5 variants on 14 data sets (higher is
 # better). AUC has no agreed default ROPE, so it must be given: 0.01.
-auc = pd.DataFrame.from_records(
-    [
-        ("adult(sample)", 0.763, 0.768, 0.771, 0.798),
-        ("breast cancer", 0.599, 0.591, 0.590, 0.569),
-        ("breast cancer wisconsin", 0.954, 0.971, 0.968, 0.967),
-        ("cmc", 0.628, 0.661, 0.654, 0.657),
-        ("ionosphere", 0.882, 0.888, 0.886, 0.898),
-        ("iris", 0.936, 0.931, 0.916, 0.931),
-        ("liver disorders", 0.661, 0.668, 0.609, 0.685),
-        ("lung cancer", 0.583, 0.583, 0.563, 0.625),
-        ("lymphography", 0.775, 0.838, 0.866, 0.875),
-        ("mushroom", 1.000, 1.000, 1.000, 1.000),
-        ("primary tumor", 0.940, 0.962, 0.965, 0.962),
-        ("rheum", 0.619, 0.666, 0.614, 0.669),
-        ("voting", 0.972, 0.981, 0.975, 0.975),
-        ("wine", 0.957, 0.978, 0.946, 0.970),
-    ],
-    columns=["dataset", "C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"],
-)
-long = auc.melt(id_vars="dataset", var_name="learner", value_name="auc")
 tables = BenchmarkResult.from_frame(
-    long, dataset="dataset", learner="learner", value="auc", greater_is_better=True
+    load_demsar2006(),
+    dataset="dataset",
+    learner="learner",
+    value="auc",
+    greater_is_better=True,
 )
 comparisons = tables.bayesian_comparisons(control="C4.5", delta=0.01, random_state=0)
 print(bayesian_table(comparisons).round(3).to_string())

@@ -66,11 +66,12 @@ def check_no_symlink(path, root=None):
     >>> import os, tempfile
     >>> from pathlib import Path
     >>> root = Path(tempfile.mkdtemp())
-    >>> os.symlink(root / "elsewhere.csv", root / "out.csv")
-    >>> check_no_symlink(root / "out.csv", root)
+    >>> check_no_symlink(root / "out.csv", root)  # a new name: fine
+    >>> os.symlink(tempfile.gettempdir(), root / "figures")
+    >>> check_no_symlink(root / "figures" / "cd.png", root)
     Traceback (most recent call last):
     ...
-    sklearn_bench._io.UnsafePathError: refusing to write ...: it is a symbolic link...
+    sklearn_bench._io.UnsafePathError: refusing to write ...: the folder ... is a ...
     """
     path = Path(path)
     if root is None:
@@ -230,9 +231,10 @@ def refuse_links_below(root):
     >>> import os, tempfile
     >>> from pathlib import Path
     >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "tables").mkdir()
     >>> refuse_links_below(root)
-    >>> os.symlink(tempfile.gettempdir(), root / "figures")
-    >>> refuse_links_below(root)
+    >>> os.symlink(root / "elsewhere.csv", root / "tables" / "pairs.csv")
+    >>> refuse_links_below(root)  # any link below, even one to nothing
     Traceback (most recent call last):
     ...
     sklearn_bench._io.UnsafePathError: refusing to write into ...: ... symbolic link...

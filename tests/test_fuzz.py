@@ -1134,6 +1134,13 @@ CASES = [
         {"n_samples": bad_scalars(), "beta2": bad_scalars(), "beta1": bad_scalars()},
         {"n_samples": 20, "beta2": 1.0, "random_state": 0},
     ),
+    ("load_demsar2006", _datasets("load_demsar2006"), {"wide": bad_choices()}, {}),
+    (
+        "load_dietterich2000",
+        _datasets("load_dietterich2000"),
+        {"wide": bad_choices()},
+        {"wide": True},
+    ),
     (
         "DiagonalLDA",
         _dlda,

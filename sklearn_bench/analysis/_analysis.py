@@ -130,19 +130,17 @@ class ReportAnalysis:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult
     >>> from sklearn_bench.analysis import AnalysisPlan, analyse
-    >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(6) for _ in range(3)],
-    ...                    "l": list("ABC") * 6,
-    ...                    "error_rate": [0.10, 0.12, 0.15, 0.20, 0.21, 0.26,
-    ...                                   0.05, 0.09, 0.08, 0.30, 0.33, 0.36,
-    ...                                   0.12, 0.13, 0.19, 0.22, 0.27, 0.25]})
-    >>> result = BenchmarkResult.from_frame(
-    ...     df, dataset="d", learner="l", value="error_rate", greater_is_better=False)
+    >>> from sklearn_bench.datasets import load_dietterich2000
+    >>> result = BenchmarkResult.from_frame(load_dietterich2000(),
+    ...     dataset="dataset", learner="learner", value="error_rate",
+    ...     greater_is_better=False)
     >>> analysis = analyse(result, AnalysisPlan())
     >>> analysis.best, analysis.direction, analysis.friedman_blocks
-    ('A', 'lower is better', 'data sets')
+    ('Adaboosted C4.5', 'lower is better', 'data sets')
+    >>> analysis.delta, analysis.delta_source  # the error rate's default Δ
+    (0.01, 'default')
     """
 
     metric: str
@@ -598,20 +596,15 @@ def posthoc_title(analysis):
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
-    >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(6) for _ in range(3)],
-    ...                    "l": list("ABC") * 6,
-    ...                    "error_rate": [0.10, 0.12, 0.15, 0.20, 0.21, 0.26,
-    ...                                   0.05, 0.09, 0.08, 0.30, 0.33, 0.36,
-    ...                                   0.12, 0.13, 0.19, 0.22, 0.27, 0.25]})
-    >>> result = BenchmarkResult.from_frame(
-    ...     df, dataset="d", learner="l", value="error_rate", greater_is_better=False)
-    >>> analysis = analyse(result, AnalysisPlan())
-    >>> from sklearn_bench.analysis import posthoc_title
-    >>> posthoc_title(analysis)
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse, posthoc_title
+    >>> from sklearn_bench.datasets import load_demsar2006
+    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+    ...     learner="learner", value="auc", greater_is_better=True)
+    >>> posthoc_title(analyse(result, AnalysisPlan()))
     'Nemenyi'
+    >>> posthoc_title(analyse(result, AnalysisPlan(posthoc="conover")))
+    'Conover–Iman (shaffer)'
     """
     method = getattr(analysis, "posthoc_method", "nemenyi")
     name = _POSTHOC_TITLES.get(method, method)

@@ -80,23 +80,22 @@ def bayesian_comparisons_table(result, analysis, *, threshold=THRESHOLD):
 
     Examples
     --------
-    >>> import numpy as np
-    >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult
     >>> from sklearn_bench.analysis import (
     ...     AnalysisPlan, analyse, bayesian_comparisons_table)
-    >>> rng = np.random.default_rng(0)
-    >>> df = pd.DataFrame({"d": np.repeat([f"d{i}" for i in range(8)], 2),
-    ...                    "l": ["A", "B"] * 8,
-    ...                    "error_rate": np.repeat(rng.uniform(0.1, 0.3, 8), 2)
-    ...                         + np.tile([0.0, 0.04], 8)})
-    >>> result = BenchmarkResult.from_frame(df, dataset="d", learner="l",
-    ...     value="error_rate", greater_is_better=False)
+    >>> from sklearn_bench.datasets import load_dietterich2000
+    >>> result = BenchmarkResult.from_frame(load_dietterich2000(),
+    ...     dataset="dataset", learner="learner", value="error_rate",
+    ...     greater_is_better=False)
     >>> table, rope, notes = bayesian_comparisons_table(
     ...     result, analyse(result, AnalysisPlan()))
-    >>> table[["scope", "a", "b", "decision"]]
-                  scope  a  b decision
-    0  across data sets  A  B        A
+    >>> rope  # the error rate's default Δ
+    0.01
+    >>> table[["a", "b", "decision"]]
+                     a                b         decision
+    0  Adaboosted C4.5             C4.5  Adaboosted C4.5
+    1  Adaboosted C4.5  Randomized C4.5        undecided
+    2  Adaboosted C4.5      Bagged C4.5        undecided
     """
     key = ("bayesian", threshold)
     if key in analysis.cache:  # computed once per report
@@ -348,14 +347,11 @@ def bayesian_ranking(result, analysis):
 
     Examples
     --------
-    >>> import numpy as np
-    >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult
     >>> from sklearn_bench.analysis import AnalysisPlan, analyse, bayesian_ranking
-    >>> df = pd.DataFrame({"d": ["p", "p", "q", "q"], "l": ["A", "B"] * 2,
-    ...                    "error_rate": [0.1, 0.2, 0.15, 0.25]})
-    >>> result = BenchmarkResult.from_frame(df, dataset="d", learner="l",
-    ...     value="error_rate", greater_is_better=False)
+    >>> from sklearn_bench.datasets import load_demsar2006
+    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+    ...     learner="learner", value="auc", greater_is_better=True)
     >>> ranking, table, notes = bayesian_ranking(
     ...     result, analyse(result, AnalysisPlan()))
     >>> ranking is None  # not asked for: the default plan leaves it out
@@ -364,7 +360,7 @@ def bayesian_ranking(result, analysis):
     >>> plan = AnalysisPlan(analyses=ANALYSES + ("ranking",))
     >>> ranking, table, notes = bayesian_ranking(result, analyse(result, plan))
     >>> list(table["learner"])
-    ['A', 'B']
+    ['C4.5+m+cf', 'C4.5+m', 'C4.5+cf', 'C4.5']
     """
     key = ("bayesian_ranking",)
     if key in analysis.cache:

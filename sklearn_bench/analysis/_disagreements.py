@@ -37,20 +37,22 @@ class Disagreement:
 
     Examples
     --------
-    >>> import pandas as pd
+    Demšar's Table 6 holds two: Friedman's test finds differences where the
+    primary analysis (the paired t of each pair, Holm-adjusted) separates none
+    from the best, C4.5+m+cf; and the Bayesian signed-rank test (ROPE 0: AUC
+    has no default Δ) finds C4.5+m+cf practically better than two learners
+    the primary analysis cannot separate from it.
+
     >>> from sklearn_bench import BenchmarkResult
     >>> from sklearn_bench.analysis import AnalysisPlan, analyse
-    >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(4) for _ in range(3)],
-    ...                    "l": list("ABC") * 4,
-    ...                    "error_rate": [0.10, 0.12, 0.30, 0.20, 0.22, 0.21,
-    ...                                   0.05, 0.08, 0.06, 0.30, 0.55, 0.31]})
-    >>> result = BenchmarkResult.from_frame(
-    ...     df, dataset="d", learner="l", value="error_rate", greater_is_better=False)
-    >>> analysis = analyse(result, AnalysisPlan(analyses=("effects", "bayesian")))
-    >>> [(d.key, d.trusted, d.learners) for d in analysis.disagreements]
-    [('bayesian_vs_primary', 'primary', ('A', 'B'))]
-    >>> analysis.disagreements[0].sentence[:60]
-    'The Bayesian signed-rank test finds A practically better tha'
+    >>> from sklearn_bench.datasets import load_demsar2006
+    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+    ...     learner="learner", value="auc", greater_is_better=True)
+    >>> analysis = analyse(result, AnalysisPlan())
+    >>> [(d.key, d.trusted) for d in analysis.disagreements]
+    [('friedman_vs_primary', 'primary'), ('bayesian_vs_primary', 'primary')]
+    >>> analysis.disagreements[1].learners
+    ('C4.5+m+cf', 'C4.5', 'C4.5+cf')
     """
 
     key: str

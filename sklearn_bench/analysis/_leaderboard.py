@@ -36,16 +36,20 @@ def leaderboard_analysis(result, *, analysis=None, n_resamples=1000, random_stat
 
     Examples
     --------
-    >>> import numpy as np
-    >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult
     >>> from sklearn_bench.analysis import leaderboard_analysis
-    >>> df = pd.DataFrame({"d": np.repeat(np.arange(4), 3), "l": list("ABC") * 4,
-    ...                    "error_rate": np.linspace(0.1, 0.3, 12)})
-    >>> result = BenchmarkResult.from_frame(df, dataset="d", learner="l",
-    ...     value="error_rate", greater_is_better=False)
-    >>> leaderboard_analysis(result) is None  # 4 data sets: too few
-    True
+    >>> from sklearn_bench.datasets import load_dietterich2000
+    >>> result = BenchmarkResult.from_frame(load_dietterich2000(),
+    ...     dataset="dataset", learner="learner", value="error_rate",
+    ...     greater_is_better=False)
+    >>> board = leaderboard_analysis(result)["board"]
+    >>> board[["rank", "rank_low", "rank_high", "n_datasets"]]
+                     rank  rank_low  rank_high  n_datasets
+    learner
+    Adaboosted C4.5     1         1          3          33
+    Randomized C4.5     2         1          3          33
+    Bagged C4.5         3         1          3          33
+    C4.5                4         4          4          33
     """
     cache = getattr(analysis, "cache", None)
     key = ("leaderboard", n_resamples, random_state)

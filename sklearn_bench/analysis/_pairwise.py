@@ -20,19 +20,21 @@ def pairwise_analysis(result, analysis, *, method="wilcoxon", adjust="holm"):
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult
     >>> from sklearn_bench.analysis import AnalysisPlan, analyse
-    >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(6) for _ in range(3)],
-    ...                    "l": list("ABC") * 6,
-    ...                    "error_rate": [0.10, 0.12, 0.15, 0.20, 0.21, 0.26,
-    ...                                   0.05, 0.09, 0.08, 0.30, 0.33, 0.36,
-    ...                                   0.12, 0.13, 0.19, 0.22, 0.27, 0.25]})
-    >>> result = BenchmarkResult.from_frame(
-    ...     df, dataset="d", learner="l", value="error_rate", greater_is_better=False)
-    >>> analysis = analyse(result, AnalysisPlan())
-    >>> analysis.cache["pairwise"].adjust  # run by analyse(), Holm-adjusted
-    'holm'
+    >>> from sklearn_bench.datasets import load_dietterich2000
+    >>> result = BenchmarkResult.from_frame(load_dietterich2000(),
+    ...     dataset="dataset", learner="learner", value="error_rate",
+    ...     greater_is_better=False)
+    >>> analysis = analyse(result, AnalysisPlan())  # runs pairwise_analysis
+    >>> analysis.cache["pairwise"].method, analysis.cache["pairwise"].adjust
+    ('wilcoxon-demsar', 'holm')
+    >>> pairs = analysis.cache["pairwise_frame"]  # the better ranked first
+    >>> pairs.loc[pairs["reject"], ["learner_i", "learner_j"]]  # separated
+             learner_i learner_j
+    0  Randomized C4.5      C4.5
+    1      Bagged C4.5      C4.5
+    2  Adaboosted C4.5      C4.5
     """
     if "pairs" in analysis.skipped or len(analysis.mean.columns) < 2:
         analysis.skipped["pairwise"] = analysis.skipped.get(

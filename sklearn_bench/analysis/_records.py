@@ -278,20 +278,15 @@ def register_test(analysis, record):
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
-    >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(6) for _ in range(3)],
-    ...                    "l": list("ABC") * 6,
-    ...                    "error_rate": [0.10, 0.12, 0.15, 0.20, 0.21, 0.26,
-    ...                                   0.05, 0.09, 0.08, 0.30, 0.33, 0.36,
-    ...                                   0.12, 0.13, 0.19, 0.22, 0.27, 0.25]})
-    >>> result = BenchmarkResult.from_frame(
-    ...     df, dataset="d", learner="l", value="error_rate", greater_is_better=False)
+    >>> from sklearn_bench.analysis import (
+    ...     AnalysisPlan, TestRecord, analyse, register_test)
+    >>> from sklearn_bench.datasets import load_demsar2006
+    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+    ...     learner="learner", value="auc", greater_is_better=True)
     >>> analysis = analyse(result, AnalysisPlan())
-    >>> from sklearn_bench.analysis import TestRecord, register_test
-    >>> _ = register_test(analysis, TestRecord("extra", "A and B", "sign test",
-    ...                                        "6 data sets"))
+    >>> _ = register_test(analysis, TestRecord("extra", "C4.5+m and C4.5",
+    ...                                        "sign test", "14 data sets"))
     >>> analysis.methods[-1].key
     'extra'
     """

@@ -53,21 +53,17 @@ def analyse(result, plan=None):
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult
     >>> from sklearn_bench.analysis import AnalysisPlan, analyse
-    >>> df = pd.DataFrame({
-    ...     "data": ["a"] * 3 + ["b"] * 3 + ["c"] * 3,
-    ...     "model": ["x", "y", "z"] * 3,
-    ...     "error": [0.10, 0.12, 0.20, 0.30, 0.33, 0.35, 0.05, 0.09, 0.08]})
-    >>> result = BenchmarkResult.from_frame(
-    ...     df, dataset="data", learner="model", value="error",
-    ...     greater_is_better=False)
+    >>> from sklearn_bench.datasets import load_demsar2006
+    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+    ...     learner="learner", value="auc", greater_is_better=True)
     >>> analysis = analyse(result, AnalysisPlan(delta=0.02))
     >>> analysis.best, analysis.delta, analysis.delta_source
-    ('x', 0.02, 'given')
-    >>> analysis.pairs.loc["x − y", ["estimate", "low", "high"]].round(3).tolist()
-    [-0.03, -0.055, -0.005]
+    ('C4.5+m+cf', 0.02, 'given')
+    >>> pair = analysis.pairs.loc["C4.5+m+cf − C4.5"]  # better ranked first
+    >>> pair[["estimate", "low", "high"]].astype(float).round(3).tolist()
+    [0.022, 0.005, 0.04]
     """
     if plan is None:
         plan = AnalysisPlan()

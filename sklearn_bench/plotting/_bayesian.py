@@ -197,13 +197,12 @@ def plot_posterior_simplex(result, *, ax=None, max_points=5000, title=None):
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from sklearn_bench.datasets import load_demsar2006
     >>> from sklearn_bench.plotting import plot_posterior_simplex
     >>> from sklearn_bench.stats import bayesian_signed_rank
-    >>> rng = np.random.default_rng(0)
-    >>> y = rng.uniform(0.6, 0.9, 15)
-    >>> res = bayesian_signed_rank(y + rng.normal(0.01, 0.01, 15), y, delta=0.01,
-    ...                            random_state=0, labels=("A", "B"),
+    >>> auc = load_demsar2006(wide=True)
+    >>> res = bayesian_signed_rank(auc["C4.5+m"], auc["C4.5"], delta=0.01,
+    ...                            random_state=0, labels=("C4.5+m", "C4.5"),
     ...                            greater_is_better=True)
     >>> ax = plot_posterior_simplex(res)
     >>> sorted(c.get_gid() for c in ax.collections)
@@ -299,12 +298,14 @@ def plot_bayesian_posterior(result, *, ax=None, title=None):
 
     Examples
     --------
+    >>> from sklearn_bench.datasets import load_demsar2006
     >>> from sklearn_bench.plotting import plot_bayesian_posterior
     >>> from sklearn_bench.stats import bayesian_sign_test
-    >>> res = bayesian_sign_test([0.8, 0.9, 0.7, 0.85], [0.7, 0.8, 0.72, 0.8],
-    ...                          delta=0.01, random_state=0, greater_is_better=True)
+    >>> auc = load_demsar2006(wide=True)
+    >>> res = bayesian_sign_test(auc["C4.5+m"], auc["C4.5"], delta=0.01,
+    ...                          random_state=0, greater_is_better=True)
     >>> ax = plot_bayesian_posterior(res)
-    >>> ax.get_title()
+    >>> ax.get_title()  # without labels= the learners are x and y
     'x vs y: Bayesian sign test, rope = 0.01'
     """
     _check_result(result)
@@ -340,13 +341,11 @@ def plot_rank_posterior(result, *, ax=None, title=None):
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from sklearn_bench.datasets import load_dietterich2000
     >>> from sklearn_bench.plotting import plot_rank_posterior
     >>> from sklearn_bench.stats import bayesian_plackett_luce
-    >>> rng = np.random.default_rng(0)
-    >>> errors = rng.normal(size=(12, 3)) + [0.0, 0.5, 1.0]
-    >>> res = bayesian_plackett_luce(errors, greater_is_better=False, n_draws=500,
-    ...                              random_state=0)
+    >>> res = bayesian_plackett_luce(load_dietterich2000(wide=True),
+    ...     greater_is_better=False, n_draws=500, random_state=0)
     >>> ax = plot_rank_posterior(res)
     >>> ax.images[0].get_gid(), sorted(c.get_gid() for c in ax.collections)
     ('rank-probabilities', ['expected-rank', 'rank-interval'])

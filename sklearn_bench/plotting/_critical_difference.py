@@ -88,14 +88,15 @@ def plot_critical_difference(
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn_bench.stats import friedman_test
+    >>> from sklearn_bench.datasets import load_demsar2006
     >>> from sklearn_bench.plotting import plot_critical_difference
-    >>> rng = np.random.default_rng(0)
-    >>> errors = rng.random((20, 5)) + np.linspace(0, 0.5, 5)
-    >>> ax = plot_critical_difference(friedman_test(errors, greater_is_better=False))
-    >>> len([t for t in ax.texts if t.get_gid() == "cd-name"])
-    5
+    >>> from sklearn_bench.stats import friedman_test
+    >>> res = friedman_test(load_demsar2006(wide=True), greater_is_better=True)
+    >>> ax = plot_critical_difference(res, alpha=0.10)  # Demšar's level
+    >>> [t.get_text() for t in ax.texts if t.get_gid() == "cd-name"]
+    ['C4.5+m+cf (1.93)', 'C4.5+m (2.00)', '(3.14) C4.5', '(2.93) C4.5+cf']
+    >>> len([line for line in ax.lines if line.get_gid() == "cd-group"])
+    2
     """
     if isinstance(result, TukeyHSDResult):
         return _plot_tukey(result, ax=ax, colors=colors)

@@ -150,18 +150,16 @@ def bottom_line(analysis, bayes_table=None):
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult
     >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> from sklearn_bench.datasets import load_dietterich2000
     >>> from sklearn_bench.report._bottom_line import bottom_line
-    >>> df = pd.DataFrame({"data": list("aabbccddee"), "model": ["x", "y"] * 5,
-    ...                    "error_rate": [.10, .14, .30, .35, .05, .09, .20,
-    ...                                   .26, .15, .18]})
-    >>> result = BenchmarkResult.from_frame(df, dataset="data", learner="model",
-    ...     value="error_rate", greater_is_better=False)
+    >>> result = BenchmarkResult.from_frame(load_dietterich2000(),
+    ...     dataset="dataset", learner="learner", value="error_rate",
+    ...     greater_is_better=False)
     >>> bl = bottom_line(analyse(result, AnalysisPlan()))
     >>> bl.best, bl.separated, bl.inseparable
-    ('x', ['y'], [])
+    ('Adaboosted C4.5', ['C4.5'], ['Randomized C4.5', 'Bagged C4.5'])
     """
     a = analysis
     alpha = a.alpha

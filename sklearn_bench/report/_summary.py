@@ -71,18 +71,18 @@ def format_summary(analysis, result=None):
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult
     >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> from sklearn_bench.datasets import load_demsar2006
     >>> from sklearn_bench.report import format_summary
-    >>> df = pd.DataFrame({"data": ["a", "a", "b", "b", "c", "c"],
-    ...                    "model": ["x", "y"] * 3,
-    ...                    "error": [0.10, 0.12, 0.30, 0.33, 0.05, 0.09]})
-    >>> result = BenchmarkResult.from_frame(
-    ...     df, dataset="data", learner="model", value="error",
-    ...     greater_is_better=False)
-    >>> print(format_summary(analyse(result, AnalysisPlan())).splitlines()[0])
+    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+    ...     learner="learner", value="auc", greater_is_better=True)
+    >>> text = format_summary(analyse(result, AnalysisPlan()))
+    >>> print("\\n".join(text.splitlines()[:4]))  # rewrapped here to fit
     Bottom line
+       The study cannot separate the learners: C4.5+m+cf has the best average rank
+       in auc (higher is better) on 14 data sets, but the primary analysis finds
+       none of the others worse at α = 0.05.
     """
 
     if not isinstance(analysis, ReportAnalysis):

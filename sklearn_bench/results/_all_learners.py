@@ -107,15 +107,13 @@ default="friedman"
 
         Examples
         --------
-        >>> import pandas as pd
         >>> from sklearn_bench import BenchmarkResult
-        >>> df = pd.DataFrame({"d": ["p"] * 3 + ["q"] * 3 + ["r"] * 3,
-        ...                    "l": ["A", "B", "C"] * 3,
-        ...                    "e": [.1, .2, .3, .2, .1, .3, .1, .2, .4]})
-        >>> result = BenchmarkResult.from_frame(
-        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
-        >>> result.friedman_test().average_ranks.round(3).tolist()
-        [1.333, 1.667, 3.0]
+        >>> from sklearn_bench.datasets import load_demsar2006
+        >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+        ...     learner="learner", value="auc", greater_is_better=True)
+        >>> res = result.friedman_test()  # tie-corrected, as R's friedman.test
+        >>> res.average_ranks.round(3).tolist(), round(res.statistic, 3)
+        ([3.143, 2.0, 2.929, 1.929], 10.952)
         """
         method = check_choice(
             method,
@@ -209,20 +207,19 @@ default="friedman"
 
         Examples
         --------
-        >>> import pandas as pd
         >>> from sklearn_bench import BenchmarkResult
-        >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(8) for _ in "ABC"],
-        ...     "l": list("ABC") * 8,
-        ...     "e": [.10, .12, .13, .20, .23, .24, .15, .16, .19, .30, .33, .31,
-        ...           .11, .14, .16, .25, .27, .30, .18, .21, .20, .22, .26, .27]})
-        >>> result = BenchmarkResult.from_frame(
-        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
-        >>> res = result.pairwise_tests(adjust="holm")
-        >>> res.to_frame()[["learner_i", "learner_j", "pvalue_adjusted"]].round(3)
-          learner_i learner_j  pvalue_adjusted
-        0         A         B            0.035
-        1         A         C            0.035
-        2         B         C            0.161
+        >>> from sklearn_bench.datasets import load_demsar2006
+        >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+        ...     learner="learner", value="auc", greater_is_better=True)
+        >>> table = result.pairwise_tests(adjust="holm").to_frame()
+        >>> table[["learner_i", "learner_j", "pvalue", "pvalue_adjusted"]].round(3)
+          learner_i  learner_j  pvalue  pvalue_adjusted
+        0      C4.5     C4.5+m   0.011            0.066
+        1      C4.5    C4.5+cf   0.861            0.861
+        2      C4.5  C4.5+m+cf   0.016            0.080
+        3    C4.5+m    C4.5+cf   0.055            0.164
+        4    C4.5+m  C4.5+m+cf   0.402            0.803
+        5   C4.5+cf  C4.5+m+cf   0.030            0.121
         """
         if method == "tukey" and missing != "raise":
             raise ValueError(
@@ -281,18 +278,18 @@ default="friedman"
 
         Examples
         --------
-        >>> import pandas as pd
+        Demšar's Table 6 with one score missing, as if C4.5+cf had failed on
+        "wine":
+
         >>> from sklearn_bench import BenchmarkResult
-        >>> df = pd.DataFrame({"d": [f"d{i}" for i in range(6) for _ in "ABC"],
-        ...     "l": list("ABC") * 6,
-        ...     "e": [.10, .12, .13, .20, .23, .24, .15, .16, .19,
-        ...           .30, .33, None, .11, .14, .16, .25, .27, .30]})
-        >>> result = BenchmarkResult.from_frame(
-        ...     df.dropna(), dataset="d", learner="l", value="e",
-        ...     greater_is_better=False)
+        >>> from sklearn_bench.datasets import load_demsar2006
+        >>> auc = load_demsar2006()
+        >>> failed = (auc["dataset"] == "wine") & (auc["learner"] == "C4.5+cf")
+        >>> result = BenchmarkResult.from_frame(auc[~failed], dataset="dataset",
+        ...     learner="learner", value="auc", greater_is_better=True)
         >>> res = result.skillings_mack_test()
         >>> res.n_missing, res.df, round(res.statistic, 3)
-        (1, 2, 10.842)
+        (1, 3, 9.354)
         """
         metric, table = self._all_blocks(metric, missing=True)
         res = skillings_mack_test(

@@ -108,20 +108,14 @@ class BayesianMixin:
 
         Examples
         --------
-        >>> import numpy as np
-        >>> import pandas as pd
         >>> from sklearn_bench import BenchmarkResult
-        >>> rng = np.random.default_rng(0)
-        >>> df = pd.DataFrame({"d": np.repeat([f"d{i}" for i in range(12)], 2),
-        ...                    "l": ["A", "B"] * 12,
-        ...                    "error_rate": np.repeat(rng.uniform(0.1, 0.3, 12), 2)
-        ...                         + np.tile([0.0, 0.03], 12)})
-        >>> result = BenchmarkResult.from_frame(
-        ...     df, dataset="d", learner="l", value="error_rate",
+        >>> from sklearn_bench.datasets import load_dietterich2000
+        >>> result = BenchmarkResult.from_frame(load_dietterich2000(),
+        ...     dataset="dataset", learner="learner", value="error_rate",
         ...     greater_is_better=False)
-        >>> res = result.bayesian_test("A", "B", random_state=0)
+        >>> res = result.bayesian_test("Adaboosted C4.5", "C4.5", random_state=0)
         >>> res.method, res.rope, res.decision()
-        ('signed_rank', 0.01, 'A')
+        ('signed_rank', 0.01, 'Adaboosted C4.5')
         """
         from ..stats import (
             bayesian_correlated_t,
@@ -230,24 +224,18 @@ class BayesianMixin:
 
         Examples
         --------
-        >>> import numpy as np
-        >>> import pandas as pd
         >>> from sklearn_bench import BenchmarkResult
+        >>> from sklearn_bench.datasets import load_demsar2006
         >>> from sklearn_bench.stats import bayesian_table
-        >>> rng = np.random.default_rng(0)
-        >>> df = pd.DataFrame({"d": np.repeat([f"d{i}" for i in range(10)], 3),
-        ...                    "l": ["A", "B", "C"] * 10,
-        ...                    "error_rate": np.repeat(rng.uniform(0.1, 0.3, 10), 3)
-        ...                         + np.tile([0.0, 0.03, 0.001], 10)})
-        >>> result = BenchmarkResult.from_frame(
-        ...     df, dataset="d", learner="l", value="error_rate",
-        ...     greater_is_better=False)
+        >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+        ...     learner="learner", value="auc", greater_is_better=True)
         >>> table = bayesian_table(result.bayesian_comparisons(
-        ...     control="A", random_state=0))
+        ...     control="C4.5", delta=0.01, random_state=0))  # AUC has no default Δ
         >>> table[["a", "b", "decision"]]
-           a  b     decision
-        0  A  B            A
-        1  A  C  equivalent
+              a          b   decision
+        0  C4.5     C4.5+m  undecided
+        1  C4.5    C4.5+cf  undecided
+        2  C4.5  C4.5+m+cf  C4.5+m+cf
         """
         names = self.learners if learners is None else learners
         names = _select.check_learners(self, names, at_least=2)
@@ -318,21 +306,18 @@ class BayesianMixin:
 
         Examples
         --------
-        >>> import numpy as np
-        >>> import pandas as pd
         >>> from sklearn_bench import BenchmarkResult
-        >>> rng = np.random.default_rng(0)
-        >>> df = pd.DataFrame({"d": np.repeat([f"d{i}" for i in range(10)], 3),
-        ...                    "l": ["A", "B", "C"] * 10,
-        ...                    "error_rate": np.repeat(rng.uniform(0.1, 0.3, 10), 3)
-        ...                         + np.tile([0.0, 0.03, 0.06], 10)
-        ...                         + rng.normal(0, 0.02, 30)})
-        >>> result = BenchmarkResult.from_frame(
-        ...     df, dataset="d", learner="l", value="error_rate",
-        ...     greater_is_better=False)
+        >>> from sklearn_bench.datasets import load_demsar2006
+        >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+        ...     learner="learner", value="auc", greater_is_better=True)
         >>> ranking = result.bayesian_ranking(n_draws=2000, random_state=0)
-        >>> ranking.expected_rank.idxmin()
-        'A'
+        >>> ranking.expected_rank.round(2)
+        learner
+        C4.5         3.10
+        C4.5+m       1.96
+        C4.5+cf      2.99
+        C4.5+m+cf    1.95
+        Name: expected rank, dtype: float64
         """
         from ..stats import bayesian_plackett_luce
 

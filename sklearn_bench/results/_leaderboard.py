@@ -122,22 +122,19 @@ class LeaderboardMixin:
 
         Examples
         --------
-        >>> import numpy as np
-        >>> import pandas as pd
         >>> from sklearn_bench import BenchmarkResult
-        >>> rng = np.random.default_rng(0)
-        >>> df = pd.DataFrame({"d": np.repeat([f"d{i}" for i in range(30)], 3),
-        ...                    "l": ["A", "B", "C"] * 30,
-        ...                    "e": rng.uniform(.1, .3, 90) + [0, .03, .08] * 30})
-        >>> result = BenchmarkResult.from_frame(
-        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> from sklearn_bench.datasets import load_dietterich2000
+        >>> result = BenchmarkResult.from_frame(load_dietterich2000(),
+        ...     dataset="dataset", learner="learner", value="error_rate",
+        ...     greater_is_better=False)
         >>> board = result.leaderboard(n_resamples=200, random_state=0)
         >>> board[["rating", "win_rate", "rank_low", "rank_high"]].round(2)
-                  rating  win_rate  rank_low  rank_high
+                          rating  win_rate  rank_low  rank_high
         learner
-        A        1098.05      0.68         1          2
-        B        1062.85      0.62         1          2
-        C         839.09      0.20         3          3
+        Adaboosted C4.5  1120.85      0.69         1          3
+        Randomized C4.5  1083.68      0.63         1          3
+        Bagged C4.5      1017.59      0.52         1          3
+        C4.5              777.88      0.16         4          4
         """
         check_bool(return_result, "return_result")
         metric = self._metric(metric)
@@ -191,19 +188,17 @@ class LeaderboardMixin:
 
         Examples
         --------
-        >>> import pandas as pd
         >>> from sklearn_bench import BenchmarkResult
-        >>> df = pd.DataFrame({"d": ["p"] * 3 + ["q"] * 3 + ["r"] * 3,
-        ...                    "l": ["A", "B", "C"] * 3,
-        ...                    "e": [.1, .2, .3, .2, .1, .3, .1, .2, .4]})
-        >>> result = BenchmarkResult.from_frame(
-        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> from sklearn_bench.datasets import load_demsar2006
+        >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+        ...     learner="learner", value="auc", greater_is_better=True)
         >>> result.win_rate_matrix().round(2)
-        opponent     A     B    C
+        opponent   C4.5+m+cf  C4.5+m  C4.5+cf  C4.5
         learner
-        A          NaN  0.67  1.0
-        B         0.33   NaN  1.0
-        C         0.00  0.00  NaN
+        C4.5+m+cf        NaN    0.54     0.71  0.82
+        C4.5+m          0.46     NaN     0.75  0.79
+        C4.5+cf         0.29    0.25      NaN  0.54
+        C4.5            0.18    0.21     0.46   NaN
         """
         metric = self._metric(metric)
         learners = _select.check_learners(self, self.learners, at_least=2)

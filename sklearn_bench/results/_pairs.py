@@ -107,18 +107,15 @@ class PairedComparisonsMixin:
 
         Examples
         --------
-        >>> import pandas as pd
         >>> from sklearn_bench import BenchmarkResult
-        >>> df = pd.DataFrame({"d": ["p", "p", "q", "q", "r", "r"],
-        ...                    "l": ["A", "B"] * 3,
-        ...                    "e": [0.10, 0.12, 0.30, 0.33, 0.20, 0.21]})
-        >>> result = BenchmarkResult.from_frame(
-        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
-        >>> res = result.paired_test("A", "B", alternative="less")
+        >>> from sklearn_bench.datasets import load_demsar2006
+        >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+        ...     learner="learner", value="auc", greater_is_better=True)
+        >>> res = result.paired_test("C4.5+m", "C4.5", alternative="greater")
         >>> res.null_hypothesis
-        'H0: mean of e(A) − e(B) >= 0 (e, lower is better; across 3 data sets...)'
-        >>> round(res.pvalue, 4)                 # t = -3.464 with 2 df
-        0.0371
+        'H0: mean of auc(C4.5+m) − auc(C4.5) <= 0 (auc, higher is better; across 14...)'
+        >>> round(res.statistic, 3), res.df, round(res.pvalue, 4)  # as R's t.test
+        (2.846, 13, 0.0069)
 
         Within one data set run with repeated 10-fold CV, the default is the
         corrected t on the 100 fold scores:
@@ -274,16 +271,13 @@ class PairedComparisonsMixin:
 
         Examples
         --------
-        >>> import pandas as pd
         >>> from sklearn_bench import BenchmarkResult
-        >>> df = pd.DataFrame({"d": ["p", "p", "q", "q", "r", "r"],
-        ...                    "l": ["A", "B"] * 3,
-        ...                    "e": [0.10, 0.12, 0.30, 0.33, 0.20, 0.21]})
-        >>> result = BenchmarkResult.from_frame(
-        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
-        >>> ci = result.confidence_interval("A", "B")
+        >>> from sklearn_bench.datasets import load_demsar2006
+        >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+        ...     learner="learner", value="auc", greater_is_better=True)
+        >>> ci = result.confidence_interval("C4.5+m", "C4.5")  # as R's t.test
         >>> round(ci.low, 4), round(ci.high, 4)
-        (-0.0448, 0.0048)
+        (0.0037, 0.0273)
         """
         from ..stats import bootstrap_ci, error_rate_difference_ci
 
@@ -433,18 +427,15 @@ class PairedComparisonsMixin:
 
         Examples
         --------
-        >>> import pandas as pd
         >>> from sklearn_bench import BenchmarkResult
-        >>> df = pd.DataFrame({"d": ["p", "p", "q", "q", "r", "r"],
-        ...                    "l": ["A", "B"] * 3,
-        ...                    "e": [0.10, 0.12, 0.30, 0.33, 0.20, 0.21]})
-        >>> result = BenchmarkResult.from_frame(
-        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
-        >>> row = result.power("A", "B", delta=0.05).iloc[0]
+        >>> from sklearn_bench.datasets import load_demsar2006
+        >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+        ...     learner="learner", value="auc", greater_is_better=True)
+        >>> row = result.power("C4.5+m", "C4.5", delta=0.02).iloc[0]
         >>> round(float(row["sigma"]), 4), round(float(row["power"]), 3)
-        (0.01, 0.975)
+        (0.0204, 0.924)
         >>> int(row["n_datasets_needed"])
-        3
+        11
         """
         from ..stats import n_datasets_needed, power_paired_t
 
@@ -534,19 +525,16 @@ class PairedComparisonsMixin:
 
         Examples
         --------
-        >>> import pandas as pd
         >>> from sklearn_bench import BenchmarkResult
-        >>> df = pd.DataFrame({"d": ["p", "p", "q", "q", "r", "r"],
-        ...                    "l": ["A", "B"] * 3,
-        ...                    "e": [0.10, 0.12, 0.30, 0.33, 0.20, 0.20]})
-        >>> result = BenchmarkResult.from_frame(
-        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
-        >>> result.win_tie_loss().loc["A", "B"]
+        >>> from sklearn_bench.datasets import load_demsar2006
+        >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+        ...     learner="learner", value="auc", greater_is_better=True)
+        >>> result.win_tie_loss().loc["C4.5+m", "C4.5"]
         outcome
-        win     2
-        tie     1
-        loss    0
-        Name: A, dtype: int64
+        win     10
+        tie      2
+        loss     2
+        Name: C4.5+m, dtype: int64
         """
         metric = self._metric(metric)
         learners = _select.check_learners(self, self.learners, at_least=2)

@@ -159,19 +159,16 @@ class BenchmarkResult(
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult
-    >>> table = pd.DataFrame({
-    ...     "data": ["a", "a", "b", "b"], "model": ["m1", "m2", "m1", "m2"],
-    ...     "error": [0.10, 0.12, 0.30, 0.25]})
-    >>> result = BenchmarkResult.from_frame(
-    ...     table, dataset="data", learner="model", value="error",
-    ...     greater_is_better=False)
-    >>> result.aggregate()
-    learner     m1    m2
+    >>> from sklearn_bench.datasets import load_demsar2006
+    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+    ...     learner="learner", value="auc", greater_is_better=True)
+    >>> result.aggregate().head(3)
+    learner                   C4.5  C4.5+m  C4.5+cf  C4.5+m+cf
     dataset
-    a          0.1  0.12
-    b          0.3  0.25
+    adult(sample)            0.763   0.768    0.771      0.798
+    breast cancer            0.599   0.591    0.590      0.569
+    breast cancer wisconsin  0.954   0.971    0.968      0.967
     """
 
     def __init__(
@@ -349,17 +346,21 @@ class BenchmarkResult(
 
         Examples
         --------
-        >>> import pandas as pd
+        A table as papers print it (data sets × learners) becomes a long one
+        with :meth:`pandas.DataFrame.melt`:
+
         >>> from sklearn_bench import BenchmarkResult
-        >>> wide = pd.DataFrame({"C4.5": [0.2, 0.3], "C4.5+m": [0.18, 0.31]},
-        ...                     index=pd.Index(["adult", "breast"], name="data"))
-        >>> long = wide.reset_index().melt(id_vars="data", var_name="learner",
-        ...                                value_name="error")
+        >>> from sklearn_bench.datasets import load_demsar2006
+        >>> wide = load_demsar2006(wide=True)
+        >>> long = wide.reset_index().melt(id_vars="dataset", var_name="learner",
+        ...                                value_name="auc")
         >>> result = BenchmarkResult.from_frame(
-        ...     long, dataset="data", learner="learner", value="error",
-        ...     greater_is_better=False)
+        ...     long, dataset="dataset", learner="learner", value="auc",
+        ...     greater_is_better=True)
         >>> result.learners, result.metrics
-        (['C4.5', 'C4.5+m'], {'error': False})
+        (['C4.5', 'C4.5+m', 'C4.5+cf', 'C4.5+m+cf'], {'auc': True})
+        >>> len(result.datasets)
+        14
         """
         names = {"dataset": dataset, "learner": learner, "value": value}
         names.update({k: v for k, v in [("replicate", replicate), ("metric", metric)]
@@ -841,14 +842,12 @@ class BenchmarkResult(
 
         Examples
         --------
-        >>> import pandas as pd
         >>> from sklearn_bench import BenchmarkResult
-        >>> df = pd.DataFrame({"d": ["p", "p", "q", "q"], "l": ["A", "B"] * 2,
-        ...                    "e": [0.10, 0.12, 0.30, 0.25]})
-        >>> result = BenchmarkResult.from_frame(
-        ...     df, dataset="d", learner="l", value="e", greater_is_better=False)
+        >>> from sklearn_bench.datasets import load_demsar2006
+        >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+        ...     learner="learner", value="auc", greater_is_better=True)
         >>> print(result.to_latex().splitlines()[-4])
-        Average rank & 1.50 & 1.50 \\
+        Average rank & 3.14 & 2.00 & 2.93 & 1.93 \\
         """
         return latex_table(
             self,

@@ -55,9 +55,9 @@ def merge_stores(sources, target):
     >>> from sklearn_bench.store import merge_stores
     >>> folder = Path(tempfile.mkdtemp())
     >>> for name, learner in [("nb", GaussianNB()), ("tree", DecisionTreeClassifier())]:
-    ...     exp = BenchmarkExperiment({name: learner}, cv=3, random_state=0,
-    ...                               progress=False, store=folder / f"{name}.sqlite")
-    ...     _ = exp.fit({"iris": load_iris(return_X_y=True)})
+    ...     _ = BenchmarkExperiment({name: learner}, cv=3, random_state=0,
+    ...         store=folder / f"{name}.sqlite", progress=False,
+    ...     ).fit(*load_iris(return_X_y=True))
     >>> merge_stores([folder / "nb.sqlite", folder / "tree.sqlite"],
     ...              folder / "study.sqlite")
     6

@@ -74,15 +74,13 @@ def read_store(path, tasks=None):
     Examples
     --------
     >>> import tempfile
-    >>> from pathlib import Path
     >>> from sklearn.datasets import load_iris
     >>> from sklearn.naive_bayes import GaussianNB
     >>> from sklearn_bench import BenchmarkExperiment
     >>> from sklearn_bench.store import read_store
-    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
-    >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
-    ...                           progress=False, store=store)
-    >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
+    >>> store = f"{tempfile.mkdtemp()}/run.sqlite"
+    >>> _ = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
+    ...     store=store, progress=False).fit(*load_iris(return_X_y=True))
     >>> content = read_store(store)
     >>> content["n_tasks"], content["n_missing_tasks"], len(content["scores"])
     (3, 0, 3)
@@ -246,16 +244,14 @@ def read_predictions(path, ordinals=None):
     Examples
     --------
     >>> import tempfile
-    >>> from pathlib import Path
     >>> from sklearn.datasets import load_iris
     >>> from sklearn.naive_bayes import GaussianNB
     >>> from sklearn_bench import BenchmarkExperiment
     >>> from sklearn_bench.store import read_predictions
-    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
-    >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
-    ...                           progress=False, store=store,
-    ...                           keep_predictions=True)
-    >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
+    >>> store = f"{tempfile.mkdtemp()}/run.sqlite"
+    >>> _ = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
+    ...     store=store, progress=False, keep_predictions=True,
+    ... ).fit(*load_iris(return_X_y=True))
     >>> predictions = read_predictions(store)
     >>> len(predictions), list(predictions.columns[-2:])
     (150, ['row', 'correct'])
@@ -304,15 +300,13 @@ def verify_checksums(path):
     Examples
     --------
     >>> import tempfile
-    >>> from pathlib import Path
     >>> from sklearn.datasets import load_iris
     >>> from sklearn.naive_bayes import GaussianNB
     >>> from sklearn_bench import BenchmarkExperiment
     >>> from sklearn_bench.store import verify_checksums
-    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
-    >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
-    ...                           progress=False, store=store)
-    >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
+    >>> store = f"{tempfile.mkdtemp()}/run.sqlite"
+    >>> _ = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
+    ...     store=store, progress=False).fit(*load_iris(return_X_y=True))
     >>> report = verify_checksums(store)
     >>> report["n_committed"], report["n_verified"], report["mismatched"]
     (3, 3, [])

@@ -332,15 +332,13 @@ def read_salvageable(path):
     Examples
     --------
     >>> import tempfile
-    >>> from pathlib import Path
     >>> from sklearn.datasets import load_iris
     >>> from sklearn.naive_bayes import GaussianNB
     >>> from sklearn_bench import BenchmarkExperiment
     >>> from sklearn_bench.store import read_salvageable
-    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
-    >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
-    ...                           progress=False, store=store)
-    >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
+    >>> store = f"{tempfile.mkdtemp()}/run.sqlite"
+    >>> _ = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
+    ...     store=store, progress=False).fit(*load_iris(return_X_y=True))
     >>> found = read_salvageable(store)
     >>> len(found.good), len(found.lost), found.checksums
     (3, 0, True)
@@ -415,16 +413,15 @@ def salvage_store(path, new_path):
     Examples
     --------
     >>> import tempfile
-    >>> from pathlib import Path
     >>> from sklearn.datasets import load_iris
     >>> from sklearn.naive_bayes import GaussianNB
     >>> from sklearn_bench import BenchmarkExperiment
     >>> from sklearn_bench.store import salvage_store
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
-    ...                           progress=False, store=folder / "run.sqlite")
-    >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
-    >>> print(salvage_store(folder / "run.sqlite", folder / "new.sqlite"))
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
+    ...     store=f"{folder}/run.sqlite", progress=False,
+    ... ).fit(*load_iris(return_X_y=True))
+    >>> print(salvage_store(f"{folder}/run.sqlite", f"{folder}/new.sqlite"))
     Salvaged 3 committed task(s) of 3 from '...run.sqlite' into '...new.sqlite'; 0
     unreadable or unverifiable task(s) dropped (...); 0 task(s) to run in all.
     """
@@ -512,16 +509,15 @@ def checkpoint_store(path):
     Examples
     --------
     >>> import tempfile
-    >>> from pathlib import Path
     >>> from sklearn.datasets import load_iris
     >>> from sklearn.naive_bayes import GaussianNB
     >>> from sklearn_bench import BenchmarkExperiment
     >>> from sklearn_bench.store import checkpoint_store
-    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
-    >>> exp = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
-    ...                           progress=False, store=store)
-    >>> _ = exp.fit({"iris": load_iris(return_X_y=True)})
-    >>> checkpoint_store(store) >= 0, Path(f"{store}-wal").exists()
+    >>> store = f"{tempfile.mkdtemp()}/run.sqlite"
+    >>> _ = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
+    ...     store=store, progress=False).fit(*load_iris(return_X_y=True))
+    >>> import os
+    >>> checkpoint_store(store) >= 0, os.path.exists(f"{store}-wal")
     (True, False)
     """
     path = _store_path(path, "path")
