@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import REMOVED_IN
+from .._validation import REMOVED_IN, find_stack_level
 from ._common import ConfidenceInterval
 
 
@@ -208,7 +208,7 @@ class PairwiseComparisonResult(PosthocResult):
             f"this use of it as a table will be removed in {REMOVED_IN}. Call "
             ".to_frame() for the table.",
             FutureWarning,
-            stacklevel=3,
+            stacklevel=find_stack_level(),
         )
         return self._frame
 
