@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._format import fmt_names, fmt_p
+
 __all__ = ["Disagreement", "bayesian_disagreements", "friedman_disagreements"]
 
 
@@ -58,22 +60,6 @@ class Disagreement:
     other: str
     learners: tuple
     sentence: str
-
-
-def _names(names):
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _p(p):
-    """A p-value as the report prints it (three significant digits)."""
-    if not np.isfinite(p):
-        return "–"
-    if p < 0.001:
-        return "< 0.001"
-    return f"{p:.3g}" if p < 0.9995 else "1.00"
 
 
 def _primary_rows(analysis):
@@ -132,7 +118,7 @@ def friedman_disagreements(analysis):
                 "friedman",
                 (analysis.best,),
                 f"Friedman's rank test does find differences among the {k} "
-                f"learners (p = {_p(fr.pvalue)}) where the primary analysis "
+                f"learners (p = {fmt_p(fr.pvalue)}) where the primary analysis "
                 f"separates none from {analysis.best}. The plan trusts the "
                 "primary analysis: Friedman's test uses only the order of the "
                 "learners within each data set, not the size of their "
@@ -149,8 +135,8 @@ def friedman_disagreements(analysis):
                 "friedman",
                 (analysis.best, *separated),
                 f"Friedman's rank test finds no difference among the {k} "
-                f"learners (p = {_p(fr.pvalue)}) although the primary analysis "
-                f"finds {_names(separated)} worse than {analysis.best}. The plan "
+                f"learners (p = {fmt_p(fr.pvalue)}) although the primary analysis "
+                f"finds {fmt_names(separated)} worse than {analysis.best}. The plan "
                 "trusts the primary analysis: it tests each pair with the best "
                 "learner on the size of the differences, corrected for every "
                 "pair; Friedman's omnibus test spreads its power over all "
@@ -182,9 +168,9 @@ def friedman_disagreements(analysis):
                     trusted,
                     "iman_davenport" if exact else "friedman_chi2",
                     (),
-                    f"Friedman's test, p = {_p(fr.pvalue)} "
+                    f"Friedman's test, p = {fmt_p(fr.pvalue)} "
                     f"({'exact' if exact else 'χ² approximation'}), and the "
-                    f"Iman–Davenport F, p = {_p(id_p)}, "
+                    f"Iman–Davenport F, p = {fmt_p(id_p)}, "
                     f"fall on both sides of α = {alpha:g}: {why}. Both are "
                     "sensitivity analyses; the bottom line rests on the primary "
                     "analysis.",
@@ -291,9 +277,9 @@ def bayesian_disagreements(analysis, table, rope):
                 "bayesian",
                 (best, *others),
                 f"The Bayesian {method} test finds {best} practically better "
-                f"than {_names(others)} (P ≥ {low_p:.3f}, ROPE ±{rope:g}, on "
+                f"than {fmt_names(others)} (P ≥ {low_p:.3f}, ROPE ±{rope:g}, on "
                 f"{units}), where the primary analysis cannot separate them "
-                f"(Holm-adjusted p = {', '.join(_p(p) for _, _, p in better)}). "
+                f"(Holm-adjusted p = {', '.join(fmt_p(p) for _, _, p in better)}). "
                 + trust
                 + _why_bayes(method, analysis, best, others, rope)
                 + ". Read the Bayesian result as a sensitivity analysis, not as a "
@@ -308,10 +294,10 @@ def bayesian_disagreements(analysis, table, rope):
                 "primary",
                 "bayesian",
                 (best, *others),
-                f"The Bayesian {method} test finds {_names(others)} practically "
+                f"The Bayesian {method} test finds {fmt_names(others)} practically "
                 f"better than {best}, which has the better average rank; the "
                 "primary analysis does not find that (Holm-adjusted p = "
-                f"{', '.join(_p(p) for _, _, p in opposite)}). "
+                f"{', '.join(fmt_p(p) for _, _, p in opposite)}). "
                 + trust
                 + _why_bayes(method, analysis, others[0], [best], rope)
                 + ".",
@@ -325,10 +311,10 @@ def bayesian_disagreements(analysis, table, rope):
                 "primary",
                 "bayesian",
                 (best, *others),
-                f"The Bayesian {method} test finds {_names(others)} practically "
+                f"The Bayesian {method} test finds {fmt_names(others)} practically "
                 f"equivalent to {best} (ROPE ±{rope:g}) while the primary "
                 "analysis finds them different (Holm-adjusted p = "
-                f"{', '.join(_p(p) for _, _, p in equivalent)}). Both can hold: a "
+                f"{', '.join(fmt_p(p) for _, _, p in equivalent)}). Both can hold: a "
                 "difference can be detectable and yet smaller than Δ. The plan "
                 "trusts the primary analysis for whether there is a difference, "
                 "and its simultaneous interval inside ±Δ for whether it matters.",

@@ -21,6 +21,7 @@ from ..analysis import (
     AnalysisPlan,
     adjusted_interval_words,
     analyse,
+    fmt_p_equals,
     posthoc_title,
 )
 from ..datasets import PROBLEM_WORDS
@@ -37,7 +38,6 @@ from ._blocks import (
 )
 from ._bottom_line import bottom_line, bottom_line_html
 from ._figures import make_figures
-from ._format import fmt_p_equals
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
 from ._learners import learner_table

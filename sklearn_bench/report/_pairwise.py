@@ -21,9 +21,9 @@ def pairwise_html(analysis, res, figure=""):
             head + f'<p class="not-run"><b>Pairwise tests not run:</b> '
             f"{html.escape(reason)}.</p></section>"
         )
+    from ..analysis import fmt_interval, fmt_level, fmt_p
     from ..stats import smallest_attainable_pvalue
     from ._blocks import MAX_SUMMARY_ROWS, _table
-    from ._format import fmt_interval, fmt_level, fmt_p
 
     # each pair better-ranked first, as every table (the analysis' frame)
     frame = analysis.cache.get("pairwise_frame")
