@@ -268,18 +268,17 @@ def bayesian_disagreements(analysis, table, rope):
     )
     out = []
     if better:
-        others = [b for b, _, _ in better]
+        others, holm = _learners_and_p(better)
         low_p = min(pr for _, pr, _ in better)
         out.append(
-            Disagreement(
+            _bayesian_against_primary(
                 "bayesian_vs_primary",
-                "primary",
-                "bayesian",
-                (best, *others),
+                best,
+                others,
                 f"The Bayesian {method} test finds {best} practically better "
                 f"than {fmt_names(others)} (P ≥ {low_p:.3f}, ROPE ±{rope:g}, on "
                 f"{units}), where the primary analysis cannot separate them "
-                f"(Holm-adjusted p = {', '.join(fmt_p(p) for _, _, p in better)}). "
+                f"(Holm-adjusted p = {holm}). "
                 + trust
                 + _why_bayes(method, analysis, best, others, rope)
                 + ". Read the Bayesian result as a sensitivity analysis, not as a "
@@ -287,37 +286,46 @@ def bayesian_disagreements(analysis, table, rope):
             )
         )
     if opposite:
-        others = [b for b, _, _ in opposite]
+        others, holm = _learners_and_p(opposite)
         out.append(
-            Disagreement(
+            _bayesian_against_primary(
                 "bayesian_vs_primary",
-                "primary",
-                "bayesian",
-                (best, *others),
+                best,
+                others,
                 f"The Bayesian {method} test finds {fmt_names(others)} practically "
                 f"better than {best}, which has the better average rank; the "
-                "primary analysis does not find that (Holm-adjusted p = "
-                f"{', '.join(fmt_p(p) for _, _, p in opposite)}). "
+                f"primary analysis does not find that (Holm-adjusted p = {holm}). "
                 + trust
                 + _why_bayes(method, analysis, others[0], [best], rope)
                 + ".",
             )
         )
     if equivalent:
-        others = [b for b, _, _ in equivalent]
+        others, holm = _learners_and_p(equivalent)
         out.append(
-            Disagreement(
+            _bayesian_against_primary(
                 "bayesian_equivalent_vs_primary",
-                "primary",
-                "bayesian",
-                (best, *others),
+                best,
+                others,
                 f"The Bayesian {method} test finds {fmt_names(others)} practically "
                 f"equivalent to {best} (ROPE ±{rope:g}) while the primary "
-                "analysis finds them different (Holm-adjusted p = "
-                f"{', '.join(fmt_p(p) for _, _, p in equivalent)}). Both can hold: a "
-                "difference can be detectable and yet smaller than Δ. The plan "
-                "trusts the primary analysis for whether there is a difference, "
-                "and its simultaneous interval inside ±Δ for whether it matters.",
+                f"analysis finds them different (Holm-adjusted p = {holm}). Both "
+                "can hold: a difference can be detectable and yet smaller than Δ. "
+                "The plan trusts the primary analysis for whether there is a "
+                "difference, and its simultaneous interval inside ±Δ for whether "
+                "it matters.",
             )
         )
     return out
+
+
+def _learners_and_p(group):
+    """The other learners of a group of ``(learner, P, Holm-adjusted p)`` rows
+    and their adjusted p-values in words."""
+    return [b for b, _, _ in group], ", ".join(fmt_p(p) for _, _, p in group)
+
+
+def _bayesian_against_primary(key, best, others, sentence):
+    """A Bayesian result about ``best`` and ``others`` that the primary
+    analysis does not share; the plan trusts the primary analysis."""
+    return Disagreement(key, "primary", "bayesian", (best, *others), sentence)
