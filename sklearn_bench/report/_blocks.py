@@ -3,6 +3,7 @@ and figure markup, cell formats, and the caps of a large study."""
 
 import base64
 import html
+import io
 
 import numpy as np
 
@@ -97,6 +98,13 @@ def _table(
 
 def _interval_text(low, high):
     return f"[{_fmt(low)}, {_fmt(high)}]"
+
+
+def _image_bytes(fig, fmt="png", dpi=110):
+    """The bytes of ``fig`` drawn as ``fmt`` (the report's figures: 110 dpi)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=fmt, dpi=dpi)
+    return buffer.getvalue()
 
 
 def _figure_html(key, title, caption, png_bytes):

@@ -1,7 +1,6 @@
 """One self-contained HTML report of a benchmark experiment, and its figures."""
 
 import html
-import io
 import os
 import platform
 import re
@@ -31,6 +30,7 @@ from ._blocks import (
     MAX_DIAGRAM_LEARNERS,
     MAX_SUMMARY_ROWS,
     _figure_html,
+    _image_bytes,
     _interval_text,
     _not_run,
     _table,
@@ -678,16 +678,12 @@ def write_report(
     try:
         for key, (fig_title, caption, fig) in figures.items():
             # the PNG is drawn once: the page embeds the bytes of figures/*.png
-            buffer = io.BytesIO()
-            fig.savefig(buffer, format="png", dpi=110)
-            png = buffer.getvalue()
+            png = _image_bytes(fig)
             for fmt in figure_formats:
                 if fmt == "png":
                     write_bytes(fig_dir / f"{key}.png", png)
                 else:
-                    other = io.BytesIO()
-                    fig.savefig(other, format=fmt, dpi=110)
-                    write_bytes(fig_dir / f"{key}.{fmt}", other.getvalue())
+                    write_bytes(fig_dir / f"{key}.{fmt}", _image_bytes(fig, fmt))
             rendered[key] = _figure_html(key, fig_title, caption, png)
     finally:
         for _, _, fig in figures.values():

@@ -8,6 +8,7 @@ import html
 import pandas as pd
 
 from ..analysis import pairwise_analysis  # noqa: F401  (the report's name)
+from ._blocks import MAX_SUMMARY_ROWS, _not_run, _table
 
 
 def pairwise_html(analysis, res, figure=""):
@@ -17,13 +18,9 @@ def pairwise_html(analysis, res, figure=""):
         reason = analysis.skipped.get("pairwise")
         if reason is None:
             return ""
-        return (
-            head + f'<p class="not-run"><b>Pairwise tests not run:</b> '
-            f"{html.escape(reason)}.</p></section>"
-        )
+        return head + _not_run("Pairwise tests", reason) + "</section>"
     from ..analysis import fmt_interval, fmt_level, fmt_p
     from ..stats import smallest_attainable_pvalue
-    from ._blocks import MAX_SUMMARY_ROWS, _table
 
     # each pair better-ranked first, as every table (the analysis' frame)
     frame = analysis.cache.get("pairwise_frame")
