@@ -124,6 +124,15 @@ def _not_run(what, reason):
     )
 
 
+def _section_not_run(analysis, key, head, what):
+    """A section's ``head`` and why ``what`` did not run (the analysis' skipped
+    ``key``), or ``""`` where it was not asked for."""
+    reason = analysis.skipped.get(key)
+    if reason is None:
+        return ""
+    return head + _not_run(what, reason) + "</section>"
+
+
 # A critical-difference or pairwise-significance diagram stays readable up to
 # about this many learners; beyond, its labels overlap and the report says so.
 MAX_DIAGRAM_LEARNERS = 25

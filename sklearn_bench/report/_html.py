@@ -33,6 +33,7 @@ from ._blocks import (
     _image_bytes,
     _interval_text,
     _not_run,
+    _section_not_run,
     _table,
     _too_many_for_diagram,
 )
@@ -406,10 +407,7 @@ def _power(analysis, figures=""):
     pw = analysis.power
     head = '<section id="power"><h2>Power and the number of data sets</h2>'
     if pw is None:
-        reason = analysis.skipped.get("power")
-        if reason is None:
-            return ""
-        return head + _not_run("The power analysis", reason) + "</section>"
+        return _section_not_run(analysis, "power", head, "The power analysis")
     a, b = pw["pair"]
     parts = [
         head,
@@ -452,13 +450,11 @@ def _power(analysis, figures=""):
 def _win_tie_loss(analysis, figure):
     if figure:
         return figure
-    reason = analysis.skipped.get("win_tie_loss")
-    if reason is None:
-        return ""
-    return (
-        '<section id="win-tie-loss"><h2>Wins, ties and losses</h2>'
-        + _not_run("The win/tie/loss map", reason)
-        + "</section>"
+    return _section_not_run(
+        analysis,
+        "win_tie_loss",
+        '<section id="win-tie-loss"><h2>Wins, ties and losses</h2>',
+        "The win/tie/loss map",
     )
 
 

@@ -30,20 +30,10 @@ def config_diff(stored, current, prefix=""):
 
 
 def is_estimator_description(value):
-    """True when ``value`` describes an estimator as a run stores it.
-
-    The description is ``{"class": dotted path, "params": {...}}`` (see
-    :func:`~sklearn_bench.experiment.describe`); the store compares them and
-    the report lists their parameters.
-
-    Parameters
-    ----------
-    value : object
-        A value read from a store's configuration.
-
-    Returns
-    -------
-    bool
+    """True when ``value`` describes an estimator as a run stores it:
+    ``{"class": dotted path, "params": {...}}`` (see
+    :func:`~sklearn_bench.experiment.describe`). The store compares these
+    descriptions; the report lists their parameters.
 
     Examples
     --------
@@ -57,19 +47,9 @@ def is_estimator_description(value):
 
 
 def is_named_steps(value):
-    """True when ``value`` is a non-empty list of ``[name, estimator, ...]``.
-
-    That is how a run stores the steps of a pipeline, a union or a column
-    transformer (a column transformer adds its columns after the estimator).
-
-    Parameters
-    ----------
-    value : object
-        A parameter value read from a store's configuration.
-
-    Returns
-    -------
-    bool
+    """True when ``value`` is a non-empty list of ``[name, estimator, ...]``:
+    how a run stores the steps of a pipeline, a union or a column transformer
+    (whose columns follow the estimator).
 
     Examples
     --------
