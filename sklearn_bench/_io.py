@@ -49,6 +49,17 @@ class FolderLockedError(ValueError):
     """Another process holds the write lock of an output folder."""
 
 
+def _link_error(target, what, link, *, missing=False):
+    """The refusal to write ``target`` (a path, or ``"into <folder>"``) because
+    ``what`` is the symbolic link ``link`` (to a missing folder: ``missing``)."""
+    to = os.readlink(link)
+    points = f"to a missing folder ({to!r})" if missing else f"(to {to!r})"
+    return UnsafePathError(
+        f"refusing to write {target}: {what} is a symbolic link {points}. Remove the "
+        "link or choose another output folder."
+    )
+
+
 def check_no_symlink(path, root=None):
     """Refuse ``path`` if it, or a folder between ``root`` and it, is a symlink.
 
@@ -92,11 +103,7 @@ def check_no_symlink(path, root=None):
             continue
         if stat.S_ISLNK(st.st_mode):
             what = "it" if i == len(parts) - 1 else f"the folder {part}"
-            raise UnsafePathError(
-                f"refusing to write {path}: {what} is a symbolic link (to "
-                f"{os.readlink(part)!r}). Remove the link or choose another output "
-                "folder."
-            )
+            raise _link_error(path, what, part)
         last = i == len(parts) - 1
         if not last and not stat.S_ISDIR(st.st_mode):
             raise UnsafePathError(f"refusing to write {path}: {part} is not a folder.")
@@ -242,11 +249,7 @@ def refuse_links_below(root):
     root = Path(root)
     if not root.exists():
         if root.is_symlink():  # a link to nothing: writes would create its target
-            raise UnsafePathError(
-                f"refusing to write into {root}: it is a symbolic link to a missing "
-                f"folder ({os.readlink(root)!r}). Remove the link or choose another "
-                "output folder."
-            )
+            raise _link_error(f"into {root}", "it", root, missing=True)
         return
     if not root.is_dir():
         raise UnsafePathError(
@@ -256,11 +259,7 @@ def refuse_links_below(root):
         for name in (*dirs, *files):
             path = Path(folder) / name
             if path.is_symlink():
-                raise UnsafePathError(
-                    f"refusing to write into {root}: {path} is a symbolic link (to "
-                    f"{os.readlink(path)!r}). Remove the link or choose another "
-                    "output folder."
-                )
+                raise _link_error(f"into {root}", path, path)
 
 
 _LOCK_NAME = ".sklearn_bench.lock"

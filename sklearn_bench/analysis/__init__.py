@@ -18,6 +18,14 @@ from ._bayesian import (  # noqa: F401  (the constants: importable, not API)
     bayesian_ranking,
 )
 from ._disagreements import Disagreement
+from ._format import (  # noqa: F401  (one number format for every renderer)
+    fmt_estimate,
+    fmt_interval,
+    fmt_level,
+    fmt_names,
+    fmt_p,
+    fmt_p_equals,
+)
 from ._leaderboard import (  # noqa: F401
     MIN_DATASETS,
     MIN_LEARNERS,

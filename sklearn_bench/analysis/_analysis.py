@@ -15,6 +15,7 @@ import pandas as pd
 from ..results import IncommensurableScalesWarning, scale_note
 from ..stats import adjust_pvalues, bonferroni_level
 from ._disagreements import friedman_disagreements
+from ._format import fmt_level
 from ._plan import ANALYSES, POSTHOCS
 from ._records import TestRecord, better_first, paired_method, within_notes
 
@@ -326,20 +327,12 @@ def adjusted_interval_words(confidence_level, n_pairs):
     '95%'
     """
     if n_pairs <= 1:
-        return f"{_pct(confidence_level)}"
+        return f"{fmt_level(confidence_level)}"
     each = bonferroni_level(confidence_level, int(n_pairs))
     return (
-        f"simultaneous {_pct(confidence_level)} (Bonferroni, each at "
-        f"{_pct(each, digits=2)})"
+        f"simultaneous {fmt_level(confidence_level)} (Bonferroni, each at "
+        f"{fmt_level(each, digits=2)})"
     )
-
-
-def _pct(level, digits=1):
-    """``0.95`` as ``"95%"``, ``0.99762`` as ``"99.76%"``."""
-    pct = 100 * float(level)
-    if abs(pct - round(pct)) < 1e-9:
-        return f"{round(pct)}%"
-    return f"{pct:.{digits}f}%"
 
 
 def _pairs(result, order, level, best, *, dataset, metric, notes=None):
@@ -790,11 +783,11 @@ def _analyse_core(result, plan):
                     "pairs",
                     "pairwise differences of the learners ("
                     + (
-                        f"unadjusted {_pct(level)} confidence intervals, and "
+                        f"unadjusted {fmt_level(level)} confidence intervals, and "
                         f"{adjusted_interval_words(level, len(pairs))} intervals, "
                         "which exclude 0 only where the Holm-adjusted p is below α"
                         if len(pairs) > 1
-                        else f"{_pct(level)} confidence intervals"
+                        else f"{fmt_level(level)} confidence intervals"
                     )
                     + ")",
                     "two-sided "

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._format import fmt_names, fmt_p
+
 __all__ = ["Disagreement", "bayesian_disagreements", "friedman_disagreements"]
 
 
@@ -60,22 +62,6 @@ class Disagreement:
     other: str
     learners: tuple
     sentence: str
-
-
-def _names(names):
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _p(p):
-    """A p-value as the report prints it (three significant digits)."""
-    if not np.isfinite(p):
-        return "–"
-    if p < 0.001:
-        return "< 0.001"
-    return f"{p:.3g}" if p < 0.9995 else "1.00"
 
 
 def _primary_rows(analysis):
@@ -134,7 +120,7 @@ def friedman_disagreements(analysis):
                 "friedman",
                 (analysis.best,),
                 f"Friedman's rank test does find differences among the {k} "
-                f"learners (p = {_p(fr.pvalue)}) where the primary analysis "
+                f"learners (p = {fmt_p(fr.pvalue)}) where the primary analysis "
                 f"separates none from {analysis.best}. The plan trusts the "
                 "primary analysis: Friedman's test uses only the order of the "
                 "learners within each data set, not the size of their "
@@ -151,8 +137,8 @@ def friedman_disagreements(analysis):
                 "friedman",
                 (analysis.best, *separated),
                 f"Friedman's rank test finds no difference among the {k} "
-                f"learners (p = {_p(fr.pvalue)}) although the primary analysis "
-                f"finds {_names(separated)} worse than {analysis.best}. The plan "
+                f"learners (p = {fmt_p(fr.pvalue)}) although the primary analysis "
+                f"finds {fmt_names(separated)} worse than {analysis.best}. The plan "
                 "trusts the primary analysis: it tests each pair with the best "
                 "learner on the size of the differences, corrected for every "
                 "pair; Friedman's omnibus test spreads its power over all "
@@ -184,9 +170,9 @@ def friedman_disagreements(analysis):
                     trusted,
                     "iman_davenport" if exact else "friedman_chi2",
                     (),
-                    f"Friedman's test, p = {_p(fr.pvalue)} "
+                    f"Friedman's test, p = {fmt_p(fr.pvalue)} "
                     f"({'exact' if exact else 'χ² approximation'}), and the "
-                    f"Iman–Davenport F, p = {_p(id_p)}, "
+                    f"Iman–Davenport F, p = {fmt_p(id_p)}, "
                     f"fall on both sides of α = {alpha:g}: {why}. Both are "
                     "sensitivity analyses; the bottom line rests on the primary "
                     "analysis.",
@@ -284,18 +270,17 @@ def bayesian_disagreements(analysis, table, rope):
     )
     out = []
     if better:
-        others = [b for b, _, _ in better]
+        others, holm = _learners_and_p(better)
         low_p = min(pr for _, pr, _ in better)
         out.append(
-            Disagreement(
+            _bayesian_against_primary(
                 "bayesian_vs_primary",
-                "primary",
-                "bayesian",
-                (best, *others),
+                best,
+                others,
                 f"The Bayesian {method} test finds {best} practically better "
-                f"than {_names(others)} (P ≥ {low_p:.3f}, ROPE ±{rope:g}, on "
+                f"than {fmt_names(others)} (P ≥ {low_p:.3f}, ROPE ±{rope:g}, on "
                 f"{units}), where the primary analysis cannot separate them "
-                f"(Holm-adjusted p = {', '.join(_p(p) for _, _, p in better)}). "
+                f"(Holm-adjusted p = {holm}). "
                 + trust
                 + _why_bayes(method, analysis, best, others, rope)
                 + ". Read the Bayesian result as a sensitivity analysis, not as a "
@@ -303,37 +288,46 @@ def bayesian_disagreements(analysis, table, rope):
             )
         )
     if opposite:
-        others = [b for b, _, _ in opposite]
+        others, holm = _learners_and_p(opposite)
         out.append(
-            Disagreement(
+            _bayesian_against_primary(
                 "bayesian_vs_primary",
-                "primary",
-                "bayesian",
-                (best, *others),
-                f"The Bayesian {method} test finds {_names(others)} practically "
+                best,
+                others,
+                f"The Bayesian {method} test finds {fmt_names(others)} practically "
                 f"better than {best}, which has the better average rank; the "
-                "primary analysis does not find that (Holm-adjusted p = "
-                f"{', '.join(_p(p) for _, _, p in opposite)}). "
+                f"primary analysis does not find that (Holm-adjusted p = {holm}). "
                 + trust
                 + _why_bayes(method, analysis, others[0], [best], rope)
                 + ".",
             )
         )
     if equivalent:
-        others = [b for b, _, _ in equivalent]
+        others, holm = _learners_and_p(equivalent)
         out.append(
-            Disagreement(
+            _bayesian_against_primary(
                 "bayesian_equivalent_vs_primary",
-                "primary",
-                "bayesian",
-                (best, *others),
-                f"The Bayesian {method} test finds {_names(others)} practically "
+                best,
+                others,
+                f"The Bayesian {method} test finds {fmt_names(others)} practically "
                 f"equivalent to {best} (ROPE ±{rope:g}) while the primary "
-                "analysis finds them different (Holm-adjusted p = "
-                f"{', '.join(_p(p) for _, _, p in equivalent)}). Both can hold: a "
-                "difference can be detectable and yet smaller than Δ. The plan "
-                "trusts the primary analysis for whether there is a difference, "
-                "and its simultaneous interval inside ±Δ for whether it matters.",
+                f"analysis finds them different (Holm-adjusted p = {holm}). Both "
+                "can hold: a difference can be detectable and yet smaller than Δ. "
+                "The plan trusts the primary analysis for whether there is a "
+                "difference, and its simultaneous interval inside ±Δ for whether "
+                "it matters.",
             )
         )
     return out
+
+
+def _learners_and_p(group):
+    """The other learners of a group of ``(learner, P, Holm-adjusted p)`` rows
+    and their adjusted p-values in words."""
+    return [b for b, _, _ in group], ", ".join(fmt_p(p) for _, _, p in group)
+
+
+def _bayesian_against_primary(key, best, others, sentence):
+    """A Bayesian result about ``best`` and ``others`` that the primary
+    analysis does not share; the plan trusts the primary analysis."""
+    return Disagreement(key, "primary", "bayesian", (best, *others), sentence)

@@ -10,7 +10,7 @@ import importlib
 import inspect
 import sys
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 if sys.version_info >= (3, 11):
@@ -60,6 +60,8 @@ SETTINGS = (
 # a setting's 0.1 name, still read for one release (the run's config and the
 # settings stored by earlier runs): the plan's `adjust` was `posthoc_adjust`
 RENAMED_SETTINGS = {"posthoc_adjust": "adjust"}
+# Their defaults are the analysis plan's: one home, for a run and for `report`.
+PLAN_DEFAULTS = {f.name: f.default for f in fields(AnalysisPlan)}
 _ANALYSIS_KEYS = {"run", *RENAMED_SETTINGS, *(k for k in SETTINGS if k != "analyses")}
 _OUTPUT_KEYS = {"dir", "figure_formats", "title"}
 
@@ -189,17 +191,17 @@ class RunConfig:
     learners: dict
     datasets: dict
     experiment: dict
-    analyses: tuple = ANALYSES
-    metric: str | None = None
-    alpha: float = 0.05
-    confidence_level: float = 0.95
-    delta: float | None = None
-    target_power: float = 0.8
+    analyses: tuple = PLAN_DEFAULTS["analyses"]
+    metric: str | None = PLAN_DEFAULTS["metric"]
+    alpha: float = PLAN_DEFAULTS["alpha"]
+    confidence_level: float = PLAN_DEFAULTS["confidence_level"]
+    delta: float | None = PLAN_DEFAULTS["delta"]
+    target_power: float = PLAN_DEFAULTS["target_power"]
     # the post-hoc test after Friedman's and its correction (issue 24)
-    posthoc: str = "nemenyi"
-    adjust: str | None = None
+    posthoc: str = PLAN_DEFAULTS["posthoc"]
+    adjust: str | None = PLAN_DEFAULTS["adjust"]
     # the Bayesian model across data sets the plan names (never what is installed)
-    bayesian: str = "signed_rank"
+    bayesian: str = PLAN_DEFAULTS["bayesian"]
     out_dir: Path = Path("sklearn_bench_report")
     figure_formats: tuple = ("png", "svg")
     title: str = "Benchmark report"

@@ -196,11 +196,7 @@ def _output_folder(
     """
     _check_place(out, flag)
     out.mkdir(parents=True, exist_ok=True)
-    with contextlib.ExitStack() as stack:
-        try:
-            stack.enter_context(folder_lock(out))
-        except FolderLockedError as exc:
-            raise _UsageError(str(exc)) from None
+    with _locked(out):
         refuse_links_below(out)  # a planted link would send writes elsewhere
         for leftover in out.glob(f"*{_STAGE}*"):  # of a killed command (we
             if leftover.is_dir() and not leftover.is_symlink():  # hold the lock)
@@ -223,6 +219,18 @@ def _output_folder(
         _commit(stage, out, names, study=study, in_place=in_place)
 
 
+@contextlib.contextmanager
+def _locked(folder):
+    """Hold ``folder``'s write lock for the ``with`` block; a folder that another
+    command is writing is a usage error (exit 2) naming the lock file."""
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(folder_lock(folder))
+        except FolderLockedError as exc:
+            raise _UsageError(str(exc)) from None
+        yield
+
+
 def _replace_file(path, write):
     """Write a single output file whole or not at all, under its folder's lock,
     and list it in the folder's manifest: ``write(tmp)`` writes a hidden file
@@ -230,11 +238,7 @@ def _replace_file(path, write):
     refused first)."""
     folder = path.parent
     tmp = folder / f".{path.name}{_STAGE}{os.getpid()}"
-    with contextlib.ExitStack() as stack:
-        try:
-            stack.enter_context(folder_lock(folder))
-        except FolderLockedError as exc:
-            raise _UsageError(str(exc)) from None
+    with _locked(folder):
         try:
             check_no_symlink(path)
             write(tmp)

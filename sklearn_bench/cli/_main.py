@@ -17,7 +17,7 @@ from pathlib import Path
 from .._io import UnsafePathError, open_for_write, refuse_links_below, write_csv
 from .._version import __version__
 from ..analysis import BAYESIAN_MODELS, AnalysisPlan
-from ._config import RENAMED_SETTINGS, SETTINGS
+from ._config import PLAN_DEFAULTS, RENAMED_SETTINGS, SETTINGS
 from ._files import (
     _DEMO_OUTPUTS,
     _REPORT_OUTPUTS,
@@ -315,19 +315,10 @@ def _build_parser():
     return parser
 
 
-# The settings of the analysis a run records (info["analysis"]) and report reuses.
+# The settings of the analysis a run records (info["analysis"]) and report reuses,
+# at the plan's defaults (``analyses=None``: every analysis, shown as "all").
 _SETTINGS = SETTINGS
-_DEFAULT_SETTINGS = {
-    "metric": None,
-    "analyses": None,
-    "alpha": 0.05,
-    "confidence_level": 0.95,
-    "delta": None,
-    "target_power": 0.8,
-    "posthoc": "nemenyi",
-    "adjust": None,
-    "bayesian": "signed_rank",
-}
+_DEFAULT_SETTINGS = {**{k: PLAN_DEFAULTS[k] for k in SETTINGS}, "analyses": None}
 
 
 def _analysis_info(values, given):

@@ -30,7 +30,7 @@ import uuid
 import warnings
 from datetime import UTC, datetime
 
-from ._tasks import _failure, run_task
+from ._tasks import _failure, _task_columns, run_task
 
 # run_task's arguments shared by many tasks: sent once per run, not per task.
 _SHARED = ("estimator", "X", "y", "X_test", "y_test", "metrics")
@@ -323,22 +323,11 @@ def failed_out(task, train, test, y_test, metrics, error_score, exc):
     worker process died under it): ``error_score`` for every metric and the
     exception in the failure columns."""
     n_test = len(y_test) if test is None else len(test)
+    base = _task_columns(task, len(train), n_test)
     failure = _failure(exc)
     rows = [
-        {
-            "dataset": task.dataset,
-            "learner": task.learner,
-            "split": task.split,
-            "replicate": task.replicate,
-            "fold": task.fold,
-            "n_train": len(train),
-            "n_test": n_test,
-            "metric": name,
-            "value": float(error_score),
-            "fit_time": 0.0,
-            "score_time": 0.0,
-            **failure,
-        }
+        dict(base, metric=name, value=float(error_score), fit_time=0.0, score_time=0.0)
+        | failure
         for name in metrics
     ]
     return {"rows": rows, "predictions": None}

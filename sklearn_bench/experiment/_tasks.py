@@ -128,15 +128,7 @@ def run_task(
         len(train),
         X_val.shape[0] if hasattr(X_val, "shape") else len(X_val),
     )
-    base = {
-        "dataset": task.dataset,
-        "learner": task.learner,
-        "split": task.split,
-        "replicate": task.replicate,
-        "fold": task.fold,
-        "n_train": n_train,
-        "n_test": n_test,
-    }
+    base = _task_columns(task, n_train, n_test)
     failure = None
     values = {}
     est = clone(estimator)
@@ -184,6 +176,19 @@ def run_task(
 
 
 _NO_FAILURE = {"error_type": "", "error_message": "", "traceback": ""}
+
+
+def _task_columns(task, n_train, n_test):
+    """The columns of each score row of a task that say which task it was."""
+    return {
+        "dataset": task.dataset,
+        "learner": task.learner,
+        "split": task.split,
+        "replicate": task.replicate,
+        "fold": task.fold,
+        "n_train": n_train,
+        "n_test": n_test,
+    }
 
 
 def _failure(exc):

@@ -70,6 +70,7 @@ def plot_posterior_density(result, *, ax=None, title=None):
     ax : matplotlib.axes.Axes, default=None
         Axes to draw on; ``None`` makes a new figure.
     title : str, default=None
+        ``None`` draws ``"<a> vs <b>: correlated t posterior"``.
 
     Returns
     -------
@@ -188,6 +189,7 @@ def plot_posterior_simplex(result, *, ax=None, max_points=5000, title=None):
         At most this many samples are drawn (every k-th); the probabilities use
         all of them.
     title : str, default=None
+        ``None`` draws ``"<a> vs <b>: Bayesian <test>, rope = <rope>"``.
 
     Returns
     -------
@@ -291,10 +293,16 @@ def plot_bayesian_posterior(result, *, ax=None, title=None):
     result : BayesianTestResult
     ax : matplotlib.axes.Axes, default=None
     title : str, default=None
+        ``None`` draws the title of the plot chosen.
 
     Returns
     -------
     matplotlib.axes.Axes
+
+    See Also
+    --------
+    plot_posterior_density : The plot of a correlated t-test.
+    plot_posterior_simplex : The plot of a signed-rank or sign test.
 
     Examples
     --------
@@ -331,6 +339,7 @@ def plot_rank_posterior(result, *, ax=None, title=None):
     ax : matplotlib.axes.Axes, default=None
         Axes to draw on; ``None`` makes a new figure.
     title : str, default=None
+        ``None`` draws ``"Bayesian Plackett–Luce ranking, <J> data sets"``.
 
     Returns
     -------

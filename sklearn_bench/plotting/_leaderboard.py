@@ -45,6 +45,7 @@ def plot_rank_intervals(leaderboard, *, ax=None, title=None):
         ``may_be_best``).
     ax : matplotlib.axes.Axes, default=None
     title : str, default=None
+        ``None`` (or ``""``) draws a title that says what the bars mean.
 
     Returns
     -------
@@ -131,6 +132,7 @@ def plot_win_rate_matrix(matrix, *, ax=None, annotate=None, title=None):
     ax : matplotlib.axes.Axes, default=None
     annotate : bool, default=None
     title : str, default=None
+        ``None`` (or ``""``) draws ``"Win rates (ordered by rating)"``.
 
     Returns
     -------

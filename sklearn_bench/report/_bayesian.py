@@ -9,7 +9,6 @@ ranks, with the rank-posterior plot and the simplex of the hierarchical draws.
 """
 
 import html
-import io
 
 import numpy as np
 
@@ -21,7 +20,13 @@ from ..analysis import (
     bayesian_comparisons_table,
     bayesian_ranking,
 )
-from ._blocks import MAX_DETAIL_ROWS, MAX_SUMMARY_ROWS, _figure_html, _table
+from ._blocks import (
+    MAX_DETAIL_ROWS,
+    MAX_SUMMARY_ROWS,
+    _figure_html,
+    _image_bytes,
+    _table,
+)
 
 _THRESHOLD = THRESHOLD
 
@@ -97,8 +102,7 @@ def _ranking_html(result, analysis):
         ax = plot_rank_posterior(ranking)
         fig = ax.figure
         try:
-            buffer = io.BytesIO()
-            fig.savefig(buffer, format="png", dpi=110)
+            png = _image_bytes(fig)
         finally:
             plt.close(fig)
         parts.append(
@@ -108,7 +112,7 @@ def _ranking_html(result, analysis):
                 "Shade: posterior probability of each position in the most "
                 "probable ranking; red: expected rank on a new data set and its "
                 "credible interval.",
-                buffer.getvalue(),
+                png,
             )
         )
     for note in notes:
@@ -138,8 +142,7 @@ def _simplex_html(analysis):
             a, b = res.labels
             title = f"{figure_label(a)} vs {figure_label(b)}"  # drawn literally
             plot_posterior_simplex(res, ax=ax, title=title)
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=110)
+        png = _image_bytes(fig)
     finally:
         plt.close(fig)
     return _figure_html(
@@ -153,7 +156,7 @@ def _simplex_html(analysis):
             if len(fits) == _MAX_SIMPLEX
             else "."
         ),
-        buffer.getvalue(),
+        png,
     )
 
 

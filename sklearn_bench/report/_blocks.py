@@ -3,6 +3,7 @@ and figure markup, cell formats, and the caps of a large study."""
 
 import base64
 import html
+import io
 
 import numpy as np
 
@@ -99,6 +100,13 @@ def _interval_text(low, high):
     return f"[{_fmt(low)}, {_fmt(high)}]"
 
 
+def _image_bytes(fig, fmt="png", dpi=110):
+    """The bytes of ``fig`` drawn as ``fmt`` (the report's figures: 110 dpi)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=fmt, dpi=dpi)
+    return buffer.getvalue()
+
+
 def _figure_html(key, title, caption, png_bytes):
     data = base64.b64encode(png_bytes).decode("ascii")
     return (
@@ -114,6 +122,15 @@ def _not_run(what, reason):
         f'<p class="not-run"><b>{html.escape(what)} not run:</b> '
         f"{html.escape(reason)}.</p>"
     )
+
+
+def _section_not_run(analysis, key, head, what):
+    """A section's ``head`` and why ``what`` did not run (the analysis' skipped
+    ``key``), or ``""`` where it was not asked for."""
+    reason = analysis.skipped.get(key)
+    if reason is None:
+        return ""
+    return head + _not_run(what, reason) + "</section>"
 
 
 # A critical-difference or pairwise-significance diagram stays readable up to

@@ -24,9 +24,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..analysis import adjusted_interval_words
+from ..analysis import (
+    adjusted_interval_words,
+    fmt_estimate,
+    fmt_interval,
+    fmt_level,
+    fmt_names,
+    fmt_p,
+    fmt_p_equals,
+)
 from ..stats import smallest_attainable_pvalue
-from ._format import fmt_estimate, fmt_interval, fmt_level, fmt_p, fmt_p_equals
 
 
 @dataclass(frozen=True)
@@ -83,13 +90,6 @@ def _default_delta_words():
         "practical equivalence, the ROPE of the Bayesian tests and the target of "
         f"the power analysis. {DEFAULT_DELTA_REASON}."
     )
-
-
-def _names(names):
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _primary_words(analysis):
@@ -226,8 +226,8 @@ def bottom_line(analysis, bayes_table=None):
     else:
         sentences.append(
             f"{best} has the best average rank in {a.metric} ({a.direction}) on "
-            f"{units}. The study cannot separate it from {_names(inseparable)}; "
-            f"it finds {_names(separated)} worse (adjusted p ≤ {alpha:g})."
+            f"{units}. The study cannot separate it from {fmt_names(inseparable)}; "
+            f"it finds {fmt_names(separated)} worse (adjusted p ≤ {alpha:g})."
         )
     if runner is not None:
         v = verdicts[runner]
@@ -265,7 +265,7 @@ def bottom_line(analysis, bayes_table=None):
             sentences.append(
                 f"Practically equivalent to {best} within Δ = {delta:g} ({source}; "
                 "the simultaneous interval lies inside ±Δ): "
-                f"{_names(equivalent)}."
+                f"{fmt_names(equivalent)}."
             )
         else:
             sentences.append(

@@ -1,7 +1,6 @@
 """One self-contained HTML report of a benchmark experiment, and its figures."""
 
 import html
-import io
 import os
 import platform
 import re
@@ -21,6 +20,7 @@ from ..analysis import (
     AnalysisPlan,
     adjusted_interval_words,
     analyse,
+    fmt_p_equals,
     posthoc_title,
 )
 from ..datasets import PROBLEM_WORDS
@@ -30,14 +30,15 @@ from ._blocks import (
     MAX_DIAGRAM_LEARNERS,
     MAX_SUMMARY_ROWS,
     _figure_html,
+    _image_bytes,
     _interval_text,
     _not_run,
+    _section_not_run,
     _table,
     _too_many_for_diagram,
 )
 from ._bottom_line import bottom_line, bottom_line_html
 from ._figures import make_figures
-from ._format import fmt_p_equals
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
 from ._learners import learner_table
@@ -406,10 +407,7 @@ def _power(analysis, figures=""):
     pw = analysis.power
     head = '<section id="power"><h2>Power and the number of data sets</h2>'
     if pw is None:
-        reason = analysis.skipped.get("power")
-        if reason is None:
-            return ""
-        return head + _not_run("The power analysis", reason) + "</section>"
+        return _section_not_run(analysis, "power", head, "The power analysis")
     a, b = pw["pair"]
     parts = [
         head,
@@ -452,13 +450,11 @@ def _power(analysis, figures=""):
 def _win_tie_loss(analysis, figure):
     if figure:
         return figure
-    reason = analysis.skipped.get("win_tie_loss")
-    if reason is None:
-        return ""
-    return (
-        '<section id="win-tie-loss"><h2>Wins, ties and losses</h2>'
-        + _not_run("The win/tie/loss map", reason)
-        + "</section>"
+    return _section_not_run(
+        analysis,
+        "win_tie_loss",
+        '<section id="win-tie-loss"><h2>Wins, ties and losses</h2>',
+        "The win/tie/loss map",
     )
 
 
@@ -678,16 +674,12 @@ def write_report(
     try:
         for key, (fig_title, caption, fig) in figures.items():
             # the PNG is drawn once: the page embeds the bytes of figures/*.png
-            buffer = io.BytesIO()
-            fig.savefig(buffer, format="png", dpi=110)
-            png = buffer.getvalue()
+            png = _image_bytes(fig)
             for fmt in figure_formats:
                 if fmt == "png":
                     write_bytes(fig_dir / f"{key}.png", png)
                 else:
-                    other = io.BytesIO()
-                    fig.savefig(other, format=fmt, dpi=110)
-                    write_bytes(fig_dir / f"{key}.{fmt}", other.getvalue())
+                    write_bytes(fig_dir / f"{key}.{fmt}", _image_bytes(fig, fmt))
             rendered[key] = _figure_html(key, fig_title, caption, png)
     finally:
         for _, _, fig in figures.values():

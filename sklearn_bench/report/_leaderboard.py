@@ -2,26 +2,14 @@
 rank confidence sets, the rank forest plot and the win-rate heat map, with the
 full tables written as CSV beside the report."""
 
-import base64
 import html
-import io
 from pathlib import Path
 
 import numpy as np
 
 from .._io import write_csv
 from ..analysis import MIN_DATASETS, MIN_LEARNERS, leaderboard_analysis  # noqa: F401
-
-
-def _figure(key, title, caption, fig):
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100)
-    data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return (
-        f'<figure id="fig-{key}"><h3>{html.escape(title)}</h3>'
-        f'<img alt="{html.escape(title)}" src="data:image/png;base64,{data}">'
-        f"<figcaption>{html.escape(caption)}</figcaption></figure>"
-    )
+from ._blocks import _figure_html, _image_bytes
 
 
 def _interval(value, low, high, digits):
@@ -184,7 +172,8 @@ def leaderboard_section(
         ):
             ax = plot(data)
             figures.append(ax.figure)
-            parts.append(_figure(name, title, caption, ax.figure))
+            png = _image_bytes(ax.figure, dpi=100)
+            parts.append(_figure_html(name, title, caption, png))
     finally:
         for fig in figures:
             plt.close(fig)

@@ -14,23 +14,14 @@ import sys
 
 import pandas as pd
 
+from ..store import is_estimator_description, is_named_steps
+
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
-
-
-def _is_estimator(desc):
-    return isinstance(desc, dict) and set(desc) == {"class", "params"}
 
 
 def _is_steps(value):
     """A list of ``[name, estimator]`` pairs (Pipeline steps, transformers)."""
-    return (
-        isinstance(value, list)
-        and len(value) > 0
-        and all(
-            isinstance(v, list) and len(v) >= 2 and isinstance(v[0], str) for v in value
-        )
-        and any(_is_estimator(v[1]) for v in value)
-    )
+    return is_named_steps(value) and any(is_estimator_description(v[1]) for v in value)
 
 
 def _short(path):
@@ -87,21 +78,21 @@ def _defaults(class_path, recorded=None):
 
 def _structure(desc):
     """``Pipeline(SelectKBest, DiagonalLDA)`` or ``RandomForestClassifier``."""
-    if not _is_estimator(desc):
+    if not is_estimator_description(desc):
         return str(desc)
     inner = [
         _structure(step[1])
         for value in desc["params"].values()
         if _is_steps(value)
         for step in value
-        if _is_estimator(step[1])
+        if is_estimator_description(step[1])
     ]
     name = _short(desc["class"])
     return f"{name}({', '.join(inner)})" if inner else name
 
 
 def _value_text(value):
-    if _is_estimator(value):
+    if is_estimator_description(value):
         return _structure(value)
     if isinstance(value, str) and re.fullmatch(r"[\w.]+\.\w+", value):
         return _short(value)  # a function or class path
@@ -120,12 +111,12 @@ def _flatten(desc, prefix="", recorded=None):
         path = f"{prefix}{key}"
         if _is_steps(value):
             for step in value:
-                if _is_estimator(step[1]):
+                if is_estimator_description(step[1]):
                     out.update(_flatten(step[1], f"{prefix}{step[0]}__", recorded))
             continue
         is_default = key in defaults and defaults[key] == value
         out[path] = (_value_text(value), is_default, desc["class"])
-        if _is_estimator(value):
+        if is_estimator_description(value):
             out.update(_flatten(value, f"{path}__", recorded))
     return out
 
@@ -170,7 +161,7 @@ def learner_table(result):
     flat = {
         name: _flatten(recorded[name], recorded=defaults)
         for name in result.learners
-        if _is_estimator(recorded.get(name))
+        if is_estimator_description(recorded.get(name))
     }
     # Parameters (of the same class at the same place) whose values differ
     # between the learners that have them.

@@ -8,22 +8,16 @@ import html
 import pandas as pd
 
 from ..analysis import pairwise_analysis  # noqa: F401  (the report's name)
+from ._blocks import MAX_SUMMARY_ROWS, _section_not_run, _table
 
 
 def pairwise_html(analysis, res, figure=""):
     """The section of the page: the table of pairs, the diagram, or why not."""
     head = '<section id="pairwise"><h2>Pairwise tests (each pair on its own)</h2>'
     if res is None:
-        reason = analysis.skipped.get("pairwise")
-        if reason is None:
-            return ""
-        return (
-            head + f'<p class="not-run"><b>Pairwise tests not run:</b> '
-            f"{html.escape(reason)}.</p></section>"
-        )
+        return _section_not_run(analysis, "pairwise", head, "Pairwise tests")
+    from ..analysis import fmt_interval, fmt_level, fmt_p
     from ..stats import smallest_attainable_pvalue
-    from ._blocks import MAX_SUMMARY_ROWS, _table
-    from ._format import fmt_interval, fmt_level, fmt_p
 
     # each pair better-ranked first, as every table (the analysis' frame)
     frame = analysis.cache.get("pairwise_frame")

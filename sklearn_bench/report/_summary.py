@@ -9,11 +9,11 @@ from ..analysis import (
     SIGN_CONVENTION,
     ReportAnalysis,
     adjusted_interval_words,
+    fmt_p_equals,
     posthoc_title,
 )
 from ._bayesian import bayesian_comparisons_table, bayesian_summary_lines
 from ._bottom_line import bottom_line, bottom_line_lines
-from ._format import fmt_p, fmt_p_equals
 
 _TEST_WORDS = {
     "t": "paired t",
@@ -36,10 +36,6 @@ def _num(x, digits=3):
     if np.isinf(x):
         return "inf" if x > 0 else "-inf"
     return f"{x:+.{digits}f}"
-
-
-def _p(p):
-    return fmt_p(p)
 
 
 def _wrapped(text):

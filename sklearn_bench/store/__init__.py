@@ -1,6 +1,10 @@
 """The store: an SQLite journal of a benchmark experiment, written task by task."""
 
 from ._merge import merge_stores
+from ._provenance import (  # noqa: F401  (package-internal: the report reads them)
+    is_estimator_description,
+    is_named_steps,
+)
 from ._reader import read_predictions, read_store, verify_checksums
 from ._repair import (
     SalvageReport,

@@ -29,12 +29,35 @@ def config_diff(stored, current, prefix=""):
     return []
 
 
-def _is_estimator(value):
+def is_estimator_description(value):
+    """True when ``value`` describes an estimator as a run stores it:
+    ``{"class": dotted path, "params": {...}}`` (see
+    :func:`~sklearn_bench.experiment.describe`). The store compares these
+    descriptions; the report lists their parameters.
+
+    Examples
+    --------
+    >>> from sklearn_bench.store import is_estimator_description
+    >>> is_estimator_description({"class": "sklearn.svm.SVC", "params": {"C": 1.0}})
+    True
+    >>> is_estimator_description({"class": "sklearn.svm.SVC"})
+    False
+    """
     return isinstance(value, dict) and set(value) == {"class", "params"}
 
 
-def _is_named_list(value):
-    """Steps of a pipeline, a union or a column transformer: ``[name, est, ...]``."""
+def is_named_steps(value):
+    """True when ``value`` is a non-empty list of ``[name, estimator, ...]``:
+    how a run stores the steps of a pipeline, a union or a column transformer
+    (whose columns follow the estimator).
+
+    Examples
+    --------
+    >>> from sklearn_bench.store import is_named_steps
+    >>> svc = {"class": "sklearn.svm.SVC", "params": {}}
+    >>> is_named_steps([["svc", svc]]), is_named_steps([]), is_named_steps([svc])
+    (True, False, False)
+    """
     return (
         isinstance(value, list)
         and len(value) > 0
@@ -46,7 +69,7 @@ def _is_named_list(value):
 
 
 def _shown_value(value, width=60):
-    if _is_estimator(value):
+    if is_estimator_description(value):
         return value["class"].rsplit(".", 1)[-1] + "(...)"
     text = repr(value)
     return text if len(text) <= width else text[: width - 3] + "..."
@@ -73,7 +96,7 @@ def param_changes(stored, current, prefix=""):
     >>> param_changes(old, new)
     ['max_iter 300 -> 900']
     """
-    if _is_estimator(stored) and _is_estimator(current):
+    if is_estimator_description(stored) and is_estimator_description(current):
         if stored["class"] != current["class"]:
             return [
                 f"{prefix or 'class'} {_shown_value(stored)} -> {_shown_value(current)}"
@@ -83,8 +106,8 @@ def param_changes(stored, current, prefix=""):
         out = []
         for key in dict.fromkeys([*stored, *current]):
             old, new = stored.get(key, _ABSENT), current.get(key, _ABSENT)
-            names = [item[0] for item in old] if _is_named_list(old) else None
-            if names and _is_named_list(new) and names == [i[0] for i in new]:
+            names = [item[0] for item in old] if is_named_steps(old) else None
+            if names and is_named_steps(new) and names == [i[0] for i in new]:
                 for a, b in zip(old, new, strict=True):  # steps: name__param
                     out.extend(param_changes(a[1], b[1], _join(prefix, a[0])))
                     if a[2:] != b[2:]:
@@ -99,7 +122,7 @@ def param_changes(stored, current, prefix=""):
         isinstance(stored, list)
         and isinstance(current, list)
         and len(stored) == len(current)
-        and not (_is_named_list(stored) or _is_named_list(current))
+        and not (is_named_steps(stored) or is_named_steps(current))
     ):
         out = []
         for i, (a, b) in enumerate(zip(stored, current, strict=True)):

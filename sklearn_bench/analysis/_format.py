@@ -1,25 +1,28 @@
-"""One number format for the HTML report, the text summary and LaTeX.
+"""One number format for the sentences of the analysis and every output that
+renders it: the HTML report, the text summary and LaTeX.
 
 - p-values: three significant digits, ``"< 0.001"`` below 0.001;
 - estimates and interval bounds: in the metric's units, signed, with three
   decimals (a [0, 1] metric: one tenth of a percentage point), or three
   significant digits when the value is far from that scale;
-- confidence levels: as achieved, ``"95%"``, ``"96.9%"``.
+- confidence levels: as achieved, ``"95%"``, ``"96.9%"``;
+- lists of names: ``"a, b and c"``.
 """
 
 import math
 
 
 def fmt_p(p):
-    """A p-value: ``"0.0123"``, ``"0.125"``, ``"< 0.001"``, ``"–"`` if missing.
+    """A p-value: ``"0.0123"``, ``"0.125"``, ``"< 0.001"``, ``"–"`` if missing
+    (``None``, NaN or infinite).
 
     Examples
     --------
-    >>> from sklearn_bench.report._format import fmt_p
+    >>> from sklearn_bench.analysis._format import fmt_p
     >>> fmt_p(0.0123456), fmt_p(0.125), fmt_p(0.0004), fmt_p(1.0)
     ('0.0123', '0.125', '< 0.001', '1.00')
     """
-    if p is None or (isinstance(p, float) and math.isnan(p)):
+    if p is None or not math.isfinite(p):
         return "–"
     p = float(p)
     if p < 0.001:
@@ -32,7 +35,7 @@ def fmt_p_equals(p, name="p"):
 
     Examples
     --------
-    >>> from sklearn_bench.report._format import fmt_p_equals
+    >>> from sklearn_bench.analysis._format import fmt_p_equals
     >>> fmt_p_equals(0.0123), fmt_p_equals(0.0004), fmt_p_equals(0.2, "Holm p")
     ('p = 0.0123', 'p < 0.001', 'Holm p = 0.2')
     """
@@ -45,7 +48,7 @@ def fmt_estimate(x, signed=True):
 
     Examples
     --------
-    >>> from sklearn_bench.report._format import fmt_estimate
+    >>> from sklearn_bench.analysis._format import fmt_estimate
     >>> fmt_estimate(0.01234), fmt_estimate(-0.0001), fmt_estimate(1234.5)
     ('+0.012', '-0.0001', '+1.23e+03')
     """
@@ -65,16 +68,32 @@ def fmt_interval(low, high):
     return f"[{fmt_estimate(low)}, {fmt_estimate(high)}]"
 
 
-def fmt_level(level):
-    """A confidence level as achieved: ``"95%"``, ``"96.9%"``, ``"100%"``.
+def fmt_level(level, digits=1):
+    """A confidence level as achieved: ``"95%"``, ``"96.9%"``, ``"100%"``;
+    ``digits`` decimals when it is not a whole percentage.
 
     Examples
     --------
-    >>> from sklearn_bench.report._format import fmt_level
+    >>> from sklearn_bench.analysis._format import fmt_level
     >>> fmt_level(0.95), fmt_level(0.96875), fmt_level(1.0)
     ('95%', '96.9%', '100%')
     """
     pct = 100 * float(level)
     if abs(pct - round(pct)) < 1e-9:
         return f"{round(pct)}%"
-    return f"{pct:.1f}%"
+    return f"{pct:.{digits}f}%"
+
+
+def fmt_names(names):
+    """Names in words: ``"a"``, ``"a and b"``, ``"a, b and c"``.
+
+    Examples
+    --------
+    >>> from sklearn_bench.analysis._format import fmt_names
+    >>> fmt_names(["svm"]), fmt_names(["svm", "lda"]), fmt_names("xyz")
+    ('svm', 'svm and lda', 'x, y and z')
+    """
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
