@@ -95,4 +95,3 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             + ", ".join(_SKIPPED_REFERENCE_TESTS[:5]),
             red=_in_ci(),
         )
-

@@ -3,7 +3,7 @@
 import math
 import warnings
 
-from .._validation import REMOVED_IN
+from .._validation import REMOVED_IN, find_stack_level
 from ._analysis import _analyse_core
 from ._bayesian import (
     bayesian_comparisons_table,
@@ -164,7 +164,7 @@ def analyse_result(
         f"{REMOVED_IN}; call sklearn_bench.analysis.analyse(result, "
         "AnalysisPlan(...)) instead (posthoc_adjust= is the plan's adjust=).",
         FutureWarning,
-        stacklevel=2,
+        stacklevel=find_stack_level(),
     )
     plan = AnalysisPlan(
         metric=metric,

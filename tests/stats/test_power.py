@@ -30,7 +30,11 @@ def test_power_matches_r(reference_cases, case_id):
     for method, key in (("approx", "power_approx"), ("exact", "power_exact")):
         for J, ref in zip(inp["J"], exp[key], strict=True):
             got = power_paired_t(
-                J, inp["Delta"], inp["sigma"], alpha=inp["alpha"], method=method,
+                J,
+                inp["Delta"],
+                inp["sigma"],
+                alpha=inp["alpha"],
+                method=method,
                 alternative="greater",
             )
             assert math.isclose(got, ref, rel_tol=RTOL, abs_tol=ATOL), (method, J)
@@ -53,9 +57,7 @@ def test_figure2_power_curves(sigma):
     """H: power for J in {5,10,20,50}, Delta = 0.05 matches the formula and nct."""
     delta = 0.05
     approx = power_paired_t(J_GRID, delta, sigma, **SEED)
-    exact = power_paired_t(
-        J_GRID, delta, sigma, method="exact", alternative="greater"
-    )
+    exact = power_paired_t(J_GRID, delta, sigma, method="exact", alternative="greater")
     J = np.array(J_GRID)
     # Boulesteix et al. (2013) Sec. 3 formula, written out with scipy's t:
     paper = stats.t.cdf(np.sqrt(J) * delta / sigma - stats.t.ppf(0.95, J - 1), J - 1)
