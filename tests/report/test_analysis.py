@@ -9,7 +9,7 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from sklearn_bench import BenchmarkResult
-from sklearn_bench.report import analyse_result
+from sklearn_bench.analysis import AnalysisPlan, analyse
 
 
 def _result(
@@ -46,7 +46,7 @@ def test_pairs_equal_scipy_t_intervals_with_bonferroni_levels():
     pair (simultaneous 1 − α, compatible with the Holm-adjusted p) and the adjusted
     p-values equal statsmodels' Holm."""
     result = _result()
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan())
     means = result.aggregate()
     pairs = analysis.pairs
     p = []
@@ -90,7 +90,7 @@ def test_within_dataset_intervals_are_the_corrected_t():
     estimate = best − learner; without a known scheme the interval is missing
     and one note (one cause) says why and how to give the scheme."""
     result = _holdout(_result())
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan())
     perf = result.performance()
     assert set(analysis.within["method"]) == {"corrected_t"}
     for row in analysis.within.itertuples():
@@ -102,7 +102,7 @@ def test_within_dataset_intervals_are_the_corrected_t():
         ci = (d.mean() - half, d.mean() + half)
         assert (row.low, row.high) == pytest.approx(ci, rel=1e-10)
         assert row.reference == sub.mean().idxmin()
-    analysis = analyse_result(_result())
+    analysis = analyse(_result(), AnalysisPlan())
     assert analysis.within["low"].isna().all()
     (note,) = [n for n in analysis.notes if "scheme is unknown" in n]
     assert note.startswith(f"No interval for {len(analysis.within)} learner × data-set")
@@ -119,7 +119,7 @@ def test_best_and_power_follow_the_direction(greater_is_better):
     (ddof=1) and |mean difference|, with
     J needed the smallest J reaching 80% (brute force)."""
     result = _result(n_datasets=5, greater_is_better=greater_is_better)
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan())
     means = result.aggregate()
     ranks = (means if greater_is_better else -means).rank(axis=1, ascending=False)
     expected_order = list(ranks.mean().sort_values(kind="stable").index)
@@ -167,7 +167,7 @@ def test_error_rate_gets_the_documented_default_delta():
         replicate="replicate",
         greater_is_better=False,
     )
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan())
     pw = analysis.power
     from sklearn_bench._metrics import default_delta
 
@@ -185,14 +185,16 @@ def test_error_rate_gets_the_documented_default_delta():
 
 def test_given_delta_is_used():
     """H: a given Δ replaces the observed difference in the power analysis."""
-    analysis = analyse_result(_result(), delta=0.05)
+    analysis = analyse(_result(), AnalysisPlan(delta=0.05))
     assert analysis.power["delta"] == 0.05 and analysis.power["delta_source"] == "given"
 
 
 def test_one_dataset_compares_over_replicates():
     """H: with one data set the pairs and Friedman's test use its replicates as
     blocks, and the power (across data sets) is not computed, with a note."""
-    analysis = analyse_result(_holdout(_result(n_datasets=1, n_rep=8), n_rep=8))
+    analysis = analyse(
+        _holdout(_result(n_datasets=1, n_rep=8), n_rep=8), AnalysisPlan()
+    )
     assert analysis.pairs_blocks == "replicates"
     assert set(analysis.pairs["method"]) == {"corrected_t"}
     assert analysis.friedman.n_blocks == 8
@@ -205,7 +207,7 @@ def test_failed_replicate_is_reported_and_its_dataset_left_out():
     """H: a data set with a NaN replicate is left out of the analyses across data
     sets (pairs, Friedman, power use the other 3), with a note."""
     result = _result(n_datasets=4, nan_at=("d1", "B", 2))
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan())
     assert any("['d1'] have failed or missing tasks" in n for n in analysis.notes)
     assert set(analysis.pairs["n"]) == {3}
     assert analysis.friedman.n_blocks == 3
@@ -216,7 +218,7 @@ def test_many_learners_compare_with_the_best_only():
     """H: above 10 learners the forest plot's pairs are the best against each other
     learner (k − 1 rows), not all k(k − 1)/2."""
     learners = [f"m{i}" for i in range(12)]
-    analysis = analyse_result(_result(learners=learners, n_rep=3))
+    analysis = analyse(_result(learners=learners, n_rep=3), AnalysisPlan())
     assert len(analysis.pairs) == 11
     assert set(analysis.pairs["a"]) == {analysis.best}
 
@@ -242,7 +244,7 @@ def test_failures_table_counts_failed_tasks():
         datasets={"a": "real world", "b": "real world"},
         learners=["x", "y"],
     )
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan())
     assert analysis.failures.to_dict("records") == [
         {
             "dataset": "a",
@@ -264,7 +266,7 @@ def test_failures_table_counts_failed_tasks():
 def test_bad_arguments(kwargs, match):
     """H: unknown analyses and a confidence level outside (0, 1) raise ValueError."""
     with pytest.raises(ValueError, match=match):
-        analyse_result(_result(), **kwargs)
+        analyse(_result(), AnalysisPlan(**kwargs))
 
 
 def test_single_replicate_runs_are_analysed_or_say_why():
@@ -285,7 +287,7 @@ def test_single_replicate_runs_are_analysed_or_say_why():
     Xb, yb = load_breast_cancer(return_X_y=True)
     data = {"iris": load_iris(return_X_y=True), "bc": (Xb, yb)}
     exp = BenchmarkExperiment(learners, cv=5, random_state=0, progress=False)
-    analysis = analyse_result(exp.fit(data).results_)
+    analysis = analyse(exp.fit(data).results_, AnalysisPlan())
     assert set(analysis.within["n"]) == {5}
     assert set(analysis.within["method"]) == {"corrected_t"}
     assert analysis.within[["low", "high"]].notna().all().all()
@@ -295,7 +297,7 @@ def test_single_replicate_runs_are_analysed_or_say_why():
     exp = BenchmarkExperiment(
         learners, cv=BootstrapOOB(1, random_state=0), random_state=0, progress=False
     )
-    analysis = analyse_result(exp.fit({"c": comp, "bc": (Xb, yb)}).results_)
+    analysis = analyse(exp.fit({"c": comp, "bc": (Xb, yb)}).results_, AnalysisPlan())
     for name in ("c", "bc"):  # one conditional t, one corrected t: one unit
         assert any(
             f"on {name}: " in n and "Run a repeated scheme" in n for n in analysis.notes
@@ -327,7 +329,7 @@ def test_partial_store_reports_what_is_finished(done):
     intervals on d0 and compares the learners over d0's replicates; 6 tasks (d0
     half) and 2 tasks (one learner) give no comparison, with the reason, and no
     row for a learner without results; the power is never computed."""
-    analysis = analyse_result(_partial(done))
+    analysis = analyse(_partial(done), AnalysisPlan())
     assert list(analysis.mean.index) == (["d0", "d1"] if done > 12 else ["d0"])
     assert analysis.power is None and "power" in analysis.skipped
     if done == 14:  # the one finished data set is compared over its replicates

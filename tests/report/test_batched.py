@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from sklearn_bench import BenchmarkResult
+from sklearn_bench.analysis import AnalysisPlan, analyse
 from sklearn_bench.analysis._analysis import _within_batch
-from sklearn_bench.report import analyse_result
 from sklearn_bench.report._bayesian import bayesian_comparisons_table
 
 
@@ -57,7 +57,7 @@ def test_batched_within_tests_equal_pair_by_pair(seed, n_folds):
     data set has exactly the probabilities and decision of
     result.bayesian_test(best, learner, dataset=...)."""
     result = _result(seed, n_folds)
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan())
     within = analysis.within
     assert len(within) == 6 * 4
     d0 = within[within["dataset"] == "d0"]

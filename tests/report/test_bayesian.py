@@ -14,7 +14,7 @@ from sklearn_bench.analysis import (
     analyse,
     hierarchical_installed,
 )
-from sklearn_bench.report import analyse_result, format_summary
+from sklearn_bench.report import format_summary
 from sklearn_bench.report._bayesian import (
     bayesian_comparisons_table,
     bayesian_html,
@@ -60,7 +60,7 @@ def test_table_is_the_result_methods_numbers(monkeypatch):
     bayesian="hierarchical" (and its extra) would add."""
 
     result = _result()
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan())
     table, rope, notes = bayesian_comparisons_table(result, analysis)
     assert rope == 0.01 and notes == [WITHOUT_HIERARCHICAL]
     assert 'pip install "sklearn-bench[bayes]"' in notes[0]
@@ -84,7 +84,7 @@ def test_html_section_and_summary_lines():
     hierarchical model's draws); the summary prints the across-data-set
     probabilities under "2. Sensitivity analyses", before "3. Power"."""
     result = _result()
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan())
     page = bayesian_html(result, analysis)
     assert page.startswith('<section id="bayesian">')
     assert "within ±0.01" in page and 'id="table-bayesian"' in page
@@ -120,7 +120,9 @@ def test_metric_without_default_rope_and_unknown_sizes_are_noted():
         df, dataset="d", learner="l", value="mse", replicate="rep",
         greater_is_better=False,
     )  # fmt: skip
-    table, rope, notes = bayesian_comparisons_table(result, analyse_result(result))
+    table, rope, notes = bayesian_comparisons_table(
+        result, analyse(result, AnalysisPlan())
+    )
     assert rope == 0.0
     assert set(table["scope"]) == {"across data sets"}
     assert any("no default region of practical equivalence" in n for n in notes)
@@ -187,7 +189,7 @@ def test_without_the_extra_no_ranking_and_the_note_says_what_it_would_add(
     from sklearn_bench.report import _bayesian
 
     result = _result()
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan())
     assert _bayesian.bayesian_ranking(result, analysis) == (None, None, [])
     page = bayesian_html(result, analysis)
     assert "table-bayesian-ranking" not in page

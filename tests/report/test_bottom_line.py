@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from sklearn_bench import BenchmarkResult
-from sklearn_bench.report import analyse_result, format_summary
+from sklearn_bench.analysis import AnalysisPlan, analyse
+from sklearn_bench.report import format_summary
 from sklearn_bench.report._bayesian import bayesian_comparisons_table
 from sklearn_bench.report._bottom_line import bottom_line
 
@@ -35,7 +36,7 @@ def test_bottom_line_agrees_with_the_primary_analysis():
     exactly those whose Holm-adjusted paired-t p-value against it exceeds α,
     and the runner-up's estimate and interval are the primary table's."""
     for gap, n in ((0.03, 8), (0.001, 8), (0.01, 4)):
-        analysis = analyse_result(_study(n, gap))
+        analysis = analyse(_study(n, gap), AnalysisPlan())
         bl = bottom_line(analysis)
         rows = analysis.pairs[analysis.pairs["a"] == analysis.best]
         expected = sorted(rows.loc[rows["adjusted_pvalue"] > 0.05, "b"])
@@ -52,19 +53,19 @@ def test_bottom_line_agrees_with_the_primary_analysis():
 def test_clear_winner_and_inseparable_study_read_differently():
     """H: a study where A is clearly best says A is the best learner; one where
     the learners barely differ says the study cannot separate them."""
-    clear = bottom_line(analyse_result(_study(10, 0.05)))
+    clear = bottom_line(analyse(_study(10, 0.05), AnalysisPlan()))
     assert clear.best == "A" and not clear.inseparable
     assert clear.sentences[0].startswith("A is the best learner")
-    flat = bottom_line(analyse_result(_study(4, 0.0005)))
+    flat = bottom_line(analyse(_study(4, 0.0005), AnalysisPlan()))
     assert flat.sentences[0].startswith("The study cannot separate")
 
 
 def test_four_data_sets_state_the_smallest_attainable_p():
     """H: with 4 data sets the bottom line says that a signed-rank test cannot
     reach p below 0.125 (2 · 2^−4); with 8 it does not."""
-    four = " ".join(bottom_line(analyse_result(_study(4, 0.01))).sentences)
+    four = " ".join(bottom_line(analyse(_study(4, 0.01), AnalysisPlan())).sentences)
     assert "cannot reach p below 0.125" in four
-    eight = " ".join(bottom_line(analyse_result(_study(8, 0.01))).sentences)
+    eight = " ".join(bottom_line(analyse(_study(8, 0.01), AnalysisPlan())).sentences)
     assert "cannot reach p below" not in eight
 
 
@@ -73,7 +74,7 @@ def test_one_delta_in_rope_power_equivalence_and_bottom_line(delta):
     """H: the Δ given to the analysis is the ROPE of the Bayesian comparisons,
     the Δ of the power analysis and the margin the bottom line states."""
     result = _study(8, 0.01)
-    analysis = analyse_result(result, delta=delta)
+    analysis = analyse(result, AnalysisPlan(delta=delta))
     table, rope, _ = bayesian_comparisons_table(result, analysis)
     assert rope == delta == analysis.delta == analysis.power["delta"]
     text = format_summary(analysis, result)
@@ -85,9 +86,9 @@ def test_one_delta_in_rope_power_equivalence_and_bottom_line(delta):
 def test_default_delta_is_said_once_in_words():
     """H: with no Δ for an error rate the bottom line says once which default
     it used and why; with a given Δ it does not."""
-    text = format_summary(analyse_result(_study(6, 0.01)), _study(6, 0.01))
+    text = format_summary(analyse(_study(6, 0.01), AnalysisPlan()), _study(6, 0.01))
     assert text.count("is the default for a metric on a [0, 1] scale") == 1
-    given = format_summary(analyse_result(_study(6, 0.01), delta=0.02))
+    given = format_summary(analyse(_study(6, 0.01), AnalysisPlan(delta=0.02)))
     assert "is the default" not in given
 
 
@@ -127,7 +128,7 @@ def test_one_data_set_uses_the_corrected_t():
         cv=RepeatedStratifiedKFold(n_splits=5, n_repeats=2, random_state=0),
         random_state=0,
     ).fit({"bc": (X[:200], y[:200])})
-    analysis = analyse_result(exp.results_)
+    analysis = analyse(exp.results_, AnalysisPlan())
     bl = bottom_line(analysis)
     assert bl.best == "logreg" and bl.separated == ["dummy"]
     assert bl.comparison["method"] == "corrected_t"

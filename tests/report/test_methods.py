@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 from sklearn_bench import BenchmarkResult
-from sklearn_bench.report import TestRecord, analyse_result, register_test
+from sklearn_bench.analysis import AnalysisPlan, analyse
+from sklearn_bench.report import TestRecord, register_test
 from sklearn_bench.report._methods import (
     CITATIONS,
     methods_latex,
@@ -45,20 +46,36 @@ def _paragraph(analysis, result):
 
 
 def test_records_follow_what_was_run():
-    """H: with 4 data sets the analysis records the within-data-set t, the pairs
-    with Holm over 3 pairs, Friedman/Nemenyi and the power (4 records, cited); with
-    one data set the comparisons are over its 5 replicates and there is no power
-    record, and the paragraph does not mention Boulesteix et al."""
+    """H: with 4 data sets the plan's analysis records the within-data-set t, the
+    pairs with Holm over 3 pairs, Friedman/Nemenyi, the power, the pairwise
+    Wilcoxon-Holm tests, the LaTeX table's markers and the Bayesian comparisons
+    (7 records, cited); with one data set the comparisons are over its 5
+    replicates, there is no power record and no pairwise test across data sets,
+    and the paragraph does not mention Boulesteix et al."""
     result = _result(4)
-    analysis = analyse_result(result, confidence_level=0.9)
-    assert [r.key for r in analysis.methods] == ["within", "pairs", "friedman", "power"]
+    analysis = analyse(result, AnalysisPlan(confidence_level=0.9))
+    assert [r.key for r in analysis.methods] == [
+        "within",
+        "pairs",
+        "friedman",
+        "power",
+        "pairwise",
+        "latex_table",
+        "bayesian",
+    ]
     md, _ = _paragraph(analysis, result)
     assert "Holm-adjusted over 3 pairs, at α = 0.1" in md
     assert "over 4 data sets" in md and "90% confidence intervals" in md
     assert CITATIONS["boulesteix2013"] in md
     one = _result(1)
-    analysis = analyse_result(one)
-    assert [r.key for r in analysis.methods] == ["within", "pairs", "friedman"]
+    analysis = analyse(one, AnalysisPlan())
+    assert [r.key for r in analysis.methods] == [
+        "within",
+        "pairs",
+        "friedman",
+        "latex_table",
+        "bayesian",
+    ]
     md, _ = _paragraph(analysis, one)
     assert "over 5 replicates" in md and "Boulesteix" not in md
 
@@ -68,7 +85,7 @@ def test_a_new_section_registers_its_test():
     citation (Benavoli et al. 2017), replaces a record of the same key, and a
     non-record is refused."""
     result = _result(3)
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan())
     record = TestRecord(
         "bayes",
         "each pair of learners",

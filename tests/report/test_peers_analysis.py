@@ -4,8 +4,7 @@ run only when named, its numbers those of BenchmarkResult, cited in the methods.
 import pytest
 
 from sklearn_bench import BenchmarkResult
-from sklearn_bench.analysis import ANALYSES
-from sklearn_bench.report import analyse_result
+from sklearn_bench.analysis import ANALYSES, AnalysisPlan, analyse
 
 
 @pytest.fixture
@@ -21,10 +20,10 @@ def test_rm_anova_runs_only_when_named(auc_result):
     """H: the default analyses do not run it; naming it computes RM-ANOVA and Tukey
     equal to the BenchmarkResult methods and registers a cited TestRecord."""
     assert "rm_anova" not in ANALYSES
-    default = analyse_result(auc_result)
+    default = analyse(auc_result, AnalysisPlan())
     assert "rm_anova" not in default.cache
     assert all(r.key != "rm_anova" for r in default.methods)
-    analysis = analyse_result(auc_result, analyses=("friedman", "rm_anova"))
+    analysis = analyse(auc_result, AnalysisPlan(analyses=("friedman", "rm_anova")))
     anova = analysis.cache["rm_anova"]["anova"]
     tukey = analysis.cache["rm_anova"]["tukey"]
     assert anova.pvalue == auc_result.friedman_test(method="rm_anova").pvalue

@@ -1,5 +1,5 @@
 """The post-hoc after Friedman's test is a choice of the analysis (issue 24):
-``analyse_result(posthoc=...)``, ``write_report``, config ``[analysis] posthoc``;
+``AnalysisPlan(posthoc=...)``, ``write_report``, config ``[analysis] posthoc``;
 the methods paragraph names and cites the one chosen."""
 
 import numpy as np
@@ -7,8 +7,9 @@ import pandas as pd
 import pytest
 
 from sklearn_bench import BenchmarkResult
+from sklearn_bench.analysis import AnalysisPlan, analyse
 from sklearn_bench.cli._config import ConfigError, parse_config
-from sklearn_bench.report import analyse_result, format_summary, write_report
+from sklearn_bench.report import format_summary, write_report
 
 
 def _result():
@@ -35,7 +36,7 @@ def test_default_is_nemenyi_as_before():
     from sklearn_bench.analysis._records import better_first
 
     result = _result()
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan())
     assert analysis.posthoc_method == "nemenyi"
     expected = result.friedman_test().posthoc(method="nemenyi").to_frame()
     pd.testing.assert_frame_equal(
@@ -56,7 +57,7 @@ def test_chosen_posthoc_delegates_to_pairwise_test(posthoc, adjust, expect_adjus
     """H: a chosen post-hoc gives the adjusted p-values of
     BenchmarkResult.pairwise_tests(method=posthoc) and records its correction."""
     result = _result()
-    analysis = analyse_result(result, posthoc=posthoc, posthoc_adjust=adjust)
+    analysis = analyse(result, AnalysisPlan(posthoc=posthoc, adjust=adjust))
     ref = result.pairwise_tests(method=posthoc, adjust=adjust).to_frame()
     np.testing.assert_allclose(
         analysis.posthoc["pvalue_adjusted"], ref["pvalue_adjusted"]
@@ -90,11 +91,11 @@ def test_bad_posthoc_choices_raise():
     raises a ValueError naming the argument."""
     result = _result()
     with pytest.raises(ValueError, match="`posthoc`"):
-        analyse_result(result, posthoc="tukey")
+        analyse(result, AnalysisPlan(posthoc="tukey"))
     with pytest.raises(ValueError, match="`posthoc_adjust`"):
-        analyse_result(result, posthoc="nemenyi", posthoc_adjust="holm")
+        analyse(result, AnalysisPlan(posthoc="nemenyi", adjust="holm"))
     with pytest.raises(ValueError, match="`posthoc_adjust`"):
-        analyse_result(result, posthoc="conover", posthoc_adjust="single_step")
+        analyse(result, AnalysisPlan(posthoc="conover", adjust="single_step"))
 
 
 _GOOD = {

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 
 from sklearn_bench import BenchmarkResult
-from sklearn_bench.report import analyse_result, format_summary
+from sklearn_bench.analysis import AnalysisPlan, analyse
+from sklearn_bench.report import format_summary
 
 
 def test_summary_order_and_numbers():
@@ -28,7 +29,7 @@ def test_summary_order_and_numbers():
         replicate="rep",
         greater_is_better=False,
     )
-    analysis = analyse_result(result, delta=0.03)
+    analysis = analyse(result, AnalysisPlan(delta=0.03))
     text = format_summary(analysis, result)
     assert (
         text.index("1. Effect sizes")
@@ -62,7 +63,7 @@ def test_summary_of_degenerate_study_says_what_is_undefined():
     exact Friedman p (1/36), says F is undefined (no inf, no p = 0), and the
     pairs whose t is undefined have no interval and a note naming them."""
     result = _agreeing_result()
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan())
     text = format_summary(analysis, result)
     assert "p = 0.0278 (exact)" in text
     assert "Iman-Davenport F undefined" in text
@@ -91,7 +92,7 @@ def test_tiny_pvalues_read_p_less_than_not_p_equals_less_than(tmp_path):
     result = BenchmarkResult.from_frame(
         df, dataset="data", learner="model", value="v", greater_is_better=False
     )
-    analysis = analyse_result(result)
+    analysis = analyse(result, AnalysisPlan())
     text = format_summary(analysis, result)
     assert "p < 0.001" in text
     assert "p = <" not in text and "p = &lt;" not in text

@@ -104,12 +104,13 @@ def test_bad_scale_arguments_name_the_argument_and_data_set():
 def test_report_and_summary_say_it_once():
     """H: the report's analysis notes the scales once (no warning per pair), and the
     printed summary shows it under the effect sizes."""
-    from sklearn_bench.report import analyse_result, format_summary
+    from sklearn_bench.analysis import AnalysisPlan, analyse
+    from sklearn_bench.report import format_summary
 
     result = _mse_result()
     with warnings.catch_warnings():
         warnings.simplefilter("error", IncommensurableScalesWarning)
-        analysis = analyse_result(result)
+        analysis = analyse(result, AnalysisPlan())
     notes = [n for n in analysis.notes if "orders of magnitude" in n]
     assert len(notes) == 1
     summary = format_summary(analysis, result)
