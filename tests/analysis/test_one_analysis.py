@@ -143,20 +143,20 @@ def test_within_data_sets_are_paired_test(reported):
 
 
 def test_friedman_and_posthoc_are_the_result_methods(reported):
-    """H: the analysis' Friedman test is result.friedman(); the post-hoc table
+    """H: the analysis' Friedman test is result.friedman_test(); the post-hoc table
     (tables/<posthoc>.csv) is Friedman's Nemenyi post-hoc, or
-    result.pairwise_test(method=plan.posthoc, adjust=plan.adjust)."""
+    result.pairwise_tests(method=plan.posthoc, adjust=plan.adjust)."""
     result, plan, analysis, tables = reported
-    ref = result.friedman(metric=analysis.metric)
+    ref = result.friedman_test(metric=analysis.metric)
     _close(
         [analysis.friedman.statistic, analysis.friedman.pvalue],
         [ref.statistic, ref.pvalue],
     )
     csv = pd.read_csv(tables / f"{plan.posthoc}.csv")
     if plan.posthoc == "nemenyi":
-        expected = ref.posthoc("nemenyi")
+        expected = ref.posthoc(method="nemenyi").to_frame()
     else:
-        expected = result.pairwise_test(
+        expected = result.pairwise_tests(
             method=plan.posthoc, adjust=plan.adjust, metric=analysis.metric
         ).to_frame()
     # each pair the better ranked first (the report's one sign convention)
@@ -169,11 +169,11 @@ def test_friedman_and_posthoc_are_the_result_methods(reported):
 
 
 def test_pairwise_tests_are_pairwise_test_at_the_plans_alpha(reported):
-    """H: tables/pairwise_tests.csv is result.pairwise_test(method="wilcoxon",
+    """H: tables/pairwise_tests.csv is result.pairwise_tests(method="wilcoxon",
     adjust="holm", alpha=plan.alpha, missing="pairwise") whole."""
     result, plan, analysis, tables = reported
     csv = pd.read_csv(tables / "pairwise_tests.csv")
-    ref = result.pairwise_test(
+    ref = result.pairwise_tests(
         method="wilcoxon",
         adjust="holm",
         alpha=plan.alpha,
@@ -189,7 +189,7 @@ def test_pairwise_tests_are_pairwise_test_at_the_plans_alpha(reported):
 
 def test_bayesian_probabilities_are_bayesian_test(reported):
     """H: each across-data-set row of tables/bayesian.csv is
-    result.bayesian_test(best, other, rope=Δ) with the analysis' documented
+    result.bayesian_test(best, other, delta=Δ) with the analysis' documented
     draws and seed (N_SAMPLES, SEED), and its decision at THRESHOLD; Δ is the
     plan's (given, or the one default rule)."""
     result, plan, analysis, tables = reported
@@ -201,9 +201,9 @@ def test_bayesian_probabilities_are_bayesian_test(reported):
         res = result.bayesian_test(
             row.a,
             row.b,
-            rope=delta or 0.0,
+            delta=delta or 0.0,
             metric=analysis.metric,
-            n_samples=N_SAMPLES,
+            n_draws=N_SAMPLES,
             random_state=SEED,
         )
         probs = res.probabilities

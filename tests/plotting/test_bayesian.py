@@ -165,7 +165,9 @@ def test_rank_posterior_rows_follow_expected_rank():
 
     rng = np.random.default_rng(1)
     scores = rng.normal(size=(15, 3)) + [2.0, 0.0, 1.0]  # learner 1 best
-    res = bayesian_plackett_luce(scores, n_samples=500, random_state=0)
+    res = bayesian_plackett_luce(
+        scores, n_draws=500, random_state=0, greater_is_better=False
+    )
     ax = plot_rank_posterior(res, title="t")
     order = res.expected_rank.sort_values().index
     assert [t.get_text() for t in ax.get_yticklabels()] == [str(v) for v in order]

@@ -47,7 +47,9 @@ def test_ranking_is_the_model_on_the_data_set_means():
     result = _result()
     res = result.bayesian_ranking(n_draws=2000, random_state=3)
     means = result.aggregate()
-    ref = bayesian_plackett_luce(means[["A", "B", "C"]], n_samples=500, random_state=3)
+    ref = bayesian_plackett_luce(
+        means[["A", "B", "C"]], n_draws=500, random_state=3, greater_is_better=False
+    )
     np.testing.assert_array_equal(res.weights.to_numpy(), ref.weights.to_numpy())
     assert res.learners == ["A", "B", "C"] and res.n_datasets == 8
     assert "lower is better" in res.description and res.expected_rank.idxmin() == "A"
