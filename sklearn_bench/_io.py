@@ -72,6 +72,11 @@ def check_no_symlink(path, root=None):
     ------
     UnsafePathError
 
+    See Also
+    --------
+    refuse_links_below : Refuses a link anywhere below an output folder, once,
+        before a command writes into it.
+
     Examples
     --------
     >>> import os, tempfile
@@ -232,6 +237,11 @@ def refuse_links_below(root):
     Raises
     ------
     UnsafePathError
+
+    See Also
+    --------
+    check_no_symlink : Refuses the one path a write goes to (each write through
+        :func:`open_for_write` checks it), for files made after this check.
 
     Examples
     --------

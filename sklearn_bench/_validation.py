@@ -34,6 +34,7 @@ __all__ = [
     "check_random_state",
     "check_real",
     "deprecated_alias",
+    "named_items",
     "real_array",
     "real_number",
     "deprecated_attribute",
@@ -170,6 +171,51 @@ def check_member(value, choices, name):
     if value not in choices:
         raise ValueError(f"`{name}` must be one of {list(choices)}; got {value!r}.")
     return value
+
+
+def named_items(pairs, name, *, noun):
+    """The ``(key, item)`` pairs of a named collection, checked one by one.
+
+    A generator over ``pairs`` (the items of a ``{name: item}`` dict, or a
+    list of ``(name, item)`` pairs): it raises a ``ValueError`` when ``pairs``
+    is empty, then for each pair in turn, before yielding it, when its key is
+    not a string or repeats an earlier key. The caller checks each item in its
+    loop body, so the first problem in the order of ``pairs`` is the one
+    reported.
+
+    Parameters
+    ----------
+    pairs : list of (str, object)
+    name : str
+        The argument, quoted in the messages (``"learners"``).
+    noun : str
+        What one item is, in lower case (``"learner"``, ``"data set"``).
+
+    Yields
+    ------
+    key : str
+    item : object
+
+    Examples
+    --------
+    >>> from sklearn_bench._validation import named_items
+    >>> dict(named_items([("a", 1), ("b", 2)], "learners", noun="learner"))
+    {'a': 1, 'b': 2}
+    >>> dict(named_items([("a", 1), ("a", 2)], "learners", noun="learner"))
+    Traceback (most recent call last):
+    ...
+    ValueError: Duplicate learner name 'a' in `learners`.
+    """
+    if not pairs:
+        raise ValueError(f"`{name}` is empty.")
+    seen = set()
+    for key, item in pairs:
+        if not isinstance(key, str):
+            raise ValueError(f"{noun.capitalize()} names must be strings; got {key!r}.")
+        if key in seen:
+            raise ValueError(f"Duplicate {noun} name {key!r} in `{name}`.")
+        seen.add(key)
+        yield key, item
 
 
 def check_positive_int(value, name, minimum=1):

@@ -15,6 +15,8 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils.validation import _num_samples
 
+from .._validation import named_items
+
 __all__ = ["Dataset", "SimulatedDataset"]
 
 # The problems in plain words, for reports and printouts (the values of
@@ -229,14 +231,8 @@ def check_datasets(datasets):
             "`datasets` must be a dict name -> Dataset, (X, y) or SimulatedDataset; "
             f"got {type(datasets).__name__}."
         )
-    if not pairs:
-        raise ValueError("`datasets` is empty.")
     out = {}
-    for name, data in pairs:
-        if not isinstance(name, str):
-            raise ValueError(f"Data set names must be strings; got {name!r}.")
-        if name in out:
-            raise ValueError(f"Duplicate data set name {name!r} in `datasets`.")
+    for name, data in named_items(pairs, "datasets", noun="data set"):
         if isinstance(data, tuple) and len(data) == 2:
             try:
                 data = Dataset(*data)

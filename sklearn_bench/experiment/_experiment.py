@@ -16,6 +16,7 @@ from sklearn.model_selection import check_cv
 from sklearn.utils.multiclass import type_of_target
 from tqdm.auto import tqdm
 
+from .._validation import named_items
 from .._version import __version__
 from ..datasets import Dataset, SimulatedDataset, check_datasets
 from ..model_selection import replicate_ids
@@ -646,14 +647,8 @@ def _check_learners(learners):
             "`learners` must be a dict name -> estimator or a list of "
             f"(name, estimator) pairs; got {type(learners).__name__}."
         )
-    if not pairs:
-        raise ValueError("`learners` is empty.")
     out = {}
-    for name, est in pairs:
-        if not isinstance(name, str):
-            raise ValueError(f"Learner names must be strings; got {name!r}.")
-        if name in out:
-            raise ValueError(f"Duplicate learner name {name!r} in `learners`.")
+    for name, est in named_items(pairs, "learners", noun="learner"):
         if isinstance(est, type) or not (
             hasattr(est, "fit") and hasattr(est, "get_params")
         ):

@@ -86,6 +86,11 @@ def plot_critical_difference(
     -------
     matplotlib.axes.Axes
 
+    See Also
+    --------
+    plot_significance_table : The adjusted p-value of every pair, as a heat map
+        (any all-pairs post-hoc test, not only those with a critical difference).
+
     Examples
     --------
     >>> from sklearn_bench.datasets import load_demsar2006

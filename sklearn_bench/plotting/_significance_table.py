@@ -159,6 +159,12 @@ def plot_significance_table(result, *, levels=_LEVELS, annotate=True, ax=None):
     -------
     matplotlib.axes.Axes
 
+    See Also
+    --------
+    plot_critical_difference : Demšar's diagram of a Nemenyi (or Tukey HSD)
+        test, with the learners on an axis of average ranks (or means), joined
+        where the test cannot separate them.
+
     Examples
     --------
     >>> from sklearn_bench.datasets import load_demsar2006

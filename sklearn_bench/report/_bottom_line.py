@@ -148,6 +148,12 @@ def bottom_line(analysis, bayes_table=None):
     -------
     BottomLine
 
+    See Also
+    --------
+    bottom_line_html : Its sentences as the report's first section.
+    bottom_line_lines : Its sentences as the text the summary and the CLI open
+        with.
+
     Examples
     --------
     >>> from sklearn_bench import BenchmarkResult

@@ -205,6 +205,11 @@ default="friedman"
         -------
         PairwiseTestResult or TukeyHSDResult
 
+        See Also
+        --------
+        paired_test : One pair, unadjusted, with its confidence interval and
+            effect size; within one data set also the corrected resampled t.
+
         Examples
         --------
         >>> from sklearn_bench import BenchmarkResult

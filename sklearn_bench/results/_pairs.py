@@ -105,6 +105,10 @@ class PairedComparisonsMixin:
         -------
         PairedTestResult or McNemarResult
 
+        See Also
+        --------
+        pairwise_tests : Every pair of learners, adjusted for multiplicity.
+
         Examples
         --------
         >>> from sklearn_bench import BenchmarkResult

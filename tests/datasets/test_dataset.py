@@ -110,3 +110,16 @@ def test_check_datasets_accepts_pairs_and_refuses_duplicates():
         check_datasets({"a": X})
     with pytest.raises(ValueError, match="`datasets` is empty"):
         check_datasets({})
+
+
+def test_check_datasets_reports_the_first_problem_in_order():
+    """H: names and data are checked pair by pair, so the first bad pair decides
+    the message: bad data before a later non-string name, and a non-string name
+    before later bad data."""
+    X, y = np.zeros((4, 1)), np.array([0, 1, 0, 1])
+    with pytest.raises(ValueError, match="Data set 'a' must be a Dataset"):
+        check_datasets([("a", X), (1, (X, y))])
+    with pytest.raises(ValueError, match="Data set names must be strings; got 1"):
+        check_datasets([(1, (X, y)), ("a", X)])
+    with pytest.raises(ValueError, match="Data set 'b' must be a Dataset"):
+        check_datasets([("a", (X, y)), ("b", X), ("b", X)])
