@@ -71,7 +71,9 @@ class BenchmarkExperiment(BaseEstimator):
         The performance measures (see :class:`~sklearn_bench.experiment.Metric`):
         ``"error_rate"`` (1 - accuracy, lower is better), any scikit-learn
         scorer name, a loss name without ``neg_`` (``"mean_squared_error"``),
-        a scorer callable ``(estimator, X, y)`` (greater is better), a
+        a scorer callable ``(estimator, X, y)`` (greater is better), a scorer
+        that needs the split (one with ``needs_split``, such as
+        :class:`~sklearn_bench.model_selection.Bootstrap632Scorer`), a
         :func:`~sklearn_bench.experiment.make_metric`, or a list/dict of these.
         ``None`` is ``"error_rate"`` for classifiers and
         ``"mean_squared_error"`` for regressors.
