@@ -71,6 +71,13 @@ def test_the_checker_sees_a_violation(tmp_path, monkeypatch):
     assert ["sklearn_bench.stats._a", "sklearn_bench.stats._b"] in v["circles"]
 
 
+def test_no_private_attribute_reach_in(graph):
+    """H: no unit uses a private attribute (method, class attribute or instance
+    attribute) that only another unit defines, on an object other than
+    self/cls: across units, objects are used through their public names."""
+    assert graph["private_attributes"] == []
+
+
 def test_the_attribute_checker_sees_a_reach_in(tmp_path, monkeypatch):
     """H: the attribute checker is not vacuous: a planted experiment module that
     calls a private classmethod of a results class, reads an instance attribute
