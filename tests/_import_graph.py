@@ -13,6 +13,11 @@ the other unit's public namespace: its ``__init__`` or a public (no underscore)
 submodule, and takes public names only. The bottom modules ``_validation``,
 ``_io``, ``_metrics``, ``_text`` and ``_version`` are the package's shared
 internals: every unit may take any name from them.
+
+An import is not the only way into another unit's internals: an object of the
+other unit carries them too. :func:`private_attributes` lists every use of a private
+attribute ``obj._name`` (or ``getattr(obj, "_name")``) where ``obj`` is not
+``self``/``cls`` and ``_name`` is defined only in other units (see its docstring).
 """
 
 import ast
@@ -56,6 +61,18 @@ DEPRECATED_REACHES = {
     # that replaces them (FriedmanResult, TukeyHSDResult, PairwiseTestResult,
     # MultipleRuleBiasResult)
     ("sklearn_bench.stats._common", "sklearn_bench.plotting"): "0.3",
+}
+
+
+# Private names of another library's protocol that the package's classes also
+# define: a use of one on any object is a use of that library's API, not a reach
+# into a unit of the package. Each maps to a class of that library that defines it
+# (``tests/test_layering.py`` checks that it still does).
+FOREIGN_PRIVATE_NAMES = {
+    # scikit-learn's parameter validation, which the CLI's config reader runs on
+    # whatever estimator class a config names (as ``fit`` would)
+    "_validate_params": "sklearn.base.BaseEstimator",
+    "_parameter_constraints": "sklearn.linear_model.LogisticRegression",
 }
 
 
@@ -157,6 +174,130 @@ def imports():
     return modules, rows
 
 
+def _is_private(name):
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _is_self(node):
+    """True for ``self``, ``cls``, ``super()``, ``type(self)``, ``self.__class__``:
+    the object whose own class is being written."""
+    if isinstance(node, ast.Name):
+        return node.id in ("self", "cls")
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id == "super" or (
+            node.func.id == "type" and len(node.args) == 1 and _is_self(node.args[0])
+        )
+    if isinstance(node, ast.Attribute) and node.attr == "__class__":
+        return _is_self(node.value)
+    return False
+
+
+def _defined_names(tree):
+    """The private names a module defines: its module-level functions, classes and
+    variables, the methods and class attributes (dataclass fields too) of its
+    classes, and the attributes set on ``self``/``cls`` (by assignment or
+    ``object.__setattr__(self, "_x", ...)``)."""
+    names = set()
+
+    def targets(node):
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name):
+                names.add(n.id)
+
+    def body(statements):
+        for st in statements:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(st.name)
+            elif isinstance(st, ast.Assign):
+                for t in st.targets:
+                    targets(t)
+            elif isinstance(st, ast.AnnAssign):
+                targets(st.target)
+
+    body(tree.body)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            body(node.body)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            if _is_self(node.value):
+                names.add(node.attr)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "__setattr__"
+            and len(node.args) >= 2
+            and _is_self(node.args[0])
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
+            names.add(node.args[1].value)
+    return {n for n in names if _is_private(n)}
+
+
+def _attribute_uses(tree):
+    """Every ``(line, use, name)`` of a private attribute read, set or deleted on
+    an object other than ``self``/``cls``: ``obj._name`` and ``getattr``,
+    ``hasattr``, ``setattr`` or ``delattr`` with the name as a literal (``use``
+    is the expression as written, a call's other arguments left out)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            if _is_private(node.attr) and not _is_self(node.value):
+                yield node.lineno, ast.unparse(node), node.attr
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr", "setattr", "delattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+            and _is_private(node.args[1].value)
+            and not _is_self(node.args[0])
+        ):
+            obj, name = ast.unparse(node.args[0]), node.args[1].value
+            yield node.lineno, f"{node.func.id}({obj}, {name!r})", name
+
+
+def private_attributes():
+    """The private attributes one unit uses on another unit's objects.
+
+    A use ``obj._name`` (or ``getattr(obj, "_name")``, ...) in unit U, where
+    ``obj`` is not ``self``/``cls``, is reported when ``_name`` is defined (see
+    :func:`_defined_names`) in some unit of the package, but not in U nor in a
+    shared bottom module (:data:`SHARED`), and is not a name of another library's
+    protocol (:data:`FOREIGN_PRIVATE_NAMES`). The object's type cannot be read
+    from the source, so a name that U defines too is taken as U's own.
+
+    Returns
+    -------
+    rows : list of str
+        ``"module:line use (defined in unit, ...)"``, e.g.
+        ``"sklearn_bench.cli._main:12 experiment._prepare (defined in experiment)"``,
+        in module order.
+    """
+    trees = {}
+    defined = defaultdict(set)  # private name -> units that define it
+    for path in sorted(ROOT.rglob("*.py")):
+        module = _module_name(path)
+        trees[module] = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for name in _defined_names(trees[module]):
+            defined[name].add(unit_of(module))
+    rows = []
+    for module, tree in trees.items():
+        unit = unit_of(module)
+        for line, use, name in sorted(_attribute_uses(tree)):
+            owners = defined.get(name, set())
+            if (
+                not owners
+                or unit in owners
+                or owners & SHARED
+                or name in FOREIGN_PRIVATE_NAMES
+            ):
+                continue
+            owned = ", ".join(sorted(owners))
+            rows.append(f"{module}:{line} {use} (defined in {owned})")
+    return rows
+
+
 def _private_path(target):
     """True when the dotted path goes through a private submodule of a unit."""
     parts = target.split(".")[2:]
@@ -206,6 +347,7 @@ def violations():
         "circles": circles,
         "unknown_units": sorted(u for u in unknown if u is not None),
         "deprecated_reaches": deprecated,
+        "private_attributes": private_attributes(),
     }
 
 
@@ -251,7 +393,8 @@ def main(argv):
         f"circles {len(v['circles'])}, upward imports {len(v['upward'])}, "
         f"cross-package private imports {len(v['private'])}, "
         f"units without a layer {v['unknown_units']}, "
-        f"deprecated reaches {len(v['deprecated_reaches'])}"
+        f"deprecated reaches {len(v['deprecated_reaches'])}, "
+        f"cross-package private attributes {len(v['private_attributes'])}"
     )
     if "--list" in argv:
         for c in v["circles"]:
@@ -260,6 +403,8 @@ def main(argv):
             print("upward:", u)
         for p in v["private"]:
             print("private:", p)
+        for a in v["private_attributes"]:
+            print("private attribute:", a)
         for importer, target in v["deprecated_reaches"]:
             removed = DEPRECATED_REACHES[importer, target]
             print(f"deprecated: {importer} -> {target} (removed in {removed})")

@@ -2,9 +2,11 @@
 
 Each unit of the package (subpackage or top-level module) has a layer
 (``tests/_import_graph.py``'s LAYERS); an import points only to a lower layer, never
-in a circle, and across units only at public names of public modules.
+in a circle, and across units only at public names of public modules; nor does
+a unit use the private attributes of another unit's objects.
 """
 
+import importlib
 import re
 
 import pytest
@@ -67,6 +69,65 @@ def test_the_checker_sees_a_violation(tmp_path, monkeypatch):
     assert any(u.startswith("sklearn_bench.stats._b:") for u in v["upward"])
     assert any("_draw" in p for p in v["private"])
     assert ["sklearn_bench.stats._a", "sklearn_bench.stats._b"] in v["circles"]
+
+
+def test_no_private_attribute_reach_in(graph):
+    """H: no unit uses a private attribute (method, class attribute or instance
+    attribute) that only another unit defines, on an object other than
+    self/cls: across units, objects are used through their public names."""
+    assert graph["private_attributes"] == []
+
+
+def test_the_attribute_checker_sees_a_reach_in(tmp_path, monkeypatch):
+    """H: the attribute checker is not vacuous: a planted experiment module that
+    calls a private classmethod of a results class, reads an instance attribute
+    that class sets on self, and reads one through getattr is reported three
+    times; its own private names, self's, a shared module's and scikit-learn's
+    protocol names are not."""
+    pkg = tmp_path / "sklearn_bench"
+    for unit in ("results", "experiment"):
+        (pkg / unit).mkdir(parents=True)
+        (pkg / unit / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "_validation.py").write_text("def _shared():\n    pass\n")
+    (pkg / "results" / "_r.py").write_text(
+        "class R:\n"
+        "    @classmethod\n"
+        "    def _build(cls):\n"
+        "        return cls()\n\n"
+        "    def __init__(self):\n"
+        "        self._cache = None\n"
+        "        self._hidden = 1\n"
+    )
+    (pkg / "experiment" / "_e.py").write_text(
+        "from ..results import R\n\n"
+        "class E:\n"
+        "    def _own(self):\n"
+        "        self._cache = 2\n"
+        "        return self._build\n\n"
+        "def run(obj, est):\n"
+        "    r = R._build()\n"
+        "    est._validate_params()\n"
+        "    obj._own()\n"
+        "    obj._shared()\n"
+        "    return r._hidden, getattr(r, '_hidden'), r._cache\n"
+    )
+    monkeypatch.setattr(_import_graph, "ROOT", pkg)
+    rows = _import_graph.private_attributes()
+    assert rows == [
+        "sklearn_bench.experiment._e:9 R._build (defined in results)",
+        "sklearn_bench.experiment._e:13 getattr(r, '_hidden') (defined in results)",
+        "sklearn_bench.experiment._e:13 r._hidden (defined in results)",
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(_import_graph.FOREIGN_PRIVATE_NAMES))
+def test_foreign_private_names_belong_to_that_library(name):
+    """H: each private name let through as another library's protocol is still
+    defined by the class of that library listed beside it (a name that library
+    dropped would otherwise hide a reach into the package)."""
+    module, _, cls = _import_graph.FOREIGN_PRIVATE_NAMES[name].rpartition(".")
+    assert hasattr(getattr(importlib.import_module(module), cls), name)
 
 
 def test_deprecated_reaches_are_due_and_listed(graph):

@@ -516,16 +516,16 @@ def _cmd_run(args):
                 f"loaded: {type(exc).__name__}: {exc}"
             ) from exc
     try:
-        setup = experiment._prepare(datasets)
+        summary = experiment.check(datasets)
     except ValueError as exc:
         raise _UsageError(f"config: {exc}") from exc
-    if config.metric is not None and config.metric not in setup["metrics"]:
+    if config.metric is not None and config.metric not in summary["metrics"]:
         raise _UsageError(
             f"config key `analysis.metric`: {config.metric!r} is not a metric of "
-            f"the experiment; expected one of {list(setup['metrics'])}"
+            f"the experiment; expected one of {list(summary['metrics'])}"
         )
     if args.check:
-        _say(f"Config OK: {setup['n_tasks']} tasks would run.")
+        _say(f"Config OK: {summary['n_tasks']} tasks would run.")
         return EXIT_OK
     # Before fitting: a bad --out, or outputs that are not to be replaced, must
     # not cost the whole run. Outputs written for the same store (a resumed or

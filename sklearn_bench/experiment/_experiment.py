@@ -5,7 +5,9 @@ import json
 import os
 import warnings
 from collections import Counter
+from functools import partial
 from numbers import Integral, Real
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -21,7 +23,7 @@ from .._version import __version__
 from ..datasets import Dataset, SimulatedDataset, check_datasets
 from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
-from ..store import open_writer
+from ..store import open_writer, read_predictions, read_store
 from ._config import class_defaults, describe, experiment_config
 from ._dask import DaskRunner, active_dask_client, describe_lost_workers
 from ._preflight import (
@@ -72,7 +74,9 @@ class BenchmarkExperiment(BaseEstimator):
         The performance measures (see :class:`~sklearn_bench.experiment.Metric`):
         ``"error_rate"`` (1 - accuracy, lower is better), any scikit-learn
         scorer name, a loss name without ``neg_`` (``"mean_squared_error"``),
-        a scorer callable ``(estimator, X, y)`` (greater is better), a
+        a scorer callable ``(estimator, X, y)`` (greater is better), a scorer
+        that needs the split (one with ``needs_split``, such as
+        :class:`~sklearn_bench.model_selection.Bootstrap632Scorer`), a
         :func:`~sklearn_bench.experiment.make_metric`, or a list/dict of these.
         ``None`` is ``"error_rate"`` for classifiers and
         ``"mean_squared_error"`` for regressors.
@@ -263,14 +267,63 @@ class BenchmarkExperiment(BaseEstimator):
         self.n_reused_tasks_ = 0
         return self
 
+    def check(self, X, y=None):
+        """Validate the experiment on its data sets without fitting anything.
+
+        Runs every check of :meth:`fit` that needs no fitted learner: the
+        learners, ``scoring``, ``cv``, ``error_score``, each data set and its
+        targets against the learners and metrics, and the splits of every data
+        set (drawn, not used). Nothing is written, not even to the ``store``.
+
+        Parameters
+        ----------
+        X : dict of str to Dataset, SimulatedDataset or (X, y); or array-like
+            The data sets, as in :meth:`fit`.
+        y : array-like of shape (n_samples,), default=None
+            Targets of the single data set ``X``, as in :meth:`fit`.
+
+        Returns
+        -------
+        summary : dict
+            Plain data: ``n_tasks`` (int), the number of tasks of the experiment
+            (learners x splits of every data set; with a ``store``, :meth:`fit`
+            runs only those not stored yet), ``metrics`` (dict of each metric's
+            name to whether greater is better, in order), ``datasets`` (dict of
+            each data set's name to its problem: ``"real world"``,
+            ``"competition"`` or ``"simulation"``) and ``learners`` (list of
+            names).
+
+        Raises
+        ------
+        ValueError
+            What :meth:`fit` would refuse before running a task, with the same
+            message (naming the data set, learner or parameter).
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from sklearn_bench import BenchmarkExperiment
+        >>> from sklearn_bench.model_selection import BootstrapOOB
+        >>> X, y = load_iris(return_X_y=True)
+        >>> experiment = BenchmarkExperiment(
+        ...     {"tree": DecisionTreeClassifier()}, cv=BootstrapOOB(10),
+        ...     scoring=["error_rate", "accuracy"], random_state=0)
+        >>> summary = experiment.check({"iris": (X, y), "half": (X[::2], y[::2])})
+        >>> summary["n_tasks"], summary["metrics"]
+        (20, {'error_rate': False, 'accuracy': True})
+        >>> experiment.check({"setosa": (X[:50], y[:50])})
+        Traceback (most recent call last):
+        ...
+        ValueError: Data set 'setosa' has only one class in `y`; classifiers need...
+        """
+        setup = self._prepare(X, y)
+        return {"n_tasks": setup["n_tasks"], **_design(setup)}
+
     def _result_description(self, setup):
         """Metrics, data sets, learners and provenance of the result (JSON-safe)."""
         return {
-            "metrics": {m.name: m.greater_is_better for m in setup["metrics"].values()},
-            "datasets": {
-                name: data.problem for name, data in setup["datasets"].items()
-            },
-            "learners": list(setup["learners"]),
+            **_design(setup),
             "info": {
                 "seed": setup["seed"],
                 "cv": _describe_cv(setup["cv"], setup["seed"]),
@@ -361,7 +414,16 @@ class BenchmarkExperiment(BaseEstimator):
         description["info"].update(extra or {})
         if runner is not None:
             description["info"]["cluster"] = cluster
-        self.results_ = BenchmarkResult._from_store(self.store, ids, description)
+        # Read back in the order of ``ids``: the same result whatever the order
+        # of completion; every task is committed now, so none is missing.
+        content = read_store(self.store, ids)
+        predictions = None
+        if content["keep_predictions"]:  # read when first used
+            where = Path(self.store).resolve()
+            predictions = partial(read_predictions, where, content["done"])
+        self.results_ = BenchmarkResult(
+            content["scores"], predictions=predictions, **description
+        )
         _report_failures(self.results_.scores, len(tasks), len(setup["metrics"]))
         self.n_tasks_ = n_run
         self.n_reused_tasks_ = len(tasks) - n_run
@@ -526,6 +588,16 @@ class BenchmarkExperiment(BaseEstimator):
             "X_test": data.X_test,
             "y_test": data.y_test,
         }
+
+
+def _design(setup):
+    """The metrics (name to greater is better), data sets (name to problem) and
+    learners (names) of a prepared experiment, as plain data."""
+    return {
+        "metrics": {m.name: m.greater_is_better for m in setup["metrics"].values()},
+        "datasets": {name: data.problem for name, data in setup["datasets"].items()},
+        "learners": list(setup["learners"]),
+    }
 
 
 def _dask_runner():

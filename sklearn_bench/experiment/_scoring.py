@@ -310,14 +310,14 @@ def _as_metric(item):
         return item
     if isinstance(item, str):
         return Metric.from_name(item)
-    if getattr(item, "_needs_split", False):
-        # A scorer of the whole learning sample and a split (Bootstrap632Scorer):
-        # it says its own name, direction and kind of task.
+    if getattr(item, "needs_split", False):
+        # A scorer of the whole learning sample and a split (the protocol of
+        # Bootstrap632Scorer): it says its own name, direction and kind of task.
         return Metric(
-            item._metric_name,
+            item.name,
             item,
-            item._greater_is_better,
-            task=item._task,
+            item.greater_is_better,
+            task=item.task,
             needs_split=True,
         )
     if callable(item):

@@ -135,9 +135,33 @@ class Bootstrap632Scorer(BaseEstimator):
     plus : bool, default=True
         If True the .632+ rule, else the .632 rule.
 
+    Attributes
+    ----------
+    name : str
+        The metric's name in results tables: ``".632+"`` (``plus=True``) or
+        ``".632"``.
+    greater_is_better : bool
+        ``False``: the estimate is an error.
+    task : {"classification", "regression"}
+        ``"classification"`` for ``loss="zero_one"``, ``"regression"`` for
+        ``loss="squared_error"``.
+    needs_split : bool
+        ``True``: called as ``scorer(estimator, X, y, train=train, test=test)``.
+
     See Also
     --------
     BootstrapOOB : the splitter whose splits this scores.
+
+    Notes
+    -----
+    **A scorer that needs the split.** The four attributes above are the
+    protocol by which :class:`~sklearn_bench.BenchmarkExperiment`'s ``scoring``
+    recognises a scorer of the whole learning sample and a split: an entry with
+    ``needs_split`` true is taken as the
+    :class:`~sklearn_bench.experiment.Metric` of its ``name``,
+    ``greater_is_better`` and ``task`` with ``needs_split=True``, and is called
+    with the training and validation indices of each split. Any callable that
+    has these four attributes is scored this way; this class is one.
 
     References
     ----------
@@ -160,6 +184,8 @@ class Bootstrap632Scorer(BaseEstimator):
     0.0 0.093 0.064
     >>> round(scorer(knn, X, y, train=train, test=test), 3)
     0.064
+    >>> scorer.name, scorer.greater_is_better, scorer.task, scorer.needs_split
+    ('.632+', False, 'classification', True)
     >>> res = scorer.combine(apparent=0.0, out_of_bootstrap=0.093, no_information=0.466)
     >>> print(round(res.relative_overfitting, 3), round(res.weight, 3))
     0.2 0.682
@@ -170,21 +196,24 @@ class Bootstrap632Scorer(BaseEstimator):
         "plus": ["boolean"],
     }
 
-    # Read by BenchmarkExperiment's scoring: called with the learning sample and the
-    # split's indices, a loss (lower is better).
-    _needs_split = True
-    _greater_is_better = False
+    # The protocol of a scorer that needs the split (see Notes): called with the
+    # learning sample and the split's indices, a loss (lower is better).
+    needs_split = True
+    greater_is_better = False
 
     def __init__(self, loss="zero_one", *, plus=True):
         self.loss = loss
         self.plus = plus
 
     @property
-    def _metric_name(self):
+    def name(self):
+        """The metric's name in results tables: ``".632+"`` or ``".632"``."""
         return ".632+" if self.plus else ".632"
 
     @property
-    def _task(self):
+    def task(self):
+        """The kind of problem of the loss: ``"classification"`` or
+        ``"regression"``."""
         return "classification" if self.loss == "zero_one" else "regression"
 
     def combine(self, apparent, out_of_bootstrap, no_information=None):

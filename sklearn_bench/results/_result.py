@@ -2,6 +2,7 @@
 
 import json
 import warnings
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -134,12 +135,16 @@ class BenchmarkResult(
         ``"competition"``, ``"simulation"`` or ``"unknown"``.
     learners : list of str
         The learners, in order.
-    predictions : DataFrame, default=None
+    predictions : DataFrame or callable, default=None
         Kept validation predictions (``keep_predictions=True``), one row per
         (dataset, learner, split, validation row): ``row`` (index in the learning
         sample, or in the fixed test sample for competition and simulation),
         ``correct`` (classifiers) or ``y_pred`` (regressors). Failed tasks keep
-        no predictions.
+        no predictions. A callable without arguments that returns that table
+        is called (once) when :attr:`predictions` is first used, e.g.
+        ``functools.partial(read_predictions, path, content["done"])`` of a
+        store's :func:`~sklearn_bench.store.read_store` content, so that a
+        result read from a store loads its predictions only if they are needed.
     info : dict, default=None
         JSON-serialisable provenance (seeds, ``cv``, learner reprs, versions).
 
@@ -212,6 +217,9 @@ class BenchmarkResult(
 
     @predictions.setter
     def predictions(self, value):
+        if callable(value):  # a reader, called when first used
+            self._load_predictions, self._predictions = value, None
+            return
         self._load_predictions = None
         self._predictions = (
             None if value is None else self._normalise_predictions(value)
@@ -513,25 +521,25 @@ class BenchmarkResult(
         return result
 
     @classmethod
-    def _from_store(cls, path, tasks=None, description=None):
-        """``from_store``, or the ``tasks`` of one experiment (ids in order)
-        described by ``description`` (metrics, datasets, learners, info)."""
-        content = read_store(path, tasks)
-        meta = content["result"] if description is None else description
-        info = dict(meta["info"], store=str(path))
+    def _from_store(cls, path):
+        """``from_store`` of one store."""
+        content = read_store(path)
+        meta = content["result"]
+        predictions = None
+        if content["keep_predictions"]:
+            # read when first used
+            where = Path(path).resolve()
+            predictions = partial(read_predictions, where, content["done"])
         result = cls(
             content["scores"],
             metrics=meta["metrics"],
             datasets=meta["datasets"],
             learners=meta["learners"],
-            info=info,
+            predictions=predictions,
+            info=dict(meta["info"], store=str(path)),
         )
-        if content["keep_predictions"]:
-            done = content["done"]
-            where = Path(path).resolve()
-            result._load_predictions = lambda: read_predictions(where, done)
         result.n_missing_tasks = content["n_missing_tasks"]
-        if result.n_missing_tasks and tasks is None:
+        if result.n_missing_tasks:
             n_tasks = content["n_tasks"]
             warnings.warn(
                 f"The store {str(path)!r} holds {n_tasks - result.n_missing_tasks}"

@@ -596,3 +596,43 @@ def test_bootstrap_cv_replicates_average_their_folds():
         {"tree": tree}, cv=BootstrapOOB(n_bootstraps=5), random_state=0, progress=False
     ).fit(X, y)
     assert oob.results_.performance().shape == (5, 4)
+
+
+def test_check_summarises_the_experiment_fit_would_run(tmp_path):
+    """H: check() validates without fitting or writing: it returns the task count
+    and the metrics, data sets and learners that fit's result then has, and
+    leaves no store file behind."""
+    X, y = load_iris(return_X_y=True)
+    store = tmp_path / "run.sqlite"
+    exp = BenchmarkExperiment(
+        {"tree": DecisionTreeClassifier(), "nb": DummyClassifier()},
+        cv=ShuffleSplit(n_splits=3, random_state=0),
+        scoring=["error_rate", "accuracy"],
+        random_state=0,
+        progress=False,
+        store=store,
+    )
+    datasets = {"iris": (X, y), "test": Dataset(X, y, X_test=X, y_test=y)}
+    summary = exp.check(datasets)
+    assert not store.exists()
+    result = exp.fit(datasets).results_
+    assert summary == {
+        "n_tasks": exp.n_tasks_,
+        "metrics": result.metrics,
+        "datasets": result.datasets,
+        "learners": result.learners,
+    }
+    assert summary["n_tasks"] == 2 * 2 * 3
+
+
+def test_check_refuses_what_fit_refuses():
+    """H: check() raises the ValueError that fit raises before running a task,
+    with the same message (here: a data set with one class)."""
+    X, y = load_iris(return_X_y=True)
+    exp = BenchmarkExperiment({"tree": DecisionTreeClassifier()}, progress=False)
+    with pytest.raises(ValueError) as by_check:
+        exp.check({"setosa": (X[:50], y[:50])})
+    with pytest.raises(ValueError) as by_fit:
+        exp.fit({"setosa": (X[:50], y[:50])})
+    assert str(by_check.value) == str(by_fit.value)
+    assert "'setosa' has only one class" in str(by_check.value)

@@ -100,7 +100,7 @@ def test_many_classes_with_enough_rows_are_classes():
     with pytest.raises(ValueError, match="looks like a regression target"):
         _fit({"tree": DecisionTreeClassifier()}, {"d": (X, y_few)}, cv=2)
     exp = BenchmarkExperiment({"tree": DecisionTreeClassifier()}, cv=2)
-    assert exp._prepare({"d": (X, y_few.astype(str))})["n_tasks"] == 2
+    assert exp.check({"d": (X, y_few.astype(str))})["n_tasks"] == 2
 
 
 def test_mixed_label_types_name_the_data_set():

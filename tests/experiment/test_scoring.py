@@ -119,3 +119,28 @@ def test_check_scoring_forms_and_defaults():
         )
     with pytest.raises(ValueError, match="`scoring` is empty"):
         check_scoring([], all_classifiers=True, all_regressors=False)
+
+
+class _HalfSplitScorer:
+    """A user's scorer that needs the split: the error on the training rows."""
+
+    needs_split = True
+    name = "train_error"
+    greater_is_better = False
+    task = "classification"
+
+    def __call__(self, estimator, X, y, *, train, test):
+        return float(np.mean(estimator.predict(X[train]) != y[train]))
+
+
+def test_any_scorer_with_the_split_protocol_becomes_a_split_metric():
+    """H: not only Bootstrap632Scorer: any callable with the public attributes
+    needs_split, name, greater_is_better and task is taken as the Metric of these
+    attributes with needs_split=True (so the experiment passes the split)."""
+    scorer = _HalfSplitScorer()
+    metric = check_scoring(
+        ["error_rate", scorer], all_classifiers=True, all_regressors=False
+    )["train_error"]
+    assert metric == Metric(
+        "train_error", scorer, False, task="classification", needs_split=True
+    )

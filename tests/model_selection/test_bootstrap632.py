@@ -170,3 +170,22 @@ def test_scorer_is_a_clonable_sklearn_object():
     assert clone(scorer).get_params() == {"loss": "squared_error", "plus": False}
     assert repr(scorer) == "Bootstrap632Scorer(loss='squared_error', plus=False)"
     assert isinstance(Bootstrap632Scorer().combine(0, 0.1, 0.5), Bootstrap632Result)
+
+
+@pytest.mark.parametrize(
+    "params, expected",
+    [
+        ({}, (".632+", False, "classification", True)),
+        (
+            {"loss": "squared_error", "plus": False},
+            (".632", False, "regression", True),
+        ),
+    ],
+)
+def test_scorer_states_its_metric_through_public_attributes(params, expected):
+    """H: the scorer says its name, direction, task and that it needs the split
+    through the public attributes of the documented protocol, following
+    `loss` and `plus`."""
+    scorer = Bootstrap632Scorer(**params)
+    got = (scorer.name, scorer.greater_is_better, scorer.task, scorer.needs_split)
+    assert got == expected

@@ -198,6 +198,37 @@ def test_load_rejects_unknown_format_version(experiment_result, tmp_path):
         BenchmarkResult.load(tmp_path)
 
 
+def test_predictions_given_as_a_reader_are_read_once_when_first_used(
+    experiment_result,
+):
+    """H: a callable `predictions` (how a result read from a store gets its
+    predictions) is not called by the constructor, is called exactly once when
+    `predictions` is first used, and gives the table it returns, checked as a
+    table given directly would be."""
+    result, _ = experiment_result
+    calls = []
+
+    def reader():
+        calls.append(1)
+        return result.predictions
+
+    lazy = BenchmarkResult(
+        result.scores,
+        metrics=result.metrics,
+        datasets=result.datasets,
+        learners=result.learners,
+        predictions=reader,
+    )
+    assert calls == []
+    pd.testing.assert_frame_equal(lazy.predictions, result.predictions)
+    pd.testing.assert_frame_equal(lazy.predictions, result.predictions)
+    assert calls == [1]
+    bad = result.predictions.assign(learner="nobody")
+    lazy.predictions = lambda: bad
+    with pytest.raises(ValueError, match="learner values"):
+        _ = lazy.predictions
+
+
 def test_competition_predictions_index_the_fixed_test_sample(experiment_result):
     """H: for the competition problem, kept correctness vectors of two learners are
     over the same fixed test rows, so McNemar's b and c can be counted."""
