@@ -1,7 +1,7 @@
 """Performance measures that know their direction (lower or higher is better)."""
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from sklearn.metrics import accuracy_score, get_scorer, get_scorer_names, make_scorer
@@ -289,14 +289,9 @@ def check_scoring(scoring, *, all_classifiers, all_regressors):
     for item in items:
         if isinstance(item, tuple):  # from a dict
             key, item = item
-            metric = _as_metric(item)
-            metric = Metric(
-                key,
-                metric.scorer,
-                metric.greater_is_better,
-                metric.task,
-                metric.binary_only,
-            )
+            # the dict's key names the metric; everything else (direction, task,
+            # whether it needs the split) is the metric's own
+            metric = replace(_as_metric(item), name=key)
         else:
             metric = _as_metric(item)
         if metric.name in metrics:

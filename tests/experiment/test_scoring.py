@@ -144,3 +144,24 @@ def test_any_scorer_with_the_split_protocol_becomes_a_split_metric():
     assert metric == Metric(
         "train_error", scorer, False, task="classification", needs_split=True
     )
+
+
+def test_a_dict_key_renames_a_split_metric_and_keeps_the_rest():
+    """H: in scoring={"key": scorer} the key names the metric and nothing else: a
+    scorer that needs the split keeps needs_split=True, its direction and its task
+    (the dict path rebuilt the Metric and dropped needs_split, so a .632+ scorer
+    given in a dict was called without the split)."""
+    scorer = _HalfSplitScorer()
+    metric = check_scoring(
+        {"mine": scorer}, all_classifiers=True, all_regressors=False
+    )["mine"]
+    assert metric == Metric(
+        "mine", scorer, False, task="classification", needs_split=True
+    )
+    plain = check_scoring(
+        {"acc": "accuracy"}, all_classifiers=True, all_regressors=False
+    )["acc"]
+    named = Metric.from_name("accuracy")
+    fields = ("greater_is_better", "task", "binary_only", "needs_split")
+    assert plain.name == "acc"
+    assert [getattr(plain, f) for f in fields] == [getattr(named, f) for f in fields]
