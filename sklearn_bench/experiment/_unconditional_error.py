@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from .._validation import check_confidence_level
 from ..datasets import SimulatedDataset
 from ..stats import ConfidenceInterval
 from ._experiment import BenchmarkExperiment
@@ -64,10 +65,7 @@ class UnconditionalErrorResult:
         ConfidenceInterval
             ``low`` and ``high`` arrays, one entry per learner.
         """
-        if not 0 < confidence_level < 1:
-            raise ValueError(
-                f"`confidence_level` must be in (0, 1); got {confidence_level!r}."
-            )
+        confidence_level = check_confidence_level(confidence_level)
         z = norm.ppf(0.5 + confidence_level / 2)
         return ConfidenceInterval(
             self.estimate - z * self.standard_error,

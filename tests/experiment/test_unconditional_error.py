@@ -91,7 +91,8 @@ def test_constant_classifier_error_is_prior():
 
 
 def test_invalid_replicates_and_level():
-    """H: fewer than two training samples and a level outside (0, 1) raise."""
+    """H: fewer than two training samples, a level outside (0, 1) and a level that
+    is not a number raise, naming the argument (the package's one level check)."""
     sampler = partial(make_angle_classification, angle=0)
     with pytest.raises(ValueError, match="`n_replicates`"):
         unconditional_error(DummyClassifier(), sampler, n_train=10, n_replicates=1)
@@ -103,5 +104,9 @@ def test_invalid_replicates_and_level():
         n_test=10,
         random_state=0,
     )
-    with pytest.raises(ValueError, match="`confidence_level`"):
+    with pytest.raises(ValueError, match="`confidence_level` must lie strictly"):
         res.confidence_interval(1.5)
+    # the package's one level check: a string is refused by name, not with an
+    # arithmetic TypeError from inside the method
+    with pytest.raises((TypeError, ValueError), match="`confidence_level`"):
+        res.confidence_interval("0.9")
