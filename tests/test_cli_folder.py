@@ -210,6 +210,34 @@ def test_a_first_report_that_crashes_leaves_a_folder_the_rerun_takes(
     assert main(["report", str(stored), "--out", str(folder)]) == 0
 
 
+def test_a_file_dropped_at_an_output_name_while_a_report_runs_is_kept(
+    stored, monkeypatch, capsys
+):
+    """H: a file the user saves at an output name (report.html) while a report
+    is being written, into a new folder, is not overwritten by the final move:
+    the command exits 2 naming it, nothing of the report is moved in, no staging
+    folder is left, and once the file is moved away the same command exits 0."""
+    import sklearn_bench.report._html as html
+
+    folder = stored.parent / "rep"
+    write = html.write_latex_tables
+
+    def user_saves_a_file(*args, **kwargs):
+        (folder / "report.html").write_text("my notes")
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(html, "write_latex_tables", user_saves_a_file)
+    assert main(["report", str(stored), "--out", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "report.html" in err and "did not write" in err
+    assert (folder / "report.html").read_text() == "my notes"
+    assert _files._present(folder, _files._REPORT_OUTPUTS) == ["report.html"]
+    assert not [p for p in folder.iterdir() if _files._STAGE in p.name]
+    monkeypatch.undo()
+    (folder / "report.html").rename(stored.parent / "notes.html")
+    assert main(["report", str(stored), "--out", str(folder)]) == 0
+
+
 def test_a_kill_while_files_move_leaves_outputs_the_next_run_replaces(
     stored, monkeypatch, capsys
 ):

@@ -261,6 +261,8 @@ def _commit(stage, out, names, *, study, in_place=()):
     """Move the outputs written in ``stage`` into ``out`` (one rename each),
     replacing the command's earlier outputs and removing its stale ones.
 
+    A file that appeared at an output name while the command ran and that the
+    manifest does not list (the user's) is a usage error: nothing is moved.
     The manifest is written first, listing the old and the new files as
     sklearn-bench's own for ``study``: a process killed while the files move
     leaves a folder whose every output the next run (or ``--force``) may
@@ -269,6 +271,18 @@ def _commit(stage, out, names, *, study, in_place=()):
     """
     new = set(_files_below(stage))
     old, _ = _manifest(out)
+    # The lock keeps other sklearn-bench commands out, not the user: a file that
+    # appeared at an output name while this command ran, and that no manifest
+    # lists as ours, is never replaced (the same rule as _check_outputs).
+    dropped = sorted(r for r in new if r not in old and os.path.lexists(out / r))
+    if dropped:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise _UsageError(
+            f"{out} gained {', '.join(dropped[:5])}"
+            + (f" and {len(dropped) - 5} more" if len(dropped) > 5 else "")
+            + " while this command ran, which sklearn-bench did not write; "
+            "nothing was replaced: move them and run the command again"
+        )
     others = {f for f in old if f.split("/")[0] not in names and (out / f).exists()}
     kept = set(_present(out, in_place))
     stale = (set(_present(out, names)) & old) - new - kept
