@@ -5,9 +5,7 @@ import json
 import os
 import warnings
 from collections import Counter
-from functools import partial
 from numbers import Integral, Real
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -23,7 +21,7 @@ from .._version import __version__
 from ..datasets import Dataset, SimulatedDataset, check_datasets
 from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
-from ..store import open_writer, read_predictions, read_store
+from ..store import open_writer, predictions_loader, read_store
 from ._config import class_defaults, describe, experiment_config
 from ._dask import DaskRunner, active_dask_client, describe_lost_workers
 from ._preflight import (
@@ -417,12 +415,10 @@ class BenchmarkExperiment(BaseEstimator):
         # Read back in the order of ``ids``: the same result whatever the order
         # of completion; every task is committed now, so none is missing.
         content = read_store(self.store, ids)
-        predictions = None
-        if content["keep_predictions"]:  # read when first used
-            where = Path(self.store).resolve()
-            predictions = partial(read_predictions, where, content["done"])
         self.results_ = BenchmarkResult(
-            content["scores"], predictions=predictions, **description
+            content["scores"],
+            predictions=predictions_loader(self.store, content),  # read when used
+            **description,
         )
         _report_failures(self.results_.scores, len(tasks), len(setup["metrics"]))
         self.n_tasks_ = n_run

@@ -2,7 +2,6 @@
 
 import json
 import warnings
-from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +16,7 @@ from .._io import (
 )
 from .._validation import keyword_only, renamed_parameters
 from .._version import __version__
-from ..store import read_predictions, read_store
+from ..store import predictions_loader, read_store
 from . import _select
 from ._all_learners import AllLearnersMixin
 from ._bayesian import BayesianMixin
@@ -142,9 +141,9 @@ class BenchmarkResult(
         ``correct`` (classifiers) or ``y_pred`` (regressors). Failed tasks keep
         no predictions. A callable without arguments that returns that table
         is called (once) when :attr:`predictions` is first used, e.g.
-        ``functools.partial(read_predictions, path, content["done"])`` of a
-        store's :func:`~sklearn_bench.store.read_store` content, so that a
-        result read from a store loads its predictions only if they are needed.
+        ``predictions_loader(path, content)`` of a store's
+        :func:`~sklearn_bench.store.read_store` content, so that a result read
+        from a store loads its predictions only if they are needed.
     info : dict, default=None
         JSON-serialisable provenance (seeds, ``cv``, learner reprs, versions).
 
@@ -525,17 +524,12 @@ class BenchmarkResult(
         """``from_store`` of one store."""
         content = read_store(path)
         meta = content["result"]
-        predictions = None
-        if content["keep_predictions"]:
-            # read when first used
-            where = Path(path).resolve()
-            predictions = partial(read_predictions, where, content["done"])
         result = cls(
             content["scores"],
             metrics=meta["metrics"],
             datasets=meta["datasets"],
             learners=meta["learners"],
-            predictions=predictions,
+            predictions=predictions_loader(path, content),  # read when first used
             info=dict(meta["info"], store=str(path)),
         )
         result.n_missing_tasks = content["n_missing_tasks"]

@@ -5,7 +5,12 @@ from ._provenance import (  # noqa: F401  (package-internal: the report reads th
     is_estimator_description,
     is_named_steps,
 )
-from ._reader import read_predictions, read_store, verify_checksums
+from ._reader import (  # noqa: F401  (predictions_loader: results, experiment)
+    predictions_loader,
+    read_predictions,
+    read_store,
+    verify_checksums,
+)
 from ._repair import (
     SalvageReport,
     checkpoint_store,

@@ -2,6 +2,8 @@
 checksums (reading never changes a store)."""
 
 import json
+from functools import partial
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -223,6 +225,26 @@ def _scores_frame(task_rows, rows, failures, metric_names, tasks, result):
             values[where] = fail[col].fillna("").to_numpy(dtype=object)
             out[col] = pd.Series(values, dtype=object)
     return out, done, n_tasks
+
+
+def predictions_loader(path, content):
+    """What reads the predictions of ``content = read_store(path, ...)`` when
+    first asked for, or ``None`` when the run kept none.
+
+    A ``functools.partial`` of :func:`read_predictions` on the store's real path
+    and the committed tasks read (``content["done"]``), for
+    ``BenchmarkResult(predictions=...)``: the result of an experiment and of
+    ``BenchmarkResult.from_store`` load the predictions the same way.
+
+    Examples
+    --------
+    >>> from sklearn_bench.store import predictions_loader
+    >>> predictions_loader("run.sqlite", {"keep_predictions": False}) is None
+    True
+    """
+    if not content["keep_predictions"]:
+        return None
+    return partial(read_predictions, Path(path).resolve(), content["done"])
 
 
 def read_predictions(path, ordinals=None):
