@@ -482,8 +482,11 @@ class PairedComparisonsMixin:
         """Wins, ties and losses of every learner against every other (Demšar 2006).
 
         On each data set the learners' mean performances are compared; a
-        difference of at most ``delta`` (after rounding to 10 decimals) is a
-        tie, otherwise the better one by the metric's direction wins. With
+        difference within ``delta`` is a tie (``delta = 0``: equal up to
+        floating-point rounding, a relative 1e-9), otherwise the better one by
+        the metric's direction wins. A pair counts only the data sets on which
+        both learners have every replicate (a failed task leaves that data set
+        out of the learner's pairs). With
         ``test``, only *significant* wins and losses count: a pair's win or loss
         on a data set stands only if the two-sided test within that data set
         (:meth:`paired_test` with ``method=test``) rejects at ``alpha``;
@@ -542,7 +545,7 @@ class PairedComparisonsMixin:
         """
         metric = self._metric(metric)
         learners = _select.check_learners(self, self.learners, at_least=2)
-        table = _select.blocks(self, learners, metric=metric)
+        table = _select.blocks_with_missing(self, learners, metric=metric)
         significant = None
         if test is not None:
             alpha = check_alpha(alpha)
@@ -552,6 +555,8 @@ class PairedComparisonsMixin:
             significant = np.zeros((len(table), k, k), dtype=bool)
             for d, dataset in enumerate(table.index):
                 for i, j in combinations(range(k), 2):
+                    if table.iloc[d, [i, j]].isna().any():
+                        continue  # the pair does not count this data set
                     try:
                         res = self.paired_test(
                             learners[i],
