@@ -8,6 +8,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from .._metrics import default_delta
 from .._validation import (
     check_alpha,
     keyword_only,
@@ -478,7 +479,7 @@ class PairedComparisonsMixin:
         return pd.DataFrame([row])
 
     @renamed_parameters(tolerance="delta")
-    def win_tie_loss(self, *, delta=0.0, metric=None, test=None, alpha=0.05):
+    def win_tie_loss(self, *, delta=None, metric=None, test=None, alpha=0.05):
         """Wins, ties and losses of every learner against every other (Demšar 2006).
 
         On each data set the learners' mean performances are compared; a
@@ -505,9 +506,11 @@ class PairedComparisonsMixin:
 
         Parameters
         ----------
-        delta : float, default=0.0
+        delta : float, default=None
             The largest difference that counts as a tie, in the metric's units
             (the smallest difference that matters is anything above it).
+            ``None``: the metric's default Δ, the one the report uses (0.01 for
+            a metric on a [0, 1] scale such as the error rate), else 0.
 
             .. versionchanged:: 0.2
                Renamed from ``tolerance``, which warns until 0.3.
@@ -544,6 +547,8 @@ class PairedComparisonsMixin:
         Name: C4.5+m, dtype: int64
         """
         metric = self._metric(metric)
+        if delta is None:
+            delta = default_delta(metric) or 0.0
         learners = _select.check_learners(self, self.learners, at_least=2)
         table = _select.blocks_with_missing(self, learners, metric=metric)
         significant = None

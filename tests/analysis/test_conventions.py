@@ -33,14 +33,20 @@ FORBIDDEN = {
     "correction": "adjust",
 }
 # deprecated entry points, kept for one release with their old keywords
-DEPRECATED = {"analyse_result"}
+DEPRECATED = set()
 # record classes: what an analysis found (fields named by the records' own rule,
 # built by the package), not options a user passes
-RECORDS = {"ReportAnalysis", "TestRecord"}
+RECORDS = {
+    "Analysis",
+    "BottomLine",
+    "Disagreement",
+    "LeaderboardAnalysis",
+    "PowerAnalysis",
+    "TestRecord",
+}
 # the data an entry point works on, which may stay positional
 DATA = {
     ("analyse", "plan"),  # analyse(result, plan): the plan says what to run on it
-    ("format_summary", "result"),  # the result the analysis was run on
 }
 
 
@@ -137,21 +143,6 @@ def _board_result(n=12):
     )
 
 
-def test_leaderboard_analysis_old_keywords_warn_and_agree():
-    """Hypothesis: leaderboard_analysis(n_bootstrap=) and a positional analysis
-    still work for one release, warn (FutureWarning), and give the same board."""
-    result = _board_result()
-    new = analysis.leaderboard_analysis(result, n_resamples=30, random_state=1)
-    with pytest.warns(FutureWarning, match="n_resamples"):
-        old = analysis.leaderboard_analysis(result, n_bootstrap=30, random_state=1)
-    pd.testing.assert_frame_equal(new["board"], old["board"])
-    with pytest.warns(FutureWarning, match="analysis"):
-        positional = analysis.leaderboard_analysis(
-            result, None, n_resamples=30, random_state=1
-        )
-    pd.testing.assert_frame_equal(new["board"], positional["board"])
-
-
 def test_cli_old_n_bootstrap_flag_still_works(tmp_path, capsys):
     """Hypothesis: ``--n-bootstrap`` (the 0.1 flag) is read as ``--n-resamples``
     and says on stderr that it is deprecated; the printed board is the same."""
@@ -176,27 +167,9 @@ def test_cli_old_n_bootstrap_flag_still_works(tmp_path, capsys):
 
 
 def test_config_keys_use_the_one_name_of_each_concept():
-    """Hypothesis: the [analysis] keys of a run config (and the settings a run
-    stores) avoid the retired names; the one 0.1 key still read,
-    ``posthoc_adjust``, is listed as renamed to the plan's ``adjust``."""
-    from sklearn_bench.cli._config import _ANALYSIS_KEYS, RENAMED_SETTINGS, SETTINGS
+    """Hypothesis: the [analysis] keys of a run config (the plan's settings, by
+    their config names) avoid the retired names."""
+    from sklearn_bench.cli._config import PLAN_KEYS
 
-    assert not set(SETTINGS) & FORBIDDEN.keys()
-    assert set(_ANALYSIS_KEYS) & FORBIDDEN.keys() == set(RENAMED_SETTINGS)
-    assert all(FORBIDDEN[old] == new for old, new in RENAMED_SETTINGS.items())
-
-
-def test_report_reads_settings_stored_by_their_old_names():
-    """Hypothesis: ``report STORE`` of a run made before the rename reads its
-    stored ``posthoc_adjust`` as ``adjust`` (value and source kept), so an old
-    store's analysis is not silently replaced by the default."""
-    from sklearn_bench.cli._main import _report_settings
-
-    result = _board_result()
-    result.info["analysis"] = {
-        "settings": {"posthoc": "conover", "posthoc_adjust": "holm"},
-        "from_config": ["posthoc", "posthoc_adjust"],
-    }
-    settings, sources = _report_settings(result, argparse.Namespace())
-    assert settings["adjust"] == "holm" and settings["posthoc"] == "conover"
-    assert sources["adjust"] == "the run's config"
+    assert not set(PLAN_KEYS) & FORBIDDEN.keys()
+    assert not set(PLAN_KEYS.values()) & FORBIDDEN.keys()
