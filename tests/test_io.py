@@ -19,6 +19,8 @@ from sklearn_bench._io import (
     write_text,
 )
 
+from ._report import report
+
 
 def test_dangling_symlink_at_output_name_is_refused(tmp_path):
     """H: a dangling link at the output name (Path.exists() is False) is refused,
@@ -172,7 +174,6 @@ def test_report_refuses_symlinked_figures_folder(tmp_path):
     writes nothing into the linked folder."""
     pytest.importorskip("matplotlib")
     from sklearn_bench import BenchmarkResult
-    from sklearn_bench.report import write_report
 
     victim = tmp_path / "victim"
     victim.mkdir()
@@ -187,7 +188,7 @@ def test_report_refuses_symlinked_figures_folder(tmp_path):
         greater_is_better=False,
     )
     with pytest.raises(UnsafePathError):
-        write_report(result, out)
+        report(result, out)
     assert list(victim.iterdir()) == []
 
 

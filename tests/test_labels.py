@@ -24,8 +24,10 @@ from sklearn_bench.plotting import (  # noqa: E402
     plot_critical_difference,
     plot_win_tie_loss,
 )
-from sklearn_bench.report import escape_latex, format_summary, write_report  # noqa: E402
+from sklearn_bench.report import escape_latex, format_summary  # noqa: E402
 from sklearn_bench.results._latex import latex_label  # noqa: E402
+
+from ._report import report  # noqa: E402
 
 LONG = "x" * 10_000
 MATH = "$\\input{x}$"
@@ -137,7 +139,7 @@ def test_report_with_hostile_names_writes_compiling_latex(tmp_path):
     learners = [MATH, ALPHA, LONG, TERMINAL]
     datasets = [BRACKET, CODEPOINT, "d2", "d3"]
     result = _study(learners, datasets)
-    write_report(result, tmp_path, figure_formats=("png",))
+    report(result, tmp_path, figure_formats=("png",))
     tables = tmp_path / "tables"
     for name in ("performance.tex", "pairwise.tex"):
         tex = (tables / name).read_text(encoding="utf-8")

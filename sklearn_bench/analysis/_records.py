@@ -164,8 +164,9 @@ def uncited_mentions(text, keys):
     ``"Surname Year"`` (the test that every citation has its reference)."""
     known = {_author_year(CITATIONS[k]) for k in keys}
     found = set()
+    name = r"[A-Z][^\W\d_]+"  # a capitalised word: "García", "Demšar"
     pattern = (
-        r"\b([A-Z][a-zšé]+)(?:,? (?:[A-Z][a-zšé]+,? )*(?:&|and) [A-Z][a-zšé]+"
+        rf"\b({name})(?:,? (?:{name},? )*(?:&|and) {name}"
         r"| et al\.)? \(?((?:19|20)\d{2})\b"
     )
     for surname, year in re.findall(pattern, text):

@@ -427,13 +427,10 @@ def plan_of(values, key_of):
     except (TypeError, ValueError) as exc:
         message = str(exc)
         # the setting the message names (`alpha`, or bayesian='hierarchical')
+        names = [f.name for f in plan_settings()]
         name = next(
-            (
-                f.name
-                for f in plan_settings()
-                if f"`{f.name}`" in message or f"{f.name}=" in message
-            ),
-            next(iter(values), "analysis"),
+            (n for n in names if f"`{n}`" in message),
+            next((n for n in names if f"{n}=" in message), next(iter(values), "")),
         )
         return None, (key_of.get(name, name), message.replace("`", ""))
 
