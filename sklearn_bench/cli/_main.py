@@ -291,6 +291,8 @@ def _analysis_info(plan, given):
     the names of those its config set."""
     settings = {f.name: getattr(plan, f.name) for f in plan_settings()}
     settings["analyses"] = list(settings["analyses"])
+    if "adjust" not in given:  # the posthoc's own: follows a --posthoc override
+        settings["adjust"] = None
     return {"settings": settings, "from_config": sorted(given)}
 
 
