@@ -548,6 +548,16 @@ def write_report(
     if not isinstance(out_dir, str | os.PathLike):
         raise TypeError(f"`out_dir` must be a folder path; got {out_dir!r}.")
     import matplotlib.pyplot as plt
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    known = FigureCanvasBase.get_supported_filetypes()
+    if not isinstance(figure_formats, list | tuple) or not all(
+        isinstance(f, str) and f in known for f in figure_formats
+    ):
+        raise ValueError(
+            f"`figure_formats` must be a list drawn from {sorted(known)}; got "
+            f"{figure_formats!r}."
+        )
 
     out = Path(out_dir)
     refuse_links_below(out)

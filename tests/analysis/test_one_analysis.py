@@ -368,7 +368,8 @@ def test_html_numbers_are_the_analysis_fields(reported):
     rows = _html_table(page, "table-pairwise")
     frame = analysis.pairwise.to_frame()
     assert [r[0] for r in rows] == [
-        f"{a} − {b}" for a, b in zip(frame["learner_i"], frame["learner_j"])
+        f"{a} − {b}"
+        for a, b in zip(frame["learner_i"], frame["learner_j"], strict=True)
     ]
     for sentence in analysis.bottom_line.sentences:
         assert html.escape(sentence) in page
@@ -398,7 +399,9 @@ def test_summary_latex_and_methods_are_the_analysis_fields(reported):
     for dataset, row in analysis.mean.iterrows():
         line = next(li for li in tex.splitlines() if li.startswith(f"{dataset} & "))
         for learner, cell in zip(row.index, line[:-3].split(" & ")[1:], strict=True):
-            centre = f"{row[learner]:.3f} $\\pm$ {analysis.std.loc[dataset, learner]:.3f}"
+            centre = (
+                f"{row[learner]:.3f} $\\pm$ {analysis.std.loc[dataset, learner]:.3f}"
+            )
             assert centre in cell
             marked = analysis.within[
                 (analysis.within["dataset"] == dataset)
@@ -429,7 +432,7 @@ def test_public_defaults_give_what_the_default_report_shows(tmp_path):
     write_report(analysis, tmp_path, progress=False, figure_formats=("png",))
     api = result.pairwise_tests().to_frame()
     shown = pd.read_csv(tmp_path / "tables" / "pairwise_tests.csv")
-    assert list(zip(api["learner_i"], api["learner_j"])) == [
+    assert list(zip(api["learner_i"], api["learner_j"], strict=True)) == [
         ("A", "B"),
         ("A", "C"),
         ("B", "C"),

@@ -3,7 +3,6 @@ analysis ran, read from its records (``Analysis.methods``)."""
 
 import numpy as np
 import pandas as pd
-import pytest
 
 from sklearn_bench import BenchmarkResult
 from sklearn_bench.analysis import AnalysisPlan, TestRecord, analyse

@@ -345,47 +345,6 @@ def test_higher_is_better_warns_and_agrees(func):
             assert d.n_bootstrap == d.n_resamples == 300
 
 
-def test_win_tie_loss_tolerance_warns_and_agrees(errors):
-    """Hypothesis: ``tolerance=`` is ``delta=`` for one release in the win/tie/loss
-    counts (the same ties) and in the figure."""
-    a, b = _same(
-        lambda: plotting.win_tie_loss_counts(
-            errors, greater_is_better=False, tolerance=0.02
-        ),
-        lambda: plotting.win_tie_loss_counts(
-            errors, greater_is_better=False, delta=0.02
-        ),
-    )
-    for x, y in zip(a, b, strict=True):
-        pd.testing.assert_frame_equal(x, y)
-    with pytest.warns(FutureWarning):
-        c = plotting.win_tie_loss_counts(errors, delta=0.02)
-    for x, y in zip(c, b, strict=True):
-        pd.testing.assert_frame_equal(x, y)
-
-
-def test_plot_win_tie_loss_tolerance_warns(errors):
-    """Hypothesis: the figure accepts ``tolerance=`` with a warning and draws the
-    cells of ``delta=``."""
-    pytest.importorskip("matplotlib")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    def cells(ax):
-        return [t.get_text() for t in ax.texts if t.get_gid() == "wtl-cell"]
-
-    a, b = _same(
-        lambda: plotting.plot_win_tie_loss(
-            errors, greater_is_better=False, tolerance=0.05
-        ),
-        lambda: plotting.plot_win_tie_loss(errors, greater_is_better=False, delta=0.05),
-    )
-    assert cells(a) == cells(b)
-    plt.close("all")
-
-
 def test_positional_options_warn_and_agree(errors):
     """Hypothesis: options that became keyword-only still work by position for one
     release, with a warning, and give the same result."""
