@@ -225,9 +225,7 @@ def test_a_given_critical_difference_is_drawn_as_given():
     def drawn(ax):
         bar = next(line for line in ax.lines if line.get_gid() == "cd-bar")
         groups = [
-            tuple(line.get_xdata())
-            for line in ax.lines
-            if line.get_gid() == "cd-group"
+            tuple(line.get_xdata()) for line in ax.lines if line.get_gid() == "cd-group"
         ]
         return float(np.ptp(bar.get_xdata())), groups
 
