@@ -232,8 +232,9 @@ def _build_parser():
             type=float if meta["type"] is float else str,
             nargs="+" if meta["type"] is tuple else None,
             choices=meta["choices"],
-            metavar=None if meta["choices"] else setting.name.split("_")[-1].upper(),
-            help=f"override the run's analysis.{key}: {meta['help']}",
+            metavar=setting.name.split("_")[-1].upper(),
+            help=f"override the run's analysis.{key}: {meta['help']}"
+            + (f"; one of {', '.join(meta['choices'])}" if meta["choices"] else ""),
         )
     report.set_defaults(func=_cmd_report)
 
