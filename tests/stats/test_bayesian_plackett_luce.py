@@ -250,9 +250,9 @@ def test_invalid_inputs(scores, kw, match):
             bayesian_plackett_luce(scores, **kw)
 
 
-def test_level_attribute_is_renamed_confidence_level():
+def test_interval_level_is_confidence_level():
     """H: the result's interval level is `confidence_level` (one name per concept);
-    the old `level` attribute warns (FutureWarning) and gives the same number."""
+    the old `level` attribute is gone."""
     import warnings
 
     from sklearn_bench.stats import bayesian_plackett_luce
@@ -270,6 +270,5 @@ def test_level_attribute_is_renamed_confidence_level():
             random_state=0,
         )
     assert res.confidence_level == 0.9
-    with pytest.warns(FutureWarning, match="confidence_level"):
-        assert res.level == 0.9
+    assert not hasattr(res, "level")
     assert res.to_dict()["confidence_level"] == 0.9
