@@ -14,7 +14,7 @@ from .._latex import (
     performance_caption,
     performance_latex,
 )
-from .._validation import check_alpha, renamed_parameters
+from .._validation import check_alpha
 
 __all__ = ["escape_latex", "latex_frame", "latex_table"]
 
@@ -60,7 +60,6 @@ def _check_adjust(adjust):
     return adjust
 
 
-@renamed_parameters(correction="adjust")
 def latex_table(
     result,
     *,
@@ -98,9 +97,6 @@ def latex_table(
         default.
     adjust : str, default="holm"
         A method of :func:`~sklearn_bench.stats.adjust_pvalues`.
-
-        .. versionchanged:: 0.2
-           Renamed from ``correction``, which warns until 0.3.
     alpha : float, default=0.05
     digits : int, default=3
     caption : str, default=None

@@ -9,11 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._metrics import default_delta
-from .._validation import (
-    check_alpha,
-    keyword_only,
-    renamed_parameters,
-)
+from .._validation import check_alpha
 from . import _scales, _select, _within
 
 
@@ -311,7 +307,6 @@ class PairedComparisonsMixin:
         )
         return res.confidence_interval(confidence_level)
 
-    @keyword_only
     def error_rate_intervals(self, *, adjust="holm", dataset=None, alpha=0.05, **kw):
         """McNemar tests and Quesenberry–Hurst intervals for all pairs on one test set.
 
@@ -324,9 +319,6 @@ class PairedComparisonsMixin:
         Parameters
         ----------
         adjust : {"holm", "bonferroni", None}, default="holm"
-
-            .. versionchanged:: 0.2
-               Keyword-only; by position it warns until 0.3.
         dataset : str, default=None
             Required when the result has several data sets.
         alpha : float, default=0.05
@@ -478,7 +470,6 @@ class PairedComparisonsMixin:
         }
         return pd.DataFrame([row])
 
-    @renamed_parameters(tolerance="delta")
     def win_tie_loss(self, *, delta=None, metric=None, test=None, alpha=0.05):
         """Wins, ties and losses of every learner against every other (Demšar 2006).
 
@@ -511,9 +502,6 @@ class PairedComparisonsMixin:
             (the smallest difference that matters is anything above it).
             ``None``: the metric's default Δ, the one the report uses (0.01 for
             a metric on a [0, 1] scale such as the error rate), else 0.
-
-            .. versionchanged:: 0.2
-               Renamed from ``tolerance``, which warns until 0.3.
         metric : str, default=None
         test : str, default=None
             ``None`` counts every difference above ``delta``. A method of
