@@ -8,6 +8,8 @@ describes a test that did not run.
 import re
 from dataclasses import dataclass
 
+from .._latex import PAIRED_TEST_NAMES
+
 # Each citation once, by key; the paragraph lists the keys its records use.
 CITATIONS = {
     "benavoli2017": (
@@ -199,23 +201,17 @@ _SHORT = {
     "siegel1988": "Siegel & Castellan 1988",
 }
 
-# Names and citations of the paired tests of sklearn_bench.stats.paired_test.
-PAIRED_METHODS = {
-    "t": (
-        "paired t-test on the replicates (conditional on the learning sample)",
-        ("hothorn2005",),
-    ),
-    "corrected_t": (
-        "corrected resampled t-test on the fold or split scores (variance "
-        "inflated by n_test/n_train)",
-        ("nadeau2003", "bouckaert2004"),
-    ),
-    "5x2cv": ("5×2cv paired t-test", ("dietterich1998",)),
-    "5x2cv_f": ("combined 5×2cv F-test", ("alpaydin1999",)),
-    "wilcoxon": ("Wilcoxon signed-rank test", ("demsar2006",)),
-    "sign": ("sign test", ("demsar2006",)),
-    "permutation": ("paired permutation test", ("hothorn2005",)),
-    "mcnemar": ("McNemar's test", ("berrar2013",)),
+# Citations of the paired tests of sklearn_bench.stats.paired_test (their names
+# are the LaTeX captions', one list: sklearn_bench._latex.PAIRED_TEST_NAMES).
+_PAIRED_CITATIONS = {
+    "t": ("hothorn2005",),
+    "corrected_t": ("nadeau2003", "bouckaert2004"),
+    "5x2cv": ("dietterich1998",),
+    "5x2cv_f": ("alpaydin1999",),
+    "wilcoxon": ("demsar2006",),
+    "sign": ("demsar2006",),
+    "permutation": ("hothorn2005",),
+    "mcnemar": ("berrar2013",),
 }
 
 
@@ -275,11 +271,12 @@ def paired_method(method):
 
     Examples
     --------
-    >>> from sklearn_bench.analysis import paired_method
+    >>> from sklearn_bench.analysis._records import paired_method
     >>> paired_method("5x2cv")
     ('5×2cv paired t-test', ('dietterich1998',))
     """
-    return PAIRED_METHODS.get(method, (f"{method} test", ()))
+    name = PAIRED_TEST_NAMES.get(method, f"{method} test")
+    return name, _PAIRED_CITATIONS.get(method, ())
 
 
 # Why a test within a data set cannot run, by cause: a phrase of the error that
