@@ -1,12 +1,6 @@
 """The analysis plan of a study, run once: every number its outputs render."""
 
-from ._analysis import (  # noqa: F401  (constants the renderers read)
-    MAX_DIAGRAM_LEARNERS,
-    Analysis,
-    LeaderboardAnalysis,
-    PowerAnalysis,
-    analyse,
-)
+from ._analysis import Analysis, LeaderboardAnalysis, PowerAnalysis, analyse
 from ._bayesian import HIERARCHICAL_DRAWS, N_SAMPLES, SEED, THRESHOLD  # noqa: F401
 from ._bottom_line import BottomLine, adjusted_interval_words  # noqa: F401
 from ._disagreements import Disagreement

@@ -335,9 +335,14 @@ class Analysis:
         """
         import textwrap
 
+        over = (
+            f"{len(self.datasets_across)} data sets"
+            if self.blocks == "data sets"
+            else f"the {self.blocks}"
+        )
         head = (
             f"Analysis of {self.metric} ({self.direction}), {len(self.order)} "
-            f"learners over {len(self.datasets_across)} {self.blocks}"
+            f"learners over {over}"
         )
         lines = [head]
         if self.average_ranks is not None and len(self.average_ranks):
