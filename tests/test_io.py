@@ -9,7 +9,6 @@ import pytest
 from sklearn_bench._io import (
     FolderLockedError,
     UnsafePathError,
-    check_no_symlink,
     escape_cell,
     escape_frame,
     folder_lock,
@@ -55,7 +54,7 @@ def test_root_reached_through_a_link_is_allowed(tmp_path):
 def test_path_outside_root_is_refused(tmp_path):
     """H: a path that escapes the output folder is refused."""
     with pytest.raises(UnsafePathError, match="not inside"):
-        check_no_symlink(tmp_path.parent / "x", tmp_path)
+        write_text(tmp_path.parent / "x", "x", root=tmp_path)
 
 
 def test_plain_write_overwrites_regular_file(tmp_path):
@@ -281,3 +280,83 @@ def test_a_killed_holder_leaves_no_lock(tmp_path):
         except FolderLockedError:
             assert time.monotonic() < deadline
             time.sleep(0.05)
+
+
+# -- issue 38: hard links, a folder held open, a carriage return -------------------
+
+
+def test_a_hard_linked_file_is_never_written_through(tmp_path, outside):
+    """H: an output name that is a hard link to a file outside the output
+    folder (two names, one file) is refused, with or without a root, and the
+    outside file keeps its bytes (on 17a1a60 it was truncated and rewritten)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    os.link(outside.path / "notes.txt", out / "scores.csv")
+    for root in (None, out):
+        with pytest.raises(UnsafePathError, match="hard link"):
+            write_text(out / "scores.csv", "x", root=root)
+    assert outside.unchanged()
+
+
+@pytest.mark.parametrize("kind", ["hard link", "folder", "link"])
+def test_the_lock_is_refused_when_it_is_not_a_file_of_its_own(tmp_path, outside, kind):
+    """H: a lock name that is a hard link to a file outside, a folder, or a
+    symbolic link raises UnsafePathError naming it (exit 2 in the CLI; on
+    17a1a60 the hard link's target was truncated and stamped with the pid, a
+    folder was an IsADirectoryError), and nothing outside changes."""
+    lock = tmp_path / ".sklearn_bench.lock"
+    if kind == "hard link":
+        os.link(outside.path / "notes.txt", lock)
+    elif kind == "folder":
+        lock.mkdir()
+    else:
+        os.symlink(outside.path / "notes.txt", lock)
+    with pytest.raises(UnsafePathError, match=kind.split()[-1]):
+        with folder_lock(tmp_path):
+            pass
+    assert outside.unchanged()
+
+
+def test_writes_below_a_held_folder_go_to_it_when_it_is_swapped(tmp_path, outside):
+    """H: a folder held open (a staging folder) that is renamed, and replaced by
+    a link to a folder of the user's, still receives every write made through
+    its old path, new files only (O_EXCL): the user's folder is unchanged."""
+    from sklearn_bench._io import Folder, held, make_folder
+
+    stage = tmp_path / "stage"
+    with Folder.open(stage, create=True) as folder, held(folder, new=True):
+        write_text(stage / "a.txt", "before")
+        os.rename(stage, tmp_path / "moved")
+        os.symlink(outside.path, stage)
+        make_folder(stage / "sub")
+        write_text(stage / "sub" / "thesis.tex", "after")
+        write_text(stage / "methods.md", "after")
+        with pytest.raises(UnsafePathError, match="appeared"):
+            write_text(stage / "a.txt", "twice")
+    assert outside.unchanged()
+    assert (tmp_path / "moved" / "methods.md").read_text() == "after"
+    assert (tmp_path / "moved" / "sub" / "thesis.tex").read_text() == "after"
+
+
+def test_a_carriage_return_in_a_name_reads_back(tmp_path):
+    """H: a learner named with a bare carriage return is quoted in the CSV that
+    save writes, so load reads back the same names and scores (on 17a1a60 the
+    CR split the row and load refused scores.csv)."""
+    from sklearn_bench import BenchmarkResult
+
+    names = ("a\rb", "c\r\nd", "plain")
+    result = BenchmarkResult.from_frame(
+        _study(names),
+        dataset="dataset",
+        learner="learner",
+        value="value",
+        greater_is_better=False,
+    )
+    result.save(tmp_path / "res")
+    back = BenchmarkResult.load(tmp_path / "res")
+    assert sorted(back.learners) == sorted(names)
+    pd.testing.assert_frame_equal(back.scores, result.scores, check_dtype=False)
+    frame = pd.DataFrame({"x\ry": ["p\rq", "r"]}, index=pd.Index(["i\r", "j"]))
+    write_csv(frame, tmp_path / "t.csv")
+    back = pd.read_csv(tmp_path / "t.csv", index_col=0)
+    pd.testing.assert_frame_equal(back, frame)

@@ -14,7 +14,7 @@ import time
 import traceback
 from pathlib import Path
 
-from .._io import UnsafePathError, open_for_write, refuse_links_below, write_csv
+from .._io import UnsafePathError, open_for_write, write_csv
 from .._version import __version__
 from ..analysis import BAYESIAN_MODELS, AnalysisPlan
 from ._config import PLAN_DEFAULTS, RENAMED_SETTINGS, SETTINGS
@@ -23,6 +23,7 @@ from ._files import (
     _REPORT_OUTPUTS,
     _RUN_OUTPUTS,
     _load_stored,
+    _names,
     _output_folder,
     _present,
     _read_manifest,
@@ -357,8 +358,6 @@ def _write_outputs(result, out, *, report_kwargs, missing_tasks=0, shown=None):
 
     shown = out if shown is None else shown
 
-    refuse_links_below(out)
-    out.mkdir(parents=True, exist_ok=True)
     result.save(out / "results", format="csv")
     written = [shown / "results"]
     try:
@@ -370,18 +369,10 @@ def _write_outputs(result, out, *, report_kwargs, missing_tasks=0, shown=None):
             result.scores.to_parquet(f, index=False)
         written.append(shown / "scores.parquet")
     write_csv(result.performance(), out / "performance.csv", index=False)
+    # the report writes the tables (tables/*.csv) and the figures
     analysis = write_report(result, out, missing_tasks=missing_tasks, **report_kwargs)
-    tables = out / "tables"
-    tables.mkdir(exist_ok=True)
-    write_csv(analysis.mean.rename_axis("dataset"), tables / "mean.csv")
-    if len(analysis.pairs):
-        write_csv(analysis.pairs, tables / "pairwise_intervals.csv")
-    write_csv(analysis.within, tables / "within_dataset_intervals.csv", index=False)
-    if analysis.posthoc is not None:
-        name = getattr(analysis, "posthoc_method", "nemenyi")
-        write_csv(analysis.posthoc, tables / f"{name}.csv", index=False)
     _say("")
-    _say(format_summary(analysis, result))
+    _say(format_summary(analysis, result), names=_names(result))
     _say("")
     _say(f"Report: {shown / 'report.html'}")
     _say(
@@ -726,7 +717,7 @@ def _write_report_of(args, result, missing, settings, sources, out):
         settings=_settings_table(settings, sources),
         **_report_kwargs(settings),
     )
-    _say(format_summary(analysis, result))
+    _say(format_summary(analysis, result), names=_names(result))
     _say("")
 
 
