@@ -750,8 +750,9 @@ def _cmd_store(args):
 
 
 def _store_check(path):
-    """``store check``: SQLite's quick_check, the -wal file's frame checksums and
-    every task's own checksum, read-only; says what it could not verify."""
+    """``store check``: SQLite's integrity_check, the -wal file's frame
+    checksums, the settings' and the task list's checksums and every task's
+    own checksum, read-only."""
     from ..store import (
         CorruptStoreError,
         read_salvageable,
@@ -787,16 +788,11 @@ def _store_check(path):
     done = content["n_tasks"] - content["n_missing_tasks"]
     wal = Path(f"{path}-wal")
     _say(
-        f"{path}: ok (SQLite integrity_check; {checks['n_verified']} of "
-        f"{checks['n_committed']} committed task(s) match their checksum); {done} of "
+        f"{path}: ok (SQLite integrity_check; the settings and the task list, and "
+        f"{checks['n_verified']} of {checks['n_committed']} committed task(s) match "
+        f"their checksum); {done} of "
         f"{content['n_tasks']} task(s) committed."
     )
-    if checks["n_unverified"]:
-        _say(
-            f"Not verified: {checks['n_unverified']} task(s) have no checksum (the "
-            "store predates them; a run on it adds them), so a byte changed inside "
-            "their rows could not be detected."
-        )
     if wal.is_file() and wal.stat().st_size:
         _say(
             f"Its -wal file ({wal.stat().st_size} bytes) was read, and left as it "
