@@ -12,6 +12,7 @@ import argparse
 import sys
 import time
 import traceback
+import warnings
 from pathlib import Path
 
 from .._io import UnsafePathError, open_for_write, write_csv
@@ -22,6 +23,7 @@ from ._files import (
     _DEMO_OUTPUTS,
     _REPORT_OUTPUTS,
     _RUN_OUTPUTS,
+    _flag_look_alike,
     _load_stored,
     _names,
     _output_folder,
@@ -571,6 +573,7 @@ def _fit_and_write(args, config, experiment, datasets, out, stage):
         else "The run was not stored (set experiment.store to keep runs)."
     )
     _refuse_non_finite(result, "The run", error=lambda m: RuntimeError(f"{m} {kept}"))
+    _flag_look_alike(result)
     try:
         _write_outputs(
             result,
@@ -881,6 +884,13 @@ def _cli_words(message, command=None):
     return message
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """Python's warning display, through the terminal's escapes (a warning
+    quotes names, tracebacks and messages of the user's learners)."""
+    text = warnings.formatwarning(message, category, filename, lineno, line)
+    _say(text.rstrip("\n"), file or sys.stderr)
+
+
 def main(argv=None):
     """Entry point of the ``sklearn-bench`` console script; returns the exit code."""
     from ._config import ConfigError
@@ -891,7 +901,9 @@ def main(argv=None):
         parser.print_help()
         return EXIT_USAGE
     try:
-        return args.func(args) or EXIT_OK
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning  # restored when the command ends
+            return args.func(args) or EXIT_OK
     except (ConfigError, _UsageError, UnsafePathError) as exc:
         words = _cli_words(str(exc), args.command)
         _say(f"sklearn-bench {args.command}: error: {words}", sys.stderr)
