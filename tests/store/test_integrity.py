@@ -340,3 +340,19 @@ def test_merge_refuses_a_source_whose_rows_differ_from_their_checksum(clean, tmp
     checks = verify_checksums(target)
     assert checks["n_verified"] == N_TASKS and not checks["mismatched"]
     _assert_nothing_wrong(target, clean[0])
+
+
+def test_salvage_removes_only_its_own_leftovers(clean, tmp_path):
+    """H: beside NEW, files of the user's whose names hold salvage's marker (a
+    backup with a suffix; the exact name of a dead process's working copy but
+    text, not SQLite) survive a salvage into NEW; a dead salvage's working copy
+    (an SQLite file at the exact name) is removed."""
+    keep = [tmp_path / ".new.sqlite.salvaging-123-backup.txt",
+            tmp_path / ".new.sqlite.salvaging-999999998"]  # fmt: skip
+    for path in keep:
+        path.write_text("the user's")
+    leftover = tmp_path / ".new.sqlite.salvaging-999999999"
+    shutil.copyfile(clean[0], leftover)
+    salvage_store(clean[0], tmp_path / "new.sqlite")
+    assert [p.read_text() for p in keep] == ["the user's"] * 2
+    assert not leftover.exists()
