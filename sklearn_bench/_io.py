@@ -27,7 +27,6 @@ Systems without ``openat`` (Windows) fall back to the same checks by path.
 
 import contextlib
 import contextvars
-import errno
 import functools
 import inspect
 import os
@@ -61,7 +60,8 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _QUOTE = "'"
 _AT = os.open in os.supports_dir_fd  # openat: False on Windows (paths instead)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC
 
 
 class UnsafePathError(ValueError):
@@ -80,6 +80,19 @@ def _unsafe(target, what, path=None, read_link=None):
             what += f" (to {read_link()!r})"
     advice = " Remove it or choose another output folder." if path else ""
     return UnsafePathError(f"refusing to write {target}: {what}.{advice}")
+
+
+def _kind(st):
+    """What an ``lstat`` result is, in words."""
+    if st is None:
+        return "missing"
+    if stat.S_ISLNK(st.st_mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(st.st_mode):
+        return "a folder"
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    return f"a hard link ({st.st_nlink} names for one file)"
 
 
 class Folder:
@@ -107,25 +120,19 @@ class Folder:
 
     @classmethod
     def open(cls, path, *, create=False):
-        """Hold the folder ``path`` (created with its parents if ``create``).
-
-        Raises
-        ------
-        UnsafePathError
-            ``path`` is a file, or a link to a missing folder.
-        """
+        """Hold the folder ``path`` (created with its parents if ``create``);
+        an :class:`UnsafePathError` if it is not a folder (a file, a link to a
+        missing folder)."""
         path = Path(path)
         if create:
             with contextlib.suppress(FileExistsError):
                 os.makedirs(path, exist_ok=True)
-        if path.is_symlink() and not path.exists():
-            raise _unsafe(
-                f"into {path}", "it is a symbolic link to a missing folder", path,
-                lambda: os.readlink(path),
-            )  # fmt: skip
         if not path.is_dir():
-            what = "it does not exist" if not path.exists() else "it is not a folder"
-            raise _unsafe(f"into {path}", what)
+            if path.is_symlink():
+                what = "it is a symbolic link to a missing folder"
+                raise _unsafe(f"into {path}", what, path, lambda: os.readlink(path))
+            what = "it is not a folder" if path.exists() else "it does not exist"
+            raise _unsafe(f"into {path}", what, path if path.exists() else None)
         return cls(os.open(path, _DIR) if _AT else None, path)
 
     def close(self):
@@ -141,107 +148,62 @@ class Folder:
 
     def _at(self, name):
         """``(name, dir_fd)`` for an ``*at`` call (a path without openat)."""
-        if self.fd is None:
-            return str(self.path / name), None
-        return name, self.fd
+        return (name, self.fd) if self.fd is not None else (str(self.path / name), None)
 
     def lstat(self, name):
         """``os.lstat`` of the name ``name`` in this folder, or ``None``."""
-        name, fd = self._at(name)
-        try:
-            return os.stat(name, dir_fd=fd, follow_symlinks=False)
-        except FileNotFoundError:
-            return None
-
-    def _link(self, name):
         at, fd = self._at(name)
-        return lambda: os.readlink(at, dir_fd=fd)
+        with contextlib.suppress(FileNotFoundError):
+            return os.stat(at, dir_fd=fd, follow_symlinks=False)
+        return None
+
+    def _refuse(self, target, name, st, what=""):
+        at, fd = self._at(name)
+        return _unsafe(target, f"{what}{self.path / name} is {_kind(st)}", target,
+                       lambda: os.readlink(at, dir_fd=fd))  # fmt: skip
 
     def child(self, rel, *, create=False):
         """The folder ``rel`` (a relative path) below this one, held open;
-        missing folders are made when ``create``.
-
-        Raises
-        ------
-        UnsafePathError
-            A part of ``rel`` is a link or not a folder.
-        """
+        missing folders are made when ``create``. An :class:`UnsafePathError`
+        if a part of ``rel`` is a link or not a folder."""
         folder = Folder(None if self.fd is None else os.dup(self.fd), self.path)
-        for part in Path(rel).parts:
-            at, fd = folder._at(part)
-            if create:
-                with contextlib.suppress(FileExistsError):
-                    os.mkdir(at, dir_fd=fd)
-            st = folder.lstat(part)
-            try:
+        try:
+            for part in Path(rel).parts:
+                at, fd = folder._at(part)
+                if create:
+                    with contextlib.suppress(FileExistsError):
+                        os.mkdir(at, dir_fd=fd)
+                st = folder.lstat(part)
                 if st is None or not stat.S_ISDIR(st.st_mode):
-                    kind = "a symbolic link" if st and stat.S_ISLNK(st.st_mode) else (
-                        "missing" if st is None else "not a folder")  # fmt: skip
-                    raise _unsafe(
-                        f"below {self.path}", f"the folder {folder.path / part} is "
-                        f"{kind}", folder.path / part,
-                        folder._link(part) if kind == "a symbolic link" else None,
-                    )  # fmt: skip
-                if fd is not None:
-                    try:
-                        new = os.open(at, _DIR | _NOFOLLOW, dir_fd=fd)
-                    except OSError:  # replaced by a link since the lstat
-                        raise _unsafe(
-                            f"below {self.path}",
-                            f"the folder {folder.path / part} changed while "
-                            "being opened (a link?)", folder.path / part,
-                        ) from None  # fmt: skip
-                else:
-                    new = None
-            except BaseException:
+                    raise folder._refuse(f"below {self.path}", part, st, "the folder ")
+                new = None if fd is None else os.open(at, _DIR | _NOFOLLOW, dir_fd=fd)
                 folder.close()
-                raise
+                folder = Folder(new, folder.path / part)
+        except BaseException:
             folder.close()
-            folder = Folder(new, folder.path / part)
+            raise
         return folder
 
     def open_file(self, name, mode="w", *, new=False, encoding="utf-8", newline=None):
         """Open the file ``name`` of this folder for writing, emptied.
 
         Never through a link (``O_NOFOLLOW``); a file that exists must be a
-        regular file with one link (a hard link would send the write into
-        another file); with ``new``, it must not exist at all (``O_EXCL``).
-        ``mode`` is ``"w"`` (text) or ``"wb"``.
+        regular file with one link (a hard link would send the write into the
+        file's other names, outside the output folder); with ``new``, it must
+        not exist at all (``O_EXCL``). ``mode`` is ``"w"`` (text) or ``"wb"``.
         """
-        target = self.path / name
-        at, fd = self._at(name)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | _NOFOLLOW
-        flags |= getattr(os, "O_CLOEXEC", 0) | (os.O_EXCL if new else 0)
+        target, (at, fd) = self.path / name, self._at(name)
         st = self.lstat(name)
         if st is not None and new:
             raise _unsafe(target, "it appeared while this command ran", target)
-        if st is not None and stat.S_ISLNK(st.st_mode):
-            raise _unsafe(target, "it is a symbolic link", target, self._link(name))
-        try:
-            handle = os.open(at, flags, 0o666, dir_fd=fd)
-        except OSError as exc:
-            what = {
-                errno.ELOOP: "it is a symbolic link",
-                errno.EEXIST: "it appeared while this command ran",
-                errno.EISDIR: "it is a folder",
-                errno.ENXIO: "it is not a regular file",
-            }
-            if exc.errno not in what:
-                raise
-            raise _unsafe(target, what[exc.errno], target) from None
-        st = os.fstat(handle)
-        problem = None
-        if not stat.S_ISREG(st.st_mode):
-            problem = "it exists and is not a regular file"
-        elif st.st_nlink > 1:
-            problem = (
-                f"it is a hard link ({st.st_nlink} names for one file): writing it "
-                "would change the file at its other names, outside the output "
-                "folder"
-            )
-        if problem:
+        if st is not None and (not stat.S_ISREG(st.st_mode) or st.st_nlink > 1):
+            raise self._refuse(target, name, st)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC
+        handle = os.open(at, flags | (os.O_EXCL if new else 0), 0o666, dir_fd=fd)
+        st = os.fstat(handle)  # what was opened, if the name changed meanwhile
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
             os.close(handle)
-            raise _unsafe(target, problem, target)
+            raise _unsafe(target, f"it is {_kind(st)}", target)
         os.ftruncate(handle, 0)
         if "b" in mode:
             return os.fdopen(handle, mode)
@@ -280,8 +242,7 @@ class Folder:
         if fd is None:  # pragma: no cover - without openat
             import shutil
 
-            shutil.rmtree(at, ignore_errors=True)
-            return
+            return shutil.rmtree(at, ignore_errors=True)
         for _, dirs, files, root in os.fwalk(at, topdown=False, dir_fd=fd):
             for entry in files:
                 with contextlib.suppress(FileNotFoundError):
@@ -295,23 +256,21 @@ class Folder:
     def files(self):
         """The regular files below this folder (relative POSIX paths, sorted;
         links neither followed nor listed)."""
-        if self.fd is None:  # pragma: no cover - without openat
-            paths = (p for p in self.path.rglob("*") if not p.is_symlink())
-            return sorted(p.relative_to(self.path).as_posix() for p in paths
-                          if p.is_file())  # fmt: skip
-        return sorted(p.as_posix() for p in self._below(stat.S_ISREG, files=True))
+        return sorted(p.as_posix() for p in self._below(stat.S_ISREG))
 
     def links(self):
         """The first symbolic link below this folder, or ``None``."""
-        if self.fd is None:  # pragma: no cover - without openat
-            found = (p for p in self.path.rglob("*") if p.is_symlink())
-            return next((p.relative_to(self.path) for p in found), None)
         return next(self._below(stat.S_ISLNK), None)
 
-    def _below(self, kind, files=False):
+    def _below(self, kind):
         """Relative paths below this folder whose ``lstat`` mode is ``kind``."""
+        if self.fd is None:  # pragma: no cover - without openat
+            for p in self.path.rglob("*"):
+                if kind(p.lstat().st_mode):
+                    yield p.relative_to(self.path)
+            return
         for folder, dirs, names, fd in os.fwalk(".", dir_fd=self.fd):
-            for name in names if files else (*dirs, *names):
+            for name in (*dirs, *names):
                 if kind(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode):
                     yield Path(os.path.normpath(os.path.join(folder, name)))
 
@@ -678,25 +637,16 @@ def folder_lock(folder, *, name=_LOCK_NAME):
                 _locked_message(folder.path, path, _lock_holder(folder, name))
             )
         if st is not None and (st.st_nlink > 1 or not stat.S_ISREG(st.st_mode)):
-            kind = (
-                "a symbolic link" if stat.S_ISLNK(st.st_mode)
-                else "a folder" if stat.S_ISDIR(st.st_mode)
-                else "not a regular file" if not stat.S_ISREG(st.st_mode)
-                else f"a hard link ({st.st_nlink} names for one file, which the "
-                "lock's stamp would overwrite)"
-            )  # fmt: skip
             raise _unsafe(
-                f"the lock {path}", f"it is {kind}; sklearn-bench writes its lock "
-                "only into a file of its own. Delete it", path,
+                f"the lock {path}", f"it is {_kind(st)}, whose other names the "
+                "lock's stamp would change; sklearn-bench writes its lock only "
+                "into a file of its own. Delete it", path,
             )  # fmt: skip
         at, dir_fd = folder._at(name)
-        flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | _NOFOLLOW
+        flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC
         if fcntl is None:  # pragma: no cover - Windows
             flags |= os.O_EXCL
-        try:
-            fd = os.open(at, flags | getattr(os, "O_CLOEXEC", 0), 0o644, dir_fd=dir_fd)
-        except OSError as exc:  # a name planted since the lstat
-            raise _unsafe(f"the lock {path}", str(exc.strerror), path) from None
+        fd = os.open(at, flags, 0o644, dir_fd=dir_fd)
         try:
             same = True
             own = os.fstat(fd)
