@@ -20,8 +20,8 @@ Bottom layer: imports nothing of the package. Every writer of an output folder
   holds a carriage return is quoted, so that a CSV reader reads it back whole.
 
 A writer that is given a path (``write_text(out / "methods.md", ...)``) inside a
-folder held by :func:`writes_into` opens it from that folder's handle; anywhere
-else, from a handle on the ``root`` it names (or the file's own folder).
+folder held by :func:`writes_into` or :func:`held` opens it from that folder's
+handle; anywhere else, from a handle on the file's own folder.
 Systems without ``openat`` (Windows) fall back to the same checks by path.
 """
 
@@ -352,36 +352,28 @@ def writes_into(argument):
     return decorate
 
 
-def _parent_of(path, root):
+def _parent_of(path):
     """The held folder of ``path``'s folder (to be closed), its name and
-    whether it must be new."""
+    whether it must be new: from the innermost held folder below which it
+    lies, else from its own folder (reached as the caller named it)."""
     path = Path(path)
     held = _held_for(path)
-    if held is not None:
-        folder, rel, new = held
-        if not rel.parts or rel.parts[0] == "..":
-            raise UnsafePathError(f"refusing to write {path}: it is not a file.")
-        return folder.child(rel.parent, create=True), rel.name, new
-    if root is None:
+    if held is None:
         return Folder.open(path.parent), path.name, False
-    try:
-        rel = path.relative_to(root)
-    except ValueError:
-        raise UnsafePathError(
-            f"refusing to write {path}: it is not inside the output folder {root}."
-        ) from None
-    with Folder.open(root) as top:
-        return top.child(rel.parent, create=True), rel.name, False
+    folder, rel, new = held
+    if not rel.parts:
+        raise UnsafePathError(f"refusing to write {path}: it is a folder.")
+    return folder.child(rel.parent, create=True), rel.name, new
 
 
-def open_for_write(path, mode="w", *, root=None, encoding="utf-8", newline=None):
+def open_for_write(path, mode="w", *, encoding="utf-8", newline=None):
     """Open ``path`` for writing without following a link at any step.
 
-    Below a folder held by :func:`writes_into`, from its handle; else from a
-    handle on ``root`` (the output folder the caller was given, which may be
-    reached through the user's links: only what lies below it is checked) or,
-    without ``root``, on the file's own folder. See :meth:`Folder.open_file`.
-    ``mode`` is ``"w"`` (text) or ``"wb"``.
+    Below a folder held open (:func:`writes_into`, :func:`held`: the output
+    folder a caller was given, which may be reached through the user's links;
+    only what lies below it is checked), from its handle, making the folders
+    between; else from a handle on the file's own folder. See
+    :meth:`Folder.open_file`. ``mode`` is ``"w"`` (text) or ``"wb"``.
 
     Raises
     ------
@@ -392,15 +384,16 @@ def open_for_write(path, mode="w", *, root=None, encoding="utf-8", newline=None)
     >>> import os, tempfile
     >>> from pathlib import Path
     >>> root = Path(tempfile.mkdtemp())
-    >>> with open_for_write(root / "out.csv", root=root) as f:  # a new name: fine
-    ...     _ = f.write("a,b\\n")
-    >>> os.symlink(tempfile.gettempdir(), root / "figures")
-    >>> open_for_write(root / "figures" / "cd.png", root=root)
+    >>> with Folder.open(root) as folder, held(folder):
+    ...     with open_for_write(root / "tables" / "a.csv") as f:  # new: fine
+    ...         _ = f.write("a,b\\n")
+    ...     os.symlink(tempfile.gettempdir(), root / "figures")
+    ...     open_for_write(root / "figures" / "cd.png")
     Traceback (most recent call last):
     ...
     sklearn_bench._io.UnsafePathError: refusing to write ...: the folder ... is a ...
     """
-    folder, name, new = _parent_of(path, root)
+    folder, name, new = _parent_of(path)
     with folder:
         return folder.open_file(name, mode, new=new, encoding=encoding, newline=newline)
 
@@ -417,20 +410,20 @@ def make_folder(path):
 
 def remove_file(path):
     """Delete the file ``path`` if it exists (a link is deleted, not followed)."""
-    folder, name, _ = _parent_of(path, None)
+    folder, name, _ = _parent_of(path)
     with folder:
         folder.unlink(name)
 
 
-def write_text(path, text, *, root=None, encoding="utf-8"):
+def write_text(path, text, *, encoding="utf-8"):
     """Write ``text`` to ``path`` (see :func:`open_for_write`)."""
-    with open_for_write(path, "w", root=root, encoding=encoding) as f:
+    with open_for_write(path, "w", encoding=encoding) as f:
         f.write(text)
 
 
-def write_bytes(path, data, *, root=None):
+def write_bytes(path, data):
     """Write ``data`` to ``path`` (see :func:`open_for_write`)."""
-    with open_for_write(path, "wb", root=root) as f:
+    with open_for_write(path, "wb") as f:
         f.write(data)
 
 
@@ -498,7 +491,7 @@ def unescape_frame(frame):
     return _map_frame(frame, unescape_cell)
 
 
-def write_csv(frame, path, *, root=None, **to_csv_kwargs):
+def write_csv(frame, path, **to_csv_kwargs):
     """``frame.to_csv(path)`` with text cells escaped and no link followed.
 
     A text that holds a carriage return is quoted: the file's lines then end
@@ -518,7 +511,7 @@ def write_csv(frame, path, *, root=None, **to_csv_kwargs):
 
     frame = _map_frame(frame, escape)
     to_csv_kwargs.setdefault("lineterminator", "\r\n" if carriage_return else "\n")
-    with open_for_write(path, "w", root=root, newline="") as f:
+    with open_for_write(path, "w", newline="") as f:
         frame.to_csv(f, **to_csv_kwargs)
 
 
