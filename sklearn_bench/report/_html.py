@@ -19,7 +19,6 @@ from .._io import (
     write_text,
     writes_into,
 )
-from .._validation import renamed_parameters
 from .._version import __version__
 from ..analysis import (
     ANALYSES,
@@ -531,7 +530,6 @@ _PLAN_KEYWORDS = {
 }
 
 
-@renamed_parameters(posthoc_adjust="adjust")
 @writes_into("out_dir")
 def write_report(
     result,
@@ -583,8 +581,7 @@ def write_report(
         for every section.
     posthoc, adjust
         The plan's ``posthoc`` and ``adjust``: the post-hoc test after
-        Friedman's (Nemenyi's by default) and its correction (``adjust`` was
-        ``posthoc_adjust``, which warns until 0.3).
+        Friedman's (Nemenyi's by default) and its correction.
     bayesian : {"signed_rank", "hierarchical"}, default="signed_rank"
         The plan's Bayesian model across data sets (``"hierarchical"`` needs
         the [bayes] extra).
