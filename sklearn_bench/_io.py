@@ -630,10 +630,12 @@ def folder_lock(folder, *, name=_LOCK_NAME):
                 _locked_message(folder.path, path, _lock_holder(folder, name))
             )
         if st is not None and (st.st_nlink > 1 or not stat.S_ISREG(st.st_mode)):
+            stamp = ", at whose other names the lock's stamp would write"
             raise _unsafe(
-                f"the lock {path}", f"it is {_kind(st)}, whose other names the "
-                "lock's stamp would change; sklearn-bench writes its lock only "
-                "into a file of its own. Delete it", path,
+                f"the lock {path}", f"it is {_kind(st)}"
+                f"{stamp if stat.S_ISREG(st.st_mode) else ''}; sklearn-bench "
+                "writes its lock only into a file of its own. Delete it, or "
+                "choose another output folder",
             )  # fmt: skip
         at, dir_fd = folder._at(name)
         flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC

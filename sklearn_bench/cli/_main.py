@@ -764,7 +764,10 @@ def _store_check(path):
         content = read_store(path)
         checks = verify_checksums(path)
     except CorruptStoreError as exc:
-        found = read_salvageable(path)
+        try:
+            found = read_salvageable(path)
+        except ValueError:  # nothing can be salvaged: say why it is corrupt
+            raise _UsageError(str(exc)) from exc
         _say(
             f"{path}: corrupt. {len(found.good)} committed task(s) of "
             f"{len(found.tasks)} can be salvaged (proven intact), "

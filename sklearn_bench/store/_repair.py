@@ -206,11 +206,17 @@ def _read_salvageable(conn, path):
         )
     try:
         if meta.get("digest") != settings_digest(conn):
-            raise ValueError("they do not match their checksum")
+            raise CorruptStoreError(
+                f"`path`: the store {str(path)!r} is damaged beyond salvage: its "
+                "settings (the metrics and their directions, the configuration) "
+                "do not match their checksum (changed or damaged after they were "
+                "written), so nothing of it can be proven. Run the experiment "
+                "afresh on a new store."
+            )
         facts = RunFacts(meta)
         _check_directions(json.loads(meta["result"])["metrics"], path)
     except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
-        if isinstance(exc, NotAStoreError):
+        if isinstance(exc, NotAStoreError | CorruptStoreError):
             raise
         raise _beyond_salvage(path, "settings", exc) from exc
     except sqlite3.DatabaseError as exc:
