@@ -5,7 +5,7 @@ bold, the analysis' marks of a learner worse than the best, its average ranks) a
 
 from pathlib import Path
 
-from .._io import write_text
+from .._io import make_folder, write_text
 from .._latex import latex_cell, latex_frame, performance_caption, performance_latex
 from ..analysis import SIGN_CONVENTION, adjusted_interval_words
 
@@ -62,7 +62,7 @@ def write_latex_tables(analysis, folder):
     """Write ``performance.tex`` (and ``pairwise.tex`` when there are pairwise
     intervals) into ``folder``; returns their paths."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     written = [folder / "performance.tex"]
     write_text(written[0], performance_tex(analysis))
     if len(analysis.pairs):

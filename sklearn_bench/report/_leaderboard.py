@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._io import write_csv
+from .._io import make_folder, write_csv
 from ._blocks import _figure_html, _image_bytes
 
 
@@ -97,7 +97,7 @@ def leaderboard_section(analysis, out_dir):
     res, board, matrix = lb.result, lb.board, lb.matrix
     stability, grid, n_resamples = lb.stability, lb.grid, lb.n_resamples
     tables = Path(out_dir) / "tables"
-    tables.mkdir(parents=True, exist_ok=True)
+    make_folder(tables)
     write_csv(board, tables / "leaderboard.csv")
     write_csv(matrix, tables / "win_rate_matrix.csv")
     n = len(res.table)

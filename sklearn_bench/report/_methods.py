@@ -10,6 +10,7 @@ import re
 
 from .._io import write_text
 from .._latex import escape_latex
+from .._text import markdown_text
 from ..analysis import CITATIONS, SIGN_CONVENTION, cited_keys, plan_settings
 
 
@@ -28,9 +29,8 @@ def settings_table(analysis, sources=None):
         value = getattr(plan, f.name)
         default = f.default
         if f.name == "adjust":
-            default = (
-                "single_step" if plan.posthoc in ("nemenyi", "miller") else ("shaffer")
-            )
+            single = plan.posthoc in ("nemenyi", "miller")
+            default = "single_step" if single else "shaffer"
         source = sources.get(f.name, "default" if value == default else "given")
         if f.name == "metric":
             value = analysis.metric
@@ -198,10 +198,12 @@ def _paragraph(rec):
 
 
 def methods_markdown(rec):
-    """The methods paragraph and its references as Markdown."""
-    lines = ["# Methods", "", " ".join(_paragraph(rec)), ""]
+    """The methods paragraph and its references as Markdown; the paragraph is
+    escaped (names are the user's text: never HTML, a link or a heading)."""
+    lines = ["# Methods", "", markdown_text(" ".join(_paragraph(rec))), ""]
     if rec["settings"]:
-        lines += ["Analysis settings: " + _settings_text(rec["settings"]) + ".", ""]
+        settings = _settings_text(rec["settings"])
+        lines += ["Analysis settings: " + markdown_text(settings) + ".", ""]
     if rec["citations"]:
         lines += ["## References", ""]
         lines += [f"- {CITATIONS[c]}" for c in rec["citations"]]
