@@ -358,6 +358,7 @@ def test_the_report_holds_only_the_documented_script(tmp_path):
 
     import pandas as pd
 
+    from sklearn_bench.analysis import analyse
     from sklearn_bench.report import write_report
     from sklearn_bench.report._html import _SCRIPT
 
@@ -370,7 +371,7 @@ def test_the_report_holds_only_the_documented_script(tmp_path):
     result = BenchmarkResult.from_frame(
         df, dataset="data", learner="model", value="err", greater_is_better=False
     )
-    write_report(result, tmp_path, figure_formats=())
+    write_report(analyse(result), tmp_path, figure_formats=())
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert re.findall(r"<script>(.*?)</script>", page, re.S) == [_SCRIPT]
     docs = (Path(__file__).parents[1] / "docs" / "cli.rst").read_text()

@@ -168,7 +168,7 @@ def uncited_mentions(text, keys):
     found = set()
     name = r"[A-Z][^\W\d_]+"  # a capitalised word: "García", "Demšar"
     pattern = (
-        rf"\b({name})(?:,? (?:{name},? )*(?:&|and) {name}"
+        rf"\b({name})(?:,? (?:{name},? )*(?:\\?&|and) {name}"
         r"| et al\.)? \(?((?:19|20)\d{2})\b"
     )
     for surname, year in re.findall(pattern, text):

@@ -28,6 +28,7 @@ def _frame_result():
 
 
 def _cited_and_listed(md):
+    md = re.sub(r"\\(.)", r"\1", md)  # Markdown's escapes read as text
     body, refs = md.split("## References")
     cited = {key for key, short in _SHORT.items() if short in body}
     listed = {key for key, text in CITATIONS.items() if text in refs}
