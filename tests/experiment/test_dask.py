@@ -79,26 +79,27 @@ def _assert_same_scores(a, b):
 
 
 def _kill_on_commit(monkeypatch, client, n, choose):
-    """SIGKILL the worker ``choose(client)`` names when the driver commits its
-    ``n``-th task (from the driver's thread, between two commits). Returns a
-    dict that records the kill."""
+    """SIGKILL the worker ``choose(client)`` names when the driver commits the
+    batch of its ``n``-th task (from the driver's thread, between two commits).
+    Returns a dict that records the kill."""
     record = {}
     open_writer = _experiment.open_writer
 
     def patched(*args, **kwargs):
         writer = open_writer(*args, **kwargs)
-        write = writer.write
+        write_many = writer.write_many
 
-        def write_then_kill(ordinal, out):
-            write(ordinal, out)
-            record["n_committed"] = record.get("n_committed", 0) + 1
-            if record["n_committed"] == n:
+        def write_then_kill(items):  # one commit per batch of tasks
+            write_many(items)
+            before = record.get("n_committed", 0)
+            record["n_committed"] = before + len(items)
+            if before < n <= record["n_committed"]:
                 address = choose(client)
                 pid = client.run(os.getpid, workers=[address])[address]
                 os.kill(pid, signal.SIGKILL)
                 record["address"] = address
 
-        writer.write = write_then_kill
+        writer.write_many = write_then_kill
         return writer
 
     monkeypatch.setattr(_experiment, "open_writer", patched)
