@@ -1,5 +1,6 @@
 """BenchmarkExperiment: learners x data sets x resamples in a matched-pairs design."""
 
+import contextlib
 import copy
 import json
 import math
@@ -577,20 +578,21 @@ class BenchmarkExperiment(BaseEstimator):
         jobs = self._jobs(setup, skip)
         if runner is None:
             parallel = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered")
-            batches = (
-                [outs] for outs in parallel(delayed(run_tasks)(**kw) for _, kw in jobs)
-            )
+            results = parallel(delayed(run_tasks)(**kw) for _, kw in jobs)
+            batches = ([outs] for outs in results)
         else:  # the dask path: survives lost workers (see _dask.py)
-            batches = (
-                [outs for _, outs in batch] for batch in runner.run(jobs, total=total)
-            )
+            results = runner.run(jobs, total=total)
+            batches = ([outs for _, outs in batch] for batch in results)
         check = _Verifier(self, setup)
-        with tqdm(
-            total=setup["n_tasks"] if total is None else total,
-            disable=not self.progress,
-            desc="BenchmarkExperiment" + ("" if runner is None else " (dask)"),
-            unit="task",
-        ) as bar:
+        with (
+            contextlib.closing(results),  # its workers stop with the run
+            tqdm(
+                total=setup["n_tasks"] if total is None else total,
+                disable=not self.progress,
+                desc="BenchmarkExperiment" + ("" if runner is None else " (dask)"),
+                unit="task",
+            ) as bar,
+        ):
             for batch in batches:
                 done = {}
                 for outs in batch:
