@@ -107,7 +107,8 @@ class BenchmarkExperiment(BaseEstimator):
         Show a tqdm progress bar over tasks.
     store : str or path-like, default=None
         An SQLite file to which the driver commits every task as it finishes
-        (its scores, failures and kept predictions, one transaction per task;
+        (its scores, failures and kept predictions, one transaction per job, or per
+        batch of jobs on a dask cluster;
         workers never write). It records the configuration (learners with all
         their parameters, ``cv``, metrics, seed, ``error_score``,
         ``keep_predictions``, a fingerprint of every data set, package
@@ -364,7 +365,7 @@ class BenchmarkExperiment(BaseEstimator):
     def _fit_store(self, X, y, extra=None):
         """Run the missing tasks of the store, committing each as it finishes.
 
-        Workers return rows; only this driver writes, one transaction per task,
+        Workers return rows; only this driver writes, one transaction per batch,
         so an interrupted run loses at most the tasks in flight. Results arrive
         in completion order (``generator_unordered``) and are not accumulated;
         the result is read back from the store in canonical order, so it is the

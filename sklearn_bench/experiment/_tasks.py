@@ -1,6 +1,7 @@
-"""Tasks of a benchmark experiment and the worker that runs one of them.
+"""Tasks of a benchmark experiment and the worker that runs them.
 
-A task is one learner on one split of one data set. :func:`run_task` is a
+A task is one learner on one split of one data set. :func:`run_tasks` runs the
+tasks of one split (one learner, or the learners that share a pipeline prefix): a
 module-level function of plain inputs that returns plain rows, so it can run in
 any joblib backend (loky, threading, dask) and a store written only by the driver
 can record its rows; tasks are identified by :class:`Task`, whose fields are stable
@@ -338,7 +339,14 @@ def prefix_keys(estimator):
 
 class _PrefixCache:
     """Fitted prefixes with their transformed training data, least recently used
-    out first past ``max_bytes`` of transformed data."""
+    out first past ``max_bytes`` of transformed data.
+
+    Not ``Pipeline(memory=...)``: joblib's Memory shares a fitted step between
+    pipelines only through files on disk, and hashes the step's whole input (the
+    training rows) at every fit to find it; here the learners of a split run one
+    after the other in one process, so the transformed rows are kept in memory,
+    found by the steps' parameters alone, and dropped when the split is done.
+    """
 
     def __init__(self, max_bytes):
         self.max_bytes, self.n_bytes, self.entries = max_bytes, 0, OrderedDict()
