@@ -162,9 +162,10 @@ def decode(result, job, i):
             f"A result from the cluster was refused ({what}) for the task of "
             f"learner {task.learner!r} on data set {task.dataset!r}, split "
             f"{task.split}: a worker is faulty or not to be trusted. Nothing of "
-            "its batch was stored (a store keeps the tasks committed before). "
-            "The scheduler and the workers run code in this process: use a "
-            "cluster you control, with TLS."
+            "its batch was stored; the tasks of this run stored before it came "
+            "from the same cluster: start the store again (overwrite=True) on a "
+            "cluster you control, with TLS (its scheduler and workers run code "
+            "in this process)."
         )
 
     if type(result) is not tuple or len(result) != 11:

@@ -698,7 +698,9 @@ class _Verifier:
                         f"re-fitted on the driver but {a['metric']} = "
                         f"{a['value']!r}{_failed(a)} from the workers. A worker is "
                         "faulty or not to be trusted. Nothing of this batch was "
-                        "stored (a store keeps the tasks committed before)."
+                        "stored; the tasks of this run stored before it came from "
+                        "the same workers: start the store again "
+                        "(overwrite=True) on workers you trust."
                     )
             self.n_checked += 1
 

@@ -314,7 +314,7 @@ def test_a_result_of_the_wrong_type_shape_or_bounds_is_refused(change, match):
     with pytest.raises(RuntimeError, match=match) as refused:
         decode(change(result), job, 0)
     assert "learner 'tree' on data set 'data', split 0" in str(refused.value)
-    assert "use a cluster you control" in str(refused.value)
+    assert "on a cluster you control, with TLS" in str(refused.value)
 
 
 def test_predictions_of_other_rows_or_dtype_are_refused():
