@@ -416,12 +416,6 @@ def _on_scheduler(address):
         raise _UsageError(
             "--scheduler needs dask.distributed: pip install 'sklearn-bench[dask]'"
         ) from exc
-    try:
-        client = Client(address, timeout="30s")
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise _UsageError(
-            f"--scheduler: cannot connect to {address!r} ({exc})"
-        ) from None
     if _plain_remote(address):
         _say(
             f"Warning: --scheduler {address!r} is reached without TLS off this "
@@ -431,6 +425,12 @@ def _on_scheduler(address):
             "cluster page of the docs).",
             sys.stderr,
         )
+    try:
+        client = Client(address, timeout="30s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise _UsageError(
+            f"--scheduler: cannot connect to {address!r} ({exc})"
+        ) from None
     stack = contextlib.ExitStack()
     stack.enter_context(client)
     stack.enter_context(joblib.parallel_config(backend="dask"))
