@@ -178,8 +178,12 @@ def decode(result, job, i):
     metrics = job["metrics"]
     if type(names) is not tuple or names != tuple(metrics):
         refuse("the metrics are not the experiment's")
-    if type(values) is not tuple or not all(type(v) is float for v in values):
-        refuse("the scores are not floats")
+    if (
+        type(values) is not tuple
+        or len(values) != len(names)
+        or not all(type(v) is float for v in values)
+    ):
+        refuse("the scores are not one float per metric")
     if not (type(err) is tuple and len(err) == 3 and all(type(e) is str for e in err)):
         refuse("the failure fields are not text")
     failed = err[0] != ""
