@@ -386,6 +386,7 @@ class BenchmarkExperiment(BaseEstimator):
             description = self._result_description(setup)
             description["info"]["store"] = str(self.store)
             description["info"].update(extra or {})
+            kept = copy.deepcopy(description)  # for the result (made once)
             resumed = bool(writer.meta) and not self.overwrite
             done = writer.start(
                 experiment_config(self, setup),
@@ -416,9 +417,7 @@ class BenchmarkExperiment(BaseEstimator):
             except Exception as exc:  # the final checkpoint, on a full disk
                 _raise_if_disk_full(exc, self.store)
                 raise
-        description = self._result_description(setup)
-        description["info"]["store"] = str(self.store)
-        description["info"].update(extra or {})
+        description = kept
         if runner is not None:
             description["info"]["cluster"] = cluster
         # Read back in the order of ``ids``: the same result whatever the order
