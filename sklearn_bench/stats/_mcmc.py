@@ -199,14 +199,20 @@ def nuts_sampler(name, model, model_args, *, size, n_chains, n_draws, n_warmup):
     key = (*size, n_draws, n_warmup)
     program = compiled_sampler(name, key)
     if program is None:
-        chain = _nuts_chain(jax, model, model_args, n_draws, n_warmup)
         example = (jax.random.PRNGKey(0), np.float32(0.8), model_args)
+        chain = _traced(
+            jax,
+            f"{name}-{'-'.join(map(str, key))}",
+            lambda: jax.jit(_nuts_chain(jax, model, model_args, n_draws, n_warmup)),
+            example,
+            model,
+        )
         # compiled before any thread calls it: once, not once per thread
-        program = jax.jit(chain).lower(*example).compile()
+        program = chain.lower(*example).compile()
         remember_sampler(name, key, program)
 
     def run(seed, target_accept_prob, *args):
-        keys = list(jax.random.split(jax.random.PRNGKey(seed), n_chains))
+        keys = list(np.asarray(jax.random.split(jax.random.PRNGKey(seed), n_chains)))
         accept = np.float32(target_accept_prob)
 
         def one(key):
@@ -226,6 +232,44 @@ def nuts_sampler(name, model, model_args, *, size, n_chains, n_draws, n_warmup):
         return draws, sum(c[1] for c in chains)
 
     return run
+
+
+def _traced(jax, name, make, example, model):
+    """``make()``, the jitted chain, or its traced program read from the cache
+    folder (skips tracing NUTS, about a second, in a new process).
+
+    With :func:`persistent_cache` on and ``flatbuffers`` installed (JAX's
+    ``jax.export`` serialises with it: no pickle), the program is kept as
+    ``jax.export`` bytes, named by the model, its shape and a digest of the
+    code that makes it (this module, the model's module, the versions of JAX
+    and NumPyro), written whole (a temporary file renamed), and read back by any
+    later process; a damaged file is exported again.
+    """
+    folder = _PERSISTENT.get("folder")
+    try:
+        import flatbuffers  # noqa: F401  (jax.export's serialisation)
+        import numpyro
+        from jax import export
+    except ImportError:
+        return make()
+    if folder is None:
+        return make()
+    code = hashlib.sha256()
+    for part in (__file__, model.__code__.co_filename):
+        code.update(Path(part).read_bytes())
+    code.update(f"{jax.__version__} {numpyro.__version__}".encode())
+    path = folder / f"sklearn_bench-{name}-{code.hexdigest()[:20]}.jaxexport"
+    try:
+        return jax.jit(export.deserialize(bytearray(path.read_bytes())).call)
+    except Exception:  # missing or damaged: trace it and keep it
+        exported = export.export(make())(*example)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        try:
+            temporary.write_bytes(exported.serialize())
+            os.replace(temporary, path)
+        except OSError:
+            temporary.unlink(missing_ok=True)
+        return jax.jit(exported.call)
 
 
 def _n_cpus():

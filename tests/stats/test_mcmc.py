@@ -168,14 +168,17 @@ rng = np.random.default_rng(0)
 y = rng.normal(0.8, 0.02, (3, 5)); x = y + rng.normal(0.01, 0.01, (3, 5))
 r = bayesian_hierarchical(x, y, delta=0.01, rho=0.2, random_state=0, n_draws=30,
                           n_warmup=30, greater_is_better=True)
-print(events.count("/jax/compilation_cache/cache_hits"), repr(r.p_greater))
+import importlib.util
+print(events.count("/jax/compilation_cache/cache_hits"), repr(r.p_greater),
+      importlib.util.find_spec("flatbuffers") is not None)
 """
 
 
 def test_a_second_process_loads_the_compiled_sampler(tmp_path):
     """H: with a new cache folder, a first process compiles the hierarchical
-    model's sampler and writes it there; a second process reads it from the
-    persistent cache (JAX counts cache hits) and gives the same probabilities."""
+    model's sampler and writes it there (and its traced program, with
+    flatbuffers); a second process reads it from the persistent cache (JAX counts
+    cache hits) and gives the same probabilities."""
     import os
     import subprocess
     import sys
@@ -193,5 +196,7 @@ def test_a_second_process_loads_the_compiled_sampler(tmp_path):
         for _ in range(2)
     ]  # fmt: skip
     assert int(runs[0][0]) == 0 and any(tmp_path.glob("jax-*/*"))
+    if runs[0][2] == "True":  # flatbuffers installed: the traced program too
+        assert len(list(tmp_path.glob("jax-*/*.jaxexport"))) == 1
     assert int(runs[1][0]) >= 1
     assert runs[0][1] == runs[1][1]
