@@ -116,7 +116,8 @@ def speed():
     print(f"ours: NumPyro NUTS, {CHAINS} chains x {DRAWS} draws, {WARMUP} warm-up")
     # a new cache folder: the first process compiles, the second loads
     with tempfile.TemporaryDirectory() as cache:
-        env = {"PYTHONPATH": str(root), "PATH": "", "OMP_NUM_THREADS": "1",
+        env = {"PYTHONPATH": os.pathsep.join([str(root), *sys.path[1:]]),
+               "PATH": "", "OMP_NUM_THREADS": "1",
                "SKLEARN_BENCH_CACHE_DIR": cache}  # fmt: skip
         for which in ("first (compiles)", "second (loads the compiled sampler)"):
             tf, out = timed(
