@@ -576,6 +576,7 @@ class BenchmarkExperiment(BaseEstimator):
         at a time, in completion order, after ``verify`` has re-fitted its sample.
         """
         jobs = self._jobs(setup, skip)
+        total = setup["n_tasks"] if total is None else total
         if runner is None:
             parallel = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered")
             results = parallel(delayed(run_tasks)(**kw) for _, kw in jobs)
@@ -587,7 +588,7 @@ class BenchmarkExperiment(BaseEstimator):
         with (
             contextlib.closing(results),  # its workers stop with the run
             tqdm(
-                total=setup["n_tasks"] if total is None else total,
+                total=total,
                 disable=not self.progress,
                 desc="BenchmarkExperiment" + ("" if runner is None else " (dask)"),
                 unit="task",
