@@ -34,6 +34,9 @@ median fit CPU time is measured apart, each learner fitted alone on each data
 set. Also printed: dask x2's overhead over loky x2's and the speed-up of 2
 workers over 1. Every run's scores must equal the serial run's bit for bit.
 
+With ``--cpu-bound`` the learners are a forest and gradient boosting (fits of
+0.1 s and more), for the speed-up of 2 workers over 1 (goal: near 2).
+
 Each configuration is timed ``--repeats`` times, alternating, and the fastest run
 kept (the machine may be shared); the load average is printed beside the numbers.
 
@@ -64,9 +67,16 @@ from sklearn_bench.experiment import _dask  # noqa: E402
 from sklearn_bench.model_selection import BootstrapOOB  # noqa: E402
 
 
-def study(n_bootstraps):
+def study(n_bootstraps, cpu_bound=False):
     spec = SIZES["quick"]
     learners = demo_learners(spec["k"], spec["n_trees"])
+    if cpu_bound:  # fits of about 0.1 s or more, for the speed-up
+        from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
+
+        learners = {
+            "forest": RandomForestClassifier(n_estimators=100, n_jobs=1),
+            "boost": GradientBoostingClassifier(n_estimators=50),
+        }
     datasets = demo_datasets(spec["datasets"], random_state=0)
     settings = {
         "cv": BootstrapOOB(n_bootstraps, random_state=0),
@@ -180,10 +190,15 @@ def summary(name, wall, cpu, result, n_workers, serial_cpu, idle):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n-bootstraps", type=int, default=20)
+    parser.add_argument(
+        "--cpu-bound",
+        action="store_true",
+        help="a forest and boosting instead of the demo's learners (the speed-up)",
+    )
     parser.add_argument("--repeats", type=int, default=2)
     args = parser.parse_args()
 
-    learners, datasets, settings = study(args.n_bootstraps)
+    learners, datasets, settings = study(args.n_bootstraps, args.cpu_bound)
     folder = tempfile.mkdtemp()
     warm = {"cv": BootstrapOOB(2, random_state=0), "random_state": 0}
     # a run of few replicates: the driver's CPU that does not grow with the tasks
