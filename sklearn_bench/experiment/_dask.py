@@ -30,13 +30,10 @@ It submits them through the backend's ``Client`` itself:
 The workers run :func:`~sklearn_bench.experiment._tasks.run_tasks`, as every
 other backend does, so the scores are the same bit for bit.
 
-**Trust.** The scheduler and the workers run code in the driver's process:
-dask.distributed's protocol unpickles what its peers send (it loads pickled
-objects in messages and the results of tasks with pickle), so a hostile
-worker or scheduler can run code in the driver, whatever the task returns. The
-checks here refuse a faulty or lying result that is out of bounds; ``verify``
-(a fraction of the tasks fitted again on the driver) catches a lie within
-bounds with that probability per task. Use a cluster you control, with TLS.
+**Trust.** dask.distributed unpickles what its peers send: a hostile scheduler or
+worker can run code in the driver whatever the task returns. The checks refuse a
+result out of bounds; ``verify`` catches a lie within bounds by re-fitting a
+sample (docs/user_guide/cluster.rst says what is and is not promised).
 """
 
 import itertools
