@@ -9,6 +9,7 @@ across runs of the same configuration.
 """
 
 import copy
+import functools
 import os
 import threading
 import time
@@ -37,6 +38,7 @@ def stable_hash(name):
     return zlib.crc32(name.encode("utf-8"))
 
 
+@functools.lru_cache(maxsize=4096)  # the learners of a replicate share it
 def derive_seed(base, dataset, purpose, replicate=0):
     """Seed in [0, 2**32) from the experiment seed, a data set, a purpose, a replicate.
 
