@@ -774,32 +774,9 @@ CASES = [
             "zero_method": bad_choices(),
             "n_resamples": bad_scalars(),
             "test_train_ratio": bad_scalars(),
+            "axis": bad_scalars(),
         },
         {"x": PERF[:6, 0], "y": PERF[:6, 1]},
-    ),
-    (
-        "paired_t_tests",
-        S("paired_t_tests"),
-        {
-            "x": bad_1d(8),
-            "y": bad_1d(8),
-            "alternative": bad_choices(),
-            "test_train_ratio": bad_scalars(),
-            "axis": bad_scalars(),
-        },
-        {"x": PERF[:, 0], "y": PERF[:, 1]},
-    ),
-    (
-        "bayesian_correlated_t_tests",
-        S("bayesian_correlated_t_tests"),
-        {
-            "x": bad_1d(8),
-            "y": bad_1d(8),
-            "rho": bad_scalars(),
-            "delta": bad_scalars(),
-            "axis": bad_scalars(),
-        },
-        {"x": PERF[:, 0], "y": PERF[:, 1], "rho": 0.2},
     ),
     (
         "simultaneous_intervals",
@@ -858,6 +835,7 @@ CASES = [
             "labels": bad_names(),
             "greater_is_better": bad_choices(),
             "rho": bad_scalars(),
+            "axis": bad_scalars(),
         },
         {"x": PERF[:, 0], "y": PERF[:, 1], "rho": 0.2, "greater_is_better": True},
     ),
@@ -1741,15 +1719,13 @@ NOT_CALLED = {
     "RMAnovaResult", "TukeyHSDResult", "ClassifierComparisonResult",  # issue 24
     "ProportionDifferenceResult", "BiasVarianceResult",  # issue 24, peers
     "PlackettLuceResult",
-    "ConfidenceInterval", "PairedTTestsResult", "CorrelatedTTestsResult",  # issue 27
+    "ConfidenceInterval",
     "PosthocResult", "PairwiseComparisonResult",  # post-hoc results
     "SimultaneousIntervalsResult",  # built by simultaneous_intervals
     "IncommensurableScalesWarning",  # a warning class, raised by the analyses
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.
 DOCUMENTED_NAN = {
-    "paired_t_tests": "PairedTTestsResult: constant differences give NaN "
-    "statistic, p-value and interval (flagged in `constant`)",
     "leaderboard_table": "LeaderboardResult: the win-rate matrix's diagonal is NaN "
     "(a learner does not play itself); improvability is NaN with negative values "
     "(a note says so)",

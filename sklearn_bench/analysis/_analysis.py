@@ -253,13 +253,13 @@ def _within_batch(result, learners, best, level, metric, dataset):
     from types import SimpleNamespace
 
     from ..results import corrected_t_block
-    from ..stats import paired_t_tests
+    from ..stats import paired_test
 
     block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
     if block is None or block[0].shape[0] < 2:
         return {}
     x, y, ratio = block
-    out = paired_t_tests(x, y[:, None], test_train_ratio=ratio)
+    out = paired_test(x, y[:, None], method="corrected_t", test_train_ratio=ratio)
     ci = out.confidence_interval(level)
     return {
         learner: SimpleNamespace(
@@ -271,7 +271,7 @@ def _within_batch(result, learners, best, level, metric, dataset):
             method="corrected_t",
         )
         for j, learner in enumerate(learners)
-        if not out.constant[j]
+        if not np.isnan(out.pvalue[j])  # constant differences: one by one
     }
 
 

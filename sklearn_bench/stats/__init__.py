@@ -6,12 +6,6 @@ from ..model_selection import (  # noqa: F401
     bias_variance_decomposition,
 )
 from ._anova import RMAnovaResult, TukeyHSDResult, rm_anova, tukey_hsd
-from ._batched import (
-    CorrelatedTTestsResult,
-    PairedTTestsResult,
-    bayesian_correlated_t_tests,
-    paired_t_tests,
-)
 from ._bayesian import (
     BayesianTestResult,
     bayesian_correlated_t,
@@ -100,7 +94,6 @@ __all__ = [
     "BlockRankTestResult",
     "ClassifierComparisonResult",
     "ConfidenceInterval",
-    "CorrelatedTTestsResult",
     "EffectSizeResult",
     "FriedmanResult",
     "GlobalPermutationResult",
@@ -108,7 +101,6 @@ __all__ = [
     "McNemarResult",
     "MultipleRuleBiasResult",
     "PairedTestResult",
-    "PairedTTestsResult",
     "PairwiseComparisonResult",
     "PairwiseTestResult",
     "PosthocResult",
@@ -124,7 +116,6 @@ __all__ = [
     "adjust_pvalues",
     "akinshin_gamma",
     "bayesian_correlated_t",
-    "bayesian_correlated_t_tests",
     "bayesian_hierarchical",
     "bayesian_plackett_luce",
     "bayesian_sign_test",
@@ -153,7 +144,6 @@ __all__ = [
     "mcnemar_test",
     "multiple_rule_bias",
     "n_datasets_needed",
-    "paired_t_tests",
     "paired_test",
     "pairwise_tests",
     "power_paired_t",

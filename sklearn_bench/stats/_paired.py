@@ -198,11 +198,11 @@ class PairedTestResult:
                 alternative=self.alternative,
                 random_state=self._random_state,
             )
-        if self.alternative == "greater":
-            high = np.inf
+        if self.alternative == "greater":  # (NaN stays NaN in a batch)
+            high = np.where(np.isnan(low), np.nan, np.inf)
         elif self.alternative == "less":
-            low = -np.inf
-        return ConfidenceInterval(float(low), float(high), float(achieved))
+            low = np.where(np.isnan(high), np.nan, -np.inf)
+        return ConfidenceInterval(_scalar(low), _scalar(high), float(achieved))
 
     def effect_size(self):
         """The standardised effect size that goes with this test.

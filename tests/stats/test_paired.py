@@ -750,3 +750,89 @@ def test_walsh_selection_from_sorted_differences_equals_partition(seed):
                 assert np.float64(got_low).tobytes() == np.float64(low).tobytes()
                 assert np.float64(got_high).tobytes() == np.float64(high).tobytes()
     assert taken >= 6
+
+
+# ------------------------------------------------------------ batches (axis)
+_rng = np.random.default_rng(2024)
+N, M = 12, 5
+REFERENCE = _rng.normal(0.2, 0.03, N)
+OTHERS = REFERENCE[:, None] + _rng.normal(0.01, 0.02, (N, M))
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+@pytest.mark.parametrize("ratio", [None, 0.25])
+def test_t_batch_equals_paired_test_column_by_column(alternative, ratio):
+    """H: every column of a batch is paired_test's t (or corrected t) of that
+    pair, to the last bit: statistic, p-value, estimate and interval; and the
+    plain t of the batch is scipy.stats.ttest_rel's, bit for bit."""
+    method = "t" if ratio is None else "corrected_t"
+    res = paired_test(
+        OTHERS,
+        REFERENCE[:, None],
+        method=method,
+        alternative=alternative,
+        test_train_ratio=ratio,
+    )
+    ci = res.confidence_interval(0.9)
+    assert res.method == method and res.df == N - 1 and res.n == N
+    assert res.pvalue.shape == ci.low.shape == (M,) and ci.confidence_level == 0.9
+    for j in range(M):
+        one = paired_test(
+            OTHERS[:, j],
+            REFERENCE,
+            method=method,
+            alternative=alternative,
+            test_train_ratio=ratio,
+        )
+        one_ci = one.confidence_interval(0.9)
+        assert res.statistic[j] == one.statistic and res.pvalue[j] == one.pvalue
+        assert res.estimate[j] == one.estimate
+        assert (ci.low[j], ci.high[j]) == (one_ci.low, one_ci.high)
+    if ratio is None:
+        ref = stats.ttest_rel(OTHERS, REFERENCE[:, None], alternative=alternative)
+        np.testing.assert_array_equal(res.pvalue, ref.pvalue)
+        np.testing.assert_array_equal(res.statistic, ref.statistic)
+
+
+def test_t_batch_axis_and_broadcasting():
+    """H: the pairs may run along any axis; the result does not depend on it."""
+    along_0 = paired_test(OTHERS, REFERENCE[:, None])
+    along_1 = paired_test(OTHERS.T, REFERENCE[None, :], axis=1)
+    along_last = paired_test(OTHERS.T, REFERENCE, axis=-1)
+    for other in (along_1, along_last):
+        np.testing.assert_array_equal(other.pvalue, along_0.pvalue)
+        np.testing.assert_array_equal(other.estimate, along_0.estimate)
+    one_d = paired_test(OTHERS[:, 0], REFERENCE)
+    assert isinstance(one_d.pvalue, float) and one_d.pvalue == along_0.pvalue[0]
+
+
+def test_t_batch_constant_differences_are_nan():
+    """H: in a batch, a comparison with constant differences (where one pair
+    raises) has NaN statistic, p-value and interval; the others are unaffected."""
+    x = np.column_stack([REFERENCE + 0.05, OTHERS[:, 0]])
+    res = paired_test(x, REFERENCE[:, None])
+    ci = res.confidence_interval()
+    assert np.isnan([res.statistic[0], res.pvalue[0], ci.low[0], ci.high[0]]).all()
+    assert res.pvalue[1] == paired_test(OTHERS[:, 0], REFERENCE).pvalue
+    with pytest.raises(ValueError, match="constant"):
+        paired_test(REFERENCE + 0.05, REFERENCE)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"x": [[1.0, np.nan], [2.0, 3.0]], "y": [[0.0], [1.0]]}, ValueError, "NaN"),
+        ({"x": np.ones((3, 4)), "y": np.ones((3, 2))}, ValueError, "broadcast"),
+        ({"x": np.ones((3, 4)), "y": np.ones((2, 4))}, ValueError, "same length"),
+        ({"x": np.ones((1, 3)), "y": np.zeros((1, 3))}, ValueError, "at least 2"),
+        ({"axis": 2}, ValueError, "`axis`"),
+        ({"axis": 0.5}, TypeError, "`axis`"),
+        ({"method": "wilcoxon"}, ValueError, "one pair at a time"),
+    ],
+)
+def test_t_batch_invalid_input(kwargs, error, match):
+    """H: bad arrays or axis, and a batch for a test of one pair, raise an error
+    naming them."""
+    args = {"x": OTHERS, "y": REFERENCE[:, None], **kwargs}
+    with pytest.raises(error, match=match):
+        paired_test(args.pop("x"), args.pop("y"), **args)
