@@ -300,7 +300,7 @@ def within_test(result, analysis, a, b, dataset):
     ...
     ValueError: The resampling scheme of data set 'p' is unknown ...
     """
-    tests = analysis.cache.get(("within_tests", id(result.scores)), {})
+    tests = analysis.cache.get(("within_tests", id(result)), {})
     hit = tests.get((a, b, str(dataset), analysis.metric))
     if hit is None:
         return result.paired_test(a, b, dataset=dataset, metric=analysis.metric)
@@ -959,7 +959,7 @@ def _analyse_core(result, plan):
         delta=delta,
         delta_source=delta_source,
         analyses=tuple(analyses),
-        cache={**peer_cache, ("within_tests", id(full.scores)): within_tests},
+        cache={**peer_cache, ("within_tests", id(full)): within_tests},
         bayesian=plan.bayesian,
         plan=plan,
         win_tie_loss=win_tie_loss,
