@@ -97,8 +97,8 @@ def test_blocks_and_aggregate_equal_plain_pivots():
 
 def test_cache_follows_new_scores_and_errors_still_name_the_block():
     """H: a result whose scores are replaced is analysed afresh (assigning
-    ``result.scores`` drops what was read from the old ones), and a learner missing on a data set or a NaN performance is
-    named as before."""
+    ``result.scores`` drops what was read from the old ones), and a learner
+    missing on a data set or a NaN performance is named as before."""
     df = _scores(seed=2)
     result = _result(df)
     first = _select.blocks(result, ["10", "11"], metric="loss")
