@@ -33,10 +33,10 @@ _ZERO_METHODS = ("demsar", "wilcox", "pratt", "zsplit")
 _ALTERNATIVES = ("two-sided", "less", "greater")
 _EXACT_ENUMERATION_MAX_N = 16  # 2**16 sign vectors
 # scipy.stats.wilcoxon's method="auto": the exact signed-rank distribution up to
-# 50 pairs without zeros or ties; with them, the sign flips enumerated up to 13
-# (2**13 < its 9999 resamples)
+# 50 pairs without zeros or ties; with them, the exact distribution of the sign
+# flips up to 13 (2**13 < its 9999 permutations, all enumerated)
 _EXACT_MAX_N = 50
-_PERMUTATION_MAX_N = 13
+_CONDITIONAL_MAX_N = 13
 _BATCH_ELEMENTS = 2_000_000  # resamples x pairs per batch of the permutation test
 
 
@@ -423,15 +423,39 @@ def _t_pvalue(statistic, df, alternative):
 
 
 # ----------------------------------------------------------------- signed ranks
-def _signrank_cdf_table(n):
-    """P(V <= v), v = 0..n(n+1)/2, of the signed-rank statistic without ties."""
-    counts = np.zeros(n * (n + 1) // 2 + 1)
+def _signrank_counts(doubled):
+    """Counts of the ``2**n`` sign vectors by ``sum_i doubled_i [s_i = +]``, a
+    sum of doubled (integer) ranks, indexed by that sum (exact for n <= 50)."""
+    counts = np.zeros(int(doubled.sum()) + 1)
     counts[0] = 1.0
     top = 0
-    for k in range(1, n + 1):
-        counts[k : top + k + 1] = counts[k : top + k + 1] + counts[: top + 1].copy()
-        top += k
-    return np.cumsum(counts) / 2.0**n
+    for r in doubled:
+        counts[r : top + r + 1] = counts[r : top + r + 1] + counts[: top + 1].copy()
+        top += r
+    return counts
+
+
+def _signrank_cdf_table(n):
+    """P(V <= v), v = 0..n(n+1)/2, of the signed-rank statistic without ties."""
+    return np.cumsum(_signrank_counts(2 * np.arange(1, n + 1))[::2]) / 2.0**n
+
+
+def _signrank_conditional_pvalue(ranks, positive, alternative):
+    """Exact p-value of ``R+`` given the (mid-)ranks of the nonzero differences:
+    the distribution of its ``2**n`` sign flips (scipy's ``PermutationMethod``
+    of :func:`scipy.stats.wilcoxon`, by convolution instead of enumeration),
+    two-sided ``2 min(P(R+* <= R+), P(R+* >= R+))`` as scipy. Zeros keep their
+    sign (none), so their share of ``R+`` is a constant and left out."""
+    doubled = np.rint(2 * ranks).astype(np.int64)
+    counts = _signrank_counts(doubled)
+    observed = int(doubled[positive].sum())
+    less = counts[: observed + 1].sum() / counts.sum()
+    greater = counts[observed:].sum() / counts.sum()
+    if alternative == "less":
+        return float(less)
+    if alternative == "greater":
+        return float(greater)
+    return float(min(1.0, 2 * min(less, greater)))
 
 
 def _signrank_quantile(p, n):
@@ -677,42 +701,30 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
     if not np.any(used):  # no difference, or all zero: every arrangement ties
         details.update(z=0.0, exact=False)
         return statistic, 1.0, estimate, used, details
-    if exact is not False and np.ptp(np.abs(used)) == 0 and np.all(used):
-        # Every |d| tied (constant |d|, e.g. constant differences): all ranks are
-        # (n + 1)/2, R+ = (n + 1)/2 times the number of positive differences,
-        # and the exact conditional null distribution of R+ is that of a
-        # Binomial(n, 1/2) count: the sign test's, for any n.
-        pvalue = _binomial_pvalue(int(np.count_nonzero(used > 0)), n, alternative)
+    # scipy's method="auto", but for exact=: the exact null distribution without
+    # zeros and ties (n <= 50); with them, the exact distribution of the sign
+    # flips given the ranks (n <= 13, or every |d| tied: coin's exact test, the
+    # sign test's binomial); else the normal approximation.
+    clean = np.all(d) and np.unique(np.abs(d)).size == d.size
+    tied = np.all(used) and np.ptp(np.abs(used)) == 0
+    small = d.size <= _CONDITIONAL_MAX_N
+    if exact is not False and not clean and (exact or tied or small):
+        nonzero = used != 0
+        pvalue = _signrank_conditional_pvalue(
+            ranks[nonzero], used[nonzero] > 0, alternative
+        )
         details.update(z=np.nan, exact=True)
         return statistic, pvalue, estimate, used, details
-    # scipy's method="auto", but for exact=: the exact null distribution without
-    # zeros and ties (n <= 50), else the exact one of the sign flips given the
-    # ranks (n <= 13: 2**13 < 9999 resamples, all enumerated), else normal.
-    clean = np.all(d) and np.unique(np.abs(d)).size == d.size
-    if exact is False:
-        method = "asymptotic"
-    elif clean and (exact or d.size <= _EXACT_MAX_N):
-        method = "exact"
-    elif d.size <= _PERMUTATION_MAX_N:
-        method = stats.PermutationMethod()
-    else:
-        if exact:
-            warnings.warn(
-                "Cannot compute the exact p-value with ties or zero differences "
-                f"for more than {_PERMUTATION_MAX_N} pairs; using the normal "
-                "approximation.",
-                stacklevel=3,
-            )
-        method = "asymptotic"
+    use_exact = exact is not False and clean and (exact or d.size <= _EXACT_MAX_N)
     res = stats.wilcoxon(
         d,
         zero_method="zsplit" if zero_method == "demsar" else zero_method,
         correction=correction,
         alternative=alternative,
-        method=method,
+        method="exact" if use_exact else "asymptotic",
     )
-    z = float(res.zstatistic) if method == "asymptotic" else np.nan
-    details.update(z=z, exact=method != "asymptotic")
+    z = np.nan if use_exact else float(res.zstatistic)
+    details.update(z=z, exact=use_exact)
     return statistic, float(res.pvalue), estimate, used, details
 
 
@@ -875,20 +887,22 @@ def paired_test(
         ``method="auto"`` on those differences (zeros counted where the method
         keeps or drops them): the exact signed-rank distribution when there is
         no zero and no tie and ``n <= 50``; with zeros or ties, the exact
-        conditional distribution of the sign flips given the ranks when
-        ``n <= 13`` (all ``2**n`` enumerated); otherwise the normal
-        approximation with tie-corrected variance. R's ``wilcox.test`` uses
-        the normal approximation wherever there are zeros or ties.
+        conditional distribution of the ``2**n`` sign flips given the ranks
+        when ``n <= 13`` (scipy's permutation distribution, here by
+        convolution) or when every ``|d|`` is tied (see Notes); otherwise the
+        normal approximation with tie-corrected variance. R's ``wilcox.test``
+        uses the normal approximation wherever there are zeros or ties.
 
         Differences are rounded to 10 decimals before zeros and ties are found,
         so floating-point noise from subtracting scores (``0.3 − 0.1`` versus
         ``0.2``) neither makes nor breaks a tie. The sign test does the same.
     exact : bool or None, default=None
         Wilcoxon: ``None`` chooses as described; ``False`` forces the normal
-        approximation; ``True`` an exact distribution (with ties or zeros and
-        more than 13 differences there is none: the normal approximation, with
-        a warning). Permutation: ``True`` enumerates all ``2**n`` sign vectors
-        (n <= 30), ``False`` forces Monte Carlo.
+        approximation; ``True`` an exact distribution: with zeros or ties the
+        conditional one of the sign flips given the ranks for any ``n`` (coin's
+        ``wilcoxsign_test(distribution = "exact")``). Permutation: ``True``
+        enumerates all ``2**n`` sign vectors (n <= 30), ``False`` forces Monte
+        Carlo.
     correction : bool, default=False
         Continuity correction of the Wilcoxon normal approximation (as R/SciPy).
     n_resamples : int, default=9999

@@ -267,16 +267,38 @@ def test_rounding_makes_float_noise_ties():
     assert res.statistic == 10.0  # R's V: ranks 1.5 + 1.5 + 3.5 + 3.5 of |d| > 0
 
 
-def test_exact_true_with_ties_warns():
-    """H: exact=True with ties gives the exact conditional p up to 13 pairs
-    (scipy's permutation distribution) and beyond warns and falls back to the
-    normal approximation."""
-    res = paired_test([1, 2, 3, 4], [0, 1, 1, 2], method="wilcoxon", exact=True)
-    assert res.pvalue == pytest.approx(stats.wilcoxon([1, 1, 2, 2]).pvalue)
-    d = np.array([1, 1, 2, 2, 3, -1, 4, 5, 6, 7, 8, 9, 10, 11.0])
-    with pytest.warns(UserWarning, match="exact p-value"):
-        res = paired_test(d, 0 * d, method="wilcoxon", exact=True)
-    ref = stats.wilcoxon(d, zero_method="zsplit", method="asymptotic")
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_exact_true_with_ties_is_the_exact_conditional_test(alternative):
+    """H: exact=True with ties and zeros gives the exact distribution of R+ over
+    all 2^n sign flips given the mid-ranks (coin's exact wilcoxsign_test), here
+    enumerated by brute force for n = 14 (beyond scipy's 13), for every zero
+    method; up to 13 pairs it is also scipy's default (its permutation
+    distribution)."""
+    d = np.array([1, 1, 2, 2, 3, -1, 4, 5, 0, 7, 8, -9, 10, 0.0])
+    signs = 1 - 2 * ((np.arange(2**14)[:, None] >> np.arange(14)) & 1)
+    for zero_method, kept in [
+        ("wilcox", d[d != 0]),
+        ("zsplit", d),
+        ("pratt", d),
+        ("demsar", d),
+    ]:
+        res = paired_test(
+            d, 0 * d, method="wilcoxon", exact=True, zero_method=zero_method,
+            alternative=alternative,
+        )  # fmt: skip
+        ranks = stats.rankdata(np.abs(kept))
+        flips = signs[: 2**kept.size, : kept.size] * np.sign(kept)
+        r_plus = ((flips > 0) * ranks).sum(axis=1)  # zeros: a constant share
+        obs = r_plus[0]
+        less, greater = np.mean(r_plus <= obs), np.mean(r_plus >= obs)
+        expected = {"less": less, "greater": greater}.get(
+            alternative, min(1.0, 2 * min(less, greater))
+        )
+        assert res.pvalue == pytest.approx(expected, rel=1e-12), zero_method
+        assert res.details["exact"]
+    small = np.delete(d, 8)[:12]  # ties, no zero
+    res = paired_test(small, 0 * small, method="wilcoxon", alternative=alternative)
+    ref = stats.wilcoxon(small, zero_method="zsplit", alternative=alternative)
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
 
 
