@@ -381,9 +381,9 @@ def _describe(**params):
 
 
 def _analyse(**params):
-    from sklearn_bench.report import analyse_result
+    from sklearn_bench.analysis import AnalysisPlan, analyse
 
-    return analyse_result(RESULT, **params)
+    return analyse(RESULT, AnalysisPlan(**params))
 
 
 def _summary(analysis):
@@ -417,11 +417,12 @@ def _latex_table(**params):
 
 
 def _register_test(record):
-    from sklearn_bench.report import TestRecord, analyse_result, register_test
+    from sklearn_bench.analysis import analyse
+    from sklearn_bench.report import TestRecord, register_test
 
     if isinstance(record, str) and record == "VALID":
         record = TestRecord("x", "A and B", "paired t-test", "3 data sets")
-    return register_test(analyse_result(RESULT), record)
+    return register_test(analyse(RESULT), record)
 
 
 def _metric_bounds(metric):
@@ -1427,7 +1428,7 @@ CASES = [
         {"name": "a"},
     ),
     (
-        "analyse_result",
+        "analyse",
         _analyse,
         {
             "metric": bad_choices(),

@@ -173,7 +173,7 @@ def test_no_control_character_reaches_the_terminal(tmp_path, capsys):
     rc = main([
         "leaderboard", str(tmp_path / "lb.csv"), "--dataset-col", "data",
         "--learner-col", "model", "--value-col", "err", "--lower-is-better",
-        "--n-bootstrap", "50",
+        "--n-resamples", "50",
     ])  # fmt: skip
     out, err = capsys.readouterr()
     assert rc == 0, err

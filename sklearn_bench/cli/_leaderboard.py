@@ -1,9 +1,7 @@
 """``sklearn-bench leaderboard``: a leaderboard of a stored run or of a CSV of
 results from any tool, printed and written as CSV."""
 
-import argparse
 import os
-import sys
 from pathlib import Path
 
 from .._io import write_csv
@@ -16,23 +14,6 @@ from ._files import (
 )
 
 EXIT_OK = 0  # as the other commands (cli._main)
-
-
-class _RenamedOption(argparse.Action):
-    """An option renamed in 0.2: still accepted for one release, with a note on
-    stderr naming the new flag (the CLI's form of a ``FutureWarning``)."""
-
-    def __init__(self, option_strings, dest, *, new, **kwargs):
-        self.new = new
-        super().__init__(option_strings, dest, **kwargs)
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        print(
-            f"sklearn-bench: {option_string} is deprecated and will be removed in "
-            f"0.3; use {self.new}",
-            file=sys.stderr,
-        )
-        setattr(namespace, self.dest, values)
 
 
 def _add_leaderboard_parser(sub):
@@ -70,14 +51,6 @@ def _add_leaderboard_parser(sub):
         default=1000,
         metavar="B",
         help="bootstrap resamples of the data sets (default: 1000)",
-    )
-    board.add_argument(  # the 0.1 name, kept for one release
-        "--n-bootstrap",
-        type=int,
-        dest="n_resamples",
-        action=_RenamedOption,
-        new="--n-resamples",
-        help=argparse.SUPPRESS,
     )
     board.add_argument(
         "--seed", type=int, default=0, metavar="SEED", help="random seed (default: 0)"

@@ -17,7 +17,7 @@ from pathlib import Path
 from .._io import UnsafePathError, open_for_write, refuse_links_below, write_csv
 from .._version import __version__
 from ..analysis import BAYESIAN_MODELS, AnalysisPlan
-from ._config import PLAN_DEFAULTS, RENAMED_SETTINGS, SETTINGS
+from ._config import PLAN_DEFAULTS, SETTINGS
 from ._files import (
     _DEMO_OUTPUTS,
     _REPORT_OUTPUTS,
@@ -637,11 +637,8 @@ def _report_settings(result, args):
     """The settings of ``report``: the run's own (stored with it), overridden by
     the command line; ``(settings, sources)``."""
     stored = result.info.get("analysis") or {}
-    # a run of 0.1 stored its settings by their 0.1 names
-    from_config = {RENAMED_SETTINGS.get(k, k) for k in stored.get("from_config", ())}
-    saved = {
-        RENAMED_SETTINGS.get(k, k): v for k, v in stored.get("settings", {}).items()
-    }
+    from_config = set(stored.get("from_config", ()))
+    saved = stored.get("settings", {})
     settings, sources = {}, {}
     overridden = []
     for name in _SETTINGS:

@@ -12,7 +12,6 @@ import numpy as np
 import pandas as pd
 
 from .._io import refuse_links_below, write_bytes, write_csv, write_text
-from .._validation import renamed_parameters
 from .._version import __version__
 from ..analysis import (
     ANALYSES,
@@ -524,7 +523,6 @@ _PLAN_KEYWORDS = {
 }
 
 
-@renamed_parameters(posthoc_adjust="adjust")
 def write_report(
     result,
     out_dir,
@@ -575,8 +573,7 @@ def write_report(
         for every section.
     posthoc, adjust
         The plan's ``posthoc`` and ``adjust``: the post-hoc test after
-        Friedman's (Nemenyi's by default) and its correction (``adjust`` was
-        ``posthoc_adjust``, which warns until 0.3).
+        Friedman's (Nemenyi's by default) and its correction.
     bayesian : {"signed_rank", "hierarchical"}, default="signed_rank"
         The plan's Bayesian model across data sets (``"hierarchical"`` needs
         the [bayes] extra).

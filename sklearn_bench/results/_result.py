@@ -14,7 +14,6 @@ from .._io import (
     write_csv,
     write_text,
 )
-from .._validation import keyword_only, renamed_parameters
 from .._version import __version__
 from ..store import predictions_loader, read_store
 from . import _select
@@ -627,7 +626,6 @@ class BenchmarkResult(
             }
         )
 
-    @keyword_only
     def aggregate(self, metric=None, *, stat="mean"):
         """A data set × learner table of a statistic of the replicate performances.
 
@@ -638,9 +636,6 @@ class BenchmarkResult(
         stat : str or callable, default="mean"
             Any aggregation pandas accepts (``"mean"``, ``"median"``, ``"std"``,
             a function of a Series).
-
-            .. versionchanged:: 0.2
-               Keyword-only; by position it warns until 0.3.
 
         Returns
         -------
@@ -817,7 +812,6 @@ class BenchmarkResult(
             info=meta["info"],
         )
 
-    @renamed_parameters(correction="adjust")
     def to_latex(
         self,
         metric=None,
@@ -847,9 +841,6 @@ class BenchmarkResult(
             A method of :meth:`paired_test`; ``None`` is its default.
         adjust : str, default="holm"
             A method of :func:`~sklearn_bench.stats.adjust_pvalues`.
-
-            .. versionchanged:: 0.2
-               Renamed from ``correction``, which warns until 0.3.
         alpha : float, default=0.05
         digits : int, default=3
         caption : str, default=None
