@@ -11,7 +11,7 @@ error rate (FWER) is P(at least one of the k (k − 1) / 2 pairs rejected at
 
 Rows: the post-hocs of ``pairwise_tests`` — Nemenyi and Miller (single-step),
 and Conover, Siegel, Quade and the exact rank-sum differences (Eisinga et al.
-2017), each with every adjustment of ``adjust_pairwise_pvalues`` (Holm,
+2017), each with every adjustment of ``adjust_pvalues`` (Holm,
 Shaffer, Bergmann–Hommel, Bonferroni, Hochberg, Hommel, Finner, Holland, Li,
 Rom) and unadjusted (``none``: the per-pair error, for scale). K = 5 learners,
 N = 10 and 30 blocks.
@@ -34,7 +34,7 @@ import time
 import numpy as np
 from scipy import stats
 
-from sklearn_bench.stats import adjust_pairwise_pvalues, pairwise_tests
+from sklearn_bench.stats import adjust_pvalues, pairwise_tests
 from sklearn_bench.stats._rank_posthoc import rank_posthoc
 
 ALPHA = 0.05
@@ -95,7 +95,7 @@ def study(n, reps, rng, tied):
                 skipped[method] += 1
                 continue
             for adjust in ADJUSTS:
-                adj = adjust_pairwise_pvalues(raw, method=adjust)
+                adj = adjust_pvalues(raw, adjust=adjust)
                 hits[(method, adjust)] += bool((adj <= ALPHA).any())
     return hits, skipped
 

@@ -821,12 +821,6 @@ CASES = [
         {"method": "wilcoxon", "n": 5},
     ),
     (
-        "adjust_pairwise_pvalues",
-        S("adjust_pairwise_pvalues"),
-        {"pvalues": bad_1d(3), "method": bad_choices()},
-        {"pvalues": [0.01, 0.04, 0.03]},
-    ),
-    (
         "bayesian_correlated_t",
         S("bayesian_correlated_t"),
         {
@@ -1721,7 +1715,7 @@ NOT_CALLED = {
     "ProportionDifferenceResult", "BiasVarianceResult",  # issue 24, peers
     "PlackettLuceResult",
     "ConfidenceInterval",
-    "PosthocResult", "PairwiseComparisonResult",  # post-hoc results
+    "PosthocResult",  # post-hoc results
     "SimultaneousIntervalsResult",  # built by simultaneous_intervals
     "IncommensurableScalesWarning",  # a warning class, raised by the analyses
 }  # fmt: skip

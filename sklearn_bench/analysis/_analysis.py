@@ -380,7 +380,7 @@ def _pairs(result, order, level, best, *, dataset, metric, notes=None):
     table[["estimate", "low", "high", "pvalue"]] = table[
         ["estimate", "low", "high", "pvalue"]
     ].astype(float)
-    adjusted = adjust_pvalues(table["pvalue"].fillna(1.0), method="holm")
+    adjusted = adjust_pvalues(table["pvalue"].fillna(1.0), adjust="holm")
     adjusted = np.where(table["pvalue"].isna(), np.nan, adjusted)
     # Bonferroni: each interval at 1 − α/m, all m together at 1 − α. One that
     # excludes 0 has m p < α, so Holm rejects it too: never an interval
@@ -610,16 +610,11 @@ def _posthoc(result, friedman, method, adjust, scope, metric):
     paragraph: ``(frame, words, correction, citations)``."""
     words, cites = POSTHOCS[method]
     if method == "nemenyi":
-        frame = friedman.posthoc(method="nemenyi").to_frame()
-        return (
-            frame,
-            words,
-            "family-wise by Nemenyi's studentised range",
-            cites,
+        res = friedman.posthoc(method="nemenyi")
+    else:
+        res = result.pairwise_tests(
+            method=method, adjust=adjust, dataset=scope, metric=metric
         )
-    res = result.pairwise_tests(
-        method=method, adjust=adjust, dataset=scope, metric=metric
-    )
     full = res.to_frame()
     frame = pd.DataFrame(
         {

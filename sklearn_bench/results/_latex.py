@@ -185,7 +185,7 @@ def _check_adjust(adjust):
     from ..stats import adjust_pvalues
 
     try:
-        adjust_pvalues(np.array([0.5]), method=adjust)
+        adjust_pvalues(np.array([0.5]), adjust=adjust)
     except ValueError as exc:
         choices = str(exc).split("must be one of ", 1)[-1].split("; got")[0]
         message = f"`adjust` must be one of {choices}; got {adjust!r}."

@@ -68,14 +68,9 @@ from ._paired import (
     paired_test,
     smallest_attainable_pvalue,
 )
-from ._pairwise import (
-    PAIRWISE_ADJUST_METHODS,  # noqa: F401
-    PairwiseTestResult,
-    adjust_pairwise_pvalues,
-    pairwise_tests,
-)
+from ._pairwise import PairwiseTestResult, pairwise_tests
 from ._plackett_luce import PlackettLuceResult, bayesian_plackett_luce
-from ._posthoc import PairwiseComparisonResult, PosthocResult
+from ._posthoc import PosthocResult
 from ._power import n_datasets_needed, power_paired_t
 from ._simultaneous import (
     SimultaneousIntervalsResult,
@@ -84,10 +79,10 @@ from ._simultaneous import (
 )
 from ._skillings_mack import SkillingsMackResult, skillings_mack_test
 
-# Also public, for the layers above (analysis, report), but not API-page objects
-# (so not in __all__): ADJUST_METHODS and PAIRWISE_ADJUST_METHODS, the choices of
-# adjust_pvalues' `method` and of pairwise_tests' `adjust`; shared_dirichlet_draws,
-# the context in which Dirichlet-process tests with one seed share their draws.
+# Also public, for the layers above (analysis, report), but not an API-page object
+# (so not in __all__): ADJUST_METHODS, the one list of choices of `adjust`;
+# shared_dirichlet_draws, the context in which Dirichlet-process tests with one
+# seed share their draws.
 
 __all__ = [
     "BayesianTestResult",
@@ -101,7 +96,6 @@ __all__ = [
     "McNemarResult",
     "MultipleRuleBiasResult",
     "PairedTestResult",
-    "PairwiseComparisonResult",
     "PairwiseTestResult",
     "PosthocResult",
     "RankConfidenceSetsResult",
@@ -112,7 +106,6 @@ __all__ = [
     "SimultaneousIntervalsResult",
     "SkillingsMackResult",
     "TukeyHSDResult",
-    "adjust_pairwise_pvalues",
     "adjust_pvalues",
     "akinshin_gamma",
     "bayesian_correlated_t",

@@ -128,7 +128,7 @@ def _holm_lower(est, se, df, alpha):
     m = est.size
     t = est / se
     p = np.where(np.isinf(df), _st.norm.sf(t), _st.t.sf(t, _finite(df)))
-    rejected = adjust_pvalues(p, method="holm") <= alpha
+    rejected = adjust_pvalues(p, adjust="holm") <= alpha
     if rejected.all():
         # every hypothesis rejected: max(0, the Bonferroni bound at α/m)
         tail = np.full(m, alpha / m)
