@@ -17,12 +17,12 @@ from .._validation import check_confidence_level as _check_confidence_level
 from .._validation import check_member
 from .._validation import check_positive_int as _check_size
 from ._anova import rm_anova
-from ._common import ConfidenceInterval, _one_row_frame, real_number
+from ._common import ConfidenceInterval, _Fields, real_number
 from ._mcnemar import _correctness
 
 
 @dataclass(frozen=True)
-class ClassifierComparisonResult:
+class ClassifierComparisonResult(_Fields):
     """Result of :func:`cochrans_q` and :func:`f_test_classifiers`.
 
     Attributes
@@ -63,24 +63,6 @@ class ClassifierComparisonResult:
         "H0: all classifiers have the same probability of a correct "
         "classification on this test set."
     )
-
-    def to_dict(self):
-        """The scalar fields and the accuracies as a plain dict."""
-        return {
-            "method": self.method,
-            "statistic": self.statistic,
-            "pvalue": self.pvalue,
-            "df": self.df,
-            "df_denominator": self.df_denominator,
-            "n_samples": self.n_samples,
-            "n_classifiers": self.n_classifiers,
-            "accuracies": self.accuracies.to_dict(),
-            "null_hypothesis": self.null_hypothesis,
-        }
-
-    def to_frame(self):
-        """A one-row DataFrame of the scalar fields."""
-        return _one_row_frame(self.to_dict(), leave_out=("accuracies",))
 
 
 def _accuracies(correct, names):
@@ -238,7 +220,7 @@ def f_test_classifiers(y_true, predictions) -> ClassifierComparisonResult:
 
 # ---------------------------------------------------------- difference of proportions
 @dataclass(frozen=True)
-class ProportionDifferenceResult:
+class ProportionDifferenceResult(_Fields):
     """Result of :func:`proportion_difference_test`.
 
     Attributes
@@ -293,22 +275,6 @@ class ProportionDifferenceResult:
         else:
             low, high = self.estimate - stats.norm.ppf(level) * se, np.inf
         return ConfidenceInterval(float(low), float(high), level)
-
-    def to_dict(self):
-        """The fields as a plain dict."""
-        return {
-            "method": self.method,
-            "statistic": self.statistic,
-            "pvalue": self.pvalue,
-            "estimate": self.estimate,
-            "standard_error": self.standard_error,
-            "alternative": self.alternative,
-            "null_hypothesis": self.null_hypothesis,
-        }
-
-    def to_frame(self):
-        """A one-row DataFrame of :meth:`to_dict`."""
-        return pd.DataFrame([self.to_dict()])
 
 
 def _check_proportion(value, name):

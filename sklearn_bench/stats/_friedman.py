@@ -17,7 +17,7 @@ from scipy import stats
 
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
-from ._common import _direction, _one_row_frame, _validate_scores
+from ._common import _direction, _Fields, _validate_scores
 from ._pairwise import _pairs_to_test, rank_pairwise
 from ._rank_posthoc import RANK_METHODS
 
@@ -177,7 +177,7 @@ def critical_difference(
 
 
 @dataclass(frozen=True)
-class FriedmanResult:
+class FriedmanResult(_Fields):
     """Result of :func:`friedman_test`.
 
     Attributes
@@ -230,6 +230,7 @@ class FriedmanResult:
     notes: tuple = ()
     _ranks: pd.DataFrame = field(repr=False, default=None, compare=False)
     _values: np.ndarray = field(repr=False, default=None, compare=False)
+    _also = ("kendalls_w",)  # in to_dict and to_frame
 
     @classmethod
     def from_average_ranks(cls, average_ranks, n_blocks: int) -> "FriedmanResult":
@@ -437,26 +438,6 @@ class FriedmanResult:
             self._values,
             n_blocks=self.n_blocks,
         )
-
-    def to_dict(self):
-        """The scalar fields and the average ranks as a plain dict."""
-        return {
-            "method": self.method,
-            "statistic": self.statistic,
-            "pvalue": self.pvalue,
-            "iman_davenport_statistic": self.iman_davenport_statistic,
-            "iman_davenport_pvalue": self.iman_davenport_pvalue,
-            "kendalls_w": self.kendalls_w,
-            "n_blocks": self.n_blocks,
-            "n_learners": self.n_learners,
-            "null_distribution": self.null_distribution,
-            "notes": list(self.notes),
-            "average_ranks": self.average_ranks.to_dict(),
-        }
-
-    def to_frame(self):
-        """A one-row DataFrame of the scalar fields (the ranks: ``average_ranks``)."""
-        return _one_row_frame(self.to_dict(), leave_out=("average_ranks",))
 
 
 def friedman_test(

@@ -22,7 +22,7 @@ from .._validation import (
     check_random_state,
 )
 from ._anova import _tukey_table
-from ._common import _one_row_frame, _validate_scores, monte_carlo_pvalue
+from ._common import _Fields, _validate_scores, monte_carlo_pvalue
 from ._pairwise import PairwiseTestResult
 
 # Elements (resamples x replicates x learners) drawn per batch: bounds memory.
@@ -147,7 +147,7 @@ def _closure_hypotheses(k):
 
 
 @dataclass(frozen=True)
-class GlobalPermutationResult:
+class GlobalPermutationResult(_Fields):
     """Result of :func:`global_permutation_test`.
 
     Attributes
@@ -352,24 +352,6 @@ class GlobalPermutationResult:
             ),
             _frame=table,
         )
-
-    def to_dict(self):
-        """The scalar fields and the learners' means as a plain dict."""
-        return {
-            "method": self.method,
-            "statistic": self.statistic,
-            "pvalue": self.pvalue,
-            "pvalue_standard_error": self.pvalue_standard_error,
-            "exact": self.exact,
-            "n_resamples": self.n_resamples,
-            "n_replicates": self.n_replicates,
-            "n_learners": self.n_learners,
-            "learner_means": self.learner_means.to_dict(),
-        }
-
-    def to_frame(self):
-        """A one-row DataFrame of the scalar fields (the means: ``learner_means``)."""
-        return _one_row_frame(self.to_dict(), leave_out=("learner_means",))
 
 
 def global_permutation_test(

@@ -14,7 +14,7 @@ from scipy import stats
 
 from .._validation import check_confidence_level as _check_confidence_level
 from .._validation import check_fraction, check_member
-from ._common import ConfidenceInterval, real_array
+from ._common import ConfidenceInterval, _Fields, real_array
 
 
 def _check_count(value, name):
@@ -58,7 +58,7 @@ def _exact_binomial_pvalue(b, c):
 
 
 @dataclass(frozen=True)
-class McNemarResult:
+class McNemarResult(_Fields):
     """Result of :func:`mcnemar_test`.
 
     Attributes
@@ -88,23 +88,6 @@ class McNemarResult:
     c: int
     method: str
     null_hypothesis: str = "H0: P(A wrong, B right) = P(A right, B wrong)"
-
-    def to_dict(self):
-        """The fields as a plain ``dict``."""
-        return {
-            "b": self.b,
-            "c": self.c,
-            "statistic": self.statistic,
-            "pvalue": self.pvalue,
-            "method": self.method,
-            "null_hypothesis": self.null_hypothesis,
-        }
-
-    def to_frame(self):
-        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
-        import pandas as pd
-
-        return pd.DataFrame([self.to_dict()])
 
 
 def mcnemar_test(b, c, *, correction=True, exact=False):
