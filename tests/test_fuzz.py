@@ -797,12 +797,6 @@ CASES = [
         },
     ),
     (
-        "bonferroni_level",
-        S("bonferroni_level"),
-        {"confidence_level": bad_scalars(), "n_comparisons": bad_scalars()},
-        {"confidence_level": 0.95, "n_comparisons": 3},
-    ),
-    (
         "power_paired_t",
         S("power_paired_t"),
         {
@@ -977,12 +971,6 @@ CASES = [
         S("rank_biserial"),
         {"x": bad_1d(), "y": bad_1d(), "zero_method": bad_choices()},
         {"x": PERF[:6, 0], "y": PERF[:6, 1]},
-    ),
-    (
-        "rank_biserial_from_ranks",
-        S("rank_biserial_from_ranks"),
-        {"r_plus": bad_scalars(), "r_minus": bad_scalars(), "n": bad_scalars()},
-        {"r_plus": 15.0, "r_minus": 6.0, "n": 6},
     ),
     (
         "sign_dominance",
@@ -1625,22 +1613,6 @@ CASES = [
     (
         "f_test_classifiers",
         S("f_test_classifiers"),
-        {"y_true": bad_1d(), "predictions": bad_2d()},
-        {"y_true": LABELS, "predictions": PREDICTIONS},
-    ),
-    (
-        "mcnemar_table",
-        S("mcnemar_table"),
-        {"y_true": bad_1d(), "y_pred_1": bad_1d(), "y_pred_2": bad_1d()},
-        {
-            "y_true": LABELS,
-            "y_pred_1": PREDICTIONS[:, 0],
-            "y_pred_2": PREDICTIONS[:, 1],
-        },
-    ),
-    (
-        "mcnemar_tables",
-        S("mcnemar_tables"),
         {"y_true": bad_1d(), "predictions": bad_2d()},
         {"y_true": LABELS, "predictions": PREDICTIONS},
     ),

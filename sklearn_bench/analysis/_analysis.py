@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..results import IncommensurableScalesWarning, scale_note
-from ..stats import adjust_pvalues, bonferroni_level
+from ..stats import adjust_pvalues
 from ._disagreements import friedman_disagreements
 from ._format import fmt_level
 from ._plan import ANALYSES, POSTHOCS
@@ -328,7 +328,7 @@ def adjusted_interval_words(confidence_level, n_pairs):
     """
     if n_pairs <= 1:
         return f"{fmt_level(confidence_level)}"
-    each = bonferroni_level(confidence_level, int(n_pairs))
+    each = 1 - (1 - confidence_level) / int(n_pairs)  # Bonferroni
     return (
         f"simultaneous {fmt_level(confidence_level)} (Bonferroni, each at "
         f"{fmt_level(each, digits=2)})"
@@ -386,7 +386,7 @@ def _pairs(result, order, level, best, *, dataset, metric, notes=None):
     # excludes 0 has m p < α, so Holm rejects it too: never an interval
     # excluding 0 beside a Holm-adjusted p above α (intervals at Holm's levels
     # α/(m − r + 1), used past where the step-down stopped, could).
-    each = bonferroni_level(level, len(table))
+    each = 1 - (1 - level) / len(table)
     cis = [
         (np.nan, np.nan) if t is None else t.confidence_interval(each) for t in tests
     ]

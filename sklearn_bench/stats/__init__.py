@@ -1,10 +1,5 @@
 """Statistics for comparing learners: pure functions on arrays, frozen results."""
 
-# re-exported; its result class is documented under model_selection only
-from ..model_selection import (  # noqa: F401
-    BiasVarianceResult,
-    bias_variance_decomposition,
-)
 from ._anova import RMAnovaResult, TukeyHSDResult, rm_anova, tukey_hsd
 from ._bayesian import (
     BayesianTestResult,
@@ -36,7 +31,6 @@ from ._effect_size import (
     cohens_d,
     cohens_dz,
     rank_biserial,
-    rank_biserial_from_ranks,
     sign_dominance,
 )
 from ._five_by_two import five_by_two_cv_test
@@ -57,8 +51,6 @@ from ._mcnemar import (
     McNemarResult,
     error_rate_difference_ci,
     error_rate_intervals,
-    mcnemar_table,
-    mcnemar_tables,
     mcnemar_test,
 )
 from ._multiple_rule_bias import MultipleRuleBiasResult, multiple_rule_bias
@@ -72,11 +64,7 @@ from ._pairwise import PairwiseTestResult, pairwise_tests
 from ._plackett_luce import PlackettLuceResult, bayesian_plackett_luce
 from ._posthoc import PosthocResult
 from ._power import n_datasets_needed, power_paired_t
-from ._simultaneous import (
-    SimultaneousIntervalsResult,
-    bonferroni_level,
-    simultaneous_intervals,
-)
+from ._simultaneous import SimultaneousIntervalsResult, simultaneous_intervals
 from ._skillings_mack import SkillingsMackResult, skillings_mack_test
 
 # Also public, for the layers above (analysis, report), but not an API-page object
@@ -114,9 +102,7 @@ __all__ = [
     "bayesian_sign_test",
     "bayesian_signed_rank",
     "bayesian_table",
-    "bias_variance_decomposition",
     "bootstrap_ci",
-    "bonferroni_level",
     "bradley_terry_ratings",
     "cochrans_q",
     "cliffs_delta",
@@ -132,8 +118,6 @@ __all__ = [
     "friedman_test",
     "global_permutation_test",
     "leaderboard_table",
-    "mcnemar_table",
-    "mcnemar_tables",
     "mcnemar_test",
     "multiple_rule_bias",
     "n_datasets_needed",
@@ -146,7 +130,6 @@ __all__ = [
     "rank_biserial",
     "rank_confidence_sets",
     "rank_stability",
-    "rank_biserial_from_ranks",
     "sign_dominance",
     "simultaneous_intervals",
     "skillings_mack_test",

@@ -313,7 +313,7 @@ def proportion_difference_test(
     The test assumes *independent* samples. Two classifiers evaluated on the
     same test set are paired, and their accuracies are correlated; Dietterich
     (1998) shows the test's type I error is then wrong. Use McNemar's test
-    (:func:`mcnemar_test` on :func:`mcnemar_table`) for one test set; use this
+    (:func:`mcnemar_test` of the discordant counts) for one test set; use this
     one for two accuracies measured on different test sets. Both proportions 0
     or both 1: ``se = 0``, ``z = 0`` and ``p = 1`` when they are equal;
     unequal proportions with ``se = 0`` (0 against 1) give ``z = ±inf``.

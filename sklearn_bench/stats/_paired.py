@@ -23,8 +23,8 @@ from ._common import _DECIMALS, ConfidenceInterval, real_array, real_number
 from ._effect_size import (
     EffectSizeResult,
     _paired_arrays,
+    _rank_biserial_from_ranks,
     cohens_dz,
-    rank_biserial_from_ranks,
     sign_dominance,
 )
 
@@ -249,7 +249,7 @@ class PairedTestResult:
             r = self.details
             return EffectSizeResult(
                 "rank_biserial",
-                rank_biserial_from_ranks(r["r_plus"], r["r_minus"], r["n_used"]),
+                _rank_biserial_from_ranks(r["r_plus"], r["r_minus"], r["n_used"]),
                 int(r["n_used"]),
                 None,
                 None,
