@@ -245,6 +245,8 @@ class PairedTestResult:
         from dataclasses import replace
 
         d = self._differences
+        if d.ndim > 1:
+            raise ValueError("Effect sizes are for one comparison, not a batch.")
         if self.method.startswith("wilcoxon"):
             r = self.details
             return EffectSizeResult(
@@ -303,10 +305,12 @@ class PairedTestResult:
             }
 
     def to_frame(self, confidence_level=0.95):
-        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
+        """A :class:`pandas.DataFrame` of :meth:`to_dict`: one row, or one per
+        comparison of a batch (without effect sizes)."""
         import pandas as pd
 
-        return pd.DataFrame([self.to_dict(confidence_level)])
+        index = np.arange(np.size(self.pvalue))
+        return pd.DataFrame(self.to_dict(confidence_level), index=index)
 
 
 # ----------------------------------------------------------------------- validation
