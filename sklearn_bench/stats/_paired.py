@@ -19,7 +19,13 @@ from .._validation import (
 )
 from .._validation import check_random_state as _as_generator
 from ._bootstrap_ci import bootstrap_ci
-from ._common import _DECIMALS, ConfidenceInterval, real_array, real_number
+from ._common import (
+    _DECIMALS,
+    ConfidenceInterval,
+    monte_carlo_pvalue,
+    real_array,
+    real_number,
+)
 from ._effect_size import (
     EffectSizeResult,
     _paired_arrays,
@@ -767,18 +773,30 @@ def _sign_test(d_raw, alternative):
 
 # --------------------------------------------------------------- permutation test
 def _permutation_test(d, alternative, n_resamples, exact, random_state):
-    """The sign-flip test of ``S = sum(d)``: :func:`scipy.stats.permutation_test`
-    (``permutation_type="samples"``), exact by enumeration or Monte Carlo."""
+    """The sign-flip test of ``S = sum(d)``: the exact p of
+    :func:`scipy.stats.permutation_test` (``permutation_type="samples"``), or its
+    Monte Carlo counterpart, vectorised on random bits (25-65 times faster than
+    scipy's, ``benchmarks/permutation_speed.py``)."""
     n = d.size
+    abs_d = np.abs(d)
     observed = float(d.sum())
-    if (
-        exact is not False
-        and np.ptp(np.abs(d)) <= 100 * np.finfo(float).eps * abs(d).max()
-    ):
+    gamma = 100 * np.finfo(float).eps * max(float(abs_d.sum()), 1e-300)
+    batch = max(1, _BATCH_ELEMENTS // n)
+
+    def count_extreme(null):
+        if alternative == "greater":
+            return int(np.count_nonzero(null >= observed - gamma))
+        if alternative == "less":
+            return int(np.count_nonzero(null <= observed + gamma))
+        return int(np.count_nonzero(np.abs(null) >= abs(observed) - gamma))
+
+    total = abs_d.sum()
+    if exact is not False and np.ptp(abs_d) <= gamma:
         # Constant |d| (constant differences, or all zero): S* = |d_1| (2P - n)
         # with P ~ Binomial(n, 1/2) positive signs, exact for any n.
-        if not d.any():
-            return observed, 1.0, 0.0, {"exact": True}
+        if total == 0:
+            details = {"exact": True, "n_extreme": None}
+            return observed, 1.0, 0.0, details
         n_pos = int(np.count_nonzero(d > 0))
         pvalue = _binomial_pvalue(n_pos, n, alternative)
         return observed, pvalue, 0.0, {"exact": True, "binomial": True}
@@ -786,22 +804,29 @@ def _permutation_test(d, alternative, n_resamples, exact, random_state):
         exact = n <= _EXACT_ENUMERATION_MAX_N or 2.0**n <= n_resamples
     elif exact and n > 30:
         raise ValueError("`exact=True` enumerates 2**n sign vectors; use n <= 30.")
-    res = stats.permutation_test(
-        (d,),
-        np.sum,
-        permutation_type="samples",
-        vectorized=True,
-        n_resamples=np.inf if exact else n_resamples,
-        batch=max(1, _BATCH_ELEMENTS // n),
-        alternative=alternative,
-        rng=None if exact else _as_generator(random_state),
-    )
+    details = {"exact": bool(exact)}
     if exact:
-        details = {"exact": True, "n_sign_vectors": 2**n}
-        return observed, float(res.pvalue), 0.0, details
-    p = float(res.pvalue)
-    se = float(np.sqrt(p * (1 - p) / n_resamples))
-    return observed, p, se, {"exact": False, "n_resamples": n_resamples}
+        n_vectors = 2**n
+        powers = np.arange(n, dtype=np.int64)
+        k = 0
+        for start in range(0, n_vectors, batch):
+            idx = np.arange(start, min(start + batch, n_vectors), dtype=np.int64)
+            bits = ((idx[:, None] >> powers) & 1).astype(float)
+            k += count_extreme(total - 2 * (bits @ abs_d))
+        details.update(n_sign_vectors=n_vectors, n_extreme=k)
+        return observed, k / n_vectors, 0.0, details
+    rng = _as_generator(random_state)
+    n_bytes = (n + 7) // 8
+    k = 0
+    for start in range(0, n_resamples, batch):
+        size = min(batch, n_resamples - start)
+        # one random bit per pair: 8 pairs per random byte
+        random_bytes = rng.integers(0, 256, size=(size, n_bytes), dtype=np.uint8)
+        flips = np.unpackbits(random_bytes, axis=1, count=n)
+        k += count_extreme(total - 2 * (flips @ abs_d))
+    p, se = monte_carlo_pvalue(k, n_resamples)
+    details.update(n_resamples=n_resamples, n_extreme=k)
+    return observed, p, se, details
 
 
 def _scalar(value):
@@ -855,12 +880,13 @@ def paired_test(
           is the adjusted number of wins.
         - ``"permutation"``: the conditional sign-flip test with statistic
           ``S = sum(d)``: the null distribution is ``sum(s_i |d_i|)`` over sign
-          vectors ``s`` (:func:`scipy.stats.permutation_test` with
-          ``permutation_type="samples"``; two-sided ``2 min(P(S* <= S), P(S* >=
-          S))``, which is ``P(|S*| >= |S|)`` for this symmetric null). Exact by
-          enumeration when ``n <= 16`` or ``2**n <= n_resamples``, otherwise
-          Monte Carlo (observed counted, ``p = (k + 1)/(R + 1)``) with its
-          standard error in ``pvalue_standard_error``.
+          vectors ``s``; two-sided ``P(|S*| >= |S|)`` (exact: the p-value of
+          :func:`scipy.stats.permutation_test` with ``permutation_type=
+          "samples"``). Exact by enumeration when ``n <= 16`` or ``2**n <=
+          n_resamples``, otherwise Monte Carlo (observed counted, ``p = (k +
+          1)/(R + 1)``) with its standard error in ``pvalue_standard_error``.
+          Sums are compared with a tolerance of ``100 eps · sum|d|`` so that
+          equal sums tie.
         - ``"corrected_t"``: corrected resampled t for ``J`` dependent
           resamples of one data set:
           ``T = mean(d)/sqrt((1/J + n_test/n_train) var(d))``, ``J − 1`` df
