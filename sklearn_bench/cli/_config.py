@@ -7,7 +7,9 @@ expected.
 """
 
 import importlib
+import importlib.util
 import inspect
+import re
 import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -219,9 +221,26 @@ def _check_keys(table, allowed, key):
         _fail(where, f"unknown key; expected one of {sorted(allowed)}")
 
 
+_IMPORT_PATH = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
+
+
 def _import(path, key):
-    if not isinstance(path, str) or "." not in path:
+    """The object at the import path ``path``, checked by name first: its
+    package must be installed and outside Python's standard library, which
+    holds no estimator (and whose ``this`` or ``antigravity`` run code when
+    imported); nothing is imported before that."""
+    if not isinstance(path, str) or not _IMPORT_PATH.fullmatch(path):
         _fail(key, f"expected an import path like 'package.module.Name', got {path!r}")
+    top = path.split(".")[0]
+    if top in sys.stdlib_module_names or top == "__main__":
+        _fail(
+            key,
+            f"{path!r} is not an estimator class of an installed package: "
+            f"{top!r} is part of Python's standard library, which holds none; "
+            "nothing was imported",
+        )
+    if importlib.util.find_spec(top) is None:
+        _fail(key, f"cannot import module {top!r} (no installed package of that name)")
     module_name, _, attr = path.rpartition(".")
     try:
         module = importlib.import_module(module_name)

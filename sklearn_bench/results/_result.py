@@ -10,9 +10,11 @@ import pandas as pd
 from .._io import (
     open_for_write,
     refuse_links_below,
+    remove_file,
     unescape_frame,
     write_csv,
     write_text,
+    writes_into,
 )
 from .._version import __version__
 from ..store import predictions_loader, read_store
@@ -680,6 +682,7 @@ class BenchmarkResult(
         )
 
     # -- persistence --------------------------------------------------------------
+    @writes_into("path")
     def save(self, path, *, format="csv"):
         """Write the result to the directory ``path`` in plain formats.
 
@@ -698,9 +701,8 @@ class BenchmarkResult(
         """
         if format not in ("csv", "parquet"):
             raise ValueError(f"`format` must be 'csv' or 'parquet'; got {format!r}.")
-        path = Path(path)
+        path = Path(path)  # created and held open by @writes_into
         refuse_links_below(path)
-        path.mkdir(parents=True, exist_ok=True)
         meta = {
             "format_version": _FORMAT_VERSION,
             "sklearn_bench_version": __version__,
@@ -716,8 +718,8 @@ class BenchmarkResult(
         write_text(path / "metadata.json", json.dumps(meta, indent=2))
         frames = {"scores": self.scores, "predictions": self.predictions}
         for name, frame in frames.items():
-            for old in path.glob(f"{name}.*"):
-                old.unlink()
+            for suffix in (".csv", ".parquet"):  # an earlier save's, never a glob
+                remove_file(path / f"{name}{suffix}")
             if frame is None:
                 continue
             if format == "parquet":
