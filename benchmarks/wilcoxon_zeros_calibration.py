@@ -20,6 +20,13 @@ Carlo standard errors ``sqrt(p (1 − p) / runs)``):
     PYTHONPATH=. python benchmarks/wilcoxon_zeros_calibration.py [--runs 2000]
 
 Run it with ``PYTHONPATH`` pointing at an older checkout to compare.
+
+Measured (4000 runs a row, two-sided, demsar / wilcox / pratt at α = 0.05): n = 8
+with P(0) = 0.1: 0.035 each (17a1a60: 0.043, 0.046, 0.046); P(0) = 0.3: 0.016
+(0.031, 0.037, 0.054); n = 12: 0.035-0.051 (0.038-0.054); n = 20 and 40, where
+both use the normal approximation: 0.040-0.051, unchanged. Monte Carlo standard
+error 0.003. The exact conditional test keeps its level, and is conservative
+where its null distribution is coarse (few pairs, many zeros).
 """
 
 import argparse

@@ -1004,6 +1004,14 @@ def paired_test(
     >>> res = paired_test(x, y, method="wilcoxon", zero_method="wilcox")
     >>> res.statistic, round(res.pvalue, 7)
     (44.0, 0.0078125)
+
+    One zero difference: Demšar's rule drops it, and the 7 differences left get
+    scipy's exact test.
+
+    >>> d = [0.01, -0.02, 0.03, 0.0, 0.04, 0.05, 0.015, 0.025]
+    >>> res = paired_test(d, [0.0] * 8, method="wilcoxon")
+    >>> res.n, round(res.pvalue, 4)
+    (7, 0.0781)
     >>> res = paired_test(x, y, method="permutation", alternative="greater")
     >>> round(res.pvalue, 6), res.pvalue_standard_error
     (0.003906, 0.0)
