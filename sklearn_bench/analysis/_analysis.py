@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..datasets import PROBLEM_WORDS
 from ..results import IncommensurableScalesWarning, scale_note
-from ..stats import adjust_pvalues, bonferroni_level, smallest_attainable_pvalue
+from ..stats import adjust_pvalues, smallest_attainable_pvalue
 from ._bayesian import bayesian_comparisons, bayesian_ranking, bayesian_records
 from ._bottom_line import BottomLine, adjusted_interval_words, bottom_line
 from ._disagreements import bayesian_disagreements, friedman_disagreements
@@ -451,7 +451,7 @@ def _within(result, mean, greater_is_better, level, alpha, metric):
     for _, at in frame.groupby("dataset", sort=False).indices.items():
         tested = at[np.isfinite(p[at])]
         if tested.size:
-            adjusted[tested] = adjust_pvalues(p[tested], method="holm")
+            adjusted[tested] = adjust_pvalues(p[tested], adjust="holm")
     sign = 1.0 if greater_is_better else -1.0
     frame["adjusted_pvalue"] = adjusted
     frame["worse"] = (adjusted <= alpha) & (sign * frame["estimate"] > 0)
@@ -465,13 +465,13 @@ def _within_batch(result, learners, best, level, metric, dataset):
     empty when they cannot be batched (those, and constant differences, are
     tested one by one)."""
     from ..results import corrected_t_block
-    from ..stats import paired_t_tests
+    from ..stats import paired_test
 
     block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
     if block is None or block[0].shape[0] < 2:
         return {}
     x, y, ratio = block
-    out = paired_t_tests(x, y[:, None], test_train_ratio=ratio)
+    out = paired_test(x, y[:, None], method="corrected_t", test_train_ratio=ratio)
     ci = out.confidence_interval(level)
     return {
         learner: {
@@ -483,7 +483,7 @@ def _within_batch(result, learners, best, level, metric, dataset):
             "method": "corrected_t",
         }
         for j, learner in enumerate(learners)
-        if not out.constant[j]
+        if not np.isnan(out.pvalue[j])  # constant differences: one by one
     }
 
 
@@ -504,8 +504,8 @@ def _pairs(result, order, level, *, dataset, metric, notes):
     table = pd.DataFrame(rows).set_index("pair").reindex(columns=columns)
     numeric = ["estimate", "low", "high", "pvalue"]
     table[numeric] = table[numeric].astype(float)
-    adjusted = adjust_pvalues(table["pvalue"].fillna(1.0), method="holm")
-    each = bonferroni_level(level, len(table))
+    adjusted = adjust_pvalues(table["pvalue"].fillna(1.0), adjust="holm")
+    each = 1 - (1 - level) / len(table)  # Bonferroni
     cis = [
         (np.nan, np.nan) if t is None else t.confidence_interval(each) for t in tests
     ]

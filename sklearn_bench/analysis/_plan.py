@@ -18,7 +18,7 @@ from .._validation import (
     check_fraction,
     check_real,
 )
-from ..stats import PAIRWISE_ADJUST_METHODS
+from ..stats import ADJUST_METHODS
 
 # Every section the report can show, by the name config `[analysis] run` uses;
 # the report shows exactly those asked for (the bottom line always).
@@ -68,7 +68,7 @@ POSTHOCS = {
     ),
 }
 _SINGLE_STEP = ("nemenyi", "miller")
-ADJUST_CHOICES = (*PAIRWISE_ADJUST_METHODS, "single_step")
+ADJUST_CHOICES = tuple(ADJUST_METHODS)
 
 
 def hierarchical_installed():

@@ -146,7 +146,7 @@ def test_pairs_across_data_sets_are_paired_test(reported):
         )
         assert pair == f"{row['a']} − {row['b']}" and row["n"] == res.n
         pvalues.append(res.pvalue)
-    _close(csv["adjusted_pvalue"], adjust_pvalues(np.array(pvalues), method="holm"))
+    _close(csv["adjusted_pvalue"], adjust_pvalues(np.array(pvalues), adjust="holm"))
     m = len(pvalues)
     for _, row in csv.iterrows():
         res = result.paired_test(row["a"], row["b"], metric=analysis.metric)
@@ -184,7 +184,7 @@ def test_within_data_sets_are_paired_test(reported):
         )
         assert row.method == res.method and row.n == res.n
     for _, group in csv[csv["n"] > 0].groupby("dataset"):
-        holm = adjust_pvalues(group["pvalue"].to_numpy(), method="holm")
+        holm = adjust_pvalues(group["pvalue"].to_numpy(), adjust="holm")
         _close(group["adjusted_pvalue"], holm)
         expected = (holm <= plan.alpha) & (group["estimate"] < 0)  # lower is better
         assert list(group["worse"]) == list(expected)
