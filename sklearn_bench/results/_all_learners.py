@@ -216,12 +216,12 @@ default="friedman"
         >>> table = result.pairwise_tests(adjust="holm").to_frame()
         >>> table[["learner_i", "learner_j", "pvalue", "pvalue_adjusted"]].round(3)
            learner_i learner_j  pvalue  pvalue_adjusted
-        0  C4.5+m+cf    C4.5+m   0.402            0.803
+        0  C4.5+m+cf    C4.5+m   0.422            0.844
         1  C4.5+m+cf   C4.5+cf   0.030            0.121
-        2  C4.5+m+cf      C4.5   0.016            0.080
-        3     C4.5+m   C4.5+cf   0.055            0.164
+        2  C4.5+m+cf      C4.5   0.012            0.066
+        3     C4.5+m   C4.5+cf   0.057            0.171
         4     C4.5+m      C4.5   0.011            0.066
-        5    C4.5+cf      C4.5   0.861            0.861
+        5    C4.5+cf      C4.5   0.878            0.878
         """
         if method == "tukey" and missing != "raise":
             raise ValueError(
