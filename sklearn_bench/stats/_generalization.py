@@ -17,16 +17,6 @@ from .._validation import check_confidence_level, check_member, check_real
 from ..model_selection import Bootstrap632Scorer
 from ._common import ConfidenceInterval, real_array
 
-_METHODS = (
-    "holdout",
-    "naive_cv",
-    "corrected_t",
-    "conservative_z",
-    "nested_cv",
-    "five_by_two",
-    "oob",
-    "632plus",
-)
 _DIFFERENCE_METHODS = ("corrected_t", "conservative_z", "nested_cv")
 _VARIANCES = ("all_pairs", "within_fold")
 # What each method needs, for the messages of a wrong method / design pair.
@@ -40,6 +30,7 @@ _NEEDS = {
     "oob": "BootstrapOOB, with the 'row' column and `train_counts`",
     "632plus": "BootstrapOOB, with 'row', `train_counts`, `apparent`, `no_information`",
 }
+_METHODS = tuple(_NEEDS)
 
 
 @dataclass(frozen=True)
@@ -71,6 +62,17 @@ class GeneralizationErrorResult:
         True when the estimate is A − baseline.
     details : dict
         Intermediate quantities (``bias``, ``mse``, ``variance``, ...).
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import generalization_error_interval
+    >>> res = generalization_error_interval(
+    ...     {"split": [0] * 6, "loss": [0, 1, 0, 0, 1, 0]}, method="holdout")
+    >>> round(res.estimate, 3), round(res.standard_error, 3), res.design
+    (0.333, 0.211, 'holdout, n_test=6')
+    >>> ci = res.confidence_interval(0.90)
+    >>> round(ci.low, 3), round(ci.high, 3), ci.confidence_level
+    (-0.013, 0.68, 0.9)
     """
 
     estimate: float
