@@ -389,7 +389,8 @@ def generalization_error_interval(
       b); SE = √max(0, MSE) clipped to [s/√n, √K · s/√n], s the sd of all inner
       losses (the independent and the fully dependent folds). The estimate
       is the inner mean minus the bias (1 + (K − 2)/K)(inner mean − outer
-      mean). ± z · SE.
+      mean), as mlr3inferr (nestedcv's R code uses (1 + ((K − 2)/K)^1.5) and
+      extra CV runs for the outer mean). ± z · SE.
     - ``"five_by_two"``: the 10 splits of 5×2 cross-validation in the order
       RepeatedKFold yields them; p11 ± t_5 · √(Σ s_i² / 5), s_i² = Σ_j (p_ij −
       p̄_i)². Dietterich's (1998) 5×2cv t argument applied to one learner's
@@ -402,7 +403,8 @@ def generalization_error_interval(
       (``row`` and ``train_counts``); the leave-one-out bootstrap error
       Err(1) = mean_i Ê_i ± z · SE_del, with D_i = (2 + 1/(n − 1))(Ê_i −
       Err(1))/n + e_n Σ_b (N_i^b − N̄_i) q_b / B, e_n = (1 − 1/n)^−n,
-      q_b = Σ_i I_i^b Q_i^b / n and SE_del = √Σ D_i².
+      q_b = Σ_i I_i^b Q_i^b / n and SE_del = √Σ D_i² (the paper's e_n/B;
+      the benchmark study's code has 1/Σ_b I_i^b, nestedcv's e_n/(B − 1)).
     - ``"632plus"``: the .632+ estimate of
       :meth:`Bootstrap632Scorer.combine
       <sklearn_bench.model_selection.Bootstrap632Scorer.combine>` from
