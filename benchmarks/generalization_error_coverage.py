@@ -104,18 +104,38 @@ class _OneClass(Exception):
     pass
 
 
+# The splitter of each method (corrected t reads the J whole-data subsamples of
+# the paired-subsampling design, so the two share their fits).
+SPLITTERS = {
+    "holdout": lambda cfg, rs: ShuffleSplit(1, test_size=1 / 3, random_state=rs),
+    "naive_cv": lambda cfg, rs: KFold(5, shuffle=True, random_state=rs),
+    "five_by_two": lambda cfg, rs: RepeatedKFold(
+        n_splits=2, n_repeats=5, random_state=rs
+    ),
+    "paired": lambda cfg, rs: PairedSubsampling(
+        cfg.subsamples, n_pairs=cfg.pairs, random_state=rs
+    ),
+    "nested_cv": lambda cfg, rs: NestedCV(
+        5, n_repeats=cfg.nested_repeats, random_state=rs
+    ),
+    "bootstrap": lambda cfg, rs: BootstrapOOB(cfg.bootstraps, random_state=rs),
+}
+METHODS = {  # method -> its splitter
+    "holdout": "holdout",
+    "naive_cv": "naive_cv",
+    "five_by_two": "five_by_two",
+    "corrected_t": "paired",
+    "conservative_z": "paired",
+    "nested_cv": "nested_cv",
+    "oob": "bootstrap",
+    "632plus": "bootstrap",
+}
+
+
 def _intervals(X, y, learner, seed, cfg):
-    """(method, loss, estimate, standard error, df) of every method."""
-    seeds = np.random.default_rng(seed).integers(0, 2**31, size=6)
-    out = []
-
-    def add(method, table, loss, **kw):
-        res = generalization_error_interval(
-            table.assign(loss=table[loss]), method=method, **kw
-        )
-        out.append((res.method + kw.get("variance", ""), loss, res.estimate,
-                    res.standard_error, res.df))  # fmt: skip
-
+    """(method, loss, estimate, standard error, df) of the chosen methods."""
+    draws = np.random.default_rng(seed).integers(0, 2**31, len(SPLITTERS))
+    seeds = dict(zip(SPLITTERS, draws, strict=True))
     full = _learner(learner, seed).fit(X, y)
     apparent = _losses(full, X, y)
     prob = full.predict_proba(X)[:, 1]
@@ -124,35 +144,30 @@ def _intervals(X, y, learner, seed, cfg):
         + (1 - y.mean()) * (prob > 0.5).mean(),
         "brier": np.mean(y**2) - 2 * y.mean() * prob.mean() + np.mean(prob**2),
     }
-    holdout, _ = _table(ShuffleSplit(1, test_size=1 / 3, random_state=seeds[0]),
-                        X, y, learner, seed)  # fmt: skip
-    kfold, _ = _table(
-        KFold(5, shuffle=True, random_state=seeds[1]), X, y, learner, seed
-    )
-    five2, _ = _table(RepeatedKFold(n_splits=2, n_repeats=5, random_state=seeds[2]),
-                      X, y, learner, seed)  # fmt: skip
-    paired, _ = _table(
-        PairedSubsampling(cfg.subsamples, n_pairs=cfg.pairs, random_state=seeds[3]),
-        X,
-        y,
-        learner,
-        seed,
-    )
-    nested, _ = _table(NestedCV(5, n_repeats=cfg.nested_repeats, random_state=seeds[4]),
-                       X, y, learner, seed)  # fmt: skip
-    boot, counts = _table(BootstrapOOB(cfg.bootstraps, random_state=seeds[5]),
-                          X, y, learner, seed)  # fmt: skip
-    for loss in LOSSES:
-        add("holdout", holdout, loss)
-        add("naive_cv", kfold, loss, variance="all_pairs")
-        add("naive_cv", kfold, loss, variance="within_fold")
-        add("five_by_two", five2, loss)
-        add("corrected_t", paired[paired["pair"] == -1], loss)
-        add("conservative_z", paired, loss)
-        add("nested_cv", nested, loss)
-        add("oob", boot, loss, train_counts=counts)
-        add("632plus", boot, loss, train_counts=counts,
-            apparent=apparent[loss].mean(), no_information=gamma[loss])  # fmt: skip
+    tables = {
+        name: _table(SPLITTERS[name](cfg, seeds[name]), X, y, learner, seed)
+        for name in {METHODS[m] for m in cfg.methods}
+    }
+    out = []
+    for method in cfg.methods:
+        table, counts = tables[METHODS[method]]
+        options = {"": {}}
+        if method == "naive_cv":
+            options = {"_" + v: {"variance": v} for v in ("all_pairs", "within_fold")}
+        elif method == "corrected_t":
+            table = table[table["pair"] == -1]
+        elif method in ("oob", "632plus"):
+            options = {"": {"train_counts": counts}}
+        for loss in LOSSES:
+            for suffix, kw in options.items():
+                if method == "632plus":
+                    kw = {**kw, "apparent": apparent[loss].mean(),
+                          "no_information": gamma[loss]}  # fmt: skip
+                res = generalization_error_interval(
+                    table.assign(loss=table[loss]), method=method, **kw
+                )
+                out.append((method + suffix, loss, res.estimate, res.standard_error,
+                            res.df))  # fmt: skip
     return full, out
 
 
@@ -215,11 +230,19 @@ def main(argv=None):
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--bootstraps", type=int, default=50)
     parser.add_argument("--n-jobs", type=int, default=1)
+    parser.add_argument("--methods", nargs="+", default=list(METHODS))
     parser.add_argument("--seed", type=int, default=40)
     parser.add_argument("--out", help="CSV of every replicate's intervals")
     cfg = parser.parse_args(argv)
-    fits = (1 + 1 + 5 + 10 + cfg.subsamples * (2 * cfg.pairs + 1)
-            + 25 * cfg.nested_repeats + cfg.bootstraps)  # fmt: skip
+    cost = {
+        "holdout": 1,
+        "naive_cv": 5,
+        "five_by_two": 10,
+        "paired": cfg.subsamples * (2 * cfg.pairs + 1),
+        "nested_cv": 25 * cfg.nested_repeats,
+        "bootstrap": cfg.bootstraps,
+    }
+    fits = 1 + sum(cost[d] for d in {METHODS[m] for m in cfg.methods})
     print(
         f"load before: {os.getloadavg()}; {fits} fits per replicate; config {vars(cfg)}"
     )
