@@ -196,8 +196,8 @@ def summarise(frame, level):
     cell = ["design", "n", "learner", "loss"]
     err = frame.groupby(cell)["risk"].transform("mean")  # each replicate equally
     tail = (1 - level) / 2
-    q = np.where(frame["df"].isna(), stats.norm.isf(tail),
-                 stats.t.isf(tail, frame["df"].fillna(1)))  # fmt: skip
+    df = pd.to_numeric(frame["df"]).astype(float)
+    q = np.where(df.isna(), stats.norm.isf(tail), stats.t.isf(tail, df.fillna(1.0)))
     frame = frame.assign(
         err=err,
         covered=(frame["estimate"] - q * frame["se"] <= err)
@@ -233,7 +233,12 @@ def main(argv=None):
     parser.add_argument("--methods", nargs="+", default=list(METHODS))
     parser.add_argument("--seed", type=int, default=40)
     parser.add_argument("--out", help="CSV of every replicate's intervals")
+    parser.add_argument("--summarise", help="print the table of such a CSV, no fits")
     cfg = parser.parse_args(argv)
+    if cfg.summarise:
+        table = summarise(pd.read_csv(cfg.summarise), cfg.level)
+        print(table.round(4).to_string(index=False))
+        return table
     cost = {
         "holdout": 1,
         "naive_cv": 5,
