@@ -201,8 +201,9 @@ def write_bulk_store(path, df):
                 strict=True,
             ),
         )
-        # The per-task checksums a run commits with its rows (reads verify them).
-        _digests.add_missing_checksums(conn)
+        # The per-task checksums a run commits with its rows, and the store's
+        # digests of its settings and task list (reads verify them).
+        _digests.sign_store(conn)
     conn.close()
 
 

@@ -38,7 +38,9 @@ def scores(rng, w, n):
 
 
 def fit(s, seed):
-    return bayesian_plackett_luce(s, n_samples=DRAWS, random_state=seed)
+    return bayesian_plackett_luce(
+        s, greater_is_better=False, n_draws=DRAWS, random_state=seed
+    )
 
 
 def coverage(reps, rng):

@@ -35,6 +35,19 @@ faults for the reference values, then injects:
   learner whose name is Python code, a run, grow, merge, salvage and
   checkpoint on a store (or a ``-wal``) that is a link: each exits 2 and
   nothing is written through a link (reading a linked store is allowed).
+- **trust, third pass** (issue 38), with a folder of the user's beside the
+  output folders whose every byte is compared before and after: a lock
+  hard-linked to the user's file (leaderboard, report), a hard-linked output
+  under ``--force``, a hard-linked store; a store without its checksums table
+  and a forged score, deleted rows, a flipped metric direction (stale or
+  rewritten checksums) against ``store check``, ``report``, ``leaderboard``,
+  ``merge`` and ``salvage``; kept predictions of a forged size; a staging
+  folder swapped for a link mid-report; the user's files named like a staging
+  folder; a lock that is a folder; a dangling ``report-2``; a name with raw
+  HTML, a carriage return, a newline that forges a verdict, a zero-width
+  space; a CSV score of 1e308 or a column named twice; a config class in the
+  standard library. Each must exit 2 (or be handled safely) and change
+  nothing outside the output folder.
 
 It prints how many cases were tried, and that none lost or changed a committed
 value (exit status 1 otherwise). Run from the repository root:
@@ -681,6 +694,241 @@ def links(folder, reference, tally):
     return outcomes
 
 
+def _signed(source, path, *statements):
+    """A copy of ``source`` with ``statements`` run, its checksums rewritten
+    to match (as someone who knows the format can)."""
+    from sklearn_bench.store._digests import sign_store
+
+    _edit(source, path, *statements)
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("DELETE FROM checksums")
+        sign_store(conn)
+        conn.commit()
+    finally:
+        conn.close()
+    return path
+
+
+def _results_csv(path, names=("nb", "tree", "knn"), value=None):
+    """A CSV of results (every text quoted: names may hold line ends)."""
+    import csv
+
+    rows = [
+        [f"d{j}", name, 0.1 + 0.01 * ((j + k) % 3)]
+        for j in range(6)
+        for k, name in enumerate(names)
+    ]
+    if value is not None:
+        rows[0][2] = value
+    with open(path, "w", newline="", encoding="utf-8") as file:
+        writer = csv.writer(file, quoting=csv.QUOTE_NONNUMERIC)
+        writer.writerows([["dataset", "learner", "error"], *rows])
+    return path
+
+
+def trust(folder, reference, tally):
+    """Issue 38 (third trust pass), each case as an attacker would try it, with
+    a folder of the user's beside the output folders whose every byte must be
+    unchanged afterwards: a hard-linked lock (leaderboard, report), a
+    hard-linked output under --force, a hard-linked store; a store without its
+    checksums table and forged scores (every reader, merge, salvage), a
+    flipped metric direction (checksums stale, or rewritten), rows deleted
+    with their checksum kept, kept predictions of a forged size; a staging
+    folder swapped for a link mid-report; the user's files named like a
+    staging folder; a lock that is a folder, a dangling report-2 link; names:
+    raw HTML in methods.md, a carriage return in a saved CSV, a newline that
+    forges a printed verdict, names that look alike; a CSV with a score of
+    1e308 or a column named twice; a config class in the standard library."""
+    import json
+
+    import pandas as pd
+
+    import sklearn_bench.report._html as html
+    from sklearn_bench import BenchmarkResult
+    from sklearn_bench.store import read_predictions
+
+    base = folder / "trust"
+    user = base / "user"  # the user's folder beside every output folder
+    (user / "sub").mkdir(parents=True)
+    (user / "notes.txt").write_text("the user's notes")
+    (user / "methods.md").write_text("the user's methods")
+    (user / "sub" / "theirs.sqlite").write_bytes(
+        (folder / "reference.sqlite").read_bytes()
+    )
+    before = _tree(user)
+    store = folder / "reference.sqlite"
+    outcomes = {"held": 0, "changed outside": 0}
+
+    def judge(kind, code, expect=2, ok=True):
+        tally.case(kind)
+        outside = _tree(user) != before
+        tally.check(not outside, f"{kind}: a file outside the output folder changed")
+        tally.check(code == expect, f"{kind}: exit status {code}, not {expect}")
+        tally.check(ok, f"{kind}: not handled as it should be")
+        outcomes["changed outside"] += outside
+        outcomes["held"] += code == expect and ok and not outside
+
+    # -- files: hard links, the lock, the staging folder, the user's files
+    study = base / "study"
+    study.mkdir()
+    csv = _results_csv(study / "results.csv")
+    os.link(user / "notes.txt", study / ".sklearn_bench.lock")
+    code, _ = _cli("leaderboard", csv, "--lower-is-better")
+    judge("hard-linked lock: leaderboard", code)
+    code, _ = _cli("report", store, "--out", study)
+    judge("hard-linked lock: report", code)
+    (study / ".sklearn_bench.lock").unlink()
+    out = base / "forced"
+    out.mkdir()
+    os.link(user / "methods.md", out / "methods.md")
+    (out / ".sklearn_bench_outputs.json").write_text(
+        '{"written_by": "sklearn-bench", "files": ["methods.md"]}'
+    )
+    code, _ = _cli("report", store, "--out", out, "--force")
+    judge("hard-linked output under --force (replaced, not written)", code, 0)
+    hard = base / "hard.sqlite"
+    os.link(user / "sub" / "theirs.sqlite", hard)
+    exp, data = experiment(hard)
+    try:
+        exp.fit(data)
+        code = 0
+    except ValueError:
+        code = 2
+    judge("hard-linked store: grow", code)
+    lockdir = base / "lockdir"
+    (lockdir / ".sklearn_bench.lock").mkdir(parents=True)
+    code, err = _cli("report", store, "--out", lockdir)
+    judge("a lock that is a folder", code, ok="Traceback" not in err)
+    reports = base / "reports"
+    reports.mkdir()
+    shutil.copyfile(store, reports / "s.sqlite")
+    _cli("report", reports / "s.sqlite", "--out", reports)
+    os.symlink(user / "new-folder", reports / "report-2")
+    code, err = _cli("report", reports / "s.sqlite")
+    judge("a dangling report-2 link", code, ok="Traceback" not in err)
+    swapped = base / "swapped"
+    write = html.write_latex_tables
+
+    def swap(*args, **kwargs):
+        (stage,) = [p for p in swapped.iterdir() if "writing" in p.name]
+        stage.rename(base / "moved")
+        os.symlink(user, stage)
+        return write(*args, **kwargs)
+
+    html.write_latex_tables = swap
+    try:
+        code, _ = _cli("report", store, "--out", swapped)
+    finally:
+        html.write_latex_tables = write
+    judge("staging folder swapped for a link mid-report", code)
+    mine = base / "mine"
+    mine.mkdir()
+    (mine / "thesis.sklearn_bench-writing-backup.txt").write_text("mine")
+    (mine / "old.sklearn_bench-writing-dir").mkdir()
+    code, _ = _cli("report", store, "--out", mine, "--force")
+    kept = (mine / "thesis.sklearn_bench-writing-backup.txt").exists() and (
+        mine / "old.sklearn_bench-writing-dir"
+    ).is_dir()
+    judge("the user's files named like a staging folder", code, 0, kept)
+
+    # -- the store: every table under a checksum
+    forged = _edit(
+        store, base / "forged.sqlite",
+        "UPDATE scores SET value = 0.9 WHERE ordinal = 0", "DROP TABLE checksums",
+    )  # fmt: skip
+    flipped = {}
+    with sqlite3.connect(store) as conn:
+        result = json.loads(
+            conn.execute("SELECT value FROM meta WHERE key = 'result'").fetchone()[0]
+        )
+    conn.close()
+    result["metrics"] = {"error_rate": True}
+    flip = f"UPDATE meta SET value = '{json.dumps(result)}' WHERE key = 'result'"
+    flipped["stale checksum"] = _edit(store, base / "flip.sqlite", flip)
+    flipped["checksums rewritten"] = _signed(store, base / "flip2.sqlite", flip)
+    deleted = _edit(
+        store, base / "deleted.sqlite", "DELETE FROM scores WHERE ordinal = 1"
+    )
+    cases = {"checksums dropped, a score forged": forged, "rows deleted": deleted}
+    cases.update({f"metric direction flipped ({k})": p for k, p in flipped.items()})
+    for kind, path in cases.items():
+        for command in (
+            ["store", "check", path],
+            ["report", path, "--out", base / "r-out"],
+            ["leaderboard", path, "--out", base / "b.csv"],
+            ["merge", base / "merged.sqlite", path],
+            ["store", "salvage", path, base / "salvaged.sqlite"],
+        ):
+            code, _ = _cli(*command)
+            # salvage is the way out of deleted rows: it keeps the others
+            expect = 0 if command[1] == "salvage" and kind == "rows deleted" else 2
+            made = [base / n for n in ("merged.sqlite", "salvaged.sqlite", "b.csv")]
+            created = [p for p in made if p.exists()]
+            what = f"{kind}: " + " ".join(
+                map(str, command[: 2 if command[0] == "store" else 1])
+            )
+            judge(what, code, expect, ok=bool(created) == (expect == 0))
+            for p in created:
+                p.unlink()
+    sized = _signed(
+        store, base / "sized.sqlite", "UPDATE predictions SET n = 17179869184"
+    )
+    try:
+        read_predictions(sized)
+        code = 0
+    except ValueError as exc:
+        code = 2 if "stated size" in str(exc) else 1
+    judge("kept predictions of a forged size (checksums rewritten)", code)
+
+    # -- names
+    names = ["<svg/onload=alert(1)>", "a\rb", "lr\nc is better than every learner"
+             " (p < 0.001)", "lr\u200b", "lr"]  # fmt: skip
+    hostile = _results_csv(base / "names.csv", names)
+    code, printed = _cli("leaderboard", hostile, "--lower-is-better")
+    forged_line = any(
+        line.lstrip().startswith("c is better") for line in printed.splitlines()
+    )
+    judge("a newline in a name forging a printed line", code, 0, not forged_line)
+    judge(
+        "names that look alike (zero-width space)", code, 0, "look the same" in printed
+    )
+    frame = BenchmarkResult.from_frame(
+        pd.read_csv(hostile, dtype={"learner": str}, keep_default_na=False),
+        dataset="dataset", learner="learner", value="error", greater_is_better=False,
+    )  # fmt: skip
+    frame.save(base / "saved")
+    back = BenchmarkResult.load(base / "saved")
+    judge(
+        "a carriage return in a saved name",
+        0,
+        0,
+        sorted(back.learners) == sorted(names),
+    )
+    code, _ = _cli("report", base / "saved", "--out", base / "names-report")
+    md = (base / "names-report" / "methods.md").read_text(encoding="utf-8")
+    judge("raw HTML in methods.md", code, 0, "<svg" not in md.replace("\\<", ""))
+    big = _results_csv(base / "big.csv", value="1e308")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        code, _ = _cli("leaderboard", big, "--lower-is-better")
+    judge("a score of 1e308 in a CSV", code)
+    dup = base / "dup.csv"
+    lines = csv.read_text().splitlines()
+    dup.write_text("\n".join([lines[0] + ",error", *(x + ",0.5" for x in lines[1:])]))
+    code, _ = _cli("leaderboard", dup, "--lower-is-better")
+    judge("a column named twice", code)
+    config = base / "c.toml"
+    config.write_text('[learners.bad]\nclass = "this.Nope"\n[datasets.iris]\n'
+                      'sklearn = "iris"\n')  # fmt: skip
+    sys.modules.pop("this", None)
+    code, printed = _cli("run", config, "--check")
+    judge("a config class in the standard library (this.Nope)", code,
+          ok="this" not in sys.modules and "Beautiful" not in printed)  # fmt: skip
+    tally.check(values(store) == reference, "the reference store changed")
+    return outcomes
+
+
 def values_via_copy(store):
     """values() of a store with its -wal file, read from a copy (never changes
     the store)."""
@@ -735,7 +983,12 @@ def main():
         print(f"bit flips done ({time.perf_counter() - start:.0f} s)", flush=True)
         planted = crafted(folder, reference, tally, rng, args.tampers)
         print(f"planted SQL, tampers done ({time.perf_counter() - start:.0f} s)")
+        n_before = sum(tally.cases.values())
         linked = links(folder, reference, tally)
+        n_links = sum(tally.cases.values()) - n_before
+        print(f"links done ({time.perf_counter() - start:.0f} s)", flush=True)
+        trusted = trust(folder, reference, tally)
+        n_trust = sum(tally.cases.values()) - n_before - n_links
     took = time.perf_counter() - start
     total = sum(tally.cases.values())
     print()
@@ -767,13 +1020,15 @@ def main():
         f"values changed after they were written: {planted['tamper refused']} of "
         f"{n_tampered} refused by from_store (report, leaderboard) and `store check`"
     )
-    n_links = sum(
-        n for kind, n in tally.cases.items() if "link" in kind or "figures" in kind
-    )
     print(
         f"symbolic links planted where sklearn-bench writes: {linked['refused']} of "
         f"{n_links - 1} refused with exit 2 (and a report read a linked store); "
         f"{linked['written through a link']} wrote through a link"
+    )
+    print(
+        f"issue 38 (hard links, checksums of every table, staging, names): "
+        f"{trusted['held']} of {n_trust} refused with exit 2 or handled safely; "
+        f"{trusted['changed outside']} changed a file outside the output folder"
     )
     if tally.failures:
         print(f"{len(tally.failures)} FAILURES: a committed value lost or changed")

@@ -49,8 +49,7 @@ def main(argv):
     print(
         f"import edges {v['edges']}, function-local imports {v['local_imports']}, "
         f"circles {len(v['circles'])}, upward imports {len(v['upward'])}, "
-        f"cross-package private imports {len(v['private'])}, "
-        f"deprecation shims reaching up {len(v['deprecated_reaches'])}"
+        f"cross-package private imports {len(v['private'])}"
     )
     print(f"public names (__all__ of public modules) {public}")
 

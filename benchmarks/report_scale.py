@@ -17,7 +17,7 @@ For each size, printed: the time and the peak resident memory (RSS, sampled
 every 20 ms; the process' whole footprint, interpreter and libraries included)
 of loading (``BenchmarkResult.from_frame``, or ``from_store`` of an SQLite store
 written in bulk with ``--store``), of the main analyses on that result
-(``analyse_result``, the Bayesian comparisons, the pairwise tests), and of
+(the core analysis, the Bayesian comparisons, the pairwise tests), and of
 ``write_report`` on a freshly loaded result with its default figure formats
 (PNG and SVG: what ``sklearn-bench report`` does), with the size of
 ``report.html``.
@@ -141,8 +141,9 @@ def write_bulk_store(path, df):
             "'', '', '')",
             zip(ordinal, data, model, rep, rep, df["error_rate"].tolist(), strict=True),
         )
-        # The per-task checksums a run commits with its rows (reads verify them).
-        _digests.add_missing_checksums(conn)
+        # The per-task checksums a run commits with its rows, and the store's
+        # digests of its settings and task list (reads verify them).
+        _digests.sign_store(conn)
     conn.close()
 
 
@@ -191,7 +192,9 @@ def run_size(name, *, store, report_only, keep, timeout_note=""):
 
     matplotlib.use("Agg")
     from sklearn_bench import BenchmarkResult
-    from sklearn_bench.report import analyse_result, write_report
+    from sklearn_bench.analysis import AnalysisPlan
+    from sklearn_bench.analysis._analysis import _analyse_core
+    from sklearn_bench.report import write_report
     from sklearn_bench.report._bayesian import bayesian_comparisons_table
     from sklearn_bench.report._pairwise import pairwise_analysis
 
@@ -222,7 +225,9 @@ def run_size(name, *, store, report_only, keep, timeout_note=""):
 
         if not report_only:
             result = step("load", load)
-            analysis = step("analyse_result", lambda: analyse_result(result))
+            analysis = step(
+                "analyse (core)", lambda: _analyse_core(result, AnalysisPlan())
+            )
             step("bayesian", lambda: bayesian_comparisons_table(result, analysis))
             step("pairwise", lambda: pairwise_analysis(result, analysis))
             del result, analysis

@@ -1,19 +1,34 @@
-"""Safe writes of output files: no symlink followed, text cells that stay text.
+"""Safe writes of output files: through a folder held open, never through a link.
 
 Bottom layer: imports nothing of the package. Every writer of an output folder
 (report, tables, figures, leaderboard, saved results) goes through here, so that
 
-- no file is written through a symbolic link, at its own name or at any folder
-  between the output root and it (a planted link could otherwise send a write into
-  ``site-packages`` or delete a user's files): :func:`check_no_symlink` and
-  :func:`open_for_write` (``O_NOFOLLOW``) refuse with :class:`UnsafePathError`;
-- text cells of a CSV that a spreadsheet would read as a formula (a leading ``=``,
-  ``+``, ``-``, ``@``, tab or carriage return: OWASP's rule) are written with a
-  leading apostrophe, so spreadsheets show them as text; numbers are untouched;
-  :func:`unescape_cell` reads the names back exactly.
+- every file is opened relative to a folder the command holds open (a
+  :class:`Folder`, ``openat``), one level at a time with ``O_NOFOLLOW``: a
+  symbolic link at a file's name or at any folder between the output root and
+  it is refused with :class:`UnsafePathError`, and a folder renamed and
+  replaced by a link while the command runs still receives nothing (the writes
+  go to the folder held, wherever it was moved);
+- an existing file is written only when it is a regular file with one link: a
+  hard link (``st_nlink > 1``) would make the write change another file,
+  outside the output folder, and is refused; inside a staging folder every
+  file must be new (``O_EXCL``);
+- text cells of a CSV that a spreadsheet would read as a formula (a leading
+  ``=``, ``+``, ``-``, ``@``, tab or carriage return: OWASP's rule) are written
+  with a leading apostrophe, so spreadsheets show them as text; numbers are
+  untouched; :func:`unescape_cell` reads the names back exactly; a text that
+  holds a carriage return is quoted, so that a CSV reader reads it back whole.
+
+A writer that is given a path (``write_text(out / "methods.md", ...)``) inside a
+folder held by :func:`writes_into` or :func:`held` opens it from that folder's
+handle; anywhere else, from a handle on the file's own folder.
+Systems without ``openat`` (Windows) fall back to the same checks by path.
 """
 
 import contextlib
+import contextvars
+import functools
+import inspect
 import os
 import stat
 import time
@@ -22,133 +37,393 @@ from pathlib import Path
 import pandas as pd
 
 __all__ = [
+    "Folder",
     "FolderLockedError",
     "UnsafePathError",
-    "check_no_symlink",
-    "folder_lock",
     "escape_cell",
     "escape_frame",
+    "folder_lock",
+    "held",
+    "make_folder",
     "open_for_write",
     "refuse_links_below",
+    "remove_file",
     "unescape_cell",
     "unescape_frame",
     "write_bytes",
     "write_csv",
     "write_text",
+    "writes_into",
 ]
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _QUOTE = "'"
+_AT = os.open in os.supports_dir_fd  # openat: False on Windows (paths instead)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC
 
 
 class UnsafePathError(ValueError):
-    """An output path goes through a symbolic link (or is not a plain file)."""
+    """An output path goes through a link, or is not a plain file or folder."""
 
 
 class FolderLockedError(ValueError):
     """Another process holds the write lock of an output folder."""
 
 
-def _link_error(target, what, link, *, missing=False):
-    """The refusal to write ``target`` (a path, or ``"into <folder>"``) because
-    ``what`` is the symbolic link ``link`` (to a missing folder: ``missing``)."""
-    to = os.readlink(link)
-    points = f"to a missing folder ({to!r})" if missing else f"(to {to!r})"
-    return UnsafePathError(
-        f"refusing to write {target}: {what} is a symbolic link {points}. Remove the "
-        "link or choose another output folder."
-    )
+def _unsafe(target, what, path=None, read_link=None):
+    """The refusal to write ``target`` because ``what``; a link at ``path``
+    (``read_link()`` its target) is named with where it points."""
+    if read_link is not None:
+        with contextlib.suppress(OSError):
+            what += f" (to {read_link()!r})"
+    advice = " Remove it or choose another output folder." if path else ""
+    return UnsafePathError(f"refusing to write {target}: {what}.{advice}")
 
 
-def check_no_symlink(path, root=None):
-    """Refuse ``path`` if it, or a folder between ``root`` and it, is a symlink.
+def _kind(st):
+    """What an ``lstat`` result is, in words."""
+    if st is None:
+        return "missing"
+    if stat.S_ISLNK(st.st_mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(st.st_mode):
+        return "a folder"
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    return f"a hard link ({st.st_nlink} names for one file)"
 
-    ``root`` is the output folder the caller was given (it may itself be reached
-    through links the user made: only what lies below it is checked); ``None``
-    checks the path's own name only. A name that exists must be a regular file or
-    a folder.
+
+class Folder:
+    """A folder held open by a command: every name below it is reached from
+    this handle, one level at a time, never through a link.
+
+    Open one with :meth:`open` (the folder the user named, which may itself be
+    reached through the user's links) or :meth:`child`; close it (or use it as
+    a context manager) when the command ends.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from sklearn_bench._io import Folder
+    >>> with Folder.open(tempfile.mkdtemp()) as out:
+    ...     with out.child("tables", create=True) as tables:
+    ...         with tables.open_file("a.csv", new=True) as f:
+    ...             _ = f.write("x\\n")
+    ...     out.files()
+    ['tables/a.csv']
+    """
+
+    def __init__(self, fd, path):
+        self.fd, self.path = fd, Path(path)
+
+    @classmethod
+    def open(cls, path, *, create=False):
+        """Hold the folder ``path`` (created with its parents if ``create``);
+        an :class:`UnsafePathError` if it is not a folder (a file, a link to a
+        missing folder)."""
+        path = Path(path)
+        if create:
+            with contextlib.suppress(FileExistsError):
+                os.makedirs(path, exist_ok=True)
+        if not path.is_dir():
+            if path.is_symlink():
+                what = "it is a symbolic link to a missing folder"
+                raise _unsafe(f"into {path}", what, path, lambda: os.readlink(path))
+            what = "it is not a folder" if path.exists() else "it does not exist"
+            raise _unsafe(f"into {path}", what, path if path.exists() else None)
+        return cls(os.open(path, _DIR) if _AT else None, path)
+
+    def close(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _at(self, name):
+        """``(name, dir_fd)`` for an ``*at`` call (a path without openat)."""
+        return (name, self.fd) if self.fd is not None else (str(self.path / name), None)
+
+    def lstat(self, name):
+        """``os.lstat`` of the name ``name`` in this folder, or ``None``."""
+        at, fd = self._at(name)
+        with contextlib.suppress(FileNotFoundError):
+            return os.stat(at, dir_fd=fd, follow_symlinks=False)
+        return None
+
+    def _refuse(self, target, name, st, what=""):
+        at, fd = self._at(name)
+        return _unsafe(target, f"{what}{self.path / name} is {_kind(st)}", target,
+                       lambda: os.readlink(at, dir_fd=fd))  # fmt: skip
+
+    def child(self, rel, *, create=False):
+        """The folder ``rel`` (a relative path) below this one, held open;
+        missing folders are made when ``create``. An :class:`UnsafePathError`
+        if a part of ``rel`` is a link or not a folder."""
+        folder = Folder(None if self.fd is None else os.dup(self.fd), self.path)
+        try:
+            for part in Path(rel).parts:
+                at, fd = folder._at(part)
+                if create:
+                    with contextlib.suppress(FileExistsError):
+                        os.mkdir(at, dir_fd=fd)
+                st = folder.lstat(part)
+                if st is None or not stat.S_ISDIR(st.st_mode):
+                    raise folder._refuse(f"below {self.path}", part, st, "the folder ")
+                new = None if fd is None else os.open(at, _DIR | _NOFOLLOW, dir_fd=fd)
+                folder.close()
+                folder = Folder(new, folder.path / part)
+        except BaseException:
+            folder.close()
+            raise
+        return folder
+
+    def open_file(self, name, mode="w", *, new=False, encoding="utf-8", newline=None):
+        """Open the file ``name`` of this folder for writing, emptied.
+
+        Never through a link (``O_NOFOLLOW``); a file that exists must be a
+        regular file with one link (a hard link would send the write into the
+        file's other names, outside the output folder); with ``new``, it must
+        not exist at all (``O_EXCL``). ``mode`` is ``"w"`` (text) or ``"wb"``.
+        """
+        target, (at, fd) = self.path / name, self._at(name)
+        st = self.lstat(name)
+        if st is not None and new:
+            raise _unsafe(target, "it appeared while this command ran", target)
+        if st is not None and (not stat.S_ISREG(st.st_mode) or st.st_nlink > 1):
+            raise self._refuse(target, name, st)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC
+        handle = os.open(at, flags | (os.O_EXCL if new else 0), 0o666, dir_fd=fd)
+        st = os.fstat(handle)  # what was opened, if the name changed meanwhile
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
+            os.close(handle)
+            raise _unsafe(target, f"it is {_kind(st)}", target)
+        os.ftruncate(handle, 0)
+        if "b" in mode:
+            return os.fdopen(handle, mode)
+        return os.fdopen(handle, mode, encoding=encoding, newline=newline)
+
+    def read_text(self, name, limit=2**24):
+        """The text of the regular file ``name`` of this folder (at most
+        ``limit`` bytes), or ``None`` if there is none (a link, a folder or a
+        FIFO is not read)."""
+        at, fd = self._at(name)
+        try:
+            handle = os.open(at, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW, dir_fd=fd)
+        except OSError:
+            return None
+        with os.fdopen(handle, "rb") as f:
+            if not stat.S_ISREG(os.fstat(handle).st_mode):
+                return None
+            return f.read(limit).decode("utf-8", "replace")
+
+    def replace(self, name, to, to_name=None):
+        """Rename the entry ``name`` of this folder onto ``to_name`` in the
+        folder ``to`` (one rename: a name is replaced, never followed)."""
+        src, src_fd = self._at(name)
+        dst, dst_fd = to._at(to_name or name)
+        os.replace(src, dst, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
+
+    def unlink(self, name):
+        at, fd = self._at(name)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(at, dir_fd=fd)
+
+    def remove_tree(self, name):
+        """Remove the folder ``name`` of this folder and all it holds, without
+        following a link (a link below it is removed, not its target)."""
+        at, fd = self._at(name)
+        if fd is None:  # pragma: no cover - without openat
+            import shutil
+
+            return shutil.rmtree(at, ignore_errors=True)
+        for _, dirs, files, root in os.fwalk(at, topdown=False, dir_fd=fd):
+            for entry in files:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry, dir_fd=root)
+            for entry in dirs:
+                with contextlib.suppress(OSError):
+                    os.rmdir(entry, dir_fd=root)
+        with contextlib.suppress(OSError):
+            os.rmdir(at, dir_fd=fd)
+
+    def files(self):
+        """The regular files below this folder (relative POSIX paths, sorted;
+        links neither followed nor listed)."""
+        return sorted(p.as_posix() for p in self._below(stat.S_ISREG))
+
+    def links(self):
+        """The first symbolic link below this folder, or ``None``."""
+        return next(self._below(stat.S_ISLNK), None)
+
+    def _below(self, kind):
+        """Relative paths below this folder whose ``lstat`` mode is ``kind``."""
+        if self.fd is None:  # pragma: no cover - without openat
+            for p in self.path.rglob("*"):
+                if kind(p.lstat().st_mode):
+                    yield p.relative_to(self.path)
+            return
+        for folder, dirs, names, fd in os.fwalk(".", dir_fd=self.fd):
+            for name in (*dirs, *names):
+                if kind(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode):
+                    yield Path(os.path.normpath(os.path.join(folder, name)))
+
+
+# -- the folders held by the command (writers pass paths below them) ------------
+_HELD = contextvars.ContextVar("sklearn_bench_held_folders", default=())
+
+
+def _held_for(path):
+    """``(folder, relative path, new)`` of the innermost held folder that holds
+    ``path`` (compared as absolute paths, without resolving), or ``None``."""
+    path = os.path.abspath(path)
+    for base, folder, new in reversed(_HELD.get()):
+        if path == base or path.startswith(base.rstrip(os.sep) + os.sep):
+            return folder, Path(os.path.relpath(path, base)), new
+    return None
+
+
+@contextlib.contextmanager
+def held(folder, *, new=False):
+    """Within the block, every write through this module to a path below the
+    :class:`Folder` ``folder`` opens from its handle; with ``new``, every file
+    written there must be new (a staging folder)."""
+    token = _HELD.set((*_HELD.get(), (os.path.abspath(folder.path), folder, new)))
+    try:
+        yield folder
+    finally:
+        _HELD.reset(token)
+
+
+@contextlib.contextmanager
+def _holding(path):
+    """Hold the folder ``path`` (created if missing) for the block; inside a
+    held folder, it is opened from that one (never through a link)."""
+    outer = _held_for(path)
+    new = outer is not None and outer[2]
+    if outer is None:
+        folder = Folder.open(path, create=True)
+    else:
+        folder = outer[0].child(outer[1], create=True)
+    with folder, held(folder, new=new):
+        yield folder
+
+
+def writes_into(argument):
+    """Decorate a function that writes into the folder given as ``argument``:
+    the folder is created if needed and held open while the function runs.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from sklearn_bench._io import write_text, writes_into
+    >>> @writes_into("out")
+    ... def save(out):
+    ...     write_text(Path(out) / "a" / "b.txt", "held")
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> save(folder / "new")
+    >>> (folder / "new" / "a" / "b.txt").read_text()
+    'held'
+    """
+
+    def decorate(func):
+        signature = inspect.signature(func)
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            try:
+                path = signature.bind(*args, **kwargs).arguments.get(argument)
+            except TypeError:
+                path = None
+            if not isinstance(path, str | os.PathLike):
+                return func(*args, **kwargs)  # the function names the bad value
+            with _holding(path):
+                return func(*args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def _parent_of(path):
+    """The held folder of ``path``'s folder (to be closed), its name and
+    whether it must be new: from the innermost held folder below which it
+    lies, else from its own folder (reached as the caller named it)."""
+    path = Path(path)
+    held = _held_for(path)
+    if held is None:
+        return Folder.open(path.parent), path.name, False
+    folder, rel, new = held
+    if not rel.parts:
+        raise UnsafePathError(f"refusing to write {path}: it is a folder.")
+    return folder.child(rel.parent, create=True), rel.name, new
+
+
+def open_for_write(path, mode="w", *, encoding="utf-8", newline=None):
+    """Open ``path`` for writing without following a link at any step.
+
+    Below a folder held open (:func:`writes_into`, :func:`held`: the output
+    folder a caller was given, which may be reached through the user's links;
+    only what lies below it is checked), from its handle, making the folders
+    between; else from a handle on the file's own folder. See
+    :meth:`Folder.open_file`. ``mode`` is ``"w"`` (text) or ``"wb"``.
 
     Raises
     ------
     UnsafePathError
-
-    See Also
-    --------
-    refuse_links_below : Refuses a link anywhere below an output folder, once,
-        before a command writes into it.
 
     Examples
     --------
     >>> import os, tempfile
     >>> from pathlib import Path
     >>> root = Path(tempfile.mkdtemp())
-    >>> check_no_symlink(root / "out.csv", root)  # a new name: fine
-    >>> os.symlink(tempfile.gettempdir(), root / "figures")
-    >>> check_no_symlink(root / "figures" / "cd.png", root)
+    >>> with Folder.open(root) as folder, held(folder):
+    ...     with open_for_write(root / "tables" / "a.csv") as f:  # new: fine
+    ...         _ = f.write("a,b\\n")
+    ...     os.symlink(tempfile.gettempdir(), root / "figures")
+    ...     open_for_write(root / "figures" / "cd.png")
     Traceback (most recent call last):
     ...
     sklearn_bench._io.UnsafePathError: refusing to write ...: the folder ... is a ...
     """
-    path = Path(path)
-    if root is None:
-        parts = [path]
+    folder, name, new = _parent_of(path)
+    with folder:
+        return folder.open_file(name, mode, new=new, encoding=encoding, newline=newline)
+
+
+def make_folder(path):
+    """Make the folder ``path`` (and its parents below a held folder), never
+    through a link."""
+    held = _held_for(path)
+    if held is None:
+        Folder.open(path, create=True).close()
     else:
-        root = Path(root)
-        try:
-            rel = path.relative_to(root)
-        except ValueError:
-            raise UnsafePathError(
-                f"refusing to write {path}: it is not inside the output folder {root}."
-            ) from None
-        parts = [root.joinpath(*rel.parts[: i + 1]) for i in range(len(rel.parts))]
-    for i, part in enumerate(parts):
-        try:
-            st = os.lstat(part)
-        except FileNotFoundError:
-            continue
-        if stat.S_ISLNK(st.st_mode):
-            what = "it" if i == len(parts) - 1 else f"the folder {part}"
-            raise _link_error(path, what, part)
-        last = i == len(parts) - 1
-        if not last and not stat.S_ISDIR(st.st_mode):
-            raise UnsafePathError(f"refusing to write {path}: {part} is not a folder.")
-        if last and not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
-            raise UnsafePathError(
-                f"refusing to write {path}: it exists and is not a regular file."
-            )
+        held[0].child(held[1], create=True).close()
 
 
-def open_for_write(path, mode="w", *, root=None, encoding="utf-8", newline=None):
-    """Open ``path`` for writing without following a symlink at any step.
-
-    The checks of :func:`check_no_symlink`, then ``O_NOFOLLOW`` on the file itself
-    (a link planted between the check and the open is refused by the kernel).
-    ``mode`` is ``"w"`` (text) or ``"wb"``.
-    """
-    check_no_symlink(path, root)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(path, flags, 0o666)
-    except OSError as exc:
-        if os.path.islink(path):
-            raise UnsafePathError(
-                f"refusing to write {path}: it is a symbolic link."
-            ) from None
-        raise exc
-    if "b" in mode:
-        return os.fdopen(fd, mode)
-    return os.fdopen(fd, mode, encoding=encoding, newline=newline)
+def remove_file(path):
+    """Delete the file ``path`` if it exists (a link is deleted, not followed)."""
+    folder, name, _ = _parent_of(path)
+    with folder:
+        folder.unlink(name)
 
 
-def write_text(path, text, *, root=None, encoding="utf-8"):
+def write_text(path, text, *, encoding="utf-8"):
     """Write ``text`` to ``path`` (see :func:`open_for_write`)."""
-    with open_for_write(path, "w", root=root, encoding=encoding) as f:
+    with open_for_write(path, "w", encoding=encoding) as f:
         f.write(text)
 
 
-def write_bytes(path, data, *, root=None):
+def write_bytes(path, data):
     """Write ``data`` to ``path`` (see :func:`open_for_write`)."""
-    with open_for_write(path, "wb", root=root) as f:
+    with open_for_write(path, "wb") as f:
         f.write(data)
 
 
@@ -216,14 +491,28 @@ def unescape_frame(frame):
     return _map_frame(frame, unescape_cell)
 
 
-def write_csv(frame, path, *, root=None, **to_csv_kwargs):
-    """``frame.to_csv(path)`` with text cells escaped and no symlink followed."""
+def write_csv(frame, path, **to_csv_kwargs):
+    """``frame.to_csv(path)`` with text cells escaped and no link followed.
+
+    A text that holds a carriage return is quoted: the file's lines then end
+    in ``\\r\\n``, so that the CSV writer's rule (quote a field holding a
+    character of the line end) applies to it, and a reader reads it whole.
+    """
     if not isinstance(frame, pd.DataFrame | pd.Series):
         raise TypeError(f"`frame` must be a DataFrame; got {type(frame).__name__}.")
     if isinstance(frame, pd.Series):
         frame = frame.to_frame()
-    with open_for_write(path, "w", root=root, newline="") as f:
-        escape_frame(frame).to_csv(f, **to_csv_kwargs)
+    carriage_return = False
+
+    def escape(value):
+        nonlocal carriage_return
+        carriage_return |= isinstance(value, str) and "\r" in value
+        return escape_cell(value)
+
+    frame = _map_frame(frame, escape)
+    to_csv_kwargs.setdefault("lineterminator", "\r\n" if carriage_return else "\n")
+    with open_for_write(path, "w", newline="") as f:
+        frame.to_csv(f, **to_csv_kwargs)
 
 
 def refuse_links_below(root):
@@ -232,16 +521,11 @@ def refuse_links_below(root):
     Called once before a command writes into (or, with ``--force``, deletes its
     own earlier files from) ``root``: a planted link at ``figures/``, ``tables/``
     or any output name would otherwise send the writes, or the deletions, where it
-    points. ``root`` itself may be a link the user made.
+    points. ``root`` itself may be a link the user made, or a :class:`Folder`.
 
     Raises
     ------
     UnsafePathError
-
-    See Also
-    --------
-    check_no_symlink : Refuses the one path a write goes to (each write through
-        :func:`open_for_write` checks it), for files made after this check.
 
     Examples
     --------
@@ -256,33 +540,28 @@ def refuse_links_below(root):
     ...
     sklearn_bench._io.UnsafePathError: refusing to write into ...: ... symbolic link...
     """
-    root = Path(root)
-    if not root.exists():
-        if root.is_symlink():  # a link to nothing: writes would create its target
-            raise _link_error(f"into {root}", "it", root, missing=True)
-        return
-    if not root.is_dir():
-        raise UnsafePathError(
-            f"refusing to write into {root}: it exists and is not a folder."
-        )
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        for name in (*dirs, *files):
-            path = Path(folder) / name
-            if path.is_symlink():
-                raise _link_error(f"into {root}", path, path)
+    if isinstance(root, Folder):
+        folder, root = root.child("."), root.path
+    else:
+        root = Path(root)
+        held = _held_for(root)
+        if held is None and not os.path.lexists(root):
+            return
+        folder = held[0].child(held[1]) if held else Folder.open(root)
+    with folder:
+        link = folder.links()
+    if link is not None:
+        path = root / link
+        what = f"{path} is a symbolic link"
+        raise _unsafe(f"into {root}", what, path, lambda: os.readlink(path))
 
 
 _LOCK_NAME = ".sklearn_bench.lock"
 
 
-def _lock_holder(path):
+def _lock_holder(folder, name):
     """``"pid N, since T"`` as the lock file says, or ``None``."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read(200).strip()
-    except OSError:
-        return None
-    return text or None
+    return (folder.read_text(name, 200) or "").strip() or None
 
 
 def _locked_message(folder, path, holder):
@@ -299,18 +578,19 @@ def _locked_message(folder, path, holder):
 def folder_lock(folder, *, name=_LOCK_NAME):
     """Hold the exclusive write lock of ``folder`` for the ``with`` block.
 
-    The lock is ``fcntl.flock`` on a file ``name`` in the folder (opened with
-    ``O_NOFOLLOW``: a link planted at the name is refused), which the kernel
-    releases when the holding process ends, even when it is killed; the file
-    (holding ``pid N, since T``) is removed when the block ends. Where there is
-    no ``fcntl`` (Windows), the file is created with ``O_EXCL`` instead, and a
-    file left by a killed process must be deleted by hand (the message says so).
-    A second writer does not wait: it gets :class:`FolderLockedError` at once,
-    naming the lock file.
+    The lock is ``fcntl.flock`` on a file ``name`` in the folder, opened from
+    the folder's handle with ``O_NOFOLLOW``, which the kernel releases when the
+    holding process ends, even when it is killed; the file (holding ``pid N,
+    since T``) is removed when the block ends. A link, a folder or a file with
+    more than one link (a hard link to a file elsewhere, which the stamp would
+    overwrite) at the name is refused. Where there is no ``fcntl`` (Windows),
+    the file is created with ``O_EXCL`` instead, and a file left by a killed
+    process must be deleted by hand (the message says so). A second writer does
+    not wait: it gets :class:`FolderLockedError` at once, naming the lock file.
 
     Parameters
     ----------
-    folder : str or Path
+    folder : str, Path or Folder
         An existing folder.
     name : str, default=".sklearn_bench.lock"
 
@@ -319,7 +599,7 @@ def folder_lock(folder, *, name=_LOCK_NAME):
     FolderLockedError
         Another process (or another ``with folder_lock`` of this one) holds it.
     UnsafePathError
-        The lock's name is a symbolic link.
+        The lock's name is a link, a folder or a hard-linked file.
 
     Examples
     --------
@@ -336,39 +616,53 @@ def folder_lock(folder, *, name=_LOCK_NAME):
     ...     print("the lock is free again")
     the lock is free again
     """
-    folder = Path(folder)
-    path = folder / name
-    check_no_symlink(path)
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        fcntl = None
-    nofollow = getattr(os, "O_NOFOLLOW", 0)
-    if fcntl is None:  # pragma: no cover - Windows
+    with contextlib.ExitStack() as stack:
+        if not isinstance(folder, Folder):
+            folder = stack.enter_context(Folder.open(folder))
+        path = folder.path / name
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | nofollow, 0o644)
-        except FileExistsError:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows
+            fcntl = None
+        st = folder.lstat(name)
+        if fcntl is None and st is not None:  # pragma: no cover - Windows
             raise FolderLockedError(
-                _locked_message(folder, path, _lock_holder(path))
-            ) from None
-    else:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | nofollow, 0o644)
+                _locked_message(folder.path, path, _lock_holder(folder, name))
+            )
+        if st is not None and (st.st_nlink > 1 or not stat.S_ISREG(st.st_mode)):
+            stamp = ", at whose other names the lock's stamp would write"
+            raise _unsafe(
+                f"the lock {path}", f"it is {_kind(st)}"
+                f"{stamp if stat.S_ISREG(st.st_mode) else ''}; sklearn-bench "
+                "writes its lock only into a file of its own. Delete it, or "
+                "choose another output folder",
+            )  # fmt: skip
+        at, dir_fd = folder._at(name)
+        flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC
+        if fcntl is None:  # pragma: no cover - Windows
+            flags |= os.O_EXCL
+        fd = os.open(at, flags, 0o644, dir_fd=dir_fd)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            # The holder before us may have removed the file between our open
-            # and our lock: then we hold a lock on a file no one else sees.
-            same = os.fstat(fd).st_ino == os.lstat(path).st_ino
-        except (BlockingIOError, FileNotFoundError):
+            same = True
+            own = os.fstat(fd)
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                # The holder before us may have removed the file between our
+                # open and our lock: then we hold a lock on a file no one sees.
+                now = folder.lstat(name)
+                same = now is not None and now.st_ino == own.st_ino
+        except BlockingIOError:
             same = False
-        if not same:
+        if not same or own.st_nlink > 1 or not stat.S_ISREG(own.st_mode):
             os.close(fd)
-            raise FolderLockedError(_locked_message(folder, path, _lock_holder(path)))
-    try:
-        os.ftruncate(fd, 0)
-        stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
-        os.write(fd, f"pid {os.getpid()}, since {stamp}".encode())
-        yield path
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(path)  # while still held: no one can take a stale file
-        os.close(fd)
+            raise FolderLockedError(
+                _locked_message(folder.path, path, _lock_holder(folder, name))
+            )
+        try:
+            os.ftruncate(fd, 0)
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+            os.write(fd, f"pid {os.getpid()}, since {stamp}".encode())
+            yield path
+        finally:
+            folder.unlink(name)  # while still held: no one can take a stale file
+            os.close(fd)

@@ -1,16 +1,28 @@
-"""Names as labels: one length, no control characters.
+"""Names as labels: one length, no control characters, nothing that renders.
 
 A learner or data-set name is the user's text and can be anything: 10,000
-characters, an escape sequence that retitles a terminal, a BEL. Every output that
-shows a name as a label goes through :func:`short_label` (figures, LaTeX tables)
-or :func:`terminal_text` (what the command line prints), and adds only its own
-escaping on top: mathtext's ``$`` in figures (``plotting``), LaTeX's specials in
-tables (``results``). This module imports nothing of the package.
+characters, an escape sequence that retitles a terminal, a BEL, a newline that
+forges a line of a printout, HTML in a Markdown file, a zero-width space that
+makes two names look alike. Every output that shows a name as a label goes
+through :func:`short_label` (figures, LaTeX tables), :func:`terminal_text`
+(what the command line prints) or :func:`markdown_text` (``methods.md``), and
+adds only its own escaping on top: mathtext's ``$`` in figures (``plotting``),
+LaTeX's specials in tables (``results``). :func:`look_alike` finds names that
+differ only by what a reader cannot see. This module imports nothing of the
+package.
 """
 
 import re
+import unicodedata
 
-__all__ = ["ELLIPSIS", "MAX_LABEL_LENGTH", "short_label", "terminal_text"]
+__all__ = [
+    "ELLIPSIS",
+    "MAX_LABEL_LENGTH",
+    "look_alike",
+    "markdown_text",
+    "short_label",
+    "terminal_text",
+]
 
 # The longest label drawn or typeset, in characters (ellipsis included): long
 # enough for "dlda_k10+welch_t_selection (RepeatedStratifiedKFold)".
@@ -79,10 +91,12 @@ def short_label(text, max_length=MAX_LABEL_LENGTH):
     return text[: max(max_length - 1, 0)] + ELLIPSIS
 
 
-def terminal_text(text):
+def terminal_text(text, *, names=()):
     r"""Text to print on a terminal: control characters as visible escapes, so
     that no name can move the cursor, recolour or retitle the terminal or ring
-    its bell; newlines and tabs (the layout of a printout) are kept.
+    its bell; newlines and tabs (the layout of a printout) are kept, except
+    inside the ``names`` shown in it (learners, data sets, metrics), whose
+    newlines would forge a line of the printout.
 
     Examples
     --------
@@ -90,5 +104,82 @@ def terminal_text(text):
     >>> print(terminal_text("best: \x1b]0;pwned\x07svm\nnext line"))
     best: \x1b]0;pwned\x07svm
     next line
+    >>> name = "svm\nsvm is better than every learner (p < 0.001)"
+    >>> print(terminal_text(f"best: {name}", names=[name]))
+    best: svm\nsvm is better than every learner (p < 0.001)
     """
+    text = str(text)
+    forging = {str(n) for n in names if _LAYOUT.search(str(n)) and str(n).strip()}
+    for name in sorted(forging, key=len, reverse=True):
+        shown = visible_controls(name)
+        text = text.replace(name, shown)
+        text = text.replace(visible_controls(name, keep="\n\t"), shown)
     return visible_controls(text, keep="\n\t")
+
+
+_LAYOUT = re.compile("[\n\t]")
+# Markdown's inline specials: backslash, code, emphasis, links, raw HTML and
+# entities, tables, strike-through; an underscore inside a word is literal.
+_MARKDOWN = re.compile(r"[\\`*\[\]<>&|~]|(?<!\w)_|_(?!\w)")
+
+
+def markdown_text(text):
+    r"""Text for a line of Markdown that renders as itself: every inline
+    special character (``\ ` * _ [ ] < > & | ~``) backslash-escaped, so that
+    a name is never a link, emphasis or raw HTML, and control characters as
+    visible escapes (a newline would start a heading or a list).
+
+    Examples
+    --------
+    >>> from sklearn_bench._text import markdown_text
+    >>> print(markdown_text("<svg/onload=alert(1)> and error_rate\n# x"))
+    \<svg/onload=alert(1)\> and error_rate\n# x
+    """
+    return visible_controls(_MARKDOWN.sub(lambda m: "\\" + m.group(0), str(text)))
+
+
+# Characters a reader does not see: format characters (zero-width space and
+# joiners, BOM, bidirectional marks, soft hyphen: category Cf), controls (Cc),
+# variation selectors and the Hangul fillers.
+_INVISIBLE = re.compile("[\ufe00-\ufe0f\u115f\u1160\u3164\uffa0]")
+
+
+def _seen(name):
+    text = "".join(c for c in str(name) if unicodedata.category(c) not in ("Cf", "Cc"))
+    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
+    return " ".join(text.split())
+
+
+def look_alike(names):
+    r"""Groups of distinct names that a reader sees as one.
+
+    Two names look alike when they are equal after removing the characters a
+    reader does not see (zero-width spaces and joiners, the BOM, bidirectional
+    marks, soft hyphens, variation selectors, control characters), Unicode
+    NFKC normalization (full-width ``ｌｒ`` is ``lr``, ``ﬁ`` is ``fi``, a
+    no-break space is a space, ``é`` written with a combining accent is
+    ``é``) and collapsing white space (a trailing or doubled space). NFKC does
+    not map letters of one script onto look-alikes of another (Cyrillic ``а``
+    and Latin ``a``, Greek ``ο`` and Latin ``o``), nor ``l``, ``1`` and ``I``,
+    nor ``rn`` and ``m``: those are not found.
+
+    Parameters
+    ----------
+    names : iterable of str
+
+    Returns
+    -------
+    groups : list of tuple of str
+        Each group's names in the order given; groups in order of their first
+        name.
+
+    Examples
+    --------
+    >>> from sklearn_bench._text import look_alike
+    >>> look_alike(["lr", "lr​", "svm", "ｓｖｍ ", "rf"])
+    [('lr', 'lr​'), ('svm', 'ｓｖｍ ')]
+    """
+    groups = {}
+    for name in dict.fromkeys(str(n) for n in names):
+        groups.setdefault(_seen(name), []).append(name)
+    return [tuple(g) for g in groups.values() if len(g) > 1]

@@ -52,16 +52,7 @@ LAYERS = {
 # units whose every name (private ones too) the others may use
 SHARED = {"_version", "_validation", "_metrics", "_io", "_text"}
 # Imports by name at call time (``importlib.import_module("sklearn_bench...")``) are
-# imports like any other. The only ones allowed against the rule are the deprecation
-# shims listed here, each with the release that removes it; ``tests/test_layering.py``
-# fails when one outlives that release, when one is gone but still listed, or when any
-# other reach appears.
-DEPRECATED_REACHES = {
-    # the deprecated ``.plot()`` methods of stats results call the plotting function
-    # that replaces them (FriedmanResult, TukeyHSDResult, PairwiseTestResult,
-    # MultipleRuleBiasResult)
-    ("sklearn_bench.stats._common", "sklearn_bench.plotting"): "0.3",
-}
+# imports like any other, with no exception to the rule.
 
 
 # Private names of another library's protocol that the package's classes also
@@ -305,14 +296,8 @@ def _private_path(target):
 
 
 def violations():
-    """The upward imports, the cross-unit private imports and the circles.
-
-    The reaches of :data:`DEPRECATED_REACHES` are set apart under
-    ``"deprecated_reaches"`` and count in none of the others.
-    """
-    modules, all_rows = imports()
-    rows = [r for r in all_rows if (r[0], r[1]) not in DEPRECATED_REACHES]
-    deprecated = sorted({(r[0], r[1]) for r in all_rows} & set(DEPRECATED_REACHES))
+    """The upward imports, the cross-unit private imports and the circles."""
+    modules, rows = imports()
     upward, private, unknown = [], [], set()
     for importer, target, names, line, _local in rows:
         a, b = unit_of(importer), unit_of(target)
@@ -346,7 +331,6 @@ def violations():
         "private": private,
         "circles": circles,
         "unknown_units": sorted(u for u in unknown if u is not None),
-        "deprecated_reaches": deprecated,
         "private_attributes": private_attributes(),
     }
 
@@ -393,7 +377,6 @@ def main(argv):
         f"circles {len(v['circles'])}, upward imports {len(v['upward'])}, "
         f"cross-package private imports {len(v['private'])}, "
         f"units without a layer {v['unknown_units']}, "
-        f"deprecated reaches {len(v['deprecated_reaches'])}, "
         f"cross-package private attributes {len(v['private_attributes'])}"
     )
     if "--list" in argv:
@@ -405,9 +388,6 @@ def main(argv):
             print("private:", p)
         for a in v["private_attributes"]:
             print("private attribute:", a)
-        for importer, target in v["deprecated_reaches"]:
-            removed = DEPRECATED_REACHES[importer, target]
-            print(f"deprecated: {importer} -> {target} (removed in {removed})")
 
 
 if __name__ == "__main__":

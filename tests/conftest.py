@@ -95,3 +95,42 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             + ", ".join(_SKIPPED_REFERENCE_TESTS[:5]),
             red=_in_ci(),
         )
+
+
+class Outside:
+    """A folder of the user's beside a command's output folder, and the digest
+    of everything in it (names, bytes, link targets, modes; links not
+    followed): :meth:`unchanged` says whether a command changed anything
+    outside its output folder (issue 38)."""
+
+    def __init__(self, path):
+        self.path = path
+        (path / "sub").mkdir(parents=True)
+        (path / "notes.txt").write_text("the user's notes\n")
+        (path / "sub" / "thesis.tex").write_text("\\documentclass{article}\n")
+        self.before = self.digest()
+
+    def digest(self):
+        import hashlib
+
+        h = hashlib.sha256()
+        for root, dirs, files in sorted(os.walk(self.path)):
+            for name in sorted([*dirs, *files]):
+                p = Path(root) / name
+                st = p.lstat()
+                h.update(f"{p.relative_to(self.path)}|{st.st_mode}|".encode())
+                if p.is_symlink():
+                    h.update(os.readlink(p).encode())
+                elif p.is_file():
+                    h.update(p.read_bytes())
+        return h.hexdigest()
+
+    def unchanged(self):
+        return self.digest() == self.before
+
+
+@pytest.fixture
+def outside(tmp_path):
+    """A folder of the user's beside the test's outputs (``tmp_path/outside``)
+    that no command may change; assert ``outside.unchanged()``."""
+    return Outside(tmp_path / "outside")

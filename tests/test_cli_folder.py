@@ -251,11 +251,11 @@ def test_a_kill_while_files_move_leaves_outputs_the_next_run_replaces(
     calls = {"n": 0}
     replace = os.replace
 
-    def killed(src, dst):
+    def killed(src, dst, **kwargs):
         calls["n"] += 1
         if calls["n"] > 5:
             raise KeyboardInterrupt  # as a kill would stop it
-        replace(src, dst)
+        replace(src, dst, **kwargs)
 
     monkeypatch.setattr(_files.os, "replace", killed)
     assert _run(config, out) == 130
@@ -336,3 +336,149 @@ def test_run_on_a_linked_store_exits_2(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "symbolic link" in captured.err and "Fitted" not in captured.out
     assert (tmp_path / "s.sqlite").read_bytes() == before
+
+
+# -- issue 38: hard links, a swapped staging folder, the user's files -----------
+
+
+def _results_csv(folder):
+    """A results CSV of 3 learners on 6 data sets in ``folder``."""
+    rows = [
+        f"d{j},{name},{0.1 + 0.01 * ((j + k) % 3)}"
+        for j in range(6)
+        for k, name in enumerate(("nb", "tree", "knn"))
+    ]
+    path = folder / "results.csv"
+    path.write_text("dataset,learner,error\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_a_hard_linked_lock_never_writes_outside(tmp_path, outside, capsys):
+    """H: a study folder unpacked with `.sklearn_bench.lock` hard-linked to a
+    file of the user's: `leaderboard` exits 2 naming the lock as a hard link,
+    and the user's file keeps its bytes (on 17a1a60 it was truncated and
+    stamped "pid ..., since ..."); nothing outside the folder changes."""
+    study = tmp_path / "study"
+    study.mkdir()
+    csv = _results_csv(study)
+    os.link(outside.path / "notes.txt", study / ".sklearn_bench.lock")
+    assert main(["leaderboard", str(csv), "--lower-is-better"]) == 2
+    err = capsys.readouterr().err
+    assert "hard link" in err and ".sklearn_bench.lock" in err
+    assert "Traceback" not in err
+    assert outside.unchanged()
+    assert not (study / "results-leaderboard.csv").exists()
+
+
+def test_a_hard_linked_lock_beside_a_store_is_refused_by_report(
+    stored, outside, capsys
+):
+    """H: `report STORE` into the store's folder whose lock name is a hard link
+    to the user's file exits 2 and changes nothing outside."""
+    folder = stored.parent / "rep"
+    folder.mkdir()
+    os.link(outside.path / "notes.txt", folder / ".sklearn_bench.lock")
+    capsys.readouterr()
+    assert main(["report", str(stored), "--out", str(folder)]) == 2
+    assert "hard link" in capsys.readouterr().err
+    assert outside.unchanged()
+
+
+def test_a_lock_that_is_a_folder_exits_2(stored, capsys):
+    """H: a folder at the lock's name makes `report` exit 2 with a message that
+    names it (on 17a1a60: exit 1 with an IsADirectoryError)."""
+    folder = stored.parent / "rep"
+    (folder / ".sklearn_bench.lock").mkdir(parents=True)
+    capsys.readouterr()
+    assert main(["report", str(stored), "--out", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "is a folder" in err and ".sklearn_bench.lock" in err
+
+
+def test_a_dangling_report_folder_link_exits_2(stored, outside, capsys):
+    """H: with a report in the store's folder, `report STORE` picks report-2;
+    a dangling link there exits 2 naming it (on 17a1a60: exit 1 with a
+    FileExistsError traceback), and creates nothing where it points."""
+    base = stored.parent
+    assert main(["report", str(stored), "--out", str(base)]) == 0
+    os.symlink(outside.path / "new-folder", base / "report-2")
+    capsys.readouterr()
+    assert main(["report", str(stored)]) == 2
+    err = capsys.readouterr().err
+    assert "report-2" in err and "symbolic link to a missing folder" in err
+    assert outside.unchanged()
+
+
+def test_a_swapped_staging_folder_writes_nothing_outside(
+    stored, outside, monkeypatch, capsys
+):
+    """H: a process that renames the staging folder while `report --out OUT`
+    runs and puts a link to a folder of the user's in its place gets nothing
+    written into that folder, nor moved out of it: the report's later writes
+    go to the renamed folder held open, and the command exits 2 saying the
+    staging folder was replaced (on 17a1a60, methods.md in the user's folder
+    was overwritten and then moved into OUT)."""
+    import sklearn_bench.report._html as html
+
+    folder = stored.parent / "rep"
+    (outside.path / "methods.md").write_text("the user's methods")
+    outside.before = outside.digest()
+    write = html.write_latex_tables
+
+    def swap(*args, **kwargs):
+        (stage,) = [p for p in folder.iterdir() if _files._STAGE in p.name]
+        stage.rename(stored.parent / "moved")
+        os.symlink(outside.path, stage)
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(html, "write_latex_tables", swap)
+    capsys.readouterr()
+    assert main(["report", str(stored), "--out", str(folder)]) == 2
+    assert "staging folder" in capsys.readouterr().err
+    assert outside.unchanged()
+    assert (stored.parent / "moved" / "methods.md").exists()
+    assert not (folder / "methods.md").exists()
+
+
+def test_cleanup_never_removes_the_users_files(stored, outside, capsys):
+    """H: a file and a folder of the user's whose names hold
+    ".sklearn_bench-writing-" survive `report --force` and `run` into their
+    folder (on 17a1a60 both were deleted without a message); no staging folder
+    is left."""
+    folder = stored.parent / "out"
+    (folder / "thesis.sklearn_bench-writing-backup.txt").write_text("mine")
+    (folder / "old.sklearn_bench-writing-dir").mkdir()
+    (folder / ".sklearn_bench-writing-12345").mkdir()  # another tool's, say
+    assert main(["report", str(stored), "--out", str(folder), "--force"]) == 0
+    assert _run(stored.parent / "c.toml", folder) == 0
+    assert (folder / "thesis.sklearn_bench-writing-backup.txt").read_text() == "mine"
+    assert (folder / "old.sklearn_bench-writing-dir").is_dir()
+    assert (folder / ".sklearn_bench-writing-12345").is_dir()
+    staging = [
+        p
+        for p in folder.iterdir()
+        if re.fullmatch(r"\.sklearn_bench-w.*[0-9a-f]{16}", p.name)
+    ]
+    assert staging == []
+    assert "staging" not in json.loads((folder / MANIFEST).read_text())
+    assert outside.unchanged()
+
+
+def test_a_killed_commands_recorded_staging_folder_is_removed_next_time(
+    stored, monkeypatch
+):
+    """H: the staging folder of a command killed while writing (its removal
+    skipped) is recorded in the manifest, and the next command into the folder
+    removes it, and only it."""
+    folder = stored.parent / "rep"
+    monkeypatch.setattr(_files, "_remove_stage", lambda *a, **k: None)
+    monkeypatch.setattr(_files, "_commit", lambda *a, **k: 1 / 0)
+    assert main(["report", str(stored), "--out", str(folder)]) == 1
+    (left,) = [p for p in folder.iterdir() if _files._STAGE in p.name]
+    monkeypatch.undo()
+    # the manifest as a killed command leaves it: the staging folder recorded
+    manifest = json.loads((folder / MANIFEST).read_text())
+    (folder / MANIFEST).write_text(json.dumps({**manifest, "staging": [left.name]}))
+    assert main(["report", str(stored), "--out", str(folder)]) == 0
+    assert not left.exists()
+    assert not [p for p in folder.iterdir() if _files._STAGE in p.name]

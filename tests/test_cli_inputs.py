@@ -142,3 +142,26 @@ def test_example_config_writes_under_the_current_directory(tmp_path, capsys,
     assert set((ROOT / "examples" / "configs").iterdir()) == before
     assert "random_state=None" not in out
     assert "random_state=<per data set, from seed 0>), seed 0." in out
+
+
+@pytest.mark.parametrize("path", ["this.Nope", "antigravity.Nope", "os.system"])
+def test_a_config_class_is_checked_by_name_before_anything_is_imported(
+    tmp_path, capsys, path
+):
+    """H: a learner `class` in Python's standard library (`this.Nope`, whose
+    import prints the Zen of Python; `antigravity`, which opens a browser) is
+    refused naming the key before any module is imported (on 17a1a60 `this`
+    was imported, and printed, before the refusal)."""
+    import sys
+
+    module = path.split(".")[0]
+    sys.modules.pop(module, None)
+    config = tmp_path / "c.toml"
+    config.write_text(
+        f'[learners.bad]\nclass = "{path}"\n[datasets.iris]\nsklearn = "iris"\n'
+    )
+    assert main(["run", str(config), "--check"]) == 2
+    captured = capsys.readouterr()
+    assert "standard library" in captured.err and "learners.bad.class" in captured.err
+    assert "Beautiful is better than ugly" not in captured.out
+    assert module not in sys.modules or module == "os"

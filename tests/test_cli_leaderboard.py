@@ -164,3 +164,37 @@ def test_direction_from_the_column_or_asked_for(
         assert not (tmp_path / "t-leaderboard.csv").exists()
     else:
         assert rc == 0 and f"({column}, {expected};" in out.out
+
+
+# -- issue 38: what a CSV from someone else cannot do ---------------------------
+
+
+def test_a_score_too_large_to_average_exits_2(tmp_path, capsys):
+    """H: a CSV whose one score is 1e308 (finite; the leaderboard's mean over
+    the data sets overflowed) exits 2 naming the learner, as the docs say, and
+    writes no leaderboard (on 17a1a60 it printed mean_score inf, exit 0)."""
+    rng = np.random.default_rng(0)
+    rows = [
+        (f"t{i}", f"M{j}", rng.uniform(0.1, 0.3)) for i in range(6) for j in range(3)
+    ]
+    df = pd.DataFrame(rows, columns=["task", "method", "metric_error"])
+    df.loc[0, "metric_error"] = 1e308
+    df.to_csv(tmp_path / "one.csv", index=False)
+    assert main(["leaderboard", str(tmp_path / "one.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "too large to average" in err and "learner 'M0'" in err
+    assert not (tmp_path / "one-leaderboard.csv").exists()
+
+
+def test_a_column_named_twice_exits_2(tmp_path, capsys):
+    """H: a CSV with two columns named `error` exits 2 naming the column
+    (on 17a1a60 the first was used and the second silently dropped)."""
+    rows = "\n".join(
+        f"t{i},M{j},{0.1 + 0.01 * j},{0.9 - 0.01 * j}"
+        for i in range(6)
+        for j in range(3)
+    )
+    (tmp_path / "dup.csv").write_text("task,method,error,error\n" + rows + "\n")
+    assert main(["leaderboard", str(tmp_path / "dup.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "used twice" in err and "'error'" in err

@@ -113,11 +113,18 @@ def test_damaged_results_folder_names_the_file(stored, tmp_path, capsys, damage)
     assert re.search(pattern, err), err
 
 
-def _store_copy(stored, tmp_path, sql):
+def _store_copy(stored, tmp_path, sql, *, sign=False):
+    """A copy of the stored run with ``sql`` run on it; with ``sign``, the
+    store's digests rewritten to match (a damage that the checksum of the
+    settings does not catch first)."""
     path = tmp_path / "s.sqlite"
     shutil.copyfile(stored / "s.sqlite", path)
     conn = sqlite3.connect(path)
     conn.execute(sql)
+    if sign:
+        from sklearn_bench.store._digests import seal
+
+        seal(conn)
     conn.commit()
     conn.close()
     return path
@@ -147,7 +154,9 @@ def test_missing_store_metadata_is_a_sentence(stored, tmp_path, capsys, key, com
     is refused by report, store check and merge with exit 2 and a sentence
     naming the key and the way out (it used to be `KeyError: 'result'`, exit
     1)."""
-    path = _store_copy(stored, tmp_path, f"DELETE FROM meta WHERE key = '{key}'")
+    path = _store_copy(
+        stored, tmp_path, f"DELETE FROM meta WHERE key = '{key}'", sign=True
+    )
     argv = {
         "report": ["report", str(path), "--out", str(tmp_path / "out")],
         "check": ["store", "check", str(path)],

@@ -321,3 +321,32 @@ def test_report_latex_outputs_compile(finished_run, tmp_path):
     assert proc.returncode == 0, log[-3000:]
     assert not re.search(r"^! ", log, flags=re.MULTILINE)
     assert (tmp_path / "paper.pdf").stat().st_size > 1000
+
+
+def test_the_report_holds_only_the_documented_script(tmp_path):
+    """H: report.html holds exactly one script element, whose text is the
+    package's own fixed sorting script whatever the names (a learner named
+    `</script><script>alert(1)</script>` stays escaped text), and docs/cli.rst
+    describes that script instead of saying "no script" (issue 38: the docs
+    said "no script" while the report held one)."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    from sklearn_bench.report import write_report
+    from sklearn_bench.report._html import _SCRIPT
+
+    name = "</script><script>alert(1)</script>"
+    df = pd.DataFrame(
+        [(f"d{d}", m, 0.1 + 0.01 * ((d + j) % 3)) for d in range(4)
+         for j, m in enumerate(["a", "b", name])],
+        columns=["data", "model", "err"],
+    )  # fmt: skip
+    result = BenchmarkResult.from_frame(
+        df, dataset="data", learner="model", value="err", greater_is_better=False
+    )
+    write_report(result, tmp_path, figure_formats=())
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert re.findall(r"<script>(.*?)</script>", page, re.S) == [_SCRIPT]
+    docs = (Path(__file__).parents[1] / "docs" / "cli.rst").read_text()
+    assert "no script" not in docs and "It holds one script" in docs

@@ -167,9 +167,14 @@ def bad_choices():
 # Valid names that are hostile as labels (issue 29.8): 10,000 characters (it
 # sized a figure to a MemoryError), mathtext (a crash, or α drawn for "$\alpha$"),
 # "[" at a LaTeX cell start and a backslash before CJK ("Illegal unit of
-# measure"), ESC/BEL (a retitled terminal). Figures made with them are drawn.
+# measure"), ESC/BEL (a retitled terminal); and (issue 38) a bare carriage
+# return (a CSV its own reader refused), a newline before a forged verdict,
+# raw HTML (it ran in methods.md), a zero-width space (a look-alike name).
+# Figures made with them are drawn.
 HOSTILE_NAMES = ["x" * 10_000, "$\\input{x}$", "$\\alpha$", "[0.5em] a",
-                 "\\\\中文", "lr\x1b]0;pwned\x07"]  # fmt: skip
+                 "\\\\中文", "lr\x1b]0;pwned\x07", "a\rb",
+                 "lr\nc is better than every learner (p < 0.001)",
+                 "<svg/onload=alert(1)>", "lr\u200b"]  # fmt: skip
 
 
 def _hostile(value):
@@ -181,12 +186,16 @@ def _hostile(value):
 def bad_names():
     return Bad(
         [["a", "a"], [1, 2], [], None, "ab", [None, "b"], ["a", ""], [["a"], ["b"]],
-         HOSTILE_NAMES[:2], HOSTILE_NAMES[2:4], HOSTILE_NAMES[4:]]
+         HOSTILE_NAMES[:2], HOSTILE_NAMES[2:4], HOSTILE_NAMES[4:6],
+         HOSTILE_NAMES[6:8], HOSTILE_NAMES[8:]]
     )  # fmt: skip
 
 
 def bad_paths():
-    return Bad(["missing/dir/x.sqlite", "DIR", "TEXT", "EMPTY", "LINK", 3, None])
+    # issue 38: a hard link to a file outside (one file, two names) and a store
+    # whose checksums table was dropped
+    return Bad(["missing/dir/x.sqlite", "DIR", "TEXT", "EMPTY", "LINK", "HARDLINK",
+                "NOCHECKSUMS", 3, None])  # fmt: skip
 
 
 # -- valid inputs --------------------------------------------------------------------
@@ -229,9 +238,46 @@ def _path(value, tmp):
         if not link.is_symlink():
             os.symlink(tmp / "elsewhere.sqlite", link)
         return link
+    if value == "HARDLINK":  # a write would change the file at its other name
+        link = tmp / "hard.sqlite"
+        if not link.exists():
+            (tmp / "outside.txt").write_text("the user's")
+            os.link(tmp / "outside.txt", link)
+        return link
+    if value == "NOCHECKSUMS":  # its values cannot be verified
+        path = tmp / "unchecked.sqlite"
+        if not path.exists():
+            import shutil
+            import sqlite3
+
+            shutil.copyfile(_clean_store(), path)
+            with sqlite3.connect(path) as conn:
+                conn.execute("DROP TABLE checksums")
+            conn.close()
+        return path
     if isinstance(value, str):
         return tmp / value
     return value
+
+
+_CLEAN = []
+
+
+def _clean_store():
+    """A small store of a finished run, made once (copied by "NOCHECKSUMS")."""
+    if not _CLEAN:
+        import tempfile
+
+        from sklearn.naive_bayes import GaussianNB
+
+        from sklearn_bench import BenchmarkExperiment
+
+        path = Path(tempfile.mkdtemp()) / "clean.sqlite"
+        BenchmarkExperiment(
+            {"nb": GaussianNB()}, cv=2, progress=False, store=path
+        ).fit({"d": (X6, Y6)})
+        _CLEAN.append(path)
+    return _CLEAN[0]
 
 
 def _sampler(n_samples, random_state):
@@ -381,9 +427,9 @@ def _describe(**params):
 
 
 def _analyse(**params):
-    from sklearn_bench.report import analyse_result
+    from sklearn_bench.analysis import AnalysisPlan, analyse
 
-    return analyse_result(RESULT, **params)
+    return analyse(RESULT, AnalysisPlan(**params))
 
 
 def _summary(analysis):
@@ -417,11 +463,12 @@ def _latex_table(**params):
 
 
 def _register_test(record):
-    from sklearn_bench.report import TestRecord, analyse_result, register_test
+    from sklearn_bench.analysis import analyse
+    from sklearn_bench.report import TestRecord, register_test
 
     if isinstance(record, str) and record == "VALID":
         record = TestRecord("x", "A and B", "paired t-test", "3 data sets")
-    return register_test(analyse_result(RESULT), record)
+    return register_test(analyse(RESULT), record)
 
 
 def _metric_bounds(metric):
@@ -1545,7 +1592,7 @@ CASES = [
         {"name": "a"},
     ),
     (
-        "analyse_result",
+        "analyse",
         _analyse,
         {
             "metric": bad_choices(),
@@ -2028,6 +2075,10 @@ def check_call(case, call, arg, value, kwargs, tmp):
         if isinstance(value, str) and value == "LINK":  # never through a link
             assert not (Path(tmp) / "elsewhere.sqlite").exists(), (
                 f"{case}({arg}=a dangling link) wrote where the link points"
+            )
+        if isinstance(value, str) and value == "HARDLINK":  # nor a hard link
+            assert (Path(tmp) / "outside.txt").read_text() == "the user's", (
+                f"{case}({arg}=a hard link) wrote into the file's other name"
             )
     nan = [v for v in _numbers(out) if isinstance(v, float) and math.isnan(v)]
     assert not nan or case in DOCUMENTED_NAN, (

@@ -1,5 +1,6 @@
 """Safe output writes (sklearn_bench._io): no symlink followed, CSV text stays text."""
 
+import contextlib
 import os
 
 import numpy as np
@@ -7,17 +8,25 @@ import pandas as pd
 import pytest
 
 from sklearn_bench._io import (
+    Folder,
     FolderLockedError,
     UnsafePathError,
-    check_no_symlink,
     escape_cell,
     escape_frame,
     folder_lock,
+    held,
     unescape_cell,
     unescape_frame,
     write_csv,
     write_text,
 )
+
+
+@contextlib.contextmanager
+def _below(root):
+    """Writes below ``root`` go through a handle on it (as a command's do)."""
+    with Folder.open(root) as folder, held(folder):
+        yield
 
 
 def test_dangling_symlink_at_output_name_is_refused(tmp_path):
@@ -27,7 +36,7 @@ def test_dangling_symlink_at_output_name_is_refused(tmp_path):
     target.parent.mkdir()
     os.symlink(target, tmp_path / "out.csv")
     with pytest.raises(UnsafePathError, match="symbolic link"):
-        write_text(tmp_path / "out.csv", "import os", root=tmp_path)
+        write_text(tmp_path / "out.csv", "import os")
     assert not target.exists()
 
 
@@ -38,8 +47,8 @@ def test_symlinked_folder_below_root_is_refused(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     os.symlink(victim, out / "figures")
-    with pytest.raises(UnsafePathError, match="the folder"):
-        write_text(out / "figures" / "a.svg", "<svg/>", root=out)
+    with pytest.raises(UnsafePathError, match="the folder"), _below(out):
+        write_text(out / "figures" / "a.svg", "<svg/>")
     assert list(victim.iterdir()) == []
 
 
@@ -48,20 +57,16 @@ def test_root_reached_through_a_link_is_allowed(tmp_path):
     real = tmp_path / "real"
     real.mkdir()
     os.symlink(real, tmp_path / "alias")
-    write_text(tmp_path / "alias" / "a.txt", "x", root=tmp_path / "alias")
+    with _below(tmp_path / "alias"):
+        write_text(tmp_path / "alias" / "a.txt", "x")
     assert (real / "a.txt").read_text() == "x"
-
-
-def test_path_outside_root_is_refused(tmp_path):
-    """H: a path that escapes the output folder is refused."""
-    with pytest.raises(UnsafePathError, match="not inside"):
-        check_no_symlink(tmp_path.parent / "x", tmp_path)
 
 
 def test_plain_write_overwrites_regular_file(tmp_path):
     """H: an existing regular file is overwritten as before."""
     (tmp_path / "a.txt").write_text("old")
-    write_text(tmp_path / "a.txt", "new", root=tmp_path)
+    with _below(tmp_path):
+        write_text(tmp_path / "a.txt", "new")
     assert (tmp_path / "a.txt").read_text() == "new"
 
 
@@ -89,7 +94,7 @@ def test_csv_round_trip(tmp_path):
         {"learner": ["=1+1", "ok", "-neg"], "=score": [-0.5, 0.25, np.nan]},
         index=pd.Index(["@a", "b", "c"], name="dataset"),
     )
-    write_csv(frame, tmp_path / "t.csv", root=tmp_path)
+    write_csv(frame, tmp_path / "t.csv")
     text = (tmp_path / "t.csv").read_text()
     assert "'=1+1" in text and "-0.5" in text and "'@a" in text
     back = unescape_frame(pd.read_csv(tmp_path / "t.csv", index_col=0))
@@ -281,3 +286,85 @@ def test_a_killed_holder_leaves_no_lock(tmp_path):
         except FolderLockedError:
             assert time.monotonic() < deadline
             time.sleep(0.05)
+
+
+# -- issue 38: hard links, a folder held open, a carriage return -------------------
+
+
+def test_a_hard_linked_file_is_never_written_through(tmp_path, outside):
+    """H: an output name that is a hard link to a file outside the output
+    folder (two names, one file) is refused, below a held folder or not, and
+    the outside file keeps its bytes (on 17a1a60 it was truncated and
+    rewritten)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    os.link(outside.path / "notes.txt", out / "scores.csv")
+    with pytest.raises(UnsafePathError, match="hard link"):
+        write_text(out / "scores.csv", "x")
+    with pytest.raises(UnsafePathError, match="hard link"), _below(out):
+        write_text(out / "scores.csv", "x")
+    assert outside.unchanged()
+
+
+@pytest.mark.parametrize("kind", ["hard link", "folder", "link"])
+def test_the_lock_is_refused_when_it_is_not_a_file_of_its_own(tmp_path, outside, kind):
+    """H: a lock name that is a hard link to a file outside, a folder, or a
+    symbolic link raises UnsafePathError naming it (exit 2 in the CLI; on
+    17a1a60 the hard link's target was truncated and stamped with the pid, a
+    folder was an IsADirectoryError), and nothing outside changes."""
+    lock = tmp_path / ".sklearn_bench.lock"
+    if kind == "hard link":
+        os.link(outside.path / "notes.txt", lock)
+    elif kind == "folder":
+        lock.mkdir()
+    else:
+        os.symlink(outside.path / "notes.txt", lock)
+    with pytest.raises(UnsafePathError, match=kind.split()[-1]):
+        with folder_lock(tmp_path):
+            pass
+    assert outside.unchanged()
+
+
+def test_writes_below_a_held_folder_go_to_it_when_it_is_swapped(tmp_path, outside):
+    """H: a folder held open (a staging folder) that is renamed, and replaced by
+    a link to a folder of the user's, still receives every write made through
+    its old path, new files only (O_EXCL): the user's folder is unchanged."""
+    from sklearn_bench._io import make_folder
+
+    stage = tmp_path / "stage"
+    with Folder.open(stage, create=True) as folder, held(folder, new=True):
+        write_text(stage / "a.txt", "before")
+        os.rename(stage, tmp_path / "moved")
+        os.symlink(outside.path, stage)
+        make_folder(stage / "sub")
+        write_text(stage / "sub" / "thesis.tex", "after")
+        write_text(stage / "methods.md", "after")
+        with pytest.raises(UnsafePathError, match="appeared"):
+            write_text(stage / "a.txt", "twice")
+    assert outside.unchanged()
+    assert (tmp_path / "moved" / "methods.md").read_text() == "after"
+    assert (tmp_path / "moved" / "sub" / "thesis.tex").read_text() == "after"
+
+
+def test_a_carriage_return_in_a_name_reads_back(tmp_path):
+    """H: a learner named with a bare carriage return is quoted in the CSV that
+    save writes, so load reads back the same names and scores (on 17a1a60 the
+    CR split the row and load refused scores.csv)."""
+    from sklearn_bench import BenchmarkResult
+
+    names = ("a\rb", "c\r\nd", "plain")
+    result = BenchmarkResult.from_frame(
+        _study(names),
+        dataset="dataset",
+        learner="learner",
+        value="value",
+        greater_is_better=False,
+    )
+    result.save(tmp_path / "res")
+    back = BenchmarkResult.load(tmp_path / "res")
+    assert sorted(back.learners) == sorted(names)
+    pd.testing.assert_frame_equal(back.scores, result.scores, check_dtype=False)
+    frame = pd.DataFrame({"x\ry": ["p\rq", "r"]}, index=pd.Index(["i\r", "j"]))
+    write_csv(frame, tmp_path / "t.csv")
+    back = pd.read_csv(tmp_path / "t.csv", index_col=0)
+    pd.testing.assert_frame_equal(back, frame)

@@ -173,9 +173,77 @@ def test_no_control_character_reaches_the_terminal(tmp_path, capsys):
     rc = main([
         "leaderboard", str(tmp_path / "lb.csv"), "--dataset-col", "data",
         "--learner-col", "model", "--value-col", "err", "--lower-is-better",
-        "--n-bootstrap", "50",
+        "--n-resamples", "50",
     ])  # fmt: skip
     out, err = capsys.readouterr()
     assert rc == 0, err
     assert not any(c in out + err for c in CONTROL)
     assert "lr\\x1b]0;pwned\\x07" in out
+
+
+# -- issue 38: names in Markdown, CSV, the terminal; names that look alike ------
+
+HTML = "<svg/onload=alert(1)>"
+FORGED = "lr\nc is better than every learner (p < 0.001)"
+
+
+def test_methods_markdown_renders_names_as_text(tmp_path):
+    """H: a learner named with raw HTML, a Markdown link, emphasis and a newline
+    followed by a heading is written to methods.md with every Markdown special
+    character backslash-escaped and the newline shown as \\n, so that the
+    Markdown renders the name as text (on 17a1a60 the <svg onload> ran when
+    methods.md was rendered)."""
+    names = [HTML, "[x](javascript:alert(1))", "*bold*", "a\n# Heading"]
+    write_report(_study(names, ["d1", "d2", "d3"]), tmp_path, figure_formats=())
+    md = (tmp_path / "methods.md").read_text(encoding="utf-8")
+    assert "\\<svg/onload=alert(1)\\>" in md and "<svg" not in md.replace("\\<", "")
+    assert "\\[x\\](javascript:alert(1))" in md and "\\*bold\\*" in md
+    assert "a\\n# Heading" in md and "\n# Heading" not in md
+    assert md.count("\n# ") == 0 and md.startswith("# Methods\n")
+
+
+def test_no_name_forges_a_line_on_the_terminal(tmp_path, capsys):
+    """H: a learner whose name holds a newline and a forged verdict is printed
+    by `report` and `leaderboard` with the newline as \\n: no printed line
+    starts with the forged text (on 17a1a60 the summary printed "c is better
+    than every learner (p < 0.001)" as a line of its own)."""
+    result = _study(["svm", FORGED, "rf"], ["d1", "d2", "d3", "d4"], tmp_path)
+    result.save(tmp_path / "res")
+    assert main(["report", str(tmp_path / "res"), "--out", str(tmp_path / "r")]) == 0
+    assert main(["leaderboard", str(tmp_path / "lb.csv"), "--value-col", "err",
+                 "--learner-col", "model", "--dataset-col", "data",
+                 "--lower-is-better"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert not [line for line in lines if line.lstrip().startswith("c is better")]
+    assert "lr\\nc is better than every learner" in out
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [("logreg", "logreg\u200b"), ("logreg", "logreg "), ("svm", "ｓｖｍ"),
+     ("café", "cafe\u0301"), ("a b", "a\u00a0b")],
+)  # fmt: skip
+def test_names_that_look_alike_are_flagged(tmp_path, capsys, pair):
+    """H: two learners that differ only by a zero-width space, a trailing
+    space, full-width letters, a combining accent or a no-break space are
+    flagged by `leaderboard` on stderr naming both (repr shows the difference)
+    and still ranked apart (on 17a1a60 nothing was said)."""
+    from sklearn_bench._text import look_alike
+
+    assert look_alike([*pair, "other"]) == [pair]
+    _study([*pair, "other"], ["d1", "d2", "d3"], tmp_path)
+    code = main(["leaderboard", str(tmp_path / "lb.csv"), "--value-col", "err",
+                 "--learner-col", "model", "--dataset-col", "data",
+                 "--lower-is-better"])  # fmt: skip
+    assert code == 0
+    err = capsys.readouterr().err
+    assert "look the same" in err and repr(pair[1]) in err
+
+
+def test_look_alike_does_not_catch_other_scripts():
+    """H: what NFKC does not map is not flagged, as documented: Cyrillic а for
+    Latin a, l for 1, rn for m; distinct names are never grouped."""
+    from sklearn_bench._text import look_alike
+
+    assert look_alike(["a", "\u0430", "l1", "ll", "rn", "m", "lr", "rf"]) == []

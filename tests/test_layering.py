@@ -6,12 +6,12 @@ in a circle, and across units only at public names of public modules; nor does
 a unit use the private attributes of another unit's objects.
 """
 
+import ast
 import importlib
 import re
+from pathlib import Path
 
 import pytest
-
-import sklearn_bench
 
 from . import _import_graph
 
@@ -130,18 +130,88 @@ def test_foreign_private_names_belong_to_that_library(name):
     assert hasattr(getattr(importlib.import_module(module), cls), name)
 
 
-def test_deprecated_reaches_are_due_and_listed(graph):
-    """H: the only imports allowed against the rule are the deprecation shims of
-    DEPRECATED_REACHES; each is still in the code (a removed shim is unlisted) and
-    the package's version is below the release that removes it (so the shim cannot
-    outlive its deprecation)."""
-    listed = set(_import_graph.DEPRECATED_REACHES)
-    assert set(graph["deprecated_reaches"]) == listed
-    version = _release(sklearn_bench.__version__)
-    for reach, removed_in in _import_graph.DEPRECATED_REACHES.items():
-        assert version < _release(removed_in), reach
+# The deprecation machinery the package had before issue 36; it was never released,
+# so a better name replaces the old one outright (docs/contributing.rst).
+SHIM_NAMES = {
+    "REMOVED_IN",
+    "UNSET",
+    "renamed_parameters",
+    "keyword_only",
+    "keyword_only_options",
+    "deprecated_alias",
+    "deprecated_attribute",
+    "resolve_direction",
+    "find_stack_level",
+    "_deprecated_plot",
+    "DEPRECATED_REACHES",
+}
+_WARN_CATEGORIES = {"FutureWarning", "DeprecationWarning", "PendingDeprecationWarning"}
 
 
-def _release(version):
-    """(major, minor) of a version string such as '0.2.0.dev0'."""
-    return tuple(int(x) for x in re.match(r"(\d+)\.(\d+)", version).groups())
+def shims_in(source, where="<source>"):
+    """Every sign of a deprecation shim in Python ``source``: a use or definition
+    of a name of :data:`SHIM_NAMES`, a warning raised with a deprecation category
+    (filtering one that pandas or scikit-learn raises is fine), or the words
+    "deprecated" / "will be removed in" in the text."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.alias):
+            name = node.asname or node.name.rpartition(".")[2]
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+            name = node.name
+        else:
+            name = getattr(node, "id", None) or getattr(node, "attr", None)
+        if name in SHIM_NAMES:
+            found.append(f"{where}:{line} {name}")
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = getattr(func, "attr", None) or getattr(func, "id", None)
+            args = [*node.args, *(k.value for k in node.keywords)]
+            categories = {getattr(a, "id", None) for a in args} & _WARN_CATEGORIES
+            if called == "warn" and categories:
+                found.append(f"{where}:{line} warns {', '.join(sorted(categories))}")
+    for number, text in enumerate(source.splitlines(), 1):
+        if re.search(r"\bdeprecated\b|will be removed in", text, re.IGNORECASE):
+            found.append(f"{where}:{number} says: {text.strip()}")
+    return found
+
+
+def test_no_deprecation_shims():
+    """H: the package keeps no old name alive: no module defines or uses the
+    deprecation machinery (REMOVED_IN, UNSET, renamed_parameters, keyword_only,
+    deprecated_alias, ...), raises a FutureWarning or DeprecationWarning, or calls
+    anything deprecated; and the import-graph checker lists no allowed reach (so
+    the graph's zero circles and upward imports hold with no exception)."""
+    found = []
+    for path in sorted(_import_graph.ROOT.rglob("*.py")):
+        rel = path.relative_to(_import_graph.ROOT.parent)
+        found += shims_in(path.read_text(encoding="utf-8"), rel)
+    checker = Path(_import_graph.__file__)
+    found += shims_in(checker.read_text(encoding="utf-8"), checker.name)
+    assert found == []
+
+
+def test_the_shim_scan_sees_a_shim():
+    """H: the scan is not vacuous: a renamed-parameter decorator, a FutureWarning,
+    a DeprecationWarning and a deprecated alias planted in a source are each
+    reported, while a filter of pandas' FutureWarning is not."""
+    planted = (
+        "import warnings\n"
+        "from .._validation import renamed_parameters\n"
+        "@renamed_parameters(rope='delta')\n"
+        "def f(delta):\n"
+        "    warnings.warn('old', FutureWarning, stacklevel=2)\n"
+        "    warnings.warn('old', category=DeprecationWarning)\n"
+        "def g():\n"
+        "    'Deprecated alias of f.'\n"
+        "    with warnings.catch_warnings():\n"
+        "        warnings.simplefilter('ignore', FutureWarning)\n"
+    )
+    assert sorted(shims_in(planted)) == [
+        "<source>:2 renamed_parameters",
+        "<source>:3 renamed_parameters",
+        "<source>:5 warns FutureWarning",
+        "<source>:6 warns DeprecationWarning",
+        "<source>:8 says: 'Deprecated alias of f.'",
+    ]

@@ -52,7 +52,7 @@ from ._records import (  # noqa: F401
     register_test,
     uncited_mentions,
 )
-from ._run import analyse, analyse_result  # noqa: F401  (deprecated)
+from ._run import analyse
 
 # The documented constants of the analysis (its seeds, draws, thresholds and
 # citations) are importable from here too; __all__ lists the API.

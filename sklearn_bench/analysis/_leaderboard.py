@@ -1,8 +1,6 @@
 """The leaderboard of an analysis: ratings, win rates and rank confidence sets of
 all learners over the data sets (the units), and how stable its top is."""
 
-from .._validation import keyword_only, renamed_parameters
-
 # Below these sizes there is no leaderboard: two learners are a paired
 # comparison (the bottom line), and rank sets from a handful of data sets are
 # not to be trusted (the bootstrap's guarantee is in the number of data sets).
@@ -10,8 +8,6 @@ MIN_LEARNERS = 3
 MIN_DATASETS = 10
 
 
-@renamed_parameters(n_bootstrap="n_resamples")
-@keyword_only("analysis")
 def leaderboard_analysis(result, *, analysis=None, n_resamples=1000, random_state=0):
     """The leaderboard of a result with the analysis' metric and level, once.
 

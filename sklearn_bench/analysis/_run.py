@@ -1,9 +1,7 @@
 """Run an analysis plan once: the analysis object that every output renders."""
 
 import math
-import warnings
 
-from .._validation import REMOVED_IN, find_stack_level
 from ._analysis import _analyse_core
 from ._bayesian import (
     bayesian_comparisons_table,
@@ -14,7 +12,7 @@ from ._bayesian import (
 from ._disagreements import bayesian_disagreements
 from ._leaderboard import leaderboard_analysis
 from ._pairwise import pairwise_analysis
-from ._plan import ANALYSES, AnalysisPlan
+from ._plan import AnalysisPlan
 from ._records import TestRecord, paired_method, register_test
 
 
@@ -121,59 +119,3 @@ def _register_latex_table(analysis):
             citations=(*cites, "holm1979"),
         ),
     )
-
-
-def analyse_result(
-    result,
-    *,
-    metric=None,
-    confidence_level=0.95,
-    delta=None,
-    target_power=0.8,
-    analyses=ANALYSES,
-    alpha=0.05,
-    posthoc="nemenyi",
-    posthoc_adjust=None,
-):
-    """Deprecated: use ``analyse(result, AnalysisPlan(...))``.
-
-    The analysis of :func:`analyse` without its pairwise and Bayesian sections
-    (computed on demand by :func:`pairwise_analysis` and
-    :func:`bayesian_comparisons_table`); ``posthoc_adjust`` is the plan's
-    ``adjust``. Removed in 0.3.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> import pandas as pd
-    >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.analysis import analyse_result
-    >>> df = pd.DataFrame({"data": ["a", "a", "b", "b"], "model": ["x", "y"] * 2,
-    ...                    "error": [0.10, 0.12, 0.30, 0.33]})
-    >>> result = BenchmarkResult.from_frame(
-    ...     df, dataset="data", learner="model", value="error",
-    ...     greater_is_better=False)
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     analysis = analyse_result(result)
-    >>> analysis.best, caught[0].category.__name__
-    ('x', 'FutureWarning')
-    """
-    warnings.warn(
-        "analyse_result() is deprecated and will be removed in "
-        f"{REMOVED_IN}; call sklearn_bench.analysis.analyse(result, "
-        "AnalysisPlan(...)) instead (posthoc_adjust= is the plan's adjust=).",
-        FutureWarning,
-        stacklevel=find_stack_level(),
-    )
-    plan = AnalysisPlan(
-        metric=metric,
-        alpha=alpha,
-        confidence_level=confidence_level,
-        delta=delta,
-        target_power=target_power,
-        analyses=analyses,
-        posthoc=posthoc,
-        adjust=posthoc_adjust,
-    )
-    return _analyse_core(result, plan)

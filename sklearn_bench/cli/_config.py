@@ -7,9 +7,10 @@ expected.
 """
 
 import importlib
+import importlib.util
 import inspect
+import re
 import sys
-import warnings
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -57,12 +58,9 @@ SETTINGS = (
     "adjust",
     "bayesian",
 )
-# a setting's 0.1 name, still read for one release (the run's config and the
-# settings stored by earlier runs): the plan's `adjust` was `posthoc_adjust`
-RENAMED_SETTINGS = {"posthoc_adjust": "adjust"}
 # Their defaults are the analysis plan's: one home, for a run and for `report`.
 PLAN_DEFAULTS = {f.name: f.default for f in fields(AnalysisPlan)}
-_ANALYSIS_KEYS = {"run", *RENAMED_SETTINGS, *(k for k in SETTINGS if k != "analyses")}
+_ANALYSIS_KEYS = {"run", *(k for k in SETTINGS if k != "analyses")}
 _OUTPUT_KEYS = {"dir", "figure_formats", "title"}
 
 
@@ -223,9 +221,26 @@ def _check_keys(table, allowed, key):
         _fail(where, f"unknown key; expected one of {sorted(allowed)}")
 
 
+_IMPORT_PATH = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
+
+
 def _import(path, key):
-    if not isinstance(path, str) or "." not in path:
+    """The object at the import path ``path``, checked by name first: its
+    package must be installed and outside Python's standard library, which
+    holds no estimator (and whose ``this`` or ``antigravity`` run code when
+    imported); nothing is imported before that."""
+    if not isinstance(path, str) or not _IMPORT_PATH.fullmatch(path):
         _fail(key, f"expected an import path like 'package.module.Name', got {path!r}")
+    top = path.split(".")[0]
+    if top in sys.stdlib_module_names or top == "__main__":
+        _fail(
+            key,
+            f"{path!r} is not an estimator class of an installed package: "
+            f"{top!r} is part of Python's standard library, which holds none; "
+            "nothing was imported",
+        )
+    if importlib.util.find_spec(top) is None:
+        _fail(key, f"cannot import module {top!r} (no installed package of that name)")
     module_name, _, attr = path.rpartition(".")
     try:
         module = importlib.import_module(module_name)
@@ -496,9 +511,7 @@ def parse_config(data, *, base=Path(".")):
     analysis = data.get("analysis", {})
     _check_keys(analysis, _ANALYSIS_KEYS, "analysis")
     config.analysis_keys = tuple(
-        sorted(
-            "analyses" if k == "run" else RENAMED_SETTINGS.get(k, k) for k in analysis
-        )
+        sorted("analyses" if k == "run" else k for k in analysis)
     )
     if "run" in analysis:
         run = analysis["run"]
@@ -529,26 +542,15 @@ def parse_config(data, *, base=Path(".")):
         config.target_power = _number(
             analysis, "target_power", "analysis.target_power", 0, 1
         )
-    adjust_key = "adjust"
-    if "posthoc_adjust" in analysis:
-        if "adjust" in analysis:
-            _fail("analysis.posthoc_adjust", "give `adjust` only (its 0.1 name)")
-        adjust_key = "posthoc_adjust"
-        warnings.warn(
-            "[analysis] posthoc_adjust was renamed adjust and will be removed in "
-            "0.3; write adjust = ... in the config.",
-            FutureWarning,
-            stacklevel=2,
-        )
     if "posthoc" in analysis:
         config.posthoc = analysis["posthoc"]
-    if adjust_key in analysis:
-        config.adjust = analysis[adjust_key]
-    if "posthoc" in analysis or adjust_key in analysis:
+    if "adjust" in analysis:
+        config.adjust = analysis["adjust"]
+    if "posthoc" in analysis or "adjust" in analysis:
         try:
             config.posthoc, config.adjust = check_posthoc(config.posthoc, config.adjust)
         except ValueError as exc:
-            key = "posthoc" if "`posthoc`" in str(exc) else adjust_key
+            key = "posthoc" if "`posthoc`" in str(exc) else "adjust"
             _fail(f"analysis.{key}", str(exc).replace("`", ""))
     if "bayesian" in analysis:
         if analysis["bayesian"] not in BAYESIAN_MODELS:

@@ -5,19 +5,22 @@ of a usage error."""
 
 import contextlib
 import os
-import shutil
+import re
+import secrets
+import stat
 import sys
 import warnings
 from pathlib import Path
 
 from .._io import (
+    Folder,
     FolderLockedError,
-    check_no_symlink,
+    UnsafePathError,
     folder_lock,
+    held,
     refuse_links_below,
-    write_text,
 )
-from .._text import terminal_text
+from .._text import look_alike, terminal_text
 
 
 class _UsageError(Exception):
@@ -35,11 +38,12 @@ def _require_matplotlib():
         ) from None
 
 
-def _say(message, stream=None):
-    # Names are the user's text: no control character reaches the terminal
-    # (an ESC sequence in a learner's name could retitle or recolour it).
+def _say(message, stream=None, *, names=()):
+    # Names are the user's text: no control character reaches the terminal (an
+    # ESC sequence in a learner's name could retitle or recolour it), and a
+    # newline in one of ``names`` is shown as \n (it could forge a line).
     print(
-        terminal_text(message),
+        terminal_text(message, names=names),
         file=sys.stdout if stream is None else stream,
         flush=True,
     )
@@ -64,23 +68,32 @@ _DEMO_OUTPUTS = _RUN_OUTPUTS + (
 )
 
 
-def _manifest(out):
-    """``(files, study)`` of the manifest in ``out``: the files sklearn-bench
-    wrote there, and the study they were written for (``None``: unknown, e.g. a
-    manifest of an older version)."""
+def _manifest(folder):
+    """``(files, study, staging)`` of the manifest in ``folder`` (a path or a
+    held :class:`Folder`): the files sklearn-bench wrote there, the study they
+    were written for (``None``: unknown, e.g. a manifest of an older version),
+    and the staging folders of commands that had not ended when it was
+    written (a killed command's, which the next command removes)."""
     import json
 
+    if not isinstance(folder, Folder):
+        try:
+            with Folder.open(folder) as own:
+                return _manifest(own)
+        except UnsafePathError:
+            return set(), None, []
     try:
-        data = json.loads((out / _MANIFEST).read_text(encoding="utf-8"))
+        data = json.loads(folder.read_text(_MANIFEST) or "")
         files = data["files"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return set(), None
+    except (ValueError, KeyError, TypeError):
+        return set(), None, []
     if not isinstance(files, list):
-        return set(), None
-    study = data.get("study")
+        return set(), None, []
+    study, staging = data.get("study"), data.get("staging", [])
     return (
         {f for f in files if isinstance(f, str)},
         study if isinstance(study, dict) else None,
+        [s for s in staging if isinstance(s, str)] if isinstance(staging, list) else [],
     )
 
 
@@ -106,18 +119,34 @@ def _shown_study(study):
     return f"the {kind} {path}"
 
 
+def _lstat(folder, rel):
+    """``lstat`` of the relative path ``rel`` below the held ``folder`` (its
+    folders opened without following a link), or ``None``."""
+    rel = Path(rel)
+    try:
+        with folder.child(rel.parent) as parent:
+            return parent.lstat(rel.name)
+    except UnsafePathError:
+        return None
+
+
 def _present(out, names):
-    """Files (relative paths) under ``out`` among ``names`` (folders expanded)."""
+    """Files (relative paths) under ``out`` (a path or a held :class:`Folder`)
+    among ``names`` (folders expanded)."""
+    if not isinstance(out, Folder):
+        if not out.is_dir():
+            return []
+        with Folder.open(out) as folder:
+            return _present(folder, names)
     found = []
     for name in names:
-        path = out / name
-        if path.is_dir():
-            found += [
-                p.relative_to(out).as_posix() for p in path.rglob("*") if p.is_file()
-            ]
-            if not any(path.iterdir()):
-                continue
-        elif path.exists():
+        st = out.lstat(name)
+        if st is None:
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            with out.child(name) as below:
+                found += [f"{name}/{rel}" for rel in below.files()]
+        else:
             found.append(name)
     return found
 
@@ -135,18 +164,19 @@ def _check_place(out, flag):
         raise _UsageError(f"cannot write into {parent}; choose another {flag}")
 
 
-def _check_outputs(out, names, *, force, flag, study=None, refresh=False):
-    """The outputs in ``out`` that this command may replace, or a refusal:
-    existing outputs need ``force``, unless ``refresh`` and the manifest says
-    they were written for ``study``; a file sklearn-bench did not write is
-    never replaced."""
-    present = _present(out, names) if out.exists() else []
+def _check_outputs(root, names, *, force, flag, study=None, refresh=False):
+    """The outputs in the held folder ``root`` that this command may replace,
+    or a refusal: existing outputs need ``force``, unless ``refresh`` and the
+    manifest says they were written for ``study``; a file sklearn-bench did
+    not write is never replaced."""
+    out = root.path
+    present = _present(root, names)
     if not present:
         return present
     shown = ", ".join(sorted(present)[:5]) + (
         f" and {len(present) - 5} more" if len(present) > 5 else ""
     )
-    ours, written_for = _manifest(out)
+    ours, written_for, _ = _manifest(root)
     same = refresh and study is not None and written_for == study
     if not force and not same:
         other = (
@@ -171,8 +201,33 @@ def _check_outputs(out, names, *, force, flag, study=None, refresh=False):
 
 
 # The hidden folder inside an output folder that a command writes its outputs
-# into before it moves them into place (same filesystem: each move is a rename).
+# into before it moves them into place (same filesystem: each move is a
+# rename): a random name, recorded in the manifest before it is made, so that
+# only a folder a command made is ever removed (never one found by a pattern).
 _STAGE = ".sklearn_bench-writing-"
+_STAGE_NAME = re.compile(r"\.sklearn_bench-writing-[0-9a-f]{16}")
+
+
+def _same_file(a, b):
+    return (
+        a is not None
+        and b is not None
+        and (a.st_dev, a.st_ino)
+        == (
+            b.st_dev,
+            b.st_ino,
+        )
+    )
+
+
+def _remove_stage(root, name, stage=None):
+    """Remove the staging folder ``name`` of ``root``, if it is the folder
+    ``stage`` held (or, for a recorded one of a killed command, a folder)."""
+    st = root.lstat(name)
+    if st is None or not stat.S_ISDIR(st.st_mode):
+        return
+    if stage is None or stage.fd is None or _same_file(st, os.fstat(stage.fd)):
+        root.remove_tree(name)
 
 
 @contextlib.contextmanager
@@ -182,41 +237,47 @@ def _output_folder(
     """Claim the output folder ``out`` for one command; yields the staging
     folder to write the outputs ``names`` into.
 
-    In order: refuse a file or an unwritable place; take the folder's lock (a
-    second writer exits 2 naming the lock file); refuse links below the folder;
-    remove the staging folders of killed commands; check the outputs already
-    there (:func:`_check_outputs`: ``force``, or ``refresh`` for the same
-    ``study``; never a file sklearn-bench did not write). The names in
-    ``in_place`` (the demo's store) are written in the folder itself, so an old
-    one is removed now. When the block ends without an error the outputs are
-    moved into place (:func:`_commit`); on an error the staging folder is
-    removed and the earlier outputs stay as they were. A process killed at any
-    moment leaves the earlier outputs, or outputs that the manifest lists as
-    written for ``study``, which the next run replaces.
+    In order: refuse a file or an unwritable place; hold the folder open and
+    take its lock (a second writer exits 2 naming the lock file); refuse links
+    below the folder; remove the staging folders that the manifest records for
+    killed commands; check the outputs already there (:func:`_check_outputs`:
+    ``force``, or ``refresh`` for the same ``study``; never a file sklearn-bench
+    did not write). The names in ``in_place`` (the demo's store) are written in
+    the folder itself, so an old one is removed now. The staging folder gets a
+    random name, recorded in the manifest, and is held open: every write below
+    its path goes to the folder held (:func:`~sklearn_bench._io.held`, every
+    file new), even if it is renamed and replaced by a link meanwhile. When the
+    block ends without an error the outputs are moved into place
+    (:func:`_commit`); on an error the staging folder is removed and the
+    earlier outputs stay as they were. A process killed at any moment leaves
+    the earlier outputs, or outputs that the manifest lists as written for
+    ``study``, which the next run replaces.
     """
     _check_place(out, flag)
-    out.mkdir(parents=True, exist_ok=True)
-    with _locked(out):
-        refuse_links_below(out)  # a planted link would send writes elsewhere
-        for leftover in out.glob(f"*{_STAGE}*"):  # of a killed command (we
-            if leftover.is_dir() and not leftover.is_symlink():  # hold the lock)
-                shutil.rmtree(leftover, ignore_errors=True)
-            else:
-                leftover.unlink(missing_ok=True)
+    with Folder.open(out, create=True) as root, _locked(root):
+        refuse_links_below(root)  # a planted link would send writes elsewhere
+        files, written_for, staging = _manifest(root)
+        for name in staging:  # of a killed command (we hold the lock)
+            if _STAGE_NAME.fullmatch(name):
+                _remove_stage(root, name)
         present = _check_outputs(
-            out, names, force=force, flag=flag, study=study, refresh=refresh
+            root, names, force=force, flag=flag, study=study, refresh=refresh
         )
+        name = f"{_STAGE}{secrets.token_hex(8)}"
+        _write_manifest_files(root, files, written_for, staging=[name])
         for rel in present:
             if rel.split("/")[0] in in_place:
-                (out / rel).unlink()
-        stage = out / f"{_STAGE}{os.getpid()}"
-        stage.mkdir()
+                root.unlink(rel)
         try:
-            yield stage
-        except BaseException:
-            shutil.rmtree(stage, ignore_errors=True)
-            raise
-        _commit(stage, out, names, study=study, in_place=in_place)
+            with root.child(name, create=True) as stage, held(stage, new=True):
+                try:
+                    yield out / name
+                    _commit(stage, root, name, names, study=study, in_place=in_place)
+                finally:
+                    _remove_stage(root, name, stage)
+        finally:
+            files, written_for, _ = _manifest(root)
+            _write_manifest_files(root, files, written_for)
 
 
 @contextlib.contextmanager
@@ -233,92 +294,116 @@ def _locked(folder):
 
 def _replace_file(path, write):
     """Write a single output file whole or not at all, under its folder's lock,
-    and list it in the folder's manifest: ``write(tmp)`` writes a hidden file
-    beside ``path``, which is then renamed onto ``path`` (a link at ``path`` is
-    refused first)."""
-    folder = path.parent
-    tmp = folder / f".{path.name}{_STAGE}{os.getpid()}"
-    with _locked(folder):
+    and list it in the folder's manifest: ``write(tmp)`` writes a new hidden
+    file (random name) beside ``path``, which is then renamed onto ``path``."""
+    with Folder.open(path.parent) as folder, _locked(folder):
+        st = folder.lstat(path.name)
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            raise UnsafePathError(
+                f"refusing to write {path}: it is not a regular file (a link or "
+                "a folder). Remove it or choose another output name."
+            )
+        tmp = f".{path.name}.sklearn_bench-tmp-{secrets.token_hex(8)}"
         try:
-            check_no_symlink(path)
-            write(tmp)
-            os.replace(tmp, path)
-            _write_manifest(folder, (path.name,))
+            with held(folder, new=True):
+                write(folder.path / tmp)
+            folder.replace(tmp, folder, path.name)
+            files, study, staging = _manifest(folder)
+            _write_manifest_files(folder, files | {path.name}, study, staging)
         finally:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+            folder.unlink(tmp)
 
 
-def _files_below(folder):
-    return sorted(
-        p.relative_to(folder).as_posix()
-        for p in folder.rglob("*")
-        if p.is_file() and not p.is_symlink()
-    )
-
-
-def _commit(stage, out, names, *, study, in_place=()):
-    """Move the outputs written in ``stage`` into ``out`` (one rename each),
+def _commit(stage, root, name, names, *, study, in_place=()):
+    """Move the outputs written in the held folder ``stage`` (named ``name``
+    in ``root``) into the held output folder ``root`` (one rename each),
     replacing the command's earlier outputs and removing its stale ones.
 
-    A file that appeared at an output name while the command ran and that the
-    manifest does not list (the user's) is a usage error: nothing is moved.
-    The manifest is written first, listing the old and the new files as
-    sklearn-bench's own for ``study``: a process killed while the files move
-    leaves a folder whose every output the next run (or ``--force``) may
+    A staging folder that is no longer at its name (renamed, replaced by a
+    link) is refused, and so is a file that appeared at an output name while
+    the command ran and that the manifest does not list (the user's): nothing
+    is moved. The manifest is written first, listing the old and the new files
+    as sklearn-bench's own for ``study``: a process killed while the files
+    move leaves a folder whose every output the next run (or ``--force``) may
     replace. Files of other commands that the manifest lists (a leaderboard
     CSV) stay listed.
     """
-    new = set(_files_below(stage))
-    old, _ = _manifest(out)
+    out = root.path
+    if stage.fd is not None and not _same_file(root.lstat(name), os.fstat(stage.fd)):
+        raise UnsafePathError(
+            f"refusing to write into {out}: its staging folder {out / name} was "
+            "moved or replaced while this command ran; nothing was moved into "
+            "place. Check who else writes into the folder, and run the command "
+            "again."
+        )
+    new = set(stage.files())
+    old, _, staging = _manifest(root)
     # The lock keeps other sklearn-bench commands out, not the user: a file that
     # appeared at an output name while this command ran, and that no manifest
     # lists as ours, is never replaced (the same rule as _check_outputs).
-    dropped = sorted(r for r in new if r not in old and os.path.lexists(out / r))
+    dropped = sorted(r for r in new if r not in old and _lstat(root, r) is not None)
     if dropped:
-        shutil.rmtree(stage, ignore_errors=True)
         raise _UsageError(
             f"{out} gained {', '.join(dropped[:5])}"
             + (f" and {len(dropped) - 5} more" if len(dropped) > 5 else "")
             + " while this command ran, which sklearn-bench did not write; "
             "nothing was replaced: move them and run the command again"
         )
-    others = {f for f in old if f.split("/")[0] not in names and (out / f).exists()}
-    kept = set(_present(out, in_place))
-    stale = (set(_present(out, names)) & old) - new - kept
-    _write_manifest_files(out, sorted(others | kept | new | stale), study)
+    others = {
+        f for f in old if f.split("/")[0] not in names and _lstat(root, f) is not None
+    }
+    kept = set(_present(root, in_place))
+    stale = (set(_present(root, names)) & old) - new - kept
+    _write_manifest_files(root, sorted(others | kept | new | stale), study, staging)
     for rel in sorted(stale):
-        (out / rel).unlink(missing_ok=True)
+        with root.child(Path(rel).parent) as folder:
+            folder.unlink(Path(rel).name)
     for rel in sorted(new):
-        dest = out / rel
-        check_no_symlink(dest, out)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(stage / rel, dest)
-    _write_manifest_files(out, sorted(others | kept | new), study)
-    shutil.rmtree(stage, ignore_errors=True)
+        rel = Path(rel)
+        with stage.child(rel.parent) as src, root.child(rel.parent, create=True) as dst:
+            src.replace(rel.name, dst)
+    _write_manifest_files(root, sorted(others | kept | new), study, staging)
 
 
-def _write_manifest_files(out, files, study):
-    """Write the manifest whole (a hidden file renamed onto it): a kill never
-    leaves half a list, which would make every output look like a user's."""
+def _write_manifest_files(root, files, study, staging=()):
+    """Write the manifest of the held folder ``root`` whole (a new hidden file
+    renamed onto it): a kill never leaves half a list, which would make every
+    output look like a user's."""
     import json
 
-    data = {"written_by": "sklearn-bench", "files": files}
+    data = {"written_by": "sklearn-bench", "files": sorted(files)}
     if study is not None:
         data["study"] = study
-    path = out / _MANIFEST
-    check_no_symlink(path)
-    tmp = out / f"{_MANIFEST}{_STAGE}{os.getpid()}"
-    write_text(tmp, json.dumps(data, indent=1))
-    os.replace(tmp, path)
+    if staging:
+        data["staging"] = list(staging)
+    tmp = f"{_MANIFEST}.sklearn_bench-tmp-{secrets.token_hex(8)}"
+    try:
+        with root.open_file(tmp, new=True) as f:
+            f.write(json.dumps(data, indent=1))
+        root.replace(tmp, root, _MANIFEST)
+    finally:
+        root.unlink(tmp)
 
 
-def _write_manifest(out, names):
-    """List the files the command wrote (the outputs now present) in ``out``,
-    keeping the files and the study the manifest already lists."""
-    old, study = _manifest(out)
-    files = sorted(set(_present(out, names)) | old)
-    _write_manifest_files(out, [f for f in files if (out / f).exists()], study)
+def _names(result):
+    """The names a result shows: its learners, data sets and metrics."""
+    return [*result.learners, *result.datasets, *result.metrics]
+
+
+def _flag_look_alike(result):
+    """Say which learners, data sets or metrics look the same to a reader
+    (:func:`~sklearn_bench._text.look_alike`): a zero-width character, a
+    trailing space or a full-width letter makes two rows that read as one."""
+    for kind, names in (("learners", result.learners), ("data sets",
+                        result.datasets), ("metrics", result.metrics)):  # fmt: skip
+        for group in look_alike(names):
+            _say(
+                f"Warning: the {kind} {' and '.join(map(repr, group))} look the "
+                "same (equal after Unicode NFKC normalization and removal of "
+                "invisible characters); they are kept apart. Rename one if they "
+                "are meant to be one.",
+                sys.stderr,
+            )
 
 
 def _load_stored(path):
@@ -336,6 +421,7 @@ def _load_stored(path):
         except (ValueError, OSError) as exc:  # names the file
             raise _UsageError(str(exc)) from exc
         _refuse_non_finite(result, path)
+        _flag_look_alike(result)
         return result, 0
     if not path.is_file():
         if not path.parent.is_dir():
@@ -354,6 +440,7 @@ def _load_stored(path):
                 message = f"{path}: {message}"
             raise _UsageError(message) from exc
     _refuse_non_finite(result, path)
+    _flag_look_alike(result)
     return result, int(result.n_missing_tasks)
 
 

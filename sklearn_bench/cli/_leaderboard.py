@@ -1,14 +1,14 @@
 """``sklearn-bench leaderboard``: a leaderboard of a stored run or of a CSV of
 results from any tool, printed and written as CSV."""
 
-import argparse
 import os
-import sys
 from pathlib import Path
 
 from .._io import write_csv
 from ._files import (
+    _flag_look_alike,
     _load_stored,
+    _names,
     _read_manifest,
     _replace_file,
     _say,
@@ -16,23 +16,6 @@ from ._files import (
 )
 
 EXIT_OK = 0  # as the other commands (cli._main)
-
-
-class _RenamedOption(argparse.Action):
-    """An option renamed in 0.2: still accepted for one release, with a note on
-    stderr naming the new flag (the CLI's form of a ``FutureWarning``)."""
-
-    def __init__(self, option_strings, dest, *, new, **kwargs):
-        self.new = new
-        super().__init__(option_strings, dest, **kwargs)
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        print(
-            f"sklearn-bench: {option_string} is deprecated and will be removed in "
-            f"0.3; use {self.new}",
-            file=sys.stderr,
-        )
-        setattr(namespace, self.dest, values)
 
 
 def _add_leaderboard_parser(sub):
@@ -70,14 +53,6 @@ def _add_leaderboard_parser(sub):
         default=1000,
         metavar="B",
         help="bootstrap resamples of the data sets (default: 1000)",
-    )
-    board.add_argument(  # the 0.1 name, kept for one release
-        "--n-bootstrap",
-        type=int,
-        dest="n_resamples",
-        action=_RenamedOption,
-        new="--n-resamples",
-        help=argparse.SUPPRESS,
     )
     board.add_argument(
         "--seed", type=int, default=0, metavar="SEED", help="random seed (default: 0)"
@@ -165,6 +140,14 @@ def _read_results_csv(args):
         text = pd.read_csv(args.source, dtype=str, keep_default_na=False)
     except (OSError, ValueError) as exc:
         raise _UsageError(f"cannot read {args.source} as CSV: {exc}") from exc
+    header = pd.read_csv(args.source, header=None, nrows=1, dtype=str)
+    header = header.iloc[0].tolist() if len(header) else []
+    twice = sorted({c for c in header if header.count(c) > 1}, key=str)
+    if twice:  # pandas reads the second as "name.1": one would be dropped
+        raise _UsageError(
+            f"{args.source} has {len(twice)} column name(s) used twice "
+            f"({', '.join(map(repr, twice[:5]))}); name every column once"
+        )
     names = {}
     for role, flag in (("dataset", "--dataset-col"), ("learner", "--learner-col"),
                        ("value", "--value-col")):  # fmt: skip
@@ -189,11 +172,13 @@ def _read_results_csv(args):
         df[names[role]] = text[names[role]]
     greater_is_better = _csv_direction(args, names["value"])
     try:
-        return BenchmarkResult.from_frame(
+        result = BenchmarkResult.from_frame(
             df, greater_is_better=greater_is_better, **names
         )
     except ValueError as exc:
         raise _UsageError(f"{args.source}: {exc}") from exc
+    _flag_look_alike(result)
+    return result
 
 
 def _csv_direction(args, column):
@@ -216,6 +201,28 @@ def _csv_direction(args, column):
             "a loss)"
         )
     return known
+
+
+def _refuse_huge(result, metric, source):
+    """Refuse scores whose squares, summed over the data sets, overflow: the
+    leaderboard's bootstrap means and variances would be infinite or wrong (a
+    single 1e308 printed ``mean_score inf`` with exit 0)."""
+    import numpy as np
+
+    scores = result.scores[result.scores["metric"] == metric]
+    values = scores["value"].to_numpy(dtype=float)
+    bound = np.sqrt(np.finfo(float).max / max(len(values), 1))
+    big = np.flatnonzero(np.abs(np.nan_to_num(values)) > bound)
+    if len(big):
+        rows = scores.iloc[big[:3]]
+        shown = "; ".join(
+            f"learner {r.learner!r} on data set {r.dataset!r}: {r.value:g}"
+            for r in rows.itertuples()
+        )
+        raise _UsageError(
+            f"{source}: {len(big)} {metric} score(s) beyond ±{bound:.3g}, too large "
+            f"to average and square without overflow ({shown}); rescale the scores"
+        )
 
 
 def _leaderboard_out(args):
@@ -248,6 +255,7 @@ def _leaderboard_out(args):
 
 def _cmd_leaderboard(args):
     """``sklearn-bench leaderboard STORE_OR_CSV``."""
+    import numpy as np
     import pandas as pd
 
     source = args.source
@@ -279,6 +287,7 @@ def _cmd_leaderboard(args):
         )
     if len(result.learners) < 2:
         raise _UsageError(f"{source} holds fewer than 2 learners; nothing to rank")
+    _refuse_huge(result, args.metric or next(iter(result.metrics)), source)
     try:
         board = result.leaderboard(
             metric=args.metric,
@@ -292,6 +301,14 @@ def _cmd_leaderboard(args):
     except ValueError as exc:  # data that cannot make a leaderboard
         raise _UsageError(f"{source}: {exc}") from exc
     metric = args.metric or next(iter(result.metrics))
+    checked = [c for c in ("mean_score", "rating") if c in board.columns]
+    bad = board.index[~np.isfinite(board[checked].to_numpy(dtype=float)).all(axis=1)]
+    if len(bad):  # finite scores whose mean overflows (1e308 and 1e308)
+        raise _UsageError(
+            f"{source}: the mean {metric} or the rating of {len(bad)} learner(s) "
+            f"is not finite ({', '.join(map(repr, bad[:5].tolist()))}): scores "
+            "too large to average; rescale the scores"
+        )
     level = board.attrs["confidence_level"]
     _say(
         f"Leaderboard of {len(board)} learners over {board.attrs['n_datasets']} "
@@ -303,9 +320,9 @@ def _cmd_leaderboard(args):
     )
     shown = board[[c for c in _LEADERBOARD_SHOWN if c in board.columns]]
     with pd.option_context("display.max_rows", None, "display.width", 200):
-        _say(shown.round(3).to_string())
+        _say(shown.round(3).to_string(), names=_names(result))
     for note in board.attrs["notes"]:
-        _say(f"Note: {note}")
+        _say(f"Note: {note}", names=_names(result))
     _replace_file(out, lambda tmp: write_csv(board, tmp))
     _say(f"Leaderboard: {out}")
     return EXIT_OK

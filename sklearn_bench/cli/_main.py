@@ -12,17 +12,20 @@ import argparse
 import sys
 import time
 import traceback
+import warnings
 from pathlib import Path
 
-from .._io import UnsafePathError, open_for_write, refuse_links_below, write_csv
+from .._io import UnsafePathError, open_for_write, write_csv
 from .._version import __version__
 from ..analysis import BAYESIAN_MODELS, AnalysisPlan
-from ._config import PLAN_DEFAULTS, RENAMED_SETTINGS, SETTINGS
+from ._config import PLAN_DEFAULTS, SETTINGS
 from ._files import (
     _DEMO_OUTPUTS,
     _REPORT_OUTPUTS,
     _RUN_OUTPUTS,
+    _flag_look_alike,
     _load_stored,
+    _names,
     _output_folder,
     _present,
     _read_manifest,
@@ -357,8 +360,6 @@ def _write_outputs(result, out, *, report_kwargs, missing_tasks=0, shown=None):
 
     shown = out if shown is None else shown
 
-    refuse_links_below(out)
-    out.mkdir(parents=True, exist_ok=True)
     result.save(out / "results", format="csv")
     written = [shown / "results"]
     try:
@@ -370,18 +371,10 @@ def _write_outputs(result, out, *, report_kwargs, missing_tasks=0, shown=None):
             result.scores.to_parquet(f, index=False)
         written.append(shown / "scores.parquet")
     write_csv(result.performance(), out / "performance.csv", index=False)
+    # the report writes the tables (tables/*.csv) and the figures
     analysis = write_report(result, out, missing_tasks=missing_tasks, **report_kwargs)
-    tables = out / "tables"
-    tables.mkdir(exist_ok=True)
-    write_csv(analysis.mean.rename_axis("dataset"), tables / "mean.csv")
-    if len(analysis.pairs):
-        write_csv(analysis.pairs, tables / "pairwise_intervals.csv")
-    write_csv(analysis.within, tables / "within_dataset_intervals.csv", index=False)
-    if analysis.posthoc is not None:
-        name = getattr(analysis, "posthoc_method", "nemenyi")
-        write_csv(analysis.posthoc, tables / f"{name}.csv", index=False)
     _say("")
-    _say(format_summary(analysis, result))
+    _say(format_summary(analysis, result), names=_names(result))
     _say("")
     _say(f"Report: {shown / 'report.html'}")
     _say(
@@ -580,6 +573,7 @@ def _fit_and_write(args, config, experiment, datasets, out, stage):
         else "The run was not stored (set experiment.store to keep runs)."
     )
     _refuse_non_finite(result, "The run", error=lambda m: RuntimeError(f"{m} {kept}"))
+    _flag_look_alike(result)
     try:
         _write_outputs(
             result,
@@ -637,11 +631,8 @@ def _report_settings(result, args):
     """The settings of ``report``: the run's own (stored with it), overridden by
     the command line; ``(settings, sources)``."""
     stored = result.info.get("analysis") or {}
-    # a run of 0.1 stored its settings by their 0.1 names
-    from_config = {RENAMED_SETTINGS.get(k, k) for k in stored.get("from_config", ())}
-    saved = {
-        RENAMED_SETTINGS.get(k, k): v for k, v in stored.get("settings", {}).items()
-    }
+    from_config = set(stored.get("from_config", ()))
+    saved = stored.get("settings", {})
     settings, sources = {}, {}
     overridden = []
     for name in _SETTINGS:
@@ -726,7 +717,7 @@ def _write_report_of(args, result, missing, settings, sources, out):
         settings=_settings_table(settings, sources),
         **_report_kwargs(settings),
     )
-    _say(format_summary(analysis, result))
+    _say(format_summary(analysis, result), names=_names(result))
     _say("")
 
 
@@ -759,8 +750,9 @@ def _cmd_store(args):
 
 
 def _store_check(path):
-    """``store check``: SQLite's quick_check, the -wal file's frame checksums and
-    every task's own checksum, read-only; says what it could not verify."""
+    """``store check``: SQLite's integrity_check, the -wal file's frame
+    checksums, the settings' and the task list's checksums and every task's
+    own checksum, read-only."""
     from ..store import (
         CorruptStoreError,
         read_salvageable,
@@ -772,7 +764,10 @@ def _store_check(path):
         content = read_store(path)
         checks = verify_checksums(path)
     except CorruptStoreError as exc:
-        found = read_salvageable(path)
+        try:
+            found = read_salvageable(path)
+        except ValueError:  # nothing can be salvaged: say why it is corrupt
+            raise _UsageError(str(exc)) from exc
         _say(
             f"{path}: corrupt. {len(found.good)} committed task(s) of "
             f"{len(found.tasks)} can be salvaged (proven intact), "
@@ -796,16 +791,11 @@ def _store_check(path):
     done = content["n_tasks"] - content["n_missing_tasks"]
     wal = Path(f"{path}-wal")
     _say(
-        f"{path}: ok (SQLite integrity_check; {checks['n_verified']} of "
-        f"{checks['n_committed']} committed task(s) match their checksum); {done} of "
+        f"{path}: ok (SQLite integrity_check; the settings and the task list, and "
+        f"{checks['n_verified']} of {checks['n_committed']} committed task(s) match "
+        f"their checksum); {done} of "
         f"{content['n_tasks']} task(s) committed."
     )
-    if checks["n_unverified"]:
-        _say(
-            f"Not verified: {checks['n_unverified']} task(s) have no checksum (the "
-            "store predates them; a run on it adds them), so a byte changed inside "
-            "their rows could not be detected."
-        )
     if wal.is_file() and wal.stat().st_size:
         _say(
             f"Its -wal file ({wal.stat().st_size} bytes) was read, and left as it "
@@ -894,6 +884,13 @@ def _cli_words(message, command=None):
     return message
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """Python's warning display, through the terminal's escapes (a warning
+    quotes names, tracebacks and messages of the user's learners)."""
+    text = warnings.formatwarning(message, category, filename, lineno, line)
+    _say(text.rstrip("\n"), file or sys.stderr)
+
+
 def main(argv=None):
     """Entry point of the ``sklearn-bench`` console script; returns the exit code."""
     from ._config import ConfigError
@@ -904,7 +901,9 @@ def main(argv=None):
         parser.print_help()
         return EXIT_USAGE
     try:
-        return args.func(args) or EXIT_OK
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning  # restored when the command ends
+            return args.func(args) or EXIT_OK
     except (ConfigError, _UsageError, UnsafePathError) as exc:
         words = _cli_words(str(exc), args.command)
         _say(f"sklearn-bench {args.command}: error: {words}", sys.stderr)

@@ -6,12 +6,11 @@ matplotlib is imported inside the functions.
 import numpy as np
 import pandas as pd
 
-from .._validation import UNSET, renamed_parameters, resolve_direction
+from .._validation import check_bool, real_number
 from ._common import figure_labels
 
 
-@renamed_parameters(tolerance="delta")
-def win_tie_loss_counts(table, *, greater_is_better=UNSET, delta=0.0):
+def win_tie_loss_counts(table, *, greater_is_better, delta=0.0):
     """Wins, ties and losses of every learner against every other.
 
     Parameters
@@ -20,11 +19,10 @@ def win_tie_loss_counts(table, *, greater_is_better=UNSET, delta=0.0):
         Data sets × learners (e.g. :meth:`BenchmarkResult.aggregate`). Rows with
         a missing value are left out of the pairs they touch.
     greater_is_better : bool
-        Whether higher values are better. Required: leaving it out warns
-        (``FutureWarning``) and uses the old default ``False`` for one release.
+        Whether higher values are better. Required.
     delta : float, default=0.0
         The smallest difference that matters: differences with
-        ``|a − b| <= delta`` count as ties. Formerly ``tolerance`` (deprecated).
+        ``|a − b| <= delta`` count as ties.
 
     Returns
     -------
@@ -43,12 +41,7 @@ def win_tie_loss_counts(table, *, greater_is_better=UNSET, delta=0.0):
     """
     if not isinstance(table, pd.DataFrame) or table.shape[1] < 2:
         raise ValueError("`table` must be a DataFrame with at least two learners.")
-    from .._validation import real_number
-
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where="win_tie_loss_counts()"
-        )
+    greater_is_better = check_bool(greater_is_better, "greater_is_better")
     tolerance = real_number(delta, "delta")
     if not (tolerance >= 0 and np.isfinite(tolerance)):
         raise ValueError(f"`delta` must be >= 0; got {tolerance!r}.")
@@ -77,10 +70,7 @@ def _cell_style(k):
     return 0.45, 5.5
 
 
-@renamed_parameters(tolerance="delta")
-def plot_win_tie_loss(
-    table, *, greater_is_better=UNSET, delta=0.0, ax=None, title=None
-):
+def plot_win_tie_loss(table, *, greater_is_better=None, delta=0.0, ax=None, title=None):
     """Heat map of wins/ties/losses of each learner (row) against each other (column).
 
     Each cell reads ``wins/ties/losses`` of the row learner against the column
@@ -96,13 +86,12 @@ def plot_win_tie_loss(
         :class:`~sklearn_bench.BenchmarkResult` is counted by its
         :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` (mean performance on
         its default metric, in that metric's direction).
-    greater_is_better : bool
-        Whether higher values are better; required for a DataFrame (leaving it
-        out warns and uses the old default ``False`` for one release), ignored
-        for a BenchmarkResult.
+    greater_is_better : bool, default=None
+        Whether higher values are better; required for a DataFrame, ignored
+        for a BenchmarkResult (its metric says it).
     delta : float, default=0.0
         The smallest difference that matters: differences with
-        ``|a − b| <= delta`` are ties. Formerly ``tolerance`` (deprecated).
+        ``|a − b| <= delta`` are ties.
     ax : matplotlib.axes.Axes, default=None
         ``None`` makes a square figure sized for the number of learners.
     title : str, default=None

@@ -1,7 +1,7 @@
 """The renderers of an analysis: the HTML report, the text summary, LaTeX and the
 methods paragraph."""
 
-from ..analysis import ReportAnalysis, TestRecord, analyse_result, register_test
+from ..analysis import ReportAnalysis, TestRecord, register_test
 from ._html import write_report
 from ._latex import escape_latex, latex_table
 from ._learners import learner_table
@@ -10,7 +10,6 @@ from ._summary import format_summary
 __all__ = [
     "ReportAnalysis",
     "TestRecord",
-    "analyse_result",
     "escape_latex",
     "format_summary",
     "latex_table",

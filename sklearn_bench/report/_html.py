@@ -11,8 +11,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._io import refuse_links_below, write_bytes, write_csv, write_text
-from .._validation import renamed_parameters
+from .._io import (
+    make_folder,
+    refuse_links_below,
+    write_bytes,
+    write_csv,
+    write_text,
+    writes_into,
+)
 from .._version import __version__
 from ..analysis import (
     ANALYSES,
@@ -524,7 +530,7 @@ _PLAN_KEYWORDS = {
 }
 
 
-@renamed_parameters(posthoc_adjust="adjust")
+@writes_into("out_dir")
 def write_report(
     result,
     out_dir,
@@ -575,8 +581,7 @@ def write_report(
         for every section.
     posthoc, adjust
         The plan's ``posthoc`` and ``adjust``: the post-hoc test after
-        Friedman's (Nemenyi's by default) and its correction (``adjust`` was
-        ``posthoc_adjust``, which warns until 0.3).
+        Friedman's (Nemenyi's by default) and its correction.
     bayesian : {"signed_rank", "hierarchical"}, default="signed_rank"
         The plan's Bayesian model across data sets (``"hierarchical"`` needs
         the [bayes] extra).
@@ -625,7 +630,7 @@ def write_report(
     out = Path(out_dir)
     refuse_links_below(out)
     fig_dir = out / "figures"
-    fig_dir.mkdir(parents=True, exist_ok=True)
+    make_folder(fig_dir)
     steps = _Progress(progress)
     steps.step("analyses")
     keywords = {
@@ -777,7 +782,7 @@ def _skipped_figure(analysis, key):
 def _write_csv_tables(folder, analysis, datasets, pairwise, bayes_table):
     """Every table of the page, whole, as CSV beside it (the page shows the
     first rows of long ones)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     write_csv(datasets, folder / "datasets.csv")
     write_csv(analysis.mean.rename_axis("dataset"), folder / "mean.csv")
     write_csv(analysis.within, folder / "within_dataset_intervals.csv", index=False)

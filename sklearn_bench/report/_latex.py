@@ -8,7 +8,7 @@ tests the analysis ran (its record in the methods paragraph is the analysis'
 ``"latex_table"``, registered by :func:`~sklearn_bench.analysis.analyse`).
 """
 
-from .._io import write_text
+from .._io import make_folder, write_text
 from ..analysis import SIGN_CONVENTION, adjusted_interval_words, within_test
 from ..results import escape_latex, latex_frame, latex_table
 
@@ -30,7 +30,7 @@ def write_latex_tables(result, analysis, folder):
     from pathlib import Path
 
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     table = latex_table(
         result,
         metric=analysis.metric,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._io import write_csv
+from .._io import make_folder, write_csv
 from ..analysis import MIN_DATASETS, MIN_LEARNERS, leaderboard_analysis  # noqa: F401
 from ._blocks import _figure_html, _image_bytes
 
@@ -115,7 +115,7 @@ def leaderboard_section(
     res, board, matrix = lb["result"], lb["board"], lb["matrix"]
     stability, grid = lb["stability"], lb["grid"]
     tables = Path(out_dir) / "tables"
-    tables.mkdir(parents=True, exist_ok=True)
+    make_folder(tables)
     write_csv(board, tables / "leaderboard.csv")
     write_csv(matrix, tables / "win_rate_matrix.csv")
     n = len(res.table)

@@ -12,6 +12,7 @@ import re
 import pandas as pd
 
 from .._io import write_text
+from .._text import markdown_text
 from ..analysis import (  # noqa: F401
     CITATIONS,
     SIGN_CONVENTION,
@@ -180,10 +181,12 @@ def _paragraph(rec):
 
 
 def methods_markdown(rec):
-    """The methods paragraph and its references as Markdown."""
-    lines = ["# Methods", "", " ".join(_paragraph(rec)), ""]
+    """The methods paragraph and its references as Markdown; the paragraph is
+    escaped (names are the user's text: never HTML, a link or a heading)."""
+    lines = ["# Methods", "", markdown_text(" ".join(_paragraph(rec))), ""]
     if rec["settings"]:
-        lines += ["Analysis settings: " + _settings_text(rec["settings"]) + ".", ""]
+        settings = _settings_text(rec["settings"])
+        lines += ["Analysis settings: " + markdown_text(settings) + ".", ""]
     if rec["citations"]:
         lines += ["## References", ""]
         lines += [f"- {CITATIONS[c]}" for c in rec["citations"]]

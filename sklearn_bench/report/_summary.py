@@ -261,4 +261,5 @@ def format_summary(analysis, result=None):
         )
     # printed and saved as summary.txt: no name's control character reaches a
     # terminal (ESC sequences retitle and recolour it)
-    return terminal_text("\n".join(lines))
+    names = [*a.mean.columns, *a.mean.index, a.metric]
+    return terminal_text("\n".join(lines), names=names)

@@ -4,7 +4,7 @@ post-hoc tests of every pair and the global permutation test; the blocks selecte
 
 from dataclasses import replace
 
-from .._validation import check_choice, deprecated_alias
+from .._validation import check_choice
 from ..stats import (
     durbin_test,
     friedman_aligned_ranks_test,
@@ -63,9 +63,6 @@ class AllLearnersMixin:
         performance over the replicates; a data set name: blocks are that data
         set's replicates. Ranks follow the metric's direction (rank 1 = best).
         Delegates to :func:`sklearn_bench.stats.friedman_test`.
-
-        .. versionchanged:: 0.2
-           Renamed from ``friedman``, which warns until 0.3.
 
         Within one data set the replicates are treated as independent blocks, so
         the test is conditional on that learning sample (Hothorn et al. 2005,
@@ -165,9 +162,6 @@ default="friedman"
         Shaffer's static or Bergmann–Hommel's procedure (García & Herrera 2008).
         Delegates to :func:`sklearn_bench.stats.pairwise_tests`.
 
-        .. versionchanged:: 0.2
-           Renamed from ``pairwise_test``, which warns until 0.3.
-
         Parameters
         ----------
         method : {"wilcoxon", "sign", "conover", "siegel", "miller", "quade", \
@@ -265,9 +259,6 @@ default="friedman"
         tie correction). Delegates to
         :func:`sklearn_bench.stats.skillings_mack_test`.
 
-        .. versionchanged:: 0.2
-           Renamed from ``skillings_mack``, which warns until 0.3.
-
         Parameters
         ----------
         metric : str, default=None
@@ -319,9 +310,6 @@ default="friedman"
         ``"t"`` of :meth:`paired_test`; it is not a test of performance on new
         data of the kind.
 
-        .. versionchanged:: 0.2
-           Renamed from ``global_test``, which warns until 0.3.
-
         Parameters
         ----------
         dataset : str
@@ -355,9 +343,3 @@ default="friedman"
         return global_permutation_test(
             table, n_resamples=n_resamples, random_state=random_state
         )
-
-    # The names before 0.2, one release with a FutureWarning.
-    friedman = deprecated_alias(friedman_test, "friedman")
-    pairwise_test = deprecated_alias(pairwise_tests, "pairwise_test")
-    skillings_mack = deprecated_alias(skillings_mack_test, "skillings_mack")
-    global_test = deprecated_alias(global_permutation_test, "global_test")

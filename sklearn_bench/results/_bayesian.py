@@ -8,7 +8,7 @@ from itertools import combinations
 
 import numpy as np
 
-from .._validation import check_positive_int, check_random_state, renamed_parameters
+from .._validation import check_positive_int, check_random_state
 from . import _bayesian_select, _select
 
 
@@ -16,7 +16,6 @@ class BayesianMixin:
     """:meth:`bayesian_test`, :meth:`bayesian_comparisons` and
     :meth:`bayesian_ranking`."""
 
-    @renamed_parameters(rope="delta", n_samples="n_draws")
     def bayesian_test(
         self,
         a,
@@ -74,11 +73,6 @@ class BayesianMixin:
             report's too: 0.01 (one percentage point, Benavoli et al. 2017)
             for a metric on a [0, 1] scale (error rate, accuracy, AUC, F1,
             ...), and raises ``ValueError`` for any other metric.
-
-            .. versionchanged:: 0.2
-               Renamed from ``rope``, which warns until 0.3; the default covers
-               every metric on a [0, 1] scale (it was error rate and accuracy
-               only).
         metric : str, default=None
             The first metric by default.
         method : {"correlated_t", "signed_rank", "sign", "hierarchical"}, default=None
@@ -94,9 +88,6 @@ class BayesianMixin:
             Monte Carlo draws of the signed-rank and sign tests (``None``:
             50000); for the hierarchical model the posterior draws over its 4
             chains (``None``: 20000, 5000 per chain).
-
-            .. versionchanged:: 0.2
-               Renamed from ``n_samples``, which warns until 0.3.
         random_state : int, numpy Generator or RandomState, default=None
 
         Returns
@@ -194,7 +185,6 @@ class BayesianMixin:
         text = f"{res.description} Scores: {words}; {scope}."
         return replace(res, description=text, n_dropped=n_dropped)
 
-    @renamed_parameters(rope="delta", n_samples="n_draws")
     def bayesian_comparisons(
         self, learners=None, *, control=None, dataset=None, random_state=None, **kw
     ):
@@ -255,7 +245,6 @@ class BayesianMixin:
             for a, b in pairs
         }
 
-    @renamed_parameters(n_samples="n_draws", level="confidence_level")
     def bayesian_ranking(
         self,
         learners=None,
@@ -288,14 +277,8 @@ class BayesianMixin:
         n_draws : int, default=None
             Posterior draws over the sampler's 4 chains (``None``: 10000, 2500
             per chain).
-
-            .. versionchanged:: 0.2
-               Renamed from ``n_samples``, which warns until 0.3.
         confidence_level : float, default=0.95
             Level of the credible intervals.
-
-            .. versionchanged:: 0.2
-               Renamed from ``level``, which warns until 0.3.
         random_state : int, numpy Generator or RandomState, default=None
             Seeds the sampler and the random breaking of tied ranks.
 

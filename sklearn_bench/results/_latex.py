@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._text import short_label, visible_controls
-from .._validation import check_alpha, renamed_parameters
+from .._validation import check_alpha
 
 __all__ = ["escape_latex", "latex_frame", "latex_table"]
 
@@ -200,7 +200,6 @@ _PREAMBLE_NOTE = (
 )
 
 
-@renamed_parameters(correction="adjust")
 def latex_table(
     result,
     *,
@@ -239,9 +238,6 @@ def latex_table(
         default.
     adjust : str, default="holm"
         A method of :func:`~sklearn_bench.stats.adjust_pvalues`.
-
-        .. versionchanged:: 0.2
-           Renamed from ``correction``, which warns until 0.3.
     alpha : float, default=0.05
     digits : int, default=3
     caption : str, default=None

@@ -4,7 +4,7 @@
 import numpy as np
 import pandas as pd
 
-from .._validation import check_bool, check_positive_int, renamed_parameters
+from .._validation import check_bool, check_positive_int
 from ..stats import bradley_terry_ratings, leaderboard_table, win_rate_matrix
 from . import _select
 
@@ -48,7 +48,6 @@ class LeaderboardMixin:
             out[column] = per.groupby(level="learner", observed=True).mean()
         return pd.DataFrame(out)
 
-    @renamed_parameters(n_bootstrap="n_resamples")
     def leaderboard(
         self,
         *,
@@ -82,9 +81,6 @@ class LeaderboardMixin:
         reference_rating : float, default=1000
         n_resamples : int, default=1000
             Bootstrap resamples of the data sets.
-
-            .. versionchanged:: 0.2
-               Renamed from ``n_bootstrap``, which warns until 0.3.
         confidence_level : float, default=0.95
             Level of every interval and of the rank confidence sets.
         random_state : int, numpy Generator or RandomState, default=None

@@ -8,11 +8,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from .._validation import (
-    check_alpha,
-    keyword_only,
-    renamed_parameters,
-)
+from .._validation import check_alpha
 from . import _scales, _select, _within
 
 
@@ -310,7 +306,6 @@ class PairedComparisonsMixin:
         )
         return res.confidence_interval(confidence_level)
 
-    @keyword_only
     def error_rate_intervals(self, *, adjust="holm", dataset=None, alpha=0.05, **kw):
         """McNemar tests and Quesenberry–Hurst intervals for all pairs on one test set.
 
@@ -323,9 +318,6 @@ class PairedComparisonsMixin:
         Parameters
         ----------
         adjust : {"holm", "bonferroni", None}, default="holm"
-
-            .. versionchanged:: 0.2
-               Keyword-only; by position it warns until 0.3.
         dataset : str, default=None
             Required when the result has several data sets.
         alpha : float, default=0.05
@@ -477,7 +469,6 @@ class PairedComparisonsMixin:
         }
         return pd.DataFrame([row])
 
-    @renamed_parameters(tolerance="delta")
     def win_tie_loss(self, *, delta=0.0, metric=None, test=None, alpha=0.05):
         """Wins, ties and losses of every learner against every other (Demšar 2006).
 
@@ -505,9 +496,6 @@ class PairedComparisonsMixin:
         delta : float, default=0.0
             The largest difference that counts as a tie, in the metric's units
             (the smallest difference that matters is anything above it).
-
-            .. versionchanged:: 0.2
-               Renamed from ``tolerance``, which warns until 0.3.
         metric : str, default=None
         test : str, default=None
             ``None`` counts every difference above ``delta``. A method of

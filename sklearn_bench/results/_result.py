@@ -10,11 +10,12 @@ import pandas as pd
 from .._io import (
     open_for_write,
     refuse_links_below,
+    remove_file,
     unescape_frame,
     write_csv,
     write_text,
+    writes_into,
 )
-from .._validation import keyword_only, renamed_parameters
 from .._version import __version__
 from ..store import predictions_loader, read_store
 from . import _select
@@ -609,7 +610,6 @@ class BenchmarkResult(
             }
         )
 
-    @keyword_only
     def aggregate(self, metric=None, *, stat="mean"):
         """A data set × learner table of a statistic of the replicate performances.
 
@@ -620,9 +620,6 @@ class BenchmarkResult(
         stat : str or callable, default="mean"
             Any aggregation pandas accepts (``"mean"``, ``"median"``, ``"std"``,
             a function of a Series).
-
-            .. versionchanged:: 0.2
-               Keyword-only; by position it warns until 0.3.
 
         Returns
         -------
@@ -667,6 +664,7 @@ class BenchmarkResult(
         )
 
     # -- persistence --------------------------------------------------------------
+    @writes_into("path")
     def save(self, path, *, format="csv"):
         """Write the result to the directory ``path`` in plain formats.
 
@@ -685,9 +683,8 @@ class BenchmarkResult(
         """
         if format not in ("csv", "parquet"):
             raise ValueError(f"`format` must be 'csv' or 'parquet'; got {format!r}.")
-        path = Path(path)
+        path = Path(path)  # created and held open by @writes_into
         refuse_links_below(path)
-        path.mkdir(parents=True, exist_ok=True)
         meta = {
             "format_version": _FORMAT_VERSION,
             "sklearn_bench_version": __version__,
@@ -703,8 +700,8 @@ class BenchmarkResult(
         write_text(path / "metadata.json", json.dumps(meta, indent=2))
         frames = {"scores": self.scores, "predictions": self.predictions}
         for name, frame in frames.items():
-            for old in path.glob(f"{name}.*"):
-                old.unlink()
+            for suffix in (".csv", ".parquet"):  # an earlier save's, never a glob
+                remove_file(path / f"{name}{suffix}")
             if frame is None:
                 continue
             if format == "parquet":
@@ -799,7 +796,6 @@ class BenchmarkResult(
             info=meta["info"],
         )
 
-    @renamed_parameters(correction="adjust")
     def to_latex(
         self,
         metric=None,
@@ -829,9 +825,6 @@ class BenchmarkResult(
             A method of :meth:`paired_test`; ``None`` is its default.
         adjust : str, default="holm"
             A method of :func:`~sklearn_bench.stats.adjust_pvalues`.
-
-            .. versionchanged:: 0.2
-               Renamed from ``correction``, which warns until 0.3.
         alpha : float, default=0.05
         digits : int, default=3
         caption : str, default=None

@@ -15,11 +15,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import UNSET, resolve_direction
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
 from ._common import (
-    _deprecated_plot,
     _direction,
     _one_row_frame,
     _pair_matrix,
@@ -139,24 +137,19 @@ class RMAnovaResult:
     )
     _table: pd.DataFrame = field(repr=False, default=None, compare=False)
 
-    def tukey_hsd(self, *, alpha=0.05, greater_is_better=UNSET):
+    def tukey_hsd(self, *, alpha=0.05, greater_is_better):
         """Tukey's HSD on this ANOVA's error mean square (``design="blocks"``).
 
         Parameters
         ----------
         alpha : float, default=0.05
         greater_is_better : bool
-            Direction of the scores, as in :func:`tukey_hsd` (required; leaving
-            it out warns and uses the old default ``False`` for one release).
+            Direction of the scores, as in :func:`tukey_hsd` (required).
 
         Returns
         -------
         TukeyHSDResult
         """
-        if greater_is_better is UNSET:
-            greater_is_better = resolve_direction(
-                greater_is_better, old_default=False, where="RMAnovaResult.tukey_hsd()"
-            )
         return tukey_hsd(
             self._table,
             design="blocks",
@@ -362,18 +355,6 @@ class TukeyHSDResult(PosthocResult):
     def _intervals(self, confidence_level):
         return tukey_intervals(self, confidence_level)
 
-    def plot(self, ax=None, *, colors=None):
-        """The CD-style diagram on the axis of mean performance
-        (:func:`sklearn_bench.plotting.plot_critical_difference`)."""
-        return _deprecated_plot(
-            "plot_critical_difference",
-            "TukeyHSDResult",
-            self,
-            ax=ax,
-            alpha=self.alpha,
-            colors=colors,
-        )
-
     def to_dict(self):
         """The scalar fields as a plain dict."""
         return {
@@ -390,7 +371,7 @@ class TukeyHSDResult(PosthocResult):
 
 
 def tukey_hsd(
-    scores, *, design="blocks", alpha=0.05, greater_is_better=UNSET
+    scores, *, design="blocks", alpha=0.05, greater_is_better
 ) -> TukeyHSDResult:
     """Tukey's honestly significant difference for all pairs of learners.
 
@@ -425,8 +406,7 @@ def tukey_hsd(
         Family-wise error rate of the intervals and rejections.
     greater_is_better : bool
         Direction of the scores: orders the diagram (best on the left).
-        Required: leaving it out warns (``FutureWarning``) and uses the old
-        default ``False`` for one release.
+        Required.
 
     Returns
     -------
@@ -453,7 +433,7 @@ def tukey_hsd(
     """
     design = _check_choice(design, _TUKEY_DESIGNS, "design")
     alpha = _check_alpha(alpha)
-    greater_is_better = _direction(greater_is_better, where="tukey_hsd()")
+    greater_is_better = _direction(greater_is_better)
     values, learners, blocks = _validate_scores(scores)
     n, k = values.shape
     scale = float(np.max(np.abs(values)))

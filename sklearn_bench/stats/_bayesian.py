@@ -24,13 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from .._validation import (
-    UNSET,
-    check_random_state,
-    keyword_only,
-    renamed_parameters,
-    resolve_direction,
-)
+from .._validation import check_bool, check_random_state
 from ._common import _DECIMALS, real_number
 from ._paired import _check_paired
 
@@ -280,9 +274,8 @@ def _probability_words(p_greater, p_rope, p_less, rope, what):
 
 
 # --------------------------------------------------------------- correlated t-test
-@renamed_parameters(rope="delta")
 def bayesian_correlated_t(
-    x, y, *, delta=0.0, rho, labels=("x", "y"), greater_is_better=UNSET
+    x, y, *, delta=0.0, rho, labels=("x", "y"), greater_is_better
 ):
     """Bayesian correlated t-test of resampling scores on one data set.
 
@@ -310,7 +303,7 @@ def bayesian_correlated_t(
         The smallest difference that matters: half-width of the region of
         practical equivalence ``[−delta, delta]``, in the scores' units (e.g. 0.01
         for an error rate); the result keeps it as ``rope``. ``0`` gives two
-        probabilities and ``p_rope = 0``. Formerly ``rope`` (deprecated).
+        probabilities and ``p_rope = 0``.
     rho : float
         Correlation of the differences, in ``[0, 1)``:
         ``n_test / (n_test + n_train)`` of one resample (Nadeau & Bengio 2003;
@@ -322,8 +315,7 @@ def bayesian_correlated_t(
         :meth:`~BayesianTestResult.decision` and the description.
     greater_is_better : bool
         Whether larger scores are better (``False`` for an error rate).
-        Required: leaving it out warns (``FutureWarning``) and uses the old
-        default ``True`` for one release.
+        Required.
 
     Returns
     -------
@@ -352,9 +344,7 @@ def bayesian_correlated_t(
     >>> res.decision()
     'undecided'
     """
-    greater_is_better = resolve_direction(
-        greater_is_better, old_default=True, where="bayesian_correlated_t()"
-    )
+    greater_is_better = check_bool(greater_is_better, "greater_is_better")
     d, rope, labels = _check_common(x, y, delta, labels, name="correlated t-test")
     rho = real_number(rho, "rho")
     if not (np.isfinite(rho) and 0 <= rho < 1):
@@ -643,7 +633,6 @@ def _monte_carlo_result(
     )
 
 
-@renamed_parameters(rope="delta", n_samples="n_draws")
 def bayesian_signed_rank(
     x,
     y,
@@ -653,7 +642,7 @@ def bayesian_signed_rank(
     n_draws=50000,
     random_state=None,
     labels=("x", "y"),
-    greater_is_better=UNSET,
+    greater_is_better,
 ):
     """Bayesian signed-rank test of paired scores over several data sets.
 
@@ -686,13 +675,12 @@ def bayesian_signed_rank(
     delta : float, default=0.0
         The smallest difference that matters: half-width of the region of
         practical equivalence, in the scores' units (the result keeps it as
-        ``rope``). Formerly ``rope`` (deprecated).
+        ``rope``).
     prior_strength : float, default=0.5
         ``s``, the weight of the pseudo-observation at 0 (baycomp 1.0's and
         Benavoli et al. 2017's choice); ``0`` drops it (the Bayesian bootstrap).
     n_draws : int, default=50000
-        Monte Carlo draws of the Dirichlet weights. Formerly ``n_samples``
-        (deprecated).
+        Monte Carlo draws of the Dirichlet weights.
     random_state : int, Generator or RandomState, default=None
         A :class:`numpy.random.RandomState` draws with its legacy
         ``dirichlet``, so ``RandomState(seed)`` reproduces baycomp's samples for
@@ -700,8 +688,7 @@ def bayesian_signed_rank(
     labels : tuple of two str, default=("x", "y")
     greater_is_better : bool
         Whether larger scores are better (``False`` for an error rate).
-        Required: leaving it out warns (``FutureWarning``) and uses the old
-        default ``True`` for one release.
+        Required.
 
     Returns
     -------
@@ -734,9 +721,7 @@ def bayesian_signed_rank(
     >>> res.samples.shape
     (50000, 3)
     """
-    greater_is_better = resolve_direction(
-        greater_is_better, old_default=True, where="bayesian_signed_rank()"
-    )
+    greater_is_better = check_bool(greater_is_better, "greater_is_better")
     d, rope, labels = _check_common(x, y, delta, labels, name="signed-rank test")
     prior_strength, n_samples = _check_monte_carlo(prior_strength, n_draws)
     if prior_strength > 0:
@@ -779,7 +764,6 @@ def bayesian_signed_rank(
     )
 
 
-@renamed_parameters(rope="delta", n_samples="n_draws")
 def bayesian_sign_test(
     x,
     y,
@@ -789,7 +773,7 @@ def bayesian_sign_test(
     n_draws=50000,
     random_state=None,
     labels=("x", "y"),
-    greater_is_better=UNSET,
+    greater_is_better,
 ):
     """Bayesian sign test of paired scores over several data sets.
 
@@ -809,19 +793,17 @@ def bayesian_sign_test(
     delta : float, default=0.0
         The smallest difference that matters: half-width of the ROPE (the
         result keeps it as ``rope``). With ``delta = 0`` the ROPE holds the ties
-        ``d = 0`` and the prior. Formerly ``rope`` (deprecated).
+        ``d = 0`` and the prior.
     prior_strength : float, default=1.0
         ``s`` (baycomp 1.0's default for its sign test); ``0`` gives the
         Bayesian bootstrap.
     n_draws : int, default=50000
-        Monte Carlo draws of the Dirichlet posterior. Formerly ``n_samples``
-        (deprecated).
+        Monte Carlo draws of the Dirichlet posterior.
     random_state : int, Generator or RandomState, default=None
     labels : tuple of two str, default=("x", "y")
     greater_is_better : bool
         Whether larger scores are better (``False`` for an error rate).
-        Required: leaving it out warns (``FutureWarning``) and uses the old
-        default ``True`` for one release.
+        Required.
 
     Returns
     -------
@@ -848,9 +830,7 @@ def bayesian_sign_test(
     >>> round(res.p_greater, 2)
     0.86
     """
-    greater_is_better = resolve_direction(
-        greater_is_better, old_default=True, where="bayesian_sign_test()"
-    )
+    greater_is_better = check_bool(greater_is_better, "greater_is_better")
     d, rope, labels = _check_common(x, y, delta, labels, name="sign test")
     prior_strength, n_samples = _check_monte_carlo(prior_strength, n_draws)
     bound = np.round(rope, _DECIMALS)
@@ -887,7 +867,6 @@ def bayesian_sign_test(
 
 
 # ------------------------------------------------------------------------- tables
-@keyword_only("threshold")
 def bayesian_table(results, *, threshold=0.95):
     """One row per comparison: the learners, their probabilities, the decision.
 

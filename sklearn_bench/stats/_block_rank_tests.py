@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import UNSET
 from .._validation import check_choice as _check_choice
 from ._common import _direction, _one_row_frame, _validate_scores
 
@@ -98,7 +97,7 @@ def _series(values, learners, name):
     return pd.Series(values, index=pd.Index(learners, name="learner"), name=name)
 
 
-def quade_test(scores, *, greater_is_better: bool = UNSET) -> BlockRankTestResult:
+def quade_test(scores, *, greater_is_better: bool) -> BlockRankTestResult:
     """Quade's test of k learners over N complete blocks (R's ``quade.test``).
 
     Rank the learners within each block (``r_bj``, mid-ranks for ties), rank
@@ -116,8 +115,7 @@ def quade_test(scores, *, greater_is_better: bool = UNSET) -> BlockRankTestResul
         One row per block (data set), one column per learner; no NaN.
     greater_is_better : bool
         Direction of the scores (only for ``learner_scores``; the test is
-        two-sided). Required: leaving it out warns (``FutureWarning``) and uses
-        the old default ``False`` for one release.
+        two-sided). Required.
 
     Returns
     -------
@@ -146,7 +144,7 @@ def quade_test(scores, *, greater_is_better: bool = UNSET) -> BlockRankTestResul
     (3.8293, 0.01519, (4, 24))
     """
     values, learners, _ = _validate_scores(scores)
-    sign = -1.0 if _direction(greater_is_better, where="quade_test()") else 1.0
+    sign = -1.0 if _direction(greater_is_better) else 1.0
     n, k = values.shape
     ranks = stats.rankdata(sign * values, axis=1)
     weights = stats.rankdata(np.ptp(values, axis=1))
@@ -192,7 +190,7 @@ def quade_test(scores, *, greater_is_better: bool = UNSET) -> BlockRankTestResul
     )
 
 
-def durbin_test(scores, *, greater_is_better: bool = UNSET) -> BlockRankTestResult:
+def durbin_test(scores, *, greater_is_better: bool) -> BlockRankTestResult:
     """Durbin's test for a balanced incomplete block design (BIBD).
 
     Each block (data set) holds ``k`` of the ``t`` learners, each learner is in
@@ -212,8 +210,7 @@ def durbin_test(scores, *, greater_is_better: bool = UNSET) -> BlockRankTestResu
         in the block.
     greater_is_better : bool
         Direction (for ``learner_scores`` only; the test is two-sided).
-        Required: leaving it out warns (``FutureWarning``) and uses the old
-        default ``False`` for one release.
+        Required.
 
     Returns
     -------
@@ -250,7 +247,7 @@ def durbin_test(scores, *, greater_is_better: bool = UNSET) -> BlockRankTestResu
     (12.0, 0.062, 8.0, 0.0049)
     """
     values, learners, blocks = _validate_scores(scores, allow_nan=True)
-    sign = -1.0 if _direction(greater_is_better, where="durbin_test()") else 1.0
+    sign = -1.0 if _direction(greater_is_better) else 1.0
     present = ~np.isnan(values)
     b, t = values.shape
     sizes = present.sum(axis=1)
@@ -335,7 +332,7 @@ _ALIGNMENTS = ("mean", "median")
 
 
 def friedman_aligned_ranks_test(
-    scores, *, greater_is_better: bool = UNSET, alignment: str = "mean"
+    scores, *, greater_is_better: bool, alignment: str = "mean"
 ) -> BlockRankTestResult:
     """Friedman's aligned ranks test (Hodges & Lehmann 1962; García et al. 2010).
 
@@ -354,8 +351,7 @@ def friedman_aligned_ranks_test(
         One row per block, one column per learner; no NaN.
     greater_is_better : bool
         Direction (for ``learner_scores``; T does not depend on it).
-        Required: leaving it out warns (``FutureWarning``) and uses the old
-        default ``False`` for one release.
+        Required.
     alignment : {"mean", "median"}, default="mean"
         The block location subtracted.
 
@@ -386,11 +382,7 @@ def friedman_aligned_ranks_test(
     (1.348, 0.718)
     """
     values, learners, _ = _validate_scores(scores)
-    sign = (
-        -1.0
-        if _direction(greater_is_better, where="friedman_aligned_ranks_test()")
-        else 1.0
-    )
+    sign = -1.0 if _direction(greater_is_better) else 1.0
     alignment = _check_choice(alignment, _ALIGNMENTS, "alignment")
     n, k = values.shape
     location = np.mean if alignment == "mean" else np.median

@@ -5,21 +5,12 @@ The argument checks (``real_number``, ``real_array``, ...) live in
 re-exported here for the modules of ``stats``.
 """
 
-import importlib
-import warnings
 from collections import namedtuple
 
 import numpy as np
 import pandas as pd
 
-from .._validation import (
-    REMOVED_IN,
-    UNSET,
-    find_stack_level,
-    real_array,
-    real_number,
-    resolve_direction,
-)
+from .._validation import real_array, real_number
 
 # Differences are rounded to this many decimals to find zeros, ties and constant
 # differences, so that floating-point noise (0.3 - 0.1 against 0.2) neither makes
@@ -172,17 +163,11 @@ def _validate_scores(scores, name="scores", *, allow_nan=False):
     return values, learners, blocks
 
 
-def _direction(greater_is_better, *, where):
+def _direction(greater_is_better):
     """``greater_is_better`` of a test on a block design, a bool.
 
-    Left out, it is False (lower is better) with a warning for one release,
-    pointing at the user's line that called the test. Anything but a bool is a
-    ``ValueError``.
+    Anything but a bool is a ``ValueError``.
     """
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=False, where=where
-        )
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
             f"`greater_is_better` must be a bool; got {greater_is_better!r}."
@@ -217,37 +202,3 @@ def _one_row_frame(record, *, leave_out=()):
     if "notes" in record:
         row["notes"] = " ".join(record["notes"])
     return pd.DataFrame([row])
-
-
-def _deprecated_plot(function, owner, *args, **kwargs):
-    """Call ``sklearn_bench.plotting.<function>`` for a deprecated ``.plot()``.
-
-    The ``.plot()`` methods of stats results (``FriedmanResult``,
-    ``TukeyHSDResult``, ``PairwiseTestResult``, ``MultipleRuleBiasResult``) are
-    shims kept for one release: they warn (``FutureWarning`` naming the plotting
-    function to call instead) and draw the same figure through this helper.
-
-    This is the one import of :mod:`sklearn_bench.stats` that points up (stats
-    sits below plotting: plotting imports stats, never the reverse), and so the one
-    import circle of the package while the shims last. It is an import like any
-    other (by name, at call time, so that ``import sklearn_bench.stats`` loads no
-    plotting): the layering test counts it, allows it only as a listed deprecation
-    shim, and fails once the package reaches 0.3, the release that removes it.
-
-    Parameters
-    ----------
-    function : str
-        Name of the public function of :mod:`sklearn_bench.plotting` to call.
-    owner : str
-        The result class whose ``.plot()`` was called, for the message.
-    *args, **kwargs
-        Passed on to the plotting function.
-    """
-    warnings.warn(
-        f"{owner}.plot() is deprecated and will be removed in {REMOVED_IN}; call "
-        f"sklearn_bench.plotting.{function}(result) instead.",
-        FutureWarning,
-        stacklevel=find_stack_level(),
-    )
-    plotting = importlib.import_module("sklearn_bench.plotting")
-    return getattr(plotting, function)(*args, **kwargs)

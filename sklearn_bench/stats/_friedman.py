@@ -15,10 +15,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import UNSET, keyword_only
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
-from ._common import _deprecated_plot, _direction, _one_row_frame, _validate_scores
+from ._common import _direction, _one_row_frame, _validate_scores
 from ._multitest import adjust_pvalues
 from ._pairwise import adjust_pairwise_pvalues
 from ._posthoc import PairwiseComparisonResult
@@ -346,7 +345,6 @@ class FriedmanResult:
         """
         return None if self._ranks is None else self._ranks.copy()
 
-    @keyword_only("alpha", "method")
     def critical_difference(
         self, *, alpha: float = 0.05, method: str = "nemenyi"
     ) -> float:
@@ -384,7 +382,6 @@ class FriedmanResult:
             self.n_learners, self.n_blocks, alpha=alpha, method=method
         )
 
-    @keyword_only("method", "control")
     def posthoc(self, *, method: str = "nemenyi", control=None):
         """Post-hoc comparisons of average ranks (Demšar 2006, Section 3.2.2).
 
@@ -420,9 +417,7 @@ class FriedmanResult:
             ``(i, j)`` with ``i`` before ``j`` in the learners' order; with a
             control, ``learner_j`` is the control), columns ``learner_i``,
             ``learner_j``, ``rank_difference`` (``R_i - R_j``), ``z``, ``pvalue``
-            (raw), ``pvalue_adjusted`` and ``method``. Before 0.2 it returned
-            that table; for one release the result still answers as the table
-            with a ``FutureWarning``.
+            (raw), ``pvalue_adjusted`` and ``method``.
 
         Examples
         --------
@@ -498,36 +493,6 @@ class FriedmanResult:
             ),
         )
 
-    @keyword_only("alpha", "method")
-    def plot(self, ax=None, *, alpha: float = 0.05, method: str = "nemenyi"):
-        """Draw the critical difference diagram (Demšar 2006, Figure 1).
-
-        Delegates to :func:`sklearn_bench.plotting.plot_critical_difference`;
-        needs matplotlib (the ``plot`` extra).
-
-        Parameters
-        ----------
-        ax : matplotlib.axes.Axes, default=None
-            Axes to draw on; ``None`` makes a new figure sized for the learners'
-            names.
-        alpha : float, default=0.05
-            Family-wise significance level of the critical difference.
-        method : {"nemenyi"}, default="nemenyi"
-            The all-pairs test whose critical difference defines the groups.
-
-        Returns
-        -------
-        matplotlib.axes.Axes
-        """
-        return _deprecated_plot(
-            "plot_critical_difference",
-            "FriedmanResult",
-            self,
-            ax=ax,
-            alpha=alpha,
-            method=method,
-        )
-
     def to_dict(self):
         """The scalar fields and the average ranks as a plain dict."""
         return {
@@ -552,7 +517,7 @@ class FriedmanResult:
 def friedman_test(
     scores,
     *,
-    greater_is_better: bool = UNSET,
+    greater_is_better: bool,
     tie_correction: bool = True,
     exact: bool | None = None,
 ) -> FriedmanResult:
@@ -573,8 +538,7 @@ def friedman_test(
         blocks; an array's learners are named ``0 ... k - 1``.
     greater_is_better : bool
         Whether a higher score is better (accuracy, AUC) or worse (error rate).
-        Required: leaving it out warns (``FutureWarning``) and uses the old
-        default ``False`` for one release.
+        Required.
     tie_correction : bool, default=True
         Divide χ²_F by ``1 - sum(t³ - t) / (N k (k² - 1))`` over the groups of ``t``
         tied learners within blocks, as R's ``friedman.test`` and
@@ -593,8 +557,7 @@ def friedman_test(
     FriedmanResult
         With ``average_ranks``, ``statistic``, ``pvalue``,
         ``iman_davenport_statistic``, ``iman_davenport_pvalue``, ``n_blocks``,
-        ``n_learners`` and the methods ``critical_difference``, ``posthoc`` and
-        ``plot``.
+        ``n_learners`` and the methods ``critical_difference`` and ``posthoc``.
 
     Raises
     ------
@@ -689,7 +652,7 @@ def friedman_test(
     (0.25, 'exact', nan)
     """
     values, learners, blocks = _validate_scores(scores)
-    greater_is_better = _direction(greater_is_better, where="friedman_test()")
+    greater_is_better = _direction(greater_is_better)
     n, k = values.shape
     ranks = stats.rankdata(-values if greater_is_better else values, axis=1)
     avg = ranks.mean(axis=0)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .._validation import UNSET, renamed_parameters, resolve_direction
+from .._validation import check_bool
 from . import _mcmc
 from ._bayesian import (
     BayesianTestResult,
@@ -184,7 +184,6 @@ def _check_matrix(x, y):
     return x, y
 
 
-@renamed_parameters(rope="delta", n_samples="n_draws", level="confidence_level")
 def bayesian_hierarchical(
     x,
     y,
@@ -202,7 +201,7 @@ def bayesian_hierarchical(
     confidence_level=0.95,
     random_state=None,
     labels=("x", "y"),
-    greater_is_better=UNSET,
+    greater_is_better,
 ):
     """Bayesian hierarchical comparison of two learners over several data sets.
 
@@ -259,8 +258,7 @@ def bayesian_hierarchical(
     labels : tuple of two str, default=("x", "y")
     greater_is_better : bool
         Whether larger scores are better; decides which probability belongs to
-        which label. Required; left out, it warns (``FutureWarning``) and keeps
-        the old default ``True`` for one release.
+        which label. Required.
 
     Returns
     -------
@@ -317,9 +315,7 @@ def bayesian_hierarchical(
     6
     """
     x, y = _check_matrix(x, y)
-    greater_is_better = resolve_direction(
-        greater_is_better, old_default=True, where="bayesian_hierarchical()"
-    )
+    greater_is_better = check_bool(greater_is_better, "greater_is_better")
     rope = real_number(delta, "delta")
     if not (np.isfinite(rope) and rope >= 0):
         raise ValueError(f"`delta` must be a non-negative number; got {rope!r}.")

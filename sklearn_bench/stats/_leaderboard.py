@@ -27,12 +27,6 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from .._validation import (
-    UNSET,
-    deprecated_attribute,
-    renamed_parameters,
-    resolve_direction,
-)
 from .._validation import check_bool as _check_bool
 from .._validation import check_choice as _check_choice
 from .._validation import check_confidence_level as _check_level
@@ -76,16 +70,6 @@ def _table(scores, name="scores"):
             f"have a value; got {int(keep.sum())}."
         )
     return values[keep], learners, [d for d, k in zip(datasets, keep, strict=True) if k]
-
-
-def _direction(greater_is_better, *, old_default, where):
-    """``greater_is_better`` as a bool; left out, the old default with a warning
-    (for one release) pointing at the caller of the public function."""
-    if greater_is_better is UNSET:
-        greater_is_better = resolve_direction(
-            greater_is_better, old_default=old_default, where=where
-        )
-    return _check_bool(greater_is_better, "greater_is_better")
 
 
 def _loss(values, greater_is_better):
@@ -340,8 +324,7 @@ class RankConfidenceSetsResult:
         ``cstaubest`` with ``tau = 1``). Of the marginal sets when
         ``simultaneous=False`` (then it is not a confidence set for the best).
     n_resamples : int
-        Bootstrap draws used (finite ones). Formerly ``n_bootstrap``
-        (deprecated).
+        Bootstrap draws used (finite ones).
     null_hypothesis : str
     """
 
@@ -354,8 +337,6 @@ class RankConfidenceSetsResult:
     may_be_best: np.ndarray
     n_resamples: int
     null_hypothesis: str = field(repr=False)
-
-    n_bootstrap = deprecated_attribute("n_bootstrap", "n_resamples")
 
     def to_frame(self):
         """One row per learner: ``rank``, ``low``, ``high``, ``may_be_best``."""
@@ -370,12 +351,11 @@ class RankConfidenceSetsResult:
         )
 
 
-@renamed_parameters(higher_is_better="greater_is_better")
 def rank_confidence_sets(
     estimate,
     bootstrap_draws,
     *,
-    greater_is_better=UNSET,
+    greater_is_better,
     confidence_level=0.95,
     simultaneous=True,
     learners=None,
@@ -408,9 +388,7 @@ def rank_confidence_sets(
         ``confidence_level`` quantile of a maximum over pairs.
     greater_is_better : bool
         Direction of the statistic (``False`` for errors and mean ranks).
-        Required: leaving it out warns (``FutureWarning``) and uses the old
-        default ``True`` for one release. Formerly ``higher_is_better``
-        (deprecated).
+        Required.
     confidence_level : float, default=0.95
     simultaneous : bool, default=True
     learners : sequence of str, default=None
@@ -444,9 +422,7 @@ def rank_confidence_sets(
     if p < 2:
         raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
     draws = _validate_draws(bootstrap_draws, p)
-    higher_is_better = _direction(
-        greater_is_better, old_default=True, where="rank_confidence_sets()"
-    )
+    higher_is_better = _check_bool(greater_is_better, "greater_is_better")
     level = _check_level(confidence_level)
     simultaneous = _check_bool(simultaneous, "simultaneous")
     learners = _check_learner_names(learners, p)
@@ -560,13 +536,12 @@ class RankStabilityResult:
         return self.table.copy()
 
 
-@renamed_parameters(higher_is_better="greater_is_better")
 def rank_stability(
     estimate,
     bootstrap_draws,
     *,
     n_datasets,
-    greater_is_better=UNSET,
+    greater_is_better,
     target_width=1.0,
     confidence_level=0.95,
     grid=None,
@@ -604,9 +579,7 @@ def rank_stability(
         ``N``, the number of data sets behind ``estimate``.
     greater_is_better : bool
         Direction of the statistic (``False`` for errors and mean ranks).
-        Required: leaving it out warns (``FutureWarning``) and uses the old
-        default ``True`` for one release. Formerly ``higher_is_better``
-        (deprecated).
+        Required.
     target_width : float, default=1.0
         Target mean width (``high − low``) of the simultaneous rank sets.
     confidence_level : float, default=0.95
@@ -647,9 +620,7 @@ def rank_stability(
         raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
     draws = _validate_draws(bootstrap_draws, p)
     n = _check_positive_int(n_datasets, "n_datasets", minimum=2)
-    higher_is_better = _direction(
-        greater_is_better, old_default=True, where="rank_stability()"
-    )
+    higher_is_better = _check_bool(greater_is_better, "greater_is_better")
     target = real_number(target_width, "target_width")
     if not (np.isfinite(target) and target >= 0):
         raise ValueError(f"`target_width` must be >= 0; got {target!r}.")
@@ -726,7 +697,7 @@ def rank_stability(
 
 # --------------------------------------------------------------- public helpers
 def bradley_terry_ratings(
-    scores, *, greater_is_better=UNSET, reference=None, reference_rating=1000.0
+    scores, *, greater_is_better, reference=None, reference_rating=1000.0
 ) -> pd.Series:
     """Bradley–Terry ratings on the Elo scale from a data sets × learners table.
 
@@ -745,8 +716,7 @@ def bradley_terry_ratings(
         NaN where a learner has no value on a data set.
     greater_is_better : bool
         Whether larger scores are better (``False`` for an error rate).
-        Required: leaving it out warns (``FutureWarning``) and uses the old
-        default ``False`` for one release.
+        Required.
     reference : str, default=None
         A learner (column) to calibrate on.
     reference_rating : float, default=1000.0
@@ -766,9 +736,7 @@ def bradley_terry_ratings(
     [1179.4, 1000.0, 820.6]
     """
     values, learners, _ = _table(scores)
-    greater_is_better = _direction(
-        greater_is_better, old_default=False, where="bradley_terry_ratings()"
-    )
+    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
     offset_to = _check_reference(reference, reference_rating, learners)
     wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
     t = _bt_fit(
@@ -795,7 +763,7 @@ def _check_reference(reference, reference_rating, learners):
     return names.index(reference), rating
 
 
-def win_rate_matrix(scores, *, greater_is_better=UNSET) -> pd.DataFrame:
+def win_rate_matrix(scores, *, greater_is_better) -> pd.DataFrame:
     """How often the row learner beats the column learner over data sets.
 
     Ties count half; each pair over the data sets on which both have a value
@@ -807,8 +775,7 @@ def win_rate_matrix(scores, *, greater_is_better=UNSET) -> pd.DataFrame:
     scores : DataFrame or array-like of shape (n_datasets, n_learners)
     greater_is_better : bool
         Whether larger scores are better (``False`` for an error rate).
-        Required: leaving it out warns (``FutureWarning``) and uses the old
-        default ``False`` for one release.
+        Required.
 
     Returns
     -------
@@ -829,9 +796,7 @@ def win_rate_matrix(scores, *, greater_is_better=UNSET) -> pd.DataFrame:
     C         0.125  0.25    NaN
     """
     values, learners, _ = _table(scores)
-    greater_is_better = _direction(
-        greater_is_better, old_default=False, where="win_rate_matrix()"
-    )
+    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
     wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
     with np.errstate(invalid="ignore", divide="ignore"):
         rate = wins_d.sum(axis=0) / both_d.sum(axis=0)
@@ -858,8 +823,7 @@ class LeaderboardResult:
         ``"mean_rank"`` or ``"rating"``.
     confidence_level : float
     n_resamples : int
-        Bootstrap resamples of the data sets. Formerly ``n_bootstrap``
-        (deprecated).
+        Bootstrap resamples of the data sets.
     n_datasets : int
         Data sets on which at least two learners have a value (the units of the
         bootstrap, of the ratings and of the win rates).
@@ -885,8 +849,6 @@ class LeaderboardResult:
     _draws: np.ndarray = field(repr=False, default=None)
     _n_units: int = field(repr=False, default=0)
     _names: tuple = field(repr=False, default=())
-
-    n_bootstrap = deprecated_attribute("n_bootstrap", "n_resamples")
 
     def to_frame(self):
         """The leaderboard table."""
@@ -936,11 +898,10 @@ def _percentile(draws, level):
         return np.nanquantile(draws, [lo, hi], axis=0)
 
 
-@renamed_parameters(n_bootstrap="n_resamples")
 def leaderboard_table(
     scores,
     *,
-    greater_is_better=UNSET,
+    greater_is_better,
     reference=None,
     reference_rating=1000.0,
     rank_by="score",
@@ -957,8 +918,7 @@ def leaderboard_table(
         replicates); NaN where a learner has no value.
     greater_is_better : bool
         Whether larger scores are better (``False`` for an error rate).
-        Required: leaving it out warns (``FutureWarning``) and uses the old
-        default ``False`` for one release.
+        Required.
     reference : str, default=None
         Learner whose rating is set to ``reference_rating``; ``None``: the
         ratings average ``reference_rating``.
@@ -967,7 +927,6 @@ def leaderboard_table(
         Statistic of the ranks and of their confidence sets.
     n_resamples : int, default=1000
         Resamples of the data sets (with replacement), shared by every interval.
-        Formerly ``n_bootstrap`` (deprecated).
     confidence_level : float, default=0.95
     random_state : int, numpy Generator or RandomState, default=None
 
@@ -1034,9 +993,7 @@ def leaderboard_table(
     D         841.9       0.2         3          4
     """
     values, learners, datasets = _table(scores)
-    greater_is_better = _direction(
-        greater_is_better, old_default=False, where="leaderboard_table()"
-    )
+    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
     ref = _check_reference(reference, reference_rating, learners)
     rank_by = _check_choice(rank_by, _RANK_BY, "rank_by")
     n_boot = _check_positive_int(n_resamples, "n_resamples", minimum=2)

@@ -405,8 +405,8 @@ def diagnostics(r_hat, ess, divergences, n_chains, *, name, sampler="NUTS"):
             + f". The fit declines to decide ({UNRELIABLE!r}); more draws "
             "(n_draws, n_warmup) may help."
         )
-        # caller of the model (past its renamed_parameters wrapper)
-        warnings.warn(words, RuntimeWarning, stacklevel=4)
+        # the caller of the model that called this
+        warnings.warn(words, RuntimeWarning, stacklevel=3)
     else:
         words = (
             f"Sampler diagnostics fine ({sampler}): R-hat {r_hat:.3f}, effective "

@@ -18,7 +18,7 @@ import pandas as pd
 from sklearn.utils import check_random_state
 
 from .._validation import check_positive_int
-from ._common import _deprecated_plot, real_array
+from ._common import real_array
 
 __all__ = ["MultipleRuleBiasResult", "multiple_rule_bias"]
 
@@ -97,33 +97,6 @@ class MultipleRuleBiasResult:
             true_advantage, n_collections, exact``.
         """
         return self._frame.copy()
-
-    def plot(self, *, axes=None, datasets=None):
-        """Draw the four panels of Yousefi et al. (2011), Figures 3-6.
-
-        (a) :math:`\\mathrm{Bias}_{Av}`, (b) :math:`\\mathrm{Var}_{Av}`,
-        (c) :math:`\\mathrm{RMS}_{Av}` and (d) :math:`E_{\\Phi_m}[C_{bias}]`
-        against ``m``, one line per data set. Needs matplotlib.
-
-        Parameters
-        ----------
-        axes : array of 4 matplotlib Axes, default=None
-            Where to draw; ``None`` makes a new 2 x 2 figure.
-        datasets : list of str, default=None
-            Which curves (``dataset`` values of :meth:`to_frame`) to draw;
-            ``None`` draws all.
-
-        Returns
-        -------
-        axes : ndarray of 4 matplotlib Axes
-        """
-        return _deprecated_plot(
-            "plot_multiple_rule_bias",
-            "MultipleRuleBiasResult",
-            self,
-            axes=axes,
-            datasets=datasets,
-        )
 
 
 def _check_errors(true_error, estimated_error):

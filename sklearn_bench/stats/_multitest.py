@@ -5,7 +5,7 @@ from math import comb
 
 import numpy as np
 
-from .._validation import check_alpha, check_choice, keyword_only
+from .._validation import check_alpha, check_choice
 from ._common import real_array
 
 ADJUST_METHODS = (
@@ -34,7 +34,6 @@ def _validate_pvalues(pvalues, method):
     return p, check_choice(method, ADJUST_METHODS, "method")
 
 
-@keyword_only("method")
 def adjust_pvalues(pvalues, *, method="holm", alpha=0.05):
     """Adjust p-values for multiple comparisons, as R's ``p.adjust`` or scmamp.
 

@@ -19,10 +19,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import UNSET, keyword_only
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
-from ._common import _deprecated_plot, _direction, _pair_matrix, _validate_scores
+from ._common import _direction, _pair_matrix, _validate_scores
 from ._multitest import _validate_pvalues, adjust_pvalues
 from ._paired import paired_test
 from ._posthoc import PosthocResult, _same_level
@@ -99,7 +98,6 @@ def _exhaustive_sets(k):
     return sets
 
 
-@keyword_only("method")
 def adjust_pairwise_pvalues(pvalues, *, method="shaffer"):
     """Adjust the p-values of all pairwise comparisons of k learners.
 
@@ -275,13 +273,6 @@ class PairwiseTestResult(PosthocResult):
         achieved = float(level[0]) if np.all(level == level[0]) else level
         return frame["ci_low"].to_numpy(), frame["ci_high"].to_numpy(), achieved
 
-    def plot(self, ax=None):
-        """Draw the CD-style diagram of this result
-        (:func:`sklearn_bench.plotting.plot_pairwise_significance`)."""
-        return _deprecated_plot(
-            "plot_pairwise_significance", "PairwiseTestResult", self, ax=ax
-        )
-
 
 # -------------------------------------------------------------------- front end
 def pairwise_tests(
@@ -291,7 +282,7 @@ def pairwise_tests(
     adjust=None,
     alpha=0.05,
     zero_method="demsar",
-    greater_is_better=UNSET,
+    greater_is_better,
     missing="raise",
 ):
     """Paired tests of every pair of learners across blocks, with FWER control.
@@ -353,8 +344,7 @@ def pairwise_tests(
         Wilcoxon only; see :func:`paired_test`.
     greater_is_better : bool
         Direction of the scores, for :attr:`PairwiseTestResult.average_ranks`.
-        Required: leaving it out warns (``FutureWarning``) and uses the old
-        default ``False`` for one release.
+        Required.
     missing : {"raise", "pairwise"}, default="raise"
         ``"raise"``: a NaN cell is an error naming the learner and block.
         ``"pairwise"``: each pair is tested on the blocks where both learners
@@ -430,7 +420,7 @@ def pairwise_tests(
             "durbin_test or skillings_mack_test)."
         )
     alpha = _check_alpha(alpha)
-    greater_is_better = _direction(greater_is_better, where="pairwise_tests()")
+    greater_is_better = _direction(greater_is_better)
     values, learners, blocks = _validate_scores(scores, allow_nan=missing == "pairwise")
     n_blocks, k = values.shape
     if adjust == "bergmann_hommel" and k > BERGMANN_HOMMEL_MAX_LEARNERS:

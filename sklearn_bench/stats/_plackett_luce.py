@@ -15,11 +15,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._validation import (
-    UNSET,
-    deprecated_attribute,
-    renamed_parameters,
-)
 from . import _mcmc
 from ._common import _direction, real_number
 
@@ -66,7 +61,7 @@ class PlackettLuceResult:
     prior : tuple of float
         The Dirichlet concentration of each learner.
     confidence_level : float
-        Level of the credible intervals (``level`` until 0.3, deprecated).
+        Level of the credible intervals.
     n_tied : int
         Data sets whose ranking had ties, broken at random (see
         :func:`bayesian_plackett_luce`).
@@ -119,9 +114,6 @@ class PlackettLuceResult:
     description: str = field(repr=False)
     details: dict = field(default_factory=dict, repr=False, compare=False)
     _weights: np.ndarray | None = field(default=None, repr=False, compare=False)
-
-    # renamed for one name per concept; the old attribute warns until 0.3
-    level = deprecated_attribute("level", "confidence_level")
 
     @property
     def learners(self):
@@ -378,11 +370,10 @@ def _summaries(w, tail):
     }
 
 
-@renamed_parameters(n_samples="n_draws", level="confidence_level")
 def bayesian_plackett_luce(
     scores,
     *,
-    greater_is_better=UNSET,
+    greater_is_better,
     prior=1.0,
     n_chains=4,
     n_draws=None,
@@ -416,8 +407,7 @@ def bayesian_plackett_luce(
         column per learner; a DataFrame's columns name the learners.
     greater_is_better : bool
         Whether a higher score ranks first (accuracy) or a lower one (error
-        rate; scmamp's ``min=TRUE``). Required; left out, it warns
-        (``FutureWarning``) and keeps the old default ``False`` for one release.
+        rate; scmamp's ``min=TRUE``). Required.
     prior : float or array-like of shape (n_learners,), default=1.0
         Concentration of the Dirichlet prior on the weights, one number for all
         learners or one per learner, each in ``(0, 1e6]`` (scmamp's ``prior``,
@@ -503,9 +493,7 @@ def bayesian_plackett_luce(
     0.98
     """
     values, learners, _ = _check_scores(scores)
-    greater_is_better = bool(
-        _direction(greater_is_better, where="bayesian_plackett_luce()")
-    )
+    greater_is_better = bool(_direction(greater_is_better))
     n, k = values.shape
     alpha = _check_prior(prior, k)
     level = _mcmc.interval_level(confidence_level)

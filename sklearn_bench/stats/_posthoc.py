@@ -10,14 +10,12 @@ and the same attributes everywhere, ``statistic``, ``pvalue``, ``pvalue_adjusted
 :meth:`~PosthocResult.confidence_interval` where the method has an interval.
 """
 
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import REMOVED_IN, find_stack_level
 from ._common import ConfidenceInterval
 
 
@@ -166,10 +164,6 @@ class PairwiseComparisonResult(PosthocResult):
     """Result of :meth:`FriedmanResult.posthoc` and
     :meth:`GlobalPermutationResult.pairwise` (a :class:`PosthocResult`).
 
-    Before 0.2 these returned the table itself (a DataFrame); for one release
-    the result still answers as that table (``res["pvalue"]``,
-    ``res.round(3)``, ...) with a ``FutureWarning``; call :meth:`to_frame`.
-
     Attributes
     ----------
     learners : tuple
@@ -200,39 +194,6 @@ class PairwiseComparisonResult(PosthocResult):
         )
         frame = self._frame
         return frame["low"].to_numpy(), frame["high"].to_numpy(), level
-
-    # -- the table's behaviour, for one release (these used to return it) ------
-    def _table(self, what):
-        warnings.warn(
-            f"{type(self).__name__} is a result, no longer a DataFrame ({what}); "
-            f"this use of it as a table will be removed in {REMOVED_IN}. Call "
-            ".to_frame() for the table.",
-            FutureWarning,
-            stacklevel=find_stack_level(),
-        )
-        return self._frame
-
-    def __getattr__(self, name):
-        if name.startswith("_"):
-            raise AttributeError(name)
-        frame = self.__dict__.get("_frame")
-        if frame is None or not hasattr(frame, name):
-            raise AttributeError(
-                f"{type(self).__name__!r} object has no attribute {name!r}"
-            )
-        return getattr(self._table(f".{name}"), name)
-
-    def __getitem__(self, key):
-        return self._table("[...]")[key]
-
-    def __bool__(self):
-        return True
-
-    def __len__(self):
-        return len(self._table("len()"))
-
-    def __iter__(self):
-        return iter(self._table("iteration"))
 
 
 def tukey_intervals(result, confidence_level):

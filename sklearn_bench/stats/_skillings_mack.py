@@ -10,7 +10,6 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import UNSET
 from .._validation import check_random_state as _as_generator
 from ._common import _direction, _validate_scores, monte_carlo_pvalue
 
@@ -100,7 +99,7 @@ def _adjusted_sums(ranks, observed, weights, centres):
 
 
 def skillings_mack_test(
-    scores, *, greater_is_better=UNSET, n_resamples=None, random_state=None
+    scores, *, greater_is_better, n_resamples=None, random_state=None
 ):
     """Skillings–Mack test of k learners over blocks with missing learners.
 
@@ -122,9 +121,7 @@ def skillings_mack_test(
         missing cell (a learner that failed on the data set).
     greater_is_better : bool
         Direction of the scores (rank 1 = best); it only flips the sign of
-        ``adjusted_rank_sums`` (``SM`` does not depend on it). Required: leaving
-        it out warns (``FutureWarning``) and uses the old default ``False`` for
-        one release.
+        ``adjusted_rank_sums`` (``SM`` does not depend on it). Required.
     n_resamples : int, default=None
         ``None``: the χ² p-value. A positive integer: a Monte Carlo p-value
         from that many random permutations of the ranks within each block
@@ -165,7 +162,7 @@ def skillings_mack_test(
     (15.493, 3, 0.00144)
     """
     values, learners, blocks = _validate_scores(scores, allow_nan=True)
-    greater_is_better = _direction(greater_is_better, where="skillings_mack_test()")
+    greater_is_better = _direction(greater_is_better)
     if n_resamples is not None and (
         isinstance(n_resamples, bool)
         or not isinstance(n_resamples, int | np.integer)

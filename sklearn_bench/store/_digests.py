@@ -6,7 +6,9 @@ numpy (each value's tagged bytes gathered into one buffer) and hashed with one
 hashlib call per task: a task's digest is the BLAKE2b of the concatenation of
 what ``task_digest`` feeds it, so both give the same digest. Values of a type
 no writer of ours stores (an integer score, a text size) are left to
-``task_digest``.
+``task_digest``. The rows of a per-task table other than scores and predictions
+(one a later version adds, see :func:`~._schema.task_tables`) are fed as
+``task_digest`` feeds them, after the predictions.
 """
 
 import hashlib
@@ -14,8 +16,8 @@ import hashlib
 import numpy as np
 import pandas as pd
 
-from ._integrity import _feed, read_task, task_digest
-from ._schema import _CHECKSUMS
+from ._integrity import TAGS, read_task, table_part, task_digest
+from ._schema import DIGEST_KEYS, _feed, settings_digest, task_tables
 
 # SQLite types of a number column read by read_store: 0 the expected type
 # (real for a score or a time, integer for a size), 1 NULL, 2 anything else.
@@ -171,7 +173,7 @@ def _concatenate(pieces, n):
     return out, offsets
 
 
-def task_digests(conn, tasks, rows, texts, predictions):
+def task_digests(conn, tasks, rows, texts, predictions, others=None):
     """The digests of committed tasks, laid out and hashed in batches.
 
     Parameters
@@ -193,6 +195,9 @@ def task_digests(conn, tasks, rows, texts, predictions):
         is not empty (the others are ``""``).
     predictions : dict
         ``ordinal`` to the task's predictions row (``SELECT *``).
+    others : tuple, default=None
+        ``(empty, {ordinal: bytes})``: the part of each task's bytes from the
+        other per-task tables (:func:`other_tables`).
 
     Returns
     -------
@@ -210,13 +215,15 @@ def task_digests(conn, tasks, rows, texts, predictions):
         names = conn.execute(
             TEXTS_QUERY, (int(chunk["ordinal"][0]), int(chunk["ordinal"][-1]))
         ).fetchall()
-        got, odd = _chunk_digests(chunk, rows[lo:hi], names, texts, predictions)
+        got, odd = _chunk_digests(
+            chunk, rows[lo:hi], names, texts, predictions, others or (b"", {})
+        )
         digests.update(got)
         others.extend(odd)
     return digests, others
 
 
-def _chunk_digests(tasks, rows, names, texts, predictions):
+def _chunk_digests(tasks, rows, names, texts, predictions, others):
     """The digests of a chunk of tasks: every task's bytes laid out in one
     buffer, row by row (a task's header before its first row, its predictions
     after its last), then hashed one task at a time."""
@@ -279,12 +286,36 @@ def _chunk_digests(tasks, rows, names, texts, predictions):
     odd = set(rows["ordinal"][odd_rows].tolist())
     view, starts, ends = memoryview(data), offsets[first].tolist(), offsets[last]
     digests = {}
+    empty, extra = others
     for ordinal, start, end in zip(
         tasks["ordinal"].tolist(), starts, ends.tolist(), strict=True
     ):
         if ordinal not in odd:
-            digests[ordinal] = hashlib.blake2b(view[start:end], digest_size=16).digest()
+            digest = hashlib.blake2b(view[start:end], digest_size=16)
+            digest.update(extra.get(ordinal, empty))
+            digests[ordinal] = digest.digest()
     return digests, sorted(odd)
+
+
+def other_tables(conn):
+    """``(empty, {ordinal: bytes})``: each task's part of the digest from the
+    per-task tables other than scores and predictions (none in this version:
+    a table a later version adds is covered here without new code)."""
+    tables = [(n, at, key) for n, (at, key) in task_tables().items() if n not in TAGS]
+    grouped = []
+    for name, at, key in tables:
+        rows = {}
+        for row in conn.execute(f"SELECT * FROM {name} ORDER BY ordinal, {key}"):
+            rows.setdefault(row[at], []).append(row)
+        grouped.append(rows)
+
+    def part(ordinal):
+        fed = _Bytes()
+        for (name, at, _), rows in zip(tables, grouped, strict=True):
+            table_part(fed, name.encode(), rows.get(ordinal, ()), at)
+        return fed.data
+
+    return part(None), {o: part(o) for o in set().union(*grouped)}
 
 
 def _predictions(tasks, predictions):
@@ -334,18 +365,57 @@ def _digests(conn, task_rows, rows, failures):
     )
     tasks = task_rows[np.searchsorted(task_rows["ordinal"], done)]
     texts = {(o, m): (t or "", e or "", b or "") for o, m, t, e, b in failures}
-    digests, others = task_digests(conn, tasks, rows, texts, predictions)
+    digests, others = task_digests(
+        conn, tasks, rows, texts, predictions, other_tables(conn)
+    )
     for ordinal in others:
         digests[ordinal] = task_digest(*read_task(conn, ordinal))
     return digests
 
 
-def add_missing_checksums(conn):
-    """Migrate a store to checksums: create the table and digest every committed
-    task without one (the store has just passed SQLite's quick_check)."""
-    conn.execute(_CHECKSUMS)
+def task_list_digest(task_rows):
+    """The digest of the task list (the records of :data:`TASKS_QUERY`), hex."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(len(task_rows).to_bytes(8, "little"))
+    for column in ("ordinal", "split", "replicate", "fold"):
+        digest.update(np.ascontiguousarray(task_rows[column], dtype="<i8").tobytes())
+    for column in ("dataset", "learner"):
+        codes, names = pd.factorize(task_rows[column])
+        digest.update(np.ascontiguousarray(codes, dtype="<i8").tobytes())
+        for name in names:
+            _feed(digest, name)
+    return digest.hexdigest()
+
+
+def task_list_matches(meta, task_rows):
+    """Whether the task list read (``task_rows``) is the one the store's
+    ``tasks_digest`` was made of."""
+    return meta.get("tasks_digest") == task_list_digest(task_rows)
+
+
+def seal(conn, *, tasks=True):
+    """Write the store's own digests into ``meta`` (in the open transaction):
+    the task list's (with ``tasks``) and the settings' (every other row of
+    ``meta``); the writer calls it whenever it changes either."""
+    rows = []
+    if tasks:
+        task_rows = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
+        rows.append((DIGEST_KEYS[1], task_list_digest(task_rows)))
+    conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", rows)
+    conn.execute(
+        "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+        (DIGEST_KEYS[0], settings_digest(conn)),
+    )
+
+
+def sign_store(conn):
+    """Checksums for every committed task without one, then :func:`seal`: for
+    code that writes a store's rows itself (the benchmarks' synthetic stores).
+    Never called on a store read from elsewhere: merge and salvage copy the
+    checksums they verified, they never make new ones."""
     have = {o for (o,) in conn.execute("SELECT ordinal FROM checksums")}
     digests, _ = committed_digests(conn)
     missing = [(o, d) for o, d in digests.items() if o not in have]
     conn.executemany("INSERT INTO checksums VALUES (?, ?)", missing)
+    seal(conn)
     return len(missing)

@@ -31,13 +31,15 @@ def _check_file(path, *, work=False):
 
 
 def _refuse_link(path):
-    """Refuse to write a store through a symbolic link.
+    """Refuse to write a store through a link.
 
     A store (or its ``-wal``, ``-shm`` or ``-journal`` file) whose name is a
-    symbolic link would be written where the link points: a link planted in a
-    shared study folder could send a run's, a merge's or a salvage's writes
-    into another file. Checked with ``os.lstat`` before SQLite opens the path;
-    reading a store through a link is allowed (reads never write).
+    symbolic link would be written where the link points, and one that is a
+    hard link (a file with more than one name) would change the file at its
+    other names: a link planted in a shared study folder could send a run's, a
+    merge's or a salvage's writes into another file. Checked with
+    ``os.lstat`` before SQLite opens the path; reading a store through a link
+    is allowed (reads never write).
 
     Raises
     ------
@@ -45,13 +47,20 @@ def _refuse_link(path):
     """
     for suffix in ("", "-wal", "-shm", "-journal"):
         part = f"{path}{suffix}"
+        what = "is" if not suffix else f"has a {suffix[1:]} file that is"
         if os.path.islink(part):
-            what = "is" if not suffix else f"has a {suffix[1:]} file that is"
             raise NotAStoreError(
                 f"The store {str(path)!r} {what} a symbolic link (to "
                 f"{os.readlink(part)!r}); a store is written only at its own "
                 "path, never through a link. Use the path of the file itself, "
                 "or another path."
+            )
+        if os.path.exists(part) and os.lstat(part).st_nlink > 1:
+            raise NotAStoreError(
+                f"The store {str(path)!r} {what} a hard link (one file with "
+                f"{os.lstat(part).st_nlink} names): writing it would change the "
+                "file at its other names. Copy it to a file of its own, or use "
+                "another path."
             )
 
 
@@ -112,12 +121,19 @@ _WORK = {_SALVAGING: ("`sklearn-bench store salvage`", "the salvage"),
 
 
 def _leftovers(new_path, marker=_SALVAGING):
-    """Working copies that a killed salvage (or merge) into ``new_path`` left."""
+    """Working copies that a killed salvage (or merge) into ``new_path`` left:
+    exactly the name it writes (``.NEW.salvaging-PID``, PID no longer
+    running), an SQLite file or empty, never a link; nothing else is removed
+    (a file of the user's whose name merely holds the marker is kept)."""
     prefix = f".{new_path.name}{marker}"
     out = []
     for p in new_path.parent.glob(f"{prefix}*"):
-        pid = p.name[len(prefix) :].split("-")[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        pid = p.name[len(prefix) :]
+        if not pid.isdigit() or _alive(int(pid)) or p.is_symlink() or not p.is_file():
+            continue
+        with open(p, "rb") as file:
+            header = file.read(len(_SQLITE_HEADER))
+        if header in (b"", _SQLITE_HEADER):
             out.append(p)
     return out
 

@@ -2,9 +2,10 @@
 
 SQLite keeps no checksum of the data: a byte flipped inside a row, or a row
 rebuilt from a page padded with 0xFF after a truncation, reads back as a valid
-but wrong value. From schema version 3 the driver commits, in the same
-transaction as a task's rows, a 128-bit BLAKE2b digest of everything stored for
-the task (its task row, its score rows, its kept predictions) in the table
+but wrong value. The driver commits, in the same transaction as a task's rows,
+a 128-bit BLAKE2b digest of everything stored for the task (its task row and
+its rows in every table of :func:`~._schema.task_tables`: its scores, its kept
+predictions, and the rows of any table a later version adds) in the table
 ``checksums``. :func:`~sklearn_bench.store.salvage_store` keeps a task only
 when its digest matches and its rows pass the domain checks of
 :class:`RunFacts` against the run's own metadata (metric names and indices,
@@ -12,79 +13,68 @@ split ids, sizes, finite numbers); ``store check`` verifies every digest.
 
 The digest is computed from the values as SQLite returns them (read back inside
 the writing transaction), never from the ordinal, so that a task keeps its
-digest when a merge or a salvage gives it another ordinal.
+digest when a merge or a salvage gives it another ordinal: a merge or a salvage
+copies the digest with the rows it verified, and never makes a new one.
 """
 
 import hashlib
 import json
 import math
-import struct
 from collections import Counter
 
 import numpy as np
 
+from ._schema import _feed, task_tables
 
-def _feed(digest, value):
-    """Feed one SQLite value, tagged by its type, into ``digest``."""
-    if value is None:
-        digest.update(b"N")
-    elif isinstance(value, int):
-        digest.update(b"I" + int(value).to_bytes(8, "little", signed=True))
-    elif isinstance(value, float):
-        digest.update(b"F" + struct.pack("<d", value))
-    elif isinstance(value, str):
-        data = value.encode("utf-8", "surrogatepass")
-        digest.update(b"S" + len(data).to_bytes(8, "little") + data)
-    else:
-        data = bytes(value)
-        digest.update(b"B" + len(data).to_bytes(8, "little") + data)
+# The tags of a table's part of a task's bytes (the names of other tables).
+TAGS = {"scores": b"R", "predictions": b"P"}
 
 
-def task_digest(task, scores, prediction):
-    """The digest of one task: its task row, score rows and predictions row.
-
-    Each row is a tuple as ``SELECT *`` returns it; its first column (the
-    ordinal) is left out.
-    """
-    digest = hashlib.blake2b(digest_size=16)
-    for part, rows in (
-        (b"T", [task]),
-        (b"R", scores),
-        (b"P", [] if prediction is None else [prediction]),
-    ):
-        digest.update(part + len(rows).to_bytes(8, "little"))
-        for row in rows:
-            digest.update(len(row).to_bytes(2, "little"))
-            for value in row[1:]:
+def table_part(digest, tag, rows, ordinal_at):
+    """Feed one table's rows of a task: the tag, the count, then each row's
+    length and values, its ordinal column (at ``ordinal_at``) left out."""
+    digest.update(tag + len(rows).to_bytes(8, "little"))
+    for row in rows:
+        digest.update(len(row).to_bytes(2, "little"))
+        for i, value in enumerate(row):
+            if i != ordinal_at:
                 _feed(digest, value)
+
+
+def task_digest(task, tables):
+    """The digest of one task: its task row and its rows in every table of
+    :func:`~._schema.task_tables` (``tables``: ``{name: rows}``, each row a
+    tuple as ``SELECT *`` returns it; a table not given has no rows)."""
+    digest = hashlib.blake2b(digest_size=16)
+    table_part(digest, b"T", [task], 0)
+    for name, (at, _) in task_tables().items():
+        table_part(digest, TAGS.get(name, name.encode()), tables.get(name, ()), at)
     return digest.digest()
 
 
+def read_rows(conn, ordinal):
+    """``{table: rows}`` of one task in every per-task table, as stored."""
+    return {
+        name: conn.execute(
+            f"SELECT * FROM {name} WHERE ordinal = ? ORDER BY {key}", (ordinal,)
+        ).fetchall()
+        for name, (_, key) in task_tables().items()
+    }
+
+
 def read_task(conn, ordinal):
-    """``(task, scores, prediction)`` rows of one task, as stored."""
+    """``(task, {table: rows})`` of one task, as stored."""
     task = conn.execute("SELECT * FROM tasks WHERE ordinal = ?", (ordinal,)).fetchone()
-    scores = conn.execute(
-        "SELECT * FROM scores WHERE ordinal = ? ORDER BY metric_index", (ordinal,)
-    ).fetchall()
-    prediction = conn.execute(
-        "SELECT * FROM predictions WHERE ordinal = ?", (ordinal,)
-    ).fetchone()
-    return task, scores, prediction
+    return task, read_rows(conn, ordinal)
 
 
 def store_checksum(conn, ordinal):
-    """Compute and insert the digest of a task just written (same transaction)."""
+    """Compute and insert the digest of a task just written (same transaction;
+    a checksum left without rows, by an edit, is replaced)."""
     conn.execute(
         "INSERT OR REPLACE INTO checksums VALUES (?, ?)",
         (ordinal, task_digest(*read_task(conn, ordinal))),
     )
-
-
-def has_checksums(conn):
-    (n,) = conn.execute(
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'checksums'"
-    ).fetchone()
-    return bool(n)
 
 
 def _is_int(value):
@@ -143,9 +133,12 @@ class RunFacts:
             return "an invalid fold id"
         return None
 
-    def rows_problem(self, task, scores, prediction):
-        """Why a committed task's rows cannot be trusted (``None``: they pass)."""
+    def rows_problem(self, task, tables):
+        """Why a committed task's rows (``{table: rows}``) cannot be trusted
+        (``None``: they pass)."""
         ordinal, dataset, split, replicate, fold, learner = task
+        scores = tables.get("scores", [])
+        prediction = next(iter(tables.get("predictions", [])), None)
         if len(scores) != len(self.metrics):
             return f"{len(scores)} score rows for {len(self.metrics)} metrics"
         failed = None

@@ -5,6 +5,7 @@ import os
 import sqlite3
 from pathlib import Path
 
+from ._digests import TASK_DTYPE, TASKS_QUERY, records, task_list_matches
 from ._files import (
     _LOCK_TIMEOUT,
     _MERGING,
@@ -14,9 +15,16 @@ from ._files import (
     _remove_store_files,
     _work_path,
 )
-from ._integrity import has_checksums, task_digest
+from ._integrity import task_digest
 from ._reader import _open_reader
-from ._schema import _COMPARED, _TASK_COLUMNS, Task, _connect, corrupt_store_error
+from ._schema import (
+    _COMPARED,
+    _TASK_COLUMNS,
+    Task,
+    _connect,
+    corrupt_store_error,
+    task_tables,
+)
 from ._writer import StoreWriter
 
 
@@ -112,41 +120,43 @@ def _same_rows(a, b):
 
 
 def _read_source(source):
-    """The meta dict, task rows, score rows by ordinal and predictions rows by
-    ordinal of a store to merge (one snapshot); a task whose checksum does not
-    match its rows refuses the store."""
+    """The meta dict, task rows and, by ordinal, the rows of each committed
+    task in every per-task table and its checksum, of a store to merge (one
+    snapshot). A store whose task list, or any committed task, does not match
+    its checksum is refused: a merge copies verified rows with their
+    checksums, and never makes a checksum of its own."""
     conn, meta = _open_reader(source)
     try:
         conn.execute("BEGIN")
+        listed = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
+        if not task_list_matches(meta, listed):
+            raise corrupt_store_error(source, "its task list differs from its checksum")
         task_rows = conn.execute(
             f"SELECT {_TASK_COLUMNS} FROM tasks ORDER BY ordinal"
         ).fetchall()
-        scores = conn.execute(
-            "SELECT * FROM scores ORDER BY ordinal, metric_index"
-        ).fetchall()
-        predictions = conn.execute("SELECT * FROM predictions ORDER BY ordinal")
-        pred_of = {p[0]: p for p in predictions}
-        digests = None
-        if has_checksums(conn):
-            digests = dict(conn.execute("SELECT * FROM checksums"))
+        tables = {}
+        for name, (at, key) in task_tables().items():
+            for row in conn.execute(f"SELECT * FROM {name} ORDER BY ordinal, {key}"):
+                tables.setdefault(row[at], {}).setdefault(name, []).append(row)
+        digests = dict(conn.execute("SELECT * FROM checksums"))
         conn.execute("COMMIT")
     finally:
         conn.close()
-    rows_of = {}
-    for row in scores:
-        rows_of.setdefault(row[0], []).append(row)
-    if digests is not None:  # a task that does not match is not copied
-        task_of = {row[0]: row for row in task_rows}
-        for ordinal, own in rows_of.items():
-            digest = task_digest(task_of[ordinal], own, pred_of.get(ordinal))
-            if digests.get(ordinal) != digest:
-                _, d, s, _, _, m = task_of[ordinal]
-                raise corrupt_store_error(
-                    source,
-                    f"the checksum of learner {m!r} on data set {d!r} "
-                    f"split {s} does not match its rows",
-                )
-    return meta, task_rows, rows_of, pred_of
+    task_of = {row[0]: row for row in task_rows}
+    committed = {o: t for o, t in tables.items() if t.get("scores")}
+    for ordinal in committed.keys() | digests.keys():
+        task = task_of.get(ordinal)
+        own = tables.get(ordinal, {})
+        if task is None or digests.get(ordinal) != task_digest(task, own):
+            what = (
+                f"learner {task[5]!r} on data set {task[1]!r} split {task[2]}"
+                if task is not None
+                else f"task {ordinal}"
+            )
+            raise corrupt_store_error(
+                source, f"the checksum of {what} does not match its rows"
+            )
+    return meta, task_rows, committed, digests
 
 
 def _check_conflicts(writer, rows_of, source_id, source, shown):
@@ -187,9 +197,10 @@ def _merge_into(sources, target, *, shown):
         for source in sources:
             if Path(source).resolve() == Path(target).resolve():
                 raise ValueError(f"The store {str(source)!r} is also the target.")
-            meta, task_rows, rows_of, pred_of = _read_source(source)
+            meta, task_rows, committed, digests = _read_source(source)
             source_id = {o: (d, s, m) for o, d, s, _, _, m in task_rows}
             # Conflicts first, so that a refused source changes nothing.
+            rows_of = {o: tables["scores"] for o, tables in committed.items()}
             _check_conflicts(writer, rows_of, source_id, source, shown)
             done = writer.start(
                 json.loads(meta["config"]),
@@ -198,8 +209,8 @@ def _merge_into(sources, target, *, shown):
                 keep_predictions=json.loads(meta["keep_predictions"]),
             )
             n_copied += writer.copy_tasks(
-                (writer.ordinals[source_id[o]], rows, pred_of.get(o))
-                for o, rows in rows_of.items()
+                (writer.ordinals[source_id[o]], tables, digests[o])
+                for o, tables in committed.items()
                 if source_id[o] not in done
             )
     finally:

@@ -154,7 +154,7 @@ def _refuse(path, what, diff):
     )
 
 
-def combine_configs(stored, current, *, path, legacy=False):
+def combine_configs(stored, current, *, path):
     """The configuration of a store that grows by ``current``, or a ValueError.
 
     Runs share a store when every setting that is not a learner, a data set or
@@ -170,9 +170,6 @@ def combine_configs(stored, current, *, path, legacy=False):
         JSON configurations (``experiment_config``).
     path : str or Path
         The store, for messages.
-    legacy : bool, default=False
-        ``stored`` is of schema version 1 (no split fingerprints): ``cv`` must
-        be equal, and the current splits are adopted.
 
     Raises
     ------
@@ -186,20 +183,9 @@ def combine_configs(stored, current, *, path, legacy=False):
     )
     if diff:
         _refuse(path, "settings shared by every run differ", diff)
-    if legacy:
-        diff = config_diff(stored.get("cv"), current.get("cv"), "cv")
-        if diff:
-            _refuse(
-                path, "written by sklearn_bench 0.1, it grows only under its cv", diff
-            )
     union = dict(stored)
     for key, kind in [("learners", "learner"), ("datasets", "data set")]:
         old, new = stored.get(key, {}), current.get(key, {})
-        if legacy and key == "datasets":  # 0.1 fingerprinted n_replicates too
-            old = {
-                name: {k: v for k, v in fp.items() if k != "n_replicates"}
-                for name, fp in old.items()
-            }
         for name in new:
             if name in old:
                 if key == "learners":  # only the keys that changed, by name
@@ -212,7 +198,7 @@ def combine_configs(stored, current, *, path, legacy=False):
                 if diff:
                     _refuse(path, f"{kind} {name!r} changed under its name", diff)
         union[key] = {**old, **{k: v for k, v in new.items() if k not in old}}
-    old = {} if legacy else stored.get("splits", {})
+    old = stored.get("splits", {})
     new = current.get("splits", {})
     splits = dict(old)
     for name, prints in new.items():

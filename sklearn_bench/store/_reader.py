@@ -16,9 +16,9 @@ from ._digests import (
     TASKS_QUERY,
     _digests,
     records,
+    task_list_matches,
 )
 from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal, _read_only_uri
-from ._integrity import has_checksums
 from ._schema import (
     _TEXT_FIELDS,
     CorruptStoreError,
@@ -90,16 +90,10 @@ def read_store(path, tasks=None):
     conn, meta = _open_reader(path)
     try:
         conn.execute("BEGIN")  # one snapshot for every query
-        task_rows = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
-        # Numbers (and the texts of each row's task and metric), read into a
-        # numpy record array with the SQLite type of each number (NULL is
-        # NaN); the texts of failures are read apart.
-        rows = records(conn.execute(ROWS_QUERY), ROW_DTYPE)
-        failures = conn.execute(FAILURES_QUERY).fetchall()
+        task_rows, rows, failures, failed = _read_verified(conn, path, meta)
         metric_names = dict(
             conn.execute("SELECT DISTINCT metric_index, metric FROM scores")
         )
-        failed = _check_digests(conn, task_rows, rows, failures)
         conn.execute("COMMIT")
     finally:
         conn.close()
@@ -119,24 +113,44 @@ def read_store(path, tasks=None):
     }
 
 
-def _check_digests(conn, task_rows, rows, failures):
-    """The committed tasks whose rows do not match their checksum, or that have
-    none in a store with checksums, as ``(dataset, split, learner)``; ``None``
-    for a store written before checksums (read as it is)."""
-    if not has_checksums(conn):
-        return None
+def _read_verified(conn, path, meta):
+    """The task records, the score rows and the failure texts of a store (in
+    the open transaction), and the tasks that do not match their checksum.
+
+    The numbers of the score rows (and the texts of each row's task and
+    metric) are read into a numpy record array with the SQLite type of each
+    number (NULL is NaN); the texts of failures are read apart."""
+    task_rows = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
+    rows = records(conn.execute(ROWS_QUERY), ROW_DTYPE)
+    failures = conn.execute(FAILURES_QUERY).fetchall()
+    failed = _check_digests(conn, path, meta, task_rows, rows, failures)
+    return task_rows, rows, failures, failed
+
+
+def _check_digests(conn, path, meta, task_rows, rows, failures):
+    """The tasks whose rows do not match their checksum, as ``(dataset, split,
+    learner)``: committed tasks with another digest or none, and tasks with a
+    checksum but no rows (deleted after they were committed). A task list
+    that does not match the store's ``tasks_digest`` is refused."""
+    if not task_list_matches(meta, task_rows):
+        raise CorruptStoreError(
+            f"The store {str(path)!r} is corrupt: its task list does not match "
+            "its checksum (tasks registered, removed or changed after they were "
+            "written), so none of its values is used. Run the experiment afresh "
+            "on a new store."
+        )
     stored = dict(conn.execute("SELECT ordinal, digest FROM checksums"))
     digests = _digests(conn, task_rows, rows, failures)
-    failed = sorted(o for o, d in digests.items() if stored.get(o) != d)
-    at = np.searchsorted(task_rows["ordinal"], failed)
-    return list(
-        zip(
-            task_rows["dataset"][at].tolist(),
-            task_rows["split"][at].tolist(),
-            task_rows["learner"][at].tolist(),
-            strict=True,
-        )
+    failed = {o for o, d in digests.items() if stored.get(o) != d}
+    failed |= stored.keys() - digests.keys()  # rows deleted, checksum kept
+    names = zip(
+        task_rows["dataset"].tolist(),
+        task_rows["split"].tolist(),
+        task_rows["learner"].tolist(),
+        strict=True,
     )
+    known = dict(zip(task_rows["ordinal"].tolist(), names, strict=True))
+    return [known.get(o, ("?", o, "?")) for o in sorted(failed)]
 
 
 def _refuse_tampered(path, failed):
@@ -278,15 +292,36 @@ def read_predictions(path, ordinals=None):
     >>> len(predictions), list(predictions.columns[-2:])
     (150, ['row', 'correct'])
     """
-    conn, _ = _open_reader(path)
+    conn, meta = _open_reader(path)
     try:
+        conn.execute("BEGIN")  # the predictions read are the ones verified
+        failed = _read_verified(conn, path, meta)[-1]
+        if failed:
+            _refuse_tampered(path, failed)
         records = conn.execute(
             "SELECT p.ordinal, t.dataset, t.learner, t.split, t.replicate, t.fold, "
             "p.n, p.rows, p.correct, p.y_pred FROM predictions p JOIN tasks t "
             "USING (ordinal) ORDER BY p.ordinal"
         ).fetchall()
+        conn.execute("COMMIT")
     finally:
         conn.close()
+    for r in records:  # sizes from the blobs stored, before anything is sized
+        n, rows, correct, y_pred = r[6:]
+        if not (
+            type(n) is int
+            and isinstance(rows, bytes)
+            and len(rows) == 8 * n
+            and (correct is None) != (y_pred is None)
+            and (correct is None or (isinstance(correct, bytes) and len(correct) == n))
+            and (y_pred is None or (isinstance(y_pred, bytes) and len(y_pred) == 8 * n))
+        ):
+            raise CorruptStoreError(
+                f"The store {str(path)!r} is corrupt: the kept predictions of "
+                f"learner {r[2]!r} on data set {r[1]!r} split {r[3]} are not of "
+                f"their stated size ({n!r} rows), which sklearn_bench never "
+                "writes; nothing was read."
+            )
     if ordinals is not None:  # in the order given
         rank = {o: i for i, o in enumerate(ordinals)}
         records = sorted((r for r in records if r[0] in rank), key=lambda r: rank[r[0]])
@@ -314,10 +349,15 @@ def verify_checksums(path):
     Returns
     -------
     report : dict
-        ``n_committed``, ``n_verified`` (digest matches), ``n_unverified`` (no
-        digest: written before checksums), ``mismatched`` (list of
-        ``(dataset, split, learner)`` whose rows differ from their digest, or
-        that have none in a store with checksums).
+        ``n_committed``, ``n_verified`` (digest matches), ``mismatched`` (list
+        of ``(dataset, split, learner)`` whose rows differ from their digest,
+        that have none, or that have one but no rows).
+
+    Raises
+    ------
+    CorruptStoreError
+        The store is damaged, or its settings or task list do not match their
+        checksums.
 
     Examples
     --------
@@ -333,28 +373,17 @@ def verify_checksums(path):
     >>> report["n_committed"], report["n_verified"], report["mismatched"]
     (3, 3, [])
     """
-    conn, _ = _open_reader(path)
+    conn, meta = _open_reader(path)
     try:
         check_integrity(conn, path, full=True)  # every index against its table
         conn.execute("BEGIN")
-        task_rows = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
-        rows = records(conn.execute(ROWS_QUERY), ROW_DTYPE)
-        failures = conn.execute(FAILURES_QUERY).fetchall()
-        mismatched = _check_digests(conn, task_rows, rows, failures)
+        _, rows, _, mismatched = _read_verified(conn, path, meta)
         conn.execute("COMMIT")
     finally:
         conn.close()
     n_committed = int((np.diff(rows["ordinal"]) != 0).sum()) + (len(rows) > 0)
-    if mismatched is None:  # a store written before checksums
-        return {
-            "n_committed": n_committed,
-            "n_verified": 0,
-            "n_unverified": n_committed,
-            "mismatched": [],
-        }
     return {
         "n_committed": n_committed,
         "n_verified": n_committed - len(mismatched),
-        "n_unverified": 0,
         "mismatched": mismatched,
     }

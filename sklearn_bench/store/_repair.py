@@ -34,17 +34,20 @@ from ._files import (
     _store_path,
     _work_path,
 )
-from ._integrity import RunFacts, consensus, has_checksums, task_digest
+from ._integrity import RunFacts, consensus, read_rows, task_digest
 from ._schema import (
     _FORMAT,
+    _TABLES,
     SCHEMA_VERSION,
     CorruptStoreError,
     NotAStoreError,
     Task,
+    _check_directions,
     _connect,
     _foreign_objects,
     _refuse_foreign,
     check_integrity,
+    settings_digest,
 )
 from ._wal import reseal_wal, wal_damage
 from ._writer import StoreWriter
@@ -106,9 +109,6 @@ class SalvageReport:
         store.
     lost : list of (dataset, split, learner)
         The lost tasks (at most the first 20).
-    n_unverified : int
-        Kept tasks without a checksum (a store written before sklearn_bench
-        stored them): checked by type and domain only.
     reasons : dict of str to int
         Why tasks were dropped, with counts.
     """
@@ -119,7 +119,6 @@ class SalvageReport:
     n_committed: int
     n_lost: int
     lost: list = field(default_factory=list, repr=False)
-    n_unverified: int = 0
     reasons: dict = field(default_factory=dict, repr=False)
 
     def __str__(self):
@@ -130,11 +129,6 @@ class SalvageReport:
             f"fitted on the new store); {self.n_tasks - self.n_committed} task(s) "
             "to run in all."
         )
-        if self.n_unverified:
-            text += (
-                f" {self.n_unverified} kept task(s) have no checksum (the store "
-                "predates them) and were checked by type and domain only."
-            )
         if self.reasons:
             shown = sorted(self.reasons.items(), key=lambda kv: -kv[1])[:5]
             text += " Dropped: " + "; ".join(f"{n} x {why}" for why, n in shown) + "."
@@ -146,12 +140,10 @@ class Salvageable:
     """What a damaged store still holds that can be proven intact."""
 
     meta: dict
-    version: int
     tasks: list  # task rows to register (valid ones), by ordinal
-    good: dict  # ordinal -> (task row, score rows, prediction row)
+    good: dict  # ordinal -> (task row, {table: rows}, checksum)
     lost: list  # task rows with rows that were dropped
     reasons: dict  # why -> count
-    checksums: bool  # whether the store has per-task checksums
 
     def __iter__(self):  # meta, tasks, good, lost
         return iter((self.meta, self.tasks, self.good, self.lost))
@@ -187,25 +179,48 @@ def _read_salvageable(conn, path):
         version = int(meta.get("schema_version"))
     except (TypeError, ValueError):
         version = None
-    if version is not None and version > SCHEMA_VERSION:
+    if version is not None and version != SCHEMA_VERSION:
+        newer = version > SCHEMA_VERSION
         raise NotAStoreError(
             f"`path`: the store {str(path)!r} has schema version {version}, written "
-            f"by a newer sklearn_bench; this one knows versions <= {SCHEMA_VERSION} "
-            "and does not salvage (down-convert) it. Salvage it with the newer "
-            "sklearn_bench; the store was left untouched."
+            + (
+                "by a newer sklearn_bench; this one does not salvage (down-convert) "
+                "it. Salvage it with the newer sklearn_bench"
+                if newer
+                else "by a development version before 0.2, whose settings carry "
+                "no checksum; this version salvages only what it can verify. Run "
+                "the experiment afresh"
+            )
+            + "; the store was left untouched."
         )
-    try:
-        facts = RunFacts(meta)
-    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
-        raise _beyond_salvage(path, "configuration", exc) from exc
-    if version is None or version < 1:
+    if version is None:
         raise _beyond_salvage(
             path, "schema version", ValueError(repr(meta.get("schema_version")))
         )
+    tables = {name for kind, name, _, _ in objects if kind == "table"}
+    if not set(_TABLES) <= tables:
+        raise NotAStoreError(
+            f"`path`: the store {str(path)!r} has no table "
+            f"{', '.join(sorted(set(_TABLES) - tables))}: its values cannot be "
+            "verified, so none is salvaged. Run the experiment afresh."
+        )
     try:
-        checksums = has_checksums(conn)
+        if meta.get("digest") != settings_digest(conn):
+            raise CorruptStoreError(
+                f"`path`: the store {str(path)!r} is damaged beyond salvage: its "
+                "settings (the metrics and their directions, the configuration) "
+                "do not match their checksum (changed or damaged after they were "
+                "written), so nothing of it can be proven. Run the experiment "
+                "afresh on a new store."
+            )
+        facts = RunFacts(meta)
+        _check_directions(json.loads(meta["result"])["metrics"], path)
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+        if isinstance(exc, NotAStoreError | CorruptStoreError):
+            raise
+        raise _beyond_salvage(path, "settings", exc) from exc
     except sqlite3.DatabaseError as exc:
-        raise _beyond_salvage(path, "schema", exc) from exc
+        raise _beyond_salvage(path, "settings", exc) from exc
     try:
         rows = conn.execute("SELECT * FROM tasks ORDER BY ordinal").fetchall()
     except sqlite3.DatabaseError as exc:
@@ -248,47 +263,39 @@ def _read_salvageable(conn, path):
         if ordinal not in with_rows:
             continue
         try:
-            scores = conn.execute(
-                "SELECT * FROM scores WHERE ordinal = ? ORDER BY metric_index",
-                (ordinal,),
-            ).fetchall()
-            pred = conn.execute(
-                "SELECT * FROM predictions WHERE ordinal = ?", (ordinal,)
+            own = read_rows(conn, ordinal)
+            digest = conn.execute(
+                "SELECT digest FROM checksums WHERE ordinal = ?", (ordinal,)
             ).fetchone()
-            digest = None
-            if checksums:
-                digest = conn.execute(
-                    "SELECT digest FROM checksums WHERE ordinal = ?", (ordinal,)
-                ).fetchone()
         except (sqlite3.DatabaseError, ValueError, OverflowError):
             lost.append(task)
             drop("rows that SQLite cannot read")
             continue
-        if not scores:  # not run, as far as the readable pages tell
+        if not own["scores"]:  # not run, as far as the readable pages tell
             continue
         problem = None
-        if checksums and digest is None:
+        if digest is None:
             problem = "no checksum"
-        elif checksums and digest[0] != task_digest(task, scores, pred):
+        elif digest[0] != task_digest(task, own):
             problem = "a checksum that differs"
         if problem is None:
-            problem = facts.rows_problem(task, scores, pred)
-            if problem is None and pred is not None and not facts.keep_predictions:
+            problem = facts.rows_problem(task, own)
+            if problem is None and own["predictions"] and not facts.keep_predictions:
                 problem = "kept predictions in a run that keeps none"
         if problem:
             lost.append(task)
             drop(problem)
         else:
-            good[ordinal] = (task, scores, pred)
+            good[ordinal] = (task, own, digest[0])
     # Sizes: a split has the same n_train and n_test for every learner.
     groups = {}
-    for ordinal, (task, scores, _) in good.items():
-        groups.setdefault((task[1], task[2]), {})[ordinal] = tuple(scores[0][11:13])
+    for ordinal, (task, own, _) in good.items():
+        groups.setdefault((task[1], task[2]), {})[ordinal] = own["scores"][0][11:13]
     for ordinal in consensus(groups):
         lost.append(good.pop(ordinal)[0])
         drop("sizes that differ from other learners' on the same split")
     lost.sort(key=lambda t: t[0] if _int(t[0]) else -1)
-    return Salvageable(meta, version, tasks, good, lost, reasons, checksums)
+    return Salvageable(meta, tasks, good, lost, reasons)
 
 
 def _probe_tasks(conn, facts):
@@ -324,10 +331,9 @@ def read_salvageable(path):
     -------
     found : Salvageable
         ``good`` maps the ordinal of each committed task proven intact to its
-        task row, score rows and predictions row; ``lost`` lists the task rows
-        whose rows were dropped; ``tasks`` the task rows to register;
-        ``reasons`` counts why tasks were dropped; ``checksums`` says whether
-        the store has per-task checksums.
+        task row, its rows in each per-task table and its checksum; ``lost``
+        lists the task rows whose rows were dropped; ``tasks`` the task rows
+        to register; ``reasons`` counts why tasks were dropped.
 
     Examples
     --------
@@ -340,28 +346,17 @@ def read_salvageable(path):
     >>> _ = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
     ...     store=store, progress=False).fit(*load_iris(return_X_y=True))
     >>> found = read_salvageable(store)
-    >>> len(found.good), len(found.lost), found.checksums
-    (3, 0, True)
+    >>> len(found.good), len(found.lost)
+    (3, 0)
     """
     path = _store_path(path, "path")
     with tempfile.TemporaryDirectory() as folder:
         copy = _padded_copy(path, folder)
         if wal_damage(path):
             # SQLite would drop every frame after the damaged one, committed
-            # tasks included. With per-task checksums, reseal the copy's frames
-            # so that they are read, and let the checksums judge each task;
-            # without them, read what SQLite reads.
+            # tasks included: reseal the copy's frames so that they are read,
+            # and let the checksums judge each task.
             reseal_wal(f"{copy}-wal")
-            conn = _connect_for_salvage(copy, path)
-            try:
-                sealed = has_checksums(conn)
-            except sqlite3.DatabaseError:
-                sealed = False
-            finally:
-                conn.close()
-            if not sealed:
-                Path(f"{copy}-shm").unlink(missing_ok=True)
-                shutil.copyfile(f"{path}-wal", f"{copy}-wal")
         conn = _connect_for_salvage(copy, path)
         try:
             return _read_salvageable(conn, path)
@@ -383,8 +378,8 @@ def salvage_store(path, new_path):
     split; the kept predictions whole and in range. Every other task is dropped
     and reruns when the same experiment is fitted on the new store (which has
     the configuration of the old one): salvage never keeps a value it cannot
-    prove. A store written before checksums (schema 1 or 2) is checked by type
-    and domain only, which the report says.
+    prove. A store whose settings do not match their checksum, or that has no
+    checksums, is refused: nothing of it can be verified.
 
     The new store is written beside ``new_path`` under a hidden name and put in
     place when complete, so a killed salvage leaves no half store at
@@ -449,14 +444,9 @@ def salvage_store(path, new_path):
                 json.loads(found.meta["result"]),
                 keep_predictions=json.loads(found.meta["keep_predictions"]),
             )
-            # Version 1 has no split fingerprints: the store grows as version 1.
-            old = {"schema_version": str(found.version)} if found.version < 2 else {}
-            writer.copy_tasks(
-                (
-                    (writer.ordinals[task[1], task[2], task[5]], scores, pred)
-                    for task, scores, pred in found.good.values()
-                ),
-                meta=old,
+            writer.copy_tasks(  # with the checksums verified, never new ones
+                (writer.ordinals[task[1], task[2], task[5]], own, digest)
+                for task, own, digest in found.good.values()
             )
         finally:
             writer.close()
@@ -475,7 +465,6 @@ def salvage_store(path, new_path):
         n_committed=len(found.good),
         n_lost=len(found.lost),
         lost=[(t[1], t[2], t[5]) for t in found.lost[:20]],
-        n_unverified=0 if found.checksums else len(found.good),
         reasons=dict(found.reasons),
     )
 

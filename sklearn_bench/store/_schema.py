@@ -14,13 +14,15 @@ package versions. Fitting a larger experiment on a store adds its new tasks and
 reuses the stored ones; several stores of one study merge into one
 (:func:`merge_stores`). :func:`combine_configs` decides what may share a store.
 
-Layout (schema version 3), all in one SQLite file in WAL mode:
+Layout (schema version 4), all in one SQLite file in WAL mode:
 
 - ``meta(key, value)``: ``schema_version``, ``format`` (a marker), ``config`` (JSON:
   the configuration of every run of the store: the union of their learners, data
   set fingerprints and split fingerprints, and the settings they share),
-  ``result`` (JSON: metrics, data sets, learners and provenance of the
-  :class:`BenchmarkResult`), ``keep_predictions``.
+  ``result`` (JSON: metrics with their direction, data sets, learners and
+  provenance of the :class:`BenchmarkResult`), ``keep_predictions``, and the
+  store's own digests ``digest`` (of every other row of ``meta``) and
+  ``tasks_digest`` (of the task list).
 - ``tasks(ordinal, dataset, split, replicate, fold, learner)``: every task
   registered by a run, in canonical order within a run, runs one after another.
 - ``scores``: one row per (task, metric) with the columns of
@@ -32,33 +34,39 @@ Layout (schema version 3), all in one SQLite file in WAL mode:
   task as raw little-endian arrays (``rows`` int64, ``correct`` uint8 0/1,
   ``y_pred`` float64), never pickled.
 - ``checksums(ordinal, digest)``: a 128-bit BLAKE2b digest of each committed
-  task's task row, score rows and predictions, committed with them (see
-  :mod:`._integrity`); salvage keeps only tasks whose digest matches.
+  task's task row and its rows in every table that has an ``ordinal`` column
+  (scores, predictions, and any table a later version adds), committed with
+  them (see :mod:`._integrity`); salvage keeps only tasks whose digest matches.
+
+Every row of every table is thus covered by a digest, by a rule read from the
+schema itself (:func:`task_tables`): a table with an ``ordinal`` column by its
+task's checksum, ``tasks`` by the task-list digest, every other table by the
+settings digest.
 
 A task is committed with its rows and predictions in one transaction, so a process
 killed at any moment loses at most the tasks in flight. The writer holds SQLite's
 write lock (``BEGIN IMMEDIATE``) for the whole run, which keeps a second writer
 out while readers still see every committed task (WAL).
 
-Schema version 1 (sklearn_bench 0.1) has the same tables; its ``config`` has no
-split fingerprints, so a version-1 store grows only under the same ``cv`` (then
-it is migrated in the same transaction) and is read as it is. Versions 1 and 2
-have no ``checksums``; a store is migrated to version 3 (the digests of its
-committed tasks computed, after SQLite's quick_check) the next time a run opens
-it, and is read as it is until then.
+Versions 1 to 3 were written by development versions before 0.2 (never
+released); their settings are not covered by a digest, and they are refused
+with a message (run the study afresh).
 """
 
 import functools
+import hashlib
 import json
 import re
 import sqlite3
+import struct
 from typing import NamedTuple
 
-SCHEMA_VERSION = 3
+from .._metrics import _GREATER, _LOWER, known_direction
+
+SCHEMA_VERSION = 4
 _FORMAT = "sklearn_bench store"
 
-_TABLES = ("meta", "tasks", "scores", "predictions")  # required (version >= 1)
-_ALL_TABLES = (*_TABLES, "checksums")  # version >= 3
+_TABLES = ("meta", "tasks", "scores", "predictions", "checksums")
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE tasks (
@@ -75,11 +83,9 @@ CREATE TABLE scores (
 CREATE TABLE predictions (
     ordinal INTEGER PRIMARY KEY REFERENCES tasks (ordinal), n INTEGER NOT NULL,
     rows BLOB NOT NULL, correct BLOB, y_pred BLOB);
+CREATE TABLE checksums (
+    ordinal INTEGER PRIMARY KEY REFERENCES tasks (ordinal), digest BLOB NOT NULL);
 """
-_CHECKSUMS = (
-    "CREATE TABLE IF NOT EXISTS checksums (ordinal INTEGER PRIMARY KEY "
-    "REFERENCES tasks (ordinal), digest BLOB NOT NULL)"
-)
 _SCORE_FIELDS = [
     "dataset",
     "learner",
@@ -219,19 +225,99 @@ def _normal_sql(sql):
     return re.sub(r" ?([(),;]) ?", r"\1", sql)
 
 
+def create_tables(conn):
+    """Create the tables of a store (one statement at a time: ``executescript``
+    would commit the open transaction)."""
+    for statement in _SCHEMA.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
 @functools.cache
+def _schema_rows():
+    conn = sqlite3.connect(":memory:")
+    try:
+        create_tables(conn)
+        rows = conn.execute(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid"
+        ).fetchall()
+        columns = {
+            name: [(c[1], c[5]) for c in conn.execute(f"PRAGMA table_info({name})")]
+            for kind, name, _, _ in rows
+            if kind == "table"
+        }
+        return rows, columns
+    finally:
+        conn.close()
+
+
 def _our_schema():
     """``(type, name, table, sql)`` of every object of a store, as this version
     creates them (tables and SQLite's own indexes of their keys)."""
-    conn = sqlite3.connect(":memory:")
-    try:
-        for statement in [*_SCHEMA.split(";"), _CHECKSUMS]:
-            if statement.strip():
-                conn.execute(statement)
-        rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")
-        return frozenset((t, n, tb, _normal_sql(sql)) for t, n, tb, sql in rows)
-    finally:
-        conn.close()
+    rows = _schema_rows()[0]
+    return frozenset((t, n, tb, _normal_sql(sql)) for t, n, tb, sql in rows)
+
+
+@functools.cache
+def task_tables():
+    """The tables whose rows belong to one task, read from the schema: every
+    table with an ``ordinal`` column but ``tasks`` and ``checksums``, in the
+    schema's order, as ``{name: (index of the ordinal column, ORDER BY of its
+    primary key)}``. A task's checksum covers its rows in each of them."""
+    out = {}
+    for name, columns in _schema_rows()[1].items():
+        names = [c for c, _ in columns]
+        if "ordinal" in names and name not in ("tasks", "checksums"):
+            key = [c for c, pk in sorted(columns, key=lambda c: c[1]) if pk]
+            out[name] = (names.index("ordinal"), ", ".join(key))
+    return out
+
+
+def _feed(digest, value):
+    """Feed one SQLite value, tagged by its type, into ``digest``."""
+    if value is None:
+        digest.update(b"N")
+    elif isinstance(value, int):
+        digest.update(b"I" + int(value).to_bytes(8, "little", signed=True))
+    elif isinstance(value, float):
+        digest.update(b"F" + struct.pack("<d", value))
+    elif isinstance(value, str):
+        data = value.encode("utf-8", "surrogatepass")
+        digest.update(b"S" + len(data).to_bytes(8, "little") + data)
+    else:
+        data = bytes(value)
+        digest.update(b"B" + len(data).to_bytes(8, "little") + data)
+
+
+# The keys of ``meta`` that hold the store's own digests (not digested).
+DIGEST_KEYS = ("digest", "tasks_digest")
+
+
+def settings_digest(conn):
+    """The digest of the settings: every row of every table without an
+    ``ordinal`` column (:func:`settings_tables`: ``meta``, its digests
+    aside), as hex."""
+    digest = hashlib.blake2b(digest_size=16)
+    for table, key in settings_tables().items():
+        rows = conn.execute(f"SELECT * FROM {table} ORDER BY {key}").fetchall()
+        rows = [r for r in rows if not (table == "meta" and r[0] in DIGEST_KEYS)]
+        digest.update(table.encode() + len(rows).to_bytes(8, "little"))
+        for row in rows:
+            digest.update(len(row).to_bytes(2, "little"))
+            for value in row:
+                _feed(digest, value)
+    return digest.hexdigest()
+
+
+@functools.cache
+def settings_tables():
+    """The tables the settings digest covers, read from the schema: every table
+    without an ``ordinal`` column (``meta``), as ``{name: ORDER BY}``."""
+    return {
+        name: ", ".join(c for c, pk in sorted(columns, key=lambda c: c[1]) if pk)
+        for name, columns in _schema_rows()[1].items()
+        if "ordinal" not in [c for c, _ in columns]
+    }
 
 
 def _foreign_objects(rows):
@@ -316,11 +402,32 @@ def _check_meta(conn, path):
             f"newer sklearn_bench; this one reads versions <= {SCHEMA_VERSION}. "
             "Upgrade sklearn_bench; the store was left untouched."
         )
+    if 1 <= version < SCHEMA_VERSION:
+        raise NotAStoreError(
+            f"The store {str(path)!r} has schema version {version}, written by a "
+            "development version of sklearn_bench before 0.2, whose settings "
+            f"carry no checksum; this version reads schema {SCHEMA_VERSION} "
+            "only. It was left untouched: run the experiment afresh on a new "
+            "store (or read it with the version that wrote it)."
+        )
     if foreign:
         _refuse_foreign(path, foreign)
     if version < 1 or not set(_TABLES) <= tables:
+        missing = sorted(set(_TABLES) - tables)
         raise NotAStoreError(
-            f"The store {str(path)!r} is incomplete (schema {version})."
+            f"The store {str(path)!r} is incomplete (schema {version}"
+            + (f"; no table {', '.join(missing)}" if missing else "")
+            + "): a store of this version has all its tables, its checksums "
+            "included, so it was refused (its values could not be verified). "
+            "Run the experiment afresh on a new store."
+        )
+    if meta.get("digest") != settings_digest(conn):
+        raise CorruptStoreError(
+            f"The store {str(path)!r} is corrupt: its settings (the metrics and "
+            "their directions, the configuration, the data sets and learners) "
+            "do not match their checksum: changed after they were written, so "
+            "none of its values is used. Run the experiment afresh on a new "
+            "store."
         )
     for key in ("config", "result", "keep_predictions"):
         try:
@@ -334,8 +441,31 @@ def _check_meta(conn, path):
                 "Without it the store cannot be read, grown or salvaged; run the "
                 "experiment afresh on a new store."
             ) from None
+    _check_directions(json.loads(meta["result"])["metrics"], path)
     _check_ordinals(conn, path)
     return meta
+
+
+# The metrics known by their exact name (and their ``neg_`` forms), whose
+# direction a store cannot change; prefixes such as ``d2_`` are not names.
+_KNOWN_METRICS = {*_GREATER, *_LOWER} - {"d2_"}
+
+
+def _check_directions(metrics, path):
+    """Refuse a store that says a known metric is better the other way round
+    (``{"error_rate": true}`` ranks the worst learner first)."""
+    if not isinstance(metrics, dict):
+        raise NotAStoreError(f"The store {str(path)!r} lists no metric directions.")
+    for name, greater in metrics.items():
+        known = name.removeprefix("neg_") in _KNOWN_METRICS
+        if known and greater is not known_direction(name):
+            raise NotAStoreError(
+                f"The store {str(path)!r} says that a "
+                f"{'greater' if greater else 'lower'} {name} is better, which is "
+                f"wrong for {name} ({'higher' if known_direction(name) else 'lower'}"
+                " is better): it was refused, and left untouched. A store cannot "
+                "change the direction of a known metric."
+            )
 
 
 _TEXT_FIELDS = ["error_type", "error_message", "traceback"]

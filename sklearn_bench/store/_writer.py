@@ -12,23 +12,23 @@ from pathlib import Path
 
 import numpy as np
 
-from ._digests import add_missing_checksums
+from ._digests import TASK_DTYPE, TASKS_QUERY, records, seal, task_list_matches
 from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal, _refuse_link
-from ._integrity import store_checksum
+from ._integrity import read_task, store_checksum, task_digest
 from ._provenance import _refuse, _union_result, combine_configs
 from ._schema import (
-    _ALL_TABLES,
-    _CHECKSUMS,
     _FORMAT,
     _INSERT_SCORES,
-    _SCHEMA,
     _SCORE_FIELDS,
+    _TABLES,
     SCHEMA_VERSION,
     CorruptStoreError,
     _check_meta,
     _checked,
     _connect,
     check_integrity,
+    create_tables,
+    task_tables,
 )
 
 
@@ -146,10 +146,16 @@ class StoreWriter:
         config = json.loads(json.dumps(config))  # as it will read back
         result = json.loads(json.dumps(result))
         if self.meta and not overwrite:
-            version = int(self.meta["schema_version"])
-            union = combine_configs(
-                self.config(), config, path=self.path, legacy=version < 2
-            )
+            if not task_list_matches(
+                self.meta, records(self.conn.execute(TASKS_QUERY), TASK_DTYPE)
+            ):
+                raise CorruptStoreError(
+                    f"The store {str(self.path)!r} is corrupt: its task list does "
+                    "not match its checksum (changed after it was written); "
+                    "nothing was written. Run the experiment afresh on a new "
+                    "store (overwrite=True)."
+                )
+            union = combine_configs(self.config(), config, path=self.path)
             stored_tasks = {
                 (d, s, m): (o, r, f)
                 for o, d, s, r, f, m in self.conn.execute(
@@ -174,8 +180,6 @@ class StoreWriter:
                 t for t in tasks if (t.dataset, t.split, t.learner) not in stored_tasks
             ]
             self._insert_tasks(top + 1, new)
-            if version < 3:  # checksums of the tasks committed so far
-                add_missing_checksums(self.conn)
             grown = {
                 "config": json.dumps(union, sort_keys=True),
                 "result": json.dumps(
@@ -187,8 +191,9 @@ class StoreWriter:
                 "UPDATE meta SET value = ? WHERE key = ?",
                 [(v, k) for k, v in grown.items()],
             )
+            seal(self.conn)
             self._commit()
-            self.meta.update(grown)
+            self.meta = dict(self.conn.execute("SELECT key, value FROM meta"))
             ids = {key: value[0] for key, value in stored_tasks.items()}
             ids.update(
                 {
@@ -207,11 +212,9 @@ class StoreWriter:
                     "(SELECT DISTINCT ordinal FROM scores)"
                 )
             }
-        for table in _ALL_TABLES:
+        for table in _TABLES:
             self.conn.execute(f"DROP TABLE IF EXISTS {table}")
-        for statement in [*_SCHEMA.split(";"), _CHECKSUMS]:  # not executescript,
-            if statement.strip():  # which would COMMIT
-                self.conn.execute(statement)
+        create_tables(self.conn)
         meta = {
             "format": _FORMAT,
             "schema_version": str(SCHEMA_VERSION),
@@ -221,8 +224,9 @@ class StoreWriter:
         }
         self.conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
         self._insert_tasks(0, tasks)
+        seal(self.conn)
         self._commit()
-        self.meta = meta
+        self.meta = dict(self.conn.execute("SELECT key, value FROM meta"))
         self.ordinals = {
             (t.dataset, t.split, t.learner): i for i, t in enumerate(tasks)
         }
@@ -245,8 +249,9 @@ class StoreWriter:
         result["info"] = {**result.get("info", {}), **extra}
         value = json.dumps(result)
         self.conn.execute("UPDATE meta SET value = ? WHERE key = 'result'", (value,))
+        seal(self.conn, tasks=False)
         self._commit()
-        self.meta = {**self.meta, "result": value}
+        self.meta = dict(self.conn.execute("SELECT key, value FROM meta"))
 
     def _commit(self):
         self.conn.execute("COMMIT")
@@ -296,14 +301,20 @@ class StoreWriter:
         self._commit()
 
     def copy_tasks(self, tasks, *, meta=None):
-        """Commit the rows of tasks read from another store, in one transaction.
+        """Commit the rows of tasks read (and verified) from another store, with
+        their checksums, in one transaction.
+
+        The checksum is the other store's, never a new one: after the rows are
+        inserted, their digest is computed again and must equal it (a value
+        that SQLite stores otherwise than it was read is refused).
 
         Parameters
         ----------
-        tasks : iterable of (int, list of tuple, tuple or None)
-            The ordinal of each task in this store, its score rows and its
-            predictions row as ``SELECT *`` returns them from the other store
-            (their first column, the other store's ordinal, is replaced).
+        tasks : iterable of (int, dict, bytes)
+            The ordinal of each task in this store, its rows in each table of
+            :func:`~._schema.task_tables` (``{table: rows}`` as ``SELECT *``
+            returns them from the other store: their ordinal column is
+            replaced) and its verified checksum.
         meta : dict, default=None
             ``meta`` values to set in the same transaction.
 
@@ -312,23 +323,29 @@ class StoreWriter:
         n_copied : int
         """
         conn, n_copied = self.conn, 0
+        layout = task_tables()
         try:
-            for ordinal, scores, prediction in tasks:
-                conn.executemany(
-                    _INSERT_SCORES, [(ordinal, *row[1:]) for row in scores]
-                )
-                if prediction is not None:
-                    conn.execute(
-                        "INSERT INTO predictions VALUES (?, ?, ?, ?, ?)",
-                        (ordinal, *prediction[1:]),
+            for ordinal, tables, digest in tasks:
+                for name, rows in tables.items():
+                    at = layout[name][0]
+                    values = [(*r[:at], ordinal, *r[at + 1 :]) for r in rows]
+                    if values:
+                        marks = ", ".join("?" * len(values[0]))
+                        conn.executemany(f"INSERT INTO {name} VALUES ({marks})", values)
+                if task_digest(*read_task(conn, ordinal)) != digest:
+                    raise CorruptStoreError(
+                        f"A task copied into {str(self.path)!r} does not match "
+                        f"its checksum once stored (ordinal {ordinal}); nothing "
+                        "was copied."
                     )
-                store_checksum(conn, ordinal)
+                conn.execute("INSERT INTO checksums VALUES (?, ?)", (ordinal, digest))
                 n_copied += 1
             conn.executemany(
                 "UPDATE meta SET value = ? WHERE key = ?",
                 [(v, k) for k, v in (meta or {}).items()],
             )
-        except sqlite3.Error:
+            seal(conn, tasks=False)
+        except (sqlite3.Error, CorruptStoreError):
             conn.execute("ROLLBACK")
             self._begin()
             raise

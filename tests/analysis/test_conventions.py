@@ -1,17 +1,15 @@
 """One name per concept in the public signatures of analysis, report and the CLI.
 
-The same conventions as ``tests/stats/test_conventions.py`` (see
-``docs/user_guide/renames.rst``), checked one layer up: the analysis plan, the
-renderers' entry points and the command line's flags use ``confidence_level``,
-``alpha``, ``delta``, ``n_resamples``, ``adjust`` and ``greater_is_better``, and
-every option is keyword-only. Deprecated entry points (kept for one release) are
-exempt; each renamed keyword or flag still works with a warning, checked below.
+The same conventions as ``tests/stats/test_conventions.py``, checked one layer up:
+the analysis plan, the renderers' entry points and the command line's flags use
+``confidence_level``, ``alpha``, ``delta``, ``n_resamples``, ``adjust`` and
+``greater_is_better``, and every option is keyword-only. An old name is gone
+outright (no shim: the package was never released).
 """
 
 import argparse
 import dataclasses
 import inspect
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -32,8 +30,6 @@ FORBIDDEN = {
     "posthoc_adjust": "adjust",
     "correction": "adjust",
 }
-# deprecated entry points, kept for one release with their old keywords
-DEPRECATED = {"analyse_result"}
 # record classes: what an analysis found (fields named by the records' own rule,
 # built by the package), not options a user passes
 RECORDS = {"ReportAnalysis", "TestRecord"}
@@ -49,7 +45,7 @@ def _entries():
     for module in (analysis, report):
         for name in module.__all__:
             obj = getattr(module, name)
-            if name in DEPRECATED or name in RECORDS or not callable(obj):
+            if name in RECORDS or not callable(obj):
                 continue
             if inspect.isclass(obj):
                 out.append((name, obj))
@@ -103,8 +99,6 @@ def _cli_options():
     out = []
     for command, sub in subs.choices.items():
         for action in sub._actions:
-            if action.help == argparse.SUPPRESS:
-                continue  # a renamed flag kept for one release (tested below)
             out += [(command, o) for o in action.option_strings if o.startswith("--")]
     return out
 
@@ -137,66 +131,33 @@ def _board_result(n=12):
     )
 
 
-def test_leaderboard_analysis_old_keywords_warn_and_agree():
-    """Hypothesis: leaderboard_analysis(n_bootstrap=) and a positional analysis
-    still work for one release, warn (FutureWarning), and give the same board."""
-    result = _board_result()
-    new = analysis.leaderboard_analysis(result, n_resamples=30, random_state=1)
-    with pytest.warns(FutureWarning, match="n_resamples"):
-        old = analysis.leaderboard_analysis(result, n_bootstrap=30, random_state=1)
-    pd.testing.assert_frame_equal(new["board"], old["board"])
-    with pytest.warns(FutureWarning, match="analysis"):
-        positional = analysis.leaderboard_analysis(
-            result, None, n_resamples=30, random_state=1
-        )
-    pd.testing.assert_frame_equal(new["board"], positional["board"])
-
-
-def test_cli_old_n_bootstrap_flag_still_works(tmp_path, capsys):
-    """Hypothesis: ``--n-bootstrap`` (the 0.1 flag) is read as ``--n-resamples``
-    and says on stderr that it is deprecated; the printed board is the same."""
+def test_old_names_are_gone(tmp_path, capsys):
+    """Hypothesis: the 0.1 names are not accepted: leaderboard_analysis(n_bootstrap=)
+    and a positional analysis are TypeErrors, ``leaderboard --n-bootstrap`` is a
+    usage error (exit 2), and report.analyse_result does not exist."""
     from sklearn_bench.cli import main
 
-    frame = _board_result().scores
+    result = _board_result()
+    with pytest.raises(TypeError, match="n_bootstrap"):
+        analysis.leaderboard_analysis(result, n_bootstrap=30)
+    with pytest.raises(TypeError, match="positional"):
+        analysis.leaderboard_analysis(result, None)
     csv = tmp_path / "tab.csv"
-    frame.rename(columns={"value": "error"})[["dataset", "learner", "error"]].to_csv(
-        csv, index=False
-    )
-    common = ["leaderboard", str(csv), "--lower-is-better", "--seed", "1"]
-    assert main([*common, "--n-resamples", "30", "--out", str(tmp_path / "a.csv")]) == 0
-    new = capsys.readouterr()
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # the CLI notes on stderr, it does not warn
-        rc = main([*common, "--n-bootstrap", "30", "--out", str(tmp_path / "b.csv")])
-    old = capsys.readouterr()
-    assert rc == 0
-    assert "--n-bootstrap is deprecated" in old.err and "--n-resamples" in old.err
-    assert "deprecated" not in new.err
-    assert pd.read_csv(tmp_path / "a.csv").equals(pd.read_csv(tmp_path / "b.csv"))
+    result.scores.rename(columns={"value": "error"})[
+        ["dataset", "learner", "error"]
+    ].to_csv(csv, index=False)
+    with pytest.raises(SystemExit) as exit_:
+        main(["leaderboard", str(csv), "--lower-is-better", "--n-bootstrap", "30"])
+    assert exit_.value.code == 2
+    assert "--n-bootstrap" in capsys.readouterr().err
+    assert not hasattr(report, "analyse_result")
+    assert not hasattr(analysis, "analyse_result")
 
 
 def test_config_keys_use_the_one_name_of_each_concept():
     """Hypothesis: the [analysis] keys of a run config (and the settings a run
-    stores) avoid the retired names; the one 0.1 key still read,
-    ``posthoc_adjust``, is listed as renamed to the plan's ``adjust``."""
-    from sklearn_bench.cli._config import _ANALYSIS_KEYS, RENAMED_SETTINGS, SETTINGS
+    stores) avoid the retired names."""
+    from sklearn_bench.cli._config import _ANALYSIS_KEYS, SETTINGS
 
     assert not set(SETTINGS) & FORBIDDEN.keys()
-    assert set(_ANALYSIS_KEYS) & FORBIDDEN.keys() == set(RENAMED_SETTINGS)
-    assert all(FORBIDDEN[old] == new for old, new in RENAMED_SETTINGS.items())
-
-
-def test_report_reads_settings_stored_by_their_old_names():
-    """Hypothesis: ``report STORE`` of a run made before the rename reads its
-    stored ``posthoc_adjust`` as ``adjust`` (value and source kept), so an old
-    store's analysis is not silently replaced by the default."""
-    from sklearn_bench.cli._main import _report_settings
-
-    result = _board_result()
-    result.info["analysis"] = {
-        "settings": {"posthoc": "conover", "posthoc_adjust": "holm"},
-        "from_config": ["posthoc", "posthoc_adjust"],
-    }
-    settings, sources = _report_settings(result, argparse.Namespace())
-    assert settings["adjust"] == "holm" and settings["posthoc"] == "conover"
-    assert sources["adjust"] == "the run's config"
+    assert not set(_ANALYSIS_KEYS) & FORBIDDEN.keys()

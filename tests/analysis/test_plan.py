@@ -1,7 +1,5 @@
 """Tests of sklearn_bench/analysis/_plan.py and _run.py: the analysis plan, its
-checks, the one default-Δ rule, and the deprecated names that lead to it."""
-
-import warnings
+checks and the one default-Δ rule."""
 
 import matplotlib
 
@@ -16,7 +14,6 @@ from sklearn_bench._metrics import default_delta  # noqa: E402
 from sklearn_bench.analysis import (  # noqa: E402
     ANALYSES,
     AnalysisPlan,
-    analyse,
     check_posthoc,
 )
 from sklearn_bench.cli._config import ConfigError, parse_config  # noqa: E402
@@ -108,42 +105,26 @@ def test_hierarchical_without_numpyro_is_a_clear_error(monkeypatch):
     assert parse_config({**good, "analysis": {}}).bayesian == "signed_rank"
 
 
-def test_analyse_result_warns_and_gives_the_same_numbers():
-    """H: the deprecated report.analyse_result warns (FutureWarning naming
-    analyse) and gives the numbers of analyse() with the same plan."""
-    from sklearn_bench.report import analyse_result
-
-    result = _result()
-    with pytest.warns(FutureWarning, match=r"analyse\(result, AnalysisPlan"):
-        old = analyse_result(result, delta=0.02, posthoc="conover", alpha=0.1)
-    new = analyse(result, AnalysisPlan(delta=0.02, posthoc="conover", alpha=0.1))
-    pd.testing.assert_frame_equal(old.pairs, new.pairs)
-    pd.testing.assert_frame_equal(old.posthoc, new.posthoc)
-    assert old.power == new.power and old.delta == new.delta == 0.02
-
-
-def test_write_report_posthoc_adjust_warns_and_plan_or_keywords(tmp_path):
-    """H: write_report's old keyword posthoc_adjust warns and equals adjust=;
-    a plan and analysis keywords together are a TypeError."""
+def test_write_report_keywords_or_plan(tmp_path):
+    """H: write_report's analysis keywords (adjust= among them) give the analysis
+    of the same AnalysisPlan; a plan and analysis keywords together are a
+    TypeError."""
     from sklearn_bench.report import write_report
 
     result = _result()
-    with pytest.warns(FutureWarning, match="`posthoc_adjust` was renamed `adjust`"):
-        old = write_report(
-            result, tmp_path / "old", figure_formats=(), posthoc="siegel",
-            posthoc_adjust="holm", analyses=("effects", "friedman"),
-        )  # fmt: skip
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", FutureWarning)
-        new = write_report(
-            result,
-            tmp_path / "new",
-            figure_formats=(),
-            plan=AnalysisPlan(
-                posthoc="siegel", adjust="holm", analyses=("effects", "friedman")
-            ),
-        )
-    pd.testing.assert_frame_equal(old.posthoc, new.posthoc)
-    assert new.posthoc_adjust == "holm"
+    by_keywords = write_report(
+        result, tmp_path / "keywords", figure_formats=(), posthoc="siegel",
+        adjust="holm", analyses=("effects", "friedman"),
+    )  # fmt: skip
+    by_plan = write_report(
+        result,
+        tmp_path / "plan",
+        figure_formats=(),
+        plan=AnalysisPlan(
+            posthoc="siegel", adjust="holm", analyses=("effects", "friedman")
+        ),
+    )
+    pd.testing.assert_frame_equal(by_keywords.posthoc, by_plan.posthoc)
+    assert by_plan.posthoc_adjust == "holm"
     with pytest.raises(TypeError, match="either as `plan` or as keywords"):
         write_report(result, tmp_path / "x", plan=AnalysisPlan(), alpha=0.1)

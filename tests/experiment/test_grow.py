@@ -1,7 +1,6 @@
 """A store grows with its study: new learners, data sets and replicates run alone;
-changed ones are refused; stores of several machines merge; old stores still work."""
+changed ones are refused; stores of several machines merge."""
 
-import json
 import os
 import signal
 import sqlite3
@@ -252,71 +251,6 @@ def test_conflicting_duplicates_are_refused(tmp_path):
     with pytest.raises(ValueError, match="another configuration(.|\n)*seed"):
         merge_stores([c], merged)
     assert _stored_values(merged) == before
-
-
-def _version_1_store(path, n_replicates=None):
-    """Turn a store written now into one as sklearn_bench 0.1 wrote it: the same
-    tables, schema_version 1, and a configuration without split fingerprints
-    whose simulated data sets record ``n_replicates``."""
-    with sqlite3.connect(path) as conn:
-        config = json.loads(
-            conn.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0]
-        )
-        del config["splits"]
-        for name, n in (n_replicates or {}).items():
-            config["datasets"][name]["n_replicates"] = n
-        conn.execute(
-            "UPDATE meta SET value = ? WHERE key = 'config'",
-            (json.dumps(config, sort_keys=True),),
-        )
-        conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
-
-
-def test_version_1_store_is_read_resumed_and_grown(tmp_path):
-    """H: a store of schema version 1 reads back as written; fitting its own
-    experiment runs nothing; fitting it with one more learner runs only that
-    learner and migrates the store to version 3 (with checksums); another cv
-    is refused naming cv, since a version-1 store knows its splits only by
-    cv."""
-    path = tmp_path / "old.sqlite"
-    first = grow_experiment(path).fit(grow_datasets()).results_
-    _version_1_store(path)
-    _assert_same_scores(BenchmarkResult.from_store(path), first)
-    other_cv = grow_experiment(path, n_bootstraps=5)
-    with pytest.raises(ValueError, match="sklearn_bench 0.1(.|\n)*cv"):
-        other_cv.fit(grow_datasets())
-    assert grow_experiment(path).fit(grow_datasets()).n_tasks_ == 0
-    grown = grow_experiment(path, learners=("forest", "tree", "nb")).fit(
-        grow_datasets()
-    )
-    assert grown.n_tasks_ == 2 * 4
-    with sqlite3.connect(path) as conn:
-        version = conn.execute(
-            "SELECT value FROM meta WHERE key = 'schema_version'"
-        ).fetchone()[0]
-    assert version == "3"
-    reference = grow_experiment(None, learners=("forest", "tree", "nb"))
-    _assert_same_scores(grown.results_, reference.fit(grow_datasets()).results_)
-
-
-def test_version_1_simulated_store_grows_by_replicates(tmp_path):
-    """H: a version-1 store of a SimulatedDataset (whose fingerprint recorded
-    n_replicates) grows by replicates, running only the new ones."""
-    path = tmp_path / "sim.sqlite"
-
-    def fit(n, store):
-        sampler = partial(make_angle_classification, angle=30)
-        data = SimulatedDataset(sampler, n_train=30, n_test=60, n_replicates=n)
-        exp = BenchmarkExperiment(
-            {"nb": GaussianNB()}, random_state=0, progress=False, store=store
-        )
-        return exp.fit({"angle": data})
-
-    fit(2, path)
-    _version_1_store(path, n_replicates={"angle": 2})
-    grown = fit(4, path)
-    assert grown.n_tasks_ == 2
-    _assert_same_scores(grown.results_, fit(4, None).results_)
 
 
 _SCRIPT = """

@@ -120,25 +120,10 @@ def test_config_analysis_posthoc():
         parse_config({**_GOOD, "analysis": {"posthoc": "nemenyi", "adjust": "holm"}})
 
 
-def test_config_posthoc_adjust_is_the_old_name_of_adjust():
-    """H: the 0.1 key [analysis] posthoc_adjust still works for one release: it
-    warns (FutureWarning naming adjust), sets the same setting (recorded as
-    ``adjust``), names itself in its errors, and cannot be given beside adjust."""
-    with pytest.warns(FutureWarning, match="renamed adjust"):
-        config = parse_config(
+def test_config_old_key_posthoc_adjust_is_unknown():
+    """H: the 0.1 key [analysis] posthoc_adjust is not read (no shim: it is
+    `adjust`): it fails as an unknown key, naming it and listing adjust."""
+    with pytest.raises(ConfigError, match=r"`analysis.posthoc_adjust`.*'adjust'"):
+        parse_config(
             {**_GOOD, "analysis": {"posthoc": "siegel", "posthoc_adjust": "rom"}}
-        )
-    assert (config.posthoc, config.adjust) == ("siegel", "rom")
-    assert "adjust" in config.analysis_keys
-    assert "posthoc_adjust" not in config.analysis_keys
-    with (
-        pytest.warns(FutureWarning),
-        pytest.raises(ConfigError, match="`analysis.posthoc_adjust`"),
-    ):
-        parse_config(
-            {**_GOOD, "analysis": {"posthoc": "nemenyi", "posthoc_adjust": "holm"}}
-        )
-    with pytest.raises(ConfigError, match="`adjust` only"):
-        parse_config(
-            {**_GOOD, "analysis": {"posthoc_adjust": "holm", "adjust": "holm"}}
         )

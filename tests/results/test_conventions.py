@@ -4,13 +4,11 @@ The names are scipy's and scikit-learn's: ``greater_is_better`` (here always rea
 from the result's metric), ``delta`` for the smallest difference that matters,
 ``confidence_level`` for intervals and ``alpha`` for tests, ``n_resamples``,
 ``n_draws``, ``adjust`` for multiplicity, tests named ``*_test(s)``, options
-keyword-only. Every old name keeps working for one release with a
-``FutureWarning`` and gives the same numbers.
+keyword-only. An old name is gone outright (no shim: the package was never
+released).
 """
 
-import importlib.util
 import inspect
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -18,7 +16,6 @@ import pytest
 
 from sklearn_bench import BenchmarkResult, stats
 from sklearn_bench._metrics import default_delta
-from sklearn_bench._validation import keyword_only_options
 
 # Names that the conventions replace; ``correction`` in a BenchmarkResult
 # signature could only mean multiplicity (McNemar's continuity correction is
@@ -45,20 +42,13 @@ SAME_AS_STATS = [
     "skillings_mack_test",
     "global_permutation_test",
 ]
-OLD_METHODS = {
-    "friedman": "friedman_test",
-    "pairwise_test": "pairwise_tests",
-    "skillings_mack": "skillings_mack_test",
-    "global_test": "global_permutation_test",
-}
+OLD_METHODS = ("friedman", "pairwise_test", "skillings_mack", "global_test")
 
 
 def _public_methods():
-    """Every public method of BenchmarkResult but the deprecated aliases."""
+    """Every public method of BenchmarkResult."""
     for name, member in inspect.getmembers(BenchmarkResult):
         if name.startswith("_") or not callable(member):
-            continue
-        if hasattr(member, "__deprecated_alias_of__"):
             continue
         yield name, member
 
@@ -84,7 +74,13 @@ def test_options_are_keyword_only(name):
     func = METHODS[name]
     params = [p for p in inspect.signature(func).parameters if p != "self"]
     subject = params[0] if params and params[0] in SUBJECTS else None
-    loose = [p for p in keyword_only_options(func) if p != subject]
+    loose = [
+        p.name
+        for p in inspect.signature(func).parameters.values()
+        if p.default is not p.empty
+        and p.kind is not p.KEYWORD_ONLY
+        and p.name != subject
+    ]
     assert not loose, f"BenchmarkResult.{name}: make {loose} keyword-only"
 
 
@@ -99,16 +95,13 @@ def test_direction_comes_from_the_metric(name):
 
 def test_tests_share_the_stats_names():
     """H: each test method has the name of the stats function it delegates to,
-    and the names before 0.2 are deprecated aliases of them."""
+    and the names before 0.2 are gone (no alias kept)."""
     for name in SAME_AS_STATS:
         assert name in METHODS and name in stats.__all__
-    for old, new in OLD_METHODS.items():
-        alias = getattr(BenchmarkResult, old)
-        assert alias.__deprecated_alias_of__ == new
-        assert inspect.signature(alias) == inspect.signature(METHODS[new])
+    for old in OLD_METHODS:
+        assert not hasattr(BenchmarkResult, old), old
 
 
-# -- the old names warn and give the same numbers --------------------------------
 def _result(metric="error_rate", greater_is_better=False):
     """8 data sets x 3 learners x 5 replicates; B is 0.03 worse than A, C 0.005."""
     rng = np.random.default_rng(0)
@@ -130,157 +123,6 @@ def _result(metric="error_rate", greater_is_better=False):
         replicate="r",
         greater_is_better=greater_is_better,
     )
-
-
-def _with_predictions():
-    """The example of error_rate_intervals: three learners on one test set."""
-    scores = pd.DataFrame(
-        {"dataset": "t", "learner": ["A", "B", "C"], "split": 0, "replicate": 0,
-         "fold": 0, "metric": "error_rate", "value": [0.3, 0.5, 0.4]}
-    )  # fmt: skip
-    correct = {
-        "A": [1, 1, 1, 0, 1, 1, 0, 1, 0, 1],
-        "B": [0, 1, 0, 0, 1, 0, 1, 1, 0, 1],
-        "C": [1, 0, 1, 0, 1, 1, 0, 0, 1, 1],
-    }
-    predictions = pd.DataFrame(
-        {
-            "dataset": "t",
-            "learner": [m for m in correct for _ in range(10)],
-            "split": 0,
-            "replicate": 0,
-            "fold": 0,
-            "row": list(range(10)) * 3,
-            "correct": [bool(v) for m in correct for v in correct[m]],
-        }
-    )
-    return BenchmarkResult(
-        scores,
-        metrics={"error_rate": False},
-        datasets={"t": "competition"},
-        learners=["A", "B", "C"],
-        predictions=predictions,
-    )
-
-
-def _same(old, new):
-    if isinstance(new, pd.DataFrame):
-        pd.testing.assert_frame_equal(old, new)
-    elif isinstance(new, dict):
-        assert list(old) == list(new)
-        for key in new:
-            _same(old[key], new[key])
-    else:
-        assert repr(old) == repr(new)
-
-
-# (what, old call, new call, the new name the warning must give)
-RENAMES = [
-    ("friedman", lambda r: r.friedman(), lambda r: r.friedman_test(), "friedman_test"),
-    (
-        "pairwise_test",
-        lambda r: r.pairwise_test(adjust="holm"),
-        lambda r: r.pairwise_tests(adjust="holm"),
-        "pairwise_tests",
-    ),
-    (
-        "skillings_mack",
-        lambda r: r.skillings_mack(),
-        lambda r: r.skillings_mack_test(),
-        "skillings_mack_test",
-    ),
-    (
-        "global_test",
-        lambda r: r.global_test("d0", n_resamples=199, random_state=0),
-        lambda r: r.global_permutation_test("d0", n_resamples=199, random_state=0),
-        "global_permutation_test",
-    ),
-    (
-        "win_tie_loss(tolerance)",
-        lambda r: r.win_tie_loss(tolerance=0.01),
-        lambda r: r.win_tie_loss(delta=0.01),
-        "delta",
-    ),
-    (
-        "bayesian_test(rope, n_samples)",
-        lambda r: r.bayesian_test("A", "C", rope=0.02, n_samples=2000, random_state=0),
-        lambda r: r.bayesian_test("A", "C", delta=0.02, n_draws=2000, random_state=0),
-        "delta",
-    ),
-    (
-        "bayesian_comparisons(rope, n_samples)",
-        lambda r: r.bayesian_comparisons(rope=0.02, n_samples=2000, random_state=0),
-        lambda r: r.bayesian_comparisons(delta=0.02, n_draws=2000, random_state=0),
-        "delta",
-    ),
-    (
-        "leaderboard(n_bootstrap)",
-        lambda r: r.leaderboard(n_bootstrap=50, random_state=0),
-        lambda r: r.leaderboard(n_resamples=50, random_state=0),
-        "n_resamples",
-    ),
-    (
-        "to_latex(correction)",
-        lambda r: r.to_latex(method="t", correction="bonferroni"),
-        lambda r: r.to_latex(method="t", adjust="bonferroni"),
-        "adjust",
-    ),
-    (
-        "aggregate(metric, stat) by position",
-        lambda r: r.aggregate("error_rate", "std"),
-        lambda r: r.aggregate("error_rate", stat="std"),
-        "`stat`",
-    ),
-]
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "new_name"),
-    [case[1:] for case in RENAMES],
-    ids=[case[0] for case in RENAMES],
-)
-def test_old_names_warn_and_give_the_same_numbers(old, new, new_name):
-    """H: an old method or keyword name (or an option by position) warns with a
-    FutureWarning naming the new one, and returns what the new name returns."""
-    result = _result()
-    with pytest.warns(FutureWarning) as record:
-        got = old(result)
-    assert any(new_name in str(w.message) for w in record)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", FutureWarning)
-        expected = new(result)
-    _same(got, expected)
-
-
-def test_error_rate_intervals_adjust_by_position_warns():
-    """H: error_rate_intervals("bonferroni") (adjust by position) warns and
-    equals adjust="bonferroni"."""
-    result = _with_predictions()
-    with pytest.warns(FutureWarning, match="`adjust`"):
-        got = result.error_rate_intervals("bonferroni")
-    pd.testing.assert_frame_equal(got, result.error_rate_intervals(adjust="bonferroni"))
-
-
-@pytest.mark.skipif(
-    importlib.util.find_spec("numpyro") is None,
-    reason='needs the [bayes] extra (pip install "sklearn-bench[bayes]")',
-)
-def test_bayesian_ranking_old_names_warn_and_give_the_same_numbers():
-    """H: bayesian_ranking(n_samples=, level=) warns, naming n_draws and
-    confidence_level, and equals the call with the new names."""
-    result = _result()
-    with pytest.warns(FutureWarning) as record:
-        got = result.bayesian_ranking(n_samples=400, level=0.9, random_state=0)
-    text = " ".join(str(w.message) for w in record)
-    assert "n_draws" in text and "confidence_level" in text
-    new = result.bayesian_ranking(n_draws=400, confidence_level=0.9, random_state=0)
-    pd.testing.assert_frame_equal(got.to_frame(), new.to_frame())
-
-
-def test_old_and_new_keyword_together_is_a_type_error():
-    """H: passing a keyword under both names is a TypeError, not a silent pick."""
-    with pytest.raises(TypeError, match="`delta`"):
-        _result().win_tie_loss(tolerance=0.0, delta=0.01)
 
 
 # -- the one default Δ --------------------------------------------------------------

@@ -312,28 +312,3 @@ def test_poor_diagnostics_decline_with_one_named_warning(reference):
     d = res.to_dict()
     assert d["decision"] == "unreliable fit" and not d["diagnostics_ok"]
     assert "effective sample size" in d["diagnostics"]
-
-
-@needs_backend
-def test_old_parameter_names_warn_and_still_work(reference):
-    """H: rope= and n_samples= (renamed delta= and n_draws=) still work for one
-    release with a FutureWarning each, and give the same numbers; leaving out
-    greater_is_better warns and keeps the old default True."""
-    c = reference["clear_winner"]
-    x, y = np.array(c["x"]), np.array(c["y"])
-    kw = {"rho": c["rho"], "n_warmup": 200, "random_state": 0}
-    new = bayesian_hierarchical(
-        x, y, delta=0.01, n_draws=300, greater_is_better=True, **kw
-    )
-    with pytest.warns(FutureWarning) as record:
-        old = bayesian_hierarchical(x, y, rope=0.01, n_samples=300, **kw)
-    words = " ".join(str(w.message) for w in record)
-    assert "`rope` was renamed `delta`" in words
-    assert "`n_samples` was renamed `n_draws`" in words
-    assert "greater_is_better" in words
-    assert (old.p_greater, old.p_rope, old.p_less) == (
-        new.p_greater,
-        new.p_rope,
-        new.p_less,
-    )
-    assert old.greater_is_better is True

@@ -244,17 +244,13 @@ def test_runs_without_the_optional_back_end(monkeypatch):
 def test_invalid_inputs(scores, kw, match):
     """H: invalid inputs raise ValueError naming the argument or the problem,
     before the back end is imported."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(ValueError, match=match):
-            bayesian_plackett_luce(scores, **kw)
+    with pytest.raises(ValueError, match=match):
+        bayesian_plackett_luce(scores, **{"greater_is_better": False, **kw})
 
 
-def test_level_attribute_is_renamed_confidence_level():
+def test_interval_level_is_confidence_level():
     """H: the result's interval level is `confidence_level` (one name per concept);
-    the old `level` attribute warns (FutureWarning) and gives the same number."""
-    import warnings
-
+    the old `level` attribute is gone."""
     from sklearn_bench.stats import bayesian_plackett_luce
 
     scores = np.array([[0.1, 0.2, 0.3], [0.15, 0.1, 0.4], [0.2, 0.25, 0.3]])
@@ -270,6 +266,5 @@ def test_level_attribute_is_renamed_confidence_level():
             random_state=0,
         )
     assert res.confidence_level == 0.9
-    with pytest.warns(FutureWarning, match="confidence_level"):
-        assert res.level == 0.9
+    assert not hasattr(res, "level")
     assert res.to_dict()["confidence_level"] == 0.9

@@ -1,18 +1,16 @@
 """One name per concept in the public signatures of stats and plotting.
 
-The conventions (``docs/user_guide/renames.rst``): ``greater_is_better`` (required
-where direction matters: never a silent bool default), ``delta`` for the smallest
-difference that matters (``rope`` only as a result field), ``confidence_level`` for
-intervals and ``alpha`` for tests, ``n_resamples``, ``n_draws`` for posterior draws,
-``adjust`` for multiplicity (``correction`` only for a continuity correction),
-options keyword-only. Each renamed name keeps working for one release with a
-``FutureWarning`` and gives the same numbers; the second half of this file checks
-that for every rename.
+The conventions: ``greater_is_better`` (a required keyword where direction matters:
+never a silent bool default), ``delta`` for the smallest difference that matters
+(``rope`` only as a result field), ``confidence_level`` for intervals and ``alpha``
+for tests, ``n_resamples``, ``n_draws`` for posterior draws, ``adjust`` for
+multiplicity (``correction`` only for a continuity correction), options
+keyword-only. An old name is gone outright (no shim: the package was never
+released).
 """
 
 import dataclasses
 import inspect
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -20,7 +18,6 @@ import pytest
 
 import sklearn_bench.plotting as plotting
 import sklearn_bench.stats as stats
-from sklearn_bench._validation import UNSET, deprecated_attribute, keyword_only
 
 # parameter names no public signature may use, and the name that replaces each
 FORBIDDEN = {
@@ -129,13 +126,14 @@ def test_options_are_keyword_only(func, is_method):
     ("func", "is_method"), _params(_public_callables(), "direction")
 )
 def test_direction_has_no_silent_default(func, is_method):
-    """Hypothesis: a ``greater_is_better`` parameter is required (``UNSET``) or
-    ``None`` (a metric may say it), never ``True``/``False``: a bool default meant
-    opposite things in different functions."""
+    """Hypothesis: a ``greater_is_better`` parameter is a required keyword (no
+    default) or ``None`` (a metric may say it), never ``True``/``False``: a bool
+    default meant opposite things in different functions."""
     param = inspect.signature(func).parameters.get("greater_is_better")
     if param is None:
         return
-    assert not isinstance(param.default, bool | np.bool_), (
+    assert param.kind is param.KEYWORD_ONLY, func.__qualname__
+    assert param.default is param.empty or param.default is None, (
         f"{func.__qualname__}: greater_is_better={param.default!r}"
     )
 
@@ -180,12 +178,7 @@ def test_test_functions_are_named_test():
         assert not hasattr(stats, short)
 
 
-# ------------------------------------------------------------ the deprecations
-def _frames_equal(a, b):
-    pd.testing.assert_frame_equal(a, b)
-    return True
-
-
+# ------------------------------------------------------------ required direction
 @pytest.fixture(scope="module")
 def errors():
     rng = np.random.default_rng(0)
@@ -195,277 +188,52 @@ def errors():
     )
 
 
-@pytest.fixture(scope="module")
-def pair():
-    rng = np.random.default_rng(1)
-    y = rng.uniform(0.6, 0.9, 15)
-    return y + rng.normal(0.01, 0.01, 15), y
+def _pair(e):
+    return e["A"].to_numpy(), e["B"].to_numpy()
 
 
-def _same(old, new):
-    """Call ``old`` (must warn FutureWarning) and ``new`` (must not); return both."""
-    with pytest.warns(FutureWarning):
-        a = old()
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", FutureWarning)
-        b = new()
-    return a, b
+# every function whose direction no metric says, called without greater_is_better
+WITHOUT_DIRECTION = {
+    **{
+        name: (lambda e, name=name: getattr(stats, name)(e))
+        for name in (
+            "friedman_test",
+            "quade_test",
+            "durbin_test",
+            "friedman_aligned_ranks_test",
+            "skillings_mack_test",
+            "pairwise_tests",
+            "tukey_hsd",
+            "bradley_terry_ratings",
+            "win_rate_matrix",
+            "leaderboard_table",
+            "bayesian_plackett_luce",
+        )
+    },
+    "RMAnovaResult.tukey_hsd": lambda e: stats.rm_anova(e).tukey_hsd(),
+    "bayesian_correlated_t": lambda e: stats.bayesian_correlated_t(*_pair(e), rho=0.1),
+    "bayesian_signed_rank": lambda e: stats.bayesian_signed_rank(*_pair(e)),
+    "bayesian_sign_test": lambda e: stats.bayesian_sign_test(*_pair(e)),
+    "bayesian_hierarchical": lambda e: stats.bayesian_hierarchical(
+        e.to_numpy(), e.to_numpy(), delta=0.01, rho=0.1
+    ),
+    "rank_confidence_sets": lambda e: stats.rank_confidence_sets(
+        e.mean().to_numpy(), e.to_numpy()
+    ),
+    "rank_stability": lambda e: stats.rank_stability(
+        e.mean().to_numpy(), e.to_numpy(), n_datasets=12
+    ),
+    "win_tie_loss_counts": lambda e: plotting.win_tie_loss_counts(e),
+}
 
 
-@pytest.mark.parametrize(
-    ("func", "old", "new"),
-    [
-        ("bayesian_correlated_t", {"rope": 0.01}, {"delta": 0.01}),
-        ("bayesian_signed_rank", {"rope": 0.01}, {"delta": 0.01}),
-        ("bayesian_sign_test", {"rope": 0.01}, {"delta": 0.01}),
-        ("bayesian_signed_rank", {"n_samples": 2000}, {"n_draws": 2000}),
-        ("bayesian_sign_test", {"n_samples": 2000}, {"n_draws": 2000}),
-    ],
-)
-def test_bayesian_old_names_warn_and_agree(pair, func, old, new):
-    """Hypothesis: ``rope=`` and ``n_samples=`` still work for one release, warn,
-    and give exactly the probabilities of ``delta=`` / ``n_draws=``."""
-    x, y = pair
-    f = getattr(stats, func)
-    common = {"greater_is_better": True}
-    common.update({"rho": 0.1} if func == "bayesian_correlated_t" else {})
-    common.update({} if func == "bayesian_correlated_t" else {"random_state": 0})
-    a, b = _same(lambda: f(x, y, **old, **common), lambda: f(x, y, **new, **common))
-    assert (a.p_greater, a.p_rope, a.p_less) == (b.p_greater, b.p_rope, b.p_less)
-    assert a.rope == b.rope
-
-
-@pytest.mark.parametrize(
-    ("func", "old_default"),
-    [
-        ("bayesian_correlated_t", True),
-        ("bayesian_signed_rank", True),
-        ("bayesian_sign_test", True),
-    ],
-)
-def test_bayesian_missing_direction_warns_and_keeps_old_default(
-    pair, func, old_default
-):
-    """Hypothesis: leaving out ``greater_is_better`` warns and behaves as the old
-    default ``True`` did (same probabilities, same labels of the better learner)."""
-    x, y = pair
-    f = getattr(stats, func)
-    kw = {"rho": 0.1} if func == "bayesian_correlated_t" else {"random_state": 0}
-    a, b = _same(
-        lambda: f(x, y, delta=0.01, **kw),
-        lambda: f(x, y, delta=0.01, greater_is_better=old_default, **kw),
-    )
-    assert a.probabilities == b.probabilities
-    assert a.greater_is_better is b.greater_is_better is old_default
-
-
-@pytest.mark.parametrize(
-    "func",
-    [
-        "friedman_test",
-        "quade_test",
-        "friedman_aligned_ranks_test",
-        "skillings_mack_test",
-        "durbin_test",
-        "tukey_hsd",
-        "pairwise_tests",
-    ],
-)
-def test_rank_tests_missing_direction_warns_and_keeps_old_default(errors, func):
-    """Hypothesis: a rank test or post-hoc called without ``greater_is_better``
-    warns and gives what the old default ``False`` (lower is better) gave."""
-    f = getattr(stats, func)
-    a, b = _same(lambda: f(errors), lambda: f(errors, greater_is_better=False))
-    assert a.to_frame().equals(b.to_frame())
-    np.testing.assert_array_equal(np.asarray(a.pvalue), np.asarray(b.pvalue))
-
-
-@pytest.mark.parametrize("func", ["bradley_terry_ratings", "win_rate_matrix"])
-def test_leaderboard_pieces_missing_direction_warn(errors, func):
-    """Hypothesis: the ratings and win rates without ``greater_is_better`` warn
-    and equal those of ``greater_is_better=False``, the old default."""
-    f = getattr(stats, func)
-    a, b = _same(lambda: f(errors), lambda: f(errors, greater_is_better=False))
-    if isinstance(a, pd.Series):
-        pd.testing.assert_series_equal(a, b)
-    else:
-        pd.testing.assert_frame_equal(a, b)
-
-
-def test_rm_anova_tukey_passes_direction(errors):
-    """Hypothesis: ``RMAnovaResult.tukey_hsd`` takes ``greater_is_better`` on to
-    :func:`tukey_hsd` (one warning when it is left out, same table)."""
-    anova = stats.rm_anova(errors)
-    a, b = _same(
-        lambda: anova.tukey_hsd(), lambda: anova.tukey_hsd(greater_is_better=False)
-    )
-    assert a.to_frame().equals(b.to_frame())
-    c = anova.tukey_hsd(greater_is_better=True)
-    assert c.greater_is_better and not b.greater_is_better
-
-
-def test_leaderboard_n_bootstrap_warns_and_agrees(errors):
-    """Hypothesis: ``leaderboard_table(n_bootstrap=)`` warns, equals
-    ``n_resamples=``, and the result's ``n_bootstrap`` attribute warns and reads
-    ``n_resamples``."""
-    kw = {"greater_is_better": False, "random_state": 0}
-    a, b = _same(
-        lambda: stats.leaderboard_table(errors, n_bootstrap=60, **kw),
-        lambda: stats.leaderboard_table(errors, n_resamples=60, **kw),
-    )
-    pd.testing.assert_frame_equal(a.table, b.table)
-    assert b.n_resamples == 60
-    with pytest.warns(FutureWarning, match="n_resamples"):
-        assert b.n_bootstrap == 60
-    with pytest.warns(FutureWarning):
-        a2 = stats.leaderboard_table(errors, n_resamples=60, random_state=0)
-    pd.testing.assert_frame_equal(a2.table, b.table)
-
-
-@pytest.mark.parametrize("func", ["rank_confidence_sets", "rank_stability"])
-def test_higher_is_better_warns_and_agrees(func):
-    """Hypothesis: ``higher_is_better=`` is ``greater_is_better=`` for one release
-    (same sets), and leaving both out keeps the old default ``True``."""
-    rng = np.random.default_rng(0)
-    est = np.array([3.0, 2.9, 1.0, 0.0])
-    draws = rng.normal(est, 0.1, size=(300, 4))
-    f = getattr(stats, func)
-    kw = {"n_datasets": 20} if func == "rank_stability" else {}
-    a, b = _same(
-        lambda: f(-est, -draws, higher_is_better=False, **kw),
-        lambda: f(-est, -draws, greater_is_better=False, **kw),
-    )
-    pd.testing.assert_frame_equal(a.to_frame(), b.to_frame())
-    c, d = _same(
-        lambda: f(est, draws, **kw), lambda: f(est, draws, greater_is_better=True, **kw)
-    )
-    pd.testing.assert_frame_equal(c.to_frame(), d.to_frame())
-    if func == "rank_confidence_sets":
-        with pytest.warns(FutureWarning, match="n_resamples"):
-            assert d.n_bootstrap == d.n_resamples == 300
-
-
-def test_win_tie_loss_tolerance_warns_and_agrees(errors):
-    """Hypothesis: ``tolerance=`` is ``delta=`` for one release in the win/tie/loss
-    counts (the same ties) and in the figure."""
-    a, b = _same(
-        lambda: plotting.win_tie_loss_counts(
-            errors, greater_is_better=False, tolerance=0.02
-        ),
-        lambda: plotting.win_tie_loss_counts(
-            errors, greater_is_better=False, delta=0.02
-        ),
-    )
-    for x, y in zip(a, b, strict=True):
-        pd.testing.assert_frame_equal(x, y)
-    with pytest.warns(FutureWarning):
-        c = plotting.win_tie_loss_counts(errors, delta=0.02)
-    for x, y in zip(c, b, strict=True):
-        pd.testing.assert_frame_equal(x, y)
-
-
-def test_plot_win_tie_loss_tolerance_warns(errors):
-    """Hypothesis: the figure accepts ``tolerance=`` with a warning and draws the
-    cells of ``delta=``."""
-    pytest.importorskip("matplotlib")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    def cells(ax):
-        return [t.get_text() for t in ax.texts if t.get_gid() == "wtl-cell"]
-
-    a, b = _same(
-        lambda: plotting.plot_win_tie_loss(
-            errors, greater_is_better=False, tolerance=0.05
-        ),
-        lambda: plotting.plot_win_tie_loss(errors, greater_is_better=False, delta=0.05),
-    )
-    assert cells(a) == cells(b)
-    plt.close("all")
-
-
-def test_positional_options_warn_and_agree(errors):
-    """Hypothesis: options that became keyword-only still work by position for one
-    release, with a warning, and give the same result."""
-    p = [0.01, 0.04, 0.03, 0.005, 0.2, 0.5]
-    a, b = _same(
-        lambda: stats.adjust_pvalues(p, "hochberg"),
-        lambda: stats.adjust_pvalues(p, method="hochberg"),
-    )
-    np.testing.assert_array_equal(a, b)
-    a, b = _same(
-        lambda: stats.adjust_pairwise_pvalues(p, "holm"),
-        lambda: stats.adjust_pairwise_pvalues(p, method="holm"),
-    )
-    np.testing.assert_array_equal(a, b)
-    fr = stats.friedman_test(errors, greater_is_better=False)
-    a, b = _same(
-        lambda: fr.critical_difference(0.1, "bonferroni-dunn"),
-        lambda: fr.critical_difference(alpha=0.1, method="bonferroni-dunn"),
-    )
-    assert a == b
-    a, b = _same(
-        lambda: fr.posthoc("holm", "A"),
-        lambda: fr.posthoc(method="holm", control="A"),
-    )
-    pd.testing.assert_frame_equal(a.to_frame(), b.to_frame())
-    x, y = errors["A"], errors["B"]
-    res = stats.bayesian_sign_test(x, y, delta=0.01, greater_is_better=False)
-    a, b = _same(
-        lambda: stats.bayesian_table([res], 0.9),
-        lambda: stats.bayesian_table([res], threshold=0.9),
-    )
-    pd.testing.assert_frame_equal(a, b)
-    with pytest.raises(TypeError, match="multiple values"):
-        stats.adjust_pvalues(p, "holm", method="holm")
-
-
-def test_old_and_new_name_together_is_an_error(pair):
-    """Hypothesis: passing a parameter under both its names is a ``TypeError`` (no
-    silent choice between two values)."""
-    x, y = pair
-    with pytest.raises(TypeError, match="both `rope` and its new name `delta`"):
-        stats.bayesian_sign_test(x, y, rope=0.01, delta=0.02, greater_is_better=True)
-
-
-def test_keyword_only_keeps_signature_and_count():
-    """Hypothesis: the ``keyword_only`` decorator shows the new signature, forwards
-    old positional calls by name, and refuses more positional arguments than the
-    old signature took."""
-
-    @keyword_only("a", "b")
-    def f(x, *, a=1, b=2):
-        return x, a, b
-
-    assert str(inspect.signature(f)) == "(x, *, a=1, b=2)"
-    with pytest.warns(FutureWarning, match="`a`, `b`"):
-        assert f(0, 5, 6) == (0, 5, 6)
-    with pytest.raises(TypeError, match="positional"):
-        f(0, 1, 2, 3)
-
-
-def test_deprecated_attribute_reads_new_field():
-    """Hypothesis: a renamed attribute warns and returns the new field's value."""
-
-    @dataclasses.dataclass(frozen=True)
-    class R:
-        n_resamples: int
-        n_bootstrap = deprecated_attribute("n_bootstrap", "n_resamples")
-
-    r = R(7)
-    with pytest.warns(FutureWarning, match="R.n_bootstrap"):
-        assert r.n_bootstrap == 7
-    assert [f.name for f in dataclasses.fields(R)] == ["n_resamples"]
-
-
-def test_unset_shows_as_required():
-    """Hypothesis: a required direction reads as ``<required>`` in the signatures
-    that the docs render."""
-    sig = inspect.signature(stats.friedman_test)
-    assert sig.parameters["greater_is_better"].default is UNSET
-    assert "greater_is_better: bool = <required>" in str(sig)
+@pytest.mark.parametrize("name", sorted(WITHOUT_DIRECTION))
+def test_direction_left_out_is_an_error(errors, name):
+    """Hypothesis: where no metric says the direction, leaving out
+    ``greater_is_better`` is a TypeError naming it (no old default is assumed,
+    with or without a warning)."""
+    with pytest.raises(TypeError, match="greater_is_better"):
+        WITHOUT_DIRECTION[name](errors)
 
 
 # ------------------------------------------------------ one post-hoc result shape
@@ -540,22 +308,6 @@ def test_posthoc_intervals_agree_with_their_tables(errors):
         pw.confidence_interval(0.95)
 
 
-def test_posthoc_table_use_warns_for_one_release(errors):
-    """Hypothesis: ``FriedmanResult.posthoc`` and ``GlobalPermutationResult.pairwise``
-    returned DataFrames before 0.2; used as one (indexing, DataFrame methods,
-    ``len``) they warn and give the table's values."""
-    res = stats.friedman_test(errors, greater_is_better=False).posthoc(method="holm")
-    frame = res.to_frame()
-    with pytest.warns(FutureWarning, match="to_frame"):
-        np.testing.assert_array_equal(res["z"].to_numpy(), frame["z"].to_numpy())
-    with pytest.warns(FutureWarning, match="to_frame"):
-        pd.testing.assert_frame_equal(res.round(3), frame.round(3))
-    with pytest.warns(FutureWarning):
-        assert len(res) == len(frame) == 6
-    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
-        res.nonsense  # noqa: B018
-
-
 def test_posthoc_matrix_of_adjusted_pvalues(errors):
     """Hypothesis: every post-hoc result gives the symmetric matrix of adjusted
     p-values that plot_significance_table reads (NaN where a many-to-one
@@ -570,42 +322,3 @@ def test_posthoc_matrix_of_adjusted_pvalues(errors):
             assert mat.loc[a, b] == p, name
     control = _posthocs(errors)["posthoc.holm_control"].pvalues_adjusted
     assert np.isnan(control.loc["B", "C"]) and control.loc["B", "A"] <= 1
-
-
-def _deprecated_calls():
-    rng = np.random.default_rng(0)
-    x, y = rng.normal(0.8, 0.05, 12), rng.normal(0.78, 0.05, 12)
-    scores = rng.normal(0.8, 0.05, (8, 3))
-    yield (
-        "direction left out, under renamed_parameters",
-        lambda: stats.bayesian_signed_rank(x, y, n_draws=200, random_state=0),
-    )
-    yield (
-        "renamed keyword",
-        lambda: stats.bayesian_signed_rank(
-            x, y, rope=0.01, n_draws=200, random_state=0, greater_is_better=True
-        ),
-    )
-    yield "direction left out, block design", lambda: stats.friedman_test(scores)
-    yield "option by position", lambda: stats.adjust_pvalues([0.01, 0.04], "holm")
-    yield (
-        "deprecated .plot()",
-        lambda: stats.friedman_test(scores, greater_is_better=True).plot(),
-    )
-
-
-@pytest.mark.parametrize(
-    "call", [c for _, c in _deprecated_calls()], ids=[n for n, _ in _deprecated_calls()]
-)
-def test_deprecation_warnings_point_at_the_callers_line(call):
-    """H: every FutureWarning of a deprecated use names the user's file (this test
-    file), not a module of the package, however many of the package's wrappers
-    (renamed_parameters, keyword_only, the block-design direction rule) stand
-    between; a warning that points inside the package cannot be found by the user
-    (and is hidden by Python's default filters)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        call()
-    future = [w for w in caught if issubclass(w.category, FutureWarning)]
-    assert future
-    assert {w.filename for w in future} == {__file__}

@@ -21,6 +21,7 @@ from sklearn_bench.store import (
     salvage_store,
     verify_checksums,
 )
+from sklearn_bench.store._digests import sign_store
 from sklearn_bench.store._schema import _connect
 
 pytest.importorskip("matplotlib")  # the command line
@@ -48,12 +49,17 @@ def clean_store(tmp_path_factory):
     return path
 
 
-def _crafted(clean_store, tmp_path, *statements, name="crafted.sqlite"):
+def _crafted(clean_store, tmp_path, *statements, name="crafted.sqlite", sign=False):
+    """A copy of the store with ``statements`` run on it; with ``sign``, its
+    checksums rewritten to match (as someone who knows the format can)."""
     path = tmp_path / name
     shutil.copyfile(clean_store, path)
     conn = sqlite3.connect(path)
     for statement in statements:
         conn.execute(statement)
+    if sign:
+        conn.execute("DELETE FROM checksums")
+        sign_store(conn)
     conn.commit()
     conn.close()
     return path
@@ -181,10 +187,124 @@ def test_deeply_nested_json_metadata_is_refused_with_a_message(clean_store, tmp_
     from `store check` and `store salvage`), not a RecursionError (exit 1)."""
     deep = json.dumps("[" * 100_000 + "]" * 100_000)[1:-1]
     path = _crafted(
-        clean_store, tmp_path, f"UPDATE meta SET value = '{deep}' WHERE key = 'config'"
+        clean_store,
+        tmp_path,
+        f"UPDATE meta SET value = '{deep}' WHERE key = 'config'",
+        sign=True,
     )
     with pytest.raises(NotAStoreError, match="lacks its metadata 'config'"):
         read_store(path)
     assert main(["store", "check", str(path)]) == 2
     new = tmp_path / "new.sqlite"
     assert main(["store", "salvage", str(path), str(new)]) == 2
+
+
+# -- issue 38: every table under a checksum, and none made anew by merge/salvage --
+
+
+def _refused_everywhere(path, tmp_path, error, match):
+    """Every reader refuses ``path`` with ``error`` matching ``match``; `store
+    check`, `report` and `leaderboard` exit 2; merge and salvage refuse it and
+    write nothing (they never sign what they could not verify)."""
+    for read in (BenchmarkResult.from_store, read_store, verify_checksums):
+        with pytest.raises(error, match=match):
+            read(path)
+    assert main(["store", "check", str(path)]) == 2
+    assert main(["leaderboard", str(path), "--out", str(tmp_path / "b.csv")]) == 2
+    assert main(["report", str(path), "--out", str(tmp_path / "report")]) == 2
+    with pytest.raises(error, match=match):
+        merge_stores([path], tmp_path / "merged.sqlite")
+    with pytest.raises(ValueError):
+        salvage_store(path, tmp_path / "salvaged.sqlite")
+    assert not (tmp_path / "merged.sqlite").exists()
+    assert not (tmp_path / "salvaged.sqlite").exists()
+    assert not (tmp_path / "b.csv").exists()
+
+
+def test_a_store_without_its_checksums_is_refused(clean_store, tmp_path, capsys):
+    """H: scores forged and the checksums table dropped (the issue's case): every
+    reader refuses the store naming the missing table, and merge and salvage
+    refuse it (on 17a1a60 leaderboard and report exited 0 with the forged
+    values, `store check` said "not verified" with exit 0, and merge and
+    salvage wrote fresh checksums over the forged values)."""
+    path = _crafted(
+        clean_store,
+        tmp_path,
+        "UPDATE scores SET value = 0.9 WHERE ordinal = 0",
+        "DROP TABLE checksums",
+    )
+    _refused_everywhere(path, tmp_path, NotAStoreError, "no table checksums")
+    assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sign", [False, True])
+def test_a_flipped_metric_direction_is_refused(clean_store, tmp_path, sign):
+    """H: `meta.result.metrics = {"error_rate": true}` (which ranked the worst
+    learner first, and `store check` said all verified) is refused: as a change
+    of the settings after they were written (their checksum), and, with the
+    checksums rewritten to match, because a store cannot change the direction
+    of a known metric."""
+    with sqlite3.connect(clean_store) as conn:
+        result = json.loads(
+            conn.execute("SELECT value FROM meta WHERE key = 'result'").fetchone()[0]
+        )
+    result["metrics"] = {"error_rate": True}
+    path = _crafted(
+        clean_store,
+        tmp_path,
+        f"UPDATE meta SET value = '{json.dumps(result)}' WHERE key = 'result'",
+        sign=sign,
+    )
+    if sign:
+        match, error = "direction of a known metric", NotAStoreError
+    else:
+        match, error = "settings .* do not match their checksum", CorruptStoreError
+    _refused_everywhere(path, tmp_path, error, match)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        "DELETE FROM scores WHERE ordinal = 1",  # a learner made to look unrun
+        "DELETE FROM tasks WHERE ordinal = 2",  # the task list shortened
+        "INSERT INTO tasks VALUES (3, 'iris', 3, 3, 0, 'nb')",  # a task added
+    ],
+)
+def test_removed_or_added_rows_are_refused(clean_store, tmp_path, edit):
+    """H: a task's rows deleted (its checksum kept), a task row deleted or a
+    task row added are refused by from_store, naming the task or the task
+    list (on 17a1a60 the first read as a partial run)."""
+    path = _crafted(clean_store, tmp_path, edit)
+    with pytest.raises(ValueError, match="checksum|ordinals outside"):
+        BenchmarkResult.from_store(path)
+    assert main(["store", "check", str(path)]) == 2
+
+
+def test_predictions_of_a_forged_size_allocate_nothing(tmp_path):
+    """H: kept predictions whose count `n` is forged to 2**34 (with every
+    checksum rewritten to match) are refused when read, naming the task,
+    before anything is sized by `n` (on 17a1a60, with the checksums gone,
+    reading them tried to allocate 128 GiB): the peak stays under 20 MB."""
+    from sklearn_bench.store import read_predictions
+
+    clean = tmp_path / "kept.sqlite"
+    BenchmarkExperiment(
+        {"nb": GaussianNB()}, cv=3, random_state=0, progress=False, store=clean,
+        keep_predictions=True,
+    ).fit(DATA)  # fmt: skip
+    path = _crafted(
+        clean, tmp_path, "UPDATE predictions SET n = 17179869184", sign=True
+    )
+    tracemalloc.start()
+    try:
+        with pytest.raises(CorruptStoreError, match="not of their stated size"):
+            read_predictions(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 20e6
+    unsigned = _crafted(
+        clean, tmp_path, "UPDATE predictions SET n = 17179869184", name="u.sqlite"
+    )
+    with pytest.raises(CorruptStoreError, match="checksum"):
+        read_predictions(unsigned)

@@ -87,13 +87,6 @@ def _assert_resumes(salvaged, n_kept, reference):
     assert a.equals(b)
 
 
-def _legacy(path):
-    """The store as sklearn_bench 0.2 wrote it: schema 2, no checksums."""
-    with sqlite3.connect(path) as conn:
-        conn.execute("DROP TABLE checksums")
-        conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
-
-
 def _cuts(size, n=30, seed=0):
     """Cut points: off page boundaries (random), on them, and the last byte."""
     rng = random.Random(seed)
@@ -182,29 +175,20 @@ DAMAGES = {
 }
 
 
-@pytest.mark.parametrize(
-    "damage, legacy",
-    [(d, False) for d in DAMAGES]
-    + [(d, True) for d in DAMAGES if d != "score byte"],  # no checksum shows it
-)
-def test_damaged_rows_are_dropped_and_rerun(clean, tmp_path, damage, legacy):
+@pytest.mark.parametrize("damage", DAMAGES)
+def test_damaged_rows_are_dropped_and_rerun(clean, tmp_path, damage):
     """H: a flipped bit in a metric name or in a score, a score stored as text,
-    a metric index out of range: salvage drops the damaged task (by its checksum;
-    in a store written before checksums, by the domain checks against the run's
-    metric list and types -- a flipped score bit is then undetectable and is
-    not tested), keeps the others bit for bit, and the salvaged store reads and
+    a metric index out of range: salvage drops the damaged task (by its
+    checksum), keeps the others bit for bit, and the salvaged store reads and
     resumes, running only the dropped task, to the clean run bit for bit."""
     path, reference = clean
     bad = tmp_path / "bad.sqlite"
     shutil.copyfile(path, bad)
-    if legacy:
-        _legacy(bad)
     DAMAGES[damage](bad)
     new = tmp_path / "new.sqlite"
     report = salvage_store(bad, new)
     assert report.n_lost == 1, report
     assert report.n_committed == N_TASKS - 1
-    assert report.n_unverified == (N_TASKS - 1 if legacy else 0)
     assert "dropped" in str(report)
     _assert_nothing_wrong(new, path)
     _assert_resumes(new, N_TASKS - 1, reference)
@@ -265,32 +249,33 @@ def test_leftover_of_a_killed_salvage_is_named(clean, tmp_path):
     assert not merging.exists()
 
 
-def test_old_store_is_read_and_migrated_when_it_grows(clean, tmp_path, capsys):
-    """H: a store of schema 2 (no checksums) reads as it is, `store check` says
-    that none of its tasks could be verified by checksum; a run on it
-    migrates it to the current schema with a checksum for every committed
-    task, which then match (salvage keeps every task, none unverified)."""
-    from sklearn_bench.cli import main
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_a_store_of_an_older_schema_is_refused_with_a_message(clean, tmp_path, version):
+    """H: a store of a development schema before 0.2 (versions 1 to 3, whose
+    settings carry no checksum) is refused by every reader, a grow, a merge
+    and a salvage with a NotAStoreError naming its version and the way out
+    (run afresh); the file is left as it was."""
+    from sklearn_bench.store import merge_stores, read_store, verify_checksums
 
     old = tmp_path / "old.sqlite"
     shutil.copyfile(clean[0], old)
-    _legacy(old)
-    assert BenchmarkResult.from_store(old).scores.equals(
-        BenchmarkResult.from_store(clean[0]).scores
-    )
-    assert main(["store", "check", str(old)]) == 0
-    out = capsys.readouterr().out
-    assert "0 of 120 committed task(s) match their checksum" in out
-    assert f"Not verified: {N_TASKS} task(s) have no checksum" in out
-    assert _experiment(old).fit(DATA).n_tasks_ == 0
     with sqlite3.connect(old) as conn:
-        (version,) = conn.execute(
-            "SELECT value FROM meta WHERE key = 'schema_version'"
-        ).fetchone()
-        (n,) = conn.execute("SELECT count(*) FROM checksums").fetchone()
-    assert (int(version), n) == (SCHEMA_VERSION, N_TASKS)
-    report = salvage_store(old, tmp_path / "new.sqlite")
-    assert (report.n_committed, report.n_unverified) == (N_TASKS, 0)
+        conn.execute(
+            "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),)
+        )
+    before = old.read_bytes()
+    match = f"schema version {version}, written by a development version"
+    for read in (BenchmarkResult.from_store, read_store, verify_checksums):
+        with pytest.raises(NotAStoreError, match=match):
+            read(old)
+    with pytest.raises(NotAStoreError, match=match):
+        _experiment(old).fit(DATA)
+    with pytest.raises(NotAStoreError, match=match):
+        merge_stores([old], tmp_path / "merged.sqlite")
+    with pytest.raises(NotAStoreError, match=match):
+        salvage_store(old, tmp_path / "new.sqlite")
+    assert old.read_bytes() == before
+    assert not (tmp_path / "merged.sqlite").exists()
 
 
 def _flip_wal_frame(path, frame=1):
@@ -337,47 +322,11 @@ def test_flipped_bit_in_wal_loses_nothing_silently(tmp_path, capsys):
     assert salvaged.drop(columns=cols).equals(before.drop(columns=cols))
 
 
-def test_salvage_of_a_version_1_store_stays_version_1(clean, tmp_path):
-    """H: a store of schema 1 (no split fingerprints, no checksums) is salvaged
-    into a store that keeps version 1 (so that it still grows only under its
-    cv), with checksums for its kept tasks; resuming it runs nothing and reads
-    the clean values."""
-    import json
-
-    from sklearn_bench.store import verify_checksums
-
-    old = tmp_path / "v1.sqlite"
-    shutil.copyfile(clean[0], old)
-    _legacy(old)
-    with sqlite3.connect(old) as conn:
-        config = json.loads(
-            conn.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0]
-        )
-        del config["splits"]
-        conn.execute(
-            "UPDATE meta SET value = ? WHERE key = 'config'", (json.dumps(config),)
-        )
-        conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
-    new = tmp_path / "new.sqlite"
-    report = salvage_store(old, new)
-    assert (report.n_committed, report.n_unverified) == (N_TASKS, N_TASKS)
-    with sqlite3.connect(new) as conn:
-        (version,) = conn.execute(
-            "SELECT value FROM meta WHERE key = 'schema_version'"
-        ).fetchone()
-    assert version == "1"
-    checks = verify_checksums(new)
-    assert checks["n_verified"] == N_TASKS and not checks["mismatched"]
-    _assert_nothing_wrong(new, clean[0])
-    assert _experiment(new).fit(DATA).n_tasks_ == 0
-
-
 def test_merge_refuses_a_source_whose_rows_differ_from_their_checksum(clean, tmp_path):
     """H: merge_stores refuses a source with a task whose rows no longer match
     its checksum (a score changed on disk), naming the source and the task and
-    pointing to salvage; the target is not created. A source written before
-    checksums (schema 2) is merged, and the target has a matching checksum for
-    every task."""
+    pointing to salvage; the target is not created. A clean source is merged,
+    with the checksum of every task copied (none made anew) and matching."""
     from sklearn_bench.store import CorruptStoreError, merge_stores, verify_checksums
 
     bad = tmp_path / "bad.sqlite"
@@ -387,10 +336,23 @@ def test_merge_refuses_a_source_whose_rows_differ_from_their_checksum(clean, tmp
     with pytest.raises(CorruptStoreError, match="checksum of learner .* does not"):
         merge_stores([bad], target)
     assert not target.exists()
-    old = tmp_path / "old.sqlite"
-    shutil.copyfile(clean[0], old)
-    _legacy(old)
-    assert merge_stores([old], target) == N_TASKS
+    assert merge_stores([clean[0]], target) == N_TASKS
     checks = verify_checksums(target)
     assert checks["n_verified"] == N_TASKS and not checks["mismatched"]
     _assert_nothing_wrong(target, clean[0])
+
+
+def test_salvage_removes_only_its_own_leftovers(clean, tmp_path):
+    """H: beside NEW, files of the user's whose names hold salvage's marker (a
+    backup with a suffix; the exact name of a dead process's working copy but
+    text, not SQLite) survive a salvage into NEW; a dead salvage's working copy
+    (an SQLite file at the exact name) is removed."""
+    keep = [tmp_path / ".new.sqlite.salvaging-123-backup.txt",
+            tmp_path / ".new.sqlite.salvaging-999999998"]  # fmt: skip
+    for path in keep:
+        path.write_text("the user's")
+    leftover = tmp_path / ".new.sqlite.salvaging-999999999"
+    shutil.copyfile(clean[0], leftover)
+    salvage_store(clean[0], tmp_path / "new.sqlite")
+    assert [p.read_text() for p in keep] == ["the user's"] * 2
+    assert not leftover.exists()

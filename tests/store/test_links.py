@@ -1,8 +1,10 @@
-"""A store is never written through a symbolic link (issue 29): run, grow,
-merge, salvage and checkpoint refuse a link at the store's path or at its
--wal/-shm/-journal names before SQLite opens it; reading follows a link."""
+"""A store is never written through a link (issues 29 and 38): run, grow,
+merge, salvage and checkpoint refuse a symbolic or hard link at the store's
+path or at its -wal/-shm/-journal names before SQLite opens it; reading
+follows a link."""
 
 import os
+import shutil
 
 import pytest
 from sklearn.datasets import load_iris
@@ -127,3 +129,22 @@ def test_param_changes_name_only_the_changed_keys():
     ]
     assert param_changes(est("a.B"), est("a.C")) == ["class B(...) -> C(...)"]
     assert param_changes(old, old) == []
+
+
+def test_a_hard_linked_store_is_never_written(store, tmp_path, outside):
+    """H: a store, or its -wal file, that is a hard link to a file outside the
+    study folder is refused (NotAStoreError naming the hard link) by a run,
+    a merge into it and a checkpoint; the outside file keeps its bytes and
+    can still be read through the link (reading writes nothing)."""
+    linked = tmp_path / "linked.sqlite"
+    shutil.copyfile(store, outside.path / "theirs.sqlite")
+    outside.before = outside.digest()
+    os.link(outside.path / "theirs.sqlite", linked)
+    with pytest.raises(NotAStoreError, match="hard link"):
+        _fit(linked, {"nb": GaussianNB(), "tree": DecisionTreeClassifier()})
+    with pytest.raises(NotAStoreError, match="hard link"):
+        merge_stores([store], linked)
+    with pytest.raises(NotAStoreError, match="hard link"):
+        checkpoint_store(linked)
+    assert len(BenchmarkResult.from_store(linked).scores)
+    assert outside.unchanged()

@@ -193,7 +193,7 @@ def test_store_commands_of_the_cli(good_store, tmp_path, capsys):
 
     assert main(["store", "check", str(good_store[0])]) == 0
     out = capsys.readouterr().out
-    assert "ok (SQLite integrity_check; 120 of 120 committed task(s) match" in out
+    assert "the task list, and 120 of 120 committed task(s) match" in out
     assert "120 of 120 task(s) committed" in out
     bad = _truncated(good_store, tmp_path)
     assert main(["store", "check", str(bad)]) == 2
