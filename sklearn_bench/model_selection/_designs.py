@@ -29,7 +29,25 @@ class _RoleSplitter(BaseCrossValidator):
             self._parameter_constraints, params, caller_name=type(self).__name__
         )
 
-    def _start(self, X, y, groups):
+    def split(self, X, y=None, groups=None):
+        """Generate indices to split data into training and validation set.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,), default=None
+            Always ignored, exists for compatibility.
+        groups : object
+            Always ignored, exists for compatibility.
+
+        Yields
+        ------
+        train : ndarray
+            The training set indices for that split, sorted.
+        test : ndarray
+            The validation set indices for that split, sorted.
+        """
         self._validate_params()
         _check_split_input(X, y)
         X, y, groups = indexable(X, y, groups)
@@ -37,7 +55,7 @@ class _RoleSplitter(BaseCrossValidator):
             rng = check_random_state(self.random_state)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"`random_state`: {exc}") from None
-        return _num_samples(X), rng
+        yield from self._generate(_num_samples(X), rng)
 
     def get_n_splits(self, X=None, y=None, groups=None):
         """Return the number of splits (the rows of :meth:`split_roles`).
@@ -172,26 +190,7 @@ class NestedCV(_RoleSplitter):
             for s, (o, i, _) in enumerate(pairs)
         ]
 
-    def split(self, X, y=None, groups=None):
-        """Generate indices to split data into training and validation set.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data.
-        y : array-like of shape (n_samples,), default=None
-            Always ignored, exists for compatibility.
-        groups : object
-            Always ignored, exists for compatibility.
-
-        Yields
-        ------
-        train : ndarray
-            The training set indices for that split, sorted.
-        test : ndarray
-            The validation set indices for that split, sorted.
-        """
-        n, rng = self._start(X, y, groups)
+    def _generate(self, n, rng):
         if n < self.n_splits:
             raise ValueError(
                 f"`X` has {n} rows: cannot have number of splits "
@@ -290,26 +289,7 @@ class PairedSubsampling(_RoleSplitter):
             (p * j + s, m, h, s) for p, (m, h) in enumerate(parts) for s in range(j)
         ]
 
-    def split(self, X, y=None, groups=None):
-        """Generate indices to split data into training and validation set.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data.
-        y : array-like of shape (n_samples,), default=None
-            Always ignored, exists for compatibility.
-        groups : object
-            Always ignored, exists for compatibility.
-
-        Yields
-        ------
-        train : ndarray
-            The training set indices for that split, sorted.
-        test : ndarray
-            The validation set indices for that split, sorted.
-        """
-        n, rng = self._start(X, y, groups)
+    def _generate(self, n, rng):
         n_test = n - int(np.floor(self.train_size * n))
         half = n // 2
         if n_test < 1 or half - n_test < 1:
