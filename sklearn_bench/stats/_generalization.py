@@ -55,7 +55,8 @@ class GeneralizationErrorResult:
     design : str
         The resampling design read from the table, in words.
     n_samples : int or None
-        Observations n of the data set (None where the table cannot say).
+        The data set's n as the table shows it (``"holdout"``: the validation
+        rows; ``"conservative_z"``: None, its table does not say).
     n_splits : int
         Splits the table holds.
     difference : bool
