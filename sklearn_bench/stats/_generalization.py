@@ -431,8 +431,8 @@ def generalization_error_interval(
     variance : {"all_pairs", "within_fold"}, default="all_pairs"
         ``"naive_cv"`` only.
     train_counts : array-like of shape (n_splits, n_samples), default=None
-        How often each observation is in each split's training sample
-        (bootstrap methods).
+        How often each observation is in each split's training sample, one
+        row per split in increasing ``split`` (bootstrap methods).
     apparent : float, default=None
         ``"632plus"``: the apparent error of the learner fitted on all n rows.
     no_information : float, default=None
