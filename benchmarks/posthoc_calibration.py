@@ -39,7 +39,7 @@ from itertools import combinations
 import numpy as np
 
 from sklearn_bench.stats import (
-    adjust_pairwise_pvalues,
+    adjust_pvalues,
     friedman_test,
     pairwise_tests,
     skillings_mack_test,
@@ -88,8 +88,7 @@ def posthoc_study(configs, reps, rng, tdist):
                 .to_numpy()
             )
             rejections = {
-                adj: adjust_pairwise_pvalues(raw, method=adj) <= ALPHA
-                for adj in ADJUSTS
+                adj: adjust_pvalues(raw, adjust=adj) <= ALPHA for adj in ADJUSTS
             }
             nem = (
                 friedman_test(scores, greater_is_better=False)

@@ -11,7 +11,7 @@ error rate (FWER) is P(at least one of the k (k − 1) / 2 pairs rejected at
 
 Rows: the post-hocs of ``pairwise_tests`` — Nemenyi and Miller (single-step),
 and Conover, Siegel, Quade and the exact rank-sum differences (Eisinga et al.
-2017), each with every adjustment of ``adjust_pairwise_pvalues`` (Holm,
+2017), each with every adjustment of ``adjust_pvalues`` (Holm,
 Shaffer, Bergmann–Hommel, Bonferroni, Hochberg, Hommel, Finner, Holland, Li,
 Rom) and unadjusted (``none``: the per-pair error, for scale). K = 5 learners,
 N = 10 and 30 blocks.
@@ -34,7 +34,7 @@ import time
 import numpy as np
 from scipy import stats
 
-from sklearn_bench.stats import adjust_pairwise_pvalues, pairwise_tests
+from sklearn_bench.stats import adjust_pvalues, pairwise_tests
 from sklearn_bench.stats._rank_posthoc import rank_posthoc
 
 ALPHA = 0.05
@@ -61,12 +61,21 @@ def _fmt(hits, reps):
     return f"{r:.3f} ± {np.sqrt(r * (1 - r) / reps):.3f}"
 
 
+def _rank_posthoc(ranks, scores, method):
+    """The private rank_posthoc of all pairs of the K learners."""
+    i, j = np.triu_indices(K, 1)  # combinations order
+    return rank_posthoc(
+        method, i, j, mean_ranks=ranks.mean(axis=0), n=len(ranks), ranks=ranks,
+        values=scores,
+    )  # fmt: skip
+
+
 def _check_against_front_end(rng):
     """The private rank_posthoc gives pairwise_tests' numbers (sanity check)."""
     scores = rng.normal(size=(12, K))
     ranks = stats.rankdata(scores, axis=1)
     for method in STEPWISE + SINGLE:
-        ours = rank_posthoc(ranks, scores, method)
+        ours = _rank_posthoc(ranks, scores, method)
         adjust = "none" if method in STEPWISE else None
         res = pairwise_tests(
             scores, method=method, adjust=adjust, greater_is_better=False
@@ -86,16 +95,16 @@ def study(n, reps, rng, tied):
             scores = np.round(scores)
         ranks = stats.rankdata(scores, axis=1)
         for method in SINGLE:
-            p = rank_posthoc(ranks, scores, method)["pvalue_simultaneous"]
+            p = _rank_posthoc(ranks, scores, method)["pvalue_simultaneous"]
             hits[(method, "single_step")] += bool((p <= ALPHA).any())
         for method in STEPWISE:
             try:
-                raw = rank_posthoc(ranks, scores, method)["pvalue"]
+                raw = _rank_posthoc(ranks, scores, method)["pvalue"]
             except ValueError:  # Conover/Quade undefined: every block alike
                 skipped[method] += 1
                 continue
             for adjust in ADJUSTS:
-                adj = adjust_pairwise_pvalues(raw, method=adjust)
+                adj = adjust_pvalues(raw, adjust=adjust)
                 hits[(method, adjust)] += bool((adj <= ALPHA).any())
     return hits, skipped
 

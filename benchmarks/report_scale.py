@@ -91,8 +91,7 @@ def from_frame(df):
         replicate="rep",
         greater_is_better=False,
     )
-    result.scores["n_train"] = N_TRAIN
-    result.scores["n_test"] = N_TEST
+    result.scores = result.scores.assign(n_train=N_TRAIN, n_test=N_TEST)
     result.datasets = dict.fromkeys(result.datasets, "real world")
     return result
 

@@ -102,7 +102,7 @@ def run(n_studies):
         holm_rejections = gap = 0
         for _ in range(n_studies):
             est, se, df, p, truth = _pairs(_study(rng, effects, n_datasets), effects)
-            holm_p = adjust_pvalues(p, method="holm")
+            holm_p = adjust_pvalues(p, adjust="holm")
             bonf = simultaneous_intervals(est, se, df=df, method="bonferroni")
             sb = simultaneous_intervals(est, se, df=df, method="holm")
             old_low, old_high = _holm_level_intervals(est, se, df, p)

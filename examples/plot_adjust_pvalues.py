@@ -56,7 +56,7 @@ with pd.option_context(
 # simplest and the least powerful.
 p = holm["pvalue"]
 adjusted = pd.DataFrame(
-    {m: adjust_pvalues(p, method=m) for m in ("bonferroni", "holm", "hochberg")},
+    {m: adjust_pvalues(p, adjust=m) for m in ("bonferroni", "holm", "hochberg")},
     index=holm.index,
 )
 adjusted.insert(0, "raw", p)

@@ -53,7 +53,8 @@ plt.show()
 # %%
 # Holm's step-down test against C4.5 (the control) is more powerful than Nemenyi's
 # all-pairs test: it finds C4.5+m and C4.5+m+cf better than C4.5 at 0.05.
-print(demsar.posthoc(method="holm", control="C4.5").to_frame().round(4).to_string())
+holm = demsar.posthoc(method="siegel", adjust="holm", control="C4.5")
+print(holm.to_frame().round(4).to_string())
 
 # %%
 # Dietterich (2000): C4.5, randomized, bagged and boosted C4.5 on 33 data sets

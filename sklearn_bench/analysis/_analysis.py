@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..results import IncommensurableScalesWarning, scale_note
-from ..stats import adjust_pvalues, bonferroni_level
+from ..stats import adjust_pvalues
 from ._disagreements import friedman_disagreements
 from ._format import fmt_level
 from ._plan import ANALYSES, POSTHOCS
@@ -253,13 +253,13 @@ def _within_batch(result, learners, best, level, metric, dataset):
     from types import SimpleNamespace
 
     from ..results import corrected_t_block
-    from ..stats import paired_t_tests
+    from ..stats import paired_test
 
     block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
     if block is None or block[0].shape[0] < 2:
         return {}
     x, y, ratio = block
-    out = paired_t_tests(x, y[:, None], test_train_ratio=ratio)
+    out = paired_test(x, y[:, None], method="corrected_t", test_train_ratio=ratio)
     ci = out.confidence_interval(level)
     return {
         learner: SimpleNamespace(
@@ -271,7 +271,7 @@ def _within_batch(result, learners, best, level, metric, dataset):
             method="corrected_t",
         )
         for j, learner in enumerate(learners)
-        if not out.constant[j]
+        if not np.isnan(out.pvalue[j])  # constant differences: one by one
     }
 
 
@@ -300,7 +300,7 @@ def within_test(result, analysis, a, b, dataset):
     ...
     ValueError: The resampling scheme of data set 'p' is unknown ...
     """
-    tests = analysis.cache.get(("within_tests", id(result.scores)), {})
+    tests = analysis.cache.get(("within_tests", id(result)), {})
     hit = tests.get((a, b, str(dataset), analysis.metric))
     if hit is None:
         return result.paired_test(a, b, dataset=dataset, metric=analysis.metric)
@@ -328,7 +328,7 @@ def adjusted_interval_words(confidence_level, n_pairs):
     """
     if n_pairs <= 1:
         return f"{fmt_level(confidence_level)}"
-    each = bonferroni_level(confidence_level, int(n_pairs))
+    each = 1 - (1 - confidence_level) / int(n_pairs)  # Bonferroni
     return (
         f"simultaneous {fmt_level(confidence_level)} (Bonferroni, each at "
         f"{fmt_level(each, digits=2)})"
@@ -380,13 +380,13 @@ def _pairs(result, order, level, best, *, dataset, metric, notes=None):
     table[["estimate", "low", "high", "pvalue"]] = table[
         ["estimate", "low", "high", "pvalue"]
     ].astype(float)
-    adjusted = adjust_pvalues(table["pvalue"].fillna(1.0), method="holm")
+    adjusted = adjust_pvalues(table["pvalue"].fillna(1.0), adjust="holm")
     adjusted = np.where(table["pvalue"].isna(), np.nan, adjusted)
     # Bonferroni: each interval at 1 − α/m, all m together at 1 − α. One that
     # excludes 0 has m p < α, so Holm rejects it too: never an interval
     # excluding 0 beside a Holm-adjusted p above α (intervals at Holm's levels
     # α/(m − r + 1), used past where the step-down stopped, could).
-    each = bonferroni_level(level, len(table))
+    each = 1 - (1 - level) / len(table)
     cis = [
         (np.nan, np.nan) if t is None else t.confidence_interval(each) for t in tests
     ]
@@ -610,16 +610,11 @@ def _posthoc(result, friedman, method, adjust, scope, metric):
     paragraph: ``(frame, words, correction, citations)``."""
     words, cites = POSTHOCS[method]
     if method == "nemenyi":
-        frame = friedman.posthoc(method="nemenyi").to_frame()
-        return (
-            frame,
-            words,
-            "family-wise by Nemenyi's studentised range",
-            cites,
+        res = friedman.posthoc(method="nemenyi")
+    else:
+        res = result.pairwise_tests(
+            method=method, adjust=adjust, dataset=scope, metric=metric
         )
-    res = result.pairwise_tests(
-        method=method, adjust=adjust, dataset=scope, metric=metric
-    )
     full = res.to_frame()
     frame = pd.DataFrame(
         {
@@ -959,7 +954,7 @@ def _analyse_core(result, plan):
         delta=delta,
         delta_source=delta_source,
         analyses=tuple(analyses),
-        cache={**peer_cache, ("within_tests", id(full.scores)): within_tests},
+        cache={**peer_cache, ("within_tests", id(full)): within_tests},
         bayesian=plan.bayesian,
         plan=plan,
         win_tie_loss=win_tie_loss,

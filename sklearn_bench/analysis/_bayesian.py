@@ -206,7 +206,7 @@ def _within_batch(result, others, reference, dataset, options, threshold):
     rows ``bayesian_test`` gives; ``{}`` when they cannot be batched (those,
     and zero-variance comparisons, are tested one by one)."""
     from ..results import corrected_t_block
-    from ..stats import bayesian_correlated_t_tests
+    from ..stats import bayesian_correlated_t
 
     metric, rope = options["metric"], float(options["delta"])
     block = corrected_t_block(result, others, reference, metric=metric, dataset=dataset)
@@ -214,31 +214,29 @@ def _within_batch(result, others, reference, dataset, options, threshold):
         return {}
     y, x, ratio = block  # the reference is x
     rho = ratio / (1 + ratio)  # as correlated_splits
+    gib = result.metrics[metric]
     with warnings.catch_warnings():  # zero-variance pairs are tested one by one
         warnings.simplefilter("ignore", RuntimeWarning)
-        tests = bayesian_correlated_t_tests(x[:, None], y, rho=rho, delta=rope)
-    p_greater, p_rope, p_less = tests.p_greater, tests.p_rope, tests.p_less
-    gib = result.metrics[metric]
-    decisions = tests.decisions(
-        threshold=threshold, greater_is_better=gib, labels=(reference, list(others))
-    )
+        tests = bayesian_correlated_t(
+            x[:, None], y, rho=rho, delta=rope, greater_is_better=gib
+        )
+    names = {"x": reference, "equivalent": "equivalent", "undecided": "undecided"}
+    decisions = tests.decision(threshold)
+    probabilities = list(tests.probabilities.values())  # x, equivalent, y
     rows = {}
     for j, other in enumerate(others):
-        if tests.constant[j]:
+        if tests.details["scale"][j] == 0:
             continue
-        first, second = (p_greater[j], p_less[j]) if gib else (p_less[j], p_greater[j])
-        probs = {reference: float(first), "equivalent": float(p_rope[j])}
-        probs[other] = float(second)
         rows[other] = {
             "scope": dataset,
             "a": reference,
             "b": other,
             "method": "correlated-t",
             "n": int(x.shape[0]),
-            "P(a better)": probs[reference],
-            "P(equivalent)": probs["equivalent"],
-            "P(b better)": probs[other],
-            "decision": decisions[j],
+            "P(a better)": float(probabilities[0][j]),
+            "P(equivalent)": float(probabilities[1][j]),
+            "P(b better)": float(probabilities[2][j]),
+            "decision": names.get(decisions[j], other),
         }
     return rows
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from .._metrics import default_delta
 from .._validation import check_choice, check_confidence_level, check_real
-from ..stats import PAIRWISE_ADJUST_METHODS as _ADJUST
+from ..stats import ADJUST_METHODS as _ADJUST
 
 __all__ = [
     "ANALYSES",
@@ -95,13 +95,9 @@ def check_posthoc(posthoc, adjust):
     posthoc = check_choice(posthoc, POSTHOCS, "posthoc")
     single = posthoc in ("nemenyi", "miller")
     if adjust is not None:
-        if not isinstance(adjust, str) or adjust.lower() not in (
-            *_ADJUST,
-            "single_step",
-        ):
+        if not isinstance(adjust, str) or adjust.lower() not in _ADJUST:
             raise ValueError(
-                f"`posthoc_adjust` must be one of {[*_ADJUST, 'single_step']}; "
-                f"got {adjust!r}."
+                f"`posthoc_adjust` must be one of {list(_ADJUST)}; got {adjust!r}."
             )
         if single != (adjust.lower() == "single_step"):
             raise ValueError(

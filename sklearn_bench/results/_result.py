@@ -155,7 +155,12 @@ class BenchmarkResult(
         (categoricals in experiment order), ``split``, ``replicate``, ``fold``,
         ``value``, ``fit_time``, ``score_time``, ``n_train``, ``n_test``,
         ``failed`` and ``error_type``, ``error_message``, ``traceback`` (empty
-        strings where the task did not fail).
+        strings where the task did not fail). Each read is a copy (pandas'
+        Copy-on-Write: cheap until written), so no edit of it can make the
+        result's tests disagree with its scores: ``result.scores.loc[...] = v``
+        changes nothing (pandas warns of chained assignment). To change the
+        scores, assign the edited frame: ``df = result.scores; df.loc[...] =
+        v; result.scores = df`` (checked as at construction).
     metrics, datasets, learners, predictions, info
         As passed.
     n_missing_tasks : int
@@ -186,10 +191,6 @@ class BenchmarkResult(
             raise TypeError(f"`learners` must be a list of names; got {learners!r}.")
         if len(set(map(str, learners))) != len(learners):
             raise ValueError(f"`learners` has duplicated names: {list(learners)}.")
-        if not isinstance(scores, pd.DataFrame):
-            raise TypeError(
-                f"`scores` must be a DataFrame; got {type(scores).__name__}."
-            )
         self.metrics = {str(k): bool(v) for k, v in dict(metrics).items()}
         self.datasets = {str(k): str(v) for k, v in dict(datasets).items()}
         self.learners = [str(name) for name in learners]
@@ -199,9 +200,26 @@ class BenchmarkResult(
                     f"Problem of data set {name!r} must be one of {_PROBLEMS}; got "
                     f"{problem!r}."
                 )
-        self.scores = self._normalise_scores(scores)
+        self.scores = scores
         self.predictions = predictions
         self.info = {} if info is None else dict(info)
+
+    @property
+    def scores(self):
+        """The long table of scores, a copy (see the class' Attributes)."""
+        return self._scores.copy(deep=False)
+
+    @scores.setter
+    def scores(self, value):
+        if not isinstance(value, pd.DataFrame):
+            raise TypeError(
+                f"`scores` must be a DataFrame; got {type(value).__name__}."
+            )
+        self._scores = self._normalise_scores(value)
+        # What the analyses read from the scores (results/_select.py), built on
+        # first use of each metric and dropped only here: the scores cannot
+        # change in place, so it is never stale.
+        self._arrays = {}
 
     # Tasks of a store not yet run (see from_store); 0 for a complete result.
     n_missing_tasks = 0

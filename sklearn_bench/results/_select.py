@@ -145,8 +145,8 @@ def performance_arrays(result, metric):
 
     The analyses select from the same performances many times (a report runs
     thousands of paired tests), so they are computed once per metric and kept on
-    the result, keyed by the identity of ``result.scores`` (treated as
-    read-only): rows sorted by (data set, learner, replicate) codes, with the
+    the result until its scores are replaced (they cannot change in place): rows
+    sorted by (data set, learner, replicate) codes, with the
     offsets of each data set's rows and the per (data set, learner) means.
 
     Returns
@@ -159,10 +159,9 @@ def performance_arrays(result, metric):
         ``count``, ``n_nan`` (data sets x learners: mean performance over the
         replicates, number of replicates, of NaN performances).
     """
-    cache = result.__dict__.setdefault("_performance_cache", {})
-    key = (metric, id(result.scores))
-    if key in cache:
-        return cache[key]
+    key = ("performance", metric)
+    if key in result._arrays:
+        return result._arrays[key]
     perf = result.performance(metric)
     d = np.asarray(perf["dataset"].cat.codes, dtype=np.int64)
     m = np.asarray(perf["learner"].cat.codes, dtype=np.int64)
@@ -192,9 +191,16 @@ def performance_arrays(result, metric):
         "count": np.bincount(cell, minlength=n_d * n_m).reshape(n_d, n_m),
         "n_nan": np.bincount(cell, weights=nan, minlength=n_d * n_m).reshape(n_d, n_m),
     }
-    cache.clear()  # one metric at a time: the arrays are as large as the scores
-    cache[key] = out
+    _keep(result, key, out)
     return out
+
+
+def _keep(result, key, arrays):
+    """Keep ``arrays`` on ``result`` under ``key = (kind, metric)``, one metric
+    at a time (the arrays are as large as the scores)."""
+    if any(metric != key[1] for _, metric in result._arrays):
+        result._arrays.clear()
+    result._arrays[key] = arrays
 
 
 def blocks(result, learners, *, metric, dataset=None, drop_failed=False):
@@ -656,14 +662,12 @@ class _SplitTable:
 
 
 def _split_table(result, metric):
-    """The cached :class:`_SplitTable` of ``metric`` (keyed like
-    :func:`performance_arrays` by the identity of ``result.scores``)."""
-    cache = result.__dict__.setdefault("_split_cache", {})
-    key = (metric, id(result.scores))
-    if key not in cache:
-        cache.clear()
-        cache[key] = _SplitTable(result, metric)
-    return cache[key]
+    """The :class:`_SplitTable` of ``metric``, kept as
+    :func:`performance_arrays` keeps its arrays."""
+    key = ("splits", metric)
+    if key not in result._arrays:
+        _keep(result, key, _SplitTable(result, metric))
+    return result._arrays[key]
 
 
 def _missing_splits_error(dataset, missing):

@@ -1,17 +1,6 @@
 """Statistics for comparing learners: pure functions on arrays, frozen results."""
 
-# re-exported; its result class is documented under model_selection only
-from ..model_selection import (  # noqa: F401
-    BiasVarianceResult,
-    bias_variance_decomposition,
-)
 from ._anova import RMAnovaResult, TukeyHSDResult, rm_anova, tukey_hsd
-from ._batched import (
-    CorrelatedTTestsResult,
-    PairedTTestsResult,
-    bayesian_correlated_t_tests,
-    paired_t_tests,
-)
 from ._bayesian import (
     BayesianTestResult,
     bayesian_correlated_t,
@@ -42,7 +31,6 @@ from ._effect_size import (
     cohens_d,
     cohens_dz,
     rank_biserial,
-    rank_biserial_from_ranks,
     sign_dominance,
 )
 from ._five_by_two import five_by_two_cv_test
@@ -68,8 +56,6 @@ from ._mcnemar import (
     McNemarResult,
     error_rate_difference_ci,
     error_rate_intervals,
-    mcnemar_table,
-    mcnemar_tables,
     mcnemar_test,
 )
 from ._multiple_rule_bias import MultipleRuleBiasResult, multiple_rule_bias
@@ -79,33 +65,23 @@ from ._paired import (
     paired_test,
     smallest_attainable_pvalue,
 )
-from ._pairwise import (
-    PAIRWISE_ADJUST_METHODS,  # noqa: F401
-    PairwiseTestResult,
-    adjust_pairwise_pvalues,
-    pairwise_tests,
-)
+from ._pairwise import PairwiseTestResult, pairwise_tests
 from ._plackett_luce import PlackettLuceResult, bayesian_plackett_luce
-from ._posthoc import PairwiseComparisonResult, PosthocResult
+from ._posthoc import PosthocResult
 from ._power import n_datasets_needed, power_paired_t
-from ._simultaneous import (
-    SimultaneousIntervalsResult,
-    bonferroni_level,
-    simultaneous_intervals,
-)
+from ._simultaneous import SimultaneousIntervalsResult, simultaneous_intervals
 from ._skillings_mack import SkillingsMackResult, skillings_mack_test
 
-# Also public, for the layers above (analysis, report), but not API-page objects
-# (so not in __all__): ADJUST_METHODS and PAIRWISE_ADJUST_METHODS, the choices of
-# adjust_pvalues' `method` and of pairwise_tests' `adjust`; shared_dirichlet_draws,
-# the context in which Dirichlet-process tests with one seed share their draws.
+# Also public, for the layers above (analysis, report), but not an API-page object
+# (so not in __all__): ADJUST_METHODS, the one list of choices of `adjust`;
+# shared_dirichlet_draws, the context in which Dirichlet-process tests with one
+# seed share their draws.
 
 __all__ = [
     "BayesianTestResult",
     "BlockRankTestResult",
     "ClassifierComparisonResult",
     "ConfidenceInterval",
-    "CorrelatedTTestsResult",
     "EffectSizeResult",
     "FriedmanResult",
     "GeneralizationErrorResult",
@@ -114,8 +90,6 @@ __all__ = [
     "McNemarResult",
     "MultipleRuleBiasResult",
     "PairedTestResult",
-    "PairedTTestsResult",
-    "PairwiseComparisonResult",
     "PairwiseTestResult",
     "PosthocResult",
     "RankConfidenceSetsResult",
@@ -126,19 +100,15 @@ __all__ = [
     "SimultaneousIntervalsResult",
     "SkillingsMackResult",
     "TukeyHSDResult",
-    "adjust_pairwise_pvalues",
     "adjust_pvalues",
     "akinshin_gamma",
     "bayesian_correlated_t",
-    "bayesian_correlated_t_tests",
     "bayesian_hierarchical",
     "bayesian_plackett_luce",
     "bayesian_sign_test",
     "bayesian_signed_rank",
     "bayesian_table",
-    "bias_variance_decomposition",
     "bootstrap_ci",
-    "bonferroni_level",
     "bradley_terry_ratings",
     "cochrans_q",
     "cliffs_delta",
@@ -156,12 +126,9 @@ __all__ = [
     "generalization_error_interval",
     "global_permutation_test",
     "leaderboard_table",
-    "mcnemar_table",
-    "mcnemar_tables",
     "mcnemar_test",
     "multiple_rule_bias",
     "n_datasets_needed",
-    "paired_t_tests",
     "paired_test",
     "pairwise_tests",
     "power_paired_t",
@@ -171,7 +138,6 @@ __all__ = [
     "rank_biserial",
     "rank_confidence_sets",
     "rank_stability",
-    "rank_biserial_from_ranks",
     "sign_dominance",
     "simultaneous_intervals",
     "skillings_mack_test",

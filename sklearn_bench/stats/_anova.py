@@ -19,7 +19,7 @@ from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
 from ._common import (
     _direction,
-    _one_row_frame,
+    _Fields,
     _pair_matrix,
     _validate_scores,
 )
@@ -87,7 +87,7 @@ def _tukey_table(means, mse, df, n, confidence_level):
 
 
 @dataclass(frozen=True)
-class RMAnovaResult:
+class RMAnovaResult(_Fields):
     """Result of :func:`rm_anova`.
 
     Attributes
@@ -156,28 +156,6 @@ class RMAnovaResult:
             alpha=alpha,
             greater_is_better=greater_is_better,
         )
-
-    def to_dict(self):
-        """The scalar fields and the learners' means as a plain dict."""
-        return {
-            "method": self.method,
-            "statistic": self.statistic,
-            "pvalue": self.pvalue,
-            "df_learners": self.df_learners,
-            "df_error": self.df_error,
-            "ss_learners": self.ss_learners,
-            "ss_blocks": self.ss_blocks,
-            "ss_error": self.ss_error,
-            "mse": self.mse,
-            "partial_eta_squared": self.partial_eta_squared,
-            "n_blocks": self.n_blocks,
-            "n_learners": self.n_learners,
-            "learner_means": self.learner_means.to_dict(),
-        }
-
-    def to_frame(self):
-        """A one-row DataFrame of the scalar fields."""
-        return _one_row_frame(self.to_dict(), leave_out=("learner_means",))
 
 
 def _frame(values, learners, blocks):
@@ -355,19 +333,7 @@ class TukeyHSDResult(PosthocResult):
     def _intervals(self, confidence_level):
         return tukey_intervals(self, confidence_level)
 
-    def to_dict(self):
-        """The scalar fields as a plain dict."""
-        return {
-            "method": self.method,
-            "design": self.design,
-            "alpha": self.alpha,
-            "n_blocks": self.n_blocks,
-            "mse": self.mse,
-            "df": self.df,
-            "critical_value": self.critical_value,
-            "hsd": self.hsd,
-            "learner_means": self.learner_means.to_dict(),
-        }
+    to_dict = _Fields.to_dict
 
 
 def tukey_hsd(

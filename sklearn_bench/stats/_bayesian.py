@@ -26,7 +26,7 @@ from scipy import stats
 
 from .._validation import check_bool, check_random_state
 from ._common import _DECIMALS, real_number
-from ._paired import _check_paired
+from ._paired import _check_paired, _scalar
 
 _BATCH_ELEMENTS = 2_000_000  # Monte Carlo samples x pseudo-observations per batch
 _TIE_TOLERANCE = 1e-12  # thetas closer than this count as a tie for the largest
@@ -143,15 +143,16 @@ class BayesianTestResult:
         Returns
         -------
         str
-            A label, ``"equivalent"`` or ``"undecided"``.
+            A label, ``"equivalent"`` or ``"undecided"``; an array of them for a
+            batch of correlated t-tests.
         """
         threshold = real_number(threshold, "threshold")
         if not 0.5 < threshold <= 1:
             raise ValueError(f"`threshold` must lie in (0.5, 1]; got {threshold!r}.")
+        out = np.full(np.shape(self.p_greater), _UNDECIDED, dtype=object)
         for name, p in self.probabilities.items():
-            if p >= threshold:
-                return name
-        return _UNDECIDED
+            out[np.asarray(p) >= threshold] = name
+        return out[()] if out.ndim == 0 else out
 
     @property
     def samples(self):
@@ -227,9 +228,9 @@ def _check_labels(labels):
     return labels
 
 
-def _check_common(x, y, rope, labels, *, name):
-    d = _check_paired(x, y)
-    if d.size < 2:
+def _check_common(x, y, rope, labels, *, name, axis=None):
+    d = _check_paired(x, y, axis)
+    if d.shape[-1] < 2:
         raise ValueError(f"The Bayesian {name} needs at least 2 pairs in `x` and `y`.")
     rope = real_number(rope, "delta")
     if not (np.isfinite(rope) and rope >= 0):
@@ -275,7 +276,7 @@ def _probability_words(p_greater, p_rope, p_less, rope, what):
 
 # --------------------------------------------------------------- correlated t-test
 def bayesian_correlated_t(
-    x, y, *, delta=0.0, rho, labels=("x", "y"), greater_is_better
+    x, y, *, delta=0.0, rho, labels=("x", "y"), greater_is_better, axis=0
 ):
     """Bayesian correlated t-test of resampling scores on one data set.
 
@@ -299,6 +300,11 @@ def bayesian_correlated_t(
     x, y : array-like of shape (n,)
         Paired scores of two learners on the same ``n`` resamples (folds of
         repeated k-fold, random train/test splits) of one data set, n >= 2.
+        Or a batch: arrays that broadcast against each other, the resamples
+        along ``axis`` (e.g. ``x`` of shape (n, 1), the reference, and ``y`` of
+        shape (n, m), m other learners); the probabilities and the ``details``
+        are then arrays, one entry per comparison, each equal to that pair's
+        test to the last bit.
     delta : float, default=0.0
         The smallest difference that matters: half-width of the region of
         practical equivalence ``[−delta, delta]``, in the scores' units (e.g. 0.01
@@ -316,11 +322,14 @@ def bayesian_correlated_t(
     greater_is_better : bool
         Whether larger scores are better (``False`` for an error rate).
         Required.
+    axis : int, default=0
+        The axis of the resamples of a batch.
 
     Returns
     -------
     BayesianTestResult
-        ``details`` holds ``mean``, ``scale``, ``df``, ``rho``, ``variance``.
+        ``details`` holds ``mean``, ``scale``, ``df``, ``rho``, ``variance``
+        (``scale == 0``: a point-mass posterior).
 
     Notes
     -----
@@ -343,52 +352,78 @@ def bayesian_correlated_t(
     {'A': 0.83, 'equivalent': 0.17, 'B': 0.0}
     >>> res.decision()
     'undecided'
+
+    A batch, the first learner against two others:
+
+    >>> import numpy as np
+    >>> z = np.column_stack([y, np.add(y, 0.03)])
+    >>> res = bayesian_correlated_t(np.array(x)[:, None], z, delta=0.01, rho=0.1,
+    ...                             greater_is_better=False)
+    >>> res.p_less.round(3), res.decision()
+    (array([0.83, 1.  ]), array(['undecided', 'x'], dtype=object))
     """
     greater_is_better = check_bool(greater_is_better, "greater_is_better")
-    d, rope, labels = _check_common(x, y, delta, labels, name="correlated t-test")
+    d, rope, labels = _check_common(
+        x, y, delta, labels, name="correlated t-test", axis=axis
+    )
     rho = real_number(rho, "rho")
     if not (np.isfinite(rho) and 0 <= rho < 1):
         raise ValueError(f"`rho` must lie in [0, 1); got {rho!r}.")
-    n = d.size
+    n = d.shape[-1]
     df = n - 1
-    mean = float(np.mean(d))
+    mean = np.mean(d, axis=-1)
     rounded = np.round(d, _DECIMALS)
-    constant = bool(np.all(rounded == rounded[0]))
-    variance = 0.0 if constant else float(np.var(d, ddof=1))
-    scale = float(np.sqrt((1 / n + rho / (1 - rho)) * variance))
+    constant = np.all(rounded == rounded[..., :1], axis=-1)
+    variance = np.where(constant, 0.0, np.var(d, axis=-1, ddof=1))
+    scale = np.sqrt((1 / n + rho / (1 - rho)) * variance)
+    point = scale == 0  # zero variance: a point mass at the mean
+    safe = np.where(point, 1.0, scale)
+    p_greater = stats.t.sf(rope, df, loc=mean, scale=safe)
+    p_less = stats.t.cdf(-rope, df, loc=mean, scale=safe)
+    p_rope = 0.0 * p_greater if rope == 0 else np.maximum(0.0, 1 - p_greater - p_less)
     what = f"mean {labels[0]} − {labels[1]}"
-    if scale == 0:
-        mean = float(np.round(mean, _DECIMALS))
-        warnings.warn(
+    if point.any():
+        mean = np.where(point, np.round(mean, _DECIMALS), mean)
+        if rope == 0:
+            greater = (mean > 0) + 0.5 * (mean == 0)
+            less = 1.0 - greater
+        else:
+            greater = (mean > rope).astype(float)
+            less = (mean < -rope).astype(float)
+        p_greater = np.where(point, greater, p_greater)
+        p_less = np.where(point, less, p_less)
+        p_rope = np.where(point, 1.0 - greater - less, p_rope)
+        which = (
             f"The {n} differences {labels[0]} − {labels[1]} are all equal "
-            f"({mean:.4g}): the posterior is a point mass and the probabilities "
-            "are 0 or 1.",
+            f"({float(mean):.4g})"
+            if d.ndim == 1
+            else f"{int(point.sum())} of {point.size} comparisons have differences "
+            "that are all equal"
+        )
+        warnings.warn(
+            f"{which}: the posterior is a point mass and the probabilities are 0 or 1.",
             RuntimeWarning,
             stacklevel=2,
         )
-        if rope == 0:
-            p_greater = float(mean > 0) + 0.5 * float(mean == 0)
-            p_less = 1.0 - p_greater
-        else:
-            p_greater = float(mean > rope)
-            p_less = float(mean < -rope)
-        p_rope = 1.0 - p_greater - p_less
-        posterior = f"a point mass at {_fmt(mean)} (zero variance)"
+    if d.ndim > 1:
+        posterior = f"Student t with {df} df per comparison"
+        words = "probabilities per comparison in p_greater, p_rope, p_less"
     else:
-        p_greater = float(stats.t.sf(rope, df, loc=mean, scale=scale))
-        p_less = float(stats.t.cdf(-rope, df, loc=mean, scale=scale))
-        p_rope = 0.0 if rope == 0 else max(0.0, 1.0 - p_greater - p_less)
         posterior = (
-            f"Student t with {df} df, location {_fmt(mean)}, scale {_fmt(scale)}"
+            f"a point mass at {_fmt(mean)} (zero variance)"
+            if point
+            else f"Student t with {df} df, location {_fmt(mean)}, scale {_fmt(scale)}"
         )
+        words = _probability_words(p_greater, p_rope, p_less, rope, what)
     description = (
         f"Bayesian correlated t-test (Corani & Benavoli 2015) of the {what} over "
         f"{n} correlated resamples of one data set (rho = {_fmt(rho)}); "
         "non-informative prior (flat on the mean, 1/σ² on the variance); "
         f"{_rope_words(rope)}; posterior of the mean difference: {posterior}. "
-        + _probability_words(p_greater, p_rope, p_less, rope, what)
-        + "."
+        f"{words}."
     )
+    p_greater, p_rope, p_less = map(_scalar, (p_greater, p_rope, p_less))
+    mean, scale, variance = map(_scalar, (mean, scale, variance))
     return BayesianTestResult(
         p_greater=p_greater,
         p_rope=p_rope,

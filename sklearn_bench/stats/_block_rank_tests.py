@@ -21,11 +21,11 @@ import pandas as pd
 from scipy import stats
 
 from .._validation import check_choice as _check_choice
-from ._common import _direction, _one_row_frame, _validate_scores
+from ._common import _direction, _Fields, _validate_scores
 
 
 @dataclass(frozen=True)
-class BlockRankTestResult:
+class BlockRankTestResult(_Fields):
     """Result of :func:`quade_test`, :func:`durbin_test` and
     :func:`friedman_aligned_ranks_test`.
 
@@ -68,29 +68,6 @@ class BlockRankTestResult:
     f_statistic: float | None = None
     f_pvalue: float | None = None
     f_df: tuple = ()
-
-    def to_dict(self):
-        """The scalar fields and the learners' scores as a plain dict."""
-        return {
-            "method": self.method,
-            "statistic": self.statistic,
-            "pvalue": self.pvalue,
-            "df": list(self.df),
-            "distribution": self.distribution,
-            "f_statistic": self.f_statistic,
-            "f_pvalue": self.f_pvalue,
-            "n_blocks": self.n_blocks,
-            "n_learners": self.n_learners,
-            "null_hypothesis": self.null_hypothesis,
-            "notes": list(self.notes),
-            "learner_scores": self.learner_scores.to_dict(),
-        }
-
-    def to_frame(self):
-        """A one-row DataFrame of the scalar fields."""
-        record = self.to_dict()
-        record["df"] = str(tuple(record.pop("df")))  # a text column, before notes
-        return _one_row_frame(record, leave_out=("learner_scores",))
 
 
 def _series(values, learners, name):

@@ -17,12 +17,12 @@ from .._validation import check_confidence_level as _check_confidence_level
 from .._validation import check_member
 from .._validation import check_positive_int as _check_size
 from ._anova import rm_anova
-from ._common import ConfidenceInterval, _one_row_frame, real_number
+from ._common import ConfidenceInterval, _Fields, real_number
 from ._mcnemar import _correctness
 
 
 @dataclass(frozen=True)
-class ClassifierComparisonResult:
+class ClassifierComparisonResult(_Fields):
     """Result of :func:`cochrans_q` and :func:`f_test_classifiers`.
 
     Attributes
@@ -63,24 +63,6 @@ class ClassifierComparisonResult:
         "H0: all classifiers have the same probability of a correct "
         "classification on this test set."
     )
-
-    def to_dict(self):
-        """The scalar fields and the accuracies as a plain dict."""
-        return {
-            "method": self.method,
-            "statistic": self.statistic,
-            "pvalue": self.pvalue,
-            "df": self.df,
-            "df_denominator": self.df_denominator,
-            "n_samples": self.n_samples,
-            "n_classifiers": self.n_classifiers,
-            "accuracies": self.accuracies.to_dict(),
-            "null_hypothesis": self.null_hypothesis,
-        }
-
-    def to_frame(self):
-        """A one-row DataFrame of the scalar fields."""
-        return _one_row_frame(self.to_dict(), leave_out=("accuracies",))
 
 
 def _accuracies(correct, names):
@@ -238,7 +220,7 @@ def f_test_classifiers(y_true, predictions) -> ClassifierComparisonResult:
 
 # ---------------------------------------------------------- difference of proportions
 @dataclass(frozen=True)
-class ProportionDifferenceResult:
+class ProportionDifferenceResult(_Fields):
     """Result of :func:`proportion_difference_test`.
 
     Attributes
@@ -294,22 +276,6 @@ class ProportionDifferenceResult:
             low, high = self.estimate - stats.norm.ppf(level) * se, np.inf
         return ConfidenceInterval(float(low), float(high), level)
 
-    def to_dict(self):
-        """The fields as a plain dict."""
-        return {
-            "method": self.method,
-            "statistic": self.statistic,
-            "pvalue": self.pvalue,
-            "estimate": self.estimate,
-            "standard_error": self.standard_error,
-            "alternative": self.alternative,
-            "null_hypothesis": self.null_hypothesis,
-        }
-
-    def to_frame(self):
-        """A one-row DataFrame of :meth:`to_dict`."""
-        return pd.DataFrame([self.to_dict()])
-
 
 def _check_proportion(value, name):
     value = real_number(value, name)
@@ -347,7 +313,7 @@ def proportion_difference_test(
     The test assumes *independent* samples. Two classifiers evaluated on the
     same test set are paired, and their accuracies are correlated; Dietterich
     (1998) shows the test's type I error is then wrong. Use McNemar's test
-    (:func:`mcnemar_test` on :func:`mcnemar_table`) for one test set; use this
+    (:func:`mcnemar_test` of the discordant counts) for one test set; use this
     one for two accuracies measured on different test sets. Both proportions 0
     or both 1: ``se = 0``, ``z = 0`` and ``p = 1`` when they are equal;
     unequal proportions with ``se = 0`` (0 against 1) give ``z = ±inf``.

@@ -6,6 +6,7 @@ re-exported here for the modules of ``stats``.
 """
 
 from collections import namedtuple
+from dataclasses import fields
 
 import numpy as np
 import pandas as pd
@@ -192,13 +193,47 @@ def _pair_matrix(frame, learners, column, diagonal):
     return out.astype(bool) if column == "reject" else out
 
 
-def _one_row_frame(record, *, leave_out=()):
-    """A result's plain-data record (its ``to_dict()``) as a one-row DataFrame.
+def _plain(value):
+    """A field's value as plain data: a pandas object as a dict, a tuple as a
+    list, a numpy scalar as a Python number."""
+    if isinstance(value, pd.Series | pd.DataFrame):
+        return value.to_dict()
+    if isinstance(value, tuple):
+        return list(value)
+    return value.item() if isinstance(value, np.generic) else value
 
-    The keys in ``leave_out`` (per-learner collections) are dropped; a
-    ``notes`` list becomes one string, in the last column.
+
+class _Fields:
+    """``to_dict`` and ``to_frame`` of a result dataclass, from its fields.
+
+    A subclass lists in ``_also`` the properties (computed fields) to add after
+    its public fields.
     """
-    row = {k: v for k, v in record.items() if k not in leave_out and k != "notes"}
-    if "notes" in record:
-        row["notes"] = " ".join(record["notes"])
-    return pd.DataFrame([row])
+
+    _also = ()
+
+    def to_dict(self):
+        """The result's public fields, in order, as plain data.
+
+        A pandas Series or DataFrame (one value per learner) becomes a dict, a
+        tuple a list, a numpy scalar a Python number.
+        """
+        names = [f.name for f in fields(self) if not f.name.startswith("_")]
+        return {name: _plain(getattr(self, name)) for name in [*names, *self._also]}
+
+    def to_frame(self):
+        """One row of the scalar fields of :meth:`to_dict`.
+
+        Per-learner collections are left out (they are attributes of their
+        own); another list is shown as a tuple, ``notes`` as one string in the
+        last column.
+        """
+        record = self.to_dict()
+        row = {
+            k: str(tuple(v)) if isinstance(v, list) else v
+            for k, v in record.items()
+            if not isinstance(v, dict) and k != "notes"
+        }
+        if "notes" in record:
+            row["notes"] = " ".join(record["notes"])
+        return pd.DataFrame([row])

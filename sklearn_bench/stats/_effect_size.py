@@ -323,32 +323,10 @@ def _signed_rank_sums(d, zero_method):
     return r_plus, r_minus, d.size
 
 
-def rank_biserial_from_ranks(r_plus, r_minus, n):
-    """The matched-pairs rank-biserial correlation from signed-rank sums.
-
-    ``r = (R+ − R−) / (n (n + 1) / 2)``: the share of the total rank sum that
-    favours positive differences minus the share that favours negative ones
-    (Kerby 2014, "simple difference formula"). Equivalent to King & Minium's
-    ``r = 4 |T − (R+ + R−)/2| / (n (n + 1))`` with the sign of the effect.
-
-    Parameters
-    ----------
-    r_plus, r_minus : float
-        The Wilcoxon signed-rank sums.
-    n : int
-        Number of ranked differences.
-
-    Returns
-    -------
-    float
-        In ``[-1, 1]``; ``nan`` when ``n = 0``.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import rank_biserial_from_ranks
-    >>> round(rank_biserial_from_ranks(44.0, 1.0, 9), 4)
-    0.9556
-    """
+def _rank_biserial_from_ranks(r_plus, r_minus, n):
+    """The matched-pairs rank-biserial correlation from signed-rank sums,
+    ``r = (R+ − R−) / (n (n + 1) / 2)`` (Kerby 2014, "simple difference
+    formula"), in ``[-1, 1]``; ``nan`` when ``n = 0``."""
     r_plus = real_number(r_plus, "r_plus")
     r_minus = real_number(r_minus, "r_minus")
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
@@ -410,7 +388,7 @@ def rank_biserial(x, y=None, *, zero_method="wilcox"):
     r_plus, r_minus, n = _signed_rank_sums(d, zero_method)
     return EffectSizeResult(
         "rank_biserial",
-        rank_biserial_from_ranks(r_plus, r_minus, n),
+        _rank_biserial_from_ranks(r_plus, r_minus, n),
         n,
         None,
         None,

@@ -9,7 +9,7 @@ post-hoc tests.
 
 import math
 from dataclasses import dataclass, field
-from itertools import combinations, permutations
+from itertools import permutations
 
 import numpy as np
 import pandas as pd
@@ -17,10 +17,9 @@ from scipy import stats
 
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
-from ._common import _direction, _one_row_frame, _validate_scores
-from ._multitest import adjust_pvalues
-from ._pairwise import adjust_pairwise_pvalues
-from ._posthoc import PairwiseComparisonResult
+from ._common import _direction, _Fields, _validate_scores
+from ._pairwise import _pairs_to_test, rank_pairwise
+from ._rank_posthoc import RANK_METHODS
 
 _CD_METHODS = ("nemenyi", "bonferroni-dunn")
 # Budget of the exact permutation distribution (rank-sum vectors x block
@@ -33,10 +32,6 @@ _UNDEFINED_F = (
     "in the same order, so the residual (within-block) variance of the ranks is "
     "zero; read the Friedman p-value instead."
 )
-_POSTHOC_METHODS = ("nemenyi", "holm", "hochberg", "bonferroni")
-
-# García & Herrera (2008): all-pairs corrections that use the logical relations
-_POSTHOC_METHODS += ("shaffer", "bergmann_hommel")
 
 
 def _rank_se(n_learners, n_blocks):
@@ -182,7 +177,7 @@ def critical_difference(
 
 
 @dataclass(frozen=True)
-class FriedmanResult:
+class FriedmanResult(_Fields):
     """Result of :func:`friedman_test`.
 
     Attributes
@@ -234,6 +229,8 @@ class FriedmanResult:
     null_distribution: str = "chi2"
     notes: tuple = ()
     _ranks: pd.DataFrame = field(repr=False, default=None, compare=False)
+    _values: np.ndarray = field(repr=False, default=None, compare=False)
+    _also = ("kendalls_w",)  # in to_dict and to_frame
 
     @classmethod
     def from_average_ranks(cls, average_ranks, n_blocks: int) -> "FriedmanResult":
@@ -241,11 +238,11 @@ class FriedmanResult:
 
         For papers that print only the average ranks: χ²_F uses Demšar's formula
         (no tie correction is possible without the ranks) and the Iman–Davenport F
-        follows from it; ``critical_difference`` and ``posthoc`` work as usual,
-        ``ranks`` is ``None``. The p-value is χ²'s: the exact permutation
-        distribution needs the ranks of each block (their ties). Average ranks
-        ``1, 2, ..., k`` (every block ranked alike) leave F_F undefined (NaN,
-        with a note).
+        follows from it; ``critical_difference`` works as usual, ``posthoc``
+        has the z tests of average ranks, ``ranks`` is ``None``. The p-value is
+        χ²'s: the exact permutation distribution needs the ranks of each block
+        (their ties). Average ranks ``1, 2, ..., k`` (every block ranked alike)
+        leave F_F undefined (NaN, with a note).
 
         Parameters
         ----------
@@ -382,42 +379,34 @@ class FriedmanResult:
             self.n_learners, self.n_blocks, alpha=alpha, method=method
         )
 
-    def posthoc(self, *, method: str = "nemenyi", control=None):
-        """Post-hoc comparisons of average ranks (Demšar 2006, Section 3.2.2).
+    def posthoc(self, *, method="nemenyi", adjust=None, alpha=0.05, control=None):
+        """Post-hoc tests of Friedman's null, pair by pair (Demšar 2006, Sec. 3.2.2).
 
-        ``z = (R_i - R_j) / sqrt(k (k + 1) / (6 N))`` for each comparison; positive
-        ``z`` means learner ``i`` has the larger (worse) average rank. The raw
-        p-value is ``2 Phi(-|z|)``.
+        :func:`~sklearn_bench.stats.pairwise_tests` with a rank ``method`` on
+        the scores this result was computed from, the same numbers; from
+        :meth:`from_average_ranks`, the z tests of average ranks (Siegel,
+        Nemenyi, Miller) and a NaN ``mean_difference``.
 
         Parameters
         ----------
-        method : {"nemenyi", "holm", "hochberg", "bonferroni", "shaffer", \
-"bergmann_hommel"}, default="nemenyi"
-            How the p-values are adjusted. ``"nemenyi"`` (all pairs only): the
-            studentized-range p-value of ``|z| sqrt(2)`` with ``k`` means and
-            infinite df, i.e. ``|R_i - R_j| >= CD`` exactly when it is ``<=
-            alpha``. ``"holm"``, ``"hochberg"``, ``"bonferroni"``: R's
-            ``p.adjust`` over the ``k (k - 1) / 2`` pairs, or over the ``k - 1``
-            comparisons with ``control`` (``"bonferroni"`` with a control is
-            Bonferroni–Dunn's test). ``"shaffer"``, ``"bergmann_hommel"`` (all
-            pairs only): García & Herrera's (2008) procedures, see
-            :func:`~sklearn_bench.stats.adjust_pairwise_pvalues`. These still
-            compare mean ranks, which depend on every learner (Benavoli et al.
-            2016); :func:`~sklearn_bench.stats.pairwise_tests` does not.
+        method : {"nemenyi", "siegel", "miller", "conover", "quade", \
+"exact_ranksum"}, default="nemenyi"
+            The rank post-hoc: ``"nemenyi"`` (the studentized range of
+            ``sqrt(2) |z|``, ``z = (R̄_i − R̄_j) / sqrt(k (k + 1) / (6 N))``:
+            a pair differs exactly when ``|R̄_i − R̄_j| >= CD``); ``"siegel"``
+            (that ``z`` with a normal p-value, to adjust: Holm, Demšar's
+            Bonferroni–Dunn, ...); the others as in :func:`pairwise_tests`.
+        adjust : str, default=None
+            As in :func:`pairwise_tests`.
+        alpha : float, default=0.05
+            Family-wise level of ``reject``.
         control : label, default=None
-            A learner to compare every other learner with; ``None`` compares all
+            A learner to compare every other one with; ``None`` compares all
             pairs.
 
         Returns
         -------
-        PairwiseComparisonResult
-            A :class:`~sklearn_bench.stats.PosthocResult` (``statistic`` is
-            ``z``; no confidence interval: the test is on average ranks). Its
-            :meth:`~PosthocResult.to_frame` has one row per comparison (pairs
-            ``(i, j)`` with ``i`` before ``j`` in the learners' order; with a
-            control, ``learner_j`` is the control), columns ``learner_i``,
-            ``learner_j``, ``rank_difference`` (``R_i - R_j``), ``z``, ``pvalue``
-            (raw), ``pvalue_adjusted`` and ``method``.
+        PairwiseTestResult
 
         Examples
         --------
@@ -428,90 +417,27 @@ class FriedmanResult:
         ...     columns=["a", "b", "c"],
         ... )
         >>> res = friedman_test(ranks, greater_is_better=False)  # rank 1 is best
-        >>> res.posthoc(method="holm", control="a").to_frame().round(3)
-          learner_i learner_j  rank_difference      z  pvalue  pvalue_adjusted method
-        0         b         a              1.0  1.581   0.114            0.114   holm
-        1         c         a              1.4  2.214   0.027            0.054   holm
+        >>> post = res.posthoc(method="siegel", adjust="holm", control="a")
+        >>> post.to_frame()[["learner_i", "learner_j", "estimate", "statistic",
+        ...                  "pvalue", "pvalue_adjusted"]].round(3)
+          learner_i learner_j  estimate  statistic  pvalue  pvalue_adjusted
+        0         b         a       1.0      1.581   0.114            0.114
+        1         c         a       1.4      2.214   0.027            0.054
         """
-        method = _check_choice(method, _POSTHOC_METHODS, "method")
+        method = _check_choice(method, RANK_METHODS, "method")
         learners = list(self.average_ranks.index)
-        if control is None:
-            pairs = list(combinations(range(self.n_learners), 2))
-        else:
-            if control not in learners:
-                raise ValueError(
-                    f"`control` must be one of the learners {learners}; "
-                    f"got {control!r}."
-                )
-            if method in ("nemenyi", "shaffer", "bergmann_hommel"):
-                raise ValueError(
-                    f"`method`={method!r} compares all pairs; with a `control` use "
-                    "'holm', 'hochberg' or 'bonferroni' (Bonferroni-Dunn)."
-                )
-            c = learners.index(control)
-            pairs = [(i, c) for i in range(self.n_learners) if i != c]
-        ranks = self.average_ranks.to_numpy()
-        i, j = np.array(pairs).T
-        diff = ranks[i] - ranks[j]
-        z = diff / _rank_se(self.n_learners, self.n_blocks)
-        raw = 2 * stats.norm.sf(np.abs(z))
-        if method == "nemenyi":
-            adjusted = stats.studentized_range.sf(
-                np.abs(z) * np.sqrt(2), self.n_learners, np.inf
-            )
-            adjusted = np.clip(adjusted, 0.0, 1.0)
-        elif method in ("shaffer", "bergmann_hommel"):
-            adjusted = adjust_pairwise_pvalues(raw, method=method)
-        else:
-            adjusted = adjust_pvalues(raw, method=method)
-        frame = pd.DataFrame(
-            {
-                "learner_i": [learners[a] for a in i],
-                "learner_j": [learners[b] for b in j],
-                "rank_difference": diff,
-                "z": z,
-                "pvalue": raw,
-                "pvalue_adjusted": adjusted,
-                "method": method,
-            }
+        i, j, adjust = _pairs_to_test(learners, method, adjust, control)
+        return rank_pairwise(
+            method,
+            adjust,
+            _check_alpha(alpha),
+            control,
+            (i, j),
+            self.average_ranks,
+            None if self._ranks is None else self._ranks.to_numpy(),
+            self._values,
+            n_blocks=self.n_blocks,
         )
-        return PairwiseComparisonResult(
-            learners=tuple(learners),
-            method=method,
-            alpha=None,
-            null_hypothesis=(
-                "H0 (each comparison): the two learners have the same expected "
-                "average rank"
-            ),
-            _frame=frame,
-            _statistic="z",
-            _no_interval=(
-                "The rank post-hocs of FriedmanResult.posthoc test average ranks and "
-                "give no interval; FriedmanResult.critical_difference() is the rank "
-                "difference that is significant, and pairwise_tests(method="
-                "'wilcoxon') gives intervals of the pairs' differences."
-            ),
-        )
-
-    def to_dict(self):
-        """The scalar fields and the average ranks as a plain dict."""
-        return {
-            "method": self.method,
-            "statistic": self.statistic,
-            "pvalue": self.pvalue,
-            "iman_davenport_statistic": self.iman_davenport_statistic,
-            "iman_davenport_pvalue": self.iman_davenport_pvalue,
-            "kendalls_w": self.kendalls_w,
-            "n_blocks": self.n_blocks,
-            "n_learners": self.n_learners,
-            "null_distribution": self.null_distribution,
-            "notes": list(self.notes),
-            "average_ranks": self.average_ranks.to_dict(),
-        }
-
-    def to_frame(self):
-        """A one-row DataFrame of the scalar fields (the ranks: ``average_ranks``)."""
-        return _one_row_frame(self.to_dict(), leave_out=("average_ranks",))
 
 
 def friedman_test(
@@ -720,4 +646,5 @@ def friedman_test(
         null_distribution=distribution,
         notes=tuple(notes),
         _ranks=pd.DataFrame(ranks, index=pd.Index(blocks, name="block"), columns=index),
+        _values=values,
     )

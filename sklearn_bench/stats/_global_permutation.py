@@ -22,8 +22,8 @@ from .._validation import (
     check_random_state,
 )
 from ._anova import _tukey_table
-from ._common import _one_row_frame, _validate_scores, monte_carlo_pvalue
-from ._posthoc import PairwiseComparisonResult
+from ._common import _Fields, _validate_scores, monte_carlo_pvalue
+from ._pairwise import PairwiseTestResult
 
 # Elements (resamples x replicates x learners) drawn per batch: bounds memory.
 _BATCH_ELEMENTS = 2_000_000
@@ -147,7 +147,7 @@ def _closure_hypotheses(k):
 
 
 @dataclass(frozen=True)
-class GlobalPermutationResult:
+class GlobalPermutationResult(_Fields):
     """Result of :func:`global_permutation_test`.
 
     Attributes
@@ -198,7 +198,7 @@ class GlobalPermutationResult:
         confidence_level: float = 0.95,
         n_resamples: int | None = None,
         random_state=None,
-    ) -> pd.DataFrame:
+    ):
         """All pairwise comparisons after the global test (Hothorn et al. 2005, 4.2).
 
         Parameters
@@ -230,16 +230,15 @@ class GlobalPermutationResult:
 
         Returns
         -------
-        PairwiseComparisonResult
-            A :class:`~sklearn_bench.stats.PosthocResult` (``statistic`` is the
-            mean difference; ``confidence_interval()`` gives Tukey's
-            simultaneous intervals, an error for the closed test). Before 0.2 it
-            returned its table, which :meth:`~PosthocResult.to_frame` gives: one
-            row per pair ``(i, j)``, ``i`` before ``j``: ``learner_i``,
-            ``learner_j``, ``difference`` (mean of ``i`` minus mean of ``j``),
-            ``low`` and ``high`` (Tukey's simultaneous interval; NaN for the
-            closed test), ``pvalue`` (unadjusted: the pair's own permutation
-            test, or Tukey's pairwise t-test), ``pvalue_adjusted`` and ``method``.
+        PairwiseTestResult
+            ``statistic``, ``estimate`` and ``mean_difference`` are the mean of
+            ``i`` minus the mean of ``j``; ``ci_low``, ``ci_high`` Tukey's
+            simultaneous interval (NaN for the closed test, whose
+            ``confidence_interval()`` raises); ``pvalue`` unadjusted (the pair's
+            own permutation test, or Tukey's pairwise t-test);
+            ``pvalue_adjusted`` the closed test's or Tukey's (``adjust`` is
+            ``"closed"`` or ``"single_step"``); ``reject`` at ``1 −
+            confidence_level``.
 
         Examples
         --------
@@ -320,41 +319,39 @@ class GlobalPermutationResult:
                 method="tukey (blocks)",
             )
         closed = method == "closed"
-        return PairwiseComparisonResult(
+        alpha = 1 - (0.95 if closed else confidence_level)
+        table = pd.DataFrame(frame)
+        nan = np.full(len(pairs), np.nan)
+        table = pd.DataFrame(
+            {
+                "learner_i": table["learner_i"],
+                "learner_j": table["learner_j"],
+                "n": x.shape[0],
+                "mean_difference": diff,
+                "estimate": diff,
+                "ci_low": table["low"],
+                "ci_high": table["high"],
+                "ci_level": nan if closed else confidence_level,
+                "statistic": diff,
+                "pvalue": table["pvalue"],
+                "pvalue_adjusted": table["pvalue_adjusted"],
+                "reject": table["pvalue_adjusted"] <= alpha,
+                "effect_size": nan,
+                "effect_size_name": None,
+            }
+        )
+        return PairwiseTestResult(
             learners=tuple(learners),
             method=frame["method"],
-            alpha=None if closed else 1 - confidence_level,
+            adjust="closed" if closed else "single_step",
+            alpha=alpha,
+            n_blocks=x.shape[0],
             null_hypothesis=(
                 "H0 (each pair): the two learners' performance distributions are "
                 "equal (labels exchangeable within each replicate)"
             ),
-            _frame=pd.DataFrame(frame),
-            _statistic="difference",
-            _no_interval=(
-                "The closed permutation test gives adjusted p-values, no interval; "
-                "pairwise(method='tukey') gives simultaneous intervals."
-                if closed
-                else ""
-            ),
+            _frame=table,
         )
-
-    def to_dict(self):
-        """The scalar fields and the learners' means as a plain dict."""
-        return {
-            "method": self.method,
-            "statistic": self.statistic,
-            "pvalue": self.pvalue,
-            "pvalue_standard_error": self.pvalue_standard_error,
-            "exact": self.exact,
-            "n_resamples": self.n_resamples,
-            "n_replicates": self.n_replicates,
-            "n_learners": self.n_learners,
-            "learner_means": self.learner_means.to_dict(),
-        }
-
-    def to_frame(self):
-        """A one-row DataFrame of the scalar fields (the means: ``learner_means``)."""
-        return _one_row_frame(self.to_dict(), leave_out=("learner_means",))
 
 
 def global_permutation_test(

@@ -5,7 +5,6 @@ Berrar & Lozano (2013), eqs. (2), (4)–(5) and Table 2; only the discordant cou
 """
 
 from dataclasses import dataclass
-from itertools import combinations
 from numbers import Integral
 
 import numpy as np
@@ -14,7 +13,7 @@ from scipy import stats
 
 from .._validation import check_confidence_level as _check_confidence_level
 from .._validation import check_fraction, check_member
-from ._common import ConfidenceInterval, real_array
+from ._common import ConfidenceInterval, _Fields, real_array
 
 
 def _check_count(value, name):
@@ -58,7 +57,7 @@ def _exact_binomial_pvalue(b, c):
 
 
 @dataclass(frozen=True)
-class McNemarResult:
+class McNemarResult(_Fields):
     """Result of :func:`mcnemar_test`.
 
     Attributes
@@ -88,23 +87,6 @@ class McNemarResult:
     c: int
     method: str
     null_hypothesis: str = "H0: P(A wrong, B right) = P(A right, B wrong)"
-
-    def to_dict(self):
-        """The fields as a plain ``dict``."""
-        return {
-            "b": self.b,
-            "c": self.c,
-            "statistic": self.statistic,
-            "pvalue": self.pvalue,
-            "method": self.method,
-            "null_hypothesis": self.null_hypothesis,
-        }
-
-    def to_frame(self):
-        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
-        import pandas as pd
-
-        return pd.DataFrame([self.to_dict()])
 
 
 def mcnemar_test(b, c, *, correction=True, exact=False):
@@ -409,79 +391,3 @@ def _correctness(y_true, predictions, *, at_least=2):
             )
         correct.append(pred == y)
     return np.column_stack(correct), names
-
-
-def mcnemar_table(y_true, y_pred_1, y_pred_2):
-    """The 2x2 table of two classifiers' correctness on one test set.
-
-    ``table[0, 0]``: both right; ``table[0, 1]``: the first right, the second
-    wrong; ``table[1, 0]``: the first wrong, the second right; ``table[1, 1]``:
-    both wrong (mlxtend's ``mcnemar_table`` layout). McNemar's test uses the
-    discordant cells: ``mcnemar_test(b=table[1, 0], c=table[0, 1])`` (``b``:
-    errors of the first only).
-
-    Parameters
-    ----------
-    y_true, y_pred_1, y_pred_2 : array-like of shape (n_samples,)
-
-    Returns
-    -------
-    numpy.ndarray of shape (2, 2), dtype int
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import mcnemar_table
-    >>> mcnemar_table([0, 0, 1, 1, 1], [0, 1, 1, 1, 0], [0, 0, 0, 1, 0])
-    array([[2, 1],
-           [1, 1]])
-    """
-    y = _labels(y_true, "y_true")
-    a = _labels(y_pred_1, "y_pred_1")
-    b = _labels(y_pred_2, "y_pred_2")
-    for name, arr in (("y_pred_1", a), ("y_pred_2", b)):
-        if arr.shape != y.shape:
-            raise ValueError(f"`{name}` has {arr.size} labels; `y_true` has {y.size}.")
-    return _table(a == y, b == y)
-
-
-def _table(right_1, right_2):
-    return np.array(
-        [
-            [np.sum(right_1 & right_2), np.sum(right_1 & ~right_2)],
-            [np.sum(~right_1 & right_2), np.sum(~right_1 & ~right_2)],
-        ],
-        dtype=int,
-    )
-
-
-def mcnemar_tables(y_true, predictions):
-    """:func:`mcnemar_table` for every pair of K classifiers.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-    predictions : dict, DataFrame or array-like of shape (n_samples, n_classifiers)
-
-    Returns
-    -------
-    dict
-        ``{(name_i, name_j): table}`` for ``i < j`` in the order of
-        ``predictions``; mlxtend's ``mcnemar_tables`` keys the same tables as
-        ``"model_i vs model_j"`` strings and stores them as floats.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn_bench.stats import mcnemar_tables
-    >>> y = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
-    >>> tables = mcnemar_tables(y, {"m0": [0, 1, 0, 0, 0, 1, 1, 0, 0, 0],
-    ...                             "m1": [0, 0, 1, 1, 0, 1, 1, 0, 0, 0]})
-    >>> tables["m0", "m1"]
-    array([[4, 2],
-           [1, 3]])
-    """
-    correct, names = _correctness(y_true, predictions)
-    return {
-        (names[i], names[j]): _table(correct[:, i], correct[:, j])
-        for i, j in combinations(range(len(names)), 2)
-    }

@@ -1,6 +1,11 @@
 """Multiple-testing adjustment of p-values: R's ``p.adjust`` (Holm, Hochberg,
-Bonferroni, Hommel, BH) and García et al.'s (2010) Finner, Li, Holland and Rom."""
+Bonferroni, Hommel, BH), García et al.'s (2010) Finner, Li, Holland and Rom, and
+for all pairs of k learners Shaffer's and Bergmann & Hommel's procedures, which
+use the logical relations among pairwise hypotheses (García & Herrera 2008, JMLR
+9, Sec. 2.2)."""
 
+from functools import cache
+from itertools import combinations
 from math import comb
 
 import numpy as np
@@ -8,20 +13,29 @@ import numpy as np
 from .._validation import check_alpha, check_choice
 from ._common import real_array
 
+# The one vocabulary of `adjust` in stats. "shaffer" and "bergmann_hommel" need
+# the p-values of all k (k − 1) / 2 pairs; "single_step" is the simultaneous
+# p-value of a test whose statistic is already family-wise (Nemenyi's, Miller's),
+# so it is not computed from raw p-values.
 ADJUST_METHODS = (
     "holm",
-    "hochberg",
+    "shaffer",
+    "bergmann_hommel",
     "bonferroni",
+    "hochberg",
     "hommel",
     "bh",
     "finner",
     "li",
     "holland",
     "rom",
+    "single_step",
+    "none",
 )
+BERGMANN_HOMMEL_MAX_LEARNERS = 10  # Bell(10) − 1 = 115 974 exhaustive sets
 
 
-def _validate_pvalues(pvalues, method):
+def _validate_pvalues(pvalues, adjust):
     p = real_array(pvalues, "pvalues")
     if p.ndim != 1:
         raise ValueError("`pvalues` must be one-dimensional.")
@@ -31,18 +45,18 @@ def _validate_pvalues(pvalues, method):
         raise ValueError("`pvalues` must not contain NaN.")
     if ((p < 0) | (p > 1)).any():
         raise ValueError("`pvalues` must lie in [0, 1].")
-    return p, check_choice(method, ADJUST_METHODS, "method")
+    return p, check_choice(adjust, ADJUST_METHODS, "adjust")
 
 
-def adjust_pvalues(pvalues, *, method="holm", alpha=0.05):
+def adjust_pvalues(pvalues, *, adjust="holm", alpha=0.05):
     """Adjust p-values for multiple comparisons, as R's ``p.adjust`` or scmamp.
 
     Parameters
     ----------
     pvalues : array-like of shape (m,)
         Raw p-values, each in [0, 1].
-    method : {"holm", "hochberg", "bonferroni", "hommel", "bh", "finner", "li", \
-"holland", "rom"}, default="holm"
+    adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", "hochberg", \
+"hommel", "bh", "finner", "li", "holland", "rom", "none"}, default="holm"
         ``"holm"``: Holm's step-down procedure (strong FWER control under any
         dependence). ``"hochberg"``: Hochberg's step-up procedure (valid under
         independence or positive dependence). ``"bonferroni"``: ``m * p``.
@@ -68,6 +82,30 @@ def adjust_pvalues(pvalues, *, method="holm", alpha=0.05):
           al.'s and scmamp's, a step-down use of Rom's constants, so it
           rejects at ``alpha`` a subset of what Rom's step-up procedure
           rejects (conservative, never anti-conservative).
+
+        For the ``m = k (k − 1) / 2`` p-values of all pairs of ``k`` learners,
+        in :func:`itertools.combinations` order ``(0, 1), (0, 2), ..., (k − 2,
+        k − 1)``, two procedures use the logical relations among the pairs
+        (García & Herrera 2008, Sec. 2.2):
+
+        - ``"shaffer"``: Shaffer's (1986) static procedure S1: the i-th
+          smallest p-value is multiplied by ``t_i``, the largest number of
+          pairwise hypotheses that can be true given that ``i − 1`` were
+          rejected, then made monotone (``APV_i = max_{j <= i} min(1, t_j
+          p_(j))``; scmamp's ``adjustShaffer``).
+        - ``"bergmann_hommel"``: Bergmann & Hommel (1988), the closed test with
+          Bonferroni local tests over the exhaustive sets ``I`` (sets of
+          pairwise equalities that can be exactly the true ones): ``APV_i =
+          min(1, max{|I| · min_{j ∈ I} p_j : I exhaustive, i ∈ I})``. H_i is
+          rejected at level ``α`` exactly when ``APV_i <= α``. Needs ``k <=
+          10`` (Bell(k) − 1 sets).
+
+        ``"none"`` returns the p-values. (``"single_step"``, the simultaneous
+        p-values of Nemenyi's and Miller's tests, is a choice of
+        :func:`pairwise_tests`: it comes from their statistics, not from raw
+        p-values.) Hochberg, Hommel, Rom and Li assume independent or
+        positively dependent p-values, which pairwise comparisons need not be
+        (``benchmarks/posthoc_fwer.py`` measures their family-wise error).
     alpha : float, default=0.05
         Only for ``"rom"``: the level at which Rom's constants are computed;
         compare the adjusted p-values with this same ``alpha``.
@@ -90,47 +128,158 @@ def adjust_pvalues(pvalues, *, method="holm", alpha=0.05):
     ``m = 1`` is the raw p-value and with ``m = 2`` it is Hochberg's
     constants ``alpha / 2, alpha`` used step-down (i.e. Holm's).
 
+    scmamp's ``adjustBergmannHommel`` additionally takes the running maximum of
+    the adjusted p-values in the order of the raw ones. That can only raise an
+    adjusted p-value (so it stays valid) but it is no longer the closed test of
+    Bergmann & Hommel; we report the closed test. The two agree whenever the
+    closed-test APVs are already monotone in the raw p-values.
+
     Examples
     --------
     >>> from sklearn_bench.stats import adjust_pvalues
-    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], method="holm").round(3)
+    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], adjust="holm").round(3)
     array([0.03, 0.06, 0.06, 0.02])
-    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], method="hochberg").round(3)
+    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], adjust="hochberg").round(3)
     array([0.03, 0.04, 0.04, 0.02])
-    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], method="finner").round(4)
+    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], adjust="finner").round(4)
     array([0.0199, 0.04  , 0.0398, 0.0199])
+
+    All pairs of k = 4 learners:
+
+    >>> p = [0.01, 0.02, 0.03, 0.04, 0.05, 0.20]
+    >>> adjust_pvalues(p, adjust="shaffer").round(3)
+    array([0.06, 0.06, 0.09, 0.12, 0.12, 0.2 ])
+    >>> adjust_pvalues(p, adjust="bergmann_hommel").round(3)
+    array([0.06, 0.06, 0.06, 0.12, 0.12, 0.2 ])
     """
-    p, method = _validate_pvalues(pvalues, method)
+    p, adjust = _validate_pvalues(pvalues, adjust)
     m = p.size
-    if method == "bonferroni":
+    if adjust == "none":
+        return p.copy()
+    if adjust == "single_step":
+        raise ValueError(
+            "`adjust`='single_step' is the simultaneous p-value of Nemenyi's or "
+            "Miller's test, computed from their statistics "
+            "(pairwise_tests(method='nemenyi')), not from raw p-values."
+        )
+    if adjust in ("shaffer", "bergmann_hommel"):
+        return _all_pairs_adjustment(p, adjust)
+    if adjust == "bonferroni":
         return np.minimum(1.0, m * p)
-    if method == "hommel":
+    if adjust == "hommel":
         return _hommel(p)
     # Stable sort keeps R's handling of ties.
     order = np.argsort(p, kind="stable")
     ps = p[order]
     j = np.arange(1, m + 1)
-    if method == "holm":
+    if adjust == "holm":
         adj = np.maximum.accumulate((m - np.arange(m)) * p[order])
-    elif method in ("holland", "finner"):
-        power = (m - j + 1) if method == "holland" else m / j
+    elif adjust in ("holland", "finner"):
+        power = (m - j + 1) if adjust == "holland" else m / j
         with np.errstate(divide="ignore"):  # p = 1: log1p(-1) = -inf, APV 1
             adj = np.maximum.accumulate(-np.expm1(power * np.log1p(-ps)))
-    elif method == "li":
+    elif adjust == "li":
         top = ps[-1]
         adj = ps / (ps + 1.0 - top) if top < 1 else np.ones(m)
-    elif method == "rom":
+    elif adjust == "rom":
         alpha = check_alpha(alpha)
         crit = _rom_critical_values(m, alpha)  # c_1 (largest p) .. c_m
         adj = np.maximum.accumulate(alpha / crit[::-1] * ps)
     else:  # hochberg and bh are step-up: work from the largest p-value down
         order = np.argsort(-p, kind="stable")
         ranks = np.arange(m, 0, -1)  # rank of each sorted p among m, largest first
-        factor = (m - ranks + 1) if method == "hochberg" else m / ranks
+        factor = (m - ranks + 1) if adjust == "hochberg" else m / ranks
         adj = np.minimum.accumulate(factor * p[order])
     out = np.empty(m)
     out[order] = np.minimum(1.0, adj)
     return out
+
+
+def _all_pairs_adjustment(p, adjust):
+    """Shaffer's or Bergmann & Hommel's adjusted p-values of all pairs."""
+    k = _n_learners_from_pairs(p.size)
+    if adjust == "shaffer":
+        order = np.argsort(p, kind="stable")
+        adj = np.maximum.accumulate(np.minimum(1.0, _shaffer_multipliers(k) * p[order]))
+        out = np.empty_like(p)
+        out[order] = adj
+        return out
+    check_bergmann_hommel(k)
+    sets = _exhaustive_sets(k)
+    size = sets.sum(axis=1)
+    set_min = np.where(sets, p[None, :], np.inf).min(axis=1)
+    value = np.minimum(1.0, size * set_min)
+    return np.where(sets, value[:, None], -np.inf).max(axis=0)
+
+
+def check_bergmann_hommel(k):
+    """A ``ValueError`` when Bergmann–Hommel's sets of ``k`` learners are too many."""
+    if k > BERGMANN_HOMMEL_MAX_LEARNERS:
+        raise ValueError(
+            f"Bergmann–Hommel needs every exhaustive set of hypotheses (Bell(k) − 1 "
+            f"of them); k = {k} learners is beyond the {BERGMANN_HOMMEL_MAX_LEARNERS}"
+            " we enumerate. Use adjust='shaffer' (nearly as powerful) or 'holm'."
+        )
+
+
+def _n_learners_from_pairs(m):
+    k = int(round((1 + np.sqrt(1 + 8 * m)) / 2))
+    if k * (k - 1) // 2 != m:
+        raise ValueError(
+            f"`pvalues` must hold k (k − 1) / 2 pairwise p-values; got {m}, which "
+            "is no such number."
+        )
+    return k
+
+
+@cache
+def _shaffer_counts(k):
+    """Shaffer's (1986) S(k): the possible numbers of simultaneously true
+    hypotheses among the k (k − 1) / 2 pairwise equalities of k learners.
+
+    ``S(k) = ∪_{j=1..k} {C(j, 2) + x : x ∈ S(k − j)}``, ``S(0) = S(1) = {0}``
+    (García & Herrera 2008, Sec. 2.2).
+    """
+    if k <= 1:
+        return frozenset({0})
+    out = set()
+    for j in range(1, k + 1):
+        out.update(j * (j - 1) // 2 + x for x in _shaffer_counts(k - j))
+    return frozenset(out)
+
+
+def _shaffer_multipliers(k):
+    """t_i: the most hypotheses that can be true when i − 1 were rejected."""
+    m = k * (k - 1) // 2
+    possible = np.array(sorted(_shaffer_counts(k)))
+    remaining = m - np.arange(m)  # m − i + 1 for i = 1..m
+    idx = np.searchsorted(possible, remaining, side="right") - 1
+    return possible[idx]
+
+
+@cache
+def _exhaustive_sets(k):
+    """Boolean (n_sets, k (k − 1) / 2) matrix: which pairs each exhaustive set holds.
+
+    A set of pairwise equalities can be exactly the true ones iff it is closed
+    under transitivity, i.e. it is the "same block" relation of a partition of
+    the k learners; the partition into singletons (no hypothesis) is left out.
+    So there are Bell(k) − 1 sets. Partitions are enumerated as restricted
+    growth strings.
+    """
+    rgs = np.zeros((1, 1), dtype=np.int8)
+    for _ in range(1, k):
+        top = rgs.max(axis=1) + 1
+        pieces = [
+            np.column_stack([rgs[top >= v], np.full((top >= v).sum(), v, np.int8)])
+            for v in range(int(top.max()) + 1)
+        ]
+        rgs = np.vstack(pieces)
+    i, j = np.array(list(combinations(range(k), 2))).T
+    same = rgs[:, i] == rgs[:, j]
+    sets = same[same.any(axis=1)]
+    sets.flags.writeable = False  # cached: shared by every call
+    return sets
 
 
 def _rom_critical_values(m, alpha):

@@ -11,19 +11,26 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from .._validation import check_confidence_level, check_member, check_positive_int
+from .._validation import (
+    check_axis,
+    check_confidence_level,
+    check_member,
+    check_positive_int,
+)
 from .._validation import check_random_state as _as_generator
 from ._bootstrap_ci import bootstrap_ci
 from ._common import (
     _DECIMALS,
     ConfidenceInterval,
     monte_carlo_pvalue,
+    real_array,
+    real_number,
 )
 from ._effect_size import (
     EffectSizeResult,
     _paired_arrays,
+    _rank_biserial_from_ranks,
     cohens_dz,
-    rank_biserial_from_ranks,
     sign_dominance,
 )
 
@@ -31,6 +38,11 @@ _METHODS = ("t", "wilcoxon", "sign", "permutation", "corrected_t")
 _ZERO_METHODS = ("demsar", "wilcox", "pratt", "zsplit")
 _ALTERNATIVES = ("two-sided", "less", "greater")
 _EXACT_ENUMERATION_MAX_N = 16  # 2**16 sign vectors
+# scipy.stats.wilcoxon's method="auto": the exact signed-rank distribution up to
+# 50 pairs without zeros or ties; with them, the exact distribution of the sign
+# flips up to 13 (2**13 < its 9999 permutations, all enumerated)
+_EXACT_MAX_N = 50
+_CONDITIONAL_MAX_N = 13
 _BATCH_ELEMENTS = 2_000_000  # resamples x pairs per batch of the permutation test
 
 
@@ -103,9 +115,10 @@ class PairedTestResult:
           (:func:`five_by_two_cv_test`); ``"5x2cv_f"`` has none (``ValueError``).
         - ``"wilcoxon"``: the Hodges–Lehmann (Tukey) interval: order statistics of
           the Walsh averages ``(d_i + d_j)/2, i <= j``, at the quantile of the exact
-          signed-rank distribution (n < 50, R's ``wilcox.test(conf.int = TRUE)``
-          exact rule) or its normal approximation (n >= 50). It uses the same
-          differences as the test (zeros dropped for ``zero_method="wilcox"``).
+          signed-rank distribution (n <= 50, as the test; R's ``wilcox.test(
+          conf.int = TRUE)`` for n < 50) or its normal approximation (n > 50). It
+          uses the same differences as the test (zeros dropped for
+          ``zero_method="wilcox"``, one of an odd number for ``"demsar"``).
         - ``"sign"``: the distribution-free interval for the median, order
           statistics ``[d_(k), d_(n−k+1)]`` from the Binomial(n, 1/2) quantile.
         - ``"permutation"``: a BCa bootstrap interval of the mean difference
@@ -114,7 +127,7 @@ class PairedTestResult:
 
         The interval carries the level it achieves as ``confidence_level``. The
         t intervals have the level asked for (exact under normality of the
-        differences). The rank intervals (``"wilcoxon"`` with n < 50, ``"sign"``)
+        differences). The rank intervals (``"wilcoxon"`` with n <= 50, ``"sign"``)
         can take only the levels of their discrete null distributions: they use
         the order statistic whose level is the smallest one at or above the level
         asked for, and report it. When even ``[min d, max d]`` falls short of the
@@ -123,8 +136,9 @@ class PairedTestResult:
         that is what the data can say at that level. Where the exact null holds
         (no ties, no zero differences), the interval at level ``1 − α`` excludes
         0 exactly when the test's p-value is at most α; with ties or zeros the
-        test uses its normal approximation or Demšar's tie split, and the two can
-        differ at the boundary.
+        test uses the conditional (permutation) or normal null distribution, and
+        the two can differ at the boundary. A batch of t-tests (``axis``) gives
+        arrays of bounds, NaN where the differences are constant.
 
         Parameters
         ----------
@@ -190,11 +204,11 @@ class PairedTestResult:
                 alternative=self.alternative,
                 random_state=self._random_state,
             )
-        if self.alternative == "greater":
-            high = np.inf
+        if self.alternative == "greater":  # (NaN stays NaN in a batch)
+            high = np.where(np.isnan(low), np.nan, np.inf)
         elif self.alternative == "less":
-            low = -np.inf
-        return ConfidenceInterval(float(low), float(high), float(achieved))
+            low = np.where(np.isnan(high), np.nan, -np.inf)
+        return ConfidenceInterval(_scalar(low), _scalar(high), float(achieved))
 
     def effect_size(self):
         """The standardised effect size that goes with this test.
@@ -237,11 +251,13 @@ class PairedTestResult:
         from dataclasses import replace
 
         d = self._differences
+        if d.ndim > 1:
+            raise ValueError("Effect sizes are for one comparison, not a batch.")
         if self.method.startswith("wilcoxon"):
             r = self.details
             return EffectSizeResult(
                 "rank_biserial",
-                rank_biserial_from_ranks(r["r_plus"], r["r_minus"], r["n_used"]),
+                _rank_biserial_from_ranks(r["r_plus"], r["r_minus"], r["n_used"]),
                 int(r["n_used"]),
                 None,
                 None,
@@ -295,25 +311,52 @@ class PairedTestResult:
             }
 
     def to_frame(self, confidence_level=0.95):
-        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
+        """A :class:`pandas.DataFrame` of :meth:`to_dict`: one row, or one per
+        comparison of a batch (without effect sizes)."""
         import pandas as pd
 
-        return pd.DataFrame([self.to_dict(confidence_level)])
+        index = np.arange(np.size(self.pvalue))
+        return pd.DataFrame(self.to_dict(confidence_level), index=index)
 
 
 # ----------------------------------------------------------------------- validation
-def _check_paired(x, y):
-    x, y = _paired_arrays(x, y)
-    if x.size == 0:
+def _check_paired(x, y, axis=None):
+    """``x − y`` as a float array, the pairs on its last axis.
+
+    ``axis=None`` (the one-pair tests): ``x`` and ``y`` one-dimensional of one
+    length. An int: ``x`` and ``y`` broadcast against each other except along
+    ``axis``, where they have one length (SciPy's ``ttest_rel`` convention);
+    the result is C-contiguous, so each row is reduced with the operations of
+    one pair's 1-D differences (equal to the last bit).
+    """
+    if axis is None:
+        x, y = _paired_arrays(x, y)
+        axis = 0
+    else:
+        x, y = real_array(x, "x"), real_array(y, "y")
+    try:
+        shape = np.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        shape = None
+    if shape is not None and shape:
+        axis = check_axis(axis, len(shape))
+        sx, sy = ((1,) * (len(shape) - a.ndim) + a.shape for a in (x, y))
+    if not shape or sx[axis] != sy[axis]:
+        raise ValueError(
+            "`x` and `y` must have the same length along `axis` and broadcast "
+            f"against each other; got shapes {x.shape} and {y.shape}."
+        )
+    d = np.ascontiguousarray(np.moveaxis(x - y, axis, -1))
+    if d.shape[-1] == 0:
         raise ValueError("`x` and `y` must not be empty.")
-    if np.isnan(x).any() or np.isnan(y).any():
+    if np.isnan(d).any():
         raise ValueError(
             "`x` and `y` must not contain NaN (a failed task?); drop or impute "
             "those pairs first."
         )
-    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+    if not np.isfinite(d).all():
         raise ValueError("`x` and `y` must be finite.")
-    return x - y
+    return d
 
 
 def _null_text(method, alternative, labels):
@@ -330,15 +373,6 @@ def _null_text(method, alternative, labels):
     return f"H0: {a} − {b} is symmetric about 0 (sign flips are exchangeable)"
 
 
-def _pvalue_from_z(z, alternative):
-    if alternative == "greater":
-        return float(stats.norm.sf(z))
-    if alternative == "less":
-        return float(stats.norm.cdf(z))
-    return float(min(1.0, 2 * stats.norm.sf(abs(z))))
-
-
-# ------------------------------------------------------------------------ t-tests
 def _constant_differences_error(d, labels):
     """The ValueError of a t-test on differences without spread (as R's
     ``t.test``: "data are essentially constant")."""
@@ -358,57 +392,85 @@ def _constant_differences_error(d, labels):
     )
 
 
-def _t_test(d, alternative, correction_term, labels=("x", "y")):
-    n = d.size
+# ------------------------------------------------------------------------ t-tests
+def _t_test(d, alternative, ratio, labels):
+    """The paired t-test of the rows of ``d`` (:func:`scipy.stats.ttest_rel`),
+    corrected as Nadeau & Bengio (2003) for ``ratio = n_test/n_train > 0``.
+
+    Returns ``statistic, pvalue, df, mean, std_error, variance``, arrays of
+    ``d.shape[:-1]``. One comparison with constant differences raises; in a
+    batch they are NaN.
+    """
+    n = d.shape[-1]
     if n < 2:
         raise ValueError("The t-tests need at least 2 pairs in `x` and `y`.")
-    mean = float(np.mean(d))
-    constant = np.all(np.round(d, _DECIMALS) == np.round(d[0], _DECIMALS))
-    if constant:
+    rounded = np.round(d, _DECIMALS)
+    constant = np.all(rounded == rounded[..., :1], axis=-1)
+    if d.ndim == 1 and constant:
         raise _constant_differences_error(d, labels)
-    var = float(np.var(d, ddof=1))
-    se = float(np.sqrt((1 / n + correction_term) * var))
-    df = n - 1
-    statistic = mean / se
+    with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)  # constant rows of a batch
+        res = stats.ttest_1samp(d, 0.0, axis=-1, alternative=alternative)
+    statistic, pvalue = res.statistic, res.pvalue  # = ttest_rel(x, y)
+    if ratio:
+        # se² = (1/J + n_test/n_train) var(d): the t statistic over sqrt(1 + J ratio)
+        statistic = statistic / np.sqrt(1 + n * ratio)
+        pvalue = _t_pvalue(statistic, n - 1, alternative)
+    mean = np.mean(d, axis=-1)
+    variance = np.var(d, axis=-1, ddof=1)
+    se = np.where(constant, np.nan, np.sqrt((1 / n + ratio) * variance))
+    nan = np.where(constant, np.nan, 1.0)
+    return statistic * nan, pvalue * nan, n - 1, mean, se, variance
+
+
+def _t_pvalue(statistic, df, alternative):
+    """P-value of a t statistic (scipy's rule: two-sided ``2 sf(|t|)``)."""
     if alternative == "greater":
-        pvalue = float(stats.t.sf(statistic, df))
-    elif alternative == "less":
-        pvalue = float(stats.t.cdf(statistic, df))
-    else:
-        pvalue = float(min(1.0, 2 * stats.t.sf(abs(statistic), df)))
-    return float(statistic), pvalue, df, mean, se, var
+        return stats.t.sf(statistic, df)
+    if alternative == "less":
+        return stats.t.cdf(statistic, df)
+    return np.minimum(1.0, 2 * stats.t.sf(np.abs(statistic), df))
 
 
 # ----------------------------------------------------------------- signed ranks
-def _signrank_cdf_table(n):
-    """P(V <= v), v = 0..n(n+1)/2, of the signed-rank statistic without ties."""
-    counts = np.zeros(n * (n + 1) // 2 + 1)
+def _signrank_counts(doubled):
+    """Counts of the ``2**n`` sign vectors by ``sum_i doubled_i [s_i = +]``, a
+    sum of doubled (integer) ranks, indexed by that sum (exact for n <= 50)."""
+    counts = np.zeros(int(doubled.sum()) + 1)
     counts[0] = 1.0
     top = 0
-    for k in range(1, n + 1):
-        counts[k : top + k + 1] = counts[k : top + k + 1] + counts[: top + 1].copy()
-        top += k
-    return np.cumsum(counts) / 2.0**n
+    for r in doubled:
+        counts[r : top + r + 1] = counts[r : top + r + 1] + counts[: top + 1].copy()
+        top += r
+    return counts
 
 
-def _signrank_exact_pvalue(v, n, alternative):
-    """R's ``wilcox.test`` exact p-value of V = v (integer) for n pairs."""
-    cdf = _signrank_cdf_table(n)
-    v = int(round(v))
-    p_le = cdf[v]
-    p_ge = 1.0 - (cdf[v - 1] if v >= 1 else 0.0)
+def _signrank_cdf_table(n):
+    """P(V <= v), v = 0..n(n+1)/2, of the signed-rank statistic without ties."""
+    return np.cumsum(_signrank_counts(2 * np.arange(1, n + 1))[::2]) / 2.0**n
+
+
+def _signrank_conditional_pvalue(ranks, positive, alternative):
+    """Exact p-value of ``R+`` given the (mid-)ranks of the nonzero differences:
+    the distribution of its ``2**n`` sign flips (scipy's ``PermutationMethod``
+    of :func:`scipy.stats.wilcoxon`, by convolution instead of enumeration),
+    two-sided ``2 min(P(R+* <= R+), P(R+* >= R+))`` as scipy. Zeros keep their
+    sign (none), so their share of ``R+`` is a constant and left out."""
+    doubled = np.rint(2 * ranks).astype(np.int64)
+    counts = _signrank_counts(doubled)
+    observed = int(doubled[positive].sum())
+    less = counts[: observed + 1].sum() / counts.sum()
+    greater = counts[observed:].sum() / counts.sum()
     if alternative == "less":
-        return float(p_le)
+        return float(less)
     if alternative == "greater":
-        return float(p_ge)
-    if v > n * (n + 1) / 4:
-        return float(min(1.0, 2 * p_ge))
-    return float(min(1.0, 2 * p_le))
+        return float(greater)
+    return float(min(1.0, 2 * min(less, greater)))
 
 
 def _signrank_quantile(p, n):
     """R's ``qsignrank(p, n)``: smallest q with P(V <= q) >= p (with R's fuzz)."""
-    if n >= 50:
+    if n > _EXACT_MAX_N:
         m = n * (n + 1) / 2
         sd = np.sqrt(n * (n + 1) * (2 * n + 1) / 24)
         return int(np.clip(np.floor(m / 2 + stats.norm.ppf(p) * sd + 0.5), 0, m))
@@ -557,19 +619,19 @@ def _hodges_lehmann_interval(d, tail):
 
     Returns ``(low, high, achieved_tail)``: ``[w_(q), w_(m−q+1)]`` with ``q − 1``
     the largest ``k`` such that ``P(V <= k) <= tail`` under the exact signed-rank
-    null (n < 50), so the interval excludes 0 exactly when the exact test's
+    null (n <= 50), so the interval excludes 0 exactly when the exact test's
     p-value is at most ``2 tail`` (two-sided) or ``tail`` (one-sided). This is
     R's ``wilcox.test(conf.int = TRUE)`` choice whenever ``tail`` is not itself
     an atom of that distribution, except where R clamps ``q`` to 1 (too few
     differences): there no finite interval reaches the level and the interval
-    is the whole line, ``achieved_tail = 0``. For n >= 50 the normal
+    is the whole line, ``achieved_tail = 0``. For n > 50 the normal
     approximation; ``achieved_tail`` is then ``tail`` (nominal).
     """
     n = d.size
     if n == 0:  # every difference was a zero and dropped: the point 0
         return 0.0, 0.0, 0.0
     m = n * (n + 1) // 2
-    if n >= 50:
+    if n > _EXACT_MAX_N:
         q = max(_signrank_quantile(tail, n), 1)
         low, high = _walsh_ranks(d, [q - 1, m - q])
         return low, high, tail
@@ -623,6 +685,8 @@ def _median_interval(d, tail):
 
 
 def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
+    """The signed-rank test: Demšar's zero rule, then :func:`scipy.stats.wilcoxon`
+    on the differences it leaves, with scipy's choice of null distribution."""
     d = np.round(d_raw, _DECIMALS)
     n_zero = int(np.count_nonzero(d == 0))
     details = {"n_zero_differences": n_zero}
@@ -630,76 +694,48 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
         if n_zero % 2 == 1:
             d = np.delete(d, np.flatnonzero(d == 0)[0])
         details["one_zero_dropped"] = n_zero % 2 == 1
-    elif zero_method == "wilcox":
-        d = d[d != 0]
-    n = d.size
-    zeros = d == 0
-    abs_d = np.abs(d)
-    ranks = stats.rankdata(abs_d) if n else np.array([])
-    r_plus = float(ranks[d > 0].sum())
-    r_minus = float(ranks[d < 0].sum())
-    if zero_method in ("demsar", "zsplit"):
-        r_plus += ranks[zeros].sum() / 2
-        r_minus += ranks[zeros].sum() / 2
-    _, tie_counts = np.unique(abs_d, return_counts=True)
-    has_ties = bool(np.any(tie_counts > 1))
+    used = d[d != 0] if zero_method == "wilcox" else d
+    n = used.size
+    ranks = stats.rankdata(np.abs(used))
+    half_zeros = (
+        ranks[used == 0].sum() / 2 if zero_method in ("demsar", "zsplit") else 0
+    )
+    r_plus = float(ranks[used > 0].sum() + half_zeros)
+    r_minus = float(ranks[used < 0].sum() + half_zeros)
     details.update(r_plus=r_plus, r_minus=r_minus, n_used=n)
-    # Hodges-Lehmann estimate on the differences the test uses
-    estimate = float(_walsh_median(d)) if n else 0.0
-    two_sided_stat = min(r_plus, r_minus)
-    if zero_method == "wilcox":
+    estimate = float(_walsh_median(used)) if n else 0.0  # Hodges-Lehmann
+    if zero_method == "wilcox" or alternative != "two-sided":
         statistic = r_plus  # R's V
     else:
-        statistic = two_sided_stat if alternative == "two-sided" else r_plus
-    if n == 0 or np.all(zeros):
+        statistic = min(r_plus, r_minus)
+    if not np.any(used):  # no difference, or all zero: every arrangement ties
         details.update(z=0.0, exact=False)
-        return 0.0 if zero_method == "wilcox" else statistic, 1.0, estimate, d, details
-    if exact is not False and not zeros.any() and tie_counts.size == 1:
-        # Every |d| tied (constant |d|, e.g. constant differences): all ranks are
-        # (n + 1)/2, R+ = (n + 1)/2 times the number of positive differences,
-        # and the exact conditional null distribution of R+ is that of a
-        # Binomial(n, 1/2) count: the sign test's.
-        n_pos = int(np.count_nonzero(d > 0))
-        pvalue = _binomial_pvalue(n_pos, n, alternative)
+        return statistic, 1.0, estimate, used, details
+    # scipy's method="auto", but for exact=: the exact null distribution without
+    # zeros and ties (n <= 50); with them, the exact distribution of the sign
+    # flips given the ranks (n <= 13, or every |d| tied: coin's exact test, the
+    # sign test's binomial); else the normal approximation.
+    clean = np.all(d) and np.unique(np.abs(d)).size == d.size
+    tied = np.all(used) and np.ptp(np.abs(used)) == 0
+    small = d.size <= _CONDITIONAL_MAX_N
+    if exact is not False and not clean and (exact or tied or small):
+        nonzero = used != 0
+        pvalue = _signrank_conditional_pvalue(
+            ranks[nonzero], used[nonzero] > 0, alternative
+        )
         details.update(z=np.nan, exact=True)
-        return statistic, pvalue, estimate, d, details
-    use_exact = (n < 50) if exact is None else bool(exact)
-    if use_exact and (has_ties or n_zero > 0):
-        if exact:
-            warnings.warn(
-                "Cannot compute the exact p-value with ties or zero differences; "
-                "using the normal approximation.",
-                stacklevel=3,
-            )
-        use_exact = False
-    if use_exact:
-        pvalue = _signrank_exact_pvalue(r_plus, n, alternative)
-        details.update(z=np.nan, exact=True)
-        return statistic, pvalue, estimate, d, details
-    mean = n * (n + 1) / 4
-    var = n * (n + 1) * (2 * n + 1) / 24
-    if zero_method == "wilcox":
-        var -= np.sum(tie_counts**3 - tie_counts) / 48
-    elif zero_method == "pratt":
-        mean -= n_zero * (n_zero + 1) / 4
-        var -= n_zero * (n_zero + 1) * (2 * n_zero + 1) / 24
-        nonzero_ties = tie_counts if n_zero == 0 else tie_counts[1:]
-        var -= np.sum(nonzero_ties**3 - nonzero_ties) / 48
-    elif zero_method == "zsplit":
-        var -= np.sum(tie_counts**3 - tie_counts) / 48
-    # demsar: no tie correction (Demsar 2006, Sec. 3.1.3)
-    shift = r_plus - mean
-    if correction:
-        if alternative == "greater":
-            shift -= 0.5
-        elif alternative == "less":
-            shift += 0.5
-        else:
-            shift -= np.sign(shift) * 0.5
-    z = shift / np.sqrt(var)
-    pvalue = _pvalue_from_z(z, alternative)
-    details.update(z=float(-abs(z) if alternative == "two-sided" else z), exact=False)
-    return statistic, pvalue, estimate, d, details
+        return statistic, pvalue, estimate, used, details
+    use_exact = exact is not False and clean and (exact or d.size <= _EXACT_MAX_N)
+    res = stats.wilcoxon(
+        d,
+        zero_method="zsplit" if zero_method == "demsar" else zero_method,
+        correction=correction,
+        alternative=alternative,
+        method="exact" if use_exact else "asymptotic",
+    )
+    z = np.nan if use_exact else float(res.zstatistic)
+    details.update(z=z, exact=use_exact)
+    return statistic, float(res.pvalue), estimate, used, details
 
 
 # ---------------------------------------------------------------------- sign test
@@ -737,6 +773,10 @@ def _sign_test(d_raw, alternative):
 
 # --------------------------------------------------------------- permutation test
 def _permutation_test(d, alternative, n_resamples, exact, random_state):
+    """The sign-flip test of ``S = sum(d)``: the exact p of
+    :func:`scipy.stats.permutation_test` (``permutation_type="samples"``), or its
+    Monte Carlo counterpart, vectorised on random bits (25-65 times faster than
+    scipy's, ``benchmarks/permutation_speed.py``)."""
     n = d.size
     abs_d = np.abs(d)
     observed = float(d.sum())
@@ -789,6 +829,12 @@ def _permutation_test(d, alternative, n_resamples, exact, random_state):
     return observed, p, se, details
 
 
+def _scalar(value):
+    """A 0-d array or numpy scalar as a float; an array of a batch as it is."""
+    value = np.asarray(value)
+    return float(value) if value.ndim == 0 else value
+
+
 # ---------------------------------------------------------------------- front end
 def paired_test(
     x,
@@ -803,6 +849,7 @@ def paired_test(
     random_state=None,
     test_train_ratio=None,
     labels=("x", "y"),
+    axis=0,
 ):
     """Test whether paired performances ``x`` and ``y`` differ.
 
@@ -818,10 +865,14 @@ def paired_test(
         Paired performances: per data set (across data sets, Boulesteix et al.
         2013; Demšar 2006), per replicate within one data set (Hothorn et al.
         2005, conditional on the learning sample), or per split / fold within
-        one data set (``"corrected_t"``). NaN raises ``ValueError``.
+        one data set (``"corrected_t"``). NaN raises ``ValueError``. The
+        t-tests also take batches: arrays that broadcast against each other,
+        the pairs along ``axis`` (e.g. ``x`` of shape (n, m), m learners, and
+        ``y`` of shape (n, 1), the reference), as :func:`scipy.stats.ttest_rel`.
     method : {"t", "wilcoxon", "sign", "permutation", "corrected_t"}, default="t"
         - ``"t"``: paired t-test, ``T = mean(d)/(sd(d)/sqrt(n))`` with ``n − 1``
-          df (Boulesteix et al. 2015, Sec. 3; Hothorn et al. 2005, statistic (2)).
+          df (Boulesteix et al. 2015, Sec. 3; Hothorn et al. 2005, statistic (2)):
+          :func:`scipy.stats.ttest_rel`.
         - ``"wilcoxon"``: signed-rank test; see ``zero_method``.
         - ``"sign"``: wins (d > 0) against losses; ties split evenly between them,
           one dropped first if their number is odd (Demšar 2006, Sec. 3.1.3);
@@ -829,14 +880,17 @@ def paired_test(
           is the adjusted number of wins.
         - ``"permutation"``: the conditional sign-flip test with statistic
           ``S = sum(d)``: the null distribution is ``sum(s_i |d_i|)`` over sign
-          vectors ``s``; two-sided ``P(|S*| >= |S|)``. Exact by enumeration when
-          ``n <= 16`` or ``2**n <= n_resamples``, otherwise Monte Carlo (observed
-          counted, ``p = (k + 1)/(R + 1)``) with its standard error in
-          ``pvalue_standard_error``. Sums are compared with a tolerance of
-          ``100 eps · sum|d|`` so that equal sums tie.
+          vectors ``s``; two-sided ``P(|S*| >= |S|)`` (exact: the p-value of
+          :func:`scipy.stats.permutation_test` with ``permutation_type=
+          "samples"``). Exact by enumeration when ``n <= 16`` or ``2**n <=
+          n_resamples``, otherwise Monte Carlo (observed counted, ``p = (k +
+          1)/(R + 1)``) with its standard error in ``pvalue_standard_error``.
+          Sums are compared with a tolerance of ``100 eps · sum|d|`` so that
+          equal sums tie.
         - ``"corrected_t"``: corrected resampled t for ``J`` dependent
           resamples of one data set:
-          ``T = mean(d)/sqrt((1/J + n_test/n_train) var(d))``, ``J − 1`` df.
+          ``T = mean(d)/sqrt((1/J + n_test/n_train) var(d))``, ``J − 1`` df
+          (the t statistic divided by ``sqrt(1 + J n_test/n_train)``).
           The ``J`` units are the splits of a holdout scheme such as
           ShuffleSplit (Nadeau & Bengio 2003) or **all** ``k·r`` fold scores of
           r-times repeated k-fold CV (Bouckaert & Frank 2004: the same formula
@@ -849,25 +903,36 @@ def paired_test(
     zero_method : {"demsar", "wilcox", "pratt", "zsplit"}, default="demsar"
         Wilcoxon only.
 
-        - ``"demsar"`` (Demšar 2006): ranks of zero differences split evenly between
-          R+ and R−, one zero dropped first if their number is odd. Two-sided
-          statistic ``T = min(R+, R−)``, one-sided ``R+``. Exact null distribution
-          when there is no zero and no tie and ``n < 50``, otherwise
-          ``z = (T − N(N+1)/4)/sqrt(N(N+1)(2N+1)/24)`` without tie correction.
-        - ``"wilcox"``: R's ``wilcox.test(d, correct = FALSE)``: zeros dropped,
-          statistic R's ``V = R+``; exact when ``n < 50`` and no ties and no
-          zeros, else normal with tie-corrected variance.
-        - ``"pratt"``, ``"zsplit"``: as :func:`scipy.stats.wilcoxon` with
-          ``method="asymptotic"`` (exact when no zeros, no ties and ``n < 50``).
+        - ``"demsar"`` (Demšar 2006, Sec. 3.1.3): if the number of zero
+          differences is odd, one zero is dropped; the ranks of the others are
+          split evenly between R+ and R−. The test is then the one
+          :func:`scipy.stats.wilcoxon` runs on the differences left with
+          ``zero_method="zsplit"``. Two-sided statistic ``T = min(R+, R−)``,
+          one-sided ``R+``.
+        - ``"wilcox"``: zeros dropped (R's ``wilcox.test``); statistic R's
+          ``V = R+``.
+        - ``"pratt"``, ``"zsplit"``: as :func:`scipy.stats.wilcoxon`.
+
+        Every zero method then uses the null distribution scipy chooses for
+        ``method="auto"`` on those differences (zeros counted where the method
+        keeps or drops them): the exact signed-rank distribution when there is
+        no zero and no tie and ``n <= 50``; with zeros or ties, the exact
+        conditional distribution of the ``2**n`` sign flips given the ranks
+        when ``n <= 13`` (scipy's permutation distribution, here by
+        convolution) or when every ``|d|`` is tied (see Notes); otherwise the
+        normal approximation with tie-corrected variance. R's ``wilcox.test``
+        uses the normal approximation wherever there are zeros or ties.
 
         Differences are rounded to 10 decimals before zeros and ties are found,
         so floating-point noise from subtracting scores (``0.3 − 0.1`` versus
         ``0.2``) neither makes nor breaks a tie. The sign test does the same.
     exact : bool or None, default=None
-        Wilcoxon: ``None`` chooses as described; ``True``/``False`` force the
-        choice as R's ``exact =`` (with ties or zeros the normal approximation is
-        used anyway, with a warning). Permutation: ``True`` enumerates all
-        ``2**n`` sign vectors (n <= 30), ``False`` forces Monte Carlo.
+        Wilcoxon: ``None`` chooses as described; ``False`` forces the normal
+        approximation; ``True`` an exact distribution: with zeros or ties the
+        conditional one of the sign flips given the ranks for any ``n`` (coin's
+        ``wilcoxsign_test(distribution = "exact")``). Permutation: ``True``
+        enumerates all ``2**n`` sign vectors (n <= 30), ``False`` forces Monte
+        Carlo.
     correction : bool, default=False
         Continuity correction of the Wilcoxon normal approximation (as R/SciPy).
     n_resamples : int, default=9999
@@ -879,10 +944,16 @@ def paired_test(
         ``n_test/n_train`` of each resample; required by ``"corrected_t"``.
     labels : tuple of two str, default=("x", "y")
         Names used in ``null_hypothesis``.
+    axis : int, default=0
+        The axis of the pairs of a batch (t-tests only; 1-D inputs have one).
 
     Returns
     -------
     PairedTestResult
+        For a batch, ``statistic``, ``pvalue``, ``estimate`` and the interval's
+        bounds are arrays of the broadcast shape without ``axis``; comparisons
+        with constant differences are NaN there instead of the ``ValueError``
+        of one pair.
 
     Notes
     -----
@@ -933,11 +1004,19 @@ def paired_test(
     >>> res = paired_test(x, y, method="wilcoxon", zero_method="wilcox")
     >>> res.statistic, round(res.pvalue, 7)
     (44.0, 0.0078125)
+
+    One zero difference: Demšar's rule drops it, and the 7 differences left get
+    scipy's exact test.
+
+    >>> d = [0.01, -0.02, 0.03, 0.0, 0.04, 0.05, 0.015, 0.025]
+    >>> res = paired_test(d, [0.0] * 8, method="wilcoxon")
+    >>> res.n, round(res.pvalue, 4)
+    (7, 0.0781)
     >>> res = paired_test(x, y, method="permutation", alternative="greater")
     >>> round(res.pvalue, 6), res.pvalue_standard_error
     (0.003906, 0.0)
     """
-    d = _check_paired(x, y)
+    d = _check_paired(x, y, axis)
     check_member(method, _METHODS, "method")
     check_member(alternative, _ALTERNATIVES, "alternative")
     if exact not in (None, True, False):
@@ -947,7 +1026,10 @@ def paired_test(
     if method in ("t", "corrected_t"):
         ratio = 0.0
         if method == "corrected_t":
-            if test_train_ratio is None or not float(test_train_ratio) > 0:
+            if (
+                test_train_ratio is None
+                or not real_number(test_train_ratio, "test_train_ratio") > 0
+            ):
                 raise ValueError(
                     "`test_train_ratio` (n_test/n_train) must be a positive number "
                     "for method='corrected_t'."
@@ -955,16 +1037,21 @@ def paired_test(
             ratio = float(test_train_ratio)
         statistic, pvalue, df, mean, se, var = _t_test(d, alternative, ratio, labels)
         return PairedTestResult(
-            statistic,
-            pvalue,
+            _scalar(statistic),
+            _scalar(pvalue),
             df,
-            mean,
-            d.size,
+            _scalar(mean),
+            d.shape[-1],
             method,
-            details={"std_error": se, "variance": var},
+            details={"std_error": _scalar(se), "variance": _scalar(var)},
             _differences=d,
-            _std_error=se,
+            _std_error=_scalar(se),
             **common,
+        )
+    if d.ndim > 1:
+        raise ValueError(
+            f"method={method!r} tests one pair at a time: `x` and `y` must be "
+            "one-dimensional (batches are for the t-tests)."
         )
     if method == "wilcoxon":
         check_member(zero_method, _ZERO_METHODS, "zero_method")
@@ -1028,7 +1115,7 @@ def smallest_attainable_pvalue(method, n, *, alternative="two-sided"):
     ----------
     method : {"t", "corrected_t", "wilcoxon", "sign", "permutation"}
         The test of :func:`paired_test`. ``"wilcoxon"`` is its exact form
-        (n < 50; larger ``n`` use the normal approximation and can reach any
+        (n <= 50; larger ``n`` use the normal approximation and can reach any
         practical level); ``"permutation"`` its exact sign-flip enumeration.
     n : int
         Number of pairs (data sets, or the test's units), ``>= 1``.
@@ -1039,7 +1126,7 @@ def smallest_attainable_pvalue(method, n, *, alternative="two-sided"):
     float
         ``min(1, 2^(1−n))`` two-sided and ``2^−n`` one-sided for the rank,
         sign and permutation tests (the normal approximation's p at the most
-        extreme signed-rank sum for ``"wilcoxon"`` with n >= 50); 0 for the t
+        extreme signed-rank sum for ``"wilcoxon"`` with n > 50); 0 for the t
         tests (``n >= 2``), whose statistic is unbounded.
 
     Examples
@@ -1060,7 +1147,7 @@ def smallest_attainable_pvalue(method, n, *, alternative="two-sided"):
         if n < 2:
             raise ValueError("A t-test needs `n` >= 2 pairs.")
         return 0.0
-    if method == "wilcoxon" and n >= 50:
+    if method == "wilcoxon" and n > _EXACT_MAX_N:
         m = n * (n + 1) / 2
         z = (m - m / 2) / np.sqrt(n * (n + 1) * (2 * n + 1) / 24)
         return float(min(1.0, sides * stats.norm.sf(z)))

@@ -1,5 +1,6 @@
-"""All-pairs tests that do not depend on the other learners, with Holm, Shaffer and
-Bergmann–Hommel corrections.
+"""Post-hoc tests of pairs of learners over blocks: paired tests that do not depend
+on the other learners, and the rank tests after Friedman's, with Holm, Shaffer,
+Bergmann–Hommel and the other corrections of :func:`adjust_pvalues`.
 
 Benavoli, Corani & Mangili (2016), *Should we really use post-hoc tests based on
 mean-ranks?*, JMLR 17: the verdict of a mean-rank post-hoc test (Nemenyi) on A
@@ -12,7 +13,6 @@ relations among pairwise hypotheses (García & Herrera 2008, JMLR 9, Sec. 2.2).
 
 import warnings
 from dataclasses import dataclass, field
-from functools import cache
 from itertools import combinations
 
 import numpy as np
@@ -22,186 +22,46 @@ from scipy import stats
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
 from ._common import _direction, _pair_matrix, _validate_scores
-from ._multitest import _validate_pvalues, adjust_pvalues
+from ._multitest import ADJUST_METHODS, adjust_pvalues, check_bergmann_hommel
 from ._paired import paired_test
 from ._posthoc import PosthocResult, _same_level
 from ._rank_posthoc import RANK_METHODS, SINGLE_STEP, rank_posthoc
 
-_ADJUST = ("holm", "shaffer", "bergmann_hommel", "bonferroni", "none")
-# p.adjust's and scmamp's adjustments of any family (issue 24)
-_ADJUST += ("hochberg", "hommel", "finner", "holland", "li", "rom")
-# Public: the choices of `adjust` ("single_step" too for pairwise_tests' rank tests)
-PAIRWISE_ADJUST_METHODS = _ADJUST
 _TESTS = ("wilcoxon", "sign") + RANK_METHODS
 _MISSING = ("raise", "pairwise")
-BERGMANN_HOMMEL_MAX_LEARNERS = 10  # Bell(10) − 1 = 115 974 exhaustive sets
-
-
-# ------------------------------------------------------------------- adjustments
-def _n_learners_from_pairs(m):
-    k = int(round((1 + np.sqrt(1 + 8 * m)) / 2))
-    if k * (k - 1) // 2 != m:
-        raise ValueError(
-            f"`pvalues` must hold k (k − 1) / 2 pairwise p-values; got {m}, which "
-            "is no such number."
-        )
-    return k
-
-
-@cache
-def _shaffer_counts(k):
-    """Shaffer's (1986) S(k): the possible numbers of simultaneously true
-    hypotheses among the k (k − 1) / 2 pairwise equalities of k learners.
-
-    ``S(k) = ∪_{j=1..k} {C(j, 2) + x : x ∈ S(k − j)}``, ``S(0) = S(1) = {0}``
-    (García & Herrera 2008, Sec. 2.2).
-    """
-    if k <= 1:
-        return frozenset({0})
-    out = set()
-    for j in range(1, k + 1):
-        out.update(j * (j - 1) // 2 + x for x in _shaffer_counts(k - j))
-    return frozenset(out)
-
-
-def _shaffer_multipliers(k):
-    """t_i: the most hypotheses that can be true when i − 1 were rejected."""
-    m = k * (k - 1) // 2
-    possible = np.array(sorted(_shaffer_counts(k)))
-    remaining = m - np.arange(m)  # m − i + 1 for i = 1..m
-    idx = np.searchsorted(possible, remaining, side="right") - 1
-    return possible[idx]
-
-
-@cache
-def _exhaustive_sets(k):
-    """Boolean (n_sets, k (k − 1) / 2) matrix: which pairs each exhaustive set holds.
-
-    A set of pairwise equalities can be exactly the true ones iff it is closed
-    under transitivity, i.e. it is the "same block" relation of a partition of
-    the k learners; the partition into singletons (no hypothesis) is left out.
-    So there are Bell(k) − 1 sets. Partitions are enumerated as restricted
-    growth strings.
-    """
-    rgs = np.zeros((1, 1), dtype=np.int8)
-    for _ in range(1, k):
-        top = rgs.max(axis=1) + 1
-        pieces = [
-            np.column_stack([rgs[top >= v], np.full((top >= v).sum(), v, np.int8)])
-            for v in range(int(top.max()) + 1)
-        ]
-        rgs = np.vstack(pieces)
-    i, j = np.array(list(combinations(range(k), 2))).T
-    same = rgs[:, i] == rgs[:, j]
-    sets = same[same.any(axis=1)]
-    sets.flags.writeable = False  # cached: shared by every call
-    return sets
-
-
-def adjust_pairwise_pvalues(pvalues, *, method="shaffer"):
-    """Adjust the p-values of all pairwise comparisons of k learners.
-
-    Parameters
-    ----------
-    pvalues : array-like of shape (k (k − 1) / 2,)
-        Raw p-values of the pairs ``(0, 1), (0, 2), ..., (k − 2, k − 1)``
-        (:func:`itertools.combinations` order).
-    method : {"holm", "shaffer", "bergmann_hommel", "bonferroni", "none"}, \
-default="shaffer"
-        - ``"holm"``: Holm's step-down (R's ``p.adjust``).
-        - ``"shaffer"``: Shaffer's (1986) static procedure S1: the i-th smallest
-          p-value is multiplied by ``t_i``, the largest number of pairwise
-          hypotheses that can be true given that ``i − 1`` were rejected, then
-          made monotone (``APV_i = max_{j <= i} min(1, t_j p_(j))``; García &
-          Herrera 2008, Sec. 2.2; scmamp's ``adjustShaffer``).
-        - ``"bergmann_hommel"``: Bergmann & Hommel (1988), the closed test with
-          Bonferroni local tests over the exhaustive sets ``I`` (sets of
-          pairwise equalities that can be exactly the true ones):
-          ``APV_i = min(1, max{|I| · min_{j ∈ I} p_j : I exhaustive, i ∈ I})``
-          (García & Herrera 2008, Sec. 2.2). H_i is rejected at level ``α``
-          exactly when ``APV_i <= α``. Needs ``k <= 10`` (Bell(k) − 1 sets).
-        - ``"bonferroni"``, ``"none"``.
-        - ``"hochberg"``, ``"hommel"`` (R's ``p.adjust``), ``"finner"``,
-          ``"holland"``, ``"li"``, ``"rom"`` (García et al. 2010, scmamp): see
-          :func:`adjust_pvalues`. These ignore the logical relations of the
-          pairs; Hochberg, Hommel, Rom and Li assume independent or positively
-          dependent p-values, which pairwise comparisons need not be
-          (``benchmarks/posthoc_fwer.py`` measures their family-wise error).
-
-    Returns
-    -------
-    ndarray of shape (k (k − 1) / 2,)
-
-    Notes
-    -----
-    scmamp's ``adjustBergmannHommel`` additionally takes the running maximum of
-    the adjusted p-values in the order of the raw ones. That can only raise an
-    adjusted p-value (so it stays valid) but it is no longer the closed test of
-    Bergmann & Hommel; we report the closed test. The two agree whenever the
-    closed-test APVs are already monotone in the raw p-values, as in every
-    reference case of our tests.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import adjust_pairwise_pvalues
-    >>> p = [0.01, 0.02, 0.03, 0.04, 0.05, 0.20]   # k = 4 learners
-    >>> adjust_pairwise_pvalues(p, method="holm").round(3)
-    array([0.06, 0.1 , 0.12, 0.12, 0.12, 0.2 ])
-    >>> adjust_pairwise_pvalues(p, method="shaffer").round(3)
-    array([0.06, 0.06, 0.09, 0.12, 0.12, 0.2 ])
-    >>> adjust_pairwise_pvalues(p, method="bergmann_hommel").round(3)
-    array([0.06, 0.06, 0.06, 0.12, 0.12, 0.2 ])
-    """
-    p, _ = _validate_pvalues(pvalues, "holm")
-    method = _check_choice(method, _ADJUST, "method")
-    k = _n_learners_from_pairs(p.size)
-    if method == "none":
-        return p.copy()
-    if method in ("holm", "bonferroni") or method in _ADJUST[5:]:
-        return adjust_pvalues(p, method=method)
-    if method == "shaffer":
-        order = np.argsort(p, kind="stable")
-        adj = np.maximum.accumulate(np.minimum(1.0, _shaffer_multipliers(k) * p[order]))
-        out = np.empty_like(p)
-        out[order] = adj
-        return out
-    if k > BERGMANN_HOMMEL_MAX_LEARNERS:
-        raise ValueError(
-            f"Bergmann–Hommel needs every exhaustive set of hypotheses (Bell(k) − 1 "
-            f"of them); k = {k} learners is beyond the {BERGMANN_HOMMEL_MAX_LEARNERS}"
-            " we enumerate. Use method='shaffer' (nearly as powerful) or 'holm'."
-        )
-    sets = _exhaustive_sets(k)
-    size = sets.sum(axis=1)
-    set_min = np.where(sets, p[None, :], np.inf).min(axis=1)
-    value = np.minimum(1.0, size * set_min)
-    return np.where(sets, value[:, None], -np.inf).max(axis=0)
+_ALL_PAIRS = ("shaffer", "bergmann_hommel", "single_step")  # need every pair
 
 
 # ------------------------------------------------------------------------ result
 @dataclass(frozen=True)
 class PairwiseTestResult(PosthocResult):
-    """Result of :func:`pairwise_tests`.
+    """Result of :func:`pairwise_tests`, :meth:`FriedmanResult.posthoc` and
+    :meth:`GlobalPermutationResult.pairwise`.
 
     Attributes
     ----------
     learners : tuple
         The learners, in the table's column order.
     method : str
-        The paired test: ``"wilcoxon-<zero_method>"`` or ``"sign"``.
+        The test: ``"wilcoxon-<zero_method>"``, ``"sign"``, a rank post-hoc
+        (``"nemenyi"``, ``"siegel"``, ...) or the global permutation test's.
     adjust : str
-        The multiple-comparison correction.
+        The multiple-comparison correction (:func:`adjust_pvalues`' name;
+        ``"single_step"`` for simultaneous p-values, ``"closed"`` for the
+        closed permutation test).
     alpha : float
         Family-wise significance level of :attr:`significant`.
     n_blocks : int
         Number of blocks (data sets) in the table.
-    average_ranks : pandas.Series
+    null_hypothesis : str
+    average_ranks : pandas.Series or None
         Average rank of each learner (rank 1 = best) over the blocks on which
         every learner has a value; for ordering and the diagram only, no test
-        uses it.
-    null_hypothesis : str
+        uses it. ``None`` where the scores have no direction.
     missing : str
         ``"raise"`` or ``"pairwise"`` (each pair on the blocks both have).
+    control : str or None
+        The learner every other one was compared with, or ``None`` (all pairs).
 
     Examples
     --------
@@ -225,13 +85,15 @@ class PairwiseTestResult(PosthocResult):
     adjust: str
     alpha: float
     n_blocks: int
-    average_ranks: pd.Series = field(compare=False)
     null_hypothesis: str
+    average_ranks: pd.Series | None = field(default=None, compare=False)
     missing: str = "raise"
+    control: object = None
     _frame: pd.DataFrame = field(default=None, repr=False, compare=False)
 
     def to_frame(self):
-        """One row per pair ``(learner_i, learner_j)``, ``i`` before ``j``.
+        """One row per pair ``(learner_i, learner_j)``, ``i`` before ``j`` (with a
+        ``control``, ``learner_j`` is the control).
 
         Columns: ``learner_i``, ``learner_j``, ``n`` (blocks used),
         ``mean_difference`` (mean of ``x_i − x_j``), ``estimate`` (the test's:
@@ -243,7 +105,9 @@ class PairwiseTestResult(PosthocResult):
         ``pvalue`` (raw), ``pvalue_adjusted``, ``reject``
         (``pvalue_adjusted <= alpha``), ``effect_size`` (matched-pairs
         rank-biserial or sign dominance of ``x_i`` over ``x_j``),
-        ``effect_size_name``.
+        ``effect_size_name``. For the rank post-hocs ``estimate`` is the
+        difference of average ranks ``R̄_i − R̄_j`` (positive: ``i`` ranks
+        worse) and the interval and effect-size columns are NaN.
         """
         return self._frame.copy()
 
@@ -255,21 +119,20 @@ class PairwiseTestResult(PosthocResult):
         """Symmetric boolean learners x learners matrix: pair differs at ``alpha``."""
         return self._matrix("reject", False)
 
-    @property
-    def pvalues_adjusted(self):
-        """Symmetric matrix of the adjusted p-values (diagonal 1)."""
-        return self._matrix("pvalue_adjusted", 1.0)
-
     def _intervals(self, confidence_level):
         frame = self._frame
-        if "ci_low" not in frame or frame["ci_low"].isna().all():
+        if frame["ci_low"].isna().all():
             raise ValueError(
-                f"The {self.method} post-hoc has no confidence interval (it tests "
-                "ranks within blocks); the paired methods ('wilcoxon', 't', "
-                "'sign') of pairwise_tests give one."
+                f"The {self.method} post-hoc gives p-values, no confidence interval; "
+                "the paired methods of pairwise_tests ('wilcoxon', 'sign') and "
+                "Tukey's give intervals."
             )
         level = frame["ci_level"].to_numpy(dtype=float)
-        _same_level(self, confidence_level, "call pairwise_tests(alpha=...) again")
+        _same_level(
+            self,
+            confidence_level,
+            "call pairwise_tests(alpha=...) or pairwise(confidence_level=...) again",
+        )
         achieved = float(level[0]) if np.all(level == level[0]) else level
         return frame["ci_low"].to_numpy(), frame["ci_high"].to_numpy(), achieved
 
@@ -284,13 +147,17 @@ def pairwise_tests(
     zero_method="demsar",
     greater_is_better,
     missing="raise",
+    control=None,
 ):
-    """Paired tests of every pair of learners across blocks, with FWER control.
+    """Tests of every pair of learners (or of each against a control) across
+    blocks, with family-wise error control.
 
-    Each pair is tested on its own two columns only (Benavoli, Corani & Mangili
-    2016), so adding or removing a third learner changes no pair's raw p-value;
-    only the correction sees how many learners there are. The p-values are then
-    adjusted by :func:`adjust_pairwise_pvalues` (García & Herrera 2008).
+    With the paired tests each pair is tested on its own two columns only
+    (Benavoli, Corani & Mangili 2016), so adding or removing a third learner
+    changes no pair's raw p-value; only the correction sees how many learners
+    there are. The p-values are then adjusted by :func:`adjust_pvalues`
+    (García & Herrera 2008). This is also the one home of the rank post-hocs
+    after Friedman's test (:meth:`FriedmanResult.posthoc` calls it).
 
     Parameters
     ----------
@@ -332,11 +199,12 @@ def pairwise_tests(
           poor (few blocks). With ties it is the permutation distribution
           given each block's mid-ranks (see Notes).
     adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", "hochberg", \
-"hommel", "finner", "holland", "li", "rom", "none", "single_step"}, default=None
-        See :func:`adjust_pairwise_pvalues`. Bergmann–Hommel needs at most 10
+"hommel", "bh", "finner", "holland", "li", "rom", "single_step", "none"}, \
+default=None
+        See :func:`adjust_pvalues`. Bergmann–Hommel needs at most 10
         learners. ``None``: ``"single_step"`` for Nemenyi and Miller (whose
         p-values are simultaneous already; no other choice is allowed), and
-        ``"shaffer"`` for every other method.
+        ``"shaffer"`` (``"holm"`` with a ``control``) for every other method.
     alpha : float, default=0.05
         Family-wise level for ``reject`` / :attr:`PairwiseTestResult.significant`,
         and ``1 − alpha`` is the level of each pair's (unadjusted) interval.
@@ -350,13 +218,16 @@ def pairwise_tests(
         ``"pairwise"``: each pair is tested on the blocks where both learners
         have a value (``n`` in the frame says how many); a pair with fewer than
         2 common blocks raises.
+    control : label, default=None
+        A learner to compare every other learner with (``k − 1`` comparisons,
+        adjusted as one family: with ``method="siegel"`` and
+        ``adjust="bonferroni"`` this is Bonferroni–Dunn's test, Demšar 2006,
+        Sec. 3.2.2); ``None`` compares all pairs. Nemenyi's and Miller's tests
+        and the Shaffer and Bergmann–Hommel corrections are for all pairs.
 
     Returns
     -------
     PairwiseTestResult
-        For the rank post-hocs the frame's ``estimate`` is the difference of
-        average ranks ``R̄_i − R̄_j`` (positive: ``i`` ranks worse), and the
-        interval and effect-size columns are NaN (these tests have neither).
 
     Notes
     -----
@@ -385,9 +256,9 @@ def pairwise_tests(
     >>> res.to_frame()[["learner_i", "learner_j", "n", "pvalue",
     ...                 "pvalue_adjusted"]].round(4)
       learner_i learner_j  n  pvalue  pvalue_adjusted
-    0         A         B  8  0.0251           0.0752
-    1         A         C  8  0.0423           0.0846
-    2         B         C  8  0.1235           0.1235
+    0         A         B  8  0.0312           0.0938
+    1         A         C  8  0.0469           0.0938
+    2         B         C  8  0.1562           0.1562
 
     The exact p-values of the rank-sum differences (Eisinga et al. 2017),
     Holm-adjusted:
@@ -402,16 +273,6 @@ def pairwise_tests(
     2         B         C        4.0  0.3439           0.3439
     """
     method = _check_choice(method, _TESTS, "method")
-    if adjust is None:
-        adjust = "single_step" if method in SINGLE_STEP else "shaffer"
-    adjust = _check_choice(adjust, (*_ADJUST, "single_step"), "adjust")
-    if (method in SINGLE_STEP) != (adjust == "single_step"):
-        raise ValueError(
-            "`adjust`='single_step' goes with method 'nemenyi' or 'miller' (whose "
-            f"p-values are simultaneous), and only with them; got method={method!r}"
-            f", adjust={adjust!r}. For a z test of mean ranks with a stepwise "
-            "correction use method='siegel'."
-        )
     missing = _check_choice(missing, _MISSING, "missing")
     if method in RANK_METHODS and missing != "raise":
         raise ValueError(
@@ -419,18 +280,24 @@ def pairwise_tests(
             "ranks all learners within complete blocks (for incomplete blocks see "
             "durbin_test or skillings_mack_test)."
         )
-    alpha = _check_alpha(alpha)
     greater_is_better = _direction(greater_is_better)
     values, learners, blocks = _validate_scores(scores, allow_nan=missing == "pairwise")
-    n_blocks, k = values.shape
-    if adjust == "bergmann_hommel" and k > BERGMANN_HOMMEL_MAX_LEARNERS:
-        adjust_pairwise_pvalues(np.ones(k * (k - 1) // 2), method=adjust)  # raises
+    i, j, adjust = _pairs_to_test(learners, method, adjust, control)
+    alpha = _check_alpha(alpha)
+    complete = ~np.isnan(values).any(axis=1)
+    sign = -1.0 if greater_is_better else 1.0
+    ranks = stats.rankdata(sign * values[complete], axis=1)
+    average_ranks = pd.Series(
+        ranks.mean(axis=0) if complete.any() else np.full(len(learners), np.nan),
+        index=pd.Index(learners, name="learner"),
+        name="average_rank",
+    )
     if method in RANK_METHODS:
-        return _rank_pairwise(
-            values, learners, method, adjust, alpha, greater_is_better
+        return rank_pairwise(
+            method, adjust, alpha, control, (i, j), average_ranks, ranks, values
         )
     rows = []
-    for a, b in combinations(range(k), 2):
+    for a, b in zip(i, j, strict=True):
         x, y = values[:, a], values[:, b]
         both = ~(np.isnan(x) | np.isnan(y))
         if both.sum() < 2:
@@ -463,17 +330,7 @@ def pairwise_tests(
             }
         )
     frame = pd.DataFrame(rows)
-    adjusted = adjust_pairwise_pvalues(frame["pvalue"].to_numpy(), method=adjust)
-    frame.insert(frame.columns.get_loc("pvalue") + 1, "pvalue_adjusted", adjusted)
-    frame.insert(
-        frame.columns.get_loc("pvalue_adjusted") + 1, "reject", adjusted <= alpha
-    )
-    complete = ~np.isnan(values).any(axis=1)
-    if complete.any():
-        sign = -1.0 if greater_is_better else 1.0
-        avg = stats.rankdata(sign * values[complete], axis=1).mean(axis=0)
-    else:
-        avg = np.full(k, np.nan)
+    _insert_adjusted(frame, adjust, alpha)
     if method == "wilcoxon":
         null = "H0(i, j): x_i − x_j is symmetric about 0 (Wilcoxon signed-rank"
     else:
@@ -486,14 +343,60 @@ def pairwise_tests(
         method=f"wilcoxon-{zero_method}" if method == "wilcoxon" else "sign",
         adjust=adjust,
         alpha=alpha,
-        n_blocks=n_blocks,
-        average_ranks=pd.Series(
-            avg, index=pd.Index(learners, name="learner"), name="average_rank"
-        ),
+        n_blocks=values.shape[0],
         null_hypothesis=null,
+        average_ranks=average_ranks,
         missing=missing,
+        control=control,
         _frame=frame,
     )
+
+
+def _pairs_to_test(learners, method, adjust, control):
+    """``(i, j, adjust)``: the indices of the pairs (all, or each learner and
+    ``control``) and the checked correction."""
+    k = len(learners)
+    if adjust is None:
+        single = method in SINGLE_STEP
+        adjust = (
+            "single_step" if single else "holm" if control is not None else "shaffer"
+        )
+    adjust = _check_choice(adjust, ADJUST_METHODS, "adjust")
+    if (method in SINGLE_STEP) != (adjust == "single_step"):
+        raise ValueError(
+            "`adjust`='single_step' goes with method 'nemenyi' or 'miller' (whose "
+            f"p-values are simultaneous), and only with them; got method={method!r}"
+            f", adjust={adjust!r}. For a z test of mean ranks with a stepwise "
+            "correction use method='siegel'."
+        )
+    if control is None:
+        if adjust == "bergmann_hommel":
+            check_bergmann_hommel(k)
+        i, j = np.array(list(combinations(range(k), 2)), dtype=int).reshape(-1, 2).T
+        return i, j, adjust
+    if control not in learners:
+        raise ValueError(
+            f"`control` must be one of the learners {list(learners)}; got {control!r}."
+        )
+    if adjust in _ALL_PAIRS:
+        raise ValueError(
+            f"`adjust`={adjust!r} (method={method!r}) is for all pairs; against a "
+            "`control` use 'holm', 'hochberg' or 'bonferroni' (with method='siegel': "
+            "Bonferroni–Dunn)."
+        )
+    c = list(learners).index(control)
+    i = np.array([a for a in range(k) if a != c], dtype=int)
+    return i, np.full(i.size, c), adjust
+
+
+def _insert_adjusted(frame, adjust, alpha, simultaneous=None):
+    """Put ``pvalue_adjusted`` and ``reject`` after ``pvalue`` in ``frame``."""
+    p = frame["pvalue"].to_numpy()
+    adjusted = (
+        simultaneous if adjust == "single_step" else adjust_pvalues(p, adjust=adjust)
+    )
+    frame.insert(frame.columns.get_loc("pvalue") + 1, "pvalue_adjusted", adjusted)
+    frame.insert(frame.columns.get_loc("pvalue") + 2, "reject", adjusted <= alpha)
 
 
 _RANK_NULL = {
@@ -506,40 +409,44 @@ _RANK_NULL = {
 }
 
 
-def _rank_pairwise(values, learners, method, adjust, alpha, greater_is_better):
-    """pairwise_tests for the Friedman-type post-hocs (complete blocks)."""
-    n_blocks, k = values.shape
-    sign = -1.0 if greater_is_better else 1.0
-    ranks = stats.rankdata(sign * values, axis=1)
-    res = rank_posthoc(ranks, values, method)
-    i, j = np.array(list(combinations(range(k), 2))).T
-    if adjust == "single_step":
-        adjusted = res["pvalue_simultaneous"]
-    else:
-        adjusted = adjust_pairwise_pvalues(res["pvalue"], method=adjust)
+def rank_pairwise(
+    method, adjust, alpha, control, pairs, average_ranks, ranks=None, values=None,
+    n_blocks=None,
+):  # fmt: skip
+    """The rank post-hocs of :func:`pairwise_tests` (and of
+    :meth:`FriedmanResult.posthoc`, from its ranks or only its average ranks
+    over ``n_blocks``): a :class:`PairwiseTestResult`."""
+    i, j = pairs
+    learners = list(average_ranks.index)
+    n = ranks.shape[0] if ranks is not None else n_blocks
+    res = rank_posthoc(
+        method, i, j, mean_ranks=average_ranks.to_numpy(), n=n, ranks=ranks,
+        values=values,
+    )  # fmt: skip
     nan = np.full(len(i), np.nan)
+    difference = nan if values is None else np.mean(values[:, i] - values[:, j], 0)
     frame = pd.DataFrame(
         {
             "learner_i": [learners[a] for a in i],
             "learner_j": [learners[b] for b in j],
-            "n": n_blocks,
-            "mean_difference": np.mean(values[:, i] - values[:, j], axis=0),
+            "n": n,
+            "mean_difference": difference,
             "estimate": res["estimate"],
             "ci_low": nan,
             "ci_high": nan,
             "ci_level": nan,
             "statistic": res["statistic"],
             "pvalue": res["pvalue"],
-            "pvalue_adjusted": adjusted,
-            "reject": adjusted <= alpha,
             "effect_size": nan,
             "effect_size_name": None,
         }
     )
+    _insert_adjusted(frame, adjust, alpha, res.get("pvalue_simultaneous"))
+    what = "pairs" if control is None else f"comparisons with {control!r}"
     null = (
         "H0: the learners' ranks are exchangeable within every block (Friedman's "
         f"null); each pair (i, j) by the {_RANK_NULL[method]}, two-sided; "
-        f"{adjust} over {len(i)} pairs"
+        f"{adjust} over {len(i)} {what}"
     )
     if method == "quade":
         null = null.replace("(Friedman's null)", "(Quade's null)")
@@ -548,13 +455,9 @@ def _rank_pairwise(values, learners, method, adjust, alpha, greater_is_better):
         method=method,
         adjust=adjust,
         alpha=alpha,
-        n_blocks=n_blocks,
-        average_ranks=pd.Series(
-            ranks.mean(axis=0),
-            index=pd.Index(learners, name="learner"),
-            name="average_rank",
-        ),
+        n_blocks=n,
         null_hypothesis=null,
-        missing="raise",
+        average_ranks=average_ranks,
+        control=control,
         _frame=frame,
     )

@@ -1,16 +1,14 @@
 """One interface for the results of post-hoc (all-pairs or many-to-one) comparisons.
 
-Five entry points compare learners pair by pair after an omnibus test:
-:func:`pairwise_tests` (paired and rank post-hocs), :func:`tukey_hsd` (and
-:meth:`RMAnovaResult.tukey_hsd`), :meth:`FriedmanResult.posthoc` (Nemenyi, Holm,
-Bonferroni–Dunn, ... on average ranks) and :meth:`GlobalPermutationResult.pairwise`.
-Each returns a :class:`PosthocResult`: one row per comparison in :meth:`to_frame`,
+The entry points that compare learners pair by pair after an omnibus test,
+:func:`pairwise_tests` (paired and rank post-hocs; :meth:`FriedmanResult.posthoc`
+and :meth:`GlobalPermutationResult.pairwise` return its result class) and
+:func:`tukey_hsd` (and :meth:`RMAnovaResult.tukey_hsd`), each return a
+:class:`PosthocResult`: one row per comparison in :meth:`to_frame`,
 and the same attributes everywhere, ``statistic``, ``pvalue``, ``pvalue_adjusted``
 (pandas Series indexed by the pair ``(learner_i, learner_j)``) and
 :meth:`~PosthocResult.confidence_interval` where the method has an interval.
 """
-
-from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -20,7 +18,7 @@ from ._common import ConfidenceInterval
 
 
 class PosthocResult:
-    """Base of every post-hoc result (the one shape of the five entry points).
+    """Base of every post-hoc result (the one shape of the entry points).
 
     Subclasses hold ``learners``, ``alpha`` and a private table ``_frame`` with
     one row per comparison and the columns ``learner_i``, ``learner_j``,
@@ -157,43 +155,6 @@ def _same_level(result, confidence_level, how):
             f"(1 − alpha); for {confidence_level!r} {how}."
         )
     return own
-
-
-@dataclass(frozen=True)
-class PairwiseComparisonResult(PosthocResult):
-    """Result of :meth:`FriedmanResult.posthoc` and
-    :meth:`GlobalPermutationResult.pairwise` (a :class:`PosthocResult`).
-
-    Attributes
-    ----------
-    learners : tuple
-    method : str
-    alpha : float or None
-        Level of the intervals (``1 − confidence_level``); ``None`` where the
-        method has none.
-    null_hypothesis : str
-    """
-
-    learners: tuple
-    method: str
-    alpha: float | None
-    null_hypothesis: str
-    _frame: pd.DataFrame = field(repr=False, compare=False)
-    _statistic: str = field(default="statistic", repr=False, compare=False)
-    _no_interval: str = field(default="", repr=False, compare=False)
-
-    @property
-    def _statistic_column(self):
-        return self._statistic
-
-    def _intervals(self, confidence_level):
-        if self._no_interval:
-            raise ValueError(self._no_interval)
-        level = _same_level(
-            self, confidence_level, "call pairwise(confidence_level=...) again"
-        )
-        frame = self._frame
-        return frame["low"].to_numpy(), frame["high"].to_numpy(), level
 
 
 def tukey_intervals(result, confidence_level):

@@ -11,7 +11,6 @@ of the pair; Benavoli, Corani & Mangili 2016).
 """
 
 from functools import lru_cache
-from itertools import combinations
 from math import comb
 
 import numpy as np
@@ -23,41 +22,42 @@ SINGLE_STEP = ("nemenyi", "miller")  # simultaneous p-values, no adjustment
 _TINY = 1e-290
 
 
-def _pairs(k):
-    return np.array(list(combinations(range(k), 2))).T
+def rank_posthoc(method, i, j, *, mean_ranks, n, ranks=None, values=None):
+    """Raw and (for single-step methods) simultaneous p-values of the pairs
+    ``(i[t], j[t])``.
 
-
-def rank_posthoc(ranks, values, method):
-    """Raw and (for single-step methods) simultaneous p-values of all pairs.
-
-    ``ranks``: the N x k within-block mid-ranks (rank 1 = best); ``values``:
-    the N x k scores (Quade's block ranges). Returns a dict of arrays over the
-    pairs ``(0, 1), (0, 2), ...``: ``estimate`` (difference of average ranks,
-    ``R̄_i − R̄_j``), ``statistic``, ``pvalue`` and, for Nemenyi and Miller,
-    ``pvalue_simultaneous``, plus ``statistic_name``.
+    ``mean_ranks``: the k average ranks over ``n`` blocks (rank 1 = best), all
+    that Siegel's, Nemenyi's and Miller's z need; ``ranks``: the N x k
+    within-block mid-ranks, for the others; ``values``: the N x k scores
+    (Quade's block ranges). Returns a dict of arrays over the pairs:
+    ``estimate`` (difference of average ranks, ``R̄_i − R̄_j``), ``statistic``,
+    ``pvalue`` and, for Nemenyi and Miller, ``pvalue_simultaneous``.
     """
-    n, k = ranks.shape
-    i, j = _pairs(k)
-    rank_sums = ranks.sum(axis=0)
-    mean_ranks = rank_sums / n
+    k = len(mean_ranks)
     out = {"estimate": mean_ranks[i] - mean_ranks[j]}
-    z = (mean_ranks[i] - mean_ranks[j]) / np.sqrt(k * (k + 1) / (6.0 * n))
     if method in ("siegel", "nemenyi", "miller"):
+        z = (mean_ranks[i] - mean_ranks[j]) / np.sqrt(k * (k + 1) / (6.0 * n))
         out["pvalue"] = np.minimum(1.0, 2 * stats.norm.sf(np.abs(z)))
         if method == "siegel":
-            out["statistic"], out["statistic_name"] = z, "z"
+            out["statistic"] = z
         elif method == "nemenyi":
             # Demsar (2006): q = sqrt(2) z, studentized range of k means, df = inf
             q = np.abs(z) * np.sqrt(2)
-            out["statistic"], out["statistic_name"] = q, "q"
+            out["statistic"] = q
             out["pvalue_simultaneous"] = np.clip(
                 stats.studentized_range.sf(q, k, np.inf), 0.0, 1.0
             )
         else:
             # Miller (1966): Scheffe-type, z^2 against chi2(k - 1)
-            out["statistic"], out["statistic_name"] = z**2, "chi2"
+            out["statistic"] = z**2
             out["pvalue_simultaneous"] = stats.chi2.sf(z**2, k - 1)
         return out
+    if ranks is None:
+        raise ValueError(
+            f"`method`={method!r} needs the ranks of every block; a Friedman test "
+            "from average ranks has only Siegel's, Nemenyi's and Miller's tests."
+        )
+    rank_sums = ranks.sum(axis=0)
     if method == "conover":
         # Conover & Iman (1979); Conover (1999, Sec. 5.8):
         # t = (R_i - R_j) / sqrt(2 (N A1 - sum R_j^2) / ((N - 1)(k - 1)))
@@ -71,7 +71,7 @@ def rank_posthoc(ranks, values, method):
             )
         df = (n - 1) * (k - 1)
         t = (rank_sums[i] - rank_sums[j]) / np.sqrt(2 * residual / df)
-        out["statistic"], out["statistic_name"] = t, "t"
+        out["statistic"] = t
         out["pvalue"] = 2 * stats.t.sf(np.abs(t), df)
         return out
     if method == "quade":
@@ -91,12 +91,12 @@ def rank_posthoc(ranks, values, method):
             )
         df = (n - 1) * (k - 1)
         t = (col[i] - col[j]) / np.sqrt(2 * n * (big_a - big_b) / df)
-        out["statistic"], out["statistic_name"] = t, "t"
+        out["statistic"] = t
         out["pvalue"] = 2 * stats.t.sf(np.abs(t), df)
         return out
     if method == "exact_ranksum":
         d = rank_sums[i] - rank_sums[j]
-        out["statistic"], out["statistic_name"] = d, "rank_sum_difference"
+        out["statistic"] = d
         out["pvalue"] = exact_ranksum_pvalues(ranks, d)
         return out
     raise ValueError(f"`method` must be one of {list(RANK_METHODS)}; got {method!r}.")

@@ -23,12 +23,11 @@ from scipy import stats as _st
 from .._validation import (
     check_choice,
     check_confidence_level,
-    check_positive_int,
     real_array,
 )
 from ._multitest import adjust_pvalues
 
-__all__ = ["SimultaneousIntervalsResult", "bonferroni_level", "simultaneous_intervals"]
+__all__ = ["SimultaneousIntervalsResult", "simultaneous_intervals"]
 
 SIMULTANEOUS_METHODS = ("bonferroni", "holm")
 _ALTERNATIVES = ("two-sided", "greater", "less")
@@ -128,7 +127,7 @@ def _holm_lower(est, se, df, alpha):
     m = est.size
     t = est / se
     p = np.where(np.isinf(df), _st.norm.sf(t), _st.t.sf(t, _finite(df)))
-    rejected = adjust_pvalues(p, method="holm") <= alpha
+    rejected = adjust_pvalues(p, adjust="holm") <= alpha
     if rejected.all():
         # every hypothesis rejected: max(0, the Bonferroni bound at α/m)
         tail = np.full(m, alpha / m)
@@ -258,35 +257,3 @@ array([ True, False, False]))
         method=method,
         alternative=alternative,
     )
-
-
-def bonferroni_level(confidence_level, n_comparisons):
-    """The marginal level ``1 − α/m`` at which each of ``m`` intervals is
-    computed so that together they cover with probability at least
-    ``confidence_level = 1 − α`` (the Bonferroni inequality).
-
-    Parameters
-    ----------
-    confidence_level : float
-        The simultaneous level.
-    n_comparisons : int
-        ``m``, at least 1.
-
-    Returns
-    -------
-    float
-
-    See Also
-    --------
-    simultaneous_intervals : the intervals themselves, Bonferroni's at this
-        level or Holm's compatible bounds.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import bonferroni_level
-    >>> round(bonferroni_level(0.95, 21), 5)
-    0.99762
-    """
-    level = check_confidence_level(confidence_level)
-    m = check_positive_int(n_comparisons, "n_comparisons")
-    return 1.0 - (1.0 - level) / m

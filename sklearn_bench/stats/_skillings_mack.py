@@ -11,13 +11,13 @@ import pandas as pd
 from scipy import stats
 
 from .._validation import check_random_state as _as_generator
-from ._common import _direction, _validate_scores, monte_carlo_pvalue
+from ._common import _direction, _Fields, _validate_scores, monte_carlo_pvalue
 
 _BATCH_ELEMENTS = 2_000_000  # resamples x cells per Monte Carlo batch
 
 
 @dataclass(frozen=True)
-class SkillingsMackResult:
+class SkillingsMackResult(_Fields):
     """Result of :func:`skillings_mack_test`.
 
     Attributes
@@ -63,25 +63,6 @@ class SkillingsMackResult:
     pvalue_standard_error: float = 0.0
     chi2_pvalue: float = float("nan")
     dropped_blocks: tuple = ()
-
-    def to_dict(self):
-        """The scalar fields as a plain dict."""
-        return {
-            "method": self.method,
-            "statistic": self.statistic,
-            "df": self.df,
-            "pvalue": self.pvalue,
-            "pvalue_standard_error": self.pvalue_standard_error,
-            "chi2_pvalue": self.chi2_pvalue,
-            "n_blocks": self.n_blocks,
-            "n_learners": self.n_learners,
-            "n_missing": self.n_missing,
-            "null_hypothesis": self.null_hypothesis,
-        }
-
-    def to_frame(self):
-        """A one-row DataFrame of :meth:`to_dict`."""
-        return pd.DataFrame([self.to_dict()])
 
 
 def _pinv_and_rank(sigma):

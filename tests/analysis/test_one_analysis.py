@@ -104,7 +104,7 @@ def test_pairs_across_data_sets_are_paired_test(reported):
         )
         assert pair == f"{row['a']} − {row['b']}" and row["n"] == res.n
         pvalues.append(res.pvalue)
-    _close(csv["adjusted_pvalue"], adjust_pvalues(np.array(pvalues), method="holm"))
+    _close(csv["adjusted_pvalue"], adjust_pvalues(np.array(pvalues), adjust="holm"))
     m = len(pvalues)
     for _, row in csv.iterrows():
         res = result.paired_test(row["a"], row["b"], metric=analysis.metric)

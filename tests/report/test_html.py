@@ -178,7 +178,7 @@ def test_large_study_links_whole_tables_as_csv_and_caps_the_page(tmp_path):
         df, dataset="data", learner="model", value="v", replicate="rep",
         greater_is_better=False,
     )  # fmt: skip
-    result.scores["n_train"], result.scores["n_test"] = 100, 36
+    result.scores = result.scores.assign(n_train=100, n_test=36)
     analysis = write_report(result, tmp_path, analyses=("effects", "friedman"))
     page = (tmp_path / "report.html").read_text()
     assert len(analysis.within) == 75 and MAX_DETAIL_ROWS == 30

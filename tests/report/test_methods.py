@@ -35,7 +35,7 @@ def _result(n_datasets):
     )
     # As a run records them: split sizes and splitter, so that the
     # within-data-set default test (corrected t) is defined.
-    result.scores["n_train"], result.scores["n_test"] = 100, 37
+    result.scores = result.scores.assign(n_train=100, n_test=37)
     result.info["cv"] = "BootstrapOOB(n_bootstraps=5, random_state=0)"
     return result
 
@@ -164,6 +164,7 @@ def test_within_test_name_has_no_blank_for_a_comparison_that_could_not_run():
     scores.loc[b, "value"] = scores.loc[
         a & (scores["dataset"] == "d0"), "value"
     ].to_numpy()
+    result.scores = scores
     from sklearn_bench.analysis import AnalysisPlan, analyse
 
     analysis = analyse(result, AnalysisPlan())

@@ -237,3 +237,62 @@ def test_competition_predictions_index_the_fixed_test_sample(experiment_result):
     tree = pred[(pred.learner == "tree") & (pred.split == 0)]
     assert tree["row"].tolist() == list(range(150))
     assert tree["correct"].dtype == "boolean"
+
+
+def _two_learner_result():
+    """Learners A and B on 6 data sets, one score each (B − A = 0.0292 on average)."""
+    a = [0.80, 0.75, 0.90, 0.70, 0.85, 0.60]
+    b = [0.83, 0.78, 0.92, 0.74, 0.88, 0.625]
+    frame = pd.DataFrame(
+        {
+            "dataset": [f"d{i}" for i in range(6)] * 2,
+            "learner": ["A"] * 6 + ["B"] * 6,
+            "value": a + b,
+        }
+    )
+    return BenchmarkResult.from_frame(
+        frame, dataset="dataset", learner="learner", value="value",
+        greater_is_better=True,
+    )  # fmt: skip
+
+
+def test_scores_edited_in_place_never_leave_stale_numbers():
+    """H: (issue 36) an in-place edit of the frame read from ``result.scores``
+    cannot make a test disagree with the scores the result shows: the result's
+    scores are unchanged (its frame is a copy) and its tests are those of a
+    result built fresh from ``result.scores``; assigning the edited frame to
+    ``result.scores`` gives the fresh result's numbers (0.0792, not the stale
+    0.0292 of 17a1a60, which kept arrays keyed by id(scores))."""
+    result = _two_learner_result()
+    before = result.paired_test("B", "A").estimate
+    assert before == pytest.approx(0.0292, abs=5e-5)
+    scores = result.scores
+    scores.loc[scores["learner"] == "B", "value"] += 0.05
+    fresh = BenchmarkResult(
+        result.scores,
+        metrics=result.metrics,
+        datasets=result.datasets,
+        learners=result.learners,
+    )
+    assert result.paired_test("B", "A").estimate == fresh.paired_test("B", "A").estimate
+    assert result.paired_test("B", "A").estimate == before
+    result.scores = scores
+    edited = BenchmarkResult(
+        scores, metrics=result.metrics, datasets=result.datasets, learners=["A", "B"]
+    )
+    estimate = result.paired_test("B", "A").estimate
+    assert estimate == edited.paired_test("B", "A").estimate
+    assert estimate == pytest.approx(0.0792, abs=5e-5)
+
+
+def test_scores_is_a_copy_and_chained_assignment_warns():
+    """H: ``result.scores`` behaves as a copy (pandas Copy-on-Write): writing into
+    it through chained assignment changes nothing and pandas warns; the result's
+    arrays are not writable from outside."""
+    result = _two_learner_result()
+    with pytest.warns(pd.errors.ChainedAssignmentError):
+        result.scores["value"] = 0.0
+    assert (result.scores["value"] > 0).all()
+    assert not result.scores["value"].to_numpy().flags.writeable
+    with pytest.raises(ValueError, match="columns"):
+        result.scores = result.scores.drop(columns="value")

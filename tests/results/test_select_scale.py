@@ -96,13 +96,13 @@ def test_blocks_and_aggregate_equal_plain_pivots():
 
 
 def test_cache_follows_new_scores_and_errors_still_name_the_block():
-    """H: a result whose scores are replaced is analysed afresh (the cache is keyed
-    by the scores), and a learner missing on a data set or a NaN performance is
-    named as before."""
+    """H: a result whose scores are replaced is analysed afresh (assigning
+    ``result.scores`` drops what was read from the old ones), and a learner
+    missing on a data set or a NaN performance is named as before."""
     df = _scores(seed=2)
     result = _result(df)
     first = _select.blocks(result, ["10", "11"], metric="loss")
-    result.scores = result._normalise_scores(df.assign(value=df["value"] + 1.0))
+    result.scores = df.assign(value=df["value"] + 1.0)
     second = _select.blocks(result, ["10", "11"], metric="loss")
     np.testing.assert_allclose(second.to_numpy(), first.to_numpy() + 1.0)
     gappy = _result(df[~((df["learner"] == 11) & (df["dataset"] == "d2"))])

@@ -7,6 +7,7 @@ about once in 150000 comparisons).
 """
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -485,3 +486,55 @@ def test_signed_rank_blocks_equal_the_whole_batch_bit_for_bit(
         for got, expected in zip(blocks, whole, strict=True):
             np.testing.assert_array_equal(got, expected)
             assert got.tobytes() == expected.tobytes()
+
+
+# ------------------------------------------------------------ batches (axis)
+_rng = np.random.default_rng(2024)
+N, M = 12, 5
+REFERENCE = _rng.normal(0.2, 0.03, N)
+OTHERS = REFERENCE[:, None] + _rng.normal(0.01, 0.02, (N, M))
+
+
+@pytest.mark.parametrize("delta", [0.0, 0.005])
+def test_correlated_t_batch_equals_the_one_pair_test(delta):
+    """H: every column of a batch is bayesian_correlated_t of that pair, to the
+    last bit, and its decision is the one-pair result's decision."""
+    for gib in (True, False):
+        res = bayesian_correlated_t(
+            REFERENCE[:, None], OTHERS, rho=0.1, delta=delta, greater_is_better=gib
+        )
+        decisions = res.decision(0.9)
+        assert res.n == N and res.rope == delta and decisions.shape == (M,)
+        for j in range(M):
+            one = bayesian_correlated_t(
+                REFERENCE, OTHERS[:, j], delta=delta, rho=0.1, greater_is_better=gib
+            )
+            assert (res.p_greater[j], res.p_rope[j], res.p_less[j]) == (
+                one.p_greater,
+                one.p_rope,
+                one.p_less,
+            )
+            assert decisions[j] == one.decision(0.9)
+
+
+@pytest.mark.parametrize("delta", [0.0, 0.01, 0.05])
+def test_correlated_t_batch_point_mass_as_the_one_pair_test(delta):
+    """H: zero-variance comparisons of a batch get the one-pair test's
+    point-mass probabilities (0, ½ or 1) and scale 0, with one RuntimeWarning."""
+    y = np.column_stack([REFERENCE - 0.02, REFERENCE, OTHERS[:, 0]])
+    with pytest.warns(RuntimeWarning, match="2 of 3 comparisons"):
+        res = bayesian_correlated_t(
+            REFERENCE[:, None], y, rho=0.2, delta=delta, greater_is_better=True
+        )
+    assert (res.details["scale"] == 0).tolist() == [True, True, False]
+    for j in range(3):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            one = bayesian_correlated_t(
+                REFERENCE, y[:, j], delta=delta, rho=0.2, greater_is_better=True
+            )
+        assert (res.p_greater[j], res.p_rope[j], res.p_less[j]) == (
+            one.p_greater,
+            one.p_rope,
+            one.p_less,
+        )

@@ -238,7 +238,7 @@ def test_direction_left_out_is_an_error(errors, name):
 
 # ------------------------------------------------------ one post-hoc result shape
 def _posthocs(errors):
-    """The five post-hoc entry points on the same table of error rates."""
+    """The post-hoc entry points on the same table of error rates."""
     fr = stats.friedman_test(errors, greater_is_better=False)
     glob = stats.global_permutation_test(errors, n_resamples=99, random_state=0)
     return {
@@ -249,7 +249,7 @@ def _posthocs(errors):
         "tukey_hsd": stats.tukey_hsd(errors, greater_is_better=False),
         "rm_anova.tukey_hsd": stats.rm_anova(errors).tukey_hsd(greater_is_better=False),
         "posthoc.nemenyi": fr.posthoc(),
-        "posthoc.holm_control": fr.posthoc(method="holm", control="A"),
+        "posthoc.holm_control": fr.posthoc(method="siegel", adjust="holm", control="A"),
         "pairwise.closed": glob.pairwise(method="closed"),
         "pairwise.tukey": glob.pairwise(method="tukey"),
     }
@@ -303,7 +303,7 @@ def test_posthoc_intervals_agree_with_their_tables(errors):
     pw = glob.pairwise(method="tukey", confidence_level=0.9)
     ci = pw.confidence_interval()
     assert ci.confidence_level == pytest.approx(0.9)
-    np.testing.assert_array_equal(ci.high.to_numpy(), pw.to_frame()["high"])
+    np.testing.assert_array_equal(ci.high.to_numpy(), pw.to_frame()["ci_high"])
     with pytest.raises(ValueError, match="confidence_level"):
         pw.confidence_interval(0.95)
 

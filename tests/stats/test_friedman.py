@@ -92,11 +92,12 @@ def test_posthoc_all_pairs_matches_r(reference_cases, case_id):
         _case_frame(case), greater_is_better=case["input"]["higher_is_better"]
     )
     nemenyi = res.posthoc(method="nemenyi").to_frame()
-    holm = res.posthoc(method="holm").to_frame()
+    holm = res.posthoc(method="siegel", adjust="holm").to_frame()
     assert list(nemenyi["learner_i"]) == list(exp["learner_i"])
     assert list(nemenyi["learner_j"]) == list(exp["learner_j"])
-    for col, ref in [("rank_difference", "rank_difference"), ("z", "z")]:
-        np.testing.assert_allclose(nemenyi[col], exp[ref], rtol=RTOL, atol=1e-12)
+    for col, ref in [("estimate", "rank_difference"), ("statistic", "z")]:
+        np.testing.assert_allclose(holm[col], exp[ref], rtol=RTOL, atol=1e-12)
+    np.testing.assert_allclose(nemenyi["statistic"], np.sqrt(2) * exp["z"].abs())
     np.testing.assert_allclose(nemenyi["pvalue"], exp["p_value"], rtol=RTOL)
     np.testing.assert_allclose(nemenyi["pvalue_adjusted"], exp["p_nemenyi"], rtol=RTOL)
     np.testing.assert_allclose(
@@ -115,10 +116,10 @@ def test_posthoc_vs_control_matches_r(reference_cases, case_id, method):
     res = friedman_test(
         _case_frame(case), greater_is_better=case["input"]["higher_is_better"]
     )
-    table = res.posthoc(method=method, control=control).to_frame()
+    table = res.posthoc(method="siegel", adjust=method, control=control).to_frame()
     assert list(table["learner_i"]) == list(exp["learner"])
     assert set(table["learner_j"]) == {control}
-    np.testing.assert_allclose(table["z"], exp["z"], rtol=RTOL, atol=1e-12)
+    np.testing.assert_allclose(table["statistic"], exp["z"], rtol=RTOL, atol=1e-12)
     np.testing.assert_allclose(table["pvalue"], exp["p_value"], rtol=RTOL)
     np.testing.assert_allclose(table["pvalue_adjusted"], exp[f"p_{method}"], rtol=RTOL)
     if method == "holm":
@@ -145,8 +146,9 @@ def test_demsar_published_numbers(reference_table):
     assert res.critical_difference(
         alpha=0.05, method="bonferroni-dunn"
     ) == pytest.approx(1.16, abs=0.01)
-    holm = res.posthoc(method="holm", control="C4.5").to_frame().set_index("learner_i")
-    z = holm["z"].abs().sort_values(ascending=False)
+    holm = res.posthoc(method="siegel", adjust="holm", control="C4.5")
+    holm = holm.to_frame().set_index("learner_i")
+    z = holm["statistic"].abs().sort_values(ascending=False)
     # 2.4154 here; the paper's 2.416 comes from its rounded average ranks.
     np.testing.assert_allclose(z.to_numpy(), [2.416, 2.342, 0.512], atol=1e-3)
     assert list(z.index) == ["C4.5+m+cf", "C4.5+m", "C4.5+cf"]
@@ -169,8 +171,12 @@ def test_demsar_from_published_average_ranks():
     assert res.critical_difference(
         alpha=0.05, method="bonferroni-dunn"
     ) == pytest.approx(1.16, abs=0.01)
-    z = res.posthoc(method="holm", control="C4.5").to_frame()["z"].abs()
-    np.testing.assert_allclose(z, [2.342, 0.512, 2.416], atol=5e-4)
+    post = res.posthoc(method="siegel", adjust="holm", control="C4.5").to_frame()
+    np.testing.assert_allclose(
+        post["statistic"].abs(), [2.342, 0.512, 2.416], atol=5e-4
+    )
+    with pytest.raises(ValueError, match="ranks of every block"):
+        res.posthoc(method="conover")
     assert res.ranks is None
     # Demsar's formula on exact average ranks equals friedman_test without ties
     # correction (cases.json friedman_random_10x5_no_ties: chi2 = 5.12).
@@ -282,11 +288,13 @@ def test_invalid_options():
     with pytest.raises(ValueError, match="`method`"):
         res.critical_difference(method="tukey")
     with pytest.raises(ValueError, match="`method`"):
-        res.posthoc(method="sidak").to_frame()
+        res.posthoc(method="holm").to_frame()  # a correction: adjust="holm"
     with pytest.raises(ValueError, match="`control`"):
-        res.posthoc(method="holm", control="nope").to_frame()
-    with pytest.raises(ValueError, match="`method`='nemenyi'"):
+        res.posthoc(method="siegel", control="nope").to_frame()
+    with pytest.raises(ValueError, match="is for all pairs"):
         res.posthoc(method="nemenyi", control=0).to_frame()
+    with pytest.raises(ValueError, match="is for all pairs"):
+        res.posthoc(method="siegel", adjust="shaffer", control=0).to_frame()
     with pytest.raises(ValueError, match="`n_blocks`"):
         critical_difference(3, 1)
     with pytest.raises(ValueError, match="`greater_is_better`"):
@@ -442,18 +450,19 @@ def test_posthoc_on_degenerate_blocks_is_finite():
     """H: Nemenyi and Holm post-hocs on perfect agreement give finite z and the
     normal p-values of Demšar's formula; on all-tied blocks z = 0 and p = 1."""
     same = friedman_test(np.tile([0.1, 0.2, 0.3], (3, 1)), greater_is_better=False)
-    post = same.posthoc(method="holm").to_frame()
+    post = same.posthoc(method="siegel", adjust="holm").to_frame()
     se = np.sqrt(3 * 4 / (6 * 3))
-    np.testing.assert_allclose(post["z"], [-1 / se, -2 / se, -1 / se])
-    np.testing.assert_allclose(post["pvalue"], 2 * stats.norm.sf(np.abs(post["z"])))
+    np.testing.assert_allclose(post["statistic"], [-1 / se, -2 / se, -1 / se])
+    z = post["statistic"].abs()
+    np.testing.assert_allclose(post["pvalue"], 2 * stats.norm.sf(z))
     assert np.isfinite(
         same.posthoc(method="nemenyi").to_frame()["pvalue_adjusted"]
     ).all()
     two = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]], greater_is_better=False)
     # the normal approximation (0.083) against the exact sign-flip p of 1/4
-    assert two.posthoc(method="holm").to_frame()["pvalue"].iloc[0] == pytest.approx(
+    assert two.posthoc(method="siegel").to_frame()["pvalue"].iloc[0] == pytest.approx(
         2 * stats.norm.sf(np.sqrt(3)), rel=1e-12
     )
     tied = friedman_test(np.ones((4, 3)), greater_is_better=False)
-    assert (tied.posthoc(method="holm").to_frame()["z"] == 0).all()
+    assert (tied.posthoc(method="siegel").to_frame()["statistic"] == 0).all()
     assert (tied.posthoc(method="nemenyi").to_frame()["pvalue_adjusted"] == 1).all()

@@ -102,8 +102,9 @@ def test_closed_testing_pairwise():
         columns=["rf", "bundling", "svm"],
     )
     res = global_permutation_test(perf, n_resamples=1999, random_state=0)
-    table = res.pairwise().to_frame()
-    assert list(table["method"].unique()) == ["closed testing"]
+    post = res.pairwise()
+    table = post.to_frame()
+    assert (post.method, post.adjust) == ("closed testing", "closed")
     assert list(zip(table["learner_i"], table["learner_j"], strict=True)) == [
         ("rf", "bundling"),
         ("rf", "svm"),
@@ -113,7 +114,7 @@ def test_closed_testing_pairwise():
     assert table.loc[0, "pvalue_adjusted"] > 0.05
     assert (table.loc[1:, "pvalue_adjusted"] <= 0.05).all()
     np.testing.assert_allclose(
-        table["difference"],
+        table["estimate"],
         [
             perf.rf.mean() - perf.bundling.mean(),
             perf.rf.mean() - perf.svm.mean(),
@@ -148,7 +149,8 @@ def test_tukey_follow_up_is_the_two_way_tukey_hsd():
     rng = np.random.default_rng(4)
     perf = rng.normal(0.2, 0.02, (25, 6)) + np.linspace(0, 0.02, 6)
     res = global_permutation_test(perf, n_resamples=99, random_state=0)
-    table = res.pairwise().to_frame()  # K = 6 > 4: Tukey
+    post = res.pairwise()  # K = 6 > 4: Tukey
+    table = post.to_frame()
     b, k = perf.shape
     resid = perf - perf.mean(axis=1, keepdims=True) - perf.mean(axis=0) + perf.mean()
     df = (k - 1) * (b - 1)
@@ -159,12 +161,12 @@ def test_tukey_follow_up_is_the_two_way_tukey_hsd():
     q = np.abs(diff) / se
     pvalues = stats.studentized_range.sf(q, k, df)
     half = stats.studentized_range.ppf(0.95, k, df) * se
-    np.testing.assert_allclose(np.abs(table["difference"]), np.abs(diff), rtol=RTOL)
+    np.testing.assert_allclose(np.abs(table["estimate"]), np.abs(diff), rtol=RTOL)
     np.testing.assert_allclose(
-        table["high"] - table["low"], 2 * half * np.ones_like(diff), rtol=1e-6
+        table["ci_high"] - table["ci_low"], 2 * half * np.ones_like(diff), rtol=1e-6
     )
     np.testing.assert_allclose(table["pvalue_adjusted"], pvalues, rtol=1e-6, atol=1e-12)
-    assert list(table["method"].unique()) == ["tukey (blocks)"]
+    assert (post.method, post.adjust) == ("tukey (blocks)", "single_step")
 
 
 def test_errors():

@@ -14,7 +14,7 @@ RTOL, ATOL = 1e-8, 1e-12
 def test_adjust_pvalues_matches_r_p_adjust(reference_cases, method):
     """H: adjust_pvalues equals R's p.adjust(p, method) on the reference case."""
     case = reference_cases["p_adjust_six"]
-    got = adjust_pvalues(case["input"]["p"], method=method.lower())
+    got = adjust_pvalues(case["input"]["p"], adjust=method.lower())
     np.testing.assert_allclose(got, case["expected"][method], rtol=RTOL, atol=ATOL)
 
 
@@ -35,21 +35,21 @@ def test_adjust_pvalues_matches_statsmodels(seed, method, sm_method):
     m = rng.integers(1, 15)
     p = np.round(rng.uniform(0, 0.3, size=m) ** 2, 3)  # rounding makes ties
     expected = multipletests(p, method=sm_method)[1]
-    np.testing.assert_allclose(adjust_pvalues(p, method=method), expected, rtol=1e-12)
+    np.testing.assert_allclose(adjust_pvalues(p, adjust=method), expected, rtol=1e-12)
 
 
 def test_adjust_pvalues_hommel_hand_value():
     """H: Hommel on (0.01, 0.02, 0.04) gives R's p.adjust values (0.03, 0.04, 0.04)."""
     # R: p.adjust(c(0.01, 0.02, 0.04), "hommel") -> 0.03 0.04 0.04
     np.testing.assert_allclose(
-        adjust_pvalues([0.01, 0.02, 0.04], method="hommel"), [0.03, 0.04, 0.04]
+        adjust_pvalues([0.01, 0.02, 0.04], adjust="hommel"), [0.03, 0.04, 0.04]
     )
 
 
 def test_adjust_pvalues_single_pvalue_is_unchanged():
     """H: with one hypothesis no adjustment happens."""
     for method in ["holm", "hochberg", "bonferroni", "hommel", "bh"]:
-        assert adjust_pvalues([0.2], method=method).tolist() == [0.2]
+        assert adjust_pvalues([0.2], adjust=method).tolist() == [0.2]
 
 
 @pytest.mark.parametrize(
@@ -59,13 +59,13 @@ def test_adjust_pvalues_single_pvalue_is_unchanged():
         ([0.1, 1.2], "holm", r"\[0, 1\]"),
         ([], "holm", "empty"),
         ([[0.1]], "holm", "one-dimensional"),
-        ([0.1], "sidak", "`method` must be one of"),
+        ([0.1], "sidak", "`adjust` must be one of"),
     ],
 )
 def test_adjust_pvalues_bad_input(pvalues, method, match):
     """H: invalid p-values or methods raise a ValueError naming the problem."""
     with pytest.raises(ValueError, match=match):
-        adjust_pvalues(pvalues, method=method)
+        adjust_pvalues(pvalues, adjust=method)
 
 
 # --------------------------------------------------------------------------------
@@ -90,12 +90,12 @@ def test_adjust_pvalues_matches_r_and_scmamp(case, method):
         if "rom_0.05" not in case:
             pytest.skip("scmamp's adjustRom is wrong for m <= 2 (tested by hand)")
         for alpha in (0.05, 0.1):
-            got = adjust_pvalues(p, method="rom", alpha=alpha)
+            got = adjust_pvalues(p, adjust="rom", alpha=alpha)
             np.testing.assert_allclose(
                 got, case[f"rom_{alpha}"], rtol=1e-10, atol=1e-14
             )
         return
-    got = adjust_pvalues(p, method=method)
+    got = adjust_pvalues(p, adjust=method)
     expected = np.array(case[method], dtype=float)  # JSON null -> nan
     # scmamp's Li gives NaN (0/0) for p = 0 when the largest p is 1; ours is 1
     # (test_li_with_a_largest_pvalue_of_one_rejects_nothing)
@@ -118,18 +118,18 @@ def test_rom_constants_match_rom_1990_table_1():
 def test_rom_small_families_by_hand():
     """H: Rom with one p-value leaves it unchanged; with two it uses the constants
     alpha / 2 and alpha step-down, i.e. Holm's adjusted p-values."""
-    assert adjust_pvalues([0.3], method="rom").tolist() == [0.3]
+    assert adjust_pvalues([0.3], adjust="rom").tolist() == [0.3]
     p = [0.04, 0.01]
-    np.testing.assert_allclose(adjust_pvalues(p, method="rom"), [0.04, 0.02])
+    np.testing.assert_allclose(adjust_pvalues(p, adjust="rom"), [0.04, 0.02])
     np.testing.assert_allclose(
-        adjust_pvalues(p, method="rom"), adjust_pvalues(p, method="holm")
+        adjust_pvalues(p, adjust="rom"), adjust_pvalues(p, adjust="holm")
     )
 
 
 def test_li_with_a_largest_pvalue_of_one_rejects_nothing():
     """H: Li's second step rejects nothing when the largest p-value is 1, so every
     adjusted p-value is 1 (also for a raw p-value of 0, where the formula is 0/0)."""
-    assert adjust_pvalues([0.0, 0.2, 1.0], method="li").tolist() == [1.0, 1.0, 1.0]
+    assert adjust_pvalues([0.0, 0.2, 1.0], adjust="li").tolist() == [1.0, 1.0, 1.0]
 
 
 @pytest.mark.parametrize("method", ["finner", "holland", "li", "rom"])
@@ -139,7 +139,7 @@ def test_new_adjustments_are_monotone_and_between_raw_and_bonferroni(method):
     rng = np.random.default_rng(5)
     for _ in range(50):
         p = rng.uniform(0, 0.2, size=rng.integers(1, 12))
-        adj = adjust_pvalues(p, method=method)
+        adj = adjust_pvalues(p, adjust=method)
         assert np.all(adj >= p - 1e-15) and np.all(adj <= 1)
         order = np.argsort(p, kind="stable")
         assert np.all(np.diff(adj[order]) >= -1e-15)
@@ -148,4 +148,4 @@ def test_new_adjustments_are_monotone_and_between_raw_and_bonferroni(method):
 def test_rom_alpha_is_validated():
     """H: Rom's `alpha` outside (0, 1) raises a ValueError naming it."""
     with pytest.raises(ValueError, match="`alpha`"):
-        adjust_pvalues([0.1, 0.2, 0.3], method="rom", alpha=1.5)
+        adjust_pvalues([0.1, 0.2, 0.3], adjust="rom", alpha=1.5)

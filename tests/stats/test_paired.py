@@ -132,7 +132,8 @@ def test_demsar_holte_matches_reference(reference_cases):
 
 
 def test_wilcoxon_zeros_and_ties_match_reference(reference_cases):
-    """H: with zeros and ties, wilcox equals R's normal approx., demsar Demsar's."""
+    """H: with zeros and ties, wilcox equals R's normal approx.; demsar has
+    Demšar's R+, R− and T and scipy's zsplit p on the 14 differences."""
     # R: wilcox.test(d, exact = FALSE, correct = FALSE); Demsar (2006) Sec. 3.1.3
     # prints R+ = 93, R- = 12, T = 12 for this comparison.
     case = reference_cases["wilcoxon_zeros_demsar_table6_c45m_vs_c45"]
@@ -163,8 +164,15 @@ def test_wilcoxon_zeros_and_ties_match_reference(reference_cases):
     assert res.statistic == dem["T"] and res.n == dem["N_used"]
     assert res.details["n_zero_differences"] == dem["n_zero_differences"]
     assert res.details["one_zero_dropped"] is dem["one_zero_dropped"]
-    assert close(res.details["z"], dem["z"])
-    assert close(res.pvalue, dem["p_value_two_sided"])
+    # N = 14 with two zeros kept: scipy's zsplit normal approximation, whose
+    # variance is Demšar's N(N+1)(2N+1)/24 less the tie term sum(t^3 - t)/48 of
+    # the two zeros and the two |d| = 0.005 (the hand value has no tie term)
+    d = np.round(np.subtract(inp["x"], inp["y"]), 10)
+    ref = stats.wilcoxon(d, zero_method="zsplit", method="asymptotic")
+    assert close(res.pvalue, ref.pvalue) and close(res.details["z"], ref.zstatistic)
+    n = dem["N_used"]
+    var = n * (n + 1) * (2 * n + 1) / 24
+    assert close(res.details["z"] * math.sqrt(var - 12 / 48), dem["z"] * math.sqrt(var))
 
 
 @pytest.mark.parametrize("zero_method", ["pratt", "zsplit", "wilcox"])
@@ -210,23 +218,88 @@ def test_wilcoxon_exact_matches_scipy(alternative):
         assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12), zero_method
 
 
+def test_demsar_one_zero_issue_example():
+    """H: (issue 37) with exactly one zero difference Demšar's rule drops it and
+    the exact test of the 7 differences left gives scipy's p = 0.078125 (the
+    code at 17a1a60 decided on the zero count before the drop and gave the
+    normal approximation's 0.0630)."""
+    d = np.array([0.01, -0.02, 0.03, 0.0, 0.04, 0.05, 0.015, 0.025])
+    res = paired_test(d, np.zeros(8), method="wilcoxon")
+    assert res.pvalue == pytest.approx(0.078125, rel=1e-12)
+    assert res.pvalue == stats.wilcoxon(d[d != 0]).pvalue
+    assert res.details["exact"] and res.details["one_zero_dropped"] and res.n == 7
+
+
+@pytest.mark.parametrize("n", [8, 20])
+@pytest.mark.parametrize("n_zero", [0, 1, 2, 3])
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_demsar_is_scipy_on_the_differences_left(n, n_zero, ties, alternative):
+    """H: for every zero pattern (none to three zeros, with and without ties,
+    n = 8: exact or permutation null; n = 20: exact or normal) the Demšar
+    Wilcoxon p equals scipy.stats.wilcoxon's (zsplit, method="auto") on the
+    differences left once one zero of an odd number is dropped."""
+    rng = np.random.default_rng(n + 10 * n_zero + 100 * ties)
+    d = np.round(rng.normal(0.01, 0.02, n), 4)
+    d[np.abs(d) < 1e-4] = 0.002  # no zero but the ones put in
+    if ties:
+        d[1] = -d[0]
+    d[2 : 2 + n_zero] = 0.0
+    x = 0.8 + d  # noisy differences: the rounding finds the zeros and ties
+    res = paired_test(x, np.full(n, 0.8), method="wilcoxon", alternative=alternative)
+    kept = np.delete(d, np.flatnonzero(d == 0)[:1]) if n_zero % 2 else d
+    ref = stats.wilcoxon(kept, zero_method="zsplit", alternative=alternative)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+    assert res.n == kept.size and res.statistic == ref.statistic
+
+
 def test_rounding_makes_float_noise_ties():
-    """H: differences equal to 10 decimals tie and zero although x - y has noise."""
+    """H: differences equal to 10 decimals tie and zero although x - y has noise:
+    the test is scipy's on the rounded differences (one zero and two ties: the
+    exact conditional distribution of 2^5 sign flips)."""
     x = np.array([0.3, 0.7, 0.5, 0.9, 0.6])
     y = np.array([0.1, 0.5, 0.5, 0.6, 0.3])  # d = 0.2, 0.2, 0, 0.3, 0.3 (noisy)
     assert len(set((x - y).tolist())) > 3  # float noise breaks the ties
-    with pytest.warns(UserWarning, match="exact p-value"):
-        res = paired_test(x, y, method="wilcoxon", zero_method="wilcox", exact=True)
-    ref = stats.wilcoxon([0.2, 0.2, 0.3, 0.3], method="asymptotic", correction=False)
-    assert not res.details["exact"]  # the tie is seen, so R's rule forces normal
+    res = paired_test(x, y, method="wilcoxon", zero_method="wilcox", exact=True)
+    ref = stats.wilcoxon([0.2, 0.2, 0.0, 0.3, 0.3])
+    assert res.details["exact"] and res.details["n_zero_differences"] == 1
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
-    assert res.details["n_zero_differences"] == 1
+    assert res.statistic == 10.0  # R's V: ranks 1.5 + 1.5 + 3.5 + 3.5 of |d| > 0
 
 
-def test_exact_true_with_ties_warns():
-    """H: exact=True with ties warns and falls back to the normal approximation."""
-    with pytest.warns(UserWarning, match="exact p-value"):
-        paired_test([1, 2, 3, 4], [0, 1, 1, 2], method="wilcoxon", exact=True)
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_exact_true_with_ties_is_the_exact_conditional_test(alternative):
+    """H: exact=True with ties and zeros gives the exact distribution of R+ over
+    all 2^n sign flips given the mid-ranks (coin's exact wilcoxsign_test), here
+    enumerated by brute force for n = 14 (beyond scipy's 13), for every zero
+    method; up to 13 pairs it is also scipy's default (its permutation
+    distribution)."""
+    d = np.array([1, 1, 2, 2, 3, -1, 4, 5, 0, 7, 8, -9, 10, 0.0])
+    signs = 1 - 2 * ((np.arange(2**14)[:, None] >> np.arange(14)) & 1)
+    for zero_method, kept in [
+        ("wilcox", d[d != 0]),
+        ("zsplit", d),
+        ("pratt", d),
+        ("demsar", d),
+    ]:
+        res = paired_test(
+            d, 0 * d, method="wilcoxon", exact=True, zero_method=zero_method,
+            alternative=alternative,
+        )  # fmt: skip
+        ranks = stats.rankdata(np.abs(kept))
+        flips = signs[: 2**kept.size, : kept.size] * np.sign(kept)
+        r_plus = ((flips > 0) * ranks).sum(axis=1)  # zeros: a constant share
+        obs = r_plus[0]
+        less, greater = np.mean(r_plus <= obs), np.mean(r_plus >= obs)
+        expected = {"less": less, "greater": greater}.get(
+            alternative, min(1.0, 2 * min(less, greater))
+        )
+        assert res.pvalue == pytest.approx(expected, rel=1e-12), zero_method
+        assert res.details["exact"]
+    small = np.delete(d, 8)[:12]  # ties, no zero
+    res = paired_test(small, 0 * small, method="wilcoxon", alternative=alternative)
+    ref = stats.wilcoxon(small, zero_method="zsplit", alternative=alternative)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
 
 
 def test_hodges_lehmann_interval_inverts_the_test():
@@ -642,7 +715,7 @@ def test_hodges_lehmann_by_selection_equals_the_sorted_walsh_averages():
         i, j = np.triu_indices(n)
         w = np.sort((d[i] + d[j]) / 2)
         m = w.size
-        if n >= 50:
+        if n > 50:
             q = max(P._signrank_quantile(tail, n), 1)
             return w[q - 1], w[m - q], tail
         cdf = P._signrank_cdf_table(n)
@@ -699,3 +772,103 @@ def test_walsh_selection_from_sorted_differences_equals_partition(seed):
                 assert np.float64(got_low).tobytes() == np.float64(low).tobytes()
                 assert np.float64(got_high).tobytes() == np.float64(high).tobytes()
     assert taken >= 6
+
+
+# ------------------------------------------------------------ batches (axis)
+_rng = np.random.default_rng(2024)
+N, M = 12, 5
+REFERENCE = _rng.normal(0.2, 0.03, N)
+OTHERS = REFERENCE[:, None] + _rng.normal(0.01, 0.02, (N, M))
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+@pytest.mark.parametrize("ratio", [None, 0.25])
+def test_t_batch_equals_paired_test_column_by_column(alternative, ratio):
+    """H: every column of a batch is paired_test's t (or corrected t) of that
+    pair, to the last bit: statistic, p-value, estimate and interval; and the
+    plain t of the batch is scipy.stats.ttest_rel's, bit for bit."""
+    method = "t" if ratio is None else "corrected_t"
+    res = paired_test(
+        OTHERS,
+        REFERENCE[:, None],
+        method=method,
+        alternative=alternative,
+        test_train_ratio=ratio,
+    )
+    ci = res.confidence_interval(0.9)
+    assert res.method == method and res.df == N - 1 and res.n == N
+    assert res.pvalue.shape == ci.low.shape == (M,) and ci.confidence_level == 0.9
+    for j in range(M):
+        one = paired_test(
+            OTHERS[:, j],
+            REFERENCE,
+            method=method,
+            alternative=alternative,
+            test_train_ratio=ratio,
+        )
+        one_ci = one.confidence_interval(0.9)
+        assert res.statistic[j] == one.statistic and res.pvalue[j] == one.pvalue
+        assert res.estimate[j] == one.estimate
+        assert (ci.low[j], ci.high[j]) == (one_ci.low, one_ci.high)
+    if ratio is None:
+        ref = stats.ttest_rel(OTHERS, REFERENCE[:, None], alternative=alternative)
+        np.testing.assert_array_equal(res.pvalue, ref.pvalue)
+        np.testing.assert_array_equal(res.statistic, ref.statistic)
+
+
+def test_t_batch_axis_and_broadcasting():
+    """H: the pairs may run along any axis; the result does not depend on it."""
+    along_0 = paired_test(OTHERS, REFERENCE[:, None])
+    along_1 = paired_test(OTHERS.T, REFERENCE[None, :], axis=1)
+    along_last = paired_test(OTHERS.T, REFERENCE, axis=-1)
+    for other in (along_1, along_last):
+        np.testing.assert_array_equal(other.pvalue, along_0.pvalue)
+        np.testing.assert_array_equal(other.estimate, along_0.estimate)
+    one_d = paired_test(OTHERS[:, 0], REFERENCE)
+    assert isinstance(one_d.pvalue, float) and one_d.pvalue == along_0.pvalue[0]
+
+
+def test_t_batch_constant_differences_are_nan():
+    """H: in a batch, a comparison with constant differences (where one pair
+    raises) has NaN statistic, p-value and interval; the others are unaffected."""
+    x = np.column_stack([REFERENCE + 0.05, OTHERS[:, 0]])
+    res = paired_test(x, REFERENCE[:, None])
+    ci = res.confidence_interval()
+    assert np.isnan([res.statistic[0], res.pvalue[0], ci.low[0], ci.high[0]]).all()
+    assert res.pvalue[1] == paired_test(OTHERS[:, 0], REFERENCE).pvalue
+    with pytest.raises(ValueError, match="constant"):
+        paired_test(REFERENCE + 0.05, REFERENCE)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"x": [[1.0, np.nan], [2.0, 3.0]], "y": [[0.0], [1.0]]}, ValueError, "NaN"),
+        ({"x": np.ones((3, 4)), "y": np.ones((3, 2))}, ValueError, "broadcast"),
+        ({"x": np.ones((3, 4)), "y": np.ones((2, 4))}, ValueError, "same length"),
+        ({"x": np.ones((1, 3)), "y": np.zeros((1, 3))}, ValueError, "at least 2"),
+        ({"axis": 2}, ValueError, "`axis`"),
+        ({"axis": 0.5}, TypeError, "`axis`"),
+        ({"method": "wilcoxon"}, ValueError, "one pair at a time"),
+    ],
+)
+def test_t_batch_invalid_input(kwargs, error, match):
+    """H: bad arrays or axis, and a batch for a test of one pair, raise an error
+    naming them."""
+    args = {"x": OTHERS, "y": REFERENCE[:, None], **kwargs}
+    with pytest.raises(error, match=match):
+        paired_test(args.pop("x"), args.pop("y"), **args)
+
+
+def test_t_batch_to_frame_has_one_row_per_comparison():
+    """H: a batch's to_frame has one row per comparison with that pair's
+    estimate, interval and p-value; effect sizes are for one pair (NaN here, a
+    ValueError from effect_size())."""
+    res = paired_test(OTHERS, REFERENCE[:, None])
+    frame = res.to_frame()
+    assert len(frame) == M and frame["effect_size_estimate"].isna().all()
+    one = paired_test(OTHERS[:, 3], REFERENCE).to_frame()
+    for column in ("estimate", "ci_low", "ci_high", "pvalue", "statistic"):
+        assert frame.loc[3, column] == one.loc[0, column]
+    with pytest.raises(ValueError, match="one comparison"):
+        res.effect_size()

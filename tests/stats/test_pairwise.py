@@ -16,11 +16,12 @@ import pytest
 
 from sklearn_bench.stats import (
     PairwiseTestResult,
-    adjust_pairwise_pvalues,
+    adjust_pvalues,
     friedman_test,
+    paired_test,
     pairwise_tests,
 )
-from sklearn_bench.stats._pairwise import _exhaustive_sets, _shaffer_counts
+from sklearn_bench.stats._multitest import _exhaustive_sets, _shaffer_counts
 
 RTOL = 1e-8
 REF = json.loads(
@@ -40,13 +41,11 @@ def _frame(case):
 def test_adjustments_match_r_and_scmamp(case):
     """H: Holm = p.adjust; Shaffer = scmamp adjustShaffer; B–H = the closed test."""
     p = np.array(case["pvalues"])
+    np.testing.assert_allclose(adjust_pvalues(p, adjust="holm"), case["holm"], RTOL)
     np.testing.assert_allclose(
-        adjust_pairwise_pvalues(p, method="holm"), case["holm"], RTOL
+        adjust_pvalues(p, adjust="shaffer"), case["shaffer"], RTOL
     )
-    np.testing.assert_allclose(
-        adjust_pairwise_pvalues(p, method="shaffer"), case["shaffer"], RTOL
-    )
-    closed = adjust_pairwise_pvalues(p, method="bergmann_hommel")
+    closed = adjust_pvalues(p, adjust="bergmann_hommel")
     np.testing.assert_allclose(closed, case["bergmann_hommel_closed"], RTOL)
     # scmamp's adjustBergmannHommel = the running max of the closed-test APVs in
     # the order of the raw p-values
@@ -79,7 +78,7 @@ def test_bergmann_hommel_is_its_rejection_rule(k):
     sets = _exhaustive_sets(k)
     for _ in range(50):
         p = rng.beta(0.4, 3, size=k * (k - 1) // 2)
-        apv = adjust_pairwise_pvalues(p, method="bergmann_hommel")
+        apv = adjust_pvalues(p, adjust="bergmann_hommel")
         for alpha in (0.01, 0.05, 0.1, 0.2):
             accepted_sets = sets[
                 np.where(sets, p, np.inf).min(axis=1) > alpha / sets.sum(axis=1)
@@ -94,14 +93,12 @@ def test_power_order_bonferroni_holm_shaffer_bergmann_hommel():
     for k in (3, 4, 6, 8):
         for _ in range(20):
             p = rng.beta(0.3, 2, size=k * (k - 1) // 2)
-            holm = adjust_pairwise_pvalues(p, method="holm")
-            shaffer = adjust_pairwise_pvalues(p, method="shaffer")
-            bh = adjust_pairwise_pvalues(p, method="bergmann_hommel")
+            holm = adjust_pvalues(p, adjust="holm")
+            shaffer = adjust_pvalues(p, adjust="shaffer")
+            bh = adjust_pvalues(p, adjust="bergmann_hommel")
             assert np.all(shaffer <= holm + 1e-15)
             assert np.all(bh <= shaffer + 1e-15)
-            assert np.all(
-                holm <= adjust_pairwise_pvalues(p, method="bonferroni") + 1e-15
-            )
+            assert np.all(holm <= adjust_pvalues(p, adjust="bonferroni") + 1e-15)
 
 
 @pytest.mark.parametrize("name", list(DATA))
@@ -270,9 +267,9 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="`method`"):
         pairwise_tests(rng.random((6, 3)), method="t", greater_is_better=False)
     with pytest.raises(ValueError, match="k \\(k − 1\\) / 2"):
-        adjust_pairwise_pvalues([0.1, 0.2], method="shaffer")
+        adjust_pvalues([0.1, 0.2], adjust="shaffer")
     with pytest.raises(ValueError, match="`pvalues` must lie"):
-        adjust_pairwise_pvalues([0.1, 0.2, 1.5], method="shaffer")
+        adjust_pvalues([0.1, 0.2, 1.5], adjust="shaffer")
 
 
 @pytest.mark.parametrize("adjust", ["holm", "shaffer", "bergmann_hommel"])
@@ -281,13 +278,44 @@ def test_friedman_posthoc_shaffer_bergmann_hommel_match_scmamp(adjust):
     scmamp's friedmanPost + adjustShaffer / the closed B–H (García & Herrera 2008)."""
     case = REF["friedman"]
     frame = _frame(DATA["data.gh.2008"])
-    post = (
-        friedman_test(frame, greater_is_better=True).posthoc(method=adjust).to_frame()
-    )
+    res = friedman_test(frame, greater_is_better=True)
+    post = res.posthoc(method="siegel", adjust=adjust).to_frame()
     np.testing.assert_allclose(post["pvalue"], case["pvalues"], RTOL)
     key = "bergmann_hommel_closed" if adjust == "bergmann_hommel" else adjust
     np.testing.assert_allclose(post["pvalue_adjusted"], case[key], RTOL)
-    with pytest.raises(ValueError, match="compares all pairs"):
+    with pytest.raises(ValueError, match="is for all pairs"):
         friedman_test(frame, greater_is_better=False).posthoc(
-            method=adjust if adjust != "holm" else "shaffer", control="CN2"
-        ).to_frame()
+            method="siegel", adjust=adjust if adjust != "holm" else "shaffer",
+            control="CN2",
+        )  # fmt: skip
+
+
+def test_control_compares_each_learner_with_it():
+    """H: with a control, pairwise_tests tests the k − 1 pairs (learner, control)
+    only, each as paired_test does, and adjusts them as one family of k − 1 by
+    adjust_pvalues (Holm by default); the all-pairs corrections and single-step
+    tests are refused against a control."""
+    frame = _frame(DATA["data.gh.2008"])
+    learners = list(frame.columns)
+    res = pairwise_tests(
+        frame, control=learners[1], zero_method="wilcox", greater_is_better=False
+    )
+    table = res.to_frame()
+    assert res.adjust == "holm" and res.control == learners[1]
+    assert list(table["learner_i"]) == [m for m in learners if m != learners[1]]
+    assert set(table["learner_j"]) == {learners[1]}
+    raw = [
+        paired_test(frame[m], frame[learners[1]], method="wilcoxon",
+                    zero_method="wilcox").pvalue
+        for m in table["learner_i"]
+    ]  # fmt: skip
+    np.testing.assert_allclose(table["pvalue"], raw, rtol=1e-12)
+    np.testing.assert_allclose(
+        table["pvalue_adjusted"], adjust_pvalues(raw, adjust="holm"), rtol=1e-12
+    )
+    assert np.isnan(res.pvalues_adjusted.loc[learners[0], learners[2]])
+    for kwargs in ({"adjust": "shaffer"}, {"method": "nemenyi"}):
+        with pytest.raises(ValueError, match="is for all pairs"):
+            pairwise_tests(
+                frame, control=learners[0], greater_is_better=False, **kwargs
+            )

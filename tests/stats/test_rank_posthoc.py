@@ -175,18 +175,25 @@ def test_exact_tiny_tails_are_exact():
 
 
 def test_nemenyi_equals_friedman_posthoc_and_rank_methods_ignore_direction():
-    """H: pairwise Nemenyi equals FriedmanResult.posthoc('nemenyi'); the two-sided
+    """H: FriedmanResult.posthoc is pairwise_tests on the same scores, the same
+    table to the last bit, for every rank method, all pairs or against a
+    control (one implementation, one result class); the two-sided
     rank post-hocs do not depend on greater_is_better (ranks reversed), while the
     average ranks and the estimate flip."""
     from sklearn_bench.stats import friedman_test
 
     rng = np.random.default_rng(3)
     y = pd.DataFrame(rng.normal(size=(15, 4)), columns=list("abcd"))
-    ours = pairwise_tests(y, method="nemenyi", greater_is_better=False).to_frame()
-    theirs = (
-        friedman_test(y, greater_is_better=False).posthoc(method="nemenyi").to_frame()
-    )
-    np.testing.assert_allclose(ours["pvalue_adjusted"], theirs["pvalue_adjusted"])
+    fr = friedman_test(y, greater_is_better=False)
+    for method in ["nemenyi", "siegel", "miller", "conover", "quade", "exact_ranksum"]:
+        for adjust, control in [(None, None), ("holm", None), ("bonferroni", "c")]:
+            if method in ("nemenyi", "miller") and adjust is not None:
+                continue
+            kwargs = {"method": method, "adjust": adjust, "control": control}
+            ours = pairwise_tests(y, greater_is_better=False, **kwargs)
+            theirs = fr.posthoc(**kwargs)
+            pd.testing.assert_frame_equal(ours.to_frame(), theirs.to_frame())
+            assert (ours.adjust, ours.control) == (theirs.adjust, theirs.control)
     for method in ["conover", "siegel", "quade", "exact_ranksum", "miller"]:
         lo = pairwise_tests(y, method=method, greater_is_better=False).to_frame()
         hi = pairwise_tests(y, method=method, greater_is_better=True).to_frame()
@@ -265,7 +272,7 @@ def test_friedman_family_matches_scmamp(case):
         ref["pvalue"], rel=1e-8, abs=1e-15
     )
     np.testing.assert_allclose(
-        res.posthoc(method="holm").to_frame()["pvalue"],
+        res.posthoc(method="siegel", adjust="holm").to_frame()["pvalue"],
         case["scmamp_friedman_post"],
         rtol=RTOL,
         atol=1e-15,
@@ -274,17 +281,3 @@ def test_friedman_family_matches_scmamp(case):
     scmamp_cd = stats.studentized_range.ppf(0.95, k, k * (n - 1)) / np.sqrt(2) * se
     assert scmamp_cd == pytest.approx(case["scmamp_nemenyi_cd"], rel=1e-7)
     assert res.critical_difference() < case["scmamp_nemenyi_cd"]
-
-
-@pytest.mark.parametrize(
-    "method", ["hochberg", "hommel", "finner", "holland", "li", "rom"]
-)
-def test_pairwise_adjustments_include_pvalue_adjustments(method):
-    """H: adjust_pairwise_pvalues accepts the adjustments of adjust_pvalues (R's
-    p.adjust and scmamp's) and gives the same numbers on a pairwise family."""
-    from sklearn_bench.stats import adjust_pairwise_pvalues, adjust_pvalues
-
-    p = np.random.default_rng(7).uniform(0, 0.1, size=10)  # k = 5
-    np.testing.assert_array_equal(
-        adjust_pairwise_pvalues(p, method=method), adjust_pvalues(p, method=method)
-    )
