@@ -35,6 +35,11 @@ from ._effect_size import (
 )
 from ._five_by_two import five_by_two_cv_test
 from ._friedman import FriedmanResult, critical_difference, friedman_test
+from ._generalization import (
+    GeneralizationErrorResult,
+    cv_auc_interval,
+    generalization_error_interval,
+)
 from ._global_permutation import GlobalPermutationResult, global_permutation_test
 from ._hierarchical import bayesian_hierarchical
 from ._leaderboard import (
@@ -79,6 +84,7 @@ __all__ = [
     "ConfidenceInterval",
     "EffectSizeResult",
     "FriedmanResult",
+    "GeneralizationErrorResult",
     "GlobalPermutationResult",
     "LeaderboardResult",
     "McNemarResult",
@@ -109,6 +115,7 @@ __all__ = [
     "cohens_d",
     "cohens_dz",
     "critical_difference",
+    "cv_auc_interval",
     "durbin_test",
     "error_rate_difference_ci",
     "error_rate_intervals",
@@ -116,6 +123,7 @@ __all__ = [
     "five_by_two_cv_test",
     "friedman_aligned_ranks_test",
     "friedman_test",
+    "generalization_error_interval",
     "global_permutation_test",
     "leaderboard_table",
     "mcnemar_test",
