@@ -223,7 +223,6 @@ WITHOUT_DIRECTION = {
     "rank_stability": lambda e: stats.rank_stability(
         e.mean().to_numpy(), e.to_numpy(), n_datasets=12
     ),
-    "win_tie_loss_counts": lambda e: plotting.win_tie_loss_counts(e),
 }
 
 
