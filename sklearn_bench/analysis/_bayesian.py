@@ -186,7 +186,7 @@ def _within_batch(result, others, reference, dataset, options, threshold):
             x[:, None], y, rho=rho, delta=rope, greater_is_better=gib
         )
     names = {"x": reference, "equivalent": "equivalent", "undecided": "undecided"}
-    decisions = tests.decision(threshold)
+    decisions = tests.decide(threshold)
     probabilities = list(tests.probabilities.values())  # x, equivalent, y
     rows = {}
     for j, other in enumerate(others):
@@ -220,7 +220,7 @@ def _row(scope, res, threshold):
         "P(a better)": probs[a],
         "P(equivalent)": probs["equivalent"],
         "P(b better)": probs[b],
-        "decision": res.decision(threshold),
+        "decision": res.decide(threshold),
     }
 
 

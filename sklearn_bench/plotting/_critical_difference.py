@@ -6,7 +6,7 @@ matplotlib is imported inside the functions, so importing this module (and
 
 import numpy as np
 
-from ..stats import TukeyHSDResult
+from ..stats import FriedmanResult, TukeyHSDResult
 from ._common import (
     _draw_rank_diagram,
     _groups_from_matrix,
@@ -65,8 +65,10 @@ def plot_critical_difference(
 
     Parameters
     ----------
-    result : FriedmanResult or TukeyHSDResult
-        The result of :func:`sklearn_bench.stats.friedman_test`, or of
+    result : FriedmanResult, TukeyHSDResult or BenchmarkResult
+        The result of :func:`sklearn_bench.stats.friedman_test` (a
+        :class:`~sklearn_bench.BenchmarkResult` draws its own
+        :meth:`~sklearn_bench.BenchmarkResult.friedman_test` with the defaults), or of
         :func:`sklearn_bench.stats.tukey_hsd`: then the axis is the learners'
         mean performance (best on the left), the critical difference is Tukey's
         HSD and the bars join learners whose means differ by no more (autorank's
@@ -115,6 +117,14 @@ def plot_critical_difference(
     """
     if isinstance(result, TukeyHSDResult):
         return _plot_tukey(result, ax=ax, colors=colors)
+    if hasattr(result, "friedman_test"):  # a BenchmarkResult tests for itself
+        result = result.friedman_test()
+    if not isinstance(result, FriedmanResult):
+        raise TypeError(
+            "`result` must be a FriedmanResult (stats.friedman_test or "
+            "BenchmarkResult.friedman_test()), a TukeyHSDResult or a "
+            f"BenchmarkResult; got {type(result).__name__}."
+        )
     if method != "nemenyi":
         raise ValueError(
             f"`method` must be 'nemenyi' (an all-pairs test); got {method!r}."

@@ -68,7 +68,9 @@ def plot_power_curve(
     sigma : float or list of float
         Standard deviation(s) of the per-data-set differences.
     n_datasets : array-like of int, default=None
-        The ``J`` values; default ``2..max(50, 1.2 × J needed)``, at most 500.
+        The ``J`` values of the curve (at least two, each at least 2); default
+        ``2..max(50, 1.2 × J needed)``, at most 500. A single number is refused:
+        the J of the study at hand is ``mark``.
     alpha : float, default=0.05
     alternative : {"two-sided", "greater"}, default="two-sided"
         The test's: two-sided, as the analyses run it; ``"greater"`` with
@@ -107,7 +109,14 @@ def plot_power_curve(
         )
         J = np.arange(2, int(min(500, max(50, np.ceil(1.2 * needed)))) + 1)
     else:
-        J = np.asarray(n_datasets)
+        J = np.unique(real_array(n_datasets, "n_datasets"))
+        if J.ndim != 1 or J.size < 2 or not np.all((J >= 2) & (J == np.round(J))):
+            raise ValueError(
+                "`n_datasets` must be the numbers of data sets along the curve: "
+                "at least two integers >= 2 (e.g. range(2, 51)); got "
+                f"{n_datasets!r}. To mark the J of this study, pass mark=J."
+            )
+        J = J.astype(int)
     ax = _axes(ax)
     for s in sigmas:
         power = power_paired_t(

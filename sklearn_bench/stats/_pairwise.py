@@ -312,7 +312,7 @@ default=None
             # ``ci_level`` says so
             warnings.simplefilter("ignore", UserWarning)
             ci = res.confidence_interval(1 - alpha)
-        es = res.effect_size()
+        es = res.effect_size
         rows.append(
             {
                 "learner_i": learners[a],

@@ -259,7 +259,7 @@ def test_bayesian_probabilities_are_bayesian_test(reported):
         _close(
             [row[5], row[6], row[7]], [probs[row.a], probs["equivalent"], probs[row.b]]
         )
-        assert row.decision == res.decision(THRESHOLD)
+        assert row.decision == res.decide(THRESHOLD)
 
 
 def test_power_is_result_power(reported):

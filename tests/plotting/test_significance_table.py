@@ -10,7 +10,6 @@ import pytest
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
 from sklearn_bench.plotting import (  # noqa: E402
@@ -20,12 +19,6 @@ from sklearn_bench.plotting import (  # noqa: E402
     significance_table,
 )
 from sklearn_bench.stats import friedman_test, pairwise_tests, tukey_hsd  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 def _errors(seed=0, k=5):

@@ -82,5 +82,5 @@ def test_batched_within_tests_equal_pair_by_pair(seed, n_folds):
         assert row["P(a better)"] == probs[row["a"]]
         assert row["P(equivalent)"] == probs["equivalent"]
         assert row["P(b better)"] == probs[row["b"]]
-        assert row["decision"] == res.decision(0.95)
+        assert row["decision"] == res.decision
         assert row["n"] == res.n and row["method"] == "correlated-t"

@@ -863,7 +863,7 @@ def test_t_batch_invalid_input(kwargs, error, match):
 def test_t_batch_to_frame_has_one_row_per_comparison():
     """H: a batch's to_frame has one row per comparison with that pair's
     estimate, interval and p-value; effect sizes are for one pair (NaN here, a
-    ValueError from effect_size())."""
+    ValueError from effect_size)."""
     res = paired_test(OTHERS, REFERENCE[:, None])
     frame = res.to_frame()
     assert len(frame) == M and frame["effect_size_estimate"].isna().all()
@@ -871,4 +871,4 @@ def test_t_batch_to_frame_has_one_row_per_comparison():
     for column in ("estimate", "ci_low", "ci_high", "pvalue", "statistic"):
         assert frame.loc[3, column] == one.loc[0, column]
     with pytest.raises(ValueError, match="one comparison"):
-        res.effect_size()
+        _ = res.effect_size
