@@ -20,6 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - python 3.10
     import tomli as tomllib
 
+from .._validation import first_non_numeric
 from ..analysis import AnalysisPlan, plan_settings
 
 _TOP_KEYS = {"experiment", "learners", "datasets", "analysis", "output"}
@@ -149,20 +150,15 @@ def _read_csv(spec, key):
     if frame.empty:
         _fail(f"{key}.csv", f"{path} has a header but no data rows")
     y = frame.pop(spec.target).to_numpy()
-    for column in frame.columns:
-        values = frame[column]
-        if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
-            continue
-        numbers = pd.to_numeric(values, errors="coerce")
-        bad = values[numbers.isna() & values.notna()]
-        if len(bad):
-            _fail(
-                f"{key}.csv",
-                f"column {column!r} of {path.name} is not numeric ({bad.iloc[0]!r} "
-                f"on line {bad.index[0] + 2}); encode it as numbers or drop it",
-            )
-        frame[column] = numbers
-    return frame.to_numpy(dtype=float), y
+    text = first_non_numeric(frame)  # the API's pre-flight check too
+    if text is not None:
+        column, row, value = text
+        _fail(
+            f"{key}.csv",
+            f"column {column!r} of {path.name} is not numeric ({value!r} on line "
+            f"{row + 2}); encode it as numbers or drop it",
+        )
+    return frame.apply(pd.to_numeric).to_numpy(dtype=float), y
 
 
 @dataclass
