@@ -143,8 +143,9 @@ class Analysis:
     datasets : DataFrame
         One row per data set: ``problem`` in words, ``n`` and ``features`` (when
         recorded), the smallest, median and largest training and validation
-        sizes (``n_train_min`` … ``n_test_max``, when stored) and
-        ``replicates``.
+        sizes (``n_train_min`` … ``n_test_max``, when stored), ``replicates``
+        and, where the corrected t ran, its ``test_train_ratio`` (the
+        ``n_test/n_train`` used, the mean over its pairs).
     order : tuple of str
         Learners from the best to the worst average rank.
     average_ranks : Series
@@ -170,6 +171,10 @@ class Analysis:
         reference at α by it (the LaTeX table's dagger).
     within_notes : tuple of str
         The notes of its rows without an interval, one per cause.
+    within_ratio : str
+        Where the corrected t's ``n_test/n_train`` comes from (the scheme, its
+        reading of n_train and the reference) and the number used on each
+        data set, in words; ``""`` when no corrected t ran.
     pairs : DataFrame
         The primary analysis: index ``"a − b"``, columns ``a, b, estimate, low,
         high, adjusted_low, adjusted_high, adjusted_level, pvalue,
@@ -258,6 +263,7 @@ class Analysis:
     n_missing_tasks: int
     within: pd.DataFrame
     within_notes: tuple
+    within_ratio: str
     pairs: pd.DataFrame
     friedman: object
     critical_difference: float | None
@@ -414,8 +420,10 @@ def _paired_rows(result, pairs, level, *, dataset, metric, notes):
 
 def _within(result, mean, greater_is_better, level, alpha, metric):
     """Each learner against the best on each data set (see
-    :attr:`Analysis.within`); ``(frame, notes)``."""
-    rows = []
+    :attr:`Analysis.within`); ``(frame, notes, rules)``: ``rules`` maps each
+    data set tested by the corrected t to where its ``n_test/n_train`` comes
+    from, in words."""
+    rows, rules = [], {}
     failed = []  # said once per cause, in the notes (issue 28.9)
     finite = np.isfinite(mean.to_numpy(dtype=float))  # one lookup, not 25 000
     for at, dataset in enumerate(mean.index):
@@ -424,7 +432,7 @@ def _within(result, mean, greater_is_better, level, alpha, metric):
             continue
         best = row_means.idxmax() if greater_is_better else row_means.idxmin()
         others = [m for m in mean.columns[finite[at]] if m != best]
-        batch = _within_batch(result, others, best, level, metric, dataset)
+        batch = _within_batch(result, others, best, level, metric, dataset, rules)
         for learner in others:
             entry = {"dataset": dataset, "learner": learner, "reference": best}
             if learner in batch:
@@ -442,9 +450,15 @@ def _within(result, mean, greater_is_better, level, alpha, metric):
                 # best − learner: the better first, as in every table
                 entry.update(estimate=-res.estimate, low=-ci.high, high=-ci.low)
                 entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
+                ratio = res.details.get("test_train_ratio", np.nan)
+                entry.update(test_train_ratio=ratio)
+                if "ratio_rule" in res.details:
+                    rules.setdefault(dataset, res.details["ratio_rule"])
             rows.append(entry)
     columns = ["dataset", "learner", "reference", "estimate", "low", "high"]
-    frame = pd.DataFrame(rows, columns=[*columns, "pvalue", "n", "method"])
+    columns += ["pvalue", "n", "method", "test_train_ratio"]
+    frame = pd.DataFrame(rows, columns=columns)
+    frame["test_train_ratio"] = frame["test_train_ratio"].astype(float)
     # the LaTeX table's marks: Holm over the other learners of each data set
     adjusted = np.full(len(frame), np.nan)
     p = frame["pvalue"].to_numpy(dtype=float)
@@ -455,22 +469,23 @@ def _within(result, mean, greater_is_better, level, alpha, metric):
     sign = 1.0 if greater_is_better else -1.0
     frame["adjusted_pvalue"] = adjusted
     frame["worse"] = (adjusted <= alpha) & (sign * frame["estimate"] > 0)
-    return frame, within_notes(failed)
+    return frame, within_notes(failed), rules
 
 
-def _within_batch(result, learners, best, level, metric, dataset):
+def _within_batch(result, learners, best, level, metric, dataset, rules):
     """``{learner: row fields}`` of the default test of each of ``learners``
     against ``best`` on ``dataset``, all at once when they share one design
     (the corrected t): bit for bit what ``paired_test`` and its interval give;
     empty when they cannot be batched (those, and constant differences, are
-    tested one by one)."""
+    tested one by one). Records the rule of the ratio in ``rules``."""
     from ..results import corrected_t_block
     from ..stats import paired_test
 
     block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
     if block is None or block[0].shape[0] < 2:
         return {}
-    x, y, ratio = block
+    x, y, ratio, rule = block
+    rules.setdefault(dataset, rule)
     out = paired_test(x, y[:, None], method="corrected_t", test_train_ratio=ratio)
     ci = out.confidence_interval(level)
     return {
@@ -481,6 +496,7 @@ def _within_batch(result, learners, best, level, metric, dataset):
             "pvalue": float(out.pvalue[j]),
             "n": int(x.shape[0]),
             "method": "corrected_t",
+            "test_train_ratio": float(ratio),
         }
         for j, learner in enumerate(learners)
         if not np.isnan(out.pvalue[j])  # constant differences: one by one
@@ -630,8 +646,9 @@ def _failures(result):
     return out[columns]
 
 
-def _datasets(result, n_rep):
-    """:attr:`Analysis.datasets`: each data set's problem, sizes and replicates."""
+def _datasets(result, n_rep, within):
+    """:attr:`Analysis.datasets`: each data set's problem, sizes, replicates and
+    the ``n_test/n_train`` of its corrected t."""
     names = list(result.datasets)
     scores = result.scores
     sizes = scores[(scores["n_train"] >= 0) & (scores["n_test"] >= 0)]
@@ -649,7 +666,29 @@ def _datasets(result, n_rep):
         table[f"n_train_{stat}"] = values["n_train"]
         table[f"n_test_{stat}"] = values["n_test"]
     table["replicates"] = n_rep.max(axis=1).reindex(names)
+    ratios = within.groupby("dataset", sort=False)["test_train_ratio"].mean()
+    if ratios.notna().any():
+        table["test_train_ratio"] = ratios.reindex(names)
     return table
+
+
+def _ratio_words(within, rules):
+    """Where the corrected t's ``n_test/n_train`` comes from, and the number
+    used on each data set (:attr:`Analysis.within_ratio`); ``""`` when no
+    corrected t ran."""
+    ratios = within.groupby("dataset", sort=False)["test_train_ratio"].mean()
+    ratios = ratios.dropna()
+    if not len(ratios):
+        return ""
+    if len(ratios) <= 8:
+        values = fmt_names([f"{d} {r:.3g}" for d, r in ratios.items()])
+    else:
+        values = (
+            f"from {ratios.min():.3g} to {ratios.max():.3g} (each data set's in "
+            "the data-set table)"
+        )
+    rule = "; ".join(dict.fromkeys(rules[d] for d in ratios.index if d in rules))
+    return f"{rule + '; ' if rule else ''}n_test/n_train = {values}"
 
 
 _ADJUST_WORDS = {
@@ -869,7 +908,8 @@ def analyse(result, plan=None):
         why_not = ""
     n_blocks = n_datasets if scope is None else int(n_rep.loc[scope].min())
 
-    within, within_notes = _within(full, mean, gib, level, alpha, metric)
+    within, within_notes, ratio_rules = _within(full, mean, gib, level, alpha, metric)
+    ratio_words = _ratio_words(within, ratio_rules)
     notes.extend(within_notes)
     if "effects" in analyses and within["n"].gt(0).any():
         used = sorted({m for m in within["method"].dropna() if m}) or ["t"]
@@ -880,7 +920,7 @@ def analyse(result, plan=None):
                 "within",
                 "each learner against the best learner on each data set "
                 f"({level:.0%} confidence intervals of the mean difference)",
-                f"two-sided {name}",
+                f"two-sided {name}" + (f" ({ratio_words})" if ratio_words else ""),
                 f"the resampling units of each data set (at most "
                 f"{int(n_rep.max().max())} replicates; the corrected t uses every "
                 "fold or split score)",
@@ -919,7 +959,13 @@ def analyse(result, plan=None):
                     + ")",
                     "two-sided paired t-test"
                     if scope is None
-                    else "two-sided " + " / ".join(paired_method(x)[0] for x in used),
+                    else "two-sided "
+                    + " / ".join(paired_method(x)[0] for x in used)
+                    + (
+                        f" ({ratio_words})"
+                        if ratio_words and "corrected_t" in used
+                        else ""
+                    ),
                     f"{n_blocks} {blocks}"
                     + (
                         ", on the mean performance per data set"
@@ -1144,7 +1190,8 @@ def analyse(result, plan=None):
         mean=mean,
         std=std,
         n_replicates=n_rep,
-        datasets=_datasets(full, n_rep),
+        datasets=_datasets(full, n_rep, within),
+        within_ratio=ratio_words,
         order=order,
         average_ranks=average_ranks,
         best=best,

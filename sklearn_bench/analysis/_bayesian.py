@@ -177,7 +177,7 @@ def _within_batch(result, others, reference, dataset, options, threshold):
     block = corrected_t_block(result, others, reference, metric=metric, dataset=dataset)
     if block is None or block[0].shape[0] < 2:
         return {}
-    y, x, ratio = block  # the reference is x
+    y, x, ratio, _ = block  # the reference is x
     rho = ratio / (1 + ratio)  # as correlated_splits
     gib = result.metrics[metric]
     with warnings.catch_warnings():  # zero-variance pairs are tested one by one

@@ -9,8 +9,9 @@ nothing else, so it agrees with it by construction:
   the pairs of the report (Demšar 2006 for the data sets as units; Berrar &
   Lozano 2013 for intervals first);
 - within one data set, the corrected resampled t on the run's own units
-  (Nadeau & Bengio 2003; Bouckaert & Frank 2004), valid for new data of the
-  kind.
+  (Nadeau & Bengio 2003; Bouckaert & Frank 2004): a heuristic correction for
+  the training rows the resamples share, for the question about new data of
+  the kind (its type I error is measured in ``benchmarks/calibration.py``).
 
 Every other test in the report (Friedman and Nemenyi on ranks, the pairwise
 Wilcoxon tests, the Bayesian comparisons, tests conditional on one learning
@@ -93,10 +94,12 @@ def _primary_words(analysis):
             f"{analysis.metric}, the best learner against each other one{holm}"
         )
     dataset = analysis.datasets_across[0] if analysis.datasets_across else ""
+    ratio = f"; {analysis.within_ratio}" if analysis.within_ratio else ""
     return (
         f"the two-sided corrected resampled t-test on the folds or splits of "
-        f"{dataset} (valid for new data of its kind), the best learner against "
-        f"each other one{holm}"
+        f"{dataset} (Nadeau & Bengio 2003; Bouckaert & Frank 2004: a heuristic "
+        f"correction for the training rows they share{ratio}), the best learner "
+        f"against each other one{holm}"
     )
 
 

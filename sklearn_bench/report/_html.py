@@ -135,13 +135,21 @@ def _versions():
     return out
 
 
+_RATIO = "n_test/n_train of the corrected t"
+
+
 def _datasets_table(analysis):
-    """The data-set table of the page: problem, sizes and replicates."""
+    """The data-set table of the page: problem, sizes, replicates and the
+    ``n_test/n_train`` of the corrected t."""
     table = analysis.datasets.rename(
-        columns={"n_train_median": "median n_train", "n_test_median": "median n_test"}
+        columns={
+            "n_train_median": "median n_train",
+            "n_test_median": "median n_test",
+            "test_train_ratio": _RATIO,
+        }
     )
     shown = ["problem", "n", "features", "median n_train", "median n_test"]
-    return table[[c for c in [*shown, "replicates"] if c in table]]
+    return table[[c for c in [*shown, "replicates", _RATIO] if c in table]]
 
 
 def _what_was_run(analysis, datasets):
@@ -173,6 +181,11 @@ def _what_was_run(analysis, datasets):
             max_rows=MAX_DETAIL_ROWS,
         )
     )
+    if analysis.within_ratio:
+        parts.append(
+            f'<p class="muted" id="ratio">{_RATIO}: '
+            f"{html.escape(analysis.within_ratio)}.</p>"
+        )
     parts.append(
         _table(
             learners,
@@ -288,8 +301,7 @@ def _effects(analysis):
             _table(
                 table,
                 "Within each data set: each learner against the best one there "
-                "(the default test there: corrected resampled t on the run's "
-                "folds or splits, valid for new data of its kind; n counts them)",
+                f"({_within_words(within)})",
                 table_id="table-within",
                 index=False,
                 csv="within_dataset_intervals.csv",
@@ -461,6 +473,19 @@ def _failures(analysis):
         parts.append(f'<p class="note">{html.escape(note)}</p>')
     parts.append("</section>")
     return "".join(parts)
+
+
+def _within_words(within):
+    """What the tests of the within-data-set table are, in words."""
+    if (within["method"] == "corrected_t").any():
+        return (
+            "the default test there: the corrected resampled t on the run's folds "
+            "or splits, Nadeau & Bengio 2003 and Bouckaert & Frank 2004, a "
+            "heuristic correction for the training rows they share, with the "
+            f"{_RATIO.removesuffix(' of the corrected t')} of the data-set table; "
+            "n counts the folds or splits"
+        )
+    return "the paired t over the replicates; n counts them"
 
 
 _CONDITIONAL = (

@@ -134,9 +134,12 @@ def format_summary(analysis):
             )
     if len(a.within) and "effects" in a.plan.analyses:
         lines.append(
-            f"   Within each data set ({_test_words(a.within)}; valid for new data "
-            "of its kind), the best learner there − each other one:"
+            f"   Within each data set ({_test_words(a.within)}), the best learner "
+            "there − each other one:"
         )
+        if a.within_ratio:
+            ratio = f"n_test/n_train of the corrected t: {a.within_ratio}."
+            lines.append(_wrapped(ratio))
         without = 0  # data sets on which no learner has an interval
         for dataset, group in a.within.groupby("dataset", sort=False):
             tested = group[group["n"] > 0]

@@ -71,7 +71,11 @@ class PairedComparisonsMixin:
               Nadeau & Bengio (2003) on the splits of a holdout scheme
               (ShuffleSplit); on BootstrapCV the same on all fold scores; on
               BootstrapOOB on the replicates with the out-of-bootstrap rows over
-              the distinct training rows as ``n_test/n_train``.
+              the distinct training rows as ``n_test/n_train`` (Nadeau &
+              Bengio's heuristic ``ρ = n_test/n``; calibrated in
+              ``benchmarks/calibration.py``). The ratio used is
+              ``details["test_train_ratio"]``, where it comes from
+              ``details["ratio_rule"]``.
             - ``"5x2cv"``, ``"5x2cv_f"`` (within a data set run with
               ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` or
               ``RepeatedKFold`` of that shape): Dietterich's 5×2cv paired t and
@@ -164,7 +168,7 @@ class PairedComparisonsMixin:
         labels = (f"{metric}({a})", f"{metric}({b})")
         opts = {"alternative": alternative, "labels": labels}
         if method == "corrected_t":
-            x, y, ratio, scope, n_dropped = _within.corrected_t_inputs(
+            x, y, ratio, rule, scope, n_dropped = _within.corrected_t_inputs(
                 self,
                 a,
                 b,
@@ -210,10 +214,14 @@ class PairedComparisonsMixin:
         except ValueError as exc:  # say where: constant differences, n < 2, ...
             raise ValueError(f"{exc} [{a} vs {b}, {scope}]") from None
         words = _select.direction_words(self, metric)
+        details = res.details
+        if method == "corrected_t":  # the ratio used, and where it comes from
+            details = {**details, "test_train_ratio": ratio, "ratio_rule": rule}
         return replace(
             res,
             null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})",
             n_dropped=n_dropped,
+            details=details,
         )
 
     def confidence_interval(

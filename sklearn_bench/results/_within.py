@@ -60,7 +60,8 @@ def default_method(result, a, b, *, metric, dataset):
 def corrected_t_inputs(result, a, b, *, metric, dataset, test_train_ratio=None):
     """Differences' units, ``n_test/n_train`` and scope for ``"corrected_t"``.
 
-    Returns ``x, y, ratio, scope, n_dropped``.
+    Returns ``x, y, ratio, rule, scope, n_dropped``; ``rule`` says in words
+    where the ratio comes from (the scheme and its reference).
     """
     a, b = check_learners(result, [a, b])
     dataset = check_dataset(result, dataset)
@@ -92,7 +93,8 @@ def corrected_t_inputs(result, a, b, *, metric, dataset, test_train_ratio=None):
         )
         how = (
             "Nadeau & Bengio (2003) correction with n_test = out-of-bootstrap "
-            "rows, n_train = distinct training rows"
+            "rows, n_train = distinct training rows (n − n_test), i.e. their "
+            "heuristic correlation ρ = n_test/n"
         )
         unit = "replicates"
     else:
@@ -129,7 +131,7 @@ def corrected_t_inputs(result, a, b, *, metric, dataset, test_train_ratio=None):
         "of this size from the same population"
         + dropped_words(s.n_dropped, "split", a, b)
     )
-    return s.x, s.y, ratio, scope, s.n_dropped
+    return s.x, s.y, ratio, how, scope, s.n_dropped
 
 
 def five_by_two_inputs(result, a, b, *, metric, dataset):
@@ -183,6 +185,8 @@ def corrected_t_block(result, learners, reference, *, metric, dataset):
         The reference's.
     ratio : float
         ``n_test/n_train`` of the corrected t.
+    rule : str
+        Where the ratio comes from, in words (:func:`corrected_t_inputs`).
     """
     from ._select import _split_table
 
@@ -208,14 +212,14 @@ def corrected_t_block(result, learners, reference, *, metric, dataset):
         if default_method(result, learners[0], reference, metric=metric,
                           dataset=dataset) != "corrected_t":  # fmt: skip
             return None
-        x, y, ratio, _, n_dropped = corrected_t_inputs(
+        x, y, ratio, rule, _, n_dropped = corrected_t_inputs(
             result, learners[0], reference, metric=metric, dataset=dataset
         )
     except ValueError:
         return None
     if n_dropped or x.size != values.shape[0]:
         return None
-    return values[:, :-1], values[:, -1], ratio
+    return values[:, :-1], values[:, -1], ratio, rule
 
 
 def conditional_words(result, dataset):
