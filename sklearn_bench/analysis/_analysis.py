@@ -141,7 +141,9 @@ class Analysis:
         Data sets × learners: mean performance over replicates, its standard
         deviation and the number of replicates with a finite performance.
     datasets : DataFrame
-        One row per data set: ``problem`` in words, ``n`` and ``features`` (when
+        One row per data set: where the data come from (``source``, when the
+        run recorded one: measured, or simulated by which model), ``problem``
+        in words, ``n`` and ``features`` (when
         recorded), the smallest, median and largest training and validation
         sizes (``n_train_min`` … ``n_test_max``, when stored), ``replicates``
         and, where the corrected t ran, its ``test_train_ratio`` (the
@@ -657,6 +659,9 @@ def _datasets(result, n_rep, within):
         {"problem": [PROBLEM_WORDS.get(p, p) for p in result.datasets.values()]},
         index=pd.Index(names, name="data set"),
     )
+    sources = result.info.get("dataset_sources") or {}
+    if sources:  # measured or simulated, and by which model (Dataset(source=))
+        table.insert(0, "source", [sources.get(d, "") for d in names])
     recorded = result.info.get("dataset_sizes") or {}
     for key, column in (("n_samples", "n"), ("n_features", "features")):
         if any(key in size for size in recorded.values()):

@@ -127,6 +127,12 @@ CITATIONS = {
         "blocks with additive block effects. Journal of the American Statistical "
         "Association, 74(367), 680–683."
     ),
+    # the model of the demo's simulated microarray (datasets.make_microarray)
+    "yousefi2011": (
+        "Yousefi, M. R., Hua, J. and Dougherty, E. R. (2011). Multiple-rule bias "
+        "in the comparison of classification rules. Bioinformatics, 27(12), "
+        "1675–1683."
+    ),
     "siegel1988": (
         "Siegel, S. and Castellan, N. J. (1988). Nonparametric Statistics for the "
         "Behavioral Sciences, 2nd ed. McGraw-Hill, New York."
@@ -199,6 +205,7 @@ _SHORT = {
     "miller1966": "Miller 1966",
     "quade1979": "Quade 1979",
     "siegel1988": "Siegel & Castellan 1988",
+    "yousefi2011": "Yousefi et al. 2011",
 }
 
 # Citations of the paired tests of sklearn_bench.stats.paired_test (their names

@@ -148,7 +148,7 @@ def _datasets_table(analysis):
             "test_train_ratio": _RATIO,
         }
     )
-    shown = ["problem", "n", "features", "median n_train", "median n_test"]
+    shown = ["source", "problem", "n", "features", "median n_train", "median n_test"]
     return table[[c for c in [*shown, "replicates", _RATIO] if c in table]]
 
 

@@ -66,6 +66,7 @@ def _datasets_text(analysis):
     sizes = result.info.get("dataset_sizes", {})
     ranges = analysis.datasets.dropna(subset=["n_train_min"])
     parts = []
+    sources = analysis.datasets.get("source")
     for name in result.datasets:
         size = sizes.get(name, {})
         if "n_train" in size and "n_samples" not in size:
@@ -75,6 +76,8 @@ def _datasets_text(analysis):
             )
         else:
             text = _size_text(size)
+        if sources is not None and sources.get(name):  # measured, or simulated
+            text = sources[name] + ("; " if text else "") + text
         if name in ranges.index:
             r = ranges.loc[name]
             text += ("; " if text else "") + (
