@@ -230,7 +230,7 @@ def test_report_alpha_reaches_the_critical_difference(finished_run, capsys):
     )
     page = (out / "report.html").read_text()
     assert f"Nemenyi critical difference (α = 0.1): {cd:.3f} ranks" in page
-    assert f"Nemenyi CD (alpha 0.1) = {cd:.2f}" in text
+    assert f"Nemenyi CD (α = 0.1) = {cd:.2f}" in text
     assert (
         "(Nemenyi, α = 0.1)"
         in (out / "figures" / "critical_difference.svg").read_text()

@@ -18,8 +18,14 @@ from ..results import IncommensurableScalesWarning, scale_note
 from ..stats import adjust_pvalues, smallest_attainable_pvalue
 from ._bayesian import bayesian_comparisons, bayesian_ranking, bayesian_records
 from ._bottom_line import BottomLine, adjusted_interval_words, bottom_line
-from ._disagreements import bayesian_disagreements, friedman_disagreements
-from ._format import fmt_level, fmt_names, fmt_p_equals
+from ._disagreements import (
+    bayesian_disagreements,
+    best_by_summary,
+    best_disagreements,
+    friedman_disagreements,
+    pairs_disagreements,
+)
+from ._format import fmt_count, fmt_level, fmt_names, fmt_p_equals
 from ._plan import POSTHOCS, AnalysisPlan
 from ._records import TestRecord, paired_method, within_notes
 
@@ -219,8 +225,16 @@ class Analysis:
         (0 without Δ): a difference within Δ is a tie.
     leaderboard : LeaderboardAnalysis or None
     disagreements : tuple of Disagreement
-        Where a sensitivity analysis reaches another verdict than the primary
-        analysis: both verdicts, which one the plan trusts and why.
+        Where another test the report prints (Friedman's, its post-hoc test,
+        the pairwise Wilcoxon tests, Tukey's HSD, the Bayesian comparisons)
+        reaches another verdict than the primary analysis, or another summary
+        names another learner best: both verdicts, which one the plan trusts
+        and why. The bottom line states every one.
+    best_by : mapping of str to str
+        Which learner each summary names best: ``"average rank"`` (the
+        report's best, :attr:`best`), ``"mean"`` (over the data sets of the
+        comparisons), ``"leaderboard"``, ``"Bayesian ranking"`` and
+        ``"Bayesian comparison"`` where they ran (empty within one data set).
     bottom_line : BottomLine
         The answer of the primary analysis in words.
     failures : DataFrame
@@ -284,6 +298,7 @@ class Analysis:
     win_tie_loss: pd.DataFrame | None
     leaderboard: LeaderboardAnalysis | None
     disagreements: tuple
+    best_by: MappingProxyType
     bottom_line: BottomLine | None
     failures: pd.DataFrame
     notes: tuple
@@ -750,7 +765,8 @@ def _posthoc(result, plan, scope, metric):
         correction = "no multiplicity correction"
     else:
         correction = (
-            f"family-wise by {_ADJUST_WORDS[res.adjust]} over {len(frame)} pairs"
+            f"family-wise by {_ADJUST_WORDS[res.adjust]} over "
+            f"{fmt_count(len(frame), 'pair')}"
         )
     return frame, words, correction, cites + _ADJUST_CITES.get(res.adjust, ())
 
@@ -792,7 +808,11 @@ def _pairwise_record(frame, plan, adjust, n_datasets_words):
         "rank-biserial correlation)",
         "two-sided Wilcoxon signed-rank test",
         f"{n_text} {n_datasets_words}",
-        correction=f"{adjust.capitalize()}-adjusted over {len(frame)} pairs",
+        correction=(
+            f"{adjust.capitalize()}-adjusted over {len(frame)} pairs"
+            if len(frame) > 1
+            else ""
+        ),
         alpha=plan.alpha,
         citations=("demsar2006", "benavoli2016", *_ADJUST_CITES.get(adjust, ())),
     )
@@ -977,7 +997,7 @@ def analyse(result, plan=None):
                         if scope is None
                         else ""
                     ),
-                    correction=f"Holm-adjusted over {m} pairs",
+                    correction=f"Holm-adjusted over {m} pairs" if m > 1 else "",
                     alpha=round(1 - level, 10),
                     citations=("berrar2013", "holm1979")
                     + (("demsar2006",) if scope is None else ("hothorn2005",)),
@@ -1223,18 +1243,27 @@ def analyse(result, plan=None):
         win_tie_loss=win_tie_loss,
         leaderboard=_leaderboard(full, metric, level, delta),
         disagreements=(),
+        best_by=MappingProxyType({}),
         bottom_line=None,
         failures=_failures(full),
         notes=tuple(notes),
-        skipped=MappingProxyType(skipped),
+        # reasons are phrases: a renderer ends them ("got 1." + "." was "got 1..")
+        skipped=MappingProxyType({k: v.rstrip(".") for k, v in skipped.items()}),
         methods=tuple(methods),
     )
     # where a sensitivity analysis disagrees with the primary one: which one the
     # plan trusts, and why (read by the bottom line, which states them)
-    disagreements = (*friedman_disagreements(analysis),)
+    disagreements = (
+        *friedman_disagreements(analysis),
+        *pairs_disagreements(analysis),
+    )
     if bayes is not None and len(bayes):
         disagreements += (*bayesian_disagreements(analysis, bayes, delta or 0.0),)
-    analysis = replace(analysis, disagreements=disagreements)
+    best_by = best_by_summary(analysis)
+    disagreements += (*best_disagreements(analysis, best_by),)
+    analysis = replace(
+        analysis, disagreements=disagreements, best_by=MappingProxyType(best_by)
+    )
     return replace(analysis, bottom_line=bottom_line(analysis))
 
 

@@ -161,15 +161,22 @@ def bottom_line(analysis):
         )
     elif not separated:
         sentences.append(
-            f"The study cannot separate the learners: {best} has the best average "
-            f"rank in {a.metric} ({a.direction}) on {units}, but the primary "
-            f"analysis finds none of the others worse at α = {alpha:g}."
+            f"By its primary analysis the study cannot separate the learners: "
+            f"{best} has the best average rank in {a.metric} ({a.direction}) on "
+            f"{units}, but the primary analysis finds none of the others worse "
+            f"at α = {alpha:g}"
+            + (
+                " (below: which of the report's other tests disagree, and why)."
+                if a.disagreements
+                else "."
+            )
         )
     else:
         sentences.append(
             f"{best} has the best average rank in {a.metric} ({a.direction}) on "
-            f"{units}. The study cannot separate it from {fmt_names(inseparable)}; "
-            f"it finds {fmt_names(separated)} worse (adjusted p ≤ {alpha:g})."
+            f"{units}. The primary analysis cannot separate it from "
+            f"{fmt_names(inseparable)}; it finds {fmt_names(separated)} worse "
+            f"(adjusted p ≤ {alpha:g})."
         )
     comparison = None if runner is None else rows.loc[runner].drop("a")
     if comparison is not None:

@@ -199,7 +199,7 @@ def format_summary(analysis):
             for name, rank in fr.average_ranks.sort_values().items()
         )
         lines.append(
-            f"   Average ranks: {ranks}; Nemenyi CD (alpha {a.alpha:g}) = "
+            f"   Average ranks: {ranks}; Nemenyi CD (α = {a.alpha:g}) = "
             f"{a.critical_difference:.2f}."
         )
         post = a.posthoc
@@ -210,8 +210,8 @@ def format_summary(analysis):
             ]
             more = f" and {len(sig) - 5} more" if len(sig) > 5 else ""
             lines.append(
-                f"   {a.posthoc_title}: {len(sig)} of {len(post)} pairs differ "
-                f"at alpha {a.alpha:g}"
+                f"   {a.posthoc_title}: pairs that differ at α = {a.alpha:g}: "
+                f"{len(sig)} of {len(post)}"
                 + (f" ({', '.join(names)}{more})." if names else ".")
             )
     elif "friedman" in a.skipped:

@@ -392,7 +392,7 @@ def test_summary_latex_and_methods_are_the_analysis_fields(reported):
         shown = f"{row['estimate']:+.3f}  [{row['low']:+.3f}, {row['high']:+.3f}]"
         assert re.search(rf"{re.escape(pair)} +{re.escape(shown)}", text)
     assert (
-        f"Nemenyi CD (alpha {plan.alpha:g}) = {analysis.critical_difference:.2f}"
+        f"Nemenyi CD (α = {plan.alpha:g}) = {analysis.critical_difference:.2f}"
         in text
     )
     tex = (out / "tables" / "performance.tex").read_text()
@@ -466,7 +466,7 @@ def test_critical_difference_at_the_plans_alpha(tmp_path):
     page = (tmp_path / "report.html").read_text()
     assert "Nemenyi critical difference (α = 0.1): 1.118 ranks" in page
     assert "1.254" not in page
-    assert "Nemenyi CD (alpha 0.1) = 1.12" in format_summary(analysis)
+    assert "Nemenyi CD (α = 0.1) = 1.12" in format_summary(analysis)
     svg = (tmp_path / "figures" / "critical_difference.svg").read_text()
     assert "CD = 1.12" in svg and "α = 0.1)" in svg
     assert "Nemenyi critical difference at α = 0.1: 1.118 ranks" in repr(analysis)
