@@ -27,7 +27,7 @@ from ._disagreements import (
 )
 from ._format import fmt_count, fmt_level, fmt_names, fmt_p_equals
 from ._plan import POSTHOCS, AnalysisPlan
-from ._records import TestRecord, paired_method, within_notes
+from ._records import TestRecord, paired_method, short_citation, within_notes
 
 # Above this many learners the across-data-set pairs are "each learner against
 # the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
@@ -166,6 +166,9 @@ class Analysis:
     datasets_across : tuple of str
         The data sets of those comparisons (complete: every learner on every
         replicate).
+    datasets_left_out : tuple of str
+        The data sets of the result left out of those comparisons (a failed or
+        missing task), which every header that counts the data sets names.
     n_missing_tasks : int
         Tasks of a partial run not in the result.
     within : DataFrame
@@ -276,6 +279,7 @@ class Analysis:
     best: str
     blocks: str
     datasets_across: tuple
+    datasets_left_out: tuple
     n_missing_tasks: int
     within: pd.DataFrame
     within_notes: tuple
@@ -327,6 +331,17 @@ class Analysis:
         name = POSTHOCS[self.plan.posthoc][2]
         adjust = self.plan.adjust
         return name if adjust == "single_step" else f"{name} ({adjust})"
+
+    @property
+    def pairwise_correction(self):
+        """The multiplicity correction of :attr:`pairwise` in words, with its
+        references (``"Shaffer's static procedure (Shaffer 1986; García &
+        Herrera 2008)"``); ``""`` when the pairwise tests did not run."""
+        if self.pairwise is None:
+            return ""
+        adjust = self.pairwise.adjust
+        cites = "; ".join(short_citation(c) for c in _ADJUST_CITES.get(adjust, ()))
+        return _ADJUST_WORDS.get(adjust, adjust) + (f" ({cites})" if cites else "")
 
     def summary(self):
         """The answer in a few lines: the best learner, the average ranks, the
@@ -489,7 +504,7 @@ def _within(result, mean, greater_is_better, level, alpha, metric):
     return frame, within_notes(failed), rules
 
 
-def _within_batch(result, learners, best, level, metric, dataset, rules):
+def _within_batch(result, learners, best, level, metric, dataset, rules=None):
     """``{learner: row fields}`` of the default test of each of ``learners``
     against ``best`` on ``dataset``, all at once when they share one design
     (the corrected t): bit for bit what ``paired_test`` and its interval give;
@@ -502,7 +517,8 @@ def _within_batch(result, learners, best, level, metric, dataset, rules):
     if block is None or block[0].shape[0] < 2:
         return {}
     x, y, ratio, rule = block
-    rules.setdefault(dataset, rule)
+    if rules is not None:
+        rules.setdefault(dataset, rule)
     out = paired_test(x, y[:, None], method="corrected_t", test_train_ratio=ratio)
     ci = out.confidence_interval(level)
     return {
@@ -725,7 +741,7 @@ _ADJUST_WORDS = {
 }
 _ADJUST_CITES = {
     "holm": ("holm1979",),
-    "shaffer": ("garcia2008",),
+    "shaffer": ("shaffer1986", "garcia2008"),
     "bergmann_hommel": ("garcia2008",),
     "finner": ("garcia2010",),
     "holland": ("garcia2010",),
@@ -814,7 +830,12 @@ def _pairwise_record(frame, plan, adjust, n_datasets_words):
             else ""
         ),
         alpha=plan.alpha,
-        citations=("demsar2006", "benavoli2016", *_ADJUST_CITES.get(adjust, ())),
+        citations=(
+            "wilcoxon1945",
+            "demsar2006",
+            "benavoli2016",
+            *_ADJUST_CITES.get(adjust, ()),
+        ),
     )
 
 
@@ -1037,7 +1058,13 @@ def analyse(result, plan=None):
                     f"{friedman.n_blocks} {blocks}",
                     correction=correction,
                     alpha=alpha,
-                    citations=("demsar2006", *cites),
+                    citations=(
+                        "friedman1937",
+                        "iman1980",
+                        "demsar2006",
+                        *(("nemenyi1963",) if plan.posthoc == "nemenyi" else ()),
+                        *cites,
+                    ),
                 )
             )
     elif "friedman" in analyses:
@@ -1222,6 +1249,7 @@ def analyse(result, plan=None):
         best=best,
         blocks=blocks,
         datasets_across=tuple(complete.index) if scope is None else (scope,),
+        datasets_left_out=tuple(d for d in mean.index if d not in complete.index),
         n_missing_tasks=int(getattr(full, "n_missing_tasks", 0)),
         within=within,
         within_notes=tuple(within_notes),

@@ -96,6 +96,34 @@ CITATIONS = {
         "Nadeau, C. and Bengio, Y. (2003). Inference for the generalization "
         "error. Machine Learning, 52(3), 239–281."
     ),
+    # the tests every report names (issue 37.8: each named test is cited)
+    "friedman1937": (
+        "Friedman, M. (1937). The use of ranks to avoid the assumption of "
+        "normality implicit in the analysis of variance. Journal of the American "
+        "Statistical Association, 32(200), 675–701."
+    ),
+    "iman1980": (
+        "Iman, R. L. and Davenport, J. M. (1980). Approximations of the critical "
+        "region of the Friedman statistic. Communications in Statistics – Theory "
+        "and Methods, 9(6), 571–595."
+    ),
+    "nemenyi1963": (
+        "Nemenyi, P. B. (1963). Distribution-free multiple comparisons. PhD "
+        "thesis, Princeton University."
+    ),
+    "wilcoxon1945": (
+        "Wilcoxon, F. (1945). Individual comparisons by ranking methods. "
+        "Biometrics Bulletin, 1(6), 80–83."
+    ),
+    "hodges1963": (
+        "Hodges, J. L. and Lehmann, E. L. (1963). Estimates of location based on "
+        "rank tests. The Annals of Mathematical Statistics, 34(2), 598–611."
+    ),
+    "shaffer1986": (
+        "Shaffer, J. P. (1986). Modified sequentially rejective multiple test "
+        "procedures. Journal of the American Statistical Association, 81(395), "
+        "826–831."
+    ),
     # issue 24: the post-hoc tests a report may choose ([analysis] posthoc)
     "conover1979": (
         "Conover, W. J. and Iman, R. L. (1979). On multiple-comparisons "
@@ -138,6 +166,11 @@ CITATIONS = {
         "Behavioral Sciences, 2nd ed. McGraw-Hill, New York."
     ),
 }
+
+
+def short_citation(key):
+    """The author–year text of a work of :data:`CITATIONS`: ``"Demšar 2006"``."""
+    return _SHORT[key]
 
 
 def _author_year(entry):
@@ -206,6 +239,12 @@ _SHORT = {
     "quade1979": "Quade 1979",
     "siegel1988": "Siegel & Castellan 1988",
     "yousefi2011": "Yousefi et al. 2011",
+    "friedman1937": "Friedman 1937",
+    "iman1980": "Iman & Davenport 1980",
+    "nemenyi1963": "Nemenyi 1963",
+    "wilcoxon1945": "Wilcoxon 1945",
+    "hodges1963": "Hodges & Lehmann 1963",
+    "shaffer1986": "Shaffer 1986",
 }
 
 # Citations of the paired tests of sklearn_bench.stats.paired_test (their names
@@ -215,7 +254,7 @@ _PAIRED_CITATIONS = {
     "corrected_t": ("nadeau2003", "bouckaert2004"),
     "5x2cv": ("dietterich1998",),
     "5x2cv_f": ("alpaydin1999",),
-    "wilcoxon": ("demsar2006",),
+    "wilcoxon": ("wilcoxon1945", "demsar2006"),
     "sign": ("demsar2006",),
     "permutation": ("hothorn2005",),
     "mcnemar": ("berrar2013",),

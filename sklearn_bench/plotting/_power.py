@@ -10,6 +10,7 @@ import numpy as np
 
 from .._validation import real_array, real_number
 from ..stats import n_datasets_needed, power_paired_t
+from ._common import fitted_title
 
 _FIGSIZE = (6.0, 4.0)
 
@@ -149,9 +150,10 @@ def plot_power_curve(
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("number of data sets J")
     ax.set_ylabel("power")
-    ax.set_title(
+    fitted_title(
+        ax,
         f"Power of the {_test_words(alternative)} to detect Δ = {delta:.3g} "
-        f"(α = {alpha:g})",
+        f"(α = {alpha:.3g})",
         pad=18 if mark is not None else 6,
     )
     ax.legend(loc="lower right", fontsize=9)
@@ -253,9 +255,10 @@ def plot_datasets_needed(
     ax.yaxis.set_major_formatter(formatter)
     ax.set_xlabel("difference to detect Δ (metric units)")
     ax.set_ylabel("data sets needed J")
-    ax.set_title(
+    fitted_title(
+        ax,
         f"Data sets the {_test_words(alternative)} needs for power {power:.0%} "
-        f"(α = {alpha:g})"
+        f"(α = {alpha:.3g})",
     )
     ax.legend(loc="upper right", fontsize=9)
     ax.grid(color="0.92", which="both")

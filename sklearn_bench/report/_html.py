@@ -26,6 +26,7 @@ from ..analysis import (
     Analysis,
     adjusted_interval_words,
     cited_keys,
+    fmt_names,
     fmt_p_equals,
 )
 from ._bayesian import bayesian_html
@@ -160,9 +161,17 @@ def _what_was_run(analysis, datasets):
     learners = learner_table(result).rename_axis("name")
     versions = _versions()
     recorded = info.get("sklearn_bench_version")
+    left_out = analysis.datasets_left_out
+    counted = f"{len(result.datasets)} data sets" + (
+        f" ({len(analysis.datasets_across)} in the analyses across data sets: "
+        f"{html.escape(fmt_names(left_out))} left out for failed or missing "
+        'tasks, see <a href="#failures">Failures</a>)'
+        if left_out
+        else ""
+    )
     parts = [
         '<section id="run"><h2>What was run</h2>',
-        f"<p>{len(result.learners)} learners × {len(result.datasets)} data sets; "
+        f"<p>{len(result.learners)} learners × {counted}; "
         f"metric <b>{html.escape(analysis.metric)}</b> ({analysis.direction}); "
         f"resampling <code>{html.escape(str(info.get('cv', 'unknown')))}</code>; "
         f"seed <code>{html.escape(str(info.get('seed', 'unknown')))}</code>.</p>",
@@ -272,7 +281,8 @@ def _effects(analysis):
             _table(
                 table,
                 f"Pairwise differences, {pairs_test_words(analysis)} over "
-                f"{analysis.blocks}",
+                f"{analysis.blocks}"
+                + (", Holm-adjusted p (Holm 1979)" if len(pairs) > 1 else ""),
                 table_id="table-pairs",
                 csv="pairwise_intervals.csv",
                 max_rows=MAX_SUMMARY_ROWS,
@@ -350,9 +360,10 @@ def _tests(analysis):
             f"{analysis.blocks}: χ²<sub>F</sub> = {fr.statistic:.3f} "
             f"({fmt_p_equals(fr.pvalue)}, "
             f"{'exact permutation distribution' if exact else 'χ² approximation'}"
-            f"); {f_text}. {html.escape(fr.null_hypothesis)}"
+            f"); {f_text} (Friedman 1937; Iman &amp; Davenport 1980; Demšar "
+            f"2006). {html.escape(fr.null_hypothesis)}"
             f" Nemenyi critical difference (α = {analysis.alpha:g}): "
-            f"{analysis.critical_difference:.3f} ranks."
+            f"{analysis.critical_difference:.3f} ranks (Nemenyi 1963)."
             + (_CONDITIONAL if analysis.blocks != "data sets" else "")
             + "</p>"
         )
@@ -684,9 +695,10 @@ def write_report(
 
 def _references(body, analysis):
     """The reference list of the page: every work its text cites in author-year
-    form and every work the tests that ran follow (one entry, one year each)."""
+    form, and no other (one entry, one year each; the methods paragraph has its
+    own list)."""
     text = html.unescape(re.sub(r"<[^>]+>", " ", body))
-    keys = set(cited_keys(text)) | {c for r in analysis.methods for c in r.citations}
+    keys = set(cited_keys(text))
     if not keys:
         return ""
     items = "".join(f"<li>{html.escape(CITATIONS[k])}</li>" for k in sorted(keys))

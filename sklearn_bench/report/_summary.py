@@ -9,6 +9,7 @@ from ..analysis import (
     SIGN_CONVENTION,
     Analysis,
     adjusted_interval_words,
+    fmt_names,
     fmt_p_equals,
 )
 from ._bayesian import bayesian_summary_lines
@@ -88,6 +89,11 @@ def format_summary(analysis):
     result = a.result
     level = f"{a.confidence_level:.0%}"
     size = f"{len(result.learners)} learners x {len(result.datasets)} data sets"
+    if a.datasets_left_out:
+        size += (
+            f" ({len(a.datasets_across)} in the analyses across data sets: "
+            f"{fmt_names(a.datasets_left_out)} left out for failed or missing tasks)"
+        )
     cv, seed = result.info.get("cv"), result.info.get("seed")
     if cv:
         size += f", resampling {cv}"

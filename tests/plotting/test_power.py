@@ -150,3 +150,25 @@ def test_a_single_number_of_data_sets_is_refused_with_the_way_out():
     (curve,) = [line for line in ax.lines if line.get_gid() == "power-curve"]
     assert curve.get_xdata().tolist() == list(range(2, 9))
     assert ax.get_xlim() == (2.0, 8.0)
+
+
+def _inside_figure(text):
+    fig = text.figure
+    box = text.get_window_extent(fig.canvas.get_renderer())
+    return box.x0 >= 0 and box.x1 <= fig.bbox.width
+
+
+def test_titles_with_a_small_alpha_fit_the_figure():
+    """H (issue 37.9): at Holm's first-step level of 21 pairs (α = 0.05/21) the
+    titles of the power curve and of the data sets needed lie inside the figure,
+    with α to three significant digits (on 17a1a60 they ran past the right edge:
+    "(α = 0.0023809" with no closing parenthesis)."""
+    alpha = 0.05 / 21
+    for ax in (
+        plot_power_curve(0.01, [0.0044, 0.0088, 0.0176], alpha=alpha, mark=4),
+        plot_datasets_needed([0.0044, 0.0088], power=0.8, alpha=alpha, mark=(0.01, 17)),
+    ):
+        ax.figure.canvas.draw()
+        title = ax.title
+        assert "(α = 0.00238)" in title.get_text().replace("\n", " ")
+        assert _inside_figure(title), title.get_text()

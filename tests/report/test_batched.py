@@ -73,6 +73,7 @@ def test_batched_within_tests_equal_pair_by_pair(seed, n_folds):
         ci = res.confidence_interval(analysis.confidence_level)
         assert (row.estimate, row.low, row.high) == (res.estimate, ci.low, ci.high)
         assert (row.pvalue, row.n, row.method) == (res.pvalue, res.n, res.method)
+        assert row.test_train_ratio == res.details["test_train_ratio"]
     table, rope = analysis.bayesian, analysis.delta
     inside = table[table["scope"] != "across data sets"]
     assert len(inside) >= 20
