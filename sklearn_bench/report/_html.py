@@ -611,7 +611,10 @@ def write_report(
     steps.step("figures")
     analyses = analysis.plan.analyses
     settings = settings_table(analysis, sources)
-    figures = make_figures(analysis)
+    # up to 20 distributions and the other figures are open at once, then all
+    # closed below: matplotlib's "More than 20 figures" warning is noise here
+    with plt.rc_context({"figure.max_open_warning": 0}):
+        figures = make_figures(analysis)
     rendered = {}
     try:
         for key, (fig_title, caption, fig) in figures.items():
