@@ -37,16 +37,14 @@ def _gh_result(drop=()):
 def _by_pair(frame, column):
     """``{frozenset({a, b}): value}``: pairs compared whatever their order (the
     result writes each pair better-ranked first; R lists them column by column)."""
-    return {
-        frozenset(ab): v
-        for ab, v in zip(zip(frame["learner_i"], frame["learner_j"]), frame[column])
-    }
+    pairs = zip(frame["learner_i"], frame["learner_j"], strict=True)
+    return {frozenset(ab): v for ab, v in zip(pairs, frame[column], strict=True)}
 
 
 def _r_pairs(values):
     """R's values keyed by pair: scmamp's order is (1,2), (1,3), ..., (k-1,k)."""
     pairs = combinations(GH["learners"], 2)
-    return {frozenset(ab): v for ab, v in zip(pairs, values)}
+    return {frozenset(ab): v for ab, v in zip(pairs, values, strict=True)}
 
 
 def test_pairwise_test_delegates_and_matches_r():

@@ -33,8 +33,9 @@ def test_rm_anova_and_tukey_delegate(reference_table):
     got = tk.to_frame()
 
     def by_pair(frame):  # the result writes pairs better ranked first
-        pairs = zip(frame["learner_i"], frame["learner_j"])
-        return {frozenset(ab): p for ab, p in zip(pairs, frame["pvalue_adjusted"])}
+        pairs = zip(frame["learner_i"], frame["learner_j"], strict=True)
+        pvalues = frame["pvalue_adjusted"]
+        return {frozenset(ab): p for ab, p in zip(pairs, pvalues, strict=True)}
 
     expected = by_pair(ref)
     assert by_pair(got).keys() == expected.keys()
