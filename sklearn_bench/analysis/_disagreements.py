@@ -475,8 +475,9 @@ def _why_not_pairs(key, analysis, best, others, units):
     sizes = f"from {np.abs(diff).min():.3g} to {np.abs(diff).max():.3g}"
     if key == "posthoc":
         return (
-            f"the {analysis.posthoc_title} test compares ranks, so it counts only "
-            f"that {best} was better on {won} {analysis.blocks}, not by how much "
+            f"the {analysis.posthoc_title} test compares average ranks among all "
+            f"the learners, so it uses only their order on each of the "
+            f"{analysis.blocks} ({best} ahead on {won}), not by how much "
             f"(here {sizes}), and its verdict on a pair changes with the other "
             "learners in the study (Benavoli et al. 2016); the paired t weighs "
             "the size of each difference against its spread"

@@ -191,9 +191,9 @@ def format_summary(analysis):
                 f"{fmt_p_equals(fr.iman_davenport_pvalue)}"
             )
         lines.append(
-            f"   Friedman over {fr.n_blocks} {a.blocks}: chi2 = "
+            f"   Friedman over {fr.n_blocks} {a.blocks}: χ² = "
             f"{fr.statistic:.2f}, {fmt_p_equals(fr.pvalue)} "
-            f"({'exact' if dist == 'exact' else 'chi2 approximation'}); {f_text}."
+            f"({'exact' if dist == 'exact' else 'χ² approximation'}); {f_text}."
         )
         if a.blocks != "data sets":
             lines.append(
@@ -232,7 +232,7 @@ def format_summary(analysis):
     pw = a.power
     if pw is not None:
         lines.append(
-            f"   {pw.pair[0]} vs {pw.pair[1]}: sigma of the per-data-set "
+            f"   {pw.pair[0]} vs {pw.pair[1]}: σ of the per-data-set "
             f"differences = {pw.sigma:.4f}."
         )
         if pw.delta is not None:
