@@ -29,9 +29,11 @@ def fitted_title(ax, text, **kwargs):
     fig.draw_without_rendering()  # the layout settles the axes' width
     renderer = fig.canvas.get_renderer()
     width, room = len(text), ax.get_window_extent(renderer).width
+    # "α = 0.00238" stays on one line (no-break spaces around "=")
+    unbroken = text.replace(" = ", "\u00a0=\u00a0")
     while width > 20 and title.get_window_extent(renderer).width > room:
         width = int(width * 0.85)
-        title.set_text("\n".join(textwrap.wrap(text, width)))
+        title.set_text("\n".join(textwrap.wrap(unbroken, width)))
     return title
 
 
