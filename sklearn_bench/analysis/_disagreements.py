@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._format import fmt_names, fmt_p
+from ._format import fmt_names, fmt_p, fmt_p_equals
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ def friedman_disagreements(analysis):
                 "friedman",
                 (analysis.best,),
                 f"Friedman's rank test does find differences among the {k} "
-                f"learners (p = {fmt_p(fr.pvalue)}) where the primary analysis "
+                f"learners ({fmt_p_equals(fr.pvalue)}) where the primary analysis "
                 f"separates none from {analysis.best}. The plan trusts the "
                 "primary analysis: Friedman's test uses only the order of the "
                 "learners within each data set, not the size of their "
@@ -137,7 +137,7 @@ def friedman_disagreements(analysis):
                 "friedman",
                 (analysis.best, *separated),
                 f"Friedman's rank test finds no difference among the {k} "
-                f"learners (p = {fmt_p(fr.pvalue)}) although the primary analysis "
+                f"learners ({fmt_p_equals(fr.pvalue)}) although the primary analysis "
                 f"finds {fmt_names(separated)} worse than {analysis.best}. The plan "
                 "trusts the primary analysis: it tests each pair with the best "
                 "learner on the size of the differences, corrected for every "
@@ -170,9 +170,9 @@ def friedman_disagreements(analysis):
                     trusted,
                     "iman_davenport" if exact else "friedman_chi2",
                     (),
-                    f"Friedman's test, p = {fmt_p(fr.pvalue)} "
+                    f"Friedman's test, {fmt_p_equals(fr.pvalue)} "
                     f"({'exact' if exact else 'χ² approximation'}), and the "
-                    f"Iman–Davenport F, p = {fmt_p(id_p)}, "
+                    f"Iman–Davenport F, {fmt_p_equals(id_p)}, "
                     f"fall on both sides of α = {alpha:g}: {why}. Both are "
                     "sensitivity analyses; the bottom line rests on the primary "
                     "analysis.",
@@ -287,7 +287,7 @@ def bayesian_disagreements(analysis, table, rope):
                 f"The Bayesian {method} test finds {best} practically better "
                 f"than {fmt_names(others)} (P ≥ {low_p:.3f}, ROPE ±{rope:g}, on "
                 f"{units}), where the primary analysis cannot separate them "
-                f"(Holm-adjusted p = {holm}). "
+                f"({holm}). "
                 + trust
                 + _why_bayes(method, analysis, best, others, rope)
                 + ". Read the Bayesian result as a sensitivity analysis, not as a "
@@ -303,7 +303,7 @@ def bayesian_disagreements(analysis, table, rope):
                 others,
                 f"The Bayesian {method} test finds {fmt_names(others)} practically "
                 f"better than {best}, which has the better average rank; the "
-                f"primary analysis does not find that (Holm-adjusted p = {holm}). "
+                f"primary analysis does not find that ({holm}). "
                 + trust
                 + _why_bayes(method, analysis, others[0], [best], rope)
                 + ".",
@@ -318,7 +318,7 @@ def bayesian_disagreements(analysis, table, rope):
                 others,
                 f"The Bayesian {method} test finds {fmt_names(others)} practically "
                 f"equivalent to {best} (ROPE ±{rope:g}) while the primary "
-                f"analysis finds them different (Holm-adjusted p = {holm}). Both "
+                f"analysis finds them different ({holm}). Both "
                 "can hold: a difference can be detectable and yet smaller than Δ. "
                 "The plan trusts the primary analysis for whether there is a "
                 "difference, and its simultaneous interval inside ±Δ for whether "
@@ -328,10 +328,31 @@ def bayesian_disagreements(analysis, table, rope):
     return out
 
 
+def _p_words(name, pvalues):
+    """``"Holm-adjusted p = 0.012"``, ``"Holm-adjusted p < 0.001"``, or for
+    several ``"Holm-adjusted p = 1.00, 0.31"`` (``"p: 0.012, < 0.001"`` when
+    one is below 0.001): never ``"p = < 0.001"``.
+
+    Examples
+    --------
+    >>> from sklearn_bench.analysis._disagreements import _p_words
+    >>> _p_words("p", [0.0004]), _p_words("p", [0.5, 0.0004]), _p_words("p", [1, 0.31])
+    ('p < 0.001', 'p: 0.500, < 0.001', 'p = 1.00, 0.310')
+    """
+    pvalues = list(pvalues)
+    if len(pvalues) == 1:
+        return fmt_p_equals(pvalues[0], name)
+    texts = [fmt_p(p) for p in pvalues]
+    sep = ": " if any(t.startswith("<") for t in texts) else " = "
+    return f"{name}{sep}{', '.join(texts)}"
+
+
 def _learners_and_p(group):
     """The other learners of a group of ``(learner, P, Holm-adjusted p)`` rows
     and their adjusted p-values in words."""
-    return [b for b, _, _ in group], ", ".join(fmt_p(p) for _, _, p in group)
+    return [b for b, _, _ in group], _p_words(
+        "Holm-adjusted p", (p for _, _, p in group)
+    )
 
 
 def _bayesian_against_primary(key, best, others, sentence):
@@ -401,8 +422,8 @@ def _pair_verdicts(analysis, rows, key, name, frame):
     units = f"{len(analysis.datasets_across)} {analysis.blocks}"
     if ahead:
         others = [o for o, _, _ in ahead]
-        shown = ", ".join(fmt_p(q) for _, q, _ in ahead)
-        holm = ", ".join(fmt_p(p) for _, _, p in ahead)
+        shown = _p_words("adjusted p", (q for _, q, _ in ahead))
+        holm = _p_words("Holm-adjusted p", (p for _, _, p in ahead))
         unjoined = ""
         if (
             key == "posthoc"
@@ -417,9 +438,9 @@ def _pair_verdicts(analysis, rows, key, name, frame):
                 key,
                 (best, *others),
                 f"{name[:1].upper()}{name[1:]} finds {best} different from "
-                f"{fmt_names(others)} (adjusted p = {shown} at α = {alpha:g}"
+                f"{fmt_names(others)} ({shown} at α = {alpha:g}"
                 f"{unjoined}), where the primary analysis cannot separate them "
-                f"(Holm-adjusted p = {holm}). The plan trusts the primary "
+                f"({holm}). The plan trusts the primary "
                 f"analysis, the rule fixed before the results: "
                 + _why_not_pairs(key, analysis, best, others, units)
                 + ". Read this as a sensitivity analysis, not as a finding of "
@@ -428,8 +449,8 @@ def _pair_verdicts(analysis, rows, key, name, frame):
         )
     if behind:
         others = [o for o, _, _ in behind]
-        shown = ", ".join(fmt_p(q) for _, q, _ in behind)
-        holm = ", ".join(fmt_p(p) for _, _, p in behind)
+        shown = _p_words("adjusted p", (q for _, q, _ in behind))
+        holm = _p_words("Holm-adjusted p", (p for _, _, p in behind))
         out.append(
             Disagreement(
                 f"{key}_vs_primary",
@@ -437,8 +458,8 @@ def _pair_verdicts(analysis, rows, key, name, frame):
                 key,
                 (best, *others),
                 f"The primary analysis finds {fmt_names(others)} worse than "
-                f"{best} (Holm-adjusted p = {holm}) where {name} does not "
-                f"(adjusted p = {shown}). The plan trusts the primary analysis: "
+                f"{best} ({holm}) where {name} does not "
+                f"({shown}). The plan trusts the primary analysis: "
                 "it tests each pair on the size of its differences, corrected "
                 f"for every pair; {name} "
                 + (
@@ -513,7 +534,7 @@ def best_by_summary(analysis):
     if analysis.leaderboard is not None:
         out["leaderboard"] = str(analysis.leaderboard.board.index[0])
     if analysis.ranking_table is not None and len(analysis.ranking_table):
-        out["Bayesian ranking"] = str(analysis.ranking_table.index[0])
+        out["Bayesian ranking"] = str(analysis.ranking_table["learner"].iloc[0])
     table = analysis.bayesian
     if table is not None and len(table):
         across = table["scope"] == "across data sets"
