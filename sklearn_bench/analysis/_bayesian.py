@@ -116,11 +116,10 @@ def bayesian_comparisons_table(result, analysis, *, threshold=THRESHOLD):
     rows = []
     across_results = []  # the hierarchical fits, for the simplex figure
     options = {"delta": rope, "metric": metric}
-    from ..stats import shared_dirichlet_draws
-
     # One seed for every comparison across data sets: their Dirichlet draws are
-    # the same, drawn once (shared_dirichlet_draws changes no number).
-    with warnings.catch_warnings(record=True) as caught, shared_dirichlet_draws():
+    # the same, drawn once into `shared` (which changes no number).
+    shared = {}
+    with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
         datasets = list(analysis.mean.index)
         if len(datasets) >= 2:
@@ -161,6 +160,7 @@ def bayesian_comparisons_table(result, analysis, *, threshold=THRESHOLD):
                             other,
                             n_draws=N_SAMPLES,
                             random_state=SEED,
+                            shared_draws=shared,
                             **options,
                         )
                 except ValueError as exc:

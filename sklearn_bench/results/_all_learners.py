@@ -100,7 +100,7 @@ default="friedman"
 
         Returns
         -------
-        FriedmanResult, BlockRankTestResult or RMAnovaResult
+        FriedmanResult, BlockTestResult or RMAnovaResult
 
         Examples
         --------
@@ -197,7 +197,7 @@ default="friedman"
 
         Returns
         -------
-        PairwiseTestResult or TukeyHSDResult
+        PairwiseTestResult
 
         See Also
         --------
@@ -214,10 +214,10 @@ default="friedman"
         >>> table[["learner_i", "learner_j", "pvalue", "pvalue_adjusted"]].round(3)
           learner_i  learner_j  pvalue  pvalue_adjusted
         0      C4.5     C4.5+m   0.011            0.066
-        1      C4.5    C4.5+cf   0.861            0.861
-        2      C4.5  C4.5+m+cf   0.016            0.080
-        3    C4.5+m    C4.5+cf   0.055            0.164
-        4    C4.5+m  C4.5+m+cf   0.402            0.803
+        1      C4.5    C4.5+cf   0.878            0.878
+        2      C4.5  C4.5+m+cf   0.012            0.066
+        3    C4.5+m    C4.5+cf   0.057            0.171
+        4    C4.5+m  C4.5+m+cf   0.422            0.844
         5   C4.5+cf  C4.5+m+cf   0.030            0.121
         """
         if method == "tukey" and missing != "raise":
@@ -270,7 +270,7 @@ default="friedman"
 
         Returns
         -------
-        SkillingsMackResult
+        BlockTestResult
 
         Examples
         --------
@@ -285,7 +285,7 @@ default="friedman"
         ...     learner="learner", value="auc", greater_is_better=True)
         >>> res = result.skillings_mack_test()
         >>> res.n_missing, res.df, round(res.statistic, 3)
-        (1, 3, 9.354)
+        (1, (3,), 9.354)
         """
         metric, table = self._all_blocks(metric, missing=True)
         res = skillings_mack_test(

@@ -180,10 +180,15 @@ def _pair_matrix(frame, learners, column, diagonal):
     """Symmetric learners x learners DataFrame of ``column`` of a table of pairs.
 
     ``frame`` has one row per pair (``learner_i``, ``learner_j``); the diagonal
-    is ``diagonal``; ``column="reject"`` gives a boolean matrix.
+    is ``diagonal``, a pair not in ``frame`` NaN; ``column="reject"`` gives a
+    boolean matrix (False for a pair not compared).
     """
     k = len(learners)
-    mat = np.full((k, k), diagonal, dtype=object if column == "reject" else float)
+    boolean = column == "reject"
+    mat = np.full(
+        (k, k), False if boolean else np.nan, dtype=object if boolean else float
+    )
+    np.fill_diagonal(mat, diagonal)
     index = {name: i for i, name in enumerate(learners)}
     for row in frame.itertuples(index=False):
         a, b = index[row.learner_i], index[row.learner_j]

@@ -128,54 +128,6 @@ def _friedman_exact_pvalue(ranks):
     return float(min(1.0, probs[extreme].sum()))
 
 
-def critical_difference(
-    n_learners: int, n_blocks: int, *, alpha: float = 0.05, method: str = "nemenyi"
-) -> float:
-    """Critical difference of average ranks (Demšar 2006, Section 3.2.2).
-
-    Two learners' average ranks that differ by at least ``CD = q_alpha *
-    sqrt(k (k + 1) / (6 N))`` differ significantly at family-wise level ``alpha``.
-
-    Parameters
-    ----------
-    n_learners : int
-        Number of learners ``k`` (at least 2).
-    n_blocks : int
-        Number of blocks ``N`` (data sets, or replicates of one data set; at
-        least 2).
-    alpha : float, default=0.05
-        Family-wise significance level, in (0, 1).
-    method : {"nemenyi", "bonferroni-dunn"}, default="nemenyi"
-        ``"nemenyi"``: all pairs; ``q_alpha`` is the ``1 - alpha`` quantile of the
-        studentized range of ``k`` means with infinite degrees of freedom
-        (``scipy.stats.studentized_range``) divided by ``sqrt(2)``, so any ``k``
-        works (no table). ``"bonferroni-dunn"``: each learner against one
-        control; ``q_alpha = Phi^{-1}(1 - alpha / (2 (k - 1)))``.
-
-    Returns
-    -------
-    float
-        The critical difference, in units of average rank.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import critical_difference
-    >>> round(critical_difference(4, 14), 3)  # Demsar (2006), Section 3.2.4
-    1.254
-    >>> round(critical_difference(4, 14, method="bonferroni-dunn"), 3)
-    1.168
-    """
-    for name, value in (("n_learners", n_learners), ("n_blocks", n_blocks)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise ValueError(f"`{name}` must be an integer >= 2; got {value!r}.")
-        if value < 2:
-            raise ValueError(f"`{name}` must be an integer >= 2; got {value!r}.")
-    alpha = _check_alpha(alpha)
-    method = _check_choice(method, _CD_METHODS, "method")
-    q = _q_alpha(int(n_learners), alpha, method)
-    return q * _rank_se(int(n_learners), int(n_blocks))
-
-
 @dataclass(frozen=True)
 class FriedmanResult(_Fields):
     """Result of :func:`friedman_test`.
@@ -345,21 +297,28 @@ class FriedmanResult(_Fields):
     def critical_difference(
         self, *, alpha: float = 0.05, method: str = "nemenyi"
     ) -> float:
-        """Critical difference of average ranks for this ``k`` and ``N``.
+        """Critical difference of average ranks (Demšar 2006, Section 3.2.2).
 
-        See :func:`critical_difference` for the formula and the methods.
+        Two learners' average ranks that differ by at least ``CD = q_alpha *
+        sqrt(k (k + 1) / (6 N))`` differ significantly at family-wise level
+        ``alpha``. It depends on ``k`` and ``N`` only: for a study being
+        planned, :meth:`from_average_ranks` of any ranks gives it.
 
         Parameters
         ----------
         alpha : float, default=0.05
-            Family-wise significance level.
+            Family-wise significance level, in (0, 1).
         method : {"nemenyi", "bonferroni-dunn"}, default="nemenyi"
-            All pairs (Nemenyi) or each learner against a control
-            (Bonferroni–Dunn).
+            ``"nemenyi"``: all pairs; ``q_alpha`` is the ``1 - alpha`` quantile
+            of the studentized range of ``k`` means with infinite degrees of
+            freedom (``scipy.stats.studentized_range``) divided by ``sqrt(2)``,
+            so any ``k`` works (no table). ``"bonferroni-dunn"``: each learner
+            against one control; ``q_alpha = Phi^{-1}(1 - alpha / (2 (k - 1)))``.
 
         Returns
         -------
         float
+            The critical difference, in units of average rank.
 
         See Also
         --------
@@ -369,14 +328,24 @@ class FriedmanResult(_Fields):
         Examples
         --------
         >>> import numpy as np
-        >>> from sklearn_bench.stats import friedman_test
+        >>> from sklearn_bench.stats import FriedmanResult, friedman_test
         >>> rng = np.random.default_rng(0)
         >>> res = friedman_test(rng.random((14, 4)), greater_is_better=False)
         >>> round(res.critical_difference(alpha=0.10), 3)
         1.118
+
+        Demšar's (2006, Section 3.2.4) k = 4 learners on N = 14 data sets:
+
+        >>> res = FriedmanResult.from_average_ranks([1, 2, 3, 4], n_blocks=14)
+        >>> round(res.critical_difference(), 3)
+        1.254
+        >>> round(res.critical_difference(method="bonferroni-dunn"), 3)
+        1.168
         """
-        return critical_difference(
-            self.n_learners, self.n_blocks, alpha=alpha, method=method
+        alpha = _check_alpha(alpha)
+        method = _check_choice(method, _CD_METHODS, "method")
+        return _q_alpha(self.n_learners, alpha, method) * _rank_se(
+            self.n_learners, self.n_blocks
         )
 
     def posthoc(self, *, method="nemenyi", adjust=None, alpha=0.05, control=None):

@@ -17,7 +17,9 @@ import numpy as np
 import pandas as pd
 
 from .._validation import (
+    check_alpha,
     check_confidence_level,
+    check_member,
     check_positive_int,
     check_random_state,
 )
@@ -195,6 +197,7 @@ class GlobalPermutationResult(_Fields):
         self,
         *,
         method: str = "auto",
+        alpha: float = 0.05,
         confidence_level: float = 0.95,
         n_resamples: int | None = None,
         random_state=None,
@@ -219,6 +222,8 @@ class GlobalPermutationResult(_Fields):
             one-way ``K (B - 1)`` df, which rejected about twice as often as
             its level). ``"auto"``: closed for
             ``K <= 4``, Tukey beyond.
+        alpha : float, default=0.05
+            Family-wise level of ``reject``.
         confidence_level : float, default=0.95
             Simultaneous confidence level of the Tukey intervals.
         n_resamples : int, default=None
@@ -237,8 +242,7 @@ class GlobalPermutationResult(_Fields):
             ``confidence_interval()`` raises); ``pvalue`` unadjusted (the pair's
             own permutation test, or Tukey's pairwise t-test);
             ``pvalue_adjusted`` the closed test's or Tukey's (``adjust`` is
-            ``"closed"`` or ``"single_step"``); ``reject`` at ``1 −
-            confidence_level``.
+            ``"closed"`` or ``"single_step"``); ``reject`` at ``alpha``.
 
         Examples
         --------
@@ -253,10 +257,8 @@ class GlobalPermutationResult(_Fields):
         1          0          2            0.001
         2          1          2            0.001
         """
-        if method not in ("auto", "closed", "tukey"):
-            raise ValueError(
-                f"`method` must be 'auto', 'closed' or 'tukey'; got {method!r}."
-            )
+        check_member(method, ("auto", "closed", "tukey"), "method")
+        alpha = check_alpha(alpha)
         if method == "auto":
             method = "closed" if self.n_learners <= 4 else "tukey"
         perf = self._performance
@@ -319,7 +321,6 @@ class GlobalPermutationResult(_Fields):
                 method="tukey (blocks)",
             )
         closed = method == "closed"
-        alpha = 1 - (0.95 if closed else confidence_level)
         table = pd.DataFrame(frame)
         nan = np.full(len(pairs), np.nan)
         table = pd.DataFrame(
@@ -345,6 +346,7 @@ class GlobalPermutationResult(_Fields):
             method=frame["method"],
             adjust="closed" if closed else "single_step",
             alpha=alpha,
+            confidence_level=None if closed else confidence_level,
             n_blocks=x.shape[0],
             null_hypothesis=(
                 "H0 (each pair): the two learners' performance distributions are "

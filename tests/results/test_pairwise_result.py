@@ -121,7 +121,7 @@ def test_skillings_mack_uses_the_incomplete_table():
     expected.loc["Balance", "CN2"] = np.nan
     direct = skillings_mack_test(expected, greater_is_better=True)
     assert res.statistic == pytest.approx(direct.statistic, rel=1e-12)
-    assert res.n_missing == 2 and res.df == 4
+    assert res.n_missing == 2 and res.df == (4,)
     assert "higher is better; across 30 data sets, 2 missing" in res.null_hypothesis
     # complete result: Skillings-Mack = Friedman without tie correction
     _, complete = _gh_result()

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from sklearn_bench import BenchmarkResult
-from sklearn_bench.stats import RMAnovaResult, TukeyHSDResult, rm_anova, tukey_hsd
+from sklearn_bench.stats import PairwiseTestResult, RMAnovaResult, rm_anova, tukey_hsd
 
 
 def _result(reference_table):
@@ -28,7 +28,8 @@ def test_rm_anova_and_tukey_delegate(reference_table):
     table = auc[list(result.learners)]
     assert res.statistic == pytest.approx(rm_anova(table).statistic, rel=1e-12)
     tk = result.pairwise_tests(method="tukey", alpha=0.1)
-    assert isinstance(tk, TukeyHSDResult) and tk.greater_is_better
+    assert isinstance(tk, PairwiseTestResult) and tk.greater_is_better
+    assert tk.method == "tukey (blocks)"
     ref = tukey_hsd(table, alpha=0.1, greater_is_better=False).to_frame()
     np.testing.assert_allclose(tk.to_frame()["pvalue_adjusted"], ref["pvalue_adjusted"])
     assert "across 14 data sets" in tk.null_hypothesis
