@@ -139,9 +139,7 @@ def skillings_mack_test(
         distribution="chi2",
         n_blocks=n,
         n_learners=k,
-        learner_scores=pd.Series(
-            a, index=pd.Index(learners, name="learner"), name="A"
-        ),
+        learner_scores=pd.Series(a, index=pd.Index(learners, name="learner"), name="A"),
         method="Skillings–Mack test"
         + (" (Monte Carlo p-value)" if n_resamples else " (χ² p-value)"),
         null_hypothesis=(
