@@ -10,8 +10,9 @@ Monte Carlo study under exact nulls, every rate with its Monte Carlo standard er
    exponential minus 1 (``skewed``).
 2. ``cochrans_q`` and Looney's F (``rm_anova`` of the 0/1 table) (type I error),
    K = 3 classifiers on n = 50 and 200 test cases. Null: on each case the K
-   correctness indicators are exchangeable, drawn as Bernoulli(p_i) with a case difficulty p_i ~ Beta(2, 1)
-   shared by the classifiers (cases differ, classifiers do not).
+   correctness indicators are exchangeable, drawn as Bernoulli(p_i) with a case
+   difficulty p_i ~ Beta(2, 1) shared by the classifiers (cases differ,
+   classifiers do not).
 3. ``proportion_difference_test`` (two-sided): two accuracies with the same true
    p = 0.8, (a) from independent test sets of n = 100 (the test's assumption) and
    (b) from the same test set (two classifiers whose errors correlate through the
