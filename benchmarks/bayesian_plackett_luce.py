@@ -24,6 +24,7 @@ mean over seeds from Stan's.
 """
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -70,7 +71,7 @@ def fresh(k, n):
         capture_output=True,
         text=True,
         check=True,
-        env={"PYTHONPATH": str(ROOT), "PATH": ""},
+        env={"PYTHONPATH": str(ROOT), "PATH": "", "OMP_NUM_THREADS": "1"},
     )
     total = time.perf_counter() - start
     inside, ess, r_hat = (float(v) for v in out.stdout.split())
@@ -95,6 +96,8 @@ def speed():
         draws = res.details["n_draws"] // 4
         print(f"{k:>4} {n:>5} {draws:>11} {total:>16.2f} {inside:>19} "
               f"{res.ess:>8.0f} {res.r_hat:>10.4f}", flush=True)  # fmt: skip
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
+          "(goal at 50 x 500: < 3 s in a fresh process)")  # fmt: skip
 
 
 def _nuts_model(numpyro, dist, jnp):

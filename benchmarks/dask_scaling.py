@@ -5,8 +5,9 @@ The demo's study (``sklearn-bench demo --size quick``'s learners and data sets,
 
 - ``serial``: n_jobs=1, no cluster (the reference scores);
 - ``loky x2``: joblib's loky backend, n_jobs=2;
-- ``dask x1`` / ``dask x2``: a ``LocalCluster`` of 1 and 2 worker processes of
-  one thread each, under ``joblib.parallel_config(backend="dask")`` (the tasks
+- ``dask x1`` / ``dask x2``: a scheduler and 1 or 2 worker processes of one
+  thread each, each in a process of its own (so that this process's CPU is the
+  driver's alone), under ``joblib.parallel_config(backend="dask")`` (the tasks
   go through the client in batches; see sklearn_bench/experiment/_dask.py);
 - ``dask x2 unbatched``: the same with one task per submission.
 
@@ -24,10 +25,17 @@ collecting, committing):
   3 s before the run) over the run's wall time, which leaves the cost that comes
   with each task.
 
+and the driver's own CPU per task (this process, less what its idle client
+burns; goal < 0.5 ms), and the part of it that grows with the tasks (the
+difference with a run of 4 replicates, per task of the difference).
+
 Both are compared to the median fit time (goal for the dask path: < 5%); the
 median fit CPU time is measured apart, each learner fitted alone on each data
 set. Also printed: dask x2's overhead over loky x2's and the speed-up of 2
 workers over 1. Every run's scores must equal the serial run's bit for bit.
+
+With ``--cpu-bound`` the learners are a forest and gradient boosting (fits of
+0.1 s and more), for the speed-up of 2 workers over 1 (goal: near 2).
 
 Each configuration is timed ``--repeats`` times, alternating, and the fastest run
 kept (the machine may be shared); the load average is printed beside the numbers.
@@ -36,12 +44,16 @@ Run from the repository root:  python benchmarks/dask_scaling.py
 """
 
 import argparse
+import contextlib
+import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+import distributed
 import joblib
 import numpy as np
 import psutil
@@ -55,9 +67,16 @@ from sklearn_bench.experiment import _dask  # noqa: E402
 from sklearn_bench.model_selection import BootstrapOOB  # noqa: E402
 
 
-def study(n_bootstraps):
+def study(n_bootstraps, cpu_bound=False):
     spec = SIZES["quick"]
     learners = demo_learners(spec["k"], spec["n_trees"])
+    if cpu_bound:  # fits of about 0.1 s or more, for the speed-up
+        from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
+
+        learners = {
+            "forest": RandomForestClassifier(n_estimators=100, n_jobs=1),
+            "boost": GradientBoostingClassifier(n_estimators=50),
+        }
     datasets = demo_datasets(spec["datasets"], random_state=0)
     settings = {
         "cv": BootstrapOOB(n_bootstraps, random_state=0),
@@ -68,6 +87,41 @@ def study(n_bootstraps):
 
 
 IDLE_SECONDS = 3.0
+
+
+@contextlib.contextmanager
+def cluster(n_workers):
+    """The address of a scheduler and ``n_workers`` workers of one thread each,
+    started as processes of their own (``dask scheduler``, ``dask worker``),
+    listening on this machine only."""
+    folder = Path(tempfile.mkdtemp())
+    info = folder / "scheduler.json"
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
+    dask = [sys.executable, "-m", "distributed.cli"]
+    scheduler = subprocess.Popen(
+        [*dask[:2], "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+         "--port", "0", "--no-dashboard", "--scheduler-file", str(info)],
+        env=env, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    workers = None
+    try:
+        while not info.exists():
+            time.sleep(0.1)
+        address = json.loads(info.read_text())["address"]
+        workers = subprocess.Popen(
+            [*dask[:2], "distributed.cli.dask_worker", address, "--nworkers",
+             str(n_workers), "--nthreads", "1", "--no-dashboard"],
+            env=env, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        with distributed.Client(address) as client:
+            client.wait_for_workers(n_workers, timeout=120)
+        yield address
+    finally:
+        for process in (workers, scheduler):
+            if process is not None:
+                process.terminate()
+                process.wait()
 
 
 def cpu_seconds():
@@ -120,6 +174,7 @@ def summary(name, wall, cpu, result, n_workers, serial_cpu, idle):
     fit, score = scores["fit_time"].sum(), scores["score_time"].sum()
     return {
         "name": name,
+        "n_tasks": n_tasks,
         "wall": wall,
         "tasks/s": n_tasks / wall,
         "fitting": fit / (wall * n_workers),
@@ -135,47 +190,59 @@ def summary(name, wall, cpu, result, n_workers, serial_cpu, idle):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n-bootstraps", type=int, default=20)
+    parser.add_argument(
+        "--cpu-bound",
+        action="store_true",
+        help="a forest and boosting instead of the demo's learners (the speed-up)",
+    )
     parser.add_argument("--repeats", type=int, default=2)
     args = parser.parse_args()
 
-    import distributed
-
-    learners, datasets, settings = study(args.n_bootstraps)
+    learners, datasets, settings = study(args.n_bootstraps, args.cpu_bound)
     folder = tempfile.mkdtemp()
     warm = {"cv": BootstrapOOB(2, random_state=0), "random_state": 0}
+    # a run of few replicates: the driver's CPU that does not grow with the tasks
+    few = {**settings, "cv": BootstrapOOB(4, random_state=0)}
 
     def on_dask(n, max_batch=_dask.MAX_BATCH):
-        """A run on a new LocalCluster of n workers, alive only for this run (an
-        idle cluster costs CPU too); its start and first imports are not timed."""
+        """A run on a new cluster of n workers, alive only for this run (an idle
+        cluster costs CPU too): a scheduler and n workers in processes of their
+        own, as on a real cluster, so that this process's CPU is the driver's
+        alone; their start and first imports are not timed."""
 
         def go():
             default, _dask.MAX_BATCH = _dask.MAX_BATCH, max_batch
             try:
-                with (
-                    distributed.LocalCluster(
-                        n_workers=n,
-                        threads_per_worker=1,
-                        processes=True,
-                        host="127.0.0.1",
-                        dashboard_address=None,
-                        # one BLAS/OpenMP thread per worker, as loky and serial
-                        env={"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"},
-                    ) as cluster,
-                    distributed.Client(cluster),
-                    joblib.parallel_config(backend="dask"),
-                ):
-                    BenchmarkExperiment(learners, progress=False, **warm).fit(datasets)
-                    cpu, start = cpu_seconds(), time.perf_counter()
-                    time.sleep(IDLE_SECONDS)  # the cluster's own CPU use, idle
-                    idle = (cpu_seconds() - cpu) / (time.perf_counter() - start)
-                    return *run(learners, datasets, settings, folder), idle
+                with cluster(n) as address, distributed.Client(address):
+                    with joblib.parallel_config(backend="dask"):
+                        BenchmarkExperiment(learners, progress=False, **warm).fit(
+                            datasets
+                        )
+                        cpu, start = cpu_seconds(), time.perf_counter()
+                        mine = time.process_time()
+                        time.sleep(IDLE_SECONDS)  # the cluster's own CPU use, idle
+                        seconds = time.perf_counter() - start
+                        idle = (cpu_seconds() - cpu) / seconds
+                        driver_idle = (time.process_time() - mine) / seconds
+                        mine = time.process_time()
+                        small = run(learners, datasets, few, folder)
+                        few_cpu = time.process_time() - mine - driver_idle * small[0]
+                        mine = time.process_time()
+                        out = run(learners, datasets, settings, folder)
+                        driver = time.process_time() - mine - driver_idle * out[0]
+                        n_few = len(small[2].scores) // len(small[2].metrics)
+                        return *out, idle, (driver, few_cpu, n_few)
             finally:
                 _dask.MAX_BATCH = default
 
         return go
 
     def local(n_jobs):
-        return lambda: (*run(learners, datasets, settings, folder, n_jobs=n_jobs), 0)
+        return lambda: (
+            *run(learners, datasets, settings, folder, n_jobs=n_jobs),
+            0,
+            (float("nan"),) * 3,
+        )
 
     configs = {
         "serial": (local(1), 1),
@@ -191,20 +258,25 @@ def main():
         fit_cpu = median_fit_cpu(learners, datasets, settings)
         for _ in range(args.repeats):
             for name, (func, _) in configs.items():
-                wall, cpu, result, idle = func()
+                wall, cpu, result, idle, driver = func()
                 if name not in best or wall < best[name][0]:
-                    best[name] = (wall, cpu, result, idle)
+                    best[name] = (wall, cpu, result, idle, driver)
 
     reference = best["serial"][2].scores["value"].to_numpy()
     serial_cpu = best["serial"][1]
     rows = []
     for name, (_, n_workers) in configs.items():
-        wall, cpu, result, idle = best[name]
+        wall, cpu, result, idle, driver = best[name]
         same = np.array_equal(
             result.scores["value"].to_numpy().view(np.int64), reference.view(np.int64)
         )
         assert same, f"{name}: scores differ from the serial run's"
         rows.append(summary(name, wall, cpu, result, n_workers, serial_cpu, idle))
+        total_cpu, few_cpu, n_few = driver
+        rows[-1]["driver"] = total_cpu / rows[-1]["n_tasks"]
+        rows[-1]["driver_marginal"] = (total_cpu - few_cpu) / (
+            rows[-1]["n_tasks"] - n_few
+        )
 
     n_tasks = len(best["serial"][2].scores)
     print(
@@ -216,14 +288,15 @@ def main():
     print(
         f"{'run':<18} {'wall s':>7} {'tasks/s':>8} {'fitting':>8} "
         f"{'overhead/task ms':>17} {'extra CPU/task ms':>18} {'idle CPU':>9} "
-        f"{'less idle ms':>13}"
+        f"{'less idle ms':>13} {'driver CPU/task ms':>19} {'marginal':>9}"
     )
     for r in rows:
         print(
             f"{r['name']:<18} {r['wall']:>7.2f} {r['tasks/s']:>8.1f} "
             f"{r['fitting']:>8.0%} {1e3 * r['overhead']:>17.2f} "
             f"{1e3 * r['extra_cpu']:>18.2f} {r['idle']:>9.0%} "
-            f"{1e3 * r['extra_cpu_busy']:>13.2f}"
+            f"{1e3 * r['extra_cpu_busy']:>13.2f} {1e3 * r['driver']:>19.3f} "
+            f"{1e3 * r['driver_marginal']:>9.3f}"
         )
     by = {r["name"]: r for r in rows}
     print(
@@ -244,8 +317,17 @@ def main():
             "(goal < 5%)"
         )
     print(
+        f"driver CPU per task (less the idle client's), dask x2: "
+        f"{1e3 * by['dask x2']['driver']:.3f} ms, of which "
+        f"{1e3 * by['dask x2']['driver_marginal']:.3f} ms grow with the tasks (the "
+        "rest is the run's fixed cost: splits, store, reading back; goal < 0.5 "
+        f"ms); unbatched: {1e3 * by['dask x2 unbatched']['driver']:.3f} ms "
+        f"({1e3 * by['dask x2 unbatched']['driver_marginal']:.3f})"
+    )
+    print(
         "speed-up, dask x2 over dask x1: "
-        f"{by['dask x1']['wall'] / by['dask x2']['wall']:.2f}"
+        f"{by['dask x1']['wall'] / by['dask x2']['wall']:.2f}; load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
     print("every run's scores equal the serial run's bit for bit")
 

@@ -8,6 +8,15 @@
     same splits. Target for (ii): <= 1.05.
 (b) A CPU-bound workload (forests and boosting, tasks of ~0.1 s): wall time at
     n_jobs=1 divided by the wall time at n_jobs=2. Target: >= 1.7.
+(c) A seed-style study (Hothorn et al. 2005; the multiple-rule-bias designs):
+    120 samples x ``--features`` features (default 2,000),
+    one feature selection (Welch t, the top 50 features) inside every pipeline,
+    crossed with five classifiers of those studies (diagonal LDA, naive Bayes,
+    k-NN, nearest centroid, SVM), 5-fold CV
+    repeated 4 times, n_jobs=1: our wall time divided by that of a hand loop of
+    cross_validate over the same splits, with shared prefixes (target <= 0.5)
+    and with sharing off (``prefix_cache_bytes=0``, every learner fits its own
+    selection: target <= 1.02). The scores must equal the loop's bit for bit.
 
 Each timing is the best of ``--repeats`` runs, as the machine may be shared; the
 load average is printed beside the figures.
@@ -151,13 +160,74 @@ def speedup(n_replicates, repeats):
     return {"n_tasks": len(r1.scores), "wall_1": t1, "wall_2": t2, "same_scores": same}
 
 
+def seed_study(repeats, n_features):
+    from sklearn.datasets import make_classification
+    from sklearn.feature_selection import SelectKBest
+    from sklearn.model_selection import RepeatedStratifiedKFold
+    from sklearn.neighbors import NearestCentroid
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import SVC
+
+    from sklearn_bench.estimators import DiagonalLDA, welch_t_score
+
+    X, y = make_classification(
+        120, n_features, n_informative=20, random_state=0, shuffle=False
+    )
+    heads = {
+        "dlda": DiagonalLDA(),
+        "nb": GaussianNB(),
+        "knn": KNeighborsClassifier(),
+        "centroid": NearestCentroid(),
+        "svm": SVC(),
+    }
+    learners = {
+        name: make_pipeline(SelectKBest(welch_t_score, k=50), head)
+        for name, head in heads.items()
+    }
+    cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=4, random_state=0)
+
+    def ours(**kw):
+        exp = BenchmarkExperiment(
+            learners, cv=cv, scoring="accuracy", random_state=0, progress=False, **kw
+        )
+        return exp.fit({"data": (X, y)}).results_
+
+    def hand():
+        return [
+            cross_validate(est, X, y, cv=cv, scoring="accuracy")
+            for est in learners.values()
+        ]
+
+    with threadpool_limits(limits=1):
+        hand()  # warm imports and caches
+        runs = best_of_alternating(
+            repeats, ours, lambda: ours(prefix_cache_bytes=0), hand
+        )
+    (w_shared, _, shared), (w_alone, _, alone), (w_hand, _, by_hand) = runs
+    expected = np.concatenate([h["test_score"] for h in by_hand])
+    return {
+        "n_tasks": len(expected),
+        "wall_shared": w_shared,
+        "wall_alone": w_alone,
+        "wall_hand": w_hand,
+        "same_scores": all(
+            np.array_equal(r.scores["value"].to_numpy(), expected)
+            for r in (shared, alone)
+        ),
+    }
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--replicates", type=int, default=200)
     parser.add_argument("--cpu-replicates", type=int, default=20)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", choices=["a", "b", "c"], help="one part only")
+    parser.add_argument("--features", type=int, default=2000, help="of (c)")
     args = parser.parse_args()
     print(f"cpus: {os.cpu_count()}, load average before: {os.getloadavg()}")
+    if args.only == "c":
+        return print_seed_study(args.repeats, args.features)
 
     a = overhead(args.replicates, args.repeats)
     print(
@@ -198,7 +268,29 @@ def main():
         f"speed-up {b['wall_1'] / b['wall_2']:.2f}   (target >= 1.7)"
     )
     print(f"    identical scores                   {b['same_scores']}")
+    if args.only is None:
+        print_seed_study(args.repeats, args.features)
     print(f"\nload average after: {os.getloadavg()}")
+
+
+def print_seed_study(repeats, n_features):
+    c = seed_study(repeats, n_features)
+    print(
+        f"\n(c) seed-style study: {c['n_tasks']} tasks (Welch t top-50 selection "
+        f"of {n_features:,} features x 5 classifiers, 5-fold CV x 4), n_jobs=1, "
+        f"best of {repeats}; load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"    cross_validate loop {c['wall_hand']:.2f} s; ours, shared prefixes "
+        f"{c['wall_shared']:.2f} s, sharing off {c['wall_alone']:.2f} s"
+    )
+    print(
+        "    ours / cross_validate loop: shared "
+        f"{c['wall_shared'] / c['wall_hand']:.3f} (target <= 0.5), sharing off "
+        f"{c['wall_alone'] / c['wall_hand']:.3f} "
+        "(target <= 1.02)"
+    )
+    print(f"    identical scores                   {c['same_scores']}")
 
 
 if __name__ == "__main__":

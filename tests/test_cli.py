@@ -299,6 +299,11 @@ _BAD = {
         "`experiment.n_jobs`",
         "integer",
     ),
+    "bad verify": (
+        _GOOD.replace("cv = 3", "cv = 3\nverify = 1.5"),
+        "`experiment.verify`",
+        "[0, 1]",
+    ),
     "unknown analysis": (
         _GOOD + '[analysis]\nrun = ["effects", "anova"]\n',
         "`analysis.run`",
@@ -546,3 +551,40 @@ def test_run_on_a_grown_config_runs_only_the_new_tasks(tmp_path, capsys, monkeyp
     code = main(["merge", str(merged), str(tmp_path / "seed.sqlite")])
     assert code == 2
     assert "another configuration" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("address", "warns"),
+    [
+        ("tcp://127.0.0.1:8786", False),
+        ("localhost:8786", False),
+        ("tcp://[::1]:8786", False),
+        ("tls://10.0.0.1:8786", False),
+        ("tcp://10.0.0.1:8786", True),
+        ("node3:8786", True),
+        ("ucx://10.0.0.2:13337", True),
+    ],
+)
+def test_a_plain_scheduler_address_off_this_machine_warns(address, warns):
+    """H: --scheduler warns for an address reached without TLS off this machine
+    (tcp:// or no scheme to another host, ucx://), not for a loopback or a tls://
+    address."""
+    from sklearn_bench.cli._main import _plain_remote
+
+    assert _plain_remote(address) is warns
+
+
+def test_verify_flag_refits_a_sample_and_keeps_the_scores(tmp_path, capsys):
+    """H: `run --verify 0.5` re-fits half the tasks on this machine: the run ends
+    with exit 0 and the scores of a run without it."""
+    path = tmp_path / "good.toml"
+    path.write_text(_GOOD)
+    assert (
+        main(["run", str(path), "--out", str(tmp_path / "a"), "--verify", "0.5"]) == 0
+    )
+    assert main(["run", str(path), "--out", str(tmp_path / "b")]) == 0
+    a = (tmp_path / "a" / "results" / "scores.csv").read_text()
+    b = (tmp_path / "b" / "results" / "scores.csv").read_text()
+    assert [line.split(",")[:7] for line in a.splitlines()] == [
+        line.split(",")[:7] for line in b.splitlines()
+    ]

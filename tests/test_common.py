@@ -41,18 +41,22 @@ Y_COMMON = np.array([0, 1, 2] * 8)
 
 
 def _small(cls, random_state=0):
-    """An instance with few replicates (every public splitter takes these names)."""
+    """An instance with few splits (every public splitter takes these names)."""
     params = inspect.signature(cls).parameters
     kwargs = {"random_state": random_state}
-    if "n_bootstraps" in params:
-        kwargs["n_bootstraps"] = 3
+    small = {"n_bootstraps": 3, "n_repeats": 2, "n_subsamples": 2, "n_pairs": 2}
+    kwargs.update({k: v for k, v in small.items() if k in params})
+    if "n_splits" in params:
+        kwargs["n_splits"] = 3
     return cls(**kwargs)
 
 
 def test_splitters_are_found():
-    """H: the common checks see all four bootstrap splitters."""
+    """H: the common checks see the four bootstrap splitters and the two designs
+    of the generalization-error intervals."""
     assert {"BootstrapOOB", "BootstrapCV"} <= set(SPLITTER_IDS)
     assert {"StratifiedBootstrapOOB", "StratifiedBootstrapCV"} <= set(SPLITTER_IDS)
+    assert {"NestedCV", "PairedSubsampling"} <= set(SPLITTER_IDS)
 
 
 @pytest.mark.parametrize("cls", PUBLIC_SPLITTERS, ids=SPLITTER_IDS)

@@ -582,6 +582,37 @@ def _splitter(name):
     return call
 
 
+def _design(name, **defaults):
+    def call(**kwargs):
+        from sklearn_bench import model_selection
+
+        return _split(getattr(model_selection, name), **{**defaults, **kwargs})
+
+    return call
+
+
+# A loss table of 4 subsamples of 20 rows (5 validated each), for the intervals of
+# one learner's generalization error; and the out-of-bootstrap table of 3
+# bootstrap replicates of 6 rows with its training counts.
+LOSS_TABLE = pd.DataFrame(
+    {"split": np.repeat(np.arange(4), 5), "row": np.tile(np.arange(5), 4),
+     "loss": rng.uniform(0, 1, 20), "n_train": 15}
+)  # fmt: skip
+OOB_COUNTS = np.array([[2, 0, 1, 0, 2, 1], [0, 3, 0, 1, 1, 1], [1, 1, 2, 2, 0, 0]])
+OOB_TABLE = pd.DataFrame(
+    {"split": [0, 0, 1, 1, 2, 2], "row": [1, 3, 0, 2, 4, 5],
+     "loss": [0.2, 0.5, 0.1, 0.9, 0.4, 0.3]}
+)  # fmt: skip
+BAD_TABLES = Bad(
+    [None, "table", [], pd.DataFrame(), np.zeros((3, 2)), {"split": [0, 1]},
+     {"split": [0, 1], "loss": [0.1]}, {"split": [0, 0.5], "loss": [0.1, 0.2]},
+     {"split": [0, 1], "loss": [NAN, 0.2]}, {"split": ["a", "b"], "loss": [1, 2]},
+     {"split": [0, 1], "loss": ["x", "y"]}, {"split": [0, 1], "loss": [INF, 0.2]},
+     {"split": [0, 1], "loss": [1j, 0.2]}, LOSS_TABLE.assign(n_train=0),
+     LOSS_TABLE.assign(row=-1), LOSS_TABLE.drop(columns="n_train")]
+)  # fmt: skip
+
+
 def _benchmark_result(**kwargs):
     from sklearn_bench import BenchmarkResult
 
@@ -953,6 +984,49 @@ CASES = [
         {"x": PERF[:6, 0], "y": PERF[:6, 1]},
     ),
     (
+        "generalization_error_interval",
+        S("generalization_error_interval"),
+        {
+            "losses": BAD_TABLES,
+            "method": bad_choices(),
+            "variance": bad_choices(),
+            "baseline": bad_1d(20),
+        },
+        {"losses": LOSS_TABLE, "method": "corrected_t"},
+    ),
+    (
+        "generalization_error_interval.632plus",
+        S("generalization_error_interval"),
+        {
+            "losses": BAD_TABLES,
+            "train_counts": bad_2d((3, 6)),
+            "apparent": bad_scalars(),
+            "no_information": bad_scalars(),
+        },
+        {
+            "losses": OOB_TABLE,
+            "method": "632plus",
+            "train_counts": OOB_COUNTS,
+            "apparent": 0.1,
+            "no_information": 0.5,
+        },
+    ),  # fmt: skip
+    (
+        "cv_auc_interval",
+        S("cv_auc_interval"),
+        {
+            "y_true": bad_1d(20),
+            "y_score": bad_1d(20),
+            "folds": bad_1d(20),
+            "baseline": bad_1d(20),
+        },
+        {
+            "y_true": np.arange(20) % 2,
+            "y_score": rng.normal(size=20),
+            "folds": np.arange(20) // 10,
+        },
+    ),  # fmt: skip
+    (
         "pairwise_tests",
         S("pairwise_tests"),
         {
@@ -1022,6 +1096,28 @@ CASES = [
         "StratifiedBootstrapCV",
         _splitter("StratifiedBootstrapCV"),
         {"n_folds": bad_scalars(), "y": bad_1d(30)},
+        {},
+    ),
+    (
+        "NestedCV",
+        _design("NestedCV", n_splits=3, n_repeats=1, random_state=0),
+        {
+            "n_splits": bad_scalars(),
+            "n_repeats": bad_scalars(),
+            "random_state": bad_scalars(),
+            "X": bad_2d(),
+        },
+        {},
+    ),
+    (
+        "PairedSubsampling",
+        _design("PairedSubsampling", n_subsamples=2, n_pairs=1, random_state=0),
+        {
+            "n_subsamples": bad_scalars(),
+            "n_pairs": bad_scalars(),
+            "train_size": bad_scalars(),
+            "X": bad_2d(),
+        },
         {},
     ),
     ("replicate_ids", _replicate_ids, {"cv": bad_scalars(), "X": bad_2d()}, {}),
@@ -1626,6 +1722,7 @@ NOT_CALLED = {
     "PlackettLuceResult",
     "ConfidenceInterval",
     "SimultaneousIntervalsResult",  # built by simultaneous_intervals
+    "GeneralizationErrorResult",  # built by generalization_error_interval
     "IncommensurableScalesWarning",  # a warning class, raised by the analyses
 }  # fmt: skip
 # Results whose NaN is documented: case -> where it is documented.

@@ -36,6 +36,7 @@ _EXPERIMENT_KEYS = {
     "store",
     "overwrite",
     "error_score",
+    "verify",
 }
 _LEARNER_KEYS = {"class", "params", "steps"}
 _OBJECT_KEYS = {"class", "params"}
@@ -464,6 +465,13 @@ def _experiment(table):
         if not isinstance(table["overwrite"], bool):
             _fail("experiment.overwrite", "expected true or false")
         out["overwrite"] = table["overwrite"]
+    if "verify" in table:
+        value = table["verify"]
+        if isinstance(value, bool) or not (
+            isinstance(value, int | float) and 0 <= value <= 1
+        ):
+            _fail("experiment.verify", f"expected a number in [0, 1], got {value!r}")
+        out["verify"] = value
     return out
 
 

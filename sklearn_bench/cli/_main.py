@@ -184,7 +184,17 @@ def _build_parser():
         "--scheduler",
         metavar="ADDRESS",
         help="run the tasks on the dask.distributed cluster of this scheduler "
-        "(e.g. tcp://host:8786); the driver keeps the store",
+        "(e.g. tls://host:8786); the driver keeps the store. The scheduler and "
+        "its workers run code in this process: use a cluster you control, with "
+        "TLS (a tcp:// address off this machine warns)",
+    )
+    run.add_argument(
+        "--verify",
+        type=float,
+        metavar="FRACTION",
+        help="fit this fraction of the tasks (a seeded random sample) again on "
+        "this machine and refuse the run if a score differs (a check against "
+        "faulty or untrusted workers; overrides verify)",
     )
     run.add_argument(
         "--check",
@@ -399,6 +409,15 @@ def _on_scheduler(address):
         raise _UsageError(
             "--scheduler needs dask.distributed: pip install 'sklearn-bench[dask]'"
         ) from exc
+    if _plain_remote(address):
+        _say(
+            f"Warning: --scheduler {address!r} is reached without TLS off this "
+            "machine. The scheduler and its workers run code in this process and "
+            "send the scores: anyone on the network path can read or change "
+            "them. Use a cluster you control, with a tls:// address (see the "
+            "cluster page of the docs).",
+            sys.stderr,
+        )
     try:
         client = Client(address, timeout="30s")
     except (OSError, TimeoutError, ValueError) as exc:
@@ -409,6 +428,23 @@ def _on_scheduler(address):
     stack.enter_context(client)
     stack.enter_context(joblib.parallel_config(backend="dask"))
     return stack
+
+
+def _plain_remote(address):
+    """Whether a scheduler address is reached without TLS off this machine."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    scheme, _, rest = str(address).rpartition("://")
+    if scheme.lower() in ("tls", "inproc"):
+        return False
+    host = urlsplit(f"//{rest}").hostname or ""
+    if host == "localhost":
+        return False
+    try:
+        return not ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name other than localhost
+        return True
 
 
 def _fit(experiment, datasets, info=None):
@@ -480,6 +516,8 @@ def _cmd_run(args):
     params = dict(config.experiment)
     if args.n_jobs is not None:
         params["n_jobs"] = args.n_jobs
+    if args.verify is not None:
+        params["verify"] = args.verify
     experiment = BenchmarkExperiment(config.learners, **params)
     out = args.out if args.out is not None else config.out_dir
     store = params.get("store")

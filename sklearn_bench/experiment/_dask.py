@@ -1,47 +1,62 @@
-"""The dask path of the runner: tasks sent through a dask.distributed ``Client``.
+"""The dask path of the runner: jobs sent through a dask.distributed ``Client``.
 
 Under ``joblib.parallel_config(backend="dask")`` the experiment does not hand its
-tasks to joblib's dask backend, which scatters the data sets to one worker (a
+jobs to joblib's dask backend, which scatters the data sets to one worker (a
 lost worker then loses data that cannot be recovered and the whole run dies).
 It submits them through the backend's ``Client`` itself:
 
-- every object shared by many tasks (a data set, a learner, the metrics) is
-  submitted once as a small task that returns it, so the scheduler keeps the
-  driver's copy in the task's definition: when the worker holding the value is
-  lost, the scheduler recomputes it on another worker;
-- a task whose worker died is re-run elsewhere by the scheduler; a task cancelled
-  under the run (e.g. its inputs were forgotten) is re-sent by the driver, which
-  holds all the inputs; a task that killed every worker it ran on
-  (``KilledWorker``) becomes a recorded failure;
-- tasks are sent in batches of about 0.1 s of work (one task each until the
-  first ones have been timed), so that dask's cost per submission stays small
-  beside the fits; a batch that killed its workers is sent again task by task;
-- at most ``window`` batches are in flight, and their results come back in
-  completion order, so the driver commits each task as it arrives.
+- every object shared by many jobs (a data set, a learner, the metrics) is
+  submitted once per run as a small task that returns it, so the scheduler keeps
+  the driver's copy in the task's definition: when the worker holding the value
+  is lost, the scheduler recomputes it on another worker;
+- jobs go in batches (one submission, one result, one store commit each): the
+  batch holds only each job's split and seeds and refers to the shared objects
+  by key, so the driver's cost per task is a fraction of a millisecond (dask's
+  cost per submission, a few milliseconds, is shared by the batch). Batches
+  shrink as the run nears its end (a quarter of what is left per worker
+  thread, at most ``MAX_BATCH`` tasks or about ``TARGET_BATCH_SECONDS`` of
+  work), so that every worker has work to the end;
+- a batch whose worker died is re-run elsewhere by the scheduler; a batch
+  cancelled under the run (e.g. its inputs were forgotten) is re-sent by the
+  driver, which holds all the inputs; a batch that killed its workers
+  (``KilledWorker``) is sent again job by job, and such a job task by task; a
+  task that killed every worker it ran on becomes a recorded failure;
+- a worker returns plain data (tuples of str, int and float, NumPy arrays of
+  integers, booleans or floats), which the driver checks before anything is
+  stored (:func:`decode`): the task it stands for, the metrics, the bounds of
+  each score, the sizes of the split, the rows of the predictions. A result
+  that fails a check refuses the run.
 
-The workers only run :func:`~sklearn_bench.experiment._tasks.run_task`, as every
+The workers run :func:`~sklearn_bench.experiment._tasks.run_tasks`, as every
 other backend does, so the scores are the same bit for bit.
+
+**Trust.** dask.distributed unpickles what its peers send: a hostile scheduler or
+worker can run code in the driver whatever the task returns. The checks refuse a
+result out of bounds; ``verify`` catches a lie within bounds by re-fitting a
+sample (docs/user_guide/cluster.rst says what is and is not promised).
 """
 
-import inspect
 import itertools
+import math
 import time
 import uuid
 import warnings
 from datetime import UTC, datetime
 
-from ._tasks import _failure, _task_columns, run_task
+import numpy as np
 
-# run_task's arguments shared by many tasks: sent once per run, not per task.
-_SHARED = ("estimator", "X", "y", "X_test", "y_test", "metrics")
-_SIGNATURE = inspect.signature(run_task)
-# A task cancelled under the run (not by the driver) is re-sent this many times.
+from .._metrics import metric_bounds
+from ._tasks import _failure, _task_columns, run_tasks
+
+# run_tasks's arguments shared by many jobs: sent once per run, not per job
+# (and each of its ``estimators``).
+_SHARED = ("X", "y", "X_test", "y_test", "metrics")
+# A batch cancelled under the run (not by the driver) is re-sent this many times.
 MAX_RESENDS = 3
-# Tasks are sent in batches of about this much work (at most MAX_BATCH tasks):
-# each submission costs the cluster some milliseconds of CPU, small beside 0.1 s
-# (benchmarks/dask_scaling.py: batching cut the extra CPU per task by 40-60%).
-TARGET_BATCH_SECONDS = 0.1
+# Most tasks in a batch, and about the most seconds of work in one (measured
+# on the run's first results): a lost worker loses no more than that.
 MAX_BATCH = 64
+TARGET_BATCH_SECONDS = 2.0
 
 
 def active_dask_client():
@@ -58,16 +73,26 @@ def active_dask_client():
     return backend.client
 
 
-def _bound(call):
-    func, args, kwargs = call
-    if func is not run_task:
-        raise TypeError(f"Not a run_task call: {func!r}.")
-    return _SIGNATURE.bind(*args, **kwargs)
+class _Ref(str):
+    """A shared object in a batch, by the key of the task that returns it."""
 
 
-def _run_batch(batch):
-    """The worker's side: :func:`run_task` on each task of a batch, in order."""
-    return [run_task(**kwargs) for kwargs in batch]
+class _Batch:
+    """The jobs of one submission (an object, so that dask does not walk it)."""
+
+    def __init__(self, jobs):
+        self.jobs = jobs
+
+
+def _run_batch(shared, batch):
+    """The worker's side: :func:`run_tasks` on each job of a batch, in order;
+    each task's result as plain data (:func:`encode`)."""
+    out = []
+    for job in batch.jobs:
+        kwargs = {k: shared[v] if type(v) is _Ref else v for k, v in job.items()}
+        kwargs["estimators"] = [shared[e] for e in job["estimators"]]
+        out.append([encode(o) for o in run_tasks(**kwargs)])
+    return out
 
 
 def _value(obj):
@@ -80,8 +105,143 @@ def _n_threads(client):
     return sum(w.get("nthreads", 1) for w in workers.values())
 
 
+def encode(out):
+    """A task's result (what ``run_tasks`` returns for it) as plain data.
+
+    ``(dataset, split, learner, metrics, values, fit_time, score_time, n_train,
+    n_test, (error_type, error_message, traceback), predictions)``: str, int,
+    float and tuples of them; ``predictions`` is ``None`` or ``(kind, rows,
+    values)`` with ``kind`` ``"correct"`` (a bool array) or ``"y_pred"`` (a
+    float array) and ``rows`` an int64 array.
+    """
+    rows = out["rows"]
+    first = rows[0]
+    pred = out["predictions"]
+    if pred is not None:
+        kind = "correct" if "correct" in pred else "y_pred"
+        dtype = bool if kind == "correct" else np.float64
+        pred = (
+            kind,
+            np.asarray(pred["rows"], dtype=np.int64),
+            np.asarray(pred[kind], dtype=dtype),
+        )
+    return (
+        str(first["dataset"]),
+        int(first["split"]),
+        str(first["learner"]),
+        tuple(str(r["metric"]) for r in rows),
+        tuple(float(r["value"]) for r in rows),
+        float(first["fit_time"]),
+        float(first["score_time"]),
+        int(first["n_train"]),
+        int(first["n_test"]),
+        (first["error_type"], first["error_message"], first["traceback"]),
+        pred,
+    )
+
+
+def decode(result, job, i):
+    """What ``run_tasks`` returned for the ``i``-th task of ``job``, from its
+    plain-data result, checked against what the driver sent.
+
+    Raises
+    ------
+    RuntimeError
+        The result is not what the task could give: another type or shape, a
+        task key, metric or split size other than the driver's, a score outside
+        its metric's bounds, a NaN or infinite score without a recorded failure,
+        a negative or non-finite time, predictions of other rows.
+    """
+    task = job["tasks"][i]
+
+    def refuse(what):
+        raise RuntimeError(
+            f"A result from the cluster was refused ({what}) for the task of "
+            f"learner {task.learner!r} on data set {task.dataset!r}, split "
+            f"{task.split}: a worker is faulty or not to be trusted. Nothing of "
+            "its batch was stored; the tasks of this run stored before it came "
+            "from the same cluster: start the store again (overwrite=True) on a "
+            "cluster you control, with TLS (its scheduler and workers run code "
+            "in this process)."
+        )
+
+    if type(result) is not tuple or len(result) != 11:
+        refuse(f"not a tuple of 11 fields but {type(result).__name__}")
+    dataset, split, learner, names, values, fit, score, n_train, n_test, err, pred = (
+        result
+    )
+    if (dataset, split, learner) != (task.dataset, task.split, task.learner):
+        refuse(f"it names another task: {(dataset, split, learner)!r}"[:200])
+    metrics = job["metrics"]
+    if type(names) is not tuple or names != tuple(metrics):
+        refuse("the metrics are not the experiment's")
+    if (
+        type(values) is not tuple
+        or len(values) != len(names)
+        or not all(type(v) is float for v in values)
+    ):
+        refuse("the scores are not one float per metric")
+    if not (type(err) is tuple and len(err) == 3 and all(type(e) is str for e in err)):
+        refuse("the failure fields are not text")
+    failed = err[0] != ""
+    for name, value in zip(names, values, strict=True):
+        if failed and np.array_equal([value], [job["error_score"]], equal_nan=True):
+            continue  # error_score, for a recorded failure
+        low, high = metric_bounds(name)
+        if not math.isfinite(value) or (
+            (low is not None and value < low) or (high is not None and value > high)
+        ):
+            refuse(f"{name} = {value!r} is outside its bounds {(low, high)}")
+    for name, t in (("fit_time", fit), ("score_time", score)):
+        if type(t) is not float or not (math.isfinite(t) and t >= 0):
+            refuse(f"{name} = {t!r}"[:200])
+    train, test = job["train"], job["test"]
+    rows = np.arange(len(job["y_test"])) if test is None else np.asarray(test)
+    if (type(n_train), type(n_test)) != (int, int) or (n_train, n_test) != (
+        len(train),
+        len(rows),
+    ):
+        refuse("the split sizes are not the split's")
+    if pred is not None:
+        if failed or not job["keep_predictions"] or type(pred) is not tuple:
+            refuse("predictions that were not asked for")
+        kind, p_rows, p_values = pred if len(pred) == 3 else (None, None, None)
+        dtype = {"correct": np.bool_, "y_pred": np.float64}.get(kind)
+        if (
+            dtype is None
+            or type(p_rows) is not np.ndarray
+            or type(p_values) is not np.ndarray
+            or p_rows.dtype != np.int64
+            or p_values.dtype != dtype
+            or p_values.shape != rows.shape
+            or not np.array_equal(p_rows, rows)
+        ):
+            refuse("the predictions are not of the validation rows")
+        pred = {"rows": p_rows, kind: p_values}
+    base = _task_columns(task, n_train, n_test)
+    failure = dict(zip(("error_type", "error_message", "traceback"), err, strict=True))
+    return {
+        "rows": [
+            dict(base, metric=name, value=value, fit_time=fit, score_time=score)
+            | failure
+            for name, value in zip(names, values, strict=True)
+        ],
+        "predictions": pred,
+    }
+
+
+def _alone(job):
+    """The job's tasks, one job each."""
+    per_task = ("tasks", "estimators", "seed_params")
+    return [
+        {**job, **{k: job[k][i : i + 1] for k in per_task}}
+        for i in range(len(job["tasks"]))
+    ]
+
+
 class DaskRunner:
-    """Run ``run_task`` calls on a dask.distributed cluster, surviving lost workers.
+    """Run :func:`run_tasks` jobs on a dask.distributed cluster, surviving lost
+    workers.
 
     Parameters
     ----------
@@ -89,9 +249,8 @@ class DaskRunner:
         A client of the cluster (any scheduler address: a ``LocalCluster``,
         dask-jobqueue, dask-kubernetes).
     window : int, default=None
-        Most submissions (batches of tasks) in flight at a time; ``None`` is
-        eight per worker thread (at least 32), so that workers never wait for
-        the driver.
+        Most submissions (batches of jobs) in flight at a time; ``None`` is two
+        per worker thread plus two, so that workers never wait for the driver.
 
     Attributes
     ----------
@@ -113,13 +272,14 @@ class DaskRunner:
     >>> experiment = BenchmarkExperiment(
     ...     {"tree": DecisionTreeClassifier()}, cv=3, random_state=0, progress=False)
     >>> setup = experiment._prepare(*load_iris(return_X_y=True))
-    >>> calls = [call for _, call in experiment._task_calls(setup)]
     >>> with LocalCluster(n_workers=1, processes=False, protocol="tcp",
     ...                   host="127.0.0.1", dashboard_address=None) as cluster:
     ...     with Client(cluster) as client:
-    ...         outs = dict(DaskRunner(client).run(calls))
-    >>> sorted(outs), outs[0]["rows"][0]["metric"]
-    ([0, 1, 2], 'error_rate')
+    ...         runner = DaskRunner(client)
+    ...         batches = list(runner.run(experiment._jobs(setup)))
+    >>> outs = [out for batch in batches for _, outs in batch for out in outs]
+    >>> len(outs), outs[0]["rows"][0]["metric"]
+    (3, 'error_rate')
     """
 
     def __init__(self, client, *, window=None):
@@ -128,24 +288,23 @@ class DaskRunner:
         self.lost_workers = []
         self.n_resent = 0
 
-    def run(self, calls, *, total=None):
-        """Yield ``(i, out)`` for the ``i``-th call, in completion order.
+    def run(self, jobs, *, total=None):
+        """Yield the results of the jobs, a batch at a time, in completion order.
 
         Parameters
         ----------
-        calls : iterable of (callable, tuple, dict)
-            joblib ``delayed`` calls of :func:`run_task`.
+        jobs : iterable of (list of Task, dict)
+            Each job's tasks and the keyword arguments of :func:`run_tasks`.
         total : int, default=None
-            The number of calls, if known: batches are kept small enough that
-            every worker thread has work until the end.
+            The number of tasks, if known: batches shrink towards the end so that
+            every worker thread has work until then.
 
         Yields
         ------
-        i : int
-            The position of the call in ``calls``.
-        out : dict
-            What ``run_task`` returned (or the rows of a recorded failure, for a
-            task that killed its workers).
+        batch : list of (list of Task, list of dict)
+            Each job of the batch: its tasks and what ``run_tasks`` returned for
+            them (checked, see :func:`decode`; or the rows of a recorded failure,
+            for a task that killed its workers).
         """
         from distributed import KilledWorker, as_completed
 
@@ -153,73 +312,78 @@ class DaskRunner:
         run_id = uuid.uuid4().hex[:10]
         started = time.time()
         n_threads = max(1, _n_threads(client))
-        window = self.window or max(32, 8 * n_threads)
-        shared = {}  # id(obj) -> [obj, future, n tasks in flight using it]
-        pending = {}  # future -> (batch of (i, bound arguments), n times re-sent)
+        window = self.window or 2 * n_threads + 2
+        shared = {}  # id(obj) -> [obj, future, key, n jobs in flight using it]
+        pending = {}  # future -> (list of jobs, n times re-sent)
         self._sizes = {}  # key -> number of tasks in its batch
-        todo = (
-            (i, _bound(call)) for i, call in enumerate(calls)
-        )  # read lazily: the driver holds only the window's inputs
-        # Results are gathered in the client's background loop as they finish.
+        todo = (job for _, job in jobs)  # read lazily, a window at a time
         done = as_completed(with_results=True, raise_errors=False)
         timing = {"n_tasks": 0, "seconds": 0.0, "n_submitted": 0}
 
-        def share(args):
-            kwargs = dict(args.arguments)
-            for name in _SHARED:
-                obj = kwargs[name]
-                if obj is None:
-                    continue
-                entry = shared.get(id(obj))
-                if entry is None:
-                    with warnings.catch_warnings():  # the driver's copy, on purpose
-                        warnings.filterwarnings("ignore", "Large object")
-                        key = f"sklearn_bench-data-{run_id}-{uuid.uuid4().hex[:8]}"
-                        future = client.submit(_value, obj, key=key, pure=False)
-                    entry = shared[id(obj)] = [obj, future, 0]
-                entry[2] += 1
-                kwargs[name] = entry[1]
-            return kwargs
+        def share(obj, refs):
+            entry = shared.get(id(obj))
+            if entry is None:
+                with warnings.catch_warnings():  # the driver's copy, on purpose
+                    warnings.filterwarnings("ignore", "Large object")
+                    key = f"sklearn_bench-data-{run_id}-{uuid.uuid4().hex[:8]}"
+                    future = client.submit(_value, obj, key=key, pure=False)
+                entry = shared[id(obj)] = [obj, future, _Ref(key), 0]
+            entry[3] += 1
+            refs[entry[2]] = entry[1]
+            return entry[2]
+
+        def release(job):
+            for obj in [job[name] for name in _SHARED] + list(job["estimators"]):
+                entry = None if obj is None else shared.get(id(obj))
+                if entry is not None:
+                    entry[3] -= 1
+                    if entry[3] == 0:
+                        del shared[id(obj)]
 
         def submit(batch, resent=0):
-            task = batch[0][1].arguments["task"]
+            refs, sent = {}, []
+            for job in batch:
+                sent.append(
+                    {k: v for k, v in job.items() if k not in _SHARED}
+                    | {
+                        n: None if job[n] is None else share(job[n], refs)
+                        for n in _SHARED
+                    }  # fmt: skip
+                    | {"estimators": [share(e, refs) for e in job["estimators"]]}
+                )
+            n = sum(len(job["tasks"]) for job in batch)
+            task = batch[0]["tasks"][0]
             key = (
-                f"run_task-{task.dataset}-{task.split}-{task.learner}-x{len(batch)}"
+                f"run_tasks-{task.dataset}-{task.split}-{task.learner}-x{n}"
                 f"-{run_id}-{len(self._sizes)}"
             )
-            kwargs = [share(args) for _, args in batch]
-            future = client.submit(_run_batch, kwargs, key=key, pure=False)
-            self._sizes[key] = len(batch)
+            future = client.submit(_run_batch, refs, _Batch(sent), key=key, pure=False)
+            self._sizes[key] = n
             pending[future] = (batch, resent)
             done.add(future)
 
-        def release(args):
-            for name in _SHARED:
-                obj = args.arguments[name]
-                entry = None if obj is None else shared.get(id(obj))
-                if entry is not None:
-                    entry[2] -= 1
-                    if entry[2] == 0:
-                        del shared[id(obj)]
-
         def batch_size():
-            """Tasks per submission: about TARGET_BATCH_SECONDS of work, so that
-            dask's cost per submission is small beside the fits."""
+            """Tasks per submission (see the module's docstring)."""
             if timing["n_tasks"] == 0:
                 return 1
             mean = timing["seconds"] / timing["n_tasks"]
             size = int(TARGET_BATCH_SECONDS / max(mean, 1e-6))
             if total is not None:  # keep every thread busy to the end
                 left = total - timing["n_submitted"]
-                size = min(size, left // (2 * n_threads))
+                size = min(size, math.ceil(left / (4 * n_threads)))
             return max(1, min(size, MAX_BATCH))
 
         def fill():
             while len(pending) < window:
-                batch = list(itertools.islice(todo, batch_size()))
+                batch, n, size = [], 0, batch_size()
+                for job in itertools.islice(todo, size):
+                    batch.append(job)
+                    n += len(job["tasks"])
+                    if n >= size:
+                        break
                 if not batch:
                     return
-                timing["n_submitted"] += len(batch)
+                timing["n_submitted"] += n
                 submit(batch)
 
         try:
@@ -227,35 +391,45 @@ class DaskRunner:
             for future, result in done:
                 batch, resent = pending.pop(future)
                 if future.status == "finished":
-                    outs = result
+                    if type(result) is not list or len(result) != len(batch):
+                        decode(None, batch[0], 0)  # refuses it
+                    outs = []
+                    for job, res in zip(batch, result, strict=True):
+                        if type(res) is not list or len(res) != len(job["tasks"]):
+                            decode(None, job, 0)
+                        outs.append([decode(r, job, i) for i, r in enumerate(res)])
                 elif future.status == "cancelled" and resent < MAX_RESENDS:
-                    self.n_resent += len(batch)
+                    self.n_resent += sum(len(job["tasks"]) for job in batch)
                     submit(batch, resent + 1)  # the driver holds every input
-                    for _, args in batch:
-                        release(args)
+                    for job in batch:
+                        release(job)
                     continue
                 elif (
-                    len(batch) > 1
-                    and future.status == "error"
+                    future.status == "error"
                     and isinstance(future.exception(), KilledWorker)
+                    and (len(batch) > 1 or len(batch[0]["tasks"]) > 1)
                 ):
-                    for item in batch:  # find the task that kills its workers
-                        submit([item], resent)
-                    for _, args in batch:
-                        release(args)
+                    # find the task that kills its workers
+                    for job in batch if len(batch) > 1 else _alone(batch[0]):
+                        submit([job], resent)
+                    for job in batch:
+                        release(job)
                     continue
                 else:
-                    outs = [self._failed(future, args) for _, args in batch]
+                    outs = [self._failed(future, job) for job in batch]
                 future.release()
-                for (_, args), out in zip(batch, outs, strict=True):
-                    release(args)
-                    timing["n_tasks"] += 1
-                    row = out["rows"][0] if out["rows"] else {}
-                    timing["seconds"] += row.get("fit_time", 0.0)
-                    timing["seconds"] += row.get("score_time", 0.0)
+                for job, job_outs in zip(batch, outs, strict=True):
+                    release(job)
+                    for out in job_outs:
+                        timing["n_tasks"] += 1
+                        row = out["rows"][0] if out["rows"] else {}
+                        timing["seconds"] += row.get("fit_time", 0.0)
+                        timing["seconds"] += row.get("score_time", 0.0)
                 fill()  # before the driver commits: workers never wait for it
-                for (i, _), out in zip(batch, outs, strict=True):
-                    yield i, out
+                yield [
+                    (job["tasks"], job_outs)
+                    for job, job_outs in zip(batch, outs, strict=True)
+                ]
         finally:
             if pending:
                 client.cancel(list(pending))
@@ -263,27 +437,29 @@ class DaskRunner:
             shared.clear()
             self.lost_workers = self._lost_workers(started, run_id)
 
-    def _failed(self, future, args):
-        """The rows of a task that killed its workers; other errors are raised."""
+    def _failed(self, future, job):
+        """The rows of a job that killed its workers; other errors are raised."""
         from distributed import KilledWorker
 
         try:
             exc = future.exception()
         except Exception as cancelled:  # cancelled more than MAX_RESENDS times
             exc = cancelled
-        kwargs = args.arguments
-        if not isinstance(exc, KilledWorker) or kwargs["error_score"] == "raise":
+        if not isinstance(exc, KilledWorker) or job["error_score"] == "raise":
             future.result()  # raises the task's own exception, with its traceback
             raise exc
-        return failed_out(
-            kwargs["task"],
-            kwargs["train"],
-            kwargs["test"],
-            kwargs["y_test"],
-            kwargs["metrics"],
-            kwargs["error_score"],
-            exc,
-        )
+        return [
+            failed_out(
+                task,
+                job["train"],
+                job["test"],
+                job["y_test"],
+                job["metrics"],
+                job["error_score"],
+                exc,
+            )
+            for task in job["tasks"]
+        ]
 
     def _lost_workers(self, started, run_id):
         """Workers removed (not retired) since ``started``, from the scheduler's

@@ -1,7 +1,9 @@
 """BenchmarkExperiment: learners x data sets x resamples in a matched-pairs design."""
 
+import contextlib
 import copy
 import json
+import math
 import os
 import warnings
 from collections import Counter
@@ -10,13 +12,13 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
-from sklearn.base import BaseEstimator, is_classifier, is_regressor
+from sklearn.base import BaseEstimator, clone, is_classifier, is_regressor
 from sklearn.exceptions import FitFailedWarning
 from sklearn.model_selection import check_cv
 from sklearn.utils.multiclass import type_of_target
 from tqdm.auto import tqdm
 
-from .._validation import named_items
+from .._validation import check_positive_int, named_items, real_number
 from .._version import __version__
 from ..datasets import Dataset, SimulatedDataset, check_datasets
 from ..model_selection import replicate_ids
@@ -31,16 +33,20 @@ from ._preflight import (
 )
 from ._scoring import check_scoring
 from ._tasks import (
+    PREFIX_CACHE_BYTES,
     SEED_CV,
     SEED_LEARNER,
     SEED_LEARNING_SAMPLE,
     SEED_TEST_SAMPLE,
     Task,
     derive_seed,
-    run_task,
+    prefix_keys,
+    run_tasks,
 )
 
 __all__ = ["BenchmarkExperiment"]
+
+VERIFY_STREAM = 39  # the seed stream of the tasks ``verify`` re-fits
 
 
 class BenchmarkExperiment(BaseEstimator):
@@ -101,7 +107,8 @@ class BenchmarkExperiment(BaseEstimator):
         Show a tqdm progress bar over tasks.
     store : str or path-like, default=None
         An SQLite file to which the driver commits every task as it finishes
-        (its scores, failures and kept predictions, one transaction per task;
+        (its scores, failures and kept predictions, one transaction per job, or per
+        batch of jobs on a dask cluster;
         workers never write). It records the configuration (learners with all
         their parameters, ``cv``, metrics, seed, ``error_score``,
         ``keep_predictions``, a fingerprint of every data set, package
@@ -121,6 +128,26 @@ class BenchmarkExperiment(BaseEstimator):
         ``None`` keeps everything in memory.
     overwrite : bool, default=False
         Replace the content of the store instead of refusing a change.
+    prefix_cache_bytes : int, default=2**30
+        Learners whose pipelines begin with the same deterministic steps (equal
+        class and ``get_params(deep=True)``, every ``random_state`` an integer:
+        see Notes) fit that prefix once per split and fit the rest of each
+        pipeline on its transformed training rows; each is then scored as a
+        whole fitted pipeline, so the scores are the same bit for bit as
+        fitting each learner alone. This is the most bytes of transformed
+        training data one task keeps at a time (least recently used out first;
+        a prefix not kept is fitted again). ``0`` fits every learner alone.
+    fit_alone : collection of str, default=()
+        Names of learners that never share a prefix (e.g. a step that draws
+        from NumPy's global random state without a ``random_state``
+        parameter, which cannot be told apart from a deterministic one).
+    verify : float, default=0.0
+        The fraction of the tasks (a random sample, seeded by the experiment's
+        seed) that the driver fits again, alone, after the workers returned
+        them; a score that differs (bit for bit) refuses the run with a
+        ``RuntimeError`` before that batch is stored. A check against faulty
+        or untrusted workers of a cluster (see :ref:`cluster`), at the cost of
+        that fraction of the work done again on the driver.
 
     Attributes
     ----------
@@ -148,6 +175,12 @@ class BenchmarkExperiment(BaseEstimator):
     kept. All learners get
     the same seed on a replicate (common random numbers). Hence the scores do not
     depend on ``n_jobs`` or on the joblib backend.
+
+    Learners whose pipelines may share a prefix (see ``prefix_cache_bytes``)
+    run together on each split, as one job. A learner that shares a prefix is
+    charged its whole cost: its ``fit_time`` is the prefix's fit time (measured
+    once, charged in full to every learner that uses it) plus the fit time of
+    the rest of its pipeline, what it would cost fitted alone.
 
     Examples
     --------
@@ -183,6 +216,9 @@ class BenchmarkExperiment(BaseEstimator):
         progress=True,
         store=None,
         overwrite=False,
+        prefix_cache_bytes=PREFIX_CACHE_BYTES,
+        fit_alone=(),
+        verify=0.0,
     ):
         self.learners = learners
         self.cv = cv
@@ -194,6 +230,9 @@ class BenchmarkExperiment(BaseEstimator):
         self.progress = progress
         self.store = store
         self.overwrite = overwrite
+        self.prefix_cache_bytes = prefix_cache_bytes
+        self.fit_alone = fit_alone
+        self.verify = verify
 
     def fit(self, X, y=None, *, info=None):
         """Run every learner on every split of every data set.
@@ -226,29 +265,10 @@ class BenchmarkExperiment(BaseEstimator):
         setup = self._prepare(X, y)
         n_tasks = setup["n_tasks"]
         runner = _dask_runner()
-        if runner is None:
-            parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
-            outs = list(
-                tqdm(
-                    parallel(call for _, call in self._task_calls(setup)),
-                    total=n_tasks,
-                    disable=not self.progress,
-                    desc="BenchmarkExperiment",
-                    unit="task",
-                )
-            )
-        else:  # completion order, put back in task order
-            outs = [None] * n_tasks
-            for i, out in tqdm(
-                runner.run(
-                    (call for _, call in self._task_calls(setup)), total=n_tasks
-                ),
-                total=n_tasks,
-                disable=not self.progress,
-                desc="BenchmarkExperiment (dask)",
-                unit="task",
-            ):
-                outs[i] = out
+        done = {}  # completion order, put back in task order
+        for batch in self._run(setup, runner):
+            done.update(batch)
+        outs = [done[t.dataset, t.split, t.learner] for t in self._tasks(setup)]
         rows = [row for out in outs for row in out["rows"]]
         scores = pd.DataFrame(rows)
         _report_failures(scores, n_tasks, len(setup["metrics"]))
@@ -345,7 +365,7 @@ class BenchmarkExperiment(BaseEstimator):
     def _fit_store(self, X, y, extra=None):
         """Run the missing tasks of the store, committing each as it finishes.
 
-        Workers return rows; only this driver writes, one transaction per task,
+        Workers return rows; only this driver writes, one transaction per batch,
         so an interrupted run loses at most the tasks in flight. Results arrive
         in completion order (``generator_unordered``) and are not accumulated;
         the result is read back from the store in canonical order, so it is the
@@ -366,6 +386,7 @@ class BenchmarkExperiment(BaseEstimator):
             description = self._result_description(setup)
             description["info"]["store"] = str(self.store)
             description["info"].update(extra or {})
+            kept = copy.deepcopy(description)  # for the result (made once)
             resumed = bool(writer.meta) and not self.overwrite
             done = writer.start(
                 experiment_config(self, setup),
@@ -379,22 +400,11 @@ class BenchmarkExperiment(BaseEstimator):
             ordinal = writer.ordinals
             ids = [(t.dataset, t.split, t.learner) for t in tasks]
             n_run = sum(1 for i in ids if i not in done)
-            calls = (call for _, call in self._task_calls(setup, skip=done))
             runner = _dask_runner()
-            if runner is None:
-                parallel = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered")
-                outs = parallel(calls)
-            else:  # the dask path: survives lost workers (see _dask.py)
-                outs = (out for _, out in runner.run(calls, total=n_run))
-            for out in tqdm(
-                outs,
-                total=n_run,
-                disable=not self.progress,
-                desc="BenchmarkExperiment" + ("" if runner is None else " (dask)"),
-                unit="task",
-            ):
-                row = out["rows"][0]
-                writer.write(ordinal[row["dataset"], row["split"], row["learner"]], out)
+            for batch in self._run(setup, runner, skip=done, total=n_run):
+                # one transaction per batch (a job locally, a batch of jobs on
+                # a cluster): every task of it, or none
+                writer.write_many([(ordinal[key], out) for key, out in batch.items()])
             if runner is not None:
                 cluster = _report_cluster(runner)
                 writer.update_info({"cluster": cluster})
@@ -407,9 +417,7 @@ class BenchmarkExperiment(BaseEstimator):
             except Exception as exc:  # the final checkpoint, on a full disk
                 _raise_if_disk_full(exc, self.store)
                 raise
-        description = self._result_description(setup)
-        description["info"]["store"] = str(self.store)
-        description["info"].update(extra or {})
+        description = kept
         if runner is not None:
             description["info"]["cluster"] = cluster
         # Read back in the order of ``ids``: the same result whatever the order
@@ -452,6 +460,19 @@ class BenchmarkExperiment(BaseEstimator):
         if seed is None:
             seed = _base_seed(self.random_state)
         cv = _check_cv_and_n_jobs(self.cv, self.n_jobs)
+        check_positive_int(self.prefix_cache_bytes, "prefix_cache_bytes", minimum=0)
+        if not 0 <= real_number(self.verify, "verify") <= 1:
+            raise ValueError(f"`verify` must lie in [0, 1]; got {self.verify!r}.")
+        if isinstance(self.fit_alone, str) or not all(
+            isinstance(n, str) for n in self.fit_alone
+        ):
+            raise ValueError(
+                f"`fit_alone` must be a collection of learner names; got "
+                f"{self.fit_alone!r}."
+            )
+        unknown = sorted(set(self.fit_alone) - set(learners))
+        if unknown:
+            raise ValueError(f"`fit_alone` names no learner {unknown[0]!r}.")
         if not (cv is None or isinstance(cv, Integral) or hasattr(cv, "split")):
             cv = list(cv)  # an iterator of splits is read once, for all data sets
             if not cv or not all(
@@ -468,6 +489,7 @@ class BenchmarkExperiment(BaseEstimator):
         return {
             "datasets": datasets,
             "learners": learners,
+            "unseeded": {name: _unseeded_params(e) for name, e in learners.items()},
             "metrics": metrics,
             "seed": seed,
             "cv": cv,
@@ -485,43 +507,102 @@ class BenchmarkExperiment(BaseEstimator):
                 for split, (_, _, rep, fold) in enumerate(plan["splits"]):
                     yield Task(dname, split, rep, fold, lname)
 
-    def _task_calls(self, setup, skip=frozenset()):
-        """Yield ``(task, call)`` for every task, in a stable order.
+    def _jobs(self, setup, skip=frozenset()):
+        """Yield ``(tasks, kwargs)``: :func:`run_tasks` runs ``kwargs`` (jobs are
+        independent, in a stable order).
 
-        ``call`` is a joblib ``delayed`` :func:`run_task`. Tasks whose id
-        ``(dataset, split, learner)`` is in ``skip`` are left out (for a store
-        that resumes an interrupted run).
+        A job is one task, or the tasks on one split of the learners that may
+        share a pipeline prefix (same first step, see :func:`prefix_keys`; the
+        workers decide what they share with the actual seeds). Tasks whose id
+        ``(dataset, split, learner)`` is in ``skip`` are left out (a store that
+        resumes an interrupted run).
         """
-        driver_pid = os.getpid()
-        seed, learners = setup["seed"], setup["learners"]
-        unseeded = {name: _unseeded_params(est) for name, est in learners.items()}
-        for task in self._tasks(setup):
-            dname, split, rep, _, lname = task
-            if (dname, split, lname) in skip:
+        learners = setup["learners"]
+        groups = self._sharing_groups(learners, setup["unseeded"])
+        for dname, plan in setup["plans"].items():
+            emitted = set()
+            for lname in learners:
+                group = groups.get(lname, [lname])
+                if group[0] in emitted:
+                    continue
+                emitted.add(group[0])
+                for split in range(len(plan["splits"])):
+                    names = [n for n in group if (dname, split, n) not in skip]
+                    if names:
+                        kwargs = self._job(setup, dname, split, names)
+                        yield kwargs["tasks"], kwargs
+
+    def _job(self, setup, dname, split, names, *, alone=False):
+        """The arguments of :func:`run_tasks` for learners ``names`` on a split."""
+        plan, seed = setup["plans"][dname], setup["seed"]
+        train, test, rep, fold = plan["splits"][split]
+        X_l, y_l = plan["learning_sample"](rep)
+        lseed = derive_seed(seed, dname, SEED_LEARNER, rep)
+        return {
+            "tasks": [Task(dname, split, rep, fold, n) for n in names],
+            "estimators": [setup["learners"][n] for n in names],
+            "seed_params": [_seed_params(setup["unseeded"][n], lseed) for n in names],
+            "X": X_l,
+            "y": y_l,
+            "train": train,
+            "test": test,
+            "X_test": plan["X_test"],
+            "y_test": plan["y_test"],
+            "metrics": setup["metrics"],
+            "error_score": self.error_score,
+            "keep_predictions": self.keep_predictions,
+            "prefix_cache_bytes": 0 if alone else self.prefix_cache_bytes,
+            "driver_pid": os.getpid(),
+        }
+
+    def _sharing_groups(self, learners, unseeded):
+        """Learner name to the names of the learners whose pipelines begin with
+        the same step (groups of two or more; seeded alike, as on any replicate)."""
+        if not self.prefix_cache_bytes:
+            return {}
+        by_first = {}
+        for name, est in learners.items():
+            if name in self.fit_alone:
                 continue
-            plan, est = setup["plans"][dname], learners[lname]
-            train, test = plan["splits"][split][:2]
-            X_l, y_l = plan["learning_sample"](rep)
-            seed_params = {}
-            if unseeded[lname]:
-                lseed = derive_seed(seed, dname, SEED_LEARNER, rep)
-                seed_params = _seed_params(unseeded[lname], lseed)
-            call = delayed(run_task)(
-                task,
-                est,
-                seed_params,
-                X_l,
-                y_l,
-                train,
-                test,
-                plan["X_test"],
-                plan["y_test"],
-                setup["metrics"],
-                self.error_score,
-                self.keep_predictions,
-                driver_pid=driver_pid,
-            )
-            yield task, call
+            est = clone(est).set_params(**_seed_params(unseeded[name], 0))
+            keys = prefix_keys(est)
+            if keys:
+                by_first.setdefault(keys[0], []).append(name)
+        return {n: g for g in by_first.values() if len(g) > 1 for n in g}
+
+    def _run(self, setup, runner, skip=frozenset(), total=None):
+        """Run the jobs; yield dicts of task id ``(dataset, split, learner)`` to
+        what :func:`run_tasks` returned, a job (joblib) or a batch of jobs (dask)
+        at a time, in completion order, after ``verify`` has re-fitted its sample.
+        """
+        jobs = self._jobs(setup, skip)
+        total = setup["n_tasks"] if total is None else total
+        if runner is None:
+            parallel = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered")
+            results = parallel(delayed(run_tasks)(**kw) for _, kw in jobs)
+            batches = ([outs] for outs in results)
+        else:  # the dask path: survives lost workers (see _dask.py)
+            results = runner.run(jobs, total=total)
+            batches = ([outs for _, outs in batch] for batch in results)
+        check = _Verifier(self, setup)
+        with (
+            contextlib.closing(results),  # its workers stop with the run
+            tqdm(
+                total=total,
+                disable=not self.progress,
+                desc="BenchmarkExperiment" + ("" if runner is None else " (dask)"),
+                unit="task",
+            ) as bar,
+        ):
+            for batch in batches:
+                done = {}
+                for outs in batch:
+                    for out in outs:
+                        row = out["rows"][0]
+                        done[row["dataset"], row["split"], row["learner"]] = out
+                check(done)
+                bar.update(len(done))
+                yield done
 
     def _plan(self, name, data, cv, learners, metrics, seed):
         """Splits (train, test, replicate, fold) and samples of one data set."""
@@ -584,6 +665,48 @@ class BenchmarkExperiment(BaseEstimator):
             "X_test": data.X_test,
             "y_test": data.y_test,
         }
+
+
+class _Verifier:
+    """Re-fits on the driver a random sample of the tasks (``verify``, seeded by
+    the experiment's seed) and refuses the run when a score differs."""
+
+    def __init__(self, experiment, setup):
+        self.experiment, self.setup = experiment, setup
+        tasks = list(experiment._tasks(setup))
+        k = math.ceil(experiment.verify * len(tasks))
+        rng = np.random.default_rng([setup["seed"], VERIFY_STREAM])
+        picked = rng.choice(len(tasks), size=k, replace=False) if k else []
+        self.sample = {(tasks[i].dataset, tasks[i].split, tasks[i].learner)
+                       for i in picked}  # fmt: skip
+        self.n_checked = 0
+
+    def __call__(self, done):
+        for key in sorted(self.sample & done.keys()):
+            dname, split, lname = key
+            job = self.experiment._job(self.setup, dname, split, [lname], alone=True)
+            mine = run_tasks(**job)[0]["rows"]
+            theirs = done[key]["rows"]
+            for a, b in zip(theirs, mine, strict=True):
+                same = a["metric"] == b["metric"] and a["error_type"] == b["error_type"]
+                same &= np.array_equal([a["value"]], [b["value"]], equal_nan=True)
+                if not same:
+                    raise RuntimeError(
+                        f"`verify` refused the run: the task of learner "
+                        f"{lname!r} on data set {dname!r}, split "
+                        f"{split}, scored {b['metric']} = {b['value']!r} when "
+                        f"re-fitted on the driver but {a['metric']} = "
+                        f"{a['value']!r}{_failed(a)} from the workers. A worker is "
+                        "faulty or not to be trusted. Nothing of this batch was "
+                        "stored; the tasks of this run stored before it came from "
+                        "the same workers: start the store again "
+                        "(overwrite=True) on workers you trust."
+                    )
+            self.n_checked += 1
+
+
+def _failed(row):
+    return f" ({row['error_type']})" if row["error_type"] else ""
 
 
 def _design(setup):

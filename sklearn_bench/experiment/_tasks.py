@@ -1,18 +1,24 @@
-"""Tasks of a benchmark experiment and the worker that runs one of them.
+"""Tasks of a benchmark experiment and the worker that runs them.
 
-A task is one learner on one split of one data set. :func:`run_task` is a
+A task is one learner on one split of one data set. :func:`run_tasks` runs the
+tasks of one split (one learner, or the learners that share a pipeline prefix): a
 module-level function of plain inputs that returns plain rows, so it can run in
 any joblib backend (loky, threading, dask) and a store written only by the driver
 can record its rows; tasks are identified by :class:`Task`, whose fields are stable
 across runs of the same configuration.
 """
 
+import copy
+import functools
 import os
 import threading
 import time
 import traceback
 import zlib
+from collections import Counter, OrderedDict
+from numbers import Integral
 
+import joblib
 import numpy as np
 from sklearn.base import clone
 from sklearn.utils import _safe_indexing
@@ -32,6 +38,7 @@ def stable_hash(name):
     return zlib.crc32(name.encode("utf-8"))
 
 
+@functools.lru_cache(maxsize=4096)  # the learners of a replicate share it
 def derive_seed(base, dataset, purpose, replicate=0):
     """Seed in [0, 2**32) from the experiment seed, a data set, a purpose, a replicate.
 
@@ -70,9 +77,14 @@ def _watch_driver(driver_pid):
     threading.Thread(target=watch, name=name, daemon=True).start()
 
 
-def run_task(
-    task,
-    estimator,
+# Bytes of transformed training data that one task keeps for the learners that
+# share a pipeline prefix (BenchmarkExperiment's ``prefix_cache_bytes``).
+PREFIX_CACHE_BYTES = 2**30
+
+
+def run_tasks(
+    tasks,
+    estimators,
     seed_params,
     X,
     y,
@@ -84,17 +96,25 @@ def run_task(
     error_score,
     keep_predictions,
     *,
+    prefix_cache_bytes=PREFIX_CACHE_BYTES,
     driver_pid=None,
 ):
-    """Fit a clone of ``estimator`` on ``train`` rows and score it; return plain rows.
+    """Fit clones of the learners on ``train`` rows of one split and score them.
+
+    The learners of ``tasks`` (all on the same split) run one after the other;
+    those whose pipelines begin with the same deterministic steps (see
+    :func:`prefix_keys`) fit that prefix once and fit the rest of each pipeline
+    on the transformed training rows. Every learner is scored as a whole
+    fitted pipeline on the validation rows, as ``cross_validate`` scores it.
 
     Parameters
     ----------
-    task : Task
-    estimator : estimator
-        The unfitted learner; a clone is fitted.
-    seed_params : dict
-        ``random_state`` parameters to set on the clone.
+    tasks : list of Task
+        The tasks, all on the split ``train, test``.
+    estimators : list of estimator
+        The unfitted learner of each task; a clone is fitted.
+    seed_params : list of dict
+        ``random_state`` parameters to set on each clone.
     X, y : array-like
         The learning sample.
     train : ndarray of int
@@ -106,47 +126,134 @@ def run_task(
     metrics : dict of str to Metric
     error_score : float or "raise"
     keep_predictions : bool
+    prefix_cache_bytes : int, default=PREFIX_CACHE_BYTES
+        The most bytes of transformed training data kept at a time for the
+        learners that share a prefix (least recently used first out); a prefix
+        not kept is fitted again by the next learner that needs it. 0 fits every
+        learner alone.
     driver_pid : int, default=None
         The process id of the driver; a worker it started ends itself when the
         driver is gone (see :func:`_watch_driver`).
 
     Returns
     -------
-    out : dict
-        ``"rows"``: one dict per metric with the columns of
-        ``BenchmarkResult.scores``; ``"predictions"``: ``None`` or a dict with the
-        validation ``rows`` and either ``correct`` (classifiers) or ``y_pred``.
+    outs : list of dict
+        One per task, in order: ``"rows"``, one dict per metric with the
+        columns of ``BenchmarkResult.scores``; ``"predictions"``, ``None`` or a
+        dict with the validation ``rows`` and either ``correct`` (classifiers)
+        or ``y_pred``.
+
+    Notes
+    -----
+    A learner that shares a prefix is charged its whole cost: ``fit_time`` is
+    the time the prefix took to fit (measured once, charged in full to every
+    learner that uses it) plus the time of the rest of its pipeline, what the
+    learner costs fitted alone. The sum of ``fit_time`` over learners is then
+    more than the time spent.
     """
     if driver_pid is not None:
         _watch_driver(driver_pid)
-    X_train, y_train = _safe_indexing(X, train), _safe_indexing(y, train)
-    if test is None:
-        X_val, y_val, rows = X_test, y_test, None
-    else:
-        X_val, y_val, rows = _safe_indexing(X, test), _safe_indexing(y, test), test
-    n_train, n_test = (
-        len(train),
-        X_val.shape[0] if hasattr(X_val, "shape") else len(X_val),
-    )
-    base = _task_columns(task, n_train, n_test)
-    failure = None
-    values = {}
-    est = clone(estimator)
-    if seed_params:
-        est.set_params(**seed_params)
+    n_train = len(train)
+    n_test = len(y_test) if test is None else len(test)
+    clones = []
+    for estimator, params in zip(estimators, seed_params, strict=True):
+        est = clone(estimator)
+        if params:
+            est.set_params(**params)
+        clones.append(est)
+    keys = [prefix_keys(est) if prefix_cache_bytes > 0 else [] for est in clones]
+    # only prefixes that another learner of this split also begins with are kept
+    used = Counter(k for ks in keys for k in ks)
+    cache = _PrefixCache(prefix_cache_bytes)
+
+    def training_rows():  # a fresh copy each time: steps may write into it
+        return _safe_indexing(X, train), _safe_indexing(y, train)
+
+    outs = []
+    for task, est, ks in zip(tasks, clones, keys, strict=True):
+        shared = [k for k in ks if used[k] > 1]
+        base = _task_columns(task, n_train, n_test)
+        fit = _fit_shared if shared else _fit_alone
+        out = _score(task, est, fit(est, ks[: len(shared)], cache, training_rows),
+                     base, X, y, train, test, X_test, y_test, metrics, error_score,
+                     keep_predictions)  # fmt: skip
+        outs.append(out)
+    return outs
+
+
+def _fit_alone(est, keys, cache, training_rows):
+    """Fit ``est`` on the training rows: ``(fit_time, exception or None)``."""
+    X_train, y_train = training_rows()
     start = time.perf_counter()
     try:
         est.fit(X_train, y_train)
     except Exception as exc:
-        fit_time = time.perf_counter() - start
+        return time.perf_counter() - start, exc
+    return time.perf_counter() - start, None
+
+
+def _fit_shared(est, keys, cache, training_rows):
+    """Fit the pipeline ``est`` whose first ``len(keys)`` steps are shared: the
+    longest of them kept in ``cache`` is reused, the steps after it fitted (and
+    kept in turn), then the rest of the pipeline is fitted on a copy of the
+    transformed training rows. Its fitted steps are the shared ones."""
+    from sklearn.pipeline import Pipeline
+
+    j = max((i + 1 for i, k in enumerate(keys) if k in cache), default=0)
+    if j:
+        steps, Xt, y_train, seconds, failure = cache.get(keys[j - 1])
+        Xt = _copy(Xt)
+    else:
+        (Xt, y_train), steps, seconds, failure = training_rows(), [], 0.0, None
+    for i in range(j, len(keys)):
+        if failure is not None:
+            break
+        step = est.steps[i][1]
+        start = time.perf_counter()
+        try:  # as Pipeline._fit (it does not clone the step without memory)
+            if step is not None and step != "passthrough":
+                if hasattr(step, "fit_transform"):
+                    Xt = step.fit_transform(Xt, y_train)
+                else:
+                    Xt = step.fit(Xt, y_train).transform(Xt)
+        except Exception as exc:
+            failure = exc
+        seconds += time.perf_counter() - start
+        steps = [*steps, step]
+        cache.put(keys[i], (steps, Xt, y_train, seconds, failure))
+        Xt = _copy(Xt)
+    if failure is not None:
+        return seconds, failure
+    n = len(keys)
+    est.steps = [
+        *((name, s) for (name, _), s in zip(est.steps[:n], steps, strict=True)),
+        *est.steps[n:],
+    ]
+    start = time.perf_counter()
+    try:
+        Pipeline(est.steps[n:]).fit(Xt, y_train)  # fits those steps in place
+    except Exception as exc:
+        return seconds + time.perf_counter() - start, exc
+    return seconds + time.perf_counter() - start, None
+
+
+def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
+           error_score, keep_predictions):  # fmt: skip
+    """The score rows (and kept predictions) of a fitted learner."""
+    fit_time, failure = fitted
+    values = {}
+    if failure is not None:
         if error_score == "raise":
-            _add_context(exc, task, "fitting")
-            raise
-        failure = _failure(exc)
+            _add_context(failure, task, "fitting")
+            raise failure
+        failure = _failure(failure)
         score_time = 0.0
         values = dict.fromkeys(metrics, error_score)
     else:
-        fit_time = time.perf_counter() - start
+        if test is None:
+            X_val, y_val, rows = X_test, y_test, None
+        else:
+            X_val, y_val, rows = _safe_indexing(X, test), _safe_indexing(y, test), test
         start = time.perf_counter()
         for name, metric in metrics.items():
             try:
@@ -171,8 +278,114 @@ def run_task(
         out_rows.append(row)
     predictions = None
     if keep_predictions and failure is None:
-        predictions = _predictions(est, X_val, y_val, rows, n_test)
+        predictions = _predictions(est, X_val, y_val, rows, base["n_test"])
     return {"rows": out_rows, "predictions": predictions}
+
+
+def prefix_keys(estimator):
+    """Keys of the shareable prefixes of a pipeline, shortest first.
+
+    The ``i``-th key stands for the pipeline's first ``i + 1`` steps. Two
+    learners may share the fit of a prefix on one split when their keys of it
+    are equal: their pipelines are :class:`~sklearn.pipeline.Pipeline` itself
+    (not a subclass, no ``memory``, no ``transform_input``) and each step of the
+    prefix (not the last step of the pipeline) is ``"passthrough"`` or a
+    transformer of the same class with equal ``get_params(deep=True)`` (compared
+    by :func:`joblib.hash`) and deterministic: every parameter named
+    ``random_state`` (nested ones too) is an integer, as the experiment makes
+    them (see ``BenchmarkExperiment``'s Notes). A step whose parameters cannot
+    be hashed, or that is not deterministic, ends the shareable prefix. A step
+    that draws from NumPy's global random state without a ``random_state``
+    parameter cannot be told apart: leave its learner out of sharing
+    (``BenchmarkExperiment(fit_alone=...)``).
+
+    Parameters
+    ----------
+    estimator : estimator
+
+    Returns
+    -------
+    keys : list of str
+        Empty when nothing of the learner can be shared.
+    """
+    from sklearn.pipeline import Pipeline
+
+    if (
+        type(estimator) is not Pipeline
+        or estimator.memory is not None
+        or getattr(estimator, "transform_input", None) is not None
+    ):
+        return []
+    keys, key = [], ""
+    for _, step in estimator.steps[:-1]:
+        if step is None or (isinstance(step, str) and step == "passthrough"):
+            part = "passthrough"
+        elif not (hasattr(step, "fit_transform") or hasattr(step, "transform")):
+            break
+        else:
+            try:
+                params = step.get_params(deep=True)
+                if any(
+                    k.rsplit("__", 1)[-1] == "random_state"
+                    and (isinstance(v, bool) or not isinstance(v, Integral))
+                    for k, v in params.items()
+                ):
+                    break
+                part = joblib.hash((type(step), params))
+            except Exception:  # parameters that cannot be hashed
+                break
+        key = joblib.hash((key, part))
+        keys.append(key)
+    return keys
+
+
+class _PrefixCache:
+    """Fitted prefixes with their transformed training data, least recently used
+    out first past ``max_bytes`` of transformed data.
+
+    Not ``Pipeline(memory=...)``: joblib's Memory shares a fitted step between
+    pipelines only through files on disk, and hashes the step's whole input (the
+    training rows) at every fit to find it; here the learners of a split run one
+    after the other in one process, so the transformed rows are kept in memory,
+    found by the steps' parameters alone, and dropped when the split is done.
+    """
+
+    def __init__(self, max_bytes):
+        self.max_bytes, self.n_bytes, self.entries = max_bytes, 0, OrderedDict()
+
+    def __contains__(self, key):
+        return key in self.entries
+
+    def get(self, key):
+        self.entries.move_to_end(key)
+        return self.entries[key][0]
+
+    def put(self, key, value):
+        size = _n_bytes(value[1])
+        if size > self.max_bytes or key in self.entries:
+            return
+        self.entries[key] = (value, size)
+        self.n_bytes += size
+        while self.n_bytes > self.max_bytes:
+            _, (_, dropped) = self.entries.popitem(last=False)
+            self.n_bytes -= dropped
+
+
+def _n_bytes(data):
+    """Bytes of an array, sparse matrix or data frame (0 when unknown)."""
+    if hasattr(data, "memory_usage"):  # pandas
+        usage = data.memory_usage(deep=True)
+        return int(getattr(usage, "sum", lambda: usage)())
+    if hasattr(data, "nbytes"):
+        return int(data.nbytes)
+    if hasattr(data, "data") and hasattr(data, "indices"):  # scipy.sparse
+        return sum(int(getattr(data, a).nbytes) for a in ("data", "indices", "indptr"))
+    return 0
+
+
+def _copy(data):
+    """A copy that a step may write into without changing the kept one."""
+    return data.copy() if hasattr(data, "copy") else copy.deepcopy(data)
 
 
 _NO_FAILURE = {"error_type": "", "error_message": "", "traceback": ""}

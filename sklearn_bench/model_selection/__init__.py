@@ -8,6 +8,7 @@ from ._bootstrap import (
     StratifiedBootstrapOOB,
 )
 from ._bootstrap632 import Bootstrap632Result, Bootstrap632Scorer
+from ._designs import NestedCV, PairedSubsampling
 from ._replicates import replicate_ids
 
 __all__ = [
@@ -16,6 +17,8 @@ __all__ = [
     "Bootstrap632Scorer",
     "BootstrapCV",
     "BootstrapOOB",
+    "NestedCV",
+    "PairedSubsampling",
     "StratifiedBootstrapCV",
     "StratifiedBootstrapOOB",
     "bias_variance_decomposition",

@@ -22,6 +22,11 @@ from ._classifiers import (
 from ._common import ConfidenceInterval
 from ._effect_size import EffectSizeResult, effect_size
 from ._friedman import FriedmanResult, friedman_test
+from ._generalization import (
+    GeneralizationErrorResult,
+    cv_auc_interval,
+    generalization_error_interval,
+)
 from ._global_permutation import GlobalPermutationResult, global_permutation_test
 from ._hierarchical import bayesian_hierarchical
 from ._leaderboard import (
@@ -50,6 +55,7 @@ __all__ = [
     "ConfidenceInterval",
     "EffectSizeResult",
     "FriedmanResult",
+    "GeneralizationErrorResult",
     "GlobalPermutationResult",
     "LeaderboardResult",
     "MultipleRuleBiasResult",
@@ -68,11 +74,13 @@ __all__ = [
     "bayesian_signed_rank",
     "bootstrap_ci",
     "cochrans_q",
+    "cv_auc_interval",
     "durbin_test",
     "effect_size",
     "error_rate_intervals",
     "friedman_aligned_ranks_test",
     "friedman_test",
+    "generalization_error_interval",
     "global_permutation_test",
     "leaderboard_table",
     "mcnemar_test",

@@ -17,9 +17,14 @@ A fit that fails one of them is *unreliable*: its result declines to decide
 :class:`RuntimeWarning` names the comparison and the failed check.
 """
 
+import hashlib
 import math
+import os
+import platform
 import sys
 import warnings
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 
@@ -33,6 +38,10 @@ _MAX_COMPILED = 8  # compiled NUTS samplers kept, over all models
 
 # compiled samplers by model, then by shape and settings
 _CACHES = {}
+# The folder of the compiled programs kept across processes; "0" or "off" keeps
+# none (see persistent_cache)
+CACHE_ENV = "SKLEARN_BENCH_CACHE_DIR"
+_PERSISTENT = {}  # the folder set for JAX in this process, once
 
 
 # ------------------------------------------------------------------ back end
@@ -51,20 +60,115 @@ def backend(what="The Bayesian hierarchical model"):
             f"{what} needs the optional NumPyro/JAX back end: {EXTRA} (missing: "
             f"{exc.name})."
         ) from exc
+    if "folder" not in _PERSISTENT:
+        _PERSISTENT["folder"] = persistent_cache(jax)
     return jax, numpyro, dist, MCMC, NUTS
 
 
+def cache_folder():
+    """The folder of sklearn_bench's caches, or ``None`` when they are off.
+
+    ``$SKLEARN_BENCH_CACHE_DIR`` if set (``""``, ``"0"`` or ``"off"``: no cache),
+    else ``sklearn_bench`` in the user's cache folder (``$XDG_CACHE_HOME`` or
+    ``~/.cache``; ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows).
+    A relative path is refused (``None``): nothing is written to the working
+    directory.
+    """
+    value = os.environ.get(CACHE_ENV)
+    if value is not None:
+        if value.strip().lower() in ("", "0", "off", "false", "no", "none"):
+            return None
+        path = Path(value).expanduser()
+    else:
+        try:
+            if sys.platform == "win32":
+                base = os.environ.get("LOCALAPPDATA", "")
+            elif sys.platform == "darwin":
+                base = Path.home() / "Library" / "Caches"
+            else:
+                base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        except RuntimeError:  # no home folder
+            return None
+        path = Path(base) / "sklearn_bench"
+    return path if path.is_absolute() else None
+
+
+def persistent_cache(jax):
+    """Keep JAX's compiled programs in :func:`cache_folder`, so that a new process
+    loads the sampler of a shape instead of compiling it again (most of a cold
+    fit: 8 x 10 took 9 s in a fresh process, 1.6 s warm).
+
+    JAX's persistent compilation cache keys each program by its code, shapes,
+    compiler options and JAX version; the folder adds the machine (CPU type and
+    features: a program compiled for one CPU is never loaded on another) and
+    the versions of JAX. Thresholds are set to 0 so that every program of a fit
+    is kept (JAX's default keeps only those that took 1 s to compile). An entry
+    that another process is writing reads as damaged: JAX warns, compiles again
+    and nothing else happens. Nothing is done when JAX already has a cache
+    folder (set by you), when the cache is off (``$SKLEARN_BENCH_CACHE_DIR``), or
+    when the folder is not private to this user (it holds machine code that
+    JAX runs): a folder owned by someone else or writable by others is refused
+    with a warning.
+
+    Returns
+    -------
+    path : Path or None
+        The folder JAX uses, ``None`` when no cache is set here.
+    """
+    root = cache_folder()
+    if root is None or jax.config.jax_compilation_cache_dir is not None:
+        return None
+    try:
+        import jaxlib
+
+        machine = [platform.machine(), jax.__version__, jaxlib.__version__]
+        try:  # the CPU's features (Linux): programs are compiled for them
+            with open("/proc/cpuinfo") as info:
+                machine += [line for line in info if line.startswith("flags")][:1]
+        except OSError:
+            machine.append(platform.processor())
+        tag = hashlib.sha256("\n".join(machine).encode()).hexdigest()[:16]
+        folder = root / f"jax-{tag}"
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for path in (root, folder):
+            info = path.stat()
+            if hasattr(os, "getuid") and (
+                info.st_uid != os.getuid() or info.st_mode & 0o022
+            ):
+                raise PermissionError(
+                    f"{str(path)!r} is not private to this user (owned by another "
+                    "user or writable by others)"
+                )
+    except OSError as exc:
+        warnings.warn(
+            f"Compiled MCMC samplers are not kept across processes: {exc}. Set "
+            f"{CACHE_ENV} to a private folder, or to 0 to silence this.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return None
+    jax.config.update("jax_compilation_cache_dir", str(folder))
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+    jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+    return folder
+
+
 def nuts_sampler(name, model, model_args, *, size, n_chains, n_draws, n_warmup):
-    """NumPyro's NUTS for ``model``, compiled once per shape into one program.
+    """NumPyro's NUTS for ``model``, one chain compiled once per shape.
 
     The program draws the initial values (NumPyro's ``init_to_uniform``:
     uniform in (−2, 2) on the unconstrained scale), runs ``n_warmup``
     adaptation steps (step size and diagonal mass matrix, NumPyro's defaults)
-    and ``n_draws`` draws for each chain, one chain after the other, and
-    returns the constrained draws with the model's deterministic sites. The
-    data and ``target_accept_prob`` are arguments of the program, so a second
-    fit of the same shape, or a retry at another acceptance rate, runs the
-    compiled code without tracing or compiling again.
+    and ``n_draws`` draws of one chain, and returns the constrained draws with
+    the model's deterministic sites. The data, the chain's key and
+    ``target_accept_prob`` are arguments of the program, so a second fit of the
+    same shape, another number of chains, or a retry at another acceptance
+    rate, runs the compiled code without tracing or compiling again; the
+    compiled code is also kept on disk (:func:`persistent_cache`), so a new
+    process loads it. The chains run at the same time in threads, at most one
+    per CPU this process may use (JAX releases the GIL while a program runs);
+    each chain's draws depend only on its key, so they are the same bit for bit
+    in any number of threads.
 
     ``numpyro.infer.MCMC`` runs the same kernel, but traced and compiled again
     on every ``run`` when its chains are vectorised (its caches are bypassed
@@ -80,8 +184,8 @@ def nuts_sampler(name, model, model_args, *, size, n_chains, n_draws, n_warmup):
         Only their shapes and dtypes are used here.
     size : tuple of int
         What the shapes of ``model_args`` depend on (e.g. ``(n_datasets,)``):
-        with the numbers of chains, draws and warm-up steps, the key of the
-        compiled program in the cache.
+        with the numbers of draws and warm-up steps, the key of the compiled
+        program in the cache.
     n_chains, n_draws, n_warmup : int
 
     Returns
@@ -92,23 +196,92 @@ def nuts_sampler(name, model, model_args, *, size, n_chains, n_draws, n_warmup):
         ...)`` per site and the number of divergent transitions after warm-up.
     """
     jax = backend()[0]
-    key = (*size, n_chains, n_draws, n_warmup)
+    key = (*size, n_draws, n_warmup)
     program = compiled_sampler(name, key)
     if program is None:
-        program = _nuts_program(jax, model, model_args, n_chains, n_draws, n_warmup)
+        example = (jax.random.PRNGKey(0), np.float32(0.8), model_args)
+        chain = _traced(
+            jax,
+            f"{name}-{'-'.join(map(str, key))}",
+            lambda: jax.jit(_nuts_chain(jax, model, model_args, n_draws, n_warmup)),
+            example,
+            model,
+        )
+        # compiled before any thread calls it: once, not once per thread
+        program = chain.lower(*example).compile()
         remember_sampler(name, key, program)
 
     def run(seed, target_accept_prob, *args):
-        keys = jax.random.split(jax.random.PRNGKey(seed), n_chains)
+        keys = list(np.asarray(jax.random.split(jax.random.PRNGKey(seed), n_chains)))
         accept = np.float32(target_accept_prob)
-        draws, diverging = program(keys, accept, args)
-        draws = {k: np.asarray(v, dtype=float) for k, v in draws.items()}
-        return draws, int(np.asarray(diverging).sum())
+
+        def one(key):
+            draws, diverging = program(key, accept, args)
+            return jax.tree.map(np.asarray, draws), int(diverging)
+
+        n_threads = min(n_chains, _n_cpus())
+        if n_threads > 1:
+            with ThreadPoolExecutor(n_threads) as pool:
+                chains = list(pool.map(one, keys))
+        else:
+            chains = [one(k) for k in keys]
+        draws = {
+            site: np.stack([np.asarray(c[0][site], dtype=float) for c in chains])
+            for site in chains[0][0]
+        }
+        return draws, sum(c[1] for c in chains)
 
     return run
 
 
-def _nuts_program(jax, model, model_args, n_chains, n_draws, n_warmup):
+def _traced(jax, name, make, example, model):
+    """``make()``, the jitted chain, or its traced program read from the cache
+    folder (skips tracing NUTS, about a second, in a new process).
+
+    With :func:`persistent_cache` on and ``flatbuffers`` installed (JAX's
+    ``jax.export`` serialises with it: no pickle), the program is kept as
+    ``jax.export`` bytes, named by the model, its shape and a digest of the
+    code that makes it (this module, the model's module, the versions of JAX
+    and NumPyro), written whole (a temporary file renamed), and read back by any
+    later process; a damaged file is exported again.
+    """
+    folder = _PERSISTENT.get("folder")
+    try:
+        import flatbuffers  # noqa: F401  (jax.export's serialisation)
+        import numpyro
+        from jax import export
+    except ImportError:
+        return make()
+    if folder is None:
+        return make()
+    code = hashlib.sha256()
+    for part in (__file__, model.__code__.co_filename):
+        code.update(Path(part).read_bytes())
+    code.update(f"{jax.__version__} {numpyro.__version__}".encode())
+    path = folder / f"sklearn_bench-{name}-{code.hexdigest()[:20]}.jaxexport"
+    try:
+        return jax.jit(export.deserialize(bytearray(path.read_bytes())).call)
+    except Exception:  # missing or damaged: trace it and keep it
+        exported = export.export(make())(*example)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        try:
+            temporary.write_bytes(exported.serialize())
+            os.replace(temporary, path)
+        except OSError:
+            temporary.unlink(missing_ok=True)
+        return jax.jit(exported.call)
+
+
+def _n_cpus():
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _nuts_chain(jax, model, model_args, n_draws, n_warmup):
+    """One NUTS chain as a function of ``(key, target_accept_prob, model_args)``."""
     from functools import partial
 
     from numpyro import handlers
@@ -131,6 +304,11 @@ def _nuts_program(jax, model, model_args, n_chains, n_draws, n_warmup):
         algo="NUTS",
     )
 
+    # Measured and not taken: XLA's xla_backend_optimization_level=0 compiles
+    # 8 x 10 in about 2.5 s less CPU but makes every later fit of the shape ~0.2 s
+    # (15%) slower, which a report comparing many pairs of one shape pays again
+    # and again; vmap over the chains is no faster than one chain after the
+    # other in one thread, and threads run them at the same time.
     def chain(key, accept, args):
         key_init, key_run = jax.random.split(key)
         keys = jax.random.split(key_init, len(latent))
@@ -153,14 +331,7 @@ def _nuts_program(jax, model, model_args, n_chains, n_draws, n_warmup):
         )(zs)
         return draws, diverging[n_warmup:].sum()
 
-    # chains one after the other inside the program: as fast as vmap over the
-    # chains here, and it compiles in about two thirds of the time. Measured and
-    # not taken: XLA's xla_backend_optimization_level=0 compiles 8 x 10 in about
-    # 2.5 s less CPU but makes every later fit of the shape ~0.2 s (15%) slower,
-    # which a report comparing many pairs of one shape pays again and again
-    return jax.jit(
-        lambda keys, accept, args: jax.lax.map(lambda k: chain(k, accept, args), keys)
-    )
+    return chain
 
 
 def compiled_sampler(model, key):

@@ -314,17 +314,22 @@ def _gibbs(order, alpha, *, n_chains, n_draws, n_warmup, rng):
     draws = np.empty((n_chains, n_draws, k))
     remaining = np.empty((k, m))
     z = np.empty((k - 1, m))
+    # Row views made once, and take without bounds checks (mode="clip": the
+    # indices are valid): a third less time at 50 x 500, the same numbers. The
+    # sums by rows stay Python loops of row additions: np.cumsum along axis 0
+    # walks the columns and is 3-4 times slower here.
+    rem_rows, z_rows, add = list(remaining), list(z), np.add
     for step in range(n_warmup + n_draws):
         # remaining[r] = sum_{t >= r} w[o_t], a reverse cumulative sum by rows
-        np.take(w.ravel(), learner, out=remaining)
+        np.take(w.ravel(), learner, out=remaining, mode="clip")
         for r in range(k - 2, -1, -1):
-            np.add(remaining[r], remaining[r + 1], out=remaining[r])
+            add(rem_rows[r], rem_rows[r + 1], out=rem_rows[r])
         rng.standard_exponential(out=z)
         np.divide(z, remaining[:-1], out=z)
         # z[r] <- sum_{r' <= r} Z_r': the rate every learner still unplaced at
         # position r receives
         for r in range(1, k - 1):
-            np.add(z[r], z[r - 1], out=z[r])
+            add(z_rows[r], z_rows[r - 1], out=z_rows[r])
         rate = np.bincount(bins, weights=z.ravel(), minlength=n_chains * k)
         rate += np.bincount(learner[-1], weights=z[-1], minlength=n_chains * k)
         w = rng.standard_gamma(shape, size=(n_chains, k)) / (

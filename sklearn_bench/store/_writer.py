@@ -265,8 +265,25 @@ class StoreWriter:
         ordinal : int
             The task's position in the canonical order.
         out : dict
-            What :func:`~sklearn_bench.experiment._tasks.run_task` returned.
+            What :func:`~sklearn_bench.experiment._tasks.run_tasks` returned for
+            the task.
         """
+        self.write_many([(ordinal, out)])
+
+    def write_many(self, items):
+        """Commit finished tasks in one transaction: all of them or none.
+
+        Parameters
+        ----------
+        items : list of (int, dict)
+            Each task's ordinal and what ``run_tasks`` returned for it (see
+            :meth:`write`).
+        """
+        for ordinal, out in items:
+            self._insert(ordinal, out)
+        self._commit()
+
+    def _insert(self, ordinal, out):
         conn = self.conn
         try:
             conn.executemany(
@@ -298,7 +315,6 @@ class StoreWriter:
         # The task's digest, of its rows as SQLite stored them, in the same
         # transaction: salvage keeps only tasks whose digest matches.
         store_checksum(conn, ordinal)
-        self._commit()
 
     def copy_tasks(self, tasks, *, meta=None):
         """Commit the rows of tasks read (and verified) from another store, with

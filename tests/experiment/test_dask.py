@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import load_iris
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
 from sklearn_bench.experiment import _experiment
@@ -79,26 +80,27 @@ def _assert_same_scores(a, b):
 
 
 def _kill_on_commit(monkeypatch, client, n, choose):
-    """SIGKILL the worker ``choose(client)`` names when the driver commits its
-    ``n``-th task (from the driver's thread, between two commits). Returns a
-    dict that records the kill."""
+    """SIGKILL the worker ``choose(client)`` names when the driver commits the
+    batch of its ``n``-th task (from the driver's thread, between two commits).
+    Returns a dict that records the kill."""
     record = {}
     open_writer = _experiment.open_writer
 
     def patched(*args, **kwargs):
         writer = open_writer(*args, **kwargs)
-        write = writer.write
+        write_many = writer.write_many
 
-        def write_then_kill(ordinal, out):
-            write(ordinal, out)
-            record["n_committed"] = record.get("n_committed", 0) + 1
-            if record["n_committed"] == n:
+        def write_then_kill(items):  # one commit per batch of tasks
+            write_many(items)
+            before = record.get("n_committed", 0)
+            record["n_committed"] = before + len(items)
+            if before < n <= record["n_committed"]:
                 address = choose(client)
                 pid = client.run(os.getpid, workers=[address])[address]
                 os.kill(pid, signal.SIGKILL)
                 record["address"] = address
 
-        writer.write = write_then_kill
+        writer.write_many = write_then_kill
         return writer
 
     monkeypatch.setattr(_experiment, "open_writer", patched)
@@ -257,3 +259,137 @@ def test_cli_run_on_a_scheduler(tmp_path, monkeypatch, cluster):
     config.write_text(config.read_text().replace("run.sqlite", "local.sqlite"))
     assert main(["run", str(config), "--out", "local"]) == 0
     _assert_same_scores(on_dask, BenchmarkResult.from_store(tmp_path / "local.sqlite"))
+
+
+def _job_and_result(keep_predictions=False):
+    """One job of a small experiment and the plain-data result of its task."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_bench.experiment._dask import encode
+    from sklearn_bench.experiment._tasks import run_tasks
+
+    X, y = load_iris(return_X_y=True)
+    exp = BenchmarkExperiment(
+        {"tree": DecisionTreeClassifier()}, cv=3, random_state=0,
+        keep_predictions=keep_predictions, scoring=["error_rate", "accuracy"],
+    )  # fmt: skip
+    _, job = next(exp._jobs(exp._prepare(X, y)))
+    return job, encode(run_tasks(**job)[0])
+
+
+def _tampered(result, index, value):
+    return result[:index] + (value,) + result[index + 1 :]
+
+
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        (lambda r: list(r), "not a tuple of 11 fields"),
+        (lambda r: _tampered(r, 0, "other"), "names another task"),
+        (lambda r: _tampered(r, 1, r[1] + 1), "names another task"),
+        (lambda r: _tampered(r, 3, ("accuracy", "error_rate")), "metrics"),
+        (lambda r: _tampered(r, 4, (1.5, 0.5)), r"error_rate = 1.5 is outside"),
+        (lambda r: _tampered(r, 4, (-0.1, 0.5)), "outside its bounds"),
+        (lambda r: _tampered(r, 4, (float("nan"), 0.5)), "outside its bounds"),
+        (lambda r: _tampered(r, 4, ("0.1", 0.5)), "not one float per metric"),
+        (lambda r: _tampered(r, 4, (0.1,)), "not one float per metric"),
+        (lambda r: _tampered(r, 5, -1.0), "fit_time"),
+        (lambda r: _tampered(r, 6, float("inf")), "score_time"),
+        (lambda r: _tampered(r, 7, r[7] + 1), "split sizes"),
+        (lambda r: _tampered(r, 9, ("E", 1, "")), "failure fields"),
+        (lambda r: _tampered(r, 10, ("correct", np.arange(3), np.ones(3, bool))),
+         "not asked for"),
+    ],
+)  # fmt: skip
+def test_a_result_of_the_wrong_type_shape_or_bounds_is_refused(change, match):
+    """H: the driver refuses a worker's result that is not the plain data of the
+    task it sent (a list, another task's key, other metrics, a score out of its
+    metric's bounds or NaN without a recorded failure, a score that is not a
+    float, a negative or infinite time, another split size, failure fields that
+    are not text, predictions nobody asked for) with a RuntimeError that names
+    the task and says the run is refused; the honest result decodes to rows."""
+    from sklearn_bench.experiment._dask import decode
+
+    job, result = _job_and_result()
+    assert decode(result, job, 0)["rows"][0]["learner"] == "tree"
+    with pytest.raises(RuntimeError, match=match) as refused:
+        decode(change(result), job, 0)
+    assert "learner 'tree' on data set 'data', split 0" in str(refused.value)
+    assert "on a cluster you control, with TLS" in str(refused.value)
+
+
+def test_predictions_of_other_rows_or_dtype_are_refused():
+    """H: kept predictions must be of the split's validation rows, int64 rows and
+    a bool array of their length; other rows, another dtype or length are
+    refused."""
+    from sklearn_bench.experiment._dask import decode
+
+    job, result = _job_and_result(keep_predictions=True)
+    kind, rows, values = result[10]
+    assert kind == "correct" and decode(result, job, 0)["predictions"] is not None
+    for bad in [
+        (kind, rows[::-1].copy(), values),
+        (kind, rows.astype(np.int32), values),
+        (kind, rows, values.astype(float)),
+        (kind, rows, values[:-1]),
+        ("y_pred", rows, values),
+    ]:
+        with pytest.raises(RuntimeError, match="predictions"):
+            decode(_tampered(result, 10, bad), job, 0)
+
+
+@pytest.fixture(scope="module")
+def threads_cluster():
+    """A cluster whose workers are threads of this process, so that a test can
+    make them lie by patching the module they run."""
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=2,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        yield cluster
+
+
+def _lying_worker(monkeypatch, value):
+    """Workers (threads of this process) report ``value`` for every score of the
+    learner 'forest'; the driver's own fits are untouched."""
+    from sklearn_bench.experiment import _dask
+
+    honest = _dask.run_tasks
+
+    def lie(**kwargs):
+        outs = honest(**kwargs)
+        for task, out in zip(kwargs["tasks"], outs, strict=True):
+            if task.learner == "forest":
+                for row in out["rows"]:
+                    row["value"] = value
+        return outs
+
+    monkeypatch.setattr(_dask, "run_tasks", lie)
+
+
+def test_a_lying_worker_is_caught_by_verify(tmp_path, monkeypatch, threads_cluster):
+    """H: workers that report an error rate of 0 (within bounds) for one learner
+    pass the checks on arrival, but verify=0.2 re-fits a seeded sample on the
+    driver and refuses the run with a RuntimeError naming a task of that learner
+    (the store is left incomplete, to resume); a lie out of bounds (2.0) is
+    refused without verify."""
+    learners, datasets, settings = STUDY.study(n_bootstraps=3)
+    _lying_worker(monkeypatch, 0.0)
+    path = tmp_path / "run.sqlite"
+    kw = {"progress": False, **settings}
+    with distributed.Client(threads_cluster), joblib.parallel_config(backend="dask"):
+        lied = BenchmarkExperiment(learners, **kw).fit(datasets).results_
+        forest = lied.scores[lied.scores["learner"] == "forest"]
+        assert (forest["value"] == 0).all()  # within bounds: not seen on arrival
+        with pytest.raises(RuntimeError, match="`verify` refused the run") as caught:
+            BenchmarkExperiment(learners, verify=0.2, store=path, **kw).fit(datasets)
+        assert "learner 'forest'" in str(caught.value)
+        with pytest.warns(UserWarning, match="are missing"):  # the run stopped
+            BenchmarkResult.from_store(path)
+        _lying_worker(monkeypatch, 2.0)
+        with pytest.raises(RuntimeError, match="outside its bounds"):
+            BenchmarkExperiment(learners, **kw).fit(datasets)

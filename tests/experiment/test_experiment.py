@@ -521,18 +521,21 @@ def test_unseeded_inner_splitter_of_a_search_is_seeded():
 
 def test_task_ids_are_stable_enumerable_and_skippable():
     """H: the experiment enumerates its tasks without running them, in the order of
-    results_.scores, and leaves out those whose id is in `skip`."""
+    results_.scores; its jobs hold each task once and leave out those whose id is
+    in `skip`."""
     datasets = _small_datasets()
     exp = BenchmarkExperiment(_learners(), cv=3, random_state=0, progress=False)
     setup = exp._prepare(datasets)
-    tasks = [task for task, _ in exp._task_calls(setup)]
+    tasks = list(exp._tasks(setup))
     assert len(tasks) == setup["n_tasks"] == 2 * 3 * 3
     assert len({(t.dataset, t.split, t.learner) for t in tasks}) == len(tasks)
+    in_jobs = [t for job, _ in exp._jobs(setup) for t in job]
+    assert sorted(in_jobs) == sorted(tasks)
     scores = exp.fit(datasets).results_.scores
     ran = list(zip(scores.dataset, scores.split, scores.learner, strict=True))
     assert ran == [(t.dataset, t.split, t.learner) for t in tasks]
     skip = {("iris", 1, "forest"), ("cancer", 0, "logreg")}
-    left = [t for t, _ in exp._task_calls(exp._prepare(datasets), skip=skip)]
+    left = [t for job, _ in exp._jobs(exp._prepare(datasets), skip=skip) for t in job]
     assert len(left) == len(tasks) - 2
     assert not {(t.dataset, t.split, t.learner) for t in left} & skip
 

@@ -83,3 +83,120 @@ def test_edge_cases_have_documented_answers():
     assert _mcmc.split_rhat(np.ones((4, 100, 2))) == 1.0
     mixed = np.concatenate([np.ones((4, 100, 1)), rng.normal(size=(4, 100, 1))], axis=2)
     assert _mcmc.split_rhat(mixed) == pytest.approx(_reference(mixed[:, :, 1]))
+
+
+class _Config:
+    """A stand-in for ``jax.config``: records the updates, sets nothing."""
+
+    jax_compilation_cache_dir = None
+
+    def __init__(self):
+        self.updates = {}
+
+    def update(self, name, value):
+        self.updates[name] = value
+
+
+def _fake_jax():
+    from types import SimpleNamespace
+
+    return SimpleNamespace(config=_Config(), __version__="0.0")
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("0", None), ("off", None), ("", None), ("relative/dir", None)],
+)
+def test_cache_folder_is_off_or_refused(monkeypatch, value, expected):
+    """H: SKLEARN_BENCH_CACHE_DIR set to 0, off or empty turns the cache off, and
+    a relative path is refused (nothing is written to the working directory)."""
+    monkeypatch.setenv(_mcmc.CACHE_ENV, value)
+    assert _mcmc.cache_folder() is expected
+
+
+def test_cache_folder_is_the_users_cache_or_the_variable(monkeypatch, tmp_path):
+    """H: without the variable the folder is sklearn_bench in $XDG_CACHE_HOME (on
+    Linux); an absolute value is used as it is."""
+    import sys
+
+    monkeypatch.delenv(_mcmc.CACHE_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    if sys.platform.startswith("linux"):
+        assert _mcmc.cache_folder() == tmp_path / "sklearn_bench"
+    monkeypatch.setenv(_mcmc.CACHE_ENV, str(tmp_path / "mine"))
+    assert _mcmc.cache_folder() == tmp_path / "mine"
+
+
+def test_persistent_cache_sets_a_private_folder_and_refuses_a_shared_one(
+    monkeypatch, tmp_path
+):
+    """H: persistent_cache points JAX at a private folder under the cache folder
+    (jax-<machine>, mode 700) with thresholds 0; a folder writable by others is
+    refused with one RuntimeWarning and nothing set; a cache folder the user gave
+    JAX is left alone."""
+    import os
+    import sys
+
+    pytest.importorskip("jaxlib")
+    monkeypatch.setenv(_mcmc.CACHE_ENV, str(tmp_path / "cache"))
+    jax = _fake_jax()
+    folder = _mcmc.persistent_cache(jax)
+    assert folder.parent == tmp_path / "cache" and folder.name.startswith("jax-")
+    assert jax.config.updates == {
+        "jax_compilation_cache_dir": str(folder),
+        "jax_persistent_cache_min_compile_time_secs": 0.0,
+        "jax_persistent_cache_min_entry_size_bytes": 0,
+    }
+    if sys.platform != "win32":
+        assert folder.stat().st_mode & 0o777 == 0o700
+        os.chmod(folder, 0o777)
+        jax = _fake_jax()
+        with pytest.warns(RuntimeWarning, match="not private to this user"):
+            assert _mcmc.persistent_cache(jax) is None
+        assert jax.config.updates == {}
+    jax = _fake_jax()
+    jax.config.jax_compilation_cache_dir = "/the/users/own"
+    assert _mcmc.persistent_cache(jax) is None and jax.config.updates == {}
+
+
+_FRESH = """
+import jax, numpy as np
+events = []
+jax.monitoring.register_event_listener(lambda name, **kw: events.append(name))
+from sklearn_bench.stats import bayesian_hierarchical
+rng = np.random.default_rng(0)
+y = rng.normal(0.8, 0.02, (3, 5)); x = y + rng.normal(0.01, 0.01, (3, 5))
+r = bayesian_hierarchical(x, y, delta=0.01, rho=0.2, random_state=0, n_draws=30,
+                          n_warmup=30, greater_is_better=True)
+import importlib.util
+print(events.count("/jax/compilation_cache/cache_hits"), repr(r.p_greater),
+      importlib.util.find_spec("flatbuffers") is not None)
+"""
+
+
+def test_a_second_process_loads_the_compiled_sampler(tmp_path):
+    """H: with a new cache folder, a first process compiles the hierarchical
+    model's sampler and writes it there (and its traced program, with
+    flatbuffers); a second process reads it from the persistent cache (JAX counts
+    cache hits) and gives the same probabilities."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    pytest.importorskip("numpyro")
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root), OMP_NUM_THREADS="1")
+    env[_mcmc.CACHE_ENV] = str(tmp_path)
+    runs = [
+        subprocess.run(
+            [sys.executable, "-W", "ignore", "-c", _FRESH],
+            capture_output=True, text=True, env=env, check=True,
+        ).stdout.split()
+        for _ in range(2)
+    ]  # fmt: skip
+    assert int(runs[0][0]) == 0 and any(tmp_path.glob("jax-*/*"))
+    if runs[0][2] == "True":  # flatbuffers installed: the traced program too
+        assert len(list(tmp_path.glob("jax-*/*.jaxexport"))) == 1
+    assert int(runs[1][0]) >= 1
+    assert runs[0][1] == runs[1][1]

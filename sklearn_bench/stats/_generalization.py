@@ -1,0 +1,638 @@
+"""Confidence intervals for one learner's generalization error (or for A − B).
+
+Pure functions on tables of pointwise validation losses: one row per
+observation validated in a split. The methods are those of mlr3inferr and of
+Schulz-Kümpel et al. (2024); every interval is ``estimate ± q · standard_error``
+with q a normal or t quantile, so the result keeps the level out until
+:meth:`GeneralizationErrorResult.confidence_interval`.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .._validation import check_confidence_level, check_member, check_real
+from ..model_selection import Bootstrap632Scorer
+from ._common import ConfidenceInterval, real_array
+
+_DIFFERENCE_METHODS = ("corrected_t", "conservative_z", "nested_cv")
+_VARIANCES = ("all_pairs", "within_fold")
+# What each method needs, for the messages of a wrong method / design pair.
+_NEEDS = {
+    "holdout": "the losses of one split (train_test_split, ShuffleSplit(n_splits=1))",
+    "naive_cv": "one K-fold partition (KFold, StratifiedKFold)",
+    "corrected_t": "repeated subsampling (ShuffleSplit) with an 'n_train' column",
+    "conservative_z": "PairedSubsampling, its split_roles() merged into `losses`",
+    "nested_cv": "NestedCV, its split_roles() merged into `losses`",
+    "five_by_two": "RepeatedKFold(n_splits=2, n_repeats=5) or its stratified twin",
+    "oob": "BootstrapOOB, with the 'row' column and `train_counts`",
+    "632plus": "BootstrapOOB, with 'row', `train_counts`, `apparent`, `no_information`",
+}
+_METHODS = tuple(_NEEDS)
+
+
+@dataclass(frozen=True)
+class GeneralizationErrorResult:
+    """An estimate of a generalization error (or AUC) and its standard error.
+
+    Returned by :func:`generalization_error_interval` and
+    :func:`cv_auc_interval`; the interval is :meth:`confidence_interval`.
+
+    Attributes
+    ----------
+    estimate : float
+        The point estimate (for ``"nested_cv"`` Bates et al.'s bias-corrected
+        one; for ``"five_by_two"`` the first fold's error, Dietterich's p11).
+    standard_error : float
+        Its standard error.
+    df : int or None
+        Degrees of freedom of the t quantile; None for a normal quantile.
+    method : str
+    metric : str
+        The loss (or ``"auc"``) named by the caller.
+    design : str
+        The resampling design read from the table, in words.
+    n_samples : int or None
+        The data set's n as the table shows it (``"holdout"``: the validation
+        rows; ``"conservative_z"``: None, its table does not say).
+    n_splits : int
+        Splits the table holds.
+    difference : bool
+        True when the estimate is A − baseline.
+    details : dict
+        Intermediate quantities (``bias``, ``mse``, ``variance``, ...).
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import generalization_error_interval
+    >>> res = generalization_error_interval(
+    ...     {"split": [0] * 6, "loss": [0, 1, 0, 0, 1, 0]}, method="holdout")
+    >>> round(res.estimate, 3), round(res.standard_error, 3), res.design
+    (0.333, 0.211, 'holdout, n_test=6')
+    >>> ci = res.confidence_interval(0.90)
+    >>> round(ci.low, 3), round(ci.high, 3), ci.confidence_level
+    (-0.013, 0.68, 0.9)
+    """
+
+    estimate: float
+    standard_error: float
+    df: int | None
+    method: str
+    metric: str
+    design: str
+    n_samples: int | None
+    n_splits: int
+    difference: bool = False
+    details: dict = field(default_factory=dict, repr=False, compare=False)
+    _bounds: tuple = field(default=(-np.inf, np.inf), repr=False, compare=False)
+
+    def confidence_interval(self, confidence_level=0.95):
+        """Two-sided ``estimate ± q · standard_error``.
+
+        q is the ``(1 + confidence_level) / 2`` quantile of the t distribution
+        with ``df`` degrees of freedom, or of the normal when ``df`` is None.
+        Only :func:`cv_auc_interval` cuts the bounds (to the range of an AUC,
+        as R's ``cvAUC::ci.cvAUC``); error intervals are not cut at 0.
+
+        Parameters
+        ----------
+        confidence_level : float, default=0.95
+
+        Returns
+        -------
+        ConfidenceInterval
+        """
+        level = check_confidence_level(confidence_level)
+        tail = (1 - level) / 2
+        q = stats.norm.isf(tail) if self.df is None else stats.t.isf(tail, self.df)
+        low, high = np.clip(
+            [
+                self.estimate - q * self.standard_error,
+                self.estimate + q * self.standard_error,
+            ],
+            *self._bounds,
+        )
+        return ConfidenceInterval(float(low), float(high), level)
+
+
+_INTEGER_COLUMNS = ("split", "row", "n_train", "n_test", "repeat", "outer", "inner",
+                    "pair", "half")  # fmt: skip
+
+
+def _frame(data, arg):
+    """``data`` as a DataFrame with a numeric ``loss`` and integer role columns."""
+    try:
+        table = pd.DataFrame(data).reset_index(drop=True)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"`{arg}` must be a table (DataFrame or dict): {exc}"
+        ) from None
+    if not {"split", "loss"} <= set(table.columns) or len(table) == 0:
+        raise ValueError(
+            f"`{arg}` must be a non-empty table with the columns 'split' and "
+            f"'loss'; got columns {list(table.columns)[:8]} and {len(table)} rows."
+        )
+    for column in ("loss", *(c for c in _INTEGER_COLUMNS if c in table)):
+        try:
+            values = real_array(table[column], arg)
+        except ValueError:
+            values = np.array([np.nan])
+        if not np.isfinite(values).all() or (
+            column != "loss" and (values != np.round(values)).any()
+        ):
+            kind = "finite numbers" if column == "loss" else "integers"
+            raise ValueError(f"`{arg}`: column {column!r} must hold {kind}.")
+        table[column] = values if column == "loss" else values.astype(int)
+    return table
+
+
+def _table(losses, baseline, method):
+    """The loss table, its ``loss`` A's (or A − baseline)."""
+    table = _frame(losses, "losses")
+    if baseline is None:
+        return table
+    if method not in _DIFFERENCE_METHODS:
+        raise ValueError(
+            f"`baseline` is for the methods whose theory covers a difference "
+            f"A − B of pointwise losses, {list(_DIFFERENCE_METHODS)}; got "
+            f"method={method!r}."
+        )
+    if isinstance(baseline, pd.DataFrame | dict):
+        other = _frame(baseline, "baseline")
+        keys = [c for c in ("split", "row") if c in table and c in other]
+        if len(other) != len(table) or not all(
+            np.array_equal(table[c], other[c]) for c in keys
+        ):
+            raise ValueError(
+                "`baseline` must hold B's losses on the same (split, row) pairs "
+                "as `losses`, in the same order."
+            )
+        baseline = other["loss"]
+    b = real_array(baseline, "baseline")
+    if b.shape != (len(table),) or not np.isfinite(b).all():
+        raise ValueError(
+            f"`baseline` must hold one finite loss per row of `losses` "
+            f"({len(table)}); got shape {b.shape}."
+        )
+    return table.assign(loss=table["loss"] - b)
+
+
+def _need(method, ok, got):
+    if not ok:
+        raise ValueError(f"method={method!r} needs {_NEEDS[method]}; {got}.")
+
+
+def _columns(table, method, names):
+    missing = [c for c in names if c not in table]
+    _need(method, not missing, f"`losses` has no column {missing}")
+
+
+def _holdout(table, means, **_):
+    _need("holdout", len(means) == 1, f"`losses` holds {len(means)} splits")
+    loss = table["loss"].to_numpy()
+    _need("holdout", loss.size >= 2, "`losses` holds fewer than 2 losses")
+    se = loss.std(ddof=1) / np.sqrt(loss.size)
+    return loss.mean(), se, None, loss.size, f"holdout, n_test={loss.size}", {}
+
+
+def _naive_cv(table, means, variance, **_):
+    _need("naive_cv", len(means) >= 2, f"`losses` holds {len(means)} split(s)")
+    repeated = "row" in table and table["row"].duplicated().any()
+    _need("naive_cv", not repeated, "`losses` validates a row more than once")
+    loss = table["loss"].to_numpy()
+    if variance == "all_pairs":  # Bayle et al. (2020): divide by n, not n - 1
+        var = np.mean((loss - loss.mean()) ** 2)
+    else:
+        var = table.groupby("split")["loss"].var(ddof=1).mean()
+        if np.isnan(var):
+            raise ValueError("variance='within_fold' needs 2 losses in every fold.")
+    design = f"{len(means)}-fold CV, n={loss.size}"
+    details = {"variance": float(var)}
+    return loss.mean(), np.sqrt(var / loss.size), None, loss.size, design, details
+
+
+def _corrected_t(table, means, **_):
+    j = len(means)
+    _columns(table, "corrected_t", ["n_train"])
+    _need("corrected_t", j >= 2, f"`losses` holds {j} split(s)")
+    per_split = table.groupby("split")
+    n1 = per_split["n_train"].first().mean()
+    n2 = (per_split["n_test"].first() if "n_test" in table else per_split.size()).mean()
+    _need("corrected_t", n1 > 0, "`losses` has n_train 0")
+    se = means.std(ddof=1) * np.sqrt(1 / j + n2 / n1)  # Nadeau & Bengio eq. (13)
+    design = f"{j} subsamples, n_train={n1:g}, n_test={n2:g}"
+    return means.mean(), se, j - 1, int(round(n1 + n2)), design, {}
+
+
+def _conservative_z(table, means, **_):
+    _columns(table, "conservative_z", ["pair", "half"])
+    parts = table.groupby("split")[["pair", "half"]].first()
+    main = means[parts["pair"] == -1]
+    halves = means[parts["pair"] >= 0].groupby([parts["pair"], parts["half"]]).mean()
+    halves = halves.unstack()
+    ok = len(main) and len(halves) and list(halves.columns) == [0, 1]
+    ok = ok and not halves.isna().any(axis=None)
+    _need("conservative_z", ok, "a pair, one of its halves or the J subsamples "
+          "of the whole data is missing from `losses`")  # fmt: skip
+    m = len(halves)
+    var = ((halves[0] - halves[1]) ** 2).sum() / (2 * m)  # Nadeau & Bengio eq. (21)
+    design = f"paired subsampling, {len(main)} subsamples + {m} pairs of halves"
+    return main.mean(), np.sqrt(var), None, None, design, {"variance": float(var)}
+
+
+def _nested_cv(table, means, **_):
+    _columns(table, "nested_cv", ["repeat", "outer", "inner"])
+    is_out = table["inner"].to_numpy() == -1
+    out, inn = table[is_out], table[~is_out]
+    folds = out.groupby("repeat")["outer"].nunique()
+    sizes = out.groupby("repeat").size()
+    o = out.groupby(["repeat", "outer"])["loss"]
+    i = inn.groupby(["repeat", "outer"])["loss"].mean()
+    ok = len(folds) and folds.nunique() == 1 and folds.iloc[0] >= 3
+    ok = (
+        ok
+        and sizes.nunique() == 1
+        and o.size().min() >= 2
+        and i.index.equals(o.mean().index)
+    )
+    _need("nested_cv", ok, "its outer or inner splits in `losses` are missing, "
+          "uneven or have fewer than 2 losses")  # fmt: skip
+    k, n = int(folds.iloc[0]), int(sizes.iloc[0])
+    a = (i - o.mean()) ** 2  # Bates et al. (2024), Algorithm 1
+    b = o.var(ddof=1) / o.size()
+    mse = (k - 1) / k * float((a - b).mean())  # rescaled to a sample of size n
+    err_ncv, err_cv = float(inn["loss"].mean()), float(out["loss"].mean())
+    se_low = inn["loss"].std(ddof=1) / np.sqrt(n)  # fully independent folds
+    se = min(max(np.sqrt(max(mse, 0.0)), se_low), np.sqrt(k) * se_low)
+    bias = (1 + (k - 2) / k) * (err_ncv - err_cv)
+    reps = len(folds)
+    design = f"nested CV, {reps} repeats x {k} folds ({reps * k * k} fits), n={n}"
+    details = {"err_ncv": err_ncv, "err_cv": err_cv, "bias": bias, "mse": mse}
+    return err_ncv - bias, se, None, n, design, details
+
+
+def _five_by_two(table, means, **_):
+    _need("five_by_two", len(means) == 10, f"`losses` holds {len(means)} splits")
+    p = means.to_numpy().reshape(5, 2)  # rows: repetitions, in split order
+    s2 = ((p - p.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    n = int(table["split"].isin(means.index[:2]).sum())
+    design = "5x2cv: 5 repetitions of 2-fold CV"
+    return p[0, 0], np.sqrt(s2.sum() / 5), 5, n, design, {"variances": s2.tolist()}
+
+
+def _oob(table, means, train_counts, method="oob", **_):
+    _columns(table, method, ["row"])
+    _need(method, train_counts is not None, "`train_counts` is None")
+    counts = real_array(train_counts, "train_counts")
+    b, n = len(means), counts.shape[-1] if counts.ndim else 0
+    ok = np.isfinite(counts).all() and (counts >= 0).all()
+    if not ok or counts.shape != (b, n) or n < 2 or (counts % 1).any():
+        raise ValueError(
+            f"`train_counts` must hold counts of shape (splits in `losses`, "
+            f"n_samples) = ({b}, n >= 2); got shape {counts.shape}."
+        )
+    row = table["row"].to_numpy()
+    if row.min() < 0 or row.max() >= n or table.duplicated(["split", "row"]).any():
+        raise ValueError("`losses`: 'row' must index the columns of `train_counts` "
+                         "once per split.")  # fmt: skip
+    loss = np.full((b, n), np.nan)
+    loss[np.searchsorted(means.index, table["split"]), row] = table["loss"]
+    out = ~np.isnan(loss)
+    if not np.array_equal(out, counts == 0) or not out.any(axis=0).all():
+        raise ValueError(
+            "`losses` must hold exactly the out-of-bootstrap rows of each split "
+            "(train_counts 0), and every row must be out of bootstrap at least "
+            "once (use more bootstrap replicates)."
+        )
+    e_i = np.nanmean(loss, axis=0)
+    err1 = e_i.mean()  # Efron & Tibshirani (1997) eq. (37)
+    q = np.nansum(loss, axis=1) / n  # eq. (36)
+    e_n = (1 - 1 / n) ** (-n)
+    centred = counts - counts.mean(axis=0)
+    d = (2 + 1 / (n - 1)) * (e_i - err1) / n + e_n * (centred * q[:, None]).sum(0) / b
+    design = f"{b} bootstrap replicates, n={n}"
+    return err1, np.sqrt(np.sum(d**2)), None, n, design, {}  # eqs. (40), (35)
+
+
+def _632plus(table, means, train_counts, apparent, no_information, **_):
+    err1, se, _, n, design, _ = _oob(table, means, train_counts, "632plus")
+    for name, value in (("apparent", apparent), ("no_information", no_information)):
+        _need("632plus", value is not None, f"`{name}` is None")
+        check_real(value, name)
+    if err1 <= 0:
+        raise ValueError("method='632plus' needs a positive out-of-bootstrap error.")
+    parts = Bootstrap632Scorer(plus=True).combine(apparent, err1, no_information)
+    # Schulz-Kümpel et al. (2024), infer_632plus: SE_del scaled by .632+/Err(1)
+    details = {"out_of_bootstrap": err1, "weight": parts.weight}
+    return parts.estimate, se * parts.estimate / err1, None, n, design, details
+
+
+_COMPUTE = dict(
+    zip(
+        _METHODS,
+        (
+            _holdout,
+            _naive_cv,
+            _corrected_t,
+            _conservative_z,
+            _nested_cv,
+            _five_by_two,
+            _oob,
+            _632plus,
+        ),
+        strict=True,
+    )
+)
+
+
+def generalization_error_interval(
+    losses,
+    *,
+    method,
+    baseline=None,
+    variance="all_pairs",
+    train_counts=None,
+    apparent=None,
+    no_information=None,
+    metric="loss",
+):
+    """Estimate and standard error of a learner's expected generalization error.
+
+    The expected error is that of the learner trained on a data set of this
+    size from the same distribution (Bates et al.'s Err; for the subsampling
+    methods, of the training size they use). ``losses`` is a table with one
+    row per observation validated in a split; the design's structure is read
+    from its columns, so a method that the design cannot support is a
+    ``ValueError`` naming the splitter it needs.
+
+    ``method`` (z and t are the normal and t quantiles of the level):
+
+    - ``"holdout"``: one split; mean ± z · sd / √n_test.
+    - ``"naive_cv"`` (Bayle et al. 2020): one K-fold partition; mean ± z ·
+      √(v / n), with v the variance of all n losses around their mean,
+      divided by n (``variance="all_pairs"``), or the mean of the per-fold
+      variances (``"within_fold"``). Valid for the error of the models at
+      hand; for Err it tends to cover too little (Bates et al.).
+    - ``"corrected_t"`` (Nadeau & Bengio 2003, eq. 13): J subsamples (needs
+      the column ``n_train``, and ``n_test`` unless every validation row is in
+      the table); mean of the J split means ± t_{J−1} · sd · √(1/J + n2/n1).
+    - ``"conservative_z"`` (Nadeau & Bengio 2003, eq. 21):
+      :class:`~sklearn_bench.model_selection.PairedSubsampling` (columns
+      ``pair``, ``half``); the mean of the J whole-data subsamples ± z · σ, with
+      σ² = Σ_m (μ_m,0 − μ_m,1)² / (2M) and μ_m,h the mean over the J
+      subsamples of half h of pair m.
+    - ``"nested_cv"`` (Bates et al. 2024, Algorithm 1, as mlr3inferr):
+      :class:`~sklearn_bench.model_selection.NestedCV` (columns ``repeat``,
+      ``outer``, ``inner``). For each repeat and outer fold, a = (inner mean −
+      outer mean)² and b = var(outer losses) / n_k; MSE = (K − 1)/K · mean(a −
+      b); SE = √max(0, MSE) clipped to [s/√n, √K · s/√n], s the sd of all inner
+      losses (the independent and the fully dependent folds). The estimate
+      is the inner mean minus the bias (1 + (K − 2)/K)(inner mean − outer
+      mean), as mlr3inferr (nestedcv's R code uses (1 + ((K − 2)/K)^1.5) and
+      extra CV runs for the outer mean). ± z · SE.
+    - ``"five_by_two"``: the 10 splits of 5×2 cross-validation in the order
+      RepeatedKFold yields them; p11 ± t_5 · √(Σ s_i² / 5), s_i² = Σ_j (p_ij −
+      p̄_i)². Dietterich's (1998) 5×2cv t argument applied to one learner's
+      error instead of a difference: p11 is approximately N(Err_{n/2}, σ²)
+      and, if the two fold errors of a repetition are independent, each
+      s_i²/σ² is χ²_1, so the ratio is t_5. The independence fails (the
+      folds swap roles), as it does in Dietterich's test; the estimand is the
+      error of a learner trained on n/2 rows.
+    - ``"oob"`` (Efron & Tibshirani 1997, eqs. 35-40): bootstrap replicates
+      (``row`` and ``train_counts``); the leave-one-out bootstrap error
+      Err(1) = mean_i Ê_i ± z · SE_del, with D_i = (2 + 1/(n − 1))(Ê_i −
+      Err(1))/n + e_n Σ_b (N_i^b − N̄_i) q_b / B, e_n = (1 − 1/n)^−n,
+      q_b = Σ_i I_i^b Q_i^b / n and SE_del = √Σ D_i² (the paper's e_n/B;
+      the benchmark study's code has 1/Σ_b I_i^b, nestedcv's e_n/(B − 1)).
+    - ``"632plus"``: the .632+ estimate of
+      :meth:`Bootstrap632Scorer.combine
+      <sklearn_bench.model_selection.Bootstrap632Scorer.combine>` from
+      ``apparent``, Err(1) and ``no_information``; SE = SE_del · .632+ /
+      Err(1) (Schulz-Kümpel et al. 2024, ``infer_632plus``).
+
+    Parameters
+    ----------
+    losses : DataFrame or dict of arrays
+        One row per validation observation of each split: ``split`` (the
+        split's position in the splitter's order), ``loss`` (the pointwise
+        loss; lower is better), ``row`` (the observation's index; used by
+        ``"naive_cv"``'s check and needed by the bootstrap methods) and the
+        columns the method needs (``split_roles`` of the splitter, merged on
+        ``split``; ``n_train`` for ``"corrected_t"``).
+    method : {"holdout", "naive_cv", "corrected_t", "conservative_z", \
+"nested_cv", "five_by_two", "oob", "632plus"}
+    baseline : DataFrame, dict or array-like, default=None
+        Learner B's pointwise losses on the same (split, row) pairs: the
+        interval is then of A − B (``"corrected_t"``, ``"conservative_z"``,
+        ``"nested_cv"`` only; their theory holds for any pointwise loss,
+        the difference included).
+    variance : {"all_pairs", "within_fold"}, default="all_pairs"
+        ``"naive_cv"`` only.
+    train_counts : array-like of shape (n_splits, n_samples), default=None
+        How often each observation is in each split's training sample, one
+        row per split in increasing ``split`` (bootstrap methods).
+    apparent : float, default=None
+        ``"632plus"``: the apparent error of the learner fitted on all n rows.
+    no_information : float, default=None
+        ``"632plus"``: the no-information error rate γ̂.
+    metric : str, default="loss"
+        The loss's name, kept in the result.
+
+    Returns
+    -------
+    GeneralizationErrorResult
+
+    Raises
+    ------
+    ValueError
+        A missing column, a design the method cannot use (the message names
+        the splitter it needs), NaN, or a difference for a method without it.
+
+    References
+    ----------
+    Bates S, Hastie T, Tibshirani R (2024). Cross-validation: what does it
+    estimate and how well does it do it? JASA 119(546), 1434-1445.
+    Bayle P, Bayle A, Janson L, Mackey L (2020). Cross-validation confidence
+    intervals for test error. NeurIPS 33.
+    Dietterich TG (1998). Approximate statistical tests for comparing
+    supervised classification learning algorithms. Neural Computation 10(7).
+    Efron B, Tibshirani R (1997). Improvements on cross-validation: the .632+
+    bootstrap method. JASA 92(438), 548-560.
+    Nadeau C, Bengio Y (2003). Inference for the generalization error.
+    Machine Learning 52(3), 239-281.
+    Schulz-Kümpel H, Fischer S, Hornung R, Boulesteix A-L, Nagler T, Bischl B
+    (2024). Constructing confidence intervals for 'the' generalization error
+    — a comprehensive benchmark study. arXiv:2409.18836.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_bench.model_selection import NestedCV
+    >>> from sklearn_bench.stats import generalization_error_interval
+    >>> X, y = make_classification(100, random_state=0)
+    >>> cv = NestedCV(n_splits=5, n_repeats=3, random_state=0)
+    >>> rows = []
+    >>> for split, (train, test) in enumerate(cv.split(X, y)):
+    ...     model = LogisticRegression().fit(X[train], y[train])
+    ...     wrong = model.predict(X[test]) != y[test]
+    ...     rows.append(pd.DataFrame({"split": split, "row": test, "loss": wrong}))
+    >>> table = pd.concat(rows).merge(cv.split_roles(), on="split")
+    >>> res = generalization_error_interval(table, method="nested_cv",
+    ...                                     metric="zero_one")
+    >>> round(res.estimate, 3), round(res.standard_error, 3)
+    (0.16, 0.067)
+    >>> ci = res.confidence_interval(0.90)
+    >>> round(ci.low, 3), round(ci.high, 3)
+    (0.05, 0.269)
+    >>> res.design
+    'nested CV, 3 repeats x 5 folds (75 fits), n=100'
+    """
+    check_member(method, _METHODS, "method")
+    check_member(variance, _VARIANCES, "variance")
+    table = _table(losses, baseline, method)
+    means = table.groupby("split")["loss"].mean()
+    estimate, se, df, n, design, details = _COMPUTE[method](
+        table,
+        means,
+        variance=variance,
+        train_counts=train_counts,
+        apparent=apparent,
+        no_information=no_information,
+    )
+    return GeneralizationErrorResult(
+        float(estimate),
+        float(se),
+        df,
+        method,
+        str(metric),
+        design,
+        None if n is None else int(n),
+        len(means),
+        baseline is not None,
+        details,
+    )
+
+
+def _auc_parts(labels, score):
+    """AUC and the influence-curve values of one fold (LeDell et al. 2015)."""
+    pos, neg = score[labels], score[~labels]
+    ranks = stats.rankdata(score)
+    auc = (ranks[labels].sum() - pos.size * (pos.size + 1) / 2) / (pos.size * neg.size)
+    part = np.empty(score.size)
+    part[labels] = np.searchsorted(np.sort(neg), pos, side="left") / neg.size - auc
+    part[~labels] = 1 - np.searchsorted(np.sort(pos), neg, side="right") / pos.size
+    part[~labels] -= auc
+    return auc, part
+
+
+def _codes(values, name, n=None):
+    """Integer codes of a 1-D array of finite labels, in sorted label order."""
+    try:
+        values = np.asarray(values)
+        if values.ndim != 1 or (n is not None and values.size != n):
+            raise ValueError
+        if values.dtype.kind in "fc" and not np.isfinite(values).all():
+            raise ValueError
+        return np.unique(values, return_inverse=True)[1].reshape(-1)
+    except (TypeError, ValueError):
+        what = "labels" if n is None else f"{n} labels, one per entry of `y_true`"
+        raise ValueError(f"`{name}` must be a 1-D array of finite {what}.") from None
+
+
+def cv_auc_interval(y_true, y_score, folds, *, baseline=None):
+    """Influence-curve interval of the cross-validated AUC (LeDell et al. 2015).
+
+    As R's ``cvAUC::ci.cvAUC``: the estimate is the mean of the V fold AUCs;
+    with p1, p0 the class shares of all n observations, the influence curve
+    of observation i in its fold is (1/p1)(F0(s_i) − AUC_v) for a positive and
+    (1/p0)(S1(s_i) − AUC_v) for a negative, F0 the fold's share of negatives
+    scored strictly below and S1 its share of positives scored strictly
+    above; σ² is the mean over folds of the fold's mean squared influence
+    curve and SE = √(σ²/n). The interval (normal quantile) is cut to [0, 1].
+
+    With ``baseline``, the paired difference AUC(A) − AUC(B) on the same
+    folds: the influence curve of a difference is the difference of the
+    influence curves (the delta method), and the interval is cut to [−1, 1].
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels; the larger of the two is the positive class.
+    y_score : array-like of shape (n_samples,)
+        Out-of-fold scores of learner A (larger means more likely positive).
+    folds : array-like of shape (n_samples,)
+        The fold of each observation (one K-fold partition).
+    baseline : array-like of shape (n_samples,), default=None
+        Out-of-fold scores of learner B.
+
+    Returns
+    -------
+    GeneralizationErrorResult
+        ``method="cv_auc"``, ``metric="auc"`` (greater is better).
+
+    References
+    ----------
+    LeDell E, Petersen M, van der Laan M (2015). Computationally efficient
+    confidence intervals for cross-validated area under the ROC curve
+    estimates. Electronic Journal of Statistics 9, 1583-1607.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import cv_auc_interval
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 200)
+    >>> score = y + rng.normal(size=200)
+    >>> res = cv_auc_interval(y, score, np.arange(200) % 5)
+    >>> round(res.estimate, 3), round(res.standard_error, 3)
+    (0.758, 0.034)
+    >>> ci = res.confidence_interval()
+    >>> round(ci.low, 3), round(ci.high, 3)
+    (0.691, 0.825)
+    """
+    y = _codes(y_true, "y_true")
+    if y.max(initial=0) != 1:
+        raise ValueError(
+            f"`y_true` must hold two classes; got {y.max(initial=-1) + 1}."
+        )
+    labels, n = y == 1, y.size
+    folds = _codes(folds, "folds", n)
+    scores = [real_array(y_score, "y_score")]
+    if baseline is not None:
+        scores.append(real_array(baseline, "baseline"))
+    for s, name in zip(scores, ("y_score", "baseline"), strict=False):
+        if s.shape != (n,) or not np.isfinite(s).all():
+            raise ValueError(
+                f"`{name}` must hold {n} finite scores, one per entry of `y_true`."
+            )
+    w1, w0 = n / labels.sum(), n / (~labels).sum()
+    aucs, sigma2 = [], []
+    for f in range(folds.max() + 1):
+        at = folds == f
+        if labels[at].all() or not labels[at].any():
+            raise ValueError(f"`folds`: fold {f} holds one class only; an AUC "
+                             "needs both.")  # fmt: skip
+        parts = [_auc_parts(labels[at], s[at]) for s in scores]
+        auc = parts[0][0] - (parts[1][0] if baseline is not None else 0)
+        ic = parts[0][1] - (parts[1][1] if baseline is not None else 0)
+        ic = np.where(labels[at], w1, w0) * ic  # inverse probability weights
+        aucs.append(auc)
+        sigma2.append(np.mean(ic**2))
+    bounds = (0.0, 1.0) if baseline is None else (-1.0, 1.0)
+    return GeneralizationErrorResult(
+        float(np.mean(aucs)),
+        float(np.sqrt(np.mean(sigma2) / n)),
+        None,
+        "cv_auc",
+        "auc",
+        f"{len(aucs)}-fold CV, n={n}",
+        n,
+        len(aucs),
+        baseline is not None,
+        {"fold_auc": aucs},
+        bounds,
+    )
