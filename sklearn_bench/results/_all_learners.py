@@ -149,6 +149,7 @@ default="friedman"
         method="wilcoxon",
         adjust=None,
         alpha=0.05,
+        confidence_level=0.95,
         metric=None,
         dataset=None,
         missing="raise",
@@ -181,6 +182,9 @@ default="friedman"
             ``None``: ``"single_step"`` for Nemenyi and Miller, ``"shaffer"``
             otherwise.
         alpha : float, default=0.05
+            Family-wise level of the tests (``reject``, ``significant``).
+        confidence_level : float, default=0.95
+            Level of the pairs' intervals (simultaneous for Tukey's).
         metric : str, default=None
             The first metric by default.
         dataset : str, default=None
@@ -234,13 +238,19 @@ default="friedman"
         metric, table = self._all_blocks(metric, dataset, missing=missing == "pairwise")
         scope = _scope_words(dataset, len(table))
         if method == "tukey":
-            res = tukey_hsd(table, alpha=alpha, greater_is_better=self.metrics[metric])
+            res = tukey_hsd(
+                table,
+                alpha=alpha,
+                confidence_level=confidence_level,
+                greater_is_better=self.metrics[metric],
+            )
             return self._say_scope(res, metric, scope)
         res = pairwise_tests(
             table,
             method=method,
             adjust=adjust,
             alpha=alpha,
+            confidence_level=confidence_level,
             zero_method=zero_method,
             greater_is_better=self.metrics[metric],
             missing=missing,

@@ -19,7 +19,7 @@ from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
 from .._validation import check_confidence_level
 from ._common import _direction, _Fields, _validate_scores
-from ._pairwise import PairwiseTestResult
+from ._pairwise import PairwiseTestResult, pairs_frame
 
 _TUKEY_DESIGNS = ("blocks", "aligned", "independent")
 
@@ -55,22 +55,23 @@ def _tukey_table(means, mse, df, n, confidence_level):
     """Tukey's all-pairs comparison of K means of ``n`` values each.
 
     ``mse`` is the error mean square on ``df`` degrees of freedom. Returns a
-    dict of arrays over the pairs ``(i, j)``, ``i < j``: ``difference`` (mean
+    dict of arrays over the pairs ``(i, j)``, ``i < j`` (``pairs``, index
+    arrays): ``difference`` (mean
     i minus mean j), simultaneous ``low``/``high`` at ``confidence_level``,
     ``pvalue`` (unadjusted two-sided t-test on the same MSE and df) and
     ``pvalue_adjusted`` (studentized range). For equal ``n`` this is
     :func:`scipy.stats.tukey_hsd` and statsmodels' ``tukeyhsd``.
     """
     k = len(means)
-    pairs = list(combinations(range(k), 2))
-    diff = np.array([means[i] - means[j] for i, j in pairs])
+    i, j = np.array(list(combinations(range(k), 2))).T
+    diff = means[i] - means[j]
     se = np.sqrt(mse / n)  # Tukey: q * sqrt(MSE/2 (1/n_i + 1/n_j))
     q = stats.studentized_range.ppf(confidence_level, k, df)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.abs(diff) / se
     t = np.where(np.abs(diff) == 0, 0.0, t)
     return {
-        "pairs": pairs,
+        "pairs": (i, j),
         "difference": diff,
         "low": diff - q * se,
         "high": diff + q * se,
@@ -337,26 +338,13 @@ def tukey_hsd(
         words = "the one-way within-learner mean square, blocks ignored"
     means = x.mean(axis=0)
     table = _tukey_table(means, mse, df, n, level)
-    nan = np.full(len(table["pairs"]), np.nan)
     difference = table["difference"] * factor
-    frame = pd.DataFrame(
-        {
-            "learner_i": [learners[i] for i, _ in table["pairs"]],
-            "learner_j": [learners[j] for _, j in table["pairs"]],
-            "n": n,
-            "mean_difference": difference,
-            "estimate": difference,
-            "ci_low": table["low"] * factor,
-            "ci_high": table["high"] * factor,
-            "ci_level": level,
-            "statistic": table["statistic"],
-            "pvalue": table["pvalue"],
-            "pvalue_adjusted": table["pvalue_adjusted"],
-            "reject": table["pvalue_adjusted"] <= alpha,
-            "effect_size": nan,
-            "effect_size_name": None,
-        }
-    )
+    frame = pairs_frame(
+        learners, *table["pairs"], table["pvalue_adjusted"], alpha, n=n,
+        mean_difference=difference, estimate=difference,
+        ci_low=table["low"] * factor, ci_high=table["high"] * factor,
+        ci_level=level, statistic=table["statistic"], pvalue=table["pvalue"],
+    )  # fmt: skip
     q = float(stats.studentized_range.ppf(1 - alpha, k, df))
     return PairwiseTestResult(
         learners=tuple(learners),

@@ -248,28 +248,21 @@ def durbin_test(scores, *, greater_is_better: bool) -> BlockTestResult:
             f"Block {blocks[row]!r} of `scores` holds {int(sizes[row])} learner(s); "
             "every block of a BIBD holds the same k >= 2 learners."
         )
-    if len(set(sizes.tolist())) != 1:
-        raise ValueError(
-            "`scores` is not a balanced incomplete block design: the blocks hold "
-            f"different numbers of learners ({sorted(set(sizes.tolist()))}); use "
-            "skillings_mack_test for other incomplete designs."
-        )
     reps = present.sum(axis=0)
-    if len(set(reps.tolist())) != 1:
-        raise ValueError(
-            "`scores` is not a balanced incomplete block design: the learners "
-            "appear in different numbers of blocks "
-            f"({dict(zip(learners, reps.tolist(), strict=True))}); use "
-            "skillings_mack_test for other incomplete designs."
-        )
     meets = present.T.astype(int) @ present.astype(int)
     lam = {int(meets[i, j]) for i, j in combinations(range(t), 2)}
-    if len(lam) != 1:
-        raise ValueError(
-            "`scores` is not a balanced incomplete block design: pairs of learners "
-            f"share different numbers of blocks ({sorted(lam)}); use "
-            "skillings_mack_test for other incomplete designs."
-        )
+    sized = set(sizes.tolist())
+    for distinct, shown, what in (
+        (sized, sorted(sized), "the blocks hold different numbers of learners"),
+        (set(reps.tolist()), dict(zip(learners, reps.tolist(), strict=True)),
+         "the learners appear in different numbers of blocks"),
+        (lam, sorted(lam), "pairs of learners share different numbers of blocks"),
+    ):  # fmt: skip
+        if len(distinct) > 1:
+            raise ValueError(
+                f"`scores` is not a balanced incomplete block design: {what} "
+                f"({shown}); use skillings_mack_test for other incomplete designs."
+            )
     k, r = int(sizes[0]), int(reps[0])
     ranks = np.full_like(values, np.nan)
     for row in range(b):

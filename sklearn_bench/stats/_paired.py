@@ -26,7 +26,12 @@ from ._common import (
     real_array,
     real_number,
 )
-from ._effect_size import _cohens_dz, _rank_biserial, _sign_dominance
+from ._effect_size import (
+    EffectSizeResult,
+    _cohens_dz,
+    _rank_biserial,
+    _sign_dominance,
+)
 
 _METHODS = ("t", "wilcoxon", "sign", "permutation", "corrected_t", "5x2cv", "5x2cv_f")
 _ZERO_METHODS = ("demsar", "wilcox", "pratt", "zsplit")
@@ -295,15 +300,8 @@ class PairedTestResult:
     def _effect_size_dict(self, confidence_level):
         try:
             return self.effect_size().to_dict(confidence_level)
-        except ValueError:  # a single pair: no d_z
-            return {
-                "effect_size": None,
-                "effect_size_estimate": np.nan,
-                "effect_size_ci_low": np.nan,
-                "effect_size_ci_high": np.nan,
-                "effect_size_magnitude": None,
-                "effect_size_magnitude_source": None,
-            }
+        except ValueError:  # one pair, a batch, McNemar's: none
+            return EffectSizeResult(None, np.nan, 0, None, None).to_dict()
 
     def to_frame(self, confidence_level=0.95):
         """A :class:`pandas.DataFrame` of :meth:`to_dict`: one row, or one per
@@ -1117,18 +1115,13 @@ def paired_test(
                 )
             ratio = float(test_train_ratio)
         statistic, pvalue, df, mean, se, var = _t_test(d, alternative, ratio, labels)
-        return PairedTestResult(
-            _scalar(statistic),
-            _scalar(pvalue),
-            df,
-            _scalar(mean),
-            d.shape[-1],
-            method,
-            details={"std_error": _scalar(se), "variance": _scalar(var)},
-            _differences=d,
-            _std_error=_scalar(se),
-            **common,
+        statistic, pvalue, mean, se, var = (
+            _scalar(v) for v in (statistic, pvalue, mean, se, var)
         )
+        return PairedTestResult(
+            statistic, pvalue, df, mean, d.shape[-1], method, _differences=d,
+            details={"std_error": se, "variance": var}, _std_error=se, **common,
+        )  # fmt: skip
     if d.ndim > 1:
         raise ValueError(
             f"method={method!r} tests one pair at a time: `x` and `y` must be "
@@ -1140,46 +1133,24 @@ def paired_test(
             d, alternative, zero_method, exact, correction
         )
         return PairedTestResult(
-            float(statistic),
-            pvalue,
-            None,
-            estimate,
-            used.size,
-            f"wilcoxon-{zero_method}",
-            details=details,
-            _differences=used,
-            **common,
-        )
+            float(statistic), pvalue, None, estimate, used.size,
+            f"wilcoxon-{zero_method}", details=details, _differences=used, **common,
+        )  # fmt: skip
     if method == "sign":
         statistic, pvalue, estimate, n_used, dr, details = _sign_test(d, alternative)
         return PairedTestResult(
-            statistic,
-            pvalue,
-            None,
-            estimate,
-            n_used,
-            "sign",
-            details=details,
-            _differences=dr,
-            **common,
-        )
+            statistic, pvalue, None, estimate, n_used, "sign", details=details,
+            _differences=dr, **common,
+        )  # fmt: skip
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     statistic, pvalue, se, details = _permutation_test(
-        d, alternative, int(n_resamples), exact, random_state
+        d, alternative, n_resamples, exact, random_state
     )
     return PairedTestResult(
-        statistic,
-        pvalue,
-        None,
-        float(np.mean(d)),
-        d.size,
-        "permutation",
-        pvalue_standard_error=se,
-        details=details,
-        _differences=d,
-        _random_state=random_state,
-        **common,
-    )
+        statistic, pvalue, None, float(np.mean(d)), d.size, "permutation",
+        pvalue_standard_error=se, details=details, _differences=d,
+        _random_state=random_state, **common,
+    )  # fmt: skip
 
 
 # ------------------------------------------------------- smallest attainable p

@@ -409,46 +409,36 @@ default=None
         return rank_pairwise(
             method, adjust, alpha, control, (i, j), average_ranks, ranks, values
         )
-    rows = []
+    columns = {k: [] for k in ("n", "mean_difference", "estimate", "ci_low",
+               "ci_high", "ci_level", "statistic", "pvalue", "effect_size",
+               "effect_size_name")}  # fmt: skip
     for a, b in zip(i, j, strict=True):
-        x, y = values[:, a], values[:, b]
-        both = ~(np.isnan(x) | np.isnan(y))
+        both = ~np.isnan(values[:, a]) & ~np.isnan(values[:, b])
         if both.sum() < 2:
             raise ValueError(
                 f"Learners {learners[a]!r} and {learners[b]!r} share "
                 f"{int(both.sum())} block(s) with values; a paired test needs at "
                 "least 2."
             )
-        res = paired_test(x[both], y[both], method=method, zero_method=zero_method)
+        x, y = values[both, a], values[both, b]
+        res = paired_test(x, y, method=method, zero_method=zero_method)
         with warnings.catch_warnings():
             # too few blocks for a finite rank interval: the whole line, and
             # ``ci_level`` says so
             warnings.simplefilter("ignore", UserWarning)
             ci = res.confidence_interval(level)
         es = res.effect_size()
-        rows.append(
-            {
-                "learner_i": learners[a],
-                "learner_j": learners[b],
-                "n": int(both.sum()),
-                "mean_difference": float(np.mean(x[both] - y[both])),
-                "estimate": res.estimate,
-                "ci_low": ci.low,
-                "ci_high": ci.high,
-                "ci_level": ci.confidence_level,
-                "statistic": res.statistic,
-                "pvalue": res.pvalue,
-                "effect_size": es.estimate,
-                "effect_size_name": es.name,
-            }
-        )
-    frame = pd.DataFrame(rows)
-    _insert_adjusted(frame, adjust, alpha)
+        for key, value in zip(columns, (int(both.sum()), float(np.mean(x - y)),
+                res.estimate, ci.low, ci.high, ci.confidence_level, res.statistic,
+                res.pvalue, es.estimate, es.name), strict=True):  # fmt: skip
+            columns[key].append(value)
+    adjusted = adjust_pvalues(np.array(columns["pvalue"]), adjust=adjust)
+    frame = pairs_frame(learners, i, j, adjusted, alpha, **columns)
     if method == "wilcoxon":
         null = "H0(i, j): x_i − x_j is symmetric about 0 (Wilcoxon signed-rank"
     else:
         null = "H0(i, j): P(x_i > x_j) = P(x_i < x_j) (sign"
-    null += f" test, two-sided; {adjust} correction over {len(rows)} pairs)"
+    null += f" test, two-sided; {adjust} correction over {len(i)} pairs)"
     if missing == "pairwise":
         null += "; each pair on the blocks where both learners have values"
     return PairwiseTestResult(
@@ -504,14 +494,24 @@ def _pairs_to_test(learners, method, adjust, control):
     return i, np.full(i.size, c), adjust
 
 
-def _insert_adjusted(frame, adjust, alpha, simultaneous=None):
-    """Put ``pvalue_adjusted`` and ``reject`` after ``pvalue`` in ``frame``."""
-    p = frame["pvalue"].to_numpy()
-    adjusted = (
-        simultaneous if adjust == "single_step" else adjust_pvalues(p, adjust=adjust)
+def pairs_frame(learners, i, j, adjusted, alpha, **columns):
+    """The table of a :class:`PairwiseTestResult`, one row per pair ``(learners[i],
+    learners[j])``: the columns of :meth:`PairwiseTestResult.to_frame` from
+    ``columns`` (NaN where not given), ``pvalue_adjusted`` and ``reject``."""
+    nan = np.full(len(i), np.nan)
+    keys = ("n", "mean_difference", "estimate", "ci_low", "ci_high", "ci_level",
+            "statistic", "pvalue")  # fmt: skip
+    return pd.DataFrame(
+        {
+            "learner_i": [learners[a] for a in i],
+            "learner_j": [learners[b] for b in j],
+            **{key: columns.get(key, nan) for key in keys},
+            "pvalue_adjusted": adjusted,
+            "reject": np.asarray(adjusted) <= alpha,
+            "effect_size": columns.get("effect_size", nan),
+            "effect_size_name": columns.get("effect_size_name", None),
+        }
     )
-    frame.insert(frame.columns.get_loc("pvalue") + 1, "pvalue_adjusted", adjusted)
-    frame.insert(frame.columns.get_loc("pvalue") + 2, "reject", adjusted <= alpha)
 
 
 _RANK_NULL = {
@@ -538,25 +538,20 @@ def rank_pairwise(
         method, i, j, mean_ranks=average_ranks.to_numpy(), n=n, ranks=ranks,
         values=values,
     )  # fmt: skip
-    nan = np.full(len(i), np.nan)
-    difference = nan if values is None else np.mean(values[:, i] - values[:, j], 0)
-    frame = pd.DataFrame(
-        {
-            "learner_i": [learners[a] for a in i],
-            "learner_j": [learners[b] for b in j],
-            "n": n,
-            "mean_difference": difference,
-            "estimate": res["estimate"],
-            "ci_low": nan,
-            "ci_high": nan,
-            "ci_level": nan,
-            "statistic": res["statistic"],
-            "pvalue": res["pvalue"],
-            "effect_size": nan,
-            "effect_size_name": None,
-        }
+    adjusted = (
+        res["pvalue_simultaneous"]
+        if adjust == "single_step"
+        else adjust_pvalues(res["pvalue"], adjust=adjust)
     )
-    _insert_adjusted(frame, adjust, alpha, res.get("pvalue_simultaneous"))
+    difference = (
+        np.full(len(i), np.nan)
+        if values is None
+        else np.mean(values[:, i] - values[:, j], 0)
+    )
+    frame = pairs_frame(
+        learners, i, j, adjusted, alpha, n=n, mean_difference=difference,
+        estimate=res["estimate"], statistic=res["statistic"], pvalue=res["pvalue"],
+    )  # fmt: skip
     what = "pairs" if control is None else f"comparisons with {control!r}"
     null = (
         "H0: the learners' ranks are exchangeable within every block (Friedman's "
