@@ -208,6 +208,7 @@ def write_bulk_store(path, df):
 
 
 def report(out, n_datasets=480):
+    from sklearn_bench.analysis import analyse
     from sklearn_bench.report import write_report
 
     out = Path(out)
@@ -223,7 +224,7 @@ def report(out, n_datasets=480):
         took = time.perf_counter() - start
         print(f"from_store: {took:.2f} s")
     start = time.perf_counter()
-    write_report(result, out, figure_formats=("png",))
+    write_report(analyse(result), out, figure_formats=("png",), progress=False)
     took = time.perf_counter() - start
     print(
         f"write_report (50 learners, {n_datasets} data sets): {took:.1f} s; "

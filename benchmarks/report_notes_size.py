@@ -45,11 +45,11 @@ def main():
     )  # fmt: skip
     analyses = ("effects", "friedman", "power", "win_tie_loss")
     start = time.process_time()
-    with tempfile.TemporaryDirectory() as out:
-        write_report(result, out, analyses=analyses, figure_formats=("png",))
-        page = (Path(out) / "report.html").read_bytes()
     analysis = analyse(result, AnalysisPlan(analyses=analyses))
-    summary = format_summary(analysis, result).encode()
+    with tempfile.TemporaryDirectory() as out:
+        write_report(analysis, out, figure_formats=("png",), progress=False)
+        page = (Path(out) / "report.html").read_bytes()
+    summary = format_summary(analysis).encode()
     cpu = time.process_time() - start
     note_bytes = sum(len(n.encode()) for n in analysis.notes)
     print(

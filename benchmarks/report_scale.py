@@ -17,10 +17,10 @@ For each size, printed: the time and the peak resident memory (RSS, sampled
 every 20 ms; the process' whole footprint, interpreter and libraries included)
 of loading (``BenchmarkResult.from_frame``, or ``from_store`` of an SQLite store
 written in bulk with ``--store``), of the main analyses on that result
-(the core analysis, the Bayesian comparisons, the pairwise tests), and of
-``write_report`` on a freshly loaded result with its default figure formats
-(PNG and SVG: what ``sklearn-bench report`` does), with the size of
-``report.html``.
+(``analyse`` without and with the Bayesian and pairwise tests), and of
+``analyse`` + ``write_report`` on a freshly loaded result with its default
+figure formats (PNG and SVG: what ``sklearn-bench report`` does), with the size
+of ``report.html``.
 
 ``--bayes both`` measures each size twice, with the optional ``[bayes]`` back end
 (NumPyro/JAX) importable and without it (the child process hides it as a user
@@ -191,11 +191,8 @@ def run_size(name, *, store, report_only, keep, timeout_note=""):
 
     matplotlib.use("Agg")
     from sklearn_bench import BenchmarkResult
-    from sklearn_bench.analysis import AnalysisPlan
-    from sklearn_bench.analysis._analysis import _analyse_core
+    from sklearn_bench.analysis import AnalysisPlan, analyse
     from sklearn_bench.report import write_report
-    from sklearn_bench.report._bayesian import bayesian_comparisons_table
-    from sklearn_bench.report._pairwise import pairwise_analysis
 
     warnings.simplefilter("ignore")
     n_learners, n_datasets, n_replicates = SIZES[name]
@@ -224,16 +221,17 @@ def run_size(name, *, store, report_only, keep, timeout_note=""):
 
         if not report_only:
             result = step("load", load)
-            analysis = step(
-                "analyse (core)", lambda: _analyse_core(result, AnalysisPlan())
-            )
-            step("bayesian", lambda: bayesian_comparisons_table(result, analysis))
-            step("pairwise", lambda: pairwise_analysis(result, analysis))
-            del result, analysis
+            core = ("effects", "friedman", "power", "win_tie_loss")
+            step("analyse core", lambda: analyse(result, AnalysisPlan(analyses=core)))
+            step("analyse", lambda: analyse(result))
+            del result
         target = Path(keep) / name if keep else folder / "report"
         result = step("report: load", load)
         # the figure formats of ``sklearn-bench report`` (PNG and SVG)
-        step("report: write_report", lambda: write_report(result, target))
+        step(
+            "report: write_report",
+            lambda: write_report(analyse(result), target, progress=False),
+        )
         out["html_bytes"] = (target / "report.html").stat().st_size
         out["files"] = sum(1 for p in target.rglob("*") if p.is_file())
     import resource

@@ -307,12 +307,12 @@ _BAD = {
     "unknown analysis": (
         _GOOD + '[analysis]\nrun = ["effects", "anova"]\n',
         "`analysis.run`",
-        "expected a list drawn from",
+        "unknown entries ['anova']; choose from",
     ),
     "bad confidence level": (
         _GOOD + "[analysis]\nconfidence_level = 95\n",
         "`analysis.confidence_level`",
-        "(0, 1)",
+        "strictly between 0 and 1; got 95",
     ),
     "unknown metric of the analysis": (
         _GOOD + '[analysis]\nmetric = "auc"\n',

@@ -213,6 +213,31 @@ def test_report_states_command_line_overrides(finished_run, capsys):
     assert "confidence_level = 0.9 (command line)" in (out / "methods.md").read_text()
 
 
+def test_report_alpha_reaches_the_critical_difference(finished_run, capsys):
+    """H: regression (issue 36): `report --alpha 0.1` gives the critical
+    difference at α = 0.1 in the page, the summary and the diagram's title (at
+    17a1a60 they stayed at α = 0.05); --posthoc, an option generated from the
+    plan's declared settings, chooses the post-hoc test."""
+    from sklearn_bench.results import BenchmarkResult
+
+    out = finished_run / "alpha"
+    store = finished_run / "run.sqlite"
+    args = ["report", str(store), "--out", str(out), "--alpha", "0.1"]
+    assert main([*args, "--posthoc", "conover"]) == 0
+    text = capsys.readouterr().out
+    cd = (
+        BenchmarkResult.from_store(store).friedman_test().critical_difference(alpha=0.1)
+    )
+    page = (out / "report.html").read_text()
+    assert f"Nemenyi critical difference (α = 0.1): {cd:.3f} ranks" in page
+    assert f"Nemenyi CD (alpha 0.1) = {cd:.2f}" in text
+    assert (
+        "(Nemenyi, α = 0.1)"
+        in (out / "figures" / "critical_difference.svg").read_text()
+    )
+    assert (out / "tables" / "conover.csv").is_file()
+
+
 def test_report_never_overwrites_a_report_silently(finished_run, tmp_path, capsys):
     """H: without --out, a folder that holds a report gets a new report-2, then
     report-3; an --out that holds one is a usage error (exit 2, the report left
@@ -333,6 +358,7 @@ def test_the_report_holds_only_the_documented_script(tmp_path):
 
     import pandas as pd
 
+    from sklearn_bench.analysis import analyse
     from sklearn_bench.report import write_report
     from sklearn_bench.report._html import _SCRIPT
 
@@ -345,7 +371,7 @@ def test_the_report_holds_only_the_documented_script(tmp_path):
     result = BenchmarkResult.from_frame(
         df, dataset="data", learner="model", value="err", greater_is_better=False
     )
-    write_report(result, tmp_path, figure_formats=())
+    write_report(analyse(result), tmp_path, figure_formats=())
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert re.findall(r"<script>(.*?)</script>", page, re.S) == [_SCRIPT]
     docs = (Path(__file__).parents[1] / "docs" / "cli.rst").read_text()

@@ -21,6 +21,8 @@ from sklearn_bench._io import (
     write_text,
 )
 
+from ._report import report
+
 
 @contextlib.contextmanager
 def _below(root):
@@ -177,7 +179,6 @@ def test_report_refuses_symlinked_figures_folder(tmp_path):
     writes nothing into the linked folder."""
     pytest.importorskip("matplotlib")
     from sklearn_bench import BenchmarkResult
-    from sklearn_bench.report import write_report
 
     victim = tmp_path / "victim"
     victim.mkdir()
@@ -192,7 +193,7 @@ def test_report_refuses_symlinked_figures_folder(tmp_path):
         greater_is_better=False,
     )
     with pytest.raises(UnsafePathError):
-        write_report(result, out)
+        report(result, out)
     assert list(victim.iterdir()) == []
 
 

@@ -17,6 +17,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
+from sklearn_bench._latex import escape_latex, latex_label  # noqa: E402
 from sklearn_bench._text import MAX_LABEL_LENGTH, short_label, terminal_text  # noqa: E402
 from sklearn_bench.cli import main  # noqa: E402
 from sklearn_bench.plotting import (  # noqa: E402
@@ -24,8 +25,9 @@ from sklearn_bench.plotting import (  # noqa: E402
     plot_critical_difference,
     plot_win_tie_loss,
 )
-from sklearn_bench.report import escape_latex, format_summary, write_report  # noqa: E402
-from sklearn_bench.results._latex import latex_label  # noqa: E402
+from sklearn_bench.report import format_summary  # noqa: E402
+
+from ._report import report  # noqa: E402
 
 LONG = "x" * 10_000
 MATH = "$\\input{x}$"
@@ -84,7 +86,12 @@ def test_long_name_keeps_the_win_tie_loss_figure_small():
     table = pd.DataFrame(
         {LONG: [0.1, 0.2, 0.3], "B": [0.2, 0.2, 0.1], "C": [0.3, 0.1, 0.2]}
     )
-    ax = plot_win_tie_loss(table, greater_is_better=False)
+    long = table.rename_axis("data").reset_index().melt(id_vars="data")
+    result = BenchmarkResult.from_frame(
+        long, dataset="data", learner="variable", value="value",
+        greater_is_better=False,
+    )  # fmt: skip
+    ax = plot_win_tie_loss(result.win_tie_loss())
     try:
         assert max(ax.figure.get_size_inches()) < 20
         labels = [t.get_text() for t in _drawn(ax) if t.get_text()]
@@ -137,7 +144,7 @@ def test_report_with_hostile_names_writes_compiling_latex(tmp_path):
     learners = [MATH, ALPHA, LONG, TERMINAL]
     datasets = [BRACKET, CODEPOINT, "d2", "d3"]
     result = _study(learners, datasets)
-    write_report(result, tmp_path, figure_formats=("png",))
+    report(result, tmp_path, figure_formats=("png",))
     tables = tmp_path / "tables"
     for name in ("performance.tex", "pairwise.tex"):
         tex = (tables / name).read_text(encoding="utf-8")
@@ -168,7 +175,7 @@ def test_no_control_character_reaches_the_terminal(tmp_path, capsys):
     result = _study([TERMINAL, "B", "C"], ["d0", "d1", "d2", "d3"], tmp_path)
     from sklearn_bench.analysis import AnalysisPlan, analyse
 
-    text = format_summary(analyse(result, AnalysisPlan()), result)
+    text = format_summary(analyse(result, AnalysisPlan()))
     assert not any(c in text for c in CONTROL) and "\\x1b]0;pwned\\x07" in text
     rc = main([
         "leaderboard", str(tmp_path / "lb.csv"), "--dataset-col", "data",
@@ -194,7 +201,7 @@ def test_methods_markdown_renders_names_as_text(tmp_path):
     Markdown renders the name as text (on 17a1a60 the <svg onload> ran when
     methods.md was rendered)."""
     names = [HTML, "[x](javascript:alert(1))", "*bold*", "a\n# Heading"]
-    write_report(_study(names, ["d1", "d2", "d3"]), tmp_path, figure_formats=())
+    report(_study(names, ["d1", "d2", "d3"]), tmp_path, figure_formats=())
     md = (tmp_path / "methods.md").read_text(encoding="utf-8")
     assert "\\<svg/onload=alert(1)\\>" in md and "<svg" not in md.replace("\\<", "")
     assert "\\[x\\](javascript:alert(1))" in md and "\\*bold\\*" in md

@@ -38,6 +38,31 @@ def test_no_upward_import(graph):
     assert graph["upward"] == []
 
 
+def test_renderers_import_no_statistics(graph):
+    """H: report/ imports nothing from stats or results (issue 36): it renders
+    the fields of a frozen Analysis, so no report number is computed twice."""
+    assert graph["forbidden"] == []
+
+
+def test_the_checker_sees_a_renderer_computing(tmp_path, monkeypatch):
+    """H: the rule is not vacuous: a planted report module that imports a
+    statistic from stats (a lower layer, allowed by the layering alone) is
+    reported, and one that imports the analysis is not."""
+    pkg = tmp_path / "sklearn_bench"
+    for unit in ("stats", "analysis", "report"):
+        (pkg / unit).mkdir(parents=True)
+        (pkg / unit / "__init__.py").write_text("f = 1\n")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "report" / "_r.py").write_text(
+        "from ..analysis import f\n\ndef g():\n    from ..stats import f\n"
+    )
+    monkeypatch.setattr(_import_graph, "ROOT", pkg)
+    v = _import_graph.violations()
+    assert v["forbidden"] == [
+        "sklearn_bench.report._r:4 -> sklearn_bench.stats (report -> stats)"
+    ]
+
+
 def test_no_private_reach_in(graph):
     """H: across units, imports go through public modules and take public names
     (the shared bottom modules _validation, _io, _metrics and _version excepted)."""

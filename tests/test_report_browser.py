@@ -22,7 +22,8 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
-from sklearn_bench.report import write_report  # noqa: E402
+
+from ._report import report  # noqa: E402
 
 _FLAGS = [
     "--headless",
@@ -94,7 +95,7 @@ def report_dir(tmp_path_factory):
     )
     out = tmp_path_factory.mktemp("report")
     # the default plan: the signed-rank test across data sets, whatever is installed
-    write_report(result, out, title="Browser test")
+    report(result, out, title="Browser test")
     return out
 
 

@@ -14,7 +14,8 @@ import pandas as pd  # noqa: E402
 from sklearn_bench import BenchmarkResult  # noqa: E402
 from sklearn_bench.cli._demo import SIZES, describe  # noqa: E402
 from sklearn_bench.datasets import PROBLEM_WORDS  # noqa: E402
-from sklearn_bench.report import write_report  # noqa: E402
+
+from ._report import report  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 # "seed 002", "Seed 000's figure", "the seed paper": names of the files the
@@ -64,7 +65,7 @@ def test_report_names_the_problem_in_plain_words(tmp_path):
         datasets={"d0": "real world", "d1": "real world", "d2": "competition"},
         learners=["A", "B"],
     )
-    write_report(result, tmp_path, analyses=("effects",), figure_formats=("png",))
+    report(result, tmp_path, analyses=("effects",), figure_formats=("png",))
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "real world" not in page.lower()
     assert PROBLEM_WORDS["real world"] in page and "no separate test sample" in page

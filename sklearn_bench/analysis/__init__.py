@@ -1,22 +1,8 @@
-"""The analysis plan of a study, run once: the numbers every output renders."""
+"""The analysis plan of a study, run once: every number its outputs render."""
 
-from ._analysis import (
-    ReportAnalysis,
-    adjusted_interval_words,
-    posthoc_title,
-    within_test,
-)
-from ._bayesian import (  # noqa: F401  (the constants: importable, not API)
-    HIERARCHICAL_DRAWS,
-    MAX_HIERARCHICAL,
-    N_SAMPLES,
-    RANKING_DRAWS,
-    SEED,
-    THRESHOLD,
-    WITHOUT_HIERARCHICAL,
-    bayesian_comparisons_table,
-    bayesian_ranking,
-)
+from ._analysis import Analysis, LeaderboardAnalysis, PowerAnalysis, analyse
+from ._bayesian import HIERARCHICAL_DRAWS, N_SAMPLES, SEED, THRESHOLD  # noqa: F401
+from ._bottom_line import BottomLine, adjusted_interval_words  # noqa: F401
 from ._disagreements import Disagreement
 from ._format import (  # noqa: F401  (one number format for every renderer)
     fmt_estimate,
@@ -26,55 +12,18 @@ from ._format import (  # noqa: F401  (one number format for every renderer)
     fmt_p,
     fmt_p_equals,
 )
-from ._leaderboard import (  # noqa: F401
-    MIN_DATASETS,
-    MIN_LEARNERS,
-    leaderboard_analysis,
-)
-from ._pairwise import pairwise_analysis
-from ._plan import (  # noqa: F401
-    ANALYSES,
-    BAYES_INSTALL,
-    BAYESIAN_MODELS,
-    OPTIONAL_ANALYSES,
-    POSTHOCS,
-    AnalysisPlan,
-    check_posthoc,
-    hierarchical_installed,
-)
-from ._records import (  # noqa: F401
-    CITATIONS,
-    PAIRED_METHODS,
-    SIGN_CONVENTION,
-    TestRecord,
-    cited_keys,
-    paired_method,
-    register_test,
-    uncited_mentions,
-)
-from ._run import analyse
+from ._plan import ANALYSES, AnalysisPlan, plan_settings  # noqa: F401
+from ._records import CITATIONS, SIGN_CONVENTION, TestRecord, cited_keys  # noqa: F401
 
-# The documented constants of the analysis (its seeds, draws, thresholds and
-# citations) are importable from here too; __all__ lists the API.
+# The renderers' constants and formats are importable from here too; __all__
+# lists the API: the function, the plan, the analysis and its field types.
 __all__ = [
-    "ANALYSES",
-    "BAYESIAN_MODELS",
-    "OPTIONAL_ANALYSES",
-    "POSTHOCS",
+    "Analysis",
     "AnalysisPlan",
+    "BottomLine",
     "Disagreement",
-    "ReportAnalysis",
+    "LeaderboardAnalysis",
+    "PowerAnalysis",
     "TestRecord",
-    "adjusted_interval_words",
     "analyse",
-    "bayesian_comparisons_table",
-    "bayesian_ranking",
-    "check_posthoc",
-    "hierarchical_installed",
-    "leaderboard_analysis",
-    "paired_method",
-    "pairwise_analysis",
-    "posthoc_title",
-    "register_test",
-    "within_test",
 ]

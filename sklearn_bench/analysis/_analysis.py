@@ -1,133 +1,230 @@
 """What a study's analysis says about a BenchmarkResult: effect sizes first, then
-tests.
+tests; every number any output shows, computed once by :func:`analyse`.
 
 Everything here selects data from a :class:`~sklearn_bench.BenchmarkResult` and
 calls its public methods or :mod:`sklearn_bench.stats`; nothing is fitted again.
 """
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
+from types import MappingProxyType
 
 import numpy as np
 import pandas as pd
 
+from ..datasets import PROBLEM_WORDS
 from ..results import IncommensurableScalesWarning, scale_note
-from ..stats import adjust_pvalues
-from ._disagreements import friedman_disagreements
-from ._format import fmt_level
-from ._plan import ANALYSES, POSTHOCS
-from ._records import TestRecord, better_first, paired_method, within_notes
+from ..stats import adjust_pvalues, smallest_attainable_pvalue
+from ._bayesian import bayesian_comparisons, bayesian_ranking, bayesian_records
+from ._bottom_line import BottomLine, adjusted_interval_words, bottom_line
+from ._disagreements import bayesian_disagreements, friedman_disagreements
+from ._format import fmt_level, fmt_names, fmt_p_equals
+from ._plan import POSTHOCS, AnalysisPlan
+from ._records import TestRecord, paired_method, within_notes
 
 # Above this many learners the across-data-set pairs are "each learner against
 # the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
 _MAX_LEARNERS_ALL_PAIRS = 10
+# A critical-difference, pairwise-significance or win/tie/loss diagram stays
+# readable up to about this many learners; beyond, the report says why not.
+MAX_DIAGRAM_LEARNERS = 25
+# Below these sizes there is no leaderboard: two learners are a paired
+# comparison (the bottom line), and rank sets from a handful of data sets are
+# not to be trusted (the bootstrap's guarantee is in the number of data sets).
+MIN_LEARNERS, MIN_DATASETS = 3, 10
+LEADERBOARD_RESAMPLES, LEADERBOARD_SEED = 1000, 0
 
 
 @dataclass(frozen=True)
-class ReportAnalysis:
-    """The numbers of a study's analysis, which every output renders (see
-    :func:`~sklearn_bench.analysis.analyse`).
+class PowerAnalysis:
+    """The power of the primary comparison of the two best learners across data
+    sets (Boulesteix et al. 2015, Section 3): for Δ fixed in advance first,
+    then, secondary, at the observed difference (post-hoc power: a function of
+    the p-value, not evidence).
 
     Attributes
     ----------
+    pair : tuple of str
+        The best and the second-best learner by average rank.
+    delta, delta_source : float or None, str
+        Δ and ``"given"``/``"default"``/``"none"``.
+    power, n_needed : float or None, int or None
+        Power at Δ over this study's data sets and the number of data sets a
+        study with ``target_power`` needs (``None`` without Δ).
+    observed_difference, posthoc_power, posthoc_n_needed : float, float or None
+        The mean per-data-set difference and the power at it.
+    sigma : float
+        Standard deviation of the per-data-set differences of ``pair``.
+    n_datasets, target_power : int, float
+    alpha, n_comparisons, test_alpha : float, int, float
+        The plan's α, the pairs the primary analysis adjusts over and the level
+        of the test whose power this is: Holm's first step, ``alpha /
+        n_comparisons`` (a conservative bound).
+    test_words : str
+        The test in words.
+    """
+
+    pair: tuple
+    delta: float | None
+    delta_source: str
+    power: float | None
+    n_needed: int | None
+    observed_difference: float
+    posthoc_power: float | None
+    posthoc_n_needed: int | None
+    sigma: float
+    n_datasets: int
+    target_power: float
+    alpha: float
+    n_comparisons: int
+    test_alpha: float
+    test_words: str
+
+
+@dataclass(frozen=True)
+class LeaderboardAnalysis:
+    """The leaderboard of a large study (at least 3 learners and 10 data sets).
+
+    Attributes
+    ----------
+    result : LeaderboardResult
+        Of :meth:`~sklearn_bench.BenchmarkResult.leaderboard` at the plan's
+        confidence level (1000 bootstrap resamples of the data sets, seed 0).
+    board : DataFrame
+        Its table, one row per learner, best first.
+    matrix : DataFrame
+        :meth:`~sklearn_bench.BenchmarkResult.win_rate_matrix`.
+    stability : object
+        ``result.stability`` over ``grid`` numbers of data sets (with Δ when
+        ranked by score).
+    grid : tuple of int
+    n_resamples : int
+    """
+
+    result: object = field(repr=False)
+    board: pd.DataFrame = field(repr=False)
+    matrix: pd.DataFrame = field(repr=False)
+    stability: object = field(repr=False)
+    grid: tuple
+    n_resamples: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Analysis:
+    """Every number a study's outputs show, computed once by
+    :func:`~sklearn_bench.analysis.analyse` with an
+    :class:`~sklearn_bench.analysis.AnalysisPlan`.
+
+    The HTML report, the text summary, the LaTeX tables, the methods paragraph
+    and the CLI render these fields and compute nothing. Frozen: tables are
+    DataFrames, lists are tuples, ``skipped`` is a read-only mapping. Its
+    ``repr`` is :meth:`summary`. Every pair is written ``A − B`` with ``A`` the
+    better ranked (``SIGN_CONVENTION``).
+
+    Attributes
+    ----------
+    plan : AnalysisPlan
+        The plan this analysis ran (``adjust`` resolved).
+    result : BenchmarkResult
+        The result analysed (for its provenance: learners, data sets, info).
     metric : str
     greater_is_better : bool
-    confidence_level : float
-    mean : DataFrame
-        Data sets × learners, mean performance over replicates.
-    std : DataFrame
-        Data sets × learners, its standard deviation over replicates.
-    n_replicates : DataFrame
-        Data sets × learners, number of replicates with a finite performance.
+    alpha, confidence_level : float
+        The plan's.
+    delta : float or None
+        Δ, the smallest difference that matters, in the metric's units: the
+        ROPE of the Bayesian tests, the target of the power analysis, the
+        margin of practical equivalence and of a tie.
+    delta_source : {"given", "default", "none"}
+    mean, std, n_replicates : DataFrame
+        Data sets × learners: mean performance over replicates, its standard
+        deviation and the number of replicates with a finite performance.
+    datasets : DataFrame
+        One row per data set: ``problem`` in words, ``n`` and ``features`` (when
+        recorded), the smallest, median and largest training and validation
+        sizes (``n_train_min`` … ``n_test_max``, when stored) and
+        ``replicates``.
+    order : tuple of str
+        Learners from the best to the worst average rank.
+    average_ranks : Series
+        Average rank (1 = best) of each learner over ``datasets_across``.
     best : str
-        The learner with the best average rank over the data sets.
+        ``order[0]``.
+    blocks : str
+        What the comparisons of all learners are over: ``"data sets"``,
+        ``"replicates"`` or ``"replicates of <data set>"``.
+    datasets_across : tuple of str
+        The data sets of those comparisons (complete: every learner on every
+        replicate).
+    n_missing_tasks : int
+        Tasks of a partial run not in the result.
     within : DataFrame
-        Per data set, every other learner against the best learner *on that data
-        set*: ``dataset, learner, reference, estimate, low, high, pvalue, n,
-        method`` (the default test within a data set of
-        :meth:`~sklearn_bench.BenchmarkResult.paired_test`: the corrected
-        resampled t on the run's folds or splits, valid for new data of the
-        kind; ``n`` counts its units; the estimate is ``reference − learner``,
-        the better first as in every table: ``SIGN_CONVENTION``).
+        Per data set, every other learner against the best learner there:
+        ``dataset, learner, reference, estimate, low, high, pvalue, n, method,
+        adjusted_pvalue, worse``. The default test within a data set of
+        :meth:`~sklearn_bench.BenchmarkResult.paired_test` (the corrected
+        resampled t on the run's folds or splits); ``estimate`` is ``reference
+        − learner``; ``adjusted_pvalue`` is Holm's over the other learners of
+        the data set and ``worse`` marks a learner significantly worse than the
+        reference at α by it (the LaTeX table's dagger).
+    within_notes : tuple of str
+        The notes of its rows without an interval, one per cause.
     pairs : DataFrame
-        The forest plot's comparisons ``a − b`` (index; ``a`` the better
-        ranked) with ``estimate, low, high, adjusted_low, adjusted_high,
-        adjusted_level, pvalue, adjusted_pvalue, n, method``; paired t over data
-        sets (the default test within the data set when there is one data set).
-        ``low, high`` are unadjusted intervals at ``confidence_level``; the
-        adjusted intervals are simultaneous at ``confidence_level``: Bonferroni's,
-        each at ``adjusted_level = 1 − α/m`` (:func:`adjusted_interval_words`
-        names them). An adjusted interval excludes 0 only when the Bonferroni
-        test rejects, so its Holm-adjusted p-value is then below α too.
-    pairs_blocks : str
-        ``"data sets"`` or ``"replicates"``: what ``pairs`` is paired over.
+        The primary analysis: index ``"a − b"``, columns ``a, b, estimate, low,
+        high, adjusted_low, adjusted_high, adjusted_level, pvalue,
+        adjusted_pvalue, n, method``: the paired t over data sets (the
+        corrected resampled t over one data set's folds or splits), intervals
+        unadjusted at ``confidence_level`` and simultaneous (Bonferroni, each at
+        ``adjusted_level``), p-values raw and Holm-adjusted.
     friedman : FriedmanResult or None
+    critical_difference : float or None
+        Nemenyi's critical difference at the plan's α (ranks).
     posthoc : DataFrame or None
-        The all-pairs post-hoc comparisons after :attr:`friedman` named by
-        :attr:`posthoc_method` (Nemenyi's by default): ``learner_i,
-        learner_j, rank_difference, pvalue, pvalue_adjusted, method`` and the
-        test's statistic, ``learner_i`` the better ranked of each pair.
-    friedman_blocks : str
-    power : dict or None
-        ``pair, delta, delta_source, sigma, n_datasets, power, n_needed`` for
-        the smallest difference of interest Δ fixed in advance (``delta_source``
-        ``"given"`` or ``"default"``; ``delta``, ``power`` and ``n_needed`` are
-        ``None`` when there is none), then, secondary, ``observed_difference``,
-        ``posthoc_power`` and ``posthoc_n_needed`` at the observed difference
-        (post-hoc power: a function of the p-value, not evidence).
+        The plan's post-hoc test after Friedman's,
+        :meth:`~sklearn_bench.BenchmarkResult.pairwise_tests` with
+        ``method=plan.posthoc, adjust=plan.adjust, alpha=plan.alpha``:
+        ``learner_i, learner_j, rank_difference, statistic, pvalue,
+        pvalue_adjusted, reject, method``.
+    rm_anova, tukey : RMAnovaResult, PairwiseTestResult or None
+        Autorank's parametric path, when the plan names ``"rm_anova"``.
+    pairwise : PairwiseTestResult or None
+        ``result.pairwise_tests(alpha=plan.alpha, confidence_level=
+        plan.confidence_level, missing="pairwise")``: the
+        Wilcoxon signed-rank test of each pair on its own, Shaffer-adjusted
+        (the method's defaults); its ``to_frame()`` is the report's table.
+    smallest_pvalue : tuple or None
+        ``(n, p)``: with ``n`` data sets (the fewest any pair of the pairwise
+        tests has) a two-sided signed-rank test cannot reach p below ``p``.
+    bayesian : DataFrame or None
+        The best learner against each other one: ``scope, a, b, method, n,
+        P(a better), P(equivalent), P(b better), decision`` (and ``why
+        undecided`` when an MCMC fit declined).
+    bayesian_notes : tuple of str
+    hierarchical_fits : tuple
+        The hierarchical model's results across data sets (for the simplex).
+    ranking : PlackettLuceResult or None
+    ranking_table : DataFrame or None
+        One row per learner by expected rank, beside the Friedman average rank.
+    ranking_notes : tuple of str
+    power : PowerAnalysis or None
+    win_tie_loss : DataFrame or None
+        :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` with ``delta=Δ``
+        (0 without Δ): a difference within Δ is a tie.
+    leaderboard : LeaderboardAnalysis or None
+    disagreements : tuple of Disagreement
+        Where a sensitivity analysis reaches another verdict than the primary
+        analysis: both verdicts, which one the plan trusts and why.
+    bottom_line : BottomLine
+        The answer of the primary analysis in words.
     failures : DataFrame
         ``dataset, learner, error_type, count, message`` of failed tasks.
-    notes : list of str
-        What could not be computed, and why: one note per cause (a cause
-        shared by many comparisons is one note with their number, a few of
-        them and the way out).
-    skipped : dict of str to str
-        Per analysis (``"pairs"``, ``"friedman"``, ``"power"``,
-        ``"win_tie_loss"``, ``"pairwise"``), why it was not run; the report
-        says so in place.
-    methods : list of TestRecord
-        The tests the report ran, in order (see
-        :func:`~sklearn_bench.report.register_test`); the methods paragraph
-        reads them.
-    datasets_across : list of str
-        The data sets the analyses across data sets used.
-    alpha : float
-        The significance level of the analysis plan.
-    delta : float or None
-        The smallest difference that matters, Δ, in the metric's units: the ROPE
-        of the Bayesian tests, the target of the power analysis and the margin
-        of practical equivalence (``None``: none given and no default).
-    delta_source : str
-        ``"given"``, ``"default"`` (see :data:`DEFAULT_DELTA_REASON`) or
-        ``"none"``.
-    analyses : tuple of str
-        The analyses asked for (see :data:`ANALYSES`).
-    cache : dict
-        Analyses computed once per report and shared by the HTML page, the
-        summary and the tables (e.g. the Bayesian comparisons).
-    posthoc_method, posthoc_adjust : str
-        The post-hoc test after Friedman's test and its correction.
-    bayesian : str
-        The Bayesian model across data sets the plan names.
-    plan : AnalysisPlan
-        The plan this analysis ran.
-    disagreements : list of Disagreement
-        Where a sensitivity analysis reaches another verdict than the primary
-        analysis (or Friedman's χ² p another than the Iman–Davenport F): both
-        verdicts, which one the plan trusts and why, as the sentence the
-        report prints (see :class:`~sklearn_bench.analysis.Disagreement`).
-    win_tie_loss : DataFrame or None
-        :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` of the metric (the
-        counts the report's map draws), when every data set is complete;
-        ``None`` otherwise (the map then counts the data sets with matched
-        replicates).
-    within_notes : list of str
-        The notes (also in :attr:`notes`) of the rows of :attr:`within` without
-        an interval, one per cause.
-    order : list of str
-        The learners from the best to the worst average rank (the order of
-        ``SIGN_CONVENTION``).
+    notes : tuple of str
+        What could not be computed, and why (one note per cause).
+    skipped : mapping of str to str
+        Per analysis or figure, why it was not run.
+    methods : tuple of TestRecord
+        The tests that ran, in the order the methods paragraph lists them.
 
     Examples
     --------
@@ -138,65 +235,187 @@ class ReportAnalysis:
     ...     dataset="dataset", learner="learner", value="error_rate",
     ...     greater_is_better=False)
     >>> analysis = analyse(result, AnalysisPlan())
-    >>> analysis.best, analysis.direction, analysis.friedman_blocks
+    >>> analysis.best, analysis.direction, analysis.blocks
     ('Adaboosted C4.5', 'lower is better', 'data sets')
     >>> analysis.delta, analysis.delta_source  # the error rate's default Δ
     (0.01, 'default')
     """
 
+    plan: AnalysisPlan = field(repr=False)
+    result: object = field(repr=False, compare=False)
     metric: str
     greater_is_better: bool
-    confidence_level: float
-    mean: pd.DataFrame = field(repr=False)
-    std: pd.DataFrame = field(repr=False)
-    n_replicates: pd.DataFrame = field(repr=False)
+    delta: float | None
+    delta_source: str
+    mean: pd.DataFrame
+    std: pd.DataFrame
+    n_replicates: pd.DataFrame
+    datasets: pd.DataFrame
+    order: tuple
+    average_ranks: pd.Series
     best: str
-    within: pd.DataFrame = field(repr=False)
-    pairs: pd.DataFrame = field(repr=False)
-    pairs_blocks: str
-    friedman: object = field(repr=False)
-    posthoc: pd.DataFrame | None = field(repr=False)
-    friedman_blocks: str
-    power: dict | None
-    failures: pd.DataFrame = field(repr=False)
-    notes: list = field(default_factory=list, repr=False)
-    skipped: dict = field(default_factory=dict, repr=False)
-    methods: list = field(default_factory=list, repr=False)
-    datasets_across: list = field(default_factory=list, repr=False)
-    alpha: float = 0.05
-    delta: float | None = None
-    delta_source: str = "none"
-    analyses: tuple = ANALYSES
-    cache: dict = field(default_factory=dict, repr=False, compare=False)
-    posthoc_method: str = "nemenyi"
-    posthoc_adjust: str = "single_step"
-    bayesian: str = "signed_rank"
-    plan: object = field(default=None, repr=False, compare=False)
-    win_tie_loss: pd.DataFrame | None = field(default=None, repr=False)
-    disagreements: list = field(default_factory=list, repr=False)
-    within_notes: list = field(default_factory=list, repr=False)
-    order: list = field(default_factory=list, repr=False)
+    blocks: str
+    datasets_across: tuple
+    n_missing_tasks: int
+    within: pd.DataFrame
+    within_notes: tuple
+    pairs: pd.DataFrame
+    friedman: object
+    critical_difference: float | None
+    posthoc: pd.DataFrame | None
+    rm_anova: object
+    tukey: object
+    pairwise: object
+    smallest_pvalue: tuple | None
+    bayesian: pd.DataFrame | None
+    bayesian_notes: tuple
+    hierarchical_fits: tuple
+    ranking: object
+    ranking_table: pd.DataFrame | None
+    ranking_notes: tuple
+    power: PowerAnalysis | None
+    win_tie_loss: pd.DataFrame | None
+    leaderboard: LeaderboardAnalysis | None
+    disagreements: tuple
+    bottom_line: BottomLine | None
+    failures: pd.DataFrame
+    notes: tuple
+    skipped: MappingProxyType
+    methods: tuple
+
+    @property
+    def alpha(self):
+        """The plan's significance level."""
+        return self.plan.alpha
+
+    @property
+    def confidence_level(self):
+        """The plan's confidence level."""
+        return self.plan.confidence_level
 
     @property
     def direction(self):
         """``"higher is better"`` or ``"lower is better"``."""
         return "higher is better" if self.greater_is_better else "lower is better"
 
+    @property
+    def posthoc_title(self):
+        """The post-hoc test after Friedman's and its correction in words
+        (``"Nemenyi"``, ``"Conover–Iman (shaffer)"``)."""
+        name = POSTHOCS[self.plan.posthoc][2]
+        adjust = self.plan.adjust
+        return name if adjust == "single_step" else f"{name} ({adjust})"
 
-def _interval(result, a, b, *, dataset, metric, levels):
-    """Default paired test of ``a − b`` (t over data sets; within one data set
-    the default of ``paired_test``, valid for new data of its kind): estimate,
-    p-value, n and the interval at each confidence level."""
-    res = result.paired_test(a, b, dataset=dataset, metric=metric)
-    return res, [res.confidence_interval(level) for level in levels]
+    def summary(self):
+        """The answer in a few lines: the best learner, the average ranks, the
+        primary test of the best against the runner-up with its estimate and
+        interval, and the verdicts (what autorank prints in one call).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from sklearn_bench import BenchmarkResult
+        >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+        >>> from sklearn_bench.datasets import load_demsar2006
+        >>> result = BenchmarkResult.from_frame(load_demsar2006(),
+        ...     dataset="dataset", learner="learner", value="auc",
+        ...     greater_is_better=True)
+        >>> print(analyse(result, AnalysisPlan(alpha=0.1)).summary())
+        ... # doctest: +NORMALIZE_WHITESPACE
+        Analysis of auc (higher is better), 4 learners over 14 data sets
+          average ranks: C4.5+m+cf 1.93, C4.5+m 2.00, C4.5+cf 2.93, C4.5 3.14
+          best: C4.5+m+cf; primary test: paired t over data sets, Holm-adjusted
+          over 6 pairs, at α = 0.1
+          C4.5+m+cf − C4.5+m: +0.007 (unadjusted 95% CI [-0.004, +0.017]; Holm p
+          = 0.382)
+          separated from C4.5+m+cf: C4.5; not separated: C4.5+m and C4.5+cf
+          Friedman p = 0.00912; Nemenyi critical difference at α = 0.1: 1.118 ranks
+        """
+        import textwrap
+
+        over = (
+            f"{len(self.datasets_across)} data sets"
+            if self.blocks == "data sets"
+            else f"the {self.blocks}"
+        )
+        head = (
+            f"Analysis of {self.metric} ({self.direction}), {len(self.order)} "
+            f"learners over {over}"
+        )
+        lines = [head]
+        if self.average_ranks is not None and len(self.average_ranks):
+            lines.append(
+                "average ranks: "
+                + ", ".join(f"{n} {r:.2f}" for n, r in self.average_ranks.items())
+            )
+        bl = self.bottom_line
+        if bl is None or bl.best is None:
+            lines.append(bl.sentences[0] if bl is not None else "no comparison ran")
+        else:
+            m = len(self.pairs)
+            test = "paired t" if self.blocks == "data sets" else "corrected t"
+            holm = f", Holm-adjusted over {m} pairs" if m > 1 else ""
+            lines.append(
+                f"best: {bl.best}; primary test: {test} over {self.blocks}"
+                f"{holm}, at α = {self.alpha:g}"
+            )
+            c = bl.comparison
+            if c is not None:
+                lines.append(
+                    f"{bl.best} − {bl.runner_up}: {c['estimate']:+.3f} "
+                    f"(unadjusted {fmt_level(self.confidence_level)} CI "
+                    f"[{c['low']:+.3f}, {c['high']:+.3f}]; "
+                    f"{fmt_p_equals(c['adjusted_pvalue'], 'Holm p')})"
+                )
+            lines.append(
+                f"separated from {bl.best}: {fmt_names(bl.separated) or 'none'}; "
+                f"not separated: {fmt_names(bl.inseparable) or 'none'}"
+            )
+        if self.friedman is not None:
+            text = f"Friedman {fmt_p_equals(self.friedman.pvalue)}"
+            if self.critical_difference is not None:
+                text += (
+                    f"; Nemenyi critical difference at α = {self.alpha:g}: "
+                    f"{self.critical_difference:.3f} ranks"
+                )
+            lines.append(text)
+        body = [
+            textwrap.fill(line, 78, initial_indent="  ", subsequent_indent="  ")
+            for line in lines[1:]
+        ]
+        return "\n".join([lines[0], *body])
+
+    def __repr__(self):
+        return self.summary()
 
 
-def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
-    """Each learner against the best on each data set; ``tests`` (a dict, if
-    given) keeps each test, or its error message, by ``(learner, best, data
-    set, metric)`` for the other tables of the report (see
-    :func:`within_test`)."""
-    tests = {} if tests is None else tests
+def _paired_rows(result, pairs, level, *, dataset, metric, notes):
+    """The default paired test of each ``(a, b)`` and its interval at
+    ``level``: rows and the test results (``None`` where it raised, with a
+    note)."""
+    rows, tests = [], []
+    for a, b in pairs:
+        row = {"pair": f"{a} − {b}", "a": a, "b": b}
+        try:
+            res = result.paired_test(a, b, dataset=dataset, metric=metric)
+            ci = res.confidence_interval(level)
+        except ValueError as exc:  # e.g. constant differences: t undefined
+            notes.append(f"No interval for {a} − {b}: {exc}")
+            tests.append(None)
+            rows.append({**row, "n": 0})
+            continue
+        tests.append(res)
+        row.update(estimate=res.estimate, low=ci.low, high=ci.high)
+        rows.append({**row, "pvalue": res.pvalue, "n": res.n, "method": res.method})
+    return rows, tests
+
+
+def _within(result, mean, greater_is_better, level, alpha, metric):
+    """Each learner against the best on each data set (see
+    :attr:`Analysis.within`); ``(frame, notes)``."""
     rows = []
     failed = []  # said once per cause, in the notes (issue 28.9)
     finite = np.isfinite(mean.to_numpy(dtype=float))  # one lookup, not 25 000
@@ -205,53 +424,47 @@ def _within(result, mean, greater_is_better, level, metric, notes, tests=None):
         if row_means.empty:
             continue
         best = row_means.idxmax() if greater_is_better else row_means.idxmin()
-        others = [m for m in row_means.index if m != best]
+        others = [m for m in mean.columns[finite[at]] if m != best]
         batch = _within_batch(result, others, best, level, metric, dataset)
-        for learner, usable in zip(mean.columns, finite[at], strict=True):
-            if learner == best or not usable:
-                continue
+        for learner in others:
             entry = {"dataset": dataset, "learner": learner, "reference": best}
             if learner in batch:
-                res = batch[learner]
-                tests[learner, best, dataset, metric] = res
-                # best − learner: the better first, as in every table
-                entry.update(estimate=-res.estimate, low=-res.high, high=-res.low)
-                entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
+                entry.update(batch[learner])
                 rows.append(entry)
                 continue
             try:
-                res, (ci,) = _interval(
-                    result,
-                    learner,
-                    best,
-                    dataset=dataset,
-                    metric=metric,
-                    levels=[level],
-                )
+                res = result.paired_test(learner, best, dataset=dataset, metric=metric)
+                ci = res.confidence_interval(level)
             except ValueError as exc:
-                tests[learner, best, dataset, metric] = str(exc)
                 failed.append((learner, best, dataset, str(exc)))
                 entry.update(estimate=np.nan, low=np.nan, high=np.nan)
                 entry.update(pvalue=np.nan, n=0, method="")
             else:
-                tests[learner, best, dataset, metric] = res
+                # best − learner: the better first, as in every table
                 entry.update(estimate=-res.estimate, low=-ci.high, high=-ci.low)
                 entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
             rows.append(entry)
-    notes.extend(within_notes(failed))
     columns = ["dataset", "learner", "reference", "estimate", "low", "high"]
-    return pd.DataFrame(rows, columns=[*columns, "pvalue", "n", "method"])
+    frame = pd.DataFrame(rows, columns=[*columns, "pvalue", "n", "method"])
+    # the LaTeX table's marks: Holm over the other learners of each data set
+    adjusted = np.full(len(frame), np.nan)
+    p = frame["pvalue"].to_numpy(dtype=float)
+    for _, at in frame.groupby("dataset", sort=False).indices.items():
+        tested = at[np.isfinite(p[at])]
+        if tested.size:
+            adjusted[tested] = adjust_pvalues(p[tested], adjust="holm")
+    sign = 1.0 if greater_is_better else -1.0
+    frame["adjusted_pvalue"] = adjusted
+    frame["worse"] = (adjusted <= alpha) & (sign * frame["estimate"] > 0)
+    return frame, within_notes(failed)
 
 
 def _within_batch(result, learners, best, level, metric, dataset):
-    """The default test of each of ``learners`` against ``best`` on
-    ``dataset``, all at once when they share one design (the corrected t, see
-    :func:`~sklearn_bench.results._within.corrected_t_block`): ``{learner:
-    namespace of estimate, low, high, pvalue, n, method}``, bit for bit what
-    ``paired_test`` and its interval give; empty when they cannot be batched
-    (those, and constant differences, are tested one by one)."""
-    from types import SimpleNamespace
-
+    """``{learner: row fields}`` of the default test of each of ``learners``
+    against ``best`` on ``dataset``, all at once when they share one design
+    (the corrected t): bit for bit what ``paired_test`` and its interval give;
+    empty when they cannot be batched (those, and constant differences, are
+    tested one by one)."""
     from ..results import corrected_t_block
     from ..stats import paired_test
 
@@ -262,178 +475,59 @@ def _within_batch(result, learners, best, level, metric, dataset):
     out = paired_test(x, y[:, None], method="corrected_t", test_train_ratio=ratio)
     ci = out.confidence_interval(level)
     return {
-        learner: SimpleNamespace(
-            estimate=float(out.estimate[j]),
-            low=float(ci.low[j]),
-            high=float(ci.high[j]),
-            pvalue=float(out.pvalue[j]),
-            n=int(x.shape[0]),
-            method="corrected_t",
-        )
+        learner: {
+            "estimate": -float(out.estimate[j]),
+            "low": -float(ci.high[j]),
+            "high": -float(ci.low[j]),
+            "pvalue": float(out.pvalue[j]),
+            "n": int(x.shape[0]),
+            "method": "corrected_t",
+        }
         for j, learner in enumerate(learners)
         if not np.isnan(out.pvalue[j])  # constant differences: one by one
     }
 
 
-def within_test(result, analysis, a, b, dataset):
-    """``result.paired_test(a, b, dataset=dataset)`` with the analysis' metric
-    and the default method, taken from the tests the analysis already ran
-    within each data set when it ran this one (raising its ``ValueError`` if it
-    failed), so that no table of a report runs a test twice. A test run in a
-    batch (:func:`_within_batch`) is a namespace with its ``estimate``,
-    ``pvalue``, ``n`` and ``method``.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.analysis import AnalysisPlan, analyse, within_test
-    >>> df = pd.DataFrame({"d": ["p"] * 10, "l": ["A", "B"] * 5,
-    ...                    "rep": [0, 0, 1, 1, 2, 2, 3, 3, 4, 4],
-    ...                    "error_rate": [0.10, 0.14, 0.12, 0.15, 0.11, 0.13,
-    ...                                   0.09, 0.14, 0.12, 0.16]})
-    >>> result = BenchmarkResult.from_frame(df, dataset="d", learner="l",
-    ...     value="error_rate", replicate="rep", greater_is_better=False)
-    >>> analysis = analyse(result, AnalysisPlan())
-    >>> within_test(result, analysis, "B", "A", "p")  # as paired_test: no scheme
-    Traceback (most recent call last):
-    ...
-    ValueError: The resampling scheme of data set 'p' is unknown ...
-    """
-    tests = analysis.cache.get(("within_tests", id(result)), {})
-    hit = tests.get((a, b, str(dataset), analysis.metric))
-    if hit is None:
-        return result.paired_test(a, b, dataset=dataset, metric=analysis.metric)
-    if isinstance(hit, str):
-        raise ValueError(hit)
-    return hit
-
-
-def adjusted_interval_words(confidence_level, n_pairs):
-    """How the adjusted intervals of ``n_pairs`` pairs are labelled: their
-    simultaneous level, the method and the level of each.
-
-    The adjusted intervals of an analysis are Bonferroni's: each at ``1 −
-    α/m``, together at ``1 − α`` (see
-    :func:`~sklearn_bench.stats.simultaneous_intervals`); one that excludes 0
-    has a Holm-adjusted p-value below α.
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis import adjusted_interval_words
-    >>> adjusted_interval_words(0.95, 21)
-    'simultaneous 95% (Bonferroni, each at 99.76%)'
-    >>> adjusted_interval_words(0.95, 1)
-    '95%'
-    """
-    if n_pairs <= 1:
-        return f"{fmt_level(confidence_level)}"
-    each = 1 - (1 - confidence_level) / int(n_pairs)  # Bonferroni
-    return (
-        f"simultaneous {fmt_level(confidence_level)} (Bonferroni, each at "
-        f"{fmt_level(each, digits=2)})"
-    )
-
-
-def _pairs(result, order, level, best, *, dataset, metric, notes=None):
-    """Pairwise paired-t intervals, unadjusted and simultaneous (Bonferroni,
-    each at ``1 − α/m``: compatible with the Holm-adjusted p-values beside
-    them, see :func:`~sklearn_bench.stats.simultaneous_intervals`)."""
+def _pairs(result, order, level, *, dataset, metric, notes):
+    """The primary analysis (see :attr:`Analysis.pairs`): Bonferroni intervals,
+    each at ``1 − α/m``, are compatible with the Holm-adjusted p-values beside
+    them (an interval that excludes 0 has m p < α, so Holm rejects it too)."""
     learners = list(order)
     if len(learners) <= _MAX_LEARNERS_ALL_PAIRS:
         # In rank order, so "a − b" reads as "the better ranked against the other".
         pairs = list(combinations(learners, 2))
     else:
-        pairs = [(best, other) for other in learners if other != best]
-    tests = []
-    rows = []
-    for a, b in pairs:
-        try:
-            res, (ci,) = _interval(
-                result, a, b, dataset=dataset, metric=metric, levels=[level]
-            )
-        except ValueError as exc:  # e.g. constant differences: t undefined
-            if notes is None:
-                raise
-            notes.append(f"No interval for {a} − {b}: {exc}")
-            tests.append(None)
-            rows.append({"pair": f"{a} − {b}", "a": a, "b": b, "n": 0})
-            continue
-        tests.append(res)
-        rows.append(
-            {
-                "pair": f"{a} − {b}",
-                "a": a,
-                "b": b,
-                "estimate": res.estimate,
-                "low": ci.low,
-                "high": ci.high,
-                "pvalue": res.pvalue,
-                "n": res.n,
-                "method": res.method,
-            }
-        )
-    table = pd.DataFrame(rows).set_index("pair")
-    table = table.reindex(
-        columns=["a", "b", "estimate", "low", "high", "pvalue", "n", "method"]
+        pairs = [(learners[0], other) for other in learners[1:]]
+    rows, tests = _paired_rows(
+        result, pairs, level, dataset=dataset, metric=metric, notes=notes
     )
-    table[["estimate", "low", "high", "pvalue"]] = table[
-        ["estimate", "low", "high", "pvalue"]
-    ].astype(float)
+    columns = ["a", "b", "estimate", "low", "high", "pvalue", "n", "method"]
+    table = pd.DataFrame(rows).set_index("pair").reindex(columns=columns)
+    numeric = ["estimate", "low", "high", "pvalue"]
+    table[numeric] = table[numeric].astype(float)
     adjusted = adjust_pvalues(table["pvalue"].fillna(1.0), adjust="holm")
-    adjusted = np.where(table["pvalue"].isna(), np.nan, adjusted)
-    # Bonferroni: each interval at 1 − α/m, all m together at 1 − α. One that
-    # excludes 0 has m p < α, so Holm rejects it too: never an interval
-    # excluding 0 beside a Holm-adjusted p above α (intervals at Holm's levels
-    # α/(m − r + 1), used past where the step-down stopped, could).
-    each = 1 - (1 - level) / len(table)
+    each = 1 - (1 - level) / len(table)  # Bonferroni
     cis = [
         (np.nan, np.nan) if t is None else t.confidence_interval(each) for t in tests
     ]
     table["adjusted_low"] = [ci[0] for ci in cis]
     table["adjusted_high"] = [ci[1] for ci in cis]
     table["adjusted_level"] = each
-    table["adjusted_pvalue"] = adjusted
-    return table[
-        [
-            "a",
-            "b",
-            "estimate",
-            "low",
-            "high",
-            "adjusted_low",
-            "adjusted_high",
-            "adjusted_level",
-            "pvalue",
-            "adjusted_pvalue",
-            "n",
-            "method",
-        ]
-    ]
+    table["adjusted_pvalue"] = np.where(table["pvalue"].isna(), np.nan, adjusted)
+    order = ["a", "b", "estimate", "low", "high", "adjusted_low", "adjusted_high"]
+    return table[[*order, "adjusted_level", "pvalue", "adjusted_pvalue", "n", "method"]]
 
 
-def _power(
-    result,
-    complete,
-    order,
-    sign,
-    metric,
-    delta,
-    source,
-    target_power,
-    alpha,
-    n_comparisons=1,
-):
-    """The power dict of :class:`ReportAnalysis` (Δ first, post hoc second), or
-    ``(None, reason)``.
+def _power(result, complete, order, sign, metric, delta, source, plan, n_comparisons):
+    """:class:`PowerAnalysis` of the two best learners, or ``(None, reason)``.
 
     The power is that of the primary analysis as run: with ``n_comparisons`` > 1
     pairs adjusted by Holm's step-down, a pair is declared different at the
     first step only when its p-value is below ``alpha / n_comparisons``; the
-    power at that level is the (conservative) power of the adjusted test, and the
-    number of data sets needed is for that level too.
+    power at that level is the (conservative) power of the adjusted test.
     """
     m = max(int(n_comparisons), 1)
+    alpha, target = plan.alpha, plan.target_power
     level = alpha / m
     a, b = order[0], order[1]
     diff = sign * (complete[b] - complete[a])  # > 0 when a is better
@@ -446,50 +540,44 @@ def _power(
         )
 
     def at(d):
-        row = result.power(
-            a, b, delta=d, power=target_power, metric=metric, alpha=level
-        ).iloc[0]
-        return row, float(row["power"]), int(row["n_datasets_needed"])
+        row = result.power(a, b, delta=d, power=target, metric=metric, alpha=level)
+        row = row.iloc[0]
+        return float(row["sigma"]), float(row["power"]), int(row["n_datasets_needed"])
 
-    out = {
-        "pair": (a, b),
-        "delta": delta,
-        "delta_source": source,
-        "power": None,
-        "n_needed": None,
-        "observed_difference": observed,
-        "posthoc_power": None,
-        "posthoc_n_needed": None,
-        "sigma": sigma,
-        "sigma_source": (
-            f"the standard deviation of the {len(diff)} per-data-set differences "
-            f"between {a} and {b} in this study"
-        ),
-        "test": "two-sided paired t over data sets (exact noncentral t)",
-        "alpha": alpha,
-        "n_comparisons": m,
-        "test_alpha": level,
-        "test_words": (
-            f"two-sided paired t-test at α = {alpha:g}"
-            if m == 1
-            else f"two-sided paired t-test at Holm's first-step level α/{m} = "
-            f"{level:.2g} (the primary analysis adjusts over {m} pairs; a "
-            "conservative bound)"
-        ),
-        "n_datasets": len(diff),
-        "target_power": target_power,
-    }
+    power = n_needed = posthoc_power = posthoc_n = None
     if delta is not None:
-        row, out["power"], out["n_needed"] = at(delta)
-        out["sigma"] = float(row["sigma"])
+        sigma, power, n_needed = at(delta)
     if abs(observed) > 0:
         try:
-            _, out["posthoc_power"], out["posthoc_n_needed"] = at(abs(observed))
+            _, posthoc_power, posthoc_n = at(abs(observed))
         except ValueError:  # a difference too small for any number of data sets
             pass
-    if delta is None and out["posthoc_power"] is None:
+    if delta is None and posthoc_power is None:
         return None, f"no Δ was given and {a} and {b} do not differ on average"
-    return out, ""
+    words = (
+        f"two-sided paired t-test at α = {alpha:g}"
+        if m == 1
+        else f"two-sided paired t-test at Holm's first-step level α/{m} = "
+        f"{level:.2g} (the primary analysis adjusts over {m} pairs; a "
+        "conservative bound)"
+    )
+    return PowerAnalysis(
+        pair=(a, b),
+        delta=delta,
+        delta_source=source,
+        power=power,
+        n_needed=n_needed,
+        observed_difference=observed,
+        posthoc_power=posthoc_power,
+        posthoc_n_needed=posthoc_n,
+        sigma=sigma,
+        n_datasets=len(diff),
+        target_power=target,
+        alpha=alpha,
+        n_comparisons=m,
+        test_alpha=level,
+        test_words=words,
+    ), ""
 
 
 def _incomplete_datasets(result, metric):
@@ -543,8 +631,29 @@ def _failures(result):
     return out[columns]
 
 
+def _datasets(result, n_rep):
+    """:attr:`Analysis.datasets`: each data set's problem, sizes and replicates."""
+    names = list(result.datasets)
+    scores = result.scores
+    sizes = scores[(scores["n_train"] >= 0) & (scores["n_test"] >= 0)]
+    sizes = sizes.groupby("dataset", observed=True)[["n_train", "n_test"]]
+    table = pd.DataFrame(
+        {"problem": [PROBLEM_WORDS.get(p, p) for p in result.datasets.values()]},
+        index=pd.Index(names, name="data set"),
+    )
+    recorded = result.info.get("dataset_sizes") or {}
+    for key, column in (("n_samples", "n"), ("n_features", "features")):
+        if any(key in size for size in recorded.values()):
+            table[column] = [recorded.get(d, {}).get(key, np.nan) for d in names]
+    for stat in ("min", "median", "max"):
+        values = sizes.agg(stat).reindex(names)
+        table[f"n_train_{stat}"] = values["n_train"]
+        table[f"n_test_{stat}"] = values["n_test"]
+    table["replicates"] = n_rep.max(axis=1).reindex(names)
+    return table
+
+
 _ADJUST_WORDS = {
-    "single_step": "",
     "holm": "Holm",
     "shaffer": "Shaffer's static procedure",
     "bergmann_hommel": "Bergmann and Hommel's procedure",
@@ -555,7 +664,6 @@ _ADJUST_WORDS = {
     "holland": "Holland and Copenhaver",
     "li": "Li",
     "rom": "Rom",
-    "none": "",
 }
 _ADJUST_CITES = {
     "holm": ("holm1979",),
@@ -568,69 +676,31 @@ _ADJUST_CITES = {
 }
 
 
-_POSTHOC_TITLES = {
-    "nemenyi": "Nemenyi",
-    "conover": "Conover–Iman",
-    "siegel": "Siegel–Castellan",
-    "miller": "Miller",
-    "quade": "Quade",
-    "exact_ranksum": "Exact rank-sum (Eisinga et al. 2017)",
-}
-
-
-def posthoc_title_of(method):
-    """The name of a post-hoc test after Friedman's (``"Conover–Iman"``)."""
-    return _POSTHOC_TITLES.get(method, method)
-
-
-def posthoc_title(analysis):
-    """The name of the report's post-hoc test after Friedman's, with its
-    correction (``"Conover–Iman (shaffer)"``).
-
-    Examples
-    --------
-    >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.analysis import AnalysisPlan, analyse, posthoc_title
-    >>> from sklearn_bench.datasets import load_demsar2006
-    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
-    ...     learner="learner", value="auc", greater_is_better=True)
-    >>> posthoc_title(analyse(result, AnalysisPlan()))
-    'Nemenyi'
-    >>> posthoc_title(analyse(result, AnalysisPlan(posthoc="conover")))
-    'Conover–Iman (shaffer)'
-    """
-    method = getattr(analysis, "posthoc_method", "nemenyi")
-    name = _POSTHOC_TITLES.get(method, method)
-    adjust = getattr(analysis, "posthoc_adjust", "single_step")
-    return name if adjust == "single_step" else f"{name} ({adjust})"
-
-
-def _posthoc(result, friedman, method, adjust, scope, metric):
-    """The post-hoc table after Friedman's test and its words for the methods
+def _posthoc(result, plan, scope, metric):
+    """The plan's post-hoc table after Friedman's test (each pair better ranked
+    first: the result method's order) and its words for the methods
     paragraph: ``(frame, words, correction, citations)``."""
-    words, cites = POSTHOCS[method]
-    if method == "nemenyi":
-        res = friedman.posthoc(method="nemenyi")
-    else:
-        res = result.pairwise_tests(
-            method=method, adjust=adjust, dataset=scope, metric=metric
-        )
+    words, cites, _ = POSTHOCS[plan.posthoc]
+    res = result.pairwise_tests(
+        method=plan.posthoc,
+        adjust=plan.adjust,
+        alpha=plan.alpha,
+        dataset=scope,
+        metric=metric,
+    )
     full = res.to_frame()
-    frame = pd.DataFrame(
-        {
-            "learner_i": full["learner_i"],
-            "learner_j": full["learner_j"],
-            "rank_difference": full["estimate"],
-            "statistic": full["statistic"],
-            "pvalue": full["pvalue"],
-            "pvalue_adjusted": full["pvalue_adjusted"],
-            "method": method,
-        }
+    frame = full[["learner_i", "learner_j"]].assign(
+        rank_difference=full["estimate"],
+        statistic=full["statistic"],
+        pvalue=full["pvalue"],
+        pvalue_adjusted=full["pvalue_adjusted"],
+        reject=full["reject"],
+        method=plan.posthoc,
     )
     if res.adjust == "single_step":
         correction = (
             "family-wise by Miller's χ² bound"
-            if method == "miller"
+            if plan.posthoc == "miller"
             else "family-wise by Nemenyi's studentised range"
         )
     elif res.adjust == "none":
@@ -639,26 +709,103 @@ def _posthoc(result, friedman, method, adjust, scope, metric):
         correction = (
             f"family-wise by {_ADJUST_WORDS[res.adjust]} over {len(frame)} pairs"
         )
-    return (
-        frame,
-        words,
-        correction,
-        cites + _ADJUST_CITES.get(res.adjust, ()),
+    return frame, words, correction, cites + _ADJUST_CITES.get(res.adjust, ())
+
+
+def _leaderboard(result, metric, level, delta):
+    """:class:`LeaderboardAnalysis`, or ``None`` below :data:`MIN_LEARNERS`
+    learners or :data:`MIN_DATASETS` data sets."""
+    table = result.aggregate(metric)
+    if table.shape[1] < MIN_LEARNERS or table.shape[0] < MIN_DATASETS:
+        return None
+    board, res = result.leaderboard(
+        metric=metric,
+        n_resamples=LEADERBOARD_RESAMPLES,
+        confidence_level=level,
+        random_state=LEADERBOARD_SEED,
+        return_result=True,
+    )
+    grid = tuple(res.n_units * k for k in (1, 2, 4, 8))
+    delta = delta if res.rank_by == "score" else None
+    return LeaderboardAnalysis(
+        result=res,
+        board=board,
+        matrix=result.win_rate_matrix(metric=metric),
+        stability=res.stability(target_width=1.0, grid=list(grid), delta=delta),
+        grid=grid,
+        n_resamples=LEADERBOARD_RESAMPLES,
     )
 
 
-def _analyse_core(result, plan):
-    """The numbers every output of a report shows (see
-    :func:`~sklearn_bench.analysis.analyse`), without the pairwise and Bayesian
-    sections (run by ``analyse`` or on demand)."""
+def _pairwise_record(frame, plan, adjust, n_datasets_words):
+    n_min, n_max = int(frame["n"].min()), int(frame["n"].max())
+    n_text = f"{n_max}" if n_min == n_max else f"{n_min} to {n_max}"
+    if n_min < n_max:
+        n_text += " (each pair on the data sets both learners finished)"
+    return TestRecord(
+        "pairwise",
+        "every pair of learners on its own, a verdict that no third learner "
+        "changes, unlike Nemenyi's (effect size: the matched-pairs "
+        "rank-biserial correlation)",
+        "two-sided Wilcoxon signed-rank test",
+        f"{n_text} {n_datasets_words}",
+        correction=f"{adjust.capitalize()}-adjusted over {len(frame)} pairs",
+        alpha=plan.alpha,
+        citations=("demsar2006", "benavoli2016", *_ADJUST_CITES.get(adjust, ())),
+    )
+
+
+def analyse(result, plan=None):
+    """Run the analysis plan on a result, once, without refitting anything.
+
+    Effect sizes come first (Berrar & Lozano 2013): for each data set, each
+    learner's mean difference to the best learner on that data set with the
+    interval of the default test within a data set (the corrected resampled t
+    on the run's folds or splits); across data sets, paired differences of the
+    mean performances with unadjusted and simultaneous (Bonferroni) intervals,
+    the latter compatible with the Holm-adjusted p-values. Then Friedman's test
+    with the plan's post-hoc comparisons and Nemenyi's critical difference at
+    the plan's α (Demšar 2006), the pairwise Wilcoxon tests (Benavoli et al.
+    2016), the Bayesian comparisons with the plan's model (Benavoli et al.
+    2017), the power of the paired t-test across the data sets with the number
+    of data sets a study with power ``plan.target_power`` would need
+    (Boulesteix et al. 2015, Section 3), the wins, ties and losses within Δ and,
+    for a large study, the leaderboard. Every number comes from the public
+    :class:`~sklearn_bench.BenchmarkResult` methods called with the plan's
+    settings (or their batched paths, bit for bit equal).
+
+    Parameters
+    ----------
+    result : BenchmarkResult
+    plan : AnalysisPlan, default=None
+        What to compute; ``None`` is ``AnalysisPlan()``.
+
+    Returns
+    -------
+    Analysis
+        Every number every output renders; frozen.
+
+    Examples
+    --------
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> from sklearn_bench.datasets import load_demsar2006
+    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+    ...     learner="learner", value="auc", greater_is_better=True)
+    >>> analysis = analyse(result, AnalysisPlan(delta=0.02, alpha=0.10))
+    >>> analysis.best, analysis.delta, round(analysis.critical_difference, 3)
+    ('C4.5+m+cf', 0.02, 1.118)
+    >>> pair = analysis.pairs.loc["C4.5+m+cf − C4.5"]  # better ranked first
+    >>> pair[["estimate", "low", "high"]].astype(float).round(3).tolist()
+    [0.022, 0.005, 0.04]
+    """
+    if plan is None:
+        plan = AnalysisPlan()
+    if not isinstance(plan, AnalysisPlan):
+        raise TypeError(f"`plan` must be an AnalysisPlan; got {plan!r}.")
     analyses = plan.analyses
-    posthoc_name, posthoc_adjust = plan.posthoc, plan.adjust
-    target = plan.target_power
-    alpha = plan.alpha
-    level = plan.confidence_level
-    metric = plan.metric
-    if metric is None:
-        metric = next(iter(result.metrics))
+    alpha, level = plan.alpha, plan.confidence_level
+    metric = plan.metric if plan.metric is not None else next(iter(result.metrics))
     gib = result.greater_is_better(metric)  # refuses a metric the result lacks
     mean = result.aggregate(metric)
     mean.columns = [str(c) for c in mean.columns]
@@ -667,16 +814,13 @@ def _analyse_core(result, plan):
     std.columns, std.index = list(mean.columns), list(mean.index)
     n_rep = result.aggregate(metric, stat="count")
     n_rep.columns, n_rep.index = list(mean.columns), list(mean.index)
-    notes = []
-    skipped = {}
-    methods = []
+    delta, delta_source = plan.resolved_delta(metric)
+    notes, skipped, methods = [], {}, []
 
     # A data set with a NaN replicate performance (a failed or missing task) is
     # left out of the analyses across data sets, which need every learner on
-    # every replicate.
+    # every replicate; a data set of a partial store may have no task at all.
     incomplete = _incomplete_datasets(result, metric)
-    # A data set of a partial store may have no committed task at all: it is in
-    # result.datasets but not in ``mean``.
     complete = mean.drop(index=[d for d in mean.index if d in incomplete])
     complete = complete.dropna(axis=0, how="any")
     full = result
@@ -693,31 +837,25 @@ def _analyse_core(result, plan):
         notes.append(scales_note)
     learners = list(mean.columns)
     sign = -1.0 if gib else 1.0
-    if n_datasets >= 1:
-        ranks = (sign * complete).rank(axis=1).mean(axis=0)
-        order = list(ranks.sort_values(kind="stable").index)
-    elif len(mean):
-        # No complete data set (a partial store): order by the finished ones.
-        order = list((sign * mean).rank(axis=1).mean(axis=0).sort_values().index)
-    else:
-        order = learners
+    ranked = complete if n_datasets >= 1 else mean  # a partial store: finished
+    average_ranks = (sign * ranked).rank(axis=1).mean(axis=0)
+    average_ranks = average_ranks.sort_values(kind="stable")
+    order = tuple(average_ranks.index) if len(ranked) else tuple(learners)
     best = order[0]
 
     # Blocks of the across-learner analyses: data sets, or replicates of the one.
     scope = None
-    if n_datasets >= 2:
-        blocks_name = "data sets"
-    elif n_datasets == 1:
+    if n_datasets == 1:
         # One complete data set (possibly beside unfinished ones of a partial
         # run): compare over its replicates.
         scope = complete.index[0]
-        blocks_name = "replicates" if len(mean) == 1 else f"replicates of {scope}"
+        blocks = "replicates" if len(mean) == 1 else f"replicates of {scope}"
     else:
-        blocks_name = "data sets"
+        blocks = "data sets"
     can_compare = len(learners) >= 2 and (scope is not None or n_datasets >= 2)
     if len(learners) < 2:
         why_not = "comparisons need at least 2 learners with results"
-    elif scope is None and n_datasets < 2:
+    elif not can_compare:
         why_not = (
             f"the analyses across data sets need at least 2 data sets on which "
             f"every learner has every replicate; this result has {n_datasets} "
@@ -730,15 +868,11 @@ def _analyse_core(result, plan):
             )
     else:
         why_not = ""
+    n_blocks = n_datasets if scope is None else int(n_rep.loc[scope].min())
 
-    within_tests = {}
-    first_within_note = len(notes)
-    within = _within(full, mean, gib, level, metric, notes, within_tests)
-    within_notes = notes[first_within_note:]
+    within, within_notes = _within(full, mean, gib, level, alpha, metric)
+    notes.extend(within_notes)
     if "effects" in analyses and within["n"].gt(0).any():
-        max_rep = int(n_rep.max().max())
-        # The method the within-data-set tests actually used (paired_test's).
-        # (A comparison whose test could not run has no method: "".)
         used = sorted({m for m in within["method"].dropna() if m}) or ["t"]
         name = " / ".join(paired_method(m)[0] for m in used)
         cites = tuple(dict.fromkeys(c for m in used for c in paired_method(m)[1]))
@@ -748,58 +882,52 @@ def _analyse_core(result, plan):
                 "each learner against the best learner on each data set "
                 f"({level:.0%} confidence intervals of the mean difference)",
                 f"two-sided {name}",
-                f"the resampling units of each data set (at most {max_rep} "
-                "replicates; the corrected t uses every fold or split score)",
+                f"the resampling units of each data set (at most "
+                f"{int(n_rep.max().max())} replicates; the corrected t uses every "
+                "fold or split score)",
                 citations=cites,
             )
         )
+
     pairs = pd.DataFrame()
-    friedman = posthoc = None
-    n_blocks = n_datasets if scope is None else int(n_rep.loc[scope].min())
     if can_compare and "effects" in analyses:
         try:
             with warnings.catch_warnings():  # said once, in the notes
                 warnings.simplefilter("ignore", IncommensurableScalesWarning)
                 pairs = _pairs(
-                    result,
-                    order,
-                    level,
-                    best,
-                    dataset=scope,
-                    metric=metric,
-                    notes=notes,
+                    result, order, level, dataset=scope, metric=metric, notes=notes
                 )
         except ValueError as exc:
             notes.append(f"No pairwise intervals: {exc}")
             skipped["pairs"] = f"no pairwise intervals: {exc}"
         else:
+            m = len(pairs)
+            used = sorted({x for x in pairs["method"].dropna() if x})
             methods.append(
                 TestRecord(
                     "pairs",
                     "pairwise differences of the learners ("
                     + (
                         f"unadjusted {fmt_level(level)} confidence intervals, and "
-                        f"{adjusted_interval_words(level, len(pairs))} intervals, "
-                        "which exclude 0 only where the Holm-adjusted p is below α"
-                        if len(pairs) > 1
+                        + adjusted_interval_words(
+                            level, pairs["adjusted_level"].iloc[0], m
+                        )
+                        + " intervals, which exclude 0 only where the "
+                        "Holm-adjusted p is below α"
+                        if m > 1
                         else f"{fmt_level(level)} confidence intervals"
                     )
                     + ")",
-                    "two-sided "
-                    + " / ".join(
-                        paired_method(m)[0]
-                        for m in sorted(set(pairs["method"].dropna()))
-                        if isinstance(m, str) and m
-                    )
-                    if scope is not None
-                    else "two-sided paired t-test",
-                    f"{n_blocks} {blocks_name}"
+                    "two-sided paired t-test"
+                    if scope is None
+                    else "two-sided " + " / ".join(paired_method(x)[0] for x in used),
+                    f"{n_blocks} {blocks}"
                     + (
                         ", on the mean performance per data set"
                         if scope is None
                         else ""
                     ),
-                    correction=f"Holm-adjusted over {len(pairs)} pairs",
+                    correction=f"Holm-adjusted over {m} pairs",
                     alpha=round(1 - level, 10),
                     citations=("berrar2013", "holm1979")
                     + (("demsar2006",) if scope is None else ("hothorn2005",)),
@@ -811,6 +939,8 @@ def _analyse_core(result, plan):
             "replicates of a single data set)."
         )
         skipped["pairs"] = why_not
+
+    friedman = posthoc = critical_difference = None
     if can_compare and "friedman" in analyses:
         try:
             friedman = result.friedman_test(dataset=scope, metric=metric)
@@ -818,22 +948,23 @@ def _analyse_core(result, plan):
             notes.append(f"No Friedman test: {exc}")
             skipped["friedman"] = f"Friedman's test could not be computed: {exc}"
         else:
+            critical_difference = float(friedman.critical_difference(alpha=alpha))
             try:
                 posthoc, words, correction, cites = _posthoc(
-                    result, friedman, posthoc_name, posthoc_adjust, scope, metric
+                    result, plan, scope, metric
                 )
-                posthoc = better_first(posthoc, order)  # SIGN_CONVENTION
                 words = ", followed by " + words
             except ValueError as exc:  # e.g. Conover's t on identical rankings
-                notes.append(f"No {posthoc_title_of(posthoc_name)} post-hoc: {exc}")
+                title = POSTHOCS[plan.posthoc][2]
+                notes.append(f"No {title} post-hoc: {exc}")
                 skipped["posthoc"] = f"the post-hoc test could not run: {exc}"
-                posthoc, words, correction, cites = None, "", "", ()
+                words, correction, cites = "", "", ()
             methods.append(
                 TestRecord(
                     "friedman",
                     f"all {len(learners)} learners together",
                     "Friedman's rank test with the Iman–Davenport F" + words,
-                    f"{friedman.n_blocks} {blocks_name}",
+                    f"{friedman.n_blocks} {blocks}",
                     correction=correction,
                     alpha=alpha,
                     citations=("demsar2006", *cites),
@@ -842,7 +973,8 @@ def _analyse_core(result, plan):
     elif "friedman" in analyses:
         notes.append("Friedman's test needs at least 2 blocks and 2 learners.")
         skipped["friedman"] = why_not
-    peer_cache = {}
+
+    anova = tukey = None
     if can_compare and "rm_anova" in analyses:
         # issue 24: autorank's parametric path, a sensitivity analysis only
         try:
@@ -850,13 +982,17 @@ def _analyse_core(result, plan):
                 dataset=scope, metric=metric, method="rm_anova"
             )
             tukey = result.pairwise_tests(
-                method="tukey", dataset=scope, metric=metric, alpha=alpha
+                method="tukey",
+                dataset=scope,
+                metric=metric,
+                alpha=alpha,
+                confidence_level=level,
             )
         except ValueError as exc:
             notes.append(f"No repeated-measures ANOVA: {exc}")
             skipped["rm_anova"] = f"RM-ANOVA could not be computed: {exc}"
+            anova = tukey = None
         else:
-            peer_cache["rm_anova"] = {"anova": anova, "tukey": tukey}
             methods.append(
                 TestRecord(
                     "rm_anova",
@@ -864,7 +1000,7 @@ def _analyse_core(result, plan):
                     "repeated-measures ANOVA followed by Tukey's HSD on its "
                     "residual mean square (the parametric path autorank picks "
                     "for normal, homoscedastic data)",
-                    f"{anova.n_blocks} {blocks_name}",
+                    f"{anova.n_blocks} {blocks}",
                     correction="family-wise by Tukey's studentised range",
                     alpha=alpha,
                     citations=("herbold2020",),
@@ -872,7 +1008,6 @@ def _analyse_core(result, plan):
             )
 
     power = None
-    delta, delta_source = plan.resolved_delta(metric)
     if "power" in analyses and can_compare and scope is None:
         power, reason = _power(
             result,
@@ -882,9 +1017,8 @@ def _analyse_core(result, plan):
             metric,
             delta,
             delta_source,
-            target,
-            alpha,
-            n_comparisons=len(pairs) if scope is None and len(pairs) else 1,
+            plan,
+            n_comparisons=len(pairs) if len(pairs) else 1,
         )
         if power is None:
             notes.append(f"No power analysis: {reason}.")
@@ -894,7 +1028,7 @@ def _analyse_core(result, plan):
                 TestRecord(
                     "power",
                     f"the power of the comparison of {order[0]} and {order[1]}",
-                    f"{power['test_words']} across data sets (exact noncentral "
+                    f"{power.test_words} across data sets (exact noncentral "
                     "t), power for the "
                     + (
                         f"smallest difference of interest Δ = {delta:g} "
@@ -902,9 +1036,10 @@ def _analyse_core(result, plan):
                         if delta is not None
                         else "observed difference only (post hoc; no Δ given)"
                     )
-                    + f" and the number of data sets for power {target:.0%}",
+                    + f" and the number of data sets for power "
+                    f"{plan.target_power:.0%}",
                     f"{n_datasets} data sets",
-                    alpha=power["test_alpha"],
+                    alpha=power.test_alpha,
                     citations=("boulesteix2013",),
                 )
             )
@@ -917,49 +1052,176 @@ def _analyse_core(result, plan):
             "the power across data sets needs at least 2 data sets on which every "
             f"learner has every replicate; this result has {n_datasets}"
         )
-    if "win_tie_loss" in analyses and (len(mean) < 1 or mean.shape[1] < 2):
-        skipped["win_tie_loss"] = "wins and losses need 2 learners on a data set"
-    win_tie_loss = None
-    if "win_tie_loss" in analyses and len(complete) == len(mean) and len(learners) > 1:
-        try:  # the public method's counts, drawn by the report's map
-            # one Δ: differences within the smallest difference that matters are
-            # ties (exact equality only when the metric has no Δ)
-            win_tie_loss = full.win_tie_loss(metric=metric, delta=delta or 0.0)
-        except ValueError:
-            win_tie_loss = None
 
-    analysis = ReportAnalysis(
-        posthoc_method=posthoc_name,
-        posthoc_adjust=posthoc_adjust,
+    readable = len(learners) <= MAX_DIAGRAM_LEARNERS
+    win_tie_loss = None
+    if "win_tie_loss" in analyses:
+        if not readable:
+            skipped["win_tie_loss"] = (
+                f"the win/tie/loss map is drawn for at most {MAX_DIAGRAM_LEARNERS} "
+                f"learners (with {len(learners)} its cells would be unreadable); "
+                "BenchmarkResult.win_tie_loss() gives the counts"
+            )
+        elif len(mean) < 1 or len(learners) < 2:
+            skipped["win_tie_loss"] = "wins and losses need 2 learners on a data set"
+        else:
+            # one Δ: differences within the smallest difference that matters
+            # are ties (exact equality up to rounding when the metric has none)
+            win_tie_loss = full.win_tie_loss(metric=metric, delta=delta or 0.0)
+            total = win_tie_loss.T.groupby(level=0, sort=False).sum().to_numpy()
+            if not (total - np.diag(np.diag(total))).any():
+                win_tie_loss = None
+                skipped["win_tie_loss"] = "no data set has results of two learners yet"
+    if friedman is not None and not readable:
+        skipped["critical_difference"] = _too_many(
+            len(learners), "critical difference diagram", f"{plan.posthoc}.csv"
+        )
+
+    pairwise = smallest = None
+    if "pairwise" in analyses:
+        pairwise, why = _pairwise(full, plan, metric, skipped, blocks)
+        if pairwise is None:
+            skipped["pairwise"] = why
+        else:
+            frame = pairwise.to_frame()
+            methods.append(_pairwise_record(frame, plan, pairwise.adjust, blocks))
+            if not readable:
+                skipped["pairwise_significance"] = _too_many(
+                    len(learners), "pairwise significance diagram", "pairwise_tests.csv"
+                )
+            n = int(frame["n"].min())
+            smallest = (n, float(smallest_attainable_pvalue("wilcoxon", n)))
+    if smallest is None and blocks == "data sets" and n_datasets >= 1:
+        smallest = (
+            n_datasets,
+            float(smallest_attainable_pvalue("wilcoxon", n_datasets)),
+        )
+    tested = sorted(
+        {m for m, p in zip(within["method"], within["pvalue"], strict=True) if p == p}
+    )
+    if tested:
+        name = " / ".join(paired_method(m)[0] for m in tested)
+        cites = tuple(dict.fromkeys(c for m in tested for c in paired_method(m)[1]))
+        methods.append(
+            TestRecord(
+                "latex_table",
+                "in the LaTeX table, each learner against the best learner on "
+                "each data set (marked when significantly worse)",
+                f"two-sided {name}",
+                "the replicates of each data set",
+                correction="Holm-adjusted over the other learners of the data set",
+                alpha=alpha,
+                citations=(*cites, "holm1979"),
+            )
+        )
+
+    bayes = ranking = None
+    bayes_notes = ranking_notes = ()
+    fits = ()
+    ranking_table = None
+    if "bayesian" in analyses:
+        bayes, rope, bayes_notes, fits = bayesian_comparisons(
+            full,
+            metric=metric,
+            mean=mean,
+            best=best,
+            within=within if "effects" in analyses else within.iloc[:0],
+            delta=delta,
+            model=plan.bayesian,
+        )
+        ranking, ranking_table, ranking_notes = bayesian_ranking(
+            full,
+            metric=metric,
+            n_datasets=len(mean),
+            learners=learners,
+            fit=plan.bayesian == "hierarchical" or "ranking" in analyses,
+            friedman=friedman,
+        )
+        methods.extend(bayesian_records(bayes, rope, ranking))
+
+    analysis = Analysis(
+        plan=plan,
+        result=full,
         metric=metric,
         greater_is_better=gib,
-        confidence_level=level,
+        delta=delta,
+        delta_source=delta_source,
         mean=mean,
         std=std,
         n_replicates=n_rep,
-        best=best,
-        within=within if "effects" in analyses else within.iloc[:0],
-        pairs=pairs,
-        pairs_blocks=blocks_name,
-        friedman=friedman,
-        posthoc=posthoc,
-        friedman_blocks=blocks_name,
-        power=power,
-        failures=_failures(full),
-        notes=notes,
-        skipped=skipped,
-        methods=methods,
-        datasets_across=list(complete.index) if scope is None else [scope],
-        alpha=alpha,
-        delta=delta,
-        delta_source=delta_source,
-        analyses=tuple(analyses),
-        cache={**peer_cache, ("within_tests", id(full)): within_tests},
-        bayesian=plan.bayesian,
-        plan=plan,
-        win_tie_loss=win_tie_loss,
-        within_notes=within_notes,
+        datasets=_datasets(full, n_rep),
         order=order,
+        average_ranks=average_ranks,
+        best=best,
+        blocks=blocks,
+        datasets_across=tuple(complete.index) if scope is None else (scope,),
+        n_missing_tasks=int(getattr(full, "n_missing_tasks", 0)),
+        within=within,
+        within_notes=tuple(within_notes),
+        pairs=pairs,
+        friedman=friedman,
+        critical_difference=critical_difference,
+        posthoc=posthoc,
+        rm_anova=anova,
+        tukey=tukey,
+        pairwise=pairwise,
+        smallest_pvalue=smallest,
+        bayesian=bayes,
+        bayesian_notes=tuple(bayes_notes),
+        hierarchical_fits=tuple(fits),
+        ranking=ranking,
+        ranking_table=ranking_table,
+        ranking_notes=tuple(ranking_notes),
+        power=power,
+        win_tie_loss=win_tie_loss,
+        leaderboard=_leaderboard(full, metric, level, delta),
+        disagreements=(),
+        bottom_line=None,
+        failures=_failures(full),
+        notes=tuple(notes),
+        skipped=MappingProxyType(skipped),
+        methods=tuple(methods),
     )
-    analysis.disagreements.extend(friedman_disagreements(analysis))
-    return analysis
+    # where a sensitivity analysis disagrees with the primary one: which one the
+    # plan trusts, and why (read by the bottom line, which states them)
+    disagreements = (*friedman_disagreements(analysis),)
+    if bayes is not None and len(bayes):
+        disagreements += (*bayesian_disagreements(analysis, bayes, delta or 0.0),)
+    analysis = replace(analysis, disagreements=disagreements)
+    return replace(analysis, bottom_line=bottom_line(analysis))
+
+
+def _too_many(k, what, csv):
+    return (
+        f"the {what} is drawn for at most {MAX_DIAGRAM_LEARNERS} learners (with "
+        f"{k} its labels would overlap); the average ranks above and "
+        f"tables/{csv} give the same comparisons"
+    )
+
+
+def _pairwise(result, plan, metric, skipped, blocks):
+    """``result.pairwise_tests`` with the plan's α and the method's defaults
+    (Wilcoxon, Shaffer), each pair on the data sets both learners finished;
+    ``(None, why)`` when it cannot run."""
+    if "pairs" in skipped or len(result.learners) < 2:
+        return None, skipped.get("pairs", "pairwise tests need at least 2 learners")
+    if blocks != "data sets":
+        # Rank tests over the overlapping replicates of one learning sample
+        # answer a question about that sample only and are no verdict about
+        # new data: the corrected t of the bottom line is.
+        return None, (
+            "with one data set the blocks would be its replicates, which share "
+            "training rows: a Wilcoxon test over them is conditional on this "
+            "learning sample and says nothing about new data of the kind (the "
+            "bottom line uses the corrected resampled t instead)"
+        )
+    try:
+        res = result.pairwise_tests(
+            alpha=plan.alpha,
+            confidence_level=plan.confidence_level,
+            metric=metric,
+            missing="pairwise",
+        )
+    except ValueError as exc:
+        return None, f"the pairwise tests could not run: {exc}"
+    return res, ""

@@ -18,16 +18,13 @@ import warnings
 import pandas as pd
 
 from ._plan import BAYES_INSTALL
-from ._records import TestRecord, register_test
+from ._records import TestRecord
 
 THRESHOLD = 0.95
 N_SAMPLES = 20000
 SEED = 0
 HIERARCHICAL_DRAWS = 4000  # 4 chains x 1000: Monte Carlo sd about 0.01
 MAX_HIERARCHICAL = 10  # comparisons across data sets fitted by MCMC in a report
-# Plackett–Luce: the Gibbs sampler's default draws (4 chains x 2500, 1000 per
-# chain above 10,000 scores); None passes the model's default on.
-RANKING_DRAWS = None
 _COLUMNS = [
     "scope",
     "a",
@@ -54,57 +51,28 @@ WITHOUT_HIERARCHICAL = (
 )
 
 
-def bayesian_comparisons_table(result, analysis, *, threshold=THRESHOLD):
-    """The best learner against each other one, Bayesian, as a table.
+def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
+    """The best learner against each other one, Bayesian, as a table (see
+    :attr:`~sklearn_bench.analysis.Analysis.bayesian`).
 
-    Parameters
-    ----------
-    result : BenchmarkResult
-    analysis : ReportAnalysis
-        Gives the metric, the best learner across data sets and the best learner
-        on each data set (the reference of ``analysis.within``).
-    threshold : float, default=0.95
+    Across data sets with the plan's ``model``, each pair on its own; within
+    each data set (the rows of ``within``: the best learner there against each
+    other one), the Bayesian correlated t-test. The ROPE is Δ, the one number
+    the power analysis and the bottom line use too (0 without one).
 
     Returns
     -------
     table : DataFrame
-        Columns ``scope`` (``"across data sets"`` or a data set), ``a`` (the
-        best), ``b``, ``method``, ``n``, the three probabilities and
-        ``decision``.
     rope : float
-        The ROPE used: the analysis' Δ (``analysis.delta``, given or the
-        default for a [0, 1] metric), the one number the power analysis and
-        the bottom line use too; 0 for a metric without one.
     notes : list of str
         What was not computed, and why; the ROPE's source.
-
-    Examples
-    --------
-    >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.analysis import (
-    ...     AnalysisPlan, analyse, bayesian_comparisons_table)
-    >>> from sklearn_bench.datasets import load_dietterich2000
-    >>> result = BenchmarkResult.from_frame(load_dietterich2000(),
-    ...     dataset="dataset", learner="learner", value="error_rate",
-    ...     greater_is_better=False)
-    >>> table, rope, notes = bayesian_comparisons_table(
-    ...     result, analyse(result, AnalysisPlan()))
-    >>> rope  # the error rate's default Δ
-    0.01
-    >>> table[["a", "b", "decision"]]
-                     a                b         decision
-    0  Adaboosted C4.5             C4.5  Adaboosted C4.5
-    1  Adaboosted C4.5  Randomized C4.5        undecided
-    2  Adaboosted C4.5      Bagged C4.5        undecided
+    fits : list
+        The hierarchical model's results across data sets.
     """
-    key = ("bayesian", threshold)
-    if key in analysis.cache:  # computed once per report
-        table, rope, notes = analysis.cache[key]
-        return table.copy(), rope, list(notes)
-    metric = analysis.metric
+    threshold = THRESHOLD
     notes = []
-    if analysis.delta is not None:
-        rope = float(analysis.delta)
+    if delta is not None:
+        rope = float(delta)
     else:
         rope = 0.0
         notes.append(
@@ -121,11 +89,10 @@ def bayesian_comparisons_table(result, analysis, *, threshold=THRESHOLD):
     shared = {}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
-        datasets = list(analysis.mean.index)
-        if len(datasets) >= 2:
-            others = [m for m in analysis.mean.columns if m != analysis.best]
+        if len(mean.index) >= 2:
+            others = [m for m in mean.columns if m != best]
             # the model the plan names, never what is installed
-            hierarchical = getattr(analysis, "bayesian", "") == "hierarchical"
+            hierarchical = model == "hierarchical"
             if not hierarchical:
                 notes.append(WITHOUT_HIERARCHICAL)
             elif len(others) > MAX_HIERARCHICAL:
@@ -141,7 +108,7 @@ def bayesian_comparisons_table(result, analysis, *, threshold=THRESHOLD):
                     if hierarchical:
                         try:
                             res = result.bayesian_test(
-                                analysis.best,
+                                best,
                                 other,
                                 method="hierarchical",
                                 n_draws=HIERARCHICAL_DRAWS,
@@ -156,7 +123,7 @@ def bayesian_comparisons_table(result, analysis, *, threshold=THRESHOLD):
                             hierarchical = False
                     if not hierarchical:
                         res = result.bayesian_test(
-                            analysis.best,
+                            best,
                             other,
                             n_draws=N_SAMPLES,
                             random_state=SEED,
@@ -170,7 +137,7 @@ def bayesian_comparisons_table(result, analysis, *, threshold=THRESHOLD):
                 if res.method == "hierarchical":
                     across_results.append(res)
         within_notes = set()
-        for dataset, group in analysis.within.groupby("dataset", sort=False):
+        for dataset, group in within.groupby("dataset", sort=False):
             reference = group["reference"].iloc[0]
             batch = _within_batch(
                 result, list(group["learner"]), reference, dataset, options, threshold
@@ -194,9 +161,7 @@ def bayesian_comparisons_table(result, analysis, *, threshold=THRESHOLD):
     table[WHY] = [w if isinstance(w, str) else "" for w in table[WHY]]
     if (table[WHY] == "").all():
         table = table[_COLUMNS]
-    analysis.cache[key] = (table, rope, tuple(notes))
-    analysis.cache[("bayesian_hierarchical_fits", threshold)] = tuple(across_results)
-    return table.copy(), rope, notes
+    return table, rope, notes, across_results
 
 
 def _within_batch(result, others, reference, dataset, options, threshold):
@@ -272,65 +237,67 @@ def _count(n, noun):
     return f"{n} {noun if n == 1 else plural}"
 
 
-def register_bayesian(analysis, table, rope):
-    """The Bayesian comparisons in the methods paragraph (what actually ran)."""
-    across = table["scope"] == "across data sets"
-    tests = []
-    if (across & (table["method"] == "hierarchical")).any():
-        tests.append(
-            "the Bayesian hierarchical model (Corani et al. 2017) across data "
-            "sets, on every split score of every data set"
+def bayesian_records(table, rope, ranking):
+    """The Bayesian comparisons and ranking in the methods paragraph (what
+    actually ran): a list of :class:`TestRecord`."""
+    records = []
+    if table is not None and len(table):
+        across = table["scope"] == "across data sets"
+        hierarchical = (across & (table["method"] == "hierarchical")).any()
+        tests = []
+        if hierarchical:
+            tests.append(
+                "the Bayesian hierarchical model (Corani et al. 2017) across data "
+                "sets, on every split score of every data set"
+            )
+        elif across.any():
+            tests.append(
+                "the Bayesian signed-rank test across data sets, on the "
+                "per-data-set means (Dirichlet-process prior of strength 0.5 at 0)"
+            )
+        if (~across).any():
+            tests.append(
+                "the Bayesian correlated t-test within each data set (its "
+                "correlation ρ from the split sizes, ρ/(1 − ρ) = n_test/n_train)"
+            )
+        n_across, n_within = int(across.sum()), int((~across).sum())
+        counts = [
+            _count(n_across, "comparison across data sets"),
+            _count(n_within, "comparison within data sets"),
+        ]
+        if n_across and n_within:  # "2 comparisons across data sets and 6 within"
+            counts[1] = f"{n_within} within data sets"
+        records.append(
+            TestRecord(
+                "bayesian",
+                "the best learner against each other one, as posterior "
+                "probabilities of practical superiority and equivalence (ROPE "
+                f"±{rope:g}, decision at posterior probability {THRESHOLD})",
+                " and ".join(tests),
+                " and ".join(text for text in counts if text),
+                citations=("benavoli2017", "corani2015")
+                + (("corani2017",) if hierarchical else ()),
+            )
         )
-    elif across.any():
-        tests.append(
-            "the Bayesian signed-rank test across data sets, on the per-data-set "
-            "means (Dirichlet-process prior of strength 0.5 at 0)"
+    if ranking is not None:
+        records.append(
+            TestRecord(
+                "bayesian_ranking",
+                "all learners ranked on each data set by their mean performance",
+                "Bayesian Plackett–Luce model with a Dirichlet(1) prior (Calvo, "
+                "Ceberio & Lozano 2018), Gibbs sampler of Caron & Doucet (2012)",
+                f"{ranking.n_datasets} data sets",
+                citations=("calvo2018", "caron2012"),
+            )
         )
-    if (~across).any():
-        tests.append(
-            "the Bayesian correlated t-test within each data set (its correlation "
-            "ρ from the split sizes, ρ/(1 − ρ) = n_test/n_train)"
-        )
-    n_across, n_within = int(across.sum()), int((~across).sum())
-    counts = [
-        _count(n_across, "comparison across data sets"),
-        _count(n_within, "comparison within data sets"),
-    ]
-    if n_across and n_within:  # "2 comparisons across data sets and 6 within"
-        counts[1] = f"{n_within} within data sets"
-    register_test(
-        analysis,
-        TestRecord(
-            "bayesian",
-            "the best learner against each other one, as posterior probabilities "
-            f"of practical superiority and equivalence (ROPE ±{rope:g}, decision at "
-            f"posterior probability {THRESHOLD})",
-            " and ".join(tests),
-            " and ".join(text for text in counts if text),
-            citations=("benavoli2017", "corani2015")
-            + (
-                ("corani2017",)
-                if (across & (table["method"] == "hierarchical")).any()
-                else ()
-            ),
-        ),
-    )
+    return records
 
 
-def bayesian_ranking(result, analysis):
-    """The Bayesian Plackett–Luce ranking of all learners for the report.
-
-    Fitted (once per analysis, seed 0) when the plan asks for it (``"ranking"``
-    in its ``analyses``, or the hierarchical model, ``bayesian="hierarchical"``)
-    and there are at least 2 data sets and 2 learners. A Gibbs sampler in
-    NumPy: it needs no extra. Off by default (see
-    :data:`~sklearn_bench.analysis.OPTIONAL_ANALYSES`); it never changes the
-    bottom line.
-
-    Parameters
-    ----------
-    result : BenchmarkResult
-    analysis : ReportAnalysis
+def bayesian_ranking(result, *, metric, n_datasets, learners, fit, friedman):
+    """The Bayesian Plackett–Luce ranking of all learners (seed 0), when the
+    plan asks for it (``fit``: ``"ranking"`` in its analyses, or the
+    hierarchical model) and there are at least 2 data sets and 2 learners. A
+    Gibbs sampler in NumPy: it needs no extra; it never changes the bottom line.
 
     Returns
     -------
@@ -338,49 +305,18 @@ def bayesian_ranking(result, analysis):
     table : DataFrame or None
         One row per learner sorted by expected rank: ``learner``,
         ``P(first)`` and its credible interval, ``P(best)``, ``expected
-        rank`` and its interval, and the Friedman average rank (the
-        frequentist leaderboard) when the report has it.
+        rank`` and its interval, and the Friedman average rank when there is
+        one.
     notes : list of str
         Why the ranking was not fitted, or the sampler's warnings.
-
-    Examples
-    --------
-    >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.analysis import AnalysisPlan, analyse, bayesian_ranking
-    >>> from sklearn_bench.datasets import load_demsar2006
-    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
-    ...     learner="learner", value="auc", greater_is_better=True)
-    >>> ranking, table, notes = bayesian_ranking(
-    ...     result, analyse(result, AnalysisPlan()))
-    >>> ranking is None  # not asked for: the default plan leaves it out
-    True
-    >>> from sklearn_bench.analysis import ANALYSES
-    >>> plan = AnalysisPlan(analyses=ANALYSES + ("ranking",))
-    >>> ranking, table, notes = bayesian_ranking(result, analyse(result, plan))
-    >>> list(table["learner"])
-    ['C4.5+m+cf', 'C4.5+m', 'C4.5+cf', 'C4.5']
     """
-    key = ("bayesian_ranking",)
-    if key in analysis.cache:
-        ranking, table, notes = analysis.cache[key]
-        return ranking, None if table is None else table.copy(), list(notes)
     ranking, table, notes = None, None, []
-    learners = list(analysis.mean.columns)
-    if (
-        len(analysis.mean.index) >= 2
-        and len(learners) >= 2
-        and (
-            getattr(analysis, "bayesian", "") == "hierarchical"
-            or "ranking" in getattr(analysis, "analyses", ())
-        )
-    ):
+    if n_datasets >= 2 and len(learners) >= 2 and fit:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", RuntimeWarning)
             try:
                 ranking = result.bayesian_ranking(
-                    learners,
-                    metric=analysis.metric,
-                    random_state=SEED,
+                    learners, metric=metric, random_state=SEED
                 )
             except ValueError as exc:
                 notes.append(f"No Plackett–Luce ranking: {exc}")
@@ -408,27 +344,10 @@ def bayesian_ranking(result, analysis):
                 ],
             }
         )
-        friedman = getattr(analysis, "friedman", None)
         if friedman is not None:
             avg = friedman.average_ranks
             table["Friedman average rank"] = [
                 float(avg[name]) if name in avg.index else float("nan")
                 for name in frame.index
             ]
-    analysis.cache[key] = (ranking, table, tuple(notes))
-    return ranking, None if table is None else table.copy(), notes
-
-
-def register_ranking(analysis, ranking):
-    """The Plackett–Luce ranking in the methods paragraph."""
-    register_test(
-        analysis,
-        TestRecord(
-            "bayesian_ranking",
-            "all learners ranked on each data set by their mean performance",
-            "Bayesian Plackett–Luce model with a Dirichlet(1) prior (Calvo, "
-            "Ceberio & Lozano 2018), Gibbs sampler of Caron & Doucet (2012)",
-            f"{ranking.n_datasets} data sets",
-            citations=("calvo2018", "caron2012"),
-        ),
-    )
+    return ranking, table, notes

@@ -14,8 +14,6 @@ import numpy as np
 
 from ._format import fmt_names, fmt_p
 
-__all__ = ["Disagreement", "bayesian_disagreements", "friedman_disagreements"]
-
 
 @dataclass(frozen=True)
 class Disagreement:
@@ -68,7 +66,7 @@ def _primary_rows(analysis):
     """``{other: (adjusted p, True when the best learner is the better one)}``
     of the primary analysis' pairs with the best learner."""
     pairs = analysis.pairs
-    if pairs is None or not len(pairs) or "adjusted_pvalue" not in pairs:
+    if not len(pairs):
         return {}
     best = analysis.best
     sign = 1.0 if analysis.greater_is_better else -1.0
@@ -87,7 +85,7 @@ def _primary_rows(analysis):
 def _primary_name(analysis):
     m = len(analysis.pairs)
     holm = f", Holm-adjusted over {m} pairs" if m > 1 else ""
-    if analysis.pairs_blocks == "data sets":
+    if analysis.blocks == "data sets":
         return f"the paired t over data sets{holm}"
     return f"the corrected resampled t on the folds or splits{holm}"
 
@@ -98,7 +96,7 @@ def friedman_disagreements(analysis):
 
     Parameters
     ----------
-    analysis : ReportAnalysis
+    analysis : Analysis
 
     Returns
     -------
@@ -107,7 +105,7 @@ def friedman_disagreements(analysis):
     fr = analysis.friedman
     alpha = analysis.alpha
     out = []
-    if fr is None or analysis.pairs_blocks != "data sets":
+    if fr is None or analysis.blocks != "data sets":
         return out
     rows = _primary_rows(analysis)
     separated = [o for o, (p, _) in rows.items() if p <= alpha + 1e-12]
@@ -145,10 +143,10 @@ def friedman_disagreements(analysis):
                 f"{k} learners and uses only their order within each data set.",
             )
         )
-    id_p = float(getattr(fr, "iman_davenport_pvalue", np.nan))
+    id_p = float(fr.iman_davenport_pvalue)
     if np.isfinite(id_p) and np.isfinite(fr.pvalue):
         if (fr.pvalue <= alpha) != (id_p <= alpha):
-            exact = getattr(fr, "null_distribution", "chi2") == "exact"
+            exact = fr.null_distribution == "exact"
             if exact:
                 trusted = "friedman_exact"
                 why = (
@@ -184,7 +182,7 @@ def friedman_disagreements(analysis):
 def _why_bayes(method, analysis, a, others, rope):
     """Why a Bayesian 'better' can stand beside a primary 'cannot separate'."""
     if method == "signed-rank":
-        mean = analysis.mean.loc[analysis.datasets_across]
+        mean = analysis.mean.loc[list(analysis.datasets_across)]
         sign = 1.0 if analysis.greater_is_better else -1.0
         n = len(mean)
         counts = [int((sign * (mean[a] - mean[o]) > rope).sum()) for o in others]
@@ -220,10 +218,9 @@ def bayesian_disagreements(analysis, table, rope):
 
     Parameters
     ----------
-    analysis : ReportAnalysis
+    analysis : Analysis
     table : DataFrame
-        The Bayesian comparisons of
-        :func:`~sklearn_bench.analysis.bayesian_comparisons_table`.
+        The Bayesian comparisons (:attr:`Analysis.bayesian`).
     rope : float
         Its ROPE (the analysis' Δ).
 
@@ -236,7 +233,7 @@ def bayesian_disagreements(analysis, table, rope):
         return []
     scope = (
         "across data sets"
-        if analysis.pairs_blocks == "data sets"
+        if analysis.blocks == "data sets"
         else (analysis.datasets_across[0] if analysis.datasets_across else None)
     )
     best, alpha, m = analysis.best, analysis.alpha, len(analysis.pairs)
@@ -258,7 +255,7 @@ def bayesian_disagreements(analysis, table, rope):
             equivalent.append((r.b, r[6], p))
     units = (
         f"{len(analysis.datasets_across)} data sets"
-        if analysis.pairs_blocks == "data sets"
+        if analysis.blocks == "data sets"
         else f"data set {scope}"
     )
     trust = (

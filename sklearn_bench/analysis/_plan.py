@@ -2,112 +2,73 @@
 
 One plan, fixed before looking at the results, gives every output of a study (the
 HTML report, the text summary, the LaTeX tables, the methods paragraph and the CLI)
-its numbers: :func:`~sklearn_bench.analysis.analyse` runs it once.
+its numbers: :func:`~sklearn_bench.analysis.analyse` runs it once. Each setting is
+declared once, here (name, type, default, choices and help in the field's
+metadata); the CLI's options, the config reader and the report's settings table
+are generated from these declarations.
 """
 
 import importlib.util
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from .._metrics import default_delta
-from .._validation import check_choice, check_confidence_level, check_real
-from ..stats import ADJUST_METHODS as _ADJUST
-
-__all__ = [
-    "ANALYSES",
-    "BAYESIAN_MODELS",
-    "OPTIONAL_ANALYSES",
-    "POSTHOCS",
-    "AnalysisPlan",
-    "check_posthoc",
-]
+from .._validation import (
+    check_choice,
+    check_confidence_level,
+    check_fraction,
+    check_real,
+)
+from ..stats import ADJUST_METHODS
 
 # Every section the report can show, by the name config `[analysis] run` uses;
 # the report shows exactly those asked for (the bottom line always).
 ANALYSES = ("effects", "friedman", "pairwise", "bayesian", "power", "win_tie_loss")
-# Run only when asked for (``[analysis] run`` or ``analyses=``): sensitivity
-# analyses a peer package would have chosen (autorank's RM-ANOVA + Tukey; the
-# Bayesian Plackett–Luce ranking of scmamp, Calvo et al. 2018). The ranking is
-# cheap (a Gibbs sampler in NumPy, no extra) but stays off by default: the report
-# already ranks every learner (Friedman's average ranks, the leaderboard), and one
-# more ranking by default is one more analysis that can seem to disagree with the
-# primary one. It never enters the bottom line.
+# Run only when asked for: sensitivity analyses a peer package would have chosen
+# (autorank's RM-ANOVA + Tukey; the Bayesian Plackett–Luce ranking of scmamp,
+# Calvo et al. 2018). The ranking stays off by default: the report already ranks
+# every learner, and one more ranking is one more analysis that can seem to
+# disagree with the primary one. Neither enters the bottom line.
 OPTIONAL_ANALYSES = ("rm_anova", "ranking")
-
-# The Bayesian model across data sets (config ``[analysis] bayesian``): the
-# signed-rank test needs no extra; the hierarchical model needs NumPyro, and runs
-# only when the plan names it (the Plackett–Luce ranking runs beside it, or when
-# ``analyses`` names "ranking"; it needs no extra).
+# The Bayesian model across data sets; "hierarchical" needs NumPyro.
 BAYESIAN_MODELS = ("signed_rank", "hierarchical")
 BAYES_INSTALL = 'pip install "sklearn-bench[bayes]"'
 
-# The post-hoc tests after Friedman's test (config [analysis] posthoc): (words
-# for the methods paragraph, citation keys).
+# The post-hoc tests after Friedman's test: (words for the methods paragraph,
+# citation keys, title).
 POSTHOCS = {
     "nemenyi": (
         "Nemenyi's all-pairs comparisons of average ranks (critical difference)",
         (),
+        "Nemenyi",
     ),
     "conover": (
         "Conover and Iman's all-pairs t-tests of rank sums",
         ("conover1979",),
+        "Conover–Iman",
     ),
     "siegel": (
         "Siegel and Castellan's all-pairs z-tests of average ranks",
         ("siegel1988",),
+        "Siegel–Castellan",
     ),
     "miller": (
         "Miller's simultaneous all-pairs comparisons of average ranks",
         ("miller1966",),
+        "Miller",
     ),
     "quade": (
         "Quade's all-pairs t-tests of range-weighted rank sums",
         ("quade1979",),
+        "Quade",
     ),
     "exact_ranksum": (
         "exact all-pairs tests of differences of Friedman rank sums",
         ("eisinga2017",),
+        "Exact rank-sum (Eisinga et al. 2017)",
     ),
 }
-
-
-def check_posthoc(posthoc, adjust):
-    """The post-hoc test after Friedman's and its correction, checked.
-
-    Parameters
-    ----------
-    posthoc : str
-        One of :data:`POSTHOCS`.
-    adjust : str or None
-        Its multiplicity correction, as ``adjust`` of
-        :func:`~sklearn_bench.stats.pairwise_tests`; ``None``: single-step for
-        Nemenyi and Miller, Shaffer's otherwise.
-
-    Returns
-    -------
-    posthoc, adjust : str
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis import check_posthoc
-    >>> check_posthoc("Conover", None)
-    ('conover', 'shaffer')
-    """
-    posthoc = check_choice(posthoc, POSTHOCS, "posthoc")
-    single = posthoc in ("nemenyi", "miller")
-    if adjust is not None:
-        if not isinstance(adjust, str) or adjust.lower() not in _ADJUST:
-            raise ValueError(
-                f"`posthoc_adjust` must be one of {list(_ADJUST)}; got {adjust!r}."
-            )
-        if single != (adjust.lower() == "single_step"):
-            raise ValueError(
-                "`posthoc_adjust` 'single_step' goes with posthoc 'nemenyi' or "
-                f"'miller' and only with them; got posthoc={posthoc!r}, "
-                f"posthoc_adjust={adjust!r}."
-            )
-    if adjust is None:
-        return posthoc, "single_step" if single else "shaffer"
-    return posthoc, adjust.lower()
+_SINGLE_STEP = ("nemenyi", "miller")
+ADJUST_CHOICES = tuple(ADJUST_METHODS)
 
 
 def hierarchical_installed():
@@ -118,11 +79,19 @@ def hierarchical_installed():
 
     Examples
     --------
-    >>> from sklearn_bench.analysis import hierarchical_installed
+    >>> from sklearn_bench.analysis._plan import hierarchical_installed
     >>> isinstance(hierarchical_installed(), bool)
     True
     """
     return importlib.util.find_spec("numpyro") is not None
+
+
+def _setting(default, kind, help, *, choices=None, key=None):
+    """A setting of the plan: its default, type (``float``, ``str`` or
+    ``tuple`` of str), help text, choices and its key in the config's
+    ``[analysis]`` table (its name unless given)."""
+    meta = {"type": kind, "help": help, "choices": choices, "key": key}
+    return field(default=default, metadata=meta)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,50 +100,55 @@ class AnalysisPlan:
 
     The one set of settings that every output of a study renders: the report,
     the text summary, the LaTeX tables, the methods paragraph and the CLI get
-    their numbers from :func:`~sklearn_bench.analysis.analyse` run with it.
+    their numbers from :func:`~sklearn_bench.analysis.analyse` run with it. Each
+    setting is declared once, with its type, default, choices and help (see
+    :func:`plan_settings`); the CLI's options (``sklearn-bench report
+    --alpha``), the config's ``[analysis]`` table and the report's settings
+    table are generated from them.
 
     Parameters
     ----------
     metric : str, default=None
         Which metric; the result's first by default.
+    analyses : tuple of str, default=ANALYSES
+        Any of ``"effects"``, ``"friedman"``, ``"pairwise"``, ``"bayesian"``,
+        ``"power"``, ``"win_tie_loss"`` and, only when named, ``"rm_anova"``
+        (autorank's parametric path, repeated-measures ANOVA and Tukey's HSD,
+        as a sensitivity analysis) and ``"ranking"`` (the Bayesian
+        Plackett–Luce ranking of all learners, Calvo et al. 2018, shown in the
+        Bayesian section, so it needs ``"bayesian"`` too; it also runs with
+        ``bayesian="hierarchical"``). Neither enters the bottom line. The
+        config's key is ``run``.
     alpha : float, default=0.05
-        Significance level of the primary analysis and of the power analysis.
+        Significance level of every test, the critical difference and the
+        power analysis.
     confidence_level : float, default=0.95
-        Level of the confidence intervals; their tests use ``1 −
-        confidence_level``.
+        Level of the confidence intervals.
     delta : float, default=None
         The smallest difference that matters, Δ, in units of the metric: the
         ROPE of every Bayesian comparison, the difference the power analysis
-        should detect (Boulesteix et al. 2015, Section 3) and the margin of
-        practical equivalence. ``None``: the one default rule of the package
-        (:func:`sklearn_bench._metrics.default_delta`: 0.01 for a metric on a
-        [0, 1] scale, none otherwise).
+        should detect (Boulesteix et al. 2015, Section 3), the margin of
+        practical equivalence and the margin of a tie in the win/tie/loss
+        counts. ``None``: the one default rule of the package (0.01 for a
+        metric on a [0, 1] scale, none otherwise).
     target_power : float, default=0.8
         The power the number of data sets needed is computed for.
-    analyses : tuple of str, default=ANALYSES
-        Any of :data:`ANALYSES` (``"effects"``, ``"friedman"``,
-        ``"pairwise"``, ``"bayesian"``, ``"power"``, ``"win_tie_loss"``) and,
-        only when named, ``"rm_anova"``: autorank's parametric path
-        (repeated-measures ANOVA and Tukey's HSD) as a sensitivity analysis,
-        and ``"ranking"``: the Bayesian Plackett–Luce ranking of all learners
-        (Calvo et al. 2018; Gibbs sampling, no extra), shown in the Bayesian
-        section (so it needs ``"bayesian"`` too); it also runs with
-        ``bayesian="hierarchical"``. Neither enters the bottom line.
     posthoc : str, default="nemenyi"
-        The all-pairs post-hoc test after Friedman's test, one of
-        :data:`POSTHOCS`.
+        The all-pairs post-hoc test after Friedman's test: ``"nemenyi"``,
+        ``"conover"``, ``"siegel"``, ``"miller"``, ``"quade"`` or
+        ``"exact_ranksum"``.
     adjust : str, default=None
         Its multiplicity correction, as ``adjust`` of
-        :func:`~sklearn_bench.stats.pairwise_tests`; ``None``: single-step for
-        Nemenyi and Miller, Shaffer's otherwise.
+        :meth:`~sklearn_bench.BenchmarkResult.pairwise_tests`; ``None``:
+        ``"single_step"`` for Nemenyi and Miller, ``"shaffer"`` otherwise (the
+        plan stores the resolved name).
     bayesian : {"signed_rank", "hierarchical"}, default="signed_rank"
         The Bayesian model across data sets. ``"signed_rank"`` (Benavoli et
         al. 2017) needs no extra. ``"hierarchical"`` fits the hierarchical
         model of Corani et al. (2017) on every split score, and the Bayesian
-        Plackett–Luce ranking of all learners (Calvo et al. 2018), by MCMC; it
-        needs the [bayes] extra (NumPyro) and is a ``ValueError`` without it
-        (the ranking alone: ``"ranking"`` in ``analyses``, no extra).
-        Which model runs never depends on what is installed.
+        Plackett–Luce ranking, by MCMC; it needs the [bayes] extra (NumPyro)
+        and is a ``ValueError`` without it. Which model runs never depends on
+        what is installed.
 
     Examples
     --------
@@ -186,26 +160,64 @@ class AnalysisPlan:
     ((0.02, 'given'), (0.01, 'default'))
     """
 
-    metric: str | None = None
-    alpha: float = 0.05
-    confidence_level: float = 0.95
-    delta: float | None = None
-    target_power: float = 0.8
-    analyses: tuple = field(default=ANALYSES)
-    posthoc: str = "nemenyi"
-    adjust: str | None = None
-    bayesian: str = "signed_rank"
+    metric: str | None = _setting(
+        None, str, "the metric to analyse (default: the run's first)"
+    )
+    analyses: tuple = _setting(
+        ANALYSES,
+        tuple,
+        "the analyses to run (default: all but rm_anova and ranking)",
+        choices=ANALYSES + OPTIONAL_ANALYSES,
+        key="run",
+    )
+    alpha: float = _setting(
+        0.05, float, "the significance level of every test (default: 0.05)"
+    )
+    confidence_level: float = _setting(
+        0.95, float, "the level of the confidence intervals (default: 0.95)"
+    )
+    delta: float | None = _setting(
+        None,
+        float,
+        "the smallest difference that matters, in the metric's units; the ROPE "
+        "of the Bayesian tests, the target of the power analysis, the margin of "
+        "practical equivalence and of a tie (default: 0.01 for metrics on a "
+        "[0, 1] scale such as the error rate)",
+    )
+    target_power: float = _setting(
+        0.8, float, "the power the number of data sets needed is for (default: 0.8)"
+    )
+    posthoc: str = _setting(
+        "nemenyi",
+        str,
+        "the post-hoc test after Friedman's (default: nemenyi)",
+        choices=tuple(POSTHOCS),
+    )
+    adjust: str | None = _setting(
+        None,
+        str,
+        "its multiplicity correction (default: single_step for nemenyi and "
+        "miller, shaffer otherwise)",
+        choices=ADJUST_CHOICES,
+    )
+    bayesian: str = _setting(
+        "signed_rank",
+        str,
+        "the Bayesian model across data sets: signed_rank (default, needs no "
+        f"extra) or hierarchical (needs {BAYES_INSTALL})",
+        choices=BAYESIAN_MODELS,
+    )
 
     def __post_init__(self):
         analyses = self.analyses
-        if not isinstance(analyses, list | tuple | set | frozenset) or not all(
+        if not isinstance(analyses, list | tuple) or not all(
             isinstance(a, str) for a in analyses
         ):
             raise TypeError(f"`analyses` must be a list of names; got {analyses!r}.")
-        unknown = set(analyses) - set(ANALYSES) - set(OPTIONAL_ANALYSES)
+        unknown = [a for a in analyses if a not in ANALYSES + OPTIONAL_ANALYSES]
         if unknown:
             raise ValueError(
-                f"`analyses` has unknown entries {sorted(unknown)}; choose from "
+                f"`analyses` has unknown entries {unknown}; choose from "
                 f"{list(ANALYSES + OPTIONAL_ANALYSES)}."
             )
         if "ranking" in analyses and "bayesian" not in analyses:
@@ -213,30 +225,26 @@ class AnalysisPlan:
                 "`analyses` names 'ranking' without 'bayesian': the Plackett–Luce "
                 "ranking is shown in the Bayesian section; add 'bayesian'."
             )
-        posthoc, adjust = check_posthoc(self.posthoc, self.adjust)
-        target = check_real(self.target_power, "target_power")
-        if not 0 < target < 1:
+        if self.metric is not None and not isinstance(self.metric, str):
+            raise TypeError(f"`metric` must be a metric's name; got {self.metric!r}.")
+        posthoc = check_choice(self.posthoc, POSTHOCS, "posthoc")
+        single = posthoc in _SINGLE_STEP
+        adjust = self.adjust
+        if adjust is None:
+            adjust = "single_step" if single else "shaffer"
+        adjust = check_choice(adjust, ADJUST_CHOICES, "adjust")
+        if single != (adjust == "single_step"):
             raise ValueError(
-                "`target_power` must lie strictly between 0 and 1; got "
-                f"{self.target_power!r}."
+                "`adjust` 'single_step' goes with posthoc 'nemenyi' or 'miller' "
+                f"and only with them; got posthoc={posthoc!r}, adjust={adjust!r}."
             )
         delta = self.delta
         if delta is not None:
             delta = check_real(delta, "delta")
             if not delta > 0:
                 raise ValueError(f"`delta` must be positive (or None); got {delta!r}.")
-        alpha = check_real(self.alpha, "alpha")
-        if not 0 < alpha < 1:
-            raise ValueError(
-                f"`alpha` must lie strictly between 0 and 1; got {self.alpha!r}."
-            )
-        level = check_confidence_level(self.confidence_level)
-        if not isinstance(self.bayesian, str) or self.bayesian not in BAYESIAN_MODELS:
-            raise ValueError(
-                f"`bayesian` must be one of {list(BAYESIAN_MODELS)}; got "
-                f"{self.bayesian!r}."
-            )
-        if self.bayesian == "hierarchical" and not hierarchical_installed():
+        bayesian = check_choice(self.bayesian, BAYESIAN_MODELS, "bayesian")
+        if bayesian == "hierarchical" and not hierarchical_installed():
             raise ValueError(
                 "bayesian='hierarchical' fits the hierarchical model by MCMC, which "
                 f"needs NumPyro: {BAYES_INSTALL}. Or use bayesian='signed_rank', "
@@ -244,12 +252,13 @@ class AnalysisPlan:
             )
         for name, value in (
             ("analyses", tuple(analyses)),
+            ("alpha", check_fraction(self.alpha, "alpha")),
+            ("confidence_level", check_confidence_level(self.confidence_level)),
+            ("delta", delta),
+            ("target_power", check_fraction(self.target_power, "target_power")),
             ("posthoc", posthoc),
             ("adjust", adjust),
-            ("target_power", target),
-            ("delta", delta),
-            ("alpha", alpha),
-            ("confidence_level", level),
+            ("bayesian", bayesian),
         ):
             object.__setattr__(self, name, value)
 
@@ -267,3 +276,17 @@ class AnalysisPlan:
         if default is None:
             return None, "none"
         return float(default), "default"
+
+
+def plan_settings():
+    """The declared settings of :class:`AnalysisPlan`, in the order the report
+    lists them: one ``dataclasses.Field`` each, whose ``metadata`` holds
+    ``type``, ``help``, ``choices`` and ``key`` (the config's name).
+
+    Examples
+    --------
+    >>> from sklearn_bench.analysis._plan import plan_settings
+    >>> [(f.name, f.metadata["key"]) for f in plan_settings()][:2]
+    [('metric', None), ('analyses', 'run')]
+    """
+    return fields(AnalysisPlan)

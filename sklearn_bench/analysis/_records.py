@@ -1,13 +1,14 @@
 """What an analysis ran: one record per test, with the papers it follows.
 
-Every test of an analysis is registered as a :class:`TestRecord` in
-``ReportAnalysis.methods`` (:func:`register_test`); the methods paragraph of a
-report is generated from those records, so it never describes a test that did
-not run.
+Every test an analysis ran is a :class:`TestRecord` in ``Analysis.methods``;
+the methods paragraph of a report is generated from those records, so it never
+describes a test that did not run.
 """
 
 import re
 from dataclasses import dataclass
+
+from .._latex import PAIRED_TEST_NAMES
 
 # Each citation once, by key; the paragraph lists the keys its records use.
 CITATIONS = {
@@ -165,8 +166,9 @@ def uncited_mentions(text, keys):
     ``"Surname Year"`` (the test that every citation has its reference)."""
     known = {_author_year(CITATIONS[k]) for k in keys}
     found = set()
+    name = r"[A-Z][^\W\d_]+"  # a capitalised word: "García", "Demšar"
     pattern = (
-        r"\b([A-Z][a-zšé]+)(?:,? (?:[A-Z][a-zšé]+,? )*(?:&|and) [A-Z][a-zšé]+"
+        rf"\b({name})(?:,? (?:{name},? )*(?:\\?&|and) {name}"
         r"| et al\.)? \(?((?:19|20)\d{2})\b"
     )
     for surname, year in re.findall(pattern, text):
@@ -199,23 +201,17 @@ _SHORT = {
     "siegel1988": "Siegel & Castellan 1988",
 }
 
-# Names and citations of the paired tests of sklearn_bench.stats.paired_test.
-PAIRED_METHODS = {
-    "t": (
-        "paired t-test on the replicates (conditional on the learning sample)",
-        ("hothorn2005",),
-    ),
-    "corrected_t": (
-        "corrected resampled t-test on the fold or split scores (variance "
-        "inflated by n_test/n_train)",
-        ("nadeau2003", "bouckaert2004"),
-    ),
-    "5x2cv": ("5×2cv paired t-test", ("dietterich1998",)),
-    "5x2cv_f": ("combined 5×2cv F-test", ("alpaydin1999",)),
-    "wilcoxon": ("Wilcoxon signed-rank test", ("demsar2006",)),
-    "sign": ("sign test", ("demsar2006",)),
-    "permutation": ("paired permutation test", ("hothorn2005",)),
-    "mcnemar": ("McNemar's test", ("berrar2013",)),
+# Citations of the paired tests of sklearn_bench.stats.paired_test (their names
+# are the LaTeX captions', one list: sklearn_bench._latex.PAIRED_TEST_NAMES).
+_PAIRED_CITATIONS = {
+    "t": ("hothorn2005",),
+    "corrected_t": ("nadeau2003", "bouckaert2004"),
+    "5x2cv": ("dietterich1998",),
+    "5x2cv_f": ("alpaydin1999",),
+    "wilcoxon": ("demsar2006",),
+    "sign": ("demsar2006",),
+    "permutation": ("hothorn2005",),
+    "mcnemar": ("berrar2013",),
 }
 
 
@@ -270,44 +266,17 @@ class TestRecord:
         return text + (f" ({cites})." if cites else ".")
 
 
-def register_test(analysis, record):
-    """Add ``record`` to ``analysis.methods`` (replacing one of the same key).
-
-    The one place a report section says which test it ran, so that the methods
-    paragraph reads them all; returns ``record``.
-
-    Examples
-    --------
-    >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.analysis import (
-    ...     AnalysisPlan, TestRecord, analyse, register_test)
-    >>> from sklearn_bench.datasets import load_demsar2006
-    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
-    ...     learner="learner", value="auc", greater_is_better=True)
-    >>> analysis = analyse(result, AnalysisPlan())
-    >>> _ = register_test(analysis, TestRecord("extra", "C4.5+m and C4.5",
-    ...                                        "sign test", "14 data sets"))
-    >>> analysis.methods[-1].key
-    'extra'
-    """
-    if not isinstance(record, TestRecord):
-        raise TypeError(f"`record` must be a TestRecord; got {type(record).__name__}.")
-    methods = analysis.methods
-    methods[:] = [r for r in methods if r.key != record.key]
-    methods.append(record)
-    return record
-
-
 def paired_method(method):
     """``(name, citation keys)`` of a method of ``paired_test``.
 
     Examples
     --------
-    >>> from sklearn_bench.analysis import paired_method
+    >>> from sklearn_bench.analysis._records import paired_method
     >>> paired_method("5x2cv")
     ('5×2cv paired t-test', ('dietterich1998',))
     """
-    return PAIRED_METHODS.get(method, (f"{method} test", ()))
+    name = PAIRED_TEST_NAMES.get(method, f"{method} test")
+    return name, _PAIRED_CITATIONS.get(method, ())
 
 
 # Why a test within a data set cannot run, by cause: a phrase of the error that
@@ -430,69 +399,3 @@ SIGN_CONVENTION = (
     "average rank over the data sets; within a data set, the best learner "
     "there) and B the other"
 )
-# Columns of the pair tables that change sign when A and B swap, and the interval
-# bounds that swap and change sign.
-_SIGNED = ("rank_difference", "mean_difference", "estimate", "effect_size", "z")
-_BOUNDS = (("ci_low", "ci_high"), ("low", "high"))
-
-
-def better_first(frame, order, *, first="learner_i", second="learner_j"):
-    """A table of pairs with each pair as better-ranked − worse-ranked.
-
-    Parameters
-    ----------
-    frame : DataFrame
-        One row per pair, the learners in columns ``first`` and ``second``.
-    order : sequence of str
-        The learners from best to worst (average rank).
-    first, second : str, default="learner_i", "learner_j"
-
-    Returns
-    -------
-    DataFrame
-        The same rows; where ``second`` ranks better than ``first`` the names
-        swap, the differences (``rank_difference``, ``mean_difference``,
-        ``estimate``, ``effect_size``, ``z``) change sign, the bounds
-        ``ci_low, ci_high`` become ``−ci_high, −ci_low``, and a column
-        ``statistic`` changes sign when it is signed as the difference is (its
-        sign follows the first difference column on every row). p-values are
-        unchanged.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from sklearn_bench.analysis._records import better_first
-    >>> frame = pd.DataFrame({"learner_i": ["A"], "learner_j": ["B"],
-    ...                       "estimate": [0.25], "ci_low": [0.1],
-    ...                       "ci_high": [0.4], "pvalue": [0.01]})
-    >>> print(better_first(frame, ["B", "A"]).to_string(index=False))
-    learner_i learner_j  estimate  ci_low  ci_high  pvalue
-            B         A     -0.25    -0.4     -0.1    0.01
-    """
-    import numpy as np
-
-    rank = {name: at for at, name in enumerate(order)}
-    out = frame.copy()
-    if out.empty:
-        return out
-    i = out[first].map(lambda n: rank.get(str(n), len(rank))).to_numpy()
-    j = out[second].map(lambda n: rank.get(str(n), len(rank))).to_numpy()
-    swap = i > j
-    if not swap.any():
-        return out
-    out.loc[swap, [first, second]] = out.loc[swap, [second, first]].to_numpy()
-    signed = [c for c in _SIGNED if c in out]
-    if "statistic" in out and signed:
-        stat = out["statistic"].to_numpy(dtype=float)
-        diff = out[signed[0]].to_numpy(dtype=float)
-        both = (stat != 0) & (diff != 0) & np.isfinite(stat) & np.isfinite(diff)
-        if both.any() and (np.sign(stat[both]) == np.sign(diff[both])).all():
-            signed.append("statistic")
-    for column in signed:
-        out.loc[swap, column] = -out.loc[swap, column].astype(float)
-    for low, high in _BOUNDS:
-        if low in out and high in out:
-            lo = out.loc[swap, low].astype(float).to_numpy()
-            hi = out.loc[swap, high].astype(float).to_numpy()
-            out.loc[swap, low], out.loc[swap, high] = -hi, -lo
-    return out

@@ -11,7 +11,7 @@ import importlib.util
 import inspect
 import re
 import sys
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
 if sys.version_info >= (3, 11):
@@ -19,13 +19,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - python 3.10
     import tomli as tomllib
 
-from ..analysis import (
-    ANALYSES,
-    BAYESIAN_MODELS,
-    OPTIONAL_ANALYSES,
-    AnalysisPlan,
-    check_posthoc,
-)
+from ..analysis import AnalysisPlan, plan_settings
 
 _TOP_KEYS = {"experiment", "learners", "datasets", "analysis", "output"}
 _EXPERIMENT_KEYS = {
@@ -46,22 +40,9 @@ _DATASET_KEYS = {
     "csv": {"csv", "target", "classes", "sep"},
     "openml": {"openml", "version", "classes"},
 }
-# The settings of the analysis plan a run records (info["analysis"]) and `report`
-# reuses, in the order the report lists them; ``[analysis] run`` sets analyses.
-SETTINGS = (
-    "metric",
-    "analyses",
-    "alpha",
-    "confidence_level",
-    "delta",
-    "target_power",
-    "posthoc",
-    "adjust",
-    "bayesian",
-)
-# Their defaults are the analysis plan's: one home, for a run and for `report`.
-PLAN_DEFAULTS = {f.name: f.default for f in fields(AnalysisPlan)}
-_ANALYSIS_KEYS = {"run", *(k for k in SETTINGS if k != "analyses")}
+# The [analysis] keys: the plan's settings, each by its config name ("run" for
+# the analyses), as AnalysisPlan declares them.
+PLAN_KEYS = {f.metadata["key"] or f.name: f.name for f in plan_settings()}
 _OUTPUT_KEYS = {"dir", "figure_formats", "title"}
 
 
@@ -190,23 +171,13 @@ class RunConfig:
     learners: dict
     datasets: dict
     experiment: dict
-    analyses: tuple = PLAN_DEFAULTS["analyses"]
-    metric: str | None = PLAN_DEFAULTS["metric"]
-    alpha: float = PLAN_DEFAULTS["alpha"]
-    confidence_level: float = PLAN_DEFAULTS["confidence_level"]
-    delta: float | None = PLAN_DEFAULTS["delta"]
-    target_power: float = PLAN_DEFAULTS["target_power"]
-    # the post-hoc test after Friedman's and its correction (issue 24)
-    posthoc: str = PLAN_DEFAULTS["posthoc"]
-    adjust: str | None = PLAN_DEFAULTS["adjust"]
-    # the Bayesian model across data sets the plan names (never what is installed)
-    bayesian: str = PLAN_DEFAULTS["bayesian"]
+    # the analysis plan of [analysis], and the settings the file names
+    plan: AnalysisPlan = field(default_factory=AnalysisPlan)
+    plan_keys: tuple = ()
     out_dir: Path = Path("sklearn_bench_report")
     figure_formats: tuple = ("png", "svg")
     title: str = "Benchmark report"
     source: Path | None = field(default=None, repr=False)
-    # The keys of [analysis] the file sets (the rest are defaults).
-    analysis_keys: tuple = ()
 
 
 def _fail(key, message):
@@ -475,13 +446,20 @@ def _experiment(table):
     return out
 
 
-def _number(table, name, key, low, high):
-    value = table[name]
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        _fail(key, f"expected a number, got {value!r}")
-    if not low < value < high:
-        _fail(key, f"expected a number in ({low}, {high}), got {value!r}")
-    return float(value)
+def plan_of(values, key_of):
+    """``AnalysisPlan(**values)``, or :class:`ConfigError`-style ``(key,
+    message)`` naming the setting the plan refused by ``key_of[name]``."""
+    try:
+        return AnalysisPlan(**values), None
+    except (TypeError, ValueError) as exc:
+        message = str(exc)
+        # the setting the message names (`alpha`, or bayesian='hierarchical')
+        names = [f.name for f in plan_settings()]
+        name = next(
+            (n for n in names if f"`{n}`" in message),
+            next((n for n in names if f"{n}=" in message), next(iter(values), "")),
+        )
+        return None, (key_of.get(name, name), message.replace("`", ""))
 
 
 def parse_config(data, *, base=Path(".")):
@@ -517,61 +495,12 @@ def parse_config(data, *, base=Path(".")):
     config = RunConfig(learners=learners, datasets=datasets, experiment=experiment)
 
     analysis = data.get("analysis", {})
-    _check_keys(analysis, _ANALYSIS_KEYS, "analysis")
-    config.analysis_keys = tuple(
-        sorted("analyses" if k == "run" else k for k in analysis)
-    )
-    if "run" in analysis:
-        run = analysis["run"]
-        allowed = ANALYSES + OPTIONAL_ANALYSES  # "rm_anova" only when named
-        if not isinstance(run, list) or any(r not in allowed for r in run):
-            _fail(
-                "analysis.run",
-                f"expected a list drawn from {list(allowed)}, got {run!r}",
-            )
-        try:  # the plan checks combinations ("ranking" needs "bayesian")
-            AnalysisPlan(analyses=tuple(run))
-        except ValueError as exc:
-            _fail("analysis.run", str(exc).replace("`", ""))
-        config.analyses = tuple(run)
-    if "metric" in analysis:
-        if not isinstance(analysis["metric"], str):
-            _fail("analysis.metric", "expected a metric name")
-        config.metric = analysis["metric"]
-    if "alpha" in analysis:
-        config.alpha = _number(analysis, "alpha", "analysis.alpha", 0, 1)
-    if "confidence_level" in analysis:
-        config.confidence_level = _number(
-            analysis, "confidence_level", "analysis.confidence_level", 0, 1
-        )
-    if "delta" in analysis:
-        config.delta = _number(analysis, "delta", "analysis.delta", 0, float("inf"))
-    if "target_power" in analysis:
-        config.target_power = _number(
-            analysis, "target_power", "analysis.target_power", 0, 1
-        )
-    if "posthoc" in analysis:
-        config.posthoc = analysis["posthoc"]
-    if "adjust" in analysis:
-        config.adjust = analysis["adjust"]
-    if "posthoc" in analysis or "adjust" in analysis:
-        try:
-            config.posthoc, config.adjust = check_posthoc(config.posthoc, config.adjust)
-        except ValueError as exc:
-            key = "posthoc" if "`posthoc`" in str(exc) else "adjust"
-            _fail(f"analysis.{key}", str(exc).replace("`", ""))
-    if "bayesian" in analysis:
-        if analysis["bayesian"] not in BAYESIAN_MODELS:
-            _fail(
-                "analysis.bayesian",
-                f"expected one of {list(BAYESIAN_MODELS)}, got "
-                f"{analysis['bayesian']!r}",
-            )
-        try:  # the plan checks that the model can run here
-            AnalysisPlan(bayesian=analysis["bayesian"])
-        except ValueError as exc:
-            _fail("analysis.bayesian", str(exc))
-        config.bayesian = analysis["bayesian"]
+    _check_keys(analysis, set(PLAN_KEYS), "analysis")
+    values = {PLAN_KEYS[k]: v for k, v in analysis.items()}
+    config.plan, error = plan_of(values, {v: k for k, v in PLAN_KEYS.items()})
+    if error is not None:
+        _fail(f"analysis.{error[0]}", error[1])
+    config.plan_keys = tuple(sorted(values))
 
     output = data.get("output", {})
     _check_keys(output, _OUTPUT_KEYS, "output")

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from .._io import UnsafePathError, open_for_write, write_csv
 from .._version import __version__
-from ..analysis import BAYESIAN_MODELS, AnalysisPlan
-from ._config import PLAN_DEFAULTS, SETTINGS
+from ..analysis import AnalysisPlan, plan_settings
+from ._config import plan_of
 from ._files import (
     _DEMO_OUTPUTS,
     _REPORT_OUTPUTS,
@@ -238,45 +238,17 @@ def _build_parser():
         action="store_true",
         help="overwrite a report already in the output directory",
     )
-    report.add_argument(
-        "--confidence-level",
-        type=float,
-        metavar="LEVEL",
-        help="override the run's analysis.confidence_level (e.g. 0.95)",
-    )
-    report.add_argument(
-        "--delta",
-        type=float,
-        metavar="DELTA",
-        help="override the run's analysis.delta: the smallest difference that "
-        "matters, in the metric's units; the ROPE of the Bayesian tests, the "
-        "target of the power analysis and the margin of practical equivalence "
-        "(default: 0.01 for metrics on a [0, 1] scale such as the error rate)",
-    )
-    report.add_argument(
-        "--alpha",
-        type=float,
-        metavar="ALPHA",
-        help="override the run's analysis.alpha, the significance level (0.05)",
-    )
-    report.add_argument(
-        "--target-power",
-        type=float,
-        metavar="POWER",
-        help="override the run's analysis.target_power (e.g. 0.8)",
-    )
-    report.add_argument(
-        "--metric",
-        metavar="NAME",
-        help="override the run's analysis.metric",
-    )
-    report.add_argument(
-        "--bayesian",
-        choices=BAYESIAN_MODELS,
-        help="override the run's analysis.bayesian, the Bayesian model across "
-        "data sets: signed_rank (default, needs no extra) or hierarchical "
-        '(needs pip install "sklearn-bench[bayes]")',
-    )
+    for setting in plan_settings():  # the plan's settings, declared once
+        meta, key = setting.metadata, setting.metadata["key"] or setting.name
+        report.add_argument(
+            f"--{setting.name.replace('_', '-')}",
+            type=float if meta["type"] is float else str,
+            nargs="+" if meta["type"] is tuple else None,
+            choices=meta["choices"],
+            metavar=setting.name.split("_")[-1].upper(),
+            help=f"override the run's analysis.{key}: {meta['help']}"
+            + (f"; one of {', '.join(meta['choices'])}" if meta["choices"] else ""),
+        )
     report.set_defaults(func=_cmd_report)
 
     store = sub.add_parser(
@@ -328,44 +300,21 @@ def _build_parser():
     return parser
 
 
-# The settings of the analysis a run records (info["analysis"]) and report reuses,
-# at the plan's defaults (``analyses=None``: every analysis, shown as "all").
-_SETTINGS = SETTINGS
-_DEFAULT_SETTINGS = {**{k: PLAN_DEFAULTS[k] for k in SETTINGS}, "analyses": None}
-
-
-def _analysis_info(values, given):
-    """The JSON-safe ``info["analysis"]`` of a run: the settings it used and the
-    names of those its config set."""
-    settings = {k: values.get(k, _DEFAULT_SETTINGS[k]) for k in _SETTINGS}
-    if settings["analyses"] is not None:
-        settings["analyses"] = list(settings["analyses"])
+def _analysis_info(plan, given):
+    """The JSON-safe ``info["analysis"]`` of a run: the settings of its plan and
+    the names of those its config set."""
+    settings = {f.name: getattr(plan, f.name) for f in plan_settings()}
+    settings["analyses"] = list(settings["analyses"])
+    if "adjust" not in given:  # the posthoc's own: follows a --posthoc override
+        settings["adjust"] = None
     return {"settings": settings, "from_config": sorted(given)}
 
 
-def _settings_table(settings, sources):
-    """``{name: (shown value, source)}`` for the report."""
-    out = {}
-    for name in _SETTINGS:
-        value = settings.get(name)
-        if name in ("delta", "metric") and value is None:
-            value = None  # resolved by the analysis (write_report says which)
-        elif name == "analyses":
-            value = "all" if value is None else ", ".join(value)
-        elif name == "adjust" and value is None:
-            value = "single_step for nemenyi and miller, shaffer otherwise"
-        out[name] = (value, sources[name])
-    return out
-
-
-def _report_kwargs(settings):
-    return {k: settings[k] for k in _SETTINGS if settings.get(k) is not None}
-
-
-def _write_outputs(result, out, *, report_kwargs, missing_tasks=0, shown=None):
-    """Results (CSV, Parquet), tables, the report and the printed summary; the
-    files are written into ``out`` (a staging folder) and named as in ``shown``
-    (the output folder they are moved to)."""
+def _write_outputs(result, out, *, plan, sources, report_kwargs, shown=None):
+    """Results (CSV, Parquet), the analysis' report and tables and the printed
+    summary; the files are written into ``out`` (a staging folder) and named as
+    in ``shown`` (the output folder they are moved to)."""
+    from ..analysis import analyse
     from ..report import format_summary, write_report
 
     shown = out if shown is None else shown
@@ -381,10 +330,11 @@ def _write_outputs(result, out, *, report_kwargs, missing_tasks=0, shown=None):
             result.scores.to_parquet(f, index=False)
         written.append(shown / "scores.parquet")
     write_csv(result.performance(), out / "performance.csv", index=False)
+    analysis = analyse(result, plan)
     # the report writes the tables (tables/*.csv) and the figures
-    analysis = write_report(result, out, missing_tasks=missing_tasks, **report_kwargs)
+    write_report(analysis, out, sources=sources, **report_kwargs)
     _say("")
-    _say(format_summary(analysis, result), names=_names(result))
+    _say(format_summary(analysis), names=_names(result))
     _say("")
     _say(f"Report: {shown / 'report.html'}")
     _say(
@@ -488,19 +438,18 @@ def _cmd_demo(args):
         experiment, datasets = demo_experiment(size, n_jobs=args.n_jobs, store=store)
         _say(f"sklearn-bench demo ({size}): {describe(size)}")
         start = time.perf_counter()
-        analysis = _analysis_info({}, given=())
-        result = _fit(experiment, datasets, info={"analysis": analysis})
+        plan = AnalysisPlan()
+        info = {"analysis": _analysis_info(plan, given=())}
+        result = _fit(experiment, datasets, info=info)
         took = time.perf_counter() - start
         _say(f"Fitted {experiment.n_tasks_} tasks in {took:.1f} s.")
-        sources = dict.fromkeys(_SETTINGS, "default")
         _write_outputs(
             result,
             stage,
             shown=out,
-            report_kwargs={
-                "title": "sklearn-bench demo",
-                "settings": _settings_table(analysis["settings"], sources),
-            },
+            plan=plan,
+            sources={},
+            report_kwargs={"title": "sklearn-bench demo"},
         )
     _say(f"Store: {store} (re-analyse with `sklearn-bench report {store}`)")
     return EXIT_OK
@@ -550,9 +499,10 @@ def _cmd_run(args):
         summary = experiment.check(datasets)
     except ValueError as exc:
         raise _UsageError(f"config: {exc}") from exc
-    if config.metric is not None and config.metric not in summary["metrics"]:
+    metric = config.plan.metric
+    if metric is not None and metric not in summary["metrics"]:
         raise _UsageError(
-            f"config key `analysis.metric`: {config.metric!r} is not a metric of "
+            f"config key `analysis.metric`: {metric!r} is not a metric of "
             f"the experiment; expected one of {list(summary['metrics'])}"
         )
     if args.check:
@@ -576,8 +526,7 @@ def _fit_and_write(args, config, experiment, datasets, out, stage):
     from ..results import CorruptStoreError
 
     store = experiment.store
-    values = {k: getattr(config, k) for k in _SETTINGS}
-    analysis = _analysis_info(values, given=config.analysis_keys)
+    analysis = _analysis_info(config.plan, given=config.plan_keys)
     analysis["title"] = config.title  # `report STORE` keeps the config's title
     start = time.perf_counter()
     # The analysis settings go into the store when the run starts, so that
@@ -600,10 +549,7 @@ def _fit_and_write(args, config, experiment, datasets, out, stage):
         )
     else:
         _say(f"Fitted {experiment.n_tasks_} tasks in {took:.1f} s.")
-    sources = {
-        k: "the run's config" if k in config.analysis_keys else "default"
-        for k in _SETTINGS
-    }
+    sources = dict.fromkeys(config.plan_keys, "the run's config")
     kept = (
         f"The run is kept in the store {store}: `sklearn-bench report {store} "
         f"--out {out} --force` writes its report without refitting."
@@ -617,11 +563,11 @@ def _fit_and_write(args, config, experiment, datasets, out, stage):
             result,
             stage,
             shown=out,
+            plan=config.plan,
+            sources=sources,
             report_kwargs={
-                **_report_kwargs({**values, "analyses": values["analyses"]}),
                 "title": config.title,
                 "figure_formats": config.figure_formats,
-                "settings": _settings_table(analysis["settings"], sources),
             },
         )
     except OSError as exc:
@@ -666,96 +612,82 @@ def _report_dir(args):
 
 
 def _report_settings(result, args):
-    """The settings of ``report``: the run's own (stored with it), overridden by
-    the command line; ``(settings, sources)``."""
+    """The plan of ``report``: the run's own settings (stored with it),
+    overridden by the command line; ``(plan, sources)``."""
     stored = result.info.get("analysis") or {}
     from_config = set(stored.get("from_config", ()))
     saved = stored.get("settings", {})
-    settings, sources = {}, {}
-    overridden = []
-    for name in _SETTINGS:
+    values, sources, overridden = {}, {}, []
+    for setting in plan_settings():
+        name = setting.name
         cli = getattr(args, name, None)
         if cli is not None:
-            settings[name], sources[name] = cli, "command line"
-            if name in saved and saved[name] != cli:
+            values[name], sources[name] = cli, "command line"
+            if saved.get(name) is not None and saved[name] != cli:
                 overridden.append(f"{name} {saved[name]!r} -> {cli!r}")
-        elif name in saved:
-            settings[name] = saved[name]
+        elif name in saved:  # None: the plan's default, as the run used it
+            if saved[name] is not None:
+                values[name] = saved[name]
             sources[name] = (
                 "the run's config" if name in from_config else "the run's default"
             )
         else:
-            settings[name] = _DEFAULT_SETTINGS[name]
             sources[name] = "default" + ("" if stored else " (none stored)")
-    for name in ("alpha", "confidence_level", "target_power", "delta"):
-        value = settings[name]
-        if value is None and name == "delta":
-            continue
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise _UsageError(
-                f"the {name} setting ({sources[name]}) must be a number; got "
-                f"{value!r}: pass --{name.replace('_', '-')} to override it"
-            )
-        if name == "delta":
-            continue
-        if not 0 < value < 1:
-            raise _UsageError(
-                f"--{name.replace('_', '-')} must lie strictly between 0 and 1; "
-                f"got {value}"
-            )
-    if settings["delta"] is not None and not settings["delta"] > 0:
-        raise _UsageError(f"--delta must be positive; got {settings['delta']}")
-    try:  # e.g. the hierarchical model without its extra: exit 2, how to install
-        AnalysisPlan(bayesian=settings["bayesian"])
-    except (ValueError, TypeError) as exc:
-        raise _UsageError(str(exc)) from None
-    if settings["metric"] is not None and settings["metric"] not in result.metrics:
+    options = {f.name: f"--{f.name.replace('_', '-')}" for f in plan_settings()}
+    plan, error = plan_of(values, options)
+    if error is not None:
+        option, message = error
+        name = option.removeprefix("--").replace("-", "_")
+        if sources.get(name, "").startswith("the run's"):
+            message = f"the {name} setting ({sources[name]}): {message}"
+        raise _UsageError(f"{option}: {message}")
+    if plan.metric is not None and plan.metric not in result.metrics:
         raise _UsageError(
-            f"--metric {settings['metric']!r} is not a metric of the run; expected "
+            f"--metric {plan.metric!r} is not a metric of the run; expected "
             f"one of {list(result.metrics)}"
         )
     if overridden:
         _say("Overriding the run's analysis settings: " + "; ".join(overridden) + ".")
-    return settings, sources
+    return plan, sources
 
 
 def _cmd_report(args):
     _require_matplotlib()
     result, missing = _load_stored(args.store)
-    settings, sources = _report_settings(result, args)
+    plan, sources = _report_settings(result, args)
     out, force = _report_dir(args)
     # A report replaces an earlier one only with --force (it may hold other
     # settings), also of the same store; the manifest records the store.
     with _output_folder(
         out, _REPORT_OUTPUTS, force=force, study=_study(store=args.store)
     ) as stage:
-        _write_report_of(args, result, missing, settings, sources, stage)
+        _write_report_of(args, result, missing, plan, sources, stage)
     _say(f"Report: {out / 'report.html'}")
     _say(f"LaTeX tables: {out / 'tables'}; methods: {out / 'methods.md'}, .tex")
     return EXIT_OK
 
 
-def _write_report_of(args, result, missing, settings, sources, out):
+def _write_report_of(args, result, missing, plan, sources, out):
     """The report of ``report``, written into ``out`` (a staging folder)."""
     if missing:
         _say(
             f"Partial run: {missing} task(s) missing from {args.store}; reporting "
             "the finished ones."
         )
+    from ..analysis import analyse
     from ..report import format_summary, write_report
 
     stored_title = (result.info.get("analysis") or {}).get("title")
-    analysis = write_report(
-        result,
+    analysis = analyse(result, plan)
+    write_report(
+        analysis,
         out,
-        missing_tasks=missing,
         title=stored_title
         if isinstance(stored_title, str) and stored_title
         else f"Report of {args.store.name}",
-        settings=_settings_table(settings, sources),
-        **_report_kwargs(settings),
+        sources=sources,
     )
-    _say(format_summary(analysis, result), names=_names(result))
+    _say(format_summary(analysis), names=_names(result))
     _say("")
 
 

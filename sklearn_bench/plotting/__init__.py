@@ -16,7 +16,7 @@ from ._pairwise_significance import plot_pairwise_significance
 from ._performance_distribution import performance_distribution
 from ._power import plot_datasets_needed, plot_power_curve
 from ._significance_table import plot_significance_table, significance_table
-from ._win_tie_loss import plot_win_tie_loss, win_tie_loss_counts
+from ._win_tie_loss import plot_win_tie_loss
 
 __all__ = [
     "figure_label",
@@ -37,5 +37,4 @@ __all__ = [
     "plot_significance_table",
     "significance_table",
     "plot_win_tie_loss",
-    "win_tie_loss_counts",
 ]

@@ -45,7 +45,13 @@ def _maximal_groups(average_ranks, cd):
 
 
 def plot_critical_difference(
-    result, *, ax=None, alpha: float = 0.05, method: str = "nemenyi", colors=None
+    result,
+    *,
+    ax=None,
+    alpha: float = 0.05,
+    method: str = "nemenyi",
+    colors=None,
+    cd=None,
 ):
     """Critical difference diagram of a Friedman test (Demšar 2006, Figure 1).
 
@@ -81,6 +87,10 @@ def plot_critical_difference(
         matplotlib colours, e.g. to mark families of learners (tree ensembles,
         linear models); learners not in it stay black. scikit-posthocs'
         ``color_palette``.
+    cd : float, default=None
+        The critical difference to draw (e.g. an analysis' own,
+        :attr:`~sklearn_bench.analysis.Analysis.critical_difference`, at its
+        plan's α), instead of computing it at ``alpha``.
 
     Returns
     -------
@@ -109,7 +119,8 @@ def plot_critical_difference(
         raise ValueError(
             f"`method` must be 'nemenyi' (an all-pairs test); got {method!r}."
         )
-    cd = result.critical_difference(alpha=alpha, method=method)
+    if cd is None:
+        cd = result.critical_difference(alpha=alpha, method=method)
     names = [str(name) for name in result.average_ranks.index]
     ranks = result.average_ranks.to_numpy(dtype=float)
     groups = _maximal_groups(ranks, cd)

@@ -6,59 +6,7 @@ matplotlib is imported inside the functions.
 import numpy as np
 import pandas as pd
 
-from .._validation import check_bool, real_number
 from ._common import figure_labels
-
-
-def win_tie_loss_counts(table, *, greater_is_better, delta=0.0):
-    """Wins, ties and losses of every learner against every other.
-
-    Parameters
-    ----------
-    table : DataFrame
-        Data sets × learners (e.g. :meth:`BenchmarkResult.aggregate`). Rows with
-        a missing value are left out of the pairs they touch.
-    greater_is_better : bool
-        Whether higher values are better. Required.
-    delta : float, default=0.0
-        The smallest difference that matters: differences with
-        ``|a − b| <= delta`` count as ties.
-
-    Returns
-    -------
-    wins, ties, losses : DataFrame
-        Learner × learner counts: ``wins.loc[a, b]`` is the number of data sets
-        on which ``a`` is better than ``b``; ``losses`` is ``wins.T``.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from sklearn_bench.plotting import win_tie_loss_counts
-    >>> table = pd.DataFrame({"A": [0.1, 0.2, 0.3], "B": [0.2, 0.2, 0.1]})
-    >>> wins, ties, losses = win_tie_loss_counts(table, greater_is_better=False)
-    >>> int(wins.loc["A", "B"]), int(ties.loc["A", "B"]), int(losses.loc["A", "B"])
-    (1, 1, 1)
-    """
-    if not isinstance(table, pd.DataFrame) or table.shape[1] < 2:
-        raise ValueError("`table` must be a DataFrame with at least two learners.")
-    greater_is_better = check_bool(greater_is_better, "greater_is_better")
-    tolerance = real_number(delta, "delta")
-    if not (tolerance >= 0 and np.isfinite(tolerance)):
-        raise ValueError(f"`delta` must be >= 0; got {tolerance!r}.")
-    values = table.to_numpy(dtype=float)
-    sign = 1.0 if greater_is_better else -1.0
-    # diff[d, a, b] > 0 when a beats b on data set d
-    diff = sign * (values[:, :, None] - values[:, None, :])
-    valid = ~np.isnan(diff)
-    tie = valid & (np.abs(np.nan_to_num(diff)) <= tolerance)
-    win = valid & ~tie & (np.nan_to_num(diff) > 0)
-    names = [str(c) for c in table.columns]
-
-    def frame(counts):
-        return pd.DataFrame(counts.sum(axis=0), index=names, columns=names)
-
-    wins, ties = frame(win), frame(tie)
-    return wins, ties, wins.T.copy()
 
 
 def _cell_style(k):
@@ -70,28 +18,26 @@ def _cell_style(k):
     return 0.45, 5.5
 
 
-def plot_win_tie_loss(table, *, greater_is_better=None, delta=0.0, ax=None, title=None):
+def plot_win_tie_loss(counts, *, delta=0.0, ax=None, title=None):
     """Heat map of wins/ties/losses of each learner (row) against each other (column).
 
     Each cell reads ``wins/ties/losses`` of the row learner against the column
     learner over the data sets, coloured by ``(wins − losses)/J`` from red (the
     row learner loses everywhere) to blue (it wins everywhere). The counts are
     the raw material of the sign test (Demšar 2006, Section 3.1.3); learners are
-    in the order of the table's columns.
+    in the order of the counts' rows. The counts are those of
+    :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss`, the one rule of the
+    package: a difference within Δ is a tie.
 
     Parameters
     ----------
-    table : DataFrame or BenchmarkResult
-        Data sets × learners of a performance, e.g. ``result.aggregate()``; a
-        :class:`~sklearn_bench.BenchmarkResult` is counted by its
-        :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` (mean performance on
-        its default metric, in that metric's direction).
-    greater_is_better : bool, default=None
-        Whether higher values are better; required for a DataFrame, ignored
-        for a BenchmarkResult (its metric says it).
+    counts : DataFrame or BenchmarkResult
+        The counts of :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss`
+        (e.g. :attr:`~sklearn_bench.analysis.Analysis.win_tie_loss`), or a
+        BenchmarkResult, counted by that method with ``delta``.
     delta : float, default=0.0
-        The smallest difference that matters: differences with
-        ``|a − b| <= delta`` are ties.
+        With a BenchmarkResult: the smallest difference that matters;
+        differences within it are ties.
     ax : matplotlib.axes.Axes, default=None
         ``None`` makes a square figure sized for the number of learners.
     title : str, default=None
@@ -104,24 +50,30 @@ def plot_win_tie_loss(table, *, greater_is_better=None, delta=0.0, ax=None, titl
     Examples
     --------
     >>> import pandas as pd
+    >>> from sklearn_bench import BenchmarkResult
     >>> from sklearn_bench.plotting import plot_win_tie_loss
-    >>> table = pd.DataFrame({"A": [0.1, 0.2, 0.3], "B": [0.2, 0.2, 0.1]})
-    >>> ax = plot_win_tie_loss(table, greater_is_better=False)
+    >>> table = pd.DataFrame({"data": ["a", "a", "b", "b", "c", "c"],
+    ...                       "model": ["A", "B"] * 3,
+    ...                       "error": [0.1, 0.2, 0.2, 0.2, 0.3, 0.1]})
+    >>> result = BenchmarkResult.from_frame(table, dataset="data",
+    ...     learner="model", value="error", greater_is_better=False)
+    >>> ax = plot_win_tie_loss(result.win_tie_loss())
     >>> [t.get_text() for t in ax.texts if t.get_gid() == "wtl-cell"]
     ['1/1/1', '1/1/1']
     """
     import matplotlib.pyplot as plt
 
-    if hasattr(table, "win_tie_loss"):  # a BenchmarkResult counts for itself
-        counts = table.win_tie_loss(delta=delta)
-        wins, ties, losses = (
-            counts.xs(outcome, axis=1, level=1).astype(int)
-            for outcome in ("win", "tie", "loss")
+    if hasattr(counts, "win_tie_loss"):  # a BenchmarkResult counts for itself
+        counts = counts.win_tie_loss(delta=delta)
+    if not isinstance(counts, pd.DataFrame) or counts.columns.nlevels != 2:
+        raise TypeError(
+            "`counts` must be the DataFrame of BenchmarkResult.win_tie_loss() or "
+            f"a BenchmarkResult; got {type(counts).__name__}."
         )
-    else:
-        wins, ties, losses = win_tie_loss_counts(
-            table, greater_is_better=greater_is_better, delta=delta
-        )
+    wins, ties, losses = (
+        counts.xs(outcome, axis=1, level=1).astype(int)
+        for outcome in ("win", "tie", "loss")
+    )
     names = figure_labels(wins.index)  # cut: a 10,000-character name sized
     k = len(names)  # the figure to a MemoryError
     n = (wins + ties + losses).to_numpy(dtype=float)

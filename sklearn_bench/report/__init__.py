@@ -1,19 +1,8 @@
-"""The renderers of an analysis: the HTML report, the text summary, LaTeX and the
-methods paragraph."""
+"""The renderers of an analysis: the HTML report (with its figures, LaTeX tables and
+methods paragraph) and the text summary. They read an
+:class:`~sklearn_bench.analysis.Analysis` and compute nothing."""
 
-from ..analysis import ReportAnalysis, TestRecord, register_test
 from ._html import write_report
-from ._latex import escape_latex, latex_table
-from ._learners import learner_table
 from ._summary import format_summary
 
-__all__ = [
-    "ReportAnalysis",
-    "TestRecord",
-    "escape_latex",
-    "format_summary",
-    "latex_table",
-    "learner_table",
-    "register_test",
-    "write_report",
-]
+__all__ = ["format_summary", "write_report"]

@@ -1,25 +1,17 @@
 """The Bayesian section of the report and the summary, beside the frequentist one.
 
-Renders the Bayesian comparisons of the analysis
-(:func:`~sklearn_bench.analysis.bayesian_comparisons_table`, Benavoli et al.
-2017) and, when the plan names the hierarchical model, the Bayesian
-Plackett–Luce ranking of all learners (Calvo et al. 2018,
-:func:`~sklearn_bench.analysis.bayesian_ranking`) beside the Friedman average
-ranks, with the rank-posterior plot and the simplex of the hierarchical draws.
+Renders the Bayesian comparisons of the analysis (``Analysis.bayesian``,
+Benavoli et al. 2017) and, when the plan asks for it, the Bayesian
+Plackett–Luce ranking of all learners (``Analysis.ranking``, Calvo et al. 2018)
+beside the Friedman average ranks, with the rank-posterior plot and the simplex
+of the hierarchical draws.
 """
 
 import html
 
 import numpy as np
 
-from ..analysis import (
-    HIERARCHICAL_DRAWS,
-    N_SAMPLES,
-    SEED,
-    THRESHOLD,
-    bayesian_comparisons_table,
-    bayesian_ranking,
-)
+from ..analysis import HIERARCHICAL_DRAWS, N_SAMPLES, SEED, THRESHOLD
 from ._blocks import (
     MAX_DETAIL_ROWS,
     MAX_SUMMARY_ROWS,
@@ -27,16 +19,6 @@ from ._blocks import (
     _image_bytes,
     _table,
 )
-
-_THRESHOLD = THRESHOLD
-
-__all__ = ["bayesian_comparisons_table", "bayesian_html", "bayesian_ranking"]
-
-
-def _problems(words):
-    """The failed checks out of an MCMC fit's diagnostics sentence."""
-    start, end = words.find(": "), words.find(". The fit declines")
-    return words[start + 2 : end] if 0 <= start < end else words
 
 
 def _intro(analysis, rope):
@@ -49,7 +31,7 @@ def _intro(analysis, rope):
             "the hierarchical model of Corani et al. (2017) on every split score "
             f"(NumPyro NUTS, {HIERARCHICAL_DRAWS} draws, seed 0; probabilities for "
             "the next data set), the plan's model; when it cannot be fitted, the "
-            if analysis.bayesian == "hierarchical"
+            if analysis.plan.bayesian == "hierarchical"
             else ""
         )
         + "Bayesian signed-rank test on "
@@ -57,13 +39,13 @@ def _intro(analysis, rope):
         f"{N_SAMPLES} Monte Carlo samples, seed {SEED}); within a data set: "
         "Bayesian correlated t-test (Corani & Benavoli 2015) on the units of the "
         "corrected t, with rho/(1 − rho) = n_test/n_train from the stored split "
-        f"sizes. Decision at posterior probability {_THRESHOLD}."
+        f"sizes. Decision at posterior probability {THRESHOLD}."
     )
 
 
-def _ranking_html(result, analysis):
+def _ranking_html(analysis):
     """The Plackett–Luce table and the rank-posterior figure, or ``""``."""
-    ranking, table, notes = bayesian_ranking(result, analysis)
+    ranking, table = analysis.ranking, analysis.ranking_table
     parts = []
     if ranking is not None:
         parts.append(
@@ -115,7 +97,7 @@ def _ranking_html(result, analysis):
                 png,
             )
         )
-    for note in notes:
+    for note in analysis.ranking_notes:
         parts.append(f'<p class="note">{html.escape(note)}</p>')
     return "".join(parts)
 
@@ -129,8 +111,7 @@ def _simplex_html(analysis):
 
     from ..plotting import figure_label, plot_posterior_simplex
 
-    fits = analysis.cache.get(("bayesian_hierarchical_fits", _THRESHOLD), ())
-    fits = list(fits)[:_MAX_SIMPLEX]
+    fits = analysis.hierarchical_fits[:_MAX_SIMPLEX]
     if not fits:
         return ""
     fig, axes = plt.subplots(
@@ -160,9 +141,10 @@ def _simplex_html(analysis):
     )
 
 
-def bayesian_html(result, analysis):
+def bayesian_html(analysis):
     """The ``<section id="bayesian">`` of the report."""
-    table, rope, notes = bayesian_comparisons_table(result, analysis)
+    table, notes = analysis.bayesian, analysis.bayesian_notes
+    rope = analysis.delta or 0.0
     parts = [
         '<section id="bayesian"><h2>Bayesian comparisons</h2>',
         f"<p>{html.escape(_intro(analysis, rope))}</p>",
@@ -209,16 +191,15 @@ def bayesian_html(result, analysis):
         for d in _bayesian_disagreements(analysis)
     )
     parts.append(_simplex_html(analysis))
-    parts.append(_ranking_html(result, analysis))
+    parts.append(_ranking_html(analysis))
     parts.append("</section>")
     return "".join(parts)
 
 
-def bayesian_summary_lines(result, analysis):
+def bayesian_summary_lines(analysis):
     """Lines of the text summary: the Bayesian comparisons across data sets."""
-    if result is None:
-        return []
-    table, rope, notes = bayesian_comparisons_table(result, analysis)
+    table, notes = analysis.bayesian, analysis.bayesian_notes
+    rope = analysis.delta or 0.0
     across = table[table["scope"] == "across data sets"]
     name = (
         "hierarchical model"
@@ -227,7 +208,7 @@ def bayesian_summary_lines(result, analysis):
     )
     lines = [
         f"   Bayesian {name} across data sets (ROPE ±{rope:g}; decision at "
-        f"{_THRESHOLD}):"
+        f"{THRESHOLD}):"
     ]
     if across.empty:
         lines.append("   (not computed: needs at least 2 data sets and 2 learners)")
@@ -247,7 +228,7 @@ def bayesian_summary_lines(result, analysis):
             + ", ".join(f"{name}: {count}" for name, count in counts.items())
             + "."
         )
-    ranking, _, _ = bayesian_ranking(result, analysis)
+    ranking = analysis.ranking
     if ranking is not None:
         frame = ranking.to_frame()
         lines.append(
@@ -267,8 +248,4 @@ def bayesian_summary_lines(result, analysis):
 def _bayesian_disagreements(analysis):
     """The analysis' records of a Bayesian verdict the primary analysis does
     not share (see :class:`~sklearn_bench.analysis.Disagreement`)."""
-    return [
-        d
-        for d in getattr(analysis, "disagreements", ())
-        if d.key.startswith("bayesian")
-    ]
+    return [d for d in analysis.disagreements if d.key.startswith("bayesian")]

@@ -7,7 +7,7 @@ import io
 
 import numpy as np
 
-_P_COLUMNS = {"p", "Holm p", "pvalue", "pvalue_adjusted"}
+_P_COLUMNS = {"p", "pvalue", "pvalue_adjusted"}
 _COUNT_COLUMNS = {
     "n",
     "replicates",
@@ -32,7 +32,7 @@ def _fmt(value, column=None, digits=4):
             return "∞" if value > 0 else "−∞"
         if column in _COUNT_COLUMNS:
             return f"{value:g}"
-        if column in _P_COLUMNS:
+        if column in _P_COLUMNS or str(column).endswith(" p"):
             return f"{value:.2e}" if value < 1e-3 else f"{value:.3f}"
         return f"{value:.{digits}f}"
     return html.escape(str(value))
@@ -131,17 +131,3 @@ def _section_not_run(analysis, key, head, what):
     if reason is None:
         return ""
     return head + _not_run(what, reason) + "</section>"
-
-
-# A critical-difference or pairwise-significance diagram stays readable up to
-# about this many learners; beyond, its labels overlap and the report says so.
-MAX_DIAGRAM_LEARNERS = 25
-
-
-def _too_many_for_diagram(analysis, what, csv):
-    k = len(analysis.mean.columns)
-    return (
-        f"the {what} is drawn for at most {MAX_DIAGRAM_LEARNERS} learners (with "
-        f"{k} its labels would overlap); the average ranks above and "
-        f"tables/{csv} give the same comparisons"
-    )

@@ -1,4 +1,5 @@
-"""The report's figures, made from a ReportAnalysis (matplotlib, imported lazily)."""
+"""The report's figures, drawn from the fields of an Analysis (matplotlib,
+imported lazily)."""
 
 import re
 
@@ -40,37 +41,47 @@ def _name(analysis):
     return f"{analysis.metric} ({analysis.direction})"
 
 
-def make_figures(result, analysis, *, analyses):
+def make_figures(analysis):
     """Every figure the analysis supports, as ``{key: (title, caption, Figure)}``.
 
     Keys: ``"critical_difference"``, ``"distribution_<data set>"`` (one each),
-    ``"forest"``, ``"power"``, ``"datasets_needed"``, ``"win_tie_loss"``.
+    ``"forest"``, ``"power"``, ``"datasets_needed"``, ``"win_tie_loss"``,
+    ``"pairwise_significance"``; a figure the analysis skipped (its
+    ``skipped``) is not drawn.
     """
     import matplotlib
 
     matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
 
     figures = {}
+    analyses = analysis.plan.analyses
+    result = analysis.result
     level = f"{analysis.confidence_level:.0%}"
-    from ._blocks import MAX_DIAGRAM_LEARNERS, _too_many_for_diagram
-
-    readable = len(analysis.mean.columns) <= MAX_DIAGRAM_LEARNERS
-    if analysis.friedman is not None and not readable:
-        analysis.skipped["critical_difference"] = _too_many_for_diagram(
-            analysis, "critical difference diagram", f"{analysis.posthoc_method}.csv"
-        )
-    if analysis.friedman is not None and readable:
-        ax = plotting.plot_critical_difference(analysis.friedman)
+    alpha = f"{analysis.alpha:g}"
+    fr = analysis.friedman
+    if fr is not None and "critical_difference" not in analysis.skipped:
+        # the analysis' critical difference, at the plan's α
+        ax = plotting.plot_critical_difference(fr, cd=analysis.critical_difference)
         ax.set_title(
-            f"Average ranks over {analysis.friedman.n_blocks} "
-            f"{analysis.friedman_blocks} (Nemenyi, α = 0.05)",
+            f"Average ranks over {fr.n_blocks} {analysis.blocks} (Nemenyi, "
+            f"α = {alpha})",
             fontsize=10,
         )
         figures["critical_difference"] = (
             "Critical difference diagram",
             "Average ranks (1 = best). Learners joined by a bar do not differ "
-            "significantly by Nemenyi's test (Demšar 2006, Fig. 1).",
+            f"significantly by Nemenyi's test at α = {alpha} (Demšar 2006, Fig. 1).",
+            ax.figure,
+        )
+    pairwise = analysis.pairwise
+    if pairwise is not None and "pairwise_significance" not in analysis.skipped:
+        ax = plotting.plot_pairwise_significance(pairwise)
+        figures["pairwise_significance"] = (
+            "Pairwise significance diagram",
+            "Average ranks (1 = best); a bar joins learners no two of which differ "
+            f"by the pairwise {pairwise.method} tests, {pairwise.adjust}-adjusted "
+            f"at α = {pairwise.alpha:g} (Benavoli et al. 2016). The table above is "
+            "the full answer.",
             ax.figure,
         )
     if "effects" in analyses:
@@ -102,12 +113,13 @@ def make_figures(result, analysis, *, analyses):
             figures[f"distribution_{slug}"] = (title, caption, fig)
     if len(analysis.pairs):
         m = len(analysis.pairs)
-        adjusted = adjusted_interval_words(analysis.confidence_level, m)
+        adjusted = adjusted_interval_words(
+            analysis.confidence_level, analysis.pairs["adjusted_level"].iloc[0], m
+        )
         ax = plotting.plot_confidence_intervals(
             analysis.pairs,
             xlabel=f"difference in {plotting.figure_label(_name(analysis))}",
-            title="Pairwise differences over "
-            + plotting.figure_label(analysis.pairs_blocks),
+            title="Pairwise differences over " + plotting.figure_label(analysis.blocks),
             confidence_level=analysis.confidence_level,
             adjusted_label=adjusted if m > 1 else None,
         )
@@ -130,14 +142,14 @@ def make_figures(result, analysis, *, analyses):
         )
     if analysis.power is not None:
         pw = analysis.power
-        sigmas = [pw["sigma"] / 2, pw["sigma"], 2 * pw["sigma"]]
-        if pw["delta"] is not None:
-            delta, n_needed = pw["delta"], pw["n_needed"]
-            what = f"Δ = {delta:.3g} ({pw['delta_source']}, fixed in advance)"
+        sigmas = [pw.sigma / 2, pw.sigma, 2 * pw.sigma]
+        if pw.delta is not None:
+            delta, n_needed = pw.delta, pw.n_needed
+            what = f"Δ = {delta:.3g} ({pw.delta_source}, fixed in advance)"
             title = "Power of the study"
         else:
             # Only the observed difference: post-hoc power, labelled as such.
-            delta, n_needed = abs(pw["observed_difference"]), pw["posthoc_n_needed"]
+            delta, n_needed = abs(pw.observed_difference), pw.posthoc_n_needed
             what = (
                 f"the observed difference {delta:.3g} (post-hoc power: no Δ was "
                 "given; a function of the p-value, not evidence)"
@@ -146,86 +158,61 @@ def make_figures(result, analysis, *, analyses):
         ax = plotting.plot_power_curve(
             delta,
             sigmas,
-            mark=pw["n_datasets"],
-            target_power=pw["target_power"],
-            alpha=pw["test_alpha"],
+            mark=pw.n_datasets,
+            target_power=pw.target_power,
+            alpha=pw.test_alpha,
         )
-        if pw["delta"] is None:
+        if pw.delta is None:
             ax.set_title(f"Post-hoc power at the observed {delta:.3g}", pad=18)
         figures["power"] = (
             title,
-            f"Power of the {pw['test_words']} across J data sets to detect "
+            f"Power of the {pw.test_words} across J data sets to detect "
             f"{what} for the observed σ = "
-            f"{pw['sigma']:.3g} of the per-data-set differences of "
-            f"{pw['pair'][0]} and {pw['pair'][1]}, and for half and twice it "
+            f"{pw.sigma:.3g} of the per-data-set differences of "
+            f"{pw.pair[0]} and {pw.pair[1]}, and for half and twice it "
             "(Boulesteix et al. 2015, Fig. 2 right).",
             ax.figure,
         )
         # Beyond Δ, so that the mark and its label sit inside the axes.
-        deltas = np.linspace(pw["sigma"] / 5, max(2 * pw["sigma"], 1.3 * delta), 40)
+        deltas = np.linspace(pw.sigma / 5, max(2 * pw.sigma, 1.3 * delta), 40)
         ax = plotting.plot_datasets_needed(
             sigmas,
             delta=deltas,
-            power=pw["target_power"],
-            alpha=pw["test_alpha"],
+            power=pw.target_power,
+            alpha=pw.test_alpha,
             mark=(delta, n_needed),
         )
         figures["datasets_needed"] = (
             "Data sets a decisive study would need",
-            f"Number of data sets for power {pw['target_power']:.0%} against the "
+            f"Number of data sets for power {pw.target_power:.0%} against the "
             "difference to detect (Boulesteix et al. 2015, Fig. 2 left).",
             ax.figure,
         )
-    # Means over the same replicates only (a partial run may have fewer for some
-    # learners), on data sets where at least two learners have them.
-    n_rep = analysis.n_replicates
-    matched = analysis.mean.where(n_rep.eq(n_rep.max(axis=1), axis=0))
-    counted = matched[matched.notna().sum(axis=1) >= 2]
-    if "win_tie_loss" in analyses and not readable:
-        analysis.skipped["win_tie_loss"] = (
-            f"the win/tie/loss map is drawn for at most {MAX_DIAGRAM_LEARNERS} "
-            f"learners (with {analysis.mean.shape[1]} its cells would be "
-            "unreadable); BenchmarkResult.win_tie_loss() gives the counts"
-        )
-    elif "win_tie_loss" in analyses and analysis.mean.shape[1] >= 2 and len(counted):
-        counts = getattr(analysis, "win_tie_loss", None)
-        ax = plotting.plot_win_tie_loss(
-            counted if counts is None else _Counts(counts),
-            greater_is_better=analysis.greater_is_better,
-        )
+    counts = analysis.win_tie_loss
+    if counts is not None:
+        ax = plotting.plot_win_tie_loss(counts)
+        total = (
+            counts.T.groupby(level=0, sort=False).sum().T.to_numpy().astype(int)
+        )  # wins + ties + losses of each pair: the data sets both have
+        np.fill_diagonal(total, -1)
+        n = int(total.max())
         caption = (
-            f"Counts over the {len(counted)} data set(s) with results of at least "
-            f"two learners, of the mean {analysis.metric}: the raw material of the "
+            f"Counts over the {n} data set(s) with results of at least two "
+            f"learners, of the mean {analysis.metric}: the raw material of the "
             "sign test (Demšar 2006, Section 3.1.3). "
             + (
                 f"A difference within Δ = {analysis.delta:g} (the smallest "
                 "difference that matters) is a tie."
-                if getattr(analysis, "delta", None)
+                if analysis.delta
                 else "Only equal means are ties (no Δ was given)."
             )
         )
-        if len(counted) == 1:
+        if n == 1:
             caption += (
                 " With one data set each cell is a single win, tie or loss; the "
                 "within-data-set intervals above say by how much and how surely."
             )
-        if counted.isna().any().any():
+        if (total == 0).any():
             caption += " A pair without a data set on which both have results is 0/0/0."
         figures["win_tie_loss"] = ("Wins, ties and losses", caption, ax.figure)
-    elif "win_tie_loss" in analyses:
-        analysis.skipped.setdefault(
-            "win_tie_loss", "no data set has results of two learners yet"
-        )
-    del plt
     return figures
-
-
-class _Counts:
-    """The analysis' win/tie/loss counts, read by ``plot_win_tie_loss`` as it
-    reads a BenchmarkResult's (so the map draws the analysis' numbers)."""
-
-    def __init__(self, counts):
-        self._counts = counts
-
-    def win_tie_loss(self, *, delta=0.0, **_):
-        return self._counts

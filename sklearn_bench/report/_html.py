@@ -21,19 +21,16 @@ from .._io import (
 )
 from .._version import __version__
 from ..analysis import (
-    ANALYSES,
+    CITATIONS,
     SIGN_CONVENTION,
-    AnalysisPlan,
+    Analysis,
     adjusted_interval_words,
-    analyse,
+    cited_keys,
     fmt_p_equals,
-    posthoc_title,
 )
-from ..datasets import PROBLEM_WORDS
-from ._bayesian import bayesian_comparisons_table, bayesian_html
+from ._bayesian import bayesian_html
 from ._blocks import (
     MAX_DETAIL_ROWS,
-    MAX_DIAGRAM_LEARNERS,
     MAX_SUMMARY_ROWS,
     _figure_html,
     _image_bytes,
@@ -41,15 +38,13 @@ from ._blocks import (
     _not_run,
     _section_not_run,
     _table,
-    _too_many_for_diagram,
 )
-from ._bottom_line import bottom_line, bottom_line_html
 from ._figures import make_figures
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
 from ._learners import learner_table
-from ._methods import write_methods
-from ._pairwise import pairwise_figure, pairwise_html
+from ._methods import settings_table, write_methods
+from ._pairwise import pairwise_html
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
@@ -140,37 +135,18 @@ def _versions():
     return out
 
 
-def _datasets_table(result, analysis):
-    """One row per data set: its problem, sizes and replicates."""
-    info = result.info
-    scores = result.scores
-    sizes = (
-        scores[scores["n_train"] >= 0]
-        .groupby("dataset", observed=True)[["n_train", "n_test"]]
-        .median()
+def _datasets_table(analysis):
+    """The data-set table of the page: problem, sizes and replicates."""
+    table = analysis.datasets.rename(
+        columns={"n_train_median": "median n_train", "n_test_median": "median n_test"}
     )
-    datasets = pd.DataFrame(
-        {
-            # in plain words, not the papers' terms of art ("real world")
-            "problem": pd.Series(result.datasets).map(
-                lambda p: PROBLEM_WORDS.get(p, p)
-            ),
-            "median n_train": sizes["n_train"].reindex(list(result.datasets)),
-            "median n_test": sizes["n_test"].reindex(list(result.datasets)),
-            "replicates": analysis.n_replicates.max(axis=1).reindex(
-                list(result.datasets)
-            ),
-        }
-    ).rename_axis("data set")
-    recorded = info.get("dataset_sizes") or {}
-    for key, column in (("n_samples", "n"), ("n_features", "features")):
-        if any(key in size for size in recorded.values()):
-            sizes_of = [recorded.get(d, {}).get(key, np.nan) for d in datasets.index]
-            datasets.insert(1 + (key == "n_features"), column, sizes_of)
-    return datasets
+    shown = ["problem", "n", "features", "median n_train", "median n_test"]
+    return table[[c for c in [*shown, "replicates"] if c in table]]
 
 
-def _what_was_run(result, analysis, missing, datasets):
+def _what_was_run(analysis, datasets):
+    result = analysis.result
+    missing = analysis.n_missing_tasks
     info = result.info
     # Every parameter that is not at its default or differs between learners.
     learners = learner_table(result).rename_axis("name")
@@ -220,8 +196,6 @@ def _what_was_run(result, analysis, missing, datasets):
 
 
 def _settings(settings):
-    if not settings:
-        return ""
     table = pd.DataFrame(
         {
             "value": [str(v) for v, _ in settings.values()],
@@ -255,7 +229,10 @@ def _effects(analysis):
         # each interval names its level; the simultaneous one is compatible with
         # the Holm-adjusted p beside it
         adjusted_words = (
-            f"{adjusted_interval_words(analysis.confidence_level, len(pairs))} CI"
+            adjusted_interval_words(
+                analysis.confidence_level, pairs["adjusted_level"].iloc[0], len(pairs)
+            )
+            + " CI"
             if len(pairs) > 1
             else f"{level} CI (one pair: no adjustment)"
         )
@@ -282,7 +259,7 @@ def _effects(analysis):
             _table(
                 table,
                 f"Pairwise differences, {pairs_test_words(analysis)} over "
-                f"{analysis.pairs_blocks}",
+                f"{analysis.blocks}",
                 table_id="table-pairs",
                 csv="pairwise_intervals.csv",
                 max_rows=MAX_SUMMARY_ROWS,
@@ -290,7 +267,7 @@ def _effects(analysis):
         )
     elif "pairs" in analysis.skipped:
         parts.append(_not_run("Pairwise intervals", analysis.skipped["pairs"]))
-    if len(analysis.within):
+    if len(analysis.within) and "effects" in analysis.plan.analyses:
         within = analysis.within
         table = pd.DataFrame(
             {
@@ -345,7 +322,7 @@ def _tests(analysis):
             )
         )
     if fr is not None:
-        exact = getattr(fr, "null_distribution", "chi2") == "exact"
+        exact = fr.null_distribution == "exact"
         if np.isnan(fr.iman_davenport_statistic):
             f_text = (
                 "Iman–Davenport F undefined (every block ranks the learners "
@@ -358,13 +335,13 @@ def _tests(analysis):
             )
         parts.append(
             f"<p>{html.escape(fr.method)} over {fr.n_blocks} "
-            f"{analysis.friedman_blocks}: χ²<sub>F</sub> = {fr.statistic:.3f} "
+            f"{analysis.blocks}: χ²<sub>F</sub> = {fr.statistic:.3f} "
             f"({fmt_p_equals(fr.pvalue)}, "
             f"{'exact permutation distribution' if exact else 'χ² approximation'}"
             f"); {f_text}. {html.escape(fr.null_hypothesis)}"
-            f" Nemenyi critical difference (α = 0.05): "
-            f"{fr.critical_difference(alpha=0.05):.3f} ranks."
-            + (_CONDITIONAL if analysis.friedman_blocks != "data sets" else "")
+            f" Nemenyi critical difference (α = {analysis.alpha:g}): "
+            f"{analysis.critical_difference:.3f} ranks."
+            + (_CONDITIONAL if analysis.blocks != "data sets" else "")
             + "</p>"
         )
         ranks = fr.average_ranks.rename("average rank").to_frame()
@@ -380,7 +357,7 @@ def _tests(analysis):
         if analysis.posthoc is None:  # Friedman ran, its post-hoc could not
             parts.append(
                 _not_run(
-                    f"The {posthoc_title(analysis)} post-hoc test",
+                    f"The {analysis.posthoc_title} post-hoc test",
                     analysis.skipped.get("posthoc", "not requested"),
                 )
             )
@@ -388,10 +365,10 @@ def _tests(analysis):
         parts.append(
             _table(
                 analysis.posthoc,
-                f"{posthoc_title(analysis)} post-hoc comparisons",
+                f"{analysis.posthoc_title} post-hoc comparisons",
                 table_id="table-posthoc",
-                index=not isinstance(analysis.posthoc.index, pd.RangeIndex),
-                csv=f"{analysis.posthoc_method}.csv",
+                index=False,
+                csv=f"{analysis.plan.posthoc}.csv",
                 max_rows=MAX_SUMMARY_ROWS,
             )
         )
@@ -414,22 +391,22 @@ def _power(analysis, figures=""):
     head = '<section id="power"><h2>Power and the number of data sets</h2>'
     if pw is None:
         return _section_not_run(analysis, "power", head, "The power analysis")
-    a, b = pw["pair"]
+    a, b = pw.pair
     parts = [
         head,
         f"<p>Comparing the two best learners, <b>{html.escape(a)}</b> and "
         f"<b>{html.escape(b)}</b>: their per-data-set differences have standard "
-        f"deviation σ = {pw['sigma']:.4g} over this study's J = "
-        f"{pw['n_datasets']} data sets.</p>",
+        f"deviation σ = {pw.sigma:.4g} over this study's J = "
+        f"{pw.n_datasets} data sets.</p>",
     ]
-    if pw["delta"] is not None:
+    if pw.delta is not None:
         parts.append(
-            f'<p id="power-delta">For Δ = <b>{pw["delta"]:.4g}</b> '
-            f"({_DELTA_SOURCE[pw['delta_source']]}), fixed before looking at the "
-            f"results, the {html.escape(pw['test_words'])} across the J = "
-            f"{pw['n_datasets']} data sets has power <b>{pw['power']:.2f}</b>; a "
-            f"study with power {pw['target_power']:.0%} would need "
-            f"<b>J = {pw['n_needed']}</b> data sets (Boulesteix et al. 2015, "
+            f'<p id="power-delta">For Δ = <b>{pw.delta:.4g}</b> '
+            f"({_DELTA_SOURCE[pw.delta_source]}), fixed before looking at the "
+            f"results, the {html.escape(pw.test_words)} across the J = "
+            f"{pw.n_datasets} data sets has power <b>{pw.power:.2f}</b>; a "
+            f"study with power {pw.target_power:.0%} would need "
+            f"<b>J = {pw.n_needed}</b> data sets (Boulesteix et al. 2015, "
             "Section 3).</p>"
         )
     else:
@@ -440,11 +417,11 @@ def _power(analysis, figures=""):
             "the config, or <code>--delta</code>) to the difference worth "
             "detecting.</p>"
         )
-    if pw["posthoc_power"] is not None:
+    if pw.posthoc_power is not None:
         parts.append(
             f'<p class="muted" id="power-posthoc">Secondary, <i>post-hoc power</i>: '
-            f"at the observed difference {abs(pw['observed_difference']):.4g} the "
-            f"power is {pw['posthoc_power']:.2f} (J = {pw['posthoc_n_needed']} "
+            f"at the observed difference {abs(pw.observed_difference):.4g} the "
+            f"power is {pw.posthoc_power:.2f} (J = {pw.posthoc_n_needed} "
             "for 80%). Post-hoc power is a function of the p-value and says "
             "nothing the interval does not; do not read it as evidence.</p>"
         )
@@ -493,123 +470,70 @@ _CONDITIONAL = (
 )
 
 
-def _resolved_settings(settings, analysis):
-    """The settings as the analysis used them: the metric by its name and Δ by
-    its value (a default is named and explained once, in the bottom line)."""
-    out = dict(settings)
-    if "metric" in out:
-        out["metric"] = (analysis.metric, out["metric"][1])
-    if "delta" in out:
-        if analysis.delta is None:
-            value = "none (no default for this metric)"
-        elif analysis.delta_source == "default":
-            value = f"{analysis.delta:g} (default for a [0, 1] metric)"
-        else:
-            value = f"{analysis.delta:g}"
-        out["delta"] = (value, out["delta"][1])
-    return out
-
-
 def pairs_test_words(analysis):
     """The primary test of the pairwise table, in words."""
-    if analysis.pairs_blocks == "data sets":
+    if analysis.blocks == "data sets":
         return "paired t"
     return "corrected resampled t (on the folds or splits)"
 
 
-_PLAN_KEYWORDS = {
-    "metric": None,
-    "analyses": ANALYSES,
-    "confidence_level": 0.95,
-    "delta": None,
-    "target_power": 0.8,
-    "alpha": 0.05,
-    "posthoc": "nemenyi",
-    "adjust": None,
-    "bayesian": "signed_rank",
-}
-
-
 @writes_into("out_dir")
 def write_report(
-    result,
+    analysis,
     out_dir,
     *,
-    metric=None,
-    analyses=ANALYSES,
-    confidence_level=0.95,
-    delta=None,
-    target_power=0.8,
-    alpha=0.05,
-    posthoc="nemenyi",
-    adjust=None,
-    bayesian="signed_rank",
-    plan=None,
     title="Benchmark report",
-    missing_tasks=0,
     figure_formats=("png", "svg"),
-    settings=None,
+    sources=None,
     progress=None,
 ):
-    """Write ``report.html`` and the figures of a result into ``out_dir``.
+    """Write ``report.html``, its figures and tables for an analysis into
+    ``out_dir``.
 
-    The report is one self-contained HTML file (figures embedded as base64 PNG,
-    styles and a small script that sorts and filters the tables inline, no
-    external resource, works offline): what was run, effect
-    sizes with confidence intervals, the tests (Friedman, Nemenyi), the critical
-    difference diagram, the performance distributions, the forest plot of
-    pairwise intervals, the power of the study, the win/tie/loss map and the
-    failures. Every figure is also written to ``out_dir/figures`` in each of
-    ``figure_formats``; the LaTeX tables to ``out_dir/tables/*.tex``
-    (:func:`latex_table`); the methods paragraph, generated from what was run
-    and the tests the report ran, to ``out_dir/methods.md`` and
-    ``methods.tex``. Every table is also written whole to
-    ``out_dir/tables/*.csv``; in a large study (many data sets or learners) the
-    page shows the first rows of the per-data-set tables in collapsed sections
-    and links the CSV files, and draws the critical difference diagram only up
-    to 25 learners (saying so in its place beyond). Needs matplotlib (the
-    ``plot`` extra).
+    The report renders the :class:`~sklearn_bench.analysis.Analysis` and
+    computes nothing: one self-contained HTML file (figures embedded as base64
+    PNG, styles and a small script that sorts and filters the tables inline,
+    no external resource, works offline) with the bottom line, what was run,
+    the settings of the plan, effect sizes with confidence intervals, the tests
+    (Friedman and the plan's post-hoc test, the critical difference at the
+    plan's α), the pairwise and Bayesian comparisons, the figures (critical
+    difference diagram, performance distributions, forest plot of pairwise
+    intervals), the power of the study, the win/tie/loss map and the failures.
+    Every figure is also written to ``out_dir/figures`` in each of
+    ``figure_formats``; the LaTeX tables to ``out_dir/tables/*.tex``; the
+    methods paragraph to ``out_dir/methods.md`` and ``methods.tex``; every
+    table whole to ``out_dir/tables/*.csv`` (in a large study the page shows
+    the first rows of the per-data-set tables in collapsed sections and links
+    the CSV files). Needs matplotlib (the ``plot`` extra).
 
     Parameters
     ----------
-    result : BenchmarkResult
+    analysis : Analysis
+        Of :func:`~sklearn_bench.analysis.analyse`.
     out_dir : str or Path
         Created if needed.
-    metric, analyses, confidence_level, delta, target_power, alpha
-        As :class:`~sklearn_bench.analysis.AnalysisPlan`: one analysis plan
-        (α, the confidence level and Δ, the smallest difference that matters)
-        for every section.
-    posthoc, adjust
-        The plan's ``posthoc`` and ``adjust``: the post-hoc test after
-        Friedman's (Nemenyi's by default) and its correction.
-    bayesian : {"signed_rank", "hierarchical"}, default="signed_rank"
-        The plan's Bayesian model across data sets (``"hierarchical"`` needs
-        the [bayes] extra).
-    plan : AnalysisPlan, default=None
-        The whole plan at once, instead of the keywords above (which must then
-        keep their defaults).
     title : str, default="Benchmark report"
-    missing_tasks : int, default=0
-        Tasks of a partial run not in the result; the report says so.
     figure_formats : tuple of str, default=("png", "svg")
-    settings : dict, default=None
-        ``{name: (value, source)}`` of the analysis settings and where each came
-        from (e.g. ``"the run's config"``, ``"command line"``, ``"default"``);
-        the report and the methods paragraph list them.
+    sources : dict, default=None
+        ``{setting: where it came from}`` (e.g. ``"the run's config"``,
+        ``"command line"``) for the settings table of the report and the
+        methods paragraph; a setting not named is ``"default"`` when it has its
+        default value, ``"given"`` otherwise.
     progress : bool, default=None
         Show the report's steps as a progress bar on stderr (tqdm); ``None``
         shows it when stderr is a terminal.
 
     Returns
     -------
-    analysis : ReportAnalysis
-        The numbers the report shows: ``analyse(result, plan)``.
+    list of Path
+        The files written (``report.html`` first).
 
     Examples
     --------
     >>> import tempfile, pathlib
     >>> import pandas as pd
     >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
     >>> from sklearn_bench.report import write_report
     >>> df = pd.DataFrame({"data": ["a", "a", "b", "b", "c", "c"],
     ...                    "model": ["x", "y"] * 3,
@@ -617,64 +541,41 @@ def write_report(
     >>> result = BenchmarkResult.from_frame(
     ...     df, dataset="data", learner="model", value="error",
     ...     greater_is_better=False)
+    >>> analysis = analyse(result, AnalysisPlan(alpha=0.1))
     >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     analysis = write_report(result, tmp)
-    ...     html = (pathlib.Path(tmp) / "report.html").read_text()
-    >>> analysis.best, html.count("<img")
-    ('x', 9)
+    ...     written = write_report(analysis, tmp)
+    ...     html = written[0].read_text()
+    >>> written[0].name, html.count("<img")
+    ('report.html', 9)
     """
+    if not isinstance(analysis, Analysis):
+        raise TypeError(
+            "`analysis` must be an Analysis (from sklearn_bench.analysis.analyse);"
+            f" got {type(analysis).__name__}."
+        )
     if not isinstance(out_dir, str | os.PathLike):
         raise TypeError(f"`out_dir` must be a folder path; got {out_dir!r}.")
     import matplotlib.pyplot as plt
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    known = FigureCanvasBase.get_supported_filetypes()
+    if not isinstance(figure_formats, list | tuple) or not all(
+        isinstance(f, str) and f in known for f in figure_formats
+    ):
+        raise ValueError(
+            f"`figure_formats` must be a list drawn from {sorted(known)}; got "
+            f"{figure_formats!r}."
+        )
 
     out = Path(out_dir)
     refuse_links_below(out)
     fig_dir = out / "figures"
     make_folder(fig_dir)
     steps = _Progress(progress)
-    steps.step("analyses")
-    keywords = {
-        "metric": metric,
-        "analyses": analyses,
-        "confidence_level": confidence_level,
-        "delta": delta,
-        "target_power": target_power,
-        "alpha": alpha,
-        "posthoc": posthoc,
-        "adjust": adjust,
-        "bayesian": bayesian,
-    }
-    if plan is None:
-        plan = AnalysisPlan(**keywords)
-    elif not isinstance(plan, AnalysisPlan):
-        raise TypeError(f"`plan` must be an AnalysisPlan; got {plan!r}.")
-    elif {**keywords, "analyses": tuple(analyses)} != _PLAN_KEYWORDS:
-        raise TypeError(
-            "Pass the analysis settings either as `plan` or as keywords, not both."
-        )
-    analyses = plan.analyses
-    # The plan, run once: every section, table and the summary read it.
-    analysis = analyse(result, plan)
-    if settings:
-        settings = _resolved_settings(settings, analysis)
-    steps.step("Bayesian comparisons")
-    bayes_table = (
-        bayesian_comparisons_table(result, analysis)[0]
-        if "bayesian" in analyses
-        else None
-    )
-    steps.step("pairwise tests")
-    # Pairwise post-hoc tests, each pair on its own (Wilcoxon, Holm).
-    pairwise = analysis.cache.get("pairwise")
     steps.step("figures")
-    figures = make_figures(result, analysis, analyses=analyses)
-    if pairwise is not None:
-        if len(analysis.mean.columns) <= MAX_DIAGRAM_LEARNERS:
-            figures["pairwise_significance"] = pairwise_figure(pairwise)
-        else:
-            analysis.skipped["pairwise_significance"] = _too_many_for_diagram(
-                analysis, "pairwise significance diagram", "pairwise_tests.csv"
-            )
+    analyses = analysis.plan.analyses
+    settings = settings_table(analysis, sources)
+    figures = make_figures(analysis)
     rendered = {}
     try:
         for key, (fig_title, caption, fig) in figures.items():
@@ -691,31 +592,31 @@ def write_report(
             plt.close(fig)
 
     steps.step("tables")
-    datasets = _datasets_table(result, analysis)
-    write_latex_tables(result, analysis, out / "tables")
-    _write_csv_tables(out / "tables", analysis, datasets, pairwise, bayes_table)
+    datasets = _datasets_table(analysis)
+    write_latex_tables(analysis, out / "tables")
+    _write_csv_tables(out / "tables", analysis, datasets)
 
     def fig(*keys):
         return "".join(rendered[k] for k in keys if k in rendered)
 
     steps.step("page")
     distributions = [k for k in rendered if k.startswith("distribution_")]
+    bottom = "".join(f"<p>{html.escape(s)}</p>" for s in analysis.bottom_line.sentences)
     sections = [
-        bottom_line_html(bottom_line(analysis, bayes_table)),
+        f'<section id="bottom-line"><h2>Bottom line</h2>{bottom}</section>',
         # Sections that sum a large study up go here, right after the bottom
         # line and before the per-data-set detail.
-        leaderboard_section(result, out, analysis),
-        _what_was_run(result, analysis, missing_tasks, datasets),
+        leaderboard_section(analysis, out),
+        _what_was_run(analysis, datasets),
         _settings(settings),
         _effects(analysis),
         _tests(analysis),
         pairwise_html(
             analysis,
-            pairwise,
             fig("pairwise_significance")
             or _skipped_figure(analysis, "pairwise_significance"),
         ),
-        bayesian_html(result, analysis) if "bayesian" in analyses else "",
+        bayesian_html(analysis) if "bayesian" in analyses else "",
         '<section id="figures"><h2>Figures</h2>',
         fig("critical_difference") or _skipped_figure(analysis, "critical_difference"),
         fig(*distributions, "forest"),
@@ -751,18 +652,14 @@ def write_report(
         f"<script>{_SCRIPT}</script></body></html>\n"
     )
     write_text(out / "report.html", page)
-    # Last, so that every section above has registered the test it ran
-    # (register_test) before the methods paragraph reads them.
-    write_methods(result, analysis, out, versions=_versions(), settings=settings)
+    methods = write_methods(analysis, out, versions=_versions(), settings=settings)
     steps.close()
-    return analysis
+    return [out / "report.html", *methods]
 
 
 def _references(body, analysis):
     """The reference list of the page: every work its text cites in author-year
     form and every work the tests that ran follow (one entry, one year each)."""
-    from ..analysis import CITATIONS, cited_keys
-
     text = html.unescape(re.sub(r"<[^>]+>", " ", body))
     keys = set(cited_keys(text)) | {c for r in analysis.methods for c in r.citations}
     if not keys:
@@ -779,7 +676,7 @@ def _skipped_figure(analysis, key):
     return f'<div id="fig-{key}">' + _not_run(what, reason) + "</div>"
 
 
-def _write_csv_tables(folder, analysis, datasets, pairwise, bayes_table):
+def _write_csv_tables(folder, analysis, datasets):
     """Every table of the page, whole, as CSV beside it (the page shows the
     first rows of long ones)."""
     make_folder(folder)
@@ -789,14 +686,13 @@ def _write_csv_tables(folder, analysis, datasets, pairwise, bayes_table):
     if len(analysis.pairs):
         write_csv(analysis.pairs, folder / "pairwise_intervals.csv")
     if analysis.posthoc is not None:
-        write_csv(
-            analysis.posthoc, folder / f"{analysis.posthoc_method}.csv", index=False
-        )
-    if pairwise is not None:
-        frame = analysis.cache.get("pairwise_frame", pairwise.to_frame())
+        name = f"{analysis.plan.posthoc}.csv"
+        write_csv(analysis.posthoc, folder / name, index=False)
+    if analysis.pairwise is not None:
+        frame = analysis.pairwise.to_frame()
         write_csv(frame, folder / "pairwise_tests.csv", index=False)
-    if bayes_table is not None and len(bayes_table):
-        write_csv(bayes_table, folder / "bayesian.csv", index=False)
+    if analysis.bayesian is not None and len(analysis.bayesian):
+        write_csv(analysis.bayesian, folder / "bayesian.csv", index=False)
     if not analysis.failures.empty:
         write_csv(analysis.failures, folder / "failures.csv", index=False)
 
@@ -805,7 +701,7 @@ class _Progress:
     """The steps of a report as a tqdm bar (as the runner shows its tasks): on
     when ``progress`` is True, or None and stderr is a terminal."""
 
-    _STEPS = 6
+    _STEPS = 3
 
     def __init__(self, progress):
         import sys

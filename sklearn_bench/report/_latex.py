@@ -1,45 +1,70 @@
-"""LaTeX (booktabs) tables of a benchmark result, for the comparison section of a
-paper: data sets × learners, the best in bold, significance markers, average
-ranks, and a caption that says what was tested.
+"""The report's LaTeX (booktabs) tables, for the comparison section of a paper,
+rendered from an Analysis: ``performance.tex`` (data sets × learners, the best in
+bold, the analysis' marks of a learner worse than the best, its average ranks) and
+``pairwise.tex`` (its pairwise intervals)."""
 
-The table writer itself lives in :mod:`sklearn_bench.results` (``latex_table``,
-``latex_frame``, ``escape_latex``); this module writes the report's tables with the
-tests the analysis ran (its record in the methods paragraph is the analysis'
-``"latex_table"``, registered by :func:`~sklearn_bench.analysis.analyse`).
-"""
+from pathlib import Path
 
 from .._io import make_folder, write_text
-from ..analysis import SIGN_CONVENTION, adjusted_interval_words, within_test
-from ..results import escape_latex, latex_frame, latex_table
-
-__all__ = ["escape_latex", "latex_frame", "latex_table", "write_latex_tables"]
+from .._latex import latex_cell, latex_frame, performance_caption, performance_latex
+from ..analysis import SIGN_CONVENTION, adjusted_interval_words
 
 
-def write_latex_tables(result, analysis, folder):
+def performance_tex(analysis):
+    """``performance.tex`` of an analysis: mean ± standard deviation over the
+    replicates, the best of each data set in bold, a dagger where
+    ``analysis.within`` marks a learner ``worse`` than the best there (Holm over
+    the other learners of the data set, at the plan's α) and the analysis'
+    average ranks; what ``result.to_latex()`` gives under the default plan."""
+    mean, std, within = analysis.mean, analysis.std, analysis.within
+    learners = list(mean.columns)
+    # the best of each data set: the reference of its rows (or its one learner)
+    best = dict(zip(within["dataset"], within["reference"], strict=True))
+    bold, cells = set(), {}
+    for dataset, row in mean.iterrows():
+        finite = row.dropna()
+        top = best.get(dataset, finite.index[0] if len(finite) == 1 else None)
+        if top is not None:
+            bold |= {(dataset, m) for m in finite.index[finite == finite[top]]}
+        cells[dataset] = {
+            m: latex_cell(row[m], std.loc[dataset, m], "mean", 3) for m in learners
+        }
+    marked = within[within["worse"]]
+    worse = set(zip(marked["dataset"], marked["learner"], strict=True))
+    tested = within["pvalue"].notna()
+    n_ranked = len(analysis.datasets_across)
+    caption = performance_caption(
+        stat="mean",
+        metric=analysis.metric,
+        greater_is_better=analysis.greater_is_better,
+        reps=sorted(
+            {int(v) for v in analysis.n_replicates.to_numpy().ravel() if v > 0}
+        ),
+        tests=set(within.loc[tested, "method"]) or {"t"},
+        adjust="holm",
+        alpha=analysis.alpha,
+        untested=[str(d) for d in within.loc[~tested, "dataset"].unique()],
+        n_ranked=n_ranked,
+    )
+    return performance_latex(
+        cells,
+        bold,
+        worse,
+        learners,
+        list(mean.index),
+        analysis.average_ranks if n_ranked else None,
+        caption,
+        "tab:performance",
+    )
+
+
+def write_latex_tables(analysis, folder):
     """Write ``performance.tex`` (and ``pairwise.tex`` when there are pairwise
-    intervals) into ``folder``. The table's tests are those the analysis ran
-    within each data set (:func:`~sklearn_bench.analysis.within_test`).
-
-    The markers of ``performance.tex`` use the plan's level ``alpha``, as the
-    report's tests do.
-
-    Returns
-    -------
-    list of Path
-    """
-    from pathlib import Path
-
+    intervals) into ``folder``; returns their paths."""
     folder = Path(folder)
     make_folder(folder)
-    table = latex_table(
-        result,
-        metric=analysis.metric,
-        alpha=analysis.alpha,
-        label="tab:performance",
-        paired=lambda a, b, dataset: within_test(result, analysis, a, b, dataset),
-    )
     written = [folder / "performance.tex"]
-    write_text(written[0], table)
+    write_text(written[0], performance_tex(analysis))
     if len(analysis.pairs):
         level = f"{analysis.confidence_level:.0%}"
         pairs = analysis.pairs[
@@ -58,16 +83,14 @@ def write_latex_tables(result, analysis, folder):
             "p",
             "Holm p",
         ]
-        test = (
-            "paired t"
-            if analysis.pairs_blocks == "data sets"
-            else "corrected resampled t"
+        test = "paired t" if analysis.blocks == "data sets" else "corrected resampled t"
+        words = adjusted_interval_words(
+            analysis.confidence_level, analysis.pairs["adjusted_level"].iloc[0], m
         )
         caption = (
             f"Pairwise differences in {analysis.metric} "
-            f"({analysis.direction}) over {analysis.pairs_blocks}: {test} "
-            f"unadjusted {level} confidence intervals, and "
-            f"{adjusted_interval_words(analysis.confidence_level, m)} intervals "
+            f"({analysis.direction}) over {analysis.blocks}: {test} "
+            f"unadjusted {level} confidence intervals, and {words} intervals "
             "(Berrar & Lozano 2013; an interval of the second kind excludes 0 only "
             "where the Holm-adjusted p is below the significance level); p-values "
             "unadjusted and Holm-adjusted. "

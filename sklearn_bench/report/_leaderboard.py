@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 
 from .._io import make_folder, write_csv
-from ..analysis import MIN_DATASETS, MIN_LEARNERS, leaderboard_analysis  # noqa: F401
 from ._blocks import _figure_html, _image_bytes
 
 
@@ -76,9 +75,7 @@ def _delta_words(stability):
     )
 
 
-def leaderboard_section(
-    result, out_dir, analysis=None, *, n_resamples=1000, random_state=0
-):
+def leaderboard_section(analysis, out_dir):
     """The ``<section id="leaderboard">`` of the report, and its CSV files.
 
     Writes ``tables/leaderboard.csv`` (every column of
@@ -86,34 +83,19 @@ def leaderboard_section(
     into ``out_dir`` and returns the section's HTML: what was computed, the
     table (one row per learner, best first), the rank confidence sets as a
     forest plot and the win-rate matrix ordered by rating, embedded as PNG.
-    Returns ``""`` with fewer than 3 learners or 10 data sets.
-
-    Parameters
-    ----------
-    result : BenchmarkResult
-    out_dir : str or Path
-    analysis : ReportAnalysis, default=None
-        Its metric and confidence level are used (the analysis plan's); the
-        first metric and 0.95 without it.
-    n_resamples : int, default=1000
-    random_state : int, default=0
-
-    Returns
-    -------
-    str
+    Returns ``""`` when the analysis has no leaderboard (fewer than 3 learners
+    or 10 data sets).
     """
     import matplotlib.pyplot as plt
 
     from ..plotting import plot_rank_intervals, plot_win_rate_matrix
 
-    lb = leaderboard_analysis(
-        result, analysis=analysis, n_resamples=n_resamples, random_state=random_state
-    )
+    lb = analysis.leaderboard
     if lb is None:
         return ""
-    metric, level = lb["metric"], lb["level"]
-    res, board, matrix = lb["result"], lb["board"], lb["matrix"]
-    stability, grid = lb["stability"], lb["grid"]
+    metric, level = analysis.metric, analysis.confidence_level
+    res, board, matrix = lb.result, lb.board, lb.matrix
+    stability, grid, n_resamples = lb.stability, lb.grid, lb.n_resamples
     tables = Path(out_dir) / "tables"
     make_folder(tables)
     write_csv(board, tables / "leaderboard.csv")
@@ -131,7 +113,7 @@ def leaderboard_section(
     parts = [
         '<section id="leaderboard"><h2>Leaderboard</h2>',
         f"<p>{n} learners over {res.n_datasets} data sets (the units), "
-        f"{html.escape(str(metric or next(iter(result.metrics))))}. Ranks by "
+        f"{html.escape(str(metric))}. Ranks by "
         f"{words[res.rank_by]}; <em>rank set</em>: the ranks each learner may "
         f"have, at {level:g} for all learners at once (Mogstad, Romano, Shaikh "
         f"&amp; Wilhelm 2024). May be best ({level:g} top-1 confidence set): "

@@ -1,26 +1,51 @@
-"""The methods paragraph of a report: what was run and which tests, with citations.
+"""The methods paragraph of a report: what was run and which tests, with citations,
+and the settings of the analysis plan with where each came from.
 
-Every analysis of a report registers the test it ran as a :class:`TestRecord` in
-``ReportAnalysis.methods`` (:func:`register_test`); the paragraph is generated
-from those records and the result's provenance only, so it never describes a
-test that did not run. A new report section adds its own record where it runs
-its test.
+Every test an analysis ran is a ``TestRecord`` in ``Analysis.methods``; the
+paragraph is generated from those records and the result's provenance only, so
+it never describes a test that did not run.
 """
 
 import re
 
-import pandas as pd
-
 from .._io import write_text
+from .._latex import escape_latex
 from .._text import markdown_text
-from ..analysis import (  # noqa: F401
-    CITATIONS,
-    SIGN_CONVENTION,
-    TestRecord,
-    cited_keys,
-    paired_method,
-    register_test,
-)
+from ..analysis import CITATIONS, SIGN_CONVENTION, cited_keys, plan_settings
+
+
+def settings_table(analysis, sources=None):
+    """``{setting: (value as shown, where it came from)}`` of the analysis'
+    plan, one row per declared setting (:func:`plan_settings`): the metric by
+    its name, Δ by its value (a default is named), lists joined.
+
+    A setting not in ``sources`` is ``"default"`` when it has the declared
+    default value (``adjust``: the one its post-hoc test implies), ``"given"``
+    otherwise.
+    """
+    plan, sources = analysis.plan, dict(sources or {})
+    out = {}
+    for f in plan_settings():
+        value = getattr(plan, f.name)
+        default = f.default
+        if f.name == "adjust":
+            single = plan.posthoc in ("nemenyi", "miller")
+            default = "single_step" if single else "shaffer"
+        source = sources.get(f.name, "default" if value == default else "given")
+        if f.name == "metric":
+            value = analysis.metric
+        elif f.name == "delta":
+            if analysis.delta is None:
+                value = "none (no default for this metric)"
+            elif analysis.delta_source == "default":
+                value = f"{analysis.delta:g} (default for a [0, 1] metric)"
+            else:
+                value = f"{analysis.delta:g}"
+        elif isinstance(value, tuple):
+            value = ", ".join(value)
+        out[f.name] = (value, source)
+    return out
+
 
 # -- the paragraph ----------------------------------------------------------------
 
@@ -36,19 +61,10 @@ def _size_text(size):
     return ""
 
 
-def _datasets_text(result, analysis):
+def _datasets_text(analysis):
+    result = analysis.result
     sizes = result.info.get("dataset_sizes", {})
-    scores = result.scores
-    if "n_train" in scores and "n_test" in scores:
-        scores = scores[(scores["n_train"] >= 0) & (scores["n_test"] >= 0)]
-        ranges = scores.groupby("dataset", observed=True).agg(
-            train_min=("n_train", "min"),
-            train_max=("n_train", "max"),
-            test_min=("n_test", "min"),
-            test_max=("n_test", "max"),
-        )
-    else:
-        ranges = pd.DataFrame()
+    ranges = analysis.datasets.dropna(subset=["n_train_min"])
     parts = []
     for name in result.datasets:
         size = sizes.get(name, {})
@@ -62,14 +78,14 @@ def _datasets_text(result, analysis):
         if name in ranges.index:
             r = ranges.loc[name]
             text += ("; " if text else "") + (
-                f"{_count_range(r['train_min'], r['train_max'])} learning and "
-                f"{_count_range(r['test_min'], r['test_max'])} validation rows "
+                f"{_count_range(r['n_train_min'], r['n_train_max'])} learning and "
+                f"{_count_range(r['n_test_min'], r['n_test_max'])} validation rows "
                 "per task"
             )
         reps = 0
         if name in analysis.mean.index:
             reps = int(analysis.n_replicates.loc[name].max())
-        if reps > 1 or ranges.size:
+        if reps > 1 or len(ranges):
             # one value per data set and no split sizes: a published table
             # (from_frame), where "1 replicates" would say nothing true
             text += ("; " if text else "") + (
@@ -99,14 +115,15 @@ def _learners_text(result, learner_table):
     return parts
 
 
-def methods_record(result, analysis, *, versions, settings=None, learner_table=None):
+def methods_record(analysis, *, versions, settings=None, learner_table=None):
     """Everything the methods paragraph says, as plain data (for tests and
     both renderings)."""
+    result = analysis.result
     info = result.info
     n_failed = int(analysis.failures["count"].sum()) if len(analysis.failures) else 0
     rec = {
         "learners": _learners_text(result, learner_table),
-        "datasets": _datasets_text(result, analysis),
+        "datasets": _datasets_text(analysis),
         "cv": str(info["cv"]) if info.get("cv") else None,
         "seed": info.get("seed"),
         "metric": analysis.metric,
@@ -118,7 +135,7 @@ def methods_record(result, analysis, *, versions, settings=None, learner_table=N
             | ({"hothorn2005", "berrar2013"} if info.get("cv") else {"berrar2013"})
         ),
         "n_failed": n_failed,
-        "n_missing": int(getattr(result, "n_missing_tasks", 0)),
+        "n_missing": analysis.n_missing_tasks,
         "versions": dict(versions),
         "settings": dict(settings or {}),
     }
@@ -211,8 +228,6 @@ def _settings_text(settings):
 def methods_latex(rec):
     """The methods paragraph as a LaTeX fragment (``\\paragraph`` and text;
     needs only the base classes and UTF-8 input)."""
-    from ..results import escape_latex
-
     text = escape_latex(" ".join(_paragraph(rec)))
     out = [
         "% Generated by sklearn_bench from the run it describes.",
@@ -230,7 +245,7 @@ def methods_latex(rec):
     return "\n".join(out) + "\n"
 
 
-def write_methods(result, analysis, folder, *, versions, settings=None):
+def write_methods(analysis, folder, *, versions, settings=None):
     """Write ``methods.md`` and ``methods.tex`` into ``folder``, generated from
     the run's provenance and ``analysis.methods``; returns their paths."""
     from pathlib import Path
@@ -238,8 +253,8 @@ def write_methods(result, analysis, folder, *, versions, settings=None):
     from ._learners import learner_table
 
     folder = Path(folder)
+    result = analysis.result
     rec = methods_record(
-        result,
         analysis,
         versions=versions,
         settings=settings,

@@ -1,28 +1,24 @@
-"""The report's pairwise post-hoc section: Wilcoxon signed-rank tests of every pair
-with Holm's correction, which (unlike Nemenyi's mean-rank test) do not depend on
-the other learners (Benavoli, Corani & Mangili 2016), and their CD-style diagram.
+"""The report's pairwise section: the Wilcoxon signed-rank test of every pair on its
+own, adjusted for the family (``Analysis.pairwise``), which (unlike Nemenyi's
+mean-rank test) does not depend on the other learners (Benavoli, Corani &
+Mangili 2016).
 """
 
 import html
 
 import pandas as pd
 
-from ..analysis import pairwise_analysis  # noqa: F401  (the report's name)
+from ..analysis import fmt_interval, fmt_level, fmt_p
 from ._blocks import MAX_SUMMARY_ROWS, _section_not_run, _table
 
 
-def pairwise_html(analysis, res, figure=""):
+def pairwise_html(analysis, figure=""):
     """The section of the page: the table of pairs, the diagram, or why not."""
     head = '<section id="pairwise"><h2>Pairwise tests (each pair on its own)</h2>'
+    res = analysis.pairwise
     if res is None:
         return _section_not_run(analysis, "pairwise", head, "Pairwise tests")
-    from ..analysis import fmt_interval, fmt_level, fmt_p
-    from ..stats import smallest_attainable_pvalue
-
-    # each pair better-ranked first, as every table (the analysis' frame)
-    frame = analysis.cache.get("pairwise_frame")
-    if frame is None:
-        frame = res.to_frame()
+    frame = res.to_frame()  # each pair better ranked first, as every table
     table = pd.DataFrame(
         {
             "n": frame["n"].to_numpy(),
@@ -58,8 +54,7 @@ def pairwise_html(analysis, res, figure=""):
         "allows only some levels, and with too few data sets no finite interval "
         f"reaches {fmt_level(1 - res.alpha)} (then it is the whole line).</p>"
     )
-    n_min = int(frame["n"].min())
-    p_min = smallest_attainable_pvalue("wilcoxon", n_min)
+    n_min, p_min = analysis.smallest_pvalue
     if p_min > res.alpha:
         text += (
             f'<p class="note">With {n_min} data sets a two-sided signed-rank test '
@@ -80,17 +75,3 @@ def pairwise_html(analysis, res, figure=""):
         + figure
         + "</section>"
     )
-
-
-def pairwise_figure(res):
-    """``(title, caption, Figure)`` of the Wilcoxon–Holm diagram."""
-    from ..plotting import plot_pairwise_significance
-
-    ax = plot_pairwise_significance(res)
-    caption = (
-        f"Average ranks (1 = best); a bar joins learners no two of which differ by "
-        f"the pairwise {res.method} tests, {res.adjust}-adjusted at α = "
-        f"{res.alpha:g} (the 'Wilcoxon–Holm' diagram; Benavoli et al. 2016). The "
-        "table above is the full answer."
-    )
-    return "Pairwise significance diagram", caption, ax.figure

@@ -7,13 +7,11 @@ import numpy as np
 from .._text import terminal_text
 from ..analysis import (
     SIGN_CONVENTION,
-    ReportAnalysis,
+    Analysis,
     adjusted_interval_words,
     fmt_p_equals,
-    posthoc_title,
 )
-from ._bayesian import bayesian_comparisons_table, bayesian_summary_lines
-from ._bottom_line import bottom_line, bottom_line_lines
+from ._bayesian import bayesian_summary_lines
 
 _TEST_WORDS = {
     "t": "paired t",
@@ -46,20 +44,20 @@ def _wrapped(text):
     )  # fmt: skip
 
 
-def format_summary(analysis, result=None):
-    """The summary of a :class:`ReportAnalysis` as text (about 30 lines).
+def format_summary(analysis):
+    """The summary of an :class:`~sklearn_bench.analysis.Analysis` as text
+    (what the CLI prints; :meth:`Analysis.summary` is the short form).
 
-    Order: the bottom line (the answer of the primary analysis in words, see
-    :mod:`sklearn_bench.report._bottom_line`), then (1) effect sizes with
-    confidence intervals across data sets and within each data set, (2) the
-    sensitivity analyses (Friedman and Nemenyi; Bayesian), (3) the power of the
-    study and the number of data sets a study with the target power needs.
+    Order: the size of the experiment, the bottom line (the answer of the
+    primary analysis in words), then (1) effect sizes with confidence
+    intervals across data sets and within each data set, (2) the sensitivity
+    analyses (Friedman and the plan's post-hoc test; Bayesian), (3) the power
+    of the study and the number of data sets a study with the target power
+    needs.
 
     Parameters
     ----------
-    analysis : ReportAnalysis
-    result : BenchmarkResult, default=None
-        Adds a first line with the size of the experiment.
+    analysis : Analysis
 
     Returns
     -------
@@ -74,38 +72,29 @@ def format_summary(analysis, result=None):
     >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
     ...     learner="learner", value="auc", greater_is_better=True)
     >>> text = format_summary(analyse(result, AnalysisPlan()))
-    >>> print("\\n".join(text.splitlines()[:4]))  # rewrapped here to fit
+    >>> print("\\n".join(text.splitlines()[1:5]))  # rewrapped here to fit
     Bottom line
        The study cannot separate the learners: C4.5+m+cf has the best average rank
        in auc (higher is better) on 14 data sets, but the primary analysis finds
        none of the others worse at α = 0.05.
     """
 
-    if not isinstance(analysis, ReportAnalysis):
+    if not isinstance(analysis, Analysis):
         raise TypeError(
-            "`analysis` must be a ReportAnalysis (from "
-            "sklearn_bench.analysis.analyse); got "
-            f"{type(analysis).__name__}."
+            "`analysis` must be an Analysis (from sklearn_bench.analysis.analyse); "
+            f"got {type(analysis).__name__}."
         )
     a = analysis
+    result = a.result
     level = f"{a.confidence_level:.0%}"
-    lines = []
-    if result is not None:
-        size = f"{len(result.learners)} learners x {len(result.datasets)} data sets"
-        cv, seed = result.info.get("cv"), result.info.get("seed")
-        if cv:
-            size += f", resampling {cv}"
-        if seed is not None:
-            size += f", seed {seed}"
-        lines.append(size + ".")
-        bayes_table = (
-            bayesian_comparisons_table(result, a)[0]
-            if "bayesian" in a.analyses
-            else None
-        )
-    else:
-        bayes_table = None
-    lines.extend(bottom_line_lines(bottom_line(a, bayes_table)))
+    size = f"{len(result.learners)} learners x {len(result.datasets)} data sets"
+    cv, seed = result.info.get("cv"), result.info.get("seed")
+    if cv:
+        size += f", resampling {cv}"
+    if seed is not None:
+        size += f", seed {seed}"
+    lines = [size + ".", "Bottom line"]
+    lines.extend(_wrapped(s) for s in a.bottom_line.sentences)
     lines.append(
         f"1. Effect sizes ({level} confidence intervals), {a.metric} ({a.direction})"
     )
@@ -116,11 +105,14 @@ def format_summary(analysis, result=None):
     if len(a.pairs):
         vs_best = a.pairs[(a.pairs["a"] == a.best) | (a.pairs["b"] == a.best)]
         lines.append(
-            f"   Best by average rank: {a.best}. Differences over {a.pairs_blocks}"
+            f"   Best by average rank: {a.best}. Differences over {a.blocks}"
             f" ({_test_words(a.pairs)}):\n   estimate, unadjusted {level} interval"
             + (
                 ",\n   then the "
-                f"{adjusted_interval_words(a.confidence_level, len(a.pairs))} "
+                + adjusted_interval_words(
+                    a.confidence_level, a.pairs["adjusted_level"].iloc[0], len(a.pairs)
+                )
+                + " "
                 "interval\n   (compatible with the Holm-adjusted p) and the "
                 "Holm-adjusted p:"
                 if len(a.pairs) > 1
@@ -140,7 +132,7 @@ def format_summary(analysis, result=None):
                     else ""
                 )
             )
-    if len(a.within):
+    if len(a.within) and "effects" in a.plan.analyses:
         lines.append(
             f"   Within each data set ({_test_words(a.within)}; valid for new data "
             "of its kind), the best learner there − each other one:"
@@ -173,12 +165,12 @@ def format_summary(analysis, result=None):
         lines.extend(_wrapped(f"Note: {note}") for note in a.within_notes)
     lines.append(
         "2. Sensitivity analyses (ranks within each "
-        + ("data set" if a.pairs_blocks == "data sets" else "replicate")
+        + ("data set" if a.blocks == "data sets" else "replicate")
         + "; Bayesian)"
     )
     fr = a.friedman
     if fr is not None:
-        dist = getattr(fr, "null_distribution", "chi2")
+        dist = fr.null_distribution
         if np.isnan(fr.iman_davenport_statistic):
             f_text = (
                 "Iman-Davenport F undefined (every block ranks the learners "
@@ -190,65 +182,68 @@ def format_summary(analysis, result=None):
                 f"{fmt_p_equals(fr.iman_davenport_pvalue)}"
             )
         lines.append(
-            f"   Friedman over {fr.n_blocks} {a.friedman_blocks}: chi2 = "
+            f"   Friedman over {fr.n_blocks} {a.blocks}: chi2 = "
             f"{fr.statistic:.2f}, {fmt_p_equals(fr.pvalue)} "
             f"({'exact' if dist == 'exact' else 'chi2 approximation'}); {f_text}."
         )
-        if a.friedman_blocks != "data sets":
+        if a.blocks != "data sets":
             lines.append(
                 "   (Conditional on this learning sample: its replicates share "
                 "training rows; not a verdict about new data.)"
             )
-        cd = fr.critical_difference(alpha=0.05)
         ranks = ", ".join(
             f"{name} {rank:.2f}"
             for name, rank in fr.average_ranks.sort_values().items()
         )
-        lines.append(f"   Average ranks: {ranks}; Nemenyi CD (alpha 0.05) = {cd:.2f}.")
+        lines.append(
+            f"   Average ranks: {ranks}; Nemenyi CD (alpha {a.alpha:g}) = "
+            f"{a.critical_difference:.2f}."
+        )
         post = a.posthoc
-        if post is not None and "pvalue_adjusted" in post:
-            sig = post[post["pvalue_adjusted"] <= 0.05]
+        if post is not None:
+            sig = post[post["reject"]]
             names = [
                 f"{r.learner_i} vs {r.learner_j}" for r in sig.head(5).itertuples()
             ]
             more = f" and {len(sig) - 5} more" if len(sig) > 5 else ""
             lines.append(
-                f"   {posthoc_title(a)}: {len(sig)} of {len(post)} pairs differ "
-                "at alpha 0.05" + (f" ({', '.join(names)}{more})." if names else ".")
+                f"   {a.posthoc_title}: {len(sig)} of {len(post)} pairs differ "
+                f"at alpha {a.alpha:g}"
+                + (f" ({', '.join(names)}{more})." if names else ".")
             )
     elif "friedman" in a.skipped:
         lines.append(f"   No Friedman test: {a.skipped['friedman']}.")
-    elif "friedman" not in a.analyses:
+    elif "friedman" not in a.plan.analyses:
         lines.append("   Friedman's test: not requested.")
     else:
         lines.append("   (no Friedman test: " + "; ".join(a.notes[:1]) + ")")
-    if "bayesian" in a.analyses:
-        lines.extend(bayesian_summary_lines(result, a))
+    if "bayesian" in a.plan.analyses:
+        lines.extend(bayesian_summary_lines(a))
     lines.append("3. Power")
     pw = a.power
     if pw is not None:
         lines.append(
-            f"   {pw['pair'][0]} vs {pw['pair'][1]}: sigma of the per-data-set "
-            f"differences = {pw['sigma']:.4f}."
+            f"   {pw.pair[0]} vs {pw.pair[1]}: sigma of the per-data-set "
+            f"differences = {pw.sigma:.4f}."
         )
-        if pw["delta"] is not None:
+        if pw.delta is not None:
             lines.append(
-                f"   With J = {pw['n_datasets']} data sets the {pw['test_words']} "
-                f"has power {pw['power']:.2f} to detect Δ = {pw['delta']:g} "
-                f"({pw['delta_source']} smallest difference that matters);"
+                f"   With J = {pw.n_datasets} data sets the {pw.test_words} "
+                f"has power {pw.power:.2f} to detect Δ = {pw.delta:g} "
+                f"({pw.delta_source} smallest difference that matters);"
             )
             lines.append(
-                f"   a decisive study (power {pw['target_power']:.0%}) would need "
-                f"J = {pw['n_needed']} data sets."
+                f"   a decisive study (power {pw.target_power:.0%}) would need "
+                f"J = {pw.n_needed} data sets."
             )
         else:
             lines.append(
                 "   No smallest difference of interest Δ was given (set `delta`)."
             )
-        if pw["posthoc_power"] is not None:
+        if pw.posthoc_power is not None:
             lines.append(
                 f"   Post-hoc power at the observed difference "
-                f"{abs(pw['observed_difference']):.4f}: {pw['posthoc_power']:.2f} "
+                f"{abs(pw.observed_difference):.4f}: {pw.posthoc_power:.2f} "
                 "(a function of the p-value; not evidence)."
             )
     else:

@@ -161,7 +161,10 @@ default="friedman"
         2016: unlike Nemenyi's test, no other learner changes the verdict on a
         pair), then the ``k (k − 1) / 2`` p-values are adjusted by Holm,
         Shaffer's static or Bergmann–Hommel's procedure (García & Herrera 2008).
-        Delegates to :func:`sklearn_bench.stats.pairwise_tests`.
+        Delegates to :func:`sklearn_bench.stats.pairwise_tests`, with the
+        learners in the order of their average rank over the blocks (rank 1 =
+        best), so that every pair is written better ranked first:
+        ``learner_i − learner_j``, as the report writes it.
 
         Parameters
         ----------
@@ -216,13 +219,13 @@ default="friedman"
         ...     learner="learner", value="auc", greater_is_better=True)
         >>> table = result.pairwise_tests(adjust="holm").to_frame()
         >>> table[["learner_i", "learner_j", "pvalue", "pvalue_adjusted"]].round(3)
-          learner_i  learner_j  pvalue  pvalue_adjusted
-        0      C4.5     C4.5+m   0.011            0.066
-        1      C4.5    C4.5+cf   0.878            0.878
-        2      C4.5  C4.5+m+cf   0.012            0.066
-        3    C4.5+m    C4.5+cf   0.057            0.171
-        4    C4.5+m  C4.5+m+cf   0.422            0.844
-        5   C4.5+cf  C4.5+m+cf   0.030            0.121
+           learner_i learner_j  pvalue  pvalue_adjusted
+        0  C4.5+m+cf    C4.5+m   0.422            0.844
+        1  C4.5+m+cf   C4.5+cf   0.030            0.121
+        2  C4.5+m+cf      C4.5   0.012            0.066
+        3     C4.5+m   C4.5+cf   0.057            0.171
+        4     C4.5+m      C4.5   0.011            0.066
+        5    C4.5+cf      C4.5   0.878            0.878
         """
         if method == "tukey" and missing != "raise":
             raise ValueError(
@@ -236,6 +239,11 @@ default="friedman"
         if dataset is not None:
             dataset = _select.check_dataset(self, dataset)
         metric, table = self._all_blocks(metric, dataset, missing=missing == "pairwise")
+        # the learners best first (average rank over the blocks every learner
+        # has), so that each pair is written better ranked − worse ranked
+        sign = -1.0 if self.metrics[metric] else 1.0
+        ranks = (sign * table.dropna()).rank(axis=1).mean(axis=0)
+        table = table[list(ranks.sort_values(kind="stable").index)]
         scope = _scope_words(dataset, len(table))
         if method == "tukey":
             res = tukey_hsd(

@@ -8,6 +8,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from .._metrics import default_delta
 from .._validation import check_alpha
 from . import _scales, _select, _within
 
@@ -469,12 +470,15 @@ class PairedComparisonsMixin:
         }
         return pd.DataFrame([row])
 
-    def win_tie_loss(self, *, delta=0.0, metric=None, test=None, alpha=0.05):
+    def win_tie_loss(self, *, delta=None, metric=None, test=None, alpha=0.05):
         """Wins, ties and losses of every learner against every other (Demšar 2006).
 
         On each data set the learners' mean performances are compared; a
-        difference of at most ``delta`` (after rounding to 10 decimals) is a
-        tie, otherwise the better one by the metric's direction wins. With
+        difference within ``delta`` is a tie (``delta = 0``: equal up to
+        floating-point rounding, a relative 1e-9), otherwise the better one by
+        the metric's direction wins. A pair counts only the data sets on which
+        both learners have every replicate (a failed task leaves that data set
+        out of the learner's pairs). With
         ``test``, only *significant* wins and losses count: a pair's win or loss
         on a data set stands only if the two-sided test within that data set
         (:meth:`paired_test` with ``method=test``) rejects at ``alpha``;
@@ -493,9 +497,11 @@ class PairedComparisonsMixin:
 
         Parameters
         ----------
-        delta : float, default=0.0
+        delta : float, default=None
             The largest difference that counts as a tie, in the metric's units
             (the smallest difference that matters is anything above it).
+            ``None``: the metric's default Δ, the one the report uses (0.01 for
+            a metric on a [0, 1] scale such as the error rate), else 0.
         metric : str, default=None
         test : str, default=None
             ``None`` counts every difference above ``delta``. A method of
@@ -529,8 +535,10 @@ class PairedComparisonsMixin:
         Name: C4.5+m, dtype: int64
         """
         metric = self._metric(metric)
+        if delta is None:
+            delta = default_delta(metric) or 0.0
         learners = _select.check_learners(self, self.learners, at_least=2)
-        table = _select.blocks(self, learners, metric=metric)
+        table = _select.blocks_with_missing(self, learners, metric=metric)
         significant = None
         if test is not None:
             alpha = check_alpha(alpha)
@@ -540,6 +548,8 @@ class PairedComparisonsMixin:
             significant = np.zeros((len(table), k, k), dtype=bool)
             for d, dataset in enumerate(table.index):
                 for i, j in combinations(range(k), 2):
+                    if table.iloc[d, [i, j]].isna().any():
+                        continue  # the pair does not count this data set
                     try:
                         res = self.paired_test(
                             learners[i],

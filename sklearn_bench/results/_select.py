@@ -439,23 +439,36 @@ def _one_test_set_dataset(result, dataset):
     return check_dataset(result, dataset)
 
 
-def win_tie_loss(table, learners, delta, *, greater_is_better, significant=None):
-    """Counts of wins, ties and losses from a blocks x learners array.
+# Two values closer than this, relative to the larger magnitude, are equal: the
+# floating-point rounding of a mean (0.1 + 0.2 against 0.3), never a difference.
+EQUAL_RTOL = 1e-9
 
-    A difference of at most ``delta`` is a tie. ``significant`` (blocks x
-    learners x learners, bool), if given, keeps only the wins and losses whose
-    per-block test rejected; the rest are ties.
+
+def win_tie_loss(table, learners, delta, *, greater_is_better, significant=None):
+    """Counts of wins, ties and losses from a blocks x learners array: the one
+    rule of the package.
+
+    A difference within ``delta`` is a tie: ``|a − b| <= delta +
+    EQUAL_RTOL · max(|a|, |b|)`` (with ``delta = 0``, equality up to
+    floating-point rounding). A block where either value is NaN does not count
+    for that pair. ``significant`` (blocks x learners x learners, bool), if
+    given, keeps only the wins and losses whose per-block test rejected; the
+    rest are ties.
     """
     delta = check_real(delta, "delta")
     if not delta >= 0:
         raise ValueError(f"`delta` must be a non-negative number; got {delta}.")
+    a, b = table[:, :, None], table[:, None, :]
     sign = 1.0 if greater_is_better else -1.0
-    diff = np.round(sign * (table[:, :, None] - table[:, None, :]), 10)
-    if significant is not None:
-        diff = np.where(significant, diff, 0.0)
-    wins = (diff > delta).sum(axis=0)
-    losses = (diff < -delta).sum(axis=0)
-    ties = table.shape[0] - wins - losses
+    with np.errstate(invalid="ignore"):
+        diff = sign * (a - b)
+        valid = np.isfinite(diff)
+        tie = np.abs(diff) <= delta + EQUAL_RTOL * np.maximum(np.abs(a), np.abs(b))
+        if significant is not None:
+            tie |= ~significant
+        wins = (valid & ~tie & (diff > 0)).sum(axis=0)
+        losses = (valid & ~tie & (diff < 0)).sum(axis=0)
+    ties = (valid & tie).sum(axis=0)
     counts = np.stack([wins, ties, losses], axis=-1).reshape(len(learners), -1)
     columns = pd.MultiIndex.from_product(
         [learners, ["win", "tie", "loss"]], names=["learner", "outcome"]

@@ -82,13 +82,14 @@ def test_adjusted_intervals_never_contradict_holm(n_learners, n_datasets):
 
 def test_adjusted_interval_words_name_the_level():
     """Hypothesis: the label states the simultaneous level, the method and each
-    interval's level (21 pairs: 1 − 0.05/21 = 99.76%); one pair is unadjusted."""
+    interval's level (21 pairs: 1 − 0.05/21 = 99.76%, the analysis' column
+    adjusted_level); one pair is unadjusted."""
     from sklearn_bench.analysis import adjusted_interval_words
 
-    assert adjusted_interval_words(0.95, 21) == (
+    assert adjusted_interval_words(0.95, 1 - 0.05 / 21, 21) == (
         "simultaneous 95% (Bonferroni, each at 99.76%)"
     )
-    assert adjusted_interval_words(0.9, 3) == (
+    assert adjusted_interval_words(0.9, 1 - 0.1 / 3, 3) == (
         "simultaneous 90% (Bonferroni, each at 96.67%)"
     )
-    assert adjusted_interval_words(0.95, 1) == "95%"
+    assert adjusted_interval_words(0.95, 0.95, 1) == "95%"

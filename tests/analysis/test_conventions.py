@@ -32,11 +32,17 @@ FORBIDDEN = {
 }
 # record classes: what an analysis found (fields named by the records' own rule,
 # built by the package), not options a user passes
-RECORDS = {"ReportAnalysis", "TestRecord"}
+RECORDS = {
+    "Analysis",
+    "BottomLine",
+    "Disagreement",
+    "LeaderboardAnalysis",
+    "PowerAnalysis",
+    "TestRecord",
+}
 # the data an entry point works on, which may stay positional
 DATA = {
     ("analyse", "plan"),  # analyse(result, plan): the plan says what to run on it
-    ("format_summary", "result"),  # the result the analysis was run on
 }
 
 
@@ -132,16 +138,12 @@ def _board_result(n=12):
 
 
 def test_old_names_are_gone(tmp_path, capsys):
-    """Hypothesis: the 0.1 names are not accepted: leaderboard_analysis(n_bootstrap=)
-    and a positional analysis are TypeErrors, ``leaderboard --n-bootstrap`` is a
-    usage error (exit 2), and report.analyse_result does not exist."""
+    """Hypothesis: the 0.1 names are not accepted: ``leaderboard --n-bootstrap``
+    is a usage error (exit 2), and analyse_result and ReportAnalysis do not
+    exist."""
     from sklearn_bench.cli import main
 
     result = _board_result()
-    with pytest.raises(TypeError, match="n_bootstrap"):
-        analysis.leaderboard_analysis(result, n_bootstrap=30)
-    with pytest.raises(TypeError, match="positional"):
-        analysis.leaderboard_analysis(result, None)
     csv = tmp_path / "tab.csv"
     result.scores.rename(columns={"value": "error"})[
         ["dataset", "learner", "error"]
@@ -152,12 +154,13 @@ def test_old_names_are_gone(tmp_path, capsys):
     assert "--n-bootstrap" in capsys.readouterr().err
     assert not hasattr(report, "analyse_result")
     assert not hasattr(analysis, "analyse_result")
+    assert not hasattr(analysis, "ReportAnalysis")
 
 
 def test_config_keys_use_the_one_name_of_each_concept():
-    """Hypothesis: the [analysis] keys of a run config (and the settings a run
-    stores) avoid the retired names."""
-    from sklearn_bench.cli._config import _ANALYSIS_KEYS, SETTINGS
+    """Hypothesis: the [analysis] keys of a run config (the plan's settings, by
+    their config names) avoid the retired names."""
+    from sklearn_bench.cli._config import PLAN_KEYS
 
-    assert not set(SETTINGS) & FORBIDDEN.keys()
-    assert not set(_ANALYSIS_KEYS) & FORBIDDEN.keys()
+    assert not set(PLAN_KEYS) & FORBIDDEN.keys()
+    assert not set(PLAN_KEYS.values()) & FORBIDDEN.keys()

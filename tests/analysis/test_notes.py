@@ -44,15 +44,19 @@ def test_unknown_scheme_is_one_note_with_count_and_fix(tmp_path):
     analysis = analyse(result, AnalysisPlan(analyses=("effects",)))
     assert len(analysis.within) == 25 and (analysis.within["n"] == 0).all()
     scheme = [n for n in analysis.notes if "scheme is unknown" in n]
-    assert scheme == analysis.within_notes and len(scheme) == 1
+    assert tuple(scheme) == analysis.within_notes and len(scheme) == 1
     (note,) = scheme
     assert note.startswith("No interval for 25 learner × data-set differences (")
     assert "and 22 more" in note and "`n_train=` and `n_test=`" in note
-    text = format_summary(analysis, result)
+    text = format_summary(analysis)
     flat = " ".join(text.split())  # the summary wraps at 88 columns
     assert text.count("No interval for") == 1 and note in flat
     assert "No paired interval on 5 data set(s)" in text
-    write_report(result, tmp_path, analyses=("effects",), figure_formats=("png",))
+    write_report(
+        analyse(result, AnalysisPlan(analyses=("effects",))),
+        tmp_path,
+        figure_formats=("png",),
+    )
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert page.count("No interval for") == 1 and html.escape(note) in page
 
@@ -65,7 +69,7 @@ def test_the_fix_of_the_note_gives_the_intervals():
     analysis = analyse(result, AnalysisPlan(analyses=("effects",)))
     assert set(analysis.within["method"]) == {"corrected_t"}
     assert analysis.within[["low", "high"]].notna().all().all()
-    assert analysis.within_notes == []
+    assert analysis.within_notes == ()
     rng = np.random.default_rng(1)
     df = pd.DataFrame(
         {

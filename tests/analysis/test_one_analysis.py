@@ -1,17 +1,23 @@
-"""One analysis that everything renders (issue 27, item 2).
+"""One analysis that everything renders (issue 27, item 2; issue 36).
 
-The report is run on a few studies, and every number in its tables (the
-``tables/*.csv`` files it writes, and the analysis object it returns) is checked
-against the public :class:`~sklearn_bench.BenchmarkResult` method called with the
-plan's settings: the paired test and interval of each pair across and within data
-sets, Friedman's test and its post-hoc p-values, the pairwise Wilcoxon–Holm tests,
-the Bayesian probabilities, the power and the wins, ties and losses.
+A few studies are analysed once, ``analyse(result, plan)``, and the report is
+written from that :class:`~sklearn_bench.analysis.Analysis`. Every number of every
+output (the HTML tables and sentences, the text summary, the LaTeX tables, the
+methods paragraph, the CSV files and the data of the figures) is checked against
+the Analysis field it renders; every field against the public
+:class:`~sklearn_bench.BenchmarkResult` method called with the plan's settings;
+and, under the default plan, the public methods called with their defaults give
+what the report shows.
 """
+
+import html
+import re
 
 import matplotlib
 
 matplotlib.use("Agg")
 
+import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
@@ -21,11 +27,13 @@ from sklearn_bench.analysis import (  # noqa: E402
     N_SAMPLES,
     SEED,
     THRESHOLD,
+    Analysis,
     AnalysisPlan,
     analyse,
 )
-from sklearn_bench.analysis._records import better_first  # noqa: E402
-from sklearn_bench.report import write_report  # noqa: E402
+from sklearn_bench.datasets import load_demsar2006  # noqa: E402
+from sklearn_bench.report import format_summary, write_report  # noqa: E402
+from sklearn_bench.report._figures import make_figures  # noqa: E402
 from sklearn_bench.stats import adjust_pvalues  # noqa: E402
 
 RTOL = 1e-12  # the same code path: equal up to the CSV's round trip (repr)
@@ -43,7 +51,9 @@ def _study(kind):
     for d in DATASETS:
         base = rng.uniform(0.1, 0.3) if kind != "regression" else rng.uniform(5, 20)
         for rep in range(n_rep):
-            for j, learner in enumerate(LEARNERS):
+            # C first in the table, though A is the best: the API must order
+            # each pair better ranked first, as the report does
+            for j, learner in reversed(list(enumerate(LEARNERS))):
                 effect = [0.0, 0.01, 0.03][j] * (30 if kind == "regression" else 1)
                 noise = rng.normal(0, 0.03 * (30 if kind == "regression" else 1))
                 rows.append((d, learner, rep, base + effect + noise))
@@ -55,6 +65,8 @@ def _study(kind):
         learner="model",
         value=metric,
         replicate="rep" if n_rep > 1 else None,
+        n_train=90 if n_rep > 1 else None,
+        n_test=10 if n_rep > 1 else None,
         greater_is_better=False,
     )
 
@@ -71,28 +83,58 @@ PLANS = {
 
 @pytest.fixture(scope="module", params=sorted(PLANS))
 def reported(request, tmp_path_factory):
-    """The report of one study: (result, plan, analysis, tables folder)."""
+    """The report of one study: (result, plan, analysis, output folder)."""
     result = _study(request.param)
     plan = PLANS[request.param]
     out = tmp_path_factory.mktemp(request.param)
-    analysis = write_report(result, out, plan=plan, progress=False)
-    return result, plan, analysis, out / "tables"
+    analysis = analyse(result, plan)
+    write_report(analysis, out, progress=False, figure_formats=("png",))
+    return result, plan, analysis, out
 
 
-def _close(a, b):
+def _close(a, b, rtol=RTOL):
     np.testing.assert_allclose(
-        np.asarray(a, dtype=float), np.asarray(b, dtype=float), rtol=RTOL, atol=0
+        np.asarray(a, dtype=float), np.asarray(b, dtype=float), rtol=rtol, atol=0
     )
 
 
+def _html_table(page, table_id):
+    """The body rows of the HTML table ``table_id``: lists of cell texts."""
+    body = re.search(rf'<table id="{table_id}".*?<tbody>(.*?)</tbody>', page, re.S)
+    return [
+        [html.unescape(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        for row in re.findall(r"<tr>(.*?)</tr>", body.group(1))
+    ]
+
+
+def _num(text):
+    """A cell as a number: ``"−∞"``, ``"–"`` (missing) and ``"< 0.001"`` too."""
+    text = text.replace("−", "-").replace("∞", "inf").replace("–", "nan")
+    return float(text.lstrip("< ").lstrip("+"))
+
+
+def test_analysis_is_frozen(reported):
+    """H: the Analysis cannot be changed after analyse(): its fields cannot be
+    set, its lists are tuples and its skipped reasons a read-only mapping (no
+    renderer can add to it)."""
+    _, _, analysis, _ = reported
+    with pytest.raises(AttributeError):
+        analysis.best = "x"
+    with pytest.raises(TypeError):
+        analysis.skipped["pairs"] = "x"
+    for name in ("notes", "methods", "disagreements", "order", "within_notes"):
+        assert isinstance(getattr(analysis, name), tuple), name
+    assert not hasattr(analysis, "cache")
+
+
 def test_pairs_across_data_sets_are_paired_test(reported):
-    """H: each row of pairwise_intervals.csv is result.paired_test(a, b) with
-    its confidence_interval(plan.confidence_level); the Holm column is
-    adjust_pvalues(p, "holm") of those p-values, and the simultaneous interval
-    of every pair is the test's interval at the Bonferroni level 1 − (1 −
-    level)/m."""
-    result, plan, analysis, tables = reported
-    csv = pd.read_csv(tables / "pairwise_intervals.csv", index_col=0)
+    """H: each row of pairwise_intervals.csv is analysis.pairs, and is
+    result.paired_test(a, b) with its confidence_interval(plan.confidence_level);
+    the Holm column is adjust_pvalues(p, "holm") of those p-values, and the
+    simultaneous interval of every pair is the test's interval at the Bonferroni
+    level 1 − (1 − level)/m."""
+    result, plan, analysis, out = reported
+    csv = pd.read_csv(out / "tables" / "pairwise_intervals.csv", index_col=0)
     assert len(csv) == 3
     pvalues = []
     for pair, row in csv.iterrows():
@@ -118,10 +160,11 @@ def test_pairs_across_data_sets_are_paired_test(reported):
 def test_within_data_sets_are_paired_test(reported):
     """H: each row of within_dataset_intervals.csv is
     result.paired_test(reference, learner, dataset=d) (the best first, the
-    report's one sign convention) with its interval at plan.confidence_level; a
-    row without a test (n = 0) is one whose paired_test raises ValueError."""
-    result, plan, analysis, tables = reported
-    csv = pd.read_csv(tables / "within_dataset_intervals.csv")
+    report's one sign convention) with its interval at plan.confidence_level;
+    its adjusted p is Holm's over the other learners of the data set and
+    ``worse`` marks an adjusted p at most α with the reference better."""
+    result, plan, analysis, out = reported
+    csv = pd.read_csv(out / "tables" / "within_dataset_intervals.csv")
     assert len(csv) == len(DATASETS) * 2
     for row in csv.itertuples(index=False):
         if row.n == 0:
@@ -140,60 +183,66 @@ def test_within_data_sets_are_paired_test(reported):
             [res.estimate, ci.low, ci.high, res.pvalue],
         )
         assert row.method == res.method and row.n == res.n
+    for _, group in csv[csv["n"] > 0].groupby("dataset"):
+        holm = adjust_pvalues(group["pvalue"].to_numpy(), adjust="holm")
+        _close(group["adjusted_pvalue"], holm)
+        expected = (holm <= plan.alpha) & (group["estimate"] < 0)  # lower is better
+        assert list(group["worse"]) == list(expected)
 
 
 def test_friedman_and_posthoc_are_the_result_methods(reported):
-    """H: the analysis' Friedman test is result.friedman_test(); the post-hoc table
-    (tables/<posthoc>.csv) is Friedman's Nemenyi post-hoc, or
-    result.pairwise_tests(method=plan.posthoc, adjust=plan.adjust)."""
-    result, plan, analysis, tables = reported
+    """H: the analysis' Friedman test is result.friedman_test(); the
+    critical difference is its Nemenyi CD at the plan's α; the post-hoc table
+    (tables/<posthoc>.csv) is result.pairwise_tests(method=plan.posthoc,
+    adjust=plan.adjust, alpha=plan.alpha), each pair better ranked first."""
+    result, plan, analysis, out = reported
     ref = result.friedman_test(metric=analysis.metric)
     _close(
         [analysis.friedman.statistic, analysis.friedman.pvalue],
         [ref.statistic, ref.pvalue],
     )
-    csv = pd.read_csv(tables / f"{plan.posthoc}.csv")
-    if plan.posthoc == "nemenyi":
-        expected = ref.posthoc(method="nemenyi").to_frame()
-    else:
-        expected = result.pairwise_tests(
-            method=plan.posthoc, adjust=plan.adjust, metric=analysis.metric
-        ).to_frame()
-    # each pair the better ranked first (the report's one sign convention)
-    expected = better_first(expected, analysis.order)
-    _close(csv["pvalue"], expected["pvalue"])
-    _close(csv["pvalue_adjusted"], expected["pvalue_adjusted"])
-    diff = expected.get("rank_difference", expected.get("estimate"))
-    _close(csv["rank_difference"], diff)
-    assert list(csv["learner_i"]) == list(expected["learner_i"])
-
-
-def test_pairwise_tests_are_pairwise_test_at_the_plans_alpha(reported):
-    """H: tables/pairwise_tests.csv is result.pairwise_tests(method="wilcoxon",
-    adjust="holm", alpha=plan.alpha, missing="pairwise") whole."""
-    result, plan, analysis, tables = reported
-    csv = pd.read_csv(tables / "pairwise_tests.csv")
-    ref = result.pairwise_tests(
-        method="wilcoxon",
-        adjust="holm",
+    _close(analysis.critical_difference, ref.critical_difference(alpha=plan.alpha))
+    csv = pd.read_csv(out / "tables" / f"{plan.posthoc}.csv")
+    expected = result.pairwise_tests(
+        method=plan.posthoc,
+        adjust=plan.adjust,
         alpha=plan.alpha,
-        missing="pairwise",
         metric=analysis.metric,
     ).to_frame()
-    ref = better_first(ref, analysis.order)  # the better ranked first
+    for column in ("pvalue", "pvalue_adjusted", "statistic"):
+        _close(csv[column], expected[column])
+    _close(csv["rank_difference"], expected["estimate"])
+    assert list(csv["reject"]) == list(expected["reject"])
+    assert list(csv["learner_i"]) == list(expected["learner_i"])
+    ranks = analysis.average_ranks
+    assert (ranks[csv["learner_i"]].to_numpy() <= ranks[csv["learner_j"]]).all()
+
+
+def test_pairwise_tests_are_pairwise_tests_at_the_plans_alpha(reported):
+    """H: tables/pairwise_tests.csv is analysis.pairwise, which is
+    result.pairwise_tests(alpha=plan.alpha, missing="pairwise") whole: the
+    method's defaults (Wilcoxon, Shaffer)."""
+    result, plan, analysis, out = reported
+    csv = pd.read_csv(out / "tables" / "pairwise_tests.csv")
+    ref = result.pairwise_tests(
+        alpha=plan.alpha, missing="pairwise", metric=analysis.metric
+    ).to_frame()
+    assert analysis.pairwise.adjust == "shaffer"
     numeric = [c for c in ref.columns if pd.api.types.is_float_dtype(ref[c])]
     for column in numeric:
         _close(csv[column], ref[column])
     assert list(csv["reject"]) == list(ref["reject"])
+    assert list(csv["learner_i"]) == list(ref["learner_i"])
 
 
 def test_bayesian_probabilities_are_bayesian_test(reported):
-    """H: each across-data-set row of tables/bayesian.csv is
-    result.bayesian_test(best, other, delta=Δ) with the analysis' documented
-    draws and seed (N_SAMPLES, SEED), and its decision at THRESHOLD; Δ is the
-    plan's (given, or the one default rule)."""
-    result, plan, analysis, tables = reported
-    csv = pd.read_csv(tables / "bayesian.csv")
+    """H: each across-data-set row of tables/bayesian.csv is analysis.bayesian,
+    and result.bayesian_test(best, other, delta=Δ) with the analysis'
+    documented draws and seed (N_SAMPLES, SEED), and its decision at
+    THRESHOLD; Δ is the plan's (given, or the one default rule)."""
+    result, plan, analysis, out = reported
+    csv = pd.read_csv(out / "tables" / "bayesian.csv")
+    _close(csv["P(a better)"], analysis.bayesian["P(a better)"])
     delta, _ = plan.resolved_delta(analysis.metric)
     across = csv[csv["scope"] == "across data sets"]
     assert len(across) == 2 and (across["method"] == "signed-rank").all()
@@ -216,55 +265,260 @@ def test_bayesian_probabilities_are_bayesian_test(reported):
 def test_power_is_result_power(reported):
     """H: the power at Δ and the number of data sets needed are result.power(a,
     b, delta=Δ, power=plan.target_power, alpha=plan.alpha / m) for the two best
-    learners (Δ the plan's, given or by the default rule; m the number of pairs
-    the primary analysis adjusts over by Holm's step-down, so the power is that
-    of the analysis as run)."""
+    learners (m the number of pairs the primary analysis adjusts over by Holm's
+    step-down, so the power is that of the analysis as run)."""
     result, plan, analysis, _ = reported
     pw = analysis.power
     delta, source = plan.resolved_delta(analysis.metric)
-    assert (pw["delta"], pw["delta_source"]) == (delta, source)
-    a, b = pw["pair"]
+    assert (pw.delta, pw.delta_source) == (delta, source)
+    a, b = pw.pair
+    m = len(analysis.pairs)
     ref = result.power(
         a,
         b,
         delta=delta,
         power=plan.target_power,
-        alpha=plan.alpha / len(analysis.pairs),
+        alpha=plan.alpha / m,
         metric=analysis.metric,
     ).iloc[0]
-    assert pw["n_comparisons"] == len(analysis.pairs) > 1
-    assert pw["test_alpha"] == plan.alpha / len(analysis.pairs)
-    _close([pw["power"], pw["n_needed"]], [ref["power"], ref["n_datasets_needed"]])
+    assert pw.n_comparisons == m > 1 and pw.test_alpha == plan.alpha / m
+    _close([pw.power, pw.n_needed], [ref["power"], ref["n_datasets_needed"]])
 
 
-def test_win_tie_loss_is_result_win_tie_loss(reported):
-    """H: the wins, ties and losses of the analysis, and those the report's map
-    draws, are result.win_tie_loss(delta=Δ): one Δ, ties within it."""
-    from sklearn_bench.report._figures import make_figures
+def _figures(analysis):
+    figures = make_figures(analysis)
+    out = {k: fig for k, (_, _, fig) in figures.items()}
+    yield out
+    for fig in out.values():
+        plt.close(fig)
 
+
+def test_figures_draw_the_analysis_fields(reported):
+    """H: every figure's data is the field it renders: the win/tie/loss cells
+    are analysis.win_tie_loss (= result.win_tie_loss(delta=Δ)); the critical
+    difference bar is analysis.critical_difference long and the learners sit at
+    the Friedman average ranks; the forest plot's intervals are analysis.pairs;
+    the power curve's mark is at the study's J with the analysis' power."""
     result, plan, analysis, _ = reported
     delta = plan.resolved_delta(analysis.metric)[0] or 0.0
     ref = result.win_tie_loss(metric=analysis.metric, delta=delta)
     pd.testing.assert_frame_equal(analysis.win_tie_loss, ref)
-    import matplotlib.pyplot as plt
+    for figures in _figures(analysis):
+        ax = figures["win_tie_loss"].axes[0]
+        cells = [t.get_text() for t in ax.texts if t.get_gid() == "wtl-cell"]
+        expected = [
+            "/".join(str(ref.loc[i, (j, o)]) for o in ("win", "tie", "loss"))
+            for i in ref.index
+            for j in ref.index
+            if i != j
+        ]
+        assert cells == expected
+        ax = figures["critical_difference"].axes[0]
+        bar = next(line for line in ax.lines if line.get_gid() == "cd-bar")
+        _close(np.ptp(bar.get_xdata()), analysis.critical_difference)
+        label = next(t for t in ax.texts if t.get_gid() == "cd-label")
+        assert label.get_text() == f"CD = {analysis.critical_difference:.2f}"
+        assert f"α = {plan.alpha:g}" in ax.get_title()
+        ax = figures["forest"].axes[0]
+        drawn = [
+            sorted(line.get_xdata())
+            for line in ax.lines
+            if line.get_gid() == "ci-unadjusted"
+        ]
+        _close(drawn, analysis.pairs[["low", "high"]].to_numpy())
+        ax = figures["power"].axes[0]
+        marks = [line for line in ax.lines if line.get_gid() == "power-mark"]
+        powers = [float(line.get_ydata()[0]) for line in marks]
+        assert analysis.power.n_datasets == marks[0].get_xdata()[0]
+        _close(powers[1], analysis.power.power, rtol=1e-9)  # the observed σ
 
-    figures = make_figures(result, analysis, analyses=("win_tie_loss",))
-    fig = figures["win_tie_loss"][2]
-    cells = [t.get_text() for t in fig.axes[0].texts if t.get_gid() == "wtl-cell"]
-    for _, _, figure in figures.values():
-        plt.close(figure)
-    expected = [
-        f"{ref.loc[i, (j, 'win')]}/{ref.loc[i, (j, 'tie')]}/{ref.loc[i, (j, 'loss')]}"
-        for i in ref.index
-        for j in ref.index
-        if i != j
+
+def test_html_numbers_are_the_analysis_fields(reported):
+    """H: the numbers of report.html are the Analysis fields, as printed: the
+    pairwise table (estimate, p, Holm p, n), the within table, the average
+    ranks, the critical difference and α in the Friedman paragraph, the
+    post-hoc and pairwise tables, and the bottom line's sentences."""
+    _, plan, analysis, out = reported
+    page = (out / "report.html").read_text()
+    rows = _html_table(page, "table-pairs")
+    pairs = analysis.pairs
+    assert [r[0] for r in rows] == list(pairs.index)
+    _close([_num(r[1]) for r in rows], pairs["estimate"].round(4))
+    _close([_num(r[4]) for r in rows], pairs["pvalue"].round(3), rtol=1e-2)
+    assert [int(r[6]) for r in rows] == list(pairs["n"])
+    rows = _html_table(page, "table-within")
+    within = analysis.within
+    assert [(r[0], r[1], r[2]) for r in rows] == list(
+        zip(within["dataset"], within["learner"], within["reference"], strict=True)
+    )
+    _close([_num(r[3]) for r in rows], within["estimate"].round(4))
+    rows = _html_table(page, "table-ranks")
+    ranks = analysis.friedman.average_ranks
+    _close([_num(r[1]) for r in rows], ranks.round(4))
+    assert (
+        f"Nemenyi critical difference (α = {plan.alpha:g}): "
+        f"{analysis.critical_difference:.3f} ranks" in page
+    )
+    rows = _html_table(page, "table-posthoc")
+    post = analysis.posthoc
+    assert [(r[0], r[1]) for r in rows] == list(
+        zip(post["learner_i"], post["learner_j"], strict=True)
+    )
+    _close([_num(r[2]) for r in rows], post["rank_difference"].round(4))
+    rows = _html_table(page, "table-pairwise")
+    frame = analysis.pairwise.to_frame()
+    assert [r[0] for r in rows] == [
+        f"{a} − {b}"
+        for a, b in zip(frame["learner_i"], frame["learner_j"], strict=True)
     ]
-    assert cells == expected
+    for sentence in analysis.bottom_line.sentences:
+        assert html.escape(sentence) in page
+
+
+def test_summary_latex_and_methods_are_the_analysis_fields(reported):
+    """H: the text summary prints the analysis' pairs with the best (estimate,
+    interval, Holm p), its critical difference at α and the bottom line; the
+    LaTeX performance table's cells are mean ± std, its daggers the within
+    rows marked ``worse`` and its last row the average ranks; pairwise.tex
+    holds the pairs' numbers; the methods paragraph lists every record of
+    analysis.methods."""
+    _, plan, analysis, out = reported
+    text = format_summary(analysis)
+    flat = " ".join(text.split())
+    for sentence in analysis.bottom_line.sentences:
+        assert " ".join(sentence.split()) in flat
+    best = analysis.pairs[analysis.pairs["a"] == analysis.best]
+    for pair, row in best.iterrows():
+        shown = f"{row['estimate']:+.3f}  [{row['low']:+.3f}, {row['high']:+.3f}]"
+        assert re.search(rf"{re.escape(pair)} +{re.escape(shown)}", text)
+    assert (
+        f"Nemenyi CD (alpha {plan.alpha:g}) = {analysis.critical_difference:.2f}"
+        in text
+    )
+    tex = (out / "tables" / "performance.tex").read_text()
+    for dataset, row in analysis.mean.iterrows():
+        line = next(li for li in tex.splitlines() if li.startswith(f"{dataset} & "))
+        for learner, cell in zip(row.index, line[:-3].split(" & ")[1:], strict=True):
+            centre = (
+                f"{row[learner]:.3f} $\\pm$ {analysis.std.loc[dataset, learner]:.3f}"
+            )
+            assert centre in cell
+            marked = analysis.within[
+                (analysis.within["dataset"] == dataset)
+                & (analysis.within["learner"] == learner)
+            ]["worse"]
+            assert cell.endswith("$^{\\dagger}$") == bool(marked.any())
+    ranks = next(li for li in tex.splitlines() if li.startswith("Average rank"))
+    expected = [f"{analysis.average_ranks[m]:.2f}" for m in analysis.mean.columns]
+    assert ranks == "Average rank & " + " & ".join(expected) + r" \\"
+    assert f"$\\alpha = {plan.alpha:g}$" in tex
+    tex = (out / "tables" / "pairwise.tex").read_text()
+    for row in analysis.pairs.itertuples():
+        assert f"{row.estimate:.3f} & {row.low:.3f} & {row.high:.3f}" in tex
+    methods = (out / "methods.md").read_text()
+    methods = " ".join(re.sub(r"\\(.)", r"\1", methods).split())  # unescaped
+    for record in analysis.methods:
+        assert " ".join(record.sentence().split()) in methods
+
+
+def test_public_defaults_give_what_the_default_report_shows(tmp_path):
+    """H: under the default plan, the public methods called with their
+    defaults give the report's numbers: result.pairwise_tests() is the
+    pairwise table (same adjustment, Shaffer, and the same order: each pair
+    better ranked first), result.friedman_test() the Friedman test,
+    result.win_tie_loss() the map's counts, result.to_latex() the LaTeX table,
+    and result.paired_test(a, b) each pair of the primary analysis."""
+    result = _study("replicates")
+    analysis = analyse(result)
+    write_report(analysis, tmp_path, progress=False, figure_formats=("png",))
+    api = result.pairwise_tests().to_frame()
+    shown = pd.read_csv(tmp_path / "tables" / "pairwise_tests.csv")
+    assert list(zip(api["learner_i"], api["learner_j"], strict=True)) == [
+        ("A", "B"),
+        ("A", "C"),
+        ("B", "C"),
+    ]
+    assert list(shown["learner_i"]) == list(api["learner_i"])
+    _close(shown["pvalue_adjusted"], api["pvalue_adjusted"])
+    assert result.friedman_test().pvalue == analysis.friedman.pvalue
+    pd.testing.assert_frame_equal(result.win_tie_loss(), analysis.win_tie_loss)
+    tex = (tmp_path / "tables" / "performance.tex").read_text()
+    assert result.to_latex() == tex.replace("tab:performance", "tab:benchmark")
+    for pair, row in analysis.pairs.iterrows():
+        assert result.paired_test(row["a"], row["b"]).pvalue == row["pvalue"], pair
+
+
+def test_critical_difference_at_the_plans_alpha(tmp_path):
+    """H: regression (issue 36): on Demšar's Table 6 at α = 0.10 the report's
+    CD text, the summary and the diagram say α = 0.10 and 1.118 ranks (Demšar
+    2006, Sec. 3.2.2: q_0.10 = 2.291 for k = 4, CD = 2.291 √(4·5/(6·14))); at
+    17a1a60 they said 1.254 ranks at α = 0.05."""
+    result = BenchmarkResult.from_frame(
+        load_demsar2006(),
+        dataset="dataset",
+        learner="learner",
+        value="auc",
+        greater_is_better=True,
+    )
+    analysis = analyse(result, AnalysisPlan(alpha=0.10))
+    assert analysis.critical_difference == pytest.approx(1.118, abs=5e-4)
+    write_report(analysis, tmp_path, progress=False, figure_formats=("svg",))
+    page = (tmp_path / "report.html").read_text()
+    assert "Nemenyi critical difference (α = 0.1): 1.118 ranks" in page
+    assert "1.254" not in page
+    assert "Nemenyi CD (alpha 0.1) = 1.12" in format_summary(analysis)
+    svg = (tmp_path / "figures" / "critical_difference.svg").read_text()
+    assert "CD = 1.12" in svg and "α = 0.1)" in svg
+    assert "Nemenyi critical difference at α = 0.1: 1.118 ranks" in repr(analysis)
+
+
+def test_one_win_tie_loss_rule():
+    """H: regression (issue 36): scores A = 0.1 + 0.2 and B = 0.3 on one data
+    set are a tie (equal up to floating-point rounding, stated once in
+    BenchmarkResult.win_tie_loss), and the report's map draws the same count;
+    a difference just above Δ is a win, one within it a tie."""
+    df = pd.DataFrame(
+        {
+            "d": ["p", "p", "q", "q", "r", "r"],
+            "l": ["A", "B"] * 3,
+            "auc": [0.1 + 0.2, 0.3, 0.5 + 0.0125, 0.5, 0.5 + 0.0075, 0.5],
+        }
+    )
+    result = BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", value="auc", greater_is_better=True
+    )
+    counts = result.win_tie_loss(delta=0.01)
+    assert counts.loc["A", "B"].tolist() == [1, 2, 0]
+    assert result.win_tie_loss(delta=0.0).loc["A", "B"].tolist() == [2, 1, 0]
+    analysis = analyse(result, AnalysisPlan(delta=0.01))
+    pd.testing.assert_frame_equal(analysis.win_tie_loss, counts)
+    for figures in _figures(analysis):
+        ax = figures["win_tie_loss"].axes[0]
+        cells = [t.get_text() for t in ax.texts if t.get_gid() == "wtl-cell"]
+        assert cells == ["1/2/0", "0/2/1"]
+
+
+def test_analysis_repr_is_its_summary():
+    """H: the repr of an Analysis is its short summary: the best learner, the
+    average ranks, the primary test with its estimate and interval, the
+    verdicts and the critical difference (what autorank prints in one call)."""
+    result = _study("plain")
+    analysis = analyse(result)
+    assert isinstance(analysis, Analysis)
+    text = repr(analysis)
+    assert text == analysis.summary()
+    best, runner = analysis.order[:2]
+    row = analysis.pairs.loc[f"{best} − {runner}"]
+    assert f"best: {best}" in text
+    assert f"{best} − {runner}: {row['estimate']:+.3f}" in " ".join(text.split())
+    assert "average ranks: " + ", ".join(
+        f"{n} {r:.2f}" for n, r in analysis.average_ranks.items()
+    ) in " ".join(text.split())
 
 
 def test_analyse_is_what_the_report_renders(reported):
-    """H: analyse(result, plan) called on its own gives the numbers the report
-    showed (one analysis, not one per output)."""
+    """H: analyse(result, plan) called again gives the same numbers (one
+    analysis, not one per output)."""
     result, plan, analysis, _ = reported
     again = analyse(result, plan)
     pd.testing.assert_frame_equal(again.pairs, analysis.pairs)

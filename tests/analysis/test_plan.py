@@ -1,5 +1,6 @@
-"""Tests of sklearn_bench/analysis/_plan.py and _run.py: the analysis plan, its
-checks and the one default-Δ rule."""
+"""Tests of sklearn_bench/analysis/_plan.py: the analysis plan, its checks, the
+one default-Δ rule, and its settings declared once (the CLI's options, the
+config's keys and the report's settings table are generated from them)."""
 
 import matplotlib
 
@@ -11,11 +12,8 @@ import pytest  # noqa: E402
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
 from sklearn_bench._metrics import default_delta  # noqa: E402
-from sklearn_bench.analysis import (  # noqa: E402
-    ANALYSES,
-    AnalysisPlan,
-    check_posthoc,
-)
+from sklearn_bench.analysis import ANALYSES, AnalysisPlan, analyse  # noqa: E402
+from sklearn_bench.analysis._plan import plan_settings  # noqa: E402
 from sklearn_bench.cli._config import ConfigError, parse_config  # noqa: E402
 
 
@@ -65,6 +63,8 @@ def test_defaults_and_the_one_delta_rule():
         ({"analyses": "effects"}, TypeError, "`analyses` must be a list"),
         ({"posthoc": "dunn"}, ValueError, "`posthoc` must be one of"),
         ({"posthoc": "nemenyi", "adjust": "holm"}, ValueError, "single_step"),
+        ({"adjust": "bogus"}, ValueError, "`adjust` must be one of"),
+        ({"metric": 3}, TypeError, "`metric`"),
         ({"bayesian": "baycomp"}, ValueError, "`bayesian` must be one of"),
     ],
 )
@@ -76,12 +76,41 @@ def test_a_bad_plan_is_refused_naming_the_setting(kwargs, error, match):
 
 
 def test_the_plan_is_frozen_and_resolves_the_posthoc_correction():
-    """H: a plan cannot be changed after it is made, and its correction is
-    resolved as check_posthoc does (Shaffer's after Conover's)."""
+    """H: a plan cannot be changed after it is made, and stores its correction
+    resolved: Shaffer's after Conover's, single step after Nemenyi's."""
     plan = AnalysisPlan(posthoc="Conover")
-    assert (plan.posthoc, plan.adjust) == check_posthoc("conover", None)
+    assert (plan.posthoc, plan.adjust) == ("conover", "shaffer")
+    assert AnalysisPlan().adjust == "single_step"
     with pytest.raises(AttributeError):
         plan.alpha = 0.1
+
+
+def test_settings_are_declared_once():
+    """H: each setting of the plan is declared once, with its type, default,
+    help and choices; the config's [analysis] keys, the options of
+    `sklearn-bench report` and the rows of the report's settings table are
+    exactly these settings (``run`` is the config's name of ``analyses``)."""
+    from sklearn_bench.cli._config import PLAN_KEYS
+    from sklearn_bench.cli._main import _build_parser
+    from sklearn_bench.report._methods import settings_table
+
+    names = [f.name for f in plan_settings()]
+    assert names == [
+        "metric", "analyses", "alpha", "confidence_level", "delta",
+        "target_power", "posthoc", "adjust", "bayesian",
+    ]  # fmt: skip
+    assert all(f.metadata["help"] and f.metadata["type"] for f in plan_settings())
+    assert sorted(PLAN_KEYS.values()) == sorted(names) and "run" in PLAN_KEYS
+    report = _build_parser()._subparsers._group_actions[0].choices["report"]
+    options = {a.dest: a for a in report._actions if a.option_strings}
+    for f in plan_settings():
+        option = options[f.name]
+        assert option.option_strings == [f"--{f.name.replace('_', '-')}"]
+        assert f.metadata["help"] in option.help
+        assert option.choices == f.metadata["choices"]
+    table = settings_table(analyse(_result(), AnalysisPlan(alpha=0.1)))
+    assert list(table) == names
+    assert table["alpha"] == (0.1, "given") and table["posthoc"][1] == "default"
 
 
 def test_hierarchical_without_numpyro_is_a_clear_error(monkeypatch):
@@ -102,29 +131,6 @@ def test_hierarchical_without_numpyro_is_a_clear_error(monkeypatch):
         parse_config({**good, "analysis": {"bayesian": "hierarchical"}})
     with pytest.raises(ConfigError, match="`analysis.bayesian`"):
         parse_config({**good, "analysis": {"bayesian": "stan"}})
-    assert parse_config({**good, "analysis": {}}).bayesian == "signed_rank"
-
-
-def test_write_report_keywords_or_plan(tmp_path):
-    """H: write_report's analysis keywords (adjust= among them) give the analysis
-    of the same AnalysisPlan; a plan and analysis keywords together are a
-    TypeError."""
-    from sklearn_bench.report import write_report
-
-    result = _result()
-    by_keywords = write_report(
-        result, tmp_path / "keywords", figure_formats=(), posthoc="siegel",
-        adjust="holm", analyses=("effects", "friedman"),
-    )  # fmt: skip
-    by_plan = write_report(
-        result,
-        tmp_path / "plan",
-        figure_formats=(),
-        plan=AnalysisPlan(
-            posthoc="siegel", adjust="holm", analyses=("effects", "friedman")
-        ),
-    )
-    pd.testing.assert_frame_equal(by_keywords.posthoc, by_plan.posthoc)
-    assert by_plan.posthoc_adjust == "holm"
-    with pytest.raises(TypeError, match="either as `plan` or as keywords"):
-        write_report(result, tmp_path / "x", plan=AnalysisPlan(), alpha=0.1)
+    assert parse_config({**good, "analysis": {}}).plan.bayesian == "signed_rank"
+    with pytest.raises(ConfigError, match="`analysis.adjust`: adjust must be one of"):
+        parse_config({**good, "analysis": {"adjust": "bogus"}})

@@ -13,19 +13,9 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
-from sklearn_bench.analysis import (  # noqa: E402
-    ANALYSES,
-    AnalysisPlan,
-    analyse,
-    bayesian_comparisons_table,
-    bayesian_ranking,
-)
+from sklearn_bench.analysis import ANALYSES, AnalysisPlan, analyse  # noqa: E402
 from sklearn_bench.cli._config import ConfigError, parse_config  # noqa: E402
 from sklearn_bench.report import format_summary, write_report  # noqa: E402
-from sklearn_bench.report._bottom_line import (  # noqa: E402
-    bottom_line,
-    bottom_line_lines,
-)
 
 WITH_RANKING = ANALYSES + ("ranking",)
 
@@ -55,9 +45,10 @@ def test_off_by_default_and_on_by_name_without_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "numpyro", None)
     monkeypatch.setattr(_plan, "hierarchical_installed", lambda: False)
     result = _result()
-    assert bayesian_ranking(result, analyse(result, AnalysisPlan()))[0] is None
+    assert analyse(result, AnalysisPlan()).ranking is None
     analysis = analyse(result, AnalysisPlan(analyses=WITH_RANKING))
-    ranking, table, notes = bayesian_ranking(result, analysis)
+    ranking, table = analysis.ranking, analysis.ranking_table
+    notes = analysis.ranking_notes
     assert ranking is not None and not notes
     ref = result.bayesian_ranking(
         list(analysis.mean.columns), metric=analysis.metric, random_state=0
@@ -76,14 +67,10 @@ def test_the_ranking_never_changes_the_bottom_line():
     result = _result()
     plain = analyse(result, AnalysisPlan())
     ranked = analyse(result, AnalysisPlan(analyses=WITH_RANKING))
-    table_plain = bayesian_comparisons_table(result, plain)[0]
-    table_ranked = bayesian_comparisons_table(result, ranked)[0]
-    pd.testing.assert_frame_equal(table_plain, table_ranked)
-    assert bottom_line_lines(bottom_line(ranked, table_ranked)) == bottom_line_lines(
-        bottom_line(plain, table_plain)
-    )
-    summary_plain = format_summary(plain, result)
-    summary_ranked = format_summary(ranked, result)
+    pd.testing.assert_frame_equal(plain.bayesian, ranked.bayesian)
+    assert ranked.bottom_line.sentences == plain.bottom_line.sentences
+    summary_plain = format_summary(plain)
+    summary_ranked = format_summary(ranked)
     line = "Bayesian Plackett–Luce ranking, P(first on a new data set)"
     assert line not in summary_plain and line in summary_ranked
     extra = set(summary_ranked.splitlines()) - set(summary_plain.splitlines())
@@ -95,8 +82,9 @@ def test_report_shows_the_ranking_only_when_asked(tmp_path):
     "ranking" in analyses the page has the ranking table and the rank-posterior
     figure inside the Bayesian section."""
     result = _result()
-    write_report(result, tmp_path / "plain", figure_formats=())
-    write_report(result, tmp_path / "ranked", figure_formats=(), analyses=WITH_RANKING)
+    write_report(analyse(result), tmp_path / "plain", figure_formats=())
+    ranked = analyse(result, AnalysisPlan(analyses=WITH_RANKING))
+    write_report(ranked, tmp_path / "ranked", figure_formats=())
     plain = (tmp_path / "plain" / "report.html").read_text(encoding="utf-8")
     ranked = (tmp_path / "ranked" / "report.html").read_text(encoding="utf-8")
     assert "table-bayesian-ranking" not in plain
@@ -117,4 +105,4 @@ def test_ranking_needs_the_bayesian_section():
     with pytest.raises(ConfigError, match=r"`analysis.run`.*without 'bayesian'"):
         parse_config({**good, "analysis": {"run": ["effects", "ranking"]}})
     config = parse_config({**good, "analysis": {"run": list(WITH_RANKING)}})
-    assert "ranking" in config.analyses
+    assert "ranking" in config.plan.analyses

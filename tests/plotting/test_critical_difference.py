@@ -207,3 +207,28 @@ def test_example_tables_match_references(reference_table, monkeypatch):
         assert list(got.columns) == list(ref.columns)
         np.testing.assert_array_equal(got.to_numpy(), ref.to_numpy())
         assert list(got.index) == list(ref.index)
+
+
+def test_a_given_critical_difference_is_drawn_as_given():
+    """H: with ``cd=`` (an analysis' own, at its plan's α) the diagram draws that
+    critical difference and groups by it, computing none: Demšar's Table 6 with
+    cd = CD at α = 0.10 (1.118 ranks) draws the bars of alpha=0.10, not those
+    of the default 0.05 (1.254)."""
+    from sklearn_bench.datasets import load_demsar2006
+
+    res = friedman_test(load_demsar2006(wide=True), greater_is_better=True)
+    cd = res.critical_difference(alpha=0.10)
+    given = plot_critical_difference(res, cd=cd)
+    at_010 = plot_critical_difference(res, alpha=0.10)
+    default = plot_critical_difference(res)
+
+    def drawn(ax):
+        bar = next(line for line in ax.lines if line.get_gid() == "cd-bar")
+        groups = [
+            tuple(line.get_xdata()) for line in ax.lines if line.get_gid() == "cd-group"
+        ]
+        return float(np.ptp(bar.get_xdata())), groups
+
+    assert drawn(given) == drawn(at_010)
+    assert drawn(given)[0] == pytest.approx(1.118, abs=5e-4)
+    assert drawn(default)[0] == pytest.approx(1.254, abs=5e-4)

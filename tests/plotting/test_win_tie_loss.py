@@ -1,4 +1,5 @@
-"""Tests of sklearn_bench/plotting/_win_tie_loss.py."""
+"""Tests of sklearn_bench/plotting/_win_tie_loss.py: the map draws the counts of
+BenchmarkResult.win_tie_loss, the package's one win/tie/loss rule."""
 
 from itertools import combinations
 
@@ -14,7 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
-from sklearn_bench.plotting import plot_win_tie_loss, win_tie_loss_counts  # noqa: E402
+from sklearn_bench.plotting import plot_win_tie_loss  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -40,6 +41,23 @@ def _brute_force(values, greater_is_better, tol):
     return wins, ties
 
 
+def _result(values, greater_is_better):
+    """A result with one value per data set (NaN: the learner did not run)."""
+    n, k = values.shape
+    df = pd.DataFrame(
+        [
+            (f"d{d}", f"m{j}", values[d, j])
+            for d in range(n)
+            for j in range(k)
+            if not np.isnan(values[d, j])
+        ],
+        columns=["d", "m", "v"],
+    )
+    return BenchmarkResult.from_frame(
+        df, dataset="d", learner="m", value="v", greater_is_better=greater_is_better
+    )
+
+
 @settings(max_examples=30, deadline=None)
 @given(
     arrays(
@@ -51,16 +69,25 @@ def _brute_force(values, greater_is_better, tol):
     st.sampled_from([0.0, 0.06]),
 )
 def test_counts_equal_a_brute_force_loop(values, greater_is_better, tol):
-    """H: wins/ties/losses equal a loop over data sets and ordered pairs (NaN rows
-    skipped), and losses are the transposed wins."""
-    table = pd.DataFrame(values, columns=[f"m{i}" for i in range(values.shape[1])])
-    wins, ties, losses = win_tie_loss_counts(
-        table, greater_is_better=greater_is_better, delta=tol
+    """H: the wins and ties of BenchmarkResult.win_tie_loss(delta=tol), the
+    counts the map draws, equal a loop over data sets and ordered pairs (a data
+    set where either learner has no value skipped); losses are the transposed
+    wins."""
+    values[0, :2] = [0.1, 0.2]  # two learners on a data set
+    names = [f"m{i}" for i in range(values.shape[1])]
+    present = [
+        m for m, col in zip(names, values.T, strict=True) if not np.isnan(col).all()
+    ]
+    counts = _result(values, greater_is_better).win_tie_loss(delta=tol)
+    keep = [names.index(m) for m in counts.index]
+    exp_wins, exp_ties = _brute_force(values[:, keep], greater_is_better, tol)
+    wins, ties, losses = (
+        counts.xs(o, axis=1, level=1).to_numpy() for o in ("win", "tie", "loss")
     )
-    exp_wins, exp_ties = _brute_force(values, greater_is_better, tol)
-    np.testing.assert_array_equal(wins.to_numpy(), exp_wins)
-    np.testing.assert_array_equal(ties.to_numpy(), exp_ties)
-    np.testing.assert_array_equal(losses.to_numpy(), exp_wins.T)
+    assert sorted(counts.index) == present
+    np.testing.assert_array_equal(wins, exp_wins)
+    np.testing.assert_array_equal(ties, exp_ties)
+    np.testing.assert_array_equal(losses, exp_wins.T)
 
 
 def test_cells_read_wins_ties_losses_of_the_row_learner():
@@ -94,8 +121,17 @@ def test_texts_fit_their_cells_and_labels_do_not_overlap(k):
     tick labels do not overlap, and everything stays inside the figure."""
     rng = np.random.default_rng(k)
     names = [f"learner_{i}" if i % 2 else f"a_long_pipeline_name_{i}" for i in range(k)]
-    table = pd.DataFrame(rng.integers(0, 30, (30, k)) / 30, columns=names)
-    ax = plot_win_tie_loss(table, greater_is_better=False)
+    values = rng.integers(0, 30, (30, k)) / 30
+    result = _result(values, False)
+    result = BenchmarkResult(
+        result.scores.assign(learner=result.scores["learner"].map(
+            {f"m{i}": name for i, name in enumerate(names)}
+        )),
+        metrics=result.metrics,
+        datasets=result.datasets,
+        learners=names,
+    )  # fmt: skip
+    ax = plot_win_tie_loss(result.win_tie_loss())
     fig = ax.figure
     fig.canvas.draw()
     r = fig.canvas.get_renderer()
@@ -116,36 +152,10 @@ def test_texts_fit_their_cells_and_labels_do_not_overlap(k):
 
 
 def test_bad_inputs():
-    """H: one learner or a negative delta raise a ValueError."""
-    with pytest.raises(ValueError, match="two learners"):
-        win_tie_loss_counts(pd.DataFrame({"A": [0.1]}), greater_is_better=False)
+    """H: a table of means (not counts) is refused with what the map wants; a
+    negative delta is refused by the one rule."""
+    with pytest.raises(TypeError, match="BenchmarkResult.win_tie_loss"):
+        plot_win_tie_loss(pd.DataFrame({"A": [0.1], "B": [0.2]}))
+    result = _result(np.array([[0.1, 0.2]]), False)
     with pytest.raises(ValueError, match="`delta`"):
-        win_tie_loss_counts(
-            pd.DataFrame({"A": [0.1], "B": [0.2]}), delta=-1, greater_is_better=False
-        )
-
-
-def test_counts_agree_with_benchmark_result_win_tie_loss():
-    """H: win_tie_loss_counts on the mean table equals BenchmarkResult.win_tie_loss
-    (the two ways a heat map can be fed)."""
-    rng = np.random.default_rng(3)
-    df = pd.DataFrame(
-        {
-            "d": np.repeat([f"d{i}" for i in range(6)], 4),
-            "m": ["A", "B", "C", "D"] * 6,
-            "e": rng.integers(0, 5, 24) / 10,
-        }
-    )
-    result = BenchmarkResult.from_frame(
-        df, dataset="d", learner="m", value="e", greater_is_better=False
-    )
-    wins, ties, losses = win_tie_loss_counts(
-        result.aggregate(), greater_is_better=False
-    )
-    counts = result.win_tie_loss()
-    for outcome, mine in (("win", wins), ("tie", ties), ("loss", losses)):
-        theirs = counts.xs(outcome, axis=1, level=1)
-        off_diagonal = ~np.eye(4, dtype=bool)
-        np.testing.assert_array_equal(
-            mine.to_numpy()[off_diagonal], theirs.to_numpy()[off_diagonal]
-        )
+        plot_win_tie_loss(result, delta=-1)

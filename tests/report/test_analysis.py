@@ -125,28 +125,28 @@ def test_best_and_power_follow_the_direction(greater_is_better):
     expected_order = list(ranks.mean().sort_values(kind="stable").index)
     assert analysis.best == expected_order[0]
     pw = analysis.power
-    assert pw["pair"] == tuple(expected_order[:2])
+    assert pw.pair == tuple(expected_order[:2])
     d = means[expected_order[0]] - means[expected_order[1]]
     sigma, delta = np.std(d, ddof=1), abs(np.mean(d))
-    assert pw["sigma"] == pytest.approx(sigma, rel=1e-12)
-    assert pw["delta"] is None and pw["power"] is None and pw["n_needed"] is None
-    assert abs(pw["observed_difference"]) == pytest.approx(delta, rel=1e-12)
+    assert pw.sigma == pytest.approx(sigma, rel=1e-12)
+    assert pw.delta is None and pw.power is None and pw.n_needed is None
+    assert abs(pw.observed_difference) == pytest.approx(delta, rel=1e-12)
 
     # the two-sided test at Holm's first-step level α/m of the primary analysis
     # (m pairs), both rejection tails of the noncentral t (R: power.t.test(type =
     # "one.sample", strict = TRUE, sig.level = 0.05 / m))
     m = len(analysis.pairs)
-    assert m > 1 and pw["n_comparisons"] == m and pw["test_alpha"] == 0.05 / m
-    assert f"α/{m}" in pw["test_words"]
+    assert m > 1 and pw.n_comparisons == m and pw.test_alpha == 0.05 / m
+    assert f"α/{m}" in pw.test_words
 
     def power(J):
         t = stats.t.ppf(1 - 0.05 / m / 2, J - 1)
         ncp = np.sqrt(J) * delta / sigma
         return stats.nct.sf(t, J - 1, ncp) + stats.nct.sf(t, J - 1, -ncp)
 
-    assert pw["posthoc_power"] == pytest.approx(power(5), rel=1e-10)
+    assert pw.posthoc_power == pytest.approx(power(5), rel=1e-10)
     J = np.arange(2, 5000)
-    assert pw["posthoc_n_needed"] == int(J[power(J) >= 0.8][0])
+    assert pw.posthoc_n_needed == int(J[power(J) >= 0.8][0])
 
 
 def test_error_rate_gets_the_documented_default_delta():
@@ -172,21 +172,21 @@ def test_error_rate_gets_the_documented_default_delta():
     from sklearn_bench._metrics import default_delta
 
     assert DEFAULT_DELTA == 0.01 == default_delta("error_rate")
-    assert pw["delta"] == 0.01 and pw["delta_source"] == "default"
+    assert pw.delta == 0.01 and pw.delta_source == "default"
     means = result.aggregate()
-    d = means[pw["pair"][0]] - means[pw["pair"][1]]
+    d = means[pw.pair[0]] - means[pw.pair[1]]
     sigma = np.std(d, ddof=1)
     m = len(analysis.pairs)  # Holm's first-step level of the primary analysis
     t, ncp = stats.t.ppf(1 - 0.05 / m / 2, 4), np.sqrt(5) * 0.01 / sigma
     expected = stats.nct.sf(t, 4, ncp) + stats.nct.sf(t, 4, -ncp)
-    assert pw["power"] == pytest.approx(expected, rel=1e-10)
-    assert pw["posthoc_power"] != pytest.approx(pw["power"])
+    assert pw.power == pytest.approx(expected, rel=1e-10)
+    assert pw.posthoc_power != pytest.approx(pw.power)
 
 
 def test_given_delta_is_used():
     """H: a given Δ replaces the observed difference in the power analysis."""
     analysis = analyse(_result(), AnalysisPlan(delta=0.05))
-    assert analysis.power["delta"] == 0.05 and analysis.power["delta_source"] == "given"
+    assert analysis.power.delta == 0.05 and analysis.power.delta_source == "given"
 
 
 def test_one_dataset_compares_over_replicates():
@@ -195,7 +195,7 @@ def test_one_dataset_compares_over_replicates():
     analysis = analyse(
         _holdout(_result(n_datasets=1, n_rep=8), n_rep=8), AnalysisPlan()
     )
-    assert analysis.pairs_blocks == "replicates"
+    assert analysis.blocks == "replicates"
     assert set(analysis.pairs["method"]) == {"corrected_t"}
     assert analysis.friedman.n_blocks == 8
     assert set(analysis.pairs["n"]) == {8}
@@ -211,7 +211,7 @@ def test_failed_replicate_is_reported_and_its_dataset_left_out():
     assert any("['d1'] have failed or missing tasks" in n for n in analysis.notes)
     assert set(analysis.pairs["n"]) == {3}
     assert analysis.friedman.n_blocks == 3
-    assert analysis.power is not None and analysis.power["n_datasets"] == 3
+    assert analysis.power is not None and analysis.power.n_datasets == 3
 
 
 def test_many_learners_compare_with_the_best_only():
@@ -334,7 +334,7 @@ def test_partial_store_reports_what_is_finished(done):
     assert analysis.power is None and "power" in analysis.skipped
     if done == 14:  # the one finished data set is compared over its replicates
         assert analysis.friedman.n_blocks == 4
-        assert analysis.friedman_blocks == "replicates of d0"
+        assert analysis.blocks == "replicates of d0"
         assert set(analysis.pairs["n"]) == {4}
     else:
         why = "at least 2 learners" if done == 2 else "at least 2 data sets"

@@ -1,5 +1,5 @@
-"""The report's tests within data sets, run in batches (report/_analysis.py
-``_within_batch``, report/_bayesian.py ``_within_batch``), equal the tests run
+"""The analysis' tests within data sets, run in batches (analysis/_analysis.py
+``_within_batch``, analysis/_bayesian.py ``_within_batch``), equal the tests run
 one pair at a time to the last bit."""
 
 import numpy as np
@@ -9,7 +9,6 @@ import pytest
 from sklearn_bench import BenchmarkResult
 from sklearn_bench.analysis import AnalysisPlan, analyse
 from sklearn_bench.analysis._analysis import _within_batch
-from sklearn_bench.report._bayesian import bayesian_comparisons_table
 
 
 def _result(seed, n_folds):
@@ -74,7 +73,7 @@ def test_batched_within_tests_equal_pair_by_pair(seed, n_folds):
         ci = res.confidence_interval(analysis.confidence_level)
         assert (row.estimate, row.low, row.high) == (res.estimate, ci.low, ci.high)
         assert (row.pvalue, row.n, row.method) == (res.pvalue, res.n, res.method)
-    table, rope, _ = bayesian_comparisons_table(result, analysis)
+    table, rope = analysis.bayesian, analysis.delta
     inside = table[table["scope"] != "across data sets"]
     assert len(inside) >= 20
     for row in inside.to_dict("records"):

@@ -8,17 +8,16 @@ import pandas as pd
 import pytest
 
 from sklearn_bench import BenchmarkResult
-from sklearn_bench.analysis import (
-    WITHOUT_HIERARCHICAL,
-    AnalysisPlan,
-    analyse,
-    hierarchical_installed,
-)
+from sklearn_bench.analysis import AnalysisPlan, analyse
+from sklearn_bench.analysis._bayesian import WITHOUT_HIERARCHICAL
+from sklearn_bench.analysis._plan import hierarchical_installed
 from sklearn_bench.report import format_summary
-from sklearn_bench.report._bayesian import (
-    bayesian_comparisons_table,
-    bayesian_html,
-)
+from sklearn_bench.report._bayesian import _ranking_html, bayesian_html
+
+
+def _comparisons(analysis):
+    """The Bayesian table, its ROPE and its notes, as the analysis holds them."""
+    return analysis.bayesian, analysis.delta or 0.0, list(analysis.bayesian_notes)
 
 
 def _result(metric="error_rate", n_datasets=5, n_splits=4):
@@ -61,7 +60,7 @@ def test_table_is_the_result_methods_numbers(monkeypatch):
 
     result = _result()
     analysis = analyse(result, AnalysisPlan())
-    table, rope, notes = bayesian_comparisons_table(result, analysis)
+    table, rope, notes = _comparisons(analysis)
     assert rope == 0.01 and notes == [WITHOUT_HIERARCHICAL]
     assert 'pip install "sklearn-bench[bayes]"' in notes[0]
     across = table[table["scope"] == "across data sets"]
@@ -85,16 +84,18 @@ def test_html_section_and_summary_lines():
     probabilities under "2. Sensitivity analyses", before "3. Power"."""
     result = _result()
     analysis = analyse(result, AnalysisPlan())
-    page = bayesian_html(result, analysis)
+    page = bayesian_html(analysis)
     assert page.startswith('<section id="bayesian">')
     assert "within ±0.01" in page and 'id="table-bayesian"' in page
     assert "rho/(1 − rho) = n_test/n_train" in page
-    text = format_summary(analysis, result)
+    text = format_summary(analysis)
 
     # the plan's model, whatever is installed (issue 28 item 5)
-    assert hierarchical_installed() or analysis.bayesian == "signed_rank"
+    assert hierarchical_installed() or analysis.plan.bayesian == "signed_rank"
     name = (
-        "hierarchical model" if analysis.bayesian == "hierarchical" else "signed-rank"
+        "hierarchical model"
+        if analysis.plan.bayesian == "hierarchical"
+        else "signed-rank"
     )
     # with the hierarchical model: the simplex of its draws (issue 23)
     assert ('id="fig-bayesian_simplex"' in page) == (name == "hierarchical model")
@@ -120,9 +121,7 @@ def test_metric_without_default_rope_and_unknown_sizes_are_noted():
         df, dataset="d", learner="l", value="mse", replicate="rep",
         greater_is_better=False,
     )  # fmt: skip
-    table, rope, notes = bayesian_comparisons_table(
-        result, analyse(result, AnalysisPlan())
-    )
+    table, rope, notes = _comparisons(analyse(result, AnalysisPlan()))
     assert rope == 0.0
     assert set(table["scope"]) == {"across data sets"}
     assert any("no default region of practical equivalence" in n for n in notes)
@@ -140,7 +139,7 @@ def test_with_the_extra_across_data_sets_is_hierarchical():
     split score; within-data-set rows stay the correlated t."""
     result = _result()
     analysis = analyse(result, AnalysisPlan(bayesian="hierarchical"))
-    table, _, notes = bayesian_comparisons_table(result, analysis)
+    table, _, notes = _comparisons(analysis)
     across = table[table["scope"] == "across data sets"]
     assert set(across["method"]) == {"hierarchical"}
     row = across[across["b"] == "B"].iloc[0]
@@ -164,17 +163,16 @@ def test_with_the_extra_the_section_ranks_all_learners():
     seed 0, the model's default draws) beside the Friedman average ranks, the
     rank-posterior
     figure, and registers the model for the methods paragraph."""
-    from sklearn_bench.report import _bayesian
-
     result = _result()
     analysis = analyse(result, AnalysisPlan(bayesian="hierarchical"))
-    ranking, table, notes = _bayesian.bayesian_ranking(result, analysis)
+    ranking, table = analysis.ranking, analysis.ranking_table
+    notes = analysis.ranking_notes
     ref = result.bayesian_ranking(list(analysis.mean.columns), random_state=0)
     assert ranking.p_first.equals(ref.p_first) and not notes
     assert list(table["learner"]) == list(ref.to_frame().index)
     assert table["P(first)"].tolist() == ref.to_frame()["P(first)"].tolist()
     assert "Friedman average rank" in table.columns
-    page = _bayesian._ranking_html(result, analysis)
+    page = _ranking_html(analysis)
     assert 'id="table-bayesian-ranking"' in page and 'id="fig-rank_posterior"' in page
     assert any(r.key == "bayesian_ranking" for r in analysis.methods)
 
@@ -186,12 +184,11 @@ def test_without_the_extra_no_ranking_and_the_note_says_what_it_would_add(
     not), the section has no ranking table, and the one note names what
     bayesian="hierarchical" adds (the hierarchical model and the Plackett–Luce
     ranking)."""
-    from sklearn_bench.report import _bayesian
-
     result = _result()
     analysis = analyse(result, AnalysisPlan())
-    assert _bayesian.bayesian_ranking(result, analysis) == (None, None, [])
-    page = bayesian_html(result, analysis)
+    assert (analysis.ranking, analysis.ranking_table) == (None, None)
+    assert analysis.ranking_notes == ()
+    page = bayesian_html(analysis)
     assert "table-bayesian-ranking" not in page
     assert "Plackett–Luce ranking of all learners" in WITHOUT_HIERARCHICAL
     assert page.count('class="note"') == 1
@@ -207,8 +204,7 @@ def test_the_plan_names_the_model_never_the_installation(monkeypatch):
     with_extra = analyse(result, AnalysisPlan())
     monkeypatch.setattr(_plan, "hierarchical_installed", lambda: False)
     without = analyse(result, AnalysisPlan())
-    a = bayesian_comparisons_table(result, with_extra)[0]
-    b = bayesian_comparisons_table(result, without)[0]
+    a, b = with_extra.bayesian, without.bayesian
     pd.testing.assert_frame_equal(a, b)
     assert "hierarchical" not in set(a["method"])
     with pytest.raises(ValueError, match=r'pip install "sklearn-bench\[bayes\]"'):
@@ -231,12 +227,11 @@ def test_unreliable_hierarchical_fit_declines_and_bottom_line_falls_back(
     note per comparison names it; the bottom line quotes no Bayesian
     probability and says it rests on the deterministic primary analysis."""
     from sklearn_bench.analysis import _bayesian
-    from sklearn_bench.report._bottom_line import bottom_line
 
     monkeypatch.setattr(_bayesian, "HIERARCHICAL_DRAWS", 16)
     result = _result()
     analysis = analyse(result, AnalysisPlan(bayesian="hierarchical"))
-    table, _, notes = bayesian_comparisons_table(result, analysis)
+    table, _, notes = _comparisons(analysis)
     across = table[table["scope"] == "across data sets"]
     assert set(across["method"]) == {"hierarchical"}
     assert set(across["decision"]) == {"unreliable fit"}
@@ -247,7 +242,7 @@ def test_unreliable_hierarchical_fit_declines_and_bottom_line_falls_back(
         named = [n for n in notes if f"hierarchical model of {analysis.best} − {other}"
                  in n]  # fmt: skip
         assert len(named) == 1, notes
-    bl = bottom_line(analysis, table)
+    bl = analysis.bottom_line
     words = " ".join(bl.sentences)
     assert "declined to decide" in words and "deterministic primary" in words
     assert f"P({bl.best} better) =" not in words

@@ -1,5 +1,5 @@
-"""Tests of sklearn_bench/report/_bottom_line.py: the report opens with the answer
-of its primary analysis, and one Δ runs through the whole report."""
+"""Tests of sklearn_bench/analysis/_bottom_line.py: the report opens with the
+answer of its primary analysis, and one Δ runs through the whole report."""
 
 import re
 
@@ -10,8 +10,8 @@ import pytest
 from sklearn_bench import BenchmarkResult
 from sklearn_bench.analysis import AnalysisPlan, analyse
 from sklearn_bench.report import format_summary
-from sklearn_bench.report._bayesian import bayesian_comparisons_table
-from sklearn_bench.report._bottom_line import bottom_line
+
+from .._report import report
 
 
 def _study(n_datasets, gap, seed=0, learners=("A", "B", "C")):
@@ -37,7 +37,7 @@ def test_bottom_line_agrees_with_the_primary_analysis():
     and the runner-up's estimate and interval are the primary table's."""
     for gap, n in ((0.03, 8), (0.001, 8), (0.01, 4)):
         analysis = analyse(_study(n, gap), AnalysisPlan())
-        bl = bottom_line(analysis)
+        bl = analysis.bottom_line
         rows = analysis.pairs[analysis.pairs["a"] == analysis.best]
         expected = sorted(rows.loc[rows["adjusted_pvalue"] > 0.05, "b"])
         assert sorted(bl.inseparable) == expected
@@ -53,19 +53,19 @@ def test_bottom_line_agrees_with_the_primary_analysis():
 def test_clear_winner_and_inseparable_study_read_differently():
     """H: a study where A is clearly best says A is the best learner; one where
     the learners barely differ says the study cannot separate them."""
-    clear = bottom_line(analyse(_study(10, 0.05), AnalysisPlan()))
+    clear = analyse(_study(10, 0.05), AnalysisPlan()).bottom_line
     assert clear.best == "A" and not clear.inseparable
     assert clear.sentences[0].startswith("A is the best learner")
-    flat = bottom_line(analyse(_study(4, 0.0005), AnalysisPlan()))
+    flat = analyse(_study(4, 0.0005), AnalysisPlan()).bottom_line
     assert flat.sentences[0].startswith("The study cannot separate")
 
 
 def test_four_data_sets_state_the_smallest_attainable_p():
     """H: with 4 data sets the bottom line says that a signed-rank test cannot
     reach p below 0.125 (2 · 2^−4); with 8 it does not."""
-    four = " ".join(bottom_line(analyse(_study(4, 0.01), AnalysisPlan())).sentences)
+    four = " ".join(analyse(_study(4, 0.01), AnalysisPlan()).bottom_line.sentences)
     assert "cannot reach p below 0.125" in four
-    eight = " ".join(bottom_line(analyse(_study(8, 0.01), AnalysisPlan())).sentences)
+    eight = " ".join(analyse(_study(8, 0.01), AnalysisPlan()).bottom_line.sentences)
     assert "cannot reach p below" not in eight
 
 
@@ -75,9 +75,10 @@ def test_one_delta_in_rope_power_equivalence_and_bottom_line(delta):
     the Δ of the power analysis and the margin the bottom line states."""
     result = _study(8, 0.01)
     analysis = analyse(result, AnalysisPlan(delta=delta))
-    table, rope, _ = bayesian_comparisons_table(result, analysis)
-    assert rope == delta == analysis.delta == analysis.power["delta"]
-    text = format_summary(analysis, result)
+    assert delta == analysis.delta == analysis.power.delta
+    (record,) = [r for r in analysis.methods if r.key == "bayesian"]
+    assert f"ROPE ±{delta:g}," in record.what
+    text = format_summary(analysis)
     bottom = text[: text.index("1. Effect sizes")]
     assert f"Δ = {delta:g}" in bottom and f"ROPE ±{delta:g}" in bottom
     assert f"to detect Δ = {delta:g}" in text
@@ -86,7 +87,7 @@ def test_one_delta_in_rope_power_equivalence_and_bottom_line(delta):
 def test_default_delta_is_said_once_in_words():
     """H: with no Δ for an error rate the bottom line says once which default
     it used and why; with a given Δ it does not."""
-    text = format_summary(analyse(_study(6, 0.01), AnalysisPlan()), _study(6, 0.01))
+    text = format_summary(analyse(_study(6, 0.01), AnalysisPlan()))
     assert text.count("is the default for a metric on a [0, 1] scale") == 1
     given = format_summary(analyse(_study(6, 0.01), AnalysisPlan(delta=0.02)))
     assert "is the default" not in given
@@ -95,14 +96,13 @@ def test_default_delta_is_said_once_in_words():
 def test_report_opens_with_the_bottom_line(tmp_path):
     """H: the HTML report's first section is <section id="bottom-line">, and its
     sentences are the summary's."""
-    from sklearn_bench.report import write_report
 
     result = _study(6, 0.02)
-    analysis = write_report(result, tmp_path, figure_formats=())
+    analysis = report(result, tmp_path, figure_formats=())
     page = (tmp_path / "report.html").read_text()
     main = page[page.index("<main>") :]
     assert main.startswith('<main><section id="bottom-line">')
-    first = bottom_line(analysis, bayesian_comparisons_table(result, analysis)[0])
+    first = analysis.bottom_line
     assert first.sentences[0].split(":")[0] in re.sub(r"<[^>]+>", "", main)
 
 
@@ -129,8 +129,8 @@ def test_one_data_set_uses_the_corrected_t():
         random_state=0,
     ).fit({"bc": (X[:200], y[:200])})
     analysis = analyse(exp.results_, AnalysisPlan())
-    bl = bottom_line(analysis)
-    assert bl.best == "logreg" and bl.separated == ["dummy"]
+    bl = analysis.bottom_line
+    assert bl.best == "logreg" and bl.separated == ("dummy",)
     assert bl.comparison["method"] == "corrected_t"
     assert "corrected resampled t-test on the folds or splits of bc" in " ".join(
         bl.sentences

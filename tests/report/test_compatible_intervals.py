@@ -11,6 +11,8 @@ import pytest
 from sklearn_bench import BenchmarkResult
 from sklearn_bench.analysis import AnalysisPlan, analyse
 
+from .._report import report
+
 pytest.importorskip("matplotlib")
 
 LABEL = "simultaneous 95% (Bonferroni, each at 98.33%)"  # 3 pairs: 1 − 0.05/3
@@ -43,9 +45,7 @@ def test_bottom_line_names_both_levels_and_agrees_with_holm(analysis):
     """Hypothesis: the bottom line quotes the unadjusted 95% interval as such and
     the simultaneous one with its Bonferroni level; the simultaneous interval of
     A − B (Holm-adjusted p = 0.067) covers 0, with no "Holm's level" left."""
-    from sklearn_bench.report._bottom_line import bottom_line
-
-    bl = bottom_line(analysis)
+    bl = analysis.bottom_line
     text = " ".join(bl.sentences)
     assert "Holm's level" not in text
     assert "unadjusted 95% CI" in text and f"{LABEL} CI" in text
@@ -70,27 +70,26 @@ def test_html_latex_and_forest_name_the_levels(tmp_path):
     the simultaneous label; the LaTeX caption states both levels; the forest
     plot's legend names both levels and its caption no longer says an interval
     missing the line excludes "no difference" without saying at which level."""
-    from sklearn_bench.report import write_report
     from sklearn_bench.report._figures import make_figures
     from sklearn_bench.report._latex import write_latex_tables
 
     result = _study()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        analysis = write_report(result, tmp_path, figure_formats=("png",))
+        analysis = report(result, tmp_path, figure_formats=("png",))
     html = (tmp_path / "report.html").read_text()
     table = html[html.index('id="table-pairs"') - 2000 :][:6000]
     assert "unadjusted 95% CI" in table and f"{LABEL} CI" in table
     assert "Holm-level" not in html and "Holm&#x27;s step-down" not in html
     (tex,) = [
         p
-        for p in write_latex_tables(result, analysis, tmp_path / "tex")
+        for p in write_latex_tables(analysis, tmp_path / "tex")
         if p.name == "pairwise.tex"
     ]
     caption = tex.read_text()
     assert "unadjusted 95" in caption and "Bonferroni, each at 98.33" in caption
     assert "step-down" not in caption
-    figures = make_figures(result, analysis, analyses=("effects",))
+    figures = make_figures(analysis)
     _, text, fig = figures["forest"]
     legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert sorted(legend) == sorted([f"{LABEL} interval", "unadjusted 95% interval"])

@@ -41,7 +41,7 @@ def test_bayesian_better_beside_cannot_separate_is_a_record(analysis):
     analysis records a disagreement that names both verdicts, says the plan
     trusts the primary analysis and why (multiplicity, sizes of the differences;
     4 of the 4 differences beyond the ROPE)."""
-    table = analysis.cache[("bayesian", 0.95)][0]
+    table = analysis.bayesian
     row = table[(table["a"] == "A") & (table["b"] == "B")].iloc[0]
     assert row["decision"] == "A" and row["P(a better)"] >= 0.95
     assert analysis.pairs.loc["A − B", "adjusted_pvalue"] > 0.05
@@ -59,30 +59,31 @@ def test_bottom_line_and_bayesian_section_print_the_record(analysis):
     of the HTML print the recorded sentence verbatim (the renderers decide
     nothing)."""
     from sklearn_bench.report._bayesian import bayesian_html, bayesian_summary_lines
-    from sklearn_bench.report._bottom_line import bottom_line
 
-    result = _four_datasets()
     (d,) = [d for d in analysis.disagreements if d.key == "bayesian_vs_primary"]
-    table = analysis.cache[("bayesian", 0.95)][0]
-    assert d.sentence in bottom_line(analysis, table).sentences
-    assert f"   {d.sentence}" in bayesian_summary_lines(result, analysis)
-    html = bayesian_html(result, analysis)
+    assert d.sentence in analysis.bottom_line.sentences
+    assert f"   {d.sentence}" in bayesian_summary_lines(analysis)
+    html = bayesian_html(analysis)
     assert "The plan trusts the primary analysis" in html
 
 
 def test_renderer_takes_the_sentence_from_the_analysis(analysis):
-    """Hypothesis: the bottom line prints whatever the analysis recorded: a
-    replaced record changes the printed sentence (no sentence is computed in the
+    """Hypothesis: the bottom line states whatever disagreement the analysis
+    recorded, and the summary prints the bottom line's sentences: a replaced
+    record changes the printed sentence (no sentence is computed in the
     renderer)."""
     from dataclasses import replace
 
     from sklearn_bench.analysis import Disagreement
-    from sklearn_bench.report._bottom_line import bottom_line
+    from sklearn_bench.analysis._bottom_line import bottom_line
+    from sklearn_bench.report import format_summary
 
     planted = Disagreement("bayesian_vs_primary", "primary", "bayesian", (), "X.")
-    changed = replace(analysis, disagreements=[planted])
-    assert "X." in bottom_line(changed).sentences
-    assert not any("plan trusts" in s for s in bottom_line(changed).sentences)
+    changed = replace(analysis, disagreements=(planted,))
+    changed = replace(changed, bottom_line=bottom_line(changed))
+    assert "X." in changed.bottom_line.sentences
+    assert not any("plan trusts" in s for s in changed.bottom_line.sentences)
+    assert "\n   X.\n" in format_summary(changed)
 
 
 def _friedman(pvalue, id_pvalue, null_distribution):
@@ -127,8 +128,8 @@ def test_friedman_rejecting_beside_no_separation_names_the_trusted_analysis(
     trusts the primary analysis and why; the bottom line prints it."""
     from dataclasses import replace
 
+    from sklearn_bench.analysis._bottom_line import bottom_line
     from sklearn_bench.analysis._disagreements import friedman_disagreements
-    from sklearn_bench.report._bottom_line import bottom_line
 
     changed = replace(analysis, friedman=_friedman(0.0048, 0.0009, "chi2"))
     (d,) = [
@@ -136,7 +137,7 @@ def test_friedman_rejecting_beside_no_separation_names_the_trusted_analysis(
     ]
     assert d.trusted == "primary" and "p = 0.0048" in d.sentence
     assert "The plan trusts the primary analysis" in d.sentence
-    changed = replace(changed, disagreements=[d])
+    changed = replace(changed, disagreements=(d,))
     assert d.sentence in bottom_line(changed).sentences
 
 
@@ -147,7 +148,7 @@ def _with_primary(analysis, adjusted):
     pairs = analysis.pairs.copy()
     for pair, p in adjusted.items():
         pairs.loc[pair, "adjusted_pvalue"] = p
-    return replace(analysis, pairs=pairs, disagreements=[])
+    return replace(analysis, pairs=pairs, disagreements=())
 
 
 def _table(rows):

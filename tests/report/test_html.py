@@ -10,7 +10,8 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
-from sklearn_bench.report import write_report  # noqa: E402
+
+from .._report import report  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,7 @@ def test_page_is_self_contained_and_ordered(result, tmp_path):
     file (no URL, no stylesheet or script file: the one script, which sorts and
     filters the tables, is inline), and the sections come in the order: run,
     effect sizes, tests, figures, power, failures."""
-    write_report(result, tmp_path, title="T <&>")
+    report(result, tmp_path, title="T <&>")
     page = (tmp_path / "report.html").read_text()
     images = re.findall(r'<img [^>]*src="([^"]+)"', page)
     assert len(images) == 9  # with the pairwise significance diagram
@@ -57,7 +58,7 @@ def test_page_is_self_contained_and_ordered(result, tmp_path):
 
 def test_figures_written_in_each_format(result, tmp_path):
     """H: each figure is written once per requested format."""
-    write_report(result, tmp_path, figure_formats=("png", "pdf"))
+    report(result, tmp_path, figure_formats=("png", "pdf"))
     names = sorted(p.name for p in (tmp_path / "figures").iterdir())
     assert len(names) == 18
     assert {p.rsplit(".", 1)[1] for p in names} == {"png", "pdf"}
@@ -66,7 +67,7 @@ def test_figures_written_in_each_format(result, tmp_path):
 def test_embedded_png_is_the_written_png(result, tmp_path):
     """H: the page embeds the very bytes of figures/*.png (the PNG is drawn once
     for both), and the other format asked for is written beside it."""
-    write_report(result, tmp_path, figure_formats=("png", "svg"))
+    report(result, tmp_path, figure_formats=("png", "svg"))
     page = (tmp_path / "report.html").read_text()
     embedded = re.findall(
         r'<figure id="fig-([^"]+)">.*?src="data:image/png;base64,([^"]+)"', page
@@ -82,8 +83,13 @@ def test_embedded_png_is_the_written_png(result, tmp_path):
 
 def test_subset_of_analyses_and_partial_run_note(result, tmp_path):
     """H: leaving out power and win/tie/loss drops their figures and section; a
-    partial run is announced with its number of missing tasks."""
-    write_report(result, tmp_path, analyses=("effects", "friedman"), missing_tasks=7)
+    partial run (the result's n_missing_tasks) is announced with its number of
+    missing tasks."""
+    import copy
+
+    partial = copy.copy(result)
+    partial.n_missing_tasks = 7
+    report(partial, tmp_path, analyses=("effects", "friedman"))
     page = (tmp_path / "report.html").read_text()
     assert 'id="fig-power"' not in page and 'id="fig-win_tie_loss"' not in page
     assert '<section id="power">' not in page
@@ -105,7 +111,7 @@ def test_report_of_perfect_agreement_shows_exact_p_and_undefined_f(tmp_path):
     result = BenchmarkResult.from_frame(
         df, dataset="d", learner="l", value="v", replicate="r", greater_is_better=False
     )
-    write_report(result, tmp_path, analyses=("effects", "friedman", "pairwise"))
+    report(result, tmp_path, analyses=("effects", "friedman", "pairwise"))
     page = (tmp_path / "report.html").read_text()
     assert "exact permutation distribution" in page
     assert "Iman–Davenport F undefined" in page
@@ -133,7 +139,7 @@ def test_long_and_colliding_data_set_names_get_their_own_figures(tmp_path):
     result = BenchmarkResult.from_frame(
         df, dataset="d", learner="l", value="v", replicate="r", greater_is_better=False
     )
-    write_report(result, tmp_path, analyses=("effects",), figure_formats=("png",))
+    report(result, tmp_path, analyses=("effects",), figure_formats=("png",))
     files = sorted(p.name for p in (tmp_path / "figures").glob("distribution_*"))
     assert len(files) == len(names)
     assert all(len(f.encode()) < 80 and "/" not in f and "?" not in f for f in files)
@@ -150,7 +156,7 @@ def test_sections_shown_are_exactly_those_asked_for(result, tmp_path):
     }
     for asked in (("effects", "bayesian"), ("effects", "pairwise", "power")):
         folder = tmp_path / "-".join(asked)
-        write_report(result, folder, analyses=asked, figure_formats=())
+        report(result, folder, analyses=asked, figure_formats=())
         page = (folder / "report.html").read_text()
         assert '<section id="bottom-line">' in page
         for name, tag in sections.items():
@@ -179,7 +185,7 @@ def test_large_study_links_whole_tables_as_csv_and_caps_the_page(tmp_path):
         greater_is_better=False,
     )  # fmt: skip
     result.scores = result.scores.assign(n_train=100, n_test=36)
-    analysis = write_report(result, tmp_path, analyses=("effects", "friedman"))
+    analysis = report(result, tmp_path, analyses=("effects", "friedman"))
     page = (tmp_path / "report.html").read_text()
     assert len(analysis.within) == 75 and MAX_DETAIL_ROWS == 30
     details = re.findall(r'<details class="long">(.*?)</details>', page, re.S)

@@ -8,7 +8,8 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
-from sklearn_bench.report import write_report  # noqa: E402
+
+from .._report import report  # noqa: E402
 
 
 def _section(page, anchor):
@@ -39,7 +40,7 @@ def test_single_dataset_says_why_there_is_no_power(tmp_path):
     """H: with one data set the Power section exists and says, in it, that the power
     across data sets needs 2 data sets; the win/tie/loss caption says that each
     cell is a single win, tie or loss."""
-    write_report(_result(1), tmp_path)
+    report(_result(1), tmp_path)
     page = (tmp_path / "report.html").read_text()
     power = _section(page, "power")
     assert "The power analysis not run:</b> the power across data sets needs" in power
@@ -51,7 +52,7 @@ def test_learner_failing_everywhere_is_explained_in_the_tests_section(tmp_path):
     section (not only the bottom) says Friedman's test was not run and why, the
     pairwise intervals say so in the effects section, and the win/tie/loss
     caption explains the 0/0/0 cells of C."""
-    write_report(_result(3, fail="C"), tmp_path)
+    report(_result(3, fail="C"), tmp_path)
     page = (tmp_path / "report.html").read_text()
     tests = _section(page, "tests")
     assert "Friedman&#x27;s test and Nemenyi&#x27;s comparisons not run:</b>" in tests
@@ -65,7 +66,7 @@ def test_pairwise_section_matches_pairwise_test_and_is_in_the_methods(tmp_path):
     (Wilcoxon, Holm, α = 1 − confidence level) pair by pair, its diagram, and the
     methods paragraph cites Benavoli et al. (2016) for it."""
     result = _result(6)
-    write_report(result, tmp_path, confidence_level=0.9)
+    report(result, tmp_path, confidence_level=0.9)
     page = (tmp_path / "report.html").read_text()
     section = _section(page, "pairwise")
     res = result.pairwise_tests(method="wilcoxon", adjust="holm", alpha=0.1)

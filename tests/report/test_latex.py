@@ -12,7 +12,7 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from sklearn_bench import BenchmarkResult
-from sklearn_bench.report import escape_latex, latex_table
+from sklearn_bench.results import escape_latex, latex_table
 
 
 def _result(names=("svm_rbf", "k&nn", "tree 50%", "#4"), seed=0, n_rep=8):
@@ -192,7 +192,7 @@ def test_awkward_names_compile_with_pdflatex(tmp_path):
     caption and a table cell holding them compile with pdflatex (issue 21.5);
     < and > are \\textless/\\textgreater, never ¡¿, and CJK/emoji become code
     points."""
-    from sklearn_bench.report import escape_latex
+    from sklearn_bench.results import escape_latex
 
     names = ["a<b>c", "x\n\ny", "中文", "😀 set", "∞ ρ δ"]
     body = "".join(

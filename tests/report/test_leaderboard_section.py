@@ -8,8 +8,10 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
-from sklearn_bench.report import write_report  # noqa: E402
+from sklearn_bench.analysis import analyse  # noqa: E402
 from sklearn_bench.report._leaderboard import leaderboard_section  # noqa: E402
+
+from .._report import report  # noqa: E402
 
 
 def _result(n_datasets, n_learners=5, seed=0):
@@ -31,7 +33,7 @@ def test_report_leads_with_the_leaderboard_and_writes_its_csv(tmp_path):
     PNG), and tables/leaderboard.csv equals result.leaderboard() at the
     analysis plan's level with seed 0."""
     result = _result(20)
-    write_report(
+    report(
         result, tmp_path, analyses=("effects",), figure_formats=(),
         confidence_level=0.9,
     )  # fmt: skip
@@ -56,6 +58,7 @@ def test_report_leads_with_the_leaderboard_and_writes_its_csv(tmp_path):
 def test_small_studies_have_no_leaderboard_section(tmp_path):
     """H: with fewer than 10 data sets (or 3 learners) the section is left out
     and nothing is written."""
-    assert leaderboard_section(_result(5), tmp_path) == ""
-    assert leaderboard_section(_result(30, n_learners=2), tmp_path) == ""
+    assert analyse(_result(5)).leaderboard is None
+    assert leaderboard_section(analyse(_result(5)), tmp_path) == ""
+    assert leaderboard_section(analyse(_result(30, n_learners=2)), tmp_path) == ""
     assert not (tmp_path / "tables").exists()

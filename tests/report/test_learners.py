@@ -9,7 +9,7 @@ from sklearn.pipeline import make_pipeline
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
 from sklearn_bench.estimators import DiagonalLDA, welch_t_score
-from sklearn_bench.report import learner_table
+from sklearn_bench.report._learners import learner_table
 
 
 def _learners():

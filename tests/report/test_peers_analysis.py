@@ -21,11 +21,10 @@ def test_rm_anova_runs_only_when_named(auc_result):
     equal to the BenchmarkResult methods and registers a cited TestRecord."""
     assert "rm_anova" not in ANALYSES
     default = analyse(auc_result, AnalysisPlan())
-    assert "rm_anova" not in default.cache
+    assert default.rm_anova is None and default.tukey is None
     assert all(r.key != "rm_anova" for r in default.methods)
     analysis = analyse(auc_result, AnalysisPlan(analyses=("friedman", "rm_anova")))
-    anova = analysis.cache["rm_anova"]["anova"]
-    tukey = analysis.cache["rm_anova"]["tukey"]
+    anova, tukey = analysis.rm_anova, analysis.tukey
     assert anova.pvalue == auc_result.friedman_test(method="rm_anova").pvalue
     assert tukey.hsd == auc_result.pairwise_tests(method="tukey").hsd
     record = next(r for r in analysis.methods if r.key == "rm_anova")
@@ -51,6 +50,6 @@ sklearn = "iris"
 run = ["friedman", "rm_anova"]
 """
     config = parse_config(tomllib.loads(good), base=tmp_path)
-    assert config.analyses == ("friedman", "rm_anova")
+    assert config.plan.analyses == ("friedman", "rm_anova")
     with pytest.raises(Exception, match="analysis.run"):
         parse_config(tomllib.loads(good.replace("rm_anova", "anova")), base=tmp_path)

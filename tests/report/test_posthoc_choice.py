@@ -9,7 +9,9 @@ import pytest
 from sklearn_bench import BenchmarkResult
 from sklearn_bench.analysis import AnalysisPlan, analyse
 from sklearn_bench.cli._config import ConfigError, parse_config
-from sklearn_bench.report import format_summary, write_report
+from sklearn_bench.report import format_summary
+
+from .._report import report
 
 
 def _result():
@@ -30,19 +32,28 @@ def _result():
 
 
 def test_default_is_nemenyi_as_before():
-    """H: without a choice the post-hoc is Nemenyi's (FriedmanResult.posthoc),
-    each pair the better-ranked learner first (the report's one sign
-    convention, issue 28.12a)."""
-    from sklearn_bench.analysis._records import better_first
-
+    """H: without a choice the post-hoc is Nemenyi's, single step: the
+    p-values of FriedmanResult.posthoc, each pair the better-ranked learner
+    first (the report's one sign convention, issue 28.12a), as
+    result.pairwise_tests(method="nemenyi") orders them."""
     result = _result()
     analysis = analyse(result, AnalysisPlan())
-    assert analysis.posthoc_method == "nemenyi"
+    assert (analysis.plan.posthoc, analysis.plan.adjust) == ("nemenyi", "single_step")
+    api = result.pairwise_tests(method="nemenyi").to_frame()
+    assert list(analysis.posthoc["learner_i"]) == list(api["learner_i"])
     expected = result.friedman_test().posthoc(method="nemenyi").to_frame()
-    expected = better_first(expected, analysis.order)
-    columns = ["learner_i", "learner_j", "statistic", "pvalue", "pvalue_adjusted"]
-    pd.testing.assert_frame_equal(analysis.posthoc[columns], expected[columns])
-    assert analysis.posthoc["rank_difference"].equals(expected["estimate"])
+    by_pair = {
+        frozenset(p): v
+        for *p, v in expected[["learner_i", "learner_j", "pvalue_adjusted"]].values
+    }
+    for row in analysis.posthoc.itertuples():
+        pair = frozenset((row.learner_i, row.learner_j))
+        assert row.pvalue_adjusted == pytest.approx(by_pair[pair], rel=1e-12)
+    ranks = analysis.average_ranks
+    assert (
+        ranks[analysis.posthoc["learner_i"]].to_numpy()
+        <= ranks[analysis.posthoc["learner_j"]].to_numpy()
+    ).all()
 
 
 @pytest.mark.parametrize(
@@ -63,7 +74,7 @@ def test_chosen_posthoc_delegates_to_pairwise_test(posthoc, adjust, expect_adjus
     np.testing.assert_allclose(
         analysis.posthoc["pvalue_adjusted"], ref["pvalue_adjusted"]
     )
-    assert analysis.posthoc_adjust == expect_adjust
+    assert analysis.plan.adjust == expect_adjust
     assert set(analysis.posthoc["method"]) == {posthoc}
 
 
@@ -72,17 +83,17 @@ def test_methods_paragraph_cites_the_chosen_posthoc(tmp_path):
     test and cites Eisinga et al. 2017 and Holm 1979 (listed in the references); the
     summary names the test too; the default cites neither."""
     result = _result()
-    analysis = write_report(
+    analysis = report(
         result, tmp_path, figure_formats=(), posthoc="exact_ranksum",
         adjust="holm",
     )  # fmt: skip
     md = (tmp_path / "methods.md").read_text()
     assert "exact all-pairs tests of differences of Friedman rank sums" in md
     assert "Eisinga et al. 2017" in md and "BMC Bioinformatics, 18, 68" in md
-    assert "Exact rank-sum" in format_summary(analysis, result)
+    assert "Exact rank-sum" in format_summary(analysis)
     html = (tmp_path / "report.html").read_text()
     assert "Exact rank-sum (Eisinga et al. 2017) (holm) post-hoc comparisons" in html
-    write_report(result, tmp_path / "default", figure_formats=())
+    report(result, tmp_path / "default", figure_formats=())
     md = (tmp_path / "default" / "methods.md").read_text()
     assert "Eisinga" not in md and "Nemenyi" in md
 
@@ -93,9 +104,9 @@ def test_bad_posthoc_choices_raise():
     result = _result()
     with pytest.raises(ValueError, match="`posthoc`"):
         analyse(result, AnalysisPlan(posthoc="tukey"))
-    with pytest.raises(ValueError, match="`posthoc_adjust`"):
+    with pytest.raises(ValueError, match="`adjust`"):
         analyse(result, AnalysisPlan(posthoc="nemenyi", adjust="holm"))
-    with pytest.raises(ValueError, match="`posthoc_adjust`"):
+    with pytest.raises(ValueError, match="`adjust`"):
         analyse(result, AnalysisPlan(posthoc="conover", adjust="single_step"))
 
 
@@ -110,11 +121,11 @@ def test_config_analysis_posthoc():
     """H: [analysis] posthoc and adjust are read (resolved default correction),
     and a bad value fails naming the key."""
     config = parse_config({**_GOOD, "analysis": {"posthoc": "conover"}})
-    assert (config.posthoc, config.adjust) == ("conover", "shaffer")
-    assert "posthoc" in config.analysis_keys
+    assert (config.plan.posthoc, config.plan.adjust) == ("conover", "shaffer")
+    assert "posthoc" in config.plan_keys
     config = parse_config({**_GOOD, "analysis": {"posthoc": "siegel", "adjust": "rom"}})
-    assert (config.posthoc, config.adjust) == ("siegel", "rom")
-    assert "adjust" in config.analysis_keys
+    assert (config.plan.posthoc, config.plan.adjust) == ("siegel", "rom")
+    assert "adjust" in config.plan_keys
     with pytest.raises(ConfigError, match="`analysis.posthoc`"):
         parse_config({**_GOOD, "analysis": {"posthoc": "dunn"}})
     with pytest.raises(ConfigError, match="`analysis.adjust`"):

@@ -6,6 +6,8 @@ import pytest
 
 from sklearn_bench import BenchmarkResult
 
+from .._report import report
+
 pytest.importorskip("matplotlib")
 
 
@@ -35,15 +37,15 @@ def test_power_text_names_the_two_sided_test_at_the_adjusted_level(tmp_path):
     printed summary call the power that of the two-sided paired t-test (it is the
     two-sided power) at Holm's first-step level α/m over the m pairs of the
     primary analysis, never "one-sided"."""
-    from sklearn_bench.report import format_summary, write_report
+    from sklearn_bench.report import format_summary
 
     result = _result()
-    analysis = write_report(result, tmp_path, figure_formats=("png",))
+    analysis = report(result, tmp_path, figure_formats=("png",))
     pw = analysis.power
     m = len(analysis.pairs)
-    assert m == 3 and pw["test_alpha"] == pytest.approx(0.05 / 3)
+    assert m == 3 and pw.test_alpha == pytest.approx(0.05 / 3)
     html = (tmp_path / "report.html").read_text()
     section = html[html.index('id="power-delta"') :][:800]
     assert "one-sided" not in html
     assert "two-sided paired t-test at Holm" in section and f"α/{m}" in section
-    assert "two-sided paired t-test at Holm" in format_summary(analysis, result)
+    assert "two-sided paired t-test at Holm" in format_summary(analysis)

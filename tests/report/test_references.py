@@ -9,7 +9,10 @@ import pandas as pd
 import pytest
 
 from sklearn_bench import BenchmarkResult
-from sklearn_bench.analysis import CITATIONS, uncited_mentions
+from sklearn_bench.analysis import CITATIONS
+from sklearn_bench.analysis._records import uncited_mentions
+
+from .._report import report
 
 pytest.importorskip("matplotlib")
 
@@ -55,9 +58,8 @@ def test_every_citation_of_the_report_and_methods_has_its_reference(tmp_path):
     """H: report.html has a reference list, and every author-year citation in
     its text, in methods.md and in methods.tex has an entry in that output's
     list; Boulesteix et al. is cited with one year (2015) everywhere."""
-    from sklearn_bench.report import write_report
 
-    write_report(_result(), tmp_path, figure_formats=("png",))
+    report(_result(), tmp_path, figure_formats=("png",))
     page = (tmp_path / "report.html").read_text()
     assert '<section id="references">' in page
     refs = re.search(r'<section id="references">(.*?)</section>', page, re.S).group(1)

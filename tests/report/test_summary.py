@@ -9,6 +9,8 @@ from sklearn_bench import BenchmarkResult
 from sklearn_bench.analysis import AnalysisPlan, analyse
 from sklearn_bench.report import format_summary
 
+from .._report import report
+
 
 def test_summary_order_and_numbers():
     """H: the summary prints effect sizes (with the analysis' intervals) before the
@@ -30,7 +32,7 @@ def test_summary_order_and_numbers():
         greater_is_better=False,
     )
     analysis = analyse(result, AnalysisPlan(delta=0.03))
-    text = format_summary(analysis, result)
+    text = format_summary(analysis)
     assert (
         text.index("1. Effect sizes")
         < text.index("2. Sensitivity analyses")
@@ -38,7 +40,7 @@ def test_summary_order_and_numbers():
     )
     row = analysis.pairs.iloc[0]
     assert f"[{row['low']:+.3f}, {row['high']:+.3f}]" in text
-    assert f"J = {analysis.power['n_needed']} data sets" in text
+    assert f"J = {analysis.power.n_needed} data sets" in text
     # Δ first, the post-hoc power second and labelled as such.
     assert text.index("to detect Δ = 0.03") < text.index("Post-hoc power")
     assert text.splitlines()[0].startswith("2 learners x 4 data sets")
@@ -64,7 +66,7 @@ def test_summary_of_degenerate_study_says_what_is_undefined():
     pairs whose t is undefined have no interval and a note naming them."""
     result = _agreeing_result()
     analysis = analyse(result, AnalysisPlan())
-    text = format_summary(analysis, result)
+    text = format_summary(analysis)
     assert "p = 0.0278 (exact)" in text
     assert "Iman-Davenport F undefined" in text
     assert not re.search(r"\binf\b", text) and "p = 0.0e" not in text
@@ -80,7 +82,6 @@ def test_summary_of_degenerate_study_says_what_is_undefined():
 def test_tiny_pvalues_read_p_less_than_not_p_equals_less_than(tmp_path):
     """H: a p-value below 0.001 reads "p < 0.001" in the summary and in the HTML
     report, never "p = < 0.001" (the demo's Iman–Davenport line did)."""
-    from sklearn_bench.report import write_report
 
     rng = np.random.default_rng(0)
     rows = [
@@ -93,10 +94,10 @@ def test_tiny_pvalues_read_p_less_than_not_p_equals_less_than(tmp_path):
         df, dataset="data", learner="model", value="v", greater_is_better=False
     )
     analysis = analyse(result, AnalysisPlan())
-    text = format_summary(analysis, result)
+    text = format_summary(analysis)
     assert "p < 0.001" in text
     assert "p = <" not in text and "p = &lt;" not in text
-    write_report(result, tmp_path / "r")
+    report(result, tmp_path / "r")
     page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
     assert "p &lt; 0.001" in page
     assert "p = &lt;" not in page and "p = <" not in page

@@ -113,5 +113,5 @@ def test_report_and_summary_say_it_once():
         analysis = analyse(result, AnalysisPlan())
     notes = [n for n in analysis.notes if "orders of magnitude" in n]
     assert len(notes) == 1
-    summary = format_summary(analysis, result)
+    summary = format_summary(analysis)
     assert "   Warning: The scales of mse differ by orders of magnitude" in summary

@@ -349,7 +349,6 @@ WITHOUT_DIRECTION = {
     "rank_confidence_sets": lambda e: stats.rank_confidence_sets(
         e.mean().to_numpy(), e.to_numpy()
     ),
-    "win_tie_loss_counts": lambda e: plotting.win_tie_loss_counts(e),
 }
 
 

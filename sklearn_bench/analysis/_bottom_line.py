@@ -1,6 +1,6 @@
 """The bottom line of a report: the study's answer in plain words, first.
 
-It is computed from the primary analysis of :class:`ReportAnalysis` and from
+It is computed from the primary analysis of an :class:`Analysis` and from
 nothing else, so it agrees with it by construction:
 
 - across data sets (two or more complete data sets), the data sets are the
@@ -19,13 +19,12 @@ probabilities for the same Δ beside the primary answer and says whether the
 study had the power to see Δ.
 """
 
-import html
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-import numpy as np
+import pandas as pd
 
-from ..analysis import (
-    adjusted_interval_words,
+from .._metrics import DEFAULT_DELTA_REASON
+from ._format import (
     fmt_estimate,
     fmt_interval,
     fmt_level,
@@ -33,58 +32,51 @@ from ..analysis import (
     fmt_p,
     fmt_p_equals,
 )
-from ..stats import smallest_attainable_pvalue
 
 
 @dataclass(frozen=True)
 class BottomLine:
-    """The answer of a study (see :func:`bottom_line`).
+    """The answer of a study (:attr:`Analysis.bottom_line`).
 
     Attributes
     ----------
     best : str or None
         The learner with the best average rank over the primary analysis'
         blocks; ``None`` when no comparison could run.
-    inseparable : list of str
+    inseparable : tuple of str
         Learners the primary analysis cannot separate from ``best`` (adjusted
         p-value above α), in rank order.
-    separated : list of str
+    separated : tuple of str
         Learners the primary analysis finds worse than ``best``.
-    equivalent : list of str
+    equivalent : tuple of str
         Learners whose simultaneous (Bonferroni) interval for the difference
         to ``best`` lies inside ``±Δ``: practically equivalent to it (the
         interval-inclusion form of two one-sided tests, adjusted for every
         pair).
     runner_up : str or None
-    comparison : dict or None
-        ``estimate, low, high, level, adjusted_low, adjusted_high,
-        adjusted_pvalue, n, test`` of ``best − runner_up`` (metric units).
-    bayesian : dict or None
-        ``P(best better), P(equivalent), P(other better), rope, test,
-        decision, why`` for the same pair, when the Bayesian comparison ran;
-        a ``decision`` of ``"unreliable fit"`` (an MCMC fit whose diagnostics
-        failed) is not quoted in the sentences.
-    power : dict or None
-        The power entry of the analysis (power of the primary test at Δ).
-    sentences : list of str
+    comparison : Series or None
+        ``estimate, low, high, adjusted_low, adjusted_high, adjusted_pvalue,
+        pvalue, n, method`` of ``best − runner_up`` (metric units).
+    bayesian : Series or None
+        The row of :attr:`Analysis.bayesian` for the same pair, when the
+        Bayesian comparison ran; a ``decision`` of ``"unreliable fit"`` (an
+        MCMC fit whose diagnostics failed) is not quoted in the sentences.
+    sentences : tuple of str
         The bottom line in words; what the HTML section, the text summary and
         the CLI print.
     """
 
     best: str | None
-    inseparable: list = field(default_factory=list)
-    separated: list = field(default_factory=list)
-    equivalent: list = field(default_factory=list)
+    inseparable: tuple = ()
+    separated: tuple = ()
+    equivalent: tuple = ()
     runner_up: str | None = None
-    comparison: dict | None = None
-    bayesian: dict | None = None
-    power: dict | None = None
-    sentences: list = field(default_factory=list)
+    comparison: pd.Series | None = None
+    bayesian: pd.Series | None = None
+    sentences: tuple = ()
 
 
 def _default_delta_words():
-    from .._metrics import DEFAULT_DELTA_REASON
-
     return (
         "Δ, the smallest difference that matters, is used as the margin of "
         "practical equivalence, the ROPE of the Bayesian tests and the target of "
@@ -95,7 +87,7 @@ def _default_delta_words():
 def _primary_words(analysis):
     m = len(analysis.pairs)
     holm = f", Holm-adjusted over {m} pairs" if m > 1 else " (one pair)"
-    if analysis.pairs_blocks == "data sets":
+    if analysis.blocks == "data sets":
         return (
             "the two-sided paired t-test over data sets on the per-data-set mean "
             f"{analysis.metric}, the best learner against each other one{holm}"
@@ -108,113 +100,54 @@ def _primary_words(analysis):
     )
 
 
-def _bayes_row(bayes_table, analysis, a, b):
-    if bayes_table is None or not len(bayes_table):
+def _bayes_row(analysis, a, b):
+    table = analysis.bayesian
+    if table is None or not len(table):
         return None
     scope = (
         "across data sets"
-        if analysis.pairs_blocks == "data sets"
-        else (analysis.datasets_across[0] if analysis.datasets_across else None)
+        if analysis.blocks == "data sets"
+        else analysis.datasets_across[0]
     )
-    rows = bayes_table[
-        (bayes_table["scope"] == scope)
-        & (bayes_table["a"] == a)
-        & (bayes_table["b"] == b)
-    ]
-    if rows.empty:
-        return None
-    r = rows.iloc[0]
-    return {
-        "P(best better)": float(r["P(a better)"]),
-        "P(equivalent)": float(r["P(equivalent)"]),
-        "P(other better)": float(r["P(b better)"]),
-        "test": str(r["method"]),
-        "decision": str(r["decision"]),
-        "why": str(r.get("why undecided", "")),
-    }
+    rows = table[(table["scope"] == scope) & (table["a"] == a) & (table["b"] == b)]
+    return None if rows.empty else rows.iloc[0]
 
 
-def bottom_line(analysis, bayes_table=None):
-    """The bottom line of a :class:`ReportAnalysis`.
-
-    Parameters
-    ----------
-    analysis : ReportAnalysis
-    bayes_table : DataFrame, default=None
-        The Bayesian comparisons of the report (same Δ as ROPE), from
-        :func:`~sklearn_bench.report._bayesian.bayesian_comparisons_table`.
-
-    Returns
-    -------
-    BottomLine
-
-    See Also
-    --------
-    bottom_line_html : Its sentences as the report's first section.
-    bottom_line_lines : Its sentences as the text the summary and the CLI open
-        with.
+def bottom_line(analysis):
+    """The bottom line of an :class:`Analysis` (its :attr:`~Analysis.pairs`
+    with the best learner, its Bayesian row for the runner-up, its power, the
+    smallest attainable p and its disagreements), as :class:`BottomLine`.
 
     Examples
     --------
     >>> from sklearn_bench import BenchmarkResult
     >>> from sklearn_bench.analysis import AnalysisPlan, analyse
     >>> from sklearn_bench.datasets import load_dietterich2000
-    >>> from sklearn_bench.report._bottom_line import bottom_line
     >>> result = BenchmarkResult.from_frame(load_dietterich2000(),
     ...     dataset="dataset", learner="learner", value="error_rate",
     ...     greater_is_better=False)
-    >>> bl = bottom_line(analyse(result, AnalysisPlan()))
+    >>> bl = analyse(result, AnalysisPlan()).bottom_line
     >>> bl.best, bl.separated, bl.inseparable
-    ('Adaboosted C4.5', ['C4.5'], ['Randomized C4.5', 'Bagged C4.5'])
+    ('Adaboosted C4.5', ('C4.5',), ('Randomized C4.5', 'Bagged C4.5'))
     """
     a = analysis
-    alpha = a.alpha
-    delta = a.delta
-    if a.pairs is None or not len(a.pairs) or "adjusted_pvalue" not in a.pairs:
+    alpha, delta, best = a.alpha, a.delta, a.best
+    if not len(a.pairs):
         why = a.skipped.get("pairs", "no comparison between learners could run")
-        return BottomLine(
-            best=None,
-            sentences=[f"No answer: {why}."],
-        )
-    best = a.best
-    sign = -1.0 if a.greater_is_better else 1.0
-    rows = a.pairs[(a.pairs["a"] == best) | (a.pairs["b"] == best)]
-    verdicts = {}
-    for _, r in rows.iterrows():
-        other = r["b"] if r["a"] == best else r["a"]
-        flip = 1.0 if r["a"] == best else -1.0
-        lows = sorted([flip * r["adjusted_low"], flip * r["adjusted_high"]])
-        verdicts[other] = {
-            "estimate": flip * r["estimate"],
-            "low": min(flip * r["low"], flip * r["high"]),
-            "high": max(flip * r["low"], flip * r["high"]),
-            "adjusted_low": lows[0],
-            "adjusted_high": lows[1],
-            "adjusted_pvalue": r["adjusted_pvalue"],
-            "pvalue": r["pvalue"],
-            "n": r["n"],
-            "method": r["method"],
-        }
-    blocks = a.datasets_across if a.pairs_blocks == "data sets" else None
-    mean = a.mean.loc[blocks] if blocks else a.mean
-    ranks = (sign * mean).rank(axis=1).mean(axis=0).sort_values(kind="stable")
-    order = [name for name in ranks.index if name in verdicts]
-    separated = [n for n in order if verdicts[n]["adjusted_pvalue"] <= alpha + 1e-12]
-    inseparable = [n for n in order if n not in separated]
-    equivalent = []
+        return BottomLine(best=None, sentences=(f"No answer: {why}.",))
+    # every pair is better ranked − worse ranked, in rank order: the best first
+    rows = a.pairs[a.pairs["a"] == best].set_index("b")
+    separated = tuple(rows.index[rows["adjusted_pvalue"] <= alpha + 1e-12])
+    inseparable = tuple(n for n in rows.index if n not in separated)
+    equivalent = ()
     if delta is not None:
-        equivalent = [
-            n
-            for n in order
-            if -delta <= verdicts[n]["adjusted_low"]
-            and verdicts[n]["adjusted_high"] <= delta
-        ]
-    runner = order[0] if order else None
-    comparison = None
+        inside = (rows["adjusted_low"] >= -delta) & (rows["adjusted_high"] <= delta)
+        equivalent = tuple(rows.index[inside])
+    runner = rows.index[0] if len(rows) else None
     sentences = []
     units = (
         f"{len(a.datasets_across)} data sets"
-        if a.pairs_blocks == "data sets"
+        if a.blocks == "data sets"
         else f"data set {a.datasets_across[0]}"
     )
     if not inseparable:
@@ -235,16 +168,18 @@ def bottom_line(analysis, bayes_table=None):
             f"{units}. The study cannot separate it from {fmt_names(inseparable)}; "
             f"it finds {fmt_names(separated)} worse (adjusted p ≤ {alpha:g})."
         )
-    if runner is not None:
-        v = verdicts[runner]
-        comparison = dict(v, runner_up=runner)
+    comparison = None if runner is None else rows.loc[runner].drop("a")
+    if comparison is not None:
+        v = comparison
         if len(a.pairs) > 1:
             # the simultaneous interval is compatible with the Holm-adjusted p:
             # it excludes 0 only where that p is below α
+            words = adjusted_interval_words(
+                a.confidence_level, v["adjusted_level"], len(a.pairs)
+            )
             adjusted = (
-                f"; {adjusted_interval_words(a.confidence_level, len(a.pairs))} "
-                f"CI {fmt_interval(v['adjusted_low'], v['adjusted_high'])}; "
-                f"{fmt_p_equals(v['adjusted_pvalue'], 'Holm-adjusted p')}"
+                f"; {words} CI {fmt_interval(v['adjusted_low'], v['adjusted_high'])}"
+                f"; {fmt_p_equals(v['adjusted_pvalue'], 'Holm-adjusted p')}"
             )
             unadjusted = "unadjusted "
         else:
@@ -278,9 +213,8 @@ def bottom_line(analysis, bayes_table=None):
                 f"No learner is shown practically equivalent to {best} within "
                 f"Δ = {delta:g} ({source}): no simultaneous interval lies inside ±Δ."
             )
-    bayes = _bayes_row(bayes_table, a, best, runner) if runner else None
+    bayes = _bayes_row(a, best, runner) if runner else None
     if bayes is not None:
-        bayes["rope"] = delta
         rope_words = (
             f"with the same Δ (ROPE ±{delta:g})"
             if delta is not None
@@ -288,39 +222,37 @@ def bottom_line(analysis, bayes_table=None):
         )
         if bayes["decision"] == "unreliable fit":  # an MCMC fit that declined
             sentences.append(
-                f"The Bayesian {bayes['test']} model {rope_words} declined to "
+                f"The Bayesian {bayes['method']} model {rope_words} declined to "
                 f"decide between {best} and {runner}: its sampler's diagnostics "
-                f"failed ({bayes['why']}), so its probabilities are not quoted "
-                "and this bottom line rests on the plan's deterministic primary "
-                "analysis alone."
+                f"failed ({bayes.get('why undecided', '')}), so its probabilities "
+                "are not quoted and this bottom line rests on the plan's "
+                "deterministic primary analysis alone."
             )
         else:
             sentences.append(
-                f"Bayesian {bayes['test']} test {rope_words}: "
-                f"P({best} better) = {bayes['P(best better)']:.2f}, "
+                f"Bayesian {bayes['method']} test {rope_words}: "
+                f"P({best} better) = {bayes['P(a better)']:.2f}, "
                 f"P(practically equivalent) = {bayes['P(equivalent)']:.2f}, "
-                f"P({runner} better) = {bayes['P(other better)']:.2f}."
+                f"P({runner} better) = {bayes['P(b better)']:.2f}."
             )
     pw = a.power
-    if pw is not None and pw.get("power") is not None:
-        enough = pw["power"] >= pw["target_power"]
+    if pw is not None and pw.power is not None:
         sentences.append(
-            f"Power: with {pw['n_datasets']} data sets the {pw['test_words']} "
-            f"has power {pw['power']:.2f} to detect Δ = {pw['delta']:g} between "
-            f"{pw['pair'][0]} and {pw['pair'][1]} (σ of the per-data-set "
+            f"Power: with {pw.n_datasets} data sets the {pw.test_words} "
+            f"has power {pw.power:.2f} to detect Δ = {pw.delta:g} between "
+            f"{pw.pair[0]} and {pw.pair[1]} (σ of the per-data-set "
             "differences from this study); "
             + (
-                f"the study had the power to see Δ (target {pw['target_power']:.0%})."
-                if enough
+                f"the study had the power to see Δ (target {pw.target_power:.0%})."
+                if pw.power >= pw.target_power
                 else f"the study did not have the power to see Δ: "
-                f"{pw['n_needed']} data sets would give {pw['target_power']:.0%}."
+                f"{pw.n_needed} data sets would give {pw.target_power:.0%}."
             )
         )
-    elif a.pairs_blocks == "data sets" and "power" in a.skipped:
+    elif a.blocks == "data sets" and "power" in a.skipped:
         sentences.append(f"Power not computed: {a.skipped['power']}.")
-    if a.pairs_blocks == "data sets":
-        n = len(a.datasets_across)
-        p_min = smallest_attainable_pvalue("wilcoxon", n)
+    if a.blocks == "data sets" and a.smallest_pvalue is not None:
+        n, p_min = a.smallest_pvalue
         if p_min > alpha:
             sentences.append(
                 f"With {n} data sets a two-sided signed-rank or sign test of a pair "
@@ -328,8 +260,8 @@ def bottom_line(analysis, bayes_table=None):
                 f"cannot reject at α = {alpha:g} whatever the data."
             )
     # Where a sensitivity analysis disagrees with the primary one, the analysis
-    # recorded which one the plan trusts and why (the renderer decides nothing).
-    sentences.extend(d.sentence for d in getattr(a, "disagreements", ()))
+    # recorded which one the plan trusts and why.
+    sentences.extend(d.sentence for d in a.disagreements)
     sentences.append(
         f"Primary analysis: {_primary_words(a)}, at α = {alpha:g}. The other tests "
         "of the report are sensitivity analyses (see their sections for why they "
@@ -343,34 +275,26 @@ def bottom_line(analysis, bayes_table=None):
         runner_up=runner,
         comparison=comparison,
         bayesian=bayes,
-        power=pw,
-        sentences=sentences,
+        sentences=tuple(sentences),
     )
 
 
-def bottom_line_html(bl):
-    """``<section id="bottom-line">``: the answer first, in plain words."""
-    items = "".join(f"<p>{html.escape(s)}</p>" for s in bl.sentences)
-    return f'<section id="bottom-line"><h2>Bottom line</h2>{items}</section>'
+def adjusted_interval_words(confidence_level, adjusted_level, n_pairs):
+    """How the adjusted intervals of ``n_pairs`` pairs are labelled: their
+    simultaneous level, the method and the level of each (``adjusted_level``,
+    the column of :attr:`Analysis.pairs`).
 
-
-def bottom_line_lines(bl, width=88):
-    """The bottom line as text lines (the summary and the CLI open with it)."""
-    import textwrap
-
-    lines = ["Bottom line"]
-    for s in bl.sentences:
-        lines.extend(
-            textwrap.wrap(
-                s,
-                width=width,
-                initial_indent="   ",
-                subsequent_indent="   ",
-                break_on_hyphens=False,  # "per-data-set" stays whole
-            )
-        )
-    return lines
-
-
-def _is_finite(x):
-    return x is not None and np.isfinite(x)
+    Examples
+    --------
+    >>> from sklearn_bench.analysis import adjusted_interval_words
+    >>> adjusted_interval_words(0.95, 1 - 0.05 / 21, 21)
+    'simultaneous 95% (Bonferroni, each at 99.76%)'
+    >>> adjusted_interval_words(0.95, 0.95, 1)
+    '95%'
+    """
+    if n_pairs <= 1:
+        return f"{fmt_level(confidence_level)}"
+    return (
+        f"simultaneous {fmt_level(confidence_level)} (Bonferroni, each at "
+        f"{fmt_level(adjusted_level, digits=2)})"
+    )

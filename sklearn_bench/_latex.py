@@ -1,0 +1,293 @@
+"""LaTeX (booktabs) writing: escaping, a table of any DataFrame, and the table of
+data sets × learners with its caption, which both ``BenchmarkResult.to_latex``
+(:mod:`sklearn_bench.results`) and the report (:mod:`sklearn_bench.report`) fill
+with their numbers. This module imports nothing of the package but ``_text``.
+"""
+
+import re
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+
+from ._text import short_label, visible_controls
+
+# The words the caption uses for each method of ``BenchmarkResult.paired_test``.
+PAIRED_TEST_NAMES = {
+    "t": "paired t-test on the replicates (conditional on the learning sample)",
+    "corrected_t": (
+        "corrected resampled t-test on the fold or split scores (variance "
+        "inflated by n_test/n_train)"
+    ),
+    "5x2cv": "5×2cv paired t-test",
+    "5x2cv_f": "combined 5×2cv F-test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "sign": "sign test",
+    "permutation": "paired permutation test",
+    "mcnemar": "McNemar's test",
+}
+
+
+_SPECIALS = {
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    # typeset as ¡ ¿ | under the OT1 font encoding otherwise
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    # "[" after a row's "\\" would open its optional argument ("Illegal unit of
+    # measure"); braced, brackets are plain text anywhere
+    "[": "{[}",
+    "]": "{]}",
+}
+_SPECIAL_RE = re.compile(r"[\\&%$#_{}~^<>|\[\]]")
+# Beyond Latin-1 and Latin Extended-A, pdfLaTeX's utf8 input has no glyphs
+# (CJK, emoji, most symbols): such a character is written as its code point.
+_LAST_TYPESET = 0x17F
+# Characters pdfLaTeX does not typeset in text mode from UTF-8 input.
+_UNICODE = {
+    "α": r"$\alpha$",
+    "Δ": r"$\Delta$",
+    "σ": r"$\sigma$",
+    "χ": r"$\chi$",
+    "−": "$-$",
+    "×": r"$\times$",
+    "±": r"$\pm$",
+    "≥": r"$\geq$",
+    "≤": r"$\leq$",
+    "→": r"$\to$",
+    "∞": r"$\infty$",
+    "ρ": r"$\rho$",
+    "δ": r"$\delta$",
+    "μ": r"$\mu$",
+    "≈": r"$\approx$",
+    "–": "--",
+    "—": "---",
+    "…": r"\ldots{}",  # the ellipsis of a name cut to one length
+}
+MARKER = r"$^{\dagger}$"
+# Above this many columns a table is scaled to the text width (needs graphicx).
+_MAX_NARROW = 4
+
+
+def escape_latex(text):
+    r"""``text`` with LaTeX's special characters escaped (``_`` → ``\_``, ``&``,
+    ``%``, ``#``, ``$``, braces, brackets, ``~``, ``^``, ``<``, ``>``, ``|``,
+    backslash) and the Greek letters and dashes the report uses written as
+    LaTeX, so that it typesets with pdfLaTeX. Runs of white space (a blank line
+    in a name would end a caption's paragraph) become one space; other control
+    characters (ESC, BEL) are written as visible escapes (``\x1b``); a
+    character pdfLaTeX cannot typeset from UTF-8 input (CJK, emoji: beyond
+    Latin Extended-A) is written as its code point, ``[U+4E2D]``, so that the
+    table compiles and the name stays recognisable. Brackets are braced
+    (``{[}``), so that a cell that starts with one is not read as the optional
+    argument of the row end ``\\``.
+
+    Examples
+    --------
+    >>> from sklearn_bench._latex import escape_latex
+    >>> print(escape_latex("dlda_k10 & 5% #1"))
+    dlda\_k10 \& 5\% \#1
+    >>> print(escape_latex("a<b\n\nc 中"))
+    a\textless{}b c {[}U+4E2D{]}
+    """
+
+    def one(match):
+        char = match.group(0)
+        return r"\textbackslash{}" if char == "\\" else _SPECIALS[char]
+
+    text = visible_controls(re.sub(r"\s+", " ", str(text)))
+    out = _SPECIAL_RE.sub(one, text)
+    for char, tex in _UNICODE.items():
+        out = out.replace(char, tex)
+    return "".join(
+        c if ord(c) <= _LAST_TYPESET else f"{{[}}U+{ord(c):04X}{{]}}" for c in out
+    )
+
+
+def latex_label(name):
+    r"""A name (learner, data set, pair) as a table cell: cut to one length
+    with an ellipsis (:func:`~sklearn_bench._text.short_label`), then
+    :func:`escape_latex`.
+
+    Examples
+    --------
+    >>> from sklearn_bench._latex import latex_label
+    >>> print(latex_label("[0.5em] $x$"))
+    {[}0.5em{]} \$x\$
+    """
+    return escape_latex(short_label(name))
+
+
+def latex_cell(centre, spread, stat, digits):
+    """A cell of the performance table: ``mean ± sd`` or ``median [q1, q3]``."""
+    if not np.isfinite(centre):
+        return "--"
+    if stat == "mean":
+        return f"{centre:.{digits}f} $\\pm$ {spread:.{digits}f}"
+    low, high = spread
+    return f"{centre:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def _check_digits(digits):
+    if isinstance(digits, bool) or not isinstance(digits, Integral):
+        raise TypeError(f"`digits` must be an integer; got {digits!r}.")
+    if not 0 <= digits <= 15:
+        raise ValueError(f"`digits` must be between 0 and 15; got {digits!r}.")
+    return int(digits)
+
+
+# The first line of every table: what the including document needs.
+_PREAMBLE_NOTE = (
+    r"% Needs \usepackage{booktabs} and \usepackage{graphicx} (\resizebox) in "
+    r"the preamble, and \usepackage[utf8]{inputenc} with pdfLaTeX before 2018."
+)
+
+
+def performance_latex(cells, bold, worse, learners, datasets, rank_row, caption, label):
+    r"""The booktabs table of data sets × learners: ``cells[d][m]`` the text
+    of each cell, ``bold``/``worse`` the ``(data set, learner)`` pairs in bold
+    or marked with :data:`MARKER`, ``rank_row`` the average ranks (or
+    ``None``); the caption is LaTeX (not escaped)."""
+    rows = []
+    for dataset in datasets:
+        cells_of = []
+        for m in learners:
+            text = cells[dataset][m]
+            if (dataset, m) in bold:
+                text = rf"\textbf{{{text}}}"
+            if (dataset, m) in worse:
+                text += MARKER
+            cells_of.append(text)
+        rows.append(latex_label(dataset) + " & " + " & ".join(cells_of) + r" \\")
+    header = "Data set & " + " & ".join(latex_label(m) for m in learners) + r" \\"
+    lines = [_PREAMBLE_NOTE, r"\begin{table}[htbp]", r"\centering"]
+    lines.append(r"\caption{" + caption + "}")
+    if label:
+        lines.append(r"\label{" + label + "}")
+    wide = len(learners) > _MAX_NARROW
+    lines += [
+        *([r"\resizebox{\textwidth}{!}{%"] if wide else []),
+        r"\begin{tabular}{l" + "c" * len(learners) + "}",
+        r"\toprule",
+        header,
+        r"\midrule",
+        *rows,
+    ]
+    if rank_row is not None:
+        ranks = " & ".join(f"{rank_row[m]:.2f}" for m in learners)
+        lines += [r"\midrule", "Average rank & " + ranks + r" \\"]
+    lines += [r"\bottomrule", r"\end{tabular}" + ("}" if wide else ""), r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def performance_caption(
+    *, stat, metric, greater_is_better, reps, tests, adjust, alpha, untested, n_ranked
+):
+    """The caption of :func:`performance_latex` (LaTeX): what each cell is,
+    the test behind the markers (``tests``: method names of ``paired_test``),
+    the data sets not every learner could be tested on and the number of data
+    sets of the rank row (0: none)."""
+    direction = "higher" if greater_is_better else "lower"
+    reps_text = f"{reps[0]}" if len(reps) == 1 else f"{reps[0]}--{reps[-1]}"
+    what = (
+        "Mean $\\pm$ standard deviation"
+        if stat == "mean"
+        else "Median [first quartile, third quartile]"
+    )
+    test = " / ".join(sorted(PAIRED_TEST_NAMES.get(t, f"{t} test") for t in tests))
+    caption = (
+        f"{what} of {escape_latex(metric)} ({direction} is better) over the "
+        f"{reps_text} replicates of each data set. Bold: the best learner on "
+        f"the data set. {MARKER}: significantly worse than the best on that "
+        f"data set by a two-sided {escape_latex(test)}, "
+        f"{escape_latex(adjust.capitalize())}-adjusted over the other "
+        f"learners of the data set, at $\\alpha = {alpha:g}$."
+    )
+    if untested:
+        caption += (
+            " Not every learner could be tested on "
+            + ", ".join(latex_label(d) for d in untested)
+            + " (missing replicates or no variation)."
+        )
+    if n_ranked:
+        caption += (
+            f" Last row: average rank (1 = best) over the {n_ranked} data "
+            "sets on which every learner has a result (Demšar 2006)."
+        )
+    return caption
+
+
+def latex_frame(frame, *, caption, label=None, digits=3, index=True):
+    """A plain booktabs table of a DataFrame, e.g. the pairwise intervals of a
+    report.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Its cells: floats with ``digits`` decimals (``--`` where not finite),
+        anything else as escaped text.
+    caption : str
+        Plain text, escaped with :func:`escape_latex`.
+    label : str, default=None
+    digits : int, default=3
+    index : bool, default=True
+        Whether the index is the first column.
+
+    Returns
+    -------
+    str
+        A ``table`` environment; needs ``\\usepackage{booktabs}`` (and
+        ``graphicx`` above 4 columns).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench._latex import latex_frame
+    >>> frame = pd.DataFrame({"low": [-0.01], "high": [0.05]},
+    ...                      index=pd.Index(["A - B"], name="pair"))
+    >>> print(latex_frame(frame, caption="95% intervals").splitlines()[8])
+    A - B & -0.010 & 0.050 \\\\
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"`frame` must be a DataFrame; got {type(frame).__name__}.")
+    if not isinstance(caption, str):
+        raise TypeError(f"`caption` must be a str; got {caption!r}.")
+    digits = _check_digits(digits)
+    columns = ([frame.index.name or ""] if index else []) + [str(c) for c in frame]
+    lines = [
+        _PREAMBLE_NOTE,
+        r"\begin{table}[htbp]",
+        r"\centering",
+        r"\caption{" + escape_latex(caption) + "}",
+    ]
+    if label:
+        lines.append(r"\label{" + label + "}")
+    wide = frame.shape[1] > _MAX_NARROW
+    lines += [
+        *([r"\resizebox{\textwidth}{!}{%"] if wide else []),
+        r"\begin{tabular}{" + "l" * (index + 0) + "r" * frame.shape[1] + "}",
+        r"\toprule",
+        " & ".join(escape_latex(c) for c in columns) + r" \\",
+        r"\midrule",
+    ]
+    for idx, row in frame.iterrows():
+        cells = [latex_label(idx)] if index else []
+        for value in row.tolist():
+            if isinstance(value, float | np.floating):
+                cells.append("--" if not np.isfinite(value) else f"{value:.{digits}f}")
+            elif isinstance(value, pd.Timestamp):
+                cells.append(escape_latex(value.isoformat()))
+            else:
+                cells.append(escape_latex(value))
+        lines.append(" & ".join(cells) + r" \\")
+    end = r"\end{tabular}" + ("}" if wide else "")
+    lines += [r"\bottomrule", end, r"\end{table}"]
+    return "\n".join(lines) + "\n"
