@@ -14,11 +14,7 @@ from ._block_rank_tests import (
     quade_test,
 )
 from ._bootstrap_ci import bootstrap_ci
-from ._classifiers import (
-    ProportionDifferenceResult,
-    cochrans_q,
-    proportion_difference_test,
-)
+from ._classifiers import cochrans_q, proportion_difference_test
 from ._common import ConfidenceInterval
 from ._effect_size import EffectSizeResult, effect_size
 from ._friedman import FriedmanResult, friedman_test
@@ -31,19 +27,18 @@ from ._global_permutation import GlobalPermutationResult, global_permutation_tes
 from ._hierarchical import bayesian_hierarchical
 from ._leaderboard import (
     LeaderboardResult,
-    RankConfidenceSetsResult,
     leaderboard_table,
     rank_confidence_sets,
     win_rate_matrix,
 )
 from ._mcnemar import error_rate_intervals, mcnemar_test
-from ._multiple_rule_bias import MultipleRuleBiasResult, multiple_rule_bias
+from ._multiple_rule_bias import multiple_rule_bias
 from ._multitest import ADJUST_METHODS, adjust_pvalues  # noqa: F401
 from ._paired import PairedTestResult, paired_test, smallest_attainable_pvalue
 from ._pairwise import PairwiseTestResult, pairwise_tests
 from ._plackett_luce import PlackettLuceResult, bayesian_plackett_luce
 from ._power import n_datasets_needed, power_paired_t
-from ._simultaneous import SimultaneousIntervalsResult, simultaneous_intervals
+from ._simultaneous import simultaneous_intervals
 from ._skillings_mack import skillings_mack_test
 
 # Also public, for the layers above (analysis, results), but not an API-page
@@ -58,14 +53,10 @@ __all__ = [
     "GeneralizationErrorResult",
     "GlobalPermutationResult",
     "LeaderboardResult",
-    "MultipleRuleBiasResult",
     "PairedTestResult",
     "PairwiseTestResult",
     "PlackettLuceResult",
-    "ProportionDifferenceResult",
     "RMAnovaResult",
-    "RankConfidenceSetsResult",
-    "SimultaneousIntervalsResult",
     "adjust_pvalues",
     "bayesian_correlated_t",
     "bayesian_hierarchical",

@@ -180,27 +180,8 @@ def cochrans_q(y_true, predictions) -> BlockTestResult:
 # ---------------------------------------------------------- difference of proportions
 @dataclass(frozen=True)
 class ProportionDifferenceResult(_Fields):
-    """Result of :func:`proportion_difference_test`.
-
-    Attributes
-    ----------
-    statistic : float
-        ``z = (p1 − p2) / sqrt(p1 (1 − p1) / n1 + p2 (1 − p2) / n2)``.
-    pvalue : float
-    estimate : float
-        ``p1 − p2``.
-    standard_error : float
-    alternative : str
-    method : str
-    null_hypothesis : str
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import proportion_difference_test
-    >>> res = proportion_difference_test(0.84, 0.92, 100)
-    >>> round(res.statistic, 4), round(res.pvalue, 4)
-    (-1.7541, 0.0794)
-    """
+    """Result of :func:`proportion_difference_test`; its Returns section describes the
+    fields."""
 
     statistic: float
     pvalue: float
@@ -265,6 +246,15 @@ def proportion_difference_test(
     Returns
     -------
     ProportionDifferenceResult
+        statistic : float
+            ``z = (p1 − p2) / sqrt(p1 (1 − p1) / n1 + p2 (1 − p2) / n2)``.
+        pvalue : float
+        estimate : float
+            ``p1 − p2``.
+        standard_error : float
+        alternative : str
+        method : str
+        null_hypothesis : str
 
     Notes
     -----

@@ -15,7 +15,9 @@ fails here without a test of its own.
 """
 
 import dataclasses
+import importlib
 import inspect
+import pkgutil
 import re
 
 import numpy as np
@@ -275,11 +277,15 @@ def test_direction_has_no_silent_default(func, is_method):
 
 
 def _result_classes():
-    return [
-        pytest.param(getattr(stats, name), id=name)
-        for name in stats.__all__
-        if dataclasses.is_dataclass(getattr(stats, name))
-    ]
+    """Every result class of stats, exported or only returned (e.g. by
+    LeaderboardResult.stability)."""
+    out = {}
+    for info in pkgutil.iter_modules(stats.__path__):
+        module = importlib.import_module(f"sklearn_bench.stats.{info.name}")
+        for name, obj in vars(module).items():
+            if name.endswith("Result") and dataclasses.is_dataclass(obj):
+                out[name] = obj
+    return [pytest.param(cls, id=name) for name, cls in sorted(out.items())]
 
 
 @pytest.mark.parametrize("cls", _result_classes())
