@@ -396,8 +396,7 @@ def test_summary_latex_and_methods_are_the_analysis_fields(reported):
         shown = f"{row['estimate']:+.3f}  [{row['low']:+.3f}, {row['high']:+.3f}]"
         assert re.search(rf"{re.escape(pair)} +{re.escape(shown)}", text)
     assert (
-        f"Nemenyi CD (α = {plan.alpha:g}) = {analysis.critical_difference:.2f}"
-        in text
+        f"Nemenyi CD (α = {plan.alpha:g}) = {analysis.critical_difference:.2f}" in text
     )
     tex = (out / "tables" / "performance.tex").read_text()
     for dataset, row in analysis.mean.iterrows():
