@@ -75,9 +75,10 @@ def format_summary(analysis):
     >>> text = format_summary(analyse(result, AnalysisPlan()))
     >>> print("\\n".join(text.splitlines()[1:5]))  # rewrapped here to fit
     Bottom line
-       The study cannot separate the learners: C4.5+m+cf has the best average rank
-       in auc (higher is better) on 14 data sets, but the primary analysis finds
-       none of the others worse at α = 0.05.
+       By its primary analysis the study cannot separate the learners: C4.5+m+cf
+       has the best average rank in auc (higher is better) on 14 data sets, but the
+       primary analysis finds none of the others worse at α = 0.05 (below: which of
+       the report's other tests
     """
 
     if not isinstance(analysis, Analysis):
