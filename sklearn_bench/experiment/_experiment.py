@@ -124,7 +124,7 @@ class BenchmarkExperiment(BaseEstimator):
         package versions raise a ``ValueError`` naming it. ``results_`` is read
         back from the store, its predictions only when first used; read a store
         without fitting with :meth:`BenchmarkResult.from_store`, combine stores
-        of several machines with :func:`~sklearn_bench.results.merge_stores`.
+        of several machines with :func:`~sklearn_bench.store.merge_stores`.
         ``None`` keeps everything in memory.
     overwrite : bool, default=False
         Replace the content of the store instead of refusing a change.

@@ -161,7 +161,7 @@ def corrupt_store_error(path, detail, *, source="SQLite"):
         f"The store {str(path)!r} is corrupt ({source}: {detail}). Its committed "
         "tasks that can still be read can be salvaged into a new store with "
         f"`sklearn-bench store salvage {path} NEW.sqlite` (or "
-        "sklearn_bench.results.salvage_store); fitting the same experiment on the "
+        "sklearn_bench.store.salvage_store); fitting the same experiment on the "
         "new store reruns only the lost tasks. Or pass `overwrite=True` to replace "
         "it (every task reruns). A store copied without its '-wal' file loses the "
         "tasks committed since the last checkpoint."
