@@ -108,19 +108,9 @@ _INSERT_SCORES = (
 
 
 class Task(NamedTuple):
-    """One learner on one split of one data set: the record a store keeps of a task.
-
-    ``(dataset, split, learner)`` is its stable id across runs of one
-    configuration; ``replicate`` and ``fold`` say which learning sample the split
-    belongs to (see :func:`~sklearn_bench.model_selection.replicate_ids`).
-
-    Examples
-    --------
-    >>> from sklearn_bench.store import Task
-    >>> task = Task("iris", 4, 1, 1, "nb")
-    >>> task.dataset, task.split, task.learner
-    ('iris', 4, 'nb')
-    """
+    """One learner on one split of one data set: the record a store keeps of a
+    task; ``(dataset, split, learner)`` is its stable id, ``replicate`` and ``fold``
+    say which learning sample the split belongs to."""
 
     dataset: str
     split: int
@@ -169,19 +159,9 @@ def corrupt_store_error(path, detail, *, source="SQLite"):
 
 
 def check_integrity(conn, path, *, full=False):
-    """Run SQLite's ``PRAGMA quick_check`` (``full``: ``integrity_check``) on an
-    open store.
-
-    ``quick_check`` reads every page once (a few ms per MB) and checks the
-    b-trees, without the index cross-check of ``integrity_check`` (a flipped
-    bit in an index entry passes quick_check, and a query using the index would
-    read the flipped name).
-
-    Raises
-    ------
-    CorruptStoreError
-        The check fails or the file cannot be read.
-    """
+    """SQLite's ``PRAGMA quick_check`` (every page once, a few ms per MB) or,
+    with ``full``, ``integrity_check`` (also every index against its table) on an
+    open store; a ``CorruptStoreError`` when it fails."""
     pragma = "integrity_check" if full else "quick_check"
     try:
         rows = conn.execute(f"PRAGMA {pragma}").fetchall()
