@@ -582,12 +582,6 @@ def _fit_and_write(args, config, experiment, datasets, out, stage):
     return EXIT_OK
 
 
-_cmd_run.__doc__ = (
-    "``sklearn-bench run CONFIG.toml``: the experiment of a TOML file, then the "
-    "report.\n\n" + _RUN_HELP
-)
-
-
 def _report_dir(args):
     """Where ``report`` writes, and whether ``--force`` applies there: ``--out``
     (an existing report there only with --force, and then only sklearn-bench's
