@@ -118,24 +118,36 @@ def check_member(value, choices, name):
     return value
 
 
-def named_items(pairs, name, *, noun):
-    """The ``(key, item)`` pairs of a named collection (``name`` the argument,
-    ``noun`` what an item is), checked one by one as they are yielded: a
-    ``ValueError`` when ``pairs`` is empty, a key is not a string or repeats, so
+def named_items(items, name, *, noun, what):
+    """The ``(key, item)`` pairs of a ``{name: item}`` dict or a list of
+    ``(name, item)`` pairs (``name`` the argument, ``noun`` and ``what`` what an
+    item is), checked one by one as they are yielded: a ``ValueError`` for any
+    other value, when there is none, or when a key is not a string or repeats, so
     that the first problem in their order is the one reported.
 
     Examples
     --------
     >>> from sklearn_bench._validation import named_items
-    >>> dict(named_items([("a", 1), ("a", 2)], "learners", noun="learner"))
+    >>> dict(named_items([("a", 1), ("a", 2)], "learners", noun="learner",
+    ...                  what="estimator"))
     Traceback (most recent call last):
     ...
     ValueError: Duplicate learner name 'a' in `learners`.
     """
-    if not pairs:
+    if isinstance(items, dict):
+        items = list(items.items())
+    elif not (
+        isinstance(items, list | tuple)
+        and all(isinstance(p, tuple) and len(p) == 2 for p in items)
+    ):
+        raise ValueError(
+            f"`{name}` must be a dict name -> {what} or a list of (name, {what}) "
+            f"pairs; got {type(items).__name__}."
+        )
+    if not items:
         raise ValueError(f"`{name}` is empty.")
     seen = set()
-    for key, item in pairs:
+    for key, item in items:
         if not isinstance(key, str):
             raise ValueError(f"{noun.capitalize()} names must be strings; got {key!r}.")
         if key in seen:

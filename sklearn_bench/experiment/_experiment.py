@@ -800,19 +800,8 @@ def _folds(reps):
 
 
 def _check_learners(learners):
-    if isinstance(learners, dict):
-        pairs = list(learners.items())
-    elif isinstance(learners, list | tuple) and all(
-        isinstance(p, tuple) and len(p) == 2 for p in learners
-    ):
-        pairs = list(learners)
-    else:
-        raise ValueError(
-            "`learners` must be a dict name -> estimator or a list of "
-            f"(name, estimator) pairs; got {type(learners).__name__}."
-        )
-    out = {}
-    for name, est in named_items(pairs, "learners", noun="learner"):
+    out, what = {}, "estimator"
+    for name, est in named_items(learners, "learners", noun="learner", what=what):
         if isinstance(est, type) or not (
             hasattr(est, "fit") and hasattr(est, "get_params")
         ):

@@ -28,18 +28,13 @@ def _check_result(result):
         )
 
 
-def _names(result):
-    a, b = result.labels
-    return a, b
-
-
 def _plot_density(result, ax, title):
     """The correlated t-test's Student t posterior, the ROPE shaded."""
     import matplotlib.pyplot as plt
 
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
-    a, b = _names(result)
+    a, b = result.labels
     probs = result.probabilities
     rope = result.rope
     mean = result.details["mean"]
@@ -117,7 +112,7 @@ def _plot_simplex(result, ax, title, max_points):
 
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 4.6), layout="constrained")
-    a, b = _names(result)
+    a, b = result.labels
     samples = result.samples
     # columns in the order (a better, rope, b better)
     order = [0, 1, 2] if result.greater_is_better else [2, 1, 0]

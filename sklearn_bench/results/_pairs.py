@@ -149,8 +149,7 @@ class PairedComparisonsMixin:
                 f"method={method!r} tests within one data set; pass `dataset` "
                 f"(one of {list(self.datasets)})."
             )
-        labels = (f"{metric}({a})", f"{metric}({b})")
-        opts = {"alternative": alternative, "labels": labels}
+        test, opts = paired_test, {"method": method}
         if method == "corrected_t":
             x, y, ratio, scope, n_dropped = _within.corrected_t_inputs(
                 self,
@@ -160,22 +159,13 @@ class PairedComparisonsMixin:
                 dataset=dataset,
                 test_train_ratio=kwargs.pop("test_train_ratio", None),
             )
-
-            def run():
-                return paired_test(
-                    x, y, method=method, test_train_ratio=ratio, **opts, **kwargs
-                )
-
+            opts["test_train_ratio"] = ratio
         elif method in ("5x2cv", "5x2cv_f"):
             x, y, scope = _within.five_by_two_inputs(
                 self, a, b, metric=metric, dataset=dataset
             )
-            kind = "t" if method == "5x2cv" else "f"
-
-            def run():
-                return five_by_two_cv_test(x, y, method=kind, **opts, **kwargs)
-
-            n_dropped = 0
+            test, n_dropped = five_by_two_cv_test, 0
+            opts["method"] = "t" if method == "5x2cv" else "f"
         else:
             x, y, scope, n_dropped = _scales.pair(
                 self,
@@ -189,12 +179,9 @@ class PairedComparisonsMixin:
             )
             if dataset is not None:
                 scope += f"; {_within.conditional_words(self, dataset)}"
-
-            def run():
-                return paired_test(x, y, method=method, **opts, **kwargs)
-
+        labels = (f"{metric}({a})", f"{metric}({b})")
         try:
-            res = run()
+            res = test(x, y, alternative=alternative, labels=labels, **opts, **kwargs)
         except ValueError as exc:  # say where: constant differences, n < 2, ...
             raise ValueError(f"{exc} [{a} vs {b}, {scope}]") from None
         words = _select.direction_words(self, metric)
