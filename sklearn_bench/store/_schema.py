@@ -1,18 +1,11 @@
 """The store's schema: its tables, its task record, its errors and the checks of
 what an opened file holds.
 
-The store is an SQLite journal of a benchmark experiment, written task by task:
-plain-data persistence (like :meth:`BenchmarkResult.save`) below the results, so
-that :meth:`BenchmarkResult.from_store` reads a store without importing the
-experiment; :class:`~sklearn_bench.BenchmarkExperiment` drives the writer.
-
-A store grows with its study. A task is identified by its content: the data
-set's fingerprint, the split's rows (see
-:func:`~sklearn_bench.experiment._config.split_fingerprints`), the learner's name
-and all its parameters, under the store's metrics, seed, ``error_score`` and
-package versions. Fitting a larger experiment on a store adds its new tasks and
-reuses the stored ones; several stores of one study merge into one
-(:func:`merge_stores`). :func:`combine_configs` decides what may share a store.
+The store is an SQLite journal of a benchmark experiment, written task by task by
+the driver (plain data below the results, so :meth:`BenchmarkResult.from_store`
+reads it without the experiment). It grows with its study: a task is identified by
+its content (the data set's fingerprint, the split's rows, the learner's name and
+parameters) under the store's shared settings (:func:`combine_configs`).
 
 Layout (schema version 4), all in one SQLite file in WAL mode:
 
@@ -38,15 +31,12 @@ Layout (schema version 4), all in one SQLite file in WAL mode:
   (scores, predictions, and any table a later version adds), committed with
   them (see :mod:`._integrity`); salvage keeps only tasks whose digest matches.
 
-Every row of every table is thus covered by a digest, by a rule read from the
-schema itself (:func:`task_tables`): a table with an ``ordinal`` column by its
-task's checksum, ``tasks`` by the task-list digest, every other table by the
-settings digest.
-
-A task is committed with its rows and predictions in one transaction, so a process
-killed at any moment loses at most the tasks in flight. The writer holds SQLite's
-write lock (``BEGIN IMMEDIATE``) for the whole run, which keeps a second writer
-out while readers still see every committed task (WAL).
+Every row is covered by a digest, by a rule read from the schema itself
+(:func:`task_tables`): a table with an ``ordinal`` column by its task's checksum,
+``tasks`` by the task-list digest, every other table by the settings digest. A
+task is committed with its rows in one transaction (a killed process loses at most
+the tasks in flight), and the writer holds SQLite's write lock (``BEGIN
+IMMEDIATE``) for the whole run while readers see every committed task (WAL).
 
 Versions 1 to 3 were written by development versions before 0.2 (never
 released); their settings are not covered by a digest, and they are refused
