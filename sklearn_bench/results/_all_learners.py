@@ -91,7 +91,7 @@ class AllLearnersMixin:
 
         Returns
         -------
-        FriedmanResult, BlockRankTestResult or RMAnovaResult
+        FriedmanResult, BlockTestResult or RMAnovaResult
 
         Examples
         --------
@@ -140,6 +140,7 @@ class AllLearnersMixin:
         method="wilcoxon",
         adjust=None,
         alpha=0.05,
+        confidence_level=0.95,
         metric=None,
         dataset=None,
         missing="raise",
@@ -175,6 +176,9 @@ class AllLearnersMixin:
             ``None``: ``"single_step"`` for Nemenyi and Miller, ``"shaffer"``
             otherwise.
         alpha : float, default=0.05
+            Family-wise level of the tests (``reject``, ``significant``).
+        confidence_level : float, default=0.95
+            Level of the pairs' intervals (simultaneous for Tukey's).
         metric : str, default=None
             The first metric by default.
         dataset : str, default=None
@@ -191,7 +195,7 @@ class AllLearnersMixin:
 
         Returns
         -------
-        PairwiseTestResult or TukeyHSDResult
+        PairwiseTestResult
 
         See Also
         --------
@@ -233,13 +237,19 @@ class AllLearnersMixin:
         table = table[list(ranks.sort_values(kind="stable").index)]
         scope = _scope_words(dataset, len(table))
         if method == "tukey":
-            res = tukey_hsd(table, alpha=alpha, greater_is_better=self.metrics[metric])
+            res = tukey_hsd(
+                table,
+                alpha=alpha,
+                confidence_level=confidence_level,
+                greater_is_better=self.metrics[metric],
+            )
             return self._say_scope(res, metric, scope)
         res = pairwise_tests(
             table,
             method=method,
             adjust=adjust,
             alpha=alpha,
+            confidence_level=confidence_level,
             zero_method=zero_method,
             greater_is_better=self.metrics[metric],
             missing=missing,
@@ -266,7 +276,7 @@ class AllLearnersMixin:
 
         Returns
         -------
-        SkillingsMackResult
+        BlockTestResult
 
         Examples
         --------
@@ -281,7 +291,7 @@ class AllLearnersMixin:
         ...     learner="learner", value="auc", greater_is_better=True)
         >>> res = result.skillings_mack_test()
         >>> res.n_missing, res.df, round(res.statistic, 3)
-        (1, 3, 9.354)
+        (1, (3,), 9.354)
         """
         metric, table = self._all_blocks(metric, missing=True)
         res = skillings_mack_test(

@@ -67,7 +67,8 @@ class PairedComparisonsMixin:
               replicates of BootstrapOOB.
             - ``"5x2cv"``, ``"5x2cv_f"`` (within a data set run with
               ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` or
-              ``RepeatedKFold``): :func:`~sklearn_bench.stats.five_by_two_cv_test`.
+              ``RepeatedKFold``): Dietterich's 5×2cv t and Alpaydin's 5×2cv F of
+              :func:`~sklearn_bench.stats.paired_test`.
             - ``"mcnemar"``: :func:`~sklearn_bench.stats.mcnemar_test` on the kept
               predictions of one test set (``dataset``, ``replicate``; two-sided).
         metric : str, default=None
@@ -88,7 +89,7 @@ class PairedComparisonsMixin:
 
         Returns
         -------
-        PairedTestResult or McNemarResult
+        PairedTestResult
 
         See Also
         --------
@@ -123,15 +124,15 @@ class PairedComparisonsMixin:
         >>> res.method, res.n, res.df
         ('corrected_t', 100, 99)
         """
-        from ..stats import five_by_two_cv_test, mcnemar_test, paired_test
+        from ..stats import mcnemar_test, paired_test
 
         if method == "mcnemar":
             if alternative != "two-sided":
                 raise ValueError("`alternative` must be 'two-sided' for McNemar.")
-            n_b, n_c, _ = _select.discordant_counts(
+            n_b, n_c, n = _select.discordant_counts(
                 self, a, b, dataset=dataset, replicate=replicate
             )
-            res = mcnemar_test(n_b, n_c, **kwargs)
+            res = mcnemar_test(n_b, n_c, n=n, **kwargs)
             h0 = f"H0: P({a} wrong, {b} right) = P({a} right, {b} wrong)"
             return replace(res, null_hypothesis=h0)
         metric = self._metric(metric)
@@ -149,7 +150,7 @@ class PairedComparisonsMixin:
                 f"method={method!r} tests within one data set; pass `dataset` "
                 f"(one of {list(self.datasets)})."
             )
-        test, opts = paired_test, {"method": method}
+        opts = {"method": method}
         if method == "corrected_t":
             x, y, ratio, scope, n_dropped = _within.corrected_t_inputs(
                 self,
@@ -164,8 +165,7 @@ class PairedComparisonsMixin:
             x, y, scope = _within.five_by_two_inputs(
                 self, a, b, metric=metric, dataset=dataset
             )
-            test, n_dropped = five_by_two_cv_test, 0
-            opts["method"] = "t" if method == "5x2cv" else "f"
+            n_dropped = 0
         else:
             x, y, scope, n_dropped = _scales.pair(
                 self,
@@ -181,7 +181,9 @@ class PairedComparisonsMixin:
                 scope += f"; {_within.conditional_words(self, dataset)}"
         labels = (f"{metric}({a})", f"{metric}({b})")
         try:
-            res = test(x, y, alternative=alternative, labels=labels, **opts, **kwargs)
+            res = paired_test(
+                x, y, alternative=alternative, labels=labels, **opts, **kwargs
+            )
         except ValueError as exc:  # say where: constant differences, n < 2, ...
             raise ValueError(f"{exc} [{a} vs {b}, {scope}]") from None
         words = _select.direction_words(self, metric)
@@ -221,7 +223,7 @@ class PairedComparisonsMixin:
             (:func:`~sklearn_bench.stats.bootstrap_ci`); ``"qh"``: the
             Quesenberry–Hurst interval for err(a) − err(b) on one test set from kept
             predictions (Berrar & Lozano 2013,
-            :func:`~sklearn_bench.stats.error_rate_difference_ci`).
+            :func:`~sklearn_bench.stats.mcnemar_test`).
         confidence_level : float, default=0.95
         metric : str, default=None
             The first metric by default; ignored by ``"qh"`` (error rate).
@@ -247,15 +249,13 @@ class PairedComparisonsMixin:
         >>> round(ci.low, 4), round(ci.high, 4)
         (0.0037, 0.0273)
         """
-        from ..stats import bootstrap_ci, error_rate_difference_ci
+        from ..stats import bootstrap_ci, mcnemar_test
 
         if method == "qh":
             n_b, n_c, n = _select.discordant_counts(
                 self, a, b, dataset=dataset, replicate=replicate
             )
-            return error_rate_difference_ci(
-                n_b, n_c, n, confidence_level=confidence_level
-            )
+            return mcnemar_test(n_b, n_c, n=n).confidence_interval(confidence_level)
         metric = self._metric(metric)
         if method == "bootstrap":
             x, y, _ = _scales.pair(
@@ -274,7 +274,9 @@ class PairedComparisonsMixin:
         )
         return res.confidence_interval(confidence_level)
 
-    def error_rate_intervals(self, *, adjust="holm", dataset=None, alpha=0.05, **kw):
+    def error_rate_intervals(
+        self, *, adjust="holm", dataset=None, confidence_level=0.95, **kw
+    ):
         """McNemar tests and Quesenberry–Hurst intervals for all pairs on one test set.
 
         Berrar & Lozano (2013), Table 2, from the kept predictions of every pair
@@ -283,10 +285,11 @@ class PairedComparisonsMixin:
 
         Parameters
         ----------
-        adjust : {"holm", "bonferroni", None}, default="holm"
+        adjust : {"holm", "bonferroni", "none"}, default="holm"
         dataset : str, default=None
             Required when the result has several data sets.
-        alpha : float, default=0.05
+        confidence_level : float, default=0.95
+            Family-wise level of the intervals.
         **kw
             ``replicate`` (as in :meth:`paired_test`) and ``correction`` (the
             continuity correction of McNemar's test).
@@ -335,7 +338,7 @@ class PairedComparisonsMixin:
             [bc[1] for bc in counts],
             counts[0][2],
             labels=[f"({i}, {j})" for i, j in pairs],
-            alpha=alpha,
+            confidence_level=confidence_level,
             adjust=adjust,
             **kw,
         )
