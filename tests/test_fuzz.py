@@ -347,10 +347,10 @@ def _from_frame(value=None, **kwargs):
 
 def _store_fn(name):
     def call(path, tmp, **kwargs):
-        import sklearn_bench.results as results
+        import sklearn_bench.store as store
 
         extra = {"new_path": tmp / "new.sqlite"} if name == "salvage_store" else {}
-        return getattr(results, name)(_path(path, tmp), **extra)
+        return getattr(store, name)(_path(path, tmp), **extra)
 
     return call
 
