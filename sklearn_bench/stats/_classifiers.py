@@ -248,12 +248,18 @@ def proportion_difference_test(
     ProportionDifferenceResult
         statistic : float
             ``z = (p1 − p2) / sqrt(p1 (1 − p1) / n1 + p2 (1 − p2) / n2)``.
+
         pvalue : float
+
         estimate : float
             ``p1 − p2``.
+
         standard_error : float
+
         alternative : str
+
         method : str
+
         null_hypothesis : str
 
     Notes

@@ -367,22 +367,29 @@ def rank_confidence_sets(
     -------
     RankConfidenceSetsResult
         learners : tuple
+
         rank : ndarray of int
             The estimated ranks, ``1 + #{k: θ̂_k better than θ̂_j}`` (1 = best; tied
             learners share the smallest).
+
         low, high : ndarray of int
             Bounds of the rank confidence sets ``{low, ..., high}``.
+
         confidence_level : float
+
         simultaneous : bool
             Whether the sets hold for all learners at once (``True``) or each for its
             own learner (marginal).
+
         may_be_best : ndarray of bool
             ``low == 1`` of the simultaneous sets: the top-1 confidence set (the
             learners that may be the best; Mogstad et al. 2024, Sec. 3.3, ``csranks``'s
             ``cstaubest`` with ``tau = 1``). Of the marginal sets when
             ``simultaneous=False`` (then it is not a confidence set for the best).
+
         n_resamples : int
             Bootstrap draws used (finite ones).
+
         null_hypothesis : str
 
     Notes

@@ -170,21 +170,27 @@ def simultaneous_intervals(
     -------
     SimultaneousIntervalsResult
         estimate : ndarray of shape (m,)
+
         low, high : ndarray of shape (m,)
             The bounds; ``-inf``/``inf`` for the open side of a one-sided bound. For
             ``adjust="holm"`` a bound of exactly 0 on a rejected hypothesis is open: the
             parameter is above (below) 0.
+
         rejected : ndarray of bool, shape (m,)
             The hypotheses ``θ_i = 0`` (one-sided: ``θ_i ≤ 0`` or ``θ_i ≥ 0``) the
             compatible multiple test rejects at ``α = 1 − confidence_level``; an
             interval excludes 0 exactly where ``rejected`` is true.
+
         confidence_level : float
             The simultaneous level: all ``m`` intervals cover their parameters together
             with at least this probability.
+
         marginal_level : ndarray of shape (m,)
             The level each interval has on its own: one minus the tails of its quantiles
             (``1 − α/m`` for Bonferroni; for Holm, ``nan`` where a bound is fixed at 0).
+
         adjust : str
+
         alternative : str
 
     Notes
