@@ -174,7 +174,12 @@ def _within_batch(result, others, reference, dataset, options, threshold):
     from ..stats import bayesian_correlated_t
 
     metric, rope = options["metric"], float(options["delta"])
-    block = corrected_t_block(result, others, reference, metric=metric, dataset=dataset)
+    try:
+        block = corrected_t_block(
+            result, others, reference, metric=metric, dataset=dataset
+        )
+    except ValueError:  # the first pair, tested alone, says why
+        return {}
     if block is None or block[0].shape[0] < 2:
         return {}
     y, x, ratio = block  # the reference is x

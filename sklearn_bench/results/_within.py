@@ -173,7 +173,11 @@ def corrected_t_block(result, learners, reference, *, metric, dataset):
     replicate, fold and sizes, and the default test there is
     ``"corrected_t"``: then each pair's units and ``n_test/n_train`` are those
     :func:`corrected_t_inputs` gives the first pair. Otherwise (failed tasks,
-    missing learners, another default) ``None``: test pair by pair.
+    missing learners, another default) ``None``: test pair by pair. Pairs that
+    share one design share the answer of :func:`default_method` and
+    :func:`corrected_t_inputs` too, so when the default test cannot run for
+    the first pair (no scheme, no split sizes), the ``ValueError`` that
+    ``paired_test`` raises for each pair is raised once, here.
 
     Returns
     -------
@@ -183,6 +187,13 @@ def corrected_t_block(result, learners, reference, *, metric, dataset):
         The reference's.
     ratio : float
         ``n_test/n_train`` of the corrected t.
+
+    Raises
+    ------
+    ValueError
+        The error of ``paired_test(learners[j], reference, dataset=dataset)``
+        for every ``j``, when the pairs share one design on which the default
+        test cannot run.
     """
     from ._select import _split_table
 
@@ -204,15 +215,13 @@ def corrected_t_block(result, learners, reference, *, metric, dataset):
         design = t[name][rows][:, cols]
         if not (design == design[:, -1:]).all():
             return None
-    try:
-        if default_method(result, learners[0], reference, metric=metric,
-                          dataset=dataset) != "corrected_t":  # fmt: skip
-            return None
-        x, y, ratio, _, n_dropped = corrected_t_inputs(
-            result, learners[0], reference, metric=metric, dataset=dataset
-        )
-    except ValueError:
+    # the answer of every pair, or its error (one design, one answer)
+    if default_method(result, learners[0], reference, metric=metric,
+                      dataset=dataset) != "corrected_t":  # fmt: skip
         return None
+    x, y, ratio, _, n_dropped = corrected_t_inputs(
+        result, learners[0], reference, metric=metric, dataset=dataset
+    )
     if n_dropped or x.size != values.shape[0]:
         return None
     return values[:, :-1], values[:, -1], ratio
