@@ -297,7 +297,16 @@ default=None
             method, adjust, alpha, control, (i, j), average_ranks, ranks, values
         )
     rows = []
-    for a, b in zip(i, j, strict=True):
+    batch = {}  # the Wilcoxon tests of the pairs with every block, in one batch
+    full = np.flatnonzero(~np.isnan(values).any(axis=0))
+    clean = np.flatnonzero(np.isin(i, full) & np.isin(j, full))
+    if method == "wilcoxon" and clean.size > 1 and values.shape[0] >= 2:
+        tests = paired_test(
+            values[:, i[clean]], values[:, j[clean]], method=method,
+            zero_method=zero_method,
+        )  # fmt: skip
+        batch = {int(p): tests._one(q) for q, p in enumerate(clean)}
+    for p, (a, b) in enumerate(zip(i, j, strict=True)):
         x, y = values[:, a], values[:, b]
         both = ~(np.isnan(x) | np.isnan(y))
         if both.sum() < 2:
@@ -306,7 +315,10 @@ default=None
                 f"{int(both.sum())} block(s) with values; a paired test needs at "
                 "least 2."
             )
-        res = paired_test(x[both], y[both], method=method, zero_method=zero_method)
+        if p in batch:
+            res = batch[p]
+        else:  # a sign test, or a pair with missing cells: on its common blocks
+            res = paired_test(x[both], y[both], method=method, zero_method=zero_method)
         with warnings.catch_warnings():
             # too few blocks for a finite rank interval: the whole line, and
             # ``ci_level`` says so
