@@ -18,13 +18,12 @@ p_right)`` for ``two_on_single(x, y)`` / ``two_on_multiple(x, y)``.
 """
 
 import warnings
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import stats
 
-from .._validation import check_bool, check_random_state
+from .._validation import check_bool, check_positive_int, check_random_state
 from ._common import _DECIMALS, real_number
 from ._paired import _check_paired, _scalar
 
@@ -78,8 +77,8 @@ class BayesianTestResult:
         the three probabilities; 0 for the closed-form correlated t-test.
     details : dict
         Method-specific quantities: ``mean``, ``scale``, ``df``, ``rho`` of the
-        posterior Student t; ``prior_strength``, ``n_samples`` (the draws), the
-        per-region counts or ``standard_errors`` of the Monte Carlo tests.
+        posterior Student t; ``prior_strength``, ``n_draws``, the per-region
+        counts or ``standard_errors`` of the Monte Carlo tests.
 
     Examples
     --------
@@ -193,23 +192,43 @@ class BayesianTestResult:
         names = list(self.probabilities)
         probs = list(self.probabilities.values())
         return {
-            "method": self.method,
-            "n": self.n,
-            "rope": self.rope,
             "a": names[0],
             "b": names[2],
             "p_a": probs[0],
             "p_rope": probs[1],
             "p_b": probs[2],
+            "decision": self.decision(threshold=threshold),
+            "method": self.method,
+            "n": self.n,
+            "rope": self.rope,
             "standard_error": self.standard_error,
             "n_dropped": self.n_dropped,
-            "decision": self.decision(threshold=threshold),
             "threshold": threshold,
             "description": self.description,
         }
 
     def to_frame(self, threshold=0.95):
-        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
+        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`: ``a``, ``b``,
+        ``p_a`` (``a`` practically better), ``p_rope``, ``p_b``, ``decision``,
+        ``method``, ``n``, ``rope``, ``standard_error``, ``n_dropped``,
+        ``threshold``, ``description``.
+
+        Examples
+        --------
+        Many comparisons, one row each:
+
+        >>> import pandas as pd
+        >>> from sklearn_bench.stats import bayesian_correlated_t
+        >>> tests = [bayesian_correlated_t([0.2, 0.25, 0.22, 0.27], y, delta=0.01,
+        ...     rho=0.25, labels=("A", name), greater_is_better=False)
+        ...     for name, y in [("B", [0.3, 0.31, 0.33, 0.36]),
+        ...                     ("C", [0.21, 0.26, 0.2, 0.28])]]
+        >>> table = pd.concat([t.to_frame() for t in tests], ignore_index=True)
+        >>> table[["a", "b", "p_a", "p_rope", "decision"]].round(3)
+           a  b    p_a  p_rope   decision
+        0  A  B  0.992   0.004          A
+        1  A  C  0.280   0.543  undecided
+        """
         import pandas as pd
 
         return pd.DataFrame([self.to_dict(threshold=threshold)])
@@ -241,19 +260,13 @@ def _check_common(x, y, rope, labels, *, name, axis=None):
     return d, rope, labels
 
 
-def _check_monte_carlo(prior_strength, n_samples):
+def _check_monte_carlo(prior_strength, n_draws):
     prior_strength = real_number(prior_strength, "prior_strength")
     if not (np.isfinite(prior_strength) and prior_strength >= 0):
         raise ValueError(
             f"`prior_strength` must be a non-negative number; got {prior_strength!r}."
         )
-    if (
-        isinstance(n_samples, bool)
-        or not isinstance(n_samples, int | np.integer)
-        or n_samples < 1
-    ):
-        raise ValueError("`n_draws` must be a positive integer.")
-    return prior_strength, int(n_samples)
+    return prior_strength, check_positive_int(n_draws, "n_draws")
 
 
 def _fmt(value):
@@ -466,50 +479,30 @@ _SORTED_FROM = 128
 # Pseudo-observations x comparisons x draws per column block of the sorted sums
 # (_sorted_masses).
 _SORTED_BLOCK = 250_000
-# While a caller shares draws (shared_dirichlet_draws), the Dirichlet draws of
-# one (prior, number of samples, integer seed), reused by each test with them.
-_SHARED_DRAWS = None
-_MAX_SHARED = 40_000_000  # draws x pseudo-observations kept (320 MB)
+_MAX_SHARED = 40_000_000  # draws x pseudo-observations kept in `shared_draws`
 
 
-@contextmanager
-def shared_dirichlet_draws():
-    """Within this block, Dirichlet-process tests with the same integer seed,
-    prior and number of data sets reuse one set of Dirichlet draws.
-
-    Such tests draw the same weights anyway (the same seed gives the same
-    stream), so every result is unchanged; a report that tests the best learner
-    against each of 50 others draws them once instead of 50 times. The draws
-    are dropped when the block ends.
-    """
-    global _SHARED_DRAWS
-    outer = _SHARED_DRAWS
-    _SHARED_DRAWS = {} if outer is None else outer
-    try:
-        yield
-    finally:
-        _SHARED_DRAWS = outer
-
-
-def _dirichlet_batches(alpha, n_samples, batch, random_state):
-    """``(start, stop, w)`` for consecutive batches of ``n_samples`` draws of
-    Dirichlet(alpha) from ``random_state`` (shared within
-    :func:`shared_dirichlet_draws` for an integer seed)."""
+def _dirichlet_batches(alpha, n_draws, batch, random_state, shared, transposed):
+    """``(start, stop, w)`` for consecutive batches of ``n_draws`` draws of
+    Dirichlet(alpha) from ``random_state``, ``w`` of shape (draws,
+    pseudo-observations) or, ``transposed``, its C-ordered transpose; kept in
+    and read from the caller's dict ``shared`` for an integer seed (see
+    :func:`bayesian_signed_rank`)."""
     seeded = isinstance(random_state, int | np.integer) and not isinstance(
         random_state, bool
     )
-    key = (alpha.tobytes(), int(n_samples), int(batch), int(random_state) if seeded
-           else None)  # fmt: skip
-    shared = _SHARED_DRAWS
+    key = (alpha.tobytes(), n_draws, batch, transposed, seeded and int(random_state))
     if shared is not None and seeded and key in shared:
         yield from shared[key]
         return
-    keep = shared is not None and seeded and n_samples * alpha.size <= _MAX_SHARED
+    keep = shared is not None and seeded and n_draws * alpha.size <= _MAX_SHARED
     kept = []
     rng = check_random_state(random_state, keep_random_state=True)
-    for start in range(0, n_samples, batch):
-        stop = min(start + batch, n_samples)
+    for start in range(0, n_draws, batch):
+        stop = min(start + batch, n_draws)
         w = _dirichlet(alpha, stop - start, rng)
+        if transposed:
+            w = np.ascontiguousarray(w.T)
         if keep:
             w.flags.writeable = False
             kept.append((start, stop, w))
@@ -538,53 +531,27 @@ class _SortedWalsh:
         self.below_lo = (ordered < -bound).sum(axis=1)
         self.below_hi = (ordered <= -bound).sum(axis=1)
 
-    def masses(self, w):
-        """``(w' A_above w, w' A_below w)`` for each row of ``w``: this one
-        comparison's :func:`_sorted_masses`."""
-        above, below = _sorted_masses([self], w)
+    def masses(self, wt):
+        """``(w' A_above w, w' A_below w)`` for each column of ``wt = w.T``:
+        this one comparison's :func:`_sorted_masses`."""
+        above, below = _sorted_masses([self], wt)
         return above[0], below[0]
 
-    def _masses_whole(self, w):
-        """:meth:`masses` on the whole batch at once (the reference its blocks
-        are tested against)."""
-        ws = _transposed(w)[self.order]  # sorted, one draw a column
-        c = np.zeros((ws.shape[0] + 1, ws.shape[1]))
-        np.cumsum(ws, axis=0, out=c[1:])
-        # 0.5 * (x + x) is x exactly: one gather when no sum ties a bound
-        hi = c[self.above_hi]
-        half = (
-            hi
-            if np.array_equal(self.above_hi, self.above_lo)
-            else 0.5 * (hi + c[self.above_lo])
-        )
-        above = c[-1] - half
-        lo = c[self.below_lo]
-        below = (
-            lo
-            if np.array_equal(self.below_lo, self.below_hi)
-            else 0.5 * (lo + c[self.below_hi])
-        )
-        return (
-            np.einsum("ib,ib->b", ws, above),
-            np.einsum("ib,ib->b", ws, below),
-        )
 
-
-def _sorted_masses(walshes, w):
+def _sorted_masses(walshes, wt):
     """``(w' A_above w, w' A_below w)`` of each comparison (rows) and draw
-    (columns): :meth:`_SortedWalsh._masses_whole` of each of ``walshes`` (of one
-    number of pseudo-observations) on the same draws ``w``, all at once.
+    (columns) of each of ``walshes`` (of one number of pseudo-observations) on
+    the same draws ``wt = w.T``, all at once.
 
     The draws go in column blocks of ``_SORTED_BLOCK`` elements in all (arrays
     of pseudo-observations x comparisons x draws) that stay in the cache. Each
-    block does the operations of :meth:`~_SortedWalsh._masses_whole` in the
+    block does the operations of one whole batch of one comparison in the
     same order (sequential cumulative sums, the same gathers, ``0.5 (c + c) =
     c`` where no sum ties a bound, one ``einsum`` that adds the
     pseudo-observations one after the other), so each comparison's masses are
     bit for bit those of its own whole batch (tests check both): 49 comparisons
     of 480 data sets cost 0.4 of their one-by-one time.
     """
-    wt = _transposed(w)
     n, n_draws = wt.shape
     k = len(walshes)
     order = np.stack([s.order for s in walshes], axis=1)  # (n, k) rows of wt
@@ -634,20 +601,6 @@ def _sorted_masses(walshes, w):
     return above_out, below_out
 
 
-def _transposed(w):
-    """``w.T`` as a C-ordered array (kept with shared draws, see
-    :func:`shared_dirichlet_draws`)."""
-    shared = _SHARED_DRAWS
-    key = ("transposed", id(w))
-    if shared is not None and not w.flags.writeable:  # a kept, shared batch
-        if key not in shared:
-            wt = np.ascontiguousarray(w.T)
-            wt.flags.writeable = False
-            shared[key] = (w, wt)  # w kept alive: its id stays its own
-        return shared[key][1]
-    return np.ascontiguousarray(w.T)
-
-
 def _winner_probabilities(thetas):
     """P(each column is the largest), ties (within 1e-12) shared equally."""
     top = thetas.max(axis=1, keepdims=True)
@@ -660,20 +613,18 @@ def _winner_probabilities(thetas):
 def _monte_carlo_result(
     thetas, *, rope, n, method, labels, greater_is_better, details, head
 ):
-    n_samples = thetas.shape[-2]
+    n_draws = thetas.shape[-2]
     # a batch: each comparison's probabilities as one comparison's
-    probs = np.array(
-        [_winner_probabilities(t) for t in thetas.reshape(-1, n_samples, 3)]
-    )
+    probs = np.array([_winner_probabilities(t) for t in thetas.reshape(-1, n_draws, 3)])
     probs = probs.reshape(*thetas.shape[:-2], 3)
-    ses = np.sqrt(probs * (1 - probs) / n_samples)
+    ses = np.sqrt(probs * (1 - probs) / n_draws)
     p_greater, p_rope, p_less = (_scalar(probs[..., i]) for i in range(3))
     ses = [_scalar(ses[..., i]) for i in range(3)]
     most = np.max(ses, axis=0)
     what = f"{labels[0]} − {labels[1]}"
     description = (
         head + f"; {_rope_words(rope)}. Probability that each region is the most "
-        f"probable one, over {n_samples} Monte Carlo samples ("
+        f"probable one, over {n_draws} Monte Carlo samples ("
         + (
             f"SE <= {most:.4f}): "
             + _probability_words(p_greater, p_rope, p_less, rope, what)
@@ -694,7 +645,7 @@ def _monte_carlo_result(
         labels=labels,
         greater_is_better=bool(greater_is_better),
         standard_error=_scalar(most),
-        details={**details, "n_samples": n_samples, "standard_errors": tuple(ses)},
+        details={**details, "n_draws": n_draws, "standard_errors": tuple(ses)},
         _samples=thetas,
     )
 
@@ -710,6 +661,7 @@ def bayesian_signed_rank(
     labels=("x", "y"),
     greater_is_better,
     axis=0,
+    shared_draws=None,
 ):
     """Bayesian signed-rank test of paired scores over several data sets.
 
@@ -764,6 +716,14 @@ def bayesian_signed_rank(
         Required.
     axis : int, default=0
         The axis of the data sets of a batch.
+    shared_draws : dict, default=None
+        A dict the caller keeps across calls (empty at first): tests with the
+        same integer ``random_state``, ``prior_strength``, ``n_draws`` and
+        number of data sets reuse the Dirichlet draws kept in it. They draw the
+        same weights anyway (the same seed gives the same stream), so every
+        result is unchanged; a report that tests the best learner against 50
+        others draws them once instead of 50 times. One set of draws is kept
+        at a time, up to 4·10⁷ weights.
 
     Returns
     -------
@@ -808,7 +768,7 @@ def bayesian_signed_rank(
     d, rope, labels = _check_common(
         x, y, delta, labels, name="signed-rank test", axis=axis
     )
-    prior_strength, n_samples = _check_monte_carlo(prior_strength, n_draws)
+    prior_strength, n_draws = _check_monte_carlo(prior_strength, n_draws)
     n = d.shape[-1]
     z = d.reshape(-1, n)  # one comparison a row
     alpha = np.ones(n)
@@ -824,9 +784,13 @@ def bayesian_signed_rank(
         else:
             above = (sums > bound) + 0.5 * (sums == bound)
             regions.append((above, (sums < -bound) + 0.5 * (sums == -bound)))
-    thetas = np.empty((len(z), n_samples, 3))
+    thetas = np.empty((len(z), n_draws, 3))
     batch = max(1, _BATCH_ELEMENTS // z.shape[1])
-    for start, stop, w in _dirichlet_batches(alpha, n_samples, batch, random_state):
+    if shared_draws is not None and not isinstance(shared_draws, dict):
+        raise TypeError(f"`shared_draws` must be a dict or None; got {shared_draws!r}.")
+    for start, stop, w in _dirichlet_batches(  # transposed for the sorted sums
+        alpha, n_draws, batch, random_state, shared_draws, bool(walshes)
+    ):
         if walshes:  # every comparison on the same draws at once
             masses = _sorted_masses(walshes, w)
             thetas[:, start:stop, 0], thetas[:, start:stop, 2] = masses
@@ -840,7 +804,7 @@ def bayesian_signed_rank(
     thetas[..., 1] = 1.0 - thetas[..., 0] - thetas[..., 2]
     if rope == 0:
         thetas[..., 1] = 0.0
-    thetas = thetas.reshape(*d.shape[:-1], n_samples, 3)
+    thetas = thetas.reshape(*d.shape[:-1], n_draws, 3)
     head = (
         "Bayesian signed-rank test (Benavoli et al. 2014; 2017) of "
         f"{labels[0]} − {labels[1]} over {n} data sets: Dirichlet-process "
@@ -927,7 +891,7 @@ def bayesian_sign_test(
     """
     greater_is_better = check_bool(greater_is_better, "greater_is_better")
     d, rope, labels = _check_common(x, y, delta, labels, name="sign test")
-    prior_strength, n_samples = _check_monte_carlo(prior_strength, n_draws)
+    prior_strength, n_draws = _check_monte_carlo(prior_strength, n_draws)
     bound = np.round(rope, _DECIMALS)
     d = np.round(d, _DECIMALS)
     n_greater = int(np.count_nonzero(d > bound))
@@ -935,7 +899,7 @@ def bayesian_sign_test(
     n_rope = d.size - n_greater - n_less
     alpha = np.array([n_greater, n_rope + prior_strength, n_less], dtype=float)
     thetas = _dirichlet(
-        alpha, n_samples, check_random_state(random_state, keep_random_state=True)
+        alpha, n_draws, check_random_state(random_state, keep_random_state=True)
     )
     head = (
         "Bayesian sign test (Benavoli et al. 2014; 2017) of "
@@ -959,61 +923,3 @@ def bayesian_sign_test(
         },
         head=head,
     )
-
-
-# ------------------------------------------------------------------------- tables
-def bayesian_table(results, *, threshold=0.95):
-    """One row per comparison: the learners, their probabilities, the decision.
-
-    Parameters
-    ----------
-    results : dict or list of BayesianTestResult
-        E.g. from :meth:`~sklearn_bench.BenchmarkResult.bayesian_comparisons`.
-    threshold : float, default=0.95
-        Posterior probability needed for :meth:`BayesianTestResult.decision`.
-
-    Returns
-    -------
-    DataFrame
-        Columns ``a``, ``b``, ``p_a`` (``a`` practically better), ``p_rope``,
-        ``p_b``, ``decision``, ``method``, ``n``, ``rope``, ``standard_error``,
-        ``n_dropped``; rows in the order of ``results``.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import bayesian_correlated_t, bayesian_table
-    >>> res = bayesian_correlated_t([0.2, 0.25, 0.22, 0.27], [0.3, 0.31, 0.33,
-    ...     0.36], delta=0.01, rho=0.25, labels=("A", "B"), greater_is_better=False)
-    >>> bayesian_table([res])[["a", "b", "p_a", "decision"]].round(3)
-       a  b    p_a decision
-    0  A  B  0.992        A
-    """
-    import pandas as pd
-
-    if isinstance(results, str | bytes) or not hasattr(results, "__iter__"):
-        raise TypeError(
-            f"`results` must be a dict or list of BayesianTestResult; got {results!r}."
-        )
-    items = list(results.values()) if isinstance(results, dict) else list(results)
-    if not items:
-        raise ValueError("`results` is empty.")
-    for res in items:
-        if not isinstance(res, BayesianTestResult):
-            raise TypeError(
-                f"`results` must hold BayesianTestResult objects; got {res!r}."
-            )
-    columns = [
-        "a",
-        "b",
-        "p_a",
-        "p_rope",
-        "p_b",
-        "decision",
-        "method",
-        "n",
-        "rope",
-        "standard_error",
-        "n_dropped",
-    ]
-    rows = [res.to_dict(threshold=threshold) for res in items]
-    return pd.DataFrame(rows)[columns]
