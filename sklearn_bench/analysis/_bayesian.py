@@ -199,7 +199,7 @@ def _across_batch(result, best, others, options):
         greater_is_better=gib,
     )
     probabilities = list(res.probabilities.values())  # best, equivalent, other
-    decisions = res.decision(THRESHOLD)
+    decisions = res.decide(THRESHOLD)
     names = {"best": best, "equivalent": "equivalent", "undecided": "undecided"}
     return {
         other: (res.n, *(float(p[j]) for p in probabilities),

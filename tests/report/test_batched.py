@@ -127,4 +127,4 @@ def test_batched_bayesian_across_datasets_equal_pair_by_pair(failed):
         assert row["P(a better)"] == probs[row["a"]]
         assert row["P(equivalent)"] == probs["equivalent"]
         assert row["P(b better)"] == probs[row["b"]]
-        assert row["decision"] == res.decision(0.95) and row["n"] == res.n
+        assert row["decision"] == res.decide(0.95) and row["n"] == res.n

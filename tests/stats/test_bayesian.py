@@ -588,7 +588,7 @@ def test_signed_rank_batch_equals_the_one_pair_test(n, delta, prior_strength, n_
     rows = bayesian_signed_rank(reference[None, :], others.T, axis=1, **kw)
     assert res.samples.shape == (5, n_draws, 3) and res.n == n
     np.testing.assert_array_equal(rows.samples, res.samples)
-    decisions = res.decision(0.9)
+    decisions = res.decide(0.9)
     for j in range(5):
         one = bayesian_signed_rank(reference, others[:, j], **kw)
         assert res.samples[j].tobytes() == one.samples.tobytes()
@@ -598,4 +598,4 @@ def test_signed_rank_batch_equals_the_one_pair_test(n, delta, prior_strength, n_
             one.p_less,
         )
         assert res.standard_error[j] == one.standard_error
-        assert decisions[j] == one.decision(0.9)
+        assert decisions[j] == one.decide(0.9)
