@@ -24,6 +24,7 @@ from sklearn.base import clone
 from sklearn.utils import _safe_indexing
 
 from ..store import Task  # noqa: F401  (the record a store keeps of a task)
+from ._scoring import pointwise_losses
 
 # Purposes of the seeds derived from (random_state, data set, replicate).
 SEED_LEARNER, SEED_CV, SEED_LEARNING_SAMPLE, SEED_TEST_SAMPLE = 0, 1, 2, 3
@@ -96,6 +97,7 @@ def run_tasks(
     error_score,
     keep_predictions,
     *,
+    keep_losses=False,
     prefix_cache_bytes=PREFIX_CACHE_BYTES,
     driver_pid=None,
 ):
@@ -126,6 +128,9 @@ def run_tasks(
     metrics : dict of str to Metric
     error_score : float or "raise"
     keep_predictions : bool
+    keep_losses : bool, default=False
+        Keep the pointwise validation losses of the metrics that are means of
+        them (see :func:`~._scoring.pointwise_losses`).
     prefix_cache_bytes : int, default=PREFIX_CACHE_BYTES
         The most bytes of transformed training data kept at a time for the
         learners that share a prefix (least recently used first out); a prefix
@@ -141,7 +146,8 @@ def run_tasks(
         One per task, in order: ``"rows"``, one dict per metric with the
         columns of ``BenchmarkResult.scores``; ``"predictions"``, ``None`` or a
         dict with the validation ``rows`` and either ``correct`` (classifiers)
-        or ``y_pred``.
+        or ``y_pred``; ``"losses"``, ``None`` or a dict with the validation
+        ``rows``, the ``metrics`` (indices) and their pointwise ``loss``.
 
     Notes
     -----
@@ -176,7 +182,7 @@ def run_tasks(
         fit = _fit_shared if shared else _fit_alone
         out = _score(task, est, fit(est, ks[: len(shared)], cache, training_rows),
                      base, X, y, train, test, X_test, y_test, metrics, error_score,
-                     keep_predictions)  # fmt: skip
+                     keep_predictions, keep_losses)  # fmt: skip
         outs.append(out)
     return outs
 
@@ -238,7 +244,7 @@ def _fit_shared(est, keys, cache, training_rows):
 
 
 def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
-           error_score, keep_predictions):  # fmt: skip
+           error_score, keep_predictions, keep_losses=False):  # fmt: skip
     """The score rows (and kept predictions) of a fitted learner."""
     fit_time, failure = fitted
     values = {}
@@ -276,10 +282,14 @@ def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
         row.update(fit_time=fit_time, score_time=score_time)
         row.update(failure or _NO_FAILURE)
         out_rows.append(row)
-    predictions = None
+    predictions = losses = None
     if keep_predictions and failure is None:
         predictions = _predictions(est, X_val, y_val, rows, base["n_test"])
-    return {"rows": out_rows, "predictions": predictions}
+    if keep_losses and failure is None:
+        losses = pointwise_losses(metrics, values, est, X_val, y_val)
+        if losses is not None:
+            losses["rows"] = np.arange(base["n_test"]) if rows is None else rows
+    return {"rows": out_rows, "predictions": predictions, "losses": losses}
 
 
 def prefix_keys(estimator):

@@ -5,8 +5,11 @@ from ._provenance import (  # noqa: F401  (package-internal: the report reads th
     is_estimator_description,
     is_named_steps,
 )
-from ._reader import (  # noqa: F401  (predictions_loader: results, experiment)
+from ._reader import (  # noqa: F401  (the loaders: results, experiment)
+    losses_loader,
+    losses_table,
     predictions_loader,
+    read_losses,
     read_predictions,
     read_store,
     verify_checksums,
