@@ -27,6 +27,9 @@ from ._select import primary_rows, split_roles
 SPLIT_MEAN_METHODS = ("corrected_t", "conservative_z", "five_by_two")
 POINTWISE_METHODS = ("holdout", "naive_cv", "nested_cv")
 METHODS = (*POINTWISE_METHODS, *SPLIT_MEAN_METHODS)
+# The two-learner calls this module answers (or refuses): the corrected t of
+# A − B is paired_test's.
+TWO_LEARNER_METHODS = (*(m for m in METHODS if m != "corrected_t"), "oob", "632plus")
 # The splitters each method needs, for the messages.
 SPLITTERS = {
     "nested_cv": "NestedCV",
@@ -70,14 +73,14 @@ def _rows(result, learner, dataset, metric, *, primary):
         keep = keep & mask
     failed = _select.failed_task_rows(scores)
     if learner is not None and failed is not None and failed[keep].any():
-        _failed(learner, dataset, sorted(scores["split"].to_numpy()[keep & failed]))
+        _failed(learner, dataset, scores["split"].to_numpy()[keep & failed])
     return scores[keep].sort_values("split", kind="stable")
 
 
 def _failed(learner, dataset, splits):
     raise ValueError(
         f"Learner {learner!r} failed on data set {dataset!r} (splits "
-        f"{list(splits)[:5]}) or has no score there: its interval needs every "
+        f"{sorted(int(s) for s in splits)[:5]}) or has no score there: its interval needs every "
         "split; rerun them."
     )
 

@@ -358,7 +358,7 @@ class PairedComparisonsMixin:
         """
         from ..stats import bootstrap_ci, error_rate_difference_ci
 
-        if b is None or method in ("nested_cv", "conservative_z"):
+        if b is None or method in _intervals.TWO_LEARNER_METHODS:
             return _intervals.learner_interval(
                 self,
                 a,
