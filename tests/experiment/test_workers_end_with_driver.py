@@ -19,7 +19,9 @@ CONFIG = ROOT / "examples" / "configs" / "demo.toml"
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL and re-parenting")
 def test_workers_of_a_killed_run_end(tmp_path):
     """H: after SIGKILL of a `run` with two workers, every worker process it
-    started is gone within 15 s (they poll their parent once a second)."""
+    started is gone within 30 s (they poll their parent once a second; the
+    bound leaves room for a loaded machine, where a test run shares 2 cores
+    with other work)."""
     config = tmp_path / "c.toml"
     config.write_text(
         CONFIG.read_text()
@@ -34,7 +36,7 @@ def test_workers_of_a_killed_run_end(tmp_path):
     )  # fmt: skip
     driver = psutil.Process(proc.pid)
     workers = []
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300
     while time.monotonic() < deadline and len(workers) < 2:
         children = driver.children(recursive=True)
         workers = [p for p in children if _is_worker(p)]
@@ -45,9 +47,13 @@ def test_workers_of_a_killed_run_end(tmp_path):
     # hands tasks out in batches, so both workers have had one by then).
     while time.monotonic() < deadline and _n_committed(tmp_path / "run.sqlite") < 30:
         time.sleep(0.2)
+    n_committed = _n_committed(tmp_path / "run.sqlite")
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    gone, alive = psutil.wait_procs(workers, timeout=15)
+    # a worker starts its watch with its first task: the kill must come after both
+    # had one, or the test says nothing about the watch
+    assert n_committed >= 30, f"only {n_committed} tasks committed before the kill"
+    gone, alive = psutil.wait_procs(workers, timeout=30)
     for p in alive:
         p.kill()
     assert not alive, [p.pid for p in alive]
