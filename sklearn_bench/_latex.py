@@ -233,7 +233,7 @@ def latex_frame(frame, *, caption, label=None, digits=3, index=True):
     ----------
     frame : DataFrame
         Its cells: floats with ``digits`` decimals (``--`` where not finite),
-        anything else as escaped text.
+        anything else as a name (:func:`latex_label`: cut to one length, escaped).
     caption : str
         Plain text, escaped with :func:`escape_latex`.
     label : str, default=None
@@ -286,7 +286,7 @@ def latex_frame(frame, *, caption, label=None, digits=3, index=True):
             elif isinstance(value, pd.Timestamp):
                 cells.append(escape_latex(value.isoformat()))
             else:
-                cells.append(escape_latex(value))
+                cells.append(latex_label(value))
         lines.append(" & ".join(cells) + r" \\")
     end = r"\end{tabular}" + ("}" if wide else "")
     lines += [r"\bottomrule", end, r"\end{table}"]

@@ -60,7 +60,7 @@ def test_demo_quick_writes_report_figures_and_results(demo_dir):
     assert len(scores) == len(result.scores)
     for table in ("mean", "pairwise_intervals", "within_dataset_intervals", "nemenyi"):
         assert (out / "tables" / f"{table}.csv").is_file()
-    for tex in ("performance", "pairwise"):
+    for tex in ("performance", "pairwise", "learner_intervals"):
         assert (out / "tables" / f"{tex}.tex").read_text().count(r"\toprule") == 1
     methods = (out / "methods.md").read_text()
     assert "the resampling units of each data set (at most 1 replicates" in methods
