@@ -274,9 +274,9 @@ def _clean_store():
         from sklearn_bench import BenchmarkExperiment
 
         path = Path(tempfile.mkdtemp()) / "clean.sqlite"
-        BenchmarkExperiment(
-            {"nb": GaussianNB()}, cv=2, progress=False, store=path
-        ).fit({"d": (X6, Y6)})
+        BenchmarkExperiment({"nb": GaussianNB()}, cv=2, progress=False, store=path).fit(
+            {"d": (X6, Y6)}
+        )
         _CLEAN.append(path)
     return _CLEAN[0]
 

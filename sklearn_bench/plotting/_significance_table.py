@@ -174,7 +174,7 @@ def plot_significance_table(result, *, levels=_LEVELS, annotate=True, ax=None):
     ...     load_demsar2006(wide=True), adjust="holm", greater_is_better=True))
     >>> cells = [t.get_text() for t in ax.texts if t.get_gid() == "sign-cell"]
     >>> len(cells), cells[:3]  # the Holm p of C4.5 against each other learner
-    (12, ['0.066', '0.861', '0.080'])
+    (12, ['0.066', '0.878', '0.066'])
     """
     import matplotlib.pyplot as plt
     from matplotlib.colors import BoundaryNorm, ListedColormap

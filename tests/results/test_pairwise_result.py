@@ -2,6 +2,7 @@
 blocks): it selects and delegates to sklearn_bench.stats.pairwise_tests."""
 
 import json
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
@@ -33,15 +34,35 @@ def _gh_result(drop=()):
     )
 
 
+def _by_pair(frame, column):
+    """``{frozenset({a, b}): value}``: pairs compared whatever their order (the
+    result writes each pair better-ranked first; R lists them column by column)."""
+    pairs = zip(frame["learner_i"], frame["learner_j"], strict=True)
+    return {frozenset(ab): v for ab, v in zip(pairs, frame[column], strict=True)}
+
+
+def _r_pairs(values):
+    """R's values keyed by pair: scmamp's order is (1,2), (1,3), ..., (k-1,k)."""
+    pairs = combinations(GH["learners"], 2)
+    return {frozenset(ab): v for ab, v in zip(pairs, values, strict=True)}
+
+
 def test_pairwise_test_delegates_and_matches_r():
-    """H: the method's adjusted p-values are R/scmamp's on García & Herrera's data."""
+    """H: the method's adjusted p-values are R/scmamp's on García & Herrera's data,
+    pair by pair; it equals stats.pairwise_tests on the table with the learners in
+    the result's order (best average rank first)."""
     table, result = _gh_result()
     res = result.pairwise_tests(adjust="shaffer", zero_method="wilcox")
-    np.testing.assert_allclose(
-        res.to_frame()["pvalue_adjusted"], GH["wilcoxon"]["shaffer"], rtol=1e-8
-    )
+    got = _by_pair(res.to_frame(), "pvalue_adjusted")
+    expected = _r_pairs(GH["wilcoxon"]["shaffer"])
+    assert got.keys() == expected.keys()
+    for pair, p in expected.items():
+        assert got[pair] == pytest.approx(p, rel=1e-8), pair
     direct = pairwise_tests(
-        table, adjust="shaffer", zero_method="wilcox", greater_is_better=False
+        table[list(res.average_ranks.sort_values().index)],
+        adjust="shaffer",
+        zero_method="wilcox",
+        greater_is_better=True,
     )
     pd.testing.assert_frame_equal(res.to_frame(), direct.to_frame())
     assert "higher is better; across 30 data sets" in res.null_hypothesis
@@ -87,8 +108,8 @@ def test_failed_replicate_counts_as_missing_cell():
     with pytest.raises(ValueError, match="NaN performance"):
         result.pairwise_tests()
     res = result.pairwise_tests(missing="pairwise", adjust="holm")
-    n = res.to_frame().set_index(["learner_i", "learner_j"])["n"]
-    assert n[("A", "B")] == 5 and n[("A", "C")] == 6
+    n = _by_pair(res.to_frame(), "n")
+    assert n[frozenset("AB")] == 5 and n[frozenset("AC")] == 6
 
 
 def test_within_one_dataset_uses_replicates():
@@ -146,9 +167,11 @@ def test_pairwise_test_friedman_type_posthocs_delegate(method, adjust):
     table, result = _gh_result()
     res = result.pairwise_tests(method=method, adjust=adjust)
     ref = pairwise_tests(table, method=method, adjust=adjust, greater_is_better=True)
-    np.testing.assert_allclose(
-        res.to_frame()["pvalue_adjusted"], ref.to_frame()["pvalue_adjusted"]
-    )
+    got = _by_pair(res.to_frame(), "pvalue_adjusted")
+    expected = _by_pair(ref.to_frame(), "pvalue_adjusted")
+    assert got.keys() == expected.keys()
+    for pair, p in expected.items():
+        assert got[pair] == pytest.approx(p, rel=1e-12), pair
     assert res.method == method and "across 30 data sets" in res.null_hypothesis
 
 
