@@ -130,9 +130,11 @@ def _build_parser():
             "generated (breast cancer; wine and digits restricted to two "
             "classes; a simulated microarray): DiagonalLDA with Welch t-test "
             "selection of k genes inside pipelines, logistic regression, a random "
-            "forest and an RBF SVM, over bootstrap out-of-bag replicates. Prints a "
-            "summary and writes report.html, the figures, the results and the "
-            "store into --out. The default size takes about a minute on 2 cores."
+            "forest and an RBF SVM, over the splits of nested cross-validation "
+            "(its outer folds for the comparisons, all of them for the interval "
+            "of each learner's error). Prints a summary and writes report.html, "
+            "the figures, the results and the store into --out. The default size "
+            "takes about a minute on 2 cores."
         ),
     )
     size = demo.add_mutually_exclusive_group()

@@ -289,7 +289,10 @@ def _nested_cv(table, means, **_):
     se = min(max(np.sqrt(max(mse, 0.0)), se_low), np.sqrt(k) * se_low)
     bias = (1 + (k - 2) / k) * (err_ncv - err_cv)
     reps = len(folds)
-    design = f"nested CV, {reps} repeats x {k} folds ({reps * k * k} fits), n={n}"
+    design = (
+        f"nested CV, {reps} repeat{'s' * (reps > 1)} x {k} folds "
+        f"({reps * k * k} fits), n={n}"
+    )
     details = {"err_ncv": err_ncv, "err_cv": err_cv, "bias": bias, "mse": mse}
     return err_ncv - bias, se, None, n, design, details
 
