@@ -352,7 +352,7 @@ class PairedComparisonsMixin:
         ...     random_state=0, progress=False).fit({"bc": (X, y)}).results_
         >>> res = result.confidence_interval("nb", dataset="bc")
         >>> res.method, round(res.estimate, 3), round(res.low, 3), round(res.high, 3)
-        ('nested_cv', 0.063, 0.043, 0.083)
+        ('nested_cv', 0.059, 0.04, 0.079)
         >>> res.design
         'nested CV, 2 repeats x 5 folds (50 fits), n=569'
         """
