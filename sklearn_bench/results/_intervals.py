@@ -80,8 +80,8 @@ def _rows(result, learner, dataset, metric, *, primary):
 def _failed(learner, dataset, splits):
     raise ValueError(
         f"Learner {learner!r} failed on data set {dataset!r} (splits "
-        f"{sorted(int(s) for s in splits)[:5]}) or has no score there: its interval needs every "
-        "split; rerun them."
+        f"{sorted(int(s) for s in splits)[:5]}) or has no score there: its "
+        "interval needs every split; rerun them."
     )
 
 

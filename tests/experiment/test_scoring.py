@@ -172,7 +172,9 @@ _POINTWISE_CASES = {
     "error_rate": (TREE, X_CLF, Y_CLF, lambda y, p: 1 - accuracy_score(y, p), "p"),
     "accuracy": (TREE, X_CLF, Y_CLF, accuracy_score, "p"),
     "log_loss": (TREE, X_CLF, Y_CLF, log_loss, "proba"),
-    "neg_log_loss": (TREE, X_CLF, Y_CLF, lambda y, p, **k: -log_loss(y, p, **k), "proba"),
+    "neg_log_loss": (
+        TREE, X_CLF, Y_CLF, lambda y, p, **k: -log_loss(y, p, **k), "proba"
+    ),
     "mean_squared_error": (OLS, X_REG, Y_REG, mean_squared_error, "p"),
     "neg_mean_absolute_error": (
         OLS, X_REG, Y_REG, lambda y, p: -mean_absolute_error(y, p), "p"),

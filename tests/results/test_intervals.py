@@ -62,7 +62,10 @@ def _hand_table(cv, learner, loss):
             values = model.predict(X[test]) != Y[test]
         else:
             p = model.predict_proba(X[test])[:, 1]
-            values = [log_loss([y], [q], labels=[0, 1]) for y, q in zip(Y[test], p)]
+            values = [
+                log_loss([y], [q], labels=[0, 1])
+                for y, q in zip(Y[test], p, strict=True)
+            ]
         rows.append(pd.DataFrame({"split": split, "row": test, "loss": values}))
     return pd.concat(rows).merge(cv.split_roles(), on="split")
 

@@ -57,7 +57,7 @@ def test_losses_read_back_equal_the_workers_and_average_to_the_scores(clean):
     stored = read_losses(path)
     key = ["dataset", "learner", "split", "metric", "row"]
     a = stored.sort_values(key).reset_index(drop=True)
-    b = memory.losses.astype({c: str for c in ("dataset", "learner", "metric")})
+    b = memory.losses.astype(dict.fromkeys(("dataset", "learner", "metric"), str))
     b = b.sort_values(key).reset_index(drop=True)
     pd.testing.assert_frame_equal(a, b[a.columns], check_dtype=False)
     means = stored.groupby(["learner", "split", "metric"])["loss"].agg(["mean", "size"])
