@@ -8,10 +8,11 @@ Monte Carlo study under exact nulls, every rate with its Monte Carlo standard er
    Data: score[i, j] = b_i + ε_ij, b_i ~ N(0, σ_b²) with σ_b = 3 (data sets differ
    much more than learners, as in practice) and ε_ij ~ N(0, 1) (``normal``) or
    exponential minus 1 (``skewed``).
-2. ``cochrans_q`` and ``f_test_classifiers`` (type I error), K = 3 classifiers on
-   n = 50 and 200 test cases. Null: on each case the K correctness indicators are
-   exchangeable, drawn as Bernoulli(p_i) with a case difficulty p_i ~ Beta(2, 1)
-   shared by the classifiers (cases differ, classifiers do not).
+2. ``cochrans_q`` and Looney's F (``rm_anova`` of the 0/1 table) (type I error),
+   K = 3 classifiers on n = 50 and 200 test cases. Null: on each case the K
+   correctness indicators are exchangeable, drawn as Bernoulli(p_i) with a case
+   difficulty p_i ~ Beta(2, 1) shared by the classifiers (cases differ,
+   classifiers do not).
 3. ``proportion_difference_test`` (two-sided): two accuracies with the same true
    p = 0.8, (a) from independent test sets of n = 100 (the test's assumption) and
    (b) from the same test set (two classifiers whose errors correlate through the
@@ -30,7 +31,7 @@ MC SE 0.003): rm_anova 0.042-0.053; Tukey "blocks" 0.039-0.053 (at level);
 Tukey "aligned" 0.091-0.111 (liberal: its K (N − 1) df and MSE underestimate the
 residual variance by (K − 1)/K, so the statistic is inflated by sqrt(K/(K − 1)));
 Tukey "independent" (autorank's) 0.000 (the data sets' spread swamps the MSE);
-cochrans_q and f_test_classifiers 0.048-0.054; proportion_difference_test 0.049
+cochrans_q and Looney's F 0.048-0.054; proportion_difference_test 0.049
 on independent test sets and 0.033 on one shared test set (wrong level).
 """
 
@@ -41,7 +42,6 @@ from scipy import stats
 
 from sklearn_bench.stats import (
     cochrans_q,
-    f_test_classifiers,
     proportion_difference_test,
     rm_anova,
     tukey_hsd,
@@ -110,7 +110,7 @@ def _correctness(rng, n, k):
 
 
 def classifiers(reps, rng, n, k=3):
-    hits = {"cochrans_q": 0, "f_test_classifiers": 0}
+    hits = {"cochrans_q": 0, "looney_f": 0}
     y = np.zeros(n, dtype=int)
     difficulty = rng.beta(2.0, 1.0, size=(reps, n, 1))
     x = (rng.random((reps, n, k)) < difficulty).astype(float)
@@ -126,9 +126,10 @@ def classifiers(reps, rng, n, k=3):
     for r in range(3):
         preds = np.where(x[r] == 1, 0, 1)
         assert np.isclose(cochrans_q(y, preds).pvalue, q_pvalues[r], rtol=1e-9)
-        assert np.isclose(f_test_classifiers(y, preds).pvalue, f_pvalues[r], rtol=1e-9)
+        looney = rm_anova((preds == y[:, None]).astype(float))  # Looney's F
+        assert np.isclose(looney.pvalue, f_pvalues[r], rtol=1e-9)
     hits["cochrans_q"] = int(np.sum(q_pvalues <= ALPHA))
-    hits["f_test_classifiers"] = int(np.sum(f_pvalues <= ALPHA))
+    hits["looney_f"] = int(np.sum(f_pvalues <= ALPHA))
     return hits
 
 
@@ -164,12 +165,12 @@ def main():
             print(f"{errors:8} {n_blocks:>4}  {_fmt(h['rm_anova'], reps):>14}  "
                   f"{_fmt(h['blocks'], reps):>14}  {_fmt(h['aligned'], reps):>14}  "
                   f"{_fmt(h['independent'], reps):>14}")  # fmt: skip
-    print("\n2. cochrans_q and f_test_classifiers, K = 3 classifiers")
-    print(f"{'n':>5}  {'cochrans_q':>14}  {'f_test':>14}")
+    print("\n2. cochrans_q and Looney's F, K = 3 classifiers")
+    print(f"{'n':>5}  {'cochrans_q':>14}  {'looney_f':>14}")
     for n in (50, 200):
         h = classifiers(reps, rng, n)
         print(f"{n:>5}  {_fmt(h['cochrans_q'], reps):>14}  "
-              f"{_fmt(h['f_test_classifiers'], reps):>14}")  # fmt: skip
+              f"{_fmt(h['looney_f'], reps):>14}")  # fmt: skip
     print("\n3. proportion_difference_test, p = 0.8, n = 100, two-sided")
     h = proportions(reps, rng)
     for name, hit in h.items():

@@ -16,7 +16,7 @@ Per configuration the script prints, over ``N_STUDIES`` studies:
   at once) of the Bonferroni intervals the report shows (each at ``1 − α/m``),
   of the Strassburger & Bretz (2008) bounds compatible with Holm
   (:func:`~sklearn_bench.stats.simultaneous_intervals` with
-  ``method="holm"``) and, for comparison, of the intervals the report showed
+  ``adjust="holm"``) and, for comparison, of the intervals the report showed
   before ("at Holm's level" ``α/(m − r + 1)`` for the ``r``-th smallest p,
   every row), and of the unadjusted 95% intervals;
 - contradictions: intervals that exclude 0 beside a Holm-adjusted p above α
@@ -103,8 +103,8 @@ def run(n_studies):
         for _ in range(n_studies):
             est, se, df, p, truth = _pairs(_study(rng, effects, n_datasets), effects)
             holm_p = adjust_pvalues(p, adjust="holm")
-            bonf = simultaneous_intervals(est, se, df=df, method="bonferroni")
-            sb = simultaneous_intervals(est, se, df=df, method="holm")
+            bonf = simultaneous_intervals(est, se, df=df, adjust="bonferroni")
+            sb = simultaneous_intervals(est, se, df=df, adjust="holm")
             old_low, old_high = _holm_level_intervals(est, se, df, p)
             q = stats.t.isf(ALPHA / 2, df)
             cover["bonferroni"] += bool(

@@ -31,7 +31,7 @@ b = [3, 1, 4, 4, 2, 4, 13, 0, 11, 14]
 c = [21, 15, 20, 19, 14, 17, 10, 2, 15, 15]
 
 holm = error_rate_intervals(b, c, 50, labels=pairs, adjust="holm")
-unadjusted = error_rate_intervals(b, c, 50, labels=pairs, adjust=None)
+unadjusted = error_rate_intervals(b, c, 50, labels=pairs, adjust="none")
 with pd.option_context(
     "display.width",
     120,

@@ -24,6 +24,7 @@ per-data-set means.
 # 20 random 75/25 splits (ShuffleSplit). The error rate's default ROPE is 0.01:
 # one percentage point.
 import matplotlib.pyplot as plt
+import pandas as pd
 from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import ShuffleSplit
@@ -34,7 +35,6 @@ from sklearn.preprocessing import StandardScaler
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
 from sklearn_bench.datasets import load_demsar2006
 from sklearn_bench.plotting import plot_posterior_density, plot_posterior_simplex
-from sklearn_bench.stats import bayesian_table
 
 X, y = load_breast_cancer(return_X_y=True)
 experiment = BenchmarkExperiment(
@@ -86,7 +86,8 @@ tables = BenchmarkResult.from_frame(
     greater_is_better=True,
 )
 comparisons = tables.bayesian_comparisons(control="C4.5", delta=0.01, random_state=0)
-print(bayesian_table(comparisons).round(3).to_string())
+table = pd.concat([c.to_frame() for c in comparisons.values()], ignore_index=True)
+print(table.drop(columns="description").round(3).to_string())
 
 # %%
 # Each point of the triangle is one posterior draw of the probabilities of the

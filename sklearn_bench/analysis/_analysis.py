@@ -187,10 +187,11 @@ class Analysis:
         ``method=plan.posthoc, adjust=plan.adjust, alpha=plan.alpha``:
         ``learner_i, learner_j, rank_difference, statistic, pvalue,
         pvalue_adjusted, reject, method``.
-    rm_anova, tukey : RMAnovaResult, TukeyHSDResult or None
+    rm_anova, tukey : RMAnovaResult, PairwiseTestResult or None
         Autorank's parametric path, when the plan names ``"rm_anova"``.
     pairwise : PairwiseTestResult or None
-        ``result.pairwise_tests(alpha=plan.alpha, missing="pairwise")``: the
+        ``result.pairwise_tests(alpha=plan.alpha, confidence_level=
+        plan.confidence_level, missing="pairwise")``: the
         Wilcoxon signed-rank test of each pair on its own, Shaffer-adjusted
         (the method's defaults); its ``to_frame()`` is the report's table.
     smallest_pvalue : tuple or None
@@ -992,7 +993,11 @@ def analyse(result, plan=None):
                 dataset=scope, metric=metric, method="rm_anova"
             )
             tukey = result.pairwise_tests(
-                method="tukey", dataset=scope, metric=metric, alpha=alpha
+                method="tukey",
+                dataset=scope,
+                metric=metric,
+                alpha=alpha,
+                confidence_level=level,
             )
         except ValueError as exc:
             notes.append(f"No repeated-measures ANOVA: {exc}")
@@ -1232,7 +1237,12 @@ def _pairwise(result, plan, metric, skipped, blocks):
             "bottom line uses the corrected resampled t instead)"
         )
     try:
-        res = result.pairwise_tests(alpha=plan.alpha, metric=metric, missing="pairwise")
+        res = result.pairwise_tests(
+            alpha=plan.alpha,
+            confidence_level=plan.confidence_level,
+            metric=metric,
+            missing="pairwise",
+        )
     except ValueError as exc:
         return None, f"the pairwise tests could not run: {exc}"
     return res, ""

@@ -84,11 +84,10 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
     rows = []
     across_results = []  # the hierarchical fits, for the simplex figure
     options = {"delta": rope, "metric": metric}
-    from ..stats import shared_dirichlet_draws
-
     # One seed for every comparison across data sets: their Dirichlet draws are
-    # the same, drawn once (shared_dirichlet_draws changes no number).
-    with warnings.catch_warnings(record=True) as caught, shared_dirichlet_draws():
+    # the same, drawn once into `shared` (which changes no number).
+    shared = {}
+    with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
         if len(mean.index) >= 2:
             others = [m for m in mean.columns if m != best]
@@ -128,6 +127,7 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
                             other,
                             n_draws=N_SAMPLES,
                             random_state=SEED,
+                            shared_draws=shared,
                             **options,
                         )
                 except ValueError as exc:

@@ -6,7 +6,7 @@ matplotlib is imported inside the functions, so importing this module (and
 
 import numpy as np
 
-from ..stats import TukeyHSDResult
+from ..stats import PairwiseTestResult
 from ._common import (
     _draw_rank_diagram,
     _groups_from_matrix,
@@ -65,7 +65,7 @@ def plot_critical_difference(
 
     Parameters
     ----------
-    result : FriedmanResult or TukeyHSDResult
+    result : FriedmanResult or PairwiseTestResult
         The result of :func:`sklearn_bench.stats.friedman_test`, or of
         :func:`sklearn_bench.stats.tukey_hsd`: then the axis is the learners'
         mean performance (best on the left), the critical difference is Tukey's
@@ -81,7 +81,7 @@ def plot_critical_difference(
     method : {"nemenyi"}, default="nemenyi"
         The all-pairs test whose critical difference defines the groups.
         (Bonferroni–Dunn compares with one control only, so it defines no groups.)
-        Ignored for a TukeyHSDResult, whose ``alpha`` is its own.
+        Ignored for Tukey's result, whose ``alpha`` is its own.
     colors : dict, default=None
         ``{learner: colour}``: the learners' lines and names in these
         matplotlib colours, e.g. to mark families of learners (tree ensembles,
@@ -113,7 +113,7 @@ def plot_critical_difference(
     >>> len([line for line in ax.lines if line.get_gid() == "cd-group"])
     2
     """
-    if isinstance(result, TukeyHSDResult):
+    if isinstance(result, PairwiseTestResult) and "hsd" in result.details:
         return _plot_tukey(result, ax=ax, colors=colors)
     if method != "nemenyi":
         raise ValueError(
@@ -129,7 +129,7 @@ def plot_critical_difference(
 
 
 def _plot_tukey(result, *, ax=None, colors=None):
-    """The CD-style diagram of a TukeyHSDResult on the axis of mean performance."""
+    """The CD-style diagram of Tukey's result on the axis of mean performance."""
     from matplotlib.ticker import MaxNLocator
 
     learners = list(result.learners)
@@ -137,8 +137,9 @@ def _plot_tukey(result, *, ax=None, colors=None):
     sign = -1.0 if result.greater_is_better else 1.0
     pos = sign * means
     lo, hi = float(pos.min()), float(pos.max())
+    hsd = result.details["hsd"]
     if hi - lo <= 0:
-        pad = result.hsd if result.hsd > 0 else max(abs(lo), 1.0) * 1e-3
+        pad = hsd if hsd > 0 else max(abs(lo), 1.0) * 1e-3
         lo, hi = lo - pad / 2, hi + pad / 2
     values = MaxNLocator(nbins=5).tick_values(float(means.min()), float(means.max()))
     ticks = [
@@ -151,7 +152,7 @@ def _plot_tukey(result, *, ax=None, colors=None):
         [str(name) for name in learners],
         pos,
         groups,
-        cd=result.hsd,
+        cd=hsd,
         colors=_line_colors(colors, learners),
         axis=(lo, hi, ticks),
         shown=means,

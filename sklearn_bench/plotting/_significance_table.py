@@ -32,7 +32,7 @@ def _pvalue_matrix(result):
         if result is None or isinstance(result, str | bytes):
             raise ValueError(
                 "`result` must be a post-hoc result with `pvalues_adjusted` "
-                f"(PairwiseTestResult, TukeyHSDResult) or a square matrix; got "
+                f"(PairwiseTestResult) or a square matrix; got "
                 f"{result!r}."
             )
         values = real_array(result, "result")
@@ -93,7 +93,7 @@ def significance_table(result, *, levels=_LEVELS):
 
     Parameters
     ----------
-    result : PairwiseTestResult, TukeyHSDResult, DataFrame or array-like
+    result : PairwiseTestResult, DataFrame or array-like
         Any result with a ``pvalues_adjusted`` matrix, or a symmetric square
         matrix of (adjusted) p-values (a DataFrame names the learners).
     levels : sequence of float, default=(0.001, 0.01, 0.05)
@@ -147,7 +147,7 @@ def plot_significance_table(result, *, levels=_LEVELS, annotate=True, ax=None):
 
     Parameters
     ----------
-    result : PairwiseTestResult, TukeyHSDResult, DataFrame or array-like
+    result : PairwiseTestResult, DataFrame or array-like
         As for :func:`significance_table`.
     levels : sequence of float, default=(0.001, 0.01, 0.05)
     annotate : bool, default=True

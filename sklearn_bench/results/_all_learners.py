@@ -100,7 +100,7 @@ default="friedman"
 
         Returns
         -------
-        FriedmanResult, BlockRankTestResult or RMAnovaResult
+        FriedmanResult, BlockTestResult or RMAnovaResult
 
         Examples
         --------
@@ -149,6 +149,7 @@ default="friedman"
         method="wilcoxon",
         adjust=None,
         alpha=0.05,
+        confidence_level=0.95,
         metric=None,
         dataset=None,
         missing="raise",
@@ -184,6 +185,9 @@ default="friedman"
             ``None``: ``"single_step"`` for Nemenyi and Miller, ``"shaffer"``
             otherwise.
         alpha : float, default=0.05
+            Family-wise level of the tests (``reject``, ``significant``).
+        confidence_level : float, default=0.95
+            Level of the pairs' intervals (simultaneous for Tukey's).
         metric : str, default=None
             The first metric by default.
         dataset : str, default=None
@@ -200,7 +204,7 @@ default="friedman"
 
         Returns
         -------
-        PairwiseTestResult or TukeyHSDResult
+        PairwiseTestResult
 
         See Also
         --------
@@ -242,13 +246,19 @@ default="friedman"
         table = table[list(ranks.sort_values(kind="stable").index)]
         scope = _scope_words(dataset, len(table))
         if method == "tukey":
-            res = tukey_hsd(table, alpha=alpha, greater_is_better=self.metrics[metric])
+            res = tukey_hsd(
+                table,
+                alpha=alpha,
+                confidence_level=confidence_level,
+                greater_is_better=self.metrics[metric],
+            )
             return self._say_scope(res, metric, scope)
         res = pairwise_tests(
             table,
             method=method,
             adjust=adjust,
             alpha=alpha,
+            confidence_level=confidence_level,
             zero_method=zero_method,
             greater_is_better=self.metrics[metric],
             missing=missing,
@@ -278,7 +288,7 @@ default="friedman"
 
         Returns
         -------
-        SkillingsMackResult
+        BlockTestResult
 
         Examples
         --------
@@ -293,7 +303,7 @@ default="friedman"
         ...     learner="learner", value="auc", greater_is_better=True)
         >>> res = result.skillings_mack_test()
         >>> res.n_missing, res.df, round(res.statistic, 3)
-        (1, 3, 9.354)
+        (1, (3,), 9.354)
         """
         metric, table = self._all_blocks(metric, missing=True)
         res = skillings_mack_test(

@@ -29,6 +29,7 @@ class BayesianMixin:
         prior_strength=None,
         n_draws=None,
         random_state=None,
+        shared_draws=None,
     ):
         """Posterior probabilities that ``a`` or ``b`` is practically better.
 
@@ -89,6 +90,10 @@ class BayesianMixin:
             50000); for the hierarchical model the posterior draws over its 4
             chains (``None``: 20000, 5000 per chain).
         random_state : int, numpy Generator or RandomState, default=None
+        shared_draws : dict, default=None
+            Signed-rank test: a dict in which tests with one integer
+            ``random_state`` share their Dirichlet draws
+            (:func:`~sklearn_bench.stats.bayesian_signed_rank`).
 
         Returns
         -------
@@ -173,6 +178,8 @@ class BayesianMixin:
                 self, a, b, metric=metric, with_dropped=True
             )
             extra = {} if prior_strength is None else {"prior_strength": prior_strength}
+            if method == "signed_rank":
+                extra["shared_draws"] = shared_draws
             res = funcs[method](
                 x,
                 y,
@@ -208,19 +215,19 @@ class BayesianMixin:
         Returns
         -------
         dict of (str, str) to BayesianTestResult
-            In pair order; :func:`~sklearn_bench.stats.bayesian_table` makes the
-            table, :func:`~sklearn_bench.plotting.plot_bayesian_posterior` the
-            plots.
+            In pair order; their ``to_frame()`` rows make the table,
+            :func:`~sklearn_bench.plotting.plot_bayesian_posterior` the plots.
 
         Examples
         --------
+        >>> import pandas as pd
         >>> from sklearn_bench import BenchmarkResult
         >>> from sklearn_bench.datasets import load_demsar2006
-        >>> from sklearn_bench.stats import bayesian_table
         >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
         ...     learner="learner", value="auc", greater_is_better=True)
-        >>> table = bayesian_table(result.bayesian_comparisons(
-        ...     control="C4.5", delta=0.01, random_state=0))  # AUC has no default Δ
+        >>> tests = result.bayesian_comparisons(
+        ...     control="C4.5", delta=0.01, random_state=0)  # AUC has no default Δ
+        >>> table = pd.concat([t.to_frame() for t in tests.values()], ignore_index=True)
         >>> table[["a", "b", "decision"]]
               a          b   decision
         0  C4.5     C4.5+m  undecided

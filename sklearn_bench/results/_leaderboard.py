@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_bool, check_positive_int
-from ..stats import bradley_terry_ratings, leaderboard_table, win_rate_matrix
+from ..stats import leaderboard_table, win_rate_matrix
 from . import _select
 
 
@@ -199,8 +199,4 @@ class LeaderboardMixin:
         metric = self._metric(metric)
         learners = _select.check_learners(self, self.learners, at_least=2)
         table = _blocks(self, learners, metric)
-        gib = self.metrics[metric]
-        matrix = win_rate_matrix(table, greater_is_better=gib)
-        rating = bradley_terry_ratings(table, greater_is_better=gib)
-        order = list(rating.sort_values(ascending=False, kind="stable").index)
-        return matrix.loc[order, order]
+        return win_rate_matrix(table, greater_is_better=self.metrics[metric])

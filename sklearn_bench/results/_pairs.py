@@ -76,7 +76,7 @@ class PairedComparisonsMixin:
               ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` or
               ``RepeatedKFold`` of that shape): Dietterich's 5×2cv paired t and
               Alpaydin's combined 5×2cv F
-              (:func:`~sklearn_bench.stats.five_by_two_cv_test`).
+              (:func:`~sklearn_bench.stats.paired_test`).
             - ``"mcnemar"``: :func:`~sklearn_bench.stats.mcnemar_test` on the
               kept predictions of one test set (``dataset``, ``replicate``;
               two-sided).
@@ -100,7 +100,7 @@ class PairedComparisonsMixin:
 
         Returns
         -------
-        PairedTestResult or McNemarResult
+        PairedTestResult
 
         See Also
         --------
@@ -135,15 +135,15 @@ class PairedComparisonsMixin:
         >>> res.method, res.n, res.df
         ('corrected_t', 100, 99)
         """
-        from ..stats import five_by_two_cv_test, mcnemar_test, paired_test
+        from ..stats import mcnemar_test, paired_test
 
         if method == "mcnemar":
             if alternative != "two-sided":
                 raise ValueError("`alternative` must be 'two-sided' for McNemar.")
-            n_b, n_c, _ = _select.discordant_counts(
+            n_b, n_c, n = _select.discordant_counts(
                 self, a, b, dataset=dataset, replicate=replicate
             )
-            res = mcnemar_test(n_b, n_c, **kwargs)
+            res = mcnemar_test(n_b, n_c, n=n, **kwargs)
             h0 = f"H0: P({a} wrong, {b} right) = P({a} right, {b} wrong)"
             return replace(res, null_hypothesis=h0)
         metric = self._metric(metric)
@@ -182,10 +182,9 @@ class PairedComparisonsMixin:
             x, y, scope = _within.five_by_two_inputs(
                 self, a, b, metric=metric, dataset=dataset
             )
-            kind = "t" if method == "5x2cv" else "f"
 
             def run():
-                return five_by_two_cv_test(x, y, method=kind, **opts, **kwargs)
+                return paired_test(x, y, method=method, **opts, **kwargs)
 
             n_dropped = 0
         else:
@@ -298,7 +297,7 @@ class PairedComparisonsMixin:
               ``random_state`` in ``kwargs``).
             - ``"qh"``: the Quesenberry–Hurst interval for err(a) − err(b) on one
               test set from kept predictions (Berrar & Lozano 2013, eqs. (4)–(5);
-              :func:`~sklearn_bench.stats.error_rate_difference_ci`).
+              :func:`~sklearn_bench.stats.mcnemar_test`).
             - ``"nested_cv"``, ``"conservative_z"``: the interval of A − B of
               :func:`~sklearn_bench.stats.generalization_error_interval` with
               ``baseline`` (their theory holds for pointwise differences).
@@ -356,7 +355,7 @@ class PairedComparisonsMixin:
         >>> res.design
         'nested CV, 2 repeats x 5 folds (50 fits), n=569'
         """
-        from ..stats import bootstrap_ci, error_rate_difference_ci
+        from ..stats import bootstrap_ci, mcnemar_test
 
         if b is None or method in _intervals.TWO_LEARNER_METHODS:
             return _intervals.learner_interval(
@@ -373,9 +372,7 @@ class PairedComparisonsMixin:
             n_b, n_c, n = _select.discordant_counts(
                 self, a, b, dataset=dataset, replicate=replicate
             )
-            return error_rate_difference_ci(
-                n_b, n_c, n, confidence_level=confidence_level
-            )
+            return mcnemar_test(n_b, n_c, n=n).confidence_interval(confidence_level)
         metric = self._metric(metric)
         if method == "bootstrap":
             x, y, _ = _scales.pair(
@@ -394,7 +391,9 @@ class PairedComparisonsMixin:
         )
         return res.confidence_interval(confidence_level)
 
-    def error_rate_intervals(self, *, adjust="holm", dataset=None, alpha=0.05, **kw):
+    def error_rate_intervals(
+        self, *, adjust="holm", dataset=None, confidence_level=0.95, **kw
+    ):
         """McNemar tests and Quesenberry–Hurst intervals for all pairs on one test set.
 
         Berrar & Lozano (2013), Table 2: for every pair ``(i, j)`` of learners
@@ -405,10 +404,11 @@ class PairedComparisonsMixin:
 
         Parameters
         ----------
-        adjust : {"holm", "bonferroni", None}, default="holm"
+        adjust : {"holm", "bonferroni", "none"}, default="holm"
         dataset : str, default=None
             Required when the result has several data sets.
-        alpha : float, default=0.05
+        confidence_level : float, default=0.95
+            Family-wise level of the intervals.
         **kw
             ``replicate`` (as in :meth:`paired_test`) and ``correction`` (the
             continuity correction of McNemar's test).
@@ -457,7 +457,7 @@ class PairedComparisonsMixin:
             [bc[1] for bc in counts],
             counts[0][2],
             labels=[f"({i}, {j})" for i, j in pairs],
-            alpha=alpha,
+            confidence_level=confidence_level,
             adjust=adjust,
             **kw,
         )

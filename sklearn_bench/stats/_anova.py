@@ -17,13 +17,9 @@ from scipy import stats
 
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
-from ._common import (
-    _direction,
-    _Fields,
-    _pair_matrix,
-    _validate_scores,
-)
-from ._posthoc import PosthocResult, tukey_intervals
+from .._validation import check_confidence_level
+from ._common import _direction, _Fields, _validate_scores
+from ._pairwise import PairwiseTestResult, pairs_frame
 
 _TUKEY_DESIGNS = ("blocks", "aligned", "independent")
 
@@ -59,30 +55,29 @@ def _tukey_table(means, mse, df, n, confidence_level):
     """Tukey's all-pairs comparison of K means of ``n`` values each.
 
     ``mse`` is the error mean square on ``df`` degrees of freedom. Returns a
-    dict of arrays over the pairs ``(i, j)``, ``i < j``: ``difference`` (mean
+    dict of arrays over the pairs ``(i, j)``, ``i < j`` (``pairs``, index
+    arrays): ``difference`` (mean
     i minus mean j), simultaneous ``low``/``high`` at ``confidence_level``,
     ``pvalue`` (unadjusted two-sided t-test on the same MSE and df) and
     ``pvalue_adjusted`` (studentized range). For equal ``n`` this is
     :func:`scipy.stats.tukey_hsd` and statsmodels' ``tukeyhsd``.
     """
     k = len(means)
-    pairs = list(combinations(range(k), 2))
-    diff = np.array([means[i] - means[j] for i, j in pairs])
+    i, j = np.array(list(combinations(range(k), 2))).T
+    diff = means[i] - means[j]
     se = np.sqrt(mse / n)  # Tukey: q * sqrt(MSE/2 (1/n_i + 1/n_j))
     q = stats.studentized_range.ppf(confidence_level, k, df)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.abs(diff) / se
     t = np.where(np.abs(diff) == 0, 0.0, t)
     return {
-        "pairs": pairs,
+        "pairs": (i, j),
         "difference": diff,
         "low": diff - q * se,
         "high": diff + q * se,
         "statistic": t,
         "pvalue": 2 * stats.t.sf(t * np.sqrt(0.5), df),
         "pvalue_adjusted": np.clip(stats.studentized_range.sf(t, k, df), 0, 1),
-        "critical_value": float(q),
-        "hsd": float(q * se),
     }
 
 
@@ -137,23 +132,18 @@ class RMAnovaResult(_Fields):
     )
     _table: pd.DataFrame = field(repr=False, default=None, compare=False)
 
-    def tukey_hsd(self, *, alpha=0.05, greater_is_better):
-        """Tukey's HSD on this ANOVA's error mean square (``design="blocks"``).
-
-        Parameters
-        ----------
-        alpha : float, default=0.05
-        greater_is_better : bool
-            Direction of the scores, as in :func:`tukey_hsd` (required).
+    def tukey_hsd(self, *, alpha=0.05, confidence_level=0.95, greater_is_better):
+        """:func:`tukey_hsd` on this ANOVA's error mean square (``design="blocks"``).
 
         Returns
         -------
-        TukeyHSDResult
+        PairwiseTestResult
         """
         return tukey_hsd(
             self._table,
             design="blocks",
             alpha=alpha,
+            confidence_level=confidence_level,
             greater_is_better=greater_is_better,
         )
 
@@ -255,90 +245,9 @@ def rm_anova(scores) -> RMAnovaResult:
     )
 
 
-@dataclass(frozen=True)
-class TukeyHSDResult(PosthocResult):
-    """Result of :func:`tukey_hsd`.
-
-    Attributes
-    ----------
-    learners : tuple
-    design : str
-        ``"blocks"``, ``"aligned"`` or ``"independent"`` (see :func:`tukey_hsd`).
-    alpha : float
-        Family-wise level of the intervals and of :attr:`significant`.
-    n_blocks : int
-    mse : float
-        Error mean square.
-    df : int
-        Its degrees of freedom.
-    critical_value : float
-        The ``1 − alpha`` quantile ``q`` of the studentized range with K means
-        and ``df`` degrees of freedom.
-    hsd : float
-        Tukey's honestly significant difference ``q sqrt(MSE / N)``: two
-        learners differ when their means differ by more (the critical
-        difference of the CD-style diagram).
-    learner_means : pandas.Series
-    greater_is_better : bool
-    method : str
-    null_hypothesis : str
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import tukey_hsd
-    >>> res = tukey_hsd([[0.2, 0.3, 0.25], [0.1, 0.25, 0.2], [0.3, 0.35, 0.3]],
-    ...                 greater_is_better=False)
-    >>> res.df, round(res.hsd, 4)
-    (4, 0.084)
-    """
-
-    learners: tuple
-    design: str
-    alpha: float
-    n_blocks: int
-    mse: float
-    df: int
-    critical_value: float
-    hsd: float
-    learner_means: pd.Series = field(compare=False)
-    greater_is_better: bool = False
-    method: str = "Tukey HSD"
-    null_hypothesis: str = ""
-    _frame: pd.DataFrame = field(default=None, repr=False, compare=False)
-
-    def to_frame(self):
-        """One row per pair ``(learner_i, learner_j)``, ``i`` before ``j``.
-
-        Columns: ``learner_i``, ``learner_j``, ``n``, ``mean_difference`` (mean
-        of ``i`` minus mean of ``j``), ``ci_low``, ``ci_high`` (simultaneous
-        interval at ``1 − alpha``), ``statistic`` (``|difference| / sqrt(MSE /
-        N)``), ``pvalue`` (unadjusted t-test on the same MSE),
-        ``pvalue_adjusted`` (studentized range), ``reject``.
-        """
-        return self._frame.copy()
-
-    def _matrix(self, column, diagonal):
-        return _pair_matrix(self._frame, self.learners, column, diagonal)
-
-    @property
-    def significant(self):
-        """Symmetric boolean learners x learners matrix: pair differs at ``alpha``."""
-        return self._matrix("reject", 0.0)
-
-    @property
-    def pvalues_adjusted(self):
-        """Symmetric matrix of the adjusted p-values (diagonal 1)."""
-        return self._matrix("pvalue_adjusted", 1.0)
-
-    def _intervals(self, confidence_level):
-        return tukey_intervals(self, confidence_level)
-
-    to_dict = _Fields.to_dict
-
-
 def tukey_hsd(
-    scores, *, design="blocks", alpha=0.05, greater_is_better
-) -> TukeyHSDResult:
+    scores, *, design="blocks", alpha=0.05, confidence_level=0.95, greater_is_better
+) -> PairwiseTestResult:
     """Tukey's honestly significant difference for all pairs of learners.
 
     The difference of two learners' mean performances over the N blocks is
@@ -369,14 +278,20 @@ def tukey_hsd(
     scores : DataFrame or array-like of shape (n_blocks, n_learners)
     design : {"blocks", "aligned", "independent"}, default="blocks"
     alpha : float, default=0.05
-        Family-wise error rate of the intervals and rejections.
+        Family-wise error rate of the rejections (``reject``, ``significant``,
+        and the ``hsd`` in ``details``).
+    confidence_level : float, default=0.95
+        Simultaneous level of the intervals (``ci_low``, ``ci_high``).
     greater_is_better : bool
         Direction of the scores: orders the diagram (best on the left).
         Required.
 
     Returns
     -------
-    TukeyHSDResult
+    PairwiseTestResult
+        With ``learner_means`` and, in ``details``, ``design``, ``mse``,
+        ``df``, ``critical_value`` and ``hsd``; ``adjust`` is
+        ``"single_step"`` (the studentized range).
 
     See Also
     --------
@@ -396,9 +311,12 @@ def tukey_hsd(
     0          0          1           0.3226
     1          0          2           0.0063
     2          1          2           0.1437
+    >>> res.details["df"], round(res.details["hsd"], 4)
+    (22, 0.037)
     """
     design = _check_choice(design, _TUKEY_DESIGNS, "design")
     alpha = _check_alpha(alpha)
+    level = check_confidence_level(confidence_level)
     greater_is_better = _direction(greater_is_better)
     values, learners, blocks = _validate_scores(scores)
     n, k = values.shape
@@ -419,41 +337,39 @@ def tukey_hsd(
         mse = (ss_t - ss_l) / df  # within-group SS of the one-way layout
         words = "the one-way within-learner mean square, blocks ignored"
     means = x.mean(axis=0)
-    table = _tukey_table(means, mse, df, n, 1 - alpha)
-    frame = pd.DataFrame(
-        {
-            "learner_i": [learners[i] for i, _ in table["pairs"]],
-            "learner_j": [learners[j] for _, j in table["pairs"]],
-            "n": n,
-            "mean_difference": table["difference"] * factor,
-            "ci_low": table["low"] * factor,
-            "ci_high": table["high"] * factor,
-            "statistic": table["statistic"],
-            "pvalue": table["pvalue"],
-            "pvalue_adjusted": table["pvalue_adjusted"],
-        }
-    )
-    frame["reject"] = frame["pvalue_adjusted"] <= alpha
-    return TukeyHSDResult(
+    table = _tukey_table(means, mse, df, n, level)
+    difference = table["difference"] * factor
+    frame = pairs_frame(
+        learners, *table["pairs"], table["pvalue_adjusted"], alpha, n=n,
+        mean_difference=difference, estimate=difference,
+        ci_low=table["low"] * factor, ci_high=table["high"] * factor,
+        ci_level=level, statistic=table["statistic"], pvalue=table["pvalue"],
+    )  # fmt: skip
+    q = float(stats.studentized_range.ppf(1 - alpha, k, df))
+    return PairwiseTestResult(
         learners=tuple(learners),
-        design=design,
+        method=f"tukey ({design})",
+        adjust="single_step",
         alpha=alpha,
+        confidence_level=level,
         n_blocks=n,
-        mse=_unscale(_unscale(mse, factor), factor),
-        df=int(df),
-        critical_value=table["critical_value"],
-        hsd=table["hsd"] * factor,
+        null_hypothesis=(
+            "H0(i, j): mean performance of learner i = that of learner j "
+            f"(studentized range of {k} means, {words}, {df} df; "
+            f"family-wise α = {alpha:g})"
+        ),
         learner_means=pd.Series(
             means * factor,
             index=pd.Index(learners, name="learner"),
             name="mean_performance",
         ),
         greater_is_better=bool(greater_is_better),
-        method=f"Tukey HSD ({design})",
-        null_hypothesis=(
-            "H0(i, j): mean performance of learner i = that of learner j "
-            f"(studentized range of {k} means, {words}, {df} df; "
-            f"family-wise α = {alpha:g})"
-        ),
+        details={
+            "design": design,
+            "mse": _unscale(_unscale(mse, factor), factor),
+            "df": int(df),
+            "critical_value": q,
+            "hsd": float(q * np.sqrt(mse / n)) * factor,
+        },
         _frame=frame,
     )

@@ -18,13 +18,12 @@ p_right)`` for ``two_on_single(x, y)`` / ``two_on_multiple(x, y)``.
 """
 
 import warnings
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import stats
 
-from .._validation import check_bool, check_random_state
+from .._validation import check_bool, check_positive_int, check_random_state
 from ._common import _DECIMALS, real_number
 from ._paired import _check_paired, _scalar
 
@@ -78,8 +77,8 @@ class BayesianTestResult:
         the three probabilities; 0 for the closed-form correlated t-test.
     details : dict
         Method-specific quantities: ``mean``, ``scale``, ``df``, ``rho`` of the
-        posterior Student t; ``prior_strength``, ``n_samples`` (the draws), the
-        per-region counts or ``standard_errors`` of the Monte Carlo tests.
+        posterior Student t; ``prior_strength``, ``n_draws``, the per-region
+        counts or ``standard_errors`` of the Monte Carlo tests.
 
     Examples
     --------
@@ -193,23 +192,43 @@ class BayesianTestResult:
         names = list(self.probabilities)
         probs = list(self.probabilities.values())
         return {
-            "method": self.method,
-            "n": self.n,
-            "rope": self.rope,
             "a": names[0],
             "b": names[2],
             "p_a": probs[0],
             "p_rope": probs[1],
             "p_b": probs[2],
+            "decision": self.decision(threshold=threshold),
+            "method": self.method,
+            "n": self.n,
+            "rope": self.rope,
             "standard_error": self.standard_error,
             "n_dropped": self.n_dropped,
-            "decision": self.decision(threshold=threshold),
             "threshold": threshold,
             "description": self.description,
         }
 
     def to_frame(self, threshold=0.95):
-        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
+        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`: ``a``, ``b``,
+        ``p_a`` (``a`` practically better), ``p_rope``, ``p_b``, ``decision``,
+        ``method``, ``n``, ``rope``, ``standard_error``, ``n_dropped``,
+        ``threshold``, ``description``.
+
+        Examples
+        --------
+        Many comparisons, one row each:
+
+        >>> import pandas as pd
+        >>> from sklearn_bench.stats import bayesian_correlated_t
+        >>> tests = [bayesian_correlated_t([0.2, 0.25, 0.22, 0.27], y, delta=0.01,
+        ...     rho=0.25, labels=("A", name), greater_is_better=False)
+        ...     for name, y in [("B", [0.3, 0.31, 0.33, 0.36]),
+        ...                     ("C", [0.21, 0.26, 0.2, 0.28])]]
+        >>> table = pd.concat([t.to_frame() for t in tests], ignore_index=True)
+        >>> table[["a", "b", "p_a", "p_rope", "decision"]].round(3)
+           a  b    p_a  p_rope   decision
+        0  A  B  0.992   0.004          A
+        1  A  C  0.280   0.543  undecided
+        """
         import pandas as pd
 
         return pd.DataFrame([self.to_dict(threshold=threshold)])
@@ -241,19 +260,13 @@ def _check_common(x, y, rope, labels, *, name, axis=None):
     return d, rope, labels
 
 
-def _check_monte_carlo(prior_strength, n_samples):
+def _check_monte_carlo(prior_strength, n_draws):
     prior_strength = real_number(prior_strength, "prior_strength")
     if not (np.isfinite(prior_strength) and prior_strength >= 0):
         raise ValueError(
             f"`prior_strength` must be a non-negative number; got {prior_strength!r}."
         )
-    if (
-        isinstance(n_samples, bool)
-        or not isinstance(n_samples, int | np.integer)
-        or n_samples < 1
-    ):
-        raise ValueError("`n_draws` must be a positive integer.")
-    return prior_strength, int(n_samples)
+    return prior_strength, check_positive_int(n_draws, "n_draws")
 
 
 def _fmt(value):
@@ -465,50 +478,30 @@ def _dirichlet(alpha, size, random_state):
 _SORTED_FROM = 128
 # Draws per column block of the sorted sums (_SortedWalsh.masses).
 _SORTED_BLOCK = 512
-# While a caller shares draws (shared_dirichlet_draws), the Dirichlet draws of
-# one (prior, number of samples, integer seed), reused by each test with them.
-_SHARED_DRAWS = None
-_MAX_SHARED = 40_000_000  # draws x pseudo-observations kept (320 MB)
+_MAX_SHARED = 40_000_000  # draws x pseudo-observations kept in `shared_draws`
 
 
-@contextmanager
-def shared_dirichlet_draws():
-    """Within this block, Dirichlet-process tests with the same integer seed,
-    prior and number of data sets reuse one set of Dirichlet draws.
-
-    Such tests draw the same weights anyway (the same seed gives the same
-    stream), so every result is unchanged; a report that tests the best learner
-    against each of 50 others draws them once instead of 50 times. The draws
-    are dropped when the block ends.
-    """
-    global _SHARED_DRAWS
-    outer = _SHARED_DRAWS
-    _SHARED_DRAWS = {} if outer is None else outer
-    try:
-        yield
-    finally:
-        _SHARED_DRAWS = outer
-
-
-def _dirichlet_batches(alpha, n_samples, batch, random_state):
-    """``(start, stop, w)`` for consecutive batches of ``n_samples`` draws of
-    Dirichlet(alpha) from ``random_state`` (shared within
-    :func:`shared_dirichlet_draws` for an integer seed)."""
+def _dirichlet_batches(alpha, n_draws, batch, random_state, shared, transposed):
+    """``(start, stop, w)`` for consecutive batches of ``n_draws`` draws of
+    Dirichlet(alpha) from ``random_state``, ``w`` of shape (draws,
+    pseudo-observations) or, ``transposed``, its C-ordered transpose; kept in
+    and read from the caller's dict ``shared`` for an integer seed (see
+    :func:`bayesian_signed_rank`)."""
     seeded = isinstance(random_state, int | np.integer) and not isinstance(
         random_state, bool
     )
-    key = (alpha.tobytes(), int(n_samples), int(batch), int(random_state) if seeded
-           else None)  # fmt: skip
-    shared = _SHARED_DRAWS
+    key = (alpha.tobytes(), n_draws, batch, transposed, seeded and int(random_state))
     if shared is not None and seeded and key in shared:
         yield from shared[key]
         return
-    keep = shared is not None and seeded and n_samples * alpha.size <= _MAX_SHARED
+    keep = shared is not None and seeded and n_draws * alpha.size <= _MAX_SHARED
     kept = []
     rng = check_random_state(random_state, keep_random_state=True)
-    for start in range(0, n_samples, batch):
-        stop = min(start + batch, n_samples)
+    for start in range(0, n_draws, batch):
+        stop = min(start + batch, n_draws)
         w = _dirichlet(alpha, stop - start, rng)
+        if transposed:
+            w = np.ascontiguousarray(w.T)
         if keep:
             w.flags.writeable = False
             kept.append((start, stop, w))
@@ -537,17 +530,16 @@ class _SortedWalsh:
         self.below_lo = (ordered < -bound).sum(axis=1)
         self.below_hi = (ordered <= -bound).sum(axis=1)
 
-    def masses(self, w):
-        """``(w' A_above w, w' A_below w)`` for each row of ``w``.
+    def masses(self, wt):
+        """``(w' A_above w, w' A_below w)`` for each column of ``wt = w.T``.
 
         The draws go in column blocks of ``_SORTED_BLOCK`` that stay in the
-        cache; each block does the operations of :meth:`_masses_whole` on its
-        columns in the same order (sequential cumulative sums, the same gathers,
-        the same ``einsum`` over C-ordered ``(pseudo-observation, draw)``
-        arrays), so the masses are bit for bit those of one whole batch (a test
-        checks it), about three times faster at 500 data sets.
+        cache; each block does the operations of one whole batch on its columns
+        in the same order (sequential cumulative sums, the same gathers, the
+        same ``einsum`` over C-ordered ``(pseudo-observation, draw)`` arrays),
+        so the masses are bit for bit those of one whole batch (a test checks
+        it), about three times faster at 500 data sets.
         """
-        wt = _transposed(w)
         n, n_draws = wt.shape
         above_out, below_out = np.empty(n_draws), np.empty(n_draws)
         above_tie = not np.array_equal(self.above_hi, self.above_lo)
@@ -589,45 +581,6 @@ class _SortedWalsh:
             below_out[start:stop] = np.einsum("ib,ib->b", ws, a)
         return above_out, below_out
 
-    def _masses_whole(self, w):
-        """:meth:`masses` on the whole batch at once (the reference its blocks
-        are tested against)."""
-        ws = _transposed(w)[self.order]  # sorted, one draw a column
-        c = np.zeros((ws.shape[0] + 1, ws.shape[1]))
-        np.cumsum(ws, axis=0, out=c[1:])
-        # 0.5 * (x + x) is x exactly: one gather when no sum ties a bound
-        hi = c[self.above_hi]
-        half = (
-            hi
-            if np.array_equal(self.above_hi, self.above_lo)
-            else 0.5 * (hi + c[self.above_lo])
-        )
-        above = c[-1] - half
-        lo = c[self.below_lo]
-        below = (
-            lo
-            if np.array_equal(self.below_lo, self.below_hi)
-            else 0.5 * (lo + c[self.below_hi])
-        )
-        return (
-            np.einsum("ib,ib->b", ws, above),
-            np.einsum("ib,ib->b", ws, below),
-        )
-
-
-def _transposed(w):
-    """``w.T`` as a C-ordered array (kept with shared draws, see
-    :func:`shared_dirichlet_draws`)."""
-    shared = _SHARED_DRAWS
-    key = ("transposed", id(w))
-    if shared is not None and not w.flags.writeable:  # a kept, shared batch
-        if key not in shared:
-            wt = np.ascontiguousarray(w.T)
-            wt.flags.writeable = False
-            shared[key] = (w, wt)  # w kept alive: its id stays its own
-        return shared[key][1]
-    return np.ascontiguousarray(w.T)
-
 
 def _winner_probabilities(thetas):
     """P(each column is the largest), ties (within 1e-12) shared equally."""
@@ -641,13 +594,13 @@ def _winner_probabilities(thetas):
 def _monte_carlo_result(
     thetas, *, rope, n, method, labels, greater_is_better, details, head
 ):
-    n_samples = thetas.shape[0]
+    n_draws = thetas.shape[0]
     p_greater, p_rope, p_less = (float(p) for p in _winner_probabilities(thetas))
-    ses = [float(np.sqrt(p * (1 - p) / n_samples)) for p in (p_greater, p_rope, p_less)]
+    ses = [float(np.sqrt(p * (1 - p) / n_draws)) for p in (p_greater, p_rope, p_less)]
     what = f"{labels[0]} − {labels[1]}"
     description = (
         head + f"; {_rope_words(rope)}. Probability that each region is the most "
-        f"probable one, over {n_samples} Monte Carlo samples (SE <= "
+        f"probable one, over {n_draws} Monte Carlo samples (SE <= "
         f"{max(ses):.4f}): "
         + _probability_words(p_greater, p_rope, p_less, rope, what)
         + "."
@@ -663,7 +616,7 @@ def _monte_carlo_result(
         labels=labels,
         greater_is_better=bool(greater_is_better),
         standard_error=max(ses),
-        details={**details, "n_samples": n_samples, "standard_errors": tuple(ses)},
+        details={**details, "n_draws": n_draws, "standard_errors": tuple(ses)},
         _samples=thetas,
     )
 
@@ -678,6 +631,7 @@ def bayesian_signed_rank(
     random_state=None,
     labels=("x", "y"),
     greater_is_better,
+    shared_draws=None,
 ):
     """Bayesian signed-rank test of paired scores over several data sets.
 
@@ -724,6 +678,14 @@ def bayesian_signed_rank(
     greater_is_better : bool
         Whether larger scores are better (``False`` for an error rate).
         Required.
+    shared_draws : dict, default=None
+        A dict the caller keeps across calls (empty at first): tests with the
+        same integer ``random_state``, ``prior_strength``, ``n_draws`` and
+        number of data sets reuse the Dirichlet draws kept in it. They draw the
+        same weights anyway (the same seed gives the same stream), so every
+        result is unchanged; a report that tests the best learner against 50
+        others draws them once instead of 50 times. One set of draws is kept
+        at a time, up to 4·10⁷ weights.
 
     Returns
     -------
@@ -758,7 +720,7 @@ def bayesian_signed_rank(
     """
     greater_is_better = check_bool(greater_is_better, "greater_is_better")
     d, rope, labels = _check_common(x, y, delta, labels, name="signed-rank test")
-    prior_strength, n_samples = _check_monte_carlo(prior_strength, n_draws)
+    prior_strength, n_draws = _check_monte_carlo(prior_strength, n_draws)
     if prior_strength > 0:
         z = np.concatenate([[0.0], d])
         alpha = np.concatenate([[prior_strength], np.ones(d.size)])
@@ -768,12 +730,15 @@ def bayesian_signed_rank(
     bound = np.round(2 * rope, _DECIMALS)
     above = (sums > bound) + 0.5 * (sums == bound)
     below = (sums < -bound) + 0.5 * (sums == -bound)
-    thetas = np.empty((n_samples, 3))
+    if shared_draws is not None and not isinstance(shared_draws, dict):
+        raise TypeError(f"`shared_draws` must be a dict or None; got {shared_draws!r}.")
+    thetas = np.empty((n_draws, 3))
     batch = max(1, _BATCH_ELEMENTS // z.size)
-    if z.size >= _SORTED_FROM:
-        walsh = _SortedWalsh(z, sums, bound)
-    for start, stop, w in _dirichlet_batches(alpha, n_samples, batch, random_state):
-        if z.size >= _SORTED_FROM:
+    walsh = _SortedWalsh(z, sums, bound) if z.size >= _SORTED_FROM else None
+    for start, stop, w in _dirichlet_batches(
+        alpha, n_draws, batch, random_state, shared_draws, walsh is not None
+    ):
+        if walsh is not None:
             thetas[start:stop, 0], thetas[start:stop, 2] = walsh.masses(w)
             continue
         thetas[start:stop, 0] = np.einsum("bi,ij,bj->b", w, above, w, optimize=True)
@@ -867,7 +832,7 @@ def bayesian_sign_test(
     """
     greater_is_better = check_bool(greater_is_better, "greater_is_better")
     d, rope, labels = _check_common(x, y, delta, labels, name="sign test")
-    prior_strength, n_samples = _check_monte_carlo(prior_strength, n_draws)
+    prior_strength, n_draws = _check_monte_carlo(prior_strength, n_draws)
     bound = np.round(rope, _DECIMALS)
     d = np.round(d, _DECIMALS)
     n_greater = int(np.count_nonzero(d > bound))
@@ -875,7 +840,7 @@ def bayesian_sign_test(
     n_rope = d.size - n_greater - n_less
     alpha = np.array([n_greater, n_rope + prior_strength, n_less], dtype=float)
     thetas = _dirichlet(
-        alpha, n_samples, check_random_state(random_state, keep_random_state=True)
+        alpha, n_draws, check_random_state(random_state, keep_random_state=True)
     )
     head = (
         "Bayesian sign test (Benavoli et al. 2014; 2017) of "
@@ -899,61 +864,3 @@ def bayesian_sign_test(
         },
         head=head,
     )
-
-
-# ------------------------------------------------------------------------- tables
-def bayesian_table(results, *, threshold=0.95):
-    """One row per comparison: the learners, their probabilities, the decision.
-
-    Parameters
-    ----------
-    results : dict or list of BayesianTestResult
-        E.g. from :meth:`~sklearn_bench.BenchmarkResult.bayesian_comparisons`.
-    threshold : float, default=0.95
-        Posterior probability needed for :meth:`BayesianTestResult.decision`.
-
-    Returns
-    -------
-    DataFrame
-        Columns ``a``, ``b``, ``p_a`` (``a`` practically better), ``p_rope``,
-        ``p_b``, ``decision``, ``method``, ``n``, ``rope``, ``standard_error``,
-        ``n_dropped``; rows in the order of ``results``.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import bayesian_correlated_t, bayesian_table
-    >>> res = bayesian_correlated_t([0.2, 0.25, 0.22, 0.27], [0.3, 0.31, 0.33,
-    ...     0.36], delta=0.01, rho=0.25, labels=("A", "B"), greater_is_better=False)
-    >>> bayesian_table([res])[["a", "b", "p_a", "decision"]].round(3)
-       a  b    p_a decision
-    0  A  B  0.992        A
-    """
-    import pandas as pd
-
-    if isinstance(results, str | bytes) or not hasattr(results, "__iter__"):
-        raise TypeError(
-            f"`results` must be a dict or list of BayesianTestResult; got {results!r}."
-        )
-    items = list(results.values()) if isinstance(results, dict) else list(results)
-    if not items:
-        raise ValueError("`results` is empty.")
-    for res in items:
-        if not isinstance(res, BayesianTestResult):
-            raise TypeError(
-                f"`results` must hold BayesianTestResult objects; got {res!r}."
-            )
-    columns = [
-        "a",
-        "b",
-        "p_a",
-        "p_rope",
-        "p_b",
-        "decision",
-        "method",
-        "n",
-        "rope",
-        "standard_error",
-        "n_dropped",
-    ]
-    rows = [res.to_dict(threshold=threshold) for res in items]
-    return pd.DataFrame(rows)[columns]

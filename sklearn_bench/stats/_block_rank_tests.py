@@ -25,30 +25,41 @@ from ._common import _direction, _Fields, _validate_scores
 
 
 @dataclass(frozen=True)
-class BlockRankTestResult(_Fields):
-    """Result of :func:`quade_test`, :func:`durbin_test` and
-    :func:`friedman_aligned_ranks_test`.
+class BlockTestResult(_Fields):
+    """Result of the omnibus tests of k learners over blocks beside Friedman's:
+    :func:`quade_test`, :func:`durbin_test`, :func:`friedman_aligned_ranks_test`,
+    :func:`skillings_mack_test` and :func:`cochrans_q`.
 
     Attributes
     ----------
     statistic : float
-        The test's statistic (Quade's F, Durbin's T₁, the aligned-ranks T);
-        NaN where it is undefined (see ``notes``).
+        The test's statistic (Quade's F, Durbin's T₁, the aligned-ranks T,
+        Skillings–Mack's SM, Cochran's Q); NaN where it is undefined (see
+        ``notes``).
     pvalue : float
-        Upper tail of ``distribution`` with ``df`` at ``statistic``.
+        Upper tail of ``distribution`` with ``df`` at ``statistic``, or the
+        Monte Carlo p-value (``pvalue_standard_error > 0``).
     df : tuple
         Degrees of freedom: ``(k − 1,)`` for χ², ``(df1, df2)`` for F.
     distribution : {"chi2", "F"}
     n_blocks : int
+        Blocks used (test cases for Cochran's Q).
     n_learners : int
     learner_scores : pandas.Series
         Per learner, the quantity the test compares, with rank 1 = best:
         Quade's weighted average rank ``W_j / (N (N + 1) / 2)``, Durbin's
-        average rank over the blocks holding the learner, or the average
-        aligned rank.
+        average rank over the blocks holding the learner, the average aligned
+        rank, Skillings–Mack's adjusted rank sum ``A_j`` (positive: ranked
+        worse than average), or the classifiers' accuracies (Cochran's Q).
     method : str
     null_hypothesis : str
     notes : tuple of str
+    pvalue_standard_error : float
+        Monte Carlo standard error of ``pvalue`` (0 for an analytic one).
+    n_missing : int
+        Missing learner x block cells among the blocks used.
+    dropped_blocks : tuple
+        Blocks with fewer than two learners (Skillings–Mack drops them).
     f_statistic, f_pvalue : float or None
         Durbin only: Conover's (1999) F form ``T₂`` of Durbin's statistic and
         its p-value from F(``f_df``); ``None`` for the other tests.
@@ -65,6 +76,9 @@ class BlockRankTestResult(_Fields):
     method: str
     null_hypothesis: str
     notes: tuple = ()
+    pvalue_standard_error: float = 0.0
+    n_missing: int = 0
+    dropped_blocks: tuple = ()
     f_statistic: float | None = None
     f_pvalue: float | None = None
     f_df: tuple = ()
@@ -74,7 +88,7 @@ def _series(values, learners, name):
     return pd.Series(values, index=pd.Index(learners, name="learner"), name=name)
 
 
-def quade_test(scores, *, greater_is_better: bool) -> BlockRankTestResult:
+def quade_test(scores, *, greater_is_better: bool) -> BlockTestResult:
     """Quade's test of k learners over N complete blocks (R's ``quade.test``).
 
     Rank the learners within each block (``r_bj``, mid-ranks for ties), rank
@@ -96,7 +110,7 @@ def quade_test(scores, *, greater_is_better: bool) -> BlockRankTestResult:
 
     Returns
     -------
-    BlockRankTestResult
+    BlockTestResult
         ``learner_scores`` are the weighted average ranks
         ``W_j / (N (N + 1) / 2)``, ``W_j = Σ_b Q_b r_bj`` (rank 1 = best).
 
@@ -149,7 +163,7 @@ def quade_test(scores, *, greater_is_better: bool) -> BlockRankTestResult:
         statistic = (n - 1) * big_b / (big_a - big_b)
         pvalue = float(stats.f.sf(statistic, *df))
     weighted = (weights[:, None] * ranks).sum(axis=0) / (n * (n + 1) / 2.0)
-    return BlockRankTestResult(
+    return BlockTestResult(
         statistic=float(statistic),
         pvalue=pvalue,
         df=df,
@@ -167,7 +181,7 @@ def quade_test(scores, *, greater_is_better: bool) -> BlockRankTestResult:
     )
 
 
-def durbin_test(scores, *, greater_is_better: bool) -> BlockRankTestResult:
+def durbin_test(scores, *, greater_is_better: bool) -> BlockTestResult:
     """Durbin's test for a balanced incomplete block design (BIBD).
 
     Each block (data set) holds ``k`` of the ``t`` learners, each learner is in
@@ -191,7 +205,7 @@ def durbin_test(scores, *, greater_is_better: bool) -> BlockRankTestResult:
 
     Returns
     -------
-    BlockRankTestResult
+    BlockTestResult
         ``statistic``/``pvalue``: T₁ and χ²; ``f_statistic``/``f_pvalue``: T₂
         and F. ``learner_scores``: each learner's average rank over its blocks
         (rank 1 = best).
@@ -234,28 +248,21 @@ def durbin_test(scores, *, greater_is_better: bool) -> BlockRankTestResult:
             f"Block {blocks[row]!r} of `scores` holds {int(sizes[row])} learner(s); "
             "every block of a BIBD holds the same k >= 2 learners."
         )
-    if len(set(sizes.tolist())) != 1:
-        raise ValueError(
-            "`scores` is not a balanced incomplete block design: the blocks hold "
-            f"different numbers of learners ({sorted(set(sizes.tolist()))}); use "
-            "skillings_mack_test for other incomplete designs."
-        )
     reps = present.sum(axis=0)
-    if len(set(reps.tolist())) != 1:
-        raise ValueError(
-            "`scores` is not a balanced incomplete block design: the learners "
-            "appear in different numbers of blocks "
-            f"({dict(zip(learners, reps.tolist(), strict=True))}); use "
-            "skillings_mack_test for other incomplete designs."
-        )
     meets = present.T.astype(int) @ present.astype(int)
     lam = {int(meets[i, j]) for i, j in combinations(range(t), 2)}
-    if len(lam) != 1:
-        raise ValueError(
-            "`scores` is not a balanced incomplete block design: pairs of learners "
-            f"share different numbers of blocks ({sorted(lam)}); use "
-            "skillings_mack_test for other incomplete designs."
-        )
+    sized = set(sizes.tolist())
+    for distinct, shown, what in (
+        (sized, sorted(sized), "the blocks hold different numbers of learners"),
+        (set(reps.tolist()), dict(zip(learners, reps.tolist(), strict=True)),
+         "the learners appear in different numbers of blocks"),
+        (lam, sorted(lam), "pairs of learners share different numbers of blocks"),
+    ):  # fmt: skip
+        if len(distinct) > 1:
+            raise ValueError(
+                f"`scores` is not a balanced incomplete block design: {what} "
+                f"({shown}); use skillings_mack_test for other incomplete designs."
+            )
     k, r = int(sizes[0]), int(reps[0])
     ranks = np.full_like(values, np.nan)
     for row in range(b):
@@ -284,7 +291,7 @@ def durbin_test(scores, *, greater_is_better: bool) -> BlockRankTestResult:
     else:
         t2 = (t1 / (t - 1)) / (gap / df2)
         f_p = float(stats.f.sf(t2, t - 1, df2))
-    return BlockRankTestResult(
+    return BlockTestResult(
         statistic=float(t1),
         pvalue=float(stats.chi2.sf(t1, t - 1)),
         df=(t - 1,),
@@ -310,7 +317,7 @@ _ALIGNMENTS = ("mean", "median")
 
 def friedman_aligned_ranks_test(
     scores, *, greater_is_better: bool, alignment: str = "mean"
-) -> BlockRankTestResult:
+) -> BlockTestResult:
     """Friedman's aligned ranks test (Hodges & Lehmann 1962; García et al. 2010).
 
     Subtract each block's location (its mean over the learners, as García et
@@ -334,7 +341,7 @@ def friedman_aligned_ranks_test(
 
     Returns
     -------
-    BlockRankTestResult
+    BlockTestResult
         ``learner_scores``: the learners' average aligned ranks (1 = best,
         ``k N`` = worst).
 
@@ -382,7 +389,7 @@ def friedman_aligned_ranks_test(
     else:
         statistic = float(numerator / denominator)
         pvalue = float(stats.chi2.sf(statistic, k - 1))
-    return BlockRankTestResult(
+    return BlockTestResult(
         statistic=statistic,
         pvalue=pvalue,
         df=(k - 1,),

@@ -53,6 +53,7 @@ def bootstrap_ci(
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         ``"less"`` gives ``(-inf, high)``, ``"greater"`` gives ``(low, inf)``.
     n_resamples : int, default=9999
+        Bootstrap resamples.
     random_state : int, numpy Generator or RandomState, default=None
 
     Returns

@@ -1,79 +1,93 @@
-"""Several classifiers on one test set: Cochran's Q, Looney's F and proportions.
+"""Classifiers on test sets: Cochran's Q and the difference of two proportions.
 
-The tests of mlxtend's ``evaluate`` module for K classifiers evaluated on the same
-n test cases (Raschka 2018, *Model evaluation, model selection, and algorithm
-selection in machine learning*, arXiv:1811.12808, Section 4): each case is a block,
-each classifier's 0/1 correctness a response. They answer the *conditional*
-question (this test set, these trained classifiers), like McNemar's test.
+The tests of mlxtend's ``evaluate`` module (Raschka 2018, *Model evaluation, model
+selection, and algorithm selection in machine learning*, arXiv:1811.12808,
+Section 4). Cochran's Q takes K classifiers evaluated on the same n test cases:
+each case is a block, each classifier's 0/1 correctness a response; it answers
+the *conditional* question (this test set, these trained classifiers), like
+McNemar's test (:func:`mcnemar_test`). Looney's (1988) F test of the same table
+is :func:`rm_anova` of the 0/1 correctness table.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_confidence_level as _check_confidence_level
-from .._validation import check_member
+from .._validation import check_confidence_level, check_member
 from .._validation import check_positive_int as _check_size
-from ._anova import rm_anova
+from ._block_rank_tests import BlockTestResult
 from ._common import ConfidenceInterval, _Fields, real_number
-from ._mcnemar import _correctness
 
 
-@dataclass(frozen=True)
-class ClassifierComparisonResult(_Fields):
-    """Result of :func:`cochrans_q` and :func:`f_test_classifiers`.
+def _labels(values, name):
+    """A non-empty 1-D label array, or a ValueError naming it."""
+    if values is None or isinstance(values, str | bytes):
+        raise ValueError(f"`{name}` must be a one-dimensional array of labels.")
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"`{name}` must be a one-dimensional array of labels: {exc}"
+        ) from None
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(
+            f"`{name}` must be a non-empty one-dimensional array of labels; got "
+            f"shape {arr.shape}."
+        )
+    if (arr.dtype.kind == "f" and np.isnan(arr).any()) or (
+        arr.dtype.kind == "O" and any(v is None for v in arr)
+    ):
+        raise ValueError(f"`{name}` contains NaN or None.")
+    return arr
 
-    Attributes
-    ----------
-    statistic : float
-        Cochran's Q (χ² on ``df``) or Looney's F (on ``df``, ``df_denominator``).
-    pvalue : float
-    df : int
-        ``K − 1``.
-    df_denominator : int or None
-        ``(K − 1)(n − 1)`` for the F test; None for Q.
-    n_samples, n_classifiers : int
-    accuracies : pandas.Series
-        Share of the test cases each classifier gets right.
-    method : str
-    null_hypothesis : str
 
-    Examples
-    --------
-    >>> from sklearn_bench.stats import cochrans_q
-    >>> y = [0, 0, 1, 1, 0, 1, 0, 1]
-    >>> res = cochrans_q(y, {"a": [0, 0, 1, 1, 0, 1, 0, 1],
-    ...                      "b": [0, 1, 1, 0, 0, 1, 1, 1],
-    ...                      "c": [1, 1, 0, 0, 0, 1, 1, 1]})
-    >>> res.accuracies.tolist(), round(res.statistic, 3)
-    ([1.0, 0.625, 0.375], 7.6)
+def _correctness(y_true, predictions):
+    """``(correct, names)``: a (n_samples, K) bool matrix and the classifiers' names.
+
+    ``predictions`` is a mapping name -> labels, a DataFrame (one column per
+    classifier) or a 2-D array of shape (n_samples, n_classifiers).
     """
+    y = _labels(y_true, "y_true")
+    if isinstance(predictions, pd.DataFrame | dict):
+        names = list(predictions.keys())
+        columns = [np.asarray(predictions[c]) for c in names]
+    else:
+        arr = None
+        if predictions is not None and not isinstance(predictions, str | bytes):
+            try:
+                arr = np.asarray(predictions)
+            except (TypeError, ValueError):
+                pass
+        if arr is None or arr.ndim != 2:
+            raise ValueError(
+                "`predictions` must be a dict, a DataFrame or a 2-D array of shape "
+                "(n_samples, n_classifiers)."
+            )
+        names, columns = list(range(arr.shape[1])), list(arr.T)
+    if len(set(names)) != len(names):
+        raise ValueError("The classifiers' names in `predictions` must be unique.")
+    if len(columns) < 2:
+        raise ValueError(
+            f"`predictions` must hold at least 2 classifiers; got {len(columns)}."
+        )
+    correct = []
+    for name, column in zip(names, columns, strict=True):
+        try:
+            pred = _labels(column, "predictions")
+        except ValueError as exc:
+            raise ValueError(f"{exc} (classifier {name!r})") from None
+        if pred.shape != y.shape:
+            raise ValueError(
+                f"`predictions` of classifier {name!r} has {pred.size} labels; "
+                f"`y_true` has {y.size} (a 2-D array is (n_samples, n_classifiers))."
+            )
+        correct.append(pred == y)
+    return np.column_stack(correct), names
 
-    statistic: float
-    pvalue: float
-    df: int
-    df_denominator: int | None
-    n_samples: int
-    n_classifiers: int
-    accuracies: pd.Series = field(compare=False)
-    method: str = ""
-    null_hypothesis: str = (
-        "H0: all classifiers have the same probability of a correct "
-        "classification on this test set."
-    )
 
-
-def _accuracies(correct, names):
-    return pd.Series(
-        correct.mean(axis=0),
-        index=pd.Index(names, name="classifier"),
-        name="accuracy",
-    )
-
-
-def cochrans_q(y_true, predictions) -> ClassifierComparisonResult:
+def cochrans_q(y_true, predictions) -> BlockTestResult:
     """Cochran's Q test of equal accuracy of K classifiers on one test set.
 
     With ``G_j`` the number of test cases classifier ``j`` gets right, ``L_i``
@@ -94,13 +108,15 @@ def cochrans_q(y_true, predictions) -> ClassifierComparisonResult:
 
     Returns
     -------
-    ClassifierComparisonResult
+    BlockTestResult
+        The test cases are the blocks, the classifiers the learners;
+        ``learner_scores`` are their accuracies.
 
     See Also
     --------
-    f_test_classifiers : Looney's F test of the same hypothesis; its example
-        uses the same table.
     mcnemar_test : two classifiers, with or without continuity correction.
+    rm_anova : of the 0/1 correctness table, Looney's (1988) F test of the
+        same hypothesis (mlxtend's ``ftest``).
 
     Notes
     -----
@@ -111,10 +127,15 @@ def cochrans_q(y_true, predictions) -> ClassifierComparisonResult:
     ``G_j`` is equal too and the result is ``Q = 0``, ``p = 1`` (mlxtend gives
     NaN).
 
+    Looney's F is ``rm_anova(correct)`` with ``correct`` the 0/1 table
+    (``preds == y_true[:, None]``): F(K − 1, (K − 1)(n − 1)). mlxtend's
+    ``ftest`` computes the same F but refers it to F(K − 1, (K − 1) n), a
+    difference in the p-value of order ``1/n``.
+
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_bench.stats import cochrans_q
+    >>> from sklearn_bench.stats import cochrans_q, rm_anova
     >>> y_true = np.zeros(100, dtype=int)
     >>> preds = {"m1": np.r_[np.ones(16), np.zeros(84)],
     ...          "m2": np.r_[np.ones(12), np.zeros(12), np.ones(2), np.zeros(74)],
@@ -122,126 +143,45 @@ def cochrans_q(y_true, predictions) -> ClassifierComparisonResult:
     >>> res = cochrans_q(y_true, preds)
     >>> round(res.statistic, 4), round(res.pvalue, 4)
     (8.6667, 0.0131)
+    >>> res.learner_scores.tolist()
+    [0.84, 0.86, 0.92]
+    >>> f = rm_anova(np.column_stack([p == y_true for p in preds.values()]) * 1.0)
+    >>> round(f.statistic, 4), f.df_learners, f.df_error, round(f.pvalue, 4)
+    (4.4843, 2, 198, 0.0125)
     """
     correct, names = _correctness(y_true, predictions)
     x = correct.astype(float)
     n, k = x.shape
     g = x.sum(axis=0)
-    row = x.sum(axis=1)
     total = g.sum()
     numerator = (k - 1) * (k * np.sum(g**2) - total**2)
-    denominator = k * total - np.sum(row**2)
-    if numerator == 0:
-        q, p = 0.0, 1.0
-    else:
-        q = float(numerator / denominator)
-        p = float(stats.chi2.sf(q, k - 1))
-    return ClassifierComparisonResult(
+    denominator = k * total - np.sum(x.sum(axis=1) ** 2)
+    q = 0.0 if numerator == 0 else float(numerator / denominator)
+    return BlockTestResult(
         statistic=q,
-        pvalue=p,
-        df=k - 1,
-        df_denominator=None,
-        n_samples=n,
-        n_classifiers=k,
-        accuracies=_accuracies(correct, names),
+        pvalue=1.0 if numerator == 0 else float(stats.chi2.sf(q, k - 1)),
+        df=(k - 1,),
+        distribution="chi2",
+        n_blocks=n,
+        n_learners=k,
+        learner_scores=pd.Series(
+            correct.mean(axis=0),
+            index=pd.Index(names, name="classifier"),
+            name="accuracy",
+        ),
         method="Cochran's Q test",
-    )
-
-
-def f_test_classifiers(y_true, predictions) -> ClassifierComparisonResult:
-    """Looney's (1988) F test of equal accuracy of K classifiers on one test set.
-
-    The two-way analysis of variance without replication of the 0/1
-    correctness table (test cases x classifiers; Looney 1988, *A statistical
-    technique for comparing the accuracies of several classifiers*, Pattern
-    Recognition Letters 8, 5–9)::
-
-        F = [SSA / (K − 1)] / [SSAB / ((K − 1)(n − 1))]
-
-    with SSA the classifiers' and SSAB the interaction (residual) sum of
-    squares, referred to F(K − 1, (K − 1)(n − 1)). It is :func:`rm_anova` of
-    the correctness table, the test cases as blocks.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        The test set's labels.
-    predictions : dict, DataFrame or array-like of shape (n_samples, n_classifiers)
-        Each classifier's predicted labels; a dict or DataFrame names them.
-
-    Returns
-    -------
-    ClassifierComparisonResult
-
-    See Also
-    --------
-    cochrans_q : the χ² test of the same hypothesis; its example uses the same
-        table.
-
-    Notes
-    -----
-    mlxtend's ``ftest`` computes the same F but refers it to F(K − 1,
-    (K − 1) n): its denominator df has ``n`` where the ANOVA's residual has
-    ``n − 1`` (its documentation states ``(K − 1)(n − 1)``). The difference in
-    the p-value is of order ``1/n`` (``1e-5`` relative on 100 cases);
-    ``scipy.stats.f.sf(res.statistic, res.df, res.df * res.n_samples)`` gives
-    mlxtend's. Degenerate tables follow :func:`rm_anova`: no difference in
-    accuracy gives ``F = 0``, ``p = 1``; a difference with no interaction (one
-    classifier right exactly where another is wrong, on every case) ``F = inf``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn_bench.stats import f_test_classifiers
-    >>> y_true = np.zeros(100, dtype=int)
-    >>> preds = {"m1": np.r_[np.ones(16), np.zeros(84)],
-    ...          "m2": np.r_[np.ones(12), np.zeros(12), np.ones(2), np.zeros(74)],
-    ...          "m3": np.r_[np.ones(6), np.zeros(6), np.ones(2), np.zeros(86)]}
-    >>> res = f_test_classifiers(y_true, preds)
-    >>> round(res.statistic, 4), res.df, res.df_denominator, round(res.pvalue, 4)
-    (4.4843, 2, 198, 0.0125)
-    """
-    correct, names = _correctness(y_true, predictions)
-    n, k = correct.shape
-    if n < 2:
-        raise ValueError("`y_true` must hold at least 2 test cases for the F test.")
-    anova = rm_anova(correct.astype(float))
-    return ClassifierComparisonResult(
-        statistic=anova.statistic,
-        pvalue=anova.pvalue,
-        df=anova.df_learners,
-        df_denominator=anova.df_error,
-        n_samples=n,
-        n_classifiers=k,
-        accuracies=_accuracies(correct, names),
-        method="F test for K classifiers (Looney 1988)",
+        null_hypothesis=(
+            "H0: all classifiers have the same probability of a correct "
+            "classification on this test set."
+        ),
     )
 
 
 # ---------------------------------------------------------- difference of proportions
 @dataclass(frozen=True)
 class ProportionDifferenceResult(_Fields):
-    """Result of :func:`proportion_difference_test`.
-
-    Attributes
-    ----------
-    statistic : float
-        ``z = (p1 − p2) / sqrt(p1 (1 − p1) / n1 + p2 (1 − p2) / n2)``.
-    pvalue : float
-    estimate : float
-        ``p1 − p2``.
-    standard_error : float
-    alternative : str
-    method : str
-    null_hypothesis : str
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import proportion_difference_test
-    >>> res = proportion_difference_test(0.84, 0.92, 100)
-    >>> round(res.statistic, 4), round(res.pvalue, 4)
-    (-1.7541, 0.0794)
-    """
+    """Result of :func:`proportion_difference_test`; its Returns section describes the
+    fields."""
 
     statistic: float
     pvalue: float
@@ -264,11 +204,10 @@ class ProportionDifferenceResult(_Fields):
         -------
         ConfidenceInterval
         """
-        level = _check_confidence_level(confidence_level)
-        alpha = 1 - level
+        level = check_confidence_level(confidence_level)
         se = self.standard_error
         if self.alternative == "two-sided":
-            z = stats.norm.ppf(1 - alpha / 2)
+            z = stats.norm.ppf(1 - (1 - level) / 2)
             low, high = self.estimate - z * se, self.estimate + z * se
         elif self.alternative == "less":
             low, high = -np.inf, self.estimate + stats.norm.ppf(level) * se
@@ -307,6 +246,21 @@ def proportion_difference_test(
     Returns
     -------
     ProportionDifferenceResult
+        statistic : float
+            ``z = (p1 − p2) / sqrt(p1 (1 − p1) / n1 + p2 (1 − p2) / n2)``.
+
+        pvalue : float
+
+        estimate : float
+            ``p1 − p2``.
+
+        standard_error : float
+
+        alternative : str
+
+        method : str
+
+        null_hypothesis : str
 
     Notes
     -----

@@ -82,32 +82,13 @@ class ConfidenceInterval(namedtuple("_ConfidenceInterval", ["low", "high"])):
 
 
 def monte_carlo_pvalue(n_extreme, n_resamples):
-    """P-value and its Monte Carlo standard error from a randomised test.
+    """``(p, standard_error)`` of a randomised test whose ``n_resamples`` random
+    resamples gave ``n_extreme`` statistics at least as extreme as the observed.
 
-    The observed arrangement is counted as one of the resamples, as in
-    ``scipy.stats.permutation_test``: ``p = (n_extreme + 1) / (n_resamples + 1)``, so a
-    Monte Carlo p-value is never 0 and the test is exact (valid) at every level.
-
-    Parameters
-    ----------
-    n_extreme : int
-        Number of random resamples whose statistic is at least as extreme as the
-        observed one (the observed arrangement itself excluded).
-    n_resamples : int
-        Number of random resamples drawn.
-
-    Returns
-    -------
-    pvalue : float
-    standard_error : float
-        ``sqrt(p (1 - p) / n_resamples)``, the binomial standard error of ``pvalue``.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats._common import monte_carlo_pvalue
-    >>> p, se = monte_carlo_pvalue(49, 999)
-    >>> round(p, 3), round(se, 4)
-    (0.05, 0.0069)
+    The observed arrangement counts as one of the resamples, as in
+    ``scipy.stats.permutation_test``: ``p = (n_extreme + 1) / (n_resamples + 1)``
+    is never 0 and the test is valid at every level; the standard error is the
+    binomial ``sqrt(p (1 - p) / n_resamples)``.
     """
     p = (n_extreme + 1) / (n_resamples + 1)
     return p, float(np.sqrt(p * (1 - p) / n_resamples))
@@ -180,10 +161,15 @@ def _pair_matrix(frame, learners, column, diagonal):
     """Symmetric learners x learners DataFrame of ``column`` of a table of pairs.
 
     ``frame`` has one row per pair (``learner_i``, ``learner_j``); the diagonal
-    is ``diagonal``; ``column="reject"`` gives a boolean matrix.
+    is ``diagonal``, a pair not in ``frame`` NaN; ``column="reject"`` gives a
+    boolean matrix (False for a pair not compared).
     """
     k = len(learners)
-    mat = np.full((k, k), diagonal, dtype=object if column == "reject" else float)
+    boolean = column == "reject"
+    mat = np.full(
+        (k, k), False if boolean else np.nan, dtype=object if boolean else float
+    )
+    np.fill_diagonal(mat, diagonal)
     index = {name: i for i, name in enumerate(learners)}
     for row in frame.itertuples(index=False):
         a, b = index[row.learner_i], index[row.learner_j]

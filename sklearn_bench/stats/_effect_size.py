@@ -1,5 +1,5 @@
-"""Standardised effect sizes: Cohen's d_z, the matched-pairs rank-biserial
-correlation, Cliff's δ, and their magnitude labels (with the labels' sources).
+"""Standardised effect sizes of paired or independent samples, their magnitude
+labels (with the labels' sources) and, for Cohen's d_z, an interval.
 
 A standardised effect size goes *beside* the mean difference and its confidence
 interval, never instead of it: the raw difference is in the metric's units and
@@ -11,56 +11,51 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize, stats
 
-from .._validation import check_confidence_level as _check_confidence_level
-from .._validation import check_member
+from .._validation import check_confidence_level, check_member
 from ._common import _DECIMALS, ConfidenceInterval, real_array, real_number
 
+_PAIRED = ("cohens_dz", "rank_biserial", "sign_dominance")
+_INDEPENDENT = ("cliffs_delta", "cohens_d", "akinshin_gamma")
 _ZERO_METHODS = ("wilcox", "pratt", "zsplit", "demsar")
+_ALTERNATIVES = ("two-sided", "less", "greater")
 
-# Cohen (1988), Statistical Power Analysis for the Behavioral Sciences, 2nd ed.,
-# chapter 2: d = 0.2 small, 0.5 medium, 0.8 large.
-_COHEN_1988 = ((0.2, "negligible"), (0.5, "small"), (0.8, "medium"), (np.inf, "large"))
-_COHEN_SOURCE = "Cohen (1988), ch. 2: |d| 0.2 small, 0.5 medium, 0.8 large"
-# Romano, Kromrey, Coraggio & Skowronek (2006), thresholds for Cliff's delta:
-# |d| < 0.147 negligible, < 0.33 small, < 0.474 medium, otherwise large.
-_ROMANO_2006 = (
-    (0.147, "negligible"),
-    (0.33, "small"),
-    (0.474, "medium"),
-    (np.inf, "large"),
-)
-_AUTORANK_GAMMA_SOURCE = (
+# Cohen (1988), ch. 2: d = 0.2 small, 0.5 medium, 0.8 large; Romano, Kromrey,
+# Coraggio & Skowronek (2006) for Cliff's delta.
+_COHEN = ((0.2, 0.5, 0.8), "Cohen (1988), ch. 2: |d| 0.2 small, 0.5 medium, 0.8 large")
+_GAMMA = (
+    _COHEN[0],
     "autorank (Herbold 2020) applies Cohen's (1988) thresholds to γ: |γ| 0.2 "
-    "small, 0.5 medium, 0.8 large"
+    "small, 0.5 medium, 0.8 large",
 )
-_ROMANO_SOURCE = (
+_ROMANO = (
+    (0.147, 0.33, 0.474),
     "Romano et al. (2006): |δ| < 0.147 negligible, < 0.33 small, < 0.474 "
-    "medium, otherwise large"
+    "medium, otherwise large",
 )
 
 
-def _label(value, thresholds):
+def _label(value, bounds):
+    """The magnitude label of ``value`` below the three ``bounds``."""
     if not np.isfinite(value):
         return "large" if np.isinf(value) else None
-    a = abs(value)
-    for bound, name in thresholds:
-        if a < bound:
-            return name
-    return thresholds[-1][1]  # pragma: no cover - the last bound is inf
+    names = ("negligible", "small", "medium", "large")
+    return names[int(np.searchsorted(bounds, abs(value), side="right"))]
 
 
 @dataclass(frozen=True)
 class EffectSizeResult:
     """A standardised effect size, its magnitude label and the label's source.
 
+    Returned by :func:`effect_size` and :meth:`PairedTestResult.effect_size`.
+
     Attributes
     ----------
     name : str
-        ``"cohens_dz"``, ``"rank_biserial"``, ``"cliffs_delta"`` or
-        ``"sign_dominance"``.
+        The ``method`` of :func:`effect_size`.
     estimate : float
     n : int
-        Number of pairs (or ``n_x * n_y`` comparisons for Cliff's δ) used.
+        Number of pairs (or ``n_x * n_y`` comparisons for Cliff's δ, ``n_x +
+        n_y`` values for the two-sample d and γ) used.
     magnitude : str or None
         ``"negligible"``, ``"small"``, ``"medium"`` or ``"large"``, only where a
         published convention exists (``magnitude_source``); ``None`` otherwise.
@@ -71,8 +66,8 @@ class EffectSizeResult:
 
     Examples
     --------
-    >>> from sklearn_bench.stats import cohens_dz
-    >>> res = cohens_dz([0.21, 0.30, 0.25, 0.18], [0.25, 0.36, 0.27, 0.22])
+    >>> from sklearn_bench.stats import effect_size
+    >>> res = effect_size([0.21, 0.30, 0.25, 0.18], [0.25, 0.36, 0.27, 0.22])
     >>> res.name, round(res.estimate, 3), res.magnitude
     ('cohens_dz', -2.449, 'large')
     """
@@ -90,11 +85,11 @@ class EffectSizeResult:
         """autorank's region of practical equivalence, in the metric's units.
 
         ``size`` times the effect size's denominator: the pooled standard
-        deviation for :func:`cohens_d`, the pooled scaled MAD for
-        :func:`akinshin_gamma` (autorank's ``rope_mode="effsize"``, default
+        deviation for ``"cohens_d"``, the pooled scaled MAD for
+        ``"akinshin_gamma"`` (autorank's ``rope_mode="effsize"``, default
         ``rope=0.1``, "half the size of a small effect" after Kruschke 2018).
         A pair whose difference lies within ``±rope`` is practically equal.
-        Only :func:`cohens_d` and :func:`akinshin_gamma` have one.
+        Only those two have one.
 
         Parameters
         ----------
@@ -105,15 +100,11 @@ class EffectSizeResult:
         -------
         float
 
-        See Also
-        --------
-        bayesian_signed_rank : takes it as ``delta`` (autorank passes its ROPE
-            to the same test).
-
         Examples
         --------
-        >>> from sklearn_bench.stats import cohens_d
-        >>> res = cohens_d([0.80, 0.85, 0.90, 0.75], [0.70, 0.80, 0.85, 0.65])
+        >>> from sklearn_bench.stats import effect_size
+        >>> res = effect_size([0.80, 0.85, 0.90, 0.75], [0.70, 0.80, 0.85, 0.65],
+        ...                   method="cohens_d")
         >>> round(res.rope(0.1), 5)
         0.00791
         """
@@ -130,8 +121,8 @@ class EffectSizeResult:
     def confidence_interval(self, confidence_level=0.95):
         """Confidence interval for the effect size, one-sided when the test is.
 
-        Only Cohen's d_z has one here (the noncentral-t interval, see
-        :func:`cohens_dz`); the others raise ``ValueError`` rather than give an
+        Only Cohen's d_z has one (the noncentral-t interval, see
+        :func:`effect_size`); the others raise ``ValueError`` rather than give an
         interval that has not been validated.
 
         Parameters
@@ -142,7 +133,7 @@ class EffectSizeResult:
         -------
         ConfidenceInterval
         """
-        level = _check_confidence_level(confidence_level)
+        level = check_confidence_level(confidence_level)
         if self._interval is None:
             raise ValueError(
                 f"No confidence interval is implemented for {self.name!r}; report "
@@ -166,37 +157,35 @@ class EffectSizeResult:
         }
 
 
-def _paired_arrays(x, y):
-    """``x`` and ``y`` as float arrays of one dimension and the same length."""
-    x = real_array(x, "x")
-    y = real_array(y, "y")
-    if x.ndim != 1 or y.ndim != 1:
-        raise ValueError("`x` and `y` must be one-dimensional.")
-    if x.shape != y.shape:
-        raise ValueError(
-            f"`x` and `y` must have the same length; got {x.size} and {y.size}."
+def _sample(values, name, min_size):
+    """``values`` as a finite one-dimensional float array of ``min_size`` or more."""
+    a = real_array(values, name)
+    if a.ndim != 1 or a.size < min_size:
+        what = (
+            "non-empty one-dimensional array"
+            if min_size == 1
+            else f"one-dimensional array of at least {min_size} values"
         )
-    return x, y
+        raise ValueError(f"`{name}` must be a {what}.")
+    if not np.isfinite(a).all():
+        raise ValueError(f"`{name}` must be finite (no NaN).")
+    return a
 
 
 def _differences(x, y):
-    if y is None:
-        d = real_array(x, "x")
-        if d.ndim != 1:
-            raise ValueError("`x` must be one-dimensional.")
-    else:
-        x, y = _paired_arrays(x, y)
-        d = x - y
-    if d.size == 0:
-        raise ValueError("`x` must not be empty.")
-    if np.isnan(d).any():
-        raise ValueError("`x` and `y` must not contain NaN.")
-    if not np.isfinite(d).all():
-        raise ValueError("`x` and `y` must be finite.")
+    """``x − y`` (or ``x`` when ``y`` is None) of paired samples."""
+    d = _sample(x, "x", 1)
+    if y is not None:
+        y = _sample(y, "y", 1)
+        if y.shape != d.shape:
+            raise ValueError(
+                f"`x` and `y` must have the same length; got {d.size} and {y.size}."
+            )
+        d = d - y
     return d
 
 
-# ---------------------------------------------------------------- Cohen's d_z
+# ---------------------------------------------------------------- paired samples
 def _nct_ncp(t_obs, df, prob):
     """The noncentrality ``λ`` with ``P(T_{df,λ} <= t_obs) = prob`` (monotone in λ)."""
 
@@ -216,382 +205,202 @@ def _nct_ncp(t_obs, df, prob):
 
 def _dz_interval(t_obs, n):
     def interval(level, alternative):
-        df = n - 1
-        alpha = 1 - level
-        tail = alpha if alternative != "two-sided" else alpha / 2
-        root = np.sqrt(n)
-        low = -np.inf if alternative == "less" else _nct_ncp(t_obs, df, 1 - tail)
-        high = np.inf if alternative == "greater" else _nct_ncp(t_obs, df, tail)
+        tail = 1 - level if alternative != "two-sided" else (1 - level) / 2
+        low = -np.inf if alternative == "less" else _nct_ncp(t_obs, n - 1, 1 - tail)
+        high = np.inf if alternative == "greater" else _nct_ncp(t_obs, n - 1, tail)
         # exact under normality of the differences
+        root = np.sqrt(n)
         return ConfidenceInterval(float(low / root), float(high / root), level)
 
     return interval
 
 
-def cohens_dz(x, y=None, *, alternative="two-sided"):
-    """Cohen's d_z for paired data: the mean difference over its standard deviation.
-
-    ``d_z = mean(d) / sd(d)`` with ``d = x − y`` and ``sd`` the sample standard
-    deviation (``ddof=1``) (Cohen 1988, ch. 2, paired observations; Lakens
-    2013). It is the paired t statistic divided by ``sqrt(n)``.
-
-    Parameters
-    ----------
-    x : array-like of shape (n,)
-        Paired performances, or the differences themselves when ``y`` is None.
-    y : array-like of shape (n,), default=None
-    alternative : {"two-sided", "less", "greater"}, default="two-sided"
-        Sidedness of the confidence interval (as the paired test's).
-
-    Returns
-    -------
-    EffectSizeResult
-        ``confidence_interval(level)`` is the exact interval from the noncentral
-        t distribution (Steiger & Fouladi 1997; Cumming & Finch 2001): the
-        noncentrality parameters ``λ`` with ``P(T_{n−1,λ} <= t) = 1 − α/2`` and
-        ``α/2``, divided by ``sqrt(n)``. It assumes normally distributed
-        differences, as the paired t-test does.
-
-    Notes
-    -----
-    **Magnitude labels** follow Cohen (1988), ch. 2: ``|d|`` below 0.2
-    "negligible", below 0.5 "small", below 0.8 "medium", otherwise "large".
-    Cohen set them for d between two groups; applied to d_z they are a
-    convention, not a law (Lakens 2013 shows d_z exceeds the two-group d when
-    the pairs correlate, as learners on the same data sets do). Read the
-    labels with the raw difference beside them.
-
-    All differences equal: ``sd = 0``, so d_z is ``±inf`` (``nan`` when they
-    are all zero) and ``confidence_interval`` raises ``ValueError``. ``n = 1``
-    raises ``ValueError``.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import cohens_dz
-    >>> x = [0.864, 0.872, 0.869, 0.730, 0.820, 0.712, 0.891, 0.787, 0.754]
-    >>> y = [0.857, 0.849, 0.848, 0.697, 0.791, 0.715, 0.866, 0.725, 0.719]
-    >>> res = cohens_dz(x, y)
-    >>> round(res.estimate, 3), res.magnitude
-    (1.411, 'large')
-    >>> ci = res.confidence_interval(0.95)
-    >>> round(ci.low, 3), round(ci.high, 3)
-    (0.448, 2.333)
-    """
-    check_member(alternative, ("two-sided", "less", "greater"), "alternative")
-    d = _differences(x, y)
+def _cohens_dz(d, alternative="two-sided"):
     n = d.size
     if n < 2:
         raise ValueError("Cohen's d_z needs at least 2 pairs.")
     mean = float(np.mean(d))
     rounded = np.round(d, _DECIMALS)
-    sd = 0.0 if np.all(rounded == rounded[0]) else float(np.std(d, ddof=1))
-    if sd == 0:
+    interval = None
+    if np.all(rounded == rounded[0]):  # sd = 0
         mean = float(np.round(mean, _DECIMALS))
         estimate = np.nan if mean == 0 else float(np.copysign(np.inf, mean))
-        interval = None
     else:
-        estimate = mean / sd
+        estimate = mean / float(np.std(d, ddof=1))
         interval = _dz_interval(estimate * np.sqrt(n), n)
     return EffectSizeResult(
-        "cohens_dz",
-        float(estimate),
-        n,
-        _label(estimate, _COHEN_1988),
-        _COHEN_SOURCE,
-        alternative,
-        _interval=interval,
-    )
+        "cohens_dz", float(estimate), n, _label(estimate, _COHEN[0]), _COHEN[1],
+        alternative, _interval=interval,
+    )  # fmt: skip
 
 
-# ------------------------------------------------------ matched-pairs rank-biserial
+def _rank_biserial(r_plus, r_minus, n):
+    """``(R+ − R−) / (n (n + 1) / 2)`` (Kerby 2014), NaN when ``n = 0``."""
+    estimate = (r_plus - r_minus) / (n * (n + 1) / 2) if n else np.nan
+    return EffectSizeResult("rank_biserial", float(estimate), int(n), None, None)
+
+
 def _signed_rank_sums(d, zero_method):
     d = np.round(d, _DECIMALS)
     zeros = d == 0
-    if zero_method == "wilcox":
-        d = d[~zeros]
-        zeros = zeros[~zeros]
-    elif zero_method == "demsar" and zeros.sum() % 2 == 1:
-        drop = np.flatnonzero(zeros)[0]
-        d = np.delete(d, drop)
-        zeros = np.delete(zeros, drop)
+    if zero_method == "wilcox" or (zero_method == "demsar" and zeros.sum() % 2):
+        drop = np.flatnonzero(zeros)[: None if zero_method == "wilcox" else 1]
+        d, zeros = np.delete(d, drop), np.delete(zeros, drop)
     ranks = stats.rankdata(np.abs(d)) if d.size else np.array([])
-    r_plus = float(ranks[d > 0].sum())
-    r_minus = float(ranks[d < 0].sum())
-    if zero_method in ("zsplit", "demsar"):
-        r_plus += ranks[zeros].sum() / 2
-        r_minus += ranks[zeros].sum() / 2
-    return r_plus, r_minus, d.size
+    half = ranks[zeros].sum() / 2 if zero_method in ("zsplit", "demsar") else 0.0
+    return float(ranks[d > 0].sum() + half), float(ranks[d < 0].sum() + half), d.size
 
 
-def _rank_biserial_from_ranks(r_plus, r_minus, n):
-    """The matched-pairs rank-biserial correlation from signed-rank sums,
-    ``r = (R+ − R−) / (n (n + 1) / 2)`` (Kerby 2014, "simple difference
-    formula"), in ``[-1, 1]``; ``nan`` when ``n = 0``."""
-    r_plus = real_number(r_plus, "r_plus")
-    r_minus = real_number(r_minus, "r_minus")
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
-        raise ValueError(f"`n` must be a non-negative integer; got {n!r}.")
-    total = n * (n + 1) / 2
-    for name, value in (("r_plus", r_plus), ("r_minus", r_minus)):
-        if not 0 <= value <= total * (1 + 1e-12):
-            raise ValueError(
-                f"`{name}` must lie in [0, n (n + 1) / 2] = [0, {total:g}] for "
-                f"`n` = {n}; got {value!r}."
-            )
-    if n == 0:
-        return float("nan")
-    return float((r_plus - r_minus) / total)
-
-
-def rank_biserial(x, y=None, *, zero_method="wilcox"):
-    """The matched-pairs rank-biserial correlation, the Wilcoxon test's effect size.
-
-    ``r = (R+ − R−) / (n (n + 1) / 2)`` with ``R+``, ``R−`` the signed-rank sums
-    of ``d = x − y`` (Kerby 2014, "simple difference formula"; King & Minium
-    2008). ``r = 1`` when every difference is
-    positive, ``−1`` when every one is negative, 0 when positive and negative
-    ranks balance.
-
-    Parameters
-    ----------
-    x : array-like of shape (n,)
-        Paired performances, or the differences when ``y`` is None.
-    y : array-like of shape (n,), default=None
-    zero_method : {"wilcox", "pratt", "zsplit", "demsar"}, default="wilcox"
-        As in :func:`paired_test`: ``"wilcox"`` drops zero differences (Kerby's
-        form); ``"pratt"`` ranks them but counts them on neither side (so the
-        denominator keeps them); ``"zsplit"`` splits their ranks between the
-        sides; ``"demsar"`` drops one zero if their number is odd, then splits.
-
-    Returns
-    -------
-    EffectSizeResult
-        With no confidence interval and no magnitude label: we know of no
-        published thresholds for this correlation that were set for it (those of
-        Cliff's δ are sometimes borrowed; we do not).
-
-    Notes
-    -----
-    All differences zero under ``zero_method="wilcox"`` leaves nothing to rank:
-    the estimate is ``nan``.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import rank_biserial
-    >>> x = [0.864, 0.872, 0.869, 0.730, 0.820, 0.712, 0.891, 0.787, 0.754]
-    >>> y = [0.857, 0.849, 0.848, 0.697, 0.791, 0.715, 0.866, 0.725, 0.719]
-    >>> round(rank_biserial(x, y).estimate, 4)
-    0.9556
-    """
-    check_member(zero_method, _ZERO_METHODS, "zero_method")
-    d = _differences(x, y)
-    r_plus, r_minus, n = _signed_rank_sums(d, zero_method)
+def _sign_dominance(d, alternative="two-sided"):
+    d = np.round(d, _DECIMALS)
+    estimate = (np.count_nonzero(d > 0) - np.count_nonzero(d < 0)) / d.size
     return EffectSizeResult(
-        "rank_biserial",
-        _rank_biserial_from_ranks(r_plus, r_minus, n),
-        n,
-        None,
-        None,
+        "sign_dominance", float(estimate), d.size, None, None, alternative
     )
 
 
-def sign_dominance(x, y=None):
-    """The sign test's effect size: ``(wins − losses) / n`` over the ``n`` pairs.
-
-    The share of pairs in which ``x`` exceeds ``y`` minus the share in which it
-    falls short (a tie counts for neither), in ``[-1, 1]``; Cliff's δ computed
-    within pairs only. Differences are rounded to 10 decimals to find ties. No
-    magnitude label (no convention was set for it).
-
-    Parameters
-    ----------
-    x : array-like of shape (n,)
-        Paired performances, or the differences when ``y`` is None.
-    y : array-like of shape (n,), default=None
-
-    Returns
-    -------
-    EffectSizeResult
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import sign_dominance
-    >>> sign_dominance([0.2, 0.3, 0.1, 0.4], [0.1, 0.3, 0.2, 0.1]).estimate
-    0.25
-    """
-    d = np.round(_differences(x, y), _DECIMALS)
-    estimate = float((np.count_nonzero(d > 0) - np.count_nonzero(d < 0)) / d.size)
-    return EffectSizeResult("sign_dominance", estimate, d.size, None, None)
-
-
-# ------------------------------------------------------------ two independent samples
-def _two_samples(x, y, *, min_size=2):
-    """``x`` and ``y`` as finite one-dimensional float arrays of at least
-    ``min_size`` values each (1 for Cliff's δ, 2 where a spread is needed)."""
-    xs = real_array(x, "x")
-    ys = real_array(y, "y")
-    what = (
-        "non-empty one-dimensional array"
-        if min_size == 1
-        else f"one-dimensional array of at least {min_size} values"
-    )
-    for name, a in (("x", xs), ("y", ys)):
-        if a.ndim != 1 or a.size < min_size:
-            raise ValueError(f"`{name}` must be a {what}.")
-        if not np.isfinite(a).all():
-            raise ValueError(f"`{name}` must be finite (no NaN).")
-    return xs, ys
-
-
-# ----------------------------------------------------------------- Cliff's delta
-def cliffs_delta(x, y):
-    """Cliff's δ for two independent samples: ``P(X > Y) − P(X < Y)``.
-
-    ``δ = (#{(i, j): x_i > y_j} − #{(i, j): x_i < y_j}) / (n_x n_y)`` (Cliff
-    1993), the dominance statistic behind the Mann–Whitney U test
-    (``δ = 2 U / (n_x n_y) − 1``). It fits samples that are *not* matched, e.g.
-    the replicate performances of two learners that did not see the same
-    learning samples; matched pairs call for :func:`rank_biserial` or
-    :func:`sign_dominance`.
-
-    Parameters
-    ----------
-    x : array-like of shape (n_x,)
-    y : array-like of shape (n_y,)
-
-    Returns
-    -------
-    EffectSizeResult
-        Magnitude after Romano et al. (2006): ``|δ|`` < 0.147 "negligible", < 0.33
-        "small", < 0.474 "medium", otherwise "large". No confidence interval.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import cliffs_delta
-    >>> res = cliffs_delta([0.21, 0.25, 0.30, 0.28], [0.20, 0.22, 0.19, 0.24])
-    >>> res.estimate, res.magnitude
-    (0.75, 'large')
-    """
-    xs, ys = _two_samples(x, y, min_size=1)
-    diff = np.round(xs[:, None] - ys[None, :], _DECIMALS)
-    estimate = float(np.sign(diff).mean())
-    return EffectSizeResult(
-        "cliffs_delta",
-        estimate,
-        int(diff.size),
-        _label(estimate, _ROMANO_2006),
-        _ROMANO_SOURCE,
-    )
-
-
-# ------------------------------------------------- autorank's two-sample effect sizes
+# ---------------------------------------------------------- independent samples
 def _ratio(difference, scale):
     if scale > 0:
         return difference / scale
     return np.nan if difference == 0 else float(np.copysign(np.inf, difference))
 
 
-def cohens_d(x, y):
-    """Cohen's d with the pooled standard deviation (autorank's ``cohen_d``).
+def _pooled(a, b, var):
+    """``sqrt(((n_a − 1) s_a² + (n_b − 1) s_b²) / (n_a + n_b − 2))``."""
+    na, nb = a.size, b.size
+    return float(np.sqrt(((na - 1) * var(a) + (nb - 1) * var(b)) / (na + nb - 2)))
 
-    ``d = (mean(x) − mean(y)) / s_p`` with ``s_p² = ((n_x − 1) s_x² + (n_y −
-    1) s_y²) / (n_x + n_y − 2)`` (Cohen 1988, ch. 2, two independent groups).
-    autorank uses it between learners' performances over data sets when all
-    are normal.
 
-    Parameters
-    ----------
-    x : array-like of shape (n_x,)
-    y : array-like of shape (n_y,)
-
-    Returns
-    -------
-    EffectSizeResult
-        Magnitude after Cohen (1988) (autorank's labels);
-        :meth:`~EffectSizeResult.rope` gives autorank's ROPE ``0.1 s_p``. No
-        confidence interval.
-
-    Notes
-    -----
-    Learners compared on the same data sets are paired; this d ignores the
-    pairing (it standardises by the spread *between* data sets) and is
-    reported for comparison with autorank. Within pairs, :func:`cohens_dz` is
-    the effect size of the paired t-test. ``s_p = 0``: ``±inf``, or ``nan``
-    when the means are equal.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import cohens_d
-    >>> res = cohens_d([0.80, 0.85, 0.90, 0.75], [0.70, 0.80, 0.85, 0.65])
-    >>> round(res.estimate, 3), res.magnitude
-    (0.949, 'large')
-    """
-    xs, ys = _two_samples(x, y)
-    nx, ny = xs.size, ys.size
-    pooled = float(
-        np.sqrt(
-            ((nx - 1) * np.var(xs, ddof=1) + (ny - 1) * np.var(ys, ddof=1))
-            / (nx + ny - 2)
+def _independent(xs, ys, method):
+    if method == "cliffs_delta":
+        diff = np.round(xs[:, None] - ys[None, :], _DECIMALS)
+        estimate = float(np.sign(diff).mean())
+        return EffectSizeResult(
+            method, estimate, int(diff.size), _label(estimate, _ROMANO[0]), _ROMANO[1]
         )
-    )
-    estimate = _ratio(float(np.mean(xs) - np.mean(ys)), pooled)
+    if method == "cohens_d":
+        scale = _pooled(xs, ys, lambda a: np.var(a, ddof=1))
+        centre, source = np.mean, _COHEN
+    else:
+        scale = _pooled(
+            xs, ys, lambda a: stats.median_abs_deviation(a, scale=1 / 1.4826) ** 2
+        )
+        centre, source = np.median, _GAMMA
+    estimate = float(_ratio(float(centre(xs) - centre(ys)), scale))
     return EffectSizeResult(
-        "cohens_d",
-        float(estimate),
-        nx + ny,
-        _label(estimate, _COHEN_1988),
-        _COHEN_SOURCE,
-        _scale=pooled,
-    )
+        method, estimate, xs.size + ys.size, _label(estimate, source[0]), source[1],
+        _scale=scale,
+    )  # fmt: skip
 
 
-def akinshin_gamma(x, y):
-    """Akinshin's γ as autorank computes it: a median difference over pooled MADs.
+def effect_size(
+    x, y=None, *, method="cohens_dz", alternative="two-sided", zero_method="wilcox"
+):
+    """A standardised effect size of paired or of two independent samples.
 
-    ``γ = (median(x) − median(y)) / MAD_p`` with ``MAD_p² = ((n_x − 1)
-    MAD_x² + (n_y − 1) MAD_y²) / (n_x + n_y − 2)`` and each MAD scaled by
-    1.4826 to estimate a normal standard deviation (autorank's
-    ``akinshin_gamma``, after Akinshin 2020, "Nonparametric Cohen's d-consistent
-    effect size"; autorank uses it when some learner is not normal).
+    Paired samples (``d = x − y``; ``y=None`` when ``x`` holds the differences):
+
+    - ``"cohens_dz"``: ``d_z = mean(d) / sd(d)`` (``ddof=1``; Cohen 1988, ch. 2,
+      paired observations; Lakens 2013), the paired t statistic over
+      ``sqrt(n)``. Its :meth:`~EffectSizeResult.confidence_interval` is exact
+      under normality of the differences: the noncentrality parameters ``λ``
+      with ``P(T_{n−1,λ} <= t) = 1 − α/2`` and ``α/2``, divided by ``sqrt(n)``
+      (Steiger & Fouladi 1997; Cumming & Finch 2001), sided as
+      ``alternative``. All differences equal: ``±inf`` (``nan`` when all zero)
+      and no interval; ``n = 1`` raises.
+    - ``"rank_biserial"``: the matched-pairs rank-biserial correlation, the
+      Wilcoxon test's effect size, ``r = (R+ − R−) / (n (n + 1) / 2)`` with
+      ``R+``, ``R−`` the signed-rank sums of ``d`` (Kerby 2014; King & Minium
+      2008): 1 when every difference is positive, −1 when every one is
+      negative, ``nan`` when ``zero_method="wilcox"`` leaves nothing to rank.
+    - ``"sign_dominance"``: the sign test's, ``(wins − losses) / n`` (a tie
+      counts for neither), Cliff's δ within pairs only.
+
+    Two independent samples (e.g. replicate performances of learners that did
+    not see the same learning samples; ``y`` required):
+
+    - ``"cliffs_delta"``: ``P(X > Y) − P(X < Y)`` over all ``n_x n_y`` pairs
+      (Cliff 1993), ``2 U / (n_x n_y) − 1`` of the Mann–Whitney U.
+    - ``"cohens_d"``: ``(mean(x) − mean(y)) / s_p`` with the pooled standard
+      deviation (Cohen 1988; autorank's ``cohen_d``).
+    - ``"akinshin_gamma"``: ``(median(x) − median(y)) / MAD_p`` with the pooled
+      MAD scaled by 1.4826 (autorank's ``akinshin_gamma``, after Akinshin
+      2020; Akinshin's own γ uses Harrell–Davis quantiles).
+
+    ``cohens_d`` and ``akinshin_gamma`` are autorank's, to compare with it: on
+    learners compared on the same data sets they ignore the pairing (they
+    standardise by the spread *between* data sets); their
+    :meth:`~EffectSizeResult.rope` is autorank's ROPE. Zero spread gives
+    ``±inf`` (``nan`` for equal centres).
 
     Parameters
     ----------
-    x : array-like of shape (n_x,)
-    y : array-like of shape (n_y,)
+    x : array-like of shape (n,) or (n_x,)
+        Performances, or the paired differences when ``y`` is None.
+    y : array-like of shape (n,) or (n_y,), default=None
+    method : {"cohens_dz", "rank_biserial", "sign_dominance", "cliffs_delta", \
+"cohens_d", "akinshin_gamma"}, default="cohens_dz"
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        Sidedness of the d_z interval (as the paired test's).
+    zero_method : {"wilcox", "pratt", "zsplit", "demsar"}, default="wilcox"
+        ``"rank_biserial"`` only, as in :func:`paired_test`: ``"wilcox"`` drops
+        zero differences (Kerby's form); ``"pratt"`` ranks them but counts them
+        on neither side; ``"zsplit"`` splits their ranks between the sides;
+        ``"demsar"`` drops one zero if their number is odd, then splits.
 
     Returns
     -------
     EffectSizeResult
-        Magnitude with Cohen's thresholds, as autorank labels γ;
-        :meth:`~EffectSizeResult.rope` gives autorank's ROPE ``0.1 MAD_p``.
 
     Notes
     -----
-    Akinshin's own γ uses Harrell–Davis quantile estimates; autorank's, which
-    this matches, uses the sample median and MAD. Like :func:`cohens_d` it
-    ignores the pairing of learners on the same data sets. ``MAD_p = 0``
-    (more than half of each sample equal): ``±inf``, or ``nan`` for equal
-    medians.
+    **Magnitude labels**, only where a published convention was set: Cohen
+    (1988), ch. 2, for d_z, d and (as autorank) γ: ``|d|`` below 0.2
+    "negligible", below 0.5 "small", below 0.8 "medium", otherwise "large";
+    Romano et al. (2006) for Cliff's δ: below 0.147, 0.33, 0.474. Cohen set his
+    for d between two groups; applied to d_z they are a convention (Lakens 2013
+    shows d_z exceeds the two-group d when the pairs correlate, as learners on
+    the same data sets do). The rank-biserial correlation and the sign
+    dominance have none. Differences are rounded to 10 decimals to find zeros
+    and ties.
 
     Examples
     --------
-    >>> from sklearn_bench.stats import akinshin_gamma
-    >>> res = akinshin_gamma([0.80, 0.85, 0.90, 0.75, 0.95],
-    ...                      [0.70, 0.80, 0.85, 0.65, 0.75])
+    >>> from sklearn_bench.stats import effect_size
+    >>> x = [0.864, 0.872, 0.869, 0.730, 0.820, 0.712, 0.891, 0.787, 0.754]
+    >>> y = [0.857, 0.849, 0.848, 0.697, 0.791, 0.715, 0.866, 0.725, 0.719]
+    >>> res = effect_size(x, y)
+    >>> round(res.estimate, 3), res.magnitude
+    (1.411, 'large')
+    >>> ci = res.confidence_interval(0.95)
+    >>> round(ci.low, 3), round(ci.high, 3)
+    (0.448, 2.333)
+    >>> round(effect_size(x, y, method="rank_biserial").estimate, 4)
+    0.9556
+    >>> effect_size([0.2, 0.3, 0.1, 0.4], [0.1, 0.3, 0.2, 0.1],
+    ...             method="sign_dominance").estimate
+    0.25
+    >>> res = effect_size([0.21, 0.25, 0.30, 0.28], [0.20, 0.22, 0.19, 0.24],
+    ...                   method="cliffs_delta")
+    >>> res.estimate, res.magnitude
+    (0.75, 'large')
+    >>> res = effect_size([0.80, 0.85, 0.90, 0.75, 0.95],
+    ...                   [0.70, 0.80, 0.85, 0.65, 0.75], method="akinshin_gamma")
     >>> round(res.estimate, 3), res.magnitude
     (1.349, 'large')
     """
-    xs, ys = _two_samples(x, y)
-    nx, ny = xs.size, ys.size
-    mad_x = stats.median_abs_deviation(xs, scale=1 / 1.4826)
-    mad_y = stats.median_abs_deviation(ys, scale=1 / 1.4826)
-    pooled = float(np.sqrt(((nx - 1) * mad_x**2 + (ny - 1) * mad_y**2) / (nx + ny - 2)))
-    estimate = _ratio(float(np.median(xs) - np.median(ys)), pooled)
-    return EffectSizeResult(
-        "akinshin_gamma",
-        float(estimate),
-        nx + ny,
-        _label(estimate, _COHEN_1988),
-        _AUTORANK_GAMMA_SOURCE,
-        _scale=pooled,
-    )
+    check_member(method, _PAIRED + _INDEPENDENT, "method")
+    check_member(alternative, _ALTERNATIVES, "alternative")
+    if method in _INDEPENDENT:
+        if y is None:
+            raise ValueError(f"method={method!r} compares two samples: pass `y`.")
+        size = 1 if method == "cliffs_delta" else 2
+        return _independent(_sample(x, "x", size), _sample(y, "y", size), method)
+    d = _differences(x, y)
+    if method == "cohens_dz":
+        return _cohens_dz(d, alternative)
+    if method == "sign_dominance":
+        return _sign_dominance(d)
+    check_member(zero_method, _ZERO_METHODS, "zero_method")
+    return _rank_biserial(*_signed_rank_sums(d, zero_method))

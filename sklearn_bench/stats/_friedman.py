@@ -17,6 +17,7 @@ from scipy import stats
 
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
+from .._validation import check_positive_int, real_array
 from ._common import _direction, _Fields, _validate_scores
 from ._pairwise import _pairs_to_test, rank_pairwise
 from ._rank_posthoc import RANK_METHODS
@@ -128,54 +129,6 @@ def _friedman_exact_pvalue(ranks):
     return float(min(1.0, probs[extreme].sum()))
 
 
-def critical_difference(
-    n_learners: int, n_blocks: int, *, alpha: float = 0.05, method: str = "nemenyi"
-) -> float:
-    """Critical difference of average ranks (Demšar 2006, Section 3.2.2).
-
-    Two learners' average ranks that differ by at least ``CD = q_alpha *
-    sqrt(k (k + 1) / (6 N))`` differ significantly at family-wise level ``alpha``.
-
-    Parameters
-    ----------
-    n_learners : int
-        Number of learners ``k`` (at least 2).
-    n_blocks : int
-        Number of blocks ``N`` (data sets, or replicates of one data set; at
-        least 2).
-    alpha : float, default=0.05
-        Family-wise significance level, in (0, 1).
-    method : {"nemenyi", "bonferroni-dunn"}, default="nemenyi"
-        ``"nemenyi"``: all pairs; ``q_alpha`` is the ``1 - alpha`` quantile of the
-        studentized range of ``k`` means with infinite degrees of freedom
-        (``scipy.stats.studentized_range``) divided by ``sqrt(2)``, so any ``k``
-        works (no table). ``"bonferroni-dunn"``: each learner against one
-        control; ``q_alpha = Phi^{-1}(1 - alpha / (2 (k - 1)))``.
-
-    Returns
-    -------
-    float
-        The critical difference, in units of average rank.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import critical_difference
-    >>> round(critical_difference(4, 14), 3)  # Demsar (2006), Section 3.2.4
-    1.254
-    >>> round(critical_difference(4, 14, method="bonferroni-dunn"), 3)
-    1.168
-    """
-    for name, value in (("n_learners", n_learners), ("n_blocks", n_blocks)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise ValueError(f"`{name}` must be an integer >= 2; got {value!r}.")
-        if value < 2:
-            raise ValueError(f"`{name}` must be an integer >= 2; got {value!r}.")
-    alpha = _check_alpha(alpha)
-    method = _check_choice(method, _CD_METHODS, "method")
-    q = _q_alpha(int(n_learners), alpha, method)
-    return q * _rank_se(int(n_learners), int(n_blocks))
-
-
 @dataclass(frozen=True)
 class FriedmanResult(_Fields):
     """Result of :func:`friedman_test`.
@@ -271,23 +224,14 @@ class FriedmanResult(_Fields):
             learners = list(average_ranks.index)
         else:
             learners = None
-        ranks = np.asarray(average_ranks, dtype=float)
+        ranks = real_array(average_ranks, "average_ranks")
         if ranks.ndim != 1 or ranks.size < 2:
             raise ValueError("`average_ranks` must hold at least 2 learners' ranks.")
-        if np.isnan(ranks).any():
-            raise ValueError("`average_ranks` must not contain NaN.")
         k = ranks.size
-        if learners is None:
-            learners = list(range(k))
-        if (
-            isinstance(n_blocks, bool)
-            or not isinstance(n_blocks, int | np.integer)
-            or n_blocks < 2
-        ):
-            raise ValueError(f"`n_blocks` must be an integer >= 2; got {n_blocks!r}.")
-        if np.any(ranks < 1) or np.any(ranks > k):
-            raise ValueError(f"`average_ranks` must lie in [1, {k}].")
-        n = int(n_blocks)
+        if not np.all((ranks >= 1) & (ranks <= k)):  # NaN too
+            raise ValueError(f"`average_ranks` must lie in [1, {k}] (no NaN).")
+        learners = list(range(k)) if learners is None else learners
+        n = check_positive_int(n_blocks, "n_blocks", minimum=2)
         chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(ranks**2) - k * (k + 1) ** 2 / 4)
         chi2 = float(max(chi2, 0.0))
         f_stat, f_p = _iman_davenport(chi2, n, k)
@@ -345,21 +289,28 @@ class FriedmanResult(_Fields):
     def critical_difference(
         self, *, alpha: float = 0.05, method: str = "nemenyi"
     ) -> float:
-        """Critical difference of average ranks for this ``k`` and ``N``.
+        """Critical difference of average ranks (Demšar 2006, Section 3.2.2).
 
-        See :func:`critical_difference` for the formula and the methods.
+        Two learners' average ranks that differ by at least ``CD = q_alpha *
+        sqrt(k (k + 1) / (6 N))`` differ significantly at family-wise level
+        ``alpha``. It depends on ``k`` and ``N`` only: for a study being
+        planned, :meth:`from_average_ranks` of any ranks gives it.
 
         Parameters
         ----------
         alpha : float, default=0.05
-            Family-wise significance level.
+            Family-wise significance level, in (0, 1).
         method : {"nemenyi", "bonferroni-dunn"}, default="nemenyi"
-            All pairs (Nemenyi) or each learner against a control
-            (Bonferroni–Dunn).
+            ``"nemenyi"``: all pairs; ``q_alpha`` is the ``1 - alpha`` quantile
+            of the studentized range of ``k`` means with infinite degrees of
+            freedom (``scipy.stats.studentized_range``) divided by ``sqrt(2)``,
+            so any ``k`` works (no table). ``"bonferroni-dunn"``: each learner
+            against one control; ``q_alpha = Phi^{-1}(1 - alpha / (2 (k - 1)))``.
 
         Returns
         -------
         float
+            The critical difference, in units of average rank.
 
         See Also
         --------
@@ -369,14 +320,24 @@ class FriedmanResult(_Fields):
         Examples
         --------
         >>> import numpy as np
-        >>> from sklearn_bench.stats import friedman_test
+        >>> from sklearn_bench.stats import FriedmanResult, friedman_test
         >>> rng = np.random.default_rng(0)
         >>> res = friedman_test(rng.random((14, 4)), greater_is_better=False)
         >>> round(res.critical_difference(alpha=0.10), 3)
         1.118
+
+        Demšar's (2006, Section 3.2.4) k = 4 learners on N = 14 data sets:
+
+        >>> res = FriedmanResult.from_average_ranks([1, 2, 3, 4], n_blocks=14)
+        >>> round(res.critical_difference(), 3)
+        1.254
+        >>> round(res.critical_difference(method="bonferroni-dunn"), 3)
+        1.168
         """
-        return critical_difference(
-            self.n_learners, self.n_blocks, alpha=alpha, method=method
+        alpha = _check_alpha(alpha)
+        method = _check_choice(method, _CD_METHODS, "method")
+        return _q_alpha(self.n_learners, alpha, method) * _rank_se(
+            self.n_learners, self.n_blocks
         )
 
     def posthoc(self, *, method="nemenyi", adjust=None, alpha=0.05, control=None):
@@ -481,9 +442,6 @@ def friedman_test(
     Returns
     -------
     FriedmanResult
-        With ``average_ranks``, ``statistic``, ``pvalue``,
-        ``iman_davenport_statistic``, ``iman_davenport_pvalue``, ``n_blocks``,
-        ``n_learners`` and the methods ``critical_difference`` and ``posthoc``.
 
     Raises
     ------
@@ -530,21 +488,12 @@ def friedman_test(
     ``exact`` says; with perfect agreement their z are finite (for k = 2, N = 3
     the raw p of the one pair is 0.083, against the exact sign-test 1/4).
 
-    **Demšar's Table 6 (14 data sets, 4 C4.5 variants, AUC).** The printed table
-    rounds to three decimals, so on "voting" C4.5+cf and C4.5+m+cf both read
-    0.975, while the paper ranks them 2 and 3 from the unrounded values.
-
-    - The paper's rank matrix (``friedman_test(ranks)``, lower is better) gives
-      the published average ranks 3.143, 2.000, 2.893, 1.964 and, with
-      ``tie_correction=False``, χ²_F = 9.28 and F_F = 3.69 as published (the
-      default tie correction, for the ties on iris, lung cancer, mushroom and
-      primary tumor, gives 10.23 and 4.19); Holm against C4.5 gives
-      ``|z|`` = 2.415, 2.342, 0.512 (the paper's 2.416 comes from its rounded
-      ranks; ``FriedmanResult.from_average_ranks([3.143, 2.000, 2.893, 1.964],
-      14)`` reproduces every printed number: 9.28, 3.69, 2.416, 2.342, 0.512).
-    - The printed AUC table (``greater_is_better=True``) ties voting at 2.5, so
-      the average ranks are 3.143, 2.000, 2.929, 1.929 and χ²_F = 9.857
-      (``tie_correction=False``) or 10.95 (default, equal to R).
+    **Demšar's Table 6** (14 data sets, 4 C4.5 variants, AUC): the paper's
+    rank matrix with ``tie_correction=False`` gives the published χ²_F = 9.28
+    and F_F = 3.69 (``from_average_ranks`` reproduces every printed number);
+    the printed table, rounded to three decimals, ties two learners on
+    "voting" and gives 9.857 (10.95 with the default tie correction, equal to
+    R). :ref:`many_learners` works the example through.
 
     The critical differences do not depend on the data: Nemenyi CD = 1.25 at
     α = 0.05, 1.12 at 0.10; Bonferroni–Dunn 1.17 at 0.05 (printed 1.16).

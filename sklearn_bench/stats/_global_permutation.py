@@ -17,13 +17,15 @@ import numpy as np
 import pandas as pd
 
 from .._validation import (
+    check_alpha,
     check_confidence_level,
+    check_member,
     check_positive_int,
     check_random_state,
 )
 from ._anova import _tukey_table
 from ._common import _Fields, _validate_scores, monte_carlo_pvalue
-from ._pairwise import PairwiseTestResult
+from ._pairwise import PairwiseTestResult, pairs_frame
 
 # Elements (resamples x replicates x learners) drawn per batch: bounds memory.
 _BATCH_ELEMENTS = 2_000_000
@@ -195,6 +197,7 @@ class GlobalPermutationResult(_Fields):
         self,
         *,
         method: str = "auto",
+        alpha: float = 0.05,
         confidence_level: float = 0.95,
         n_resamples: int | None = None,
         random_state=None,
@@ -219,6 +222,8 @@ class GlobalPermutationResult(_Fields):
             one-way ``K (B - 1)`` df, which rejected about twice as often as
             its level). ``"auto"``: closed for
             ``K <= 4``, Tukey beyond.
+        alpha : float, default=0.05
+            Family-wise level of ``reject``.
         confidence_level : float, default=0.95
             Simultaneous confidence level of the Tukey intervals.
         n_resamples : int, default=None
@@ -237,8 +242,7 @@ class GlobalPermutationResult(_Fields):
             ``confidence_interval()`` raises); ``pvalue`` unadjusted (the pair's
             own permutation test, or Tukey's pairwise t-test);
             ``pvalue_adjusted`` the closed test's or Tukey's (``adjust`` is
-            ``"closed"`` or ``"single_step"``); ``reject`` at ``1 −
-            confidence_level``.
+            ``"closed"`` or ``"single_step"``); ``reject`` at ``alpha``.
 
         Examples
         --------
@@ -253,23 +257,17 @@ class GlobalPermutationResult(_Fields):
         1          0          2            0.001
         2          1          2            0.001
         """
-        if method not in ("auto", "closed", "tukey"):
-            raise ValueError(
-                f"`method` must be 'auto', 'closed' or 'tukey'; got {method!r}."
-            )
+        check_member(method, ("auto", "closed", "tukey"), "method")
+        alpha = check_alpha(alpha)
         if method == "auto":
             method = "closed" if self.n_learners <= 4 else "tukey"
-        perf = self._performance
-        x = perf.to_numpy(dtype=float)
-        learners = list(perf.columns)
-        pairs = list(combinations(range(self.n_learners), 2))
+        x = self._performance.to_numpy(dtype=float)
+        learners = list(self._performance.columns)
+        i, j = np.array(list(combinations(range(self.n_learners), 2))).T
         means = x.mean(axis=0)
-        diff = np.array([means[i] - means[j] for i, j in pairs])
-        frame = {
-            "learner_i": [learners[i] for i, _ in pairs],
-            "learner_j": [learners[j] for _, j in pairs],
-            "difference": diff,
-        }
+        diff = means[i] - means[j]
+        common = {"n": x.shape[0], "mean_difference": diff, "estimate": diff,
+                  "statistic": diff}  # fmt: skip
         if method == "closed":
             if self.n_learners > 4:
                 raise ValueError(
@@ -285,22 +283,15 @@ class GlobalPermutationResult(_Fields):
             )
             hypotheses = _closure_hypotheses(self.n_learners)
             pvalues = {h: _partition_pvalue(x, h, n_resamples, rng) for h in hypotheses}
-            raw, adjusted = [], []
-            for i, j in pairs:
-                raw.append(pvalues[((i, j),)])
-                implying = [
-                    p for h, p in pvalues.items() if any(i in g and j in g for g in h)
-                ]
-                adjusted.append(max(implying))
-            frame.update(
-                low=np.nan,
-                high=np.nan,
-                pvalue=raw,
-                pvalue_adjusted=adjusted,
-                method="closed testing",
-            )
+            raw = [pvalues[((a, b),)] for a, b in zip(i, j, strict=True)]
+            adjusted = [
+                max(p for h, p in pvalues.items() if any(a in g and b in g for g in h))
+                for a, b in zip(i, j, strict=True)
+            ]
+            frame = pairs_frame(learners, i, j, adjusted, alpha, pvalue=raw, **common)
+            level, name = None, "closed testing"
         else:
-            confidence_level = check_confidence_level(confidence_level)
+            level = check_confidence_level(confidence_level)
             b, k = x.shape
             aligned = x - x.mean(axis=1, keepdims=True)
             # the residual of the two-way (replicates x learners) layout on
@@ -310,47 +301,25 @@ class GlobalPermutationResult(_Fields):
             # often as alpha (benchmarks/peer_tests_calibration.py).
             df = (k - 1) * (b - 1)
             mse = np.sum((aligned - aligned.mean(axis=0)) ** 2) / df
-            table = _tukey_table(means, mse, df, b, confidence_level)
-            frame.update(
-                low=table["low"],
-                high=table["high"],
-                pvalue=table["pvalue"],
-                pvalue_adjusted=table["pvalue_adjusted"],
-                method="tukey (blocks)",
-            )
-        closed = method == "closed"
-        alpha = 1 - (0.95 if closed else confidence_level)
-        table = pd.DataFrame(frame)
-        nan = np.full(len(pairs), np.nan)
-        table = pd.DataFrame(
-            {
-                "learner_i": table["learner_i"],
-                "learner_j": table["learner_j"],
-                "n": x.shape[0],
-                "mean_difference": diff,
-                "estimate": diff,
-                "ci_low": table["low"],
-                "ci_high": table["high"],
-                "ci_level": nan if closed else confidence_level,
-                "statistic": diff,
-                "pvalue": table["pvalue"],
-                "pvalue_adjusted": table["pvalue_adjusted"],
-                "reject": table["pvalue_adjusted"] <= alpha,
-                "effect_size": nan,
-                "effect_size_name": None,
-            }
-        )
+            table = _tukey_table(means, mse, df, b, level)
+            frame = pairs_frame(
+                learners, i, j, table["pvalue_adjusted"], alpha, ci_low=table["low"],
+                ci_high=table["high"], ci_level=level, pvalue=table["pvalue"],
+                **common,
+            )  # fmt: skip
+            name = "tukey (blocks)"
         return PairwiseTestResult(
             learners=tuple(learners),
-            method=frame["method"],
-            adjust="closed" if closed else "single_step",
+            method=name,
+            adjust="single_step" if level else "closed",
             alpha=alpha,
+            confidence_level=level,
             n_blocks=x.shape[0],
             null_hypothesis=(
                 "H0 (each pair): the two learners' performance distributions are "
                 "equal (labels exchangeable within each replicate)"
             ),
-            _frame=table,
+            _frame=frame,
         )
 
 

@@ -78,12 +78,6 @@ def _loss(values, greater_is_better):
 
 
 # ------------------------------------------------------------ per data set parts
-def _average_ranks(loss):
-    """Average ranks per row among the present learners (1 = best), NaN missing."""
-    ranks = pd.DataFrame(loss).rank(axis=1, method="average").to_numpy()
-    return ranks
-
-
 def _pairwise_wins(loss):
     """``(N, p, p)``: 1 where row learner beats column learner on a data set, ½ for
     a tie, 0 otherwise or where either is missing; and ``(N, p, p)`` presence."""
@@ -172,26 +166,8 @@ def _to_rating(t, offset=0.0):
 
 
 # ------------------------------------------------------------ rank confidence sets
-def _rank_sets(estimate, draws, level, *, marginal):
-    """``(low, high)`` rank bounds (1 = best; higher estimate = better).
-
-    ``csranks``'s two-sided step-down procedure: the one-sided hypotheses
-    ``θ_j <= θ_k`` of the ordered pairs of interest ``I`` (all pairs for the
-    simultaneous sets, the pairs that involve learner ``i`` for its marginal
-    set) are rejected when ``(θ̂_j − θ̂_k) / σ̂_jk`` exceeds the ``level``
-    quantile of ``max_(j,k)∈I ((θ*_j − θ*_k) − (θ̂_j − θ̂_k)) / σ̂_jk`` over the
-    bootstrap draws ``θ*``; rejected pairs leave ``I`` and the quantile is
-    recomputed until nothing more is rejected. ``σ̂_jk`` is the bootstrap
-    standard deviation of ``θ*_j − θ*_k``. A learner's lower bound is one plus
-    the number of learners found better, its upper bound ``p`` minus the number
-    found worse. A pair whose difference does not vary over the draws is
-    decided by the sign of its estimate.
-    """
-    return _rank_sets_from(_studentised(estimate, draws), level, marginal=marginal)
-
-
 def _studentised(estimate, draws, se_hat=None, se_draws=None):
-    """The pieces of :func:`_rank_sets` that do not depend on the level.
+    """The pieces of :func:`_rank_sets_from` that do not depend on the level.
 
     Without standard errors, each pair is studentised by the bootstrap standard
     deviation of its difference (``csranks``). With ``se_hat (p, p)`` and
@@ -255,6 +231,20 @@ def _pair_standard_errors(x, counts):
 
 
 def _rank_sets_from(parts, level, *, marginal, with_rejected=False):
+    """``(low, high)`` rank bounds (1 = best; higher estimate = better).
+
+    ``csranks``'s two-sided step-down procedure: the one-sided hypotheses
+    ``θ_j <= θ_k`` of the ordered pairs of interest ``I`` (all pairs for the
+    simultaneous sets, the pairs that involve learner ``i`` for its marginal
+    set) are rejected when ``(θ̂_j − θ̂_k) / σ̂_jk`` exceeds the ``level``
+    quantile of ``max_(j,k)∈I ((θ*_j − θ*_k) − (θ̂_j − θ̂_k)) / σ̂_jk`` over the
+    bootstrap draws ``θ*``; rejected pairs leave ``I`` and the quantile is
+    recomputed until nothing more is rejected. ``σ̂_jk`` is the bootstrap
+    standard deviation of ``θ*_j − θ*_k``. A learner's lower bound is one plus
+    the number of learners found better, its upper bound ``p`` minus the number
+    found worse. A pair whose difference does not vary over the draws is
+    decided by the sign of its estimate.
+    """
     z, tstat, fixed, in_play = parts
     p = z.shape[0]
     if not marginal:
@@ -304,29 +294,8 @@ def _point_ranks(estimate):
 
 @dataclass(frozen=True)
 class RankConfidenceSetsResult:
-    """Result of :func:`rank_confidence_sets`.
-
-    Attributes
-    ----------
-    learners : tuple
-    rank : ndarray of int
-        The estimated ranks, ``1 + #{k: θ̂_k better than θ̂_j}`` (1 = best; tied
-        learners share the smallest).
-    low, high : ndarray of int
-        Bounds of the rank confidence sets ``{low, ..., high}``.
-    confidence_level : float
-    simultaneous : bool
-        Whether the sets hold for all learners at once (``True``) or each for its
-        own learner (marginal).
-    may_be_best : ndarray of bool
-        ``low == 1`` of the simultaneous sets: the top-1 confidence set (the
-        learners that may be the best; Mogstad et al. 2024, Sec. 3.3, ``csranks``'s
-        ``cstaubest`` with ``tau = 1``). Of the marginal sets when
-        ``simultaneous=False`` (then it is not a confidence set for the best).
-    n_resamples : int
-        Bootstrap draws used (finite ones).
-    null_hypothesis : str
-    """
+    """Result of :func:`rank_confidence_sets`; its Returns section describes the
+    fields."""
 
     learners: tuple
     rank: np.ndarray
@@ -397,6 +366,31 @@ def rank_confidence_sets(
     Returns
     -------
     RankConfidenceSetsResult
+        learners : tuple
+
+        rank : ndarray of int
+            The estimated ranks, ``1 + #{k: θ̂_k better than θ̂_j}`` (1 = best; tied
+            learners share the smallest).
+
+        low, high : ndarray of int
+            Bounds of the rank confidence sets ``{low, ..., high}``.
+
+        confidence_level : float
+
+        simultaneous : bool
+            Whether the sets hold for all learners at once (``True``) or each for its
+            own learner (marginal).
+
+        may_be_best : ndarray of bool
+            ``low == 1`` of the simultaneous sets: the top-1 confidence set (the
+            learners that may be the best; Mogstad et al. 2024, Sec. 3.3, ``csranks``'s
+            ``cstaubest`` with ``tau = 1``). Of the marginal sets when
+            ``simultaneous=False`` (then it is not a confidence set for the best).
+
+        n_resamples : int
+            Bootstrap draws used (finite ones).
+
+        null_hypothesis : str
 
     Notes
     -----
@@ -417,42 +411,43 @@ def rank_confidence_sets(
     >>> res.low.tolist(), res.high.tolist(), res.may_be_best.tolist()
     ([1, 1, 3, 4], [2, 2, 3, 4], [True, True, False, False])
     """
-    est = np.asarray(_validate_1d(estimate, "estimate"))
-    p = est.size
-    if p < 2:
-        raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
-    draws = _validate_draws(bootstrap_draws, p)
-    higher_is_better = _check_bool(greater_is_better, "greater_is_better")
+    est, draws = _estimate_and_draws(estimate, bootstrap_draws, greater_is_better)
     level = _check_level(confidence_level)
     simultaneous = _check_bool(simultaneous, "simultaneous")
-    learners = _check_learner_names(learners, p)
-    sign = 1.0 if higher_is_better else -1.0
-    finite = np.isfinite(draws).all(axis=1)
-    if finite.sum() < 2:
-        raise ValueError(
-            "`bootstrap_draws` must have at least 2 rows without NaN or infinity."
-        )
-    low, high = _rank_sets(sign * est, sign * draws[finite], level, marginal=False)
-    if simultaneous:
-        best = low == 1
-    else:
-        low, high = _rank_sets(sign * est, sign * draws[finite], level, marginal=True)
-        best = low == 1
+    learners = _check_learner_names(learners, est.size)
+    parts = _studentised(est, draws)
+    low, high = _rank_sets_from(parts, level, marginal=not simultaneous)
     words = "simultaneous" if simultaneous else "marginal"
     return RankConfidenceSetsResult(
         learners=tuple(learners),
-        rank=_point_ranks(sign * est),
+        rank=_point_ranks(est),
         low=low,
         high=high,
         confidence_level=level,
         simultaneous=simultaneous,
-        may_be_best=best,
-        n_resamples=int(finite.sum()),
+        may_be_best=low == 1,
+        n_resamples=draws.shape[0],
         null_hypothesis=(
             f"{words} {level:g} confidence sets for the ranks (Mogstad et al. 2024; "
             "step-down over the pairwise hypotheses θ_j <= θ_k)"
         ),
     )
+
+
+def _estimate_and_draws(estimate, bootstrap_draws, greater_is_better):
+    """The estimates and their finite draws, oriented so that higher is better."""
+    est = _validate_1d(estimate, "estimate")
+    p = est.size
+    if p < 2:
+        raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
+    draws = _validate_draws(bootstrap_draws, p)
+    sign = 1.0 if _check_bool(greater_is_better, "greater_is_better") else -1.0
+    draws = draws[np.isfinite(draws).all(axis=1)]
+    if draws.shape[0] < 2:
+        raise ValueError(
+            "`bootstrap_draws` must have at least 2 rows without NaN or infinity."
+        )
+    return sign * est, sign * draws
 
 
 def _validate_1d(values, name):
@@ -493,33 +488,9 @@ def _check_learner_names(learners, p):
 # ------------------------------------------------------------------ stability
 @dataclass(frozen=True)
 class RankStabilityResult:
-    """Result of :func:`rank_stability`: how the order settles with more data sets.
-
-    Attributes
-    ----------
-    table : DataFrame
-        One row per number of data sets ``n_datasets`` (the study's own is
-        marked ``observed``): ``p_top_stays`` (probability that the learner on
-        top with all data sets is on top with that many), ``mean_width`` and
-        ``max_width`` of the simultaneous rank sets (``high − low``; 0 = rank
-        pinned down), ``n_may_be_best``.
-    top : str
-        The learner on top.
-    target_width : float
-    n_needed : int or None
-        Fewest data sets whose projected mean width is at most
-        ``target_width``; ``None`` when not reached on the grid (e.g. exact
-        ties, which no number of data sets separates).
-    n_needed_top : int or None
-        Fewest data sets with ``p_top_stays >= confidence_level``.
-    delta : float or None
-    n_needed_delta : int or None
-        With ``delta``: fewest data sets that order every pair of learners whose
-        observed difference is at least Δ.
-    confidence_level : float
-    null_hypothesis : str
-        What the projection assumes.
-    """
+    """Result of :meth:`LeaderboardResult.stability`: how the order settles with
+    more data sets (its Returns section describes the fields);
+    ``null_hypothesis`` says what the projection assumes."""
 
     table: pd.DataFrame
     top: str
@@ -536,7 +507,7 @@ class RankStabilityResult:
         return self.table.copy()
 
 
-def rank_stability(
+def _rank_stability(
     estimate,
     bootstrap_draws,
     *,
@@ -548,84 +519,15 @@ def rank_stability(
     learners=None,
     delta=None,
 ) -> RankStabilityResult:
-    """How many data sets a stable order needs, projected from the bootstrap.
-
-    With ``N`` data sets the bootstrap deviations ``θ* − θ̂`` stand for the
-    sampling error of the estimates; with ``m`` data sets drawn from the same
-    population that error shrinks by ``sqrt(N / m)`` (the m-out-of-n bootstrap
-    of a mean). For each ``m`` of a grid (below and beyond ``N``) this gives
-    draws ``θ̂ + sqrt(N / m) (θ* − θ̂)``, from which
-
-    - ``p_top_stays``: the probability that the learner on top now (by
-      ``θ̂``) is on top with ``m`` data sets;
-    - the width of the simultaneous rank confidence sets of
-      :func:`rank_confidence_sets` with ``m`` data sets;
-    - ``n_needed``: the fewest data sets for a mean width of at most
-      ``target_width`` (and ``n_needed_top`` for ``p_top_stays`` of at least
-      ``confidence_level``).
-
-    It is a plug-in projection: it takes the observed differences between
-    learners as the true ones. Learners that are truly tied are never separated
-    (their widths do not shrink to 0); small observed differences make the
-    needed number large, which is the honest answer when the study cannot tell
-    them apart. Read it beside the power analysis and ``n_datasets_needed``,
-    which answer the same question for one pair and a difference Δ.
-
-    Parameters
-    ----------
-    estimate : array-like of shape (p,)
-    bootstrap_draws : array-like of shape (B, p)
-    n_datasets : int
-        ``N``, the number of data sets behind ``estimate``.
-    greater_is_better : bool
-        Direction of the statistic (``False`` for errors and mean ranks).
-        Required.
-    target_width : float, default=1.0
-        Target mean width (``high − low``) of the simultaneous rank sets.
-    confidence_level : float, default=0.95
-    grid : sequence of int, default=None
-        Numbers of data sets; by default ``N/8 .. 64 N`` on a geometric grid
-        (and ``N``).
-    learners : sequence of str, default=None
-    delta : float, default=None
-        The smallest difference that matters (the study's Δ), in the units of
-        the statistic. When given, ``p_ordered_delta`` is the share of the pairs
-        whose observed difference is at least Δ that the simultaneous procedure
-        orders with that many data sets, and ``n_needed_delta`` the fewest data
-        sets that order all of them (pairs closer than Δ need not be ordered).
-
-    Returns
-    -------
-    RankStabilityResult
-
-    See Also
-    --------
-    rank_confidence_sets : the rank sets with the data sets at hand.
-    n_datasets_needed : the same question for one pair and a difference Δ.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn_bench.stats import rank_stability
-    >>> rng = np.random.default_rng(0)
-    >>> draws = rng.normal([1.0, 0.9, 0.5], 0.1, size=(1000, 3))
-    >>> res = rank_stability([1.0, 0.9, 0.5], draws, n_datasets=20,
-    ...                      greater_is_better=True, learners=["A", "B", "C"])
-    >>> res.top, res.n_needed, res.n_needed_top
-    ('A', 14, 160)
-    """
-    est = _validate_1d(estimate, "estimate")
-    p = est.size
-    if p < 2:
-        raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
-    draws = _validate_draws(bootstrap_draws, p)
+    """:meth:`LeaderboardResult.stability` of any estimates and bootstrap draws
+    over ``n_datasets`` data sets (the parameters are the method's)."""
+    est, draws = _estimate_and_draws(estimate, bootstrap_draws, greater_is_better)
     n = _check_positive_int(n_datasets, "n_datasets", minimum=2)
-    higher_is_better = _check_bool(greater_is_better, "greater_is_better")
     target = real_number(target_width, "target_width")
     if not (np.isfinite(target) and target >= 0):
         raise ValueError(f"`target_width` must be >= 0; got {target!r}.")
     level = _check_level(confidence_level)
-    learners = _check_learner_names(learners, p)
+    learners = _check_learner_names(learners, est.size)
     if delta is not None:
         delta = real_number(delta, "delta")
         if not (np.isfinite(delta) and delta > 0):
@@ -641,13 +543,6 @@ def rank_stability(
             ) from None
         if not grid:
             raise ValueError("`grid` must not be empty.")
-    sign = 1.0 if higher_is_better else -1.0
-    est = sign * est
-    draws = sign * draws[np.isfinite(draws).all(axis=1)]
-    if draws.shape[0] < 2:
-        raise ValueError(
-            "`bootstrap_draws` must have at least 2 rows without NaN or infinity."
-        )
     top = int(np.argmax(est))
     apart = None
     if delta is not None:
@@ -696,59 +591,6 @@ def rank_stability(
 
 
 # --------------------------------------------------------------- public helpers
-def bradley_terry_ratings(
-    scores, *, greater_is_better, reference=None, reference_rating=1000.0
-) -> pd.Series:
-    """Bradley–Terry ratings on the Elo scale from a data sets × learners table.
-
-    Maximum likelihood of the Bradley–Terry model on the pairwise outcomes of
-    every data set (win 1, tie ½ each, every data set weighing the same; a
-    pair meets on the data sets where both have a value):
-    ``P(i beats j) = 1 / (1 + 10^((R_j − R_i) / 400))``. The ratings average
-    ``reference_rating``, or are shifted so that ``reference`` has it. As
-    ``bencheval``'s ``compute_elo`` (TabArena), with the same tiny ridge
-    (``RIDGE``), which keeps a learner that wins or loses every comparison
-    finite (its rating is then set by the ridge, not by the data).
-
-    Parameters
-    ----------
-    scores : DataFrame or array-like of shape (n_datasets, n_learners)
-        NaN where a learner has no value on a data set.
-    greater_is_better : bool
-        Whether larger scores are better (``False`` for an error rate).
-        Required.
-    reference : str, default=None
-        A learner (column) to calibrate on.
-    reference_rating : float, default=1000.0
-
-    Returns
-    -------
-    Series
-        Rating of each learner, in column order.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from sklearn_bench.stats import bradley_terry_ratings
-    >>> errors = pd.DataFrame({"A": [.1, .2, .3, .1], "B": [.2, .1, .4, .2],
-    ...                        "C": [.3, .3, .5, .1]})
-    >>> bradley_terry_ratings(errors, greater_is_better=False).round(1).tolist()
-    [1179.4, 1000.0, 820.6]
-    """
-    values, learners, _ = _table(scores)
-    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
-    offset_to = _check_reference(reference, reference_rating, learners)
-    wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
-    t = _bt_fit(
-        wins_d.sum(axis=(0, 2))[None], both_d.sum(axis=0), np.zeros((1, len(learners)))
-    )[0]
-    rating = _to_rating(t)
-    if offset_to is not None:
-        anchor = 1000.0 if offset_to[0] is None else rating[offset_to[0]]
-        rating = rating + offset_to[1] - anchor
-    return pd.Series(rating, index=pd.Index(learners, name="learner"), name="rating")
-
-
 def _check_reference(reference, reference_rating, learners):
     rating = real_number(reference_rating, "reference_rating")
     if not np.isfinite(rating):
@@ -768,7 +610,8 @@ def win_rate_matrix(scores, *, greater_is_better) -> pd.DataFrame:
 
     Ties count half; each pair over the data sets on which both have a value
     (NaN where they share none); the diagonal is NaN. As ``bencheval``'s
-    ``compute_winrate_matrix`` (without seeds), ordered as the input.
+    ``compute_winrate_matrix`` (without seeds), ordered by Bradley–Terry
+    rating, best first (the ``rating`` of :func:`leaderboard_table`).
 
     Parameters
     ----------
@@ -786,8 +629,8 @@ def win_rate_matrix(scores, *, greater_is_better) -> pd.DataFrame:
     --------
     >>> import pandas as pd
     >>> from sklearn_bench.stats import win_rate_matrix
-    >>> errors = pd.DataFrame({"A": [.1, .2, .3, .1], "B": [.2, .1, .4, .2],
-    ...                        "C": [.3, .3, .5, .1]})
+    >>> errors = pd.DataFrame({"C": [.3, .3, .5, .1], "A": [.1, .2, .3, .1],
+    ...                        "B": [.2, .1, .4, .2]})
     >>> win_rate_matrix(errors, greater_is_better=False)
     opponent      A     B      C
     learner
@@ -798,11 +641,16 @@ def win_rate_matrix(scores, *, greater_is_better) -> pd.DataFrame:
     values, learners, _ = _table(scores)
     greater_is_better = _check_bool(greater_is_better, "greater_is_better")
     wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
+    n_pairs = both_d.sum(axis=0)
+    t = _bt_fit(wins_d.sum(axis=(0, 2))[None], n_pairs, np.zeros((1, len(learners))))
     with np.errstate(invalid="ignore", divide="ignore"):
-        rate = wins_d.sum(axis=0) / both_d.sum(axis=0)
+        rate = wins_d.sum(axis=0) / n_pairs
     np.fill_diagonal(rate, np.nan)
-    index = pd.Index(learners, name="learner")
-    return pd.DataFrame(rate, index=index, columns=index.rename("opponent"))
+    order = np.argsort(-_to_rating(t[0]), kind="stable")
+    index = pd.Index(learners, name="learner")[order]
+    return pd.DataFrame(
+        rate[np.ix_(order, order)], index=index, columns=index.rename("opponent")
+    )
 
 
 # ------------------------------------------------------------------ leaderboard
@@ -862,21 +710,73 @@ class LeaderboardResult:
         return self._n_units
 
     def stability(self, *, target_width=1.0, grid=None, delta=None):
-        """:func:`rank_stability` of the ranked statistic from the same bootstrap.
+        """How many data sets a stable order of the ranked statistic needs,
+        projected from the same bootstrap.
+
+        With ``N`` data sets the bootstrap deviations ``θ* − θ̂`` stand for
+        the sampling error of the estimates; with ``m`` data sets drawn from
+        the same population that error shrinks by ``sqrt(N / m)`` (the
+        m-out-of-n bootstrap of a mean). For each ``m`` of a grid (below and
+        beyond ``N``) the draws ``θ̂ + sqrt(N / m) (θ* − θ̂)`` give the
+        probability that the learner on top now stays on top, the width of the
+        simultaneous rank sets of :func:`rank_confidence_sets`, and the fewest
+        data sets for a mean width of at most ``target_width``.
+
+        It is a plug-in projection: it takes the observed differences between
+        learners as the true ones. Learners that are truly tied are never
+        separated (their widths do not shrink to 0); small observed differences
+        make the needed number large, which is the honest answer when the study
+        cannot tell them apart.
 
         Parameters
         ----------
         target_width : float, default=1.0
+            Target mean width (``high − low``) of the simultaneous rank sets.
         grid : sequence of int, default=None
+            Numbers of data sets; by default ``N/8 .. 64 N`` on a geometric
+            grid (and ``N``, :attr:`n_units`).
         delta : float, default=None
-            The study's Δ in the units of the ranked statistic (the metric's
-            for ``rank_by="score"``).
+            The smallest difference that matters (the study's Δ), in the units
+            of the ranked statistic (the metric's for ``rank_by="score"``).
+            When given, ``p_ordered_delta`` is the share of the pairs whose
+            observed difference is at least Δ that the simultaneous procedure
+            orders with that many data sets, and ``n_needed_delta`` the fewest
+            data sets that order all of them (pairs closer than Δ need not be
+            ordered).
 
         Returns
         -------
         RankStabilityResult
+            ``table``, one row per number of data sets ``n_datasets`` (the
+            study's own marked ``observed``): ``p_top_stays``, ``mean_width``
+            and ``max_width`` of the simultaneous rank sets (0 = rank pinned
+            down), ``n_may_be_best`` (and ``p_ordered_delta``); ``top``, the
+            learner on top; ``n_needed``, the fewest data sets whose projected
+            mean width is at most ``target_width`` (``None`` when not reached
+            on the grid, e.g. exact ties, which no number of data sets
+            separates); ``n_needed_top``, the fewest with ``p_top_stays >=
+            confidence_level``; ``delta``, ``n_needed_delta``.
+
+        See Also
+        --------
+        rank_confidence_sets : the rank sets with the data sets at hand.
+        n_datasets_needed : the same question for one pair and a difference Δ.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> from sklearn_bench.stats import leaderboard_table
+        >>> rng = np.random.default_rng(0)
+        >>> errors = pd.DataFrame(rng.uniform(0.1, 0.3, (20, 3)) + [0, .02, .1],
+        ...                       columns=["A", "B", "C"])
+        >>> res = leaderboard_table(errors, greater_is_better=False,
+        ...                         n_resamples=500, random_state=0)
+        >>> stab = res.stability()
+        >>> stab.top, stab.n_needed, stab.n_needed_top
+        ('A', 7, 57)
         """
-        return rank_stability(
+        return _rank_stability(
             self._estimate,
             self._draws,
             n_datasets=self._n_units,
@@ -936,10 +836,15 @@ def leaderboard_table(
         Its ``table`` has, per learner:
 
         - ``rating``, ``rating_low``, ``rating_high``: Bradley–Terry rating on
-          the Elo scale (:func:`bradley_terry_ratings`) and its bootstrap
-          percentile interval. As bencheval, the interval is that of the
-          ratings centred on their mean, shifted with the point estimate when a
-          ``reference`` is given (so the reference's own interval has a width).
+          the Elo scale and its bootstrap percentile interval: maximum
+          likelihood of ``P(i beats j) = 1 / (1 + 10^((R_j − R_i) / 400))`` on
+          the pairwise outcomes of every data set (win 1, tie ½, every data set
+          weighing the same), as ``bencheval``'s ``compute_elo`` (TabArena)
+          with its tiny ridge, which keeps a learner that wins or loses every
+          comparison finite (its rating is then set by the ridge, not by the
+          data). As bencheval, the interval is that of the ratings centred on
+          their mean, shifted with the point estimate when a ``reference`` is
+          given (so the reference's own interval has a width).
         - ``win_rate``, ``win_rate_low``, ``win_rate_high``: the mean over
           opponents of the share of common data sets won (ties ½).
         - ``mean_rank``, ``mean_rank_low``, ``mean_rank_high``: average rank
@@ -1080,7 +985,7 @@ def leaderboard_table(
         imp_ci = _percentile(imp_draws, level)
 
     if n_complete >= 2:
-        ranks_c = _average_ranks(loss[complete])
+        ranks_c = pd.DataFrame(loss[complete]).rank(axis=1).to_numpy()
         mean_rank = ranks_c.mean(axis=0)
         mean_score = values[complete].mean(axis=0)
         counts_c = counts[:, complete]

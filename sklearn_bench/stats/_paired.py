@@ -6,7 +6,7 @@ All tests work on the differences ``d = x − y`` (SciPy's convention): with
 
 import functools
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy import stats
@@ -28,13 +28,12 @@ from ._common import (
 )
 from ._effect_size import (
     EffectSizeResult,
-    _paired_arrays,
-    _rank_biserial_from_ranks,
-    cohens_dz,
-    sign_dominance,
+    _cohens_dz,
+    _rank_biserial,
+    _sign_dominance,
 )
 
-_METHODS = ("t", "wilcoxon", "sign", "permutation", "corrected_t")
+_METHODS = ("t", "wilcoxon", "sign", "permutation", "corrected_t", "5x2cv", "5x2cv_f")
 _ZERO_METHODS = ("demsar", "wilcox", "pratt", "zsplit")
 _ALTERNATIVES = ("two-sided", "less", "greater")
 _EXACT_ENUMERATION_MAX_N = 16  # 2**16 sign vectors
@@ -49,7 +48,7 @@ _BATCH_ELEMENTS = 2_000_000  # resamples x pairs per batch of the permutation te
 # --------------------------------------------------------------------------- result
 @dataclass(frozen=True)
 class PairedTestResult:
-    """Result of :func:`paired_test`.
+    """Result of :func:`paired_test` and :func:`mcnemar_test`.
 
     Attributes
     ----------
@@ -58,15 +57,18 @@ class PairedTestResult:
     pvalue : float
         P-value for ``alternative``.
     df : float or None
-        Degrees of freedom of the t-tests; ``None`` for the others.
+        Degrees of freedom of the t, F and χ² tests; ``None`` for the others.
     estimate : float
         Mean of ``x − y`` (``"t"``, ``"corrected_t"``, ``"permutation"``), the
-        Hodges–Lehmann pseudo-median (``"wilcoxon"``) or the median (``"sign"``).
+        Hodges–Lehmann pseudo-median (``"wilcoxon"``), the median (``"sign"``),
+        ``p_11`` or the mean of the differences (5×2cv t and F), ``(b − c)/n``
+        (McNemar's).
     n : int
-        Number of pairs the statistic uses (after any zeros were dropped).
+        Number of pairs the statistic uses (after any zeros were dropped; the
+        discordant cases for McNemar's).
     method : str
-        ``"t"``, ``"wilcoxon-<zero_method>"``, ``"sign"``, ``"permutation"`` or
-        ``"corrected_t"``.
+        ``"t"``, ``"wilcoxon-<zero_method>"``, ``"sign"``, ``"permutation"``,
+        ``"corrected_t"``, ``"5x2cv"``, ``"5x2cv_f"`` or ``"mcnemar-<form>"``.
     alternative : str
     null_hypothesis : str
         The null hypothesis in words, e.g. ``"H0: mean of x − y >= 0"``.
@@ -104,6 +106,7 @@ class PairedTestResult:
     _differences: np.ndarray | None = field(default=None, repr=False, compare=False)
     _std_error: float | None = field(default=None, repr=False, compare=False)
     _random_state: object = field(default=None, repr=False, compare=False)
+    _interval: object = field(default=None, repr=False, compare=False)
 
     def confidence_interval(self, confidence_level=0.95):
         """Confidence interval for the effect, one-sided when the test is.
@@ -111,8 +114,10 @@ class PairedTestResult:
         - ``"t"``: the t-interval of the mean difference (R's ``t.test``);
           constant differences never get here (:func:`paired_test` raises).
         - ``"corrected_t"``: mean ± ``t_{J−1}`` × Nadeau–Bengio standard error.
-        - ``"5x2cv"``: ``p_11 ± t_5`` × Dietterich's standard error
-          (:func:`five_by_two_cv_test`); ``"5x2cv_f"`` has none (``ValueError``).
+        - ``"5x2cv"``: ``p_11 ± t_5`` × Dietterich's standard error;
+          ``"5x2cv_f"`` has none (``ValueError``).
+        - McNemar's: the Quesenberry–Hurst interval of err(A) − err(B)
+          (:func:`mcnemar_test`, which needs the test-set size ``n``).
         - ``"wilcoxon"``: the Hodges–Lehmann (Tukey) interval: order statistics of
           the Walsh averages ``(d_i + d_j)/2, i <= j``, at the quantile of the exact
           signed-rank distribution (n <= 50, as the test; R's ``wilcox.test(
@@ -166,6 +171,8 @@ class PairedTestResult:
         ConfidenceInterval(low=-inf, high=inf, confidence_level=1.0)
         """
         level = check_confidence_level(confidence_level)
+        if self._interval is not None:  # McNemar's
+            return self._interval(level)
         alpha = 1 - level
         one_sided = self.alternative != "two-sided"
         tail = alpha if one_sided else alpha / 2
@@ -217,15 +224,14 @@ class PairedTestResult:
         instead of them:
 
         - ``"t"``, ``"permutation"``: Cohen's d_z of the differences
-          (:func:`~sklearn_bench.stats.cohens_dz`), with its noncentral-t
+          (:func:`~sklearn_bench.stats.effect_size`), with its noncentral-t
           interval (sided as the test) and Cohen's (1988) labels.
         - ``"corrected_t"``: d_z as a description only: its resamples overlap,
           so the noncentral-t interval would be too narrow and is not given.
         - ``"wilcoxon"``: the matched-pairs rank-biserial correlation from the
           test's own signed-rank sums, zeros handled as the test did
-          (:func:`~sklearn_bench.stats.rank_biserial`; Kerby 2014).
-        - ``"sign"``: ``(wins − losses) / n``
-          (:func:`~sklearn_bench.stats.sign_dominance`).
+          (Kerby 2014).
+        - ``"sign"``: ``(wins − losses) / n``, the sign dominance.
 
         Returns
         -------
@@ -248,29 +254,19 @@ class PairedTestResult:
         >>> es.name, round(es.estimate, 3)
         ('rank_biserial', 0.956)
         """
-        from dataclasses import replace
-
         d = self._differences
+        if d is None:
+            raise ValueError(f"The {self.method} test has no standardised effect size.")
         if d.ndim > 1:
             raise ValueError("Effect sizes are for one comparison, not a batch.")
         if self.method.startswith("wilcoxon"):
             r = self.details
-            return EffectSizeResult(
-                "rank_biserial",
-                _rank_biserial_from_ranks(r["r_plus"], r["r_minus"], r["n_used"]),
-                int(r["n_used"]),
-                None,
-                None,
-                self.alternative,
-            )
+            res = _rank_biserial(r["r_plus"], r["r_minus"], r["n_used"])
+            return replace(res, alternative=self.alternative)
         if self.method == "sign":
-            return replace(sign_dominance(d), alternative=self.alternative)
-        if d.size < 2:
-            raise ValueError("Cohen's d_z needs at least 2 pairs.")
-        res = cohens_dz(d, alternative=self.alternative)
-        if self.method == "corrected_t":
-            res = replace(res, _interval=None)
-        return res
+            return _sign_dominance(d, self.alternative)
+        res = _cohens_dz(d, self.alternative)
+        return replace(res, _interval=None) if self.method == "corrected_t" else res
 
     def to_dict(self, confidence_level=0.95):
         """The result as a flat ``dict``, interval first (it matters most).
@@ -280,7 +276,11 @@ class PairedTestResult:
         ``effect_size_ci_high`` (NaN where no interval), ``effect_size_magnitude``
         and ``effect_size_magnitude_source``.
         """
-        ci = self.confidence_interval(confidence_level)
+        check_confidence_level(confidence_level)
+        try:
+            ci = self.confidence_interval(confidence_level)
+        except ValueError:  # no interval (the 5x2cv F, McNemar without `n`)
+            ci = ConfidenceInterval(np.nan, np.nan)
         return {
             "method": self.method,
             "alternative": self.alternative,
@@ -300,15 +300,8 @@ class PairedTestResult:
     def _effect_size_dict(self, confidence_level):
         try:
             return self.effect_size().to_dict(confidence_level)
-        except ValueError:  # a single pair: no d_z
-            return {
-                "effect_size": None,
-                "effect_size_estimate": np.nan,
-                "effect_size_ci_low": np.nan,
-                "effect_size_ci_high": np.nan,
-                "effect_size_magnitude": None,
-                "effect_size_magnitude_source": None,
-            }
+        except ValueError:  # one pair, a batch, McNemar's: none
+            return EffectSizeResult(None, np.nan, 0, None, None).to_dict()
 
     def to_frame(self, confidence_level=0.95):
         """A :class:`pandas.DataFrame` of :meth:`to_dict`: one row, or one per
@@ -329,11 +322,11 @@ def _check_paired(x, y, axis=None):
     the result is C-contiguous, so each row is reduced with the operations of
     one pair's 1-D differences (equal to the last bit).
     """
+    x, y = real_array(x, "x"), real_array(y, "y")
     if axis is None:
-        x, y = _paired_arrays(x, y)
+        if x.ndim != 1 or y.ndim != 1:
+            raise ValueError("`x` and `y` must be one-dimensional.")
         axis = 0
-    else:
-        x, y = real_array(x, "x"), real_array(y, "y")
     try:
         shape = np.broadcast_shapes(x.shape, y.shape)
     except ValueError:
@@ -829,6 +822,62 @@ def _permutation_test(d, alternative, n_resamples, exact, random_state):
     return observed, p, se, details
 
 
+# ----------------------------------------------------------------- 5x2cv tests
+def _five_by_two(x, y, method, alternative, labels):
+    """Dietterich's 5×2cv t-test or Alpaydin's F-test of :func:`paired_test`."""
+    x, y = real_array(x, "x"), real_array(y, "y")
+    if x.size != 10 or y.size != 10 or x.shape != y.shape:
+        raise ValueError(
+            "`x` and `y` must have shape (5, 2) (or hold 10 scores): 5 repetitions "
+            "of 2-fold cross-validation, e.g. RepeatedStratifiedKFold(n_splits=2, "
+            f"n_repeats=5); got {x.shape} and {y.shape}."
+        )
+    p = (x - y).reshape(5, 2)
+    if not np.isfinite(p).all():
+        raise ValueError(
+            "`x` and `y` must be finite (no NaN: the 5×2cv tests need all ten "
+            "fold scores)."
+        )
+    if method == "5x2cv_f" and alternative != "two-sided":
+        raise ValueError(
+            "`alternative` must be 'two-sided' for the 5×2cv F-test (its statistic "
+            "has no direction); use method='5x2cv' for a one-sided test."
+        )
+    if np.all(np.round(p[:, 0] - p[:, 1], _DECIMALS) == 0):
+        raise ValueError(
+            "The 5×2cv variance estimate is 0: in every repetition the two fold "
+            "differences are equal, so the 5×2cv statistic is undefined (not "
+            "infinite). Check the scores; with so little spread no test is "
+            "informative."
+        )
+    s2 = ((p - p.mean(axis=1)[:, None]) ** 2).sum(axis=1)
+    total = float(s2.sum())
+    a, b = labels
+    op = {"two-sided": "=", "greater": "<=", "less": ">="}[alternative]
+    common = {
+        "n": 10,
+        "method": method,
+        "alternative": alternative,
+        "null_hypothesis": f"H0: expected {a} − {b} of learners trained on half "
+        f"the data {op} 0 (generalisation over learning samples)",
+        "details": {"p11": float(p[0, 0]), "mean": float(p.mean()),
+                    "variances": s2.tolist()},
+        "_differences": p.ravel(),
+    }  # fmt: skip
+    if method == "5x2cv":
+        se = float(np.sqrt(total / 5))
+        statistic = float(p[0, 0] / se)
+        pvalue = float(_t_pvalue(statistic, 5, alternative))
+        return PairedTestResult(
+            statistic, pvalue, 5, float(p[0, 0]), _std_error=se, **common
+        )
+    statistic = float(np.sum(p**2) / (2 * total))
+    return PairedTestResult(
+        statistic, float(stats.f.sf(statistic, 10, 5)), (10, 5), float(p.mean()),
+        **common,
+    )  # fmt: skip
+
+
 def _scalar(value):
     """A 0-d array or numpy scalar as a float; an array of a batch as it is."""
     value = np.asarray(value)
@@ -869,7 +918,10 @@ def paired_test(
         t-tests also take batches: arrays that broadcast against each other,
         the pairs along ``axis`` (e.g. ``x`` of shape (n, m), m learners, and
         ``y`` of shape (n, 1), the reference), as :func:`scipy.stats.ttest_rel`.
-    method : {"t", "wilcoxon", "sign", "permutation", "corrected_t"}, default="t"
+        The 5×2cv tests take shape (5, 2): row ``i`` is repetition ``i`` of
+        2-fold cross-validation, column ``j`` its fold ``j``.
+    method : {"t", "wilcoxon", "sign", "permutation", "corrected_t", "5x2cv", \
+"5x2cv_f"}, default="t"
         - ``"t"``: paired t-test, ``T = mean(d)/(sd(d)/sqrt(n))`` with ``n − 1``
           df (Boulesteix et al. 2015, Sec. 3; Hothorn et al. 2005, statistic (2)):
           :func:`scipy.stats.ttest_rel`.
@@ -899,6 +951,20 @@ def paired_test(
           understates the variance. :meth:`BenchmarkResult.paired_test
           <sklearn_bench.BenchmarkResult.paired_test>` picks the unit and the
           ratio from the run's splitter.
+        - ``"5x2cv"``: Dietterich's (1998, eq. (9)) 5×2cv paired t-test. With
+          ``p_ij`` the difference on fold ``j`` of repetition ``i``, ``p̄_i``
+          the mean of repetition ``i`` and ``s_i² = Σ_j (p_ij − p̄_i)²``,
+          ``t = p_11 / sqrt(Σ_i s_i² / 5)`` with 5 df; its estimate and
+          interval are those of ``p_11``. Near or below its nominal level where
+          the resampled t and the t on 10-fold CV folds are far above it.
+        - ``"5x2cv_f"``: Alpaydin's (1999) combined 5×2cv F-test, ``f = Σ_ij
+          p_ij² / (2 Σ_i s_i²)`` on (10, 5) df, two-sided only and without an
+          interval; its estimate is the mean of the ten differences.
+
+          Both test equal expected scores of the learners trained on half of a
+          data set of this size (the generalisation question), not
+          conditionally on the one learning sample; ``Σ s_i² = 0`` (each
+          repetition's two fold differences equal) raises.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
     zero_method : {"demsar", "wilcox", "pratt", "zsplit"}, default="demsar"
         Wilcoxon only.
@@ -1015,10 +1081,23 @@ def paired_test(
     >>> res = paired_test(x, y, method="permutation", alternative="greater")
     >>> round(res.pvalue, 6), res.pvalue_standard_error
     (0.003906, 0.0)
+
+    Dietterich's 5×2cv t and Alpaydin's F on five repetitions of 2-fold CV:
+
+    >>> a = [[0.10, 0.12], [0.11, 0.09], [0.12, 0.13], [0.10, 0.11], [0.09, 0.12]]
+    >>> b = [[0.14, 0.15], [0.13, 0.14], [0.15, 0.13], [0.12, 0.15], [0.14, 0.13]]
+    >>> res = paired_test(a, b, method="5x2cv")
+    >>> round(res.statistic, 3), round(res.pvalue, 4), res.df
+    (-2.025, 0.0987, 5)
+    >>> res = paired_test(a, b, method="5x2cv_f")
+    >>> round(res.statistic, 3), round(res.pvalue, 4), res.df
+    (2.795, 0.1341, (10, 5))
     """
-    d = _check_paired(x, y, axis)
     check_member(method, _METHODS, "method")
     check_member(alternative, _ALTERNATIVES, "alternative")
+    if method.startswith("5x2cv"):
+        return _five_by_two(x, y, method, alternative, labels)
+    d = _check_paired(x, y, axis)
     if exact not in (None, True, False):
         raise ValueError(f"`exact` must be None, True or False; got {exact!r}.")
     null = _null_text(method, alternative, labels)
@@ -1036,18 +1115,13 @@ def paired_test(
                 )
             ratio = float(test_train_ratio)
         statistic, pvalue, df, mean, se, var = _t_test(d, alternative, ratio, labels)
-        return PairedTestResult(
-            _scalar(statistic),
-            _scalar(pvalue),
-            df,
-            _scalar(mean),
-            d.shape[-1],
-            method,
-            details={"std_error": _scalar(se), "variance": _scalar(var)},
-            _differences=d,
-            _std_error=_scalar(se),
-            **common,
+        statistic, pvalue, mean, se, var = (
+            _scalar(v) for v in (statistic, pvalue, mean, se, var)
         )
+        return PairedTestResult(
+            statistic, pvalue, df, mean, d.shape[-1], method, _differences=d,
+            details={"std_error": se, "variance": var}, _std_error=se, **common,
+        )  # fmt: skip
     if d.ndim > 1:
         raise ValueError(
             f"method={method!r} tests one pair at a time: `x` and `y` must be "
@@ -1059,46 +1133,24 @@ def paired_test(
             d, alternative, zero_method, exact, correction
         )
         return PairedTestResult(
-            float(statistic),
-            pvalue,
-            None,
-            estimate,
-            used.size,
-            f"wilcoxon-{zero_method}",
-            details=details,
-            _differences=used,
-            **common,
-        )
+            float(statistic), pvalue, None, estimate, used.size,
+            f"wilcoxon-{zero_method}", details=details, _differences=used, **common,
+        )  # fmt: skip
     if method == "sign":
         statistic, pvalue, estimate, n_used, dr, details = _sign_test(d, alternative)
         return PairedTestResult(
-            statistic,
-            pvalue,
-            None,
-            estimate,
-            n_used,
-            "sign",
-            details=details,
-            _differences=dr,
-            **common,
-        )
+            statistic, pvalue, None, estimate, n_used, "sign", details=details,
+            _differences=dr, **common,
+        )  # fmt: skip
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     statistic, pvalue, se, details = _permutation_test(
-        d, alternative, int(n_resamples), exact, random_state
+        d, alternative, n_resamples, exact, random_state
     )
     return PairedTestResult(
-        statistic,
-        pvalue,
-        None,
-        float(np.mean(d)),
-        d.size,
-        "permutation",
-        pvalue_standard_error=se,
-        details=details,
-        _differences=d,
-        _random_state=random_state,
-        **common,
-    )
+        statistic, pvalue, None, float(np.mean(d)), d.size, "permutation",
+        pvalue_standard_error=se, details=details, _differences=d,
+        _random_state=random_state, **common,
+    )  # fmt: skip
 
 
 # ------------------------------------------------------- smallest attainable p
@@ -1113,7 +1165,8 @@ def smallest_attainable_pvalue(method, n, *, alternative="two-sided"):
 
     Parameters
     ----------
-    method : {"t", "corrected_t", "wilcoxon", "sign", "permutation"}
+    method : {"t", "corrected_t", "wilcoxon", "sign", "permutation", "5x2cv", \
+"5x2cv_f"}
         The test of :func:`paired_test`. ``"wilcoxon"`` is its exact form
         (n <= 50; larger ``n`` use the normal approximation and can reach any
         practical level); ``"permutation"`` its exact sign-flip enumeration.
@@ -1143,7 +1196,7 @@ def smallest_attainable_pvalue(method, n, *, alternative="two-sided"):
     check_member(alternative, _ALTERNATIVES, "alternative")
     n = check_positive_int(n, "n")
     sides = 2 if alternative == "two-sided" else 1
-    if method in ("t", "corrected_t"):
+    if method in ("t", "corrected_t", "5x2cv", "5x2cv_f"):
         if n < 2:
             raise ValueError("A t-test needs `n` >= 2 pairs.")
         return 0.0

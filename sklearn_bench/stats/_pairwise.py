@@ -21,10 +21,10 @@ from scipy import stats
 
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
-from ._common import _direction, _pair_matrix, _validate_scores
+from .._validation import check_confidence_level
+from ._common import ConfidenceInterval, _direction, _pair_matrix, _validate_scores
 from ._multitest import ADJUST_METHODS, adjust_pvalues, check_bergmann_hommel
 from ._paired import paired_test
-from ._posthoc import PosthocResult, _same_level
 from ._rank_posthoc import RANK_METHODS, SINGLE_STEP, rank_posthoc
 
 _TESTS = ("wilcoxon", "sign") + RANK_METHODS
@@ -34,9 +34,15 @@ _ALL_PAIRS = ("shaffer", "bergmann_hommel", "single_step")  # need every pair
 
 # ------------------------------------------------------------------------ result
 @dataclass(frozen=True)
-class PairwiseTestResult(PosthocResult):
-    """Result of :func:`pairwise_tests`, :meth:`FriedmanResult.posthoc` and
+class PairwiseTestResult:
+    """Result of every post-hoc comparison of pairs of learners (all pairs, or
+    each against a control): :func:`pairwise_tests`, :func:`tukey_hsd`,
+    :meth:`FriedmanResult.posthoc`, :meth:`RMAnovaResult.tukey_hsd` and
     :meth:`GlobalPermutationResult.pairwise`.
+
+    One row per comparison in :meth:`to_frame`; ``statistic``, ``pvalue`` and
+    ``pvalue_adjusted`` are Series indexed by the pair ``(learner_i,
+    learner_j)``; :meth:`confidence_interval` where the method estimates.
 
     Attributes
     ----------
@@ -44,13 +50,18 @@ class PairwiseTestResult(PosthocResult):
         The learners, in the table's column order.
     method : str
         The test: ``"wilcoxon-<zero_method>"``, ``"sign"``, a rank post-hoc
-        (``"nemenyi"``, ``"siegel"``, ...) or the global permutation test's.
+        (``"nemenyi"``, ``"siegel"``, ...), ``"tukey (<design>)"`` or the
+        global permutation test's.
     adjust : str
         The multiple-comparison correction (:func:`adjust_pvalues`' name;
         ``"single_step"`` for simultaneous p-values, ``"closed"`` for the
         closed permutation test).
     alpha : float
-        Family-wise significance level of :attr:`significant`.
+        Family-wise significance level of ``reject`` and :attr:`significant`.
+    confidence_level : float or None
+        Level of the table's intervals (``ci_low``, ``ci_high``), simultaneous
+        for Tukey's, per pair for the paired tests; ``None`` where the method
+        has none.
     n_blocks : int
         Number of blocks (data sets) in the table.
     null_hypothesis : str
@@ -58,10 +69,20 @@ class PairwiseTestResult(PosthocResult):
         Average rank of each learner (rank 1 = best) over the blocks on which
         every learner has a value; for ordering and the diagram only, no test
         uses it. ``None`` where the scores have no direction.
+    learner_means : pandas.Series or None
+        Tukey's: the learners' mean performances (the axis of its diagram).
+    greater_is_better : bool or None
+        Direction of the scores, where the method was told it.
     missing : str
         ``"raise"`` or ``"pairwise"`` (each pair on the blocks both have).
     control : str or None
         The learner every other one was compared with, or ``None`` (all pairs).
+    details : dict
+        Tukey's: ``design``, ``mse`` (error mean square), ``df`` (its degrees
+        of freedom), ``critical_value`` (the ``1 − alpha`` quantile ``q`` of the
+        studentized range) and ``hsd``, the honestly significant difference
+        ``q sqrt(MSE / N)``: two learners differ when their means differ by more
+        (the critical difference of the CD-style diagram).
 
     Examples
     --------
@@ -78,17 +99,27 @@ class PairwiseTestResult(PosthocResult):
     A        0  1  1
     B        1  0  0
     C        1  0  0
+    >>> res.pvalue_adjusted.round(4)
+    learner_i  learner_j
+    A          B            0.0049
+               C            0.0043
+    B          C            0.5217
+    Name: pvalue_adjusted, dtype: float64
     """
 
     learners: tuple
     method: str
     adjust: str
     alpha: float
+    confidence_level: float
     n_blocks: int
     null_hypothesis: str
     average_ranks: pd.Series | None = field(default=None, compare=False)
+    learner_means: pd.Series | None = field(default=None, compare=False)
+    greater_is_better: bool | None = None
     missing: str = "raise"
     control: object = None
+    details: dict = field(default_factory=dict, repr=False, compare=False)
     _frame: pd.DataFrame = field(default=None, repr=False, compare=False)
 
     def to_frame(self):
@@ -97,44 +128,122 @@ class PairwiseTestResult(PosthocResult):
 
         Columns: ``learner_i``, ``learner_j``, ``n`` (blocks used),
         ``mean_difference`` (mean of ``x_i − x_j``), ``estimate`` (the test's:
-        Hodges–Lehmann pseudo-median for Wilcoxon, median for the sign test),
-        ``ci_low``, ``ci_high`` (its unadjusted interval at level ``1 − alpha``
-        or the smallest level above it the rank distribution allows),
-        ``ci_level`` (the level it achieves; 1 with infinite bounds where too
-        few blocks allow no finite interval at ``1 − alpha``), ``statistic``,
-        ``pvalue`` (raw), ``pvalue_adjusted``, ``reject``
-        (``pvalue_adjusted <= alpha``), ``effect_size`` (matched-pairs
-        rank-biserial or sign dominance of ``x_i`` over ``x_j``),
-        ``effect_size_name``. For the rank post-hocs ``estimate`` is the
-        difference of average ranks ``R̄_i − R̄_j`` (positive: ``i`` ranks
-        worse) and the interval and effect-size columns are NaN.
+        Hodges–Lehmann pseudo-median for Wilcoxon, median for the sign test,
+        the mean difference for Tukey's and the permutation test's),
+        ``ci_low``, ``ci_high`` (its interval at ``confidence_level``, or the
+        smallest level above it the rank distribution allows), ``ci_level``
+        (the level it achieves; 1 with infinite bounds where too few blocks
+        allow no finite interval), ``statistic``, ``pvalue`` (raw),
+        ``pvalue_adjusted``, ``reject`` (``pvalue_adjusted <= alpha``),
+        ``effect_size`` (matched-pairs rank-biserial or sign dominance of
+        ``x_i`` over ``x_j``), ``effect_size_name``. For the rank post-hocs
+        ``estimate`` is the difference of average ranks ``R̄_i − R̄_j``
+        (positive: ``i`` ranks worse) and the interval and effect-size columns
+        are NaN. Tukey's ``statistic`` is ``|difference| / sqrt(MSE / N)``, its
+        ``pvalue`` the unadjusted t-test on the same MSE, ``pvalue_adjusted``
+        the studentized range's.
         """
         return self._frame.copy()
 
-    def _matrix(self, column, diagonal):
-        return _pair_matrix(self._frame, self.learners, column, diagonal)
+    def _series(self, column):
+        frame = self._frame
+        index = pd.MultiIndex.from_arrays(
+            [frame["learner_i"], frame["learner_j"]], names=["learner_i", "learner_j"]
+        )
+        return pd.Series(frame[column].to_numpy(), index=index, name=column)
+
+    @property
+    def statistic(self):
+        """The statistic of each comparison (Series indexed by the pair)."""
+        return self._series("statistic")
+
+    @property
+    def pvalue(self):
+        """The unadjusted p-value of each comparison (Series indexed by the pair)."""
+        return self._series("pvalue")
+
+    @property
+    def pvalue_adjusted(self):
+        """The adjusted p-value of each comparison (Series indexed by the pair)."""
+        return self._series("pvalue_adjusted")
+
+    @property
+    def pvalues_adjusted(self):
+        """Symmetric learners × learners matrix of the adjusted p-values
+        (diagonal 1; NaN for pairs not compared, e.g. two non-controls)."""
+        return _pair_matrix(self._frame, self.learners, "pvalue_adjusted", 1.0)
 
     @property
     def significant(self):
         """Symmetric boolean learners x learners matrix: pair differs at ``alpha``."""
-        return self._matrix("reject", False)
+        return _pair_matrix(self._frame, self.learners, "reject", False)
 
-    def _intervals(self, confidence_level):
+    def confidence_interval(self, confidence_level=None):
+        """Confidence interval of each comparison's difference.
+
+        Parameters
+        ----------
+        confidence_level : float, default=None
+            The level; ``None`` is the result's ``confidence_level``. Tukey's
+            simultaneous intervals are recomputed at any level; for the others a
+            level the result cannot recompute raises ``ValueError`` naming the
+            call that gives it.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``low`` and ``high`` are Series indexed by the pair; its
+            ``confidence_level`` is the level achieved (a Series when it differs
+            between pairs, as for rank-based intervals on few blocks).
+
+        Raises
+        ------
+        ValueError
+            Where the method has no interval (rank post-hocs, the closed
+            permutation test): it tests, it does not estimate.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn_bench.stats import tukey_hsd
+        >>> rng = np.random.default_rng(0)
+        >>> errors = rng.normal(0.2, 0.05, (12, 3)) + [0.0, 0.02, 0.05]
+        >>> ci = tukey_hsd(errors, greater_is_better=False).confidence_interval()
+        >>> ci.confidence_level, ci.low.round(3).tolist()
+        (0.95, [-0.059, -0.088, -0.066])
+        """
         frame = self._frame
-        if frame["ci_low"].isna().all():
+        level = self.confidence_level if confidence_level is None else confidence_level
+        if "mse" in self.details:  # Tukey's, at any level
+            level = check_confidence_level(level)
+            k, d = len(self.learners), self.details
+            half = stats.studentized_range.ppf(level, k, d["df"]) * np.sqrt(
+                d["mse"] / self.n_blocks
+            )
+            diff = frame["mean_difference"].to_numpy()
+            low, high, achieved = diff - half, diff + half, float(level)
+        elif frame["ci_low"].isna().all():
             raise ValueError(
                 f"The {self.method} post-hoc gives p-values, no confidence interval; "
                 "the paired methods of pairwise_tests ('wilcoxon', 'sign') and "
                 "Tukey's give intervals."
             )
-        level = frame["ci_level"].to_numpy(dtype=float)
-        _same_level(
-            self,
-            confidence_level,
-            "call pairwise_tests(alpha=...) or pairwise(confidence_level=...) again",
+        elif not np.isclose(level, self.confidence_level):
+            raise ValueError(
+                "The intervals of this result are at confidence_level="
+                f"{self.confidence_level:g}; for {level!r} call pairwise_tests("
+                "confidence_level=...) or pairwise(confidence_level=...) again."
+            )
+        else:
+            got = frame["ci_level"].to_numpy(dtype=float)
+            achieved = float(got[0]) if np.all(got == got[0]) else got
+            low, high = frame["ci_low"].to_numpy(), frame["ci_high"].to_numpy()
+        pairs = self.pvalue.index
+        return ConfidenceInterval(
+            pd.Series(low, index=pairs, name="low"),
+            pd.Series(high, index=pairs, name="high"),
+            achieved,
         )
-        achieved = float(level[0]) if np.all(level == level[0]) else level
-        return frame["ci_low"].to_numpy(), frame["ci_high"].to_numpy(), achieved
 
 
 # -------------------------------------------------------------------- front end
@@ -144,6 +253,7 @@ def pairwise_tests(
     method="wilcoxon",
     adjust=None,
     alpha=0.05,
+    confidence_level=0.95,
     zero_method="demsar",
     greater_is_better,
     missing="raise",
@@ -206,8 +316,10 @@ default=None
         p-values are simultaneous already; no other choice is allowed), and
         ``"shaffer"`` (``"holm"`` with a ``control``) for every other method.
     alpha : float, default=0.05
-        Family-wise level for ``reject`` / :attr:`PairwiseTestResult.significant`,
-        and ``1 − alpha`` is the level of each pair's (unadjusted) interval.
+        Family-wise level of the tests: ``reject`` and
+        :attr:`PairwiseTestResult.significant`.
+    confidence_level : float, default=0.95
+        Level of each pair's (unadjusted) interval, for the paired tests.
     zero_method : {"demsar", "wilcox", "pratt", "zsplit"}, default="demsar"
         Wilcoxon only; see :func:`paired_test`.
     greater_is_better : bool
@@ -284,6 +396,7 @@ default=None
     values, learners, blocks = _validate_scores(scores, allow_nan=missing == "pairwise")
     i, j, adjust = _pairs_to_test(learners, method, adjust, control)
     alpha = _check_alpha(alpha)
+    level = check_confidence_level(confidence_level)
     complete = ~np.isnan(values).any(axis=1)
     sign = -1.0 if greater_is_better else 1.0
     ranks = stats.rankdata(sign * values[complete], axis=1)
@@ -296,46 +409,36 @@ default=None
         return rank_pairwise(
             method, adjust, alpha, control, (i, j), average_ranks, ranks, values
         )
-    rows = []
+    columns = {k: [] for k in ("n", "mean_difference", "estimate", "ci_low",
+               "ci_high", "ci_level", "statistic", "pvalue", "effect_size",
+               "effect_size_name")}  # fmt: skip
     for a, b in zip(i, j, strict=True):
-        x, y = values[:, a], values[:, b]
-        both = ~(np.isnan(x) | np.isnan(y))
+        both = ~np.isnan(values[:, a]) & ~np.isnan(values[:, b])
         if both.sum() < 2:
             raise ValueError(
                 f"Learners {learners[a]!r} and {learners[b]!r} share "
                 f"{int(both.sum())} block(s) with values; a paired test needs at "
                 "least 2."
             )
-        res = paired_test(x[both], y[both], method=method, zero_method=zero_method)
+        x, y = values[both, a], values[both, b]
+        res = paired_test(x, y, method=method, zero_method=zero_method)
         with warnings.catch_warnings():
             # too few blocks for a finite rank interval: the whole line, and
             # ``ci_level`` says so
             warnings.simplefilter("ignore", UserWarning)
-            ci = res.confidence_interval(1 - alpha)
+            ci = res.confidence_interval(level)
         es = res.effect_size()
-        rows.append(
-            {
-                "learner_i": learners[a],
-                "learner_j": learners[b],
-                "n": int(both.sum()),
-                "mean_difference": float(np.mean(x[both] - y[both])),
-                "estimate": res.estimate,
-                "ci_low": ci.low,
-                "ci_high": ci.high,
-                "ci_level": ci.confidence_level,
-                "statistic": res.statistic,
-                "pvalue": res.pvalue,
-                "effect_size": es.estimate,
-                "effect_size_name": es.name,
-            }
-        )
-    frame = pd.DataFrame(rows)
-    _insert_adjusted(frame, adjust, alpha)
+        for key, value in zip(columns, (int(both.sum()), float(np.mean(x - y)),
+                res.estimate, ci.low, ci.high, ci.confidence_level, res.statistic,
+                res.pvalue, es.estimate, es.name), strict=True):  # fmt: skip
+            columns[key].append(value)
+    adjusted = adjust_pvalues(np.array(columns["pvalue"]), adjust=adjust)
+    frame = pairs_frame(learners, i, j, adjusted, alpha, **columns)
     if method == "wilcoxon":
         null = "H0(i, j): x_i − x_j is symmetric about 0 (Wilcoxon signed-rank"
     else:
         null = "H0(i, j): P(x_i > x_j) = P(x_i < x_j) (sign"
-    null += f" test, two-sided; {adjust} correction over {len(rows)} pairs)"
+    null += f" test, two-sided; {adjust} correction over {len(i)} pairs)"
     if missing == "pairwise":
         null += "; each pair on the blocks where both learners have values"
     return PairwiseTestResult(
@@ -343,9 +446,11 @@ default=None
         method=f"wilcoxon-{zero_method}" if method == "wilcoxon" else "sign",
         adjust=adjust,
         alpha=alpha,
+        confidence_level=level,
         n_blocks=values.shape[0],
         null_hypothesis=null,
         average_ranks=average_ranks,
+        greater_is_better=greater_is_better,
         missing=missing,
         control=control,
         _frame=frame,
@@ -389,14 +494,24 @@ def _pairs_to_test(learners, method, adjust, control):
     return i, np.full(i.size, c), adjust
 
 
-def _insert_adjusted(frame, adjust, alpha, simultaneous=None):
-    """Put ``pvalue_adjusted`` and ``reject`` after ``pvalue`` in ``frame``."""
-    p = frame["pvalue"].to_numpy()
-    adjusted = (
-        simultaneous if adjust == "single_step" else adjust_pvalues(p, adjust=adjust)
+def pairs_frame(learners, i, j, adjusted, alpha, **columns):
+    """The table of a :class:`PairwiseTestResult`, one row per pair ``(learners[i],
+    learners[j])``: the columns of :meth:`PairwiseTestResult.to_frame` from
+    ``columns`` (NaN where not given), ``pvalue_adjusted`` and ``reject``."""
+    nan = np.full(len(i), np.nan)
+    keys = ("n", "mean_difference", "estimate", "ci_low", "ci_high", "ci_level",
+            "statistic", "pvalue")  # fmt: skip
+    return pd.DataFrame(
+        {
+            "learner_i": [learners[a] for a in i],
+            "learner_j": [learners[b] for b in j],
+            **{key: columns.get(key, nan) for key in keys},
+            "pvalue_adjusted": adjusted,
+            "reject": np.asarray(adjusted) <= alpha,
+            "effect_size": columns.get("effect_size", nan),
+            "effect_size_name": columns.get("effect_size_name", None),
+        }
     )
-    frame.insert(frame.columns.get_loc("pvalue") + 1, "pvalue_adjusted", adjusted)
-    frame.insert(frame.columns.get_loc("pvalue") + 2, "reject", adjusted <= alpha)
 
 
 _RANK_NULL = {
@@ -423,25 +538,20 @@ def rank_pairwise(
         method, i, j, mean_ranks=average_ranks.to_numpy(), n=n, ranks=ranks,
         values=values,
     )  # fmt: skip
-    nan = np.full(len(i), np.nan)
-    difference = nan if values is None else np.mean(values[:, i] - values[:, j], 0)
-    frame = pd.DataFrame(
-        {
-            "learner_i": [learners[a] for a in i],
-            "learner_j": [learners[b] for b in j],
-            "n": n,
-            "mean_difference": difference,
-            "estimate": res["estimate"],
-            "ci_low": nan,
-            "ci_high": nan,
-            "ci_level": nan,
-            "statistic": res["statistic"],
-            "pvalue": res["pvalue"],
-            "effect_size": nan,
-            "effect_size_name": None,
-        }
+    adjusted = (
+        res["pvalue_simultaneous"]
+        if adjust == "single_step"
+        else adjust_pvalues(res["pvalue"], adjust=adjust)
     )
-    _insert_adjusted(frame, adjust, alpha, res.get("pvalue_simultaneous"))
+    difference = (
+        np.full(len(i), np.nan)
+        if values is None
+        else np.mean(values[:, i] - values[:, j], 0)
+    )
+    frame = pairs_frame(
+        learners, i, j, adjusted, alpha, n=n, mean_difference=difference,
+        estimate=res["estimate"], statistic=res["statistic"], pvalue=res["pvalue"],
+    )  # fmt: skip
     what = "pairs" if control is None else f"comparisons with {control!r}"
     null = (
         "H0: the learners' ranks are exchangeable within every block (Friedman's "
@@ -455,6 +565,7 @@ def rank_pairwise(
         method=method,
         adjust=adjust,
         alpha=alpha,
+        confidence_level=None,
         n_blocks=n,
         null_hypothesis=null,
         average_ranks=average_ranks,

@@ -27,38 +27,14 @@ from .._validation import (
 )
 from ._multitest import adjust_pvalues
 
-__all__ = ["SimultaneousIntervalsResult", "simultaneous_intervals"]
-
-SIMULTANEOUS_METHODS = ("bonferroni", "holm")
+_ADJUST = ("bonferroni", "holm")  # of stats.ADJUST_METHODS
 _ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 @dataclass(frozen=True)
 class SimultaneousIntervalsResult:
-    """Simultaneous confidence intervals of ``m`` parameters (see
-    :func:`simultaneous_intervals`).
-
-    Attributes
-    ----------
-    estimate : ndarray of shape (m,)
-    low, high : ndarray of shape (m,)
-        The bounds; ``-inf``/``inf`` for the open side of a one-sided bound.
-        For ``method="holm"`` a bound of exactly 0 on a rejected hypothesis is
-        open: the parameter is above (below) 0.
-    rejected : ndarray of bool, shape (m,)
-        The hypotheses ``θ_i = 0`` (one-sided: ``θ_i ≤ 0`` or ``θ_i ≥ 0``) the
-        compatible multiple test rejects at ``α = 1 − confidence_level``; an
-        interval excludes 0 exactly where ``rejected`` is true.
-    confidence_level : float
-        The simultaneous level: all ``m`` intervals cover their parameters
-        together with at least this probability.
-    marginal_level : ndarray of shape (m,)
-        The level each interval has on its own: one minus the tails of its
-        quantiles (``1 − α/m`` for Bonferroni; for Holm, ``nan`` where a bound
-        is fixed at 0).
-    method : str
-    alternative : str
-    """
+    """Result of :func:`simultaneous_intervals`; its Returns section describes the
+    fields."""
 
     estimate: np.ndarray = field(repr=False)
     low: np.ndarray
@@ -66,7 +42,7 @@ class SimultaneousIntervalsResult:
     rejected: np.ndarray
     confidence_level: float
     marginal_level: np.ndarray = field(repr=False)
-    method: str
+    adjust: str
     alternative: str
 
     def to_frame(self):
@@ -145,7 +121,7 @@ def simultaneous_intervals(
     *,
     df=None,
     confidence_level=0.95,
-    method="bonferroni",
+    adjust="bonferroni",
     alternative="two-sided",
 ):
     """Simultaneous confidence intervals compatible with a multiple test.
@@ -166,7 +142,8 @@ def simultaneous_intervals(
         Degrees of freedom of each t pivot; ``None`` for the normal.
     confidence_level : float, default=0.95
         The simultaneous level ``1 − α``.
-    method : {"bonferroni", "holm"}, default="bonferroni"
+    adjust : {"bonferroni", "holm"}, default="bonferroni"
+        The multiple test the intervals go with (:func:`adjust_pvalues`' names).
         ``"bonferroni"``: each interval at the marginal level ``1 − α/m``
         (two-sided: ``θ̂_i ± t_{1−α/(2m)} s_i``). It excludes 0 exactly when
         the Bonferroni test rejects (``m p_i < α``); Holm's step-down test
@@ -192,6 +169,29 @@ def simultaneous_intervals(
     Returns
     -------
     SimultaneousIntervalsResult
+        estimate : ndarray of shape (m,)
+
+        low, high : ndarray of shape (m,)
+            The bounds; ``-inf``/``inf`` for the open side of a one-sided bound. For
+            ``adjust="holm"`` a bound of exactly 0 on a rejected hypothesis is open: the
+            parameter is above (below) 0.
+
+        rejected : ndarray of bool, shape (m,)
+            The hypotheses ``θ_i = 0`` (one-sided: ``θ_i ≤ 0`` or ``θ_i ≥ 0``) the
+            compatible multiple test rejects at ``α = 1 − confidence_level``; an
+            interval excludes 0 exactly where ``rejected`` is true.
+
+        confidence_level : float
+            The simultaneous level: all ``m`` intervals cover their parameters together
+            with at least this probability.
+
+        marginal_level : ndarray of shape (m,)
+            The level each interval has on its own: one minus the tails of its quantiles
+            (``1 − α/m`` for Bonferroni; for Holm, ``nan`` where a bound is fixed at 0).
+
+        adjust : str
+
+        alternative : str
 
     Notes
     -----
@@ -205,26 +205,26 @@ def simultaneous_intervals(
     --------
     >>> from sklearn_bench.stats import simultaneous_intervals
     >>> est, se = [0.30, 0.12, 0.02], [0.10, 0.05, 0.05]
-    >>> res = simultaneous_intervals(est, se, df=20, method="bonferroni")
+    >>> res = simultaneous_intervals(est, se, df=20, adjust="bonferroni")
     >>> res.low.round(3), res.high.round(3), res.rejected
     (array([ 0.039, -0.011, -0.111]), array([0.561, 0.251, 0.151]), \
 array([ True, False, False]))
     >>> round(float(res.marginal_level[0]), 4)
     0.9833
-    >>> res = simultaneous_intervals(est, se, df=20, method="holm",
+    >>> res = simultaneous_intervals(est, se, df=20, adjust="holm",
     ...                              alternative="greater")
     >>> res.low.round(3), res.rejected
     (array([ 0.   ,  0.   , -0.066]), array([ True,  True, False]))
     """
     est, se, dfs = _validate(estimate, standard_error, df)
     level = check_confidence_level(confidence_level)
-    method = check_choice(method, SIMULTANEOUS_METHODS, "method")
+    adjust = check_choice(adjust, _ADJUST, "adjust")
     alternative = check_choice(alternative, _ALTERNATIVES, "alternative")
     alpha = 1.0 - level
     m = est.size
     low, high = np.full(m, -np.inf), np.full(m, np.inf)
     no_tail = np.zeros(m)
-    if method == "bonferroni":
+    if adjust == "bonferroni":
         tail = np.full(m, alpha / m / (2 if alternative == "two-sided" else 1))
         half = _quantile(tail, dfs) * se
         tail_low = tail if alternative != "less" else no_tail
@@ -254,6 +254,6 @@ array([ True, False, False]))
         rejected=np.asarray(rejected, dtype=bool),
         confidence_level=level,
         marginal_level=marginal,
-        method=method,
+        adjust=adjust,
         alternative=alternative,
     )

@@ -4,65 +4,16 @@ Skillings, J. H. & Mack, G. A. (1981), *On the use of a Friedman-type statistic 
 balanced and unbalanced block designs*, Technometrics 23(2), 171–177.
 """
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._validation import check_positive_int
 from .._validation import check_random_state as _as_generator
-from ._common import _direction, _Fields, _validate_scores, monte_carlo_pvalue
+from ._block_rank_tests import BlockTestResult
+from ._common import _direction, _validate_scores, monte_carlo_pvalue
 
 _BATCH_ELEMENTS = 2_000_000  # resamples x cells per Monte Carlo batch
-
-
-@dataclass(frozen=True)
-class SkillingsMackResult(_Fields):
-    """Result of :func:`skillings_mack_test`.
-
-    Attributes
-    ----------
-    statistic : float
-        The Skillings–Mack statistic ``SM``.
-    pvalue : float
-        Upper tail of χ²(``df``) at ``statistic``, or the Monte Carlo p-value
-        when ``n_resamples`` was given (then ``pvalue_standard_error > 0``).
-    df : int
-        Rank of the covariance matrix: ``k − 1`` when the design is connected.
-    n_blocks : int
-        Blocks used (those with at least two learners).
-    n_learners : int
-    n_missing : int
-        Missing learner x block cells among the blocks used.
-    adjusted_rank_sums : pandas.Series
-        ``A_j``, the weighted, centred rank sums of each learner (Skillings &
-        Mack 1981, eq. 2.2) from ranks with rank 1 = best: positive means
-        ranked worse than average.
-    method : str
-    null_hypothesis : str
-    pvalue_standard_error : float
-        Monte Carlo standard error (0 for the χ² p-value).
-    chi2_pvalue : float
-        The χ² p-value, always.
-    dropped_blocks : tuple
-        Blocks with fewer than two learners (they carry no information).
-    """
-
-    statistic: float
-    pvalue: float
-    df: int
-    n_blocks: int
-    n_learners: int
-    n_missing: int
-    adjusted_rank_sums: pd.Series = field(compare=False)
-    method: str = "Skillings–Mack test"
-    null_hypothesis: str = (
-        "H0: within every block, all orderings of the learners present are "
-        "equally likely (the learners perform equivalently)."
-    )
-    pvalue_standard_error: float = 0.0
-    chi2_pvalue: float = float("nan")
-    dropped_blocks: tuple = ()
 
 
 def _pinv_and_rank(sigma):
@@ -113,7 +64,11 @@ def skillings_mack_test(
 
     Returns
     -------
-    SkillingsMackResult
+    BlockTestResult
+        ``df`` ``(rank(Σ),)``, ``k − 1`` when the design is connected;
+        ``learner_scores`` the adjusted rank sums ``A_j`` (eq. 2.2) from ranks
+        with rank 1 = best (positive: ranked worse than average); ``n_missing``
+        the missing cells of the blocks used; ``dropped_blocks``.
 
     Raises
     ------
@@ -140,16 +95,12 @@ def skillings_mack_test(
     ...      [nan, 4.2, 3.4, nan], [4.3, 4.6, 4.4, 4.9], [3.5, nan, 3.7, 3.9]]
     >>> res = skillings_mack_test(y, greater_is_better=False)
     >>> round(res.statistic, 3), res.df, round(res.pvalue, 5)
-    (15.493, 3, 0.00144)
+    (15.493, (3,), 0.00144)
     """
     values, learners, blocks = _validate_scores(scores, allow_nan=True)
     greater_is_better = _direction(greater_is_better)
-    if n_resamples is not None and (
-        isinstance(n_resamples, bool)
-        or not isinstance(n_resamples, int | np.integer)
-        or n_resamples < 1
-    ):
-        raise ValueError("`n_resamples` must be a positive integer or None.")
+    if n_resamples is not None:
+        n_resamples = check_positive_int(n_resamples, "n_resamples")
     observed = ~np.isnan(values)
     usable = observed.sum(axis=1) >= 2
     dropped = tuple(b for b, ok in zip(blocks, usable, strict=True) if not ok)
@@ -177,24 +128,26 @@ def skillings_mack_test(
     pvalue, se = chi2_p, 0.0
     if n_resamples is not None:
         n_extreme = _monte_carlo_count(
-            ranks, observed, weights, centres, inv, statistic, int(n_resamples),
+            ranks, observed, weights, centres, inv, statistic, n_resamples,
             random_state,
         )  # fmt: skip
-        pvalue, se = monte_carlo_pvalue(n_extreme, int(n_resamples))
-    return SkillingsMackResult(
+        pvalue, se = monte_carlo_pvalue(n_extreme, n_resamples)
+    return BlockTestResult(
         statistic=statistic,
         pvalue=float(pvalue),
-        df=df,
+        df=(df,),
+        distribution="chi2",
         n_blocks=n,
         n_learners=k,
-        n_missing=int((~observed).sum()),
-        adjusted_rank_sums=pd.Series(
-            a, index=pd.Index(learners, name="learner"), name="A"
-        ),
+        learner_scores=pd.Series(a, index=pd.Index(learners, name="learner"), name="A"),
         method="Skillings–Mack test"
         + (" (Monte Carlo p-value)" if n_resamples else " (χ² p-value)"),
+        null_hypothesis=(
+            "H0: within every block, all orderings of the learners present are "
+            "equally likely (the learners perform equivalently)."
+        ),
         pvalue_standard_error=se,
-        chi2_pvalue=chi2_p,
+        n_missing=int((~observed).sum()),
         dropped_blocks=dropped,
     )
 

@@ -220,12 +220,16 @@ def test_friedman_and_posthoc_are_the_result_methods(reported):
 
 def test_pairwise_tests_are_pairwise_tests_at_the_plans_alpha(reported):
     """H: tables/pairwise_tests.csv is analysis.pairwise, which is
-    result.pairwise_tests(alpha=plan.alpha, missing="pairwise") whole: the
-    method's defaults (Wilcoxon, Shaffer)."""
+    result.pairwise_tests(alpha=plan.alpha, confidence_level=
+    plan.confidence_level, missing="pairwise") whole: the method's defaults
+    (Wilcoxon, Shaffer), the plan's levels."""
     result, plan, analysis, out = reported
     csv = pd.read_csv(out / "tables" / "pairwise_tests.csv")
     ref = result.pairwise_tests(
-        alpha=plan.alpha, missing="pairwise", metric=analysis.metric
+        alpha=plan.alpha,
+        confidence_level=plan.confidence_level,
+        missing="pairwise",
+        metric=analysis.metric,
     ).to_frame()
     assert analysis.pairwise.adjust == "shaffer"
     numeric = [c for c in ref.columns if pd.api.types.is_float_dtype(ref[c])]

@@ -93,7 +93,7 @@ def test_tukey_diagram_bars_follow_the_hsd():
     res = tukey_hsd(_errors(4, k=6), greater_is_better=False)
     ax = plot_critical_difference(res)
     cd = [line for line in ax.lines if line.get_gid() == "cd-bar"][0]
-    assert np.ptp(cd.get_xdata()) == pytest.approx(res.hsd)
+    assert np.ptp(cd.get_xdata()) == pytest.approx(res.details["hsd"])
     means = res.learner_means.to_numpy()
     sig = res.significant.to_numpy()
     for line in ax.lines:

@@ -22,7 +22,6 @@ from sklearn_bench.datasets import Dataset
 from sklearn_bench.model_selection import BootstrapOOB
 from sklearn_bench.stats import (
     bootstrap_ci,
-    error_rate_difference_ci,
     error_rate_intervals,
     friedman_test,
     global_permutation_test,
@@ -179,8 +178,9 @@ def test_paired_test_mcnemar_hand_counted(run):
     res = run.paired_test(
         "tree", "nb", method="mcnemar", dataset="breast test", replicate=2
     )
-    assert (res.b, res.c) == (b, c)
+    assert (res.details["b"], res.details["c"], res.details["n_test"]) == (b, c, 269)
     _same(res, mcnemar_test(b, c))
+    assert res.estimate == (b - c) / 269
     _same(
         run.paired_test(
             "tree",
@@ -203,7 +203,8 @@ def test_paired_test_mcnemar_hand_counted(run):
         replicate=2,
         confidence_level=0.9,
     )
-    assert ci == error_rate_difference_ci(b, c, 269, confidence_level=0.9)
+    assert ci == mcnemar_test(b, c, n=269).confidence_interval(0.9)
+    assert res.confidence_interval(0.9) == ci
 
 
 def test_mcnemar_single_replicate_needs_no_replicate_argument():
@@ -240,9 +241,15 @@ def test_error_rate_intervals_delegates(run):
     ]
     labels = [f"({i}, {j})" for i, j in itertools.combinations(LEARNERS, 2)]
     ref = error_rate_intervals(
-        [r.b for r in counts], [r.c for r in counts], 269, labels=labels, alpha=0.1
+        [r.details["b"] for r in counts],
+        [r.details["c"] for r in counts],
+        269,
+        labels=labels,
+        confidence_level=0.9,
     )
-    got = run.error_rate_intervals(dataset="breast test", replicate=0, alpha=0.1)
+    got = run.error_rate_intervals(
+        dataset="breast test", replicate=0, confidence_level=0.9
+    )
     pd.testing.assert_frame_equal(got, ref)
     assert list(got.columns[:2]) == ["b", "c"]
 

@@ -15,7 +15,6 @@ from sklearn_bench.stats import (
     bayesian_correlated_t,
     bayesian_sign_test,
     bayesian_signed_rank,
-    bayesian_table,
 )
 
 
@@ -223,8 +222,8 @@ def test_failed_split_is_dropped_and_counted():
 
 def test_comparisons_all_pairs_and_control():
     """H: all pairs are (i, j), i < j in learner order; with a control each other
-    learner is compared with it; bayesian_table has one row per pair named by
-    learner."""
+    learner is compared with it; their to_frame rows name the learners of
+    each pair."""
     rng = np.random.default_rng(2)
     df = pd.DataFrame(
         {
@@ -240,6 +239,6 @@ def test_comparisons_all_pairs_and_control():
     assert list(every) == [("A", "B"), ("A", "C"), ("B", "C")]
     versus = result.bayesian_comparisons(control="C", random_state=0, n_draws=2000)
     assert list(versus) == [("C", "A"), ("C", "B")]
-    table = bayesian_table(versus)
+    table = pd.concat([r.to_frame() for r in versus.values()], ignore_index=True)
     assert table[["a", "b"]].values.tolist() == [["C", "A"], ["C", "B"]]
     np.testing.assert_allclose(table[["p_a", "p_rope", "p_b"]].sum(axis=1), 1.0)

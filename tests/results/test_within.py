@@ -26,7 +26,7 @@ from sklearn_bench import BenchmarkExperiment, BenchmarkResult
 from sklearn_bench.datasets import Dataset
 from sklearn_bench.model_selection import BootstrapCV, BootstrapOOB
 from sklearn_bench.results._select import split_pair
-from sklearn_bench.stats import five_by_two_cv_test, paired_test
+from sklearn_bench.stats import paired_test
 
 X_BC, Y_BC = load_breast_cancer(return_X_y=True)
 FAST = {"lda": LinearDiscriminantAnalysis(), "nb": GaussianNB()}
@@ -208,11 +208,11 @@ def test_five_by_two_through_result_matches_mlxtend():
 
 def test_five_by_two_on_repeated_stratified_kfold():
     """H: on RepeatedStratifiedKFold(2, 5) the result's 5×2cv t equals
-    five_by_two_cv_test on the fold scores arranged repetition × fold, and its
+    paired_test(method="5x2cv") on the fold scores arranged repetition × fold, and its
     interval is the test's."""
     result = _run(RepeatedStratifiedKFold(n_splits=2, n_repeats=5, random_state=1))
     s = split_pair(result, "lda", "nb", metric="error_rate", dataset="bc")
-    ref = five_by_two_cv_test(s.x.reshape(5, 2), s.y.reshape(5, 2))
+    ref = paired_test(s.x.reshape(5, 2), s.y.reshape(5, 2), method="5x2cv")
     res = result.paired_test("lda", "nb", dataset="bc", method="5x2cv")
     assert res.statistic == ref.statistic and res.pvalue == ref.pvalue
     ci = result.confidence_interval("lda", "nb", dataset="bc", method="5x2cv")
@@ -274,7 +274,7 @@ def test_confidence_interval_default_within_is_corrected(issue_example):
 
 def test_win_tie_loss_counts_only_significant_wins():
     """H: win_tie_loss(test="5x2cv") counts a win of i over j on a data set only
-    when five_by_two_cv_test on that data set's fold scores rejects at alpha
+    when the 5x2cv paired_test on that data set's fold scores rejects at alpha
     (direction from the mean performances); all other pairs are ties; without
     `test` the counts are the plain ones."""
     from sklearn.datasets import load_iris, load_wine
@@ -299,7 +299,9 @@ def test_win_tie_loss_counts_only_significant_wins():
                     want[i, j][1] += 1
                     continue
                 s = split_pair(result, i, j, metric="error_rate", dataset=dataset)
-                p = five_by_two_cv_test(s.x.reshape(5, 2), s.y.reshape(5, 2)).pvalue
+                p = paired_test(
+                    s.x.reshape(5, 2), s.y.reshape(5, 2), method="5x2cv"
+                ).pvalue
                 diff = means.loc[dataset, j] - means.loc[dataset, i]  # error: lower
                 if p < 0.05 and diff > 0:
                     want[i, j][0] += 1

@@ -123,9 +123,10 @@ def test_tukey_blocks_matches_statsmodels_tukeyhsd_on_rcbd_mse():
     np.testing.assert_allclose(-frame["mean_difference"], ref[2], rtol=RTOL)
     np.testing.assert_allclose(frame["pvalue_adjusted"], ref[8], rtol=RTOL)
     np.testing.assert_allclose(-frame["ci_high"], ref[4][:, 0], rtol=RTOL)
-    assert res.critical_value == pytest.approx(ref[5], rel=RTOL)
-    assert res.df == df and res.mse == pytest.approx(fit.mse_resid, rel=RTOL)
-    assert res.hsd == pytest.approx(ref[3][0] * ref[5], rel=RTOL)
+    d = res.details
+    assert d["critical_value"] == pytest.approx(ref[5], rel=RTOL)
+    assert d["df"] == df and d["mse"] == pytest.approx(fit.mse_resid, rel=RTOL)
+    assert d["hsd"] == pytest.approx(ref[3][0] * ref[5], rel=RTOL)
 
 
 def test_tukey_aligned_equals_scipy_and_global_follow_up_is_blocks():
@@ -181,14 +182,14 @@ def test_tukey_independent_matches_autorank_and_multicomparison(reference_table)
     np.testing.assert_allclose(
         frame["pvalue_adjusted"], [lookup[p] for p in sorted_pairs], rtol=RTOL
     )
-    assert res.critical_value == pytest.approx(ref.q_crit, rel=RTOL)
+    assert res.details["critical_value"] == pytest.approx(ref.q_crit, rel=RTOL)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         auto = rank_multiple_normal_homoscedastic(
             auc, 0.05, False, "descending", None, None
         )
     half = (auto.rankdf["ci_upper"] - auto.rankdf["ci_lower"]).astype(float) / 2
-    np.testing.assert_allclose(half, res.hsd / 2, rtol=RTOL)
+    np.testing.assert_allclose(half, res.details["hsd"] / 2, rtol=RTOL)
     np.testing.assert_allclose(
         auto.rankdf["mean"].astype(float),
         res.learner_means[auto.rankdf.index],
@@ -214,16 +215,38 @@ def test_tukey_result_matrices_and_follow_up_of_rm_anova():
     with the frame's values; reject iff pvalue_adjusted <= alpha iff |diff| > HSD."""
     table = _table(8, n=20, k=4, shift=0.01)
     res = rm_anova(table).tukey_hsd(alpha=0.1, greater_is_better=False)
-    assert res.design == "blocks" and res.alpha == 0.1
+    assert res.details["design"] == "blocks" and res.alpha == 0.1
     frame = res.to_frame()
     np.testing.assert_array_equal(
-        frame["reject"], frame["mean_difference"].abs() > res.hsd
+        frame["reject"], frame["mean_difference"].abs() > res.details["hsd"]
     )
     mat = res.pvalues_adjusted
     assert (mat.to_numpy() == mat.to_numpy().T).all()
     pair = frame.query("learner_i == 'L0' and learner_j == 'L2'")
     assert mat.loc["L0", "L2"] == pair["pvalue_adjusted"].item()
     assert res.significant.dtypes.eq(bool).all()
+
+
+def test_tukey_intervals_at_their_own_level_and_tests_at_alpha():
+    """H: alpha sets the rejections and the HSD only, confidence_level the
+    intervals only (as confidence_interval(level) recomputes them); at the
+    defaults an interval excludes 0 exactly when its pair is rejected."""
+    table = _table(9, n=15, k=4, shift=0.01)
+    base = tukey_hsd(table, greater_is_better=False)
+    other = tukey_hsd(table, alpha=0.1, confidence_level=0.8, greater_is_better=False)
+    b, o = base.to_frame(), other.to_frame()
+    np.testing.assert_array_equal(b["pvalue_adjusted"], o["pvalue_adjusted"])
+    np.testing.assert_array_equal(o["reject"], o["pvalue_adjusted"] <= 0.1)
+    ci = base.confidence_interval(0.8)
+    np.testing.assert_allclose(o["ci_low"], ci.low.to_numpy(), rtol=1e-12)
+    assert (
+        other.confidence_level == 0.8
+        and other.confidence_interval().confidence_level == 0.8
+    )
+    assert base.details["hsd"] < other.details["hsd"] * 1.5
+    assert other.details["hsd"] < base.details["hsd"]
+    excludes = (b["ci_low"] > 0) | (b["ci_high"] < 0)
+    np.testing.assert_array_equal(excludes, b["reject"])
 
 
 def test_tukey_refuses_bad_design():
@@ -235,15 +258,15 @@ def test_tukey_refuses_bad_design():
 def test_friedman_nemenyi_path_matches_autorank(reference_table):
     """H: autorank's non-parametric path equals ours on Demšar's Table 6: scipy's
     tie-corrected Friedman p = friedman_test(exact=False) to 1e-10, and its Nemenyi
-    critical distance = critical_difference to 1e-5 (autorank takes q from
+    critical distance = critical_difference() to 1e-5 (autorank takes q from
     statsmodels' qsturng, an interpolated table good to about 1e-5; ours is
     scipy's studentized_range, exact)."""
     from autorank._util import rank_multiple_nonparametric
 
-    from sklearn_bench.stats import critical_difference, friedman_test
+    from sklearn_bench.stats import friedman_test
 
     auc = reference_table("demsar2006_table6_auc.csv").reset_index(drop=True)
     ref = rank_multiple_nonparametric(auc, 0.05, False, False, "descending", None, None)
     res = friedman_test(auc, greater_is_better=True, exact=False)
     assert res.pvalue == pytest.approx(ref.pvalue, rel=RTOL)
-    assert critical_difference(4, 14, alpha=0.05) == pytest.approx(ref.cd, rel=1e-5)
+    assert res.critical_difference(alpha=0.05) == pytest.approx(ref.cd, rel=1e-5)

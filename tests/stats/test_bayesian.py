@@ -416,36 +416,59 @@ def test_signed_rank_sorted_sums_equal_the_quadratic_form(seed, monkeypatch):
     )
 
 
-def test_shared_dirichlet_draws_change_no_result():
-    """H: inside shared_dirichlet_draws, tests with one integer seed reuse one set
-    of draws and give exactly the results of separate calls (same seed, same
-    stream); a Generator is never shared."""
-    from sklearn_bench.stats._bayesian import shared_dirichlet_draws
-
+def test_shared_draws_change_no_result():
+    """H: with a `shared_draws` dict, tests with one integer seed reuse one set of
+    draws (the dict holds one set, keyed by value, never by identity) and give
+    exactly the results of separate calls (same seed, same stream), on the
+    quadratic and the sorted path; a Generator is never shared; anything but a
+    dict is refused."""
     rng = np.random.default_rng(5)
-    y = rng.uniform(0.1, 0.4, 30)
-    xs = [y + rng.normal(0.01 * k, 0.02, 30) for k in range(3)]
-    alone = [
-        bayesian_signed_rank(x, y, delta=0.01, random_state=7, greater_is_better=True)
-        for x in xs
-    ]
-    with shared_dirichlet_draws():
-        shared = [
-            bayesian_signed_rank(
-                x, y, delta=0.01, random_state=7, greater_is_better=True
-            )
+    for n in (30, 140):
+        y = rng.uniform(0.1, 0.4, n)
+        xs = [y + rng.normal(0.01 * k, 0.02, n) for k in range(3)]
+        kw = {"delta": 0.01, "n_draws": 2000, "greater_is_better": True}
+        alone = [bayesian_signed_rank(x, y, random_state=7, **kw) for x in xs]
+        shared = {}
+        together = [
+            bayesian_signed_rank(x, y, random_state=7, shared_draws=shared, **kw)
             for x in xs
         ]
+        assert len(shared) == 1
+        (batches,) = shared.values()
+        assert all(not w.flags.writeable for _, _, w in batches)
         generator = bayesian_signed_rank(
-            xs[0],
-            y,
-            delta=0.01,
-            random_state=np.random.default_rng(7),
-            greater_is_better=True,
+            xs[0], y, random_state=np.random.default_rng(7), shared_draws=shared, **kw
         )
-    for a, b in zip(alone, shared, strict=True):
-        np.testing.assert_array_equal(a.samples, b.samples)
-    np.testing.assert_array_equal(generator.samples, alone[0].samples)
+        for a, b in zip(alone, together, strict=True):
+            np.testing.assert_array_equal(a.samples, b.samples)
+        np.testing.assert_array_equal(generator.samples, alone[0].samples)
+    with pytest.raises(TypeError, match="`shared_draws`"):
+        bayesian_signed_rank(xs[0], y, shared_draws=[], **kw)
+
+
+def _masses_whole(walsh, wt):
+    """The masses of _SortedWalsh on the whole batch at once (the code before the
+    column blocks): the reference its blocks are tested against."""
+    ws = wt[walsh.order]  # sorted, one draw a column
+    c = np.zeros((ws.shape[0] + 1, ws.shape[1]))
+    np.cumsum(ws, axis=0, out=c[1:])
+    # 0.5 * (x + x) is x exactly: one gather when no sum ties a bound
+    hi = c[walsh.above_hi]
+    half = (
+        hi
+        if np.array_equal(walsh.above_hi, walsh.above_lo)
+        else 0.5 * (hi + c[walsh.above_lo])
+    )
+    lo = c[walsh.below_lo]
+    below = (
+        lo
+        if np.array_equal(walsh.below_lo, walsh.below_hi)
+        else 0.5 * (lo + c[walsh.below_hi])
+    )
+    return (
+        np.einsum("ib,ib->b", ws, c[-1] - half),
+        np.einsum("ib,ib->b", ws, below),
+    )
 
 
 @pytest.mark.parametrize(
@@ -464,9 +487,9 @@ def test_signed_rank_blocks_equal_the_whole_batch_bit_for_bit(
     n, n_draws, rope, decimals
 ):
     """H: _SortedWalsh.masses, which runs the draws in column blocks, gives bit
-    for bit the masses of the same operations on the whole batch at once
-    (_masses_whole, the code before the blocks), with and without Walsh sums on
-    the ROPE's edges, shared (read-only) draws or not."""
+    for bit the masses of the same operations on the whole batch at once (the
+    code before the blocks), with and without Walsh sums on the ROPE's edges,
+    read-only (shared) draws or not."""
     from sklearn_bench.stats import _bayesian
 
     rng = np.random.default_rng(n + n_draws)
@@ -478,11 +501,11 @@ def test_signed_rank_blocks_equal_the_whole_batch_bit_for_bit(
     bound = np.round(2 * rope, _bayesian._DECIMALS)
     walsh = _bayesian._SortedWalsh(z, sums, bound)
     w = _bayesian._dirichlet(alpha, n_draws, np.random.default_rng(1))
+    wt = np.ascontiguousarray(w.T)
     for shared in (False, True):
-        with _bayesian.shared_dirichlet_draws():
-            w.flags.writeable = not shared
-            blocks = walsh.masses(w)
-            whole = walsh._masses_whole(w)
+        wt.flags.writeable = not shared
+        blocks = walsh.masses(wt)
+        whole = _masses_whole(walsh, wt)
         for got, expected in zip(blocks, whole, strict=True):
             np.testing.assert_array_equal(got, expected)
             assert got.tobytes() == expected.tobytes()

@@ -12,13 +12,18 @@ from scipy import stats
 
 from sklearn_bench.stats import (
     cochrans_q,
-    f_test_classifiers,
     mcnemar_test,
     proportion_difference_test,
     rm_anova,
 )
 
 RTOL = 1e-12
+
+
+def _looney_f(y_true, predictions):
+    """Looney's F test of K classifiers: rm_anova of the 0/1 correctness table."""
+    preds = np.asarray(predictions)
+    return rm_anova((preds == np.asarray(y_true)[:, None]).astype(float))
 
 
 def _predictions(seed, n=60, k=4, n_classes=3):
@@ -55,7 +60,7 @@ def test_cochrans_q_matches_mlxtend_and_statsmodels(seed):
     assert res.pvalue == pytest.approx(p, rel=RTOL)
     ref = sm_q(np.column_stack([pr == y for pr in preds]).astype(int))
     assert res.statistic == pytest.approx(ref.statistic, rel=RTOL)
-    assert res.df == 1 + seed
+    assert res.df == (1 + seed,)
 
 
 def test_cochrans_q_docs_example_and_mcnemar_identity():
@@ -90,7 +95,7 @@ def test_f_test_matches_mlxtend_statistic_and_anovarm(seed):
     from statsmodels.stats.anova import AnovaRM
 
     y, preds = _predictions(seed, n=40 + 10 * seed, k=3 + seed)
-    res = f_test_classifiers(y, np.column_stack(preds))
+    res = _looney_f(y, np.column_stack(preds))
     f, p = ftest(y, *preds)
     assert res.statistic == pytest.approx(f, rel=RTOL)
     k, n = len(preds), len(y)
@@ -100,20 +105,21 @@ def test_f_test_matches_mlxtend_statistic_and_anovarm(seed):
     ref = AnovaRM(long, "value", "id", within=["variable"]).fit().anova_table
     assert res.statistic == pytest.approx(ref["F Value"].iloc[0], rel=1e-10)
     assert res.pvalue == pytest.approx(ref["Pr > F"].iloc[0], rel=1e-10)
-    assert (res.df, res.df_denominator) == (k - 1, (k - 1) * (n - 1))
+    assert (res.df_learners, res.df_error) == (k - 1, (k - 1) * (n - 1))
 
 
 def test_f_test_docs_example():
     """H: on mlxtend's documented example F equals mlxtend's (4.484 for the
-    docs' data) and the result is rm_anova of the correctness table."""
+    docs' data) for rm_anova of the correctness table, whose learner means are
+    the accuracies cochrans_q reports."""
     from mlxtend.evaluate import ftest
 
     y, preds = _docs_example()
-    res = f_test_classifiers(y, np.column_stack(preds))
+    res = _looney_f(y, np.column_stack(preds))
     assert res.statistic == pytest.approx(ftest(y, *preds)[0], rel=RTOL)
     assert res.statistic == pytest.approx(4.484320557490864, rel=1e-12)
-    anova = rm_anova(np.column_stack([p == y for p in preds]).astype(float))
-    assert res.pvalue == anova.pvalue
+    q = cochrans_q(y, np.column_stack(preds))
+    np.testing.assert_array_equal(res.learner_means, q.learner_scores)
 
 
 @pytest.mark.parametrize(
@@ -152,7 +158,7 @@ def test_inputs_are_refused_with_names():
     with pytest.raises(ValueError, match="classifier 'b'"):
         cochrans_q(y, {"a": [0, 1, 0, 1], "b": [0, 1, 0]})
     with pytest.raises(ValueError, match="at least 2 classifiers"):
-        f_test_classifiers(y, {"a": [0, 1, 0, 1]})
+        cochrans_q(y, {"a": [0, 1, 0, 1]})
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -3,14 +3,22 @@
 The conventions: ``greater_is_better`` (a required keyword where direction matters:
 never a silent bool default), ``delta`` for the smallest difference that matters
 (``rope`` only as a result field), ``confidence_level`` for intervals and ``alpha``
-for tests, ``n_resamples``, ``n_draws`` for posterior draws, ``adjust`` for
-multiplicity (``correction`` only for a continuity correction), options
-keyword-only. An old name is gone outright (no shim: the package was never
-released).
+for tests, ``n_resamples`` for bootstrap and permutation resamples, ``n_draws`` for
+posterior (Monte Carlo) draws, ``adjust`` for multiplicity with the choices of the
+one list ``ADJUST_METHODS`` (``correction`` only for a continuity correction,
+``method`` never for a multiplicity correction), options keyword-only. An old name
+is gone outright (no shim: the package was never released).
+
+Most checks read the signatures and the numpydoc ``Parameters`` of every public
+function and result method, so a new function that names a concept otherwise
+fails here without a test of its own.
 """
 
 import dataclasses
+import importlib
 import inspect
+import pkgutil
+import re
 
 import numpy as np
 import pandas as pd
@@ -25,66 +33,100 @@ FORBIDDEN = {
     "rope": "delta",
     "tolerance": "delta",
     "level": "confidence_level",
+    "conf_level": "confidence_level",
+    "ci_level": "confidence_level",
     "n_bootstrap": "n_resamples",
+    "n_boot": "n_resamples",
+    "n_bootstraps": "n_resamples",
+    "n_permutations": "n_resamples",
+    "n_perm": "n_resamples",
     "n_samples": "n_draws",  # the only n_samples of stats were posterior draws
+    "n_mc": "n_draws",
     "posthoc_adjust": "adjust",
+    "p_adjust": "adjust",
+    "multitest": "adjust",
+    "correction_method": "adjust",
 }
 # where ``correction`` is a continuity correction (R's ``correct=``), not multiplicity
 CONTINUITY_CORRECTION = {"mcnemar_test", "error_rate_intervals", "paired_test"}
 # optional second samples: data, not options, so they may stay positional
 OPTIONAL_DATA = {
     ("bootstrap_ci", "y"),
-    ("cohens_dz", "y"),
-    ("rank_biserial", "y"),
-    ("sign_dominance", "y"),
+    ("effect_size", "y"),
     ("proportion_difference_test", "n_2"),
     ("plot_pairwise_significance", "result"),  # or `significant` + `average_ranks`
 }
-# result fields that must carry the one name of their concept
-FORBIDDEN_FIELDS = {"higher_is_better", "tolerance", "level", "n_bootstrap"}
-# the Bayesian models of the MCMC work rename their own signatures (rope, n_samples,
-# level, a bool default of greater_is_better); listed so the gap stays visible
-PENDING = {
-    "names": set(),
-    "direction": set(),
-    "fields": set(),
+# result fields that must carry the one name of their concept (``rope`` stays as
+# the field of a Bayesian result; MultipleRuleBiasResult's n_samples counts data
+# samples, not draws)
+FORBIDDEN_FIELDS = set(FORBIDDEN) - {"rope", "n_samples"}
+# every count a public signature may take, one name per concept, and what its doc
+# must say: a new spelling of a resampling count (n_permutations, n_boot, ...) fails
+COUNTS = {
+    "n_resamples": r"resampl|permutation|bootstrap",
+    "n_draws": r"\bdraws\b",
+    "n_chains": r"chain",
+    "n_warmup": r"warm|discarded",
+    "n_collections": r"collection",
+    "n_datasets": r"data set|``J``",
+    "n_blocks": r"block",
+    "n": r"pairs|test set|test-set",
+    "n_1": r"sample",
+    "n_2": r"second",
 }
+# the multiplicity corrections: choices of `adjust` only
+MULTIPLICITY = set(stats.ADJUST_METHODS) - {"none", "single_step"}
 
 
 def _public_callables():
-    """(id, callable, is_method) for every public function and result method."""
+    """pytest params (callable, is_method) of every public function and method."""
     out = []
     for module in (stats, plotting):
         for name in module.__all__:
             obj = getattr(module, name)
             if inspect.isclass(obj):
                 for attr, member in vars(obj).items():
+                    if isinstance(member, classmethod):
+                        member = member.__func__
                     if attr.startswith("_") or not inspect.isfunction(member):
                         continue
-                    out.append((f"{name}.{attr}", name, member, True))
+                    out.append(pytest.param(member, True, id=f"{name}.{attr}"))
             elif callable(obj):
-                out.append((name, name, obj, False))
+                out.append(pytest.param(obj, False, id=name))
     return out
 
 
-def _params(entries, check):
-    pending = PENDING.get(check, set())
-    return [
-        pytest.param(
-            func,
-            is_method,
-            id=ident,
-            marks=(
-                pytest.mark.xfail(reason="renamed by the Bayesian-models work")
-                if ident in pending
-                else ()
-            ),
-        )
-        for ident, owner, func, is_method in entries
-    ]
+CALLABLES = _public_callables()
 
 
-@pytest.mark.parametrize(("func", "is_method"), _params(_public_callables(), "names"))
+def _section(func, title):
+    """The text of a numpydoc section of ``func``'s docstring ("" if none)."""
+    doc = inspect.getdoc(func) or ""
+    pattern = rf"^{title}\n-+\n(.*?)(?=^\w[\w ]*\n-+\n|\Z)"
+    match = re.search(pattern, doc, re.S | re.M)
+    return match.group(1) if match else ""
+
+
+def _parameters_doc(func):
+    """``{name: "type and description"}`` of the numpydoc Parameters section."""
+    out, names = {}, []
+    for line in _section(func, "Parameters").splitlines():
+        if line and not line.startswith(" "):
+            names = [n.strip().strip("*") for n in line.split(" : ")[0].split(",")]
+            out.update({n: line.split(" : ", 1)[-1] for n in names})
+        else:
+            for n in names:
+                out[n] += "\n" + line
+    return out
+
+
+def _choices(text):
+    """The quoted choices of a ``{"a", "b"}`` type spec in a parameter's doc."""
+    spec = re.search(r"\{([^}]*)\}", text.replace("\\\n", "").replace("\n", " "))
+    return set(re.findall(r'"([^"]+)"', spec.group(1))) if spec else set()
+
+
+@pytest.mark.parametrize(("func", "is_method"), CALLABLES)
 def test_no_forbidden_parameter_name(func, is_method):
     """Hypothesis: no public signature uses a retired name of a concept (it would be
     a second name for one thing); ``correction`` appears only where it is a
@@ -98,7 +140,105 @@ def test_no_forbidden_parameter_name(func, is_method):
         )
 
 
-@pytest.mark.parametrize(("func", "is_method"), _params(_public_callables(), "options"))
+@pytest.mark.parametrize(("func", "is_method"), CALLABLES)
+def test_alpha_is_a_test_level_and_intervals_take_confidence_level(func, is_method):
+    """Hypothesis: a parameter ``alpha`` is the level of a test (its doc never
+    says it sets an interval); an interval's level is ``confidence_level``,
+    whose doc never calls it the level of a rejection."""
+    docs = _parameters_doc(func)
+    assert not re.search(r"interval", docs.get("alpha", ""), re.I), (
+        f"{func.__qualname__}: `alpha` sets an interval level; use confidence_level"
+    )
+    if "alpha" in docs and "confidence_level" not in docs:
+        assert not re.search(r"interval", _section(func, "Returns"), re.I), (
+            f"{func.__qualname__} returns intervals at a level `alpha` sets; "
+            "take confidence_level"
+        )
+    assert not re.search(r"reject|significan", docs.get("confidence_level", "")), (
+        f"{func.__qualname__}: `confidence_level` sets a test; use alpha"
+    )
+
+
+@pytest.mark.parametrize(("func", "is_method"), CALLABLES)
+def test_one_adjust_with_one_choice_list(func, is_method):
+    """Hypothesis: a multiplicity correction is chosen by ``adjust`` only, from the
+    one list ``stats.ADJUST_METHODS`` ("none", never None, for no correction);
+    no other parameter (``method``) offers Holm, Bonferroni, ... as a choice."""
+    params = inspect.signature(func).parameters
+    for name, text in _parameters_doc(func).items():
+        choices = _choices(text)
+        if name == "adjust":
+            assert choices <= set(stats.ADJUST_METHODS), (func.__qualname__, choices)
+            assert not re.search(r"\{[^}]*\bNone\b", text), func.__qualname__
+            default = params["adjust"].default
+            assert default is None or default in stats.ADJUST_METHODS
+        else:
+            assert not choices & MULTIPLICITY, (
+                f"{func.__qualname__}: `{name}` offers {choices & MULTIPLICITY}; a "
+                "multiplicity correction is `adjust`"
+            )
+
+
+def test_the_convention_checks_read_the_docs():
+    """Hypothesis: the parser the checks above rely on finds the choices of a
+    multi-line type spec and the descriptions of grouped parameters (else those
+    checks could pass by reading nothing)."""
+    docs = _parameters_doc(stats.pairwise_tests)
+    assert {"holm", "shaffer", "rom"} <= _choices(docs["adjust"])
+    assert "nemenyi" in _choices(docs["method"])
+    assert "interval" in _parameters_doc(stats.tukey_hsd)["confidence_level"]
+    assert "Demšar" in _parameters_doc(stats.paired_test)["x"]
+
+
+@pytest.mark.parametrize(("func", "is_method"), CALLABLES)
+def test_one_name_per_count(func, is_method):
+    """Hypothesis: every count a public function takes has its concept's one name
+    (``n_resamples`` for bootstrap and permutation resamples, ``n_draws`` for
+    posterior and Monte Carlo draws, ...) and its description, where it has one,
+    says what it counts."""
+    docs = _parameters_doc(func)
+    for name in inspect.signature(func).parameters:
+        if name == "n" or name.startswith("n_"):
+            assert name in COUNTS, f"{func.__qualname__}: a new count name `{name}`"
+            described = docs.get(name, "").partition("\n")[2]
+            assert not described or re.search(COUNTS[name], described, re.I), (
+                f"{func.__qualname__}: the doc of `{name}` does not say it counts "
+                f"what {name} counts elsewhere"
+            )
+
+
+def test_interval_levels_follow_confidence_level_and_tests_alpha():
+    """Hypothesis: where a call gives both tests and intervals, alpha moves the
+    rejections only and confidence_level the intervals only."""
+    rng = np.random.default_rng(3)
+    errors = pd.DataFrame(
+        rng.normal(0.2, 0.03, (15, 4)) + [0.0, 0.01, 0.02, 0.03], columns=list("ABCD")
+    )
+    glob = stats.global_permutation_test(errors, n_resamples=99, random_state=0)
+    calls = {
+        "pairwise_tests": lambda **kw: stats.pairwise_tests(
+            errors, greater_is_better=False, **kw
+        ),
+        "tukey_hsd": lambda **kw: stats.tukey_hsd(
+            errors, greater_is_better=False, **kw
+        ),
+        "pairwise": lambda **kw: glob.pairwise(method="tukey", **kw),
+    }
+    for name, call in calls.items():
+        base = call().to_frame()
+        wide = call(confidence_level=0.8).to_frame()
+        loose = call(alpha=0.5).to_frame()
+        width = base["ci_high"] - base["ci_low"]
+        assert (wide["ci_high"] - wide["ci_low"] < width).all(), name
+        np.testing.assert_array_equal(wide["reject"], base["reject"])
+        np.testing.assert_array_equal(loose["ci_low"], base["ci_low"])
+        np.testing.assert_array_equal(loose["reject"], loose["pvalue_adjusted"] <= 0.5)
+        assert loose["reject"].sum() >= base["reject"].sum(), name
+    table = stats.error_rate_intervals([3, 0, 5], [21, 2, 6], 50, confidence_level=0.9)
+    np.testing.assert_allclose(table["alpha"], [0.1 / 3, 0.1 / 2, 0.1])
+
+
+@pytest.mark.parametrize(("func", "is_method"), CALLABLES)
 def test_options_are_keyword_only(func, is_method):
     """Hypothesis: every option (a parameter with a default) is keyword-only, except
     optional data (a second sample), the one option of a result method (scipy's
@@ -122,9 +262,7 @@ def test_options_are_keyword_only(func, is_method):
     assert not bad, f"{func.__qualname__}: make {bad} keyword-only"
 
 
-@pytest.mark.parametrize(
-    ("func", "is_method"), _params(_public_callables(), "direction")
-)
+@pytest.mark.parametrize(("func", "is_method"), CALLABLES)
 def test_direction_has_no_silent_default(func, is_method):
     """Hypothesis: a ``greater_is_better`` parameter is a required keyword (no
     default) or ``None`` (a metric may say it), never ``True``/``False``: a bool
@@ -139,17 +277,15 @@ def test_direction_has_no_silent_default(func, is_method):
 
 
 def _result_classes():
-    out = []
-    for name in stats.__all__:
-        obj = getattr(stats, name)
-        if inspect.isclass(obj) and dataclasses.is_dataclass(obj):
-            marks = (
-                pytest.mark.xfail(reason="renamed by the Bayesian-models work")
-                if name in PENDING["fields"]
-                else ()
-            )
-            out.append(pytest.param(obj, id=name, marks=marks))
-    return out
+    """Every result class of stats, exported or only returned (e.g. by
+    LeaderboardResult.stability)."""
+    out = {}
+    for info in pkgutil.iter_modules(stats.__path__):
+        module = importlib.import_module(f"sklearn_bench.stats.{info.name}")
+        for name, obj in vars(module).items():
+            if name.endswith("Result") and dataclasses.is_dataclass(obj):
+                out[name] = obj
+    return [pytest.param(cls, id=name) for name, cls in sorted(out.items())]
 
 
 @pytest.mark.parametrize("cls", _result_classes())
@@ -204,7 +340,6 @@ WITHOUT_DIRECTION = {
             "skillings_mack_test",
             "pairwise_tests",
             "tukey_hsd",
-            "bradley_terry_ratings",
             "win_rate_matrix",
             "leaderboard_table",
             "bayesian_plackett_luce",
@@ -219,9 +354,6 @@ WITHOUT_DIRECTION = {
     ),
     "rank_confidence_sets": lambda e: stats.rank_confidence_sets(
         e.mean().to_numpy(), e.to_numpy()
-    ),
-    "rank_stability": lambda e: stats.rank_stability(
-        e.mean().to_numpy(), e.to_numpy(), n_datasets=12
     ),
 }
 
@@ -258,12 +390,12 @@ HAS_INTERVAL = {"pairwise_tests", "tukey_hsd", "rm_anova.tukey_hsd", "pairwise.t
 
 
 def test_every_posthoc_is_one_result_shape(errors):
-    """Hypothesis: each post-hoc entry point returns a PosthocResult whose
+    """Hypothesis: each post-hoc entry point returns a PairwiseTestResult whose
     ``statistic``, ``pvalue`` and ``pvalue_adjusted`` are the columns of its table,
     indexed by the pair, and whose ``confidence_interval()`` exists exactly where
     the method estimates (an explicit ValueError elsewhere)."""
     for name, res in _posthocs(errors).items():
-        assert isinstance(res, stats.PosthocResult), name
+        assert isinstance(res, stats.PairwiseTestResult), name
         frame = res.to_frame()
         for attr in ("pvalue", "pvalue_adjusted"):
             series = getattr(res, attr)
@@ -285,15 +417,17 @@ def test_every_posthoc_is_one_result_shape(errors):
 def test_posthoc_intervals_agree_with_their_tables(errors):
     """Hypothesis: the intervals are the table's (``ci_low``/``ci_high`` or
     ``low``/``high``); Tukey's at another level equal ``tukey_hsd`` with that
-    ``alpha``; a level a result cannot recompute is a ValueError naming the call
-    that gives it."""
+    ``confidence_level``; a level a result cannot recompute is a ValueError naming
+    the call that gives it."""
     res = stats.pairwise_tests(errors, greater_is_better=False)
     ci = res.confidence_interval()
     np.testing.assert_array_equal(ci.low.to_numpy(), res.to_frame()["ci_low"])
     with pytest.raises(ValueError, match="pairwise_tests"):
         res.confidence_interval(0.9)
     tukey = stats.tukey_hsd(errors, greater_is_better=False)
-    at90 = stats.tukey_hsd(errors, alpha=0.1, greater_is_better=False).to_frame()
+    at90 = stats.tukey_hsd(
+        errors, confidence_level=0.9, greater_is_better=False
+    ).to_frame()
     ci90 = tukey.confidence_interval(0.9)
     np.testing.assert_allclose(ci90.low.to_numpy(), at90["ci_low"], rtol=1e-12)
     np.testing.assert_allclose(ci90.high.to_numpy(), at90["ci_high"], rtol=1e-12)

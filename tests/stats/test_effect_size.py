@@ -13,12 +13,28 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from sklearn_bench.stats import (
-    EffectSizeResult,
-    cliffs_delta,
-    cohens_dz,
-    rank_biserial,
-    sign_dominance,
+from sklearn_bench.stats import EffectSizeResult, effect_size
+
+
+def _method(name):
+    """``effect_size`` with ``method=name``, under the method's own name."""
+
+    def call(x, y=None, **kwargs):
+        return effect_size(x, y, method=name, **kwargs)
+
+    return call
+
+
+cohens_dz, rank_biserial, sign_dominance, cliffs_delta, cohens_d, akinshin_gamma = (
+    _method(m)
+    for m in (
+        "cohens_dz",
+        "rank_biserial",
+        "sign_dominance",
+        "cliffs_delta",
+        "cohens_d",
+        "akinshin_gamma",
+    )
 )
 
 RTOL = 1e-8
@@ -262,8 +278,6 @@ def test_cohens_d_and_gamma_match_autorank(pair):
         _pooled_std,
     )
 
-    from sklearn_bench.stats import akinshin_gamma, cliffs_delta, cohens_d
-
     x, y = (pd.Series(a) for a in pair)
     assert cliffs_delta(x, y).estimate == pytest.approx(_cliffs_delta(x, y), abs=1e-12)
     assert cliffs_delta(x, y).magnitude == _effect_level(
@@ -283,8 +297,6 @@ def test_autorank_effect_sizes_in_its_result_table(reference_table):
     cohens_d of the best learner against each (all columns normal there)."""
     from autorank._util import _create_result_df_skeleton
 
-    from sklearn_bench.stats import cohens_d
-
     auc = reference_table("demsar2006_table6_auc.csv").reset_index(drop=True)
     rankdf, method, _ = _create_result_df_skeleton(auc, 0.05, True, "descending")
     assert method == "cohen_d"
@@ -298,8 +310,6 @@ def test_autorank_effect_sizes_in_its_result_table(reference_table):
 def test_gamma_and_d_degenerate_and_no_rope_for_others():
     """H: zero spread gives ±inf (nan for equal centres); other effect sizes have
     no ROPE and say so."""
-    from sklearn_bench.stats import akinshin_gamma, cliffs_delta, cohens_d
-
     assert cohens_d([1.0, 1.0], [0.0, 0.0]).estimate == np.inf
     assert np.isnan(akinshin_gamma([1.0, 1.0, 1.0], [1.0, 1.0, 1.0]).estimate)
     with pytest.raises(ValueError, match="defines no ROPE"):
@@ -311,8 +321,6 @@ def test_gamma_and_d_degenerate_and_no_rope_for_others():
 def test_two_sample_effect_sizes_check_their_inputs_alike():
     """H: Cliff's δ accepts one value per sample and Cohen's d needs two; both
     refuse a second dimension and NaN with a message that names the sample."""
-    from sklearn_bench.stats import cohens_d
-
     assert cliffs_delta([0.3], [0.2]).estimate == 1.0
     with pytest.raises(ValueError, match="`y` must be a non-empty one-dim"):
         cliffs_delta([0.3], [])
@@ -323,3 +331,14 @@ def test_two_sample_effect_sizes_check_their_inputs_alike():
     for func in (cliffs_delta, cohens_d):
         with pytest.raises(ValueError, match=r"`y` must be finite \(no NaN\)"):
             func([0.1, 0.2], [0.3, np.nan])
+
+
+def test_effect_size_refuses_a_missing_second_sample_and_unknown_methods():
+    """H: the two-sample effect sizes need ``y`` and say so; an unknown method or
+    zero_method is a ValueError naming the argument."""
+    with pytest.raises(ValueError, match="pass `y`"):
+        effect_size([0.1, 0.2], method="cohens_d")
+    with pytest.raises(ValueError, match="`method`"):
+        effect_size([0.1, 0.2], method="hedges_g")
+    with pytest.raises(ValueError, match="`zero_method`"):
+        effect_size([0.1, 0.2], method="rank_biserial", zero_method="x")

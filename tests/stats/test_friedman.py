@@ -9,7 +9,15 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from sklearn_bench.stats import FriedmanResult, critical_difference, friedman_test
+from sklearn_bench.stats import FriedmanResult, friedman_test
+
+
+def critical_difference(k, n, **kwargs):
+    """The critical difference of k learners over n blocks (it needs no data)."""
+    return FriedmanResult.from_average_ranks(
+        np.arange(1, k + 1), n
+    ).critical_difference(**kwargs)
+
 
 RTOL = 1e-8
 FRIEDMAN_CASES = [
@@ -296,7 +304,7 @@ def test_invalid_options():
     with pytest.raises(ValueError, match="is for all pairs"):
         res.posthoc(method="siegel", adjust="shaffer", control=0).to_frame()
     with pytest.raises(ValueError, match="`n_blocks`"):
-        critical_difference(3, 1)
+        FriedmanResult.from_average_ranks([1, 2, 3], 1)
     with pytest.raises(ValueError, match="`greater_is_better`"):
         friedman_test(np.ones((3, 3)), greater_is_better="yes")
 

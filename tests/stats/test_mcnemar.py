@@ -7,13 +7,14 @@ import pytest
 from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
-from sklearn_bench.stats import (
-    error_rate_difference_ci,
-    error_rate_intervals,
-    mcnemar_test,
-)
+from sklearn_bench.stats import error_rate_intervals, mcnemar_test
 
 RTOL, ATOL = 1e-8, 1e-12
+
+
+def error_rate_difference_ci(b, c, n, *, confidence_level=0.95):
+    """The Quesenberry–Hurst interval of McNemar's test on ``n`` test cases."""
+    return mcnemar_test(b, c, n=n).confidence_interval(confidence_level)
 
 
 def close(a, b):
@@ -194,14 +195,17 @@ def test_table2_reproduced(reference_cases):
 
 
 def test_table_adjust_options():
-    """H: Bonferroni gives alpha/m for every row and None leaves alpha unchanged."""
+    """H: Bonferroni gives alpha/m for every row and "none" leaves alpha unchanged;
+    a 0.90 family gives alpha = 0.10 before the adjustment."""
     b, c = [3, 0, 13], [21, 2, 10]
     bonf = error_rate_intervals(b, c, 50, adjust="bonferroni")
-    none = error_rate_intervals(b, c, 50, adjust=None)
+    none = error_rate_intervals(b, c, 50, adjust="none")
     assert np.allclose(bonf["alpha"], 0.05 / 3)
     assert np.allclose(none["alpha"], 0.05)
     ci = error_rate_difference_ci(3, 21, 50, confidence_level=1 - 0.05 / 3)
     assert bonf.loc["0", "low"] == pytest.approx(ci.low, rel=1e-12)
+    wide = error_rate_intervals(b, c, 50, adjust="none", confidence_level=0.9)
+    assert np.allclose(wide["alpha"], 0.1)
 
 
 def test_qh_interval_edge_cases():
@@ -225,7 +229,19 @@ def test_qh_interval_edge_cases():
 
 
 def test_result_to_frame():
-    """H: the McNemar result exports one row with b, c, statistic and p."""
-    frame = mcnemar_test(3, 21).to_frame()
-    assert frame.shape[0] == 1
-    assert frame.loc[0, "b"] == 3 and frame.loc[0, "method"] == "chi2-yates"
+    """H: the McNemar result is a PairedTestResult: one row with the statistic and
+    p, the counts in details, the interval and estimate only with the test-set
+    size (NaN without it, and confidence_interval() says what is missing)."""
+    res = mcnemar_test(3, 21)
+    frame = res.to_frame()
+    assert frame.shape[0] == 1 and frame.loc[0, "method"] == "mcnemar-chi2-yates"
+    assert (res.details["b"], res.details["c"], res.n) == (3, 21, 24)
+    assert math.isnan(frame.loc[0, "ci_low"]) and math.isnan(res.estimate)
+    with pytest.raises(ValueError, match="pass `n`"):
+        res.confidence_interval()
+    frame = mcnemar_test(3, 21, n=50).to_frame()
+    assert frame.loc[0, "estimate"] == pytest.approx(-18 / 50)
+    assert frame.loc[0, "ci_high"] == pytest.approx(
+        error_rate_difference_ci(3, 21, 50).high
+    )
+    assert mcnemar_test(3, 21, exact=True).method == "mcnemar-exact"

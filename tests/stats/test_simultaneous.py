@@ -15,7 +15,7 @@ def test_bonferroni_equals_hand_computation():
     """Hypothesis: the Bonferroni intervals are θ̂ ± t_{1−α/(2m), df} s, computed
     by hand with scipy's t quantile, and each has marginal level 1 − α/m."""
     est, se = np.array([0.30, 0.12, 0.02]), np.array([0.10, 0.05, 0.05])
-    res = simultaneous_intervals(est, se, df=20, method="bonferroni")
+    res = simultaneous_intervals(est, se, df=20, adjust="bonferroni")
     q = stats.t.isf(0.05 / 3 / 2, 20)  # 2.6131...
     np.testing.assert_allclose(res.low, est - q * se, rtol=1e-12)
     np.testing.assert_allclose(res.high, est + q * se, rtol=1e-12)
@@ -29,7 +29,7 @@ def test_holm_one_sided_equals_strassburger_bretz_formulas():
     (0.0035 ≤ 0.05/3, 0.0131 ≤ 0.05/2, 0.347 > 0.05), so their bounds are 0 and
     the third's is θ̂ − t_{0.95, 20} s (|N| = 1)."""
     est, se = np.array([0.30, 0.12, 0.02]), np.array([0.10, 0.05, 0.05])
-    res = simultaneous_intervals(est, se, df=20, method="holm", alternative="greater")
+    res = simultaneous_intervals(est, se, df=20, adjust="holm", alternative="greater")
     assert res.rejected.tolist() == [True, True, False]
     expected = [0.0, 0.0, 0.02 - stats.t.isf(0.05, 20) * 0.05]  # -0.06624
     np.testing.assert_allclose(res.low, expected, rtol=1e-12, atol=0)
@@ -42,7 +42,7 @@ def test_holm_all_rejected_takes_bonferroni_bound_above_zero():
     max(0, θ̂ − z_{1−α/m} s) (Strassburger & Bretz 2008, the case R = I), here
     with the normal (df=None)."""
     est, se = np.array([5.0, 0.54]), np.array([1.0, 0.3])
-    res = simultaneous_intervals(est, se, method="holm", alternative="greater")
+    res = simultaneous_intervals(est, se, adjust="holm", alternative="greater")
     assert res.rejected.all()
     z = stats.norm.isf(0.05 / 2)
     np.testing.assert_allclose(res.low, np.maximum(0, est - z * se), rtol=1e-12)
@@ -53,9 +53,9 @@ def test_less_is_greater_mirrored():
     """Hypothesis: upper bounds (alternative="less") are minus the lower bounds of
     the negated estimates."""
     est, se = np.array([-0.3, 0.1, -0.05]), np.array([0.1, 0.05, 0.04])
-    less = simultaneous_intervals(est, se, df=9, method="holm", alternative="less")
+    less = simultaneous_intervals(est, se, df=9, adjust="holm", alternative="less")
     greater = simultaneous_intervals(
-        -est, se, df=9, method="holm", alternative="greater"
+        -est, se, df=9, adjust="holm", alternative="greater"
     )
     np.testing.assert_allclose(less.high, -greater.low, rtol=1e-12)
     assert less.rejected.tolist() == greater.rejected.tolist()
@@ -69,7 +69,7 @@ def test_less_is_greater_mirrored():
         ({"estimate": [1.0, 2.0], "standard_error": [1.0]}, "shape"),
         ({"estimate": [np.nan], "standard_error": [1.0]}, "finite"),
         ({"estimate": [1.0], "standard_error": [1.0], "df": 0}, "`df`"),
-        ({"estimate": [1.0], "standard_error": [1.0], "method": "x"}, "`method`"),
+        ({"estimate": [1.0], "standard_error": [1.0], "adjust": "x"}, "`adjust`"),
     ],
 )
 def test_invalid_input_is_a_clear_value_error(kwargs, message):
@@ -102,17 +102,17 @@ def test_intervals_never_contradict_the_adjusted_test():
     for est, se, df in _studies(3000, seed=1):
         p = 2 * stats.t.sf(np.abs(est / se), df)
         holm = adjust_pvalues(p, adjust="holm")
-        bonf = simultaneous_intervals(est, se, df=df, method="bonferroni")
+        bonf = simultaneous_intervals(est, se, df=df, adjust="bonferroni")
         excludes = (bonf.low > 0) | (bonf.high < 0)
         assert (excludes == (np.minimum(1, est.size * p) < 0.05)).all()
         assert (holm[excludes] <= 0.05).all()
         one = simultaneous_intervals(
-            est, se, df=df, method="holm", alternative="greater"
+            est, se, df=df, adjust="holm", alternative="greater"
         )
         p_one = adjust_pvalues(stats.t.sf(est / se, df), adjust="holm")
         assert ((one.low >= 0) == (p_one <= 0.05)).all()
         assert (one.low[~one.rejected] < 0).all()
-        two = simultaneous_intervals(est, se, df=df, method="holm")
+        two = simultaneous_intervals(est, se, df=df, adjust="holm")
         assert (holm[two.rejected] <= 0.05 + 1e-12).all()
         assert (two.low[~two.rejected] < 0).all()
         assert (two.high[~two.rejected] > 0).all()
@@ -131,7 +131,7 @@ def test_simultaneous_coverage_under_the_null():
     for _ in range(n):
         est = se * rng.standard_t(df, m)
         for method in cover:
-            res = simultaneous_intervals(est, se, df=df, method=method)
+            res = simultaneous_intervals(est, se, df=df, adjust=method)
             # θ = 0 is covered unless the interval excludes it (a Holm bound at
             # exactly 0 of a rejected hypothesis is open: it excludes 0)
             cover[method] += bool(
