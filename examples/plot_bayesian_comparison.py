@@ -34,7 +34,7 @@ from sklearn.preprocessing import StandardScaler
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
 from sklearn_bench.datasets import load_demsar2006
-from sklearn_bench.plotting import plot_posterior_density, plot_posterior_simplex
+from sklearn_bench.plotting import plot_bayesian_posterior
 
 X, y = load_breast_cancer(return_X_y=True)
 experiment = BenchmarkExperiment(
@@ -56,7 +56,7 @@ print(res.description)
 # %%
 # The posterior of the mean difference in error rate: the part left of −0.01
 # favours logistic regression, the shaded band is the ROPE.
-plot_posterior_density(res)
+plot_bayesian_posterior(res)
 plt.show()
 
 # %%
@@ -96,5 +96,5 @@ print(table.drop(columns="description").round(3).to_string())
 # Section 4).
 fig, axes = plt.subplots(1, 3, figsize=(13, 4.4), layout="constrained")
 for ax, res in zip(axes, comparisons.values(), strict=True):
-    plot_posterior_simplex(res, ax=ax, title=f"{res.labels[0]} vs {res.labels[1]}")
+    plot_bayesian_posterior(res, ax=ax, title=f"{res.labels[0]} vs {res.labels[1]}")
 plt.show()

@@ -121,7 +121,7 @@ print(grown.results_.aggregate().round(3))
 # Parts of a study run on different machines (here: one data set each) into their
 # own stores, and are combined without refitting, into one
 # :class:`~sklearn_bench.BenchmarkResult` or one store
-# (:func:`~sklearn_bench.results.merge_stores`, or ``sklearn-bench merge``). A task
+# (:func:`~sklearn_bench.store.merge_stores`, or ``sklearn-bench merge``). A task
 # stored twice with other scores is refused. The union equals one run of it all.
 parts = []
 for name in datasets:

@@ -1,29 +1,16 @@
 """Safe writes of output files: through a folder held open, never through a link.
 
-Bottom layer: imports nothing of the package. Every writer of an output folder
-(report, tables, figures, leaderboard, saved results) goes through here, so that
-
-- every file is opened relative to a folder the command holds open (a
-  :class:`Folder`, ``openat``), one level at a time with ``O_NOFOLLOW``: a
-  symbolic link at a file's name or at any folder between the output root and
-  it is refused with :class:`UnsafePathError`, and a folder renamed and
-  replaced by a link while the command runs still receives nothing (the writes
-  go to the folder held, wherever it was moved);
-- an existing file is written only when it is a regular file with one link: a
-  hard link (``st_nlink > 1``) would make the write change another file,
-  outside the output folder, and is refused; inside a staging folder every
-  file must be new (``O_EXCL``);
-- text cells of a CSV that a spreadsheet would read as a formula (a leading
-  ``=``, ``+``, ``-``, ``@``, tab or carriage return: OWASP's rule) are written
-  with a leading apostrophe, so spreadsheets show them as text; numbers are
-  untouched; :func:`unescape_cell` reads the names back exactly; a text that
-  holds a carriage return is quoted, so that a CSV reader reads it back whole.
-
-A writer that is given a path (``write_text(out / "methods.md", ...)``) inside a
-folder held by :func:`writes_into` or :func:`held` opens it from that folder's
-handle; anywhere else, from a handle on the file's own folder.
-Systems without ``openat`` (Windows) fall back to the same checks by path.
-"""
+Every writer of an output folder (report, tables, figures, leaderboard, saved
+results) goes through here: a file is opened relative to a :class:`Folder` the
+command holds open, one level at a time with ``O_NOFOLLOW``, so a link at any
+step is refused (:class:`UnsafePathError`) and a folder replaced by a link while
+the command runs receives nothing; an existing file is written only when it is a
+regular file with one link, and inside a staging folder every file must be new.
+Text cells of a CSV that a spreadsheet would read as a formula get a leading
+apostrophe (OWASP's rule; :func:`unescape_cell` reads them back exactly). A
+writer given a path below a folder held by :func:`writes_into` or :func:`held`
+opens it from that folder's handle, else from a handle on the file's folder;
+without ``openat`` (Windows) the same checks go by path."""
 
 import contextlib
 import contextvars
@@ -96,12 +83,9 @@ def _kind(st):
 
 
 class Folder:
-    """A folder held open by a command: every name below it is reached from
-    this handle, one level at a time, never through a link.
-
-    Open one with :meth:`open` (the folder the user named, which may itself be
-    reached through the user's links) or :meth:`child`; close it (or use it as
-    a context manager) when the command ends.
+    """A folder held open by a command: every name below it is reached from this
+    handle, one level at a time, never through a link (:meth:`open` the folder the
+    user named, or :meth:`child`; close it when the command ends).
 
     Examples
     --------
@@ -185,13 +169,9 @@ class Folder:
         return folder
 
     def open_file(self, name, mode="w", *, new=False, encoding="utf-8", newline=None):
-        """Open the file ``name`` of this folder for writing, emptied.
-
-        Never through a link (``O_NOFOLLOW``); a file that exists must be a
-        regular file with one link (a hard link would send the write into the
-        file's other names, outside the output folder); with ``new``, it must
-        not exist at all (``O_EXCL``). ``mode`` is ``"w"`` (text) or ``"wb"``.
-        """
+        """Open the file ``name`` of this folder for writing (``"w"`` or ``"wb"``),
+        emptied: never through a link, an existing one only if it is a regular file
+        with one link, and with ``new`` none may exist (``O_EXCL``)."""
         target, (at, fd) = self.path / name, self._at(name)
         st = self.lstat(name)
         if st is not None and new:
@@ -316,8 +296,8 @@ def _holding(path):
 
 
 def writes_into(argument):
-    """Decorate a function that writes into the folder given as ``argument``:
-    the folder is created if needed and held open while the function runs.
+    """Decorate a function that writes into the folder given as ``argument``: it is
+    created if needed and held open while the function runs.
 
     Examples
     --------
@@ -367,17 +347,9 @@ def _parent_of(path):
 
 
 def open_for_write(path, mode="w", *, encoding="utf-8", newline=None):
-    """Open ``path`` for writing without following a link at any step.
-
-    Below a folder held open (:func:`writes_into`, :func:`held`: the output
-    folder a caller was given, which may be reached through the user's links;
-    only what lies below it is checked), from its handle, making the folders
-    between; else from a handle on the file's own folder. See
-    :meth:`Folder.open_file`. ``mode`` is ``"w"`` (text) or ``"wb"``.
-
-    Raises
-    ------
-    UnsafePathError
+    """Open ``path`` for writing (``"w"`` or ``"wb"``) without following a link at
+    any step: from the innermost held folder it lies below (making the folders
+    between), else from its own folder; see :meth:`Folder.open_file`.
 
     Examples
     --------
@@ -428,11 +400,9 @@ def write_bytes(path, data):
 
 
 def escape_cell(value):
-    """A text cell as spreadsheets will read it as text; other values unchanged.
-
-    A string starting with ``=``, ``+``, ``-``, ``@``, tab, carriage return or an
-    apostrophe gets one leading apostrophe (the apostrophe itself so that
-    :func:`unescape_cell` is exact).
+    """A text cell as spreadsheets read it as text: one leading apostrophe on a
+    string starting with ``=``, ``+``, ``-``, ``@``, tab, carriage return or an
+    apostrophe (so that :func:`unescape_cell` is exact); other values unchanged.
 
     Examples
     --------
@@ -492,12 +462,9 @@ def unescape_frame(frame):
 
 
 def write_csv(frame, path, **to_csv_kwargs):
-    """``frame.to_csv(path)`` with text cells escaped and no link followed.
-
-    A text that holds a carriage return is quoted: the file's lines then end
-    in ``\\r\\n``, so that the CSV writer's rule (quote a field holding a
-    character of the line end) applies to it, and a reader reads it whole.
-    """
+    """``frame.to_csv(path)`` with text cells escaped and no link followed; a text
+    holding a carriage return makes the lines end in ``\\r\\n``, so that it is
+    quoted and read back whole."""
     if not isinstance(frame, pd.DataFrame | pd.Series):
         raise TypeError(f"`frame` must be a DataFrame; got {type(frame).__name__}.")
     if isinstance(frame, pd.Series):
@@ -516,16 +483,9 @@ def write_csv(frame, path, **to_csv_kwargs):
 
 
 def refuse_links_below(root):
-    """Refuse an output folder that holds a symbolic link anywhere below it.
-
-    Called once before a command writes into (or, with ``--force``, deletes its
-    own earlier files from) ``root``: a planted link at ``figures/``, ``tables/``
-    or any output name would otherwise send the writes, or the deletions, where it
-    points. ``root`` itself may be a link the user made, or a :class:`Folder`.
-
-    Raises
-    ------
-    UnsafePathError
+    """Refuse (:class:`UnsafePathError`) an output folder (a path, which may be a
+    link the user made, or a :class:`Folder`) with a symbolic link anywhere below
+    it, which would send the writes or ``--force``'s deletions where it points.
 
     Examples
     --------
@@ -533,7 +493,6 @@ def refuse_links_below(root):
     >>> from pathlib import Path
     >>> root = Path(tempfile.mkdtemp())
     >>> (root / "tables").mkdir()
-    >>> refuse_links_below(root)
     >>> os.symlink(root / "elsewhere.csv", root / "tables" / "pairs.csv")
     >>> refuse_links_below(root)  # any link below, even one to nothing
     Traceback (most recent call last):
@@ -576,30 +535,16 @@ def _locked_message(folder, path, holder):
 
 @contextlib.contextmanager
 def folder_lock(folder, *, name=_LOCK_NAME):
-    """Hold the exclusive write lock of ``folder`` for the ``with`` block.
+    """Hold the exclusive write lock of ``folder`` (a path or a :class:`Folder`)
+    for the ``with`` block.
 
-    The lock is ``fcntl.flock`` on a file ``name`` in the folder, opened from
-    the folder's handle with ``O_NOFOLLOW``, which the kernel releases when the
-    holding process ends, even when it is killed; the file (holding ``pid N,
-    since T``) is removed when the block ends. A link, a folder or a file with
-    more than one link (a hard link to a file elsewhere, which the stamp would
-    overwrite) at the name is refused. Where there is no ``fcntl`` (Windows),
-    the file is created with ``O_EXCL`` instead, and a file left by a killed
-    process must be deleted by hand (the message says so). A second writer does
-    not wait: it gets :class:`FolderLockedError` at once, naming the lock file.
-
-    Parameters
-    ----------
-    folder : str, Path or Folder
-        An existing folder.
-    name : str, default=".sklearn_bench.lock"
-
-    Raises
-    ------
-    FolderLockedError
-        Another process (or another ``with folder_lock`` of this one) holds it.
-    UnsafePathError
-        The lock's name is a link, a folder or a hard-linked file.
+    ``fcntl.flock`` on the file ``name`` in the folder (opened from its handle with
+    ``O_NOFOLLOW``), which the kernel releases when the process ends, even killed;
+    the file (``pid N, since T``) is removed when the block ends. A link, a folder
+    or a hard-linked file at the name is an :class:`UnsafePathError`. Without
+    ``fcntl`` (Windows) the file is created with ``O_EXCL``, and one left by a
+    killed process must be deleted by hand. A second writer does not wait: it gets
+    :class:`FolderLockedError`, naming the lock file.
 
     Examples
     --------
@@ -612,9 +557,6 @@ def folder_lock(folder, *, name=_LOCK_NAME):
     Traceback (most recent call last):
     ...
     sklearn_bench._io.FolderLockedError: ... is being written by another ...
-    >>> with folder_lock(folder):
-    ...     print("the lock is free again")
-    the lock is free again
     """
     with contextlib.ExitStack() as stack:
         if not isinstance(folder, Folder):

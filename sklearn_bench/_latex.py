@@ -78,17 +78,11 @@ _MAX_NARROW = 4
 
 
 def escape_latex(text):
-    r"""``text`` with LaTeX's special characters escaped (``_`` → ``\_``, ``&``,
-    ``%``, ``#``, ``$``, braces, brackets, ``~``, ``^``, ``<``, ``>``, ``|``,
-    backslash) and the Greek letters and dashes the report uses written as
-    LaTeX, so that it typesets with pdfLaTeX. Runs of white space (a blank line
-    in a name would end a caption's paragraph) become one space; other control
-    characters (ESC, BEL) are written as visible escapes (``\x1b``); a
-    character pdfLaTeX cannot typeset from UTF-8 input (CJK, emoji: beyond
-    Latin Extended-A) is written as its code point, ``[U+4E2D]``, so that the
-    table compiles and the name stays recognisable. Brackets are braced
-    (``{[}``), so that a cell that starts with one is not read as the optional
-    argument of the row end ``\\``.
+    r"""``text`` that typesets with pdfLaTeX: LaTeX's specials escaped (brackets
+    braced, ``{[}``, so that a cell starting with one is not the optional argument of
+    the row end ``\\``), the Greek letters and dashes the report uses as LaTeX, runs
+    of white space as one space, other control characters as visible escapes, and a
+    character beyond Latin Extended-A (CJK, emoji) as its code point, ``[U+4E2D]``.
 
     Examples
     --------
@@ -167,24 +161,33 @@ def performance_latex(cells, bold, worse, learners, datasets, rank_row, caption,
                 text += MARKER
             cells_of.append(text)
         rows.append(latex_label(dataset) + " & " + " & ".join(cells_of) + r" \\")
-    header = "Data set & " + " & ".join(latex_label(m) for m in learners) + r" \\"
-    lines = [_PREAMBLE_NOTE, r"\begin{table}[htbp]", r"\centering"]
-    lines.append(r"\caption{" + caption + "}")
-    if label:
-        lines.append(r"\label{" + label + "}")
-    wide = len(learners) > _MAX_NARROW
-    lines += [
-        *([r"\resizebox{\textwidth}{!}{%"] if wide else []),
-        r"\begin{tabular}{l" + "c" * len(learners) + "}",
-        r"\toprule",
-        header,
-        r"\midrule",
-        *rows,
-    ]
     if rank_row is not None:
         ranks = " & ".join(f"{rank_row[m]:.2f}" for m in learners)
-        lines += [r"\midrule", "Average rank & " + ranks + r" \\"]
-    lines += [r"\bottomrule", r"\end{tabular}" + ("}" if wide else ""), r"\end{table}"]
+        rows += [r"\midrule", "Average rank & " + ranks + r" \\"]
+    header = "Data set & " + " & ".join(latex_label(m) for m in learners)
+    return _table(caption, label, "l" + "c" * len(learners), header, rows)
+
+
+def _table(caption, label, align, header, rows):
+    """A booktabs ``table`` environment (``caption`` in LaTeX), scaled to the
+    text width above :data:`_MAX_NARROW` data columns."""
+    wide = len(align.lstrip("l")) > _MAX_NARROW
+    lines = [
+        _PREAMBLE_NOTE,
+        r"\begin{table}[htbp]",
+        r"\centering",
+        r"\caption{" + caption + "}",
+        *([r"\label{" + label + "}"] if label else []),
+        *([r"\resizebox{\textwidth}{!}{%"] if wide else []),
+        r"\begin{tabular}{" + align + "}",
+        r"\toprule",
+        header + r" \\",
+        r"\midrule",
+        *rows,
+        r"\bottomrule",
+        r"\end{tabular}" + ("}" if wide else ""),
+        r"\end{table}",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -226,26 +229,10 @@ def performance_caption(
 
 
 def latex_frame(frame, *, caption, label=None, digits=3, index=True):
-    """A plain booktabs table of a DataFrame, e.g. the pairwise intervals of a
-    report.
-
-    Parameters
-    ----------
-    frame : DataFrame
-        Its cells: floats with ``digits`` decimals (``--`` where not finite),
-        anything else as a name (:func:`latex_label`: cut to one length, escaped).
-    caption : str
-        Plain text, escaped with :func:`escape_latex`.
-    label : str, default=None
-    digits : int, default=3
-    index : bool, default=True
-        Whether the index is the first column.
-
-    Returns
-    -------
-    str
-        A ``table`` environment; needs ``\\usepackage{booktabs}`` (and
-        ``graphicx`` above 4 columns).
+    """A plain booktabs table of a DataFrame (the report's tables): floats with
+    ``digits`` decimals (``--`` where not finite), anything else as a name
+    (:func:`latex_label`: cut to one length, escaped);
+    ``caption`` is plain text; ``index``: the index is the first column.
 
     Examples
     --------
@@ -262,22 +249,7 @@ def latex_frame(frame, *, caption, label=None, digits=3, index=True):
         raise TypeError(f"`caption` must be a str; got {caption!r}.")
     digits = _check_digits(digits)
     columns = ([frame.index.name or ""] if index else []) + [str(c) for c in frame]
-    lines = [
-        _PREAMBLE_NOTE,
-        r"\begin{table}[htbp]",
-        r"\centering",
-        r"\caption{" + escape_latex(caption) + "}",
-    ]
-    if label:
-        lines.append(r"\label{" + label + "}")
-    wide = frame.shape[1] > _MAX_NARROW
-    lines += [
-        *([r"\resizebox{\textwidth}{!}{%"] if wide else []),
-        r"\begin{tabular}{" + "l" * (index + 0) + "r" * frame.shape[1] + "}",
-        r"\toprule",
-        " & ".join(escape_latex(c) for c in columns) + r" \\",
-        r"\midrule",
-    ]
+    rows = []
     for idx, row in frame.iterrows():
         cells = [latex_label(idx)] if index else []
         for value in row.tolist():
@@ -287,7 +259,7 @@ def latex_frame(frame, *, caption, label=None, digits=3, index=True):
                 cells.append(escape_latex(value.isoformat()))
             else:
                 cells.append(latex_label(value))
-        lines.append(" & ".join(cells) + r" \\")
-    end = r"\end{tabular}" + ("}" if wide else "")
-    lines += [r"\bottomrule", end, r"\end{table}"]
-    return "\n".join(lines) + "\n"
+        rows.append(" & ".join(cells) + r" \\")
+    header = " & ".join(escape_latex(c) for c in columns)
+    align = "l" * index + "r" * frame.shape[1]
+    return _table(escape_latex(caption), label, align, header, rows)

@@ -1,9 +1,6 @@
-"""What the package knows of a metric from its name: direction, bounds, default Δ.
-
-Bottom layer: imports nothing of the package but :mod:`._validation`. The one
-default-Δ rule lives here, so that :class:`~sklearn_bench.BenchmarkResult`'s methods,
-the analysis plan and the report cannot disagree on it.
-"""
+"""What the package knows of a metric from its name: direction, bounds and the one
+default-Δ rule, so that BenchmarkResult's methods, the analysis plan and the
+report cannot disagree on it."""
 
 __all__ = [
     "DEFAULT_DELTA",
@@ -73,20 +70,15 @@ def _name(metric):
 
 
 def metric_bounds(metric):
-    """The natural range ``(low, high)`` of a metric from its name.
-
-    ``(0.0, 1.0)`` for proportions (error rate, accuracy, AUC, F1, precision,
-    recall, Brier score, ...), ``(0.0, None)`` for losses that cannot be
-    negative (squared and absolute errors, log loss), ``(None, None)`` for any
-    other name. A name may carry a suffix (``"f1_macro"``) or a ``neg_`` prefix.
+    """The natural range ``(low, high)`` of a metric from its name (a suffix such
+    as ``"f1_macro"`` or a ``neg_`` prefix allowed): ``(0.0, 1.0)`` for proportions,
+    ``(0.0, None)`` for losses, ``(None, None)`` otherwise.
 
     Examples
     --------
-    >>> from sklearn_bench.plotting import metric_bounds
+    >>> from sklearn_bench._metrics import metric_bounds
     >>> metric_bounds("error_rate"), metric_bounds("mean_squared_error")
     ((0.0, 1.0), (0.0, None))
-    >>> metric_bounds("r2")
-    (None, None)
     """
     name = _name(metric).removeprefix("neg_")
     if name.startswith(_UNIT_METRICS):
@@ -97,19 +89,14 @@ def metric_bounds(metric):
 
 
 def known_direction(metric):
-    """``True`` (higher is better), ``False`` (lower is better) or ``None``.
-
-    From the metric's name alone: scikit-learn's scorer names (``neg_*`` are
-    negated losses, so higher is better), ``error_rate`` and the losses (lower is
-    better). ``None`` for a name the package does not know: the caller must say.
+    """``True`` (higher is better: scores, ``neg_*`` losses), ``False`` (errors
+    and losses) or ``None`` (unknown: the caller must say), from the name alone.
 
     Examples
     --------
     >>> from sklearn_bench._metrics import known_direction
-    >>> known_direction("accuracy"), known_direction("error_rate")
+    >>> known_direction("neg_log_loss"), known_direction("error_rate")
     (True, False)
-    >>> known_direction("neg_log_loss"), known_direction("acc") is None
-    (True, True)
     """
     name = _name(metric)
     if name.startswith("neg_"):
@@ -122,15 +109,6 @@ def known_direction(metric):
 
 
 def default_delta(metric):
-    """The default smallest difference that matters for ``metric``, or ``None``.
-
-    :data:`DEFAULT_DELTA` (0.01) for a metric on a [0, 1] scale, ``None`` for any
-    other: its Δ is in the metric's units and must be given.
-
-    Examples
-    --------
-    >>> from sklearn_bench._metrics import default_delta
-    >>> default_delta("roc_auc"), default_delta("mean_squared_error")
-    (0.01, None)
-    """
+    """:data:`DEFAULT_DELTA` for a metric on a [0, 1] scale, else ``None`` (its Δ
+    is in the metric's units and must be given)."""
     return DEFAULT_DELTA if metric_bounds(metric) == (0.0, 1.0) else None

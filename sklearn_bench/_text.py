@@ -1,16 +1,12 @@
 """Names as labels: one length, no control characters, nothing that renders.
 
-A learner or data-set name is the user's text and can be anything: 10,000
-characters, an escape sequence that retitles a terminal, a BEL, a newline that
-forges a line of a printout, HTML in a Markdown file, a zero-width space that
-makes two names look alike. Every output that shows a name as a label goes
-through :func:`short_label` (figures, LaTeX tables), :func:`terminal_text`
-(what the command line prints) or :func:`markdown_text` (``methods.md``), and
-adds only its own escaping on top: mathtext's ``$`` in figures (``plotting``),
-LaTeX's specials in tables (``results``). :func:`look_alike` finds names that
-differ only by what a reader cannot see. This module imports nothing of the
-package.
-"""
+A learner or data-set name is the user's text: 10,000 characters, an escape
+sequence that retitles a terminal, a newline that forges a line of a printout,
+HTML in Markdown, a zero-width space that makes two names look alike. Every
+output shows names through :func:`short_label` (figures, LaTeX),
+:func:`terminal_text` (the command line) or :func:`markdown_text`
+(``methods.md``), adding only its own escaping on top; :func:`look_alike` finds
+names that differ only by what a reader cannot see."""
 
 import re
 import unicodedata
@@ -58,24 +54,8 @@ def visible_controls(text, *, keep=""):
 
 
 def short_label(text, max_length=MAX_LABEL_LENGTH):
-    r"""A name as a label: control characters as visible escapes, then cut to
-    ``max_length`` characters with an ellipsis.
-
-    Parameters
-    ----------
-    text : object
-        The name (``str()`` of it).
-    max_length : int, default=MAX_LABEL_LENGTH
-        The longest label, the ellipsis "…" included.
-
-    Returns
-    -------
-    str
-
-    See Also
-    --------
-    terminal_text : the same escapes for text printed on a terminal, newlines
-        and tabs kept and nothing cut.
+    r"""A name (``str()`` of it) as a label: control characters as visible
+    escapes, then cut to ``max_length`` characters, the ellipsis included.
 
     Examples
     --------
@@ -151,27 +131,11 @@ def _seen(name):
 
 
 def look_alike(names):
-    r"""Groups of distinct names that a reader sees as one.
-
-    Two names look alike when they are equal after removing the characters a
-    reader does not see (zero-width spaces and joiners, the BOM, bidirectional
-    marks, soft hyphens, variation selectors, control characters), Unicode
-    NFKC normalization (full-width ``ｌｒ`` is ``lr``, ``ﬁ`` is ``fi``, a
-    no-break space is a space, ``é`` written with a combining accent is
-    ``é``) and collapsing white space (a trailing or doubled space). NFKC does
-    not map letters of one script onto look-alikes of another (Cyrillic ``а``
-    and Latin ``a``, Greek ``ο`` and Latin ``o``), nor ``l``, ``1`` and ``I``,
-    nor ``rn`` and ``m``: those are not found.
-
-    Parameters
-    ----------
-    names : iterable of str
-
-    Returns
-    -------
-    groups : list of tuple of str
-        Each group's names in the order given; groups in order of their first
-        name.
+    r"""Groups of distinct names that a reader sees as one: equal after removing
+    what a reader does not see (zero-width characters, the BOM, bidirectional marks,
+    soft hyphens, variation selectors, controls), NFKC normalization (``ｌｒ`` is
+    ``lr``) and collapsing white space. Look-alikes across scripts (Cyrillic ``а``)
+    and ``l``/``1``/``I`` are not found.
 
     Examples
     --------

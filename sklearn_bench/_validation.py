@@ -1,18 +1,8 @@
-"""The one home of argument checks and the random-state resolver.
-
-Bottom layer: imports nothing of the package. Every other unit takes its checks from
-here instead of writing its own (``tests/_import_graph.py`` and
-``tests/test_layering.py`` hold the layering rule).
-
-Conventions (one name per concept):
-
-- ``greater_is_better`` for direction; a required keyword where direction matters
-  and no metric says it.
-- ``delta`` for the smallest difference that matters (``rope`` only as a result
-  field); ``confidence_level`` for intervals, ``alpha`` for tests;
-  ``n_resamples`` for resamples, ``n_draws`` for posterior draws; ``adjust`` for
-  multiplicity; options keyword-only.
-"""
+"""The one home of argument checks and the random-state resolver (bottom layer:
+imports nothing of the package). One name per concept: ``greater_is_better``
+(required where direction matters and no metric says it), ``delta``,
+``confidence_level`` for intervals and ``alpha`` for tests, ``n_resamples``,
+``n_draws``, ``adjust``; options keyword-only."""
 
 import numbers
 import warnings
@@ -37,17 +27,12 @@ __all__ = [
 
 # ---------------------------------------------------------------- scalar checks
 def real_number(value, name):
-    """``value`` as a float, or a ``TypeError`` naming the argument.
-
-    Strings, ``None``, complex numbers, booleans and sequences are refused before
-    ``float()`` would say "could not convert string to float" without a name.
-    Infinite and NaN values pass (see :func:`check_real`).
+    """``value`` as a float (infinite and NaN pass), or a ``TypeError`` naming the
+    argument for strings, ``None``, complex numbers, booleans and sequences.
 
     Examples
     --------
     >>> from sklearn_bench._validation import real_number
-    >>> real_number(0.95, "confidence_level")
-    0.95
     >>> real_number("0.95", "confidence_level")
     Traceback (most recent call last):
     ...
@@ -63,17 +48,12 @@ def real_number(value, name):
 
 
 def real_array(values, name):
-    """``values`` as a float array, or a ``ValueError`` naming the argument.
-
-    Strings, ragged nesting and complex numbers are refused (numpy would say
-    "could not convert string to float", "inhomogeneous shape", or drop the
-    imaginary part).
+    """``values`` as a float array, or a ``ValueError`` naming the argument for
+    strings, ragged nesting and complex numbers.
 
     Examples
     --------
     >>> from sklearn_bench._validation import real_array
-    >>> real_array([1, 2], "x")
-    array([1., 2.])
     >>> real_array([[1, 2], [3]], "x")
     Traceback (most recent call last):
     ...
@@ -138,43 +118,36 @@ def check_member(value, choices, name):
     return value
 
 
-def named_items(pairs, name, *, noun):
-    """The ``(key, item)`` pairs of a named collection, checked one by one.
-
-    A generator over ``pairs`` (the items of a ``{name: item}`` dict, or a
-    list of ``(name, item)`` pairs): it raises a ``ValueError`` when ``pairs``
-    is empty, then for each pair in turn, before yielding it, when its key is
-    not a string or repeats an earlier key. The caller checks each item in its
-    loop body, so the first problem in the order of ``pairs`` is the one
-    reported.
-
-    Parameters
-    ----------
-    pairs : list of (str, object)
-    name : str
-        The argument, quoted in the messages (``"learners"``).
-    noun : str
-        What one item is, in lower case (``"learner"``, ``"data set"``).
-
-    Yields
-    ------
-    key : str
-    item : object
+def named_items(items, name, *, noun, what):
+    """The ``(key, item)`` pairs of a ``{name: item}`` dict or a list of
+    ``(name, item)`` pairs (``name`` the argument, ``noun`` and ``what`` what an
+    item is), checked one by one as they are yielded: a ``ValueError`` for any
+    other value, when there is none, or when a key is not a string or repeats, so
+    that the first problem in their order is the one reported.
 
     Examples
     --------
     >>> from sklearn_bench._validation import named_items
-    >>> dict(named_items([("a", 1), ("b", 2)], "learners", noun="learner"))
-    {'a': 1, 'b': 2}
-    >>> dict(named_items([("a", 1), ("a", 2)], "learners", noun="learner"))
+    >>> dict(named_items([("a", 1), ("a", 2)], "learners", noun="learner",
+    ...                  what="estimator"))
     Traceback (most recent call last):
     ...
     ValueError: Duplicate learner name 'a' in `learners`.
     """
-    if not pairs:
+    if isinstance(items, dict):
+        items = list(items.items())
+    elif not (
+        isinstance(items, list | tuple)
+        and all(isinstance(p, tuple) and len(p) == 2 for p in items)
+    ):
+        raise ValueError(
+            f"`{name}` must be a dict name -> {what} or a list of (name, {what}) "
+            f"pairs; got {type(items).__name__}."
+        )
+    if not items:
         raise ValueError(f"`{name}` is empty.")
     seen = set()
-    for key, item in pairs:
+    for key, item in items:
         if not isinstance(key, str):
             raise ValueError(f"{noun.capitalize()} names must be strings; got {key!r}.")
         if key in seen:
@@ -215,23 +188,14 @@ def check_axis(axis, ndim, name="axis"):
 
 def check_random_state(random_state, *, keep_random_state=False):
     """A :class:`numpy.random.Generator` from None, an int, a Generator or a
-    :class:`numpy.random.RandomState`.
-
-    The one random-state resolver of the package: statistics draw with
-    Generators; splitters and estimators keep scikit-learn's ``RandomState``.
-    A ``RandomState`` gives a Generator on its own bit generator, so drawing
-    from one advances the other (the same seed gives the same draws). With
-    ``keep_random_state=True`` a ``RandomState`` is returned as it is, for code
-    whose draws are written for both APIs and whose results were made with the
-    ``RandomState`` stream.
+    ``RandomState`` (a Generator on its bit generator, so the same seed gives the
+    same draws; returned as it is with ``keep_random_state``).
 
     Examples
     --------
     >>> import numpy as np
     >>> from sklearn_bench._validation import check_random_state
-    >>> a = check_random_state(0).random()
-    >>> b = check_random_state(np.random.default_rng(0)).random()
-    >>> a == b
+    >>> check_random_state(0).random() == np.random.default_rng(0).random()
     True
     """
     if isinstance(random_state, np.random.Generator):

@@ -347,10 +347,10 @@ def _from_frame(value=None, **kwargs):
 
 def _store_fn(name):
     def call(path, tmp, **kwargs):
-        import sklearn_bench.results as results
+        import sklearn_bench.store as store
 
         extra = {"new_path": tmp / "new.sqlite"} if name == "salvage_store" else {}
-        return getattr(results, name)(_path(path, tmp), **extra)
+        return getattr(store, name)(_path(path, tmp), **extra)
 
     return call
 
@@ -373,7 +373,7 @@ def _merge(listed):
     """merge_stores; ``listed``: the bad value is the one path in ``sources``."""
 
     def call(tmp, sources=None, target="new.sqlite"):
-        from sklearn_bench.results import merge_stores
+        from sklearn_bench.store import merge_stores
 
         if listed:
             sources = [] if sources is None else [_path(sources, tmp)]
@@ -440,7 +440,7 @@ def _summary(analysis):
 
 
 def _escape_latex(text):
-    from sklearn_bench.results import escape_latex
+    from sklearn_bench._latex import escape_latex
 
     return escape_latex(text)
 
@@ -452,21 +452,19 @@ def _learner_table(result):
 
 
 def _latex_frame(**params):
-    from sklearn_bench.results import latex_frame
+    from sklearn_bench._latex import latex_frame
 
     return latex_frame(**params)
 
 
 def _latex_table(**params):
-    from sklearn_bench.results import latex_table
-
     kwargs = {"method": "t"}  # RESULT has no split sizes: Hothorn's t
     kwargs.update(params)
-    return latex_table(RESULT, **kwargs)
+    return RESULT.to_latex(**kwargs)
 
 
 def _metric_bounds(metric):
-    from sklearn_bench.plotting import metric_bounds
+    from sklearn_bench._metrics import metric_bounds
 
     return metric_bounds(metric)
 
@@ -1439,14 +1437,8 @@ CASES = [
         {},
     ),
     (
-        "plot_posterior_density",
-        _bayes_plot("plot_posterior_density", "correlated_t"),
-        {"result": bad_choices()},
-        {},
-    ),
-    (
-        "plot_posterior_simplex",
-        _bayes_plot("plot_posterior_simplex"),
+        "plot_bayesian_posterior",
+        _bayes_plot("plot_bayesian_posterior", "correlated_t"),
         {"result": bad_choices(), "max_points": bad_scalars()},
         {},
     ),
@@ -1655,12 +1647,6 @@ CASES = [
             "y_test": bad_1d(3),
             "cv": bad_choices(),
         },
-        {},
-    ),
-    (
-        "significance_table",
-        _sign_table("significance_table"),
-        {"result": bad_2d((3, 3)), "levels": bad_1d(2)},
         {},
     ),
     (

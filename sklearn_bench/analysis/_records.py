@@ -172,22 +172,6 @@ def cited_keys(text):
     return sorted(keys)
 
 
-def uncited_mentions(text, keys):
-    """Author–year citations in ``text`` with no entry among ``keys``: each as
-    ``"Surname Year"`` (the test that every citation has its reference)."""
-    known = {_author_year(CITATIONS[k]) for k in keys}
-    found = set()
-    name = r"[A-Z][^\W\d_]+"  # a capitalised word: "García", "Demšar"
-    pattern = (
-        rf"\b({name})(?:,? (?:{name},? )*(?:\\?&|and) {name}"
-        r"| et al\.)? \(?((?:19|20)\d{2})\b"
-    )
-    for surname, year in re.findall(pattern, text):
-        if (surname, year) not in known:
-            found.add(f"{surname} {year}")
-    return sorted(found)
-
-
 # Author-year text of each key, for "(Demšar 2006)".
 _SHORT = {
     "alpaydin1999": "Alpaydin 1999",

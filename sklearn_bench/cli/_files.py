@@ -69,11 +69,10 @@ _DEMO_OUTPUTS = _RUN_OUTPUTS + (
 
 
 def _manifest(folder):
-    """``(files, study, staging)`` of the manifest in ``folder`` (a path or a
-    held :class:`Folder`): the files sklearn-bench wrote there, the study they
-    were written for (``None``: unknown, e.g. a manifest of an older version),
-    and the staging folders of commands that had not ended when it was
-    written (a killed command's, which the next command removes)."""
+    """``(files, study, staging)`` of the manifest in ``folder`` (a path or a held
+    :class:`Folder`): the files sklearn-bench wrote there, the study they were
+    written for (``None``: unknown) and the staging folders of commands that had not
+    ended (a killed command's, which the next one removes)."""
     import json
 
     if not isinstance(folder, Folder):
@@ -103,10 +102,8 @@ def _read_manifest(out):
 
 
 def _study(*, store=None, config=None):
-    """The identity of a study, as the manifest records it: the real path of its
-    store (a run's outputs are refreshed by the next run on the same store: a
-    resume or a grown config), else of its config file (a run without a store
-    refits from the config)."""
+    """A study's identity in the manifest: the real path of its store (the next
+    run on it refreshes the outputs), else of its config file."""
     if store is not None:
         return {"store": os.path.realpath(store)}
     return {"config": os.path.realpath(config)}
@@ -234,25 +231,19 @@ def _remove_stage(root, name, stage=None):
 def _output_folder(
     out, names, *, force, flag="--out", study=None, refresh=False, in_place=()
 ):
-    """Claim the output folder ``out`` for one command; yields the staging
-    folder to write the outputs ``names`` into.
+    """Claim the output folder ``out`` for one command; yields the staging folder
+    to write the outputs ``names`` into.
 
-    In order: refuse a file or an unwritable place; hold the folder open and
-    take its lock (a second writer exits 2 naming the lock file); refuse links
-    below the folder; remove the staging folders that the manifest records for
-    killed commands; check the outputs already there (:func:`_check_outputs`:
-    ``force``, or ``refresh`` for the same ``study``; never a file sklearn-bench
-    did not write). The names in ``in_place`` (the demo's store) are written in
-    the folder itself, so an old one is removed now. The staging folder gets a
-    random name, recorded in the manifest, and is held open: every write below
-    its path goes to the folder held (:func:`~sklearn_bench._io.held`, every
-    file new), even if it is renamed and replaced by a link meanwhile. When the
-    block ends without an error the outputs are moved into place
-    (:func:`_commit`); on an error the staging folder is removed and the
-    earlier outputs stay as they were. A process killed at any moment leaves
-    the earlier outputs, or outputs that the manifest lists as written for
-    ``study``, which the next run replaces.
-    """
+    Refuse a file or an unwritable place; hold the folder and take its lock (a
+    second writer exits 2 naming the lock file); refuse links below it; remove the
+    staging folders of killed commands; check the outputs already there
+    (:func:`_check_outputs`); remove an old ``in_place`` output (the demo's store,
+    written in the folder itself). The staging folder has a random name recorded in
+    the manifest and is held open, so every write below it goes to that folder even
+    if it is renamed meanwhile. Without an error the outputs are moved into place
+    (:func:`_commit`); with one the staging folder is removed and the earlier
+    outputs stay. A process killed at any moment leaves the earlier outputs, or
+    outputs the manifest lists as written for ``study``."""
     _check_place(out, flag)
     with Folder.open(out, create=True) as root, _locked(root):
         refuse_links_below(root)  # a planted link would send writes elsewhere
@@ -293,9 +284,9 @@ def _locked(folder):
 
 
 def _replace_file(path, write):
-    """Write a single output file whole or not at all, under its folder's lock,
-    and list it in the folder's manifest: ``write(tmp)`` writes a new hidden
-    file (random name) beside ``path``, which is then renamed onto ``path``."""
+    """Write one output file whole or not at all, under its folder's lock, and
+    list it in the manifest: ``write(tmp)`` writes a new hidden file beside ``path``,
+    then renamed onto it."""
     with Folder.open(path.parent) as folder, _locked(folder):
         st = folder.lstat(path.name)
         if st is not None and not stat.S_ISREG(st.st_mode):
@@ -315,19 +306,13 @@ def _replace_file(path, write):
 
 
 def _commit(stage, root, name, names, *, study, in_place=()):
-    """Move the outputs written in the held folder ``stage`` (named ``name``
-    in ``root``) into the held output folder ``root`` (one rename each),
-    replacing the command's earlier outputs and removing its stale ones.
-
-    A staging folder that is no longer at its name (renamed, replaced by a
-    link) is refused, and so is a file that appeared at an output name while
-    the command ran and that the manifest does not list (the user's): nothing
-    is moved. The manifest is written first, listing the old and the new files
-    as sklearn-bench's own for ``study``: a process killed while the files
-    move leaves a folder whose every output the next run (or ``--force``) may
-    replace. Files of other commands that the manifest lists (a leaderboard
-    CSV) stay listed.
-    """
+    """Move the outputs written in the held folder ``stage`` (``name`` in
+    ``root``) into ``root``, one rename each, replacing the command's earlier
+    outputs and removing its stale ones. A staging folder no longer at its name, or
+    a file of the user's that appeared at an output name, refuses the move. The
+    manifest is written first, listing old and new files for ``study``, so a kill
+    while the files move leaves outputs the next run may replace; other commands'
+    files it lists stay listed."""
     out = root.path
     if stage.fd is not None and not _same_file(root.lstat(name), os.fstat(stage.fd)):
         raise UnsafePathError(
@@ -367,8 +352,7 @@ def _commit(stage, root, name, names, *, study, in_place=()):
 
 def _write_manifest_files(root, files, study, staging=()):
     """Write the manifest of the held folder ``root`` whole (a new hidden file
-    renamed onto it): a kill never leaves half a list, which would make every
-    output look like a user's."""
+    renamed onto it): a kill never leaves half a list."""
     import json
 
     data = {"written_by": "sklearn-bench", "files": sorted(files)}
@@ -391,9 +375,8 @@ def _names(result):
 
 
 def _flag_look_alike(result):
-    """Say which learners, data sets or metrics look the same to a reader
-    (:func:`~sklearn_bench._text.look_alike`): a zero-width character, a
-    trailing space or a full-width letter makes two rows that read as one."""
+    """Warn of learners, data sets or metrics that look the same to a reader
+    (:func:`~sklearn_bench._text.look_alike`)."""
     for kind, names in (("learners", result.learners), ("data sets",
                         result.datasets), ("metrics", result.metrics)):  # fmt: skip
         for group in look_alike(names):

@@ -536,7 +536,7 @@ def _cmd_run(args):
 
 def _fit_and_write(args, config, experiment, datasets, out, stage):
     """The fit of ``run``, then its outputs, written into ``stage``."""
-    from ..results import CorruptStoreError
+    from ..store import CorruptStoreError
 
     store = experiment.store
     analysis = _analysis_info(config.plan, given=config.plan_keys)
@@ -595,12 +595,6 @@ def _fit_and_write(args, config, experiment, datasets, out, stage):
             f"{kept.replace('writes', 'writes, once there is space,')}"
         ) from exc
     return EXIT_OK
-
-
-_cmd_run.__doc__ = (
-    "``sklearn-bench run CONFIG.toml``: the experiment of a TOML file, then the "
-    "report.\n\n" + _RUN_HELP
-)
 
 
 def _report_dir(args):
@@ -707,7 +701,7 @@ def _write_report_of(args, result, missing, plan, sources, out):
 
 def _cmd_store(args):
     """``sklearn-bench store check|checkpoint|salvage``."""
-    from ..results import checkpoint_store, salvage_store
+    from ..store import checkpoint_store, salvage_store
 
     path = args.store
     if not path.is_file():
@@ -790,7 +784,7 @@ def _store_check(path):
 
 def _cmd_merge(args):
     """``sklearn-bench merge TARGET SOURCE...``: one store from several."""
-    from ..results import merge_stores
+    from ..store import merge_stores
 
     for source in args.sources:
         if not source.is_file():
@@ -828,7 +822,7 @@ _CLI_WORDS = [
         "`sklearn-bench run` with experiment.store set to the new store reruns "
         "only the lost tasks",
     ),
-    (" (or sklearn_bench.results.salvage_store)", ""),
+    (" (or sklearn_bench.store.salvage_store)", ""),
     ("(overwrite=True)", "(overwrite = true)"),
 ]
 

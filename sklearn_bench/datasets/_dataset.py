@@ -212,27 +212,12 @@ class SimulatedDataset:
 
 
 def check_datasets(datasets):
-    """Normalise ``datasets`` to a dict ``name -> Dataset | SimulatedDataset``.
-
-    Accepts a dict ``name -> Dataset | SimulatedDataset | (X, y)`` or a list of
-    ``(name, data)`` pairs; duplicate names raise.
-    """
-    if isinstance(datasets, dict):
-        pairs = list(datasets.items())
-    elif isinstance(datasets, list | tuple):
-        pairs = list(datasets)
-        if not all(isinstance(p, tuple) and len(p) == 2 for p in pairs):
-            raise ValueError(
-                "`datasets` must be a dict name -> Dataset or a list of "
-                "(name, Dataset) pairs."
-            )
-    else:
-        raise ValueError(
-            "`datasets` must be a dict name -> Dataset, (X, y) or SimulatedDataset; "
-            f"got {type(datasets).__name__}."
-        )
+    """``datasets`` (a dict ``name -> Dataset | SimulatedDataset | (X, y)`` or a
+    list of such pairs) as a checked dict ``name -> Dataset | SimulatedDataset``."""
     out = {}
-    for name, data in named_items(pairs, "datasets", noun="data set"):
+    for name, data in named_items(
+        datasets, "datasets", noun="data set", what="Dataset"
+    ):
         if isinstance(data, tuple) and len(data) == 2:
             try:
                 data = Dataset(*data)

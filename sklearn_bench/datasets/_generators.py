@@ -9,10 +9,11 @@ other parameter with :func:`functools.partial`, e.g.
 """
 
 import math
-from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import check_random_state
+
+from .._validation import check_positive_int, check_real
 
 
 def _random_state(random_state):
@@ -21,22 +22,6 @@ def _random_state(random_state):
         return check_random_state(random_state)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"`random_state`: {exc}") from None
-
-
-def _check_n_samples(n_samples):
-    if isinstance(n_samples, bool | np.bool_) or not isinstance(n_samples, Integral):
-        raise ValueError(f"`n_samples` must be a positive integer; got {n_samples!r}.")
-    if n_samples < 1:
-        raise ValueError(f"`n_samples` must be a positive integer; got {n_samples}.")
-    return int(n_samples)
-
-
-def _check_real(value, name):
-    if isinstance(value, bool | np.bool_) or not isinstance(value, Real):
-        raise ValueError(f"`{name}` must be a real number; got {value!r}.")
-    if not math.isfinite(value):
-        raise ValueError(f"`{name}` must be finite; got {value!r}.")
-    return float(value)
 
 
 def make_nested_linear(n_samples, beta2, *, beta1=2.0, random_state=None):
@@ -84,9 +69,9 @@ def make_nested_linear(n_samples, beta2, *, beta1=2.0, random_state=None):
     >>> X.round(2).ravel()
     array([2.09, 3.6 , 0.  , 1.51, 0.73])
     """
-    n_samples = _check_n_samples(n_samples)
-    beta1 = _check_real(beta1, "beta1")
-    beta2 = _check_real(beta2, "beta2")
+    n_samples = check_positive_int(n_samples, "n_samples")
+    beta1 = check_real(beta1, "beta1")
+    beta2 = check_real(beta2, "beta2")
     rng = _random_state(random_state)
     x = rng.uniform(0.0, 5.0, size=n_samples)
     y = beta1 * x + beta2 * x**2 + rng.standard_normal(n_samples)
@@ -141,8 +126,8 @@ def make_angle_classification(n_samples, angle, *, random_state=None):
     >>> y
     array([0, 1, 1, 0])
     """
-    n_samples = _check_n_samples(n_samples)
-    angle = _check_real(angle, "angle")
+    n_samples = check_positive_int(n_samples, "n_samples")
+    angle = check_real(angle, "angle")
     rng = _random_state(random_state)
     y = rng.randint(2, size=n_samples)
     moving = rng.randint(2, size=n_samples).astype(bool)
@@ -152,14 +137,6 @@ def make_angle_classification(n_samples, angle, *, random_state=None):
     means[(y == 1) & moving] = (np.cos(gamma), np.sin(gamma))
     X = means + np.sqrt(0.2) * rng.standard_normal((n_samples, 2))
     return X, y
-
-
-def _check_count(value, name, minimum=0):
-    if isinstance(value, bool | np.bool_) or not isinstance(value, Integral):
-        raise ValueError(f"`{name}` must be an integer; got {value!r}.")
-    if value < minimum:
-        raise ValueError(f"`{name}` must be at least {minimum}; got {value}.")
-    return int(value)
 
 
 def _check_pair(value, name):
@@ -288,13 +265,15 @@ def make_microarray(
     >>> X.shape
     (60, 500)
     """
-    n_samples = _check_n_samples(n_samples)
-    block_size = _check_count(block_size, "block_size", minimum=1)
-    n_gm = _check_count(n_global_markers, "n_global_markers")
-    n_hm = _check_count(n_heterogeneous_markers, "n_heterogeneous_markers")
-    n_sub = _check_count(n_subclasses, "n_subclasses", minimum=1)
-    n_hv = _check_count(n_high_variance, "n_high_variance")
-    n_features = _check_count(n_features, "n_features", minimum=1)
+    n_samples = check_positive_int(n_samples, "n_samples")
+    block_size = check_positive_int(block_size, "block_size", minimum=1)
+    n_gm = check_positive_int(n_global_markers, "n_global_markers", minimum=0)
+    n_hm = check_positive_int(
+        n_heterogeneous_markers, "n_heterogeneous_markers", minimum=0
+    )
+    n_sub = check_positive_int(n_subclasses, "n_subclasses", minimum=1)
+    n_hv = check_positive_int(n_high_variance, "n_high_variance", minimum=0)
+    n_features = check_positive_int(n_features, "n_features", minimum=1)
     for value, name in [
         (n_gm, "n_global_markers"),
         (n_hm, "n_heterogeneous_markers"),
@@ -312,7 +291,7 @@ def make_microarray(
             f"n_heterogeneous_markers + n_high_variance = {n_markers + n_hv}; "
             f"got {n_features}."
         )
-    rho = _check_real(rho, "rho")
+    rho = check_real(rho, "rho")
     if block_size > 1 and not -1.0 / (block_size - 1) < rho < 1.0:
         raise ValueError(
             f"`rho` must lie in (-1/(block_size - 1), 1) for a positive definite "

@@ -27,22 +27,10 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def describe(value):
-    """A JSON-safe description of a parameter value, the same in every process.
-
-    Estimators become their class and all their parameters (recursively, so a
-    long repr is never cut short), functions their module and qualified name,
-    arrays a hash of their bytes; other objects their repr without memory
-    addresses. The report's learner table reads the descriptions a run stored
-    (``result.info["learner_params"]``) and describes default values with it.
-
-    Examples
-    --------
-    >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from sklearn_bench.experiment import describe
-    >>> desc = describe(DecisionTreeClassifier(max_depth=3))
-    >>> desc["class"], desc["params"]["max_depth"], desc["params"]["criterion"]
-    ('sklearn.tree._classes.DecisionTreeClassifier', 3, 'gini')
-    """
+    """A JSON-safe description of a parameter value, the same in every process:
+    estimators as their class and all their parameters (recursively), functions
+    by module and qualified name, arrays by a hash of their bytes, other objects
+    by their repr without memory addresses."""
     if hasattr(value, "get_params") and not isinstance(value, type):
         params = value.get_params(deep=False)
         return {

@@ -1,40 +1,22 @@
-"""The dask path of the runner: jobs sent through a dask.distributed ``Client``.
+"""The dask path of the runner: jobs sent through a dask.distributed ``Client``
+(docs/user_guide/cluster.rst).
 
-Under ``joblib.parallel_config(backend="dask")`` the experiment does not hand its
-jobs to joblib's dask backend, which scatters the data sets to one worker (a
-lost worker then loses data that cannot be recovered and the whole run dies).
-It submits them through the backend's ``Client`` itself:
-
-- every object shared by many jobs (a data set, a learner, the metrics) is
-  submitted once per run as a small task that returns it, so the scheduler keeps
-  the driver's copy in the task's definition: when the worker holding the value
-  is lost, the scheduler recomputes it on another worker;
-- jobs go in batches (one submission, one result, one store commit each): the
-  batch holds only each job's split and seeds and refers to the shared objects
-  by key, so the driver's cost per task is a fraction of a millisecond (dask's
-  cost per submission, a few milliseconds, is shared by the batch). Batches
-  shrink as the run nears its end (a quarter of what is left per worker
-  thread, at most ``MAX_BATCH`` tasks or about ``TARGET_BATCH_SECONDS`` of
-  work), so that every worker has work to the end;
-- a batch whose worker died is re-run elsewhere by the scheduler; a batch
-  cancelled under the run (e.g. its inputs were forgotten) is re-sent by the
-  driver, which holds all the inputs; a batch that killed its workers
-  (``KilledWorker``) is sent again job by job, and such a job task by task; a
-  task that killed every worker it ran on becomes a recorded failure;
-- a worker returns plain data (tuples of str, int and float, NumPy arrays of
-  integers, booleans or floats), which the driver checks before anything is
-  stored (:func:`decode`): the task it stands for, the metrics, the bounds of
-  each score, the sizes of the split, the rows of the predictions. A result
-  that fails a check refuses the run.
-
-The workers run :func:`~sklearn_bench.experiment._tasks.run_tasks`, as every
-other backend does, so the scores are the same bit for bit.
+Under ``joblib.parallel_config(backend="dask")`` the experiment submits its jobs
+through the backend's ``Client`` itself rather than joblib's dask backend (which
+scatters the data to one worker, whose loss kills the run): an object shared by
+many jobs (a data set, a learner, the metrics) is submitted once as a small task
+that returns it, so the scheduler can recompute it elsewhere; jobs go in batches
+that refer to it by key (one submission, result and store commit each; a quarter
+of what is left per worker thread, at most ``MAX_BATCH`` tasks or about
+``TARGET_BATCH_SECONDS`` of work); a cancelled batch is re-sent, one that killed
+its workers is split down to the task, which becomes a recorded failure. Workers
+run :func:`~._tasks.run_tasks` (so the scores are the same bit for bit) and return
+plain data that the driver checks before anything is stored (:func:`decode`).
 
 **Trust.** dask.distributed unpickles what its peers send: a hostile scheduler or
 worker can run code in the driver whatever the task returns. The checks refuse a
 result out of bounds; ``verify`` catches a lie within bounds by re-fitting a
-sample (docs/user_guide/cluster.rst says what is and is not promised).
-"""
+sample."""
 
 import itertools
 import math
@@ -60,11 +42,7 @@ TARGET_BATCH_SECONDS = 2.0
 
 
 def active_dask_client():
-    """The ``Client`` of joblib's active dask backend, or ``None``.
-
-    The dask path is taken inside ``joblib.parallel_config(backend="dask")`` (or
-    ``parallel_backend("dask")``); ``distributed`` is imported only then.
-    """
+    """The ``Client`` of joblib's active dask backend, or ``None``."""
     from joblib.parallel import get_active_backend
 
     backend, _ = get_active_backend()
@@ -106,16 +84,11 @@ def _n_threads(client):
 
 
 def encode(out):
-    """A task's result (what ``run_tasks`` returns for it) as plain data.
-
-    ``(dataset, split, learner, metrics, values, fit_time, score_time, n_train,
-    n_test, (error_type, error_message, traceback), predictions, losses)``:
-    str, int, float and tuples of them; ``predictions`` is ``None`` or ``(kind,
-    rows, values)`` with ``kind`` ``"correct"`` (a bool array) or ``"y_pred"``
-    (a float array) and ``rows`` an int64 array; ``losses`` is ``None`` or
-    ``(metric indices, rows, loss)``: a tuple of ints, an int64 array and a
-    float64 array of shape (indices, rows).
-    """
+    """A task's result as plain data: ``(dataset, split, learner, metrics,
+    values, fit_time, score_time, n_train, n_test, (error_type, error_message,
+    traceback), predictions, losses)``, ``predictions`` ``None`` or ``(kind, int64
+    rows, bool "correct" or float "y_pred" values)``, ``losses`` ``None`` or
+    ``(metric indices, int64 rows, float64 loss of shape (indices, rows))``."""
     rows = out["rows"]
     first = rows[0]
     pred = out["predictions"]
@@ -152,17 +125,10 @@ def encode(out):
 
 def decode(result, job, i):
     """What ``run_tasks`` returned for the ``i``-th task of ``job``, from its
-    plain-data result, checked against what the driver sent.
-
-    Raises
-    ------
-    RuntimeError
-        The result is not what the task could give: another type or shape, a
-        task key, metric or split size other than the driver's, a score outside
-        its metric's bounds, a NaN or infinite score without a recorded failure,
-        a negative or non-finite time, predictions of other rows, pointwise
-        losses whose mean is not the score.
-    """
+    plain-data result; a ``RuntimeError`` refuses the run when it is not what the
+    task could give (another type or shape, another task, metric or split size, a
+    score outside its bounds or non-finite without a failure, a bad time,
+    predictions of other rows, pointwise losses whose mean is not the score)."""
     task = job["tasks"][i]
 
     def refuse(what):
@@ -330,23 +296,10 @@ class DaskRunner:
         self.n_resent = 0
 
     def run(self, jobs, *, total=None):
-        """Yield the results of the jobs, a batch at a time, in completion order.
-
-        Parameters
-        ----------
-        jobs : iterable of (list of Task, dict)
-            Each job's tasks and the keyword arguments of :func:`run_tasks`.
-        total : int, default=None
-            The number of tasks, if known: batches shrink towards the end so that
-            every worker thread has work until then.
-
-        Yields
-        ------
-        batch : list of (list of Task, list of dict)
-            Each job of the batch: its tasks and what ``run_tasks`` returned for
-            them (checked, see :func:`decode`; or the rows of a recorded failure,
-            for a task that killed its workers).
-        """
+        """Yield the results of ``jobs`` (each job's tasks and the arguments of
+        :func:`run_tasks`), a batch at a time in completion order, as lists of ``(tasks,
+        checked outs)``; ``total`` (the number of tasks) lets batches shrink towards the
+        end so that every worker thread has work until then."""
         from distributed import KilledWorker, as_completed
 
         client = self.client
@@ -503,8 +456,7 @@ class DaskRunner:
         ]
 
     def _lost_workers(self, started, run_id):
-        """Workers removed (not retired) since ``started``, from the scheduler's
-        event log."""
+        """Workers removed (not retired) since ``started``, from the scheduler's log."""
         try:
             events = self.client.get_events("all")
         except Exception:  # the scheduler is gone: nothing more to say
@@ -536,9 +488,8 @@ class DaskRunner:
 
 
 def failed_out(task, train, test, y_test, metrics, error_score, exc):
-    """What ``run_task`` returns for a task that failed outside the learner (its
-    worker process died under it): ``error_score`` for every metric and the
-    exception in the failure columns."""
+    """What ``run_tasks`` returns for a task whose worker died under it:
+    ``error_score`` for every metric and the exception in the failure columns."""
     n_test = len(y_test) if test is None else len(test)
     base = _task_columns(task, len(train), n_test)
     failure = _failure(exc)

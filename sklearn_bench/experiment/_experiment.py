@@ -113,47 +113,39 @@ class BenchmarkExperiment(BaseEstimator):
         Show a tqdm progress bar over tasks.
     store : str or path-like, default=None
         An SQLite file to which the driver commits every task as it finishes
-        (its scores, failures and kept predictions, one transaction per job, or per
-        batch of jobs on a dask cluster;
-        workers never write). It records the configuration (learners with all
-        their parameters, ``cv``, metrics, seed, ``error_score``,
-        ``keep_predictions``, a fingerprint of every data set, package
-        versions, and the rows of every split). The store grows with the
-        study: a task is identified by its content (data set fingerprint,
-        split, learner name and parameters), so ``fit`` runs only the tasks not
-        stored yet -- the missing ones of an interrupted run, or those of added
-        learners, data sets or replicates -- and reuses the stored ones; the
-        result is bit-identical to one uninterrupted run (with
-        ``random_state=None`` the stored seed is reused). A learner or data set
-        changed under a stored name, other splits of a stored data set, or
-        another seed, metric set, ``error_score``, ``keep_predictions`` or
-        package versions raise a ``ValueError`` naming it. ``results_`` is read
-        back from the store, its predictions only when first used; read a store
-        without fitting with :meth:`BenchmarkResult.from_store`, combine stores
-        of several machines with :func:`~sklearn_bench.results.merge_stores`.
-        ``None`` keeps everything in memory.
+        (workers never write), with the configuration (learners and all their
+        parameters, ``cv``, metrics, seed, ``error_score``,
+        ``keep_predictions``, a fingerprint of every data set and split,
+        package versions). A task is identified by its content, so ``fit``
+        runs only the tasks not stored yet (those of an interrupted run, or of
+        added learners, data sets or replicates) and the result is
+        bit-identical to one uninterrupted run (with ``random_state=None`` the
+        stored seed is reused); a learner or data set changed under a stored
+        name, or another seed, metric set, ``error_score``,
+        ``keep_predictions`` or package versions raise a ``ValueError`` naming
+        it. Read a store without fitting with
+        :meth:`BenchmarkResult.from_store`; combine the stores of several
+        machines with :func:`~sklearn_bench.store.merge_stores`. ``None`` keeps
+        everything in memory.
     overwrite : bool, default=False
         Replace the content of the store instead of refusing a change.
     prefix_cache_bytes : int, default=2**30
-        Learners whose pipelines begin with the same deterministic steps (equal
-        class and ``get_params(deep=True)``, every ``random_state`` an integer:
-        see Notes) fit that prefix once per split and fit the rest of each
-        pipeline on its transformed training rows; each is then scored as a
-        whole fitted pipeline, so the scores are the same bit for bit as
-        fitting each learner alone. This is the most bytes of transformed
-        training data one task keeps at a time (least recently used out first;
-        a prefix not kept is fitted again). ``0`` fits every learner alone.
+        Learners whose pipelines begin with the same deterministic steps (see
+        Notes) fit that prefix once per split and the rest of each pipeline on
+        its transformed training rows, with the same scores bit for bit as
+        fitting each alone; this is the most bytes of transformed training data
+        one task keeps (least recently used out first). ``0`` fits every
+        learner alone.
     fit_alone : collection of str, default=()
         Names of learners that never share a prefix (e.g. a step that draws
         from NumPy's global random state without a ``random_state``
         parameter, which cannot be told apart from a deterministic one).
     verify : float, default=0.0
         The fraction of the tasks (a random sample, seeded by the experiment's
-        seed) that the driver fits again, alone, after the workers returned
-        them; a score that differs (bit for bit) refuses the run with a
-        ``RuntimeError`` before that batch is stored. A check against faulty
-        or untrusted workers of a cluster (see :ref:`cluster`), at the cost of
-        that fraction of the work done again on the driver.
+        seed) that the driver fits again, alone; a score that differs bit for
+        bit refuses the run with a ``RuntimeError`` before that batch is
+        stored: a check against faulty or untrusted workers of a cluster (see
+        :ref:`cluster`).
 
     Attributes
     ----------
@@ -182,11 +174,12 @@ class BenchmarkExperiment(BaseEstimator):
     the same seed on a replicate (common random numbers). Hence the scores do not
     depend on ``n_jobs`` or on the joblib backend.
 
-    Learners whose pipelines may share a prefix (see ``prefix_cache_bytes``)
-    run together on each split, as one job. A learner that shares a prefix is
-    charged its whole cost: its ``fit_time`` is the prefix's fit time (measured
-    once, charged in full to every learner that uses it) plus the fit time of
-    the rest of its pipeline, what it would cost fitted alone.
+    Learners may share a prefix when their pipelines are plain ``Pipeline``
+    objects whose first steps have the same class and ``get_params(deep=True)``
+    and every ``random_state`` an integer; they run together on each split. A
+    learner that shares a prefix is charged its whole cost: its ``fit_time`` is
+    the prefix's (charged in full to every learner that uses it) plus that of
+    the rest of its pipeline.
 
     Examples
     --------
@@ -380,14 +373,9 @@ class BenchmarkExperiment(BaseEstimator):
         return out
 
     def _fit_store(self, X, y, extra=None):
-        """Run the missing tasks of the store, committing each as it finishes.
-
-        Workers return rows; only this driver writes, one transaction per batch,
-        so an interrupted run loses at most the tasks in flight. Results arrive
-        in completion order (``generator_unordered``) and are not accumulated;
-        the result is read back from the store in canonical order, so it is the
-        same whatever the order of completion, the backend or the interruptions.
-        """
+        """:meth:`fit` with a store: run its missing tasks, the driver committing
+        one transaction per batch (workers only return rows), then read the result back
+        in canonical order, the same whatever the order of completion."""
         try:
             writer = open_writer(self.store, overwrite=self.overwrite)
         except Exception as exc:
@@ -452,10 +440,8 @@ class BenchmarkExperiment(BaseEstimator):
         return self
 
     def _prepare(self, X, y=None, *, seed=None):
-        """Validate the configuration and data, draw the splits; run nothing.
-
-        ``seed`` replaces the one drawn from ``random_state`` (a resumed store).
-        """
+        """Validate the configuration and data and draw the splits; run nothing
+        (``seed`` replaces the one drawn from ``random_state``: a resumed store)."""
         if y is not None:
             datasets = {"data": Dataset(X, y)}
         elif isinstance(X, Dataset | SimulatedDataset):
@@ -528,15 +514,9 @@ class BenchmarkExperiment(BaseEstimator):
                     yield Task(dname, split, rep, fold, lname)
 
     def _jobs(self, setup, skip=frozenset()):
-        """Yield ``(tasks, kwargs)``: :func:`run_tasks` runs ``kwargs`` (jobs are
-        independent, in a stable order).
-
-        A job is one task, or the tasks on one split of the learners that may
-        share a pipeline prefix (same first step, see :func:`prefix_keys`; the
-        workers decide what they share with the actual seeds). Tasks whose id
-        ``(dataset, split, learner)`` is in ``skip`` are left out (a store that
-        resumes an interrupted run).
-        """
+        """Yield ``(tasks, kwargs of run_tasks)``: a task alone, or the tasks on one
+        split of the learners whose pipelines begin with the same step (the workers
+        decide what they share); tasks whose id is in ``skip`` are left out."""
         learners = setup["learners"]
         groups = self._sharing_groups(learners, setup["unseeded"])
         for dname, plan in setup["plans"].items():
@@ -577,8 +557,8 @@ class BenchmarkExperiment(BaseEstimator):
         }
 
     def _sharing_groups(self, learners, unseeded):
-        """Learner name to the names of the learners whose pipelines begin with
-        the same step (groups of two or more; seeded alike, as on any replicate)."""
+        """Learner name to the names of the learners whose pipelines begin with the
+        same step (groups of two or more)."""
         if not self.prefix_cache_bytes:
             return {}
         by_first = {}
@@ -592,10 +572,9 @@ class BenchmarkExperiment(BaseEstimator):
         return {n: g for g in by_first.values() if len(g) > 1 for n in g}
 
     def _run(self, setup, runner, skip=frozenset(), total=None):
-        """Run the jobs; yield dicts of task id ``(dataset, split, learner)`` to
-        what :func:`run_tasks` returned, a job (joblib) or a batch of jobs (dask)
-        at a time, in completion order, after ``verify`` has re-fitted its sample.
-        """
+        """Run the jobs; yield ``{task id: what run_tasks returned}`` a job (joblib)
+        or a batch of jobs (dask) at a time, in completion order, once ``verify`` has
+        re-fitted its sample."""
         jobs = self._jobs(setup, skip)
         total = setup["n_tasks"] if total is None else total
         if runner is None:
@@ -694,8 +673,8 @@ class BenchmarkExperiment(BaseEstimator):
 
 
 class _Verifier:
-    """Re-fits on the driver a random sample of the tasks (``verify``, seeded by
-    the experiment's seed) and refuses the run when a score differs."""
+    """Re-fits on the driver a seeded random sample of the tasks (``verify``) and
+    refuses the run when a score differs."""
 
     def __init__(self, experiment, setup):
         self.experiment, self.setup = experiment, setup
@@ -746,16 +725,15 @@ def _design(setup):
 
 
 def _dask_runner():
-    """A :class:`~._dask.DaskRunner` inside ``joblib.parallel_config(backend="dask")``
-    (the tasks go through its ``Client``, not joblib's dask backend, so that a run
-    survives lost workers); ``None`` otherwise (joblib runs the tasks)."""
+    """A :class:`~._dask.DaskRunner` inside ``parallel_config(backend="dask")``,
+    else ``None`` (joblib runs the tasks)."""
     client = active_dask_client()
     return None if client is None else DaskRunner(client)
 
 
 def _report_cluster(runner):
-    """The cluster's part of the provenance (JSON-safe), and a warning naming each
-    worker lost during the run (its tasks were re-run; no score changes)."""
+    """The cluster's part of the provenance, and a warning naming each worker
+    lost during the run."""
     lost = runner.lost_workers
     if lost:
         warnings.warn(
@@ -775,8 +753,8 @@ def _report_cluster(runner):
 
 
 def _raise_if_disk_full(exc, store):
-    """A full disk while writing the store: say that the store is kept (every
-    task committed before it) and how to resume."""
+    """A full disk while writing the store: say that the store is kept and how to
+    resume."""
     import errno
     import sqlite3
 
@@ -793,8 +771,7 @@ def _raise_if_disk_full(exc, store):
 
 
 def _dataset_size(data):
-    """``{"n_samples", "n_features"}`` of a data set (learning and test sizes of a
-    simulated one), JSON-safe, for the methods paragraph."""
+    """The sizes of a data set for the methods paragraph (JSON-safe)."""
     if isinstance(data, SimulatedDataset):
         return {"n_train": data.n_train, "n_test": data.n_test}
     size = {"n_samples": int(data.n_samples)}
@@ -827,12 +804,8 @@ def _check_cv_and_n_jobs(cv, n_jobs):
 
 
 def _describe_cv(cv, seed=None):
-    """A short text for the provenance; a list of splits is not printed.
-
-    An unseeded shuffling splitter is seeded per data set from ``seed`` (see
-    ``_plan``); its ``random_state=None`` would read as unseeded, so the text says
-    where its seed comes from.
-    """
+    """A short text of ``cv`` for the provenance (not a list of splits); an
+    unseeded shuffling splitter says that its seed is derived per data set."""
     if cv is None or isinstance(cv, Integral) or hasattr(cv, "split"):
         text = repr(cv)
         if seed is not None and _is_unseeded_splitter(cv):
@@ -853,19 +826,8 @@ def _folds(reps):
 
 
 def _check_learners(learners):
-    if isinstance(learners, dict):
-        pairs = list(learners.items())
-    elif isinstance(learners, list | tuple) and all(
-        isinstance(p, tuple) and len(p) == 2 for p in learners
-    ):
-        pairs = list(learners)
-    else:
-        raise ValueError(
-            "`learners` must be a dict name -> estimator or a list of "
-            f"(name, estimator) pairs; got {type(learners).__name__}."
-        )
-    out = {}
-    for name, est in named_items(pairs, "learners", noun="learner"):
+    out, what = {}, "estimator"
+    for name, est in named_items(learners, "learners", noun="learner", what=what):
         if isinstance(est, type) or not (
             hasattr(est, "fit") and hasattr(est, "get_params")
         ):
@@ -887,12 +849,9 @@ def _is_unseeded_splitter(value):
 
 
 def _unseeded_params(estimator):
-    """The learner's own parameters that would draw from global randomness.
-
-    Parameters named ``random_state`` or ``*__random_state`` (nested in pipelines
-    and search estimators) whose value is ``None`` or a ``RandomState``, and
-    splitters without a seed (e.g. ``GridSearchCV(cv=KFold(shuffle=True))``).
-    """
+    """The parameters that would draw from global randomness: every
+    ``random_state`` (nested too) that is ``None`` or a ``RandomState``, and
+    splitters without a seed."""
     out = {}
     for key, value in estimator.get_params(deep=True).items():
         name = key.rsplit("__", 1)[-1]
@@ -1012,11 +971,7 @@ def _losses_frame(outs, metric_names):
 
 
 def _predictions_frame(outs):
-    """Kept predictions of all tasks as one long frame, built column by column.
-
-    The per-task keys are repeated as categorical codes and small integers rather
-    than as Python objects, so the frame costs about as much as the predictions.
-    """
+    """Kept predictions of all tasks as one long frame (keys as categorical codes)."""
     kept = [out for out in outs if out["predictions"] is not None]
     if not kept:
         return pd.DataFrame(

@@ -1,12 +1,7 @@
-"""Tasks of a benchmark experiment and the worker that runs them.
-
-A task is one learner on one split of one data set. :func:`run_tasks` runs the
-tasks of one split (one learner, or the learners that share a pipeline prefix): a
-module-level function of plain inputs that returns plain rows, so it can run in
-any joblib backend (loky, threading, dask) and a store written only by the driver
-can record its rows; tasks are identified by :class:`Task`, whose fields are stable
-across runs of the same configuration.
-"""
+"""Tasks of a benchmark experiment (one learner on one split of one data set) and
+the worker that runs them: :func:`run_tasks` is a module-level function of plain
+inputs that returns plain rows, so it runs in any joblib backend and only the
+driver writes the store."""
 
 import copy
 import functools
@@ -31,21 +26,15 @@ SEED_LEARNER, SEED_CV, SEED_LEARNING_SAMPLE, SEED_TEST_SAMPLE = 0, 1, 2, 3
 
 
 def stable_hash(name):
-    """A 32-bit hash of a string that is the same in every process and run.
-
-    Python's ``hash`` of a string is salted per process, so it cannot be used to
-    derive seeds; this is CRC-32 of the UTF-8 bytes.
-    """
+    """CRC-32 of the UTF-8 bytes: a hash of a string that is the same in every
+    process (Python's ``hash`` is salted per process)."""
     return zlib.crc32(name.encode("utf-8"))
 
 
 @functools.lru_cache(maxsize=4096)  # the learners of a replicate share it
 def derive_seed(base, dataset, purpose, replicate=0):
-    """Seed in [0, 2**32) from the experiment seed, a data set, a purpose, a replicate.
-
-    ``SeedSequence([base, stable_hash(dataset), purpose, replicate])`` and its first
-    32-bit word, so every (data set, replicate) gets its own independent stream.
-    """
+    """The first 32-bit word of ``SeedSequence([base, stable_hash(dataset),
+    purpose, replicate])``: an independent stream per (data set, replicate)."""
     seq = np.random.SeedSequence([base, stable_hash(dataset), purpose, replicate])
     return int(seq.generate_state(1, dtype=np.uint32)[0])
 
@@ -54,15 +43,9 @@ _WATCHING_DRIVER = False
 
 
 def _watch_driver(driver_pid):
-    """In a worker process that the driver started itself (loky's workers),
-    end the worker when the driver is gone.
-
-    A driver killed with SIGKILL cannot shut its workers down, and loky's
-    workers were seen still running 35 minutes later. A daemon thread polls the
-    parent pid once a second and exits the process when it changes (the worker
-    was re-parented). Nothing happens in the driver itself (``n_jobs=1``) or in
-    workers the driver did not start (a dask cluster's).
-    """
+    """In a worker the driver started itself (loky's), a daemon thread that ends
+    the process once the driver is gone (a driver killed with SIGKILL cannot stop
+    its workers: they were seen running 35 minutes later)."""
     global _WATCHING_DRIVER
     if _WATCHING_DRIVER or os.getpid() == driver_pid or os.getppid() != driver_pid:
         return
@@ -101,62 +84,18 @@ def run_tasks(
     prefix_cache_bytes=PREFIX_CACHE_BYTES,
     driver_pid=None,
 ):
-    """Fit clones of the learners on ``train`` rows of one split and score them.
+    """Fit clones of the learners of ``tasks`` (all on one split) on the ``train``
+    rows and score them on ``test`` (``None``: on ``X_test, y_test``).
 
-    The learners of ``tasks`` (all on the same split) run one after the other;
-    those whose pipelines begin with the same deterministic steps (see
-    :func:`prefix_keys`) fit that prefix once and fit the rest of each pipeline
-    on the transformed training rows. Every learner is scored as a whole
-    fitted pipeline on the validation rows, as ``cross_validate`` scores it.
-
-    Parameters
-    ----------
-    tasks : list of Task
-        The tasks, all on the split ``train, test``.
-    estimators : list of estimator
-        The unfitted learner of each task; a clone is fitted.
-    seed_params : list of dict
-        ``random_state`` parameters to set on each clone.
-    X, y : array-like
-        The learning sample.
-    train : ndarray of int
-        Training rows of ``X``.
-    test : ndarray of int or None
-        Validation rows of ``X``; ``None`` to score on ``X_test, y_test``.
-    X_test, y_test : array-like or None
-        The fixed test sample (competition, simulation).
-    metrics : dict of str to Metric
-    error_score : float or "raise"
-    keep_predictions : bool
-    keep_losses : bool, default=False
-        Keep the pointwise validation losses of the metrics that are means of
-        them (see :func:`~._scoring.pointwise_losses`).
-    prefix_cache_bytes : int, default=PREFIX_CACHE_BYTES
-        The most bytes of transformed training data kept at a time for the
-        learners that share a prefix (least recently used first out); a prefix
-        not kept is fitted again by the next learner that needs it. 0 fits every
-        learner alone.
-    driver_pid : int, default=None
-        The process id of the driver; a worker it started ends itself when the
-        driver is gone (see :func:`_watch_driver`).
-
-    Returns
-    -------
-    outs : list of dict
-        One per task, in order: ``"rows"``, one dict per metric with the
-        columns of ``BenchmarkResult.scores``; ``"predictions"``, ``None`` or a
-        dict with the validation ``rows`` and either ``correct`` (classifiers)
-        or ``y_pred``; ``"losses"``, ``None`` or a dict with the validation
-        ``rows``, the ``metrics`` (indices) and their pointwise ``loss``.
-
-    Notes
-    -----
-    A learner that shares a prefix is charged its whole cost: ``fit_time`` is
-    the time the prefix took to fit (measured once, charged in full to every
-    learner that uses it) plus the time of the rest of its pipeline, what the
-    learner costs fitted alone. The sum of ``fit_time`` over learners is then
-    more than the time spent.
-    """
+    Learners whose pipelines begin with the same deterministic steps
+    (:func:`prefix_keys`) fit that prefix once, keeping at most
+    ``prefix_cache_bytes`` of transformed training rows; each is scored as a whole
+    fitted pipeline. ``seed_params`` are set on each clone. Returns one dict per
+    task: ``"rows"`` (one per metric, the columns of ``BenchmarkResult.scores``) and
+    ``"predictions"`` (``None``, or the validation ``rows`` and ``correct`` or
+    ``y_pred``) and ``"losses"`` (``None``, or the validation ``rows``, the
+    ``metrics`` indices and their pointwise ``loss``, kept with ``keep_losses``
+    for the metrics that are means of them: :func:`~._scoring.pointwise_losses`)."""
     if driver_pid is not None:
         _watch_driver(driver_pid)
     n_train = len(train)
@@ -293,31 +232,14 @@ def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
 
 
 def prefix_keys(estimator):
-    """Keys of the shareable prefixes of a pipeline, shortest first.
+    """Keys of the shareable prefixes of a pipeline, shortest first (the ``i``-th
+    for its first ``i + 1`` steps; empty when nothing can be shared).
 
-    The ``i``-th key stands for the pipeline's first ``i + 1`` steps. Two
-    learners may share the fit of a prefix on one split when their keys of it
-    are equal: their pipelines are :class:`~sklearn.pipeline.Pipeline` itself
-    (not a subclass, no ``memory``, no ``transform_input``) and each step of the
-    prefix (not the last step of the pipeline) is ``"passthrough"`` or a
-    transformer of the same class with equal ``get_params(deep=True)`` (compared
-    by :func:`joblib.hash`) and deterministic: every parameter named
-    ``random_state`` (nested ones too) is an integer, as the experiment makes
-    them (see ``BenchmarkExperiment``'s Notes). A step whose parameters cannot
-    be hashed, or that is not deterministic, ends the shareable prefix. A step
-    that draws from NumPy's global random state without a ``random_state``
-    parameter cannot be told apart: leave its learner out of sharing
-    (``BenchmarkExperiment(fit_alone=...)``).
-
-    Parameters
-    ----------
-    estimator : estimator
-
-    Returns
-    -------
-    keys : list of str
-        Empty when nothing of the learner can be shared.
-    """
+    Only a plain :class:`~sklearn.pipeline.Pipeline` (no ``memory``, no
+    ``transform_input``); a step of the prefix (not the last) is ``"passthrough"``
+    or a transformer keyed by its class and ``get_params(deep=True)`` (hashed with
+    joblib), deterministic: every ``random_state`` an integer. A step that cannot
+    be hashed or is not deterministic ends the prefix."""
     from sklearn.pipeline import Pipeline
 
     if (
@@ -351,14 +273,9 @@ def prefix_keys(estimator):
 
 class _PrefixCache:
     """Fitted prefixes with their transformed training data, least recently used
-    out first past ``max_bytes`` of transformed data.
-
-    Not ``Pipeline(memory=...)``: joblib's Memory shares a fitted step between
-    pipelines only through files on disk, and hashes the step's whole input (the
-    training rows) at every fit to find it; here the learners of a split run one
-    after the other in one process, so the transformed rows are kept in memory,
-    found by the steps' parameters alone, and dropped when the split is done.
-    """
+    out first past ``max_bytes``. Not ``Pipeline(memory=...)``, which shares a step
+    only through files and hashes the training rows at every fit: here the learners
+    of a split run in one process, and a prefix is found by its parameters alone."""
 
     def __init__(self, max_bytes):
         self.max_bytes, self.n_bytes, self.entries = max_bytes, 0, OrderedDict()

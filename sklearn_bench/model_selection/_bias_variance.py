@@ -10,7 +10,7 @@ are the truth). mlxtend's ``bias_variance_decomp`` draws the same bootstrap samp
 (``numpy.random.RandomState(seed)``, n draws with replacement per round).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 import pandas as pd
@@ -87,18 +87,7 @@ class BiasVarianceResult:
 
     def to_dict(self):
         """The scalar fields as a plain dict."""
-        return {
-            "loss": self.loss,
-            "expected_loss": self.expected_loss,
-            "bias": self.bias,
-            "variance": self.variance,
-            "net_variance": self.net_variance,
-            "variance_unbiased": self.variance_unbiased,
-            "variance_biased": self.variance_biased,
-            "n_rounds": self.n_rounds,
-            "n_test": self.n_test,
-            "method": self.method,
-        }
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.repr}
 
     def to_frame(self):
         """A one-row DataFrame of :meth:`to_dict`."""

@@ -99,26 +99,18 @@ class Bootstrap632Scorer(BaseEstimator):
       :math:`\\hat w = .632 / (1 - .368 \\hat R')`, eq. (29); the weight reported is
       that :math:`\\hat w`.
 
-    **Why a scorer.** In a benchmark experiment every learner is fitted once per
-    split, and the runner calls scorers on the fitted model. The .632 rules need
-    nothing else: the model of replicate b is scored on its own training rows
-    (:math:`\\overline{err}`, the apparent error of rule :math:`r_b` on its
-    learning sample :math:`\\mathfrak{L}^b`), on its out-of-bootstrap rows
-    (:math:`\\widehat{Err}^{(1)}`), and, for .632+, on all n rows
-    (:math:`\\hat q_l` of :math:`\\hat\\gamma`, with :math:`\\hat p_l` the class shares
-    of the learning sample). So the estimate is a property of one fitted model
-    and one :class:`BootstrapOOB` split, like a scorer's value, and it gives one
-    performance :math:`\\hat p_b` per replicate, which is what the paired tests of
-    Hothorn et al. (2005) consume; no extra fits, and no function that re-runs the
-    resampling. Called as ``scorer(estimator, X, y, train=train, test=test)``
-    (the whole learning sample plus the split's indices, because a scorer that
-    sees only the validation rows cannot know the apparent error). A runner that
-    already has the training and validation scores (``cross_validate(...,
-    return_train_score=True)``) combines them with :meth:`combine`. In
-    :class:`~sklearn_bench.BenchmarkExperiment`, pass it in ``scoring`` (e.g.
-    ``scoring=["error_rate", Bootstrap632Scorer()]`` with ``cv=BootstrapOOB()``):
-    the runner calls it this way on every replicate of a real-world data set and
-    records the metric ``".632+"`` (or ``".632"``), lower is better.
+    **Why a scorer.** The .632 rules need nothing but the model fitted on one
+    :class:`BootstrapOOB` split, scored on its own training rows
+    (:math:`\\overline{err}`), its out-of-bootstrap rows
+    (:math:`\\widehat{Err}^{(1)}`) and, for .632+, all n rows (for
+    :math:`\\hat\\gamma`): one performance :math:`\\hat p_b` per replicate, which
+    the paired tests of Hothorn et al. (2005) consume, with no extra fit. So it is
+    called as ``scorer(estimator, X, y, train=train, test=test)``; pass it in the
+    ``scoring`` of :class:`~sklearn_bench.BenchmarkExperiment` (e.g.
+    ``scoring=["error_rate", Bootstrap632Scorer()]`` with ``cv=BootstrapOOB()``),
+    which records the metric ``".632+"`` (or ``".632"``), lower is better. A
+    runner that already has the training and validation scores combines them
+    with :meth:`combine`.
 
     Per replicate, :math:`\\overline{err}` and :math:`\\hat\\gamma` refer to the
     model fitted on :math:`\\mathfrak{L}^b`, not to one fit on the whole sample as
@@ -154,14 +146,11 @@ class Bootstrap632Scorer(BaseEstimator):
 
     Notes
     -----
-    **A scorer that needs the split.** The four attributes above are the
-    protocol by which :class:`~sklearn_bench.BenchmarkExperiment`'s ``scoring``
-    recognises a scorer of the whole learning sample and a split: an entry with
-    ``needs_split`` true is taken as the
+    The four attributes above are the protocol by which ``scoring`` recognises
+    a scorer of the whole learning sample and a split: any callable with
+    ``needs_split`` true is called with each split's indices, as the
     :class:`~sklearn_bench.experiment.Metric` of its ``name``,
-    ``greater_is_better`` and ``task`` with ``needs_split=True``, and is called
-    with the training and validation indices of each split. Any callable that
-    has these four attributes is scored this way; this class is one.
+    ``greater_is_better`` and ``task``.
 
     References
     ----------

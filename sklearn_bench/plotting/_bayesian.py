@@ -1,18 +1,9 @@
-"""Posterior plots of the Bayesian comparisons (Benavoli et al. 2017, Figs. 3–9).
-
-- :func:`plot_posterior_density`: the Student-t posterior of the mean
-  difference of the correlated t-test, the ROPE shaded;
-- :func:`plot_posterior_simplex`: Monte Carlo samples of the three region
-  probabilities of the signed-rank or sign test in the probability simplex;
-- :func:`plot_bayesian_posterior`: whichever fits the result;
-- :func:`plot_rank_posterior`: the rank posteriors of the Bayesian
-  Plackett–Luce model of K learners (Calvo et al. 2018).
-
-matplotlib is imported inside the functions.
-"""
+"""Posterior plots of the Bayesian comparisons (Benavoli et al. 2017, Figs. 3–9)
+and of the Bayesian Plackett–Luce ranking (Calvo et al. 2018)."""
 
 import numpy as np
 
+from .._validation import check_positive_int
 from ..stats import BayesianTestResult, PlackettLuceResult
 from ._common import figure_labels
 
@@ -28,75 +19,22 @@ def _check_title(title):
         raise ValueError(f"`title` must be a string or None; got {title!r:.80}.")
 
 
-def _check_result(result, method=None):
+def _check_result(result):
     if not isinstance(result, BayesianTestResult):
         raise ValueError(
             "`result` must be a BayesianTestResult (from bayesian_correlated_t, "
             "bayesian_signed_rank, bayesian_sign_test or "
             f"BenchmarkResult.bayesian_test); got {type(result).__name__}."
         )
-    if method == "density" and result.method != "correlated_t":
-        raise ValueError(
-            f"The {result.method} test has Monte Carlo samples: use "
-            "plot_posterior_simplex."
-        )
-    if method == "simplex" and result.samples is None:
-        raise ValueError(
-            "The correlated t-test has a closed-form posterior: use "
-            "plot_posterior_density."
-        )
 
 
-def _names(result):
-    a, b = result.labels
-    return a, b
-
-
-def plot_posterior_density(result, *, ax=None, title=None):
-    """The posterior density of the mean difference, the ROPE shaded.
-
-    For :func:`~sklearn_bench.stats.bayesian_correlated_t` (Corani & Benavoli
-    2015; the figures of Benavoli et al. 2017, Section 3): the Student t
-    posterior of the mean of ``x − y``, with the area beyond ``+rope``, inside
-    the ROPE and below ``−rope`` filled in the colours of the learner it
-    favours (respecting the metric's direction) and the ROPE band shaded. The
-    legend gives the three posterior probabilities. A zero-variance posterior
-    (a point mass) is drawn as a vertical line.
-
-    Parameters
-    ----------
-    result : BayesianTestResult
-        Of method ``"correlated_t"``.
-    ax : matplotlib.axes.Axes, default=None
-        Axes to draw on; ``None`` makes a new figure.
-    title : str, default=None
-        ``None`` draws ``"<a> vs <b>: correlated t posterior"``.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-        The curve has gid ``"posterior"``, the ROPE band ``"rope"``, the filled
-        regions ``"region-a"``, ``"region-rope"``, ``"region-b"`` (``a`` is
-        ``labels[0]``).
-
-    Examples
-    --------
-    >>> from sklearn_bench.plotting import plot_posterior_density
-    >>> from sklearn_bench.stats import bayesian_correlated_t
-    >>> res = bayesian_correlated_t([0.21, 0.25, 0.22, 0.26, 0.24],
-    ...     [0.24, 0.26, 0.25, 0.29, 0.25], delta=0.01, rho=0.2,
-    ...     labels=("A", "B"), greater_is_better=False)
-    >>> ax = plot_posterior_density(res)
-    >>> ax.get_xlabel()
-    'A − B'
-    """
+def _plot_density(result, ax, title):
+    """The correlated t-test's Student t posterior, the ROPE shaded."""
     import matplotlib.pyplot as plt
 
-    _check_result(result, "density")
-    _check_title(title)
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
-    a, b = _names(result)
+    a, b = result.labels
     probs = result.probabilities
     rope = result.rope
     mean = result.details["mean"]
@@ -168,61 +106,13 @@ def _project(thetas):
     return thetas @ _VERTICES
 
 
-def plot_posterior_simplex(result, *, ax=None, max_points=5000, title=None):
-    """Posterior samples in the probability simplex (Benavoli et al. 2017, Fig. 6).
-
-    Each Monte Carlo sample of the signed-rank or sign test is a point
-    ``(θ_a, θ_rope, θ_b)`` of the triangle whose bottom-left vertex is "``a``
-    practically better", top "equivalent" and bottom-right "``b`` better".
-    Lines from the centre to the edges' midpoints split it into the three
-    regions where that probability is the largest; points are coloured by the
-    region they fall in, and the share of points in each region is the
-    posterior probability shown at its vertex. With ``rope = 0`` the
-    signed-rank samples lie on the bottom edge.
-
-    Parameters
-    ----------
-    result : BayesianTestResult
-        Of method ``"signed_rank"`` or ``"sign"``.
-    ax : matplotlib.axes.Axes, default=None
-    max_points : int, default=5000
-        At most this many samples are drawn (every k-th); the probabilities use
-        all of them.
-    title : str, default=None
-        ``None`` draws ``"<a> vs <b>: Bayesian <test>, rope = <rope>"``.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-        The points are collections with gids ``"samples-a"``,
-        ``"samples-rope"``, ``"samples-b"``; the triangle ``"simplex"``.
-
-    Examples
-    --------
-    >>> from sklearn_bench.datasets import load_demsar2006
-    >>> from sklearn_bench.plotting import plot_posterior_simplex
-    >>> from sklearn_bench.stats import bayesian_signed_rank
-    >>> auc = load_demsar2006(wide=True)
-    >>> res = bayesian_signed_rank(auc["C4.5+m"], auc["C4.5"], delta=0.01,
-    ...                            random_state=0, labels=("C4.5+m", "C4.5"),
-    ...                            greater_is_better=True)
-    >>> ax = plot_posterior_simplex(res)
-    >>> sorted(c.get_gid() for c in ax.collections)
-    ['samples-a', 'samples-b', 'samples-rope']
-    """
+def _plot_simplex(result, ax, title, max_points):
+    """Monte Carlo samples of the three region probabilities in the simplex."""
     import matplotlib.pyplot as plt
 
-    _check_result(result, "simplex")
-    _check_title(title)
-    if (
-        isinstance(max_points, bool)
-        or not isinstance(max_points, int | np.integer)
-        or max_points < 1
-    ):
-        raise ValueError("`max_points` must be a positive integer.")
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 4.6), layout="constrained")
-    a, b = _names(result)
+    a, b = result.labels
     samples = result.samples
     # columns in the order (a better, rope, b better)
     order = [0, 1, 2] if result.greater_is_better else [2, 1, 0]
@@ -282,27 +172,42 @@ def plot_posterior_simplex(result, *, ax=None, max_points=5000, title=None):
     return ax
 
 
-def plot_bayesian_posterior(result, *, ax=None, title=None):
-    """The posterior plot that fits ``result``.
+def plot_bayesian_posterior(result, *, ax=None, title=None, max_points=5000):
+    """The posterior of a Bayesian comparison of two learners.
 
-    :func:`plot_posterior_density` for the correlated t-test,
-    :func:`plot_posterior_simplex` for the signed-rank and sign tests.
+    For the correlated t-test (Corani & Benavoli 2015; Benavoli et al. 2017,
+    Section 3) the Student t posterior of the mean of ``x − y``, with the area
+    beyond ``+rope``, inside the ROPE and below ``−rope`` filled in the colours
+    of the learner it favours (respecting the metric's direction) and the ROPE
+    band shaded; a zero-variance posterior (a point mass) is a vertical line.
+    For the signed-rank and sign tests (Fig. 6) each Monte Carlo sample is a
+    point ``(θ_a, θ_rope, θ_b)`` of the triangle whose bottom-left vertex is
+    "``a`` practically better", top "equivalent" and bottom-right "``b``
+    better"; lines from the centre split it into the regions where that
+    probability is the largest, points are coloured by their region, and the
+    posterior probability of each region is shown at its vertex (with ``rope =
+    0`` the signed-rank samples lie on the bottom edge).
 
     Parameters
     ----------
     result : BayesianTestResult
     ax : matplotlib.axes.Axes, default=None
+        Axes to draw on; ``None`` makes a new figure.
     title : str, default=None
-        ``None`` draws the title of the plot chosen.
+        ``None`` draws ``"<a> vs <b>: correlated t posterior"`` or ``"<a> vs
+        <b>: Bayesian <test>, rope = <rope>"``.
+    max_points : int, default=5000
+        The simplex draws at most this many samples (every k-th); the
+        probabilities use all of them.
 
     Returns
     -------
     matplotlib.axes.Axes
-
-    See Also
-    --------
-    plot_posterior_density : The plot of a correlated t-test.
-    plot_posterior_simplex : The plot of a signed-rank or sign test.
+        The density has gid ``"posterior"``, the ROPE band ``"rope"``, the
+        filled regions ``"region-a"``, ``"region-rope"``, ``"region-b"`` (``a``
+        is ``labels[0]``); the simplex's points are collections with gids
+        ``"samples-a"``, ``"samples-rope"``, ``"samples-b"``, the triangle
+        ``"simplex"``.
 
     Examples
     --------
@@ -315,11 +220,15 @@ def plot_bayesian_posterior(result, *, ax=None, title=None):
     >>> ax = plot_bayesian_posterior(res)
     >>> ax.get_title()  # without labels= the learners are x and y
     'x vs y: Bayesian sign test, rope = 0.01'
+    >>> sorted(c.get_gid() for c in ax.collections)
+    ['samples-a', 'samples-b', 'samples-rope']
     """
     _check_result(result)
+    _check_title(title)
+    check_positive_int(max_points, "max_points")
     if result.method == "correlated_t":
-        return plot_posterior_density(result, ax=ax, title=title)
-    return plot_posterior_simplex(result, ax=ax, title=title)
+        return _plot_density(result, ax, title)
+    return _plot_simplex(result, ax, title, max_points)
 
 
 def plot_rank_posterior(result, *, ax=None, title=None):

@@ -19,35 +19,9 @@ __all__ = ["figure_label", "figure_labels"]
 
 
 def figure_label(name, *, max_length=MAX_LABEL_LENGTH):
-    r"""A name as a figure draws it: cut to ``max_length`` characters with an
-    ellipsis, control characters as visible escapes, and every ``$`` escaped so
-    that matplotlib's mathtext draws it literally (``$\alpha$`` stays those
-    characters, ``$\input{x}$`` cannot fail to parse).
-
-    Every figure of :mod:`sklearn_bench.plotting` labels learners, data sets
-    and pairs with it; a title given by the caller is drawn as given.
-
-    Parameters
-    ----------
-    name : object
-        A learner, data-set or pair name (``str()`` of it).
-    max_length : int, default=60
-        The longest label in characters, the ellipsis included
-        (``sklearn_bench._text.MAX_LABEL_LENGTH``).
-
-    Returns
-    -------
-    str
-        The label to pass to matplotlib.
-
-    Examples
-    --------
-    >>> from sklearn_bench.plotting import figure_label
-    >>> print(figure_label(r"$\alpha$-svm"))
-    \$\alpha\$-svm
-    >>> len(figure_label("x" * 10_000))
-    60
-    """
+    r"""A name as every figure draws it: cut to ``max_length`` characters (the
+    ellipsis included), control characters as visible escapes, and every ``$``
+    escaped so that mathtext draws it literally (``\$\alpha\$``)."""
     max_length = check_positive_int(max_length, "max_length")
     return short_label(name, max_length).replace("$", r"\$")
 

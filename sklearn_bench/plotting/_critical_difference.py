@@ -1,8 +1,4 @@
-"""The critical difference diagram of Demšar (2006), Figure 1.
-
-matplotlib is imported inside the functions, so importing this module (and
-:mod:`sklearn_bench.plotting`) works without the ``plot`` extra.
-"""
+"""The critical difference diagram of Demšar (2006), Figure 1."""
 
 import numpy as np
 
@@ -16,26 +12,9 @@ from ._common import (
 
 
 def _maximal_groups(average_ranks, cd):
-    """Maximal groups of learners whose average ranks all differ by less than ``cd``.
-
-    Parameters
-    ----------
-    average_ranks : array-like of shape (k,)
-    cd : float
-
-    Returns
-    -------
-    list of tuple of int
-        Indices of the learners in each maximal group of at least two learners,
-        ordered by average rank; groups are sorted by their best member.
-
-    Notes
-    -----
-    ``|R_i - R_j| < cd`` defines an interval graph on the rank axis, so its
-    maximal cliques are the maximal runs of consecutive learners (in rank order)
-    whose first and last ranks differ by less than ``cd``: exactly one bar per
-    maximal group, none contained in another.
-    """
+    """The maximal groups (learner indices by average rank, at least two, sorted by
+    their best member) whose average ranks all differ by less than ``cd``: an
+    interval graph, whose maximal cliques are the maximal runs in rank order."""
     ranks = np.asarray(average_ranks, dtype=float)
     order = np.argsort(ranks, kind="stable")
     sorted_ranks = ranks[order]

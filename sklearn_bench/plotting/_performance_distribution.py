@@ -84,8 +84,8 @@ def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="a
         Where to draw; by default a new figure sized for the number of learners.
     bounds : "auto" or (float or None, float or None), default="auto"
         The metric's range; the densities are reflected at finite bounds and
-        the axis does not extend beyond them. ``"auto"`` is
-        :func:`metric_bounds` of the metric's name.
+        the axis does not extend beyond them. ``"auto"``: the known range of a
+        metric by its name (``[0, 1]`` for an error rate, accuracy or AUC).
 
     Returns
     -------

@@ -98,26 +98,18 @@ def plot_power_curve(
     delta = real_number(delta, "delta")
     if not (delta > 0 and np.isfinite(delta)):
         raise ValueError(f"`delta` must be positive; got {delta!r}.")
+    opts = {"alpha": alpha, "alternative": alternative, "method": method}
     if n_datasets is None:
-        needed = max(
-            n_datasets_needed(
-                delta, s, alpha=alpha, alternative=alternative, method=method
-            )
-            for s in sigmas
-        )
+        needed = max(n_datasets_needed(delta, s, **opts) for s in sigmas)
         J = np.arange(2, int(min(500, max(50, np.ceil(1.2 * needed)))) + 1)
     else:
         J = np.asarray(n_datasets)
     ax = _axes(ax)
     for s in sigmas:
-        power = power_paired_t(
-            J, delta, s, alpha=alpha, alternative=alternative, method=method
-        )
+        power = power_paired_t(J, delta, s, **opts)
         (line,) = ax.plot(J, power, label=f"σ = {s:.3g}", gid="power-curve")
         if mark is not None:
-            p = power_paired_t(
-                mark, delta, s, alpha=alpha, alternative=alternative, method=method
-            )
+            p = power_paired_t(mark, delta, s, **opts)
             ax.plot([mark], [p], "o", color=line.get_color(), gid="power-mark")
     if target_power is not None:
         ax.axhline(target_power, color="0.5", linestyle=":", gid="power-target")
@@ -204,18 +196,9 @@ def plot_datasets_needed(
     else:
         deltas = _positive_values(delta, "delta", "a list of positive numbers")
     ax = _axes(ax)
+    opts = {"power": power, "alpha": alpha, "alternative": alternative}
     for s in sigmas:
-        needed = [
-            n_datasets_needed(
-                d,
-                s,
-                power=power,
-                alpha=alpha,
-                alternative=alternative,
-                method=method,
-            )
-            for d in deltas
-        ]
+        needed = [n_datasets_needed(d, s, method=method, **opts) for d in deltas]
         ax.plot(
             deltas,
             needed,

@@ -1,10 +1,5 @@
-"""The significance table and its heat map for any all-pairs post-hoc test.
-
-scikit-posthocs' ``sign_table`` and ``sign_plot``: the learners x learners matrix of
-adjusted p-values, read as stars (``*`` p ≤ 0.05, ``**`` p ≤ 0.01, ``***``
-p ≤ 0.001, ``NS`` otherwise) or drawn as a heat map of those classes. matplotlib is
-imported inside :func:`plot_significance_table`.
-"""
+"""The heat map of the adjusted p-values of any all-pairs post-hoc test
+(scikit-posthocs' ``sign_plot``; its classes are ``sign_table``'s stars)."""
 
 import numpy as np
 import pandas as pd
@@ -13,7 +8,6 @@ from .._validation import real_array
 from ._common import figure_labels
 
 _LEVELS = (0.001, 0.01, 0.05)
-_STARS = ("***", "**", "*")
 # Heat-map colours, from "p > 0.05" to "p <= 0.001" (scikit-posthocs' palette
 # order: not significant light grey, then greens that darken with significance).
 _CLASS_COLORS = ("#e6e6e6", "#c7e9c0", "#74c476", "#238b45")
@@ -84,60 +78,6 @@ def _check_levels(levels):
     return tuple(sorted(float(v) for v in values))
 
 
-def significance_table(result, *, levels=_LEVELS):
-    """The learners x learners table of stars for adjusted p-values.
-
-    ``***`` where ``p <= levels[0]`` (0.001), ``**`` where ``p <= 0.01``, ``*``
-    where ``p <= 0.05``, ``NS`` otherwise, ``-`` on the diagonal
-    (scikit-posthocs' ``sign_table``).
-
-    Parameters
-    ----------
-    result : PairwiseTestResult, DataFrame or array-like
-        Any result with a ``pvalues_adjusted`` matrix, or a symmetric square
-        matrix of (adjusted) p-values (a DataFrame names the learners).
-    levels : sequence of float, default=(0.001, 0.01, 0.05)
-        Up to three levels, smallest first (one star per level passed).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Strings, indexed by learner on both axes.
-
-    Notes
-    -----
-    A p-value equal to a level counts as significant at it (``p <= α``, the
-    rule of :attr:`PairwiseTestResult.significant`); scikit-posthocs marks
-    ``p < α`` and leaves a p-value of exactly 0.05 unmarked (printed as the
-    number).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn_bench.plotting import significance_table
-    >>> p = np.array([[1.0, 0.0012, 0.0028], [0.0012, 1.0, 0.1867],
-    ...               [0.0028, 0.1867, 1.0]])
-    >>> significance_table(p)
-    learner   0   1   2
-    learner
-    0         -  **  **
-    1        **   -  NS
-    2        **  NS   -
-    """
-    levels = _check_levels(levels)
-    if len(levels) > 3:
-        raise ValueError("`levels` holds at most 3 levels (*, **, ***).")
-    values, learners = _pvalue_matrix(result)
-    classes = _classes(values, levels)
-    n = len(levels)
-    symbols = {-1: "-", 0: "NS"}
-    symbols.update({i: "*" * i for i in range(1, n + 1)})
-    index = pd.Index(learners, name="learner")
-    return pd.DataFrame(
-        np.vectorize(symbols.get)(classes).astype(object), index=index, columns=index
-    )
-
-
 def plot_significance_table(result, *, levels=_LEVELS, annotate=True, ax=None):
     """Heat map of the adjusted p-values of an all-pairs post-hoc test.
 
@@ -148,8 +88,11 @@ def plot_significance_table(result, *, levels=_LEVELS, annotate=True, ax=None):
     Parameters
     ----------
     result : PairwiseTestResult, DataFrame or array-like
-        As for :func:`significance_table`.
+        Any result with a ``pvalues_adjusted`` matrix, or a symmetric square
+        matrix of (adjusted) p-values (a DataFrame names the learners).
     levels : sequence of float, default=(0.001, 0.01, 0.05)
+        Up to three levels, smallest first. A p-value equal to a level counts
+        as significant at it (``p <= α``; scikit-posthocs marks ``p < α``).
     annotate : bool, default=True
         Print the p-values in the cells.
     ax : matplotlib.axes.Axes, default=None

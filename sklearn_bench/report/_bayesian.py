@@ -109,7 +109,7 @@ def _simplex_html(analysis):
     """The simplex of the hierarchical model's draws, best against the others."""
     import matplotlib.pyplot as plt
 
-    from ..plotting import figure_label, plot_posterior_simplex
+    from ..plotting import figure_label, plot_bayesian_posterior
 
     fits = analysis.hierarchical_fits[:_MAX_SIMPLEX]
     if not fits:
@@ -122,7 +122,7 @@ def _simplex_html(analysis):
         for ax, res in zip(axes, fits, strict=True):
             a, b = res.labels
             title = f"{figure_label(a)} vs {figure_label(b)}"  # drawn literally
-            plot_posterior_simplex(res, ax=ax, title=title)
+            plot_bayesian_posterior(res, ax=ax, title=title)
         png = _image_bytes(fig)
     finally:
         plt.close(fig)

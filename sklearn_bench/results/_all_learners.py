@@ -1,5 +1,5 @@
-"""Tests of all learners of a BenchmarkResult at once: the omnibus rank tests, the
-post-hoc tests of every pair and the global permutation test; the blocks selected in
+"""Tests of all learners of a BenchmarkResult at once: the omnibus tests, the
+post-hoc tests of every pair and the global permutation test; blocks from
 :mod:`._select`, every statistic from :mod:`sklearn_bench.stats`."""
 
 from dataclasses import replace
@@ -61,15 +61,10 @@ class AllLearnersMixin:
 
         ``dataset=None``: blocks are the data sets, each learner's value its mean
         performance over the replicates; a data set name: blocks are that data
-        set's replicates. Ranks follow the metric's direction (rank 1 = best).
-        Delegates to :func:`sklearn_bench.stats.friedman_test`.
-
-        Within one data set the replicates are treated as independent blocks, so
-        the test is conditional on that learning sample (Hothorn et al. 2005,
-        Sec. 3): it does not answer whether the learners differ on new data of
-        the kind, and its type I error for that question is far above α (see
-        the user guide's "Tests within one data set" and
-        ``benchmarks/calibration.py``).
+        set's replicates, and the test is conditional on that learning sample
+        (Hothorn et al. 2005): its type I error for "on new data of the kind" is
+        far above α (``benchmarks/calibration.py``). Ranks follow the metric's
+        direction (rank 1 = best).
 
         Parameters
         ----------
@@ -82,21 +77,17 @@ class AllLearnersMixin:
         exact : bool or None, default=None
             As in :func:`~sklearn_bench.stats.friedman_test`: the exact
             permutation p-value where it can be enumerated (``None``), always
-            (``True``) or the χ² approximation (``False``); the result's
-            ``null_distribution`` and ``notes`` say which.
+            (``True``) or the χ² approximation (``False``).
         method : {"friedman", "quade", "aligned_ranks", "durbin", "rm_anova"}, \
-default="friedman"
-            The test of all learners over the blocks: Friedman's rank test,
-            :func:`~sklearn_bench.stats.quade_test`,
-            :func:`~sklearn_bench.stats.friedman_aligned_ranks_test` (mean
-            alignment), :func:`~sklearn_bench.stats.durbin_test` across
-            data sets with missing learner x data-set cells forming a balanced
-            incomplete block design (``dataset`` must be ``None``), or
-            ``"rm_anova"``: the parametric omnibus test autorank picks for
-            normal, homoscedastic data, :func:`~sklearn_bench.stats.rm_anova`
-            on the same table (a sensitivity analysis; its follow-up is
-            :meth:`pairwise_tests` with ``method="tukey"``).
-            ``tie_correction`` and ``exact`` are Friedman's only.
+        default="friedman"
+            Friedman's test, :func:`~sklearn_bench.stats.quade_test`,
+            :func:`~sklearn_bench.stats.friedman_aligned_ranks_test`,
+            :func:`~sklearn_bench.stats.durbin_test` (across data sets whose missing
+            cells form a balanced incomplete block design) or
+            :func:`~sklearn_bench.stats.rm_anova` (autorank's parametric omnibus
+            test, a sensitivity analysis; its follow-up is :meth:`pairwise_tests`
+            with ``method="tukey"``). ``tie_correction`` and ``exact`` are
+            Friedman's only.
 
         Returns
         -------
@@ -268,14 +259,11 @@ default="friedman"
     def skillings_mack_test(self, *, metric=None, n_resamples=None, random_state=None):
         """Skillings–Mack test of all learners over data sets with missing cells.
 
-        Friedman's test for incomplete blocks (Skillings & Mack 1981): a learner
-        that failed on a data set (a NaN score on any replicate, or fewer
-        replicates than the others there) is missing on it rather than dropped
-        with all its other data sets. Blocks are the data sets, each value the
-        mean performance over the replicates; ranks follow the metric's
-        direction. With no missing cell it equals Friedman's χ²_F (without the
-        tie correction). Delegates to
-        :func:`sklearn_bench.stats.skillings_mack_test`.
+        Friedman's test for incomplete blocks (Skillings & Mack 1981; with no
+        missing cell, Friedman's χ²_F without the tie correction): a learner that
+        failed on a data set (a NaN score on any replicate, or fewer replicates than
+        the others there) is missing on it rather than dropped with all its other
+        data sets. Delegates to :func:`sklearn_bench.stats.skillings_mack_test`.
 
         Parameters
         ----------

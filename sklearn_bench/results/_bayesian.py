@@ -1,5 +1,4 @@
-"""The Bayesian comparisons of a BenchmarkResult: posterior probabilities of
-practical differences and the Plackett-Luce ranking; the data selected in
+"""The Bayesian comparisons of a BenchmarkResult; data from
 :mod:`._bayesian_select` and :mod:`._select`, every model from
 :mod:`sklearn_bench.stats`."""
 
@@ -35,32 +34,28 @@ class BayesianMixin:
 
         Benavoli, Corani, Demšar & Zaffalon (2017): instead of a p-value, the
         posterior probabilities that ``a`` is better than ``b`` by more than
-        ``delta``, that they are practically equivalent (the difference lies
-        within the region of practical equivalence ``[−delta, delta]``), and
-        that ``b`` is better. "Better" follows
-        the metric's direction.
+        ``delta`` (in the metric's direction), that they are practically equivalent
+        (the difference lies in the ROPE ``[−delta, delta]``), and that ``b`` is
+        better.
 
-        - ``dataset`` given: the Bayesian correlated t-test (Corani & Benavoli
-          2015; :func:`~sklearn_bench.stats.bayesian_correlated_t`) on the
-          units of ``paired_test(method="corrected_t")``: every fold score of
-          (repeated) k-fold and of BootstrapCV, every split of a
-          ShuffleSplit-like scheme, the replicates of BootstrapOOB. The
-          correlation is ``rho = n_test / (n_test + n_train)`` from the stored
-          split sizes (``1/k`` for k-fold, the test fraction for random
-          splits, where baycomp would assume k-fold's ``1/n``; for
-          BootstrapOOB with the distinct training rows, as the corrected t),
-          so that with ``delta=0`` ``probabilities[b]`` equals the one-sided
-          corrected-t p-value for "a better". Splits where a task of ``a`` or
-          ``b`` failed are dropped and counted. Simulation and competition
-          problems raise ``ValueError`` (as ``corrected_t``).
-        - ``dataset=None``: across data sets, the Bayesian signed-rank test
+        - ``dataset`` given: the Bayesian correlated t-test
+          (:func:`~sklearn_bench.stats.bayesian_correlated_t`) on the units of
+          ``paired_test(method="corrected_t")``, with ``rho = n_test / (n_test +
+          n_train)`` from the same ratio (so that with ``delta=0``
+          ``probabilities[b]`` is the one-sided corrected-t p-value for "a
+          better"; baycomp would assume k-fold's ``1/k`` for random splits too).
+          Simulation and competition problems raise ``ValueError``.
+        - ``dataset=None``: the Bayesian signed-rank test
           (:func:`~sklearn_bench.stats.bayesian_signed_rank`; or
           ``method="sign"``) on the per-data-set mean performances.
         - ``dataset=None, method="hierarchical"``: the hierarchical model of
           Corani et al. (2017; :func:`~sklearn_bench.stats.bayesian_hierarchical`,
           needs ``pip install "sklearn-bench[bayes]"``) on every split score of
-          every data set, the units and ``rho`` of each data set as for the
-          correlated t-test; its probabilities are for the *next* data set.
+          every data set, each data set's units and ``rho`` as for the correlated
+          t-test; its probabilities are for the *next* data set.
+
+        Splits or replicates where a task of ``a`` or ``b`` failed are dropped and
+        counted (``n_dropped``).
 
         Parameters
         ----------
@@ -68,27 +63,25 @@ class BayesianMixin:
             The learners.
         dataset : str, default=None
         delta : float, default=None
-            The smallest difference that matters, in the metric's units: the
-            half-width of the region of practical equivalence (the result's
-            ``rope``). ``None`` uses the package's one default Δ, the
-            report's too: 0.01 (one percentage point, Benavoli et al. 2017)
-            for a metric on a [0, 1] scale (error rate, accuracy, AUC, F1,
-            ...), and raises ``ValueError`` for any other metric.
+            The smallest difference that matters, in the metric's units (the
+            result's ``rope``). ``None``: the package's one default Δ, 0.01 for a
+            metric on a [0, 1] scale (error rate, accuracy, AUC, F1, ...); any
+            other metric raises ``ValueError``.
         metric : str, default=None
             The first metric by default.
         method : {"correlated_t", "signed_rank", "sign", "hierarchical"}, default=None
             ``None``: ``"correlated_t"`` within a data set, ``"signed_rank"``
             across data sets.
         rho : float, default=None
-            Correlated t-test and hierarchical model: override the correlation
-            read from the split sizes (``n_test/n_train = rho/(1 − rho)``).
+            Correlated t-test and hierarchical model: the correlation instead of
+            the one from the split sizes.
         prior_strength : float, default=None
             Signed-rank and sign tests: the Dirichlet-process prior strength
             (``None``: their defaults, 0.5 and 1).
         n_draws : int, default=None
             Monte Carlo draws of the signed-rank and sign tests (``None``:
             50000); for the hierarchical model the posterior draws over its 4
-            chains (``None``: 20000, 5000 per chain).
+            chains (``None``: 20000).
         random_state : int, numpy Generator or RandomState, default=None
         shared_draws : dict, default=None
             Signed-rank test: a dict in which tests with one integer
@@ -264,14 +257,12 @@ class BayesianMixin:
     ):
         """Bayesian Plackett–Luce ranking of the learners over the data sets.
 
-        The model of Calvo, Ceberio & Lozano (2018; scmamp's
-        ``bPlackettLuceModel``) on each data set's ranking of the learners by
-        their mean performance over its replicates, rank 1 = best in the
-        metric's direction: the posterior probability that each learner ranks
-        first on a new data set, its expected rank with a credible interval and
-        the probability that one learner ranks above another, for every pair.
-        Delegates to :func:`~sklearn_bench.stats.bayesian_plackett_luce`, which
-        needs ``pip install "sklearn-bench[bayes]"``.
+        The model of Calvo, Ceberio & Lozano (2018) on each data set's ranking of
+        the learners by their mean performance (rank 1 = best): the probability
+        that each learner ranks first on a new data set, its expected rank with a
+        credible interval, and the probability that one ranks above another.
+        Delegates to :func:`~sklearn_bench.stats.bayesian_plackett_luce` (needs
+        ``pip install "sklearn-bench[bayes]"``).
 
         Parameters
         ----------
@@ -282,8 +273,7 @@ class BayesianMixin:
         prior : float or list of float, default=1.0
             Dirichlet concentration of the weights (one or one per learner).
         n_draws : int, default=None
-            Posterior draws over the sampler's 4 chains (``None``: 10000, 2500
-            per chain).
+            Posterior draws over the sampler's 4 chains (``None``: 10000).
         confidence_level : float, default=0.95
             Level of the credible intervals.
         random_state : int, numpy Generator or RandomState, default=None

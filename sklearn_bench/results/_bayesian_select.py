@@ -1,11 +1,6 @@
-"""Data selection for the Bayesian comparisons of :class:`BenchmarkResult`.
-
-What the Bayesian tests need beyond :mod:`._select` and :mod:`._within`: the
+"""Data selection for the Bayesian comparisons of :class:`BenchmarkResult`: the
 correlation ``rho`` of the correlated t-test from the units and ratio of the
-corrected t, and the smallest difference that matters, Δ (the half-width of the
-region of practical equivalence), by the package's one default-Δ rule. Nothing
-here computes a statistic.
-"""
+corrected t, and Δ by the package's one default-Δ rule."""
 
 import numpy as np
 
@@ -34,25 +29,10 @@ def delta_for(result, metric, delta):
 
 
 def correlated_splits(result, a, b, *, metric, dataset, rho=None):
-    """Split scores of ``a`` and ``b`` on ``dataset`` and their correlation.
-
-    The units and ``n_test/n_train`` are those of ``method="corrected_t"``
-    (:func:`._within.corrected_t_inputs`, one rule for every scheme): all k·r
-    fold scores of (repeated) k-fold and of BootstrapCV, every split of a
-    ShuffleSplit-like scheme, the replicates of BootstrapOOB with the
-    out-of-bootstrap rows over the *distinct* training rows. The correlation of
-    the Bayesian correlated t-test is ``rho = r / (1 + r)`` for that ratio
-    ``r = n_test/n_train`` (so ``rho/(1 − rho) = r``: the Bayesian test with
-    ``rope = 0`` is the one-sided corrected t), unless ``rho`` is given.
-
-    Returns
-    -------
-    x, y : ndarray
-    rho : float
-    scope : str
-        Words for the description: data set, units, correction, dropped splits.
-    n_dropped : int
-    """
+    """``x, y, rho, scope, n_dropped``: the split scores of ``a`` and ``b`` on
+    ``dataset`` on the units and ``r = n_test/n_train`` of ``method="corrected_t"``
+    (:func:`._within.corrected_t_inputs`), and ``rho = r / (1 + r)`` (so the test
+    with ``rope = 0`` is the one-sided corrected t) unless ``rho`` is given."""
     ratio = None
     if rho is not None:
         rho = check_real(rho, "rho")
@@ -82,20 +62,9 @@ def correlated_splits(result, a, b, *, metric, dataset, rho=None):
 
 
 def hierarchical_splits(result, a, b, *, metric, rho=None):
-    """Fold scores of ``a`` and ``b`` on every data set, for the hierarchical model.
-
-    Each data set's units and correlation are those of :func:`correlated_splits`
-    (``rho = n_test / n`` from its stored split sizes, unless ``rho`` is given).
-    The model needs the same number of scores on every data set: a ``ValueError``
-    names the data sets whose count differs (e.g. after failed tasks).
-
-    Returns
-    -------
-    x, y : ndarray of shape (n_datasets, n_scores)
-    rho : ndarray of shape (n_datasets,)
-    scope : str
-    n_dropped : int
-    """
+    """``x, y`` (data sets x scores), ``rho`` (one per data set), ``scope`` and
+    ``n_dropped`` of every data set as :func:`correlated_splits` selects them; the
+    model needs the same number of scores on every data set."""
     names = list(result.datasets)
     if len(names) < 1:
         raise ValueError("The hierarchical model needs at least one data set.")

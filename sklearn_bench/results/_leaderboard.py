@@ -9,29 +9,6 @@ from ..stats import leaderboard_table, win_rate_matrix
 from . import _select
 
 
-def _blocks(result, learners, metric):
-    """The data sets × learners table of mean performances, NaN where missing.
-
-    The cells of :func:`_select.blocks_with_missing` (no score, a failed task
-    on some replicate, or fewer replicates than the data set's fullest learner),
-    read from the cached :func:`_select.performance_arrays` without a Python
-    function per cell, so that 50 learners × 500 data sets take milliseconds.
-    """
-    arrays = _select.performance_arrays(result, metric)
-    columns = [result.learners.index(name) for name in learners]
-    count = arrays["count"][:, columns]
-    ok = (count > 0) & (arrays["n_nan"][:, columns] == 0)
-    ok &= count == count.max(axis=1, keepdims=True)
-    table = np.where(ok, arrays["mean"][:, columns], np.nan)
-    rows = np.flatnonzero(ok.any(axis=1))
-    names = list(result.datasets)
-    return pd.DataFrame(
-        table[rows],
-        index=pd.Index([names[i] for i in rows], name="dataset"),
-        columns=pd.Index(list(learners), name="learner"),
-    )
-
-
 class LeaderboardMixin:
     """:meth:`leaderboard` and :meth:`win_rate_matrix` of a BenchmarkResult."""
 
@@ -137,7 +114,7 @@ class LeaderboardMixin:
         n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
         learners = _select.check_learners(self, self.learners, at_least=2)
         res = leaderboard_table(
-            _blocks(self, learners, metric),
+            _select.blocks_with_missing(self, learners, metric=metric),
             greater_is_better=self.metrics[metric],
             reference=reference,
             reference_rating=reference_rating,
@@ -198,5 +175,5 @@ class LeaderboardMixin:
         """
         metric = self._metric(metric)
         learners = _select.check_learners(self, self.learners, at_least=2)
-        table = _blocks(self, learners, metric)
+        table = _select.blocks_with_missing(self, learners, metric=metric)
         return win_rate_matrix(table, greater_is_better=self.metrics[metric])

@@ -1,6 +1,6 @@
-"""Comparisons of two learners of a BenchmarkResult: tests, intervals, power, and
-the win/tie/loss counts of every pair; the data selected in :mod:`._select`,
-:mod:`._within` and :mod:`._scales`, every statistic from :mod:`sklearn_bench.stats`."""
+"""Comparisons of two learners of a BenchmarkResult: tests, intervals, power and
+the win/tie/loss counts of every pair; data from :mod:`._select`, :mod:`._within`
+and :mod:`._scales`, every statistic from :mod:`sklearn_bench.stats`."""
 
 from dataclasses import replace
 from itertools import combinations
@@ -32,17 +32,15 @@ class PairedComparisonsMixin:
     ):
         """Test whether learners ``a`` and ``b`` perform differently.
 
-        ``dataset=None`` tests across data sets on the per-data-set mean
-        performances (Boulesteix et al. 2015, H0(real); Demšar 2006). A data
-        set name tests within it, by default with a test valid for the
-        generalisation question on the run's splitter (``"corrected_t"`` on the
-        right unit, see the user guide's "Tests within one data set"). The
-        differences are ``metric(a) − metric(b)``, so for an error rate
-        ``alternative="less"`` is the alternative that ``a`` is better. The null
-        hypothesis names the learners, the metric, its direction and the scope:
-        the unit, the correction, what the test is conditional on, and how many
-        replicates or splits were dropped because a task failed (also in
-        ``n_dropped``).
+        ``dataset=None`` tests across data sets on the per-data-set mean performances
+        (Boulesteix et al. 2015, H0(real); Demšar 2006); a data set name tests within
+        it, by default with a test valid for the generalisation question on the run's
+        splitter (the user guide's "Tests within one data set"). The differences are
+        ``metric(a) − metric(b)`` (for an error rate ``alternative="less"`` says that
+        ``a`` is better). The null hypothesis names the learners, the metric, its
+        direction and the scope: the unit, the correction, what the test is
+        conditional on, and how many replicates or splits were dropped because a task
+        failed (also in ``n_dropped``).
 
         Parameters
         ----------
@@ -50,36 +48,29 @@ class PairedComparisonsMixin:
             The learners.
         dataset : str, default=None
         method : str, default=None
-            ``None``: ``"t"`` across data sets; within a data set
-            ``"corrected_t"`` (``"t"`` for a simulation problem, whose
-            replicates are independent learning samples, and for a competition
-            problem, conditional on its fixed test sample anyway).
+            ``None``: ``"t"`` across data sets; within a data set ``"corrected_t"``
+            (``"t"`` for a simulation problem, whose replicates are independent
+            learning samples, and for a competition problem, conditional on its fixed
+            test sample anyway).
 
-            - ``"t"``, ``"wilcoxon"``, ``"sign"``, ``"permutation"``: the
-              methods of :func:`sklearn_bench.stats.paired_test`. Within a data
-              set they run on the replicate performances (Hothorn et al. 2005,
-              statistic (2)) and are **conditional on the learning sample**
-              (Sec. 3): they ask whether a beats b on these resamples of this
-              one data set, not on new data of its kind. For that question
-              their type I error is far above the nominal level (about 0.8 for
-              10 × 10-fold CV in ``benchmarks/calibration.py``).
-            - ``"corrected_t"`` (within a data set): the corrected resampled t
-              with ``n_test/n_train`` inferred from the stored split sizes
-              (``test_train_ratio`` in ``kwargs`` overrides it): Bouckaert &
-              Frank (2004) on all k·r fold scores of (repeated) k-fold CV,
-              variance factor ``1/(k r) + n_test/n_train``, ``k r − 1`` df;
-              Nadeau & Bengio (2003) on the splits of a holdout scheme
-              (ShuffleSplit); on BootstrapCV the same on all fold scores; on
-              BootstrapOOB on the replicates with the out-of-bootstrap rows over
-              the distinct training rows as ``n_test/n_train``.
+            - ``"t"``, ``"wilcoxon"``, ``"sign"``, ``"permutation"``: the methods of
+              :func:`~sklearn_bench.stats.paired_test`. Within a data set they run on
+              the replicate performances (Hothorn et al. 2005) and are **conditional
+              on the learning sample**: for the question "on new data of this kind"
+              their type I error is far above the nominal level
+              (``benchmarks/calibration.py``).
+            - ``"corrected_t"`` (within a data set): the corrected resampled t on the
+              run's unit, ``n_test/n_train`` from the stored split sizes
+              (``test_train_ratio`` in ``kwargs`` overrides it): Bouckaert & Frank
+              (2004) on all k·r fold scores of (repeated) k-fold or BootstrapCV,
+              Nadeau & Bengio (2003) on the splits of a holdout scheme or the
+              replicates of BootstrapOOB.
             - ``"5x2cv"``, ``"5x2cv_f"`` (within a data set run with
               ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` or
-              ``RepeatedKFold`` of that shape): Dietterich's 5×2cv paired t and
-              Alpaydin's combined 5×2cv F
-              (:func:`~sklearn_bench.stats.paired_test`).
-            - ``"mcnemar"``: :func:`~sklearn_bench.stats.mcnemar_test` on the
-              kept predictions of one test set (``dataset``, ``replicate``;
-              two-sided).
+              ``RepeatedKFold``): Dietterich's 5×2cv t and Alpaydin's 5×2cv F of
+              :func:`~sklearn_bench.stats.paired_test`.
+            - ``"mcnemar"``: :func:`~sklearn_bench.stats.mcnemar_test` on the kept
+              predictions of one test set (``dataset``, ``replicate``; two-sided).
         metric : str, default=None
             The first metric by default; ignored by ``"mcnemar"``.
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
@@ -87,13 +78,11 @@ class PairedComparisonsMixin:
             ``"mcnemar"`` only: which learning sample's classifiers to compare;
             needed when the data set has several replicates.
         scale : {"raw", "relative", "rank"}, default="raw"
-            Across data sets only: the scale of the per-data-set means.
-            ``"raw"`` warns (``IncommensurableScalesWarning``) when the data sets'
-            scales differ by two orders of magnitude or more (Demšar 2006, Sec.
-            3.1); ``"relative"`` divides both means on each data set by their
-            average, so the difference is ``2 (a − b) / (a + b)``; ``"rank"``
-            uses the ranks of all learners on each data set (1 = smallest value).
-            See :mod:`sklearn_bench.results._scales`.
+            Across data sets only: ``"raw"`` warns (``IncommensurableScalesWarning``)
+            when the data sets' scales differ by two orders of magnitude or more
+            (Demšar 2006, Sec. 3.1); ``"relative"`` divides both means on each data
+            set by their average (the difference is ``2 (a − b) / (a + b)``);
+            ``"rank"`` uses the ranks of all learners on each data set (1 = smallest).
         **kwargs
             Passed on (``zero_method``, ``n_resamples``, ``random_state``,
             ``test_train_ratio``; ``correction``, ``exact`` for McNemar).
@@ -161,8 +150,7 @@ class PairedComparisonsMixin:
                 f"method={method!r} tests within one data set; pass `dataset` "
                 f"(one of {list(self.datasets)})."
             )
-        labels = (f"{metric}({a})", f"{metric}({b})")
-        opts = {"alternative": alternative, "labels": labels}
+        opts = {"method": method}
         if method == "corrected_t":
             x, y, ratio, scope, n_dropped = _within.corrected_t_inputs(
                 self,
@@ -172,20 +160,11 @@ class PairedComparisonsMixin:
                 dataset=dataset,
                 test_train_ratio=kwargs.pop("test_train_ratio", None),
             )
-
-            def run():
-                return paired_test(
-                    x, y, method=method, test_train_ratio=ratio, **opts, **kwargs
-                )
-
+            opts["test_train_ratio"] = ratio
         elif method in ("5x2cv", "5x2cv_f"):
             x, y, scope = _within.five_by_two_inputs(
                 self, a, b, metric=metric, dataset=dataset
             )
-
-            def run():
-                return paired_test(x, y, method=method, **opts, **kwargs)
-
             n_dropped = 0
         else:
             x, y, scope, n_dropped = _scales.pair(
@@ -200,12 +179,11 @@ class PairedComparisonsMixin:
             )
             if dataset is not None:
                 scope += f"; {_within.conditional_words(self, dataset)}"
-
-            def run():
-                return paired_test(x, y, method=method, **opts, **kwargs)
-
+        labels = (f"{metric}({a})", f"{metric}({b})")
         try:
-            res = run()
+            res = paired_test(
+                x, y, alternative=alternative, labels=labels, **opts, **kwargs
+            )
         except ValueError as exc:  # say where: constant differences, n < 2, ...
             raise ValueError(f"{exc} [{a} vs {b}, {scope}]") from None
         words = _select.direction_words(self, metric)
@@ -277,38 +255,27 @@ class PairedComparisonsMixin:
             ``None``: across data sets (per-data-set means); a name: within it.
             One learner: the data set (``None`` when the result has one).
         method : str, default=None
-            One learner: ``"nested_cv"``, ``"conservative_z"``,
-            ``"corrected_t"``, ``"holdout"``, ``"naive_cv"``,
-            ``"five_by_two"`` or ``None`` (the rule above). Two learners:
-            ``"t"``, ``"corrected_t"``, ``"5x2cv"``, ``"bootstrap"``,
-            ``"qh"``, ``"nested_cv"``, ``"conservative_z"`` or ``None``:
-            ``"t"`` across data sets, and within a data set the default test
-            of :meth:`paired_test` (``"corrected_t"`` on the run's unit, valid
-            for the generalisation question).
-
-            - ``"t"``: the paired t interval of the mean difference (within a
-              data set on the replicates, conditional on the learning sample);
-              with ``test_train_ratio`` in ``kwargs`` (within one data set)
-              the corrected interval (``"corrected_t"``).
-            - ``"corrected_t"``, ``"5x2cv"``: the interval of that test of
-              :meth:`paired_test` (within one data set).
-            - ``"bootstrap"``: BCa bootstrap interval of the mean difference
-              (:func:`~sklearn_bench.stats.bootstrap_ci`; ``n_resamples``,
-              ``random_state`` in ``kwargs``).
-            - ``"qh"``: the Quesenberry–Hurst interval for err(a) − err(b) on one
-              test set from kept predictions (Berrar & Lozano 2013, eqs. (4)–(5);
-              :func:`~sklearn_bench.stats.mcnemar_test`).
-            - ``"nested_cv"``, ``"conservative_z"``: the interval of A − B of
-              :func:`~sklearn_bench.stats.generalization_error_interval` with
-              ``baseline`` (their theory holds for pointwise differences).
+            One learner: ``"nested_cv"``, ``"conservative_z"``, ``"corrected_t"``,
+            ``"holdout"``, ``"naive_cv"``, ``"five_by_two"`` or ``None`` (the rule
+            above). Two learners: ``None``, the default test of :meth:`paired_test`
+            (``"t"`` across data sets, ``"corrected_t"`` within one). ``"t"``,
+            ``"corrected_t"``, ``"5x2cv"``: the interval of that test of
+            :meth:`paired_test` (``"t"`` with ``test_train_ratio`` in ``kwargs`` is
+            ``"corrected_t"``); ``"bootstrap"``: the BCa interval of the mean
+            difference (:func:`~sklearn_bench.stats.bootstrap_ci`); ``"qh"``: the
+            Quesenberry–Hurst interval for err(a) − err(b) on one test set from kept
+            predictions (Berrar & Lozano 2013,
+            :func:`~sklearn_bench.stats.mcnemar_test`); ``"nested_cv"``,
+            ``"conservative_z"``: the interval of A − B of
+            :func:`~sklearn_bench.stats.generalization_error_interval` with
+            ``baseline`` (their theory holds for pointwise differences).
         confidence_level : float, default=0.95
         metric : str, default=None
             The first metric by default; ignored by ``"qh"`` (error rate).
         replicate : int, default=None
             ``"qh"`` only, as in :meth:`paired_test`.
         scale : {"raw", "relative", "rank"}, default="raw"
-            Across data sets only, as in :meth:`paired_test`: ``"relative"``
-            gives the interval of the mean of ``2 (a − b) / (a + b)``.
+            Across data sets only, as in :meth:`paired_test`.
         **kwargs
             Passed on to the stats function.
 
@@ -396,10 +363,8 @@ class PairedComparisonsMixin:
     ):
         """McNemar tests and Quesenberry–Hurst intervals for all pairs on one test set.
 
-        Berrar & Lozano (2013), Table 2: for every pair ``(i, j)`` of learners
-        (in learner order) the discordant counts from the kept predictions,
-        McNemar's χ² (Yates) and exact p-values, the Holm-adjusted level and
-        the interval for err(i) − err(j) at that level. Delegates to
+        Berrar & Lozano (2013), Table 2, from the kept predictions of every pair
+        ``(i, j)`` of learners (in learner order): delegates to
         :func:`sklearn_bench.stats.error_rate_intervals`.
 
         Parameters
@@ -477,16 +442,12 @@ class PairedComparisonsMixin:
         """Power of the across-data-set paired t-test, this study as a pilot.
 
         Boulesteix et al. (2015), Section 3: ``σ`` is the standard deviation
-        (``ddof=1``) of the per-data-set differences ``metric(a) − metric(b)``
-        over the ``J`` data sets of this result. Reported: the power of the
-        test at level ``alpha`` to detect a true mean difference ``delta``
-        (fixed in advance: the smallest difference that matters, never the
-        observed one) with the ``J`` data sets as run, and the number of data
-        sets needed for ``power`` (:func:`~sklearn_bench.stats.power_paired_t`,
-        :func:`~sklearn_bench.stats.n_datasets_needed`). By default the test
-        the analyses run, the two-sided paired t, by the exact noncentral t;
-        ``method="approx", alternative="greater"`` is the paper's one-sided
-        approximation (Boulesteix et al. 2015).
+        (``ddof=1``) of the per-data-set differences ``metric(a) − metric(b)``; the
+        power to detect a true mean difference ``delta`` (fixed in advance, never
+        the observed one) with the ``J`` data sets as run, and the number of data
+        sets needed for ``power``
+        (:func:`~sklearn_bench.stats.power_paired_t`,
+        :func:`~sklearn_bench.stats.n_datasets_needed`).
 
         Parameters
         ----------
@@ -497,6 +458,7 @@ class PairedComparisonsMixin:
         power : float, default=0.8
             Target power for the number of data sets needed.
         method : {"exact", "approx"}, default="exact"
+            The noncentral t, or the paper's normal approximation.
         alternative : {"two-sided", "greater"}, default="two-sided"
         metric : str, default=None
 
@@ -504,10 +466,9 @@ class PairedComparisonsMixin:
         -------
         DataFrame
             One row with ``a, b, metric, n_datasets, estimate`` (mean difference),
-            ``sigma, sigma_source`` (where σ comes from, in words), ``delta,
-            alpha, power`` (of the study as run), ``target_power,
-            n_datasets_needed, method, alternative``. A DataFrame so that several
-            pairs concatenate into one table.
+            ``sigma, sigma_source`` (in words), ``delta, alpha, power`` (of the
+            study as run), ``target_power, n_datasets_needed, method, alternative``:
+            rows of several pairs concatenate into one table.
 
         Examples
         --------
@@ -560,53 +521,39 @@ class PairedComparisonsMixin:
     def win_tie_loss(self, *, delta=None, metric=None, test=None, alpha=0.05):
         """Wins, ties and losses of every learner against every other (Demšar 2006).
 
-        On each data set the learners' mean performances are compared; a
-        difference within ``delta`` is a tie (``delta = 0``: equal up to
-        floating-point rounding, a relative 1e-9), otherwise the better one by
-        the metric's direction wins. A pair counts only the data sets on which
-        both learners have every replicate (a failed task leaves that data set
-        out of the learner's pairs). With
-        ``test``, only *significant* wins and losses count: a pair's win or loss
-        on a data set stands only if the two-sided test within that data set
-        (:meth:`paired_test` with ``method=test``) rejects at ``alpha``;
-        otherwise it is a tie. The direction is still that of the mean
-        performances.
-
-        Riddle's lecture slides after Demšar (2006) name this practice, with
-        Dietterich's 5×2cv as the per-data-set test, and warn against it: "statistical
-        tests only measure the improbability of the obtained experimental
-        result if the null hypothesis was correct, which is not even the
-        (im)probability of the null-hypothesis" — a non-significant difference
-        is not a tie in truth, and the counts depend on each data set's size
-        and resampling. Prefer the tests across data sets (:meth:`paired_test`
-        with ``dataset=None``, :meth:`friedman_test`) for conclusions; no correction
-        for the many per-data-set tests is made.
+        On each data set the learners' mean performances are compared; a difference
+        within ``delta`` is a tie (``delta = 0``: equal up to floating-point
+        rounding, a relative 1e-9), otherwise the better one by the metric's
+        direction wins. A pair counts the data sets on which both learners have
+        every replicate. With ``test``, a win or loss stands only if the two-sided
+        test within that data set (:meth:`paired_test` with ``method=test``) rejects
+        at ``alpha``, else it is a tie. Demšar (2006) warns against such counts: a
+        non-significant difference is not a tie in truth, and the counts depend on
+        each data set's size and resampling; prefer the tests across data sets
+        (:meth:`paired_test` with ``dataset=None``, :meth:`friedman_test`).
 
         Parameters
         ----------
         delta : float, default=None
-            The largest difference that counts as a tie, in the metric's units
-            (the smallest difference that matters is anything above it).
-            ``None``: the metric's default Δ, the one the report uses (0.01 for
-            a metric on a [0, 1] scale such as the error rate), else 0.
+            The largest difference that counts as a tie, in the metric's units.
+            ``None``: the metric's default Δ, the one the report uses (0.01 for a
+            metric on a [0, 1] scale such as the error rate), else 0.
         metric : str, default=None
         test : str, default=None
-            ``None`` counts every difference above ``delta``. A method of
-            :meth:`paired_test` within a data set: ``"5x2cv"`` (Dietterich 1998; needs
-            ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` runs),
-            ``"5x2cv_f"``, ``"corrected_t"`` (valid on every splitter), or a
-            conditional test (``"t"``, ...).
+            ``None`` counts every difference above ``delta``; else a method of
+            :meth:`paired_test` within a data set (``"5x2cv"``, Dietterich 1998,
+            needs ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` runs;
+            ``"corrected_t"``, valid on every splitter; ...).
         alpha : float, default=0.05
-            Level of each per-data-set test.
+            Level of each per-data-set test (no correction for their number).
 
         Returns
         -------
         DataFrame
             Index: the row learner ``i``; columns: a MultiIndex (opponent ``j``,
-            ``"win" | "tie" | "loss"``). Cell ``(i, (j, "win"))`` counts the data
-            sets on which ``i`` is better than ``j``, ``(i, (j, "loss"))`` those
-            on which ``j`` is better, ``(i, (j, "tie"))`` the rest; the diagonal
-            is all ties. ``.xs("win", axis=1, level=1)`` is the matrix of wins.
+            ``"win" | "tie" | "loss"``) counting the data sets on which ``i`` is
+            better than ``j``, tied, or worse; the diagonal is all ties.
+            ``.xs("win", axis=1, level=1)`` is the matrix of wins.
 
         Examples
         --------

@@ -21,7 +21,7 @@ from ..store import losses_loader, predictions_loader, read_store
 from . import _select
 from ._all_learners import AllLearnersMixin
 from ._bayesian import BayesianMixin
-from ._latex import latex_table
+from ._latex import LatexMixin
 from ._leaderboard import LeaderboardMixin
 from ._pairs import PairedComparisonsMixin
 
@@ -111,7 +111,11 @@ def _split_size(df, arg, size):
 
 
 class BenchmarkResult(
-    PairedComparisonsMixin, AllLearnersMixin, BayesianMixin, LeaderboardMixin
+    PairedComparisonsMixin,
+    AllLearnersMixin,
+    BayesianMixin,
+    LeaderboardMixin,
+    LatexMixin,
 ):
     """Scores of learners on data sets and replicates, with their provenance.
 
@@ -530,7 +534,7 @@ class BenchmarkResult(
             be read while a run is writing it. A grown store is read as one run
             of all its tasks. A list of stores of one study (parts run on
             several machines) is combined as
-            :func:`~sklearn_bench.results.merge_stores` would combine them,
+            :func:`~sklearn_bench.store.merge_stores` would combine them,
             without writing any of them; conflicting duplicates are refused.
 
         Returns
@@ -877,66 +881,6 @@ class BenchmarkResult(
             predictions=frames.get("predictions"),
             info=meta["info"],
             losses=frames.get("losses"),
-        )
-
-    def to_latex(
-        self,
-        metric=None,
-        *,
-        stat="mean",
-        method=None,
-        adjust="holm",
-        alpha=0.05,
-        digits=3,
-        caption=None,
-        label="tab:benchmark",
-    ):
-        r"""A booktabs LaTeX table of data sets × learners, for a paper.
-
-        Mean ± SD (or median [quartiles]) over replicates, the best per data set
-        in bold, a dagger on learners significantly worse than the best on that
-        data set (two-sided :meth:`paired_test` over replicates, ``adjust``
-        over the other learners of the data set, level ``alpha``), average ranks
-        as the last row and a caption saying what was tested. See
-        :func:`sklearn_bench.results.latex_table` for the details.
-
-        Parameters
-        ----------
-        metric : str, default=None
-        stat : {"mean", "median"}, default="mean"
-        method : str, default=None
-            A method of :meth:`paired_test`; ``None`` is its default.
-        adjust : str, default="holm"
-            A method of :func:`~sklearn_bench.stats.adjust_pvalues`.
-        alpha : float, default=0.05
-        digits : int, default=3
-        caption : str, default=None
-        label : str or None, default="tab:benchmark"
-
-        Returns
-        -------
-        str
-            A ``table`` environment; needs ``\usepackage{booktabs}``.
-
-        Examples
-        --------
-        >>> from sklearn_bench import BenchmarkResult
-        >>> from sklearn_bench.datasets import load_demsar2006
-        >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
-        ...     learner="learner", value="auc", greater_is_better=True)
-        >>> print(result.to_latex().splitlines()[-4])
-        Average rank & 3.14 & 2.00 & 2.93 & 1.93 \\
-        """
-        return latex_table(
-            self,
-            metric=metric,
-            stat=stat,
-            method=method,
-            adjust=adjust,
-            alpha=alpha,
-            digits=digits,
-            caption=caption,
-            label=label,
         )
 
 

@@ -1,25 +1,14 @@
-"""Across-data-set differences on incommensurable scales (Demšar 2006, Section 3.1).
+"""Across-data-set differences on incommensurable scales (Demšar 2006, Sec. 3.1).
 
-The paired t-test (and the t and bootstrap intervals) across data sets average the
-per-data-set differences ``metric(a) − metric(b)``. That is meaningful only when the
-differences are commensurable: a mean squared error of ~3000 on one data set and
-~1.3 on another makes the average the first data set's difference alone. Demšar
-(2006, Sec. 3.1.2-3.1.3) recommends the Wilcoxon signed-ranks test, or ranks, or a
-relative measure. Here:
-
-- :func:`scale_spread` measures how far apart the data sets' scales are, and
-  :func:`check_scales` warns (:class:`IncommensurableScalesWarning`) when they
-  differ by :data:`SCALE_SPREAD_WARN` (100, two orders of magnitude) or more and
-  the values are not all in [0, 1] (error rates, accuracies and AUCs share one
-  scale);
-- ``scale="relative"`` of :meth:`BenchmarkResult.paired_test` and
-  :meth:`BenchmarkResult.confidence_interval` divides both learners' mean
-  performances on each data set by their average there, so the difference is
-  ``2 (a − b) / (a + b)``: a fraction of the pair's performance, unit-free;
-- ``scale="rank"`` replaces each data set's mean performances by their ranks
-  among all learners on it (ties averaged, as in the Friedman test), ordered like
-  the values (1 = the smallest), so a difference of ranks has the sign of the
-  difference of the metric and the metric's direction still reads right.
+A mean of per-data-set differences is meaningful only when the data sets' scales
+are commensurable (a mean squared error of ~3000 on one data set and ~1.3 on
+another makes it the first one's difference alone). ``scale="raw"`` warns
+(:class:`IncommensurableScalesWarning`) when the scales differ by a factor of 100
+or more and the values are not all in [0, 1]; ``scale="relative"`` divides both
+learners' means on each data set by their average there (the difference is
+``2 (a − b) / (a + b)``); ``scale="rank"`` replaces them by their ranks among all
+learners on it (1 = the smallest value, ties averaged), so a difference of ranks
+keeps the sign of the difference of the metric.
 """
 
 import warnings
@@ -29,12 +18,9 @@ import numpy as np
 from .._validation import check_member
 from . import _select
 
-__all__ = ["IncommensurableScalesWarning", "check_scales", "scale_spread"]
-
 SCALES = ("raw", "relative", "rank")
-#: Largest / smallest per-data-set scale at which the warning is given.
-SCALE_SPREAD_WARN = 100.0
-#: Methods that average raw differences (the others rank them).
+SCALE_SPREAD_WARN = 100.0  # largest / smallest per-data-set scale that warns
+# Methods that average raw differences (the others rank them).
 _AVERAGING = ("t", "corrected_t", "permutation", "bootstrap")
 
 
@@ -43,32 +29,9 @@ class IncommensurableScalesWarning(UserWarning):
 
 
 def scale_spread(table):
-    """How far apart the data sets' scales are, and which data sets bound them.
-
-    Parameters
-    ----------
-    table : DataFrame
-        Data sets x learners of mean performances.
-
-    Returns
-    -------
-    spread : float
-        Largest / smallest per-data-set scale, where a data set's scale is the
-        mean absolute performance of the learners on it; ``inf`` when a scale is
-        zero and another is not, 1 for a single data set.
-    smallest, largest : str
-        The data sets of the smallest and the largest scale.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from sklearn_bench.results._scales import scale_spread
-    >>> mse = pd.DataFrame({"ridge": [3000.0, 1.3], "tree": [3400.0, 1.1]},
-    ...                    index=["diabetes", "synthetic"])
-    >>> spread, low, high = scale_spread(mse)
-    >>> round(spread), low, high
-    (2667, 'synthetic', 'diabetes')
-    """
+    """``(largest / smallest scale, smallest's data set, largest's)`` of a data
+    sets x learners table, a data set's scale being its mean absolute value;
+    ``inf`` when one scale is zero and another is not, 1 when all are."""
     scale = table.abs().mean(axis=1)
     low, high = scale.idxmin(), scale.idxmax()
     if scale[high] == 0:
@@ -94,29 +57,12 @@ def scale_note(table, metric):
 
 
 def check_scales(table, metric, *, stacklevel=3):
-    """Warn when the data sets' scales differ by orders of magnitude.
-
-    Parameters
-    ----------
-    table : DataFrame
-        Data sets x learners of mean performances.
-    metric : str
-        For the message.
-    stacklevel : int, default=3
-
-    Returns
-    -------
-    note : str or None
-        The warning's message, or ``None`` when nothing was warned.
-    """
+    """Warn (and return the message) when the scales differ by orders of
+    magnitude."""
     note = scale_note(table, metric)
     if note is not None:
         warnings.warn(note, IncommensurableScalesWarning, stacklevel=stacklevel)
     return note
-
-
-def _check_scale(scale):
-    check_member(scale, SCALES, "scale")
 
 
 def relative(table, metric):
@@ -131,14 +77,9 @@ def relative(table, metric):
     return table.div(table.mean(axis=1), axis=0)
 
 
-def ranks(table):
-    """Ranks of the learners on each data set, 1 = smallest value, ties averaged."""
-    return table.rank(axis=1, method="average")
-
-
 def check_scale_argument(scale, dataset):
     """Check ``scale``; within a data set (one scale) only ``"raw"`` is allowed."""
-    _check_scale(scale)
+    check_member(scale, SCALES, "scale")
     if dataset is not None and scale != "raw":
         raise ValueError(
             f"`scale` must be 'raw' within a data set (one scale); got {scale!r}."
@@ -148,14 +89,8 @@ def check_scale_argument(scale, dataset):
 def pair(
     result, a, b, *, metric, dataset=None, scale="raw", method="t", with_dropped=False
 ):
-    """``x, y, scope`` of :func:`_select.pair`, on the scale asked for.
-
-    Across data sets (``dataset=None``), ``scale="raw"`` warns when the scales
-    differ by orders of magnitude (for the methods that average differences);
-    ``"relative"`` and ``"rank"`` transform the per-data-set means. Within a data
-    set only ``"raw"`` is allowed. ``with_dropped=True`` appends the number of
-    blocks dropped for failed tasks, as :func:`_select.pair`.
-    """
+    """:func:`_select.pair` on the scale asked for (across data sets), with
+    the warning of ``"raw"`` for the methods that average differences."""
     check_scale_argument(scale, dataset)
     if dataset is not None:
         return _select.pair(
@@ -180,6 +115,6 @@ def _scaled(result, a, b, x, y, scope, *, metric, scale, method):
         words = "relative to the pair's mean on each data set"
     else:
         learners = list(result.learners)
-        table = ranks(_select.blocks(result, learners, metric=metric))
+        table = _select.blocks(result, learners, metric=metric).rank(axis=1)
         words = f"as ranks among {len(learners)} learners (1 = smallest)"
     return table[a].to_numpy(), table[b].to_numpy(), f"{scope}, {words}"

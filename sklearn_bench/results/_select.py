@@ -1,10 +1,6 @@
-"""Data selection for the analyses of :class:`BenchmarkResult`.
-
-The methods of :class:`~sklearn_bench.BenchmarkResult` call these helpers to pick
-arrays out of the tidy tables, check them (naming the learner, data set and
-replicate at fault), and then delegate to :mod:`sklearn_bench.stats`. Nothing here
-computes a statistic.
-"""
+"""Data selection for the analyses of :class:`BenchmarkResult`: arrays picked
+out of the tidy tables and checked, naming the learner, data set and replicate at
+fault. Nothing here computes a statistic."""
 
 import re
 from dataclasses import dataclass, replace
@@ -15,7 +11,6 @@ import pandas as pd
 from .._validation import check_real
 
 _SHOW = 5  # how many offending (learner, data set, replicate) triples to name
-_TASK = ["dataset", "learner", "split"]
 _MAX_SELECTED = 5_000_000  # split scores split_pair keeps for reuse, per result
 
 
@@ -86,14 +81,9 @@ def primary_rows(result, frame):
 
 
 def task_values(result, metric):
-    """The score rows of ``metric`` with the failed-task rule applied.
-
-    The one rule for failed tasks: a task (data set, learner, split) with any
-    failed metric row contributes no value to any metric, so ``value`` is NaN
-    on every metric of that task (a task whose ``roc_auc`` failed on NaN
-    probabilities keeps no numeric ``error_rate`` either). Only the primary
-    splits (:func:`primary_rows`) are analysed.
-    """
+    """The score rows of ``metric`` after the one rule for failed tasks: a task
+    (data set, learner, split) with any failed metric row has no value (NaN) on any
+    metric. Only the primary splits (:func:`primary_rows`) are analysed."""
     scores = result.scores
     mask = (scores["metric"] == metric).to_numpy()
     primary = primary_rows(result, scores)
@@ -107,12 +97,8 @@ def task_values(result, metric):
 
 
 def failed_task_rows(scores):
-    """Whether each score row belongs to a failed task, or ``None`` if none failed.
-
-    A task is a (data set, learner, split); it failed when any of its metric
-    rows did (the failed-task rule of :func:`task_values`). Vectorised on the
-    categorical codes.
-    """
+    """Whether each score row belongs to a failed task (:func:`task_values`), or
+    ``None`` if none failed."""
     failed = scores["failed"].to_numpy(dtype=bool)
     if not failed.any():
         return None
@@ -141,21 +127,8 @@ def _check_no_nan(perf, where):
 
 
 def replicate_means(dataset, learner, replicate, value):
-    """Mean of the fold scores of each (data set, learner, replicate).
-
-    Parameters
-    ----------
-    dataset, learner : ndarray of int
-        Codes of the score rows (of one metric).
-    replicate : ndarray of int
-    value : ndarray of float
-
-    Returns
-    -------
-    dataset, learner, replicate, value : ndarray
-        One entry per (data set, learner, replicate), sorted by them; the value
-        is NaN when any fold's is (pandas' grouped mean otherwise).
-    """
+    """Mean of the fold scores of each (data set, learner, replicate) of the
+    code arrays of one metric's rows, sorted by them; NaN when any fold is NaN."""
     if not value.size:
         return dataset, learner, replicate, value
     low = int(replicate.min())
@@ -178,24 +151,15 @@ def replicate_means(dataset, learner, replicate, value):
 
 
 def performance_arrays(result, metric):
-    """:meth:`BenchmarkResult.performance` as integer codes and arrays, cached.
+    """The performances of ``metric`` as codes and arrays, built once per metric
+    and kept on the result until its scores are replaced (a report selects from them
+    thousands of times).
 
-    The analyses select from the same performances many times (a report runs
-    thousands of paired tests), so they are computed once per metric and kept on
-    the result until its scores are replaced (they cannot change in place): rows
-    sorted by (data set, learner, replicate) codes, with the
-    offsets of each data set's rows and the per (data set, learner) means.
-
-    Returns
-    -------
-    dict
-        ``perf`` (the DataFrame of :meth:`~BenchmarkResult.performance`),
-        ``dataset``, ``learner`` (codes into ``result.datasets`` and
-        ``result.learners``), ``replicate``, ``value``; ``starts`` (offsets of
-        the rows of data set code ``i``: ``starts[i]:starts[i + 1]``); ``mean``,
-        ``count``, ``n_nan`` (data sets x learners: mean performance over the
-        replicates, number of replicates, of NaN performances).
-    """
+    Returns a dict: ``perf`` (:meth:`~BenchmarkResult.performance`), ``dataset``,
+    ``learner`` (codes), ``replicate``, ``value``, sorted by (data set, learner,
+    replicate); ``starts`` (data set ``i``'s rows are ``starts[i]:starts[i + 1]``);
+    ``dataset_code``, ``learner_code`` (name to code); ``mean``, ``count``, ``n_nan``
+    (data sets x learners: mean over the replicates, replicates, NaN performances)."""
     key = ("performance", metric)
     if key in result._arrays:
         return result._arrays[key]
@@ -233,39 +197,21 @@ def performance_arrays(result, metric):
 
 
 def _keep(result, key, arrays):
-    """Keep ``arrays`` on ``result`` under ``key = (kind, metric)``, one metric
-    at a time (the arrays are as large as the scores)."""
+    """Keep ``arrays`` under ``key = (kind, metric)``, one metric at a time."""
     if any(metric != key[1] for _, metric in result._arrays):
         result._arrays.clear()
     result._arrays[key] = arrays
 
 
 def blocks(result, learners, *, metric, dataset=None, drop_failed=False):
-    """A blocks x learners table of performances, checked for analysis.
+    """A blocks x learners table of performances, checked for a paired analysis.
 
-    Parameters
-    ----------
-    result : BenchmarkResult
-    learners : list of str
-        Checked learner names, the columns in this order.
-    metric : str
-        Checked metric name.
-    dataset : str, default=None
-        ``None``: blocks are data sets, each value the mean performance over the
-        data set's replicates. A name: blocks are that data set's replicates.
-    drop_failed : bool, default=False
-        ``False``: a replicate without a value (a failed task, see
-        :func:`task_values`) raises ``ValueError``. ``True``: replicates on
-        which any of ``learners`` has no value are dropped for all of them (the
-        pairs stay matched) before the per-data-set means are taken; their
-        number is in ``table.attrs["n_dropped"]``.
-
-    Returns
-    -------
-    DataFrame
-        Index: data sets (named ``dataset``) or replicates (named ``replicate``);
-        columns: ``learners``. No NaN, at least two rows.
-    """
+    Blocks are the data sets (each value the mean over the replicates) when
+    ``dataset`` is None, else that data set's replicates; the columns are
+    ``learners`` (checked names). A replicate without a value (a failed task) raises
+    ``ValueError``, or with ``drop_failed`` is dropped for every learner (the pairs
+    stay matched) and counted in ``table.attrs["n_dropped"]``. No NaN, at least two
+    rows."""
     values, labels, key, n_dropped = block_values(
         result, learners, metric=metric, dataset=dataset, drop_failed=drop_failed
     )
@@ -279,8 +225,7 @@ def blocks(result, learners, *, metric, dataset=None, drop_failed=False):
 
 def block_values(result, learners, *, metric, dataset=None, drop_failed=False):
     """:func:`blocks` as ``(values, block labels, "dataset" | "replicate",
-    n_dropped)``, the values a blocks x learners float array; checked the same
-    way."""
+    n_dropped)``."""
     arrays = performance_arrays(result, metric)
     codes = np.array([arrays["learner_code"][name] for name in learners], dtype=int)
     n_dropped = 0
@@ -367,13 +312,9 @@ def _drop_unmatched_replicates(perf, learners):
 
 
 def pair(result, a, b, *, metric, dataset=None, with_dropped=False):
-    """Paired performances of learners ``a`` and ``b`` and the phrase for H0.
-
-    Returns ``x, y, scope`` with ``x``, ``y`` float arrays (per data set means
-    when ``dataset`` is None, per replicate otherwise); replicates on which a
-    task of ``a`` or ``b`` failed are dropped (:func:`task_values`) and the
-    scope says how many. ``with_dropped=True`` appends that number.
-    """
+    """``x, y, scope`` (and ``n_dropped`` with ``with_dropped``): the paired
+    performances of ``a`` and ``b`` (per data set means, or per replicate of
+    ``dataset``), replicates with a failed task dropped, and the words for H0."""
     a, b = check_learners(result, [a, b])
     if dataset is not None:
         dataset = check_dataset(result, dataset)
@@ -401,14 +342,9 @@ def dropped_words(n_dropped, unit, a, b):
 
 
 def discordant_counts(result, a, b, *, dataset=None, replicate=None):
-    """McNemar's ``b``, ``c`` and ``n`` of learners ``a`` and ``b`` on one test set.
-
-    ``b`` counts the rows ``a`` misclassified and ``b`` classified correctly,
-    ``c`` the reverse, ``n`` the rows both predicted (Berrar & Lozano 2013,
-    Table 1). The test set is one replicate's validation rows of ``dataset``:
-    the fixed test sample of a competition or simulation problem, or the
-    out-of-bootstrap / cross-validated rows of one learning sample.
-    """
+    """McNemar's ``b``, ``c`` and ``n`` of learners ``a`` and ``b`` on one test
+    set (one replicate's validation rows of ``dataset``): ``a`` wrong and ``b``
+    right, the reverse, and the rows both predicted (Berrar & Lozano 2013, Table 1)."""
     learners = check_learners(result, [a, b])
     dataset = _one_test_set_dataset(result, dataset)
     preds = result.predictions
@@ -482,16 +418,12 @@ EQUAL_RTOL = 1e-9
 
 
 def win_tie_loss(table, learners, delta, *, greater_is_better, significant=None):
-    """Counts of wins, ties and losses from a blocks x learners array: the one
-    rule of the package.
+    """Wins, ties and losses from a blocks x learners array: the one rule.
 
-    A difference within ``delta`` is a tie: ``|a − b| <= delta +
-    EQUAL_RTOL · max(|a|, |b|)`` (with ``delta = 0``, equality up to
-    floating-point rounding). A block where either value is NaN does not count
-    for that pair. ``significant`` (blocks x learners x learners, bool), if
-    given, keeps only the wins and losses whose per-block test rejected; the
-    rest are ties.
-    """
+    A difference within ``delta`` is a tie: ``|a − b| <= delta + EQUAL_RTOL ·
+    max(|a|, |b|)``; a block where either value is NaN does not count for that pair;
+    ``significant`` (blocks x learners x learners), if given, keeps only the wins and
+    losses whose per-block test rejected."""
     delta = check_real(delta, "delta")
     if not delta >= 0:
         raise ValueError(f"`delta` must be a non-negative number; got {delta}.")
@@ -518,44 +450,19 @@ def win_tie_loss(table, learners, delta, *, greater_is_better, significant=None)
 # ------------------------------------------------------------ split-level pairs
 @dataclass(frozen=True)
 class SplitScores:
-    """Per-split scores of two learners on one data set, with the design.
+    """Per-split scores of two learners on one data set (:func:`split_pair`),
+    the unit of the fold-level tests within a data set, with the design."""
 
-    Made by :func:`split_pair`; the unit of the fold-level tests within one
-    data set (corrected resampled t, 5×2cv) and of the Bayesian correlated t.
-
-    Attributes
-    ----------
-    x, y : ndarray of shape (n,)
-        Per-split score of learner ``a`` and of learner ``b``, on the same
-        splits (split order), failed splits dropped.
-    replicate, fold : ndarray of shape (n,), dtype=int
-        Replicate id of each split and fold id within its replicate.
-    n_train, n_test : ndarray of shape (n,), dtype=int
-        Stored training- and validation-set sizes of each split (``-1`` when
-        unknown, e.g. a result made by ``from_frame``).
-    n_dropped : int
-        Splits dropped because a task of ``a`` or ``b`` failed (the failed-task
-        rule of :func:`task_values`).
-    scheme : str
-        ``"kfold"`` (k-fold, repeated or not), ``"holdout"`` (one random split
-        per replicate, ShuffleSplit-like), ``"bootstrap_oob"``,
-        ``"bootstrap_cv"`` or ``"unknown"``.
-    n_folds : int
-        Splits per replicate in the design (k).
-    n_replicates : int
-        Replicates in the design (r), before any split was dropped.
-    """
-
-    x: np.ndarray
+    x: np.ndarray  # a's and b's scores on the same splits, failed ones dropped
     y: np.ndarray
-    replicate: np.ndarray
+    replicate: np.ndarray  # of each split, and its fold within the replicate
     fold: np.ndarray
-    n_train: np.ndarray
+    n_train: np.ndarray  # stored split sizes (-1: unknown, e.g. from_frame)
     n_test: np.ndarray
-    n_dropped: int
-    scheme: str
-    n_folds: int
-    n_replicates: int
+    n_dropped: int  # splits dropped because a task of a or b failed
+    scheme: str  # "kfold", "holdout", "bootstrap_oob", "bootstrap_cv", "unknown"
+    n_folds: int  # splits per replicate in the design (k)
+    n_replicates: int  # replicates in the design (r), before any was dropped
 
 
 # Splitter reprs (``info["cv"]``) and the scheme they run.
@@ -586,14 +493,10 @@ _SCHEME_OF_NAME = {
 
 
 def scheme_of_cv(cv_repr):
-    """The scheme named by a splitter's repr, or ``None`` if it names none.
-
-    ``"5"`` and ``"None"`` (sklearn's ``cv=int`` / default, a k-fold
-    partition) give ``"kfold"``; other known splitters their scheme;
-    ``LeaveOneOut``, ``PredefinedSplit``, ``TimeSeriesSplit`` ... ``"unknown"``;
-    a list of splits (``"iterable of ..."``), a splitter this table does not
-    know, or nothing give ``None`` (the stored structure decides).
-    """
+    """The scheme a splitter's repr names: ``"kfold"`` for ``"5"`` and
+    ``"None"`` (sklearn's k-fold defaults) and the k-fold splitters, the scheme of
+    other known splitters, ``"unknown"`` for those that do not resample; ``None``
+    (the stored structure decides) for a list of splits or an unknown splitter."""
     if cv_repr is None:
         return None
     text = str(cv_repr).strip()
@@ -608,10 +511,8 @@ def scheme_of_cv(cv_repr):
 
 
 def _scheme_from_structure(replicate, n_train, n_test):
-    """k-fold or holdout from stored split sizes; ``"unknown"`` otherwise.
-
-    ``replicate``, ``n_train``, ``n_test``: int arrays, one entry per split.
-    """
+    """k-fold or holdout from the stored split sizes of each split; ``"unknown"``
+    otherwise."""
     if (n_train < 0).any() or (n_test < 0).any():
         return "unknown"
     total = n_train + n_test
@@ -630,11 +531,9 @@ def _scheme_from_structure(replicate, n_train, n_test):
 
 
 class _SplitTable:
-    """The split scores of one metric, one data set at a time, for
-    :func:`split_pair`: built once per metric and result (a report selects
-    from them thousands of times; rebuilding them per pair was quadratic in
-    the number of data sets), each data set's splits x learners matrices made
-    when first asked for."""
+    """The split scores of one metric, built once per metric and result (a report
+    selects from them thousands of times), each data set's splits x learners matrices
+    made when first asked for."""
 
     def __init__(self, result, metric):
         rows = task_values(result, metric)
@@ -665,10 +564,8 @@ class _SplitTable:
         self.n_selected = 0
 
     def remember(self, key, scores, symmetric):
-        """Keep ``scores`` for ``key = (data set, a, b)`` (arrays made
-        read-only), within a bound; ``symmetric``: b's rows have the same
-        design as a's, so ``(data set, b, a)`` is ``scores`` with x and y
-        swapped."""
+        """Keep ``scores`` for ``key = (data set, a, b)`` (read-only), within a
+        bound; ``symmetric``: ``(data set, b, a)`` is it with x and y swapped."""
         if self.n_selected > _MAX_SELECTED:
             self.selected.clear()
             self.n_selected = 0
@@ -689,8 +586,7 @@ class _SplitTable:
         return replace(scores, x=scores.y, y=scores.x)
 
     def of(self, dataset):
-        """``splits, present, value, replicate, fold, n_train, n_test`` of one
-        data set: sorted split ids and splits x learners matrices."""
+        """The split ids and splits x learners matrices of one data set."""
         i = self.dataset_code[dataset]
         if i in self._tables:
             return self._tables[i]
@@ -712,8 +608,7 @@ class _SplitTable:
 
 
 def _split_table(result, metric):
-    """The :class:`_SplitTable` of ``metric``, kept as
-    :func:`performance_arrays` keeps its arrays."""
+    """The :class:`_SplitTable` of ``metric``, kept as :func:`_keep` keeps arrays."""
     key = ("splits", metric)
     if key not in result._arrays:
         _keep(result, key, _SplitTable(result, metric))
@@ -730,33 +625,13 @@ def _missing_splits_error(dataset, missing):
 
 
 def split_pair(result, a, b, *, metric, dataset):
-    """Per-split scores of learners ``a`` and ``b`` on one data set.
+    """The :class:`SplitScores` of learners ``a`` and ``b`` on ``dataset``.
 
-    The failed-task rule applies (:func:`task_values`): splits on which a task
-    of ``a`` or ``b`` failed are dropped and counted in ``n_dropped``. The
-    scheme comes from ``result.info["cv"]`` (the splitter's repr) when it names
-    one, else from the stored structure: k-fold when ``n_train + n_test`` is
-    constant and the ``n_test`` of each replicate sum to it, holdout when every
-    replicate has one split of that constant total. A simulation problem
-    (fresh learning samples, one fixed test sample) is ``"unknown"``.
-
-    The split scores of the metric are indexed once per result (see
-    :class:`_SplitTable`); each call selects two columns of one data set.
-
-    Parameters
-    ----------
-    result : BenchmarkResult
-    a, b : str
-        The learners.
-    metric : str
-        Checked metric name.
-    dataset : str
-        The data set.
-
-    Returns
-    -------
-    SplitScores
-    """
+    Splits on which a task of ``a`` or ``b`` failed are dropped and counted. The
+    scheme comes from ``result.info["cv"]`` (:func:`scheme_of_cv`), else from the
+    stored structure: k-fold when ``n_train + n_test`` is constant and the ``n_test``
+    of each replicate sum to it, holdout when every replicate has one split of that
+    total; a simulation problem's is ``"unknown"``."""
     a, b = check_learners(result, [a, b])
     dataset = check_dataset(result, dataset)
     table = _split_table(result, metric)
@@ -816,9 +691,9 @@ def _split_scores(result, dataset, x, y, ok, design):
 
 
 def _split_pair_frame(result, a, b, *, metric, dataset):
-    """:func:`split_pair` with pandas on the whole table: the general path (rows
-    repeated for one split and learner are averaged, as ``pivot_table`` does),
-    and the reference the indexed path is tested against."""
+    """:func:`split_pair` with pandas on the whole table: the path for rows
+    repeated for one split and learner (averaged, as ``pivot_table`` does), and the
+    reference the indexed path is tested against."""
     rows = task_values(result, metric)
     rows = rows[(rows["dataset"] == dataset) & rows["learner"].isin([a, b])]
     wide = rows.pivot_table(
@@ -854,36 +729,19 @@ def _split_pair_frame(result, a, b, *, metric, dataset):
 
 
 def blocks_with_missing(result, learners, *, metric):
-    """A data sets x learners table of mean performances with NaN where missing.
-
-    For analyses that accept incomplete blocks (pairwise tests on common data
-    sets, Skillings–Mack). A cell is NaN when the learner has no score on the data
-    set, a NaN score (a failed task) on any replicate, or fewer replicates than
-    the data set has for any learner: a mean over other learning samples would
-    not be matched with the other learners' means.
-
-    Returns
-    -------
-    DataFrame
-        Index: data sets (named ``dataset``); columns: ``learners`` (named
-        ``learner``). Only data sets on which at least one learner has a value.
-    """
-    perf = result.performance(metric)
-    perf = perf[perf["learner"].isin(learners)].copy()
-    perf["learner"] = perf["learner"].astype(str)
-    perf["dataset"] = perf["dataset"].astype(str)
-    present = set(perf["dataset"])
-    order = [d for d in result.datasets if d in present]
-    grouped = perf.groupby(["dataset", "learner"], observed=True)["value"]
-    mean = grouped.mean().unstack("learner")
-    # every replicate has a value (observed groups are never empty)
-    complete = (grouped.count() == grouped.size()).unstack("learner")
-    n_rep = perf.groupby(["dataset", "learner"], observed=True)["replicate"].nunique()
-    n_rep = n_rep.unstack("learner")
-    full = perf.groupby("dataset", observed=True)["replicate"].nunique()
-    ok = complete.fillna(False).astype(bool) & n_rep.eq(full, axis=0)
-    table = mean.where(ok).reindex(index=order, columns=learners)
-    table = table.dropna(how="all")
-    table.index.name = "dataset"
-    table.columns.name = "learner"
-    return table
+    """A data sets x learners table of mean performances, NaN where a learner has
+    no score on the data set, a NaN score on any replicate, or fewer replicates
+    than another learner there (its mean would not be matched); only data sets on
+    which some learner has a value. Read from :func:`performance_arrays`."""
+    arrays = performance_arrays(result, metric)
+    columns = [arrays["learner_code"][name] for name in learners]
+    count = arrays["count"][:, columns]
+    ok = (count > 0) & (arrays["n_nan"][:, columns] == 0)
+    ok &= count == count.max(axis=1, keepdims=True)
+    rows = np.flatnonzero(ok.any(axis=1))
+    names = list(result.datasets)
+    return pd.DataFrame(
+        np.where(ok, arrays["mean"][:, columns], np.nan)[rows],
+        index=pd.Index([names[i] for i in rows], name="dataset"),
+        columns=pd.Index(list(learners), name="learner"),
+    )

@@ -1,46 +1,27 @@
-"""The unit of analysis of a two-learner test within one data set.
-
-One rule (documented in the user guide, "Tests within one data set"):
-
-- ``"corrected_t"`` (the default within a data set) answers the generalisation
-  question, "is a better than b on data like this, with training sets of this
-  size?". Its unit is the split: all k·r fold scores of (repeated) k-fold
-  cross-validation (Bouckaert & Frank 2004) and of BootstrapCV, the split of a
-  one-split-per-replicate holdout scheme (Nadeau & Bengio 2003), the replicate
-  of BootstrapOOB with the out-of-bootstrap rows over the *distinct* training
-  rows as ``n_test/n_train``. Never "average the folds, then correct as if they
-  were one split".
-- ``"5x2cv"``, ``"5x2cv_f"``: the 10 fold scores of 5 × 2-fold CV.
-- ``"t"``, ``"wilcoxon"``, ``"sign"``, ``"permutation"``: Hothorn et al.
-  (2005) on the replicate performances (fold means), conditional on the one
-  learning sample (or, for a competition problem, the fixed test sample); for
-  a simulation problem, whose replicates are independent learning samples,
-  they answer the generalisation question themselves.
-
-This module only selects and describes data; the statistics are in
-:mod:`sklearn_bench.stats`.
-"""
+"""The unit of a two-learner test within one data set (the user guide's "Tests
+within one data set"): ``"corrected_t"`` (the default) answers "is a better than b
+on data like this, with training sets of this size?" on the split: every fold
+score of (repeated) k-fold (Bouckaert & Frank 2004) and of BootstrapCV, the split
+of a holdout scheme (Nadeau & Bengio 2003), the replicate of BootstrapOOB with the
+out-of-bootstrap rows over the *distinct* training rows as ``n_test/n_train``;
+``"5x2cv"``, ``"5x2cv_f"`` on the 10 fold scores of 5 × 2-fold CV; the other
+tests on the replicate performances, conditional on the learning sample (Hothorn
+et al. 2005), except for a simulation problem's independent learning samples."""
 
 import numpy as np
 
 from ._select import check_dataset, check_learners, dropped_words, split_pair
 
-CONDITIONAL_METHODS = ("t", "wilcoxon", "sign", "permutation")
 SPLIT_METHODS = ("corrected_t", "5x2cv", "5x2cv_f")
 _FIVE_BY_TWO = "RepeatedStratifiedKFold(n_splits=2, n_repeats=5) (or RepeatedKFold)"
 _REPEATED = "RepeatedStratifiedKFold(n_splits=10, n_repeats=10)"
 
 
 def default_method(result, a, b, *, metric, dataset):
-    """The default test within ``dataset``: valid for the generalisation question.
-
-    ``"t"`` on the replicates of a simulation problem (independent learning
-    samples) and of a competition problem (where all inference is conditional
-    on the fixed test sample, Hothorn et al. 2005, Sec. 3.1); ``"corrected_t"``
-    on every real-world resampling scheme it knows. A scheme it cannot name
-    (no splitter recorded and no stored split sizes) raises ``ValueError``
-    saying what to pass.
-    """
+    """The default test within ``dataset``, valid for the generalisation
+    question: ``"t"`` for a simulation or competition problem (Hothorn et al. 2005,
+    Sec. 3.1), ``"corrected_t"`` on every resampling scheme it knows; an unknown
+    scheme raises ``ValueError`` saying what to pass."""
     dataset = check_dataset(result, dataset)
     problem = result.datasets[dataset]
     if problem in ("simulation", "competition"):
@@ -58,10 +39,8 @@ def default_method(result, a, b, *, metric, dataset):
 
 
 def corrected_t_inputs(result, a, b, *, metric, dataset, test_train_ratio=None):
-    """Differences' units, ``n_test/n_train`` and scope for ``"corrected_t"``.
-
-    Returns ``x, y, ratio, scope, n_dropped``.
-    """
+    """``x, y, ratio, scope, n_dropped`` of ``"corrected_t"``: its units,
+    ``n_test/n_train`` and the words for H0."""
     a, b = check_learners(result, [a, b])
     dataset = check_dataset(result, dataset)
     problem = result.datasets[dataset]
@@ -97,24 +76,22 @@ def corrected_t_inputs(result, a, b, *, metric, dataset, test_train_ratio=None):
         unit = "replicates"
     else:
         ratio = float(np.mean(s.n_test) / np.mean(s.n_train)) if sizes_known else None
-        if s.scheme == "kfold":
-            how = (
+        how, unit = {
+            "kfold": (
                 f"{s.n_replicates} × {s.n_folds}-fold CV; Bouckaert & Frank (2004) "
-                "corrected repeated k-fold t"
-            )
-            unit = "fold scores"
-        elif s.scheme == "bootstrap_cv":
-            how = (
+                "corrected repeated k-fold t",
+                "fold scores",
+            ),
+            "bootstrap_cv": (
                 f"{s.n_replicates} bootstrap samples × {s.n_folds} folds; "
-                "Bouckaert & Frank (2004) form on the fold scores"
-            )
-            unit = "fold scores"
-        elif s.scheme == "holdout":
-            how = "Nadeau & Bengio (2003) corrected resampled t"
-            unit = "splits"
-        else:
-            how = "Nadeau & Bengio (2003) correction, resampling scheme unknown"
-            unit = "splits"
+                "Bouckaert & Frank (2004) form on the fold scores",
+                "fold scores",
+            ),
+            "holdout": ("Nadeau & Bengio (2003) corrected resampled t", "splits"),
+        }.get(
+            s.scheme,
+            ("Nadeau & Bengio (2003) correction, resampling scheme unknown", "splits"),
+        )
     if test_train_ratio is not None:
         ratio = float(test_train_ratio)
         how += ", n_test/n_train given"
@@ -164,26 +141,11 @@ def five_by_two_inputs(result, a, b, *, metric, dataset):
 
 
 def corrected_t_block(result, learners, reference, *, metric, dataset):
-    """The split scores of several learners and one reference on ``dataset``,
-    for the corrected t of each against the reference at once, or ``None``
-    when the pairs do not share one design.
-
-    They do when every one of ``learners`` and ``reference`` has a finite score
-    on every split of the data set that any of them has, with the same stored
-    replicate, fold and sizes, and the default test there is
-    ``"corrected_t"``: then each pair's units and ``n_test/n_train`` are those
-    :func:`corrected_t_inputs` gives the first pair. Otherwise (failed tasks,
-    missing learners, another default) ``None``: test pair by pair.
-
-    Returns
-    -------
-    x : ndarray of shape (n, len(learners))
-        The learners' scores on the ``n`` units.
-    y : ndarray of shape (n,)
-        The reference's.
-    ratio : float
-        ``n_test/n_train`` of the corrected t.
-    """
+    """``(x, y, ratio)`` for the corrected t of each of ``learners`` against
+    ``reference`` at once on ``dataset``: their split scores (n x len(learners)),
+    the reference's and ``n_test/n_train``; ``None`` (test pair by pair) unless all
+    have a finite score on every split any of them has, with one design, and the
+    default test there is ``"corrected_t"``."""
     from ._select import _split_table
 
     if not learners or result.datasets[dataset] in ("simulation", "competition"):

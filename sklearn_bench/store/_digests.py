@@ -1,15 +1,9 @@
-"""The checksums of many tasks at once: read as columns, laid out with numpy.
-
-:func:`~._integrity.task_digest` feeds one value at a time (about 27 us a task:
-27 s for a million). Here the same bytes are laid out for a chunk of tasks with
-numpy (each value's tagged bytes gathered into one buffer) and hashed with one
-hashlib call per task: a task's digest is the BLAKE2b of the concatenation of
-what ``task_digest`` feeds it, so both give the same digest. Values of a type
-no writer of ours stores (an integer score, a text size) are left to
-``task_digest``. The rows of a per-task table other than scores and predictions
-(one a later version adds, see :func:`~._schema.task_tables`) are fed as
-``task_digest`` feeds them, after the predictions.
-"""
+"""The checksums of many tasks at once: the bytes :func:`~._integrity.task_digest`
+feeds one value at a time (27 s for a million tasks) laid out with numpy for a
+chunk of tasks and hashed with one hashlib call per task, so both give the same
+BLAKE2b digest. Values of a type no writer of ours stores are left to
+``task_digest``; the rows of a per-task table a later version adds are fed as it
+feeds them, after the predictions."""
 
 import hashlib
 
@@ -174,40 +168,14 @@ def _concatenate(pieces, n):
 
 
 def task_digests(conn, tasks, rows, texts, predictions, others=None):
-    """The digests of committed tasks, laid out and hashed in batches.
-
-    Parameters
-    ----------
-    conn : sqlite3.Connection
-        The store, in the transaction the rows were read in (the texts of the
-        score rows are read from it a chunk at a time).
-    tasks : numpy record array
-        Task rows (``ordinal``, ``dataset``, ``split``, ``replicate``, ``fold``,
-        ``learner``) of the tasks to digest, by ordinal.
-    rows : numpy record array
-        Their score rows, by ordinal and metric index, with each column as
-        SQLite returns it: ``ordinal``, ``metric_index``, ``s_split``,
-        ``s_replicate``, ``s_fold``,
-        ``value``, ``fit_time``, ``score_time``, ``n_train``, ``n_test`` and
-        the type codes ``*_type`` (:data:`REAL_TYPE`, :data:`INT_TYPE`).
-    texts : dict
-        ``(ordinal, metric_index)`` to the failure texts of the rows where any
-        is not empty (the others are ``""``).
-    predictions : dict
-        ``ordinal`` to the task's predictions row (``SELECT *``).
-    others : tuple, default=None
-        ``(empty, {ordinal: bytes})``: the part of each task's bytes from the
-        other per-task tables (:func:`other_tables`).
-
-    Returns
-    -------
-    digests : dict of int to bytes
-        For every task whose values have the types a writer of ours stores.
-    others : list of int
-        Ordinals of the tasks with values of another type (left to
-        :func:`task_digest`).
-    """
-    digests, odd_tasks = {}, []
+    """``(digests, others)``: the digest of every committed task (record arrays
+    ``tasks`` and their score ``rows`` with the SQLite type codes of each number,
+    read in ``conn``'s transaction; ``texts`` the failure texts by ``(ordinal,
+    metric_index)``; ``predictions`` the predictions row by ordinal; ``others`` the
+    bytes of other per-task tables, :func:`other_tables`) whose values have the types
+    a writer of ours stores, and the ordinals of the others (left to
+    :func:`task_digest`)."""
+    digests, odd_tasks = {}, []  # not `others`: the parameter
     for first in range(0, len(tasks), _CHUNK):
         chunk = tasks[first : first + _CHUNK]
         lo = np.searchsorted(rows["ordinal"], chunk["ordinal"][0])

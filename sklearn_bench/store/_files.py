@@ -31,20 +31,10 @@ def _check_file(path, *, work=False):
 
 
 def _refuse_link(path):
-    """Refuse to write a store through a link.
-
-    A store (or its ``-wal``, ``-shm`` or ``-journal`` file) whose name is a
-    symbolic link would be written where the link points, and one that is a
-    hard link (a file with more than one name) would change the file at its
-    other names: a link planted in a shared study folder could send a run's, a
-    merge's or a salvage's writes into another file. Checked with
-    ``os.lstat`` before SQLite opens the path; reading a store through a link
-    is allowed (reads never write).
-
-    Raises
-    ------
-    NotAStoreError
-    """
+    """Refuse (``NotAStoreError``) to write a store, or its ``-wal``, ``-shm`` or
+    ``-journal`` file, through a symbolic link (the write would go where it points)
+    or a hard link (it would change the file's other names); checked with
+    ``os.lstat`` before SQLite opens the path (reads may go through links)."""
     for suffix in ("", "-wal", "-shm", "-journal"):
         part = f"{path}{suffix}"
         what = "is" if not suffix else f"has a {suffix[1:]} file that is"

@@ -30,34 +30,14 @@ def config_diff(stored, current, prefix=""):
 
 
 def is_estimator_description(value):
-    """True when ``value`` describes an estimator as a run stores it:
-    ``{"class": dotted path, "params": {...}}`` (see
-    :func:`~sklearn_bench.experiment.describe`). The store compares these
-    descriptions; the report lists their parameters.
-
-    Examples
-    --------
-    >>> from sklearn_bench.store import is_estimator_description
-    >>> is_estimator_description({"class": "sklearn.svm.SVC", "params": {"C": 1.0}})
-    True
-    >>> is_estimator_description({"class": "sklearn.svm.SVC"})
-    False
-    """
+    """Whether ``value`` describes an estimator as a run stores it:
+    ``{"class": dotted path, "params": {...}}``."""
     return isinstance(value, dict) and set(value) == {"class", "params"}
 
 
 def is_named_steps(value):
-    """True when ``value`` is a non-empty list of ``[name, estimator, ...]``:
-    how a run stores the steps of a pipeline, a union or a column transformer
-    (whose columns follow the estimator).
-
-    Examples
-    --------
-    >>> from sklearn_bench.store import is_named_steps
-    >>> svc = {"class": "sklearn.svm.SVC", "params": {}}
-    >>> is_named_steps([["svc", svc]]), is_named_steps([]), is_named_steps([svc])
-    (True, False, False)
-    """
+    """Whether ``value`` is a non-empty list of ``[name, estimator, ...]``, as a
+    run stores the steps of a pipeline, a union or a column transformer."""
     return (
         isinstance(value, list)
         and len(value) > 0
@@ -80,13 +60,9 @@ def _join(prefix, name):
 
 
 def param_changes(stored, current, prefix=""):
-    """The parameters that differ between two learner descriptions, by their
-    scikit-learn names (``logisticregression__max_iter``), each with its two
-    values: ``["max_iter 300 -> 900"]``.
-
-    A description is ``{"class": ..., "params": {...}}`` as a run stores it;
-    steps of pipelines and unions are walked by their names, so only the keys
-    that changed are listed, never the whole parameter lists.
+    """The parameters that differ between two stored learner descriptions, by
+    their scikit-learn names, with both values (``["max_iter 300 -> 900"]``); steps
+    of pipelines and unions are walked by name.
 
     Examples
     --------
@@ -155,27 +131,11 @@ def _refuse(path, what, diff):
 
 
 def combine_configs(stored, current, *, path):
-    """The configuration of a store that grows by ``current``, or a ValueError.
-
-    Runs share a store when every setting that is not a learner, a data set or
-    a split (the metrics, seed, ``error_score``, ``keep_predictions``, package
-    versions) is equal; a learner name in both has the same parameters; a data
-    set name in both has the same fingerprint; a split of a data set in both
-    has the same rows. The union of their learners, data sets and splits is
-    returned.
-
-    Parameters
-    ----------
-    stored, current : dict
-        JSON configurations (``experiment_config``).
-    path : str or Path
-        The store, for messages.
-
-    Raises
-    ------
-    ValueError
-        Naming the setting, learner or data set that differs.
-    """
+    """The configuration of a store grown by ``current``: the union of the learners,
+    data sets and splits of both, when every other setting (metrics, seed,
+    ``error_score``, ``keep_predictions``, package versions) is equal and a learner,
+    data set or split in both is the same; else a ``ValueError`` naming what
+    differs (``path`` is the store, for messages)."""
     shared = [k for k in dict.fromkeys([*stored, *current]) if k not in _GROWING]
     diff = config_diff(
         {k: stored[k] for k in shared if k in stored},

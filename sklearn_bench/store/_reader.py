@@ -1,5 +1,5 @@
-"""The reader of a store: read-only access to its scores, kept predictions and
-checksums (reading never changes a store)."""
+"""The reader of a store: its scores, kept predictions and checksums, read-only
+(reading never changes a store)."""
 
 import json
 from functools import partial
@@ -56,38 +56,13 @@ def _open_reader(path):
 def read_store(path, tasks=None):
     """Everything a :class:`BenchmarkResult` needs from a store, predictions aside.
 
-    Parameters
-    ----------
-    path : str or Path
-    tasks : list of (dataset, split, learner), default=None
-        Read only these tasks, in this order (the tasks of one experiment);
-        ``None`` reads every task of the store in the order of one run of them
-        all: by data set, learner and split, in the order of the store's data
-        sets and learners.
-
-    Returns
-    -------
-    content : dict
-        ``scores`` (DataFrame), ``result`` (metrics, data sets, learners,
-        info), ``keep_predictions``, ``has_losses`` (pointwise losses are
-        stored), ``n_tasks``, ``n_missing_tasks`` (of the
-        tasks asked for), ``done`` (ordinals of the committed tasks read, in
-        the order of ``scores``).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from sklearn.datasets import load_iris
-    >>> from sklearn.naive_bayes import GaussianNB
-    >>> from sklearn_bench import BenchmarkExperiment
-    >>> from sklearn_bench.store import read_store
-    >>> store = f"{tempfile.mkdtemp()}/run.sqlite"
-    >>> _ = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
-    ...     store=store, progress=False).fit(*load_iris(return_X_y=True))
-    >>> content = read_store(store)
-    >>> content["n_tasks"], content["n_missing_tasks"], len(content["scores"])
-    (3, 0, 3)
-    """
+    ``tasks`` (``(dataset, split, learner)`` ids) reads only these, in this order;
+    ``None`` every task in the order of one run of them all (data set, learner,
+    split). Returns a dict: ``scores`` (DataFrame), ``result`` (metrics, data sets,
+    learners, info), ``keep_predictions``, ``has_losses`` (pointwise losses are stored),
+    ``n_tasks``, ``n_missing_tasks`` (of the
+    tasks asked for) and ``done`` (ordinals of the committed tasks read, in the order
+    of ``scores``)."""
     conn, meta = _open_reader(path)
     try:
         conn.execute("BEGIN")  # one snapshot for every query
@@ -117,12 +92,9 @@ def read_store(path, tasks=None):
 
 
 def _read_verified(conn, path, meta):
-    """The task records, the score rows and the failure texts of a store (in
-    the open transaction), and the tasks that do not match their checksum.
-
-    The numbers of the score rows (and the texts of each row's task and
-    metric) are read into a numpy record array with the SQLite type of each
-    number (NULL is NaN); the texts of failures are read apart."""
+    """The task records, score rows (numpy record arrays, NULL as NaN) and failure
+    texts of a store in the open transaction, and the tasks that do not match their
+    checksum."""
     task_rows = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
     rows = records(conn.execute(ROWS_QUERY), ROW_DTYPE)
     failures = conn.execute(FAILURES_QUERY).fetchall()
@@ -131,10 +103,9 @@ def _read_verified(conn, path, meta):
 
 
 def _check_digests(conn, path, meta, task_rows, rows, failures):
-    """The tasks whose rows do not match their checksum, as ``(dataset, split,
-    learner)``: committed tasks with another digest or none, and tasks with a
-    checksum but no rows (deleted after they were committed). A task list
-    that does not match the store's ``tasks_digest`` is refused."""
+    """The ``(dataset, split, learner)`` of the tasks whose rows do not match their
+    checksum (another digest, none, or one without rows); a task list that does not
+    match its checksum is refused."""
     if not task_list_matches(meta, task_rows):
         raise CorruptStoreError(
             f"The store {str(path)!r} is corrupt: its task list does not match "
@@ -246,55 +217,17 @@ def _scores_frame(task_rows, rows, failures, metric_names, tasks, result):
 
 def predictions_loader(path, content):
     """What reads the predictions of ``content = read_store(path, ...)`` when
-    first asked for, or ``None`` when the run kept none.
-
-    A ``functools.partial`` of :func:`read_predictions` on the store's real path
-    and the committed tasks read (``content["done"]``), for
-    ``BenchmarkResult(predictions=...)``: the result of an experiment and of
-    ``BenchmarkResult.from_store`` load the predictions the same way.
-
-    Examples
-    --------
-    >>> from sklearn_bench.store import predictions_loader
-    >>> predictions_loader("run.sqlite", {"keep_predictions": False}) is None
-    True
-    """
+    first asked for (``read_predictions`` of its committed tasks), or ``None`` when
+    the run kept none."""
     if not content["keep_predictions"]:
         return None
     return partial(read_predictions, Path(path).resolve(), content["done"])
 
 
 def read_predictions(path, ordinals=None):
-    """The kept predictions of a store as a long DataFrame, in canonical order.
-
-    Parameters
-    ----------
-    path : str or Path
-    ordinals : sequence of int, default=None
-        Read only these tasks, in this order (e.g. those committed when the
-        scores were read).
-
-    Returns
-    -------
-    predictions : DataFrame
-        Columns ``dataset``, ``learner``, ``split``, ``replicate``, ``fold``,
-        ``row`` and ``correct`` or ``y_pred``.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from sklearn.datasets import load_iris
-    >>> from sklearn.naive_bayes import GaussianNB
-    >>> from sklearn_bench import BenchmarkExperiment
-    >>> from sklearn_bench.store import read_predictions
-    >>> store = f"{tempfile.mkdtemp()}/run.sqlite"
-    >>> _ = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
-    ...     store=store, progress=False, keep_predictions=True,
-    ... ).fit(*load_iris(return_X_y=True))
-    >>> predictions = read_predictions(store)
-    >>> len(predictions), list(predictions.columns[-2:])
-    (150, ['row', 'correct'])
-    """
+    """The kept predictions of a store as a long DataFrame (``dataset``,
+    ``learner``, ``split``, ``replicate``, ``fold``, ``row`` and ``correct`` or
+    ``y_pred``), of the tasks ``ordinals`` in this order (default: all)."""
     conn, meta = _open_reader(path)
     try:
         conn.execute("BEGIN")  # the predictions read are the ones verified

@@ -1,21 +1,9 @@
-"""A store that never leaves the user stuck: integrity checks, salvage, checkpoint.
-
-A store is one SQLite file in WAL mode. Committed tasks sit in the ``-wal`` file
-beside it until SQLite checkpoints them into the main file (every ~40 MB of
-commits and when the run ends), so **a store copied without its ``-wal`` file
-loses the tasks committed since the last checkpoint**; :func:`checkpoint_store`
-(``sklearn-bench store checkpoint STORE``) makes it one self-contained file first.
-
-A store damaged on disk (truncated, pages overwritten) is detected when it is
-opened, by SQLite's own ``PRAGMA quick_check`` and by the frame checksums of its
-``-wal`` file (SQLite silently drops every frame after a bad one), and refused
-with a :class:`CorruptStoreError` naming the file and the way out:
-:func:`salvage_store` (``sklearn-bench store salvage STORE NEW``) copies every
-committed task that it can prove intact (its per-task checksum and the domain
-checks of :mod:`._integrity`) into a new store, which a ``fit`` with the
-same configuration then resumes (only the dropped tasks rerun); or
-``fit(..., overwrite=True)`` replaces it.
-"""
+"""A store that never leaves the user stuck (docs/cli.rst): :func:`checkpoint_store`
+folds the ``-wal`` file into the store (a store copied without its ``-wal`` file
+loses the tasks committed since the last checkpoint); a store damaged on disk is
+refused when opened, and :func:`salvage_store` copies every committed task it can
+prove intact (its checksum and the domain checks of :mod:`._integrity`) into a
+new store, which the same experiment resumes."""
 
 import json
 import os
@@ -54,15 +42,10 @@ from ._writer import StoreWriter
 
 
 def _padded_copy(path, folder):
-    """A copy of the store whose missing pages are filled with 0xFF bytes.
-
-    A truncated file still counts its lost pages in its header (bytes 28-31), and
-    SQLite refuses it whole. In the padded copy those pages exist but read as
-    invalid: a b-tree page of 0xFF is corrupt and a text of 0xFF is not UTF-8.
-    A row that lived partly on a lost page can still read back with wrong
-    values (an ``n_test`` of 255): the checksums and domain checks of
-    :mod:`._integrity` drop it.
-    """
+    """A copy of the store whose missing pages (a truncated file still counts
+    them in its header) are 0xFF bytes, which SQLite reads as invalid instead of
+    refusing the whole file; a row that lived partly on a lost page may read back
+    wrong, which the checksums and domain checks drop."""
     copy = Path(folder) / "store.sqlite"
     shutil.copyfile(path, copy)
     wal = Path(f"{path}-wal")
@@ -320,35 +303,11 @@ def _int(value):
 
 
 def read_salvageable(path):
-    """What :func:`salvage_store` would copy, read without writing anything.
-
-    Parameters
-    ----------
-    path : str or Path
-        The (damaged) store; left untouched.
-
-    Returns
-    -------
-    found : Salvageable
-        ``good`` maps the ordinal of each committed task proven intact to its
-        task row, its rows in each per-task table and its checksum; ``lost``
-        lists the task rows whose rows were dropped; ``tasks`` the task rows
-        to register; ``reasons`` counts why tasks were dropped.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from sklearn.datasets import load_iris
-    >>> from sklearn.naive_bayes import GaussianNB
-    >>> from sklearn_bench import BenchmarkExperiment
-    >>> from sklearn_bench.store import read_salvageable
-    >>> store = f"{tempfile.mkdtemp()}/run.sqlite"
-    >>> _ = BenchmarkExperiment({"nb": GaussianNB()}, cv=3, random_state=0,
-    ...     store=store, progress=False).fit(*load_iris(return_X_y=True))
-    >>> found = read_salvageable(store)
-    >>> len(found.good), len(found.lost)
-    (3, 0)
-    """
+    """What :func:`salvage_store` would copy, read without writing anything: a
+    :class:`Salvageable` whose ``good`` maps the ordinal of each committed task
+    proven intact to its task row, rows and checksum, ``lost`` lists the tasks whose
+    rows were dropped, ``tasks`` the task rows to register and ``reasons`` counts
+    why tasks were dropped."""
     path = _store_path(path, "path")
     with tempfile.TemporaryDirectory() as folder:
         copy = _padded_copy(path, folder)

@@ -1,18 +1,11 @@
 """The store's schema: its tables, its task record, its errors and the checks of
 what an opened file holds.
 
-The store is an SQLite journal of a benchmark experiment, written task by task:
-plain-data persistence (like :meth:`BenchmarkResult.save`) below the results, so
-that :meth:`BenchmarkResult.from_store` reads a store without importing the
-experiment; :class:`~sklearn_bench.BenchmarkExperiment` drives the writer.
-
-A store grows with its study. A task is identified by its content: the data
-set's fingerprint, the split's rows (see
-:func:`~sklearn_bench.experiment._config.split_fingerprints`), the learner's name
-and all its parameters, under the store's metrics, seed, ``error_score`` and
-package versions. Fitting a larger experiment on a store adds its new tasks and
-reuses the stored ones; several stores of one study merge into one
-(:func:`merge_stores`). :func:`combine_configs` decides what may share a store.
+The store is an SQLite journal of a benchmark experiment, written task by task by
+the driver (plain data below the results, so :meth:`BenchmarkResult.from_store`
+reads it without the experiment). It grows with its study: a task is identified by
+its content (the data set's fingerprint, the split's rows, the learner's name and
+parameters) under the store's shared settings (:func:`combine_configs`).
 
 Layout (schema version 5), all in one SQLite file in WAL mode:
 
@@ -44,15 +37,12 @@ Layout (schema version 5), all in one SQLite file in WAL mode:
   (scores, predictions, losses, and any table a later version adds), committed with
   them (see :mod:`._integrity`); salvage keeps only tasks whose digest matches.
 
-Every row of every table is thus covered by a digest, by a rule read from the
-schema itself (:func:`task_tables`): a table with an ``ordinal`` column by its
-task's checksum, ``tasks`` by the task-list digest, every other table by the
-settings digest.
-
-A task is committed with its rows and predictions in one transaction, so a process
-killed at any moment loses at most the tasks in flight. The writer holds SQLite's
-write lock (``BEGIN IMMEDIATE``) for the whole run, which keeps a second writer
-out while readers still see every committed task (WAL).
+Every row is covered by a digest, by a rule read from the schema itself
+(:func:`task_tables`): a table with an ``ordinal`` column by its task's checksum,
+``tasks`` by the task-list digest, every other table by the settings digest. A
+task is committed with its rows in one transaction (a killed process loses at most
+the tasks in flight), and the writer holds SQLite's write lock (``BEGIN
+IMMEDIATE``) for the whole run while readers see every committed task (WAL).
 
 Versions 1 to 4 were written by development versions before 0.2 (never
 released): the settings of versions 1 to 3 are not covered by a digest and
@@ -118,19 +108,9 @@ _INSERT_SCORES = (
 
 
 class Task(NamedTuple):
-    """One learner on one split of one data set: the record a store keeps of a task.
-
-    ``(dataset, split, learner)`` is its stable id across runs of one
-    configuration; ``replicate`` and ``fold`` say which learning sample the split
-    belongs to (see :func:`~sklearn_bench.model_selection.replicate_ids`).
-
-    Examples
-    --------
-    >>> from sklearn_bench.store import Task
-    >>> task = Task("iris", 4, 1, 1, "nb")
-    >>> task.dataset, task.split, task.learner
-    ('iris', 4, 'nb')
-    """
+    """One learner on one split of one data set: the record a store keeps of a
+    task; ``(dataset, split, learner)`` is its stable id, ``replicate`` and ``fold``
+    say which learning sample the split belongs to."""
 
     dataset: str
     split: int
@@ -171,7 +151,7 @@ def corrupt_store_error(path, detail, *, source="SQLite"):
         f"The store {str(path)!r} is corrupt ({source}: {detail}). Its committed "
         "tasks that can still be read can be salvaged into a new store with "
         f"`sklearn-bench store salvage {path} NEW.sqlite` (or "
-        "sklearn_bench.results.salvage_store); fitting the same experiment on the "
+        "sklearn_bench.store.salvage_store); fitting the same experiment on the "
         "new store reruns only the lost tasks. Or pass `overwrite=True` to replace "
         "it (every task reruns). A store copied without its '-wal' file loses the "
         "tasks committed since the last checkpoint."
@@ -179,19 +159,9 @@ def corrupt_store_error(path, detail, *, source="SQLite"):
 
 
 def check_integrity(conn, path, *, full=False):
-    """Run SQLite's ``PRAGMA quick_check`` (``full``: ``integrity_check``) on an
-    open store.
-
-    ``quick_check`` reads every page once (a few ms per MB) and checks the
-    b-trees, without the index cross-check of ``integrity_check`` (a flipped
-    bit in an index entry passes quick_check, and a query using the index would
-    read the flipped name).
-
-    Raises
-    ------
-    CorruptStoreError
-        The check fails or the file cannot be read.
-    """
+    """SQLite's ``PRAGMA quick_check`` (every page once, a few ms per MB) or,
+    with ``full``, ``integrity_check`` (also every index against its table) on an
+    open store; a ``CorruptStoreError`` when it fails."""
     pragma = "integrity_check" if full else "quick_check"
     try:
         rows = conn.execute(f"PRAGMA {pragma}").fetchall()

@@ -65,20 +65,10 @@ def _header(data):
 
 
 def wal_damage(path):
-    """What SQLite silently ignores in a store's ``-wal`` file, or ``None``.
-
-    SQLite reads the frames of a -wal file up to the first whose checksum does
-    not match and drops every later one, committed or not, without a word. This
-    reads the file as SQLite's WAL format defines it and says when frames of
-    the current -wal (with its salts) that end a transaction lie beyond a bad
-    checksum: committed tasks there cannot be read.
-
-    Returns
-    -------
-    None or str
-        A sentence naming the damage; ``None`` when there is no -wal file or
-        nothing committed is ignored.
-    """
+    """What SQLite silently ignores in a store's ``-wal`` file, as a sentence, or
+    ``None``: SQLite drops every frame after the first whose checksum does not match,
+    committed or not; this reads the file by the WAL format and says when frames of
+    the current -wal that end a transaction lie beyond a bad checksum."""
     wal = f"{path}-wal"
     try:
         with open(wal, "rb") as file:

@@ -1,9 +1,6 @@
-"""The writer of a store: the driver opens, checks, locks and commits tasks.
-
-Only the driver writes (workers return rows); a task is committed with its score
-rows, kept predictions and checksum in one transaction, and the write lock is
-held for the whole run (see :mod:`._schema` for the layout).
-"""
+"""The writer of a store: only the driver writes, a task with its score rows,
+kept predictions and checksum in one transaction, the write lock held for the
+whole run (the layout is in :mod:`._schema`)."""
 
 import json
 import sqlite3
@@ -35,20 +32,9 @@ from ._schema import (
 class StoreWriter:
     """The driver's side of a store: opens, checks, locks and commits tasks.
 
-    Parameters
-    ----------
-    path : str or Path
-        The SQLite file; created if missing (its folder must exist).
-    timeout : float, default=1.0
-        Seconds to wait for SQLite's write lock before giving up.
-
-    Raises
-    ------
-    ValueError
-        The file is not an SQLite file, not a sklearn_bench store, or has a
-        newer schema. Nothing is written.
-    RuntimeError
-        Another writer holds the store's write lock.
+    ``path`` is created if missing (its folder must exist); a file that is not a
+    sklearn_bench store, or of a newer schema, is a ``ValueError``, and another
+    writer holding the lock (``timeout`` seconds) a ``RuntimeError``.
 
     Examples
     --------
@@ -117,32 +103,13 @@ class StoreWriter:
         return json.loads(self.meta["config"]) if self.meta else None
 
     def start(self, config, tasks, result, *, keep_predictions, overwrite=False):
-        """Check the configuration, register the tasks; the ids done.
-
-        On an existing store, the configuration is combined with the stored one
-        (:func:`combine_configs`, which refuses a changed learner, data set,
-        split or shared setting), the tasks not yet registered are appended
-        and the stored configuration and result description grow to the union.
-
-        Parameters
-        ----------
-        config : dict
-            JSON-safe configuration (``experiment_config``).
-        tasks : list of Task
-            Every task of this run, in canonical order.
-        result : dict
-            JSON-safe ``metrics``, ``datasets``, ``learners``, ``info`` of the
-            result.
-        keep_predictions : bool
-        overwrite : bool, default=False
-            Replace the store's content (in one transaction).
-
-        Returns
-        -------
-        done : set of (dataset, split, learner)
-            Ids of the committed tasks of the store (of any run). The store
-            ordinal of each task of this run is in ``self.ordinals``.
-        """
+        """Register the tasks of a run (``config``, ``result``: JSON-safe) and
+        return the ids ``(dataset, split, learner)`` of the store's committed tasks;
+        each task's ordinal is then in ``self.ordinals``. On an existing store the
+        configuration is combined with the stored one (:func:`combine_configs` refuses
+        a changed learner, data set, split or shared setting), the new tasks appended
+        and the stored configuration and result grown to the union; ``overwrite``
+        replaces the content in one transaction."""
         config = json.loads(json.dumps(config))  # as it will read back
         result = json.loads(json.dumps(result))
         if self.meta and not overwrite:
@@ -258,27 +225,11 @@ class StoreWriter:
         self._begin()  # keep the write lock between tasks
 
     def write(self, ordinal, out):
-        """Commit one finished task: its score rows and predictions.
-
-        Parameters
-        ----------
-        ordinal : int
-            The task's position in the canonical order.
-        out : dict
-            What :func:`~sklearn_bench.experiment._tasks.run_tasks` returned for
-            the task.
-        """
+        """Commit one finished task (what ``run_tasks`` returned for it)."""
         self.write_many([(ordinal, out)])
 
     def write_many(self, items):
-        """Commit finished tasks in one transaction: all of them or none.
-
-        Parameters
-        ----------
-        items : list of (int, dict)
-            Each task's ordinal and what ``run_tasks`` returned for it (see
-            :meth:`write`).
-        """
+        """Commit ``(ordinal, out)`` tasks in one transaction: all or none."""
         for ordinal, out in items:
             self._insert(ordinal, out)
         self._commit()
@@ -323,27 +274,10 @@ class StoreWriter:
         store_checksum(conn, ordinal)
 
     def copy_tasks(self, tasks, *, meta=None):
-        """Commit the rows of tasks read (and verified) from another store, with
-        their checksums, in one transaction.
-
-        The checksum is the other store's, never a new one: after the rows are
-        inserted, their digest is computed again and must equal it (a value
-        that SQLite stores otherwise than it was read is refused).
-
-        Parameters
-        ----------
-        tasks : iterable of (int, dict, bytes)
-            The ordinal of each task in this store, its rows in each table of
-            :func:`~._schema.task_tables` (``{table: rows}`` as ``SELECT *``
-            returns them from the other store: their ordinal column is
-            replaced) and its verified checksum.
-        meta : dict, default=None
-            ``meta`` values to set in the same transaction.
-
-        Returns
-        -------
-        n_copied : int
-        """
+        """Commit ``(ordinal, {table: rows}, checksum)`` tasks read and verified
+        from another store in one transaction (their ordinal column replaced), with
+        their own checksums, each checked again once stored, and ``meta`` values;
+        returns how many."""
         conn, n_copied = self.conn, 0
         layout = task_tables()
         try:
@@ -391,31 +325,8 @@ def _plain(value):
 
 
 def open_writer(path, *, overwrite):
-    """A :class:`StoreWriter`; with ``overwrite``, a corrupt store is replaced.
-
-    Parameters
-    ----------
-    path : str or Path
-        The store.
-    overwrite : bool
-        Delete a store that SQLite reports as corrupt (with a warning) and
-        start a new one; otherwise its :class:`CorruptStoreError` is raised.
-
-    Returns
-    -------
-    StoreWriter
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from sklearn_bench.store import open_writer
-    >>> writer = open_writer(Path(tempfile.mkdtemp()) / "run.sqlite",
-    ...                      overwrite=False)
-    >>> writer.config() is None  # a new store
-    True
-    >>> writer.close()
-    """
+    """A :class:`StoreWriter`; with ``overwrite``, a store that SQLite reports
+    as corrupt is deleted (with a warning) and a new one started."""
     try:
         return StoreWriter(path)
     except CorruptStoreError:

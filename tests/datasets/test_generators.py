@@ -186,7 +186,7 @@ def test_microarray_non_markers():
         ({"rho": 1.0}, "`rho` must lie"),
         ({"variances": (0.36, -1.0)}, "`variances` must be positive"),
         ({"means": (0.1,)}, "`means` must be a pair"),
-        ({"n_subclasses": 0}, "`n_subclasses` must be at least 1"),
+        ({"n_subclasses": 0}, "`n_subclasses` must be a positive integer"),
     ],
 )
 def test_microarray_invalid_parameters_raise(kwargs, match):

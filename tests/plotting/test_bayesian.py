@@ -11,8 +11,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from sklearn_bench.plotting import (  # noqa: E402
     plot_bayesian_posterior,
-    plot_posterior_density,
-    plot_posterior_simplex,
 )
 from sklearn_bench.stats import (  # noqa: E402
     bayesian_correlated_t,
@@ -52,7 +50,7 @@ def test_density_regions_have_the_stated_areas(greater_is_better):
         labels=("A", "B"),
         greater_is_better=greater_is_better,
     )
-    ax = plot_posterior_density(res)
+    ax = plot_bayesian_posterior(res)
     (curve,) = _by_gid(ax.lines, "posterior")
     xs, ys = curve.get_xdata(), curve.get_ydata()
     probs = res.probabilities
@@ -82,7 +80,7 @@ def test_density_of_a_point_mass_is_a_line():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         res = bayesian_correlated_t(x, x, delta=0.01, rho=0.2, greater_is_better=True)
-    ax = plot_posterior_density(res)
+    ax = plot_bayesian_posterior(res)
     (line,) = _by_gid(ax.lines, "posterior")
     assert np.all(np.asarray(line.get_xdata()) == 0)
 
@@ -102,7 +100,7 @@ def test_simplex_points_fall_in_their_regions(greater_is_better):
         labels=("A", "B"),
         greater_is_better=greater_is_better,
     )
-    ax = plot_posterior_simplex(res, max_points=2000)
+    ax = plot_bayesian_posterior(res, max_points=2000)
     points = {
         key: _by_gid(ax.collections, f"samples-{key}")[0].get_offsets()
         for key in ("a", "rope", "b")
@@ -121,28 +119,24 @@ def test_simplex_points_fall_in_their_regions(greater_is_better):
 
 def test_dispatch_and_wrong_inputs():
     """H: plot_bayesian_posterior picks the density for the correlated t and the
-    simplex for the sign test; a density of a sampled result, a simplex of a
-    t result and a non-result raise ValueError."""
+    simplex for the sign test; a non-result and a bad max_points raise
+    ValueError."""
     x, y = _pair(3)
     t = bayesian_correlated_t(x, y, delta=0.01, rho=0.1, greater_is_better=True)
     s = bayesian_sign_test(x, y, delta=0.01, random_state=0, greater_is_better=True)
     assert _by_gid(plot_bayesian_posterior(t).lines, "posterior")
     assert _by_gid(plot_bayesian_posterior(s).collections, "samples-rope")
-    with pytest.raises(ValueError, match="plot_posterior_simplex"):
-        plot_posterior_density(s)
-    with pytest.raises(ValueError, match="plot_posterior_density"):
-        plot_posterior_simplex(t)
     with pytest.raises(ValueError, match="BayesianTestResult"):
         plot_bayesian_posterior({"p": 0.5})
     with pytest.raises(ValueError, match="`max_points`"):
-        plot_posterior_simplex(s, max_points=0)
+        plot_bayesian_posterior(t, max_points=0)
 
 
 # -- issue 23: the hierarchical model's simplex and the Plackett–Luce rank posteriors
 
 
 def test_simplex_of_a_hierarchical_result_is_titled_as_the_model():
-    """H: plot_posterior_simplex draws the per-draw region probabilities of a
+    """H: plot_bayesian_posterior draws the per-draw region probabilities of a
     hierarchical-model result (it used to fail on its method name) and says it
     is about the next data set."""
     from dataclasses import replace
@@ -151,7 +145,7 @@ def test_simplex_of_a_hierarchical_result_is_titled_as_the_model():
         *_pair(), delta=0.01, random_state=0, greater_is_better=True
     )
     res = replace(base, method="hierarchical")
-    ax = plot_posterior_simplex(res)
+    ax = plot_bayesian_posterior(res)
     assert "hierarchical model (next data set)" in ax.get_title()
 
 

@@ -145,7 +145,7 @@ def test_error_rate_density_stays_in_its_range_and_is_reflected():
 def test_metric_bounds_from_names():
     """H: proportions are bounded by [0, 1], non-negative losses below by 0, other
     metrics not at all; a neg_ prefix and a suffix are understood."""
-    from sklearn_bench.plotting import metric_bounds
+    from sklearn_bench._metrics import metric_bounds
 
     assert metric_bounds("error_rate") == (0.0, 1.0)
     assert metric_bounds("f1_macro") == (0.0, 1.0)

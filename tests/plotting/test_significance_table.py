@@ -17,7 +17,6 @@ from sklearn_bench.plotting import (  # noqa: E402
     plot_critical_difference,
     plot_pairwise_significance,
     plot_significance_table,
-    significance_table,
 )
 from sklearn_bench.stats import friedman_test, pairwise_tests, tukey_hsd  # noqa: E402
 
@@ -34,57 +33,53 @@ def _errors(seed=0, k=5):
     return pd.DataFrame(values, columns=[f"L{i}" for i in range(k)])
 
 
+_STARS = {"NS": 0, "*": 1, "**": 2, "***": 3, "-": -1}
+
+
+def _classes(result, **kwargs):
+    """The significance class of each cell of the heat map (-1 on the diagonal)."""
+    ax = plot_significance_table(result, **kwargs)
+    return np.asarray(ax.images[0].get_array())
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_significance_table_matches_scikit_posthocs(seed):
-    """H: the stars equal scikit-posthocs' sign_table on the same adjusted
-    p-values (no p-value equals a level exactly here)."""
+def test_heat_map_classes_match_scikit_posthocs(seed):
+    """H: the heat map's classes are scikit-posthocs' sign_table stars on the same
+    adjusted p-values (no p-value equals a level exactly here), and it prints one
+    p-value per off-diagonal cell."""
     import scikit_posthocs as sp
 
     res = pairwise_tests(_errors(seed), adjust="holm", greater_is_better=False)
     pv = res.pvalues_adjusted
     assert not np.isin(pv.to_numpy(), (0.001, 0.01, 0.05)).any()
-    ours = significance_table(res)
-    ref = sp.sign_table(pv)
-    np.testing.assert_array_equal(ours.to_numpy(), ref.to_numpy())
-    assert list(ours.index) == list(res.learners)
+    ref = np.vectorize(_STARS.get)(sp.sign_table(pv).to_numpy())
+    np.testing.assert_array_equal(_classes(res), ref)
+    ax = plt.gca()
+    k = len(res.learners)
+    assert len([t for t in ax.texts if t.get_gid() == "sign-cell"]) == k * (k - 1)
 
 
-def test_significance_table_takes_any_post_hoc_and_matrices():
-    """H: a TukeyHSDResult, a DataFrame and an array give the same stars; a p-value
-    equal to a level is significant at it (p <= α, unlike scikit-posthocs)."""
+def test_heat_map_takes_any_post_hoc_and_matrices():
+    """H: a TukeyHSDResult, a DataFrame and an array give the same classes; a
+    p-value equal to a level is significant at it (p <= α, unlike
+    scikit-posthocs)."""
     res = tukey_hsd(_errors(3), greater_is_better=False)
-    a = significance_table(res)
-    b = significance_table(res.pvalues_adjusted)
-    c = significance_table(res.pvalues_adjusted.to_numpy())
-    np.testing.assert_array_equal(a.to_numpy(), b.to_numpy())
-    np.testing.assert_array_equal(a.to_numpy(), c.to_numpy())
+    a = _classes(res)
+    np.testing.assert_array_equal(a, _classes(res.pvalues_adjusted))
+    np.testing.assert_array_equal(a, _classes(res.pvalues_adjusted.to_numpy()))
     p = np.array([[1.0, 0.05], [0.05, 1.0]])
-    assert significance_table(p).iat[0, 1] == "*"
-    assert significance_table(p, levels=[0.01]).iat[0, 1] == "NS"
+    assert _classes(p)[0, 1] == 1
+    assert _classes(p, levels=[0.01])[0, 1] == 0
 
 
-def test_significance_table_refuses_bad_matrices():
+def test_heat_map_refuses_bad_matrices():
     """H: asymmetric, out-of-range or non-square matrices are refused by name."""
     with pytest.raises(ValueError, match="symmetric"):
-        significance_table(np.array([[1.0, 0.1], [0.2, 1.0]]))
+        plot_significance_table(np.array([[1.0, 0.1], [0.2, 1.0]]))
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
-        significance_table(np.array([[1.0, 1.5], [1.5, 1.0]]))
+        plot_significance_table(np.array([[1.0, 1.5], [1.5, 1.0]]))
     with pytest.raises(ValueError, match="`result`"):
-        significance_table(np.ones((2, 3)))
-
-
-def test_heat_map_cells_follow_the_classes():
-    """H: the heat map prints one p-value per off-diagonal cell and its image holds
-    the significance class of each cell."""
-    res = pairwise_tests(_errors(0), adjust="holm", greater_is_better=False)
-    ax = plot_significance_table(res)
-    k = len(res.learners)
-    cells = [t for t in ax.texts if t.get_gid() == "sign-cell"]
-    assert len(cells) == k * (k - 1)
-    image = ax.images[0].get_array()
-    stars = significance_table(res).to_numpy()
-    count = {"NS": 0, "*": 1, "**": 2, "***": 3, "-": -1}
-    np.testing.assert_array_equal(image, np.vectorize(count.get)(stars))
+        plot_significance_table(np.ones((2, 3)))
 
 
 def test_tukey_diagram_bars_follow_the_hsd():

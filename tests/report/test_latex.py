@@ -12,7 +12,7 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from sklearn_bench import BenchmarkResult
-from sklearn_bench.results import escape_latex, latex_table
+from sklearn_bench._latex import escape_latex
 
 
 def _result(names=("svm_rbf", "k&nn", "tree 50%", "#4"), seed=0, n_rep=8):
@@ -129,7 +129,7 @@ def test_median_table_and_missing_learner():
         datasets=result.datasets,
         learners=result.learners,
     )
-    tex = latex_table(partial, stat="median")
+    tex = partial.to_latex(stat="median")
     rows = _body_rows(tex)
     assert rows[2][4] == "--"
     perf = partial.performance()
@@ -192,8 +192,6 @@ def test_awkward_names_compile_with_pdflatex(tmp_path):
     caption and a table cell holding them compile with pdflatex (issue 21.5);
     < and > are \\textless/\\textgreater, never ¡¿, and CJK/emoji become code
     points."""
-    from sklearn_bench.results import escape_latex
-
     names = ["a<b>c", "x\n\ny", "中文", "😀 set", "∞ ρ δ"]
     body = "".join(
         f"\\begin{{table}}\\caption{{{escape_latex(n)}}}"

@@ -10,11 +10,27 @@ import pytest
 
 from sklearn_bench import BenchmarkResult
 from sklearn_bench.analysis import CITATIONS
-from sklearn_bench.analysis._records import uncited_mentions
+from sklearn_bench.analysis._records import _author_year
 
 from .._report import report
 
 pytest.importorskip("matplotlib")
+
+
+def uncited_mentions(text, keys):
+    """Author–year citations in ``text`` with no entry among ``keys``: each as
+    ``"Surname Year"``."""
+    known = {_author_year(CITATIONS[k]) for k in keys}
+    found = set()
+    name = r"[A-Z][^\W\d_]+"  # a capitalised word: "García", "Demšar"
+    pattern = (
+        rf"\b({name})(?:,? (?:{name},? )*(?:\\?&|and) {name}"
+        r"| et al\.)? \(?((?:19|20)\d{2})\b"
+    )
+    for surname, year in re.findall(pattern, text):
+        if (surname, year) not in known:
+            found.add(f"{surname} {year}")
+    return sorted(found)
 
 
 def _result():

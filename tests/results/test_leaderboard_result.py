@@ -118,12 +118,12 @@ def test_experiment_result_has_fit_and_score_times():
     assert (board["score_time"] >= 0).all()
 
 
-def test_fast_selection_equals_blocks_with_missing():
-    """H: the leaderboard's table equals _select.blocks_with_missing (the
-    selection of the pairwise tests and Skillings–Mack) with a missing learner,
-    a failed replicate and a learner with fewer replicates."""
+def test_blocks_with_missing_equals_pandas():
+    """H: the table of the leaderboard, the pairwise tests and Skillings–Mack
+    (_select.blocks_with_missing) equals pandas' grouped means with a cell
+    missing where a learner has no score, a failed replicate or fewer
+    replicates than another learner on the data set."""
     from sklearn_bench.results import _select
-    from sklearn_bench.results._leaderboard import _blocks
 
     df = _long(4, n=8, replicates=3)
     df = df[~((df["model"] == "B") & (df["data"] == "d1"))]  # missing
@@ -132,9 +132,17 @@ def test_fast_selection_equals_blocks_with_missing():
         np.nan
     )
     result = _result(df)
-    ours = _blocks(result, result.learners, "error")
-    ref = _select.blocks_with_missing(result, result.learners, metric="error")
+    ours = _select.blocks_with_missing(result, result.learners, metric="error")
+    perf = result.performance("error").astype({"dataset": str, "learner": str})
+    grouped = perf.groupby(["dataset", "learner"])
+    n_rep = grouped["replicate"].nunique().unstack()
+    ok = (grouped["value"].count() == grouped.size()).unstack().fillna(False)
+    ok &= n_rep.eq(perf.groupby("dataset")["replicate"].nunique(), axis=0)
+    ref = grouped["value"].mean().unstack().where(ok.astype(bool))
+    ref = ref.reindex(index=list(result.datasets), columns=result.learners)
+    ref = ref.dropna(how="all").rename_axis(index="dataset", columns="learner")
     pd.testing.assert_frame_equal(ours, ref)
+    assert ours.isna().sum().sum() == 3
 
 
 def test_return_result_gives_the_same_board_and_its_leaderboard_result():

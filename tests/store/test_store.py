@@ -230,16 +230,26 @@ def test_config_diff_names_each_difference():
     ]
 
 
-def test_results_keeps_exporting_the_store_names():
-    """H: the store's names that sklearn_bench.results exported before the store
-    became its own subpackage still import from there, as the same objects."""
-    import sklearn_bench.results as results
-    import sklearn_bench.store as store
+def test_every_public_object_is_exported_once():
+    """H: no object is in the __all__ of two subpackages (results no longer
+    re-exports the store's names); only the two front-door classes are also
+    exported by the top-level package."""
+    import importlib
+    import pkgutil
 
-    for name in ["CorruptStoreError", "SalvageReport", "checkpoint_store",
-                 "merge_stores", "salvage_store"]:  # fmt: skip
-        assert name in results.__all__
-        assert getattr(results, name) is getattr(store, name)
+    import sklearn_bench
+
+    names = {}
+    for info in pkgutil.walk_packages(sklearn_bench.__path__, "sklearn_bench."):
+        if any(part.startswith("_") for part in info.name.split(".")[1:]):
+            continue
+        module = importlib.import_module(info.name)
+        for name in getattr(module, "__all__", []):
+            names.setdefault(id(getattr(module, name)), []).append(
+                f"{info.name}.{name}"
+            )
+    twice = sorted(v for v in names.values() if len(v) > 1)
+    assert twice == [], twice
 
 
 def test_store_imports_nothing_above_its_layer():
