@@ -436,7 +436,11 @@ def _within(result, mean, greater_is_better, level, alpha, metric):
             continue
         best = row_means.idxmax() if greater_is_better else row_means.idxmin()
         others = [m for m in mean.columns[finite[at]] if m != best]
-        batch = _within_batch(result, others, best, level, metric, dataset)
+        error = None
+        try:
+            batch = _within_batch(result, others, best, level, metric, dataset)
+        except ValueError as exc:  # the error of every pair, decided once
+            batch, error = {}, str(exc)
         for learner in others:
             entry = {"dataset": dataset, "learner": learner, "reference": best}
             if learner in batch:
@@ -444,6 +448,8 @@ def _within(result, mean, greater_is_better, level, alpha, metric):
                 rows.append(entry)
                 continue
             try:
+                if error is not None:
+                    raise ValueError(error)
                 res = result.paired_test(learner, best, dataset=dataset, metric=metric)
                 ci = res.confidence_interval(level)
             except ValueError as exc:
@@ -475,7 +481,8 @@ def _within_batch(result, learners, best, level, metric, dataset):
     against ``best`` on ``dataset``, all at once when they share one design
     (the corrected t): bit for bit what ``paired_test`` and its interval give;
     empty when they cannot be batched (those, and constant differences, are
-    tested one by one)."""
+    tested one by one). Raises the ``ValueError`` of every pair when they share
+    a design on which the default test cannot run (e.g. no split sizes)."""
     from ..results import corrected_t_block
     from ..stats import paired_test
 

@@ -103,7 +103,11 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
                     f"{MAX_HIERARCHICAL} (each is an MCMC fit); call "
                     "BenchmarkResult.bayesian_test(method='hierarchical') for a pair."
                 )
+            batch = {} if hierarchical else _across_batch(result, best, others, options)
+            rows.extend(_rows(batch, "across data sets", best, threshold))
             for other in others:
+                if other in batch:
+                    continue
                 try:
                     if hierarchical:
                         try:
@@ -164,6 +168,64 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
     return table, rope, notes, across_results
 
 
+def _across_batch(result, best, others, options):
+    """``{other: (n, p_best, p_equivalent, p_other, decision name)}`` of the
+    Bayesian signed-rank test of ``best`` against each of ``others`` across
+    data sets, all at once (one set of draws, seed :data:`SEED`) when every one
+    has a finite mean on every data set any of them has: then each pair's
+    per-data-set means are those ``bayesian_test`` selects, and each result
+    is that pair's to the last bit. ``{}`` otherwise (tested pair by pair)."""
+    from ..results import performance_arrays
+    from ..stats import bayesian_signed_rank
+
+    metric, rope = options["metric"], float(options["delta"])
+    arrays = performance_arrays(result, metric)
+    codes = [arrays["learner_code"][name] for name in [best, *others]]
+    count = arrays["count"][:, codes]
+    rows = count.any(axis=1)
+    if not others or rows.sum() < 2 or not count[rows].all():
+        return {}
+    if arrays["n_nan"][rows][:, codes].any():  # failed tasks: pair by pair
+        return {}
+    values = arrays["mean"][rows][:, codes]
+    gib = result.metrics[metric]
+    res = bayesian_signed_rank(
+        values[:, :1],
+        values[:, 1:],
+        delta=rope,
+        n_draws=N_SAMPLES,
+        random_state=SEED,
+        labels=("best", "other"),
+        greater_is_better=gib,
+    )
+    probabilities = list(res.probabilities.values())  # best, equivalent, other
+    decisions = res.decision(THRESHOLD)
+    names = {"best": best, "equivalent": "equivalent", "undecided": "undecided"}
+    return {
+        other: (res.n, *(float(p[j]) for p in probabilities),
+                names.get(decisions[j], other))
+        for j, other in enumerate(others)
+    }  # fmt: skip
+
+
+def _rows(batch, scope, reference, threshold):
+    """Table rows of a batch of :func:`_across_batch`."""
+    return [
+        {
+            "scope": scope,
+            "a": reference,
+            "b": other,
+            "method": "signed-rank",
+            "n": n,
+            "P(a better)": p_a,
+            "P(equivalent)": p_eq,
+            "P(b better)": p_b,
+            "decision": decision,
+        }
+        for other, (n, p_a, p_eq, p_b, decision) in batch.items()
+    ]
+
+
 def _within_batch(result, others, reference, dataset, options, threshold):
     """The rows of the Bayesian correlated t-tests of ``reference`` against
     each of ``others`` on ``dataset``, all at once when they share one design
@@ -174,7 +236,12 @@ def _within_batch(result, others, reference, dataset, options, threshold):
     from ..stats import bayesian_correlated_t
 
     metric, rope = options["metric"], float(options["delta"])
-    block = corrected_t_block(result, others, reference, metric=metric, dataset=dataset)
+    try:
+        block = corrected_t_block(
+            result, others, reference, metric=metric, dataset=dataset
+        )
+    except ValueError:  # the first pair, tested alone, says why
+        return {}
     if block is None or block[0].shape[0] < 2:
         return {}
     y, x, ratio = block  # the reference is x

@@ -5,7 +5,7 @@ matplotlib is imported inside the functions."""
 import numpy as np
 import pandas as pd
 
-from ._common import figure_labels
+from ._common import _labelled_rows_axes, figure_labels
 
 _ROW_INCHES = 0.2
 _MIN_HEIGHT = 2.0
@@ -63,20 +63,13 @@ def plot_rank_intervals(leaderboard, *, ax=None, title=None):
     >>> ax.get_xlabel()
     'rank (1 = best)'
     """
-    import matplotlib.pyplot as plt
-
     _check_board(leaderboard)
     n = len(leaderboard)
+    size = 8 if n > 20 else 9
     if ax is None:
-        # Fixed margins rather than a constrained layout: measuring 50 labels
-        # twice costs seconds, and their width is known from their length.
-        height = max(_MIN_HEIGHT, 0.9 + _ROW_INCHES * n)
-        label = max(len(i) for i in figure_labels(leaderboard.index))
-        left = min(3.0, 0.3 + 0.065 * label)
-        fig = plt.figure(figsize=(left + 4.6, height))
-        ax = fig.add_axes(
-            (left / (left + 4.6), 0.5 / height, 4.4 / (left + 4.6), 1 - 0.95 / height)
-        )
+        height = max(_MIN_HEIGHT, 1.05 + _ROW_INCHES * n)
+        labels = figure_labels(leaderboard.index)
+        ax = _labelled_rows_axes(labels, height, axes_width=4.4, font_size=size)
     y = np.arange(n)
     best = (
         leaderboard["may_be_best"].to_numpy(dtype=bool)
@@ -99,7 +92,7 @@ def plot_rank_intervals(leaderboard, *, ax=None, title=None):
         )
     ax.scatter(leaderboard["rank"], y, c=colours, s=14, zorder=3)
     ax.set_yticks(y)
-    ax.set_yticklabels(figure_labels(leaderboard.index), fontsize=8 if n > 20 else 9)
+    ax.set_yticklabels(figure_labels(leaderboard.index), fontsize=size)
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlim(0.5, n + 0.5)
     step = 1 if n <= 12 else 5

@@ -583,6 +583,8 @@ def write_report(
         for key, (fig_title, caption, fig) in figures.items():
             # the PNG is drawn once: the page embeds the bytes of figures/*.png
             png = _image_bytes(fig)
+            # the other formats keep the layout the PNG's drawing found
+            fig.set_layout_engine("none")
             for fmt in figure_formats:
                 if fmt == "png":
                     write_bytes(fig_dir / f"{key}.png", png)

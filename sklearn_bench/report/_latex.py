@@ -6,6 +6,8 @@ interval of each learner's error)."""
 
 from pathlib import Path
 
+import numpy as np
+
 from .._io import make_folder, write_text
 from .._latex import latex_cell, latex_frame, performance_caption, performance_latex
 from ..analysis import SIGN_CONVENTION, adjusted_interval_words
@@ -21,14 +23,18 @@ def performance_tex(analysis):
     learners = list(mean.columns)
     # the best of each data set: the reference of its rows (or its one learner)
     best = dict(zip(within["dataset"], within["reference"], strict=True))
+    column = {m: j for j, m in enumerate(learners)}
+    values, spread = mean.to_numpy(dtype=float), std.to_numpy(dtype=float)
     bold, cells = set(), {}
-    for dataset, row in mean.iterrows():
-        finite = row.dropna()
-        top = best.get(dataset, finite.index[0] if len(finite) == 1 else None)
+    for dataset, row, sd in zip(mean.index, values, spread, strict=True):
+        finite = np.flatnonzero(~np.isnan(row))
+        only = learners[finite[0]] if len(finite) == 1 else None
+        top = best.get(dataset, only)
         if top is not None:
-            bold |= {(dataset, m) for m in finite.index[finite == finite[top]]}
+            ties = finite[row[finite] == row[column[top]]]
+            bold |= {(dataset, learners[j]) for j in ties}
         cells[dataset] = {
-            m: latex_cell(row[m], std.loc[dataset, m], "mean", 3) for m in learners
+            m: latex_cell(row[j], sd[j], "mean", 3) for j, m in enumerate(learners)
         }
     marked = within[within["worse"]]
     worse = set(zip(marked["dataset"], marked["learner"], strict=True))

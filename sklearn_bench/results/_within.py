@@ -145,7 +145,10 @@ def corrected_t_block(result, learners, reference, *, metric, dataset):
     ``reference`` at once on ``dataset``: their split scores (n x len(learners)),
     the reference's and ``n_test/n_train``; ``None`` (test pair by pair) unless all
     have a finite score on every split any of them has, with one design, and the
-    default test there is ``"corrected_t"``."""
+    default test there is ``"corrected_t"``. Pairs of one design share the answer
+    of :func:`default_method` and :func:`corrected_t_inputs`: when the default test
+    cannot run for the first pair (no scheme, no split sizes), the ``ValueError``
+    ``paired_test`` would raise for each pair is raised once, here."""
     from ._select import _split_table
 
     if not learners or result.datasets[dataset] in ("simulation", "competition"):
@@ -166,15 +169,13 @@ def corrected_t_block(result, learners, reference, *, metric, dataset):
         design = t[name][rows][:, cols]
         if not (design == design[:, -1:]).all():
             return None
-    try:
-        if default_method(result, learners[0], reference, metric=metric,
-                          dataset=dataset) != "corrected_t":  # fmt: skip
-            return None
-        x, y, ratio, _, n_dropped = corrected_t_inputs(
-            result, learners[0], reference, metric=metric, dataset=dataset
-        )
-    except ValueError:
+    # the answer of every pair, or its error (one design, one answer)
+    if default_method(result, learners[0], reference, metric=metric,
+                      dataset=dataset) != "corrected_t":  # fmt: skip
         return None
+    x, y, ratio, _, n_dropped = corrected_t_inputs(
+        result, learners[0], reference, metric=metric, dataset=dataset
+    )
     if n_dropped or x.size != values.shape[0]:
         return None
     return values[:, :-1], values[:, -1], ratio

@@ -143,7 +143,9 @@ class PairedTestResult:
         0 exactly when the test's p-value is at most α; with ties or zeros the
         test uses the conditional (permutation) or normal null distribution, and
         the two can differ at the boundary. A batch of t-tests (``axis``) gives
-        arrays of bounds, NaN where the differences are constant.
+        arrays of bounds, NaN where the differences are constant; a batch of
+        Wilcoxon tests each comparison's interval, with an array of achieved
+        levels where they differ.
 
         Parameters
         ----------
@@ -187,6 +189,29 @@ class PairedTestResult:
             q = stats.t.isf(tail, self.df)
             low = self.estimate - q * self._std_error
             high = self.estimate + q * self._std_error
+        elif isinstance(d, tuple):  # a batch of Wilcoxon tests: row by row
+            with warnings.catch_warnings():  # said once, below
+                warnings.simplefilter("ignore", UserWarning)
+                rows = [self._one(j).confidence_interval(level) for j in range(len(d))]
+            shape = np.shape(self.pvalue)
+            low, high, achieved = (
+                np.array([ci[i] if i < 2 else ci.confidence_level for ci in rows])
+                .reshape(shape) for i in range(3)
+            )  # fmt: skip
+            if (np.isinf(low) & np.isinf(high)).any():
+                warnings.warn(
+                    "Some comparisons have too few differences for a finite "
+                    f"wilcoxon interval at level {level:g}; theirs is the whole "
+                    "line (level 1).",
+                    UserWarning,
+                    stacklevel=2,
+                )
+            achieved = (
+                float(achieved.flat[0])
+                if np.all(achieved == achieved.flat[0])
+                else achieved
+            )
+            return ConfidenceInterval(low, high, achieved)
         elif self.method.startswith("wilcoxon") or self.method == "sign":
             if self.method == "sign":
                 low, high, got = _median_interval(d, tail)
@@ -216,6 +241,23 @@ class PairedTestResult:
         elif self.alternative == "less":
             low = np.where(np.isnan(high), np.nan, -np.inf)
         return ConfidenceInterval(_scalar(low), _scalar(high), float(achieved))
+
+    def _one(self, j):
+        """Comparison ``j`` (in C order) of a batch of Wilcoxon tests as the
+        result of that pair alone."""
+
+        def item(value):
+            return np.ravel(value)[j].item()
+
+        return replace(
+            self,
+            statistic=item(self.statistic),
+            pvalue=item(self.pvalue),
+            estimate=item(self.estimate),
+            n=item(self.n),
+            details={key: item(value) for key, value in self.details.items()},
+            _differences=self._differences[j],
+        )
 
     def effect_size(self):
         """The standardised effect size that goes with this test.
@@ -257,7 +299,7 @@ class PairedTestResult:
         d = self._differences
         if d is None:
             raise ValueError(f"The {self.method} test has no standardised effect size.")
-        if d.ndim > 1:
+        if isinstance(d, tuple) or d.ndim > 1:
             raise ValueError("Effect sizes are for one comparison, not a batch.")
         if self.method.startswith("wilcoxon"):
             r = self.details
@@ -461,6 +503,7 @@ def _signrank_conditional_pvalue(ranks, positive, alternative):
     return float(min(1.0, 2 * min(less, greater)))
 
 
+@functools.lru_cache(maxsize=64)
 def _signrank_quantile(p, n):
     """R's ``qsignrank(p, n)``: smallest q with P(V <= q) >= p (with R's fuzz)."""
     if n > _EXACT_MAX_N:
@@ -679,7 +722,56 @@ def _median_interval(d, tail):
 
 def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
     """The signed-rank test: Demšar's zero rule, then :func:`scipy.stats.wilcoxon`
-    on the differences it leaves, with scipy's choice of null distribution."""
+    on the differences it leaves, with scipy's choice of null distribution.
+
+    ``d_raw`` of one comparison gives ``(statistic, pvalue, estimate, used,
+    details)``; a batch (one comparison a row) gives arrays, the tuple of each
+    row's ``used`` and ``details`` of arrays: every row as it alone gives,
+    with one scipy call for the rows of one length and null distribution.
+    """
+    rows = [
+        _wilcoxon_row(d, alternative, zero_method, exact)
+        for d in d_raw.reshape(-1, d_raw.shape[-1])
+    ]
+    groups = {}  # rows left to scipy, by (length, method)
+    for at, row in enumerate(rows):
+        if row["method"] is not None:
+            groups.setdefault((row["d"].size, row["method"]), []).append(at)
+    for (_, how), members in groups.items():
+        d = np.stack([rows[at]["d"] for at in members])
+        res = stats.wilcoxon(
+            d if len(members) > 1 else d[0],
+            zero_method="zsplit" if zero_method == "demsar" else zero_method,
+            correction=correction,
+            alternative=alternative,
+            method=how,
+            axis=-1,
+        )
+        for q, at in enumerate(members):
+            z = np.nan if how == "exact" else float(np.ravel(res.zstatistic)[q])
+            rows[at]["details"].update(z=z, exact=how == "exact")
+            rows[at]["pvalue"] = float(np.ravel(res.pvalue)[q])
+    if d_raw.ndim == 1:
+        (row,) = rows
+        return (
+            row["statistic"], row["pvalue"], row["estimate"], row["used"],
+            row["details"],
+        )  # fmt: skip
+    shape = d_raw.shape[:-1]
+    out = [
+        np.array([row[key] for row in rows]).reshape(shape)
+        for key in ("statistic", "pvalue", "estimate")
+    ]
+    details = {
+        key: np.array([row["details"][key] for row in rows]).reshape(shape)
+        for key in rows[0]["details"]
+    }
+    return (*out, tuple(row["used"] for row in rows), details)
+
+
+def _wilcoxon_row(d_raw, alternative, zero_method, exact):
+    """One comparison of :func:`_wilcoxon`: its statistic, estimate and details,
+    and its p-value, or the ``method`` scipy is to find it with (and ``d``)."""
     d = np.round(d_raw, _DECIMALS)
     n_zero = int(np.count_nonzero(d == 0))
     details = {"n_zero_differences": n_zero}
@@ -701,9 +793,11 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
         statistic = r_plus  # R's V
     else:
         statistic = min(r_plus, r_minus)
+    row = {"statistic": statistic, "estimate": estimate, "used": used}
+    row.update(details=details, d=d, method=None)
     if not np.any(used):  # no difference, or all zero: every arrangement ties
         details.update(z=0.0, exact=False)
-        return statistic, 1.0, estimate, used, details
+        return {**row, "pvalue": 1.0}
     # scipy's method="auto", but for exact=: the exact null distribution without
     # zeros and ties (n <= 50); with them, the exact distribution of the sign
     # flips given the ranks (n <= 13, or every |d| tied: coin's exact test, the
@@ -717,18 +811,9 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
             ranks[nonzero], used[nonzero] > 0, alternative
         )
         details.update(z=np.nan, exact=True)
-        return statistic, pvalue, estimate, used, details
+        return {**row, "pvalue": pvalue}
     use_exact = exact is not False and clean and (exact or d.size <= _EXACT_MAX_N)
-    res = stats.wilcoxon(
-        d,
-        zero_method="zsplit" if zero_method == "demsar" else zero_method,
-        correction=correction,
-        alternative=alternative,
-        method="exact" if use_exact else "asymptotic",
-    )
-    z = np.nan if use_exact else float(res.zstatistic)
-    details.update(z=z, exact=use_exact)
-    return statistic, float(res.pvalue), estimate, used, details
+    return {**row, "method": "exact" if use_exact else "asymptotic"}
 
 
 # ---------------------------------------------------------------------- sign test
@@ -915,9 +1000,12 @@ def paired_test(
         2013; Demšar 2006), per replicate within one data set (Hothorn et al.
         2005, conditional on the learning sample), or per split / fold within
         one data set (``"corrected_t"``). NaN raises ``ValueError``. The
-        t-tests also take batches: arrays that broadcast against each other,
-        the pairs along ``axis`` (e.g. ``x`` of shape (n, m), m learners, and
-        ``y`` of shape (n, 1), the reference), as :func:`scipy.stats.ttest_rel`.
+        t-tests and the Wilcoxon test also take batches: arrays that broadcast
+        against each other, the pairs along ``axis`` (e.g. ``x`` of shape (n,
+        m), m learners, and ``y`` of shape (n, 1), the reference), as
+        :func:`scipy.stats.ttest_rel`; each comparison is that pair's test to
+        the last bit (the Wilcoxon tests of one length and null distribution in
+        one call of :func:`scipy.stats.wilcoxon`).
         The 5×2cv tests take shape (5, 2): row ``i`` is repetition ``i`` of
         2-fold cross-validation, column ``j`` its fold ``j``.
     method : {"t", "wilcoxon", "sign", "permutation", "corrected_t", "5x2cv", \
@@ -1011,15 +1099,16 @@ def paired_test(
     labels : tuple of two str, default=("x", "y")
         Names used in ``null_hypothesis``.
     axis : int, default=0
-        The axis of the pairs of a batch (t-tests only; 1-D inputs have one).
+        The axis of the pairs of a batch (t-tests and Wilcoxon; 1-D inputs have
+        one).
 
     Returns
     -------
     PairedTestResult
         For a batch, ``statistic``, ``pvalue``, ``estimate`` and the interval's
-        bounds are arrays of the broadcast shape without ``axis``; comparisons
-        with constant differences are NaN there instead of the ``ValueError``
-        of one pair.
+        bounds are arrays of the broadcast shape without ``axis`` (and ``n``
+        and ``details`` for Wilcoxon); t-test comparisons with constant
+        differences are NaN there instead of the ``ValueError`` of one pair.
 
     Notes
     -----
@@ -1092,6 +1181,14 @@ def paired_test(
     >>> res = paired_test(a, b, method="5x2cv_f")
     >>> round(res.statistic, 3), round(res.pvalue, 4), res.df
     (2.795, 0.1341, (10, 5))
+
+    A batch of Wilcoxon tests, one comparison a column (each as its pair alone):
+
+    >>> import numpy as np
+    >>> res = paired_test(np.c_[x, y], np.c_[y, x], method="wilcoxon",
+    ...                   zero_method="wilcox")
+    >>> res.statistic, res.pvalue, res.estimate.round(4)
+    (array([44.,  1.]), array([0.0078125, 0.0078125]), array([ 0.026, -0.026]))
     """
     check_member(method, _METHODS, "method")
     check_member(alternative, _ALTERNATIVES, "alternative")
@@ -1122,20 +1219,27 @@ def paired_test(
             statistic, pvalue, df, mean, d.shape[-1], method, _differences=d,
             details={"std_error": se, "variance": var}, _std_error=se, **common,
         )  # fmt: skip
-    if d.ndim > 1:
-        raise ValueError(
-            f"method={method!r} tests one pair at a time: `x` and `y` must be "
-            "one-dimensional (batches are for the t-tests)."
-        )
     if method == "wilcoxon":
         check_member(zero_method, _ZERO_METHODS, "zero_method")
         statistic, pvalue, estimate, used, details = _wilcoxon(
             d, alternative, zero_method, exact, correction
         )
         return PairedTestResult(
-            float(statistic), pvalue, None, estimate, used.size,
-            f"wilcoxon-{zero_method}", details=details, _differences=used, **common,
-        )  # fmt: skip
+            _scalar(statistic),
+            _scalar(pvalue),
+            None,
+            _scalar(estimate),
+            used.size if d.ndim == 1 else details["n_used"],
+            f"wilcoxon-{zero_method}",
+            details=details,
+            _differences=used,
+            **common,
+        )
+    if d.ndim > 1:
+        raise ValueError(
+            f"method={method!r} tests one pair at a time: `x` and `y` must be "
+            "one-dimensional (batches are for the t-tests and the Wilcoxon test)."
+        )
     if method == "sign":
         statistic, pvalue, estimate, n_used, dr, details = _sign_test(d, alternative)
         return PairedTestResult(

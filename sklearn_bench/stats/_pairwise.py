@@ -412,7 +412,16 @@ default=None
     columns = {k: [] for k in ("n", "mean_difference", "estimate", "ci_low",
                "ci_high", "ci_level", "statistic", "pvalue", "effect_size",
                "effect_size_name")}  # fmt: skip
-    for a, b in zip(i, j, strict=True):
+    batch = {}  # the Wilcoxon tests of the pairs with every block, in one batch
+    full = np.flatnonzero(~np.isnan(values).any(axis=0))
+    clean = np.flatnonzero(np.isin(i, full) & np.isin(j, full))
+    if method == "wilcoxon" and clean.size > 1 and values.shape[0] >= 2:
+        tests = paired_test(
+            values[:, i[clean]], values[:, j[clean]], method=method,
+            zero_method=zero_method,
+        )  # fmt: skip
+        batch = {int(p): tests._one(q) for q, p in enumerate(clean)}
+    for p, (a, b) in enumerate(zip(i, j, strict=True)):
         both = ~np.isnan(values[:, a]) & ~np.isnan(values[:, b])
         if both.sum() < 2:
             raise ValueError(
@@ -421,7 +430,10 @@ default=None
                 "least 2."
             )
         x, y = values[both, a], values[both, b]
-        res = paired_test(x, y, method=method, zero_method=zero_method)
+        if p in batch:
+            res = batch[p]
+        else:  # a sign test, or a pair with missing cells: on its common blocks
+            res = paired_test(x, y, method=method, zero_method=zero_method)
         with warnings.catch_warnings():
             # too few blocks for a finite rank interval: the whole line, and
             # ``ci_level`` says so

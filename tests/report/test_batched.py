@@ -84,3 +84,46 @@ def test_batched_within_tests_equal_pair_by_pair(seed, n_folds):
         assert row["P(b better)"] == probs[row["b"]]
         assert row["decision"] == res.decision(0.95)
         assert row["n"] == res.n and row["method"] == "correlated-t"
+
+
+@pytest.mark.parametrize("failed", [False, True])
+def test_batched_bayesian_across_datasets_equal_pair_by_pair(failed):
+    """H: each Bayesian row across data sets (the signed-rank test of the best
+    learner against every other one at once on 130 data sets, the sorted sums;
+    or pair by pair when a task failed) has exactly the probabilities, n and
+    decision of result.bayesian_test(best, other) with the analysis' draws."""
+    from sklearn_bench.analysis._bayesian import N_SAMPLES, SEED
+
+    rng = np.random.default_rng(3)
+    rows = [
+        (f"d{d}", m, r, 0.2 + 0.004 * j + rng.normal(0, 0.01))
+        for d in range(130)
+        for j, m in enumerate("ABCD")
+        for r in range(2)
+    ]
+    df = pd.DataFrame(rows, columns=["dataset", "learner", "replicate", "error_rate"])
+    df["error_rate"] = df["error_rate"].round(3)
+    if failed:
+        df.loc[0, "error_rate"] = np.nan
+    result = BenchmarkResult.from_frame(
+        df,
+        dataset="dataset",
+        learner="learner",
+        value="error_rate",
+        replicate="replicate",
+        greater_is_better=False,
+    )
+    analysis = analyse(result, AnalysisPlan(analyses=("bayesian",)))
+    table = analysis.bayesian
+    across = table[table["scope"] == "across data sets"]
+    assert len(across) == 3 and set(across["method"]) == {"signed-rank"}
+    for row in across.to_dict("records"):
+        res = result.bayesian_test(
+            row["a"], row["b"], delta=analysis.delta, n_draws=N_SAMPLES,
+            random_state=SEED,
+        )  # fmt: skip
+        probs = res.probabilities
+        assert row["P(a better)"] == probs[row["a"]]
+        assert row["P(equivalent)"] == probs["equivalent"]
+        assert row["P(b better)"] == probs[row["b"]]
+        assert row["decision"] == res.decision(0.95) and row["n"] == res.n

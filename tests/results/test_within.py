@@ -318,3 +318,39 @@ def test_win_tie_loss_counts_only_significant_wins():
     )
     with pytest.raises(ValueError, match="RepeatedStratifiedKFold"):
         _run(3, data={k: data[k] for k in ("bc", "iris")}).win_tie_loss(test="5x2cv")
+
+
+@pytest.mark.parametrize("cv", [None, "RepeatedKFold(n_splits=5, n_repeats=1)"])
+def test_corrected_t_block_raises_the_error_of_every_pair(cv):
+    """H: when the learners share one design on which the default test within
+    a data set cannot run (no splitter and no split sizes: no scheme; or a
+    splitter and no split sizes: no n_test/n_train), the block raises once the
+    very ValueError that paired_test raises for each pair, so a report decides
+    it once instead of once per learner; with the sizes stored it returns the
+    block instead."""
+    import pandas as pd
+
+    from sklearn_bench.results import corrected_t_block
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(
+        [(f"d{d}", f"m{j}", r, rng.uniform(0.1, 0.3)) for d in range(2)
+         for j in range(4) for r in range(5)],
+        columns=["data", "model", "rep", "err"],
+    )  # fmt: skip
+    kw = {"dataset": "data", "learner": "model", "value": "err", "replicate": "rep"}
+    result = BenchmarkResult.from_frame(df, greater_is_better=False, **kw)
+    if cv is not None:
+        result.info["cv"] = cv
+    others = ["m1", "m2", "m3"]
+    with pytest.raises(ValueError, match="scheme" if cv is None else "sizes") as raised:
+        corrected_t_block(result, others, "m0", metric="err", dataset="d1")
+    for learner in others:
+        with pytest.raises(ValueError) as each:
+            result.paired_test(learner, "m0", dataset="d1")
+        assert str(each.value) == str(raised.value)
+    sized = BenchmarkResult.from_frame(
+        df, greater_is_better=False, n_train=80, n_test=20, **kw
+    )
+    x, y, ratio = corrected_t_block(sized, others, "m0", metric="err", dataset="d1")
+    assert x.shape == (5, 3) and y.shape == (5,) and ratio == 0.25

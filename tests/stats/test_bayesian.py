@@ -561,3 +561,41 @@ def test_correlated_t_batch_point_mass_as_the_one_pair_test(delta):
             one.p_rope,
             one.p_less,
         )
+
+
+@pytest.mark.parametrize(
+    ("n", "delta", "prior_strength", "n_draws"),
+    [
+        (12, 0.01, 0.5, 3000),  # the quadratic form, comparison by comparison
+        (150, 0.0, 0.5, 4000),  # sorted sums, no ROPE, many zero differences
+        (200, 0.01, 0.5, 993),  # ties on the ROPE's edges; a last column alone
+        (130, 0.005, 0.0, 700),  # no pseudo-observation
+    ],
+)
+def test_signed_rank_batch_equals_the_one_pair_test(n, delta, prior_strength, n_draws):
+    """H: every comparison of a batch (the reference against 5 others, along
+    axis 0 and along axis 1) is bayesian_signed_rank of that pair with the same
+    integer seed to the last bit: samples, probabilities, standard error and
+    decision, whether the masses are sorted sums of all comparisons at once or
+    quadratic forms."""
+    rng = np.random.default_rng(n)
+    reference = np.round(rng.uniform(0.1, 0.4, n), 3)
+    others = np.round(reference[:, None] + rng.normal(0.004, 0.01, (n, 5)), 3)
+    others[: n // 4, 1] = reference[: n // 4]
+    kw = {"delta": delta, "prior_strength": prior_strength, "n_draws": n_draws}
+    kw.update(random_state=3, greater_is_better=False)
+    res = bayesian_signed_rank(reference[:, None], others, **kw)
+    rows = bayesian_signed_rank(reference[None, :], others.T, axis=1, **kw)
+    assert res.samples.shape == (5, n_draws, 3) and res.n == n
+    np.testing.assert_array_equal(rows.samples, res.samples)
+    decisions = res.decision(0.9)
+    for j in range(5):
+        one = bayesian_signed_rank(reference, others[:, j], **kw)
+        assert res.samples[j].tobytes() == one.samples.tobytes()
+        assert (res.p_greater[j], res.p_rope[j], res.p_less[j]) == (
+            one.p_greater,
+            one.p_rope,
+            one.p_less,
+        )
+        assert res.standard_error[j] == one.standard_error
+        assert decisions[j] == one.decision(0.9)

@@ -2,6 +2,7 @@
 
 import json
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -853,7 +854,7 @@ def test_t_batch_constant_differences_are_nan():
         ({"x": np.ones((1, 3)), "y": np.zeros((1, 3))}, ValueError, "at least 2"),
         ({"axis": 2}, ValueError, "`axis`"),
         ({"axis": 0.5}, TypeError, "`axis`"),
-        ({"method": "wilcoxon"}, ValueError, "one pair at a time"),
+        ({"method": "sign"}, ValueError, "one pair at a time"),
     ],
 )
 def test_t_batch_invalid_input(kwargs, error, match):
@@ -874,6 +875,56 @@ def test_t_batch_to_frame_has_one_row_per_comparison():
     one = paired_test(OTHERS[:, 3], REFERENCE).to_frame()
     for column in ("estimate", "ci_low", "ci_high", "pvalue", "statistic"):
         assert frame.loc[3, column] == one.loc[0, column]
+    with pytest.raises(ValueError, match="one comparison"):
+        res.effect_size()
+
+
+@pytest.mark.parametrize("n", [9, 30, 120])
+@pytest.mark.parametrize("zero_method", ["demsar", "wilcox", "pratt"])
+@pytest.mark.parametrize("alternative", ["two-sided", "less"])
+def test_wilcoxon_batch_equals_the_one_pair_test(n, zero_method, alternative):
+    """H: every comparison of a Wilcoxon batch (pairs along axis 0 and along
+    axis 1) is paired_test of that pair alone to the last bit: statistic,
+    p-value, Hodges-Lehmann estimate, n, details, interval and its achieved
+    level, effect size; with rows of one zero (Demšar drops it: rows of two
+    lengths), ties (the conditional or the normal null), all zeros, and rows
+    scipy tests exactly, in one call per length and null distribution."""
+    rng = np.random.default_rng(n)
+    x = np.round(rng.normal(0.2, 0.02, (n, 6)), 3 if n > 9 else 6)
+    y = np.round(x + rng.normal(0.005, 0.01, (n, 6)), 3 if n > 9 else 6)
+    y[0, 1] = x[0, 1]  # one zero
+    y[:, 2] = x[:, 2]  # all zero
+    y[:3, 3] = x[:3, 3]  # three zeros
+    kw = {"method": "wilcoxon", "zero_method": zero_method}
+    kw["alternative"] = alternative
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        res = paired_test(x, y, **kw)
+        rows = paired_test(x.T, y.T, axis=1, **kw)
+        ci = res.confidence_interval(0.9)
+    np.testing.assert_array_equal(rows.pvalue, res.pvalue)
+    assert res.pvalue.shape == (6,) and res.to_frame().shape[0] == 6
+    for j in range(6):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            one = paired_test(x[:, j], y[:, j], **kw)
+            alone = one.confidence_interval(0.9)
+        level = np.broadcast_to(ci.confidence_level, (6,))[j]
+        # assert_equal: exact, NaN equal to NaN (an all-zero row's effect size)
+        np.testing.assert_equal(
+            (res.statistic[j], res.pvalue[j], res.estimate[j], res.n[j]),
+            (one.statistic, one.pvalue, one.estimate, one.n),
+        )
+        np.testing.assert_equal(
+            {key: value[j] for key, value in res.details.items()}, one.details
+        )
+        np.testing.assert_equal(
+            (ci.low[j], ci.high[j], level), (*alone, alone.confidence_level)
+        )
+        mine, theirs = res._one(j).effect_size(), one.effect_size()
+        np.testing.assert_equal(
+            (mine.name, mine.estimate), (theirs.name, theirs.estimate)
+        )
     with pytest.raises(ValueError, match="one comparison"):
         res.effect_size()
 

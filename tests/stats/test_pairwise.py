@@ -7,6 +7,7 @@ Reference values: ``tests/stats/reference/pairwise.R`` sources scmamp's
 """
 
 import json
+import warnings
 from itertools import combinations
 from pathlib import Path
 
@@ -245,6 +246,33 @@ def test_missing_cells_raise_or_go_pairwise():
     frame.iloc[0, 2] = 0.5
     with pytest.raises(ValueError, match="share 1 block"):
         pairwise_tests(frame, missing="pairwise", greater_is_better=False)
+
+
+@pytest.mark.parametrize("zero_method", ["demsar", "pratt"])
+def test_wilcoxon_rows_are_each_pair_alone(zero_method):
+    """H: pairwise_tests runs the Wilcoxon tests of the pairs without missing
+    cells as one batch; every row (statistic, p-value, estimate, interval and
+    its level, effect size) is paired_test of that pair alone to the last bit,
+    for the batched pairs and for those on their common blocks only."""
+    frame = _frame(DATA["data.gh.2008"]).copy()
+    frame.iloc[3, 1] = np.nan
+    res = pairwise_tests(
+        frame, missing="pairwise", zero_method=zero_method, greater_is_better=False
+    ).to_frame()
+    for _, row in res.iterrows():
+        x, y = frame[row["learner_i"]], frame[row["learner_j"]]
+        both = x.notna() & y.notna()
+        one = paired_test(x[both], y[both], method="wilcoxon", zero_method=zero_method)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            ci = one.confidence_interval(0.95)
+        np.testing.assert_equal(
+            row[["statistic", "pvalue", "estimate", "ci_low", "ci_high"]].tolist()
+            + [row["ci_level"], row["effect_size"]],
+            [one.statistic, one.pvalue, one.estimate, *ci]
+            + [ci.confidence_level, one.effect_size().estimate],
+        )
+    assert (res["n"] < len(frame)).sum() == len(frame.columns) - 1
 
 
 def test_bad_arguments():
