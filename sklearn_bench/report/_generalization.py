@@ -42,7 +42,8 @@ def generalization_html(analysis):
         + f" ({analysis.direction}) of each learner trained on a data set of "
         "this size and used on new data of its kind, with its "
         + f"{level} confidence interval ({html.escape(methods)}; the methods "
-        "paragraph says what each assumes). An interval of one learner is not a "
+        "paragraph says what each assumes; a proportion's bounds are cut to "
+        "[0, 1], its estimate is not). An interval of one learner is not a "
         "comparison: two overlapping intervals do not mean the learners are "
         "alike (see the effect sizes).</p>"
         + _table(

@@ -19,6 +19,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
+from .._metrics import metric_bounds
 from .._validation import check_confidence_level
 from . import _select
 from ._select import primary_rows, split_roles
@@ -315,7 +316,15 @@ def learner_interval(result, a, b, *, dataset, method, confidence_level, metric)
         baseline=None if b is None else tables[1],
         metric=metric,
     )
-    return replace(res, confidence_level=confidence_level)
+    return replace(res, confidence_level=confidence_level, _bounds=_range(metric, b))
+
+
+def _range(metric, b):
+    """The bounds a proportion's interval is cut to: [0, 1] for one learner,
+    [−1, 1] for a difference; no cut for other metrics (or a ``neg_`` name)."""
+    if metric.startswith("neg_") or metric_bounds(metric) != (0.0, 1.0):
+        return (-np.inf, np.inf)
+    return (0.0, 1.0) if b is None else (-1.0, 1.0)
 
 
 def _check_five_by_two(rows, dataset, cv):

@@ -111,8 +111,14 @@ class GeneralizationErrorResult:
 
         q is the ``(1 + confidence_level) / 2`` quantile of the t distribution
         with ``df`` degrees of freedom, or of the normal when ``df`` is None.
-        Only :func:`cv_auc_interval` cuts the bounds (to the range of an AUC,
-        as R's ``cvAUC::ci.cvAUC``); error intervals are not cut at 0.
+        :func:`cv_auc_interval` cuts the bounds to the range of an AUC (as R's
+        ``cvAUC::ci.cvAUC``), and :meth:`BenchmarkResult.confidence_interval
+        <sklearn_bench.BenchmarkResult.confidence_interval>` those of a
+        proportion (error rate, accuracy, ...) to [0, 1] ([−1, 1] for a
+        difference): a cut can only raise the coverage. The estimate is never
+        cut (a bias-corrected estimate below 0 says the correction overshot);
+        :func:`generalization_error_interval` itself does not cut, as the R
+        packages it is tested against.
 
         Parameters
         ----------

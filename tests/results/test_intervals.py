@@ -264,3 +264,39 @@ def test_saved_result_keeps_its_losses_and_roles(nested, tmp_path):
     a = back.confidence_interval("tree", dataset="bc")
     b = result.confidence_interval("tree", dataset="bc")
     assert (a.estimate, a.standard_error) == (b.estimate, b.standard_error)
+
+
+def test_a_proportion_interval_is_cut_to_its_range_and_its_estimate_is_not():
+    """H: when the nested-CV interval of an error rate reaches below 0 (one
+    wrong label among 120 well-separated rows), BenchmarkResult's low is 0 and
+    its high and estimate are the uncut stats values; log_loss (no upper bound
+    known) and the stats function itself are never cut."""
+    from sklearn.datasets import make_blobs
+
+    x, y = make_blobs(120, centers=[[-5, -5], [5, 5]], random_state=0)
+    y[0] = 1 - y[0]
+    cv = NestedCV(4, n_repeats=2, random_state=0)
+    result = (
+        BenchmarkExperiment(
+            {"nb": GaussianNB()},
+            cv=cv,
+            scoring=["error_rate", "log_loss"],
+            random_state=0,
+            progress=False,
+        )
+        .fit({"blobs": (x, y)})
+        .results_
+    )
+    res = result.confidence_interval("nb", dataset="blobs", metric="error_rate")
+    rows = []
+    for split, (train, test) in enumerate(cv.split(x, y)):
+        wrong = GaussianNB().fit(x[train], y[train]).predict(x[test]) != y[test]
+        rows.append(pd.DataFrame({"split": split, "row": test, "loss": wrong}))
+    table = pd.concat(rows).merge(cv.split_roles(), on="split")
+    raw = generalization_error_interval(table, method="nested_cv")
+    assert raw.low < 0  # the case the cut is for
+    assert res.low == 0.0
+    assert res.high == pytest.approx(raw.high, rel=RTOL)
+    assert res.estimate == pytest.approx(raw.estimate, rel=RTOL)
+    ll = result.confidence_interval("nb", dataset="blobs", metric="log_loss")
+    assert ll.low == pytest.approx(ll.estimate - (ll.high - ll.estimate), rel=1e-9)
