@@ -34,6 +34,8 @@ METHOD_WORDS = {
     ),
     "five_by_two": ("the 5×2cv t interval of the first fold", ("dietterich1998",)),
 }
+# The most intervals of single learners a report computes (about 5 ms each).
+MAX_INTERVALS = 1000
 COLUMNS = [
     "dataset",
     "learner",
@@ -53,7 +55,9 @@ def generalization(result, plan, metric):
     -------
     frame : DataFrame or None
         :data:`COLUMNS`, one row per data set and learner; ``None`` when no
-        data set's splitter supports a method.
+        data set's splitter supports a method, or when there are more than
+        :data:`MAX_INTERVALS` of them (each takes a few milliseconds: a 50 x
+        500 study would spend minutes on 25,000 intervals nobody reads).
     record : TestRecord or None
     notes : list of str
     skipped : str
@@ -65,6 +69,19 @@ def generalization(result, plan, metric):
         The plan names a method the splitter of a data set cannot support.
     """
     level, named = plan.confidence_level, plan.generalization_method
+    n = len(result.learners) * len(result.datasets)
+    if n > MAX_INTERVALS:
+        return (
+            None,
+            None,
+            [],
+            (
+                f"{len(result.learners)} learners x {len(result.datasets)} data sets "
+                f"would need {n:,} intervals, more than the {MAX_INTERVALS:,} a report "
+                "computes; ask for those you need with "
+                "BenchmarkResult.confidence_interval(learner, dataset=...)"
+            ),
+        )
     rows, notes, why, used = [], [], {}, []
     for dataset in result.datasets:
         try:  # a method the plan names must fit every data set's splitter

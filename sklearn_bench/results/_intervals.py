@@ -119,8 +119,19 @@ def design(result, dataset, metric):
 
     ``design``: ``"nested_cv"``, ``"paired_subsampling"``, ``"subsampling"``
     (splits of one random split each), ``"kfold"`` (one partition),
-    ``"repeated_kfold"``, ``"bootstrap"`` or ``"unknown"``.
+    ``"repeated_kfold"``, ``"bootstrap"`` or ``"unknown"``. Read once per data
+    set and metric (a report asks for every learner on every data set).
     """
+    key = ("designs", metric)
+    if key not in result._arrays:
+        _select._keep(result, key, {})
+    found = result._arrays[key]
+    if dataset not in found:
+        found[dataset] = _design(result, dataset, metric)
+    return found[dataset]
+
+
+def _design(result, dataset, metric):
     roles = split_roles(result, dataset)
     if roles is not None and "inner" in roles:
         return "nested_cv", "nested_cv", ""

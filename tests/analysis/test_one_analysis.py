@@ -635,3 +635,24 @@ def test_a_method_the_splitter_cannot_support_stops_the_analysis(nested_report):
     plan = AnalysisPlan(analyses=("effects",))
     analysis = analyse(result, plan)
     assert analysis.generalization is None and "generalization" not in analysis.skipped
+
+
+def test_more_intervals_than_a_report_computes_are_skipped_with_why(
+    nested_report, monkeypatch
+):
+    """H: the section computes learners x data sets intervals up to
+    MAX_INTERVALS (the nested study's, exactly at the limit, all there); one
+    more than the limit skips the section with a reason that names the count
+    and the call that gives any one of them, instead of minutes of work."""
+    from sklearn_bench.analysis import _generalization
+
+    result, plan, *_ = nested_report
+    n = len(result.learners) * len(result.datasets)
+    monkeypatch.setattr(_generalization, "MAX_INTERVALS", n)
+    assert len(analyse(result, plan).generalization) == n
+    monkeypatch.setattr(_generalization, "MAX_INTERVALS", n - 1)
+    analysis = analyse(result, plan)
+    assert analysis.generalization is None
+    why = analysis.skipped["generalization"]
+    assert f"would need {n:,} intervals" in why
+    assert "BenchmarkResult.confidence_interval(learner, dataset=...)" in why
