@@ -230,7 +230,8 @@ def performance_caption(
 
 def latex_frame(frame, *, caption, label=None, digits=3, index=True):
     """A plain booktabs table of a DataFrame (the report's tables): floats with
-    ``digits`` decimals (``--`` where not finite), anything else as escaped text;
+    ``digits`` decimals (``--`` where not finite), anything else as a name
+    (:func:`latex_label`: cut to one length, escaped);
     ``caption`` is plain text; ``index``: the index is the first column.
 
     Examples
@@ -257,7 +258,7 @@ def latex_frame(frame, *, caption, label=None, digits=3, index=True):
             elif isinstance(value, pd.Timestamp):
                 cells.append(escape_latex(value.isoformat()))
             else:
-                cells.append(escape_latex(value))
+                cells.append(latex_label(value))
         rows.append(" & ".join(cells) + r" \\")
     header = " & ".join(escape_latex(c) for c in columns)
     align = "l" * index + "r" * frame.shape[1]

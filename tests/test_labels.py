@@ -139,14 +139,15 @@ def test_report_with_hostile_names_writes_compiling_latex(tmp_path):
     """H: a study whose learners and data sets are named "$\\input{x}$",
     "$\\alpha$", a 10,000-character name, an ESC/BEL sequence, "[0.5em] data"
     and a backslash before CJK writes its report (it crashed in mathtext), and
-    performance.tex and pairwise.tex compile with pdfLaTeX (they stopped at
-    "Illegal unit of measure"); no control character is in any .tex file."""
+    performance.tex, pairwise.tex and learner_intervals.tex compile with pdfLaTeX
+    (the first two stopped at "Illegal unit of measure"); no control character is
+    in any .tex file."""
     learners = [MATH, ALPHA, LONG, TERMINAL]
     datasets = [BRACKET, CODEPOINT, "d2", "d3"]
     result = _study(learners, datasets)
     report(result, tmp_path, figure_formats=("png",))
     tables = tmp_path / "tables"
-    for name in ("performance.tex", "pairwise.tex"):
+    for name in ("performance.tex", "pairwise.tex", "learner_intervals.tex"):
         tex = (tables / name).read_text(encoding="utf-8")
         assert not any(c in tex for c in CONTROL)
         assert "\\\\\n[" not in tex and "x" * 100 not in tex
@@ -157,7 +158,8 @@ def test_report_with_hostile_names_writes_compiling_latex(tmp_path):
         "\\documentclass{article}\\usepackage[utf8]{inputenc}"
         "\\usepackage[T1]{fontenc}\\usepackage{booktabs,graphicx}"
         "\\begin{document}\\input{tables/performance.tex}"
-        "\\input{tables/pairwise.tex}\\end{document}\n",
+        "\\input{tables/pairwise.tex}\\input{tables/learner_intervals.tex}"
+        "\\end{document}\n",
         encoding="utf-8",
     )
     run = subprocess.run(

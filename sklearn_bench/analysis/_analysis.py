@@ -26,6 +26,7 @@ from ._disagreements import (
     pairs_disagreements,
 )
 from ._format import fmt_count, fmt_level, fmt_names, fmt_p_equals
+from ._generalization import generalization
 from ._plan import POSTHOCS, AnalysisPlan
 from ._records import TestRecord, paired_method, short_citation, within_notes
 
@@ -228,6 +229,15 @@ class Analysis:
         :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` with ``delta=Δ``
         (0 without Δ): a difference within Δ is a tie.
     leaderboard : LeaderboardAnalysis or None
+    generalization : DataFrame or None
+        How good each learner is: per data set and learner the ``estimate``
+        of its expected metric on new data of the kind, its
+        ``standard_error``, the interval ``low``, ``high`` at the plan's
+        confidence level, the ``method`` and the ``design`` it used:
+        :meth:`~sklearn_bench.BenchmarkResult.confidence_interval` of the
+        learner with ``method=plan.generalization_method`` (the one recommended
+        for the run's splitter by default). ``None`` when no data set's
+        splitter supports a method (``skipped["generalization"]`` says why).
     disagreements : tuple of Disagreement
         Where another test the report prints (Friedman's, its post-hoc test,
         the pairwise Wilcoxon tests, Tukey's HSD, the Bayesian comparisons)
@@ -302,6 +312,7 @@ class Analysis:
     power: PowerAnalysis | None
     win_tie_loss: pd.DataFrame | None
     leaderboard: LeaderboardAnalysis | None
+    generalization: pd.DataFrame | None
     disagreements: tuple
     best_by: MappingProxyType
     bottom_line: BottomLine | None
@@ -1246,6 +1257,15 @@ def analyse(result, plan=None):
         )
         methods.extend(bayesian_records(bayes, rope, ranking))
 
+    learner_intervals = None
+    if "generalization" in analyses:
+        learner_intervals, record, gen_notes, why = generalization(full, plan, metric)
+        notes.extend(gen_notes)
+        if record is None:
+            skipped["generalization"] = why
+        else:
+            methods.append(record)
+
     analysis = Analysis(
         plan=plan,
         result=full,
@@ -1284,6 +1304,7 @@ def analyse(result, plan=None):
         power=power,
         win_tie_loss=win_tie_loss,
         leaderboard=_leaderboard(full, metric, level, delta),
+        generalization=learner_intervals,
         disagreements=(),
         best_by=MappingProxyType({}),
         bottom_line=None,

@@ -22,7 +22,15 @@ from ..stats import ADJUST_METHODS
 
 # Every section the report can show, by the name config `[analysis] run` uses;
 # the report shows exactly those asked for (the bottom line always).
-ANALYSES = ("effects", "friedman", "pairwise", "bayesian", "power", "win_tie_loss")
+ANALYSES = (
+    "effects",
+    "friedman",
+    "pairwise",
+    "bayesian",
+    "power",
+    "win_tie_loss",
+    "generalization",
+)
 # Run only when asked for: sensitivity analyses a peer package would have chosen
 # (autorank's RM-ANOVA + Tukey; the Bayesian Plackett–Luce ranking of scmamp,
 # Calvo et al. 2018). The ranking stays off by default: the report already ranks
@@ -68,6 +76,15 @@ POSTHOCS = {
     ),
 }
 _SINGLE_STEP = ("nemenyi", "miller")
+# The intervals of one learner's error a run can give (results/_intervals.py).
+GENERALIZATION_METHODS = (
+    "nested_cv",
+    "conservative_z",
+    "corrected_t",
+    "holdout",
+    "naive_cv",
+    "five_by_two",
+)
 ADJUST_CHOICES = tuple(ADJUST_METHODS)
 
 
@@ -112,7 +129,9 @@ class AnalysisPlan:
         Which metric; the result's first by default.
     analyses : tuple of str, default=ANALYSES
         Any of ``"effects"``, ``"friedman"``, ``"pairwise"``, ``"bayesian"``,
-        ``"power"``, ``"win_tie_loss"`` and, only when named, ``"rm_anova"``
+        ``"power"``, ``"win_tie_loss"``, ``"generalization"`` (how good is
+        each learner: the interval of its error on each data set) and, only
+        when named, ``"rm_anova"``
         (autorank's parametric path, repeated-measures ANOVA and Tukey's HSD,
         as a sensitivity analysis) and ``"ranking"`` (the Bayesian
         Plackett–Luce ranking of all learners, Calvo et al. 2018, shown in the
@@ -149,6 +168,14 @@ class AnalysisPlan:
         Plackett–Luce ranking, by MCMC; it needs the [bayes] extra (NumPyro)
         and is a ``ValueError`` without it. Which model runs never depends on
         what is installed.
+    generalization_method : str, default=None
+        The interval of each learner's error on each data set
+        (:meth:`~sklearn_bench.BenchmarkResult.confidence_interval` of one
+        learner): ``"nested_cv"``, ``"conservative_z"``, ``"corrected_t"``,
+        ``"holdout"``, ``"naive_cv"`` or ``"five_by_two"``; ``None``: the one
+        recommended for the run's splitter. A method the splitter cannot
+        support makes :func:`~sklearn_bench.analysis.analyse` a
+        ``ValueError`` naming the splitters it needs.
 
     Examples
     --------
@@ -207,6 +234,15 @@ class AnalysisPlan:
         f"extra) or hierarchical (needs {BAYES_INSTALL})",
         choices=BAYESIAN_MODELS,
     )
+    generalization_method: str | None = _setting(
+        None,
+        str,
+        "the interval of each learner's error (default: the one recommended "
+        "for the run's splitter: nested_cv for NestedCV, conservative_z for "
+        "PairedSubsampling, corrected_t for ShuffleSplit and RepeatedKFold, "
+        "holdout for one split, naive_cv for one K-fold partition)",
+        choices=GENERALIZATION_METHODS,
+    )
 
     def __post_init__(self):
         analyses = self.analyses
@@ -244,6 +280,11 @@ class AnalysisPlan:
             if not delta > 0:
                 raise ValueError(f"`delta` must be positive (or None); got {delta!r}.")
         bayesian = check_choice(self.bayesian, BAYESIAN_MODELS, "bayesian")
+        method = self.generalization_method
+        if method is not None:
+            method = check_choice(
+                method, GENERALIZATION_METHODS, "generalization_method"
+            )
         if bayesian == "hierarchical" and not hierarchical_installed():
             raise ValueError(
                 "bayesian='hierarchical' fits the hierarchical model by MCMC, which "
@@ -259,6 +300,7 @@ class AnalysisPlan:
             ("posthoc", posthoc),
             ("adjust", adjust),
             ("bayesian", bayesian),
+            ("generalization_method", method),
         ):
             object.__setattr__(self, name, value)
 

@@ -124,6 +124,17 @@ CITATIONS = {
         "procedures. Journal of the American Statistical Association, 81(395), "
         "826–831."
     ),
+    # issue 40: the intervals of one learner's error
+    "bates2024": (
+        "Bates, S., Hastie, T. and Tibshirani, R. (2024). Cross-validation: what "
+        "does it estimate and how well does it do it? Journal of the American "
+        "Statistical Association, 119(546), 1434–1445."
+    ),
+    "bayle2020": (
+        "Bayle, P., Bayle, A., Janson, L. and Mackey, L. (2020). Cross-validation "
+        "confidence intervals for test error. Advances in Neural Information "
+        "Processing Systems, 33, 16339–16350."
+    ),
     # issue 24: the post-hoc tests a report may choose ([analysis] posthoc)
     "conover1979": (
         "Conover, W. J. and Iman, R. L. (1979). On multiple-comparisons "
@@ -229,6 +240,8 @@ _SHORT = {
     "wilcoxon1945": "Wilcoxon 1945",
     "hodges1963": "Hodges & Lehmann 1963",
     "shaffer1986": "Shaffer 1986",
+    "bates2024": "Bates et al. 2024",
+    "bayle2020": "Bayle et al. 2020",
 }
 
 # Citations of the paired tests of sklearn_bench.stats.paired_test (their names

@@ -34,6 +34,18 @@ _EXPERIMENT_KEYS = {
     "error_score",
     "verify",
 }
+# ``[experiment.cv] kind = ...``: the splitters of the intervals of a learner's
+# error (the method each gives is in BenchmarkResult.confidence_interval), by
+# name; ``params`` as for ``class``. A holdout is one random split.
+CV_KINDS = {
+    "nested_cv": ("sklearn_bench.model_selection.NestedCV", {}),
+    "paired_subsampling": ("sklearn_bench.model_selection.PairedSubsampling", {}),
+    "subsampling": ("sklearn.model_selection.ShuffleSplit", {}),
+    "holdout": ("sklearn.model_selection.ShuffleSplit", {"n_splits": 1}),
+    "kfold": ("sklearn.model_selection.KFold", {}),
+    "repeated_kfold": ("sklearn.model_selection.RepeatedKFold", {}),
+    "bootstrap": ("sklearn_bench.model_selection.BootstrapOOB", {}),
+}
 _LEARNER_KEYS = {"class", "params", "steps"}
 _OBJECT_KEYS = {"class", "params"}
 _DATASET_SOURCES = ("sklearn", "csv", "openml")
@@ -398,6 +410,8 @@ def _experiment(table):
         cv = table["cv"]
         if isinstance(cv, int) and not isinstance(cv, bool):
             out["cv"] = cv
+        elif isinstance(cv, dict) and "kind" in cv:
+            out["cv"] = _cv_kind(cv)
         elif isinstance(cv, dict):
             obj = _object(cv, "experiment.cv")
             if not hasattr(obj, "split"):
@@ -405,7 +419,9 @@ def _experiment(table):
             out["cv"] = obj
         else:
             _fail(
-                "experiment.cv", f"expected an integer or {{class, params}}, got {cv!r}"
+                "experiment.cv",
+                f"expected an integer, {{kind, params}} or {{class, params}}, got "
+                f"{cv!r}",
             )
     if "scoring" in table:
         scoring = table["scoring"]
@@ -449,6 +465,22 @@ def _experiment(table):
             _fail("experiment.verify", f"expected a number in [0, 1], got {value!r}")
         out["verify"] = value
     return out
+
+
+def _cv_kind(table):
+    """The splitter of ``[experiment.cv] kind = ..., params = {...}``."""
+    _check_keys(table, {"kind", "params"}, "experiment.cv")
+    kind = table["kind"]
+    if kind not in CV_KINDS:
+        _fail("experiment.cv.kind", f"expected one of {list(CV_KINDS)}, got {kind!r}")
+    path, fixed = CV_KINDS[kind]
+    params = table.get("params", {})
+    if not isinstance(params, dict):
+        _fail("experiment.cv.params", f"expected a table, got {params!r}")
+    for name, value in fixed.items():
+        if params.get(name, value) != value:
+            _fail(f"experiment.cv.params.{name}", f"a {kind} has {name} = {value}")
+    return _object({"class": path, "params": {**params, **fixed}}, "experiment.cv")
 
 
 def plan_of(values, key_of):

@@ -130,9 +130,11 @@ def _build_parser():
             "generated (breast cancer; wine and digits restricted to two "
             "classes; a simulated microarray): DiagonalLDA with Welch t-test "
             "selection of k genes inside pipelines, logistic regression, a random "
-            "forest and an RBF SVM, over bootstrap out-of-bag replicates. Prints a "
-            "summary and writes report.html, the figures, the results and the "
-            "store into --out. The default size takes about a minute on 2 cores."
+            "forest and an RBF SVM, over the splits of nested cross-validation "
+            "(its outer folds for the comparisons, all of them for the interval "
+            "of each learner's error). Prints a summary and writes report.html, "
+            "the figures, the results and the store into --out. The default size "
+            "takes about a minute on 2 cores."
         ),
     )
     size = demo.add_mutually_exclusive_group()
@@ -312,11 +314,22 @@ def _analysis_info(plan, given):
     return {"settings": settings, "from_config": sorted(given)}
 
 
+def _analyse(result, plan):
+    """``analyse(result, plan)``; a setting the run cannot give (a method of
+    the intervals of each learner that its splitter cannot support) is a usage
+    error."""
+    from ..analysis import analyse
+
+    try:
+        return analyse(result, plan)
+    except ValueError as exc:
+        raise _UsageError(f"the analysis cannot run: {str(exc).rstrip('.')}") from exc
+
+
 def _write_outputs(result, out, *, plan, sources, report_kwargs, shown=None):
     """Results (CSV, Parquet), the analysis' report and tables and the printed
     summary; the files are written into ``out`` (a staging folder) and named as
     in ``shown`` (the output folder they are moved to)."""
-    from ..analysis import analyse
     from ..report import format_summary, write_report
 
     shown = out if shown is None else shown
@@ -332,7 +345,7 @@ def _write_outputs(result, out, *, plan, sources, report_kwargs, shown=None):
             result.scores.to_parquet(f, index=False)
         written.append(shown / "scores.parquet")
     write_csv(result.performance(), out / "performance.csv", index=False)
-    analysis = analyse(result, plan)
+    analysis = _analyse(result, plan)
     # the report writes the tables (tables/*.csv) and the figures
     write_report(analysis, out, sources=sources, **report_kwargs)
     _say("")
@@ -572,6 +585,8 @@ def _fit_and_write(args, config, experiment, datasets, out, stage):
                 "figure_formats": config.figure_formats,
             },
         )
+    except _UsageError as exc:
+        raise _UsageError(f"{str(exc).rstrip('.')}. {kept}") from exc
     except OSError as exc:
         import errno
 
@@ -675,11 +690,10 @@ def _write_report_of(args, result, missing, plan, sources, out):
             f"Partial run: {missing} task(s) missing from {args.store}; reporting "
             "the finished ones."
         )
-    from ..analysis import analyse
     from ..report import format_summary, write_report
 
     stored_title = (result.info.get("analysis") or {}).get("title")
-    analysis = analyse(result, plan)
+    analysis = _analyse(result, plan)
     write_report(
         analysis,
         out,

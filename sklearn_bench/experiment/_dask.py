@@ -86,8 +86,9 @@ def _n_threads(client):
 def encode(out):
     """A task's result as plain data: ``(dataset, split, learner, metrics,
     values, fit_time, score_time, n_train, n_test, (error_type, error_message,
-    traceback), predictions)``, ``predictions`` ``None`` or ``(kind, int64 rows, bool
-    "correct" or float "y_pred" values)``."""
+    traceback), predictions, losses)``, ``predictions`` ``None`` or ``(kind, int64
+    rows, bool "correct" or float "y_pred" values)``, ``losses`` ``None`` or
+    ``(metric indices, int64 rows, float64 loss of shape (indices, rows))``."""
     rows = out["rows"]
     first = rows[0]
     pred = out["predictions"]
@@ -98,6 +99,13 @@ def encode(out):
             kind,
             np.asarray(pred["rows"], dtype=np.int64),
             np.asarray(pred[kind], dtype=dtype),
+        )
+    losses = out.get("losses")
+    if losses is not None:
+        losses = (
+            tuple(int(i) for i in losses["metrics"]),
+            np.asarray(losses["rows"], dtype=np.int64),
+            np.asarray(losses["loss"], dtype=np.float64),
         )
     return (
         str(first["dataset"]),
@@ -111,6 +119,7 @@ def encode(out):
         int(first["n_test"]),
         (first["error_type"], first["error_message"], first["traceback"]),
         pred,
+        losses,
     )
 
 
@@ -119,7 +128,7 @@ def decode(result, job, i):
     plain-data result; a ``RuntimeError`` refuses the run when it is not what the
     task could give (another type or shape, another task, metric or split size, a
     score outside its bounds or non-finite without a failure, a bad time,
-    predictions of other rows)."""
+    predictions of other rows, pointwise losses whose mean is not the score)."""
     task = job["tasks"][i]
 
     def refuse(what):
@@ -133,11 +142,10 @@ def decode(result, job, i):
             "in this process)."
         )
 
-    if type(result) is not tuple or len(result) != 11:
-        refuse(f"not a tuple of 11 fields but {type(result).__name__}")
-    dataset, split, learner, names, values, fit, score, n_train, n_test, err, pred = (
-        result
-    )
+    if type(result) is not tuple or len(result) != 12:
+        refuse(f"not a tuple of 12 fields but {type(result).__name__}")
+    (dataset, split, learner, names, values, fit, score, n_train, n_test, err, pred,
+     losses) = result  # fmt: skip
     if (dataset, split, learner) != (task.dataset, task.split, task.learner):
         refuse(f"it names another task: {(dataset, split, learner)!r}"[:200])
     metrics = job["metrics"]
@@ -186,6 +194,8 @@ def decode(result, job, i):
         ):
             refuse("the predictions are not of the validation rows")
         pred = {"rows": p_rows, kind: p_values}
+    if losses is not None:
+        losses = _decode_losses(losses, job, failed, values, rows, refuse)
     base = _task_columns(task, n_train, n_test)
     failure = dict(zip(("error_type", "error_message", "traceback"), err, strict=True))
     return {
@@ -195,7 +205,36 @@ def decode(result, job, i):
             for name, value in zip(names, values, strict=True)
         ],
         "predictions": pred,
+        "losses": losses,
     }
+
+
+def _decode_losses(losses, job, failed, values, rows, refuse):
+    """The pointwise losses of a task's plain-data result, checked: asked for,
+    of the validation rows, of known metrics, finite, their means the scores."""
+    if failed or not job.get("keep_losses") or type(losses) is not tuple:
+        refuse("pointwise losses that were not asked for")
+    index, l_rows, loss = losses if len(losses) == 3 else (None, None, None)
+    ok = (
+        type(index) is tuple
+        and index
+        and all(type(i) is int for i in index)
+        and list(index) == sorted(set(index))
+        and 0 <= index[0]
+        and index[-1] < len(values)
+        and type(l_rows) is np.ndarray
+        and type(loss) is np.ndarray
+        and l_rows.dtype == np.int64
+        and loss.dtype == np.float64
+        and loss.shape == (len(index), rows.size)
+        and np.array_equal(l_rows, rows)
+        and np.isfinite(loss).all()
+    )
+    if not ok or not np.allclose(
+        loss.mean(axis=1), [values[i] for i in index], rtol=1e-9, atol=1e-12
+    ):
+        refuse("the pointwise losses are not of the validation rows and scores")
+    return {"metrics": list(index), "rows": l_rows, "loss": loss}
 
 
 def _alone(job):
@@ -459,7 +498,7 @@ def failed_out(task, train, test, y_test, metrics, error_score, exc):
         | failure
         for name in metrics
     ]
-    return {"rows": rows, "predictions": None}
+    return {"rows": rows, "predictions": None, "losses": None}
 
 
 def describe_lost_workers(lost):

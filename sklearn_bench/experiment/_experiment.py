@@ -23,7 +23,13 @@ from .._version import __version__
 from ..datasets import Dataset, SimulatedDataset, check_datasets
 from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
-from ..store import open_writer, predictions_loader, read_store
+from ..store import (
+    losses_loader,
+    losses_table,
+    open_writer,
+    predictions_loader,
+    read_store,
+)
 from ._config import class_defaults, describe, experiment_config
 from ._dask import DaskRunner, active_dask_client, describe_lost_workers
 from ._preflight import (
@@ -273,7 +279,10 @@ class BenchmarkExperiment(BaseEstimator):
         description["info"].update(extra)
         if runner is not None:
             description["info"]["cluster"] = _report_cluster(runner)
-        self.results_ = BenchmarkResult(scores, predictions=predictions, **description)
+        losses = _losses_frame(outs, list(setup["metrics"]))
+        self.results_ = BenchmarkResult(
+            scores, predictions=predictions, losses=losses, **description
+        )
         self.n_tasks_ = n_tasks
         self.n_reused_tasks_ = 0
         return self
@@ -333,7 +342,7 @@ class BenchmarkExperiment(BaseEstimator):
 
     def _result_description(self, setup):
         """Metrics, data sets, learners and provenance of the result (JSON-safe)."""
-        return {
+        out = {
             **_design(setup),
             "info": {
                 "seed": setup["seed"],
@@ -360,6 +369,14 @@ class BenchmarkExperiment(BaseEstimator):
                 "sklearn_bench_version": __version__,
             },
         }
+        roles = {
+            name: plan["roles"]
+            for name, plan in setup["plans"].items()
+            if plan.get("roles") is not None
+        }
+        if roles:  # NestedCV, PairedSubsampling: what each split is
+            out["info"]["split_roles"] = roles
+        return out
 
     def _fit_store(self, X, y, extra=None):
         """:meth:`fit` with a store: run its missing tasks, the driver committing
@@ -420,6 +437,7 @@ class BenchmarkExperiment(BaseEstimator):
         self.results_ = BenchmarkResult(
             content["scores"],
             predictions=predictions_loader(self.store, content),  # read when used
+            losses=losses_loader(self.store, content),
             **description,
         )
         _report_failures(self.results_.scores, len(tasks), len(setup["metrics"]))
@@ -481,6 +499,8 @@ class BenchmarkExperiment(BaseEstimator):
         return {
             "datasets": datasets,
             "learners": learners,
+            # the pointwise losses of the intervals of one learner's error
+            "keep_losses": bool(self.keep_predictions) or hasattr(cv, "split_roles"),
             "unseeded": {name: _unseeded_params(e) for name, e in learners.items()},
             "metrics": metrics,
             "seed": seed,
@@ -537,6 +557,7 @@ class BenchmarkExperiment(BaseEstimator):
             "metrics": setup["metrics"],
             "error_score": self.error_score,
             "keep_predictions": self.keep_predictions,
+            "keep_losses": setup["keep_losses"],
             "prefix_cache_bytes": 0 if alone else self.prefix_cache_bytes,
             "driver_pid": os.getpid(),
         }
@@ -639,6 +660,10 @@ class BenchmarkExperiment(BaseEstimator):
                 f"get_n_splits says {len(reps)}."
             )
         folds = _folds(reps)
+        roles = None
+        if hasattr(cv, "split_roles"):  # JSON-safe: column names and rows
+            table = cv.split_roles(data.X, data.y, data.groups)
+            roles = {"columns": list(table.columns), "rows": table.values.tolist()}
         competition = data.X_test is not None
         splits = [
             (np.asarray(train), None if competition else np.asarray(test), r, f)
@@ -649,6 +674,7 @@ class BenchmarkExperiment(BaseEstimator):
             "learning_sample": lambda rep: (data.X, data.y),
             "X_test": data.X_test,
             "y_test": data.y_test,
+            "roles": roles,
         }
 
 
@@ -937,6 +963,17 @@ def _report_failures(scores, n_tasks, n_metrics):
         FitFailedWarning,
         stacklevel=3,
     )
+
+
+def _losses_frame(outs, metric_names):
+    """Kept pointwise losses of all tasks as one long frame (see
+    :func:`~sklearn_bench.store.losses_table`), or ``None``."""
+    items = [
+        (h["dataset"], h["learner"], h["split"], o["metrics"], o["rows"], o["loss"])
+        for h, o in ((out["rows"][0], out.get("losses")) for out in outs)
+        if o is not None
+    ]
+    return losses_table(items, metric_names) if items else None
 
 
 def _predictions_frame(outs):

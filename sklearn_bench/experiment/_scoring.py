@@ -187,6 +187,83 @@ class _Negated:
         return f"-{self.scorer!r}"
 
 
+def _proba(estimator, X, y):
+    """Predicted probabilities, the true class' column index and the number of
+    columns the scorer sees (2 for a binary problem)."""
+    proba = np.asarray(estimator.predict_proba(X), dtype=float)
+    classes = np.asarray(estimator.classes_)
+    return proba, np.searchsorted(classes, np.asarray(y)), proba.shape[1]
+
+
+def _log_loss(estimator, X, y):
+    proba, at, k = _proba(estimator, X, y)
+    if k == 2:  # the scorer's positive column, as 1 - p and p
+        p1 = proba[:, 1]
+        p = np.where(at == 1, p1, 1 - p1)
+    else:
+        p = proba[np.arange(len(at)), at]
+    eps = np.finfo(p.dtype).eps
+    return -np.log(np.clip(p, eps, 1 - eps))
+
+
+def _brier(estimator, X, y):
+    proba, at, k = _proba(estimator, X, y)
+    if k == 2:  # half the sum over both columns: (p1 - [y is positive])**2
+        return (proba[:, 1] - (at == 1)) ** 2
+    onehot = np.zeros_like(proba)
+    onehot[np.arange(len(at)), at] = 1.0
+    return ((proba - onehot) ** 2).sum(axis=1)
+
+
+# The metrics whose value is the mean of a pointwise loss (decomposable), by the
+# name Metric.from_name gives them: the pointwise values of a fitted learner on
+# validation rows. A ``neg_`` name is the negated loss.
+POINTWISE_LOSSES = {
+    "error_rate": lambda est, X, y: est.predict(X) != np.asarray(y),
+    "accuracy": lambda est, X, y: est.predict(X) == np.asarray(y),
+    "log_loss": _log_loss,
+    "brier_score": _brier,
+    "mean_squared_error": lambda est, X, y: (np.asarray(y) - est.predict(X)) ** 2,
+    "mean_absolute_error": lambda est, X, y: np.abs(np.asarray(y) - est.predict(X)),
+}
+
+
+def pointwise_losses(metrics, values, estimator, X, y):
+    """The pointwise losses of a fitted learner on validation rows ``X, y`` for
+    every metric of ``metrics`` that is a mean of pointwise losses.
+
+    A metric's losses are kept only when their mean equals its score
+    ``values[name]`` (relative tolerance 1e-9): a metric named like a known one
+    that computes something else (a custom scorer, sample weights), or a
+    learner that cannot predict probabilities, keeps none.
+
+    Returns
+    -------
+    dict or None
+        ``{"metrics": indices into metrics, "loss": array (k, n)}``, or
+        ``None`` when no metric's losses are kept.
+    """
+    index, losses = [], []
+    for i, (name, metric) in enumerate(metrics.items()):
+        base = name.removeprefix("neg_")
+        if metric.needs_split or base not in POINTWISE_LOSSES:
+            continue
+        try:
+            loss = np.asarray(POINTWISE_LOSSES[base](estimator, X, y), dtype=float)
+        except Exception:  # e.g. no predict_proba: the score says why, if any
+            continue
+        loss = -loss if name.startswith("neg_") else loss
+        value = values.get(name)
+        if loss.ndim != 1 or not np.isfinite(loss).all() or value is None:
+            continue
+        if np.isclose(loss.mean(), value, rtol=1e-9, atol=1e-12):
+            index.append(i)
+            losses.append(loss)
+    if not index:
+        return None
+    return {"metrics": index, "loss": np.vstack(losses)}
+
+
 def make_metric(
     score_func,
     *,

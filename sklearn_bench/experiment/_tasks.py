@@ -19,6 +19,7 @@ from sklearn.base import clone
 from sklearn.utils import _safe_indexing
 
 from ..store import Task  # noqa: F401  (the record a store keeps of a task)
+from ._scoring import pointwise_losses
 
 # Purposes of the seeds derived from (random_state, data set, replicate).
 SEED_LEARNER, SEED_CV, SEED_LEARNING_SAMPLE, SEED_TEST_SAMPLE = 0, 1, 2, 3
@@ -79,6 +80,7 @@ def run_tasks(
     error_score,
     keep_predictions,
     *,
+    keep_losses=False,
     prefix_cache_bytes=PREFIX_CACHE_BYTES,
     driver_pid=None,
 ):
@@ -91,7 +93,9 @@ def run_tasks(
     fitted pipeline. ``seed_params`` are set on each clone. Returns one dict per
     task: ``"rows"`` (one per metric, the columns of ``BenchmarkResult.scores``) and
     ``"predictions"`` (``None``, or the validation ``rows`` and ``correct`` or
-    ``y_pred``)."""
+    ``y_pred``) and ``"losses"`` (``None``, or the validation ``rows``, the
+    ``metrics`` indices and their pointwise ``loss``, kept with ``keep_losses``
+    for the metrics that are means of them: :func:`~._scoring.pointwise_losses`)."""
     if driver_pid is not None:
         _watch_driver(driver_pid)
     n_train = len(train)
@@ -117,7 +121,7 @@ def run_tasks(
         fit = _fit_shared if shared else _fit_alone
         out = _score(task, est, fit(est, ks[: len(shared)], cache, training_rows),
                      base, X, y, train, test, X_test, y_test, metrics, error_score,
-                     keep_predictions)  # fmt: skip
+                     keep_predictions, keep_losses)  # fmt: skip
         outs.append(out)
     return outs
 
@@ -179,7 +183,7 @@ def _fit_shared(est, keys, cache, training_rows):
 
 
 def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
-           error_score, keep_predictions):  # fmt: skip
+           error_score, keep_predictions, keep_losses=False):  # fmt: skip
     """The score rows (and kept predictions) of a fitted learner."""
     fit_time, failure = fitted
     values = {}
@@ -217,10 +221,14 @@ def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
         row.update(fit_time=fit_time, score_time=score_time)
         row.update(failure or _NO_FAILURE)
         out_rows.append(row)
-    predictions = None
+    predictions = losses = None
     if keep_predictions and failure is None:
         predictions = _predictions(est, X_val, y_val, rows, base["n_test"])
-    return {"rows": out_rows, "predictions": predictions}
+    if keep_losses and failure is None:
+        losses = pointwise_losses(metrics, values, est, X_val, y_val)
+        if losses is not None:
+            losses["rows"] = np.arange(base["n_test"]) if rows is None else rows
+    return {"rows": out_rows, "predictions": predictions, "losses": losses}
 
 
 def prefix_keys(estimator):

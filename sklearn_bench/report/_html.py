@@ -41,6 +41,8 @@ from ._blocks import (
     _table,
 )
 from ._figures import make_figures
+from ._generalization import CSV as GENERALIZATION_CSV
+from ._generalization import generalization_html
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
 from ._learners import learner_table
@@ -651,6 +653,7 @@ def write_report(
         _what_was_run(analysis, datasets),
         _settings(settings),
         _effects(analysis),
+        generalization_html(analysis),
         _tests(analysis),
         pairwise_html(
             analysis,
@@ -674,6 +677,7 @@ def write_report(
             ("bottom-line", "Bottom line"),
             ("run", "What was run"),
             ("effects", "Effect sizes"),
+            ("generalization", "Each learner"),
             ("tests", "Tests"),
             ("pairwise", "Pairwise"),
             ("bayesian", "Bayesian"),
@@ -727,6 +731,8 @@ def _write_csv_tables(folder, analysis, datasets):
     write_csv(analysis.within, folder / "within_dataset_intervals.csv", index=False)
     if len(analysis.pairs):
         write_csv(analysis.pairs, folder / "pairwise_intervals.csv")
+    if analysis.generalization is not None:
+        write_csv(analysis.generalization, folder / GENERALIZATION_CSV, index=False)
     if analysis.posthoc is not None:
         name = f"{analysis.plan.posthoc}.csv"
         write_csv(analysis.posthoc, folder / name, index=False)

@@ -1,7 +1,8 @@
 """The report's LaTeX (booktabs) tables, for the comparison section of a paper,
 rendered from an Analysis: ``performance.tex`` (data sets × learners, the best in
-bold, the analysis' marks of a learner worse than the best, its average ranks) and
-``pairwise.tex`` (its pairwise intervals)."""
+bold, the analysis' marks of a learner worse than the best, its average ranks),
+``pairwise.tex`` (its pairwise intervals) and ``learner_intervals.tex`` (the
+interval of each learner's error)."""
 
 from pathlib import Path
 
@@ -104,5 +105,23 @@ def write_latex_tables(analysis, folder):
         )
         path = folder / "pairwise.tex"
         write_text(path, latex_frame(pairs, caption=caption, label="tab:pairwise"))
+        written.append(path)
+    frame = analysis.generalization
+    if frame is not None:
+        level = f"{analysis.confidence_level:.0%}"
+        table = frame[["dataset", "learner", "estimate", "low", "high"]].copy()
+        table.columns = ["data set", "learner", "estimate", f"{level} low",
+                         f"{level} high"]  # fmt: skip
+        methods = ", ".join(dict.fromkeys(frame["method"]))
+        caption = (
+            f"Expected {analysis.metric} ({analysis.direction}) of each learner "
+            f"on new data of the kind, with {level} confidence intervals "
+            f"({methods})."
+        )
+        path = folder / "learner_intervals.tex"
+        write_text(
+            path,
+            latex_frame(table, caption=caption, label="tab:learners", index=False),
+        )
         written.append(path)
     return written

@@ -13,6 +13,7 @@ from ..analysis import (
     fmt_p_equals,
 )
 from ._bayesian import bayesian_summary_lines
+from ._generalization import generalization_lines
 
 _TEST_WORDS = {
     "t": "paired t",
@@ -173,6 +174,7 @@ def format_summary(analysis):
                 f"   No paired interval on {without} data set(s): see the notes below."
             )
         lines.extend(_wrapped(f"Note: {note}") for note in a.within_notes)
+    lines.extend(generalization_lines(a))
     lines.append(
         "2. Sensitivity analyses (ranks within each "
         + ("data set" if a.blocks == "data sets" else "replicate")

@@ -10,7 +10,7 @@ import pandas as pd
 
 from .._metrics import default_delta
 from .._validation import check_alpha
-from . import _scales, _select, _within
+from . import _intervals, _scales, _select, _within
 
 
 class PairedComparisonsMixin:
@@ -204,7 +204,7 @@ class PairedComparisonsMixin:
     def confidence_interval(
         self,
         a,
-        b,
+        b=None,
         *,
         dataset=None,
         method=None,
@@ -214,24 +214,69 @@ class PairedComparisonsMixin:
         scale="raw",
         **kwargs,
     ):
-        """Confidence interval for the difference ``metric(a) − metric(b)``.
+        """Confidence interval of one learner's error, or of ``metric(a) −
+        metric(b)``.
+
+        **One learner** (``b=None``): the interval of learner ``a``'s expected
+        ``metric`` on new data of the kind (its generalization error, Bates et
+        al.'s Err) on one data set, by
+        :func:`~sklearn_bench.stats.generalization_error_interval`, which
+        documents each method. ``method=None`` picks the method recommended for
+        the run's splitter (Schulz-Kümpel et al. 2024), and the result says which:
+
+        - :class:`~sklearn_bench.model_selection.NestedCV` → ``"nested_cv"``
+          (Bates et al. 2024, on the pointwise losses);
+        - :class:`~sklearn_bench.model_selection.PairedSubsampling` →
+          ``"conservative_z"`` (Nadeau & Bengio 2003, on the split scores);
+        - ShuffleSplit (2 or more splits) and RepeatedKFold →
+          ``"corrected_t"`` (Nadeau & Bengio 2003; Bouckaert & Frank 2004 on
+          repeated K-fold, on the split scores);
+        - a single split (``ShuffleSplit(n_splits=1)``, one (train, test)
+          pair) → ``"holdout"`` (pointwise losses);
+        - one K-fold partition (KFold, StratifiedKFold, ``cv=K``) →
+          ``"naive_cv"`` (Bayle et al. 2020, pointwise losses), with a
+          ``UserWarning``: it covers the expected error less often than it
+          says (Bates et al. 2024);
+        - the bootstrap splitters and simulated or competition data sets: no
+          method (a ``ValueError`` says why; the out-of-bootstrap interval
+          needs the bootstrap counts a run does not keep).
+
+        A method the run's splitter cannot support is a ``ValueError`` naming
+        the splitters it needs. The split-score methods work for any metric
+        (AUC too); the pointwise ones need the pointwise losses a run keeps
+        (:attr:`losses`: with a splitter of ``split_roles()`` or
+        ``keep_predictions=True``, for the error rate, accuracy, log loss,
+        Brier score, squared and absolute error).
+
+        **Two learners**: the interval of ``metric(a) − metric(b)``, as
+        :meth:`paired_test` tests it; ``method="nested_cv"`` or
+        ``"conservative_z"`` give the interval of A − B of those methods on
+        the pointwise (split) differences instead.
 
         Parameters
         ----------
-        a, b : str
-            The learners.
+        a : str
+            The learner.
+        b : str, default=None
+            The other learner of a difference.
         dataset : str, default=None
             ``None``: across data sets (per-data-set means); a name: within it.
-        method : {"t", "corrected_t", "5x2cv", "bootstrap", "qh"}, default=None
-            ``None``: the default test of :meth:`paired_test` (``"t"`` across data
-            sets, ``"corrected_t"`` within one). ``"t"``, ``"corrected_t"``,
-            ``"5x2cv"``: the interval of that test of :meth:`paired_test` (``"t"``
-            with ``test_train_ratio`` in ``kwargs`` is ``"corrected_t"``);
-            ``"bootstrap"``: the BCa interval of the mean difference
-            (:func:`~sklearn_bench.stats.bootstrap_ci`); ``"qh"``: the
+            One learner: the data set (``None`` when the result has one).
+        method : str, default=None
+            One learner: ``"nested_cv"``, ``"conservative_z"``, ``"corrected_t"``,
+            ``"holdout"``, ``"naive_cv"``, ``"five_by_two"`` or ``None`` (the rule
+            above). Two learners: ``None``, the default test of :meth:`paired_test`
+            (``"t"`` across data sets, ``"corrected_t"`` within one). ``"t"``,
+            ``"corrected_t"``, ``"5x2cv"``: the interval of that test of
+            :meth:`paired_test` (``"t"`` with ``test_train_ratio`` in ``kwargs`` is
+            ``"corrected_t"``); ``"bootstrap"``: the BCa interval of the mean
+            difference (:func:`~sklearn_bench.stats.bootstrap_ci`); ``"qh"``: the
             Quesenberry–Hurst interval for err(a) − err(b) on one test set from kept
             predictions (Berrar & Lozano 2013,
-            :func:`~sklearn_bench.stats.mcnemar_test`).
+            :func:`~sklearn_bench.stats.mcnemar_test`); ``"nested_cv"``,
+            ``"conservative_z"``: the interval of A − B of
+            :func:`~sklearn_bench.stats.generalization_error_interval` with
+            ``baseline`` (their theory holds for pointwise differences).
         confidence_level : float, default=0.95
         metric : str, default=None
             The first metric by default; ignored by ``"qh"`` (error rate).
@@ -244,8 +289,20 @@ class PairedComparisonsMixin:
 
         Returns
         -------
-        ConfidenceInterval
-            ``(low, high)``.
+        ConfidenceInterval or GeneralizationErrorResult
+            Two learners: ``(low, high)``. One learner (and ``"nested_cv"``,
+            ``"conservative_z"``): a
+            :class:`~sklearn_bench.stats.GeneralizationErrorResult` with
+            ``estimate``, ``standard_error``, ``low`` and ``high`` at
+            ``confidence_level``, the ``method``, the ``metric`` and the
+            ``design`` it used.
+
+        References
+        ----------
+        Bates S, Hastie T, Tibshirani R (2024). Cross-validation: what does it
+        estimate and how well does it do it? JASA 119(546), 1434-1445.
+        Schulz-Kümpel H, et al. (2024). Constructing confidence intervals for
+        'the' generalization error. arXiv:2409.18836.
 
         Examples
         --------
@@ -256,8 +313,35 @@ class PairedComparisonsMixin:
         >>> ci = result.confidence_interval("C4.5+m", "C4.5")  # as R's t.test
         >>> round(ci.low, 4), round(ci.high, 4)
         (0.0037, 0.0273)
+
+        One learner on a run with nested cross-validation:
+
+        >>> from sklearn.datasets import load_breast_cancer
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> from sklearn_bench import BenchmarkExperiment
+        >>> from sklearn_bench.model_selection import NestedCV
+        >>> X, y = load_breast_cancer(return_X_y=True)
+        >>> result = BenchmarkExperiment(
+        ...     {"nb": GaussianNB()}, cv=NestedCV(5, n_repeats=2, random_state=0),
+        ...     random_state=0, progress=False).fit({"bc": (X, y)}).results_
+        >>> res = result.confidence_interval("nb", dataset="bc")
+        >>> res.method, round(res.estimate, 3), round(res.low, 3), round(res.high, 3)
+        ('nested_cv', 0.059, 0.04, 0.079)
+        >>> res.design
+        'nested CV, 2 repeats x 5 folds (50 fits), n=569'
         """
         from ..stats import bootstrap_ci, mcnemar_test
+
+        if b is None or method in _intervals.TWO_LEARNER_METHODS:
+            return _intervals.learner_interval(
+                self,
+                a,
+                b,
+                dataset=dataset,
+                method=method,
+                confidence_level=confidence_level,
+                metric=self._metric(metric),
+            )
 
         if method == "qh":
             n_b, n_c, n = _select.discordant_counts(

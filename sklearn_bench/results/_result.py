@@ -17,7 +17,7 @@ from .._io import (
     writes_into,
 )
 from .._version import __version__
-from ..store import predictions_loader, read_store
+from ..store import losses_loader, predictions_loader, read_store
 from . import _select
 from ._all_learners import AllLearnersMixin
 from ._bayesian import BayesianMixin
@@ -150,7 +150,18 @@ class BenchmarkResult(
         :func:`~sklearn_bench.store.read_store` content, so that a result read
         from a store loads its predictions only if they are needed.
     info : dict, default=None
-        JSON-serialisable provenance (seeds, ``cv``, learner reprs, versions).
+        JSON-serialisable provenance (seeds, ``cv``, learner reprs, versions;
+        ``split_roles``, per data set the roles of the splits of a splitter
+        with ``split_roles()``, such as
+        :class:`~sklearn_bench.model_selection.NestedCV`).
+    losses : DataFrame or callable, default=None
+        Pointwise validation losses, one row per (dataset, learner, split,
+        metric, validation row): ``row`` and ``loss``, for the metrics that are
+        means of pointwise losses (0-1, log loss, Brier, squared and absolute
+        error; kept by the experiment when its splitter has ``split_roles()``
+        or it keeps predictions). The intervals of one learner's error
+        (:meth:`confidence_interval`) read them. A callable is called when
+        :attr:`losses` is first used, as for ``predictions``.
 
     Attributes
     ----------
@@ -165,7 +176,7 @@ class BenchmarkResult(
         changes nothing (pandas warns of chained assignment). To change the
         scores, assign the edited frame: ``df = result.scores; df.loc[...] =
         v; result.scores = df`` (checked as at construction).
-    metrics, datasets, learners, predictions, info
+    metrics, datasets, learners, predictions, info, losses
         As passed.
     n_missing_tasks : int
         Tasks of a store's run that were not run yet (see :meth:`from_store`);
@@ -186,7 +197,15 @@ class BenchmarkResult(
     """
 
     def __init__(
-        self, scores, *, metrics, datasets, learners, predictions=None, info=None
+        self,
+        scores,
+        *,
+        metrics,
+        datasets,
+        learners,
+        predictions=None,
+        info=None,
+        losses=None,
     ):
         for name, value in [("metrics", metrics), ("datasets", datasets)]:
             if not isinstance(value, dict):
@@ -206,6 +225,7 @@ class BenchmarkResult(
                 )
         self.scores = scores
         self.predictions = predictions
+        self.losses = losses
         self.info = {} if info is None else dict(info)
 
     @property
@@ -246,6 +266,26 @@ class BenchmarkResult(
         self._predictions = (
             None if value is None else self._normalise_predictions(value)
         )
+
+    _load_losses = None
+
+    @property
+    def losses(self):
+        """Pointwise validation losses (read from the store when first used),
+        or None."""
+        if self._load_losses is not None:
+            self._losses = self._normalise_losses(self._load_losses())
+            self._load_losses = None
+        return self._losses
+
+    @losses.setter
+    def losses(self, value):
+        if callable(value):  # a reader, called when first used
+            self._load_losses, self._losses = value, None
+            return
+        self._load_losses = None
+        self._losses = None if value is None else self._normalise_losses(value)
+        self._arrays = {}
 
     # -- construction -------------------------------------------------------------
     def _categorical(self, column, categories, name):
@@ -328,6 +368,16 @@ class BenchmarkResult(
             else np.nan
         )
         return df[_PREDICTION_COLUMNS]
+
+    def _normalise_losses(self, losses):
+        df = pd.DataFrame(index=pd.RangeIndex(len(losses)))
+        for col, names in (("dataset", list(self.datasets)), ("learner", self.learners),
+                           ("metric", list(self.metrics))):  # fmt: skip
+            df[col] = self._categorical(losses[col], names, col)
+        for col in ["split", "row"]:
+            df[col] = np.asarray(losses[col], dtype=np.int64)
+        df["loss"] = np.asarray(losses["loss"], dtype=np.float64)
+        return df[["dataset", "learner", "split", "metric", "row", "loss"]]
 
     @classmethod
     def from_frame(
@@ -538,7 +588,7 @@ class BenchmarkResult(
             merged = Path(folder) / "merged.sqlite"
             merge_stores(paths, merged)
             result = cls._from_store(merged)
-            _ = result.predictions  # read now: the merged store is temporary
+            _ = result.predictions, result.losses  # now: the store is temporary
         result.info["store"] = [str(p) for p in paths]
         return result
 
@@ -554,6 +604,7 @@ class BenchmarkResult(
             learners=meta["learners"],
             predictions=predictions_loader(path, content),  # read when first used
             info=dict(meta["info"], store=str(path)),
+            losses=losses_loader(path, content),
         )
         result.n_missing_tasks = content["n_missing_tasks"]
         if result.n_missing_tasks:
@@ -581,7 +632,12 @@ class BenchmarkResult(
     def performance(self, metric=None):
         """Performance of each learner on each replicate: the mean of its folds.
 
-        The performance :math:`p_{kb}` of Hothorn et al. (2005, Section 3). A
+        The performance :math:`p_{kb}` of Hothorn et al. (2005, Section 3), on
+        the splits that estimate it: with a splitter of ``split_roles()``, the
+        outer splits of :class:`~sklearn_bench.model_selection.NestedCV` and
+        the whole-data subsamples of
+        :class:`~sklearn_bench.model_selection.PairedSubsampling` (their other
+        splits serve the intervals of :meth:`confidence_interval`). A
         failed task contributes no value to any metric (one failed metric row
         makes all its metrics ``NaN``), and a replicate with a ``NaN`` fold has
         ``NaN`` performance. Paired analyses drop such replicates and say how
@@ -613,6 +669,9 @@ class BenchmarkResult(
         metric = self._metric(metric)
         scores = self.scores
         rows = scores["metric"].cat.codes.to_numpy() == list(self.metrics).index(metric)
+        primary = _select.primary_rows(self, scores)  # NestedCV: its outer splits
+        if primary is not None:
+            rows &= primary
         value = scores["value"].to_numpy()[rows]
         failed = _select.failed_task_rows(scores)
         if failed is not None:  # the failed-task rule: no value on any metric
@@ -693,9 +752,10 @@ class BenchmarkResult(
         ``metadata.json`` holds the metrics with their direction, the data sets
         with their problem (and their ``source``, measured or simulated, when
         the run recorded one), the learners in order and :attr:`info`;
-        ``scores.csv`` (or ``.parquet``) the scores and ``predictions.csv`` the
-        kept predictions. CSV floats are written with the shortest exact repr and
-        read back bit-identically. Nothing is pickled.
+        ``scores.csv`` (or ``.parquet``) the scores, ``predictions.csv`` the
+        kept predictions and ``losses.csv`` the pointwise losses. CSV floats
+        are written with the shortest exact repr and read back bit-identically.
+        Nothing is pickled.
 
         Parameters
         ----------
@@ -723,10 +783,15 @@ class BenchmarkResult(
             ],
             "learners": self.learners,
             "has_predictions": self.predictions is not None,
+            "has_losses": self.losses is not None,
             "info": self.info,
         }
         write_text(path / "metadata.json", json.dumps(meta, indent=2))
-        frames = {"scores": self.scores, "predictions": self.predictions}
+        frames = {
+            "scores": self.scores,
+            "predictions": self.predictions,
+            "losses": self.losses,
+        }
         for name, frame in frames.items():
             for suffix in (".csv", ".parquet"):  # an earlier save's, never a glob
                 remove_file(path / f"{name}{suffix}")
@@ -786,9 +851,8 @@ class BenchmarkResult(
             )
         fmt = meta["file_format"]
         frames = {}
-        for name in (
-            ["scores", "predictions"] if meta["has_predictions"] else ["scores"]
-        ):
+        names = ["scores"] + ["predictions"] * bool(meta["has_predictions"])
+        for name in names + ["losses"] * bool(meta.get("has_losses")):
             if fmt == "parquet":
                 frames[name] = _read_saved(path / f"{name}.parquet", pd.read_parquet)
             else:
@@ -822,6 +886,7 @@ class BenchmarkResult(
             learners=meta["learners"],
             predictions=frames.get("predictions"),
             info=meta["info"],
+            losses=frames.get("losses"),
         )
 
 

@@ -47,12 +47,48 @@ def check_dataset(result, dataset):
     return str(dataset)
 
 
+# The role columns that mark an auxiliary split (any value but -1): NestedCV's
+# inner splits, PairedSubsampling's half-sample subsamples.
+_AUXILIARY_ROLES = ("inner", "pair")
+
+
+def split_roles(result, dataset):
+    """The roles of the splits of ``dataset`` (``split`` and the splitter's
+    role columns), or ``None`` when its splitter has no ``split_roles()``."""
+    roles = (result.info.get("split_roles") or {}).get(dataset)
+    if not roles:
+        return None
+    return pd.DataFrame(roles["rows"], columns=roles["columns"]).astype(np.int64)
+
+
+def primary_rows(result, frame):
+    """Whether each row of ``frame`` (``dataset`` categorical, ``split``) is on
+    a primary split, or ``None`` when every split is (no split roles)."""
+    stored = result.info.get("split_roles")
+    if not stored:
+        return None
+    codes = frame["dataset"].cat.codes.to_numpy(np.int64)
+    split = frame["split"].to_numpy(np.int64)
+    keep = np.ones(len(frame), dtype=bool)
+    for i, dataset in enumerate(frame["dataset"].cat.categories):
+        roles = split_roles(result, dataset)
+        if roles is None:
+            continue
+        cols = [c for c in _AUXILIARY_ROLES if c in roles]
+        auxiliary = roles["split"][(roles[cols] != -1).any(axis=1)].to_numpy()
+        keep &= ~((codes == i) & np.isin(split, auxiliary))
+    return keep
+
+
 def task_values(result, metric):
     """The score rows of ``metric`` after the one rule for failed tasks: a task
     (data set, learner, split) with any failed metric row has no value (NaN) on any
-    metric."""
+    metric. Only the primary splits (:func:`primary_rows`) are analysed."""
     scores = result.scores
     mask = (scores["metric"] == metric).to_numpy()
+    primary = primary_rows(result, scores)
+    if primary is not None:
+        mask = mask & primary
     rows = scores[mask].copy()
     failed = failed_task_rows(scores)
     if failed is not None:

@@ -61,6 +61,11 @@ class GeneralizationErrorResult:
         Splits the table holds.
     difference : bool
         True when the estimate is A − baseline.
+    confidence_level : float
+        The level of :attr:`low` and :attr:`high` (0.95 unless the caller, such
+        as :meth:`BenchmarkResult.confidence_interval
+        <sklearn_bench.BenchmarkResult.confidence_interval>`, asked for
+        another); :meth:`confidence_interval` gives any other.
     details : dict
         Intermediate quantities (``bias``, ``mse``, ``variance``, ...).
 
@@ -74,6 +79,8 @@ class GeneralizationErrorResult:
     >>> ci = res.confidence_interval(0.90)
     >>> round(ci.low, 3), round(ci.high, 3), ci.confidence_level
     (-0.013, 0.68, 0.9)
+    >>> round(res.low, 3), round(res.high, 3), res.confidence_level  # at 95%
+    (-0.08, 0.747, 0.95)
     """
 
     estimate: float
@@ -85,25 +92,45 @@ class GeneralizationErrorResult:
     n_samples: int | None
     n_splits: int
     difference: bool = False
+    confidence_level: float = 0.95
     details: dict = field(default_factory=dict, repr=False, compare=False)
     _bounds: tuple = field(default=(-np.inf, np.inf), repr=False, compare=False)
 
-    def confidence_interval(self, confidence_level=0.95):
+    @property
+    def low(self):
+        """The lower bound at :attr:`confidence_level`."""
+        return self.confidence_interval().low
+
+    @property
+    def high(self):
+        """The upper bound at :attr:`confidence_level`."""
+        return self.confidence_interval().high
+
+    def confidence_interval(self, confidence_level=None):
         """Two-sided ``estimate ± q · standard_error``.
 
         q is the ``(1 + confidence_level) / 2`` quantile of the t distribution
         with ``df`` degrees of freedom, or of the normal when ``df`` is None.
-        Only :func:`cv_auc_interval` cuts the bounds (to the range of an AUC,
-        as R's ``cvAUC::ci.cvAUC``); error intervals are not cut at 0.
+        :func:`cv_auc_interval` cuts the bounds to the range of an AUC (as R's
+        ``cvAUC::ci.cvAUC``), and :meth:`BenchmarkResult.confidence_interval
+        <sklearn_bench.BenchmarkResult.confidence_interval>` those of a
+        proportion (error rate, accuracy, ...) to [0, 1] ([−1, 1] for a
+        difference): a cut can only raise the coverage. The estimate is never
+        cut (a bias-corrected estimate below 0 says the correction overshot);
+        :func:`generalization_error_interval` itself does not cut, as the R
+        packages it is tested against.
 
         Parameters
         ----------
-        confidence_level : float, default=0.95
+        confidence_level : float, default=None
+            ``None``: the result's own :attr:`confidence_level`.
 
         Returns
         -------
         ConfidenceInterval
         """
+        if confidence_level is None:
+            confidence_level = self.confidence_level
         level = check_confidence_level(confidence_level)
         tail = (1 - level) / 2
         q = stats.norm.isf(tail) if self.df is None else stats.t.isf(tail, self.df)
@@ -268,7 +295,10 @@ def _nested_cv(table, means, **_):
     se = min(max(np.sqrt(max(mse, 0.0)), se_low), np.sqrt(k) * se_low)
     bias = (1 + (k - 2) / k) * (err_ncv - err_cv)
     reps = len(folds)
-    design = f"nested CV, {reps} repeats x {k} folds ({reps * k * k} fits), n={n}"
+    design = (
+        f"nested CV, {reps} repeat{'s' * (reps > 1)} x {k} folds "
+        f"({reps * k * k} fits), n={n}"
+    )
     details = {"err_ncv": err_ncv, "err_cv": err_cv, "bias": bias, "mse": mse}
     return err_ncv - bias, se, None, n, design, details
 
@@ -277,7 +307,8 @@ def _five_by_two(table, means, **_):
     _need("five_by_two", len(means) == 10, f"`losses` holds {len(means)} splits")
     p = means.to_numpy().reshape(5, 2)  # rows: repetitions, in split order
     s2 = ((p - p.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
-    n = int(table["split"].isin(means.index[:2]).sum())
+    first = table[table["split"].isin(means.index[:2])].groupby("split")
+    n = int((first["n_test"].first() if "n_test" in table else first.size()).sum())
     design = "5x2cv: 5 repetitions of 2-fold CV"
     return p[0, 0], np.sqrt(s2.sum() / 5), 5, n, design, {"variances": s2.tolist()}
 
@@ -513,7 +544,7 @@ def generalization_error_interval(
         None if n is None else int(n),
         len(means),
         baseline is not None,
-        details,
+        details=details,
     )
 
 
@@ -633,6 +664,6 @@ def cv_auc_interval(y_true, y_score, folds, *, baseline=None):
         n,
         len(aucs),
         baseline is not None,
-        {"fold_auc": aucs},
-        bounds,
+        details={"fold_auc": aucs},
+        _bounds=bounds,
     )

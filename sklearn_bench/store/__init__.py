@@ -5,7 +5,15 @@
 # `store check` reads of a damaged store, the report's provenance checks.
 from ._merge import merge_stores
 from ._provenance import is_estimator_description, is_named_steps  # noqa: F401
-from ._reader import predictions_loader, read_predictions, read_store, verify_checksums  # noqa: F401
+from ._reader import (  # noqa: F401
+    losses_loader,
+    losses_table,
+    predictions_loader,
+    read_losses,
+    read_predictions,
+    read_store,
+    verify_checksums,
+)
 from ._repair import SalvageReport, checkpoint_store, read_salvageable, salvage_store  # noqa: F401
 from ._schema import (  # noqa: F401
     SCHEMA_VERSION,

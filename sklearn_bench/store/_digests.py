@@ -175,7 +175,7 @@ def task_digests(conn, tasks, rows, texts, predictions, others=None):
     bytes of other per-task tables, :func:`other_tables`) whose values have the types
     a writer of ours stores, and the ordinals of the others (left to
     :func:`task_digest`)."""
-    digests, others = {}, []
+    digests, odd_tasks = {}, []  # not `others`: the parameter
     for first in range(0, len(tasks), _CHUNK):
         chunk = tasks[first : first + _CHUNK]
         lo = np.searchsorted(rows["ordinal"], chunk["ordinal"][0])
@@ -187,8 +187,8 @@ def task_digests(conn, tasks, rows, texts, predictions, others=None):
             chunk, rows[lo:hi], names, texts, predictions, others or (b"", {})
         )
         digests.update(got)
-        others.extend(odd)
-    return digests, others
+        odd_tasks.extend(odd)
+    return digests, odd_tasks
 
 
 def _chunk_digests(tasks, rows, names, texts, predictions, others):
@@ -267,8 +267,8 @@ def _chunk_digests(tasks, rows, names, texts, predictions, others):
 
 def other_tables(conn):
     """``(empty, {ordinal: bytes})``: each task's part of the digest from the
-    per-task tables other than scores and predictions (none in this version:
-    a table a later version adds is covered here without new code)."""
+    per-task tables other than scores and predictions (the pointwise losses,
+    and any table a later version adds, covered here without new code)."""
     tables = [(n, at, key) for n, (at, key) in task_tables().items() if n not in TAGS]
     grouped = []
     for name, at, key in tables:

@@ -5,7 +5,8 @@ rebuilt from a page padded with 0xFF after a truncation, reads back as a valid
 but wrong value. The driver commits, in the same transaction as a task's rows,
 a 128-bit BLAKE2b digest of everything stored for the task (its task row and
 its rows in every table of :func:`~._schema.task_tables`: its scores, its kept
-predictions, and the rows of any table a later version adds) in the table
+predictions, its pointwise losses and the rows of any table a later version
+adds) in the table
 ``checksums``. :func:`~sklearn_bench.store.salvage_store` keeps a task only
 when its digest matches and its rows pass the domain checks of
 :class:`RunFacts` against the run's own metadata (metric names and indices,
@@ -20,6 +21,7 @@ copies the digest with the rows it verified, and never makes a new one.
 import hashlib
 import json
 import math
+import zlib
 from collections import Counter
 
 import numpy as np
@@ -28,6 +30,36 @@ from ._schema import _feed, task_tables
 
 # The tags of a table's part of a task's bytes (the names of other tables).
 TAGS = {"scores": b"R", "predictions": b"P"}
+
+
+def pack_losses(losses):
+    """The ``losses`` row of a task (``n, metrics, rows, loss``) from what the
+    worker returned: ``{"rows": (n,), "metrics": [k indices], "loss": (k, n)}``;
+    the arrays zlib-compressed, little-endian (uint32 rows, float64 losses)."""
+    rows = np.asarray(losses["rows"], dtype="<u4")
+    loss = np.asarray(losses["loss"], dtype="<f8").reshape(-1, rows.size)
+    return (
+        int(rows.size),
+        ",".join(str(int(i)) for i in losses["metrics"]),
+        zlib.compress(rows.tobytes()),
+        zlib.compress(loss.tobytes()),
+    )
+
+
+def unpack_losses(n, metrics, rows, loss):
+    """``(metric indices, rows, losses of shape (k, n))`` of a ``losses`` row;
+    ``ValueError`` for one that no writer of ours makes."""
+    try:
+        index = [int(i) for i in metrics.split(",")]
+        rows = np.frombuffer(zlib.decompress(rows), dtype="<u4")
+        loss = np.frombuffer(zlib.decompress(loss), dtype="<f8")
+    except (AttributeError, TypeError, ValueError, zlib.error) as exc:
+        raise ValueError(f"pointwise losses that cannot be read ({exc})") from None
+    if not (_is_int(n) and rows.size == n and loss.size == len(index) * n):
+        raise ValueError("pointwise losses of another size than stated")
+    if sorted(set(index)) != index or not index or index[0] < 0:
+        raise ValueError("pointwise losses of unknown metrics")
+    return index, rows.astype(np.int64), loss.reshape(len(index), n)
 
 
 def table_part(digest, tag, rows, ordinal_at):
@@ -182,7 +214,32 @@ class RunFacts:
         if self.keep_predictions and prediction is None and not failed:
             return "kept predictions missing"
         if prediction is not None:
-            return self._prediction_problem(dataset, prediction, n_test)
+            problem = self._prediction_problem(dataset, prediction, n_test)
+            if problem:
+                return problem
+        losses = next(iter(tables.get("losses", [])), None)
+        if losses is not None:
+            return self._losses_problem(dataset, losses, n_test, failed)
+        return None
+
+    def _losses_problem(self, dataset, row, n_test, failed):
+        if len(row) != 5:
+            return "a losses row of another shape"
+        try:
+            index, rows, loss = unpack_losses(*row[1:])
+        except ValueError as exc:
+            return str(exc)
+        if failed or rows.size != n_test or index[-1] >= len(self.metrics):
+            return "pointwise losses of another task"
+        bound = self._row_bound(dataset)
+        if (bound is not None and (rows >= bound).any()) or not np.isfinite(loss).all():
+            return "pointwise losses or rows out of range"
+        return None
+
+    def _row_bound(self, dataset):
+        size = self.sizes.get(dataset)
+        if isinstance(size, dict):
+            return size.get("n_test") or size.get("n_samples")
         return None
 
     def _sizes_problem(self, dataset, n_train, n_test):
@@ -210,10 +267,7 @@ class RunFacts:
         if not (isinstance(rows, bytes) and len(rows) == 8 * n):
             return "kept prediction rows of the wrong length"
         index = np.frombuffer(rows, dtype="<i8")
-        size = self.sizes.get(dataset)
-        bound = None
-        if isinstance(size, dict):
-            bound = size.get("n_test") or size.get("n_samples")
+        bound = self._row_bound(dataset)
         if (index < 0).any() or (bound is not None and (index >= bound).any()):
             return "kept prediction rows out of range"
         if correct is not None:

@@ -59,7 +59,8 @@ def read_store(path, tasks=None):
     ``tasks`` (``(dataset, split, learner)`` ids) reads only these, in this order;
     ``None`` every task in the order of one run of them all (data set, learner,
     split). Returns a dict: ``scores`` (DataFrame), ``result`` (metrics, data sets,
-    learners, info), ``keep_predictions``, ``n_tasks``, ``n_missing_tasks`` (of the
+    learners, info), ``keep_predictions``, ``has_losses`` (pointwise losses are stored),
+    ``n_tasks``, ``n_missing_tasks`` (of the
     tasks asked for) and ``done`` (ordinals of the committed tasks read, in the order
     of ``scores``)."""
     conn, meta = _open_reader(path)
@@ -69,6 +70,7 @@ def read_store(path, tasks=None):
         metric_names = dict(
             conn.execute("SELECT DISTINCT metric_index, metric FROM scores")
         )
+        has_losses = conn.execute("SELECT 1 FROM losses LIMIT 1").fetchone()
         conn.execute("COMMIT")
     finally:
         conn.close()
@@ -82,6 +84,7 @@ def read_store(path, tasks=None):
         "scores": scores,
         "result": result,
         "keep_predictions": json.loads(meta["keep_predictions"]),
+        "has_losses": has_losses is not None,
         "n_tasks": n_tasks,
         "n_missing_tasks": n_tasks - len(done),
         "done": done,
@@ -273,6 +276,92 @@ def read_predictions(path, ordinals=None):
             [np.frombuffer(r[9], dtype="<f8") for r in records]
         )
     return pd.DataFrame(out)
+
+
+def losses_loader(path, content):
+    """What reads the pointwise losses of ``content = read_store(path, ...)``
+    when first asked for (:func:`read_losses` on the committed tasks read), or
+    ``None`` when the store holds none; as :func:`predictions_loader`."""
+    if not content.get("has_losses"):
+        return None
+    return partial(read_losses, Path(path).resolve(), content["done"])
+
+
+def read_losses(path, ordinals=None):
+    """The pointwise validation losses of a store as a long DataFrame.
+
+    Parameters
+    ----------
+    path : str or Path
+    ordinals : sequence of int, default=None
+        Read only these tasks, in this order.
+
+    Returns
+    -------
+    losses : DataFrame
+        Columns ``dataset``, ``learner``, ``split``, ``metric``, ``row``,
+        ``loss``: one row per validation row of each task and metric kept (the
+        mean of a task's losses is its score).
+    """
+    from ._integrity import unpack_losses
+
+    conn, meta = _open_reader(path)
+    try:
+        conn.execute("BEGIN")  # the losses read are the ones verified
+        failed = _read_verified(conn, path, meta)[-1]
+        if failed:
+            _refuse_tampered(path, failed)
+        records = conn.execute(
+            "SELECT l.ordinal, t.dataset, t.learner, t.split, l.n, l.metrics, "
+            "l.rows, l.loss FROM losses l JOIN tasks t USING (ordinal) "
+            "ORDER BY l.ordinal"
+        ).fetchall()
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+    names = list(json.loads(meta["result"])["metrics"])
+    if ordinals is not None:  # in the order given
+        rank = {o: i for i, o in enumerate(ordinals)}
+        records = sorted((r for r in records if r[0] in rank), key=lambda r: rank[r[0]])
+    items = []
+    for r in records:
+        try:
+            index, rows, loss = unpack_losses(*r[4:])
+            if index[-1] >= len(names):
+                raise ValueError("pointwise losses of unknown metrics")
+        except ValueError as exc:
+            raise CorruptStoreError(
+                f"The store {str(path)!r} is corrupt: the pointwise losses of "
+                f"learner {r[2]!r} on data set {r[1]!r} split {r[3]}: {exc}, "
+                "which sklearn_bench never writes; nothing was read."
+            ) from None
+        items.append((*r[1:4], index, rows, loss))
+    return losses_table(items, names)
+
+
+def losses_table(items, metric_names):
+    """The long table of pointwise losses from ``(dataset, learner, split,
+    metric indices, rows, loss of shape (k, n))`` items (of a store or of the
+    workers): columns ``dataset``, ``learner``, ``split``, ``metric``, ``row``,
+    ``loss``."""
+    keys = ("dataset", "learner", "split", "metric", "row", "loss")
+    parts = {k: [] for k in keys}
+    names = np.array(metric_names, dtype=object)
+    for dataset, learner, split, index, rows, loss in items:
+        loss = np.asarray(loss, dtype=np.float64)
+        k, n = loss.shape
+        for key, value in zip(keys[:3], (dataset, learner, split), strict=True):
+            parts[key].append(np.full(k * n, value, dtype=object))
+        parts["metric"].append(np.repeat(names[list(index)], n))
+        parts["row"].append(np.tile(np.asarray(rows, dtype=np.int64), k))
+        parts["loss"].append(loss.ravel())
+    frame = pd.DataFrame(
+        {
+            k: np.concatenate(v) if v else np.array([], dtype=object)
+            for k, v in parts.items()
+        }
+    )
+    return frame.astype({"split": np.int64, "row": np.int64, "loss": np.float64})
 
 
 def verify_checksums(path):

@@ -7,7 +7,7 @@ reads it without the experiment). It grows with its study: a task is identified 
 its content (the data set's fingerprint, the split's rows, the learner's name and
 parameters) under the store's shared settings (:func:`combine_configs`).
 
-Layout (schema version 4), all in one SQLite file in WAL mode:
+Layout (schema version 5), all in one SQLite file in WAL mode:
 
 - ``meta(key, value)``: ``schema_version``, ``format`` (a marker), ``config`` (JSON:
   the configuration of every run of the store: the union of their learners, data
@@ -26,9 +26,15 @@ Layout (schema version 4), all in one SQLite file in WAL mode:
 - ``predictions(ordinal, n, rows, correct, y_pred)``: the kept predictions of a
   task as raw little-endian arrays (``rows`` int64, ``correct`` uint8 0/1,
   ``y_pred`` float64), never pickled.
+- ``losses(ordinal, n, metrics, rows, loss)``: the pointwise validation losses
+  of a task (kept for the metrics that are means of pointwise losses, when the
+  splitter has ``split_roles()`` or predictions are kept): ``metrics`` the
+  metric indices (``"0,2"``), ``rows`` the n validation rows (uint32) and
+  ``loss`` the losses metric by metric (float64), each a zlib-compressed
+  little-endian array, never pickled.
 - ``checksums(ordinal, digest)``: a 128-bit BLAKE2b digest of each committed
   task's task row and its rows in every table that has an ``ordinal`` column
-  (scores, predictions, and any table a later version adds), committed with
+  (scores, predictions, losses, and any table a later version adds), committed with
   them (see :mod:`._integrity`); salvage keeps only tasks whose digest matches.
 
 Every row is covered by a digest, by a rule read from the schema itself
@@ -38,9 +44,10 @@ task is committed with its rows in one transaction (a killed process loses at mo
 the tasks in flight), and the writer holds SQLite's write lock (``BEGIN
 IMMEDIATE``) for the whole run while readers see every committed task (WAL).
 
-Versions 1 to 3 were written by development versions before 0.2 (never
-released); their settings are not covered by a digest, and they are refused
-with a message (run the study afresh).
+Versions 1 to 4 were written by development versions before 0.2 (never
+released): the settings of versions 1 to 3 are not covered by a digest and
+version 4 has no ``losses`` table; they are refused with a message (run the
+study afresh).
 """
 
 import functools
@@ -53,10 +60,10 @@ from typing import NamedTuple
 
 from .._metrics import _GREATER, _LOWER, known_direction
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 _FORMAT = "sklearn_bench store"
 
-_TABLES = ("meta", "tasks", "scores", "predictions", "checksums")
+_TABLES = ("meta", "tasks", "scores", "predictions", "losses", "checksums")
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE tasks (
@@ -73,6 +80,9 @@ CREATE TABLE scores (
 CREATE TABLE predictions (
     ordinal INTEGER PRIMARY KEY REFERENCES tasks (ordinal), n INTEGER NOT NULL,
     rows BLOB NOT NULL, correct BLOB, y_pred BLOB);
+CREATE TABLE losses (
+    ordinal INTEGER PRIMARY KEY REFERENCES tasks (ordinal), n INTEGER NOT NULL,
+    metrics TEXT NOT NULL, rows BLOB NOT NULL, loss BLOB NOT NULL);
 CREATE TABLE checksums (
     ordinal INTEGER PRIMARY KEY REFERENCES tasks (ordinal), digest BLOB NOT NULL);
 """
@@ -375,10 +385,11 @@ def _check_meta(conn, path):
     if 1 <= version < SCHEMA_VERSION:
         raise NotAStoreError(
             f"The store {str(path)!r} has schema version {version}, written by a "
-            "development version of sklearn_bench before 0.2, whose settings "
-            f"carry no checksum; this version reads schema {SCHEMA_VERSION} "
-            "only. It was left untouched: run the experiment afresh on a new "
-            "store (or read it with the version that wrote it)."
+            "development version of sklearn_bench before 0.2 (another layout"
+            + (", settings without a checksum" if version < 4 else "")
+            + f"); this version reads schema {SCHEMA_VERSION} only. It was left "
+            "untouched: run the experiment afresh on a new store (or read it "
+            "with the version that wrote it)."
         )
     if foreign:
         _refuse_foreign(path, foreign)

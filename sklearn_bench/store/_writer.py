@@ -11,7 +11,7 @@ import numpy as np
 
 from ._digests import TASK_DTYPE, TASKS_QUERY, records, seal, task_list_matches
 from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal, _refuse_link
-from ._integrity import read_task, store_checksum, task_digest
+from ._integrity import pack_losses, read_task, store_checksum, task_digest
 from ._provenance import _refuse, _union_result, combine_configs
 from ._schema import (
     _FORMAT,
@@ -262,6 +262,12 @@ class StoreWriter:
             conn.execute(
                 "INSERT INTO predictions VALUES (?, ?, ?, ?, ?)",
                 (ordinal, len(rows), rows.tobytes(), correct, y_pred),
+            )
+        losses = out.get("losses")
+        if losses is not None:
+            conn.execute(
+                "INSERT INTO losses VALUES (?, ?, ?, ?, ?)",
+                (ordinal, *pack_losses(losses)),
             )
         # The task's digest, of its rows as SQLite stored them, in the same
         # transaction: salvage keeps only tasks whose digest matches.

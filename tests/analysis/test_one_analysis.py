@@ -581,3 +581,131 @@ def test_the_corrected_t_states_and_prints_the_ratio_it_uses(tmp_path):
     assert " ".join(analysis.within_ratio.split()) in " ".join(
         format_summary(analysis).split()
     )
+
+
+@pytest.fixture(scope="module")
+def nested_report(tmp_path_factory):
+    """A study run with NestedCV (2 learners x 3 data sets, 2 repeats x 3
+    folds), analysed at the 90% level and reported."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_bench import BenchmarkExperiment
+    from sklearn_bench.model_selection import NestedCV
+
+    X, y = load_breast_cancer(return_X_y=True)
+    data = {f"bc{i}": (X[i::3], y[i::3]) for i in range(3)}
+    result = (
+        BenchmarkExperiment(
+            {"nb": GaussianNB(), "tree": DecisionTreeClassifier(max_depth=2)},
+            cv=NestedCV(3, n_repeats=2, random_state=0),
+            random_state=0,
+            progress=False,
+        )
+        .fit(data)
+        .results_
+    )
+    plan = AnalysisPlan(confidence_level=0.9)
+    out = tmp_path_factory.mktemp("nested")
+    analysis = analyse(result, plan)
+    write_report(analysis, out, progress=False, figure_formats=("png",))
+    return result, plan, analysis, out
+
+
+def test_each_learner_is_the_result_method_and_renders_as_it(reported, nested_report):
+    """H (issue 40, item 6): analysis.generalization is, row by row,
+    result.confidence_interval(learner, dataset=d, confidence_level=plan's,
+    metric) with the method of the run's splitter (nested_cv for the NestedCV
+    study, corrected_t for the study of 5 holdout replicates with stored split
+    sizes); the report renders exactly it: the HTML table (4 decimals), the
+    CSV, learner_intervals.tex (3 decimals), the summary's lines (the first 12)
+    and the methods paragraph's record. A study whose splitter supports no method (one
+    value per data set) shows why instead."""
+    for result, plan, analysis, out in (reported, nested_report):
+        frame = analysis.generalization
+        page = (out / "report.html").read_text()
+        if frame is None:
+            assert "How good is each learner" in page
+            assert html.escape(analysis.skipped["generalization"]) in page
+            assert not (out / "tables" / "learner_intervals.csv").exists()
+            continue
+        expected = "nested_cv" if result is nested_report[0] else "corrected_t"
+        assert set(frame["method"]) == {expected}
+        assert len(frame) == len(result.datasets) * len(result.learners)
+        for row in frame.itertuples():
+            res = result.confidence_interval(
+                row.learner, dataset=row.dataset, metric=analysis.metric,
+                confidence_level=plan.confidence_level,
+            )  # fmt: skip
+            assert (res.estimate, res.standard_error, res.low, res.high) == (
+                row.estimate, row.standard_error, row.low, row.high,
+            )  # fmt: skip
+            assert (res.method, res.design) == (row.method, row.design)
+        csv = pd.read_csv(out / "tables" / "learner_intervals.csv")
+        pd.testing.assert_frame_equal(csv, frame, check_dtype=False)
+        rows = _html_table(page, "table-generalization")
+        assert [(r[0], r[1]) for r in rows] == list(
+            zip(frame["dataset"], frame["learner"], strict=True)
+        )
+        _close([_num(r[2]) for r in rows], frame["estimate"].round(4))
+        shown = [[_num(x) for x in r[3].strip("[]").split(", ")] for r in rows]
+        _close(shown, frame[["low", "high"]].round(4).to_numpy())
+        level = f"{plan.confidence_level:.0%}"
+        assert f"{level} CI" in page
+        tex = (out / "tables" / "learner_intervals.tex").read_text()
+        text = format_summary(analysis)
+        for row in frame.itertuples():
+            assert (
+                f"{row.dataset} & {row.learner} & {row.estimate:.3f} & "
+                f"{row.low:.3f} & {row.high:.3f}"
+            ) in tex.replace("\\_", "_")
+            line = (
+                f"- {row.dataset}: {row.learner} {row.estimate:.3f} "
+                f"[{row.low:.3f}, {row.high:.3f}]"
+            )
+            assert (line in text) == (row.Index < 12)  # the first 12, then the CSV
+        if len(frame) > 12:
+            assert f"{len(frame) - 12} more in tables/learner_intervals.csv" in text
+        record = next(r for r in analysis.methods if r.key == "generalization")
+        assert f"{level} confidence intervals" in record.what
+        methods = (out / "methods.md").read_text()
+        methods = " ".join(re.sub(r"\\(.)", r"\1", methods).split())
+        assert " ".join(record.sentence().split()) in methods
+        if expected == "nested_cv":
+            assert "Bates et al. 2024" in record.sentence()
+            assert "Bates, S., Hastie, T. and Tibshirani, R. (2024)" in page
+
+
+def test_a_method_the_splitter_cannot_support_stops_the_analysis(nested_report):
+    """H: a plan that names a method the run's splitter cannot support
+    (conservative_z on a NestedCV run) makes analyse() a ValueError naming the
+    splitter it needs; a plan leaving out "generalization" has no such
+    section."""
+    result, *_ = nested_report
+    with pytest.raises(ValueError, match="needs PairedSubsampling; data set 'bc0'"):
+        analyse(result, AnalysisPlan(generalization_method="conservative_z"))
+    plan = AnalysisPlan(analyses=("effects",))
+    analysis = analyse(result, plan)
+    assert analysis.generalization is None and "generalization" not in analysis.skipped
+
+
+def test_more_intervals_than_a_report_computes_are_skipped_with_why(
+    nested_report, monkeypatch
+):
+    """H: the section computes learners x data sets intervals up to
+    MAX_INTERVALS (the nested study's, exactly at the limit, all there); one
+    more than the limit skips the section with a reason that names the count
+    and the call that gives any one of them, instead of minutes of work."""
+    from sklearn_bench.analysis import _generalization
+
+    result, plan, *_ = nested_report
+    n = len(result.learners) * len(result.datasets)
+    monkeypatch.setattr(_generalization, "MAX_INTERVALS", n)
+    assert len(analyse(result, plan).generalization) == n
+    monkeypatch.setattr(_generalization, "MAX_INTERVALS", n - 1)
+    analysis = analyse(result, plan)
+    assert analysis.generalization is None
+    why = analysis.skipped["generalization"]
+    assert f"would need {n:,} intervals" in why
+    assert "BenchmarkResult.confidence_interval(learner, dataset=...)" in why

@@ -97,7 +97,7 @@ def test_settings_are_declared_once():
     names = [f.name for f in plan_settings()]
     assert names == [
         "metric", "analyses", "alpha", "confidence_level", "delta",
-        "target_power", "posthoc", "adjust", "bayesian",
+        "target_power", "posthoc", "adjust", "bayesian", "generalization_method",
     ]  # fmt: skip
     assert all(f.metadata["help"] and f.metadata["type"] for f in plan_settings())
     assert sorted(PLAN_KEYS.values()) == sorted(names) and "run" in PLAN_KEYS

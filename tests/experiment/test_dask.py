@@ -261,7 +261,7 @@ def test_cli_run_on_a_scheduler(tmp_path, monkeypatch, cluster):
     _assert_same_scores(on_dask, BenchmarkResult.from_store(tmp_path / "local.sqlite"))
 
 
-def _job_and_result(keep_predictions=False):
+def _job_and_result(keep_predictions=False, cv=3):
     """One job of a small experiment and the plain-data result of its task."""
     from sklearn.tree import DecisionTreeClassifier
 
@@ -270,7 +270,7 @@ def _job_and_result(keep_predictions=False):
 
     X, y = load_iris(return_X_y=True)
     exp = BenchmarkExperiment(
-        {"tree": DecisionTreeClassifier()}, cv=3, random_state=0,
+        {"tree": DecisionTreeClassifier()}, cv=cv, random_state=0,
         keep_predictions=keep_predictions, scoring=["error_rate", "accuracy"],
     )  # fmt: skip
     _, job = next(exp._jobs(exp._prepare(X, y)))
@@ -284,7 +284,7 @@ def _tampered(result, index, value):
 @pytest.mark.parametrize(
     ("change", "match"),
     [
-        (lambda r: list(r), "not a tuple of 11 fields"),
+        (lambda r: list(r), "not a tuple of 12 fields"),
         (lambda r: _tampered(r, 0, "other"), "names another task"),
         (lambda r: _tampered(r, 1, r[1] + 1), "names another task"),
         (lambda r: _tampered(r, 3, ("accuracy", "error_rate")), "metrics"),
@@ -336,6 +336,33 @@ def test_predictions_of_other_rows_or_dtype_are_refused():
     ]:
         with pytest.raises(RuntimeError, match="predictions"):
             decode(_tampered(result, 10, bad), job, 0)
+
+
+def test_pointwise_losses_must_be_of_the_rows_and_average_to_the_scores():
+    """H: the pointwise losses of a result (asked for by a NestedCV run) decode
+    when they are of the split's validation rows, of known metrics and average
+    to the scores; losses nobody asked for, of other rows, of a metric index out
+    of range, or whose mean is not the score (a lie within bounds) are refused."""
+    from sklearn_bench.experiment._dask import decode
+    from sklearn_bench.model_selection import NestedCV
+
+    job, result = _job_and_result(cv=NestedCV(3, n_repeats=1, random_state=0))
+    index, rows, loss = result[11]
+    assert index == (0, 1) and decode(result, job, 0)["losses"]["metrics"] == [0, 1]
+    lie = loss.copy()
+    lie[0, np.argmax(lie[0])] = 0.0  # one error fewer: error_rate no longer fits
+    for bad in [
+        (index, rows[::-1].copy(), loss),
+        ((0, 2), rows, loss),
+        ((1, 0), rows, loss),
+        (index, rows, loss[:, :-1]),
+        (index, rows, lie),
+        (index, rows.astype(np.int32), loss),
+    ]:
+        with pytest.raises(RuntimeError, match="pointwise losses are not"):
+            decode(_tampered(result, 11, bad), job, 0)
+    with pytest.raises(RuntimeError, match="not asked for"):
+        decode(_tampered(result, 11, result[11]), {**job, "keep_losses": False}, 0)
 
 
 @pytest.fixture(scope="module")

@@ -171,6 +171,48 @@ def test_interrupted_run_resumes_with_drawn_seed(tmp_path):
     _assert_same_scores(resumed.results_, reference.results_)
 
 
+def test_nested_cv_run_resumes_and_grows_to_the_same_intervals(tmp_path):
+    """H (issue 40, item 7): a nested-CV run interrupted after a few fits
+    resumes, running only its missing tasks, to the scores, pointwise losses,
+    split roles and interval of each learner of an uninterrupted run; grown
+    from 1 to 2 repeats it runs only the new repeat's 9 splits per learner and
+    equals a fresh 2-repeat run (interval and losses)."""
+    from sklearn_bench.model_selection import NestedCV
+
+    X, y = load_iris(return_X_y=True)
+    path = tmp_path / "run.sqlite"
+
+    def nested(store, repeats=1, **kwargs):
+        cv = NestedCV(3, n_repeats=repeats, random_state=0)
+        return _interruptible(store, cv=cv, scoring=["error_rate", "accuracy"],
+                              random_state=0, **kwargs)  # fmt: skip
+
+    _Interrupting.STOP.update(after=4, fits=0)
+    with pytest.raises(KeyboardInterrupt):
+        nested(path).fit(X, y)
+    _Interrupting.STOP.update(after=None, fits=0)
+    resumed = nested(path).fit(X, y).results_
+    assert _Interrupting.STOP["fits"] == 9 - 4
+    reference = nested(None).fit(X, y).results_
+    _assert_same_scores(resumed, reference)
+    pd.testing.assert_frame_equal(resumed.losses, reference.losses)
+    assert resumed.info["split_roles"] == reference.info["split_roles"]
+    for learner in ("nb", "stop"):
+        a = resumed.confidence_interval(learner, metric="accuracy")
+        b = reference.confidence_interval(learner, metric="accuracy")
+        assert (a.estimate, a.low, a.high) == (b.estimate, b.low, b.high)
+
+    _Interrupting.STOP.update(after=None, fits=0)
+    grown = nested(path, repeats=2).fit(X, y)
+    assert grown.n_tasks_ == 2 * 9 and _Interrupting.STOP["fits"] == 9
+    fresh = nested(None, repeats=2).fit(X, y).results_
+    pd.testing.assert_frame_equal(grown.results_.losses, fresh.losses)
+    a = BenchmarkResult.from_store(path).confidence_interval("nb")
+    b = fresh.confidence_interval("nb")
+    assert a.design.startswith("nested CV, 2 repeats")
+    assert (a.estimate, a.standard_error) == (b.estimate, b.standard_error)
+
+
 @pytest.mark.parametrize(
     "change, message",
     [

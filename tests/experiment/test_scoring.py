@@ -165,3 +165,77 @@ def test_a_dict_key_renames_a_split_metric_and_keeps_the_rest():
     fields = ("greater_is_better", "task", "binary_only", "needs_split")
     assert plain.name == "acc"
     assert [getattr(plain, f) for f in fields] == [getattr(named, f) for f in fields]
+
+
+_POINTWISE_CASES = {
+    # name: (learner, X, y, sklearn's function of (y, prediction), response)
+    "error_rate": (TREE, X_CLF, Y_CLF, lambda y, p: 1 - accuracy_score(y, p), "p"),
+    "accuracy": (TREE, X_CLF, Y_CLF, accuracy_score, "p"),
+    "log_loss": (TREE, X_CLF, Y_CLF, log_loss, "proba"),
+    "neg_log_loss": (
+        TREE, X_CLF, Y_CLF, lambda y, p, **k: -log_loss(y, p, **k), "proba"
+    ),
+    "mean_squared_error": (OLS, X_REG, Y_REG, mean_squared_error, "p"),
+    "neg_mean_absolute_error": (
+        OLS, X_REG, Y_REG, lambda y, p: -mean_absolute_error(y, p), "p"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", _POINTWISE_CASES)
+def test_pointwise_losses_are_the_rows_of_sklearns_metric(name):
+    """H: the pointwise losses a run keeps for a decomposable metric are, row
+    by row, scikit-learn's metric of that row alone (its mean is the score,
+    as scikit-learn computes it on all rows; rtol 1e-12)."""
+    from sklearn_bench.experiment._scoring import pointwise_losses
+
+    est, X, y, func, response = _POINTWISE_CASES[name]
+    metrics = {"other": Metric.from_name("r2" if est is OLS else "f1_macro"),
+               name: Metric.from_name(name)}  # fmt: skip
+    values = {n: m(est, X, y) for n, m in metrics.items()}
+    out = pointwise_losses(metrics, values, est, X, y)
+    assert out["metrics"] == [1] and out["loss"].shape == (1, len(y))
+    pred = est.predict_proba(X) if response == "proba" else est.predict(X)
+    labels = {"labels": TREE.classes_} if response == "proba" else {}
+    rows = [func(y[i : i + 1], pred[i : i + 1], **labels) for i in range(len(y))]
+    np.testing.assert_allclose(out["loss"][0], rows, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(out["loss"][0].mean(), values[name], rtol=1e-12)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_pointwise_brier_score_is_sklearns(n_classes):
+    """H: the pointwise Brier score averages to scikit-learn's brier_score_loss
+    (half the multiclass sum for two classes, the sum for three; rtol 1e-12)."""
+    from sklearn.metrics import brier_score_loss
+
+    from sklearn_bench.experiment._scoring import pointwise_losses
+
+    keep = Y_CLF < n_classes
+    X, y = X_CLF[keep], Y_CLF[keep]
+    est = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X[::2], y[::2])
+    metrics = {"brier_score": Metric.from_name("brier_score")}
+    value = metrics["brier_score"](est, X, y)
+    proba = est.predict_proba(X)
+    ref = brier_score_loss(y, proba[:, 1] if n_classes == 2 else proba)
+    out = pointwise_losses(metrics, {"brier_score": value}, est, X, y)
+    np.testing.assert_allclose([out["loss"].mean(), value], ref, rtol=1e-12)
+
+
+def test_a_metric_named_like_a_loss_that_is_not_one_keeps_no_losses():
+    """H: a metric called 'error_rate' that computes something else (here the
+    balanced error rate) keeps no pointwise losses: their mean would not be
+    its score; a learner without predict_proba keeps none for log loss."""
+    from sklearn.metrics import balanced_accuracy_score
+    from sklearn.svm import LinearSVC
+
+    from sklearn_bench.experiment._scoring import pointwise_losses
+
+    fake = make_metric(lambda y, p: 1 - balanced_accuracy_score(y, p),
+                       greater_is_better=False, name="error_rate")  # fmt: skip
+    keep = Y_CLF > 0  # 50 and 50: balanced error = error at the full data ...
+    X, y = X_CLF[keep][:70], Y_CLF[keep][:70]  # ... but not on 50 and 20
+    est = DecisionTreeClassifier(max_depth=1, random_state=0).fit(X, y)
+    metrics = {"error_rate": fake}
+    assert pointwise_losses(metrics, {"error_rate": fake(est, X, y)}, est, X, y) is None
+    svc = LinearSVC().fit(X, y)
+    metrics = {"log_loss": Metric.from_name("log_loss")}
+    assert pointwise_losses(metrics, {"log_loss": 0.1}, svc, X, y) is None

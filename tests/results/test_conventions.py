@@ -70,16 +70,18 @@ def test_no_public_method_uses_a_replaced_name(name):
 def test_options_are_keyword_only(name):
     """H: every option (a parameter with a default) of a public method is
     keyword-only, except a first parameter naming the metric or learners the
-    method reports on."""
+    method reports on, and the second learner ``b`` of the interval of one
+    learner or of a difference (``confidence_interval(a, b=None)``)."""
     func = METHODS[name]
     params = [p for p in inspect.signature(func).parameters if p != "self"]
     subject = params[0] if params and params[0] in SUBJECTS else None
+    second = "b" if params[:2] == ["a", "b"] else None
     loose = [
         p.name
         for p in inspect.signature(func).parameters.values()
         if p.default is not p.empty
         and p.kind is not p.KEYWORD_ONLY
-        and p.name != subject
+        and p.name not in (subject, second)
     ]
     assert not loose, f"BenchmarkResult.{name}: make {loose} keyword-only"
 

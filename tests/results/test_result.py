@@ -89,21 +89,23 @@ def test_failed_fold_makes_replicate_performance_nan(experiment_result):
 
 @pytest.mark.parametrize("fmt", ["csv", "parquet"])
 def test_save_load_round_trip_is_exact(experiment_result, tmp_path, fmt):
-    """H: save/load reproduces scores, predictions and metadata exactly, in plain
-    files (no pickle)."""
+    """H: save/load reproduces scores, predictions, pointwise losses (kept with
+    the predictions) and metadata exactly, in plain files (no pickle)."""
     if fmt == "parquet":
         pytest.importorskip("pyarrow")
     for i, result in enumerate(experiment_result):
         path = tmp_path / f"r{i}"
         result.save(path, format=fmt)
-        assert sorted(p.suffix for p in path.iterdir()) == sorted(
-            [".json", f".{fmt}", f".{fmt}"]
-        )
+        assert sorted(p.name for p in path.iterdir()) == sorted(
+            ["metadata.json", *(f"{n}.{fmt}" for n in ("scores", "predictions",
+                                                        "losses"))]
+        )  # fmt: skip
         back = BenchmarkResult.load(path)
         pd.testing.assert_frame_equal(back.scores, result.scores, check_exact=True)
         pd.testing.assert_frame_equal(
             back.predictions, result.predictions, check_exact=True
         )
+        pd.testing.assert_frame_equal(back.losses, result.losses, check_exact=True)
         assert (back.metrics, back.datasets, back.learners) == (
             result.metrics, result.datasets, result.learners,
         )  # fmt: skip

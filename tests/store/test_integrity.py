@@ -249,12 +249,12 @@ def test_leftover_of_a_killed_salvage_is_named(clean, tmp_path):
     assert not merging.exists()
 
 
-@pytest.mark.parametrize("version", [1, 2, 3])
+@pytest.mark.parametrize("version", [1, 2, 3, 4])
 def test_a_store_of_an_older_schema_is_refused_with_a_message(clean, tmp_path, version):
     """H: a store of a development schema before 0.2 (versions 1 to 3, whose
-    settings carry no checksum) is refused by every reader, a grow, a merge
-    and a salvage with a NotAStoreError naming its version and the way out
-    (run afresh); the file is left as it was."""
+    settings carry no checksum; 4, without the losses table) is refused by every
+    reader, a grow, a merge and a salvage with a NotAStoreError naming its
+    version and the way out (run afresh); the file is left as it was."""
     from sklearn_bench.store import merge_stores, read_store, verify_checksums
 
     old = tmp_path / "old.sqlite"

@@ -1,0 +1,348 @@
+"""How good is one learner: the interval of its generalization error from a run.
+
+:meth:`BenchmarkResult.confidence_interval` with one learner (or A − B with
+``method="nested_cv"`` or ``"conservative_z"``) selects the table of its split
+scores or pointwise losses on one data set and calls
+:func:`sklearn_bench.stats.generalization_error_interval`. The design of the
+run is read from the splitter it recorded (``info["cv"]``), the roles of its
+splits (``info["split_roles"]``: NestedCV, PairedSubsampling) and the stored
+split structure. The splits that estimate performance are the primary ones
+(NestedCV's outer splits, PairedSubsampling's whole-data subsamples): every
+other analysis of the result uses only those
+(:func:`~._select.primary_rows`); the auxiliary splits feed the intervals.
+"""
+
+import re
+import warnings
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from .._metrics import metric_bounds
+from .._validation import check_confidence_level
+from . import _select
+from ._select import primary_rows, split_roles
+
+# Methods on the split scores (any metric) and on the pointwise losses.
+SPLIT_MEAN_METHODS = ("corrected_t", "conservative_z", "five_by_two")
+POINTWISE_METHODS = ("holdout", "naive_cv", "nested_cv")
+METHODS = (*POINTWISE_METHODS, *SPLIT_MEAN_METHODS)
+# The two-learner calls this module answers (or refuses): the corrected t of
+# A − B is paired_test's.
+TWO_LEARNER_METHODS = (*(m for m in METHODS if m != "corrected_t"), "oob", "632plus")
+# The splitters each method needs, for the messages.
+SPLITTERS = {
+    "nested_cv": "NestedCV",
+    "conservative_z": "PairedSubsampling",
+    "corrected_t": "ShuffleSplit (2 or more splits), RepeatedKFold, KFold, or "
+    "the outer splits of NestedCV or whole-data subsamples of PairedSubsampling",
+    "holdout": "one split (ShuffleSplit(n_splits=1) or one (train, test) pair)",
+    "naive_cv": "one K-fold partition (KFold, StratifiedKFold, cv=K)",
+    "five_by_two": "RepeatedKFold(n_splits=2, n_repeats=5) or its stratified twin",
+}
+# The metrics whose pointwise losses a run keeps (experiment/_scoring.py).
+_POINTWISE_WORDS = (
+    "error_rate, accuracy, log_loss, brier_score, mean_squared_error and "
+    "mean_absolute_error (or their neg_ forms)"
+)
+
+
+def _splitter(result):
+    """The class name of the run's splitter from ``info["cv"]`` (``"KFold"``
+    for ``cv=K`` or the default), ``"splits"`` for a list of splits, or
+    ``None``."""
+    text = str(result.info.get("cv", "")).strip()
+    if text == "None" or re.fullmatch(r"\d+", text):
+        return "KFold"
+    if text.startswith("iterable of"):
+        return "splits"
+    match = re.match(r"([A-Za-z_]\w*)\(", text)
+    return match.group(1) if match else None
+
+
+def _rows(result, learner, dataset, metric, *, primary):
+    """The score rows of ``learner`` (all learners: ``None``) on ``dataset``,
+    primary splits only or all, by split; a failed task is a ``ValueError``.
+    The general path: :func:`_split_rows` reads the indexed split scores."""
+    scores = result.scores
+    keep = ((scores["metric"] == metric) & (scores["dataset"] == dataset)).to_numpy()
+    if learner is not None:
+        keep = keep & (scores["learner"] == learner).to_numpy()
+    mask = primary_rows(result, scores) if primary else None
+    if mask is not None:
+        keep = keep & mask
+    failed = _select.failed_task_rows(scores)
+    if learner is not None and failed is not None and failed[keep].any():
+        _failed(learner, dataset, scores["split"].to_numpy()[keep & failed])
+    return scores[keep].sort_values("split", kind="stable")
+
+
+def _failed(learner, dataset, splits):
+    raise ValueError(
+        f"Learner {learner!r} failed on data set {dataset!r} (splits "
+        f"{sorted(int(s) for s in splits)[:5]}) or has no score there: its "
+        "interval needs every split; rerun them."
+    )
+
+
+def _split_rows(result, learner, dataset, metric, *, primary=True):
+    """``split, loss, n_train, n_test, replicate`` of ``learner`` (all
+    learners: ``None``, one row per split) on ``dataset``, by split. The
+    primary splits come from the split scores indexed once per metric (a report
+    asks for every learner on every data set)."""
+    columns = ["split", "value", "n_train", "n_test", "replicate"]
+    table = _select._split_table(result, metric) if primary else None
+    if table is None or not table.unique:
+        rows = _rows(result, learner, dataset, metric, primary=primary)
+        if learner is None:
+            rows = rows.drop_duplicates("split")
+        return rows[columns].rename(columns={"value": "loss"})
+    t = table.of(dataset)
+    any_present = t["present"].any(axis=1)
+    if learner is None:
+        j = np.argmax(t["present"], axis=1)[any_present]
+        at = np.flatnonzero(any_present)
+    else:
+        j = table.learner_code[learner]
+        at = np.flatnonzero(any_present)
+        bad = ~t["present"][at, j] | np.isnan(t["value"][at, j])
+        if bad.any():
+            _failed(learner, dataset, t["splits"][at[bad]])
+    out = {"split": t["splits"][at]}
+    out.update({c: t[c][at, j] for c in columns[1:]})
+    return pd.DataFrame(out).rename(columns={"value": "loss"})
+
+
+def design(result, dataset, metric):
+    """``(design, recommended method or None, why not)`` of ``dataset``.
+
+    ``design``: ``"nested_cv"``, ``"paired_subsampling"``, ``"subsampling"``
+    (splits of one random split each), ``"kfold"`` (one partition),
+    ``"repeated_kfold"``, ``"bootstrap"`` or ``"unknown"``. Read once per data
+    set and metric (a report asks for every learner on every data set).
+    """
+    key = ("designs", metric)
+    if key not in result._arrays:
+        _select._keep(result, key, {})
+    found = result._arrays[key]
+    if dataset not in found:
+        found[dataset] = _design(result, dataset, metric)
+    return found[dataset]
+
+
+def _design(result, dataset, metric):
+    roles = split_roles(result, dataset)
+    if roles is not None and "inner" in roles:
+        return "nested_cv", "nested_cv", ""
+    if roles is not None and "pair" in roles:
+        return "paired_subsampling", "conservative_z", ""
+    name = _splitter(result)
+    if result.datasets.get(dataset) in ("simulation", "competition"):
+        problem = result.datasets[dataset]
+        return (
+            "unknown",
+            None,
+            (
+                f"data set {dataset!r} is a {problem} problem: its replicates are "
+                "scored on a fixed test sample, not resampled from one data set"
+            ),
+        )
+    if name and "Bootstrap" in name:
+        return (
+            "bootstrap",
+            None,
+            (
+                "the out-of-bootstrap interval needs each row's count in every "
+                "bootstrap sample, which a run does not keep: call "
+                "stats.generalization_error_interval(method='oob') on your own loop"
+            ),
+        )
+    rows = _split_rows(result, None, dataset, metric)
+    scheme = _select.scheme_of_cv(result.info.get("cv"))
+    if scheme is None:
+        scheme = _select._scheme_from_structure(
+            rows["replicate"].to_numpy(),
+            rows["n_train"].to_numpy(),
+            rows["n_test"].to_numpy(),
+        )
+    n_splits, n_reps = len(rows), rows["replicate"].nunique()
+    if scheme == "holdout" or (name == "splits" and n_splits == 1):
+        return "subsampling", "holdout" if n_splits == 1 else "corrected_t", ""
+    if scheme == "kfold":
+        if n_reps == 1:
+            return "kfold", "naive_cv", ""
+        return "repeated_kfold", "corrected_t", ""
+    return (
+        "unknown",
+        None,
+        (
+            f"the run's splitter ({result.info.get('cv', 'not recorded')}) is not one "
+            "the intervals know; use NestedCV, PairedSubsampling, ShuffleSplit, "
+            "KFold or RepeatedKFold"
+        ),
+    )
+
+
+_ALLOWED = {
+    "nested_cv": ("nested_cv", "corrected_t"),
+    "paired_subsampling": ("conservative_z", "corrected_t"),
+    "subsampling": ("corrected_t", "holdout"),
+    "kfold": ("naive_cv", "corrected_t"),
+    "repeated_kfold": ("corrected_t", "five_by_two"),
+}
+
+
+def _loss_groups(result, metric):
+    """The pointwise losses of ``metric`` and the positions of each (data set,
+    learner)'s, grouped once per metric and result."""
+    key = ("losses", metric)
+    if key not in result._arrays:
+        losses = result.losses
+        if losses is not None:
+            losses = losses[(losses["metric"] == metric).to_numpy()]
+            groups = losses.groupby(["dataset", "learner"], observed=True).indices
+        _select._keep(result, key, (losses, {} if losses is None else groups))
+    return result._arrays[key]
+
+
+def _losses(result, learner, dataset, metric, splits):
+    """The pointwise losses of ``learner`` on ``splits`` of ``dataset`` (split,
+    row, loss), checked to cover every split."""
+    losses, groups = _loss_groups(result, metric)
+    at = groups.get((dataset, learner))
+    if at is None:
+        raise ValueError(
+            f"The interval needs the pointwise losses of {metric!r} of learner "
+            f"{learner!r} on data set {dataset!r}, which this result does not "
+            "have: a run keeps them when its splitter has split_roles() "
+            "(NestedCV, PairedSubsampling) or with keep_predictions=True, for "
+            f"the metrics that are means of pointwise losses ({_POINTWISE_WORDS})."
+        )
+    part = losses.iloc[at]
+    part = part[part["split"].isin(splits).to_numpy()]
+    missing = sorted(set(splits) - set(part["split"]))
+    if missing:
+        raise ValueError(
+            f"Learner {learner!r} has no pointwise losses of {metric!r} on "
+            f"splits {missing[:5]} of data set {dataset!r} (failed tasks?): the "
+            "interval needs every split."
+        )
+    return (
+        part[["split", "row", "loss"]]
+        .sort_values(["split", "row"], kind="stable")
+        .reset_index(drop=True)
+    )
+
+
+def interval_method(result, dataset, method=None, *, metric, two=False):
+    """The method of the interval of a learner's error on ``dataset``: the one
+    recommended for the run's splitter when ``method`` is ``None``, else
+    ``method`` once checked against the splitter (``two``: of A − B).
+
+    Raises
+    ------
+    ValueError
+        No method for the splitter, or one it cannot support (the message names
+        the splitters the method needs).
+    """
+    kind, recommended, why = design(result, dataset, metric)
+    cv = result.info.get("cv", "a splitter not recorded")
+    if method is None:
+        if recommended is None:
+            raise ValueError(
+                f"No interval of a learner's error for data set {dataset!r}: {why}."
+            )
+        method = recommended
+    elif method in ("oob", "632plus"):
+        raise ValueError(
+            f"method={method!r} needs each row's count in every bootstrap sample "
+            + ("and the apparent error of a fit on all rows " * (method != "oob"))
+            + "which a run does not keep: call "
+            "stats.generalization_error_interval on your own loop."
+        )
+    elif method not in METHODS:
+        raise ValueError(
+            f"`method` must be one of {[*METHODS, 'oob', '632plus']} for the "
+            f"interval of a learner's error; got {method!r}."
+        )
+    if two and method not in ("nested_cv", "conservative_z"):
+        raise ValueError(  # corrected_t of A − B is paired_test's interval
+            f"method={method!r} is not an interval of A − B here; use "
+            "'nested_cv' or 'conservative_z' (or a method of paired_test)."
+        )
+    if method not in _ALLOWED.get(kind, ()):
+        raise ValueError(
+            f"method={method!r} needs {SPLITTERS[method]}; data set {dataset!r} "
+            f"was split by {cv}."
+        )
+    return method
+
+
+def learner_interval(result, a, b, *, dataset, method, confidence_level, metric):
+    """:meth:`BenchmarkResult.confidence_interval` of one learner ``a`` (or of
+    ``a − b``): a :class:`~sklearn_bench.stats.GeneralizationErrorResult`."""
+    from ..stats import generalization_error_interval
+
+    confidence_level = check_confidence_level(confidence_level)
+    names = [a] if b is None else [a, b]
+    _select.check_learners(result, names)
+    if dataset is None:
+        if len(result.datasets) != 1:
+            raise ValueError(
+                "The interval of a learner's error is within one data set; pass "
+                f"`dataset` (one of {list(result.datasets)})."
+            )
+        dataset = next(iter(result.datasets))
+    dataset = _select.check_dataset(result, dataset)
+    given = method
+    method = interval_method(result, dataset, method, metric=metric, two=b is not None)
+    if given is None and method == "naive_cv":
+        warnings.warn(
+            "method='naive_cv' (the one method of one K-fold partition, "
+            f"{result.info.get('cv')}) treats the folds as independent and covers "
+            "the expected error less often than it says (Bates et al. 2024); run "
+            "NestedCV for the recommended interval.",
+            UserWarning,
+            stacklevel=3,
+        )
+    cv = result.info.get("cv", "a splitter not recorded")
+    roles = split_roles(result, dataset)
+    if method in SPLIT_MEAN_METHODS:
+        primary = method != "conservative_z"
+        tables = [_split_rows(result, m, dataset, metric, primary=primary)
+                  for m in names]  # fmt: skip
+        if method == "five_by_two":
+            _check_five_by_two(tables[0], dataset, cv)
+        tables = [t.drop(columns="replicate") for t in tables]
+    else:
+        primary = method != "nested_cv"
+        splits = _split_rows(result, a, dataset, metric, primary=primary)["split"]
+        tables = [_losses(result, m, dataset, metric, splits.tolist()) for m in names]
+    if roles is not None:
+        tables = [t.merge(roles, on="split", how="left") for t in tables]
+    res = generalization_error_interval(
+        tables[0],
+        method=method,
+        baseline=None if b is None else tables[1],
+        metric=metric,
+    )
+    return replace(res, confidence_level=confidence_level, _bounds=_range(metric, b))
+
+
+def _range(metric, b):
+    """The bounds a proportion's interval is cut to: [0, 1] for one learner,
+    [−1, 1] for a difference; no cut for other metrics (or a ``neg_`` name)."""
+    if metric.startswith("neg_") or metric_bounds(metric) != (0.0, 1.0):
+        return (-np.inf, np.inf)
+    return (0.0, 1.0) if b is None else (-1.0, 1.0)
+
+
+def _check_five_by_two(rows, dataset, cv):
+    reps = rows.groupby("replicate")
+    ok = len(rows) == 10 and reps.ngroups == 5 and (reps.size() == 2).all()
+    if not ok:
+        raise ValueError(
+            f"method='five_by_two' needs {SPLITTERS['five_by_two']}; data set "
+            f"{dataset!r} was split by {cv}."
+        )
