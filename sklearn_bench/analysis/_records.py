@@ -305,8 +305,12 @@ class TestRecord:
             text += f", {self.correction}"
         if self.alpha is not None:
             text += f", at α = {self.alpha:g}"
-        cites = "; ".join(_SHORT[c] for c in self.citations if c in _SHORT)
+        cites = self.cites()
         return text + (f" ({cites})." if cites else ".")
+
+    def cites(self):
+        """The record's citations in author–year form: ``"Demšar 2006"``."""
+        return "; ".join(_SHORT[c] for c in self.citations if c in _SHORT)
 
 
 def paired_method(method):
