@@ -34,6 +34,19 @@ def pytest_collection_modifyitems(config, items):
 collect_ignore_glob = ["tests/reference/*/make_reference.py"]
 
 
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """After each test and doctest, close the matplotlib figures it left open, so
+    that the suite never holds more than a test's own figures (pyproject.toml
+    turns matplotlib's "More than 20 figures" warning into an error)."""
+    yield
+    import sys
+
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is not None:
+        plt.close("all")
+
+
 @pytest.fixture(autouse=True, scope="module")
 def _release_compiled_samplers():
     """After each test module, forget the compiled MCMC samplers and JAX's caches.

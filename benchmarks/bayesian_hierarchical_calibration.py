@@ -8,7 +8,7 @@ Data are simulated from the model itself (Corani et al. 2017): ``q`` data sets w
 true differences are ``δ_i ~ δ0 + σ0 t(ν)``, and on each ``n`` fold differences,
 normal with mean ``δ_i``, sd ``σ_i`` and correlation ``rho`` between folds. The truth
 for the *next* data set is the most probable of the three regions under the true
-``t(ν, δ0, σ0)``. A wrong call is a decision at 0.95 (``result.decision()``) for a
+``t(ν, δ0, σ0)``. A wrong call is a decision at 0.95 (``result.decision``) for a
 region other than the true one; "undecided" and "unreliable fit" (the
 diagnostics declined) are not wrong. Prints, per scenario, the
 rates of wrong calls, of right calls and of undecided with their Monte Carlo SE.
@@ -68,7 +68,7 @@ def main(reps):
                     n_warmup=500,
                     random_state=rep,
                 )
-            calls.append(res.decision(0.95))
+            calls.append(res.decision)
         calls = np.array(calls)
         declined = np.isin(calls, ["undecided", "unreliable fit"])
         wrong = np.mean((calls != true) & ~declined)

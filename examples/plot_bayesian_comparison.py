@@ -49,7 +49,7 @@ experiment = BenchmarkExperiment(
 result = experiment.fit({"breast cancer": (X, y)}).results_
 res = result.bayesian_test("logistic", "naive Bayes", dataset="breast cancer")
 print({name: round(p, 3) for name, p in res.probabilities.items()})
-print("decision:", res.decision(0.95))
+print("decision:", res.decision)
 print(f"rho = {res.details['rho']:.3f} (143 test rows of 569)")
 print(res.description)
 

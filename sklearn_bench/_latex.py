@@ -17,7 +17,7 @@ PAIRED_TEST_NAMES = {
     "t": "paired t-test on the replicates (conditional on the learning sample)",
     "corrected_t": (
         "corrected resampled t-test on the fold or split scores (variance "
-        "inflated by n_test/n_train)"
+        "inflated by 1/J + n_test/n_train)"
     ),
     "5x2cv": "5×2cv paired t-test",
     "5x2cv_f": "combined 5×2cv F-test",

@@ -19,10 +19,55 @@ __all__ = [
     "check_positive_int",
     "check_random_state",
     "check_real",
+    "first_non_numeric",
     "named_items",
     "real_array",
     "real_number",
 ]
+
+
+# ---------------------------------------------------------------- data checks
+def first_non_numeric(X):
+    """The first cell of a table of features that is not a number: ``(column,
+    row, value)`` (the column's label in a DataFrame, else its position; the
+    row's position), or ``None``.
+
+    The one check of both paths into an experiment: the API's pre-flight and
+    the CLI's CSV reader. Text that reads as a number (``"1.5"``) is a number,
+    a missing value is not text, and a column of pandas' ``category`` dtype is
+    taken as deliberately categorical (for learners that take categories).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench._validation import first_non_numeric
+    >>> first_non_numeric(pd.DataFrame({"a": [1.0, 2.0], "b": ["3", "x"]}))
+    ('b', 1, 'x')
+    >>> first_non_numeric([[1.0, None], [2.0, 3.0]]) is None
+    True
+    """
+    import pandas as pd
+
+    if isinstance(X, pd.DataFrame):
+        columns = [(label, X.iloc[:, at]) for at, label in enumerate(X.columns)]
+    else:
+        values = np.asarray(X, dtype=object) if not hasattr(X, "dtype") else X
+        if getattr(values, "ndim", 0) != 2 or values.dtype.kind in "biufc":
+            return None
+        columns = [(at, pd.Series(values[:, at])) for at in range(values.shape[1])]
+    for label, column in columns:
+        if isinstance(column.dtype, pd.CategoricalDtype) or (
+            pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)
+        ):
+            continue
+        try:
+            numbers = pd.to_numeric(column, errors="coerce").isna().to_numpy()
+        except (TypeError, ValueError):  # cells that are lists, dicts, ...
+            numbers = np.ones(len(column), dtype=bool)
+        bad = np.flatnonzero(numbers & column.notna().to_numpy())
+        if bad.size:
+            return label, int(bad[0]), column.iloc[bad[0]]
+    return None
 
 
 # ---------------------------------------------------------------- scalar checks

@@ -396,6 +396,29 @@ def test_bad_config_gives_one_clear_line_and_exit_2(case, tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+def test_a_config_with_several_typos_reports_all_of_them_at_once(tmp_path, capsys):
+    """H: a config with a typo in four places (a top key, a learner class, an
+    experiment key, an [analysis] key) exits 2 with one line per problem, every
+    key named, the close match suggested, nothing run (on 17a1a60 only the first
+    was reported, so a user fixed them one run at a time)."""
+    text = (
+        _GOOD.replace("LogisticRegression", "LogisticRegresion").replace(
+            "cv = 3", "cv = 3\nnjobs = 2"
+        )
+        + "[experimnt]\n[analysis]\nalpah = 0.1\n"
+    )
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert "the config has 4 problems" in lines[0]
+    for key in ("`experimnt`", "`learners.lr.class`", "`experiment.njobs`",
+                "`analysis.alpah`"):  # fmt: skip
+        assert sum(key in line for line in lines[1:]) == 1, (key, lines)
+    assert "did you mean 'alpha'?" in "".join(lines)
+    assert not (tmp_path / "out").exists()
+
+
 def test_good_config_base_case_runs(tmp_path, capsys):
     """H: the config the bad cases are made from is itself valid (so each bad case
     fails for its own reason)."""
@@ -531,7 +554,8 @@ def test_console_exit_code_of_a_bad_config(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
         "sklearn-bench run: error: config key `experimnt`: unknown key; expected "
-        "one of ['analysis', 'datasets', 'experiment', 'learners', 'output']"
+        "one of ['analysis', 'datasets', 'experiment', 'learners', 'output'] (did "
+        "you mean 'experiment'?)"
     ]
 
 

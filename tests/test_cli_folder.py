@@ -396,12 +396,12 @@ def test_a_lock_that_is_a_folder_exits_2(stored, capsys):
 
 
 def test_a_dangling_report_folder_link_exits_2(stored, outside, capsys):
-    """H: with a report in the store's folder, `report STORE` picks report-2;
-    a dangling link there exits 2 naming it (on 17a1a60: exit 1 with a
+    """H: with a report in STEM-report, `report STORE` picks STEM-report-2; a
+    dangling link there exits 2 naming it (on 17a1a60: exit 1 with a
     FileExistsError traceback), and creates nothing where it points."""
-    base = stored.parent
+    base = stored.parent / f"{stored.stem}-report"
     assert main(["report", str(stored), "--out", str(base)]) == 0
-    os.symlink(outside.path / "new-folder", base / "report-2")
+    os.symlink(outside.path / "new-folder", base.with_name(f"{base.name}-2"))
     capsys.readouterr()
     assert main(["report", str(stored)]) == 2
     err = capsys.readouterr().err

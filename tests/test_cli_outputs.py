@@ -98,9 +98,9 @@ def test_demo_force_replaces_its_own_outputs_and_removes_stale_ones(tmp_path):
 
 
 def test_report_keeps_the_users_files_and_the_configs_title(tmp_path, capsys):
-    """H: `report STORE` beside a methods.md of the user's writes into a new
-    report-2 folder and keeps the user's file; the report's title is the run
-    config's [output] title."""
+    """H: `report STORE` beside a methods.md of the user's writes into a folder
+    of its own (results-report) and keeps the user's file; the report's title
+    is the run config's [output] title."""
     config = tmp_path / "c.toml"
     store = tmp_path / "run" / "results.sqlite"
     store.parent.mkdir()
@@ -114,7 +114,7 @@ def test_report_keeps_the_users_files_and_the_configs_title(tmp_path, capsys):
     capsys.readouterr()
     assert main(["report", str(store)]) == 0
     assert (store.parent / "methods.md").read_text() == "the user's methods"
-    page = (store.parent / "report-2" / "report.html").read_text()
+    page = (store.parent / "results-report" / "report.html").read_text()
     assert "<title>My own title</title>" in page
 
 

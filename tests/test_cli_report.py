@@ -230,7 +230,7 @@ def test_report_alpha_reaches_the_critical_difference(finished_run, capsys):
     )
     page = (out / "report.html").read_text()
     assert f"Nemenyi critical difference (α = 0.1): {cd:.3f} ranks" in page
-    assert f"Nemenyi CD (alpha 0.1) = {cd:.2f}" in text
+    assert f"Nemenyi CD (α = 0.1) = {cd:.2f}" in text
     assert (
         "(Nemenyi, α = 0.1)"
         in (out / "figures" / "critical_difference.svg").read_text()
@@ -239,28 +239,40 @@ def test_report_alpha_reaches_the_critical_difference(finished_run, capsys):
 
 
 def test_report_never_overwrites_a_report_silently(finished_run, tmp_path, capsys):
-    """H: without --out, a folder that holds a report gets a new report-2, then
-    report-3; an --out that holds one is a usage error (exit 2, the report left
-    unchanged) unless --force."""
+    """H: without --out, the report goes into a folder of its own beside the
+    store, run-report (never the store's folder among the user's files: on
+    17a1a60 report.html, figures/ and tables/ landed beside run.sqlite), then
+    run-report-2 and -3; the command prints where each output went; an --out
+    that holds a report is a usage error (exit 2, the report left unchanged)
+    unless --force."""
     folder = tmp_path / "copy"
     folder.mkdir()
     shutil.copy(finished_run / "run.sqlite", folder / "run.sqlite")
+    (folder / "notes.txt").write_text("the user's notes")
     store = str(folder / "run.sqlite")
-    assert main(["report", store]) == 0
-    assert (folder / "report.html").is_file()
-    first = (folder / "report.html").read_bytes()
-    assert main(["report", store]) == 0
-    assert main(["report", store]) == 0
-    assert (folder / "report-2" / "report.html").is_file()
-    assert (folder / "report-3" / "report.html").is_file()
-    assert (folder / "report.html").read_bytes() == first
     capsys.readouterr()
-    (folder / "report.html").write_text("an earlier report")
-    assert main(["report", store, "--out", str(folder)]) == 2
+    assert main(["report", store]) == 0
+    out = capsys.readouterr().out
+    own = folder / "run-report"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "notes.txt", "run-report", "run.sqlite"
+    ]  # fmt: skip
+    for shown in (own / "report.html", own / "figures", own / "tables",
+                  own / "methods.md", own / "methods.tex"):  # fmt: skip
+        assert shown.exists() and str(shown) in out, shown
+    first = (own / "report.html").read_bytes()
+    assert main(["report", store]) == 0
+    assert main(["report", store]) == 0
+    assert (folder / "run-report-2" / "report.html").is_file()
+    assert (folder / "run-report-3" / "report.html").is_file()
+    assert (own / "report.html").read_bytes() == first
+    capsys.readouterr()
+    (own / "report.html").write_text("an earlier report")
+    assert main(["report", store, "--out", str(own)]) == 2
     assert "--force" in capsys.readouterr().err
-    assert (folder / "report.html").read_text() == "an earlier report"
-    assert main(["report", store, "--out", str(folder), "--force"]) == 0
-    assert (folder / "report.html").read_text().startswith("<!DOCTYPE html>")
+    assert (own / "report.html").read_text() == "an earlier report"
+    assert main(["report", store, "--out", str(own), "--force"]) == 0
+    assert (own / "report.html").read_text().startswith("<!DOCTYPE html>")
 
 
 @pytest.mark.parametrize(

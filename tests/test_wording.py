@@ -80,3 +80,48 @@ def test_demo_says_its_microarray_is_simulated():
         for name in spec["datasets"]:
             if name.startswith("microarray"):
                 assert f"{name} (simulated)" in line, (size, line)
+
+
+def test_the_report_says_which_data_are_simulated_and_by_which_model(tmp_path):
+    """H (issue 37.6): the demo's simulated microarray says so wherever its
+    problem ("real world": no separate test sample) is stated: the report's
+    data-set table, the methods paragraph (which cites Yousefi et al. 2011 and
+    lists it among the references) and results/metadata.json; a measured data
+    set says it is measured (on 17a1a60 nothing said the microarray was
+    simulated, so a methods paragraph pasted into a paper called it real)."""
+    import json
+
+    from sklearn.naive_bayes import GaussianNB
+
+    from sklearn_bench import BenchmarkExperiment
+    from sklearn_bench.analysis import CITATIONS
+    from sklearn_bench.cli._demo import demo_datasets
+    from sklearn_bench.model_selection import BootstrapOOB
+
+    datasets = demo_datasets(["wine_0v1", "microarray"])
+    result = (
+        BenchmarkExperiment(
+            {"nb": GaussianNB(), "nb2": GaussianNB(var_smoothing=1e-3)},
+            cv=BootstrapOOB(n_bootstraps=3),
+            random_state=0,
+            progress=False,
+        )
+        .fit(datasets)
+        .results_
+    )
+    analysis = report(result, tmp_path, figure_formats=("png",))
+    assert analysis.datasets.loc["microarray", "source"].startswith("simulated")
+    assert analysis.datasets.loc["wine_0v1", "source"].startswith("measured")
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    table = page[page.index('id="table-datasets"') :].split("</table>")[0]
+    assert "simulated, not measured" in table and "Yousefi et al. (2011" in table
+    methods = re.sub(r"\\(.)", r"\1", (tmp_path / "methods.md").read_text())
+    body, refs = methods.split("## References")
+    assert "microarray (simulated, not measured: make_microarray" in body
+    assert "Yousefi et al. (2011" in body and CITATIONS["yousefi2011"] in refs
+    assert CITATIONS["yousefi2011"].replace("&", "&amp;") in page
+    result.save(tmp_path / "saved")
+    meta = json.loads((tmp_path / "saved" / "metadata.json").read_text())
+    entry = {d["name"]: d for d in meta["datasets"]}["microarray"]
+    assert entry["problem"] == "real world"
+    assert entry["source"].startswith("simulated, not measured")

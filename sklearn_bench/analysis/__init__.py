@@ -5,6 +5,7 @@ from ._bayesian import HIERARCHICAL_DRAWS, N_SAMPLES, SEED, THRESHOLD  # noqa: F
 from ._bottom_line import BottomLine, adjusted_interval_words  # noqa: F401
 from ._disagreements import Disagreement
 from ._format import (  # noqa: F401  (one number format for every renderer)
+    fmt_count,
     fmt_estimate,
     fmt_interval,
     fmt_level,

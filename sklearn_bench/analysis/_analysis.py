@@ -18,11 +18,17 @@ from ..results import IncommensurableScalesWarning, scale_note
 from ..stats import adjust_pvalues, smallest_attainable_pvalue
 from ._bayesian import bayesian_comparisons, bayesian_ranking, bayesian_records
 from ._bottom_line import BottomLine, adjusted_interval_words, bottom_line
-from ._disagreements import bayesian_disagreements, friedman_disagreements
-from ._format import fmt_level, fmt_names, fmt_p_equals
+from ._disagreements import (
+    bayesian_disagreements,
+    best_by_summary,
+    best_disagreements,
+    friedman_disagreements,
+    pairs_disagreements,
+)
+from ._format import fmt_count, fmt_level, fmt_names, fmt_p_equals
 from ._generalization import generalization
 from ._plan import POSTHOCS, AnalysisPlan
-from ._records import TestRecord, paired_method, within_notes
+from ._records import TestRecord, paired_method, short_citation, within_notes
 
 # Above this many learners the across-data-set pairs are "each learner against
 # the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
@@ -142,10 +148,13 @@ class Analysis:
         Data sets × learners: mean performance over replicates, its standard
         deviation and the number of replicates with a finite performance.
     datasets : DataFrame
-        One row per data set: ``problem`` in words, ``n`` and ``features`` (when
+        One row per data set: where the data come from (``source``, when the
+        run recorded one: measured, or simulated by which model), ``problem``
+        in words, ``n`` and ``features`` (when
         recorded), the smallest, median and largest training and validation
-        sizes (``n_train_min`` … ``n_test_max``, when stored) and
-        ``replicates``.
+        sizes (``n_train_min`` … ``n_test_max``, when stored), ``replicates``
+        and, where the corrected t ran, its ``test_train_ratio`` (the
+        ``n_test/n_train`` used, the mean over its pairs).
     order : tuple of str
         Learners from the best to the worst average rank.
     average_ranks : Series
@@ -158,6 +167,9 @@ class Analysis:
     datasets_across : tuple of str
         The data sets of those comparisons (complete: every learner on every
         replicate).
+    datasets_left_out : tuple of str
+        The data sets of the result left out of those comparisons (a failed or
+        missing task), which every header that counts the data sets names.
     n_missing_tasks : int
         Tasks of a partial run not in the result.
     within : DataFrame
@@ -171,6 +183,10 @@ class Analysis:
         reference at α by it (the LaTeX table's dagger).
     within_notes : tuple of str
         The notes of its rows without an interval, one per cause.
+    within_ratio : str
+        Where the corrected t's ``n_test/n_train`` comes from (the scheme, its
+        reading of n_train and the reference) and the number used on each
+        data set, in words; ``""`` when no corrected t ran.
     pairs : DataFrame
         The primary analysis: index ``"a − b"``, columns ``a, b, estimate, low,
         high, adjusted_low, adjusted_high, adjusted_level, pvalue,
@@ -223,8 +239,16 @@ class Analysis:
         for the run's splitter by default). ``None`` when no data set's
         splitter supports a method (``skipped["generalization"]`` says why).
     disagreements : tuple of Disagreement
-        Where a sensitivity analysis reaches another verdict than the primary
-        analysis: both verdicts, which one the plan trusts and why.
+        Where another test the report prints (Friedman's, its post-hoc test,
+        the pairwise Wilcoxon tests, Tukey's HSD, the Bayesian comparisons)
+        reaches another verdict than the primary analysis, or another summary
+        names another learner best: both verdicts, which one the plan trusts
+        and why. The bottom line states every one.
+    best_by : mapping of str to str
+        Which learner each summary names best: ``"average rank"`` (the
+        report's best, :attr:`best`), ``"mean"`` (over the data sets of the
+        comparisons), ``"leaderboard"``, ``"Bayesian ranking"`` and
+        ``"Bayesian comparison"`` where they ran (empty within one data set).
     bottom_line : BottomLine
         The answer of the primary analysis in words.
     failures : DataFrame
@@ -266,9 +290,11 @@ class Analysis:
     best: str
     blocks: str
     datasets_across: tuple
+    datasets_left_out: tuple
     n_missing_tasks: int
     within: pd.DataFrame
     within_notes: tuple
+    within_ratio: str
     pairs: pd.DataFrame
     friedman: object
     critical_difference: float | None
@@ -288,6 +314,7 @@ class Analysis:
     leaderboard: LeaderboardAnalysis | None
     generalization: pd.DataFrame | None
     disagreements: tuple
+    best_by: MappingProxyType
     bottom_line: BottomLine | None
     failures: pd.DataFrame
     notes: tuple
@@ -316,6 +343,17 @@ class Analysis:
         name = POSTHOCS[self.plan.posthoc][2]
         adjust = self.plan.adjust
         return name if adjust == "single_step" else f"{name} ({adjust})"
+
+    @property
+    def pairwise_correction(self):
+        """The multiplicity correction of :attr:`pairwise` in words, with its
+        references (``"Shaffer's static procedure (Shaffer 1986; García &
+        Herrera 2008)"``); ``""`` when the pairwise tests did not run."""
+        if self.pairwise is None:
+            return ""
+        adjust = self.pairwise.adjust
+        cites = "; ".join(short_citation(c) for c in _ADJUST_CITES.get(adjust, ()))
+        return _ADJUST_WORDS.get(adjust, adjust) + (f" ({cites})" if cites else "")
 
     def summary(self):
         """The answer in a few lines: the best learner, the average ranks, the
@@ -426,8 +464,10 @@ def _paired_rows(result, pairs, level, *, dataset, metric, notes):
 
 def _within(result, mean, greater_is_better, level, alpha, metric):
     """Each learner against the best on each data set (see
-    :attr:`Analysis.within`); ``(frame, notes)``."""
-    rows = []
+    :attr:`Analysis.within`); ``(frame, notes, rules)``: ``rules`` maps each
+    data set tested by the corrected t to where its ``n_test/n_train`` comes
+    from, in words."""
+    rows, rules = [], {}
     failed = []  # said once per cause, in the notes (issue 28.9)
     finite = np.isfinite(mean.to_numpy(dtype=float))  # one lookup, not 25 000
     for at, dataset in enumerate(mean.index):
@@ -438,7 +478,7 @@ def _within(result, mean, greater_is_better, level, alpha, metric):
         others = [m for m in mean.columns[finite[at]] if m != best]
         error = None
         try:
-            batch = _within_batch(result, others, best, level, metric, dataset)
+            batch = _within_batch(result, others, best, level, metric, dataset, rules)
         except ValueError as exc:  # the error of every pair, decided once
             batch, error = {}, str(exc)
         for learner in others:
@@ -460,9 +500,15 @@ def _within(result, mean, greater_is_better, level, alpha, metric):
                 # best − learner: the better first, as in every table
                 entry.update(estimate=-res.estimate, low=-ci.high, high=-ci.low)
                 entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
+                ratio = res.details.get("test_train_ratio", np.nan)
+                entry.update(test_train_ratio=ratio)
+                if "ratio_rule" in res.details:
+                    rules.setdefault(dataset, res.details["ratio_rule"])
             rows.append(entry)
     columns = ["dataset", "learner", "reference", "estimate", "low", "high"]
-    frame = pd.DataFrame(rows, columns=[*columns, "pvalue", "n", "method"])
+    columns += ["pvalue", "n", "method", "test_train_ratio"]
+    frame = pd.DataFrame(rows, columns=columns)
+    frame["test_train_ratio"] = frame["test_train_ratio"].astype(float)
     # the LaTeX table's marks: Holm over the other learners of each data set
     adjusted = np.full(len(frame), np.nan)
     p = frame["pvalue"].to_numpy(dtype=float)
@@ -473,23 +519,26 @@ def _within(result, mean, greater_is_better, level, alpha, metric):
     sign = 1.0 if greater_is_better else -1.0
     frame["adjusted_pvalue"] = adjusted
     frame["worse"] = (adjusted <= alpha) & (sign * frame["estimate"] > 0)
-    return frame, within_notes(failed)
+    return frame, within_notes(failed), rules
 
 
-def _within_batch(result, learners, best, level, metric, dataset):
+def _within_batch(result, learners, best, level, metric, dataset, rules=None):
     """``{learner: row fields}`` of the default test of each of ``learners``
     against ``best`` on ``dataset``, all at once when they share one design
     (the corrected t): bit for bit what ``paired_test`` and its interval give;
     empty when they cannot be batched (those, and constant differences, are
-    tested one by one). Raises the ``ValueError`` of every pair when they share
-    a design on which the default test cannot run (e.g. no split sizes)."""
+    tested one by one). Records the rule of the ratio in ``rules``. Raises the
+    ``ValueError`` of every pair when they share a design on which the default
+    test cannot run (e.g. no split sizes)."""
     from ..results import corrected_t_block
     from ..stats import paired_test
 
     block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
     if block is None or block[0].shape[0] < 2:
         return {}
-    x, y, ratio = block
+    x, y, ratio, rule = block
+    if rules is not None:
+        rules.setdefault(dataset, rule)
     out = paired_test(x, y[:, None], method="corrected_t", test_train_ratio=ratio)
     ci = out.confidence_interval(level)
     return {
@@ -500,6 +549,7 @@ def _within_batch(result, learners, best, level, metric, dataset):
             "pvalue": float(out.pvalue[j]),
             "n": int(x.shape[0]),
             "method": "corrected_t",
+            "test_train_ratio": float(ratio),
         }
         for j, learner in enumerate(learners)
         if not np.isnan(out.pvalue[j])  # constant differences: one by one
@@ -649,8 +699,9 @@ def _failures(result):
     return out[columns]
 
 
-def _datasets(result, n_rep):
-    """:attr:`Analysis.datasets`: each data set's problem, sizes and replicates."""
+def _datasets(result, n_rep, within):
+    """:attr:`Analysis.datasets`: each data set's problem, sizes, replicates and
+    the ``n_test/n_train`` of its corrected t."""
     names = list(result.datasets)
     scores = result.scores
     sizes = scores[(scores["n_train"] >= 0) & (scores["n_test"] >= 0)]
@@ -659,6 +710,9 @@ def _datasets(result, n_rep):
         {"problem": [PROBLEM_WORDS.get(p, p) for p in result.datasets.values()]},
         index=pd.Index(names, name="data set"),
     )
+    sources = result.info.get("dataset_sources") or {}
+    if sources:  # measured or simulated, and by which model (Dataset(source=))
+        table.insert(0, "source", [sources.get(d, "") for d in names])
     recorded = result.info.get("dataset_sizes") or {}
     for key, column in (("n_samples", "n"), ("n_features", "features")):
         if any(key in size for size in recorded.values()):
@@ -668,7 +722,29 @@ def _datasets(result, n_rep):
         table[f"n_train_{stat}"] = values["n_train"]
         table[f"n_test_{stat}"] = values["n_test"]
     table["replicates"] = n_rep.max(axis=1).reindex(names)
+    ratios = within.groupby("dataset", sort=False)["test_train_ratio"].mean()
+    if ratios.notna().any():
+        table["test_train_ratio"] = ratios.reindex(names)
     return table
+
+
+def _ratio_words(within, rules):
+    """Where the corrected t's ``n_test/n_train`` comes from, and the number
+    used on each data set (:attr:`Analysis.within_ratio`); ``""`` when no
+    corrected t ran."""
+    ratios = within.groupby("dataset", sort=False)["test_train_ratio"].mean()
+    ratios = ratios.dropna()
+    if not len(ratios):
+        return ""
+    if len(ratios) <= 8:
+        values = fmt_names([f"{d} {r:.3g}" for d, r in ratios.items()])
+    else:
+        values = (
+            f"from {ratios.min():.3g} to {ratios.max():.3g} (each data set's in "
+            "the data-set table)"
+        )
+    rule = "; ".join(dict.fromkeys(rules[d] for d in ratios.index if d in rules))
+    return f"{rule + '; ' if rule else ''}n_test/n_train = {values}"
 
 
 _ADJUST_WORDS = {
@@ -685,7 +761,7 @@ _ADJUST_WORDS = {
 }
 _ADJUST_CITES = {
     "holm": ("holm1979",),
-    "shaffer": ("garcia2008",),
+    "shaffer": ("shaffer1986", "garcia2008"),
     "bergmann_hommel": ("garcia2008",),
     "finner": ("garcia2010",),
     "holland": ("garcia2010",),
@@ -725,7 +801,8 @@ def _posthoc(result, plan, scope, metric):
         correction = "no multiplicity correction"
     else:
         correction = (
-            f"family-wise by {_ADJUST_WORDS[res.adjust]} over {len(frame)} pairs"
+            f"family-wise by {_ADJUST_WORDS[res.adjust]} over "
+            f"{fmt_count(len(frame), 'pair')}"
         )
     return frame, words, correction, cites + _ADJUST_CITES.get(res.adjust, ())
 
@@ -767,9 +844,18 @@ def _pairwise_record(frame, plan, adjust, n_datasets_words):
         "rank-biserial correlation)",
         "two-sided Wilcoxon signed-rank test",
         f"{n_text} {n_datasets_words}",
-        correction=f"{adjust.capitalize()}-adjusted over {len(frame)} pairs",
+        correction=(
+            f"{adjust.capitalize()}-adjusted over {len(frame)} pairs"
+            if len(frame) > 1
+            else ""
+        ),
         alpha=plan.alpha,
-        citations=("demsar2006", "benavoli2016", *_ADJUST_CITES.get(adjust, ())),
+        citations=(
+            "wilcoxon1945",
+            "demsar2006",
+            "benavoli2016",
+            *_ADJUST_CITES.get(adjust, ()),
+        ),
     )
 
 
@@ -888,7 +974,8 @@ def analyse(result, plan=None):
         why_not = ""
     n_blocks = n_datasets if scope is None else int(n_rep.loc[scope].min())
 
-    within, within_notes = _within(full, mean, gib, level, alpha, metric)
+    within, within_notes, ratio_rules = _within(full, mean, gib, level, alpha, metric)
+    ratio_words = _ratio_words(within, ratio_rules)
     notes.extend(within_notes)
     if "effects" in analyses and within["n"].gt(0).any():
         used = sorted({m for m in within["method"].dropna() if m}) or ["t"]
@@ -899,7 +986,7 @@ def analyse(result, plan=None):
                 "within",
                 "each learner against the best learner on each data set "
                 f"({level:.0%} confidence intervals of the mean difference)",
-                f"two-sided {name}",
+                f"two-sided {name}" + (f" ({ratio_words})" if ratio_words else ""),
                 f"the resampling units of each data set (at most "
                 f"{int(n_rep.max().max())} replicates; the corrected t uses every "
                 "fold or split score)",
@@ -938,14 +1025,20 @@ def analyse(result, plan=None):
                     + ")",
                     "two-sided paired t-test"
                     if scope is None
-                    else "two-sided " + " / ".join(paired_method(x)[0] for x in used),
+                    else "two-sided "
+                    + " / ".join(paired_method(x)[0] for x in used)
+                    + (
+                        f" ({ratio_words})"
+                        if ratio_words and "corrected_t" in used
+                        else ""
+                    ),
                     f"{n_blocks} {blocks}"
                     + (
                         ", on the mean performance per data set"
                         if scope is None
                         else ""
                     ),
-                    correction=f"Holm-adjusted over {m} pairs",
+                    correction=f"Holm-adjusted over {m} pairs" if m > 1 else "",
                     alpha=round(1 - level, 10),
                     citations=("berrar2013", "holm1979")
                     + (("demsar2006",) if scope is None else ("hothorn2005",)),
@@ -985,7 +1078,13 @@ def analyse(result, plan=None):
                     f"{friedman.n_blocks} {blocks}",
                     correction=correction,
                     alpha=alpha,
-                    citations=("demsar2006", *cites),
+                    citations=(
+                        "friedman1937",
+                        "iman1980",
+                        "demsar2006",
+                        *(("nemenyi1963",) if plan.posthoc == "nemenyi" else ()),
+                        *cites,
+                    ),
                 )
             )
     elif "friedman" in analyses:
@@ -1057,7 +1156,8 @@ def analyse(result, plan=None):
                     + f" and the number of data sets for power "
                     f"{plan.target_power:.0%}",
                     f"{n_datasets} data sets",
-                    alpha=power.test_alpha,
+                    # the test's words state its level (α/m = 0.0024): no second,
+                    # unrounded "at α = 0.00238095" (issue 37.9)
                     citations=("boulesteix2013",),
                 )
             )
@@ -1176,12 +1276,14 @@ def analyse(result, plan=None):
         mean=mean,
         std=std,
         n_replicates=n_rep,
-        datasets=_datasets(full, n_rep),
+        datasets=_datasets(full, n_rep, within),
+        within_ratio=ratio_words,
         order=order,
         average_ranks=average_ranks,
         best=best,
         blocks=blocks,
         datasets_across=tuple(complete.index) if scope is None else (scope,),
+        datasets_left_out=tuple(d for d in mean.index if d not in complete.index),
         n_missing_tasks=int(getattr(full, "n_missing_tasks", 0)),
         within=within,
         within_notes=tuple(within_notes),
@@ -1204,18 +1306,27 @@ def analyse(result, plan=None):
         leaderboard=_leaderboard(full, metric, level, delta),
         generalization=learner_intervals,
         disagreements=(),
+        best_by=MappingProxyType({}),
         bottom_line=None,
         failures=_failures(full),
         notes=tuple(notes),
-        skipped=MappingProxyType(skipped),
+        # reasons are phrases: a renderer ends them ("got 1." + "." was "got 1..")
+        skipped=MappingProxyType({k: v.rstrip(".") for k, v in skipped.items()}),
         methods=tuple(methods),
     )
     # where a sensitivity analysis disagrees with the primary one: which one the
     # plan trusts, and why (read by the bottom line, which states them)
-    disagreements = (*friedman_disagreements(analysis),)
+    disagreements = (
+        *friedman_disagreements(analysis),
+        *pairs_disagreements(analysis),
+    )
     if bayes is not None and len(bayes):
         disagreements += (*bayesian_disagreements(analysis, bayes, delta or 0.0),)
-    analysis = replace(analysis, disagreements=disagreements)
+    best_by = best_by_summary(analysis)
+    disagreements += (*best_disagreements(analysis, best_by),)
+    analysis = replace(
+        analysis, disagreements=disagreements, best_by=MappingProxyType(best_by)
+    )
     return replace(analysis, bottom_line=bottom_line(analysis))
 
 

@@ -199,7 +199,7 @@ def _across_batch(result, best, others, options):
         greater_is_better=gib,
     )
     probabilities = list(res.probabilities.values())  # best, equivalent, other
-    decisions = res.decision(THRESHOLD)
+    decisions = res.decide(THRESHOLD)
     names = {"best": best, "equivalent": "equivalent", "undecided": "undecided"}
     return {
         other: (res.n, *(float(p[j]) for p in probabilities),
@@ -244,7 +244,7 @@ def _within_batch(result, others, reference, dataset, options, threshold):
         return {}
     if block is None or block[0].shape[0] < 2:
         return {}
-    y, x, ratio = block  # the reference is x
+    y, x, ratio, _ = block  # the reference is x
     rho = ratio / (1 + ratio)  # as correlated_splits
     gib = result.metrics[metric]
     with warnings.catch_warnings():  # zero-variance pairs are tested one by one
@@ -253,7 +253,7 @@ def _within_batch(result, others, reference, dataset, options, threshold):
             x[:, None], y, rho=rho, delta=rope, greater_is_better=gib
         )
     names = {"x": reference, "equivalent": "equivalent", "undecided": "undecided"}
-    decisions = tests.decision(threshold)
+    decisions = tests.decide(threshold)
     probabilities = list(tests.probabilities.values())  # x, equivalent, y
     rows = {}
     for j, other in enumerate(others):
@@ -287,7 +287,7 @@ def _row(scope, res, threshold):
         "P(a better)": probs[a],
         "P(equivalent)": probs["equivalent"],
         "P(b better)": probs[b],
-        "decision": res.decision(threshold),
+        "decision": res.decide(threshold),
     }
 
 

@@ -9,8 +9,9 @@ nothing else, so it agrees with it by construction:
   the pairs of the report (Demšar 2006 for the data sets as units; Berrar &
   Lozano 2013 for intervals first);
 - within one data set, the corrected resampled t on the run's own units
-  (Nadeau & Bengio 2003; Bouckaert & Frank 2004), valid for new data of the
-  kind.
+  (Nadeau & Bengio 2003; Bouckaert & Frank 2004): a heuristic correction for
+  the training rows the resamples share, for the question about new data of
+  the kind (its type I error is measured in ``benchmarks/calibration.py``).
 
 Every other test in the report (Friedman and Nemenyi on ranks, the pairwise
 Wilcoxon tests, the Bayesian comparisons, tests conditional on one learning
@@ -93,10 +94,12 @@ def _primary_words(analysis):
             f"{analysis.metric}, the best learner against each other one{holm}"
         )
     dataset = analysis.datasets_across[0] if analysis.datasets_across else ""
+    ratio = f"; {analysis.within_ratio}" if analysis.within_ratio else ""
     return (
         f"the two-sided corrected resampled t-test on the folds or splits of "
-        f"{dataset} (valid for new data of its kind), the best learner against "
-        f"each other one{holm}"
+        f"{dataset} (Nadeau & Bengio 2003; Bouckaert & Frank 2004: a heuristic "
+        f"correction for the training rows they share{ratio}), the best learner "
+        f"against each other one{holm}"
     )
 
 
@@ -158,15 +161,22 @@ def bottom_line(analysis):
         )
     elif not separated:
         sentences.append(
-            f"The study cannot separate the learners: {best} has the best average "
-            f"rank in {a.metric} ({a.direction}) on {units}, but the primary "
-            f"analysis finds none of the others worse at α = {alpha:g}."
+            f"By its primary analysis the study cannot separate the learners: "
+            f"{best} has the best average rank in {a.metric} ({a.direction}) on "
+            f"{units}, but the primary analysis finds none of the others worse "
+            f"at α = {alpha:g}"
+            + (
+                " (below: which of the report's other tests disagree, and why)."
+                if a.disagreements
+                else "."
+            )
         )
     else:
         sentences.append(
             f"{best} has the best average rank in {a.metric} ({a.direction}) on "
-            f"{units}. The study cannot separate it from {fmt_names(inseparable)}; "
-            f"it finds {fmt_names(separated)} worse (adjusted p ≤ {alpha:g})."
+            f"{units}. The primary analysis cannot separate it from "
+            f"{fmt_names(inseparable)}; it finds {fmt_names(separated)} worse "
+            f"(adjusted p ≤ {alpha:g})."
         )
     comparison = None if runner is None else rows.loc[runner].drop("a")
     if comparison is not None:

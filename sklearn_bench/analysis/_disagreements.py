@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._format import fmt_names, fmt_p
+from ._format import fmt_names, fmt_p, fmt_p_equals
 
 
 @dataclass(frozen=True)
@@ -23,10 +23,12 @@ class Disagreement:
     ----------
     key : str
         ``"bayesian_vs_primary"``, ``"bayesian_equivalent_vs_primary"``,
-        ``"friedman_vs_primary"`` or ``"friedman_chi2_vs_iman_davenport"``.
+        ``"friedman_vs_primary"``, ``"friedman_chi2_vs_iman_davenport"``,
+        ``"posthoc_vs_primary"``, ``"pairwise_vs_primary"``,
+        ``"tukey_vs_primary"`` or ``"best_by_summary"``.
     trusted : str
         The analysis the plan trusts (``"primary"``, ``"friedman_exact"``,
-        ``"iman_davenport"``).
+        ``"iman_davenport"``; ``"average rank"`` for which learner is best).
     other : str
         The analysis that disagrees with it.
     learners : tuple of str
@@ -118,7 +120,7 @@ def friedman_disagreements(analysis):
                 "friedman",
                 (analysis.best,),
                 f"Friedman's rank test does find differences among the {k} "
-                f"learners (p = {fmt_p(fr.pvalue)}) where the primary analysis "
+                f"learners ({fmt_p_equals(fr.pvalue)}) where the primary analysis "
                 f"separates none from {analysis.best}. The plan trusts the "
                 "primary analysis: Friedman's test uses only the order of the "
                 "learners within each data set, not the size of their "
@@ -135,7 +137,7 @@ def friedman_disagreements(analysis):
                 "friedman",
                 (analysis.best, *separated),
                 f"Friedman's rank test finds no difference among the {k} "
-                f"learners (p = {fmt_p(fr.pvalue)}) although the primary analysis "
+                f"learners ({fmt_p_equals(fr.pvalue)}) although the primary analysis "
                 f"finds {fmt_names(separated)} worse than {analysis.best}. The plan "
                 "trusts the primary analysis: it tests each pair with the best "
                 "learner on the size of the differences, corrected for every "
@@ -168,9 +170,9 @@ def friedman_disagreements(analysis):
                     trusted,
                     "iman_davenport" if exact else "friedman_chi2",
                     (),
-                    f"Friedman's test, p = {fmt_p(fr.pvalue)} "
+                    f"Friedman's test, {fmt_p_equals(fr.pvalue)} "
                     f"({'exact' if exact else 'χ² approximation'}), and the "
-                    f"Iman–Davenport F, p = {fmt_p(id_p)}, "
+                    f"Iman–Davenport F, {fmt_p_equals(id_p)}, "
                     f"fall on both sides of α = {alpha:g}: {why}. Both are "
                     "sensitivity analyses; the bottom line rests on the primary "
                     "analysis.",
@@ -192,9 +194,11 @@ def _why_bayes(method, analysis, a, others, rope):
             else f"{min(counts)} to {max(counts)} of the {n}"
         )
         return (
-            f"the signed-rank test uses only the signs and ranks of the {n} "
-            f"per-data-set differences (here {beyond} lie beyond the ROPE in "
-            f"{a}'s favour), not how much their sizes vary"
+            "the Bayesian signed-rank test asks on which side of ±ROPE each "
+            f"Walsh average (the mean of two of the {n} per-data-set "
+            "differences) falls, not how far beyond it, so differences that vary "
+            f"widely in size weigh alike (here {beyond} differences lie beyond "
+            f"the ROPE in {a}'s favour)"
         )
     if method == "hierarchical":
         return (
@@ -260,10 +264,16 @@ def bayesian_disagreements(analysis, table, rope):
     )
     trust = (
         f"The plan trusts the primary analysis ({_primary_name(analysis)}): it is "
-        "the decision rule fixed before the results, it controls the family-wise "
-        f"error over all {m} pairs at α = {alpha:g} and weighs the size of each "
-        "difference against its spread; the Bayesian probabilities are for each "
-        f"pair on its own, with no adjustment for the {m} comparisons, and "
+        "the decision rule fixed before the results, "
+        + (
+            f"it controls the family-wise error over all {m} pairs at α = "
+            f"{alpha:g} and weighs the size of each difference against its "
+            "spread; the Bayesian probabilities are for each pair on its own, "
+            f"with no adjustment for the {m} comparisons, and "
+            if m > 1
+            else f"at α = {alpha:g}, and weighs the size of the difference "
+            "against its spread; "
+        )
     )
     out = []
     if better:
@@ -277,7 +287,7 @@ def bayesian_disagreements(analysis, table, rope):
                 f"The Bayesian {method} test finds {best} practically better "
                 f"than {fmt_names(others)} (P ≥ {low_p:.3f}, ROPE ±{rope:g}, on "
                 f"{units}), where the primary analysis cannot separate them "
-                f"(Holm-adjusted p = {holm}). "
+                f"({holm}). "
                 + trust
                 + _why_bayes(method, analysis, best, others, rope)
                 + ". Read the Bayesian result as a sensitivity analysis, not as a "
@@ -293,7 +303,7 @@ def bayesian_disagreements(analysis, table, rope):
                 others,
                 f"The Bayesian {method} test finds {fmt_names(others)} practically "
                 f"better than {best}, which has the better average rank; the "
-                f"primary analysis does not find that (Holm-adjusted p = {holm}). "
+                f"primary analysis does not find that ({holm}). "
                 + trust
                 + _why_bayes(method, analysis, others[0], [best], rope)
                 + ".",
@@ -308,7 +318,7 @@ def bayesian_disagreements(analysis, table, rope):
                 others,
                 f"The Bayesian {method} test finds {fmt_names(others)} practically "
                 f"equivalent to {best} (ROPE ±{rope:g}) while the primary "
-                f"analysis finds them different (Holm-adjusted p = {holm}). Both "
+                f"analysis finds them different ({holm}). Both "
                 "can hold: a difference can be detectable and yet smaller than Δ. "
                 "The plan trusts the primary analysis for whether there is a "
                 "difference, and its simultaneous interval inside ±Δ for whether "
@@ -318,13 +328,279 @@ def bayesian_disagreements(analysis, table, rope):
     return out
 
 
+def _p_words(name, pvalues):
+    """``"Holm-adjusted p = 0.012"``, ``"Holm-adjusted p < 0.001"``, or for
+    several ``"Holm-adjusted p = 1.00, 0.31"`` (``"p: 0.012, < 0.001"`` when
+    one is below 0.001): never ``"p = < 0.001"``.
+
+    Examples
+    --------
+    >>> from sklearn_bench.analysis._disagreements import _p_words
+    >>> _p_words("p", [0.0004]), _p_words("p", [0.5, 0.0004]), _p_words("p", [1, 0.31])
+    ('p < 0.001', 'p: 0.500, < 0.001', 'p = 1.00, 0.310')
+    """
+    pvalues = list(pvalues)
+    if len(pvalues) == 1:
+        return fmt_p_equals(pvalues[0], name)
+    texts = [fmt_p(p) for p in pvalues]
+    sep = ": " if any(t.startswith("<") for t in texts) else " = "
+    return f"{name}{sep}{', '.join(texts)}"
+
+
 def _learners_and_p(group):
     """The other learners of a group of ``(learner, P, Holm-adjusted p)`` rows
     and their adjusted p-values in words."""
-    return [b for b, _, _ in group], ", ".join(fmt_p(p) for _, _, p in group)
+    return [b for b, _, _ in group], _p_words(
+        "Holm-adjusted p", (p for _, _, p in group)
+    )
 
 
 def _bayesian_against_primary(key, best, others, sentence):
     """A Bayesian result about ``best`` and ``others`` that the primary
     analysis does not share; the plan trusts the primary analysis."""
     return Disagreement(key, "primary", "bayesian", (best, *others), sentence)
+
+
+def pairs_disagreements(analysis):
+    """The disagreements with the primary analysis of the tests of pairs the
+    report prints: the plan's post-hoc test after Friedman's (with its critical
+    difference diagram), the pairwise Wilcoxon tests and Tukey's HSD, as
+    :class:`Disagreement`. Each finds the best learner different from another
+    where the primary analysis cannot separate the two, or the reverse.
+
+    Parameters
+    ----------
+    analysis : Analysis
+
+    Returns
+    -------
+    list of Disagreement
+    """
+    rows = _primary_rows(analysis)
+    if not rows:
+        return []
+    tests = []
+    if analysis.posthoc is not None:
+        title = analysis.posthoc_title
+        tests.append(("posthoc", f"the {title} post-hoc test", analysis.posthoc))
+    if analysis.pairwise is not None:
+        adjust = analysis.pairwise.adjust.capitalize()
+        tests.append(
+            (
+                "pairwise",
+                f"the pairwise Wilcoxon signed-rank tests ({adjust}-adjusted)",
+                analysis.pairwise.to_frame(),
+            )
+        )
+    if analysis.tukey is not None:
+        tests.append(("tukey", "Tukey's HSD", analysis.tukey.to_frame()))
+    out = []
+    for key, name, frame in tests:
+        out.extend(_pair_verdicts(analysis, rows, key, name, frame))
+    return out
+
+
+def _pair_verdicts(analysis, rows, key, name, frame):
+    best, alpha = analysis.best, analysis.alpha
+    ahead, behind = [], []  # the test separates / the primary analysis does
+    for r in frame.itertuples(index=False):
+        if best not in (r.learner_i, r.learner_j):
+            continue
+        other = r.learner_j if r.learner_i == best else r.learner_i
+        if other not in rows or not np.isfinite(r.pvalue_adjusted):
+            continue
+        p, best_ahead = rows[other]
+        separated = p <= alpha + 1e-12
+        if r.reject and not separated:
+            ahead.append((other, float(r.pvalue_adjusted), p))
+        elif separated and best_ahead and not r.reject:
+            behind.append((other, float(r.pvalue_adjusted), p))
+    smallest = analysis.smallest_pvalue
+    if key == "pairwise" and smallest is not None and smallest[1] > alpha:
+        behind = []  # the bottom line says the signed-rank test cannot reject
+    out = []
+    units = f"{len(analysis.datasets_across)} {analysis.blocks}"
+    if ahead:
+        others = [o for o, _, _ in ahead]
+        shown = _p_words("adjusted p", (q for _, q, _ in ahead))
+        holm = _p_words("Holm-adjusted p", (p for _, _, p in ahead))
+        unjoined = ""
+        if (
+            key == "posthoc"
+            and analysis.plan.posthoc == "nemenyi"
+            and (analysis.critical_difference is not None)
+        ):
+            unjoined = "; the critical difference diagram leaves them unjoined"
+        out.append(
+            Disagreement(
+                f"{key}_vs_primary",
+                "primary",
+                key,
+                (best, *others),
+                f"{name[:1].upper()}{name[1:]} finds {best} different from "
+                f"{fmt_names(others)} ({shown} at α = {alpha:g}"
+                f"{unjoined}), where the primary analysis cannot separate them "
+                f"({holm}). The plan trusts the primary "
+                f"analysis, the rule fixed before the results: "
+                + _why_not_pairs(key, analysis, best, others, units)
+                + ". Read this as a sensitivity analysis, not as a finding of "
+                "the study.",
+            )
+        )
+    if behind:
+        others = [o for o, _, _ in behind]
+        shown = _p_words("adjusted p", (q for _, q, _ in behind))
+        holm = _p_words("Holm-adjusted p", (p for _, _, p in behind))
+        out.append(
+            Disagreement(
+                f"{key}_vs_primary",
+                "primary",
+                key,
+                (best, *others),
+                f"The primary analysis finds {fmt_names(others)} worse than "
+                f"{best} ({holm}) where {name} does not "
+                f"({shown}). The plan trusts the primary analysis: "
+                "it tests each pair on the size of its differences, corrected "
+                f"for every pair; {name} "
+                + (
+                    "uses only the order of the learners within each block and "
+                    "spreads its family-wise error over every pair of learners"
+                    if key == "posthoc"
+                    else "ranks the differences, so it cannot weigh their sizes"
+                    if key == "pairwise"
+                    else "pools the residual variance of all learners"
+                )
+                + ".",
+            )
+        )
+    return out
+
+
+def _why_not_pairs(key, analysis, best, others, units):
+    """Why a test of pairs may separate what the primary analysis cannot."""
+    if key == "tukey":
+        return (
+            "Tukey's HSD pools the residual variance of every learner, so a "
+            "pair with widely varying differences borrows the precision of the "
+            "others; the paired t weighs each pair's own spread"
+        )
+    mean = analysis.mean.loc[list(analysis.datasets_across)]
+    sign = 1.0 if analysis.greater_is_better else -1.0
+    diff = sign * (mean[best].to_numpy()[:, None] - mean[others].to_numpy())
+    wins = (diff > 0).sum(axis=0)
+    won = (
+        f"{wins[0]} of the {len(mean)}"
+        if len(set(wins)) == 1
+        else f"{wins.min()} to {wins.max()} of the {len(mean)}"
+    )
+    sizes = f"from {np.abs(diff).min():.3g} to {np.abs(diff).max():.3g}"
+    if key == "posthoc":
+        return (
+            f"the {analysis.posthoc_title} test compares average ranks among all "
+            f"the learners, so it uses only their order on each of the "
+            f"{analysis.blocks} ({best} ahead on {won}), not by how much "
+            f"(here {sizes}), and its verdict on a pair changes with the other "
+            "learners in the study (Benavoli et al. 2016); the paired t weighs "
+            "the size of each difference against its spread"
+        )
+    return (
+        f"the signed-rank test ranks the differences ({best} better on {won} "
+        f"{analysis.blocks}), so it cannot see how much their sizes vary (here "
+        f"{sizes}); the paired t weighs each size against that spread"
+    )
+
+
+def best_by_summary(analysis):
+    """Which learner each summary of the report names best: ``{summary:
+    learner}`` for ``"average rank"`` (the report's best), ``"mean"`` (the mean
+    over the data sets of the comparisons), ``"leaderboard"`` (its first row,
+    when the study has one), ``"Bayesian ranking"`` (the Plackett–Luce
+    ranking's first, when it ran) and ``"Bayesian comparison"`` (the learner
+    the Bayesian comparisons with the best favour most over it, else the best).
+
+    Parameters
+    ----------
+    analysis : Analysis
+
+    Returns
+    -------
+    dict
+    """
+    if analysis.blocks != "data sets" or not len(analysis.datasets_across):
+        return {}
+    out = {"average rank": analysis.best}
+    mean = analysis.mean.loc[list(analysis.datasets_across)].mean(axis=0)
+    out["mean"] = mean.idxmax() if analysis.greater_is_better else mean.idxmin()
+    if analysis.leaderboard is not None:
+        out["leaderboard"] = str(analysis.leaderboard.board.index[0])
+    if analysis.ranking_table is not None and len(analysis.ranking_table):
+        out["Bayesian ranking"] = str(analysis.ranking_table["learner"].iloc[0])
+    table = analysis.bayesian
+    if table is not None and len(table):
+        across = table["scope"] == "across data sets"
+        rows = table[across & (table["a"] == analysis.best)]
+        rows = rows[rows["decision"] != "unreliable fit"]
+        if len(rows):
+            lead = rows["P(b better)"] - rows["P(a better)"]
+            at = int(np.argmax(lead.to_numpy()))
+            favoured = rows["b"].iloc[at] if lead.iloc[at] > 0 else analysis.best
+            out["Bayesian comparison"] = str(favoured)
+    return out
+
+
+def best_disagreements(analysis, best_by):
+    """When the summaries of ``best_by`` (:func:`best_by_summary`) name
+    different learners best: each one's numbers, which the report uses and
+    why, as :class:`Disagreement`."""
+    best = analysis.best
+    others = {k: v for k, v in best_by.items() if v != best}
+    if not others:
+        return []
+    mean = analysis.mean.loc[list(analysis.datasets_across)].mean(axis=0)
+    ranks = analysis.average_ranks
+    n, metric = len(analysis.datasets_across), analysis.metric
+    parts = []
+    if "mean" in others:
+        m = others["mean"]
+        parts.append(
+            f"by mean {metric} over the {n} data sets it is {m} ({mean[m]:.4g} "
+            f"against {mean[best]:.4g} for {best}: {best} − {m} = "
+            f"{mean[best] - mean[m]:+.3g}; average rank {ranks[m]:.2f})"
+        )
+    if "leaderboard" in others:
+        parts.append(
+            f"the leaderboard (ranked by mean score, as `sklearn-bench "
+            f"leaderboard` by default) puts {others['leaderboard']} first"
+        )
+    if "Bayesian ranking" in others:
+        parts.append(
+            f"the Bayesian Plackett–Luce ranking puts {others['Bayesian ranking']} "
+            "first"
+        )
+    if "Bayesian comparison" in others:
+        b = others["Bayesian comparison"]
+        row = analysis.bayesian
+        row = row[
+            (row["scope"] == "across data sets") & (row["a"] == best) & (row["b"] == b)
+        ].iloc[0]
+        parts.append(
+            f"the Bayesian comparison favours {b} (P({b} better) = "
+            f"{row['P(b better)']:.2f}, P({best} better) = "
+            f"{row['P(a better)']:.2f})"
+        )
+    return [
+        Disagreement(
+            "best_by_summary",
+            "average rank",
+            ", ".join(others),
+            (best, *dict.fromkeys(others.values())),
+            f"Which learner is best depends on the summary. The report names the "
+            f"best by average rank, {best} ({ranks[best]:.2f}; Demšar 2006), "
+            "because ranks let no single data set outweigh the others and "
+            "compare data sets of different difficulty and scale; "
+            + "; ".join(parts)
+            + ". The mean weighs each data set by the size of its differences, "
+            "the average rank only by their order; the pairwise intervals say "
+            "by how much each pair differs, whichever summary one prefers.",
+        )
+    ]

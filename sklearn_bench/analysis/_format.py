@@ -6,7 +6,8 @@ renders it: the HTML report, the text summary and LaTeX.
   decimals (a [0, 1] metric: one tenth of a percentage point), or three
   significant digits when the value is far from that scale;
 - confidence levels: as achieved, ``"95%"``, ``"96.9%"``;
-- lists of names: ``"a, b and c"``.
+- lists of names: ``"a, b and c"``; counts with their noun: ``"1 pair"``,
+  ``"21 pairs"``.
 """
 
 import math
@@ -97,3 +98,17 @@ def fmt_names(names):
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def fmt_count(n, noun, plural=None):
+    """A count with its noun in the number it takes: ``"1 pair"``, ``"21
+    pairs"``, ``"1 data set"``.
+
+    Examples
+    --------
+    >>> from sklearn_bench.analysis._format import fmt_count
+    >>> fmt_count(1, "pair"), fmt_count(21, "pair"), fmt_count(2, "set", "sets")
+    ('1 pair', '21 pairs', '2 sets')
+    """
+    n = int(n)
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"

@@ -96,6 +96,34 @@ CITATIONS = {
         "Nadeau, C. and Bengio, Y. (2003). Inference for the generalization "
         "error. Machine Learning, 52(3), 239–281."
     ),
+    # the tests every report names (issue 37.8: each named test is cited)
+    "friedman1937": (
+        "Friedman, M. (1937). The use of ranks to avoid the assumption of "
+        "normality implicit in the analysis of variance. Journal of the American "
+        "Statistical Association, 32(200), 675–701."
+    ),
+    "iman1980": (
+        "Iman, R. L. and Davenport, J. M. (1980). Approximations of the critical "
+        "region of the Friedman statistic. Communications in Statistics – Theory "
+        "and Methods, 9(6), 571–595."
+    ),
+    "nemenyi1963": (
+        "Nemenyi, P. B. (1963). Distribution-free multiple comparisons. PhD "
+        "thesis, Princeton University."
+    ),
+    "wilcoxon1945": (
+        "Wilcoxon, F. (1945). Individual comparisons by ranking methods. "
+        "Biometrics Bulletin, 1(6), 80–83."
+    ),
+    "hodges1963": (
+        "Hodges, J. L. and Lehmann, E. L. (1963). Estimates of location based on "
+        "rank tests. The Annals of Mathematical Statistics, 34(2), 598–611."
+    ),
+    "shaffer1986": (
+        "Shaffer, J. P. (1986). Modified sequentially rejective multiple test "
+        "procedures. Journal of the American Statistical Association, 81(395), "
+        "826–831."
+    ),
     # issue 40: the intervals of one learner's error
     "bates2024": (
         "Bates, S., Hastie, T. and Tibshirani, R. (2024). Cross-validation: what "
@@ -138,11 +166,22 @@ CITATIONS = {
         "blocks with additive block effects. Journal of the American Statistical "
         "Association, 74(367), 680–683."
     ),
+    # the model of the demo's simulated microarray (datasets.make_microarray)
+    "yousefi2011": (
+        "Yousefi, M. R., Hua, J. and Dougherty, E. R. (2011). Multiple-rule bias "
+        "in the comparison of classification rules. Bioinformatics, 27(12), "
+        "1675–1683."
+    ),
     "siegel1988": (
         "Siegel, S. and Castellan, N. J. (1988). Nonparametric Statistics for the "
         "Behavioral Sciences, 2nd ed. McGraw-Hill, New York."
     ),
 }
+
+
+def short_citation(key):
+    """The author–year text of a work of :data:`CITATIONS`: ``"Demšar 2006"``."""
+    return _SHORT[key]
 
 
 def _author_year(entry):
@@ -194,6 +233,13 @@ _SHORT = {
     "miller1966": "Miller 1966",
     "quade1979": "Quade 1979",
     "siegel1988": "Siegel & Castellan 1988",
+    "yousefi2011": "Yousefi et al. 2011",
+    "friedman1937": "Friedman 1937",
+    "iman1980": "Iman & Davenport 1980",
+    "nemenyi1963": "Nemenyi 1963",
+    "wilcoxon1945": "Wilcoxon 1945",
+    "hodges1963": "Hodges & Lehmann 1963",
+    "shaffer1986": "Shaffer 1986",
     "bates2024": "Bates et al. 2024",
     "bayle2020": "Bayle et al. 2020",
 }
@@ -205,7 +251,7 @@ _PAIRED_CITATIONS = {
     "corrected_t": ("nadeau2003", "bouckaert2004"),
     "5x2cv": ("dietterich1998",),
     "5x2cv_f": ("alpaydin1999",),
-    "wilcoxon": ("demsar2006",),
+    "wilcoxon": ("wilcoxon1945", "demsar2006"),
     "sign": ("demsar2006",),
     "permutation": ("hothorn2005",),
     "mcnemar": ("berrar2013",),
@@ -259,8 +305,12 @@ class TestRecord:
             text += f", {self.correction}"
         if self.alpha is not None:
             text += f", at α = {self.alpha:g}"
-        cites = "; ".join(_SHORT[c] for c in self.citations if c in _SHORT)
+        cites = self.cites()
         return text + (f" ({cites})." if cites else ".")
+
+    def cites(self):
+        """The record's citations in author–year form: ``"Demšar 2006"``."""
+        return "; ".join(_SHORT[c] for c in self.citations if c in _SHORT)
 
 
 def paired_method(method):

@@ -2,8 +2,9 @@
 
 Everything is checked before anything runs: unknown keys, learners and
 parameters that do not import or construct, data sets that cannot be found. Each
-problem raises :class:`ConfigError` with one line naming the key and what was
-expected.
+problem is one line naming the key and what was expected; :func:`parse_config`
+checks every section, learner and data set and raises one :class:`ConfigError`
+listing all of them.
 """
 
 import importlib
@@ -19,6 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - python 3.10
     import tomli as tomllib
 
+from .._validation import first_non_numeric
 from ..analysis import AnalysisPlan, plan_settings
 
 _TOP_KEYS = {"experiment", "learners", "datasets", "analysis", "output"}
@@ -59,7 +61,7 @@ _OUTPUT_KEYS = {"dir", "figure_formats", "title"}
 
 
 class ConfigError(ValueError):
-    """A configuration problem; its message is one line naming the key."""
+    """Configuration problems: one line per problem, each naming its key."""
 
 
 @dataclass
@@ -160,20 +162,15 @@ def _read_csv(spec, key):
     if frame.empty:
         _fail(f"{key}.csv", f"{path} has a header but no data rows")
     y = frame.pop(spec.target).to_numpy()
-    for column in frame.columns:
-        values = frame[column]
-        if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
-            continue
-        numbers = pd.to_numeric(values, errors="coerce")
-        bad = values[numbers.isna() & values.notna()]
-        if len(bad):
-            _fail(
-                f"{key}.csv",
-                f"column {column!r} of {path.name} is not numeric ({bad.iloc[0]!r} "
-                f"on line {bad.index[0] + 2}); encode it as numbers or drop it",
-            )
-        frame[column] = numbers
-    return frame.to_numpy(dtype=float), y
+    text = first_non_numeric(frame)  # the API's pre-flight check too
+    if text is not None:
+        column, row, value = text
+        _fail(
+            f"{key}.csv",
+            f"column {column!r} of {path.name} is not numeric ({value!r} on line "
+            f"{row + 2}); encode it as numbers or drop it",
+        )
+    return frame.apply(pd.to_numeric).to_numpy(dtype=float), y
 
 
 @dataclass
@@ -201,8 +198,16 @@ def _check_keys(table, allowed, key):
         _fail(key, f"expected a table, got {type(table).__name__} {table!r}")
     unknown = sorted(set(table) - set(allowed))
     if unknown:
-        where = f"{key}.{unknown[0]}" if key else unknown[0]
-        _fail(where, f"unknown key; expected one of {sorted(allowed)}")
+        from difflib import get_close_matches
+
+        where = ", ".join(f"`{key}.{u}`" if key else f"`{u}`" for u in unknown)
+        close = [m for u in unknown for m in get_close_matches(u, allowed, n=1)]
+        raise ConfigError(
+            f"config key{'s' if len(unknown) > 1 else ''} {where}: unknown "
+            f"key{'s' if len(unknown) > 1 else ''}; expected one of "
+            f"{sorted(allowed)}"
+            + (f" (did you mean {', '.join(map(repr, close))}?)" if close else "")
+        )
 
 
 _IMPORT_PATH = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
@@ -509,32 +514,64 @@ def parse_config(data, *, base=Path(".")):
     -------
     RunConfig
     """
-    _check_keys(data, _TOP_KEYS, "")
-    for required in ("learners", "datasets"):
-        if required not in data or not data[required]:
-            _fail(required, "missing; expected a table with at least one entry")
-    learners_table = data["learners"]
-    if not isinstance(learners_table, dict):
-        _fail("learners", "expected a table of named learners")
-    learners = {name: _learner(name, t) for name, t in learners_table.items()}
-    datasets_table = data["datasets"]
-    if not isinstance(datasets_table, dict):
-        _fail("datasets", "expected a table of named data sets")
-    datasets = {name: _dataset(name, t, base) for name, t in datasets_table.items()}
-    experiment = _experiment(data.get("experiment", {}))
+    problems = []
+
+    def check(what, *args):
+        """``what(*args)``, or ``None`` with its problem noted (a typo in one
+        section does not hide one in the next)."""
+        try:
+            return what(*args)
+        except ConfigError as exc:
+            problems.append(str(exc))
+            return None
+
+    check(_check_keys, data, _TOP_KEYS, "")
+    tables = {}
+    for required, what in (("learners", "learners"), ("datasets", "data sets")):
+        table = data.get(required)
+        if not table:
+            check(_fail, required, "missing; expected a table with at least one entry")
+        elif not isinstance(table, dict):
+            check(_fail, required, f"expected a table of named {what}")
+        else:
+            tables[required] = table
+    learners = {
+        name: check(_learner, name, t) for name, t in tables.get("learners", {}).items()
+    }
+    datasets = {
+        name: check(_dataset, name, t, base)
+        for name, t in tables.get("datasets", {}).items()
+    }
+    experiment = check(_experiment, data.get("experiment", {}))
     # Outputs (experiment.store, output.dir) are relative to the current directory,
     # so running a config of the source tree never writes into the source tree.
     config = RunConfig(learners=learners, datasets=datasets, experiment=experiment)
+    analysis = check(_analysis, data.get("analysis", {}))
+    if analysis is not None:
+        config.plan, config.plan_keys = analysis
+    check(_output, config, data.get("output", {}))
+    if len(problems) == 1:
+        raise ConfigError(problems[0])
+    if problems:
+        raise ConfigError(
+            f"the config has {len(problems)} problems:\n"
+            + "\n".join(f"  {p}" for p in problems)
+        )
+    return config
 
-    analysis = data.get("analysis", {})
-    _check_keys(analysis, set(PLAN_KEYS), "analysis")
-    values = {PLAN_KEYS[k]: v for k, v in analysis.items()}
-    config.plan, error = plan_of(values, {v: k for k, v in PLAN_KEYS.items()})
+
+def _analysis(table):
+    """The plan of ``[analysis]`` and the settings it names."""
+    _check_keys(table, set(PLAN_KEYS), "analysis")
+    values = {PLAN_KEYS[k]: v for k, v in table.items()}
+    plan, error = plan_of(values, {v: k for k, v in PLAN_KEYS.items()})
     if error is not None:
         _fail(f"analysis.{error[0]}", error[1])
-    config.plan_keys = tuple(sorted(values))
+    return plan, tuple(sorted(values))
 
-    output = data.get("output", {})
+
+def _output(config, output):
+    """``[output]`` into ``config``."""
     _check_keys(output, _OUTPUT_KEYS, "output")
     if "dir" in output:
         if not isinstance(output["dir"], str):
@@ -550,7 +587,6 @@ def parse_config(data, *, base=Path(".")):
         config.figure_formats = tuple(formats)
     if "title" in output:
         config.title = str(output["title"])
-    return config
 
 
 def load_config(path):

@@ -223,8 +223,10 @@ def _build_parser():
             "reported with the number of missing tasks. The analysis settings "
             "stored with the run ([analysis] of its config) are reused; the "
             "options below override them, and the report says so. An existing "
-            "report is never overwritten without --force: by default a new "
-            "folder (report-2, report-3, ...) is used."
+            "report is never overwritten without --force. By default the report "
+            "goes into a folder of its own beside STORE (STEM-report, e.g. "
+            "run-report for run.sqlite; STEM-report-2, -3, ... if that holds a "
+            "report already), never among the files beside the store."
         ),
     )
     report.add_argument("store", type=Path, metavar="STORE")
@@ -232,8 +234,8 @@ def _build_parser():
         "--out",
         type=Path,
         metavar="DIR",
-        help="output directory (default: the folder of STORE, or a new "
-        "report-N folder beside it if that already holds a report)",
+        help="output directory (default: STEM-report beside STORE, or a new "
+        "STEM-report-N if that already holds a report)",
     )
     report.add_argument(
         "--force",
@@ -600,23 +602,25 @@ def _fit_and_write(args, config, experiment, datasets, out, stage):
 def _report_dir(args):
     """Where ``report`` writes, and whether ``--force`` applies there: ``--out``
     (an existing report there only with --force, and then only sklearn-bench's
-    own files are replaced), else the store's folder, or a new ``report-N``
-    folder beside it when that folder already holds output that is to be
-    kept. The folder is claimed by :func:`_output_folder`."""
+    own files are replaced), else a folder of its own beside the store,
+    ``STEM-report`` (``run.sqlite`` -> ``run-report``), or ``STEM-report-2``,
+    ``-3``, ... when that one already holds a report that is to be kept. Never
+    the store's own folder, among the user's files. The folder is claimed by
+    :func:`_output_folder`."""
     if args.out is not None:
         return args.out, args.force
-    base = args.store.parent
-    present = _present(base, _REPORT_OUTPUTS)
-    if not present or (args.force and set(present) <= _read_manifest(base)):
-        return base, args.force
-    n = 2
-    while (base / f"report-{n}").exists():
+    first = args.store.parent / f"{args.store.stem}-report"
+    out, n = first, 1
+    while _present(out, _REPORT_OUTPUTS):
+        if args.force and set(_present(out, _REPORT_OUTPUTS)) <= _read_manifest(out):
+            return out, True
         n += 1
-    out = base / f"report-{n}"
-    _say(
-        f"{base} already holds report output, which is kept; writing this report "
-        f"to {out} (--force replaces the files sklearn-bench wrote there)."
-    )
+        out = first.with_name(f"{first.name}-{n}")
+    if out != first:
+        _say(
+            f"{first} already holds a report, which is kept; writing this report "
+            f"to {out} (--force replaces the files sklearn-bench wrote there)."
+        )
     return out, False
 
 
@@ -671,8 +675,11 @@ def _cmd_report(args):
         out, _REPORT_OUTPUTS, force=force, study=_study(store=args.store)
     ) as stage:
         _write_report_of(args, result, missing, plan, sources, stage)
-    _say(f"Report: {out / 'report.html'}")
-    _say(f"LaTeX tables: {out / 'tables'}; methods: {out / 'methods.md'}, .tex")
+    _say(f"Report written to the folder {out}:")
+    _say(f"  report: {out / 'report.html'} (self-contained; open it in a browser)")
+    _say(f"  figures: {out / 'figures'} (PNG, SVG)")
+    _say(f"  tables: {out / 'tables'} (CSV, and LaTeX .tex)")
+    _say(f"  methods paragraph: {out / 'methods.md'}, {out / 'methods.tex'}")
     return EXIT_OK
 
 

@@ -75,6 +75,11 @@ class Dataset:
         Its targets; given exactly when ``X_test`` is.
     groups : array-like of shape (n_samples,), default=None
         Group labels passed to ``cv.split`` (e.g. for ``GroupKFold``).
+    source : str, default=None
+        Where the data come from, in words, for the report's data-set table and
+        its methods paragraph: above all whether they were measured or
+        simulated, and by which model (e.g. ``"simulated by make_microarray,
+        the model of Yousefi et al. (2011)"``). Recorded with the run.
 
     Attributes
     ----------
@@ -95,7 +100,10 @@ class Dataset:
     'competition'
     """
 
-    def __init__(self, X, y, *, X_test=None, y_test=None, groups=None):
+    def __init__(self, X, y, *, X_test=None, y_test=None, groups=None, source=None):
+        if source is not None and not isinstance(source, str):
+            raise TypeError(f"`source` must be a str or None; got {source!r}.")
+        self.source = source
         self.n_samples = _check_xy(X, y, "X", "y")
         if (X_test is None) != (y_test is None):
             raise ValueError("`X_test` and `y_test` must be given together.")

@@ -360,6 +360,12 @@ class BenchmarkExperiment(BaseEstimator):
                     name: _dataset_size(data)
                     for name, data in setup["datasets"].items()
                 },
+                # where the data come from (measured, or simulated by which model)
+                "dataset_sources": {
+                    name: data.source
+                    for name, data in setup["datasets"].items()
+                    if getattr(data, "source", None)
+                },
                 "sklearn_bench_version": __version__,
             },
         }

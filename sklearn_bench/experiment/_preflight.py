@@ -8,6 +8,9 @@ task fail, or every number meaningless, is one ``ValueError`` naming the data se
 - missing labels, and labels that mix types (``["a", 1]``);
 - a numeric target that looks like a regression target fitted by classifiers
   (see :data:`REGRESSION_LIKE_MIN_VALUES` for the rule);
+- a feature that is not a number (text such as ``"red"``) for a learner that
+  takes numbers only (the same check as the CLI's CSV reader:
+  :func:`sklearn_bench._validation.first_non_numeric`);
 - missing values (NaN) in ``X`` for a learner whose scikit-learn tag
   ``allow_nan`` is false, and infinite values in ``X``.
 """
@@ -16,6 +19,8 @@ import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
 from sklearn.utils.multiclass import type_of_target
+
+from .._validation import first_non_numeric
 
 __all__ = ["check_dataset_for_learners"]
 
@@ -96,6 +101,31 @@ def _allow_nan(estimator):
         return None
 
 
+def _takes_text(estimator):
+    """Whether a learner takes features that are not numbers: its first step
+    encodes columns (a ColumnTransformer, FeatureUnion or FunctionTransformer),
+    or its scikit-learn tags say it takes categories or strings. ``None`` when
+    the tags cannot be read (a third-party learner: not refused)."""
+    from sklearn.compose import ColumnTransformer
+    from sklearn.pipeline import FeatureUnion, Pipeline
+    from sklearn.preprocessing import FunctionTransformer
+    from sklearn.utils import get_tags
+
+    if isinstance(estimator, Pipeline):
+        steps = [s for _, s in estimator.steps if s not in (None, "passthrough")]
+        return _takes_text(steps[0]) if steps else None
+    inner = getattr(estimator, "estimator", None)  # GridSearchCV and the like
+    if inner is not None and hasattr(inner, "fit"):
+        return _takes_text(inner)
+    if isinstance(estimator, ColumnTransformer | FeatureUnion | FunctionTransformer):
+        return True
+    try:
+        tags = get_tags(estimator).input_tags
+    except Exception:  # a third-party estimator without tags
+        return None
+    return bool(tags.categorical or tags.string)
+
+
 def _as_float(X):
     """``X`` as a float array, or ``None`` when it is not all numbers."""
     try:
@@ -120,9 +150,26 @@ def check_features(dataset, X, learners, *, name="X"):
     Raises
     ------
     ValueError
-        ``X`` has NaN and a learner's ``allow_nan`` tag is false, or ``X`` has
-        infinite values (no scikit-learn learner takes them).
+        ``X`` has a feature that is not a number and a learner takes numbers
+        only; ``X`` has NaN and a learner's ``allow_nan`` tag is false, or
+        ``X`` has infinite values (no scikit-learn learner takes them).
     """
+    if X is None:
+        return
+    text = first_non_numeric(X)
+    if text is not None:
+        refusing = [n for n, est in learners.items() if _takes_text(est) is False]
+        if refusing:
+            column, row, value = text
+            raise ValueError(
+                f"Data set {dataset!r}: column {column!r} of `{name}` is not "
+                f"numeric ({value!r} in row {row}), and learner {refusing[0]!r} "
+                f"({type(learners[refusing[0]]).__name__}) takes numbers only"
+                + (f", as do {refusing[1:]}" if len(refusing) > 1 else "")
+                + ". Encode it as numbers (inside the learner, e.g. "
+                "make_pipeline(make_column_transformer((OneHotEncoder(), "
+                f"[{column!r}]), remainder='passthrough'), learner)) or drop it."
+            )
     values = _as_float(X)
     if values is None or values.size == 0:
         return

@@ -18,6 +18,25 @@ from .._validation import check_positive_int
 __all__ = ["figure_label", "figure_labels"]
 
 
+def fitted_title(ax, text, **kwargs):
+    """Set ``text`` as the title of ``ax``, broken onto more lines where it is
+    wider than the axes (a title such as "... (α = 0.00238095)" ran past the
+    figure's right edge). Returns the title's Text."""
+    import textwrap
+
+    title = ax.set_title(text, **kwargs)
+    fig = ax.figure
+    fig.draw_without_rendering()  # the layout settles the axes' width
+    renderer = fig.canvas.get_renderer()
+    width, room = len(text), ax.get_window_extent(renderer).width
+    # "α = 0.00238" stays on one line (no-break spaces around "=")
+    unbroken = text.replace(" = ", "\u00a0=\u00a0")
+    while width > 20 and title.get_window_extent(renderer).width > room:
+        width = int(width * 0.85)
+        title.set_text("\n".join(textwrap.wrap(unbroken, width)))
+    return title
+
+
 def figure_label(name, *, max_length=MAX_LABEL_LENGTH):
     r"""A name as every figure draws it: cut to ``max_length`` characters (the
     ellipsis included), control characters as visible escapes, and every ``$``

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..stats import PairwiseTestResult
+from ..stats import FriedmanResult, PairwiseTestResult
 from ._common import (
     _draw_rank_diagram,
     _groups_from_matrix,
@@ -44,8 +44,10 @@ def plot_critical_difference(
 
     Parameters
     ----------
-    result : FriedmanResult or PairwiseTestResult
-        The result of :func:`sklearn_bench.stats.friedman_test`, or of
+    result : FriedmanResult, PairwiseTestResult or BenchmarkResult
+        The result of :func:`sklearn_bench.stats.friedman_test` (a
+        :class:`~sklearn_bench.BenchmarkResult` draws its own
+        :meth:`~sklearn_bench.BenchmarkResult.friedman_test` with the defaults), or of
         :func:`sklearn_bench.stats.tukey_hsd`: then the axis is the learners'
         mean performance (best on the left), the critical difference is Tukey's
         HSD and the bars join learners whose means differ by no more (autorank's
@@ -94,6 +96,15 @@ def plot_critical_difference(
     """
     if isinstance(result, PairwiseTestResult) and "hsd" in result.details:
         return _plot_tukey(result, ax=ax, colors=colors)
+    if hasattr(result, "friedman_test"):  # a BenchmarkResult tests for itself
+        result = result.friedman_test()
+    if not isinstance(result, FriedmanResult):
+        raise TypeError(
+            "`result` must be a FriedmanResult (stats.friedman_test or "
+            "BenchmarkResult.friedman_test()), a PairwiseTestResult of "
+            "stats.tukey_hsd or a "
+            f"BenchmarkResult; got {type(result).__name__}."
+        )
     if method != "nemenyi":
         raise ValueError(
             f"`method` must be 'nemenyi' (an all-pairs test); got {method!r}."

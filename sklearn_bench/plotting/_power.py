@@ -10,6 +10,7 @@ import numpy as np
 
 from .._validation import real_array, real_number
 from ..stats import n_datasets_needed, power_paired_t
+from ._common import fitted_title
 
 _FIGSIZE = (6.0, 4.0)
 
@@ -68,7 +69,9 @@ def plot_power_curve(
     sigma : float or list of float
         Standard deviation(s) of the per-data-set differences.
     n_datasets : array-like of int, default=None
-        The ``J`` values; default ``2..max(50, 1.2 × J needed)``, at most 500.
+        The ``J`` values of the curve (at least two, each at least 2); default
+        ``2..max(50, 1.2 × J needed)``, at most 500. A single number is refused:
+        the J of the study at hand is ``mark``.
     alpha : float, default=0.05
     alternative : {"two-sided", "greater"}, default="two-sided"
         The test's: two-sided, as the analyses run it; ``"greater"`` with
@@ -103,7 +106,14 @@ def plot_power_curve(
         needed = max(n_datasets_needed(delta, s, **opts) for s in sigmas)
         J = np.arange(2, int(min(500, max(50, np.ceil(1.2 * needed)))) + 1)
     else:
-        J = np.asarray(n_datasets)
+        J = np.unique(real_array(n_datasets, "n_datasets"))
+        if J.ndim != 1 or J.size < 2 or not np.all((J >= 2) & (J == np.round(J))):
+            raise ValueError(
+                "`n_datasets` must be the numbers of data sets along the curve: "
+                "at least two integers >= 2 (e.g. range(2, 51)); got "
+                f"{n_datasets!r}. To mark the J of this study, pass mark=J."
+            )
+        J = J.astype(int)
     ax = _axes(ax)
     for s in sigmas:
         power = power_paired_t(J, delta, s, **opts)
@@ -132,9 +142,10 @@ def plot_power_curve(
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("number of data sets J")
     ax.set_ylabel("power")
-    ax.set_title(
+    fitted_title(
+        ax,
         f"Power of the {_test_words(alternative)} to detect Δ = {delta:.3g} "
-        f"(α = {alpha:g})",
+        f"(α = {alpha:.3g})",
         pad=18 if mark is not None else 6,
     )
     ax.legend(loc="lower right", fontsize=9)
@@ -227,9 +238,10 @@ def plot_datasets_needed(
     ax.yaxis.set_major_formatter(formatter)
     ax.set_xlabel("difference to detect Δ (metric units)")
     ax.set_ylabel("data sets needed J")
-    ax.set_title(
+    fitted_title(
+        ax,
         f"Data sets the {_test_words(alternative)} needs for power {power:.0%} "
-        f"(α = {alpha:g})"
+        f"(α = {alpha:.3g})",
     )
     ax.legend(loc="upper right", fontsize=9)
     ax.grid(color="0.92", which="both")

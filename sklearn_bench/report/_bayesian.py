@@ -11,7 +11,14 @@ import html
 
 import numpy as np
 
-from ..analysis import HIERARCHICAL_DRAWS, N_SAMPLES, SEED, THRESHOLD
+from ..analysis import (
+    HIERARCHICAL_DRAWS,
+    N_SAMPLES,
+    SEED,
+    THRESHOLD,
+    fmt_count,
+    fmt_names,
+)
 from ._blocks import (
     MAX_DETAIL_ROWS,
     MAX_SUMMARY_ROWS,
@@ -184,10 +191,10 @@ def bayesian_html(analysis):
         )
     for note in notes:
         parts.append(f'<p class="note">{html.escape(note)}</p>')
-    # where the Bayesian verdict differs from the primary one: the analysis'
-    # record of which one the plan trusts
+    # where the Bayesian verdict differs from the primary one, the bottom line
+    # prints the analysis' record of which one the plan trusts (once)
     parts.extend(
-        f'<p class="disagreement">{html.escape(d.sentence)}</p>'
+        f'<p class="disagreement">{html.escape(_pointer(d))}</p>'
         for d in _bayesian_disagreements(analysis)
     )
     parts.append(_simplex_html(analysis))
@@ -223,8 +230,8 @@ def bayesian_summary_lines(analysis):
     if len(within):
         counts = within["decision"].value_counts()
         lines.append(
-            f"   Within data sets (correlated t, {len(within)} comparisons with the "
-            "best there): "
+            f"   Within data sets (correlated t, "
+            f"{fmt_count(len(within), 'comparison')} with the best there): "
             + ", ".join(f"{name}: {count}" for name, count in counts.items())
             + "."
         )
@@ -241,7 +248,7 @@ def bayesian_summary_lines(analysis):
             + "."
         )
     lines.extend(f"   ({note})" for note in notes[:1])
-    lines.extend(f"   {d.sentence}" for d in _bayesian_disagreements(analysis))
+    lines.extend(f"   {_pointer(d)}" for d in _bayesian_disagreements(analysis))
     return lines
 
 
@@ -249,3 +256,14 @@ def _bayesian_disagreements(analysis):
     """The analysis' records of a Bayesian verdict the primary analysis does
     not share (see :class:`~sklearn_bench.analysis.Disagreement`)."""
     return [d for d in analysis.disagreements if d.key.startswith("bayesian")]
+
+
+def _pointer(disagreement):
+    """Where the record of a disagreement is printed: the bottom line (the
+    sentence is printed once)."""
+    names = disagreement.learners
+    pair = f" on {names[0]} against {fmt_names(names[1:])}" if len(names) > 1 else ""
+    return (
+        f"The Bayesian verdict{pair} differs from the primary analysis; the "
+        "bottom line says which one the plan trusts and why."
+    )

@@ -45,23 +45,25 @@ def _cell(value, column=None):
     return f"<td>{_fmt(value, column)}</td>"
 
 
-# A study of many data sets or learners: a table longer than its cap shows its
-# first rows in a collapsed <details>; every table is whole in a CSV file beside
-# the report (tables/*.csv), linked from its caption.
+# A study of many data sets or learners: a table longer than its cap is folded
+# into a collapsed <details>, whole; only beyond MAX_PAGE_ROWS does the page show
+# the first rows, and says so, naming the CSV beside the report that holds the
+# whole table (tables/*.csv, linked from every caption).
 MAX_DETAIL_ROWS = 30  # per-data-set tables (data sets, within, means, ...)
 MAX_SUMMARY_ROWS = 100  # one row per learner or per pair, across data sets
+MAX_PAGE_ROWS = 2000  # rows of one table the self-contained page embeds
 
 
 def _table(
     df, caption, *, table_id, index=True, csv=None, max_rows=None, fold_above=None
 ):
-    """An HTML table of ``df``: at most ``max_rows`` rows (the first ones, in a
-    collapsed ``<details>`` when there are more; also collapsed, whole, above
-    ``fold_above`` rows), its caption linking ``tables/<csv>`` (the whole
-    table) when ``csv`` is given."""
+    """An HTML table of ``df``: whole, collapsed in a ``<details>`` above
+    ``max_rows`` (or ``fold_above``) rows; above :data:`MAX_PAGE_ROWS` rows with
+    a CSV, only its first rows, the caption saying how many and naming the CSV
+    beside the report (``tables/<csv>``) that holds the whole table."""
     n = len(df)
-    cut = max_rows is not None and n > max_rows
-    shown = df.iloc[:max_rows] if cut else df
+    cut = csv is not None and n > MAX_PAGE_ROWS
+    shown = df.iloc[:MAX_PAGE_ROWS] if cut else df
     head = "".join(
         f"<th>{html.escape(str(c))}</th>"
         for c in ([df.index.name or ""] if index else []) + list(df.columns)
@@ -75,7 +77,8 @@ def _table(
     if csv is not None:
         where = f'<a href="tables/{html.escape(csv)}">tables/{html.escape(csv)}</a>'
         text += (
-            f" (first {max_rows} of {n:,} rows; all in {where})"
+            f" (this page shows the first {MAX_PAGE_ROWS:,} of its {n:,} rows; "
+            f"the whole table is the file {where} beside the report)"
             if cut
             else f' <span class="csv">(CSV: {where})</span>'
         )
@@ -83,15 +86,12 @@ def _table(
         f'<table id="{table_id}" class="data"><caption>{text}</caption>'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
-    if cut:
+    fold = min(x for x in (max_rows, fold_above, n) if x is not None)
+    if n > fold:
+        shown_words = f"first {MAX_PAGE_ROWS:,} shown; " if cut else ""
         return (
             f'<details class="long"><summary>{html.escape(caption)}: {n:,} rows '
-            f"(first {max_rows} shown; open)</summary>{table}</details>"
-        )
-    if fold_above is not None and n > fold_above:
-        return (
-            f'<details class="long"><summary>{html.escape(caption)}: {n:,} rows '
-            f"(open)</summary>{table}</details>"
+            f"({shown_words}open)</summary>{table}</details>"
         )
     return table
 

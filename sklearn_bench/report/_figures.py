@@ -70,7 +70,8 @@ def make_figures(analysis):
         figures["critical_difference"] = (
             "Critical difference diagram",
             "Average ranks (1 = best). Learners joined by a bar do not differ "
-            f"significantly by Nemenyi's test at α = {alpha} (Demšar 2006, Fig. 1).",
+            f"significantly by Nemenyi's test at α = {alpha} (Nemenyi 1963; "
+            "Demšar 2006, Fig. 1).",
             ax.figure,
         )
     pairwise = analysis.pairwise
@@ -79,9 +80,9 @@ def make_figures(analysis):
         figures["pairwise_significance"] = (
             "Pairwise significance diagram",
             "Average ranks (1 = best); a bar joins learners no two of which differ "
-            f"by the pairwise {pairwise.method} tests, {pairwise.adjust}-adjusted "
-            f"at α = {pairwise.alpha:g} (Benavoli et al. 2016). The table above is "
-            "the full answer.",
+            "by the pairwise Wilcoxon signed-rank tests, "
+            f"{pairwise.adjust.capitalize()}-adjusted at α = {pairwise.alpha:g} "
+            "(Benavoli et al. 2016). The table above is the full answer.",
             ax.figure,
         )
     if "effects" in analyses:

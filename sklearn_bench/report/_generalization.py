@@ -21,6 +21,9 @@ def generalization_html(analysis):
         )
     level = fmt_level(analysis.confidence_level)
     methods = ", ".join(dict.fromkeys(frame["method"]))
+    record = next(r for r in analysis.methods if r.key == "generalization")
+    if record.cites():
+        methods += f": {record.cites()}"
     table = pd.DataFrame(
         {
             "data set": frame["dataset"],

@@ -26,6 +26,7 @@ from ..analysis import (
     Analysis,
     adjusted_interval_words,
     cited_keys,
+    fmt_names,
     fmt_p_equals,
 )
 from ._bayesian import bayesian_html
@@ -137,13 +138,21 @@ def _versions():
     return out
 
 
+_RATIO = "n_test/n_train of the corrected t"
+
+
 def _datasets_table(analysis):
-    """The data-set table of the page: problem, sizes and replicates."""
+    """The data-set table of the page: problem, sizes, replicates and the
+    ``n_test/n_train`` of the corrected t."""
     table = analysis.datasets.rename(
-        columns={"n_train_median": "median n_train", "n_test_median": "median n_test"}
+        columns={
+            "n_train_median": "median n_train",
+            "n_test_median": "median n_test",
+            "test_train_ratio": _RATIO,
+        }
     )
-    shown = ["problem", "n", "features", "median n_train", "median n_test"]
-    return table[[c for c in [*shown, "replicates"] if c in table]]
+    shown = ["source", "problem", "n", "features", "median n_train", "median n_test"]
+    return table[[c for c in [*shown, "replicates", _RATIO] if c in table]]
 
 
 def _what_was_run(analysis, datasets):
@@ -154,9 +163,17 @@ def _what_was_run(analysis, datasets):
     learners = learner_table(result).rename_axis("name")
     versions = _versions()
     recorded = info.get("sklearn_bench_version")
+    left_out = analysis.datasets_left_out
+    counted = f"{len(result.datasets)} data sets" + (
+        f" ({len(analysis.datasets_across)} in the analyses across data sets: "
+        f"{html.escape(fmt_names(left_out))} left out for failed or missing "
+        'tasks, see <a href="#failures">Failures</a>)'
+        if left_out
+        else ""
+    )
     parts = [
         '<section id="run"><h2>What was run</h2>',
-        f"<p>{len(result.learners)} learners × {len(result.datasets)} data sets; "
+        f"<p>{len(result.learners)} learners × {counted}; "
         f"metric <b>{html.escape(analysis.metric)}</b> ({analysis.direction}); "
         f"resampling <code>{html.escape(str(info.get('cv', 'unknown')))}</code>; "
         f"seed <code>{html.escape(str(info.get('seed', 'unknown')))}</code>.</p>",
@@ -175,6 +192,11 @@ def _what_was_run(analysis, datasets):
             max_rows=MAX_DETAIL_ROWS,
         )
     )
+    if analysis.within_ratio:
+        parts.append(
+            f'<p class="muted" id="ratio">{_RATIO}: '
+            f"{html.escape(analysis.within_ratio)}.</p>"
+        )
     parts.append(
         _table(
             learners,
@@ -261,7 +283,8 @@ def _effects(analysis):
             _table(
                 table,
                 f"Pairwise differences, {pairs_test_words(analysis)} over "
-                f"{analysis.blocks}",
+                f"{analysis.blocks}"
+                + (", Holm-adjusted p (Holm 1979)" if len(pairs) > 1 else ""),
                 table_id="table-pairs",
                 csv="pairwise_intervals.csv",
                 max_rows=MAX_SUMMARY_ROWS,
@@ -290,8 +313,7 @@ def _effects(analysis):
             _table(
                 table,
                 "Within each data set: each learner against the best one there "
-                "(the default test there: corrected resampled t on the run's "
-                "folds or splits, valid for new data of its kind; n counts them)",
+                f"({_within_words(within)})",
                 table_id="table-within",
                 index=False,
                 csv="within_dataset_intervals.csv",
@@ -340,9 +362,10 @@ def _tests(analysis):
             f"{analysis.blocks}: χ²<sub>F</sub> = {fr.statistic:.3f} "
             f"({fmt_p_equals(fr.pvalue)}, "
             f"{'exact permutation distribution' if exact else 'χ² approximation'}"
-            f"); {f_text}. {html.escape(fr.null_hypothesis)}"
+            f"); {f_text} (Friedman 1937; Iman &amp; Davenport 1980; Demšar "
+            f"2006). {html.escape(fr.null_hypothesis)}"
             f" Nemenyi critical difference (α = {analysis.alpha:g}): "
-            f"{analysis.critical_difference:.3f} ranks."
+            f"{analysis.critical_difference:.3f} ranks (Nemenyi 1963)."
             + (_CONDITIONAL if analysis.blocks != "data sets" else "")
             + "</p>"
         )
@@ -465,6 +488,19 @@ def _failures(analysis):
     return "".join(parts)
 
 
+def _within_words(within):
+    """What the tests of the within-data-set table are, in words."""
+    if (within["method"] == "corrected_t").any():
+        return (
+            "the default test there: the corrected resampled t on the run's folds "
+            "or splits, Nadeau & Bengio 2003 and Bouckaert & Frank 2004, a "
+            "heuristic correction for the training rows they share, with the "
+            f"{_RATIO.removesuffix(' of the corrected t')} of the data-set table; "
+            "n counts the folds or splits"
+        )
+    return "the paired t over the replicates; n counts them"
+
+
 _CONDITIONAL = (
     " Conditional on this learning sample: the replicates share training rows, "
     "so this test answers a question about this sample, not about new data of "
@@ -577,7 +613,10 @@ def write_report(
     steps.step("figures")
     analyses = analysis.plan.analyses
     settings = settings_table(analysis, sources)
-    figures = make_figures(analysis)
+    # up to 20 distributions and the other figures are open at once, then all
+    # closed below: matplotlib's "More than 20 figures" warning is noise here
+    with plt.rc_context({"figure.max_open_warning": 0}):
+        figures = make_figures(analysis)
     rendered = {}
     try:
         for key, (fig_title, caption, fig) in figures.items():
@@ -665,9 +704,10 @@ def write_report(
 
 def _references(body, analysis):
     """The reference list of the page: every work its text cites in author-year
-    form and every work the tests that ran follow (one entry, one year each)."""
+    form, and no other (one entry, one year each; the methods paragraph has its
+    own list)."""
     text = html.unescape(re.sub(r"<[^>]+>", " ", body))
-    keys = set(cited_keys(text)) | {c for r in analysis.methods for c in r.citations}
+    keys = set(cited_keys(text))
     if not keys:
         return ""
     items = "".join(f"<li>{html.escape(CITATIONS[k])}</li>" for k in sorted(keys))

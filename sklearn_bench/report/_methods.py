@@ -43,6 +43,13 @@ def settings_table(analysis, sources=None):
                 value = f"{analysis.delta:g}"
         elif isinstance(value, tuple):
             value = ", ".join(value)
+        if f.name == "adjust" and analysis.pairwise is not None:
+            # the plan's adjust is its post-hoc test's; the pairwise tests keep
+            # their own default, and the table says both (issue 37.5)
+            value = (
+                f"{value} (the {plan.posthoc} post-hoc test; the pairwise "
+                f"Wilcoxon tests: {analysis.pairwise.adjust}, their default)"
+            )
         out[f.name] = (value, source)
     return out
 
@@ -66,6 +73,7 @@ def _datasets_text(analysis):
     sizes = result.info.get("dataset_sizes", {})
     ranges = analysis.datasets.dropna(subset=["n_train_min"])
     parts = []
+    sources = analysis.datasets.get("source")
     for name in result.datasets:
         size = sizes.get(name, {})
         if "n_train" in size and "n_samples" not in size:
@@ -75,6 +83,8 @@ def _datasets_text(analysis):
             )
         else:
             text = _size_text(size)
+        if sources is not None and sources.get(name):  # measured, or simulated
+            text = sources[name] + ("; " if text else "") + text
         if name in ranges.index:
             r = ranges.loc[name]
             text += ("; " if text else "") + (
@@ -136,6 +146,7 @@ def methods_record(analysis, *, versions, settings=None, learner_table=None):
         ),
         "n_failed": n_failed,
         "n_missing": analysis.n_missing_tasks,
+        "left_out": list(analysis.datasets_left_out),
         "versions": dict(versions),
         "settings": dict(settings or {}),
     }
@@ -178,10 +189,21 @@ def _paragraph(rec):
             f"The run is partial: {rec['n_missing']} tasks had not run; the "
             "analyses use the finished ones."
         )
-    if rec["n_failed"]:
+    if rec["n_failed"] or rec["left_out"]:
+        left = rec["left_out"]
         s.append(
-            f"{rec['n_failed']} tasks failed and were scored as missing; a data set "
-            "with a missing replicate was left out of the analyses across data sets."
+            (
+                f"{rec['n_failed']} tasks failed and were scored as missing; "
+                if rec["n_failed"]
+                else ""
+            )
+            + (
+                f"{_join(left)} (with a missing replicate) "
+                f"{'was' if len(left) == 1 else 'were'} left out of the analyses "
+                "across data sets."
+                if left
+                else "no data set was left out of the analyses across data sets."
+            )
         )
     s.append(
         f"Effect sizes are reported with {rec['confidence_level']:.0%} confidence "

@@ -11,6 +11,9 @@ import pandas as pd
 from ..analysis import fmt_interval, fmt_level, fmt_p
 from ._blocks import MAX_SUMMARY_ROWS, _section_not_run, _table
 
+# the pairwise tests' method names in words (PairwiseTestResult.method)
+_METHOD_WORDS = {"wilcoxon-demsar": "Wilcoxon signed-rank", "sign": "sign"}
+
 
 def pairwise_html(analysis, figure=""):
     """The section of the page: the table of pairs, the diagram, or why not."""
@@ -43,13 +46,15 @@ def pairwise_html(analysis, figure=""):
         ),
     )
     text = (
-        f"<p>Every pair of learners is tested on its own two columns, so the "
-        f"verdict on a pair does not change when a learner is added or removed "
-        f"(Benavoli, Corani &amp; Mangili 2016), unlike Nemenyi's test on mean "
-        f"ranks. {html.escape(res.null_hypothesis)}. Correction: "
-        f"{html.escape(res.adjust)} at α = {res.alpha:g}. The estimate is the "
-        "Hodges–Lehmann pseudo-median of the differences with its interval; the "
-        "effect size is the matched-pairs rank-biserial correlation. Each "
+        f"<p>Every pair of learners is tested on its own two columns by the "
+        f"Wilcoxon signed-rank test (Wilcoxon 1945; zero differences by Demšar "
+        f"2006's rule), so the verdict on a pair does not change when a learner "
+        f"is added or removed (Benavoli, Corani &amp; Mangili 2016), unlike "
+        f"Nemenyi's test on mean ranks. {html.escape(res.null_hypothesis)}. "
+        f"Correction: {html.escape(analysis.pairwise_correction)}, at α = "
+        f"{res.alpha:g}. The estimate is the Hodges–Lehmann pseudo-median of the "
+        "differences (Hodges &amp; Lehmann 1963) with its interval; the effect "
+        "size is the matched-pairs rank-biserial correlation. Each "
         "interval states the level it achieves: the signed-rank distribution "
         "allows only some levels, and with too few data sets no finite interval "
         f"reaches {fmt_level(1 - res.alpha)} (then it is the whole line).</p>"
@@ -67,7 +72,8 @@ def pairwise_html(analysis, figure=""):
         + text
         + _table(
             table,
-            f"Pairwise {res.method} tests, {res.adjust}-adjusted",
+            f"Pairwise {_METHOD_WORDS.get(res.method, res.method)} tests, "
+            f"{res.adjust.capitalize()}-adjusted",
             table_id="table-pairwise",
             csv="pairwise_tests.csv",
             max_rows=MAX_SUMMARY_ROWS,

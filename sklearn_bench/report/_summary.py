@@ -9,6 +9,7 @@ from ..analysis import (
     SIGN_CONVENTION,
     Analysis,
     adjusted_interval_words,
+    fmt_names,
     fmt_p_equals,
 )
 from ._bayesian import bayesian_summary_lines
@@ -75,9 +76,10 @@ def format_summary(analysis):
     >>> text = format_summary(analyse(result, AnalysisPlan()))
     >>> print("\\n".join(text.splitlines()[1:5]))  # rewrapped here to fit
     Bottom line
-       The study cannot separate the learners: C4.5+m+cf has the best average rank
-       in auc (higher is better) on 14 data sets, but the primary analysis finds
-       none of the others worse at α = 0.05.
+       By its primary analysis the study cannot separate the learners: C4.5+m+cf
+       has the best average rank in auc (higher is better) on 14 data sets, but the
+       primary analysis finds none of the others worse at α = 0.05 (below: which of
+       the report's other tests
     """
 
     if not isinstance(analysis, Analysis):
@@ -89,6 +91,11 @@ def format_summary(analysis):
     result = a.result
     level = f"{a.confidence_level:.0%}"
     size = f"{len(result.learners)} learners x {len(result.datasets)} data sets"
+    if a.datasets_left_out:
+        size += (
+            f" ({len(a.datasets_across)} in the analyses across data sets: "
+            f"{fmt_names(a.datasets_left_out)} left out for failed or missing tasks)"
+        )
     cv, seed = result.info.get("cv"), result.info.get("seed")
     if cv:
         size += f", resampling {cv}"
@@ -135,9 +142,12 @@ def format_summary(analysis):
             )
     if len(a.within) and "effects" in a.plan.analyses:
         lines.append(
-            f"   Within each data set ({_test_words(a.within)}; valid for new data "
-            "of its kind), the best learner there − each other one:"
+            f"   Within each data set ({_test_words(a.within)}), the best learner "
+            "there − each other one:"
         )
+        if a.within_ratio:
+            ratio = f"n_test/n_train of the corrected t: {a.within_ratio}."
+            lines.append(_wrapped(ratio))
         without = 0  # data sets on which no learner has an interval
         for dataset, group in a.within.groupby("dataset", sort=False):
             tested = group[group["n"] > 0]
@@ -184,9 +194,9 @@ def format_summary(analysis):
                 f"{fmt_p_equals(fr.iman_davenport_pvalue)}"
             )
         lines.append(
-            f"   Friedman over {fr.n_blocks} {a.blocks}: chi2 = "
+            f"   Friedman over {fr.n_blocks} {a.blocks}: χ² = "
             f"{fr.statistic:.2f}, {fmt_p_equals(fr.pvalue)} "
-            f"({'exact' if dist == 'exact' else 'chi2 approximation'}); {f_text}."
+            f"({'exact' if dist == 'exact' else 'χ² approximation'}); {f_text}."
         )
         if a.blocks != "data sets":
             lines.append(
@@ -198,7 +208,7 @@ def format_summary(analysis):
             for name, rank in fr.average_ranks.sort_values().items()
         )
         lines.append(
-            f"   Average ranks: {ranks}; Nemenyi CD (alpha {a.alpha:g}) = "
+            f"   Average ranks: {ranks}; Nemenyi CD (α = {a.alpha:g}) = "
             f"{a.critical_difference:.2f}."
         )
         post = a.posthoc
@@ -209,8 +219,8 @@ def format_summary(analysis):
             ]
             more = f" and {len(sig) - 5} more" if len(sig) > 5 else ""
             lines.append(
-                f"   {a.posthoc_title}: {len(sig)} of {len(post)} pairs differ "
-                f"at alpha {a.alpha:g}"
+                f"   {a.posthoc_title}: pairs that differ at α = {a.alpha:g}: "
+                f"{len(sig)} of {len(post)}"
                 + (f" ({', '.join(names)}{more})." if names else ".")
             )
     elif "friedman" in a.skipped:
@@ -225,7 +235,7 @@ def format_summary(analysis):
     pw = a.power
     if pw is not None:
         lines.append(
-            f"   {pw.pair[0]} vs {pw.pair[1]}: sigma of the per-data-set "
+            f"   {pw.pair[0]} vs {pw.pair[1]}: σ of the per-data-set "
             f"differences = {pw.sigma:.4f}."
         )
         if pw.delta is not None:

@@ -103,7 +103,7 @@ class BayesianMixin:
         ...     dataset="dataset", learner="learner", value="error_rate",
         ...     greater_is_better=False)
         >>> res = result.bayesian_test("Adaboosted C4.5", "C4.5", random_state=0)
-        >>> res.method, res.rope, res.decision()
+        >>> res.method, res.rope, res.decision
         ('signed_rank', 0.01, 'Adaboosted C4.5')
         """
         from ..stats import (

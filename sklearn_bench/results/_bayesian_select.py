@@ -40,7 +40,7 @@ def correlated_splits(result, a, b, *, metric, dataset, rho=None):
             raise ValueError(f"`rho` must lie in [0, 1); got {rho!r}.")
         ratio = rho / (1 - rho)
     try:
-        x, y, ratio, scope, n_dropped = _within.corrected_t_inputs(
+        x, y, ratio, _, scope, n_dropped = _within.corrected_t_inputs(
             result, a, b, metric=metric, dataset=dataset, test_train_ratio=ratio
         )
     except ValueError as exc:

@@ -64,7 +64,11 @@ class PairedComparisonsMixin:
               (``test_train_ratio`` in ``kwargs`` overrides it): Bouckaert & Frank
               (2004) on all k·r fold scores of (repeated) k-fold or BootstrapCV,
               Nadeau & Bengio (2003) on the splits of a holdout scheme or the
-              replicates of BootstrapOOB.
+              replicates of BootstrapOOB, there with the out-of-bootstrap rows over
+              the distinct training rows as ``n_test/n_train`` (Nadeau & Bengio's
+              heuristic ``ρ = n_test/n``; calibrated in ``benchmarks/calibration.py``).
+              The ratio used is ``details["test_train_ratio"]``, where it comes from
+              ``details["ratio_rule"]``.
             - ``"5x2cv"``, ``"5x2cv_f"`` (within a data set run with
               ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` or
               ``RepeatedKFold``): Dietterich's 5×2cv t and Alpaydin's 5×2cv F of
@@ -152,7 +156,7 @@ class PairedComparisonsMixin:
             )
         opts = {"method": method}
         if method == "corrected_t":
-            x, y, ratio, scope, n_dropped = _within.corrected_t_inputs(
+            x, y, ratio, rule, scope, n_dropped = _within.corrected_t_inputs(
                 self,
                 a,
                 b,
@@ -187,10 +191,14 @@ class PairedComparisonsMixin:
         except ValueError as exc:  # say where: constant differences, n < 2, ...
             raise ValueError(f"{exc} [{a} vs {b}, {scope}]") from None
         words = _select.direction_words(self, metric)
+        details = res.details
+        if method == "corrected_t":  # the ratio used, and where it comes from
+            details = {**details, "test_train_ratio": ratio, "ratio_rule": rule}
         return replace(
             res,
             null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})",
             n_dropped=n_dropped,
+            details=details,
         )
 
     def confidence_interval(

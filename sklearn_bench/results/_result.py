@@ -750,7 +750,8 @@ class BenchmarkResult(
         """Write the result to the directory ``path`` in plain formats.
 
         ``metadata.json`` holds the metrics with their direction, the data sets
-        with their problem, the learners in order and :attr:`info`;
+        with their problem (and their ``source``, measured or simulated, when
+        the run recorded one), the learners in order and :attr:`info`;
         ``scores.csv`` (or ``.parquet``) the scores, ``predictions.csv`` the
         kept predictions and ``losses.csv`` the pointwise losses. CSV floats
         are written with the shortest exact repr and read back bit-identically.
@@ -767,6 +768,7 @@ class BenchmarkResult(
             raise ValueError(f"`format` must be 'csv' or 'parquet'; got {format!r}.")
         path = Path(path)  # created and held open by @writes_into
         refuse_links_below(path)
+        sources = self.info.get("dataset_sources") or {}  # measured or simulated
         meta = {
             "format_version": _FORMAT_VERSION,
             "sklearn_bench_version": __version__,
@@ -774,7 +776,11 @@ class BenchmarkResult(
             "metrics": [
                 {"name": m, "greater_is_better": g} for m, g in self.metrics.items()
             ],
-            "datasets": [{"name": d, "problem": p} for d, p in self.datasets.items()],
+            "datasets": [
+                {"name": d, "problem": p}
+                | ({"source": sources[d]} if d in sources else {})
+                for d, p in self.datasets.items()
+            ],
             "learners": self.learners,
             "has_predictions": self.predictions is not None,
             "has_losses": self.losses is not None,

@@ -39,8 +39,9 @@ def default_method(result, a, b, *, metric, dataset):
 
 
 def corrected_t_inputs(result, a, b, *, metric, dataset, test_train_ratio=None):
-    """``x, y, ratio, scope, n_dropped`` of ``"corrected_t"``: its units,
-    ``n_test/n_train`` and the words for H0."""
+    """``x, y, ratio, rule, scope, n_dropped`` of ``"corrected_t"``: its units,
+    ``n_test/n_train``, where that ratio comes from in words (the scheme and its
+    reference) and the words for H0."""
     a, b = check_learners(result, [a, b])
     dataset = check_dataset(result, dataset)
     problem = result.datasets[dataset]
@@ -71,7 +72,8 @@ def corrected_t_inputs(result, a, b, *, metric, dataset, test_train_ratio=None):
         )
         how = (
             "Nadeau & Bengio (2003) correction with n_test = out-of-bootstrap "
-            "rows, n_train = distinct training rows"
+            "rows, n_train = distinct training rows (n − n_test), i.e. their "
+            "heuristic correlation ρ = n_test/n"
         )
         unit = "replicates"
     else:
@@ -106,7 +108,7 @@ def corrected_t_inputs(result, a, b, *, metric, dataset, test_train_ratio=None):
         "of this size from the same population"
         + dropped_words(s.n_dropped, "split", a, b)
     )
-    return s.x, s.y, ratio, scope, s.n_dropped
+    return s.x, s.y, ratio, how, scope, s.n_dropped
 
 
 def five_by_two_inputs(result, a, b, *, metric, dataset):
@@ -141,12 +143,13 @@ def five_by_two_inputs(result, a, b, *, metric, dataset):
 
 
 def corrected_t_block(result, learners, reference, *, metric, dataset):
-    """``(x, y, ratio)`` for the corrected t of each of ``learners`` against
+    """``(x, y, ratio, rule)`` for the corrected t of each of ``learners`` against
     ``reference`` at once on ``dataset``: their split scores (n x len(learners)),
-    the reference's and ``n_test/n_train``; ``None`` (test pair by pair) unless all
-    have a finite score on every split any of them has, with one design, and the
-    default test there is ``"corrected_t"``. Pairs of one design share the answer
-    of :func:`default_method` and :func:`corrected_t_inputs`: when the default test
+    the reference's, ``n_test/n_train`` and where it comes from in words
+    (:func:`corrected_t_inputs`); ``None`` (test pair by pair) unless all have a
+    finite score on every split any of them has, with one design, and the default
+    test there is ``"corrected_t"``. Pairs of one design share the answer of
+    :func:`default_method` and :func:`corrected_t_inputs`: when the default test
     cannot run for the first pair (no scheme, no split sizes), the ``ValueError``
     ``paired_test`` would raise for each pair is raised once, here."""
     from ._select import _split_table
@@ -173,12 +176,12 @@ def corrected_t_block(result, learners, reference, *, metric, dataset):
     if default_method(result, learners[0], reference, metric=metric,
                       dataset=dataset) != "corrected_t":  # fmt: skip
         return None
-    x, y, ratio, _, n_dropped = corrected_t_inputs(
+    x, y, ratio, rule, _, n_dropped = corrected_t_inputs(
         result, learners[0], reference, metric=metric, dataset=dataset
     )
     if n_dropped or x.size != values.shape[0]:
         return None
-    return values[:, :-1], values[:, -1], ratio
+    return values[:, :-1], values[:, -1], ratio, rule
 
 
 def conditional_words(result, dataset):

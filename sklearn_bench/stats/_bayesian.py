@@ -67,7 +67,7 @@ class BayesianTestResult:
         Names of ``x`` and ``y``.
     greater_is_better : bool
         Whether a larger score is better; decides which probability belongs to
-        which name in :attr:`probabilities` and :meth:`decision`.
+        which name in :attr:`probabilities` and :attr:`decision`.
     n_dropped : int
         Units (splits or replicates) a :class:`~sklearn_bench.BenchmarkResult`
         dropped before the test because a task of either learner failed; 0 for
@@ -88,8 +88,8 @@ class BayesianTestResult:
     ...     delta=0.01, rho=0.2, labels=("A", "B"), greater_is_better=True)
     >>> round(res.p_greater, 4), round(res.p_rope, 4), round(res.p_less, 4)
     (0.9642, 0.0317, 0.0041)
-    >>> res.decision(0.95)
-    'A'
+    >>> res.decision, res.decide(0.99)
+    ('A', 'undecided')
     >>> res.probabilities == {"A": res.p_greater, "equivalent": res.p_rope,
     ...                       "B": res.p_less}
     True
@@ -127,7 +127,14 @@ class BayesianTestResult:
             self.labels[1]: second,
         }
 
-    def decision(self, threshold=0.95):
+    @property
+    def decision(self):
+        """The verdict at the threshold 0.95 of Benavoli et al. (2017): a label,
+        ``"equivalent"`` or ``"undecided"`` (an array for a batch);
+        :meth:`decide` gives it at another threshold."""
+        return self.decide()
+
+    def decide(self, threshold=0.95):
         """The name whose posterior probability reaches ``threshold``.
 
         Benavoli et al. (2017, Section 3.4): declare a learner practically
@@ -197,7 +204,7 @@ class BayesianTestResult:
             "p_a": probs[0],
             "p_rope": probs[1],
             "p_b": probs[2],
-            "decision": self.decision(threshold=threshold),
+            "decision": self.decide(threshold),
             "method": self.method,
             "n": self.n,
             "rope": self.rope,
@@ -331,7 +338,7 @@ def bayesian_correlated_t(
         corrected t-test. Required: it depends on how the scores were made.
     labels : tuple of two str, default=("x", "y")
         Names of ``x`` and ``y`` in :attr:`~BayesianTestResult.probabilities`,
-        :meth:`~BayesianTestResult.decision` and the description.
+        :attr:`~BayesianTestResult.decision` and the description.
     greater_is_better : bool
         Whether larger scores are better (``False`` for an error rate).
         Required.
@@ -363,7 +370,7 @@ def bayesian_correlated_t(
     ...                             greater_is_better=False)
     >>> {k: round(v, 3) for k, v in res.probabilities.items()}
     {'A': 0.83, 'equivalent': 0.17, 'B': 0.0}
-    >>> res.decision()
+    >>> res.decision
     'undecided'
 
     A batch, the first learner against two others:
@@ -372,7 +379,7 @@ def bayesian_correlated_t(
     >>> z = np.column_stack([y, np.add(y, 0.03)])
     >>> res = bayesian_correlated_t(np.array(x)[:, None], z, delta=0.01, rho=0.1,
     ...                             greater_is_better=False)
-    >>> res.p_less.round(3), res.decision()
+    >>> res.p_less.round(3), res.decision
     (array([0.83, 1.  ]), array(['undecided', 'x'], dtype=object))
     """
     greater_is_better = check_bool(greater_is_better, "greater_is_better")
@@ -751,7 +758,7 @@ def bayesian_signed_rank(
     >>> x = y + rng.normal(0.02, 0.01, 20)
     >>> res = bayesian_signed_rank(x, y, delta=0.01, random_state=0,
     ...                            labels=("A", "B"), greater_is_better=True)
-    >>> round(res.p_greater, 2), res.decision()
+    >>> round(res.p_greater, 2), res.decision
     (1.0, 'A')
     >>> res.samples.shape
     (50000, 3)
@@ -761,7 +768,7 @@ def bayesian_signed_rank(
     >>> res = bayesian_signed_rank(y[:, None], np.column_stack([y + 0.005, x]),
     ...                            delta=0.01, random_state=0,
     ...                            labels=("B", "other"), greater_is_better=True)
-    >>> res.decision(), res.samples.shape
+    >>> res.decision, res.samples.shape
     (array(['equivalent', 'other'], dtype=object), (2, 50000, 3))
     """
     greater_is_better = check_bool(greater_is_better, "greater_is_better")

@@ -35,7 +35,7 @@ class HierarchicalTestResult(BayesianTestResult):
     """Result of :func:`bayesian_hierarchical`: a :class:`BayesianTestResult`
     that declines to decide when the sampler's diagnostics fail.
 
-    :meth:`decision` returns ``"unreliable fit"`` when ``details["diagnostics_ok"]``
+    :attr:`decision` is ``"unreliable fit"`` when ``details["diagnostics_ok"]``
     is False (R-hat above 1.01, an effective sample size below 100 per chain or
     a divergent transition left after the sampler's retries);
     ``details["diagnostics"]`` says which.
@@ -53,7 +53,7 @@ class HierarchicalTestResult(BayesianTestResult):
     >>> x = y + 0.04 + rng.normal(0, 0.01, (6, 10))
     >>> res = bayesian_hierarchical(x, y, delta=0.01, rho=0.1, random_state=0,
     ...                             greater_is_better=True, n_draws=50)
-    >>> res.reliable, res.decision()
+    >>> res.reliable, res.decision
     (False, 'unreliable fit')
     >>> print(res.details["diagnostics"])
     Sampler diagnostics of the hierarchical model of x − y are poor (NUTS): ...
@@ -64,9 +64,9 @@ class HierarchicalTestResult(BayesianTestResult):
         """Whether the sampler's diagnostics allow the fit to decide."""
         return bool(self.details.get("diagnostics_ok", True))
 
-    def decision(self, threshold=0.95):
-        """As :meth:`BayesianTestResult.decision`, or ``"unreliable fit"``."""
-        verdict = super().decision(threshold)
+    def decide(self, threshold=0.95):
+        """As :meth:`BayesianTestResult.decide`, or ``"unreliable fit"``."""
+        verdict = super().decide(threshold)
         return verdict if self.reliable else _mcmc.UNRELIABLE
 
     def to_dict(self, threshold=0.95):
@@ -264,7 +264,7 @@ def bayesian_hierarchical(
     -------
     HierarchicalTestResult
         A :class:`BayesianTestResult` whose
-        :meth:`~HierarchicalTestResult.decision` is ``"unreliable fit"`` when
+        :attr:`~HierarchicalTestResult.decision` is ``"unreliable fit"`` when
         the diagnostics fail; ``method="hierarchical"``, ``n`` the number of
         data sets,
         :attr:`~BayesianTestResult.samples` the per-draw region probabilities of
@@ -276,7 +276,7 @@ def bayesian_hierarchical(
         size), ``divergences``; ``diagnostics_ok`` and ``diagnostics`` in words.
         Poor diagnostics (R-hat > 1.01, ESS < 100 per chain, any divergent
         transition left after one retry at ``target_accept_prob=0.99``) make
-        the result decline (``decision()`` gives ``"unreliable fit"``) and raise
+        the result decline (``decision`` is ``"unreliable fit"``) and raise
         one :class:`RuntimeWarning` that names the comparison.
 
     Raises
@@ -309,7 +309,7 @@ def bayesian_hierarchical(
     >>> res = bayesian_hierarchical(x, y, delta=0.01, rho=0.1, random_state=0,
     ...                             n_draws=1000, labels=("A", "B"),
     ...                             greater_is_better=True)
-    >>> res.decision()
+    >>> res.decision
     'A'
     >>> len(res.details["datasets"])
     6

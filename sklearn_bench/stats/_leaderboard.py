@@ -1056,9 +1056,21 @@ def leaderboard_table(
     order = np.lexsort((-rating, rank))
     table = table.iloc[order]
     ordered = [names[i] for i in order]
+    by = {"score": "mean score", "mean_rank": "mean rank", "rating": "rating"}[rank_by]
+    if rank_by != "mean_rank" and np.isfinite(mean_rank).all():
+        by_rank = names[int(np.argmin(mean_rank))]
+        if by_rank != ordered[0]:  # two summaries, two "best" learners: say so
+            first = table["mean_rank"]
+            notes.append(
+                f"{ordered[0]} ranks first by {by}, but {by_rank} has the best "
+                f"mean rank ({first[by_rank]:.2f} against {first[ordered[0]]:.2f}), "
+                "the order of Friedman's test and of sklearn-bench's report "
+                "(Demšar 2006): the mean score weighs each data set by the size "
+                "of its differences, the mean rank only by their order "
+                "(rank_by='mean_rank' ranks by it)."
+            )
     matrix = pd.DataFrame(pair_rate, index=index, columns=index.rename("opponent"))
     matrix = matrix.loc[ordered, ordered]
-    by = {"score": "mean score", "mean_rank": "mean rank", "rating": "rating"}[rank_by]
     return LeaderboardResult(
         table=table,
         win_rate_matrix=matrix,

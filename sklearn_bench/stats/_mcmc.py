@@ -13,7 +13,7 @@ be judged, and they decide whether a fit may decide (:func:`diagnostics`):
 - no divergent transition (NUTS only).
 
 A fit that fails one of them is *unreliable*: its result declines to decide
-(``decision()`` / ``best()`` give :data:`UNRELIABLE`) and one
+(``decision`` / ``best()`` give :data:`UNRELIABLE`) and one
 :class:`RuntimeWarning` names the comparison and the failed check.
 """
 

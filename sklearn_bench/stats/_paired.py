@@ -259,6 +259,7 @@ class PairedTestResult:
             _differences=self._differences[j],
         )
 
+    @property
     def effect_size(self):
         """The standardised effect size that goes with this test.
 
@@ -289,10 +290,10 @@ class PairedTestResult:
         >>> from sklearn_bench.stats import paired_test
         >>> x = [0.864, 0.872, 0.869, 0.730, 0.820, 0.712, 0.891, 0.787, 0.754]
         >>> y = [0.857, 0.849, 0.848, 0.697, 0.791, 0.715, 0.866, 0.725, 0.719]
-        >>> es = paired_test(x, y).effect_size()
+        >>> es = paired_test(x, y).effect_size
         >>> es.name, round(es.estimate, 3), es.magnitude
         ('cohens_dz', 1.411, 'large')
-        >>> es = paired_test(x, y, method="wilcoxon").effect_size()
+        >>> es = paired_test(x, y, method="wilcoxon").effect_size
         >>> es.name, round(es.estimate, 3)
         ('rank_biserial', 0.956)
         """
@@ -313,7 +314,7 @@ class PairedTestResult:
     def to_dict(self, confidence_level=0.95):
         """The result as a flat ``dict``, interval first (it matters most).
 
-        The standardised effect size (:meth:`effect_size`) follows the p-value:
+        The standardised effect size (:attr:`effect_size`) follows the p-value:
         ``effect_size``, ``effect_size_estimate``, ``effect_size_ci_low``,
         ``effect_size_ci_high`` (NaN where no interval), ``effect_size_magnitude``
         and ``effect_size_magnitude_source``.
@@ -341,7 +342,7 @@ class PairedTestResult:
 
     def _effect_size_dict(self, confidence_level):
         try:
-            return self.effect_size().to_dict(confidence_level)
+            return self.effect_size.to_dict(confidence_level)
         except ValueError:  # one pair, a batch, McNemar's: none
             return EffectSizeResult(None, np.nan, 0, None, None).to_dict()
 

@@ -439,7 +439,7 @@ default=None
             # ``ci_level`` says so
             warnings.simplefilter("ignore", UserWarning)
             ci = res.confidence_interval(level)
-        es = res.effect_size()
+        es = res.effect_size
         for key, value in zip(columns, (int(both.sum()), float(np.mean(x - y)),
                 res.estimate, ci.low, ci.high, ci.confidence_level, res.statistic,
                 res.pvalue, es.estimate, es.name), strict=True):  # fmt: skip

@@ -263,7 +263,7 @@ def test_bayesian_probabilities_are_bayesian_test(reported):
         _close(
             [row[5], row[6], row[7]], [probs[row.a], probs["equivalent"], probs[row.b]]
         )
-        assert row.decision == res.decision(THRESHOLD)
+        assert row.decision == res.decide(THRESHOLD)
 
 
 def test_power_is_result_power(reported):
@@ -396,8 +396,7 @@ def test_summary_latex_and_methods_are_the_analysis_fields(reported):
         shown = f"{row['estimate']:+.3f}  [{row['low']:+.3f}, {row['high']:+.3f}]"
         assert re.search(rf"{re.escape(pair)} +{re.escape(shown)}", text)
     assert (
-        f"Nemenyi CD (alpha {plan.alpha:g}) = {analysis.critical_difference:.2f}"
-        in text
+        f"Nemenyi CD (α = {plan.alpha:g}) = {analysis.critical_difference:.2f}" in text
     )
     tex = (out / "tables" / "performance.tex").read_text()
     for dataset, row in analysis.mean.iterrows():
@@ -470,7 +469,7 @@ def test_critical_difference_at_the_plans_alpha(tmp_path):
     page = (tmp_path / "report.html").read_text()
     assert "Nemenyi critical difference (α = 0.1): 1.118 ranks" in page
     assert "1.254" not in page
-    assert "Nemenyi CD (alpha 0.1) = 1.12" in format_summary(analysis)
+    assert "Nemenyi CD (α = 0.1) = 1.12" in format_summary(analysis)
     svg = (tmp_path / "figures" / "critical_difference.svg").read_text()
     assert "CD = 1.12" in svg and "α = 0.1)" in svg
     assert "Nemenyi critical difference at α = 0.1: 1.118 ranks" in repr(analysis)
@@ -528,6 +527,60 @@ def test_analyse_is_what_the_report_renders(reported):
     pd.testing.assert_frame_equal(again.pairs, analysis.pairs)
     pd.testing.assert_frame_equal(again.within, analysis.within)
     assert [r.key for r in again.methods] == [r.key for r in analysis.methods]
+
+
+def test_the_corrected_t_states_and_prints_the_ratio_it_uses(tmp_path):
+    """H (issue 37.2): on BootstrapOOB the corrected t within a data set uses
+    n_test/n_train with n_train the distinct training rows (n − n_test:
+    Nadeau & Bengio's ρ = n_test/n), and the report says so and prints that
+    number per data set: the within rows, the data-set table and its CSV, the
+    methods paragraph and the summary carry the ratio the intervals use (on
+    17a1a60 they said "n_test/n_train from the stored split sizes", which a
+    reader took for the draws, 0.364 where 0.577 was used)."""
+    from sklearn.datasets import load_iris
+    from sklearn.dummy import DummyClassifier
+    from sklearn.naive_bayes import GaussianNB
+
+    from sklearn_bench import BenchmarkExperiment
+    from sklearn_bench.model_selection import BootstrapOOB
+
+    X, y = load_iris(return_X_y=True)
+    result = (
+        BenchmarkExperiment(
+            {"dummy": DummyClassifier(), "nb": GaussianNB()},
+            cv=BootstrapOOB(n_bootstraps=6),
+            random_state=0,
+            progress=False,
+        )
+        .fit({"iris": (X, y), "half": (X[::2], y[::2])})
+        .results_
+    )
+    analysis = analyse(result, AnalysisPlan())
+    write_report(analysis, tmp_path, progress=False, figure_formats=("png",))
+    scores = result.scores.drop_duplicates(["dataset", "split"])
+    for dataset, group in scores.groupby("dataset", observed=True):
+        distinct = group["n_train"] - group["n_test"]  # n draws − out-of-bag rows
+        expected = float(np.mean(group["n_test"] / distinct))
+        row = analysis.within[analysis.within["dataset"] == dataset].iloc[0]
+        res = result.paired_test(row.reference, row.learner, dataset=dataset)
+        _close([row.test_train_ratio, res.details["test_train_ratio"]], [expected] * 2)
+        _close(analysis.datasets.loc[dataset, "test_train_ratio"], expected)
+        assert f"{dataset} {expected:.3g}" in analysis.within_ratio
+    assert "n_train = distinct training rows (n − n_test)" in analysis.within_ratio
+    assert "ρ = n_test/n" in analysis.within_ratio
+    page = html.unescape((out := tmp_path / "report.html").read_text())
+    rows = _html_table(out.read_text(), "table-datasets")
+    _close([_num(r[-1]) for r in rows], analysis.datasets["test_train_ratio"].round(4))
+    assert analysis.within_ratio in page
+    csv = pd.read_csv(tmp_path / "tables" / "datasets.csv", index_col=0)
+    _close(csv.iloc[:, -1], analysis.datasets["test_train_ratio"])
+    methods = " ".join(re.sub(r"\\(.)", r"\1", (tmp_path / "methods.md").read_text())
+                       .split())  # fmt: skip
+    assert " ".join(analysis.within_ratio.split()) in methods
+    assert "1/J + n_test/n_train" in methods
+    assert " ".join(analysis.within_ratio.split()) in " ".join(
+        format_summary(analysis).split()
+    )
 
 
 @pytest.fixture(scope="module")

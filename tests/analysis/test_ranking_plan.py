@@ -62,13 +62,18 @@ def test_off_by_default_and_on_by_name_without_the_extra(monkeypatch):
 
 def test_the_ranking_never_changes_the_bottom_line():
     """H: the same study analysed with and without the ranking has the same
-    bottom line, word for word, and the same Bayesian comparisons; only the
-    summary gains the ranking's line."""
+    bottom line, word for word, and the same Bayesian comparisons, where the
+    ranking puts the best learner by average rank first (then Analysis.best_by
+    names that learner for it); only the summary gains the ranking's line."""
     result = _result()
     plain = analyse(result, AnalysisPlan())
     ranked = analyse(result, AnalysisPlan(analyses=WITH_RANKING))
     pd.testing.assert_frame_equal(plain.bayesian, ranked.bayesian)
     assert ranked.bottom_line.sentences == plain.bottom_line.sentences
+    # issue 37.4: the ranking's best is its first learner, by name (it was the
+    # table's row number, 0, and the bottom line said "puts 0 first")
+    first = ranked.ranking_table["learner"].iloc[0]
+    assert ranked.best_by["Bayesian ranking"] == first == ranked.best
     summary_plain = format_summary(plain)
     summary_ranked = format_summary(ranked)
     line = "Bayesian Plackett–Luce ranking, P(first on a new data set)"

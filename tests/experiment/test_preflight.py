@@ -144,3 +144,35 @@ def test_competition_test_sample_is_checked_too():
     match = r"Data set 'iris': `X_test` has 1 missing"
     with pytest.raises(ValueError, match=match):
         _fit({"lr": LogisticRegression()}, {"iris": data})
+
+
+def test_a_text_column_is_refused_before_any_fit_as_the_cli_refuses_it():
+    """H: a DataFrame with a text column (the CSV the CLI refuses with "column
+    'b' ... is not numeric ('x' ...)") is one ValueError from fit() naming the
+    data set, the column, the value and the learner, before any task runs (on
+    17a1a60: ten failed tasks, a FitFailedWarning and an all-NaN row); a
+    learner that encodes the column itself runs."""
+    import pandas as pd
+    from sklearn.compose import make_column_transformer
+    from sklearn.preprocessing import OneHotEncoder
+
+    from sklearn_bench._validation import first_non_numeric
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {"a": rng.normal(size=40), "b": ["x", "y"] * 20},
+    )
+    y = np.repeat([0, 1], 20)
+    assert first_non_numeric(frame) == ("b", 0, "x")  # the CLI's check too
+    msg = (
+        "Data set 'd': column 'b' of `X` is not numeric ('x' in row 0), and "
+        "learner 'lr' (LogisticRegression) takes numbers only"
+    )
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        _fit({"lr": LogisticRegression()}, {"d": (frame, y)}, cv=2)
+    encoded = make_pipeline(
+        make_column_transformer((OneHotEncoder(), ["b"]), remainder="passthrough"),
+        LogisticRegression(),
+    )
+    result = _fit({"encoded": encoded}, {"d": (frame, y)}, cv=2).results_
+    assert result.scores["value"].notna().all()

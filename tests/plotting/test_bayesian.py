@@ -7,7 +7,6 @@ import pytest
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 
 from sklearn_bench.plotting import (  # noqa: E402
     plot_bayesian_posterior,
@@ -17,12 +16,6 @@ from sklearn_bench.stats import (  # noqa: E402
     bayesian_sign_test,
     bayesian_signed_rank,
 )
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 def _pair(seed=0, n=20, shift=0.004, spread=0.015):

@@ -18,12 +18,6 @@ from sklearn_bench.plotting import plot_critical_difference  # noqa: E402
 from sklearn_bench.stats import friedman_test  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
-
-
 def _maximal_cliques(ranks, cd):
     """Maximal cliques (size >= 2) of the graph |R_i - R_j| < cd (Bron–Kerbosch, pivot).
 
@@ -232,3 +226,31 @@ def test_a_given_critical_difference_is_drawn_as_given():
     assert drawn(given) == drawn(at_010)
     assert drawn(given)[0] == pytest.approx(1.118, abs=5e-4)
     assert drawn(default)[0] == pytest.approx(1.254, abs=5e-4)
+
+
+def test_a_benchmark_result_draws_its_own_friedman_test():
+    """H: plot_critical_difference(result) of a BenchmarkResult draws the
+    diagram of result.friedman_test() (on 17a1a60: AttributeError), and any
+    other object is a TypeError saying what it wants."""
+    from sklearn_bench import BenchmarkResult
+    from sklearn_bench.datasets import load_demsar2006
+
+    result = BenchmarkResult.from_frame(
+        load_demsar2006(), dataset="dataset", learner="learner", value="auc",
+        greater_is_better=True,
+    )  # fmt: skip
+    names = [
+        t.get_text()
+        for t in plot_critical_difference(result, alpha=0.10).texts
+        if t.get_gid() == "cd-name"
+    ]
+    expected = [
+        t.get_text()
+        for t in plot_critical_difference(result.friedman_test(), alpha=0.10).texts
+        if t.get_gid() == "cd-name"
+    ]
+    assert names == expected == [
+        "C4.5+m+cf (1.93)", "C4.5+m (2.00)", "(3.14) C4.5", "(2.93) C4.5+cf"
+    ]  # fmt: skip
+    with pytest.raises(TypeError, match="FriedmanResult .* BenchmarkResult; got"):
+        plot_critical_difference(result.aggregate())

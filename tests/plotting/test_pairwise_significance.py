@@ -9,16 +9,9 @@ import pytest
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 
 from sklearn_bench.plotting import plot_pairwise_significance  # noqa: E402
 from sklearn_bench.stats import pairwise_tests  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 def _expected_runs(ranks, sig):

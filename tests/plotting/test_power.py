@@ -10,13 +10,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from sklearn_bench.plotting import plot_datasets_needed, plot_power_curve  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
-
-
 # Seed 000's Figure 2: the one-sided test by the paper's approximation (the
 # plots default to the two-sided exact power of the test the analyses run).
 SEED = {"alternative": "greater", "method": "approx"}
@@ -143,3 +136,42 @@ def test_default_curves_are_the_two_sided_exact_power():
     )
     assert "two-sided paired t" in ax.get_title()
     plt.close("all")
+
+
+def test_a_single_number_of_data_sets_is_refused_with_the_way_out():
+    """H: plot_power_curve(0.01, 0.0512, n_datasets=8) raises a ValueError that
+    names `n_datasets` and `mark` (on 17a1a60 it drew an empty plot: one point
+    at J = 8); a list of J values draws a visible curve through them."""
+    with pytest.raises(ValueError, match=r"`n_datasets` .* pass mark=J"):
+        plot_power_curve(0.01, 0.0512, n_datasets=8)
+    with pytest.raises(ValueError, match="`n_datasets`"):
+        plot_power_curve(0.01, 0.0512, n_datasets=[1, 8])
+    ax = plot_power_curve(0.01, 0.0512, n_datasets=range(2, 9), mark=8)
+    (curve,) = [line for line in ax.lines if line.get_gid() == "power-curve"]
+    assert curve.get_xdata().tolist() == list(range(2, 9))
+    assert ax.get_xlim() == (2.0, 8.0)
+
+
+def _inside_figure(text):
+    fig = text.figure
+    box = text.get_window_extent(fig.canvas.get_renderer())
+    return box.x0 >= 0 and box.x1 <= fig.bbox.width
+
+
+def test_titles_with_a_small_alpha_fit_the_figure():
+    """H (issue 37.9): at Holm's first-step level of 21 pairs (α = 0.05/21) the
+    titles of the power curve and of the data sets needed lie inside the figure,
+    with α to three significant digits, "α = 0.00238" on one line (on 17a1a60
+    they ran past the right edge: "(α = 0.0023809" with no closing
+    parenthesis)."""
+    alpha = 0.05 / 21
+    for ax in (
+        plot_power_curve(0.01, [0.0044, 0.0088, 0.0176], alpha=alpha, mark=4),
+        plot_datasets_needed([0.0044, 0.0088], power=0.8, alpha=alpha, mark=(0.01, 17)),
+    ):
+        ax.figure.canvas.draw()
+        title = ax.title
+        text = title.get_text()
+        assert "(α\u00a0=\u00a00.00238)" in text  # never broken inside
+        assert "(α = 0.00238)" in text.replace("\n", " ").replace("\u00a0", " ")
+        assert _inside_figure(title), title.get_text()

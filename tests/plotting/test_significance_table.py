@@ -21,12 +21,6 @@ from sklearn_bench.plotting import (  # noqa: E402
 from sklearn_bench.stats import friedman_test, pairwise_tests, tukey_hsd  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
-
-
 def _errors(seed=0, k=5):
     rng = np.random.default_rng(seed)
     values = rng.normal(0.2, 0.05, (20, k)) + np.linspace(0, 0.08, k)

@@ -12,16 +12,9 @@ from hypothesis.extra.numpy import arrays
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
 from sklearn_bench.plotting import plot_win_tie_loss  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 def _brute_force(values, greater_is_better, tol):

@@ -73,6 +73,7 @@ def test_batched_within_tests_equal_pair_by_pair(seed, n_folds):
         ci = res.confidence_interval(analysis.confidence_level)
         assert (row.estimate, row.low, row.high) == (res.estimate, ci.low, ci.high)
         assert (row.pvalue, row.n, row.method) == (res.pvalue, res.n, res.method)
+        assert row.test_train_ratio == res.details["test_train_ratio"]
     table, rope = analysis.bayesian, analysis.delta
     inside = table[table["scope"] != "across data sets"]
     assert len(inside) >= 20
@@ -82,7 +83,7 @@ def test_batched_within_tests_equal_pair_by_pair(seed, n_folds):
         assert row["P(a better)"] == probs[row["a"]]
         assert row["P(equivalent)"] == probs["equivalent"]
         assert row["P(b better)"] == probs[row["b"]]
-        assert row["decision"] == res.decision(0.95)
+        assert row["decision"] == res.decision
         assert row["n"] == res.n and row["method"] == "correlated-t"
 
 
@@ -126,4 +127,4 @@ def test_batched_bayesian_across_datasets_equal_pair_by_pair(failed):
         assert row["P(a better)"] == probs[row["a"]]
         assert row["P(equivalent)"] == probs["equivalent"]
         assert row["P(b better)"] == probs[row["b"]]
-        assert row["decision"] == res.decision(0.95) and row["n"] == res.n
+        assert row["decision"] == res.decide(0.95) and row["n"] == res.n

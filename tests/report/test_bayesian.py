@@ -68,7 +68,7 @@ def test_table_is_the_result_methods_numbers(monkeypatch):
     row = across[across["b"] == "B"].iloc[0]
     ref = result.bayesian_test(analysis.best, "B", n_draws=20000, random_state=0)
     assert row["P(a better)"] == ref.probabilities[analysis.best]
-    assert row["decision"] == ref.decision(0.95)
+    assert row["decision"] == ref.decision
     within = table[table["scope"] == "d0"]
     ref_a = within.iloc[0]
     res = result.bayesian_test(ref_a["a"], ref_a["b"], dataset="d0")

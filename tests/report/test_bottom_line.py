@@ -57,7 +57,9 @@ def test_clear_winner_and_inseparable_study_read_differently():
     assert clear.best == "A" and not clear.inseparable
     assert clear.sentences[0].startswith("A is the best learner")
     flat = analyse(_study(4, 0.0005), AnalysisPlan()).bottom_line
-    assert flat.sentences[0].startswith("The study cannot separate")
+    assert flat.sentences[0].startswith(
+        "By its primary analysis the study cannot separate"
+    )
 
 
 def test_four_data_sets_state_the_smallest_attainable_p():

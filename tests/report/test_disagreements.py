@@ -4,6 +4,7 @@ trusts and why, from a record of the analysis (issue 28 item 6)."""
 import warnings
 from types import SimpleNamespace
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -51,20 +52,29 @@ def test_bayesian_better_beside_cannot_separate_is_a_record(analysis):
     assert "finds A practically better than B" in text
     assert "cannot separate" in text and "The plan trusts the primary analysis" in text
     assert "no adjustment for the 3 comparisons" in text
-    assert "4 of the 4 lie beyond the ROPE in A's favour" in text
+    assert "4 of the 4 differences lie beyond the ROPE in A's favour" in text
+    # issue 37.7: the test compares Walsh averages with the ROPE (on 17a1a60
+    # "only the signs and ranks" of the differences)
+    assert "Walsh average" in text and "signs and ranks" not in text
 
 
-def test_bottom_line_and_bayesian_section_print_the_record(analysis):
-    """Hypothesis: the bottom line, the Bayesian section of the text summary and
-    of the HTML print the recorded sentence verbatim (the renderers decide
-    nothing)."""
+def test_the_record_is_printed_once_in_the_bottom_line(analysis, tmp_path):
+    """Hypothesis: the bottom line prints the recorded sentence verbatim; the
+    Bayesian section of the text summary and of the HTML point to it instead of
+    printing it a second time (on 17a1a60 the paragraph appeared twice in each
+    output)."""
+    from sklearn_bench.report import format_summary, write_report
     from sklearn_bench.report._bayesian import bayesian_html, bayesian_summary_lines
 
     (d,) = [d for d in analysis.disagreements if d.key == "bayesian_vs_primary"]
     assert d.sentence in analysis.bottom_line.sentences
-    assert f"   {d.sentence}" in bayesian_summary_lines(analysis)
-    html = bayesian_html(analysis)
-    assert "The plan trusts the primary analysis" in html
+    assert d.sentence not in "\n".join(bayesian_summary_lines(analysis))
+    assert "the bottom line says which one the plan trusts" in bayesian_html(analysis)
+    flat = " ".join(format_summary(analysis).split())
+    assert flat.count(" ".join(d.sentence.split())) == 1
+    write_report(analysis, tmp_path, figure_formats=(), progress=False)
+    page = (tmp_path / "report.html").read_text()
+    assert page.count(d.sentence.replace("'", "&#x27;")) == 1
 
 
 def test_renderer_takes_the_sentence_from_the_analysis(analysis):
@@ -205,3 +215,178 @@ def test_friedman_not_rejecting_beside_a_separation_is_recorded(analysis):
     (d,) = friedman_disagreements(changed)
     assert d.key == "friedman_vs_primary" and d.learners == ("A", "B")
     assert "finds B worse than A" in d.sentence
+
+
+def _stated_disagreements(analysis):
+    """Every pair with the best learner on which a test of pairs the report
+    prints (its post-hoc test, the pairwise Wilcoxon tests, Tukey's HSD) and
+    the primary analysis reach different verdicts, and whether the bottom line
+    names it: ``[(test, other learner, named)]``."""
+    pairs = analysis.pairs[analysis.pairs["a"] == analysis.best].set_index("b")
+    tables = {"posthoc": analysis.posthoc}
+    if analysis.pairwise is not None:
+        tables["pairwise"] = analysis.pairwise.to_frame()
+    if analysis.tukey is not None:
+        tables["tukey"] = analysis.tukey.to_frame()
+    wilcoxon_can_reject = analysis.smallest_pvalue[1] <= analysis.alpha
+    out = []
+    for key, frame in tables.items():
+        if frame is None:
+            continue
+        for r in frame.itertuples(index=False):
+            if analysis.best not in (r.learner_i, r.learner_j):
+                continue
+            other = r.learner_j if r.learner_i == analysis.best else r.learner_i
+            primary = pairs.loc[other, "adjusted_pvalue"] <= analysis.alpha
+            if bool(r.reject) == bool(primary):
+                continue
+            if key == "pairwise" and primary and not wilcoxon_can_reject:
+                continue  # the bottom line says the test cannot reject at all
+            named = [
+                d
+                for d in analysis.disagreements
+                if d.key == f"{key}_vs_primary" and other in d.learners
+            ]
+            stated = bool(named) and named[0].sentence in analysis.bottom_line.sentences
+            out.append((key, other, stated))
+    return out
+
+
+def test_a_posthoc_test_that_separates_the_best_is_stated_in_the_bottom_line():
+    """H (issue 37.3): Nemenyi's test separates A from B (A better on all 4 data
+    sets, by 0.02 to 0.25) where the Holm-adjusted paired t cannot; the bottom
+    line says so, names the critical difference diagram, says which analysis
+    the plan trusts and why (ranks count only the order; Benavoli et al. 2016),
+    and does not claim the study cannot separate the learners without naming
+    it (on 17a1a60 it said "cannot separate the learners" and stated only the
+    Friedman and Bayesian disagreements)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        analysis = analyse(_four_datasets(), AnalysisPlan())
+    row = analysis.posthoc[
+        (analysis.posthoc["learner_i"] == "A") & (analysis.posthoc["learner_j"] == "B")
+    ].iloc[0]
+    assert row["reject"] and analysis.pairs.loc["A − B", "adjusted_pvalue"] > 0.05
+    (d,) = [d for d in analysis.disagreements if d.key == "posthoc_vs_primary"]
+    assert d.learners == ("A", "B") and d.trusted == "primary"
+    assert d.sentence in analysis.bottom_line.sentences
+    expected = (
+        "Nemenyi post-hoc test finds A different from B",
+        "the critical difference diagram leaves them unjoined",
+        "cannot separate them",
+        "average ranks among all the learners",
+        "ahead on 4 of the 4",
+        "Benavoli et al. 2016",
+        "The plan trusts the primary analysis",
+    )
+    for words in expected:
+        assert words in d.sentence, words
+    assert _stated_disagreements(analysis) == [("posthoc", "B", True)]
+    assert (
+        "which of the report's other tests disagree"
+        in (analysis.bottom_line.sentences[0])
+    )
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        AnalysisPlan(),
+        AnalysisPlan(alpha=0.1, posthoc="conover"),
+        AnalysisPlan(analyses=("effects", "friedman", "pairwise", "rm_anova")),
+    ],
+    ids=["default", "conover", "rm_anova"],
+)
+def test_every_test_of_pairs_that_disagrees_is_in_the_bottom_line(plan):
+    """H (issue 37.3): on Demšar's Table 6 and a study of 12 data sets, every
+    pair with the best learner on which a test of pairs the report prints
+    (post-hoc, pairwise Wilcoxon, Tukey's HSD) and the primary analysis
+    disagree (at least one under each plan) is named in a sentence of the
+    bottom line."""
+    from sklearn_bench.datasets import load_demsar2006
+
+    rng = np.random.default_rng(3)
+    rows = [
+        (f"d{d}", m, 0.2 + [0.0, 0.004, 0.03, 0.05][j] + rng.normal(0, 0.02))
+        for d in range(12)
+        for j, m in enumerate("ABCD")
+    ]
+    studies = [
+        BenchmarkResult.from_frame(
+            load_demsar2006(), dataset="dataset", learner="learner", value="auc",
+            greater_is_better=True,
+        ),
+        BenchmarkResult.from_frame(
+            pd.DataFrame(rows, columns=["d", "l", "error_rate"]), dataset="d",
+            learner="l", value="error_rate", greater_is_better=False,
+        ),
+    ]  # fmt: skip
+    found = []
+    for result in studies:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            analysis = analyse(result, plan)
+        found += _stated_disagreements(analysis)
+    assert found  # each plan has a disagreement on these studies
+    assert all(stated for _, _, stated in found), found
+
+
+def _rank_against_mean(n_datasets):
+    """svc beats rf by 0.01 on all but two data sets and loses those by 0.1:
+    the best average rank (svc) is not the best mean error (rf)."""
+    rows = []
+    for d in range(n_datasets):
+        base = 0.2 + 0.01 * d
+        svc = base + (0.1 if d < 2 else -0.01)
+        for name, value in (("svc", svc), ("rf", base), ("tree", base + 0.05)):
+            rows.append((f"d{d}", name, value))
+    return BenchmarkResult.from_frame(
+        pd.DataFrame(rows, columns=["d", "l", "error_rate"]),
+        dataset="d", learner="l", value="error_rate", greater_is_better=False,
+    )  # fmt: skip
+
+
+def test_which_summary_names_best_is_said_where_they_differ():
+    """H (issue 37.4): svc has the best average rank and rf the best mean error
+    (and the first row of the leaderboard, ranked by mean score); the analysis
+    records each summary's best, and the bottom line says which one the report
+    uses, why, and the numbers of the other (on 17a1a60 the report called svc
+    best while `sklearn-bench leaderboard` ranked rf first, silently)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        analysis = analyse(_rank_against_mean(10), AnalysisPlan())
+    assert analysis.best == "svc"
+    assert analysis.best_by["average rank"] == "svc"
+    assert analysis.best_by["mean"] == "rf"
+    assert analysis.best_by["leaderboard"] == "rf"
+    (d,) = [d for d in analysis.disagreements if d.key == "best_by_summary"]
+    assert d.sentence in analysis.bottom_line.sentences
+    mean = analysis.mean.mean(axis=0)
+    expected = (
+        "The report names the best by average rank, svc",
+        f"by mean error_rate over the 10 data sets it is rf ({mean['rf']:.4g}",
+        "the leaderboard (ranked by mean score, as `sklearn-bench leaderboard` "
+        "by default) puts rf first",
+        "Demšar 2006",
+    )
+    for words in expected:
+        assert words in d.sentence, words
+    notes = analysis.leaderboard.result.notes
+    assert any("rf ranks first by mean score, but svc has the best mean rank" in n
+               for n in notes)  # fmt: skip
+
+
+def test_the_leaderboard_command_says_when_its_first_is_not_the_best_rank(
+    tmp_path, capsys
+):
+    """H (issue 37.4): `sklearn-bench leaderboard` on a CSV whose best mean
+    error (rf) is not its best mean rank (svc) prints a note naming both (on
+    17a1a60 it ranked rf first with nothing about the report's svc)."""
+    from sklearn_bench.cli import main
+
+    _rank_against_mean(10).performance().rename(
+        columns={"value": "error"}
+    ).to_csv(tmp_path / "r.csv", index=False)  # fmt: skip
+    assert main(["leaderboard", str(tmp_path / "r.csv"), "--n-resamples", "50"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "rf ranks first by mean score, but svc has the best mean rank" in out

@@ -165,11 +165,14 @@ def test_sections_shown_are_exactly_those_asked_for(result, tmp_path):
 
 def test_large_study_links_whole_tables_as_csv_and_caps_the_page(tmp_path):
     """H: with 26 learners on 3 data sets the per-data-set table of intervals
-    shows its first 30 of 75 rows in a collapsed <details> whose caption links
+    shows all its 75 rows in a collapsed <details> (the page is self-contained:
+    on 17a1a60 it showed "first 30 of 75 rows"), its caption linking
     tables/within_dataset_intervals.csv, which holds all 75 rows as the analysis
-    has them; the critical difference diagram (over 25 learners) is replaced in
-    place by a sentence saying why; the bottom line still comes first."""
-    from sklearn_bench.report._html import MAX_DETAIL_ROWS
+    has them; only a table beyond MAX_PAGE_ROWS is cut, its caption saying so
+    and naming the CSV; the critical difference diagram (over 25 learners) is
+    replaced in place by a sentence saying why; the bottom line still comes
+    first."""
+    from sklearn_bench.report._blocks import MAX_PAGE_ROWS, _table
 
     rng = np.random.default_rng(3)
     learners = [f"m{j:02d}" for j in range(26)]
@@ -187,13 +190,18 @@ def test_large_study_links_whole_tables_as_csv_and_caps_the_page(tmp_path):
     result.scores = result.scores.assign(n_train=100, n_test=36)
     analysis = report(result, tmp_path, analyses=("effects", "friedman"))
     page = (tmp_path / "report.html").read_text()
-    assert len(analysis.within) == 75 and MAX_DETAIL_ROWS == 30
+    assert len(analysis.within) == 75
     details = re.findall(r'<details class="long">(.*?)</details>', page, re.S)
     within = re.search(r'<table id="table-within".*?</table>', page, re.S).group(0)
     assert any(within in d for d in details)
-    assert within.count("<tr>") == 1 + 30  # the head and the first 30 rows
-    assert "first 30 of 75 rows" in within
+    assert within.count("<tr>") == 1 + 75  # the head and every row
+    assert "first" not in within
     assert 'href="tables/within_dataset_intervals.csv"' in within
+    big = _table(pd.DataFrame({"x": range(MAX_PAGE_ROWS + 5)}), "Big",
+                 table_id="t", csv="big.csv", max_rows=30)  # fmt: skip
+    assert big.count("<tr>") == 1 + MAX_PAGE_ROWS
+    assert f"first {MAX_PAGE_ROWS:,} of its {MAX_PAGE_ROWS + 5:,} rows" in big
+    assert "the whole table is the file" in big and "tables/big.csv" in big
     csv = pd.read_csv(tmp_path / "tables" / "within_dataset_intervals.csv")
     pd.testing.assert_frame_equal(
         csv[["dataset", "learner", "estimate", "pvalue"]],

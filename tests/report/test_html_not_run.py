@@ -79,3 +79,56 @@ def test_pairwise_section_matches_pairwise_test_and_is_in_the_methods(tmp_path):
     assert "two-sided Wilcoxon signed-rank test over 6 data sets" in methods
     assert "Holm-adjusted over 3 pairs, at α = 0.1" in methods
     assert "Benavoli, A., Corani, G. and Mangili, F. (2016)" in methods
+
+
+def test_a_reason_that_ends_a_sentence_is_not_ended_twice(tmp_path):
+    """H: a test that could not run for a reason that ends in a period (here
+    Friedman's test on the one data set on which a learner has a value: "...
+    got 1.") is said once, with one period, in the page, the summary and the
+    bottom line (on 17a1a60: "got 1..")."""
+    import re
+
+    from sklearn_bench.report import format_summary
+
+    rng = np.random.default_rng(0)
+    rows = [
+        (d, m, np.nan if m == "z" and d != "a" else rng.uniform(0.1, 0.3))
+        for d in "abce"
+        for m in "xyz"
+    ]
+    result = BenchmarkResult.from_frame(
+        pd.DataFrame(rows, columns=["d", "l", "v"]),
+        dataset="d", learner="l", value="v", greater_is_better=False,
+    )  # fmt: skip
+    analysis = report(result, tmp_path, figure_formats=())
+    assert "got 1" in analysis.skipped["friedman"]
+    page = (tmp_path / "report.html").read_text()
+    text = re.sub(r"<[^>]+>", " ", page) + format_summary(analysis)
+    assert "got 1." in text
+    assert not re.search(r"(?<!\.)\.\.(?!\.)", text)
+
+
+def test_a_data_set_left_out_is_named_where_the_data_sets_are_counted(tmp_path):
+    """H (issue 37.9): a learner whose tasks failed on one data set leaves that
+    data set out of the analyses across data sets; the page's "What was run",
+    the summary's first line and the methods paragraph name it where they count
+    the data sets (on 17a1a60 the header counted it among the data sets and only
+    the last section said it was dropped)."""
+    import re
+
+    from sklearn_bench.report import format_summary
+
+    result = _result(4)
+    scores = result.scores.copy()
+    bad = (scores["dataset"] == "d2") & (scores["learner"] == "C")
+    scores.loc[bad, "value"] = np.nan
+    result.scores = scores
+    analysis = report(result, tmp_path, figure_formats=())
+    assert analysis.datasets_left_out == ("d2",)
+    assert len(analysis.datasets_across) == 3
+    counted = "4 data sets (3 in the analyses across data sets: d2 left out"
+    page = re.sub(r"<[^>]+>", "", (tmp_path / "report.html").read_text())
+    assert counted in page
+    assert counted in format_summary(analysis).splitlines()[0]
+    methods = (tmp_path / "methods.md").read_text()
+    assert "d2 (with a missing replicate) was left out of the analyses" in methods

@@ -49,3 +49,17 @@ def test_power_text_names_the_two_sided_test_at_the_adjusted_level(tmp_path):
     assert "one-sided" not in html
     assert "two-sided paired t-test at Holm" in section and f"α/{m}" in section
     assert "two-sided paired t-test at Holm" in format_summary(analysis)
+
+
+def test_methods_states_the_power_level_once_rounded():
+    """H (issue 37.9): the methods sentence of the power analysis states the level
+    of its test once, as the test's words give it (α/3 = 0.017), with no second
+    unrounded "at α = 0.0166667" (on 17a1a60 the demo's methods text ended the
+    power sentence "at α = 0.00238095" after "α/21 = 0.0024")."""
+    from sklearn_bench.analysis import analyse
+
+    analysis = analyse(_result())
+    (power,) = [r for r in analysis.methods if r.key == "power"]
+    sentence = power.sentence()
+    assert "α/3 = 0.017" in sentence
+    assert sentence.count("α") == 1 and "0.016666" not in sentence

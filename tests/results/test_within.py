@@ -352,5 +352,5 @@ def test_corrected_t_block_raises_the_error_of_every_pair(cv):
     sized = BenchmarkResult.from_frame(
         df, greater_is_better=False, n_train=80, n_test=20, **kw
     )
-    x, y, ratio = corrected_t_block(sized, others, "m0", metric="err", dataset="d1")
+    x, y, ratio, _ = corrected_t_block(sized, others, "m0", metric="err", dataset="d1")
     assert x.shape == (5, 3) and y.shape == (5,) and ratio == 0.25

@@ -217,13 +217,13 @@ def test_all_differences_zero():
     with pytest.warns(RuntimeWarning, match="point mass"):
         res = bayesian_correlated_t(x, x, delta=0.01, rho=0.2, greater_is_better=True)
     assert (res.p_greater, res.p_rope, res.p_less) == (0.0, 1.0, 0.0)
-    assert res.decision() == "equivalent"
+    assert res.decision == "equivalent"
     with pytest.raises(ValueError, match="point mass"):
         res.posterior()
     with pytest.warns(RuntimeWarning, match="point mass"):
         res = bayesian_correlated_t(x, x, rho=0.2, greater_is_better=True)
     assert (res.p_greater, res.p_rope, res.p_less) == (0.5, 0.0, 0.5)
-    assert res.decision() == "undecided"
+    assert res.decision == "undecided"
     res = bayesian_signed_rank(
         x, x, delta=0.01, random_state=0, n_draws=1000, greater_is_better=True
     )
@@ -338,10 +338,10 @@ def test_probabilities_and_decision_follow_direction():
     )
     assert res.probabilities["A"] == res.p_less > 0.99
     assert res.probabilities["B"] == res.p_greater
-    assert res.decision() == "A"
-    assert res.decision(1.0) == "undecided"
+    assert res.decision == "A"
+    assert res.decide(1.0) == "undecided"
     with pytest.raises(ValueError, match="`threshold`"):
-        res.decision(0.5)
+        res.decide(0.5)
     row = res.to_frame().iloc[0]
     assert (row["a"], row["b"], row["decision"]) == ("A", "B", "A")
     assert row["p_a"] == res.p_less
@@ -526,7 +526,7 @@ def test_correlated_t_batch_equals_the_one_pair_test(delta):
         res = bayesian_correlated_t(
             REFERENCE[:, None], OTHERS, rho=0.1, delta=delta, greater_is_better=gib
         )
-        decisions = res.decision(0.9)
+        decisions = res.decide(0.9)
         assert res.n == N and res.rope == delta and decisions.shape == (M,)
         for j in range(M):
             one = bayesian_correlated_t(
@@ -537,7 +537,7 @@ def test_correlated_t_batch_equals_the_one_pair_test(delta):
                 one.p_rope,
                 one.p_less,
             )
-            assert decisions[j] == one.decision(0.9)
+            assert decisions[j] == one.decide(0.9)
 
 
 @pytest.mark.parametrize("delta", [0.0, 0.01, 0.05])
@@ -588,7 +588,7 @@ def test_signed_rank_batch_equals_the_one_pair_test(n, delta, prior_strength, n_
     rows = bayesian_signed_rank(reference[None, :], others.T, axis=1, **kw)
     assert res.samples.shape == (5, n_draws, 3) and res.n == n
     np.testing.assert_array_equal(rows.samples, res.samples)
-    decisions = res.decision(0.9)
+    decisions = res.decide(0.9)
     for j in range(5):
         one = bayesian_signed_rank(reference, others[:, j], **kw)
         assert res.samples[j].tobytes() == one.samples.tobytes()
@@ -598,4 +598,4 @@ def test_signed_rank_batch_equals_the_one_pair_test(n, delta, prior_strength, n_
             one.p_less,
         )
         assert res.standard_error[j] == one.standard_error
-        assert decisions[j] == one.decision(0.9)
+        assert decisions[j] == one.decide(0.9)

@@ -136,7 +136,7 @@ def test_result_reports_diagnostics_and_intervals(reference):
     assert all(r["low"] <= r["mean"] <= r["high"] for r in d["datasets"])
     # x scores are higher; with greater_is_better=False that makes B better
     assert res.probabilities["B"] == res.p_greater
-    assert res.decision() == "B"
+    assert res.decision == "B"
     assert res.method == "hierarchical" and res.n == len(c["x"])
 
 
@@ -291,7 +291,7 @@ def test_compiled_samplers_are_released_past_the_bound(monkeypatch):
 @needs_backend
 def test_poor_diagnostics_decline_with_one_named_warning(reference):
     """H: a fit whose diagnostics fail (a forced tiny number of draws: 2 chains x
-    8 draws after 5 warm-up steps) declines: decision() is "unreliable fit" at
+    8 draws after 5 warm-up steps) declines: decision is "unreliable fit" at
     any threshold, to_dict says why, and exactly one RuntimeWarning is raised,
     naming the comparison."""
     import warnings
@@ -308,7 +308,7 @@ def test_poor_diagnostics_decline_with_one_named_warning(reference):
     assert len(runtime) == 1, [str(w.message) for w in runtime]
     assert "hierarchical model of A − B" in str(runtime[0].message)
     assert not res.reliable
-    assert res.decision() == res.decision(0.51) == "unreliable fit"
+    assert res.decision == res.decide(0.51) == "unreliable fit"
     d = res.to_dict()
     assert d["decision"] == "unreliable fit" and not d["diagnostics_ok"]
     assert "effective sample size" in d["diagnostics"]

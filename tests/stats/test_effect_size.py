@@ -190,11 +190,11 @@ def test_effect_size_to_dict_has_nan_interval_when_none():
 @pytest.mark.parametrize("case", REF["rank_biserial"], ids=lambda c: str(len(c["x"])))
 @pytest.mark.parametrize("zero_method", ["wilcox", "pratt", "zsplit", "demsar"])
 def test_paired_wilcoxon_effect_size_is_r_rank_biserial(case, zero_method):
-    """H: PairedTestResult.effect_size() of a Wilcoxon test is R's rank-biserial."""
+    """H: PairedTestResult.effect_size of a Wilcoxon test is R's rank-biserial."""
     from sklearn_bench.stats import paired_test
 
     res = paired_test(case["x"], case["y"], method="wilcoxon", zero_method=zero_method)
-    es = res.effect_size()
+    es = res.effect_size
     assert es.name == "rank_biserial"
     assert es.estimate == pytest.approx(case[zero_method], rel=RTOL)
 
@@ -205,11 +205,11 @@ def test_paired_t_effect_size_is_r_dz_with_sided_interval(case):
     from sklearn_bench.stats import paired_test
 
     for method in ("t", "permutation"):
-        es = paired_test(case["x"], case["y"], method=method).effect_size()
+        es = paired_test(case["x"], case["y"], method=method).effect_size
         assert es.estimate == pytest.approx(case["dz"], rel=RTOL)
         ci = es.confidence_interval()
         assert ci.low == pytest.approx(case["ci95_two_sided"][0], rel=1e-7)
-    es = paired_test(case["x"], case["y"], alternative="greater").effect_size()
+    es = paired_test(case["x"], case["y"], alternative="greater").effect_size
     assert es.confidence_interval().low == pytest.approx(
         _f(case["ci95_greater"][0]), rel=1e-7
     )
@@ -218,7 +218,7 @@ def test_paired_t_effect_size_is_r_dz_with_sided_interval(case):
     assert row["effect_size_ci_high"] == pytest.approx(case["ci95_two_sided"][1], 1e-7)
     corrected = paired_test(
         case["x"], case["y"], method="corrected_t", test_train_ratio=0.25
-    ).effect_size()
+    ).effect_size
     assert corrected.estimate == pytest.approx(case["dz"], rel=RTOL)
     with pytest.raises(ValueError, match="No confidence interval"):
         corrected.confidence_interval()
@@ -229,7 +229,7 @@ def test_paired_sign_effect_size_and_single_pair():
     from sklearn_bench.stats import paired_test
 
     res = paired_test([0.2, 0.3, 0.1, 0.4], [0.1, 0.3, 0.2, 0.1], method="sign")
-    assert res.effect_size().estimate == 0.25
+    assert res.effect_size.estimate == 0.25
     row = paired_test([0.2], [0.1], method="permutation").to_dict()
     assert row["effect_size"] is None and math.isnan(row["effect_size_estimate"])
 

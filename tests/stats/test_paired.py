@@ -868,7 +868,7 @@ def test_t_batch_invalid_input(kwargs, error, match):
 def test_t_batch_to_frame_has_one_row_per_comparison():
     """H: a batch's to_frame has one row per comparison with that pair's
     estimate, interval and p-value; effect sizes are for one pair (NaN here, a
-    ValueError from effect_size())."""
+    ValueError from effect_size)."""
     res = paired_test(OTHERS, REFERENCE[:, None])
     frame = res.to_frame()
     assert len(frame) == M and frame["effect_size_estimate"].isna().all()
@@ -876,7 +876,7 @@ def test_t_batch_to_frame_has_one_row_per_comparison():
     for column in ("estimate", "ci_low", "ci_high", "pvalue", "statistic"):
         assert frame.loc[3, column] == one.loc[0, column]
     with pytest.raises(ValueError, match="one comparison"):
-        res.effect_size()
+        _ = res.effect_size
 
 
 @pytest.mark.parametrize("n", [9, 30, 120])
@@ -921,12 +921,12 @@ def test_wilcoxon_batch_equals_the_one_pair_test(n, zero_method, alternative):
         np.testing.assert_equal(
             (ci.low[j], ci.high[j], level), (*alone, alone.confidence_level)
         )
-        mine, theirs = res._one(j).effect_size(), one.effect_size()
+        mine, theirs = res._one(j).effect_size, one.effect_size
         np.testing.assert_equal(
             (mine.name, mine.estimate), (theirs.name, theirs.estimate)
         )
     with pytest.raises(ValueError, match="one comparison"):
-        res.effect_size()
+        _ = res.effect_size
 
 
 # ------------------------------------------------------------------ 5x2cv tests

@@ -270,7 +270,7 @@ def test_wilcoxon_rows_are_each_pair_alone(zero_method):
             row[["statistic", "pvalue", "estimate", "ci_low", "ci_high"]].tolist()
             + [row["ci_level"], row["effect_size"]],
             [one.statistic, one.pvalue, one.estimate, *ci]
-            + [ci.confidence_level, one.effect_size().estimate],
+            + [ci.confidence_level, one.effect_size.estimate],
         )
     assert (res["n"] < len(frame)).sum() == len(frame.columns) - 1
 
