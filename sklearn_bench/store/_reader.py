@@ -224,24 +224,41 @@ def predictions_loader(path, content):
     return partial(read_predictions, Path(path).resolve(), content["done"])
 
 
+def _verified_records(path, sql):
+    """``(records of sql, meta)`` read in the transaction that verified the
+    store's checksums (what is read is what was verified); a tampered store is
+    refused."""
+    conn, meta = _open_reader(path)
+    try:
+        conn.execute("BEGIN")
+        failed = _read_verified(conn, path, meta)[-1]
+        if failed:
+            _refuse_tampered(path, failed)
+        records = conn.execute(sql).fetchall()
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+    return records, meta
+
+
+def _in_order(records, ordinals):
+    """The records of the tasks ``ordinals`` in that order (all: ``None``)."""
+    if ordinals is None:
+        return records
+    rank = {o: i for i, o in enumerate(ordinals)}
+    return sorted((r for r in records if r[0] in rank), key=lambda r: rank[r[0]])
+
+
 def read_predictions(path, ordinals=None):
     """The kept predictions of a store as a long DataFrame (``dataset``,
     ``learner``, ``split``, ``replicate``, ``fold``, ``row`` and ``correct`` or
     ``y_pred``), of the tasks ``ordinals`` in this order (default: all)."""
-    conn, meta = _open_reader(path)
-    try:
-        conn.execute("BEGIN")  # the predictions read are the ones verified
-        failed = _read_verified(conn, path, meta)[-1]
-        if failed:
-            _refuse_tampered(path, failed)
-        records = conn.execute(
-            "SELECT p.ordinal, t.dataset, t.learner, t.split, t.replicate, t.fold, "
-            "p.n, p.rows, p.correct, p.y_pred FROM predictions p JOIN tasks t "
-            "USING (ordinal) ORDER BY p.ordinal"
-        ).fetchall()
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
+    records, _ = _verified_records(
+        path,
+        "SELECT p.ordinal, t.dataset, t.learner, t.split, t.replicate, t.fold, "
+        "p.n, p.rows, p.correct, p.y_pred FROM predictions p JOIN tasks t "
+        "USING (ordinal) ORDER BY p.ordinal",
+    )
     for r in records:  # sizes from the blobs stored, before anything is sized
         n, rows, correct, y_pred = r[6:]
         if not (
@@ -258,9 +275,7 @@ def read_predictions(path, ordinals=None):
                 f"their stated size ({n!r} rows), which sklearn_bench never "
                 "writes; nothing was read."
             )
-    if ordinals is not None:  # in the order given
-        rank = {o: i for i, o in enumerate(ordinals)}
-        records = sorted((r for r in records if r[0] in rank), key=lambda r: rank[r[0]])
+    records = _in_order(records, ordinals)
     keys = ["dataset", "learner", "split", "replicate", "fold"]
     if not records:
         return pd.DataFrame(columns=[*keys, "row"])
@@ -305,24 +320,14 @@ def read_losses(path, ordinals=None):
     """
     from ._integrity import unpack_losses
 
-    conn, meta = _open_reader(path)
-    try:
-        conn.execute("BEGIN")  # the losses read are the ones verified
-        failed = _read_verified(conn, path, meta)[-1]
-        if failed:
-            _refuse_tampered(path, failed)
-        records = conn.execute(
-            "SELECT l.ordinal, t.dataset, t.learner, t.split, l.n, l.metrics, "
-            "l.rows, l.loss FROM losses l JOIN tasks t USING (ordinal) "
-            "ORDER BY l.ordinal"
-        ).fetchall()
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
+    records, meta = _verified_records(
+        path,
+        "SELECT l.ordinal, t.dataset, t.learner, t.split, l.n, l.metrics, "
+        "l.rows, l.loss FROM losses l JOIN tasks t USING (ordinal) "
+        "ORDER BY l.ordinal",
+    )
     names = list(json.loads(meta["result"])["metrics"])
-    if ordinals is not None:  # in the order given
-        rank = {o: i for i, o in enumerate(ordinals)}
-        records = sorted((r for r in records if r[0] in rank), key=lambda r: rank[r[0]])
+    records = _in_order(records, ordinals)
     items = []
     for r in records:
         try:
