@@ -11,7 +11,15 @@ fresh process so that its peak memory is its own:
   report under 60 s and under 1 GB peak)
 
 and ``wide``: 50 learners x 500 data sets x 10 replicates (250 k rows; issue
-22's goal: ``write_report`` under 15 s on 2 cores, ``report.html`` under 3 MB).
+22's goal: ``write_report`` under 15 s on 2 cores, ``report.html`` under 3 MB);
+``wide480``: 50 x 480 x 10, issue 39's study, whose report (from a frame without
+split sizes: ``--no-split-sizes``) should take under 10 s on a quiet machine.
+
+``--no-split-sizes`` drops ``n_train`` and ``n_test`` from the frame (a result
+from ``from_frame`` without them): the tests within a data set that need them
+cannot run, and the report says so once. ``--profile`` prints the functions
+that cost most in ``analyse`` + ``write_report`` (cProfile, which slows the
+step itself down).
 
 For each size, printed: the time and the peak resident memory (RSS, sampled
 every 20 ms; the process' whole footprint, interpreter and libraries included)
@@ -33,6 +41,8 @@ Run from the repository root:
     python benchmarks/report_scale.py --size 1M       # one size
     python benchmarks/report_scale.py --size wide --store --keep out/
     python benchmarks/report_scale.py --size 100k --report-only
+    python benchmarks/report_scale.py --size wide480 --report-only --no-split-sizes
+    python benchmarks/report_scale.py --size wide --report-only --profile
 """
 
 import argparse
@@ -53,6 +63,7 @@ SIZES = {
     "100k": (20, 50, 100),
     "1M": (20, 500, 100),
     "wide": (50, 500, 10),
+    "wide480": (50, 480, 10),
 }
 N_TRAIN, N_TEST = 100, 36
 
@@ -79,8 +90,9 @@ def synthetic_frame(n_learners, n_datasets, n_replicates, seed=0):
     )
 
 
-def from_frame(df):
-    """``BenchmarkResult.from_frame`` with the split sizes a store would have."""
+def from_frame(df, split_sizes=True):
+    """``BenchmarkResult.from_frame`` with the split sizes a store would have
+    (without them when not ``split_sizes``)."""
     from sklearn_bench import BenchmarkResult
 
     result = BenchmarkResult.from_frame(
@@ -91,7 +103,8 @@ def from_frame(df):
         replicate="rep",
         greater_is_better=False,
     )
-    result.scores = result.scores.assign(n_train=N_TRAIN, n_test=N_TEST)
+    if split_sizes:
+        result.scores = result.scores.assign(n_train=N_TRAIN, n_test=N_TEST)
     result.datasets = dict.fromkeys(result.datasets, "real world")
     return result
 
@@ -183,7 +196,7 @@ def hide_bayes():
         sys.modules[name] = None  # importlib.util.find_spec then answers None
 
 
-def run_size(name, *, store, report_only, keep, timeout_note=""):
+def run_size(name, *, store, report_only, keep, split_sizes=True, profile=None):
     """Measure one size in this process; returns a dict of measurements."""
     import warnings
 
@@ -198,6 +211,7 @@ def run_size(name, *, store, report_only, keep, timeout_note=""):
     n_learners, n_datasets, n_replicates = SIZES[name]
     df = synthetic_frame(n_learners, n_datasets, n_replicates)
     out = {"size": name, "rows": len(df), "shape": SIZES[name], "steps": {}}
+    out["split_words"] = "" if split_sizes else ", no split sizes"
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         if store:
@@ -211,7 +225,7 @@ def run_size(name, *, store, report_only, keep, timeout_note=""):
         else:
 
             def load():
-                return from_frame(df)
+                return from_frame(df, split_sizes)
 
         def step(key, func):
             with PeakRSS() as peak:
@@ -227,11 +241,19 @@ def run_size(name, *, store, report_only, keep, timeout_note=""):
             del result
         target = Path(keep) / name if keep else folder / "report"
         result = step("report: load", load)
+
         # the figure formats of ``sklearn-bench report`` (PNG and SVG)
-        step(
-            "report: write_report",
-            lambda: write_report(analyse(result), target, progress=False),
-        )
+        def report():
+            return write_report(analyse(result), target, progress=False)
+
+        if profile:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            step("report: write_report", lambda: profiler.runcall(report))
+            profiler.dump_stats(profile)
+        else:
+            step("report: write_report", report)
         out["html_bytes"] = (target / "report.html").stat().st_size
         out["files"] = sum(1 for p in target.rglob("*") if p.is_file())
     import resource
@@ -247,8 +269,8 @@ def _mb(n):
 def show(m):
     k, j, r = m["shape"]
     print(f"\n{m['size']}: {m['rows']:,} rows ({k} learners x {j} data sets x {r} "
-          f"replicates); wall-clock and CPU seconds (CPU: less sensitive to other "
-          "processes on the machine)")  # fmt: skip
+          f"replicates{m['split_words']}); wall-clock and CPU seconds (CPU: less "
+          "sensitive to other processes on the machine)")  # fmt: skip
     if "store_write" in m:
         print(f"  (store written in bulk in {m['store_write']:.1f} s)")
     for key, (seconds, cpu, peak) in m["steps"].items():
@@ -266,6 +288,18 @@ def main():
         "--size", choices=list(SIZES), action="append", help="repeatable"
     )
     parser.add_argument("--store", action="store_true", help="load from SQLite")
+    parser.add_argument(
+        "--no-split-sizes",
+        action="store_true",
+        help="a frame without n_train / n_test (not with --store)",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_const",
+        const=True,
+        dest="show_profile",
+        help="profile analyse + write_report",
+    )
     parser.add_argument("--report-only", action="store_true", help="skip the breakdown")
     parser.add_argument("--keep", help="write the reports under this folder")
     parser.add_argument("--timeout", type=float, default=1800.0)
@@ -273,13 +307,21 @@ def main():
         "--bayes", choices=["installed", "with", "without", "both"], default="installed"
     )
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--profile-to", dest="profile", help=argparse.SUPPRESS)
     parser.add_argument("--hide-bayes", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.store and args.no_split_sizes:
+        parser.error("--no-split-sizes is for a frame, not --store")
     if args.child:
         if args.hide_bayes:
             hide_bayes()
         m = run_size(
-            args.child, store=args.store, report_only=args.report_only, keep=args.keep
+            args.child,
+            store=args.store,
+            report_only=args.report_only,
+            keep=args.keep,
+            split_sizes=not args.no_split_sizes,
+            profile=args.profile,
         )
         print("RESULT " + json.dumps(m))
         return
@@ -297,6 +339,11 @@ def main():
         )
         cmd += ["--store"] * args.store + ["--report-only"] * args.report_only
         cmd += ["--keep", args.keep] if args.keep else []
+        cmd += ["--no-split-sizes"] * args.no_split_sizes
+        profile = None
+        if args.show_profile:
+            profile = tempfile.NamedTemporaryFile(suffix=".prof", delete=False).name
+            cmd += ["--profile-to", profile]
         try:
             done = subprocess.run(
                 cmd, capture_output=True, text=True, timeout=args.timeout
@@ -310,6 +357,14 @@ def main():
             continue
         m = json.loads(lines[-1][len("RESULT ") :])
         show(m)
+        if profile:
+            import pstats
+
+            print("\n  cProfile of analyse + write_report (slowed down by it):")
+            stats = pstats.Stats(profile, stream=sys.stdout)
+            stats.sort_stats("cumulative").print_stats(r"sklearn_bench", 30)
+            stats.sort_stats("tottime").print_stats(15)
+            os.unlink(profile)
         times[name, hide] = [
             sum(m["steps"][k][i] for k in ("report: load", "report: write_report"))
             for i in (0, 1)

@@ -209,7 +209,7 @@ def plot_datasets_needed(
     ax = _axes(ax)
     opts = {"power": power, "alpha": alpha, "alternative": alternative}
     for s in sigmas:
-        needed = [n_datasets_needed(d, s, method=method, **opts) for d in deltas]
+        needed = n_datasets_needed(deltas, s, method=method, **opts)
         ax.plot(
             deltas,
             needed,

@@ -530,6 +530,7 @@ class _SortedWalsh:
     """
 
     def __init__(self, z, sums, bound):
+        self.bound = bound
         self.order = np.argsort(z, kind="stable")
         ordered = sums[np.ix_(self.order, self.order)]
         n = ordered.shape[0]
@@ -557,7 +558,10 @@ def _sorted_masses(walshes, wt):
     c`` where no sum ties a bound, one ``einsum`` that adds the
     pseudo-observations one after the other), so each comparison's masses are
     bit for bit those of its own whole batch (tests check both): 49 comparisons
-    of 480 data sets cost 0.4 of their one-by-one time.
+    of 480 data sets cost 0.4 of their one-by-one time. Without a ROPE the two
+    regions cover every pair, ``H(s) + H(−s) = 1``, so the mass below is
+    ``(Σ w)² −`` the mass above (to rounding, about 1e-16), which halves the
+    work after the cumulative sums.
     """
     n, n_draws = wt.shape
     k = len(walshes)
@@ -571,6 +575,7 @@ def _sorted_masses(walshes, wt):
     below_lo, below_hi = rows("below_lo"), rows("below_hi")
     above_tie = not np.array_equal(above_hi, above_lo)
     below_tie = not np.array_equal(below_lo, below_hi)
+    no_rope = all(s.bound == 0 for s in walshes)
     above_out, below_out = np.empty((k, n_draws)), np.empty((k, n_draws))
     width = max(2, _SORTED_BLOCK // (n * k))
     starts = list(range(0, n_draws, width))
@@ -599,6 +604,9 @@ def _sorted_masses(walshes, wt):
             np.multiply(0.5, a, out=a)
         np.subtract(c[-1], a, out=a)
         above_out[:, start:stop] = np.einsum("ijb,ijb->jb", ws, a)
+        if no_rope:
+            below_out[:, start:stop] = c[-1] * c[-1] - above_out[:, start:stop]
+            continue
         np.take(flat_c, below_lo, axis=0, out=flat_a, mode="clip")
         if below_tie:
             np.take(flat_c, below_hi, axis=0, out=flat_b, mode="clip")

@@ -126,8 +126,9 @@ def n_datasets_needed(
 
     Parameters
     ----------
-    delta : float
-        The difference to detect (> 0).
+    delta : float or array-like of float
+        The difference to detect (> 0); an array gives the ``J`` of each
+        (the same integers as one call each, searched all at once).
     sigma : float
         Standard deviation of the per-data-set differences (> 0).
     power : float, default=0.8
@@ -143,7 +144,7 @@ def n_datasets_needed(
 
     Returns
     -------
-    J : int
+    J : int, or ndarray of int when ``delta`` is an array
 
     Examples
     --------
@@ -153,9 +154,16 @@ def n_datasets_needed(
     >>> [n_datasets_needed(0.05, s, alternative="greater", method="approx")
     ...  for s in (0.03, 0.05, 0.075, 0.1)]   # Boulesteix et al., Fig. 2
     [4, 8, 16, 27]
+    >>> n_datasets_needed([0.05, 0.1], 0.05).tolist()
+    [10, 5]
     """
-    delta, sigma, alpha = _check_power_args(delta, sigma, alpha, alternative, method)
-    if delta <= 0:
+    deltas = np.asarray(delta, dtype=float) if np.ndim(delta) else None
+    checked, sigma, alpha = _check_power_args(
+        1.0 if deltas is not None else delta, sigma, alpha, alternative, method
+    )
+    if deltas is None:
+        deltas = np.asarray(checked, dtype=float)
+    if not np.all(deltas > 0):
         raise ValueError(f"`delta` must be positive; got {delta!r}.")
     if isinstance(max_datasets, bool) or not isinstance(max_datasets, Integral):
         raise TypeError(f"`max_datasets` must be an integer; got {max_datasets!r}.")
@@ -165,24 +173,30 @@ def n_datasets_needed(
             f"`power` must lie strictly between `alpha` ({alpha}) and 1; got {power!r}."
         )
 
-    def reaches(J):
-        return _power(float(J), delta, sigma, alpha, alternative, method) >= power
+    def reaches(J, at):  # each delta's own search, on the deltas `at` still open
+        return (
+            _power(J.astype(float), deltas.flat[at], sigma, alpha, alternative, method)
+            >= power
+        )
 
-    if reaches(2):
-        return 2
-    low, high = 2, 4  # power(low) < target; find high with power(high) >= target
-    while not reaches(high):
-        low, high = high, 2 * high
-        if high > max_datasets:
+    low = np.full(deltas.size, 2)  # power(low) < target once past J = 2
+    high = np.where(reaches(low, np.arange(deltas.size)), 2, 4)
+    open_ = np.flatnonzero(high > 2)
+    while open_.size:  # find high with power(high) >= target
+        short = open_[~reaches(high[open_], open_)]
+        low[short], high[short] = high[short], 2 * high[short]
+        if short.size and high[short].max() > max_datasets:
+            worst = deltas.flat[short[np.argmax(high[short])]]
             raise ValueError(
                 f"more than `max_datasets` = {max_datasets} data sets needed to "
-                f"detect `delta` = {delta:g} with `sigma` = {sigma:g} at `power` = "
+                f"detect `delta` = {worst:g} with `sigma` = {sigma:g} at `power` = "
                 f"{power:g}."
             )
-    while high - low > 1:  # power increases with J
-        mid = (low + high) // 2
-        if reaches(mid):
-            high = mid
-        else:
-            low = mid
-    return int(high)
+        open_ = short
+    open_ = np.flatnonzero(high - low > 1)
+    while open_.size:  # power increases with J
+        mid = (low[open_] + high[open_]) // 2
+        hit = reaches(mid, open_)
+        high[open_[hit]], low[open_[~hit]] = mid[hit], mid[~hit]
+        open_ = open_[high[open_] - low[open_] > 1]
+    return int(high[0]) if np.ndim(delta) == 0 else high.reshape(deltas.shape)

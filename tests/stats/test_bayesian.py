@@ -459,16 +459,16 @@ def _masses_whole(walsh, wt):
         if np.array_equal(walsh.above_hi, walsh.above_lo)
         else 0.5 * (hi + c[walsh.above_lo])
     )
+    above = np.einsum("ib,ib->b", ws, c[-1] - half)
+    if walsh.bound == 0:  # H(s) + H(-s) = 1: below is (sum w)^2 - above
+        return above, c[-1] * c[-1] - above
     lo = c[walsh.below_lo]
     below = (
         lo
         if np.array_equal(walsh.below_lo, walsh.below_hi)
         else 0.5 * (lo + c[walsh.below_hi])
     )
-    return (
-        np.einsum("ib,ib->b", ws, c[-1] - half),
-        np.einsum("ib,ib->b", ws, below),
-    )
+    return above, np.einsum("ib,ib->b", ws, below)
 
 
 @pytest.mark.parametrize(

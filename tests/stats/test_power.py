@@ -166,3 +166,31 @@ def test_n_datasets_needed_rejects_bad_arguments():
         n_datasets_needed(0.05, 0.05, power=0.01)
     with pytest.raises(ValueError, match="`max_datasets`"):
         n_datasets_needed(1e-6, 1.0, max_datasets=1000)
+
+
+@pytest.mark.parametrize("method", ["exact", "approx"])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_n_datasets_needed_array_equals_one_call_each(method, alternative):
+    """H: an array of deltas gives, in its shape, exactly the integers of one call
+    per delta (the searches run side by side), from J = 2 to thousands."""
+    rng = np.random.default_rng(0)
+    for sigma in (0.01, 0.05, 0.3):
+        deltas = np.r_[rng.uniform(0.001, 0.5, 40), sigma / 5, 2 * sigma, 10.0] * sigma
+        kw = {"method": method, "alternative": alternative}
+        got = n_datasets_needed(deltas.reshape(-1, 1), sigma, **kw)
+        assert got.shape == (deltas.size, 1)
+        assert got.ravel().tolist() == [
+            n_datasets_needed(d, sigma, **kw) for d in deltas
+        ]
+        assert got.min() == 2 and got.max() > 1000
+
+
+def test_n_datasets_needed_array_rejects_bad_deltas():
+    """H: one non-positive or NaN delta in an array, or one that needs more than
+    `max_datasets`, raises as it does alone."""
+    with pytest.raises(ValueError, match="`delta`"):
+        n_datasets_needed([0.05, 0.0], 0.05)
+    with pytest.raises(ValueError, match="`delta`"):
+        n_datasets_needed([np.nan, 0.05], 0.05)
+    with pytest.raises(ValueError, match="`delta` = 1e-06"):
+        n_datasets_needed([0.5, 1e-6], 1.0, max_datasets=1000)
