@@ -175,7 +175,7 @@ def test_n_datasets_needed_array_equals_one_call_each(method, alternative):
     per delta (the searches run side by side), from J = 2 to thousands."""
     rng = np.random.default_rng(0)
     for sigma in (0.01, 0.05, 0.3):
-        deltas = np.r_[rng.uniform(0.001, 0.5, 40), sigma / 5, 2 * sigma, 10.0] * sigma
+        deltas = np.r_[rng.uniform(0.001, 0.5, 40), 0.2, 2.0, 100.0] * sigma
         kw = {"method": method, "alternative": alternative}
         got = n_datasets_needed(deltas.reshape(-1, 1), sigma, **kw)
         assert got.shape == (deltas.size, 1)
