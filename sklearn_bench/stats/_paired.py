@@ -189,16 +189,22 @@ class PairedTestResult:
             q = stats.t.isf(tail, self.df)
             low = self.estimate - q * self._std_error
             high = self.estimate + q * self._std_error
-        elif isinstance(d, tuple):  # a batch of Wilcoxon tests: row by row
-            with warnings.catch_warnings():  # said once, below
-                warnings.simplefilter("ignore", UserWarning)
-                rows = [self._one(j).confidence_interval(level) for j in range(len(d))]
+        elif isinstance(d, tuple):  # a batch of Wilcoxon tests: rows of one length
+            low, high, got = np.empty(len(d)), np.empty(len(d)), np.empty(len(d))
+            sizes = np.array([row.size for row in d])
+            for size in np.unique(sizes):  # at once, each row as it alone gives
+                at = np.flatnonzero(sizes == size)
+                rows = np.stack([d[j] for j in at]).reshape(at.size, size)
+                low[at], high[at], got[at] = _hodges_lehmann_interval(rows, tail)
+            whole = np.isinf(low) & np.isinf(high)
+            if self.alternative == "greater":
+                high = np.full(len(d), np.inf)
+            elif self.alternative == "less":
+                low = np.full(len(d), -np.inf)
             shape = np.shape(self.pvalue)
-            low, high, achieved = (
-                np.array([ci[i] if i < 2 else ci.confidence_level for ci in rows])
-                .reshape(shape) for i in range(3)
-            )  # fmt: skip
-            if (np.isinf(low) & np.isinf(high)).any():
+            low, high = low.reshape(shape), high.reshape(shape)
+            achieved = (1 - (got if one_sided else 2 * got)).reshape(shape)
+            if whole.any():
                 warnings.warn(
                     "Some comparisons have too few differences for a finite "
                     f"wilcoxon interval at level {level:g}; theirs is the whole "
@@ -547,7 +553,9 @@ def _walsh_order_statistics(d, ks):
     """``np.sort(_walsh_averages(d))[ks]``, the same floats, without forming
     and partitioning every Walsh average when ``d`` is long; ``None`` when that
     cannot be shown to give the floats a partition of all the averages gives
-    (then the caller does that).
+    (then the caller does that). A batch ``d`` of shape (rows, n) gives an
+    array of shape (rows, len(ks)), each row that row's floats or NaN (where
+    the caller partitions), the rows' searches done side by side.
 
     Every Walsh average is the float ``(d_i + d_j)/2``; floating-point addition
     is commutative and monotone, so with ``d`` sorted the averages of row ``i``
@@ -563,22 +571,33 @@ def _walsh_order_statistics(d, ks):
     with a negative zero in ``d`` gives ``None``, as does a bracket that misses.
     Tests compare the floats with those of :func:`_order_statistics`.
     """
-    n = d.size
+    batch = np.ndim(d) == 2
+    d = np.atleast_2d(d)
+    n = d.shape[1]
     if n < _WALSH_SELECT_FROM:
-        return None
-    ds = np.sort(d)
-    m = n * (n + 1) // 2
+        return np.full((len(d), len(ks)), np.nan) if batch else None
+    ds = np.sort(d, axis=1)
     i, j = _walsh_sample_pairs(n)
-    sample = np.sort((ds[i] + ds[j]) / 2)
-    out = np.full(len(ks), np.nan)
+    sample = np.sort((ds[:, i] + ds[:, j]) / 2, axis=1)
+    # each column's run of equal differences: [run_start, run_stop)
+    cols = np.arange(n)
+    new = np.ones(ds.shape, dtype=bool)
+    new[:, 1:] = ds[:, 1:] != ds[:, :-1]
+    last = np.ones(ds.shape, dtype=bool)
+    last[:, :-1] = new[:, 1:]
+    run_start = np.maximum.accumulate(np.where(new, cols, 0), axis=1)
+    run_stop = np.minimum.accumulate(np.where(last, cols + 1, n)[:, ::-1], axis=1)
+    runs = (run_start, run_stop[:, ::-1])
+    out = np.full((len(d), len(ks)), np.nan)
     for a in range(len(ks)):
-        if np.isnan(out[a]):  # not found with an earlier rank's run
-            _walsh_select(ds, ks, a, sample, m, out)
-    if np.isnan(out).any():
-        return None
-    if (out == 0).any() and np.any(np.signbit(d) & (d == 0)):
-        return None
-    return out
+        todo = np.flatnonzero(np.isnan(out[:, a]))  # not found with an earlier run
+        if todo.size:
+            _walsh_select(ds, ks, a, sample, runs, todo, out)
+    zero = (out == 0).any(axis=1) & np.any(np.signbit(d) & (d == 0), axis=1)
+    out[zero | np.isnan(out).any(axis=1)] = np.nan
+    if batch:
+        return out
+    return None if np.isnan(out[0, 0]) else out[0]
 
 
 @functools.lru_cache(maxsize=4)
@@ -594,61 +613,85 @@ def _walsh_sample_pairs(n):
     return i, j
 
 
-def _walsh_row_bound(ds, rows, target, side):
-    """Per row ``i``, the first column ``j >= i`` whose Walsh average is
-    ``>= target`` (``side="left"``) or ``> target`` (``"right"``), ``n`` if none:
-    a ``searchsorted`` guess, moved (over runs of equal differences at once)
-    until the averages themselves agree."""
-    n = ds.size
-    col = np.clip(np.searchsorted(ds, 2 * target - ds, side=side), rows, n)
-
-    def near(r, c):  # the averages at (r, c) are on the near side of target
-        w = (ds[r] + ds[c]) / 2
-        return w < target if side == "left" else w <= target
-
-    while True:  # left, past every column before that is not on the near side
-        back = np.flatnonzero(col > rows)
-        back = back[~near(back, col[back] - 1)]
-        if back.size == 0:
-            break
-        first = np.searchsorted(ds, ds[col[back] - 1], side="left")
-        col[back] = np.maximum(first, back)
-    while True:  # right, past every column on the near side
-        ahead = np.flatnonzero(col < n)
-        ahead = ahead[near(ahead, col[ahead])]
-        if ahead.size == 0:
-            break
-        col[ahead] = np.searchsorted(ds, ds[col[ahead]], side="right")
-    return col
+def _searchsorted_rows(ds, v, side):
+    """``np.searchsorted(ds[r], v[r], side)`` for each row ``r`` of sorted ``ds``
+    and nonincreasing ``v``, at once: one stable merge of each row's two runs."""
+    rows, n = ds.shape
+    # a stable sort keeps, of equal values, the values first (side="left": they
+    # count only the ds below them) or the ds first ("right")
+    left = side == "left"
+    both = np.concatenate([v[:, ::-1], ds] if left else [ds, v[:, ::-1]], axis=1)
+    order = np.argsort(both, axis=1, kind="stable")
+    is_ds = order >= n if left else order < n
+    before = np.cumsum(is_ds, axis=1) - is_ds  # ds before each position
+    out = np.empty(v.shape, dtype=np.intp)
+    at = (order if left else order - n)[~is_ds]
+    out[np.nonzero(~is_ds)[0], n - 1 - at] = before[~is_ds]
+    return out
 
 
-def _walsh_select(ds, ks, a, sample, m, out):
-    """Into ``out``, the ``ks[a]``-th smallest Walsh average of sorted ``ds``
-    (0-based), and every other rank of ``ks`` its run holds; ``out[a]`` stays
-    NaN when the sample's bracket does not hold it."""
-    n, size, k = ds.size, sample.size, int(ks[a])
+def _walsh_row_bound(ds, target, side, runs):
+    """Per row ``i`` of each sorted ``ds[r]``, the first column ``j >= i`` whose
+    Walsh average is ``>= target[r]`` (``side="left"``) or ``> target[r]``
+    (``"right"``), ``n`` if none: a ``searchsorted`` guess, moved (over runs of
+    equal differences at once) until the averages themselves agree."""
+    rows, n = ds.shape
+    cols = np.arange(n)
+    col = np.clip(_searchsorted_rows(ds, 2 * target[:, None] - ds, side), cols, n)
+    flat, col = ds.ravel(), col.ravel()  # (r, i) at r * n + i, as (r, j) at r * n + j
+    base = np.repeat(np.arange(rows) * n, n)
+    row_of = np.repeat(target, n)
+    run_start, run_stop = (x.ravel() for x in runs)
+
+    def near(at, j):  # the averages at (at, j) are on their target's near side
+        w = (flat[at] + flat[base[at] + j]) / 2
+        return w < row_of[at] if side == "left" else w <= row_of[at]
+
+    at = np.flatnonzero(col > np.tile(cols, rows))
+    while at.size:  # left, past every column before that is not on the near side
+        at = at[~near(at, col[at] - 1)]
+        col[at] = np.maximum(run_start[base[at] + col[at] - 1], at - base[at])
+        at = at[col[at] > at - base[at]]
+    at = np.flatnonzero(col < n)
+    while at.size:  # right, past every column on the near side
+        at = at[near(at, col[at])]
+        col[at] = run_stop[base[at] + col[at]]
+        at = at[col[at] < n]
+    return col.reshape(rows, n)
+
+
+def _walsh_select(ds, ks, a, sample, runs, todo, out):
+    """Into ``out[r]`` for each row ``r`` of ``todo``, the ``ks[a]``-th smallest
+    Walsh average of sorted ``ds[r]`` (0-based), and every other rank of ``ks``
+    its run holds; ``out[r, a]`` stays NaN when the sample's bracket does not
+    hold it."""
+    n, size, k = ds.shape[1], sample.shape[1], int(ks[a])
+    m = n * (n + 1) // 2
     p = (k + 0.5) / m
     centre = p * size
     # sample positions: 4 standard errors of a sampled rank, and a margin
     spread = 4 * np.sqrt(size * p * (1 - p)) + 4
     low_at, high_at = int(np.floor(centre - spread)), int(np.ceil(centre + spread))
-    lo = sample[low_at] if low_at >= 0 else -np.inf
-    hi = sample[high_at] if high_at < size else np.inf
-    rows = np.arange(n)
-    start = _walsh_row_bound(ds, rows, lo, "left")
-    stop = _walsh_row_bound(ds, rows, hi, "right")
-    below = int((start - rows).sum())
+    lo = sample[todo, low_at] if low_at >= 0 else np.full(todo.size, -np.inf)
+    hi = sample[todo, high_at] if high_at < size else np.full(todo.size, np.inf)
+    ds, runs = ds[todo], (runs[0][todo], runs[1][todo])
+    start = _walsh_row_bound(ds, lo, "left", runs)
+    stop = _walsh_row_bound(ds, hi, "right", runs)
+    cols = np.arange(n)
+    below = (start - cols).sum(axis=1)
     lengths = stop - start
-    total = int(lengths.sum())
-    held = [b for b, r in enumerate(ks) if below <= r < below + total]
-    if a not in held:
-        return
-    r = np.repeat(rows, lengths)
-    c = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    c += np.repeat(start, lengths)
-    run = (ds[r] + ds[c]) / 2
-    at = [int(ks[b]) - below for b in held]
-    out[held] = np.partition(run, at)[at]
+    total = lengths.sum(axis=1)
+    for q, row in enumerate(todo):
+        held = [b for b, r in enumerate(ks) if below[q] <= r < below[q] + total[q]]
+        if a not in held:
+            continue
+        length = lengths[q]
+        i = np.repeat(cols, length)
+        j = np.arange(total[q]) - np.repeat(np.cumsum(length) - length, length)
+        j += np.repeat(start[q], length)
+        run = (ds[q, i] + ds[q, j]) / 2
+        at = [int(ks[b]) - below[q] for b in held]
+        out[row, held] = np.partition(run, at)[at]
 
 
 def _hodges_lehmann_interval(d, tail):
@@ -662,9 +705,10 @@ def _hodges_lehmann_interval(d, tail):
     an atom of that distribution, except where R clamps ``q`` to 1 (too few
     differences): there no finite interval reaches the level and the interval
     is the whole line, ``achieved_tail = 0``. For n > 50 the normal
-    approximation; ``achieved_tail`` is then ``tail`` (nominal).
+    approximation; ``achieved_tail`` is then ``tail`` (nominal). A batch ``d``
+    of shape (rows, n) gives arrays ``low`` and ``high``, each row's own.
     """
-    n = d.size
+    n = d.shape[-1]
     if n == 0:  # every difference was a zero and dropped: the point 0
         return 0.0, 0.0, 0.0
     m = n * (n + 1) // 2
@@ -683,21 +727,26 @@ def _hodges_lehmann_interval(d, tail):
 
 def _walsh_ranks(d, ks):
     """``_order_statistics(_walsh_averages(d, sort=False), ks)``, by
-    :func:`_walsh_order_statistics` where it applies."""
+    :func:`_walsh_order_statistics` where it applies; a batch ``d`` of shape
+    (rows, n) gives shape (len(ks), rows)."""
     found = _walsh_order_statistics(d, ks)
-    if found is None:
-        return _order_statistics(_walsh_averages(d, sort=False), ks)
-    return found
+    if d.ndim == 1:
+        if found is None:
+            return _order_statistics(_walsh_averages(d, sort=False), ks)
+        return found
+    for r in np.flatnonzero(np.isnan(found).any(axis=1)):
+        found[r] = _order_statistics(_walsh_averages(d[r], sort=False), ks)
+    return found.T
 
 
 def _walsh_median(d):
     """``np.median(_walsh_averages(d, sort=False))``, the same float: the mean of
-    the middle order statistic(s), as ``np.median`` takes it."""
-    m = d.size * (d.size + 1) // 2
-    found = _walsh_order_statistics(d, [m // 2 - 1, m // 2] if m % 2 == 0 else [m // 2])
-    if found is None:
-        return np.median(_walsh_averages(d, sort=False))
-    return np.mean(found, axis=0)
+    the middle order statistic(s), as ``np.median`` takes it; of each row of a
+    batch ``d`` of shape (rows, n)."""
+    m = d.shape[-1] * (d.shape[-1] + 1) // 2
+    return np.mean(
+        _walsh_ranks(d, [m // 2 - 1, m // 2] if m % 2 == 0 else [m // 2]), axis=0
+    )
 
 
 def _widest_level(n, one_sided):
@@ -734,6 +783,13 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
         _wilcoxon_row(d, alternative, zero_method, exact)
         for d in d_raw.reshape(-1, d_raw.shape[-1])
     ]
+    sizes = np.array([row["used"].size for row in rows])
+    for size in np.unique(sizes):  # Hodges-Lehmann estimates, rows of one length
+        at = np.flatnonzero(sizes == size)
+        used = np.stack([rows[j]["used"] for j in at]).reshape(at.size, size)
+        estimates = _walsh_median(used) if size else np.zeros(at.size)
+        for j, estimate in zip(at, estimates, strict=True):
+            rows[j]["estimate"] = float(estimate)
     groups = {}  # rows left to scipy, by (length, method)
     for at, row in enumerate(rows):
         if row["method"] is not None:
@@ -789,7 +845,7 @@ def _wilcoxon_row(d_raw, alternative, zero_method, exact):
     r_plus = float(ranks[used > 0].sum() + half_zeros)
     r_minus = float(ranks[used < 0].sum() + half_zeros)
     details.update(r_plus=r_plus, r_minus=r_minus, n_used=n)
-    estimate = float(_walsh_median(used)) if n else 0.0  # Hodges-Lehmann
+    estimate = None  # Hodges-Lehmann: by _wilcoxon, for all rows at once
     if zero_method == "wilcox" or alternative != "two-sided":
         statistic = r_plus  # R's V
     else:

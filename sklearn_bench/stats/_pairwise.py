@@ -421,6 +421,16 @@ default=None
             zero_method=zero_method,
         )  # fmt: skip
         batch = {int(p): tests._one(q) for q, p in enumerate(clean)}
+        with warnings.catch_warnings():  # as for each pair below
+            warnings.simplefilter("ignore", UserWarning)
+            cis = tests.confidence_interval(level)  # all pairs at once
+        levels = np.broadcast_to(cis.confidence_level, np.shape(cis.low))
+        batch_ci = {
+            int(p): ConfidenceInterval(
+                float(cis.low[q]), float(cis.high[q]), float(levels[q])
+            )
+            for q, p in enumerate(clean)
+        }
     for p, (a, b) in enumerate(zip(i, j, strict=True)):
         both = ~np.isnan(values[:, a]) & ~np.isnan(values[:, b])
         if both.sum() < 2:
@@ -431,14 +441,14 @@ default=None
             )
         x, y = values[both, a], values[both, b]
         if p in batch:
-            res = batch[p]
+            res, ci = batch[p], batch_ci[p]
         else:  # a sign test, or a pair with missing cells: on its common blocks
             res = paired_test(x, y, method=method, zero_method=zero_method)
-        with warnings.catch_warnings():
-            # too few blocks for a finite rank interval: the whole line, and
-            # ``ci_level`` says so
-            warnings.simplefilter("ignore", UserWarning)
-            ci = res.confidence_interval(level)
+            with warnings.catch_warnings():
+                # too few blocks for a finite rank interval: the whole line, and
+                # ``ci_level`` says so
+                warnings.simplefilter("ignore", UserWarning)
+                ci = res.confidence_interval(level)
         es = res.effect_size
         for key, value in zip(columns, (int(both.sum()), float(np.mean(x - y)),
                 res.estimate, ci.low, ci.high, ci.confidence_level, res.statistic,

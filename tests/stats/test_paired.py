@@ -779,6 +779,43 @@ def test_walsh_selection_from_sorted_differences_equals_partition(seed):
     assert taken >= 6
 
 
+def test_walsh_selection_of_a_batch_equals_each_row_and_the_partition():
+    """H: a batch of rows (one length) gets, row by row, the very floats the
+    partition of all its Walsh averages gives (order statistics, median,
+    Hodges-Lehmann interval), bit for bit, and NaN exactly where one row alone
+    falls back (a zero order statistic with negative zeros); rows of heavy ties,
+    zeros and constant rows included."""
+    from sklearn_bench.stats import _paired as P
+
+    rng = np.random.default_rng(11)
+    n = 240
+    d = np.round(rng.normal(0.003, 0.02, (9, n)), 3)
+    d[1, : n // 3] = 0.0
+    d[2] = 0.25  # constant
+    d[3, : n // 2] = -0.0  # negative zeros: the zero median falls back
+    d[4] = np.round(d[4], 1)  # few distinct values
+    m = n * (n + 1) // 2
+    ks = [0, 7, m // 2 - 1, m // 2, m - 3, m - 1]
+    batch = P._walsh_order_statistics(d, ks)
+    assert batch.shape == (9, len(ks))
+    for row, got in zip(d, batch, strict=True):
+        alone = P._walsh_order_statistics(row, ks)
+        if alone is None:
+            assert np.isnan(got).all()
+        else:
+            assert got.tobytes() == alone.tobytes()
+            expected = P._order_statistics(P._walsh_averages(row, sort=False), ks)
+            assert got.tobytes() == expected.tobytes()
+    assert np.isnan(batch[3]).all() and (~np.isnan(batch).any(axis=1)).sum() >= 6
+    medians = P._walsh_median(d)
+    for tail in (0.005, 0.025):
+        low, high, achieved = P._hodges_lehmann_interval(d, tail)
+        for r, row in enumerate(d):
+            w = P._walsh_averages(row, sort=False)
+            assert np.float64(medians[r]).tobytes() == np.median(w).tobytes()
+            assert (low[r], high[r], achieved) == P._hodges_lehmann_interval(row, tail)
+
+
 # ------------------------------------------------------------ batches (axis)
 _rng = np.random.default_rng(2024)
 N, M = 12, 5
@@ -881,7 +918,7 @@ def test_t_batch_to_frame_has_one_row_per_comparison():
 
 @pytest.mark.parametrize("n", [9, 30, 120])
 @pytest.mark.parametrize("zero_method", ["demsar", "wilcox", "pratt"])
-@pytest.mark.parametrize("alternative", ["two-sided", "less"])
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
 def test_wilcoxon_batch_equals_the_one_pair_test(n, zero_method, alternative):
     """H: every comparison of a Wilcoxon batch (pairs along axis 0 and along
     axis 1) is paired_test of that pair alone to the last bit: statistic,
