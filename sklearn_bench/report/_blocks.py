@@ -102,6 +102,11 @@ def _interval_text(low, high):
 
 def _image_bytes(fig, fmt="png", dpi=110):
     """The bytes of ``fig`` drawn as ``fmt`` (the report's figures: 110 dpi)."""
+    for ax in fig.axes:
+        if not ax.get_ylabel():
+            # nothing to place: matplotlib would measure every tick label (50
+            # learners' names) again at each drawing to place the empty label
+            ax.yaxis.set_label_coords(0.0, 0.5)
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, dpi=dpi)
     return buffer.getvalue()
