@@ -469,13 +469,21 @@ def _within(result, mean, greater_is_better, level, alpha, metric):
     from, in words."""
     rows, rules = [], {}
     failed = []  # said once per cause, in the notes (issue 28.9)
-    finite = np.isfinite(mean.to_numpy(dtype=float))  # one lookup, not 25 000
+    values = mean.to_numpy(dtype=float)
+    finite = np.isfinite(values)  # one lookup, not 25 000
+    learners = list(mean.columns)
     for at, dataset in enumerate(mean.index):
-        row_means = mean.loc[dataset].dropna()
-        if row_means.empty:
+        present = np.flatnonzero(~np.isnan(values[at]))
+        if not present.size:
             continue
-        best = row_means.idxmax() if greater_is_better else row_means.idxmin()
-        others = [m for m in mean.columns[finite[at]] if m != best]
+        # the first best, as idxmax / idxmin of the row's non-NaN means
+        row = values[at, present]
+        best = learners[
+            present[np.argmax(row) if greater_is_better else np.argmin(row)]
+        ]
+        others = [
+            learners[j] for j in np.flatnonzero(finite[at]) if learners[j] != best
+        ]
         error = None
         try:
             batch = _within_batch(result, others, best, level, metric, dataset, rules)

@@ -403,9 +403,11 @@ def within_notes(failures):
     a store holds them), or call `paired_test` with method='corrected_t' and
     test_train_ratio=n_test/n_train.
     """
-    groups = {}
+    groups, causes = {}, {}  # the cause of each message, looked up once
     for learner, reference, dataset, message in failures:
-        known = within_cause(message)
+        if message not in causes:
+            causes[message] = within_cause(message)
+        known = causes[message]
         if known is None:  # a cause of its own: the message without the names
             key = message
             for name in (dataset, learner, reference):
