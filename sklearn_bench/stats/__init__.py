@@ -42,7 +42,8 @@ from ._simultaneous import simultaneous_intervals
 from ._skillings_mack import skillings_mack_test
 
 # Also public, for the layers above (analysis, results), but not an API-page
-# object (so not in __all__): ADJUST_METHODS, the one list of choices of `adjust`.
+# object (so not in __all__): ADJUST_METHODS, the one list of choices of `adjust`
+# (a mapping of each choice to its name in a text).
 
 __all__ = [
     "BayesianTestResult",
