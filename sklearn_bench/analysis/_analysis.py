@@ -1146,7 +1146,7 @@ def analyse(result, plan=None):
                     f"{n_datasets} data sets",
                     # the test's words state its level (α/m = 0.0024): no second,
                     # unrounded "at α = 0.00238095" (issue 37.9)
-                    citations=("boulesteix2013",),
+                    citations=("boulesteix2015",),
                 )
             )
     elif "power" in analyses:

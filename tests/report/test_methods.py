@@ -64,7 +64,7 @@ def test_records_follow_what_was_run():
     md, _ = _paragraph(analysis, result)
     assert "Holm-adjusted over 3 pairs, at α = 0.1" in md
     assert "over 4 data sets" in md and "90% confidence intervals" in md
-    assert CITATIONS["boulesteix2013"] in md
+    assert CITATIONS["boulesteix2015"] in md
     one = _result(1)
     analysis = analyse(one, AnalysisPlan())
     assert [r.key for r in analysis.methods] == [
