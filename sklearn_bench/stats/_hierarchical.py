@@ -77,7 +77,11 @@ class HierarchicalTestResult(BayesianTestResult):
         return out
 
 
-def _model_factory(numpyro, dist, jnp):
+def _model_factory():
+    import jax.numpy as jnp
+    import numpyro
+    from numpyro import distributions as dist
+
     def model(mean, ss, n, rho, bounds):
         """baycomp's Stan program with the δ_i integrated out.
 
@@ -506,19 +510,14 @@ def _sample(mean, ss, n, rho, bounds, n_chains, n_draws, n_warmup, seed):
     size (``target_accept_prob=0.99``, the same compiled program) and the
     retry's draws are kept.
     """
-    jax, numpyro, dist, _, _ = _mcmc.backend()
-    import jax.numpy as jnp
-
-    args = (
-        jnp.asarray(mean, dtype=jnp.float32),
-        jnp.asarray(ss, dtype=jnp.float32),
-        jnp.asarray(float(n), dtype=jnp.float32),
-        jnp.asarray(rho, dtype=jnp.float32),
-        jnp.asarray(bounds, dtype=jnp.float32),
+    # NumPy arrays: jnp.asarray(..., dtype=float32) ran a compiled conversion
+    # program per array (each looked up in the cache in a new process)
+    args = tuple(
+        np.asarray(a, dtype=np.float32) for a in (mean, ss, float(n), rho, bounds)
     )
     run = _mcmc.nuts_sampler(
         "hierarchical",
-        _model_factory(numpyro, dist, jnp),
+        _model_factory,
         args,
         size=(len(mean),),
         n_chains=n_chains,
