@@ -248,7 +248,7 @@ def _corrected_t(table, means, **_):
     n2 = (per_split["n_test"].first() if "n_test" in table else per_split.size()).mean()
     _need("corrected_t", n1 > 0, "`losses` has n_train 0")
     se = means.std(ddof=1) * np.sqrt(1 / j + n2 / n1)  # Nadeau & Bengio eq. (13)
-    design = f"{j} subsamples, n_train={n1:g}, n_test={n2:g}"
+    design = f"{j} train/test splits, n_train={n1:g}, n_test={n2:g}"
     return means.mean(), se, j - 1, int(round(n1 + n2)), design, {}
 
 
