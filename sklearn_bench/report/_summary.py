@@ -185,12 +185,12 @@ def format_summary(analysis):
         dist = fr.null_distribution
         if np.isnan(fr.iman_davenport_statistic):
             f_text = (
-                "Iman-Davenport F undefined (every block ranks the learners "
+                "Iman–Davenport F undefined (every block ranks the learners "
                 "alike: zero residual variance)"
             )
         else:
             f_text = (
-                f"Iman-Davenport F = {fr.iman_davenport_statistic:.2f}, "
+                f"Iman–Davenport F = {fr.iman_davenport_statistic:.2f}, "
                 f"{fmt_p_equals(fr.iman_davenport_pvalue)}"
             )
         lines.append(

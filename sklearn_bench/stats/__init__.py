@@ -55,7 +55,8 @@ _MODULES = {
 _LAZY = {name: module for module, names in _MODULES.items() for name in names}
 
 # Also public, for the layers above (analysis, results), but not an API-page
-# object (so not in __all__): ADJUST_METHODS, the one list of choices of `adjust`.
+# object (so not in __all__): ADJUST_METHODS, the one list of choices of `adjust`
+# (a mapping of each choice to its name in a text).
 
 __all__ = [
     "BayesianTestResult",
