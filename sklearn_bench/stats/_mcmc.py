@@ -53,14 +53,17 @@ def backend(what="The Bayesian hierarchical model"):
     """
     from importlib.util import find_spec
 
-    missing = next((m for m in ("jax", "numpyro") if find_spec(m) is None), None)
-    if missing is not None:  # pragma: no cover - depends on the environment
+    try:
+        import jax
+
+        missing = "numpyro" if find_spec("numpyro") is None else None
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        missing = exc.name
+    if missing is not None:
         raise ImportError(
             f"{what} needs the optional NumPyro/JAX back end: {EXTRA} (missing: "
             f"{missing})."
         )
-    import jax
-
     if "folder" not in _PERSISTENT:
         _PERSISTENT["folder"] = persistent_cache(jax)
     return jax
