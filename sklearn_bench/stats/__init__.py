@@ -54,52 +54,7 @@ _LAZY = {name: module for module, names in _MODULES.items() for name in names}
 # object (so not in __all__): ADJUST_METHODS, the one list of choices of `adjust`
 # (a mapping of each choice to its name in a text).
 
-__all__ = [
-    "BayesianTestResult",
-    "BlockTestResult",
-    "ConfidenceInterval",
-    "EffectSizeResult",
-    "FriedmanResult",
-    "GeneralizationErrorResult",
-    "GlobalPermutationResult",
-    "LeaderboardResult",
-    "PairedTestResult",
-    "PairwiseTestResult",
-    "PlackettLuceResult",
-    "RMAnovaResult",
-    "adjust_pvalues",
-    "bayesian_correlated_t",
-    "bayesian_hierarchical",
-    "bayesian_plackett_luce",
-    "bayesian_sign_test",
-    "bayesian_signed_rank",
-    "bootstrap_ci",
-    "cochrans_q",
-    "cv_auc_interval",
-    "durbin_test",
-    "effect_size",
-    "error_rate_intervals",
-    "friedman_aligned_ranks_test",
-    "friedman_test",
-    "generalization_error_interval",
-    "global_permutation_test",
-    "leaderboard_table",
-    "mcnemar_test",
-    "multiple_rule_bias",
-    "n_datasets_needed",
-    "paired_test",
-    "pairwise_tests",
-    "power_paired_t",
-    "proportion_difference_test",
-    "quade_test",
-    "rank_confidence_sets",
-    "rm_anova",
-    "simultaneous_intervals",
-    "skillings_mack_test",
-    "smallest_attainable_pvalue",
-    "tukey_hsd",
-    "win_rate_matrix",
-]
+__all__ = sorted(set(_LAZY) - {"ADJUST_METHODS"})
 
 
 def __getattr__(name):
