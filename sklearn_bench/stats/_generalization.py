@@ -14,7 +14,6 @@ import pandas as pd
 from scipy import stats
 
 from .._validation import check_confidence_level, check_member, check_real
-from ..model_selection import Bootstrap632Scorer
 from ._common import ConfidenceInterval, real_array
 
 _DIFFERENCE_METHODS = ("corrected_t", "conservative_z", "nested_cv")
@@ -354,6 +353,9 @@ def _632plus(table, means, train_counts, apparent, no_information, **_):
         check_real(value, name)
     if err1 <= 0:
         raise ValueError("method='632plus' needs a positive out-of-bootstrap error.")
+    # here: scikit-learn (which model_selection needs) only for this method
+    from ..model_selection import Bootstrap632Scorer
+
     parts = Bootstrap632Scorer(plus=True).combine(apparent, err1, no_information)
     # Schulz-Kümpel et al. (2024), infer_632plus: SE_del scaled by .632+/Err(1)
     details = {"out_of_bootstrap": err1, "weight": parts.weight}
