@@ -10,13 +10,13 @@ Prints, for 8 data sets x 10 folds (the size of baycomp's example) at our defaul
 (4 chains x 2000 draws after 500 warm-up steps): the wall-clock and CPU time of a
 fit in a first fresh Python process (imports and JAX's compile included) and in a
 second one, which loads the compiled sampler from the persistent cache (a new
-folder for the two; goal < 3 s), with the load average, of the first
-call in this process and of a second call on new data of the same shape (the
-compiled sampler reused); CPU seconds (this process's threads plus its finished
-child processes) are less sensitive to a loaded machine; R-hat, ESS and divergent
-transitions; then baycomp's
-``HierarchicalTest`` (pystan; Stan's compile included on its first call) on the
-same data at the same draws, side by side: time and the three probabilities.
+folder for the two; goal < 3 s), and of the first call in this process and of a
+second call on new data of the same shape (the compiled sampler reused), each with
+the load average; CPU seconds (this process's threads plus its finished child
+processes) are less sensitive to a loaded machine; R-hat, ESS and divergent
+transitions; then baycomp's ``HierarchicalTest`` (pystan; Stan's compile included
+on its first call) on the same data at the same draws, side by side: time and the
+three probabilities.
 ``--mc-error`` instead runs our sampler with 8 seeds (or SEEDS) on the reference
 cases of ``tests/reference/bayes_hierarchical`` and prints the standard deviation of
 each probability over seeds (the Monte Carlo error the tests' tolerance rests on).
@@ -98,12 +98,13 @@ import time
 start = time.perf_counter()
 import numpy as np
 from sklearn_bench.stats import bayesian_hierarchical
+imported = time.perf_counter()
 rng = np.random.default_rng(5)
 y = rng.uniform(0.7, 0.9, (8, 1)) + rng.normal(0, 0.02, (8, 10))
 x = y + 0.005 + rng.normal(0, 0.004, (8, 1)) + rng.normal(0, 0.015, (8, 10))
 bayesian_hierarchical(x, y, delta=0.01, rho=0.1, greater_is_better=True,
                       random_state=0)
-print(time.perf_counter() - start)
+print(time.perf_counter() - start, imported - start)
 """
 
 
@@ -129,10 +130,12 @@ def speed():
                     env=env,
                 )
             )
+            inside, imports = (float(v) for v in out.stdout.split())
             print(
                 f"  8 x 10 in a {which} fresh process: {words(tf)} (start-up, "
-                f"imports and compilation included; {float(out.stdout):.1f} s wall "
-                f"inside it); load average {os.getloadavg()[0]:.1f} on "
+                f"imports and compilation included; {inside:.2f} s wall inside "
+                f"it, {imports:.2f} s of them importing; JAX is imported by the "
+                f"fit); load average {os.getloadavg()[0]:.1f} on "
                 f"{os.cpu_count()} CPUs",
                 flush=True,
             )
@@ -145,7 +148,7 @@ def speed():
         f"data, compiled program reused) {words(t2)}; R-hat "
         f"{r2.details['r_hat']:.3f}, ESS {r2.details['ess']:.0f}, divergences "
         f"{r2.details['divergences']}; P = {r2.p_greater:.3f}, {r2.p_rope:.3f}, "
-        f"{r2.p_less:.3f}",
+        f"{r2.p_less:.3f}; load average {os.getloadavg()[0]:.1f}",
         flush=True,
     )
     try:

@@ -8,6 +8,7 @@ __all__ = [
     "default_delta",
     "known_direction",
     "metric_bounds",
+    "wrong_direction",
 ]
 
 # Scores that are proportions in [0, 1] and better when higher.
@@ -105,6 +106,39 @@ def known_direction(metric):
         return False
     if name.startswith(_GREATER):
         return True
+    return None
+
+
+# The metrics known by their exact name (and their ``neg_`` forms), whose
+# direction no stored result can change; prefixes such as ``d2_`` are not names.
+_KNOWN_METRICS = {*_GREATER, *_LOWER} - {"d2_"}
+
+
+def wrong_direction(metrics):
+    """Why ``metrics`` (``{name: greater_is_better}``, as a store or a saved
+    result records them) cannot be right: the text for the first known metric
+    said to be better the other way round (``{"error_rate": True}`` ranks the
+    worst learner first), or ``None``.
+
+    Examples
+    --------
+    >>> from sklearn_bench._metrics import wrong_direction
+    >>> wrong_direction({"error_rate": False}) is None
+    True
+    >>> print(wrong_direction({"error_rate": True}))
+    it says that a greater error_rate is better, which is wrong for error_rate (lower
+    is better)
+    """
+    for name, greater in metrics.items():
+        if not isinstance(name, str) or name.removeprefix("neg_") not in _KNOWN_METRICS:
+            continue
+        right = known_direction(name)
+        if greater is not right:
+            return (
+                f"it says that a {'greater' if greater else 'lower'} {name} is "
+                f"better, which is wrong for {name} "
+                f"({'higher' if right else 'lower'} is better)"
+            )
     return None
 
 

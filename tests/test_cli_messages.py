@@ -137,10 +137,10 @@ def test_inf_score_in_a_store_is_refused_by_name(stored, tmp_path, capsys):
     path = _store_copy(
         stored, tmp_path, "UPDATE scores SET value = 9e999 WHERE ordinal = 0"
     )
-    from sklearn_bench.store._integrity import store_checksum
+    from sklearn_bench.store._integrity import store_checksums
 
     with sqlite3.connect(path) as conn:  # as a run whose metric gave inf wrote it
-        store_checksum(conn, 0)
+        store_checksums(conn, [0])
     conn.close()
     code, err = _report(path, tmp_path, capsys)
     assert code == 2

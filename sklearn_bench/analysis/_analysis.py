@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..datasets import PROBLEM_WORDS
 from ..results import IncommensurableScalesWarning, scale_note
-from ..stats import adjust_pvalues, smallest_attainable_pvalue
+from ..stats import ADJUST_METHODS, adjust_pvalues, smallest_attainable_pvalue
 from ._bayesian import bayesian_comparisons, bayesian_ranking, bayesian_records
 from ._bottom_line import BottomLine, adjusted_interval_words, bottom_line
 from ._disagreements import (
@@ -353,7 +353,7 @@ class Analysis:
             return ""
         adjust = self.pairwise.adjust
         cites = "; ".join(short_citation(c) for c in _ADJUST_CITES.get(adjust, ()))
-        return _ADJUST_WORDS.get(adjust, adjust) + (f" ({cites})" if cites else "")
+        return ADJUST_METHODS.get(adjust, adjust) + (f" ({cites})" if cites else "")
 
     def summary(self):
         """The answer in a few lines: the best learner, the average ranks, the
@@ -755,18 +755,6 @@ def _ratio_words(within, rules):
     return f"{rule + '; ' if rule else ''}n_test/n_train = {values}"
 
 
-_ADJUST_WORDS = {
-    "holm": "Holm",
-    "shaffer": "Shaffer's static procedure",
-    "bergmann_hommel": "Bergmann and Hommel's procedure",
-    "bonferroni": "Bonferroni",
-    "hochberg": "Hochberg",
-    "hommel": "Hommel",
-    "finner": "Finner",
-    "holland": "Holland and Copenhaver",
-    "li": "Li",
-    "rom": "Rom",
-}
 _ADJUST_CITES = {
     "holm": ("holm1979",),
     "shaffer": ("shaffer1986", "garcia2008"),
@@ -809,7 +797,7 @@ def _posthoc(result, plan, scope, metric):
         correction = "no multiplicity correction"
     else:
         correction = (
-            f"family-wise by {_ADJUST_WORDS[res.adjust]} over "
+            f"family-wise by {ADJUST_METHODS[res.adjust]} over "
             f"{fmt_count(len(frame), 'pair')}"
         )
     return frame, words, correction, cites + _ADJUST_CITES.get(res.adjust, ())
@@ -1166,7 +1154,7 @@ def analyse(result, plan=None):
                     f"{n_datasets} data sets",
                     # the test's words state its level (α/m = 0.0024): no second,
                     # unrounded "at α = 0.00238095" (issue 37.9)
-                    citations=("boulesteix2013",),
+                    citations=("boulesteix2015",),
                 )
             )
     elif "power" in analyses:

@@ -85,6 +85,32 @@ def _default_delta_words():
     )
 
 
+#: The title under which a report prints each :class:`Disagreement` in full.
+DISAGREEMENTS_TITLE = "Where the tests disagree, and why"
+
+
+def _disagreement_words(disagreements):
+    """One sentence naming the analyses that disagree with the plan's (each
+    :class:`Disagreement` in full is printed under :data:`DISAGREEMENTS_TITLE`)."""
+    parts = []
+    for d in disagreements:
+        pair = d.learners if d.key != "best_by_summary" else ()
+        parts.append(
+            d.test + (f" ({pair[0]} against {fmt_names(pair[1:])})" if pair[1:] else "")
+        )
+    n = len(parts)
+    head = (
+        "One of the report's other analyses disagrees"
+        if n == 1
+        else f"{n} of the report's other analyses disagree"
+    )
+    return (
+        f"{head} with the plan's: {'; '.join(parts)}. This bottom line follows "
+        f"the plan; '{DISAGREEMENTS_TITLE}' below gives both verdicts of each and "
+        "the reason."
+    )
+
+
 def _primary_words(analysis):
     m = len(analysis.pairs)
     holm = f", Holm-adjusted over {m} pairs" if m > 1 else " (one pair)"
@@ -164,12 +190,7 @@ def bottom_line(analysis):
             f"By its primary analysis the study cannot separate the learners: "
             f"{best} has the best average rank in {a.metric} ({a.direction}) on "
             f"{units}, but the primary analysis finds none of the others worse "
-            f"at α = {alpha:g}"
-            + (
-                " (below: which of the report's other tests disagree, and why)."
-                if a.disagreements
-                else "."
-            )
+            f"at α = {alpha:g}" + "."
         )
     else:
         sentences.append(
@@ -270,8 +291,10 @@ def bottom_line(analysis):
                 f"cannot reject at α = {alpha:g} whatever the data."
             )
     # Where a sensitivity analysis disagrees with the primary one, the analysis
-    # recorded which one the plan trusts and why.
-    sentences.extend(d.sentence for d in a.disagreements)
+    # recorded which one the plan trusts and why; the bottom line names them,
+    # and the report prints each record under DISAGREEMENTS_TITLE.
+    if a.disagreements:
+        sentences.append(_disagreement_words(a.disagreements))
     sentences.append(
         f"Primary analysis: {_primary_words(a)}, at α = {alpha:g}. The other tests "
         "of the report are sensitivity analyses (see their sections for why they "

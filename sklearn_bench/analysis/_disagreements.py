@@ -34,8 +34,11 @@ class Disagreement:
     learners : tuple of str
         The learners concerned (the best learner first), if any.
     sentence : str
-        What the report prints: both verdicts, which one the plan trusts and
-        why.
+        What the report prints under "Where the tests disagree, and why": both
+        verdicts, which one the plan trusts and why.
+    test : str
+        The disagreeing test or summary in a few words (the bottom line names
+        it, and points to the sentence).
 
     Examples
     --------
@@ -62,6 +65,7 @@ class Disagreement:
     other: str
     learners: tuple
     sentence: str
+    test: str = ""
 
 
 def _primary_rows(analysis):
@@ -127,6 +131,7 @@ def friedman_disagreements(analysis):
                 "differences, and tests all learners at once; the primary paired "
                 "t weighs the differences, which vary between data sets, and "
                 "corrects for every pair.",
+                test="Friedman's rank test",
             )
         )
     elif rows and fr.pvalue > alpha and separated:
@@ -143,6 +148,7 @@ def friedman_disagreements(analysis):
                 "learner on the size of the differences, corrected for every "
                 "pair; Friedman's omnibus test spreads its power over all "
                 f"{k} learners and uses only their order within each data set.",
+                test="Friedman's rank test",
             )
         )
     id_p = float(fr.iman_davenport_pvalue)
@@ -176,6 +182,7 @@ def friedman_disagreements(analysis):
                     f"fall on both sides of α = {alpha:g}: {why}. Both are "
                     "sensitivity analyses; the bottom line rests on the primary "
                     "analysis.",
+                    test="Friedman's test and the Iman–Davenport F, with each other",
                 )
             )
     return out
@@ -292,6 +299,7 @@ def bayesian_disagreements(analysis, table, rope):
                 + _why_bayes(method, analysis, best, others, rope)
                 + ". Read the Bayesian result as a sensitivity analysis, not as a "
                 "finding of the study.",
+                method,
             )
         )
     if opposite:
@@ -307,6 +315,7 @@ def bayesian_disagreements(analysis, table, rope):
                 + trust
                 + _why_bayes(method, analysis, others[0], [best], rope)
                 + ".",
+                method,
             )
         )
     if equivalent:
@@ -323,6 +332,7 @@ def bayesian_disagreements(analysis, table, rope):
                 "The plan trusts the primary analysis for whether there is a "
                 "difference, and its simultaneous interval inside ±Δ for whether "
                 "it matters.",
+                method,
             )
         )
     return out
@@ -355,10 +365,11 @@ def _learners_and_p(group):
     )
 
 
-def _bayesian_against_primary(key, best, others, sentence):
+def _bayesian_against_primary(key, best, others, sentence, method):
     """A Bayesian result about ``best`` and ``others`` that the primary
     analysis does not share; the plan trusts the primary analysis."""
-    return Disagreement(key, "primary", "bayesian", (best, *others), sentence)
+    test = f"the Bayesian {method} test"
+    return Disagreement(key, "primary", "bayesian", (best, *others), sentence, test)
 
 
 def pairs_disagreements(analysis):
@@ -445,6 +456,7 @@ def _pair_verdicts(analysis, rows, key, name, frame):
                 + _why_not_pairs(key, analysis, best, others, units)
                 + ". Read this as a sensitivity analysis, not as a finding of "
                 "the study.",
+                name,
             )
         )
     if behind:
@@ -471,6 +483,7 @@ def _pair_verdicts(analysis, rows, key, name, frame):
                     else "pools the residual variance of all learners"
                 )
                 + ".",
+                name,
             )
         )
     return out
@@ -602,5 +615,6 @@ def best_disagreements(analysis, best_by):
             + ". The mean weighs each data set by the size of its differences, "
             "the average rank only by their order; the pairwise intervals say "
             "by how much each pair differs, whichever summary one prefers.",
+            "which summary names the best learner",
         )
     ]

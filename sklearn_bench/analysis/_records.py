@@ -49,7 +49,7 @@ CITATIONS = {
     ),
     # Published in 2015 (The American Statistician 69(3)); the seed is the
     # 2013 technical report of the same title. The key keeps the seed's year.
-    "boulesteix2013": (
+    "boulesteix2015": (
         "Boulesteix, A.-L., Hable, R., Lauer, S. and Eugster, M. J. A. (2015). A "
         "statistical framework for hypothesis testing in real data comparison "
         "studies. The American Statistician, 69(3), 201–212."
@@ -220,7 +220,7 @@ _SHORT = {
     "benavoli2017": "Benavoli et al. 2017",
     "benavoli2016": "Benavoli et al. 2016",
     "berrar2013": "Berrar & Lozano 2013",
-    "boulesteix2013": "Boulesteix et al. 2015",
+    "boulesteix2015": "Boulesteix et al. 2015",
     "demsar2006": "Demšar 2006",
     "herbold2020": "Herbold 2020",
     "holm1979": "Holm 1979",

@@ -12,6 +12,7 @@ import html
 import numpy as np
 
 from ..analysis import (
+    DISAGREEMENTS_TITLE,
     HIERARCHICAL_DRAWS,
     N_SAMPLES,
     SEED,
@@ -191,7 +192,7 @@ def bayesian_html(analysis):
         )
     for note in notes:
         parts.append(f'<p class="note">{html.escape(note)}</p>')
-    # where the Bayesian verdict differs from the primary one, the bottom line
+    # where the Bayesian verdict differs from the primary one, the report
     # prints the analysis' record of which one the plan trusts (once)
     parts.extend(
         f'<p class="disagreement">{html.escape(_pointer(d))}</p>'
@@ -259,11 +260,11 @@ def _bayesian_disagreements(analysis):
 
 
 def _pointer(disagreement):
-    """Where the record of a disagreement is printed: the bottom line (the
-    sentence is printed once)."""
+    """Where the record of a disagreement is printed (once): under
+    DISAGREEMENTS_TITLE, after the bottom line."""
     names = disagreement.learners
     pair = f" on {names[0]} against {fmt_names(names[1:])}" if len(names) > 1 else ""
     return (
-        f"The Bayesian verdict{pair} differs from the primary analysis; the "
-        "bottom line says which one the plan trusts and why."
+        f"The Bayesian verdict{pair} differs from the primary analysis; "
+        f"'{DISAGREEMENTS_TITLE}' says which one the plan trusts and why."
     )

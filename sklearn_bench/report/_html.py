@@ -22,6 +22,7 @@ from .._io import (
 from .._version import __version__
 from ..analysis import (
     CITATIONS,
+    DISAGREEMENTS_TITLE,
     SIGN_CONVENTION,
     Analysis,
     adjusted_interval_words,
@@ -645,8 +646,16 @@ def write_report(
     steps.step("page")
     distributions = [k for k in rendered if k.startswith("distribution_")]
     bottom = "".join(f"<p>{html.escape(s)}</p>" for s in analysis.bottom_line.sentences)
+    disagree = "".join(
+        f'<li class="disagreement">{html.escape(d.sentence)}</li>'
+        for d in analysis.disagreements
+    )
     sections = [
         f'<section id="bottom-line"><h2>Bottom line</h2>{bottom}</section>',
+        f'<section id="disagreements"><h2>{DISAGREEMENTS_TITLE}</h2><ul>{disagree}'
+        "</ul></section>"
+        if disagree
+        else "",
         # Sections that sum a large study up go here, right after the bottom
         # line and before the per-data-set detail.
         leaderboard_section(analysis, out),

@@ -47,8 +47,8 @@ def settings_table(analysis, sources=None):
             # the plan's adjust is its post-hoc test's; the pairwise tests keep
             # their own default, and the table says both (issue 37.5)
             value = (
-                f"{value} (the {plan.posthoc} post-hoc test; the pairwise "
-                f"Wilcoxon tests: {analysis.pairwise.adjust}, their default)"
+                f"{value} for the {plan.posthoc} post-hoc test, "
+                f"{analysis.pairwise.adjust} for the pairwise Wilcoxon tests"
             )
         out[f.name] = (value, source)
     return out

@@ -6,6 +6,7 @@ import numpy as np
 
 from .._text import terminal_text
 from ..analysis import (
+    DISAGREEMENTS_TITLE,
     SIGN_CONVENTION,
     Analysis,
     adjusted_interval_words,
@@ -74,12 +75,11 @@ def format_summary(analysis):
     >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
     ...     learner="learner", value="auc", greater_is_better=True)
     >>> text = format_summary(analyse(result, AnalysisPlan()))
-    >>> print("\\n".join(text.splitlines()[1:5]))  # rewrapped here to fit
+    >>> print("\\n".join(text.splitlines()[1:5]))  # doctest: +NORMALIZE_WHITESPACE
     Bottom line
        By its primary analysis the study cannot separate the learners: C4.5+m+cf
-       has the best average rank in auc (higher is better) on 14 data sets, but the
-       primary analysis finds none of the others worse at α = 0.05 (below: which of
-       the report's other tests
+       has the best average rank in auc (higher is better) on 14 data sets, but
+       the primary analysis finds none of the others worse at α = 0.05.
     """
 
     if not isinstance(analysis, Analysis):
@@ -103,6 +103,9 @@ def format_summary(analysis):
         size += f", seed {seed}"
     lines = [size + ".", "Bottom line"]
     lines.extend(_wrapped(s) for s in a.bottom_line.sentences)
+    if a.disagreements:
+        lines.append(DISAGREEMENTS_TITLE)
+        lines.extend(_wrapped(f"- {d.sentence}") for d in a.disagreements)
     lines.append(
         f"1. Effect sizes ({level} confidence intervals), {a.metric} ({a.direction})"
     )
@@ -185,12 +188,12 @@ def format_summary(analysis):
         dist = fr.null_distribution
         if np.isnan(fr.iman_davenport_statistic):
             f_text = (
-                "Iman-Davenport F undefined (every block ranks the learners "
+                "Iman–Davenport F undefined (every block ranks the learners "
                 "alike: zero residual variance)"
             )
         else:
             f_text = (
-                f"Iman-Davenport F = {fr.iman_davenport_statistic:.2f}, "
+                f"Iman–Davenport F = {fr.iman_davenport_statistic:.2f}, "
                 f"{fmt_p_equals(fr.iman_davenport_pvalue)}"
             )
         lines.append(

@@ -16,6 +16,7 @@ from .._io import (
     write_text,
     writes_into,
 )
+from .._metrics import wrong_direction
 from .._version import __version__
 from ..store import losses_loader, predictions_loader, read_store
 from . import _select
@@ -849,6 +850,18 @@ class BenchmarkResult(
                 f"{path / 'metadata.json'} lacks {missing}: not written by "
                 "BenchmarkResult.save, or damaged."
             )
+        metrics = meta["metrics"]
+        if not (
+            isinstance(metrics, list) and all(isinstance(m, dict) for m in metrics)
+        ):
+            raise ValueError(f"{path / 'metadata.json'} lists no metrics.")
+        metrics = {m.get("name"): m.get("greater_is_better") for m in metrics}
+        wrong = wrong_direction(metrics)
+        if wrong is not None:  # a hand edit would rank the worst learner first
+            raise ValueError(
+                f"{path / 'metadata.json'} was refused: {wrong}. A saved result "
+                "cannot change the direction of a known metric."
+            )
         fmt = meta["file_format"]
         frames = {}
         names = ["scores"] + ["predictions"] * bool(meta["has_predictions"])
@@ -881,7 +894,7 @@ class BenchmarkResult(
                 frames[name] = _read_saved(path / f"{name}.csv", read)
         return cls(
             frames["scores"],
-            metrics={m["name"]: m["greater_is_better"] for m in meta["metrics"]},
+            metrics=metrics,
             datasets={d["name"]: d["problem"] for d in meta["datasets"]},
             learners=meta["learners"],
             predictions=frames.get("predictions"),

@@ -1,92 +1,69 @@
 """Statistics for comparing learners: pure functions on arrays, frozen results."""
 
-from ._anova import RMAnovaResult, rm_anova, tukey_hsd
-from ._bayesian import (
-    BayesianTestResult,
-    bayesian_correlated_t,
-    bayesian_sign_test,
-    bayesian_signed_rank,
-)
-from ._block_rank_tests import (
-    BlockTestResult,
-    durbin_test,
-    friedman_aligned_ranks_test,
-    quade_test,
-)
-from ._bootstrap_ci import bootstrap_ci
-from ._classifiers import cochrans_q, proportion_difference_test
-from ._common import ConfidenceInterval
-from ._effect_size import EffectSizeResult, effect_size
-from ._friedman import FriedmanResult, friedman_test
-from ._generalization import (
-    GeneralizationErrorResult,
-    cv_auc_interval,
-    generalization_error_interval,
-)
-from ._global_permutation import GlobalPermutationResult, global_permutation_test
-from ._hierarchical import bayesian_hierarchical
-from ._leaderboard import (
-    LeaderboardResult,
-    leaderboard_table,
-    rank_confidence_sets,
-    win_rate_matrix,
-)
-from ._mcnemar import error_rate_intervals, mcnemar_test
-from ._multiple_rule_bias import multiple_rule_bias
-from ._multitest import ADJUST_METHODS, adjust_pvalues  # noqa: F401
-from ._paired import PairedTestResult, paired_test, smallest_attainable_pvalue
-from ._pairwise import PairwiseTestResult, pairwise_tests
-from ._plackett_luce import PlackettLuceResult, bayesian_plackett_luce
-from ._power import n_datasets_needed, power_paired_t
-from ._simultaneous import simultaneous_intervals
-from ._skillings_mack import skillings_mack_test
+from importlib import import_module
+
+# Each public name, by its module, imported from it on first use (PEP 562): a
+# program that uses one test loads only that test's dependencies (``import
+# sklearn_bench.stats`` took 2.8 s, loading pandas, scipy.stats and scikit-learn,
+# before a Bayesian model could start in a fresh process).
+_MODULES = {
+    "_anova": ("RMAnovaResult", "rm_anova", "tukey_hsd"),
+    "_bayesian": (
+        "BayesianTestResult",
+        "bayesian_correlated_t",
+        "bayesian_sign_test",
+        "bayesian_signed_rank",
+    ),
+    "_block_rank_tests": (
+        "BlockTestResult",
+        "durbin_test",
+        "friedman_aligned_ranks_test",
+        "quade_test",
+    ),
+    "_bootstrap_ci": ("bootstrap_ci",),
+    "_classifiers": ("cochrans_q", "proportion_difference_test"),
+    "_common": ("ConfidenceInterval",),
+    "_effect_size": ("EffectSizeResult", "effect_size"),
+    "_friedman": ("FriedmanResult", "friedman_test"),
+    "_generalization": (
+        "GeneralizationErrorResult",
+        "cv_auc_interval",
+        "generalization_error_interval",
+    ),
+    "_global_permutation": ("GlobalPermutationResult", "global_permutation_test"),
+    "_hierarchical": ("bayesian_hierarchical",),
+    "_leaderboard": (
+        "LeaderboardResult",
+        "leaderboard_table",
+        "rank_confidence_sets",
+        "win_rate_matrix",
+    ),
+    "_mcnemar": ("error_rate_intervals", "mcnemar_test"),
+    "_multiple_rule_bias": ("multiple_rule_bias",),
+    "_multitest": ("ADJUST_METHODS", "adjust_pvalues"),
+    "_paired": ("PairedTestResult", "paired_test", "smallest_attainable_pvalue"),
+    "_pairwise": ("PairwiseTestResult", "pairwise_tests"),
+    "_plackett_luce": ("PlackettLuceResult", "bayesian_plackett_luce"),
+    "_power": ("n_datasets_needed", "power_paired_t"),
+    "_simultaneous": ("simultaneous_intervals",),
+    "_skillings_mack": ("skillings_mack_test",),
+}
+_LAZY = {name: module for module, names in _MODULES.items() for name in names}
 
 # Also public, for the layers above (analysis, results), but not an API-page
-# object (so not in __all__): ADJUST_METHODS, the one list of choices of `adjust`.
+# object (so not in __all__): ADJUST_METHODS, the one list of choices of `adjust`
+# (a mapping of each choice to its name in a text).
 
-__all__ = [
-    "BayesianTestResult",
-    "BlockTestResult",
-    "ConfidenceInterval",
-    "EffectSizeResult",
-    "FriedmanResult",
-    "GeneralizationErrorResult",
-    "GlobalPermutationResult",
-    "LeaderboardResult",
-    "PairedTestResult",
-    "PairwiseTestResult",
-    "PlackettLuceResult",
-    "RMAnovaResult",
-    "adjust_pvalues",
-    "bayesian_correlated_t",
-    "bayesian_hierarchical",
-    "bayesian_plackett_luce",
-    "bayesian_sign_test",
-    "bayesian_signed_rank",
-    "bootstrap_ci",
-    "cochrans_q",
-    "cv_auc_interval",
-    "durbin_test",
-    "effect_size",
-    "error_rate_intervals",
-    "friedman_aligned_ranks_test",
-    "friedman_test",
-    "generalization_error_interval",
-    "global_permutation_test",
-    "leaderboard_table",
-    "mcnemar_test",
-    "multiple_rule_bias",
-    "n_datasets_needed",
-    "paired_test",
-    "pairwise_tests",
-    "power_paired_t",
-    "proportion_difference_test",
-    "quade_test",
-    "rank_confidence_sets",
-    "rm_anova",
-    "simultaneous_intervals",
-    "skillings_mack_test",
-    "smallest_attainable_pvalue",
-    "tukey_hsd",
-    "win_rate_matrix",
-]
+__all__ = sorted(set(_LAZY) - {"ADJUST_METHODS"})
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        value = getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value  # once: later lookups do not come here
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

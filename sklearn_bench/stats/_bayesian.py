@@ -21,11 +21,9 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
 
 from .._validation import check_bool, check_positive_int, check_random_state
-from ._common import _DECIMALS, real_number
-from ._paired import _check_paired, _scalar
+from ._common import _DECIMALS, _check_paired, _scalar, real_number
 
 _BATCH_ELEMENTS = 2_000_000  # Monte Carlo samples x pseudo-observations per batch
 _TIE_TOLERANCE = 1e-12  # thetas closer than this count as a tie for the largest
@@ -190,6 +188,8 @@ class BayesianTestResult:
                 "The differences have zero variance: the posterior is a point mass "
                 f"at {self.details['mean']!r}, not a Student t."
             )
+        from scipy import stats
+
         return stats.t(
             self.details["df"], loc=self.details["mean"], scale=self.details["scale"]
         )
@@ -398,6 +398,8 @@ def bayesian_correlated_t(
     scale = np.sqrt((1 / n + rho / (1 - rho)) * variance)
     point = scale == 0  # zero variance: a point mass at the mean
     safe = np.where(point, 1.0, scale)
+    from scipy import stats  # here: the hierarchical model needs none of it
+
     p_greater = stats.t.sf(rope, df, loc=mean, scale=safe)
     p_less = stats.t.cdf(-rope, df, loc=mean, scale=safe)
     p_rope = 0.0 * p_greater if rope == 0 else np.maximum(0.0, 1 - p_greater - p_less)

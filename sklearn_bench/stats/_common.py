@@ -9,9 +9,8 @@ from collections import namedtuple
 from dataclasses import fields
 
 import numpy as np
-import pandas as pd
 
-from .._validation import real_array, real_number
+from .._validation import check_axis, real_array, real_number
 
 # Differences are rounded to this many decimals to find zeros, ties and constant
 # differences, so that floating-point noise (0.3 - 0.1 against 0.2) neither makes
@@ -94,11 +93,58 @@ def monte_carlo_pvalue(n_extreme, n_resamples):
     return p, float(np.sqrt(p * (1 - p) / n_resamples))
 
 
+def _check_paired(x, y, axis=None):
+    """``x − y`` as a float array, the pairs on its last axis.
+
+    ``axis=None`` (the one-pair tests): ``x`` and ``y`` one-dimensional of one
+    length. An int: ``x`` and ``y`` broadcast against each other except along
+    ``axis``, where they have one length (SciPy's ``ttest_rel`` convention);
+    the result is C-contiguous, so each row is reduced with the operations of
+    one pair's 1-D differences (equal to the last bit).
+    """
+    x, y = real_array(x, "x"), real_array(y, "y")
+    if axis is None:
+        if x.ndim != 1 or y.ndim != 1:
+            raise ValueError("`x` and `y` must be one-dimensional.")
+        axis = 0
+    try:
+        shape = np.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        shape = None
+    if shape is not None and shape:
+        axis = check_axis(axis, len(shape))
+        sx, sy = ((1,) * (len(shape) - a.ndim) + a.shape for a in (x, y))
+    if not shape or sx[axis] != sy[axis]:
+        raise ValueError(
+            "`x` and `y` must have the same length along `axis` and broadcast "
+            f"against each other; got shapes {x.shape} and {y.shape}."
+        )
+    d = np.ascontiguousarray(np.moveaxis(x - y, axis, -1))
+    if d.shape[-1] == 0:
+        raise ValueError("`x` and `y` must not be empty.")
+    if np.isnan(d).any():
+        raise ValueError(
+            "`x` and `y` must not contain NaN (a failed task?); drop or impute "
+            "those pairs first."
+        )
+    if not np.isfinite(d).all():
+        raise ValueError("`x` and `y` must be finite.")
+    return d
+
+
+def _scalar(value):
+    """A 0-d array or numpy scalar as a float; an array of a batch as it is."""
+    value = np.asarray(value)
+    return float(value) if value.ndim == 0 else value
+
+
 def _validate_scores(scores, name="scores", *, allow_nan=False):
     """Return ``(values, learners, blocks)`` of a blocks x learners table.
 
     ``allow_nan=True`` lets NaN (missing learner x block cells) through.
     """
+    import pandas as pd  # here: a model that needs no table loads no pandas
+
     if isinstance(scores, pd.DataFrame):
         learners = list(scores.columns)
         blocks = list(scores.index)
@@ -174,6 +220,8 @@ def _pair_matrix(frame, learners, column, diagonal):
     for row in frame.itertuples(index=False):
         a, b = index[row.learner_i], index[row.learner_j]
         mat[a, b] = mat[b, a] = getattr(row, column)
+    import pandas as pd
+
     labels = pd.Index(learners, name="learner")
     out = pd.DataFrame(mat, index=labels, columns=labels)
     return out.astype(bool) if column == "reject" else out
@@ -182,6 +230,8 @@ def _pair_matrix(frame, learners, column, diagonal):
 def _plain(value):
     """A field's value as plain data: a pandas object as a dict, a tuple as a
     list, a numpy scalar as a Python number."""
+    import pandas as pd
+
     if isinstance(value, pd.Series | pd.DataFrame):
         return value.to_dict()
     if isinstance(value, tuple):
@@ -222,4 +272,6 @@ class _Fields:
         }
         if "notes" in record:
             row["notes"] = " ".join(record["notes"])
+        import pandas as pd
+
         return pd.DataFrame([row])

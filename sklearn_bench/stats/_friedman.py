@@ -29,7 +29,7 @@ _EXACT_MAX_STEP = 500_000
 _EXACT_MAX_TOTAL = 3_000_000
 _EXACT_MAX_ARRANGEMENTS = 5040  # 7!: distinct arrangements of one block
 _UNDEFINED_F = (
-    "Iman-Davenport F_F is undefined (0/0 or x/0): every block ranks the learners "
+    "Iman–Davenport F_F is undefined (0/0 or x/0): every block ranks the learners "
     "in the same order, so the residual (within-block) variance of the ranks is "
     "zero; read the Friedman p-value instead."
 )

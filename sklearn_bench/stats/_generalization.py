@@ -14,7 +14,6 @@ import pandas as pd
 from scipy import stats
 
 from .._validation import check_confidence_level, check_member, check_real
-from ..model_selection import Bootstrap632Scorer
 from ._common import ConfidenceInterval, real_array
 
 _DIFFERENCE_METHODS = ("corrected_t", "conservative_z", "nested_cv")
@@ -249,7 +248,7 @@ def _corrected_t(table, means, **_):
     n2 = (per_split["n_test"].first() if "n_test" in table else per_split.size()).mean()
     _need("corrected_t", n1 > 0, "`losses` has n_train 0")
     se = means.std(ddof=1) * np.sqrt(1 / j + n2 / n1)  # Nadeau & Bengio eq. (13)
-    design = f"{j} subsamples, n_train={n1:g}, n_test={n2:g}"
+    design = f"{j} train/test splits, n_train={n1:g}, n_test={n2:g}"
     return means.mean(), se, j - 1, int(round(n1 + n2)), design, {}
 
 
@@ -354,6 +353,9 @@ def _632plus(table, means, train_counts, apparent, no_information, **_):
         check_real(value, name)
     if err1 <= 0:
         raise ValueError("method='632plus' needs a positive out-of-bootstrap error.")
+    # here: scikit-learn (which model_selection needs) only for this method
+    from ..model_selection import Bootstrap632Scorer
+
     parts = Bootstrap632Scorer(plus=True).combine(apparent, err1, no_information)
     # Schulz-Kümpel et al. (2024), infer_632plus: SE_del scaled by .632+/Err(1)
     details = {"out_of_bootstrap": err1, "weight": parts.weight}

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from .._validation import check_bool
 from . import _mcmc
@@ -77,7 +77,11 @@ class HierarchicalTestResult(BayesianTestResult):
         return out
 
 
-def _model_factory(numpyro, dist, jnp):
+def _model_factory():
+    import jax.numpy as jnp
+    import numpyro
+    from numpyro import distributions as dist
+
     def model(mean, ss, n, rho, bounds):
         """baycomp's Stan program with the δ_i integrated out.
 
@@ -405,8 +409,10 @@ def bayesian_hierarchical(
     flat_draws["delta"] = _delta_draws(flat_draws, row_mean, float(n), rho_arr, rng)
     mu, std0, nu = flat_draws["delta0"], flat_draws["std0"], flat_draws["nu"]
     thetas = np.empty((mu.size, 3))
-    thetas[:, 0] = stats.t.sf(srope, nu, mu, std0)
-    thetas[:, 2] = stats.t.cdf(-srope, nu, mu, std0)
+    # scipy.stats.t.sf(srope, nu, mu, std0) and .cdf(-srope, ...), bit for bit,
+    # without importing scipy.stats (a second in a fresh process)
+    thetas[:, 0] = special.stdtr(nu, -((srope - mu) / std0))
+    thetas[:, 2] = special.stdtr(nu, (-srope - mu) / std0)
     thetas[:, 1] = 1.0 - thetas[:, 0] - thetas[:, 2]
     probs = _winner_probabilities(thetas)
     p_greater, p_rope, p_less = (float(p) for p in probs)
@@ -506,19 +512,14 @@ def _sample(mean, ss, n, rho, bounds, n_chains, n_draws, n_warmup, seed):
     size (``target_accept_prob=0.99``, the same compiled program) and the
     retry's draws are kept.
     """
-    jax, numpyro, dist, _, _ = _mcmc.backend()
-    import jax.numpy as jnp
-
-    args = (
-        jnp.asarray(mean, dtype=jnp.float32),
-        jnp.asarray(ss, dtype=jnp.float32),
-        jnp.asarray(float(n), dtype=jnp.float32),
-        jnp.asarray(rho, dtype=jnp.float32),
-        jnp.asarray(bounds, dtype=jnp.float32),
+    # NumPy arrays: jnp.asarray(..., dtype=float32) ran a compiled conversion
+    # program per array (each looked up in the cache in a new process)
+    args = tuple(
+        np.asarray(a, dtype=np.float32) for a in (mean, ss, float(n), rho, bounds)
     )
     run = _mcmc.nuts_sampler(
         "hierarchical",
-        _model_factory(numpyro, dist, jnp),
+        _model_factory,
         args,
         size=(len(mean),),
         n_chains=n_chains,

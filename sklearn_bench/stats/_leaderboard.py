@@ -59,10 +59,15 @@ def _table(scores, name="scores"):
             f"`{name}`: learner {learners[int(np.argmax(empty))]!r} has no value "
             "on any data set."
         )
-    with np.errstate(over="ignore", invalid="ignore"):
-        overflow = not np.isfinite(np.nansum(np.abs(values), axis=0)).all()
-    if overflow:
-        raise ValueError(f"`{name}` holds values too large to average (overflow).")
+    # The bootstrap sums squares of the values over the data sets: beyond
+    # sqrt(max / n) they overflow (1e155 gave an infinite standard error).
+    bound = np.sqrt(np.finfo(float).max / max(values.size, 1))
+    big = int((np.abs(values[present]) > bound).sum())
+    if big:
+        raise ValueError(
+            f"`{name}` holds {big} value(s) beyond ±{bound:.3g}, too large to "
+            "average and square without overflow; rescale the scores."
+        )
     keep = present.sum(axis=1) >= 2
     if keep.sum() < 2:
         raise ValueError(

@@ -46,23 +46,27 @@ _PERSISTENT = {}  # the folder set for JAX in this process, once
 
 # ------------------------------------------------------------------ back end
 def backend(what="The Bayesian hierarchical model"):
-    """Import NumPyro/JAX, or raise ImportError naming the extra.
-
-    Returns ``(jax, numpyro, distributions, MCMC, NUTS)``.
+    """Import JAX, or raise ImportError naming the extra; NumPyro is looked for
+    but imported only to trace a model (:func:`nuts_sampler`): a process that
+    loads the traced program from the cache folder never imports it (about a
+    second).
     """
+    from importlib.util import find_spec
+
     try:
         import jax
-        import numpyro
-        from numpyro import distributions as dist
-        from numpyro.infer import MCMC, NUTS
+
+        missing = "numpyro" if find_spec("numpyro") is None else None
     except ImportError as exc:  # pragma: no cover - depends on the environment
+        missing = exc.name
+    if missing is not None:
         raise ImportError(
             f"{what} needs the optional NumPyro/JAX back end: {EXTRA} (missing: "
-            f"{exc.name})."
-        ) from exc
+            f"{missing})."
+        )
     if "folder" not in _PERSISTENT:
         _PERSISTENT["folder"] = persistent_cache(jax)
-    return jax, numpyro, dist, MCMC, NUTS
+    return jax
 
 
 def cache_folder():
@@ -153,8 +157,9 @@ def persistent_cache(jax):
     return folder
 
 
-def nuts_sampler(name, model, model_args, *, size, n_chains, n_draws, n_warmup):
-    """NumPyro's NUTS for ``model``, one chain compiled once per shape.
+def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_warmup):
+    """NumPyro's NUTS for the model ``make_model()``, one chain compiled once per
+    shape.
 
     The program draws the initial values (NumPyro's ``init_to_uniform``:
     uniform in (−2, 2) on the unconstrained scale), runs ``n_warmup``
@@ -178,9 +183,11 @@ def nuts_sampler(name, model, model_args, *, size, n_chains, n_draws, n_warmup):
     ----------
     name : str
         The model's name in the cache of compiled samplers.
-    model : callable
-        A NumPyro model taking ``model_args`` (arrays).
-    model_args : tuple of arrays
+    make_model : callable
+        ``make_model()`` returns a NumPyro model taking ``model_args``; called
+        only when the program is traced (not when it is read from the cache
+        folder), so that NumPyro is imported only then.
+    model_args : tuple of NumPy arrays
         Only their shapes and dtypes are used here.
     size : tuple of int
         What the shapes of ``model_args`` depend on (e.g. ``(n_datasets,)``):
@@ -195,7 +202,7 @@ def nuts_sampler(name, model, model_args, *, size, n_chains, n_draws, n_warmup):
         divergences)``: a dict of NumPy arrays of shape ``(n_chains, n_draws,
         ...)`` per site and the number of divergent transitions after warm-up.
     """
-    jax = backend()[0]
+    jax = backend()
     key = (*size, n_draws, n_warmup)
     program = compiled_sampler(name, key)
     if program is None:
@@ -203,9 +210,11 @@ def nuts_sampler(name, model, model_args, *, size, n_chains, n_draws, n_warmup):
         chain = _traced(
             jax,
             f"{name}-{'-'.join(map(str, key))}",
-            lambda: jax.jit(_nuts_chain(jax, model, model_args, n_draws, n_warmup)),
+            lambda: jax.jit(
+                _nuts_chain(jax, make_model(), model_args, n_draws, n_warmup)
+            ),
             example,
-            model,
+            make_model,
         )
         # compiled before any thread calls it: once, not once per thread
         program = chain.lower(*example).compile()
@@ -234,30 +243,31 @@ def nuts_sampler(name, model, model_args, *, size, n_chains, n_draws, n_warmup):
     return run
 
 
-def _traced(jax, name, make, example, model):
+def _traced(jax, name, make, example, make_model):
     """``make()``, the jitted chain, or its traced program read from the cache
     folder (skips tracing NUTS, about a second, in a new process).
 
     With :func:`persistent_cache` on and ``flatbuffers`` installed (JAX's
     ``jax.export`` serialises with it: no pickle), the program is kept as
     ``jax.export`` bytes, named by the model, its shape and a digest of the
-    code that makes it (this module, the model's module, the versions of JAX
-    and NumPyro), written whole (a temporary file renamed), and read back by any
+    code that makes it (this module, the module of ``make_model``, the versions
+    of JAX and NumPyro), written whole (a temporary file renamed), and read back by any
     later process; a damaged file is exported again.
     """
     folder = _PERSISTENT.get("folder")
     try:
         import flatbuffers  # noqa: F401  (jax.export's serialisation)
-        import numpyro
         from jax import export
     except ImportError:
         return make()
     if folder is None:
         return make()
+    from importlib.metadata import version
+
     code = hashlib.sha256()
-    for part in (__file__, model.__code__.co_filename):
+    for part in (__file__, make_model.__code__.co_filename):
         code.update(Path(part).read_bytes())
-    code.update(f"{jax.__version__} {numpyro.__version__}".encode())
+    code.update(f"{jax.__version__} {version('numpyro')}".encode())
     path = folder / f"sklearn_bench-{name}-{code.hexdigest()[:20]}.jaxexport"
     try:
         return jax.jit(export.deserialize(bytearray(path.read_bytes())).call)
@@ -430,11 +440,31 @@ def _rank_normal(x):
     """Rank-normalised draws (Vehtari et al. 2021, eq. 14): the ranks ``r`` of
     the draws pooled over chains, ``Φ^−1((r − 3/8) / (S + 1/4))``, ties
     averaged; ``x`` of shape ``(n_chains, n_draws, n_params)``."""
-    from scipy import special, stats
+    from scipy import special
 
     m, n = x.shape[:2]
-    ranks = stats.rankdata(x.reshape(m * n, -1), axis=0)
-    return special.ndtri((ranks - 0.375) / (m * n + 0.25)).reshape(x.shape)
+    return special.ndtri(
+        (_ranks(x.reshape(m * n, -1)) - 0.375) / (m * n + 0.25)
+    ).reshape(x.shape)
+
+
+def _ranks(x):
+    """The ranks of each column of ``x`` (2-D, no NaN), ties averaged: the values
+    of ``scipy.stats.rankdata(x, axis=0)``, without importing scipy.stats (a
+    second of every fresh process that fits a model)."""
+    n, p = x.shape
+    order = np.argsort(x, axis=0, kind="stable")
+    s = np.take_along_axis(x, order, axis=0)
+    at = np.broadcast_to(np.arange(n)[:, None], s.shape)
+    tied = s[1:] == s[:-1]  # each value against the next
+    no = np.zeros((1, p), dtype=bool)
+    # first and last position of each value's run of ties
+    first = np.maximum.accumulate(np.where(np.vstack([no, tied]), 0, at), axis=0)
+    last = np.where(np.vstack([tied, no]), n - 1, at)[::-1]
+    last = np.minimum.accumulate(last, axis=0)[::-1]
+    ranks = np.empty(s.shape)
+    np.put_along_axis(ranks, order, (first + last) / 2 + 1, axis=0)
+    return ranks
 
 
 def split_rhat(draws):

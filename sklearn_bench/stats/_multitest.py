@@ -7,30 +7,33 @@ use the logical relations among pairwise hypotheses (García & Herrera 2008, JML
 from functools import cache
 from itertools import combinations
 from math import comb
+from types import MappingProxyType
 
 import numpy as np
 
 from .._validation import check_alpha, check_choice
 from ._common import real_array
 
-# The one vocabulary of `adjust` in stats. "shaffer" and "bergmann_hommel" need
-# the p-values of all k (k − 1) / 2 pairs; "single_step" is the simultaneous
-# p-value of a test whose statistic is already family-wise (Nemenyi's, Miller's),
-# so it is not computed from raw p-values.
-ADJUST_METHODS = (
-    "holm",
-    "shaffer",
-    "bergmann_hommel",
-    "bonferroni",
-    "hochberg",
-    "hommel",
-    "bh",
-    "finner",
-    "li",
-    "holland",
-    "rom",
-    "single_step",
-    "none",
+# The one vocabulary of `adjust` in stats, each with the name a text gives it.
+# "shaffer" and "bergmann_hommel" need the p-values of all k (k − 1) / 2 pairs;
+# "single_step" is the simultaneous p-value of a test whose statistic is already
+# family-wise (Nemenyi's, Miller's), so it is not computed from raw p-values.
+ADJUST_METHODS = MappingProxyType(
+    {
+        "holm": "Holm",
+        "shaffer": "Shaffer's static procedure",
+        "bergmann_hommel": "Bergmann and Hommel's procedure",
+        "bonferroni": "Bonferroni",
+        "hochberg": "Hochberg",
+        "hommel": "Hommel",
+        "bh": "Benjamini and Hochberg",
+        "finner": "Finner",
+        "li": "Li",
+        "holland": "Holland and Copenhaver",
+        "rom": "Rom",
+        "single_step": "the single-step procedure",
+        "none": "no correction",
+    }
 )
 BERGMANN_HOMMEL_MAX_LEARNERS = 10  # Bell(10) − 1 = 115 974 exhaustive sets
 

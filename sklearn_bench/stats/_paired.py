@@ -12,7 +12,6 @@ import numpy as np
 from scipy import stats
 
 from .._validation import (
-    check_axis,
     check_confidence_level,
     check_member,
     check_positive_int,
@@ -22,6 +21,8 @@ from ._bootstrap_ci import bootstrap_ci
 from ._common import (
     _DECIMALS,
     ConfidenceInterval,
+    _check_paired,
+    _scalar,
     monte_carlo_pvalue,
     real_array,
     real_number,
@@ -362,45 +363,6 @@ class PairedTestResult:
 
 
 # ----------------------------------------------------------------------- validation
-def _check_paired(x, y, axis=None):
-    """``x − y`` as a float array, the pairs on its last axis.
-
-    ``axis=None`` (the one-pair tests): ``x`` and ``y`` one-dimensional of one
-    length. An int: ``x`` and ``y`` broadcast against each other except along
-    ``axis``, where they have one length (SciPy's ``ttest_rel`` convention);
-    the result is C-contiguous, so each row is reduced with the operations of
-    one pair's 1-D differences (equal to the last bit).
-    """
-    x, y = real_array(x, "x"), real_array(y, "y")
-    if axis is None:
-        if x.ndim != 1 or y.ndim != 1:
-            raise ValueError("`x` and `y` must be one-dimensional.")
-        axis = 0
-    try:
-        shape = np.broadcast_shapes(x.shape, y.shape)
-    except ValueError:
-        shape = None
-    if shape is not None and shape:
-        axis = check_axis(axis, len(shape))
-        sx, sy = ((1,) * (len(shape) - a.ndim) + a.shape for a in (x, y))
-    if not shape or sx[axis] != sy[axis]:
-        raise ValueError(
-            "`x` and `y` must have the same length along `axis` and broadcast "
-            f"against each other; got shapes {x.shape} and {y.shape}."
-        )
-    d = np.ascontiguousarray(np.moveaxis(x - y, axis, -1))
-    if d.shape[-1] == 0:
-        raise ValueError("`x` and `y` must not be empty.")
-    if np.isnan(d).any():
-        raise ValueError(
-            "`x` and `y` must not contain NaN (a failed task?); drop or impute "
-            "those pairs first."
-        )
-    if not np.isfinite(d).all():
-        raise ValueError("`x` and `y` must be finite.")
-    return d
-
-
 def _null_text(method, alternative, labels):
     a, b = labels
     op = {"two-sided": "=", "greater": "<=", "less": ">="}[alternative]
@@ -1018,12 +980,6 @@ def _five_by_two(x, y, method, alternative, labels):
         statistic, float(stats.f.sf(statistic, 10, 5)), (10, 5), float(p.mean()),
         **common,
     )  # fmt: skip
-
-
-def _scalar(value):
-    """A 0-d array or numpy scalar as a float; an array of a batch as it is."""
-    value = np.asarray(value)
-    return float(value) if value.ndim == 0 else value
 
 
 # ---------------------------------------------------------------------- front end

@@ -460,7 +460,11 @@ default=None
         null = "H0(i, j): x_i − x_j is symmetric about 0 (Wilcoxon signed-rank"
     else:
         null = "H0(i, j): P(x_i > x_j) = P(x_i < x_j) (sign"
-    null += f" test, two-sided; {adjust} correction over {len(i)} pairs)"
+    if adjust == "none":
+        null += " test, two-sided; p-values not adjusted)"
+    else:
+        null += f" test, two-sided; adjusted by {ADJUST_METHODS[adjust]} over "
+        null += f"{len(i)} pairs)"
     if missing == "pairwise":
         null += "; each pair on the blocks where both learners have values"
     return PairwiseTestResult(

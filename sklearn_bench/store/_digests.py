@@ -10,7 +10,7 @@ import hashlib
 import numpy as np
 import pandas as pd
 
-from ._integrity import TAGS, read_task, table_part, task_digest
+from ._integrity import TAGS, _Pieces, read_task, table_part, task_digest
 from ._schema import DIGEST_KEYS, _feed, settings_digest, task_tables
 
 # SQLite types of a number column read by read_store: 0 the expected type
@@ -278,10 +278,10 @@ def other_tables(conn):
         grouped.append(rows)
 
     def part(ordinal):
-        fed = _Bytes()
+        fed = _Pieces()
         for (name, at, _), rows in zip(tables, grouped, strict=True):
             table_part(fed, name.encode(), rows.get(ordinal, ()), at)
-        return fed.data
+        return b"".join(fed)
 
     return part(None), {o: part(o) for o in set().union(*grouped)}
 
@@ -294,25 +294,15 @@ def _predictions(tasks, predictions):
         return _constant(empty, len(tasks))
     parts = [empty] * len(tasks)
     for i in np.searchsorted(tasks["ordinal"], kept).tolist():
-        p, fed = predictions[int(tasks["ordinal"][i])], _Bytes()
+        p, fed = predictions[int(tasks["ordinal"][i])], _Pieces()
         for value in p[1:]:
             _feed(fed, value)
         parts[i] = (
             b"P" + (1).to_bytes(8, "little") + len(p).to_bytes(2, "little")
-            + fed.data
+            + b"".join(fed)
         )  # fmt: skip
     lens = np.array([len(part) for part in parts], dtype=np.int64)
     return _ragged(np.frombuffer(b"".join(parts), dtype=np.uint8), lens)
-
-
-class _Bytes:
-    """A stand-in for a hash object that keeps what it is fed."""
-
-    def __init__(self):
-        self.data = b""
-
-    def update(self, data):
-        self.data += data
 
 
 def committed_digests(conn):

@@ -73,15 +73,23 @@ def table_part(digest, tag, rows, ordinal_at):
                 _feed(digest, value)
 
 
+class _Pieces(list):
+    """A stand-in for a hash object that keeps the pieces it is fed, hashed in
+    one call at the end (the same digest; many small ``update`` calls cost
+    more than the hashing)."""
+
+    update = list.append
+
+
 def task_digest(task, tables):
     """The digest of one task: its task row and its rows in every table of
     :func:`~._schema.task_tables` (``tables``: ``{name: rows}``, each row a
     tuple as ``SELECT *`` returns it; a table not given has no rows)."""
-    digest = hashlib.blake2b(digest_size=16)
-    table_part(digest, b"T", [task], 0)
+    fed = _Pieces()
+    table_part(fed, b"T", [task], 0)
     for name, (at, _) in task_tables().items():
-        table_part(digest, TAGS.get(name, name.encode()), tables.get(name, ()), at)
-    return digest.digest()
+        table_part(fed, TAGS.get(name, name.encode()), tables.get(name, ()), at)
+    return hashlib.blake2b(b"".join(fed), digest_size=16).digest()
 
 
 def read_rows(conn, ordinal):
@@ -100,13 +108,37 @@ def read_task(conn, ordinal):
     return task, read_rows(conn, ordinal)
 
 
-def store_checksum(conn, ordinal):
-    """Compute and insert the digest of a task just written (same transaction;
-    a checksum left without rows, by an edit, is replaced)."""
-    conn.execute(
-        "INSERT OR REPLACE INTO checksums VALUES (?, ?)",
-        (ordinal, task_digest(*read_task(conn, ordinal))),
-    )
+# Ordinals per ``IN (...)`` query (below SQLite's limit on parameters).
+_IN_CHUNK = 500
+
+
+def store_checksums(conn, ordinals):
+    """Compute and insert the digests of tasks just written (same transaction;
+    a checksum left without rows, by an edit, is replaced), reading their rows
+    back with one query per table for up to ``_IN_CHUNK`` tasks."""
+    ordinals = list(ordinals)
+    for first in range(0, len(ordinals), _IN_CHUNK):
+        chunk = ordinals[first : first + _IN_CHUNK]
+        where = f"WHERE ordinal IN ({', '.join('?' * len(chunk))})"
+        tasks = {r[0]: r for r in conn.execute(f"SELECT * FROM tasks {where}", chunk)}
+        tables = {}
+        for name, (at, key) in task_tables().items():
+            grouped = tables[name] = {}
+            query = f"SELECT * FROM {name} {where} ORDER BY ordinal, {key}"
+            for row in conn.execute(query, chunk):
+                grouped.setdefault(row[at], []).append(row)
+        conn.executemany(
+            "INSERT OR REPLACE INTO checksums VALUES (?, ?)",
+            [
+                (
+                    o,
+                    task_digest(
+                        tasks.get(o), {n: g.get(o, ()) for n, g in tables.items()}
+                    ),
+                )
+                for o in chunk
+            ],
+        )
 
 
 def _is_int(value):

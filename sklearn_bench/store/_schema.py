@@ -58,7 +58,7 @@ import sqlite3
 import struct
 from typing import NamedTuple
 
-from .._metrics import _GREATER, _LOWER, known_direction
+from .._metrics import wrong_direction
 
 SCHEMA_VERSION = 5
 _FORMAT = "sklearn_bench store"
@@ -427,26 +427,17 @@ def _check_meta(conn, path):
     return meta
 
 
-# The metrics known by their exact name (and their ``neg_`` forms), whose
-# direction a store cannot change; prefixes such as ``d2_`` are not names.
-_KNOWN_METRICS = {*_GREATER, *_LOWER} - {"d2_"}
-
-
 def _check_directions(metrics, path):
     """Refuse a store that says a known metric is better the other way round
     (``{"error_rate": true}`` ranks the worst learner first)."""
     if not isinstance(metrics, dict):
         raise NotAStoreError(f"The store {str(path)!r} lists no metric directions.")
-    for name, greater in metrics.items():
-        known = name.removeprefix("neg_") in _KNOWN_METRICS
-        if known and greater is not known_direction(name):
-            raise NotAStoreError(
-                f"The store {str(path)!r} says that a "
-                f"{'greater' if greater else 'lower'} {name} is better, which is "
-                f"wrong for {name} ({'higher' if known_direction(name) else 'lower'}"
-                " is better): it was refused, and left untouched. A store cannot "
-                "change the direction of a known metric."
-            )
+    wrong = wrong_direction(metrics)
+    if wrong is not None:
+        raise NotAStoreError(
+            f"The store {str(path)!r} was refused, and left untouched: {wrong}. A "
+            "store cannot change the direction of a known metric."
+        )
 
 
 _TEXT_FIELDS = ["error_type", "error_message", "traceback"]

@@ -11,7 +11,7 @@ import numpy as np
 
 from ._digests import TASK_DTYPE, TASKS_QUERY, records, seal, task_list_matches
 from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal, _refuse_link
-from ._integrity import pack_losses, read_task, store_checksum, task_digest
+from ._integrity import pack_losses, read_task, store_checksums, task_digest
 from ._provenance import _refuse, _union_result, combine_configs
 from ._schema import (
     _FORMAT,
@@ -232,6 +232,9 @@ class StoreWriter:
         """Commit ``(ordinal, out)`` tasks in one transaction: all or none."""
         for ordinal, out in items:
             self._insert(ordinal, out)
+        # The tasks' digests, of their rows as SQLite stored them, in the same
+        # transaction: salvage keeps only tasks whose digest matches.
+        store_checksums(self.conn, [ordinal for ordinal, _ in items])
         self._commit()
 
     def _insert(self, ordinal, out):
@@ -269,9 +272,6 @@ class StoreWriter:
                 "INSERT INTO losses VALUES (?, ?, ?, ?, ?)",
                 (ordinal, *pack_losses(losses)),
             )
-        # The task's digest, of its rows as SQLite stored them, in the same
-        # transaction: salvage keeps only tasks whose digest matches.
-        store_checksum(conn, ordinal)
 
     def copy_tasks(self, tasks, *, meta=None):
         """Commit ``(ordinal, {table: rows}, checksum)`` tasks read and verified

@@ -220,7 +220,7 @@ def test_merging_two_stores_equals_one_run_of_the_union(tmp_path):
 def _other_scores(conn):
     """Give one task other scores, as another study would have (its checksum
     recomputed: a store of another study, not a damaged one)."""
-    from sklearn_bench.store._integrity import store_checksum
+    from sklearn_bench.store._integrity import store_checksums
 
     conn.execute(
         "UPDATE scores SET value = value + 1e-12 WHERE learner = 'tree' "
@@ -229,7 +229,7 @@ def _other_scores(conn):
     for (ordinal,) in conn.execute(
         "SELECT ordinal FROM tasks WHERE learner = 'tree' AND split = 2"
     ).fetchall():
-        store_checksum(conn, ordinal)
+        store_checksums(conn, [ordinal])
 
 
 def test_conflicting_duplicates_are_refused(tmp_path):

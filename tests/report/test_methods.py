@@ -64,7 +64,7 @@ def test_records_follow_what_was_run():
     md, _ = _paragraph(analysis, result)
     assert "Holm-adjusted over 3 pairs, at α = 0.1" in md
     assert "over 4 data sets" in md and "90% confidence intervals" in md
-    assert CITATIONS["boulesteix2013"] in md
+    assert CITATIONS["boulesteix2015"] in md
     one = _result(1)
     analysis = analyse(one, AnalysisPlan())
     assert [r.key for r in analysis.methods] == [
@@ -167,3 +167,20 @@ def test_within_test_name_has_no_blank_for_a_comparison_that_could_not_run():
     assert within.test.startswith("two-sided corrected resampled t-test")
     for text in (md, tex):
         assert "two-sided  " not in text and "test / corrected" not in text
+
+
+def test_settings_adjust_row_names_both_corrections_in_one_phrase():
+    """H: when the report runs pairwise Wilcoxon tests, the `adjust` row says
+    which correction each family uses in one phrase ("single_step for the
+    nemenyi post-hoc test, shaffer for the pairwise Wilcoxon tests"), with no
+    parenthesis inside the value (the source follows in its own, once)."""
+    from sklearn_bench.report._methods import settings_table
+
+    analysis = analyse(_result(8), AnalysisPlan())
+    assert analysis.pairwise is not None
+    value, source = settings_table(analysis)["adjust"]
+    assert value == (
+        "single_step for the nemenyi post-hoc test, shaffer for the pairwise "
+        "Wilcoxon tests"
+    )
+    assert "(" not in value and source == "default"

@@ -68,7 +68,7 @@ def test_summary_of_degenerate_study_says_what_is_undefined():
     analysis = analyse(result, AnalysisPlan())
     text = format_summary(analysis)
     assert "p = 0.0278 (exact)" in text
-    assert "Iman-Davenport F undefined" in text
+    assert "Iman–Davenport F undefined" in text
     assert not re.search(r"\binf\b", text) and "p = 0.0e" not in text
     assert analysis.friedman.pvalue == 1 / 36 or np.isclose(
         analysis.friedman.pvalue, 1 / 36

@@ -200,6 +200,37 @@ def test_load_rejects_unknown_format_version(experiment_result, tmp_path):
         BenchmarkResult.load(tmp_path)
 
 
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"name": "error_rate", "greater_is_better": True},
+        {"name": "neg_log_loss", "greater_is_better": False},
+    ],
+)
+def test_load_refuses_a_flipped_metric_direction(experiment_result, tmp_path, entry):
+    """H: a saved result whose metadata.json says a known metric is better the
+    other way round (a hand edit that would rank the worst learner first) is
+    refused, as a store with the same edit is; a custom metric's direction is
+    the user's to state and loads as written."""
+    experiment_result[1].save(tmp_path)
+    meta = json.loads((tmp_path / "metadata.json").read_text())
+    meta["metrics"] = [entry]
+    (tmp_path / "metadata.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="cannot change the direction"):
+        BenchmarkResult.load(tmp_path)
+
+
+def test_load_keeps_a_custom_metric_direction(tmp_path):
+    """H: a metric of no known name saved with either direction loads with it."""
+    df = pd.DataFrame({"d": ["a", "a"], "l": ["x", "y"], "v": [0.1, 0.3]})
+    for greater in (True, False):
+        result = BenchmarkResult.from_frame(
+            df, dataset="d", learner="l", value="v", greater_is_better=greater
+        )
+        result.save(tmp_path)
+        assert BenchmarkResult.load(tmp_path).metrics == {"v": greater}
+
+
 def test_predictions_given_as_a_reader_are_read_once_when_first_used(
     experiment_result,
 ):

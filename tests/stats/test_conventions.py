@@ -455,3 +455,37 @@ def test_posthoc_matrix_of_adjusted_pvalues(errors):
             assert mat.loc[a, b] == p, name
     control = _posthocs(errors)["posthoc.holm_control"].pvalues_adjusted
     assert np.isnan(control.loc["B", "C"]) and control.loc["B", "A"] <= 1
+
+
+def test_stats_imports_each_name_on_first_use():
+    """H: ``import sklearn_bench.stats`` in a fresh process loads neither pandas,
+    scipy.stats nor scikit-learn (the stats layer cost 2.8 s to import), taking
+    a Bayesian model loads only what it needs (pandas for Plackett–Luce, neither
+    scipy.stats nor scikit-learn), and every name of ``__all__`` (and
+    ``ADJUST_METHODS``) resolves to the object of its module."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys, sklearn_bench.stats as s\n"
+        "heavy = ('pandas', 'scipy.stats', 'sklearn')\n"
+        "print(*(m in sys.modules for m in heavy))\n"
+        "from sklearn_bench.stats import bayesian_plackett_luce\n"
+        "from sklearn_bench.stats import bayesian_hierarchical\n"
+        "print(*(m in sys.modules for m in heavy))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root), OMP_NUM_THREADS="1")
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env,
+        check=True,
+    ).stdout.split()  # fmt: skip
+    assert out == ["False"] * 3 + ["True", "False", "False"]
+    for name in [*stats.__all__, "ADJUST_METHODS"]:
+        module = importlib.import_module(f"sklearn_bench.stats.{stats._LAZY[name]}")
+        assert getattr(stats, name) is getattr(module, name), name
+    assert set(stats.__all__) <= set(dir(stats))
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        stats.nope  # noqa: B018

@@ -82,6 +82,8 @@ def test_corrected_t_equals_nadeau_bengio_for_one_learner_and_a_difference():
     res = generalization_error_interval(table, method="corrected_t")
     _check(res, ref)
     assert res.df == 14
+    # the design names what it was given (K folds or subsamples alike: splits)
+    assert res.design.startswith("15 train/test splits, n_train=")
     diff = generalization_error_interval(
         table, method="corrected_t", baseline=table["loss_b"]
     )

@@ -406,6 +406,23 @@ def test_input_validation_names_the_argument():
         leaderboard_table(wide.iloc[:1], greater_is_better=False)
 
 
+def test_values_whose_squares_overflow_are_refused_and_large_ones_are_not():
+    """H: scores of 1e155 (finite, but their squares summed over the data sets
+    overflow, which gave an infinite bootstrap standard error) raise a ValueError
+    that says so; the same table scaled to 1e150 gives finite numbers, the
+    table at scale 1 times 1e150, in the same order."""
+    wide = _errors(0)
+    with pytest.raises(ValueError, match="too large to average and square"):
+        leaderboard_table(wide * 1e155, greater_is_better=False)
+    big = leaderboard_table(wide * 1e150, greater_is_better=False, random_state=0)
+    small = leaderboard_table(wide, greater_is_better=False, random_state=0)
+    assert np.isfinite(big.table["mean_score"]).all()
+    np.testing.assert_allclose(
+        big.table["mean_score"] / 1e150, small.table["mean_score"]
+    )
+    assert big.table["rank"].tolist() == small.table["rank"].tolist()
+
+
 def test_stability_with_delta_orders_the_pairs_that_matter():
     """H: with Δ, pairs closer than Δ need not be ordered: two learners 0.001
     apart never are, yet every pair at least Δ = 0.05 apart is ordered from some

@@ -85,6 +85,23 @@ def test_edge_cases_have_documented_answers():
     assert _mcmc.split_rhat(mixed) == pytest.approx(_reference(mixed[:, :, 1]))
 
 
+def test_ranks_are_scipys_average_ranks():
+    """H: the ranks behind the rank-normalised R-hat, computed in NumPy so that a
+    fit imports no scipy.stats, equal scipy.stats.rankdata(x, axis=0) exactly:
+    distinct values, ties (runs at the start, middle and end of the order),
+    constant columns, one row."""
+    rng = np.random.default_rng(4)
+    cases = [
+        rng.normal(size=(200, 3)),
+        rng.integers(0, 5, size=(60, 4)).astype(float),
+        np.repeat(rng.normal(size=(20, 2)), 3, axis=0),  # every value tied
+        np.ones((7, 2)),
+        rng.normal(size=(1, 3)),
+    ]
+    for x in cases:
+        np.testing.assert_array_equal(_mcmc._ranks(x), stats.rankdata(x, axis=0))
+
+
 class _Config:
     """A stand-in for ``jax.config``: records the updates, sets nothing."""
 
@@ -168,9 +185,10 @@ rng = np.random.default_rng(0)
 y = rng.normal(0.8, 0.02, (3, 5)); x = y + rng.normal(0.01, 0.01, (3, 5))
 r = bayesian_hierarchical(x, y, delta=0.01, rho=0.2, random_state=0, n_draws=30,
                           n_warmup=30, greater_is_better=True)
-import importlib.util
+import importlib.util, sys
 print(events.count("/jax/compilation_cache/cache_hits"), repr(r.p_greater),
-      importlib.util.find_spec("flatbuffers") is not None)
+      importlib.util.find_spec("flatbuffers") is not None,
+      *(m in sys.modules for m in ("numpyro", "pandas", "scipy.stats", "sklearn")))
 """
 
 
@@ -178,7 +196,9 @@ def test_a_second_process_loads_the_compiled_sampler(tmp_path):
     """H: with a new cache folder, a first process compiles the hierarchical
     model's sampler and writes it there (and its traced program, with
     flatbuffers); a second process reads it from the persistent cache (JAX counts
-    cache hits) and gives the same probabilities."""
+    cache hits) and gives the same probabilities, without importing NumPyro
+    (with flatbuffers: the traced program is read, not traced again), pandas,
+    scipy.stats or scikit-learn."""
     import os
     import subprocess
     import sys
@@ -198,5 +218,7 @@ def test_a_second_process_loads_the_compiled_sampler(tmp_path):
     assert int(runs[0][0]) == 0 and any(tmp_path.glob("jax-*/*"))
     if runs[0][2] == "True":  # flatbuffers installed: the traced program too
         assert len(list(tmp_path.glob("jax-*/*.jaxexport"))) == 1
+        assert runs[0][3] == "True" and runs[1][3] == "False"  # numpyro
+    assert runs[1][4:] == ["False"] * 3  # pandas, scipy.stats, sklearn
     assert int(runs[1][0]) >= 1
     assert runs[0][1] == runs[1][1]

@@ -347,3 +347,21 @@ def test_control_compares_each_learner_with_it():
             pairwise_tests(
                 frame, control=learners[0], greater_is_better=False, **kwargs
             )
+
+
+@pytest.mark.parametrize(
+    ("adjust", "words"),
+    [
+        ("shaffer", "adjusted by Shaffer's static procedure over 6 pairs"),
+        ("bergmann_hommel", "adjusted by Bergmann and Hommel's procedure over 6"),
+        ("none", "p-values not adjusted"),
+    ],
+)
+def test_null_hypothesis_names_the_correction_as_a_text_does(adjust, words):
+    """H: the stated hypothesis names the multiplicity correction by its name
+    (the report's words, one mapping: stats.ADJUST_METHODS), not by its keyword
+    ("shaffer correction" read as a typo in a methods section)."""
+    frame = _frame(DATA["data.gh.2008"]).iloc[:, :4]
+    res = pairwise_tests(frame, adjust=adjust, greater_is_better=False)
+    assert words in res.null_hypothesis
+    assert f"{adjust} correction" not in res.null_hypothesis

@@ -22,7 +22,7 @@ from sklearn_bench.store import (
     salvage_store,
     verify_checksums,
 )
-from sklearn_bench.store._integrity import store_checksum
+from sklearn_bench.store._integrity import store_checksums
 
 X, Y = load_breast_cancer(return_X_y=True)
 DATA = {"bc": (X[::3], Y[::3])}
@@ -80,7 +80,7 @@ def _tamper(path, ordinal=0, *, reseal=False, loss=None):
         new = zlib.compress(values.tobytes()) if loss is None else loss
         conn.execute("UPDATE losses SET loss = ? WHERE ordinal = ?", (new, ordinal))
         if reseal:
-            store_checksum(conn, ordinal)
+            store_checksums(conn, [ordinal])
 
 
 def test_a_tampered_loss_is_refused(clean, tmp_path):

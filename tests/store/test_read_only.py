@@ -39,12 +39,12 @@ def store_with_wal(tmp_path):
     conn = sqlite3.connect(original, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA wal_autocheckpoint=0")
-    from sklearn_bench.store._integrity import store_checksum
+    from sklearn_bench.store._integrity import store_checksums
 
     conn.execute("BEGIN")  # a commit in the -wal, with the tasks' checksums
     conn.execute("UPDATE scores SET fit_time = fit_time * 2")
     for (ordinal,) in conn.execute("SELECT ordinal FROM tasks").fetchall():
-        store_checksum(conn, ordinal)
+        store_checksums(conn, [ordinal])
     conn.execute("COMMIT")
     copy = tmp_path / "copy" / "s.sqlite"
     copy.parent.mkdir()
