@@ -487,7 +487,7 @@ def _dirichlet(alpha, size, random_state):
 _SORTED_FROM = 128
 # Pseudo-observations x comparisons x draws per column block of the sorted sums
 # (_sorted_masses).
-_SORTED_BLOCK = 250_000
+_SORTED_BLOCK = 500_000
 _MAX_SHARED = 40_000_000  # draws x pseudo-observations kept in `shared_draws`
 
 
@@ -588,15 +588,19 @@ def _sorted_masses(walshes, wt):
     for start, stop in zip(starts, stops, strict=True):
         m = stop - start
         if m not in buffers:
-            buffers[m] = [np.empty((n + 1 if i == 1 else n, k, m)) for i in range(4)]
-        ws, c, a, b = buffers[m]
+            arrays = [np.empty((n + 1 if i == 1 else n, k, m)) for i in range(4)]
+            # each row of c and ws as a view made once: the cumulative sums'
+            # n additions a block cost their own time, not making views
+            rows = list(arrays[1].reshape(n + 1, -1)), list(arrays[0].reshape(n, -1))
+            buffers[m] = (*arrays, rows)
+        ws, c, a, b, (c_rows, ws_rows) = buffers[m]
         flat_c, flat_a, flat_b = (x.reshape(-1, m) for x in (c, a, b))
         # indices are in range: "clip" only avoids take's buffered out=
         np.take(wt[:, start:stop], order, axis=0, out=ws, mode="clip")
         c[0] = 0.0  # c[i + 1] = c[i] + ws[i]: np.cumsum's sums, row by row
         if k * m >= 64:
-            for i in range(n):
-                np.add(c[i], ws[i], out=c[i + 1])
+            for before, w, after in zip(c_rows[:-1], ws_rows, c_rows[1:], strict=True):
+                np.add(before, w, out=after)
         else:
             np.cumsum(ws, axis=0, out=c[1:])
         np.take(flat_c, above_hi, axis=0, out=flat_a, mode="clip")
