@@ -556,14 +556,14 @@ def _sorted_masses(walshes, wt):
     The draws go in column blocks of ``_SORTED_BLOCK`` elements in all (arrays
     of pseudo-observations x comparisons x draws) that stay in the cache. Each
     block does the operations of one whole batch of one comparison in the
-    same order (sequential cumulative sums, the same gathers, ``0.5 (c + c) =
-    c`` where no sum ties a bound, one ``einsum`` that adds the
-    pseudo-observations one after the other), so each comparison's masses are
-    bit for bit those of its own whole batch (tests check both): 49 comparisons
-    of 480 data sets cost 0.4 of their one-by-one time. Without a ROPE the two
-    regions cover every pair, ``H(s) + H(−s) = 1``, so the mass below is
-    ``(Σ w)² −`` the mass above (to rounding, about 1e-16), which halves the
-    work after the cumulative sums.
+    same order (sequential cumulative sums, the same gathers, ``einsum`` s that
+    add the pseudo-observations one after the other), so each comparison's
+    masses are bit for bit those of its own whole batch (tests check both): 49
+    comparisons of 480 data sets cost 0.4 of their one-by-one time. The mass
+    above is ``(Σ w)² − Σ_i w_i (C_hi + C_lo)_i / 2`` (equal to the quadratic
+    form to rounding, about 1e-16), the average taken of the two sums, not of
+    every gathered element. Without a ROPE the two regions cover every pair,
+    ``H(s) + H(−s) = 1``, so the mass below is that subtracted sum itself.
     """
     n, n_draws = wt.shape
     k = len(walshes)
@@ -588,13 +588,13 @@ def _sorted_masses(walshes, wt):
     for start, stop in zip(starts, stops, strict=True):
         m = stop - start
         if m not in buffers:
-            arrays = [np.empty((n + 1 if i == 1 else n, k, m)) for i in range(4)]
+            arrays = [np.empty((n + 1 if i == 1 else n, k, m)) for i in range(3)]
             # each row of c and ws as a view made once: the cumulative sums'
             # n additions a block cost their own time, not making views
             rows = list(arrays[1].reshape(n + 1, -1)), list(arrays[0].reshape(n, -1))
             buffers[m] = (*arrays, rows)
-        ws, c, a, b, (c_rows, ws_rows) = buffers[m]
-        flat_c, flat_a, flat_b = (x.reshape(-1, m) for x in (c, a, b))
+        ws, c, a, (c_rows, ws_rows) = buffers[m]
+        flat_c, flat_a = c.reshape(-1, m), a.reshape(-1, m)
         # indices are in range: "clip" only avoids take's buffered out=
         np.take(wt[:, start:stop], order, axis=0, out=ws, mode="clip")
         c[0] = 0.0  # c[i + 1] = c[i] + ws[i]: np.cumsum's sums, row by row
@@ -603,23 +603,27 @@ def _sorted_masses(walshes, wt):
                 np.add(before, w, out=after)
         else:
             np.cumsum(ws, axis=0, out=c[1:])
-        np.take(flat_c, above_hi, axis=0, out=flat_a, mode="clip")
-        if above_tie:
-            np.take(flat_c, above_lo, axis=0, out=flat_b, mode="clip")
-            np.add(a, b, out=a)
-            np.multiply(0.5, a, out=a)
-        np.subtract(c[-1], a, out=a)
-        above_out[:, start:stop] = np.einsum("ijb,ijb->jb", ws, a)
-        if no_rope:
-            below_out[:, start:stop] = c[-1] * c[-1] - above_out[:, start:stop]
-            continue
-        np.take(flat_c, below_lo, axis=0, out=flat_a, mode="clip")
-        if below_tie:
-            np.take(flat_c, below_hi, axis=0, out=flat_b, mode="clip")
-            np.add(a, b, out=a)
-            np.multiply(0.5, a, out=a)
-        below_out[:, start:stop] = np.einsum("ijb,ijb->jb", ws, a)
+        # w' A_above w = (Σ w)² − Σ_i w_i (C_hi + C_lo)_i / 2: sums of the
+        # gathered cumulative sums, no pass to average or subtract them
+        below = _gathered_sum(ws, flat_c, flat_a, above_hi, above_lo, above_tie)
+        above_out[:, start:stop] = c[-1] * c[-1] - below
+        if not no_rope:  # else H(s) + H(−s) = 1: the rest is the mass below
+            below = _gathered_sum(ws, flat_c, flat_a, below_lo, below_hi, below_tie)
+        below_out[:, start:stop] = below
     return above_out, below_out
+
+
+def _gathered_sum(ws, flat_c, flat_a, first, second, tie):
+    """``Σ_i ws_i (c[first_i] + c[second_i]) / 2`` over the pseudo-observations
+    of a block (``c[first]`` alone where no Walsh sum ties a bound), gathered
+    into ``flat_a``."""
+    # indices are in range: "clip" only avoids take's buffered out=
+    np.take(flat_c, first, axis=0, out=flat_a, mode="clip")
+    total = np.einsum("ijb,ijb->jb", ws, flat_a.reshape(ws.shape))
+    if tie:
+        np.take(flat_c, second, axis=0, out=flat_a, mode="clip")
+        total = 0.5 * (total + np.einsum("ijb,ijb->jb", ws, flat_a.reshape(ws.shape)))
+    return total
 
 
 def _winner_probabilities(thetas):

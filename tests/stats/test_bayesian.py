@@ -452,23 +452,17 @@ def _masses_whole(walsh, wt):
     ws = wt[walsh.order]  # sorted, one draw a column
     c = np.zeros((ws.shape[0] + 1, ws.shape[1]))
     np.cumsum(ws, axis=0, out=c[1:])
-    # 0.5 * (x + x) is x exactly: one gather when no sum ties a bound
-    hi = c[walsh.above_hi]
-    half = (
-        hi
-        if np.array_equal(walsh.above_hi, walsh.above_lo)
-        else 0.5 * (hi + c[walsh.above_lo])
-    )
-    above = np.einsum("ib,ib->b", ws, c[-1] - half)
-    if walsh.bound == 0:  # H(s) + H(-s) = 1: below is (sum w)^2 - above
-        return above, c[-1] * c[-1] - above
-    lo = c[walsh.below_lo]
-    below = (
-        lo
-        if np.array_equal(walsh.below_lo, walsh.below_hi)
-        else 0.5 * (lo + c[walsh.below_hi])
-    )
-    return above, np.einsum("ib,ib->b", ws, below)
+
+    def gathered(first, second):  # sum_i ws_i (c[first_i] + c[second_i]) / 2
+        total = np.einsum("ib,ib->b", ws, c[first])
+        if np.array_equal(first, second):  # no sum ties a bound: one gather
+            return total
+        return 0.5 * (total + np.einsum("ib,ib->b", ws, c[second]))
+
+    under = gathered(walsh.above_hi, walsh.above_lo)
+    if walsh.bound == 0:  # H(s) + H(-s) = 1: below is what above leaves
+        return c[-1] * c[-1] - under, under
+    return c[-1] * c[-1] - under, gathered(walsh.below_lo, walsh.below_hi)
 
 
 @pytest.mark.parametrize(
