@@ -1,7 +1,8 @@
 """Scaling and per-task overhead of the dask path of BenchmarkExperiment.
 
 The demo's study (``sklearn-bench demo --size quick``'s learners and data sets,
-``--n-bootstraps`` replicates), with a store as a real run has, on:
+``--n-bootstraps`` replicates, 100 by default: 1,500 tasks, so that the run's fixed
+cost does not hide the cost per task), with a store as a real run has, on:
 
 - ``serial``: n_jobs=1, no cluster (the reference scores);
 - ``loky x2``: joblib's loky backend, n_jobs=2;
@@ -189,7 +190,7 @@ def summary(name, wall, cpu, result, n_workers, serial_cpu, idle):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n-bootstraps", type=int, default=20)
+    parser.add_argument("--n-bootstraps", type=int, default=100)
     parser.add_argument(
         "--cpu-bound",
         action="store_true",
