@@ -684,6 +684,7 @@ def write_report(
         f'<a href="#{anchor}">{label}</a>'
         for anchor, label in [
             ("bottom-line", "Bottom line"),
+            *([("disagreements", "Disagreements")] if disagree else []),
             ("run", "What was run"),
             ("effects", "Effect sizes"),
             ("generalization", "Each learner"),

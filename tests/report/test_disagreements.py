@@ -95,6 +95,7 @@ def test_the_record_is_printed_once_after_the_bottom_line(analysis, tmp_path):
     write_report(analysis, tmp_path, figure_formats=(), progress=False)
     page = (tmp_path / "report.html").read_text()
     assert page.count(d.sentence.replace("'", "&#x27;")) == 1
+    assert '<a href="#disagreements">' in page and 'id="disagreements"' in page
 
 
 def test_renderer_takes_the_sentence_from_the_analysis(analysis):
