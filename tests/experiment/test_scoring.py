@@ -1,5 +1,7 @@
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.datasets import load_iris, make_regression
 from sklearn.linear_model import LinearRegression
 from sklearn.metrics import (
@@ -239,3 +241,55 @@ def test_a_metric_named_like_a_loss_that_is_not_one_keeps_no_losses():
     svc = LinearSVC().fit(X, y)
     metrics = {"log_loss": Metric.from_name("log_loss")}
     assert pointwise_losses(metrics, {"log_loss": 0.1}, svc, X, y) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    n=st.integers(1, 40),
+    n_classes=st.integers(1, 4),
+    kind=st.sampled_from(["int64", "int8", "uint16", "bool", "str"]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_accuracy_without_checks_is_accuracy_score_bit_for_bit(
+    n, n_classes, kind, seed
+):
+    """H: the runner's accuracy (and error rate), which skips accuracy_score's
+    checks for 1-D arrays of integer, bool or text labels of one kind, gives the
+    very float accuracy_score gives, for any labels and predictions."""
+    from sklearn.metrics import accuracy_score
+
+    from sklearn_bench.experiment._scoring import _accuracy, _error_rate
+
+    rng = np.random.default_rng(seed)
+    y_true, y_pred = rng.integers(0, n_classes, (2, n))
+    if kind == "str":
+        y_true, y_pred = y_true.astype(str), y_pred.astype(str)
+    else:
+        y_true, y_pred = y_true.astype(kind), y_pred.astype(kind)
+    expected = accuracy_score(y_true, y_pred)
+    assert _accuracy(y_true, y_pred) == expected
+    assert _error_rate(y_true, y_pred) == 1.0 - expected
+
+
+def test_accuracy_keeps_accuracy_score_checks_where_they_matter():
+    """H: what the shortcut does not cover goes through accuracy_score, with its
+    errors: continuous predictions are refused, labels as lists, floats and a
+    multilabel indicator are scored as accuracy_score scores them."""
+    from sklearn.metrics import accuracy_score
+
+    from sklearn_bench.experiment._scoring import _accuracy
+
+    with pytest.raises(ValueError, match="continuous"):
+        _accuracy(np.array([0, 1, 1]), np.array([0.2, 0.9, 0.4]))
+    cases = [
+        ([0, 1, 1], [0, 1, 0]),
+        (np.array([0.0, 1.0, 1.0]), np.array([0.0, 1.0, 0.0])),
+        (np.array([[0, 1], [1, 1]]), np.array([[0, 1], [1, 0]])),
+        (np.array([0, 1, 1]), np.array(["0", "1", "1"], dtype=object)),
+    ]
+    for y_true, y_pred in cases[:3]:
+        assert _accuracy(y_true, y_pred) == accuracy_score(y_true, y_pred)
+    with pytest.raises(ValueError):  # a mix of label types, as accuracy_score
+        accuracy_score(*cases[3])
+    with pytest.raises(ValueError):
+        _accuracy(*cases[3])
