@@ -261,5 +261,8 @@ def latex_frame(frame, *, caption, label=None, digits=3, index=True):
                 cells.append(latex_label(value))
         rows.append(" & ".join(cells) + r" \\")
     header = " & ".join(escape_latex(c) for c in columns)
-    align = "l" * index + "r" * frame.shape[1]
+    # numbers right-aligned, names (text columns) left-aligned as the index
+    align = "l" * index + "".join(
+        "r" if pd.api.types.is_numeric_dtype(kind) else "l" for kind in frame.dtypes
+    )
     return _table(escape_latex(caption), label, align, header, rows)

@@ -203,3 +203,22 @@ def test_awkward_names_compile_with_pdflatex(tmp_path):
     assert proc.returncode == 0, log[-2000:]
     # the code point's brackets braced: a cell may start with it (issue 29.8)
     assert "{[}U+4E2D{]}" in escape_latex("中") and "\\textless{}" in escape_latex("<")
+
+
+def test_plain_table_aligns_names_left_and_numbers_right():
+    """H: latex_frame aligns each column by what it holds: the index and text
+    columns (data set, learner) left, numbers right (learner_intervals.tex had
+    its data set and learner columns right-aligned)."""
+    from sklearn_bench._latex import latex_frame
+
+    frame = pd.DataFrame(
+        {
+            "data set": ["iris", "wine"],
+            "learner": ["tree", "forest"],
+            "estimate": [0.05, 0.02],
+            "n": [150, 178],
+        }
+    )
+    assert r"\begin{tabular}{llrr}" in latex_frame(frame, caption="c", index=False)
+    with_index = latex_frame(frame.set_index("data set"), caption="c")
+    assert r"\begin{tabular}{llrr}" in with_index
