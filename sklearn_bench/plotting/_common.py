@@ -26,7 +26,9 @@ def fitted_title(ax, text, **kwargs):
 
     title = ax.set_title(text, **kwargs)
     fig = ax.figure
-    fig.draw_without_rendering()  # the layout settles the axes' width
+    engine = fig.get_layout_engine()
+    if engine is not None:  # the layout settles the axes' width (no drawing)
+        engine.execute(fig)
     renderer = fig.canvas.get_renderer()
     width, room = len(text), ax.get_window_extent(renderer).width
     # "α = 0.00238" stays on one line (no-break spaces around "=")
