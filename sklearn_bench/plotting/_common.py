@@ -256,10 +256,15 @@ def _draw_rank_diagram(
                 gid="cd-name",
                 color=colors[i],
             )
-    fig.draw_without_rendering()
+    # measured by the renderer, without drawing (a given axes' layout first)
+    renderer = fig.canvas.get_renderer()
+    if fig.get_layout_engine() is not None:
+        fig.get_layout_engine().execute(fig)
     dpi = fig.dpi
-    w_left = max(texts[i].get_window_extent().width for i in left)
-    w_right = max((texts[i].get_window_extent().width for i in right), default=0.0)
+    w_left = max(texts[i].get_window_extent(renderer).width for i in left)
+    w_right = max(
+        (texts[i].get_window_extent(renderer).width for i in right), default=0.0
+    )
     # line end to text, text to its line, and outer margin beyond the longest name
     gap_px, pad_px, margin_px = 0.15 * dpi, 0.08 * dpi, 0.1 * dpi
     x_max = max(hi_axis, lo_axis + (cd or 0.0))
