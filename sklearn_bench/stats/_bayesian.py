@@ -630,12 +630,9 @@ def _sorted_masses(walshes, wt):
         from concurrent.futures import ThreadPoolExecutor
 
         size = -(-len(blocks) // n_threads)
+        chunks = [blocks[i : i + size] for i in range(0, len(blocks), size)]
         with ThreadPoolExecutor(n_threads) as pool:
-            for done in [
-                pool.submit(run, blocks[i : i + size])
-                for i in range(0, len(blocks), size)
-            ]:
-                done.result()
+            list(pool.map(run, chunks))  # and raise what a thread raised
     return above_out, below_out
 
 
