@@ -490,8 +490,14 @@ _SORTED_FROM = 128
 # (_sorted_masses).
 _SORTED_BLOCK = 500_000
 _MAX_SHARED = 40_000_000  # draws x pseudo-observations kept in `shared_draws`
-# Threads that share the column blocks of the sorted sums (no pool with one CPU).
-_MAX_THREADS = os.cpu_count() or 1
+# Threads that share the column blocks of the sorted sums: one per CPU this
+# process may run on (no pool with one), at most 8 (about 12 MB of buffers each).
+_MAX_THREADS = min(
+    8,
+    len(os.sched_getaffinity(0))
+    if hasattr(os, "sched_getaffinity")
+    else os.cpu_count() or 1,
+)
 
 
 def _dirichlet_batches(alpha, n_draws, batch, random_state, shared, transposed):
@@ -790,7 +796,7 @@ def bayesian_signed_rank(
     gives ``p_greater = p_less = 0.5`` here and ``p_left = 1`` in baycomp. With
     ``rope > 0`` all differences inside the ROPE give ``p_rope = 1``.
     From 128 pseudo-observations on, blocks of draws run on up to one thread
-    per CPU, with bit for bit the floats of one thread.
+    per CPU (at most 8), with bit for bit the floats of one thread.
 
     Examples
     --------
