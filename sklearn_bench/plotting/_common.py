@@ -26,7 +26,9 @@ def fitted_title(ax, text, **kwargs):
 
     title = ax.set_title(text, **kwargs)
     fig = ax.figure
-    fig.draw_without_rendering()  # the layout settles the axes' width
+    engine = fig.get_layout_engine()
+    if engine is not None:  # the layout settles the axes' width (no drawing)
+        engine.execute(fig)
     renderer = fig.canvas.get_renderer()
     width, room = len(text), ax.get_window_extent(renderer).width
     # "α = 0.00238" stays on one line (no-break spaces around "=")
@@ -254,10 +256,15 @@ def _draw_rank_diagram(
                 gid="cd-name",
                 color=colors[i],
             )
-    fig.draw_without_rendering()
+    # measured by the renderer, without drawing (a given axes' layout first)
+    renderer = fig.canvas.get_renderer()
+    if fig.get_layout_engine() is not None:
+        fig.get_layout_engine().execute(fig)
     dpi = fig.dpi
-    w_left = max(texts[i].get_window_extent().width for i in left)
-    w_right = max((texts[i].get_window_extent().width for i in right), default=0.0)
+    w_left = max(texts[i].get_window_extent(renderer).width for i in left)
+    w_right = max(
+        (texts[i].get_window_extent(renderer).width for i in right), default=0.0
+    )
     # line end to text, text to its line, and outer margin beyond the longest name
     gap_px, pad_px, margin_px = 0.15 * dpi, 0.08 * dpi, 0.1 * dpi
     x_max = max(hi_axis, lo_axis + (cd or 0.0))

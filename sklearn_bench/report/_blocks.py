@@ -70,8 +70,11 @@ def _table(
     )
     rows = []
     # the rows iterrows gives (the frame's values: a column of ints among floats
-    # is floats), without a Series a row
-    for idx, row in zip(shown.index, shown.to_numpy().tolist(), strict=True):
+    # is floats), without a Series a row; text columns as objects first (an
+    # Arrow-backed column is otherwise read one element at a time)
+    text = {c: object for c, t in shown.dtypes.items() if t.kind in "OU"}
+    values = (shown.astype(text) if text else shown).to_numpy().tolist()
+    for idx, row in zip(shown.index.tolist(), values, strict=True):
         cells = [f"<td>{html.escape(str(idx))}</td>"] if index else []
         cells += [_cell(v, c) for v, c in zip(row, df.columns, strict=True)]
         rows.append("<tr>" + "".join(cells) + "</tr>")

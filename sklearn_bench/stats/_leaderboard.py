@@ -133,21 +133,24 @@ def _bt_fit(wins, n, t0, *, max_iter=200, tol=1e-10):
     n_problems, p = t.shape
     shared = n.ndim == 2
     active = np.arange(n_problems)
-    eye = np.eye(p, dtype=bool)
+    diagonal = np.arange(p)
     for _ in range(max_iter):
         if active.size == 0:
             break
-        ta = t[active]
-        na = n if shared else n[active]
+        every = active.size == n_problems  # no copies of the (B, p, p) arrays
+        ta = t if every else t[active]
+        na = n if shared or every else n[active]
         prob = expit(ta[:, :, None] - ta[:, None, :])
-        grad = wins[active] - (na * prob).sum(-1) - 2 * RIDGE * ta
-        v = na * prob * (1 - prob)
+        v = na * prob
+        grad = (wins if every else wins[active]) - v.sum(-1) - 2 * RIDGE * ta
+        v *= 1 - prob  # na * prob * (1 - prob)
         diag = v.sum(-1) + 2 * RIDGE
-        hess = np.where(eye, diag[:, :, None], -v)  # minus the Hessian
+        hess = np.negative(v, out=v)  # minus the Hessian: -v off the diagonal
+        hess[:, diagonal, diagonal] = diag
         # The likelihood is flat along (1, ..., 1); a penalty on the mean (zero
         # at the centred maximum) makes the system definite without moving it.
-        scale = diag.mean(-1, keepdims=True)[:, :, None] / p + 1e-12
-        step = np.linalg.solve(hess + scale, grad[:, :, None])[:, :, 0]
+        hess += diag.mean(-1, keepdims=True)[:, :, None] / p + 1e-12
+        step = np.linalg.solve(hess, grad[:, :, None])[:, :, 0]
         # Near the maximum (a warm start) Newton's step is sound; a long step
         # is halved until the likelihood does not fall.
         big = np.flatnonzero(np.abs(step).max(-1) > 0.5)

@@ -33,6 +33,7 @@ from ._effect_size import (
     _rank_biserial,
     _sign_dominance,
 )
+from ._mcmc import _ranks
 
 _METHODS = ("t", "wilcoxon", "sign", "permutation", "corrected_t", "5x2cv", "5x2cv_f")
 _ZERO_METHODS = ("demsar", "wilcox", "pratt", "zsplit")
@@ -741,11 +742,20 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
     row's ``used`` and ``details`` of arrays: every row as it alone gives,
     with one scipy call for the rows of one length and null distribution.
     """
-    rows = [
-        _wilcoxon_row(d, alternative, zero_method, exact)
-        for d in d_raw.reshape(-1, d_raw.shape[-1])
+    prepared = [
+        _wilcoxon_used(d, zero_method) for d in d_raw.reshape(-1, d_raw.shape[-1])
     ]
-    sizes = np.array([row["used"].size for row in rows])
+    sizes = np.array([used.size for _, used, _ in prepared])
+    ranks = {}  # of each row's |used|, the rows of one length at once
+    for size in np.unique(sizes):
+        at = np.flatnonzero(sizes == size)
+        block = np.abs(np.stack([prepared[j][1] for j in at], axis=1))
+        block = _ranks(block) if size else block.reshape(0, at.size)
+        ranks.update((j, np.ascontiguousarray(block[:, q])) for q, j in enumerate(at))
+    rows = [
+        _wilcoxon_row(*prep, ranks[j], alternative, zero_method, exact)
+        for j, prep in enumerate(prepared)
+    ]
     for size in np.unique(sizes):  # Hodges-Lehmann estimates, rows of one length
         at = np.flatnonzero(sizes == size)
         used = np.stack([rows[j]["used"] for j in at]).reshape(at.size, size)
@@ -788,9 +798,9 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
     return (*out, tuple(row["used"] for row in rows), details)
 
 
-def _wilcoxon_row(d_raw, alternative, zero_method, exact):
-    """One comparison of :func:`_wilcoxon`: its statistic, estimate and details,
-    and its p-value, or the ``method`` scipy is to find it with (and ``d``)."""
+def _wilcoxon_used(d_raw, zero_method):
+    """``(d, used, details)`` of one comparison: the rounded differences after
+    Demšar's zero rule, those the signed ranks are taken of, the zero counts."""
     d = np.round(d_raw, _DECIMALS)
     n_zero = int(np.count_nonzero(d == 0))
     details = {"n_zero_differences": n_zero}
@@ -798,9 +808,14 @@ def _wilcoxon_row(d_raw, alternative, zero_method, exact):
         if n_zero % 2 == 1:
             d = np.delete(d, np.flatnonzero(d == 0)[0])
         details["one_zero_dropped"] = n_zero % 2 == 1
-    used = d[d != 0] if zero_method == "wilcox" else d
+    return d, (d[d != 0] if zero_method == "wilcox" else d), details
+
+
+def _wilcoxon_row(d, used, details, ranks, alternative, zero_method, exact):
+    """One comparison of :func:`_wilcoxon` (``ranks``: those of ``|used|``,
+    ties averaged): its statistic, estimate and details, and its p-value, or the
+    ``method`` scipy is to find it with (and ``d``)."""
     n = used.size
-    ranks = stats.rankdata(np.abs(used))
     half_zeros = (
         ranks[used == 0].sum() / 2 if zero_method in ("demsar", "zsplit") else 0
     )

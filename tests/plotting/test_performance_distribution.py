@@ -56,12 +56,8 @@ def test_box_and_density_show_the_data():
     fig, ax = plt.subplots()
     assert performance_distribution(result, "d", ax=ax) is ax
     v0 = df.loc[df["learner"] == "learner 0", "error"].to_numpy()
-    medians = [
-        line.get_xdata()[0]
-        for line in ax.lines
-        if len(line.get_xdata()) == 2 and line.get_linewidth() == 2
-    ]
-    assert medians[0] == pytest.approx(np.median(v0), rel=1e-12)
+    (medians,) = [c for c in ax.collections if c.get_gid() == "medians"]
+    assert medians.get_segments()[0][0, 0] == pytest.approx(np.median(v0), rel=1e-12)
     curve = ax.lines[0]
     x, y = curve.get_xdata(), curve.get_ydata()
     dens = stats.gaussian_kde(v0)(x)
@@ -171,3 +167,73 @@ def test_densities_on_one_blas_thread_are_those_on_many():
             with _one_blas_thread():
                 one = _density(values, grid, bounds)
             assert one.tobytes() == many.tobytes()
+
+
+def _one_artist_a_mark(ax, result):
+    """The rows of performance_distribution(result, "d") drawn as before the
+    collections: one fill_between, plot and axhline each and ax.boxplot, with the
+    figure's densities (its lines) and layout."""
+    curves = [line for line in ax.lines if len(line.get_xdata()) == 256]
+    fig, ref = plt.subplots(figsize=ax.figure.get_size_inches())
+    ref.set_position(ax.get_position())
+    perf = result.performance()
+    k, boxed = len(result.learners), []
+    for i, (name, curve) in enumerate(zip(result.learners, curves, strict=True)):
+        y, color = k - 1 - i, f"C{i}"
+        x = curve.get_xdata()
+        ref.fill_between(x, y - 0.12, curve.get_ydata(), color=color, alpha=0.3, lw=0)
+        ref.plot(x, curve.get_ydata(), color=color, lw=1.2)
+        boxed.append((y, perf.loc[perf["learner"] == name, "value"].to_numpy(), color))
+    parts = ref.boxplot(
+        [v for _, v, _ in boxed],
+        positions=[y - 0.27 for y, _, _ in boxed],
+        widths=0.2,
+        orientation="horizontal",
+        manage_ticks=False,
+        patch_artist=True,
+        boxprops={"facecolor": "white"},
+        medianprops={"lw": 2},
+        flierprops={"marker": "o", "markersize": 3},
+    )
+    for j, (_, _, color) in enumerate(boxed):
+        parts["boxes"][j].set_edgecolor(color)
+        parts["fliers"][j].set_markeredgecolor(color)
+        two = slice(2 * j, 2 * j + 2)
+        for line in [parts["medians"][j], *parts["whiskers"][two], *parts["caps"][two]]:
+            line.set_color(color)
+    for y in range(k - 1):
+        ref.axhline(y + 0.5, color="0.85", lw=0.6)
+    ref.set_xlim(ax.get_xlim())
+    ref.set_ylim(ax.get_ylim())
+    return ref
+
+
+def test_collections_draw_the_pixels_of_one_artist_a_mark():
+    """H: the densities, boxes (with outliers) and row lines drawn as a few
+    collections give the PNG pixels of one fill_between / plot / axhline artist
+    each and ax.boxplot (the figure before the collections), for 6 learners."""
+    import io
+
+    rng = np.random.default_rng(3)
+    df, _ = _result(6, n=30)
+    df["error"] = rng.beta(4, 20, size=len(df)) + 0.3 * (np.arange(len(df)) % 7 == 0)
+    result = BenchmarkResult.from_frame(
+        df,
+        dataset="dataset",
+        learner="learner",
+        value="error",
+        replicate="replicate",
+        greater_is_better=False,
+    )
+    ax = performance_distribution(result, "d")
+    ref = _one_artist_a_mark(ax, result)
+    assert len(ax.lines) >= 6 + 3  # 6 curves, outliers of 3 learners or more
+    images = []
+    for axes in (ax, ref):
+        axes.set_axis_off()  # the marks only
+        axes.set_title("")
+        buffer = io.BytesIO()
+        axes.figure.savefig(buffer, format="rgba", dpi=80)
+        images.append(buffer.getvalue())
+    assert images[0] == images[1]
+    plt.close("all")

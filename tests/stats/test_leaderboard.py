@@ -440,3 +440,59 @@ def test_stability_with_delta_orders_the_pairs_that_matter():
     assert t["p_ordered_delta"].iloc[0] < 1.0
     with pytest.raises(ValueError, match="`delta`"):
         rank_stability(est, draws, n_datasets=20, delta=-1, greater_is_better=True)
+
+
+def _bt_fit_with_copies(wins, n, t0, max_iter=200, tol=1e-10):
+    """The Newton iteration of _bt_fit as first written (a copy of the active
+    rows, the Hessian by np.where, a shifted copy to solve): the reference."""
+    from sklearn_bench.stats._leaderboard import RIDGE, _bt_loglik, expit
+
+    t = np.array(t0, dtype=float)
+    n_problems, p = t.shape
+    shared, active, eye = n.ndim == 2, np.arange(n_problems), np.eye(p, dtype=bool)
+    for _ in range(max_iter):
+        if active.size == 0:
+            break
+        ta = t[active]
+        na = n if shared else n[active]
+        prob = expit(ta[:, :, None] - ta[:, None, :])
+        grad = wins[active] - (na * prob).sum(-1) - 2 * RIDGE * ta
+        v = na * prob * (1 - prob)
+        diag = v.sum(-1) + 2 * RIDGE
+        hess = np.where(eye, diag[:, :, None], -v)
+        scale = diag.mean(-1, keepdims=True)[:, :, None] / p + 1e-12
+        step = np.linalg.solve(hess + scale, grad[:, :, None])[:, :, 0]
+        big = np.flatnonzero(np.abs(step).max(-1) > 0.5)
+        if big.size:
+            wb, nb, tb = wins[active][big], (na if shared else na[big]), ta[big]
+            old = _bt_loglik(wb, nb, tb)
+            sb = step[big]
+            for _ in range(60):
+                worse = _bt_loglik(wb, nb, tb + sb) < old - 1e-12 * np.abs(old)
+                if not worse.any():
+                    break
+                sb[worse] *= 0.5
+            step[big] = sb
+        t[active] = ta + step
+        active = active[np.abs(step).max(-1) > tol]
+    return t - t.mean(-1, keepdims=True)
+
+
+def test_bt_fit_in_place_gives_the_floats_of_the_copying_iteration():
+    """H: _bt_fit, which works in place while every problem is active, gives
+    bit for bit the strengths of the iteration that copied the active rows and
+    built the Hessian anew, for a shared and a per-problem comparison matrix,
+    from a cold start (long steps halved) and a warm one (problems converging
+    at different iterations)."""
+    from sklearn_bench.stats._leaderboard import _bt_fit
+
+    rng = np.random.default_rng(11)
+    p, b = 8, 40
+    n = rng.integers(0, 12, (b, p, p)).astype(float)
+    n = n + n.transpose(0, 2, 1)
+    wins = (n * rng.uniform(0, 1, (b, p, p)) ** 3).sum(-1)
+    for start in (np.zeros((b, p)), np.tile(rng.normal(0, 0.3, p), (b, 1))):
+        for comparisons in (n, n[0]):
+            w = wins if comparisons.ndim == 3 else wins[:1].repeat(b, 0)
+            got = _bt_fit(w, comparisons, start)
+            assert got.tobytes() == _bt_fit_with_copies(w, comparisons, start).tobytes()
