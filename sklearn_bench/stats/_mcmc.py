@@ -192,15 +192,17 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
     the model's deterministic sites. The data, the chain's key and
     ``target_accept_prob`` are arguments of the program, so a second fit of the
     same shape, another number of chains, or a retry at another acceptance
-    rate, runs the compiled code without tracing or compiling again. The
-    compiled code is also kept on disk (:func:`store_program`), and a new
-    process runs it from there (:func:`stored_program`) without tracing,
-    lowering or compiling anything; on any failure it falls back to JAX's
-    persistent cache (:func:`persistent_cache`). The chains run at the same
-    time in threads, at most one per CPU this process may use (XLA releases the
-    GIL while a program runs); each chain's draws depend only on its key
-    (:func:`chain_keys`), so they are the same bit for bit in any number of
-    threads, and whether the program was compiled or read.
+    rate, runs the compiled code without tracing or compiling again. The code
+    compiled in a process is also kept on disk (:func:`store_program`), and a
+    new process runs it from there (:func:`stored_program`) without tracing,
+    lowering or compiling anything; on any failure (the file is then deleted)
+    it falls back to JAX's persistent cache (:func:`persistent_cache`), which
+    also serves when the program was not kept (one JAX read from its cache is
+    not: XLA serialises it again without some of its kernels). The chains run
+    at the same time in threads, at most one per CPU this process may use (XLA
+    releases the GIL while a program runs); each chain's draws depend only on
+    its key (:func:`chain_keys`), so they are the same bit for bit in any
+    number of threads, and whether the program was compiled or read.
 
     ``numpyro.infer.MCMC`` runs the same kernel, but traced and compiled again
     on every ``run`` when its chains are vectorised (its caches are bypassed
@@ -244,8 +246,11 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
             example,
         )
         # compiled before any thread calls it: once, not once per thread
+        hits = _cache_hits(jax)
         compiled = chain.lower(*example).compile()
-        if stored is not None:
+        # only a program compiled here: XLA serialises one it read from JAX's
+        # cache without some of its kernels (it then fails when run)
+        if stored is not None and _cache_hits(jax) == hits:
             store_program(stored, compiled, example)
 
         def program(key, accept, args):
@@ -264,7 +269,12 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
         n_threads = min(n_chains, _n_cpus())
         if n_threads > 1:
             with ThreadPoolExecutor(n_threads) as pool:
-                return list(pool.map(lambda k: program(k, accept, args), keys))
+                out = pool.map(lambda k: program(k, accept, args), keys)
+                # what the diagnostics and models need next, imported while
+                # the chains run (they release the GIL): 0.2 s of a new process
+                from scipy import special  # noqa: F401
+
+                return list(out)
         return [program(k, accept, args) for k in keys]
 
     def run(seed, target_accept_prob, *args):
@@ -276,7 +286,8 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
         except Exception:
             if not getattr(program, "stored", False):
                 raise
-            program = compile_program()  # the stored program failed: compile
+            stored.unlink(missing_ok=True)  # the stored program failed: compile
+            program = compile_program()
             remember_sampler(name, key, program)
             out = chains(program, keys, accept, args)
         draws = {
@@ -320,11 +331,29 @@ def chain_keys(seed, n_chains):
     return np.stack([x0, x1], axis=1)
 
 
+_HITS = []  # hits of JAX's persistent cache in this process, once listened to
+
+
+def _cache_hits(jax):
+    """How many programs JAX has read from its persistent cache in this process
+    (counted from the first call)."""
+    if not _HITS:
+        _HITS.append(0)
+
+        def count(name, **kwargs):
+            if name == "/jax/compilation_cache/cache_hits":
+                _HITS[0] += 1
+
+        jax.monitoring.register_event_listener(count)
+    return _HITS[0]
+
+
 def _program_path(name, make_model, suffix):
     """Where the program ``name`` is kept: :func:`machine_folder`, the name and a
     digest of the code that makes it (this module, the module of
-    ``make_model``, the versions of JAX, jaxlib and NumPyro, ``$XLA_FLAGS``);
-    ``None`` when the cache is off, the folder not private, or NumPyro missing.
+    ``make_model``, the versions of JAX, jaxlib and NumPyro, ``$XLA_FLAGS``,
+    whether JAX computes in 64 bits); ``None`` when the cache is off, the folder
+    not private, or NumPyro missing.
     """
     try:
         folder = machine_folder()
@@ -336,7 +365,11 @@ def _program_path(name, make_model, suffix):
     code = hashlib.sha256()
     for part in (__file__, make_model.__code__.co_filename):
         code.update(Path(part).read_bytes())
-    code.update(" ".join([*versions, os.environ.get("XLA_FLAGS", "")]).encode())
+    jax = sys.modules.get("jax")
+    x64 = os.environ.get("JAX_ENABLE_X64", "").lower() in ("1", "true", "yes", "on")
+    if jax is not None:
+        x64 = bool(jax.config.jax_enable_x64)
+    code.update(f"{versions} {os.environ.get('XLA_FLAGS')} {x64}".encode())
     return folder / f"sklearn_bench-{name}-{code.hexdigest()[:20]}.{suffix}"
 
 
@@ -434,7 +467,8 @@ def stored_program(path, example):
     releases the GIL, while JAX is imported (needed to move the arrays) in this
     one. Uses jaxlib's ``Client.deserialize_executable``,
     ``LoadedExecutable.execute_sharded`` and DLPack: private API, so any error,
-    here or at the first run (:func:`nuts_sampler`), falls back to compiling.
+    here or at the first run (:func:`nuts_sampler`: the file is then deleted),
+    falls back to compiling.
 
     Returns
     -------

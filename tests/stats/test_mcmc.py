@@ -250,40 +250,56 @@ def _sampler(n_draws=30):
 
 
 def test_stored_sampler_draws_what_the_compiled_one_draws(monkeypatch, tmp_path):
-    """H: the sampler read from the cache folder draws bit for bit what the
-    compiled one drew; a damaged, truncated or foreign file is not run (the
-    sampler is compiled again, same draws, and the file written anew); a stored
-    program that fails when run falls back to compiling, same draws."""
+    """H: a program compiled in this process is stored, and the sampler read
+    back draws bit for bit what the compiled one drew; a damaged, truncated or
+    foreign file is not run (the sampler is compiled again, same draws); a
+    program JAX read from its own cache is not stored (XLA re-serialises such
+    an executable without some of its kernels: it failed when run); a stored
+    program that fails when run is deleted and the sampler compiled, same
+    draws."""
     pytest.importorskip("numpyro")
+    import jax
+    from jax.experimental.compilation_cache import compilation_cache
+
     monkeypatch.setenv(_mcmc.CACHE_ENV, str(tmp_path))
-    _mcmc.release_compiled_samplers()
-    compiled, _ = _sampler()
-    (path,) = tmp_path.glob("jax-*/sklearn_bench-test-*.xla")
-    good = path.read_bytes()
-    loads = []
-    real = _mcmc.stored_program
-    monkeypatch.setattr(
-        _mcmc, "stored_program", lambda *a: loads.append(real(*a)) or loads[-1]
-    )
-    damaged = bytearray(good)
-    damaged[-100] ^= 1
-    for data in (good, bytes(damaged), good[:-10], b"not a program", None):
-        if data is not None:  # None: the file the last refusal rewrote
+    own = jax.config.jax_compilation_cache_dir
+    try:  # a new JAX cache: the first compile is not read from it
+        compilation_cache.reset_cache()
+        jax.config.update("jax_compilation_cache_dir", str(tmp_path / "jax"))
+        _mcmc.release_compiled_samplers()
+        compiled, _ = _sampler()
+        (path,) = tmp_path.glob("jax-*/sklearn_bench-test-*.xla")
+        good = path.read_bytes()
+        loads = []
+        real = _mcmc.stored_program
+        monkeypatch.setattr(
+            _mcmc, "stored_program", lambda *a: loads.append(real(*a)) or loads[-1]
+        )
+        damaged = bytearray(good)
+        damaged[-100] ^= 1
+        for data in (good, bytes(damaged), good[:-10], b"not a program"):
             path.write_bytes(data)
+            _mcmc.release_compiled_samplers()
+            draws, _ = _sampler()
+            for site in compiled:
+                np.testing.assert_array_equal(draws[site], compiled[site])
+            # run, not failed (a failure deletes it); refused, not rewritten by
+            # a program read from JAX's cache
+            assert path.read_bytes() == data
+        assert [p is not None for p in loads] == [True, False, False, False]
+
+        def failing(*args):
+            raise RuntimeError("jaxlib changed")
+
+        failing.stored = True
+        path.write_bytes(good)
+        monkeypatch.setattr(_mcmc, "stored_program", lambda *a: failing)
         _mcmc.release_compiled_samplers()
         draws, _ = _sampler()
         for site in compiled:
             np.testing.assert_array_equal(draws[site], compiled[site])
-        assert path.read_bytes().startswith(_mcmc._MAGIC)
-    assert [p is not None for p in loads] == [True, False, False, False, True]
-
-    def failing(*args):
-        raise RuntimeError("jaxlib changed")
-
-    failing.stored = True
-    monkeypatch.setattr(_mcmc, "stored_program", lambda *a: failing)
-    _mcmc.release_compiled_samplers()
-    draws, _ = _sampler()
-    for site in compiled:
-        np.testing.assert_array_equal(draws[site], compiled[site])
-    _mcmc.release_compiled_samplers()
+        assert not path.exists()
+    finally:
+        _mcmc.release_compiled_samplers()
+        compilation_cache.reset_cache()
+        jax.config.update("jax_compilation_cache_dir", own)
