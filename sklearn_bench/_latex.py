@@ -192,7 +192,7 @@ def _table(caption, label, align, header, rows):
 
 
 def performance_caption(
-    *, stat, metric, greater_is_better, reps, tests, adjust, alpha, untested, n_ranked
+    *, stat, metric, greater_is_better, reps, tests, adjusted, alpha, untested, n_ranked
 ):
     """The caption of :func:`performance_latex` (LaTeX): what each cell is,
     the test behind the markers (``tests``: method names of ``paired_test``),
@@ -211,7 +211,7 @@ def performance_caption(
         f"{reps_text} replicates of each data set. Bold: the best learner on "
         f"the data set. {MARKER}: significantly worse than the best on that "
         f"data set by a two-sided {escape_latex(test)}, "
-        f"{escape_latex(adjust.capitalize())}-adjusted over the other "
+        f"{escape_latex(adjusted)} over the other "
         f"learners of the data set, at $\\alpha = {alpha:g}$."
     )
     if untested:

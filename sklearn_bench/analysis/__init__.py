@@ -1,5 +1,6 @@
 """The analysis plan of a study, run once: every number its outputs render."""
 
+from ..stats import adjusted_by  # noqa: F401  (the words of a correction)
 from ._analysis import Analysis, LeaderboardAnalysis, PowerAnalysis, analyse
 from ._bayesian import HIERARCHICAL_DRAWS, N_SAMPLES, SEED, THRESHOLD  # noqa: F401
 from ._bottom_line import (  # noqa: F401

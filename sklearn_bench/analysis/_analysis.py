@@ -15,7 +15,12 @@ import pandas as pd
 
 from ..datasets import PROBLEM_WORDS
 from ..results import IncommensurableScalesWarning, scale_note
-from ..stats import ADJUST_METHODS, adjust_pvalues, smallest_attainable_pvalue
+from ..stats import (
+    ADJUST_METHODS,
+    adjust_pvalues,
+    adjusted_by,
+    smallest_attainable_pvalue,
+)
 from ._bayesian import bayesian_comparisons, bayesian_ranking, bayesian_records
 from ._bottom_line import BottomLine, adjusted_interval_words, bottom_line
 from ._disagreements import (
@@ -342,7 +347,7 @@ class Analysis:
         (``"Nemenyi"``, ``"Conover–Iman (shaffer)"``)."""
         name = POSTHOCS[self.plan.posthoc][2]
         adjust = self.plan.adjust
-        return name if adjust == "single_step" else f"{name} ({adjust})"
+        return name if adjust == "single_step" else f"{name} ({adjusted_by(adjust)})"
 
     @property
     def pairwise_correction(self):
@@ -796,10 +801,7 @@ def _posthoc(result, plan, scope, metric):
     elif res.adjust == "none":
         correction = "no multiplicity correction"
     else:
-        correction = (
-            f"family-wise by {ADJUST_METHODS[res.adjust]} over "
-            f"{fmt_count(len(frame), 'pair')}"
-        )
+        correction = f"{adjusted_by(res.adjust)} over {fmt_count(len(frame), 'pair')}"
     return frame, words, correction, cites + _ADJUST_CITES.get(res.adjust, ())
 
 
@@ -841,9 +843,7 @@ def _pairwise_record(frame, plan, adjust, n_datasets_words):
         "two-sided Wilcoxon signed-rank test",
         f"{n_text} {n_datasets_words}",
         correction=(
-            f"{adjust.capitalize()}-adjusted over {len(frame)} pairs"
-            if len(frame) > 1
-            else ""
+            f"{adjusted_by(adjust)} over {len(frame)} pairs" if len(frame) > 1 else ""
         ),
         alpha=plan.alpha,
         citations=(

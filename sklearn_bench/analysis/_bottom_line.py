@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .._metrics import DEFAULT_DELTA_REASON
 from ._format import (
     fmt_estimate,
     fmt_interval,
@@ -77,11 +76,12 @@ class BottomLine:
     sentences: tuple = ()
 
 
-def _default_delta_words():
+def _default_delta_words(delta):
     return (
-        "Δ, the smallest difference that matters, is used as the margin of "
-        "practical equivalence, the ROPE of the Bayesian tests and the target of "
-        f"the power analysis. {DEFAULT_DELTA_REASON}."
+        f"Δ = {delta:g}, the smallest difference that matters (the margin of practical "
+        "equivalence, the ROPE and the power target), is the default for a "
+        "metric on a [0, 1] scale, Benavoli et al.'s (2017) ROPE for accuracy; "
+        "set [analysis] delta (or delta=) before looking at the results."
     )
 
 
@@ -223,7 +223,7 @@ def bottom_line(analysis):
             f"{fmt_interval(v['low'], v['high'])}{adjusted})."
         )
     if a.delta_source == "default":
-        sentences.append(_default_delta_words())
+        sentences.append(_default_delta_words(delta))
     elif delta is None:
         sentences.append(
             f"No smallest difference that matters (Δ) was given, and {a.metric} "

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..stats import adjusted_by
 from ._format import fmt_names, fmt_p, fmt_p_equals
 
 
@@ -395,11 +396,11 @@ def pairs_disagreements(analysis):
         title = analysis.posthoc_title
         tests.append(("posthoc", f"the {title} post-hoc test", analysis.posthoc))
     if analysis.pairwise is not None:
-        adjust = analysis.pairwise.adjust.capitalize()
+        adjusted = adjusted_by(analysis.pairwise.adjust)
         tests.append(
             (
                 "pairwise",
-                f"the pairwise Wilcoxon signed-rank tests ({adjust}-adjusted)",
+                f"the pairwise Wilcoxon signed-rank tests ({adjusted})",
                 analysis.pairwise.to_frame(),
             )
         )

@@ -132,10 +132,11 @@ class BenchmarkExperiment(BaseEstimator):
     prefix_cache_bytes : int, default=2**30
         Learners whose pipelines begin with the same deterministic steps (see
         Notes) fit that prefix once per split and the rest of each pipeline on
-        its transformed training rows, with the same scores bit for bit as
-        fitting each alone; this is the most bytes of transformed training data
-        one task keeps (least recently used out first). ``0`` fits every
-        learner alone.
+        its transformed training rows (and score the metrics that read only
+        predictions on validation rows transformed once), with the same scores
+        bit for bit as fitting each alone; this is the most bytes of
+        transformed data one task keeps (least recently used out first). ``0``
+        fits every learner alone.
     fit_alone : collection of str, default=()
         Names of learners that never share a prefix (e.g. a step that draws
         from NumPy's global random state without a ``random_state``

@@ -93,6 +93,13 @@ class Metric:
         training rows (the .632 estimates of
         :class:`~sklearn_bench.model_selection.Bootstrap632Scorer`). Such a metric
         needs validation rows of the learning sample, so only real-world data sets.
+    reads_predictions : bool, default=False
+        The scorer asks the estimator for nothing but its predictions on ``X``
+        (``predict``, ``predict_proba``, ``decision_function``, ``classes_``), as
+        the metrics of :meth:`from_name` and :func:`make_metric` do. Learners that
+        share a pipeline prefix are then scored through the rest of the pipeline
+        on validation rows that the prefix transformed once per split, the same
+        floats; any other scorer gets the whole fitted pipeline.
 
     See Also
     --------
@@ -118,6 +125,7 @@ class Metric:
     task: str | None = None
     binary_only: bool = False
     needs_split: bool = False
+    reads_predictions: bool = False
 
     def __call__(self, estimator, X, y):
         return float(self.scorer(estimator, X, y))
@@ -150,12 +158,22 @@ class Metric:
                 make_scorer(_error_rate),
                 greater_is_better=False,
                 task="classification",
+                reads_predictions=True,
             )
         if name == "accuracy":  # scikit-learn's scorer, its checks where needed
-            return cls("accuracy", make_scorer(_accuracy), True, task)
+            return cls(
+                "accuracy", make_scorer(_accuracy), True, task, reads_predictions=True
+            )
         names = set(get_scorer_names())
         if name in names:
-            return cls(name, get_scorer(name), True, task, name in _BINARY_ONLY)
+            return cls(
+                name,
+                get_scorer(name),
+                True,
+                task,
+                name in _BINARY_ONLY,
+                reads_predictions=True,
+            )
         if "neg_" + name in names:
             return cls(
                 name,
@@ -163,6 +181,7 @@ class Metric:
                 False,
                 task,
                 "neg_" + name in _BINARY_ONLY,
+                reads_predictions=True,
             )
         raise ValueError(
             f"Unknown `scoring` name {name!r}: use 'error_rate', a loss such as "
@@ -353,7 +372,7 @@ def make_metric(
     scorer = make_scorer(
         score_func, greater_is_better=True, response_method=response_method, **kwargs
     )
-    return Metric(name, scorer, bool(greater_is_better), task)
+    return Metric(name, scorer, bool(greater_is_better), task, reads_predictions=True)
 
 
 def check_scoring(scoring, *, all_classifiers, all_regressors):

@@ -89,13 +89,15 @@ def run_tasks(
 
     Learners whose pipelines begin with the same deterministic steps
     (:func:`prefix_keys`) fit that prefix once, keeping at most
-    ``prefix_cache_bytes`` of transformed training rows; each is scored as a whole
-    fitted pipeline. ``seed_params`` are set on each clone. Returns one dict per
-    task: ``"rows"`` (one per metric, the columns of ``BenchmarkResult.scores``) and
-    ``"predictions"`` (``None``, or the validation ``rows`` and ``correct`` or
-    ``y_pred``) and ``"losses"`` (``None``, or the validation ``rows``, the
-    ``metrics`` indices and their pointwise ``loss``, kept with ``keep_losses``
-    for the metrics that are means of them: :func:`~._scoring.pointwise_losses`)."""
+    ``prefix_cache_bytes`` of transformed training rows, and transform the
+    validation rows once for the metrics that read only predictions (any other
+    metric scores the whole fitted pipeline). ``seed_params`` are set on each
+    clone. Returns one dict per task: ``"rows"`` (one per metric, the columns
+    of ``BenchmarkResult.scores``), ``"predictions"`` (``None``, or the
+    validation ``rows`` and ``correct`` or ``y_pred``) and ``"losses"``
+    (``None``, or the validation ``rows``, the ``metrics`` indices and their
+    pointwise ``loss``, kept with ``keep_losses`` for the metrics that are means
+    of them: :func:`~._scoring.pointwise_losses`)."""
     if driver_pid is not None:
         _watch_driver(driver_pid)
     n_train = len(train)
@@ -119,9 +121,10 @@ def run_tasks(
         shared = [k for k in ks if used[k] > 1]
         base = _task_columns(task, n_train, n_test)
         fit = _fit_shared if shared else _fit_alone
+        prefix = (len(shared), shared[-1], cache) if shared else None
         out = _score(task, est, fit(est, ks[: len(shared)], cache, training_rows),
                      base, X, y, train, test, X_test, y_test, metrics, error_score,
-                     keep_predictions, keep_losses)  # fmt: skip
+                     keep_predictions, keep_losses, prefix)  # fmt: skip
         outs.append(out)
     return outs
 
@@ -182,9 +185,40 @@ def _fit_shared(est, keys, cache, training_rows):
     return seconds + time.perf_counter() - start, None
 
 
+def _validation_through(est, n, key, cache, X_val):
+    """The rest of the pipeline ``est`` after its ``n`` shared steps, the
+    validation rows ``X_val`` transformed by them (once per split and prefix
+    ``key``, kept in ``cache``; a copy, as steps may write into it) and the
+    seconds the transform took; ``(None, None, 0.0)`` when it failed (the whole
+    pipeline then fails as it would alone)."""
+    from sklearn.pipeline import Pipeline
+
+    key = ("validation", key)
+    if key not in cache:
+        start = time.perf_counter()
+        try:
+            Xt = X_val
+            for _, step in est.steps[:n]:
+                if step is not None and step != "passthrough":
+                    Xt = step.transform(Xt)
+        except Exception:
+            Xt = None
+        cache.put(key, (None, Xt, None, time.perf_counter() - start, None))
+    if key not in cache:  # beyond the byte budget: each learner transforms alone
+        return None, None, 0.0
+    _, Xt, _, seconds, _ = cache.get(key)
+    if Xt is None:
+        return None, None, 0.0
+    return Pipeline(est.steps[n:]), _copy(Xt), seconds
+
+
 def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
-           error_score, keep_predictions, keep_losses=False):  # fmt: skip
-    """The score rows (and kept predictions) of a fitted learner."""
+           error_score, keep_predictions, keep_losses=False,
+           prefix=None):  # fmt: skip
+    """The score rows (and kept predictions) of a fitted learner; ``prefix``:
+    its shared steps ``(n, key, cache)`` (metrics that read only predictions
+    then score the rest of the pipeline on the validation rows transformed once
+    per split, the same floats)."""
     fit_time, failure = fitted
     values = {}
     if failure is not None:
@@ -199,6 +233,11 @@ def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
             X_val, y_val, rows = X_test, y_test, None
         else:
             X_val, y_val, rows = _safe_indexing(X, test), _safe_indexing(y, test), test
+        tail, X_tail, seconds = (
+            _validation_through(est, *prefix, X_val)
+            if prefix is not None
+            else (None, None, 0.0)
+        )
         start = time.perf_counter()
         for name, metric in metrics.items():
             try:
@@ -206,6 +245,8 @@ def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
                     values[name] = float(
                         metric.scorer(est, X, y, train=train, test=test)
                     )
+                elif tail is not None and metric.reads_predictions:
+                    values[name] = metric(tail, X_tail, y_val)
                 else:
                     values[name] = metric(est, X_val, y_val)
             except Exception as exc:
@@ -214,7 +255,10 @@ def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
                     raise
                 values[name] = error_score
                 failure = failure or _failure(exc)
-        score_time = time.perf_counter() - start
+        # the shared transform, timed once, is charged to every learner (as fit)
+        score_time = time.perf_counter() - start + seconds
+        if tail is not None:  # predictions and pointwise losses read predictions
+            est, X_val = tail, X_tail
     out_rows = []
     for name, value in values.items():
         row = dict(base, metric=name, value=float(value))

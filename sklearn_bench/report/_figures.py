@@ -6,7 +6,7 @@ import re
 import numpy as np
 
 from .. import plotting
-from ..analysis import adjusted_interval_words
+from ..analysis import adjusted_by, adjusted_interval_words
 
 # A study of hundreds of data sets gets the distributions of the first ones only:
 # each is a figure, and hundreds would neither render quickly nor be read. With
@@ -81,7 +81,7 @@ def make_figures(analysis):
             "Pairwise significance diagram",
             "Average ranks (1 = best); a bar joins learners no two of which differ "
             "by the pairwise Wilcoxon signed-rank tests, "
-            f"{pairwise.adjust.capitalize()}-adjusted at α = {pairwise.alpha:g} "
+            f"{adjusted_by(pairwise.adjust)}, at α = {pairwise.alpha:g} "
             "(Benavoli et al. 2016). The table above is the full answer.",
             ax.figure,
         )

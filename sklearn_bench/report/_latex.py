@@ -48,7 +48,7 @@ def performance_tex(analysis):
             {int(v) for v in analysis.n_replicates.to_numpy().ravel() if v > 0}
         ),
         tests=set(within.loc[tested, "method"]) or {"t"},
-        adjust="holm",
+        adjusted="adjusted by Holm",
         alpha=analysis.alpha,
         untested=[str(d) for d in within.loc[~tested, "dataset"].unique()],
         n_ranked=n_ranked,

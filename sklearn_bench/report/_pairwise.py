@@ -8,7 +8,7 @@ import html
 
 import pandas as pd
 
-from ..analysis import fmt_interval, fmt_level, fmt_p
+from ..analysis import adjusted_by, fmt_interval, fmt_level, fmt_p
 from ._blocks import MAX_SUMMARY_ROWS, _section_not_run, _table
 
 # the pairwise tests' method names in words (PairwiseTestResult.method)
@@ -33,7 +33,7 @@ def pairwise_html(analysis, figure=""):
             ],
             "level achieved": [fmt_level(v) for v in frame["ci_level"]],
             "p": frame["pvalue"].to_numpy(),
-            f"{res.adjust.capitalize()} p": frame["pvalue_adjusted"].to_numpy(),
+            "adjusted p": frame["pvalue_adjusted"].to_numpy(),
             "differ": frame["reject"].map({True: "yes", False: "no"}).to_numpy(),
             "effect size": frame["effect_size"].to_numpy(),
         },
@@ -73,7 +73,7 @@ def pairwise_html(analysis, figure=""):
         + _table(
             table,
             f"Pairwise {_METHOD_WORDS.get(res.method, res.method)} tests, "
-            f"{res.adjust.capitalize()}-adjusted",
+            f"{adjusted_by(res.adjust)}",
             table_id="table-pairwise",
             csv="pairwise_tests.csv",
             max_rows=MAX_SUMMARY_ROWS,

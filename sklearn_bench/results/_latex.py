@@ -13,6 +13,7 @@ from .._latex import (
     performance_latex,
 )
 from .._validation import check_alpha, check_choice
+from ..stats import adjusted_by
 
 
 def _significance(result, dataset, best, learners, *, metric, method, adjust):
@@ -189,7 +190,7 @@ class LatexMixin:
                 greater_is_better=gib,
                 reps=sorted({int(v) for v in n_reps.to_numpy().ravel() if v > 0}),
                 tests=tested_names or {method or "t"},
-                adjust=adjust,
+                adjusted=adjusted_by(adjust),
                 alpha=alpha,
                 untested=untested_sets,
                 n_ranked=len(complete),

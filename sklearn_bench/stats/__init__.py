@@ -40,7 +40,7 @@ _MODULES = {
     ),
     "_mcnemar": ("error_rate_intervals", "mcnemar_test"),
     "_multiple_rule_bias": ("multiple_rule_bias",),
-    "_multitest": ("ADJUST_METHODS", "adjust_pvalues"),
+    "_multitest": ("ADJUST_METHODS", "adjust_pvalues", "adjusted_by"),
     "_paired": ("PairedTestResult", "paired_test", "smallest_attainable_pvalue"),
     "_pairwise": ("PairwiseTestResult", "pairwise_tests"),
     "_plackett_luce": ("PlackettLuceResult", "bayesian_plackett_luce"),
@@ -52,9 +52,10 @@ _LAZY = {name: module for module, names in _MODULES.items() for name in names}
 
 # Also public, for the layers above (analysis, results), but not an API-page
 # object (so not in __all__): ADJUST_METHODS, the one list of choices of `adjust`
-# (a mapping of each choice to its name in a text).
+# (a mapping of each choice to its name in a text), and adjusted_by, the words
+# every text uses for a correction.
 
-__all__ = sorted(set(_LAZY) - {"ADJUST_METHODS"})
+__all__ = sorted(set(_LAZY) - {"ADJUST_METHODS", "adjusted_by"})
 
 
 def __getattr__(name):

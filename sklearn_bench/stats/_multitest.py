@@ -35,6 +35,24 @@ ADJUST_METHODS = MappingProxyType(
         "none": "no correction",
     }
 )
+
+
+def adjusted_by(adjust):
+    """The words a text uses for p-values corrected by ``adjust``: ``"adjusted
+    by Holm"``, ``"adjusted by Shaffer's static procedure"``, or ``"not
+    adjusted"`` for ``"none"``.
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import adjusted_by
+    >>> adjusted_by("bh"), adjusted_by("none")
+    ('adjusted by Benjamini and Hochberg', 'not adjusted')
+    """
+    if adjust == "none":
+        return "not adjusted"
+    return f"adjusted by {ADJUST_METHODS[adjust]}"
+
+
 BERGMANN_HOMMEL_MAX_LEARNERS = 10  # Bell(10) − 1 = 115 974 exhaustive sets
 
 

@@ -23,7 +23,12 @@ from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
 from .._validation import check_confidence_level
 from ._common import ConfidenceInterval, _direction, _pair_matrix, _validate_scores
-from ._multitest import ADJUST_METHODS, adjust_pvalues, check_bergmann_hommel
+from ._multitest import (
+    ADJUST_METHODS,
+    adjust_pvalues,
+    adjusted_by,
+    check_bergmann_hommel,
+)
 from ._paired import paired_test
 from ._rank_posthoc import RANK_METHODS, SINGLE_STEP, rank_posthoc
 
@@ -460,11 +465,8 @@ default=None
         null = "H0(i, j): x_i − x_j is symmetric about 0 (Wilcoxon signed-rank"
     else:
         null = "H0(i, j): P(x_i > x_j) = P(x_i < x_j) (sign"
-    if adjust == "none":
-        null += " test, two-sided; p-values not adjusted)"
-    else:
-        null += f" test, two-sided; adjusted by {ADJUST_METHODS[adjust]} over "
-        null += f"{len(i)} pairs)"
+    null += f" test, two-sided; p-values {adjusted_by(adjust)}"
+    null += ")" if adjust == "none" else f" over {len(i)} pairs)"
     if missing == "pairwise":
         null += "; each pair on the blocks where both learners have values"
     return PairwiseTestResult(

@@ -4,6 +4,7 @@ prefix fit it once per split, with the scores of fitting each alone."""
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.compose import ColumnTransformer
@@ -34,6 +35,7 @@ class _Counted(TransformerMixin, BaseEstimator):
     can sleep in fit, fail, or write into its input (``copy=False``)."""
 
     n_fits = 0
+    validation_rows = []  # the row count of each transform outside fit
 
     def __init__(self, sleep=0.0, copy=True, fail=False):
         self.sleep = sleep
@@ -48,7 +50,14 @@ class _Counted(TransformerMixin, BaseEstimator):
         self.mean_, self.scale_ = X.mean(axis=0), X.std(axis=0) + 1.0
         return self
 
+    def fit_transform(self, X, y=None):
+        return self.fit(X, y)._transform(X)
+
     def transform(self, X):
+        type(self).validation_rows.append(len(X))
+        return self._transform(X)
+
+    def _transform(self, X):
         X = np.array(X, copy=self.copy)
         X -= self.mean_
         X /= self.scale_
@@ -195,6 +204,67 @@ def test_a_failing_prefix_is_a_recorded_failure_of_every_learner_sharing_it(data
     failed = scores[scores["error_type"] != ""]
     assert set(failed["learner"]) == {"lr", "knn"} and len(failed) == 8
     assert failed["error_message"].eq("this step fails").all()
+
+
+def test_validation_rows_go_through_a_shared_prefix_once_per_split(data):
+    """H: three learners sharing a prefix, scored by error rate, ROC AUC, log
+    loss and a make_metric loss, with predictions and pointwise losses kept: the
+    prefix transforms the validation rows once per split (4 transforms, not 12),
+    and every score, prediction and loss equals bit for bit the run with sharing
+    off (each learner's whole pipeline on the validation rows)."""
+    from sklearn.metrics import mean_absolute_error
+
+    from sklearn_bench.experiment import make_metric
+
+    X, y = data
+    learners = {
+        "lr": make_pipeline(_Counted(), LogisticRegression()),
+        "knn": make_pipeline(_Counted(), KNeighborsClassifier()),
+        "tree": make_pipeline(_Counted(), DecisionTreeClassifier(random_state=0)),
+    }
+    scoring = [
+        "error_rate",
+        "roc_auc",
+        "log_loss",
+        make_metric(mean_absolute_error, greater_is_better=False, name="mae"),
+    ]
+    runs = []
+    # alone: each task's four metrics, its predictions and two pointwise losses
+    for budget, n_transforms in [(2**30, 4), (0, 12 * 7)]:
+        _Counted.validation_rows = []
+        exp = BenchmarkExperiment(
+            learners, cv=CV, scoring=scoring, random_state=0, progress=False,
+            keep_predictions=True, prefix_cache_bytes=budget,
+        )  # fmt: skip
+        runs.append(exp.fit(X, y).results_)
+        assert _Counted.validation_rows == [27] * n_transforms
+    shared, alone = runs
+    for name in ("value", "learner", "metric"):
+        assert np.array_equal(shared.scores[name], alone.scores[name])
+    pd.testing.assert_frame_equal(shared.predictions, alone.predictions)
+    pd.testing.assert_frame_equal(shared.losses, alone.losses)
+
+
+def test_a_scorer_that_reads_the_estimator_gets_the_whole_pipeline(data):
+    """H: a plain callable scorer (it may read more than predictions) is given
+    each learner's whole fitted pipeline and the untransformed validation rows,
+    also when the learner shares its prefix."""
+    X, y = data
+    seen = []
+
+    def n_steps(estimator, X_val, y_val):
+        seen.append((len(estimator.steps), X_val.shape[1]))
+        return 0.0
+
+    learners = {
+        "lr": make_pipeline(SelectKBest(f_classif, k=5), LogisticRegression()),
+        "knn": make_pipeline(SelectKBest(f_classif, k=5), KNeighborsClassifier()),
+    }
+    exp = BenchmarkExperiment(
+        learners, cv=CV, scoring=n_steps, random_state=0, progress=False
+    )
+    exp.fit(X, y)
+    assert seen == [(2, 60)] * 8
 
 
 def test_prefix_keys_share_only_deterministic_equal_steps():

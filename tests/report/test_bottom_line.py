@@ -87,10 +87,17 @@ def test_one_delta_in_rope_power_equivalence_and_bottom_line(delta):
 
 
 def test_default_delta_is_said_once_in_words():
-    """H: with no Δ for an error rate the bottom line says once which default
-    it used and why; with a given Δ it does not."""
-    text = format_summary(analyse(_study(6, 0.01), AnalysisPlan()))
+    """H: with no Δ for an error rate the bottom line says once, in one
+    sentence, which default it used (its value), its three uses, why, and how to
+    set another; with a given Δ it does not."""
+    analysis = analyse(_study(6, 0.01), AnalysisPlan())
+    text = format_summary(analysis)
     assert text.count("is the default for a metric on a [0, 1] scale") == 1
+    (said,) = [s for s in analysis.bottom_line.sentences if "is the default" in s]
+    assert said.startswith("Δ = 0.01, the smallest difference that matters")
+    for part in ("equivalence", "ROPE", "power", "Benavoli", "[analysis] delta"):
+        assert part in said
+    assert said.count(". ") == 0 and len(said) < 300
     given = format_summary(analyse(_study(6, 0.01), AnalysisPlan(delta=0.02)))
     assert "is the default" not in given
 

@@ -110,7 +110,8 @@ def test_markers_equal_scipy_t_with_statsmodels_holm():
             assert marked == {m for m, r in zip(others, reject, strict=True) if r}
         caption = tex[tex.index(r"\caption{") :]
         assert "two-sided paired t-test on the replicates" in caption
-        assert "Holm-adjusted" in caption and f"$\\alpha = {alpha:g}$" in caption
+        assert "adjusted by Holm over the other" in caption
+        assert f"$\\alpha = {alpha:g}$" in caption
     # With these effects some learner is marked and some is not.
     assert 0 < tex.count(r"$^{\dagger}$") < 9
 
@@ -222,3 +223,21 @@ def test_plain_table_aligns_names_left_and_numbers_right():
     assert r"\begin{tabular}{llrr}" in latex_frame(frame, caption="c", index=False)
     with_index = latex_frame(frame.set_index("data set"), caption="c")
     assert r"\begin{tabular}{llrr}" in with_index
+
+
+@pytest.mark.parametrize(
+    "adjust, words",
+    [
+        ("bh", "adjusted by Benjamini and Hochberg over the other"),
+        ("none", "not adjusted over the other"),
+        ("holm", "adjusted by Holm over the other"),
+    ],
+)
+def test_caption_names_the_correction_in_words(adjust, words):
+    """H: the caption names the chosen correction by its name in a text, one
+    phrase for every choice (it printed the choice capitalised: "Bh-adjusted",
+    "None-adjusted")."""
+    tex = _result().to_latex(adjust=adjust)
+    caption = tex[tex.index(r"\caption{") :]
+    assert words in caption
+    assert "-adjusted" not in caption

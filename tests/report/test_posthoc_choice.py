@@ -92,7 +92,8 @@ def test_methods_paragraph_cites_the_chosen_posthoc(tmp_path):
     assert "Eisinga et al. 2017" in md and "BMC Bioinformatics, 18, 68" in md
     assert "Exact rank-sum" in format_summary(analysis)
     html = (tmp_path / "report.html").read_text()
-    assert "Exact rank-sum (Eisinga et al. 2017) (holm) post-hoc comparisons" in html
+    title = "Exact rank-sum (Eisinga et al. 2017) (adjusted by Holm)"
+    assert f"{title} post-hoc comparisons" in html
     report(result, tmp_path / "default", figure_formats=())
     md = (tmp_path / "default" / "methods.md").read_text()
     assert "Eisinga" not in md and "Nemenyi" in md
