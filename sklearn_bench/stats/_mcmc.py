@@ -42,6 +42,7 @@ _CACHES = {}
 # none (see persistent_cache)
 CACHE_ENV = "SKLEARN_BENCH_CACHE_DIR"
 _PERSISTENT = {}  # the folder set for JAX in this process, once
+_VERSIONS = {}  # of JAX, jaxlib and NumPyro, read once
 
 
 # ------------------------------------------------------------------ back end
@@ -101,7 +102,7 @@ def _versions(*names):
     """The versions of the packages ``names``, read without importing them."""
     from importlib.metadata import version
 
-    return [version(name) for name in names]
+    return [_VERSIONS.get(n) or _VERSIONS.setdefault(n, version(n)) for n in names]
 
 
 def machine_folder():
@@ -231,15 +232,20 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
         divergences)``: a dict of NumPy arrays of shape ``(n_chains, n_draws,
         ...)`` per site and the number of divergent transitions after warm-up.
     """
+    from functools import cache
+
     key = (*size, n_draws, n_warmup)
     example = (np.zeros(2, np.uint32), np.float32(0.8), model_args)
-    stored = _program_path(f"{name}-{'-'.join(map(str, key))}", make_model, "xla")
+    # looked for only when the program is not in memory (a digest of two files)
+    stored = cache(
+        lambda: _program_path(f"{name}-{'-'.join(map(str, key))}", make_model, "xla")
+    )
 
     def compile_program():
         jax = backend()
         chain = _traced(
             jax,
-            stored and stored.with_suffix(".jaxexport"),
+            stored() and stored().with_suffix(".jaxexport"),
             lambda: jax.jit(
                 _nuts_chain(jax, make_model(), model_args, n_draws, n_warmup)
             ),
@@ -250,8 +256,8 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
         compiled = chain.lower(*example).compile()
         # only a program compiled here: XLA serialises one it read from JAX's
         # cache without some of its kernels (it then fails when run)
-        if stored is not None and _cache_hits(jax) == hits:
-            store_program(stored, compiled, example)
+        if stored() is not None and _cache_hits(jax) == hits:
+            store_program(stored(), compiled, example)
 
         def program(key, accept, args):
             draws, diverging = compiled(key, accept, args)
@@ -261,7 +267,7 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
 
     program = compiled_sampler(name, key)
     if program is None:
-        program = stored_program(stored, example) if stored is not None else None
+        program = stored() and stored_program(stored(), example)
         program = program or compile_program()
         remember_sampler(name, key, program)
 
@@ -286,7 +292,7 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
         except Exception:
             if not getattr(program, "stored", False):
                 raise
-            stored.unlink(missing_ok=True)  # the stored program failed: compile
+            stored().unlink(missing_ok=True)  # the stored program failed: compile
             program = compile_program()
             remember_sampler(name, key, program)
             out = chains(program, keys, accept, args)
