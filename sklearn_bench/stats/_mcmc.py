@@ -398,11 +398,18 @@ def _traced(jax, path, make, example):
     if path is None:
         return make()
     try:
-        return jax.jit(export.deserialize(bytearray(path.read_bytes())).call)
+        exported = export.deserialize(bytearray(path.read_bytes()))
     except Exception:  # missing or damaged: trace it and keep it
         exported = export.export(make())(*example)
         _write(path, exported.serialize())
-        return jax.jit(exported.call)
+
+    # named: JAX's cache key includes it, so a cache that holds this program
+    # under the former name (jitted ``exported.call``), which could not be
+    # stored once read from there, compiles it once more and stores it
+    def stored_nuts_chain(*args):
+        return exported.call(*args)
+
+    return jax.jit(stored_nuts_chain)
 
 
 def _write(path, data):
