@@ -452,8 +452,10 @@ def store_program(path, compiled, example):
 
     try:
         executable = compiled.runtime_executable()
-        if len(executable.get_parameter_layouts()) != len(_signature(example)):
-            return  # an input pruned or a constant added: not a plain program
+        if executable.client.platform != "cpu" or len(
+            executable.get_parameter_layouts()
+        ) != len(_signature(example)):
+            return  # not for the CPU (run there), or not a plain program
         where, diverging = jax.tree.unflatten(
             compiled.out_tree, range(compiled.out_tree.num_leaves)
         )
