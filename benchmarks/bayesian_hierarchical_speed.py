@@ -9,7 +9,7 @@ comparison, ``pip install pystan baycomp``)::
 Prints, for 8 data sets x 10 folds (the size of baycomp's example) at our defaults
 (4 chains x 2000 draws after 500 warm-up steps): the wall-clock and CPU time of a
 fit in a first fresh Python process (imports and JAX's compile included) and in a
-second one, which loads the compiled sampler from the persistent cache (a new
+second one, which runs the executable the first stored in the cache folder (a new
 folder for the two; goal < 3 s), and of the first call in this process and of a
 second call on new data of the same shape (the compiled sampler reused), each with
 the load average; CPU seconds (this process's threads plus its finished child

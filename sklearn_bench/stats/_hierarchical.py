@@ -15,7 +15,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special
 
 from .._validation import check_bool
 from . import _mcmc
@@ -409,6 +408,8 @@ def bayesian_hierarchical(
     flat_draws["delta"] = _delta_draws(flat_draws, row_mean, float(n), rho_arr, rng)
     mu, std0, nu = flat_draws["delta0"], flat_draws["std0"], flat_draws["nu"]
     thetas = np.empty((mu.size, 3))
+    from scipy import special  # imported while the chains ran (_mcmc.nuts_sampler)
+
     # scipy.stats.t.sf(srope, nu, mu, std0) and .cdf(-srope, ...), bit for bit,
     # without importing scipy.stats (a second in a fresh process)
     thetas[:, 0] = special.stdtr(nu, -((srope - mu) / std0))
