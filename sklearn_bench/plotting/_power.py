@@ -70,8 +70,8 @@ def plot_power_curve(
         Standard deviation(s) of the per-data-set differences.
     n_datasets : array-like of int, default=None
         The ``J`` values of the curve (at least two, each at least 2); default
-        ``2..max(50, 1.2 × J needed)``, at most 500. A single number is refused:
-        the J of the study at hand is ``mark``.
+        ``2..max(50, 1.2 × J needed)``, at most 500, and past ``mark``. A
+        single number is refused: the J of the study at hand is ``mark``.
     alpha : float, default=0.05
     alternative : {"two-sided", "greater"}, default="two-sided"
         The test's: two-sided, as the analyses run it; ``"greater"`` with
@@ -104,7 +104,10 @@ def plot_power_curve(
     opts = {"alpha": alpha, "alternative": alternative, "method": method}
     if n_datasets is None:
         needed = max(n_datasets_needed(delta, s, **opts) for s in sigmas)
-        J = np.arange(2, int(min(500, max(50, np.ceil(1.2 * needed)))) + 1)
+        last = min(500, max(50, np.ceil(1.2 * needed)))
+        if mark is not None:  # the study's J inside the axes, with a margin
+            last = max(last, np.ceil(1.05 * mark))
+        J = np.arange(2, int(last) + 1)
     else:
         J = np.unique(real_array(n_datasets, "n_datasets"))
         if J.ndim != 1 or J.size < 2 or not np.all((J >= 2) & (J == np.round(J))):
@@ -138,7 +141,7 @@ def plot_power_curve(
             annotation_clip=False,
             gid="power-study-label",
         )
-    ax.set_xlim(J.min(), J.max())
+    ax.set_xlim(J.min(), J.max() if mark is None else max(J.max(), mark))
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("number of data sets J")
     ax.set_ylabel("power")

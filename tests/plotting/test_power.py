@@ -175,3 +175,31 @@ def test_titles_with_a_small_alpha_fit_the_figure():
         assert "(α\u00a0=\u00a00.00238)" in text  # never broken inside
         assert "(α = 0.00238)" in text.replace("\n", " ").replace("\u00a0", " ")
         assert _inside_figure(title), title.get_text()
+
+
+@pytest.mark.parametrize("n_datasets", [None, np.arange(2, 51)])
+def test_a_study_beyond_the_curves_range_is_marked_inside_the_figure(n_datasets):
+    """H: a study of 480 data sets, beyond the J where every curve reaches 80%
+    (about 80) or beyond the J given, is marked inside the axes: the axes reach
+    its J, its label and the title lie inside the figure, and constrained layout
+    does not collapse (on 52ad8e3 the axes stopped at J = 78, the label sat
+    hundreds of J off the right edge and the layout warned "axes sizes collapsed
+    to zero")."""
+    import warnings
+
+    fig = plt.figure(layout="constrained")
+    ax = fig.subplots()
+    plot_power_curve(
+        0.01, [0.0047, 0.0093, 0.0187], alpha=0.001, mark=480,
+        n_datasets=n_datasets, ax=ax,
+    )  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig.canvas.draw()
+    assert ax.get_xlim()[1] >= 480
+    label = [t for t in ax.texts if t.get_gid() == "power-study-label"][0]
+    assert _inside_figure(label) and _inside_figure(ax.title)
+    box = label.get_window_extent(fig.canvas.get_renderer())
+    assert box.y1 <= fig.bbox.height and ax.title.get_window_extent().y1 <= (
+        fig.bbox.height
+    )
