@@ -52,22 +52,27 @@ def backend(what="The Bayesian hierarchical model"):
     loads the traced program from the cache folder never imports it (about a
     second).
     """
-    from importlib.util import find_spec
+    require_backend(what)
+    import jax
 
-    try:
-        import jax
-
-        missing = "numpyro" if find_spec("numpyro") is None else None
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        missing = exc.name
-    if missing is not None:
-        raise ImportError(
-            f"{what} needs the optional NumPyro/JAX back end: {EXTRA} (missing: "
-            f"{missing})."
-        )
     if "folder" not in _PERSISTENT:
         _PERSISTENT["folder"] = persistent_cache(jax)
     return jax
+
+
+def require_backend(what="The Bayesian hierarchical model"):
+    """Raise ImportError naming the extra unless JAX and NumPyro are installed
+    (looked for, not imported: a sampler kept in memory or in the cache folder
+    runs without importing NumPyro, but the answer must not depend on what a
+    cache holds)."""
+    from importlib.util import find_spec
+
+    for name in ("jax", "numpyro"):
+        if find_spec(name) is None:
+            raise ImportError(
+                f"{what} needs the optional NumPyro/JAX back end: {EXTRA} "
+                f"(missing: {name})."
+            )
 
 
 def cache_folder():
@@ -265,6 +270,7 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
 
         return program
 
+    require_backend()
     program = compiled_sampler(name, key)
     if program is None:
         program = stored() and stored_program(stored(), example)
