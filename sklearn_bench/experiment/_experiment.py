@@ -48,6 +48,7 @@ from ._tasks import (
     derive_seed,
     prefix_keys,
     run_tasks,
+    watching_workers,
 )
 
 __all__ = ["BenchmarkExperiment"]
@@ -585,7 +586,11 @@ class BenchmarkExperiment(BaseEstimator):
         jobs = self._jobs(setup, skip)
         total = setup["n_tasks"] if total is None else total
         if runner is None:
-            parallel = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered")
+            parallel = Parallel(
+                n_jobs=self.n_jobs,
+                return_as="generator_unordered",
+                **watching_workers(),
+            )
             results = parallel(delayed(run_tasks)(**kw) for _, kw in jobs)
             batches = ([outs] for outs in results)
         else:  # the dask path: survives lost workers (see _dask.py)

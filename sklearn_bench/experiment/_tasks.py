@@ -61,6 +61,20 @@ def _watch_driver(driver_pid):
     threading.Thread(target=watch, name=name, daemon=True).start()
 
 
+def watching_workers():
+    """Keyword arguments of :class:`joblib.Parallel` that make each worker process
+    of loky (joblib's default) or multiprocessing watch the driver from the
+    moment it starts (:func:`_watch_driver` as the pool's initializer); ``{}``
+    for any other backend. A worker that watched only from its first task
+    outlived a driver killed before it got one."""
+    from joblib.parallel import get_active_backend
+
+    backend = type(get_active_backend()[0]).__name__
+    if backend not in ("LokyBackend", "MultiprocessingBackend"):
+        return {}
+    return {"initializer": _watch_driver, "initargs": (os.getpid(),)}
+
+
 # Bytes of transformed training data that one task keeps for the learners that
 # share a pipeline prefix (BenchmarkExperiment's ``prefix_cache_bytes``).
 PREFIX_CACHE_BYTES = 2**30

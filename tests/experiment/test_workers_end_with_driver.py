@@ -81,3 +81,31 @@ def _n_committed(store):
             conn.close()
     except sqlite3.Error:
         return 0
+
+
+def _threads():
+    import threading
+
+    return os.getppid(), sorted(t.name for t in threading.enumerate())
+
+
+def test_loky_workers_watch_the_driver_from_their_start():
+    """H: with joblib's default backend (loky) the experiment's Parallel gives
+    its pool an initializer that starts the driver watch in each worker as it
+    starts, so a worker that never gets a task still ends with the driver (the
+    watch began with a worker's first task: an idle worker outlived a killed
+    run, seen in CI); with the threading backend it passes nothing."""
+    import joblib
+
+    from sklearn_bench.experiment._tasks import watching_workers
+
+    kwargs = watching_workers()
+    assert kwargs["initargs"] == (os.getpid(),)
+    # a fresh pool (the initializer is part of loky's reusable executor's key)
+    out = joblib.Parallel(n_jobs=2, **kwargs)(
+        joblib.delayed(_threads)() for _ in range(2)
+    )
+    for parent, names in out:
+        assert parent == os.getpid() and "sklearn_bench-driver-watch" in names
+    with joblib.parallel_config(backend="threading"):
+        assert watching_workers() == {}
