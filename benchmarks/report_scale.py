@@ -21,14 +21,17 @@ cannot run, and the report says so once. ``--profile`` prints the functions
 that cost most in ``analyse`` + ``write_report`` (cProfile, which slows the
 step itself down).
 
-For each size, printed: the time and the peak resident memory (RSS, sampled
-every 20 ms; the process' whole footprint, interpreter and libraries included)
+For each size, printed: the time (CPU: with the forked child's) and the peak
+resident memory (RSS: the kernel's high-water mark on Linux, else sampled every
+20 ms; the process' whole footprint, interpreter and libraries included)
 of loading (``BenchmarkResult.from_frame``, or ``from_store`` of an SQLite store
 written in bulk with ``--store``), of the main analyses on that result
 (``analyse`` without and with the Bayesian and pairwise tests), and of
 ``analyse`` + ``write_report`` on a freshly loaded result with its default
 figure formats (PNG and SVG: what ``sklearn-bench report`` does), with the size
-of ``report.html``.
+of ``report.html``. ``--n-jobs`` (default -1, as ``sklearn-bench report``)
+is passed to ``analyse`` and ``write_report``: ``--n-jobs 1`` measures one
+process, the baseline of the forked child.
 
 ``--bayes both`` measures each size twice, with the optional ``[bayes]`` back end
 (NumPyro/JAX) importable and without it (the child process hides it as a user
@@ -42,6 +45,8 @@ Run from the repository root:
     python benchmarks/report_scale.py --size wide --store --keep out/
     python benchmarks/report_scale.py --size 100k --report-only
     python benchmarks/report_scale.py --size wide480 --report-only --no-split-sizes
+    python benchmarks/report_scale.py --size wide480 --report-only --no-split-sizes \
+        --n-jobs 1
     python benchmarks/report_scale.py --size wide --report-only --profile
 """
 
@@ -160,34 +165,62 @@ def write_bulk_store(path, df):
 
 
 class PeakRSS:
-    """Peak resident memory of this process while the block runs (sampled)."""
+    """Wall-clock and CPU time (this process and the children it reaped: the
+    forked child of ``n_jobs=2``) and peak resident memory of this process
+    while the block runs. On Linux the kernel's high-water mark (``VmHWM``,
+    reset at the start through ``/proc/self/clear_refs``): no sampling thread,
+    which would keep ``analyse`` and ``write_report`` from forking; elsewhere
+    sampled every ``interval`` seconds by a thread."""
+
+    _CLEAR = Path("/proc/self/clear_refs")
 
     def __init__(self, interval=0.02):
         import psutil
 
         self._process = psutil.Process()
         self._interval = interval
+        self._thread = None
 
     def _watch(self):
         while not self._stop.is_set():
             self.peak = max(self.peak, self._process.memory_info().rss)
             self._stop.wait(self._interval)
 
+    @staticmethod
+    def _hwm():
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+        raise OSError("no VmHWM")
+
     def __enter__(self):
         self.peak = self._process.memory_info().rss
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._watch, daemon=True)
-        self._thread.start()
+        try:
+            self._CLEAR.write_text("5")  # the high-water mark := RSS now
+            self._hwm()
+        except OSError:
+            self._stop = threading.Event()
+            self._thread = threading.Thread(target=self._watch, daemon=True)
+            self._thread.start()
         self._start = time.perf_counter()
-        self._cpu = time.process_time()
+        self._cpu = _cpu_seconds()
         return self
 
     def __exit__(self, *exc):
         self.seconds = time.perf_counter() - self._start
-        self.cpu = time.process_time() - self._cpu
-        self._stop.set()
-        self._thread.join()
+        self.cpu = _cpu_seconds() - self._cpu
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+        else:
+            self.peak = max(self.peak, self._hwm())
         self.peak = max(self.peak, self._process.memory_info().rss)
+
+
+def _cpu_seconds():
+    """CPU seconds of this process and of its reaped children."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def hide_bayes():
@@ -196,7 +229,9 @@ def hide_bayes():
         sys.modules[name] = None  # importlib.util.find_spec then answers None
 
 
-def run_size(name, *, store, report_only, keep, split_sizes=True, profile=None):
+def run_size(
+    name, *, store, report_only, keep, split_sizes=True, profile=None, n_jobs=-1
+):
     """Measure one size in this process; returns a dict of measurements."""
     import warnings
 
@@ -212,6 +247,7 @@ def run_size(name, *, store, report_only, keep, split_sizes=True, profile=None):
     df = synthetic_frame(n_learners, n_datasets, n_replicates)
     out = {"size": name, "rows": len(df), "shape": SIZES[name], "steps": {}}
     out["split_words"] = "" if split_sizes else ", no split sizes"
+    out["n_jobs"] = n_jobs
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         if store:
@@ -236,15 +272,20 @@ def run_size(name, *, store, report_only, keep, split_sizes=True, profile=None):
         if not report_only:
             result = step("load", load)
             core = ("effects", "friedman", "power", "win_tie_loss")
-            step("analyse core", lambda: analyse(result, AnalysisPlan(analyses=core)))
-            step("analyse", lambda: analyse(result))
+            step(
+                "analyse core",
+                lambda: analyse(result, AnalysisPlan(analyses=core), n_jobs=n_jobs),
+            )
+            step("analyse", lambda: analyse(result, n_jobs=n_jobs))
             del result
         target = Path(keep) / name if keep else folder / "report"
         result = step("report: load", load)
 
-        # the figure formats of ``sklearn-bench report`` (PNG and SVG)
+        # the figure formats of ``sklearn-bench report`` (PNG and SVG) and,
+        # by default, its n_jobs (-1)
         def report():
-            return write_report(analyse(result), target, progress=False)
+            analysis = analyse(result, n_jobs=n_jobs)
+            return write_report(analysis, target, progress=False, n_jobs=n_jobs)
 
         if profile:
             import cProfile
@@ -269,8 +310,9 @@ def _mb(n):
 def show(m):
     k, j, r = m["shape"]
     print(f"\n{m['size']}: {m['rows']:,} rows ({k} learners x {j} data sets x {r} "
-          f"replicates{m['split_words']}); wall-clock and CPU seconds (CPU: less "
-          "sensitive to other processes on the machine)")  # fmt: skip
+          f"replicates{m['split_words']}; n_jobs={m['n_jobs']}); wall-clock and "
+          "CPU seconds (CPU: less sensitive to other processes on the machine; "
+          "with the forked child's)")  # fmt: skip
     if "store_write" in m:
         print(f"  (store written in bulk in {m['store_write']:.1f} s)")
     for key, (seconds, cpu, peak) in m["steps"].items():
@@ -306,6 +348,13 @@ def main():
     parser.add_argument(
         "--bayes", choices=["installed", "with", "without", "both"], default="installed"
     )
+    parser.add_argument(
+        "--n-jobs",
+        type=int,
+        default=-1,
+        help="n_jobs of analyse and write_report (default -1, as sklearn-bench "
+        "report; 1: one process)",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--profile-to", dest="profile", help=argparse.SUPPRESS)
     parser.add_argument("--hide-bayes", action="store_true", help=argparse.SUPPRESS)
@@ -322,6 +371,7 @@ def main():
             keep=args.keep,
             split_sizes=not args.no_split_sizes,
             profile=args.profile,
+            n_jobs=args.n_jobs,
         )
         print("RESULT " + json.dumps(m))
         return
@@ -340,6 +390,7 @@ def main():
         cmd += ["--store"] * args.store + ["--report-only"] * args.report_only
         cmd += ["--keep", args.keep] if args.keep else []
         cmd += ["--no-split-sizes"] * args.no_split_sizes
+        cmd += ["--n-jobs", str(args.n_jobs)]
         profile = None
         if args.show_profile:
             profile = tempfile.NamedTemporaryFile(suffix=".prof", delete=False).name

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 __all__ = [
+    "check_n_jobs",
     "check_alpha",
     "check_axis",
     "check_bool",
@@ -211,6 +212,19 @@ def check_positive_int(value, name, minimum=1):
         what = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
         raise ValueError(f"`{name}` must be {what}; got {value!r}.")
     return int(value)
+
+
+def check_n_jobs(n_jobs):
+    """``None`` or a non-zero integer (not a bool), as joblib takes ``n_jobs``."""
+    if n_jobs is not None and (
+        isinstance(n_jobs, bool | np.bool_)
+        or not isinstance(n_jobs, numbers.Integral)
+        or n_jobs == 0
+    ):
+        raise ValueError(
+            f"`n_jobs` must be None or a non-zero integer; got {n_jobs!r}."
+        )
+    return n_jobs
 
 
 def check_bool(value, name):

@@ -17,6 +17,7 @@ import warnings
 
 import pandas as pd
 
+from .._fork import Forked
 from ._plan import BAYES_INSTALL
 from ._records import TestRecord
 
@@ -51,14 +52,29 @@ WITHOUT_HIERARCHICAL = (
 )
 
 
-def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
+def across_job(result, *, metric, mean, best, delta, model, fork):
+    """The signed-rank batch across data sets of :func:`bayesian_comparisons`
+    as a :class:`~sklearn_bench._fork.Forked` call, computed in a forked child
+    when ``fork`` is true, to pass to it as ``across``; None when it computes
+    no such batch (the hierarchical model, or fewer than 2 data sets)."""
+    if model == "hierarchical" or len(mean.index) < 2:
+        return None
+    others = [m for m in mean.columns if m != best]
+    options = {"delta": 0.0 if delta is None else float(delta), "metric": metric}
+    return Forked(_across_batch, result, best, others, options, fork=fork)
+
+
+def bayesian_comparisons(
+    result, *, metric, mean, best, within, delta, model, across=None
+):
     """The best learner against each other one, Bayesian, as a table (see
     :attr:`~sklearn_bench.analysis.Analysis.bayesian`).
 
     Across data sets with the plan's ``model``, each pair on its own; within
     each data set (the rows of ``within``: the best learner there against each
     other one), the Bayesian correlated t-test. The ROPE is Δ, the one number
-    the power analysis and the bottom line use too (0 without one).
+    the power analysis and the bottom line use too (0 without one). ``across``
+    is the :func:`across_job` of the same arguments, if one was started.
 
     Returns
     -------
@@ -103,7 +119,12 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
                     f"{MAX_HIERARCHICAL} (each is an MCMC fit); call "
                     "BenchmarkResult.bayesian_test(method='hierarchical') for a pair."
                 )
-            batch = {} if hierarchical else _across_batch(result, best, others, options)
+            if hierarchical:
+                batch = {}
+            elif across is not None:
+                batch = across.result()
+            else:
+                batch = _across_batch(result, best, others, options)
             rows.extend(_rows(batch, "across data sets", best, threshold))
             for other in others:
                 if other in batch:

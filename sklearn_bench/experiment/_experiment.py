@@ -18,7 +18,12 @@ from sklearn.model_selection import check_cv
 from sklearn.utils.multiclass import type_of_target
 from tqdm.auto import tqdm
 
-from .._validation import check_positive_int, named_items, real_number
+from .._validation import (
+    check_n_jobs,
+    check_positive_int,
+    named_items,
+    real_number,
+)
 from .._version import __version__
 from ..datasets import Dataset, SimulatedDataset, check_datasets
 from ..model_selection import replicate_ids
@@ -806,12 +811,7 @@ def _check_cv_and_n_jobs(cv, n_jobs):
         if isinstance(cv, str | bytes) or not hasattr(cv, "__iter__"):
             raise TypeError(f"`cv` must be None, an integer >= 2, a splitter or an "
                             f"iterable of splits; got {cv!r}.")  # fmt: skip
-    if n_jobs is not None and (
-        isinstance(n_jobs, bool) or not isinstance(n_jobs, Integral) or n_jobs == 0
-    ):
-        raise ValueError(
-            f"`n_jobs` must be None or a non-zero integer; got {n_jobs!r}."
-        )
+    check_n_jobs(n_jobs)
     return cv
 
 

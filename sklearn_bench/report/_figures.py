@@ -41,25 +41,36 @@ def _name(analysis):
     return f"{analysis.metric} ({analysis.direction})"
 
 
-def make_figures(analysis):
+def make_figures(analysis, want=None):
     """Every figure the analysis supports, as ``{key: (title, caption, Figure)}``.
 
     Keys: ``"critical_difference"``, ``"distribution_<data set>"`` (one each),
     ``"forest"``, ``"power"``, ``"datasets_needed"``, ``"win_tie_loss"``,
     ``"pairwise_significance"``; a figure the analysis skipped (its
-    ``skipped``) is not drawn.
+    ``skipped``) is not drawn. ``want(key)``, when given, is asked once for
+    each figure the analysis supports, in the order above, and the figure is
+    made only if it answers true.
     """
     import matplotlib
 
     matplotlib.use("Agg", force=False)
 
     figures = {}
+    if want is None:
+
+        def want(key):
+            return True
+
     analyses = analysis.plan.analyses
     result = analysis.result
     level = f"{analysis.confidence_level:.0%}"
     alpha = f"{analysis.alpha:g}"
     fr = analysis.friedman
-    if fr is not None and "critical_difference" not in analysis.skipped:
+    if (
+        fr is not None
+        and "critical_difference" not in analysis.skipped
+        and want("critical_difference")
+    ):
         # the analysis' critical difference, at the plan's α
         ax = plotting.plot_critical_difference(fr, cd=analysis.critical_difference)
         ax.set_title(
@@ -75,7 +86,11 @@ def make_figures(analysis):
             ax.figure,
         )
     pairwise = analysis.pairwise
-    if pairwise is not None and "pairwise_significance" not in analysis.skipped:
+    if (
+        pairwise is not None
+        and "pairwise_significance" not in analysis.skipped
+        and want("pairwise_significance")
+    ):
         ax = plotting.plot_pairwise_significance(pairwise)
         figures["pairwise_significance"] = (
             "Pairwise significance diagram",
@@ -91,11 +106,13 @@ def make_figures(analysis):
             : max(1, min(_MAX_DISTRIBUTIONS, _MAX_DISTRIBUTION_ROWS // k))
         ]
         for dataset in shown:
+            slug = file_slug(dataset)
+            if not want(f"distribution_{slug}"):
+                continue
             ax = plotting.performance_distribution(
                 result, dataset, metric=analysis.metric
             )
             ax.set_title(f"{dataset}", fontsize=10)
-            slug = file_slug(dataset)
             figures[f"distribution_{slug}"] = (
                 f"Performance distribution: {dataset}",
                 f"{_name(analysis)} of each learner over the replicates of "
@@ -104,7 +121,7 @@ def make_figures(analysis):
                 "rate lies in [0, 1]) so that no curve runs beyond them.",
                 ax.figure,
             )
-        if len(shown) < len(analysis.mean):
+        if len(shown) < len(analysis.mean) and f"distribution_{slug}" in figures:
             title, caption, fig = figures[f"distribution_{slug}"]
             caption += (
                 f" Distributions are drawn for the first {len(shown)} of the "
@@ -112,7 +129,7 @@ def make_figures(analysis):
                 "sklearn_bench.plotting.performance_distribution."
             )
             figures[f"distribution_{slug}"] = (title, caption, fig)
-    if len(analysis.pairs):
+    if len(analysis.pairs) and want("forest"):
         m = len(analysis.pairs)
         adjusted = adjusted_interval_words(
             analysis.confidence_level, analysis.pairs["adjusted_level"].iloc[0], m
@@ -156,6 +173,7 @@ def make_figures(analysis):
                 "given; a function of the p-value, not evidence)"
             )
             title = "Post-hoc power at the observed difference"
+    if analysis.power is not None and want("power"):
         ax = plotting.plot_power_curve(
             delta,
             sigmas,
@@ -174,6 +192,7 @@ def make_figures(analysis):
             "(Boulesteix et al. 2015, Fig. 2 right).",
             ax.figure,
         )
+    if analysis.power is not None and want("datasets_needed"):
         # Beyond Δ, so that the mark and its label sit inside the axes.
         deltas = np.linspace(pw.sigma / 5, max(2 * pw.sigma, 1.3 * delta), 40)
         ax = plotting.plot_datasets_needed(
@@ -190,7 +209,7 @@ def make_figures(analysis):
             ax.figure,
         )
     counts = analysis.win_tie_loss
-    if counts is not None:
+    if counts is not None and want("win_tie_loss"):
         ax = plotting.plot_win_tie_loss(counts)
         total = (
             counts.T.groupby(level=0, sort=False).sum().T.to_numpy().astype(int)

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._fork import Forked, fork_processes
 from .._io import (
     make_folder,
     refuse_links_below,
@@ -19,6 +20,7 @@ from .._io import (
     write_text,
     writes_into,
 )
+from .._validation import check_n_jobs
 from .._version import __version__
 from ..analysis import (
     CITATIONS,
@@ -525,6 +527,7 @@ def write_report(
     figure_formats=("png", "svg"),
     sources=None,
     progress=None,
+    n_jobs=None,
 ):
     """Write ``report.html``, its figures and tables for an analysis into
     ``out_dir``.
@@ -561,6 +564,13 @@ def write_report(
     progress : bool, default=None
         Show the report's steps as a progress bar on stderr (tqdm); ``None``
         shows it when stderr is a terminal.
+    n_jobs : int, default=None
+        Processes that draw at once (joblib's convention: ``None`` is 1 unless
+        in a ``joblib.parallel_config`` context, -1 is every CPU). With 2 or
+        more, a child process forked from this one draws every other figure
+        while this one draws the rest and writes the tables: only on Linux and
+        while this process runs no other thread; elsewhere, or if the child
+        fails, all here. The files are the same either way.
 
     Returns
     -------
@@ -594,7 +604,6 @@ def write_report(
         )
     if not isinstance(out_dir, str | os.PathLike):
         raise TypeError(f"`out_dir` must be a folder path; got {out_dir!r}.")
-    import matplotlib.pyplot as plt
     from matplotlib.backend_bases import FigureCanvasBase
 
     known = FigureCanvasBase.get_supported_filetypes()
@@ -605,40 +614,48 @@ def write_report(
             f"`figure_formats` must be a list drawn from {sorted(known)}; got "
             f"{figure_formats!r}."
         )
+    check_n_jobs(n_jobs)
 
     out = Path(out_dir)
     refuse_links_below(out)
     fig_dir = out / "figures"
     make_folder(fig_dir)
+    # With 2 processes, a child forked from this one draws every other figure
+    # while this one draws the rest, the leaderboard and the tables (before
+    # the progress bar, whose monitor thread would forbid the fork).
+    order = []  # the keys of the figures, in the order make_figures makes them
+    if fork_processes(n_jobs) >= 2:
+        child = Forked(_draw, analysis, _every_other(0, []), figure_formats, fork=True)
+        mine = _every_other(1, order)
+    else:
+        child, mine = None, None
     steps = _Progress(progress)
     steps.step("figures")
     analyses = analysis.plan.analyses
     settings = settings_table(analysis, sources)
-    # up to 20 distributions and the other figures are open at once, then all
-    # closed below: matplotlib's "More than 20 figures" warning is noise here
-    with plt.rc_context({"figure.max_open_warning": 0}):
-        figures = make_figures(analysis)
-    rendered = {}
-    try:
-        for key, (fig_title, caption, fig) in figures.items():
-            # the PNG is drawn once: the page embeds the bytes of figures/*.png
-            png = _image_bytes(fig)
-            # the other formats keep the layout the PNG's drawing found
-            fig.set_layout_engine("none")
-            for fmt in figure_formats:
-                if fmt == "png":
-                    write_bytes(fig_dir / f"{key}.png", png)
-                else:
-                    write_bytes(fig_dir / f"{key}.{fmt}", _image_bytes(fig, fmt))
-            rendered[key] = _figure_html(key, fig_title, caption, png)
-    finally:
-        for _, _, fig in figures.values():
-            plt.close(fig)
-
+    drawn = _draw(analysis, mine, figure_formats)
     steps.step("tables")
     datasets = _datasets_table(analysis)
     write_latex_tables(analysis, out / "tables")
     _write_csv_tables(out / "tables", analysis, datasets)
+    # the sections without a figure of make_figures, while the child draws
+    leaderboard = leaderboard_section(analysis, out)
+    before_figures = [
+        _what_was_run(analysis, datasets),
+        _settings(settings),
+        _effects(analysis),
+        generalization_html(analysis),
+        _tests(analysis),
+    ]
+    bayesian = bayesian_html(analysis) if "bayesian" in analyses else ""
+    if child is not None:
+        drawn.update(child.result())
+        drawn = {key: drawn[key] for key in order}
+    rendered = {}
+    for key, (fig_title, caption, files) in drawn.items():
+        for fmt in figure_formats:
+            write_bytes(fig_dir / f"{key}.{fmt}", files[fmt])
+        rendered[key] = _figure_html(key, fig_title, caption, files["png"])
 
     def fig(*keys):
         return "".join(rendered[k] for k in keys if k in rendered)
@@ -658,18 +675,14 @@ def write_report(
         else "",
         # Sections that sum a large study up go here, right after the bottom
         # line and before the per-data-set detail.
-        leaderboard_section(analysis, out),
-        _what_was_run(analysis, datasets),
-        _settings(settings),
-        _effects(analysis),
-        generalization_html(analysis),
-        _tests(analysis),
+        leaderboard,
+        *before_figures,
         pairwise_html(
             analysis,
             fig("pairwise_significance")
             or _skipped_figure(analysis, "pairwise_significance"),
         ),
-        bayesian_html(analysis) if "bayesian" in analyses else "",
+        bayesian,
         '<section id="figures"><h2>Figures</h2>',
         fig("critical_difference") or _skipped_figure(analysis, "critical_difference"),
         fig(*distributions, "forest"),
@@ -710,6 +723,45 @@ def write_report(
     methods = write_methods(analysis, out, versions=_versions(), settings=settings)
     steps.close()
     return [out / "report.html", *methods]
+
+
+def _every_other(parity, keys):
+    """A ``want`` for :func:`make_figures`: true for every other figure from the
+    first (``parity`` 0) or the second (1); appends every key it is asked
+    about to ``keys``."""
+
+    def want(key):
+        keys.append(key)
+        return len(keys) % 2 != parity
+
+    return want
+
+
+def _draw(analysis, want, formats):
+    """``{key: (title, caption, {format: bytes})}`` of the figures
+    :func:`make_figures` makes with ``want``, drawn in each of ``formats`` and
+    as PNG (which the page embeds)."""
+    import matplotlib.pyplot as plt
+
+    # up to 20 distributions and the other figures are open at once, then all
+    # closed below: matplotlib's "More than 20 figures" warning is noise here
+    with plt.rc_context({"figure.max_open_warning": 0}):
+        figures = make_figures(analysis, want)
+    drawn = {}
+    try:
+        for key, (title, caption, fig) in figures.items():
+            # the PNG is drawn once: the page embeds the bytes of figures/*.png
+            files = {"png": _image_bytes(fig)}
+            # the other formats keep the layout the PNG's drawing found
+            fig.set_layout_engine("none")
+            for fmt in formats:
+                if fmt not in files:
+                    files[fmt] = _image_bytes(fig, fmt)
+            drawn[key] = (title, caption, files)
+    finally:
+        for _, _, fig in figures.values():
+            plt.close(fig)
+    return drawn
 
 
 def _references(body, analysis):

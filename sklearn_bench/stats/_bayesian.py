@@ -17,12 +17,12 @@ All work on ``d = x − y``; the orientation and the probabilities' order
 p_right)`` for ``two_on_single(x, y)`` / ``two_on_multiple(x, y)``.
 """
 
-import os
 import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._fork import usable_cpus
 from .._validation import check_bool, check_positive_int, check_random_state
 from ._common import _DECIMALS, _check_paired, _scalar, real_number
 
@@ -492,12 +492,7 @@ _SORTED_BLOCK = 500_000
 _MAX_SHARED = 40_000_000  # draws x pseudo-observations kept in `shared_draws`
 # Threads that share the column blocks of the sorted sums: one per CPU this
 # process may run on (no pool with one), at most 8 (about 12 MB of buffers each).
-_MAX_THREADS = min(
-    8,
-    len(os.sched_getaffinity(0))
-    if hasattr(os, "sched_getaffinity")
-    else os.cpu_count() or 1,
-)
+_MAX_THREADS = min(8, usable_cpus())
 
 
 def _dirichlet_batches(alpha, n_draws, batch, random_state, shared, transposed):

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._fork import usable_cpus
 from .._validation import check_positive_int, check_random_state, real_number
 
 EXTRA = 'pip install "sklearn-bench[bayes]"'
@@ -278,7 +279,7 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
         remember_sampler(name, key, program)
 
     def chains(program, keys, accept, args):
-        n_threads = min(n_chains, _n_cpus())
+        n_threads = min(n_chains, usable_cpus())
         if n_threads > 1:
             with ThreadPoolExecutor(n_threads) as pool:
                 out = pool.map(lambda k: program(k, accept, args), keys)
@@ -538,14 +539,6 @@ def stored_program(path, example):
 
     program.stored = True
     return program
-
-
-def _n_cpus():
-    """The CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
 
 
 def _nuts_chain(jax, model, model_args, n_draws, n_warmup):
