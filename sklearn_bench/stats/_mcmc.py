@@ -509,6 +509,10 @@ def stored_program(path, example):
             or hashlib.sha256(payload).hexdigest() != header["sha256"]
         ):
             return None
+        # jax/__init__.py sets this before jaxlib loads; the client made below
+        # before `import jax` ends would otherwise print its INFO lines
+        # ("PjRt-IFRT device count") on stderr
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
         from jaxlib import _jax, xla_client
 
         def load():

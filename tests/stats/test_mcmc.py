@@ -220,6 +220,18 @@ def test_a_second_process_runs_the_stored_sampler(tmp_path):
     assert runs[1][0] == "0"
     assert runs[1][3:] == ["False"] * 4  # numpyro, pandas, scipy.stats, sklearn
     assert runs[0][1:3] == runs[1][1:3]
+    # a process that does not import JAX first (as a report) says nothing on
+    # stderr: the CPU client made while JAX loads printed jaxlib's INFO lines
+    # (JAX sets TF_CPP_MIN_LOG_LEVEL when imported: this test's process has)
+    quiet = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c",
+         _FRESH.replace("import jax, numpy", "import numpy")
+         .replace("jax.monitoring.", "0 and jax.monitoring.")],
+        capture_output=True, text=True, check=True,
+        env={k: v for k, v in env.items() if k != "TF_CPP_MIN_LOG_LEVEL"},
+    )  # fmt: skip
+    assert quiet.stdout.split()[1:3] == runs[0][1:3]
+    assert quiet.stderr == ""
 
 
 def test_chain_keys_are_jaxs_split_keys():
