@@ -17,6 +17,7 @@ A fit that fails one of them is *unreliable*: its result declines to decide
 :class:`RuntimeWarning` names the comparison and the failed check.
 """
 
+import contextlib
 import hashlib
 import math
 import os
@@ -204,8 +205,10 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
     new process runs it from there (:func:`stored_program`) without tracing,
     lowering or compiling anything; on any failure (the file is then deleted)
     it falls back to JAX's persistent cache (:func:`persistent_cache`), which
-    also serves when the program was not kept (one JAX read from its cache is
-    not: XLA serialises it again without some of its kernels). The chains run
+    also serves when the program was not kept; a program read from there is
+    compiled once more past JAX's caches and then kept (XLA serialises one it
+    read from its cache without some of its kernels), so that only the first
+    process after a change of this code pays a compilation. The chains run
     at the same time in threads, at most one per CPU this process may use (XLA
     releases the GIL while a program runs); each chain's draws depend only on
     its key (:func:`chain_keys`), so they are the same bit for bit in any
@@ -260,10 +263,18 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
         # compiled before any thread calls it: once, not once per thread
         hits = _cache_hits(jax)
         compiled = chain.lower(*example).compile()
-        # only a program compiled here: XLA serialises one it read from JAX's
-        # cache without some of its kernels (it then fails when run)
-        if stored() is not None and _cache_hits(jax) == hits:
-            store_program(stored(), compiled, example)
+        # not after a stored one failed when run: it would fail again
+        if stored() is not None and not stored().with_suffix(".failed").exists():
+            # only a program compiled here: XLA serialises one it read from
+            # JAX's cache without some of its kernels (it then fails when run);
+            # JAX's cache holds one when the code changed but not the program
+            # (a new version of this package), so compile it once more past
+            # that cache, or every later process would read it from there
+            fresh = (
+                compiled if _cache_hits(jax) == hits else _uncached(jax, chain, example)
+            )
+            if fresh is not None:
+                store_program(stored(), fresh, example)
 
         def program(key, accept, args):
             draws, diverging = compiled(key, accept, args)
@@ -299,7 +310,10 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
         except Exception:
             if not getattr(program, "stored", False):
                 raise
-            stored().unlink(missing_ok=True)  # the stored program failed: compile
+            # the stored program failed: compile, and keep no other of it
+            stored().unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                stored().with_suffix(".failed").touch()
             program = compile_program()
             remember_sampler(name, key, program)
             out = chains(program, keys, accept, args)
@@ -345,6 +359,26 @@ def chain_keys(seed, n_chains):
 
 
 _HITS = []  # hits of JAX's persistent cache in this process, once listened to
+
+
+def _uncached(jax, chain, example):
+    """``chain`` lowered and compiled again, past JAX's caches: in memory
+    (``jax.clear_caches``) and on disk (switched off and back on through its
+    private ``reset_cache``); ``None`` where this JAX cannot."""
+    try:
+        from jax._src import compilation_cache
+    except ImportError:
+        return None
+    try:
+        jax.config.update("jax_enable_compilation_cache", False)
+        compilation_cache.reset_cache()
+        jax.clear_caches()
+        return chain.lower(*example).compile()
+    except Exception:
+        return None
+    finally:
+        jax.config.update("jax_enable_compilation_cache", True)
+        compilation_cache.reset_cache()
 
 
 def _cache_hits(jax):
