@@ -300,6 +300,9 @@ def run_size(
     import resource
 
     out["max_rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    # the forked children's (n_jobs=2): pages they share with this process count
+    # in both
+    out["child_max_rss"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     return out
 
 
@@ -320,7 +323,8 @@ def show(m):
     wall = m["steps"]["report: load"][0] + m["steps"]["report: write_report"][0]
     cpu = m["steps"]["report: load"][1] + m["steps"]["report: write_report"][1]
     print(f"  {'report (load + write)':22s} {wall:8.2f} s  CPU {cpu:8.2f} s   max "
-          f"RSS {_mb(m['max_rss'])}; report.html {m['html_bytes'] / 1e6:.2f} MB, "
+          f"RSS {_mb(m['max_rss'])} (a forked child's {_mb(m['child_max_rss'])})"
+          f"; report.html {m['html_bytes'] / 1e6:.2f} MB, "
           f"{m['files']} files")  # fmt: skip
 
 
