@@ -160,3 +160,43 @@ def test_n_jobs_is_checked(n_jobs):
     """H: n_jobs is None or a non-zero integer, as joblib and sklearn take it."""
     with pytest.raises(ValueError, match="non-zero integer"):
         check_n_jobs(n_jobs)
+
+
+_RUN = """
+[experiment]
+cv = 3
+random_state = 0
+[learners.lr]
+class = "sklearn.linear_model.LogisticRegression"
+params = {max_iter = 1000}
+[learners.dummy]
+class = "sklearn.dummy.DummyClassifier"
+[datasets.iris]
+sklearn = "iris"
+[datasets.wine]
+sklearn = "wine"
+"""
+
+
+@needs_fork
+def test_a_run_leaves_no_thread_that_forbids_its_reports_fork(tmp_path, monkeypatch):
+    """H: `run --n-jobs 2` fits on joblib's worker pool, whose threads would
+    forbid the fork; the command ends the pool after the fit, so its report
+    forks its second process (can_fork answers True there)."""
+    pytest.importorskip("matplotlib")
+    from sklearn_bench.cli import main
+
+    answers = []
+    real = _fork.can_fork
+
+    def recorded():
+        answers.append(real())
+        return answers[-1]
+
+    monkeypatch.setattr(_fork, "can_fork", recorded)
+    config = tmp_path / "run.toml"
+    config.write_text(_RUN)
+    code = main(["run", str(config), "--n-jobs", "2", "--out", str(tmp_path / "o")])
+    assert code == 0
+    assert answers and all(answers)
+    assert threading.active_count() == 1
