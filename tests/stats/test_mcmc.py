@@ -210,13 +210,16 @@ def test_a_second_process_runs_the_stored_sampler(tmp_path):
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, PYTHONPATH=str(root), OMP_NUM_THREADS="1")
     env[_mcmc.CACHE_ENV] = str(tmp_path)
-    runs = [
-        subprocess.run(
-            [sys.executable, "-W", "ignore", "-c", _FRESH],
+
+    def fresh(code=_FRESH, env=env):
+        """A new process running ``code``: what it prints, and its stderr."""
+        done = subprocess.run(
+            [sys.executable, "-W", "ignore", "-c", code],
             capture_output=True, text=True, env=env, check=True,
-        ).stdout.split()
-        for _ in range(2)
-    ]  # fmt: skip
+        )  # fmt: skip
+        return done.stdout.split(), done.stderr
+
+    runs = [fresh()[0] for _ in range(2)]
     assert int(runs[0][0]) >= 1 and runs[0][3] == "True"  # compiled, traced
     assert len(list(tmp_path.glob("jax-*/sklearn_bench-hierarchical-*.xla"))) == 1
     assert runs[1][0] == "0"
@@ -225,15 +228,14 @@ def test_a_second_process_runs_the_stored_sampler(tmp_path):
     # a process that does not import JAX first (as a report) says nothing on
     # stderr: the CPU client made while JAX loads printed jaxlib's INFO lines
     # (JAX sets TF_CPP_MIN_LOG_LEVEL when imported: this test's process has)
-    quiet = subprocess.run(
-        [sys.executable, "-W", "ignore", "-c",
-         _FRESH.replace("import jax, numpy", "import numpy")
-         .replace("jax.monitoring.", "0 and jax.monitoring.")],
-        capture_output=True, text=True, check=True,
-        env={k: v for k, v in env.items() if k != "TF_CPP_MIN_LOG_LEVEL"},
-    )  # fmt: skip
-    assert quiet.stdout.split()[1:3] == runs[0][1:3]
-    assert quiet.stderr == ""
+    printed, stderr = fresh(
+        _FRESH.replace("import jax, numpy", "import numpy").replace(
+            "jax.monitoring.", "0 and jax.monitoring."
+        ),
+        {k: v for k, v in env.items() if k != "TF_CPP_MIN_LOG_LEVEL"},
+    )
+    assert printed[1:3] == runs[0][1:3]
+    assert stderr == ""
     # JAX's cache holds the program but the folder not (a new version of this
     # package: the same program, another digest): the process that reads it
     # from JAX's cache compiles it once more and keeps it whole (a program read
@@ -243,13 +245,7 @@ def test_a_second_process_runs_the_stored_sampler(tmp_path):
     (kept,) = tmp_path.glob("jax-*/sklearn_bench-hierarchical-*.xla")
     size = kept.stat().st_size
     kept.unlink()
-    again = [
-        subprocess.run(
-            [sys.executable, "-W", "ignore", "-c", _FRESH],
-            capture_output=True, text=True, env=env, check=True,
-        ).stdout.split()
-        for _ in range(2)
-    ]  # fmt: skip
+    again = [fresh()[0] for _ in range(2)]
     assert int(again[0][0]) >= 1 and kept.exists()  # read from JAX's cache
     assert abs(kept.stat().st_size - size) < 0.01 * size
     assert again[1][0] == "0" and again[1][3:] == ["False"] * 4
