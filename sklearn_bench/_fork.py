@@ -14,8 +14,9 @@ A fork is safe only when nothing else runs in the process: the child has only
 the forking thread, and a lock that another thread held at the fork stays held
 in the child. So a child is forked only on Linux (fork is unsafe with macOS's
 system libraries and absent on Windows), with at least 2 usable CPUs, while no
-other Python thread runs and JAX (multi-threaded; it warns at a fork) is not
-loaded. Otherwise the call runs in this process when its result is asked for.
+other Python thread runs and no XLA client runs its threads (JAX's, once it
+made its first array, or the one that runs the hierarchical model's stored
+sampler). Otherwise the call runs in this process when its result is asked for.
 Whatever happens to the child (an exception, a crash, a kill), this process
 computes the same call itself: no answer depends on the fork.
 """
@@ -30,7 +31,7 @@ import weakref
 
 from ._validation import check_n_jobs
 
-__all__ = ["Forked", "can_fork", "fork_processes", "usable_cpus"]
+__all__ = ["Forked", "can_fork", "forbid_forks", "fork_processes", "usable_cpus"]
 
 
 def usable_cpus():
@@ -41,6 +42,27 @@ def usable_cpus():
         return os.cpu_count() or 1
 
 
+# Why this process may not fork any more: threads that Python does not see
+# (an XLA client this package made; see forbid_forks).
+_FORBIDDEN = []
+
+
+def forbid_forks(why):
+    """Record that this process now runs threads Python does not see (e.g. an
+    XLA client's): no child is forked from then on."""
+    _FORBIDDEN.append(why)
+
+
+def _xla_runs():
+    """Whether JAX has made its XLA clients (multi-threaded; JAX then warns at
+    any fork). Importing JAX makes none: that is done at its first array."""
+    bridge = sys.modules.get("jax._src.xla_bridge")
+    if bridge is None:
+        return False
+    initialized = getattr(bridge, "backends_are_initialized", None)
+    return initialized is None or bool(initialized())
+
+
 def can_fork():
     """Whether a child may be forked now (see the module)."""
     return (
@@ -48,7 +70,8 @@ def can_fork():
         and hasattr(os, "fork")
         and usable_cpus() >= 2
         and threading.active_count() == 1
-        and "jax" not in sys.modules
+        and not _FORBIDDEN
+        and not _xla_runs()
     )
 
 

@@ -129,10 +129,33 @@ def test_no_fork_while_another_thread_runs():
         thread.join()
 
 
-def test_no_fork_once_jax_is_loaded(monkeypatch):
-    """H: JAX's threads make a fork unsafe: none is forked once it is loaded."""
-    monkeypatch.setitem(__import__("sys").modules, "jax", object())
+@pytest.mark.parametrize(
+    ("initialized", "forks"),
+    [(lambda: True, False), (None, False), (lambda: False, True)],
+)
+def test_no_fork_once_xla_runs(monkeypatch, initialized, forks):
+    """H: JAX's XLA clients run threads (JAX warns at a fork): none is forked
+    once JAX made them, or when this JAX cannot say; importing JAX makes
+    none, and does not forbid it."""
+    import sys
+    import types
+
+    monkeypatch.setattr(_fork, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(_fork.sys, "platform", "linux")
+    bridge = types.ModuleType("jax._src.xla_bridge")
+    if initialized is not None:
+        bridge.backends_are_initialized = initialized
+    monkeypatch.setitem(sys.modules, "jax._src.xla_bridge", bridge)
+    assert can_fork() is (forks and threading.active_count() == 1)
+
+
+def test_no_fork_once_forbidden(monkeypatch):
+    """H: threads Python does not see (the XLA client of the stored sampler)
+    are recorded by forbid_forks: no child is forked from then on."""
+    monkeypatch.setattr(_fork, "_FORBIDDEN", [])
+    _fork.forbid_forks("an XLA client runs its threads")
     assert not can_fork()
+    assert fork_processes(2) == 1
 
 
 def test_no_fork_off_linux(monkeypatch):

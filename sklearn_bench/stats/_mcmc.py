@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._fork import usable_cpus
+from .._fork import forbid_forks, usable_cpus
 from .._validation import check_positive_int, check_random_state, real_number
 
 EXTRA = 'pip install "sklearn-bench[bayes]"'
@@ -552,6 +552,7 @@ def stored_program(path, example):
         def load():
             if not _CLIENT:
                 _CLIENT.append(xla_client.make_cpu_client())
+                forbid_forks("an XLA client runs its threads")
             device = _CLIENT[0].local_devices()[0]
             return device, _CLIENT[0].deserialize_executable(
                 payload, executable_devices=xla_client.DeviceList((device,))
