@@ -59,9 +59,25 @@ def across_job(result, *, metric, mean, best, delta, model, fork):
     no such batch (the hierarchical model, or fewer than 2 data sets)."""
     if model == "hierarchical" or len(mean.index) < 2:
         return None
-    others = [m for m in mean.columns if m != best]
-    options = {"delta": 0.0 if delta is None else float(delta), "metric": metric}
-    return Forked(_across_batch, result, best, others, options, fork=fork)
+    return Forked(
+        _across_batch,
+        result,
+        best,
+        _others(mean, best),
+        _options(metric, delta),
+        fork=fork,
+    )
+
+
+def _others(mean, best):
+    """The learners compared with ``best``, in the table's order."""
+    return [m for m in mean.columns if m != best]
+
+
+def _options(metric, delta):
+    """What every comparison of ``bayesian_test`` takes: the metric and the
+    ROPE, Δ (0 without one)."""
+    return {"delta": 0.0 if delta is None else float(delta), "metric": metric}
 
 
 def bayesian_comparisons(
@@ -87,10 +103,9 @@ def bayesian_comparisons(
     """
     threshold = THRESHOLD
     notes = []
-    if delta is not None:
-        rope = float(delta)
-    else:
-        rope = 0.0
+    options = _options(metric, delta)
+    rope = options["delta"]
+    if delta is None:
         notes.append(
             f"Metric {metric!r} has no default region of practical equivalence "
             "and no smallest difference that matters (Δ) was given: the Bayesian "
@@ -99,14 +114,13 @@ def bayesian_comparisons(
         )
     rows = []
     across_results = []  # the hierarchical fits, for the simplex figure
-    options = {"delta": rope, "metric": metric}
     # One seed for every comparison across data sets: their Dirichlet draws are
     # the same, drawn once into `shared` (which changes no number).
     shared = {}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
         if len(mean.index) >= 2:
-            others = [m for m in mean.columns if m != best]
+            others = _others(mean, best)
             # the model the plan names, never what is installed
             hierarchical = model == "hierarchical"
             if not hierarchical:
