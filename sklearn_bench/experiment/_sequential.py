@@ -16,8 +16,7 @@ from .._metrics import default_delta, metric_bounds
 from .._validation import check_alpha, check_real, named_items
 from ..datasets import check_datasets
 from ..results import BenchmarkResult
-from ..stats._power import n_datasets_needed
-from ..stats._sequential import race, sequential_test
+from ..stats import n_datasets_needed, race, sequential_test
 from ..store import read_store
 
 __all__ = ["SequentialRule", "SequentialStudy"]
