@@ -58,6 +58,48 @@ class SequentialRule:
     metric: str | None = None
     bounds: tuple | None = None
 
+    def check(self, metrics):
+        """The rule resolved against an experiment's ``metrics`` (names, first
+        is the default): ``(metric, bounds, delta, alpha)``, or a ``ValueError``
+        naming what is wrong (e.g. a metric without known bounds).
+
+        Examples
+        --------
+        >>> from sklearn_bench.experiment import SequentialRule
+        >>> SequentialRule().check(["error_rate"])
+        ('error_rate', (0.0, 1.0), 0.01, 0.05)
+        >>> SequentialRule().check(["mean_squared_error"])
+        Traceback (most recent call last):
+        ...
+        ValueError: The bounds of metric 'mean_squared_error' are not known ...
+        """
+        metric = next(iter(metrics)) if self.metric is None else self.metric
+        if metric not in metrics:
+            raise ValueError(
+                f"`metric` of the SequentialRule names no metric of the experiment: "
+                f"{metric!r} not in {list(metrics)}."
+            )
+        bounds = metric_bounds(metric) if self.bounds is None else tuple(self.bounds)
+        if len(bounds) != 2 or None in bounds:
+            raise ValueError(
+                f"The bounds of metric {metric!r} are not known ({bounds}): give "
+                "SequentialRule(bounds=(low, high)); a sequential study needs a "
+                "bounded metric."
+            )
+        delta = default_delta(metric) if self.delta is None else self.delta
+        if delta is None:
+            raise ValueError(
+                f"Metric {metric!r} has no default Δ: give SequentialRule(delta=...)."
+            )
+        if self.max_fits is not None and (
+            not isinstance(self.max_fits, Integral) or self.max_fits < 1
+        ):
+            raise ValueError(
+                "`max_fits` must be a positive integer or None; got "
+                f"{self.max_fits!r}."
+            )
+        return metric, bounds, check_real(delta, "delta"), check_alpha(self.alpha)
+
 
 @dataclass(frozen=True)
 class SequentialStudy:
@@ -119,38 +161,6 @@ class SequentialStudy:
         return asdict(self)
 
 
-def _check_rule(rule, metrics, n_learners):
-    if not isinstance(rule, SequentialRule):
-        raise TypeError(f"`stopping` must be a SequentialRule; got {rule!r}.")
-    metric = next(iter(metrics)) if rule.metric is None else rule.metric
-    if metric not in metrics:
-        raise ValueError(
-            f"`metric` of the SequentialRule names no metric of the experiment: "
-            f"{metric!r} not in {list(metrics)}."
-        )
-    bounds = metric_bounds(metric) if rule.bounds is None else tuple(rule.bounds)
-    if len(bounds) != 2 or None in bounds:
-        raise ValueError(
-            f"The bounds of metric {metric!r} are not known ({bounds}): give "
-            "SequentialRule(bounds=(low, high)); a sequential study needs a "
-            "bounded metric."
-        )
-    delta = default_delta(metric) if rule.delta is None else rule.delta
-    if delta is None:
-        raise ValueError(
-            f"Metric {metric!r} has no default Δ: give SequentialRule(delta=...)."
-        )
-    if rule.max_fits is not None and (
-        not isinstance(rule.max_fits, Integral) or rule.max_fits < 1
-    ):
-        raise ValueError(
-            f"`max_fits` must be a positive integer or None; got {rule.max_fits!r}."
-        )
-    if n_learners < 2:
-        raise ValueError("A sequential study needs at least two learners.")
-    return metric, bounds, check_real(delta, "delta"), check_alpha(rule.alpha)
-
-
 def dataset_order(names, seed, first=()):
     """The order of a sequential study: the data sets in ``first`` (those already
     stored), then the others, each part in a random order that is a pure function
@@ -170,7 +180,11 @@ def fit_sequential(experiment, X, rule, info=None):
         raise ValueError("`X` (the pool of data sets) is empty.")
     summary = experiment.check(pool)
     learners, greater = summary["learners"], summary["metrics"]
-    metric, bounds, delta, alpha = _check_rule(rule, greater, len(learners))
+    if not isinstance(rule, SequentialRule):
+        raise TypeError(f"`stopping` must be a SequentialRule; got {rule!r}.")
+    metric, bounds, delta, alpha = rule.check(greater)
+    if len(learners) < 2:
+        raise ValueError("A sequential study needs at least two learners.")
     stored, seed = set(), experiment.random_state
     if experiment.store is not None and Path(experiment.store).exists():
         with warnings.catch_warnings():
