@@ -9,7 +9,7 @@ from sklearn_bench.cli import main
 pytest.importorskip("matplotlib")
 
 
-def _config(folder, extra=""):
+def _config(folder, extra="", learners=""):
     text = """
 [experiment]
 cv = 2
@@ -19,7 +19,7 @@ store = "{store}"
 class = "sklearn.linear_model.LogisticRegression"
 [learners.dummy]
 class = "sklearn.dummy.DummyClassifier"
-""".format(store=(folder / "run.sqlite").as_posix())
+{learners}""".format(learners=learners, store=(folder / "run.sqlite").as_posix())
     for i in range(12):
         X, y = make_classification(120, 4, random_state=i)
         frame = pd.DataFrame(X, columns=list("abcd")).assign(y=y)
@@ -45,6 +45,10 @@ def test_interrupted_and_resumed_gives_the_same_decision(tmp_path, capsys):
                  str(whole / "out")]) == 0  # fmt: skip
     expected = _decision(capsys.readouterr().out)
     assert "'lr' better than 'dummy'" in expected and "(decided)" in expected
+    page = (whole / "out" / "report.html").read_text()
+    assert '<section id="sequential">' in page and "NOT valid after looking" in page
+    assert "Waudby-Smith, I. and Ramdas, A. (2024)" in page
+    assert "Hoeffding race" in (whole / "out" / "methods.md").read_text()
     cut = tmp_path / "cut"
     cut.mkdir()
     path = _config(cut, "[sequential]\nmax_fits = 4\n")
@@ -67,3 +71,13 @@ def test_bad_sequential_settings_exit_2(tmp_path, capsys):
     path.write_text(text.replace("bounds = [0, 1]\n", ""))
     assert main(["run", str(path), "--sequential", "--check"]) == 2
     assert "--sequential: The bounds of metric 'log_loss'" in capsys.readouterr().err
+
+
+def test_racing_report(tmp_path, capsys):
+    """Hypothesis: with three learners the race drops the dummy, and the report
+    (analysed over learners with missing data sets) says when and why."""
+    path = _config(tmp_path, learners='[learners.lr2]\nclass = '
+                   '"sklearn.linear_model.LogisticRegression"\nparams = {C = 0.1}\n')
+    assert main(["run", str(path), "--sequential", "--out", str(tmp_path / "o")]) == 0
+    page = (tmp_path / "o" / "report.html").read_text()
+    assert "Learners dropped by the race" in page and "anytime-valid" in page

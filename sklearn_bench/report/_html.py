@@ -48,6 +48,7 @@ from ._generalization import CSV as GENERALIZATION_CSV
 from ._generalization import generalization_html
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
+from ._sequential import sequential_html
 from ._learners import learner_table
 from ._methods import settings_table, write_methods
 from ._pairwise import pairwise_html
@@ -676,6 +677,7 @@ def write_report(
         # Sections that sum a large study up go here, right after the bottom
         # line and before the per-data-set detail.
         leaderboard,
+        sequential_html(analysis),
         *before_figures,
         pairwise_html(
             analysis,
@@ -698,6 +700,8 @@ def write_report(
         for anchor, label in [
             ("bottom-line", "Bottom line"),
             *([("disagreements", "Disagreements")] if disagree else []),
+            *([("sequential", "Sequential")] if "sequential" in analysis.result.info
+              else []),  # fmt: skip
             ("run", "What was run"),
             ("effects", "Effect sizes"),
             ("generalization", "Each learner"),
