@@ -118,8 +118,9 @@ class SequentialStudy:
         The data sets run, in order.
     interval, net_wins_interval : dict
         The anytime-valid intervals (``low``, ``high``, ``confidence_level``) of
-        the mean difference and of the net win rate beyond Δ of the compared
-        pair (the race's best and runner-up), at the stopping time.
+        the mean difference ``pair[0] − pair[1]`` in the metric's units and of
+        the net win rate of ``pair[0]`` beyond Δ, of the compared pair (the
+        race's best and runner-up), at the stopping time.
     fixed_interval : dict
         The paired t-interval on the same data sets: valid only for a number of
         data sets fixed in advance, not after looking (a different guarantee).
@@ -241,7 +242,7 @@ def fit_sequential(experiment, X, rule, info=None):
         )
     study = _summarise(
         np.array(perf), learners, result, reason, runs, n_fits, summary, rule,
-        (metric, delta, alpha, bounds),
+        (metric, delta, alpha, bounds, sign),
     )  # fmt: skip
     experiment.sequential_ = study
     experiment.results_ = _combine(runs, learners, study)
@@ -251,7 +252,11 @@ def fit_sequential(experiment, X, rule, info=None):
 
 
 def _summarise(table, learners, result, reason, runs, n_fits, summary, rule, spec):
-    metric, delta, alpha, bounds = spec
+    metric, delta, alpha, bounds, sign = spec
+
+    def units(low, high, level):  # the oriented interval in the metric's units
+        low, high = sorted([sign * low, sign * high])
+        return {"low": float(low), "high": float(high), "confidence_level": level}
     if len(learners) == 2:
         pair, test = list(learners), result
         decision = {
@@ -284,7 +289,7 @@ def _summarise(table, learners, result, reason, runs, n_fits, summary, rule, spe
     n_fixed = fits_fixed = None
     if d.size > 1 and np.std(d) > 0:
         ci = sps.ttest_1samp(d, 0).confidence_interval(1 - alpha)
-        fixed |= {"low": float(ci.low), "high": float(ci.high)}
+        fixed = units(ci.low, ci.high, 1 - alpha)
         n_fixed = int(n_datasets_needed(delta, float(np.std(d, ddof=1)), alpha=alpha))
         cells = int((~np.isnan(table)).sum())
         fits_fixed = int(round(n_fixed * len(learners) * n_fits / cells))
@@ -294,7 +299,7 @@ def _summarise(table, learners, result, reason, runs, n_fits, summary, rule, spe
         reason=reason,
         stopping_time=len(runs),
         order=[next(iter(r.datasets)) for r in runs],
-        interval={"low": ci.low, "high": ci.high, "confidence_level": 1 - alpha / 2},
+        interval=units(ci.low, ci.high, 1 - alpha / 2),
         net_wins_interval={"low": wins.low, "high": wins.high,
                            "confidence_level": 1 - alpha / 2},  # fmt: skip
         fixed_interval=fixed,
