@@ -20,6 +20,8 @@ study's best learner.
 
 Run from the repository root:
 PYTHONPATH=. python benchmarks/sequential_calibration.py [R] [R_race]
+(defaults 2000 and 300: 74 s; the measured table is in
+docs/user_guide/sequential.rst).
 """
 
 import sys
