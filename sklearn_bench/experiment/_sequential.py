@@ -187,7 +187,8 @@ def fit_sequential(experiment, X, rule, info=None):
     if len(learners) < 2:
         raise ValueError("A sequential study needs at least two learners.")
     stored, seed = set(), experiment.random_state
-    if experiment.store is not None and Path(experiment.store).exists():
+    overwrite = experiment.overwrite
+    if experiment.store is not None and Path(experiment.store).exists() and not overwrite:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             content = read_store(experiment.store)
@@ -204,8 +205,9 @@ def fit_sequential(experiment, X, rule, info=None):
     )
     for name in dataset_order(pool, seed, stored):
         sub = clone(experiment).set_params(
-            learners={k: estimators[k] for k in alive}, random_state=seed
-        )
+            learners={k: estimators[k] for k in alive}, random_state=seed,
+            overwrite=overwrite and not runs,
+        )  # fmt: skip
         n_new = sub.check({name: pool[name]})["n_tasks"]
         if rule.max_fits is not None and n_fits + n_new > rule.max_fits:
             reason = "budget"
@@ -241,7 +243,7 @@ def fit_sequential(experiment, X, rule, info=None):
             f"`max_fits` = {rule.max_fits} is smaller than the fits of one data set."
         )
     study = _summarise(
-        np.array(perf), learners, result, reason, runs, n_fits, summary, rule,
+        np.array(perf), learners, result, reason, runs, n_fits, summary,
         (metric, delta, alpha, bounds, sign),
     )  # fmt: skip
     experiment.sequential_ = study
@@ -251,48 +253,34 @@ def fit_sequential(experiment, X, rule, info=None):
     return experiment
 
 
-def _summarise(table, learners, result, reason, runs, n_fits, summary, rule, spec):
+def _summarise(table, learners, result, reason, runs, n_fits, summary, spec):
     metric, delta, alpha, bounds, sign = spec
 
-    def units(low, high, level):  # the oriented interval in the metric's units
+    def units(low, high, level):  # an oriented interval in the metric's units
         low, high = sorted([sign * low, sign * high])
         return {"low": float(low), "high": float(high), "confidence_level": level}
-    if len(learners) == 2:
-        pair, test = list(learners), result
-        decision = {
-            "better": f"{pair[0]!r} better than {pair[1]!r}",
-            "worse": f"{pair[0]!r} worse than {pair[1]!r}",
-            "equivalent": f"{pair[0]!r} equivalent to {pair[1]!r} within Δ",
-        }.get(result.decision, "undecided")
-        dropped = {}
-    else:
-        means = np.nanmean(table, axis=0)
-        best = learners.index(result.best)
-        full = ~np.isnan(table).any(axis=0)  # run on every data set
-        others = [k for k in range(len(learners)) if k != best and full[k]]
-        if not others:  # the runner-up: the last one dropped
-            others = [learners.index(max(result.dropped, key=lambda k: (
-                result.dropped[k]["after"], means[learners.index(k)])))]
-        runner = max(others, key=lambda k: means[k])
-        pair = [learners[best], learners[runner]]
-        rows = ~np.isnan(table[:, runner])
-        test = sequential_test(
-            table[rows, best] - table[rows, runner],
-            bounds=(0, bounds[1] - bounds[0]), delta=delta, alpha=alpha,
-        )  # fmt: skip
+
+    k0 = 0 if len(learners) == 2 else learners.index(result.best)
+    ran = (~np.isnan(table)).sum(axis=0)  # the runner-up ran longest, then best
+    k1 = max((k for k in range(len(learners)) if k != k0),
+             key=lambda k: (ran[k], np.nanmean(table[:, k])))  # fmt: skip
+    pair = [learners[k0], learners[k1]]
+    d = table[: ran[k1], k0] - table[: ran[k1], k1]
+    test = sequential_test(d, bounds=(0, bounds[1] - bounds[0]), delta=delta,
+                           alpha=alpha)  # fmt: skip
+    decision = {
+        "better": f"{pair[0]!r} better than {pair[1]!r}",
+        "worse": f"{pair[0]!r} worse than {pair[1]!r}",
+        "equivalent": f"{pair[0]!r} equivalent to {pair[1]!r} within Δ",
+    }.get(test.decision, "undecided")
+    if len(learners) > 2:
         decision = f"best: {result.best!r}" if reason == "decided" else "undecided"
-        dropped = result.dropped
-    k0, k1 = learners.index(pair[0]), learners.index(pair[1])
-    rows = ~np.isnan(table[:, [k0, k1]]).any(axis=1)
-    d = table[rows, k0] - table[rows, k1]
-    fixed = {"low": None, "high": None, "confidence_level": 1 - alpha}
-    n_fixed = fits_fixed = None
+    fixed, n_fixed, fits_fixed = {"low": None, "high": None}, None, None
     if d.size > 1 and np.std(d) > 0:
         ci = sps.ttest_1samp(d, 0).confidence_interval(1 - alpha)
         fixed = units(ci.low, ci.high, 1 - alpha)
         n_fixed = int(n_datasets_needed(delta, float(np.std(d, ddof=1)), alpha=alpha))
-        cells = int((~np.isnan(table)).sum())
-        fits_fixed = int(round(n_fixed * len(learners) * n_fits / cells))
+        fits_fixed = round(n_fixed * len(learners) * n_fits / ran.sum())
     ci, wins = test.confidence_interval(), test.net_wins_interval()
     return SequentialStudy(
         decision=decision,
@@ -300,14 +288,14 @@ def _summarise(table, learners, result, reason, runs, n_fits, summary, rule, spe
         stopping_time=len(runs),
         order=[next(iter(r.datasets)) for r in runs],
         interval=units(ci.low, ci.high, 1 - alpha / 2),
-        net_wins_interval={"low": wins.low, "high": wins.high,
+        net_wins_interval={"low": float(wins.low), "high": float(wins.high),
                            "confidence_level": 1 - alpha / 2},  # fmt: skip
-        fixed_interval=fixed,
+        fixed_interval={"confidence_level": 1 - alpha} | fixed,
         n_fits=n_fits,
         n_fits_full=summary["n_tasks"],
         n_datasets_fixed=n_fixed,
         n_fits_fixed=fits_fixed,
-        dropped=dropped,
+        dropped=getattr(result, "dropped", {}),
         pair=pair,
         metric=metric,
         delta=delta,

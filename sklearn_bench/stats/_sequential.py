@@ -79,25 +79,22 @@ def _decide(d, width, delta, alpha):
 
 def _bounds(x, alpha, tol=1e-10):
     """The running intersection of the hedged confidence sequence on ``x`` in
-    [0, 1]: its lower and upper end after each look, by bisection on m (K⁺ falls
-    and K⁻ rises with m, so each end is where one process crosses 1/α), rounded
-    outward."""
-    n = x.size
-    lam, past = _bets(x, alpha), np.tri(n, dtype=bool)  # past[t, i]: i <= t
-    xs, lams = np.where(past, x, 0.5), np.where(past, lam, 0.0)
-    out = []
-    for side in (0, 1):  # 0: the lower end from K⁺, 1: the upper end from K⁻
-        low, high = np.zeros(n), np.ones(n)
+    [0, 1], its ends after each look, rounded outward: the lower end by
+    bisection on m (K⁺ falls with m), the upper one as 1 − the lower end of
+    1 − x (K⁻ on x is K⁺ on 1 − x)."""
+
+    def lower(x):
+        past = np.tri(x.size, dtype=bool)  # past[t, i]: i <= t
+        xs, lams = np.where(past, x, 0.5), np.where(past, _bets(x, alpha), 0.0)
+        low, high = np.zeros(x.size), np.ones(x.size)
         while np.max(high - low) > tol:
             mid = (low + high) / 2
-            log_k = _log_capital(xs, lams, mid[:, None])[side][:, -1]
+            log_k = _log_capital(xs, lams, mid[:, None])[0][:, -1]
             hit = np.log(_THETA) + log_k >= -np.log(alpha)  # mid is excluded
-            if side:  # excluded: the upper end lies below mid
-                high, low = np.where(hit, mid, high), np.where(hit, low, mid)
-            else:
-                low, high = np.where(hit, mid, low), np.where(hit, high, mid)
-        out.append(low if side == 0 else high)
-    return np.maximum.accumulate(out[0]), np.minimum.accumulate(out[1])
+            low, high = np.where(hit, mid, low), np.where(hit, high, mid)
+        return np.maximum.accumulate(low)
+
+    return lower(x), 1 - lower(1 - x)
 
 
 def _check_sequence(values, bounds, alpha, name):
@@ -108,12 +105,7 @@ def _check_sequence(values, bounds, alpha, name):
         raise ValueError(f"`{name}` is empty: a sequential test needs a data set.")
     if not np.all(np.isfinite(values[~np.isnan(values)])):
         raise ValueError(f"`{name}` must be finite.")
-    if (
-        bounds is None
-        or np.ndim(bounds) != 1
-        or len(bounds) != 2
-        or any(b is None for b in bounds)
-    ):
+    if bounds is None or np.ndim(bounds) != 1 or len(bounds) != 2 or None in bounds:
         raise ValueError(
             f"`bounds` must be the metric's (low, high), both known; got {bounds!r}: "
             "a confidence sequence by betting needs a bounded metric."
@@ -182,11 +174,6 @@ class SequentialTestResult:
         level 1 − α/2 at the stopping time."""
         return self._interval(1)
 
-    def confidence_sequence(self):
-        """The running ends ``(low, high)`` of the mean's interval after each
-        look, as arrays."""
-        return self._ends[0, 0].copy(), self._ends[0, 1].copy()
-
     def to_dict(self):
         """The fields and both intervals as plain data (JSON-safe)."""
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k[0] != "_"}
@@ -206,14 +193,16 @@ def sequential_test(differences, *, bounds, delta, alpha=0.05):
 
     ``differences[j]`` is the performance of the first learner minus that of the
     second on the j-th data set in the order they were run (greater is better),
-    so it lies in ``[low − high, high − low]`` for a metric in ``bounds``; it is
-    rescaled to [0, 1] and the hedged betting confidence sequence of
-    Waudby-Smith & Ramdas (2024, Theorem 3, predictable plug-in bets of eq. (26)
-    truncated at c = 1/2) is run on it. The study may stop at the first look
-    whose interval lies above 0 (better), below 0 (worse) or inside (−Δ, Δ)
-    (equivalent), and the decision keeps the level α whatever the stopping rule:
-    looking after every data set costs nothing, unlike re-testing a Wilcoxon.
-    The sign e-process of the wins and losses beyond Δ is reported beside it.
+    in ``[low − high, high − low]`` for a metric in ``bounds``. Two hedged
+    betting confidence sequences (Waudby-Smith & Ramdas 2024, Theorem 3, with
+    the predictable plug-in bets of eq. (26) truncated at c = 3/4) run on it,
+    each at level α/2 (Bonferroni): one for the mean difference, rescaled to
+    [0, 1], and one for the net win rate beyond Δ, P(d > Δ) − P(d < −Δ), whose
+    capital at 0 is an e-process for the sign of the difference (Grünwald et
+    al. 2024). The study may stop at the first look where either lies above 0
+    (better) or below 0 (worse), or the mean's inside (−Δ, Δ) (equivalent): the
+    decision keeps the level α whatever the stopping rule, unlike re-testing a
+    Wilcoxon after every data set.
 
     Parameters
     ----------

@@ -56,6 +56,9 @@ def test_resume_and_grow_give_the_same_decision(tmp_path):
     again = _experiment(store=store).fit(POOL, stopping=SequentialRule())
     assert again.sequential_ == whole and again.n_reused_tasks_ == 8
     assert BenchmarkResult.from_store(store).datasets.keys() == set(whole.order)
+    fresh = _experiment(store=store, overwrite=True).fit(POOL, stopping=SequentialRule())
+    assert fresh.sequential_ == whole and fresh.n_reused_tasks_ == 0
+    assert BenchmarkResult.from_store(store).datasets.keys() == set(whole.order)
     # a pool that ran out, then grown
     store2 = tmp_path / "grow.sqlite"
     few = dict(list(POOL.items())[:2])
