@@ -71,22 +71,31 @@ def racing(R, rng):
 def main(R=2000, R_race=300):
     rng = np.random.default_rng(20261207)
     start = time.perf_counter()
-    print(f"R = {R} studies per cell, looks after every data set up to {T}, "
-          f"Δ = {DELTA}, α = {ALPHA}\n")
-    head = ("mu      sigma  claims ± SE      re-tested Wilcoxon  decides  "
-            "stop (Q1, median, Q3)  mean stop  fixed J (80% at Δ)")
+    print(
+        f"R = {R} studies per cell, looks after every data set up to {T}, "
+        f"Δ = {DELTA}, α = {ALPHA}\n"
+    )
+    head = (
+        "mu      sigma  claims ± SE      re-tested Wilcoxon  decides  "
+        "stop (Q1, median, Q3)  mean stop  fixed J (80% at Δ)"
+    )
     print(head)
     for mu_name, mu in [("0", 0), ("Δ/2", DELTA / 2), ("Δ", DELTA), ("2Δ", 2 * DELTA)]:
         for sigma in (0.01, 0.02, 0.04):
             c = one_cell(mu, sigma, R, rng)
             q = ", ".join(f"{v:.0f}" for v in c["quartiles"])
-            print(f"{mu_name:<7} {sigma:<6} {c['claims']:.3f} ± {c['claims_se']:.3f}"
-                  f"    {c['wilcoxon']:.3f}               {c['decides']:.3f}    "
-                  f"({q})".ljust(85) + f"{c['mean_stop']:6.1f}     {c['fixed']}")
+            print(
+                f"{mu_name:<7} {sigma:<6} {c['claims']:.3f} ± {c['claims_se']:.3f}"
+                f"    {c['wilcoxon']:.3f}               {c['decides']:.3f}    "
+                f"({q})".ljust(85)
+                + f"{c['mean_stop']:6.1f}     {c['fixed']}"
+            )
     same, saved = racing(R_race, rng)
-    print(f"\nRacing, 10 learners (half worse by 5Δ-9Δ), {R_race} replicates of "
-          f"{T} data sets: fits saved {saved:.1%}, same best learner as the full "
-          f"study {same:.1%} ± {np.sqrt(same * (1 - same) / R_race):.1%}")
+    print(
+        f"\nRacing, 10 learners (half worse by 5Δ-9Δ), {R_race} replicates of "
+        f"{T} data sets: fits saved {saved:.1%}, same best learner as the full "
+        f"study {same:.1%} ± {np.sqrt(same * (1 - same) / R_race):.1%}"
+    )
     print(f"\n({time.perf_counter() - start:.0f} s)")
 
 

@@ -76,8 +76,11 @@ def test_bad_sequential_settings_exit_2(tmp_path, capsys):
 def test_racing_report(tmp_path, capsys):
     """Hypothesis: with three learners the race drops the dummy, and the report
     (analysed over learners with missing data sets) says when and why."""
-    path = _config(tmp_path, learners='[learners.lr2]\nclass = '
-                   '"sklearn.linear_model.LogisticRegression"\nparams = {C = 0.1}\n')
+    path = _config(
+        tmp_path,
+        learners="[learners.lr2]\nclass = "
+        '"sklearn.linear_model.LogisticRegression"\nparams = {C = 0.1}\n',
+    )
     assert main(["run", str(path), "--sequential", "--out", str(tmp_path / "o")]) == 0
     page = (tmp_path / "o" / "report.html").read_text()
     assert "Learners dropped by the race" in page and "anytime-valid" in page

@@ -95,8 +95,7 @@ class SequentialRule:
             not isinstance(self.max_fits, Integral) or self.max_fits < 1
         ):
             raise ValueError(
-                "`max_fits` must be a positive integer or None; got "
-                f"{self.max_fits!r}."
+                f"`max_fits` must be a positive integer or None; got {self.max_fits!r}."
             )
         return metric, bounds, check_real(delta, "delta"), check_alpha(self.alpha)
 
@@ -187,11 +186,11 @@ def fit_sequential(experiment, X, rule, info=None):
     if len(learners) < 2:
         raise ValueError("A sequential study needs at least two learners.")
     stored, seed = set(), experiment.random_state
-    overwrite = experiment.overwrite
-    if experiment.store is not None and Path(experiment.store).exists() and not overwrite:
+    overwrite, store = experiment.overwrite, experiment.store
+    if store is not None and Path(store).exists() and not overwrite:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            content = read_store(experiment.store)
+            content = read_store(store)
         stored = set(content["scores"]["dataset"].astype(str))
         seed = content["result"]["info"]["seed"] if seed is None else seed
     if seed is None:
@@ -200,9 +199,9 @@ def fit_sequential(experiment, X, rule, info=None):
         raise ValueError("A sequential study needs an integer `random_state`.")
     sign = 1.0 if greater[metric] else -1.0
     alive, perf, runs, n_fits, reason = list(learners), [], [], 0, "pool exhausted"
-    result, reused, estimators = None, 0, dict(
-        named_items(experiment.learners, "learners", noun="learner", what="estimator")
-    )
+    result, reused = None, 0
+    named = named_items(experiment.learners, "learners", noun="learner", what="")
+    estimators = dict(named)
     for name in dataset_order(pool, seed, stored):
         sub = clone(experiment).set_params(
             learners={k: estimators[k] for k in alive}, random_state=seed,
@@ -288,8 +287,11 @@ def _summarise(table, learners, result, reason, runs, n_fits, summary, spec):
         stopping_time=len(runs),
         order=[next(iter(r.datasets)) for r in runs],
         interval=units(ci.low, ci.high, 1 - alpha / 2),
-        net_wins_interval={"low": float(wins.low), "high": float(wins.high),
-                           "confidence_level": 1 - alpha / 2},  # fmt: skip
+        net_wins_interval={
+            "low": float(wins.low),
+            "high": float(wins.high),
+            "confidence_level": 1 - alpha / 2,
+        },  # fmt: skip
         fixed_interval={"confidence_level": 1 - alpha} | fixed,
         n_fits=n_fits,
         n_fits_full=summary["n_tasks"],

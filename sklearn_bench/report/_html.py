@@ -48,10 +48,10 @@ from ._generalization import CSV as GENERALIZATION_CSV
 from ._generalization import generalization_html
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
-from ._sequential import sequential_html
 from ._learners import learner_table
 from ._methods import settings_table, write_methods
 from ._pairwise import pairwise_html
+from ._sequential import sequential_html
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
@@ -700,8 +700,11 @@ def write_report(
         for anchor, label in [
             ("bottom-line", "Bottom line"),
             *([("disagreements", "Disagreements")] if disagree else []),
-            *([("sequential", "Sequential")] if "sequential" in analysis.result.info
-              else []),  # fmt: skip
+            *(
+                [("sequential", "Sequential")]
+                if "sequential" in analysis.result.info
+                else []
+            ),  # fmt: skip
             ("run", "What was run"),
             ("effects", "Effect sizes"),
             ("generalization", "Each learner"),

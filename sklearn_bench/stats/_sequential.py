@@ -208,7 +208,7 @@ def sequential_test(differences, *, bounds, delta, alpha=0.05):
     ----------
     differences : array-like of shape (n_datasets,)
     bounds : tuple of float
-        The metric's ``(low, high)`` (see :func:`~sklearn_bench._metrics.metric_bounds`).
+        The metric's ``(low, high)``.
     delta : float
         Δ, the smallest difference that matters (> 0).
     alpha : float, default=0.05

@@ -17,9 +17,7 @@ TWO = {"lr": LogisticRegression(), "dummy": DummyClassifier()}
 
 
 def _experiment(learners=TWO, **kwargs):
-    return BenchmarkExperiment(
-        learners, cv=2, random_state=0, progress=False, **kwargs
-    )
+    return BenchmarkExperiment(learners, cv=2, random_state=0, progress=False, **kwargs)
 
 
 def test_stops_when_decided():
@@ -56,9 +54,17 @@ def test_resume_and_grow_give_the_same_decision(tmp_path):
     again = _experiment(store=store).fit(POOL, stopping=SequentialRule())
     assert again.sequential_ == whole and again.n_reused_tasks_ == 8
     assert BenchmarkResult.from_store(store).datasets.keys() == set(whole.order)
-    fresh = _experiment(store=store, overwrite=True).fit(POOL, stopping=SequentialRule())
+    fresh = _experiment(store=store, overwrite=True).fit(
+        POOL, stopping=SequentialRule()
+    )
     assert fresh.sequential_ == whole and fresh.n_reused_tasks_ == 0
     assert BenchmarkResult.from_store(store).datasets.keys() == set(whole.order)
+    # killed in the middle of a data set: only lr's tasks of the first one stored
+    store3 = tmp_path / "killed.sqlite"
+    first_set = dataset_order(POOL, 0)[0]
+    _experiment({"lr": TWO["lr"]}, store=store3).fit({first_set: POOL[first_set]})
+    killed = _experiment(store=store3).fit(POOL, stopping=SequentialRule())
+    assert killed.sequential_ == whole and killed.n_reused_tasks_ == 2
     # a pool that ran out, then grown
     store2 = tmp_path / "grow.sqlite"
     few = dict(list(POOL.items())[:2])
