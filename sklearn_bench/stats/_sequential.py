@@ -97,9 +97,9 @@ def _bounds(x, alpha, tol=1e-10):
     return lower(x), 1 - lower(1 - x)
 
 
-def _check_sequence(values, bounds, alpha, name):
-    """Clean inputs: ``values`` (1-D or 2-D, data sets first) within the range
-    ``bounds`` gives them, the range's width, α."""
+def _check_sequence(values, bounds, alpha, delta, name):
+    """Clean inputs: ``values`` (differences, 1-D; or performances, 2-D, data
+    sets first) within the range ``bounds`` gives them, the range's width, α, Δ."""
     values = real_array(values, name)
     if values.size == 0:
         raise ValueError(f"`{name}` is empty: a sequential test needs a data set.")
@@ -113,7 +113,17 @@ def _check_sequence(values, bounds, alpha, name):
     low, high = (check_real(b, "bounds") for b in bounds)
     if not low < high:
         raise ValueError(f"`bounds` must have low < high; got {bounds!r}.")
-    return values, high - low, check_alpha(alpha)
+    width, delta = high - low, check_real(delta, "delta")
+    if not 0 < delta < width:
+        raise ValueError(f"`delta` must lie in (0, {width:g}); got {delta!r}.")
+    if values.ndim == 1:
+        low, high = -width, width  # the range of a difference
+    if np.any((values < low) | (values > high)):
+        raise ValueError(
+            f"`{name}` has values outside [{low:g}, {high:g}], its range for a "
+            f"metric in `bounds` = {tuple(bounds)}."
+        )
+    return values, width, check_alpha(alpha), delta
 
 
 @dataclass(frozen=True)
@@ -232,17 +242,11 @@ def sequential_test(differences, *, bounds, delta, alpha=0.05):
     >>> round(ci.low, 3), round(ci.high, 3)
     (-0.469, 0.517)
     """
-    d, width, alpha = _check_sequence(differences, bounds, alpha, "differences")
-    delta = check_real(delta, "delta")
+    d, width, alpha, delta = _check_sequence(
+        differences, bounds, alpha, delta, "differences"
+    )
     if d.ndim != 1 or np.isnan(d).any():
         raise ValueError("`differences` must be a 1-D array without NaN.")
-    if not 0 < delta < width:
-        raise ValueError(f"`delta` must lie in (0, {width:g}); got {delta!r}.")
-    if np.any(np.abs(d) > width):
-        raise ValueError(
-            f"`differences` has values outside [{-width:g}, {width:g}], the range of "
-            f"a difference of a metric in `bounds` = {tuple(bounds)}."
-        )
     codes = _decide(d, width, delta, alpha)
     decided = np.flatnonzero(codes)
     stop = int(decided[0]) + 1 if decided.size else None
@@ -363,15 +367,11 @@ def race(performance, *, bounds, delta, alpha=0.05, learners=None):
     >>> res.best, res.survivors, res.dropped["b"]["after"]
     ('a', ['a', 'c'], 10)
     """
-    perf, width, alpha = _check_sequence(performance, bounds, alpha, "performance")
-    delta = check_real(delta, "delta")
+    perf, width, alpha, delta = _check_sequence(
+        performance, bounds, alpha, delta, "performance"
+    )
     if perf.ndim != 2 or perf.shape[1] < 2:
         raise ValueError("`performance` must be 2-D with at least two learners.")
-    if not 0 < delta < width:
-        raise ValueError(f"`delta` must lie in (0, {width:g}); got {delta!r}.")
-    low = bounds[0]
-    if np.any((perf < low) | (perf > low + width)):
-        raise ValueError(f"`performance` has values outside `bounds` = {bounds}.")
     n, m = perf.shape
     names = [str(i) for i in range(m)] if learners is None else list(learners)
     if len(names) != m:
