@@ -554,8 +554,8 @@ def test_console_exit_code_of_a_bad_config(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
         "sklearn-bench run: error: config key `experimnt`: unknown key; expected "
-        "one of ['analysis', 'datasets', 'experiment', 'learners', 'output'] (did "
-        "you mean 'experiment'?)"
+        "one of ['analysis', 'datasets', 'experiment', 'learners', 'output', "
+        "'sequential'] (did you mean 'experiment'?)"
     ]
 
 

@@ -12,6 +12,20 @@ from .._latex import PAIRED_TEST_NAMES
 
 # Each citation once, by key; the paragraph lists the keys its records use.
 CITATIONS = {
+    "waudbysmith2024": (
+        "Waudby-Smith, I. and Ramdas, A. (2024). Estimating means of bounded random "
+        "variables by betting. Journal of the Royal Statistical Society Series B, "
+        "86(1), 1–27."
+    ),
+    "maron1994": (
+        "Maron, O. and Moore, A. W. (1994). Hoeffding races: accelerating model "
+        "selection search for classification and function approximation. Advances "
+        "in Neural Information Processing Systems 6, 59–66."
+    ),
+    "grunwald2024": (
+        "Grünwald, P., de Heide, R. and Koolen, W. M. (2024). Safe testing. Journal "
+        "of the Royal Statistical Society Series B, 86(5), 1091–1128."
+    ),
     "benavoli2017": (
         "Benavoli, A., Corani, G., Demšar, J. and Zaffalon, M. (2017). Time for a "
         "change: a tutorial for comparing multiple classifiers through Bayesian "
@@ -242,6 +256,9 @@ _SHORT = {
     "shaffer1986": "Shaffer 1986",
     "bates2024": "Bates et al. 2024",
     "bayle2020": "Bayle et al. 2020",
+    "waudbysmith2024": "Waudby-Smith & Ramdas 2024",
+    "maron1994": "Maron & Moore 1994",
+    "grunwald2024": "Grünwald et al. 2024",
 }
 
 # Citations of the paired tests of sklearn_bench.stats.paired_test (their names

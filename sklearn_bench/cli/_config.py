@@ -23,7 +23,7 @@ else:  # pragma: no cover - python 3.10
 from .._validation import first_non_numeric
 from ..analysis import AnalysisPlan, plan_settings
 
-_TOP_KEYS = {"experiment", "learners", "datasets", "analysis", "output"}
+_TOP_KEYS = {"experiment", "learners", "datasets", "analysis", "output", "sequential"}
 _EXPERIMENT_KEYS = {
     "cv",
     "scoring",
@@ -186,6 +186,7 @@ class RunConfig:
     out_dir: Path = Path("sklearn_bench_report")
     figure_formats: tuple = ("png", "svg")
     title: str = "Benchmark report"
+    sequential: dict = field(default_factory=dict)  # [sequential]: for --sequential
     source: Path | None = field(default=None, repr=False)
 
 
@@ -550,6 +551,7 @@ def parse_config(data, *, base=Path(".")):
     if analysis is not None:
         config.plan, config.plan_keys = analysis
     check(_output, config, data.get("output", {}))
+    check(_sequential, config, data.get("sequential", {}))
     if len(problems) == 1:
         raise ConfigError(problems[0])
     if problems:
@@ -587,6 +589,24 @@ def _output(config, output):
         config.figure_formats = tuple(formats)
     if "title" in output:
         config.title = str(output["title"])
+
+
+def _sequential(config, table):
+    """``[sequential]`` (the budget and the metric's bounds of ``run
+    --sequential``; Δ, α and the metric are those of ``[analysis]``)."""
+    _check_keys(table, {"max_fits", "bounds"}, "sequential")
+    fits = table.get("max_fits")
+    if fits is not None and (not isinstance(fits, int) or isinstance(fits, bool)
+                             or fits < 1):  # fmt: skip
+        _fail("sequential.max_fits", f"expected a positive integer, got {fits!r}")
+    bounds = table.get("bounds")
+    if bounds is not None and not (
+        isinstance(bounds, list)
+        and len(bounds) == 2
+        and all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds)
+    ):
+        _fail("sequential.bounds", f"expected [low, high], got {bounds!r}")
+    config.sequential = dict(table)
 
 
 def load_config(path):

@@ -210,6 +210,13 @@ def _build_parser():
         "an older version) wrote into the output folder (only those; never a "
         "file of yours); a run on the same store refreshes its own without it",
     )
+    run.add_argument(
+        "--sequential",
+        action="store_true",
+        help="run the data sets one at a time in a seeded order and stop when the "
+        "comparison is decided, with anytime-valid statistics (racing for more "
+        "than two learners); settings in the config's [sequential] table",
+    )
     run.set_defaults(func=_cmd_run)
 
     report = sub.add_parser(
@@ -420,11 +427,11 @@ def _plain_remote(address):
         return True
 
 
-def _fit(experiment, datasets, info=None):
+def _fit(experiment, datasets, info=None, stopping=None):
     from ..store import NotAStoreError, StoreMismatchError
 
     try:
-        experiment.fit(datasets, info=info)
+        experiment.fit(datasets, info=info, stopping=stopping)
     except NotAStoreError as exc:
         raise _UsageError(
             str(exc).replace(
@@ -547,6 +554,18 @@ def _cmd_run(args):
             f"config key `analysis.metric`: {metric!r} is not a metric of "
             f"the experiment; expected one of {list(summary['metrics'])}"
         )
+    stopping = None
+    if args.sequential:
+        from ..experiment import SequentialRule
+
+        plan = config.plan
+        stopping = SequentialRule(
+            delta=plan.delta, alpha=plan.alpha, metric=metric, **config.sequential
+        )
+        try:
+            stopping.check(summary["metrics"])
+        except ValueError as exc:
+            raise _UsageError(f"--sequential: {exc}") from exc
     if args.check:
         _say(f"Config OK: {summary['n_tasks']} tasks would run.")
         return EXIT_OK
@@ -560,10 +579,10 @@ def _cmd_run(args):
         study=_study(store=store, config=args.config),
         refresh=True,
     ) as stage:
-        return _fit_and_write(args, config, experiment, datasets, out, stage)
+        return _fit_and_write(args, config, experiment, datasets, out, stage, stopping)
 
 
-def _fit_and_write(args, config, experiment, datasets, out, stage):
+def _fit_and_write(args, config, experiment, datasets, out, stage, stopping=None):
     """The fit of ``run``, then its outputs, written into ``stage``."""
     from ..store import CorruptStoreError
 
@@ -575,7 +594,9 @@ def _fit_and_write(args, config, experiment, datasets, out, stage):
     # `report STORE` reuses them even if the run is killed.
     try:
         with _on_scheduler(args.scheduler):
-            result = _fit(experiment, datasets, info={"analysis": analysis})
+            result = _fit(
+                experiment, datasets, info={"analysis": analysis}, stopping=stopping
+            )
     except CorruptStoreError as exc:
         raise _UsageError(str(exc)) from exc
     took = time.perf_counter() - start
@@ -591,6 +612,12 @@ def _fit_and_write(args, config, experiment, datasets, out, stage):
         )
     else:
         _say(f"Fitted {experiment.n_tasks_} tasks in {took:.1f} s.")
+    if stopping is not None:
+        study = experiment.sequential_
+        _say(
+            f"Sequential study: {study.decision} after {study.stopping_time} data "
+            f"sets ({study.reason}); {study.n_fits} of {study.n_fits_full} fits."
+        )
     sources = dict.fromkeys(config.plan_keys, "the run's config")
     kept = (
         f"The run is kept in the store {store}: `sklearn-bench report {store} "

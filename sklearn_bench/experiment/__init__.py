@@ -4,6 +4,7 @@ from ._config import describe  # noqa: F401  (the report's learner table)
 from ._experiment import BenchmarkExperiment
 from ._rule_errors import ErrorEstimatedLearner, RuleErrors, collect_rule_errors
 from ._scoring import Metric, make_metric
+from ._sequential import SequentialRule, SequentialStudy
 from ._unconditional_error import UnconditionalErrorResult, unconditional_error
 
 __all__ = [
@@ -11,6 +12,8 @@ __all__ = [
     "ErrorEstimatedLearner",
     "Metric",
     "RuleErrors",
+    "SequentialRule",
+    "SequentialStudy",
     "UnconditionalErrorResult",
     "collect_rule_errors",
     "make_metric",

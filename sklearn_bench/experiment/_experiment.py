@@ -43,6 +43,7 @@ from ._preflight import (
     check_target,
 )
 from ._scoring import check_scoring
+from ._sequential import fit_sequential
 from ._tasks import (
     PREFIX_CACHE_BYTES,
     SEED_CV,
@@ -240,7 +241,7 @@ class BenchmarkExperiment(BaseEstimator):
         self.fit_alone = fit_alone
         self.verify = verify
 
-    def fit(self, X, y=None, *, info=None):
+    def fit(self, X, y=None, *, info=None, stopping=None):
         """Run every learner on every split of every data set.
 
         With a ``store``, each finished task is committed to it as it arrives,
@@ -260,12 +261,22 @@ class BenchmarkExperiment(BaseEstimator):
             analysis settings of ``sklearn-bench run`` (key ``"analysis"``). Not
             part of the configuration compared on resume; a resumed run
             replaces the stored entries of the same keys.
+        stopping : SequentialRule, default=None
+            Run a sequential study (see :ref:`sequential`): the data sets of ``X``
+            one at a time, in a random order drawn from the seed and their names,
+            until the comparison is decided with anytime-valid statistics, a
+            race drops learners clearly worse, or the pool or budget runs out;
+            ``sequential_`` then says what it did and decided. ``None`` runs
+            every data set.
 
         Returns
         -------
         self : BenchmarkExperiment
         """
         extra = {} if info is None else json.loads(json.dumps(dict(info)))
+        if stopping is not None:
+            data = X if y is None else {"data": (X, y)}
+            return fit_sequential(self, data, stopping, extra)
         if self.store is not None:
             return self._fit_store(X, y, extra)
         setup = self._prepare(X, y)

@@ -51,6 +51,7 @@ from ._leaderboard import leaderboard_section
 from ._learners import learner_table
 from ._methods import settings_table, write_methods
 from ._pairwise import pairwise_html
+from ._sequential import sequential_html
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
@@ -676,6 +677,7 @@ def write_report(
         # Sections that sum a large study up go here, right after the bottom
         # line and before the per-data-set detail.
         leaderboard,
+        sequential_html(analysis),
         *before_figures,
         pairwise_html(
             analysis,
@@ -698,6 +700,11 @@ def write_report(
         for anchor, label in [
             ("bottom-line", "Bottom line"),
             *([("disagreements", "Disagreements")] if disagree else []),
+            *(
+                [("sequential", "Sequential")]
+                if "sequential" in analysis.result.info
+                else []
+            ),  # fmt: skip
             ("run", "What was run"),
             ("effects", "Effect sizes"),
             ("generalization", "Each learner"),

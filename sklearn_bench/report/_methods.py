@@ -273,6 +273,7 @@ def write_methods(analysis, folder, *, versions, settings=None):
     from pathlib import Path
 
     from ._learners import learner_table
+    from ._sequential import sequential_methods
 
     folder = Path(folder)
     result = analysis.result
@@ -283,6 +284,6 @@ def write_methods(analysis, folder, *, versions, settings=None):
         learner_table=learner_table(result),
     )
     md, tex = folder / "methods.md", folder / "methods.tex"
-    write_text(md, methods_markdown(rec))
+    write_text(md, methods_markdown(rec) + sequential_methods(analysis))
     write_text(tex, methods_latex(rec))
     return [md, tex]

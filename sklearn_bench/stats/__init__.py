@@ -45,6 +45,7 @@ _MODULES = {
     "_pairwise": ("PairwiseTestResult", "pairwise_tests"),
     "_plackett_luce": ("PlackettLuceResult", "bayesian_plackett_luce"),
     "_power": ("n_datasets_needed", "power_paired_t"),
+    "_sequential": ("RaceResult", "SequentialTestResult", "race", "sequential_test"),
     "_simultaneous": ("simultaneous_intervals",),
     "_skillings_mack": ("skillings_mack_test",),
 }

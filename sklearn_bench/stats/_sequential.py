@@ -1,0 +1,409 @@
+"""Anytime-valid comparisons of learners over a growing sequence of data sets.
+
+A betting confidence sequence for the mean of a bounded variable (Waudby-Smith &
+Ramdas, 2024, JRSSB 86(1), Theorem 3 and eqs. (26)-(27): the hedged capital
+process with predictable plug-in bets), an e-process for the sign of the
+differences beyond Δ (Grünwald, de Heide & Koolen, 2024, JRSSB; e-values average
+into e-values, Vovk & Wang, 2021) and a Hoeffding race (Maron & Moore, 1994).
+Every interval and decision holds its level at every data-dependent stopping time.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._validation import check_alpha, check_real, real_array
+from ._common import ConfidenceInterval
+
+__all__ = ["RaceResult", "SequentialTestResult", "race", "sequential_test"]
+
+_C = 0.75  # the truncation of the bets, c in WSR (2024), eq. (27)
+_THETA = 0.5  # the hedge between the two one-sided capital processes
+
+
+def _bets(x, alpha):
+    """The predictable plug-in bets λ_t of WSR (2024), eq. (26), on ``x`` in
+    [0, 1] (the last axis is time), before truncation at c/m."""
+    t = np.arange(1, x.shape[-1] + 1)
+    mu = (0.5 + np.cumsum(x, axis=-1)) / (t + 1)
+    var = (0.25 + np.cumsum((x - mu) ** 2, axis=-1)) / (t + 1)
+    prev = np.concatenate([np.full(x.shape[:-1] + (1,), 0.25), var[..., :-1]], -1)
+    return np.sqrt(2 * np.log(2 / alpha) / (prev * t * np.log1p(t)))
+
+
+def _log_capital(x, lam, m):
+    """log K⁺_t(m) and log K⁻_t(m) at every t; ``m`` broadcasts against ``x``."""
+    m = np.clip(m, 1e-12, 1 - 1e-12)
+    up = np.log1p(np.minimum(lam, _C / m) * (x - m))
+    down = np.log1p(-np.minimum(lam, _C / (1 - m)) * (x - m))
+    return np.cumsum(up, axis=-1), np.cumsum(down, axis=-1)
+
+
+def _excluded(log_k, alpha):
+    """Whether the hedged capital has reached 1/α by each time (Ville)."""
+    return np.maximum.accumulate(np.log(_THETA) + log_k >= -np.log(alpha), axis=-1)
+
+
+def _decisions(x, m0, margin, alpha):
+    """The decision after each look (last axis) on ``x`` in [0, 1] whose mean
+    under "no difference" is ``m0``, with Δ = ``margin`` on that scale (``None``:
+    no equivalence): 1 better, -1 worse, 2 equivalent within Δ, 0 undecided
+    (vectorised over studies)."""
+    lam = _bets(x, alpha)
+    up0, down0 = _log_capital(x, lam, m0)
+    better, worse = _excluded(up0, alpha), _excluded(down0, alpha)
+    equivalent = False
+    if margin is not None:
+        up_lo = _log_capital(x, lam, m0 - margin)[0]
+        down_hi = _log_capital(x, lam, m0 + margin)[1]
+        equivalent = _excluded(up_lo, alpha) & _excluded(down_hi, alpha)
+    return np.select([better, worse, equivalent], [1, -1, 2], 0)
+
+
+def _signs(d, delta):
+    """1 for a win beyond Δ, 0 for a loss beyond Δ, 1/2 otherwise: its mean is
+    (1 + P(win) − P(loss)) / 2, which is 1/2 when wins and losses beyond Δ are
+    equally likely (the sign test's null, ties counted half)."""
+    return np.where(d > delta, 1.0, np.where(d < -delta, 0.0, 0.5))
+
+
+def _decide(d, width, delta, alpha):
+    """The decisions of :func:`sequential_test` after each look (last axis) on
+    the differences ``d`` in [−width, width]: the confidence sequence of the
+    mean and that of the net win rate beyond Δ, each at α/2 (Bonferroni)."""
+    mean = _decisions((d + width) / (2 * width), 0.5, delta / (2 * width), alpha / 2)
+    sign = _decisions(_signs(d, delta), 0.5, None, alpha / 2)
+    better, worse = (mean == 1) | (sign == 1), (mean == -1) | (sign == -1)
+    return np.select([better, worse, mean == 2], [1, -1, 2], 0)
+
+
+def _bounds(x, alpha, tol=1e-10):
+    """The running intersection of the hedged confidence sequence on ``x`` in
+    [0, 1], its ends after each look, rounded outward: the lower end by
+    bisection on m (K⁺ falls with m), the upper one as 1 − the lower end of
+    1 − x (K⁻ on x is K⁺ on 1 − x)."""
+
+    def lower(x):
+        past = np.tri(x.size, dtype=bool)  # past[t, i]: i <= t
+        xs, lams = np.where(past, x, 0.5), np.where(past, _bets(x, alpha), 0.0)
+        low, high = np.zeros(x.size), np.ones(x.size)
+        while np.max(high - low) > tol:
+            mid = (low + high) / 2
+            log_k = _log_capital(xs, lams, mid[:, None])[0][:, -1]
+            hit = np.log(_THETA) + log_k >= -np.log(alpha)  # mid is excluded
+            low, high = np.where(hit, mid, low), np.where(hit, high, mid)
+        return np.maximum.accumulate(low)
+
+    return lower(x), 1 - lower(1 - x)
+
+
+def _check_sequence(values, bounds, alpha, delta, name):
+    """Clean inputs: ``values`` (differences, 1-D; or performances, 2-D, data
+    sets first) within the range ``bounds`` gives them, the range's width, α, Δ."""
+    values = real_array(values, name)
+    if values.size == 0:
+        raise ValueError(f"`{name}` is empty: a sequential test needs a data set.")
+    if not np.all(np.isfinite(values[~np.isnan(values)])):
+        raise ValueError(f"`{name}` must be finite.")
+    if bounds is None or np.ndim(bounds) != 1 or len(bounds) != 2 or None in bounds:
+        raise ValueError(
+            f"`bounds` must be the metric's (low, high), both known; got {bounds!r}: "
+            "a confidence sequence by betting needs a bounded metric."
+        )
+    low, high = (check_real(b, "bounds") for b in bounds)
+    if not low < high:
+        raise ValueError(f"`bounds` must have low < high; got {bounds!r}.")
+    width, delta = high - low, check_real(delta, "delta")
+    if not 0 < delta < width:
+        raise ValueError(f"`delta` must lie in (0, {width:g}); got {delta!r}.")
+    if values.ndim == 1:
+        low, high = -width, width  # the range of a difference
+    if np.any((values < low) | (values > high)):
+        raise ValueError(
+            f"`{name}` has values outside [{low:g}, {high:g}], its range for a "
+            f"metric in `bounds` = {tuple(bounds)}."
+        )
+    return values, width, check_alpha(alpha), delta
+
+
+@dataclass(frozen=True)
+class SequentialTestResult:
+    """An anytime-valid comparison of two learners over a sequence of data sets.
+
+    Returned by :func:`sequential_test`.
+
+    Attributes
+    ----------
+    decision : {"better", "worse", "equivalent", "undecided"}
+        At ``stopping_time`` (or at the last look when undecided): the first
+        learner is better (an interval lies above its null value), worse
+        (below it), equivalent within Δ (the mean's interval inside (−Δ, Δ)), or
+        nothing yet.
+    stopping_time : int or None
+        The number of data sets at the first decision; ``None`` if undecided.
+    n_datasets : int
+        Number of data sets (looks) given.
+    estimate : float
+        The mean difference over the data sets up to the stopping time.
+    net_wins : float
+        The share of wins beyond Δ minus that of losses beyond Δ, up to then.
+    evalue : float
+        The sign e-process (the hedged capital of the net win rate's confidence
+        sequence at 0) at the stopping time: reaching 2/α rejects H0(sign).
+    delta, alpha : float
+    null_hypothesis : str
+    """
+
+    decision: str
+    stopping_time: int | None
+    n_datasets: int
+    estimate: float
+    net_wins: float
+    evalue: float
+    delta: float
+    alpha: float
+    null_hypothesis: str = (
+        "H0: the mean over data sets of the difference (first − second, greater "
+        "is better) is 0, and wins beyond Δ are as likely as losses beyond Δ"
+    )
+    _ends: np.ndarray = field(repr=False, default=None)
+
+    def _interval(self, row):
+        t = (self.stopping_time or self.n_datasets) - 1
+        low, high = self._ends[row, :, t]
+        return ConfidenceInterval(float(low), float(high), 1 - self.alpha / 2)
+
+    def confidence_interval(self):
+        """The anytime-valid interval of the mean difference at level 1 − α/2 at
+        the stopping time (the running intersection of its confidence sequence),
+        in the metric's units."""
+        return self._interval(0)
+
+    def net_wins_interval(self):
+        """The anytime-valid interval of P(win beyond Δ) − P(loss beyond Δ) at
+        level 1 − α/2 at the stopping time."""
+        return self._interval(1)
+
+    def to_dict(self):
+        """The fields and both intervals as plain data (JSON-safe)."""
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k[0] != "_"}
+        ci, wins = self.confidence_interval(), self.net_wins_interval()
+        return out | {
+            "low": ci.low,
+            "high": ci.high,
+            "net_wins_low": wins.low,
+            "net_wins_high": wins.high,
+            "confidence_level": ci.confidence_level,
+        }
+
+
+def sequential_test(differences, *, bounds, delta, alpha=0.05):
+    """Anytime-valid test of a mean difference over data sets, looked at after
+    each one.
+
+    ``differences[j]`` is the performance of the first learner minus that of the
+    second on the j-th data set in the order they were run (greater is better),
+    in ``[low − high, high − low]`` for a metric in ``bounds``. Two hedged
+    betting confidence sequences (Waudby-Smith & Ramdas 2024, Theorem 3, with
+    the predictable plug-in bets of eq. (26) truncated at c = 3/4) run on it,
+    each at level α/2 (Bonferroni): one for the mean difference, rescaled to
+    [0, 1], and one for the net win rate beyond Δ, P(d > Δ) − P(d < −Δ), whose
+    capital at 0 is an e-process for the sign of the difference (Grünwald et
+    al. 2024). The study may stop at the first look where either lies above 0
+    (better) or below 0 (worse), or the mean's inside (−Δ, Δ) (equivalent): the
+    decision keeps the level α whatever the stopping rule, unlike re-testing a
+    Wilcoxon after every data set.
+
+    Parameters
+    ----------
+    differences : array-like of shape (n_datasets,)
+    bounds : tuple of float
+        The metric's ``(low, high)``.
+    delta : float
+        Δ, the smallest difference that matters (> 0).
+    alpha : float, default=0.05
+
+    Returns
+    -------
+    result : SequentialTestResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import sequential_test
+    >>> d = np.random.default_rng(0).normal(0.04, 0.02, size=40)
+    >>> res = sequential_test(d, bounds=(0, 1), delta=0.01)
+    >>> res.decision, res.stopping_time
+    ('better', 8)
+    >>> ci = res.net_wins_interval()   # all 8 data sets won beyond Δ
+    >>> round(ci.low, 3), round(ci.high, 3)
+    (0.014, 1.0)
+    >>> ci = res.confidence_interval()  # a bounded mean: slow to narrow
+    >>> round(ci.low, 3), round(ci.high, 3)
+    (-0.469, 0.517)
+    """
+    d, width, alpha, delta = _check_sequence(
+        differences, bounds, alpha, delta, "differences"
+    )
+    if d.ndim != 1 or np.isnan(d).any():
+        raise ValueError("`differences` must be a 1-D array without NaN.")
+    codes = _decide(d, width, delta, alpha)
+    decided = np.flatnonzero(codes)
+    stop = int(decided[0]) + 1 if decided.size else None
+    t = stop or d.size
+    signs = _signs(d, delta)
+    lam = _bets(signs, alpha / 2)
+    evalue = _THETA * np.exp(np.maximum(*_log_capital(signs, lam, 0.5)))[t - 1]
+    mean_ends = np.array(_bounds((d + width) / (2 * width), alpha / 2))
+    names = {1: "better", -1: "worse", 2: "equivalent", 0: "undecided"}
+    return SequentialTestResult(
+        decision=names[int(codes[t - 1])],
+        stopping_time=stop,
+        n_datasets=d.size,
+        estimate=float(d[:t].mean()),
+        net_wins=float(2 * signs[:t].mean() - 1),
+        evalue=float(evalue),
+        delta=delta,
+        alpha=alpha,
+        _ends=np.stack(
+            [mean_ends * 2 * width - width, np.array(_bounds(signs, alpha / 2)) * 2 - 1]
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class RaceResult:
+    """Which learners a Hoeffding race dropped, when and why.
+
+    Returned by :func:`race`.
+
+    Attributes
+    ----------
+    best : str
+        The learner with the best mean among those never dropped.
+    survivors : list of str
+    dropped : dict of str to dict
+        For each dropped learner: ``after`` (the number of data sets seen) and
+        ``why`` (the interval against the then best learner).
+    n_evaluations : int
+        Learner × data set cells the race needs (each dropped learner stops).
+    n_full : int
+        Cells of the full study (every learner on every data set).
+    delta, alpha : float
+    null_hypothesis : str
+    """
+
+    best: str
+    survivors: list
+    dropped: dict
+    n_evaluations: int
+    n_full: int
+    delta: float
+    alpha: float
+    null_hypothesis: str = (
+        "H0 (each pair with the best): the dropped learner is not worse beyond Δ: "
+        "its mean difference to the best is >= −Δ and it wins beyond Δ as often "
+        "as it loses beyond Δ"
+    )
+
+    def to_dict(self):
+        """The fields as plain data (JSON-safe)."""
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def _worse(d, width, delta, level):
+    """Why a learner with differences ``d`` to the best is worse beyond Δ (the
+    mean's interval below −Δ, or the net win rate's below 0, each at level/2),
+    or ``""``."""
+    x = (d + width) / (2 * width)
+    down = _log_capital(x, _bets(x, level / 2), 0.5 - delta / (2 * width))[1]
+    if _excluded(down, level / 2)[-1]:
+        high = _bounds(x, level / 2)[1][-1] * 2 * width - width
+        return f"interval of the mean difference ends at {high:.3g} < −Δ = {-delta:g}"
+    signs = _signs(d, delta)
+    if _excluded(_log_capital(signs, _bets(signs, level / 2), 0.5)[1], level / 2)[-1]:
+        high = _bounds(signs, level / 2)[1][-1] * 2 - 1
+        return f"interval of the net win rate beyond Δ ends at {high:.3g} < 0"
+    return ""
+
+
+def race(performance, *, bounds, delta, alpha=0.05, learners=None):
+    """A Hoeffding race (Maron & Moore, 1994) with anytime-valid intervals.
+
+    After each data set (row), the learner with the best mean so far is the
+    reference; a learner is dropped, and runs on no later data set, when the
+    confidence sequence of its mean difference to the best (learner − best)
+    lies below −Δ, or that of its net win rate beyond Δ (as in
+    :func:`sequential_test`) below 0: it is worse beyond the smallest
+    difference that matters. Each pair is tested at level ``alpha / (m − 1)``
+    over ``m`` learners (halved between the two sequences): the truly best
+    learner is in only ``m − 1`` pairs, so it is dropped with probability at
+    most ``alpha`` over all pairs and all looks (Bonferroni).
+
+    Parameters
+    ----------
+    performance : array-like of shape (n_datasets, n_learners)
+        Mean performance of each learner on each data set in the order run,
+        greater is better (negate a loss); NaN after a learner was dropped.
+    bounds : tuple of float
+        The metric's ``(low, high)``.
+    delta : float
+        Δ (> 0).
+    alpha : float, default=0.05
+    learners : list of str, default=None
+        Names of the columns; ``None`` numbers them.
+
+    Returns
+    -------
+    result : RaceResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bench.stats import race
+    >>> rng = np.random.default_rng(1)
+    >>> perf = 0.8 + rng.normal(0, 0.02, (60, 3)) - [0, 0.1, 0.005]
+    >>> res = race(perf, bounds=(0, 1), delta=0.01, learners=["a", "b", "c"])
+    >>> res.best, res.survivors, res.dropped["b"]["after"]
+    ('a', ['a', 'c'], 10)
+    """
+    perf, width, alpha, delta = _check_sequence(
+        performance, bounds, alpha, delta, "performance"
+    )
+    if perf.ndim != 2 or perf.shape[1] < 2:
+        raise ValueError("`performance` must be 2-D with at least two learners.")
+    n, m = perf.shape
+    names = [str(i) for i in range(m)] if learners is None else list(learners)
+    if len(names) != m:
+        raise ValueError(f"`learners` must name the {m} columns of `performance`.")
+    level = alpha / (m - 1)
+    alive, dropped, cells = list(range(m)), {}, 0
+    for t in range(1, n + 1):
+        rows = perf[:t, alive]
+        if np.isnan(rows).any():
+            k = alive[int(np.flatnonzero(np.isnan(rows).any(axis=0))[0])]
+            raise ValueError(
+                f"`performance` of learner {names[k]!r} is NaN on data set {t} "
+                "but the race had not dropped it."
+            )
+        cells += len(alive)
+        best = alive[int(np.argmax(rows.mean(axis=0)))]
+        for k in [k for k in alive if k != best]:
+            why = _worse(perf[:t, k] - perf[:t, best], width, delta, level)
+            if why:
+                dropped[names[k]] = {
+                    "after": t,
+                    "why": f"its {why} against {names[best]!r} after {t} data "
+                    f"sets (level {1 - level:.4g}, anytime-valid)",
+                }
+                alive.remove(k)
+    means = np.nanmean(perf[:, alive], axis=0)
+    return RaceResult(
+        best=names[alive[int(np.argmax(means))]],
+        survivors=[names[k] for k in alive],
+        dropped=dropped,
+        n_evaluations=cells,
+        n_full=n * m,
+        delta=delta,
+        alpha=alpha,
+    )
