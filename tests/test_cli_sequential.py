@@ -84,3 +84,57 @@ def test_racing_report(tmp_path, capsys):
     assert main(["run", str(path), "--sequential", "--out", str(tmp_path / "o")]) == 0
     page = (tmp_path / "o" / "report.html").read_text()
     assert "Learners dropped by the race" in page and "anytime-valid" in page
+
+
+def test_sigkilled_and_resumed_gives_the_same_decision(tmp_path, capsys):
+    """Hypothesis: `run --sequential` SIGKILLed in a subprocess once some tasks
+    are committed (a user's Ctrl-\\ or an OOM kill), then run again on the same
+    store, reuses the committed fits and prints the decision of a run never
+    interrupted (the data-set order and every fit are seeded)."""
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    assert main(["run", str(_config(whole)), "--sequential", "--out",
+                 str(whole / "out")]) == 0  # fmt: skip
+    expected = _decision(capsys.readouterr().out)
+    killed = tmp_path / "killed"
+    killed.mkdir()
+    path = _config(killed)
+    store = killed / "run.sqlite"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "sklearn_bench", "run", str(path), "--sequential",
+         "--n-jobs", "1", "--out", str(killed / "out")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    committed = 0
+    try:
+        for _ in range(1200):  # polls, not a time limit: the child may end first
+            if child.poll() is not None:
+                break
+            if store.exists():
+                try:
+                    with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as db:
+                        committed = db.execute("SELECT COUNT(*) FROM tasks").fetchone()[
+                            0
+                        ]
+                except sqlite3.Error:
+                    committed = 0
+            if committed >= 3:
+                child.send_signal(signal.SIGKILL)
+                break
+            time.sleep(0.05)
+    finally:
+        child.wait()
+    if child.returncode == 0:
+        pytest.skip("the run finished before it could be killed")
+    assert child.returncode == -signal.SIGKILL
+    assert main(["run", str(path), "--sequential", "--out", str(killed / "out"),
+                 "--force"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert _decision(out) == expected
+    assert "reused" in out
