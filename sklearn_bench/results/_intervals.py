@@ -52,7 +52,7 @@ def _rows(result, learner, dataset, metric, *, primary):
     """The score rows of ``learner`` (all learners: ``None``) on ``dataset``,
     primary splits only or all, by split; a failed task is a ``ValueError``.
     The general path: :func:`_split_rows` reads the indexed split scores."""
-    scores = result.scores
+    scores = result._scores
     keep = ((scores["metric"] == metric) & (scores["dataset"] == dataset)).to_numpy()
     if learner is not None:
         keep = keep & (scores["learner"] == learner).to_numpy()
@@ -152,7 +152,7 @@ def _loss_groups(result, metric):
     learner)'s, grouped once per metric and result."""
     key = ("losses", metric)
     if key not in result._arrays:
-        losses = result.losses
+        losses = result._loaded("losses")
         if losses is not None:
             losses = losses[(losses["metric"] == metric).to_numpy()]
             groups = losses.groupby(["dataset", "learner"], observed=True).indices

@@ -83,7 +83,7 @@ def task_values(result, metric):
     """The score rows of ``metric`` after the one rule for failed tasks: a task
     (data set, learner, split) with any failed metric row has no value (NaN) on any
     metric. Only the primary splits (:func:`primary_rows`) are analysed."""
-    scores = result.scores
+    scores = result._scores
     mask = (scores["metric"] == metric).to_numpy()
     primary = primary_rows(result, scores)
     if primary is not None:
@@ -346,7 +346,7 @@ def discordant_counts(result, a, b, *, dataset=None, replicate=None):
     right, the reverse, and the rows both predicted (Berrar & Lozano 2013, Table 1)."""
     learners = check_learners(result, [a, b])
     dataset = _one_test_set_dataset(result, dataset)
-    preds = result.predictions
+    preds = result._loaded("predictions")
     if preds is None:
         raise ValueError(
             "McNemar's test and its interval need kept predictions; this result "
@@ -581,7 +581,7 @@ def _partitions(result, dataset, split, n):
     """How many partitions of the ``n`` rows the consecutive ``split``s form, by
     the validation rows the run kept (one learner's losses or predictions);
     0 when they are not such partitions of equal length, or no rows were kept."""
-    for table in (result.losses, result.predictions):
+    for table in map(result._loaded, ("losses", "predictions")):
         if table is None:
             continue
         part = table[(table["dataset"] == dataset).to_numpy()]
