@@ -240,14 +240,9 @@ def learner_interval(result, a, b, *, dataset, method, confidence_level, metric)
     confidence_level = check_confidence_level(confidence_level)
     names = [a] if b is None else [a, b]
     _select.check_learners(result, names)
-    if dataset is None:
-        if len(result.datasets) != 1:
-            raise ValueError(
-                "The interval of a learner's error is within one data set; pass "
-                f"`dataset` (one of {list(result.datasets)})."
-            )
-        dataset = next(iter(result.datasets))
-    dataset = _select.check_dataset(result, dataset)
+    dataset = _select.only_dataset(
+        result, dataset, "the interval of a learner's error (within one data set)"
+    )
     given = method
     method = interval_method(result, dataset, method, metric=metric, two=b is not None)
     if given is None and method == "naive_cv":

@@ -278,14 +278,7 @@ class BenchmarkResult(
 
     @predictions.setter
     def predictions(self, value):
-        if callable(value):  # a reader, called when first used
-            self._load_predictions, self._predictions = value, None
-            return
-        self._load_predictions = None
-        self._predictions = (
-            None if value is None else self._normalise_predictions(value)
-        )
-        self._arrays = {}  # the designs read the kept rows
+        self._set_table("predictions", value)
 
     _load_losses = None
 
@@ -297,12 +290,19 @@ class BenchmarkResult(
 
     @losses.setter
     def losses(self, value):
-        if callable(value):  # a reader, called when first used
-            self._load_losses, self._losses = value, None
-            return
-        self._load_losses = None
-        self._losses = None if value is None else self._normalise_losses(value)
-        self._arrays = {}
+        self._set_table("losses", value)
+
+    def _set_table(self, name, value):
+        """Keep ``value`` as the ``"predictions"`` or ``"losses"`` table,
+        normalised, or a reader of it (a callable) called when first used."""
+        table, load = None, None
+        if callable(value):
+            load = value
+        elif value is not None:
+            table = getattr(self, f"_normalise_{name}")(value)
+        setattr(self, f"_load_{name}", load)
+        setattr(self, f"_{name}", table)
+        self._arrays = {}  # the intervals and designs read them
 
     # -- construction -------------------------------------------------------------
     def _categorical(self, column, categories, name):

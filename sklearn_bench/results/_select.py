@@ -345,7 +345,7 @@ def discordant_counts(result, a, b, *, dataset=None, replicate=None):
     set (one replicate's validation rows of ``dataset``): ``a`` wrong and ``b``
     right, the reverse, and the rows both predicted (Berrar & Lozano 2013, Table 1)."""
     learners = check_learners(result, [a, b])
-    dataset = _one_test_set_dataset(result, dataset)
+    dataset = only_dataset(result, dataset, "a test on one test set")
     preds = result._loaded("predictions")
     if preds is None:
         raise ValueError(
@@ -400,15 +400,26 @@ def discordant_counts(result, a, b, *, dataset=None, replicate=None):
     return int(np.sum(~ca & cb)), int(np.sum(ca & ~cb)), len(both)
 
 
-def _one_test_set_dataset(result, dataset):
+def only_dataset(result, dataset, what):
+    """``dataset`` checked, or the result's one data set when it is ``None``;
+    with several, a ``ValueError`` says that ``dataset`` is required for
+    ``what``."""
     if dataset is None:
         if len(result.datasets) != 1:
             raise ValueError(
-                "`dataset` is required for a test on one test set; this result has "
+                f"`dataset` is required for {what}; this result has "
                 f"{list(result.datasets)}."
             )
         return next(iter(result.datasets))
     return check_dataset(result, dataset)
+
+
+def check_delta(delta):
+    """``delta`` as a float, checked to be a non-negative number."""
+    delta = check_real(delta, "delta")
+    if not delta >= 0:
+        raise ValueError(f"`delta` must be a non-negative number; got {delta!r}.")
+    return delta
 
 
 # Two values closer than this, relative to the larger magnitude, are equal: the
@@ -423,9 +434,7 @@ def win_tie_loss(table, learners, delta, *, greater_is_better, significant=None)
     max(|a|, |b|)``; a block where either value is NaN does not count for that pair;
     ``significant`` (blocks x learners x learners), if given, keeps only the wins and
     losses whose per-block test rejected."""
-    delta = check_real(delta, "delta")
-    if not delta >= 0:
-        raise ValueError(f"`delta` must be a non-negative number; got {delta}.")
+    delta = check_delta(delta)
     a, b = table[:, :, None], table[:, None, :]
     sign = 1.0 if greater_is_better else -1.0
     with np.errstate(invalid="ignore"):
