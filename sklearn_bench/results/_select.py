@@ -70,13 +70,18 @@ def primary_rows(result, frame):
     split = frame["split"].to_numpy(np.int64)
     keep = np.ones(len(frame), dtype=bool)
     for i, dataset in enumerate(frame["dataset"].cat.categories):
-        roles = split_roles(result, dataset)
-        if roles is None:
-            continue
-        cols = [c for c in _AUXILIARY_ROLES if c in roles]
-        auxiliary = roles["split"][(roles[cols] != -1).any(axis=1)].to_numpy()
-        keep &= ~((codes == i) & np.isin(split, auxiliary))
+        auxiliary = _auxiliary_splits(split_roles(result, dataset))
+        if auxiliary is not None:
+            keep &= ~((codes == i) & np.isin(split, auxiliary))
     return keep
+
+
+def _auxiliary_splits(roles):
+    """The splits that ``roles`` (:func:`split_roles`) mark auxiliary, or None."""
+    if roles is None:
+        return None
+    cols = [c for c in _AUXILIARY_ROLES if c in roles]
+    return roles["split"][(roles[cols] != -1).any(axis=1)].to_numpy()
 
 
 def task_values(result, metric):
@@ -537,8 +542,9 @@ def _read_design(result, dataset):
         role = "paired_subsampling"
     scores = result._scores
     rows = scores[(scores["dataset"] == dataset).to_numpy()]
-    keep = primary_rows(result, rows)
-    rows = rows[keep] if keep is not None else rows
+    auxiliary = _auxiliary_splits(roles)  # the primary splits only
+    if auxiliary is not None:
+        rows = rows[~rows["split"].isin(auxiliary).to_numpy()]
     rows = rows.drop_duplicates("split").sort_values("split", kind="stable")
     split, rep, n_train, n_test = (rows[c].to_numpy(np.int64) for c in (
         "split", "replicate", "n_train", "n_test"))  # fmt: skip
