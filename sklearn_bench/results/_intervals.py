@@ -101,7 +101,7 @@ def _split_rows(result, learner, dataset, metric, *, primary=True):
     return pd.DataFrame(out).rename(columns={"value": "loss"})
 
 
-def design(result, dataset, metric):
+def interval_design(result, dataset, metric):
     """``(design, recommended method or None, why not)`` of ``dataset``, from
     its :func:`~._select.design`: ``"nested_cv"``, ``"paired_subsampling"``
     (split roles), ``"holdout"`` (one split), ``"subsampling"`` (holdout
@@ -109,7 +109,7 @@ def design(result, dataset, metric):
     ``"five_by_two"`` when 5 of 2 folds), ``"bootstrap"`` or ``"unknown"``."""
     d = _select.design(result, dataset, metric)
     if d.roles is not None:
-        return d.roles, _RECOMMENDED[d.roles], ""
+        return d.roles, _ALLOWED[d.roles][0], ""
     if d.kind.startswith("bootstrap"):
         return "bootstrap", None, (
             "the out-of-bootstrap interval needs each row's count in every "
@@ -123,24 +123,15 @@ def design(result, dataset, metric):
         kind = "five_by_two" if (d.n_folds, d.n_repeats) == (2, 5) else kind
     else:
         return "unknown", None, d.why
-    return kind, _RECOMMENDED[kind], ""
+    return kind, _ALLOWED[kind][0], ""
 
 
-# The method each design gets without one asked for, and those it supports.
-_RECOMMENDED = {
-    "nested_cv": "nested_cv",
-    "paired_subsampling": "conservative_z",
-    "holdout": "holdout",
-    "subsampling": "corrected_t",
-    "kfold": "naive_cv",
-    "repeated_kfold": "corrected_t",
-    "five_by_two": "corrected_t",
-}
+# The methods each design supports, the one it gets without one asked for first.
 _ALLOWED = {
     "nested_cv": ("nested_cv", "corrected_t"),
     "paired_subsampling": ("conservative_z", "corrected_t"),
     "holdout": ("holdout",),
-    "subsampling": ("corrected_t", "holdout"),
+    "subsampling": ("corrected_t",),
     "kfold": ("naive_cv", "corrected_t"),
     "repeated_kfold": ("corrected_t",),
     "five_by_two": ("corrected_t", "five_by_two"),
@@ -200,7 +191,7 @@ def interval_method(result, dataset, method=None, *, metric, two=False):
         No method for the design, or one it cannot support (the message names
         the splitters the method needs and the design of the run).
     """
-    kind, recommended, why = design(result, dataset, metric)
+    kind, recommended, why = interval_design(result, dataset, metric)
     if method is None:
         if recommended is None:
             raise ValueError(
