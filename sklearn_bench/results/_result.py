@@ -18,7 +18,7 @@ from .._io import (
 )
 from .._metrics import wrong_direction
 from .._version import __version__
-from ..store import losses_loader, predictions_loader, read_store
+from ..store._reader import losses_loader, predictions_loader, read_store
 from . import _select
 from ._all_learners import AllLearnersMixin
 from ._bayesian import BayesianMixin
@@ -155,7 +155,7 @@ class BenchmarkResult(
         no predictions. A callable without arguments that returns that table
         is called (once) when :attr:`predictions` is first used, e.g.
         ``predictions_loader(path, content)`` of a store's
-        :func:`~sklearn_bench.store.read_store` content, so that a result read
+        ``store._reader.read_store`` content, so that a result read
         from a store loads its predictions only if they are needed.
     info : dict, default=None
         JSON-serialisable provenance (seeds, ``cv``, learner reprs, versions;

@@ -329,7 +329,7 @@ def test_corrected_t_block_raises_the_error_of_every_pair():
     block instead."""
     import pandas as pd
 
-    from sklearn_bench.results import corrected_t_block
+    from sklearn_bench.results._within import corrected_t_block
 
     rng = np.random.default_rng(0)
     df = pd.DataFrame(
