@@ -751,7 +751,7 @@ def trust(folder, reference, tally):
 
     import sklearn_bench.report._html as html
     from sklearn_bench import BenchmarkResult
-    from sklearn_bench.store import read_predictions
+    from sklearn_bench.store._reader import read_predictions
 
     base = folder / "trust"
     user = base / "user"  # the user's folder beside every output folder

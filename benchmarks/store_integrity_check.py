@@ -25,7 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sklearn_bench.store import StoreWriter, Task, read_store
+from sklearn_bench.store._reader import read_store
+from sklearn_bench.store._schema import Task
+from sklearn_bench.store._writer import StoreWriter
 
 RESULT = {
     "metrics": {"loss": False},

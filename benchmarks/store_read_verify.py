@@ -84,9 +84,10 @@ def main():
 
     from unittest import mock
 
-    from sklearn_bench.store import _reader, read_store
+    from sklearn_bench.store import _reader
     from sklearn_bench.store._digests import committed_digests
     from sklearn_bench.store._integrity import read_task, task_digest
+    from sklearn_bench.store._reader import read_store
 
     print(
         f"{'tasks':>9} {'verified s':>11} {'(CPU)':>7} {'unverified s':>13} "

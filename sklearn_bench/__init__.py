@@ -7,7 +7,7 @@ The subpackages hold one concept each: :mod:`~sklearn_bench.model_selection`
 and :mod:`~sklearn_bench.plotting`.
 """
 
-from importlib import import_module
+from importlib import import_module as _import_module
 
 from ._version import __version__
 
@@ -23,7 +23,7 @@ __all__ = ["BenchmarkExperiment", "BenchmarkResult", "__version__"]
 
 def __getattr__(name):
     if name in _LAZY:
-        return getattr(import_module(_LAZY[name]), name)
+        return getattr(_import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'sklearn_bench' has no attribute {name!r}")
 
 

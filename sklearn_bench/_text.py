@@ -10,10 +10,13 @@ names that differ only by what a reader cannot see."""
 
 import re
 import unicodedata
+from types import MappingProxyType
 
 __all__ = [
+    "ADJUST_METHODS",
     "ELLIPSIS",
     "MAX_LABEL_LENGTH",
+    "adjusted_by",
     "look_alike",
     "markdown_text",
     "short_label",
@@ -147,3 +150,43 @@ def look_alike(names):
     for name in dict.fromkeys(str(n) for n in names):
         groups.setdefault(_seen(name), []).append(name)
     return [tuple(g) for g in groups.values() if len(g) > 1]
+
+
+# The one vocabulary of `adjust` (stats' multiple-testing corrections), each with
+# the name a text gives it.
+# "shaffer" and "bergmann_hommel" need the p-values of all k (k − 1) / 2 pairs;
+# "single_step" is the simultaneous p-value of a test whose statistic is already
+# family-wise (Nemenyi's, Miller's), so it is not computed from raw p-values.
+ADJUST_METHODS = MappingProxyType(
+    {
+        "holm": "Holm",
+        "shaffer": "Shaffer's static procedure",
+        "bergmann_hommel": "Bergmann and Hommel's procedure",
+        "bonferroni": "Bonferroni",
+        "hochberg": "Hochberg",
+        "hommel": "Hommel",
+        "bh": "Benjamini and Hochberg",
+        "finner": "Finner",
+        "li": "Li",
+        "holland": "Holland and Copenhaver",
+        "rom": "Rom",
+        "single_step": "the single-step procedure",
+        "none": "no correction",
+    }
+)
+
+
+def adjusted_by(adjust):
+    """The words a text uses for p-values corrected by ``adjust``: ``"adjusted
+    by Holm"``, ``"adjusted by Shaffer's static procedure"``, or ``"not
+    adjusted"`` for ``"none"``.
+
+    Examples
+    --------
+    >>> from sklearn_bench._text import adjusted_by
+    >>> adjusted_by("bh"), adjusted_by("none")
+    ('adjusted by Benjamini and Hochberg', 'not adjusted')
+    """
+    if adjust == "none":
+        return "not adjusted"
+    return f"adjusted by {ADJUST_METHODS[adjust]}"

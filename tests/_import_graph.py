@@ -8,11 +8,13 @@ docs/contributing.rst) and runnable as a script that prints the measures::
 
 Units are the subpackages (``stats``, ``results``, ...) and the top-level modules
 (``_validation``, ``cli``, ...). Each unit has a layer; an import may point only to a
-unit of a lower layer (or inside its own unit). Across units, an import goes through
-the other unit's public namespace: its ``__init__`` or a public (no underscore)
-submodule, and takes public names only. The bottom modules ``_validation``,
-``_io``, ``_metrics``, ``_text``, ``_fork`` and ``_version`` are the package's
-shared internals: every unit may take any name from them.
+unit of a lower layer (or inside its own unit). Across units, an import takes public
+names only, from a public or a private module (as scikit-learn's layers import
+``..utils._param_validation``): a name is public exactly when it has no leading
+underscore, and API exactly when an ``__all__`` of a public subpackage lists it.
+The bottom modules ``_validation``, ``_io``, ``_metrics``, ``_text``, ``_fork``
+and ``_version`` are the package's shared internals: every unit may take any name
+from them.
 
 An import is not the only way into another unit's internals: an object of the
 other unit carries them too. :func:`private_attributes` lists every use of a private
@@ -294,12 +296,6 @@ def private_attributes():
     return rows
 
 
-def _private_path(target):
-    """True when the dotted path goes through a private submodule of a unit."""
-    parts = target.split(".")[2:]
-    return any(p.startswith("_") and p != "__init__" for p in parts)
-
-
 def violations():
     """The upward imports, the cross-unit private imports and the circles."""
     modules, rows = imports()
@@ -319,8 +315,8 @@ def violations():
         if b in SHARED:
             continue
         bad = [n for n in names if n.startswith("_")]
-        if _private_path(target) or bad:
-            private.append(where + (f" [{', '.join(bad)}]" if bad else ""))
+        if bad:
+            private.append(f"{where} [{', '.join(bad)}]")
     graph = defaultdict(set)
     for importer, target, _, _, _ in rows:
         # a name imported from a package __init__ may live in a submodule: the

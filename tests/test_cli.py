@@ -194,7 +194,7 @@ def test_a_method_the_splitter_cannot_support_exits_2(demo_dir, tmp_path, capsys
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1, err
     assert "conservative_z" in err[0] and "needs PairedSubsampling" in err[0]
-    assert "was split by NestedCV(" in err[0]
+    assert "was split as nested CV" in err[0]
     with pytest.raises(SystemExit) as exit_:
         main([*argv, "--generalization-method", "bootstrap"])
     assert exit_.value.code == 2

@@ -246,7 +246,7 @@ def test_disk_full_says_the_store_is_kept_and_how_to_resume(
     command again; the store holds the tasks committed before, and running the
     command again fits only the missing ones (6 tasks: 3 folds x 2 learners;
     a local run commits one job's tasks per transaction)."""
-    from sklearn_bench.store import StoreWriter
+    from sklearn_bench.store._writer import StoreWriter
 
     config = tmp_path / "c.toml"
     store = tmp_path / "run.sqlite"

@@ -13,7 +13,7 @@ pytest.importorskip("matplotlib")
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
 from sklearn_bench.cli import main  # noqa: E402
-from sklearn_bench.store import StoreWriter  # noqa: E402
+from sklearn_bench.store._writer import StoreWriter
 
 
 class InterruptOnBreastCancer(DummyClassifier):

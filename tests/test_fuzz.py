@@ -356,12 +356,16 @@ def _store_fn(name):
 
 
 def _store_api(name, **extra):
-    """A function (or class) of sklearn_bench.store called on one store path."""
+    """A function (or class) of sklearn_bench.store (its API or the readers and
+    writer of its private modules) called on one store path."""
 
     def call(path, tmp):
-        import sklearn_bench.store as store
+        from sklearn_bench import store
+        from sklearn_bench.store import _reader, _repair, _writer
 
-        out = getattr(store, name)(_path(path, tmp), **extra)
+        modules = (store, _reader, _repair, _writer)
+        function = next(getattr(m, name) for m in modules if hasattr(m, name))
+        out = function(_path(path, tmp), **extra)
         if hasattr(out, "close"):  # a StoreWriter: release the file
             out.close()
         return out
@@ -416,13 +420,13 @@ def _rule_errors(**params):
 
 
 def _figure_label(**params):
-    from sklearn_bench.plotting import figure_label
+    from sklearn_bench.plotting._common import figure_label
 
     return figure_label(**params)
 
 
 def _describe(**params):
-    from sklearn_bench.experiment import describe
+    from sklearn_bench.experiment._config import describe
 
     return describe(**params)
 

@@ -20,11 +20,8 @@ from sklearn_bench import BenchmarkResult  # noqa: E402
 from sklearn_bench._latex import escape_latex, latex_label  # noqa: E402
 from sklearn_bench._text import MAX_LABEL_LENGTH, short_label, terminal_text  # noqa: E402
 from sklearn_bench.cli import main  # noqa: E402
-from sklearn_bench.plotting import (  # noqa: E402
-    figure_label,
-    plot_critical_difference,
-    plot_win_tie_loss,
-)
+from sklearn_bench.plotting import plot_critical_difference, plot_win_tie_loss
+from sklearn_bench.plotting._common import figure_label
 from sklearn_bench.report import format_summary  # noqa: E402
 
 from ._report import report  # noqa: E402

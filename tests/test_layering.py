@@ -2,7 +2,8 @@
 
 Each unit of the package (subpackage or top-level module) has a layer
 (``tests/_import_graph.py``'s LAYERS); an import points only to a lower layer, never
-in a circle, and across units only at public names of public modules; nor does
+in a circle, and across units only at public names (of public or private
+modules); nor does
 a unit use the private attributes of another unit's objects.
 """
 
@@ -64,8 +65,9 @@ def test_the_checker_sees_a_renderer_computing(tmp_path, monkeypatch):
 
 
 def test_no_private_reach_in(graph):
-    """H: across units, imports go through public modules and take public names
-    (the shared bottom modules _validation, _io, _metrics and _version excepted)."""
+    """H: across units, imports take public names (from public or private
+    modules, as scikit-learn's layers do; the shared bottom modules _validation,
+    _io, _metrics and _version excepted)."""
     assert graph["private"] == []
 
 
@@ -240,3 +242,32 @@ def test_the_shim_scan_sees_a_shim():
         "<source>:6 warns DeprecationWarning",
         "<source>:8 says: 'Deprecated alias of f.'",
     ]
+
+
+def _public_subpackages():
+    import pkgutil
+
+    import sklearn_bench
+
+    found = [sklearn_bench]
+    for info in pkgutil.walk_packages(sklearn_bench.__path__, "sklearn_bench."):
+        if info.ispkg and not any(p.startswith("_") for p in info.name.split(".")):
+            found.append(importlib.import_module(info.name))
+    return found
+
+
+@pytest.mark.parametrize("package", _public_subpackages(), ids=lambda m: m.__name__)
+def test_every_public_name_of_a_public_subpackage_is_in_its_all(package):
+    """H: (issue 47) a name is public exactly when an ``__all__`` lists it: every
+    name without an underscore that a public subpackage (no underscore in its
+    path) holds, submodules apart, is in its ``__all__``, so no layer reaches a
+    shadow re-export; other layers import a private module's names directly."""
+    import types
+
+    names = {
+        n
+        for n in dir(package)
+        if not n.startswith("_")
+        and not isinstance(getattr(package, n), types.ModuleType)
+    }
+    assert names - set(package.__all__) == set()

@@ -13,7 +13,7 @@ import pandas as pd  # noqa: E402
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
 from sklearn_bench.cli._demo import SIZES, describe  # noqa: E402
-from sklearn_bench.datasets import PROBLEM_WORDS  # noqa: E402
+from sklearn_bench.datasets._dataset import PROBLEM_WORDS
 
 from ._report import report  # noqa: E402
 
@@ -94,7 +94,7 @@ def test_the_report_says_which_data_are_simulated_and_by_which_model(tmp_path):
     from sklearn.naive_bayes import GaussianNB
 
     from sklearn_bench import BenchmarkExperiment
-    from sklearn_bench.analysis import CITATIONS
+    from sklearn_bench.analysis._records import CITATIONS
     from sklearn_bench.cli._demo import demo_datasets
     from sklearn_bench.model_selection import BootstrapOOB
 

@@ -14,15 +14,12 @@ import numpy as np
 import pandas as pd
 
 from .._fork import fork_processes
+from .._text import ADJUST_METHODS, adjusted_by
 from .._validation import check_n_jobs
-from ..datasets import PROBLEM_WORDS
-from ..results import IncommensurableScalesWarning, scale_note
-from ..stats import (
-    ADJUST_METHODS,
-    adjust_pvalues,
-    adjusted_by,
-    smallest_attainable_pvalue,
-)
+from ..datasets._dataset import PROBLEM_WORDS
+from ..results import IncommensurableScalesWarning
+from ..results._scales import scale_note
+from ..stats import adjust_pvalues, smallest_attainable_pvalue
 from ._bayesian import (
     across_job,
     bayesian_comparisons,
@@ -550,7 +547,7 @@ def _within_batch(result, learners, best, level, metric, dataset, rules=None):
     tested one by one). Records the rule of the ratio in ``rules``. Raises the
     ``ValueError`` of every pair when they share a design on which the default
     test cannot run (e.g. no split sizes)."""
-    from ..results import corrected_t_block
+    from ..results._within import corrected_t_block
     from ..stats import paired_test
 
     block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
@@ -671,7 +668,7 @@ def _power(result, complete, order, sign, metric, delta, source, plan, n_compari
 def _incomplete_datasets(result, metric):
     """The data sets on which some learner lacks a replicate's performance (not
     run, or NaN: a failed task), or that have none at all."""
-    from ..results import performance_arrays
+    from ..results._select import performance_arrays
 
     arrays = performance_arrays(result, metric)
     n_d = arrays["count"].shape[0]

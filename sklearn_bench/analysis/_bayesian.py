@@ -210,7 +210,7 @@ def _across_batch(result, best, others, options):
     has a finite mean on every data set any of them has: then each pair's
     per-data-set means are those ``bayesian_test`` selects, and each result
     is that pair's to the last bit. ``{}`` otherwise (tested pair by pair)."""
-    from ..results import performance_arrays
+    from ..results._select import performance_arrays
     from ..stats import bayesian_signed_rank
 
     metric, rope = options["metric"], float(options["delta"])
@@ -267,7 +267,7 @@ def _within_batch(result, others, reference, dataset, options, threshold):
     (:func:`~sklearn_bench.results._within.corrected_t_block`): bit for bit the
     rows ``bayesian_test`` gives; ``{}`` when they cannot be batched (those,
     and zero-variance comparisons, are tested one by one)."""
-    from ..results import corrected_t_block
+    from ..results._within import corrected_t_block
     from ..stats import bayesian_correlated_t
 
     metric, rope = options["metric"], float(options["delta"])

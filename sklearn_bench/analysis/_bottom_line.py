@@ -319,7 +319,7 @@ def adjusted_interval_words(confidence_level, adjusted_level, n_pairs):
 
     Examples
     --------
-    >>> from sklearn_bench.analysis import adjusted_interval_words
+    >>> from sklearn_bench.analysis._bottom_line import adjusted_interval_words
     >>> adjusted_interval_words(0.95, 1 - 0.05 / 21, 21)
     'simultaneous 95% (Bonferroni, each at 99.76%)'
     >>> adjusted_interval_words(0.95, 0.95, 1)

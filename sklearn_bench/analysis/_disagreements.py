@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..stats import adjusted_by
+from .._text import adjusted_by
 from ._format import fmt_names, fmt_p, fmt_p_equals
 
 

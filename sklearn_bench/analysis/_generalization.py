@@ -4,7 +4,7 @@ level and method (the one recommended for the run's splitter by default)."""
 
 import pandas as pd
 
-from ..results import interval_method
+from ..results._intervals import interval_method
 from ._records import TestRecord
 
 # Each method in words, with the papers it follows.

@@ -12,13 +12,13 @@ import importlib.util
 from dataclasses import dataclass, field, fields
 
 from .._metrics import default_delta
+from .._text import ADJUST_METHODS
 from .._validation import (
     check_choice,
     check_confidence_level,
     check_fraction,
     check_real,
 )
-from ..stats import ADJUST_METHODS
 
 # Every section the report can show, by the name config `[analysis] run` uses;
 # the report shows exactly those asked for (the bottom line always).

@@ -21,7 +21,8 @@ else:  # pragma: no cover - python 3.10
     import tomli as tomllib
 
 from .._validation import first_non_numeric
-from ..analysis import AnalysisPlan, plan_settings
+from ..analysis import AnalysisPlan
+from ..analysis._plan import plan_settings
 
 _TOP_KEYS = {"experiment", "learners", "datasets", "analysis", "output", "sequential"}
 _EXPERIMENT_KEYS = {

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from .._io import UnsafePathError, open_for_write, write_csv
 from .._version import __version__
-from ..analysis import AnalysisPlan, plan_settings
+from ..analysis import AnalysisPlan
+from ..analysis._plan import plan_settings
 from ._config import plan_of
 from ._files import (
     _DEMO_OUTPUTS,
@@ -794,12 +795,9 @@ def _store_check(path):
     """``store check``: SQLite's integrity_check, the -wal file's frame
     checksums, the settings' and the task list's checksums and every task's
     own checksum, read-only."""
-    from ..store import (
-        CorruptStoreError,
-        read_salvageable,
-        read_store,
-        verify_checksums,
-    )
+    from ..store import CorruptStoreError, verify_checksums
+    from ..store._reader import read_store
+    from ..store._repair import read_salvageable
 
     try:
         content = read_store(path)

@@ -1,6 +1,5 @@
 """BenchmarkExperiment: learners x data sets x resamples in a matched-pairs design."""
 
-from ._config import describe  # noqa: F401  (the report's learner table)
 from ._experiment import BenchmarkExperiment
 from ._rule_errors import ErrorEstimatedLearner, RuleErrors, collect_rule_errors
 from ._scoring import Metric, make_metric

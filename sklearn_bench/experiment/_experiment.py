@@ -25,16 +25,13 @@ from .._validation import (
     real_number,
 )
 from .._version import __version__
-from ..datasets import Dataset, SimulatedDataset, check_datasets
+from ..datasets import Dataset, SimulatedDataset
+from ..datasets._dataset import check_datasets
 from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
-from ..store import (
-    losses_loader,
-    losses_table,
-    open_writer,
-    predictions_loader,
-    read_store,
-)
+from ..store._reader import losses_loader, losses_table, predictions_loader, read_store
+from ..store._schema import Task
+from ..store._writer import open_writer
 from ._config import class_defaults, describe, experiment_config
 from ._dask import DaskRunner, active_dask_client, describe_lost_workers
 from ._preflight import (
@@ -50,7 +47,6 @@ from ._tasks import (
     SEED_LEARNER,
     SEED_LEARNING_SAMPLE,
     SEED_TEST_SAMPLE,
-    Task,
     derive_seed,
     prefix_keys,
     run_tasks,
@@ -984,7 +980,7 @@ def _report_failures(scores, n_tasks, n_metrics):
 
 def _losses_frame(outs, metric_names):
     """Kept pointwise losses of all tasks as one long frame (see
-    :func:`~sklearn_bench.store.losses_table`), or ``None``."""
+    :func:`~sklearn_bench.store._reader.losses_table`), or ``None``."""
     items = [
         (h["dataset"], h["learner"], h["split"], o["metrics"], o["rows"], o["loss"])
         for h, o in ((out["rows"][0], out.get("losses")) for out in outs)

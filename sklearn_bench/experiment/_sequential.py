@@ -14,10 +14,10 @@ from sklearn.base import clone
 
 from .._metrics import default_delta, metric_bounds
 from .._validation import check_alpha, check_real, named_items
-from ..datasets import check_datasets
+from ..datasets._dataset import check_datasets
 from ..results import BenchmarkResult
 from ..stats import n_datasets_needed, race, sequential_test
-from ..store import read_store
+from ..store._reader import read_store
 
 __all__ = ["SequentialRule", "SequentialStudy"]
 

@@ -18,7 +18,6 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils import _safe_indexing
 
-from ..store import Task  # noqa: F401  (the record a store keeps of a task)
 from ._scoring import pointwise_losses
 
 # Purposes of the seeds derived from (random_state, data set, replicate).

@@ -1,7 +1,6 @@
 """Figures for benchmark experiments (matplotlib)."""
 
 from ._bayesian import plot_bayesian_posterior, plot_rank_posterior
-from ._common import figure_label  # noqa: F401  (the report's labels, not API)
 from ._critical_difference import plot_critical_difference
 from ._forest import plot_confidence_intervals
 from ._leaderboard import plot_rank_intervals, plot_win_rate_matrix

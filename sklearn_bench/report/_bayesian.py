@@ -11,15 +11,9 @@ import html
 
 import numpy as np
 
-from ..analysis import (
-    DISAGREEMENTS_TITLE,
-    HIERARCHICAL_DRAWS,
-    N_SAMPLES,
-    SEED,
-    THRESHOLD,
-    fmt_count,
-    fmt_names,
-)
+from ..analysis._bayesian import HIERARCHICAL_DRAWS, N_SAMPLES, SEED, THRESHOLD
+from ..analysis._bottom_line import DISAGREEMENTS_TITLE
+from ..analysis._format import fmt_count, fmt_names
 from ._blocks import (
     MAX_DETAIL_ROWS,
     MAX_SUMMARY_ROWS,
@@ -117,7 +111,8 @@ def _simplex_html(analysis):
     """The simplex of the hierarchical model's draws, best against the others."""
     import matplotlib.pyplot as plt
 
-    from ..plotting import figure_label, plot_bayesian_posterior
+    from ..plotting import plot_bayesian_posterior
+    from ..plotting._common import figure_label
 
     fits = analysis.hierarchical_fits[:_MAX_SIMPLEX]
     if not fits:

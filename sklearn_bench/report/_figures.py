@@ -6,7 +6,9 @@ import re
 import numpy as np
 
 from .. import plotting
-from ..analysis import adjusted_by, adjusted_interval_words
+from .._text import adjusted_by
+from ..analysis._bottom_line import adjusted_interval_words
+from ..plotting._common import figure_label
 
 # A study of hundreds of data sets gets the distributions of the first ones only:
 # each is a figure, and hundreds would neither render quickly nor be read. With
@@ -136,8 +138,8 @@ def make_figures(analysis, want=None):
         )
         ax = plotting.plot_confidence_intervals(
             analysis.pairs,
-            xlabel=f"difference in {plotting.figure_label(_name(analysis))}",
-            title="Pairwise differences over " + plotting.figure_label(analysis.blocks),
+            xlabel=f"difference in {figure_label(_name(analysis))}",
+            title="Pairwise differences over " + figure_label(analysis.blocks),
             confidence_level=analysis.confidence_level,
             adjusted_label=adjusted if m > 1 else None,
         )

@@ -5,7 +5,7 @@ import html
 
 import pandas as pd
 
-from ..analysis import fmt_level
+from ..analysis._format import fmt_level
 from ._blocks import MAX_DETAIL_ROWS, _interval_text, _section_not_run, _table
 
 HEAD = '<section id="generalization"><h2>How good is each learner</h2>'

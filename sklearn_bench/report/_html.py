@@ -22,16 +22,10 @@ from .._io import (
 )
 from .._validation import check_n_jobs
 from .._version import __version__
-from ..analysis import (
-    CITATIONS,
-    DISAGREEMENTS_TITLE,
-    SIGN_CONVENTION,
-    Analysis,
-    adjusted_interval_words,
-    cited_keys,
-    fmt_names,
-    fmt_p_equals,
-)
+from ..analysis import Analysis
+from ..analysis._bottom_line import DISAGREEMENTS_TITLE, adjusted_interval_words
+from ..analysis._format import fmt_names, fmt_p_equals
+from ..analysis._records import CITATIONS, SIGN_CONVENTION, cited_keys
 from ._bayesian import bayesian_html
 from ._blocks import (
     MAX_DETAIL_ROWS,

@@ -10,7 +10,8 @@ import numpy as np
 
 from .._io import make_folder, write_text
 from .._latex import latex_cell, latex_frame, performance_caption, performance_latex
-from ..analysis import SIGN_CONVENTION, adjusted_interval_words
+from ..analysis._bottom_line import adjusted_interval_words
+from ..analysis._records import SIGN_CONVENTION
 
 
 def performance_tex(analysis):

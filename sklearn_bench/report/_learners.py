@@ -14,7 +14,7 @@ import sys
 
 import pandas as pd
 
-from ..store import is_estimator_description, is_named_steps
+from ..store._provenance import is_estimator_description, is_named_steps
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 
@@ -56,7 +56,7 @@ def _defaults(class_path, recorded=None):
     :func:`_trusted_module`), else ``{}``. Nothing is imported."""
     from sklearn.base import BaseEstimator
 
-    from ..experiment import describe
+    from ..experiment._config import describe
 
     if isinstance(recorded, dict) and isinstance(recorded.get(class_path), dict):
         return recorded[class_path]
@@ -142,7 +142,7 @@ def learner_table(result):
     >>> from sklearn.feature_selection import SelectKBest
     >>> from sklearn.pipeline import make_pipeline
     >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from sklearn_bench.experiment import describe
+    >>> from sklearn_bench.experiment._config import describe
     >>> from sklearn_bench.report._learners import learner_table
     >>> class Result:  # what learner_table reads of a BenchmarkResult
     ...     learners = ["k2", "k10"]

@@ -11,7 +11,8 @@ import re
 from .._io import write_text
 from .._latex import escape_latex
 from .._text import markdown_text
-from ..analysis import CITATIONS, SIGN_CONVENTION, cited_keys, plan_settings
+from ..analysis._plan import plan_settings
+from ..analysis._records import CITATIONS, SIGN_CONVENTION, cited_keys
 
 
 def settings_table(analysis, sources=None):

@@ -8,7 +8,8 @@ import html
 
 import pandas as pd
 
-from ..analysis import adjusted_by, fmt_interval, fmt_level, fmt_p
+from .._text import adjusted_by
+from ..analysis._format import fmt_interval, fmt_level, fmt_p
 from ._blocks import MAX_SUMMARY_ROWS, _section_not_run, _table
 
 # the pairwise tests' method names in words (PairwiseTestResult.method)

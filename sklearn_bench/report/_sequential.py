@@ -8,7 +8,8 @@ import html
 
 import pandas as pd
 
-from ..analysis import CITATIONS, fmt_interval
+from ..analysis._format import fmt_interval
+from ..analysis._records import CITATIONS
 from ._blocks import _table
 
 METHODS = (

@@ -5,14 +5,10 @@ import textwrap
 import numpy as np
 
 from .._text import terminal_text
-from ..analysis import (
-    DISAGREEMENTS_TITLE,
-    SIGN_CONVENTION,
-    Analysis,
-    adjusted_interval_words,
-    fmt_names,
-    fmt_p_equals,
-)
+from ..analysis import Analysis
+from ..analysis._bottom_line import DISAGREEMENTS_TITLE, adjusted_interval_words
+from ..analysis._format import fmt_names, fmt_p_equals
+from ..analysis._records import SIGN_CONVENTION
 from ._bayesian import bayesian_summary_lines
 from ._generalization import generalization_lines
 

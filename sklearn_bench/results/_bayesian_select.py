@@ -22,10 +22,7 @@ def delta_for(result, metric, delta):
                 f"scale have a default ({DEFAULT_DELTA_REASON})."
             )
         return delta
-    delta = check_real(delta, "delta")
-    if not delta >= 0:
-        raise ValueError(f"`delta` must be a non-negative number; got {delta!r}.")
-    return delta
+    return _select.check_delta(delta)
 
 
 def correlated_splits(result, a, b, *, metric, dataset, rho=None):

@@ -4,15 +4,15 @@
 ``method="nested_cv"`` or ``"conservative_z"``) selects the table of its split
 scores or pointwise losses on one data set and calls
 :func:`sklearn_bench.stats.generalization_error_interval`. The design of the
-run is read from the splitter it recorded (``info["cv"]``), the roles of its
-splits (``info["split_roles"]``: NestedCV, PairedSubsampling) and the stored
-split structure. The splits that estimate performance are the primary ones
-(NestedCV's outer splits, PairedSubsampling's whole-data subsamples): every
-other analysis of the result uses only those
+run is read from its stored splits (:func:`~._select.design`: the roles of its
+splits, ``info["split_roles"]`` of NestedCV and PairedSubsampling, their sizes
+and kept validation rows), never from the splitter's name. The splits that
+estimate performance are the primary ones (NestedCV's outer splits,
+PairedSubsampling's whole-data subsamples): every other analysis of the result
+uses only those
 (:func:`~._select.primary_rows`); the auxiliary splits feed the intervals.
 """
 
-import re
 import warnings
 from dataclasses import replace
 
@@ -48,24 +48,11 @@ _POINTWISE_WORDS = (
 )
 
 
-def _splitter(result):
-    """The class name of the run's splitter from ``info["cv"]`` (``"KFold"``
-    for ``cv=K`` or the default), ``"splits"`` for a list of splits, or
-    ``None``."""
-    text = str(result.info.get("cv", "")).strip()
-    if text == "None" or re.fullmatch(r"\d+", text):
-        return "KFold"
-    if text.startswith("iterable of"):
-        return "splits"
-    match = re.match(r"([A-Za-z_]\w*)\(", text)
-    return match.group(1) if match else None
-
-
 def _rows(result, learner, dataset, metric, *, primary):
     """The score rows of ``learner`` (all learners: ``None``) on ``dataset``,
     primary splits only or all, by split; a failed task is a ``ValueError``.
     The general path: :func:`_split_rows` reads the indexed split scores."""
-    scores = result.scores
+    scores = result._scores
     keep = ((scores["metric"] == metric) & (scores["dataset"] == dataset)).to_numpy()
     if learner is not None:
         keep = keep & (scores["learner"] == learner).to_numpy()
@@ -114,82 +101,40 @@ def _split_rows(result, learner, dataset, metric, *, primary=True):
     return pd.DataFrame(out).rename(columns={"value": "loss"})
 
 
-def design(result, dataset, metric):
-    """``(design, recommended method or None, why not)`` of ``dataset``.
-
-    ``design``: ``"nested_cv"``, ``"paired_subsampling"``, ``"subsampling"``
-    (splits of one random split each), ``"kfold"`` (one partition),
-    ``"repeated_kfold"``, ``"bootstrap"`` or ``"unknown"``. Read once per data
-    set and metric (a report asks for every learner on every data set).
-    """
-    key = ("designs", metric)
-    if key not in result._arrays:
-        _select._keep(result, key, {})
-    found = result._arrays[key]
-    if dataset not in found:
-        found[dataset] = _design(result, dataset, metric)
-    return found[dataset]
-
-
-def _design(result, dataset, metric):
-    roles = split_roles(result, dataset)
-    if roles is not None and "inner" in roles:
-        return "nested_cv", "nested_cv", ""
-    if roles is not None and "pair" in roles:
-        return "paired_subsampling", "conservative_z", ""
-    name = _splitter(result)
-    if result.datasets.get(dataset) in ("simulation", "competition"):
-        problem = result.datasets[dataset]
-        return (
-            "unknown",
-            None,
-            (
-                f"data set {dataset!r} is a {problem} problem: its replicates are "
-                "scored on a fixed test sample, not resampled from one data set"
-            ),
-        )
-    if name and "Bootstrap" in name:
-        return (
-            "bootstrap",
-            None,
-            (
-                "the out-of-bootstrap interval needs each row's count in every "
-                "bootstrap sample, which a run does not keep: call "
-                "stats.generalization_error_interval(method='oob') on your own loop"
-            ),
-        )
-    rows = _split_rows(result, None, dataset, metric)
-    scheme = _select.scheme_of_cv(result.info.get("cv"))
-    if scheme is None:
-        scheme = _select._scheme_from_structure(
-            rows["replicate"].to_numpy(),
-            rows["n_train"].to_numpy(),
-            rows["n_test"].to_numpy(),
-        )
-    n_splits, n_reps = len(rows), rows["replicate"].nunique()
-    if scheme == "holdout" or (name == "splits" and n_splits == 1):
-        return "subsampling", "holdout" if n_splits == 1 else "corrected_t", ""
-    if scheme == "kfold":
-        if n_reps == 1:
-            return "kfold", "naive_cv", ""
-        return "repeated_kfold", "corrected_t", ""
-    return (
-        "unknown",
-        None,
-        (
-            f"the run's splitter ({result.info.get('cv', 'not recorded')}) is not one "
-            "the intervals know; use NestedCV, PairedSubsampling, ShuffleSplit, "
-            "KFold or RepeatedKFold"
-        ),
-    )
+def interval_design(result, dataset, metric):
+    """``(design, recommended method or None, why not)`` of ``dataset``, from
+    its :func:`~._select.design`: ``"nested_cv"``, ``"paired_subsampling"``
+    (split roles), ``"holdout"`` (one split), ``"subsampling"`` (holdout
+    splits), ``"kfold"`` (one partition), ``"repeated_kfold"`` (partitions;
+    ``"five_by_two"`` when 5 of 2 folds), ``"bootstrap"`` or ``"unknown"``."""
+    d = _select.design(result, dataset, metric)
+    if d.roles is not None:
+        return d.roles, _ALLOWED[d.roles][0], ""
+    if d.kind.startswith("bootstrap"):
+        return "bootstrap", None, (
+            "the out-of-bootstrap interval needs each row's count in every "
+            "bootstrap sample, which a run does not keep: call "
+            "stats.generalization_error_interval(method='oob') on your own loop"
+        )  # fmt: skip
+    if d.kind == "holdout":
+        kind = "holdout" if d.n_repeats == 1 else "subsampling"
+    elif d.kind == "kfold":
+        kind = "kfold" if d.n_repeats == 1 else "repeated_kfold"
+        kind = "five_by_two" if (d.n_folds, d.n_repeats) == (2, 5) else kind
+    else:
+        return "unknown", None, d.why
+    return kind, _ALLOWED[kind][0], ""
 
 
+# The methods each design supports, the one it gets without one asked for first.
 _ALLOWED = {
     "nested_cv": ("nested_cv", "corrected_t"),
     "paired_subsampling": ("conservative_z", "corrected_t"),
-    "subsampling": ("corrected_t", "holdout"),
+    "holdout": ("holdout",),
+    "subsampling": ("corrected_t",),
     "kfold": ("naive_cv", "corrected_t"),
-    "repeated_kfold": ("corrected_t", "five_by_two"),
+    "repeated_kfold": ("corrected_t",),
+    "five_by_two": ("corrected_t", "five_by_two"),
 }
 
 
@@ -198,7 +143,7 @@ def _loss_groups(result, metric):
     learner)'s, grouped once per metric and result."""
     key = ("losses", metric)
     if key not in result._arrays:
-        losses = result.losses
+        losses = result._loaded("losses")
         if losses is not None:
             losses = losses[(losses["metric"] == metric).to_numpy()]
             groups = losses.groupby(["dataset", "learner"], observed=True).indices
@@ -237,17 +182,16 @@ def _losses(result, learner, dataset, metric, splits):
 
 def interval_method(result, dataset, method=None, *, metric, two=False):
     """The method of the interval of a learner's error on ``dataset``: the one
-    recommended for the run's splitter when ``method`` is ``None``, else
-    ``method`` once checked against the splitter (``two``: of A − B).
+    recommended for the data set's design when ``method`` is ``None``, else
+    ``method`` once checked against the design (``two``: of A − B).
 
     Raises
     ------
     ValueError
-        No method for the splitter, or one it cannot support (the message names
-        the splitters the method needs).
+        No method for the design, or one it cannot support (the message names
+        the splitters the method needs and the design of the run).
     """
-    kind, recommended, why = design(result, dataset, metric)
-    cv = result.info.get("cv", "a splitter not recorded")
+    kind, recommended, why = interval_design(result, dataset, metric)
     if method is None:
         if recommended is None:
             raise ValueError(
@@ -274,7 +218,7 @@ def interval_method(result, dataset, method=None, *, metric, two=False):
     if method not in _ALLOWED.get(kind, ()):
         raise ValueError(
             f"method={method!r} needs {SPLITTERS[method]}; data set {dataset!r} "
-            f"was split by {cv}."
+            f"was split as {_select.design(result, dataset, metric).words}."
         )
     return method
 
@@ -287,33 +231,25 @@ def learner_interval(result, a, b, *, dataset, method, confidence_level, metric)
     confidence_level = check_confidence_level(confidence_level)
     names = [a] if b is None else [a, b]
     _select.check_learners(result, names)
-    if dataset is None:
-        if len(result.datasets) != 1:
-            raise ValueError(
-                "The interval of a learner's error is within one data set; pass "
-                f"`dataset` (one of {list(result.datasets)})."
-            )
-        dataset = next(iter(result.datasets))
-    dataset = _select.check_dataset(result, dataset)
+    dataset = _select.only_dataset(
+        result, dataset, "the interval of a learner's error (within one data set)"
+    )
     given = method
     method = interval_method(result, dataset, method, metric=metric, two=b is not None)
     if given is None and method == "naive_cv":
         warnings.warn(
-            "method='naive_cv' (the one method of one K-fold partition, "
-            f"{result.info.get('cv')}) treats the folds as independent and covers "
+            "method='naive_cv' (the one method of one K-fold partition) treats "
+            "the folds as independent and covers "
             "the expected error less often than it says (Bates et al. 2024); run "
             "NestedCV for the recommended interval.",
             UserWarning,
             stacklevel=3,
         )
-    cv = result.info.get("cv", "a splitter not recorded")
     roles = split_roles(result, dataset)
     if method in SPLIT_MEAN_METHODS:
         primary = method != "conservative_z"
         tables = [_split_rows(result, m, dataset, metric, primary=primary)
                   for m in names]  # fmt: skip
-        if method == "five_by_two":
-            _check_five_by_two(tables[0], dataset, cv)
         tables = [t.drop(columns="replicate") for t in tables]
     else:
         primary = method != "nested_cv"
@@ -336,13 +272,3 @@ def _range(metric, b):
     if metric.startswith("neg_") or metric_bounds(metric) != (0.0, 1.0):
         return (-np.inf, np.inf)
     return (0.0, 1.0) if b is None else (-1.0, 1.0)
-
-
-def _check_five_by_two(rows, dataset, cv):
-    reps = rows.groupby("replicate")
-    ok = len(rows) == 10 and reps.ngroups == 5 and (reps.size() == 2).all()
-    if not ok:
-        raise ValueError(
-            f"method='five_by_two' needs {SPLITTERS['five_by_two']}; data set "
-            f"{dataset!r} was split by {cv}."
-        )

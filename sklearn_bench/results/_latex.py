@@ -12,8 +12,8 @@ from .._latex import (
     performance_caption,
     performance_latex,
 )
+from .._text import adjusted_by
 from .._validation import check_alpha, check_choice
-from ..stats import adjusted_by
 
 
 def _significance(result, dataset, best, learners, *, metric, method, adjust):
@@ -47,7 +47,7 @@ def _significance(result, dataset, best, learners, *, metric, method, adjust):
 def _check_adjust(adjust):
     """``adjust`` as a correction of :func:`~sklearn_bench.stats.adjust_pvalues`
     for comparisons with the best (not those of all pairs)."""
-    from ..stats import ADJUST_METHODS
+    from .._text import ADJUST_METHODS
 
     pairs = ("shaffer", "bergmann_hommel", "single_step")
     return check_choice(adjust, [a for a in ADJUST_METHODS if a not in pairs], "adjust")

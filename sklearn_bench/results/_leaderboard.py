@@ -15,7 +15,7 @@ class LeaderboardMixin:
     def _mean_times(self, metric):
         """Mean fit and score time per learner (mean over data sets of the mean
         over its tasks), or an empty frame when none is stored."""
-        scores = self.scores
+        scores = self._scores
         rows = scores[scores["metric"] == metric]
         out = {}
         for column in ("fit_time", "score_time"):

@@ -222,26 +222,32 @@ class PairedComparisonsMixin:
         al.'s Err) on one data set, by
         :func:`~sklearn_bench.stats.generalization_error_interval`, which
         documents each method. ``method=None`` picks the method recommended for
-        the run's splitter (Schulz-Kümpel et al. 2024), and the result says which:
+        the design of the run (Schulz-Kümpel et al. 2024), read from its stored
+        splits (their roles, sizes and kept validation rows; never the
+        splitter's name), and the result says which:
 
-        - :class:`~sklearn_bench.model_selection.NestedCV` → ``"nested_cv"``
+        - nested CV (the split roles of
+          :class:`~sklearn_bench.model_selection.NestedCV`) → ``"nested_cv"``
           (Bates et al. 2024, on the pointwise losses);
-        - :class:`~sklearn_bench.model_selection.PairedSubsampling` →
+        - paired subsampling (the roles of
+          :class:`~sklearn_bench.model_selection.PairedSubsampling`) →
           ``"conservative_z"`` (Nadeau & Bengio 2003, on the split scores);
-        - ShuffleSplit (2 or more splits) and RepeatedKFold →
-          ``"corrected_t"`` (Nadeau & Bengio 2003; Bouckaert & Frank 2004 on
-          repeated K-fold, on the split scores);
+        - 2 or more holdout splits (ShuffleSplit) and repeated K-fold
+          partitions → ``"corrected_t"`` (Nadeau & Bengio 2003; Bouckaert &
+          Frank 2004 on repeated K-fold, on the split scores);
         - a single split (``ShuffleSplit(n_splits=1)``, one (train, test)
           pair) → ``"holdout"`` (pointwise losses);
-        - one K-fold partition (KFold, StratifiedKFold, ``cv=K``) →
-          ``"naive_cv"`` (Bayle et al. 2020, pointwise losses), with a
+        - one K-fold partition (KFold, GroupKFold, a PredefinedSplit or list of
+          (train, test) pairs whose kept validation rows partition the data)
+          → ``"naive_cv"`` (Bayle et al. 2020, pointwise losses), with a
           ``UserWarning``: it covers the expected error less often than it
           says (Bates et al. 2024);
-        - the bootstrap splitters and simulated or competition data sets: no
-          method (a ``ValueError`` says why; the out-of-bootstrap interval
-          needs the bootstrap counts a run does not keep).
+        - bootstrap samples (training rows that repeat) and simulated or
+          competition data sets: no method (a ``ValueError`` says why; the
+          out-of-bootstrap interval needs the bootstrap counts a run does not
+          keep).
 
-        A method the run's splitter cannot support is a ``ValueError`` naming
+        A method the run's design cannot support is a ``ValueError`` naming
         the splitters it needs. The split-score methods work for any metric
         (AUC too); the pointwise ones need the pointwise losses a run keeps
         (:attr:`losses`: with a splitter of ``split_roles()`` or

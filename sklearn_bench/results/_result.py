@@ -18,7 +18,7 @@ from .._io import (
 )
 from .._metrics import wrong_direction
 from .._version import __version__
-from ..store import losses_loader, predictions_loader, read_store
+from ..store._reader import losses_loader, predictions_loader, read_store
 from . import _select
 from ._all_learners import AllLearnersMixin
 from ._bayesian import BayesianMixin
@@ -59,6 +59,13 @@ _FORMAT_VERSION = 1
 
 
 _AGGREGATES = ("mean", "median", "std", "var", "min", "max", "count", "sum", "sem")
+# A frame the result hands out shares nothing the caller can edit: under pandas
+# 3's Copy-on-Write a shallow copy does that; pandas 2 needs a deep copy.
+_DEEP_COPY = int(pd.__version__.split(".")[0]) < 3
+
+
+def _copy(frame):
+    return None if frame is None else frame.copy(deep=_DEEP_COPY)
 
 
 def _factorize(column):
@@ -148,7 +155,7 @@ class BenchmarkResult(
         no predictions. A callable without arguments that returns that table
         is called (once) when :attr:`predictions` is first used, e.g.
         ``predictions_loader(path, content)`` of a store's
-        :func:`~sklearn_bench.store.read_store` content, so that a result read
+        ``store._reader.read_store`` content, so that a result read
         from a store loads its predictions only if they are needed.
     info : dict, default=None
         JSON-serialisable provenance (seeds, ``cv``, learner reprs, versions;
@@ -171,13 +178,16 @@ class BenchmarkResult(
         (categoricals in experiment order), ``split``, ``replicate``, ``fold``,
         ``value``, ``fit_time``, ``score_time``, ``n_train``, ``n_test``,
         ``failed`` and ``error_type``, ``error_message``, ``traceback`` (empty
-        strings where the task did not fail). Each read is a copy (pandas'
-        Copy-on-Write: cheap until written), so no edit of it can make the
-        result's tests disagree with its scores: ``result.scores.loc[...] = v``
-        changes nothing (pandas warns of chained assignment). To change the
-        scores, assign the edited frame: ``df = result.scores; df.loc[...] =
-        v; result.scores = df`` (checked as at construction).
-    metrics, datasets, learners, predictions, info, losses
+        strings where the task did not fail). Each read is a copy that shares
+        nothing with the result (pandas 3's Copy-on-Write: cheap until written;
+        a deep copy on pandas 2), so no edit of it can make the result's tests
+        disagree with its scores: ``result.scores.loc[...] = v`` changes
+        nothing. To change the scores, assign the edited frame: ``df =
+        result.scores; df.loc[...] = v; result.scores = df`` (checked as at
+        construction).
+    predictions, losses
+        As passed, normalised; each read a copy, as :attr:`scores`.
+    metrics, datasets, learners, info
         As passed.
     n_missing_tasks : int
         Tasks of a store's run that were not run yet (see :meth:`from_store`);
@@ -232,7 +242,7 @@ class BenchmarkResult(
     @property
     def scores(self):
         """The long table of scores, a copy (see the class' Attributes)."""
-        return self._scores.copy(deep=False)
+        return _copy(self._scores)
 
     @scores.setter
     def scores(self, value):
@@ -252,41 +262,47 @@ class BenchmarkResult(
 
     @property
     def predictions(self):
-        """Kept predictions (read from the store when first used), or None."""
-        if self._load_predictions is not None:
-            self._predictions = self._normalise_predictions(self._load_predictions())
-            self._load_predictions = None
-        return self._predictions
+        """Kept predictions (read from the store when first used), or None; a
+        copy, as :attr:`scores`."""
+        return _copy(self._loaded("predictions"))
+
+    def _loaded(self, name):
+        """The result's own ``"predictions"`` or ``"losses"`` table (not a
+        copy: for reading only), read from the store when first used."""
+        load = getattr(self, f"_load_{name}")
+        if load is not None:
+            normalise = getattr(self, f"_normalise_{name}")
+            setattr(self, f"_{name}", normalise(load()))
+            setattr(self, f"_load_{name}", None)
+        return getattr(self, f"_{name}")
 
     @predictions.setter
     def predictions(self, value):
-        if callable(value):  # a reader, called when first used
-            self._load_predictions, self._predictions = value, None
-            return
-        self._load_predictions = None
-        self._predictions = (
-            None if value is None else self._normalise_predictions(value)
-        )
+        self._set_table("predictions", value)
 
     _load_losses = None
 
     @property
     def losses(self):
         """Pointwise validation losses (read from the store when first used),
-        or None."""
-        if self._load_losses is not None:
-            self._losses = self._normalise_losses(self._load_losses())
-            self._load_losses = None
-        return self._losses
+        or None; a copy, as :attr:`scores`."""
+        return _copy(self._loaded("losses"))
 
     @losses.setter
     def losses(self, value):
-        if callable(value):  # a reader, called when first used
-            self._load_losses, self._losses = value, None
-            return
-        self._load_losses = None
-        self._losses = None if value is None else self._normalise_losses(value)
-        self._arrays = {}
+        self._set_table("losses", value)
+
+    def _set_table(self, name, value):
+        """Keep ``value`` as the ``"predictions"`` or ``"losses"`` table,
+        normalised, or a reader of it (a callable) called when first used."""
+        table, load = None, None
+        if callable(value):
+            load = value
+        elif value is not None:
+            table = getattr(self, f"_normalise_{name}")(value)
+        setattr(self, f"_load_{name}", load)
+        setattr(self, f"_{name}", table)
+        self._arrays = {}  # the intervals and designs read them
 
     # -- construction -------------------------------------------------------------
     def _categorical(self, column, categories, name):
@@ -589,7 +605,7 @@ class BenchmarkResult(
             merged = Path(folder) / "merged.sqlite"
             merge_stores(paths, merged)
             result = cls._from_store(merged)
-            _ = result.predictions, result.losses  # now: the store is temporary
+            _ = result._loaded("predictions"), result._loaded("losses")  # temporary
         result.info["store"] = [str(p) for p in paths]
         return result
 
@@ -668,7 +684,7 @@ class BenchmarkResult(
         1       a       x          1   0.40
         """
         metric = self._metric(metric)
-        scores = self.scores
+        scores = self._scores
         rows = scores["metric"].cat.codes.to_numpy() == list(self.metrics).index(metric)
         primary = _select.primary_rows(self, scores)  # NestedCV: its outer splits
         if primary is not None:
@@ -742,7 +758,7 @@ class BenchmarkResult(
         return (
             f"BenchmarkResult(datasets={list(self.datasets)}, "
             f"learners={self.learners}, metrics={list(self.metrics)}, "
-            f"n_rows={len(self.scores)})"
+            f"n_rows={len(self._scores)})"
         )
 
     # -- persistence --------------------------------------------------------------
@@ -783,15 +799,15 @@ class BenchmarkResult(
                 for d, p in self.datasets.items()
             ],
             "learners": self.learners,
-            "has_predictions": self.predictions is not None,
-            "has_losses": self.losses is not None,
+            "has_predictions": self._loaded("predictions") is not None,
+            "has_losses": self._loaded("losses") is not None,
             "info": self.info,
         }
         write_text(path / "metadata.json", json.dumps(meta, indent=2))
         frames = {
-            "scores": self.scores,
-            "predictions": self.predictions,
-            "losses": self.losses,
+            "scores": self._scores,
+            "predictions": self._loaded("predictions"),
+            "losses": self._loaded("losses"),
         }
         for name, frame in frames.items():
             for suffix in (".csv", ".parquet"):  # an earlier save's, never a glob
@@ -871,7 +887,7 @@ class BenchmarkResult(
             else:
                 # Floats are parsed by numpy from their shortest repr, which is
                 # exact; pandas' own parser is not guaranteed to round-trip.
-                floats = [*_FLOAT_COLUMNS, "y_pred"]
+                floats = [*_FLOAT_COLUMNS, "y_pred", "loss"]
 
                 def read(file, floats=floats):
                     frame = pd.read_csv(

@@ -2,7 +2,6 @@
 out of the tidy tables and checked, naming the learner, data set and replicate at
 fault. Nothing here computes a statistic."""
 
-import re
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -71,20 +70,25 @@ def primary_rows(result, frame):
     split = frame["split"].to_numpy(np.int64)
     keep = np.ones(len(frame), dtype=bool)
     for i, dataset in enumerate(frame["dataset"].cat.categories):
-        roles = split_roles(result, dataset)
-        if roles is None:
-            continue
-        cols = [c for c in _AUXILIARY_ROLES if c in roles]
-        auxiliary = roles["split"][(roles[cols] != -1).any(axis=1)].to_numpy()
-        keep &= ~((codes == i) & np.isin(split, auxiliary))
+        auxiliary = _auxiliary_splits(split_roles(result, dataset))
+        if auxiliary is not None:
+            keep &= ~((codes == i) & np.isin(split, auxiliary))
     return keep
+
+
+def _auxiliary_splits(roles):
+    """The splits that ``roles`` (:func:`split_roles`) mark auxiliary, or None."""
+    if roles is None:
+        return None
+    cols = [c for c in _AUXILIARY_ROLES if c in roles]
+    return roles["split"][(roles[cols] != -1).any(axis=1)].to_numpy()
 
 
 def task_values(result, metric):
     """The score rows of ``metric`` after the one rule for failed tasks: a task
     (data set, learner, split) with any failed metric row has no value (NaN) on any
     metric. Only the primary splits (:func:`primary_rows`) are analysed."""
-    scores = result.scores
+    scores = result._scores
     mask = (scores["metric"] == metric).to_numpy()
     primary = primary_rows(result, scores)
     if primary is not None:
@@ -346,8 +350,8 @@ def discordant_counts(result, a, b, *, dataset=None, replicate=None):
     set (one replicate's validation rows of ``dataset``): ``a`` wrong and ``b``
     right, the reverse, and the rows both predicted (Berrar & Lozano 2013, Table 1)."""
     learners = check_learners(result, [a, b])
-    dataset = _one_test_set_dataset(result, dataset)
-    preds = result.predictions
+    dataset = only_dataset(result, dataset, "a test on one test set")
+    preds = result._loaded("predictions")
     if preds is None:
         raise ValueError(
             "McNemar's test and its interval need kept predictions; this result "
@@ -401,15 +405,26 @@ def discordant_counts(result, a, b, *, dataset=None, replicate=None):
     return int(np.sum(~ca & cb)), int(np.sum(ca & ~cb)), len(both)
 
 
-def _one_test_set_dataset(result, dataset):
+def only_dataset(result, dataset, what):
+    """``dataset`` checked, or the result's one data set when it is ``None``;
+    with several, a ``ValueError`` says that ``dataset`` is required for
+    ``what``."""
     if dataset is None:
         if len(result.datasets) != 1:
             raise ValueError(
-                "`dataset` is required for a test on one test set; this result has "
+                f"`dataset` is required for {what}; this result has "
                 f"{list(result.datasets)}."
             )
         return next(iter(result.datasets))
     return check_dataset(result, dataset)
+
+
+def check_delta(delta):
+    """``delta`` as a float, checked to be a non-negative number."""
+    delta = check_real(delta, "delta")
+    if not delta >= 0:
+        raise ValueError(f"`delta` must be a non-negative number; got {delta!r}.")
+    return delta
 
 
 # Two values closer than this, relative to the larger magnitude, are equal: the
@@ -424,9 +439,7 @@ def win_tie_loss(table, learners, delta, *, greater_is_better, significant=None)
     max(|a|, |b|)``; a block where either value is NaN does not count for that pair;
     ``significant`` (blocks x learners x learners), if given, keeps only the wins and
     losses whose per-block test rejected."""
-    delta = check_real(delta, "delta")
-    if not delta >= 0:
-        raise ValueError(f"`delta` must be a non-negative number; got {delta}.")
+    delta = check_delta(delta)
     a, b = table[:, :, None], table[:, None, :]
     sign = 1.0 if greater_is_better else -1.0
     with np.errstate(invalid="ignore"):
@@ -460,74 +473,161 @@ class SplitScores:
     n_train: np.ndarray  # stored split sizes (-1: unknown, e.g. from_frame)
     n_test: np.ndarray
     n_dropped: int  # splits dropped because a task of a or b failed
-    scheme: str  # "kfold", "holdout", "bootstrap_oob", "bootstrap_cv", "unknown"
-    n_folds: int  # splits per replicate in the design (k)
-    n_replicates: int  # replicates in the design (r), before any was dropped
+    scheme: str  # the kind of the data set's design()
+    n_folds: int  # splits per repeat in the design (k)
+    n_replicates: int  # repeats in the design (r), before any was dropped
 
 
-# Splitter reprs (``info["cv"]``) and the scheme they run.
-_KFOLD_NAMES = (
-    "RepeatedStratifiedKFold",
-    "RepeatedKFold",
-    "StratifiedKFold",
-    "KFold",
-    "GroupKFold",
-    "StratifiedGroupKFold",
-)
-_SCHEME_OF_NAME = {
-    **dict.fromkeys(_KFOLD_NAMES, "kfold"),
-    "BootstrapOOB": "bootstrap_oob",
-    "StratifiedBootstrapOOB": "bootstrap_oob",
-    "BootstrapCV": "bootstrap_cv",
-    "StratifiedBootstrapCV": "bootstrap_cv",
-    "ShuffleSplit": "holdout",
-    "StratifiedShuffleSplit": "holdout",
-    "GroupShuffleSplit": "holdout",
-    # partitions mapped to one split per replicate, or no resampling at all
-    **dict.fromkeys(
-        ["LeaveOneOut", "LeavePOut", "LeaveOneGroupOut", "LeavePGroupsOut"],
-        "unknown",
-    ),
-    **dict.fromkeys(["PredefinedSplit", "TimeSeriesSplit"], "unknown"),
-}
+@dataclass(frozen=True)
+class Design:
+    """The design of one data set's primary splits (:func:`design`)."""
+
+    kind: str  # "kfold", "holdout", "bootstrap_oob", "bootstrap_cv" or "unknown"
+    n_folds: int  # splits per repeat: k of a partition, 1 of a holdout split
+    n_repeats: int  # partitions, holdout splits or bootstrap samples
+    roles: str | None = None  # "nested_cv", "paired_subsampling" (split roles)
+    why: str = ""  # of an unknown design
+
+    @property
+    def words(self):
+        """The design in words, for messages: ``"one 5-fold partition"``."""
+        r, k = self.n_repeats, self.n_folds
+        words = {
+            "kfold": f"{r} {k}-fold partitions" if r > 1 else f"one {k}-fold partition",
+            "holdout": "one holdout split" if r == 1 else f"{r} holdout splits",
+            "bootstrap_oob": f"{r} bootstrap samples (out-of-bootstrap rows)",
+            "bootstrap_cv": f"{r} bootstrap samples x {k} folds",
+        }.get(self.kind, f"an unknown design ({self.why})")
+        if self.roles is None:
+            return words
+        role = {"nested_cv": "nested CV", "paired_subsampling": "paired subsampling"}
+        return f"{role[self.roles]}, its primary splits {words}"
 
 
-def scheme_of_cv(cv_repr):
-    """The scheme a splitter's repr names: ``"kfold"`` for ``"5"`` and
-    ``"None"`` (sklearn's k-fold defaults) and the k-fold splitters, the scheme of
-    other known splitters, ``"unknown"`` for those that do not resample; ``None``
-    (the stored structure decides) for a list of splits or an unknown splitter."""
-    if cv_repr is None:
-        return None
-    text = str(cv_repr).strip()
-    if text == "None" or re.fullmatch(r"\d+", text):
-        return "kfold"
-    if text.startswith("iterable of"):
-        return None
-    match = re.match(r"([A-Za-z_][A-Za-z0-9_]*)\(", text)
-    if match is None:
-        return None
-    return _SCHEME_OF_NAME.get(match.group(1))
+def design(result, dataset, metric):
+    """The :class:`Design` of ``dataset``, read from what the run stored, never
+    from its splitter's name: the split roles (NestedCV, PairedSubsampling), the
+    split sizes and replicate of each primary split, the data set's size
+    (``info["dataset_sizes"]``, else the constant ``n_train + n_test``) and, where
+    sizes alone cannot tell a partition from subsampling (one split per
+    replicate), the validation rows the run kept (losses or predictions).
+
+    - ``"bootstrap_oob"``: one split per replicate whose training rows repeat
+      (``n_train + n_test > n``); ``"bootstrap_cv"``: k splits per replicate
+      whose training parts hold ``(k - 1) n`` draws and validation sets fewer
+      than ``n`` rows in all.
+    - ``"kfold"``: every split has ``n_train + n_test = n`` and the validation
+      sets of each repeat are disjoint and cover the ``n`` rows (the splits of
+      one replicate, or consecutive splits whose kept rows show it).
+    - ``"holdout"``: one split per replicate, constant sizes, ``n_train + n_test
+      <= n`` (random subsampling, or one split).
+    - ``"unknown"``, with why: a simulation or competition problem (a fixed test
+      sample), no stored split sizes, or any other structure.
+
+    Read once per data set and metric (a report asks for every pair)."""
+    key = ("designs", metric)
+    if key not in result._arrays:
+        _keep(result, key, {})
+    found = result._arrays[key]
+    if dataset not in found:
+        found[dataset] = _read_design(result, dataset)
+    return found[dataset]
 
 
-def _scheme_from_structure(replicate, n_train, n_test):
-    """k-fold or holdout from the stored split sizes of each split; ``"unknown"``
-    otherwise."""
-    if (n_train < 0).any() or (n_test < 0).any():
-        return "unknown"
-    total = n_train + n_test
-    if np.unique(total).size != 1:
-        return "unknown"
-    reps, inverse = np.unique(replicate, return_inverse=True)
+def _read_design(result, dataset):
+    roles, role = split_roles(result, dataset), None
+    if roles is not None and "inner" in roles:
+        role = "nested_cv"
+    elif roles is not None and "pair" in roles:
+        role = "paired_subsampling"
+    scores = result._scores
+    rows = scores[(scores["dataset"] == dataset).to_numpy()]
+    auxiliary = _auxiliary_splits(roles)  # the primary splits only
+    if auxiliary is not None:
+        rows = rows[~rows["split"].isin(auxiliary).to_numpy()]
+    rows = rows.drop_duplicates("split").sort_values("split", kind="stable")
+    split, rep, n_train, n_test = (rows[c].to_numpy(np.int64) for c in (
+        "split", "replicate", "n_train", "n_test"))  # fmt: skip
+    reps, inverse = np.unique(rep, return_inverse=True)
     inverse = inverse.reshape(-1)
-    per_replicate = np.zeros(reps.size, dtype=np.int64)
-    np.add.at(per_replicate, inverse, n_test)
-    if (per_replicate == total[0]).all():
-        return "kfold"
-    folds = np.bincount(inverse, minlength=reps.size)
-    if (folds == 1).all() and (n_test < total).all():
-        return "holdout"
-    return "unknown"
+    per = np.bincount(inverse)
+    k = int(per.max()) if per.size else 0
+
+    def unknown(why):
+        return Design("unknown", k, reps.size, role, why)
+
+    problem = result.datasets[dataset]
+    if problem in ("simulation", "competition"):
+        return unknown(
+            f"data set {dataset!r} is a {problem} problem: its replicates are "
+            "scored on a fixed test sample, not resampled from one data set"
+        )
+    if not split.size or (n_train < 0).any() or (n_test <= 0).any():
+        return unknown("no split sizes were stored")
+    total = n_train + n_test
+    size = (result.info.get("dataset_sizes") or {}).get(dataset, {})
+    n = size.get("n_samples") if isinstance(size, dict) else None
+    if n is None and np.unique(total).size == 1:
+        n = int(total[0])
+    if n is None:
+        return unknown("no data set size was stored")
+    tested = np.bincount(inverse, weights=n_test)
+    if (per == 1).all() and (total > n).any():
+        return Design("bootstrap_oob", 1, reps.size, role)
+    if k > 1 and (np.bincount(inverse, weights=n_train) == (per - 1) * n).all():
+        if (total == n).all() and (tested == n).all():
+            return Design("kfold", k, reps.size, role)
+        if (total < n).any() and (tested < n).all():
+            return Design("bootstrap_cv", k, reps.size, role)
+    if (per == 1).all() and (total <= n).all():
+        if (total == n).all() and split.size > 1:
+            repeats = _partitions(result, dataset, split, n)
+            if repeats:
+                return Design("kfold", split.size // repeats, repeats, role)
+        if np.unique(n_train).size == 1 and np.unique(n_test).size == 1:
+            return Design("holdout", 1, split.size, role)
+    return unknown(
+        "its stored splits are neither partitions, holdout splits of constant "
+        "size nor bootstrap samples"
+    )
+
+
+def _partitions(result, dataset, split, n):
+    """How many partitions of the ``n`` rows the consecutive ``split``s form, by
+    the validation rows the run kept (one learner's losses or predictions);
+    0 when they are not such partitions of equal length, or no rows were kept."""
+    for table in map(result._loaded, ("losses", "predictions")):
+        if table is None:
+            continue
+        part = table[(table["dataset"] == dataset).to_numpy()]
+        if "metric" in part and len(part):
+            part = part[(part["metric"] == part["metric"].iloc[0]).to_numpy()]
+        codes = part["learner"].cat.codes.to_numpy()
+        for code in np.unique(codes):
+            one = part[codes == code]
+            if np.array_equal(np.unique(one["split"].to_numpy()), split):
+                return _count_partitions(one, split, n)
+    return 0
+
+
+def _count_partitions(rows, split, n):
+    order = np.lexsort((rows["row"].to_numpy(), rows["split"].to_numpy()))
+    at = rows["split"].to_numpy()[order]
+    row = rows["row"].to_numpy()[order]
+    starts = np.searchsorted(at, split)
+    seen, ends = np.zeros(n, dtype=bool), []
+    for i, (lo, hi) in enumerate(zip(starts, [*starts[1:], at.size], strict=True)):
+        test = row[lo:hi]
+        if (test >= n).any() or seen[test].any():
+            return 0
+        seen[test] = True
+        if seen.all():
+            seen[:] = False
+            ends.append(i + 1)
+    lengths = np.diff([0, *ends])
+    if not ends or ends[-1] != split.size or np.unique(lengths).size != 1:
+        return 0
+    return len(ends)
 
 
 class _SplitTable:
@@ -627,11 +727,8 @@ def _missing_splits_error(dataset, missing):
 def split_pair(result, a, b, *, metric, dataset):
     """The :class:`SplitScores` of learners ``a`` and ``b`` on ``dataset``.
 
-    Splits on which a task of ``a`` or ``b`` failed are dropped and counted. The
-    scheme comes from ``result.info["cv"]`` (:func:`scheme_of_cv`), else from the
-    stored structure: k-fold when ``n_train + n_test`` is constant and the ``n_test``
-    of each replicate sum to it, holdout when every replicate has one split of that
-    total; a simulation problem's is ``"unknown"``."""
+    Splits on which a task of ``a`` or ``b`` failed are dropped and counted; the
+    scheme and its counts are the data set's :func:`design`."""
     a, b = check_learners(result, [a, b])
     dataset = check_dataset(result, dataset)
     table = _split_table(result, metric)
@@ -658,35 +755,23 @@ def split_pair(result, a, b, *, metric, dataset):
     x, y = t["value"][sel, ia], t["value"][sel, ib]
     ok = ~(np.isnan(x) | np.isnan(y))
     names = ("replicate", "fold", "n_train", "n_test")
-    design = {k: t[k][sel, ia] for k in names}
-    symmetric = all(np.array_equal(design[k], t[k][sel, ib]) for k in names)
-    scores = _split_scores(result, dataset, x, y, ok, design)
+    sizes = {k: t[k][sel, ia] for k in names}
+    symmetric = all(np.array_equal(sizes[k], t[k][sel, ib]) for k in names)
+    scores = _split_scores(result, dataset, x, y, ok, sizes, metric)
     return table.remember(key, scores, symmetric)
 
 
-def _split_scores(result, dataset, x, y, ok, design):
+def _split_scores(result, dataset, x, y, ok, splits, metric):
     """The :class:`SplitScores` of the selected splits (``ok``: both scored)."""
-    replicate = design["replicate"]
-    reps, inverse = np.unique(replicate, return_inverse=True)
-    folds = np.bincount(inverse.reshape(-1), minlength=reps.size)
-    scheme = None
-    if result.datasets.get(dataset) != "simulation":
-        scheme = scheme_of_cv(result.info.get("cv"))
-        if scheme is None:
-            scheme = _scheme_from_structure(
-                replicate, design["n_train"], design["n_test"]
-            )
+    d = design(result, dataset, metric)
     return SplitScores(
         x=np.asarray(x, dtype=float)[ok],
         y=np.asarray(y, dtype=float)[ok],
-        replicate=np.asarray(replicate, dtype=np.int64)[ok],
-        fold=np.asarray(design["fold"], dtype=np.int64)[ok],
-        n_train=np.asarray(design["n_train"], dtype=np.int64)[ok],
-        n_test=np.asarray(design["n_test"], dtype=np.int64)[ok],
+        **{k: np.asarray(v, dtype=np.int64)[ok] for k, v in splits.items()},
         n_dropped=int((~ok).sum()),
-        scheme="unknown" if scheme is None else scheme,
-        n_folds=int(folds.max()) if len(folds) else 0,
-        n_replicates=int(len(folds)),
+        scheme=d.kind,
+        n_folds=d.n_folds,
+        n_replicates=d.n_repeats,
     )
 
 
@@ -708,7 +793,7 @@ def _split_pair_frame(result, a, b, *, metric, dataset):
             for split in present.index[present[learner].isna()]
         ]
         raise _missing_splits_error(dataset, missing)
-    design = (
+    sizes = (
         rows[rows["learner"] == a]
         .drop_duplicates("split")
         .set_index("split")
@@ -722,9 +807,10 @@ def _split_pair_frame(result, a, b, *, metric, dataset):
         wide[b].to_numpy(dtype=float),
         ok,
         {
-            k: design[k].to_numpy(dtype=np.int64)
+            k: sizes[k].to_numpy(dtype=np.int64)
             for k in ("replicate", "fold", "n_train", "n_test")
         },
+        metric,
     )
 
 

@@ -10,11 +10,10 @@ et al. 2005), except for a simulation problem's independent learning samples."""
 
 import numpy as np
 
-from ._select import check_dataset, check_learners, dropped_words, split_pair
+from ._select import check_dataset, check_learners, design, dropped_words, split_pair
 
 SPLIT_METHODS = ("corrected_t", "5x2cv", "5x2cv_f")
 _FIVE_BY_TWO = "RepeatedStratifiedKFold(n_splits=2, n_repeats=5) (or RepeatedKFold)"
-_REPEATED = "RepeatedStratifiedKFold(n_splits=10, n_repeats=10)"
 
 
 def default_method(result, a, b, *, metric, dataset):
@@ -30,8 +29,8 @@ def default_method(result, a, b, *, metric, dataset):
     if scores.scheme != "unknown":
         return "corrected_t"
     raise ValueError(
-        f"The resampling scheme of data set {dataset!r} is unknown (no splitter "
-        "in `info['cv']` and no stored n_train/n_test), so no test valid for the "
+        f"The resampling scheme of data set {dataset!r} is unknown "
+        f"({design(result, dataset, metric).why}), so no test valid for the "
         "generalisation question can be chosen for it. Pass "
         "method='corrected_t' with test_train_ratio=n_test/n_train, or "
         "method='t' for Hothorn's test conditional on the learning sample."
@@ -119,12 +118,11 @@ def five_by_two_inputs(result, a, b, *, metric, dataset):
     if result.datasets[dataset] in ("simulation", "competition") or not (
         s.scheme == "kfold" and s.n_folds == 2 and s.n_replicates == 5
     ):
-        cv = result.info.get("cv", "not recorded")
         raise ValueError(
             f"The 5×2cv tests need 5 repetitions of 2-fold cross-validation: run "
-            f"data set {dataset!r} with {_FIVE_BY_TWO}. It was run with {cv} "
-            f"({s.n_replicates} replicates × {s.n_folds} splits, scheme "
-            f"{s.scheme!r}); use method='corrected_t' for it."
+            f"data set {dataset!r} with {_FIVE_BY_TWO}. It was split as "
+            f"{design(result, dataset, metric).words}; use method='corrected_t' "
+            "for it."
         )
     if s.n_dropped:
         raise ValueError(

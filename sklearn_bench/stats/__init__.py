@@ -1,6 +1,6 @@
 """Statistics for comparing learners: pure functions on arrays, frozen results."""
 
-from importlib import import_module
+from importlib import import_module as _import_module
 
 # Each public name, by its module, imported from it on first use (PEP 562): a
 # program that uses one test loads only that test's dependencies (``import
@@ -40,7 +40,7 @@ _MODULES = {
     ),
     "_mcnemar": ("error_rate_intervals", "mcnemar_test"),
     "_multiple_rule_bias": ("multiple_rule_bias",),
-    "_multitest": ("ADJUST_METHODS", "adjust_pvalues", "adjusted_by"),
+    "_multitest": ("adjust_pvalues",),
     "_paired": ("PairedTestResult", "paired_test", "smallest_attainable_pvalue"),
     "_pairwise": ("PairwiseTestResult", "pairwise_tests"),
     "_plackett_luce": ("PlackettLuceResult", "bayesian_plackett_luce"),
@@ -51,17 +51,12 @@ _MODULES = {
 }
 _LAZY = {name: module for module, names in _MODULES.items() for name in names}
 
-# Also public, for the layers above (analysis, results), but not an API-page
-# object (so not in __all__): ADJUST_METHODS, the one list of choices of `adjust`
-# (a mapping of each choice to its name in a text), and adjusted_by, the words
-# every text uses for a correction.
-
-__all__ = sorted(set(_LAZY) - {"ADJUST_METHODS", "adjusted_by"})
+__all__ = sorted(_LAZY)
 
 
 def __getattr__(name):
     if name in _LAZY:
-        value = getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+        value = getattr(_import_module(f"{__name__}.{_LAZY[name]}"), name)
         globals()[name] = value  # once: later lookups do not come here
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,7 +15,7 @@ from .._validation import check_choice, check_confidence_level, real_array
 from ._common import ConfidenceInterval
 from ._paired import PairedTestResult
 
-_ADJUST = ("holm", "bonferroni", "none")  # of stats.ADJUST_METHODS
+_ADJUST = ("holm", "bonferroni", "none")  # of _text.ADJUST_METHODS
 
 
 def _check_count(value, name):

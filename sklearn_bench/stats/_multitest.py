@@ -7,51 +7,12 @@ use the logical relations among pairwise hypotheses (García & Herrera 2008, JML
 from functools import cache
 from itertools import combinations
 from math import comb
-from types import MappingProxyType
 
 import numpy as np
 
+from .._text import ADJUST_METHODS
 from .._validation import check_alpha, check_choice
 from ._common import real_array
-
-# The one vocabulary of `adjust` in stats, each with the name a text gives it.
-# "shaffer" and "bergmann_hommel" need the p-values of all k (k − 1) / 2 pairs;
-# "single_step" is the simultaneous p-value of a test whose statistic is already
-# family-wise (Nemenyi's, Miller's), so it is not computed from raw p-values.
-ADJUST_METHODS = MappingProxyType(
-    {
-        "holm": "Holm",
-        "shaffer": "Shaffer's static procedure",
-        "bergmann_hommel": "Bergmann and Hommel's procedure",
-        "bonferroni": "Bonferroni",
-        "hochberg": "Hochberg",
-        "hommel": "Hommel",
-        "bh": "Benjamini and Hochberg",
-        "finner": "Finner",
-        "li": "Li",
-        "holland": "Holland and Copenhaver",
-        "rom": "Rom",
-        "single_step": "the single-step procedure",
-        "none": "no correction",
-    }
-)
-
-
-def adjusted_by(adjust):
-    """The words a text uses for p-values corrected by ``adjust``: ``"adjusted
-    by Holm"``, ``"adjusted by Shaffer's static procedure"``, or ``"not
-    adjusted"`` for ``"none"``.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import adjusted_by
-    >>> adjusted_by("bh"), adjusted_by("none")
-    ('adjusted by Benjamini and Hochberg', 'not adjusted')
-    """
-    if adjust == "none":
-        return "not adjusted"
-    return f"adjusted by {ADJUST_METHODS[adjust]}"
-
 
 BERGMANN_HOMMEL_MAX_LEARNERS = 10  # Bell(10) − 1 = 115 974 exhaustive sets
 

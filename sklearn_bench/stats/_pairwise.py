@@ -19,16 +19,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._text import ADJUST_METHODS, adjusted_by
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
 from .._validation import check_confidence_level
 from ._common import ConfidenceInterval, _direction, _pair_matrix, _validate_scores
-from ._multitest import (
-    ADJUST_METHODS,
-    adjust_pvalues,
-    adjusted_by,
-    check_bergmann_hommel,
-)
+from ._multitest import adjust_pvalues, check_bergmann_hommel
 from ._paired import paired_test
 from ._rank_posthoc import RANK_METHODS, SINGLE_STEP, rank_posthoc
 

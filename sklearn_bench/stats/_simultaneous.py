@@ -27,7 +27,7 @@ from .._validation import (
 )
 from ._multitest import adjust_pvalues
 
-_ADJUST = ("bonferroni", "holm")  # of stats.ADJUST_METHODS
+_ADJUST = ("bonferroni", "holm")  # of _text.ADJUST_METHODS
 _ALTERNATIVES = ("two-sided", "greater", "less")
 
 

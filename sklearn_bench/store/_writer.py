@@ -40,7 +40,9 @@ class StoreWriter:
     --------
     >>> import tempfile
     >>> from pathlib import Path
-    >>> from sklearn_bench.store import StoreWriter, Task, read_store
+    >>> from sklearn_bench.store._reader import read_store
+    >>> from sklearn_bench.store._schema import Task
+    >>> from sklearn_bench.store._writer import StoreWriter
     >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
     >>> writer = StoreWriter(store)
     >>> result = {"metrics": {"error": False}, "datasets": {"d": "real world"},

@@ -84,7 +84,7 @@ def test_adjusted_interval_words_name_the_level():
     """Hypothesis: the label states the simultaneous level, the method and each
     interval's level (21 pairs: 1 − 0.05/21 = 99.76%, the analysis' column
     adjusted_level); one pair is unadjusted."""
-    from sklearn_bench.analysis import adjusted_interval_words
+    from sklearn_bench.analysis._bottom_line import adjusted_interval_words
 
     assert adjusted_interval_words(0.95, 1 - 0.05 / 21, 21) == (
         "simultaneous 95% (Bonferroni, each at 99.76%)"

@@ -23,14 +23,8 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
-from sklearn_bench.analysis import (  # noqa: E402
-    N_SAMPLES,
-    SEED,
-    THRESHOLD,
-    Analysis,
-    AnalysisPlan,
-    analyse,
-)
+from sklearn_bench.analysis import Analysis, AnalysisPlan, analyse
+from sklearn_bench.analysis._bayesian import N_SAMPLES, SEED, THRESHOLD
 from sklearn_bench.datasets import load_demsar2006  # noqa: E402
 from sklearn_bench.report import format_summary, write_report  # noqa: E402
 from sklearn_bench.report._figures import make_figures  # noqa: E402

@@ -12,8 +12,11 @@ import pytest  # noqa: E402
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
 from sklearn_bench._metrics import default_delta  # noqa: E402
-from sklearn_bench.analysis import ANALYSES, AnalysisPlan, analyse  # noqa: E402
-from sklearn_bench.analysis._plan import plan_settings  # noqa: E402
+from sklearn_bench.analysis import AnalysisPlan, analyse
+from sklearn_bench.analysis._plan import (
+    ANALYSES,
+    plan_settings,  # noqa: E402
+)
 from sklearn_bench.cli._config import ConfigError, parse_config  # noqa: E402
 
 

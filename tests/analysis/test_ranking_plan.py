@@ -13,7 +13,8 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
-from sklearn_bench.analysis import ANALYSES, AnalysisPlan, analyse  # noqa: E402
+from sklearn_bench.analysis import AnalysisPlan, analyse
+from sklearn_bench.analysis._plan import ANALYSES
 from sklearn_bench.cli._config import ConfigError, parse_config  # noqa: E402
 from sklearn_bench.report import format_summary, write_report  # noqa: E402
 

@@ -310,15 +310,15 @@ def _partial(done):
     by learner; the data sets not started have no rows at all."""
     full = _result(n_datasets=3, n_rep=4)
     scores = full.scores.iloc[:done].copy()
-    # As a store holds them: the split sizes and the splitter, so that the
-    # within-data-set default (the corrected t of the run's scheme) is defined.
+    # As a store holds them: the split sizes and data set sizes (bootstrap), so
+    # that the within-data-set default (the corrected t of the design) is defined.
     scores["n_train"], scores["n_test"] = 100, 37
     return BenchmarkResult(
         scores,
         metrics=full.metrics,
         datasets=full.datasets,
         learners=full.learners,
-        info={"cv": "BootstrapOOB(n_bootstraps=4, random_state=0)"},
+        info={"dataset_sizes": {d: {"n_samples": 100} for d in full.datasets}},
     )
 
 

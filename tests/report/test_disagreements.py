@@ -33,7 +33,7 @@ def _stated(analysis, d):
     """Whether the report states disagreement ``d``: the bottom line names its
     test in one sentence, and the text summary prints its full sentence once,
     under DISAGREEMENTS_TITLE after the bottom line."""
-    from sklearn_bench.analysis import DISAGREEMENTS_TITLE
+    from sklearn_bench.analysis._bottom_line import DISAGREEMENTS_TITLE
     from sklearn_bench.report import format_summary
 
     named = any(d.test in s for s in analysis.bottom_line.sentences)

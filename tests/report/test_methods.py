@@ -31,10 +31,11 @@ def _result(n_datasets):
         replicate="rep",
         greater_is_better=False,
     )
-    # As a run records them: split sizes and splitter, so that the
-    # within-data-set default test (corrected t) is defined.
+    # As a run records them: split sizes and the data set size (bootstrap
+    # samples: n_train + n_test > n), so that the within-data-set default test
+    # (corrected t) is defined.
     result.scores = result.scores.assign(n_train=100, n_test=37)
-    result.info["cv"] = "BootstrapOOB(n_bootstraps=5, random_state=0)"
+    result.info["dataset_sizes"] = {d: {"n_samples": 100} for d in result.datasets}
     return result
 
 

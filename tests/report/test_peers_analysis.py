@@ -4,7 +4,8 @@ run only when named, its numbers those of BenchmarkResult, cited in the methods.
 import pytest
 
 from sklearn_bench import BenchmarkResult
-from sklearn_bench.analysis import ANALYSES, AnalysisPlan, analyse
+from sklearn_bench.analysis import AnalysisPlan, analyse
+from sklearn_bench.analysis._plan import ANALYSES
 
 
 @pytest.fixture

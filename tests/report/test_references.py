@@ -9,8 +9,7 @@ import pandas as pd
 import pytest
 
 from sklearn_bench import BenchmarkResult
-from sklearn_bench.analysis import CITATIONS
-from sklearn_bench.analysis._records import _author_year
+from sklearn_bench.analysis._records import CITATIONS, _author_year
 
 from .._report import report
 
@@ -118,7 +117,7 @@ def test_every_test_named_is_cited_and_every_reference_is_cited(tmp_path):
     from sklearn.tree import DecisionTreeClassifier
 
     from sklearn_bench import BenchmarkExperiment
-    from sklearn_bench.analysis import cited_keys
+    from sklearn_bench.analysis._records import cited_keys
     from sklearn_bench.model_selection import BootstrapOOB
 
     X, y = load_iris(return_X_y=True)

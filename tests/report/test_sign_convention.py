@@ -12,7 +12,8 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from sklearn_bench import BenchmarkResult  # noqa: E402
-from sklearn_bench.analysis import SIGN_CONVENTION, AnalysisPlan  # noqa: E402
+from sklearn_bench.analysis import AnalysisPlan
+from sklearn_bench.analysis._records import SIGN_CONVENTION
 from sklearn_bench.report import format_summary  # noqa: E402
 
 from .._report import report as write  # noqa: E402

@@ -8,14 +8,22 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer
 from sklearn.metrics import log_loss
-from sklearn.model_selection import KFold, RepeatedKFold, ShuffleSplit
+from sklearn.model_selection import (
+    GroupKFold,
+    KFold,
+    PredefinedSplit,
+    RepeatedKFold,
+    ShuffleSplit,
+)
 from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
+from sklearn_bench.datasets import Dataset
 from sklearn_bench.model_selection import BootstrapOOB, NestedCV, PairedSubsampling
 from sklearn_bench.stats import generalization_error_interval
 
@@ -203,6 +211,40 @@ def test_kfold_gives_naive_cv_with_a_warning_and_needs_the_losses():
 
 
 @pytest.mark.parametrize(
+    "cv", [PredefinedSplit(np.arange(len(Y)) % 5), GroupKFold(5)], ids=type
+)
+def test_partitions_a_splitter_is_not_named_for_get_the_naive_cv(cv):
+    """H: a 5-fold PredefinedSplit and a GroupKFold (groups of 3 rows) run
+    with kept predictions are one 5-fold partition read from the stored
+    splits, so method=None gives the naive CV interval (with its warning),
+    equal to a hand computation of the package's definition (Bayle et al.
+    2020, stats.generalization_error_interval's "naive_cv"): over the n
+    pointwise 0-1 losses of one partition, mean ± z_{0.975} · sd / √n with
+    sd the standard deviation dividing by n (rtol 1e-12)."""
+    groups = np.arange(len(Y)) // 3 if isinstance(cv, GroupKFold) else None
+    data = {"bc": Dataset(X, Y, groups=groups)}
+    result = (
+        BenchmarkExperiment(LEARNERS, cv=cv, scoring=["error_rate"], random_state=0,
+                            progress=False, keep_predictions=True)
+        .fit(data)
+        .results_
+    )  # fmt: skip
+    with pytest.warns(UserWarning, match="covers the expected error less often"):
+        res = result.confidence_interval("nb", dataset="bc")
+    wrong = np.zeros(len(Y))
+    for train, test in cv.split(X, Y, groups):
+        fit = clone(LEARNERS["nb"]).fit(X[train], Y[train])
+        wrong[test] = fit.predict(X[test]) != Y[test]
+    half = stats.norm.ppf(0.975) * wrong.std(ddof=0) / np.sqrt(len(Y))
+    assert res.method == "naive_cv" and res.n_samples == len(Y)
+    np.testing.assert_allclose(
+        [res.estimate, res.low, res.high],
+        [wrong.mean(), wrong.mean() - half, wrong.mean() + half],
+        rtol=RTOL,
+    )
+
+
+@pytest.mark.parametrize(
     ("method", "needs"),
     [
         ("nested_cv", "NestedCV"),
@@ -214,13 +256,14 @@ def test_kfold_gives_naive_cv_with_a_warning_and_needs_the_losses():
     ],
 )
 def test_a_method_the_splitter_cannot_support_is_refused(method, needs):
-    """H: a method the run's splitter (KFold) cannot support is a ValueError that
-    names the splitters it needs and the run's splitter."""
+    """H: a method the run's design (one KFold partition) cannot support is a
+    ValueError that names the splitters it needs and the design read from the
+    stored splits."""
     result = _run(KFold(4), keep_predictions=True)
     with pytest.raises(ValueError, match=needs) as refused:
         result.confidence_interval("nb", dataset="bc", method=method)
     if method not in ("oob", "bogus"):
-        assert "was split by KFold(n_splits=4" in str(refused.value)
+        assert "was split as one 4-fold partition" in str(refused.value)
 
 
 def test_bootstrap_and_unknown_designs_say_why():

@@ -1,4 +1,5 @@
 import json
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -318,14 +319,31 @@ def test_scores_edited_in_place_never_leave_stale_numbers():
     assert estimate == pytest.approx(0.0792, abs=5e-5)
 
 
-def test_scores_is_a_copy_and_chained_assignment_warns():
-    """H: ``result.scores`` behaves as a copy (pandas Copy-on-Write): writing into
-    it through chained assignment changes nothing and pandas warns; the result's
-    arrays are not writable from outside."""
+def test_no_frame_a_result_hands_out_can_edit_it():
+    """H: (issue 47) on every pandas the project allows (pandas 2 has no
+    Copy-on-Write: a shallow copy shares its arrays), the frames a result hands
+    out share nothing with it: after ``sc = result.scores; sc.loc[sc.learner
+    == "B", "value"] += 0.10`` and in-place edits of ``result.losses`` and
+    ``result.predictions``, the result's own tables are unchanged, so the mean
+    B − A of its scores and its paired_test estimate still agree (0.0292); a
+    column assigned to a read frame changes nothing either."""
     result = _two_learner_result()
-    with pytest.warns(pd.errors.ChainedAssignmentError):
+    before = result.paired_test("B", "A").estimate
+    sc = result.scores
+    sc.loc[sc.learner == "B", "value"] += 0.10
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pandas 3 warns of chained assignment
         result.scores["value"] = 0.0
-    assert (result.scores["value"] > 0).all()
-    assert not result.scores["value"].to_numpy().flags.writeable
+    means = result.scores.groupby("learner", observed=True)["value"].mean()
+    assert means["B"] - means["A"] == pytest.approx(before, rel=1e-12)
+    assert result.paired_test("B", "A").estimate == before
+    X, y = load_iris(return_X_y=True)
+    run = BenchmarkExperiment(
+        {"dummy": DummyClassifier()}, cv=3, keep_predictions=True, progress=False
+    ).fit({"iris": (X, y)}).results_  # fmt: skip
+    for name, column, value in (("losses", "loss", 9.0), ("predictions", "row", -1)):
+        kept = getattr(run, name)
+        kept.loc[:, column] = value
+        assert (getattr(run, name)[column] != value).all()
     with pytest.raises(ValueError, match="columns"):
         result.scores = result.scores.drop(columns="value")

@@ -4,16 +4,22 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.datasets import load_iris
-from sklearn.model_selection import RepeatedStratifiedKFold, ShuffleSplit
+from sklearn.model_selection import (
+    GroupKFold,
+    LeaveOneOut,
+    PredefinedSplit,
+    RepeatedStratifiedKFold,
+    ShuffleSplit,
+)
 from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
-from sklearn_bench.model_selection import BootstrapCV
-from sklearn_bench.results._select import scheme_of_cv, split_pair
+from sklearn_bench.model_selection import BootstrapCV, BootstrapOOB
+from sklearn_bench.results._select import design, split_pair
 
 
-def _fit(cv):
+def _fit(cv, **kwargs):
     X, y = load_iris(return_X_y=True)
     return (
         BenchmarkExperiment(
@@ -21,6 +27,7 @@ def _fit(cv):
             cv=cv,
             random_state=0,
             progress=False,
+            **kwargs,
         )
         .fit({"iris": (X, y)})
         .results_
@@ -53,33 +60,56 @@ def test_split_pair_on_repeated_kfold_keeps_every_fold():
     ],
 )
 def test_split_pair_names_the_scheme_of_the_run(cv, scheme, k, r):
-    """H: the scheme, k and r come from the run's splitter (info["cv"])."""
+    """H: the scheme, k and r are the data set's design, read from the stored
+    splits (the sizes of ShuffleSplit, BootstrapCV and KFold runs)."""
     s = split_pair(_fit(cv), "tree", "nb", metric="error_rate", dataset="iris")
     assert (s.scheme, s.n_folds, s.n_replicates) == (scheme, k, r)
     assert len(s.x) == k * r
 
 
-def test_scheme_of_cv_reads_splitter_reprs():
-    """H: each splitter repr maps to its scheme; a list of splits to None."""
-    cases = {
-        "RepeatedStratifiedKFold(n_repeats=5, n_splits=2, random_state=0)": "kfold",
-        "RepeatedKFold(n_repeats=5, n_splits=2, random_state=None)": "kfold",
-        "KFold(n_splits=3, random_state=None, shuffle=False)": "kfold",
-        "5": "kfold",
-        "None": "kfold",
-        "BootstrapOOB(n_bootstraps=4, random_state=None)": "bootstrap_oob",
-        "StratifiedBootstrapOOB(n_bootstraps=4, random_state=None)": "bootstrap_oob",
-        "BootstrapCV(n_bootstraps=3, n_folds=5, random_state=None)": "bootstrap_cv",
-        "StratifiedBootstrapCV(n_bootstraps=3, n_folds=5)": "bootstrap_cv",
-        "ShuffleSplit(n_splits=10, random_state=None, test_size=None)": "holdout",
-        "StratifiedShuffleSplit(n_splits=10, random_state=None,\n test_size=None)": (
-            "holdout"
-        ),
-        "LeaveOneOut()": "unknown",
-        "iterable of 3 (train, test) splits": None,
-    }
-    for text, scheme in cases.items():
-        assert scheme_of_cv(text) == scheme, text
+_FOLD = np.arange(150) % 5  # a 5-fold partition as PredefinedSplit reads it
+_HALF = np.arange(150) % 2  # a 2-fold partition as a list of (train, test) pairs
+_PAIRS = [(np.flatnonzero(_HALF != f), np.flatnonzero(_HALF == f)) for f in (0, 1)]
+
+
+@pytest.mark.parametrize(
+    ("cv", "kwargs", "want"),
+    [
+        (PredefinedSplit(_FOLD), {"keep_predictions": True}, ("kfold", 5, 1)),
+        (PredefinedSplit(_FOLD), {}, ("holdout", 1, 5)),  # sizes alone
+        (GroupKFold(5), {}, ("kfold", 5, 1)),
+        (LeaveOneOut(), {"keep_predictions": True}, ("kfold", 150, 1)),
+        ([*_PAIRS, *_PAIRS[::-1]], {"keep_predictions": True}, ("kfold", 2, 2)),
+        (_PAIRS[:1] * 3, {"keep_predictions": True}, ("holdout", 1, 3)),
+        (BootstrapOOB(3, random_state=0), {}, ("bootstrap_oob", 1, 3)),
+    ],
+    ids=["predefined", "predefined-sizes", "groupkfold", "loo", "pairs", "repeated",
+         "bootstrap"],
+)  # fmt: skip
+def test_the_design_is_read_from_the_stored_splits(cv, kwargs, want):
+    """H: the design comes from the stored split sizes, replicates, the data
+    set's size and, for one split per replicate, the kept validation rows, not
+    from the splitter: a PredefinedSplit of 5 folds with kept predictions and
+    GroupKFold are one 5-fold partition (sizes alone cannot tell the
+    PredefinedSplit from 5 holdout splits), LeaveOneOut one 150-fold
+    partition, a list of 4 (train, test) pairs whose test sets cover the rows
+    twice is 2 partitions of 2 folds, the same pair three times is 3 holdout
+    splits, and
+    bootstrap samples are known by their repeated training rows."""
+    if isinstance(cv, GroupKFold):
+        X, y = load_iris(return_X_y=True)
+        from sklearn_bench.datasets import Dataset
+
+        result = (
+            BenchmarkExperiment({"nb": GaussianNB(), "tree": GaussianNB()}, cv=cv,
+                                random_state=0, progress=False)
+            .fit({"iris": Dataset(X, y, groups=np.arange(150) // 3)})
+            .results_
+        )  # fmt: skip
+    else:
+        result = _fit(cv, **kwargs)
+    d = design(result, "iris", "error_rate")
+    assert (d.kind, d.n_folds, d.n_repeats) == want
 
 
 def _scores(n_train, n_test, replicate, values_a, values_b):
@@ -101,9 +131,10 @@ def _scores(n_train, n_test, replicate, values_a, values_b):
 
 
 def test_scheme_from_structure_without_a_splitter():
-    """H: without info["cv"] the stored sizes decide: constant n_train + n_test
-    whose replicate n_test sum to it is k-fold; one split per replicate of a
-    constant total is holdout; bootstrap-like varying totals are unknown."""
+    """H: the stored sizes decide: constant n_train + n_test whose replicate
+    n_test sum to it is k-fold; one split per replicate of a constant total is
+    holdout; bootstrap-like varying totals are unknown without the data set's
+    size and bootstrap_oob with it (training rows repeat: n_train + n_test > n)."""
     kw = {"metrics": {"error_rate": False}, "datasets": {"d": "unknown"}}
     kw["learners"] = ["a", "b"]
     va, vb = [0.1, 0.2, 0.3, 0.2], [0.2, 0.2, 0.4, 0.1]
@@ -114,6 +145,8 @@ def test_scheme_from_structure_without_a_splitter():
         s = split_pair(BenchmarkResult(scores, **kw), "a", "b", metric="error_rate",
                        dataset="d")  # fmt: skip
         assert s.scheme == scheme
+    sized = BenchmarkResult(boot, **kw, info={"dataset_sizes": {"d": {"n_samples": 8}}})
+    assert design(sized, "d", "error_rate").kind == "bootstrap_oob"
     frame = BenchmarkResult.from_frame(
         kfold.assign(r=kfold["replicate"]), dataset="dataset", learner="learner",
         value="value", replicate="r", greater_is_better=False,

@@ -26,6 +26,7 @@ import pytest
 
 import sklearn_bench.plotting as plotting
 import sklearn_bench.stats as stats
+from sklearn_bench._text import ADJUST_METHODS
 
 # parameter names no public signature may use, and the name that replaces each
 FORBIDDEN = {
@@ -75,7 +76,7 @@ COUNTS = {
     "n_2": r"second",
 }
 # the multiplicity corrections: choices of `adjust` only
-MULTIPLICITY = set(stats.ADJUST_METHODS) - {"none", "single_step"}
+MULTIPLICITY = set(ADJUST_METHODS) - {"none", "single_step"}
 
 
 def _public_callables():
@@ -162,16 +163,16 @@ def test_alpha_is_a_test_level_and_intervals_take_confidence_level(func, is_meth
 @pytest.mark.parametrize(("func", "is_method"), CALLABLES)
 def test_one_adjust_with_one_choice_list(func, is_method):
     """Hypothesis: a multiplicity correction is chosen by ``adjust`` only, from the
-    one list ``stats.ADJUST_METHODS`` ("none", never None, for no correction);
+    one list ``ADJUST_METHODS`` ("none", never None, for no correction);
     no other parameter (``method``) offers Holm, Bonferroni, ... as a choice."""
     params = inspect.signature(func).parameters
     for name, text in _parameters_doc(func).items():
         choices = _choices(text)
         if name == "adjust":
-            assert choices <= set(stats.ADJUST_METHODS), (func.__qualname__, choices)
+            assert choices <= set(ADJUST_METHODS), (func.__qualname__, choices)
             assert not re.search(r"\{[^}]*\bNone\b", text), func.__qualname__
             default = params["adjust"].default
-            assert default is None or default in stats.ADJUST_METHODS
+            assert default is None or default in ADJUST_METHODS
         else:
             assert not choices & MULTIPLICITY, (
                 f"{func.__qualname__}: `{name}` offers {choices & MULTIPLICITY}; a "
@@ -461,8 +462,8 @@ def test_stats_imports_each_name_on_first_use():
     """H: ``import sklearn_bench.stats`` in a fresh process loads neither pandas,
     scipy.stats nor scikit-learn (the stats layer cost 2.8 s to import), taking
     a Bayesian model loads only what it needs (pandas for Plackett–Luce, neither
-    scipy.stats nor scikit-learn), and every name of ``__all__`` (and
-    ``ADJUST_METHODS``) resolves to the object of its module."""
+    scipy.stats nor scikit-learn), and every name of ``__all__`` resolves to
+    the object of its module."""
     import os
     import subprocess
     import sys
@@ -483,7 +484,7 @@ def test_stats_imports_each_name_on_first_use():
         check=True,
     ).stdout.split()  # fmt: skip
     assert out == ["False"] * 3 + ["True", "False", "False"]
-    for name in [*stats.__all__, "ADJUST_METHODS"]:
+    for name in stats.__all__:
         module = importlib.import_module(f"sklearn_bench.stats.{stats._LAZY[name]}")
         assert getattr(stats, name) is getattr(module, name), name
     assert set(stats.__all__) <= set(dir(stats))

@@ -359,7 +359,7 @@ def test_control_compares_each_learner_with_it():
 )
 def test_null_hypothesis_names_the_correction_as_a_text_does(adjust, words):
     """H: the stated hypothesis names the multiplicity correction by its name
-    (the report's words, one mapping: stats.ADJUST_METHODS), not by its keyword
+    (the report's words, one mapping: ADJUST_METHODS), not by its keyword
     ("shaffer correction" read as a typo in a methods section)."""
     frame = _frame(DATA["data.gh.2008"]).iloc[:, :4]
     res = pairwise_tests(frame, adjust=adjust, greater_is_better=False)

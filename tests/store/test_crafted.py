@@ -17,11 +17,11 @@ from sklearn_bench.store import (
     CorruptStoreError,
     NotAStoreError,
     merge_stores,
-    read_store,
     salvage_store,
     verify_checksums,
 )
 from sklearn_bench.store._digests import sign_store
+from sklearn_bench.store._reader import read_store
 from sklearn_bench.store._schema import _connect
 
 pytest.importorskip("matplotlib")  # the command line
@@ -285,7 +285,7 @@ def test_predictions_of_a_forged_size_allocate_nothing(tmp_path):
     checksum rewritten to match) are refused when read, naming the task,
     before anything is sized by `n` (on 17a1a60, with the checksums gone,
     reading them tried to allocate 128 GiB): the peak stays under 20 MB."""
-    from sklearn_bench.store import read_predictions
+    from sklearn_bench.store._reader import read_predictions
 
     clean = tmp_path / "kept.sqlite"
     BenchmarkExperiment(

@@ -15,9 +15,10 @@ from sklearn.linear_model import Ridge
 from sklearn.naive_bayes import GaussianNB
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
-from sklearn_bench.store import CorruptStoreError, read_store, verify_checksums
+from sklearn_bench.store import CorruptStoreError, verify_checksums
 from sklearn_bench.store._digests import committed_digests
 from sklearn_bench.store._integrity import read_task, task_digest
+from sklearn_bench.store._reader import read_store
 
 pytest.importorskip("matplotlib")  # the command line
 

@@ -20,7 +20,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
 from sklearn_bench.model_selection import BootstrapOOB
-from sklearn_bench.store import SCHEMA_VERSION, NotAStoreError, salvage_store
+from sklearn_bench.store import NotAStoreError, salvage_store
+from sklearn_bench.store._schema import SCHEMA_VERSION
 
 DATA = {
     "iris": load_iris(return_X_y=True),
@@ -255,7 +256,8 @@ def test_a_store_of_an_older_schema_is_refused_with_a_message(clean, tmp_path, v
     settings carry no checksum; 4, without the losses table) is refused by every
     reader, a grow, a merge and a salvage with a NotAStoreError naming its
     version and the way out (run afresh); the file is left as it was."""
-    from sklearn_bench.store import merge_stores, read_store, verify_checksums
+    from sklearn_bench.store import merge_stores, verify_checksums
+    from sklearn_bench.store._reader import read_store
 
     old = tmp_path / "old.sqlite"
     shutil.copyfile(clean[0], old)
@@ -296,7 +298,8 @@ def test_flipped_bit_in_wal_loses_nothing_silently(tmp_path, capsys):
     so that the checksums judge each task: all 4 committed tasks are kept,
     with their values."""
     from sklearn_bench.cli import main
-    from sklearn_bench.store import CorruptStoreError, read_store
+    from sklearn_bench.store import CorruptStoreError
+    from sklearn_bench.store._reader import read_store
 
     from .test_repair import _killed_store
 

@@ -14,12 +14,12 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
 from sklearn_bench.store import (
     NotAStoreError,
-    StoreWriter,
     checkpoint_store,
     merge_stores,
     salvage_store,
 )
 from sklearn_bench.store._provenance import param_changes
+from sklearn_bench.store._writer import StoreWriter
 
 
 def _fit(store, learners=None):

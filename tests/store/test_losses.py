@@ -15,14 +15,9 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
 from sklearn_bench.model_selection import NestedCV
-from sklearn_bench.store import (
-    CorruptStoreError,
-    read_losses,
-    read_store,
-    salvage_store,
-    verify_checksums,
-)
+from sklearn_bench.store import CorruptStoreError, salvage_store, verify_checksums
 from sklearn_bench.store._integrity import store_checksums
+from sklearn_bench.store._reader import read_losses, read_store
 
 X, Y = load_breast_cancer(return_X_y=True)
 DATA = {"bc": (X[::3], Y[::3])}

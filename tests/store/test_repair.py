@@ -135,8 +135,8 @@ def test_salvage_refuses_an_existing_target_and_a_non_store(good_store, tmp_path
 
 _KILLED_WRITER = """
 import os, sys
-from sklearn_bench.store import Task
-from sklearn_bench.store import StoreWriter
+from sklearn_bench.store._schema import Task
+from sklearn_bench.store._writer import StoreWriter
 tasks = [Task("d", s, s, 0, "m") for s in range(5)]
 writer = StoreWriter(sys.argv[1])
 writer.start({"a": 1}, tasks,

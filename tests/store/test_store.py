@@ -9,13 +9,10 @@ from sklearn.naive_bayes import GaussianNB
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
 from sklearn_bench.model_selection import BootstrapOOB
-from sklearn_bench.store import (
-    SCHEMA_VERSION,
-    StoreWriter,
-    Task,
-    read_predictions,
-)
 from sklearn_bench.store._provenance import config_diff
+from sklearn_bench.store._reader import read_predictions
+from sklearn_bench.store._schema import SCHEMA_VERSION, Task
+from sklearn_bench.store._writer import StoreWriter
 
 RESULT = {
     "metrics": {"loss": False},
