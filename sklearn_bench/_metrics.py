@@ -109,31 +109,24 @@ def known_direction(metric):
     return None
 
 
-# The metrics known by their exact name (and their ``neg_`` forms), whose
-# direction no stored result can change; prefixes such as ``d2_`` are not names.
-_KNOWN_METRICS = {*_GREATER, *_LOWER} - {"d2_"}
-
-
 def wrong_direction(metrics):
     """Why ``metrics`` (``{name: greater_is_better}``, as a store or a saved
-    result records them) cannot be right: the text for the first known metric
-    said to be better the other way round (``{"error_rate": True}`` ranks the
-    worst learner first), or ``None``.
+    result records them) cannot be right: the text for the first metric whose
+    direction :func:`known_direction` infers (``f1_macro``, ``neg_*``, any case)
+    said to be better the other way round, or ``None``.
 
     Examples
     --------
     >>> from sklearn_bench._metrics import wrong_direction
-    >>> wrong_direction({"error_rate": False}) is None
+    >>> wrong_direction({"error_rate": False, "F1_macro": True}) is None
     True
-    >>> print(wrong_direction({"error_rate": True}))
-    it says that a greater error_rate is better, which is wrong for error_rate (lower
+    >>> print(wrong_direction({"f1_macro": False}))
+    it says that a lower f1_macro is better, which is wrong for f1_macro (higher
     is better)
     """
     for name, greater in metrics.items():
-        if not isinstance(name, str) or name.removeprefix("neg_") not in _KNOWN_METRICS:
-            continue
-        right = known_direction(name)
-        if greater is not right:
+        right = known_direction(name) if isinstance(name, str) else None
+        if right is not None and greater is not right:
             return (
                 f"it says that a {'greater' if greater else 'lower'} {name} is "
                 f"better, which is wrong for {name} "

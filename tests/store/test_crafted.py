@@ -308,3 +308,48 @@ def test_predictions_of_a_forged_size_allocate_nothing(tmp_path):
     )
     with pytest.raises(CorruptStoreError, match="checksum"):
         read_predictions(unsigned)
+
+
+# -- issue 50: what a finished study holds cannot be changed, thinned or faked --
+
+INFERRED = ["f1_macro", "F1_Macro", "precision_weighted", "recall_micro",
+            "jaccard_samples", "roc_auc_ovr_weighted", "neg_log_loss", "Error_Rate"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", INFERRED)
+def test_every_inferred_direction_is_enforced(name, clean_store, tmp_path):
+    """H: a re-signed store or a saved result that says the opposite of the
+    direction the package infers from any form of a metric's name (a suffix,
+    ``neg_``, another case) is refused with exit 2 naming it (on ff4c58f only
+    exact names were checked: `f1_macro` said lower-is-better ranked the worst
+    learner first, exit 0); so is such a `scoring=` before anything runs."""
+    from sklearn_bench._metrics import known_direction
+    from sklearn_bench.experiment._scoring import Metric, check_scoring
+
+    flipped = not known_direction(name)
+    with sqlite3.connect(clean_store) as conn:
+        result = json.loads(
+            conn.execute("SELECT value FROM meta WHERE key = 'result'").fetchone()[0]
+        )
+    result["metrics"] = {name: flipped}
+    path = _crafted(
+        clean_store,
+        tmp_path,
+        f"UPDATE meta SET value = '{json.dumps(result)}' WHERE key = 'result'",
+        sign=True,
+    )
+    _refused_everywhere(path, tmp_path, NotAStoreError, f"wrong for {name}")
+    saved = tmp_path / "saved"
+    BenchmarkResult.from_store(clean_store).save(saved)
+    meta = json.loads((saved / "metadata.json").read_text())
+    meta["metrics"][0]["name"] = name
+    meta["metrics"][0]["greater_is_better"] = flipped
+    (saved / "metadata.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match=f"wrong for {name}"):
+        BenchmarkResult.load(saved)
+    assert main(["report", str(saved), "--out", str(tmp_path / "r2")]) == 2
+    with pytest.raises(ValueError, match="rename the metric"):
+        check_scoring(
+            {name: Metric(name, None, flipped)}, all_classifiers=True,
+            all_regressors=False,
+        )  # fmt: skip
