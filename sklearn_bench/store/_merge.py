@@ -5,7 +5,13 @@ import os
 import sqlite3
 from pathlib import Path
 
-from ._digests import TASK_DTYPE, TASKS_QUERY, records, task_list_matches
+from ._digests import (
+    TASK_DTYPE,
+    TASKS_QUERY,
+    check_sealed,
+    records,
+    task_list_matches,
+)
 from ._files import (
     _LOCK_TIMEOUT,
     _MERGING,
@@ -131,6 +137,7 @@ def _read_source(source):
         listed = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
         if not task_list_matches(meta, listed):
             raise corrupt_store_error(source, "its task list differs from its checksum")
+        check_sealed(conn, meta, source)
         task_rows = conn.execute(
             f"SELECT {_TASK_COLUMNS} FROM tasks ORDER BY ordinal"
         ).fetchall()

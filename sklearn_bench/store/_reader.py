@@ -15,6 +15,7 @@ from ._digests import (
     TASK_DTYPE,
     TASKS_QUERY,
     _digests,
+    check_sealed,
     records,
     task_list_matches,
 )
@@ -117,6 +118,8 @@ def _check_digests(conn, path, meta, task_rows, rows, failures):
     digests = _digests(conn, task_rows, rows, failures)
     failed = {o for o, d in digests.items() if stored.get(o) != d}
     failed |= stored.keys() - digests.keys()  # rows deleted, checksum kept
+    if not failed:  # every task intact: then none may be missing
+        check_sealed(conn, meta, path)
     names = zip(
         task_rows["dataset"].tolist(),
         task_rows["split"].tolist(),

@@ -15,7 +15,9 @@ Layout (schema version 5), all in one SQLite file in WAL mode:
   ``result`` (JSON: metrics with their direction, data sets, learners and
   provenance of the :class:`BenchmarkResult`), ``keep_predictions``, and the
   store's own digests ``digest`` (of every other row of ``meta``) and
-  ``tasks_digest`` (of the task list).
+  ``tasks_digest`` (of the task list), and, once every task is committed,
+  ``sealed`` (the digest of the set of committed tasks: a finished store that
+  loses tasks is refused, a killed run, never sealed, resumes).
 - ``tasks(ordinal, dataset, split, replicate, fold, learner)``: every task
   registered by a run, in canonical order within a run, runs one after another.
 - ``scores``: one row per (task, metric) with the columns of

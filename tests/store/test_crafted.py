@@ -353,3 +353,72 @@ def test_every_inferred_direction_is_enforced(name, clean_store, tmp_path):
             {name: Metric(name, None, flipped)}, all_classifiers=True,
             all_regressors=False,
         )  # fmt: skip
+
+
+def test_a_finished_study_that_lost_tasks_is_refused(clean_store, tmp_path):
+    """H: a finished run seals its set of tasks under the settings digest, so
+    deleting the score and checksum rows of some tasks (the issue's thinned
+    study: on ff4c58f `store check` said "ok" and the report named the
+    cherry-picked winner) is refused by every reader, `store check` and
+    `report` (exit 2), by merge and by a run that would resume it (salvage
+    keeps the intact tasks: the lost ones rerun)."""
+    with sqlite3.connect(clean_store) as conn:
+        assert conn.execute("SELECT 1 FROM meta WHERE key = 'sealed'").fetchone()
+    path = _crafted(
+        clean_store,
+        tmp_path,
+        "DELETE FROM scores WHERE ordinal = 1",
+        "DELETE FROM checksums WHERE ordinal = 1",
+    )
+    for read in (BenchmarkResult.from_store, read_store, verify_checksums):
+        with pytest.raises(CorruptStoreError, match="finished run"):
+            read(path)
+    assert main(["store", "check", str(path)]) == 2
+    assert main(["report", str(path), "--out", str(tmp_path / "report")]) == 2
+    with pytest.raises(CorruptStoreError, match="finished run"):
+        merge_stores([path], tmp_path / "merged.sqlite")
+    with pytest.raises(CorruptStoreError, match="finished run"):
+        _experiment(path).fit(DATA)
+
+
+def test_a_killed_run_resumes_and_a_grown_study_seals_again(tmp_path):
+    """H: a run that never finished (not sealed) reads as partial and resumes;
+    once every task is committed it is sealed; a study grown by a learner is
+    unsealed until its new tasks are all committed, then sealed anew."""
+    from sklearn_bench.store import StoreWriter, Task
+
+    path = tmp_path / "killed.sqlite"
+    writer = StoreWriter(path)
+    result = {"metrics": {"error": False}, "datasets": {"d": "real world"},
+              "learners": ["m"], "info": {}}  # fmt: skip
+    tasks = [Task("d", s, s, 0, "m") for s in range(2)]
+    writer.start({"seed": 0}, tasks, result, keep_predictions=False)
+    row = {"dataset": "d", "learner": "m", "split": 0, "replicate": 0, "fold": 0,
+           "metric": "error", "value": 0.25, "fit_time": 0.1, "score_time": 0.01,
+           "n_train": 40, "n_test": 20, "error_type": "", "error_message": "",
+           "traceback": ""}  # fmt: skip
+    writer.write(writer.ordinals["d", 0, "m"], {"rows": [row]})
+    writer.close()  # as if killed: one task of two
+    assert read_store(path)["n_missing_tasks"] == 1
+    assert main(["store", "check", str(path)]) == 0
+
+    def sealed():
+        with sqlite3.connect(path) as conn:
+            return conn.execute("SELECT 1 FROM meta WHERE key = 'sealed'").fetchone()
+
+    assert not sealed()
+    writer = StoreWriter(path)
+    assert writer.start({"seed": 0}, tasks, result, keep_predictions=False)
+    writer.write(writer.ordinals["d", 1, "m"], {"rows": [{**row, "split": 1,
+                                                         "replicate": 1}]})  # fmt: skip
+    writer.close()
+    assert sealed() and read_store(path)["n_missing_tasks"] == 0
+    grown = tmp_path / "grown.sqlite"
+    _experiment(grown).fit(DATA)
+    with sqlite3.connect(grown) as conn:
+        first = conn.execute("SELECT value FROM meta WHERE key = 'sealed'").fetchone()
+    _experiment(grown, learners=("nb", "tree")).fit(DATA)
+    with sqlite3.connect(grown) as conn:
+        again = conn.execute("SELECT value FROM meta WHERE key = 'sealed'").fetchone()
+    assert first and again and first != again
+    assert verify_checksums(grown)["n_verified"] == 6
