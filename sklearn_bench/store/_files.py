@@ -2,6 +2,7 @@
 the working copies that merge and salvage write beside their target."""
 
 import os
+import re
 import urllib.parse
 from pathlib import Path
 
@@ -118,14 +119,23 @@ def _leftovers(new_path, marker=_SALVAGING):
     prefix = f".{new_path.name}{marker}"
     out = []
     for p in new_path.parent.glob(f"{prefix}*"):
-        pid = p.name[len(prefix) :]
-        if not pid.isdigit() or _alive(int(pid)) or p.is_symlink() or not p.is_file():
+        pid = _pid(p.name[len(prefix) :])
+        if pid is None or _alive(pid) or p.is_symlink() or not p.is_file():
             continue
         with open(p, "rb") as file:
             header = file.read(len(_SQLITE_HEADER))
         if header in (b"", _SQLITE_HEADER):
             out.append(p)
     return out
+
+
+def _pid(text):
+    """The process id a leftover's name ends with: ASCII digits only (``str.isdigit``
+    took ``-٣`` for pid 3), at most 10, below 2**31 (``os.kill`` overflowed on
+    20 digits); else ``None``."""
+    if re.fullmatch(r"[0-9]{1,10}", text) and int(text) < 2**31:
+        return int(text)
+    return None
 
 
 def _alive(pid):
