@@ -171,7 +171,7 @@ def test_foreign_file_as_the_store_exits_2_from_run(tmp_path, capsys, kind):
 
 @pytest.fixture(scope="module")
 def small_store(tmp_path_factory):
-    from sklearn.datasets import load_iris
+    from sklearn.datasets import load_iris, load_wine
     from sklearn.dummy import DummyClassifier
     from sklearn.naive_bayes import GaussianNB
 
@@ -180,7 +180,8 @@ def small_store(tmp_path_factory):
     store = tmp_path_factory.mktemp("small") / "run.sqlite"
     learners = {"nb": GaussianNB(), "dummy": DummyClassifier()}
     BenchmarkExperiment(learners, cv=3, random_state=0, progress=False,
-                        store=store).fit({"iris": load_iris(return_X_y=True)})  # fmt: skip
+                        store=store).fit({"iris": load_iris(return_X_y=True),
+                                          "wine": load_wine(return_X_y=True)})  # fmt: skip
     return store
 
 
@@ -226,3 +227,25 @@ def test_no_command_writes_over_its_own_input(command, small_store, tmp_path, ca
         store if command == "leaderboard" else tmp_path), "--force"]) == 2  # fmt: skip
     assert "own input" in capsys.readouterr().err
     assert store.read_bytes() == data
+
+
+def test_a_reader_that_has_gone_is_exit_0_and_the_work_done(small_store, tmp_path):
+    """H: `leaderboard STORE | head -0` (the reader gone before the first line)
+    exits 0 with nothing on stderr and still writes its CSV (on ff4c58f
+    `report … | head` exited 1 with BrokenPipeError)."""
+    import os
+    import subprocess
+    import sys
+
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone
+    out = tmp_path / "b.csv"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "sklearn_bench", "leaderboard", str(small_store),
+         "--out", str(out)],
+        stdout=write, stderr=subprocess.PIPE, env=env, text=True,
+    )  # fmt: skip
+    os.close(write)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "" and out.is_file()

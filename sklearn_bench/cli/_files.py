@@ -42,11 +42,12 @@ def _say(message, stream=None, *, names=()):
     # Names are the user's text: no control character reaches the terminal (an
     # ESC sequence in a learner's name could retitle or recolour it), and a
     # newline in one of ``names`` is shown as \n (it could forge a line).
-    print(
-        terminal_text(message, names=names),
-        file=sys.stdout if stream is None else stream,
-        flush=True,
-    )
+    stream = sys.stdout if stream is None else stream
+    try:
+        print(terminal_text(message, names=names), file=stream, flush=True)
+    except BrokenPipeError:  # the reader has gone (`| head`): the work goes on
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
 
 
 # The files and folders the commands write into an output folder, and the
