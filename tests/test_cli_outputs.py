@@ -179,9 +179,9 @@ def small_store(tmp_path_factory):
 
     store = tmp_path_factory.mktemp("small") / "run.sqlite"
     learners = {"nb": GaussianNB(), "dummy": DummyClassifier()}
+    data = {"iris": load_iris(return_X_y=True), "wine": load_wine(return_X_y=True)}
     BenchmarkExperiment(learners, cv=3, random_state=0, progress=False,
-                        store=store).fit({"iris": load_iris(return_X_y=True),
-                                          "wine": load_wine(return_X_y=True)})  # fmt: skip
+                        store=store).fit(data)  # fmt: skip
     return store
 
 

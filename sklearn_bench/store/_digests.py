@@ -403,8 +403,6 @@ def sign_store(conn):
     conn.executemany("INSERT INTO checksums VALUES (?, ?)", missing)
     conn.execute("DELETE FROM meta WHERE key = 'sealed'")
     if len(have) + len(missing) == len(task_rows):  # every task committed: finished
-        conn.execute(
-            "INSERT INTO meta VALUES ('sealed', ?)", (sealed_digest(conn),)
-        )
+        conn.execute("INSERT INTO meta VALUES ('sealed', ?)", (sealed_digest(conn),))
     seal(conn)
     return len(missing)

@@ -16,7 +16,7 @@ from ._files import (
     _LOCK_TIMEOUT,
     _MERGING,
     _check_file,
-    _read_only_uri,
+    _read_only,
     _refuse_link,
     _remove_store_files,
     _work_path,
@@ -27,7 +27,6 @@ from ._schema import (
     _COMPARED,
     _TASK_COLUMNS,
     Task,
-    _connect,
     corrupt_store_error,
     task_tables,
 )
@@ -95,7 +94,7 @@ def merge_stores(sources, target):
         if target.exists() and target.stat().st_size > 0:
             _check_file(target)
             _open_reader(target)[0].close()  # a corrupt target is named as such
-            src = _connect(_read_only_uri(target), uri=True, timeout=_LOCK_TIMEOUT)
+            src = _read_only(target, timeout=_LOCK_TIMEOUT)
             dst = sqlite3.connect(work)
             try:
                 src.backup(dst)  # the target with its committed -wal content

@@ -19,13 +19,12 @@ from ._digests import (
     records,
     task_list_matches,
 )
-from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal, _read_only_uri
+from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal, _read_only
 from ._schema import (
     _TEXT_FIELDS,
     CorruptStoreError,
     _check_meta,
     _checked,
-    _connect,
     check_integrity,
 )
 
@@ -42,7 +41,7 @@ def _open_reader(path):
     # Read-only: reading (report, from_store, store check, merge's sources)
     # never changes a store. A read-write connection checkpoints the -wal file
     # into the database when it closes, which made a damaged -wal permanent.
-    conn = _connect(_read_only_uri(path), uri=True, timeout=_LOCK_TIMEOUT)
+    conn = _read_only(path, timeout=_LOCK_TIMEOUT)
 
     def check(conn):
         check_integrity(conn, path)

@@ -313,7 +313,8 @@ def test_predictions_of_a_forged_size_allocate_nothing(tmp_path):
 # -- issue 50: what a finished study holds cannot be changed, thinned or faked --
 
 INFERRED = ["f1_macro", "F1_Macro", "precision_weighted", "recall_micro",
-            "jaccard_samples", "roc_auc_ovr_weighted", "neg_log_loss", "Error_Rate"]  # fmt: skip
+            "jaccard_samples", "roc_auc_ovr_weighted", "neg_log_loss",
+            "Error_Rate"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", INFERRED)
