@@ -190,9 +190,9 @@ def saved(tmp_path_factory):
     from sklearn_bench import BenchmarkResult
 
     df = pd.DataFrame({"d": ["a", "a", "b", "b"], "l": ["x", "y"] * 2,
-                       "v": [0.1, 0.2, 0.3, 0.4]})  # fmt: skip
+                       "v": [0.1, 0.2, 0.3, 0.4], "m": ["error_rate"] * 4})  # fmt: skip
     result = BenchmarkResult.from_frame(
-        df, dataset="d", learner="l", value="v", greater_is_better=False
+        df, dataset="d", learner="l", value="v", metric="m", greater_is_better=False
     )
     path = tmp_path_factory.mktemp("saved") / "r"
     result.save(path)
@@ -243,3 +243,26 @@ def test_a_linked_file_in_a_results_folder_is_refused(saved, tmp_path, capsys):
     assert main(["leaderboard", str(folder), "--out", str(tmp_path / "b.csv")]) == 2
     err = capsys.readouterr().err
     assert "symbolic link" in err and "TOPSECRET" not in err
+
+
+@pytest.mark.parametrize("edit", [("value", "7.5"), ("value", "-5"), ("n_test", "-5"),
+                                  ("n_train", "2.5")])  # fmt: skip
+def test_a_saved_score_out_of_bounds_or_a_bad_size_is_exit_2(
+    edit, saved, tmp_path, capsys
+):
+    """H: a results folder whose scores.csv holds an error rate of 7.5 or -5,
+    or a size of -5 or 2.5, is refused with exit 2 naming the column or the
+    metric (on ff4c58f they were analysed, exit 0)."""
+    import shutil
+
+    folder = tmp_path / "r"
+    shutil.copytree(saved, folder)
+    lines = (folder / "scores.csv").read_text().splitlines()
+    column = lines[0].split(",").index(edit[0])
+    row = lines[1].split(",")
+    row[column] = edit[1]
+    lines[1] = ",".join(row)
+    (folder / "scores.csv").write_text("\n".join(lines) + "\n")
+    assert main(["leaderboard", str(folder), "--out", str(tmp_path / "b.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "was refused" in err and (edit[0] in err or "bounds" in err)

@@ -16,7 +16,7 @@ from .._io import (
     write_text,
     writes_into,
 )
-from .._metrics import wrong_direction
+from .._metrics import scores_problem, wrong_direction
 from .._validation import check_saved_metadata
 from .._version import __version__
 from ..store import losses_loader, predictions_loader, read_store
@@ -873,6 +873,9 @@ class BenchmarkResult(
                     return unescape_frame(frame)
 
                 frames[name] = _read_saved(path / f"{name}.csv", read)
+        problem = scores_problem(frames["scores"], metrics)
+        if problem is not None:  # a hand edit, or not a run's
+            raise ValueError(f"{path / 'scores.csv'} was refused: {problem}.")
         return cls(
             frames["scores"],
             metrics=metrics,

@@ -22,7 +22,7 @@ from ._files import (
     _work_path,
 )
 from ._integrity import task_digest
-from ._reader import _open_reader
+from ._reader import _open_reader, _read_verified
 from ._schema import (
     _COMPARED,
     _TASK_COLUMNS,
@@ -137,6 +137,7 @@ def _read_source(source):
         if not task_list_matches(meta, listed):
             raise corrupt_store_error(source, "its task list differs from its checksum")
         check_sealed(conn, meta, source)
+        _read_verified(conn, source, meta)  # values of their type and bounds
         task_rows = conn.execute(
             f"SELECT {_TASK_COLUMNS} FROM tasks ORDER BY ordinal"
         ).fetchall()

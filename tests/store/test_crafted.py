@@ -423,3 +423,34 @@ def test_a_killed_run_resumes_and_a_grown_study_seals_again(tmp_path):
         again = conn.execute("SELECT value FROM meta WHERE key = 'sealed'").fetchone()
     assert first and again and first != again
     assert verify_checksums(grown)["n_verified"] == 6
+
+
+CRAFTED_VALUES = {
+    "an error rate of 7.5": "UPDATE scores SET value = 7.5 WHERE ordinal = 0",
+    "an error rate of -5": "UPDATE scores SET value = -5.0 WHERE ordinal = 0",
+    "n_test = -5": "UPDATE scores SET n_test = -5 WHERE ordinal = 0",
+    "text '0.1'": "UPDATE scores SET value = '0.1' WHERE ordinal = 0",
+    "a blob": "UPDATE scores SET value = x'3f' WHERE ordinal = 0",
+    "a fractional size": "UPDATE scores SET n_train = 99.5 WHERE ordinal = 0",
+}
+
+
+@pytest.mark.parametrize("edit", CRAFTED_VALUES)
+def test_a_resigned_value_of_another_type_or_out_of_bounds_is_refused(
+    edit, clean_store, tmp_path
+):
+    """H: a store re-signed with the package's own signing (anyone can) whose
+    score lies outside its metric's bounds, whose size is negative, or whose
+    value SQLite would cast (text, a blob) is refused by every reader, `store
+    check`, `report`, `leaderboard` and merge with exit 2 naming the learner
+    (on ff4c58f all were analysed, exit 0, and merge copied them)."""
+    path = _crafted(clean_store, tmp_path, CRAFTED_VALUES[edit], sign=True)
+    for read in (BenchmarkResult.from_store, read_store, verify_checksums):
+        with pytest.raises(CorruptStoreError, match="learner 'nb'"):
+            read(path)
+    assert main(["store", "check", str(path)]) == 2
+    assert main(["leaderboard", str(path), "--out", str(tmp_path / "b.csv")]) == 2
+    assert main(["report", str(path), "--out", str(tmp_path / "report")]) == 2
+    with pytest.raises(CorruptStoreError):
+        merge_stores([path], tmp_path / "merged.sqlite")
+    assert not (tmp_path / "merged.sqlite").exists()
