@@ -144,8 +144,8 @@ def _check_values(path, meta, task_rows, rows, failures):
                 f"The store {str(path)!r} was refused: learner {task['learner']!r} "
                 f"on data set {task['dataset']!r} split {task['split']}, metric "
                 f"{metric!r}, holds {what} (value {float(r['value'])!r}, "
-                f"n_train {int(r['n_train'])}, n_test {int(r['n_test'])}), which sklearn_bench never "
-                "writes; none of its values is used."
+                f"n_train {int(r['n_train'])}, n_test {int(r['n_test'])}), "
+                "which sklearn_bench never writes; none of its values is used."
             )
 
 
