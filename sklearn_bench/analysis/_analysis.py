@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .._fork import fork_processes
+from .._text import terminal_line
 from .._validation import check_n_jobs
 from ..datasets import PROBLEM_WORDS
 from ..results import IncommensurableScalesWarning, scale_note
@@ -444,7 +445,9 @@ class Analysis:
                 )
             lines.append(text)
         body = [
-            textwrap.fill(line, 78, initial_indent="  ", subsequent_indent="  ")
+            textwrap.fill(
+                terminal_line(line), 78, initial_indent="  ", subsequent_indent="  "
+            )
             for line in lines[1:]
         ]
         return "\n".join([lines[0], *body])

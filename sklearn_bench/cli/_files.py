@@ -411,7 +411,7 @@ def _flag_look_alike(result):
                         result.datasets), ("metrics", result.metrics)):  # fmt: skip
         for group in look_alike(names):
             _say(
-                f"Warning: the {kind} {' and '.join(map(repr, group))} look the "
+                f"Warning: the {kind} {' and '.join(map(ascii, group))} look the "
                 "same (equal after Unicode NFKC normalization and removal of "
                 "invisible characters); they are kept apart. Rename one if they "
                 "are meant to be one.",
