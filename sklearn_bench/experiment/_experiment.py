@@ -36,7 +36,12 @@ from ..store import (
     read_store,
 )
 from ._config import class_defaults, describe, experiment_config
-from ._dask import DaskRunner, active_dask_client, describe_lost_workers
+from ._dask import (
+    DaskRunner,
+    active_dask_client,
+    describe_lost_workers,
+    first_difference,
+)
 from ._preflight import (
     check_classification_target,
     check_dataset_for_learners,
@@ -707,23 +712,20 @@ class _Verifier:
         for key in sorted(self.sample & done.keys()):
             dname, split, lname = key
             job = self.experiment._job(self.setup, dname, split, [lname], alone=True)
-            mine = run_tasks(**job)[0]["rows"]
-            theirs = done[key]["rows"]
-            for a, b in zip(theirs, mine, strict=True):
-                same = a["metric"] == b["metric"] and a["error_type"] == b["error_type"]
-                same &= np.array_equal([a["value"]], [b["value"]], equal_nan=True)
-                if not same:
-                    raise RuntimeError(
-                        f"`verify` refused the run: the task of learner "
-                        f"{lname!r} on data set {dname!r}, split "
-                        f"{split}, scored {b['metric']} = {b['value']!r} when "
-                        f"re-fitted on the driver but {a['metric']} = "
-                        f"{a['value']!r}{_failed(a)} from the workers. A worker is "
-                        "faulty or not to be trusted. Nothing of this batch was "
-                        "stored; the tasks of this run stored before it came from "
-                        "the same workers: start the store again "
-                        "(overwrite=True) on workers you trust."
-                    )
+            mine = run_tasks(**job)[0]
+            field = first_difference(done[key], mine)
+            if field is not None:
+                a, b = done[key]["rows"][0], mine["rows"][0]
+                raise RuntimeError(
+                    f"`verify` refused the run: the task of learner {lname!r} on "
+                    f"data set {dname!r}, split {split}, gave other {field} when "
+                    f"re-fitted on the driver ({b['metric']} = {b['value']!r}) "
+                    f"than from the workers ({a['metric']} = {a['value']!r}"
+                    f"{_failed(a)}). A worker is faulty or not to be trusted. "
+                    "Nothing of this batch was stored; the tasks of this run "
+                    "stored before it came from the same workers: start the "
+                    "store again (overwrite=True) on workers you trust."
+                )
             self.n_checked += 1
 
 
