@@ -1140,9 +1140,14 @@ def trust50(folder, reference, tally):
         warnings.simplefilter("ignore")
         BenchmarkResult.from_store(store).save(saved)
     meta = json.loads((saved / "metadata.json").read_text())
-    for field, value in [("metrics", "x"), ("learners", {"a": 1}),
-                         ("has_predictions", "yes"), ("info", []),
-                         ("format_version", "1"), ("datasets", [{"name": "d"}])]:
+    for field, value in [
+        ("metrics", "x"),
+        ("learners", {"a": 1}),
+        ("has_predictions", "yes"),
+        ("info", []),
+        ("format_version", "1"),
+        ("datasets", [{"name": "d"}]),
+    ]:
         bad = base / f"saved-{field}"
         shutil.copytree(saved, bad)
         (bad / "metadata.json").write_text(json.dumps({**meta, field: value}))
@@ -1213,8 +1218,11 @@ def trust50(folder, reference, tally):
     code, printed = _cli("leaderboard", csv, "--lower-is-better")
     judge("look-alike names and U+2028", 2 * (code == 0),
           ok="caf\\xe9" in printed and "\u2028" not in printed)  # fmt: skip
-    judge("a URL in a name in methods.md", 2,
-          ok=markdown_text("http://evil.example") == "`http://evil.example`")
+    judge(
+        "a URL in a name in methods.md",
+        2,
+        ok=markdown_text("http://evil.example") == "`http://evil.example`",
+    )
     tally.check(values(store) == reference, "the reference store changed")
     return out
 

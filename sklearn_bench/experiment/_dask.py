@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from .._metrics import metric_bounds
+from .._metrics import metric_bounds, out_of_bounds
 from ._tasks import _failure, _task_columns, run_tasks
 
 # run_tasks's arguments shared by many jobs: sent once per run, not per job
@@ -194,11 +194,8 @@ def decode(result, job, i):
     for name, value in zip(names, values, strict=True):
         if failed and np.array_equal([value], [job["error_score"]], equal_nan=True):
             continue  # error_score, for a recorded failure
-        low, high = metric_bounds(name)
-        if not math.isfinite(value) or (
-            (low is not None and value < low) or (high is not None and value > high)
-        ):
-            refuse(f"{name} = {value!r} is outside its bounds {(low, high)}")
+        if not math.isfinite(value) or out_of_bounds(name, value):
+            refuse(f"{name} = {value!r} is outside its bounds {metric_bounds(name)}")
     for name, t in (("fit_time", fit), ("score_time", score)):
         if type(t) is not float or not (math.isfinite(t) and t >= 0):
             refuse(f"{name} = {t!r}"[:200])

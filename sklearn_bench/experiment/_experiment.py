@@ -155,9 +155,9 @@ class BenchmarkExperiment(BaseEstimator):
     verify : float, default=0.0
         The fraction of the tasks (a random sample, seeded by the experiment's
         seed) that the driver fits again, alone; a result that differs bit for
-        bit (scores, sizes, kept predictions, pointwise losses) refuses the run with a ``RuntimeError`` before that batch is
-        stored: a check against faulty or untrusted workers of a cluster (see
-        :ref:`cluster`).
+        bit (scores, sizes, kept predictions, pointwise losses) refuses the run
+        with a ``RuntimeError`` before that batch is stored: a check against
+        faulty or untrusted workers of a cluster (see :ref:`cluster`).
 
     Attributes
     ----------

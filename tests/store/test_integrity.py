@@ -359,9 +359,7 @@ def test_salvage_removes_only_its_own_leftovers(clean, tmp_path):
 
 
 @pytest.mark.parametrize("pid", ["99999999999999999999", "-\u0663", "\u0663", "12a"])
-def test_a_leftover_name_of_no_ascii_pid_is_kept_and_salvage_runs(
-    pid, clean, tmp_path
-):
+def test_a_leftover_name_of_no_ascii_pid_is_kept_and_salvage_runs(pid, clean, tmp_path):
     """H: a file named like salvage's working copy whose tail is not a bounded
     ASCII pid (20 digits, Arabic-Indic digits) is not a leftover: salvage into
     NEW keeps it and succeeds (on ff4c58f 20 digits made salvage fail with
