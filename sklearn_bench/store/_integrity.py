@@ -26,6 +26,7 @@ from collections import Counter
 
 import numpy as np
 
+from .._metrics import out_of_bounds
 from ._schema import _feed, task_tables
 
 # The tags of a table's part of a task's bytes (the names of other tables).
@@ -246,6 +247,8 @@ class RunFacts:
                 return f"a score stored as {type(value).__name__}"
             elif not (math.isfinite(value) or failed):
                 return f"a non-finite score {value!r}"
+            elif not failed and out_of_bounds(metric, value):
+                return f"a score {value!r} outside the bounds of {metric}"
             if not (_is_time(fit_time) and _is_time(score_time)):
                 return "an invalid fit or score time"
             if not (_is_int(n_train) and _is_int(n_test)):

@@ -454,3 +454,16 @@ def test_a_resigned_value_of_another_type_or_out_of_bounds_is_refused(
     with pytest.raises(CorruptStoreError):
         merge_stores([path], tmp_path / "merged.sqlite")
     assert not (tmp_path / "merged.sqlite").exists()
+
+
+def test_salvage_drops_a_resigned_score_out_of_bounds(clean_store, tmp_path):
+    """H: salvage, which keeps the tasks it can prove, drops a re-signed task
+    whose error rate is 7.5 (its domain checks knew types, not bounds) and
+    keeps the others: the salvaged store reads."""
+    path = _crafted(
+        clean_store, tmp_path, "UPDATE scores SET value = 7.5 WHERE ordinal = 0",
+        sign=True,
+    )  # fmt: skip
+    report = salvage_store(path, tmp_path / "new.sqlite")
+    assert report.n_lost == 1 and "outside the bounds" in str(report)
+    assert read_store(tmp_path / "new.sqlite")["n_missing_tasks"] == 1
