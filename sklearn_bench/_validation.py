@@ -22,6 +22,7 @@ __all__ = [
     "check_real",
     "check_saved_metadata",
     "first_non_numeric",
+    "info_problem",
     "named_items",
     "real_array",
     "real_number",
@@ -340,6 +341,20 @@ def check_saved_metadata(meta, file, *, version):
     learners = meta.get("learners")
     if not isinstance(learners, list) or not all(type(m) is str for m in learners):
         fail("learners", "is not a list of names")
-    if not isinstance(meta.get("info", {}), dict):
-        fail("info", "is not an object")
+    problem = info_problem(meta.get("info", {}))
+    if problem is not None:
+        fail(problem, "is not an object")
     return metrics, datasets, learners, meta.get("info", {})
+
+
+def info_problem(info):
+    """The field of a run's ``info`` (of a store or a results folder) that is
+    not of its type, as ``"info.KEY"``, or ``None``: ``info`` and the entries
+    the analyses read (``analysis``, ``dataset_sizes``, ``dataset_sources``,
+    ``split_roles``) are objects."""
+    if not isinstance(info, dict):
+        return "info"
+    for key in ("analysis", "dataset_sizes", "dataset_sources", "split_roles"):
+        if not isinstance(info.get(key) or {}, dict):
+            return f"info.{key}"
+    return None

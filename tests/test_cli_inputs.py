@@ -178,6 +178,7 @@ _BAD_FIELDS = {
     "learners": ("learners", {"a": 1}),
     "has_predictions": ("has_predictions", "yes"),
     "info": ("info", []),
+    "info.split_roles": ("info", {"split_roles": "x"}),
     "format_version": ("format_version", "1"),
     "cannot be read": ("deep", None),
 }  # fmt: skip

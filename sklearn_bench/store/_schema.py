@@ -61,6 +61,7 @@ import struct
 from typing import NamedTuple
 
 from .._metrics import wrong_direction
+from .._validation import info_problem
 
 SCHEMA_VERSION = 5
 _FORMAT = "sklearn_bench store"
@@ -417,7 +418,9 @@ def _check_meta(conn, path):
             value = json.loads(meta[key])
             if key == "result":
                 value["metrics"], value["datasets"], value["learners"]  # noqa: B018
-        except (KeyError, TypeError, ValueError, RecursionError):
+                if info_problem(value.get("info", {})) is not None:
+                    raise ValueError(info_problem(value.get("info", {})))
+        except (KeyError, TypeError, ValueError, RecursionError, AttributeError):
             raise NotAStoreError(
                 f"The store {str(path)!r} lacks its metadata {key!r} (or it is "
                 "not valid): damaged, or not written whole by sklearn_bench. "

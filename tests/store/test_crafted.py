@@ -467,3 +467,23 @@ def test_salvage_drops_a_resigned_score_out_of_bounds(clean_store, tmp_path):
     report = salvage_store(path, tmp_path / "new.sqlite")
     assert report.n_lost == 1 and "outside the bounds" in str(report)
     assert read_store(tmp_path / "new.sqlite")["n_missing_tasks"] == 1
+
+
+def test_a_resigned_info_of_another_type_is_refused(clean_store, tmp_path):
+    """H: a re-signed store whose result's info.split_roles is text (the
+    analyses called .get on it: exit 1 with AttributeError) is refused as
+    lacking valid metadata, exit 2."""
+    with sqlite3.connect(clean_store) as conn:
+        result = json.loads(
+            conn.execute("SELECT value FROM meta WHERE key = 'result'").fetchone()[0]
+        )
+    result["info"]["split_roles"] = "x"
+    path = _crafted(
+        clean_store,
+        tmp_path,
+        f"UPDATE meta SET value = '{json.dumps(result)}' WHERE key = 'result'",
+        sign=True,
+    )
+    with pytest.raises(NotAStoreError, match="metadata 'result'"):
+        read_store(path)
+    assert main(["report", str(path), "--out", str(tmp_path / "r")]) == 2
