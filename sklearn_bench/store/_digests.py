@@ -91,7 +91,14 @@ def records(cursor, dtype, chunk=65536):
     at most ``chunk`` rows are Python tuples at a time)."""
     parts = []
     while rows := cursor.fetchmany(chunk):
-        parts.append(np.array(rows, dtype=dtype))
+        try:
+            parts.append(np.array(rows, dtype=dtype))
+        except (ValueError, TypeError, OverflowError):  # a number of 1e308, a blob
+            raise CorruptStoreError(
+                "The store holds a task or score row whose ordinal, index or ids "
+                "are not integers, which sklearn_bench never writes: tampered "
+                "with or damaged; it was refused and left untouched."
+            ) from None
     return np.concatenate(parts) if parts else np.array([], dtype=dtype)
 
 

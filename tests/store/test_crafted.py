@@ -487,3 +487,15 @@ def test_a_resigned_info_of_another_type_is_refused(clean_store, tmp_path):
     with pytest.raises(NotAStoreError, match="metadata 'result'"):
         read_store(path)
     assert main(["report", str(path), "--out", str(tmp_path / "r")]) == 2
+
+
+@pytest.mark.parametrize("column", ["split", "replicate", "fold"])
+def test_a_task_id_of_1e308_is_refused_not_a_crash(column, clean_store, tmp_path):
+    """H: a task's split, replicate or fold set to 1e308 (no integer) is refused
+    with exit 2 by `store check`, `leaderboard` and `merge` (on ff4c58f: exit 1
+    with OverflowError before any checksum was read)."""
+    sql = f"UPDATE tasks SET {column} = 1e308 WHERE ordinal = 0"
+    path = _crafted(clean_store, tmp_path, sql)
+    assert main(["store", "check", str(path)]) == 2
+    assert main(["leaderboard", str(path), "--out", str(tmp_path / "b.csv")]) == 2
+    assert main(["merge", str(tmp_path / "m.sqlite"), str(path)]) == 2
