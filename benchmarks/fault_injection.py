@@ -808,8 +808,8 @@ def trust(folder, reference, tally):
     reports = base / "reports"
     reports.mkdir()
     shutil.copyfile(store, reports / "s.sqlite")
-    _cli("report", reports / "s.sqlite", "--out", reports)
-    os.symlink(user / "new-folder", reports / "report-2")
+    _cli("report", reports / "s.sqlite", "--out", reports / "s-report")
+    os.symlink(user / "new-folder", reports / "s-report-2")  # STEM-report-2
     code, err = _cli("report", reports / "s.sqlite")
     judge("a dangling report-2 link", code, ok="Traceback" not in err)
     swapped = base / "swapped"
@@ -964,6 +964,8 @@ def _lie(kind, encode):
     """``encode`` of the worker, whose result for the learner 'tree' becomes a lie
     of ``kind`` (the others are honest)."""
 
+    import numpy as np
+
     def lie(out):
         result = encode(out)
         if result[2] != "tree":
@@ -981,6 +983,12 @@ def _lie(kind, encode):
             r[10] = (r[10][0], r[10][1][::-1].copy(), r[10][2])
         elif kind == "a score within bounds (verify)":
             r[4] = (0.0,) * len(r[4])
+        elif kind == "every prediction correct":
+            r[10] = (r[10][0], r[10][1], np.ones_like(r[10][2]))
+        elif kind == "flat losses of the right mean (verify)" and r[11] is not None:
+            index, rows, loss = r[11]
+            flat = np.repeat(loss.mean(axis=1, keepdims=True), loss.shape[1], axis=1)
+            r[11] = (index, rows, flat)
         return tuple(r)
 
     return lie
@@ -993,6 +1001,8 @@ HOSTILE = (
     "an object, not plain data",
     "predictions of other rows",
     "a score within bounds (verify)",
+    "every prediction correct",
+    "flat losses of the right mean (verify)",
 )
 
 
@@ -1042,6 +1052,181 @@ def hostile_workers(folder, reference, tally):
     return out
 
 
+def trust50(folder, reference, tally):
+    """Issue 50 (fourth trust pass), each case as an attacker would try it, with
+    a folder of the user's beside whose every byte must be unchanged: inferred
+    metric directions flipped (re-signed), a finished study thinned, a planted
+    link at a folder name a command chose, outputs over inputs, leftover names
+    of no ASCII pid, malformed results folders, a reader gone (EPIPE), a read
+    that would make a -shm, a -wal or -shm that is not a file, re-signed values
+    out of bounds or of another type, inflating losses, names that forge a
+    wrapped line or look alike, a URL in a name."""
+    import json
+    import zlib
+
+    from sklearn_bench._text import markdown_text
+    from sklearn_bench.report._summary import _wrapped
+    from sklearn_bench.store._digests import sign_store
+
+    base = folder / "trust50"
+    user = base / "user"
+    user.mkdir(parents=True)
+    (user / "notes.txt").write_text("the user's notes")
+    before = _tree(user)
+    store = folder / "reference.sqlite"
+    out = {"held": 0, "changed outside": 0}
+
+    def judge(kind, code, expect=2, ok=True):
+        tally.case(f"issue 50: {kind}")
+        outside = _tree(user) != before
+        tally.check(not outside, f"{kind}: a file outside the output folder changed")
+        tally.check(code == expect, f"{kind}: exit status {code}, not {expect}")
+        tally.check(ok, f"{kind}: not handled as it should be")
+        out["changed outside"] += outside
+        out["held"] += code == expect and ok and not outside
+
+    def refused_everywhere(kind, path):
+        codes = [_cli("store", "check", path)[0],
+                 _cli("report", path, "--out", base / "r")[0],
+                 _cli("leaderboard", path, "--out", base / "b.csv")[0],
+                 _cli("merge", base / "m.sqlite", path)[0]]  # fmt: skip
+        judge(kind, max(codes), ok=min(codes) == 2 and not (base / "r").exists())
+
+    with sqlite3.connect(store) as conn:
+        result = json.loads(
+            conn.execute("SELECT value FROM meta WHERE key = 'result'").fetchone()[0]
+        )
+    for name in ("f1_macro", "F1_Macro", "precision_weighted", "neg_log_loss",
+                 "roc_auc_ovr_weighted", "Error_Rate"):  # fmt: skip
+        flipped = {**result, "metrics": {name: name.lower() == "error_rate"}}
+        text = json.dumps(flipped).replace("'", "''")
+        sql = f"UPDATE meta SET value = '{text}' WHERE key = 'result'"
+        path = _signed(store, base / f"dir-{name}.sqlite", sql)
+        refused_everywhere(f"direction of {name} flipped (re-signed)", path)
+    thin = _edit(store, base / "thin.sqlite",
+                 "DELETE FROM checksums WHERE ordinal IN (SELECT ordinal FROM "
+                 "tasks WHERE learner = 'knn')",
+                 "DELETE FROM scores WHERE learner = 'knn'",
+                 "DELETE FROM predictions WHERE ordinal IN (SELECT ordinal FROM "
+                 "tasks WHERE learner = 'knn')",
+                 "DELETE FROM losses WHERE ordinal IN (SELECT ordinal FROM "
+                 "tasks WHERE learner = 'knn')")  # fmt: skip
+    refused_everywhere("a finished study thinned of one learner's tasks", thin)
+    shared = base / "shared"
+    shared.mkdir()
+    shutil.copyfile(store, shared / "run.sqlite")
+    (shared / "run-report").symlink_to(user)
+    code, _ = _cli("report", shared / "run.sqlite")
+    judge("a planted link at run-report", code)
+    own = base / "own"
+    own.mkdir()
+    shutil.copyfile(store, own / "run.sqlite")
+    (own / ".sklearn_bench_outputs.json").write_text('{"files": ["run.sqlite"]}')
+    data = (own / "run.sqlite").read_bytes()
+    code, _ = _cli("leaderboard", own / "run.sqlite", "--out", own / "run.sqlite",
+                   "--force")  # fmt: skip
+    judge("leaderboard STORE --out STORE --force", code,
+          ok=(own / "run.sqlite").read_bytes() == data)  # fmt: skip
+    for pid in ("99999999999999999999", "-\u0663"):
+        odd = base / f".new.sqlite.salvaging-{pid}"
+        shutil.copyfile(store, odd)
+        code, _ = _cli("store", "salvage", store, base / "new.sqlite")
+        judge(f"a leftover named ...salvaging-{pid!r}", code, 0, odd.exists())
+        (base / "new.sqlite").unlink(missing_ok=True)
+    saved = base / "saved"
+    from sklearn_bench import BenchmarkResult
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        BenchmarkResult.from_store(store).save(saved)
+    meta = json.loads((saved / "metadata.json").read_text())
+    for field, value in [
+        ("metrics", "x"),
+        ("learners", {"a": 1}),
+        ("has_predictions", "yes"),
+        ("info", []),
+        ("format_version", "1"),
+        ("datasets", [{"name": "d"}]),
+    ]:
+        bad = base / f"saved-{field}"
+        shutil.copytree(saved, bad)
+        (bad / "metadata.json").write_text(json.dumps({**meta, field: value}))
+        code, printed = _cli("report", bad, "--out", base / "r")
+        judge(f"metadata.json {field} = {value!r}", code,
+              ok=field in printed and "Traceback" not in printed)  # fmt: skip
+    linked = base / "saved-link"
+    shutil.copytree(saved, linked)
+    (linked / "scores.csv").unlink()
+    (linked / "scores.csv").symlink_to(user / "notes.txt")
+    code, printed = _cli("report", linked, "--out", base / "r")
+    judge("scores.csv linked to a file of the user's", code,
+          ok="the user's notes" not in printed)  # fmt: skip
+    read, write = os.pipe()
+    os.close(read)
+    done = subprocess.run(
+        [sys.executable, "-m", "sklearn_bench", "leaderboard", store, "--out",
+         base / "piped.csv"], stdout=write, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )  # fmt: skip
+    os.close(write)
+    judge("the reader gone (EPIPE)", done.returncode, 0, done.stderr == "")
+    walled = base / "walled"
+    walled.mkdir()
+    source = shutil.copyfile(store, base / "w-source.sqlite")
+    conn = sqlite3.connect(source, isolation_level=None)
+    conn.execute("PRAGMA wal_autocheckpoint=0")
+    conn.execute("BEGIN")
+    conn.execute("UPDATE meta SET value = value WHERE key = 'format'")
+    sign_store(conn)
+    conn.execute("COMMIT")
+    for suffix in ("", "-wal"):
+        shutil.copyfile(f"{source}{suffix}", walled / f"s.sqlite{suffix}")
+    conn.close()
+    code, _ = _cli("store", "check", walled / "s.sqlite")
+    judge("a -wal without -shm read by store check", code, 0,
+          not (walled / "s.sqlite-shm").exists())  # fmt: skip
+    for suffix, kind in [("-wal", "fifo"), ("-wal", "/dev/zero"), ("-shm", "fifo")]:
+        odd = base / f"odd{suffix}{kind.replace('/', '_')}"
+        odd.mkdir()
+        shutil.copyfile(store, odd / "s.sqlite")
+        part = odd / f"s.sqlite{suffix}"
+        os.mkfifo(part) if kind == "fifo" else part.symlink_to(kind)
+        code, _ = _cli("store", "check", odd / "s.sqlite")
+        judge(f"a {suffix} that is {kind}", code)
+    for what, sql in [
+        ("an error rate of 7.5", "UPDATE scores SET value = 7.5 WHERE ordinal = 0"),
+        ("an error rate of -5", "UPDATE scores SET value = -5.0 WHERE ordinal = 0"),
+        ("n_test = -5", "UPDATE scores SET n_test = -5 WHERE ordinal = 0"),
+        ("a text score '0.1'", "UPDATE scores SET value = '0.1' WHERE ordinal = 0"),
+        ("a blob score", "UPDATE scores SET value = x'3f' WHERE ordinal = 0"),
+    ]:
+        path = _signed(store, base / f"v-{len(what)}-{what[:5]}.sqlite", sql)
+        refused_everywhere(f"{what} (re-signed)", path)
+    bomb = zlib.compress(bytes(64 * 2**20), 9)
+    path = _edit(store, base / "bomb.sqlite")
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE losses SET loss = ? WHERE ordinal = 0", (bomb,))
+        conn.execute("DELETE FROM checksums")
+        sign_store(conn)
+    code, _ = _cli("store", "salvage", path, base / "bomb-new.sqlite")
+    judge("losses inflating to 64 MB (salvage drops the task)", code, 0)
+    wrapped = _wrapped("x" * 80 + " c\nSPOOFED verdict")
+    judge("a newline in a name inside a wrapped note", 2, ok=not any(
+        ln.lstrip().startswith("SPOOF") for ln in wrapped.splitlines()))  # fmt: skip
+    csv = _results_csv(base / "alike.csv", names=("caf\u00e9", "cafe\u0301",
+                                                  "c\u2028SPOOFED"))  # fmt: skip
+    code, printed = _cli("leaderboard", csv, "--lower-is-better")
+    judge("look-alike names and U+2028", 2 * (code == 0),
+          ok="caf\\xe9" in printed and "\u2028" not in printed)  # fmt: skip
+    judge(
+        "a URL in a name in methods.md",
+        2,
+        ok=markdown_text("http://evil.example") == "`http://evil.example`",
+    )
+    tally.check(values(store) == reference, "the reference store changed")
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--child", nargs=argparse.REMAINDER)
@@ -1076,6 +1261,10 @@ def main():
         print(f"links done ({time.perf_counter() - start:.0f} s)", flush=True)
         trusted = trust(folder, reference, tally)
         n_trust = sum(tally.cases.values()) - n_before - n_links
+        n_before = sum(tally.cases.values())
+        trusted50 = trust50(folder, reference, tally)
+        n_trust50 = sum(tally.cases.values()) - n_before
+        print(f"issue 50 done ({time.perf_counter() - start:.0f} s)", flush=True)
         hostile = hostile_workers(folder, reference, tally)
     took = time.perf_counter() - start
     total = sum(tally.cases.values())
@@ -1117,6 +1306,12 @@ def main():
         f"issue 38 (hard links, checksums of every table, staging, names): "
         f"{trusted['held']} of {n_trust} refused with exit 2 or handled safely; "
         f"{trusted['changed outside']} changed a file outside the output folder"
+    )
+    print(
+        f"issue 50 (directions, sealed task sets, links, outputs over inputs, "
+        f"folders, EPIPE, -wal/-shm, values, losses, names): {trusted50['held']} "
+        f"of {n_trust50} refused with exit 2 or handled safely; "
+        f"{trusted50['changed outside']} changed a file outside the output folder"
     )
     print(
         f"hostile dask workers: {hostile['refused']} of {len(HOSTILE)} runs refused "

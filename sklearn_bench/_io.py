@@ -103,10 +103,11 @@ class Folder:
         self.fd, self.path = fd, Path(path)
 
     @classmethod
-    def open(cls, path, *, create=False):
+    def open(cls, path, *, create=False, link=True):
         """Hold the folder ``path`` (created with its parents if ``create``);
         an :class:`UnsafePathError` if it is not a folder (a file, a link to a
-        missing folder)."""
+        missing folder) or, without ``link``, if it is a link (a folder name the
+        package chose itself, where a planted link would redirect writes)."""
         path = Path(path)
         if create:
             with contextlib.suppress(FileExistsError):
@@ -117,6 +118,11 @@ class Folder:
                 raise _unsafe(f"into {path}", what, path, lambda: os.readlink(path))
             what = "it is not a folder" if path.exists() else "it does not exist"
             raise _unsafe(f"into {path}", what, path if path.exists() else None)
+        if not link and path.is_symlink():
+            what = "it is a symbolic link, and only a folder you name may be one"
+            raise _unsafe(f"into {path}", what, path, lambda: os.readlink(path))
+        if not link and _AT:  # the name checked is the folder held
+            return cls(os.open(path, _DIR | _NOFOLLOW), path)
         return cls(os.open(path, _DIR) if _AT else None, path)
 
     def close(self):

@@ -8,6 +8,8 @@ __all__ = [
     "default_delta",
     "known_direction",
     "metric_bounds",
+    "out_of_bounds",
+    "scores_problem",
     "wrong_direction",
 ]
 
@@ -72,21 +74,46 @@ def _name(metric):
 
 def metric_bounds(metric):
     """The natural range ``(low, high)`` of a metric from its name (a suffix such
-    as ``"f1_macro"`` or a ``neg_`` prefix allowed): ``(0.0, 1.0)`` for proportions,
-    ``(0.0, None)`` for losses, ``(None, None)`` otherwise.
+    as ``"f1_macro"`` allowed): ``(0.0, 1.0)`` for proportions, ``(0.0, None)``
+    for losses, ``(None, None)`` otherwise; a ``neg_`` prefix negates the range.
 
     Examples
     --------
     >>> from sklearn_bench._metrics import metric_bounds
     >>> metric_bounds("error_rate"), metric_bounds("mean_squared_error")
     ((0.0, 1.0), (0.0, None))
+    >>> metric_bounds("neg_mean_squared_error")
+    (None, -0.0)
     """
-    name = _name(metric).removeprefix("neg_")
+    name = _name(metric)
+    if name.startswith("neg_"):
+        low, high = metric_bounds(name[4:])
+        return (None if high is None else -high, None if low is None else -low)
     if name.startswith(_UNIT_METRICS):
         return (0.0, 1.0)
     if name.startswith(_NONNEGATIVE_METRICS):
         return (0.0, None)
     return (None, None)
+
+
+def out_of_bounds(metric, values):
+    """A mask of ``values`` of ``metric`` outside :func:`metric_bounds` (NaN,
+    a recorded failure, is within them).
+
+    Examples
+    --------
+    >>> from sklearn_bench._metrics import out_of_bounds
+    >>> out_of_bounds("error_rate", [0.5, 7.5, -5.0, float("nan")]).tolist()
+    [False, True, True, False]
+    """
+    import numpy as np
+
+    values = np.asarray(values, dtype=float)
+    low, high = metric_bounds(metric)
+    with np.errstate(invalid="ignore"):
+        return (values < (-np.inf if low is None else low)) | (
+            values > (np.inf if high is None else high)
+        )
 
 
 def known_direction(metric):
@@ -109,35 +136,61 @@ def known_direction(metric):
     return None
 
 
-# The metrics known by their exact name (and their ``neg_`` forms), whose
-# direction no stored result can change; prefixes such as ``d2_`` are not names.
-_KNOWN_METRICS = {*_GREATER, *_LOWER} - {"d2_"}
-
-
 def wrong_direction(metrics):
     """Why ``metrics`` (``{name: greater_is_better}``, as a store or a saved
-    result records them) cannot be right: the text for the first known metric
-    said to be better the other way round (``{"error_rate": True}`` ranks the
-    worst learner first), or ``None``.
+    result records them) cannot be right: the text for the first metric whose
+    direction :func:`known_direction` infers (``f1_macro``, ``neg_*``, any case)
+    said to be better the other way round, or ``None``.
 
     Examples
     --------
     >>> from sklearn_bench._metrics import wrong_direction
-    >>> wrong_direction({"error_rate": False}) is None
+    >>> wrong_direction({"error_rate": False, "F1_macro": True}) is None
     True
-    >>> print(wrong_direction({"error_rate": True}))
-    it says that a greater error_rate is better, which is wrong for error_rate (lower
+    >>> print(wrong_direction({"f1_macro": False}))
+    it says that a lower f1_macro is better, which is wrong for f1_macro (higher
     is better)
     """
     for name, greater in metrics.items():
-        if not isinstance(name, str) or name.removeprefix("neg_") not in _KNOWN_METRICS:
-            continue
-        right = known_direction(name)
-        if greater is not right:
+        right = known_direction(name) if isinstance(name, str) else None
+        if right is not None and greater is not right:
             return (
                 f"it says that a {'greater' if greater else 'lower'} {name} is "
                 f"better, which is wrong for {name} "
                 f"({'higher' if right else 'lower'} is better)"
+            )
+    return None
+
+
+def scores_problem(scores, metrics):
+    """Why a saved scores table (columns ``metric``, ``value``, ``n_train``,
+    ``n_test``, ``error_type``, ...) cannot be what a run wrote: a size that is
+    not a whole number >= 0 (-1: unknown), or a finite score of a recorded success
+    outside its metric's bounds; the text naming the first such row, or
+    ``None``."""
+    import numpy as np
+    import pandas as pd
+
+    for column in ("n_train", "n_test"):
+        if column not in scores:
+            continue
+        sizes = pd.to_numeric(scores[column], errors="coerce").to_numpy(float)
+        bad = ~(np.isnan(sizes) | ((sizes >= -1) & (sizes == np.round(sizes))))
+        if bad.any():
+            row = scores.iloc[int(np.flatnonzero(bad)[0])]
+            learner = row.get("learner")
+            return f"{column} = {row[column]!r} is not a size (learner {learner!r})"
+    ok = scores["error_type"].fillna("") == "" if "error_type" in scores else True
+    for name in metrics:
+        at = np.asarray((scores["metric"] == name) & ok)
+        values = scores["value"].to_numpy(dtype=float)
+        bad = at & np.isfinite(values) & out_of_bounds(name, values)
+        if bad.any():
+            row = scores.iloc[int(np.flatnonzero(bad)[0])]
+            return (
+                f"the {name} of learner {row.get('learner')!r} on data set "
+                f"{row.get('dataset')!r} is {row['value']!r}, outside its bounds "
+                f"{metric_bounds(name)}"
             )
     return None
 

@@ -20,6 +20,7 @@ __all__ = [
     "look_alike",
     "markdown_text",
     "short_label",
+    "terminal_line",
     "terminal_text",
 ]
 
@@ -27,9 +28,12 @@ __all__ = [
 # enough for "dlda_k10+welch_t_selection (RepeatedStratifiedKFold)".
 MAX_LABEL_LENGTH = 60
 ELLIPSIS = "…"
-# C0 and C1 control characters, DEL, and the bidirectional overrides and isolates
-# (which reorder what a reader sees).
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# C0 and C1 control characters, DEL, the line and paragraph separators (a new
+# line to some terminals and editors), and the bidirectional marks, embeddings,
+# overrides and isolates (which reorder what a reader sees).
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]"
+)
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 
@@ -100,6 +104,20 @@ def terminal_text(text, *, names=()):
     return visible_controls(text, keep="\n\t")
 
 
+def terminal_line(text):
+    r"""One line for a terminal, to be wrapped after: every control character
+    escaped, newlines and tabs included (wrapped first, a newline in a name was
+    turned into a space, and the attacker's text could begin a line).
+
+    Examples
+    --------
+    >>> from sklearn_bench._text import terminal_line
+    >>> print(terminal_line("c\nSPOOFED \u2028 \u202e"))
+    c\nSPOOFED \u2028 \u202e
+    """
+    return visible_controls(text)
+
+
 _LAYOUT = re.compile("[\n\t]")
 # Markdown's inline specials: backslash, code, emphasis, links, raw HTML and
 # entities, tables, strike-through; an underscore inside a word is literal.
@@ -109,16 +127,34 @@ _MARKDOWN = re.compile(r"[\\`*\[\]<>&|~]|(?<!\w)_|_(?!\w)")
 def markdown_text(text):
     r"""Text for a line of Markdown that renders as itself: every inline
     special character (``\ ` * _ [ ] < > & | ~``) backslash-escaped, so that
-    a name is never a link, emphasis or raw HTML, and control characters as
-    visible escapes (a newline would start a heading or a list).
+    a name is never a link, emphasis or raw HTML, a URL (which renderers make a
+    link by itself) as a code span, and control characters as visible escapes
+    (a newline would start a heading or a list).
 
     Examples
     --------
     >>> from sklearn_bench._text import markdown_text
     >>> print(markdown_text("<svg/onload=alert(1)> and error_rate\n# x"))
     \<svg/onload=alert(1)\> and error_rate\n# x
+    >>> print(markdown_text("data from https://evil.example/x_y"))
+    data from `https://evil.example/x_y`
     """
-    return visible_controls(_MARKDOWN.sub(lambda m: "\\" + m.group(0), str(text)))
+    parts = _URL.split(str(text))  # every other part a URL
+    return "".join(
+        visible_controls(_code_span(part) if i % 2 else _MARKDOWN.sub(r"\\\g<0>", part))
+        for i, part in enumerate(parts)
+    )
+
+
+# What renderers turn into a link by itself (GitHub's autolinks): shown as code.
+_URL = re.compile(r"((?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+)")
+
+
+def _code_span(text):
+    """``text`` as a Markdown code span (shown as is, never a link)."""
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 # Characters a reader does not see: format characters (zero-width space and

@@ -20,7 +20,9 @@ __all__ = [
     "check_positive_int",
     "check_random_state",
     "check_real",
+    "check_saved_metadata",
     "first_non_numeric",
+    "info_problem",
     "named_items",
     "real_array",
     "real_number",
@@ -272,3 +274,87 @@ def check_random_state(random_state, *, keep_random_state=False):
         "`random_state` must be None, an int, a numpy Generator or RandomState; "
         f"got {random_state!r}."
     )
+
+
+def check_saved_metadata(meta, file, *, version):
+    """The fields of a saved result's ``metadata.json`` (``meta``, parsed from
+    ``file``), each checked against its type: ``(metrics {name: greater},
+    datasets {name: problem}, learners, info)``; a ``ValueError`` naming
+    ``file`` and the first field that is wrong (a ``KeyError``, ``TypeError``
+    or ``AttributeError`` deep in the reader was exit 1, not 2).
+
+    Examples
+    --------
+    >>> from sklearn_bench._validation import check_saved_metadata
+    >>> meta = {"format_version": 1, "file_format": "csv", "has_predictions":
+    ...         False, "metrics": [{"name": "e", "greater_is_better": False}],
+    ...         "datasets": [{"name": "d", "problem": "unknown"}],
+    ...         "learners": ["a"], "info": {}}
+    >>> check_saved_metadata(meta, "m.json", version=1)
+    ({'e': False}, {'d': 'unknown'}, ['a'], {})
+    >>> meta["format_version"] = "1"
+    >>> check_saved_metadata(meta, "m.json", version=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: m.json: `format_version` says format version '1' (a str); this
+    sklearn_bench reads 1 (an int).
+    """
+
+    def fail(field, what):
+        raise ValueError(
+            f"{file}: `{field}` {what}: damaged, or not written by "
+            "BenchmarkResult.save."
+        )
+
+    if not isinstance(meta, dict):
+        fail("metadata", "is not an object")
+    got = meta.get("format_version")
+    if type(got) is not type(version) or got != version:
+        raise ValueError(
+            f"{file}: `format_version` says format version {got!r} (a "
+            f"{type(got).__name__}); this sklearn_bench reads {version!r} (an "
+            f"{type(version).__name__})."
+        )
+    if meta.get("file_format") not in ("csv", "parquet"):
+        fail("file_format", "is not 'csv' or 'parquet'")
+    for key in ("has_predictions", "has_losses"):
+        if type(meta.get(key, False)) is not bool:
+            fail(key, "is not true or false")
+
+    def named(key, field, types):
+        items = meta.get(key)
+        if not isinstance(items, list) or not items:
+            fail(key, "is not a non-empty list")
+        out = {}
+        for i, item in enumerate(items):
+            if not isinstance(item, dict) or type(item.get("name")) is not str:
+                fail(f"{key}[{i}].name", "is not a name")
+            if not isinstance(item.get(field), types):
+                fail(f"{key}[{i}].{field}", f"is not a {types.__name__}")
+            if item["name"] in out:
+                fail(f"{key}[{i}].name", f"repeats {item['name']!r}")
+            out[item["name"]] = item[field]
+        return out
+
+    metrics = named("metrics", "greater_is_better", bool)
+    datasets = named("datasets", "problem", str)
+    learners = meta.get("learners")
+    if not isinstance(learners, list) or not all(type(m) is str for m in learners):
+        fail("learners", "is not a list of names")
+    problem = info_problem(meta.get("info", {}))
+    if problem is not None:
+        fail(problem, "is not an object")
+    return metrics, datasets, learners, meta.get("info", {})
+
+
+def info_problem(info):
+    """The field of a run's ``info`` (of a store or a results folder) that is
+    not of its type, as ``"info.KEY"``, or ``None``: ``info`` and the entries
+    the analyses read (``analysis``, ``dataset_sizes``, ``dataset_sources``,
+    ``split_roles``) are objects."""
+    if not isinstance(info, dict):
+        return "info"
+    for key in ("analysis", "dataset_sizes", "dataset_sources", "split_roles"):
+        if not isinstance(info.get(key) or {}, dict):
+            return f"info.{key}"
+    return None

@@ -140,6 +140,8 @@ def test_report_command_on_a_partial_store(demo_dir, tmp_path, capsys):
     across-data-set analyses with a note; exit 0."""
     import sqlite3
 
+    from sklearn_bench.store._digests import seal
+
     _, out, _ = demo_dir
     store = tmp_path / "partial.sqlite"
     shutil.copy(out / "results.sqlite", store)
@@ -154,6 +156,8 @@ def test_report_command_on_a_partial_store(demo_dir, tmp_path, capsys):
         marks = ",".join("?" * len(ordinals))
         for table in ("scores", "predictions", "losses", "checksums"):  # never run
             con.execute(f"DELETE FROM {table} WHERE ordinal IN ({marks})", ordinals)
+        con.execute("DELETE FROM meta WHERE key = 'sealed'")  # a killed run's
+        seal(con, tasks=False)
     code = main(["report", str(store), "--out", str(tmp_path / "rep")])
     text = capsys.readouterr().out
     assert code == 0

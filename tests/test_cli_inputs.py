@@ -165,3 +165,105 @@ def test_a_config_class_is_checked_by_name_before_anything_is_imported(
     assert "standard library" in captured.err and "learners.bad.class" in captured.err
     assert "Beautiful is better than ugly" not in captured.out
     assert module not in sys.modules or module == "os"
+
+
+# -- issue 50: a results folder's every field typed, exit 2 naming it --
+
+_BAD_FIELDS = {
+    "metrics": ("metrics", "x"),
+    "metrics[0].name": ("metrics", [{"name": 1, "greater_is_better": False}]),
+    "metrics[0].greater_is_better": ("metrics", [{"name": "e",
+                                                  "greater_is_better": "no"}]),
+    "datasets[0].problem": ("datasets", [{"name": "d"}]),
+    "learners": ("learners", {"a": 1}),
+    "has_predictions": ("has_predictions", "yes"),
+    "info": ("info", []),
+    "info.split_roles": ("info", {"split_roles": "x"}),
+    "format_version": ("format_version", "1"),
+    "cannot be read": ("deep", None),
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    import pandas as pd
+
+    from sklearn_bench import BenchmarkResult
+
+    df = pd.DataFrame({"d": ["a", "a", "b", "b"], "l": ["x", "y"] * 2,
+                       "v": [0.1, 0.2, 0.3, 0.4], "m": ["error_rate"] * 4})  # fmt: skip
+    result = BenchmarkResult.from_frame(
+        df, dataset="d", learner="l", value="v", metric="m", greater_is_better=False
+    )
+    path = tmp_path_factory.mktemp("saved") / "r"
+    result.save(path)
+    return path
+
+
+@pytest.mark.parametrize("field", _BAD_FIELDS)
+def test_a_malformed_results_folder_is_exit_2_naming_the_field(
+    field, saved, tmp_path, capsys
+):
+    """H: each malformed metadata.json field (a wrong type, a missing key, a
+    string format_version, nesting deeper than the parser's recursion) gives
+    exit 2 naming the field, never a traceback (on ff4c58f: exit 1 with
+    KeyError, TypeError, AttributeError or RecursionError, and format_version
+    "1" read "holds format version 1; this sklearn_bench reads version 1")."""
+    import json
+    import shutil
+
+    folder = tmp_path / "r"
+    shutil.copytree(saved, folder)
+    meta = json.loads((folder / "metadata.json").read_text())
+    key, value = _BAD_FIELDS[field]
+    if key == "deep":
+        text = "[" * 100_000 + "]" * 100_000
+    else:
+        meta[key] = value
+        text = json.dumps(meta)
+    (folder / "metadata.json").write_text(text)
+    assert main(["leaderboard", str(folder), "--out", str(tmp_path / "b.csv")]) == 2
+    err = capsys.readouterr().err
+    assert field in err and "Traceback" not in err
+    if field == "format_version":
+        assert "'1' (a str)" in err
+
+
+def test_a_linked_file_in_a_results_folder_is_refused(saved, tmp_path, capsys):
+    """H: a results folder whose scores.csv is a link to another file is refused
+    with exit 2 without reading it (on ff4c58f the linked file's first value
+    showed in the error)."""
+    import shutil
+
+    folder = tmp_path / "r"
+    shutil.copytree(saved, folder)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOPSECRET\n")
+    (folder / "scores.csv").unlink()
+    (folder / "scores.csv").symlink_to(secret)
+    assert main(["leaderboard", str(folder), "--out", str(tmp_path / "b.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "symbolic link" in err and "TOPSECRET" not in err
+
+
+@pytest.mark.parametrize("edit", [("value", "7.5"), ("value", "-5"), ("n_test", "-5"),
+                                  ("n_train", "2.5")])  # fmt: skip
+def test_a_saved_score_out_of_bounds_or_a_bad_size_is_exit_2(
+    edit, saved, tmp_path, capsys
+):
+    """H: a results folder whose scores.csv holds an error rate of 7.5 or -5,
+    or a size of -5 or 2.5, is refused with exit 2 naming the column or the
+    metric (on ff4c58f they were analysed, exit 0)."""
+    import shutil
+
+    folder = tmp_path / "r"
+    shutil.copytree(saved, folder)
+    lines = (folder / "scores.csv").read_text().splitlines()
+    column = lines[0].split(",").index(edit[0])
+    row = lines[1].split(",")
+    row[column] = edit[1]
+    lines[1] = ",".join(row)
+    (folder / "scores.csv").write_text("\n".join(lines) + "\n")
+    assert main(["leaderboard", str(folder), "--out", str(tmp_path / "b.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "was refused" in err and (edit[0] in err or "bounds" in err)

@@ -164,3 +164,88 @@ def test_foreign_file_as_the_store_exits_2_from_run(tmp_path, capsys, kind):
     assert code == 2
     assert "not a sklearn_bench store" in err and "overwrite" not in err
     assert store.read_bytes() == before
+
+
+# -- issue 50: derived folders never through a link; outputs never over inputs --
+
+
+@pytest.fixture(scope="module")
+def small_store(tmp_path_factory):
+    from sklearn.datasets import load_iris, load_wine
+    from sklearn.dummy import DummyClassifier
+    from sklearn.naive_bayes import GaussianNB
+
+    from sklearn_bench import BenchmarkExperiment
+
+    store = tmp_path_factory.mktemp("small") / "run.sqlite"
+    learners = {"nb": GaussianNB(), "dummy": DummyClassifier()}
+    data = {"iris": load_iris(return_X_y=True), "wine": load_wine(return_X_y=True)}
+    BenchmarkExperiment(learners, cv=3, random_state=0, progress=False,
+                        store=store).fit(data)  # fmt: skip
+    return store
+
+
+def test_a_planted_link_at_the_derived_report_folder_is_refused(
+    small_store, tmp_path, capsys
+):
+    """H: in a shared folder, `run-report -> victim` (a name `report` chose
+    itself) is refused with exit 2 and nothing is written into the victim (on
+    ff4c58f the report was written there, exit 0); a link the user names with
+    --out is followed."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    store = shared / "run.sqlite"
+    store.write_bytes(small_store.read_bytes())
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (shared / "run-report").symlink_to(victim)
+    assert main(["report", str(store)]) == 2
+    assert "symbolic link" in capsys.readouterr().err
+    assert list(victim.iterdir()) == []
+    mine = tmp_path / "mine"
+    mine.symlink_to(victim)
+    assert main(["report", str(store), "--out", str(mine)]) == 0
+    assert (victim / "report.html").is_file()
+
+
+@pytest.mark.parametrize("command", ["leaderboard", "report"])
+def test_no_command_writes_over_its_own_input(command, small_store, tmp_path, capsys):
+    """H: `leaderboard STORE --out STORE --force` (in a folder whose manifest
+    lists the store, as the demo's does) and `report STORE --out FOLDER` where
+    the store is one of the report's outputs are refused with exit 2 and the
+    store kept (on ff4c58f the store was replaced by its CSV)."""
+    store = tmp_path / "run.sqlite"
+    if command == "report":
+        (tmp_path / "tables").mkdir()
+        store = tmp_path / "tables" / "run.sqlite"
+    data = small_store.read_bytes()
+    store.write_bytes(data)
+    (tmp_path / ".sklearn_bench_outputs.json").write_text(
+        json.dumps({"files": ["run.sqlite", "tables/run.sqlite"]})
+    )
+    assert main([command, str(store), "--out", str(
+        store if command == "leaderboard" else tmp_path), "--force"]) == 2  # fmt: skip
+    assert "own input" in capsys.readouterr().err
+    assert store.read_bytes() == data
+
+
+def test_a_reader_that_has_gone_is_exit_0_and_the_work_done(small_store, tmp_path):
+    """H: `leaderboard STORE | head -0` (the reader gone before the first line)
+    exits 0 with nothing on stderr and still writes its CSV (on ff4c58f
+    `report … | head` exited 1 with BrokenPipeError)."""
+    import os
+    import subprocess
+    import sys
+
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone
+    out = tmp_path / "b.csv"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "sklearn_bench", "leaderboard", str(small_store),
+         "--out", str(out)],
+        stdout=write, stderr=subprocess.PIPE, env=env, text=True,
+    )  # fmt: skip
+    os.close(write)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "" and out.is_file()

@@ -233,8 +233,9 @@ def test_no_name_forges_a_line_on_the_terminal(tmp_path, capsys):
 def test_names_that_look_alike_are_flagged(tmp_path, capsys, pair):
     """H: two learners that differ only by a zero-width space, a trailing
     space, full-width letters, a combining accent or a no-break space are
-    flagged by `leaderboard` on stderr naming both (repr shows the difference)
-    and still ranked apart (on 17a1a60 nothing was said)."""
+    flagged by `leaderboard` on stderr naming both, each written distinctly
+    (``ascii()``: 'caf\\xe9' and 'cafe\\u0301', which repr printed alike, issue
+    50) and still ranked apart (on 17a1a60 nothing was said)."""
     from sklearn_bench._text import look_alike
 
     assert look_alike([*pair, "other"]) == [pair]
@@ -244,7 +245,8 @@ def test_names_that_look_alike_are_flagged(tmp_path, capsys, pair):
                  "--lower-is-better"])  # fmt: skip
     assert code == 0
     err = capsys.readouterr().err
-    assert "look the same" in err and repr(pair[1]) in err
+    assert "look the same" in err and ascii(pair[0]) in err and ascii(pair[1]) in err
+    assert ascii(pair[0]) != ascii(pair[1])
 
 
 def test_look_alike_does_not_catch_other_scripts():
@@ -253,3 +255,22 @@ def test_look_alike_does_not_catch_other_scripts():
     from sklearn_bench._text import look_alike
 
     assert look_alike(["a", "\u0430", "l1", "ll", "rn", "m", "lr", "rf"]) == []
+
+
+def test_names_are_escaped_before_wrapping_and_separators_are_escaped():
+    """H: a name holding a newline, U+2028/U+2029 or a direction mark inside a
+    wrapped note is escaped before the note is wrapped, so no terminal line
+    begins with the attacker's text (on ff4c58f textwrap turned the newline
+    into a space and "SPOOFED" began a line) and no separator or mark passes
+    unescaped; a URL in methods.md is a code span, never a bare link."""
+    from sklearn_bench._text import markdown_text, terminal_line, terminal_text
+    from sklearn_bench.report._summary import _wrapped
+
+    text = _wrapped("x" * 80 + " c\nSPOOFED verdict")
+    assert "c\\nSPOOFED" in text
+    assert not [ln for ln in text.splitlines() if ln.lstrip().startswith("SPOOF")]
+    for char in "\u2028\u2029\u200e\u200f\u061c\u202e\u2066":
+        assert char not in terminal_line(f"a{char}b")
+        assert char not in terminal_text(f"a{char}b")
+    assert markdown_text("see http://x.example/a") == "see `http://x.example/a`"
+    assert markdown_text("www.x.example") == "`www.x.example`"

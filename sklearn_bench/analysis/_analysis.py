@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .._fork import fork_processes
-from .._text import ADJUST_METHODS, adjusted_by
+from .._text import ADJUST_METHODS, adjusted_by, terminal_line
 from .._validation import check_n_jobs
 from ..datasets._dataset import PROBLEM_WORDS
 from ..results import IncommensurableScalesWarning
@@ -441,7 +441,9 @@ class Analysis:
                 )
             lines.append(text)
         body = [
-            textwrap.fill(line, 78, initial_indent="  ", subsequent_indent="  ")
+            textwrap.fill(
+                terminal_line(line), 78, initial_indent="  ", subsequent_indent="  "
+            )
             for line in lines[1:]
         ]
         return "\n".join([lines[0], *body])

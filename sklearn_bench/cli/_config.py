@@ -184,7 +184,7 @@ class RunConfig:
     # the analysis plan of [analysis], and the settings the file names
     plan: AnalysisPlan = field(default_factory=AnalysisPlan)
     plan_keys: tuple = ()
-    out_dir: Path = Path("sklearn_bench_report")
+    out_dir: Path | None = None  # None: ./sklearn_bench_report, never a link
     figure_formats: tuple = ("png", "svg")
     title: str = "Benchmark report"
     sequential: dict = field(default_factory=dict)  # [sequential]: for --sequential

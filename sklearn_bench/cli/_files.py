@@ -42,11 +42,12 @@ def _say(message, stream=None, *, names=()):
     # Names are the user's text: no control character reaches the terminal (an
     # ESC sequence in a learner's name could retitle or recolour it), and a
     # newline in one of ``names`` is shown as \n (it could forge a line).
-    print(
-        terminal_text(message, names=names),
-        file=sys.stdout if stream is None else stream,
-        flush=True,
-    )
+    stream = sys.stdout if stream is None else stream
+    try:
+        print(terminal_text(message, names=names), file=stream, flush=True)
+    except BrokenPipeError:  # the reader has gone (`| head`): the work goes on
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
 
 
 # The files and folders the commands write into an output folder, and the
@@ -161,6 +162,25 @@ def _check_place(out, flag):
         raise _UsageError(f"cannot write into {parent}; choose another {flag}")
 
 
+def _refuse_own_input(out, inputs, *, names=(), flag="--out"):
+    """Refuse to write ``out`` (its outputs ``names``, or the file itself) over
+    one of the command's ``inputs`` (a store with its ``-wal`` and ``-shm``, or a
+    folder), even by another name (``leaderboard STORE --out STORE --force``
+    replaced the store with its CSV)."""
+    real = os.path.realpath(out)
+    targets = [os.path.join(real, n) for n in names] or [real]
+    for source in inputs:
+        for path in (source, f"{source}-wal", f"{source}-shm"):
+            path = os.path.realpath(path)
+            if any(path == t or path.startswith(t + os.sep) for t in targets) or any(
+                t.startswith(path + os.sep) for t in targets
+            ):
+                raise _UsageError(
+                    f"{flag} {out} would write over the command's own input "
+                    f"{source}; choose another {flag}"
+                )
+
+
 def _check_outputs(root, names, *, force, flag, study=None, refresh=False):
     """The outputs in the held folder ``root`` that this command may replace,
     or a refusal: existing outputs need ``force``, unless ``refresh`` and the
@@ -229,7 +249,15 @@ def _remove_stage(root, name, stage=None):
 
 @contextlib.contextmanager
 def _output_folder(
-    out, names, *, force, flag="--out", study=None, refresh=False, in_place=()
+    out,
+    names,
+    *,
+    force,
+    flag="--out",
+    study=None,
+    refresh=False,
+    in_place=(),
+    named=True,
 ):
     """Claim the output folder ``out`` for one command; yields the staging folder
     to write the outputs ``names`` into.
@@ -243,9 +271,11 @@ def _output_folder(
     if it is renamed meanwhile. Without an error the outputs are moved into place
     (:func:`_commit`); with one the staging folder is removed and the earlier
     outputs stay. A process killed at any moment leaves the earlier outputs, or
-    outputs the manifest lists as written for ``study``."""
+    outputs the manifest lists as written for ``study``. Only a folder the user
+    ``named`` may be a link; one the command chose never is (a planted link
+    would redirect its writes)."""
     _check_place(out, flag)
-    with Folder.open(out, create=True) as root, _locked(root):
+    with Folder.open(out, create=True, link=named) as root, _locked(root):
         refuse_links_below(root)  # a planted link would send writes elsewhere
         files, written_for, staging = _manifest(root)
         for name in staging:  # of a killed command (we hold the lock)
@@ -381,7 +411,7 @@ def _flag_look_alike(result):
                         result.datasets), ("metrics", result.metrics)):  # fmt: skip
         for group in look_alike(names):
             _say(
-                f"Warning: the {kind} {' and '.join(map(repr, group))} look the "
+                f"Warning: the {kind} {' and '.join(map(ascii, group))} look the "
                 "same (equal after Unicode NFKC normalization and removal of "
                 "invisible characters); they are kept apart. Rename one if they "
                 "are meant to be one.",

@@ -10,6 +10,7 @@ from ._files import (
     _load_stored,
     _names,
     _read_manifest,
+    _refuse_own_input,
     _replace_file,
     _say,
     _UsageError,
@@ -232,6 +233,7 @@ def _leaderboard_out(args):
     out = args.out
     if out is None:
         out = source.parent / f"{source.stem}-leaderboard.csv"
+    _refuse_own_input(out, [source])
     if out.is_dir():
         raise _UsageError(f"--out {out} is a folder; give a file name (FILE.csv)")
     if out.exists():

@@ -31,6 +31,7 @@ from ._files import (
     _present,
     _read_manifest,
     _refuse_non_finite,
+    _refuse_own_input,
     _require_matplotlib,
     _say,
     _study,
@@ -148,7 +149,6 @@ def _build_parser():
     demo.add_argument(
         "--out",
         type=Path,
-        default=Path("sklearn_bench_demo"),
         metavar="DIR",
         help="output directory (default: ./sklearn_bench_demo)",
     )
@@ -476,11 +476,13 @@ def _cmd_demo(args):
     size = "quick" if args.quick else "full" if args.full else "default"
     # Checked before anything runs: an existing demo is replaced only with
     # --force, and then only the files the demo wrote (never the user's).
-    out, store = args.out, args.out / "results.sqlite"
+    out = args.out or Path("sklearn_bench_demo")
+    store = out / "results.sqlite"
     with _output_folder(
         out,
         _DEMO_OUTPUTS,
         force=args.force,
+        named=args.out is not None,
         study=_study(store=store),
         in_place=_DEMO_OUTPUTS[len(_RUN_OUTPUTS) :],  # the store and its files
     ) as stage:
@@ -518,7 +520,7 @@ def _cmd_run(args):
     if args.verify is not None:
         params["verify"] = args.verify
     experiment = BenchmarkExperiment(config.learners, **params)
-    out = args.out if args.out is not None else config.out_dir
+    out = args.out or config.out_dir or Path("sklearn_bench_report")
     store = params.get("store")
     if store is not None and not Path(store).parent.is_dir():
         raise _UsageError(
@@ -578,6 +580,7 @@ def _cmd_run(args):
         _RUN_OUTPUTS,
         force=args.force,
         study=_study(store=store, config=args.config),
+        named=bool(args.out or config.out_dir),
         refresh=True,
     ) as stage:
         return _fit_and_write(args, config, experiment, datasets, out, stage, stopping)
@@ -725,10 +728,15 @@ def _cmd_report(args):
     result, missing = _load_stored(args.store)
     plan, sources = _report_settings(result, args)
     out, force = _report_dir(args)
+    _refuse_own_input(out, [args.store], names=_REPORT_OUTPUTS)
     # A report replaces an earlier one only with --force (it may hold other
     # settings), also of the same store; the manifest records the store.
     with _output_folder(
-        out, _REPORT_OUTPUTS, force=force, study=_study(store=args.store)
+        out,
+        _REPORT_OUTPUTS,
+        force=force,
+        study=_study(store=args.store),
+        named=args.out is not None,
     ) as stage:
         _write_report_of(args, result, missing, plan, sources, stage)
     _say(f"Report written to the folder {out}:")

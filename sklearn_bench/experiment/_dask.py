@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from .._metrics import metric_bounds
+from .._metrics import metric_bounds, out_of_bounds
 from ._tasks import _failure, _task_columns, run_tasks
 
 # run_tasks's arguments shared by many jobs: sent once per run, not per job
@@ -123,6 +123,37 @@ def encode(out):
     )
 
 
+_FIELDS = (
+    *("dataset", "split", "learner", "metrics", "scores", "fit_time"),
+    *("score_time", "n_train", "n_test", "failure", "predictions", "losses"),
+)
+
+
+def _bits(value):
+    """A value of :func:`encode` as comparable bytes (arrays by dtype, shape and
+    bytes; floats by their bits, so -0.0 is not 0.0 and NaN is NaN)."""
+    if isinstance(value, tuple):
+        return tuple(_bits(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return (value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, float):
+        return np.float64(value).tobytes()
+    return value
+
+
+def first_difference(theirs, mine):
+    """The first field (:func:`encode`'s, the timings and failure texts aside)
+    in which two results of one task differ bit for bit, or ``None``: what
+    ``verify`` compares (scores, sizes, kept predictions, pointwise losses)."""
+    a, b = encode(theirs), encode(mine)
+    for name, x, y in zip(_FIELDS, a, b, strict=True):
+        if name == "failure":
+            x, y = x[0], y[0]  # the type; messages hold addresses
+        if name not in ("fit_time", "score_time") and _bits(x) != _bits(y):
+            return name
+    return None
+
+
 def decode(result, job, i):
     """What ``run_tasks`` returned for the ``i``-th task of ``job``, from its
     plain-data result; a ``RuntimeError`` refuses the run when it is not what the
@@ -163,11 +194,8 @@ def decode(result, job, i):
     for name, value in zip(names, values, strict=True):
         if failed and np.array_equal([value], [job["error_score"]], equal_nan=True):
             continue  # error_score, for a recorded failure
-        low, high = metric_bounds(name)
-        if not math.isfinite(value) or (
-            (low is not None and value < low) or (high is not None and value > high)
-        ):
-            refuse(f"{name} = {value!r} is outside its bounds {(low, high)}")
+        if not math.isfinite(value) or out_of_bounds(name, value):
+            refuse(f"{name} = {value!r} is outside its bounds {metric_bounds(name)}")
     for name, t in (("fit_time", fit), ("score_time", score)):
         if type(t) is not float or not (math.isfinite(t) and t >= 0):
             refuse(f"{name} = {t!r}"[:200])
@@ -193,6 +221,13 @@ def decode(result, job, i):
             or not np.array_equal(p_rows, rows)
         ):
             refuse("the predictions are not of the validation rows")
+        if kind == "correct" and p_values.size:  # the scores they imply
+            implied = {"error_rate": 1 - p_values.mean(), "accuracy": p_values.mean()}
+            for name, value in zip(names, values, strict=True):
+                if name in implied and not math.isclose(
+                    value, implied[name], rel_tol=1e-9, abs_tol=1e-12
+                ):
+                    refuse(f"the predictions imply {name} = {implied[name]!r}")
         pred = {"rows": p_rows, kind: p_values}
     if losses is not None:
         losses = _decode_losses(losses, job, failed, values, rows, refuse)

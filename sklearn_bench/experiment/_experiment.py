@@ -33,7 +33,12 @@ from ..store._reader import losses_loader, losses_table, predictions_loader, rea
 from ..store._schema import Task
 from ..store._writer import open_writer
 from ._config import class_defaults, describe, experiment_config
-from ._dask import DaskRunner, active_dask_client, describe_lost_workers
+from ._dask import (
+    DaskRunner,
+    active_dask_client,
+    describe_lost_workers,
+    first_difference,
+)
 from ._preflight import (
     check_classification_target,
     check_dataset_for_learners,
@@ -146,10 +151,10 @@ class BenchmarkExperiment(BaseEstimator):
         parameter, which cannot be told apart from a deterministic one).
     verify : float, default=0.0
         The fraction of the tasks (a random sample, seeded by the experiment's
-        seed) that the driver fits again, alone; a score that differs bit for
-        bit refuses the run with a ``RuntimeError`` before that batch is
-        stored: a check against faulty or untrusted workers of a cluster (see
-        :ref:`cluster`).
+        seed) that the driver fits again, alone; a result that differs bit for
+        bit (scores, sizes, kept predictions, pointwise losses) refuses the run
+        with a ``RuntimeError`` before that batch is stored: a check against
+        faulty or untrusted workers of a cluster (see :ref:`cluster`).
 
     Attributes
     ----------
@@ -714,23 +719,20 @@ class _Verifier:
         for key in sorted(self.sample & done.keys()):
             dname, split, lname = key
             job = self.experiment._job(self.setup, dname, split, [lname], alone=True)
-            mine = run_tasks(**job)[0]["rows"]
-            theirs = done[key]["rows"]
-            for a, b in zip(theirs, mine, strict=True):
-                same = a["metric"] == b["metric"] and a["error_type"] == b["error_type"]
-                same &= np.array_equal([a["value"]], [b["value"]], equal_nan=True)
-                if not same:
-                    raise RuntimeError(
-                        f"`verify` refused the run: the task of learner "
-                        f"{lname!r} on data set {dname!r}, split "
-                        f"{split}, scored {b['metric']} = {b['value']!r} when "
-                        f"re-fitted on the driver but {a['metric']} = "
-                        f"{a['value']!r}{_failed(a)} from the workers. A worker is "
-                        "faulty or not to be trusted. Nothing of this batch was "
-                        "stored; the tasks of this run stored before it came from "
-                        "the same workers: start the store again "
-                        "(overwrite=True) on workers you trust."
-                    )
+            mine = run_tasks(**job)[0]
+            field = first_difference(done[key], mine)
+            if field is not None:
+                a, b = done[key]["rows"][0], mine["rows"][0]
+                raise RuntimeError(
+                    f"`verify` refused the run: the task of learner {lname!r} on "
+                    f"data set {dname!r}, split {split}, gave other {field} when "
+                    f"re-fitted on the driver ({b['metric']} = {b['value']!r}) "
+                    f"than from the workers ({a['metric']} = {a['value']!r}"
+                    f"{_failed(a)}). A worker is faulty or not to be trusted. "
+                    "Nothing of this batch was stored; the tasks of this run "
+                    "stored before it came from the same workers: start the "
+                    "store again (overwrite=True) on workers you trust."
+                )
             self.n_checked += 1
 
 

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from sklearn.metrics import accuracy_score, get_scorer, get_scorer_names, make_scorer
 
+from .._metrics import wrong_direction
+
 __all__ = ["Metric", "make_metric"]
 
 _CLASSIFICATION_PREFIXES = (
@@ -415,6 +417,9 @@ def check_scoring(scoring, *, all_classifiers, all_regressors):
         if metric.name in metrics:
             raise ValueError(f"Duplicate metric name {metric.name!r} in `scoring`.")
         metrics[metric.name] = metric
+    wrong = wrong_direction({m.name: m.greater_is_better for m in metrics.values()})
+    if wrong is not None:  # a store of it would be refused when read
+        raise ValueError(f"`scoring` was refused: {wrong}; rename the metric.")
     return metrics
 
 

@@ -41,12 +41,20 @@ def derive_seed(base, dataset, purpose, replicate=0):
 _WATCHING_DRIVER = False
 
 
-def _watch_driver(driver_pid):
+def _watch_driver(driver_pid, *, child=False):
     """In a worker the driver started itself (loky's), a daemon thread that ends
     the process once the driver is gone (a driver killed with SIGKILL cannot stop
-    its workers: they were seen running 35 minutes later)."""
+    its workers: they were seen running 35 minutes later). A ``child`` (a pool's
+    worker, never a dask worker) whose parent is already another process was
+    orphaned while it started: it exits at once (it returned without watching,
+    then waited on its queue for ever). Once re-parented, a process never gets
+    its parent back, so comparing ``getppid()`` has no race."""
     global _WATCHING_DRIVER
-    if _WATCHING_DRIVER or os.getpid() == driver_pid or os.getppid() != driver_pid:
+    if _WATCHING_DRIVER or os.getpid() == driver_pid:
+        return
+    if os.getppid() != driver_pid:
+        if child:
+            os._exit(1)
         return
     _WATCHING_DRIVER = True
 
@@ -63,7 +71,7 @@ def _watch_driver(driver_pid):
 def watching_workers():
     """Keyword arguments of :class:`joblib.Parallel` that make each worker process
     of loky (joblib's default) or multiprocessing watch the driver from the
-    moment it starts (:func:`_watch_driver` as the pool's initializer); ``{}``
+    moment it starts (:func:`_watch_parent` as the pool's initializer); ``{}``
     for any other backend. A worker that watched only from its first task
     outlived a driver killed before it got one."""
     from joblib.parallel import get_active_backend
@@ -71,7 +79,12 @@ def watching_workers():
     backend = type(get_active_backend()[0]).__name__
     if backend not in ("LokyBackend", "MultiprocessingBackend"):
         return {}
-    return {"initializer": _watch_driver, "initargs": (os.getpid(),)}
+    return {"initializer": _watch_parent, "initargs": (os.getpid(),)}
+
+
+def _watch_parent(driver_pid):
+    """A pool worker's initializer: :func:`_watch_driver` of its parent."""
+    _watch_driver(driver_pid, child=True)
 
 
 # Bytes of transformed training data that one task keeps for the learners that

@@ -4,7 +4,7 @@ import textwrap
 
 import numpy as np
 
-from .._text import terminal_text
+from .._text import terminal_line, terminal_text
 from ..analysis import Analysis
 from ..analysis._bottom_line import DISAGREEMENTS_TITLE, adjusted_interval_words
 from ..analysis._format import fmt_names, fmt_p_equals
@@ -38,7 +38,7 @@ def _num(x, digits=3):
 def _wrapped(text):
     """A sentence of the summary, indented and wrapped at 88 columns."""
     return textwrap.fill(
-        text, width=88, initial_indent="   ", subsequent_indent="   ",
+        terminal_line(text), width=88, initial_indent="   ", subsequent_indent="   ",
         break_long_words=False, break_on_hyphens=False,
     )  # fmt: skip
 

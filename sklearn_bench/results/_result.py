@@ -16,7 +16,8 @@ from .._io import (
     write_text,
     writes_into,
 )
-from .._metrics import wrong_direction
+from .._metrics import scores_problem, wrong_direction
+from .._validation import check_saved_metadata
 from .._version import __version__
 from ..store._reader import losses_loader, predictions_loader, read_store
 from . import _select
@@ -849,29 +850,9 @@ class BenchmarkResult(
         """
         path = Path(path)
         meta = _read_saved(path / "metadata.json", lambda f: json.loads(f.read_text()))
-        if not isinstance(meta, dict):
-            raise ValueError(f"{path / 'metadata.json'} is not a metadata object.")
-        if meta.get("format_version") != _FORMAT_VERSION:
-            raise ValueError(
-                f"{path} holds format version {meta.get('format_version')}; this "
-                f"sklearn_bench reads version {_FORMAT_VERSION}."
-            )
-        missing = [
-            k
-            for k in ("file_format", "has_predictions", "metrics", "datasets")
-            if k not in meta
-        ]
-        if missing:
-            raise ValueError(
-                f"{path / 'metadata.json'} lacks {missing}: not written by "
-                "BenchmarkResult.save, or damaged."
-            )
-        metrics = meta["metrics"]
-        if not (
-            isinstance(metrics, list) and all(isinstance(m, dict) for m in metrics)
-        ):
-            raise ValueError(f"{path / 'metadata.json'} lists no metrics.")
-        metrics = {m.get("name"): m.get("greater_is_better") for m in metrics}
+        metrics, datasets, learners, info = check_saved_metadata(
+            meta, path / "metadata.json", version=_FORMAT_VERSION
+        )
         wrong = wrong_direction(metrics)
         if wrong is not None:  # a hand edit would rank the worst learner first
             raise ValueError(
@@ -908,13 +889,16 @@ class BenchmarkResult(
                     return unescape_frame(frame)
 
                 frames[name] = _read_saved(path / f"{name}.csv", read)
+        problem = scores_problem(frames["scores"], metrics)
+        if problem is not None:  # a hand edit, or not a run's
+            raise ValueError(f"{path / 'scores.csv'} was refused: {problem}.")
         return cls(
             frames["scores"],
             metrics=metrics,
-            datasets={d["name"]: d["problem"] for d in meta["datasets"]},
-            learners=meta["learners"],
+            datasets=datasets,
+            learners=learners,
             predictions=frames.get("predictions"),
-            info=meta["info"],
+            info=info,
             losses=frames.get("losses"),
         )
 
@@ -936,6 +920,8 @@ _adopt_mixin_methods(BenchmarkResult)
 
 def _read_saved(file, read):
     """``read(file)``, its failures as errors that name the file."""
+    if file.is_symlink():  # its target's content would show in an error
+        raise ValueError(f"{file} is a symbolic link; a saved result holds files.")
     if not file.is_file():
         raise FileNotFoundError(
             f"{file} is missing: the folder was not written whole by "
@@ -947,7 +933,7 @@ def _read_saved(file, read):
         raise ValueError(f"{file} is not UTF-8 text ({exc.reason} at byte "
                          f"{exc.start}): damaged, or not written by "
                          "BenchmarkResult.save.") from None  # fmt: skip
-    except (ValueError, KeyError, TypeError, OSError) as exc:
+    except (ValueError, KeyError, TypeError, OSError, RecursionError) as exc:
         what = " ".join(str(exc).split())[:200]
         raise ValueError(
             f"{file} cannot be read ({type(exc).__name__}: {what}): damaged, or "

@@ -11,7 +11,13 @@ import numpy as np
 import pandas as pd
 
 from ._integrity import TAGS, _Pieces, read_task, table_part, task_digest
-from ._schema import DIGEST_KEYS, _feed, settings_digest, task_tables
+from ._schema import (
+    DIGEST_KEYS,
+    CorruptStoreError,
+    _feed,
+    settings_digest,
+    task_tables,
+)
 
 # SQLite types of a number column read by read_store: 0 the expected type
 # (real for a score or a time, integer for a size), 1 NULL, 2 anything else.
@@ -85,7 +91,14 @@ def records(cursor, dtype, chunk=65536):
     at most ``chunk`` rows are Python tuples at a time)."""
     parts = []
     while rows := cursor.fetchmany(chunk):
-        parts.append(np.array(rows, dtype=dtype))
+        try:
+            parts.append(np.array(rows, dtype=dtype))
+        except (ValueError, TypeError, OverflowError):  # a number of 1e308, a blob
+            raise CorruptStoreError(
+                "The store holds a task or score row whose ordinal, index or ids "
+                "are not integers, which sklearn_bench never writes: tampered "
+                "with or damaged; it was refused and left untouched."
+            ) from None
     return np.concatenate(parts) if parts else np.array([], dtype=dtype)
 
 
@@ -351,6 +364,26 @@ def task_list_matches(meta, task_rows):
     return meta.get("tasks_digest") == task_list_digest(task_rows)
 
 
+def sealed_digest(conn):
+    """The digest of the set of committed tasks (the ordinals with a checksum),
+    hex: what a finished run writes as ``meta.sealed``."""
+    ordinals = sorted(repr(o) for (o,) in conn.execute("SELECT ordinal FROM checksums"))
+    return hashlib.blake2b(",".join(ordinals).encode(), digest_size=16).hexdigest()
+
+
+def check_sealed(conn, meta, path):
+    """Refuse a finished (sealed) store whose committed tasks are not the set it
+    was sealed with: tasks deleted with their checksums (a study thinned to
+    favour a learner), which a killed run, never sealed, cannot be told from."""
+    if "sealed" in meta and meta["sealed"] != sealed_digest(conn):
+        raise CorruptStoreError(
+            f"The store {str(path)!r} is corrupt: it holds a finished run, but not "
+            "the set of tasks that run committed (tasks were removed or added "
+            "after it ended): tampered with, so none of its values is used. Run "
+            "the experiment afresh on a new store."
+        )
+
+
 def seal(conn, *, tasks=True):
     """Write the store's own digests into ``meta`` (in the open transaction):
     the task list's (with ``tasks``) and the settings' (every other row of
@@ -372,8 +405,11 @@ def sign_store(conn):
     Never called on a store read from elsewhere: merge and salvage copy the
     checksums they verified, they never make new ones."""
     have = {o for (o,) in conn.execute("SELECT ordinal FROM checksums")}
-    digests, _ = committed_digests(conn)
+    digests, task_rows = committed_digests(conn)
     missing = [(o, d) for o, d in digests.items() if o not in have]
     conn.executemany("INSERT INTO checksums VALUES (?, ?)", missing)
+    conn.execute("DELETE FROM meta WHERE key = 'sealed'")
+    if len(have) + len(missing) == len(task_rows):  # every task committed: finished
+        conn.execute("INSERT INTO meta VALUES ('sealed', ?)", (sealed_digest(conn),))
     seal(conn)
     return len(missing)

@@ -1,11 +1,16 @@
 """The files of a store: the SQLite header, the -wal file, read-only access and
 the working copies that merge and salvage write beside their target."""
 
+import contextlib
 import os
+import re
+import shutil
+import stat
+import tempfile
 import urllib.parse
 from pathlib import Path
 
-from ._schema import NotAStoreError, corrupt_store_error
+from ._schema import NotAStoreError, _connect, corrupt_store_error
 from ._wal import wal_damage
 
 _LOCK_TIMEOUT = 1.0  # seconds a writer waits for SQLite's write lock
@@ -70,11 +75,44 @@ def _read_only_uri(path):
 
 
 def _check_wal(path):
-    """Refuse a store whose -wal file has committed frames SQLite would drop
-    (beyond a bad frame checksum): reading it would lose them silently."""
+    """Refuse a store whose -wal, -shm or -journal file is not a regular file (a
+    FIFO hung every reader, a link to /dev/zero read until memory ran out), or
+    whose -wal has committed frames SQLite would drop (beyond a bad frame
+    checksum): reading it would lose them silently."""
+    for suffix in ("-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            if not stat.S_ISREG(os.stat(f"{path}{suffix}").st_mode):
+                raise NotAStoreError(
+                    f"The store {str(path)!r} has a {suffix[1:]} file that is not "
+                    "a regular file (a FIFO, a device or a folder); it was "
+                    "refused and left untouched."
+                )
     damage = wal_damage(path)
     if damage:
         raise corrupt_store_error(path, damage, source="checked by sklearn_bench")
+
+
+def _read_only(path, **kwargs):
+    """A read-only connection to the store ``path`` that creates nothing beside
+    it: SQLite makes a -shm file to read a -wal without one (a store copied with
+    its -wal), so such a store is read from a copy made elsewhere, whose content
+    (the -wal's commits included) is then held in memory."""
+    path = Path(path).resolve()
+    if not Path(f"{path}-wal").exists() or Path(f"{path}-shm").exists():
+        return _connect(_read_only_uri(path), uri=True, **kwargs)
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "store.sqlite"
+        for suffix in ("", "-wal"):
+            shutil.copyfile(f"{path}{suffix}", f"{copy}{suffix}")
+        source = _connect(_read_only_uri(copy), uri=True)
+        try:
+            data = bytearray(source.serialize())
+        finally:
+            source.close()
+    data[18:20] = b"\x01\x01"  # no WAL in memory: the legacy journal's marks
+    conn = _connect(":memory:", **kwargs)
+    conn.deserialize(bytes(data))
+    return conn
 
 
 def _remove_store_files(path):
@@ -118,14 +156,23 @@ def _leftovers(new_path, marker=_SALVAGING):
     prefix = f".{new_path.name}{marker}"
     out = []
     for p in new_path.parent.glob(f"{prefix}*"):
-        pid = p.name[len(prefix) :]
-        if not pid.isdigit() or _alive(int(pid)) or p.is_symlink() or not p.is_file():
+        pid = _pid(p.name[len(prefix) :])
+        if pid is None or _alive(pid) or p.is_symlink() or not p.is_file():
             continue
         with open(p, "rb") as file:
             header = file.read(len(_SQLITE_HEADER))
         if header in (b"", _SQLITE_HEADER):
             out.append(p)
     return out
+
+
+def _pid(text):
+    """The process id a leftover's name ends with: ASCII digits only (``str.isdigit``
+    took ``-٣`` for pid 3), at most 10, below 2**31 (``os.kill`` overflowed on
+    20 digits); else ``None``."""
+    if re.fullmatch(r"[0-9]{1,10}", text) and int(text) < 2**31:
+        return int(text)
+    return None
 
 
 def _alive(pid):

@@ -26,6 +26,7 @@ from collections import Counter
 
 import numpy as np
 
+from .._metrics import out_of_bounds
 from ._schema import _feed, task_tables
 
 # The tags of a table's part of a task's bytes (the names of other tables).
@@ -46,16 +47,30 @@ def pack_losses(losses):
     )
 
 
-def unpack_losses(n, metrics, rows, loss):
-    """``(metric indices, rows, losses of shape (k, n))`` of a ``losses`` row;
-    ``ValueError`` for one that no writer of ours makes."""
+def _inflate(data, limit):
+    """``data`` decompressed, refused beyond ``limit`` bytes (a 3 MB store whose
+    losses inflated to 6.5 GB)."""
+    inflate = zlib.decompressobj()
+    out = inflate.decompress(data, limit + 1)
+    if len(out) > limit or inflate.unconsumed_tail:
+        raise ValueError("pointwise losses of another size than stated")
+    return out
+
+
+def unpack_losses(n, metrics, rows, loss, *, n_test=None):
+    """``(metric indices, rows, losses of shape (k, n))`` of a ``losses`` row
+    (``n_test``: the task's validation rows, which ``n`` must equal), each
+    array decompressed no further than its stated size; ``ValueError`` for one
+    that no writer of ours makes."""
+    if not _is_int(n) or n < 0 or (n_test is not None and n != n_test):
+        raise ValueError("pointwise losses of another size than stated")
     try:
         index = [int(i) for i in metrics.split(",")]
-        rows = np.frombuffer(zlib.decompress(rows), dtype="<u4")
-        loss = np.frombuffer(zlib.decompress(loss), dtype="<f8")
-    except (AttributeError, TypeError, ValueError, zlib.error) as exc:
+        rows = np.frombuffer(_inflate(rows, 4 * n), dtype="<u4")
+        loss = np.frombuffer(_inflate(loss, 8 * n * len(index)), dtype="<f8")
+    except (AttributeError, TypeError, zlib.error) as exc:
         raise ValueError(f"pointwise losses that cannot be read ({exc})") from None
-    if not (_is_int(n) and rows.size == n and loss.size == len(index) * n):
+    if not (rows.size == n and loss.size == len(index) * n):
         raise ValueError("pointwise losses of another size than stated")
     if sorted(set(index)) != index or not index or index[0] < 0:
         raise ValueError("pointwise losses of unknown metrics")
@@ -232,6 +247,8 @@ class RunFacts:
                 return f"a score stored as {type(value).__name__}"
             elif not (math.isfinite(value) or failed):
                 return f"a non-finite score {value!r}"
+            elif not failed and out_of_bounds(metric, value):
+                return f"a score {value!r} outside the bounds of {metric}"
             if not (_is_time(fit_time) and _is_time(score_time)):
                 return "an invalid fit or score time"
             if not (_is_int(n_train) and _is_int(n_test)):
@@ -258,7 +275,7 @@ class RunFacts:
         if len(row) != 5:
             return "a losses row of another shape"
         try:
-            index, rows, loss = unpack_losses(*row[1:])
+            index, rows, loss = unpack_losses(*row[1:], n_test=n_test)
         except ValueError as exc:
             return str(exc)
         if failed or rows.size != n_test or index[-1] >= len(self.metrics):

@@ -5,23 +5,28 @@ import os
 import sqlite3
 from pathlib import Path
 
-from ._digests import TASK_DTYPE, TASKS_QUERY, records, task_list_matches
+from ._digests import (
+    TASK_DTYPE,
+    TASKS_QUERY,
+    check_sealed,
+    records,
+    task_list_matches,
+)
 from ._files import (
     _LOCK_TIMEOUT,
     _MERGING,
     _check_file,
-    _read_only_uri,
+    _read_only,
     _refuse_link,
     _remove_store_files,
     _work_path,
 )
 from ._integrity import task_digest
-from ._reader import _open_reader
+from ._reader import _open_reader, _read_verified
 from ._schema import (
     _COMPARED,
     _TASK_COLUMNS,
     Task,
-    _connect,
     corrupt_store_error,
     task_tables,
 )
@@ -89,7 +94,7 @@ def merge_stores(sources, target):
         if target.exists() and target.stat().st_size > 0:
             _check_file(target)
             _open_reader(target)[0].close()  # a corrupt target is named as such
-            src = _connect(_read_only_uri(target), uri=True, timeout=_LOCK_TIMEOUT)
+            src = _read_only(target, timeout=_LOCK_TIMEOUT)
             dst = sqlite3.connect(work)
             try:
                 src.backup(dst)  # the target with its committed -wal content
@@ -131,6 +136,8 @@ def _read_source(source):
         listed = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
         if not task_list_matches(meta, listed):
             raise corrupt_store_error(source, "its task list differs from its checksum")
+        check_sealed(conn, meta, source)
+        _read_verified(conn, source, meta)  # values of their type and bounds
         task_rows = conn.execute(
             f"SELECT {_TASK_COLUMNS} FROM tasks ORDER BY ordinal"
         ).fetchall()

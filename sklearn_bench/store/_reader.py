@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._metrics import out_of_bounds
 from ._digests import (
     FAILURES_QUERY,
     ROW_DTYPE,
@@ -15,16 +16,16 @@ from ._digests import (
     TASK_DTYPE,
     TASKS_QUERY,
     _digests,
+    check_sealed,
     records,
     task_list_matches,
 )
-from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal, _read_only_uri
+from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal, _read_only
 from ._schema import (
     _TEXT_FIELDS,
     CorruptStoreError,
     _check_meta,
     _checked,
-    _connect,
     check_integrity,
 )
 
@@ -41,7 +42,7 @@ def _open_reader(path):
     # Read-only: reading (report, from_store, store check, merge's sources)
     # never changes a store. A read-write connection checkpoints the -wal file
     # into the database when it closes, which made a damaged -wal permanent.
-    conn = _connect(_read_only_uri(path), uri=True, timeout=_LOCK_TIMEOUT)
+    conn = _read_only(path, timeout=_LOCK_TIMEOUT)
 
     def check(conn):
         check_integrity(conn, path)
@@ -99,7 +100,53 @@ def _read_verified(conn, path, meta):
     rows = records(conn.execute(ROWS_QUERY), ROW_DTYPE)
     failures = conn.execute(FAILURES_QUERY).fetchall()
     failed = _check_digests(conn, path, meta, task_rows, rows, failures)
+    if not failed:
+        _check_values(path, meta, task_rows, rows, failures)
     return task_rows, rows, failures, failed
+
+
+def _check_values(path, meta, task_rows, rows, failures):
+    """Refuse a store (signed by anyone: the digests hold no secret) whose rows
+    hold a value of another type (text '0.1', a blob: SQLite's cast changed
+    it), a size below its range, or a score outside its metric's bounds (an
+    error rate of 7.5); the first such row is named."""
+    metrics = list(json.loads(meta["result"])["metrics"])
+    index = rows["metric_index"]
+    known = (index >= 0) & (index < len(metrics))
+    bad = {"a metric index outside the run's": ~known}
+    for column in ("value", "fit_time", "score_time", "n_train", "n_test"):
+        bad[f"a {column} that is not a number of its type"] = (
+            rows[f"{column}_type"] == 2
+        )
+    plain = rows["n_train_type"] == 0
+    bad["a negative size"] = (plain & (rows["n_train"] < 1)) | (
+        (rows["n_test_type"] == 0) & (rows["n_test"] < 0)
+    )
+    for column in ("fit_time", "score_time"):
+        bad[f"a negative {column}"] = (rows[f"{column}_type"] == 0) & ~(
+            rows[column] >= 0
+        )
+    failed = {o for o, *_ in failures}
+    scored = (rows["value_type"] == 0) & ~np.isin(rows["ordinal"], list(failed))
+    scored &= np.isfinite(rows["value"])  # an infinity is named by the commands
+    outside = np.zeros(len(rows), dtype=bool)
+    for i, name in enumerate(metrics):
+        at = scored & (index == i)
+        outside[at] = out_of_bounds(name, rows["value"][at])
+    bad["a score outside its metric's bounds"] = outside
+    for what, mask in bad.items():
+        if mask.any():
+            r = rows[np.flatnonzero(mask)[0]]
+            task = task_rows[np.searchsorted(task_rows["ordinal"], r["ordinal"])]
+            i = int(r["metric_index"])
+            metric = metrics[i] if 0 <= i < len(metrics) else "?"
+            raise CorruptStoreError(
+                f"The store {str(path)!r} was refused: learner {task['learner']!r} "
+                f"on data set {task['dataset']!r} split {task['split']}, metric "
+                f"{metric!r}, holds {what} (value {float(r['value'])!r}, "
+                f"n_train {int(r['n_train'])}, n_test {int(r['n_test'])}), "
+                "which sklearn_bench never writes; none of its values is used."
+            )
 
 
 def _check_digests(conn, path, meta, task_rows, rows, failures):
@@ -117,6 +164,8 @@ def _check_digests(conn, path, meta, task_rows, rows, failures):
     digests = _digests(conn, task_rows, rows, failures)
     failed = {o for o, d in digests.items() if stored.get(o) != d}
     failed |= stored.keys() - digests.keys()  # rows deleted, checksum kept
+    if not failed:  # every task intact: then none may be missing
+        check_sealed(conn, meta, path)
     names = zip(
         task_rows["dataset"].tolist(),
         task_rows["split"].tolist(),
@@ -323,15 +372,16 @@ def read_losses(path, ordinals=None):
     records, meta = _verified_records(
         path,
         "SELECT l.ordinal, t.dataset, t.learner, t.split, l.n, l.metrics, "
-        "l.rows, l.loss FROM losses l JOIN tasks t USING (ordinal) "
-        "ORDER BY l.ordinal",
+        "l.rows, l.loss, (SELECT s.n_test FROM scores s WHERE s.ordinal = "
+        "l.ordinal AND s.metric_index = 0) FROM losses l JOIN tasks t USING "
+        "(ordinal) ORDER BY l.ordinal",
     )
     names = list(json.loads(meta["result"])["metrics"])
     records = _in_order(records, ordinals)
     items = []
     for r in records:
         try:
-            index, rows, loss = unpack_losses(*r[4:])
+            index, rows, loss = unpack_losses(*r[4:8], n_test=r[8])
             if index[-1] >= len(names):
                 raise ValueError("pointwise losses of unknown metrics")
         except ValueError as exc:

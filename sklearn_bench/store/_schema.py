@@ -15,7 +15,9 @@ Layout (schema version 5), all in one SQLite file in WAL mode:
   ``result`` (JSON: metrics with their direction, data sets, learners and
   provenance of the :class:`BenchmarkResult`), ``keep_predictions``, and the
   store's own digests ``digest`` (of every other row of ``meta``) and
-  ``tasks_digest`` (of the task list).
+  ``tasks_digest`` (of the task list), and, once every task is committed,
+  ``sealed`` (the digest of the set of committed tasks: a finished store that
+  loses tasks is refused, a killed run, never sealed, resumes).
 - ``tasks(ordinal, dataset, split, replicate, fold, learner)``: every task
   registered by a run, in canonical order within a run, runs one after another.
 - ``scores``: one row per (task, metric) with the columns of
@@ -59,6 +61,7 @@ import struct
 from typing import NamedTuple
 
 from .._metrics import wrong_direction
+from .._validation import info_problem
 
 SCHEMA_VERSION = 5
 _FORMAT = "sklearn_bench store"
@@ -415,7 +418,9 @@ def _check_meta(conn, path):
             value = json.loads(meta[key])
             if key == "result":
                 value["metrics"], value["datasets"], value["learners"]  # noqa: B018
-        except (KeyError, TypeError, ValueError, RecursionError):
+                if info_problem(value.get("info", {})) is not None:
+                    raise ValueError(info_problem(value.get("info", {})))
+        except (KeyError, TypeError, ValueError, RecursionError, AttributeError):
             raise NotAStoreError(
                 f"The store {str(path)!r} lacks its metadata {key!r} (or it is "
                 "not valid): damaged, or not written whole by sklearn_bench. "

@@ -9,7 +9,15 @@ from pathlib import Path
 
 import numpy as np
 
-from ._digests import TASK_DTYPE, TASKS_QUERY, records, seal, task_list_matches
+from ._digests import (
+    TASK_DTYPE,
+    TASKS_QUERY,
+    check_sealed,
+    records,
+    seal,
+    sealed_digest,
+    task_list_matches,
+)
 from ._files import _LOCK_TIMEOUT, _as_path, _check_file, _check_wal, _refuse_link
 from ._integrity import pack_losses, read_task, store_checksums, task_digest
 from ._provenance import _refuse, _union_result, combine_configs
@@ -124,6 +132,7 @@ class StoreWriter:
                     "nothing was written. Run the experiment afresh on a new "
                     "store (overwrite=True)."
                 )
+            check_sealed(self.conn, self.meta, self.path)
             union = combine_configs(self.config(), config, path=self.path)
             stored_tasks = {
                 (d, s, m): (o, r, f)
@@ -149,6 +158,8 @@ class StoreWriter:
                 t for t in tasks if (t.dataset, t.split, t.learner) not in stored_tasks
             ]
             self._insert_tasks(top + 1, new)
+            if new:  # the study grows: no longer finished
+                self.conn.execute("DELETE FROM meta WHERE key = 'sealed'")
             grown = {
                 "config": json.dumps(union, sort_keys=True),
                 "result": json.dumps(
@@ -174,6 +185,7 @@ class StoreWriter:
                 (t.dataset, t.split, t.learner): ids[t.dataset, t.split, t.learner]
                 for t in tasks
             }
+            self._count_unsealed()
             return {
                 (d, s, m)
                 for d, s, m in self.conn.execute(
@@ -199,7 +211,29 @@ class StoreWriter:
         self.ordinals = {
             (t.dataset, t.split, t.learner): i for i, t in enumerate(tasks)
         }
+        self._count_unsealed()
         return set()
+
+    def _count_unsealed(self):
+        """How many registered tasks have no checksum yet, for :meth:`_seal_if_done`."""
+        (self._to_do,) = self.conn.execute(
+            "SELECT (SELECT count(*) FROM tasks) - (SELECT count(*) FROM checksums)"
+        ).fetchone()
+        self._seal_if_done(0)
+        self._commit()
+
+    def _seal_if_done(self, n_done):
+        """Once every registered task is committed (``n_done`` more just now),
+        seal the set of committed tasks under the settings digest (in the open
+        transaction): a finished store that later loses tasks is refused."""
+        self._to_do -= n_done
+        if self._to_do == 0 and "sealed" not in self.meta:
+            self.conn.execute(
+                "INSERT OR REPLACE INTO meta VALUES ('sealed', ?)",
+                (sealed_digest(self.conn),),
+            )
+            seal(self.conn, tasks=False)
+            self.meta = dict(self.conn.execute("SELECT key, value FROM meta"))
 
     def _insert_tasks(self, first, tasks):
         """Register ``tasks`` under the ordinals ``first``, ``first + 1``, ..."""
@@ -237,6 +271,7 @@ class StoreWriter:
         # The tasks' digests, of their rows as SQLite stored them, in the same
         # transaction: salvage keeps only tasks whose digest matches.
         store_checksums(self.conn, [ordinal for ordinal, _ in items])
+        self._seal_if_done(len(items))
         self._commit()
 
     def _insert(self, ordinal, out):
@@ -303,6 +338,7 @@ class StoreWriter:
                 [(v, k) for k, v in (meta or {}).items()],
             )
             seal(conn, tasks=False)
+            self._seal_if_done(n_copied)
         except (sqlite3.Error, CorruptStoreError):
             conn.execute("ROLLBACK")
             self._begin()

@@ -420,3 +420,33 @@ def test_a_lying_worker_is_caught_by_verify(tmp_path, monkeypatch, threads_clust
         _lying_worker(monkeypatch, 2.0)
         with pytest.raises(RuntimeError, match="outside its bounds"):
             BenchmarkExperiment(learners, **kw).fit(datasets)
+
+
+def test_verify_compares_every_field_bit_for_bit_and_predictions_imply_scores():
+    """H: `verify`'s comparison (first_difference) finds forged kept predictions,
+    forged pointwise losses with the right mean and zero spread, and another
+    size, and nothing in an honest re-run (timings aside); kept correct/incorrect
+    flags that imply another error rate are refused on arrival (on ff4c58f
+    verify compared the scores only and such forgeries shrank the intervals
+    sixteen-fold, exit 0)."""
+    from sklearn_bench.experiment._dask import decode, first_difference
+    from sklearn_bench.experiment._tasks import run_tasks
+    from sklearn_bench.model_selection import NestedCV
+
+    job, result = _job_and_result(keep_predictions=True)
+    theirs = decode(result, job, 0)
+    assert first_difference(theirs, run_tasks(**job)[0]) is None
+    kind, rows, values = result[10]
+    flipped = values.copy()
+    flipped[0] = not flipped[0]
+    with pytest.raises(RuntimeError, match="predictions imply error_rate"):
+        decode(_tampered(result, 10, (kind, rows, flipped)), job, 0)
+    forged = {**theirs, "predictions": {"rows": rows, "correct": flipped}}
+    assert first_difference(forged, run_tasks(**job)[0]) == "predictions"
+    sized = {**theirs, "rows": [{**r, "n_test": -1} for r in theirs["rows"]]}
+    assert first_difference(sized, theirs) == "n_test"
+    job, result = _job_and_result(cv=NestedCV(3, n_repeats=1, random_state=0))
+    index, rows, loss = result[11]
+    flat = np.repeat(loss.mean(axis=1, keepdims=True), loss.shape[1], axis=1)
+    lied = decode(_tampered(result, 11, (index, rows, flat)), job, 0)  # passes
+    assert first_difference(lied, run_tasks(**job)[0]) == "losses"

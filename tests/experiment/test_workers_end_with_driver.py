@@ -109,3 +109,36 @@ def test_loky_workers_watch_the_driver_from_their_start():
         assert parent == os.getpid() and "sklearn_bench-driver-watch" in names
     with joblib.parallel_config(backend="threading"):
         assert watching_workers() == {}
+
+
+_ORPHAN = """
+import os, sys, time
+from sklearn_bench.experiment._tasks import watching_workers
+initializer = watching_workers()["initializer"]  # the pool's, as loky runs it
+driver = int(sys.argv[1])
+while os.getppid() == driver:  # the driver is being killed
+    time.sleep(0.01)
+initializer(driver)
+os.write(int(sys.argv[2]), b"returned without watching")
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="re-parenting")
+def test_a_worker_orphaned_while_it_starts_exits_at_once(tmp_path):
+    """H: a pool worker whose driver is gone before its initializer runs (it
+    was re-parented) exits at once instead of returning without a watch (on
+    ff4c58f it returned and then blocked on its queue for ever: 3 of 3
+    SIGKILL trials left workers running). The orphan writes to a pipe only if
+    the watch returned; the pipe reads empty once the orphan has ended."""
+    read, write = os.pipe()
+    driver = subprocess.Popen(
+        [sys.executable, "-c",
+         "import subprocess, sys; subprocess.Popen([sys.executable, '-c', "
+         f"{_ORPHAN!r}, str(__import__('os').getpid()), '{write}'], "
+         f"pass_fds=[{write}])"],
+        pass_fds=[write], env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    driver.wait()  # the driver ends right after starting its worker
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        assert pipe.read() == b""  # EOF: the orphan has exited, writing nothing

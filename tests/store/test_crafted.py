@@ -308,3 +308,195 @@ def test_predictions_of_a_forged_size_allocate_nothing(tmp_path):
     )
     with pytest.raises(CorruptStoreError, match="checksum"):
         read_predictions(unsigned)
+
+
+# -- issue 50: what a finished study holds cannot be changed, thinned or faked --
+
+INFERRED = ["f1_macro", "F1_Macro", "precision_weighted", "recall_micro",
+            "jaccard_samples", "roc_auc_ovr_weighted", "neg_log_loss",
+            "Error_Rate"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", INFERRED)
+def test_every_inferred_direction_is_enforced(name, clean_store, tmp_path):
+    """H: a re-signed store or a saved result that says the opposite of the
+    direction the package infers from any form of a metric's name (a suffix,
+    ``neg_``, another case) is refused with exit 2 naming it (on ff4c58f only
+    exact names were checked: `f1_macro` said lower-is-better ranked the worst
+    learner first, exit 0); so is such a `scoring=` before anything runs."""
+    from sklearn_bench._metrics import known_direction
+    from sklearn_bench.experiment._scoring import Metric, check_scoring
+
+    flipped = not known_direction(name)
+    with sqlite3.connect(clean_store) as conn:
+        result = json.loads(
+            conn.execute("SELECT value FROM meta WHERE key = 'result'").fetchone()[0]
+        )
+    result["metrics"] = {name: flipped}
+    path = _crafted(
+        clean_store,
+        tmp_path,
+        f"UPDATE meta SET value = '{json.dumps(result)}' WHERE key = 'result'",
+        sign=True,
+    )
+    _refused_everywhere(path, tmp_path, NotAStoreError, f"wrong for {name}")
+    saved = tmp_path / "saved"
+    BenchmarkResult.from_store(clean_store).save(saved)
+    meta = json.loads((saved / "metadata.json").read_text())
+    meta["metrics"][0]["name"] = name
+    meta["metrics"][0]["greater_is_better"] = flipped
+    (saved / "metadata.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match=f"wrong for {name}"):
+        BenchmarkResult.load(saved)
+    assert main(["report", str(saved), "--out", str(tmp_path / "r2")]) == 2
+    with pytest.raises(ValueError, match="rename the metric"):
+        check_scoring(
+            {name: Metric(name, None, flipped)}, all_classifiers=True,
+            all_regressors=False,
+        )  # fmt: skip
+
+
+def test_a_finished_study_that_lost_tasks_is_refused(clean_store, tmp_path):
+    """H: a finished run seals its set of tasks under the settings digest, so
+    deleting the score and checksum rows of some tasks (the issue's thinned
+    study: on ff4c58f `store check` said "ok" and the report named the
+    cherry-picked winner) is refused by every reader, `store check` and
+    `report` (exit 2), by merge and by a run that would resume it (salvage
+    keeps the intact tasks: the lost ones rerun)."""
+    with sqlite3.connect(clean_store) as conn:
+        assert conn.execute("SELECT 1 FROM meta WHERE key = 'sealed'").fetchone()
+    path = _crafted(
+        clean_store,
+        tmp_path,
+        "DELETE FROM scores WHERE ordinal = 1",
+        "DELETE FROM checksums WHERE ordinal = 1",
+    )
+    for read in (BenchmarkResult.from_store, read_store, verify_checksums):
+        with pytest.raises(CorruptStoreError, match="finished run"):
+            read(path)
+    assert main(["store", "check", str(path)]) == 2
+    assert main(["report", str(path), "--out", str(tmp_path / "report")]) == 2
+    with pytest.raises(CorruptStoreError, match="finished run"):
+        merge_stores([path], tmp_path / "merged.sqlite")
+    with pytest.raises(CorruptStoreError, match="finished run"):
+        _experiment(path).fit(DATA)
+
+
+def test_a_killed_run_resumes_and_a_grown_study_seals_again(tmp_path):
+    """H: a run that never finished (not sealed) reads as partial and resumes;
+    once every task is committed it is sealed; a study grown by a learner is
+    unsealed until its new tasks are all committed, then sealed anew."""
+    from sklearn_bench.store._schema import Task
+    from sklearn_bench.store._writer import StoreWriter
+
+    path = tmp_path / "killed.sqlite"
+    writer = StoreWriter(path)
+    result = {"metrics": {"error": False}, "datasets": {"d": "real world"},
+              "learners": ["m"], "info": {}}  # fmt: skip
+    tasks = [Task("d", s, s, 0, "m") for s in range(2)]
+    writer.start({"seed": 0}, tasks, result, keep_predictions=False)
+    row = {"dataset": "d", "learner": "m", "split": 0, "replicate": 0, "fold": 0,
+           "metric": "error", "value": 0.25, "fit_time": 0.1, "score_time": 0.01,
+           "n_train": 40, "n_test": 20, "error_type": "", "error_message": "",
+           "traceback": ""}  # fmt: skip
+    writer.write(writer.ordinals["d", 0, "m"], {"rows": [row]})
+    writer.close()  # as if killed: one task of two
+    assert read_store(path)["n_missing_tasks"] == 1
+    assert main(["store", "check", str(path)]) == 0
+
+    def sealed():
+        with sqlite3.connect(path) as conn:
+            return conn.execute("SELECT 1 FROM meta WHERE key = 'sealed'").fetchone()
+
+    assert not sealed()
+    writer = StoreWriter(path)
+    assert writer.start({"seed": 0}, tasks, result, keep_predictions=False)
+    writer.write(writer.ordinals["d", 1, "m"], {"rows": [{**row, "split": 1,
+                                                         "replicate": 1}]})  # fmt: skip
+    writer.close()
+    assert sealed() and read_store(path)["n_missing_tasks"] == 0
+    grown = tmp_path / "grown.sqlite"
+    _experiment(grown).fit(DATA)
+    with sqlite3.connect(grown) as conn:
+        first = conn.execute("SELECT value FROM meta WHERE key = 'sealed'").fetchone()
+    _experiment(grown, learners=("nb", "tree")).fit(DATA)
+    with sqlite3.connect(grown) as conn:
+        again = conn.execute("SELECT value FROM meta WHERE key = 'sealed'").fetchone()
+    assert first and again and first != again
+    assert verify_checksums(grown)["n_verified"] == 6
+
+
+CRAFTED_VALUES = {
+    "an error rate of 7.5": "UPDATE scores SET value = 7.5 WHERE ordinal = 0",
+    "an error rate of -5": "UPDATE scores SET value = -5.0 WHERE ordinal = 0",
+    "n_test = -5": "UPDATE scores SET n_test = -5 WHERE ordinal = 0",
+    "text '0.1'": "UPDATE scores SET value = '0.1' WHERE ordinal = 0",
+    "a blob": "UPDATE scores SET value = x'3f' WHERE ordinal = 0",
+    "a fractional size": "UPDATE scores SET n_train = 99.5 WHERE ordinal = 0",
+}
+
+
+@pytest.mark.parametrize("edit", CRAFTED_VALUES)
+def test_a_resigned_value_of_another_type_or_out_of_bounds_is_refused(
+    edit, clean_store, tmp_path
+):
+    """H: a store re-signed with the package's own signing (anyone can) whose
+    score lies outside its metric's bounds, whose size is negative, or whose
+    value SQLite would cast (text, a blob) is refused by every reader, `store
+    check`, `report`, `leaderboard` and merge with exit 2 naming the learner
+    (on ff4c58f all were analysed, exit 0, and merge copied them)."""
+    path = _crafted(clean_store, tmp_path, CRAFTED_VALUES[edit], sign=True)
+    for read in (BenchmarkResult.from_store, read_store, verify_checksums):
+        with pytest.raises(CorruptStoreError, match="learner 'nb'"):
+            read(path)
+    assert main(["store", "check", str(path)]) == 2
+    assert main(["leaderboard", str(path), "--out", str(tmp_path / "b.csv")]) == 2
+    assert main(["report", str(path), "--out", str(tmp_path / "report")]) == 2
+    with pytest.raises(CorruptStoreError):
+        merge_stores([path], tmp_path / "merged.sqlite")
+    assert not (tmp_path / "merged.sqlite").exists()
+
+
+def test_salvage_drops_a_resigned_score_out_of_bounds(clean_store, tmp_path):
+    """H: salvage, which keeps the tasks it can prove, drops a re-signed task
+    whose error rate is 7.5 (its domain checks knew types, not bounds) and
+    keeps the others: the salvaged store reads."""
+    path = _crafted(
+        clean_store, tmp_path, "UPDATE scores SET value = 7.5 WHERE ordinal = 0",
+        sign=True,
+    )  # fmt: skip
+    report = salvage_store(path, tmp_path / "new.sqlite")
+    assert report.n_lost == 1 and "outside the bounds" in str(report)
+    assert read_store(tmp_path / "new.sqlite")["n_missing_tasks"] == 1
+
+
+def test_a_resigned_info_of_another_type_is_refused(clean_store, tmp_path):
+    """H: a re-signed store whose result's info.split_roles is text (the
+    analyses called .get on it: exit 1 with AttributeError) is refused as
+    lacking valid metadata, exit 2."""
+    with sqlite3.connect(clean_store) as conn:
+        result = json.loads(
+            conn.execute("SELECT value FROM meta WHERE key = 'result'").fetchone()[0]
+        )
+    result["info"]["split_roles"] = "x"
+    path = _crafted(
+        clean_store,
+        tmp_path,
+        f"UPDATE meta SET value = '{json.dumps(result)}' WHERE key = 'result'",
+        sign=True,
+    )
+    with pytest.raises(NotAStoreError, match="metadata 'result'"):
+        read_store(path)
+    assert main(["report", str(path), "--out", str(tmp_path / "r")]) == 2
+
+
+@pytest.mark.parametrize("column", ["split", "replicate", "fold"])
+def test_a_task_id_of_1e308_is_refused_not_a_crash(column, clean_store, tmp_path):
+    """H: a task's split, replicate or fold set to 1e308 (no integer) is refused
+    with exit 2 by `store check`, `leaderboard` and `merge` (on ff4c58f: exit 1
+    with OverflowError before any checksum was read)."""
+    sql = f"UPDATE tasks SET {column} = 1e308 WHERE ordinal = 0"
+    path = _crafted(clean_store, tmp_path, sql)
+    assert main(["store", "check", str(path)]) == 2
+    assert main(["leaderboard", str(path), "--out", str(tmp_path / "b.csv")]) == 2
+    assert main(["merge", str(tmp_path / "m.sqlite"), str(path)]) == 2

@@ -359,3 +359,18 @@ def test_salvage_removes_only_its_own_leftovers(clean, tmp_path):
     salvage_store(clean[0], tmp_path / "new.sqlite")
     assert [p.read_text() for p in keep] == ["the user's"] * 2
     assert not leftover.exists()
+
+
+@pytest.mark.parametrize("pid", ["99999999999999999999", "-\u0663", "\u0663", "12a"])
+def test_a_leftover_name_of_no_ascii_pid_is_kept_and_salvage_runs(pid, clean, tmp_path):
+    """H: a file named like salvage's working copy whose tail is not a bounded
+    ASCII pid (20 digits, Arabic-Indic digits) is not a leftover: salvage into
+    NEW keeps it and succeeds (on ff4c58f 20 digits made salvage fail with
+    OverflowError, and `-٣` was read as pid 3)."""
+    from sklearn_bench.store._files import _pid
+
+    odd = tmp_path / f".new.sqlite.salvaging-{pid}"
+    shutil.copyfile(clean[0], odd)
+    salvage_store(clean[0], tmp_path / "new.sqlite")
+    assert odd.exists() and _pid(pid) is None
+    assert _pid("4194303") == 4194303

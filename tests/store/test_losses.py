@@ -111,3 +111,31 @@ def test_a_resealed_loss_of_another_size_is_dropped_by_salvage(clean, tmp_path):
         read_losses(bad)
     report = salvage_store(bad, tmp_path / "new.sqlite")
     assert report.n_lost == 1 and "another size" in str(report)
+
+
+def test_inflating_losses_are_refused_within_their_stated_size(clean, tmp_path):
+    """H: a re-signed store whose compressed losses inflate far beyond the
+    task's validation rows (64 MB of zeros in 64 kB) is refused by the losses
+    reader and salvage with a peak under 20 MB (on ff4c58f `report` used 6.5 GB
+    on a 3 MB store and exited 0)."""
+    import tracemalloc
+
+    from sklearn_bench.store._digests import sign_store
+
+    path, _ = clean
+    bad = tmp_path / "bomb.sqlite"
+    shutil.copyfile(path, bad)
+    bomb = zlib.compress(bytes(64 * 2**20), 9)
+    with sqlite3.connect(bad) as conn:
+        conn.execute("UPDATE losses SET loss = ? WHERE ordinal = 0", (bomb,))
+        conn.execute("DELETE FROM checksums WHERE ordinal = 0")
+        sign_store(conn)
+    tracemalloc.start()
+    try:
+        with pytest.raises(CorruptStoreError, match="another size"):
+            read_losses(bad)
+        report = salvage_store(bad, tmp_path / "new.sqlite")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert report.n_lost == 1 and peak < 20e6
