@@ -724,6 +724,14 @@ def _bias_variance(**params):
 
 # (public name, call, {argument: strategy of bad values}, valid kwargs)
 S = _stats
+
+
+def _sequential_rule(**kw):
+    from sklearn_bench.experiment import SequentialRule
+
+    return SequentialRule(**kw)
+
+
 CASES = [
     (
         "adjust_pvalues",
@@ -1671,6 +1679,51 @@ CASES = [
         {"colors": bad_choices()},
         {},
     ),
+    # -- issue 51: sequential studies -------------------------------------------
+    (
+        "sequential_test",
+        S("sequential_test"),
+        {
+            "differences": bad_1d(8),
+            "bounds": Bad([None, (1, 0), (0,), ("a", 1), (0, float("nan"))]),
+            "delta": bad_scalars(),
+            "alpha": bad_scalars(),
+        },
+        {
+            "differences": np.linspace(-0.05, 0.1, 8),
+            "bounds": (0.0, 1.0),
+            "delta": 0.01,
+        },
+    ),
+    (
+        "race",
+        S("race"),
+        {
+            "performance": bad_2d((8, 3)),
+            "bounds": Bad([None, (1, 0), (0,), ("a", 1), (0, float("nan"))]),
+            "delta": bad_scalars(),
+            "alpha": bad_scalars(),
+            "learners": bad_names(),
+        },
+        {
+            "performance": rng.uniform(0.1, 0.3, (8, 3)),
+            "bounds": (0.0, 1.0),
+            "delta": 0.01,
+            "learners": ["a", "b", "c"],
+        },
+    ),
+    (
+        "SequentialRule",
+        lambda **kw: _sequential_rule(**kw).check(["error_rate"]),
+        {
+            "delta": bad_scalars(),
+            "alpha": bad_scalars(),
+            "max_fits": bad_scalars(),
+            "metric": bad_choices(),
+            "bounds": Bad([(1, 0), (0,), ("a", 1)]),
+        },
+        {},
+    ),
     # -- end of issue 24, peers ---------------------------------------------------
 ]
 
@@ -1689,6 +1742,7 @@ NOT_CALLED = {
     "Analysis", "TestRecord", "BayesianTestResult", "EffectSizeResult",
     "AnalysisPlan", "BottomLine", "Disagreement", "LeaderboardAnalysis",
     "PowerAnalysis",
+    "RaceResult", "SequentialTestResult", "SequentialStudy",  # issue 51
     "PairwiseTestResult",
     "BlockTestResult",  # issue 24
     "LeaderboardResult",
