@@ -11,7 +11,7 @@ Units are the subpackages (``stats``, ``results``, ...) and the top-level module
 unit of a lower layer (or inside its own unit). Across units, an import goes through
 the other unit's public namespace: its ``__init__`` or a public (no underscore)
 submodule, and takes public names only. The bottom modules ``_validation``,
-``_io``, ``_metrics``, ``_text``, ``_fork`` and ``_version`` are the package's
+``_io``, ``_metrics``, ``_text`` and ``_version`` are the package's
 shared internals: every unit may take any name from them.
 
 An import is not the only way into another unit's internals: an object of the
@@ -34,7 +34,6 @@ LAYERS = {
     "_validation": 0,
     "_io": 0,
     "_text": 0,
-    "_fork": 1,
     "_latex": 1,
     "_metrics": 1,
     "datasets": 1,
@@ -52,7 +51,7 @@ LAYERS = {
     "__init__": 8,
 }
 # units whose every name (private ones too) the others may use
-SHARED = {"_version", "_validation", "_metrics", "_io", "_text", "_latex", "_fork"}
+SHARED = {"_version", "_validation", "_metrics", "_io", "_text", "_latex"}
 # Lower units that a unit must still not import: the renderers read a frozen
 # Analysis and compute nothing, so report/ reaches neither stats nor results.
 FORBIDDEN = {"report": {"stats", "results"}}

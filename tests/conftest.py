@@ -108,34 +108,6 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         )
 
 
-@pytest.fixture
-def forkable():
-    """For a test of the forked child of ``n_jobs=2``: skips where no child may
-    be forked (off Linux, one CPU); under CI a Linux machine with 2 CPUs must
-    fork (these tests run first, before any test leaves a thread running)."""
-    import sys
-    import threading
-
-    from sklearn_bench._fork import can_fork, usable_cpus
-
-    if not can_fork():
-        threads = ", ".join(t.name for t in threading.enumerate())
-        why = f"no child may be forked here (threads: {threads})"
-        if _in_ci() and sys.platform.startswith("linux") and usable_cpus() >= 2:
-            pytest.fail(why)
-        pytest.skip(why)
-
-
-def pytest_collection_modifyitems(session, config, items):
-    """The tests of the forked child first: a test that leaves a thread running
-    (a joblib pool, dask, tqdm's monitor) forbids the fork for the rest of the
-    session."""
-    forks = [item for item in items if "forkable" in getattr(item, "fixturenames", ())]
-    if forks:
-        rest = [item for item in items if item not in forks]
-        items[:] = forks + rest
-
-
 class Outside:
     """A folder of the user's beside a command's output folder, and the digest
     of everything in it (names, bytes, link targets, modes; links not

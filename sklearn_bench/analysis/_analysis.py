@@ -13,7 +13,6 @@ from types import MappingProxyType
 import numpy as np
 import pandas as pd
 
-from .._fork import fork_processes
 from .._validation import check_n_jobs
 from ..datasets import PROBLEM_WORDS
 from ..results import IncommensurableScalesWarning, scale_note
@@ -1000,7 +999,7 @@ def analyse(result, plan=None, *, n_jobs=None):
             best=best,
             delta=delta,
             model=plan.bayesian,
-            fork=fork_processes(n_jobs) >= 2,
+            fork=False,
         )
         if "bayesian" in analyses
         else None

@@ -17,7 +17,6 @@ import warnings
 
 import pandas as pd
 
-from .._fork import Forked
 from ._plan import BAYES_INSTALL
 from ._records import TestRecord
 
@@ -53,20 +52,12 @@ WITHOUT_HIERARCHICAL = (
 
 
 def across_job(result, *, metric, mean, best, delta, model, fork):
-    """The signed-rank batch across data sets of :func:`bayesian_comparisons`
-    as a :class:`~sklearn_bench._fork.Forked` call, computed in a forked child
-    when ``fork`` is true, to pass to it as ``across``; None when it computes
-    no such batch (the hierarchical model, or fewer than 2 data sets)."""
+    """The signed-rank batch across data sets of :func:`bayesian_comparisons`,
+    to pass to it as ``across``; None when it computes no such batch (the
+    hierarchical model, or fewer than 2 data sets)."""
     if model == "hierarchical" or len(mean.index) < 2:
         return None
-    return Forked(
-        _across_batch,
-        result,
-        best,
-        _others(mean, best),
-        _options(metric, delta),
-        fork=fork,
-    )
+    return _across_batch(result, best, _others(mean, best), _options(metric, delta))
 
 
 def _others(mean, best):
@@ -136,7 +127,7 @@ def bayesian_comparisons(
             if hierarchical:
                 batch = {}
             elif across is not None:
-                batch = across.result()
+                batch = across
             else:
                 batch = _across_batch(result, best, others, options)
             rows.extend(_rows(batch, "across data sets", best, threshold))

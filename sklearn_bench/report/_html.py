@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._fork import Forked, fork_processes
 from .._io import (
     make_folder,
     refuse_links_below,
@@ -620,20 +619,11 @@ def write_report(
     refuse_links_below(out)
     fig_dir = out / "figures"
     make_folder(fig_dir)
-    # With 2 processes, a child forked from this one draws every other figure
-    # while this one draws the rest, the leaderboard and the tables (before
-    # the progress bar, whose monitor thread would forbid the fork).
-    order = []  # the keys of the figures, in the order make_figures makes them
-    if fork_processes(n_jobs) >= 2:
-        child = Forked(_draw, analysis, _every_other(0, []), figure_formats, fork=True)
-        mine = _every_other(1, order)
-    else:
-        child, mine = None, None
     steps = _Progress(progress)
     steps.step("figures")
     analyses = analysis.plan.analyses
     settings = settings_table(analysis, sources)
-    drawn = _draw(analysis, mine, figure_formats)
+    drawn = _draw(analysis, None, figure_formats)
     steps.step("tables")
     datasets = _datasets_table(analysis)
     write_latex_tables(analysis, out / "tables")
@@ -648,9 +638,6 @@ def write_report(
         _tests(analysis),
     ]
     bayesian = bayesian_html(analysis) if "bayesian" in analyses else ""
-    if child is not None:
-        drawn.update(child.result())
-        drawn = {key: drawn[key] for key in order}
     rendered = {}
     for key, (fig_title, caption, files) in drawn.items():
         for fmt in figure_formats:

@@ -29,7 +29,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .._fork import forbid_forks, usable_cpus
 from .._validation import check_positive_int, check_random_state, real_number
 
 EXTRA = 'pip install "sklearn-bench[bayes]"'
@@ -290,7 +289,7 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
         remember_sampler(name, key, program)
 
     def chains(program, keys, accept, args):
-        n_threads = min(n_chains, usable_cpus())
+        n_threads = min(n_chains, os.cpu_count() or 1)
         if n_threads > 1:
             with ThreadPoolExecutor(n_threads) as pool:
                 out = pool.map(lambda k: program(k, accept, args), keys)
@@ -552,7 +551,6 @@ def stored_program(path, example):
         def load():
             if not _CLIENT:
                 _CLIENT.append(xla_client.make_cpu_client())
-                forbid_forks("an XLA client runs its threads")
             device = _CLIENT[0].local_devices()[0]
             return device, _CLIENT[0].deserialize_executable(
                 payload, executable_devices=xla_client.DeviceList((device,))
