@@ -9,23 +9,12 @@ Under CI (``CI=true``) a skipped reference test fails the run: the README says t
 statistics are tested against R, so those tests must run.
 """
 
-import atexit
 import json
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pandas as pd
 import pytest
-
-# The suite never reads or writes the user's cache folder (compiled Bayesian
-# samplers): one fresh folder for the session, inherited by the processes the tests
-# start, unless the caller chose one. A warm cache of earlier runs could hide what a
-# clean machine sees.
-if "SKLEARN_BENCH_CACHE_DIR" not in os.environ:
-    os.environ["SKLEARN_BENCH_CACHE_DIR"] = tempfile.mkdtemp(prefix="sklearn_bench-")
-    atexit.register(shutil.rmtree, os.environ["SKLEARN_BENCH_CACHE_DIR"], True)
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = Path(__file__).resolve().parent / "reference"
