@@ -2,7 +2,13 @@
 
 from ..stats import adjusted_by  # noqa: F401  (the words of a correction)
 from ._analysis import Analysis, LeaderboardAnalysis, PowerAnalysis, analyse
-from ._bayesian import HIERARCHICAL_DRAWS, N_SAMPLES, SEED, THRESHOLD  # noqa: F401
+from ._bayesian import (  # noqa: F401
+    HIERARCHICAL_DRAWS,
+    MC_ERROR,
+    N_SAMPLES,
+    SEED,
+    THRESHOLD,
+)
 from ._bottom_line import (  # noqa: F401
     DISAGREEMENTS_TITLE,
     BottomLine,

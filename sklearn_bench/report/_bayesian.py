@@ -14,6 +14,7 @@ import numpy as np
 from ..analysis import (
     DISAGREEMENTS_TITLE,
     HIERARCHICAL_DRAWS,
+    MC_ERROR,
     N_SAMPLES,
     SEED,
     THRESHOLD,
@@ -44,7 +45,8 @@ def _intro(analysis, rope):
         )
         + "Bayesian signed-rank test on "
         "the per-data-set means (Dirichlet-process prior of strength 0.5 at 0, "
-        f"{N_SAMPLES} Monte Carlo samples, seed {SEED}); within a data set: "
+        f"{N_SAMPLES} Monte Carlo samples, seed {SEED}: Monte Carlo standard error "
+        f"of each probability at most {MC_ERROR}); within a data set: "
         "Bayesian correlated t-test (Corani & Benavoli 2015) on the units of the "
         "corrected t, with rho/(1 − rho) = n_test/n_train from the stored split "
         f"sizes. Decision at posterior probability {THRESHOLD}."
