@@ -184,7 +184,7 @@ class RunConfig:
     plan: AnalysisPlan = field(default_factory=AnalysisPlan)
     plan_keys: tuple = ()
     out_dir: Path = Path("sklearn_bench_report")
-    figure_formats: tuple = ("png", "svg")
+    figure_formats: tuple = ("svg",)
     title: str = "Benchmark report"
     source: Path | None = field(default=None, repr=False)
 

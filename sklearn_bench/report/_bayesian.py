@@ -94,7 +94,7 @@ def _ranking_html(analysis):
         ax = plot_rank_posterior(ranking)
         fig = ax.figure
         try:
-            png = _image_bytes(fig)
+            image = _image_bytes(fig)
         finally:
             plt.close(fig)
         parts.append(
@@ -104,7 +104,7 @@ def _ranking_html(analysis):
                 "Shade: posterior probability of each position in the most "
                 "probable ranking; red: expected rank on a new data set and its "
                 "credible interval.",
-                png,
+                image,
             )
         )
     for note in analysis.ranking_notes:
@@ -133,7 +133,7 @@ def _simplex_html(analysis):
             a, b = res.labels
             title = f"{figure_label(a)} vs {figure_label(b)}"  # drawn literally
             plot_bayesian_posterior(res, ax=ax, title=title)
-        png = _image_bytes(fig)
+        image = _image_bytes(fig)
     finally:
         plt.close(fig)
     return _figure_html(
@@ -147,7 +147,7 @@ def _simplex_html(analysis):
             if len(fits) == _MAX_SIMPLEX
             else "."
         ),
-        png,
+        image,
     )
 
 

@@ -523,7 +523,7 @@ def write_report(
     out_dir,
     *,
     title="Benchmark report",
-    figure_formats=("png", "svg"),
+    figure_formats=("svg",),
     sources=None,
     progress=None,
     n_jobs=None,
@@ -554,7 +554,9 @@ def write_report(
     out_dir : str or Path
         Created if needed.
     title : str, default="Benchmark report"
-    figure_formats : tuple of str, default=("png", "svg")
+    figure_formats : tuple of str, default=("svg",)
+        The files of each figure in ``out_dir/figures``; the page embeds the
+        SVG (drawn once), a raster format is drawn only when asked for.
     sources : dict, default=None
         ``{setting: where it came from}`` (e.g. ``"the run's config"``,
         ``"command line"``) for the settings table of the report and the
@@ -642,7 +644,7 @@ def write_report(
     for key, (fig_title, caption, files) in drawn.items():
         for fmt in figure_formats:
             write_bytes(fig_dir / f"{key}.{fmt}", files[fmt])
-        rendered[key] = _figure_html(key, fig_title, caption, files["png"])
+        rendered[key] = _figure_html(key, fig_title, caption, files["svg"])
 
     def fig(*keys):
         return "".join(rendered[k] for k in keys if k in rendered)
@@ -737,8 +739,8 @@ def _draw(analysis, want, formats):
     drawn = {}
     try:
         for key, (title, caption, fig) in figures.items():
-            # the PNG is drawn once: the page embeds the bytes of figures/*.png
-            files = {"png": _image_bytes(fig)}
+            # the SVG is drawn once: the page embeds the bytes of figures/*.svg
+            files = {"svg": _image_bytes(fig)}
             # the other formats keep the layout the PNG's drawing found
             fig.set_layout_engine("none")
             for fmt in formats:
