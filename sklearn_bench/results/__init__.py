@@ -1,5 +1,6 @@
 """BenchmarkResult: the tidy scores of an experiment, and the analyses on them."""
 
+from ._intervals import corrected_t_intervals as corrected_t_intervals
 from ._intervals import interval_method as interval_method
 from ._result import BenchmarkResult
 from ._scales import IncommensurableScalesWarning

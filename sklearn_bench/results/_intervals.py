@@ -330,6 +330,49 @@ def learner_interval(result, a, b, *, dataset, method, confidence_level, metric)
     return replace(res, confidence_level=confidence_level, _bounds=_range(metric, b))
 
 
+def corrected_t_intervals(result, dataset, *, confidence_level, metric):
+    """Every learner's corrected t interval on ``dataset`` at once.
+
+    ``{learner: (estimate, standard_error, low, high, design)}``, each what
+    :func:`learner_interval` with ``method="corrected_t"`` gives (the same
+    sums in the same order), for the learners with a finite score on every
+    split of the data set; the others are left to :func:`learner_interval`
+    (which says why it has none). ``{}`` where the split scores are not one per
+    (split, learner).
+    """
+    from scipy import stats
+
+    table = _select._split_table(result, metric)
+    if not table.unique:
+        return {}
+    t = table.of(dataset)
+    at = np.flatnonzero(t["present"].any(axis=1))
+    ok = (t["present"][at] & np.isfinite(t["value"][at])).all(axis=0)
+    if at.size < 2 or not ok.any():
+        return {}
+    # learners as rows: each row's sums are those of the learner's own column
+    values, n_train, n_test = (
+        np.ascontiguousarray(t[c][at][:, ok].T, dtype=float)
+        for c in ("value", "n_train", "n_test")
+    )
+    j = at.size
+    n1, n2 = n_train.mean(axis=1), n_test.mean(axis=1)
+    mean = values.mean(axis=1)
+    spread = np.sqrt(((mean[:, None] - values) ** 2).sum(axis=1) / (j - 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = spread * np.sqrt(1 / j + n2 / n1)  # Nadeau & Bengio eq. (13)
+    level = check_confidence_level(confidence_level)
+    q = stats.t.isf((1 - level) / 2, j - 1)
+    low, high = np.clip([mean - q * se, mean + q * se], *_range(metric, None))
+    learners = np.asarray(result.learners, dtype=object)[ok]
+    return {
+        str(name): (float(mean[i]), float(se[i]), float(low[i]), float(high[i]),
+                    f"{j} train/test splits, n_train={n1[i]:g}, n_test={n2[i]:g}")
+        for i, name in enumerate(learners)
+        if n1[i] > 0
+    }  # fmt: skip
+
+
 def _range(metric, b):
     """The bounds a proportion's interval is cut to: [0, 1] for one learner,
     [−1, 1] for a difference; no cut for other metrics (or a ``neg_`` name)."""
