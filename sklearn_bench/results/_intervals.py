@@ -86,18 +86,20 @@ def _failed(learner, dataset, splits):
     )
 
 
-def _split_rows(result, learner, dataset, metric, *, primary=True):
+def _split_rows(result, learner, dataset, metric, *, primary=True, frame=True):
     """``split, loss, n_train, n_test, replicate`` of ``learner`` (all
-    learners: ``None``, one row per split) on ``dataset``, by split. The
-    primary splits come from the split scores indexed once per metric (a report
-    asks for every learner on every data set)."""
+    learners: ``None``, one row per split) on ``dataset``, by split (``frame``
+    false: a dict of arrays). The primary splits come from the split scores
+    indexed once per metric (a report asks for every learner on every data
+    set)."""
     columns = ["split", "value", "n_train", "n_test", "replicate"]
     table = _select._split_table(result, metric) if primary else None
     if table is None or not table.unique:
         rows = _rows(result, learner, dataset, metric, primary=primary)
         if learner is None:
             rows = rows.drop_duplicates("split")
-        return rows[columns].rename(columns={"value": "loss"})
+        rows = rows[columns].rename(columns={"value": "loss"})
+        return rows if frame else {c: rows[c].to_numpy() for c in rows}
     t = table.of(dataset)
     any_present = t["present"].any(axis=1)
     if learner is None:
@@ -110,8 +112,8 @@ def _split_rows(result, learner, dataset, metric, *, primary=True):
         if bad.any():
             _failed(learner, dataset, t["splits"][at[bad]])
     out = {"split": t["splits"][at]}
-    out.update({c: t[c][at, j] for c in columns[1:]})
-    return pd.DataFrame(out).rename(columns={"value": "loss"})
+    out.update({"loss" if c == "value" else c: t[c][at, j] for c in columns[1:]})
+    return pd.DataFrame(out) if frame else out
 
 
 def design(result, dataset, metric):
@@ -158,15 +160,13 @@ def _design(result, dataset, metric):
                 "stats.generalization_error_interval(method='oob') on your own loop"
             ),
         )
-    rows = _split_rows(result, None, dataset, metric)
+    rows = _split_rows(result, None, dataset, metric, frame=False)
     scheme = _select.scheme_of_cv(result.info.get("cv"))
     if scheme is None:
         scheme = _select._scheme_from_structure(
-            rows["replicate"].to_numpy(),
-            rows["n_train"].to_numpy(),
-            rows["n_test"].to_numpy(),
+            rows["replicate"], rows["n_train"], rows["n_test"]
         )
-    n_splits, n_reps = len(rows), rows["replicate"].nunique()
+    n_splits, n_reps = len(rows["split"]), np.unique(rows["replicate"]).size
     if scheme == "holdout" or (name == "splits" and n_splits == 1):
         return "subsampling", "holdout" if n_splits == 1 else "corrected_t", ""
     if scheme == "kfold":
