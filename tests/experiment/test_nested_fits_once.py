@@ -35,7 +35,7 @@ def _run(n_jobs=1):
     exp = BenchmarkExperiment(
         learners,
         cv=NestedCV(n_splits=5, n_repeats=2, random_state=0),
-        scoring=["error_rate", "neg_log_loss"],
+        scoring=["error_rate", "accuracy"],
         random_state=3,
         n_jobs=n_jobs,
         progress=False,
@@ -68,3 +68,27 @@ def test_twins_are_read_from_the_splits():
     splits = [(a, b, 0, 0), (a, np.arange(8, 9), 0, 1), (a, b, 1, 0),
               (np.arange(4), b, 0, 2), (a, None, 0, 3)]  # fmt: skip
     assert _experiment._same_training(splits) == {0: [1]}
+
+
+def test_a_dask_cluster_gives_the_same_scores():
+    """H: on a dask cluster (joblib's dask backend) the jobs that fit a training
+    set once for two splits pass the driver's checks (each task decoded with
+    its own validation rows) and give the scores of one process bit for bit."""
+    distributed = __import__("pytest").importorskip("distributed")
+    import joblib
+
+    serial, _ = _run()
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=False,
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster),
+        joblib.parallel_config(backend="dask"),
+    ):  # fmt: skip
+        clustered, _ = _run(n_jobs=None)
+    times = ["fit_time", "score_time"]
+    pd.testing.assert_frame_equal(
+        clustered.scores.drop(columns=times), serial.scores.drop(columns=times)
+    )
+    pd.testing.assert_frame_equal(clustered.losses, serial.losses)
