@@ -164,6 +164,8 @@ def decode(result, job, i):
         if failed and np.array_equal([value], [job["error_score"]], equal_nan=True):
             continue  # error_score, for a recorded failure
         low, high = metric_bounds(name)
+        if name.startswith("neg_"):  # the bounds of the loss, negated
+            low, high = (None if b is None else -b for b in (high, low))
         if not math.isfinite(value) or (
             (low is not None and value < low) or (high is not None and value > high)
         ):

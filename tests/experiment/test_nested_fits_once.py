@@ -35,7 +35,7 @@ def _run(n_jobs=1):
     exp = BenchmarkExperiment(
         learners,
         cv=NestedCV(n_splits=5, n_repeats=2, random_state=0),
-        scoring=["error_rate", "accuracy"],
+        scoring=["error_rate", "neg_log_loss"],
         random_state=3,
         n_jobs=n_jobs,
         progress=False,
@@ -73,7 +73,9 @@ def test_twins_are_read_from_the_splits():
 def test_a_dask_cluster_gives_the_same_scores():
     """H: on a dask cluster (joblib's dask backend) the jobs that fit a training
     set once for two splits pass the driver's checks (each task decoded with
-    its own validation rows) and give the scores of one process bit for bit."""
+    its own validation rows; a neg_ loss checked against the negated bounds of
+    the loss: the check refused every neg_log_loss) and give the scores of one
+    process bit for bit."""
     distributed = __import__("pytest").importorskip("distributed")
     import joblib
 
