@@ -49,11 +49,12 @@ def _close_figures():
 
 @pytest.fixture(autouse=True, scope="module")
 def _release_compiled_samplers():
-    """After each test module, forget the compiled MCMC samplers and JAX's caches.
+    """After each test module, forget the compiled MCMC samplers.
 
-    Every compiled program holds about 1,400 memory mappings of machine code; the
-    whole suite compiles many shapes in one process, and past
-    ``vm.max_map_count`` (65,530 by default) XLA's compiler aborts the process.
+    Every compiled program holds about 1,400 memory mappings of machine code
+    (freed with it); the whole suite compiles many shapes in one process, and
+    past ``vm.max_map_count`` (65,530 by default) XLA's compiler aborts the
+    process.
     """
     yield
     import sys

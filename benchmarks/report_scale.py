@@ -21,17 +21,15 @@ cannot run, and the report says so once. ``--profile`` prints the functions
 that cost most in ``analyse`` + ``write_report`` (cProfile, which slows the
 step itself down).
 
-For each size, printed: the time (CPU: with the forked child's) and the peak
+For each size, printed: the time (wall-clock and CPU) and the peak
 resident memory (RSS: the kernel's high-water mark on Linux, else sampled every
 20 ms; the process' whole footprint, interpreter and libraries included)
 of loading (``BenchmarkResult.from_frame``, or ``from_store`` of an SQLite store
 written in bulk with ``--store``), of the main analyses on that result
 (``analyse`` without and with the Bayesian and pairwise tests), and of
 ``analyse`` + ``write_report`` on a freshly loaded result with its default
-figure formats (PNG and SVG: what ``sklearn-bench report`` does), with the size
-of ``report.html``. ``--n-jobs`` (default -1, as ``sklearn-bench report``)
-is passed to ``analyse`` and ``write_report``: ``--n-jobs 1`` measures one
-process, the baseline of the forked child.
+figure formats (SVG: what ``sklearn-bench report`` does), with the size of
+``report.html``, all in one process.
 
 ``--bayes both`` measures each size twice, with the optional ``[bayes]`` back end
 (NumPyro/JAX) importable and without it (the child process hides it as a user
@@ -45,8 +43,6 @@ Run from the repository root:
     python benchmarks/report_scale.py --size wide --store --keep out/
     python benchmarks/report_scale.py --size 100k --report-only
     python benchmarks/report_scale.py --size wide480 --report-only --no-split-sizes
-    python benchmarks/report_scale.py --size wide480 --report-only --no-split-sizes \
-        --n-jobs 1
     python benchmarks/report_scale.py --size wide --report-only --profile
 """
 
@@ -165,12 +161,11 @@ def write_bulk_store(path, df):
 
 
 class PeakRSS:
-    """Wall-clock and CPU time (this process and the children it reaped: the
-    forked child of ``n_jobs=2``) and peak resident memory of this process
-    while the block runs. On Linux the kernel's high-water mark (``VmHWM``,
-    reset at the start through ``/proc/self/clear_refs``): no sampling thread,
-    which would keep ``analyse`` and ``write_report`` from forking; elsewhere
-    sampled every ``interval`` seconds by a thread."""
+    """Wall-clock and CPU time (this process and the children it reaped) and
+    peak resident memory of this process while the block runs. On Linux the
+    kernel's high-water mark (``VmHWM``, reset at the start through
+    ``/proc/self/clear_refs``); elsewhere sampled every ``interval`` seconds by
+    a thread."""
 
     _CLEAR = Path("/proc/self/clear_refs")
 
@@ -229,9 +224,7 @@ def hide_bayes():
         sys.modules[name] = None  # importlib.util.find_spec then answers None
 
 
-def run_size(
-    name, *, store, report_only, keep, split_sizes=True, profile=None, n_jobs=-1
-):
+def run_size(name, *, store, report_only, keep, split_sizes=True, profile=None):
     """Measure one size in this process; returns a dict of measurements."""
     import warnings
 
@@ -247,7 +240,6 @@ def run_size(
     df = synthetic_frame(n_learners, n_datasets, n_replicates)
     out = {"size": name, "rows": len(df), "shape": SIZES[name], "steps": {}}
     out["split_words"] = "" if split_sizes else ", no split sizes"
-    out["n_jobs"] = n_jobs
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         if store:
@@ -274,18 +266,17 @@ def run_size(
             core = ("effects", "friedman", "power", "win_tie_loss")
             step(
                 "analyse core",
-                lambda: analyse(result, AnalysisPlan(analyses=core), n_jobs=n_jobs),
+                lambda: analyse(result, AnalysisPlan(analyses=core)),
             )
-            step("analyse", lambda: analyse(result, n_jobs=n_jobs))
+            step("analyse", lambda: analyse(result))
             del result
         target = Path(keep) / name if keep else folder / "report"
         result = step("report: load", load)
 
-        # the figure formats of ``sklearn-bench report`` (PNG and SVG) and,
-        # by default, its n_jobs (-1)
+        # the figure formats of ``sklearn-bench report`` (SVG)
         def report():
-            analysis = analyse(result, n_jobs=n_jobs)
-            return write_report(analysis, target, progress=False, n_jobs=n_jobs)
+            analysis = analyse(result)
+            return write_report(analysis, target, progress=False)
 
         if profile:
             import cProfile
@@ -300,9 +291,6 @@ def run_size(
     import resource
 
     out["max_rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    # the forked children's (n_jobs=2): pages they share with this process count
-    # in both
-    out["child_max_rss"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     return out
 
 
@@ -313,9 +301,8 @@ def _mb(n):
 def show(m):
     k, j, r = m["shape"]
     print(f"\n{m['size']}: {m['rows']:,} rows ({k} learners x {j} data sets x {r} "
-          f"replicates{m['split_words']}; n_jobs={m['n_jobs']}); wall-clock and "
-          "CPU seconds (CPU: less sensitive to other processes on the machine; "
-          "with the forked child's)")  # fmt: skip
+          f"replicates{m['split_words']}; one process); wall-clock and CPU "
+          "seconds (CPU: less sensitive to other processes)")  # fmt: skip
     if "store_write" in m:
         print(f"  (store written in bulk in {m['store_write']:.1f} s)")
     for key, (seconds, cpu, peak) in m["steps"].items():
@@ -323,8 +310,7 @@ def show(m):
     wall = m["steps"]["report: load"][0] + m["steps"]["report: write_report"][0]
     cpu = m["steps"]["report: load"][1] + m["steps"]["report: write_report"][1]
     print(f"  {'report (load + write)':22s} {wall:8.2f} s  CPU {cpu:8.2f} s   max "
-          f"RSS {_mb(m['max_rss'])} (a forked child's {_mb(m['child_max_rss'])})"
-          f"; report.html {m['html_bytes'] / 1e6:.2f} MB, "
+          f"RSS {_mb(m['max_rss'])}; report.html {m['html_bytes'] / 1e6:.2f} MB, "
           f"{m['files']} files")  # fmt: skip
 
 
@@ -352,13 +338,6 @@ def main():
     parser.add_argument(
         "--bayes", choices=["installed", "with", "without", "both"], default="installed"
     )
-    parser.add_argument(
-        "--n-jobs",
-        type=int,
-        default=-1,
-        help="n_jobs of analyse and write_report (default -1, as sklearn-bench "
-        "report; 1: one process)",
-    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--profile-to", dest="profile", help=argparse.SUPPRESS)
     parser.add_argument("--hide-bayes", action="store_true", help=argparse.SUPPRESS)
@@ -375,7 +354,6 @@ def main():
             keep=args.keep,
             split_sizes=not args.no_split_sizes,
             profile=args.profile,
-            n_jobs=args.n_jobs,
         )
         print("RESULT " + json.dumps(m))
         return
@@ -394,7 +372,6 @@ def main():
         cmd += ["--store"] * args.store + ["--report-only"] * args.report_only
         cmd += ["--keep", args.keep] if args.keep else []
         cmd += ["--no-split-sizes"] * args.no_split_sizes
-        cmd += ["--n-jobs", str(args.n_jobs)]
         profile = None
         if args.show_profile:
             profile = tempfile.NamedTemporaryFile(suffix=".prof", delete=False).name

@@ -249,16 +249,30 @@ def latex_frame(frame, *, caption, label=None, digits=3, index=True):
         raise TypeError(f"`caption` must be a str; got {caption!r}.")
     digits = _check_digits(digits)
     columns = ([frame.index.name or ""] if index else []) + [str(c) for c in frame]
-    rows = []
-    for idx, row in frame.iterrows():
-        cells = [latex_label(idx)] if index else []
-        for value in row.tolist():
+    rows, labels = [], {}  # a name that repeats (learners, data sets) escaped once
+
+    def name_cell(value):
+        try:
+            return labels[type(value), value]
+        except KeyError:
+            out = labels[type(value), value] = latex_label(value)
+        except TypeError:  # not hashable
+            out = latex_label(value)
+        return out
+
+    # the rows iterrows gives (one row of frame.values each), without a Series
+    # per row; datetimes keep its Timestamps
+    dates = any(pd.api.types.is_datetime64_any_dtype(k) for k in frame.dtypes)
+    values = (r.tolist() for _, r in frame.iterrows()) if dates else frame.values
+    for idx, row in zip(frame.index, values, strict=True):
+        cells = [name_cell(idx)] if index else []
+        for value in row if dates else row.tolist():
             if isinstance(value, float | np.floating):
                 cells.append("--" if not np.isfinite(value) else f"{value:.{digits}f}")
             elif isinstance(value, pd.Timestamp):
                 cells.append(escape_latex(value.isoformat()))
             else:
-                cells.append(latex_label(value))
+                cells.append(name_cell(value))
         rows.append(" & ".join(cells) + r" \\")
     header = " & ".join(escape_latex(c) for c in columns)
     # numbers right-aligned, names (text columns) left-aligned as the index

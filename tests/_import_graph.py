@@ -12,8 +12,8 @@ unit of a lower layer (or inside its own unit). Across units, an import takes pu
 names only, from a public or a private module (as scikit-learn's layers import
 ``..utils._param_validation``): a name is public exactly when it has no leading
 underscore, and API exactly when an ``__all__`` of a public subpackage lists it.
-The bottom modules ``_validation``, ``_io``, ``_metrics``, ``_text``, ``_fork``
-and ``_version`` are the package's shared internals: every unit may take any name
+The bottom modules ``_validation``, ``_io``, ``_metrics``, ``_text`` and
+``_version`` are the package's shared internals: every unit may take any name
 from them.
 
 An import is not the only way into another unit's internals: an object of the
@@ -36,7 +36,6 @@ LAYERS = {
     "_validation": 0,
     "_io": 0,
     "_text": 0,
-    "_fork": 1,
     "_latex": 1,
     "_metrics": 1,
     "datasets": 1,
@@ -54,7 +53,7 @@ LAYERS = {
     "__init__": 8,
 }
 # units whose every name (private ones too) the others may use
-SHARED = {"_version", "_validation", "_metrics", "_io", "_text", "_latex", "_fork"}
+SHARED = {"_version", "_validation", "_metrics", "_io", "_text", "_latex"}
 # Lower units that a unit must still not import: the renderers read a frozen
 # Analysis and compute nothing, so report/ reaches neither stats nor results.
 FORBIDDEN = {"report": {"stats", "results"}}

@@ -9,23 +9,12 @@ Under CI (``CI=true``) a skipped reference test fails the run: the README says t
 statistics are tested against R, so those tests must run.
 """
 
-import atexit
 import json
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pandas as pd
 import pytest
-
-# The suite never reads or writes the user's cache folder (compiled Bayesian
-# samplers): one fresh folder for the session, inherited by the processes the tests
-# start, unless the caller chose one. A warm cache of earlier runs could hide what a
-# clean machine sees.
-if "SKLEARN_BENCH_CACHE_DIR" not in os.environ:
-    os.environ["SKLEARN_BENCH_CACHE_DIR"] = tempfile.mkdtemp(prefix="sklearn_bench-")
-    atexit.register(shutil.rmtree, os.environ["SKLEARN_BENCH_CACHE_DIR"], True)
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = Path(__file__).resolve().parent / "reference"
@@ -106,34 +95,6 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             + ", ".join(_SKIPPED_REFERENCE_TESTS[:5]),
             red=_in_ci(),
         )
-
-
-@pytest.fixture
-def forkable():
-    """For a test of the forked child of ``n_jobs=2``: skips where no child may
-    be forked (off Linux, one CPU); under CI a Linux machine with 2 CPUs must
-    fork (these tests run first, before any test leaves a thread running)."""
-    import sys
-    import threading
-
-    from sklearn_bench._fork import can_fork, usable_cpus
-
-    if not can_fork():
-        threads = ", ".join(t.name for t in threading.enumerate())
-        why = f"no child may be forked here (threads: {threads})"
-        if _in_ci() and sys.platform.startswith("linux") and usable_cpus() >= 2:
-            pytest.fail(why)
-        pytest.skip(why)
-
-
-def pytest_collection_modifyitems(session, config, items):
-    """The tests of the forked child first: a test that leaves a thread running
-    (a joblib pool, dask, tqdm's monitor) forbids the fork for the rest of the
-    session."""
-    forks = [item for item in items if "forkable" in getattr(item, "fixturenames", ())]
-    if forks:
-        rest = [item for item in items if item not in forks]
-        items[:] = forks + rest
 
 
 class Outside:

@@ -20,18 +20,3 @@ def test_the_next_test_starts_with_no_figure_open():
     left open (on 17a1a60 it stayed open, and the suite passed 20 open figures
     with matplotlib's warning)."""
     assert plt.get_fignums() == []
-
-
-def test_the_suite_never_uses_the_users_cache_folder():
-    """H: during the suite the cache folder of compiled samplers is a folder of
-    this session (SKLEARN_BENCH_CACHE_DIR, inherited by subprocesses), not the
-    user's cache (a warm ~/.cache/sklearn_bench hid an order-dependent failure
-    that a clean CI machine showed)."""
-    import os
-    from pathlib import Path
-
-    from sklearn_bench.stats import _mcmc
-
-    folder = _mcmc.cache_folder()
-    assert folder is not None and folder == Path(os.environ[_mcmc.CACHE_ENV])
-    assert folder != Path.home() / ".cache" / "sklearn_bench"

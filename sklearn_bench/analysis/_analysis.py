@@ -13,7 +13,6 @@ from types import MappingProxyType
 import numpy as np
 import pandas as pd
 
-from .._fork import fork_processes
 from .._text import ADJUST_METHODS, adjusted_by, terminal_line
 from .._validation import check_n_jobs
 from ..datasets._dataset import PROBLEM_WORDS
@@ -999,7 +998,7 @@ def analyse(result, plan=None, *, n_jobs=None):
             best=best,
             delta=delta,
             model=plan.bayesian,
-            fork=fork_processes(n_jobs) >= 2,
+            fork=False,
         )
         if "bayesian" in analyses
         else None

@@ -13,16 +13,20 @@ Bayesian Plackett–Luce model (Calvo et al. 2018,
 :meth:`~sklearn_bench.BenchmarkResult.bayesian_ranking`).
 """
 
+import math
 import warnings
 
 import pandas as pd
 
-from .._fork import Forked
 from ._plan import BAYES_INSTALL
 from ._records import TestRecord
 
 THRESHOLD = 0.95
-N_SAMPLES = 20000
+# The largest Monte Carlo standard error of a probability of the signed-rank test,
+# sqrt(p (1 − p) / n) <= 0.5 / sqrt(n) (its draws are independent): the draws follow
+# from it (10,000; 20,000 cost twice the time for an error of 0.0035).
+MC_ERROR = 0.005
+N_SAMPLES = math.ceil(0.25 / MC_ERROR**2)
 SEED = 0
 HIERARCHICAL_DRAWS = 4000  # 4 chains x 1000: Monte Carlo sd about 0.01
 MAX_HIERARCHICAL = 10  # comparisons across data sets fitted by MCMC in a report
@@ -53,20 +57,12 @@ WITHOUT_HIERARCHICAL = (
 
 
 def across_job(result, *, metric, mean, best, delta, model, fork):
-    """The signed-rank batch across data sets of :func:`bayesian_comparisons`
-    as a :class:`~sklearn_bench._fork.Forked` call, computed in a forked child
-    when ``fork`` is true, to pass to it as ``across``; None when it computes
-    no such batch (the hierarchical model, or fewer than 2 data sets)."""
+    """The signed-rank batch across data sets of :func:`bayesian_comparisons`,
+    to pass to it as ``across``; None when it computes no such batch (the
+    hierarchical model, or fewer than 2 data sets)."""
     if model == "hierarchical" or len(mean.index) < 2:
         return None
-    return Forked(
-        _across_batch,
-        result,
-        best,
-        _others(mean, best),
-        _options(metric, delta),
-        fork=fork,
-    )
+    return _across_batch(result, best, _others(mean, best), _options(metric, delta))
 
 
 def _others(mean, best):
@@ -136,7 +132,7 @@ def bayesian_comparisons(
             if hierarchical:
                 batch = {}
             elif across is not None:
-                batch = across.result()
+                batch = across
             else:
                 batch = _across_batch(result, best, others, options)
             rows.extend(_rows(batch, "across data sets", best, threshold))

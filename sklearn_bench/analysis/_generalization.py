@@ -4,7 +4,7 @@ level and method (the one recommended for the run's splitter by default)."""
 
 import pandas as pd
 
-from ..results._intervals import interval_method
+from ..results._intervals import corrected_t_intervals, interval_method
 from ._records import TestRecord
 
 # Each method in words, with the papers it follows.
@@ -34,8 +34,6 @@ METHOD_WORDS = {
     ),
     "five_by_two": ("the 5×2cv t interval of the first fold", ("dietterich1998",)),
 }
-# The most intervals of single learners a report computes (about 5 ms each).
-MAX_INTERVALS = 1000
 COLUMNS = [
     "dataset",
     "learner",
@@ -54,10 +52,9 @@ def generalization(result, plan, metric):
     Returns
     -------
     frame : DataFrame or None
-        :data:`COLUMNS`, one row per data set and learner; ``None`` when no
-        data set's splitter supports a method, or when there are more than
-        :data:`MAX_INTERVALS` of them (each takes a few milliseconds: a 50 x
-        500 study would spend minutes on 25,000 intervals nobody reads).
+        :data:`COLUMNS`, one row per data set and learner (every one: the
+        corrected t intervals of a data set's learners are computed at once);
+        ``None`` when no data set's splitter supports a method.
     record : TestRecord or None
     notes : list of str
     skipped : str
@@ -69,19 +66,6 @@ def generalization(result, plan, metric):
         The plan names a method the splitter of a data set cannot support.
     """
     level, named = plan.confidence_level, plan.generalization_method
-    n = len(result.learners) * len(result.datasets)
-    if n > MAX_INTERVALS:
-        return (
-            None,
-            None,
-            [],
-            (
-                f"{len(result.learners)} learners x {len(result.datasets)} data sets "
-                f"would need {n:,} intervals, more than the {MAX_INTERVALS:,} a report "
-                "computes; ask for those you need with "
-                "BenchmarkResult.confidence_interval(learner, dataset=...)"
-            ),
-        )
     rows, notes, why, used = [], [], {}, []
     for dataset in result.datasets:
         try:  # a method the plan names must fit every data set's splitter
@@ -92,7 +76,16 @@ def generalization(result, plan, metric):
             why[dataset] = str(exc)
             continue
         used.append(method)
+        batch = {}
+        if method == "corrected_t":
+            batch = corrected_t_intervals(
+                result, dataset, confidence_level=level, metric=metric
+            )
         for learner in result.learners:
+            if learner in batch:
+                rows.append([dataset, learner, *batch[learner][:4], method,
+                             batch[learner][4]])  # fmt: skip
+                continue
             try:
                 res = result.confidence_interval(
                     learner,

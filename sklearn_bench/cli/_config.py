@@ -185,7 +185,7 @@ class RunConfig:
     plan: AnalysisPlan = field(default_factory=AnalysisPlan)
     plan_keys: tuple = ()
     out_dir: Path | None = None  # None: ./sklearn_bench_report, never a link
-    figure_formats: tuple = ("png", "svg")
+    figure_formats: tuple = ("svg",)
     title: str = "Benchmark report"
     sequential: dict = field(default_factory=dict)  # [sequential]: for --sequential
     source: Path | None = field(default=None, repr=False)

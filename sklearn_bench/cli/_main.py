@@ -448,25 +448,7 @@ def _fit(experiment, datasets, info=None, stopping=None):
             "old store away",
         )
         raise _UsageError(message) from None
-    _end_run_threads()
     return experiment.results_
-
-
-def _end_run_threads():
-    """End the threads a run leaves behind: joblib's pool of worker processes
-    (kept for reuse) and tqdm's monitor of its progress bars (it starts again
-    with the next bar). The command's report may then fork its second process
-    (no child is forked while another thread runs)."""
-    import threading
-
-    from joblib.externals.loky import get_reusable_executor
-    from tqdm import TMonitor
-
-    get_reusable_executor().shutdown(wait=True)
-    for thread in threading.enumerate():
-        if isinstance(thread, TMonitor):
-            thread.exit()
-            thread.tqdm_cls.monitor = None  # the next bar starts its own
 
 
 def _cmd_demo(args):

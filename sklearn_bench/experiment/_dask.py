@@ -199,7 +199,8 @@ def decode(result, job, i):
     for name, t in (("fit_time", fit), ("score_time", score)):
         if type(t) is not float or not (math.isfinite(t) and t >= 0):
             refuse(f"{name} = {t!r}"[:200])
-    train, test = job["train"], job["test"]
+    train = job["train"]
+    test = job["test"] if job.get("tests") is None else job["tests"][i]
     rows = np.arange(len(job["y_test"])) if test is None else np.asarray(test)
     if (type(n_train), type(n_test)) != (int, int) or (n_train, n_test) != (
         len(train),
@@ -274,9 +275,9 @@ def _decode_losses(losses, job, failed, values, rows, refuse):
 
 def _alone(job):
     """The job's tasks, one job each."""
-    per_task = ("tasks", "estimators", "seed_params")
+    per_task = ("tasks", "estimators", "seed_params", "tests")
     return [
-        {**job, **{k: job[k][i : i + 1] for k in per_task}}
+        {**job, **{k: job[k][i : i + 1] for k in per_task if job.get(k) is not None}}
         for i in range(len(job["tasks"]))
     ]
 

@@ -63,6 +63,23 @@ __all__ = ["BenchmarkExperiment"]
 VERIFY_STREAM = 39  # the seed stream of the tasks ``verify`` re-fits
 
 
+def _same_training(splits):
+    """``{split: [later splits of the same replicate and training rows]}``
+    (NestedCV's inner splits (o, j) and (j, o): K(K + 1)/2 distinct training
+    sets of its K² splits), read from the splits themselves."""
+    first, twins = {}, {}
+    for s, (train, test, rep, _) in enumerate(splits):
+        if test is None:
+            continue
+        train = np.asarray(train)
+        key = (rep, train.size, hash(train.tobytes()))
+        if key in first and np.array_equal(np.asarray(splits[first[key]][0]), train):
+            twins.setdefault(first[key], []).append(s)
+        else:
+            first.setdefault(key, s)
+    return twins
+
+
 class BenchmarkExperiment(BaseEstimator):
     """Run learners over data sets and resamples in a matched-pairs design.
 
@@ -545,28 +562,46 @@ class BenchmarkExperiment(BaseEstimator):
         learners = setup["learners"]
         groups = self._sharing_groups(learners, setup["unseeded"])
         for dname, plan in setup["plans"].items():
-            emitted = set()
+            emitted, twins = set(), _same_training(plan["splits"])
             for lname in learners:
                 group = groups.get(lname, [lname])
                 if group[0] in emitted:
                     continue
                 emitted.add(group[0])
+                merged = set()
                 for split in range(len(plan["splits"])):
                     names = [n for n in group if (dname, split, n) not in skip]
-                    if names:
-                        kwargs = self._job(setup, dname, split, names)
-                        yield kwargs["tasks"], kwargs
+                    if not names or split in merged:
+                        continue
+                    # later splits of these training rows: fitted once, here
+                    also = [t for t in twins.get(split, ())
+                            if [n for n in group if (dname, t, n) not in skip]
+                            == names]  # fmt: skip
+                    merged.update(also)
+                    kwargs = self._job(setup, dname, split, names, also=also)
+                    yield kwargs["tasks"], kwargs
 
-    def _job(self, setup, dname, split, names, *, alone=False):
-        """The arguments of :func:`run_tasks` for learners ``names`` on a split."""
+    def _job(self, setup, dname, split, names, *, alone=False, also=()):
+        """The arguments of :func:`run_tasks` for learners ``names`` on a split
+        (and on the splits ``also``, of the same replicate and training rows)."""
         plan, seed = setup["plans"][dname], setup["seed"]
         train, test, rep, fold = plan["splits"][split]
         X_l, y_l = plan["learning_sample"](rep)
         lseed = derive_seed(seed, dname, SEED_LEARNER, rep)
+        splits = [split, *also]
         return {
-            "tasks": [Task(dname, split, rep, fold, n) for n in names],
-            "estimators": [setup["learners"][n] for n in names],
-            "seed_params": [_seed_params(setup["unseeded"][n], lseed) for n in names],
+            "tasks": [
+                Task(dname, s, rep, plan["splits"][s][3], n)
+                for s in splits
+                for n in names
+            ],
+            "estimators": [setup["learners"][n] for _ in splits for n in names],
+            "seed_params": [
+                _seed_params(setup["unseeded"][n], lseed) for _ in splits for n in names
+            ],
+            "tests": [plan["splits"][s][1] for s in splits for _ in names]
+            if also
+            else None,
             "X": X_l,
             "y": y_l,
             "train": train,

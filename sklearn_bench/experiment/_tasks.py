@@ -109,6 +109,7 @@ def run_tasks(
     keep_losses=False,
     prefix_cache_bytes=PREFIX_CACHE_BYTES,
     driver_pid=None,
+    tests=None,
 ):
     """Fit clones of the learners of ``tasks`` (all on one split) on the ``train``
     rows and score them on ``test`` (``None``: on ``X_test, y_test``).
@@ -123,11 +124,17 @@ def run_tasks(
     validation ``rows`` and ``correct`` or ``y_pred``) and ``"losses"``
     (``None``, or the validation ``rows``, the ``metrics`` indices and their
     pointwise ``loss``, kept with ``keep_losses`` for the metrics that are means
-    of them: :func:`~._scoring.pointwise_losses`)."""
+    of them: :func:`~._scoring.pointwise_losses`).
+
+    ``tests`` (``None``: ``test`` for every task) gives each task its own
+    validation rows: the tasks of one learner (the same estimator and seeds) on
+    splits with these same training rows then share its one fit (NestedCV's
+    inner splits (o, j) and (j, o)), the same floats as fitted alone."""
     if driver_pid is not None:
         _watch_driver(driver_pid)
     n_train = len(train)
-    n_test = len(y_test) if test is None else len(test)
+    if tests is None:
+        tests = [test] * len(tasks)
     clones = []
     for estimator, params in zip(estimators, seed_params, strict=True):
         est = clone(estimator)
@@ -135,22 +142,35 @@ def run_tasks(
             est.set_params(**params)
         clones.append(est)
     keys = [prefix_keys(est) if prefix_cache_bytes > 0 else [] for est in clones]
+    learners = [(id(e), repr(sorted((p or {}).items())))
+                for e, p in zip(estimators, seed_params, strict=True)]  # fmt: skip
     # only prefixes that another learner of this split also begins with are kept
-    used = Counter(k for ks in keys for k in ks)
+    used = Counter(k for ks in dict(zip(learners, keys, strict=True)).values()
+                   for k in ks)  # fmt: skip
     cache = _PrefixCache(prefix_cache_bytes)
 
     def training_rows():  # a fresh copy each time: steps may write into it
         return _safe_indexing(X, train), _safe_indexing(y, train)
 
-    outs = []
-    for task, est, ks in zip(tasks, clones, keys, strict=True):
-        shared = [k for k in ks if used[k] > 1]
-        base = _task_columns(task, n_train, n_test)
-        fit = _fit_shared if shared else _fit_alone
-        prefix = (len(shared), shared[-1], cache) if shared else None
-        out = _score(task, est, fit(est, ks[: len(shared)], cache, training_rows),
-                     base, X, y, train, test, X_test, y_test, metrics, error_score,
-                     keep_predictions, keep_losses, prefix)  # fmt: skip
+    outs, fits, where = [], {}, {}
+    for task, est, ks, learner, test in zip(
+        tasks, clones, keys, learners, tests, strict=True
+    ):
+        base = _task_columns(task, n_train, len(y_test) if test is None else len(test))
+        # the validation rows transformed by a shared prefix: once per rows
+        rows = where.setdefault(id(test), len(where))
+        if learner in fits:  # fitted for another split of these training rows
+            est, fitted, prefix = fits[learner]
+            prefix = prefix and (prefix[0], (prefix[1][0], rows), cache)
+        else:
+            shared = [k for k in ks if used[k] > 1]
+            fit = _fit_shared if shared else _fit_alone
+            prefix = (len(shared), (shared[-1], rows), cache) if shared else None
+            fitted = fit(est, ks[: len(shared)], cache, training_rows)
+            fits[learner] = (est, fitted, prefix)
+        out = _score(task, est, fitted, base, X, y, train, test, X_test, y_test,
+                     metrics, error_score, keep_predictions, keep_losses,
+                     prefix)  # fmt: skip
         outs.append(out)
     return outs
 

@@ -11,7 +11,13 @@ import html
 
 import numpy as np
 
-from ..analysis._bayesian import HIERARCHICAL_DRAWS, N_SAMPLES, SEED, THRESHOLD
+from ..analysis._bayesian import (
+    HIERARCHICAL_DRAWS,
+    MC_ERROR,
+    N_SAMPLES,
+    SEED,
+    THRESHOLD,
+)
 from ..analysis._bottom_line import DISAGREEMENTS_TITLE
 from ..analysis._format import fmt_count, fmt_names
 from ._blocks import (
@@ -38,7 +44,8 @@ def _intro(analysis, rope):
         )
         + "Bayesian signed-rank test on "
         "the per-data-set means (Dirichlet-process prior of strength 0.5 at 0, "
-        f"{N_SAMPLES} Monte Carlo samples, seed {SEED}); within a data set: "
+        f"{N_SAMPLES} Monte Carlo samples, seed {SEED}: Monte Carlo standard error "
+        f"of each probability at most {MC_ERROR}); within a data set: "
         "Bayesian correlated t-test (Corani & Benavoli 2015) on the units of the "
         "corrected t, with rho/(1 − rho) = n_test/n_train from the stored split "
         f"sizes. Decision at posterior probability {THRESHOLD}."
@@ -86,7 +93,7 @@ def _ranking_html(analysis):
         ax = plot_rank_posterior(ranking)
         fig = ax.figure
         try:
-            png = _image_bytes(fig)
+            image = _image_bytes(fig)
         finally:
             plt.close(fig)
         parts.append(
@@ -96,7 +103,7 @@ def _ranking_html(analysis):
                 "Shade: posterior probability of each position in the most "
                 "probable ranking; red: expected rank on a new data set and its "
                 "credible interval.",
-                png,
+                image,
             )
         )
     for note in analysis.ranking_notes:
@@ -126,7 +133,7 @@ def _simplex_html(analysis):
             a, b = res.labels
             title = f"{figure_label(a)} vs {figure_label(b)}"  # drawn literally
             plot_bayesian_posterior(res, ax=ax, title=title)
-        png = _image_bytes(fig)
+        image = _image_bytes(fig)
     finally:
         plt.close(fig)
     return _figure_html(
@@ -140,7 +147,7 @@ def _simplex_html(analysis):
             if len(fits) == _MAX_SIMPLEX
             else "."
         ),
-        png,
+        image,
     )
 
 

@@ -105,23 +105,35 @@ def _interval_text(low, high):
     return f"[{_fmt(low)}, {_fmt(high)}]"
 
 
-def _image_bytes(fig, fmt="png", dpi=110):
-    """The bytes of ``fig`` drawn as ``fmt`` (the report's figures: 110 dpi)."""
+# Fixed ids and no dates in the files a figure is written to, so that two runs
+# write the same bytes (matplotlib's settings are restored after each drawing).
+_SAME_BYTES = {"svg.hashsalt": "sklearn_bench"}
+_NO_DATE = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}
+
+
+def _image_bytes(fig, fmt="svg", dpi=110):
+    """The bytes of ``fig`` drawn as ``fmt`` (the report's figures: 110 dpi),
+    the same bytes at every run."""
+    import matplotlib
+
     for ax in fig.axes:
         if not ax.get_ylabel():
             # nothing to place: matplotlib would measure every tick label (50
             # learners' names) again at each drawing to place the empty label
             ax.yaxis.set_label_coords(0.0, 0.5)
     buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt, dpi=dpi)
+    with matplotlib.rc_context(_SAME_BYTES):
+        fig.savefig(buffer, format=fmt, dpi=dpi, metadata=_NO_DATE.get(fmt))
     return buffer.getvalue()
 
 
-def _figure_html(key, title, caption, png_bytes):
-    data = base64.b64encode(png_bytes).decode("ascii")
+def _figure_html(key, title, caption, svg_bytes):
+    """The figure in the page: its SVG (drawn once, the bytes of figures/*.svg)
+    as an image, so that the ids of one figure never meet another's."""
+    data = base64.b64encode(svg_bytes).decode("ascii")
     return (
         f'<figure id="fig-{key}"><h3>{html.escape(title)}</h3>'
-        f'<img alt="{html.escape(title)}" src="data:image/png;base64,{data}">'
+        f'<img alt="{html.escape(title)}" src="data:image/svg+xml;base64,{data}">'
         f"<figcaption>{html.escape(caption)}</figcaption></figure>"
     )
 

@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._fork import Forked, fork_processes
 from .._io import (
     make_folder,
     refuse_links_below,
@@ -519,7 +518,7 @@ def write_report(
     out_dir,
     *,
     title="Benchmark report",
-    figure_formats=("png", "svg"),
+    figure_formats=("svg",),
     sources=None,
     progress=None,
     n_jobs=None,
@@ -550,7 +549,9 @@ def write_report(
     out_dir : str or Path
         Created if needed.
     title : str, default="Benchmark report"
-    figure_formats : tuple of str, default=("png", "svg")
+    figure_formats : tuple of str, default=("svg",)
+        The files of each figure in ``out_dir/figures``; the page embeds the
+        SVG (drawn once), a raster format is drawn only when asked for.
     sources : dict, default=None
         ``{setting: where it came from}`` (e.g. ``"the run's config"``,
         ``"command line"``) for the settings table of the report and the
@@ -615,20 +616,11 @@ def write_report(
     refuse_links_below(out)
     fig_dir = out / "figures"
     make_folder(fig_dir)
-    # With 2 processes, a child forked from this one draws every other figure
-    # while this one draws the rest, the leaderboard and the tables (before
-    # the progress bar, whose monitor thread would forbid the fork).
-    order = []  # the keys of the figures, in the order make_figures makes them
-    if fork_processes(n_jobs) >= 2:
-        child = Forked(_draw, analysis, _every_other(0, []), figure_formats, fork=True)
-        mine = _every_other(1, order)
-    else:
-        child, mine = None, None
     steps = _Progress(progress)
     steps.step("figures")
     analyses = analysis.plan.analyses
     settings = settings_table(analysis, sources)
-    drawn = _draw(analysis, mine, figure_formats)
+    drawn = _draw(analysis, None, figure_formats)
     steps.step("tables")
     datasets = _datasets_table(analysis)
     write_latex_tables(analysis, out / "tables")
@@ -643,14 +635,11 @@ def write_report(
         _tests(analysis),
     ]
     bayesian = bayesian_html(analysis) if "bayesian" in analyses else ""
-    if child is not None:
-        drawn.update(child.result())
-        drawn = {key: drawn[key] for key in order}
     rendered = {}
     for key, (fig_title, caption, files) in drawn.items():
         for fmt in figure_formats:
             write_bytes(fig_dir / f"{key}.{fmt}", files[fmt])
-        rendered[key] = _figure_html(key, fig_title, caption, files["png"])
+        rendered[key] = _figure_html(key, fig_title, caption, files["svg"])
 
     def fig(*keys):
         return "".join(rendered[k] for k in keys if k in rendered)
@@ -751,8 +740,8 @@ def _draw(analysis, want, formats):
     drawn = {}
     try:
         for key, (title, caption, fig) in figures.items():
-            # the PNG is drawn once: the page embeds the bytes of figures/*.png
-            files = {"png": _image_bytes(fig)}
+            # the SVG is drawn once: the page embeds the bytes of figures/*.svg
+            files = {"svg": _image_bytes(fig)}
             # the other formats keep the layout the PNG's drawing found
             fig.set_layout_engine("none")
             for fmt in formats:

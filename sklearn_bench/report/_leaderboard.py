@@ -154,8 +154,8 @@ def leaderboard_section(analysis, out_dir):
         ):
             ax = plot(data)
             figures.append(ax.figure)
-            png = _image_bytes(ax.figure, dpi=100)
-            parts.append(_figure_html(name, title, caption, png))
+            image = _image_bytes(ax.figure, dpi=100)
+            parts.append(_figure_html(name, title, caption, image))
     finally:
         for fig in figures:
             plt.close(fig)

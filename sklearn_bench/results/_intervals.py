@@ -73,18 +73,20 @@ def _failed(learner, dataset, splits):
     )
 
 
-def _split_rows(result, learner, dataset, metric, *, primary=True):
+def _split_rows(result, learner, dataset, metric, *, primary=True, frame=True):
     """``split, loss, n_train, n_test, replicate`` of ``learner`` (all
-    learners: ``None``, one row per split) on ``dataset``, by split. The
-    primary splits come from the split scores indexed once per metric (a report
-    asks for every learner on every data set)."""
+    learners: ``None``, one row per split) on ``dataset``, by split (``frame``
+    false: a dict of arrays). The primary splits come from the split scores
+    indexed once per metric (a report asks for every learner on every data
+    set)."""
     columns = ["split", "value", "n_train", "n_test", "replicate"]
     table = _select._split_table(result, metric) if primary else None
     if table is None or not table.unique:
         rows = _rows(result, learner, dataset, metric, primary=primary)
         if learner is None:
             rows = rows.drop_duplicates("split")
-        return rows[columns].rename(columns={"value": "loss"})
+        rows = rows[columns].rename(columns={"value": "loss"})
+        return rows if frame else {c: rows[c].to_numpy() for c in rows}
     t = table.of(dataset)
     any_present = t["present"].any(axis=1)
     if learner is None:
@@ -97,8 +99,8 @@ def _split_rows(result, learner, dataset, metric, *, primary=True):
         if bad.any():
             _failed(learner, dataset, t["splits"][at[bad]])
     out = {"split": t["splits"][at]}
-    out.update({c: t[c][at, j] for c in columns[1:]})
-    return pd.DataFrame(out).rename(columns={"value": "loss"})
+    out.update({"loss" if c == "value" else c: t[c][at, j] for c in columns[1:]})
+    return pd.DataFrame(out) if frame else out
 
 
 def interval_design(result, dataset, metric):
@@ -264,6 +266,49 @@ def learner_interval(result, a, b, *, dataset, method, confidence_level, metric)
         metric=metric,
     )
     return replace(res, confidence_level=confidence_level, _bounds=_range(metric, b))
+
+
+def corrected_t_intervals(result, dataset, *, confidence_level, metric):
+    """Every learner's corrected t interval on ``dataset`` at once.
+
+    ``{learner: (estimate, standard_error, low, high, design)}``, each what
+    :func:`learner_interval` with ``method="corrected_t"`` gives (the same
+    sums in the same order), for the learners with a finite score on every
+    split of the data set; the others are left to :func:`learner_interval`
+    (which says why it has none). ``{}`` where the split scores are not one per
+    (split, learner).
+    """
+    from scipy import stats
+
+    table = _select._split_table(result, metric)
+    if not table.unique:
+        return {}
+    t = table.of(dataset)
+    at = np.flatnonzero(t["present"].any(axis=1))
+    ok = (t["present"][at] & np.isfinite(t["value"][at])).all(axis=0)
+    if at.size < 2 or not ok.any():
+        return {}
+    # learners as rows: each row's sums are those of the learner's own column
+    values, n_train, n_test = (
+        np.ascontiguousarray(t[c][at][:, ok].T, dtype=float)
+        for c in ("value", "n_train", "n_test")
+    )
+    j = at.size
+    n1, n2 = n_train.mean(axis=1), n_test.mean(axis=1)
+    mean = values.mean(axis=1)
+    spread = np.sqrt(((mean[:, None] - values) ** 2).sum(axis=1) / (j - 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = spread * np.sqrt(1 / j + n2 / n1)  # Nadeau & Bengio eq. (13)
+    level = check_confidence_level(confidence_level)
+    q = stats.t.isf((1 - level) / 2, j - 1)
+    low, high = np.clip([mean - q * se, mean + q * se], *_range(metric, None))
+    learners = np.asarray(result.learners, dtype=object)[ok]
+    return {
+        str(name): (float(mean[i]), float(se[i]), float(low[i]), float(high[i]),
+                    f"{j} train/test splits, n_train={n1[i]:g}, n_test={n2[i]:g}")
+        for i, name in enumerate(learners)
+        if n1[i] > 0
+    }  # fmt: skip
 
 
 def _range(metric, b):

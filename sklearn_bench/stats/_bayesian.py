@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._fork import usable_cpus
 from .._validation import check_bool, check_positive_int, check_random_state
 from ._common import _DECIMALS, _check_paired, _scalar, real_number
 
@@ -490,9 +489,6 @@ _SORTED_FROM = 128
 # (_sorted_masses).
 _SORTED_BLOCK = 500_000
 _MAX_SHARED = 40_000_000  # draws x pseudo-observations kept in `shared_draws`
-# Threads that share the column blocks of the sorted sums: one per CPU this
-# process may run on (no pool with one), at most 8 (about 12 MB of buffers each).
-_MAX_THREADS = min(8, usable_cpus())
 
 
 def _dirichlet_batches(alpha, n_draws, batch, random_state, shared, transposed):
@@ -568,8 +564,6 @@ def _sorted_masses(walshes, wt):
     form to rounding, about 1e-16), the average taken of the two sums, not of
     every gathered element. Without a ROPE the two regions cover every pair,
     ``H(s) + H(−s) = 1``, so the mass below is that subtracted sum itself.
-    The blocks, independent, are shared among up to ``_MAX_THREADS`` threads
-    (consecutive blocks each, buffers of their own): the same floats.
     """
     n, n_draws = wt.shape
     k = len(walshes)
@@ -591,49 +585,35 @@ def _sorted_masses(walshes, wt):
         starts.pop()  # no block of one column: einsum would reduce it otherwise
     blocks = list(zip(starts, [*starts[1:], n_draws], strict=True))
 
-    def run(chunk):  # consecutive blocks, on buffers of their own
-        buffers = {}
-        for start, stop in chunk:
-            m = stop - start
-            if m not in buffers:
-                arrays = [np.empty((n + 1 if i == 1 else n, k, m)) for i in range(3)]
-                # each row of c and ws as a view made once: the cumulative
-                # sums' n additions a block cost their own time, not views
-                rows = (
-                    list(arrays[1].reshape(n + 1, -1)),
-                    list(arrays[0].reshape(n, -1)),
-                )
-                buffers[m] = (*arrays, rows)
-            ws, c, a, (c_rows, ws_rows) = buffers[m]
-            flat_c, flat_a = c.reshape(-1, m), a.reshape(-1, m)
-            # indices are in range: "clip" only avoids take's buffered out=
-            np.take(wt[:, start:stop], order, axis=0, out=ws, mode="clip")
-            c[0] = 0.0  # c[i + 1] = c[i] + ws[i]: np.cumsum's sums, row by row
-            if k * m >= 64:
-                for before, w, after in zip(
-                    c_rows[:-1], ws_rows, c_rows[1:], strict=True
-                ):
-                    np.add(before, w, out=after)
-            else:
-                np.cumsum(ws, axis=0, out=c[1:])
-            # w' A_above w = (Σ w)² − Σ_i w_i (C_hi + C_lo)_i / 2: sums of the
-            # gathered cumulative sums, no pass to average or subtract them
-            below = _gathered_sum(ws, flat_c, flat_a, above_hi, above_lo, above_tie)
-            above_out[:, start:stop] = c[-1] * c[-1] - below
-            if not no_rope:  # else H(s) + H(−s) = 1: the rest is the mass below
-                below = _gathered_sum(ws, flat_c, flat_a, below_lo, below_hi, below_tie)
-            below_out[:, start:stop] = below
-
-    n_threads = min(_MAX_THREADS, len(blocks))
-    if n_threads <= 1:
-        run(blocks)
-    else:  # NumPy releases the GIL in take, einsum and add
-        from concurrent.futures import ThreadPoolExecutor
-
-        size = -(-len(blocks) // n_threads)
-        chunks = [blocks[i : i + size] for i in range(0, len(blocks), size)]
-        with ThreadPoolExecutor(n_threads) as pool:
-            list(pool.map(run, chunks))  # and raise what a thread raised
+    buffers = {}
+    for start, stop in blocks:
+        m = stop - start
+        if m not in buffers:
+            arrays = [np.empty((n + 1 if i == 1 else n, k, m)) for i in range(3)]
+            # each row of c and ws as a view made once: the cumulative
+            # sums' n additions a block cost their own time, not views
+            rows = (
+                list(arrays[1].reshape(n + 1, -1)),
+                list(arrays[0].reshape(n, -1)),
+            )
+            buffers[m] = (*arrays, rows)
+        ws, c, a, (c_rows, ws_rows) = buffers[m]
+        flat_c, flat_a = c.reshape(-1, m), a.reshape(-1, m)
+        # indices are in range: "clip" only avoids take's buffered out=
+        np.take(wt[:, start:stop], order, axis=0, out=ws, mode="clip")
+        c[0] = 0.0  # c[i + 1] = c[i] + ws[i]: np.cumsum's sums, row by row
+        if k * m >= 64:
+            for before, w, after in zip(c_rows[:-1], ws_rows, c_rows[1:], strict=True):
+                np.add(before, w, out=after)
+        else:
+            np.cumsum(ws, axis=0, out=c[1:])
+        # w' A_above w = (Σ w)² − Σ_i w_i (C_hi + C_lo)_i / 2: sums of the
+        # gathered cumulative sums, no pass to average or subtract them
+        below = _gathered_sum(ws, flat_c, flat_a, above_hi, above_lo, above_tie)
+        above_out[:, start:stop] = c[-1] * c[-1] - below
+        if not no_rope:  # else H(s) + H(−s) = 1: the rest is the mass below
+            below = _gathered_sum(ws, flat_c, flat_a, below_lo, below_hi, below_tie)
+        below_out[:, start:stop] = below
     return above_out, below_out
 
 

@@ -408,7 +408,7 @@ def bayesian_hierarchical(
     flat_draws["delta"] = _delta_draws(flat_draws, row_mean, float(n), rho_arr, rng)
     mu, std0, nu = flat_draws["delta0"], flat_draws["std0"], flat_draws["nu"]
     thetas = np.empty((mu.size, 3))
-    from scipy import special  # imported while the chains ran (_mcmc.nuts_sampler)
+    from scipy import special
 
     # scipy.stats.t.sf(srope, nu, mu, std0) and .cdf(-srope, ...), bit for bit,
     # without importing scipy.stats (a second in a fresh process)

@@ -17,19 +17,11 @@ A fit that fails one of them is *unreliable*: its result declines to decide
 :class:`RuntimeWarning` names the comparison and the failed check.
 """
 
-import contextlib
-import hashlib
 import math
-import os
-import platform
-import sys
 import warnings
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
 
-from .._fork import forbid_forks, usable_cpus
 from .._validation import check_positive_int, check_random_state, real_number
 
 EXTRA = 'pip install "sklearn-bench[bayes]"'
@@ -40,33 +32,20 @@ _MAX_COMPILED = 8  # compiled NUTS samplers kept, over all models
 
 # compiled samplers by model, then by shape and settings
 _CACHES = {}
-# The folder of the compiled programs kept across processes; "0" or "off" keeps
-# none (see persistent_cache)
-CACHE_ENV = "SKLEARN_BENCH_CACHE_DIR"
-_PERSISTENT = {}  # the folder set for JAX in this process, once
-_VERSIONS = {}  # of JAX, jaxlib and NumPyro, read once
 
 
 # ------------------------------------------------------------------ back end
 def backend(what="The Bayesian hierarchical model"):
-    """Import JAX, or raise ImportError naming the extra; NumPyro is looked for
-    but imported only to trace a model (:func:`nuts_sampler`): a process that
-    loads the traced program from the cache folder never imports it (about a
-    second).
-    """
+    """Import JAX, or raise ImportError naming the extra."""
     require_backend(what)
     import jax
 
-    if "folder" not in _PERSISTENT:
-        _PERSISTENT["folder"] = persistent_cache(jax)
     return jax
 
 
 def require_backend(what="The Bayesian hierarchical model"):
     """Raise ImportError naming the extra unless JAX and NumPyro are installed
-    (looked for, not imported: a sampler kept in memory or in the cache folder
-    runs without importing NumPyro, but the answer must not depend on what a
-    cache holds)."""
+    (looked for, not imported)."""
     from importlib.util import find_spec
 
     for name in ("jax", "numpyro"):
@@ -75,118 +54,6 @@ def require_backend(what="The Bayesian hierarchical model"):
                 f"{what} needs the optional NumPyro/JAX back end: {EXTRA} "
                 f"(missing: {name})."
             )
-
-
-def cache_folder():
-    """The folder of sklearn_bench's caches, or ``None`` when they are off.
-
-    ``$SKLEARN_BENCH_CACHE_DIR`` if set (``""``, ``"0"`` or ``"off"``: no cache),
-    else ``sklearn_bench`` in the user's cache folder (``$XDG_CACHE_HOME`` or
-    ``~/.cache``; ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows).
-    A relative path is refused (``None``): nothing is written to the working
-    directory.
-    """
-    value = os.environ.get(CACHE_ENV)
-    if value is not None:
-        if value.strip().lower() in ("", "0", "off", "false", "no", "none"):
-            return None
-        path = Path(value).expanduser()
-    else:
-        try:
-            if sys.platform == "win32":
-                base = os.environ.get("LOCALAPPDATA", "")
-            elif sys.platform == "darwin":
-                base = Path.home() / "Library" / "Caches"
-            else:
-                base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-        except RuntimeError:  # no home folder
-            return None
-        path = Path(base) / "sklearn_bench"
-    return path if path.is_absolute() else None
-
-
-def _versions(*names):
-    """The versions of the packages ``names``, read without importing them."""
-    from importlib.metadata import version
-
-    return [_VERSIONS.get(n) or _VERSIONS.setdefault(n, version(n)) for n in names]
-
-
-def machine_folder():
-    """The folder of the compiled programs of this machine and these versions of
-    JAX, or ``None`` when the cache is off (:func:`cache_folder`); computed
-    without importing JAX.
-
-    ``jax-<tag>`` in :func:`cache_folder`, the tag a digest of the machine (CPU
-    type and features: a program compiled for one CPU is never loaded on
-    another) and of the versions of JAX and jaxlib; made private (mode 700).
-
-    Raises
-    ------
-    OSError
-        When it cannot be made, or when it or the cache folder is not private to
-        this user (it holds machine code that JAX runs).
-    """
-    root = cache_folder()
-    if root is None:
-        return None
-    machine = [platform.machine(), *_versions("jax", "jaxlib")]
-    try:  # the CPU's features (Linux): programs are compiled for them
-        with open("/proc/cpuinfo") as info:
-            machine += [line for line in info if line.startswith("flags")][:1]
-    except OSError:
-        machine.append(platform.processor())
-    tag = hashlib.sha256("\n".join(machine).encode()).hexdigest()[:16]
-    folder = root / f"jax-{tag}"
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    for path in (root, folder):
-        info = path.stat()
-        if hasattr(os, "getuid") and (
-            info.st_uid != os.getuid() or info.st_mode & 0o022
-        ):
-            raise PermissionError(
-                f"{str(path)!r} is not private to this user (owned by another "
-                "user or writable by others)"
-            )
-    return folder
-
-
-def persistent_cache(jax):
-    """Keep JAX's compiled programs in :func:`machine_folder`, so that a new
-    process loads the sampler of a shape instead of compiling it again (most of
-    a cold fit: 8 x 10 took 9 s in a fresh process, 1.6 s warm).
-
-    JAX's persistent compilation cache keys each program by its code, shapes,
-    compiler options and JAX version; the folder adds the machine and the
-    versions of JAX. Thresholds are set to 0 so that every program of a fit is
-    kept (JAX's default keeps only those that took 1 s to compile). An entry
-    that another process is writing reads as damaged: JAX warns, compiles again
-    and nothing else happens. Nothing is done when JAX already has a cache
-    folder (set by you), when the cache is off (``$SKLEARN_BENCH_CACHE_DIR``), or
-    when the folder is not private to this user: a folder owned by someone else
-    or writable by others is refused with a warning.
-
-    Returns
-    -------
-    path : Path or None
-        The folder JAX uses, ``None`` when no cache is set here.
-    """
-    if cache_folder() is None or jax.config.jax_compilation_cache_dir is not None:
-        return None
-    try:
-        folder = machine_folder()
-    except OSError as exc:
-        warnings.warn(
-            f"Compiled MCMC samplers are not kept across processes: {exc}. Set "
-            f"{CACHE_ENV} to a private folder, or to 0 to silence this.",
-            RuntimeWarning,
-            stacklevel=3,
-        )
-        return None
-    jax.config.update("jax_compilation_cache_dir", str(folder))
-    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
-    jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
-    return folder
 
 
 def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_warmup):
@@ -200,19 +67,15 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
     the model's deterministic sites. The data, the chain's key and
     ``target_accept_prob`` are arguments of the program, so a second fit of the
     same shape, another number of chains, or a retry at another acceptance
-    rate, runs the compiled code without tracing or compiling again. The code
-    compiled in a process is also kept on disk (:func:`store_program`), and a
-    new process runs it from there (:func:`stored_program`) without tracing,
-    lowering or compiling anything; on any failure (the file is then deleted)
-    it falls back to JAX's persistent cache (:func:`persistent_cache`), which
-    also serves when the program was not kept; a program read from there is
-    compiled once more past JAX's caches and then kept (XLA serialises one it
-    read from its cache without some of its kernels), so that only the first
-    process after a change of this code pays a compilation. The chains run
-    at the same time in threads, at most one per CPU this process may use (XLA
-    releases the GIL while a program runs); each chain's draws depend only on
-    its key (:func:`chain_keys`), so they are the same bit for bit in any
-    number of threads, and whether the program was compiled or read.
+    rate, runs the compiled code without tracing or compiling again. The
+    chains run one after the other (threads would not run them at once: JAX's
+    CPU client runs the programs of one device in turn); each chain's draws
+    depend only on its key (:func:`chain_keys`).
+
+    Only JAX's public API is used, and none of the user's JAX settings is
+    changed: a new process compiles the sampler again unless the user turned
+    on JAX's persistent compilation cache (``JAX_COMPILATION_CACHE_DIR``; see
+    the user guide), which then serves it like any other program.
 
     ``numpyro.infer.MCMC`` runs the same kernel, but traced and compiled again
     on every ``run`` when its chains are vectorised (its caches are bypassed
@@ -223,9 +86,7 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
     name : str
         The model's name in the cache of compiled samplers.
     make_model : callable
-        ``make_model()`` returns a NumPyro model taking ``model_args``; called
-        only when the program is traced (not when it is read from the cache
-        folder), so that NumPyro is imported only then.
+        ``make_model()`` returns a NumPyro model taking ``model_args``.
     model_args : tuple of NumPy arrays
         Only their shapes and dtypes are used here.
     size : tuple of int
@@ -241,87 +102,24 @@ def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_war
         divergences)``: a dict of NumPy arrays of shape ``(n_chains, n_draws,
         ...)`` per site and the number of divergent transitions after warm-up.
     """
-    from functools import cache
-
     key = (*size, n_draws, n_warmup)
-    example = (np.zeros(2, np.uint32), np.float32(0.8), model_args)
-    # looked for only when the program is not in memory (a digest of two files)
-    stored = cache(
-        lambda: _program_path(f"{name}-{'-'.join(map(str, key))}", make_model, "xla")
-    )
-
-    def compile_program():
-        jax = backend()
-        chain = _traced(
-            jax,
-            stored() and stored().with_suffix(".jaxexport"),
-            lambda: jax.jit(
-                _nuts_chain(jax, make_model(), model_args, n_draws, n_warmup)
-            ),
-            example,
-        )
-        # compiled before any thread calls it: once, not once per thread
-        hits = _cache_hits(jax)
-        compiled = chain.lower(*example).compile()
-        # not after a stored one failed when run: it would fail again
-        if stored() is not None and not stored().with_suffix(".failed").exists():
-            # only a program compiled here: XLA serialises one it read from
-            # JAX's cache without some of its kernels (it then fails when run);
-            # JAX's cache holds one when the code changed but not the program
-            # (a new version of this package), so compile it once more past
-            # that cache, or every later process would read it from there
-            fresh = (
-                compiled if _cache_hits(jax) == hits else _uncached(jax, chain, example)
-            )
-            if fresh is not None:
-                store_program(stored(), fresh, example)
-
-        def program(key, accept, args):
-            draws, diverging = compiled(key, accept, args)
-            return jax.tree.map(np.asarray, draws), int(diverging)
-
-        return program
-
     require_backend()
     program = compiled_sampler(name, key)
     if program is None:
-        program = stored() and stored_program(stored(), example)
-        program = program or compile_program()
+        jax = backend()
+        chain = _nuts_chain(jax, make_model(), model_args, n_draws, n_warmup)
+        example = (np.zeros(2, np.uint32), np.float32(0.8), model_args)
+        program = jax.jit(chain).lower(*example).compile()
         remember_sampler(name, key, program)
 
-    def chains(program, keys, accept, args):
-        n_threads = min(n_chains, usable_cpus())
-        if n_threads > 1:
-            with ThreadPoolExecutor(n_threads) as pool:
-                out = pool.map(lambda k: program(k, accept, args), keys)
-                # what the diagnostics and models need next, imported while
-                # the chains run (they release the GIL): 0.2 s of a new process
-                from scipy import special  # noqa: F401
-
-                return list(out)
-        return [program(k, accept, args) for k in keys]
-
     def run(seed, target_accept_prob, *args):
-        nonlocal program
-        keys = chain_keys(seed, n_chains)
         accept = np.float32(target_accept_prob)
-        try:
-            out = chains(program, keys, accept, args)
-        except Exception:
-            if not getattr(program, "stored", False):
-                raise
-            # the stored program failed: compile, and keep no other of it
-            stored().unlink(missing_ok=True)
-            with contextlib.suppress(OSError):
-                stored().with_suffix(".failed").touch()
-            program = compile_program()
-            remember_sampler(name, key, program)
-            out = chains(program, keys, accept, args)
+        out = [program(k, accept, args) for k in chain_keys(seed, n_chains)]
         draws = {
             site: np.stack([np.asarray(c[0][site], dtype=float) for c in out])
             for site in out[0][0]
         }
-        return draws, sum(c[1] for c in out)
+        return draws, sum(int(c[1]) for c in out)
 
     return run
 
@@ -358,228 +156,6 @@ def chain_keys(seed, n_chains):
     return np.stack([x0, x1], axis=1)
 
 
-_HITS = []  # hits of JAX's persistent cache in this process, once listened to
-
-
-def _uncached(jax, chain, example):
-    """``chain`` lowered and compiled again, past JAX's caches: in memory
-    (``jax.clear_caches``) and on disk (switched off and back on through its
-    private ``reset_cache``); ``None`` where this JAX cannot."""
-    try:
-        from jax._src import compilation_cache
-    except ImportError:
-        return None
-    try:
-        jax.config.update("jax_enable_compilation_cache", False)
-        compilation_cache.reset_cache()
-        jax.clear_caches()
-        return chain.lower(*example).compile()
-    except Exception:
-        return None
-    finally:
-        jax.config.update("jax_enable_compilation_cache", True)
-        compilation_cache.reset_cache()
-
-
-def _cache_hits(jax):
-    """How many programs JAX has read from its persistent cache in this process
-    (counted from the first call)."""
-    if not _HITS:
-        _HITS.append(0)
-
-        def count(name, **kwargs):
-            if name == "/jax/compilation_cache/cache_hits":
-                _HITS[0] += 1
-
-        jax.monitoring.register_event_listener(count)
-    return _HITS[0]
-
-
-def _program_path(name, make_model, suffix):
-    """Where the program ``name`` is kept: :func:`machine_folder`, the name and a
-    digest of the code that makes it (this module, the module of
-    ``make_model``, the versions of JAX, jaxlib and NumPyro, ``$XLA_FLAGS``,
-    whether JAX computes in 64 bits); ``None`` when the cache is off, the folder
-    not private, or NumPyro missing.
-    """
-    try:
-        folder = machine_folder()
-        versions = _versions("jax", "jaxlib", "numpyro")
-    except Exception:  # not private (persistent_cache warns), no NumPyro
-        return None
-    if folder is None:
-        return None
-    code = hashlib.sha256()
-    for part in (__file__, make_model.__code__.co_filename):
-        code.update(Path(part).read_bytes())
-    jax = sys.modules.get("jax")
-    x64 = os.environ.get("JAX_ENABLE_X64", "").lower() in ("1", "true", "yes", "on")
-    if jax is not None:
-        x64 = bool(jax.config.jax_enable_x64)
-    code.update(f"{versions} {os.environ.get('XLA_FLAGS')} {x64}".encode())
-    return folder / f"sklearn_bench-{name}-{code.hexdigest()[:20]}.{suffix}"
-
-
-def _traced(jax, path, make, example):
-    """``make()``, the jitted chain, or its traced program read from the cache
-    folder (skips tracing NUTS, about a second, in a new process).
-
-    With a cache folder (``path`` not ``None``) and ``flatbuffers`` installed
-    (JAX's ``jax.export`` serialises with it: no pickle), the program is kept as
-    ``jax.export`` bytes at ``path`` (:func:`_program_path`), written whole
-    (a temporary file renamed), and read back by any later process that cannot
-    use the compiled program (:func:`stored_program`); a damaged file is
-    exported again.
-    """
-    try:
-        import flatbuffers  # noqa: F401  (jax.export's serialisation)
-        from jax import export
-    except ImportError:
-        return make()
-    if path is None:
-        return make()
-    try:
-        exported = export.deserialize(bytearray(path.read_bytes()))
-    except Exception:  # missing or damaged: trace it and keep it
-        exported = export.export(make())(*example)
-        _write(path, exported.serialize())
-
-    # named: JAX's cache key includes it, so a cache that holds this program
-    # under the former name (jitted ``exported.call``), which could not be
-    # stored once read from there, compiles it once more and stores it
-    def stored_nuts_chain(*args):
-        return exported.call(*args)
-
-    return jax.jit(stored_nuts_chain)
-
-
-def _write(path, data):
-    """Write ``data`` to ``path`` whole: a temporary file of this process and
-    thread, renamed (atomic: a reader sees the old file or the new one); an
-    error leaves nothing."""
-    import threading
-
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
-    try:
-        temporary.write_bytes(data)
-        os.replace(temporary, path)
-    except OSError:
-        temporary.unlink(missing_ok=True)
-
-
-_MAGIC = b"sklearn_bench XLA executable 1"
-_CLIENT = []  # the XLA CPU client that runs stored programs, made once
-
-
-def _signature(example):
-    """The shapes and dtypes of a program's flattened inputs."""
-    key, accept, args = example
-    return [[list(np.shape(a)), np.asarray(a).dtype.str] for a in (key, accept, *args)]
-
-
-def store_program(path, compiled, example):
-    """Keep the compiled program ``compiled`` (a ``jax.stages.Compiled`` taking
-    ``example``) at ``path``, for :func:`stored_program`; nothing on failure.
-
-    The file is one line of magic, one line of JSON (the inputs' shapes and
-    dtypes, where each output site is, the SHA-256 of the executable) and the
-    executable's bytes as XLA serialises them (``Client.serialize_executable``:
-    machine code and its metadata, no pickle). It is written whole (a temporary
-    file renamed), so processes writing the same program at once are safe.
-    """
-    import json
-
-    import jax
-
-    try:
-        executable = compiled.runtime_executable()
-        if executable.client.platform != "cpu" or len(
-            executable.get_parameter_layouts()
-        ) != len(_signature(example)):
-            return  # not for the CPU (run there), or not a plain program
-        where, diverging = jax.tree.unflatten(
-            compiled.out_tree, range(compiled.out_tree.num_leaves)
-        )
-        payload = executable.client.serialize_executable(executable)
-        header = {
-            "inputs": _signature(example),
-            "sites": where,
-            "diverging": diverging,
-            "sha256": hashlib.sha256(payload).hexdigest(),
-        }
-    except Exception:  # pragma: no cover - depends on the version of jaxlib
-        return
-    _write(path, b"\n".join([_MAGIC, json.dumps(header).encode(), payload]))
-
-
-def stored_program(path, example):
-    """The program kept at ``path`` by :func:`store_program`, loaded and ready to
-    run on NumPy arrays, or ``None`` (missing, damaged, other inputs, or a
-    jaxlib that cannot load it: the caller compiles).
-
-    In a new process this replaces tracing, lowering, computing JAX's cache key
-    and JAX's reading of its cache (about 0.5 s for 8 x 10): jaxlib's CPU client
-    (one per process, beside JAX's) loads the executable in a thread, which
-    releases the GIL, while JAX is imported (needed to move the arrays) in this
-    one. Uses jaxlib's ``Client.deserialize_executable``,
-    ``LoadedExecutable.execute_sharded`` and DLPack: private API, so any error,
-    here or at the first run (:func:`nuts_sampler`: the file is then deleted),
-    falls back to compiling.
-
-    Returns
-    -------
-    program : callable or None
-        ``program(key, accept, args)`` returns ``(draws, diverging)``: a dict of
-        NumPy arrays per site and the number of divergent transitions.
-    """
-    import json
-
-    try:
-        magic, header, payload = path.read_bytes().split(b"\n", 2)
-        header = json.loads(header)
-        if (
-            magic != _MAGIC
-            or header["inputs"] != _signature(example)
-            or hashlib.sha256(payload).hexdigest() != header["sha256"]
-        ):
-            return None
-        # jax/__init__.py sets this before jaxlib loads; the client made below
-        # before `import jax` ends would otherwise print its INFO lines
-        # ("PjRt-IFRT device count") on stderr
-        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
-        from jaxlib import _jax, xla_client
-
-        def load():
-            if not _CLIENT:
-                _CLIENT.append(xla_client.make_cpu_client())
-                forbid_forks("an XLA client runs its threads")
-            device = _CLIENT[0].local_devices()[0]
-            return device, _CLIENT[0].deserialize_executable(
-                payload, executable_devices=xla_client.DeviceList((device,))
-            )
-
-        with ThreadPoolExecutor(1) as pool:
-            loading = pool.submit(load)
-            import jax  # noqa: F401  (its arrays; at the same time as the load)
-
-            device, executable = loading.result()
-    except Exception:
-        return None
-    sites, diverging = header["sites"], header["diverging"]
-
-    def program(key, accept, args):
-        inputs = [
-            _jax.dlpack_managed_tensor_to_buffer(np.array(a).__dlpack__(), device, None)
-            for a in (key, accept, *args)
-        ]
-        out = executable.execute_sharded(inputs)
-        out = [np.asarray(a[0]) for a in out.disassemble_into_single_device_arrays()]
-        return {site: out[i] for site, i in sites.items()}, int(out[diverging])
-
-    program.stored = True
-    return program
-
-
 def _nuts_chain(jax, model, model_args, n_draws, n_warmup):
     """One NUTS chain as a function of ``(key, target_accept_prob, model_args)``."""
     from functools import partial
@@ -607,8 +183,9 @@ def _nuts_chain(jax, model, model_args, n_draws, n_warmup):
     # Measured and not taken: XLA's xla_backend_optimization_level=0 compiles
     # 8 x 10 in about 2.5 s less CPU but makes every later fit of the shape ~0.2 s
     # (15%) slower, which a report comparing many pairs of one shape pays again
-    # and again; vmap over the chains is no faster than one chain after the
-    # other in one thread, and threads run them at the same time.
+    # and again; vmap over the chains runs them in about half the CPU time of
+    # one after the other, but tracing it takes about 5 s more (a new process
+    # pays it even when JAX's cache holds the program).
     def chain(key, accept, args):
         key_init, key_run = jax.random.split(key)
         keys = jax.random.split(key_init, len(latent))
@@ -641,13 +218,7 @@ def compiled_sampler(model, key):
 
 def remember_sampler(model, key, mcmc):
     """Keep a compiled sampler for its shape; past ``_MAX_COMPILED`` samplers,
-    release every compiled sampler and JAX's caches first.
-
-    Dropping one sampler is not enough: JAX keeps each compiled program (about
-    1,400 memory mappings of machine code apiece) in its own caches, so a
-    process fitting many shapes ran out of mappings (``vm.max_map_count``) and
-    was aborted by XLA's compiler. Clearing them costs one recompilation.
-    """
+    forget the others first (their machine code is freed with them)."""
     if sum(len(c) for c in _CACHES.values()) >= _MAX_COMPILED:
         release_compiled_samplers()
     _CACHES.setdefault(model, {})[key] = mcmc
@@ -658,17 +229,10 @@ def compiled_keys(model):
     return list(_CACHES.get(model, {}))
 
 
-def release_compiled_samplers(jax=None):
-    """Forget every compiled MCMC sampler and JAX's compilation caches.
-
-    Frees their machine code; the next fit of each shape compiles again. Nothing
-    is imported: without JAX loaded this only clears the (empty) caches.
-    """
+def release_compiled_samplers():
+    """Forget every compiled MCMC sampler; the next fit of each shape compiles
+    again. JAX's own caches are the user's and are left alone."""
     _CACHES.clear()
-    if jax is None:
-        jax = sys.modules.get("jax")
-    if jax is not None:
-        jax.clear_caches()
 
 
 # ------------------------------------------------------------------ arguments

@@ -684,22 +684,35 @@ def test_a_method_the_splitter_cannot_support_stops_the_analysis(nested_report):
     assert analysis.generalization is None and "generalization" not in analysis.skipped
 
 
-def test_more_intervals_than_a_report_computes_are_skipped_with_why(
-    nested_report, monkeypatch
-):
-    """H: the section computes learners x data sets intervals up to
-    MAX_INTERVALS (the nested study's, exactly at the limit, all there); one
-    more than the limit skips the section with a reason that names the count
-    and the call that gives any one of them, instead of minutes of work."""
-    from sklearn_bench.analysis import _generalization
-
-    result, plan, *_ = nested_report
-    n = len(result.learners) * len(result.datasets)
-    monkeypatch.setattr(_generalization, "MAX_INTERVALS", n)
-    assert len(analyse(result, plan).generalization) == n
-    monkeypatch.setattr(_generalization, "MAX_INTERVALS", n - 1)
-    analysis = analyse(result, plan)
-    assert analysis.generalization is None
-    why = analysis.skipped["generalization"]
-    assert f"would need {n:,} intervals" in why
-    assert "BenchmarkResult.confidence_interval(learner, dataset=...)" in why
+def test_every_learners_interval_is_computed_at_once_as_one_by_one():
+    """H: with no cap, the section holds every learner's interval on every data
+    set; the corrected t intervals of a data set, computed at once, equal
+    BenchmarkResult.confidence_interval of each learner (estimate, standard
+    error, bounds and design, to the last bit), and a learner with a failed
+    split on one data set gets that call's answer there (no interval, a note)."""
+    rng = np.random.default_rng(3)
+    rows = [
+        (f"d{d}", f"m{j}", r, 0.2 + 0.01 * j + rng.normal(0, 0.03), 80 + d, 20)
+        for d in range(4)
+        for j in range(7)
+        for r in range(12)
+    ]
+    df = pd.DataFrame(rows, columns=["data", "model", "rep", "v", "n_train", "n_test"])
+    df.loc[(df["data"] == "d1") & (df["model"] == "m2") & (df["rep"] == 3), "v"] = (
+        np.nan
+    )
+    result = BenchmarkResult.from_frame(
+        df, dataset="data", learner="model", value="v", replicate="rep",
+        n_train="n_train", n_test="n_test", greater_is_better=False,
+    )  # fmt: skip
+    plan = AnalysisPlan(analyses=("effects", "generalization"), confidence_level=0.9)
+    frame = analyse(result, plan).generalization
+    assert len(frame) == 4 * 7 - 1 and set(frame["method"]) == {"corrected_t"}
+    for row in frame.itertuples():
+        one = result.confidence_interval(
+            row.learner, dataset=row.dataset, method="corrected_t",
+            confidence_level=0.9,
+        )  # fmt: skip
+        got = (row.estimate, row.standard_error, row.low, row.high, row.design)
+        assert got == (one.estimate, one.standard_error, one.low, one.high,
+                       one.design)  # fmt: skip

@@ -9,7 +9,7 @@ import pytest
 
 from sklearn_bench import BenchmarkResult
 from sklearn_bench.analysis import AnalysisPlan, analyse
-from sklearn_bench.analysis._bayesian import WITHOUT_HIERARCHICAL
+from sklearn_bench.analysis._bayesian import N_SAMPLES, WITHOUT_HIERARCHICAL
 from sklearn_bench.analysis._plan import hierarchical_installed
 from sklearn_bench.report import format_summary
 from sklearn_bench.report._bayesian import _ranking_html, bayesian_html
@@ -52,7 +52,7 @@ def _result(metric="error_rate", n_datasets=5, n_splits=4):
 
 def test_table_is_the_result_methods_numbers(monkeypatch):
     """H: with the default plan (bayesian="signed_rank") the section compares the
-    best learner across data sets (signed-rank, seed 0, 20000 samples, ROPE 0.01
+    best learner across data sets (signed-rank, seed 0, N_SAMPLES samples, ROPE 0.01
     for error_rate) and
     the best on each data set (correlated t on the splits) with every other, with
     the numbers of BenchmarkResult.bayesian_test, and says in one note what
@@ -66,7 +66,7 @@ def test_table_is_the_result_methods_numbers(monkeypatch):
     across = table[table["scope"] == "across data sets"]
     assert len(across) == 2 and set(across["a"]) == {analysis.best}
     row = across[across["b"] == "B"].iloc[0]
-    ref = result.bayesian_test(analysis.best, "B", n_draws=20000, random_state=0)
+    ref = result.bayesian_test(analysis.best, "B", n_draws=N_SAMPLES, random_state=0)
     assert row["P(a better)"] == ref.probabilities[analysis.best]
     assert row["decision"] == ref.decision
     within = table[table["scope"] == "d0"]

@@ -35,7 +35,7 @@ def result():
 
 
 def test_page_is_self_contained_and_ordered(result, tmp_path):
-    """H: every <img> is an embedded PNG that decodes, nothing refers outside the
+    """H: every <img> is an embedded SVG that decodes, nothing refers outside the
     file (no URL, no stylesheet or script file: the one script, which sorts and
     filters the tables, is inline), and the sections come in the order: run,
     effect sizes, tests, figures, power, failures."""
@@ -44,8 +44,8 @@ def test_page_is_self_contained_and_ordered(result, tmp_path):
     images = re.findall(r'<img [^>]*src="([^"]+)"', page)
     assert len(images) == 9  # with the pairwise significance diagram
     for src in images:
-        assert src.startswith("data:image/png;base64,")
-        assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+        assert src.startswith("data:image/svg+xml;base64,")
+        assert base64.b64decode(src.split(",", 1)[1]).startswith(b"<?xml")
     assert not re.search(r"https?://|<link|<script[^>]*\bsrc|<iframe|@import", page)
     assert page.count("<script") == 1 and "<script>" in page
     positions = [
@@ -64,21 +64,33 @@ def test_figures_written_in_each_format(result, tmp_path):
     assert {p.rsplit(".", 1)[1] for p in names} == {"png", "pdf"}
 
 
-def test_embedded_png_is_the_written_png(result, tmp_path):
-    """H: the page embeds the very bytes of figures/*.png (the PNG is drawn once
-    for both), and the other format asked for is written beside it."""
-    report(result, tmp_path, figure_formats=("png", "svg"))
-    page = (tmp_path / "report.html").read_text()
+def test_embedded_svg_is_the_written_svg_and_every_file_is_reproducible(
+    result, tmp_path
+):
+    """H: the page embeds the very bytes of figures/*.svg (each figure encoded
+    once for the page; a PNG only where asked for), and two reports write the
+    same bytes in every file but the page's time stamp (SVG ids fixed, no
+    dates)."""
+    for out in ("one", "two"):
+        report(result, tmp_path / out, figure_formats=("svg", "png"))
+    page = (tmp_path / "one" / "report.html").read_text()
     embedded = re.findall(
-        r'<figure id="fig-([^"]+)">.*?src="data:image/png;base64,([^"]+)"', page
+        r'<figure id="fig-([^"]+)">.*?src="data:image/svg\+xml;base64,([^"]+)"', page
     )
     assert len(embedded) >= 5
     for key, data in embedded:
-        path = tmp_path / "figures" / f"{key}.png"
+        path = tmp_path / "one" / "figures" / f"{key}.svg"
         if not path.exists():  # the leaderboard's figures are in the page only
             continue
         assert base64.b64decode(data) == path.read_bytes()
-        assert (tmp_path / "figures" / f"{key}.svg").exists()
+    files = sorted(p for p in (tmp_path / "one").rglob("*") if p.is_file())
+    assert any(p.suffix == ".png" for p in files)
+    for path in files:
+        other = tmp_path / "two" / path.relative_to(tmp_path / "one")
+        a, b = path.read_bytes(), other.read_bytes()
+        if path.name == "report.html":  # its time stamp, to the minute
+            a, b = (re.sub(rb"\d{4}-\d\d-\d\d \d\d:\d\d UTC", b"", v) for v in (a, b))
+        assert a == b, path.name
 
 
 def test_subset_of_analyses_and_partial_run_note(result, tmp_path):

@@ -45,7 +45,7 @@ def test_report_leads_with_the_leaderboard_and_writes_its_csv(tmp_path):
         < page.index('<section id="run">')
     )
     section = page[start : page.index("</section>", start)]
-    assert section.count('src="data:image/png;base64,') == 2
+    assert section.count('src="data:image/svg+xml;base64,') == 2
     assert 'id="leaderboard-table"' in section and "May be best" in section
     written = pd.read_csv(tmp_path / "tables" / "leaderboard.csv", index_col=0)
     expected = result.leaderboard(confidence_level=0.9, random_state=0)

@@ -505,28 +505,6 @@ def test_signed_rank_blocks_equal_the_whole_batch_bit_for_bit(
             assert got.tobytes() == expected.tobytes()
 
 
-def test_signed_rank_threads_give_the_floats_of_one_thread(monkeypatch):
-    """H: the column blocks of the sorted sums shared among 3 threads (more than
-    the blocks of the last batch, fewer than the first's) give bit for bit the
-    samples of one thread with the same seed, for a batch of comparisons with
-    and without a ROPE."""
-    from sklearn_bench.stats import _bayesian
-
-    rng = np.random.default_rng(5)
-    reference = np.round(rng.uniform(0.1, 0.4, 200), 3)
-    others = np.round(reference[:, None] + rng.normal(0.004, 0.01, (200, 6)), 3)
-    for delta in (0.0, 0.005):
-        kw = {"delta": delta, "n_draws": 12_000, "random_state": 4}
-        samples = []
-        for threads in (1, 3):
-            monkeypatch.setattr(_bayesian, "_MAX_THREADS", threads)
-            res = bayesian_signed_rank(
-                reference[:, None], others, greater_is_better=False, **kw
-            )
-            samples.append(res.samples)
-        assert samples[0].tobytes() == samples[1].tobytes()
-
-
 # ------------------------------------------------------------ batches (axis)
 _rng = np.random.default_rng(2024)
 N, M = 12, 5

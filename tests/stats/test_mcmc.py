@@ -102,156 +102,6 @@ def test_ranks_are_scipys_average_ranks():
         np.testing.assert_array_equal(_mcmc._ranks(x), stats.rankdata(x, axis=0))
 
 
-class _Config:
-    """A stand-in for ``jax.config``: records the updates, sets nothing."""
-
-    jax_compilation_cache_dir = None
-
-    def __init__(self):
-        self.updates = {}
-
-    def update(self, name, value):
-        self.updates[name] = value
-
-
-def _fake_jax():
-    from types import SimpleNamespace
-
-    return SimpleNamespace(config=_Config(), __version__="0.0")
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [("0", None), ("off", None), ("", None), ("relative/dir", None)],
-)
-def test_cache_folder_is_off_or_refused(monkeypatch, value, expected):
-    """H: SKLEARN_BENCH_CACHE_DIR set to 0, off or empty turns the cache off, and
-    a relative path is refused (nothing is written to the working directory)."""
-    monkeypatch.setenv(_mcmc.CACHE_ENV, value)
-    assert _mcmc.cache_folder() is expected
-
-
-def test_cache_folder_is_the_users_cache_or_the_variable(monkeypatch, tmp_path):
-    """H: without the variable the folder is sklearn_bench in $XDG_CACHE_HOME (on
-    Linux); an absolute value is used as it is."""
-    import sys
-
-    monkeypatch.delenv(_mcmc.CACHE_ENV, raising=False)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    if sys.platform.startswith("linux"):
-        assert _mcmc.cache_folder() == tmp_path / "sklearn_bench"
-    monkeypatch.setenv(_mcmc.CACHE_ENV, str(tmp_path / "mine"))
-    assert _mcmc.cache_folder() == tmp_path / "mine"
-
-
-def test_persistent_cache_sets_a_private_folder_and_refuses_a_shared_one(
-    monkeypatch, tmp_path
-):
-    """H: persistent_cache points JAX at a private folder under the cache folder
-    (jax-<machine>, mode 700) with thresholds 0; a folder writable by others is
-    refused with one RuntimeWarning and nothing set; a cache folder the user gave
-    JAX is left alone."""
-    import os
-    import sys
-
-    pytest.importorskip("jaxlib")
-    monkeypatch.setenv(_mcmc.CACHE_ENV, str(tmp_path / "cache"))
-    jax = _fake_jax()
-    folder = _mcmc.persistent_cache(jax)
-    assert folder.parent == tmp_path / "cache" and folder.name.startswith("jax-")
-    assert jax.config.updates == {
-        "jax_compilation_cache_dir": str(folder),
-        "jax_persistent_cache_min_compile_time_secs": 0.0,
-        "jax_persistent_cache_min_entry_size_bytes": 0,
-    }
-    if sys.platform != "win32":
-        assert folder.stat().st_mode & 0o777 == 0o700
-        os.chmod(folder, 0o777)
-        jax = _fake_jax()
-        with pytest.warns(RuntimeWarning, match="not private to this user"):
-            assert _mcmc.persistent_cache(jax) is None
-        assert jax.config.updates == {}
-    jax = _fake_jax()
-    jax.config.jax_compilation_cache_dir = "/the/users/own"
-    assert _mcmc.persistent_cache(jax) is None and jax.config.updates == {}
-
-
-_FRESH = """
-import jax, numpy as np
-events = []
-jax.monitoring.register_event_listener(lambda name, **kw: events.append(name))
-from sklearn_bench.stats import bayesian_hierarchical
-rng = np.random.default_rng(0)
-y = rng.normal(0.8, 0.02, (3, 5)); x = y + rng.normal(0.01, 0.01, (3, 5))
-r = bayesian_hierarchical(x, y, delta=0.01, rho=0.2, random_state=0, n_draws=30,
-                          n_warmup=30, greater_is_better=True)
-import importlib.util, sys
-print(events.count("/jax/compilation_cache/compile_requests_use_cache"),
-      repr(r.p_greater), repr(float(r._samples.sum())),
-      *(m in sys.modules for m in ("numpyro", "pandas", "scipy.stats", "sklearn")))
-"""
-
-
-def test_a_second_process_runs_the_stored_sampler(tmp_path):
-    """H: with a new cache folder, a first process compiles the hierarchical
-    model's sampler (JAX's compile requests) and keeps the executable in the
-    folder (one .xla file); a second process runs it from there without
-    compiling, lowering or tracing anything (no compile request: not even
-    JAX's small PRNG programs) and without importing NumPyro, pandas,
-    scipy.stats or scikit-learn, and draws the same samples bit for bit; a
-    process that finds the program only in JAX's cache keeps it whole in the
-    folder for the next."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    pytest.importorskip("numpyro")
-    root = Path(__file__).resolve().parents[2]
-    env = dict(os.environ, PYTHONPATH=str(root), OMP_NUM_THREADS="1")
-    env[_mcmc.CACHE_ENV] = str(tmp_path)
-
-    def fresh(code=_FRESH, env=env):
-        """A new process running ``code``: what it prints, and its stderr."""
-        done = subprocess.run(
-            [sys.executable, "-W", "ignore", "-c", code],
-            capture_output=True, text=True, env=env, check=True,
-        )  # fmt: skip
-        return done.stdout.split(), done.stderr
-
-    runs = [fresh()[0] for _ in range(2)]
-    assert int(runs[0][0]) >= 1 and runs[0][3] == "True"  # compiled, traced
-    assert len(list(tmp_path.glob("jax-*/sklearn_bench-hierarchical-*.xla"))) == 1
-    assert runs[1][0] == "0"
-    assert runs[1][3:] == ["False"] * 4  # numpyro, pandas, scipy.stats, sklearn
-    assert runs[0][1:3] == runs[1][1:3]
-    # a process that does not import JAX first (as a report) says nothing on
-    # stderr: the CPU client made while JAX loads printed jaxlib's INFO lines
-    # (JAX sets TF_CPP_MIN_LOG_LEVEL when imported: this test's process has)
-    printed, stderr = fresh(
-        _FRESH.replace("import jax, numpy", "import numpy").replace(
-            "jax.monitoring.", "0 and jax.monitoring."
-        ),
-        {k: v for k, v in env.items() if k != "TF_CPP_MIN_LOG_LEVEL"},
-    )
-    assert printed[1:3] == runs[0][1:3]
-    assert stderr == ""
-    # JAX's cache holds the program but the folder not (a new version of this
-    # package: the same program, another digest): the process that reads it
-    # from JAX's cache compiles it once more and keeps it whole (a program read
-    # from JAX's cache serialises without some kernels: 20% smaller, and
-    # compiled again at its first run), and the next process runs it from the
-    # folder
-    (kept,) = tmp_path.glob("jax-*/sklearn_bench-hierarchical-*.xla")
-    size = kept.stat().st_size
-    kept.unlink()
-    again = [fresh()[0] for _ in range(2)]
-    assert int(again[0][0]) >= 1 and kept.exists()  # read from JAX's cache
-    assert abs(kept.stat().st_size - size) < 0.01 * size
-    assert again[1][0] == "0" and again[1][3:] == ["False"] * 4
-    assert again[0][1:3] == again[1][1:3] == runs[0][1:3]
-
-
 def test_chain_keys_are_jaxs_split_keys():
     """H: chain_keys(seed, n) in NumPy equals jax.random.split(PRNGKey(seed), n)
     bit for bit, for small, large (up to 2**32 - 1) and beyond-32-bit seeds."""
@@ -264,78 +114,64 @@ def test_chain_keys_are_jaxs_split_keys():
             )
 
 
-def _sampler(n_draws=30):
-    from sklearn_bench.stats import _hierarchical
-
-    args = tuple(
-        np.asarray(a, dtype=np.float32)
-        for a in ([0.01, 0.02], [1e-3, 2e-3], 5.0, [0.2, 0.2],
-                  [1, 1, 1, 0.5, 5, 0.05, 0.15])
-    )  # fmt: skip
-    run = _mcmc.nuts_sampler(
-        "test", _hierarchical._model_factory, args, size=(2,), n_chains=2,
-        n_draws=n_draws, n_warmup=30,
-    )  # fmt: skip
-    return run(3, 0.8, *args)
-
-
-def test_stored_sampler_draws_what_the_compiled_one_draws(monkeypatch, tmp_path):
-    """H: a program compiled in this process is stored, and the sampler read
-    back draws bit for bit what the compiled one drew; a damaged, truncated or
-    foreign file is not run (the sampler is compiled again, same draws) and is
-    replaced by a whole program (compiled past JAX's cache: XLA re-serialises
-    an executable read from there without some of its kernels); a stored
-    program that fails when run is deleted, the sampler compiled, same draws,
-    and no program of it is stored again (it would fail again)."""
+def test_a_fit_leaves_the_users_jax_state_alone():
+    """H: a hierarchical fit changes none of JAX's settings (no compilation
+    cache turned on, no threshold lowered) and never clears JAX's caches; two
+    fits of one shape draw the same samples bit for bit (the compiled sampler
+    reused)."""
     pytest.importorskip("numpyro")
     import jax
-    from jax.experimental.compilation_cache import compilation_cache
 
-    monkeypatch.setenv(_mcmc.CACHE_ENV, str(tmp_path))
-    own = jax.config.jax_compilation_cache_dir
-    try:  # a new JAX cache: the first compile is not read from it
-        compilation_cache.reset_cache()
-        jax.config.update("jax_compilation_cache_dir", str(tmp_path / "jax"))
-        _mcmc.release_compiled_samplers()
-        compiled, _ = _sampler()
-        (path,) = tmp_path.glob("jax-*/sklearn_bench-test-*.xla")
-        good = path.read_bytes()
-        loads = []
-        real = _mcmc.stored_program
-        monkeypatch.setattr(
-            _mcmc, "stored_program", lambda *a: loads.append(real(*a)) or loads[-1]
-        )
-        damaged = bytearray(good)
-        damaged[-100] ^= 1
-        for data in (good, bytes(damaged), good[:-10], b"not a program"):
-            path.write_bytes(data)
-            _mcmc.release_compiled_samplers()
-            draws, _ = _sampler()
-            for site in compiled:
-                np.testing.assert_array_equal(draws[site], compiled[site])
-            # run, not failed (a failure deletes it); refused and replaced by
-            # a whole program, compiled again
-            kept = path.read_bytes()
-            assert (kept == data) == (data == good)
-            assert abs(len(kept) - len(good)) < 0.01 * len(good)
-        assert [p is not None for p in loads] == [True, False, False, False]
+    from sklearn_bench.stats import bayesian_hierarchical
 
-        def failing(*args):
-            raise RuntimeError("jaxlib changed")
-
-        failing.stored = True
-        path.write_bytes(good)
-        monkeypatch.setattr(_mcmc, "stored_program", lambda *a: failing)
+    names = [n for n in jax.config.values if "cache" in n or "x64" in n]
+    before = {n: jax.config.values[n] for n in names}
+    cleared = []
+    real = jax.clear_caches
+    try:
+        jax.clear_caches = lambda: cleared.append(1)
+        rng = np.random.default_rng(0)
+        y = rng.normal(0.8, 0.02, (3, 5))
+        x = y + rng.normal(0.01, 0.01, (3, 5))
+        fits = [
+            bayesian_hierarchical(
+                x,
+                y,
+                delta=0.01,
+                rho=0.2,
+                random_state=0,
+                n_draws=30,
+                n_warmup=30,
+                greater_is_better=True,
+            )  # fmt: skip
+            for _ in range(2)
+        ]
         _mcmc.release_compiled_samplers()
-        draws, _ = _sampler()
-        for site in compiled:
-            np.testing.assert_array_equal(draws[site], compiled[site])
-        assert not path.exists() and path.with_suffix(".failed").exists()
-        monkeypatch.setattr(_mcmc, "stored_program", real)
-        _mcmc.release_compiled_samplers()
-        draws, _ = _sampler()
-        assert not path.exists()
     finally:
-        _mcmc.release_compiled_samplers()
-        compilation_cache.reset_cache()
-        jax.config.update("jax_compilation_cache_dir", own)
+        jax.clear_caches = real
+    assert {n: jax.config.values[n] for n in names} == before
+    assert cleared == []
+    assert fits[0]._samples.tobytes() == fits[1]._samples.tobytes()
+
+
+def test_the_package_reaches_into_no_library():
+    """H: no module of the package imports a private module of JAX or jaxlib
+    (``jax._src``, ``jaxlib``), loky or tqdm's monitor, or calls ``os.fork``
+    (issue 48: public APIs only, one process)."""
+    import ast
+    from pathlib import Path
+
+    import sklearn_bench
+
+    banned = ("jax._src", "jaxlib", "joblib.externals", "loky")
+    found = []
+    for path in Path(sklearn_bench.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = [getattr(node, "module", None) or ""]
+                names += [a.name for a in node.names]
+                if any(n.startswith(banned) or n == "TMonitor" for n in names):
+                    found.append(f"{path.name}:{node.lineno}")
+            elif isinstance(node, ast.Attribute) and node.attr in ("fork", "_src"):
+                found.append(f"{path.name}:{node.lineno}")
+    assert found == []
