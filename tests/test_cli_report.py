@@ -226,7 +226,7 @@ def test_report_alpha_reaches_the_critical_difference(finished_run, capsys):
     assert main([*args, "--posthoc", "conover"]) == 0
     text = capsys.readouterr().out
     cd = (
-        BenchmarkResult.from_store(store).friedman_test().critical_difference(alpha=0.1)
+        BenchmarkResult.from_store(store).friedman().critical_difference(alpha=0.1)
     )
     page = (out / "report.html").read_text()
     assert f"Nemenyi critical difference (α = 0.1): {cd:.3f} ranks" in page

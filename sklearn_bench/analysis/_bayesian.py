@@ -18,13 +18,11 @@ import warnings
 import pandas as pd
 
 from .._fork import Forked
+from ..results._bayesian import HIERARCHICAL_DRAWS, N_SAMPLES, SEED
 from ._plan import BAYES_INSTALL
 from ._records import TestRecord
 
 THRESHOLD = 0.95
-N_SAMPLES = 20000
-SEED = 0
-HIERARCHICAL_DRAWS = 4000  # 4 chains x 1000: Monte Carlo sd about 0.01
 MAX_HIERARCHICAL = 10  # comparisons across data sets fitted by MCMC in a report
 _COLUMNS = [
     "scope",

@@ -94,6 +94,9 @@ class GeneralizationErrorResult:
     confidence_level: float = 0.95
     details: dict = field(default_factory=dict, repr=False, compare=False)
     _bounds: tuple = field(default=(-np.inf, np.inf), repr=False, compare=False)
+    # the bounds at ``confidence_level`` as the method computed them (the only
+    # level a BCa or Quesenberry–Hurst interval answers: its se is NaN)
+    _fixed: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def low(self):
@@ -131,6 +134,13 @@ class GeneralizationErrorResult:
         if confidence_level is None:
             confidence_level = self.confidence_level
         level = check_confidence_level(confidence_level)
+        if self._fixed is not None and level == self.confidence_level:
+            return ConfidenceInterval(*self._fixed, level)
+        if self._fixed is not None and not np.isfinite(self.standard_error):
+            raise ValueError(
+                f"The {self.method} interval is not estimate ± q · se; ask "
+                f"for it again at confidence_level={level}."
+            )
         tail = (1 - level) / 2
         q = stats.norm.isf(tail) if self.df is None else stats.t.isf(tail, self.df)
         low, high = np.clip(
