@@ -267,3 +267,18 @@ def test_defaults_reproduce_the_reports_probabilities():
     assert result.bayesian_test(a, b) == result.bayesian_test(a, b)
     fresh = [result.bayesian_test(a, b, random_state=None) for _ in range(2)]
     assert fresh[0] != fresh[1]
+
+
+def test_probabilities_are_named_by_which_learner_is_better():
+    """H: p_a_better / p_b_better follow the metric's direction: for an error
+    rate (lower is better) p_a_better is P(x − y < −rope), the sign-named
+    p_less; for an accuracy it is p_greater."""
+    result = _across()
+    res = result.bayesian_test("A", "B")
+    assert res.p_a_better == res.p_less == res.probabilities["A"]
+    assert res.p_b_better == res.p_greater == res.probabilities["B"]
+    assert res.p_a_better > res.p_b_better  # A has the lower error
+    up = bayesian_signed_rank([0.9, 0.8, 0.85], [0.7, 0.6, 0.8], delta=0.01,
+                              labels=("a", "b"), greater_is_better=True,
+                              random_state=0)  # fmt: skip
+    assert up.p_a_better == up.p_greater
