@@ -300,3 +300,17 @@ def test_a_proportion_interval_is_cut_to_its_range_and_its_estimate_is_not():
     assert res.estimate == pytest.approx(raw.estimate, rel=RTOL)
     ll = result.confidence_interval("nb", dataset="blobs", metric="log_loss")
     assert ll.low == pytest.approx(ll.estimate - (ll.high - ll.estimate), rel=1e-9)
+
+
+def test_a_nested_run_asked_for_auc_names_the_method_that_works():
+    """H: a NestedCV run keeps no pointwise losses of roc_auc, so its
+    recommended nested-CV interval cannot run: the error names
+    method='corrected_t', which then works on the same run's outer splits
+    and states the training size of its target."""
+    result = _run(NestedCV(3, n_repeats=1, random_state=0), scoring=["roc_auc"])
+    with pytest.raises(ValueError, match="method='corrected_t' works"):
+        result.confidence_interval("nb", dataset="bc", metric="roc_auc")
+    res = result.confidence_interval(
+        "nb", dataset="bc", metric="roc_auc", method="corrected_t"
+    )
+    assert res.method == "corrected_t" and res.n_train == pytest.approx(190)
