@@ -5,6 +5,7 @@ import copy
 import json
 import math
 import os
+import re
 import warnings
 from collections import Counter
 from numbers import Integral, Real
@@ -368,8 +369,8 @@ class BenchmarkExperiment(BaseEstimator):
             "info": {
                 "seed": setup["seed"],
                 "cv": _describe_cv(setup["cv"], setup["seed"]),
-                "learners": {
-                    name: repr(est) for name, est in setup["learners"].items()
+                "learners": {  # no memory addresses: the same in every run
+                    name: _plain_repr(est) for name, est in setup["learners"].items()
                 },
                 # Every parameter (defaults too), for tables of what differs.
                 "learner_params": {
@@ -849,6 +850,13 @@ def _describe_cv(cv, seed=None):
             )
         return text
     return f"iterable of {len(list(cv))} (train, test) splits"
+
+
+def _plain_repr(estimator):
+    """``repr`` without memory addresses: ``<function f at 0x…>`` is ``f``."""
+    text = re.sub(r"<(?:built-in )?function ([\w.<>]+) at 0x[0-9a-fA-F]+>", r"\1",
+                  repr(estimator))  # fmt: skip
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", text)
 
 
 def _folds(reps):

@@ -32,6 +32,7 @@ from ..analysis import (
     fmt_names,
     fmt_p_equals,
 )
+from ..analysis._bottom_line import MORE_TITLE
 from ._bayesian import bayesian_html
 from ._blocks import (
     MAX_DETAIL_ROWS,
@@ -49,7 +50,7 @@ from ._generalization import generalization_html
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
 from ._learners import learner_table
-from ._methods import settings_table, write_methods
+from ._methods import methods_paragraph, settings_table, write_methods
 from ._pairwise import pairwise_html
 
 _CSS = """
@@ -663,6 +664,10 @@ def write_report(
     steps.step("page")
     distributions = [k for k in rendered if k.startswith("distribution_")]
     bottom = "".join(f"<p>{html.escape(s)}</p>" for s in analysis.bottom_line.sentences)
+    if analysis.bottom_line.more:
+        bottom += f"<h3>{MORE_TITLE}</h3>" + "".join(
+            f"<p>{html.escape(s)}</p>" for s in analysis.bottom_line.more
+        )
     disagree = "".join(
         f'<li class="disagreement">{html.escape(d.sentence)}</li>'
         for d in analysis.disagreements
@@ -691,6 +696,11 @@ def write_report(
         _win_tie_loss(analysis, fig("win_tie_loss")),
         _failures(analysis),
     ]
+    paragraph = " ".join(methods_paragraph(analysis, _versions(), settings))
+    sections.append(  # the page holds what its text calls "the methods paragraph"
+        f'<section id="methods"><h2>Methods</h2><p>{html.escape(paragraph)}</p>'
+        "<p class=\"muted\">Also in methods.md and methods.tex.</p></section>"
+    )
     sections.append(_references("".join(sections), analysis))
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     nav = "".join(
@@ -707,6 +717,7 @@ def write_report(
             ("figures", "Figures"),
             ("power", "Power"),
             ("failures", "Failures"),
+            ("methods", "Methods"),
             ("references", "References"),
         ]
     )

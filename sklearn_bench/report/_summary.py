@@ -13,6 +13,7 @@ from ..analysis import (
     fmt_names,
     fmt_p_equals,
 )
+from ..analysis._bottom_line import MORE_TITLE
 from ._bayesian import bayesian_summary_lines
 from ._generalization import generalization_lines
 
@@ -103,6 +104,9 @@ def format_summary(analysis):
         size += f", seed {seed}"
     lines = [size + ".", "Bottom line"]
     lines.extend(_wrapped(s) for s in a.bottom_line.sentences)
+    if a.bottom_line.more:
+        lines.append(MORE_TITLE)
+        lines.extend(_wrapped(s) for s in a.bottom_line.more)
     if a.disagreements:
         lines.append(DISAGREEMENTS_TITLE)
         lines.extend(_wrapped(f"- {d.sentence}") for d in a.disagreements)

@@ -678,3 +678,26 @@ def test_default_cv_is_shuffled_repeated_kfold_named_with_an_interval_each():
     assert reg.check({"r": (Xr, yr)})["n_tasks"] == 50
     reg_res = reg.fit({"r": (Xr, yr)}).results_
     assert reg_res.info["cv"].startswith("RepeatedKFold(n_repeats=10, n_splits=5")
+
+
+def test_learner_descriptions_hold_no_memory_address_and_errors_no_array():
+    """H: the recorded repr of a learner with a function parameter names the
+    function (``welch_t_score``), never ``<function … at 0x…>``, so two identical
+    runs describe their learners identically; fit([(X, y)]) (a list without
+    names) says what a list holds without printing the array."""
+    from sklearn.feature_selection import SelectKBest
+
+    X, y = load_iris(return_X_y=True)
+    pipe = make_pipeline(SelectKBest(welch_t_score, k=2), DiagonalLDA())
+    infos = [
+        BenchmarkExperiment({"dlda": clone(pipe)}, cv=3, progress=False)
+        .fit({"iris": (X[:100], y[:100])})
+        .results_.info["learners"]
+        for _ in range(2)
+    ]
+    assert infos[0] == infos[1] and "0x" not in infos[0]["dlda"]
+    assert "score_func=welch_t_score" in infos[0]["dlda"]
+    exp = BenchmarkExperiment({"dlda": pipe}, progress=False)
+    with pytest.raises(ValueError, match=r"got ndarray \(a list holds \(name") as e:
+        exp.fit([(X, y)])
+    assert len(str(e.value)) < 200
