@@ -165,8 +165,8 @@ def _intervals(X, y, learner, seed, cfg):
         elif method == "corrected_t":
             table = table[table["pair"] == -1]
         elif method in ("oob", "632plus"):  # SE_del as eq. (40), and eq. (43)
-            options = {"": {"train_counts": counts},
-                       "_corrected": {"train_counts": counts, "internal_error": True}}  # fmt: skip
+            fixed = {"train_counts": counts, "internal_error": True}
+            options = {"": {"train_counts": counts}, "_corrected": fixed}
         for loss in LOSSES:
             for suffix, kw in options.items():
                 if method == "632plus":

@@ -221,7 +221,7 @@ def test_run_with_the_example_config(tmp_path, capsys):
     # the config's Δ is the one number of the ROPE, the power and the bottom line
     bottom = text[text.index("Bottom line") : text.index("1. Effect sizes")]
     assert "within Δ = 0.02 (given" in bottom and "ROPE ±0.02" in bottom
-    assert "to detect Δ = 0.02" in bottom
+    assert "Could the study see Δ = 0.02 (given)?" in bottom
     page = (tmp_path / "report.html").read_text()
     assert "within ±0.02" in page  # the Bayesian section's ROPE
     result = BenchmarkResult.load(tmp_path / "results")

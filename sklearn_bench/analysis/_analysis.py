@@ -1125,9 +1125,7 @@ def analyse(result, plan=None, *, n_jobs=None):
     if can_compare and "rm_anova" in analyses:
         # issue 24: autorank's parametric path, a sensitivity analysis only
         try:
-            anova = result.friedman(
-                dataset=scope, metric=metric, method="rm_anova"
-            )
+            anova = result.friedman(dataset=scope, metric=metric, method="rm_anova")
             tukey = result.pairwise_tests(
                 method="tukey",
                 dataset=scope,

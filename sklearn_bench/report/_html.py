@@ -699,7 +699,7 @@ def write_report(
     paragraph = " ".join(methods_paragraph(analysis, _versions(), settings))
     sections.append(  # the page holds what its text calls "the methods paragraph"
         f'<section id="methods"><h2>Methods</h2><p>{html.escape(paragraph)}</p>'
-        "<p class=\"muted\">Also in methods.md and methods.tex.</p></section>"
+        '<p class="muted">Also in methods.md and methods.tex.</p></section>'
     )
     sections.append(_references("".join(sections), analysis))
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

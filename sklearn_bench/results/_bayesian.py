@@ -16,6 +16,7 @@ SEED = 0
 N_SAMPLES = 20000  # Dirichlet draws of the signed-rank and sign tests
 HIERARCHICAL_DRAWS = 4000  # 4 chains x 1000: Monte Carlo sd about 0.01
 
+
 class BayesianMixin:
     """:meth:`bayesian_test`, :meth:`bayesian_comparisons` and
     :meth:`bayesian_ranking`."""

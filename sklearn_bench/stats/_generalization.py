@@ -314,7 +314,10 @@ def _nested_cv(table, means, **_):
     mse = (k - 1) / k * float((a - b).mean())  # rescaled to a sample of size n
     err_ncv, err_cv = float(inn["loss"].mean()), float(out["loss"].mean())
     se_low = inn["loss"].std(ddof=1) / np.sqrt(n)  # fully independent folds
-    se = min(max(np.sqrt(max(mse, 0.0)), se_low), np.sqrt(k) * se_low)
+    raw = np.sqrt(max(mse, 0.0))
+    se = min(max(raw, se_low), np.sqrt(k) * se_low)
+    # which bound replaced the estimated MSE (a fallback a report counts)
+    clipped = "lower" if raw < se_low else "upper" if se > raw else None
     bias = (1 + (k - 2) / k) * (err_ncv - err_cv)
     reps = len(folds)
     design = (
@@ -322,7 +325,7 @@ def _nested_cv(table, means, **_):
         f"({reps * k * k} fits), n={n}"
     )
     details = {"err_ncv": err_ncv, "err_cv": err_cv, "bias": bias, "mse": mse,
-               "n_train": n * (k - 1) / k}  # fmt: skip
+               "se_clipped": clipped, "n_train": n * (k - 1) / k}  # fmt: skip
     return err_ncv - bias, se, None, n, design, details
 
 
@@ -496,7 +499,8 @@ def generalization_error_interval(
       ``outer``, ``inner``). For each repeat and outer fold, a = (inner mean −
       outer mean)² and b = var(outer losses) / n_k; MSE = (K − 1)/K · mean(a −
       b); SE = √max(0, MSE) clipped to [s/√n, √K · s/√n], s the sd of all inner
-      losses (the independent and the fully dependent folds). The estimate
+      losses (the independent and the fully dependent folds;
+      ``details["se_clipped"]`` says which bound replaced it, if any). The estimate
       is the inner mean minus the bias (1 + (K − 2)/K)(inner mean − outer
       mean), as mlr3inferr (nestedcv's R code uses (1 + ((K − 2)/K)^1.5) and
       extra CV runs for the outer mean). ± z · SE.

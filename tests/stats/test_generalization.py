@@ -139,6 +139,7 @@ def test_nested_cv_se_stays_within_its_bounds():
     low = inner.std(ddof=1) / np.sqrt(60)
     assert res.details["mse"] < 0
     assert res.standard_error == pytest.approx(low, rel=RTOL)
+    assert res.details["se_clipped"] == "lower"  # the fallback, for a report's note
 
 
 def test_five_by_two_equals_dietterich_for_one_learner():
