@@ -313,6 +313,13 @@ def bottom_line(analysis):
         "of the report are sensitivity analyses (see their sections for why they "
         "may disagree)."
     )
+    others = [m for m in a.result.metrics if m != a.metric]
+    if others:  # every scored metric is analysed or said not to be
+        more.append(
+            f"Scored but not analysed here: {fmt_names(others)}. A report "
+            f"analyses one metric ({a.metric}, the plan's); set [analysis] metric "
+            "(or AnalysisPlan(metric=...)) for another report."
+        )
     return BottomLine(
         best=best,
         inseparable=inseparable,

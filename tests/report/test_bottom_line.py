@@ -184,3 +184,22 @@ def test_the_page_holds_the_methods_paragraph_it_refers_to(tmp_path):
     assert text.count("is the default for a metric on a [0, 1] scale") == 1
     assert "Δ = 0.01, the smallest" in (tmp_path / "methods.md").read_text()
     assert analysis.bottom_line.more  # the rest of the answer, under its heading
+
+
+def test_every_scored_metric_is_analysed_or_said_not_to_be():
+    """H: a result scored with error_rate and log_loss, analysed on error_rate,
+    names log_loss as scored but not analysed, with how to analyse it; a
+    one-metric result says nothing of the kind."""
+    result = _study(5, 0.02)
+    scores = result.scores
+    both = BenchmarkResult(
+        pd.concat([scores, scores.assign(metric="log_loss")], ignore_index=True),
+        metrics={"error_rate": False, "log_loss": False},
+        datasets=result.datasets,
+        learners=result.learners,
+    )
+    more = " ".join(analyse(both, AnalysisPlan()).bottom_line.more)
+    assert "Scored but not analysed here: log_loss" in more
+    assert "[analysis] metric" in more
+    alone = analyse(result, AnalysisPlan()).bottom_line.more
+    assert not any("Scored but not analysed" in s for s in alone)
