@@ -5,8 +5,10 @@ from ._analysis import Analysis, LeaderboardAnalysis, PowerAnalysis, analyse
 from ._bayesian import HIERARCHICAL_DRAWS, N_SAMPLES, SEED, THRESHOLD  # noqa: F401
 from ._bottom_line import (  # noqa: F401
     DISAGREEMENTS_TITLE,
+    MORE_TITLE,
     BottomLine,
     adjusted_interval_words,
+    delta_words,
 )
 from ._disagreements import Disagreement
 from ._format import (  # noqa: F401  (one number format for every renderer)

@@ -16,8 +16,11 @@ import pandas as pd
 from .._fork import fork_processes
 from .._validation import check_n_jobs
 from ..datasets import PROBLEM_WORDS
-from ..results import IncommensurableScalesWarning, scale_note
-from ..results._pairs import MAX_LEARNERS_ALL_PAIRS
+from ..results import (
+    MAX_LEARNERS_ALL_PAIRS,
+    IncommensurableScalesWarning,
+    scale_note,
+)
 from ..stats import (
     ADJUST_METHODS,
     adjust_pvalues,

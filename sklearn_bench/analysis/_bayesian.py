@@ -18,7 +18,7 @@ import warnings
 import pandas as pd
 
 from .._fork import Forked
-from ..results._bayesian import HIERARCHICAL_DRAWS, N_SAMPLES, SEED
+from ..results import HIERARCHICAL_DRAWS, N_SAMPLES, SEED
 from ._plan import BAYES_INSTALL
 from ._records import TestRecord
 

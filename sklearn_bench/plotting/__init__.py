@@ -7,7 +7,10 @@ from ._forest import plot_confidence_intervals
 from ._leaderboard import plot_rank_intervals, plot_win_rate_matrix
 from ._multiple_rule_bias import plot_multiple_rule_bias
 from ._pairwise_significance import plot_pairwise_significance
-from ._performance_distribution import performance_distribution
+from ._performance_distribution import (
+    FEW_VALUES,  # noqa: F401  (the report's caption)
+    performance_distribution,
+)
 from ._power import plot_datasets_needed, plot_power_curve
 from ._significance_table import plot_significance_table
 from ._win_tie_loss import plot_win_tie_loss

@@ -7,7 +7,6 @@ import numpy as np
 
 from .. import plotting
 from ..analysis import adjusted_by, adjusted_interval_words
-from ..plotting._performance_distribution import FEW_VALUES
 
 # A study of hundreds of data sets gets the distributions of the first ones only:
 # each is a figure, and hundreds would neither render quickly nor be read. With
@@ -122,7 +121,7 @@ def make_figures(analysis, want=None):
             perf = result.performance(analysis.metric)
             perf = perf[perf["dataset"] == dataset]
             few = perf.groupby("learner", observed=True)["value"].count()
-            if len(few) and few.max() <= FEW_VALUES:
+            if len(few) and few.max() <= plotting.FEW_VALUES:
                 drawn = (
                     f"the {few.max()} value(s) of each learner as points: too few "
                     "replicates for a boxplot or a density (run more repeats)."

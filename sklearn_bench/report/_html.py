@@ -25,6 +25,7 @@ from .._version import __version__
 from ..analysis import (
     CITATIONS,
     DISAGREEMENTS_TITLE,
+    MORE_TITLE,
     SIGN_CONVENTION,
     Analysis,
     adjusted_interval_words,
@@ -32,7 +33,6 @@ from ..analysis import (
     fmt_names,
     fmt_p_equals,
 )
-from ..analysis._bottom_line import MORE_TITLE
 from ._bayesian import bayesian_html
 from ._blocks import (
     MAX_DETAIL_ROWS,

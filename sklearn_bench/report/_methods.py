@@ -11,8 +11,13 @@ import re
 from .._io import write_text
 from .._latex import escape_latex
 from .._text import markdown_text
-from ..analysis import CITATIONS, SIGN_CONVENTION, cited_keys, plan_settings
-from ..analysis._bottom_line import delta_words
+from ..analysis import (
+    CITATIONS,
+    SIGN_CONVENTION,
+    cited_keys,
+    delta_words,
+    plan_settings,
+)
 
 
 def settings_table(analysis, sources=None):

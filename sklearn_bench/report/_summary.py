@@ -7,13 +7,13 @@ import numpy as np
 from .._text import terminal_text
 from ..analysis import (
     DISAGREEMENTS_TITLE,
+    MORE_TITLE,
     SIGN_CONVENTION,
     Analysis,
     adjusted_interval_words,
     fmt_names,
     fmt_p_equals,
 )
-from ..analysis._bottom_line import MORE_TITLE
 from ._bayesian import bayesian_summary_lines
 from ._generalization import generalization_lines
 

@@ -1,6 +1,10 @@
 """BenchmarkResult: the tidy scores of an experiment, and the analyses on them."""
 
+# The report's defaults the public methods share (power's pairs, the Bayesian
+# seed and draws), read by the analysis layer.
+from ._bayesian import HIERARCHICAL_DRAWS, N_SAMPLES, SEED  # noqa: F401
 from ._intervals import interval_method as interval_method
+from ._pairs import MAX_LEARNERS_ALL_PAIRS  # noqa: F401
 from ._result import BenchmarkResult
 from ._scales import IncommensurableScalesWarning
 
