@@ -110,15 +110,8 @@ def _disagreement_words(disagreements):
             d.test + (f" ({pair[0]} against {fmt_names(pair[1:])})" if pair[1:] else "")
         )
     n = len(parts)
-    head = (
-        "One of the report's other analyses disagrees"
-        if n == 1
-        else f"{n} of the report's other analyses disagree"
-    )
-    return (
-        f"{head} with the plan's ({'; '.join(parts)}); this answer follows the "
-        f"plan, '{DISAGREEMENTS_TITLE}' gives both verdicts and why."
-    )
+    head = "One other analysis disagrees" if n == 1 else f"{n} other analyses disagree"
+    return f"{head} with the plan's ({'; '.join(parts)}): see '{DISAGREEMENTS_TITLE}'."
 
 
 def _primary_words(analysis):
@@ -226,8 +219,8 @@ def bottom_line(analysis):
                 a.confidence_level, v["adjusted_level"], len(a.pairs)
             )
             more.append(
-                f"Simultaneous means {words}: compatible with the Holm-adjusted "
-                "p, the interval excludes 0 only where that p is below α."
+                f"Simultaneous interval: {words}, compatible with the "
+                "Holm-adjusted p (it excludes 0 only where that p is below α)."
             )
         else:
             interval += f"; {fmt_p_equals(v['adjusted_pvalue'])}"
