@@ -688,3 +688,18 @@ def test_config_names_the_splitter_by_kind(kind, params, expected):
     text = _GOOD.replace("cv = 3", f'cv = {{kind = "{kind}", params = {params}}}')
     config = parse_config(tomllib.loads(text))
     assert " ".join(repr(config.experiment["cv"]).split()) == expected
+
+
+def test_demo_prints_a_short_answer_first(demo_dir):
+    """H (issue 49): the demo's bottom line is at most 12 terminal lines (the
+    decision, the estimate with its interval, whether the study could see Δ),
+    the rest under 'Reading the bottom line'; the default Δ's explanation is in
+    the methods paragraph, not in the printout."""
+    _, out, text = demo_dir
+    lines = text.splitlines()
+    i, j = lines.index("Bottom line"), lines.index("Reading the bottom line")
+    short = "\n".join(lines[i + 1 : j])
+    assert 3 <= j - i - 1 <= 12, short
+    assert "CI [" in short and "Could the study see Δ = 0.01 (default)?" in short
+    assert "is the default for a metric" not in text
+    assert "is the default for a metric" in (out / "methods.md").read_text()

@@ -191,12 +191,12 @@ def bottom_line(analysis):
     elif not separated:
         sentences.append(
             f"By its primary analysis the study cannot separate the learners: "
-            f"{best} has the best average rank in {a.metric} ({a.direction}) on "
-            f"{units}, but none of the others is worse at α = {alpha:g}."
+            f"{best} ranks best in {a.metric} ({a.direction}) on {units}; no "
+            f"other is worse at α = {alpha:g}."
         )
     else:
         sentences.append(
-            f"{best} has the best average rank in {a.metric} ({a.direction}) on "
+            f"{best} ranks best in {a.metric} ({a.direction}) on "
             f"{units}; the primary analysis finds {fmt_names(separated)} worse "
             f"(adjusted p ≤ {alpha:g}) and cannot separate it from "
             f"{fmt_names(inseparable)}."
