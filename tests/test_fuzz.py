@@ -1307,7 +1307,7 @@ CASES = [
     ),
     (
         "BenchmarkResult.friedman",
-        _method("friedman_test"),
+        _method("friedman"),
         {"dataset": bad_choices(), "metric": bad_choices()},
         {},
     ),

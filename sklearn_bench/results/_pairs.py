@@ -527,6 +527,7 @@ class PairedComparisonsMixin:
         from ..stats import n_datasets_needed, power_paired_t
 
         metric = self._metric(metric)
+        alpha = check_alpha(alpha)
         delta = _bayesian_select.delta_for(self, metric, delta)
         m = primary_comparisons(len(self.learners))
         if n_comparisons is not None:
