@@ -83,7 +83,7 @@ def ours(df):
     )
     steps["from_frame"] = time.perf_counter() - start
     for name, call in {
-        "friedman": lambda: result.friedman_test(),
+        "friedman": lambda: result.friedman(),
         "win_tie_loss": lambda: result.win_tie_loss(),
         "paired_test": lambda: result.paired_test(
             result.learners[0], result.learners[1]

@@ -15,7 +15,9 @@ from the same fits):
   its first J splits (a ShuffleSplit design with train size 0.9);
 - nested CV: NestedCV(5, n_repeats=R);
 - out-of-bootstrap and .632+: BootstrapOOB(B), apparent error and γ̂ of the
-  learner fitted on all n rows.
+  learner fitted on all n rows; each also with its standard error corrected for
+  the internal Monte Carlo error of B (``oob_corrected``, ``632plus_corrected``:
+  Efron & Tibshirani 1997, eqs. 42-43), whose coverage does not ride on a small B.
 
 The truth, Err (Bates et al.'s expected error at training size n), is the mean
 over replicates of the error of the learner fitted on all n rows, each
@@ -28,6 +30,12 @@ Run from the repository root, e.g. the reduced check::
 
     PYTHONPATH=. OMP_NUM_THREADS=1 python benchmarks/generalization_error_coverage.py \\
         --n 100 --learners linear --designs low high --replicates 100
+
+The out-of-bootstrap check of issue 49 (coverage at B = 50 and 400)::
+
+    PYTHONPATH=. OMP_NUM_THREADS=1 python benchmarks/generalization_error_coverage.py \
+        --n 100 --learners linear --designs low --methods oob 632plus \
+        --replicates 100 --bootstraps 50     # and --bootstraps 400
 
 The full table of the user guide: ``--n 100 500 1000 --learners linear forest
 --designs low high --replicates 500`` (about 5 × 10^6 fits: hours on a quiet
@@ -156,8 +164,9 @@ def _intervals(X, y, learner, seed, cfg):
             options = {"_" + v: {"variance": v} for v in ("all_pairs", "within_fold")}
         elif method == "corrected_t":
             table = table[table["pair"] == -1]
-        elif method in ("oob", "632plus"):
-            options = {"": {"train_counts": counts}}
+        elif method in ("oob", "632plus"):  # SE_del as eq. (40), and eq. (43)
+            fixed = {"train_counts": counts, "internal_error": True}
+            options = {"": {"train_counts": counts}, "_corrected": fixed}
         for loss in LOSSES:
             for suffix, kw in options.items():
                 if method == "632plus":

@@ -92,8 +92,8 @@ print("p-value:", round(res.pvalue, 3))
 # the data sets as blocks there are only three blocks; within one data set the
 # replicates are the blocks, and Hothorn's permutation test of t* is the
 # alternative that uses the performances themselves rather than their ranks.
-across = result.friedman_test()
-within = result.friedman_test(dataset="breast cancer")
+across = result.friedman()
+within = result.friedman(dataset="breast cancer")
 global_perm = result.global_permutation_test("breast cancer", random_state=0)
 pd.DataFrame(
     {

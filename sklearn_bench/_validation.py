@@ -196,8 +196,13 @@ def named_items(items, name, *, noun, what):
         raise ValueError(f"`{name}` is empty.")
     seen = set()
     for key, item in items:
-        if not isinstance(key, str):
-            raise ValueError(f"{noun.capitalize()} names must be strings; got {key!r}.")
+        if not isinstance(key, str):  # an array (X of a list of (X, y)): its type
+            simple = key is None or isinstance(key, int | float)
+            shown = repr(key) if simple else type(key).__name__
+            raise ValueError(
+                f"{noun.capitalize()} names must be strings; got {shown} (a list "
+                f"holds (name, {what}) pairs, e.g. [('name', {what})])."
+            )
         if key in seen:
             raise ValueError(f"Duplicate {noun} name {key!r} in `{name}`.")
         seen.add(key)

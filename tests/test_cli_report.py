@@ -225,9 +225,7 @@ def test_report_alpha_reaches_the_critical_difference(finished_run, capsys):
     args = ["report", str(store), "--out", str(out), "--alpha", "0.1"]
     assert main([*args, "--posthoc", "conover"]) == 0
     text = capsys.readouterr().out
-    cd = (
-        BenchmarkResult.from_store(store).friedman_test().critical_difference(alpha=0.1)
-    )
+    cd = BenchmarkResult.from_store(store).friedman().critical_difference(alpha=0.1)
     page = (out / "report.html").read_text()
     assert f"Nemenyi critical difference (α = 0.1): {cd:.3f} ranks" in page
     assert f"Nemenyi CD (α = 0.1) = {cd:.2f}" in text

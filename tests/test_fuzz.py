@@ -493,7 +493,7 @@ def _metric(**params):
 def _cd_plot(**params):
     from sklearn_bench.plotting import plot_critical_difference
 
-    return plot_critical_difference(RESULT.friedman_test(), **params)
+    return plot_critical_difference(RESULT.friedman(), **params)
 
 
 def _perf_plot(**params):
@@ -1318,8 +1318,8 @@ CASES = [
         {"a": "A", "b": "B"},
     ),
     (
-        "BenchmarkResult.friedman_test",
-        _method("friedman_test"),
+        "BenchmarkResult.friedman",
+        _method("friedman"),
         {"dataset": bad_choices(), "metric": bad_choices()},
         {},
     ),
@@ -1767,7 +1767,7 @@ DOCUMENTED_NAN = {
     "BenchmarkResult.win_rate_matrix": "the diagonal is NaN (stats.win_rate_matrix)",
     "multiple_rule_bias": "MultipleRuleBiasResult: the comparative advantages are "
     "NaN for r = 1 (one rule, nothing to compare)",
-    "BenchmarkResult.friedman_test": "FriedmanResult: iman_davenport_statistic and "
+    "BenchmarkResult.friedman": "FriedmanResult: iman_davenport_statistic and "
     "_pvalue are NaN when every block ranks the learners in the same order (as "
     "in RESULT, where A is always better)",
 }

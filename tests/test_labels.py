@@ -103,7 +103,7 @@ def test_math_names_are_drawn_literally():
     "$\\alpha$" (drawn as α) are drawn as the characters they are: the figure
     draws, and no text artist with a name is parsed as math."""
     result = _study([MATH, ALPHA, "plain"], ["d0", "d1", "d2", "d3"])
-    ax = plot_critical_difference(result.friedman_test())
+    ax = plot_critical_difference(result.friedman())
     try:
         texts = [
             t for t in _drawn(ax) if "input" in t.get_text() or "alpha" in t.get_text()

@@ -83,8 +83,8 @@ def test_demo_says_its_microarray_is_simulated():
 
 
 def test_the_report_says_which_data_are_simulated_and_by_which_model(tmp_path):
-    """H (issue 37.6): the demo's simulated microarray says so wherever its
-    problem ("real world": no separate test sample) is stated: the report's
+    """H (issue 37.6, 49): the demo's simulated microarray says so wherever its
+    problem (a simulation: fresh learning samples of its model) is stated: the report's
     data-set table, the methods paragraph (which cites Yousefi et al. 2011 and
     lists it among the references) and results/metadata.json; a measured data
     set says it is measured (on 17a1a60 nothing said the microarray was
@@ -123,5 +123,5 @@ def test_the_report_says_which_data_are_simulated_and_by_which_model(tmp_path):
     result.save(tmp_path / "saved")
     meta = json.loads((tmp_path / "saved" / "metadata.json").read_text())
     entry = {d["name"]: d for d in meta["datasets"]}["microarray"]
-    assert entry["problem"] == "real world"
+    assert entry["problem"] == "simulation"  # fresh samples of its model (issue 49)
     assert entry["source"].startswith("simulated, not measured")

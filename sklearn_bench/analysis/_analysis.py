@@ -17,6 +17,7 @@ from .._text import ADJUST_METHODS, adjusted_by, terminal_line
 from .._validation import check_n_jobs
 from ..datasets._dataset import PROBLEM_WORDS
 from ..results import IncommensurableScalesWarning
+from ..results._pairs import MAX_LEARNERS_ALL_PAIRS
 from ..results._scales import scale_note
 from ..stats import adjust_pvalues, smallest_attainable_pvalue
 from ._bayesian import (
@@ -38,9 +39,8 @@ from ._generalization import generalization
 from ._plan import POSTHOCS, AnalysisPlan
 from ._records import TestRecord, paired_method, short_citation, within_notes
 
-# Above this many learners the across-data-set pairs are "each learner against
-# the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
-_MAX_LEARNERS_ALL_PAIRS = 10
+# Above MAX_LEARNERS_ALL_PAIRS learners the across-data-set pairs are "each
+# learner against the best", not all k (k - 1) / 2 pairs (results/_pairs.py).
 # A critical-difference, pairwise-significance or win/tie/loss diagram stays
 # readable up to about this many learners; beyond, the report says why not.
 MAX_DIAGRAM_LEARNERS = 25
@@ -579,7 +579,7 @@ def _pairs(result, order, level, *, dataset, metric, notes):
     each at ``1 − α/m``, are compatible with the Holm-adjusted p-values beside
     them (an interval that excludes 0 has m p < α, so Holm rejects it too)."""
     learners = list(order)
-    if len(learners) <= _MAX_LEARNERS_ALL_PAIRS:
+    if len(learners) <= MAX_LEARNERS_ALL_PAIRS:
         # In rank order, so "a − b" reads as "the better ranked against the other".
         pairs = list(combinations(learners, 2))
     else:
@@ -626,7 +626,9 @@ def _power(result, complete, order, sign, metric, delta, source, plan, n_compari
         )
 
     def at(d):
-        row = result.power(a, b, delta=d, power=target, metric=metric, alpha=level)
+        row = result.power(
+            a, b, delta=d, power=target, metric=metric, alpha=alpha, n_comparisons=m
+        )
         row = row.iloc[0]
         return float(row["sigma"]), float(row["power"]), int(row["n_datasets_needed"])
 
@@ -1080,7 +1082,7 @@ def analyse(result, plan=None, *, n_jobs=None):
     friedman = posthoc = critical_difference = None
     if can_compare and "friedman" in analyses:
         try:
-            friedman = result.friedman_test(dataset=scope, metric=metric)
+            friedman = result.friedman(dataset=scope, metric=metric)
         except ValueError as exc:
             notes.append(f"No Friedman test: {exc}")
             skipped["friedman"] = f"Friedman's test could not be computed: {exc}"
@@ -1121,9 +1123,7 @@ def analyse(result, plan=None, *, n_jobs=None):
     if can_compare and "rm_anova" in analyses:
         # issue 24: autorank's parametric path, a sensitivity analysis only
         try:
-            anova = result.friedman_test(
-                dataset=scope, metric=metric, method="rm_anova"
-            )
+            anova = result.friedman(dataset=scope, metric=metric, method="rm_anova")
             tukey = result.pairwise_tests(
                 method="tukey",
                 dataset=scope,

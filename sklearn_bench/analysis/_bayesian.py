@@ -13,22 +13,20 @@ Bayesian Plackett–Luce model (Calvo et al. 2018,
 :meth:`~sklearn_bench.BenchmarkResult.bayesian_ranking`).
 """
 
-import math
 import warnings
 
 import pandas as pd
 
+from ..results._bayesian import (  # noqa: F401 (MC_ERROR: the report prints it)
+    HIERARCHICAL_DRAWS,
+    MC_ERROR,
+    N_SAMPLES,
+    SEED,
+)
 from ._plan import BAYES_INSTALL
 from ._records import TestRecord
 
 THRESHOLD = 0.95
-# The largest Monte Carlo standard error of a probability of the signed-rank test,
-# sqrt(p (1 − p) / n) <= 0.5 / sqrt(n) (its draws are independent): the draws follow
-# from it (10,000; 20,000 cost twice the time for an error of 0.0035).
-MC_ERROR = 0.005
-N_SAMPLES = math.ceil(0.25 / MC_ERROR**2)
-SEED = 0
-HIERARCHICAL_DRAWS = 4000  # 4 chains x 1000: Monte Carlo sd about 0.01
 MAX_HIERARCHICAL = 10  # comparisons across data sets fitted by MCMC in a report
 _COLUMNS = [
     "scope",

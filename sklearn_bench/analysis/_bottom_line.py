@@ -62,8 +62,16 @@ class BottomLine:
         Bayesian comparison ran; a ``decision`` of ``"unreliable fit"`` (an
         MCMC fit whose diagnostics failed) is not quoted in the sentences.
     sentences : tuple of str
-        The bottom line in words; what the HTML section, the text summary and
-        the CLI print.
+        The short answer (at most about 12 terminal lines): the decision, the
+        estimate against the runner-up with its interval, the Bayesian
+        probabilities, whether the study could see Δ, and which analyses
+        disagree; what the HTML section, the text summary and the CLI print
+        first.
+    more : tuple of str
+        What follows under its own heading: practical equivalence, the
+        smallest attainable p, the power's test and the primary analysis in
+        words. A default Δ is explained once, in the methods paragraph
+        (:func:`delta_words`).
     """
 
     best: str | None
@@ -74,6 +82,7 @@ class BottomLine:
     comparison: pd.Series | None = None
     bayesian: pd.Series | None = None
     sentences: tuple = ()
+    more: tuple = ()
 
 
 def _default_delta_words(delta):
@@ -87,6 +96,8 @@ def _default_delta_words(delta):
 
 #: The title under which a report prints each :class:`Disagreement` in full.
 DISAGREEMENTS_TITLE = "Where the tests disagree, and why"
+#: The title of :attr:`BottomLine.more`, after the short answer.
+MORE_TITLE = "Reading the bottom line"
 
 
 def _disagreement_words(disagreements):
@@ -99,16 +110,8 @@ def _disagreement_words(disagreements):
             d.test + (f" ({pair[0]} against {fmt_names(pair[1:])})" if pair[1:] else "")
         )
     n = len(parts)
-    head = (
-        "One of the report's other analyses disagrees"
-        if n == 1
-        else f"{n} of the report's other analyses disagree"
-    )
-    return (
-        f"{head} with the plan's: {'; '.join(parts)}. This bottom line follows "
-        f"the plan; '{DISAGREEMENTS_TITLE}' below gives both verdicts of each and "
-        "the reason."
-    )
+    head = "One other analysis disagrees" if n == 1 else f"{n} other analyses disagree"
+    return f"{head} with the plan's ({'; '.join(parts)}): see '{DISAGREEMENTS_TITLE}'."
 
 
 def _primary_words(analysis):
@@ -173,7 +176,7 @@ def bottom_line(analysis):
         inside = (rows["adjusted_low"] >= -delta) & (rows["adjusted_high"] <= delta)
         equivalent = tuple(rows.index[inside])
     runner = rows.index[0] if len(rows) else None
-    sentences = []
+    sentences, more = [], []
     units = (
         f"{len(a.datasets_across)} data sets"
         if a.blocks == "data sets"
@@ -188,118 +191,128 @@ def bottom_line(analysis):
     elif not separated:
         sentences.append(
             f"By its primary analysis the study cannot separate the learners: "
-            f"{best} has the best average rank in {a.metric} ({a.direction}) on "
-            f"{units}, but the primary analysis finds none of the others worse "
-            f"at α = {alpha:g}" + "."
+            f"{best} ranks best in {a.metric} ({a.direction}) on {units}; no "
+            f"other is worse at α = {alpha:g}."
         )
     else:
         sentences.append(
-            f"{best} has the best average rank in {a.metric} ({a.direction}) on "
-            f"{units}. The primary analysis cannot separate it from "
-            f"{fmt_names(inseparable)}; it finds {fmt_names(separated)} worse "
-            f"(adjusted p ≤ {alpha:g})."
+            f"{best} ranks best in {a.metric} ({a.direction}) on "
+            f"{units}; the primary analysis finds {fmt_names(separated)} worse "
+            f"(adjusted p ≤ {alpha:g}) and cannot separate it from "
+            f"{fmt_names(inseparable)}."
         )
     comparison = None if runner is None else rows.loc[runner].drop("a")
     if comparison is not None:
         v = comparison
+        interval = (
+            f"{fmt_level(a.confidence_level)} CI {fmt_interval(v['low'], v['high'])}"
+        )
         if len(a.pairs) > 1:
             # the simultaneous interval is compatible with the Holm-adjusted p:
             # it excludes 0 only where that p is below α
+            interval = (
+                f"unadjusted {interval}; simultaneous "
+                f"{fmt_interval(v['adjusted_low'], v['adjusted_high'])}; "
+                f"{fmt_p_equals(v['adjusted_pvalue'], 'Holm-adjusted p')}"
+            )
             words = adjusted_interval_words(
                 a.confidence_level, v["adjusted_level"], len(a.pairs)
             )
-            adjusted = (
-                f"; {words} CI {fmt_interval(v['adjusted_low'], v['adjusted_high'])}"
-                f"; {fmt_p_equals(v['adjusted_pvalue'], 'Holm-adjusted p')}"
+            more.append(
+                f"Simultaneous interval: {words}, compatible with the "
+                "Holm-adjusted p (it excludes 0 only where that p is below α)."
             )
-            unadjusted = "unadjusted "
         else:
-            adjusted = f"; {fmt_p_equals(v['adjusted_pvalue'])}"
-            unadjusted = ""
+            interval += f"; {fmt_p_equals(v['adjusted_pvalue'])}"
         sentences.append(
-            f"Against the runner-up {runner}, the difference {best} − {runner} in "
-            f"{a.metric} is {fmt_estimate(v['estimate'])} "
-            f"({unadjusted}{fmt_level(a.confidence_level)} CI "
-            f"{fmt_interval(v['low'], v['high'])}{adjusted})."
+            f"{best} − {runner} (the runner-up) = {fmt_estimate(v['estimate'])} "
+            f"({interval})."
         )
-    if a.delta_source == "default":
-        sentences.append(_default_delta_words(delta))
+    bayes = _bayes_row(a, best, runner) if runner else None
+    rope_words = f"ROPE ±{delta:g}" if delta is not None else "ROPE = 0 (no Δ)"
+    if bayes is not None and bayes["decision"] == "unreliable fit":
+        sentences.append(
+            f"The Bayesian {bayes['method']} model declined to decide (its "
+            "sampler's diagnostics failed): this answer rests on the "
+            "deterministic primary analysis alone."
+        )
+        more.append(
+            f"The Bayesian {bayes['method']} model ({rope_words}) between {best} "
+            f"and {runner}: {bayes.get('why undecided', '')}."
+        )
+    elif bayes is not None:
+        sentences.append(
+            f"Bayesian {bayes['method']} test, {rope_words}: "
+            f"P({best} better) = {bayes['P(a better)']:.2f}, "
+            f"P(equivalent) = {bayes['P(equivalent)']:.2f}, "
+            f"P({runner} better) = {bayes['P(b better)']:.2f}."
+        )
+    pw = a.power
+    if pw is not None and pw.power is not None:
+        level = (
+            f"α = {pw.test_alpha:.2g}"
+            if pw.n_comparisons == 1
+            else f"α/{pw.n_comparisons} = {pw.test_alpha:.2g}"
+        )
+        seen = pw.power >= pw.target_power
+        sentences.append(
+            f"Could the study see Δ = {pw.delta:g} ({a.delta_source})? "
+            + ("Yes" if seen else "No")
+            + f": power {pw.power:.2f} with {pw.n_datasets} data sets (paired t at "
+            f"{level})"
+            + (
+                f", target {pw.target_power:.0%}."
+                if seen
+                else f"; {pw.n_needed} data sets would give {pw.target_power:.0%}."
+            )
+        )
+        more.append(
+            f"Power: the {pw.test_words} between {pw.pair[0]} and {pw.pair[1]}, "
+            "σ of the per-data-set differences from this study."
+        )
     elif delta is None:
         sentences.append(
-            f"No smallest difference that matters (Δ) was given, and {a.metric} "
-            "has no default: practical equivalence is not assessed, the Bayesian "
-            "tests use ROPE = 0 and the power analysis has no target (set "
+            f"No Δ was given and {a.metric} has no default, so practical "
+            "equivalence and the power to see Δ are not assessed (set "
             "[analysis] delta, or delta=)."
         )
+    elif a.blocks == "data sets" and "power" in a.skipped:
+        sentences.append(f"Power not computed: {a.skipped['power']}.")
+    if a.disagreements:
+        sentences.append(_disagreement_words(a.disagreements))
     if delta is not None:
         source = "given" if a.delta_source == "given" else "default"
         if equivalent:
-            sentences.append(
+            more.append(
                 f"Practically equivalent to {best} within Δ = {delta:g} ({source}; "
                 "the simultaneous interval lies inside ±Δ): "
                 f"{fmt_names(equivalent)}."
             )
         else:
-            sentences.append(
+            more.append(
                 f"No learner is shown practically equivalent to {best} within "
                 f"Δ = {delta:g} ({source}): no simultaneous interval lies inside ±Δ."
             )
-    bayes = _bayes_row(a, best, runner) if runner else None
-    if bayes is not None:
-        rope_words = (
-            f"with the same Δ (ROPE ±{delta:g})"
-            if delta is not None
-            else "with ROPE = 0 (no Δ)"
-        )
-        if bayes["decision"] == "unreliable fit":  # an MCMC fit that declined
-            sentences.append(
-                f"The Bayesian {bayes['method']} model {rope_words} declined to "
-                f"decide between {best} and {runner}: its sampler's diagnostics "
-                f"failed ({bayes.get('why undecided', '')}), so its probabilities "
-                "are not quoted and this bottom line rests on the plan's "
-                "deterministic primary analysis alone."
-            )
-        else:
-            sentences.append(
-                f"Bayesian {bayes['method']} test {rope_words}: "
-                f"P({best} better) = {bayes['P(a better)']:.2f}, "
-                f"P(practically equivalent) = {bayes['P(equivalent)']:.2f}, "
-                f"P({runner} better) = {bayes['P(b better)']:.2f}."
-            )
-    pw = a.power
-    if pw is not None and pw.power is not None:
-        sentences.append(
-            f"Power: with {pw.n_datasets} data sets the {pw.test_words} "
-            f"has power {pw.power:.2f} to detect Δ = {pw.delta:g} between "
-            f"{pw.pair[0]} and {pw.pair[1]} (σ of the per-data-set "
-            "differences from this study); "
-            + (
-                f"the study had the power to see Δ (target {pw.target_power:.0%})."
-                if pw.power >= pw.target_power
-                else f"the study did not have the power to see Δ: "
-                f"{pw.n_needed} data sets would give {pw.target_power:.0%}."
-            )
-        )
-    elif a.blocks == "data sets" and "power" in a.skipped:
-        sentences.append(f"Power not computed: {a.skipped['power']}.")
     if a.blocks == "data sets" and a.smallest_pvalue is not None:
         n, p_min = a.smallest_pvalue
         if p_min > alpha:
-            sentences.append(
+            more.append(
                 f"With {n} data sets a two-sided signed-rank or sign test of a pair "
                 f"cannot reach p below {fmt_p(p_min)}: the pairwise Wilcoxon tests "
                 f"cannot reject at α = {alpha:g} whatever the data."
             )
-    # Where a sensitivity analysis disagrees with the primary one, the analysis
-    # recorded which one the plan trusts and why; the bottom line names them,
-    # and the report prints each record under DISAGREEMENTS_TITLE.
-    if a.disagreements:
-        sentences.append(_disagreement_words(a.disagreements))
-    sentences.append(
+    more.append(
         f"Primary analysis: {_primary_words(a)}, at α = {alpha:g}. The other tests "
         "of the report are sensitivity analyses (see their sections for why they "
         "may disagree)."
     )
+    others = [m for m in a.result.metrics if m != a.metric]
+    if others:  # every scored metric is analysed or said not to be
+        more.append(
+            f"Scored but not analysed here: {fmt_names(others)}. A report "
+            f"analyses one metric ({a.metric}, the plan's); set [analysis] metric "
+            "(or AnalysisPlan(metric=...)) for another report."
+        )
     return BottomLine(
         best=best,
         inseparable=inseparable,
@@ -309,7 +322,16 @@ def bottom_line(analysis):
         comparison=comparison,
         bayesian=bayes,
         sentences=tuple(sentences),
+        more=tuple(more),
     )
+
+
+def delta_words(analysis):
+    """The one explanation of a default Δ (for the methods paragraph), or ``""``
+    when Δ was given or the metric has none."""
+    if analysis.delta_source != "default" or analysis.delta is None:
+        return ""
+    return _default_delta_words(analysis.delta)
 
 
 def adjusted_interval_words(confidence_level, adjusted_level, n_pairs):

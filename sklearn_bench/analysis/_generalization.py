@@ -66,7 +66,7 @@ def generalization(result, plan, metric):
         The plan names a method the splitter of a data set cannot support.
     """
     level, named = plan.confidence_level, plan.generalization_method
-    rows, notes, why, used = [], [], {}, []
+    rows, notes, why, used, clipped = [], [], {}, [], {}
     for dataset in result.datasets:
         try:  # a method the plan names must fit every data set's splitter
             method = interval_method(result, dataset, named, metric=metric)
@@ -97,6 +97,9 @@ def generalization(result, plan, metric):
             except ValueError as exc:
                 notes.append(f"No interval of {learner}'s {metric} on {dataset}: {exc}")
                 continue
+            bound = res.details.get("se_clipped")
+            if bound:
+                clipped[bound] = clipped.get(bound, 0) + 1
             rows.append(
                 [
                     dataset,
@@ -114,6 +117,16 @@ def generalization(result, plan, metric):
         reason = next(iter(why.values()), "no data set has the intervals' data")
         return None, None, notes, reason
     methods = list(dict.fromkeys(used))
+    if clipped:  # small studies: the estimated MSE fell outside its bounds
+        notes.append(
+            f"{sum(clipped.values())} of {sum(r[6] == 'nested_cv' for r in rows)} "
+            "nested-CV standard errors fell back to a bound of Bates et al. (2024) "
+            "instead of the estimated MSE ("
+            + ", ".join(f"{n} to the {b}" for b, n in sorted(clipped.items()))
+            + "; lower: folds as if independent, upper: fully dependent): too few "
+            "outer folds or repeats to estimate it; more repeats (NestedCV "
+            "n_repeats) give an estimate."
+        )
     if "naive_cv" in methods:
         notes.append(
             "The intervals of each learner's error are naive cross-validation "

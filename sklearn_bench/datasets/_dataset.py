@@ -148,6 +148,10 @@ class SimulatedDataset:
         Rows of the test sample.
     n_replicates : int
         Number of learning samples :math:`B`.
+    source : str, default=None
+        The data generating process in words, for the report's data-set table
+        and its methods paragraph (e.g. ``"simulated: make_microarray, the
+        model of Yousefi et al. (2011)"``). Recorded with the run.
 
     Attributes
     ----------
@@ -171,7 +175,7 @@ class SimulatedDataset:
 
     problem = "simulation"
 
-    def __init__(self, sampler, n_train, n_test, n_replicates):
+    def __init__(self, sampler, n_train, n_test, n_replicates, *, source=None):
         if not callable(sampler):
             raise TypeError(f"`sampler` must be callable; got {sampler!r}.")
         for name, value in [
@@ -184,6 +188,7 @@ class SimulatedDataset:
         self.sampler = sampler
         self.n_train, self.n_test = int(n_train), int(n_test)
         self.n_replicates = int(n_replicates)
+        self.source = source
 
     def sample(self, n_samples, random_state):
         """Draw ``n_samples`` rows with the sampler and check what it returns.

@@ -5,6 +5,7 @@ import copy
 import json
 import math
 import os
+import re
 import warnings
 from collections import Counter
 from numbers import Integral, Real
@@ -14,7 +15,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, clone, is_classifier, is_regressor
 from sklearn.exceptions import FitFailedWarning
-from sklearn.model_selection import check_cv
+from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, check_cv
 from sklearn.utils.multiclass import type_of_target
 from tqdm.auto import tqdm
 
@@ -61,6 +62,12 @@ from ._tasks import (
 __all__ = ["BenchmarkExperiment"]
 
 VERIFY_STREAM = 39  # the seed stream of the tasks ``verify`` re-fits
+# ``cv=None``: 5 folds (training parts of 80%, near the size of the data set)
+# repeated 10 times on shuffled rows, 50 fits per learner: repeats give the
+# corrected resampled t (Nadeau & Bengio 2003; Bouckaert & Frank 2004, who
+# recommend 10 repeats for replicable tests) and each learner's interval a
+# variance to stand on, and average out the luck of one partition.
+DEFAULT_FOLDS, DEFAULT_REPEATS = 5, 10
 
 
 def _same_training(splits):
@@ -98,8 +105,16 @@ class BenchmarkExperiment(BaseEstimator):
         The learners to compare, by name.
     cv : int, cross-validation generator or iterable of splits, default=None
         How each learning sample is split, as in
-        :func:`~sklearn.model_selection.cross_validate`; ``None`` is 5-fold
-        (stratified when all learners are classifiers). The splits of a
+        :func:`~sklearn.model_selection.cross_validate` except for ``None``:
+        ``None`` is 5-fold cross-validation repeated 10 times on shuffled rows,
+        :class:`~sklearn.model_selection.RepeatedStratifiedKFold` when all
+        learners are classifiers, else
+        :class:`~sklearn.model_selection.RepeatedKFold`, seeded from
+        ``random_state`` per data set (50 fits per learner; repeats give the
+        corrected resampled t and each learner's interval a variance, Bouckaert
+        & Frank 2004). An integer ``K`` is scikit-learn's unshuffled K-fold (one
+        partition: no interval of a learner's error without
+        ``keep_predictions=True``). The splits of a
         splitter are mapped to replicates with
         :func:`~sklearn_bench.model_selection.replicate_ids`. A splitter whose
         ``random_state`` is ``None`` (and that shuffles) gets a seed derived from
@@ -383,8 +398,8 @@ class BenchmarkExperiment(BaseEstimator):
             "info": {
                 "seed": setup["seed"],
                 "cv": _describe_cv(setup["cv"], setup["seed"]),
-                "learners": {
-                    name: repr(est) for name, est in setup["learners"].items()
+                "learners": {  # no memory addresses: the same in every run
+                    name: _plain_repr(est) for name, est in setup["learners"].items()
                 },
                 # Every parameter (defaults too), for tables of what differs.
                 "learner_params": {
@@ -506,6 +521,15 @@ class BenchmarkExperiment(BaseEstimator):
         if seed is None:
             seed = _base_seed(self.random_state)
         cv = _check_cv_and_n_jobs(self.cv, self.n_jobs)
+        if cv is None and not all(
+            isinstance(d, SimulatedDataset) for d in datasets.values()
+        ):
+            kind = (
+                RepeatedStratifiedKFold
+                if all(is_classifier(e) for e in learners.values())
+                else RepeatedKFold
+            )
+            cv = kind(n_splits=DEFAULT_FOLDS, n_repeats=DEFAULT_REPEATS)
         check_positive_int(self.prefix_cache_bytes, "prefix_cache_bytes", minimum=0)
         if not 0 <= real_number(self.verify, "verify") <= 1:
             raise ValueError(f"`verify` must lie in [0, 1]; got {self.verify!r}.")
@@ -870,6 +894,13 @@ def _describe_cv(cv, seed=None):
             )
         return text
     return f"iterable of {len(list(cv))} (train, test) splits"
+
+
+def _plain_repr(estimator):
+    """``repr`` without memory addresses: ``<function f at 0x…>`` is ``f``."""
+    text = re.sub(r"<(?:built-in )?function ([\w.<>]+) at 0x[0-9a-fA-F]+>", r"\1",
+                  repr(estimator))  # fmt: skip
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", text)
 
 
 def _folds(reps):

@@ -47,7 +47,7 @@ def plot_critical_difference(
     result : FriedmanResult, PairwiseTestResult or BenchmarkResult
         The result of :func:`sklearn_bench.stats.friedman_test` (a
         :class:`~sklearn_bench.BenchmarkResult` draws its own
-        :meth:`~sklearn_bench.BenchmarkResult.friedman_test` with the defaults), or of
+        :meth:`~sklearn_bench.BenchmarkResult.friedman` with the defaults), or of
         :func:`sklearn_bench.stats.tukey_hsd`: then the axis is the learners'
         mean performance (best on the left), the critical difference is Tukey's
         HSD and the bars join learners whose means differ by no more (autorank's
@@ -96,12 +96,12 @@ def plot_critical_difference(
     """
     if isinstance(result, PairwiseTestResult) and "hsd" in result.details:
         return _plot_tukey(result, ax=ax, colors=colors)
-    if hasattr(result, "friedman_test"):  # a BenchmarkResult tests for itself
-        result = result.friedman_test()
+    if callable(getattr(result, "friedman", None)):  # a BenchmarkResult tests
+        result = result.friedman()
     if not isinstance(result, FriedmanResult):
         raise TypeError(
             "`result` must be a FriedmanResult (stats.friedman_test or "
-            "BenchmarkResult.friedman_test()), a PairwiseTestResult of "
+            "BenchmarkResult.friedman()), a PairwiseTestResult of "
             "stats.tukey_hsd or a "
             f"BenchmarkResult; got {type(result).__name__}."
         )

@@ -12,6 +12,9 @@ from scipy import stats
 from .._metrics import metric_bounds
 from ._common import _labelled_rows_axes, figure_label, figure_labels
 
+# At most this many values per learner are drawn as points, not a boxplot and
+# a density (which one or two values cannot define).
+FEW_VALUES = 2
 # Vertical layout of one learner's row, in row units (row centre at 0).
 _DENSITY_BASE = -0.12  # baseline of the density curve
 _DENSITY_HEIGHT = 0.55  # height of the tallest density of the figure
@@ -67,10 +70,12 @@ def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="a
     estimate (Scott's bandwidth, :class:`scipy.stats.gaussian_kde`). All
     densities share one vertical scale, so a taller curve is a more
     concentrated distribution. A learner whose performances are all equal gets
-    a vertical spike instead of a density. A metric with a natural range (an
-    error rate in [0, 1]) has its density reflected at the range's ends, so no
-    curve runs below 0 or above 1. Replicates with NaN performance
-    (failed tasks) are left out; a learner without any is labelled so.
+    a vertical spike instead of a density; one with at most two (a run of one
+    or two replicates) gets its values as points, neither box nor density. A
+    metric with a natural range (an error rate in [0, 1]) has its density
+    reflected at the range's ends, so no curve runs below 0 or above 1.
+    Replicates with NaN performance (failed tasks) are left out; a learner
+    without any is labelled so.
 
     Parameters
     ----------
@@ -167,6 +172,10 @@ def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="a
             continue
         base = y + _DENSITY_BASE
         dens = densities[name]
+        if v.size <= FEW_VALUES:  # no box or density to draw from one or two
+            row = np.full(v.size, y + _BOX_CENTRE)
+            ax.plot(v, row, ls="none", marker="o", ms=5, color=color, gid="few")
+            continue
         if dens is None:
             ax.vlines(v[0], base, base + _DENSITY_HEIGHT, color=color, lw=2)
         else:

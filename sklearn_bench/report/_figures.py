@@ -9,6 +9,7 @@ from .. import plotting
 from .._text import adjusted_by
 from ..analysis._bottom_line import adjusted_interval_words
 from ..plotting._common import figure_label
+from ..plotting._performance_distribution import FEW_VALUES
 
 # A study of hundreds of data sets gets the distributions of the first ones only:
 # each is a figure, and hundreds would neither render quickly nor be read. With
@@ -115,12 +116,23 @@ def make_figures(analysis, want=None):
                 result, dataset, metric=analysis.metric
             )
             ax.set_title(f"{dataset}", fontsize=10)
+            drawn = (
+                "boxplot and kernel density (Hothorn et al. 2005, Figs. 3-5), "
+                "reflected at the ends of the metric's range (an error rate lies "
+                "in [0, 1]) so that no curve runs beyond them."
+            )
+            perf = result.performance(analysis.metric)
+            perf = perf[perf["dataset"] == dataset]
+            few = perf.groupby("learner", observed=True)["value"].count()
+            if len(few) and few.max() <= FEW_VALUES:
+                drawn = (
+                    f"the {few.max()} value(s) of each learner as points: too few "
+                    "replicates for a boxplot or a density (run more repeats)."
+                )
             figures[f"distribution_{slug}"] = (
                 f"Performance distribution: {dataset}",
                 f"{_name(analysis)} of each learner over the replicates of "
-                f"{dataset}: boxplot and kernel density (Hothorn et al. 2005, "
-                "Figs. 3-5), reflected at the ends of the metric's range (an error "
-                "rate lies in [0, 1]) so that no curve runs beyond them.",
+                f"{dataset}: {drawn}",
                 ax.figure,
             )
         if len(shown) < len(analysis.mean) and f"distribution_{slug}" in figures:

@@ -22,7 +22,11 @@ from .._io import (
 from .._validation import check_n_jobs
 from .._version import __version__
 from ..analysis import Analysis
-from ..analysis._bottom_line import DISAGREEMENTS_TITLE, adjusted_interval_words
+from ..analysis._bottom_line import (
+    DISAGREEMENTS_TITLE,
+    MORE_TITLE,
+    adjusted_interval_words,
+)
 from ..analysis._format import fmt_names, fmt_p_equals
 from ..analysis._records import CITATIONS, SIGN_CONVENTION, cited_keys
 from ._bayesian import bayesian_html
@@ -42,7 +46,7 @@ from ._generalization import generalization_html
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
 from ._learners import learner_table
-from ._methods import settings_table, write_methods
+from ._methods import methods_paragraph, settings_table, write_methods
 from ._pairwise import pairwise_html
 from ._sequential import sequential_html
 
@@ -647,6 +651,10 @@ def write_report(
     steps.step("page")
     distributions = [k for k in rendered if k.startswith("distribution_")]
     bottom = "".join(f"<p>{html.escape(s)}</p>" for s in analysis.bottom_line.sentences)
+    if analysis.bottom_line.more:
+        bottom += f"<h3>{MORE_TITLE}</h3>" + "".join(
+            f"<p>{html.escape(s)}</p>" for s in analysis.bottom_line.more
+        )
     disagree = "".join(
         f'<li class="disagreement">{html.escape(d.sentence)}</li>'
         for d in analysis.disagreements
@@ -676,6 +684,11 @@ def write_report(
         _win_tie_loss(analysis, fig("win_tie_loss")),
         _failures(analysis),
     ]
+    paragraph = " ".join(methods_paragraph(analysis, _versions(), settings))
+    sections.append(  # the page holds what its text calls "the methods paragraph"
+        f'<section id="methods"><h2>Methods</h2><p>{html.escape(paragraph)}</p>'
+        '<p class="muted">Also in methods.md and methods.tex.</p></section>'
+    )
     sections.append(_references("".join(sections), analysis))
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     nav = "".join(
@@ -697,6 +710,7 @@ def write_report(
             ("figures", "Figures"),
             ("power", "Power"),
             ("failures", "Failures"),
+            ("methods", "Methods"),
             ("references", "References"),
         ]
     )

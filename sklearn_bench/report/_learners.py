@@ -17,6 +17,9 @@ import pandas as pd
 from ..store._provenance import is_estimator_description, is_named_steps
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
+# Parameters stated even at their default: the ones a reader needs to know what
+# was run (SelectKBest's k decides how many features a learner sees).
+ALWAYS_STATED = {"SelectKBest": ("k",)}
 
 
 def _is_steps(value):
@@ -176,7 +179,9 @@ def learner_table(result):
             shown = [
                 f"{key}={value}"
                 for key, (value, is_default, owner) in flat[name].items()
-                if not is_default or (key, owner) in differ
+                if not is_default
+                or (key, owner) in differ
+                or key.rsplit("__", 1)[-1] in ALWAYS_STATED.get(_short(owner), ())
             ]
             rows.append((name, _structure(recorded[name]), ", ".join(shown)))
         else:

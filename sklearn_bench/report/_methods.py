@@ -11,6 +11,7 @@ import re
 from .._io import write_text
 from .._latex import escape_latex
 from .._text import markdown_text
+from ..analysis._bottom_line import delta_words
 from ..analysis._plan import plan_settings
 from ..analysis._records import CITATIONS, SIGN_CONVENTION, cited_keys
 
@@ -145,6 +146,7 @@ def methods_record(analysis, *, versions, settings=None, learner_table=None):
             {c for r in analysis.methods for c in r.citations}
             | ({"hothorn2005", "berrar2013"} if info.get("cv") else {"berrar2013"})
         ),
+        "delta_words": delta_words(analysis),
         "n_failed": n_failed,
         "n_missing": analysis.n_missing_tasks,
         "left_out": list(analysis.datasets_left_out),
@@ -211,6 +213,8 @@ def _paragraph(rec):
         "intervals before p-values (Berrar & Lozano 2013). "
         f"{SIGN_CONVENTION}."
     )
+    if rec.get("delta_words"):  # the one place a default Δ is explained
+        s.append(rec["delta_words"])
     if rec["tests"]:
         s.append("Analyses. " + " ".join(rec["tests"]))
     else:
@@ -288,3 +292,14 @@ def write_methods(analysis, folder, *, versions, settings=None):
     write_text(md, methods_markdown(rec) + sequential_methods(analysis))
     write_text(tex, methods_latex(rec))
     return [md, tex]
+
+
+def methods_paragraph(analysis, versions, settings=None):
+    """The methods paragraph of ``analysis`` as its sentences (plain text)."""
+    from ._learners import learner_table
+
+    table = learner_table(analysis.result)
+    rec = methods_record(
+        analysis, versions=versions, settings=settings, learner_table=table
+    )
+    return _paragraph(rec)

@@ -6,7 +6,11 @@ import numpy as np
 
 from .._text import terminal_line, terminal_text
 from ..analysis import Analysis
-from ..analysis._bottom_line import DISAGREEMENTS_TITLE, adjusted_interval_words
+from ..analysis._bottom_line import (
+    DISAGREEMENTS_TITLE,
+    MORE_TITLE,
+    adjusted_interval_words,
+)
 from ..analysis._format import fmt_names, fmt_p_equals
 from ..analysis._records import SIGN_CONVENTION
 from ._bayesian import bayesian_summary_lines
@@ -99,6 +103,9 @@ def format_summary(analysis):
         size += f", seed {seed}"
     lines = [size + ".", "Bottom line"]
     lines.extend(_wrapped(s) for s in a.bottom_line.sentences)
+    if a.bottom_line.more:
+        lines.append(MORE_TITLE)
+        lines.extend(_wrapped(s) for s in a.bottom_line.more)
     if a.disagreements:
         lines.append(DISAGREEMENTS_TITLE)
         lines.extend(_wrapped(f"- {d.sentence}") for d in a.disagreements)

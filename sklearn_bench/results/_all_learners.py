@@ -27,7 +27,7 @@ def _scope_words(dataset, n_blocks):
 
 
 class AllLearnersMixin:
-    """:meth:`friedman_test`, :meth:`pairwise_tests`, :meth:`skillings_mack_test`
+    """:meth:`friedman`, :meth:`pairwise_tests`, :meth:`skillings_mack_test`
     and :meth:`global_permutation_test`."""
 
     def _all_blocks(self, metric, dataset=None, *, missing=False):
@@ -48,7 +48,7 @@ class AllLearnersMixin:
         words = _select.direction_words(self, metric)
         return replace(res, null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})")
 
-    def friedman_test(
+    def friedman(
         self,
         *,
         dataset=None,
@@ -99,7 +99,7 @@ class AllLearnersMixin:
         >>> from sklearn_bench.datasets import load_demsar2006
         >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
         ...     learner="learner", value="auc", greater_is_better=True)
-        >>> res = result.friedman_test()  # tie-corrected, as R's friedman.test
+        >>> res = result.friedman()  # tie-corrected, as R's friedman.test
         >>> res.average_ranks.round(3).tolist(), round(res.statistic, 3)
         ([3.143, 2.0, 2.929, 1.929], 10.952)
         """

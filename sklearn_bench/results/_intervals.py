@@ -164,7 +164,9 @@ def _losses(result, learner, dataset, metric, splits):
             f"{learner!r} on data set {dataset!r}, which this result does not "
             "have: a run keeps them when its splitter has split_roles() "
             "(NestedCV, PairedSubsampling) or with keep_predictions=True, for "
-            f"the metrics that are means of pointwise losses ({_POINTWISE_WORDS})."
+            f"the metrics that are means of pointwise losses ({_POINTWISE_WORDS}); "
+            "method='corrected_t' works on the split scores of any metric, on "
+            "this run if it has several splits (NestedCV's outer ones included)."
         )
     part = losses.iloc[at]
     part = part[part["split"].isin(splits).to_numpy()]

@@ -7,10 +7,21 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .._metrics import default_delta
-from .._validation import check_alpha
-from . import _intervals, _scales, _select, _within
+from .._validation import check_alpha, check_positive_int
+from . import _bayesian_select, _intervals, _scales, _select, _within
+
+# Up to this many learners the report's primary analysis compares every pair;
+# beyond, each against the best ranked.
+MAX_LEARNERS_ALL_PAIRS = 10
+
+
+def primary_comparisons(n_learners):
+    """The pairs the primary analysis adjusts over for ``n_learners``."""
+    k = int(n_learners)
+    return max(k * (k - 1) // 2 if k <= MAX_LEARNERS_ALL_PAIRS else k - 1, 1)
 
 
 class PairedComparisonsMixin:
@@ -295,13 +306,15 @@ class PairedComparisonsMixin:
 
         Returns
         -------
-        ConfidenceInterval or GeneralizationErrorResult
-            Two learners: ``(low, high)``. One learner (and ``"nested_cv"``,
-            ``"conservative_z"``): a
+        GeneralizationErrorResult
+            One kind of result for one learner and for two: a
             :class:`~sklearn_bench.stats.GeneralizationErrorResult` with
             ``estimate``, ``standard_error``, ``low`` and ``high`` at
             ``confidence_level``, the ``method``, the ``metric`` and the
-            ``design`` it used.
+            ``design`` it used (``difference=True`` for A − B). The
+            ``"bootstrap"`` and ``"qh"`` intervals are not ``estimate ± q·se``:
+            their ``standard_error`` is NaN and they answer only at
+            ``confidence_level``.
 
         References
         ----------
@@ -317,8 +330,8 @@ class PairedComparisonsMixin:
         >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
         ...     learner="learner", value="auc", greater_is_better=True)
         >>> ci = result.confidence_interval("C4.5+m", "C4.5")  # as R's t.test
-        >>> round(ci.low, 4), round(ci.high, 4)
-        (0.0037, 0.0273)
+        >>> ci.method, round(ci.low, 4), round(ci.high, 4)
+        ('t', 0.0037, 0.0273)
 
         One learner on a run with nested cross-validation:
 
@@ -349,17 +362,22 @@ class PairedComparisonsMixin:
                 metric=self._metric(metric),
             )
 
+        scope = "across data sets" if dataset is None else f"within {dataset!r}"
         if method == "qh":
             n_b, n_c, n = _select.discordant_counts(
                 self, a, b, dataset=dataset, replicate=replicate
             )
-            return mcnemar_test(n_b, n_c, n=n).confidence_interval(confidence_level)
+            res = mcnemar_test(n_b, n_c, n=n)
+            ci = res.confidence_interval(confidence_level)
+            return _difference(res.estimate, ci, "qh", "error_rate", n, f"n_test={n}")
         metric = self._metric(metric)
         if method == "bootstrap":
             x, y, _ = _scales.pair(
                 self, a, b, metric=metric, dataset=dataset, scale=scale, method=method
             )
-            return bootstrap_ci(x, y, confidence_level=confidence_level, **kwargs)
+            ci = bootstrap_ci(x, y, confidence_level=confidence_level, **kwargs)
+            mean = float(np.mean(np.asarray(x) - np.asarray(y)))
+            return _difference(mean, ci, "bootstrap", metric, len(x), scope)
         if method not in (None, "t", "corrected_t", "5x2cv"):
             raise ValueError(
                 "`method` must be one of ['t', 'corrected_t', '5x2cv', 'bootstrap', "
@@ -370,7 +388,8 @@ class PairedComparisonsMixin:
         res = self.paired_test(
             a, b, dataset=dataset, method=method, metric=metric, scale=scale, **kwargs
         )
-        return res.confidence_interval(confidence_level)
+        ci = res.confidence_interval(confidence_level)
+        return _difference(res.estimate, ci, res.method, metric, res.n, scope, res.df)
 
     def error_rate_intervals(
         self, *, adjust="holm", dataset=None, confidence_level=0.95, **kw
@@ -446,8 +465,9 @@ class PairedComparisonsMixin:
         a,
         b,
         *,
-        delta,
+        delta=None,
         alpha=0.05,
+        n_comparisons=None,
         power=0.8,
         method="exact",
         alternative="two-sided",
@@ -466,9 +486,18 @@ class PairedComparisonsMixin:
         Parameters
         ----------
         a, b : str
-        delta : float
+        delta : float, default=None
             The mean difference worth detecting, in the metric's units (positive).
+            ``None``: the package's one default Δ (0.01 for a metric on a [0, 1]
+            scale; any other metric raises ``ValueError``), as the report's.
         alpha : float, default=0.05
+            The family-wise level of the primary analysis.
+        n_comparisons : int, default=None
+            The pairs that analysis adjusts over: the test is declared at Holm's
+            first-step level ``alpha / n_comparisons`` (a conservative bound).
+            ``None``: as the report's default plan, every pair of the result's
+            K learners (``K (K − 1) / 2``; ``K − 1`` against the best beyond
+            :data:`MAX_LEARNERS_ALL_PAIRS` learners). ``1``: unadjusted.
         power : float, default=0.8
             Target power for the number of data sets needed.
         method : {"exact", "approx"}, default="exact"
@@ -480,9 +509,11 @@ class PairedComparisonsMixin:
         -------
         DataFrame
             One row with ``a, b, metric, n_datasets, estimate`` (mean difference),
-            ``sigma, sigma_source`` (in words), ``delta, alpha, power`` (of the
-            study as run), ``target_power, n_datasets_needed, method, alternative``:
-            rows of several pairs concatenate into one table.
+            ``sigma, sigma_source`` (in words), ``delta, alpha, n_comparisons,
+            test_alpha`` (``alpha / n_comparisons``), ``power`` (of the study as
+            run, at ``test_alpha``), ``power_unadjusted`` (at ``alpha``),
+            ``target_power, n_datasets_needed`` (at ``test_alpha``), ``method,
+            alternative``: rows of several pairs concatenate into one table.
 
         Examples
         --------
@@ -490,15 +521,23 @@ class PairedComparisonsMixin:
         >>> from sklearn_bench.datasets import load_demsar2006
         >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
         ...     learner="learner", value="auc", greater_is_better=True)
-        >>> row = result.power("C4.5+m", "C4.5", delta=0.02).iloc[0]
+        >>> row = result.power("C4.5+m", "C4.5", delta=0.02, n_comparisons=1).iloc[0]
         >>> round(float(row["sigma"]), 4), round(float(row["power"]), 3)
         (0.0204, 0.924)
         >>> int(row["n_datasets_needed"])
         11
+        >>> row = result.power("C4.5+m", "C4.5", delta=0.02).iloc[0]  # 4 learners
+        >>> int(row["n_comparisons"]), round(float(row["test_alpha"]), 4)
+        (6, 0.0083)
         """
         from ..stats import n_datasets_needed, power_paired_t
 
         metric = self._metric(metric)
+        alpha = check_alpha(alpha)
+        delta = _bayesian_select.delta_for(self, metric, delta)
+        m = primary_comparisons(len(self.learners))
+        if n_comparisons is not None:
+            m = check_positive_int(n_comparisons, "n_comparisons")
         x, y, _ = _select.pair(self, a, b, metric=metric)
         d = x - y
         sigma = float(np.std(d, ddof=1)) if d.size > 1 else np.nan
@@ -510,7 +549,7 @@ class PairedComparisonsMixin:
                 "with this study as a pilot. Give sigma from elsewhere to "
                 "sklearn_bench.stats.power_paired_t / n_datasets_needed."
             )
-        opts = {"alpha": alpha, "method": method, "alternative": alternative}
+        opts = {"alpha": alpha / m, "method": method, "alternative": alternative}
         row = {
             "a": a,
             "b": b,
@@ -524,7 +563,12 @@ class PairedComparisonsMixin:
             ),
             "delta": delta,
             "alpha": alpha,
+            "n_comparisons": m,
+            "test_alpha": alpha / m,
             "power": float(power_paired_t(d.size, delta, sigma, **opts)),
+            "power_unadjusted": float(
+                power_paired_t(d.size, delta, sigma, **{**opts, "alpha": alpha})
+            ),
             "target_power": power,
             "n_datasets_needed": n_datasets_needed(delta, sigma, power=power, **opts),
             "method": method,
@@ -544,7 +588,7 @@ class PairedComparisonsMixin:
         at ``alpha``, else it is a tie. Demšar (2006) warns against such counts: a
         non-significant difference is not a tie in truth, and the counts depend on
         each data set's size and resampling; prefer the tests across data sets
-        (:meth:`paired_test` with ``dataset=None``, :meth:`friedman_test`).
+        (:meth:`paired_test` with ``dataset=None``, :meth:`friedman`).
 
         Parameters
         ----------
@@ -618,3 +662,27 @@ class PairedComparisonsMixin:
             greater_is_better=self.metrics[metric],
             significant=significant,
         )
+
+
+def _difference(estimate, ci, method, metric, n, design, df=None):
+    """A two-learner interval as the one-learner form's result: a t interval
+    keeps its standard error (any level), another its bounds (their level)."""
+    from ..stats import GeneralizationErrorResult
+
+    t_like = df is not None and np.isfinite(ci.low) and np.isfinite(ci.high)
+    se = np.nan
+    if t_like:
+        se = (ci.high - ci.low) / 2 / stats.t.isf((1 - ci.confidence_level) / 2, df)
+    return GeneralizationErrorResult(
+        estimate=float(estimate),
+        standard_error=float(se),
+        df=df,
+        method=method,
+        metric=metric,
+        design=design,
+        n_samples=None,
+        n_splits=int(n),
+        difference=True,
+        confidence_level=ci.confidence_level,
+        _fixed=(float(ci.low), float(ci.high)),
+    )

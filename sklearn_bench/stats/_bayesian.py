@@ -126,6 +126,17 @@ class BayesianTestResult:
         }
 
     @property
+    def p_a_better(self):
+        """Posterior probability that ``labels[0]`` is practically better, in
+        the metric's direction (:attr:`p_less` for an error rate)."""
+        return self.probabilities[self.labels[0]]
+
+    @property
+    def p_b_better(self):
+        """Posterior probability that ``labels[1]`` is practically better."""
+        return self.probabilities[self.labels[1]]
+
+    @property
     def decision(self):
         """The verdict at the threshold 0.95 of Benavoli et al. (2017): a label,
         ``"equivalent"`` or ``"undecided"`` (an array for a batch);

@@ -60,6 +60,15 @@ class GeneralizationErrorResult:
         Splits the table holds.
     difference : bool
         True when the estimate is A − baseline.
+    n_train : float or None
+        The training size the target refers to: the error of a learner
+        trained on this many rows (the mean over splits where they differ).
+        ``"holdout"``, ``"naive_cv"``, ``"corrected_t"``, ``"conservative_z"``
+        and ``"five_by_two"`` target a smaller size than the data set's n (the
+        training parts); ``"nested_cv"`` the (K − 1)/K · n of its outer folds;
+        ``"oob"`` the expected distinct rows of a bootstrap sample, 0.632 n
+        (Err(1) is biased upward for the error at n); ``"632plus"`` n. None
+        when the table does not say.
     confidence_level : float
         The level of :attr:`low` and :attr:`high` (0.95 unless the caller, such
         as :meth:`BenchmarkResult.confidence_interval
@@ -92,8 +101,12 @@ class GeneralizationErrorResult:
     n_splits: int
     difference: bool = False
     confidence_level: float = 0.95
+    n_train: float | None = None
     details: dict = field(default_factory=dict, repr=False, compare=False)
     _bounds: tuple = field(default=(-np.inf, np.inf), repr=False, compare=False)
+    # the bounds at ``confidence_level`` as the method computed them (the only
+    # level a BCa or Quesenberry–Hurst interval answers: its se is NaN)
+    _fixed: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def low(self):
@@ -131,6 +144,13 @@ class GeneralizationErrorResult:
         if confidence_level is None:
             confidence_level = self.confidence_level
         level = check_confidence_level(confidence_level)
+        if self._fixed is not None and level == self.confidence_level:
+            return ConfidenceInterval(*self._fixed, level)
+        if self._fixed is not None and not np.isfinite(self.standard_error):
+            raise ValueError(
+                f"The {self.method} interval is not estimate ± q · se; ask "
+                f"for it again at confidence_level={level}."
+            )
         tail = (1 - level) / 2
         q = stats.norm.isf(tail) if self.df is None else stats.t.isf(tail, self.df)
         low, high = np.clip(
@@ -220,7 +240,8 @@ def _holdout(table, means, **_):
     loss = table["loss"].to_numpy()
     _need("holdout", loss.size >= 2, "`losses` holds fewer than 2 losses")
     se = loss.std(ddof=1) / np.sqrt(loss.size)
-    return loss.mean(), se, None, loss.size, f"holdout, n_test={loss.size}", {}
+    n1 = _mean_train(table)
+    return loss.mean(), se, None, loss.size, f"holdout, n_test={loss.size}", n1
 
 
 def _naive_cv(table, means, variance, **_):
@@ -234,8 +255,9 @@ def _naive_cv(table, means, variance, **_):
         var = table.groupby("split")["loss"].var(ddof=1).mean()
         if np.isnan(var):
             raise ValueError("variance='within_fold' needs 2 losses in every fold.")
-    design = f"{len(means)}-fold CV, n={loss.size}"
-    details = {"variance": float(var)}
+    k = len(means)
+    design = f"{k}-fold CV, n={loss.size}"
+    details = {"variance": float(var), "n_train": loss.size * (k - 1) / k}
     return loss.mean(), np.sqrt(var / loss.size), None, loss.size, design, details
 
 
@@ -249,7 +271,7 @@ def _corrected_t(table, means, **_):
     _need("corrected_t", n1 > 0, "`losses` has n_train 0")
     se = means.std(ddof=1) * np.sqrt(1 / j + n2 / n1)  # Nadeau & Bengio eq. (13)
     design = f"{j} train/test splits, n_train={n1:g}, n_test={n2:g}"
-    return means.mean(), se, j - 1, int(round(n1 + n2)), design, {}
+    return means.mean(), se, j - 1, int(round(n1 + n2)), design, {"n_train": n1}
 
 
 def _conservative_z(table, means, **_):
@@ -265,7 +287,8 @@ def _conservative_z(table, means, **_):
     m = len(halves)
     var = ((halves[0] - halves[1]) ** 2).sum() / (2 * m)  # Nadeau & Bengio eq. (21)
     design = f"paired subsampling, {len(main)} subsamples + {m} pairs of halves"
-    return main.mean(), np.sqrt(var), None, None, design, {"variance": float(var)}
+    details = {"variance": float(var), "n_train": _mean_train(table, main.index)}
+    return main.mean(), np.sqrt(var), None, None, design, details
 
 
 def _nested_cv(table, means, **_):
@@ -291,14 +314,18 @@ def _nested_cv(table, means, **_):
     mse = (k - 1) / k * float((a - b).mean())  # rescaled to a sample of size n
     err_ncv, err_cv = float(inn["loss"].mean()), float(out["loss"].mean())
     se_low = inn["loss"].std(ddof=1) / np.sqrt(n)  # fully independent folds
-    se = min(max(np.sqrt(max(mse, 0.0)), se_low), np.sqrt(k) * se_low)
+    raw = np.sqrt(max(mse, 0.0))
+    se = min(max(raw, se_low), np.sqrt(k) * se_low)
+    # which bound replaced the estimated MSE (a fallback a report counts)
+    clipped = "lower" if raw < se_low else "upper" if se > raw else None
     bias = (1 + (k - 2) / k) * (err_ncv - err_cv)
     reps = len(folds)
     design = (
         f"nested CV, {reps} repeat{'s' * (reps > 1)} x {k} folds "
         f"({reps * k * k} fits), n={n}"
     )
-    details = {"err_ncv": err_ncv, "err_cv": err_cv, "bias": bias, "mse": mse}
+    details = {"err_ncv": err_ncv, "err_cv": err_cv, "bias": bias, "mse": mse,
+               "se_clipped": clipped, "n_train": n * (k - 1) / k}  # fmt: skip
     return err_ncv - bias, se, None, n, design, details
 
 
@@ -309,10 +336,19 @@ def _five_by_two(table, means, **_):
     first = table[table["split"].isin(means.index[:2])].groupby("split")
     n = int((first["n_test"].first() if "n_test" in table else first.size()).sum())
     design = "5x2cv: 5 repetitions of 2-fold CV"
-    return p[0, 0], np.sqrt(s2.sum() / 5), 5, n, design, {"variances": s2.tolist()}
+    details = {"variances": s2.tolist(), "n_train": n / 2}
+    return p[0, 0], np.sqrt(s2.sum() / 5), 5, n, design, details
 
 
-def _oob(table, means, train_counts, method="oob", **_):
+def _mean_train(table, splits=None):
+    """The mean ``n_train`` over the (selected) splits, or None."""
+    if "n_train" not in table:
+        return None
+    per_split = table.groupby("split")["n_train"].first()
+    return float(per_split.mean() if splits is None else per_split[splits].mean())
+
+
+def _oob(table, means, train_counts, method="oob", internal_error=False, **_):
     _columns(table, method, ["row"])
     _need(method, train_counts is not None, "`train_counts` is None")
     counts = real_array(train_counts, "train_counts")
@@ -342,12 +378,49 @@ def _oob(table, means, train_counts, method="oob", **_):
     e_n = (1 - 1 / n) ** (-n)
     centred = counts - counts.mean(axis=0)
     d = (2 + 1 / (n - 1)) * (e_i - err1) / n + e_n * (centred * q[:, None]).sum(0) / b
+    se = np.sqrt(np.sum(d**2))  # eqs. (40), (35)
+    se_int = _internal_error(loss, out, counts, q, e_n)
+    corrected = np.sqrt(max(se**2 - se_int**2, 0.0))  # eq. (43)
+    # B at which the uncorrected se is within 10% of the corrected one: the
+    # internal variance falls as 1/B
+    need = np.inf if corrected == 0 else b * se_int**2 / (0.21 * corrected**2)
+    details = {
+        "standard_error_uncorrected": float(se),
+        "internal_standard_error": float(se_int),
+        "standard_error_corrected": float(corrected),
+        "n_bootstraps_needed": float(np.ceil(need)),
+        "n_train": 0.632 * n,
+    }
     design = f"{b} bootstrap replicates, n={n}"
-    return err1, np.sqrt(np.sum(d**2)), None, n, design, {}  # eqs. (40), (35)
+    if not internal_error and need > b:
+        design += f" (uncorrected se; B >= {details['n_bootstraps_needed']:.0f} for it)"
+    if internal_error:
+        design += ", se corrected for the internal Monte Carlo error"
+    return err1, corrected if internal_error else se, None, n, design, details
 
 
-def _632plus(table, means, train_counts, apparent, no_information, **_):
-    err1, se, _, n, design, _ = _oob(table, means, train_counts, "632plus")
+def _internal_error(loss, out, counts, q, e_n):
+    """Efron & Tibshirani's (1997) eq. (42): the jackknife-after-bootstrap
+    standard error of SE_del due to the finite B (as nestedcv's ``boot632``):
+    each D_i recomputed without replicate b, their jackknife variances summed.
+    NaN when a row is out of bootstrap in only one replicate."""
+    b, n = loss.shape
+    zero = np.where(out, loss, 0.0)
+    s_i, c_i = zero.sum(axis=0), out.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        e_ib = (s_i - zero) / (c_i - out)  # Ê_i without replicate b, (B, n)
+    err1_b = e_ib.mean(axis=1, keepdims=True)
+    nq = (counts * q[:, None]).sum(axis=0)
+    n_bar = (counts.sum(axis=0) - counts) / (b - 1)
+    q_bar = ((q.sum() - q) / (b - 1))[:, None]
+    cov = (nq - counts * q[:, None]) / (b - 1) - n_bar * q_bar
+    d_b = (2 + 1 / (n - 1)) * (e_ib - err1_b) / n + e_n * cov
+    jack = (b - 1) / b * ((d_b - d_b.mean(axis=0)) ** 2).sum(axis=0)
+    return float(np.sqrt(jack.sum()))
+
+
+def _632plus(table, means, train_counts, apparent, no_information, **kw):
+    err1, se, _, n, design, oob = _oob(table, means, train_counts, "632plus", **kw)
     for name, value in (("apparent", apparent), ("no_information", no_information)):
         _need("632plus", value is not None, f"`{name}` is None")
         check_real(value, name)
@@ -358,8 +431,11 @@ def _632plus(table, means, train_counts, apparent, no_information, **_):
 
     parts = Bootstrap632Scorer(plus=True).combine(apparent, err1, no_information)
     # Schulz-Kümpel et al. (2024), infer_632plus: SE_del scaled by .632+/Err(1)
-    details = {"out_of_bootstrap": err1, "weight": parts.weight}
-    return parts.estimate, se * parts.estimate / err1, None, n, design, details
+    scale = parts.estimate / err1
+    details = {**oob, "out_of_bootstrap": err1, "weight": parts.weight, "n_train": n}
+    for key in ("standard_error_uncorrected", "standard_error_corrected"):
+        details[key] *= scale
+    return parts.estimate, se * scale, None, n, design, details
 
 
 _COMPUTE = dict(
@@ -389,13 +465,15 @@ def generalization_error_interval(
     train_counts=None,
     apparent=None,
     no_information=None,
+    internal_error=False,
     metric="loss",
 ):
     """Estimate and standard error of a learner's expected generalization error.
 
-    The expected error is that of the learner trained on a data set of this
-    size from the same distribution (Bates et al.'s Err; for the subsampling
-    methods, of the training size they use). ``losses`` is a table with one
+    The expected error is that of the learner trained on ``n_train`` rows
+    from the same distribution (a field of the result): Bates et al.'s Err at
+    the training size of the method's training parts, which is smaller than
+    the data set's n except for ``"632plus"``. ``losses`` is a table with one
     row per observation validated in a split; the design's structure is read
     from its columns, so a method that the design cannot support is a
     ``ValueError`` naming the splitter it needs.
@@ -421,7 +499,8 @@ def generalization_error_interval(
       ``outer``, ``inner``). For each repeat and outer fold, a = (inner mean −
       outer mean)² and b = var(outer losses) / n_k; MSE = (K − 1)/K · mean(a −
       b); SE = √max(0, MSE) clipped to [s/√n, √K · s/√n], s the sd of all inner
-      losses (the independent and the fully dependent folds). The estimate
+      losses (the independent and the fully dependent folds;
+      ``details["se_clipped"]`` says which bound replaced it, if any). The estimate
       is the inner mean minus the bias (1 + (K − 2)/K)(inner mean − outer
       mean), as mlr3inferr (nestedcv's R code uses (1 + ((K − 2)/K)^1.5) and
       extra CV runs for the outer mean). ± z · SE.
@@ -439,6 +518,15 @@ def generalization_error_interval(
       Err(1))/n + e_n Σ_b (N_i^b − N̄_i) q_b / B, e_n = (1 − 1/n)^−n,
       q_b = Σ_i I_i^b Q_i^b / n and SE_del = √Σ D_i² (the paper's e_n/B;
       the benchmark study's code has 1/Σ_b I_i^b, nestedcv's e_n/(B − 1)).
+      SE_del carries the internal Monte Carlo error of a finite B, which
+      inflates it (on one data set its width shrinks by about half from B =
+      50 to B = 400): ``details`` gives the jackknife-after-bootstrap internal
+      error SE_int (eq. 42), the corrected √(SE_del² − SE_int²) (eq. 43, as
+      nestedcv's ``boot632``; ``internal_error=True`` uses it) and
+      ``n_bootstraps_needed``, the B at which the uncorrected SE_del is within
+      10% of the corrected one (the design text says so when B is smaller).
+      Corrected, the interval centres on the upward-biased Err(1) and covers
+      less (``benchmarks/generalization_error_coverage.py``).
     - ``"632plus"``: the .632+ estimate of
       :meth:`Bootstrap632Scorer.combine
       <sklearn_bench.model_selection.Bootstrap632Scorer.combine>` from
@@ -470,6 +558,9 @@ def generalization_error_interval(
         ``"632plus"``: the apparent error of the learner fitted on all n rows.
     no_information : float, default=None
         ``"632plus"``: the no-information error rate γ̂.
+    internal_error : bool, default=False
+        ``"oob"``, ``"632plus"``: the standard error corrected for the internal
+        Monte Carlo error of B replicates (Efron & Tibshirani 1997, eqs. 42-43).
     metric : str, default="loss"
         The loss's name, kept in the result.
 
@@ -528,6 +619,11 @@ def generalization_error_interval(
     check_member(variance, _VARIANCES, "variance")
     table = _table(losses, baseline, method)
     means = table.groupby("split")["loss"].mean()
+    if internal_error and method not in ("oob", "632plus"):
+        raise ValueError(
+            "`internal_error` corrects the out-of-bootstrap standard error; use "
+            f"method='oob' or '632plus', not {method!r}."
+        )
     estimate, se, df, n, design, details = _COMPUTE[method](
         table,
         means,
@@ -535,7 +631,11 @@ def generalization_error_interval(
         train_counts=train_counts,
         apparent=apparent,
         no_information=no_information,
+        internal_error=bool(internal_error),
     )
+    if not isinstance(details, dict):  # holdout: its mean n_train (or None)
+        details = {"n_train": details}
+    n_train = details.pop("n_train", None)
     return GeneralizationErrorResult(
         float(estimate),
         float(se),
@@ -546,6 +646,7 @@ def generalization_error_interval(
         None if n is None else int(n),
         len(means),
         baseline is not None,
+        n_train=None if n_train is None else float(n_train),
         details=details,
     )
 

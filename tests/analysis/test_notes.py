@@ -125,3 +125,41 @@ def test_within_notes_one_per_cause_in_order():
     assert notes[1].startswith("No interval for 2 learner × data-set differences")
     assert "scheme is unknown" in notes[1]
     assert notes[2] == "No interval for b − e on d3: Something else."
+
+
+def test_nested_cv_fallbacks_are_counted_in_a_note():
+    """H: in a one-repeat nested-CV study, the number of learner intervals whose
+    standard error fell back to a bound (details["se_clipped"]) is stated in
+    one note, with the bound and how to get an estimate instead; a study where
+    none fell back has no such note."""
+    from sklearn.datasets import load_breast_cancer, load_wine
+    from sklearn.dummy import DummyClassifier
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_bench import BenchmarkExperiment
+    from sklearn_bench.model_selection import NestedCV
+
+    learners = {"nb": GaussianNB(), "tree": DecisionTreeClassifier(max_depth=2),
+                "dummy": DummyClassifier()}  # fmt: skip
+    data = {"bc": load_breast_cancer(return_X_y=True)}
+    data["wine"] = load_wine(return_X_y=True)
+    result = BenchmarkExperiment(
+        learners, cv=NestedCV(3, n_repeats=1, random_state=0), random_state=0,
+        progress=False,
+    ).fit(data).results_  # fmt: skip
+    analysis = analyse(result, AnalysisPlan(analyses=("effects", "generalization")))
+    clipped = [
+        result.confidence_interval(m, dataset=d).details["se_clipped"]
+        for d in data
+        for m in learners
+    ]
+    notes = [n for n in analysis.notes if "fell back to a bound" in n]
+    n = sum(c is not None for c in clipped)
+    if n:
+        (note,) = notes
+        assert note.startswith(f"{n} of 6 nested-CV standard errors")
+        assert "n_repeats" in note
+    else:
+        assert not notes
+    assert n  # this design does fall back (3 outer folds, one repeat)

@@ -185,12 +185,12 @@ def test_within_data_sets_are_paired_test(reported):
 
 
 def test_friedman_and_posthoc_are_the_result_methods(reported):
-    """H: the analysis' Friedman test is result.friedman_test(); the
+    """H: the analysis' Friedman test is result.friedman(); the
     critical difference is its Nemenyi CD at the plan's α; the post-hoc table
     (tables/<posthoc>.csv) is result.pairwise_tests(method=plan.posthoc,
     adjust=plan.adjust, alpha=plan.alpha), each pair better ranked first."""
     result, plan, analysis, out = reported
-    ref = result.friedman_test(metric=analysis.metric)
+    ref = result.friedman(metric=analysis.metric)
     _close(
         [analysis.friedman.statistic, analysis.friedman.pvalue],
         [ref.statistic, ref.pvalue],
@@ -262,23 +262,20 @@ def test_bayesian_probabilities_are_bayesian_test(reported):
 
 def test_power_is_result_power(reported):
     """H: the power at Δ and the number of data sets needed are result.power(a,
-    b, delta=Δ, power=plan.target_power, alpha=plan.alpha / m) for the two best
-    learners (m the number of pairs the primary analysis adjusts over by Holm's
-    step-down, so the power is that of the analysis as run)."""
+    b) with its defaults for the two best learners: the default Δ, and the test
+    at α/m (m the number of pairs the primary analysis adjusts over by Holm's
+    step-down, which power() counts by default), so the power is that of the
+    analysis as run."""
     result, plan, analysis, _ = reported
     pw = analysis.power
     delta, source = plan.resolved_delta(analysis.metric)
     assert (pw.delta, pw.delta_source) == (delta, source)
     a, b = pw.pair
     m = len(analysis.pairs)
-    ref = result.power(
-        a,
-        b,
-        delta=delta,
-        power=plan.target_power,
-        alpha=plan.alpha / m,
-        metric=analysis.metric,
-    ).iloc[0]
+    given = {"delta": delta, "power": plan.target_power, "alpha": plan.alpha}
+    kw = {} if plan == AnalysisPlan() else given  # the default plan: defaults
+    ref = result.power(a, b, metric=analysis.metric, **kw).iloc[0]
+    assert (ref["delta"], ref["n_comparisons"]) == (delta, m)
     assert pw.n_comparisons == m > 1 and pw.test_alpha == plan.alpha / m
     _close([pw.power, pw.n_needed], [ref["power"], ref["n_datasets_needed"]])
 
@@ -422,7 +419,7 @@ def test_public_defaults_give_what_the_default_report_shows(tmp_path):
     """H: under the default plan, the public methods called with their
     defaults give the report's numbers: result.pairwise_tests() is the
     pairwise table (same adjustment, Shaffer, and the same order: each pair
-    better ranked first), result.friedman_test() the Friedman test,
+    better ranked first), result.friedman() the Friedman test,
     result.win_tie_loss() the map's counts, result.to_latex() the LaTeX table,
     and result.paired_test(a, b) each pair of the primary analysis."""
     result = _study("replicates")
@@ -437,7 +434,7 @@ def test_public_defaults_give_what_the_default_report_shows(tmp_path):
     ]
     assert list(shown["learner_i"]) == list(api["learner_i"])
     _close(shown["pvalue_adjusted"], api["pvalue_adjusted"])
-    assert result.friedman_test().pvalue == analysis.friedman.pvalue
+    assert result.friedman().pvalue == analysis.friedman.pvalue
     pd.testing.assert_frame_equal(result.win_tie_loss(), analysis.win_tie_loss)
     tex = (tmp_path / "tables" / "performance.tex").read_text()
     assert result.to_latex() == tex.replace("tab:performance", "tab:benchmark")

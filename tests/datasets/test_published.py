@@ -76,7 +76,7 @@ def test_dietterich_friedman_through_a_benchmark_result():
     )
     assert result.learners == list(load_dietterich2000(wide=True).columns)
     direct = friedman_test(load_dietterich2000(wide=True), greater_is_better=False)
-    assert result.friedman_test().statistic == pytest.approx(direct.statistic)
+    assert result.friedman().statistic == pytest.approx(direct.statistic)
     assert direct.average_ranks.idxmin() == "Adaboosted C4.5"
 
 

@@ -639,3 +639,65 @@ def test_check_refuses_what_fit_refuses():
         exp.fit({"setosa": (X[:50], y[:50])})
     assert str(by_check.value) == str(by_fit.value)
     assert "'setosa' has only one class" in str(by_check.value)
+
+
+def test_default_cv_is_shuffled_repeated_kfold_named_with_an_interval_each():
+    """H: a first fit with every default draws 5-fold CV repeated 10 times on
+    shuffled rows (stratified for classifiers; plain for a regressor), seeded
+    from ``random_state`` per data set, names it in the provenance and the
+    methods paragraph (never "None"), and gives a corrected-t interval for
+    every learner on every data set."""
+    from sklearn_bench.analysis import analyse
+    from sklearn_bench.report._methods import _paragraph, methods_record
+
+    X, y = load_iris(return_X_y=True)
+    Xb, yb = load_breast_cancer(return_X_y=True)
+    learners = {"tree": DecisionTreeClassifier(), "dummy": DummyClassifier()}
+    exp = BenchmarkExperiment(learners, random_state=0, progress=False)
+    res = exp.fit({"iris": (X, y), "cancer": (Xb, yb)}).results_
+    assert res.info["cv"].startswith("RepeatedStratifiedKFold(n_repeats=10, n_split")
+    s = res.scores
+    rows = s[(s["dataset"] == "iris") & (s["learner"] == "tree")]
+    assert rows["replicate"].nunique() == 10 and len(rows) == 50
+    seed = _seed(0, "iris", 1)
+    cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=10, random_state=seed)
+    drawn = exp._prepare({"iris": (X, y)})["plans"]["iris"]["splits"]
+    for (_, test), (_, stored, _, _) in zip(cv.split(X, y), drawn, strict=True):
+        np.testing.assert_array_equal(np.sort(test), np.sort(stored))
+    assert not np.array_equal(np.sort(drawn[0][1]), np.arange(30))  # shuffled
+    text = " ".join(_paragraph(methods_record(analyse(res), versions={})))
+    assert "drawn by RepeatedStratifiedKFold" in text and "by None" not in text
+    for dataset in res.datasets:
+        for learner in learners:
+            ci = res.confidence_interval(learner, dataset=dataset)
+            assert ci.method == "corrected_t" and np.isfinite(ci.standard_error)
+    Xr, yr = make_regression(n_samples=40, n_features=3, random_state=0)
+    reg = BenchmarkExperiment(
+        {"lm": LinearRegression()}, random_state=0, progress=False
+    )
+    assert reg.check({"r": (Xr, yr)})["n_tasks"] == 50
+    reg_res = reg.fit({"r": (Xr, yr)}).results_
+    assert reg_res.info["cv"].startswith("RepeatedKFold(n_repeats=10, n_splits=5")
+
+
+def test_learner_descriptions_hold_no_memory_address_and_errors_no_array():
+    """H: the recorded repr of a learner with a function parameter names the
+    function (``welch_t_score``), never ``<function … at 0x…>``, so two identical
+    runs describe their learners identically; fit([(X, y)]) (a list without
+    names) says what a list holds without printing the array."""
+    from sklearn.feature_selection import SelectKBest
+
+    X, y = load_iris(return_X_y=True)
+    pipe = make_pipeline(SelectKBest(welch_t_score, k=2), DiagonalLDA())
+    infos = [
+        BenchmarkExperiment({"dlda": clone(pipe)}, cv=3, progress=False)
+        .fit({"iris": (X[:100], y[:100])})
+        .results_.info["learners"]
+        for _ in range(2)
+    ]
+    assert infos[0] == infos[1] and "0x" not in infos[0]["dlda"]
+    assert "score_func=welch_t_score" in infos[0]["dlda"]
+    exp = BenchmarkExperiment({"dlda": pipe}, progress=False)
+    with pytest.raises(ValueError, match=r"got ndarray \(a list holds \(name") as e:
+        exp.fit([(X, y)])
+    assert len(str(e.value)) < 200

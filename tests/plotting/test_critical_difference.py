@@ -230,7 +230,7 @@ def test_a_given_critical_difference_is_drawn_as_given():
 
 def test_a_benchmark_result_draws_its_own_friedman_test():
     """H: plot_critical_difference(result) of a BenchmarkResult draws the
-    diagram of result.friedman_test() (on 17a1a60: AttributeError), and any
+    diagram of result.friedman() (on 17a1a60: AttributeError), and any
     other object is a TypeError saying what it wants."""
     from sklearn_bench import BenchmarkResult
     from sklearn_bench.datasets import load_demsar2006
@@ -246,7 +246,7 @@ def test_a_benchmark_result_draws_its_own_friedman_test():
     ]
     expected = [
         t.get_text()
-        for t in plot_critical_difference(result.friedman_test(), alpha=0.10).texts
+        for t in plot_critical_difference(result.friedman(), alpha=0.10).texts
         if t.get_gid() == "cd-name"
     ]
     assert names == expected == [

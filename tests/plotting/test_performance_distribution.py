@@ -237,3 +237,26 @@ def test_collections_draw_the_pixels_of_one_artist_a_mark():
         images.append(buffer.getvalue())
     assert images[0] == images[1]
     plt.close("all")
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_one_or_two_values_are_drawn_as_points(n):
+    """H: with one or two replicates per learner no box and no density is drawn
+    (they would describe a distribution that is not there): each learner's
+    values are points on its row, and the report's caption says so."""
+    from sklearn_bench.analysis import AnalysisPlan, analyse
+    from sklearn_bench.report._figures import make_figures
+
+    _, result = _result(3, n=n)
+    ax = performance_distribution(result, "d")
+    points = [line for line in ax.lines if line.get_gid() == "few"]
+    assert len(points) == 3 and all(len(p.get_xdata()) == n for p in points)
+    assert not any(c.get_gid() == "medians" for c in ax.collections)
+    plt.close(ax.figure)
+    analysis = analyse(result, AnalysisPlan(analyses=("effects",)))
+    figures = make_figures(analysis)
+    (key,) = [k for k in figures if k.startswith("distribution_")]
+    _, caption, _ = figures[key]
+    assert f"the {n} value(s) of each learner as points" in caption
+    assert "kernel density" not in caption
+    plt.close("all")

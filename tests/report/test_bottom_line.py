@@ -65,10 +65,10 @@ def test_clear_winner_and_inseparable_study_read_differently():
 def test_four_data_sets_state_the_smallest_attainable_p():
     """H: with 4 data sets the bottom line says that a signed-rank test cannot
     reach p below 0.125 (2 · 2^−4); with 8 it does not."""
-    four = " ".join(analyse(_study(4, 0.01), AnalysisPlan()).bottom_line.sentences)
-    assert "cannot reach p below 0.125" in four
-    eight = " ".join(analyse(_study(8, 0.01), AnalysisPlan()).bottom_line.sentences)
-    assert "cannot reach p below" not in eight
+    four = analyse(_study(4, 0.01), AnalysisPlan()).bottom_line
+    assert "cannot reach p below 0.125" in " ".join(four.more)
+    eight = analyse(_study(8, 0.01), AnalysisPlan()).bottom_line
+    assert "cannot reach p below" not in " ".join(eight.sentences + eight.more)
 
 
 @pytest.mark.parametrize("delta", [0.004, 0.02])
@@ -87,19 +87,23 @@ def test_one_delta_in_rope_power_equivalence_and_bottom_line(delta):
 
 
 def test_default_delta_is_said_once_in_words():
-    """H: with no Δ for an error rate the bottom line says once, in one
-    sentence, which default it used (its value), its three uses, why, and how to
-    set another; with a given Δ it does not."""
+    """H: with no Δ for an error rate the methods paragraph (not the bottom line,
+    which names the value and "(default)") says once, in one sentence, which
+    default it used (its value), its three uses, why, and how to set another;
+    with a given Δ it does not."""
+    from sklearn_bench.report._methods import methods_paragraph
+
     analysis = analyse(_study(6, 0.01), AnalysisPlan())
-    text = format_summary(analysis)
-    assert text.count("is the default for a metric on a [0, 1] scale") == 1
-    (said,) = [s for s in analysis.bottom_line.sentences if "is the default" in s]
+    assert "is the default for a metric" not in format_summary(analysis)
+    assert "Δ = 0.01 (default)" in " ".join(analysis.bottom_line.sentences)
+    paragraph = methods_paragraph(analysis, {})
+    (said,) = [s for s in paragraph if "is the default" in s]
     assert said.startswith("Δ = 0.01, the smallest difference that matters")
     for part in ("equivalence", "ROPE", "power", "Benavoli", "[analysis] delta"):
         assert part in said
     assert said.count(". ") == 0 and len(said) < 300
-    given = format_summary(analyse(_study(6, 0.01), AnalysisPlan(delta=0.02)))
-    assert "is the default" not in given
+    given = analyse(_study(6, 0.01), AnalysisPlan(delta=0.02))
+    assert not any("is the default" in s for s in methods_paragraph(given, {}))
 
 
 def test_report_opens_with_the_bottom_line(tmp_path):
@@ -142,5 +146,60 @@ def test_one_data_set_uses_the_corrected_t():
     assert bl.best == "logreg" and bl.separated == ("dummy",)
     assert bl.comparison["method"] == "corrected_t"
     assert "corrected resampled t-test on the folds or splits of bc" in " ".join(
-        bl.sentences
+        bl.more
     )
+
+
+def test_the_short_answer_fits_twelve_terminal_lines():
+    """H: the summary's bottom line of a 7-learner, 4-data-set study whose
+    sensitivity analyses disagree (the demo's shape) is at most 12 lines: the
+    decision, the estimate against the runner-up with its interval, the
+    Bayesian probabilities and whether the study could see Δ; the rest follows
+    under its own heading."""
+    from sklearn_bench.analysis._bottom_line import MORE_TITLE
+
+    learners = tuple("ABCDEFG")
+    analysis = analyse(_study(4, 0.002, learners=learners), AnalysisPlan())
+    text = format_summary(analysis)
+    lines = text.splitlines()
+    short = lines[lines.index("Bottom line") + 1 : lines.index(MORE_TITLE)]
+    assert 3 <= len(short) <= 12, "\n".join(short)
+    joined = " ".join(short)
+    for part in ("A ", "CI [", "P(A better)", "Could the study see Δ = 0.01"):
+        assert part in joined
+
+
+def test_the_page_holds_the_methods_paragraph_it_refers_to(tmp_path):
+    """H: report.html, whose sections refer to "the methods paragraph", holds
+    it in a Methods section (linked from the navigation) with the same
+    sentences as methods.md, the default Δ explained there once."""
+    import html
+
+    analysis = report(_study(6, 0.02), tmp_path, figure_formats=())
+    page = (tmp_path / "report.html").read_text()
+    assert '<a href="#methods">' in page
+    section = page[page.index('<section id="methods">') :].split("</section>")[0]
+    text = html.unescape(re.sub(r"<[^>]+>", " ", section))
+    assert "We compared 3 learners" in text
+    assert text.count("is the default for a metric on a [0, 1] scale") == 1
+    assert "Δ = 0.01, the smallest" in (tmp_path / "methods.md").read_text()
+    assert analysis.bottom_line.more  # the rest of the answer, under its heading
+
+
+def test_every_scored_metric_is_analysed_or_said_not_to_be():
+    """H: a result scored with error_rate and log_loss, analysed on error_rate,
+    names log_loss as scored but not analysed, with how to analyse it; a
+    one-metric result says nothing of the kind."""
+    result = _study(5, 0.02)
+    scores = result.scores
+    both = BenchmarkResult(
+        pd.concat([scores, scores.assign(metric="log_loss")], ignore_index=True),
+        metrics={"error_rate": False, "log_loss": False},
+        datasets=result.datasets,
+        learners=result.learners,
+    )
+    more = " ".join(analyse(both, AnalysisPlan()).bottom_line.more)
+    assert "Scored but not analysed here: log_loss" in more
+    assert "[analysis] metric" in more
+    alone = analyse(result, AnalysisPlan()).bottom_line.more
+    assert not any("Scored but not analysed" in s for s in alone)

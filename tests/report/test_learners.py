@@ -67,3 +67,21 @@ def test_result_without_recorded_parameters_falls_back_to_the_repr():
     table = learner_table(result)
     assert list(table.index) == ["x", "y"]
     assert set(table["parameters"]) == {""}
+
+
+def test_selectkbest_k_is_stated_even_at_its_default_alone():
+    """H: a learner whose SelectKBest keeps its default k (10), with no other
+    learner to differ from, still states selectkbest__k=10 (on ff4c58f the
+    methods text dropped it), and nothing else at its default."""
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    learners = {"dlda": make_pipeline(SelectKBest(welch_t_score), DiagonalLDA())}
+    result = (
+        BenchmarkExperiment(learners, cv=2, random_state=0, progress=False)
+        .fit({"bc": (X[:80], y[:80])})
+        .results_
+    )
+    assert learner_table(result).loc["dlda", "parameters"] == (
+        "selectkbest__k=10, selectkbest__score_func=welch_t_score"
+    )

@@ -26,7 +26,7 @@ def test_rm_anova_runs_only_when_named(auc_result):
     assert all(r.key != "rm_anova" for r in default.methods)
     analysis = analyse(auc_result, AnalysisPlan(analyses=("friedman", "rm_anova")))
     anova, tukey = analysis.rm_anova, analysis.tukey
-    assert anova.pvalue == auc_result.friedman_test(method="rm_anova").pvalue
+    assert anova.pvalue == auc_result.friedman(method="rm_anova").pvalue
     hsd = auc_result.pairwise_tests(method="tukey").details["hsd"]
     assert tukey.details["hsd"] == hsd
     record = next(r for r in analysis.methods if r.key == "rm_anova")

@@ -41,7 +41,7 @@ def test_default_is_nemenyi_as_before():
     assert (analysis.plan.posthoc, analysis.plan.adjust) == ("nemenyi", "single_step")
     api = result.pairwise_tests(method="nemenyi").to_frame()
     assert list(analysis.posthoc["learner_i"]) == list(api["learner_i"])
-    expected = result.friedman_test().posthoc(method="nemenyi").to_frame()
+    expected = result.friedman().posthoc(method="nemenyi").to_frame()
     by_pair = {
         frozenset(p): v
         for *p, v in expected[["learner_i", "learner_j", "pvalue_adjusted"]].values

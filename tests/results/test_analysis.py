@@ -203,6 +203,7 @@ def test_paired_test_mcnemar_hand_counted(run):
         replicate=2,
         confidence_level=0.9,
     )
+    ci = ci.confidence_interval()
     assert ci == mcnemar_test(b, c, n=269).confidence_interval(0.9)
     assert res.confidence_interval(0.9) == ci
 
@@ -256,11 +257,17 @@ def test_error_rate_intervals_delegates(run):
 
 # ----------------------------------------------------------- confidence_interval
 def test_confidence_interval_delegates(run):
-    """H: t, corrected t and bootstrap intervals equal the stats calls."""
+    """H: t, corrected t and bootstrap intervals equal the stats calls; each is
+    the one-learner form's result (difference=True): a t interval answers at
+    another level from its standard error, a BCa one refuses it."""
     m = _means(run)
-    assert run.confidence_interval("tree", "nb", confidence_level=0.9) == paired_test(
-        m["tree"], m["nb"]
-    ).confidence_interval(0.9)
+    got = run.confidence_interval("tree", "nb", confidence_level=0.9)
+    t_test = paired_test(m["tree"], m["nb"])
+    assert got.difference and got.method == "t"
+    assert got.confidence_interval() == t_test.confidence_interval(0.9)
+    np.testing.assert_allclose(
+        got.confidence_interval(0.95)[:2], t_test.confidence_interval()[:2], rtol=1e-12
+    )
     p = _replicates(run, "iris")
     got = run.confidence_interval(
         "tree", "knn", dataset="iris", test_train_ratio=0.368 / 0.632
@@ -268,7 +275,7 @@ def test_confidence_interval_delegates(run):
     ref = paired_test(
         p["tree"], p["knn"], method="corrected_t", test_train_ratio=0.368 / 0.632
     ).confidence_interval()
-    assert got == ref
+    assert got.confidence_interval() == ref
     plain = run.confidence_interval("tree", "knn", dataset="iris", method="t")
     assert got.high - got.low > plain.high - plain.low  # the correction widens
     got = run.confidence_interval(
@@ -279,7 +286,10 @@ def test_confidence_interval_delegates(run):
         n_resamples=999,
         random_state=1,
     )
-    assert got == bootstrap_ci(p["tree"], p["knn"], n_resamples=999, random_state=1)
+    ref = bootstrap_ci(p["tree"], p["knn"], n_resamples=999, random_state=1)
+    assert got.confidence_interval() == ref and np.isnan(got.standard_error)
+    with pytest.raises(ValueError, match="confidence_level=0.9"):
+        got.confidence_interval(0.9)
 
 
 # ------------------------------------------------------------------- power
@@ -290,7 +300,9 @@ def test_power_delegates(riddle):
     d = table["C4.5"] - table["Bagged C4.5"]
     sigma = float(np.std(d, ddof=1))
     for method in ("approx", "exact"):
-        row = result.power("C4.5", "Bagged C4.5", delta=0.01, method=method).iloc[0]
+        row = result.power(
+            "C4.5", "Bagged C4.5", delta=0.01, method=method, n_comparisons=1
+        ).iloc[0]
         assert row["n_datasets"] == 33
         assert row["sigma"] == pytest.approx(sigma, rel=1e-12)
         assert row["estimate"] == pytest.approx(d.mean(), rel=1e-12)
@@ -329,7 +341,7 @@ def test_friedman_demsar_table_matches_r(demsar, reference_cases):
     and the average ranks of the table as printed."""
     _, result = demsar
     exp = reference_cases["friedman_demsar_table6_auc"]["expected"]
-    res = result.friedman_test(exact=False)
+    res = result.friedman(exact=False)
     # R: friedman.test(as.matrix(-scores)) (cases.json)
     assert res.statistic == pytest.approx(exp["chi2_friedman_R"], rel=1e-8)
     assert res.pvalue == pytest.approx(exp["p_value_R"], rel=1e-8)
@@ -337,7 +349,7 @@ def test_friedman_demsar_table_matches_r(demsar, reference_cases):
     pd.testing.assert_series_equal(
         res.average_ranks, pd.Series(exp["average_ranks"]), rtol=1e-8, check_names=False
     )
-    demsar_form = result.friedman_test(tie_correction=False)
+    demsar_form = result.friedman(tie_correction=False)
     assert demsar_form.statistic == pytest.approx(exp["chi2_friedman_demsar"], rel=1e-8)
 
 
@@ -345,7 +357,7 @@ def test_friedman_riddle_table_delegates(riddle):
     """H: .friedman on the seed 002 33 x 4 error table equals friedman_test and
     scipy's friedmanchisquare (lower is better)."""
     table, result = riddle
-    res = result.friedman_test()
+    res = result.friedman()
     ref = friedman_test(table, greater_is_better=False)
     _same(res, ref)
     assert res.iman_davenport_statistic == pytest.approx(
@@ -360,12 +372,12 @@ def test_friedman_and_global_test_on_a_run(run):
     """H: on a run, .friedman (data sets or replicates as blocks) and .global_test
     equal the direct calls on the same tables."""
     _same(
-        run.friedman_test(),
+        run.friedman(),
         friedman_test(_means(run)[LEARNERS], greater_is_better=False),
     )
     p = _replicates(run, "breast")
     _same(
-        run.friedman_test(dataset="breast"),
+        run.friedman(dataset="breast"),
         friedman_test(p, greater_is_better=False),
     )
     res = run.global_permutation_test("breast", n_resamples=499, random_state=0)
@@ -393,7 +405,7 @@ def test_errors_name_what_is_wrong(run):
     with pytest.raises(ValueError, match=r"Unknown learner 'svm'.*'tree', 'nb'"):
         run.paired_test("tree", "svm")
     with pytest.raises(ValueError, match="Unknown `dataset` 'nope'"):
-        run.friedman_test(dataset="nope")
+        run.friedman(dataset="nope")
     with pytest.raises(ValueError, match="`replicate`"):
         run.paired_test("tree", "nb", method="mcnemar", dataset="breast test")
     with pytest.raises(ValueError, match="`dataset` is required"):
@@ -404,17 +416,17 @@ def test_errors_name_what_is_wrong(run):
     with pytest.raises(ValueError, match=r"got 1 \(1 replicate dropped.*'x' or 'y'"):
         nan.paired_test("x", "y")  # failed replicates are dropped, and counted
     with pytest.raises(ValueError, match="NaN performance"):
-        nan.friedman_test()
+        nan.friedman()
     one = _frame([0.1, 0.2], ["a", "a"], ["x", "y"])
     with pytest.raises(ValueError, match="At least 2 data sets"):
         one.paired_test("x", "y")
     with pytest.raises(ValueError, match="At least 2 replicates"):
-        one.friedman_test(dataset="a")
+        one.friedman(dataset="a")
     gap = _frame([0.1, 0.2, 0.3], ["a", "a", "b"], ["x", "y", "x"])
     with pytest.raises(ValueError, match=r"missing.*'y' on dataset 'b'"):
-        gap.friedman_test()
+        gap.friedman()
     with pytest.raises(ValueError, match="At least 2 learners"):
-        _frame([0.1, 0.2], ["a", "b"], ["x", "x"]).friedman_test()
+        _frame([0.1, 0.2], ["a", "b"], ["x", "x"]).friedman()
     with pytest.raises(ValueError, match="keep_predictions=True"):
         one.paired_test("x", "y", method="mcnemar")
     with pytest.raises(ValueError, match="must differ"):
@@ -464,13 +476,13 @@ def _agreeing_result():
 def test_friedman_perfect_agreement_on_a_result():
     """H: .friedman on 3 learners ranked alike on 3 data sets gives the exact
     p = 1/36 and an undefined (NaN) Iman-Davenport F with a note, not inf / 0."""
-    res = _agreeing_result().friedman_test()
+    res = _agreeing_result().friedman()
     assert res.pvalue == pytest.approx(1 / 36, rel=1e-12)
     assert res.null_distribution == "exact"
     assert np.isnan(res.iman_davenport_statistic)
     assert np.isnan(res.iman_davenport_pvalue)
     assert any("undefined" in n for n in res.notes)
-    chi = _agreeing_result().friedman_test(exact=False)
+    chi = _agreeing_result().friedman(exact=False)
     assert chi.pvalue == pytest.approx(np.exp(-3), rel=1e-12)  # chi2(2) at 6
 
 

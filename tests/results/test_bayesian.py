@@ -149,8 +149,9 @@ def test_across_datasets_uses_per_dataset_means(method, func):
     res = result.bayesian_test("A", "B", method=method, random_state=5)
     table = result.aggregate()
     ref = func(
-        table["A"], table["B"], delta=0.01, random_state=5, greater_is_better=False
-    )
+        table["A"], table["B"], delta=0.01, random_state=5, greater_is_better=False,
+        n_draws=20000,  # the report's, bayesian_test's default
+    )  # fmt: skip
     assert res.method == method and res.rope == 0.01 and res.n == 12
     assert (res.p_greater, res.p_rope, res.p_less) == (
         ref.p_greater,
@@ -242,3 +243,42 @@ def test_comparisons_all_pairs_and_control():
     table = pd.concat([r.to_frame() for r in versus.values()], ignore_index=True)
     assert table[["a", "b"]].values.tolist() == [["C", "A"], ["C", "B"]]
     np.testing.assert_allclose(table[["p_a", "p_rope", "p_b"]].sum(axis=1), 1.0)
+
+
+def test_defaults_reproduce_the_reports_probabilities():
+    """H: bayesian_test(a, b) with every default (seed, draws, Δ) gives the
+    probabilities of the report's default plan across data sets, to the last
+    bit; unseeded (random_state=None) calls differ between calls."""
+    from sklearn_bench.analysis import analyse
+    from sklearn_bench.datasets import load_dietterich2000
+
+    result = BenchmarkResult.from_frame(
+        load_dietterich2000(), dataset="dataset", learner="learner",
+        value="error_rate", greater_is_better=False,
+    )  # fmt: skip
+    table = analyse(result).bayesian
+    rows = table[table["scope"] == "across data sets"]
+    assert len(rows)
+    for row in rows.itertuples():
+        res = result.bayesian_test(row.a, row.b)
+        got = list(res.probabilities.values())
+        assert got == [row[6], row[7], row[8]]  # P(a), P(equivalent), P(b)
+    a, b = rows["a"].iloc[0], rows["b"].iloc[0]
+    assert result.bayesian_test(a, b) == result.bayesian_test(a, b)
+    fresh = [result.bayesian_test(a, b, random_state=None) for _ in range(2)]
+    assert fresh[0] != fresh[1]
+
+
+def test_probabilities_are_named_by_which_learner_is_better():
+    """H: p_a_better / p_b_better follow the metric's direction: for an error
+    rate (lower is better) p_a_better is P(x − y < −rope), the sign-named
+    p_less; for an accuracy it is p_greater."""
+    result = _across()
+    res = result.bayesian_test("A", "B")
+    assert res.p_a_better == res.p_less == res.probabilities["A"]
+    assert res.p_b_better == res.p_greater == res.probabilities["B"]
+    assert res.p_a_better > res.p_b_better  # A has the lower error
+    up = bayesian_signed_rank([0.9, 0.8, 0.85], [0.7, 0.6, 0.8], delta=0.01,
+                              labels=("a", "b"), greater_is_better=True,
+                              random_state=0)  # fmt: skip
+    assert up.p_a_better == up.p_greater

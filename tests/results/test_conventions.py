@@ -35,14 +35,13 @@ FORBIDDEN = {
 # ``confidence_interval(confidence_level)``; every other option is keyword-only.
 SUBJECTS = {"metric", "learners"}
 # The tests that share their name with the stats function they delegate to.
-SAME_AS_STATS = [
+SAME_AS_STATS = [  # friedman() is the design card's name (issue 49)
     "paired_test",
-    "friedman_test",
     "pairwise_tests",
     "skillings_mack_test",
     "global_permutation_test",
 ]
-OLD_METHODS = ("friedman", "pairwise_test", "skillings_mack", "global_test")
+OLD_METHODS = ("friedman_test", "pairwise_test", "skillings_mack", "global_test")
 
 
 def _public_methods():

@@ -109,8 +109,8 @@ def test_nested_cv_interval_equals_a_hand_loop(nested, metric):
 def test_difference_of_two_learners_by_nested_cv(nested):
     """H: confidence_interval("nb", "tree", method="nested_cv") is the nested-CV
     interval of the pointwise differences (stats' baseline=) of the hand loop;
-    without a method the two-learner call is unchanged (a ConfidenceInterval of
-    paired_test's corrected t)."""
+    without a method the two-learner call is paired_test's corrected t interval
+    (as the same kind of result)."""
     cv, result, _ = nested
     a, b = _hand_table(cv, "nb", "error_rate"), _hand_table(cv, "tree", "error_rate")
     ref = generalization_error_interval(a, method="nested_cv", baseline=b)
@@ -123,7 +123,7 @@ def test_difference_of_two_learners_by_nested_cv(nested):
     )
     old = result.confidence_interval("nb", "tree", dataset="bc")
     test = result.paired_test("nb", "tree", dataset="bc")
-    assert tuple(old) == tuple(test.confidence_interval(0.95))
+    assert old.confidence_interval() == test.confidence_interval(0.95)
 
 
 def test_other_analyses_read_the_outer_splits(nested):
@@ -343,3 +343,17 @@ def test_a_proportion_interval_is_cut_to_its_range_and_its_estimate_is_not():
     assert res.estimate == pytest.approx(raw.estimate, rel=RTOL)
     ll = result.confidence_interval("nb", dataset="blobs", metric="log_loss")
     assert ll.low == pytest.approx(ll.estimate - (ll.high - ll.estimate), rel=1e-9)
+
+
+def test_a_nested_run_asked_for_auc_names_the_method_that_works():
+    """H: a NestedCV run keeps no pointwise losses of roc_auc, so its
+    recommended nested-CV interval cannot run: the error names
+    method='corrected_t', which then works on the same run's outer splits
+    and states the training size of its target."""
+    result = _run(NestedCV(3, n_repeats=1, random_state=0), scoring=["roc_auc"])
+    with pytest.raises(ValueError, match="method='corrected_t' works"):
+        result.confidence_interval("nb", dataset="bc", metric="roc_auc")
+    res = result.confidence_interval(
+        "nb", dataset="bc", metric="roc_auc", method="corrected_t"
+    )
+    assert res.method == "corrected_t" and res.n_train == pytest.approx(190)

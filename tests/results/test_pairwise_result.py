@@ -135,7 +135,7 @@ def test_skillings_mack_uses_the_incomplete_table():
 
     table, result = _gh_result(drop=[("Autos", "Kernel"), ("Balance", "CN2")])
     with pytest.raises(ValueError, match="Learners are missing"):
-        result.friedman_test()
+        result.friedman()
     res = result.skillings_mack_test()
     expected = table.copy()
     expected.loc["Autos", "Kernel"] = np.nan
@@ -146,7 +146,7 @@ def test_skillings_mack_uses_the_incomplete_table():
     assert "higher is better; across 30 data sets, 2 missing" in res.null_hypothesis
     # complete result: Skillings-Mack = Friedman without tie correction
     _, complete = _gh_result()
-    fried = complete.friedman_test(tie_correction=False)
+    fried = complete.friedman(tie_correction=False)
     assert complete.skillings_mack_test().statistic == pytest.approx(fried.statistic)
 
 
@@ -176,7 +176,7 @@ def test_pairwise_test_friedman_type_posthocs_delegate(method, adjust):
 
 
 def test_friedman_method_delegates_to_quade_aligned_and_durbin():
-    """H: BenchmarkResult.friedman_test(method=...) gives quade_test /
+    """H: BenchmarkResult.friedman(method=...) gives quade_test /
     friedman_aligned_ranks_test on the data-set table and durbin_test on a balanced
     incomplete design of missing cells (issue 24); Friedman's options with another
     method, or Durbin within a data set, raise."""
@@ -187,9 +187,9 @@ def test_friedman_method_delegates_to_quade_aligned_and_durbin():
     )
 
     table, result = _gh_result()
-    got = result.friedman_test(method="quade")
+    got = result.friedman(method="quade")
     assert got.statistic == quade_test(table, greater_is_better=True).statistic
-    got = result.friedman_test(method="aligned_ranks")
+    got = result.friedman(method="aligned_ranks")
     ref = friedman_aligned_ranks_test(table, greater_is_better=True)
     assert got.statistic == ref.statistic
     # a BIBD on 8 data sets: data set i lacks learner i mod 4 (k = 3, r = 6)
@@ -201,11 +201,11 @@ def test_friedman_method_delegates_to_quade_aligned_and_durbin():
     drop = pairs + [(d, lr) for d in table.index[8:] for lr in table.columns]
     drop += [(d, lr) for d in table.index[:8] for lr in table.columns[4:]]
     _, small = _gh_result(drop=drop)
-    got = small.friedman_test(method="durbin")
+    got = small.friedman(method="durbin")
     ref = durbin_test(sub, greater_is_better=True)
     assert got.statistic == pytest.approx(ref.statistic, rel=1e-12)
     assert "lambda = 4" in got.method
     with pytest.raises(ValueError, match="`exact`"):
-        result.friedman_test(method="quade", exact=True)
+        result.friedman(method="quade", exact=True)
     with pytest.raises(ValueError, match="dataset=None"):
-        small.friedman_test(method="durbin", dataset=str(table.index[0]))
+        small.friedman(method="durbin", dataset=str(table.index[0]))

@@ -23,7 +23,7 @@ def test_rm_anova_and_tukey_delegate(reference_table):
     """H: the methods equal the stats functions on the data sets x learners table
     of means (Demšar's Table 6) and say what they tested."""
     auc, result = _result(reference_table)
-    res = result.friedman_test(method="rm_anova")
+    res = result.friedman(method="rm_anova")
     assert isinstance(res, RMAnovaResult)
     table = auc[list(result.learners)]
     assert res.statistic == pytest.approx(rm_anova(table).statistic, rel=1e-12)
@@ -58,6 +58,6 @@ def test_tukey_within_one_dataset_and_refusals(reference_table):
     tk = result.pairwise_tests(method="tukey", dataset="x")
     assert tk.n_blocks == 10 and "within data set 'x'" in tk.null_hypothesis
     with pytest.raises(ValueError, match="`method`"):
-        result.friedman_test(method="anova")
+        result.friedman(method="anova")
     with pytest.raises(ValueError, match="`method`='tukey'"):
         result.pairwise_tests(method="tukey", missing="pairwise")

@@ -139,6 +139,7 @@ def test_nested_cv_se_stays_within_its_bounds():
     low = inner.std(ddof=1) / np.sqrt(60)
     assert res.details["mse"] < 0
     assert res.standard_error == pytest.approx(low, rel=RTOL)
+    assert res.details["se_clipped"] == "lower"  # the fallback, for a report's note
 
 
 def test_five_by_two_equals_dietterich_for_one_learner():
@@ -321,3 +322,92 @@ def test_nested_cv_with_the_splitter_and_sklearn_fits():
     inner = table.loc[table["inner"] >= 0, "loss"].std(ddof=1) / np.sqrt(60)
     assert inner <= res.standard_error <= np.sqrt(3) * inner * (1 + 1e-12)
     assert res.design.startswith("nested CV, 2 repeats x 3 folds (18 fits)")
+
+
+def _internal_error_by_loops(loss, counts):
+    """Eq. (42) of Efron & Tibshirani (1997) written as plain loops: D_i again
+    without replicate b (Ê_i, Err(1) and e_n cov(N_i, q) over the other B − 1
+    replicates), and the jackknife variance of each D_i summed over rows."""
+    b_total, n = loss.shape
+    out = counts == 0
+    e_n = (1 - 1 / n) ** (-n)
+    q = np.array([loss[b][out[b]].sum() / n for b in range(b_total)])
+    d = np.zeros((b_total, n))
+    for b in range(b_total):
+        keep = [c for c in range(b_total) if c != b]
+        e_i = np.array([loss[keep, i][out[keep, i]].mean() for i in range(n)])
+        for i in range(n):
+            n_i = counts[keep, i]
+            cov = np.mean((n_i - n_i.mean()) * q[keep])
+            d[b, i] = (2 + 1 / (n - 1)) * (e_i[i] - e_i.mean()) / n + e_n * cov
+    jack = (b_total - 1) / b_total * ((d - d.mean(axis=0)) ** 2).sum(axis=0)
+    return np.sqrt(jack.sum())
+
+
+def _oob_case(b, n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    counts = rng.multinomial(n, np.full(n, 1 / n), size=b)
+    hard = rng.choice([0.05, 0.9], n, p=[0.7, 0.3])  # each row's chance of an error
+    loss = (rng.random((b, n)) < hard).astype(float)
+    split, row = np.nonzero(counts == 0)
+    table = pd.DataFrame({"split": split, "row": row, "loss": loss[split, row]})
+    return table, counts, np.where(counts == 0, loss, np.nan)
+
+
+def test_oob_internal_error_correction_is_eqs_42_43():
+    """H: the internal Monte Carlo error of SE_del is eq. (42) (a plain-loop
+    jackknife-after-bootstrap, to 1e-12), the corrected SE is
+    √(SE_del² − SE_int²) (eq. 43), used with internal_error=True (also by
+    .632+, scaled as its SE); every oob interval states its target's training
+    size, 0.632 n, and the B its uncorrected SE needs; on the same rows the
+    uncorrected SE shrinks with B while the corrected one moves less."""
+    table, counts, loss = _oob_case(60)
+    res = generalization_error_interval(table, method="oob", train_counts=counts)
+    fixed = generalization_error_interval(
+        table, method="oob", train_counts=counts, internal_error=True
+    )
+    d = res.details
+    ref = _internal_error_by_loops(loss, counts)
+    assert d["internal_standard_error"] == pytest.approx(ref, rel=1e-12)
+    assert fixed.standard_error == pytest.approx(
+        np.sqrt(res.standard_error**2 - ref**2), rel=1e-12
+    )
+    assert fixed.estimate == res.estimate and res.n_train == 0.632 * 40
+    assert d["n_bootstraps_needed"] > 60 and "B >= " in res.design
+    assert "corrected" in fixed.design
+    se = {}
+    for b in (50, 400):
+        t, c, _ = _oob_case(b, seed=1)
+        for flag in (False, True):
+            se[b, flag] = generalization_error_interval(
+                t, method="oob", train_counts=c, internal_error=flag
+            ).standard_error
+    assert se[400, False] < se[50, False]
+    shrink = {flag: se[50, flag] - se[400, flag] for flag in (False, True)}
+    assert abs(shrink[True]) < shrink[False]
+    with pytest.raises(ValueError, match="method='oob' or '632plus'"):
+        generalization_error_interval(table, method="holdout", internal_error=True)
+
+
+@pytest.mark.parametrize(
+    ("method", "n_train"),
+    [("holdout", 13.0), ("five_by_two", None), ("nested_cv", None), ("oob", None)],
+)
+def test_every_interval_states_the_training_size_of_its_target(method, n_train):
+    """H: n_train is the training size the target refers to: the stored
+    n_train for a holdout split, n/2 for 5x2cv, (K − 1)/K · n for nested CV,
+    0.632 n for the out-of-bootstrap error."""
+    table = _table(method)
+    kw = {}
+    if method == "holdout":
+        table = table.assign(n_train=13)
+    if method == "oob":
+        kw["train_counts"] = np.array(REF["oob"]["train_counts"])
+    res = generalization_error_interval(table, method=method, **kw)
+    n = res.n_samples
+    if method == "nested_cv":
+        k = table["outer"].nunique()
+        n_train = n * (k - 1) / k
+    elif n_train is None:
+        n_train = n / 2 if method == "five_by_two" else 0.632 * n
+    assert res.n_train == pytest.approx(n_train, rel=1e-12)
