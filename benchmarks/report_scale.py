@@ -274,9 +274,9 @@ def run_size(
             core = ("effects", "friedman", "power", "win_tie_loss")
             step(
                 "analyse core",
-                lambda: analyse(result, AnalysisPlan(analyses=core), n_jobs=n_jobs),
+                lambda: analyse(result, AnalysisPlan(analyses=core)),
             )
-            step("analyse", lambda: analyse(result, n_jobs=n_jobs))
+            step("analyse", lambda: analyse(result))
             del result
         target = Path(keep) / name if keep else folder / "report"
         result = step("report: load", load)
@@ -284,8 +284,8 @@ def run_size(
         # the figure formats of ``sklearn-bench report`` (PNG and SVG) and,
         # by default, its n_jobs (-1)
         def report():
-            analysis = analyse(result, n_jobs=n_jobs)
-            return write_report(analysis, target, progress=False, n_jobs=n_jobs)
+            analysis = analyse(result)
+            return write_report(analysis, target, progress=False)
 
         if profile:
             import cProfile

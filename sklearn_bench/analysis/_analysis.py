@@ -13,8 +13,6 @@ from types import MappingProxyType
 import numpy as np
 import pandas as pd
 
-from .._fork import fork_processes
-from .._validation import check_n_jobs
 from ..datasets import PROBLEM_WORDS
 from ..results import IncommensurableScalesWarning, scale_note
 from ..stats import (
@@ -24,7 +22,6 @@ from ..stats import (
     smallest_attainable_pvalue,
 )
 from ._bayesian import (
-    across_job,
     bayesian_comparisons,
     bayesian_ranking,
     bayesian_records,
@@ -862,7 +859,7 @@ def _pairwise_record(frame, plan, adjust, n_datasets_words):
     )
 
 
-def analyse(result, plan=None, *, n_jobs=None):
+def analyse(result, plan=None):
     """Run the analysis plan on a result, once, without refitting anything.
 
     Effect sizes come first (Berrar & Lozano 2013): for each data set, each
@@ -886,14 +883,6 @@ def analyse(result, plan=None, *, n_jobs=None):
     result : BenchmarkResult
     plan : AnalysisPlan, default=None
         What to compute; ``None`` is ``AnalysisPlan()``.
-    n_jobs : int, default=None
-        Processes that compute at once (joblib's convention: ``None`` is 1
-        unless in a ``joblib.parallel_config`` context, -1 is every CPU). With 2
-        or more, the Bayesian signed-rank comparisons run in a child process
-        forked from this one while this one computes the rest: only on Linux,
-        while this process runs no other thread, and not with the hierarchical
-        model; elsewhere, or if the child fails, here. The numbers are the
-        same either way.
 
     Returns
     -------
@@ -918,7 +907,6 @@ def analyse(result, plan=None, *, n_jobs=None):
         plan = AnalysisPlan()
     if not isinstance(plan, AnalysisPlan):
         raise TypeError(f"`plan` must be an AnalysisPlan; got {plan!r}.")
-    check_n_jobs(n_jobs)
     analyses = plan.analyses
     alpha, level = plan.alpha, plan.confidence_level
     metric = plan.metric if plan.metric is not None else next(iter(result.metrics))
@@ -989,22 +977,6 @@ def analyse(result, plan=None, *, n_jobs=None):
     within, within_notes, ratio_rules = _within(full, mean, gib, level, alpha, metric)
     ratio_words = _ratio_words(within, ratio_rules)
     notes.extend(within_notes)
-    # The signed-rank batch of the Bayesian comparisons needs nothing computed
-    # below: with n_jobs >= 2 a child forked from this process computes it
-    # meanwhile.
-    across = (
-        across_job(
-            full,
-            metric=metric,
-            mean=mean,
-            best=best,
-            delta=delta,
-            model=plan.bayesian,
-            fork=fork_processes(n_jobs) >= 2,
-        )
-        if "bayesian" in analyses
-        else None
-    )
     if "effects" in analyses and within["n"].gt(0).any():
         used = sorted({m for m in within["method"].dropna() if m}) or ["t"]
         name = " / ".join(paired_method(m)[0] for m in used)
@@ -1275,7 +1247,6 @@ def analyse(result, plan=None, *, n_jobs=None):
             within=within if "effects" in analyses else within.iloc[:0],
             delta=delta,
             model=plan.bayesian,
-            across=across,
         )
         ranking, ranking_table, ranking_notes = bayesian_ranking(
             full,

@@ -17,7 +17,6 @@ import warnings
 
 import pandas as pd
 
-from .._fork import Forked
 from ._plan import BAYES_INSTALL
 from ._records import TestRecord
 
@@ -52,23 +51,6 @@ WITHOUT_HIERARCHICAL = (
 )
 
 
-def across_job(result, *, metric, mean, best, delta, model, fork):
-    """The signed-rank batch across data sets of :func:`bayesian_comparisons`
-    as a :class:`~sklearn_bench._fork.Forked` call, computed in a forked child
-    when ``fork`` is true, to pass to it as ``across``; None when it computes
-    no such batch (the hierarchical model, or fewer than 2 data sets)."""
-    if model == "hierarchical" or len(mean.index) < 2:
-        return None
-    return Forked(
-        _across_batch,
-        result,
-        best,
-        _others(mean, best),
-        _options(metric, delta),
-        fork=fork,
-    )
-
-
 def _others(mean, best):
     """The learners compared with ``best``, in the table's order."""
     return [m for m in mean.columns if m != best]
@@ -81,7 +63,7 @@ def _options(metric, delta):
 
 
 def bayesian_comparisons(
-    result, *, metric, mean, best, within, delta, model, across=None
+    result, *, metric, mean, best, within, delta, model
 ):
     """The best learner against each other one, Bayesian, as a table (see
     :attr:`~sklearn_bench.analysis.Analysis.bayesian`).
@@ -89,8 +71,7 @@ def bayesian_comparisons(
     Across data sets with the plan's ``model``, each pair on its own; within
     each data set (the rows of ``within``: the best learner there against each
     other one), the Bayesian correlated t-test. The ROPE is Δ, the one number
-    the power analysis and the bottom line use too (0 without one). ``across``
-    is the :func:`across_job` of the same arguments, if one was started.
+    the power analysis and the bottom line use too (0 without one).
 
     Returns
     -------
@@ -135,8 +116,6 @@ def bayesian_comparisons(
                 )
             if hierarchical:
                 batch = {}
-            elif across is not None:
-                batch = across.result()
             else:
                 batch = _across_batch(result, best, others, options)
             rows.extend(_rows(batch, "across data sets", best, threshold))

@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._fork import Forked, fork_processes
 from .._io import (
     make_folder,
     refuse_links_below,
@@ -20,7 +19,6 @@ from .._io import (
     write_text,
     writes_into,
 )
-from .._validation import check_n_jobs
 from .._version import __version__
 from ..analysis import (
     CITATIONS,
@@ -527,7 +525,6 @@ def write_report(
     figure_formats=("png", "svg"),
     sources=None,
     progress=None,
-    n_jobs=None,
 ):
     """Write ``report.html``, its figures and tables for an analysis into
     ``out_dir``.
@@ -564,14 +561,6 @@ def write_report(
     progress : bool, default=None
         Show the report's steps as a progress bar on stderr (tqdm); ``None``
         shows it when stderr is a terminal.
-    n_jobs : int, default=None
-        Processes that draw at once (joblib's convention: ``None`` is 1 unless
-        in a ``joblib.parallel_config`` context, -1 is every CPU). With 2 or
-        more, a child process forked from this one draws every other figure
-        while this one draws the rest and writes the tables: only on Linux and
-        while this process runs no other thread; elsewhere, or if the child
-        fails, all here. The files are the same either way.
-
     Returns
     -------
     list of Path
@@ -614,31 +603,20 @@ def write_report(
             f"`figure_formats` must be a list drawn from {sorted(known)}; got "
             f"{figure_formats!r}."
         )
-    check_n_jobs(n_jobs)
 
     out = Path(out_dir)
     refuse_links_below(out)
     fig_dir = out / "figures"
     make_folder(fig_dir)
-    # With 2 processes, a child forked from this one draws every other figure
-    # while this one draws the rest, the leaderboard and the tables (before
-    # the progress bar, whose monitor thread would forbid the fork).
-    order = []  # the keys of the figures, in the order make_figures makes them
-    if fork_processes(n_jobs) >= 2:
-        child = Forked(_draw, analysis, _every_other(0, []), figure_formats, fork=True)
-        mine = _every_other(1, order)
-    else:
-        child, mine = None, None
     steps = _Progress(progress)
     steps.step("figures")
     analyses = analysis.plan.analyses
     settings = settings_table(analysis, sources)
-    drawn = _draw(analysis, mine, figure_formats)
+    drawn = _draw(analysis, None, figure_formats)
     steps.step("tables")
     datasets = _datasets_table(analysis)
     write_latex_tables(analysis, out / "tables")
     _write_csv_tables(out / "tables", analysis, datasets)
-    # the sections without a figure of make_figures, while the child draws
     leaderboard = leaderboard_section(analysis, out)
     before_figures = [
         _what_was_run(analysis, datasets),
@@ -648,9 +626,6 @@ def write_report(
         _tests(analysis),
     ]
     bayesian = bayesian_html(analysis) if "bayesian" in analyses else ""
-    if child is not None:
-        drawn.update(child.result())
-        drawn = {key: drawn[key] for key in order}
     rendered = {}
     for key, (fig_title, caption, files) in drawn.items():
         for fmt in figure_formats:
@@ -723,18 +698,6 @@ def write_report(
     methods = write_methods(analysis, out, versions=_versions(), settings=settings)
     steps.close()
     return [out / "report.html", *methods]
-
-
-def _every_other(parity, keys):
-    """A ``want`` for :func:`make_figures`: true for every other figure from the
-    first (``parity`` 0) or the second (1); appends every key it is asked
-    about to ``keys``."""
-
-    def want(key):
-        keys.append(key)
-        return len(keys) % 2 != parity
-
-    return want
 
 
 def _draw(analysis, want, formats):
