@@ -13,8 +13,15 @@ from types import MappingProxyType
 import numpy as np
 import pandas as pd
 
+from .._latex import PerformanceTable
 from ..datasets import PROBLEM_WORDS
-from ..results import IncommensurableScalesWarning, scale_note
+from ..results import (
+    IncommensurableScalesWarning,
+    incomplete_datasets,
+    performance_table,
+    scale_note,
+    within_table,
+)
 from ..stats import (
     ADJUST_METHODS,
     adjust_pvalues,
@@ -37,7 +44,8 @@ from ._disagreements import (
 from ._format import fmt_count, fmt_level, fmt_names, fmt_p_equals
 from ._generalization import generalization
 from ._plan import POSTHOCS, AnalysisPlan
-from ._records import TestRecord, paired_method, short_citation, within_notes
+from ._records import TestRecord, paired_method, short_citation
+from ._records import within_notes as within_notes_of
 
 # Above this many learners the across-data-set pairs are "each learner against
 # the best", not all k (k - 1) / 2 pairs (which would not fit one forest plot).
@@ -190,6 +198,9 @@ class Analysis:
         − learner``; ``adjusted_pvalue`` is Holm's over the other learners of
         the data set and ``worse`` marks a learner significantly worse than the
         reference at α by it (the LaTeX table's dagger).
+    performance : PerformanceTable
+        The table of data sets × learners (``performance.tex``): what
+        ``result.to_latex()`` gives under the default plan.
     within_notes : tuple of str
         The notes of its rows without an interval, one per cause.
     within_ratio : str
@@ -302,6 +313,7 @@ class Analysis:
     datasets_left_out: tuple
     n_missing_tasks: int
     within: pd.DataFrame
+    performance: PerformanceTable
     within_notes: tuple
     within_ratio: str
     pairs: pd.DataFrame
@@ -471,108 +483,6 @@ def _paired_rows(result, pairs, level, *, dataset, metric, notes):
     return rows, tests
 
 
-def _within(result, mean, greater_is_better, level, alpha, metric):
-    """Each learner against the best on each data set (see
-    :attr:`Analysis.within`); ``(frame, notes, rules)``: ``rules`` maps each
-    data set tested by the corrected t to where its ``n_test/n_train`` comes
-    from, in words."""
-    rows, rules = [], {}
-    failed = []  # said once per cause, in the notes (issue 28.9)
-    values = mean.to_numpy(dtype=float)
-    finite = np.isfinite(values)  # one lookup, not 25 000
-    learners = list(mean.columns)
-    for at, dataset in enumerate(mean.index):
-        present = np.flatnonzero(~np.isnan(values[at]))
-        if not present.size:
-            continue
-        # the first best, as idxmax / idxmin of the row's non-NaN means
-        row = values[at, present]
-        best = learners[
-            present[np.argmax(row) if greater_is_better else np.argmin(row)]
-        ]
-        others = [
-            learners[j] for j in np.flatnonzero(finite[at]) if learners[j] != best
-        ]
-        error = None
-        try:
-            batch = _within_batch(result, others, best, level, metric, dataset, rules)
-        except ValueError as exc:  # the error of every pair, decided once
-            batch, error = {}, str(exc)
-        for learner in others:
-            entry = {"dataset": dataset, "learner": learner, "reference": best}
-            if learner in batch:
-                entry.update(batch[learner])
-                rows.append(entry)
-                continue
-            try:
-                if error is not None:
-                    raise ValueError(error)
-                res = result.paired_test(learner, best, dataset=dataset, metric=metric)
-                ci = res.confidence_interval(level)
-            except ValueError as exc:
-                failed.append((learner, best, dataset, str(exc)))
-                entry.update(estimate=np.nan, low=np.nan, high=np.nan)
-                entry.update(pvalue=np.nan, n=0, method="")
-            else:
-                # best − learner: the better first, as in every table
-                entry.update(estimate=-res.estimate, low=-ci.high, high=-ci.low)
-                entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
-                ratio = res.details.get("test_train_ratio", np.nan)
-                entry.update(test_train_ratio=ratio)
-                if "ratio_rule" in res.details:
-                    rules.setdefault(dataset, res.details["ratio_rule"])
-            rows.append(entry)
-    columns = ["dataset", "learner", "reference", "estimate", "low", "high"]
-    columns += ["pvalue", "n", "method", "test_train_ratio"]
-    frame = pd.DataFrame(rows, columns=columns)
-    frame["test_train_ratio"] = frame["test_train_ratio"].astype(float)
-    # the LaTeX table's marks: Holm over the other learners of each data set
-    adjusted = np.full(len(frame), np.nan)
-    p = frame["pvalue"].to_numpy(dtype=float)
-    for _, at in frame.groupby("dataset", sort=False).indices.items():
-        tested = at[np.isfinite(p[at])]
-        if tested.size:
-            adjusted[tested] = adjust_pvalues(p[tested], adjust="holm")
-    sign = 1.0 if greater_is_better else -1.0
-    frame["adjusted_pvalue"] = adjusted
-    frame["worse"] = (adjusted <= alpha) & (sign * frame["estimate"] > 0)
-    return frame, within_notes(failed), rules
-
-
-def _within_batch(result, learners, best, level, metric, dataset, rules=None):
-    """``{learner: row fields}`` of the default test of each of ``learners``
-    against ``best`` on ``dataset``, all at once when they share one design
-    (the corrected t): bit for bit what ``paired_test`` and its interval give;
-    empty when they cannot be batched (those, and constant differences, are
-    tested one by one). Records the rule of the ratio in ``rules``. Raises the
-    ``ValueError`` of every pair when they share a design on which the default
-    test cannot run (e.g. no split sizes)."""
-    from ..results import corrected_t_block
-    from ..stats import paired_test
-
-    block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
-    if block is None or block[0].shape[0] < 2:
-        return {}
-    x, y, ratio, rule = block
-    if rules is not None:
-        rules.setdefault(dataset, rule)
-    out = paired_test(x, y[:, None], method="corrected_t", test_train_ratio=ratio)
-    ci = out.confidence_interval(level)
-    return {
-        learner: {
-            "estimate": -float(out.estimate[j]),
-            "low": -float(ci.high[j]),
-            "high": -float(ci.low[j]),
-            "pvalue": float(out.pvalue[j]),
-            "n": int(x.shape[0]),
-            "method": "corrected_t",
-            "test_train_ratio": float(ratio),
-        }
-        for j, learner in enumerate(learners)
-        if not np.isnan(out.pvalue[j])  # constant differences: one by one
-    }
-
-
 def _pairs(result, order, level, *, dataset, metric, notes):
     """The primary analysis (see :attr:`Analysis.pairs`): Bonferroni intervals,
     each at ``1 − α/m``, are compatible with the Holm-adjusted p-values beside
@@ -663,29 +573,6 @@ def _power(result, complete, order, sign, metric, delta, source, plan, n_compari
         test_alpha=level,
         test_words=words,
     ), ""
-
-
-def _incomplete_datasets(result, metric):
-    """The data sets on which some learner lacks a replicate's performance (not
-    run, or NaN: a failed task), or that have none at all."""
-    from ..results import performance_arrays
-
-    arrays = performance_arrays(result, metric)
-    n_d = arrays["count"].shape[0]
-    # Replicates of each data set: distinct (data set, replicate) pairs.
-    d, rep = arrays["dataset"], arrays["replicate"]
-    order = np.lexsort((rep, d))
-    d, rep = d[order], rep[order]
-    first = np.ones(d.size, dtype=bool)
-    first[1:] = (np.diff(d) != 0) | (np.diff(rep) != 0)
-    n_rep = np.bincount(d[first], minlength=n_d)
-    bad = (
-        (n_rep == 0)
-        | (arrays["count"] != n_rep[:, None]).any(axis=1)
-        | (arrays["n_nan"] > 0).any(axis=1)
-    )
-    names = list(result.datasets)
-    return {names[i] for i in np.flatnonzero(bad)}
 
 
 def _subset(result, datasets):
@@ -924,7 +811,7 @@ def analyse(result, plan=None):
     # A data set with a NaN replicate performance (a failed or missing task) is
     # left out of the analyses across data sets, which need every learner on
     # every replicate; a data set of a partial store may have no task at all.
-    incomplete = _incomplete_datasets(result, metric)
+    incomplete = incomplete_datasets(result, metric)
     complete = mean.drop(index=[d for d in mean.index if d in incomplete])
     complete = complete.dropna(axis=0, how="any")
     full = result
@@ -974,7 +861,11 @@ def analyse(result, plan=None):
         why_not = ""
     n_blocks = n_datasets if scope is None else int(n_rep.loc[scope].min())
 
-    within, within_notes, ratio_rules = _within(full, mean, gib, level, alpha, metric)
+    within, failed, ratio_rules = within_table(
+        full, mean, gib, metric=metric, alpha=alpha, level=level
+    )
+    within_notes = within_notes_of(failed)
+    performance = performance_table(full, metric, alpha=alpha, within=within)
     ratio_words = _ratio_words(within, ratio_rules)
     notes.extend(within_notes)
     if "effects" in analyses and within["n"].gt(0).any():
@@ -1281,6 +1172,7 @@ def analyse(result, plan=None):
         within_ratio=ratio_words,
         order=order,
         average_ranks=average_ranks,
+        performance=performance,
         best=best,
         blocks=blocks,
         datasets_across=tuple(complete.index) if scope is None else (scope,),

@@ -1,6 +1,9 @@
 """BenchmarkResult: the tidy scores of an experiment, and the analyses on them."""
 
 from ._intervals import interval_method as interval_method
+from ._latex import incomplete_datasets as incomplete_datasets
+from ._latex import performance_table as performance_table
+from ._latex import within_table as within_table
 from ._result import BenchmarkResult
 from ._scales import IncommensurableScalesWarning
 
