@@ -18,6 +18,14 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import settings
+
+# Hypothesis profiles: the default keeps every test's own settings (the
+# consistency harness runs 25 studies in CI); HYPOTHESIS_PROFILE=deep searches
+# longer (tests/test_consistency.py reads it too).
+settings.register_profile("deep", max_examples=400, deadline=None)
+if os.environ.get("HYPOTHESIS_PROFILE"):
+    settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
 
 # The suite never reads or writes the user's cache folder (compiled Bayesian
 # samplers): one fresh folder for the session, inherited by the processes the tests

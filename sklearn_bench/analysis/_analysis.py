@@ -19,6 +19,7 @@ from ..results import (
     IncommensurableScalesWarning,
     incomplete_datasets,
     performance_table,
+    primary_rows,
     scale_note,
     within_table,
 )
@@ -44,7 +45,7 @@ from ._disagreements import (
 from ._format import fmt_count, fmt_level, fmt_names, fmt_p_equals
 from ._generalization import generalization
 from ._plan import POSTHOCS, AnalysisPlan
-from ._records import TestRecord, paired_method, short_citation
+from ._records import TestRecord, paired_method, short_citation, short_test_names
 from ._records import within_notes as within_notes_of
 
 # Above this many learners the across-data-set pairs are "each learner against
@@ -198,6 +199,9 @@ class Analysis:
         − learner``; ``adjusted_pvalue`` is Holm's over the other learners of
         the data set and ``worse`` marks a learner significantly worse than the
         reference at α by it (the LaTeX table's dagger).
+    within_test : str
+        The test(s) that made :attr:`within`, read from its ``method`` column
+        (``""`` when none could run).
     performance : PerformanceTable
         The table of data sets × learners (``performance.tex``): what
         ``result.to_latex()`` gives under the default plan.
@@ -214,6 +218,13 @@ class Analysis:
         corrected resampled t over one data set's folds or splits), intervals
         unadjusted at ``confidence_level`` and simultaneous (Bonferroni, each at
         ``adjusted_level``), p-values raw and Holm-adjusted.
+    primary_test : str
+        The test that made :attr:`pairs`, read from its ``method`` column
+        (``"paired t"``, ``"corrected resampled t"``, …; ``""`` without pairs).
+    intervals_match_tests : bool
+        Whether the intervals' level is ``1 − α``: only then does a
+        simultaneous interval exclude 0 exactly where the Holm-adjusted p is
+        below α, and only then do the outputs say so.
     friedman : FriedmanResult or None
     critical_difference : float or None
         Nemenyi's critical difference at the plan's α (ranks).
@@ -313,10 +324,13 @@ class Analysis:
     datasets_left_out: tuple
     n_missing_tasks: int
     within: pd.DataFrame
+    within_test: str
     performance: PerformanceTable
     within_notes: tuple
     within_ratio: str
     pairs: pd.DataFrame
+    primary_test: str
+    intervals_match_tests: bool
     friedman: object
     critical_difference: float | None
     posthoc: pd.DataFrame | None
@@ -426,10 +440,10 @@ class Analysis:
             lines.append(bl.sentences[0] if bl is not None else "no comparison ran")
         else:
             m = len(self.pairs)
-            test = "paired t" if self.blocks == "data sets" else "corrected t"
             holm = f", Holm-adjusted over {m} pairs" if m > 1 else ""
             lines.append(
-                f"best: {bl.best}; primary test: {test} over {self.blocks}"
+                f"best: {bl.best}; primary test: {self.primary_test or 'none ran'} "
+                f"over {self.blocks}"
                 f"{holm}, at α = {self.alpha:g}"
             )
             c = bl.comparison
@@ -608,6 +622,9 @@ def _datasets(result, n_rep, within):
     the ``n_test/n_train`` of its corrected t."""
     names = list(result.datasets)
     scores = result.scores
+    primary = primary_rows(result, scores)  # not nested CV's inner splits
+    if primary is not None:
+        scores = scores[primary]
     sizes = scores[(scores["n_train"] >= 0) & (scores["n_test"] >= 0)]
     sizes = sizes.groupby("dataset", observed=True)[["n_train", "n_test"]]
     table = pd.DataFrame(
@@ -908,15 +925,18 @@ def analyse(result, plan=None):
                         + adjusted_interval_words(
                             level, pairs["adjusted_level"].iloc[0], m
                         )
-                        + " intervals, which exclude 0 only where the "
-                        "Holm-adjusted p is below α"
+                        + (
+                            " intervals, which exclude 0 only where the "
+                            "Holm-adjusted p is below α"
+                            if abs(level - (1 - alpha)) < 1e-9
+                            else " intervals (at another level than the "
+                            "tests' 1 − α: not comparable with the Holm p)"
+                        )
                         if m > 1
                         else f"{fmt_level(level)} confidence intervals"
                     )
                     + ")",
-                    "two-sided paired t-test"
-                    if scope is None
-                    else "two-sided "
+                    "two-sided "
                     + " / ".join(paired_method(x)[0] for x in used)
                     + (
                         f" ({ratio_words})"
@@ -1151,7 +1171,9 @@ def analyse(result, plan=None):
 
     learner_intervals = None
     if "generalization" in analyses:
-        learner_intervals, record, gen_notes, why = generalization(full, plan, metric)
+        learner_intervals, record, gen_notes, why = generalization(
+            full, plan, metric, order
+        )
         notes.extend(gen_notes)
         if record is None:
             skipped["generalization"] = why
@@ -1173,6 +1195,7 @@ def analyse(result, plan=None):
         order=order,
         average_ranks=average_ranks,
         performance=performance,
+        within_test=short_test_names(within["method"]),
         best=best,
         blocks=blocks,
         datasets_across=tuple(complete.index) if scope is None else (scope,),
@@ -1181,6 +1204,8 @@ def analyse(result, plan=None):
         within=within,
         within_notes=tuple(within_notes),
         pairs=pairs,
+        primary_test=short_test_names(pairs["method"]) if len(pairs) else "",
+        intervals_match_tests=abs(level - (1 - alpha)) < 1e-9,
         friedman=friedman,
         critical_difference=critical_difference,
         posthoc=posthoc,

@@ -62,9 +62,7 @@ def _options(metric, delta):
     return {"delta": 0.0 if delta is None else float(delta), "metric": metric}
 
 
-def bayesian_comparisons(
-    result, *, metric, mean, best, within, delta, model
-):
+def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
     """The best learner against each other one, Bayesian, as a table (see
     :attr:`~sklearn_bench.analysis.Analysis.bayesian`).
 

@@ -48,8 +48,9 @@ COLUMNS = [
 ]
 
 
-def generalization(result, plan, metric):
-    """The interval of each learner's ``metric`` on each data set.
+def generalization(result, plan, metric, order):
+    """The interval of each learner's ``metric`` on each data set, the
+    learners of each in the analysis' ``order`` (one ranking in every table).
 
     Returns
     -------
@@ -92,7 +93,7 @@ def generalization(result, plan, metric):
             why[dataset] = str(exc)
             continue
         used.append(method)
-        for learner in result.learners:
+        for learner in order:
             try:
                 res = result.confidence_interval(
                     learner,

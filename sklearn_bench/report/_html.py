@@ -283,7 +283,7 @@ def _effects(analysis):
         parts.append(
             _table(
                 table,
-                f"Pairwise differences, {pairs_test_words(analysis)} over "
+                f"Pairwise differences, {analysis.primary_test} over "
                 f"{analysis.blocks}"
                 + (", Holm-adjusted p (Holm 1979)" if len(pairs) > 1 else ""),
                 table_id="table-pairs",
@@ -367,7 +367,11 @@ def _tests(analysis):
             f"2006). {html.escape(fr.null_hypothesis)}"
             f" Nemenyi critical difference (α = {analysis.alpha:g}): "
             f"{analysis.critical_difference:.3f} ranks (Nemenyi 1963)."
-            + (_CONDITIONAL if analysis.blocks != "data sets" else "")
+            + (
+                _CONDITIONAL.format(html.escape(analysis.primary_test))
+                if analysis.blocks != "data sets"
+                else ""
+            )
             + "</p>"
         )
         ranks = fr.average_ranks.rename("average rank").to_frame()
@@ -505,15 +509,8 @@ def _within_words(within):
 _CONDITIONAL = (
     " Conditional on this learning sample: the replicates share training rows, "
     "so this test answers a question about this sample, not about new data of "
-    "its kind (a sensitivity analysis; the bottom line uses the corrected t)."
+    "its kind (a sensitivity analysis; the bottom line uses the {})."
 )
-
-
-def pairs_test_words(analysis):
-    """The primary test of the pairwise table, in words."""
-    if analysis.blocks == "data sets":
-        return "paired t"
-    return "corrected resampled t (on the folds or splits)"
 
 
 @writes_into("out_dir")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .._io import make_folder, write_text
 from .._latex import latex_frame, performance_latex
-from ..analysis import SIGN_CONVENTION, adjusted_interval_words
+from ..analysis import SIGN_CONVENTION, adjusted_interval_words, fmt_level
 
 
 def performance_tex(analysis):
@@ -42,17 +42,23 @@ def write_latex_tables(analysis, folder):
             "p",
             "Holm p",
         ]
-        test = "paired t" if analysis.blocks == "data sets" else "corrected resampled t"
         words = adjusted_interval_words(
             analysis.confidence_level, analysis.pairs["adjusted_level"].iloc[0], m
         )
         caption = (
             f"Pairwise differences in {analysis.metric} "
-            f"({analysis.direction}) over {analysis.blocks}: {test} "
-            f"unadjusted {level} confidence intervals, and {words} intervals "
-            "(Berrar & Lozano 2013; an interval of the second kind excludes 0 only "
-            "where the Holm-adjusted p is below the significance level); p-values "
-            "unadjusted and Holm-adjusted. "
+            f"({analysis.direction}) over {analysis.blocks}: "
+            f"{analysis.primary_test or 'no pair could be tested (see the notes);'}"
+            f" unadjusted {level} confidence intervals, and "
+            f"{words} intervals (Berrar & Lozano 2013"
+            + (
+                "; an interval of the second kind excludes 0 only where the "
+                "Holm-adjusted p is below the significance level"
+                if analysis.intervals_match_tests
+                else f"; at {level}, not at the tests' 1 − α = "
+                f"{fmt_level(1 - analysis.alpha)}: not comparable with the Holm p"
+            )
+            + "); p-values unadjusted and Holm-adjusted. "
             f"{SIGN_CONVENTION}."
         )
         path = folder / "pairwise.tex"

@@ -13,6 +13,7 @@ from ._scales import IncommensurableScalesWarning
 # interval of a learner's error.
 from ._scales import scale_note as scale_note
 from ._select import performance_arrays as performance_arrays
+from ._select import primary_rows as primary_rows
 from ._within import corrected_t_block as corrected_t_block
 
 __all__ = ["BenchmarkResult", "IncommensurableScalesWarning"]
