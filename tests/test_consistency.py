@@ -78,6 +78,14 @@ def studies(draw):
     return result, plan
 
 
+def _restricted(result, datasets):
+    scores = result.scores[result.scores["dataset"].isin(datasets)]
+    return BenchmarkResult(
+        scores, metrics=result.metrics, learners=result.learners, info=result.info,
+        datasets={d: p for d, p in result.datasets.items() if d in datasets},
+    )  # fmt: skip
+
+
 def _num(x):
     """The summary's number: ``+0.012``; ``–`` when missing."""
     return "–" if not np.isfinite(x) else f"{x:+.3f}"
@@ -121,22 +129,23 @@ def check_study(result, plan, out):
     # 3. The pairs: the public paired test with its defaults, CSV, summary,
     # LaTeX and HTML show one number each; the label is the method that ran.
     pairs = analysis.pairs
+    # Across data sets the public method is called on the complete data sets:
+    # called on all of them it tests a data set with a missing replicate (or
+    # raises for a missing learner), which the analysis leaves out (seam found
+    # by this harness, open in results/: see CHANGELOG).
+    complete = _restricted(result, analysis.datasets_across or tuple(result.datasets))
     scope = None if analysis.blocks == "data sets" else analysis.datasets_across[0]
     methods = []
     for name, row in pairs.iterrows():
         if not row["n"] > 0:
             continue
-        res = result.paired_test(row["a"], row["b"], dataset=scope, metric=metric)
-        if scope is None and analysis.datasets_left_out:
-            # the analysis tests over the complete data sets only
-            pass
-        else:
-            assert res.estimate == row["estimate"], name
-            assert res.pvalue == row["pvalue"] or (
-                math.isnan(res.pvalue) and math.isnan(row["pvalue"])
-            ), name
-            ci = res.confidence_interval(plan.confidence_level)
-            assert (ci.low, ci.high) == (row["low"], row["high"]), name
+        res = complete.paired_test(row["a"], row["b"], dataset=scope, metric=metric)
+        assert res.estimate == row["estimate"], name
+        assert res.pvalue == row["pvalue"] or (
+            math.isnan(res.pvalue) and math.isnan(row["pvalue"])
+        ), name
+        ci = res.confidence_interval(plan.confidence_level)
+        assert (ci.low, ci.high) == (row["low"], row["high"]), name
         methods.append(row["method"])
     if len(pairs):
         assert analysis.primary_test == short_test_names(pairs["method"])

@@ -9,6 +9,7 @@ import warnings
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from types import MappingProxyType
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -61,8 +62,25 @@ MIN_LEARNERS, MIN_DATASETS = 3, 10
 LEADERBOARD_RESAMPLES, LEADERBOARD_SEED = 1000, 0
 
 
+class _DeeplyFrozen:
+    """A frozen dataclass whose tables cannot be edited behind its back: a
+    DataFrame or Series field is returned as a copy (editing it in place
+    changes nothing the outputs render), an array field is read-only."""
+
+    def __getattribute__(self, name):
+        value = object.__getattribute__(self, name)
+        if isinstance(value, pd.DataFrame | pd.Series):
+            return value.copy()
+        return value
+
+    def __post_init__(self):
+        for value in vars(self).values():
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+
+
 @dataclass(frozen=True)
-class PowerAnalysis:
+class PowerAnalysis(_DeeplyFrozen):
     """The power of the primary comparison of the two best learners across data
     sets (Boulesteix et al. 2015, Section 3): for Δ fixed in advance first,
     then, secondary, at the observed difference (post-hoc power: a function of
@@ -108,7 +126,7 @@ class PowerAnalysis:
 
 
 @dataclass(frozen=True)
-class LeaderboardAnalysis:
+class LeaderboardAnalysis(_DeeplyFrozen):
     """The leaderboard of a large study (at least 3 learners and 10 data sets).
 
     Attributes
@@ -136,14 +154,15 @@ class LeaderboardAnalysis:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Analysis:
+class Analysis(_DeeplyFrozen):
     """Every number a study's outputs show, computed once by
     :func:`~sklearn_bench.analysis.analyse` with an
     :class:`~sklearn_bench.analysis.AnalysisPlan`.
 
     The HTML report, the text summary, the LaTeX tables, the methods paragraph
-    and the CLI render these fields and compute nothing. Frozen: tables are
-    DataFrames, lists are tuples, ``skipped`` is a read-only mapping. Its
+    and the CLI render these fields and compute nothing. Deeply frozen: a
+    table is returned as a copy (editing it changes nothing an output shows),
+    arrays are read-only, lists are tuples, mappings read-only. Its
     ``repr`` is :meth:`summary`. Every pair is written ``A − B`` with ``A`` the
     better ranked (``SIGN_CONVENTION``).
 
@@ -286,6 +305,9 @@ class Analysis:
         ``dataset, learner, error_type, count, message`` of failed tasks.
     notes : tuple of str
         What could not be computed, and why (one note per cause).
+    scales_note : str
+        The note among them that the metric's scales differ by orders of
+        magnitude across data sets (``""`` when they do not).
     skipped : mapping of str to str
         Per analysis or figure, why it was not run.
     methods : tuple of TestRecord
@@ -353,6 +375,7 @@ class Analysis:
     bottom_line: BottomLine | None
     failures: pd.DataFrame
     notes: tuple
+    scales_note: str
     skipped: MappingProxyType
     methods: tuple
 
@@ -763,128 +786,43 @@ def _pairwise_record(frame, plan, adjust, n_datasets_words):
     )
 
 
-def analyse(result, plan=None):
-    """Run the analysis plan on a result, once, without refitting anything.
+class _Context(NamedTuple):
+    """What every step of :func:`analyse` reads: the result (restricted to
+    the complete data sets, and whole), the plan, the blocks of the
+    comparisons, the learners in rank order, and the notes, skips and test
+    records the steps append to."""
 
-    Effect sizes come first (Berrar & Lozano 2013): for each data set, each
-    learner's mean difference to the best learner on that data set with the
-    interval of the default test within a data set (the corrected resampled t
-    on the run's folds or splits); across data sets, paired differences of the
-    mean performances with unadjusted and simultaneous (Bonferroni) intervals,
-    the latter compatible with the Holm-adjusted p-values. Then Friedman's test
-    with the plan's post-hoc comparisons and Nemenyi's critical difference at
-    the plan's α (Demšar 2006), the pairwise Wilcoxon tests (Benavoli et al.
-    2016), the Bayesian comparisons with the plan's model (Benavoli et al.
-    2017), the power of the paired t-test across the data sets with the number
-    of data sets a study with power ``plan.target_power`` would need
-    (Boulesteix et al. 2015, Section 3), the wins, ties and losses within Δ and,
-    for a large study, the leaderboard. Every number comes from the public
-    :class:`~sklearn_bench.BenchmarkResult` methods called with the plan's
-    settings (or their batched paths, bit for bit equal).
+    result: object
+    full: object
+    plan: AnalysisPlan
+    metric: str
+    scope: str | None
+    blocks: str
+    learners: list
+    order: tuple
+    can_compare: bool
+    why_not: str
+    notes: list
+    skipped: dict
+    methods: list
 
-    Parameters
-    ----------
-    result : BenchmarkResult
-    plan : AnalysisPlan, default=None
-        What to compute; ``None`` is ``AnalysisPlan()``.
 
-    Returns
-    -------
-    Analysis
-        Every number every output renders; frozen.
-
-    Examples
-    --------
-    >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
-    >>> from sklearn_bench.datasets import load_demsar2006
-    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
-    ...     learner="learner", value="auc", greater_is_better=True)
-    >>> analysis = analyse(result, AnalysisPlan(delta=0.02, alpha=0.10))
-    >>> analysis.best, analysis.delta, round(analysis.critical_difference, 3)
-    ('C4.5+m+cf', 0.02, 1.118)
-    >>> pair = analysis.pairs.loc["C4.5+m+cf − C4.5"]  # better ranked first
-    >>> pair[["estimate", "low", "high"]].astype(float).round(3).tolist()
-    [0.022, 0.005, 0.04]
-    """
-    if plan is None:
-        plan = AnalysisPlan()
-    if not isinstance(plan, AnalysisPlan):
-        raise TypeError(f"`plan` must be an AnalysisPlan; got {plan!r}.")
-    analyses = plan.analyses
-    alpha, level = plan.alpha, plan.confidence_level
-    metric = plan.metric if plan.metric is not None else next(iter(result.metrics))
-    gib = result.greater_is_better(metric)  # refuses a metric the result lacks
-    mean = result.aggregate(metric)
-    mean.columns = [str(c) for c in mean.columns]
-    mean.index = [str(i) for i in mean.index]
-    std = result.aggregate(metric, stat="std")
-    std.columns, std.index = list(mean.columns), list(mean.index)
-    n_rep = result.aggregate(metric, stat="count")
-    n_rep.columns, n_rep.index = list(mean.columns), list(mean.index)
-    delta, delta_source = plan.resolved_delta(metric)
-    notes, skipped, methods = [], {}, []
-
-    # A data set with a NaN replicate performance (a failed or missing task) is
-    # left out of the analyses across data sets, which need every learner on
-    # every replicate; a data set of a partial store may have no task at all.
-    incomplete = incomplete_datasets(result, metric)
-    complete = mean.drop(index=[d for d in mean.index if d in incomplete])
-    complete = complete.dropna(axis=0, how="any")
-    full = result
-    if len(complete) < len(mean):
-        dropped = [d for d in mean.index if d not in complete.index]
-        notes.append(
-            f"Data sets {dropped} have failed or missing tasks and are left out of "
-            "the analyses across data sets."
-        )
-        result = _subset(result, list(complete.index))
-    n_datasets = len(complete)
-    scales_note = scale_note(complete, metric)  # Demšar (2006), Sec. 3.1
-    if scales_note is not None:
-        notes.append(scales_note)
-    learners = list(mean.columns)
-    sign = -1.0 if gib else 1.0
-    ranked = complete if n_datasets >= 1 else mean  # a partial store: finished
-    average_ranks = (sign * ranked).rank(axis=1).mean(axis=0)
-    average_ranks = average_ranks.sort_values(kind="stable")
-    order = tuple(average_ranks.index) if len(ranked) else tuple(learners)
-    best = order[0]
-
-    # Blocks of the across-learner analyses: data sets, or replicates of the one.
-    scope = None
-    if n_datasets == 1:
-        # One complete data set (possibly beside unfinished ones of a partial
-        # run): compare over its replicates.
-        scope = complete.index[0]
-        blocks = "replicates" if len(mean) == 1 else f"replicates of {scope}"
-    else:
-        blocks = "data sets"
-    can_compare = len(learners) >= 2 and (scope is not None or n_datasets >= 2)
-    if len(learners) < 2:
-        why_not = "comparisons need at least 2 learners with results"
-    elif not can_compare:
-        why_not = (
-            f"the analyses across data sets need at least 2 data sets on which "
-            f"every learner has every replicate; this result has {n_datasets} "
-            f"({len(mean)} with any result)"
-        )
-        if len(mean) == 1:
-            why_not += (
-                "; the comparisons over the replicates of a single data set need "
-                "every learner on every replicate"
-            )
-    else:
-        why_not = ""
-    n_blocks = n_datasets if scope is None else int(n_rep.loc[scope].min())
-
-    within, failed, ratio_rules = within_table(
-        full, mean, gib, metric=metric, alpha=alpha, level=level
-    )
-    within_notes = within_notes_of(failed)
-    performance = performance_table(full, metric, alpha=alpha, within=within)
-    ratio_words = _ratio_words(within, ratio_rules)
-    notes.extend(within_notes)
+def _effects_step(c, within, ratio_words, n_rep, n_blocks):
+    """The effect sizes: the records of the tests within each data set, and the
+    pairwise intervals of the primary analysis (:attr:`Analysis.pairs`)."""
+    result = c.result
+    metric = c.metric
+    scope = c.scope
+    blocks = c.blocks
+    order = c.order
+    can_compare = c.can_compare
+    why_not = c.why_not
+    notes = c.notes
+    skipped = c.skipped
+    methods = c.methods
+    analyses = c.plan.analyses
+    alpha = c.plan.alpha
+    level = c.plan.confidence_level
     if "effects" in analyses and within["n"].gt(0).any():
         used = sorted({m for m in within["method"].dropna() if m}) or ["t"]
         name = " / ".join(paired_method(m)[0] for m in used)
@@ -962,6 +900,25 @@ def analyse(result, plan=None):
         )
         skipped["pairs"] = why_not
 
+    return pairs
+
+
+def _friedman_step(c):
+    """Friedman's test, the critical difference at the plan's α and the plan's
+    post-hoc test."""
+    result = c.result
+    plan = c.plan
+    metric = c.metric
+    scope = c.scope
+    blocks = c.blocks
+    learners = c.learners
+    can_compare = c.can_compare
+    why_not = c.why_not
+    notes = c.notes
+    skipped = c.skipped
+    methods = c.methods
+    analyses = c.plan.analyses
+    alpha = c.plan.alpha
     friedman = posthoc = critical_difference = None
     if can_compare and "friedman" in analyses:
         try:
@@ -1002,6 +959,23 @@ def analyse(result, plan=None):
         notes.append("Friedman's test needs at least 2 blocks and 2 learners.")
         skipped["friedman"] = why_not
 
+    return friedman, posthoc, critical_difference
+
+
+def _anova_step(c):
+    """Autorank's parametric path (issue 24), a sensitivity analysis only."""
+    result = c.result
+    metric = c.metric
+    scope = c.scope
+    blocks = c.blocks
+    learners = c.learners
+    can_compare = c.can_compare
+    notes = c.notes
+    skipped = c.skipped
+    methods = c.methods
+    analyses = c.plan.analyses
+    alpha = c.plan.alpha
+    level = c.plan.confidence_level
     anova = tukey = None
     if can_compare and "rm_anova" in analyses:
         # issue 24: autorank's parametric path, a sensitivity analysis only
@@ -1035,6 +1009,22 @@ def analyse(result, plan=None):
                 )
             )
 
+    return anova, tukey
+
+
+def _power_step(c, complete, sign, delta, delta_source, n_pairs, n_datasets):
+    """The power of the primary comparison of the two best learners."""
+    result = c.result
+    plan = c.plan
+    metric = c.metric
+    scope = c.scope
+    order = c.order
+    can_compare = c.can_compare
+    why_not = c.why_not
+    notes = c.notes
+    skipped = c.skipped
+    methods = c.methods
+    analyses = c.plan.analyses
     power = None
     if "power" in analyses and can_compare and scope is None:
         power, reason = _power(
@@ -1046,7 +1036,7 @@ def analyse(result, plan=None):
             delta,
             delta_source,
             plan,
-            n_comparisons=len(pairs) if len(pairs) else 1,
+            n_comparisons=n_pairs or 1,
         )
         if power is None:
             notes.append(f"No power analysis: {reason}.")
@@ -1082,6 +1072,16 @@ def analyse(result, plan=None):
             f"learner has every replicate; this result has {n_datasets}"
         )
 
+    return power
+
+
+def _win_tie_loss_step(c, mean, delta, friedman):
+    """The win/tie/loss counts within Δ (and whether the diagrams are readable)."""
+    full = c.full
+    metric = c.metric
+    learners = c.learners
+    skipped = c.skipped
+    analyses = c.plan.analyses
     readable = len(learners) <= MAX_DIAGRAM_LEARNERS
     win_tie_loss = None
     if "win_tie_loss" in analyses:
@@ -1103,9 +1103,23 @@ def analyse(result, plan=None):
                 skipped["win_tie_loss"] = "no data set has results of two learners yet"
     if friedman is not None and not readable:
         skipped["critical_difference"] = _too_many(
-            len(learners), "critical difference diagram", f"{plan.posthoc}.csv"
+            len(learners), "critical difference diagram", f"{c.plan.posthoc}.csv"
         )
+    return win_tie_loss
 
+
+def _pairwise_step(c, within, n_datasets):
+    """The pairwise Wilcoxon tests, the smallest p they can reach, and the
+    record of the LaTeX table's marks."""
+    full = c.full
+    plan = c.plan
+    metric = c.metric
+    blocks = c.blocks
+    learners = c.learners
+    skipped = c.skipped
+    methods = c.methods
+    analyses = c.plan.analyses
+    alpha = c.plan.alpha
     pairwise = smallest = None
     if "pairwise" in analyses:
         pairwise, why = _pairwise(full, plan, metric, skipped, blocks)
@@ -1114,7 +1128,7 @@ def analyse(result, plan=None):
         else:
             frame = pairwise.to_frame()
             methods.append(_pairwise_record(frame, plan, pairwise.adjust, blocks))
-            if not readable:
+            if len(learners) > MAX_DIAGRAM_LEARNERS:
                 skipped["pairwise_significance"] = _too_many(
                     len(learners), "pairwise significance diagram", "pairwise_tests.csv"
                 )
@@ -1143,12 +1157,21 @@ def analyse(result, plan=None):
                 citations=(*cites, "holm1979"),
             )
         )
+    return pairwise, smallest
 
+
+def _bayesian_step(c, mean, best, within, delta, friedman):
+    """The Bayesian comparisons and ranking, when the plan asks for them."""
+    full = c.full
+    plan = c.plan
+    metric = c.metric
+    learners = c.learners
+    methods = c.methods
+    analyses = c.plan.analyses
     bayes = ranking = None
     bayes_notes = ranking_notes = ()
     fits = ()
     ranking_table = None
-    leaderboard = _leaderboard(full, metric, level, delta)  # while the child works
     if "bayesian" in analyses:
         bayes, rope, bayes_notes, fits = bayesian_comparisons(
             full,
@@ -1168,7 +1191,19 @@ def analyse(result, plan=None):
             friedman=friedman,
         )
         methods.extend(bayesian_records(bayes, rope, ranking))
+    return bayes, bayes_notes, fits, ranking, ranking_table, ranking_notes
 
+
+def _generalization_step(c):
+    """How good each learner is (:attr:`Analysis.generalization`)."""
+    full = c.full
+    plan = c.plan
+    metric = c.metric
+    order = c.order
+    notes = c.notes
+    skipped = c.skipped
+    methods = c.methods
+    analyses = c.plan.analyses
     learner_intervals = None
     if "generalization" in analyses:
         learner_intervals, record, gen_notes, why = generalization(
@@ -1179,7 +1214,183 @@ def analyse(result, plan=None):
             skipped["generalization"] = why
         else:
             methods.append(record)
+    return learner_intervals
 
+
+def _blocks(complete, mean, n_rep):
+    """The blocks of the analyses of all learners: the complete data sets, or
+    the replicates of the one; whether they can run, why not, and how many."""
+    learners, n_datasets = list(mean.columns), len(complete)
+    scope = None
+    if n_datasets == 1:
+        # One complete data set (possibly beside unfinished ones of a partial
+        # run): compare over its replicates.
+        scope = complete.index[0]
+        blocks = "replicates" if len(mean) == 1 else f"replicates of {scope}"
+    else:
+        blocks = "data sets"
+    can_compare = len(learners) >= 2 and (scope is not None or n_datasets >= 2)
+    if len(learners) < 2:
+        why_not = "comparisons need at least 2 learners with results"
+    elif not can_compare:
+        why_not = (
+            f"the analyses across data sets need at least 2 data sets on which "
+            f"every learner has every replicate; this result has {n_datasets} "
+            f"({len(mean)} with any result)"
+        )
+        if len(mean) == 1:
+            why_not += (
+                "; the comparisons over the replicates of a single data set need "
+                "every learner on every replicate"
+            )
+    else:
+        why_not = ""
+    n_blocks = n_datasets if scope is None else int(n_rep.loc[scope].min())
+    return scope, blocks, can_compare, why_not, n_blocks
+
+
+def _verdicts(analysis, bayes, delta):
+    """The analysis with its disagreements, the learner each summary names
+    best, and the bottom line that states them."""
+    # where a sensitivity analysis disagrees with the primary one: which one the
+    # plan trusts, and why (read by the bottom line, which states them)
+    disagreements = (
+        *friedman_disagreements(analysis),
+        *pairs_disagreements(analysis),
+    )
+    if bayes is not None and len(bayes):
+        disagreements += (*bayesian_disagreements(analysis, bayes, delta or 0.0),)
+    best_by = best_by_summary(analysis)
+    disagreements += (*best_disagreements(analysis, best_by),)
+    analysis = replace(
+        analysis, disagreements=disagreements, best_by=MappingProxyType(best_by)
+    )
+    return replace(analysis, bottom_line=bottom_line(analysis))
+
+
+def analyse(result, plan=None):
+    """Run the analysis plan on a result, once, without refitting anything.
+
+    Effect sizes come first (Berrar & Lozano 2013): for each data set, each
+    learner's mean difference to the best learner on that data set with the
+    interval of the default test within a data set (the corrected resampled t
+    on the run's folds or splits); across data sets, paired differences of the
+    mean performances with unadjusted and simultaneous (Bonferroni) intervals,
+    the latter compatible with the Holm-adjusted p-values. Then Friedman's test
+    with the plan's post-hoc comparisons and Nemenyi's critical difference at
+    the plan's α (Demšar 2006), the pairwise Wilcoxon tests (Benavoli et al.
+    2016), the Bayesian comparisons with the plan's model (Benavoli et al.
+    2017), the power of the paired t-test across the data sets with the number
+    of data sets a study with power ``plan.target_power`` would need
+    (Boulesteix et al. 2015, Section 3), the wins, ties and losses within Δ and,
+    for a large study, the leaderboard. Every number comes from the public
+    :class:`~sklearn_bench.BenchmarkResult` methods called with the plan's
+    settings (or their batched paths, bit for bit equal).
+
+    Parameters
+    ----------
+    result : BenchmarkResult
+    plan : AnalysisPlan, default=None
+        What to compute; ``None`` is ``AnalysisPlan()``.
+
+    Returns
+    -------
+    Analysis
+        Every number every output renders; frozen.
+
+    Examples
+    --------
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> from sklearn_bench.datasets import load_demsar2006
+    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+    ...     learner="learner", value="auc", greater_is_better=True)
+    >>> analysis = analyse(result, AnalysisPlan(delta=0.02, alpha=0.10))
+    >>> analysis.best, analysis.delta, round(analysis.critical_difference, 3)
+    ('C4.5+m+cf', 0.02, 1.118)
+    >>> pair = analysis.pairs.loc["C4.5+m+cf − C4.5"]  # better ranked first
+    >>> pair[["estimate", "low", "high"]].astype(float).round(3).tolist()
+    [0.022, 0.005, 0.04]
+    """
+    if plan is None:
+        plan = AnalysisPlan()
+    if not isinstance(plan, AnalysisPlan):
+        raise TypeError(f"`plan` must be an AnalysisPlan; got {plan!r}.")
+    alpha, level = plan.alpha, plan.confidence_level
+    metric = plan.metric if plan.metric is not None else next(iter(result.metrics))
+    gib = result.greater_is_better(metric)  # refuses a metric the result lacks
+    mean = result.aggregate(metric)
+    mean.columns = [str(c) for c in mean.columns]
+    mean.index = [str(i) for i in mean.index]
+    std = result.aggregate(metric, stat="std")
+    std.columns, std.index = list(mean.columns), list(mean.index)
+    n_rep = result.aggregate(metric, stat="count")
+    n_rep.columns, n_rep.index = list(mean.columns), list(mean.index)
+    delta, delta_source = plan.resolved_delta(metric)
+    notes, skipped, methods = [], {}, []
+
+    # A data set with a NaN replicate performance (a failed or missing task) is
+    # left out of the analyses across data sets, which need every learner on
+    # every replicate; a data set of a partial store may have no task at all.
+    incomplete = incomplete_datasets(result, metric)
+    complete = mean.drop(index=[d for d in mean.index if d in incomplete])
+    complete = complete.dropna(axis=0, how="any")
+    full = result
+    if len(complete) < len(mean):
+        dropped = [d for d in mean.index if d not in complete.index]
+        notes.append(
+            f"Data sets {dropped} have failed or missing tasks and are left out of "
+            "the analyses across data sets."
+        )
+        result = _subset(result, list(complete.index))
+    n_datasets = len(complete)
+    scales_note = scale_note(complete, metric)  # Demšar (2006), Sec. 3.1
+    if scales_note is not None:
+        notes.append(scales_note)
+    learners = list(mean.columns)
+    sign = -1.0 if gib else 1.0
+    ranked = complete if n_datasets >= 1 else mean  # a partial store: finished
+    average_ranks = (sign * ranked).rank(axis=1).mean(axis=0)
+    average_ranks = average_ranks.sort_values(kind="stable")
+    order = tuple(average_ranks.index) if len(ranked) else tuple(learners)
+    best = order[0]
+
+    scope, blocks, can_compare, why_not, n_blocks = _blocks(complete, mean, n_rep)
+
+    within, failed, ratio_rules = within_table(
+        full, mean, gib, metric=metric, alpha=alpha, level=level
+    )
+    within_notes = within_notes_of(failed)
+    performance = performance_table(full, metric, alpha=alpha, within=within)
+    ratio_words = _ratio_words(within, ratio_rules)
+    notes.extend(within_notes)
+    c = _Context(
+        result,
+        full,
+        plan,
+        metric,
+        scope,
+        blocks,
+        learners,
+        order,
+        can_compare,
+        why_not,
+        notes,
+        skipped,
+        methods,
+    )
+    pairs = _effects_step(c, within, ratio_words, n_rep, n_blocks)
+    friedman, posthoc, critical_difference = _friedman_step(c)
+    anova, tukey = _anova_step(c)
+    power = _power_step(c, complete, sign, delta, delta_source, len(pairs), n_datasets)
+
+    win_tie_loss = _win_tie_loss_step(c, mean, delta, friedman)
+    pairwise, smallest = _pairwise_step(c, within, n_datasets)
+    leaderboard = _leaderboard(full, metric, level, delta)
+    bayes, bayes_notes, fits, ranking, ranking_table, ranking_notes = _bayesian_step(
+        c, mean, best, within, delta, friedman
+    )
+    learner_intervals = _generalization_step(c)
     analysis = Analysis(
         plan=plan,
         result=full,
@@ -1228,24 +1439,12 @@ def analyse(result, plan=None):
         bottom_line=None,
         failures=_failures(full),
         notes=tuple(notes),
+        scales_note=scales_note or "",
         # reasons are phrases: a renderer ends them ("got 1." + "." was "got 1..")
         skipped=MappingProxyType({k: v.rstrip(".") for k, v in skipped.items()}),
         methods=tuple(methods),
     )
-    # where a sensitivity analysis disagrees with the primary one: which one the
-    # plan trusts, and why (read by the bottom line, which states them)
-    disagreements = (
-        *friedman_disagreements(analysis),
-        *pairs_disagreements(analysis),
-    )
-    if bayes is not None and len(bayes):
-        disagreements += (*bayesian_disagreements(analysis, bayes, delta or 0.0),)
-    best_by = best_by_summary(analysis)
-    disagreements += (*best_disagreements(analysis, best_by),)
-    analysis = replace(
-        analysis, disagreements=disagreements, best_by=MappingProxyType(best_by)
-    )
-    return replace(analysis, bottom_line=bottom_line(analysis))
+    return _verdicts(analysis, bayes, delta)
 
 
 def _too_many(k, what, csv):
@@ -1270,7 +1469,7 @@ def _pairwise(result, plan, metric, skipped, blocks):
             "with one data set the blocks would be its replicates, which share "
             "training rows: a Wilcoxon test over them is conditional on this "
             "learning sample and says nothing about new data of the kind (the "
-            "bottom line uses the corrected resampled t instead)"
+            "bottom line uses the primary analysis within the data set instead)"
         )
     try:
         res = result.pairwise_tests(

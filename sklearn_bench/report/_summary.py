@@ -96,9 +96,8 @@ def format_summary(analysis):
         f"1. Effect sizes ({level} confidence intervals), {a.metric} ({a.direction})"
     )
     lines.append(_wrapped(f"{SIGN_CONVENTION}."))
-    lines.extend(
-        f"   Warning: {note}" for note in a.notes if "orders of magnitude" in note
-    )
+    if a.scales_note:
+        lines.append(f"   Warning: {a.scales_note}")
     if len(a.pairs):
         vs_best = a.pairs[(a.pairs["a"] == a.best) | (a.pairs["b"] == a.best)]
         lines.append(

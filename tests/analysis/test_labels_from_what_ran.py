@@ -62,3 +62,18 @@ def test_compatible_only_at_the_tests_level(tmp_path, level, compatible):
     assert ("compatible with the Holm" in format_summary(analysis)) is compatible
     methods = (tmp_path / "methods.md").read_text()
     assert ("exclude 0 only where" in methods) is compatible
+
+
+def test_editing_a_table_in_place_changes_no_output():
+    """H: the Analysis is deeply frozen: editing ``analysis.pairs`` (and
+    ``analysis.mean``) in place changes neither the field nor what
+    ``format_summary`` prints; the performance table's arrays are read-only."""
+    analysis = analyse(_simulated())
+    before = format_summary(analysis)
+    pairs = analysis.pairs
+    pairs.loc[:, "estimate"] = 99.0
+    analysis.mean.iloc[0, 0] = 99.0
+    assert format_summary(analysis) == before
+    assert not (analysis.pairs["estimate"] == 99.0).any()
+    with pytest.raises(ValueError, match="read-only"):
+        analysis.performance.centre[0, 0] = 1.0
