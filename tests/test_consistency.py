@@ -74,7 +74,8 @@ def studies(draw):
     alpha = draw(st.sampled_from([0.05, 0.1]))
     level = draw(st.sampled_from([1 - alpha, 0.9, 0.95, 0.99]))
     metric = draw(st.sampled_from(["error", "time"])) if two_metrics else "error"
-    plan = AnalysisPlan(alpha=alpha, confidence_level=level, metric=metric)
+    delta = draw(st.sampled_from([None, 0.01]))
+    plan = AnalysisPlan(alpha=alpha, confidence_level=level, metric=metric, delta=delta)
     return result, plan
 
 
@@ -199,7 +200,30 @@ def check_study(result, plan, out):
     for record in analysis.methods:
         assert " ".join(record.sentence().split()) in paragraph
 
-    # 6. Friedman: the public method, the summary and the page agree.
+    # 6. The bars of the CD diagram are those the plotting function draws for
+    # the same ranks and CD; the CD shown is the analysis' one.
+    if analysis.cd_groups:
+        from sklearn_bench.plotting._critical_difference import _maximal_groups
+
+        ranks = analysis.friedman.average_ranks
+        names = [str(n) for n in ranks.index]
+        drawn = _maximal_groups(ranks.to_numpy(float), analysis.critical_difference)
+        assert {frozenset(names[i] for i in g) for g in drawn} == {
+            frozenset(g) for g in analysis.cd_groups
+        }
+        assert f"{analysis.critical_difference:.2f}" in summary
+
+    # 7. The power the summary prints is the point the power curve marks at
+    # this study's J (the figure computes it again from the same settings).
+    pw = analysis.power
+    if pw is not None and pw.delta is not None:
+        from sklearn_bench.stats import power_paired_t
+
+        marked = power_paired_t(pw.n_datasets, pw.delta, pw.sigma, alpha=pw.test_alpha)
+        assert f"{float(marked):.2f}" == f"{pw.power:.2f}"
+        assert f"power {pw.power:.2f}" in summary
+
+    # 8. Friedman: the public method, the summary and the page agree.
     if analysis.friedman is not None and not analysis.datasets_left_out:
         if analysis.blocks == "data sets":
             assert result.friedman_test(metric=metric).pvalue == (

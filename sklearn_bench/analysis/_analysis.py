@@ -9,7 +9,6 @@ import warnings
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from types import MappingProxyType
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -247,6 +246,10 @@ class Analysis(_DeeplyFrozen):
     friedman : FriedmanResult or None
     critical_difference : float or None
         Nemenyi's critical difference at the plan's α (ranks).
+    cd_groups : tuple of tuple of str
+        The bars of the critical difference diagram: each maximal group (at
+        least 2 learners, best first) whose Friedman average ranks all differ
+        by less than the critical difference.
     posthoc : DataFrame or None
         The plan's post-hoc test after Friedman's,
         :meth:`~sklearn_bench.BenchmarkResult.pairwise_tests` with
@@ -355,6 +358,7 @@ class Analysis(_DeeplyFrozen):
     intervals_match_tests: bool
     friedman: object
     critical_difference: float | None
+    cd_groups: tuple
     posthoc: pd.DataFrame | None
     rm_anova: object
     tukey: object
@@ -786,43 +790,13 @@ def _pairwise_record(frame, plan, adjust, n_datasets_words):
     )
 
 
-class _Context(NamedTuple):
-    """What every step of :func:`analyse` reads: the result (restricted to
-    the complete data sets, and whole), the plan, the blocks of the
-    comparisons, the learners in rank order, and the notes, skips and test
-    records the steps append to."""
-
-    result: object
-    full: object
-    plan: AnalysisPlan
-    metric: str
-    scope: str | None
-    blocks: str
-    learners: list
-    order: tuple
-    can_compare: bool
-    why_not: str
-    notes: list
-    skipped: dict
-    methods: list
-
-
-def _effects_step(c, within, ratio_words, n_rep, n_blocks):
+def _effects_step(
+    within, ratio_words, n_rep, n_blocks, *, result, metric, scope, blocks, order,
+    can_compare, why_not, notes, skipped, methods, plan, **_
+):  # fmt: skip
     """The effect sizes: the records of the tests within each data set, and the
     pairwise intervals of the primary analysis (:attr:`Analysis.pairs`)."""
-    result = c.result
-    metric = c.metric
-    scope = c.scope
-    blocks = c.blocks
-    order = c.order
-    can_compare = c.can_compare
-    why_not = c.why_not
-    notes = c.notes
-    skipped = c.skipped
-    methods = c.methods
-    analyses = c.plan.analyses
-    alpha = c.plan.alpha
-    level = c.plan.confidence_level
+    analyses, alpha, level = plan.analyses, plan.alpha, plan.confidence_level
     if "effects" in analyses and within["n"].gt(0).any():
         used = sorted({m for m in within["method"].dropna() if m}) or ["t"]
         name = " / ".join(paired_method(m)[0] for m in used)
@@ -903,22 +877,13 @@ def _effects_step(c, within, ratio_words, n_rep, n_blocks):
     return pairs
 
 
-def _friedman_step(c):
+def _friedman_step(
+    *, result, plan, metric, scope, blocks, learners, can_compare, why_not, notes,
+    skipped, methods, **_
+):  # fmt: skip
     """Friedman's test, the critical difference at the plan's α and the plan's
     post-hoc test."""
-    result = c.result
-    plan = c.plan
-    metric = c.metric
-    scope = c.scope
-    blocks = c.blocks
-    learners = c.learners
-    can_compare = c.can_compare
-    why_not = c.why_not
-    notes = c.notes
-    skipped = c.skipped
-    methods = c.methods
-    analyses = c.plan.analyses
-    alpha = c.plan.alpha
+    analyses, alpha = plan.analyses, plan.alpha
     friedman = posthoc = critical_difference = None
     if can_compare and "friedman" in analyses:
         try:
@@ -962,20 +927,12 @@ def _friedman_step(c):
     return friedman, posthoc, critical_difference
 
 
-def _anova_step(c):
+def _anova_step(
+    *, result, metric, scope, blocks, learners, can_compare, notes, skipped,
+    methods, plan, **_
+):  # fmt: skip
     """Autorank's parametric path (issue 24), a sensitivity analysis only."""
-    result = c.result
-    metric = c.metric
-    scope = c.scope
-    blocks = c.blocks
-    learners = c.learners
-    can_compare = c.can_compare
-    notes = c.notes
-    skipped = c.skipped
-    methods = c.methods
-    analyses = c.plan.analyses
-    alpha = c.plan.alpha
-    level = c.plan.confidence_level
+    analyses, alpha, level = plan.analyses, plan.alpha, plan.confidence_level
     anova = tukey = None
     if can_compare and "rm_anova" in analyses:
         # issue 24: autorank's parametric path, a sensitivity analysis only
@@ -1012,19 +969,12 @@ def _anova_step(c):
     return anova, tukey
 
 
-def _power_step(c, complete, sign, delta, delta_source, n_pairs, n_datasets):
+def _power_step(
+    complete, sign, delta, delta_source, n_pairs, n_datasets, *, result, plan,
+    metric, scope, order, can_compare, why_not, notes, skipped, methods, **_
+):  # fmt: skip
     """The power of the primary comparison of the two best learners."""
-    result = c.result
-    plan = c.plan
-    metric = c.metric
-    scope = c.scope
-    order = c.order
-    can_compare = c.can_compare
-    why_not = c.why_not
-    notes = c.notes
-    skipped = c.skipped
-    methods = c.methods
-    analyses = c.plan.analyses
+    analyses = plan.analyses
     power = None
     if "power" in analyses and can_compare and scope is None:
         power, reason = _power(
@@ -1075,13 +1025,11 @@ def _power_step(c, complete, sign, delta, delta_source, n_pairs, n_datasets):
     return power
 
 
-def _win_tie_loss_step(c, mean, delta, friedman):
+def _win_tie_loss_step(
+    mean, delta, friedman, *, full, metric, learners, skipped, plan, **_
+):  # fmt: skip
     """The win/tie/loss counts within Δ (and whether the diagrams are readable)."""
-    full = c.full
-    metric = c.metric
-    learners = c.learners
-    skipped = c.skipped
-    analyses = c.plan.analyses
+    analyses = plan.analyses
     readable = len(learners) <= MAX_DIAGRAM_LEARNERS
     win_tie_loss = None
     if "win_tie_loss" in analyses:
@@ -1103,23 +1051,18 @@ def _win_tie_loss_step(c, mean, delta, friedman):
                 skipped["win_tie_loss"] = "no data set has results of two learners yet"
     if friedman is not None and not readable:
         skipped["critical_difference"] = _too_many(
-            len(learners), "critical difference diagram", f"{c.plan.posthoc}.csv"
+            len(learners), "critical difference diagram", f"{plan.posthoc}.csv"
         )
     return win_tie_loss
 
 
-def _pairwise_step(c, within, n_datasets):
+def _pairwise_step(
+    within, n_datasets, *, full, plan, metric, blocks, learners, skipped, methods,
+    **_
+):  # fmt: skip
     """The pairwise Wilcoxon tests, the smallest p they can reach, and the
     record of the LaTeX table's marks."""
-    full = c.full
-    plan = c.plan
-    metric = c.metric
-    blocks = c.blocks
-    learners = c.learners
-    skipped = c.skipped
-    methods = c.methods
-    analyses = c.plan.analyses
-    alpha = c.plan.alpha
+    analyses, alpha = plan.analyses, plan.alpha
     pairwise = smallest = None
     if "pairwise" in analyses:
         pairwise, why = _pairwise(full, plan, metric, skipped, blocks)
@@ -1160,14 +1103,12 @@ def _pairwise_step(c, within, n_datasets):
     return pairwise, smallest
 
 
-def _bayesian_step(c, mean, best, within, delta, friedman):
+def _bayesian_step(
+    mean, best, within, delta, friedman, *, full, plan, metric, learners, methods,
+    **_
+):  # fmt: skip
     """The Bayesian comparisons and ranking, when the plan asks for them."""
-    full = c.full
-    plan = c.plan
-    metric = c.metric
-    learners = c.learners
-    methods = c.methods
-    analyses = c.plan.analyses
+    analyses = plan.analyses
     bayes = ranking = None
     bayes_notes = ranking_notes = ()
     fits = ()
@@ -1194,16 +1135,9 @@ def _bayesian_step(c, mean, best, within, delta, friedman):
     return bayes, bayes_notes, fits, ranking, ranking_table, ranking_notes
 
 
-def _generalization_step(c):
+def _generalization_step(*, full, plan, metric, order, notes, skipped, methods, **_):
     """How good each learner is (:attr:`Analysis.generalization`)."""
-    full = c.full
-    plan = c.plan
-    metric = c.metric
-    order = c.order
-    notes = c.notes
-    skipped = c.skipped
-    methods = c.methods
-    analyses = c.plan.analyses
+    analyses = plan.analyses
     learner_intervals = None
     if "generalization" in analyses:
         learner_intervals, record, gen_notes, why = generalization(
@@ -1364,33 +1298,27 @@ def analyse(result, plan=None):
     performance = performance_table(full, metric, alpha=alpha, within=within)
     ratio_words = _ratio_words(within, ratio_rules)
     notes.extend(within_notes)
-    c = _Context(
-        result,
-        full,
-        plan,
-        metric,
-        scope,
-        blocks,
-        learners,
-        order,
-        can_compare,
-        why_not,
-        notes,
-        skipped,
-        methods,
+    # what every step reads (the steps append to notes, skipped and methods)
+    c = {
+        "result": result, "full": full, "plan": plan, "metric": metric,
+        "scope": scope, "blocks": blocks, "learners": learners, "order": order,
+        "can_compare": can_compare, "why_not": why_not, "notes": notes,
+        "skipped": skipped, "methods": methods,
+    }  # fmt: skip
+    pairs = _effects_step(within, ratio_words, n_rep, n_blocks, **c)
+    friedman, posthoc, critical_difference = _friedman_step(**c)
+    anova, tukey = _anova_step(**c)
+    power = _power_step(
+        complete, sign, delta, delta_source, len(pairs), n_datasets, **c
     )
-    pairs = _effects_step(c, within, ratio_words, n_rep, n_blocks)
-    friedman, posthoc, critical_difference = _friedman_step(c)
-    anova, tukey = _anova_step(c)
-    power = _power_step(c, complete, sign, delta, delta_source, len(pairs), n_datasets)
 
-    win_tie_loss = _win_tie_loss_step(c, mean, delta, friedman)
-    pairwise, smallest = _pairwise_step(c, within, n_datasets)
+    win_tie_loss = _win_tie_loss_step(mean, delta, friedman, **c)
+    pairwise, smallest = _pairwise_step(within, n_datasets, **c)
     leaderboard = _leaderboard(full, metric, level, delta)
     bayes, bayes_notes, fits, ranking, ranking_table, ranking_notes = _bayesian_step(
-        c, mean, best, within, delta, friedman
+        mean, best, within, delta, friedman, **c
     )
-    learner_intervals = _generalization_step(c)
+    learner_intervals = _generalization_step(**c)
     analysis = Analysis(
         plan=plan,
         result=full,
@@ -1419,6 +1347,9 @@ def analyse(result, plan=None):
         intervals_match_tests=abs(level - (1 - alpha)) < 1e-9,
         friedman=friedman,
         critical_difference=critical_difference,
+        cd_groups=()
+        if friedman is None or critical_difference is None
+        else cd_groups(friedman.average_ranks, critical_difference),
         posthoc=posthoc,
         rm_anova=anova,
         tukey=tukey,
@@ -1445,6 +1376,31 @@ def analyse(result, plan=None):
         methods=tuple(methods),
     )
     return _verdicts(analysis, bayes, delta)
+
+
+def cd_groups(average_ranks, cd):
+    """The maximal groups (at least 2 learners, best first) whose average ranks
+    all differ by less than ``cd``: the runs of the rank order (an interval
+    graph's maximal cliques; Demšar 2006, Fig. 1).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench.analysis._analysis import cd_groups
+    >>> cd_groups(pd.Series({"a": 1.2, "b": 1.9, "c": 2.9, "d": 4.0}), 1.118)
+    (('a', 'b'), ('b', 'c'), ('c', 'd'))
+    """
+    ranks = average_ranks.sort_values(kind="stable")
+    names, values = [str(n) for n in ranks.index], ranks.to_numpy(dtype=float)
+    groups, last_end = [], -1
+    for start in range(len(names)):
+        end = start
+        while end + 1 < len(names) and values[end + 1] - values[start] < cd:
+            end += 1
+        if end > start and end > last_end:
+            groups.append(tuple(names[start : end + 1]))
+        last_end = max(last_end, end)
+    return tuple(groups)
 
 
 def _too_many(k, what, csv):

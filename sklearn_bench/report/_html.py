@@ -609,7 +609,7 @@ def write_report(
     steps.step("figures")
     analyses = analysis.plan.analyses
     settings = settings_table(analysis, sources)
-    drawn = _draw(analysis, None, figure_formats)
+    drawn = _draw(analysis, figure_formats)
     steps.step("tables")
     datasets = _datasets_table(analysis)
     write_latex_tables(analysis, out / "tables")
@@ -697,16 +697,16 @@ def write_report(
     return [out / "report.html", *methods]
 
 
-def _draw(analysis, want, formats):
+def _draw(analysis, formats):
     """``{key: (title, caption, {format: bytes})}`` of the figures
-    :func:`make_figures` makes with ``want``, drawn in each of ``formats`` and
+    :func:`make_figures` makes, drawn in each of ``formats`` and
     as PNG (which the page embeds)."""
     import matplotlib.pyplot as plt
 
     # up to 20 distributions and the other figures are open at once, then all
     # closed below: matplotlib's "More than 20 figures" warning is noise here
     with plt.rc_context({"figure.max_open_warning": 0}):
-        figures = make_figures(analysis, want)
+        figures = make_figures(analysis)
     drawn = {}
     try:
         for key, (title, caption, fig) in figures.items():
