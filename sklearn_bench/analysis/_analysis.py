@@ -44,6 +44,7 @@ from ._disagreements import (
 )
 from ._format import fmt_count, fmt_level, fmt_names, fmt_p_equals
 from ._generalization import generalization
+from ._learners import learner_table
 from ._plan import POSTHOCS, AnalysisPlan
 from ._records import TestRecord, paired_method, short_citation, short_test_names
 from ._records import within_notes as within_notes_of
@@ -306,6 +307,9 @@ class Analysis(_DeeplyFrozen):
         The answer of the primary analysis in words.
     failures : DataFrame
         ``dataset, learner, error_type, count, message`` of failed tasks.
+    learner_table : DataFrame
+        What each learner is and the parameters that tell it apart (index:
+        names; ``learner``, ``parameters``), from the run's records.
     notes : tuple of str
         What could not be computed, and why (one note per cause).
     scales_note : str
@@ -378,6 +382,7 @@ class Analysis(_DeeplyFrozen):
     best_by: MappingProxyType
     bottom_line: BottomLine | None
     failures: pd.DataFrame
+    learner_table: pd.DataFrame
     notes: tuple
     scales_note: str
     skipped: MappingProxyType
@@ -1369,6 +1374,7 @@ def analyse(result, plan=None):
         best_by=MappingProxyType({}),
         bottom_line=None,
         failures=_failures(full),
+        learner_table=learner_table(full),
         notes=tuple(notes),
         scales_note=scales_note or "",
         # reasons are phrases: a renderer ends them ("got 1." + "." was "got 1..")

@@ -46,7 +46,6 @@ from ._generalization import CSV as GENERALIZATION_CSV
 from ._generalization import generalization_html
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
-from ._learners import learner_table
 from ._methods import settings_table, write_methods
 from ._pairwise import pairwise_html
 
@@ -161,7 +160,7 @@ def _what_was_run(analysis, datasets):
     missing = analysis.n_missing_tasks
     info = result.info
     # Every parameter that is not at its default or differs between learners.
-    learners = learner_table(result).rename_axis("name")
+    learners = analysis.learner_table.rename_axis("name")
     versions = _versions()
     recorded = info.get("sklearn_bench_version")
     left_out = analysis.datasets_left_out

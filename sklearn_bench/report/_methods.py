@@ -125,14 +125,14 @@ def _learners_text(result, learner_table):
     return parts
 
 
-def methods_record(analysis, *, versions, settings=None, learner_table=None):
+def methods_record(analysis, *, versions, settings=None):
     """Everything the methods paragraph says, as plain data (for tests and
     both renderings)."""
     result = analysis.result
     info = result.info
     n_failed = int(analysis.failures["count"].sum()) if len(analysis.failures) else 0
     rec = {
-        "learners": _learners_text(result, learner_table),
+        "learners": _learners_text(result, analysis.learner_table),
         "datasets": _datasets_text(analysis),
         "cv": str(info["cv"]) if info.get("cv") else None,
         "seed": info.get("seed"),
@@ -272,16 +272,8 @@ def write_methods(analysis, folder, *, versions, settings=None):
     the run's provenance and ``analysis.methods``; returns their paths."""
     from pathlib import Path
 
-    from ._learners import learner_table
-
     folder = Path(folder)
-    result = analysis.result
-    rec = methods_record(
-        analysis,
-        versions=versions,
-        settings=settings,
-        learner_table=learner_table(result),
-    )
+    rec = methods_record(analysis, versions=versions, settings=settings)
     md, tex = folder / "methods.md", folder / "methods.tex"
     write_text(md, methods_markdown(rec))
     write_text(tex, methods_latex(rec))

@@ -1,6 +1,6 @@
-"""The analysis' tests within data sets, run in batches (analysis/_analysis.py
-``_within_batch`` (now results/_latex.py), analysis/_bayesian.py ``_within_batch``), equal the tests run
-one pair at a time to the last bit."""
+"""The analysis' tests within data sets, run in batches (results/_latex.py
+``_within_batch``, analysis/_bayesian.py ``_within_batch``), equal the tests
+run one pair at a time to the last bit."""
 
 import numpy as np
 import pandas as pd
