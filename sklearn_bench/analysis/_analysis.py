@@ -171,7 +171,13 @@ class Analysis(_DeeplyFrozen):
     plan : AnalysisPlan
         The plan this analysis ran (``adjust`` resolved).
     result : BenchmarkResult
-        The result analysed (for its provenance: learners, data sets, info).
+        The result analysed; only the performance distributions are drawn
+        from it (every other output reads the fields).
+    learners : tuple of str
+        The learners of the result, in its order.
+    provenance : mapping
+        The result's ``info`` (splitter, seed, recorded sizes and learners),
+        read-only.
     metric : str
     greater_is_better : bool
     alpha, confidence_level : float
@@ -337,6 +343,8 @@ class Analysis(_DeeplyFrozen):
 
     plan: AnalysisPlan = field(repr=False)
     result: object = field(repr=False, compare=False)
+    learners: tuple
+    provenance: MappingProxyType = field(repr=False)
     metric: str
     greater_is_better: bool
     delta: float | None
@@ -1327,6 +1335,8 @@ def analyse(result, plan=None):
     analysis = Analysis(
         plan=plan,
         result=full,
+        learners=tuple(str(m) for m in full.learners),
+        provenance=MappingProxyType(dict(full.info)),
         metric=metric,
         greater_is_better=gib,
         delta=delta,

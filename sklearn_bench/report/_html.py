@@ -156,15 +156,14 @@ def _datasets_table(analysis):
 
 
 def _what_was_run(analysis, datasets):
-    result = analysis.result
     missing = analysis.n_missing_tasks
-    info = result.info
+    info = analysis.provenance
     # Every parameter that is not at its default or differs between learners.
     learners = analysis.learner_table.rename_axis("name")
     versions = _versions()
     recorded = info.get("sklearn_bench_version")
     left_out = analysis.datasets_left_out
-    counted = f"{len(result.datasets)} data sets" + (
+    counted = f"{len(analysis.datasets)} data sets" + (
         f" ({len(analysis.datasets_across)} in the analyses across data sets: "
         f"{html.escape(fmt_names(left_out))} left out for failed or missing "
         'tasks, see <a href="#failures">Failures</a>)'
@@ -173,7 +172,7 @@ def _what_was_run(analysis, datasets):
     )
     parts = [
         '<section id="run"><h2>What was run</h2>',
-        f"<p>{len(result.learners)} learners × {counted}; "
+        f"<p>{len(analysis.learners)} learners × {counted}; "
         f"metric <b>{html.escape(analysis.metric)}</b> ({analysis.direction}); "
         f"resampling <code>{html.escape(str(info.get('cv', 'unknown')))}</code>; "
         f"seed <code>{html.escape(str(info.get('seed', 'unknown')))}</code>.</p>",

@@ -74,15 +74,14 @@ def format_summary(analysis):
             f"got {type(analysis).__name__}."
         )
     a = analysis
-    result = a.result
     level = f"{a.confidence_level:.0%}"
-    size = f"{len(result.learners)} learners x {len(result.datasets)} data sets"
+    size = f"{len(a.learners)} learners x {len(a.datasets)} data sets"
     if a.datasets_left_out:
         size += (
             f" ({len(a.datasets_across)} in the analyses across data sets: "
             f"{fmt_names(a.datasets_left_out)} left out for failed or missing tasks)"
         )
-    cv, seed = result.info.get("cv"), result.info.get("seed")
+    cv, seed = a.provenance.get("cv"), a.provenance.get("seed")
     if cv:
         size += f", resampling {cv}"
     if seed is not None:
