@@ -5,6 +5,7 @@ with their numbers. This module imports nothing of the package but ``_text``.
 """
 
 import re
+from dataclasses import dataclass
 from numbers import Integral
 
 import numpy as np
@@ -121,13 +122,47 @@ def latex_label(name):
 
 
 def latex_cell(centre, spread, stat, digits):
-    """A cell of the performance table: ``mean ± sd`` or ``median [q1, q3]``."""
+    """A cell of the performance table: ``mean ± sd`` or ``median [q1, q3]``;
+    the mean alone where the spread is not finite (one replicate)."""
     if not np.isfinite(centre):
         return "--"
+    if not np.isfinite(spread).all():
+        return f"{centre:.{digits}f}"
     if stat == "mean":
         return f"{centre:.{digits}f} $\\pm$ {spread:.{digits}f}"
     low, high = spread
     return f"{centre:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+@dataclass(frozen=True)
+class PerformanceTable:
+    """The numbers of the table of data sets × learners (one for
+    ``BenchmarkResult.to_latex`` and the report's ``performance.tex``), made by
+    ``sklearn_bench.results``; :func:`performance_latex` only writes them.
+
+    ``centre``/``spread`` are read-only arrays (data sets × learners; the
+    spread the standard deviation, or × 2 quartiles); ``bold`` and ``worse``
+    hold ``(data set, learner)`` pairs; ``tests`` the methods of
+    ``paired_test`` that ran (empty: none could); ``ranked`` the data sets of
+    the average ranks (every learner on every replicate), ``average_ranks``
+    aligned with ``learners`` (empty without a ranked data set)."""
+
+    metric: str
+    greater_is_better: bool
+    stat: str
+    learners: tuple
+    datasets: tuple
+    centre: np.ndarray
+    spread: np.ndarray
+    reps: tuple
+    bold: frozenset
+    worse: frozenset
+    tests: tuple
+    adjusted: str
+    alpha: float
+    untested: tuple
+    ranked: tuple
+    average_ranks: tuple
 
 
 def _check_digits(digits):
@@ -145,26 +180,29 @@ _PREAMBLE_NOTE = (
 )
 
 
-def performance_latex(cells, bold, worse, learners, datasets, rank_row, caption, label):
-    r"""The booktabs table of data sets × learners: ``cells[d][m]`` the text
-    of each cell, ``bold``/``worse`` the ``(data set, learner)`` pairs in bold
-    or marked with :data:`MARKER`, ``rank_row`` the average ranks (or
-    ``None``); the caption is LaTeX (not escaped)."""
-    rows = []
-    for dataset in datasets:
-        cells_of = []
-        for m in learners:
-            text = cells[dataset][m]
-            if (dataset, m) in bold:
+def performance_latex(table, *, digits=3, caption=None, label="tab:performance"):
+    r"""The booktabs table of a :class:`PerformanceTable`: the best of each
+    data set in bold, :data:`MARKER` on a learner worse than it, the average
+    ranks; ``caption`` (LaTeX, not escaped) replaces :func:`performance_caption`."""
+    learners, rows = table.learners, []
+    for i, dataset in enumerate(table.datasets):
+        cells = []
+        for j, m in enumerate(learners):
+            text = latex_cell(
+                table.centre[i, j], table.spread[i, j], table.stat, digits
+            )
+            if (dataset, m) in table.bold:
                 text = rf"\textbf{{{text}}}"
-            if (dataset, m) in worse:
+            if (dataset, m) in table.worse:
                 text += MARKER
-            cells_of.append(text)
-        rows.append(latex_label(dataset) + " & " + " & ".join(cells_of) + r" \\")
-    if rank_row is not None:
-        ranks = " & ".join(f"{rank_row[m]:.2f}" for m in learners)
+            cells.append(text)
+        rows.append(latex_label(dataset) + " & " + " & ".join(cells) + r" \\")
+    if table.ranked:
+        ranks = " & ".join(f"{r:.2f}" for r in table.average_ranks)
         rows += [r"\midrule", "Average rank & " + ranks + r" \\"]
     header = "Data set & " + " & ".join(latex_label(m) for m in learners)
+    if caption is None:
+        caption = performance_caption(table)
     return _table(caption, label, "l" + "c" * len(learners), header, rows)
 
 
@@ -191,39 +229,60 @@ def _table(caption, label, align, header, rows):
     return "\n".join(lines) + "\n"
 
 
-def performance_caption(
-    *, stat, metric, greater_is_better, reps, tests, adjusted, alpha, untested, n_ranked
-):
+def _names(names, limit=10):
+    """Escaped names in words, the first ``limit`` and how many more."""
+    shown = [latex_label(d) for d in names[:limit]]
+    if len(names) > limit:
+        return ", ".join(shown) + f" and {len(names) - limit} more"
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def performance_caption(table):
     """The caption of :func:`performance_latex` (LaTeX): what each cell is,
-    the test behind the markers (``tests``: method names of ``paired_test``),
-    the data sets not every learner could be tested on and the number of data
-    sets of the rank row (0: none)."""
-    direction = "higher" if greater_is_better else "lower"
+    the test behind the markers as it ran, the data sets not every learner
+    could be tested on and the data sets of the rank row, by name."""
+    reps = table.reps
     reps_text = f"{reps[0]}" if len(reps) == 1 else f"{reps[0]}--{reps[-1]}"
-    what = (
-        "Mean $\\pm$ standard deviation"
-        if stat == "mean"
-        else "Median [first quartile, third quartile]"
-    )
-    test = " / ".join(sorted(PAIRED_TEST_NAMES.get(t, f"{t} test") for t in tests))
+    if table.stat == "mean":
+        what = "Mean" if reps == (1,) else "Mean $\\pm$ standard deviation"
+    else:
+        what = "Median [first quartile, third quartile]"
     caption = (
-        f"{what} of {escape_latex(metric)} ({direction} is better) over the "
-        f"{reps_text} replicates of each data set. Bold: the best learner on "
-        f"the data set. {MARKER}: significantly worse than the best on that "
-        f"data set by a two-sided {escape_latex(test)}, "
-        f"{escape_latex(adjusted)} over the other "
-        f"learners of the data set, at $\\alpha = {alpha:g}$."
+        f"{what} of {escape_latex(table.metric)} "
+        f"({'higher' if table.greater_is_better else 'lower'} is better) over the "
+        f"{reps_text} replicate{'s' * (reps != (1,))} of each data set"
     )
-    if untested:
+    if 1 in reps:
         caption += (
-            " Not every learner could be tested on "
-            + ", ".join(latex_label(d) for d in untested)
-            + " (missing replicates or no variation)."
+            " (one replicate: no spread shown)"
+            if reps == (1,)
+            else "; a cell of one replicate shows its value alone"
         )
-    if n_ranked:
+    caption += ". Bold: the best learner on the data set (ties all bold)."
+    if table.tests:
+        test = " / ".join(
+            sorted(PAIRED_TEST_NAMES.get(t, f"{t} test") for t in table.tests)
+        )
         caption += (
-            f" Last row: average rank (1 = best) over the {n_ranked} data "
-            "sets on which every learner has a result (Demšar 2006)."
+            f" {MARKER}: significantly worse than the best on that data set by a "
+            f"two-sided {escape_latex(test)}, {escape_latex(table.adjusted)} over "
+            f"the other learners of the data set, at $\\alpha = {table.alpha:g}$."
+        )
+        if table.untested:
+            caption += (
+                " Not every learner could be tested on "
+                + _names(table.untested)
+                + " (missing replicates or no variation)."
+            )
+    else:
+        caption += " No learner could be tested against the best on any data set."
+    if table.ranked:
+        left_out = [d for d in table.datasets if d not in set(table.ranked)]
+        caption += (
+            f" Last row: average rank (1 = best) over the {len(table.ranked)} data "
+            f"set{'s' * (len(table.ranked) > 1)} on which every learner has every "
+            "replicate (Demšar 2006)"
+            + (f"; {_names(left_out)} left out." if left_out else ".")
         )
     return caption
 

@@ -15,6 +15,14 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import settings
+
+# Hypothesis profiles: the default keeps every test's own settings (the
+# consistency harness runs 25 studies in CI); HYPOTHESIS_PROFILE=deep searches
+# longer (tests/test_consistency.py reads it too).
+settings.register_profile("deep", max_examples=400, deadline=None)
+if os.environ.get("HYPOTHESIS_PROFILE"):
+    settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = Path(__file__).resolve().parent / "reference"

@@ -450,7 +450,7 @@ def _escape_latex(text):
 
 
 def _learner_table(result):
-    from sklearn_bench.report._learners import learner_table
+    from sklearn_bench.analysis._learners import learner_table
 
     return learner_table(result)
 

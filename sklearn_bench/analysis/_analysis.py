@@ -13,15 +13,16 @@ from types import MappingProxyType
 import numpy as np
 import pandas as pd
 
+from .._latex import PerformanceTable
 from .._text import ADJUST_METHODS, adjusted_by, terminal_line
-from .._validation import check_n_jobs
 from ..datasets._dataset import PROBLEM_WORDS
 from ..results import IncommensurableScalesWarning
+from ..results._latex import incomplete_datasets, performance_table, within_table
 from ..results._pairs import MAX_LEARNERS_ALL_PAIRS
 from ..results._scales import scale_note
+from ..results._select import primary_rows
 from ..stats import adjust_pvalues, smallest_attainable_pvalue
 from ._bayesian import (
-    across_job,
     bayesian_comparisons,
     bayesian_ranking,
     bayesian_records,
@@ -36,8 +37,10 @@ from ._disagreements import (
 )
 from ._format import fmt_count, fmt_level, fmt_names, fmt_p_equals
 from ._generalization import generalization
+from ._learners import learner_table
 from ._plan import POSTHOCS, AnalysisPlan
-from ._records import TestRecord, paired_method, short_citation, within_notes
+from ._records import TestRecord, paired_method, short_citation, short_test_names
+from ._records import within_notes as within_notes_of
 
 # Above MAX_LEARNERS_ALL_PAIRS learners the across-data-set pairs are "each
 # learner against the best", not all k (k - 1) / 2 pairs (results/_pairs.py).
@@ -51,8 +54,25 @@ MIN_LEARNERS, MIN_DATASETS = 3, 10
 LEADERBOARD_RESAMPLES, LEADERBOARD_SEED = 1000, 0
 
 
+class _DeeplyFrozen:
+    """A frozen dataclass whose tables cannot be edited behind its back: a
+    DataFrame or Series field is returned as a copy (editing it in place
+    changes nothing the outputs render), an array field is read-only."""
+
+    def __getattribute__(self, name):
+        value = object.__getattribute__(self, name)
+        if isinstance(value, pd.DataFrame | pd.Series):
+            return value.copy()
+        return value
+
+    def __post_init__(self):
+        for value in vars(self).values():
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+
+
 @dataclass(frozen=True)
-class PowerAnalysis:
+class PowerAnalysis(_DeeplyFrozen):
     """The power of the primary comparison of the two best learners across data
     sets (Boulesteix et al. 2015, Section 3): for Δ fixed in advance first,
     then, secondary, at the observed difference (post-hoc power: a function of
@@ -98,7 +118,7 @@ class PowerAnalysis:
 
 
 @dataclass(frozen=True)
-class LeaderboardAnalysis:
+class LeaderboardAnalysis(_DeeplyFrozen):
     """The leaderboard of a large study (at least 3 learners and 10 data sets).
 
     Attributes
@@ -126,14 +146,15 @@ class LeaderboardAnalysis:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Analysis:
+class Analysis(_DeeplyFrozen):
     """Every number a study's outputs show, computed once by
     :func:`~sklearn_bench.analysis.analyse` with an
     :class:`~sklearn_bench.analysis.AnalysisPlan`.
 
     The HTML report, the text summary, the LaTeX tables, the methods paragraph
-    and the CLI render these fields and compute nothing. Frozen: tables are
-    DataFrames, lists are tuples, ``skipped`` is a read-only mapping. Its
+    and the CLI render these fields and compute nothing. Deeply frozen: a
+    table is returned as a copy (editing it changes nothing an output shows),
+    arrays are read-only, lists are tuples, mappings read-only. Its
     ``repr`` is :meth:`summary`. Every pair is written ``A − B`` with ``A`` the
     better ranked (``SIGN_CONVENTION``).
 
@@ -142,7 +163,13 @@ class Analysis:
     plan : AnalysisPlan
         The plan this analysis ran (``adjust`` resolved).
     result : BenchmarkResult
-        The result analysed (for its provenance: learners, data sets, info).
+        The result analysed; only the performance distributions are drawn
+        from it (every other output reads the fields).
+    learners : tuple of str
+        The learners of the result, in its order.
+    provenance : mapping
+        The result's ``info`` (splitter, seed, recorded sizes and learners),
+        read-only.
     metric : str
     greater_is_better : bool
     alpha, confidence_level : float
@@ -189,6 +216,12 @@ class Analysis:
         − learner``; ``adjusted_pvalue`` is Holm's over the other learners of
         the data set and ``worse`` marks a learner significantly worse than the
         reference at α by it (the LaTeX table's dagger).
+    within_test : str
+        The test(s) that made :attr:`within`, read from its ``method`` column
+        (``""`` when none could run).
+    performance : PerformanceTable
+        The table of data sets × learners (``performance.tex``): what
+        ``result.to_latex()`` gives under the default plan.
     within_notes : tuple of str
         The notes of its rows without an interval, one per cause.
     within_ratio : str
@@ -202,9 +235,20 @@ class Analysis:
         corrected resampled t over one data set's folds or splits), intervals
         unadjusted at ``confidence_level`` and simultaneous (Bonferroni, each at
         ``adjusted_level``), p-values raw and Holm-adjusted.
+    primary_test : str
+        The test that made :attr:`pairs`, read from its ``method`` column
+        (``"paired t"``, ``"corrected resampled t"``, …; ``""`` without pairs).
+    intervals_match_tests : bool
+        Whether the intervals' level is ``1 − α``: only then does a
+        simultaneous interval exclude 0 exactly where the Holm-adjusted p is
+        below α, and only then do the outputs say so.
     friedman : FriedmanResult or None
     critical_difference : float or None
         Nemenyi's critical difference at the plan's α (ranks).
+    cd_groups : tuple of tuple of str
+        The bars of the critical difference diagram: each maximal group (at
+        least 2 learners, best first) whose Friedman average ranks all differ
+        by less than the critical difference.
     posthoc : DataFrame or None
         The plan's post-hoc test after Friedman's,
         :meth:`~sklearn_bench.BenchmarkResult.pairwise_tests` with
@@ -261,8 +305,14 @@ class Analysis:
         The answer of the primary analysis in words.
     failures : DataFrame
         ``dataset, learner, error_type, count, message`` of failed tasks.
+    learner_table : DataFrame
+        What each learner is and the parameters that tell it apart (index:
+        names; ``learner``, ``parameters``), from the run's records.
     notes : tuple of str
         What could not be computed, and why (one note per cause).
+    scales_note : str
+        The note among them that the metric's scales differ by orders of
+        magnitude across data sets (``""`` when they do not).
     skipped : mapping of str to str
         Per analysis or figure, why it was not run.
     methods : tuple of TestRecord
@@ -285,6 +335,8 @@ class Analysis:
 
     plan: AnalysisPlan = field(repr=False)
     result: object = field(repr=False, compare=False)
+    learners: tuple
+    provenance: MappingProxyType = field(repr=False)
     metric: str
     greater_is_better: bool
     delta: float | None
@@ -301,11 +353,16 @@ class Analysis:
     datasets_left_out: tuple
     n_missing_tasks: int
     within: pd.DataFrame
+    within_test: str
+    performance: PerformanceTable
     within_notes: tuple
     within_ratio: str
     pairs: pd.DataFrame
+    primary_test: str
+    intervals_match_tests: bool
     friedman: object
     critical_difference: float | None
+    cd_groups: tuple
     posthoc: pd.DataFrame | None
     rm_anova: object
     tukey: object
@@ -325,7 +382,9 @@ class Analysis:
     best_by: MappingProxyType
     bottom_line: BottomLine | None
     failures: pd.DataFrame
+    learner_table: pd.DataFrame
     notes: tuple
+    scales_note: str
     skipped: MappingProxyType
     methods: tuple
 
@@ -413,10 +472,10 @@ class Analysis:
             lines.append(bl.sentences[0] if bl is not None else "no comparison ran")
         else:
             m = len(self.pairs)
-            test = "paired t" if self.blocks == "data sets" else "corrected t"
             holm = f", Holm-adjusted over {m} pairs" if m > 1 else ""
             lines.append(
-                f"best: {bl.best}; primary test: {test} over {self.blocks}"
+                f"best: {bl.best}; primary test: {self.primary_test or 'none ran'} "
+                f"over {self.blocks}"
                 f"{holm}, at α = {self.alpha:g}"
             )
             c = bl.comparison
@@ -470,108 +529,6 @@ def _paired_rows(result, pairs, level, *, dataset, metric, notes):
         row.update(estimate=res.estimate, low=ci.low, high=ci.high)
         rows.append({**row, "pvalue": res.pvalue, "n": res.n, "method": res.method})
     return rows, tests
-
-
-def _within(result, mean, greater_is_better, level, alpha, metric):
-    """Each learner against the best on each data set (see
-    :attr:`Analysis.within`); ``(frame, notes, rules)``: ``rules`` maps each
-    data set tested by the corrected t to where its ``n_test/n_train`` comes
-    from, in words."""
-    rows, rules = [], {}
-    failed = []  # said once per cause, in the notes (issue 28.9)
-    values = mean.to_numpy(dtype=float)
-    finite = np.isfinite(values)  # one lookup, not 25 000
-    learners = list(mean.columns)
-    for at, dataset in enumerate(mean.index):
-        present = np.flatnonzero(~np.isnan(values[at]))
-        if not present.size:
-            continue
-        # the first best, as idxmax / idxmin of the row's non-NaN means
-        row = values[at, present]
-        best = learners[
-            present[np.argmax(row) if greater_is_better else np.argmin(row)]
-        ]
-        others = [
-            learners[j] for j in np.flatnonzero(finite[at]) if learners[j] != best
-        ]
-        error = None
-        try:
-            batch = _within_batch(result, others, best, level, metric, dataset, rules)
-        except ValueError as exc:  # the error of every pair, decided once
-            batch, error = {}, str(exc)
-        for learner in others:
-            entry = {"dataset": dataset, "learner": learner, "reference": best}
-            if learner in batch:
-                entry.update(batch[learner])
-                rows.append(entry)
-                continue
-            try:
-                if error is not None:
-                    raise ValueError(error)
-                res = result.paired_test(learner, best, dataset=dataset, metric=metric)
-                ci = res.confidence_interval(level)
-            except ValueError as exc:
-                failed.append((learner, best, dataset, str(exc)))
-                entry.update(estimate=np.nan, low=np.nan, high=np.nan)
-                entry.update(pvalue=np.nan, n=0, method="")
-            else:
-                # best − learner: the better first, as in every table
-                entry.update(estimate=-res.estimate, low=-ci.high, high=-ci.low)
-                entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
-                ratio = res.details.get("test_train_ratio", np.nan)
-                entry.update(test_train_ratio=ratio)
-                if "ratio_rule" in res.details:
-                    rules.setdefault(dataset, res.details["ratio_rule"])
-            rows.append(entry)
-    columns = ["dataset", "learner", "reference", "estimate", "low", "high"]
-    columns += ["pvalue", "n", "method", "test_train_ratio"]
-    frame = pd.DataFrame(rows, columns=columns)
-    frame["test_train_ratio"] = frame["test_train_ratio"].astype(float)
-    # the LaTeX table's marks: Holm over the other learners of each data set
-    adjusted = np.full(len(frame), np.nan)
-    p = frame["pvalue"].to_numpy(dtype=float)
-    for _, at in frame.groupby("dataset", sort=False).indices.items():
-        tested = at[np.isfinite(p[at])]
-        if tested.size:
-            adjusted[tested] = adjust_pvalues(p[tested], adjust="holm")
-    sign = 1.0 if greater_is_better else -1.0
-    frame["adjusted_pvalue"] = adjusted
-    frame["worse"] = (adjusted <= alpha) & (sign * frame["estimate"] > 0)
-    return frame, within_notes(failed), rules
-
-
-def _within_batch(result, learners, best, level, metric, dataset, rules=None):
-    """``{learner: row fields}`` of the default test of each of ``learners``
-    against ``best`` on ``dataset``, all at once when they share one design
-    (the corrected t): bit for bit what ``paired_test`` and its interval give;
-    empty when they cannot be batched (those, and constant differences, are
-    tested one by one). Records the rule of the ratio in ``rules``. Raises the
-    ``ValueError`` of every pair when they share a design on which the default
-    test cannot run (e.g. no split sizes)."""
-    from ..results._within import corrected_t_block
-    from ..stats import paired_test
-
-    block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
-    if block is None or block[0].shape[0] < 2:
-        return {}
-    x, y, ratio, rule = block
-    if rules is not None:
-        rules.setdefault(dataset, rule)
-    out = paired_test(x, y[:, None], method="corrected_t", test_train_ratio=ratio)
-    ci = out.confidence_interval(level)
-    return {
-        learner: {
-            "estimate": -float(out.estimate[j]),
-            "low": -float(ci.high[j]),
-            "high": -float(ci.low[j]),
-            "pvalue": float(out.pvalue[j]),
-            "n": int(x.shape[0]),
-            "method": "corrected_t",
-            "test_train_ratio": float(ratio),
-        }
-        for j, learner in enumerate(learners)
-        if not np.isnan(out.pvalue[j])  # constant differences: one by one
-    }
 
 
 def _pairs(result, order, level, *, dataset, metric, notes):
@@ -668,29 +625,6 @@ def _power(result, complete, order, sign, metric, delta, source, plan, n_compari
     ), ""
 
 
-def _incomplete_datasets(result, metric):
-    """The data sets on which some learner lacks a replicate's performance (not
-    run, or NaN: a failed task), or that have none at all."""
-    from ..results._select import performance_arrays
-
-    arrays = performance_arrays(result, metric)
-    n_d = arrays["count"].shape[0]
-    # Replicates of each data set: distinct (data set, replicate) pairs.
-    d, rep = arrays["dataset"], arrays["replicate"]
-    order = np.lexsort((rep, d))
-    d, rep = d[order], rep[order]
-    first = np.ones(d.size, dtype=bool)
-    first[1:] = (np.diff(d) != 0) | (np.diff(rep) != 0)
-    n_rep = np.bincount(d[first], minlength=n_d)
-    bad = (
-        (n_rep == 0)
-        | (arrays["count"] != n_rep[:, None]).any(axis=1)
-        | (arrays["n_nan"] > 0).any(axis=1)
-    )
-    names = list(result.datasets)
-    return {names[i] for i in np.flatnonzero(bad)}
-
-
 def _subset(result, datasets):
     """The result restricted to ``datasets`` (for the across-data-set analyses)."""
     from ..results import BenchmarkResult
@@ -724,6 +658,9 @@ def _datasets(result, n_rep, within):
     the ``n_test/n_train`` of its corrected t."""
     names = list(result.datasets)
     scores = result.scores
+    primary = primary_rows(result, scores)  # not nested CV's inner splits
+    if primary is not None:
+        scores = scores[primary]
     sizes = scores[(scores["n_train"] >= 0) & (scores["n_test"] >= 0)]
     sizes = sizes.groupby("dataset", observed=True)[["n_train", "n_test"]]
     table = pd.DataFrame(
@@ -862,149 +799,13 @@ def _pairwise_record(frame, plan, adjust, n_datasets_words):
     )
 
 
-def analyse(result, plan=None, *, n_jobs=None):
-    """Run the analysis plan on a result, once, without refitting anything.
-
-    Effect sizes come first (Berrar & Lozano 2013): for each data set, each
-    learner's mean difference to the best learner on that data set with the
-    interval of the default test within a data set (the corrected resampled t
-    on the run's folds or splits); across data sets, paired differences of the
-    mean performances with unadjusted and simultaneous (Bonferroni) intervals,
-    the latter compatible with the Holm-adjusted p-values. Then Friedman's test
-    with the plan's post-hoc comparisons and Nemenyi's critical difference at
-    the plan's α (Demšar 2006), the pairwise Wilcoxon tests (Benavoli et al.
-    2016), the Bayesian comparisons with the plan's model (Benavoli et al.
-    2017), the power of the paired t-test across the data sets with the number
-    of data sets a study with power ``plan.target_power`` would need
-    (Boulesteix et al. 2015, Section 3), the wins, ties and losses within Δ and,
-    for a large study, the leaderboard. Every number comes from the public
-    :class:`~sklearn_bench.BenchmarkResult` methods called with the plan's
-    settings (or their batched paths, bit for bit equal).
-
-    Parameters
-    ----------
-    result : BenchmarkResult
-    plan : AnalysisPlan, default=None
-        What to compute; ``None`` is ``AnalysisPlan()``.
-    n_jobs : int, default=None
-        Processes that compute at once (joblib's convention: ``None`` is 1
-        unless in a ``joblib.parallel_config`` context, -1 is every CPU). With 2
-        or more, the Bayesian signed-rank comparisons run in a child process
-        forked from this one while this one computes the rest: only on Linux,
-        while this process runs no other thread, and not with the hierarchical
-        model; elsewhere, or if the child fails, here. The numbers are the
-        same either way.
-
-    Returns
-    -------
-    Analysis
-        Every number every output renders; frozen.
-
-    Examples
-    --------
-    >>> from sklearn_bench import BenchmarkResult
-    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
-    >>> from sklearn_bench.datasets import load_demsar2006
-    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
-    ...     learner="learner", value="auc", greater_is_better=True)
-    >>> analysis = analyse(result, AnalysisPlan(delta=0.02, alpha=0.10))
-    >>> analysis.best, analysis.delta, round(analysis.critical_difference, 3)
-    ('C4.5+m+cf', 0.02, 1.118)
-    >>> pair = analysis.pairs.loc["C4.5+m+cf − C4.5"]  # better ranked first
-    >>> pair[["estimate", "low", "high"]].astype(float).round(3).tolist()
-    [0.022, 0.005, 0.04]
-    """
-    if plan is None:
-        plan = AnalysisPlan()
-    if not isinstance(plan, AnalysisPlan):
-        raise TypeError(f"`plan` must be an AnalysisPlan; got {plan!r}.")
-    check_n_jobs(n_jobs)
-    analyses = plan.analyses
-    alpha, level = plan.alpha, plan.confidence_level
-    metric = plan.metric if plan.metric is not None else next(iter(result.metrics))
-    gib = result.greater_is_better(metric)  # refuses a metric the result lacks
-    mean = result.aggregate(metric)
-    mean.columns = [str(c) for c in mean.columns]
-    mean.index = [str(i) for i in mean.index]
-    std = result.aggregate(metric, stat="std")
-    std.columns, std.index = list(mean.columns), list(mean.index)
-    n_rep = result.aggregate(metric, stat="count")
-    n_rep.columns, n_rep.index = list(mean.columns), list(mean.index)
-    delta, delta_source = plan.resolved_delta(metric)
-    notes, skipped, methods = [], {}, []
-
-    # A data set with a NaN replicate performance (a failed or missing task) is
-    # left out of the analyses across data sets, which need every learner on
-    # every replicate; a data set of a partial store may have no task at all.
-    incomplete = _incomplete_datasets(result, metric)
-    complete = mean.drop(index=[d for d in mean.index if d in incomplete])
-    complete = complete.dropna(axis=0, how="any")
-    full = result
-    if len(complete) < len(mean):
-        dropped = [d for d in mean.index if d not in complete.index]
-        notes.append(
-            f"Data sets {dropped} have failed or missing tasks and are left out of "
-            "the analyses across data sets."
-        )
-        result = _subset(result, list(complete.index))
-    n_datasets = len(complete)
-    scales_note = scale_note(complete, metric)  # Demšar (2006), Sec. 3.1
-    if scales_note is not None:
-        notes.append(scales_note)
-    learners = list(mean.columns)
-    sign = -1.0 if gib else 1.0
-    ranked = complete if n_datasets >= 1 else mean  # a partial store: finished
-    average_ranks = (sign * ranked).rank(axis=1).mean(axis=0)
-    average_ranks = average_ranks.sort_values(kind="stable")
-    order = tuple(average_ranks.index) if len(ranked) else tuple(learners)
-    best = order[0]
-
-    # Blocks of the across-learner analyses: data sets, or replicates of the one.
-    scope = None
-    if n_datasets == 1:
-        # One complete data set (possibly beside unfinished ones of a partial
-        # run): compare over its replicates.
-        scope = complete.index[0]
-        blocks = "replicates" if len(mean) == 1 else f"replicates of {scope}"
-    else:
-        blocks = "data sets"
-    can_compare = len(learners) >= 2 and (scope is not None or n_datasets >= 2)
-    if len(learners) < 2:
-        why_not = "comparisons need at least 2 learners with results"
-    elif not can_compare:
-        why_not = (
-            f"the analyses across data sets need at least 2 data sets on which "
-            f"every learner has every replicate; this result has {n_datasets} "
-            f"({len(mean)} with any result)"
-        )
-        if len(mean) == 1:
-            why_not += (
-                "; the comparisons over the replicates of a single data set need "
-                "every learner on every replicate"
-            )
-    else:
-        why_not = ""
-    n_blocks = n_datasets if scope is None else int(n_rep.loc[scope].min())
-
-    within, within_notes, ratio_rules = _within(full, mean, gib, level, alpha, metric)
-    ratio_words = _ratio_words(within, ratio_rules)
-    notes.extend(within_notes)
-    # The signed-rank batch of the Bayesian comparisons needs nothing computed
-    # below: with n_jobs >= 2 a child forked from this process computes it
-    # meanwhile.
-    across = (
-        across_job(
-            full,
-            metric=metric,
-            mean=mean,
-            best=best,
-            delta=delta,
-            model=plan.bayesian,
-            fork=False,
-        )
-        if "bayesian" in analyses
-        else None
-    )
+def _effects_step(
+    within, ratio_words, n_rep, n_blocks, *, result, metric, scope, blocks, order,
+    can_compare, why_not, notes, skipped, methods, plan, **_
+):  # fmt: skip
+    """The effect sizes: the records of the tests within each data set, and the
+    pairwise intervals of the primary analysis (:attr:`Analysis.pairs`)."""
+    analyses, alpha, level = plan.analyses, plan.alpha, plan.confidence_level
     if "effects" in analyses and within["n"].gt(0).any():
         used = sorted({m for m in within["method"].dropna() if m}) or ["t"]
         name = " / ".join(paired_method(m)[0] for m in used)
@@ -1045,15 +846,18 @@ def analyse(result, plan=None, *, n_jobs=None):
                         + adjusted_interval_words(
                             level, pairs["adjusted_level"].iloc[0], m
                         )
-                        + " intervals, which exclude 0 only where the "
-                        "Holm-adjusted p is below α"
+                        + (
+                            " intervals, which exclude 0 only where the "
+                            "Holm-adjusted p is below α"
+                            if abs(level - (1 - alpha)) < 1e-9
+                            else " intervals (at another level than the "
+                            "tests' 1 − α: not comparable with the Holm p)"
+                        )
                         if m > 1
                         else f"{fmt_level(level)} confidence intervals"
                     )
                     + ")",
-                    "two-sided paired t-test"
-                    if scope is None
-                    else "two-sided "
+                    "two-sided "
                     + " / ".join(paired_method(x)[0] for x in used)
                     + (
                         f" ({ratio_words})"
@@ -1079,6 +883,16 @@ def analyse(result, plan=None, *, n_jobs=None):
         )
         skipped["pairs"] = why_not
 
+    return pairs
+
+
+def _friedman_step(
+    *, result, plan, metric, scope, blocks, learners, can_compare, why_not, notes,
+    skipped, methods, **_
+):  # fmt: skip
+    """Friedman's test, the critical difference at the plan's α and the plan's
+    post-hoc test."""
+    analyses, alpha = plan.analyses, plan.alpha
     friedman = posthoc = critical_difference = None
     if can_compare and "friedman" in analyses:
         try:
@@ -1119,6 +933,15 @@ def analyse(result, plan=None, *, n_jobs=None):
         notes.append("Friedman's test needs at least 2 blocks and 2 learners.")
         skipped["friedman"] = why_not
 
+    return friedman, posthoc, critical_difference
+
+
+def _anova_step(
+    *, result, metric, scope, blocks, learners, can_compare, notes, skipped,
+    methods, plan, **_
+):  # fmt: skip
+    """Autorank's parametric path (issue 24), a sensitivity analysis only."""
+    analyses, alpha, level = plan.analyses, plan.alpha, plan.confidence_level
     anova = tukey = None
     if can_compare and "rm_anova" in analyses:
         # issue 24: autorank's parametric path, a sensitivity analysis only
@@ -1150,6 +973,15 @@ def analyse(result, plan=None, *, n_jobs=None):
                 )
             )
 
+    return anova, tukey
+
+
+def _power_step(
+    complete, sign, delta, delta_source, n_pairs, n_datasets, *, result, plan,
+    metric, scope, order, can_compare, why_not, notes, skipped, methods, **_
+):  # fmt: skip
+    """The power of the primary comparison of the two best learners."""
+    analyses = plan.analyses
     power = None
     if "power" in analyses and can_compare and scope is None:
         power, reason = _power(
@@ -1161,7 +993,7 @@ def analyse(result, plan=None, *, n_jobs=None):
             delta,
             delta_source,
             plan,
-            n_comparisons=len(pairs) if len(pairs) else 1,
+            n_comparisons=n_pairs or 1,
         )
         if power is None:
             notes.append(f"No power analysis: {reason}.")
@@ -1197,6 +1029,14 @@ def analyse(result, plan=None, *, n_jobs=None):
             f"learner has every replicate; this result has {n_datasets}"
         )
 
+    return power
+
+
+def _win_tie_loss_step(
+    mean, delta, friedman, *, full, metric, learners, skipped, plan, **_
+):  # fmt: skip
+    """The win/tie/loss counts within Δ (and whether the diagrams are readable)."""
+    analyses = plan.analyses
     readable = len(learners) <= MAX_DIAGRAM_LEARNERS
     win_tie_loss = None
     if "win_tie_loss" in analyses:
@@ -1220,7 +1060,16 @@ def analyse(result, plan=None, *, n_jobs=None):
         skipped["critical_difference"] = _too_many(
             len(learners), "critical difference diagram", f"{plan.posthoc}.csv"
         )
+    return win_tie_loss
 
+
+def _pairwise_step(
+    within, n_datasets, *, full, plan, metric, blocks, learners, skipped, methods,
+    **_
+):  # fmt: skip
+    """The pairwise Wilcoxon tests, the smallest p they can reach, and the
+    record of the LaTeX table's marks."""
+    analyses, alpha = plan.analyses, plan.alpha
     pairwise = smallest = None
     if "pairwise" in analyses:
         pairwise, why = _pairwise(full, plan, metric, skipped, blocks)
@@ -1229,7 +1078,7 @@ def analyse(result, plan=None, *, n_jobs=None):
         else:
             frame = pairwise.to_frame()
             methods.append(_pairwise_record(frame, plan, pairwise.adjust, blocks))
-            if not readable:
+            if len(learners) > MAX_DIAGRAM_LEARNERS:
                 skipped["pairwise_significance"] = _too_many(
                     len(learners), "pairwise significance diagram", "pairwise_tests.csv"
                 )
@@ -1258,12 +1107,19 @@ def analyse(result, plan=None, *, n_jobs=None):
                 citations=(*cites, "holm1979"),
             )
         )
+    return pairwise, smallest
 
+
+def _bayesian_step(
+    mean, best, within, delta, friedman, *, full, plan, metric, learners, methods,
+    **_
+):  # fmt: skip
+    """The Bayesian comparisons and ranking, when the plan asks for them."""
+    analyses = plan.analyses
     bayes = ranking = None
     bayes_notes = ranking_notes = ()
     fits = ()
     ranking_table = None
-    leaderboard = _leaderboard(full, metric, level, delta)  # while the child works
     if "bayesian" in analyses:
         bayes, rope, bayes_notes, fits = bayesian_comparisons(
             full,
@@ -1273,7 +1129,6 @@ def analyse(result, plan=None, *, n_jobs=None):
             within=within if "effects" in analyses else within.iloc[:0],
             delta=delta,
             model=plan.bayesian,
-            across=across,
         )
         ranking, ranking_table, ranking_notes = bayesian_ranking(
             full,
@@ -1284,19 +1139,198 @@ def analyse(result, plan=None, *, n_jobs=None):
             friedman=friedman,
         )
         methods.extend(bayesian_records(bayes, rope, ranking))
+    return bayes, bayes_notes, fits, ranking, ranking_table, ranking_notes
 
+
+def _generalization_step(*, full, plan, metric, order, notes, skipped, methods, **_):
+    """How good each learner is (:attr:`Analysis.generalization`)."""
+    analyses = plan.analyses
     learner_intervals = None
     if "generalization" in analyses:
-        learner_intervals, record, gen_notes, why = generalization(full, plan, metric)
+        learner_intervals, record, gen_notes, why = generalization(
+            full, plan, metric, order
+        )
         notes.extend(gen_notes)
         if record is None:
             skipped["generalization"] = why
         else:
             methods.append(record)
+    return learner_intervals
 
+
+def _blocks(complete, mean, n_rep):
+    """The blocks of the analyses of all learners: the complete data sets, or
+    the replicates of the one; whether they can run, why not, and how many."""
+    learners, n_datasets = list(mean.columns), len(complete)
+    scope = None
+    if n_datasets == 1:
+        # One complete data set (possibly beside unfinished ones of a partial
+        # run): compare over its replicates.
+        scope = complete.index[0]
+        blocks = "replicates" if len(mean) == 1 else f"replicates of {scope}"
+    else:
+        blocks = "data sets"
+    can_compare = len(learners) >= 2 and (scope is not None or n_datasets >= 2)
+    if len(learners) < 2:
+        why_not = "comparisons need at least 2 learners with results"
+    elif not can_compare:
+        why_not = (
+            f"the analyses across data sets need at least 2 data sets on which "
+            f"every learner has every replicate; this result has {n_datasets} "
+            f"({len(mean)} with any result)"
+        )
+        if len(mean) == 1:
+            why_not += (
+                "; the comparisons over the replicates of a single data set need "
+                "every learner on every replicate"
+            )
+    else:
+        why_not = ""
+    n_blocks = n_datasets if scope is None else int(n_rep.loc[scope].min())
+    return scope, blocks, can_compare, why_not, n_blocks
+
+
+def _verdicts(analysis, bayes, delta):
+    """The analysis with its disagreements, the learner each summary names
+    best, and the bottom line that states them."""
+    # where a sensitivity analysis disagrees with the primary one: which one the
+    # plan trusts, and why (read by the bottom line, which states them)
+    disagreements = (
+        *friedman_disagreements(analysis),
+        *pairs_disagreements(analysis),
+    )
+    if bayes is not None and len(bayes):
+        disagreements += (*bayesian_disagreements(analysis, bayes, delta or 0.0),)
+    best_by = best_by_summary(analysis)
+    disagreements += (*best_disagreements(analysis, best_by),)
+    analysis = replace(
+        analysis, disagreements=disagreements, best_by=MappingProxyType(best_by)
+    )
+    return replace(analysis, bottom_line=bottom_line(analysis))
+
+
+def analyse(result, plan=None):
+    """Run the analysis plan on a result, once, without refitting anything.
+
+    Effect sizes come first (Berrar & Lozano 2013): for each data set, each
+    learner's mean difference to the best learner on that data set with the
+    interval of the default test within a data set (the corrected resampled t
+    on the run's folds or splits); across data sets, paired differences of the
+    mean performances with unadjusted and simultaneous (Bonferroni) intervals,
+    the latter compatible with the Holm-adjusted p-values. Then Friedman's test
+    with the plan's post-hoc comparisons and Nemenyi's critical difference at
+    the plan's α (Demšar 2006), the pairwise Wilcoxon tests (Benavoli et al.
+    2016), the Bayesian comparisons with the plan's model (Benavoli et al.
+    2017), the power of the paired t-test across the data sets with the number
+    of data sets a study with power ``plan.target_power`` would need
+    (Boulesteix et al. 2015, Section 3), the wins, ties and losses within Δ and,
+    for a large study, the leaderboard. Every number comes from the public
+    :class:`~sklearn_bench.BenchmarkResult` methods called with the plan's
+    settings (or their batched paths, bit for bit equal).
+
+    Parameters
+    ----------
+    result : BenchmarkResult
+    plan : AnalysisPlan, default=None
+        What to compute; ``None`` is ``AnalysisPlan()``.
+
+    Returns
+    -------
+    Analysis
+        Every number every output renders; frozen.
+
+    Examples
+    --------
+    >>> from sklearn_bench import BenchmarkResult
+    >>> from sklearn_bench.analysis import AnalysisPlan, analyse
+    >>> from sklearn_bench.datasets import load_demsar2006
+    >>> result = BenchmarkResult.from_frame(load_demsar2006(), dataset="dataset",
+    ...     learner="learner", value="auc", greater_is_better=True)
+    >>> analysis = analyse(result, AnalysisPlan(delta=0.02, alpha=0.10))
+    >>> analysis.best, analysis.delta, round(analysis.critical_difference, 3)
+    ('C4.5+m+cf', 0.02, 1.118)
+    >>> pair = analysis.pairs.loc["C4.5+m+cf − C4.5"]  # better ranked first
+    >>> pair[["estimate", "low", "high"]].astype(float).round(3).tolist()
+    [0.022, 0.005, 0.04]
+    """
+    if plan is None:
+        plan = AnalysisPlan()
+    if not isinstance(plan, AnalysisPlan):
+        raise TypeError(f"`plan` must be an AnalysisPlan; got {plan!r}.")
+    alpha, level = plan.alpha, plan.confidence_level
+    metric = plan.metric if plan.metric is not None else next(iter(result.metrics))
+    gib = result.greater_is_better(metric)  # refuses a metric the result lacks
+    mean = result.aggregate(metric)
+    mean.columns = [str(c) for c in mean.columns]
+    mean.index = [str(i) for i in mean.index]
+    std = result.aggregate(metric, stat="std")
+    std.columns, std.index = list(mean.columns), list(mean.index)
+    n_rep = result.aggregate(metric, stat="count")
+    n_rep.columns, n_rep.index = list(mean.columns), list(mean.index)
+    delta, delta_source = plan.resolved_delta(metric)
+    notes, skipped, methods = [], {}, []
+
+    # A data set with a NaN replicate performance (a failed or missing task) is
+    # left out of the analyses across data sets, which need every learner on
+    # every replicate; a data set of a partial store may have no task at all.
+    incomplete = incomplete_datasets(result, metric)
+    complete = mean.drop(index=[d for d in mean.index if d in incomplete])
+    complete = complete.dropna(axis=0, how="any")
+    full = result
+    if len(complete) < len(mean):
+        dropped = [d for d in mean.index if d not in complete.index]
+        notes.append(
+            f"Data sets {dropped} have failed or missing tasks and are left out of "
+            "the analyses across data sets."
+        )
+        result = _subset(result, list(complete.index))
+    n_datasets = len(complete)
+    scales_note = scale_note(complete, metric)  # Demšar (2006), Sec. 3.1
+    if scales_note is not None:
+        notes.append(scales_note)
+    learners = list(mean.columns)
+    sign = -1.0 if gib else 1.0
+    ranked = complete if n_datasets >= 1 else mean  # a partial store: finished
+    average_ranks = (sign * ranked).rank(axis=1).mean(axis=0)
+    average_ranks = average_ranks.sort_values(kind="stable")
+    order = tuple(average_ranks.index) if len(ranked) else tuple(learners)
+    best = order[0]
+
+    scope, blocks, can_compare, why_not, n_blocks = _blocks(complete, mean, n_rep)
+
+    within, failed, ratio_rules = within_table(
+        full, mean, gib, metric=metric, alpha=alpha, level=level
+    )
+    within_notes = within_notes_of(failed)
+    performance = performance_table(full, metric, alpha=alpha, within=within)
+    ratio_words = _ratio_words(within, ratio_rules)
+    notes.extend(within_notes)
+    # what every step reads (the steps append to notes, skipped and methods)
+    c = {
+        "result": result, "full": full, "plan": plan, "metric": metric,
+        "scope": scope, "blocks": blocks, "learners": learners, "order": order,
+        "can_compare": can_compare, "why_not": why_not, "notes": notes,
+        "skipped": skipped, "methods": methods,
+    }  # fmt: skip
+    pairs = _effects_step(within, ratio_words, n_rep, n_blocks, **c)
+    friedman, posthoc, critical_difference = _friedman_step(**c)
+    anova, tukey = _anova_step(**c)
+    power = _power_step(
+        complete, sign, delta, delta_source, len(pairs), n_datasets, **c
+    )
+
+    win_tie_loss = _win_tie_loss_step(mean, delta, friedman, **c)
+    pairwise, smallest = _pairwise_step(within, n_datasets, **c)
+    leaderboard = _leaderboard(full, metric, level, delta)
+    bayes, bayes_notes, fits, ranking, ranking_table, ranking_notes = _bayesian_step(
+        mean, best, within, delta, friedman, **c
+    )
+    learner_intervals = _generalization_step(**c)
     analysis = Analysis(
         plan=plan,
         result=full,
+        learners=tuple(str(m) for m in full.learners),
+        provenance=MappingProxyType(dict(full.info)),
         metric=metric,
         greater_is_better=gib,
         delta=delta,
@@ -1308,6 +1342,8 @@ def analyse(result, plan=None, *, n_jobs=None):
         within_ratio=ratio_words,
         order=order,
         average_ranks=average_ranks,
+        performance=performance,
+        within_test=short_test_names(within["method"]),
         best=best,
         blocks=blocks,
         datasets_across=tuple(complete.index) if scope is None else (scope,),
@@ -1316,8 +1352,13 @@ def analyse(result, plan=None, *, n_jobs=None):
         within=within,
         within_notes=tuple(within_notes),
         pairs=pairs,
+        primary_test=short_test_names(pairs["method"]) if len(pairs) else "",
+        intervals_match_tests=abs(level - (1 - alpha)) < 1e-9,
         friedman=friedman,
         critical_difference=critical_difference,
+        cd_groups=()
+        if friedman is None or critical_difference is None
+        else cd_groups(friedman.average_ranks, critical_difference),
         posthoc=posthoc,
         rm_anova=anova,
         tukey=tukey,
@@ -1337,25 +1378,39 @@ def analyse(result, plan=None, *, n_jobs=None):
         best_by=MappingProxyType({}),
         bottom_line=None,
         failures=_failures(full),
+        learner_table=learner_table(full),
         notes=tuple(notes),
+        scales_note=scales_note or "",
         # reasons are phrases: a renderer ends them ("got 1." + "." was "got 1..")
         skipped=MappingProxyType({k: v.rstrip(".") for k, v in skipped.items()}),
         methods=tuple(methods),
     )
-    # where a sensitivity analysis disagrees with the primary one: which one the
-    # plan trusts, and why (read by the bottom line, which states them)
-    disagreements = (
-        *friedman_disagreements(analysis),
-        *pairs_disagreements(analysis),
-    )
-    if bayes is not None and len(bayes):
-        disagreements += (*bayesian_disagreements(analysis, bayes, delta or 0.0),)
-    best_by = best_by_summary(analysis)
-    disagreements += (*best_disagreements(analysis, best_by),)
-    analysis = replace(
-        analysis, disagreements=disagreements, best_by=MappingProxyType(best_by)
-    )
-    return replace(analysis, bottom_line=bottom_line(analysis))
+    return _verdicts(analysis, bayes, delta)
+
+
+def cd_groups(average_ranks, cd):
+    """The maximal groups (at least 2 learners, best first) whose average ranks
+    all differ by less than ``cd``: the runs of the rank order (an interval
+    graph's maximal cliques; Demšar 2006, Fig. 1).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_bench.analysis._analysis import cd_groups
+    >>> cd_groups(pd.Series({"a": 1.2, "b": 1.9, "c": 2.9, "d": 4.0}), 1.118)
+    (('a', 'b'), ('b', 'c'), ('c', 'd'))
+    """
+    ranks = average_ranks.sort_values(kind="stable")
+    names, values = [str(n) for n in ranks.index], ranks.to_numpy(dtype=float)
+    groups, last_end = [], -1
+    for start in range(len(names)):
+        end = start
+        while end + 1 < len(names) and values[end + 1] - values[start] < cd:
+            end += 1
+        if end > start and end > last_end:
+            groups.append(tuple(names[start : end + 1]))
+        last_end = max(last_end, end)
+    return tuple(groups)
 
 
 def _too_many(k, what, csv):
@@ -1380,7 +1435,7 @@ def _pairwise(result, plan, metric, skipped, blocks):
             "with one data set the blocks would be its replicates, which share "
             "training rows: a Wilcoxon test over them is conditional on this "
             "learning sample and says nothing about new data of the kind (the "
-            "bottom line uses the corrected resampled t instead)"
+            "bottom line uses the primary analysis within the data set instead)"
         )
     try:
         res = result.pairwise_tests(

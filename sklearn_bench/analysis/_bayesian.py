@@ -54,15 +54,6 @@ WITHOUT_HIERARCHICAL = (
 )
 
 
-def across_job(result, *, metric, mean, best, delta, model, fork):
-    """The signed-rank batch across data sets of :func:`bayesian_comparisons`,
-    to pass to it as ``across``; None when it computes no such batch (the
-    hierarchical model, or fewer than 2 data sets)."""
-    if model == "hierarchical" or len(mean.index) < 2:
-        return None
-    return _across_batch(result, best, _others(mean, best), _options(metric, delta))
-
-
 def _others(mean, best):
     """The learners compared with ``best``, in the table's order."""
     return [m for m in mean.columns if m != best]
@@ -74,17 +65,14 @@ def _options(metric, delta):
     return {"delta": 0.0 if delta is None else float(delta), "metric": metric}
 
 
-def bayesian_comparisons(
-    result, *, metric, mean, best, within, delta, model, across=None
-):
+def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
     """The best learner against each other one, Bayesian, as a table (see
     :attr:`~sklearn_bench.analysis.Analysis.bayesian`).
 
     Across data sets with the plan's ``model``, each pair on its own; within
     each data set (the rows of ``within``: the best learner there against each
     other one), the Bayesian correlated t-test. The ROPE is Δ, the one number
-    the power analysis and the bottom line use too (0 without one). ``across``
-    is the :func:`across_job` of the same arguments, if one was started.
+    the power analysis and the bottom line use too (0 without one).
 
     Returns
     -------
@@ -129,8 +117,6 @@ def bayesian_comparisons(
                 )
             if hierarchical:
                 batch = {}
-            elif across is not None:
-                batch = across
             else:
                 batch = _across_batch(result, best, others, options)
             rows.extend(_rows(batch, "across data sets", best, threshold))

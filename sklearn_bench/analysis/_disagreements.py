@@ -92,9 +92,7 @@ def _primary_rows(analysis):
 def _primary_name(analysis):
     m = len(analysis.pairs)
     holm = f", Holm-adjusted over {m} pairs" if m > 1 else ""
-    if analysis.blocks == "data sets":
-        return f"the paired t over data sets{holm}"
-    return f"the corrected resampled t on the folds or splits{holm}"
+    return f"the {analysis.primary_test} over {analysis.blocks}{holm}"
 
 
 def friedman_disagreements(analysis):

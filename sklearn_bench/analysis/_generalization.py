@@ -46,8 +46,9 @@ COLUMNS = [
 ]
 
 
-def generalization(result, plan, metric):
-    """The interval of each learner's ``metric`` on each data set.
+def generalization(result, plan, metric, order):
+    """The interval of each learner's ``metric`` on each data set, the
+    learners of each in the analysis' ``order`` (one ranking in every table).
 
     Returns
     -------
@@ -81,7 +82,7 @@ def generalization(result, plan, metric):
             batch = corrected_t_intervals(
                 result, dataset, confidence_level=level, metric=metric
             )
-        for learner in result.learners:
+        for learner in order:
             if learner in batch:
                 rows.append([dataset, learner, *batch[learner][:4], method,
                              batch[learner][4]])  # fmt: skip

@@ -330,6 +330,32 @@ class TestRecord:
         return "; ".join(_SHORT[c] for c in self.citations if c in _SHORT)
 
 
+# A method of ``paired_test`` as a label beside its numbers.
+_SHORT_NAMES = {
+    "t": "paired t",
+    "corrected_t": "corrected resampled t",
+    "5x2cv": "5×2cv paired t",
+    "5x2cv_f": "combined 5×2cv F",
+    "wilcoxon": "Wilcoxon signed-rank",
+    "sign": "sign test",
+    "permutation": "paired permutation",
+    "mcnemar": "McNemar",
+}
+
+
+def short_test_names(methods):
+    """The label of the tests that ran, from their ``method`` column.
+
+    Examples
+    --------
+    >>> from sklearn_bench.analysis._records import short_test_names
+    >>> short_test_names(["t", "t"]), short_test_names(["corrected_t", "5x2cv"])
+    ('paired t', '5×2cv paired t / corrected resampled t')
+    """
+    used = sorted({str(m) for m in methods if isinstance(m, str) and m})
+    return " / ".join(_SHORT_NAMES.get(m, m) for m in used)
+
+
 def paired_method(method):
     """``(name, citation keys)`` of a method of ``paired_test``.
 

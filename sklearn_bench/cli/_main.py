@@ -330,19 +330,19 @@ def _analysis_info(plan, given):
     return {"settings": settings, "from_config": sorted(given)}
 
 
-def _analyse(result, plan, n_jobs):
-    """``analyse(result, plan, n_jobs=n_jobs)``; a setting the run cannot give
+def _analyse(result, plan):
+    """``analyse(result, plan)``; a setting the run cannot give
     (a method of the intervals of each learner that its splitter cannot
     support) is a usage error."""
     from ..analysis import analyse
 
     try:
-        return analyse(result, plan, n_jobs=n_jobs)
+        return analyse(result, plan)
     except ValueError as exc:
         raise _UsageError(f"the analysis cannot run: {str(exc).rstrip('.')}") from exc
 
 
-def _write_outputs(result, out, *, plan, sources, report_kwargs, n_jobs, shown=None):
+def _write_outputs(result, out, *, plan, sources, report_kwargs, shown=None):
     """Results (CSV, Parquet), the analysis' report and tables and the printed
     summary; the files are written into ``out`` (a staging folder) and named as
     in ``shown`` (the output folder they are moved to)."""
@@ -361,9 +361,9 @@ def _write_outputs(result, out, *, plan, sources, report_kwargs, n_jobs, shown=N
             result.scores.to_parquet(f, index=False)
         written.append(shown / "scores.parquet")
     write_csv(result.performance(), out / "performance.csv", index=False)
-    analysis = _analyse(result, plan, n_jobs)
+    analysis = _analyse(result, plan)
     # the report writes the tables (tables/*.csv) and the figures
-    write_report(analysis, out, sources=sources, n_jobs=n_jobs, **report_kwargs)
+    write_report(analysis, out, sources=sources, **report_kwargs)
     _say("")
     _say(format_summary(analysis), names=_names(result))
     _say("")
@@ -483,7 +483,6 @@ def _cmd_demo(args):
             plan=plan,
             sources={},
             report_kwargs={"title": "sklearn-bench demo"},
-            n_jobs=args.n_jobs,
         )
     _say(f"Store: {store} (re-analyse with `sklearn-bench report {store}`)")
     return EXIT_OK
@@ -624,7 +623,6 @@ def _fit_and_write(args, config, experiment, datasets, out, stage, stopping=None
                 "title": config.title,
                 "figure_formats": config.figure_formats,
             },
-            n_jobs=experiment.n_jobs,
         )
     except _UsageError as exc:
         raise _UsageError(f"{str(exc).rstrip('.')}. {kept}") from exc
@@ -739,11 +737,10 @@ def _write_report_of(args, result, missing, plan, sources, out):
     from ..report import format_summary, write_report
 
     stored_title = (result.info.get("analysis") or {}).get("title")
-    analysis = _analyse(result, plan, args.n_jobs)
+    analysis = _analyse(result, plan)
     write_report(
         analysis,
         out,
-        n_jobs=args.n_jobs,
         title=stored_title
         if isinstance(stored_title, str) and stored_title
         else f"Report of {args.store.name}",

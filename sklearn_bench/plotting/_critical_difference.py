@@ -31,6 +31,7 @@ def plot_critical_difference(
     method: str = "nemenyi",
     colors=None,
     cd=None,
+    groups=None,
 ):
     """Critical difference diagram of a Friedman test (Demšar 2006, Figure 1).
 
@@ -72,6 +73,10 @@ def plot_critical_difference(
         The critical difference to draw (e.g. an analysis' own,
         :attr:`~sklearn_bench.analysis.Analysis.critical_difference`, at its
         plan's α), instead of computing it at ``alpha``.
+    groups : sequence of sequence of str, default=None
+        The learners each bar joins (e.g. an analysis'
+        :attr:`~sklearn_bench.analysis.Analysis.cd_groups`), instead of the
+        maximal groups within ``cd``.
 
     Returns
     -------
@@ -113,7 +118,11 @@ def plot_critical_difference(
         cd = result.critical_difference(alpha=alpha, method=method)
     names = [str(name) for name in result.average_ranks.index]
     ranks = result.average_ranks.to_numpy(dtype=float)
-    groups = _maximal_groups(ranks, cd)
+    if groups is None:
+        groups = _maximal_groups(ranks, cd)
+    else:
+        at = {name: i for i, name in enumerate(names)}
+        groups = [tuple(at[str(m)] for m in group) for group in groups]
     line_colors = _line_colors(colors, list(result.average_ranks.index))
     return _draw_rank_diagram(ax, names, ranks, groups, cd=cd, colors=line_colors)
 

@@ -44,38 +44,29 @@ def _name(analysis):
     return f"{analysis.metric} ({analysis.direction})"
 
 
-def make_figures(analysis, want=None):
+def make_figures(analysis):
     """Every figure the analysis supports, as ``{key: (title, caption, Figure)}``.
 
     Keys: ``"critical_difference"``, ``"distribution_<data set>"`` (one each),
     ``"forest"``, ``"power"``, ``"datasets_needed"``, ``"win_tie_loss"``,
     ``"pairwise_significance"``; a figure the analysis skipped (its
-    ``skipped``) is not drawn. ``want(key)``, when given, is asked once for
-    each figure the analysis supports, in the order above, and the figure is
-    made only if it answers true.
+    ``skipped``) is not drawn.
     """
     import matplotlib
 
     matplotlib.use("Agg", force=False)
 
     figures = {}
-    if want is None:
-
-        def want(key):
-            return True
-
     analyses = analysis.plan.analyses
     result = analysis.result
     level = f"{analysis.confidence_level:.0%}"
     alpha = f"{analysis.alpha:g}"
     fr = analysis.friedman
-    if (
-        fr is not None
-        and "critical_difference" not in analysis.skipped
-        and want("critical_difference")
-    ):
+    if fr is not None and "critical_difference" not in analysis.skipped:
         # the analysis' critical difference, at the plan's α
-        ax = plotting.plot_critical_difference(fr, cd=analysis.critical_difference)
+        ax = plotting.plot_critical_difference(
+            fr, cd=analysis.critical_difference, groups=analysis.cd_groups
+        )
         ax.set_title(
             f"Average ranks over {fr.n_blocks} {analysis.blocks} (Nemenyi, "
             f"α = {alpha})",
@@ -89,11 +80,7 @@ def make_figures(analysis, want=None):
             ax.figure,
         )
     pairwise = analysis.pairwise
-    if (
-        pairwise is not None
-        and "pairwise_significance" not in analysis.skipped
-        and want("pairwise_significance")
-    ):
+    if pairwise is not None and "pairwise_significance" not in analysis.skipped:
         ax = plotting.plot_pairwise_significance(pairwise)
         figures["pairwise_significance"] = (
             "Pairwise significance diagram",
@@ -110,8 +97,6 @@ def make_figures(analysis, want=None):
         ]
         for dataset in shown:
             slug = file_slug(dataset)
-            if not want(f"distribution_{slug}"):
-                continue
             ax = plotting.performance_distribution(
                 result, dataset, metric=analysis.metric
             )
@@ -143,7 +128,7 @@ def make_figures(analysis, want=None):
                 "sklearn_bench.plotting.performance_distribution."
             )
             figures[f"distribution_{slug}"] = (title, caption, fig)
-    if len(analysis.pairs) and want("forest"):
+    if len(analysis.pairs):
         m = len(analysis.pairs)
         adjusted = adjusted_interval_words(
             analysis.confidence_level, analysis.pairs["adjusted_level"].iloc[0], m
@@ -187,7 +172,7 @@ def make_figures(analysis, want=None):
                 "given; a function of the p-value, not evidence)"
             )
             title = "Post-hoc power at the observed difference"
-    if analysis.power is not None and want("power"):
+    if analysis.power is not None:
         ax = plotting.plot_power_curve(
             delta,
             sigmas,
@@ -206,7 +191,7 @@ def make_figures(analysis, want=None):
             "(Boulesteix et al. 2015, Fig. 2 right).",
             ax.figure,
         )
-    if analysis.power is not None and want("datasets_needed"):
+    if analysis.power is not None:
         # Beyond Δ, so that the mark and its label sit inside the axes.
         deltas = np.linspace(pw.sigma / 5, max(2 * pw.sigma, 1.3 * delta), 40)
         ax = plotting.plot_datasets_needed(
@@ -223,7 +208,7 @@ def make_figures(analysis, want=None):
             ax.figure,
         )
     counts = analysis.win_tie_loss
-    if counts is not None and want("win_tie_loss"):
+    if counts is not None:
         ax = plotting.plot_win_tie_loss(counts)
         total = (
             counts.T.groupby(level=0, sort=False).sum().T.to_numpy().astype(int)

@@ -19,7 +19,6 @@ from .._io import (
     write_text,
     writes_into,
 )
-from .._validation import check_n_jobs
 from .._version import __version__
 from ..analysis import Analysis
 from ..analysis._bottom_line import (
@@ -45,7 +44,6 @@ from ._generalization import CSV as GENERALIZATION_CSV
 from ._generalization import generalization_html
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
-from ._learners import learner_table
 from ._methods import methods_paragraph, settings_table, write_methods
 from ._pairwise import pairwise_html
 from ._sequential import sequential_html
@@ -157,15 +155,14 @@ def _datasets_table(analysis):
 
 
 def _what_was_run(analysis, datasets):
-    result = analysis.result
     missing = analysis.n_missing_tasks
-    info = result.info
+    info = analysis.provenance
     # Every parameter that is not at its default or differs between learners.
-    learners = learner_table(result).rename_axis("name")
+    learners = analysis.learner_table.rename_axis("name")
     versions = _versions()
     recorded = info.get("sklearn_bench_version")
     left_out = analysis.datasets_left_out
-    counted = f"{len(result.datasets)} data sets" + (
+    counted = f"{len(analysis.datasets)} data sets" + (
         f" ({len(analysis.datasets_across)} in the analyses across data sets: "
         f"{html.escape(fmt_names(left_out))} left out for failed or missing "
         'tasks, see <a href="#failures">Failures</a>)'
@@ -174,7 +171,7 @@ def _what_was_run(analysis, datasets):
     )
     parts = [
         '<section id="run"><h2>What was run</h2>',
-        f"<p>{len(result.learners)} learners × {counted}; "
+        f"<p>{len(analysis.learners)} learners × {counted}; "
         f"metric <b>{html.escape(analysis.metric)}</b> ({analysis.direction}); "
         f"resampling <code>{html.escape(str(info.get('cv', 'unknown')))}</code>; "
         f"seed <code>{html.escape(str(info.get('seed', 'unknown')))}</code>.</p>",
@@ -283,7 +280,7 @@ def _effects(analysis):
         parts.append(
             _table(
                 table,
-                f"Pairwise differences, {pairs_test_words(analysis)} over "
+                f"Pairwise differences, {analysis.primary_test} over "
                 f"{analysis.blocks}"
                 + (", Holm-adjusted p (Holm 1979)" if len(pairs) > 1 else ""),
                 table_id="table-pairs",
@@ -367,7 +364,11 @@ def _tests(analysis):
             f"2006). {html.escape(fr.null_hypothesis)}"
             f" Nemenyi critical difference (α = {analysis.alpha:g}): "
             f"{analysis.critical_difference:.3f} ranks (Nemenyi 1963)."
-            + (_CONDITIONAL if analysis.blocks != "data sets" else "")
+            + (
+                _CONDITIONAL.format(html.escape(analysis.primary_test))
+                if analysis.blocks != "data sets"
+                else ""
+            )
             + "</p>"
         )
         ranks = fr.average_ranks.rename("average rank").to_frame()
@@ -505,15 +506,8 @@ def _within_words(within):
 _CONDITIONAL = (
     " Conditional on this learning sample: the replicates share training rows, "
     "so this test answers a question about this sample, not about new data of "
-    "its kind (a sensitivity analysis; the bottom line uses the corrected t)."
+    "its kind (a sensitivity analysis; the bottom line uses the {})."
 )
-
-
-def pairs_test_words(analysis):
-    """The primary test of the pairwise table, in words."""
-    if analysis.blocks == "data sets":
-        return "paired t"
-    return "corrected resampled t (on the folds or splits)"
 
 
 @writes_into("out_dir")
@@ -525,7 +519,6 @@ def write_report(
     figure_formats=("svg",),
     sources=None,
     progress=None,
-    n_jobs=None,
 ):
     """Write ``report.html``, its figures and tables for an analysis into
     ``out_dir``.
@@ -564,14 +557,6 @@ def write_report(
     progress : bool, default=None
         Show the report's steps as a progress bar on stderr (tqdm); ``None``
         shows it when stderr is a terminal.
-    n_jobs : int, default=None
-        Processes that draw at once (joblib's convention: ``None`` is 1 unless
-        in a ``joblib.parallel_config`` context, -1 is every CPU). With 2 or
-        more, a child process forked from this one draws every other figure
-        while this one draws the rest and writes the tables: only on Linux and
-        while this process runs no other thread; elsewhere, or if the child
-        fails, all here. The files are the same either way.
-
     Returns
     -------
     list of Path
@@ -614,7 +599,6 @@ def write_report(
             f"`figure_formats` must be a list drawn from {sorted(known)}; got "
             f"{figure_formats!r}."
         )
-    check_n_jobs(n_jobs)
 
     out = Path(out_dir)
     refuse_links_below(out)
@@ -624,12 +608,11 @@ def write_report(
     steps.step("figures")
     analyses = analysis.plan.analyses
     settings = settings_table(analysis, sources)
-    drawn = _draw(analysis, None, figure_formats)
+    drawn = _draw(analysis, figure_formats)
     steps.step("tables")
     datasets = _datasets_table(analysis)
     write_latex_tables(analysis, out / "tables")
     _write_csv_tables(out / "tables", analysis, datasets)
-    # the sections without a figure of make_figures, while the child draws
     leaderboard = leaderboard_section(analysis, out)
     before_figures = [
         _what_was_run(analysis, datasets),
@@ -698,7 +681,7 @@ def write_report(
             *([("disagreements", "Disagreements")] if disagree else []),
             *(
                 [("sequential", "Sequential")]
-                if "sequential" in analysis.result.info
+                if "sequential" in analysis.provenance
                 else []
             ),  # fmt: skip
             ("run", "What was run"),
@@ -729,28 +712,16 @@ def write_report(
     return [out / "report.html", *methods]
 
 
-def _every_other(parity, keys):
-    """A ``want`` for :func:`make_figures`: true for every other figure from the
-    first (``parity`` 0) or the second (1); appends every key it is asked
-    about to ``keys``."""
-
-    def want(key):
-        keys.append(key)
-        return len(keys) % 2 != parity
-
-    return want
-
-
-def _draw(analysis, want, formats):
+def _draw(analysis, formats):
     """``{key: (title, caption, {format: bytes})}`` of the figures
-    :func:`make_figures` makes with ``want``, drawn in each of ``formats`` and
+    :func:`make_figures` makes, drawn in each of ``formats`` and
     as PNG (which the page embeds)."""
     import matplotlib.pyplot as plt
 
     # up to 20 distributions and the other figures are open at once, then all
     # closed below: matplotlib's "More than 20 figures" warning is noise here
     with plt.rc_context({"figure.max_open_warning": 0}):
-        figures = make_figures(analysis, want)
+        figures = make_figures(analysis)
     drawn = {}
     try:
         for key, (title, caption, fig) in figures.items():

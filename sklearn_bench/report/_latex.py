@@ -6,64 +6,17 @@ interval of each learner's error)."""
 
 from pathlib import Path
 
-import numpy as np
-
 from .._io import make_folder, write_text
-from .._latex import latex_cell, latex_frame, performance_caption, performance_latex
+from .._latex import latex_frame, performance_latex
 from ..analysis._bottom_line import adjusted_interval_words
+from ..analysis._format import fmt_level
 from ..analysis._records import SIGN_CONVENTION
 
 
 def performance_tex(analysis):
-    """``performance.tex`` of an analysis: mean ± standard deviation over the
-    replicates, the best of each data set in bold, a dagger where
-    ``analysis.within`` marks a learner ``worse`` than the best there (Holm over
-    the other learners of the data set, at the plan's α) and the analysis'
-    average ranks; what ``result.to_latex()`` gives under the default plan."""
-    mean, std, within = analysis.mean, analysis.std, analysis.within
-    learners = list(mean.columns)
-    # the best of each data set: the reference of its rows (or its one learner)
-    best = dict(zip(within["dataset"], within["reference"], strict=True))
-    column = {m: j for j, m in enumerate(learners)}
-    values, spread = mean.to_numpy(dtype=float), std.to_numpy(dtype=float)
-    bold, cells = set(), {}
-    for dataset, row, sd in zip(mean.index, values, spread, strict=True):
-        finite = np.flatnonzero(~np.isnan(row))
-        only = learners[finite[0]] if len(finite) == 1 else None
-        top = best.get(dataset, only)
-        if top is not None:
-            ties = finite[row[finite] == row[column[top]]]
-            bold |= {(dataset, learners[j]) for j in ties}
-        cells[dataset] = {
-            m: latex_cell(row[j], sd[j], "mean", 3) for j, m in enumerate(learners)
-        }
-    marked = within[within["worse"]]
-    worse = set(zip(marked["dataset"], marked["learner"], strict=True))
-    tested = within["pvalue"].notna()
-    n_ranked = len(analysis.datasets_across)
-    caption = performance_caption(
-        stat="mean",
-        metric=analysis.metric,
-        greater_is_better=analysis.greater_is_better,
-        reps=sorted(
-            {int(v) for v in analysis.n_replicates.to_numpy().ravel() if v > 0}
-        ),
-        tests=set(within.loc[tested, "method"]) or {"t"},
-        adjusted="adjusted by Holm",
-        alpha=analysis.alpha,
-        untested=[str(d) for d in within.loc[~tested, "dataset"].unique()],
-        n_ranked=n_ranked,
-    )
-    return performance_latex(
-        cells,
-        bold,
-        worse,
-        learners,
-        list(mean.index),
-        analysis.average_ranks if n_ranked else None,
-        caption,
-        "tab:performance",
-    )
+    """``performance.tex`` of an analysis: its :attr:`Analysis.performance`
+    table, what ``result.to_latex()`` gives under the default plan."""
+    return performance_latex(analysis.performance)
 
 
 def write_latex_tables(analysis, folder):
@@ -91,17 +44,23 @@ def write_latex_tables(analysis, folder):
             "p",
             "Holm p",
         ]
-        test = "paired t" if analysis.blocks == "data sets" else "corrected resampled t"
         words = adjusted_interval_words(
             analysis.confidence_level, analysis.pairs["adjusted_level"].iloc[0], m
         )
         caption = (
             f"Pairwise differences in {analysis.metric} "
-            f"({analysis.direction}) over {analysis.blocks}: {test} "
-            f"unadjusted {level} confidence intervals, and {words} intervals "
-            "(Berrar & Lozano 2013; an interval of the second kind excludes 0 only "
-            "where the Holm-adjusted p is below the significance level); p-values "
-            "unadjusted and Holm-adjusted. "
+            f"({analysis.direction}) over {analysis.blocks}: "
+            f"{analysis.primary_test or 'no pair could be tested (see the notes);'}"
+            f" unadjusted {level} confidence intervals, and "
+            f"{words} intervals (Berrar & Lozano 2013"
+            + (
+                "; an interval of the second kind excludes 0 only where the "
+                "Holm-adjusted p is below the significance level"
+                if analysis.intervals_match_tests
+                else f"; at {level}, not at the tests' 1 − α = "
+                f"{fmt_level(1 - analysis.alpha)}: not comparable with the Holm p"
+            )
+            + "); p-values unadjusted and Holm-adjusted. "
             f"{SIGN_CONVENTION}."
         )
         path = folder / "pairwise.tex"

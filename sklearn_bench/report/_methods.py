@@ -6,8 +6,6 @@ paragraph is generated from those records and the result's provenance only, so
 it never describes a test that did not run.
 """
 
-import re
-
 from .._io import write_text
 from .._latex import escape_latex
 from .._text import markdown_text
@@ -71,12 +69,11 @@ def _size_text(size):
 
 
 def _datasets_text(analysis):
-    result = analysis.result
-    sizes = result.info.get("dataset_sizes", {})
+    sizes = analysis.provenance.get("dataset_sizes", {})
     ranges = analysis.datasets.dropna(subset=["n_train_min"])
     parts = []
     sources = analysis.datasets.get("source")
-    for name in result.datasets:
+    for name in analysis.datasets.index:
         size = sizes.get(name, {})
         if "n_train" in size and "n_samples" not in size:
             text = (
@@ -113,28 +110,25 @@ def _count_range(low, high):
     return f"{low}" if low == high else f"{low}–{high}"
 
 
-def _learners_text(result, learner_table):
+def _learners_text(analysis):
     parts = []
-    for name in result.learners:
-        if learner_table is not None and name in learner_table.index:
-            row = learner_table.loc[name]
-            params = row["parameters"]
-            text = row["learner"] + (f" with {params}" if params else "")
-        else:
-            text = result.info.get("learners", {}).get(name, "")
-            text = re.sub(r" at 0x[0-9a-fA-F]+>", ">", text)
+    table = analysis.learner_table
+    for name in analysis.learners:
+        row = table.loc[name]  # (the recorded repr when no parameters were)
+        text = row["learner"] + (
+            f" with {row['parameters']}" if row["parameters"] else ""
+        )
         parts.append(f"{name}: {text}" if text else name)
     return parts
 
 
-def methods_record(analysis, *, versions, settings=None, learner_table=None):
+def methods_record(analysis, *, versions, settings=None):
     """Everything the methods paragraph says, as plain data (for tests and
     both renderings)."""
-    result = analysis.result
-    info = result.info
+    info = analysis.provenance
     n_failed = int(analysis.failures["count"].sum()) if len(analysis.failures) else 0
     rec = {
-        "learners": _learners_text(result, learner_table),
+        "learners": _learners_text(analysis),
         "datasets": _datasets_text(analysis),
         "cv": str(info["cv"]) if info.get("cv") else None,
         "seed": info.get("seed"),
@@ -277,17 +271,10 @@ def write_methods(analysis, folder, *, versions, settings=None):
     the run's provenance and ``analysis.methods``; returns their paths."""
     from pathlib import Path
 
-    from ._learners import learner_table
     from ._sequential import sequential_methods
 
     folder = Path(folder)
-    result = analysis.result
-    rec = methods_record(
-        analysis,
-        versions=versions,
-        settings=settings,
-        learner_table=learner_table(result),
-    )
+    rec = methods_record(analysis, versions=versions, settings=settings)
     md, tex = folder / "methods.md", folder / "methods.tex"
     write_text(md, methods_markdown(rec) + sequential_methods(analysis))
     write_text(tex, methods_latex(rec))
@@ -296,10 +283,4 @@ def write_methods(analysis, folder, *, versions, settings=None):
 
 def methods_paragraph(analysis, versions, settings=None):
     """The methods paragraph of ``analysis`` as its sentences (plain text)."""
-    from ._learners import learner_table
-
-    table = learner_table(analysis.result)
-    rec = methods_record(
-        analysis, versions=versions, settings=settings, learner_table=table
-    )
-    return _paragraph(rec)
+    return _paragraph(methods_record(analysis, versions=versions, settings=settings))

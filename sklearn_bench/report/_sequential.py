@@ -30,7 +30,7 @@ METHODS = (
 
 def sequential_record(analysis):
     """The study's record, or ``None`` when the run was not sequential."""
-    return (getattr(analysis.result, "info", None) or {}).get("sequential")
+    return analysis.provenance.get("sequential")
 
 
 def sequential_methods(analysis):

@@ -16,20 +16,6 @@ from ..analysis._records import SIGN_CONVENTION
 from ._bayesian import bayesian_summary_lines
 from ._generalization import generalization_lines
 
-_TEST_WORDS = {
-    "t": "paired t",
-    "corrected_t": "corrected resampled t on the folds or splits",
-    "5x2cv": "5x2cv t",
-}
-
-
-def _test_words(table):
-    """The test(s) behind a table of intervals, in words."""
-    methods = [
-        m for m in dict.fromkeys(table.get("method", [])) if isinstance(m, str) and m
-    ]
-    return ", ".join(_TEST_WORDS.get(m, m) for m in methods) or "paired t"
-
 
 def _num(x, digits=3):
     if x is None or (isinstance(x, float) and np.isnan(x)):
@@ -88,15 +74,14 @@ def format_summary(analysis):
             f"got {type(analysis).__name__}."
         )
     a = analysis
-    result = a.result
     level = f"{a.confidence_level:.0%}"
-    size = f"{len(result.learners)} learners x {len(result.datasets)} data sets"
+    size = f"{len(a.learners)} learners x {len(a.datasets)} data sets"
     if a.datasets_left_out:
         size += (
             f" ({len(a.datasets_across)} in the analyses across data sets: "
             f"{fmt_names(a.datasets_left_out)} left out for failed or missing tasks)"
         )
-    cv, seed = result.info.get("cv"), result.info.get("seed")
+    cv, seed = a.provenance.get("cv"), a.provenance.get("seed")
     if cv:
         size += f", resampling {cv}"
     if seed is not None:
@@ -113,22 +98,26 @@ def format_summary(analysis):
         f"1. Effect sizes ({level} confidence intervals), {a.metric} ({a.direction})"
     )
     lines.append(_wrapped(f"{SIGN_CONVENTION}."))
-    lines.extend(
-        f"   Warning: {note}" for note in a.notes if "orders of magnitude" in note
-    )
+    if a.scales_note:
+        lines.append(f"   Warning: {a.scales_note}")
     if len(a.pairs):
         vs_best = a.pairs[(a.pairs["a"] == a.best) | (a.pairs["b"] == a.best)]
         lines.append(
             f"   Best by average rank: {a.best}. Differences over {a.blocks}"
-            f" ({_test_words(a.pairs)}):\n   estimate, unadjusted {level} interval"
+            f" ({a.primary_test or 'no test could run'}):\n   estimate, "
+            f"unadjusted {level} interval"
             + (
                 ",\n   then the "
                 + adjusted_interval_words(
                     a.confidence_level, a.pairs["adjusted_level"].iloc[0], len(a.pairs)
                 )
-                + " "
-                "interval\n   (compatible with the Holm-adjusted p) and the "
-                "Holm-adjusted p:"
+                + " interval\n   "
+                + (
+                    "(compatible with the Holm-adjusted p)"
+                    if a.intervals_match_tests
+                    else "(not at the tests' 1 − α: not comparable with it)"
+                )
+                + " and the Holm-adjusted p:"
                 if len(a.pairs) > 1
                 else ":"
             )
@@ -148,7 +137,8 @@ def format_summary(analysis):
             )
     if len(a.within) and "effects" in a.plan.analyses:
         lines.append(
-            f"   Within each data set ({_test_words(a.within)}), the best learner "
+            f"   Within each data set ({a.within_test or 'no test could run'}), "
+            "the best learner "
             "there − each other one:"
         )
         if a.within_ratio:

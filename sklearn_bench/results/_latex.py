@@ -1,56 +1,210 @@
-"""LaTeX (booktabs) tables of a benchmark result, for the comparison section of a
-paper: data sets × learners, the best in bold, significance markers, average
-ranks, and a caption that says what was tested. The writer under them (escaping,
-a booktabs table of any DataFrame) is :mod:`sklearn_bench._latex`, which the
-report uses too."""
+"""The table of data sets × learners of a benchmark result, for the comparison
+section of a paper (:meth:`BenchmarkResult.to_latex`, and the report's
+``performance.tex`` through the analysis): each learner against the best on
+each data set, the best (and its ties) in bold, the learners significantly
+worse marked, the average ranks over the complete data sets. The writer under
+it (escaping, booktabs) is :mod:`sklearn_bench._latex`."""
 
 import numpy as np
+import pandas as pd
 
-from .._latex import (
-    _check_digits,
-    latex_cell,
-    performance_caption,
-    performance_latex,
-)
-from .._text import adjusted_by
+from .._latex import PerformanceTable, _check_digits, performance_latex
+from .._text import ADJUST_METHODS, adjusted_by
 from .._validation import check_alpha, check_choice
+from ..stats import adjust_pvalues, paired_test
+from ._select import EQUAL_RTOL, performance_arrays
+from ._within import corrected_t_block
 
 
-def _significance(result, dataset, best, learners, *, metric, method, adjust):
-    """Adjusted p-values of each learner against the best on one data set, the
-    estimates, the test's name, and the learners that could not be tested."""
-    from ..stats import adjust_pvalues
+def incomplete_datasets(result, metric):
+    """The data sets on which some learner lacks a replicate's performance (not
+    run, or NaN: a failed task), or that have none at all: the one rule of
+    which data sets enter the analyses across data sets and the average ranks."""
+    arrays = performance_arrays(result, metric)
+    n_d = arrays["count"].shape[0]
+    # Replicates of each data set: distinct (data set, replicate) pairs.
+    d, rep = arrays["dataset"], arrays["replicate"]
+    order = np.lexsort((rep, d))
+    d, rep = d[order], rep[order]
+    first = np.ones(d.size, dtype=bool)
+    first[1:] = (np.diff(d) != 0) | (np.diff(rep) != 0)
+    n_rep = np.bincount(d[first], minlength=n_d)
+    bad = (
+        (n_rep == 0)
+        | (arrays["count"] != n_rep[:, None]).any(axis=1)
+        | (arrays["n_nan"] > 0).any(axis=1)
+    )
+    names = list(result.datasets)
+    return {names[i] for i in np.flatnonzero(bad)}
 
+
+def within_table(result, mean, greater_is_better, *, metric, alpha, level=0.95,
+                 method=None, adjust="holm"):  # fmt: skip
+    """Each learner against the best on each data set (the first best of the
+    row of ``mean``): ``(frame, failed, rules)``. ``frame`` has ``dataset,
+    learner, reference, estimate, low, high, pvalue, n, method,
+    test_train_ratio, adjusted_pvalue, worse`` (``estimate`` is reference −
+    learner; ``adjusted_pvalue`` by ``adjust`` over the other learners of the
+    data set; ``worse``: significantly worse than the reference at ``alpha``);
+    ``failed`` the ``(learner, reference, data set, message)`` of each test
+    that could not run; ``rules`` maps each data set tested by the corrected t
+    to where its ``n_test/n_train`` comes from, in words."""
+    rows, rules, failed = [], {}, []
+    values = mean.to_numpy(dtype=float)
+    learners = list(mean.columns)
     kwargs = {} if method is None else {"method": method}
-    pvalues, estimates, untested, names = {}, {}, [], set()
-    for learner in learners:
-        if learner == best:
+    for at, dataset in enumerate(mean.index):
+        present = np.flatnonzero(~np.isnan(values[at]))
+        if not present.size:
             continue
-        try:
-            res = result.paired_test(
-                learner, best, dataset=dataset, metric=metric, **kwargs
-            )
-        except ValueError:
-            untested.append(learner)
-            continue
-        if not np.isfinite(res.pvalue):
-            untested.append(learner)
-            continue
-        pvalues[learner], estimates[learner] = float(res.pvalue), res.estimate
-        names.add(getattr(res, "method", method or "t"))
-    if pvalues:
-        adjusted = adjust_pvalues(np.array(list(pvalues.values())), adjust=adjust)
-        pvalues = dict(zip(pvalues, adjusted, strict=True))
-    return pvalues, estimates, untested, names
+        row = values[at, present]
+        best = learners[
+            present[np.argmax(row) if greater_is_better else np.argmin(row)]
+        ]
+        finite = np.flatnonzero(np.isfinite(values[at]))
+        others = [learners[j] for j in finite if learners[j] != best]
+        error, batch = None, {}
+        if method in (None, "corrected_t"):
+            try:
+                batch = _within_batch(
+                    result, others, best, level, metric, dataset, rules
+                )
+            except ValueError as exc:  # the error of every pair, decided once
+                error = str(exc)
+        for learner in others:
+            entry = {"dataset": dataset, "learner": learner, "reference": best}
+            if learner in batch:
+                rows.append({**entry, **batch[learner]})
+                continue
+            try:
+                if error is not None:
+                    raise ValueError(error)
+                res = result.paired_test(
+                    learner, best, dataset=dataset, metric=metric, **kwargs
+                )
+                ci = res.confidence_interval(level)
+            except ValueError as exc:
+                failed.append((learner, best, dataset, str(exc)))
+                entry.update(estimate=np.nan, low=np.nan, high=np.nan)
+                entry.update(pvalue=np.nan, n=0, method="")
+            else:
+                # best − learner: the better first, as in every table
+                entry.update(estimate=-res.estimate, low=-ci.high, high=-ci.low)
+                entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
+                ratio = res.details.get("test_train_ratio", np.nan)
+                entry.update(test_train_ratio=ratio)
+                if "ratio_rule" in res.details:
+                    rules.setdefault(dataset, res.details["ratio_rule"])
+            rows.append(entry)
+    columns = ["dataset", "learner", "reference", "estimate", "low", "high"]
+    columns += ["pvalue", "n", "method", "test_train_ratio"]
+    frame = pd.DataFrame(rows, columns=columns)
+    frame["test_train_ratio"] = frame["test_train_ratio"].astype(float)
+    adjusted = np.full(len(frame), np.nan)
+    p = frame["pvalue"].to_numpy(dtype=float)
+    for _, at in frame.groupby("dataset", sort=False).indices.items():
+        tested = at[np.isfinite(p[at])]
+        if tested.size:
+            adjusted[tested] = adjust_pvalues(p[tested], adjust=adjust)
+    sign = 1.0 if greater_is_better else -1.0
+    frame["adjusted_pvalue"] = adjusted
+    frame["worse"] = (adjusted <= alpha) & (sign * frame["estimate"] > 0)
+    return frame, failed, rules
 
 
-def _check_adjust(adjust):
-    """``adjust`` as a correction of :func:`~sklearn_bench.stats.adjust_pvalues`
-    for comparisons with the best (not those of all pairs)."""
-    from .._text import ADJUST_METHODS
+def _within_batch(result, learners, best, level, metric, dataset, rules):
+    """``{learner: row fields}`` of the default test of each of ``learners``
+    against ``best`` on ``dataset``, all at once when they share one design
+    (the corrected t): bit for bit what ``paired_test`` and its interval give;
+    empty when they cannot be batched (those, and constant differences, are
+    tested one by one). Records the rule of the ratio in ``rules``. Raises the
+    ``ValueError`` of every pair when they share a design on which the default
+    test cannot run (e.g. no split sizes)."""
+    block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
+    if block is None or block[0].shape[0] < 2:
+        return {}
+    x, y, ratio, rule = block
+    rules.setdefault(dataset, rule)
+    out = paired_test(x, y[:, None], method="corrected_t", test_train_ratio=ratio)
+    ci = out.confidence_interval(level)
+    return {
+        learner: {
+            "estimate": -float(out.estimate[j]),
+            "low": -float(ci.high[j]),
+            "high": -float(ci.low[j]),
+            "pvalue": float(out.pvalue[j]),
+            "n": int(x.shape[0]),
+            "method": "corrected_t",
+            "test_train_ratio": float(ratio),
+        }
+        for j, learner in enumerate(learners)
+        if not np.isnan(out.pvalue[j])  # constant differences: one by one
+    }
 
-    pairs = ("shaffer", "bergmann_hommel", "single_step")
-    return check_choice(adjust, [a for a in ADJUST_METHODS if a not in pairs], "adjust")
+
+def _frozen(array):
+    array = np.array(array, dtype=float)
+    array.flags.writeable = False
+    return array
+
+
+def performance_table(result, metric, *, stat="mean", alpha=0.05, adjust="holm",
+                      method=None, within=None):  # fmt: skip
+    """The :class:`~sklearn_bench._latex.PerformanceTable` of ``metric``: the
+    ``stat`` of each learner over the replicates of each data set, bold where
+    it ties the best (:data:`EQUAL_RTOL`), marked where ``within``
+    (:func:`within_table` with ``alpha``, ``adjust``, ``method``; computed when
+    not given) says worse, and the average ranks over the data sets on which
+    every learner has every replicate (:func:`incomplete_datasets`)."""
+    gib = result.greater_is_better(metric)
+    centre = result.aggregate(metric, stat=stat)
+    centre.columns = [str(c) for c in centre.columns]
+    centre.index = [str(i) for i in centre.index]
+    if within is None:
+        within = within_table(
+            result, centre, gib, metric=metric, alpha=alpha, method=method,
+            adjust=adjust,
+        )[0]  # fmt: skip
+    values = centre.to_numpy(dtype=float)
+    if stat == "mean":
+        spread = result.aggregate(metric, stat="std").to_numpy(dtype=float)
+    else:
+        quartiles = [result.aggregate(metric, stat=lambda v, q=q: v.quantile(q))
+                     for q in (0.25, 0.75)]  # fmt: skip
+        spread = np.stack([q.to_numpy(dtype=float) for q in quartiles], axis=-1)
+    learners, datasets = tuple(centre.columns), tuple(centre.index)
+    sign = -1.0 if gib else 1.0
+    bold = set()
+    with np.errstate(invalid="ignore"):
+        top = np.nanmin(sign * values, axis=1, initial=np.inf, where=~np.isnan(values))
+        tied = np.abs(sign * values - top[:, None]) <= EQUAL_RTOL * np.abs(top)[:, None]
+    for i, j in zip(*np.nonzero(tied), strict=True):
+        bold.add((datasets[i], learners[j]))
+    marked = within[within["worse"]]
+    tested = within["pvalue"].notna()
+    n_reps = result.aggregate(metric, stat="count").to_numpy()
+    incomplete = incomplete_datasets(result, metric)
+    ranked = [d for d, row in zip(datasets, values, strict=True)
+              if d not in incomplete and not np.isnan(row).any()]  # fmt: skip
+    ranks = (sign * centre.loc[ranked]).rank(axis=1).mean(axis=0) if ranked else ()
+    return PerformanceTable(
+        metric=metric,
+        greater_is_better=gib,
+        stat=stat,
+        learners=learners,
+        datasets=datasets,
+        centre=_frozen(values),
+        spread=_frozen(spread),
+        reps=tuple(sorted({int(v) for v in n_reps.ravel() if v > 0})),
+        bold=frozenset(bold),
+        worse=frozenset(zip(marked["dataset"], marked["learner"], strict=True)),
+        tests=tuple(sorted(set(within.loc[tested, "method"]))),
+        adjusted=adjusted_by(adjust),
+        alpha=float(alpha),
+        untested=tuple(dict.fromkeys(within.loc[~tested, "dataset"])),
+        ranked=tuple(ranked),
+        average_ranks=tuple(float(r) for r in ranks),
+    )
 
 
 class LatexMixin:
@@ -66,21 +220,25 @@ class LatexMixin:
         alpha=0.05,
         digits=3,
         caption=None,
-        label="tab:benchmark",
+        label="tab:performance",
     ):
         r"""A booktabs LaTeX table of data sets × learners, for a paper.
 
         Each cell is the mean ± standard deviation (``stat="mean"``) or the
         median [first quartile, third quartile] (``stat="median"``) of the
-        learner's performance over the replicates of the data set. The best value
-        of each data set is in bold. A dagger marks a learner significantly worse
-        than the best on that data set: a two-sided :meth:`paired_test` over the
-        replicates (its default method unless ``method`` is given; Hothorn et
-        al. 2005), the ``k − 1`` p-values of the data set adjusted by ``adjust``
-        (Holm 1979), at level ``alpha``. The last row is the average rank over
-        the data sets on which every learner has a result (1 = best, ties share
-        the mean rank; Demšar 2006). The caption says all of this, with the test
-        that was run.
+        learner's performance over the replicates of the data set (the value
+        alone with one replicate). The best value of each data set is in bold,
+        with every value equal to it up to rounding. A dagger marks a learner
+        significantly worse than the best on that data set: a two-sided
+        :meth:`paired_test` over the replicates (its default method unless
+        ``method`` is given; Hothorn et al. 2005), the ``k − 1`` p-values of the
+        data set adjusted by ``adjust`` (Holm 1979), at level ``alpha``. The last
+        row is the average rank over the data sets on which every learner has
+        every replicate (1 = best, ties share the mean rank; Demšar 2006). The
+        caption says all of this, with the tests that ran and the data sets
+        ranked and left out by name. With its defaults this is the report's
+        ``tables/performance.tex`` of ``analyse(result)`` under the default
+        plan, byte for byte.
 
         Parameters
         ----------
@@ -95,7 +253,7 @@ class LatexMixin:
         digits : int, default=3
         caption : str, default=None
             Replaces the generated caption (LaTeX, not escaped).
-        label : str or None, default="tab:benchmark"
+        label : str or None, default="tab:performance"
 
         Returns
         -------
@@ -125,76 +283,14 @@ class LatexMixin:
             raise ValueError(f"`stat` must be 'mean' or 'median'; got {stat!r}.")
         alpha = check_alpha(alpha)
         digits = _check_digits(digits)
-        adjust = _check_adjust(adjust)
+        pairs = ("shaffer", "bergmann_hommel", "single_step")  # all pairs only
+        adjust = check_choice(
+            adjust, [a for a in ADJUST_METHODS if a not in pairs], "adjust"
+        )
         if method is not None and not isinstance(method, str):
             raise TypeError(f"`method` must be None or a test's name; got {method!r}.")
-        metric = self._metric(metric)
-        gib = self.greater_is_better(metric)
-        centre = self.aggregate(metric, stat=stat)
-        if stat == "mean":
-            std = self.aggregate(metric, stat="std")
-            std = std.reindex(index=centre.index, columns=centre.columns).to_numpy()
-            spread = {
-                (d, m): std[i, j]
-                for i, d in enumerate(centre.index)
-                for j, m in enumerate(centre.columns)
-            }
-        else:
-            q1 = self.aggregate(metric, stat=lambda v: v.quantile(0.25))
-            q3 = self.aggregate(metric, stat=lambda v: v.quantile(0.75))
-            spread = {
-                (d, m): (q1.loc[d, m], q3.loc[d, m])
-                for d in centre.index
-                for m in centre.columns
-            }
-        learners = [str(m) for m in centre.columns]
-        sign = -1.0 if gib else 1.0
-        cells, bold, worse, tested_names, untested_sets = {}, set(), set(), set(), []
-        n_reps = self.aggregate(metric, stat="count")
-        for dataset in centre.index:
-            values = centre.loc[dataset].astype(float)
-            finite = values.dropna()
-            best_value = (sign * finite).min() * sign if len(finite) else np.nan
-            bold |= {(dataset, m) for m in finite.index[finite == best_value]}
-            best = next(iter(m for m in learners if (dataset, m) in bold), None)
-            if best is not None and len(finite) >= 2:
-                pvalues, estimates, untested, names = _significance(
-                    self,
-                    dataset,
-                    best,
-                    list(finite.index),
-                    metric=metric,
-                    method=method,
-                    adjust=adjust,
-                )
-                tested_names |= names
-                worse |= {
-                    (dataset, m)
-                    for m, p in pvalues.items()
-                    if p <= alpha and sign * estimates[m] > 0
-                }
-                if untested:
-                    untested_sets.append(str(dataset))
-            cells[dataset] = {
-                m: latex_cell(values[m], spread[dataset, m], stat, digits)
-                for m in learners
-            }
-        complete = centre.dropna(axis=0, how="any")
-        rank_row = (
-            (sign * complete).rank(axis=1).mean(axis=0) if len(complete) else None
-        )
-        if caption is None:
-            caption = performance_caption(
-                stat=stat,
-                metric=metric,
-                greater_is_better=gib,
-                reps=sorted({int(v) for v in n_reps.to_numpy().ravel() if v > 0}),
-                tests=tested_names or {method or "t"},
-                adjusted=adjusted_by(adjust),
-                alpha=alpha,
-                untested=untested_sets,
-                n_ranked=len(complete),
-            )
-        return performance_latex(
-            cells, bold, worse, learners, list(centre.index), rank_row, caption, label
-        )
+        table = performance_table(
+            self, self._metric(metric), stat=stat, alpha=alpha, adjust=adjust,
+            method=method,
+        )  # fmt: skip
+        return performance_latex(table, digits=digits, caption=caption, label=label)

@@ -292,7 +292,7 @@ def test_single_replicate_runs_are_analysed_or_say_why():
     assert set(analysis.within["method"]) == {"corrected_t"}
     assert analysis.within[["low", "high"]].notna().all().all()
     text = format_summary(analysis)
-    assert "corrected resampled t on the folds or splits" in text
+    assert "Within each data set (corrected resampled t)" in text
     comp = Dataset(Xb[:300], yb[:300], X_test=Xb[300:], y_test=yb[300:])
     exp = BenchmarkExperiment(
         learners, cv=BootstrapOOB(1, random_state=0), random_state=0, progress=False

@@ -1,6 +1,6 @@
-"""The analysis' tests within data sets, run in batches (analysis/_analysis.py
-``_within_batch``, analysis/_bayesian.py ``_within_batch``), equal the tests run
-one pair at a time to the last bit."""
+"""The analysis' tests within data sets, run in batches (results/_latex.py
+``_within_batch``, analysis/_bayesian.py ``_within_batch``), equal the tests
+run one pair at a time to the last bit."""
 
 import numpy as np
 import pandas as pd
@@ -8,7 +8,7 @@ import pytest
 
 from sklearn_bench import BenchmarkResult
 from sklearn_bench.analysis import AnalysisPlan, analyse
-from sklearn_bench.analysis._analysis import _within_batch
+from sklearn_bench.results._latex import _within_batch
 
 
 def _result(seed, n_folds):
@@ -61,7 +61,13 @@ def test_batched_within_tests_equal_pair_by_pair(seed, n_folds):
     assert len(within) == 6 * 4
     d0 = within[within["dataset"] == "d0"]
     batch = _within_batch(
-        result, list(d0["learner"]), d0["reference"].iloc[0], 0.95, "error_rate", "d0"
+        result,
+        list(d0["learner"]),
+        d0["reference"].iloc[0],
+        0.95,
+        "error_rate",
+        "d0",
+        {},
     )
     assert sorted(batch) == sorted(d0["learner"])  # d0 ran as one batch
     for row in within.itertuples():

@@ -137,7 +137,7 @@ def test_median_table_and_missing_learner():
     v = perf[(perf["dataset"] == "wine_0v1") & (perf["learner"] == "k&nn")]["value"]
     q1, med, q3 = v.quantile([0.25, 0.5, 0.75])
     assert f"{med:.3f} [{q1:.3f}, {q3:.3f}]" in rows[0][2]
-    assert "over the 2 data sets on which every learner has a result" in tex
+    assert "over the 2 data sets on which every learner has every replicate" in tex
     assert "Median [first quartile, third quartile]" in tex
 
 
@@ -237,7 +237,51 @@ def test_caption_names_the_correction_in_words(adjust, words):
     """H: the caption names the chosen correction by its name in a text, one
     phrase for every choice (it printed the choice capitalised: "Bh-adjusted",
     "None-adjusted")."""
-    tex = _result().to_latex(adjust=adjust)
+    tex = _result().to_latex(adjust=adjust, method="t")
     caption = tex[tex.index(r"\caption{") :]
     assert words in caption
     assert "-adjusted" not in caption
+
+
+def test_to_latex_is_the_reports_performance_table():
+    """H: on 3 learners × 8 data sets × 5 replicates with B missing one
+    replicate on d0 and d1 (issue 47), ``result.to_latex()`` and the report's
+    ``performance.tex`` of ``analyse(result)`` are byte for byte one table: the
+    average ranks over the 6 complete data sets, which the caption counts, and
+    d0 and d1 named as left out; no test named when none could run."""
+    from sklearn_bench.analysis import analyse
+    from sklearn_bench.report._latex import performance_tex
+
+    rng = np.random.default_rng(0)
+    rows = [
+        (f"d{d}", m, r, 0.2 + 0.02 * (m == "C") + rng.normal(0, 0.01))
+        for d in range(8)
+        for m in "ABC"
+        for r in range(5)
+        if not (m == "B" and d < 2 and r == 4)
+    ]
+    df = pd.DataFrame(rows, columns=["data", "model", "rep", "v"])
+    result = BenchmarkResult.from_frame(
+        df, dataset="data", learner="model", value="v", replicate="rep",
+        greater_is_better=False,
+    )  # fmt: skip
+    tex = result.to_latex()
+    assert tex == performance_tex(analyse(result))
+    assert "over the 6 data sets" in tex and "d0 and d1 left out" in tex
+    assert "Average rank & 1.50 & 1.50 & 3.00" in tex
+    assert "No learner could be tested" in tex and "paired t" not in tex
+
+
+def test_one_replicate_and_float_ties():
+    """H: with one replicate no cell prints '± nan' and the caption says why;
+    two means equal up to floating-point rounding (0.1 + 0.2 and 0.3) are both
+    bold."""
+    df = pd.DataFrame({
+        "data": ["a", "a", "a", "b", "b", "b"], "model": ["x", "y", "z"] * 2,
+        "v": [0.1 + 0.2, 0.3, 0.5, 0.2, 0.4, 0.6]})  # fmt: skip
+    result = BenchmarkResult.from_frame(
+        df, dataset="data", learner="model", value="v", greater_is_better=False
+    )
+    tex = result.to_latex()
+    assert "nan" not in tex and "one replicate: no spread shown" in tex
+    assert r"a & \textbf{0.300} & \textbf{0.300} & 0.500 \\" in tex

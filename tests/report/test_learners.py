@@ -1,4 +1,4 @@
-"""Tests of sklearn_bench/report/_learners.py: the parameters that tell learners
+"""Tests of sklearn_bench/analysis/_learners.py: the parameters that tell learners
 apart, against scikit-learn's own get_params."""
 
 import pandas as pd
@@ -8,8 +8,8 @@ from sklearn.feature_selection import SelectKBest
 from sklearn.pipeline import make_pipeline
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
+from sklearn_bench.analysis._learners import learner_table
 from sklearn_bench.estimators import DiagonalLDA, welch_t_score
-from sklearn_bench.report._learners import learner_table
 
 
 def _learners():

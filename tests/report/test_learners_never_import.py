@@ -1,13 +1,13 @@
 """A store or a results folder is data: reading it never imports or calls what
-it names (issue 21, item 1). Tests of sklearn_bench/report/_learners.py and of
+it names (issue 21, item 1). Tests of sklearn_bench/analysis/_learners.py and of
 the config's refusal to call anything but estimator classes."""
 
 import sys
 
 import pytest
 
+from sklearn_bench.analysis._learners import learner_table
 from sklearn_bench.cli._config import ConfigError, parse_config
-from sklearn_bench.report._learners import learner_table
 
 EVIL = """
 import pathlib
@@ -63,8 +63,9 @@ def test_learner_table_never_imports_what_a_store_names(tmp_path, monkeypatch):
 def test_learner_table_reads_the_defaults_the_run_recorded():
     """H: the defaults a run recorded (info["learner_defaults"]) decide what is
     shown, so a parameter at its default is not, and the class's module is
-    not imported (issue 29, item 7); a run recorded before them gets the
-    defaults of a class already imported (scikit-learn's here)."""
+    not imported (issue 29, item 7); a run recorded before them shows every
+    parameter: no module is looked up, not even one already imported (issue
+    47: the table read sys.modules at render time)."""
     path = "sklearn.utils._testing.NotImportedEst"
     sys.modules.pop("sklearn.utils._testing", None)
     result = _result([path])
@@ -76,7 +77,7 @@ def test_learner_table_reads_the_defaults_the_run_recorded():
 
     old = _result(["sklearn.tree.DecisionTreeClassifier"])
     old.info["learner_params"]["l0"]["params"] = {"max_depth": None, "a": 2}
-    assert learner_table(old).loc["l0", "parameters"] == "a=2"
+    assert learner_table(old).loc["l0", "parameters"] == "max_depth=None, a=2"
 
 
 def test_a_run_records_the_defaults_of_its_classes(tmp_path):

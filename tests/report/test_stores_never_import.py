@@ -1,7 +1,7 @@
 """Crafted stores and results folders that try to import (issue 21, item 1), end
 to end: `report`, `from_store`, `load`, `store check`, `store salvage`, `merge`
 and `python -m sklearn_bench report` never import or call a module a store
-names (sklearn_bench/report/_learners.py keeps to trusted, inert modules);
+names (sklearn_bench/analysis/_learners.py looks no module up);
 `run --check` calls nothing but estimator classes (sklearn_bench/cli/_config.py)."""
 
 import json

@@ -5,12 +5,11 @@ scikit-learn's repr shows only parameters that differ from their defaults, so
 only in ``k`` look alike when one uses the default. The table here shows every
 parameter that differs from its default *or* between learners that have it,
 read from the full parameter descriptions the experiment records in
-``result.info["learner_params"]``.
+``result.info["learner_params"]``: :attr:`Analysis.learner_table`, which every
+output renders.
 """
 
-import inspect
 import re
-import sys
 
 import pandas as pd
 
@@ -32,51 +31,15 @@ def _short(path):
 
 
 # A store or a results folder is data: the class names it records are never
-# imported and nothing is ever called. The defaults a report compares with are
-# those the run recorded (``info["learner_defaults"]``); a run recorded before
-# them gets the defaults of a class whose module this process has already
-# imported, apart from modules that act when imported (``python -m`` entry
-# points, tests, build and feature-switch scripts).
-_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
-_NEVER = {"__main__", "conftest", "_build_utils", "experimental", "externals"}
-
-
-def _trusted_module(module):
-    """The module ``module`` if it is already imported (and not a script, a
-    test or a build helper); else ``None``. Nothing is imported."""
-    if not isinstance(module, str) or not _DOTTED.fullmatch(module):
-        return None
-    parts = module.split(".")
-    if any(p in _NEVER or p.startswith("test") for p in parts):
-        return None  # scripts, tests, build helpers: code run when imported
-    return sys.modules.get(module)
-
-
+# imported and nothing is ever called. The defaults compared with are those the
+# run recorded (``info["learner_defaults"]``); a run recorded before them shows
+# every parameter (no module is looked up, at analysis or render time).
 def _defaults(class_path, recorded=None):
-    """Default parameter values of a class (described like the recorded ones):
-    those the run recorded (``info["learner_defaults"]``); for a run recorded
-    before them, those of a trusted estimator class already imported (see
-    :func:`_trusted_module`), else ``{}``. Nothing is imported."""
-    from sklearn.base import BaseEstimator
-
-    from ..experiment._config import describe
-
+    """Default parameter values of a class, as the run recorded them (``{}``
+    when it did not)."""
     if isinstance(recorded, dict) and isinstance(recorded.get(class_path), dict):
         return recorded[class_path]
-    module_name, _, name = str(class_path).rpartition(".")
-    module = _trusted_module(module_name)
-    cls = getattr(module, name, None) if module is not None else None
-    if not (inspect.isclass(cls) and issubclass(cls, BaseEstimator)):
-        return {}
-    try:
-        signature = inspect.signature(cls)
-    except (TypeError, ValueError):
-        return {}
-    return {
-        key: describe(p.default)
-        for key, p in signature.parameters.items()
-        if p.default is not inspect.Parameter.empty
-    }
+    return {}
 
 
 def _structure(desc):
@@ -145,14 +108,14 @@ def learner_table(result):
     >>> from sklearn.feature_selection import SelectKBest
     >>> from sklearn.pipeline import make_pipeline
     >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from sklearn_bench.experiment._config import describe
-    >>> from sklearn_bench.report._learners import learner_table
+    >>> from sklearn_bench.experiment._config import class_defaults, describe
+    >>> from sklearn_bench.analysis._learners import learner_table
+    >>> pipes = {f"k{k}": make_pipeline(SelectKBest(k=k), DecisionTreeClassifier())
+    ...          for k in (2, 10)}
     >>> class Result:  # what learner_table reads of a BenchmarkResult
     ...     learners = ["k2", "k10"]
-    ...     info = {"learner_params": {
-    ...         f"k{k}": describe(make_pipeline(SelectKBest(k=k),
-    ...                                         DecisionTreeClassifier()))
-    ...         for k in (2, 10)}}
+    ...     info = {"learner_params": {k: describe(p) for k, p in pipes.items()},
+    ...             "learner_defaults": class_defaults(pipes.values())}
     >>> learner_table(Result())["parameters"].tolist()
     ['selectkbest__k=2', 'selectkbest__k=10']
     """
