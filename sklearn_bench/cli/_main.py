@@ -250,14 +250,6 @@ def _build_parser():
         action="store_true",
         help="overwrite a report already in the output directory",
     )
-    report.add_argument(
-        "--n-jobs",
-        type=int,
-        default=-1,
-        metavar="N",
-        help="processes for the analysis and the figures (default: -1, all "
-        "cores; a second process is forked on Linux only; 1: this process)",
-    )
     for setting in plan_settings():  # the plan's settings, declared once
         meta, key = setting.metadata, setting.metadata["key"] or setting.name
         report.add_argument(

@@ -140,12 +140,13 @@ def test_error_rate_density_stays_in_its_range_and_is_reflected():
 
 def test_metric_bounds_from_names():
     """H: proportions are bounded by [0, 1], non-negative losses below by 0, other
-    metrics not at all; a neg_ prefix and a suffix are understood."""
+    metrics not at all; a neg_ prefix (negating the range) and a suffix are
+    understood."""
     from sklearn_bench._metrics import metric_bounds
 
     assert metric_bounds("error_rate") == (0.0, 1.0)
     assert metric_bounds("f1_macro") == (0.0, 1.0)
-    assert metric_bounds("neg_log_loss") == (0.0, None)
+    assert metric_bounds("neg_log_loss") == (None, 0.0)  # the loss's, negated
     assert metric_bounds("r2") == (None, None)
 
 

@@ -10,6 +10,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bench import BenchmarkExperiment, BenchmarkResult
 from sklearn_bench.model_selection import BootstrapCV, BootstrapOOB
+from sklearn_bench.results._bayesian import N_SAMPLES
 from sklearn_bench.results._select import split_pair
 from sklearn_bench.stats import (
     bayesian_correlated_t,
@@ -150,7 +151,7 @@ def test_across_datasets_uses_per_dataset_means(method, func):
     table = result.aggregate()
     ref = func(
         table["A"], table["B"], delta=0.01, random_state=5, greater_is_better=False,
-        n_draws=20000,  # the report's, bayesian_test's default
+        n_draws=N_SAMPLES,  # the report's, bayesian_test's default
     )  # fmt: skip
     assert res.method == method and res.rope == 0.01 and res.n == 12
     assert (res.p_greater, res.p_rope, res.p_less) == (

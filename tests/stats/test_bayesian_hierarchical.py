@@ -238,6 +238,7 @@ def test_benchmark_result_uses_every_split_and_its_rho():
         random_state=0,
         labels=("tree", "nb"),
         greater_is_better=False,
+        n_draws=1000,  # per chain: the report's 4 x 1000, bayesian_test's default
     )
     assert (res.p_greater, res.p_rope, res.p_less) == pytest.approx(
         (ref.p_greater, ref.p_rope, ref.p_less), abs=1e-6
