@@ -334,6 +334,11 @@ def _analyse(result, plan):
         raise _UsageError(f"the analysis cannot run: {str(exc).rstrip('.')}") from exc
 
 
+def _formats(folder):
+    """The formats of the figures in ``folder`` as written (e.g. "SVG")."""
+    return ", ".join(sorted({p.suffix[1:].upper() for p in folder.glob("*.*")}))
+
+
 def _write_outputs(result, out, *, plan, sources, report_kwargs, shown=None):
     """Results (CSV, Parquet), the analysis' report and tables and the printed
     summary; the files are written into ``out`` (a staging folder) and named as
@@ -361,7 +366,7 @@ def _write_outputs(result, out, *, plan, sources, report_kwargs, shown=None):
     _say("")
     _say(f"Report: {shown / 'report.html'}")
     _say(
-        f"Figures: {shown / 'figures'} (PNG, SVG); results: "
+        f"Figures: {shown / 'figures'} ({_formats(out / 'figures')}); results: "
         + ", ".join(str(p) for p in written)
         + f"; tables: {shown / 'tables'}"
     )
@@ -713,7 +718,7 @@ def _cmd_report(args):
         _write_report_of(args, result, missing, plan, sources, stage)
     _say(f"Report written to the folder {out}:")
     _say(f"  report: {out / 'report.html'} (self-contained; open it in a browser)")
-    _say(f"  figures: {out / 'figures'} (PNG, SVG)")
+    _say(f"  figures: {out / 'figures'} ({_formats(out / 'figures')})")
     _say(f"  tables: {out / 'tables'} (CSV, and LaTeX .tex)")
     _say(f"  methods paragraph: {out / 'methods.md'}, {out / 'methods.tex'}")
     return EXIT_OK
