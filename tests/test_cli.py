@@ -46,7 +46,8 @@ def demo_dir(tmp_path_factory):
 
 def test_demo_quick_writes_report_figures_and_results(demo_dir):
     """H: `demo --quick` exits 0 and writes report.html, every figure as SVG
-    (and says SVG, the format it wrote), the results (CSV loadable by BenchmarkResult.load, and Parquet) and tables."""
+    (and says SVG, the format it wrote), the results (CSV loadable by
+    BenchmarkResult.load, and Parquet) and tables."""
     code, out, printed = demo_dir
     assert code == 0
     assert f"Figures: {out / 'figures'} (SVG);" in printed  # what was written

@@ -123,6 +123,12 @@ def _primary_words(analysis):
             f"{analysis.metric}, the best learner against each other one{holm}"
         )
     dataset = analysis.datasets_across[0] if analysis.datasets_across else ""
+    ran = analysis.primary_test  # read from what ran, not from the block count
+    if ran and ran != "corrected resampled t":
+        return (
+            f"the two-sided {ran} test over the replicates of {dataset}, the best "
+            f"learner against each other one{holm}"
+        )
     ratio = f"; {analysis.within_ratio}" if analysis.within_ratio else ""
     return (
         f"the two-sided corrected resampled t-test on the folds or splits of "

@@ -36,8 +36,9 @@ def _simulated():
 
 def test_one_simulated_data_set_says_paired_t(tmp_path):
     """H: on one simulated data set every pair ran the plain paired t; the
-    summary, the text summary and pairwise.tex say "paired t" and never
-    "corrected" (they said "corrected t", chosen from the block count)."""
+    summary, the text summary, the bottom line and pairwise.tex say "paired t"
+    and never "corrected" (they said "corrected t", chosen from the block
+    count)."""
     analysis = analyse(_simulated())
     assert set(analysis.pairs["method"]) == {"t"}
     assert analysis.primary_test == "paired t"
@@ -47,6 +48,11 @@ def test_one_simulated_data_set_says_paired_t(tmp_path):
     caption = (tmp_path / "tables" / "pairwise.tex").read_text()
     assert "paired t unadjusted" in caption and "corrected" not in caption
     assert "(paired t)" in format_summary(analysis)
+    # the bottom line's description of the primary analysis too (it named the
+    # corrected resampled t whenever the blocks were one data set's replicates)
+    primary = " ".join(analysis.bottom_line.more)
+    assert "paired t test over the replicates of sim" in primary
+    assert "corrected" not in primary
 
 
 @pytest.mark.parametrize("level, compatible", [(0.95, True), (0.9, False)])
