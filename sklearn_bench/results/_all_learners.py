@@ -134,7 +134,9 @@ class AllLearnersMixin:
             )  # fmt: skip
         left_out = _select.left_out_words(table.attrs.get("n_dropped", 0))
         if dataset is None and left_out:
-            res = replace(res, null_hypothesis=f"{res.null_hypothesis} ({left_out[2:]})")
+            res = replace(
+                res, null_hypothesis=f"{res.null_hypothesis} ({left_out[2:]})"
+            )
         return res
 
     def pairwise_tests(

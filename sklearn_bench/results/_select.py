@@ -298,12 +298,15 @@ def block_values(result, learners, *, metric, dataset=None, drop_failed=False):
             "a paired analysis needs every learner on every block."
         )
     if len(values) < 2:
-        dropped = (
-            f" ({n_dropped} replicate{'s' if n_dropped > 1 else ''} dropped "
-            f"because a task of {' or '.join(map(repr, learners))} failed)"
-            if n_dropped and dataset is not None
-            else f" ({left_out_words(n_dropped)[2:]})" if n_dropped else ""
-        )
+        if not n_dropped:
+            dropped = ""
+        elif dataset is None:
+            dropped = f" ({left_out_words(n_dropped)[2:]})"
+        else:
+            dropped = (
+                f" ({n_dropped} replicate{'s' if n_dropped > 1 else ''} dropped "
+                f"because a task of {' or '.join(map(repr, learners))} failed)"
+            )
         raise ValueError(
             f"At least 2 {'data sets' if dataset is None else 'replicates'} are "
             f"needed {where}; got {len(values)}{dropped}."
@@ -351,7 +354,8 @@ def left_out_words(n_left_out):
     if not n_left_out:
         return ""
     sets = "data set" if n_left_out == 1 else "data sets"
-    return f"; {n_left_out} {sets} left out: a task of some learner failed or is missing there"
+    why = "a task of some learner failed or is missing there"
+    return f"; {n_left_out} {sets} left out: {why}"
 
 
 def discordant_counts(result, a, b, *, dataset=None, replicate=None):

@@ -137,7 +137,9 @@ def test_skillings_mack_uses_the_incomplete_table():
     from sklearn_bench.stats import friedman_test, skillings_mack_test
 
     table, result = _gh_result(drop=[("Autos", "Kernel"), ("Balance", "CN2")])
-    fried = friedman_test(table.drop(index=["Autos", "Balance"]), greater_is_better=True)
+    fried = friedman_test(
+        table.drop(index=["Autos", "Balance"]), greater_is_better=True
+    )
     assert result.friedman().statistic == pytest.approx(fried.statistic, rel=1e-12)
     res = result.skillings_mack_test()
     expected = table.copy()
