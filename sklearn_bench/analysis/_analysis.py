@@ -17,10 +17,10 @@ from .._latex import PerformanceTable
 from .._text import ADJUST_METHODS, adjusted_by, terminal_line
 from ..datasets._dataset import PROBLEM_WORDS
 from ..results import IncommensurableScalesWarning
-from ..results._latex import incomplete_datasets, performance_table, within_table
+from ..results._latex import performance_table, within_table
 from ..results._pairs import MAX_LEARNERS_ALL_PAIRS
 from ..results._scales import scale_note
-from ..results._select import primary_rows
+from ..results._select import incomplete_datasets, primary_rows
 from ..stats import adjust_pvalues, smallest_attainable_pvalue
 from ._bayesian import (
     bayesian_comparisons,

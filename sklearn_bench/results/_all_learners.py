@@ -120,19 +120,24 @@ class AllLearnersMixin:
         metric, table = self._all_blocks(metric, dataset, missing=method == "durbin")
         gib = self.metrics[metric]
         if method == "durbin":
-            return durbin_test(table, greater_is_better=gib)
-        if method == "quade":
-            return quade_test(table, greater_is_better=gib)
-        if method == "aligned_ranks":
-            return friedman_aligned_ranks_test(table, greater_is_better=gib)
-        if method == "rm_anova":
-            return rm_anova(table)
-        return friedman_test(
-            table,
-            greater_is_better=gib,
-            tie_correction=tie_correction,
-            exact=exact,
-        )
+            res = durbin_test(table, greater_is_better=gib)
+        elif method == "quade":
+            res = quade_test(table, greater_is_better=gib)
+        elif method == "aligned_ranks":
+            res = friedman_aligned_ranks_test(table, greater_is_better=gib)
+        elif method == "rm_anova":
+            res = rm_anova(table)
+        else:
+            res = friedman_test(
+                table, greater_is_better=gib, tie_correction=tie_correction,
+                exact=exact,
+            )  # fmt: skip
+        left_out = _select.left_out_words(table.attrs.get("n_dropped", 0))
+        if dataset is None and left_out:
+            res = replace(
+                res, null_hypothesis=f"{res.null_hypothesis} ({left_out[2:]})"
+            )
+        return res
 
     def pairwise_tests(
         self,
@@ -234,8 +239,10 @@ class AllLearnersMixin:
         # has), so that each pair is written better ranked − worse ranked
         sign = -1.0 if self.metrics[metric] else 1.0
         ranks = (sign * table.dropna()).rank(axis=1).mean(axis=0)
-        table = table[list(ranks.sort_values(kind="stable").index)]
         scope = _scope_words(dataset, len(table))
+        if dataset is None:  # the data sets left out (incomplete_datasets' rule)
+            scope += _select.left_out_words(table.attrs.get("n_dropped", 0))
+        table = table[list(ranks.sort_values(kind="stable").index)]
         if method == "tukey":
             res = tukey_hsd(
                 table,

@@ -65,8 +65,9 @@ class BayesianMixin:
           every data set, each data set's units and ``rho`` as for the correlated
           t-test; its probabilities are for the *next* data set.
 
-        Splits or replicates where a task of ``a`` or ``b`` failed are dropped and
-        counted (``n_dropped``).
+        Splits or replicates where a task of ``a`` or ``b`` failed are dropped, and
+        across data sets those where a task of any learner failed or is missing
+        (as the report does); both counted in ``n_dropped``.
 
         Parameters
         ----------

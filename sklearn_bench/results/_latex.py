@@ -12,30 +12,8 @@ from .._latex import PerformanceTable, _check_digits, performance_latex
 from .._text import ADJUST_METHODS, adjusted_by
 from .._validation import check_alpha, check_choice
 from ..stats import adjust_pvalues, paired_test
-from ._select import EQUAL_RTOL, performance_arrays
+from ._select import EQUAL_RTOL, incomplete_datasets
 from ._within import corrected_t_block
-
-
-def incomplete_datasets(result, metric):
-    """The data sets on which some learner lacks a replicate's performance (not
-    run, or NaN: a failed task), or that have none at all: the one rule of
-    which data sets enter the analyses across data sets and the average ranks."""
-    arrays = performance_arrays(result, metric)
-    n_d = arrays["count"].shape[0]
-    # Replicates of each data set: distinct (data set, replicate) pairs.
-    d, rep = arrays["dataset"], arrays["replicate"]
-    order = np.lexsort((rep, d))
-    d, rep = d[order], rep[order]
-    first = np.ones(d.size, dtype=bool)
-    first[1:] = (np.diff(d) != 0) | (np.diff(rep) != 0)
-    n_rep = np.bincount(d[first], minlength=n_d)
-    bad = (
-        (n_rep == 0)
-        | (arrays["count"] != n_rep[:, None]).any(axis=1)
-        | (arrays["n_nan"] > 0).any(axis=1)
-    )
-    names = list(result.datasets)
-    return {names[i] for i in np.flatnonzero(bad)}
 
 
 def within_table(result, mean, greater_is_better, *, metric, alpha, level=0.95,

@@ -50,8 +50,11 @@ class PairedComparisonsMixin:
         ``metric(a) − metric(b)`` (for an error rate ``alternative="less"`` says that
         ``a`` is better). The null hypothesis names the learners, the metric, its
         direction and the scope: the unit, the correction, what the test is
-        conditional on, and how many replicates or splits were dropped because a task
-        failed (also in ``n_dropped``).
+        conditional on, and how many splits or replicates (within a data set) or data
+        sets (across them) were left out because a task failed (also in
+        ``n_dropped``). Across data sets a data set where a task of *any* learner
+        failed or is missing is left out, as in :func:`~sklearn_bench.analysis.analyse`
+        and the report.
 
         Parameters
         ----------

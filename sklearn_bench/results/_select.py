@@ -179,8 +179,9 @@ def performance_arrays(result, metric):
     n_d, n_m = len(result.datasets), len(result.learners)
     cell = d * n_m + m
     nan = np.isnan(value)
-    # pandas' grouped mean (as pivot_table), so the numbers equal aggregate()'s.
-    means = pd.Series(value).groupby(cell).mean()
+    # pandas' grouped mean (as pivot_table), so the numbers equal aggregate()'s;
+    # NaN left out first: with a NaN anywhere pandas' sums differ in the last bit.
+    means = pd.Series(value[~nan]).groupby(cell[~nan]).mean()
     mean = np.full(n_d * n_m, np.nan)
     mean[means.index.to_numpy()] = means.to_numpy()
     out = {
@@ -196,8 +197,29 @@ def performance_arrays(result, metric):
         "count": np.bincount(cell, minlength=n_d * n_m).reshape(n_d, n_m),
         "n_nan": np.bincount(cell, weights=nan, minlength=n_d * n_m).reshape(n_d, n_m),
     }
+    # The one rule of the analyses across data sets: a data set enters only if
+    # every learner has every replicate's performance (none missing, none NaN).
+    first = np.ones(d.size, dtype=bool)  # distinct (data set, replicate) pairs
+    order = np.lexsort((rep, d))
+    ds, rs = d[order], rep[order]
+    first[1:] = (np.diff(ds) != 0) | (np.diff(rs) != 0)
+    n_rep = np.bincount(ds[first], minlength=n_d)
+    out["incomplete"] = (
+        (n_rep == 0) | (out["count"] != n_rep[:, None]).any(axis=1)
+        | (out["n_nan"] > 0).any(axis=1)
+    )  # fmt: skip
     _keep(result, key, out)
     return out
+
+
+def incomplete_datasets(result, metric):
+    """The data sets on which some learner lacks a replicate's performance (not
+    run, or NaN: a failed task), or that have none at all: the one rule of
+    which data sets enter the analyses across data sets (the public methods'
+    and the report's) and the average ranks."""
+    names = list(result.datasets)
+    bad = performance_arrays(result, metric)["incomplete"]
+    return {names[i] for i in np.flatnonzero(bad)}
 
 
 def _keep(result, key, arrays):
@@ -210,12 +232,13 @@ def _keep(result, key, arrays):
 def blocks(result, learners, *, metric, dataset=None, drop_failed=False):
     """A blocks x learners table of performances, checked for a paired analysis.
 
-    Blocks are the data sets (each value the mean over the replicates) when
-    ``dataset`` is None, else that data set's replicates; the columns are
-    ``learners`` (checked names). A replicate without a value (a failed task) raises
-    ``ValueError``, or with ``drop_failed`` is dropped for every learner (the pairs
-    stay matched) and counted in ``table.attrs["n_dropped"]``. No NaN, at least two
-    rows."""
+    Blocks are the complete data sets (each value the mean over the replicates;
+    those of :func:`incomplete_datasets` are left out, counted in
+    ``table.attrs["n_dropped"]``) when ``dataset`` is None, else that data set's
+    replicates; the columns are ``learners`` (checked names). Within a data set a
+    replicate without a value (a failed task) raises ``ValueError``, or with
+    ``drop_failed`` is dropped for every learner (the pairs stay matched) and
+    counted in ``table.attrs["n_dropped"]``. No NaN, at least two rows."""
     values, labels, key, n_dropped = block_values(
         result, learners, metric=metric, dataset=dataset, drop_failed=drop_failed
     )
@@ -233,31 +256,13 @@ def block_values(result, learners, *, metric, dataset=None, drop_failed=False):
     arrays = performance_arrays(result, metric)
     codes = np.array([arrays["learner_code"][name] for name in learners], dtype=int)
     n_dropped = 0
-    if dataset is None:
+    if dataset is None:  # the complete data sets (incomplete_datasets' rule)
         where, key = "across data sets", "dataset"
-        count = arrays["count"][:, codes]
-        rows = np.flatnonzero(count.any(axis=1))
-        names = list(result.datasets)
+        bad = arrays["incomplete"]
+        n_dropped = int(bad.sum())
+        rows, names = np.flatnonzero(~bad), list(result.datasets)
         labels = [names[i] for i in rows]
-        if arrays["n_nan"][rows][:, codes].any():
-            perf = arrays["perf"]
-            perf = perf[perf["learner"].isin(learners)]
-            if not drop_failed:
-                _check_no_nan(perf, where)
-            # Means over the replicates on which every learner has a value.
-            perf, n_dropped = _drop_unmatched_replicates(perf, learners)
-            table = perf.pivot_table(
-                index="dataset", columns="learner", values="value", observed=True
-            )
-            table.columns = table.columns.astype(str)
-            table.index = table.index.astype(str)
-            # A data set whose every replicate was dropped is no block at all.
-            labels = [name for name in labels if name in table.index]
-            table = table.reindex(index=labels, columns=list(learners))
-            values = table.to_numpy(dtype=np.float64)
-        else:
-            values = arrays["mean"][rows][:, codes]
-            values[count[rows] == 0] = np.nan
+        values = arrays["mean"][rows][:, codes]
     else:
         where, key = f"on data set {dataset!r}", "replicate"
         i = arrays["dataset_code"][dataset]
@@ -293,26 +298,20 @@ def block_values(result, learners, *, metric, dataset=None, drop_failed=False):
             "a paired analysis needs every learner on every block."
         )
     if len(values) < 2:
-        dropped = (
-            f" ({n_dropped} replicate{'s' if n_dropped > 1 else ''} dropped "
-            f"because a task of {' or '.join(map(repr, learners))} failed)"
-            if n_dropped
-            else ""
-        )
+        if not n_dropped:
+            dropped = ""
+        elif dataset is None:
+            dropped = f" ({left_out_words(n_dropped)[2:]})"
+        else:
+            dropped = (
+                f" ({n_dropped} replicate{'s' if n_dropped > 1 else ''} dropped "
+                f"because a task of {' or '.join(map(repr, learners))} failed)"
+            )
         raise ValueError(
             f"At least 2 {'data sets' if dataset is None else 'replicates'} are "
             f"needed {where}; got {len(values)}{dropped}."
         )
     return values, labels, key, n_dropped
-
-
-def _drop_unmatched_replicates(perf, learners):
-    """Drop the (data set, replicate) blocks where a learner has no value."""
-    perf = perf[perf["learner"].isin(learners)]
-    keys = [perf["dataset"].astype(str), perf["replicate"]]
-    bad = perf["value"].isna().groupby(keys).transform("any")
-    n_dropped = len(perf.loc[bad, ["dataset", "replicate"]].drop_duplicates())
-    return perf[~bad], n_dropped
 
 
 def pair(result, a, b, *, metric, dataset=None, with_dropped=False):
@@ -330,7 +329,11 @@ def pair(result, a, b, *, metric, dataset=None, with_dropped=False):
         if dataset is None
         else f"within data set {dataset!r} over {len(values)} replicates"
     )
-    scope += dropped_words(n_dropped, "replicate", a, b)
+    scope += (
+        left_out_words(n_dropped)
+        if dataset is None
+        else dropped_words(n_dropped, "replicate", a, b)
+    )
     x, y = values[:, 0].copy(), values[:, 1].copy()
     if with_dropped:
         return x, y, scope, n_dropped
@@ -343,6 +346,16 @@ def dropped_words(n_dropped, unit, a, b):
         return ""
     units = unit if n_dropped == 1 else f"{unit}s"
     return f"; {n_dropped} {units} dropped (failed tasks of {a!r} or {b!r})"
+
+
+def left_out_words(n_left_out):
+    """``"; 2 data sets left out: a task of some learner failed or is missing
+    there"`` or ``""``: :func:`incomplete_datasets`' rule, in words."""
+    if not n_left_out:
+        return ""
+    sets = "data set" if n_left_out == 1 else "data sets"
+    why = "a task of some learner failed or is missing there"
+    return f"; {n_left_out} {sets} left out: {why}"
 
 
 def discordant_counts(result, a, b, *, dataset=None, replicate=None):

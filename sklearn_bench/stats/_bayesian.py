@@ -67,9 +67,9 @@ class BayesianTestResult:
         Whether a larger score is better; decides which probability belongs to
         which name in :attr:`probabilities` and :attr:`decision`.
     n_dropped : int
-        Units (splits or replicates) a :class:`~sklearn_bench.BenchmarkResult`
-        dropped before the test because a task of either learner failed; 0 for
-        arrays passed directly.
+        Units (splits, replicates or data sets) a
+        :class:`~sklearn_bench.BenchmarkResult` left out before the test because a
+        task failed or is missing; 0 for arrays passed directly.
     standard_error : float
         Largest Monte Carlo standard error ``sqrt(p (1 − p) / n_draws)`` of
         the three probabilities; 0 for the closed-form correlated t-test.

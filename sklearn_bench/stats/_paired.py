@@ -77,9 +77,9 @@ class PairedTestResult:
     pvalue_standard_error : float
         Monte Carlo standard error of ``pvalue``; 0 for exact and analytic p-values.
     n_dropped : int
-        Units (replicates or splits) a :class:`~sklearn_bench.BenchmarkResult`
-        dropped before the test because a task of either learner failed; 0 for
-        arrays passed directly.
+        Units (splits, replicates or data sets) a
+        :class:`~sklearn_bench.BenchmarkResult` left out before the test because a
+        task failed or is missing; 0 for arrays passed directly.
     details : dict
         Method-specific quantities (``r_plus``, ``r_minus``, ``z``, ``wins``, ...).
 
