@@ -1,7 +1,7 @@
 """The report's section on a sequential study (``run --sequential``): when it
 stopped and why, what it decided, its anytime-valid intervals beside the
 fixed-design one, the fits it ran and the learners a race dropped. It reads the
-plain record ``result.info["sequential"]`` (see
+plain record ``analysis.provenance["sequential"]`` (see
 :class:`~sklearn_bench.experiment.SequentialStudy`)."""
 
 import html

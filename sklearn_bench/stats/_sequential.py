@@ -394,7 +394,8 @@ def race(performance, *, bounds, delta, alpha=0.05, learners=None):
                 dropped[names[k]] = {
                     "after": t,
                     "why": f"its {why} against {names[best]!r} after {t} data "
-                    f"sets (level {1 - level:.4g}, anytime-valid)",
+                    f"sets (a {1 - level / 2:.4g} anytime-valid confidence "
+                    f"sequence; the pair's two at {1 - level:.4g} together)",
                 }
                 alive.remove(k)
     means = np.nanmean(perf[:, alive], axis=0)

@@ -122,13 +122,17 @@ def test_invalid_inputs(kwargs, match):
 
 def test_race_drops_the_clearly_worse_and_keeps_the_best():
     """Hypothesis: a learner worse by 10Δ is dropped early, the best never; the
-    race needs fewer cells than the full study and says why it dropped."""
+    race needs fewer cells than the full study and says why it dropped, at the
+    level of the interval it quotes."""
     rng = np.random.default_rng(6)
     perf = 0.8 + rng.normal(0, 0.02, (80, 4)) - [0, 0.1, 0.1, 0.002]
     res = race(perf, bounds=(0, 1), delta=0.01, learners=list("abcd"))
     assert set(res.dropped) == {"b", "c"} and res.best in {"a", "d"}
     assert all(v["after"] < 20 for v in res.dropped.values())
     assert "anytime-valid" in res.dropped["b"]["why"]
+    # the level printed is that of the interval printed: each of a pair's two
+    # sequences runs at α / (2 (m − 1)) = 0.05 / 6 (it said 0.9833, the pair's)
+    assert "a 0.9917 anytime-valid confidence sequence" in res.dropped["b"]["why"]
     assert res.n_evaluations < 0.7 * res.n_full
     json.dumps(res.to_dict())
     # the same table with NaN where the race dropped them gives the same race
