@@ -137,4 +137,5 @@ def test_sigkilled_and_resumed_gives_the_same_decision(tmp_path, capsys):
                  "--force"]) == 0  # fmt: skip
     out = capsys.readouterr().out
     assert _decision(out) == expected
-    assert "reused" in out
+    assert committed >= 3  # killed with fits in its store (whether the last
+    # fit call of the resumed run reuses any depends on where the kill fell)
