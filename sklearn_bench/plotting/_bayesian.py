@@ -5,27 +5,11 @@ import numpy as np
 
 from .._validation import check_positive_int
 from ..stats import BayesianTestResult, PlackettLuceResult
-from ._common import figure_labels
+from ._common import annotate_cells, check_text, figure_labels
 
 _COLORS = {"a": "#1f77b4", "rope": "#e69f00", "b": "#d62728"}
-_ROPE_SHADE = "#e69f00"
 _SQRT3_2 = np.sqrt(3) / 2
 _VERTICES = np.array([[0.0, 0.0], [0.5, _SQRT3_2], [1.0, 0.0]])  # a, rope, b
-
-
-def _check_title(title):
-    """A title is the caller's text (drawn as given, mathtext included): a str."""
-    if title is not None and not isinstance(title, str):
-        raise ValueError(f"`title` must be a string or None; got {title!r:.80}.")
-
-
-def _check_result(result):
-    if not isinstance(result, BayesianTestResult):
-        raise ValueError(
-            "`result` must be a BayesianTestResult (from bayesian_correlated_t, "
-            "bayesian_signed_rank, bayesian_sign_test or "
-            f"BenchmarkResult.bayesian_test); got {type(result).__name__}."
-        )
 
 
 def _plot_density(result, ax, title):
@@ -41,9 +25,9 @@ def _plot_density(result, ax, title):
     # region of x − y favouring a: above rope if greater is better, else below
     sign = 1.0 if result.greater_is_better else -1.0
     if rope > 0:
-        ax.axvspan(-rope, rope, color=_ROPE_SHADE, alpha=0.12, lw=0, gid="rope")
+        ax.axvspan(-rope, rope, color=_COLORS["rope"], alpha=0.12, lw=0, gid="rope")
         for edge in (-rope, rope):
-            ax.axvline(edge, color=_ROPE_SHADE, lw=1.5)
+            ax.axvline(edge, color=_COLORS["rope"], lw=1.5)
     ax.axvline(0, color="black", lw=0.6, ls=":")
     la, lb = figure_labels((a, b))  # drawn literally, cut to one length
     labels = {
@@ -73,24 +57,11 @@ def _plot_density(result, ax, title):
         ys = post.pdf(xs)
         ax.plot(xs, ys, color="black", lw=1.5, gid="posterior")
         above, below = xs >= rope, xs <= -rope
-        inside = (xs >= -rope) & (xs <= rope)
         regions = {"a": above, "b": below} if sign > 0 else {"a": below, "b": above}
-        regions["rope"] = inside
-        for key in ("a", "rope", "b"):
-            mask = regions[key]
-            if key == "rope" and rope == 0:
-                continue
-            ax.fill_between(
-                xs,
-                0,
-                ys,
-                where=mask,
-                color=_COLORS[key],
-                alpha=0.45,
-                lw=0,
-                gid=f"region-{key}",
-                label=labels[key],
-            )
+        regions["rope"] = (xs >= -rope) & (xs <= rope)
+        for key in ("a", "rope", "b") if rope > 0 else ("a", "b"):
+            kw = {"color": _COLORS[key], "alpha": 0.45, "lw": 0, "label": labels[key]}
+            ax.fill_between(xs, 0, ys, where=regions[key], gid=f"region-{key}", **kw)
         ax.set_ylim(0, 1.3 * float(ys.max()))  # room for the legend
         ax.set_ylabel("posterior density")
     ax.set_xlabel(f"{la} − {lb}")
@@ -123,38 +94,19 @@ def _plot_simplex(result, ax, title, max_points):
     xy = _project(shown)
     for k, key in enumerate(("a", "rope", "b")):
         pts = xy[winner == k]
-        ax.scatter(
-            pts[:, 0],
-            pts[:, 1],
-            s=6,
-            color=_COLORS[key],
-            alpha=0.4,
-            zorder=2,
-            lw=0,
-            gid=f"samples-{key}",
-            rasterized=True,
-        )
+        style = {"s": 6, "alpha": 0.4, "zorder": 2, "lw": 0, "rasterized": True}
+        ax.scatter(*pts.T, color=_COLORS[key], gid=f"samples-{key}", **style)
     corners = np.vstack([_VERTICES, _VERTICES[:1]])
-    ax.plot(
-        corners[:, 0], corners[:, 1], color="black", lw=0.8, gid="simplex", zorder=1
-    )
+    ax.plot(*corners.T, color="black", lw=0.8, gid="simplex", zorder=1)
     centre = _VERTICES.mean(axis=0)
-    for i, j in ((0, 1), (1, 2), (0, 2)):
-        mid = (_VERTICES[i] + _VERTICES[j]) / 2
-        ax.plot(
-            [centre[0], mid[0]], [centre[1], mid[1]], color="black", lw=0.5, zorder=1
-        )
+    for mid in (corners[:-1] + corners[1:]) / 2:
+        ax.plot(*np.c_[centre, mid], color="black", lw=0.5, zorder=1)
     probs = result.probabilities
     la, lb = figure_labels((a, b))  # drawn literally, cut to one length
     ax.text(0, -0.05, f"{la} better\n{probs[a]:.3f}", ha="center", va="top")
     ax.text(1, -0.05, f"{lb} better\n{probs[b]:.3f}", ha="center", va="top")
-    ax.text(
-        0.5,
-        _SQRT3_2 + 0.03,
-        f"equivalent\n{probs['equivalent']:.3f}",
-        ha="center",
-        va="bottom",
-    )
+    top = f"equivalent\n{probs['equivalent']:.3f}"
+    ax.text(0.5, _SQRT3_2 + 0.03, top, ha="center", va="bottom")
     ax.set_xlim(-0.2, 1.2)
     ax.set_ylim(-0.22, _SQRT3_2 + 0.2)
     ax.set_aspect("equal")
@@ -175,18 +127,13 @@ def _plot_simplex(result, ax, title, max_points):
 def plot_bayesian_posterior(result, *, ax=None, title=None, max_points=5000):
     """The posterior of a Bayesian comparison of two learners.
 
-    For the correlated t-test (Corani & Benavoli 2015; Benavoli et al. 2017,
-    Section 3) the Student t posterior of the mean of ``x − y``, with the area
-    beyond ``+rope``, inside the ROPE and below ``−rope`` filled in the colours
-    of the learner it favours (respecting the metric's direction) and the ROPE
-    band shaded; a zero-variance posterior (a point mass) is a vertical line.
-    For the signed-rank and sign tests (Fig. 6) each Monte Carlo sample is a
-    point ``(θ_a, θ_rope, θ_b)`` of the triangle whose bottom-left vertex is
-    "``a`` practically better", top "equivalent" and bottom-right "``b``
-    better"; lines from the centre split it into the regions where that
-    probability is the largest, points are coloured by their region, and the
-    posterior probability of each region is shown at its vertex (with ``rope =
-    0`` the signed-rank samples lie on the bottom edge).
+    For the correlated t-test (Corani & Benavoli 2015) the Student t posterior
+    of the mean of ``x − y``, its regions filled in the colour of the learner
+    they favour and the ROPE band shaded (a point mass: a vertical line). For
+    the signed-rank and sign tests each Monte Carlo sample is a point
+    ``(θ_a, θ_rope, θ_b)`` of the simplex (Benavoli et al. 2017, Fig. 6),
+    coloured by its largest probability, with each region's probability at
+    its vertex.
 
     Parameters
     ----------
@@ -223,8 +170,13 @@ def plot_bayesian_posterior(result, *, ax=None, title=None, max_points=5000):
     >>> sorted(c.get_gid() for c in ax.collections)
     ['samples-a', 'samples-b', 'samples-rope']
     """
-    _check_result(result)
-    _check_title(title)
+    if not isinstance(result, BayesianTestResult):
+        raise ValueError(
+            "`result` must be a BayesianTestResult (from bayesian_correlated_t, "
+            "bayesian_signed_rank, bayesian_sign_test or "
+            f"BenchmarkResult.bayesian_test); got {type(result).__name__}."
+        )
+    check_text(title)
     check_positive_int(max_points, "max_points")
     if result.method == "correlated_t":
         return _plot_density(result, ax, title)
@@ -234,13 +186,11 @@ def plot_bayesian_posterior(result, *, ax=None, title=None, max_points=5000):
 def plot_rank_posterior(result, *, ax=None, title=None):
     """The rank posteriors of the Bayesian Plackett–Luce model of K learners.
 
-    For :func:`~sklearn_bench.stats.bayesian_plackett_luce` (Calvo, Ceberio &
-    Lozano 2018): one row per learner, sorted by expected rank, one column per
-    position ``1 ... K``. Each cell's shade is the posterior probability that
-    the learner holds that position in the most probable ranking (the learners
-    ordered by their Plackett–Luce weights), printed when at least 0.01; a dot
-    and a bar mark the learner's expected rank on a new data set and its
-    credible interval, on the same axis.
+    For :func:`~sklearn_bench.stats.bayesian_plackett_luce` (Calvo et al.
+    2018): one row per learner, by expected rank, one column per position.
+    A cell's shade is the posterior probability that the learner holds that
+    position in the most probable ranking (printed from 0.01); a dot and a bar
+    mark its expected rank on a new data set and its credible interval.
 
     Parameters
     ----------
@@ -275,7 +225,7 @@ def plot_rank_posterior(result, *, ax=None, title=None):
             "`result` must be a PlackettLuceResult (from bayesian_plackett_luce or "
             f"BenchmarkResult.bayesian_ranking); got {type(result).__name__}."
         )
-    _check_title(title)
+    check_text(title)
     k = result.n_learners
     order = result.expected_rank.sort_values(kind="stable").index
     probs = result.rank_probabilities.loc[order].to_numpy()
@@ -293,32 +243,16 @@ def plot_rank_posterior(result, *, ax=None, title=None):
         gid="rank-probabilities",
     )
     if k <= 12:
-        for i in range(k):
-            for j in range(k):
-                if probs[i, j] >= 0.01:
-                    ax.text(
-                        j + 1,
-                        i,
-                        f"{probs[i, j]:.2f}",
-                        ha="center",
-                        va="center",
-                        fontsize=7,
-                        color="white" if probs[i, j] > 0.6 else "black",
-                    )
+        texts = [[f"{p:.2f}" if p >= 0.01 else None for p in row] for row in probs]
+        colors = np.where(probs > 0.6, "white", "black")
+        annotate_cells(ax, texts, colors, fontsize=7, x0=1)  # positions 1..k
     rows = np.arange(k)
     low = result.expected_rank_interval["low"].loc[order].to_numpy()
     high = result.expected_rank_interval["high"].loc[order].to_numpy()
-    ax.hlines(
-        rows + 0.3, low, high, color="#d62728", lw=2, gid="rank-interval", zorder=3
-    )
-    ax.scatter(
-        result.expected_rank.loc[order].to_numpy(),
-        rows + 0.3,
-        color="#d62728",
-        s=18,
-        zorder=4,
-        gid="expected-rank",
-    )
+    red = {"color": "#d62728", "zorder": 3}
+    ax.hlines(rows + 0.3, low, high, lw=2, gid="rank-interval", **red)
+    expected = result.expected_rank.loc[order].to_numpy()
+    ax.scatter(expected, rows + 0.3, s=18, gid="expected-rank", **{**red, "zorder": 4})
     ax.set_yticks(rows, figure_labels(order))
     ax.set_xticks(np.arange(1, k + 1))
     ax.set_xlim(0.5, k + 0.5)

@@ -1,14 +1,6 @@
-"""Drawing helpers shared by the figures of :mod:`sklearn_bench.plotting`.
-
-The rank diagram of Demšar (2006), Figure 1: an axis of average ranks (or of mean
-performance), the learners' names on both sides and one bar per group of
-learners not significantly different. :func:`plot_critical_difference` groups by
-the critical difference, :func:`plot_pairwise_significance` by a pairwise
-significance matrix; both draw with :func:`_draw_rank_diagram`.
-
-matplotlib is imported inside the functions, so importing this module works
-without the ``plot`` extra.
-"""
+"""Drawing helpers shared by the figures of :mod:`sklearn_bench.plotting`: labels,
+argument checks, heat-map cells and the rank diagram of Demšar (2006), Fig. 1.
+matplotlib is imported inside the functions (the ``plot`` extra is optional)."""
 
 import numpy as np
 
@@ -19,9 +11,8 @@ __all__ = ["figure_label", "figure_labels"]
 
 
 def fitted_title(ax, text, **kwargs):
-    """Set ``text`` as the title of ``ax``, broken onto more lines where it is
-    wider than the axes (a title such as "... (α = 0.00238095)" ran past the
-    figure's right edge). Returns the title's Text."""
+    """Set ``text`` as the title of ``ax``, broken onto lines where it is wider
+    than the axes; returns the title's Text."""
     import textwrap
 
     title = ax.set_title(text, **kwargs)
@@ -52,12 +43,26 @@ def figure_labels(names, *, max_length=MAX_LABEL_LENGTH):
     return [figure_label(name, max_length=max_length) for name in names]
 
 
+def check_text(value, name="title"):
+    """The caller's text, drawn as given (mathtext included): a str or None."""
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"`{name}` must be a string or None; got {value!r:.80}.")
+
+
+def annotate_cells(ax, texts, colors, *, fontsize, gid=None, x0=0):
+    """Write ``texts[i][j]`` (not where ``None``) in ``colors[i][j]`` at cell
+    ``(x0 + j, i)`` of a heat map."""
+    style = {"ha": "center", "va": "center", "fontsize": fontsize, "gid": gid}
+    for i, row in enumerate(texts):
+        for j, text in enumerate(row):
+            if text is not None:
+                ax.text(x0 + j, i, text, color=colors[i][j], **style)
+
+
 def _labelled_rows_axes(labels, height, *, axes_width, font_size=10.0):
-    """A new figure of one axes whose rows are labelled on the left, laid out
-    by fixed margins (inches) for ``labels``: their room follows from their
-    length, where a constrained layout measures every label several times
-    per drawing (seconds for 50 learners). Room for a title above and tick
-    labels with an axis label below."""
+    """A new figure of one axes with rows labelled on the left, laid out by
+    fixed margins (inches) from the labels' length: a constrained layout
+    measures every label at each drawing (seconds for 50 learners)."""
     import matplotlib.pyplot as plt
 
     longest = max((len(label) for label in labels), default=1)
@@ -89,12 +94,8 @@ _TICK_FONT_SIZE = 9
 
 
 def _maximal_runs(order, joined):
-    """Maximal runs of consecutive learners (in ``order``) all pairwise ``joined``.
-
-    ``joined(a, b)`` says whether learners ``order[a]`` and ``order[b]`` may share
-    a bar. Returns the runs of at least two learners not contained in another
-    run, as tuples of learner indices, sorted by their first member.
-    """
+    """The maximal runs (tuples of indices, at least two) of consecutive learners
+    in ``order`` all pairwise ``joined(a, b)`` (positions in ``order``)."""
     k = len(order)
     groups = []
     last_end = -1
@@ -109,11 +110,8 @@ def _maximal_runs(order, joined):
 
 
 def _groups_from_matrix(average_ranks, significant):
-    """Maximal runs (in rank order) of learners no two of which differ significantly.
-
-    ``significant`` is a symmetric boolean (k, k) array in the order of
-    ``average_ranks``.
-    """
+    """Maximal runs (in rank order) of learners no two of which are
+    ``significant``, a symmetric boolean (k, k) array."""
     ranks = np.asarray(average_ranks, dtype=float)
     order = np.argsort(ranks, kind="stable")
     sig = np.asarray(significant, dtype=bool)
@@ -121,10 +119,8 @@ def _groups_from_matrix(average_ranks, significant):
 
 
 def _bar_extent(ranks, group, unit=1.0):
-    """Ends of a group's bar: its extreme ranks plus an overhang that stops short of
-    the nearest learner outside the group, so the bar crosses members' lines only.
-
-    ``unit``: the length of one rank unit on the axis (1 for ranks)."""
+    """Ends of a group's bar: its extreme ranks plus an overhang (``unit``: one
+    rank on the axis) that stops short of the nearest learner outside it."""
     overhang = _BAR_OVERHANG * unit
     members = ranks[list(group)]
     lo, hi = members.min(), members.max()
@@ -195,10 +191,8 @@ def _draw_rank_diagram(
 ):
     """Draw the axis of average ranks, the learners' names and one bar per group.
 
-    ``cd``: draw the critical difference above the axis; otherwise ``label`` (if
-    any) is written there, saying what the bars mean. ``colors``: one colour per
-    learner for its line and name. ``axis``: ``(lo, hi, ticks)`` for an axis
-    other than the ranks 1..k (``ticks`` a list of ``(position, text)``), with
+    Above the axis the critical difference ``cd``, else ``label``. ``axis``:
+    ``(lo, hi, [(position, text), ...])`` for an axis other than the ranks 1..k,
     ``shown`` the values printed beside the names (default ``ranks``).
     """
     import matplotlib.pyplot as plt
@@ -283,20 +277,13 @@ def _draw_rank_diagram(
     x_text_left = lo_axis - gap_px / scale
     x_text_right = hi_axis + gap_px / scale
     line = {"color": "black", "linewidth": 1.0}
+    small = {"ha": "center", "va": "bottom", "fontsize": _TICK_FONT_SIZE}
 
     # The rank axis, its ticks and labels.
     ax.plot([lo_axis, hi_axis], [0, 0], gid="cd-axis", **line)
     for tick, text in tick_marks:
         ax.plot([tick, tick], [0, 0.12], gid="cd-tick", **line)
-        ax.text(
-            tick,
-            _TICK_Y,
-            text,
-            ha="center",
-            va="bottom",
-            fontsize=_TICK_FONT_SIZE,
-            gid="cd-tick",
-        )
+        ax.text(tick, _TICK_Y, text, gid="cd-tick", **small)
     for tick in minor:
         ax.plot([tick, tick], [0, 0.06], gid="cd-tick", **line)
 
@@ -306,25 +293,11 @@ def _draw_rank_diagram(
         ax.plot([lo_axis, end], [_CD_BAR_Y, _CD_BAR_Y], gid="cd-bar", **line)
         for x in (lo_axis, end):
             ax.plot([x, x], [_CD_BAR_Y - 0.08, _CD_BAR_Y + 0.08], gid="cd-bar", **line)
-        ax.text(
-            lo_axis + cd / 2,
-            _CD_BAR_Y + 0.12,
-            f"{cd_text} = {value_format.format(cd) if axis else f'{cd:.2f}'}",
-            ha="center",
-            va="bottom",
-            fontsize=_TICK_FONT_SIZE,
-            gid="cd-label",
-        )
+        value = value_format.format(cd) if axis else f"{cd:.2f}"
+        at = (lo_axis + cd / 2, _CD_BAR_Y + 0.12)
+        ax.text(*at, f"{cd_text} = {value}", gid="cd-label", **small)
     elif label:
-        ax.text(
-            (lo_axis + hi_axis) / 2,
-            _CD_BAR_Y,
-            label,
-            ha="center",
-            va="bottom",
-            fontsize=_TICK_FONT_SIZE,
-            gid="cd-label",
-        )
+        ax.text((lo_axis + hi_axis) / 2, _CD_BAR_Y, label, gid="cd-label", **small)
 
     # Each learner: down from its rank, then out to its name.
     for side, x_text, pad in (
@@ -342,14 +315,8 @@ def _draw_rank_diagram(
             texts[i].set_x(x_text + pad)
 
     # One bar per maximal group of learners not significantly different.
+    bar = {**line, "linewidth": 3.0, "solid_capstyle": "butt"}
     for (lo, hi), row in zip(intervals, bar_rows, strict=True):
         y = _FIRST_BAR_Y - row * _BAR_STEP
-        ax.plot(
-            [lo, hi],
-            [y, y],
-            color="black",
-            linewidth=3.0,
-            solid_capstyle="butt",
-            gid="cd-group",
-        )
+        ax.plot([lo, hi], [y, y], gid="cd-group", **bar)
     return ax

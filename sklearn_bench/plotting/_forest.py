@@ -1,14 +1,11 @@
-"""Forest plot of confidence intervals for pairwise differences.
-
-Berrar & Lozano (2013), Figure 4: for each pair of learners, the unadjusted
-interval and the wider multiplicity-adjusted interval, each labelled with its
-level, with the null value marked. matplotlib is imported inside the function.
-"""
+"""Forest plot of confidence intervals of pairwise differences (Berrar & Lozano
+2013, Figure 4)."""
 
 import numpy as np
 import pandas as pd
 
 from .._validation import check_confidence_level
+from ..analysis._format import fmt_level
 from ._common import figure_labels
 
 _ROW_INCHES = 0.3
@@ -32,12 +29,6 @@ def _check_intervals(intervals):
     return bool(adjusted)
 
 
-def _level_text(level):
-    """``0.95`` as ``"95%"``, ``0.975`` as ``"97.5%"``."""
-    pct = 100 * float(level)
-    return f"{round(pct)}%" if abs(pct - round(pct)) < 1e-9 else f"{pct:.1f}%"
-
-
 def plot_confidence_intervals(
     intervals,
     *,
@@ -51,14 +42,10 @@ def plot_confidence_intervals(
     """Forest plot of confidence intervals, unadjusted and adjusted (Berrar & Lozano
     2013, Fig. 4).
 
-    One row per comparison, top to bottom in the order of ``intervals``: a dot
-    at the estimate, a thick line for the unadjusted interval and, when given, a
-    thin capped line for the interval at the multiplicity-adjusted level (wider;
-    Berrar & Lozano 2013, Section 8 and Figure 4). A dashed vertical line marks
-    ``null_value``: an interval that does not cross it excludes "no difference"
-    at its own level (an unadjusted interval at its marginal level only; the
-    adjusted intervals all together). Infinite bounds (one-sided intervals)
-    are drawn up to the edge with an arrow head.
+    One row per comparison, in the order of ``intervals``: a dot at the
+    estimate, a thick line for the unadjusted interval and, when given, a thin
+    capped line for the (wider) multiplicity-adjusted one. A dashed line marks
+    ``null_value``; infinite bounds are drawn to the edge with an arrow head.
 
     Parameters
     ----------
@@ -126,29 +113,21 @@ def plot_confidence_intervals(
     x_lo, x_hi = lo - pad, hi + pad
 
     def draw(low, high, gid, **style):
+        arrow = {"arrowstyle": "->", "color": style["color"]}
         for yi, a, b in zip(y, low, high, strict=True):
             if np.isnan(a) or np.isnan(b):
                 continue
-            a_draw = x_lo if np.isneginf(a) else a
-            b_draw = x_hi if np.isposinf(b) else b
-            ax.plot([a_draw, b_draw], [yi, yi], gid=gid, **style)
-            for end, is_inf, direction in (
-                (a_draw, np.isneginf(a), -1),
-                (b_draw, np.isposinf(b), 1),
-            ):
-                if is_inf:
-                    ax.annotate(
-                        "",
-                        xy=(end, yi),
-                        xytext=(end - direction * 0.04 * (x_hi - x_lo), yi),
-                        arrowprops={"arrowstyle": "->", "color": style["color"]},
-                    )
+            ends = np.clip([a, b], x_lo, x_hi)  # an infinite bound to the edge
+            ax.plot(ends, [yi, yi], gid=gid, **style)
+            for end, bound, back in zip(ends, (a, b), (1, -1), strict=True):
+                if np.isinf(bound):
+                    tail = (end + back * 0.04 * (x_hi - x_lo), yi)
+                    ax.annotate("", xy=(end, yi), xytext=tail, arrowprops=arrow)
 
     ax.axvline(null_value, color="0.4", linestyle="--", linewidth=1.0, gid="ci-null")
     if has_adjusted:
         draw(
-            intervals["adjusted_low"].to_numpy(dtype=float),
-            intervals["adjusted_high"].to_numpy(dtype=float),
+            *bounds[:, 2:].T,
             "ci-adjusted",
             color="tab:blue",
             linewidth=1.0,
@@ -156,19 +135,15 @@ def plot_confidence_intervals(
             markersize=8,
             label=f"{adjusted_label or 'adjusted'} interval",
         )
+    level = "" if confidence_level is None else f" {fmt_level(confidence_level)}"
     draw(
-        intervals["low"].to_numpy(dtype=float),
-        intervals["high"].to_numpy(dtype=float),
+        *bounds[:, :2].T,
         "ci-unadjusted",
         color="tab:blue",
         linewidth=4.0,
         alpha=0.6,
         solid_capstyle="butt",
-        label=(
-            "unadjusted interval"
-            if confidence_level is None
-            else f"unadjusted {_level_text(confidence_level)} interval"
-        ),
+        label=f"unadjusted{level} interval",
     )
     ax.scatter(est, y, color="black", s=14, zorder=3, gid="ci-estimate")
     ax.set_yticks(y, figure_labels(intervals.index))

@@ -1,11 +1,10 @@
 """Figures of a leaderboard that stay readable at 50 learners: rank confidence
-sets as a forest plot, and the win-rate matrix as a heat map (issue 22).
-matplotlib is imported inside the functions."""
+sets as a forest plot, and the win-rate matrix as a heat map."""
 
 import numpy as np
 import pandas as pd
 
-from ._common import _labelled_rows_axes, figure_labels
+from ._common import _labelled_rows_axes, annotate_cells, figure_labels
 
 _ROW_INCHES = 0.2
 _MIN_HEIGHT = 2.0
@@ -29,12 +28,10 @@ def _check_board(leaderboard):
 def plot_rank_intervals(leaderboard, *, ax=None, title=None):
     """Forest plot of the rank confidence sets of a leaderboard.
 
-    One row per learner, top to bottom in the table's order (best first): a
-    thin line for the simultaneous set (``rank_low`` .. ``rank_high``), a thick
-    line for the marginal one when the table has it, a dot at the estimated
-    ``rank``. Learners in the top-1 confidence set (``may_be_best``) are drawn in
-    a second colour. The height grows with the number of learners (0.2 inch per
-    row), so 50 learners stay legible.
+    One row per learner in the table's order (best first): a thin line for the
+    simultaneous set (``rank_low`` .. ``rank_high``), a thick one for the
+    marginal set when the table has it, a dot at the ``rank``; the top-1
+    confidence set (``may_be_best``) in red. The height grows with the rows.
 
     Parameters
     ----------
@@ -113,11 +110,9 @@ def plot_win_rate_matrix(matrix, *, ax=None, annotate=None, title=None):
     """Heat map of a win-rate matrix (row beats column), in the given order.
 
     Pass :meth:`BenchmarkResult.win_rate_matrix
-    <sklearn_bench.BenchmarkResult.win_rate_matrix>`, ordered by rating, so
-    that the strong learners sit top left and the picture reads as a staircase.
-    A diverging colour map centred on 0.5 (red: the row wins more often); the
-    diagonal is blank. Cell values are printed when there are at most 15
-    learners (``annotate=None``).
+    <sklearn_bench.BenchmarkResult.win_rate_matrix>` ordered by rating (a
+    staircase: the strong learners top left). Red: the row wins more often;
+    the diagonal is blank; values printed up to 15 learners (``annotate=None``).
 
     Parameters
     ----------
@@ -189,14 +184,11 @@ def plot_win_rate_matrix(matrix, *, ax=None, annotate=None, title=None):
     ax.set_ylabel("learner (row beats column)")
     ax.set_xlabel("opponent")
     if annotate:
-        for i in range(n):
-            for j in range(n):
-                if np.isfinite(values[i, j]):
-                    ax.text(
-                        j, i, f"{values[i, j]:.2f}", ha="center", va="center",
-                        fontsize=7,
-                        color="white" if abs(values[i, j] - 0.5) > 0.3 else "black",
-                    )  # fmt: skip
+        texts = [
+            [f"{v:.2f}" if np.isfinite(v) else None for v in row] for row in values
+        ]
+        colors = np.where(np.abs(values - 0.5) > 0.3, "white", "black")
+        annotate_cells(ax, texts, colors, fontsize=7)
     if cax is None:
         ax.figure.colorbar(image, ax=ax, shrink=0.6, label="win rate")
     else:

@@ -1,8 +1,4 @@
-"""The four panels of Yousefi et al. (2011), Figures 3-6.
-
-matplotlib is imported inside the function, so importing this module works
-without matplotlib.
-"""
+"""The four panels of Yousefi et al. (2011), Figures 3-6."""
 
 from ._common import figure_label
 

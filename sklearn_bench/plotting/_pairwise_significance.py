@@ -1,15 +1,10 @@
-"""A CD-style diagram whose bars come from any pairwise significance matrix.
-
-It shares the layout of the critical difference diagram (the drawing in
-:mod:`sklearn_bench.plotting._common`); only the groups differ.
-matplotlib is imported inside the functions.
-"""
+"""A CD-style diagram whose bars come from any pairwise significance matrix."""
 
 import numpy as np
 
 from .._validation import real_array
 from ..stats import PairwiseTestResult
-from ._common import _draw_rank_diagram, _groups_from_matrix, _line_colors
+from ._common import _draw_rank_diagram, _groups_from_matrix, _line_colors, check_text
 
 
 def plot_pairwise_significance(
@@ -23,12 +18,10 @@ def plot_pairwise_significance(
 ):
     """CD-style diagram whose bars come from a pairwise significance matrix.
 
-    The layout of :func:`plot_critical_difference` (average ranks on an axis,
-    rank 1 on the left), but a bar joins a run of learners, consecutive in rank
-    order, no two of which differ significantly by the given all-pairs test,
-    e.g. pairwise Wilcoxon tests with Holm's correction (the "Wilcoxon–Holm"
-    diagram; Benavoli, Corani & Mangili 2016) or Shaffer's / Bergmann–Hommel's.
-    Only maximal runs get a bar.
+    The layout of :func:`plot_critical_difference`, but a bar joins a maximal
+    run of learners, consecutive in rank order, no two of which differ by the
+    given all-pairs test, e.g. Wilcoxon tests with Holm's correction (the
+    "Wilcoxon–Holm" diagram; Benavoli, Corani & Mangili 2016).
 
     Parameters
     ----------
@@ -56,12 +49,9 @@ def plot_pairwise_significance(
 
     Notes
     -----
-    Unlike Nemenyi's critical difference, significance from pairwise tests need
-    not follow the distance of average ranks: two learners far apart in rank
-    can be indistinguishable while a closer pair differs. A bar is drawn only
-    over a run in which every pair is non-significant, so a bar never joins two
-    learners that differ; a non-significant pair separated by a learner that
-    differs from one of them gets no bar. The matrix
+    Pairwise significance need not follow the distance of average ranks, so a
+    bar never joins two learners that differ, and a non-significant pair split
+    by a learner that differs from one of them gets none: the matrix
     (``result.significant``) is the full answer.
 
     Examples
@@ -80,9 +70,7 @@ def plot_pairwise_significance(
     """
     import pandas as pd
 
-    if label is not None and not isinstance(label, str):
-        # the caller's text, drawn as given (mathtext included): a str
-        raise ValueError(f"`label` must be a string or None; got {label!r:.80}.")
+    check_text(label, "label")
     if result is not None:
         if not isinstance(result, PairwiseTestResult):
             raise TypeError(
@@ -111,13 +99,12 @@ def plot_pairwise_significance(
         raise ValueError(
             "Pass `result`, or `significant` and `average_ranks`: both required."
         )
-    if isinstance(average_ranks, pd.Series):
-        names = [str(name) for name in average_ranks.index]
-        if isinstance(significant, pd.DataFrame):
-            significant = significant.loc[average_ranks.index, average_ranks.index]
     ranks = real_array(average_ranks, "average_ranks")
-    if not isinstance(average_ranks, pd.Series):
-        names = [str(i) for i in range(ranks.size)]
+    learners = list(range(ranks.size))
+    if isinstance(average_ranks, pd.Series):
+        learners = list(average_ranks.index)
+        if isinstance(significant, pd.DataFrame):
+            significant = significant.loc[learners, learners]
     sig = real_array(significant, "significant")
     k = ranks.size
     if ranks.ndim != 1 or k < 2:
@@ -136,12 +123,7 @@ def plot_pairwise_significance(
             f"`significant` must be a symmetric ({k}, {k}) boolean matrix, one row "
             f"and column per learner of `average_ranks`."
         )
-    sig = sig.astype(bool)
-    groups = _groups_from_matrix(ranks, sig)
-    learners = (
-        list(average_ranks.index)
-        if isinstance(average_ranks, pd.Series)
-        else list(range(k))
-    )
+    groups = _groups_from_matrix(ranks, sig.astype(bool))
+    names = [str(name) for name in learners]
     line_colors = _line_colors(colors, learners)
     return _draw_rank_diagram(ax, names, ranks, groups, label=label, colors=line_colors)

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import real_array
-from ._common import figure_labels
+from ._common import annotate_cells, figure_labels
 
 _LEVELS = (0.001, 0.01, 0.05)
 # Heat-map colours, from "p > 0.05" to "p <= 0.001" (scikit-posthocs' palette
@@ -15,7 +15,7 @@ _DIAGONAL_COLOR = "#ffffff"
 
 
 def _pvalue_matrix(result):
-    """``(matrix, learners)`` from a post-hoc result or a square p-value matrix."""
+    """``(matrix, learners)`` of a post-hoc result or a square p-value matrix."""
     if hasattr(result, "pvalues_adjusted") and not isinstance(
         result, pd.DataFrame | np.ndarray | list
     ):
@@ -149,29 +149,13 @@ def plot_significance_table(result, *, levels=_LEVELS, annotate=True, ax=None):
     ax.grid(which="minor", color="white", linewidth=1.5)
     ax.tick_params(which="minor", length=0)
     if annotate:
-        for i in range(k):
-            for j in range(k):
-                if i == j:
-                    continue
-                p = values[i, j]
-                text = "<0.001" if p < 0.001 else f"{p:.3f}"
-                ax.text(
-                    j,
-                    i,
-                    text,
-                    ha="center",
-                    va="center",
-                    fontsize=8,
-                    color="white" if classes[i, j] == n else "black",
-                    gid="sign-cell",
-                )
+        texts = np.where(values < 0.001, "<0.001", np.char.mod("%.3f", values))
+        texts = texts.astype(object)
+        np.fill_diagonal(texts, None)
+        colors = np.where(classes == n, "white", "black")
+        annotate_cells(ax, texts, colors, fontsize=8, gid="sign-cell")
     labels = ["NS"] + [f"p ≤ {level:g}" for level in sorted(levels, reverse=True)]
     handles = [Patch(color=palette[c + 1], label=labels[c]) for c in range(n + 1)]
-    ax.legend(
-        handles=handles[::-1],
-        loc="upper left",
-        bbox_to_anchor=(1.02, 1.0),
-        frameon=False,
-        fontsize=8,
-    )
+    legend = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "fontsize": 8}
+    ax.legend(handles=handles[::-1], frameon=False, **legend)
     return ax

@@ -1,12 +1,9 @@
-"""Win/tie/loss heat map of learners over data sets (Demšar 2006, Section 3.1.3).
-
-matplotlib is imported inside the functions.
-"""
+"""Win/tie/loss heat map of learners over data sets (Demšar 2006, Section 3.1.3)."""
 
 import numpy as np
 import pandas as pd
 
-from ._common import figure_labels
+from ._common import annotate_cells, figure_labels
 
 
 def _cell_style(k):
@@ -23,11 +20,8 @@ def plot_win_tie_loss(counts, *, delta=0.0, ax=None, title=None):
 
     Each cell reads ``wins/ties/losses`` of the row learner against the column
     learner over the data sets, coloured by ``(wins − losses)/J`` from red (the
-    row learner loses everywhere) to blue (it wins everywhere). The counts are
-    the raw material of the sign test (Demšar 2006, Section 3.1.3); learners are
-    in the order of the counts' rows. The counts are those of
-    :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss`, the one rule of the
-    package: a difference within Δ is a tie.
+    row learner loses everywhere) to blue (it wins everywhere); a difference
+    within Δ is a tie.
 
     Parameters
     ----------
@@ -92,21 +86,11 @@ def plot_win_tie_loss(counts, *, delta=0.0, ax=None, title=None):
     cmap = plt.get_cmap("RdBu").with_extremes(bad="0.85")
     image = ax.imshow(net, cmap=cmap, vmin=-1, vmax=1, aspect="equal")
     image.set_gid("wtl-image")
-    for i in range(k):
-        for j in range(k):
-            if i == j:
-                continue
-            w, t, lo = wins.iat[i, j], ties.iat[i, j], losses.iat[i, j]
-            ax.text(
-                j,
-                i,
-                f"{w}/{t}/{lo}",
-                ha="center",
-                va="center",
-                fontsize=fontsize,
-                color="white" if abs(net[i, j]) > 0.6 else "black",
-                gid="wtl-cell",
-            )
+    texts = wins.astype(str) + "/" + ties.astype(str) + "/" + losses.astype(str)
+    texts = texts.to_numpy().astype(object)
+    np.fill_diagonal(texts, None)
+    colors = np.where(np.abs(net) > 0.6, "white", "black")
+    annotate_cells(ax, texts, colors, fontsize=fontsize, gid="wtl-cell")
     ax.set_xticks(
         range(k), names, rotation=90, ha="right", va="center", rotation_mode="anchor"
     )
