@@ -1,17 +1,6 @@
-"""The Bayesian comparisons of an analysis, beside the frequentist ones.
-
-Benavoli et al. (2017): each learner against the best one, with the posterior
-probabilities that either is practically better or that they are practically
-equivalent, across data sets (the model the plan names: the Bayesian signed-rank
-test on the per-data-set means, or the hierarchical model of Corani et al. 2017
-on every split score) and within each data set (Bayesian correlated t-test on
-the units of the corrected t, with the correlation from the stored split
-sizes). Everything goes through
-:meth:`~sklearn_bench.BenchmarkResult.bayesian_test`. With the hierarchical
-model and several data sets, the analysis also ranks all learners with the
-Bayesian Plackett–Luce model (Calvo et al. 2018,
-:meth:`~sklearn_bench.BenchmarkResult.bayesian_ranking`).
-"""
+"""The Bayesian comparisons of an analysis (Benavoli et al. 2017): each learner
+against the best one, across data sets with the plan's model and within each
+data set, and the Bayesian Plackett–Luce ranking (Calvo et al. 2018)."""
 
 import warnings
 
@@ -28,18 +17,10 @@ from ._records import TestRecord
 
 THRESHOLD = 0.95
 MAX_HIERARCHICAL = 10  # comparisons across data sets fitted by MCMC in a report
-_COLUMNS = [
-    "scope",
-    "a",
-    "b",
-    "method",
-    "n",
-    "P(a better)",
-    "P(equivalent)",
-    "P(b better)",
-    "decision",
-]
+_PROBABILITIES = ("P(a better)", "P(equivalent)", "P(b better)")
+_COLUMNS = ["scope", "a", "b", "method", "n", *_PROBABILITIES, "decision"]
 WHY = "why undecided"  # column added when an MCMC fit declined
+SCOPE = "across data sets"  # the scope of a comparison across data sets
 
 # Said when the plan uses the signed-rank test across data sets.
 WITHOUT_HIERARCHICAL = (
@@ -54,25 +35,18 @@ WITHOUT_HIERARCHICAL = (
 )
 
 
-def _others(mean, best):
-    """The learners compared with ``best``, in the table's order."""
-    return [m for m in mean.columns if m != best]
-
-
-def _options(metric, delta):
-    """What every comparison of ``bayesian_test`` takes: the metric and the
-    ROPE, Δ (0 without one)."""
-    return {"delta": 0.0 if delta is None else float(delta), "metric": metric}
+def _row(scope, a, b, method, n, probabilities, decision, why=""):
+    """One row of the table (:data:`_COLUMNS` and :data:`WHY`)."""
+    row = dict(zip(_COLUMNS, (scope, a, b, method, n), strict=False))
+    row.update(zip(_PROBABILITIES, map(float, probabilities), strict=True))
+    return {**row, "decision": decision, WHY: why}
 
 
 def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
     """The best learner against each other one, Bayesian, as a table (see
-    :attr:`~sklearn_bench.analysis.Analysis.bayesian`).
-
-    Across data sets with the plan's ``model``, each pair on its own; within
-    each data set (the rows of ``within``: the best learner there against each
-    other one), the Bayesian correlated t-test. The ROPE is Δ, the one number
-    the power analysis and the bottom line use too (0 without one).
+    :attr:`~sklearn_bench.analysis.Analysis.bayesian`): across data sets with
+    the plan's ``model``, within each data set (the rows of ``within``) the
+    correlated t-test; the ROPE is Δ (0 without one).
 
     Returns
     -------
@@ -85,8 +59,8 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
     """
     threshold = THRESHOLD
     notes = []
-    options = _options(metric, delta)
-    rope = options["delta"]
+    rope = 0.0 if delta is None else float(delta)
+    options = {"delta": rope, "metric": metric}
     if delta is None:
         notes.append(
             f"Metric {metric!r} has no default region of practical equivalence "
@@ -102,7 +76,7 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
         if len(mean.index) >= 2:
-            others = _others(mean, best)
+            others = [m for m in mean.columns if m != best]
             # the model the plan names, never what is installed
             hierarchical = model == "hierarchical"
             if not hierarchical:
@@ -119,7 +93,7 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
                 batch = {}
             else:
                 batch = _across_batch(result, best, others, options)
-            rows.extend(_rows(batch, "across data sets", best, threshold))
+            rows.extend(batch.values())
             for other in others:
                 if other in batch:
                     continue
@@ -152,7 +126,7 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
                 except ValueError as exc:
                     notes.append(f"Not across data sets: {exc}")
                     break
-                rows.append(_row("across data sets", res, threshold))
+                rows.append(_result_row(SCOPE, res, threshold))
                 if res.method == "hierarchical":
                     across_results.append(res)
         within_notes = set()
@@ -172,24 +146,20 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
                 except ValueError as exc:
                     within_notes.add(str(exc))
                     break
-                rows.append(_row(dataset, res, threshold))
+                rows.append(_result_row(dataset, res, threshold))
     notes.extend(f"Not within a data set: {msg}" for msg in sorted(within_notes))
     notes.extend(sorted({str(w.message) for w in caught}))
     table = pd.DataFrame(rows, columns=_COLUMNS + [WHY])
-    # rows of the batched path carry no reason: every fit there decided
-    table[WHY] = [w if isinstance(w, str) else "" for w in table[WHY]]
     if (table[WHY] == "").all():
         table = table[_COLUMNS]
     return table, rope, notes, across_results
 
 
 def _across_batch(result, best, others, options):
-    """``{other: (n, p_best, p_equivalent, p_other, decision name)}`` of the
-    Bayesian signed-rank test of ``best`` against each of ``others`` across
-    data sets, all at once (one set of draws, seed :data:`SEED`) when every one
-    has a finite mean on every data set any of them has: then each pair's
-    per-data-set means are those ``bayesian_test`` selects, and each result
-    is that pair's to the last bit. ``{}`` otherwise (tested pair by pair)."""
+    """``{other: row}`` of the Bayesian signed-rank tests of ``best`` against
+    ``others`` across data sets, at once (one set of draws), bit for bit those
+    of ``bayesian_test``, when every one has a finite mean on every data set any
+    of them has; ``{}`` otherwise (tested pair by pair)."""
     from ..results._select import performance_arrays
     from ..stats import bayesian_signed_rank
 
@@ -216,37 +186,18 @@ def _across_batch(result, best, others, options):
     probabilities = list(res.probabilities.values())  # best, equivalent, other
     decisions = res.decide(THRESHOLD)
     names = {"best": best, "equivalent": "equivalent", "undecided": "undecided"}
-    return {
-        other: (res.n, *(float(p[j]) for p in probabilities),
-                names.get(decisions[j], other))
-        for j, other in enumerate(others)
-    }  # fmt: skip
-
-
-def _rows(batch, scope, reference, threshold):
-    """Table rows of a batch of :func:`_across_batch`."""
-    return [
-        {
-            "scope": scope,
-            "a": reference,
-            "b": other,
-            "method": "signed-rank",
-            "n": n,
-            "P(a better)": p_a,
-            "P(equivalent)": p_eq,
-            "P(b better)": p_b,
-            "decision": decision,
-        }
-        for other, (n, p_a, p_eq, p_b, decision) in batch.items()
-    ]
+    rows = {}
+    for j, other in enumerate(others):
+        p, decision = [q[j] for q in probabilities], names.get(decisions[j], other)
+        rows[other] = _row(SCOPE, best, other, "signed-rank", res.n, p, decision)
+    return rows
 
 
 def _within_batch(result, others, reference, dataset, options, threshold):
-    """The rows of the Bayesian correlated t-tests of ``reference`` against
-    each of ``others`` on ``dataset``, all at once when they share one design
-    (:func:`~sklearn_bench.results._within.corrected_t_block`): bit for bit the
-    rows ``bayesian_test`` gives; ``{}`` when they cannot be batched (those,
-    and zero-variance comparisons, are tested one by one)."""
+    """``{other: row}`` of the Bayesian correlated t-tests of ``reference``
+    against ``others`` on ``dataset``, at once when they share one design, bit
+    for bit those of ``bayesian_test``; ``{}`` when they cannot be batched
+    (those, and zero-variance comparisons, are tested one by one)."""
     from ..results._within import corrected_t_block
     from ..stats import bayesian_correlated_t
 
@@ -270,40 +221,25 @@ def _within_batch(result, others, reference, dataset, options, threshold):
     names = {"x": reference, "equivalent": "equivalent", "undecided": "undecided"}
     decisions = tests.decide(threshold)
     probabilities = list(tests.probabilities.values())  # x, equivalent, y
-    rows = {}
+    rows, n = {}, int(x.shape[0])
     for j, other in enumerate(others):
-        if tests.details["scale"][j] == 0:
-            continue
-        rows[other] = {
-            "scope": dataset,
-            "a": reference,
-            "b": other,
-            "method": "correlated-t",
-            "n": int(x.shape[0]),
-            "P(a better)": float(probabilities[0][j]),
-            "P(equivalent)": float(probabilities[1][j]),
-            "P(b better)": float(probabilities[2][j]),
-            "decision": names.get(decisions[j], other),
-        }
+        if tests.details["scale"][j] != 0:
+            p, decision = [q[j] for q in probabilities], names.get(decisions[j], other)
+            rows[other] = _row(
+                dataset, reference, other, "correlated-t", n, p, decision
+            )
     return rows
 
 
-def _row(scope, res, threshold):
+def _result_row(scope, res, threshold):
+    """The row of one result of ``bayesian_test``."""
     a, b = res.labels
     probs = res.probabilities
     declined = res.details.get("diagnostics_ok", True) is False
-    return {
-        WHY: _problems(res.details.get("diagnostics", "")) if declined else "",
-        "scope": scope,
-        "a": a,
-        "b": b,
-        "method": res.method.replace("_", "-"),
-        "n": res.n,
-        "P(a better)": probs[a],
-        "P(equivalent)": probs["equivalent"],
-        "P(b better)": probs[b],
-        "decision": res.decide(threshold),
-    }
+    why = _problems(res.details.get("diagnostics", "")) if declined else ""
+    method = res.method.replace("_", "-")
+    probabilities = (probs[a], probs["equivalent"], probs[b])
+    return _row(scope, a, b, method, res.n, probabilities, res.decide(threshold), why)
 
 
 def _problems(words):
@@ -324,7 +260,7 @@ def bayesian_records(table, rope, ranking):
     actually ran): a list of :class:`TestRecord`."""
     records = []
     if table is not None and len(table):
-        across = table["scope"] == "across data sets"
+        across = table["scope"] == SCOPE
         hierarchical = (across & (table["method"] == "hierarchical")).any()
         tests = []
         if hierarchical:
@@ -377,9 +313,7 @@ def bayesian_records(table, rope, ranking):
 
 def bayesian_ranking(result, *, metric, n_datasets, learners, fit, friedman):
     """The Bayesian Plackett–Luce ranking of all learners (seed 0), when the
-    plan asks for it (``fit``: ``"ranking"`` in its analyses, or the
-    hierarchical model) and there are at least 2 data sets and 2 learners. A
-    Gibbs sampler in NumPy: it needs no extra; it never changes the bottom line.
+    plan asks for it (``fit``) and there are at least 2 data sets and 2 learners.
 
     Returns
     -------
@@ -406,24 +340,19 @@ def bayesian_ranking(result, *, metric, n_datasets, learners, fit, friedman):
     if ranking is not None:
         frame = ranking.to_frame()
         pct = f"{ranking.confidence_level:.0%}"
+
+        def interval(column, digits):
+            bounds = zip(frame[f"{column} low"], frame[f"{column} high"], strict=True)
+            return [f"[{lo:.{digits}f}, {hi:.{digits}f}]" for lo, hi in bounds]
+
         table = pd.DataFrame(
             {
                 "learner": frame.index,
                 "P(first)": frame["P(first)"].to_numpy(),
-                f"P(first) {pct} interval": [
-                    f"[{lo:.3f}, {hi:.3f}]"
-                    for lo, hi in zip(
-                        frame["P(first) low"], frame["P(first) high"], strict=True
-                    )
-                ],
+                f"P(first) {pct} interval": interval("P(first)", 3),
                 "P(best)": frame["P(best)"].to_numpy(),
                 "expected rank": frame["expected rank"].to_numpy(),
-                f"rank {pct} interval": [
-                    f"[{lo:.2f}, {hi:.2f}]"
-                    for lo, hi in zip(
-                        frame["rank low"], frame["rank high"], strict=True
-                    )
-                ],
+                f"rank {pct} interval": interval("rank", 2),
             }
         )
         if friedman is not None:
