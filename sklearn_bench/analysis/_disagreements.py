@@ -1,12 +1,6 @@
-"""Where two analyses of one study disagree, which one the plan trusts, and why.
-
-The analysis plan has one primary analysis (the paired t over data sets, or the
-corrected resampled t within one data set, Holm-adjusted over the pairs); every
-other analysis is a sensitivity analysis. When a sensitivity analysis reaches
-another verdict than the primary one, the analysis records a
+"""Where a sensitivity analysis reaches another verdict than the primary one: a
 :class:`Disagreement` with the sentence the report prints, so that no renderer
-decides which analysis to believe.
-"""
+decides which analysis to believe."""
 
 from dataclasses import dataclass
 
@@ -43,11 +37,10 @@ class Disagreement:
 
     Examples
     --------
-    Demšar's Table 6 holds two: Friedman's test finds differences where the
-    primary analysis (the paired t of each pair, Holm-adjusted) separates none
-    from the best, C4.5+m+cf; and the Bayesian signed-rank test (ROPE 0: AUC
-    has no default Δ) finds C4.5+m+cf practically better than two learners
-    the primary analysis cannot separate from it.
+    Demšar's Table 6: Friedman's test finds differences where the primary
+    analysis separates none from the best; the Bayesian signed-rank test finds
+    the best practically better than two learners the primary analysis cannot
+    separate from it.
 
     >>> from sklearn_bench import BenchmarkResult
     >>> from sklearn_bench.analysis import AnalysisPlan, analyse
@@ -70,8 +63,8 @@ class Disagreement:
 
 
 def _primary_rows(analysis):
-    """``{other: (adjusted p, True when the best learner is the better one)}``
-    of the primary analysis' pairs with the best learner."""
+    """``{other: (adjusted p, whether the best is ahead)}`` of the primary
+    analysis' tested pairs with the best learner."""
     pairs = analysis.pairs
     if not len(pairs):
         return {}
@@ -89,67 +82,48 @@ def _primary_rows(analysis):
     return out
 
 
-def _primary_name(analysis):
-    m = len(analysis.pairs)
-    holm = f", Holm-adjusted over {m} pairs" if m > 1 else ""
-    return f"the {analysis.primary_test} over {analysis.blocks}{holm}"
+def _separated(p, alpha):
+    """Whether the primary analysis separates a pair (adjusted p at most α)."""
+    return p <= alpha + 1e-12
 
 
 def friedman_disagreements(analysis):
-    """The disagreements of Friedman's test with the primary analysis, and of its
-    χ² (or exact) p-value with the Iman–Davenport F, as :class:`Disagreement`.
-
-    Parameters
-    ----------
-    analysis : Analysis
-
-    Returns
-    -------
-    list of Disagreement
-    """
+    """The :class:`Disagreement` of Friedman's test with the primary analysis,
+    and of its χ² (or exact) p-value with the Iman–Davenport F."""
     fr = analysis.friedman
     alpha = analysis.alpha
     out = []
     if fr is None or analysis.blocks != "data sets":
         return out
     rows = _primary_rows(analysis)
-    separated = [o for o, (p, _) in rows.items() if p <= alpha + 1e-12]
+    separated = [o for o, (p, _) in rows.items() if _separated(p, alpha)]
     k = len(analysis.mean.columns)
+    sentence = None
     if rows and fr.pvalue <= alpha and not separated:
-        out.append(
-            Disagreement(
-                "friedman_vs_primary",
-                "primary",
-                "friedman",
-                (analysis.best,),
-                f"Friedman's rank test does find differences among the {k} "
-                f"learners ({fmt_p_equals(fr.pvalue)}) where the primary analysis "
-                f"separates none from {analysis.best}. The plan trusts the "
-                "primary analysis: Friedman's test uses only the order of the "
-                "learners within each data set, not the size of their "
-                "differences, and tests all learners at once; the primary paired "
-                "t weighs the differences, which vary between data sets, and "
-                "corrects for every pair.",
-                test="Friedman's rank test",
-            )
+        sentence = (
+            f"Friedman's rank test does find differences among the {k} "
+            f"learners ({fmt_p_equals(fr.pvalue)}) where the primary analysis "
+            f"separates none from {analysis.best}. The plan trusts the "
+            "primary analysis: Friedman's test uses only the order of the "
+            "learners within each data set, not the size of their "
+            "differences, and tests all learners at once; the primary paired "
+            "t weighs the differences, which vary between data sets, and "
+            "corrects for every pair."
         )
     elif rows and fr.pvalue > alpha and separated:
-        out.append(
-            Disagreement(
-                "friedman_vs_primary",
-                "primary",
-                "friedman",
-                (analysis.best, *separated),
-                f"Friedman's rank test finds no difference among the {k} "
-                f"learners ({fmt_p_equals(fr.pvalue)}) although the primary analysis "
-                f"finds {fmt_names(separated)} worse than {analysis.best}. The plan "
-                "trusts the primary analysis: it tests each pair with the best "
-                "learner on the size of the differences, corrected for every "
-                "pair; Friedman's omnibus test spreads its power over all "
-                f"{k} learners and uses only their order within each data set.",
-                test="Friedman's rank test",
-            )
+        sentence = (
+            f"Friedman's rank test finds no difference among the {k} "
+            f"learners ({fmt_p_equals(fr.pvalue)}) although the primary analysis "
+            f"finds {fmt_names(separated)} worse than {analysis.best}. The plan "
+            "trusts the primary analysis: it tests each pair with the best "
+            "learner on the size of the differences, corrected for every "
+            "pair; Friedman's omnibus test spreads its power over all "
+            f"{k} learners and uses only their order within each data set."
         )
+    if sentence:
+        names, test = (analysis.best, *separated), "Friedman's rank test"
+        key = "friedman_vs_primary"
+        out.append(Disagreement(key, "primary", "friedman", names, sentence, test))
     id_p = float(fr.iman_davenport_pvalue)
     if np.isfinite(id_p) and np.isfinite(fr.pvalue):
         if (fr.pvalue <= alpha) != (id_p <= alpha):
@@ -220,24 +194,10 @@ def _why_bayes(method, analysis, a, others, rope):
 
 
 def bayesian_disagreements(analysis, table, rope):
-    """The disagreements of the Bayesian comparisons with the primary analysis,
-    as :class:`Disagreement`: the Bayesian test finds one learner practically
-    better where the primary analysis cannot separate the two (or finds the
-    other better), or finds them practically equivalent where the primary
-    analysis finds them different.
-
-    Parameters
-    ----------
-    analysis : Analysis
-    table : DataFrame
-        The Bayesian comparisons (:attr:`Analysis.bayesian`).
-    rope : float
-        Its ROPE (the analysis' Δ).
-
-    Returns
-    -------
-    list of Disagreement
-    """
+    """The :class:`Disagreement` of the Bayesian comparisons ``table`` (ROPE
+    ``rope``) with the primary analysis: one learner practically better where
+    the primary analysis cannot separate the two (or finds the other better),
+    or practically equivalent where it finds them different."""
     rows = _primary_rows(analysis)
     if not rows or table is None or not len(table):
         return []
@@ -256,7 +216,7 @@ def bayesian_disagreements(analysis, table, rope):
             continue
         p, best_ahead = rows[r.b]
         method = r.method
-        separated = p <= alpha + 1e-12
+        separated = _separated(p, alpha)
         if r.decision == best and not separated:
             better.append((r.b, r[5], p))
         elif r.decision == r.b and not (separated and not best_ahead):
@@ -268,8 +228,10 @@ def bayesian_disagreements(analysis, table, rope):
         if analysis.blocks == "data sets"
         else f"data set {scope}"
     )
+    holm = f", Holm-adjusted over {m} pairs" if m > 1 else ""
+    primary = f"the {analysis.primary_test} over {analysis.blocks}{holm}"
     trust = (
-        f"The plan trusts the primary analysis ({_primary_name(analysis)}): it is "
+        f"The plan trusts the primary analysis ({primary}): it is "
         "the decision rule fixed before the results, "
         + (
             f"it controls the family-wise error over all {m} pairs at α = "
@@ -286,9 +248,8 @@ def bayesian_disagreements(analysis, table, rope):
         others, holm = _learners_and_p(better)
         low_p = min(pr for _, pr, _ in better)
         out.append(
-            _bayesian_against_primary(
+            (
                 "bayesian_vs_primary",
-                best,
                 others,
                 f"The Bayesian {method} test finds {best} practically better "
                 f"than {fmt_names(others)} (P ≥ {low_p:.3f}, ROPE ±{rope:g}, on "
@@ -298,15 +259,13 @@ def bayesian_disagreements(analysis, table, rope):
                 + _why_bayes(method, analysis, best, others, rope)
                 + ". Read the Bayesian result as a sensitivity analysis, not as a "
                 "finding of the study.",
-                method,
             )
         )
     if opposite:
         others, holm = _learners_and_p(opposite)
         out.append(
-            _bayesian_against_primary(
+            (
                 "bayesian_vs_primary",
-                best,
                 others,
                 f"The Bayesian {method} test finds {fmt_names(others)} practically "
                 f"better than {best}, which has the better average rank; the "
@@ -314,15 +273,13 @@ def bayesian_disagreements(analysis, table, rope):
                 + trust
                 + _why_bayes(method, analysis, others[0], [best], rope)
                 + ".",
-                method,
             )
         )
     if equivalent:
         others, holm = _learners_and_p(equivalent)
         out.append(
-            _bayesian_against_primary(
+            (
                 "bayesian_equivalent_vs_primary",
-                best,
                 others,
                 f"The Bayesian {method} test finds {fmt_names(others)} practically "
                 f"equivalent to {best} (ROPE ±{rope:g}) while the primary "
@@ -331,16 +288,18 @@ def bayesian_disagreements(analysis, table, rope):
                 "The plan trusts the primary analysis for whether there is a "
                 "difference, and its simultaneous interval inside ±Δ for whether "
                 "it matters.",
-                method,
             )
         )
-    return out
+    test = f"the Bayesian {method} test"
+    return [
+        Disagreement(key, "primary", "bayesian", (best, *others), sentence, test)
+        for key, others, sentence in out
+    ]
 
 
 def _p_words(name, pvalues):
-    """``"Holm-adjusted p = 0.012"``, ``"Holm-adjusted p < 0.001"``, or for
-    several ``"Holm-adjusted p = 1.00, 0.31"`` (``"p: 0.012, < 0.001"`` when
-    one is below 0.001): never ``"p = < 0.001"``.
+    """``"p = 0.012"``, ``"p < 0.001"``, ``"p = 1.00, 0.31"`` or
+    ``"p: 0.012, < 0.001"``: never ``"p = < 0.001"``.
 
     Examples
     --------
@@ -356,36 +315,17 @@ def _p_words(name, pvalues):
     return f"{name}{sep}{', '.join(texts)}"
 
 
-def _learners_and_p(group):
-    """The other learners of a group of ``(learner, P, Holm-adjusted p)`` rows
-    and their adjusted p-values in words."""
-    return [b for b, _, _ in group], _p_words(
-        "Holm-adjusted p", (p for _, _, p in group)
-    )
-
-
-def _bayesian_against_primary(key, best, others, sentence, method):
-    """A Bayesian result about ``best`` and ``others`` that the primary
-    analysis does not share; the plan trusts the primary analysis."""
-    test = f"the Bayesian {method} test"
-    return Disagreement(key, "primary", "bayesian", (best, *others), sentence, test)
+def _learners_and_p(group, column=2, name="Holm-adjusted p"):
+    """The learners of ``(learner, ..., p)`` rows and their p-values (the
+    ``column``) in words."""
+    return [row[0] for row in group], _p_words(name, (row[column] for row in group))
 
 
 def pairs_disagreements(analysis):
-    """The disagreements with the primary analysis of the tests of pairs the
-    report prints: the plan's post-hoc test after Friedman's (with its critical
-    difference diagram), the pairwise Wilcoxon tests and Tukey's HSD, as
-    :class:`Disagreement`. Each finds the best learner different from another
-    where the primary analysis cannot separate the two, or the reverse.
-
-    Parameters
-    ----------
-    analysis : Analysis
-
-    Returns
-    -------
-    list of Disagreement
-    """
+    """The :class:`Disagreement` with the primary analysis of the tests of pairs
+    the report prints (the plan's post-hoc test, the pairwise Wilcoxon tests,
+    Tukey's HSD): each finds the best learner different from another where the
+    primary analysis cannot separate the two, or the reverse."""
     rows = _primary_rows(analysis)
     if not rows:
         return []
@@ -411,6 +351,7 @@ def pairs_disagreements(analysis):
 
 
 def _pair_verdicts(analysis, rows, key, name, frame):
+    """The disagreements of one test of pairs (``frame``) with ``rows``."""
     best, alpha = analysis.best, analysis.alpha
     ahead, behind = [], []  # the test separates / the primary analysis does
     for r in frame.itertuples(index=False):
@@ -420,7 +361,7 @@ def _pair_verdicts(analysis, rows, key, name, frame):
         if other not in rows or not np.isfinite(r.pvalue_adjusted):
             continue
         p, best_ahead = rows[other]
-        separated = p <= alpha + 1e-12
+        separated = _separated(p, alpha)
         if r.reject and not separated:
             ahead.append((other, float(r.pvalue_adjusted), p))
         elif separated and best_ahead and not r.reject:
@@ -431,9 +372,8 @@ def _pair_verdicts(analysis, rows, key, name, frame):
     out = []
     units = f"{len(analysis.datasets_across)} {analysis.blocks}"
     if ahead:
-        others = [o for o, _, _ in ahead]
-        shown = _p_words("adjusted p", (q for _, q, _ in ahead))
-        holm = _p_words("Holm-adjusted p", (p for _, _, p in ahead))
+        others, holm = _learners_and_p(ahead)
+        shown = _learners_and_p(ahead, 1, "adjusted p")[1]
         unjoined = ""
         if (
             key == "posthoc"
@@ -459,9 +399,8 @@ def _pair_verdicts(analysis, rows, key, name, frame):
             )
         )
     if behind:
-        others = [o for o, _, _ in behind]
-        shown = _p_words("adjusted p", (q for _, q, _ in behind))
-        holm = _p_words("Holm-adjusted p", (p for _, _, p in behind))
+        others, holm = _learners_and_p(behind)
+        shown = _learners_and_p(behind, 1, "adjusted p")[1]
         out.append(
             Disagreement(
                 f"{key}_vs_primary",
@@ -523,21 +462,10 @@ def _why_not_pairs(key, analysis, best, others, units):
 
 
 def best_by_summary(analysis):
-    """Which learner each summary of the report names best: ``{summary:
-    learner}`` for ``"average rank"`` (the report's best), ``"mean"`` (the mean
-    over the data sets of the comparisons), ``"leaderboard"`` (its first row,
-    when the study has one), ``"Bayesian ranking"`` (the Plackett–Luce
-    ranking's first, when it ran) and ``"Bayesian comparison"`` (the learner
-    the Bayesian comparisons with the best favour most over it, else the best).
-
-    Parameters
-    ----------
-    analysis : Analysis
-
-    Returns
-    -------
-    dict
-    """
+    """``{summary: learner}``: which learner each summary of the report names
+    best: ``"average rank"`` (the report's best), ``"mean"``, ``"leaderboard"``,
+    ``"Bayesian ranking"`` and ``"Bayesian comparison"`` (the learner the
+    comparisons with the best favour most over it, else the best), where run."""
     if analysis.blocks != "data sets" or not len(analysis.datasets_across):
         return {}
     out = {"average rank": analysis.best}
