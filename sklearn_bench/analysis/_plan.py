@@ -1,12 +1,4 @@
-"""The analysis plan of a study: which analyses, at which levels, with which Δ.
-
-One plan, fixed before looking at the results, gives every output of a study (the
-HTML report, the text summary, the LaTeX tables, the methods paragraph and the CLI)
-its numbers: :func:`~sklearn_bench.analysis.analyse` runs it once. Each setting is
-declared once, here (name, type, default, choices and help in the field's
-metadata); the CLI's options, the config reader and the report's settings table
-are generated from these declarations.
-"""
+"""The analysis plan of a study: which analyses, at which levels, with which Δ."""
 
 import importlib.util
 from dataclasses import dataclass, field, fields
@@ -89,24 +81,14 @@ ADJUST_CHOICES = tuple(ADJUST_METHODS)
 
 
 def hierarchical_installed():
-    """Whether NumPyro (the [bayes] extra) is installed; nothing is imported.
-
-    It only decides whether ``bayesian="hierarchical"`` can run (a clear error
-    otherwise), never which model a plan uses.
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis._plan import hierarchical_installed
-    >>> isinstance(hierarchical_installed(), bool)
-    True
-    """
+    """Whether NumPyro (the [bayes] extra) is installed, without importing it:
+    whether ``bayesian="hierarchical"`` can run, never which model a plan uses."""
     return importlib.util.find_spec("numpyro") is not None
 
 
 def _setting(default, kind, help, *, choices=None, key=None):
-    """A setting of the plan: its default, type (``float``, ``str`` or
-    ``tuple`` of str), help text, choices and its key in the config's
-    ``[analysis]`` table (its name unless given)."""
+    """A declared setting: default, type, help, choices and its key in the
+    config's ``[analysis]`` table (its name unless given)."""
     meta = {"type": kind, "help": help, "choices": choices, "key": key}
     return field(default=default, metadata=meta)
 
@@ -115,13 +97,11 @@ def _setting(default, kind, help, *, choices=None, key=None):
 class AnalysisPlan:
     """What to compute about a study, fixed before looking at its results.
 
-    The one set of settings that every output of a study renders: the report,
-    the text summary, the LaTeX tables, the methods paragraph and the CLI get
-    their numbers from :func:`~sklearn_bench.analysis.analyse` run with it. Each
-    setting is declared once, with its type, default, choices and help (see
-    :func:`plan_settings`); the CLI's options (``sklearn-bench report
-    --alpha``), the config's ``[analysis]`` table and the report's settings
-    table are generated from them.
+    Every output of a study (report, summary, LaTeX, methods paragraph, CLI)
+    gets its numbers from :func:`~sklearn_bench.analysis.analyse` run with one
+    plan. Each setting is declared once (:func:`plan_settings`); the CLI's
+    options, the config's ``[analysis]`` table and the report's settings table
+    are generated from the declarations.
 
     Parameters
     ----------
@@ -129,14 +109,11 @@ class AnalysisPlan:
         Which metric; the result's first by default.
     analyses : tuple of str, default=ANALYSES
         Any of ``"effects"``, ``"friedman"``, ``"pairwise"``, ``"bayesian"``,
-        ``"power"``, ``"win_tie_loss"``, ``"generalization"`` (how good is
-        each learner: the interval of its error on each data set) and, only
-        when named, ``"rm_anova"``
-        (autorank's parametric path, repeated-measures ANOVA and Tukey's HSD,
-        as a sensitivity analysis) and ``"ranking"`` (the Bayesian
-        Plackett–Luce ranking of all learners, Calvo et al. 2018, shown in the
-        Bayesian section, so it needs ``"bayesian"`` too; it also runs with
-        ``bayesian="hierarchical"``). Neither enters the bottom line. The
+        ``"power"``, ``"win_tie_loss"``, ``"generalization"`` (the interval of
+        each learner's error on each data set) and, only when named,
+        ``"rm_anova"`` (repeated-measures ANOVA and Tukey's HSD) and
+        ``"ranking"`` (the Bayesian Plackett–Luce ranking; needs
+        ``"bayesian"``), sensitivity analyses outside the bottom line. The
         config's key is ``run``.
     alpha : float, default=0.05
         Significance level of every test, the critical difference and the
@@ -145,11 +122,9 @@ class AnalysisPlan:
         Level of the confidence intervals.
     delta : float, default=None
         The smallest difference that matters, Δ, in units of the metric: the
-        ROPE of every Bayesian comparison, the difference the power analysis
-        should detect (Boulesteix et al. 2015, Section 3), the margin of
-        practical equivalence and the margin of a tie in the win/tie/loss
-        counts. ``None``: the one default rule of the package (0.01 for a
-        metric on a [0, 1] scale, none otherwise).
+        ROPE of the Bayesian comparisons, the target of the power analysis,
+        the margin of practical equivalence and of a tie. ``None``: 0.01 for a
+        metric on a [0, 1] scale, none otherwise.
     target_power : float, default=0.8
         The power the number of data sets needed is computed for.
     posthoc : str, default="nemenyi"
@@ -162,20 +137,16 @@ class AnalysisPlan:
         ``"single_step"`` for Nemenyi and Miller, ``"shaffer"`` otherwise (the
         plan stores the resolved name).
     bayesian : {"signed_rank", "hierarchical"}, default="signed_rank"
-        The Bayesian model across data sets. ``"signed_rank"`` (Benavoli et
-        al. 2017) needs no extra. ``"hierarchical"`` fits the hierarchical
-        model of Corani et al. (2017) on every split score, and the Bayesian
-        Plackett–Luce ranking, by MCMC; it needs the [bayes] extra (NumPyro)
-        and is a ``ValueError`` without it. Which model runs never depends on
-        what is installed.
+        The Bayesian model across data sets: the signed-rank test (Benavoli et
+        al. 2017), or the hierarchical model of Corani et al. (2017) and the
+        Plackett–Luce ranking, by MCMC (needs the [bayes] extra, NumPyro; a
+        ``ValueError`` without it).
     generalization_method : str, default=None
-        The interval of each learner's error on each data set
-        (:meth:`~sklearn_bench.BenchmarkResult.confidence_interval` of one
-        learner): ``"nested_cv"``, ``"conservative_z"``, ``"corrected_t"``,
-        ``"holdout"``, ``"naive_cv"`` or ``"five_by_two"``; ``None``: the one
-        recommended for the run's splitter. A method the splitter cannot
-        support makes :func:`~sklearn_bench.analysis.analyse` a
-        ``ValueError`` naming the splitters it needs.
+        The interval of each learner's error on each data set (as
+        :meth:`~sklearn_bench.BenchmarkResult.confidence_interval`):
+        ``"nested_cv"``, ``"conservative_z"``, ``"corrected_t"``, ``"holdout"``,
+        ``"naive_cv"`` or ``"five_by_two"``; ``None``: the one recommended for
+        the run's splits. A method they cannot support is a ``ValueError``.
 
     Examples
     --------
@@ -321,9 +292,8 @@ class AnalysisPlan:
 
 
 def plan_settings():
-    """The declared settings of :class:`AnalysisPlan`, in the order the report
-    lists them: one ``dataclasses.Field`` each, whose ``metadata`` holds
-    ``type``, ``help``, ``choices`` and ``key`` (the config's name).
+    """The declared settings of :class:`AnalysisPlan`, one ``dataclasses.Field`` each,
+    whose ``metadata`` holds ``type``, ``help``, ``choices`` and ``key``.
 
     Examples
     --------

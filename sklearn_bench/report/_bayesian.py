@@ -1,11 +1,5 @@
-"""The Bayesian section of the report and the summary, beside the frequentist one.
-
-Renders the Bayesian comparisons of the analysis (``Analysis.bayesian``,
-Benavoli et al. 2017) and, when the plan asks for it, the Bayesian
-Plackett–Luce ranking of all learners (``Analysis.ranking``, Calvo et al. 2018)
-beside the Friedman average ranks, with the rank-posterior plot and the simplex
-of the hierarchical draws.
-"""
+"""The Bayesian section of the report and the summary: ``Analysis.bayesian``,
+the Plackett–Luce ranking and their figures."""
 
 import html
 
@@ -20,13 +14,7 @@ from ..analysis._bayesian import (
 )
 from ..analysis._bottom_line import DISAGREEMENTS_TITLE
 from ..analysis._format import fmt_count, fmt_names
-from ._blocks import (
-    MAX_DETAIL_ROWS,
-    MAX_SUMMARY_ROWS,
-    _figure_html,
-    _image_bytes,
-    _table,
-)
+from ._blocks import MAX_DETAIL_ROWS, MAX_SUMMARY_ROWS, _drawn_figure, _table
 
 
 def _intro(analysis, rope):
@@ -86,24 +74,16 @@ def _ranking_html(analysis):
                 index=False,
             )
         )
-        import matplotlib.pyplot as plt
-
         from ..plotting import plot_rank_posterior
 
-        ax = plot_rank_posterior(ranking)
-        fig = ax.figure
-        try:
-            image = _image_bytes(fig)
-        finally:
-            plt.close(fig)
         parts.append(
-            _figure_html(
+            _drawn_figure(
                 "rank_posterior",
                 "Rank posteriors (Plackett–Luce)",
                 "Shade: posterior probability of each position in the most "
                 "probable ranking; red: expected rank on a new data set and its "
                 "credible interval.",
-                image,
+                plot_rank_posterior(ranking).figure,
             )
         )
     for note in analysis.ranking_notes:
@@ -127,16 +107,15 @@ def _simplex_html(analysis):
     fig, axes = plt.subplots(
         1, len(fits), figsize=(4.2 * len(fits), 4.2), layout="constrained"
     )
-    axes = np.atleast_1d(axes)
     try:
-        for ax, res in zip(axes, fits, strict=True):
+        for ax, res in zip(np.atleast_1d(axes), fits, strict=True):
             a, b = res.labels
             title = f"{figure_label(a)} vs {figure_label(b)}"  # drawn literally
             plot_bayesian_posterior(res, ax=ax, title=title)
-        image = _image_bytes(fig)
-    finally:
+    except BaseException:
         plt.close(fig)
-    return _figure_html(
+        raise
+    return _drawn_figure(
         "bayesian_simplex",
         "Posterior of the hierarchical model (next data set)",
         "Each point is one posterior draw of the probabilities of (a better, "
@@ -147,7 +126,7 @@ def _simplex_html(analysis):
             if len(fits) == _MAX_SIMPLEX
             else "."
         ),
-        image,
+        fig,
     )
 
 
@@ -257,13 +236,12 @@ def bayesian_summary_lines(analysis):
 
 def _bayesian_disagreements(analysis):
     """The analysis' records of a Bayesian verdict the primary analysis does
-    not share (see :class:`~sklearn_bench.analysis.Disagreement`)."""
+    not share."""
     return [d for d in analysis.disagreements if d.key.startswith("bayesian")]
 
 
 def _pointer(disagreement):
-    """Where the record of a disagreement is printed (once): under
-    DISAGREEMENTS_TITLE, after the bottom line."""
+    """Where the record of a disagreement is printed (once)."""
     names = disagreement.learners
     pair = f" on {names[0]} against {fmt_names(names[1:])}" if len(names) > 1 else ""
     return (

@@ -57,10 +57,9 @@ MAX_PAGE_ROWS = 2000  # rows of one table the self-contained page embeds
 def _table(
     df, caption, *, table_id, index=True, csv=None, max_rows=None, fold_above=None
 ):
-    """An HTML table of ``df``: whole, collapsed in a ``<details>`` above
-    ``max_rows`` (or ``fold_above``) rows; above :data:`MAX_PAGE_ROWS` rows with
-    a CSV, only its first rows, the caption saying how many and naming the CSV
-    beside the report (``tables/<csv>``) that holds the whole table."""
+    """An HTML table of ``df``, collapsed in a ``<details>`` above ``max_rows``
+    (or ``fold_above``) rows; above :data:`MAX_PAGE_ROWS` rows with a ``csv``
+    (``tables/<csv>``), only its first rows, the caption saying so."""
     n = len(df)
     cut = csv is not None and n > MAX_PAGE_ROWS
     shown = df.iloc[:MAX_PAGE_ROWS] if cut else df
@@ -128,14 +127,24 @@ def _image_bytes(fig, fmt="svg", dpi=110):
 
 
 def _figure_html(key, title, caption, svg_bytes):
-    """The figure in the page: its SVG (drawn once, the bytes of figures/*.svg)
-    as an image, so that the ids of one figure never meet another's."""
+    """The figure in the page: its SVG as an image, so that the ids of one
+    figure never meet another's."""
     data = base64.b64encode(svg_bytes).decode("ascii")
     return (
         f'<figure id="fig-{key}"><h3>{html.escape(title)}</h3>'
         f'<img alt="{html.escape(title)}" src="data:image/svg+xml;base64,{data}">'
         f"<figcaption>{html.escape(caption)}</figcaption></figure>"
     )
+
+
+def _drawn_figure(key, title, caption, fig, dpi=110):
+    """:func:`_figure_html` of the matplotlib figure ``fig``, closed once drawn."""
+    import matplotlib.pyplot as plt
+
+    try:
+        return _figure_html(key, title, caption, _image_bytes(fig, dpi=dpi))
+    finally:
+        plt.close(fig)
 
 
 def _not_run(what, reason):

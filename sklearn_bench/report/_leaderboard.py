@@ -1,6 +1,5 @@
-"""The report's leaderboard section (issue 22): a table of ratings, win rates and
-rank confidence sets, the rank forest plot and the win-rate heat map, with the
-full tables written as CSV beside the report."""
+"""The report's leaderboard section: ratings, win rates and rank confidence sets,
+their two figures, and the full tables as CSV beside the report."""
 
 import html
 from pathlib import Path
@@ -8,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from .._io import make_folder, write_csv
-from ._blocks import _figure_html, _image_bytes
+from ._blocks import _drawn_figure
 
 
 def _interval(value, low, high, digits):
@@ -76,18 +75,9 @@ def _delta_words(stability):
 
 
 def leaderboard_section(analysis, out_dir):
-    """The ``<section id="leaderboard">`` of the report, and its CSV files.
-
-    Writes ``tables/leaderboard.csv`` (every column of
-    :meth:`BenchmarkResult.leaderboard`) and ``tables/win_rate_matrix.csv``
-    into ``out_dir`` and returns the section's HTML: what was computed, the
-    table (one row per learner, best first), the rank confidence sets as a
-    forest plot and the win-rate matrix ordered by rating, embedded as PNG.
-    Returns ``""`` when the analysis has no leaderboard (fewer than 3 learners
-    or 10 data sets).
-    """
-    import matplotlib.pyplot as plt
-
+    """The ``<section id="leaderboard">`` of the report (``""`` without a
+    leaderboard); writes ``tables/leaderboard.csv`` and
+    ``tables/win_rate_matrix.csv`` into ``out_dir``."""
     from ..plotting import plot_rank_intervals, plot_win_rate_matrix
 
     lb = analysis.leaderboard
@@ -130,34 +120,25 @@ def leaderboard_section(analysis, out_dir):
         *(f"<p class='muted'>Note: {html.escape(note)}</p>" for note in res.notes),
         _table(board),
     ]
-    figures = []
-    try:
-        # drawn one after the other, so that a failed plot leaves only the
-        # figures already drawn to close
-        for plot, data, name, title, caption in (
-            (
-                plot_rank_intervals,
-                board,
-                "rank_intervals",
-                "Rank confidence sets",
-                f"Thin: simultaneous {level:g} sets; thick: marginal; dot: estimated "
-                "rank; red: may be the best.",
-            ),
-            (
-                plot_win_rate_matrix,
-                matrix,
-                "win_rate_matrix",
-                "Win rates, ordered by rating",
-                "Share of common data sets on which the row learner beats the "
-                "column learner (ties count half).",
-            ),
-        ):
-            ax = plot(data)
-            figures.append(ax.figure)
-            image = _image_bytes(ax.figure, dpi=100)
-            parts.append(_figure_html(name, title, caption, image))
-    finally:
-        for fig in figures:
-            plt.close(fig)
+    parts.append(
+        _drawn_figure(
+            "rank_intervals",
+            "Rank confidence sets",
+            f"Thin: simultaneous {level:g} sets; thick: marginal; dot: estimated "
+            "rank; red: may be the best.",
+            plot_rank_intervals(board).figure,
+            dpi=100,
+        )
+    )
+    parts.append(
+        _drawn_figure(
+            "win_rate_matrix",
+            "Win rates, ordered by rating",
+            "Share of common data sets on which the row learner beats the "
+            "column learner (ties count half).",
+            plot_win_rate_matrix(matrix).figure,
+            dpi=100,
+        )
+    )
     parts.append("</section>")
     return "".join(parts)
