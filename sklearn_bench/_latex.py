@@ -1,8 +1,7 @@
 """LaTeX (booktabs) writing: escaping, a table of any DataFrame, and the table of
 data sets × learners with its caption, which both ``BenchmarkResult.to_latex``
 (:mod:`sklearn_bench.results`) and the report (:mod:`sklearn_bench.report`) fill
-with their numbers. This module imports nothing of the package but ``_text``.
-"""
+with their numbers. This module imports nothing of the package but ``_text``."""
 
 import re
 from dataclasses import dataclass
@@ -29,25 +28,12 @@ PAIRED_TEST_NAMES = {
 }
 
 
-_SPECIALS = {
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    # typeset as ¡ ¿ | under the OT1 font encoding otherwise
-    "<": r"\textless{}",
-    ">": r"\textgreater{}",
-    "|": r"\textbar{}",
-    # "[" after a row's "\\" would open its optional argument ("Illegal unit of
-    # measure"); braced, brackets are plain text anywhere
-    "[": "{[}",
-    "]": "{]}",
-}
+# "<", ">" and "|" are typeset as ¡ ¿ | under the OT1 font encoding otherwise;
+# "[" after a row's "\\" would open its optional argument ("Illegal unit of
+# measure"): braced, brackets are plain text anywhere.
+_SPECIALS = {c: "\\" + c for c in "&%$#_{}"} | {"[": "{[}", "]": "{]}"}
+_WORDS = ("asciitilde", "asciicircum", "less", "greater", "bar")  # \textless{}, ...
+_SPECIALS |= {c: rf"\text{w}{{}}" for c, w in zip("~^<>|", _WORDS, strict=True)}
 _SPECIAL_RE = re.compile(r"[\\&%$#_{}~^<>|\[\]]")
 # Beyond Latin-1 and Latin Extended-A, pdfLaTeX's utf8 input has no glyphs
 # (CJK, emoji, most symbols): such a character is written as its code point.
@@ -79,20 +65,10 @@ _MAX_NARROW = 4
 
 
 def escape_latex(text):
-    r"""``text`` that typesets with pdfLaTeX: LaTeX's specials escaped (brackets
-    braced, ``{[}``, so that a cell starting with one is not the optional argument of
-    the row end ``\\``), the Greek letters and dashes the report uses as LaTeX, runs
-    of white space as one space, other control characters as visible escapes, and a
-    character beyond Latin Extended-A (CJK, emoji) as its code point, ``[U+4E2D]``.
-
-    Examples
-    --------
-    >>> from sklearn_bench._latex import escape_latex
-    >>> print(escape_latex("dlda_k10 & 5% #1"))
-    dlda\_k10 \& 5\% \#1
-    >>> print(escape_latex("a<b\n\nc 中"))
-    a\textless{}b c {[}U+4E2D{]}
-    """
+    r"""``text`` that typesets with pdfLaTeX: LaTeX's specials escaped, the Greek
+    letters and dashes the report uses as LaTeX, runs of white space as one space,
+    controls as visible escapes, a character beyond Latin Extended-A as
+    ``[U+4E2D]``."""
 
     def one(match):
         char = match.group(0)
@@ -110,14 +86,7 @@ def escape_latex(text):
 def latex_label(name):
     r"""A name (learner, data set, pair) as a table cell: cut to one length
     with an ellipsis (:func:`~sklearn_bench._text.short_label`), then
-    :func:`escape_latex`.
-
-    Examples
-    --------
-    >>> from sklearn_bench._latex import latex_label
-    >>> print(latex_label("[0.5em] $x$"))
-    {[}0.5em{]} \$x\$
-    """
+    :func:`escape_latex`."""
     return escape_latex(short_label(name))
 
 
@@ -291,17 +260,7 @@ def latex_frame(frame, *, caption, label=None, digits=3, index=True):
     """A plain booktabs table of a DataFrame (the report's tables): floats with
     ``digits`` decimals (``--`` where not finite), anything else as a name
     (:func:`latex_label`: cut to one length, escaped);
-    ``caption`` is plain text; ``index``: the index is the first column.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from sklearn_bench._latex import latex_frame
-    >>> frame = pd.DataFrame({"low": [-0.01], "high": [0.05]},
-    ...                      index=pd.Index(["A - B"], name="pair"))
-    >>> print(latex_frame(frame, caption="95% intervals").splitlines()[8])
-    A - B & -0.010 & 0.050 \\\\
-    """
+    ``caption`` is plain text; ``index``: the index is the first column."""
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"`frame` must be a DataFrame; got {type(frame).__name__}.")
     if not isinstance(caption, str):

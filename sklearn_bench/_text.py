@@ -1,12 +1,8 @@
 """Names as labels: one length, no control characters, nothing that renders.
 
-A learner or data-set name is the user's text: 10,000 characters, an escape
-sequence that retitles a terminal, a newline that forges a line of a printout,
-HTML in Markdown, a zero-width space that makes two names look alike. Every
-output shows names through :func:`short_label` (figures, LaTeX),
-:func:`terminal_text` (the command line) or :func:`markdown_text`
-(``methods.md``), adding only its own escaping on top; :func:`look_alike` finds
-names that differ only by what a reader cannot see."""
+A name is the user's text (10,000 characters, an escape sequence, a newline, HTML,
+a zero-width space): every output shows it through :func:`short_label`,
+:func:`terminal_text` or :func:`markdown_text`, adding only its own escaping."""
 
 import re
 import unicodedata
@@ -46,14 +42,7 @@ def _visible(char):
 
 def visible_controls(text, *, keep=""):
     r"""``text`` with every control character written as a visible escape
-    (``\x1b``, ``\x07``, ``\n``), except those in ``keep``.
-
-    Examples
-    --------
-    >>> from sklearn_bench._text import visible_controls
-    >>> print(visible_controls("a\x1b]0;title\x07b"))
-    a\x1b]0;title\x07b
-    """
+    (``\x1b``, ``\x07``, ``\n``), except those in ``keep``."""
     return _CONTROL.sub(
         lambda m: m.group(0) if m.group(0) in keep else _visible(m.group(0)),
         str(text),
@@ -62,16 +51,7 @@ def visible_controls(text, *, keep=""):
 
 def short_label(text, max_length=MAX_LABEL_LENGTH):
     r"""A name (``str()`` of it) as a label: control characters as visible
-    escapes, then cut to ``max_length`` characters, the ellipsis included.
-
-    Examples
-    --------
-    >>> from sklearn_bench._text import short_label
-    >>> short_label("x" * 10_000) == "x" * 59 + "…"
-    True
-    >>> print(short_label("svm\x07\nrbf"))
-    svm\x07\nrbf
-    """
+    escapes, then cut to ``max_length`` characters, the ellipsis included."""
     text = visible_controls(text)
     if len(text) <= max_length:
         return text
@@ -79,22 +59,9 @@ def short_label(text, max_length=MAX_LABEL_LENGTH):
 
 
 def terminal_text(text, *, names=()):
-    r"""Text to print on a terminal: control characters as visible escapes, so
-    that no name can move the cursor, recolour or retitle the terminal or ring
-    its bell; newlines and tabs (the layout of a printout) are kept, except
-    inside the ``names`` shown in it (learners, data sets, metrics), whose
-    newlines would forge a line of the printout.
-
-    Examples
-    --------
-    >>> from sklearn_bench._text import terminal_text
-    >>> print(terminal_text("best: \x1b]0;pwned\x07svm\nnext line"))
-    best: \x1b]0;pwned\x07svm
-    next line
-    >>> name = "svm\nsvm is better than every learner (p < 0.001)"
-    >>> print(terminal_text(f"best: {name}", names=[name]))
-    best: svm\nsvm is better than every learner (p < 0.001)
-    """
+    r"""Text to print on a terminal: control characters as visible escapes;
+    newlines and tabs are kept, except inside the ``names`` shown in it (whose
+    newlines would forge a line of the printout)."""
     text = str(text)
     forging = {str(n) for n in names if _LAYOUT.search(str(n)) and str(n).strip()}
     for name in sorted(forging, key=len, reverse=True):
@@ -106,15 +73,7 @@ def terminal_text(text, *, names=()):
 
 def terminal_line(text):
     r"""One line for a terminal, to be wrapped after: every control character
-    escaped, newlines and tabs included (wrapped first, a newline in a name was
-    turned into a space, and the attacker's text could begin a line).
-
-    Examples
-    --------
-    >>> from sklearn_bench._text import terminal_line
-    >>> print(terminal_line("c\nSPOOFED \u2028 \u202e"))
-    c\nSPOOFED \u2028 \u202e
-    """
+    escaped, newlines and tabs included."""
     return visible_controls(text)
 
 
@@ -125,20 +84,8 @@ _MARKDOWN = re.compile(r"[\\`*\[\]<>&|~]|(?<!\w)_|_(?!\w)")
 
 
 def markdown_text(text):
-    r"""Text for a line of Markdown that renders as itself: every inline
-    special character (``\ ` * _ [ ] < > & | ~``) backslash-escaped, so that
-    a name is never a link, emphasis or raw HTML, a URL (which renderers make a
-    link by itself) as a code span, and control characters as visible escapes
-    (a newline would start a heading or a list).
-
-    Examples
-    --------
-    >>> from sklearn_bench._text import markdown_text
-    >>> print(markdown_text("<svg/onload=alert(1)> and error_rate\n# x"))
-    \<svg/onload=alert(1)\> and error_rate\n# x
-    >>> print(markdown_text("data from https://evil.example/x_y"))
-    data from `https://evil.example/x_y`
-    """
+    r"""Text for a line of Markdown that renders as itself: inline specials
+    backslash-escaped, a URL as a code span, controls as visible escapes."""
     parts = _URL.split(str(text))  # every other part a URL
     return "".join(
         visible_controls(_code_span(part) if i % 2 else _MARKDOWN.sub(r"\\\g<0>", part))
@@ -170,18 +117,9 @@ def _seen(name):
 
 
 def look_alike(names):
-    r"""Groups of distinct names that a reader sees as one: equal after removing
-    what a reader does not see (zero-width characters, the BOM, bidirectional marks,
-    soft hyphens, variation selectors, controls), NFKC normalization (``ｌｒ`` is
-    ``lr``) and collapsing white space. Look-alikes across scripts (Cyrillic ``а``)
-    and ``l``/``1``/``I`` are not found.
-
-    Examples
-    --------
-    >>> from sklearn_bench._text import look_alike
-    >>> look_alike(["lr", "lr​", "svm", "ｓｖｍ ", "rf"])
-    [('lr', 'lr​'), ('svm', 'ｓｖｍ ')]
-    """
+    r"""Groups of distinct names that a reader sees as one: equal without what a
+    reader does not see, after NFKC normalization and collapsing white space
+    (look-alikes across scripts are not found)."""
     groups = {}
     for name in dict.fromkeys(str(n) for n in names):
         groups.setdefault(_seen(name), []).append(name)
@@ -213,16 +151,8 @@ ADJUST_METHODS = MappingProxyType(
 
 
 def adjusted_by(adjust):
-    """The words a text uses for p-values corrected by ``adjust``: ``"adjusted
-    by Holm"``, ``"adjusted by Shaffer's static procedure"``, or ``"not
-    adjusted"`` for ``"none"``.
-
-    Examples
-    --------
-    >>> from sklearn_bench._text import adjusted_by
-    >>> adjusted_by("bh"), adjusted_by("none")
-    ('adjusted by Benjamini and Hochberg', 'not adjusted')
-    """
+    """The words for p-values corrected by ``adjust``: ``"adjusted by Holm"``,
+    or ``"not adjusted"``."""
     if adjust == "none":
         return "not adjusted"
     return f"adjusted by {ADJUST_METHODS[adjust]}"

@@ -7,22 +7,14 @@ renders it: the HTML report, the text summary and LaTeX.
   significant digits when the value is far from that scale;
 - confidence levels: as achieved, ``"95%"``, ``"96.9%"``;
 - lists of names: ``"a, b and c"``; counts with their noun: ``"1 pair"``,
-  ``"21 pairs"``.
-"""
+  ``"21 pairs"``."""
 
 import math
 
 
 def fmt_p(p):
     """A p-value: ``"0.0123"``, ``"0.125"``, ``"< 0.001"``, ``"–"`` if missing
-    (``None``, NaN or infinite).
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis._format import fmt_p
-    >>> fmt_p(0.0123456), fmt_p(0.125), fmt_p(0.0004), fmt_p(1.0)
-    ('0.0123', '0.125', '< 0.001', '1.00')
-    """
+    (``None``, NaN or infinite)."""
     if p is None or not math.isfinite(p):
         return "–"
     p = float(p)
@@ -32,27 +24,13 @@ def fmt_p(p):
 
 
 def fmt_p_equals(p, name="p"):
-    """``"p = 0.0123"``, or ``"p < 0.001"`` (never ``"p = < 0.001"``).
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis._format import fmt_p_equals
-    >>> fmt_p_equals(0.0123), fmt_p_equals(0.0004), fmt_p_equals(0.2, "Holm p")
-    ('p = 0.0123', 'p < 0.001', 'Holm p = 0.2')
-    """
+    """``"p = 0.0123"``, or ``"p < 0.001"`` (never ``"p = < 0.001"``)."""
     text = fmt_p(p)
     return f"{name} {text}" if text.startswith("<") else f"{name} = {text}"
 
 
 def fmt_estimate(x, signed=True):
-    """An estimate in the metric's units: ``"+0.012"``, ``"-1.23e+03"``.
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis._format import fmt_estimate
-    >>> fmt_estimate(0.01234), fmt_estimate(-0.0001), fmt_estimate(1234.5)
-    ('+0.012', '-0.0001', '+1.23e+03')
-    """
+    """An estimate in the metric's units: ``"+0.012"``, ``"-1.23e+03"``."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "–"
     x = float(x)
@@ -71,14 +49,7 @@ def fmt_interval(low, high):
 
 def fmt_level(level, digits=1):
     """A confidence level as achieved: ``"95%"``, ``"96.9%"``, ``"100%"``;
-    ``digits`` decimals when it is not a whole percentage.
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis._format import fmt_level
-    >>> fmt_level(0.95), fmt_level(0.96875), fmt_level(1.0)
-    ('95%', '96.9%', '100%')
-    """
+    ``digits`` decimals when it is not a whole percentage."""
     pct = 100 * float(level)
     if abs(pct - round(pct)) < 1e-9:
         return f"{round(pct)}%"
@@ -86,14 +57,7 @@ def fmt_level(level, digits=1):
 
 
 def fmt_names(names):
-    """Names in words: ``"a"``, ``"a and b"``, ``"a, b and c"``.
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis._format import fmt_names
-    >>> fmt_names(["svm"]), fmt_names(["svm", "lda"]), fmt_names("xyz")
-    ('svm', 'svm and lda', 'x, y and z')
-    """
+    """Names in words: ``"a"``, ``"a and b"``, ``"a, b and c"``."""
     names = list(names)
     if len(names) <= 1:
         return "".join(names)
@@ -102,13 +66,6 @@ def fmt_names(names):
 
 def fmt_count(n, noun, plural=None):
     """A count with its noun in the number it takes: ``"1 pair"``, ``"21
-    pairs"``, ``"1 data set"``.
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis._format import fmt_count
-    >>> fmt_count(1, "pair"), fmt_count(21, "pair"), fmt_count(2, "set", "sets")
-    ('1 pair', '21 pairs', '2 sets')
-    """
+    pairs"``, ``"1 data set"``."""
     n = int(n)
     return f"{n} {noun if n == 1 else plural or noun + 's'}"

@@ -6,8 +6,7 @@ only in ``k`` look alike when one uses the default. The table here shows every
 parameter that differs from its default *or* between learners that have it,
 read from the full parameter descriptions the experiment records in
 ``result.info["learner_params"]``: :attr:`Analysis.learner_table`, which every
-output renders.
-"""
+output renders."""
 
 import re
 

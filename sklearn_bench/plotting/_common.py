@@ -193,8 +193,7 @@ def _draw_rank_diagram(
 
     Above the axis the critical difference ``cd``, else ``label``. ``axis``:
     ``(lo, hi, [(position, text), ...])`` for an axis other than the ranks 1..k,
-    ``shown`` the values printed beside the names (default ``ranks``).
-    """
+    ``shown`` the values printed beside the names (default ``ranks``)."""
     import matplotlib.pyplot as plt
 
     k = ranks.size

@@ -3,8 +3,7 @@ and the settings of the analysis plan with where each came from.
 
 Every test an analysis ran is a ``TestRecord`` in ``Analysis.methods``; the
 paragraph is generated from those records and the result's provenance only, so
-it never describes a test that did not run.
-"""
+it never describes a test that did not run."""
 
 from .._io import write_text
 from .._latex import escape_latex
@@ -21,8 +20,7 @@ def settings_table(analysis, sources=None):
 
     A setting not in ``sources`` is ``"default"`` when it has the declared
     default value (``adjust``: the one its post-hoc test implies), ``"given"``
-    otherwise.
-    """
+    otherwise."""
     plan, sources = analysis.plan, dict(sources or {})
     out = {}
     for f in plan_settings():

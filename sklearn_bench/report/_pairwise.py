@@ -1,8 +1,7 @@
 """The report's pairwise section: the Wilcoxon signed-rank test of every pair on its
 own, adjusted for the family (``Analysis.pairwise``), which (unlike Nemenyi's
 mean-rank test) does not depend on the other learners (Benavoli, Corani &
-Mangili 2016).
-"""
+Mangili 2016)."""
 
 import html
 
