@@ -34,38 +34,15 @@ METHOD_WORDS = {
     ),
     "five_by_two": ("the 5×2cv t interval of the first fold", ("dietterich1998",)),
 }
-COLUMNS = [
-    "dataset",
-    "learner",
-    "estimate",
-    "standard_error",
-    "low",
-    "high",
-    "method",
-    "design",
-]
+COLUMNS = ["dataset", "learner", "estimate", "standard_error", "low", "high"]
+COLUMNS += ["method", "design"]
 
 
 def generalization(result, plan, metric, order):
-    """The interval of each learner's ``metric`` on each data set, the
-    learners of each in the analysis' ``order`` (one ranking in every table).
-
-    Returns
-    -------
-    frame : DataFrame or None
-        :data:`COLUMNS`, one row per data set and learner (every one: the
-        corrected t intervals of a data set's learners are computed at once);
-        ``None`` when no data set's splitter supports a method.
-    record : TestRecord or None
-    notes : list of str
-    skipped : str
-        Why the section is empty (``""`` when it is not).
-
-    Raises
-    ------
-    ValueError
-        The plan names a method the splitter of a data set cannot support.
-    """
+    """The interval of each learner's ``metric`` on each data set, learners in
+    the analysis' ``order``: ``(frame of COLUMNS or None, TestRecord or None,
+    notes, why the section is empty or "")``. A ``ValueError`` when the plan
+    names a method the splits of a data set cannot support."""
     level, named = plan.confidence_level, plan.generalization_method
     rows, notes, why, used, clipped = [], [], {}, [], {}
     for dataset in result.datasets:
@@ -101,18 +78,8 @@ def generalization(result, plan, metric, order):
             bound = res.details.get("se_clipped")
             if bound:
                 clipped[bound] = clipped.get(bound, 0) + 1
-            rows.append(
-                [
-                    dataset,
-                    learner,
-                    res.estimate,
-                    res.standard_error,
-                    res.low,
-                    res.high,
-                    res.method,
-                    res.design,
-                ]  # fmt: skip
-            )
+            numbers = [res.estimate, res.standard_error, res.low, res.high]
+            rows.append([dataset, learner, *numbers, res.method, res.design])
     notes.extend(f"No interval of a learner's error: {w}" for w in why.values())
     if not rows:
         reason = next(iter(why.values()), "no data set has the intervals' data")

@@ -1,12 +1,7 @@
-"""The learners of a run with the parameters that tell them apart.
-
-scikit-learn's repr shows only parameters that differ from their defaults, so
-``SelectKBest(k=10)`` prints as ``SelectKBest()`` and two learners that differ
-only in ``k`` look alike when one uses the default. The table here shows every
-parameter that differs from its default *or* between learners that have it,
-read from the full parameter descriptions the experiment records in
-``result.info["learner_params"]``: :attr:`Analysis.learner_table`, which every
-output renders."""
+"""The learners of a run with the parameters that tell them apart: every one that
+differs from its default *or* between learners that have it (scikit-learn's repr
+prints ``SelectKBest(k=10)`` as ``SelectKBest()``), read from the descriptions
+the experiment records in ``result.info["learner_params"]``."""
 
 import re
 
@@ -29,13 +24,9 @@ def _short(path):
     return str(path).rsplit(".", 1)[-1]
 
 
-# A store or a results folder is data: the class names it records are never
-# imported and nothing is ever called. The defaults compared with are those the
-# run recorded (``info["learner_defaults"]``); a run recorded before them shows
-# every parameter (no module is looked up, at analysis or render time).
 def _defaults(class_path, recorded=None):
-    """Default parameter values of a class, as the run recorded them (``{}``
-    when it did not)."""
+    """Default parameter values of a class as the run recorded them, ``{}`` when
+    it did not: a store is data, the classes it names are never imported."""
     if isinstance(recorded, dict) and isinstance(recorded.get(class_path), dict):
         return recorded[class_path]
     return {}
@@ -101,22 +92,6 @@ def learner_table(result):
         parameter that is not at its default or differs between learners that
         have it). Without recorded parameters (a result from
         :meth:`BenchmarkResult.from_frame`), the recorded repr, or ``""``.
-
-    Examples
-    --------
-    >>> from sklearn.feature_selection import SelectKBest
-    >>> from sklearn.pipeline import make_pipeline
-    >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from sklearn_bench.experiment._config import class_defaults, describe
-    >>> from sklearn_bench.analysis._learners import learner_table
-    >>> pipes = {f"k{k}": make_pipeline(SelectKBest(k=k), DecisionTreeClassifier())
-    ...          for k in (2, 10)}
-    >>> class Result:  # what learner_table reads of a BenchmarkResult
-    ...     learners = ["k2", "k10"]
-    ...     info = {"learner_params": {k: describe(p) for k, p in pipes.items()},
-    ...             "learner_defaults": class_defaults(pipes.values())}
-    >>> learner_table(Result())["parameters"].tolist()
-    ['selectkbest__k=2', 'selectkbest__k=10']
     """
     if not isinstance(getattr(result, "info", None), dict):
         raise TypeError(f"`result` must be a BenchmarkResult; got {result!r}.")

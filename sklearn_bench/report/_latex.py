@@ -1,8 +1,5 @@
-"""The report's LaTeX (booktabs) tables, for the comparison section of a paper,
-rendered from an Analysis: ``performance.tex`` (data sets × learners, the best in
-bold, the analysis' marks of a learner worse than the best, its average ranks),
-``pairwise.tex`` (its pairwise intervals) and ``learner_intervals.tex`` (the
-interval of each learner's error)."""
+"""The report's LaTeX (booktabs) tables of an Analysis: ``performance.tex``,
+``pairwise.tex`` and ``learner_intervals.tex``."""
 
 from pathlib import Path
 
@@ -26,24 +23,20 @@ def write_latex_tables(analysis, folder):
     make_folder(folder)
     written = [folder / "performance.tex"]
     write_text(written[0], performance_tex(analysis))
+    level = f"{analysis.confidence_level:.0%}"
     if len(analysis.pairs):
-        level = f"{analysis.confidence_level:.0%}"
-        pairs = analysis.pairs[
-            ["estimate", "low", "high", "adjusted_low", "adjusted_high"]
-        ].copy()
-        pairs["p"] = analysis.pairs["pvalue"]
-        pairs["Holm p"] = analysis.pairs["adjusted_pvalue"]
+        columns = {
+            "estimate": "difference",
+            "low": f"unadjusted {level} low",
+            "high": f"unadjusted {level} high",
+            "adjusted_low": "simultaneous low",
+            "adjusted_high": "simultaneous high",
+            "pvalue": "p",
+            "adjusted_pvalue": "Holm p",
+        }
+        pairs = analysis.pairs[list(columns)].rename(columns=columns)
         pairs.index.name = "comparison"
         m = len(analysis.pairs)
-        pairs.columns = [
-            "difference",
-            f"unadjusted {level} low",
-            f"unadjusted {level} high",
-            "simultaneous low",
-            "simultaneous high",
-            "p",
-            "Holm p",
-        ]
         words = adjusted_interval_words(
             analysis.confidence_level, analysis.pairs["adjusted_level"].iloc[0], m
         )
@@ -68,7 +61,6 @@ def write_latex_tables(analysis, folder):
         written.append(path)
     frame = analysis.generalization
     if frame is not None:
-        level = f"{analysis.confidence_level:.0%}"
         table = frame[["dataset", "learner", "estimate", "low", "high"]].copy()
         table.columns = ["data set", "learner", "estimate", f"{level} low",
                          f"{level} high"]  # fmt: skip

@@ -1,9 +1,6 @@
-"""The methods paragraph of a report: what was run and which tests, with citations,
-and the settings of the analysis plan with where each came from.
-
-Every test an analysis ran is a ``TestRecord`` in ``Analysis.methods``; the
-paragraph is generated from those records and the result's provenance only, so
-it never describes a test that did not run."""
+"""The methods paragraph of a report, generated from ``Analysis.methods`` and the
+provenance only (it never describes a test that did not run), and the settings
+of the analysis plan with where each came from."""
 
 from .._io import write_text
 from .._latex import escape_latex
@@ -15,12 +12,8 @@ from ..analysis._records import CITATIONS, SIGN_CONVENTION, cited_keys
 
 def settings_table(analysis, sources=None):
     """``{setting: (value as shown, where it came from)}`` of the analysis'
-    plan, one row per declared setting (:func:`plan_settings`): the metric by
-    its name, Δ by its value (a default is named), lists joined.
-
-    A setting not in ``sources`` is ``"default"`` when it has the declared
-    default value (``adjust``: the one its post-hoc test implies), ``"given"``
-    otherwise."""
+    plan; a setting not in ``sources`` is ``"default"`` at its declared default
+    (``adjust``: the one its post-hoc test implies), ``"given"`` otherwise."""
     plan, sources = analysis.plan, dict(sources or {})
     out = {}
     for f in plan_settings():
@@ -73,18 +66,18 @@ def _datasets_text(analysis):
     sources = analysis.datasets.get("source")
     for name in analysis.datasets.index:
         size = sizes.get(name, {})
+        # measured, or simulated
+        bits = [sources.get(name) if sources is not None else None]
         if "n_train" in size and "n_samples" not in size:
-            text = (
+            bits.append(
                 f"simulated: learning samples of {size['n_train']}, test samples "
                 f"of {size['n_test']}"
             )
         else:
-            text = _size_text(size)
-        if sources is not None and sources.get(name):  # measured, or simulated
-            text = sources[name] + ("; " if text else "") + text
+            bits.append(_size_text(size))
         if name in ranges.index:
             r = ranges.loc[name]
-            text += ("; " if text else "") + (
+            bits.append(
                 f"{_count_range(r['n_train_min'], r['n_train_max'])} learning and "
                 f"{_count_range(r['n_test_min'], r['n_test_max'])} validation rows "
                 "per task"
@@ -95,9 +88,8 @@ def _datasets_text(analysis):
         if reps > 1 or len(ranges):
             # one value per data set and no split sizes: a published table
             # (from_frame), where "1 replicates" would say nothing true
-            text += ("; " if text else "") + (
-                f"{reps} replicate{'s' if reps != 1 else ''}"
-            )
+            bits.append(f"{reps} replicate{'s' if reps != 1 else ''}")
+        text = "; ".join(bit for bit in bits if bit)
         parts.append(f"{name} ({text})" if text else name)
     return parts
 
@@ -231,9 +223,8 @@ def methods_markdown(rec):
 
 
 def _settings_text(settings):
-    """Each setting with where it came from: ``"alpha = 0.01 (command line);
-    delta = 0.01 (the default for a [0, 1] metric)"``. A value that explains
-    its own default is not told a second time that it is one."""
+    """Each setting with where it came from, ``"alpha = 0.01 (command line)"``
+    (a value that explains its own default is not told so twice)."""
     parts = []
     for name, (value, source) in settings.items():
         value, source = str(value), str(source)
