@@ -161,18 +161,26 @@ def friedman_disagreements(analysis):
     return out
 
 
+def _advantage(analysis, a, others):
+    """How much ``a`` is better than each of ``others`` (columns) on each data
+    set of the analyses across data sets (rows)."""
+    mean = analysis.mean.loc[list(analysis.datasets_across)]
+    sign = 1.0 if analysis.greater_is_better else -1.0
+    return sign * (mean[a].to_numpy()[:, None] - mean[list(others)].to_numpy())
+
+
+def _of_the(counts, n):
+    """``"3 of the 8"``, or ``"2 to 5 of the 8"``."""
+    low, high = min(counts), max(counts)
+    return f"{low} of the {n}" if low == high else f"{low} to {high} of the {n}"
+
+
 def _why_bayes(method, analysis, a, others, rope):
     """Why a Bayesian 'better' can stand beside a primary 'cannot separate'."""
     if method == "signed-rank":
-        mean = analysis.mean.loc[list(analysis.datasets_across)]
-        sign = 1.0 if analysis.greater_is_better else -1.0
-        n = len(mean)
-        counts = [int((sign * (mean[a] - mean[o]) > rope).sum()) for o in others]
-        beyond = (
-            f"{counts[0]} of the {n}"
-            if len(set(counts)) == 1
-            else f"{min(counts)} to {max(counts)} of the {n}"
-        )
+        advantage = _advantage(analysis, a, others)
+        n = len(advantage)
+        beyond = _of_the((advantage > rope).sum(axis=0), n)
         return (
             "the Bayesian signed-rank test asks on which side of ±ROPE each "
             f"Walsh average (the mean of two of the {n} per-data-set "
@@ -435,15 +443,8 @@ def _why_not_pairs(key, analysis, best, others, units):
             "pair with widely varying differences borrows the precision of the "
             "others; the paired t weighs each pair's own spread"
         )
-    mean = analysis.mean.loc[list(analysis.datasets_across)]
-    sign = 1.0 if analysis.greater_is_better else -1.0
-    diff = sign * (mean[best].to_numpy()[:, None] - mean[others].to_numpy())
-    wins = (diff > 0).sum(axis=0)
-    won = (
-        f"{wins[0]} of the {len(mean)}"
-        if len(set(wins)) == 1
-        else f"{wins.min()} to {wins.max()} of the {len(mean)}"
-    )
+    diff = _advantage(analysis, best, others)
+    won = _of_the((diff > 0).sum(axis=0), len(diff))
     sizes = f"from {np.abs(diff).min():.3g} to {np.abs(diff).max():.3g}"
     if key == "posthoc":
         return (

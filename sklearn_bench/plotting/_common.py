@@ -237,27 +237,19 @@ def _draw_rank_diagram(
     # Names first, at provisional positions, to measure their widths in pixels.
     texts = {}
     for side, x, ha in ((left, lo_axis, "right"), (right, hi_axis, "left")):
+        style = {"ha": ha, "va": "center", "fontsize": _FONT_SIZE, "gid": "cd-name"}
         for row, i in enumerate(side):
             value = value_format.format(shown[i])
-            texts[i] = ax.text(
-                x,
-                name_top - row,
-                f"{names[i]} ({value})" if ha == "right" else f"({value}) {names[i]}",
-                ha=ha,
-                va="center",
-                fontsize=_FONT_SIZE,
-                gid="cd-name",
-                color=colors[i],
-            )
+            text = f"{names[i]} ({value})" if ha == "right" else f"({value}) {names[i]}"
+            texts[i] = ax.text(x, name_top - row, text, color=colors[i], **style)
     # measured by the renderer, without drawing (a given axes' layout first)
     renderer = fig.canvas.get_renderer()
     if fig.get_layout_engine() is not None:
         fig.get_layout_engine().execute(fig)
     dpi = fig.dpi
-    w_left = max(texts[i].get_window_extent(renderer).width for i in left)
-    w_right = max(
-        (texts[i].get_window_extent(renderer).width for i in right), default=0.0
-    )
+    width = {i: t.get_window_extent(renderer).width for i, t in texts.items()}
+    w_left = max(width[i] for i in left)
+    w_right = max((width[i] for i in right), default=0.0)
     # line end to text, text to its line, and outer margin beyond the longest name
     gap_px, pad_px, margin_px = 0.15 * dpi, 0.08 * dpi, 0.1 * dpi
     x_max = max(hi_axis, lo_axis + (cd or 0.0))
@@ -304,13 +296,8 @@ def _draw_rank_diagram(
         (right, x_text_right, pad_px / scale),
     ):
         for row, i in enumerate(side):
-            y = name_top - row
-            ax.plot(
-                [ranks[i], ranks[i], x_text],
-                [0, y, y],
-                gid="cd-learner",
-                **{**line, "color": colors[i]},
-            )
+            y, own = name_top - row, {**line, "color": colors[i]}
+            ax.plot([ranks[i], ranks[i], x_text], [0, y, y], gid="cd-learner", **own)
             texts[i].set_x(x_text + pad)
 
     # One bar per maximal group of learners not significantly different.
