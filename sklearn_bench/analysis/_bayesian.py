@@ -57,7 +57,6 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
     fits : list
         The hierarchical model's results across data sets.
     """
-    threshold = THRESHOLD
     notes = []
     rope = 0.0 if delta is None else float(delta)
     options = {"delta": rope, "metric": metric}
@@ -73,6 +72,9 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
     # One seed for every comparison across data sets: their Dirichlet draws are
     # the same, drawn once into `shared` (which changes no number).
     shared = {}
+    seeded = {"random_state": SEED, **options}
+    signed_rank = {"n_draws": N_SAMPLES, "shared_draws": shared, **seeded}
+    mcmc = {"method": "hierarchical", "n_draws": HIERARCHICAL_DRAWS, **seeded}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
         if len(mean.index) >= 2:
@@ -89,25 +91,13 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
                     f"{MAX_HIERARCHICAL} (each is an MCMC fit); call "
                     "BenchmarkResult.bayesian_test(method='hierarchical') for a pair."
                 )
-            if hierarchical:
-                batch = {}
-            else:
-                batch = _across_batch(result, best, others, options)
+            batch = {} if hierarchical else _across_batch(result, best, others, options)
             rows.extend(batch.values())
-            for other in others:
-                if other in batch:
-                    continue
+            for other in (o for o in others if o not in batch):
                 try:
                     if hierarchical:
                         try:
-                            res = result.bayesian_test(
-                                best,
-                                other,
-                                method="hierarchical",
-                                n_draws=HIERARCHICAL_DRAWS,
-                                random_state=SEED,
-                                **options,
-                            )
+                            res = result.bayesian_test(best, other, **mcmc)
                         except ValueError as exc:
                             notes.append(
                                 f"Hierarchical model not used, signed-rank instead: "
@@ -115,25 +105,18 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
                             )
                             hierarchical = False
                     if not hierarchical:
-                        res = result.bayesian_test(
-                            best,
-                            other,
-                            n_draws=N_SAMPLES,
-                            random_state=SEED,
-                            shared_draws=shared,
-                            **options,
-                        )
+                        res = result.bayesian_test(best, other, **signed_rank)
                 except ValueError as exc:
                     notes.append(f"Not across data sets: {exc}")
                     break
-                rows.append(_result_row(SCOPE, res, threshold))
+                rows.append(_result_row(SCOPE, res))
                 if res.method == "hierarchical":
                     across_results.append(res)
         within_notes = set()
         for dataset, group in within.groupby("dataset", sort=False):
             reference = group["reference"].iloc[0]
             batch = _within_batch(
-                result, list(group["learner"]), reference, dataset, options, threshold
+                result, list(group["learner"]), reference, dataset, options
             )
             for other in group["learner"]:
                 if other in batch:
@@ -146,7 +129,7 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
                 except ValueError as exc:
                     within_notes.add(str(exc))
                     break
-                rows.append(_result_row(dataset, res, threshold))
+                rows.append(_result_row(dataset, res))
     notes.extend(f"Not within a data set: {msg}" for msg in sorted(within_notes))
     notes.extend(sorted({str(w.message) for w in caught}))
     table = pd.DataFrame(rows, columns=_COLUMNS + [WHY])
@@ -193,7 +176,7 @@ def _across_batch(result, best, others, options):
     return rows
 
 
-def _within_batch(result, others, reference, dataset, options, threshold):
+def _within_batch(result, others, reference, dataset, options):
     """``{other: row}`` of the Bayesian correlated t-tests of ``reference``
     against ``others`` on ``dataset``, at once when they share one design, bit
     for bit those of ``bayesian_test``; ``{}`` when they cannot be batched
@@ -219,7 +202,7 @@ def _within_batch(result, others, reference, dataset, options, threshold):
             x[:, None], y, rho=rho, delta=rope, greater_is_better=gib
         )
     names = {"x": reference, "equivalent": "equivalent", "undecided": "undecided"}
-    decisions = tests.decide(threshold)
+    decisions = tests.decide(THRESHOLD)
     probabilities = list(tests.probabilities.values())  # x, equivalent, y
     rows, n = {}, int(x.shape[0])
     for j, other in enumerate(others):
@@ -231,7 +214,7 @@ def _within_batch(result, others, reference, dataset, options, threshold):
     return rows
 
 
-def _result_row(scope, res, threshold):
+def _result_row(scope, res):
     """The row of one result of ``bayesian_test``."""
     a, b = res.labels
     probs = res.probabilities
@@ -239,7 +222,7 @@ def _result_row(scope, res, threshold):
     why = _problems(res.details.get("diagnostics", "")) if declined else ""
     method = res.method.replace("_", "-")
     probabilities = (probs[a], probs["equivalent"], probs[b])
-    return _row(scope, a, b, method, res.n, probabilities, res.decide(threshold), why)
+    return _row(scope, a, b, method, res.n, probabilities, res.decide(THRESHOLD), why)
 
 
 def _problems(words):

@@ -377,8 +377,7 @@ def _pair_verdicts(analysis, rows, key, name, frame):
     smallest = analysis.smallest_pvalue
     if key == "pairwise" and smallest is not None and smallest[1] > alpha:
         behind = []  # the bottom line says the signed-rank test cannot reject
-    out = []
-    units = f"{len(analysis.datasets_across)} {analysis.blocks}"
+    out = []  # (the other learners, the sentence)
     if ahead:
         others, holm = _learners_and_p(ahead)
         shown = _learners_and_p(ahead, 1, "adjusted p")[1]
@@ -390,31 +389,24 @@ def _pair_verdicts(analysis, rows, key, name, frame):
         ):
             unjoined = "; the critical difference diagram leaves them unjoined"
         out.append(
-            Disagreement(
-                f"{key}_vs_primary",
-                "primary",
-                key,
-                (best, *others),
+            (
+                others,
                 f"{name[:1].upper()}{name[1:]} finds {best} different from "
                 f"{fmt_names(others)} ({shown} at α = {alpha:g}"
                 f"{unjoined}), where the primary analysis cannot separate them "
                 f"({holm}). The plan trusts the primary "
                 f"analysis, the rule fixed before the results: "
-                + _why_not_pairs(key, analysis, best, others, units)
+                + _why_not_pairs(key, analysis, best, others)
                 + ". Read this as a sensitivity analysis, not as a finding of "
                 "the study.",
-                name,
             )
         )
     if behind:
         others, holm = _learners_and_p(behind)
         shown = _learners_and_p(behind, 1, "adjusted p")[1]
         out.append(
-            Disagreement(
-                f"{key}_vs_primary",
-                "primary",
-                key,
-                (best, *others),
+            (
+                others,
                 f"The primary analysis finds {fmt_names(others)} worse than "
                 f"{best} ({holm}) where {name} does not "
                 f"({shown}). The plan trusts the primary analysis: "
@@ -429,13 +421,13 @@ def _pair_verdicts(analysis, rows, key, name, frame):
                     else "pools the residual variance of all learners"
                 )
                 + ".",
-                name,
             )
         )
-    return out
+    vs = f"{key}_vs_primary"
+    return [Disagreement(vs, "primary", key, (best, *o), s, name) for o, s in out]
 
 
-def _why_not_pairs(key, analysis, best, others, units):
+def _why_not_pairs(key, analysis, best, others):
     """Why a test of pairs may separate what the primary analysis cannot."""
     if key == "tukey":
         return (

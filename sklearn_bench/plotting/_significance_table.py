@@ -60,9 +60,7 @@ def _pvalue_matrix(result):
 
 def _classes(values, levels):
     """0 = not significant ... len(levels) = below the smallest level; -1 diagonal."""
-    classes = np.zeros(values.shape, dtype=int)
-    for i, level in enumerate(sorted(levels, reverse=True)):
-        classes[values <= level] = i + 1
+    classes = (values[..., None] <= np.asarray(levels)).sum(axis=-1)
     np.fill_diagonal(classes, -1)
     return classes
 
@@ -75,6 +73,8 @@ def _check_levels(levels):
         raise ValueError("`levels` must lie strictly between 0 and 1.")
     if np.unique(values).size != values.size:
         raise ValueError("`levels` must be distinct.")
+    if values.size > 3:
+        raise ValueError("`levels` holds at most 3 levels (*, **, ***).")
     return tuple(sorted(float(v) for v in values))
 
 
@@ -124,17 +124,14 @@ def plot_significance_table(result, *, levels=_LEVELS, annotate=True, ax=None):
     from matplotlib.patches import Patch
 
     levels = _check_levels(levels)
-    if len(levels) > 3:
-        raise ValueError("`levels` holds at most 3 levels (*, **, ***).")
     if not isinstance(annotate, bool | np.bool_):
         raise ValueError(f"`annotate` must be a bool; got {annotate!r}.")
     values, learners = _pvalue_matrix(result)
     k = len(learners)
     classes = _classes(values, levels)
     n = len(levels)
-    palette = [_DIAGONAL_COLOR, *_CLASS_COLORS[: n + 1]]
-    if n < 3:  # keep the darkest green for the smallest level
-        palette = [_DIAGONAL_COLOR, _CLASS_COLORS[0], *_CLASS_COLORS[-n:]]
+    # not significant, then the darkest green for the smallest level
+    palette = [_DIAGONAL_COLOR, _CLASS_COLORS[0], *_CLASS_COLORS[-n:]]
     cmap = ListedColormap(palette)
     norm = BoundaryNorm(np.arange(-1.5, n + 1.5), cmap.N)
     if ax is None:

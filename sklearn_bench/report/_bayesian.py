@@ -138,41 +138,20 @@ def bayesian_html(analysis):
         '<section id="bayesian"><h2>Bayesian comparisons</h2>',
         f"<p>{html.escape(_intro(analysis, rope))}</p>",
     ]
+    csv = {"index": False, "csv": "bayesian.csv"}
     if 0 < len(table) <= MAX_SUMMARY_ROWS:
-        parts.append(
-            _table(
-                table,
-                "The best learner against each other one",
-                table_id="table-bayesian",
-                index=False,
-                csv="bayesian.csv",
-            )
-        )
+        title = "The best learner against each other one"
+        parts.append(_table(table, title, table_id="table-bayesian", **csv))
     elif len(table):  # many: across data sets whole, within each collapsed
         across = table["scope"] == "across data sets"
         if across.any():
-            parts.append(
-                _table(
-                    table[across],
-                    "Across data sets: the best learner against each other one",
-                    table_id="table-bayesian",
-                    index=False,
-                    csv="bayesian.csv",
-                    max_rows=MAX_SUMMARY_ROWS,
-                )
-            )
-        parts.append(
-            _table(
-                table[~across],
-                "Within each data set: the best learner there against each other one",
-                table_id="table-bayesian-within",
-                index=False,
-                csv="bayesian.csv",
-                max_rows=MAX_DETAIL_ROWS,
-            )
-        )
-    for note in notes:
-        parts.append(f'<p class="note">{html.escape(note)}</p>')
+            title = "Across data sets: the best learner against each other one"
+            at = {"table_id": "table-bayesian", "max_rows": MAX_SUMMARY_ROWS}
+            parts.append(_table(table[across], title, **at, **csv))
+        title = "Within each data set: the best learner there against each other one"
+        at = {"table_id": "table-bayesian-within", "max_rows": MAX_DETAIL_ROWS}
+        parts.append(_table(table[~across], title, **at, **csv))
+    parts += [f'<p class="note">{html.escape(note)}</p>' for note in notes]
     # where the Bayesian verdict differs from the primary one, the report
     # prints the analysis' record of which one the plan trusts (once)
     parts.extend(

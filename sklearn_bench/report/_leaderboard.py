@@ -27,28 +27,19 @@ def _table(board):
         + "</tr>"
     )
     rows = []
+    numbers = {"mean_rank": ".2f", "improvability": ".3f", "mean_score": ".4g"}
+    numbers.update({"fit_time": ".3g"} if has_times else {})
     for name, r in board.iterrows():
-        imp = "" if np.isnan(r["improvability"]) else f"{r['improvability']:.3f}"
-        score = "" if np.isnan(r["mean_score"]) else f"{r['mean_score']:.4g}"
-        mean_rank = "" if np.isnan(r["mean_rank"]) else f"{r['mean_rank']:.2f}"
         cells = [
-            html.escape(str(name)),
             f"{int(r['rank'])} [{int(r['rank_low'])}, {int(r['rank_high'])}]",
             "yes" if r["may_be_best"] else "",
             _interval(r["rating"], r["rating_low"], r["rating_high"], 0),
             _interval(r["win_rate"], r["win_rate_low"], r["win_rate_high"], 2),
-            mean_rank,
-            imp,
-            score,
+            *("" if np.isnan(r[c]) else format(r[c], f) for c, f in numbers.items()),
         ]
-        if has_times:
-            cells.append("" if np.isnan(r["fit_time"]) else f"{r['fit_time']:.3g}")
         rows.append(
-            "<tr>"
-            + "".join(
-                f"<td>{c}</td>" if i == 0 else f'<td class="num">{c}</td>'
-                for i, c in enumerate(cells)
-            )
+            f"<tr><td>{html.escape(str(name))}</td>"
+            + "".join(f'<td class="num">{c}</td>' for c in cells)
             + "</tr>"
         )
     return (
