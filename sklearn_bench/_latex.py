@@ -105,16 +105,11 @@ def latex_cell(centre, spread, stat, digits):
 
 @dataclass(frozen=True)
 class PerformanceTable:
-    """The numbers of the table of data sets × learners (one for
-    ``BenchmarkResult.to_latex`` and the report's ``performance.tex``), made by
-    ``sklearn_bench.results``; :func:`performance_latex` only writes them.
-
-    ``centre``/``spread`` are read-only arrays (data sets × learners; the
-    spread the standard deviation, or × 2 quartiles); ``bold`` and ``worse``
-    hold ``(data set, learner)`` pairs; ``tests`` the methods of
-    ``paired_test`` that ran (empty: none could); ``ranked`` the data sets of
-    the average ranks (every learner on every replicate), ``average_ranks``
-    aligned with ``learners`` (empty without a ranked data set)."""
+    """The numbers of the table of data sets × learners, which
+    :func:`performance_latex` only writes. ``centre``/``spread``: data sets ×
+    learners (× 2 quartiles); ``bold``/``worse``: ``(data set, learner)`` pairs;
+    ``tests``: the methods of ``paired_test`` that ran; ``ranked``: the data
+    sets of ``average_ranks``."""
 
     metric: str
     greater_is_better: bool

@@ -100,3 +100,13 @@ def test_number_formats():
     assert fmt_count(1, "pair") == "1 pair"
     assert fmt_count(21, "pair") == "21 pairs"
     assert fmt_count(2, "set", "sets") == "2 sets"
+
+
+def test_p_values_in_words_never_read_p_equals_less_than():
+    """H: one p-value, several, and several with one below 0.001 each read
+    right (never ``"p = < 0.001"``)."""
+    from sklearn_bench.analysis._disagreements import _p_words
+
+    assert _p_words("p", [0.0004]) == "p < 0.001"
+    assert _p_words("p", [0.5, 0.0004]) == "p: 0.5, < 0.001"
+    assert _p_words("p", [1, 0.31]) == "p = 1.00, 0.31"

@@ -43,20 +43,11 @@ def _row(scope, a, b, method, n, probabilities, decision, why=""):
 
 
 def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
-    """The best learner against each other one, Bayesian, as a table (see
-    :attr:`~sklearn_bench.analysis.Analysis.bayesian`): across data sets with
+    """The best learner against each other one, Bayesian: across data sets with
     the plan's ``model``, within each data set (the rows of ``within``) the
-    correlated t-test; the ROPE is Δ (0 without one).
-
-    Returns
-    -------
-    table : DataFrame
-    rope : float
-    notes : list of str
-        What was not computed, and why; the ROPE's source.
-    fits : list
-        The hierarchical model's results across data sets.
-    """
+    correlated t-test, ROPE Δ (0 without one). Returns the table
+    (:attr:`Analysis.bayesian`), the ROPE, notes (what was not computed and why)
+    and the hierarchical fits across data sets."""
     notes = []
     rope = 0.0 if delta is None else float(delta)
     options = {"delta": rope, "metric": metric}
@@ -298,17 +289,9 @@ def bayesian_ranking(result, *, metric, n_datasets, learners, fit, friedman):
     """The Bayesian Plackett–Luce ranking of all learners (seed 0), when the
     plan asks for it (``fit``) and there are at least 2 data sets and 2 learners.
 
-    Returns
-    -------
-    ranking : PlackettLuceResult or None
-    table : DataFrame or None
-        One row per learner sorted by expected rank: ``learner``,
-        ``P(first)`` and its credible interval, ``P(best)``, ``expected
-        rank`` and its interval, and the Friedman average rank when there is
-        one.
-    notes : list of str
-        Why the ranking was not fitted, or the sampler's warnings.
-    """
+    Returns the result (or None), its table (one row per learner, by expected
+    rank, beside the Friedman average rank) and notes (why it was not fitted, or
+    the sampler's warnings)."""
     ranking, table, notes = None, None, []
     if n_datasets >= 2 and len(learners) >= 2 and fit:
         with warnings.catch_warnings(record=True) as caught:

@@ -307,14 +307,7 @@ def bayesian_disagreements(analysis, table, rope):
 
 def _p_words(name, pvalues):
     """``"p = 0.012"``, ``"p < 0.001"``, ``"p = 1.00, 0.31"`` or
-    ``"p: 0.012, < 0.001"``: never ``"p = < 0.001"``.
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis._disagreements import _p_words
-    >>> _p_words("p", [0.0004]), _p_words("p", [0.5, 0.0004]), _p_words("p", [1, 0.31])
-    ('p < 0.001', 'p: 0.500, < 0.001', 'p = 1.00, 0.310')
-    """
+    ``"p: 0.012, < 0.001"``: never ``"p = < 0.001"``."""
     pvalues = list(pvalues)
     if len(pvalues) == 1:
         return fmt_p_equals(pvalues[0], name)

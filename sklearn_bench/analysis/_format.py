@@ -1,13 +1,5 @@
 """One number format for the sentences of the analysis and every output that
-renders it: the HTML report, the text summary and LaTeX.
-
-- p-values: three significant digits, ``"< 0.001"`` below 0.001;
-- estimates and interval bounds: in the metric's units, signed, with three
-  decimals (a [0, 1] metric: one tenth of a percentage point), or three
-  significant digits when the value is far from that scale;
-- confidence levels: as achieved, ``"95%"``, ``"96.9%"``;
-- lists of names: ``"a, b and c"``; counts with their noun: ``"1 pair"``,
-  ``"21 pairs"``."""
+renders it: the HTML report, the text summary and LaTeX."""
 
 import math
 

@@ -88,8 +88,7 @@ def plot_rank_intervals(leaderboard, *, ax=None, title=None):
             gid="rank-marginal",
         )
     ax.scatter(leaderboard["rank"], y, c=colours, s=14, zorder=3)
-    ax.set_yticks(y)
-    ax.set_yticklabels(figure_labels(leaderboard.index), fontsize=size)
+    ax.set_yticks(y, figure_labels(leaderboard.index), fontsize=size)
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlim(0.5, n + 0.5)
     step = 1 if n <= 12 else 5
@@ -157,6 +156,7 @@ def plot_win_rate_matrix(matrix, *, ax=None, annotate=None, title=None):
         annotate = n <= 15
     if not isinstance(annotate, bool | np.bool_):
         raise ValueError(f"`annotate` must be a bool or None; got {annotate!r}.")
+    cax = None
     if ax is None:
         side = min(11.0, max(2.5, 0.2 * n))  # the cells, in inches
         label = max(len(i) for i in figure_labels(matrix.index))
@@ -170,17 +170,13 @@ def plot_win_rate_matrix(matrix, *, ax=None, annotate=None, title=None):
             ((margin + side + 0.15) / width, margin / height, 0.2 / width,
              side / height)
         )  # fmt: skip
-    else:
-        cax = None
     image = ax.imshow(
         np.ma.masked_invalid(values), cmap="RdBu_r", vmin=0, vmax=1, aspect="equal"
     )
     size = 9 if n <= 15 else (7 if n <= 50 else 5)
     labels = figure_labels(matrix.index)
-    ax.set_xticks(range(n))
-    ax.set_yticks(range(n))
-    ax.set_xticklabels(labels, rotation=90, fontsize=size)
-    ax.set_yticklabels(labels, fontsize=size)
+    ax.set_xticks(range(n), labels, rotation=90, fontsize=size)
+    ax.set_yticks(range(n), labels, fontsize=size)
     ax.set_ylabel("learner (row beats column)")
     ax.set_xlabel("opponent")
     if annotate:
@@ -189,10 +185,8 @@ def plot_win_rate_matrix(matrix, *, ax=None, annotate=None, title=None):
         ]
         colors = np.where(np.abs(values - 0.5) > 0.3, "white", "black")
         annotate_cells(ax, texts, colors, fontsize=7)
-    if cax is None:
-        ax.figure.colorbar(image, ax=ax, shrink=0.6, label="win rate")
-    else:
-        ax.figure.colorbar(image, cax=cax, label="win rate")
+    where = {"ax": ax, "shrink": 0.6} if cax is None else {"cax": cax}
+    ax.figure.colorbar(image, label="win rate", **where)
     # y=1 (ticks below): no measuring every learner's label to place it
     ax.set_title(title or "Win rates (ordered by rating)", fontsize=10, y=1.0)
     return ax
