@@ -24,15 +24,13 @@ def generalization_html(analysis):
     record = next(r for r in analysis.methods if r.key == "generalization")
     if record.cites():
         methods += f": {record.cites()}"
+    bounds = zip(frame["low"], frame["high"], strict=True)
     table = pd.DataFrame(
         {
             "data set": frame["dataset"],
             "learner": frame["learner"],
             "estimate": frame["estimate"],
-            f"{level} CI": [
-                _interval_text(lo, hi)
-                for lo, hi in zip(frame["low"], frame["high"], strict=True)
-            ],
+            f"{level} CI": [_interval_text(lo, hi) for lo, hi in bounds],
             "standard error": frame["standard_error"],
             "method": frame["method"],
             "design": frame["design"],

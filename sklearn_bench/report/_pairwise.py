@@ -22,28 +22,21 @@ def pairwise_html(analysis, figure=""):
     if res is None:
         return _section_not_run(analysis, "pairwise", head, "Pairwise tests")
     frame = res.to_frame()  # each pair better ranked first, as every table
+    pairs = zip(frame["learner_i"], frame["learner_j"], strict=True)
+    bounds = zip(frame["ci_low"], frame["ci_high"], strict=True)
     table = pd.DataFrame(
         {
             "n": frame["n"].to_numpy(),
             "mean difference": frame["mean_difference"].to_numpy(),
             "estimate": frame["estimate"].to_numpy(),
-            "interval": [
-                fmt_interval(lo, hi)
-                for lo, hi in zip(frame["ci_low"], frame["ci_high"], strict=True)
-            ],
+            "interval": [fmt_interval(lo, hi) for lo, hi in bounds],
             "level achieved": [fmt_level(v) for v in frame["ci_level"]],
             "p": frame["pvalue"].to_numpy(),
             "adjusted p": frame["pvalue_adjusted"].to_numpy(),
             "differ": frame["reject"].map({True: "yes", False: "no"}).to_numpy(),
             "effect size": frame["effect_size"].to_numpy(),
         },
-        index=pd.Index(
-            [
-                f"{a} − {b}"
-                for a, b in zip(frame["learner_i"], frame["learner_j"], strict=True)
-            ],
-            name="pair",
-        ),
+        index=pd.Index([f"{a} − {b}" for a, b in pairs], name="pair"),
     )
     text = (
         f"<p>Every pair of learners is tested on its own two columns by the "

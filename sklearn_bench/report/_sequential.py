@@ -28,14 +28,9 @@ METHODS = (
 )
 
 
-def sequential_record(analysis):
-    """The study's record, or ``None`` when the run was not sequential."""
-    return analysis.provenance.get("sequential")
-
-
 def sequential_methods(analysis):
     """The methods paragraph of a sequential study (Markdown), or ``""``."""
-    if sequential_record(analysis) is None:
+    if analysis.provenance.get("sequential") is None:
         return ""
     keys = ("waudbysmith2024", "grunwald2024", "maron1994")
     return f"\n## Sequential study\n\n{METHODS}\n\n" + "".join(
@@ -45,7 +40,7 @@ def sequential_methods(analysis):
 
 def sequential_html(analysis):
     """The section of the page, or ``""`` when the run was not sequential."""
-    rec = sequential_record(analysis)
+    rec = analysis.provenance.get("sequential")
     if rec is None:
         return ""
 
@@ -57,16 +52,14 @@ def sequential_html(analysis):
 
     a, b = rec["pair"]
     fixed = rec["n_datasets_fixed"]
+    mean = f"mean {rec['metric']} difference {a} − {b}, anytime-valid"
+    paired_t = "paired t interval, fixed design (NOT valid after looking)"
     rows = {
         "decision": rec["decision"],
         "stopped after": f"{rec['stopping_time']} data sets ({rec['reason']})",
-        f"mean {rec['metric']} difference {a} − {b}, anytime-valid": interval(
-            "interval"
-        ),
+        mean: interval("interval"),
         "net win rate beyond Δ, anytime-valid": interval("net_wins_interval"),
-        "paired t interval, fixed design (NOT valid after looking)": interval(
-            "fixed_interval"
-        ),
+        paired_t: interval("fixed_interval"),
         "fits run": f"{rec['n_fits']} (every learner on the whole pool: "
         f"{rec['n_fits_full']})",
         "fixed design of 80% power for Δ": "not available"
