@@ -12,6 +12,7 @@ from ..results._bayesian import (  # noqa: F401 (MC_ERROR: the report prints it)
     N_SAMPLES,
     SEED,
 )
+from ._format import fmt_count
 from ._plan import BAYES_INSTALL
 from ._records import TestRecord
 
@@ -53,10 +54,9 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
     options = {"delta": rope, "metric": metric}
     if delta is None:
         notes.append(
-            f"Metric {metric!r} has no default region of practical equivalence "
-            "and no smallest difference that matters (Δ) was given: the Bayesian "
-            "comparisons use ROPE = 0 (set [analysis] delta, or delta=, for "
-            "practical equivalence)."
+            f"Metric {metric!r} has no default region of practical equivalence and no "
+            "smallest difference that matters (Δ) was given: the Bayesian comparisons "
+            "use ROPE = 0 (set [analysis] delta, or delta=, for practical equivalence)."
         )
     rows = []
     across_results = []  # the hierarchical fits, for the simplex figure
@@ -222,13 +222,6 @@ def _problems(words):
     return words[start + 2 : end] if 0 <= start < end else words
 
 
-def _count(n, noun):
-    if not n:
-        return ""
-    plural = noun.replace("comparison", "comparisons")
-    return f"{n} {noun if n == 1 else plural}"
-
-
 def bayesian_records(table, rope, ranking):
     """The Bayesian comparisons and ranking in the methods paragraph (what
     actually ran): a list of :class:`TestRecord`."""
@@ -253,12 +246,12 @@ def bayesian_records(table, rope, ranking):
                 "correlation ρ from the split sizes, ρ/(1 − ρ) = n_test/n_train)"
             )
         n_across, n_within = int(across.sum()), int((~across).sum())
-        counts = [
-            _count(n_across, "comparison across data sets"),
-            _count(n_within, "comparison within data sets"),
-        ]
-        if n_across and n_within:  # "2 comparisons across data sets and 6 within"
-            counts[1] = f"{n_within} within data sets"
+        counts = []
+        if n_across:
+            counts.append(fmt_count(n_across, "comparison") + " across data sets")
+        if n_within:  # "2 comparisons across data sets and 6 within data sets"
+            within = n_within if n_across else fmt_count(n_within, "comparison")
+            counts.append(f"{within} within data sets")
         records.append(
             TestRecord(
                 "bayesian",
@@ -266,7 +259,7 @@ def bayesian_records(table, rope, ranking):
                 "probabilities of practical superiority and equivalence (ROPE "
                 f"±{rope:g}, decision at posterior probability {THRESHOLD})",
                 " and ".join(tests),
-                " and ".join(text for text in counts if text),
+                " and ".join(counts),
                 citations=("benavoli2017", "corani2015")
                 + (("corani2017",) if hierarchical else ()),
             )

@@ -101,13 +101,12 @@ def friedman_disagreements(analysis):
     sentence = None
     if rows and fr.pvalue <= alpha and not separated:
         sentence = (
-            f"Friedman's rank test does find differences among the {k} "
-            f"learners ({fmt_p_equals(fr.pvalue)}) where the primary analysis "
-            f"separates none from {analysis.best}. The plan trusts the "
-            "primary analysis: Friedman's test uses only the order of the "
-            "learners within each data set, not the size of their "
-            "differences, and tests all learners at once; the primary paired "
-            "t weighs the differences, which vary between data sets, and "
+            f"Friedman's rank test does find differences among the {k} learners "
+            f"({fmt_p_equals(fr.pvalue)}) where the primary analysis separates none "
+            f"from {analysis.best}. The plan trusts the primary analysis: Friedman's "
+            "test uses only the order of the learners within each data set, not the "
+            "size of their differences, and tests all learners at once; the primary "
+            "paired t weighs the differences, which vary between data sets, and "
             "corrects for every pair."
         )
     elif rows and fr.pvalue > alpha and separated:
@@ -151,10 +150,9 @@ def friedman_disagreements(analysis):
                     (),
                     f"Friedman's test, {fmt_p_equals(fr.pvalue)} "
                     f"({'exact' if exact else 'χ² approximation'}), and the "
-                    f"Iman–Davenport F, {fmt_p_equals(id_p)}, "
-                    f"fall on both sides of α = {alpha:g}: {why}. Both are "
-                    "sensitivity analyses; the bottom line rests on the primary "
-                    "analysis.",
+                    f"Iman–Davenport F, {fmt_p_equals(id_p)}, fall on both sides of α "
+                    f"= {alpha:g}: {why}. Both are sensitivity analyses; the bottom "
+                    "line rests on the primary analysis.",
                     test="Friedman's test and the Iman–Davenport F, with each other",
                 )
             )
@@ -182,11 +180,10 @@ def _why_bayes(method, analysis, a, others, rope):
         n = len(advantage)
         beyond = _of_the((advantage > rope).sum(axis=0), n)
         return (
-            "the Bayesian signed-rank test asks on which side of ±ROPE each "
-            f"Walsh average (the mean of two of the {n} per-data-set "
-            "differences) falls, not how far beyond it, so differences that vary "
-            f"widely in size weigh alike (here {beyond} differences lie beyond "
-            f"the ROPE in {a}'s favour)"
+            "the Bayesian signed-rank test asks on which side of ±ROPE each Walsh "
+            f"average (the mean of two of the {n} per-data-set differences) falls, not "
+            "how far beyond it, so differences that vary widely in size weigh alike "
+            f"(here {beyond} differences lie beyond the ROPE in {a}'s favour)"
         )
     if method == "hierarchical":
         return (
@@ -259,10 +256,9 @@ def bayesian_disagreements(analysis, table, rope):
             (
                 "bayesian_vs_primary",
                 others,
-                f"The Bayesian {method} test finds {best} practically better "
-                f"than {fmt_names(others)} (P ≥ {low_p:.3f}, ROPE ±{rope:g}, on "
-                f"{units}), where the primary analysis cannot separate them "
-                f"({holm}). "
+                f"The Bayesian {method} test finds {best} practically better than "
+                f"{fmt_names(others)} (P ≥ {low_p:.3f}, ROPE ±{rope:g}, on {units}), "
+                f"where the primary analysis cannot separate them ({holm}). "
                 + trust
                 + _why_bayes(method, analysis, best, others, rope)
                 + ". Read the Bayesian result as a sensitivity analysis, not as a "
@@ -290,12 +286,11 @@ def bayesian_disagreements(analysis, table, rope):
                 "bayesian_equivalent_vs_primary",
                 others,
                 f"The Bayesian {method} test finds {fmt_names(others)} practically "
-                f"equivalent to {best} (ROPE ±{rope:g}) while the primary "
-                f"analysis finds them different ({holm}). Both "
-                "can hold: a difference can be detectable and yet smaller than Δ. "
-                "The plan trusts the primary analysis for whether there is a "
-                "difference, and its simultaneous interval inside ±Δ for whether "
-                "it matters.",
+                f"equivalent to {best} (ROPE ±{rope:g}) while the primary analysis "
+                f"finds them different ({holm}). Both can hold: a difference can be "
+                "detectable and yet smaller than Δ. The plan trusts the primary "
+                "analysis for whether there is a difference, and its simultaneous "
+                "interval inside ±Δ for whether it matters.",
             )
         )
     test = f"the Bayesian {method} test"
@@ -385,10 +380,9 @@ def _pair_verdicts(analysis, rows, key, name, frame):
             (
                 others,
                 f"{name[:1].upper()}{name[1:]} finds {best} different from "
-                f"{fmt_names(others)} ({shown} at α = {alpha:g}"
-                f"{unjoined}), where the primary analysis cannot separate them "
-                f"({holm}). The plan trusts the primary "
-                f"analysis, the rule fixed before the results: "
+                f"{fmt_names(others)} ({shown} at α = {alpha:g}{unjoined}), where the "
+                f"primary analysis cannot separate them ({holm}). The plan trusts the "
+                "primary analysis, the rule fixed before the results: "
                 + _why_not_pairs(key, analysis, best, others)
                 + ". Read this as a sensitivity analysis, not as a finding of "
                 "the study.",
@@ -400,11 +394,10 @@ def _pair_verdicts(analysis, rows, key, name, frame):
         out.append(
             (
                 others,
-                f"The primary analysis finds {fmt_names(others)} worse than "
-                f"{best} ({holm}) where {name} does not "
-                f"({shown}). The plan trusts the primary analysis: "
-                "it tests each pair on the size of its differences, corrected "
-                f"for every pair; {name} "
+                f"The primary analysis finds {fmt_names(others)} worse than {best} "
+                f"({holm}) where {name} does not ({shown}). The plan trusts the "
+                "primary analysis: it tests each pair on the size of its differences, "
+                f"corrected for every pair; {name} "
                 + (
                     "uses only the order of the learners within each block and "
                     "spreads its family-wise error over every pair of learners"
@@ -433,12 +426,11 @@ def _why_not_pairs(key, analysis, best, others):
     sizes = f"from {np.abs(diff).min():.3g} to {np.abs(diff).max():.3g}"
     if key == "posthoc":
         return (
-            f"the {analysis.posthoc_title} test compares average ranks among all "
-            f"the learners, so it uses only their order on each of the "
-            f"{analysis.blocks} ({best} ahead on {won}), not by how much "
-            f"(here {sizes}), and its verdict on a pair changes with the other "
-            "learners in the study (Benavoli et al. 2016); the paired t weighs "
-            "the size of each difference against its spread"
+            f"the {analysis.posthoc_title} test compares average ranks among all the "
+            f"learners, so it uses only their order on each of the {analysis.blocks} "
+            f"({best} ahead on {won}), not by how much (here {sizes}), and its verdict "
+            "on a pair changes with the other learners in the study (Benavoli et al. "
+            "2016); the paired t weighs the size of each difference against its spread"
         )
     return (
         f"the signed-rank test ranks the differences ({best} better on {won} "
@@ -511,8 +503,7 @@ def best_disagreements(analysis, best_by):
         ].iloc[0]
         parts.append(
             f"the Bayesian comparison favours {b} (P({b} better) = "
-            f"{row['P(b better)']:.2f}, P({best} better) = "
-            f"{row['P(a better)']:.2f})"
+            f"{row['P(b better)']:.2f}, P({best} better) = {row['P(a better)']:.2f})"
         )
     return [
         Disagreement(

@@ -48,15 +48,13 @@ def _ranking_html(analysis):
         parts.append(
             "<h3>Ranking of all learners (Plackett–Luce)</h3><p>"
             + html.escape(
-                "The rankings of the learners on the data sets modelled as draws "
-                "from one Plackett–Luce distribution (Calvo, Ceberio & Lozano "
-                "2018), Dirichlet(1) prior on the weights, "
-                f"{ranking.details['n_draws']} Gibbs draws (Caron & Doucet "
-                f"2012), seed {SEED}. P(first): the "
-                "probability that the learner ranks first on a new data set; "
-                "P(best): the posterior probability that it is the learner most "
-                "likely to rank first; expected rank on a new data set (1 = "
-                "best). "
+                "The rankings of the learners on the data sets modelled as draws from "
+                "one Plackett–Luce distribution (Calvo, Ceberio & Lozano 2018), "
+                f"Dirichlet(1) prior on the weights, {ranking.details['n_draws']} "
+                f"Gibbs draws (Caron & Doucet 2012), seed {SEED}. P(first): the "
+                "probability that the learner ranks first on a new data set; P(best): "
+                "the posterior probability that it is the learner most likely to rank "
+                "first; expected rank on a new data set (1 = best). "
                 + (
                     f"Ties on {ranking.n_tied} data set(s) broken at random. "
                     if ranking.n_tied
@@ -183,9 +181,8 @@ def bayesian_summary_lines(analysis):
     width = max((len(str(b)) for b in across["b"]), default=0)
     for r in across.itertuples(index=False):
         lines.append(
-            f"   {r.a} vs {r.b:<{width}}  P({r.a} better) = {r[5]:.3f}, "
-            f"P(equivalent) = {r[6]:.3f}, P({r.b} better) = {r[7]:.3f} -> "
-            f"{r.decision}"
+            f"   {r.a} vs {r.b:<{width}}  P({r.a} better) = {r[5]:.3f}, P(equivalent) "
+            f"= {r[6]:.3f}, P({r.b} better) = {r[7]:.3f} -> {r.decision}"
         )
     within = table[table["scope"] != "across data sets"]
     if len(within):

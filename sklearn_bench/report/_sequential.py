@@ -13,18 +13,16 @@ from ..analysis._records import CITATIONS
 from ._blocks import _table
 
 METHODS = (
-    "The data sets were run one at a time in a random order drawn from the seed "
-    "and their names; after each one the comparison was updated with "
-    "anytime-valid statistics, which hold their level at every look and whatever "
-    "the stopping rule: betting confidence sequences (the hedged capital process "
-    "with predictable plug-in bets of Waudby-Smith & Ramdas 2024) of the mean "
-    "difference, rescaled from the metric's bounds, and of the net win rate "
-    "beyond Δ, an e-process for the sign of the difference (Grünwald et al. "
-    "2024), each at α/2. With more than two learners a Hoeffding race (Maron & "
-    "Moore 1994) dropped a learner as soon as either sequence showed it worse "
-    "than the current best beyond Δ, at α/(m − 1) per pair so "
-    "that the best learner is dropped with probability at most α over all pairs "
-    "and looks."
+    "The data sets were run one at a time in a random order drawn from the seed and "
+    "their names; after each one the comparison was updated with anytime-valid "
+    "statistics, which hold their level at every look and whatever the stopping rule: "
+    "betting confidence sequences (the hedged capital process with predictable plug-in "
+    "bets of Waudby-Smith & Ramdas 2024) of the mean difference, rescaled from the "
+    "metric's bounds, and of the net win rate beyond Δ, an e-process for the sign of "
+    "the difference (Grünwald et al. 2024), each at α/2. With more than two learners a "
+    "Hoeffding race (Maron & Moore 1994) dropped a learner as soon as either sequence "
+    "showed it worse than the current best beyond Δ, at α/(m − 1) per pair so that the "
+    "best learner is dropped with probability at most α over all pairs and looks."
 )
 
 
@@ -70,12 +68,11 @@ def sequential_html(analysis):
     table.index.name = "sequential study"
     text = (
         f"<p>{METHODS} Δ = {rec['delta']:g}, α = {rec['alpha']:g}. "
-        f"{html.escape(rec['null_hypothesis'])}.</p>"
-        "<p>The anytime-valid intervals and the fixed-design interval give "
-        "different guarantees: the first hold at the data-dependent stopping time; "
-        "the paired t-interval holds only for a number of data sets fixed in "
-        "advance, so after stopping when the answer looked clear it is too "
-        "narrow; it is shown for comparison only.</p>"
+        f"{html.escape(rec['null_hypothesis'])}.</p><p>The anytime-valid intervals and "
+        "the fixed-design interval give different guarantees: the first hold at the "
+        "data-dependent stopping time; the paired t-interval holds only for a number "
+        "of data sets fixed in advance, so after stopping when the answer looked clear "
+        "it is too narrow; it is shown for comparison only.</p>"
     )
     dropped = ""
     if rec["dropped"]:
