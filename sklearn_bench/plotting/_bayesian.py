@@ -36,11 +36,8 @@ def _plot_density(result, ax, title):
         "b": f"P({lb} better) = {probs[b]:.3f}",
     }
     if result.details["scale"] == 0:
-        favoured = "rope"
-        if mean * sign > rope or (rope == 0 and mean * sign > 0):
-            favoured = "a"
-        elif mean * sign < -rope or (rope == 0 and mean * sign < 0):
-            favoured = "b"
+        ahead = mean * sign
+        favoured = "a" if ahead > rope else "b" if ahead < -rope else "rope"
         ax.axvline(mean, color=_COLORS[favoured], lw=3, gid="posterior")
         half = max(rope, abs(mean), 1e-3) * 1.5
         ax.set_xlim(-half, half)

@@ -3,6 +3,7 @@ argument checks, heat-map cells and the rank diagram of Demšar (2006), Fig. 1.
 matplotlib is imported inside the functions (the ``plot`` extra is optional)."""
 
 import numpy as np
+import pandas as pd
 
 from .._text import MAX_LABEL_LENGTH, short_label
 from .._validation import check_positive_int
@@ -47,6 +48,17 @@ def check_text(value, name="title"):
     """The caller's text, drawn as given (mathtext included): a str or None."""
     if value is not None and not isinstance(value, str):
         raise ValueError(f"`{name}` must be a string or None; got {value!r:.80}.")
+
+
+def check_frame(frame, name, columns, what="a pandas DataFrame"):
+    """``frame`` is a DataFrame (``what``) with rows and ``columns``."""
+    if not isinstance(frame, pd.DataFrame):
+        raise ValueError(f"`{name}` must be {what}.")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"`{name}` lacks the columns {missing}.")
+    if len(frame) == 0:
+        raise ValueError(f"`{name}` has no rows.")
 
 
 def annotate_cells(ax, texts, colors, *, fontsize, gid=None, x0=0):

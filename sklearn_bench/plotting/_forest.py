@@ -2,11 +2,10 @@
 2013, Figure 4)."""
 
 import numpy as np
-import pandas as pd
 
 from .._validation import check_confidence_level
 from ..analysis._format import fmt_level
-from ._common import figure_labels
+from ._common import check_frame, figure_labels
 
 _ROW_INCHES = 0.3
 _MIN_HEIGHT = 2.0
@@ -14,13 +13,7 @@ _AXES_WIDTH = 4.5
 
 
 def _check_intervals(intervals):
-    if not isinstance(intervals, pd.DataFrame):
-        raise ValueError("`intervals` must be a pandas DataFrame.")
-    missing = [c for c in ("estimate", "low", "high") if c not in intervals.columns]
-    if missing:
-        raise ValueError(f"`intervals` lacks the columns {missing}.")
-    if len(intervals) == 0:
-        raise ValueError("`intervals` has no rows.")
+    check_frame(intervals, "intervals", ("estimate", "low", "high"))
     adjusted = {"adjusted_low", "adjusted_high"} & set(intervals.columns)
     if len(adjusted) == 1:
         raise ValueError(

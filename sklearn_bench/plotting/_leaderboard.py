@@ -4,22 +4,15 @@ sets as a forest plot, and the win-rate matrix as a heat map."""
 import numpy as np
 import pandas as pd
 
-from ._common import _labelled_rows_axes, annotate_cells, figure_labels
+from ._common import _labelled_rows_axes, annotate_cells, check_frame, figure_labels
 
 _ROW_INCHES = 0.2
 _MIN_HEIGHT = 2.0
 
 
 def _check_board(leaderboard):
-    if not isinstance(leaderboard, pd.DataFrame):
-        raise ValueError(
-            "`leaderboard` must be the DataFrame of BenchmarkResult.leaderboard()."
-        )
-    missing = [c for c in ("rank", "rank_low", "rank_high") if c not in leaderboard]
-    if missing:
-        raise ValueError(f"`leaderboard` lacks the columns {missing}.")
-    if len(leaderboard) == 0:
-        raise ValueError("`leaderboard` has no rows.")
+    what = "the DataFrame of BenchmarkResult.leaderboard()"
+    check_frame(leaderboard, "leaderboard", ("rank", "rank_low", "rank_high"), what)
     values = leaderboard[["rank", "rank_low", "rank_high"]].to_numpy(dtype=float)
     if not np.isfinite(values).all():
         raise ValueError("`leaderboard` has missing ranks.")
