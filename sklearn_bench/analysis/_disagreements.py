@@ -17,10 +17,8 @@ class Disagreement:
     Attributes
     ----------
     key : str
-        ``"bayesian_vs_primary"``, ``"bayesian_equivalent_vs_primary"``,
-        ``"friedman_vs_primary"``, ``"friedman_chi2_vs_iman_davenport"``,
-        ``"posthoc_vs_primary"``, ``"pairwise_vs_primary"``,
-        ``"tukey_vs_primary"`` or ``"best_by_summary"``.
+        Which two analyses, e.g. ``"bayesian_vs_primary"``,
+        ``"friedman_chi2_vs_iman_davenport"`` or ``"best_by_summary"``.
     trusted : str
         The analysis the plan trusts (``"primary"``, ``"friedman_exact"``,
         ``"iman_davenport"``; ``"average rank"`` for which learner is best).
@@ -29,11 +27,9 @@ class Disagreement:
     learners : tuple of str
         The learners concerned (the best learner first), if any.
     sentence : str
-        What the report prints under "Where the tests disagree, and why": both
-        verdicts, which one the plan trusts and why.
+        What the report prints: both verdicts, which one the plan trusts and why.
     test : str
-        The disagreeing test or summary in a few words (the bottom line names
-        it, and points to the sentence).
+        The disagreeing test or summary in a few words.
 
     Examples
     --------
@@ -124,38 +120,34 @@ def friedman_disagreements(analysis):
         key = "friedman_vs_primary"
         out.append(Disagreement(key, "primary", "friedman", names, sentence, test))
     id_p = float(fr.iman_davenport_pvalue)
-    if np.isfinite(id_p) and np.isfinite(fr.pvalue):
-        if (fr.pvalue <= alpha) != (id_p <= alpha):
-            exact = fr.null_distribution == "exact"
-            if exact:
-                trusted = "friedman_exact"
-                why = (
-                    "the plan trusts the exact p-value: it is the permutation "
-                    "distribution of the rank sums under the null, while the "
-                    "Iman–Davenport F approximates it (with "
-                    f"{fr.n_blocks} data sets, not closely)"
-                )
-            else:
-                trusted = "iman_davenport"
-                why = (
-                    "the plan trusts the Iman–Davenport F: the χ² approximation "
-                    "of Friedman's statistic is conservative with few data sets "
-                    "and learners (Demšar 2006, Sec. 3.2.2)"
-                )
-            out.append(
-                Disagreement(
-                    "friedman_chi2_vs_iman_davenport",
-                    trusted,
-                    "iman_davenport" if exact else "friedman_chi2",
-                    (),
-                    f"Friedman's test, {fmt_p_equals(fr.pvalue)} "
-                    f"({'exact' if exact else 'χ² approximation'}), and the "
-                    f"Iman–Davenport F, {fmt_p_equals(id_p)}, fall on both sides of α "
-                    f"= {alpha:g}: {why}. Both are sensitivity analyses; the bottom "
-                    "line rests on the primary analysis.",
-                    test="Friedman's test and the Iman–Davenport F, with each other",
-                )
+    finite = np.isfinite(id_p) and np.isfinite(fr.pvalue)
+    if finite and (fr.pvalue <= alpha) != (id_p <= alpha):
+        exact = fr.null_distribution == "exact"
+        if exact:
+            trusted, other = "friedman_exact", "iman_davenport"
+            why = (
+                "the plan trusts the exact p-value: it is the permutation "
+                "distribution of the rank sums under the null, while the "
+                f"Iman–Davenport F approximates it (with {fr.n_blocks} data sets, "
+                "not closely)"
             )
+        else:
+            trusted, other = "iman_davenport", "friedman_chi2"
+            why = (
+                "the plan trusts the Iman–Davenport F: the χ² approximation of "
+                "Friedman's statistic is conservative with few data sets and "
+                "learners (Demšar 2006, Sec. 3.2.2)"
+            )
+        sentence = (
+            f"Friedman's test, {fmt_p_equals(fr.pvalue)} "
+            f"({'exact' if exact else 'χ² approximation'}), and the Iman–Davenport "
+            f"F, {fmt_p_equals(id_p)}, fall on both sides of α = {alpha:g}: {why}. "
+            "Both are sensitivity analyses; the bottom line rests on the primary "
+            "analysis."
+        )
+        test = "Friedman's test and the Iman–Davenport F, with each other"
+        key = "friedman_chi2_vs_iman_davenport"
+        out.append(Disagreement(key, trusted, other, (), sentence, test))
     return out
 
 

@@ -14,8 +14,7 @@ def plot_multiple_rule_bias(result, *, axes=None, datasets=None):
     """Plot bias, variance, RMS and comparative-advantage bias against ``m``.
 
     Yousefi, Hua and Dougherty (2011), Figures 3-6: one line per data set (and
-    the ``"average"`` curve of eq. (10) when there are several). The
-    comparative bias is not defined for ``r = 1`` and is not drawn there.
+    the ``"average"`` curve of eq. (10)); no comparative bias at ``r = 1``.
 
     Parameters
     ----------

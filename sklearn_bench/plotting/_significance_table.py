@@ -82,8 +82,7 @@ def plot_significance_table(result, *, levels=_LEVELS, annotate=True, ax=None):
     """Heat map of the adjusted p-values of an all-pairs post-hoc test.
 
     Each cell's colour is the class of its p-value (``p <= 0.001``, ``<= 0.01``,
-    ``<= 0.05``, not significant), as scikit-posthocs' ``sign_plot``; with
-    ``annotate`` the cell also prints the p-value.
+    ``<= 0.05``, not significant), as scikit-posthocs' ``sign_plot``.
 
     Parameters
     ----------
@@ -104,9 +103,7 @@ def plot_significance_table(result, *, levels=_LEVELS, annotate=True, ax=None):
 
     See Also
     --------
-    plot_critical_difference : Demšar's diagram of a Nemenyi (or Tukey HSD)
-        test, with the learners on an axis of average ranks (or means), joined
-        where the test cannot separate them.
+    plot_critical_difference : Demšar's diagram of a Nemenyi (or Tukey) test.
 
     Examples
     --------
