@@ -119,25 +119,13 @@ def plot_confidence_intervals(
 
     ax.axvline(null_value, color="0.4", linestyle="--", linewidth=1.0, gid="ci-null")
     if has_adjusted:
-        draw(
-            *bounds[:, 2:].T,
-            "ci-adjusted",
-            color="tab:blue",
-            linewidth=1.0,
-            marker="|",
-            markersize=8,
-            label=f"{adjusted_label or 'adjusted'} interval",
-        )
+        label = f"{adjusted_label or 'adjusted'} interval"
+        thin = {"linewidth": 1.0, "marker": "|", "markersize": 8, "label": label}
+        draw(*bounds[:, 2:].T, "ci-adjusted", color="tab:blue", **thin)
     level = "" if confidence_level is None else f" {fmt_level(confidence_level)}"
-    draw(
-        *bounds[:, :2].T,
-        "ci-unadjusted",
-        color="tab:blue",
-        linewidth=4.0,
-        alpha=0.6,
-        solid_capstyle="butt",
-        label=f"unadjusted{level} interval",
-    )
+    label = f"unadjusted{level} interval"
+    thick = {"linewidth": 4.0, "alpha": 0.6, "solid_capstyle": "butt", "label": label}
+    draw(*bounds[:, :2].T, "ci-unadjusted", color="tab:blue", **thick)
     ax.scatter(est, y, color="black", s=14, zorder=3, gid="ci-estimate")
     ax.set_yticks(y, figure_labels(intervals.index))
     ax.set_ylim(-0.7, n - 0.3)
@@ -148,15 +136,9 @@ def plot_confidence_intervals(
     # One legend entry per style (draw() adds one line per row).
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles, strict=True))
-    ax.legend(
-        unique.values(),
-        unique.keys(),
-        loc="lower center",
-        bbox_to_anchor=(0.5, 1.0),
-        ncol=1 if adjusted_label else 2,
-        frameon=False,
-        fontsize=9,
-    )
+    above = {"loc": "lower center", "bbox_to_anchor": (0.5, 1.0), "fontsize": 9}
+    ncol = 1 if adjusted_label else 2
+    ax.legend(unique.values(), unique.keys(), ncol=ncol, frameon=False, **above)
     if title is not None:
         # y=1 (ticks below): no measuring every row's label to place it
         ax.set_title(title, pad=36 if adjusted_label else 22, y=1.0)

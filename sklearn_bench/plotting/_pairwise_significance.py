@@ -83,13 +83,10 @@ def plot_pairwise_significance(
         significant = result.significant
         average_ranks = result.average_ranks
         if label is None:
-            test = (
-                "Wilcoxon"
-                if result.method.startswith("wilcoxon")
-                else {"sign": "sign", "exact_ranksum": "exact rank sums"}.get(
-                    result.method, result.method.title()
-                )
-            )
+            words = {"sign": "sign", "exact_ranksum": "exact rank sums"}
+            test = words.get(result.method, result.method.title())
+            if result.method.startswith("wilcoxon"):
+                test = "Wilcoxon"
             adjust = result.adjust.replace("_", "–").title()
             label = (
                 f"bars: no significant difference ({test}, {adjust}, "

@@ -45,6 +45,7 @@ def _ranking_html(analysis):
     ranking, table = analysis.ranking, analysis.ranking_table
     parts = []
     if ranking is not None:
+        ties = f"Ties on {ranking.n_tied} data set(s) broken at random. "
         parts.append(
             "<h3>Ranking of all learners (Plackett–Luce)</h3><p>"
             + html.escape(
@@ -55,22 +56,14 @@ def _ranking_html(analysis):
                 "probability that the learner ranks first on a new data set; P(best): "
                 "the posterior probability that it is the learner most likely to rank "
                 "first; expected rank on a new data set (1 = best). "
-                + (
-                    f"Ties on {ranking.n_tied} data set(s) broken at random. "
-                    if ranking.n_tied
-                    else ""
-                )
+                + (ties if ranking.n_tied else "")
                 + ranking.diagnostics
             )
             + "</p>"
         )
+        title = "Bayesian Plackett–Luce ranking beside the Friedman average ranks"
         parts.append(
-            _table(
-                table,
-                "Bayesian Plackett–Luce ranking beside the Friedman average ranks",
-                table_id="table-bayesian-ranking",
-                index=False,
-            )
+            _table(table, title, table_id="table-bayesian-ranking", index=False)
         )
         from ..plotting import plot_rank_posterior
 
@@ -84,8 +77,7 @@ def _ranking_html(analysis):
                 plot_rank_posterior(ranking).figure,
             )
         )
-    for note in analysis.ranking_notes:
-        parts.append(f'<p class="note">{html.escape(note)}</p>')
+    parts += [f'<p class="note">{html.escape(n)}</p>' for n in analysis.ranking_notes]
     return "".join(parts)
 
 
@@ -113,17 +105,14 @@ def _simplex_html(analysis):
     except BaseException:
         plt.close(fig)
         raise
+    first = f"; the first {_MAX_SIMPLEX} comparisons."
     return _drawn_figure(
         "bayesian_simplex",
         "Posterior of the hierarchical model (next data set)",
         "Each point is one posterior draw of the probabilities of (a better, "
         "equivalent, b better) on the next data set, coloured by the most "
         "probable region (Benavoli et al. 2017, Figs. 7–9)"
-        + (
-            f"; the first {_MAX_SIMPLEX} comparisons."
-            if len(fits) == _MAX_SIMPLEX
-            else "."
-        ),
+        + (first if len(fits) == _MAX_SIMPLEX else "."),
         fig,
     )
 
@@ -167,11 +156,8 @@ def bayesian_summary_lines(analysis):
     table, notes = analysis.bayesian, analysis.bayesian_notes
     rope = analysis.delta or 0.0
     across = table[table["scope"] == "across data sets"]
-    name = (
-        "hierarchical model"
-        if (across["method"] == "hierarchical").any()
-        else "signed-rank"
-    )
+    hierarchical = (across["method"] == "hierarchical").any()
+    name = "hierarchical model" if hierarchical else "signed-rank"
     lines = [
         f"   Bayesian {name} across data sets (ROPE ±{rope:g}; decision at "
         f"{THRESHOLD}):"

@@ -105,9 +105,8 @@ def _learners_text(analysis):
     table = analysis.learner_table
     for name in analysis.learners:
         row = table.loc[name]  # (the recorded repr when no parameters were)
-        text = row["learner"] + (
-            f" with {row['parameters']}" if row["parameters"] else ""
-        )
+        params = f" with {row['parameters']}" if row["parameters"] else ""
+        text = row["learner"] + params
         parts.append(f"{name}: {text}" if text else name)
     return parts
 
@@ -178,12 +177,9 @@ def _paragraph(rec):
         )
     if rec["n_failed"] or rec["left_out"]:
         left = rec["left_out"]
+        failed = f"{rec['n_failed']} tasks failed and were scored as missing; "
         s.append(
-            (
-                f"{rec['n_failed']} tasks failed and were scored as missing; "
-                if rec["n_failed"]
-                else ""
-            )
+            (failed if rec["n_failed"] else "")
             + (
                 f"{_join(left)} (with a missing replicate) "
                 f"{'was' if len(left) == 1 else 'were'} left out of the analyses "
