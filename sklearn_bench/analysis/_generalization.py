@@ -2,6 +2,8 @@
 set, :meth:`BenchmarkResult.confidence_interval` of one learner with the plan's
 level and method (the one recommended for the run's splitter by default)."""
 
+from collections import Counter
+
 import pandas as pd
 
 from ..results._intervals import corrected_t_intervals, interval_method
@@ -44,7 +46,8 @@ def generalization(result, plan, metric, order):
     notes, why the section is empty or "")``. A ``ValueError`` when the plan
     names a method the splits of a data set cannot support."""
     level, named = plan.confidence_level, plan.generalization_method
-    rows, notes, why, used, clipped = [], [], {}, [], {}
+    options = {"confidence_level": level, "metric": metric}
+    rows, notes, why, used, clipped = [], [], {}, [], Counter()
     for dataset in result.datasets:
         try:  # a method the plan names must fit every data set's splitter
             method = interval_method(result, dataset, named, metric=metric)
@@ -56,9 +59,7 @@ def generalization(result, plan, metric, order):
         used.append(method)
         batch = {}
         if method == "corrected_t":
-            batch = corrected_t_intervals(
-                result, dataset, confidence_level=level, metric=metric
-            )
+            batch = corrected_t_intervals(result, dataset, **options)
         for learner in order:
             if learner in batch:
                 rows.append([dataset, learner, *batch[learner][:4], method,
@@ -66,18 +67,13 @@ def generalization(result, plan, metric, order):
                 continue
             try:
                 res = result.confidence_interval(
-                    learner,
-                    dataset=dataset,
-                    method=method,
-                    confidence_level=level,
-                    metric=metric,
+                    learner, dataset=dataset, method=method, **options
                 )
             except ValueError as exc:
                 notes.append(f"No interval of {learner}'s {metric} on {dataset}: {exc}")
                 continue
-            bound = res.details.get("se_clipped")
-            if bound:
-                clipped[bound] = clipped.get(bound, 0) + 1
+            if res.details.get("se_clipped"):
+                clipped[res.details["se_clipped"]] += 1
             numbers = [res.estimate, res.standard_error, res.low, res.high]
             rows.append([dataset, learner, *numbers, res.method, res.design])
     notes.extend(f"No interval of a learner's error: {w}" for w in why.values())

@@ -6,15 +6,6 @@ import pandas as pd
 from ._common import annotate_cells, figure_labels
 
 
-def _cell_style(k):
-    """Cell size (inches) and font size that fit "12/3/15" in a cell."""
-    if k <= 8:
-        return 0.75, 9
-    if k <= 15:
-        return 0.55, 7
-    return 0.45, 5.5
-
-
 def plot_win_tie_loss(counts, *, delta=0.0, ax=None, title=None):
     """Heat map of wins/ties/losses of each learner (row) against each other (column).
 
@@ -74,7 +65,8 @@ def plot_win_tie_loss(counts, *, delta=0.0, ax=None, title=None):
     with np.errstate(invalid="ignore", divide="ignore"):
         net = (wins - losses).to_numpy(dtype=float) / n
     np.fill_diagonal(net, np.nan)
-    cell, fontsize = _cell_style(k)
+    # cell size (inches) and font size that fit "12/3/15" in a cell
+    cell, fontsize = (0.75, 9) if k <= 8 else (0.55, 7) if k <= 15 else (0.45, 5.5)
     if ax is None:
         longest = max(len(name) for name in names)
         label_in = 0.3 + 0.075 * longest  # room for the tick labels
@@ -84,8 +76,7 @@ def plot_win_tie_loss(counts, *, delta=0.0, ax=None, title=None):
             layout="constrained",
         )
     cmap = plt.get_cmap("RdBu").with_extremes(bad="0.85")
-    image = ax.imshow(net, cmap=cmap, vmin=-1, vmax=1, aspect="equal")
-    image.set_gid("wtl-image")
+    image = ax.imshow(net, cmap=cmap, vmin=-1, vmax=1, aspect="equal", gid="wtl-image")
     texts = wins.astype(str) + "/" + ties.astype(str) + "/" + losses.astype(str)
     texts = texts.to_numpy().astype(object)
     np.fill_diagonal(texts, None)

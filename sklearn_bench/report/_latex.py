@@ -17,12 +17,17 @@ def performance_tex(analysis):
 
 
 def write_latex_tables(analysis, folder):
-    """Write ``performance.tex`` (and ``pairwise.tex`` when there are pairwise
-    intervals) into ``folder``; returns their paths."""
+    """Write ``performance.tex``, and ``pairwise.tex`` and ``learner_intervals.tex``
+    when they have rows, into ``folder``; returns their paths."""
     folder = Path(folder)
     make_folder(folder)
-    written = [folder / "performance.tex"]
-    write_text(written[0], performance_tex(analysis))
+    written = []
+
+    def write(name, text):
+        written.append(folder / name)
+        write_text(written[-1], text)
+
+    write("performance.tex", performance_tex(analysis))
     level = f"{analysis.confidence_level:.0%}"
     if len(analysis.pairs):
         columns = {
@@ -56,9 +61,7 @@ def write_latex_tables(analysis, folder):
             + "); p-values unadjusted and Holm-adjusted. "
             f"{SIGN_CONVENTION}."
         )
-        path = folder / "pairwise.tex"
-        write_text(path, latex_frame(pairs, caption=caption, label="tab:pairwise"))
-        written.append(path)
+        write("pairwise.tex", latex_frame(pairs, caption=caption, label="tab:pairwise"))
     frame = analysis.generalization
     if frame is not None:
         table = frame[["dataset", "learner", "estimate", "low", "high"]].copy()
@@ -70,10 +73,6 @@ def write_latex_tables(analysis, folder):
             f"on new data of the kind, with {level} confidence intervals "
             f"({methods})."
         )
-        path = folder / "learner_intervals.tex"
-        write_text(
-            path,
-            latex_frame(table, caption=caption, label="tab:learners", index=False),
-        )
-        written.append(path)
+        tex = latex_frame(table, caption=caption, label="tab:learners", index=False)
+        write("learner_intervals.tex", tex)
     return written
