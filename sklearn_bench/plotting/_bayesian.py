@@ -8,6 +8,11 @@ from ..stats import BayesianTestResult, PlackettLuceResult
 from ._common import annotate_cells, check_text, figure_labels
 
 _COLORS = {"a": "#1f77b4", "rope": "#e69f00", "b": "#d62728"}
+_TEST_NAMES = {
+    "signed_rank": "signed-rank test",
+    "sign": "sign test",
+    "hierarchical": "hierarchical model (next data set)",
+}
 _SQRT3_2 = np.sqrt(3) / 2
 _VERTICES = np.array([[0.0, 0.0], [0.5, _SQRT3_2], [1.0, 0.0]])  # a, rope, b
 
@@ -63,15 +68,8 @@ def _plot_density(result, ax, title):
         ax.set_ylabel("posterior density")
     ax.set_xlabel(f"{la} − {lb}")
     ax.legend(loc="upper center", ncols=3, fontsize="small", frameon=False)
-    ax.set_title(
-        title if title is not None else f"{la} vs {lb}: correlated t posterior"
-    )
+    ax.set_title(f"{la} vs {lb}: correlated t posterior" if title is None else title)
     return ax
-
-
-def _project(thetas):
-    """Barycentric (θ_a, θ_rope, θ_b) to the plane of the triangle's vertices."""
-    return thetas @ _VERTICES
 
 
 def _plot_simplex(result, ax, title, max_points):
@@ -88,7 +86,7 @@ def _plot_simplex(result, ax, title, max_points):
     step = max(1, int(np.ceil(len(thetas) / max_points)))
     shown = thetas[::step]
     winner = np.argmax(shown, axis=1)
-    xy = _project(shown)
+    xy = shown @ _VERTICES  # barycentric (θ_a, θ_rope, θ_b) to the triangle's plane
     for k, key in enumerate(("a", "rope", "b")):
         pts = xy[winner == k]
         style = {"s": 6, "alpha": 0.4, "zorder": 2, "lw": 0, "rasterized": True}
@@ -108,16 +106,9 @@ def _plot_simplex(result, ax, title, max_points):
     ax.set_ylim(-0.22, _SQRT3_2 + 0.2)
     ax.set_aspect("equal")
     ax.axis("off")
-    name = {
-        "signed_rank": "signed-rank test",
-        "sign": "sign test",
-        "hierarchical": "hierarchical model (next data set)",
-    }.get(result.method, result.method)
-    ax.set_title(
-        title
-        if title is not None
-        else f"{la} vs {lb}: Bayesian {name}, rope = {result.rope:g}"
-    )
+    name = _TEST_NAMES.get(result.method, result.method)
+    default = f"{la} vs {lb}: Bayesian {name}, rope = {result.rope:g}"
+    ax.set_title(default if title is None else title)
     return ax
 
 
@@ -230,15 +221,8 @@ def plot_rank_posterior(result, *, ax=None, title=None):
         _, ax = plt.subplots(
             figsize=(1.6 + 0.55 * k, 1.0 + 0.42 * k), layout="constrained"
         )
-    ax.imshow(
-        probs,
-        cmap="Blues",
-        vmin=0,
-        vmax=1,
-        aspect="auto",
-        extent=(0.5, k + 0.5, k - 0.5, -0.5),
-        gid="rank-probabilities",
-    )
+    cells = {"extent": (0.5, k + 0.5, k - 0.5, -0.5), "aspect": "auto"}
+    ax.imshow(probs, cmap="Blues", vmin=0, vmax=1, gid="rank-probabilities", **cells)
     if k <= 12:
         texts = [[f"{p:.2f}" if p >= 0.01 else None for p in row] for row in probs]
         colors = np.where(probs > 0.6, "white", "black")
@@ -259,9 +243,6 @@ def plot_rank_posterior(result, *, ax=None, title=None):
         f"red: expected rank, {result.confidence_level:.0%} interval",
         fontsize=8,
     )
-    ax.set_title(
-        title
-        if title is not None
-        else f"Bayesian Plackett–Luce ranking, {result.n_datasets} data sets"
-    )
+    default = f"Bayesian Plackett–Luce ranking, {result.n_datasets} data sets"
+    ax.set_title(default if title is None else title)
     return ax
