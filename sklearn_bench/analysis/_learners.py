@@ -24,14 +24,6 @@ def _short(path):
     return str(path).rsplit(".", 1)[-1]
 
 
-def _defaults(class_path, recorded=None):
-    """Default parameter values of a class as the run recorded them, ``{}`` when
-    it did not: a store is data, the classes it names are never imported."""
-    if isinstance(recorded, dict) and isinstance(recorded.get(class_path), dict):
-        return recorded[class_path]
-    return {}
-
-
 def _structure(desc):
     """``Pipeline(SelectKBest, DiagonalLDA)`` or ``RandomForestClassifier``."""
     if not is_estimator_description(desc):
@@ -60,9 +52,11 @@ def _value_text(value):
 def _flatten(desc, prefix="", recorded=None):
     """``{param path: (value, is_default, owner class)}`` of an estimator
     description, nested estimators and pipeline steps flattened with ``__``;
-    ``recorded``: the defaults the run recorded, by class."""
+    ``recorded``: the defaults the run recorded, by class (a store is data: the
+    classes it names are never imported to look them up)."""
     out = {}
-    defaults = _defaults(desc["class"], recorded)
+    defaults = recorded.get(desc["class"]) if isinstance(recorded, dict) else None
+    defaults = defaults if isinstance(defaults, dict) else {}
     for key, value in desc["params"].items():
         path = f"{prefix}{key}"
         if _is_steps(value):

@@ -110,8 +110,7 @@ def leaderboard_section(analysis, out_dir):
         + " (a projection that takes the observed differences as true).</p>",
         *(f"<p class='muted'>Note: {html.escape(note)}</p>" for note in res.notes),
         _table(board),
-    ]
-    parts.append(
+        # drawn one after the other: a failed plot leaves no figure open
         _drawn_figure(
             "rank_intervals",
             "Rank confidence sets",
@@ -119,9 +118,7 @@ def leaderboard_section(analysis, out_dir):
             "rank; red: may be the best.",
             plot_rank_intervals(board).figure,
             dpi=100,
-        )
-    )
-    parts.append(
+        ),
         _drawn_figure(
             "win_rate_matrix",
             "Win rates, ordered by rating",
@@ -129,7 +126,7 @@ def leaderboard_section(analysis, out_dir):
             "column learner (ties count half).",
             plot_win_rate_matrix(matrix).figure,
             dpi=100,
-        )
-    )
-    parts.append("</section>")
+        ),
+        "</section>",
+    ]
     return "".join(parts)
