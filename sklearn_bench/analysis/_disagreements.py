@@ -488,11 +488,9 @@ def best_disagreements(analysis, best_by):
             "first"
         )
     if "Bayesian comparison" in others:
-        b = others["Bayesian comparison"]
-        row = analysis.bayesian
-        row = row[
-            (row["scope"] == "across data sets") & (row["a"] == best) & (row["b"] == b)
-        ].iloc[0]
+        b, t = others["Bayesian comparison"], analysis.bayesian
+        row = t[(t["scope"] == "across data sets") & (t["a"] == best) & (t["b"] == b)]
+        row = row.iloc[0]
         parts.append(
             f"the Bayesian comparison favours {b} (P({b} better) = "
             f"{row['P(b better)']:.2f}, P({best} better) = {row['P(a better)']:.2f})"

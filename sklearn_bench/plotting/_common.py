@@ -148,17 +148,12 @@ def _bar_extent(ranks, group, unit=1.0):
 
 def _pack_rows(intervals, min_gap):
     """Assign each interval (sorted by start) the lowest row where it fits."""
-    row_ends = []
-    rows = []
+    row_ends, rows = [], []
     for lo, hi in intervals:
-        for r, end in enumerate(row_ends):
-            if lo - end > min_gap:
-                row_ends[r] = hi
-                rows.append(r)
-                break
-        else:
-            row_ends.append(hi)
-            rows.append(len(row_ends) - 1)
+        free = (r for r, end in enumerate(row_ends) if lo - end > min_gap)
+        r = next(free, len(row_ends))  # a new row when none is free
+        row_ends[r : r + 1] = [hi]
+        rows.append(r)
     return rows
 
 
