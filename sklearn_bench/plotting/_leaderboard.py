@@ -61,25 +61,17 @@ def plot_rank_intervals(leaderboard, *, ax=None, title=None):
         labels = figure_labels(leaderboard.index)
         ax = _labelled_rows_axes(labels, height, axes_width=4.4, font_size=size)
     y = np.arange(n)
-    best = (
-        leaderboard["may_be_best"].to_numpy(dtype=bool)
-        if "may_be_best" in leaderboard
-        else np.zeros(n, dtype=bool)
-    )
+    best = np.zeros(n, dtype=bool)
+    if "may_be_best" in leaderboard:
+        best = leaderboard["may_be_best"].to_numpy(dtype=bool)
     colours = np.where(best, "#c0392b", "#2c3e50")
-    low = leaderboard["rank_low"].to_numpy(dtype=float)
-    high = leaderboard["rank_high"].to_numpy(dtype=float)
+    low, high = leaderboard[["rank_low", "rank_high"]].to_numpy(dtype=float).T
     ax.hlines(y, low - 0.3, high + 0.3, colors=colours, lw=1.2, gid="rank-simultaneous")
-    if {"rank_low_marginal", "rank_high_marginal"} <= set(leaderboard.columns):
-        ax.hlines(
-            y,
-            leaderboard["rank_low_marginal"].to_numpy(dtype=float) - 0.15,
-            leaderboard["rank_high_marginal"].to_numpy(dtype=float) + 0.15,
-            colors=colours,
-            lw=4,
-            alpha=0.45,
-            gid="rank-marginal",
-        )
+    marginal = ["rank_low_marginal", "rank_high_marginal"]
+    if set(marginal) <= set(leaderboard.columns):
+        low, high = leaderboard[marginal].to_numpy(dtype=float).T
+        thick = {"colors": colours, "lw": 4, "alpha": 0.45, "gid": "rank-marginal"}
+        ax.hlines(y, low - 0.15, high + 0.15, **thick)
     ax.scatter(leaderboard["rank"], y, c=colours, s=14, zorder=3)
     ax.set_yticks(y, figure_labels(leaderboard.index), fontsize=size)
     ax.set_ylim(n - 0.5, -0.5)

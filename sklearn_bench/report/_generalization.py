@@ -71,11 +71,10 @@ def generalization_lines(analysis, limit=12):
         f"   How good is each learner: its expected {analysis.metric} on new "
         f"data, {level} CI ({methods}):"
     ]
-    for row in frame.head(limit).itertuples(index=False):
-        lines.append(
-            f"   - {row.dataset}: {row.learner} {row.estimate:.3f} "
-            f"[{row.low:.3f}, {row.high:.3f}]"
-        )
+    lines += [
+        f"   - {r.dataset}: {r.learner} {r.estimate:.3f} [{r.low:.3f}, {r.high:.3f}]"
+        for r in frame.head(limit).itertuples(index=False)
+    ]
     if len(frame) > limit:
         lines.append(f"   ... {len(frame) - limit} more in tables/{CSV}")
     return lines
