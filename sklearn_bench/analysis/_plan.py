@@ -293,12 +293,5 @@ class AnalysisPlan:
 
 def plan_settings():
     """The declared settings of :class:`AnalysisPlan`, one ``dataclasses.Field`` each,
-    whose ``metadata`` holds ``type``, ``help``, ``choices`` and ``key``.
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis._plan import plan_settings
-    >>> [(f.name, f.metadata["key"]) for f in plan_settings()][:2]
-    [('metric', None), ('analyses', 'run')]
-    """
+    whose ``metadata`` holds ``type``, ``help``, ``choices`` and ``key``."""
     return fields(AnalysisPlan)
