@@ -23,11 +23,9 @@ ANALYSES = (
     "win_tie_loss",
     "generalization",
 )
-# Run only when asked for: sensitivity analyses a peer package would have chosen
-# (autorank's RM-ANOVA + Tukey; the Bayesian Plackett–Luce ranking of scmamp,
-# Calvo et al. 2018). The ranking stays off by default: the report already ranks
-# every learner, and one more ranking is one more analysis that can seem to
-# disagree with the primary one. Neither enters the bottom line.
+# Run only when asked for: sensitivity analyses of peer packages (autorank's
+# RM-ANOVA + Tukey; scmamp's Plackett–Luce ranking), off by default as one more
+# ranking is one more analysis that can seem to disagree with the primary one.
 OPTIONAL_ANALYSES = ("rm_anova", "ranking")
 # The Bayesian model across data sets; "hierarchical" needs NumPyro.
 BAYESIAN_MODELS = ("signed_rank", "hierarchical")

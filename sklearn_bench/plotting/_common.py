@@ -277,7 +277,6 @@ def _draw_rank_diagram(
     line = {"color": "black", "linewidth": 1.0}
     small = {"ha": "center", "va": "bottom", "fontsize": _TICK_FONT_SIZE}
 
-    # The rank axis, its ticks and labels.
     ax.plot([lo_axis, hi_axis], [0, 0], gid="cd-axis", **line)
     for tick, text in tick_marks:
         ax.plot([tick, tick], [0, 0.12], gid="cd-tick", **line)
@@ -285,7 +284,6 @@ def _draw_rank_diagram(
     for tick in minor:
         ax.plot([tick, tick], [0, 0.06], gid="cd-tick", **line)
 
-    # The critical difference, or what the bars mean.
     if cd is not None:
         end = lo_axis + cd
         ax.plot([lo_axis, end], [_CD_BAR_Y, _CD_BAR_Y], gid="cd-bar", **line)

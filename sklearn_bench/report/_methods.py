@@ -45,9 +45,6 @@ def settings_table(analysis, sources=None):
     return out
 
 
-# -- the paragraph ----------------------------------------------------------------
-
-
 def _size_text(size):
     if "n_samples" in size:
         text = f"n = {size['n_samples']}"
