@@ -315,9 +315,6 @@ def bayesian_ranking(result, *, metric, n_datasets, learners, fit, friedman):
             }
         )
         if friedman is not None:
-            avg = friedman.average_ranks
-            table["Friedman average rank"] = [
-                float(avg[name]) if name in avg.index else float("nan")
-                for name in frame.index
-            ]
+            avg = friedman.average_ranks.reindex(frame.index).astype(float)
+            table["Friedman average rank"] = avg.to_numpy()
     return ranking, table, notes
