@@ -38,7 +38,7 @@ WITHOUT_HIERARCHICAL = (
 
 def _row(scope, a, b, method, n, probabilities, decision, why=""):
     """One row of the table (:data:`_COLUMNS` and :data:`WHY`)."""
-    row = dict(zip(_COLUMNS, (scope, a, b, method, n), strict=False))
+    row = {"scope": scope, "a": a, "b": b, "method": method, "n": n}
     row.update(zip(_PROBABILITIES, map(float, probabilities), strict=True))
     return {**row, "decision": decision, WHY: why}
 
