@@ -21,6 +21,7 @@ __all__ = [
     "check_random_state",
     "check_real",
     "check_saved_metadata",
+    "sklearn_random_state",
     "first_non_numeric",
     "info_problem",
     "named_items",
@@ -279,6 +280,17 @@ def check_random_state(random_state, *, keep_random_state=False):
         "`random_state` must be None, an int, a numpy Generator or RandomState; "
         f"got {random_state!r}."
     )
+
+
+def sklearn_random_state(random_state):
+    """scikit-learn's ``check_random_state`` (a ``RandomState``, as sklearn's
+    splitters and ``make_*`` draw), its error naming ``random_state``."""
+    from sklearn.utils import check_random_state as sklearn_check
+
+    try:
+        return sklearn_check(random_state)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"`random_state`: {exc}") from None
 
 
 def check_saved_metadata(meta, file, *, version):
