@@ -1,14 +1,6 @@
-"""Bias-variance decomposition of a learner's loss over bootstrap learning samples.
-
-The learner is refitted on ``n_rounds`` bootstrap samples of the learning sample
-(the training sets of :class:`BootstrapOOB`, or of any splitter) and predicts one
-fixed test set; the spread of its predictions over the rounds is the variance, the
-error of its main prediction the bias. Squared loss: the classical decomposition
-(Geman, Bienenstock & Doursat 1992); 0-1 loss: Domingos (2000), *A unified
-bias-variance decomposition*, ICML, with the noise taken as zero (the test labels
-are the truth). mlxtend's ``bias_variance_decomp`` draws the same bootstrap samples
-(``numpy.random.RandomState(seed)``, n draws with replacement per round).
-"""
+"""Bias-variance decomposition of a learner's loss over bootstrap learning samples:
+squared loss (Geman, Bienenstock & Doursat 1992) and 0-1 loss (Domingos 2000, *A
+unified bias-variance decomposition*, ICML, noise taken as zero)."""
 
 from dataclasses import dataclass, field, fields
 
@@ -152,9 +144,7 @@ def _main_label(pred):
     """Per column, the most frequent label; ties go to the smallest label."""
     labels, codes = np.unique(pred, return_inverse=True)
     codes = codes.reshape(pred.shape)
-    counts = np.zeros((labels.size, pred.shape[1]), dtype=int)
-    for c in range(labels.size):
-        counts[c] = np.sum(codes == c, axis=0)
+    counts = (codes[None] == np.arange(labels.size)[:, None, None]).sum(axis=1)
     return labels[np.argmax(counts, axis=0)]
 
 
@@ -173,10 +163,8 @@ def bias_variance_decomposition(
     """Decompose a learner's expected loss on a test set into bias and variance.
 
     The learner (a fresh clone each round) is fitted on the training indices of
-    each split of ``cv`` — by default ``BootstrapOOB(n_bootstraps=n_rounds,
-    random_state=random_state)``, n draws with replacement from the learning
-    sample — and predicts the fixed test set. With ``ŷ_r(x)`` the round-``r``
-    prediction and ``y_m(x)`` the main prediction:
+    each split of ``cv`` and predicts the fixed test set. With ``ŷ_r(x)`` the
+    round-``r`` prediction and ``y_m(x)`` the main prediction:
 
     - ``loss="squared"``: ``y_m`` the mean prediction; ``bias = mean_x (y_m −
       y)²`` (the squared bias), ``variance = mean_{x,r} (ŷ_r − y_m)²``, and
@@ -212,15 +200,11 @@ def bias_variance_decomposition(
 
     Notes
     -----
-    Same draws as mlxtend, same numbers: ``expected_loss``, ``bias`` and
-    ``variance`` equal mlxtend's ``avg_expected_loss``, ``avg_bias`` and
-    ``avg_var``. Differences: any labels (mlxtend's 0-1 loss needs
-    non-negative integer labels for its ``bincount`` mode), a fresh clone per
-    round (mlxtend refits the same object), and Domingos' net variance, with
-    which the 0-1 decomposition adds up. A learning sample whose bootstrap
-    draw contains every point is redrawn by :class:`BootstrapOOB` (probability
-    ``n!/nⁿ``, nil beyond a dozen points), where mlxtend would keep it. The
-    estimator's own seed is cloned unchanged, so an estimator with
+    The default draws are mlxtend's (``numpy.random.RandomState(seed)``, n draws
+    with replacement per round), so ``expected_loss``, ``bias`` and ``variance``
+    equal its ``avg_expected_loss``, ``avg_bias`` and ``avg_var``; unlike
+    mlxtend, any labels are allowed, each round fits a fresh clone, and a draw
+    containing every point is redrawn (probability ``n!/nⁿ``). An estimator with
     ``random_state=None`` adds its own randomness to the variance.
 
     Examples

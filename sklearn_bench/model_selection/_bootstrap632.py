@@ -51,15 +51,8 @@ def _pointwise_loss(loss, y_true, y_pred):
 
 
 def _no_information(loss, y, y_pred):
-    """No-information error rate, Efron & Tibshirani (1997) eq. (27).
-
-    :math:`\\hat\\gamma = n^{-2} \\sum_i \\sum_j Q(y_i, \\hat y_j)`.
-
-    For 0-1 loss this is :math:`\\sum_l \\hat p_l (1 - \\hat q_l)` with
-    :math:`\\hat p_l` the observed and :math:`\\hat q_l` the predicted share of
-    class l; for squared error it is
-    :math:`\\overline{y^2} - 2 \\bar y \\bar{\\hat y} + \\overline{\\hat y^2}`.
-    """
+    """No-information error rate, Efron & Tibshirani (1997) eq. (27): for 0-1
+    loss sum_l p_l (1 - q_l) (observed and predicted class shares)."""
     if loss == "zero_one":
         classes, y_codes = np.unique(np.concatenate([y, y_pred]), return_inverse=True)
         p = np.bincount(y_codes[: len(y)], minlength=len(classes)) / len(y)
@@ -73,51 +66,36 @@ class Bootstrap632Scorer(BaseEstimator):
     """Score one out-of-bootstrap split by the .632 or .632+ rule.
 
     Efron and Tibshirani (1997) correct the pessimistic out-of-bootstrap error
-    :math:`\\widehat{Err}^{(1)}` (a rule trained on a bootstrap sample has seen only
-    about 63.2% of the distinct observations) with the optimistic apparent error
-    :math:`\\overline{err}`:
+    :math:`\\widehat{Err}^{(1)}` with the optimistic apparent error
+    :math:`\\overline{err}`: .632, eq. (24), is :math:`\\widehat{Err}^{(.632)} =
+    .368\\,\\overline{err} + .632\\,\\widehat{Err}^{(1)}`; .632+, eqs. (27)-(32),
+    uses the no-information error rate :math:`\\hat\\gamma = n^{-2}\\sum_i\\sum_j
+    Q(y_i, r(t_j))`, the clipped error :math:`\\widehat{Err}^{(1)\\prime} =
+    \\min(\\widehat{Err}^{(1)}, \\hat\\gamma)` and the relative overfitting rate
+    :math:`\\hat R' = (\\widehat{Err}^{(1)\\prime} - \\overline{err}) / (\\hat\\gamma
+    - \\overline{err})` (0 unless both differences are positive),
 
-    - .632, eq. (24): :math:`\\widehat{Err}^{(.632)} = .368\\,\\overline{err} +
-      .632\\,\\widehat{Err}^{(1)}`.
-    - .632+, eqs. (27)-(32): with the no-information error rate
-      :math:`\\hat\\gamma = n^{-2}\\sum_i\\sum_j Q(y_i, r(t_j))` (for 0-1 loss
-      :math:`\\sum_l \\hat p_l (1 - \\hat q_l)`), the clipped out-of-bootstrap error
-      :math:`\\widehat{Err}^{(1)\\prime} = \\min(\\widehat{Err}^{(1)}, \\hat\\gamma)`
-      and the relative overfitting rate :math:`\\hat R' = (\\widehat{Err}^{(1)\\prime}
-      - \\overline{err}) / (\\hat\\gamma - \\overline{err})` if
-      :math:`\\widehat{Err}^{(1)\\prime} > \\overline{err}` and :math:`\\hat\\gamma >
-      \\overline{err}`, else 0 (so :math:`\\hat R' \\in [0, 1]`),
+    .. math::
 
-      .. math::
+        \\widehat{Err}^{(.632+)} = \\widehat{Err}^{(.632)} +
+        (\\widehat{Err}^{(1)\\prime} - \\overline{err})
+        \frac{.368 \\cdot .632\\, \\hat R'}{1 - .368\\, \\hat R'},
 
-          \\widehat{Err}^{(.632+)} = \\widehat{Err}^{(.632)} +
-          (\\widehat{Err}^{(1)\\prime} - \\overline{err})
-          \\frac{.368 \\cdot .632\\, \\hat R'}{1 - .368\\, \\hat R'} .
+    reported with the weight :math:`\\hat w = .632 / (1 - .368 \\hat R')` of
+    eq. (29).
 
-      When :math:`\\widehat{Err}^{(1)} \\le \\hat\\gamma` this equals
-      :math:`(1 - \\hat w)\\overline{err} + \\hat w \\widehat{Err}^{(1)}` with
-      :math:`\\hat w = .632 / (1 - .368 \\hat R')`, eq. (29); the weight reported is
-      that :math:`\\hat w`.
-
-    **Why a scorer.** The .632 rules need nothing but the model fitted on one
-    :class:`BootstrapOOB` split, scored on its own training rows
-    (:math:`\\overline{err}`), its out-of-bootstrap rows
-    (:math:`\\widehat{Err}^{(1)}`) and, for .632+, all n rows (for
-    :math:`\\hat\\gamma`): one performance :math:`\\hat p_b` per replicate, which
-    the paired tests of Hothorn et al. (2005) consume, with no extra fit. So it is
-    called as ``scorer(estimator, X, y, train=train, test=test)``; pass it in the
-    ``scoring`` of :class:`~sklearn_bench.BenchmarkExperiment` (e.g.
-    ``scoring=["error_rate", Bootstrap632Scorer()]`` with ``cv=BootstrapOOB()``),
-    which records the metric ``".632+"`` (or ``".632"``), lower is better. A
-    runner that already has the training and validation scores combines them
-    with :meth:`combine`.
-
-    Per replicate, :math:`\\overline{err}` and :math:`\\hat\\gamma` refer to the
-    model fitted on :math:`\\mathfrak{L}^b`, not to one fit on the whole sample as
-    in Efron and Tibshirani's pooled estimator; the formulas are theirs, applied
-    with :math:`\\mathfrak{L}^b` in the role of the learning sample. Since .632+
-    is not linear, the mean of per-replicate .632+ values differs slightly from
-    .632+ of the mean errors.
+    The rules need only the model fitted on one :class:`BootstrapOOB` split,
+    scored on its training rows, its out-of-bootstrap rows and (for
+    :math:`\\hat\\gamma`) all n rows: one performance per replicate with no
+    extra fit. So the scorer is called as ``scorer(estimator, X, y, train=train,
+    test=test)``; pass it in the ``scoring`` of
+    :class:`~sklearn_bench.BenchmarkExperiment` (e.g. ``scoring=["error_rate",
+    Bootstrap632Scorer()]`` with ``cv=BootstrapOOB()``), which records the metric
+    ``".632+"`` (or ``".632"``). A runner that has the training and validation
+    errors combines them with :meth:`combine`. The formulas are applied with
+    :math:`\\mathfrak{L}^b` in the role of the learning sample, so the mean of
+    per-replicate .632+ values differs slightly from Efron and Tibshirani's
+    pooled estimator.
 
     Parameters
     ----------
@@ -146,10 +124,9 @@ class Bootstrap632Scorer(BaseEstimator):
 
     Notes
     -----
-    The four attributes above are the protocol by which ``scoring`` recognises
-    a scorer of the whole learning sample and a split: any callable with
-    ``needs_split`` true is called with each split's indices, as the
-    :class:`~sklearn_bench.experiment.Metric` of its ``name``,
+    The four attributes are the protocol of a scorer of the learning sample and
+    a split: any callable with ``needs_split`` true is called with each split's
+    indices, as the :class:`~sklearn_bench.experiment.Metric` of its ``name``,
     ``greater_is_better`` and ``task``.
 
     References
@@ -185,8 +162,6 @@ class Bootstrap632Scorer(BaseEstimator):
         "plus": ["boolean"],
     }
 
-    # The protocol of a scorer that needs the split (see Notes): called with the
-    # learning sample and the split's indices, a loss (lower is better).
     needs_split = True
     greater_is_better = False
 
@@ -201,8 +176,7 @@ class Bootstrap632Scorer(BaseEstimator):
 
     @property
     def task(self):
-        """The kind of problem of the loss: ``"classification"`` or
-        ``"regression"``."""
+        """``"classification"`` (0-1 loss) or ``"regression"``."""
         return "classification" if self.loss == "zero_one" else "regression"
 
     def combine(self, apparent, out_of_bootstrap, no_information=None):
@@ -293,12 +267,6 @@ class Bootstrap632Scorer(BaseEstimator):
         return self.combine(loss[train].mean(), loss[test].mean(), gamma)
 
     def __call__(self, estimator, X, y, *, train, test):
-        """The .632 (or .632+) error of ``estimator`` on one split; lower is better.
-
-        Parameters are those of :meth:`components`.
-
-        Returns
-        -------
-        estimate : float
-        """
+        """The .632 (or .632+) error of ``estimator`` on one split; the
+        parameters are those of :meth:`components`."""
         return self.components(estimator, X, y, train=train, test=test).estimate
