@@ -52,12 +52,32 @@ class _Splitter(BaseCrossValidator):
         """Number of consecutive splits that belong to one replicate."""
         return 1
 
-    def _start(self, X, y, groups):
-        """``(n_samples, y, rng)`` of a ``split`` call, its arguments checked."""
+    def split(self, X, y=None, groups=None):
+        """Generate indices to split data into training and validation set.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,), default=None
+            The target variable; the stratified splitters draw within its
+            classes, the others ignore it.
+        groups : object
+            Always ignored, exists for compatibility.
+
+        Yields
+        ------
+        train : ndarray
+            The training set indices for that split: sorted, or a bootstrap
+            sample (or its training folds) with repeats, in drawn order.
+        test : ndarray
+            The validation set indices for that split, sorted and distinct.
+        """
         self._validate_params()
         _check_split_input(X, y)
         X, y, groups = indexable(X, y, groups)
-        return _num_samples(X), y, sklearn_random_state(self.random_state)
+        rng = sklearn_random_state(self.random_state)
+        yield from self._generate(_num_samples(X), y, rng)
 
 
 class _BaseBootstrap(_Splitter):
@@ -110,26 +130,7 @@ class _BaseBootstrap(_Splitter):
         bounds = np.cumsum(np.bincount(y_encoded))[:-1]
         return np.split(order, bounds)
 
-    def split(self, X, y=None, groups=None):
-        """Generate indices to split data into training and validation set.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data.
-        y : array-like of shape (n_samples,), default=None
-            The target variable; the stratified splitters draw within its classes.
-        groups : object
-            Always ignored, exists for compatibility.
-
-        Yields
-        ------
-        train : ndarray
-            The bootstrap sample (or its training folds), with repeats.
-        test : ndarray
-            The validation set indices for that split, sorted and distinct.
-        """
-        n_samples, y, rng = self._start(X, y, groups)
+    def _generate(self, n_samples, y, rng):
         strata = self._strata(y, n_samples)
         self._check_n_samples(n_samples, strata)
         for _ in range(self.n_bootstraps):

@@ -16,26 +16,6 @@ from ._bootstrap import _Splitter
 class _RoleSplitter(_Splitter):
     """A splitter whose splits have roles (:meth:`split_roles`)."""
 
-    def split(self, X, y=None, groups=None):
-        """Generate indices to split data into training and validation set.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data.
-        y, groups : object
-            Always ignored, exist for compatibility.
-
-        Yields
-        ------
-        train : ndarray
-            The training set indices for that split, sorted.
-        test : ndarray
-            The validation set indices for that split, sorted.
-        """
-        n_samples, _, rng = self._start(X, y, groups)
-        yield from self._generate(n_samples, rng)
-
     def get_n_splits(self, X=None, y=None, groups=None):
         """Return the number of splits (the rows of :meth:`split_roles`).
 
@@ -158,7 +138,7 @@ class NestedCV(_RoleSplitter):
             for s, (o, i, _) in enumerate(pairs)
         ]
 
-    def _generate(self, n, rng):
+    def _generate(self, n, y, rng):
         if n < self.n_splits:
             raise ValueError(
                 f"`X` has {n} rows: cannot have number of splits "
@@ -249,7 +229,7 @@ class PairedSubsampling(_RoleSplitter):
             (p * j + s, m, h, s) for p, (m, h) in enumerate(parts) for s in range(j)
         ]
 
-    def _generate(self, n, rng):
+    def _generate(self, n, y, rng):
         n_test = n - int(np.floor(self.train_size * n))
         half = n // 2
         if n_test < 1 or half - n_test < 1:
