@@ -181,6 +181,12 @@ def _refuse_own_input(out, inputs, *, names=(), flag="--out"):
                 )
 
 
+def _few(names):
+    """The first five of ``names`` for a message, and how many more."""
+    more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+    return ", ".join(sorted(names)[:5]) + more
+
+
 def _check_outputs(root, names, *, force, flag, study=None, refresh=False):
     """The outputs in the held folder ``root`` that this command may replace,
     or a refusal: existing outputs need ``force``, unless ``refresh`` and the
@@ -190,9 +196,6 @@ def _check_outputs(root, names, *, force, flag, study=None, refresh=False):
     present = _present(root, names)
     if not present:
         return present
-    shown = ", ".join(sorted(present)[:5]) + (
-        f" and {len(present) - 5} more" if len(present) > 5 else ""
-    )
     ours, written_for, _ = _manifest(root)
     same = refresh and study is not None and written_for == study
     if not force and not same:
@@ -203,16 +206,14 @@ def _check_outputs(root, names, *, force, flag, study=None, refresh=False):
             else ""
         )
         raise _UsageError(
-            f"{out} already holds output ({shown}){other}; run with --force to "
+            f"{out} already holds output ({_few(present)}){other}; run with --force to "
             f"replace what sklearn-bench wrote there, or choose another {flag}"
         )
     foreign = sorted(set(present) - ours)
     if foreign:
         raise _UsageError(
-            f"{out} holds {', '.join(foreign[:5])}"
-            + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
-            + ", which sklearn-bench did not write; --force replaces only its "
-            f"own files: move them or choose another {flag}"
+            f"{out} holds {_few(foreign)}, which sklearn-bench did not write; "
+            f"--force replaces only its own files: move them or choose another {flag}"
         )
     return present
 
@@ -226,15 +227,7 @@ _STAGE_NAME = re.compile(r"\.sklearn_bench-writing-[0-9a-f]{16}")
 
 
 def _same_file(a, b):
-    return (
-        a is not None
-        and b is not None
-        and (a.st_dev, a.st_ino)
-        == (
-            b.st_dev,
-            b.st_ino,
-        )
-    )
+    return None not in (a, b) and (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
 def _remove_stage(root, name, stage=None):
@@ -359,10 +352,9 @@ def _commit(stage, root, name, names, *, study, in_place=()):
     dropped = sorted(r for r in new if r not in old and _lstat(root, r) is not None)
     if dropped:
         raise _UsageError(
-            f"{out} gained {', '.join(dropped[:5])}"
-            + (f" and {len(dropped) - 5} more" if len(dropped) > 5 else "")
-            + " while this command ran, which sklearn-bench did not write; "
-            "nothing was replaced: move them and run the command again"
+            f"{out} gained {_few(dropped)} while this command ran, which "
+            "sklearn-bench did not write; nothing was replaced: move them and run "
+            "the command again"
         )
     others = {
         f for f in old if f.split("/")[0] not in names and _lstat(root, f) is not None
@@ -423,6 +415,7 @@ def _load_stored(path):
     """A BenchmarkResult and its number of missing tasks, from a store or folder."""
     from ..results import BenchmarkResult
 
+    missing = 0
     if path.is_dir():
         if not (path / "metadata.json").is_file():
             raise _UsageError(
@@ -433,28 +426,26 @@ def _load_stored(path):
             result = BenchmarkResult.load(path)
         except (ValueError, OSError) as exc:  # names the file
             raise _UsageError(str(exc)) from exc
-        _refuse_non_finite(result, path)
-        _flag_look_alike(result)
-        return result, 0
-    if not path.is_file():
-        if not path.parent.is_dir():
-            raise _UsageError(
-                f"store not found: {path} (its folder {path.parent} does not exist)"
-            )
-        raise _UsageError(f"store not found: {path}")
-    with warnings.catch_warnings():
-        # A partial run is announced by the report command itself.
-        warnings.simplefilter("ignore", UserWarning)
-        try:
-            result = BenchmarkResult.from_store(path)
-        except ValueError as exc:
-            message = str(exc)
-            if repr(str(path)) not in message:
-                message = f"{path}: {message}"
-            raise _UsageError(message) from exc
+    elif not path.is_file():
+        where = f" (its folder {path.parent} does not exist)"
+        raise _UsageError(
+            f"store not found: {path}{'' if path.parent.is_dir() else where}"
+        )
+    else:
+        with warnings.catch_warnings():
+            # A partial run is announced by the report command itself.
+            warnings.simplefilter("ignore", UserWarning)
+            try:
+                result = BenchmarkResult.from_store(path)
+            except ValueError as exc:
+                message = str(exc)
+                if repr(str(path)) not in message:
+                    message = f"{path}: {message}"
+                raise _UsageError(message) from exc
+        missing = int(result.n_missing_tasks)
     _refuse_non_finite(result, path)
     _flag_look_alike(result)
-    return result, int(result.n_missing_tasks)
+    return result, missing
 
 
 def _refuse_non_finite(result, source, *, error=None):

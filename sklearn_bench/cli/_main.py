@@ -426,25 +426,23 @@ def _plain_remote(address):
 
 
 def _fit(experiment, datasets, info=None, stopping=None):
-    from ..store import NotAStoreError, StoreMismatchError
+    """Fit; a store that is refused is a usage error (``main`` puts its advice in
+    the command line's words)."""
+    from ..store import CorruptStoreError, NotAStoreError, StoreMismatchError
 
+    start = time.perf_counter()
     try:
         experiment.fit(datasets, info=info, stopping=stopping)
-    except NotAStoreError as exc:
-        raise _UsageError(
-            str(exc).replace(
-                "Pass another path as `store`.",
-                "Point experiment.store in the config at another file.",
-            )
-        ) from None
-    except StoreMismatchError as exc:
-        # A refused input, said in full and in the CLI's words.
-        message = str(exc).replace(
-            "pass `overwrite=True` to replace the store, or use another `store` path",
-            "point experiment.store in the config at another file, or move the "
-            "old store away",
+    except (NotAStoreError, StoreMismatchError, CorruptStoreError) as exc:
+        raise _UsageError(str(exc)) from None
+    took = time.perf_counter() - start
+    if experiment.n_reused_tasks_:
+        _say(
+            f"Fitted {experiment.n_tasks_} new task(s) in {took:.1f} s; reused "
+            f"{experiment.n_reused_tasks_} task(s) stored in {experiment.store}."
         )
-        raise _UsageError(message) from None
+    else:
+        _say(f"Fitted {experiment.n_tasks_} tasks in {took:.1f} s.")
     return experiment.results_
 
 
@@ -467,12 +465,9 @@ def _cmd_demo(args):
     ) as stage:
         experiment, datasets = demo_experiment(size, n_jobs=args.n_jobs, store=store)
         _say(f"sklearn-bench demo ({size}): {describe(size)}")
-        start = time.perf_counter()
         plan = AnalysisPlan()
         info = {"analysis": _analysis_info(plan, given=())}
         result = _fit(experiment, datasets, info=info)
-        took = time.perf_counter() - start
-        _say(f"Fitted {experiment.n_tasks_} tasks in {took:.1f} s.")
         _write_outputs(
             result,
             stage,
@@ -566,34 +561,20 @@ def _cmd_run(args):
 
 def _fit_and_write(args, config, experiment, datasets, out, stage, stopping=None):
     """The fit of ``run``, then its outputs, written into ``stage``."""
-    from ..store import CorruptStoreError
-
     store = experiment.store
     analysis = _analysis_info(config.plan, given=config.plan_keys)
     analysis["title"] = config.title  # `report STORE` keeps the config's title
-    start = time.perf_counter()
     # The analysis settings go into the store when the run starts, so that
     # `report STORE` reuses them even if the run is killed.
-    try:
-        with _on_scheduler(args.scheduler):
-            result = _fit(
-                experiment, datasets, info={"analysis": analysis}, stopping=stopping
-            )
-    except CorruptStoreError as exc:
-        raise _UsageError(str(exc)) from exc
-    took = time.perf_counter() - start
+    with _on_scheduler(args.scheduler):
+        result = _fit(
+            experiment, datasets, info={"analysis": analysis}, stopping=stopping
+        )
     for worker in result.info.get("cluster", {}).get("lost_workers", []):
         _say(
             f"Worker {worker['address']} was lost at {worker['time']} UTC; its "
             f"{worker['n_tasks']} running task(s) were re-run on other workers."
         )
-    if experiment.n_reused_tasks_:
-        _say(
-            f"Fitted {experiment.n_tasks_} new task(s) in {took:.1f} s; reused "
-            f"{experiment.n_reused_tasks_} task(s) stored in {experiment.store}."
-        )
-    else:
-        _say(f"Fitted {experiment.n_tasks_} tasks in {took:.1f} s.")
     if stopping is not None:
         study = experiment.sequential_
         _say(
@@ -701,6 +682,8 @@ def _report_settings(result, args):
 
 
 def _cmd_report(args):
+    from ..report import format_summary, write_report
+
     _require_matplotlib()
     result, missing = _load_stored(args.store)
     plan, sources = _report_settings(result, args)
@@ -715,36 +698,24 @@ def _cmd_report(args):
         study=_study(store=args.store),
         named=args.out is not None,
     ) as stage:
-        _write_report_of(args, result, missing, plan, sources, stage)
+        if missing:
+            _say(
+                f"Partial run: {missing} task(s) missing from {args.store}; "
+                "reporting the finished ones."
+            )
+        analysis = _analyse(result, plan)
+        title = (result.info.get("analysis") or {}).get("title")
+        if not (isinstance(title, str) and title):
+            title = f"Report of {args.store.name}"
+        write_report(analysis, stage, title=title, sources=sources)
+        _say(format_summary(analysis), names=_names(result))
+        _say("")
     _say(f"Report written to the folder {out}:")
     _say(f"  report: {out / 'report.html'} (self-contained; open it in a browser)")
     _say(f"  figures: {out / 'figures'} ({_formats(out / 'figures')})")
     _say(f"  tables: {out / 'tables'} (CSV, and LaTeX .tex)")
     _say(f"  methods paragraph: {out / 'methods.md'}, {out / 'methods.tex'}")
     return EXIT_OK
-
-
-def _write_report_of(args, result, missing, plan, sources, out):
-    """The report of ``report``, written into ``out`` (a staging folder)."""
-    if missing:
-        _say(
-            f"Partial run: {missing} task(s) missing from {args.store}; reporting "
-            "the finished ones."
-        )
-    from ..report import format_summary, write_report
-
-    stored_title = (result.info.get("analysis") or {}).get("title")
-    analysis = _analyse(result, plan)
-    write_report(
-        analysis,
-        out,
-        title=stored_title
-        if isinstance(stored_title, str) and stored_title
-        else f"Report of {args.store.name}",
-        sources=sources,
-    )
-    _say(format_summary(analysis), names=_names(result))
-    _say("")
 
 
 def _cmd_store(args):
@@ -857,7 +828,10 @@ _CLI_WORDS = [
         "store away",
     ),
     ("Pass `overwrite=True` to replace it.", "Run the experiment on a new store."),
-    ("Pass another path as `store`.", "Point experiment.store at another file."),
+    (
+        "Pass another path as `store`.",
+        "Point experiment.store in the config at another file.",
+    ),
     (
         "fit the same experiment on it again to resume",
         "run the same command again to resume",
