@@ -2,6 +2,7 @@
 squared loss (Geman, Bienenstock & Doursat 1992) and 0-1 loss (Domingos 2000, *A
 unified bias-variance decomposition*, ICML, noise taken as zero)."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 
 import numpy as np
@@ -89,22 +90,15 @@ class BiasVarianceResult:
 def _train_indices(cv, X, y, n_rounds, random_state):
     if cv is None:
         cv = BootstrapOOB(n_bootstraps=n_rounds, random_state=random_state)
+    if hasattr(cv, "split"):
         splits = cv.split(X, y)
-    elif isinstance(cv, str | bytes | int | float | dict) or cv is True:
+    elif isinstance(cv, Iterable) and not isinstance(cv, str | bytes | dict):
+        splits = cv
+    else:
         raise ValueError(
             "`cv` must be None, a splitter with `split` or an iterable of "
             f"(train, test) index pairs; got {cv!r}."
         )
-    elif hasattr(cv, "split"):
-        splits = cv.split(X, y)
-    else:
-        try:
-            splits = iter(cv)
-        except TypeError:
-            raise ValueError(
-                "`cv` must be None, a splitter with `split` or an iterable of "
-                f"(train, test) index pairs; got {type(cv).__name__}."
-            ) from None
     out = []
     try:
         splits = list(splits)
@@ -163,17 +157,10 @@ def bias_variance_decomposition(
     """Decompose a learner's expected loss on a test set into bias and variance.
 
     The learner (a fresh clone each round) is fitted on the training indices of
-    each split of ``cv`` and predicts the fixed test set. With ``ŷ_r(x)`` the
-    round-``r`` prediction and ``y_m(x)`` the main prediction:
-
-    - ``loss="squared"``: ``y_m`` the mean prediction; ``bias = mean_x (y_m −
-      y)²`` (the squared bias), ``variance = mean_{x,r} (ŷ_r − y_m)²``, and
-      ``expected_loss = bias + variance``.
-    - ``loss="0-1"``: ``y_m`` the most frequent label; ``bias = mean_x [y_m ≠
-      y]``, ``variance = mean_{x,r} [ŷ_r ≠ y_m]`` (Domingos 2000), and
-      ``net_variance`` the variance that adds on unbiased points minus the one
-      that subtracts on biased points, so that ``expected_loss = bias +
-      net_variance``.
+    each split of ``cv`` and predicts the fixed test set. The main prediction is
+    the mean (squared loss) or the most frequent label (0-1 loss, Domingos 2000);
+    ``expected_loss = bias + variance`` for squared loss and ``bias +
+    net_variance`` for 0-1 loss (see :class:`BiasVarianceResult`).
 
     Parameters
     ----------
