@@ -85,7 +85,8 @@ def load_demsar2006(*, wide=False):
 
     Demšar's worked example of the Friedman test: C4.5 with default settings,
     with ``m`` tuned, with ``cf`` tuned and with both tuned, on 14 UCI data sets.
-    Higher is better.
+    Higher is better. The "voting" row prints a tie that the paper ranked from
+    unrounded values (see the user guide, "Many learners").
 
     Parameters
     ----------
@@ -106,14 +107,6 @@ def load_demsar2006(*, wide=False):
     --------
     load_dietterich2000 : A table of error rates (lower is better).
     sklearn_bench.BenchmarkResult.from_frame : Analyse the tidy table.
-
-    Notes
-    -----
-    On "voting", C4.5+cf and C4.5+m+cf both print as 0.975 but the paper ranks
-    them 2 and 3 (unrounded values), so ranking this table gives average ranks
-    3.143, 2.000, 2.929, 1.929 and :math:`\\chi^2_F = 9.857` (10.952 with the tie
-    correction of R and scipy); only the paper's ranks give its
-    :math:`\\chi^2_F = 9.28` and :math:`F_F = 3.69`.
 
     References
     ----------

@@ -165,7 +165,8 @@ def bias_variance_decomposition(
     Parameters
     ----------
     estimator : estimator object
-        Has ``fit`` and ``predict``; cloned for every round.
+        Has ``fit`` and ``predict``; cloned for every round (with its own seed:
+        ``random_state=None`` adds its own randomness to the variance).
     X_train, y_train : array-like
         The learning sample the bootstrap samples are drawn from.
     X_test, y_test : array-like
@@ -187,12 +188,9 @@ def bias_variance_decomposition(
 
     Notes
     -----
-    The default draws are mlxtend's (``numpy.random.RandomState(seed)``, n draws
-    with replacement per round), so ``expected_loss``, ``bias`` and ``variance``
-    equal its ``avg_expected_loss``, ``avg_bias`` and ``avg_var``; unlike
-    mlxtend, any labels are allowed, each round fits a fresh clone, and a draw
-    containing every point is redrawn (probability ``n!/nⁿ``). An estimator with
-    ``random_state=None`` adds its own randomness to the variance.
+    The default draws are mlxtend's, so ``expected_loss``, ``bias`` and
+    ``variance`` equal its ``bias_variance_decomp`` (see the user guide's table
+    for mlxtend users); a draw containing every point is redrawn.
 
     Examples
     --------

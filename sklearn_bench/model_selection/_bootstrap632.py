@@ -79,23 +79,19 @@ class Bootstrap632Scorer(BaseEstimator):
 
         \\widehat{Err}^{(.632+)} = \\widehat{Err}^{(.632)} +
         (\\widehat{Err}^{(1)\\prime} - \\overline{err})
-        \frac{.368 \\cdot .632\\, \\hat R'}{1 - .368\\, \\hat R'},
+        \\frac{.368 \\cdot .632\\, \\hat R'}{1 - .368\\, \\hat R'},
 
     reported with the weight :math:`\\hat w = .632 / (1 - .368 \\hat R')` of
     eq. (29).
 
-    The rules need only the model fitted on one :class:`BootstrapOOB` split,
-    scored on its training rows, its out-of-bootstrap rows and (for
-    :math:`\\hat\\gamma`) all n rows: one performance per replicate with no
-    extra fit. So the scorer is called as ``scorer(estimator, X, y, train=train,
-    test=test)``; pass it in the ``scoring`` of
-    :class:`~sklearn_bench.BenchmarkExperiment` (e.g. ``scoring=["error_rate",
-    Bootstrap632Scorer()]`` with ``cv=BootstrapOOB()``), which records the metric
-    ``".632+"`` (or ``".632"``). A runner that has the training and validation
-    errors combines them with :meth:`combine`. The formulas are applied with
-    :math:`\\mathfrak{L}^b` in the role of the learning sample, so the mean of
-    per-replicate .632+ values differs slightly from Efron and Tibshirani's
-    pooled estimator.
+    The scorer needs only the model fitted on one :class:`BootstrapOOB` split
+    (one performance per replicate, no extra fit), so it is called as
+    ``scorer(estimator, X, y, train=train, test=test)``: pass it in the
+    ``scoring`` of :class:`~sklearn_bench.BenchmarkExperiment`, which records the
+    metric ``".632+"`` (or ``".632"``); :meth:`combine` takes errors a runner
+    already has. The formulas are applied with :math:`\\mathfrak{L}^b` as the
+    learning sample, so the mean of per-replicate values differs slightly from
+    Efron and Tibshirani's pooled estimator.
 
     Parameters
     ----------
@@ -108,15 +104,13 @@ class Bootstrap632Scorer(BaseEstimator):
     Attributes
     ----------
     name : str
-        The metric's name in results tables: ``".632+"`` (``plus=True``) or
-        ``".632"``.
+        The metric's name in results tables: ``".632+"`` or ``".632"``.
     greater_is_better : bool
         ``False``: the estimate is an error.
     task : {"classification", "regression"}
-        ``"classification"`` for ``loss="zero_one"``, ``"regression"`` for
-        ``loss="squared_error"``.
+        The problem of ``loss``.
     needs_split : bool
-        ``True``: called as ``scorer(estimator, X, y, train=train, test=test)``.
+        ``True``: called with each split's indices (see Notes).
 
     See Also
     --------
@@ -124,10 +118,9 @@ class Bootstrap632Scorer(BaseEstimator):
 
     Notes
     -----
-    The four attributes are the protocol of a scorer of the learning sample and
-    a split: any callable with ``needs_split`` true is called with each split's
-    indices, as the :class:`~sklearn_bench.experiment.Metric` of its ``name``,
-    ``greater_is_better`` and ``task``.
+    The four attributes are the protocol of a scorer of a split: any callable
+    with ``needs_split`` true is called with each split's indices, as the
+    :class:`~sklearn_bench.experiment.Metric` of its other three attributes.
 
     References
     ----------
