@@ -1,11 +1,6 @@
-"""Read and validate the TOML configuration of ``sklearn-bench run``.
-
-Everything is checked before anything runs: unknown keys, learners and
-parameters that do not import or construct, data sets that cannot be found. Each
-problem is one line naming the key and what was expected; :func:`parse_config`
-checks every section, learner and data set and raises one :class:`ConfigError`
-listing all of them.
-"""
+"""Read and validate the TOML configuration of ``sklearn-bench run``: everything is
+checked before anything runs, and :func:`parse_config` raises one
+:class:`ConfigError` listing every problem, one line each naming its key."""
 
 import importlib
 import importlib.util
@@ -68,13 +63,8 @@ class DatasetSpec:
     version: object = None
 
     def load(self):
-        """Read the data set; returns a :class:`~sklearn_bench.datasets.Dataset`.
-
-        Raises :class:`ConfigError` naming the key, the file and the column when
-        the data cannot make a data set (no rows, a non-numeric feature column,
-        missing labels, labels of ``classes`` that are absent); ``OSError`` (or
-        the loader's exception) when an OpenML data set cannot be fetched.
-        """
+        """The :class:`~sklearn_bench.datasets.Dataset`; :class:`ConfigError`
+        naming the key, file and column when the data cannot make one."""
         import numpy as np
         import pandas as pd
         from sklearn import datasets as skd
@@ -479,20 +469,8 @@ def plan_of(values, key_of):
 
 
 def parse_config(data, *, base=Path(".")):
-    """Validate a configuration given as a dict (the parsed TOML).
-
-    Parameters
-    ----------
-    data : dict
-    base : Path
-        Directory that relative input paths (CSV files) refer to. Relative output
-        paths (``output.dir``, ``experiment.store``) refer to the current
-        directory.
-
-    Returns
-    -------
-    RunConfig
-    """
+    """Validate a configuration given as a dict (the parsed TOML); relative CSV
+    paths refer to ``base``, relative output paths to the current directory."""
     problems = []
 
     def check(what, *args):
@@ -587,16 +565,8 @@ def _sequential(config, table):
 
 
 def load_config(path):
-    """Read and validate a TOML file.
-
-    Relative CSV paths are relative to the file's folder; relative output paths
-    (``output.dir``, ``experiment.store``) to the current directory.
-
-    Raises
-    ------
-    ConfigError
-        The file is missing, is not valid TOML, or has a bad entry.
-    """
+    """Read and validate a TOML file (a :class:`ConfigError` if it is missing,
+    not TOML or has a bad entry); relative CSV paths refer to its folder."""
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"config file not found: {path}")

@@ -1,7 +1,5 @@
-"""What the commands read and write: a stored run in, an output folder out (the
-overwrite policy and its manifest, the folder's lock and the staging folder its
-outputs are written in before they are moved into place), and the one exception
-of a usage error."""
+"""What the commands read and write: a stored run in; an output folder out (its
+overwrite policy, manifest, lock and staging folder); the usage error."""
 
 import contextlib
 import os
@@ -71,9 +69,7 @@ _DEMO_OUTPUTS = _RUN_OUTPUTS + (
 
 def _manifest(folder):
     """``(files, study, staging)`` of the manifest in ``folder`` (a path or a held
-    :class:`Folder`): the files sklearn-bench wrote there, the study they were
-    written for (``None``: unknown) and the staging folders of commands that had not
-    ended (a killed command's, which the next one removes)."""
+    :class:`Folder`): the files written, their study, killed commands' staging."""
     import json
 
     if not isinstance(folder, Folder):
@@ -95,11 +91,6 @@ def _manifest(folder):
         study if isinstance(study, dict) else None,
         [s for s in staging if isinstance(s, str)] if isinstance(staging, list) else [],
     )
-
-
-def _read_manifest(out):
-    """The files the manifest in ``out`` lists as written by sklearn-bench."""
-    return _manifest(out)[0]
 
 
 def _study(*, store=None, config=None):
@@ -163,10 +154,8 @@ def _check_place(out, flag):
 
 
 def _refuse_own_input(out, inputs, *, names=(), flag="--out"):
-    """Refuse to write ``out`` (its outputs ``names``, or the file itself) over
-    one of the command's ``inputs`` (a store with its ``-wal`` and ``-shm``, or a
-    folder), even by another name (``leaderboard STORE --out STORE --force``
-    replaced the store with its CSV)."""
+    """Refuse to write ``out`` (or its outputs ``names``) over one of the
+    command's ``inputs`` (a store with its -wal and -shm, or a folder)."""
     real = os.path.realpath(out)
     targets = [os.path.join(real, n) for n in names] or [real]
     for source in inputs:
@@ -188,10 +177,8 @@ def _few(names):
 
 
 def _check_outputs(root, names, *, force, flag, study=None, refresh=False):
-    """The outputs in the held folder ``root`` that this command may replace,
-    or a refusal: existing outputs need ``force``, unless ``refresh`` and the
-    manifest says they were written for ``study``; a file sklearn-bench did
-    not write is never replaced."""
+    """The outputs in the held ``root`` this command may replace: all with
+    ``force`` (or ``refresh`` for the same ``study``), never a file not ours."""
     out = root.path
     present = _present(root, names)
     if not present:
@@ -252,21 +239,10 @@ def _output_folder(
     in_place=(),
     named=True,
 ):
-    """Claim the output folder ``out`` for one command; yields the staging folder
-    to write the outputs ``names`` into.
-
-    Refuse a file or an unwritable place; hold the folder and take its lock (a
-    second writer exits 2 naming the lock file); refuse links below it; remove the
-    staging folders of killed commands; check the outputs already there
-    (:func:`_check_outputs`); remove an old ``in_place`` output (the demo's store,
-    written in the folder itself). The staging folder has a random name recorded in
-    the manifest and is held open, so every write below it goes to that folder even
-    if it is renamed meanwhile. Without an error the outputs are moved into place
-    (:func:`_commit`); with one the staging folder is removed and the earlier
-    outputs stay. A process killed at any moment leaves the earlier outputs, or
-    outputs the manifest lists as written for ``study``. Only a folder the user
-    ``named`` may be a link; one the command chose never is (a planted link
-    would redirect its writes)."""
+    """Claim the output folder ``out`` (lock, no links below, the killed commands'
+    staging removed, :func:`_check_outputs`); yield a held staging folder whose
+    outputs are moved into place on success (:func:`_commit`), removed on error.
+    Only a folder the user ``named`` may be a link."""
     _check_place(out, flag)
     with Folder.open(out, create=True, link=named) as root, _locked(root):
         refuse_links_below(root)  # a planted link would send writes elsewhere
@@ -329,13 +305,9 @@ def _replace_file(path, write):
 
 
 def _commit(stage, root, name, names, *, study, in_place=()):
-    """Move the outputs written in the held folder ``stage`` (``name`` in
-    ``root``) into ``root``, one rename each, replacing the command's earlier
-    outputs and removing its stale ones. A staging folder no longer at its name, or
-    a file of the user's that appeared at an output name, refuses the move. The
-    manifest is written first, listing old and new files for ``study``, so a kill
-    while the files move leaves outputs the next run may replace; other commands'
-    files it lists stay listed."""
+    """Move the outputs of the held ``stage`` into ``root`` by renames, replacing
+    or removing the earlier ones; the manifest is written first, so a kill leaves
+    outputs the next run may replace. A moved stage or a new file refuses."""
     out = root.path
     if stage.fd is not None and not _same_file(root.lstat(name), os.fstat(stage.fd)):
         raise UnsafePathError(

@@ -1,12 +1,7 @@
-"""The ``sklearn-bench`` command line: ``demo``, ``run CONFIG``, ``report STORE``,
-``leaderboard STORE_OR_CSV``, ``store check|checkpoint|salvage STORE`` and
-``merge TARGET SOURCE...``.
-
-Exit codes: 0 success, 1 a failure while running (a learner that fails on every
-task, a data set that cannot be fetched), 2 a usage, configuration or input error
-(bad data, a corrupt store; one line on standard error naming the key, file or
-data set and what was expected).
-"""
+"""The ``sklearn-bench`` command line. Exit codes: 0 success, 1 a failure while
+running (a learner that fails on every task, a data set that cannot be fetched), 2 a
+usage, configuration or input error (one line on standard error naming the key, file
+or data set and what was expected)."""
 
 import argparse
 import sys
@@ -26,10 +21,10 @@ from ._files import (
     _RUN_OUTPUTS,
     _flag_look_alike,
     _load_stored,
+    _manifest,
     _names,
     _output_folder,
     _present,
-    _read_manifest,
     _refuse_non_finite,
     _refuse_own_input,
     _require_matplotlib,
@@ -104,6 +99,11 @@ examples/configs/demo.toml.
 """
 
 
+def _out_and_force(command, out_help, force_help):
+    command.add_argument("--out", type=Path, metavar="DIR", help=out_help)
+    command.add_argument("--force", action="store_true", help=force_help)
+
+
 def _build_parser():
     parser = argparse.ArgumentParser(
         prog="sklearn-bench",
@@ -146,11 +146,11 @@ def _build_parser():
     size.add_argument(
         "--full", action="store_true", help="more data sets and replicates (minutes)"
     )
-    demo.add_argument(
-        "--out",
-        type=Path,
-        metavar="DIR",
-        help="output directory (default: ./sklearn_bench_demo)",
+    _out_and_force(
+        demo,
+        "output directory (default: ./sklearn_bench_demo)",
+        "replace an earlier demo in --out (only the files the demo wrote there; "
+        "never a file of yours)",
     )
     demo.add_argument(
         "--n-jobs",
@@ -158,12 +158,6 @@ def _build_parser():
         default=-1,
         metavar="N",
         help="parallel jobs (default: -1, all cores)",
-    )
-    demo.add_argument(
-        "--force",
-        action="store_true",
-        help="replace an earlier demo in --out (only the files the demo wrote "
-        "there; never a file of yours)",
     )
     demo.set_defaults(func=_cmd_demo)
 
@@ -174,11 +168,12 @@ def _build_parser():
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     run.add_argument("config", type=Path, metavar="CONFIG.toml")
-    run.add_argument(
-        "--out",
-        type=Path,
-        metavar="DIR",
-        help="output directory (overrides output.dir)",
+    _out_and_force(
+        run,
+        "output directory (overrides output.dir)",
+        "replace the report and results that a run of another study (or an older "
+        "version) wrote into the output folder (only those; never a file of "
+        "yours); a run on the same store refreshes its own without it",
     )
     run.add_argument(
         "--n-jobs", type=int, metavar="N", help="parallel jobs (overrides n_jobs)"
@@ -205,13 +200,6 @@ def _build_parser():
         help="validate the config (and load the data sets) without running",
     )
     run.add_argument(
-        "--force",
-        action="store_true",
-        help="replace the report and results that a run of another study (or "
-        "an older version) wrote into the output folder (only those; never a "
-        "file of yours); a run on the same store refreshes its own without it",
-    )
-    run.add_argument(
         "--sequential",
         action="store_true",
         help="run the data sets one at a time in a seeded order and stop when the "
@@ -230,25 +218,15 @@ def _build_parser():
             "without refitting. A partial run (killed, or still running) is "
             "reported with the number of missing tasks. The analysis settings "
             "stored with the run ([analysis] of its config) are reused; the "
-            "options below override them, and the report says so. An existing "
-            "report is never overwritten without --force. By default the report "
-            "goes into a folder of its own beside STORE (STEM-report, e.g. "
-            "run-report for run.sqlite; STEM-report-2, -3, ... if that holds a "
-            "report already), never among the files beside the store."
+            "options below override them, and the report says so."
         ),
     )
     report.add_argument("store", type=Path, metavar="STORE")
-    report.add_argument(
-        "--out",
-        type=Path,
-        metavar="DIR",
-        help="output directory (default: STEM-report beside STORE, or a new "
+    _out_and_force(
+        report,
+        "output directory (default: STEM-report beside STORE, or a new "
         "STEM-report-N if that already holds a report)",
-    )
-    report.add_argument(
-        "--force",
-        action="store_true",
-        help="overwrite a report already in the output directory",
+        "overwrite a report already in the output directory",
     )
     for setting in plan_settings():  # the plan's settings, declared once
         meta, key = setting.metadata, setting.metadata["key"] or setting.name
@@ -276,22 +254,16 @@ def _build_parser():
         ),
     )
     actions = store.add_subparsers(dest="action", metavar="ACTION", required=True)
-    check = actions.add_parser(
-        "check",
-        help="run SQLite's integrity check; count the tasks, or what can be salvaged",
-    )
-    check.add_argument("store", type=Path, metavar="STORE")
-    checkpoint = actions.add_parser(
-        "checkpoint",
-        help="copy the '-wal' file into the store, so it can be copied on its own",
-    )
-    checkpoint.add_argument("store", type=Path, metavar="STORE")
-    salvage = actions.add_parser(
-        "salvage",
-        help="copy the readable committed tasks of a damaged store into NEW",
-    )
-    salvage.add_argument("store", type=Path, metavar="STORE")
-    salvage.add_argument("new", type=Path, metavar="NEW")
+    for action, what in {
+        "check": "run SQLite's integrity check; count the tasks, or what can be "
+        "salvaged",
+        "checkpoint": "copy the '-wal' file into the store, so it can be copied on "
+        "its own",
+        "salvage": "copy the readable committed tasks of a damaged store into NEW",
+    }.items():
+        command = actions.add_parser(action, help=what)
+        command.add_argument("store", type=Path, metavar="STORE")
+    command.add_argument("new", type=Path, metavar="NEW")  # salvage's
     store.set_defaults(func=_cmd_store)
 
     merge = sub.add_parser(
@@ -617,19 +589,15 @@ def _fit_and_write(args, config, experiment, datasets, out, stage, stopping=None
 
 
 def _report_dir(args):
-    """Where ``report`` writes, and whether ``--force`` applies there: ``--out``
-    (an existing report there only with --force, and then only sklearn-bench's
-    own files are replaced), else a folder of its own beside the store,
-    ``STEM-report`` (``run.sqlite`` -> ``run-report``), or ``STEM-report-2``,
-    ``-3``, ... when that one already holds a report that is to be kept. Never
-    the store's own folder, among the user's files. The folder is claimed by
-    :func:`_output_folder`."""
+    """Where ``report`` writes and whether ``--force`` applies: ``--out``, else
+    ``STEM-report`` beside the store (``STEM-report-N`` if that holds a report to
+    keep), never the store's own folder."""
     if args.out is not None:
         return args.out, args.force
     first = args.store.parent / f"{args.store.stem}-report"
     out, n = first, 1
     while _present(out, _REPORT_OUTPUTS):
-        if args.force and set(_present(out, _REPORT_OUTPUTS)) <= _read_manifest(out):
+        if args.force and set(_present(out, _REPORT_OUTPUTS)) <= _manifest(out)[0]:
             return out, True
         n += 1
         out = first.with_name(f"{first.name}-{n}")

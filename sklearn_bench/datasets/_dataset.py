@@ -165,20 +165,8 @@ class SimulatedDataset:
         self.source = source
 
     def sample(self, n_samples, random_state):
-        """Draw ``n_samples`` rows with the sampler and check what it returns.
-
-        Parameters
-        ----------
-        n_samples : int
-            Rows to draw.
-        random_state : int
-            Seed passed to the sampler.
-
-        Returns
-        -------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        """
+        """``(X, y)``: ``n_samples`` rows that the sampler draws with the int seed
+        ``random_state``, checked (a pair of arrays of that many rows)."""
         out = self.sampler(n_samples, random_state=random_state)
         if not (isinstance(out, tuple | list) and len(out) == 2):
             raise ValueError(

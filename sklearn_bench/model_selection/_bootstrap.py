@@ -52,6 +52,21 @@ class _Splitter(BaseCrossValidator):
         """Number of consecutive splits that belong to one replicate."""
         return 1
 
+    def get_n_splits(self, X=None, y=None, groups=None):
+        """Return the number of splits.
+
+        Parameters
+        ----------
+        X, y, groups : object
+            Always ignored, exist for compatibility.
+
+        Returns
+        -------
+        n_splits : int
+        """
+        self._validate_params()
+        return self._n_splits()
+
     def split(self, X, y=None, groups=None):
         """Generate indices to split data into training and validation set.
 
@@ -93,19 +108,7 @@ class _BaseBootstrap(_Splitter):
         self.n_bootstraps = n_bootstraps
         self.random_state = random_state
 
-    def get_n_splits(self, X=None, y=None, groups=None):
-        """Return the number of splits, ``n_bootstraps * _n_splits_per_replicate()``.
-
-        Parameters
-        ----------
-        X, y, groups : object
-            Always ignored, exist for compatibility.
-
-        Returns
-        -------
-        n_splits : int
-        """
-        self._validate_params()
+    def _n_splits(self):
         return self.n_bootstraps * self._n_splits_per_replicate()
 
     def _strata(self, y, n_samples):
@@ -322,10 +325,8 @@ class StratifiedBootstrapOOB(BootstrapOOB):
 
     Parameters
     ----------
-    n_bootstraps : int, default=200
-        Number of bootstrap samples B (replicates).
-    random_state : int, RandomState instance or None, default=None
-        Controls the draws, as in :class:`BootstrapOOB`.
+    n_bootstraps, random_state
+        As in :class:`BootstrapOOB`.
 
     Examples
     --------
@@ -355,12 +356,8 @@ class StratifiedBootstrapCV(BootstrapCV):
 
     Parameters
     ----------
-    n_bootstraps : int, default=200
-        Number of bootstrap samples B (replicates).
-    n_folds : int, default=5
-        Number of folds k per bootstrap sample; at least 2.
-    random_state : int, RandomState instance or None, default=None
-        Controls the draws, as in :class:`BootstrapOOB`.
+    n_bootstraps, n_folds, random_state
+        As in :class:`BootstrapCV`.
 
     Examples
     --------

@@ -16,19 +16,8 @@ from ._bootstrap import _Splitter
 class _RoleSplitter(_Splitter):
     """A splitter whose splits have roles (:meth:`split_roles`)."""
 
-    def get_n_splits(self, X=None, y=None, groups=None):
-        """Return the number of splits (the rows of :meth:`split_roles`).
-
-        Parameters
-        ----------
-        X, y, groups : object
-            Always ignored, exist for compatibility.
-
-        Returns
-        -------
-        n_splits : int
-        """
-        return len(self.split_roles())
+    def _n_splits(self):
+        return len(self._roles())
 
     def split_roles(self, X=None, y=None, groups=None):
         """What each split is, one row per split in the order ``split`` yields.
@@ -88,17 +77,11 @@ class NestedCV(_RoleSplitter):
     >>> cv = NestedCV(n_splits=3, n_repeats=1, random_state=0)
     >>> cv
     NestedCV(n_repeats=1, n_splits=3, random_state=0)
-    >>> for train, test in cv.split(np.zeros((6, 1))):
-    ...     print(train, test)
-    [0 1 2 5] [3 4]
-    [0 1 3 4] [2 5]
-    [2 3 4 5] [0 1]
-    [0 1] [2 5]
-    [2 5] [0 1]
-    [0 1] [3 4]
-    [3 4] [0 1]
-    [2 5] [3 4]
-    [3 4] [2 5]
+    >>> splits = list(cv.split(np.zeros((6, 1))))
+    >>> [test.tolist() for _, test in splits]
+    [[3, 4], [2, 5], [0, 1], [2, 5], [0, 1], [3, 4], [0, 1], [3, 4], [2, 5]]
+    >>> splits[3][0]  # outer fold 0 ([3, 4]), inner fold [2, 5]: trains on the rest
+    array([0, 1])
     >>> cv.split_roles().head(4)
        split  repeat  outer  inner
     0      0       0      0     -1
