@@ -90,15 +90,14 @@ class BiasVarianceResult:
 def _train_indices(cv, X, y, n_rounds, random_state):
     if cv is None:
         cv = BootstrapOOB(n_bootstraps=n_rounds, random_state=random_state)
-    if hasattr(cv, "split"):
-        splits = cv.split(X, y)
-    elif isinstance(cv, Iterable) and not isinstance(cv, str | bytes | dict):
-        splits = cv
-    else:
+    if isinstance(cv, str | bytes | dict) or not (
+        hasattr(cv, "split") or isinstance(cv, Iterable)
+    ):
         raise ValueError(
             "`cv` must be None, a splitter with `split` or an iterable of "
             f"(train, test) index pairs; got {cv!r}."
         )
+    splits = cv.split(X, y) if hasattr(cv, "split") else cv
     out = []
     try:
         splits = list(splits)
