@@ -122,17 +122,17 @@ def demo_experiment(size="default", *, n_jobs=None, random_state=0, store=None):
 
     spec = SIZES[size]
     learners = demo_learners(spec["k"], spec["n_trees"])
-    params = {
-        "cv": NestedCV(
-            spec["n_splits"], n_repeats=spec["n_repeats"], random_state=random_state
-        ),
-        "scoring": "error_rate",
-        "n_jobs": n_jobs,
-        "random_state": random_state,
-    }
-    if store is not None:
-        params["store"] = str(store)
-    experiment = BenchmarkExperiment(learners, **params)
+    cv = NestedCV(
+        spec["n_splits"], n_repeats=spec["n_repeats"], random_state=random_state
+    )
+    experiment = BenchmarkExperiment(
+        learners,
+        cv=cv,
+        scoring="error_rate",
+        n_jobs=n_jobs,
+        random_state=random_state,
+        store=None if store is None else str(store),
+    )
     n = spec["n_repeats"] * spec["n_splits"] ** 2  # as many fits as nested CV
     return experiment, demo_datasets(spec["datasets"], n_replicates=n)
 

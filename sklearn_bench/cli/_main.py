@@ -50,9 +50,8 @@ before anything runs.
   scoring = "error_rate"            # or a list; any scikit-learn scorer name
   n_jobs = 2
   random_state = 0
-  store = "run.sqlite"              # resumable SQLite store; a grown config
-                                    # (more learners, data sets, replicates)
-                                    # runs only its new tasks
+  store = "run.sqlite"              # resumable; a grown config runs only its
+                                    # new tasks (learners, data sets, replicates)
   overwrite = false
   error_score = "nan"               # or "raise", or a number
 
@@ -128,15 +127,12 @@ def _build_parser():
         "demo",
         help="run a small real benchmark and write its report",
         description=(
-            "Run a real benchmark on data that ships with scikit-learn or is "
-            "generated (breast cancer; wine and digits restricted to two "
-            "classes; a simulated microarray): DiagonalLDA with Welch t-test "
-            "selection of k genes inside pipelines, logistic regression, a random "
-            "forest and an RBF SVM, over the splits of nested cross-validation "
-            "(its outer folds for the comparisons, all of them for the interval "
-            "of each learner's error). Prints a summary and writes report.html, "
-            "the figures, the results and the store into --out. The default size "
-            "takes about a minute on 2 cores."
+            "Run a real benchmark (breast cancer; wine and digits restricted to "
+            "two classes; a simulated microarray): DLDA with Welch t-test "
+            "selection inside pipelines, logistic regression, a random forest and "
+            "an RBF SVM, over nested cross-validation. Prints a summary and writes "
+            "the report, results and store into --out; the default size takes "
+            "about a minute on 2 cores."
         ),
     )
     size = demo.add_mutually_exclusive_group()
@@ -311,13 +307,11 @@ def _formats(folder):
     return ", ".join(sorted({p.suffix[1:].upper() for p in folder.glob("*.*")}))
 
 
-def _write_outputs(result, out, *, plan, sources, report_kwargs, shown=None):
-    """Results (CSV, Parquet), the analysis' report and tables and the printed
-    summary; the files are written into ``out`` (a staging folder) and named as
-    in ``shown`` (the output folder they are moved to)."""
+def _write_outputs(result, out, shown, plan, sources=None, **report_kwargs):
+    """Results (CSV, Parquet), the report (``write_report(**report_kwargs)``) and
+    the printed summary, written into the staging folder ``out`` and named as in
+    ``shown`` (the output folder they are moved to)."""
     from ..report import format_summary, write_report
-
-    shown = out if shown is None else shown
 
     result.save(out / "results", format="csv")
     written = [shown / "results"]
@@ -440,14 +434,7 @@ def _cmd_demo(args):
         plan = AnalysisPlan()
         info = {"analysis": _analysis_info(plan, given=())}
         result = _fit(experiment, datasets, info=info)
-        _write_outputs(
-            result,
-            stage,
-            shown=out,
-            plan=plan,
-            sources={},
-            report_kwargs={"title": "sklearn-bench demo"},
-        )
+        _write_outputs(result, stage, out, plan, title="sklearn-bench demo")
     _say(f"Store: {store} (re-analyse with `sklearn-bench report {store}`)")
     return EXIT_OK
 
@@ -566,13 +553,11 @@ def _fit_and_write(args, config, experiment, datasets, out, stage, stopping=None
         _write_outputs(
             result,
             stage,
-            shown=out,
-            plan=config.plan,
-            sources=sources,
-            report_kwargs={
-                "title": config.title,
-                "figure_formats": config.figure_formats,
-            },
+            out,
+            config.plan,
+            sources,
+            title=config.title,
+            figure_formats=config.figure_formats,
         )
     except _UsageError as exc:
         raise _UsageError(f"{str(exc).rstrip('.')}. {kept}") from exc

@@ -141,16 +141,13 @@ def load_dietterich2000(*, wide=False):
     Parameters
     ----------
     wide : bool, default=False
-        Return the table as printed, one row per data set and one column per
-        learner, instead of the tidy table.
+        As in :func:`load_demsar2006`.
 
     Returns
     -------
     table : DataFrame
-        Tidy: 132 rows with columns ``dataset``, ``learner`` and
-        ``error_rate``, data sets and learners in the printed order. With
-        ``wide=True``: 33 rows indexed by ``dataset``, one column per learner
-        (columns named ``learner``).
+        Tidy: 132 rows with columns ``dataset``, ``learner`` and ``error_rate``;
+        with ``wide=True``: 33 rows, as :func:`load_demsar2006`.
 
     See Also
     --------
@@ -172,12 +169,7 @@ def load_dietterich2000(*, wide=False):
     >>> errors.shape
     (33, 4)
     >>> from sklearn_bench.stats import friedman_test
-    >>> friedman_test(errors, greater_is_better=False).average_ranks.round(3)
-    learner
-    C4.5               3.530
-    Randomized C4.5    2.106
-    Bagged C4.5        2.439
-    Adaboosted C4.5    1.924
-    Name: average_rank, dtype: float64
+    >>> friedman_test(errors, greater_is_better=False).average_ranks.round(3).tolist()
+    [3.53, 2.106, 2.439, 1.924]
     """
     return _table(_DIETTERICH2000_ERROR, _DIETTERICH2000_LEARNERS, "error_rate", wide)
