@@ -194,8 +194,6 @@ class BootstrapOOB(_BaseBootstrap):
     >>> from sklearn_bench.model_selection import BootstrapOOB
     >>> X = np.arange(8).reshape(-1, 1)
     >>> cv = BootstrapOOB(n_bootstraps=2, random_state=0)
-    >>> cv
-    BootstrapOOB(n_bootstraps=2, random_state=0)
     >>> for train, test in cv.split(X):
     ...     print(train, test)
     [4 7 5 0 3 3 3 7] [1 2 6]
@@ -270,8 +268,6 @@ class BootstrapCV(_BaseBootstrap):
     >>> from sklearn_bench.model_selection import BootstrapCV, replicate_ids
     >>> X = np.arange(10).reshape(-1, 1)
     >>> cv = BootstrapCV(n_bootstraps=2, n_folds=2, random_state=1)
-    >>> cv
-    BootstrapCV(n_bootstraps=2, n_folds=2, random_state=1)
     >>> for train, test in cv.split(X):
     ...     print(np.sort(train), test)
     [0 5 7 8 9] [1 6]

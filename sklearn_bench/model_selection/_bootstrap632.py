@@ -141,13 +141,6 @@ class Bootstrap632Scorer(BaseEstimator):
     >>> print(round(res.apparent, 3), round(res.out_of_bootstrap, 3),
     ...       round(res.estimate, 3))
     0.0 0.093 0.064
-    >>> round(scorer(knn, X, y, train=train, test=test), 3)
-    0.064
-    >>> scorer.name, scorer.greater_is_better, scorer.task, scorer.needs_split
-    ('.632+', False, 'classification', True)
-    >>> res = scorer.combine(apparent=0.0, out_of_bootstrap=0.093, no_information=0.466)
-    >>> print(round(res.relative_overfitting, 3), round(res.weight, 3))
-    0.2 0.682
     """
 
     _parameter_constraints: dict = {

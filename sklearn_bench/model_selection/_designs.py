@@ -75,8 +75,6 @@ class NestedCV(_RoleSplitter):
     >>> import numpy as np
     >>> from sklearn_bench.model_selection import NestedCV
     >>> cv = NestedCV(n_splits=3, n_repeats=1, random_state=0)
-    >>> cv
-    NestedCV(n_repeats=1, n_splits=3, random_state=0)
     >>> splits = list(cv.split(np.zeros((6, 1))))
     >>> [test.tolist() for _, test in splits]
     [[3, 4], [2, 5], [0, 1], [2, 5], [0, 1], [3, 4], [0, 1], [3, 4], [2, 5]]
