@@ -1,6 +1,6 @@
 """What the package knows of a metric from its name: direction, bounds and the one
-default-Δ rule, so that BenchmarkResult's methods, the analysis plan and the
-report cannot disagree on it."""
+default-Δ rule (so that results, the analysis plan and the report agree); tested in
+``tests/test_validation.py``."""
 
 __all__ = [
     "DEFAULT_DELTA",
@@ -75,16 +75,7 @@ def _name(metric):
 def metric_bounds(metric):
     """The natural range ``(low, high)`` of a metric from its name (a suffix such
     as ``"f1_macro"`` allowed): ``(0.0, 1.0)`` for proportions, ``(0.0, None)``
-    for losses, ``(None, None)`` otherwise; a ``neg_`` prefix negates the range.
-
-    Examples
-    --------
-    >>> from sklearn_bench._metrics import metric_bounds
-    >>> metric_bounds("error_rate"), metric_bounds("mean_squared_error")
-    ((0.0, 1.0), (0.0, None))
-    >>> metric_bounds("neg_mean_squared_error")
-    (None, -0.0)
-    """
+    for losses, ``(None, None)`` otherwise; a ``neg_`` prefix negates the range."""
     name = _name(metric)
     if name.startswith("neg_"):
         low, high = metric_bounds(name[4:])
@@ -98,14 +89,7 @@ def metric_bounds(metric):
 
 def out_of_bounds(metric, values):
     """A mask of ``values`` of ``metric`` outside :func:`metric_bounds` (NaN,
-    a recorded failure, is within them).
-
-    Examples
-    --------
-    >>> from sklearn_bench._metrics import out_of_bounds
-    >>> out_of_bounds("error_rate", [0.5, 7.5, -5.0, float("nan")]).tolist()
-    [False, True, True, False]
-    """
+    a recorded failure, is within them)."""
     import numpy as np
 
     values = np.asarray(values, dtype=float)
@@ -118,14 +102,7 @@ def out_of_bounds(metric, values):
 
 def known_direction(metric):
     """``True`` (higher is better: scores, ``neg_*`` losses), ``False`` (errors
-    and losses) or ``None`` (unknown: the caller must say), from the name alone.
-
-    Examples
-    --------
-    >>> from sklearn_bench._metrics import known_direction
-    >>> known_direction("neg_log_loss"), known_direction("error_rate")
-    (True, False)
-    """
+    and losses) or ``None`` (unknown: the caller must say), from the name alone."""
     name = _name(metric)
     if name.startswith("neg_"):
         return True
@@ -137,20 +114,9 @@ def known_direction(metric):
 
 
 def wrong_direction(metrics):
-    """Why ``metrics`` (``{name: greater_is_better}``, as a store or a saved
-    result records them) cannot be right: the text for the first metric whose
-    direction :func:`known_direction` infers (``f1_macro``, ``neg_*``, any case)
-    said to be better the other way round, or ``None``.
-
-    Examples
-    --------
-    >>> from sklearn_bench._metrics import wrong_direction
-    >>> wrong_direction({"error_rate": False, "F1_macro": True}) is None
-    True
-    >>> print(wrong_direction({"f1_macro": False}))
-    it says that a lower f1_macro is better, which is wrong for f1_macro (higher
-    is better)
-    """
+    """Why ``metrics`` (``{name: greater_is_better}``) cannot be right: the text
+    for the first metric said to be better the other way round than
+    :func:`known_direction` says, or ``None``."""
     for name, greater in metrics.items():
         right = known_direction(name) if isinstance(name, str) else None
         if right is not None and greater is not right:

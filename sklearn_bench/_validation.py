@@ -1,8 +1,5 @@
 """The one home of argument checks and the random-state resolver (bottom layer:
-imports nothing of the package). One name per concept: ``greater_is_better``
-(required where direction matters and no metric says it), ``delta``,
-``confidence_level`` for intervals and ``alpha`` for tests, ``n_resamples``,
-``n_draws``, ``adjust``; options keyword-only."""
+imports nothing of the package); tested in ``tests/test_validation.py``."""
 
 import numbers
 import warnings
@@ -21,6 +18,7 @@ __all__ = [
     "check_random_state",
     "check_real",
     "check_saved_metadata",
+    "sklearn_random_state",
     "first_non_numeric",
     "info_problem",
     "named_items",
@@ -29,26 +27,11 @@ __all__ = [
 ]
 
 
-# ---------------------------------------------------------------- data checks
 def first_non_numeric(X):
-    """The first cell of a table of features that is not a number: ``(column,
-    row, value)`` (the column's label in a DataFrame, else its position; the
-    row's position), or ``None``.
-
-    The one check of both paths into an experiment: the API's pre-flight and
-    the CLI's CSV reader. Text that reads as a number (``"1.5"``) is a number,
-    a missing value is not text, and a column of pandas' ``category`` dtype is
-    taken as deliberately categorical (for learners that take categories).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from sklearn_bench._validation import first_non_numeric
-    >>> first_non_numeric(pd.DataFrame({"a": [1.0, 2.0], "b": ["3", "x"]}))
-    ('b', 1, 'x')
-    >>> first_non_numeric([[1.0, None], [2.0, 3.0]]) is None
-    True
-    """
+    """The first non-number cell of a table of features, ``(column, row, value)``
+    (a DataFrame's column label, else its position), or ``None``: the one check of
+    the API's pre-flight and the CLI's CSV reader. Text that reads as a number and
+    missing values pass, and so does a column of pandas' ``category`` dtype."""
     import pandas as pd
 
     if isinstance(X, pd.DataFrame):
@@ -73,19 +56,9 @@ def first_non_numeric(X):
     return None
 
 
-# ---------------------------------------------------------------- scalar checks
 def real_number(value, name):
     """``value`` as a float (infinite and NaN pass), or a ``TypeError`` naming the
-    argument for strings, ``None``, complex numbers, booleans and sequences.
-
-    Examples
-    --------
-    >>> from sklearn_bench._validation import real_number
-    >>> real_number("0.95", "confidence_level")
-    Traceback (most recent call last):
-    ...
-    TypeError: `confidence_level` must be a real number; got '0.95' (str).
-    """
+    argument for strings, ``None``, complex numbers, booleans and sequences."""
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
@@ -97,16 +70,7 @@ def real_number(value, name):
 
 def real_array(values, name):
     """``values`` as a float array, or a ``ValueError`` naming the argument for
-    strings, ragged nesting and complex numbers.
-
-    Examples
-    --------
-    >>> from sklearn_bench._validation import real_array
-    >>> real_array([[1, 2], [3]], "x")
-    Traceback (most recent call last):
-    ...
-    ValueError: `x` must be an array of real numbers: setting an array element ...
-    """
+    strings, ragged nesting and complex numbers."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", np.exceptions.ComplexWarning)
@@ -167,21 +131,10 @@ def check_member(value, choices, name):
 
 
 def named_items(items, name, *, noun, what):
-    """The ``(key, item)`` pairs of a ``{name: item}`` dict or a list of
-    ``(name, item)`` pairs (``name`` the argument, ``noun`` and ``what`` what an
-    item is), checked one by one as they are yielded: a ``ValueError`` for any
-    other value, when there is none, or when a key is not a string or repeats, so
-    that the first problem in their order is the one reported.
-
-    Examples
-    --------
-    >>> from sklearn_bench._validation import named_items
-    >>> dict(named_items([("a", 1), ("a", 2)], "learners", noun="learner",
-    ...                  what="estimator"))
-    Traceback (most recent call last):
-    ...
-    ValueError: Duplicate learner name 'a' in `learners`.
-    """
+    """The ``(key, item)`` pairs of a dict or a list of pairs (``name`` the
+    argument; ``noun`` and ``what`` what an item is), checked as they are yielded:
+    a ``ValueError`` for any other value, none, a key that is not a string or that
+    repeats (the first problem in their order is the one reported)."""
     if isinstance(items, dict):
         items = list(items.items())
     elif not (
@@ -255,15 +208,7 @@ def check_axis(axis, ndim, name="axis"):
 def check_random_state(random_state, *, keep_random_state=False):
     """A :class:`numpy.random.Generator` from None, an int, a Generator or a
     ``RandomState`` (a Generator on its bit generator, so the same seed gives the
-    same draws; returned as it is with ``keep_random_state``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn_bench._validation import check_random_state
-    >>> check_random_state(0).random() == np.random.default_rng(0).random()
-    True
-    """
+    same draws; returned as it is with ``keep_random_state``)."""
     if isinstance(random_state, np.random.Generator):
         return random_state
     if isinstance(random_state, np.random.RandomState):
@@ -281,29 +226,22 @@ def check_random_state(random_state, *, keep_random_state=False):
     )
 
 
-def check_saved_metadata(meta, file, *, version):
-    """The fields of a saved result's ``metadata.json`` (``meta``, parsed from
-    ``file``), each checked against its type: ``(metrics {name: greater},
-    datasets {name: problem}, learners, info)``; a ``ValueError`` naming
-    ``file`` and the first field that is wrong (a ``KeyError``, ``TypeError``
-    or ``AttributeError`` deep in the reader was exit 1, not 2).
+def sklearn_random_state(random_state):
+    """scikit-learn's ``check_random_state`` (a ``RandomState``, as sklearn's
+    splitters and ``make_*`` draw), its error naming ``random_state``."""
+    from sklearn.utils import check_random_state as sklearn_check
 
-    Examples
-    --------
-    >>> from sklearn_bench._validation import check_saved_metadata
-    >>> meta = {"format_version": 1, "file_format": "csv", "has_predictions":
-    ...         False, "metrics": [{"name": "e", "greater_is_better": False}],
-    ...         "datasets": [{"name": "d", "problem": "unknown"}],
-    ...         "learners": ["a"], "info": {}}
-    >>> check_saved_metadata(meta, "m.json", version=1)
-    ({'e': False}, {'d': 'unknown'}, ['a'], {})
-    >>> meta["format_version"] = "1"
-    >>> check_saved_metadata(meta, "m.json", version=1)
-    Traceback (most recent call last):
-    ...
-    ValueError: m.json: `format_version` says format version '1' (a str); this
-    sklearn_bench reads 1 (an int).
-    """
+    try:
+        return sklearn_check(random_state)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"`random_state`: {exc}") from None
+
+
+def check_saved_metadata(meta, file, *, version):
+    """The fields of a saved result's ``metadata.json`` (``meta``, read from
+    ``file``), each checked against its type: ``(metrics {name: greater},
+    datasets {name: problem}, learners, info)``, or a ``ValueError`` naming
+    ``file`` and the first wrong field (not a deep ``KeyError``: exit 2, not 1)."""
 
     def fail(field, what):
         raise ValueError(

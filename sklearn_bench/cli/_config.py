@@ -1,11 +1,6 @@
-"""Read and validate the TOML configuration of ``sklearn-bench run``.
-
-Everything is checked before anything runs: unknown keys, learners and
-parameters that do not import or construct, data sets that cannot be found. Each
-problem is one line naming the key and what was expected; :func:`parse_config`
-checks every section, learner and data set and raises one :class:`ConfigError`
-listing all of them.
-"""
+"""Read and validate the TOML configuration of ``sklearn-bench run``: everything is
+checked before anything runs, and :func:`parse_config` raises one
+:class:`ConfigError` listing every problem, one line each naming its key."""
 
 import importlib
 import importlib.util
@@ -25,16 +20,6 @@ from ..analysis import AnalysisPlan
 from ..analysis._plan import plan_settings
 
 _TOP_KEYS = {"experiment", "learners", "datasets", "analysis", "output", "sequential"}
-_EXPERIMENT_KEYS = {
-    "cv",
-    "scoring",
-    "n_jobs",
-    "random_state",
-    "store",
-    "overwrite",
-    "error_score",
-    "verify",
-}
 # ``[experiment.cv] kind = ...``: the splitters of the intervals of a learner's
 # error (the method each gives is in BenchmarkResult.confidence_interval), by
 # name; ``params`` as for ``class``. A holdout is one random split.
@@ -78,13 +63,8 @@ class DatasetSpec:
     version: object = None
 
     def load(self):
-        """Read the data set; returns a :class:`~sklearn_bench.datasets.Dataset`.
-
-        Raises :class:`ConfigError` naming the key, the file and the column when
-        the data cannot make a data set (no rows, a non-numeric feature column,
-        missing labels, labels of ``classes`` that are absent); ``OSError`` (or
-        the loader's exception) when an OpenML data set cannot be fetched.
-        """
+        """The :class:`~sklearn_bench.datasets.Dataset`; :class:`ConfigError`
+        naming the key, file and column when the data cannot make one."""
         import numpy as np
         import pandas as pd
         from sklearn import datasets as skd
@@ -92,17 +72,8 @@ class DatasetSpec:
         from ..datasets import Dataset
 
         key = f"datasets.{self.name}"
-        if self.source == "sklearn":
-            loader = str(self.location)
-            if not loader.startswith(("load_", "fetch_")) or not callable(
-                getattr(skd, loader, None)
-            ):
-                _fail(
-                    f"{key}.sklearn",
-                    f"{loader!r} is not a loader of sklearn.datasets (load_* or "
-                    "fetch_*)",
-                )
-            X, y = getattr(skd, loader)(return_X_y=True)
+        if self.source == "sklearn":  # a loader that _dataset checked
+            X, y = getattr(skd, self.location)(return_X_y=True)
             where = f"scikit-learn's {self.location}"
         elif self.source == "csv":
             X, y = _read_csv(self, key)
@@ -398,19 +369,49 @@ def _dataset(name, table, base):
             name, "csv", path, target=table["target"], classes=classes, sep=sep
         )
     data_id = table["openml"]
-    if isinstance(data_id, bool) or not isinstance(data_id, int) or data_id <= 0:
+    if not (_is_int(data_id) and data_id > 0):
         _fail(f"{key}.openml", f"expected a positive integer data id, got {data_id!r}")
     return DatasetSpec(
         name, "openml", data_id, classes=classes, version=table.get("version")
     )
 
 
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# The [experiment] keys of one value: (whether a value is valid, what is expected).
+_EXPERIMENT_VALUES = {
+    "scoring": (
+        lambda v: (
+            isinstance(v, str)
+            or (isinstance(v, list) and all(isinstance(s, str) for s in v))
+        ),
+        "a metric name or list",
+    ),
+    "n_jobs": (_is_int, "an integer"),
+    "random_state": (_is_int, "an integer"),
+    "error_score": (
+        lambda v: v in ("raise", "nan") or isinstance(v, int | float),
+        "'raise', 'nan' or a number",
+    ),
+    "store": (lambda v: isinstance(v, str), "a file path"),
+    "overwrite": (lambda v: isinstance(v, bool), "true or false"),
+    "verify": (
+        lambda v: (
+            isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1
+        ),
+        "a number in [0, 1]",
+    ),
+}
+
+
 def _experiment(table):
-    _check_keys(table, _EXPERIMENT_KEYS, "experiment")
+    _check_keys(table, {"cv", *_EXPERIMENT_VALUES}, "experiment")
     out = {}
     if "cv" in table:
         cv = table["cv"]
-        if isinstance(cv, int) and not isinstance(cv, bool):
+        if _is_int(cv):
             out["cv"] = cv
         elif isinstance(cv, dict) and "kind" in cv:
             out["cv"] = _cv_kind(cv)
@@ -425,47 +426,13 @@ def _experiment(table):
                 f"expected an integer, {{kind, params}} or {{class, params}}, got "
                 f"{cv!r}",
             )
-    if "scoring" in table:
-        scoring = table["scoring"]
-        ok = isinstance(scoring, str) or (
-            isinstance(scoring, list) and all(isinstance(s, str) for s in scoring)
-        )
-        if not ok:
-            _fail(
-                "experiment.scoring", f"expected a metric name or list, got {scoring!r}"
-            )
-        out["scoring"] = scoring
-    for name in ("n_jobs", "random_state"):
+    for name, (ok, what) in _EXPERIMENT_VALUES.items():
         if name in table:
-            value = table[name]
-            if isinstance(value, bool) or not isinstance(value, int):
-                _fail(f"experiment.{name}", f"expected an integer, got {value!r}")
-            out[name] = value
-    if "error_score" in table:
-        value = table["error_score"]
-        if value == "nan":
-            value = float("nan")
-        elif value != "raise" and not isinstance(value, int | float):
-            _fail(
-                "experiment.error_score",
-                f"expected 'raise', 'nan' or a number, got {value!r}",
-            )
-        out["error_score"] = value
-    if "store" in table:
-        if not isinstance(table["store"], str):
-            _fail("experiment.store", f"expected a file path, got {table['store']!r}")
-        out["store"] = table["store"]
-    if "overwrite" in table:
-        if not isinstance(table["overwrite"], bool):
-            _fail("experiment.overwrite", "expected true or false")
-        out["overwrite"] = table["overwrite"]
-    if "verify" in table:
-        value = table["verify"]
-        if isinstance(value, bool) or not (
-            isinstance(value, int | float) and 0 <= value <= 1
-        ):
-            _fail("experiment.verify", f"expected a number in [0, 1], got {value!r}")
-        out["verify"] = value
+            if not ok(table[name]):
+                _fail(f"experiment.{name}", f"expected {what}, got {table[name]!r}")
+            out[name] = table[name]
+    if out.get("error_score") == "nan":
+        out["error_score"] = float("nan")
     return out
 
 
@@ -502,20 +469,8 @@ def plan_of(values, key_of):
 
 
 def parse_config(data, *, base=Path(".")):
-    """Validate a configuration given as a dict (the parsed TOML).
-
-    Parameters
-    ----------
-    data : dict
-    base : Path
-        Directory that relative input paths (CSV files) refer to. Relative output
-        paths (``output.dir``, ``experiment.store``) refer to the current
-        directory.
-
-    Returns
-    -------
-    RunConfig
-    """
+    """Validate a configuration given as a dict (the parsed TOML); relative CSV
+    paths refer to ``base``, relative output paths to the current directory."""
     problems = []
 
     def check(what, *args):
@@ -597,8 +552,7 @@ def _sequential(config, table):
     --sequential``; Δ, α and the metric are those of ``[analysis]``)."""
     _check_keys(table, {"max_fits", "bounds"}, "sequential")
     fits = table.get("max_fits")
-    if fits is not None and (not isinstance(fits, int) or isinstance(fits, bool)
-                             or fits < 1):  # fmt: skip
+    if fits is not None and not (_is_int(fits) and fits >= 1):
         _fail("sequential.max_fits", f"expected a positive integer, got {fits!r}")
     bounds = table.get("bounds")
     if bounds is not None and not (
@@ -611,16 +565,8 @@ def _sequential(config, table):
 
 
 def load_config(path):
-    """Read and validate a TOML file.
-
-    Relative CSV paths are relative to the file's folder; relative output paths
-    (``output.dir``, ``experiment.store``) to the current directory.
-
-    Raises
-    ------
-    ConfigError
-        The file is missing, is not valid TOML, or has a bad entry.
-    """
+    """Read and validate a TOML file (a :class:`ConfigError` if it is missing,
+    not TOML or has a bad entry); relative CSV paths refer to its folder."""
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"config file not found: {path}")

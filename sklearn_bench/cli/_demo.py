@@ -1,11 +1,6 @@
-"""``sklearn-bench demo``: a small benchmark experiment, end to end.
-
-Data that ships with scikit-learn or is generated (a simulated microarray), the
-papers' learners (DLDA with Welch t-test selection inside pipelines) next to
-everyday ones, nested cross-validation (Bates et al. 2024: the outer folds
-compare the learners, the inner ones give the interval of each learner's
-error), and the full report.
-"""
+"""``sklearn-bench demo``: the papers' learners (DLDA with Welch t-test selection
+inside pipelines) next to everyday ones, on measured and simulated data, over nested
+cross-validation (Bates et al. 2024), with the full report."""
 
 from functools import partial
 
@@ -63,15 +58,10 @@ def _two_classes(X, y, a, b):
     return X[keep], (y[keep] == b).astype(int)
 
 
-def demo_datasets(names, *, n_replicates=25, random_state=0):
-    """The demo's data sets by name: ``breast_cancer``, ``wine_AvB``,
-    ``digits_AvB`` (two classes of wine or digits: one measured learning
-    sample each, resampled by nested cross-validation) and ``microarray`` /
-    ``microarray_unequal`` (Yousefi et al. 2011's model, 500 genes: a
-    simulation, ``n_replicates`` fresh learning samples of 120 drawn from the
-    model and one test sample of 2,000). Each says in its ``source`` whether
-    it was measured or simulated, so the report and its methods paragraph
-    do."""
+def demo_datasets(names, *, n_replicates=25):
+    """The demo's data sets by name: ``breast_cancer``, ``wine_AvB`` and
+    ``digits_AvB`` (measured), ``microarray[_unequal]`` (simulated, Yousefi et
+    al. 2011's model with 500 genes: 120 rows a replicate, a test sample of 2,000)."""
     out = {}
     for name in names:
         if name == "breast_cancer":
@@ -111,10 +101,8 @@ def demo_datasets(names, *, n_replicates=25, random_state=0):
 
 
 def demo_learners(k_values, n_trees):
-    """DLDA with Welch t-test selection of the top k genes (inside the pipeline,
-    so the selection is redone on every learning sample), DLDA on all features,
-    logistic regression, a random forest and an RBF SVM (both scaled where the
-    learner needs it)."""
+    """DLDA with Welch t-test selection of the top k genes (redone on every
+    learning sample) or on all features, logistic regression, a forest, an SVM."""
     learners = {
         f"dlda_k{k}": make_pipeline(SelectKBest(welch_t_score, k=k), DiagonalLDA())
         for k in k_values
@@ -134,17 +122,17 @@ def demo_experiment(size="default", *, n_jobs=None, random_state=0, store=None):
 
     spec = SIZES[size]
     learners = demo_learners(spec["k"], spec["n_trees"])
-    params = {
-        "cv": NestedCV(
-            spec["n_splits"], n_repeats=spec["n_repeats"], random_state=random_state
-        ),
-        "scoring": "error_rate",
-        "n_jobs": n_jobs,
-        "random_state": random_state,
-    }
-    if store is not None:
-        params["store"] = str(store)
-    experiment = BenchmarkExperiment(learners, **params)
+    cv = NestedCV(
+        spec["n_splits"], n_repeats=spec["n_repeats"], random_state=random_state
+    )
+    experiment = BenchmarkExperiment(
+        learners,
+        cv=cv,
+        scoring="error_rate",
+        n_jobs=n_jobs,
+        random_state=random_state,
+        store=None if store is None else str(store),
+    )
     n = spec["n_repeats"] * spec["n_splits"] ** 2  # as many fits as nested CV
     return experiment, demo_datasets(spec["datasets"], n_replicates=n)
 

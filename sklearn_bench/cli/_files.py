@@ -1,7 +1,5 @@
-"""What the commands read and write: a stored run in, an output folder out (the
-overwrite policy and its manifest, the folder's lock and the staging folder its
-outputs are written in before they are moved into place), and the one exception
-of a usage error."""
+"""What the commands read and write: a stored run in; an output folder out (its
+overwrite policy, manifest, lock and staging folder); the usage error."""
 
 import contextlib
 import os
@@ -71,9 +69,7 @@ _DEMO_OUTPUTS = _RUN_OUTPUTS + (
 
 def _manifest(folder):
     """``(files, study, staging)`` of the manifest in ``folder`` (a path or a held
-    :class:`Folder`): the files sklearn-bench wrote there, the study they were
-    written for (``None``: unknown) and the staging folders of commands that had not
-    ended (a killed command's, which the next one removes)."""
+    :class:`Folder`): the files written, their study, killed commands' staging."""
     import json
 
     if not isinstance(folder, Folder):
@@ -95,11 +91,6 @@ def _manifest(folder):
         study if isinstance(study, dict) else None,
         [s for s in staging if isinstance(s, str)] if isinstance(staging, list) else [],
     )
-
-
-def _read_manifest(out):
-    """The files the manifest in ``out`` lists as written by sklearn-bench."""
-    return _manifest(out)[0]
 
 
 def _study(*, store=None, config=None):
@@ -163,10 +154,8 @@ def _check_place(out, flag):
 
 
 def _refuse_own_input(out, inputs, *, names=(), flag="--out"):
-    """Refuse to write ``out`` (its outputs ``names``, or the file itself) over
-    one of the command's ``inputs`` (a store with its ``-wal`` and ``-shm``, or a
-    folder), even by another name (``leaderboard STORE --out STORE --force``
-    replaced the store with its CSV)."""
+    """Refuse to write ``out`` (or its outputs ``names``) over one of the
+    command's ``inputs`` (a store with its -wal and -shm, or a folder)."""
     real = os.path.realpath(out)
     targets = [os.path.join(real, n) for n in names] or [real]
     for source in inputs:
@@ -181,18 +170,19 @@ def _refuse_own_input(out, inputs, *, names=(), flag="--out"):
                 )
 
 
+def _few(names):
+    """The first five of ``names`` for a message, and how many more."""
+    more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+    return ", ".join(sorted(names)[:5]) + more
+
+
 def _check_outputs(root, names, *, force, flag, study=None, refresh=False):
-    """The outputs in the held folder ``root`` that this command may replace,
-    or a refusal: existing outputs need ``force``, unless ``refresh`` and the
-    manifest says they were written for ``study``; a file sklearn-bench did
-    not write is never replaced."""
+    """The outputs in the held ``root`` this command may replace: all with
+    ``force`` (or ``refresh`` for the same ``study``), never a file not ours."""
     out = root.path
     present = _present(root, names)
     if not present:
         return present
-    shown = ", ".join(sorted(present)[:5]) + (
-        f" and {len(present) - 5} more" if len(present) > 5 else ""
-    )
     ours, written_for, _ = _manifest(root)
     same = refresh and study is not None and written_for == study
     if not force and not same:
@@ -203,16 +193,14 @@ def _check_outputs(root, names, *, force, flag, study=None, refresh=False):
             else ""
         )
         raise _UsageError(
-            f"{out} already holds output ({shown}){other}; run with --force to "
+            f"{out} already holds output ({_few(present)}){other}; run with --force to "
             f"replace what sklearn-bench wrote there, or choose another {flag}"
         )
     foreign = sorted(set(present) - ours)
     if foreign:
         raise _UsageError(
-            f"{out} holds {', '.join(foreign[:5])}"
-            + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
-            + ", which sklearn-bench did not write; --force replaces only its "
-            f"own files: move them or choose another {flag}"
+            f"{out} holds {_few(foreign)}, which sklearn-bench did not write; "
+            f"--force replaces only its own files: move them or choose another {flag}"
         )
     return present
 
@@ -226,15 +214,7 @@ _STAGE_NAME = re.compile(r"\.sklearn_bench-writing-[0-9a-f]{16}")
 
 
 def _same_file(a, b):
-    return (
-        a is not None
-        and b is not None
-        and (a.st_dev, a.st_ino)
-        == (
-            b.st_dev,
-            b.st_ino,
-        )
-    )
+    return None not in (a, b) and (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
 def _remove_stage(root, name, stage=None):
@@ -259,21 +239,10 @@ def _output_folder(
     in_place=(),
     named=True,
 ):
-    """Claim the output folder ``out`` for one command; yields the staging folder
-    to write the outputs ``names`` into.
-
-    Refuse a file or an unwritable place; hold the folder and take its lock (a
-    second writer exits 2 naming the lock file); refuse links below it; remove the
-    staging folders of killed commands; check the outputs already there
-    (:func:`_check_outputs`); remove an old ``in_place`` output (the demo's store,
-    written in the folder itself). The staging folder has a random name recorded in
-    the manifest and is held open, so every write below it goes to that folder even
-    if it is renamed meanwhile. Without an error the outputs are moved into place
-    (:func:`_commit`); with one the staging folder is removed and the earlier
-    outputs stay. A process killed at any moment leaves the earlier outputs, or
-    outputs the manifest lists as written for ``study``. Only a folder the user
-    ``named`` may be a link; one the command chose never is (a planted link
-    would redirect its writes)."""
+    """Claim the output folder ``out`` (lock, no links below, the killed commands'
+    staging removed, :func:`_check_outputs`); yield a held staging folder whose
+    outputs are moved into place on success (:func:`_commit`), removed on error.
+    Only a folder the user ``named`` may be a link."""
     _check_place(out, flag)
     with Folder.open(out, create=True, link=named) as root, _locked(root):
         refuse_links_below(root)  # a planted link would send writes elsewhere
@@ -336,13 +305,9 @@ def _replace_file(path, write):
 
 
 def _commit(stage, root, name, names, *, study, in_place=()):
-    """Move the outputs written in the held folder ``stage`` (``name`` in
-    ``root``) into ``root``, one rename each, replacing the command's earlier
-    outputs and removing its stale ones. A staging folder no longer at its name, or
-    a file of the user's that appeared at an output name, refuses the move. The
-    manifest is written first, listing old and new files for ``study``, so a kill
-    while the files move leaves outputs the next run may replace; other commands'
-    files it lists stay listed."""
+    """Move the outputs of the held ``stage`` into ``root`` by renames, replacing
+    or removing the earlier ones; the manifest is written first, so a kill leaves
+    outputs the next run may replace. A moved stage or a new file refuses."""
     out = root.path
     if stage.fd is not None and not _same_file(root.lstat(name), os.fstat(stage.fd)):
         raise UnsafePathError(
@@ -359,10 +324,9 @@ def _commit(stage, root, name, names, *, study, in_place=()):
     dropped = sorted(r for r in new if r not in old and _lstat(root, r) is not None)
     if dropped:
         raise _UsageError(
-            f"{out} gained {', '.join(dropped[:5])}"
-            + (f" and {len(dropped) - 5} more" if len(dropped) > 5 else "")
-            + " while this command ran, which sklearn-bench did not write; "
-            "nothing was replaced: move them and run the command again"
+            f"{out} gained {_few(dropped)} while this command ran, which "
+            "sklearn-bench did not write; nothing was replaced: move them and run "
+            "the command again"
         )
     others = {
         f for f in old if f.split("/")[0] not in names and _lstat(root, f) is not None
@@ -423,6 +387,7 @@ def _load_stored(path):
     """A BenchmarkResult and its number of missing tasks, from a store or folder."""
     from ..results import BenchmarkResult
 
+    missing = 0
     if path.is_dir():
         if not (path / "metadata.json").is_file():
             raise _UsageError(
@@ -433,28 +398,26 @@ def _load_stored(path):
             result = BenchmarkResult.load(path)
         except (ValueError, OSError) as exc:  # names the file
             raise _UsageError(str(exc)) from exc
-        _refuse_non_finite(result, path)
-        _flag_look_alike(result)
-        return result, 0
-    if not path.is_file():
-        if not path.parent.is_dir():
-            raise _UsageError(
-                f"store not found: {path} (its folder {path.parent} does not exist)"
-            )
-        raise _UsageError(f"store not found: {path}")
-    with warnings.catch_warnings():
-        # A partial run is announced by the report command itself.
-        warnings.simplefilter("ignore", UserWarning)
-        try:
-            result = BenchmarkResult.from_store(path)
-        except ValueError as exc:
-            message = str(exc)
-            if repr(str(path)) not in message:
-                message = f"{path}: {message}"
-            raise _UsageError(message) from exc
+    elif not path.is_file():
+        where = f" (its folder {path.parent} does not exist)"
+        raise _UsageError(
+            f"store not found: {path}{'' if path.parent.is_dir() else where}"
+        )
+    else:
+        with warnings.catch_warnings():
+            # A partial run is announced by the report command itself.
+            warnings.simplefilter("ignore", UserWarning)
+            try:
+                result = BenchmarkResult.from_store(path)
+            except ValueError as exc:
+                message = str(exc)
+                if repr(str(path)) not in message:
+                    message = f"{path}: {message}"
+                raise _UsageError(message) from exc
+        missing = int(result.n_missing_tasks)
     _refuse_non_finite(result, path)
     _flag_look_alike(result)
-    return result, int(result.n_missing_tasks)
+    return result, missing
 
 
 def _refuse_non_finite(result, source, *, error=None):

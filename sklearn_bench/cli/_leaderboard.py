@@ -8,8 +8,8 @@ from .._io import write_csv
 from ._files import (
     _flag_look_alike,
     _load_stored,
+    _manifest,
     _names,
-    _read_manifest,
     _refuse_own_input,
     _replace_file,
     _say,
@@ -27,13 +27,11 @@ def _add_leaderboard_parser(sub):
         description=(
             "Read a stored run (SQLite store or a folder written by "
             "BenchmarkResult.save) or a CSV of results from any tool (one row per "
-            "data set and learner, e.g. a TabArena or OpenML export with method / "
-            "task / error columns), print its leaderboard -- Bradley-Terry rating "
-            "on the Elo scale, win rate, mean rank, improvability, each with a "
-            "bootstrap interval over the data sets, and simultaneous confidence "
-            "sets for the ranks -- and write it as CSV. An existing CSV is never "
-            "overwritten without --force, and --force replaces only a file "
-            "sklearn-bench wrote."
+            "data set and learner, e.g. a TabArena or OpenML export), print its "
+            "leaderboard -- Bradley-Terry rating on the Elo scale, win rate, mean "
+            "rank, improvability, each with a bootstrap interval over the data "
+            "sets, and simultaneous confidence sets for the ranks -- and write it "
+            "as CSV."
         ),
     )
     board.add_argument("source", type=Path, metavar="STORE_OR_CSV")
@@ -84,21 +82,15 @@ def _add_leaderboard_parser(sub):
     csv = board.add_argument_group(
         "CSV input", "column names of a CSV (defaults: the first present of those)"
     )
-    csv.add_argument(
-        "--dataset-col",
-        metavar="COL",
-        help=f"data set column ({' / '.join(_CSV_DEFAULTS['dataset'])})",
-    )
-    csv.add_argument(
-        "--learner-col",
-        metavar="COL",
-        help=f"learner column ({' / '.join(_CSV_DEFAULTS['learner'])})",
-    )
-    csv.add_argument(
-        "--value-col",
-        metavar="COL",
-        help=f"score column ({' / '.join(_CSV_DEFAULTS['value'])})",
-    )
+    for role, what in {
+        "dataset": "data set",
+        "learner": "learner",
+        "value": "score",
+    }.items():
+        defaults = " / ".join(_CSV_DEFAULTS[role])
+        csv.add_argument(
+            f"--{role}-col", metavar="COL", help=f"{what} column ({defaults})"
+        )
     direction = csv.add_mutually_exclusive_group()
     direction.add_argument(
         "--greater-is-better",
@@ -193,8 +185,7 @@ def _csv_direction(args, column):
         return False
     name = column.lower()
     known = False if name in ("error", "metric_error", "loss") else None
-    if known is None:
-        known = known_direction(name)
+    known = known_direction(name) if known is None else known
     if known is None:
         raise _UsageError(
             f"cannot tell whether a greater {column!r} is better; pass "
@@ -230,9 +221,7 @@ def _leaderboard_out(args):
     """The CSV to write: refused if it exists, unless --force and sklearn-bench
     wrote it (the manifest of its folder lists it)."""
     source = args.source
-    out = args.out
-    if out is None:
-        out = source.parent / f"{source.stem}-leaderboard.csv"
+    out = args.out or source.parent / f"{source.stem}-leaderboard.csv"
     _refuse_own_input(out, [source])
     if out.is_dir():
         raise _UsageError(f"--out {out} is a folder; give a file name (FILE.csv)")
@@ -242,16 +231,15 @@ def _leaderboard_out(args):
                 f"{out} exists; run with --force to replace it (only if "
                 "sklearn-bench wrote it) or choose another --out"
             )
-        if out.name not in _read_manifest(out.parent):
+        if out.name not in _manifest(out.parent)[0]:
             raise _UsageError(
                 f"{out} was not written by sklearn-bench; --force replaces only "
                 "its own files: move it or choose another --out"
             )
-    parent = out.parent if out.parent.exists() else None
-    if parent is None:
+    if not out.parent.exists():
         raise _UsageError(f"the folder of --out {out} does not exist")
-    if not os.access(parent, os.W_OK):
-        raise _UsageError(f"cannot write into {parent}; choose another --out")
+    if not os.access(out.parent, os.W_OK):
+        raise _UsageError(f"cannot write into {out.parent}; choose another --out")
     return out
 
 
@@ -289,7 +277,8 @@ def _cmd_leaderboard(args):
         )
     if len(result.learners) < 2:
         raise _UsageError(f"{source} holds fewer than 2 learners; nothing to rank")
-    _refuse_huge(result, args.metric or next(iter(result.metrics)), source)
+    metric = args.metric or next(iter(result.metrics))
+    _refuse_huge(result, metric, source)
     try:
         board = result.leaderboard(
             metric=args.metric,
@@ -302,7 +291,6 @@ def _cmd_leaderboard(args):
         )
     except ValueError as exc:  # data that cannot make a leaderboard
         raise _UsageError(f"{source}: {exc}") from exc
-    metric = args.metric or next(iter(result.metrics))
     checked = [c for c in ("mean_score", "rating") if c in board.columns]
     bad = board.index[~np.isfinite(board[checked].to_numpy(dtype=float)).all(axis=1)]
     if len(bad):  # finite scores whose mean overflows (1e308 and 1e308)

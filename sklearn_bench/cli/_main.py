@@ -1,12 +1,7 @@
-"""The ``sklearn-bench`` command line: ``demo``, ``run CONFIG``, ``report STORE``,
-``leaderboard STORE_OR_CSV``, ``store check|checkpoint|salvage STORE`` and
-``merge TARGET SOURCE...``.
-
-Exit codes: 0 success, 1 a failure while running (a learner that fails on every
-task, a data set that cannot be fetched), 2 a usage, configuration or input error
-(bad data, a corrupt store; one line on standard error naming the key, file or
-data set and what was expected).
-"""
+"""The ``sklearn-bench`` command line. Exit codes: 0 success, 1 a failure while
+running (a learner that fails on every task, a data set that cannot be fetched), 2 a
+usage, configuration or input error (one line on standard error naming the key, file
+or data set and what was expected)."""
 
 import argparse
 import sys
@@ -26,10 +21,10 @@ from ._files import (
     _RUN_OUTPUTS,
     _flag_look_alike,
     _load_stored,
+    _manifest,
     _names,
     _output_folder,
     _present,
-    _read_manifest,
     _refuse_non_finite,
     _refuse_own_input,
     _require_matplotlib,
@@ -55,9 +50,8 @@ before anything runs.
   scoring = "error_rate"            # or a list; any scikit-learn scorer name
   n_jobs = 2
   random_state = 0
-  store = "run.sqlite"              # resumable SQLite store; a grown config
-                                    # (more learners, data sets, replicates)
-                                    # runs only its new tasks
+  store = "run.sqlite"              # resumable; a grown config runs only its
+                                    # new tasks (learners, data sets, replicates)
   overwrite = false
   error_score = "nan"               # or "raise", or a number
 
@@ -104,6 +98,11 @@ examples/configs/demo.toml.
 """
 
 
+def _out_and_force(command, out_help, force_help):
+    command.add_argument("--out", type=Path, metavar="DIR", help=out_help)
+    command.add_argument("--force", action="store_true", help=force_help)
+
+
 def _build_parser():
     parser = argparse.ArgumentParser(
         prog="sklearn-bench",
@@ -128,15 +127,12 @@ def _build_parser():
         "demo",
         help="run a small real benchmark and write its report",
         description=(
-            "Run a real benchmark on data that ships with scikit-learn or is "
-            "generated (breast cancer; wine and digits restricted to two "
-            "classes; a simulated microarray): DiagonalLDA with Welch t-test "
-            "selection of k genes inside pipelines, logistic regression, a random "
-            "forest and an RBF SVM, over the splits of nested cross-validation "
-            "(its outer folds for the comparisons, all of them for the interval "
-            "of each learner's error). Prints a summary and writes report.html, "
-            "the figures, the results and the store into --out. The default size "
-            "takes about a minute on 2 cores."
+            "Run a real benchmark (breast cancer; wine and digits restricted to "
+            "two classes; a simulated microarray): DLDA with Welch t-test "
+            "selection inside pipelines, logistic regression, a random forest and "
+            "an RBF SVM, over nested cross-validation. Prints a summary and writes "
+            "the report, results and store into --out; the default size takes "
+            "about a minute on 2 cores."
         ),
     )
     size = demo.add_mutually_exclusive_group()
@@ -146,11 +142,11 @@ def _build_parser():
     size.add_argument(
         "--full", action="store_true", help="more data sets and replicates (minutes)"
     )
-    demo.add_argument(
-        "--out",
-        type=Path,
-        metavar="DIR",
-        help="output directory (default: ./sklearn_bench_demo)",
+    _out_and_force(
+        demo,
+        "output directory (default: ./sklearn_bench_demo)",
+        "replace an earlier demo in --out (only the files the demo wrote there; "
+        "never a file of yours)",
     )
     demo.add_argument(
         "--n-jobs",
@@ -158,12 +154,6 @@ def _build_parser():
         default=-1,
         metavar="N",
         help="parallel jobs (default: -1, all cores)",
-    )
-    demo.add_argument(
-        "--force",
-        action="store_true",
-        help="replace an earlier demo in --out (only the files the demo wrote "
-        "there; never a file of yours)",
     )
     demo.set_defaults(func=_cmd_demo)
 
@@ -174,11 +164,12 @@ def _build_parser():
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     run.add_argument("config", type=Path, metavar="CONFIG.toml")
-    run.add_argument(
-        "--out",
-        type=Path,
-        metavar="DIR",
-        help="output directory (overrides output.dir)",
+    _out_and_force(
+        run,
+        "output directory (overrides output.dir)",
+        "replace the report and results that a run of another study (or an older "
+        "version) wrote into the output folder (only those; never a file of "
+        "yours); a run on the same store refreshes its own without it",
     )
     run.add_argument(
         "--n-jobs", type=int, metavar="N", help="parallel jobs (overrides n_jobs)"
@@ -205,13 +196,6 @@ def _build_parser():
         help="validate the config (and load the data sets) without running",
     )
     run.add_argument(
-        "--force",
-        action="store_true",
-        help="replace the report and results that a run of another study (or "
-        "an older version) wrote into the output folder (only those; never a "
-        "file of yours); a run on the same store refreshes its own without it",
-    )
-    run.add_argument(
         "--sequential",
         action="store_true",
         help="run the data sets one at a time in a seeded order and stop when the "
@@ -230,25 +214,15 @@ def _build_parser():
             "without refitting. A partial run (killed, or still running) is "
             "reported with the number of missing tasks. The analysis settings "
             "stored with the run ([analysis] of its config) are reused; the "
-            "options below override them, and the report says so. An existing "
-            "report is never overwritten without --force. By default the report "
-            "goes into a folder of its own beside STORE (STEM-report, e.g. "
-            "run-report for run.sqlite; STEM-report-2, -3, ... if that holds a "
-            "report already), never among the files beside the store."
+            "options below override them, and the report says so."
         ),
     )
     report.add_argument("store", type=Path, metavar="STORE")
-    report.add_argument(
-        "--out",
-        type=Path,
-        metavar="DIR",
-        help="output directory (default: STEM-report beside STORE, or a new "
+    _out_and_force(
+        report,
+        "output directory (default: STEM-report beside STORE, or a new "
         "STEM-report-N if that already holds a report)",
-    )
-    report.add_argument(
-        "--force",
-        action="store_true",
-        help="overwrite a report already in the output directory",
+        "overwrite a report already in the output directory",
     )
     for setting in plan_settings():  # the plan's settings, declared once
         meta, key = setting.metadata, setting.metadata["key"] or setting.name
@@ -276,22 +250,16 @@ def _build_parser():
         ),
     )
     actions = store.add_subparsers(dest="action", metavar="ACTION", required=True)
-    check = actions.add_parser(
-        "check",
-        help="run SQLite's integrity check; count the tasks, or what can be salvaged",
-    )
-    check.add_argument("store", type=Path, metavar="STORE")
-    checkpoint = actions.add_parser(
-        "checkpoint",
-        help="copy the '-wal' file into the store, so it can be copied on its own",
-    )
-    checkpoint.add_argument("store", type=Path, metavar="STORE")
-    salvage = actions.add_parser(
-        "salvage",
-        help="copy the readable committed tasks of a damaged store into NEW",
-    )
-    salvage.add_argument("store", type=Path, metavar="STORE")
-    salvage.add_argument("new", type=Path, metavar="NEW")
+    for action, what in {
+        "check": "run SQLite's integrity check; count the tasks, or what can be "
+        "salvaged",
+        "checkpoint": "copy the '-wal' file into the store, so it can be copied on "
+        "its own",
+        "salvage": "copy the readable committed tasks of a damaged store into NEW",
+    }.items():
+        command = actions.add_parser(action, help=what)
+        command.add_argument("store", type=Path, metavar="STORE")
+    command.add_argument("new", type=Path, metavar="NEW")  # salvage's
     store.set_defaults(func=_cmd_store)
 
     merge = sub.add_parser(
@@ -339,13 +307,11 @@ def _formats(folder):
     return ", ".join(sorted({p.suffix[1:].upper() for p in folder.glob("*.*")}))
 
 
-def _write_outputs(result, out, *, plan, sources, report_kwargs, shown=None):
-    """Results (CSV, Parquet), the analysis' report and tables and the printed
-    summary; the files are written into ``out`` (a staging folder) and named as
-    in ``shown`` (the output folder they are moved to)."""
+def _write_outputs(result, out, shown, plan, sources=None, **report_kwargs):
+    """Results (CSV, Parquet), the report (``write_report(**report_kwargs)``) and
+    the printed summary, written into the staging folder ``out`` and named as in
+    ``shown`` (the output folder they are moved to)."""
     from ..report import format_summary, write_report
-
-    shown = out if shown is None else shown
 
     result.save(out / "results", format="csv")
     written = [shown / "results"]
@@ -426,25 +392,23 @@ def _plain_remote(address):
 
 
 def _fit(experiment, datasets, info=None, stopping=None):
-    from ..store import NotAStoreError, StoreMismatchError
+    """Fit; a store that is refused is a usage error (``main`` puts its advice in
+    the command line's words)."""
+    from ..store import CorruptStoreError, NotAStoreError, StoreMismatchError
 
+    start = time.perf_counter()
     try:
         experiment.fit(datasets, info=info, stopping=stopping)
-    except NotAStoreError as exc:
-        raise _UsageError(
-            str(exc).replace(
-                "Pass another path as `store`.",
-                "Point experiment.store in the config at another file.",
-            )
-        ) from None
-    except StoreMismatchError as exc:
-        # A refused input, said in full and in the CLI's words.
-        message = str(exc).replace(
-            "pass `overwrite=True` to replace the store, or use another `store` path",
-            "point experiment.store in the config at another file, or move the "
-            "old store away",
+    except (NotAStoreError, StoreMismatchError, CorruptStoreError) as exc:
+        raise _UsageError(str(exc)) from None
+    took = time.perf_counter() - start
+    if experiment.n_reused_tasks_:
+        _say(
+            f"Fitted {experiment.n_tasks_} new task(s) in {took:.1f} s; reused "
+            f"{experiment.n_reused_tasks_} task(s) stored in {experiment.store}."
         )
-        raise _UsageError(message) from None
+    else:
+        _say(f"Fitted {experiment.n_tasks_} tasks in {took:.1f} s.")
     return experiment.results_
 
 
@@ -467,20 +431,10 @@ def _cmd_demo(args):
     ) as stage:
         experiment, datasets = demo_experiment(size, n_jobs=args.n_jobs, store=store)
         _say(f"sklearn-bench demo ({size}): {describe(size)}")
-        start = time.perf_counter()
         plan = AnalysisPlan()
         info = {"analysis": _analysis_info(plan, given=())}
         result = _fit(experiment, datasets, info=info)
-        took = time.perf_counter() - start
-        _say(f"Fitted {experiment.n_tasks_} tasks in {took:.1f} s.")
-        _write_outputs(
-            result,
-            stage,
-            shown=out,
-            plan=plan,
-            sources={},
-            report_kwargs={"title": "sklearn-bench demo"},
-        )
+        _write_outputs(result, stage, out, plan, title="sklearn-bench demo")
     _say(f"Store: {store} (re-analyse with `sklearn-bench report {store}`)")
     return EXIT_OK
 
@@ -566,34 +520,20 @@ def _cmd_run(args):
 
 def _fit_and_write(args, config, experiment, datasets, out, stage, stopping=None):
     """The fit of ``run``, then its outputs, written into ``stage``."""
-    from ..store import CorruptStoreError
-
     store = experiment.store
     analysis = _analysis_info(config.plan, given=config.plan_keys)
     analysis["title"] = config.title  # `report STORE` keeps the config's title
-    start = time.perf_counter()
     # The analysis settings go into the store when the run starts, so that
     # `report STORE` reuses them even if the run is killed.
-    try:
-        with _on_scheduler(args.scheduler):
-            result = _fit(
-                experiment, datasets, info={"analysis": analysis}, stopping=stopping
-            )
-    except CorruptStoreError as exc:
-        raise _UsageError(str(exc)) from exc
-    took = time.perf_counter() - start
+    with _on_scheduler(args.scheduler):
+        result = _fit(
+            experiment, datasets, info={"analysis": analysis}, stopping=stopping
+        )
     for worker in result.info.get("cluster", {}).get("lost_workers", []):
         _say(
             f"Worker {worker['address']} was lost at {worker['time']} UTC; its "
             f"{worker['n_tasks']} running task(s) were re-run on other workers."
         )
-    if experiment.n_reused_tasks_:
-        _say(
-            f"Fitted {experiment.n_tasks_} new task(s) in {took:.1f} s; reused "
-            f"{experiment.n_reused_tasks_} task(s) stored in {experiment.store}."
-        )
-    else:
-        _say(f"Fitted {experiment.n_tasks_} tasks in {took:.1f} s.")
     if stopping is not None:
         study = experiment.sequential_
         _say(
@@ -613,13 +553,11 @@ def _fit_and_write(args, config, experiment, datasets, out, stage, stopping=None
         _write_outputs(
             result,
             stage,
-            shown=out,
-            plan=config.plan,
-            sources=sources,
-            report_kwargs={
-                "title": config.title,
-                "figure_formats": config.figure_formats,
-            },
+            out,
+            config.plan,
+            sources,
+            title=config.title,
+            figure_formats=config.figure_formats,
         )
     except _UsageError as exc:
         raise _UsageError(f"{str(exc).rstrip('.')}. {kept}") from exc
@@ -636,19 +574,15 @@ def _fit_and_write(args, config, experiment, datasets, out, stage, stopping=None
 
 
 def _report_dir(args):
-    """Where ``report`` writes, and whether ``--force`` applies there: ``--out``
-    (an existing report there only with --force, and then only sklearn-bench's
-    own files are replaced), else a folder of its own beside the store,
-    ``STEM-report`` (``run.sqlite`` -> ``run-report``), or ``STEM-report-2``,
-    ``-3``, ... when that one already holds a report that is to be kept. Never
-    the store's own folder, among the user's files. The folder is claimed by
-    :func:`_output_folder`."""
+    """Where ``report`` writes and whether ``--force`` applies: ``--out``, else
+    ``STEM-report`` beside the store (``STEM-report-N`` if that holds a report to
+    keep), never the store's own folder."""
     if args.out is not None:
         return args.out, args.force
     first = args.store.parent / f"{args.store.stem}-report"
     out, n = first, 1
     while _present(out, _REPORT_OUTPUTS):
-        if args.force and set(_present(out, _REPORT_OUTPUTS)) <= _read_manifest(out):
+        if args.force and set(_present(out, _REPORT_OUTPUTS)) <= _manifest(out)[0]:
             return out, True
         n += 1
         out = first.with_name(f"{first.name}-{n}")
@@ -701,6 +635,8 @@ def _report_settings(result, args):
 
 
 def _cmd_report(args):
+    from ..report import format_summary, write_report
+
     _require_matplotlib()
     result, missing = _load_stored(args.store)
     plan, sources = _report_settings(result, args)
@@ -715,36 +651,24 @@ def _cmd_report(args):
         study=_study(store=args.store),
         named=args.out is not None,
     ) as stage:
-        _write_report_of(args, result, missing, plan, sources, stage)
+        if missing:
+            _say(
+                f"Partial run: {missing} task(s) missing from {args.store}; "
+                "reporting the finished ones."
+            )
+        analysis = _analyse(result, plan)
+        title = (result.info.get("analysis") or {}).get("title")
+        if not (isinstance(title, str) and title):
+            title = f"Report of {args.store.name}"
+        write_report(analysis, stage, title=title, sources=sources)
+        _say(format_summary(analysis), names=_names(result))
+        _say("")
     _say(f"Report written to the folder {out}:")
     _say(f"  report: {out / 'report.html'} (self-contained; open it in a browser)")
     _say(f"  figures: {out / 'figures'} ({_formats(out / 'figures')})")
     _say(f"  tables: {out / 'tables'} (CSV, and LaTeX .tex)")
     _say(f"  methods paragraph: {out / 'methods.md'}, {out / 'methods.tex'}")
     return EXIT_OK
-
-
-def _write_report_of(args, result, missing, plan, sources, out):
-    """The report of ``report``, written into ``out`` (a staging folder)."""
-    if missing:
-        _say(
-            f"Partial run: {missing} task(s) missing from {args.store}; reporting "
-            "the finished ones."
-        )
-    from ..report import format_summary, write_report
-
-    stored_title = (result.info.get("analysis") or {}).get("title")
-    analysis = _analyse(result, plan)
-    write_report(
-        analysis,
-        out,
-        title=stored_title
-        if isinstance(stored_title, str) and stored_title
-        else f"Report of {args.store.name}",
-        sources=sources,
-    )
-    _say(format_summary(analysis), names=_names(result))
-    _say("")
 
 
 def _cmd_store(args):
@@ -857,7 +781,10 @@ _CLI_WORDS = [
         "store away",
     ),
     ("Pass `overwrite=True` to replace it.", "Run the experiment on a new store."),
-    ("Pass another path as `store`.", "Point experiment.store at another file."),
+    (
+        "Pass another path as `store`.",
+        "Point experiment.store in the config at another file.",
+    ),
     (
         "fit the same experiment on it again to resume",
         "run the same command again to resume",

@@ -1,27 +1,15 @@
-"""The three learning problems of a benchmark (Hothorn et al., 2005, Section 3.2).
-
-- :class:`Dataset` ``(X, y)``: one learning sample and no separate test sample,
-  resampled by the experiment's ``cv`` (Hothorn et al.'s *real world* problem, a
-  term of art: the data may as well be generated, as the demo's microarray is).
-- :class:`Dataset` ``(X, y, X_test=..., y_test=...)``: a learning sample plus a fixed
-  test sample; learners are fitted on the ``cv`` training parts of the learning
-  sample and scored on the test sample (the *competition* problem).
-- :class:`SimulatedDataset`: a data generating process; every replicate draws a fresh
-  learning sample, one large test sample is drawn once (the *simulation* problem).
-"""
-
-from numbers import Integral
+"""The three learning problems of a benchmark (Hothorn et al., 2005, Section 3.2;
+the user guide's "Three problems"): :class:`Dataset` (real world, or competition
+with a fixed test sample) and :class:`SimulatedDataset` (simulation)."""
 
 import numpy as np
 from sklearn.utils.validation import _num_samples
 
-from .._validation import named_items
+from .._validation import check_positive_int, named_items
 
 __all__ = ["Dataset", "SimulatedDataset"]
 
-# The problems in plain words, for reports and printouts (the values of
-# ``problem`` are the papers' terms of art: "real world" means "no separate test
-# sample", whether the data were measured or generated).
+# The problems in plain words, for reports ("real world" is a term of art).
 PROBLEM_WORDS = {
     "real world": "one learning sample, resampled (no separate test sample)",
     "competition": "learning sample resampled, scored on a fixed test sample",
@@ -54,14 +42,12 @@ def _check_xy(X, y, x_name, y_name):
 class Dataset:
     """A learning sample, optionally with a fixed test sample.
 
-    Without a test sample the only data are one learning sample, and the
-    experiment's ``cv`` draws the learning/validation splits from it: Hothorn
-    et al. (2005, Section 3.2) call this the *real world* problem, a term of
-    art for "no separate test sample" that holds for generated data too. With
-    ``X_test`` and ``y_test`` it is the *competition* problem: learners are
-    fitted on the ``cv`` training parts of the learning sample and all of them
-    are scored on the same fixed test sample (so the validation parts of ``cv``
-    are not used).
+    Without a test sample, the experiment's ``cv`` draws the learning/validation
+    splits from the learning sample: the *real world* problem of Hothorn et al.
+    (2005), a term of art for "no separate test sample" that holds for generated
+    data too. With ``X_test`` and ``y_test`` it is the *competition* problem:
+    learners are fitted on the ``cv`` training parts and all scored on the same
+    fixed test sample.
 
     Parameters
     ----------
@@ -77,15 +63,13 @@ class Dataset:
         Group labels passed to ``cv.split`` (e.g. for ``GroupKFold``).
     source : str, default=None
         Where the data come from, in words, for the report's data-set table and
-        its methods paragraph: above all whether they were measured or
-        simulated, and by which model (e.g. ``"simulated by make_microarray,
-        the model of Yousefi et al. (2011)"``). Recorded with the run.
+        methods paragraph: above all whether measured or simulated, and by which
+        model. Recorded with the run.
 
     Attributes
     ----------
     problem : {"real world", "competition"}
-        Which learning problem this data set poses, in Hothorn et al.'s terms
-        (``PROBLEM_WORDS`` says each in plain words).
+        Which learning problem this data set poses, in Hothorn et al.'s terms.
     n_samples : int
         Rows of the learning sample.
 
@@ -128,12 +112,10 @@ class Dataset:
 class SimulatedDataset:
     """A data generating process: fresh learning samples and one large test sample.
 
-    The *simulation* problem of Hothorn et al. (2005, Section 3.2): the learning
-    samples :math:`\\mathfrak{L}^1, \\dots, \\mathfrak{L}^B` are independent draws
-    of ``n_train`` rows each, every learner is fitted on each of them, and the
-    performance is evaluated on one test sample of ``n_test`` rows drawn once,
-    which approximates the true (conditional) risk. The experiment's ``cv`` is
-    not used: there is one task per replicate and learner.
+    The *simulation* problem of Hothorn et al. (2005, Section 3.2): every
+    learner is fitted on B independent learning samples of ``n_train`` rows and
+    evaluated on one test sample of ``n_test`` rows drawn once; the experiment's
+    ``cv`` is not used (one task per replicate and learner).
 
     Parameters
     ----------
@@ -149,9 +131,7 @@ class SimulatedDataset:
     n_replicates : int
         Number of learning samples :math:`B`.
     source : str, default=None
-        The data generating process in words, for the report's data-set table
-        and its methods paragraph (e.g. ``"simulated: make_microarray, the
-        model of Yousefi et al. (2011)"``). Recorded with the run.
+        The data generating process in words, as for :class:`Dataset`.
 
     Attributes
     ----------
@@ -178,33 +158,15 @@ class SimulatedDataset:
     def __init__(self, sampler, n_train, n_test, n_replicates, *, source=None):
         if not callable(sampler):
             raise TypeError(f"`sampler` must be callable; got {sampler!r}.")
-        for name, value in [
-            ("n_train", n_train),
-            ("n_test", n_test),
-            ("n_replicates", n_replicates),
-        ]:
-            if not isinstance(value, Integral) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"`{name}` must be a positive integer; got {value!r}.")
         self.sampler = sampler
-        self.n_train, self.n_test = int(n_train), int(n_test)
-        self.n_replicates = int(n_replicates)
+        self.n_train = check_positive_int(n_train, "n_train")
+        self.n_test = check_positive_int(n_test, "n_test")
+        self.n_replicates = check_positive_int(n_replicates, "n_replicates")
         self.source = source
 
     def sample(self, n_samples, random_state):
-        """Draw ``n_samples`` rows with the sampler and check what it returns.
-
-        Parameters
-        ----------
-        n_samples : int
-            Rows to draw.
-        random_state : int
-            Seed passed to the sampler.
-
-        Returns
-        -------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        """
+        """``(X, y)``: ``n_samples`` rows that the sampler draws with the int seed
+        ``random_state``, checked (a pair of arrays of that many rows)."""
         out = self.sampler(n_samples, random_state=random_state)
         if not (isinstance(out, tuple | list) and len(out) == 2):
             raise ValueError(

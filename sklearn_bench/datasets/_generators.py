@@ -1,27 +1,15 @@
 """Data generating processes of the papers (Hothorn et al., 2005; Yousefi et al., 2011).
 
-Every sampler returns ``(X, y)`` like scikit-learn's ``make_*`` functions and
-draws an i.i.d. sample of ``n_samples`` rows from a fixed distribution, with
-randomness from ``random_state`` (``check_random_state``). The benchmark runner
-calls a sampler as ``sampler(n_samples=n, random_state=seed)``; bind every
-other parameter with :func:`functools.partial`, e.g.
-``partial(make_angle_classification, angle=30)``.
+Every sampler returns ``(X, y)`` like scikit-learn's ``make_*``, an i.i.d. sample
+of ``n_samples`` rows; the runner calls ``sampler(n_samples=n, random_state=seed)``,
+so bind every other parameter with :func:`functools.partial`.
 """
 
 import math
 
 import numpy as np
-from sklearn.utils import check_random_state
 
-from .._validation import check_positive_int, check_real
-
-
-def _random_state(random_state):
-    """``check_random_state`` with the argument named in its error."""
-    try:
-        return check_random_state(random_state)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"`random_state`: {exc}") from None
+from .._validation import check_positive_int, check_real, sklearn_random_state
 
 
 def make_nested_linear(n_samples, beta2, *, beta1=2.0, random_state=None):
@@ -32,11 +20,9 @@ def make_nested_linear(n_samples, beta2, *, beta1=2.0, random_state=None):
         y = \\beta_1 x + \\beta_2 x^2 + \\varepsilon, \\qquad
         x \\sim U[0, 5], \\quad \\varepsilon \\sim N(0, 1),
 
-    all independent. Section 5.1 compares a linear model in :math:`x` with a
-    quadratic one in :math:`(x, x^2)` for :math:`\\beta_1 = 2` and
-    :math:`\\beta_2 \\in \\{0, 0.02, \\dots, 0.16\\}`; at :math:`\\beta_2 = 0`
-    the linear model is the true one. Only :math:`x` is returned: a learner
-    that wants :math:`x^2` builds it (e.g. with
+    all independent; Section 5.1 takes :math:`\\beta_1 = 2` and
+    :math:`\\beta_2 \\in \\{0, 0.02, \\dots, 0.16\\}`. Only :math:`x` is returned
+    (a learner that wants :math:`x^2` builds it, e.g. with
     :class:`~sklearn.preprocessing.PolynomialFeatures`).
 
     Parameters
@@ -61,9 +47,6 @@ def make_nested_linear(n_samples, beta2, *, beta1=2.0, random_state=None):
     --------
     >>> from functools import partial
     >>> from sklearn_bench.datasets import make_nested_linear
-    >>> X, y = make_nested_linear(150, beta2=0.1, random_state=0)
-    >>> X.shape, y.shape
-    ((150, 1), (150,))
     >>> sampler = partial(make_nested_linear, beta2=0.16)  # for SimulatedDataset
     >>> X, y = sampler(n_samples=5, random_state=1)
     >>> X.round(2).ravel()
@@ -72,7 +55,7 @@ def make_nested_linear(n_samples, beta2, *, beta1=2.0, random_state=None):
     n_samples = check_positive_int(n_samples, "n_samples")
     beta1 = check_real(beta1, "beta1")
     beta2 = check_real(beta2, "beta2")
-    rng = _random_state(random_state)
+    rng = sklearn_random_state(random_state)
     x = rng.uniform(0.0, 5.0, size=n_samples)
     y = beta1 * x + beta2 * x**2 + rng.standard_normal(n_samples)
     return x[:, None], y
@@ -81,29 +64,21 @@ def make_nested_linear(n_samples, beta2, *, beta1=2.0, random_state=None):
 def make_angle_classification(n_samples, angle, *, random_state=None):
     """Two-class Gaussian problem with a moving subgroup, Hothorn et al. (2005), 5.2.
 
-    Classes 0 and 1 (the paper's classes 1 and 2) have equal priors 1/2 and
-    bivariate normal distributions with covariance
-    :math:`\\Sigma = \\mathrm{diag}(0.2, 0.2)` (variance 0.2, standard
-    deviation :math:`\\sqrt{0.2}` per coordinate). Class 0 has mean
-    :math:`(0, 0)`. Class 1 is an equal mixture: half of its observations have
-    mean :math:`(0, 1)`, the other half mean
-    :math:`(\\cos(\\gamma\\pi/180), \\sin(\\gamma\\pi/180))`. As
-    :math:`\\gamma` goes from 0 to 90 degrees the second group moves on the
-    quarter circle of radius 1 from :math:`(1, 0)` to :math:`(0, 1)`, where
-    class 1 is a single Gaussian and linear discriminant analysis is optimal.
-
-    Class labels and mixture components are drawn independently for every
-    observation (an i.i.d. sample of the data generating process, as in
-    Section 2 of the paper), so class sizes are binomial, not fixed at
-    ``n_samples / 2``.
+    Classes 0 and 1 (the paper's classes 1 and 2) have priors 1/2 and bivariate
+    normal distributions with covariance :math:`\\mathrm{diag}(0.2, 0.2)`. Class
+    0 has mean :math:`(0, 0)`; class 1 is an equal mixture of means
+    :math:`(0, 1)` and :math:`(\\cos(\\gamma\\pi/180), \\sin(\\gamma\\pi/180))`,
+    which moves from :math:`(1, 0)` to :math:`(0, 1)` as :math:`\\gamma` goes
+    from 0 to 90 degrees (where linear discriminant analysis is optimal). Labels
+    and mixture components are drawn independently for every observation, so
+    class sizes are binomial.
 
     Parameters
     ----------
     n_samples : int
         Number of observations.
     angle : float
-        The angle :math:`\\gamma` **in degrees**, as in Table 2 of the paper
-        (0, 5, ..., 90); any real value is accepted.
+        The angle :math:`\\gamma` **in degrees** (Table 2: 0, 5, ..., 90).
     random_state : int, RandomState instance or None, default=None
         Seed or generator for the draw.
 
@@ -118,9 +93,6 @@ def make_angle_classification(n_samples, angle, *, random_state=None):
     --------
     >>> from functools import partial
     >>> from sklearn_bench.datasets import make_angle_classification
-    >>> X, y = make_angle_classification(200, angle=45, random_state=0)
-    >>> X.shape, y.shape, sorted(set(y.tolist()))
-    ((200, 2), (200,), [0, 1])
     >>> sampler = partial(make_angle_classification, angle=90)  # SimulatedDataset
     >>> X, y = sampler(n_samples=4, random_state=0)
     >>> y
@@ -128,7 +100,7 @@ def make_angle_classification(n_samples, angle, *, random_state=None):
     """
     n_samples = check_positive_int(n_samples, "n_samples")
     angle = check_real(angle, "angle")
-    rng = _random_state(random_state)
+    rng = sklearn_random_state(random_state)
     y = rng.randint(2, size=n_samples)
     moving = rng.randint(2, size=n_samples).astype(bool)
     gamma = np.deg2rad(angle)
@@ -164,78 +136,56 @@ def make_microarray(
 ):
     """Synthetic microarray model of Yousefi et al. (2011), Section 2.1.1, Table 1.
 
-    Two equally likely classes :math:`C_0` (``y = 0``) and :math:`C_1`
-    (``y = 1``); :math:`C_1` consists of ``n_subclasses`` (:math:`c`) equally
-    likely subclasses. Labels and subclasses are drawn independently for every
-    sample (binomial class sizes). With :math:`m_0, m_1` the ``means`` and
-    :math:`\\sigma_0^2, \\sigma_1^2` the ``variances``, the columns of ``X`` are,
-    in this order:
+    Two equally likely classes, ``y = 0`` and ``y = 1``; class 1 consists of
+    ``n_subclasses`` (:math:`c`) equally likely subclasses, all drawn
+    independently per sample. With :math:`m_0, m_1` the ``means``,
+    :math:`\\sigma_0^2, \\sigma_1^2` the ``variances`` and :math:`\\Sigma` block
+    diagonal (``block_size`` :math:`l`, 1 on the diagonal, ``rho`` off it), the
+    columns of ``X`` are, in this order:
 
-    1. ``n_global_markers`` (:math:`D_{gm}`) global markers:
-       :math:`N(m_0 \\mathbf{1}, \\sigma_0^2 \\Sigma)` in :math:`C_0`,
-       :math:`N(m_1 \\mathbf{1}, \\sigma_1^2 \\Sigma)` in :math:`C_1`.
-    2. ``n_subclasses`` groups of ``n_heterogeneous_markers`` (:math:`D_{hm}`)
-       heterogeneous markers: group :math:`k` is
-       :math:`N(m_1 \\mathbf{1}, \\sigma_1^2 \\Sigma)` for samples of subclass
-       :math:`k` of :math:`C_1` and :math:`N(m_0 \\mathbf{1}, \\sigma_0^2 \\Sigma)`
-       for every other sample (class 0 and the other subclasses).
-    3. ``n_high_variance`` (:math:`D_{hv}`) high-variance non-markers,
-       independent, each the mixture
-       :math:`p N(m_0, \\sigma_0^2) + (1 - p) N(m_1, \\sigma_1^2)` regardless of
-       the class, with its own :math:`p \\sim U[0, 1]` drawn once per feature
-       and call.
-    4. The remaining :math:`D_{lv} = D - D_{gm} - c D_{hm} - D_{hv}` low-variance
-       non-markers, independent :math:`N(m_0, \\sigma_0^2)`.
+    1. ``n_global_markers`` global markers: :math:`N(m_1 \\mathbf{1}, \\sigma_1^2
+       \\Sigma)` in class 1, :math:`N(m_0 \\mathbf{1}, \\sigma_0^2 \\Sigma)` in 0.
+    2. ``n_subclasses`` groups of ``n_heterogeneous_markers``: group :math:`k`
+       has the class-1 distribution for subclass :math:`k` of class 1, the
+       class-0 one for every other sample.
+    3. ``n_high_variance`` non-markers, each the mixture :math:`p N(m_0,
+       \\sigma_0^2) + (1 - p) N(m_1, \\sigma_1^2)` whatever the class, with its
+       own :math:`p \\sim U[0, 1]` (from ``model_seed``).
+    4. The remaining low-variance non-markers, :math:`N(m_0, \\sigma_0^2)`.
 
-    :math:`\\Sigma` is block diagonal with ``block_size`` (:math:`l`) by
-    :math:`l` blocks having 1 on the diagonal and ``rho`` (:math:`\\rho`) off
-    it: markers are correlated within consecutive blocks of :math:`l` columns
-    (blocks never straddle the global / heterogeneous groups) and uncorrelated
-    across blocks. The blocks are drawn independently through one
-    :math:`l \\times l` Cholesky factor, never forming the
-    :math:`D \\times D` covariance.
-
-    Defaults are Table 1: :math:`D = 20000`, :math:`D_{gm} = 20`,
-    :math:`D_{hm} = 50` per subclass, :math:`c = 2`, :math:`D_{hv} = 2000`
-    (hence :math:`D_{lv} = 17880`), :math:`l = 5`, :math:`\\rho = 0.8`; equal
-    variances :math:`m_0 = 0.23, m_1 = 0.8, \\sigma_0^2 = \\sigma_1^2 = 0.6^2`;
-    unequal variances :math:`m_0 = 0.11, m_1 = 0.9, \\sigma_0^2 = 0.6^2,
-    \\sigma_1^2 = 1.2^2`. The paper uses ``n_samples`` of 60 and 120.
-    That :math:`D_{hm}` counts the markers of *each* subclass follows from the
-    table: :math:`20 + 2 \\times 50 + 2000 + 17880 = 20000`.
+    Marker blocks never straddle the two marker groups, and are drawn through
+    one :math:`l \\times l` Cholesky factor. The defaults are Table 1 (its
+    :math:`D_{hm} = 50` counts the markers of *each* subclass: :math:`20 + 2
+    \\times 50 + 2000 + 17880 = 20000`); the paper uses 60 and 120 samples.
 
     Parameters
     ----------
     n_samples : int
         Number of samples (rows).
     equal_variance : bool, default=True
-        Chooses Table 1's equal-variance (True) or unequal-variance (False)
-        setting for ``means`` and ``variances`` left at None.
+        Table 1's equal-variance (True: :math:`m = (0.23, 0.8)`, :math:`\\sigma^2
+        = (0.6^2, 0.6^2)`) or unequal-variance setting (False: :math:`m = (0.11,
+        0.9)`, :math:`\\sigma^2 = (0.6^2, 1.2^2)`) for ``means`` and ``variances``
+        left at None.
     n_features : int, default=20000
-        Total number of features :math:`D`.
-    n_global_markers : int, default=20
-        :math:`D_{gm}`; a multiple of ``block_size``.
-    n_heterogeneous_markers : int, default=50
-        :math:`D_{hm}`, heterogeneous markers **per subclass**; a multiple of
-        ``block_size``.
+        Total number of features.
+    n_global_markers, n_heterogeneous_markers : int, default=20, 50
+        Markers in all; per subclass. Multiples of ``block_size``.
     n_subclasses : int, default=2
         Number :math:`c` of subclasses of class 1.
     n_high_variance : int, default=2000
-        :math:`D_{hv}`, high-variance non-markers.
+        High-variance non-markers.
     block_size : int, default=5
         Block size :math:`l` of the marker covariance.
     rho : float, default=0.8
-        Within-block correlation :math:`\\rho`, in :math:`(-1/(l-1), 1)`.
-    means : pair of float, default=None
-        :math:`(m_0, m_1)`; None takes Table 1's values for ``equal_variance``.
-    variances : pair of float, default=None
-        :math:`(\\sigma_0^2, \\sigma_1^2)` (variances, not standard deviations);
-        None takes Table 1's values for ``equal_variance``.
+        Within-block correlation, in :math:`(-1/(l-1), 1)`.
+    means, variances : pair of float, default=None
+        :math:`(m_0, m_1)` and :math:`(\\sigma_0^2, \\sigma_1^2)` (variances,
+        not standard deviations).
     model_seed : int, default=0
-        Seed of the model itself: the mixture proportion :math:`p \\sim U[0, 1]` of
-        each high-variance non-marker is drawn once from it, so every call with the
-        same ``model_seed`` samples the same distribution (a learning sample and
-        the test sample of :class:`SimulatedDataset` come from one model).
+        Seed of the model itself (the mixture proportions :math:`p`), so that
+        the learning and test samples of :class:`SimulatedDataset` come from
+        one model.
     random_state : int, RandomState instance or None, default=None
         Seed or generator for the draw of the samples.
 
@@ -255,9 +205,6 @@ def make_microarray(
     --------
     >>> from functools import partial
     >>> from sklearn_bench.datasets import make_microarray
-    >>> X, y = make_microarray(120, random_state=0)
-    >>> X.shape, y.shape
-    ((120, 20000), (120,))
     >>> small = partial(
     ...     make_microarray, equal_variance=False, n_features=500, n_high_variance=50
     ... )
@@ -274,10 +221,7 @@ def make_microarray(
     n_sub = check_positive_int(n_subclasses, "n_subclasses", minimum=1)
     n_hv = check_positive_int(n_high_variance, "n_high_variance", minimum=0)
     n_features = check_positive_int(n_features, "n_features", minimum=1)
-    for value, name in [
-        (n_gm, "n_global_markers"),
-        (n_hm, "n_heterogeneous_markers"),
-    ]:
+    for value, name in [(n_gm, "n_global_markers"), (n_hm, "n_heterogeneous_markers")]:
         if value % block_size:
             raise ValueError(
                 f"`{name}` must be a multiple of `block_size` ({block_size}); "
@@ -306,7 +250,7 @@ def make_microarray(
     if var0 <= 0 or var1 <= 0:
         raise ValueError(f"`variances` must be positive; got {variances!r}.")
     sd0, sd1 = math.sqrt(var0), math.sqrt(var1)
-    rng = _random_state(random_state)
+    rng = sklearn_random_state(random_state)
 
     y = rng.randint(2, size=n_samples)
     subclass = np.where(y == 1, rng.randint(n_sub, size=n_samples), -1)

@@ -1,11 +1,6 @@
-"""Published tables of benchmark results, embedded so that they load anywhere.
-
-Each loader returns one table of a paper as a tidy :class:`pandas.DataFrame` (one
-row per data set and learner, in the order the paper prints them), ready for
-:meth:`sklearn_bench.BenchmarkResult.from_frame`, or as printed (data sets ×
-learners) for the functions of :mod:`sklearn_bench.stats`. The values are typed
-in from the papers; the package reads no file at run time.
-"""
+"""Published tables of benchmark results, typed in from the papers: tidy (one row per
+data set and learner, for :meth:`sklearn_bench.BenchmarkResult.from_frame`) or as
+printed (data sets x learners, for :mod:`sklearn_bench.stats`)."""
 
 import pandas as pd
 
@@ -88,11 +83,10 @@ def _table(rows, learners, value, wide):
 def load_demsar2006(*, wide=False):
     """AUC of four C4.5 variants on 14 data sets, Demšar (2006), Table 6.
 
-    Demšar's worked example of the Friedman test and its post-hoc tests: the
-    area under the ROC curve of C4.5 with its default settings, with its
-    parameter ``m`` tuned (C4.5+m), with ``cf`` tuned (C4.5+cf), and with both
-    tuned (C4.5+m+cf), on 14 data sets of the UCI repository. Higher is
-    better.
+    Demšar's worked example of the Friedman test: C4.5 with default settings,
+    with ``m`` tuned, with ``cf`` tuned and with both tuned, on 14 UCI data sets.
+    Higher is better. The "voting" row prints a tie that the paper ranked from
+    unrounded values (see the user guide, "Many learners").
 
     Parameters
     ----------
@@ -113,17 +107,6 @@ def load_demsar2006(*, wide=False):
     --------
     load_dietterich2000 : A table of error rates (lower is better).
     sklearn_bench.BenchmarkResult.from_frame : Analyse the tidy table.
-
-    Notes
-    -----
-    The values are printed with three decimals. On "voting", C4.5+cf and
-    C4.5+m+cf both print as 0.975, yet the paper ranks them 2 and 3 (it ranked
-    the unrounded values). Ranking this table therefore ties them at 2.5 and
-    gives average ranks 3.143, 2.000, 2.929, 1.929 and Friedman's
-    :math:`\\chi^2_F = 9.857` (Demšar's formula; 10.952 with the correction
-    for ties of R's ``friedman.test`` and scipy). Only the paper's printed
-    ranks (average ranks 3.143, 2.000, 2.893, 1.964) give its
-    :math:`\\chi^2_F = 9.28` and :math:`F_F = 3.69`.
 
     References
     ----------
@@ -151,35 +134,24 @@ def load_demsar2006(*, wide=False):
 def load_dietterich2000(*, wide=False):
     """Error rates of C4.5 and three C4.5 ensembles on 33 data sets.
 
-    Dietterich (2000) compares C4.5 with randomized, bagged and AdaBoosted
-    C4.5 on 33 data sets of the UCI repository; Riddle's lecture slides after
-    Demšar (2006) print his error rates as an example of a comparison over
-    many data sets. Lower is better.
+    Dietterich (2000) on 33 UCI data sets, as printed in Riddle's lecture slides
+    after Demšar (2006) (error rates only, without their ± terms and marks).
+    Lower is better; several rows hold ties.
 
     Parameters
     ----------
     wide : bool, default=False
-        Return the table as printed, one row per data set and one column per
-        learner, instead of the tidy table.
+        As in :func:`load_demsar2006`.
 
     Returns
     -------
     table : DataFrame
-        Tidy: 132 rows with columns ``dataset``, ``learner`` and
-        ``error_rate``, data sets and learners in the printed order. With
-        ``wide=True``: 33 rows indexed by ``dataset``, one column per learner
-        (columns named ``learner``).
+        Tidy: 132 rows with columns ``dataset``, ``learner`` and ``error_rate``;
+        with ``wide=True``: 33 rows, as :func:`load_demsar2006`.
 
     See Also
     --------
     load_demsar2006 : A table of AUC (higher is better).
-
-    Notes
-    -----
-    The slides print each error rate with four decimals, a ± term and a mark
-    in a column "P"; only the error rates are kept here. Several rows hold
-    ties (e.g. "glass", "autos", "heart-s"), which rank tests give average
-    ranks.
 
     References
     ----------
@@ -197,12 +169,7 @@ def load_dietterich2000(*, wide=False):
     >>> errors.shape
     (33, 4)
     >>> from sklearn_bench.stats import friedman_test
-    >>> friedman_test(errors, greater_is_better=False).average_ranks.round(3)
-    learner
-    C4.5               3.530
-    Randomized C4.5    2.106
-    Bagged C4.5        2.439
-    Adaboosted C4.5    1.924
-    Name: average_rank, dtype: float64
+    >>> friedman_test(errors, greater_is_better=False).average_ranks.round(3).tolist()
+    [3.53, 2.106, 2.439, 1.924]
     """
     return _table(_DIETTERICH2000_ERROR, _DIETTERICH2000_LEARNERS, "error_rate", wide)

@@ -18,23 +18,19 @@ class DiagonalLDA(ClassifierMixin, BaseEstimator):
         \\mathrm{dlda}(x, c) = \\sum_{i=1}^p
         \\frac{(x_i - \\bar{x}_{ci})^2}{s_i^2} - 2 \\log \\pi_c,
 
-    where :math:`\\bar{x}_{ci}` is the mean of feature :math:`i` in class
-    :math:`c`, :math:`s_i^2` the pooled within-class variance of feature
-    :math:`i` and :math:`\\pi_c` the prior of class :math:`c`. With
-    ``priors="uniform"`` (the default) the prior term is constant and the rule is
-    exactly Berrar and Lozano (2013), eq. (6). It is the Bayes rule for Gaussian
-    classes with a common diagonal covariance matrix (a Gaussian naive Bayes
-    classifier whose variances are pooled over the classes), which gives
-    :meth:`predict_proba`.
+    with class means :math:`\\bar{x}_{ci}`, pooled within-class variances
+    :math:`s_i^2` and priors :math:`\\pi_c`; with the default uniform priors this
+    is Berrar and Lozano (2013), eq. (6). It is the Bayes rule for Gaussian
+    classes with a common diagonal covariance (Gaussian naive Bayes with
+    variances pooled over the classes), which gives :meth:`predict_proba`.
 
     Parameters
     ----------
     priors : {"uniform", "empirical"} or array-like of shape (n_classes,), \
             default="uniform"
-        Class priors :math:`\\pi_c`. ``"uniform"``: equal priors, i.e. eq. (6)
-        as published; ``"empirical"``: the class proportions of the training
-        data; an array: given priors in the order of ``classes_`` (positive,
-        summing to one).
+        Class priors :math:`\\pi_c`: equal (eq. (6) as published), the class
+        proportions of the training data, or given in the order of ``classes_``
+        (positive, summing to one).
 
     Attributes
     ----------
@@ -58,9 +54,8 @@ class DiagonalLDA(ClassifierMixin, BaseEstimator):
     Notes
     -----
     Features with zero pooled variance (constant within every class, up to
-    rounding) carry no estimable scale; they are left out of the sum, i.e.
-    weighted zero. If every feature has zero variance the prediction is the
-    class with the largest prior (the first class on ties).
+    rounding) are left out of the sum; if every feature has, the prediction is
+    the class with the largest prior (the first on ties).
 
     References
     ----------
@@ -104,7 +99,6 @@ class DiagonalLDA(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self : DiagonalLDA
-            The fitted classifier.
         """
         X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
         check_classification_targets(y)
@@ -172,14 +166,12 @@ class DiagonalLDA(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Samples.
 
         Returns
         -------
         scores : ndarray of shape (n_samples,) or (n_samples, n_classes)
             Per-class log posterior up to a per-sample constant; with two classes
-            (as in scikit-learn) the log odds of ``classes_[1]`` against
-            ``classes_[0]``, positive values meaning ``classes_[1]``.
+            the log odds of ``classes_[1]`` against ``classes_[0]``.
         """
         jll = self._joint_log_likelihood(X)
         if jll.shape[1] == 2:
@@ -192,12 +184,10 @@ class DiagonalLDA(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Samples.
 
         Returns
         -------
         y_pred : ndarray of shape (n_samples,)
-            Predicted class labels.
         """
         jll = self._joint_log_likelihood(X)
         return self.classes_[np.argmax(jll, axis=1)]
@@ -208,13 +198,11 @@ class DiagonalLDA(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Samples.
 
         Returns
         -------
         log_proba : ndarray of shape (n_samples, n_classes)
-            Log posterior class probabilities, columns in the order of
-            ``classes_``.
+            Columns in the order of ``classes_``.
         """
         jll = self._joint_log_likelihood(X)
         return jll - logsumexp(jll, axis=1, keepdims=True)
@@ -225,11 +213,10 @@ class DiagonalLDA(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Samples.
 
         Returns
         -------
         proba : ndarray of shape (n_samples, n_classes)
-            Posterior class probabilities, columns in the order of ``classes_``.
+            Columns in the order of ``classes_``.
         """
         return softmax(self._joint_log_likelihood(X), axis=1)

@@ -9,19 +9,17 @@ from sklearn.utils.multiclass import check_classification_targets
 def welch_t_score(X, y):
     """Welch two-sample t-test of every feature between two classes.
 
-    The score function of the gene selection in Berrar and Lozano (2013),
-    Section 7 ("using Welch's t-test, we selected n = 30 top-scoring genes"), and
-    Boulesteix et al. (2015): per feature the statistic
+    The score function of the gene selection of Berrar and Lozano (2013, Section
+    7) and Boulesteix et al. (2015): per feature
 
     .. math::
 
         t = \\frac{\\bar{x}_1 - \\bar{x}_0}{\\sqrt{s_1^2 / n_1 + s_0^2 / n_0}}
 
-    with unbiased class variances and the Welch-Satterthwaite degrees of
-    freedom, two-sided. Use it as ``SelectKBest(welch_t_score, k=...)``: the
-    largest :math:`|t|` are the smallest p-values. Being a plain function of the
-    training rows, it is refitted inside every training fold when it sits in a
-    :class:`~sklearn.pipeline.Pipeline`.
+    with unbiased class variances and Welch-Satterthwaite degrees of freedom,
+    two-sided. Use it as ``SelectKBest(welch_t_score, k=...)`` (the largest
+    :math:`|t|` have the smallest p-values); inside a
+    :class:`~sklearn.pipeline.Pipeline` it is refitted in every training fold.
 
     Parameters
     ----------
@@ -38,18 +36,11 @@ def welch_t_score(X, y):
         Two-sided p-values, equal to those of
         ``scipy.stats.ttest_ind(..., equal_var=False)``.
 
-    Raises
-    ------
-    ValueError
-        If ``y`` has other than two classes or a class has fewer than two
-        samples.
-
     Notes
     -----
-    A feature that is constant within both classes has no estimable standard
-    error. Where scipy returns ``nan``, we return a documented limit: equal class
-    means give ``|t| = 0`` and ``p = 1`` (no evidence), different class means give
-    ``|t| = inf`` and ``p = 0`` (the feature separates the classes perfectly).
+    A feature constant within both classes has no standard error; where scipy
+    returns ``nan``, equal class means give ``|t| = 0`` and ``p = 1``, different
+    ones ``|t| = inf`` and ``p = 0`` (the feature separates the classes).
 
     Examples
     --------

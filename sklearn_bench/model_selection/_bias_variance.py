@@ -1,15 +1,8 @@
-"""Bias-variance decomposition of a learner's loss over bootstrap learning samples.
+"""Bias-variance decomposition of a learner's loss over bootstrap learning samples:
+squared loss (Geman, Bienenstock & Doursat 1992) and 0-1 loss (Domingos 2000, *A
+unified bias-variance decomposition*, ICML, noise taken as zero)."""
 
-The learner is refitted on ``n_rounds`` bootstrap samples of the learning sample
-(the training sets of :class:`BootstrapOOB`, or of any splitter) and predicts one
-fixed test set; the spread of its predictions over the rounds is the variance, the
-error of its main prediction the bias. Squared loss: the classical decomposition
-(Geman, Bienenstock & Doursat 1992); 0-1 loss: Domingos (2000), *A unified
-bias-variance decomposition*, ICML, with the noise taken as zero (the test labels
-are the truth). mlxtend's ``bias_variance_decomp`` draws the same bootstrap samples
-(``numpy.random.RandomState(seed)``, n draws with replacement per round).
-"""
-
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 
 import numpy as np
@@ -97,22 +90,14 @@ class BiasVarianceResult:
 def _train_indices(cv, X, y, n_rounds, random_state):
     if cv is None:
         cv = BootstrapOOB(n_bootstraps=n_rounds, random_state=random_state)
-        splits = cv.split(X, y)
-    elif isinstance(cv, str | bytes | int | float | dict) or cv is True:
+    if isinstance(cv, str | bytes | dict) or not (
+        hasattr(cv, "split") or isinstance(cv, Iterable)
+    ):
         raise ValueError(
             "`cv` must be None, a splitter with `split` or an iterable of "
             f"(train, test) index pairs; got {cv!r}."
         )
-    elif hasattr(cv, "split"):
-        splits = cv.split(X, y)
-    else:
-        try:
-            splits = iter(cv)
-        except TypeError:
-            raise ValueError(
-                "`cv` must be None, a splitter with `split` or an iterable of "
-                f"(train, test) index pairs; got {type(cv).__name__}."
-            ) from None
+    splits = cv.split(X, y) if hasattr(cv, "split") else cv
     out = []
     try:
         splits = list(splits)
@@ -152,9 +137,7 @@ def _main_label(pred):
     """Per column, the most frequent label; ties go to the smallest label."""
     labels, codes = np.unique(pred, return_inverse=True)
     codes = codes.reshape(pred.shape)
-    counts = np.zeros((labels.size, pred.shape[1]), dtype=int)
-    for c in range(labels.size):
-        counts[c] = np.sum(codes == c, axis=0)
+    counts = (codes[None] == np.arange(labels.size)[:, None, None]).sum(axis=1)
     return labels[np.argmax(counts, axis=0)]
 
 
@@ -173,24 +156,16 @@ def bias_variance_decomposition(
     """Decompose a learner's expected loss on a test set into bias and variance.
 
     The learner (a fresh clone each round) is fitted on the training indices of
-    each split of ``cv`` — by default ``BootstrapOOB(n_bootstraps=n_rounds,
-    random_state=random_state)``, n draws with replacement from the learning
-    sample — and predicts the fixed test set. With ``ŷ_r(x)`` the round-``r``
-    prediction and ``y_m(x)`` the main prediction:
-
-    - ``loss="squared"``: ``y_m`` the mean prediction; ``bias = mean_x (y_m −
-      y)²`` (the squared bias), ``variance = mean_{x,r} (ŷ_r − y_m)²``, and
-      ``expected_loss = bias + variance``.
-    - ``loss="0-1"``: ``y_m`` the most frequent label; ``bias = mean_x [y_m ≠
-      y]``, ``variance = mean_{x,r} [ŷ_r ≠ y_m]`` (Domingos 2000), and
-      ``net_variance`` the variance that adds on unbiased points minus the one
-      that subtracts on biased points, so that ``expected_loss = bias +
-      net_variance``.
+    each split of ``cv`` and predicts the fixed test set. The main prediction is
+    the mean (squared loss) or the most frequent label (0-1 loss, Domingos 2000);
+    ``expected_loss = bias + variance`` for squared loss and ``bias +
+    net_variance`` for 0-1 loss (see :class:`BiasVarianceResult`).
 
     Parameters
     ----------
     estimator : estimator object
-        Has ``fit`` and ``predict``; cloned for every round.
+        Has ``fit`` and ``predict``; cloned for every round (with its own seed:
+        ``random_state=None`` adds its own randomness to the variance).
     X_train, y_train : array-like
         The learning sample the bootstrap samples are drawn from.
     X_test, y_test : array-like
@@ -212,16 +187,9 @@ def bias_variance_decomposition(
 
     Notes
     -----
-    Same draws as mlxtend, same numbers: ``expected_loss``, ``bias`` and
-    ``variance`` equal mlxtend's ``avg_expected_loss``, ``avg_bias`` and
-    ``avg_var``. Differences: any labels (mlxtend's 0-1 loss needs
-    non-negative integer labels for its ``bincount`` mode), a fresh clone per
-    round (mlxtend refits the same object), and Domingos' net variance, with
-    which the 0-1 decomposition adds up. A learning sample whose bootstrap
-    draw contains every point is redrawn by :class:`BootstrapOOB` (probability
-    ``n!/nⁿ``, nil beyond a dozen points), where mlxtend would keep it. The
-    estimator's own seed is cloned unchanged, so an estimator with
-    ``random_state=None`` adds its own randomness to the variance.
+    The default draws are mlxtend's, so ``expected_loss``, ``bias`` and
+    ``variance`` equal its ``bias_variance_decomp`` (see the user guide's table
+    for mlxtend users); a draw containing every point is redrawn.
 
     Examples
     --------

@@ -51,15 +51,8 @@ def _pointwise_loss(loss, y_true, y_pred):
 
 
 def _no_information(loss, y, y_pred):
-    """No-information error rate, Efron & Tibshirani (1997) eq. (27).
-
-    :math:`\\hat\\gamma = n^{-2} \\sum_i \\sum_j Q(y_i, \\hat y_j)`.
-
-    For 0-1 loss this is :math:`\\sum_l \\hat p_l (1 - \\hat q_l)` with
-    :math:`\\hat p_l` the observed and :math:`\\hat q_l` the predicted share of
-    class l; for squared error it is
-    :math:`\\overline{y^2} - 2 \\bar y \\bar{\\hat y} + \\overline{\\hat y^2}`.
-    """
+    """No-information error rate, Efron & Tibshirani (1997) eq. (27): for 0-1
+    loss sum_l p_l (1 - q_l) (observed and predicted class shares)."""
     if loss == "zero_one":
         classes, y_codes = np.unique(np.concatenate([y, y_pred]), return_inverse=True)
         p = np.bincount(y_codes[: len(y)], minlength=len(classes)) / len(y)
@@ -73,51 +66,32 @@ class Bootstrap632Scorer(BaseEstimator):
     """Score one out-of-bootstrap split by the .632 or .632+ rule.
 
     Efron and Tibshirani (1997) correct the pessimistic out-of-bootstrap error
-    :math:`\\widehat{Err}^{(1)}` (a rule trained on a bootstrap sample has seen only
-    about 63.2% of the distinct observations) with the optimistic apparent error
-    :math:`\\overline{err}`:
+    :math:`\\widehat{Err}^{(1)}` with the optimistic apparent error
+    :math:`\\overline{err}`: .632, eq. (24), is :math:`\\widehat{Err}^{(.632)} =
+    .368\\,\\overline{err} + .632\\,\\widehat{Err}^{(1)}`; .632+, eqs. (27)-(32),
+    uses the no-information error rate :math:`\\hat\\gamma = n^{-2}\\sum_i\\sum_j
+    Q(y_i, r(t_j))`, the clipped error :math:`\\widehat{Err}^{(1)\\prime} =
+    \\min(\\widehat{Err}^{(1)}, \\hat\\gamma)` and the relative overfitting rate
+    :math:`\\hat R' = (\\widehat{Err}^{(1)\\prime} - \\overline{err}) / (\\hat\\gamma
+    - \\overline{err})` (0 unless both differences are positive),
 
-    - .632, eq. (24): :math:`\\widehat{Err}^{(.632)} = .368\\,\\overline{err} +
-      .632\\,\\widehat{Err}^{(1)}`.
-    - .632+, eqs. (27)-(32): with the no-information error rate
-      :math:`\\hat\\gamma = n^{-2}\\sum_i\\sum_j Q(y_i, r(t_j))` (for 0-1 loss
-      :math:`\\sum_l \\hat p_l (1 - \\hat q_l)`), the clipped out-of-bootstrap error
-      :math:`\\widehat{Err}^{(1)\\prime} = \\min(\\widehat{Err}^{(1)}, \\hat\\gamma)`
-      and the relative overfitting rate :math:`\\hat R' = (\\widehat{Err}^{(1)\\prime}
-      - \\overline{err}) / (\\hat\\gamma - \\overline{err})` if
-      :math:`\\widehat{Err}^{(1)\\prime} > \\overline{err}` and :math:`\\hat\\gamma >
-      \\overline{err}`, else 0 (so :math:`\\hat R' \\in [0, 1]`),
+    .. math::
 
-      .. math::
+        \\widehat{Err}^{(.632+)} = \\widehat{Err}^{(.632)} +
+        (\\widehat{Err}^{(1)\\prime} - \\overline{err})
+        \\frac{.368 \\cdot .632\\, \\hat R'}{1 - .368\\, \\hat R'},
 
-          \\widehat{Err}^{(.632+)} = \\widehat{Err}^{(.632)} +
-          (\\widehat{Err}^{(1)\\prime} - \\overline{err})
-          \\frac{.368 \\cdot .632\\, \\hat R'}{1 - .368\\, \\hat R'} .
+    reported with the weight :math:`\\hat w = .632 / (1 - .368 \\hat R')` of
+    eq. (29).
 
-      When :math:`\\widehat{Err}^{(1)} \\le \\hat\\gamma` this equals
-      :math:`(1 - \\hat w)\\overline{err} + \\hat w \\widehat{Err}^{(1)}` with
-      :math:`\\hat w = .632 / (1 - .368 \\hat R')`, eq. (29); the weight reported is
-      that :math:`\\hat w`.
-
-    **Why a scorer.** The .632 rules need nothing but the model fitted on one
-    :class:`BootstrapOOB` split, scored on its own training rows
-    (:math:`\\overline{err}`), its out-of-bootstrap rows
-    (:math:`\\widehat{Err}^{(1)}`) and, for .632+, all n rows (for
-    :math:`\\hat\\gamma`): one performance :math:`\\hat p_b` per replicate, which
-    the paired tests of Hothorn et al. (2005) consume, with no extra fit. So it is
-    called as ``scorer(estimator, X, y, train=train, test=test)``; pass it in the
-    ``scoring`` of :class:`~sklearn_bench.BenchmarkExperiment` (e.g.
-    ``scoring=["error_rate", Bootstrap632Scorer()]`` with ``cv=BootstrapOOB()``),
-    which records the metric ``".632+"`` (or ``".632"``), lower is better. A
-    runner that already has the training and validation scores combines them
-    with :meth:`combine`.
-
-    Per replicate, :math:`\\overline{err}` and :math:`\\hat\\gamma` refer to the
-    model fitted on :math:`\\mathfrak{L}^b`, not to one fit on the whole sample as
-    in Efron and Tibshirani's pooled estimator; the formulas are theirs, applied
-    with :math:`\\mathfrak{L}^b` in the role of the learning sample. Since .632+
-    is not linear, the mean of per-replicate .632+ values differs slightly from
-    .632+ of the mean errors.
+    The scorer needs only the model fitted on one :class:`BootstrapOOB` split
+    (one performance per replicate, no extra fit), so it is called as
+    ``scorer(estimator, X, y, train=train, test=test)``: pass it in the
+    ``scoring`` of :class:`~sklearn_bench.BenchmarkExperiment`, which records the
+    metric ``".632+"`` (or ``".632"``); :meth:`combine` takes errors a runner
+    already has. The formulas are applied with :math:`\\mathfrak{L}^b` as the
+    learning sample, so the mean of per-replicate values differs slightly from
+    Efron and Tibshirani's pooled estimator.
 
     Parameters
     ----------
@@ -130,15 +104,13 @@ class Bootstrap632Scorer(BaseEstimator):
     Attributes
     ----------
     name : str
-        The metric's name in results tables: ``".632+"`` (``plus=True``) or
-        ``".632"``.
+        The metric's name in results tables: ``".632+"`` or ``".632"``.
     greater_is_better : bool
         ``False``: the estimate is an error.
     task : {"classification", "regression"}
-        ``"classification"`` for ``loss="zero_one"``, ``"regression"`` for
-        ``loss="squared_error"``.
+        The problem of ``loss``.
     needs_split : bool
-        ``True``: called as ``scorer(estimator, X, y, train=train, test=test)``.
+        ``True``: called with each split's indices (see Notes).
 
     See Also
     --------
@@ -146,11 +118,9 @@ class Bootstrap632Scorer(BaseEstimator):
 
     Notes
     -----
-    The four attributes above are the protocol by which ``scoring`` recognises
-    a scorer of the whole learning sample and a split: any callable with
-    ``needs_split`` true is called with each split's indices, as the
-    :class:`~sklearn_bench.experiment.Metric` of its ``name``,
-    ``greater_is_better`` and ``task``.
+    The four attributes are the protocol of a scorer of a split: any callable
+    with ``needs_split`` true is called with each split's indices, as the
+    :class:`~sklearn_bench.experiment.Metric` of its other three attributes.
 
     References
     ----------
@@ -171,13 +141,6 @@ class Bootstrap632Scorer(BaseEstimator):
     >>> print(round(res.apparent, 3), round(res.out_of_bootstrap, 3),
     ...       round(res.estimate, 3))
     0.0 0.093 0.064
-    >>> round(scorer(knn, X, y, train=train, test=test), 3)
-    0.064
-    >>> scorer.name, scorer.greater_is_better, scorer.task, scorer.needs_split
-    ('.632+', False, 'classification', True)
-    >>> res = scorer.combine(apparent=0.0, out_of_bootstrap=0.093, no_information=0.466)
-    >>> print(round(res.relative_overfitting, 3), round(res.weight, 3))
-    0.2 0.682
     """
 
     _parameter_constraints: dict = {
@@ -185,8 +148,6 @@ class Bootstrap632Scorer(BaseEstimator):
         "plus": ["boolean"],
     }
 
-    # The protocol of a scorer that needs the split (see Notes): called with the
-    # learning sample and the split's indices, a loss (lower is better).
     needs_split = True
     greater_is_better = False
 
@@ -201,8 +162,7 @@ class Bootstrap632Scorer(BaseEstimator):
 
     @property
     def task(self):
-        """The kind of problem of the loss: ``"classification"`` or
-        ``"regression"``."""
+        """``"classification"`` (0-1 loss) or ``"regression"``."""
         return "classification" if self.loss == "zero_one" else "regression"
 
     def combine(self, apparent, out_of_bootstrap, no_information=None):
@@ -293,12 +253,6 @@ class Bootstrap632Scorer(BaseEstimator):
         return self.combine(loss[train].mean(), loss[test].mean(), gamma)
 
     def __call__(self, estimator, X, y, *, train, test):
-        """The .632 (or .632+) error of ``estimator`` on one split; lower is better.
-
-        Parameters are those of :meth:`components`.
-
-        Returns
-        -------
-        estimate : float
-        """
+        """The .632 (or .632+) error of ``estimator`` on one split; the
+        parameters are those of :meth:`components`."""
         return self.components(estimator, X, y, train=train, test=test).estimate

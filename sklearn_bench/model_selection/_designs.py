@@ -1,75 +1,23 @@
-"""Splitters of the intervals for one learner's generalization error.
-
+"""Splitters of the intervals for one learner's generalization error:
 :class:`NestedCV` (Bates, Hastie & Tibshirani, 2024, Algorithm 1) and
-:class:`PairedSubsampling` (Nadeau & Bengio, 2003) yield their splits in a fixed
-order; ``split_roles`` says what each split is, so that
-:func:`~sklearn_bench.stats.generalization_error_interval` can read a table of
-pointwise losses. Holdout and repeated subsampling come from scikit-learn
-(``train_test_split``, :class:`~sklearn.model_selection.ShuffleSplit`).
+:class:`PairedSubsampling` (Nadeau & Bengio, 2003), whose ``split_roles`` says
+what each split is (for :func:`~sklearn_bench.stats.generalization_error_interval`).
 """
 
 from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import BaseCrossValidator
-from sklearn.utils import check_random_state, indexable
-from sklearn.utils._param_validation import Interval, validate_parameter_constraints
-from sklearn.utils.validation import _num_samples
+from sklearn.utils._param_validation import Interval
 
-from ._bootstrap import _check_split_input
+from ._bootstrap import _Splitter
 
 
-class _RoleSplitter(BaseCrossValidator):
-    """Parameter validation, input checks and the random state of ``split``."""
+class _RoleSplitter(_Splitter):
+    """A splitter whose splits have roles (:meth:`split_roles`)."""
 
-    def _validate_params(self):
-        params = {name: getattr(self, name) for name in self._parameter_constraints}
-        validate_parameter_constraints(
-            self._parameter_constraints, params, caller_name=type(self).__name__
-        )
-
-    def split(self, X, y=None, groups=None):
-        """Generate indices to split data into training and validation set.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data.
-        y : array-like of shape (n_samples,), default=None
-            Always ignored, exists for compatibility.
-        groups : object
-            Always ignored, exists for compatibility.
-
-        Yields
-        ------
-        train : ndarray
-            The training set indices for that split, sorted.
-        test : ndarray
-            The validation set indices for that split, sorted.
-        """
-        self._validate_params()
-        _check_split_input(X, y)
-        X, y, groups = indexable(X, y, groups)
-        try:
-            rng = check_random_state(self.random_state)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"`random_state`: {exc}") from None
-        yield from self._generate(_num_samples(X), rng)
-
-    def get_n_splits(self, X=None, y=None, groups=None):
-        """Return the number of splits (the rows of :meth:`split_roles`).
-
-        Parameters
-        ----------
-        X, y, groups : object
-            Always ignored, exist for compatibility.
-
-        Returns
-        -------
-        n_splits : int
-        """
-        return len(self.split_roles())
+    def _n_splits(self):
+        return len(self._roles())
 
     def split_roles(self, X=None, y=None, groups=None):
         """What each split is, one row per split in the order ``split`` yields.
@@ -93,23 +41,14 @@ class _RoleSplitter(BaseCrossValidator):
 class NestedCV(_RoleSplitter):
     """Repeated K-fold cross-validation with an inner CV in every outer fold.
 
-    Bates, Hastie & Tibshirani (2024), Algorithm 1. Each repetition draws a
-    random partition of the n observations into K folds (sizes differ by at
-    most one). It yields, in this order:
-
-    - the K **outer** splits: train on the other K − 1 folds, validate on
-      fold k (ordinary K-fold cross-validation);
-    - for each outer fold k, the K − 1 **inner** splits of its training part:
-      train on the K − 2 folds other than k and j, validate on fold j.
-
-    So a repetition has K² splits and fits K² models; ``n_repeats`` repetitions
-    fit ``n_repeats * n_splits**2``. The inner folds partition the outer
-    training part, as the inner CV of Algorithm 1 does. :meth:`split_roles`
-    gives ``repeat``, ``outer`` (k) and ``inner`` (the position of j among the
-    other folds, -1 for an outer split), the structure that
-    :func:`~sklearn_bench.stats.generalization_error_interval` with
-    ``method="nested_cv"`` needs. The order is that of mlr3inferr's
-    ``ResamplingNestedCV``.
+    Bates, Hastie & Tibshirani (2024), Algorithm 1, in the order of mlr3inferr's
+    ``ResamplingNestedCV``. Each repetition draws a random partition of the n
+    observations into K folds (sizes differ by at most one) and yields the K
+    **outer** splits (train on the other K − 1 folds, validate on fold k), then
+    for each outer fold k the K − 1 **inner** splits of its training part (train
+    on the K − 2 folds other than k and j, validate on fold j): K² splits a
+    repetition. :meth:`split_roles` gives ``repeat``, ``outer`` (k) and
+    ``inner`` (the position of j among the other folds, -1 for an outer split).
 
     Parameters
     ----------
@@ -118,9 +57,7 @@ class NestedCV(_RoleSplitter):
     n_repeats : int, default=10
         Number of repetitions (random partitions).
     random_state : int, RandomState instance or None, default=None
-        Controls the partitions. Resolved with
-        :func:`~sklearn.utils.check_random_state` inside ``split``: an int
-        gives the same splits on every call.
+        Controls the partitions, as in :class:`BootstrapOOB`.
 
     See Also
     --------
@@ -138,19 +75,11 @@ class NestedCV(_RoleSplitter):
     >>> import numpy as np
     >>> from sklearn_bench.model_selection import NestedCV
     >>> cv = NestedCV(n_splits=3, n_repeats=1, random_state=0)
-    >>> cv
-    NestedCV(n_repeats=1, n_splits=3, random_state=0)
-    >>> for train, test in cv.split(np.zeros((6, 1))):
-    ...     print(train, test)
-    [0 1 2 5] [3 4]
-    [0 1 3 4] [2 5]
-    [2 3 4 5] [0 1]
-    [0 1] [2 5]
-    [2 5] [0 1]
-    [0 1] [3 4]
-    [3 4] [0 1]
-    [2 5] [3 4]
-    [3 4] [2 5]
+    >>> splits = list(cv.split(np.zeros((6, 1))))
+    >>> [test.tolist() for _, test in splits]
+    [[3, 4], [2, 5], [0, 1], [2, 5], [0, 1], [3, 4], [0, 1], [3, 4], [2, 5]]
+    >>> splits[3][0]  # outer fold 0 ([3, 4]), inner fold [2, 5]: trains on the rest
+    array([0, 1])
     >>> cv.split_roles().head(4)
        split  repeat  outer  inner
     0      0       0      0     -1
@@ -190,7 +119,7 @@ class NestedCV(_RoleSplitter):
             for s, (o, i, _) in enumerate(pairs)
         ]
 
-    def _generate(self, n, rng):
+    def _generate(self, n, y, rng):
         if n < self.n_splits:
             raise ValueError(
                 f"`X` has {n} rows: cannot have number of splits "
@@ -208,20 +137,16 @@ class PairedSubsampling(_RoleSplitter):
     """Subsamples of the whole data and of paired disjoint halves.
 
     The design of Nadeau & Bengio's (2003) conservative Z interval, in
-    mlr3inferr's order (``ResamplingPairedSubsampling``):
-
-    - J (``n_subsamples``) random subsamples of the n observations:
-      train on ``floor(train_size * n)`` rows, validate on the other n2; their
-      mean error is the point estimate;
-    - then M (``n_pairs``) times: split the data at random into two disjoint
-      halves of ``n // 2`` rows, and draw J subsamples within each half, each
-      validating on n2 rows (the same n2) and training on the other
-      ``n // 2 - n2`` rows of its half. The two halves' mean errors differ
-      only by independent noise, which gives the variance.
-
-    ``n_subsamples * (2 * n_pairs + 1)`` splits in all. :meth:`split_roles`
-    gives ``pair`` (m, -1 for the J subsamples of the whole data), ``half``
-    (0 or 1, -1 likewise) and ``subsample`` (j).
+    mlr3inferr's order (``ResamplingPairedSubsampling``): J (``n_subsamples``)
+    random subsamples of the n observations, each training on
+    ``floor(train_size * n)`` rows and validating on the other n2 (their mean
+    error is the point estimate); then M (``n_pairs``) times, two disjoint random
+    halves of ``n // 2`` rows with J subsamples each, validating on n2 rows and
+    training on the other ``n // 2 - n2`` rows of the half (the halves' mean
+    errors differ by independent noise only, which gives the variance):
+    ``n_subsamples * (2 * n_pairs + 1)`` splits. :meth:`split_roles` gives
+    ``pair`` (m, -1 for the whole-data subsamples), ``half`` (0 or 1, -1
+    likewise) and ``subsample`` (j).
 
     Parameters
     ----------
@@ -233,8 +158,7 @@ class PairedSubsampling(_RoleSplitter):
         Share of the n rows each whole-data subsample trains on, in (0.5, 1);
         the validation size n2 must leave a half at least one training row.
     random_state : int, RandomState instance or None, default=None
-        Controls the draws. Resolved with
-        :func:`~sklearn.utils.check_random_state` inside ``split``.
+        Controls the draws, as in :class:`BootstrapOOB`.
 
     See Also
     --------
@@ -279,9 +203,6 @@ class PairedSubsampling(_RoleSplitter):
         self.train_size = train_size
         self.random_state = random_state
 
-    def _n_splits_per_replicate(self):
-        return 1
-
     def _roles(self):
         parts = [(-1, -1)] + [(m, h) for m in range(self.n_pairs) for h in (0, 1)]
         j = self.n_subsamples
@@ -289,7 +210,7 @@ class PairedSubsampling(_RoleSplitter):
             (p * j + s, m, h, s) for p, (m, h) in enumerate(parts) for s in range(j)
         ]
 
-    def _generate(self, n, rng):
+    def _generate(self, n, y, rng):
         n_test = n - int(np.floor(self.train_size * n))
         half = n // 2
         if n_test < 1 or half - n_test < 1:

@@ -31,43 +31,26 @@ def _n_splits_per_replicate(cv, n_splits):
 def replicate_ids(cv, X, y=None, groups=None):
     """Replicate (learning sample) of each split that ``cv.split(X, y, groups)`` yields.
 
-    A replicate is one learning sample :math:`\\mathfrak{L}^b` in the sense of
-    Hothorn et al. (2005): the performance of a learner on a replicate is the
-    average of its scores over the replicate's splits, and the conditional tests
-    within one data set (Hothorn et al.'s ``"t"``, ``"permutation"``) treat
-    replicates, never folds, as the independent units. The corrected resampled t
-    (the default within a data set) uses the fold scores with a variance
-    correction for their dependence (Bouckaert & Frank 2004); see the user
-    guide, "Tests within one data set".
-
-    The rule, in order:
-
-    - ``sklearn_bench`` splitters say it themselves: :class:`BootstrapOOB` has
-      one split per replicate, :class:`BootstrapCV` ``n_folds`` consecutive splits
-      per replicate (replicate-major order).
-    - :class:`~sklearn.model_selection.RepeatedKFold` and
-      :class:`~sklearn.model_selection.RepeatedStratifiedKFold`: ``n_splits``
-      consecutive splits per repetition.
-    - :class:`~sklearn.model_selection.KFold`,
-      :class:`~sklearn.model_selection.StratifiedKFold`,
-      :class:`~sklearn.model_selection.GroupKFold` and
-      :class:`~sklearn.model_selection.StratifiedGroupKFold`: a k-fold partition of
-      one learning sample, so all splits form replicate 0.
-    - Every other splitter (``ShuffleSplit``, ``StratifiedShuffleSplit``,
-      ``LeaveOneOut``, ``LeavePOut``, ``TimeSeriesSplit``, ``PredefinedSplit``, a list
-      of ``(train, test)`` pairs, ...): one split per replicate.
+    A replicate is one learning sample :math:`\\mathfrak{L}^b` (Hothorn et al.,
+    2005): a learner's performance on it is the mean of its scores over the
+    replicate's splits, and the conditional tests within one data set treat
+    replicates, never folds, as the independent units (see the user guide,
+    "Tests within one data set"). The rule, in order: ``sklearn_bench``'s
+    splitters say it themselves (:class:`BootstrapCV`: ``n_folds`` consecutive
+    splits per replicate); :class:`~sklearn.model_selection.RepeatedKFold` and
+    :class:`~sklearn.model_selection.RepeatedStratifiedKFold` have ``n_splits``
+    consecutive splits per repetition; ``KFold``, ``StratifiedKFold``,
+    ``GroupKFold`` and ``StratifiedGroupKFold`` partition one learning sample, so
+    all their splits form replicate 0; every other splitter (``ShuffleSplit``,
+    ``LeaveOneOut``, ``PredefinedSplit``, a list of ``(train, test)`` pairs, ...)
+    has one split per replicate.
 
     Parameters
     ----------
     cv : cross-validation generator or iterable of (train, test) pairs
-        A splitter with ``split`` and ``get_n_splits`` (as in scikit-learn), or an
-        iterable of splits.
-    X : array-like of shape (n_samples, n_features)
-        The data, as passed to ``cv.split``.
-    y : array-like of shape (n_samples,), default=None
-        Targets, as passed to ``cv.split``.
-    groups : array-like of shape (n_samples,), default=None
-        Group labels, as passed to ``cv.split``.
+        A splitter with ``split`` and ``get_n_splits``, or an iterable of splits.
+    X, y, groups : array-like
+        As passed to ``cv.split`` (``y`` and ``groups`` default to None).
 
     Returns
     -------

@@ -189,3 +189,17 @@ def test_scorer_states_its_metric_through_public_attributes(params, expected):
     scorer = Bootstrap632Scorer(**params)
     got = (scorer.name, scorer.greater_is_better, scorer.task, scorer.needs_split)
     assert got == expected
+
+
+def test_the_scorer_protocol_attributes():
+    """H: the scorer states the protocol of a scorer of a split: its metric's name,
+    direction and task, and that it needs the split's indices."""
+    scorer = Bootstrap632Scorer(plus=True)
+    assert (scorer.name, scorer.greater_is_better, scorer.task, scorer.needs_split) == (
+        ".632+",
+        False,
+        "classification",
+        True,
+    )
+    plain = Bootstrap632Scorer("squared_error", plus=False)
+    assert (plain.name, plain.task) == (".632", "regression")
