@@ -125,11 +125,8 @@ def _same_rows(a, b):
 
 
 def _read_source(source):
-    """The meta dict, task rows and, by ordinal, the rows of each committed
-    task in every per-task table and its checksum, of a store to merge (one
-    snapshot). A store whose task list, or any committed task, does not match
-    its checksum is refused: a merge copies verified rows with their
-    checksums, and never makes a checksum of its own."""
+    """``(meta, task rows, {ordinal: {table: rows}}, {ordinal: checksum})`` of a
+    source, every checksum verified (merge never makes one)."""
     conn, meta = _open_reader(source)
     try:
         conn.execute("BEGIN")
@@ -196,8 +193,7 @@ def _check_conflicts(writer, rows_of, source_id, source, shown):
 
 
 def _merge_into(sources, target, *, shown):
-    """Copy the committed tasks of ``sources`` into the store ``target``
-    (``shown``: the target's name in messages)."""
+    """Copy the committed tasks of ``sources`` into ``target`` (named ``shown``)."""
     writer = StoreWriter(target, _work=True)
     n_copied = 0
     try:

@@ -1,9 +1,5 @@
-"""A store that never leaves the user stuck (docs/cli.rst): :func:`checkpoint_store`
-folds the ``-wal`` file into the store (a store copied without its ``-wal`` file
-loses the tasks committed since the last checkpoint); a store damaged on disk is
-refused when opened, and :func:`salvage_store` copies every committed task it can
-prove intact (its checksum and the domain checks of :mod:`._integrity`) into a
-new store, which the same experiment resumes."""
+"""Checkpoint a store into one file; salvage what a damaged one can prove intact
+(docs/cli.rst)."""
 
 import json
 import os
@@ -42,10 +38,8 @@ from ._writer import StoreWriter
 
 
 def _padded_copy(path, folder):
-    """A copy of the store whose missing pages (a truncated file still counts
-    them in its header) are 0xFF bytes, which SQLite reads as invalid instead of
-    refusing the whole file; a row that lived partly on a lost page may read back
-    wrong, which the checksums and domain checks drop."""
+    """A copy of the store whose missing pages are 0xFF bytes, which SQLite
+    reads as invalid instead of refusing the whole file."""
     copy = Path(folder) / "store.sqlite"
     shutil.copyfile(path, copy)
     wal = Path(f"{path}-wal")
@@ -87,9 +81,8 @@ class SalvageReport:
     n_committed : int
         Tasks committed in the damaged store that were read, checked and kept.
     n_lost : int
-        Tasks that had rows in the damaged store but could not be read or did
-        not pass the checks; they rerun when the experiment is fitted on the new
-        store.
+        Tasks with rows in the damaged store that could not be read or did not
+        pass the checks (they rerun on the new store).
     lost : list of (dataset, split, learner)
         The lost tasks (at most the first 20).
     reasons : dict of str to int
@@ -303,11 +296,7 @@ def _int(value):
 
 
 def read_salvageable(path):
-    """What :func:`salvage_store` would copy, read without writing anything: a
-    :class:`Salvageable` whose ``good`` maps the ordinal of each committed task
-    proven intact to its task row, rows and checksum, ``lost`` lists the tasks whose
-    rows were dropped, ``tasks`` the task rows to register and ``reasons`` counts
-    why tasks were dropped."""
+    """The :class:`Salvageable` that :func:`salvage_store` would copy (read-only)."""
     path = _store_path(path, "path")
     with tempfile.TemporaryDirectory() as folder:
         copy = _padded_copy(path, folder)
@@ -326,24 +315,10 @@ def read_salvageable(path):
 def salvage_store(path, new_path):
     """Copy the committed tasks of a damaged store that can be proven intact.
 
-    Each task is read on its own, so a damaged page loses only the tasks whose
-    rows sit on it. A task is kept only when its checksum (a digest of its rows
-    committed with them, from schema version 3) matches and its rows pass the
-    domain checks against the run's own metadata: one row per metric of the run,
-    named as the run names it, in the order of its metrics; the task's data
-    set, learner and split ids among the run's; scores finite numbers (or a
-    failure's); fit and score times non-negative; ``n_train`` and ``n_test`` as
-    the data set allows, the same for every metric and for every learner on the
-    split; the kept predictions whole and in range. Every other task is dropped
-    and reruns when the same experiment is fitted on the new store (which has
-    the configuration of the old one): salvage never keeps a value it cannot
-    prove. A store whose settings do not match their checksum, or that has no
-    checksums, is refused: nothing of it can be verified.
-
-    The new store is written beside ``new_path`` under a hidden name and put in
-    place when complete, so a killed salvage leaves no half store at
-    ``new_path`` (its leftover is named as such, and removed by the next
-    salvage into ``new_path``).
+    A task is kept only when its checksum matches and its rows pass the domain
+    checks against the run's own metadata; every other task reruns when the same
+    experiment is fitted on the new store. What is checked, and how a killed
+    salvage is cleaned up, is in the user guide (docs/cli.rst).
 
     Parameters
     ----------
@@ -431,10 +406,8 @@ def salvage_store(path, new_path):
 def checkpoint_store(path):
     """Copy a store's ``-wal`` file into the store, so the store is one file.
 
-    Tasks are committed to the ``-wal`` file beside the store and copied into
-    the store by SQLite's checkpoints; a copy of the store alone loses those not
-    yet copied. After this, the store file holds every committed task (the
-    ``-wal`` file is emptied and removed) and can be copied on its own.
+    A copy of a store without its ``-wal`` file loses the tasks committed since
+    the last checkpoint; after this, the store file can be copied on its own.
 
     Parameters
     ----------

@@ -1,12 +1,5 @@
-"""SQLite's WAL file format, read by sklearn_bench: what SQLite would silently
-drop from a store's ``-wal`` file, and a salvage's resealing of its copy.
-
-SQLite reads the frames of a -wal file up to the first whose checksum does not
-match and ignores every later one, committed or not, without a word; a store
-whose -wal file is damaged so is refused on open (:func:`wal_damage`) and a
-salvage reseals its copy (:func:`reseal_wal`) so that the per-task checksums
-judge each task instead.
-"""
+"""What SQLite would silently drop from a ``-wal`` file (every frame after the
+first bad checksum), and a salvage's resealing of its copy."""
 
 from pathlib import Path
 
@@ -65,10 +58,8 @@ def _header(data):
 
 
 def wal_damage(path):
-    """What SQLite silently ignores in a store's ``-wal`` file, as a sentence, or
-    ``None``: SQLite drops every frame after the first whose checksum does not match,
-    committed or not; this reads the file by the WAL format and says when frames of
-    the current -wal that end a transaction lie beyond a bad checksum."""
+    """A sentence when commits of the current -wal lie beyond a bad checksum
+    (SQLite would ignore them), else ``None``."""
     wal = f"{path}-wal"
     try:
         with open(wal, "rb") as file:
@@ -120,10 +111,8 @@ def wal_damage(path):
 
 
 def reseal_wal(wal):
-    """Rewrite the frame checksums of a -wal file (a salvage's copy) so that
-    SQLite reads every frame of the current -wal up to its last commit, the
-    damaged ones included; returns the number of frames resealed. The tasks'
-    own checksums then decide what of it is intact."""
+    """Rewrite the frame checksums of a salvage's copy of a -wal so SQLite reads
+    every frame; the number resealed."""
     data = bytearray(Path(wal).read_bytes())
     header = _header(data) if len(data) >= 32 else None
     if header is None or header[1] < 512:

@@ -1,6 +1,4 @@
-"""The writer of a store: only the driver writes, a task with its score rows,
-kept predictions and checksum in one transaction, the write lock held for the
-whole run (the layout is in :mod:`._schema`)."""
+"""The driver's writer of a store: a task and its checksum in one transaction."""
 
 import json
 import sqlite3
@@ -38,11 +36,7 @@ from ._schema import (
 
 
 class StoreWriter:
-    """The driver's side of a store: opens, checks, locks and commits tasks.
-
-    ``path`` is created if missing (its folder must exist); a file that is not a
-    sklearn_bench store, or of a newer schema, is a ``ValueError``, and another
-    writer holding the lock (``timeout`` seconds) a ``RuntimeError``.
+    """Opens, checks, locks (for the whole run) and commits tasks to a store.
 
     Examples
     --------
@@ -85,8 +79,7 @@ class StoreWriter:
         """Set the connection up, take the write lock, check; the meta dict."""
         if new:
             self.conn.execute("PRAGMA journal_mode=WAL")
-        # Durable against a killed process (not against power loss) and
-        # without an fsync per commit.
+        # Durable against a killed process (not power loss), no fsync per commit.
         self.conn.execute("PRAGMA synchronous=NORMAL")
         # Checkpoint (copy the WAL into the database, with an fsync) every
         # ~40 MB rather than every 4 MB of commits, and when the run ends.
@@ -113,13 +106,9 @@ class StoreWriter:
         return json.loads(self.meta["config"]) if self.meta else None
 
     def start(self, config, tasks, result, *, keep_predictions, overwrite=False):
-        """Register the tasks of a run (``config``, ``result``: JSON-safe) and
-        return the ids ``(dataset, split, learner)`` of the store's committed tasks;
-        each task's ordinal is then in ``self.ordinals``. On an existing store the
-        configuration is combined with the stored one (:func:`combine_configs` refuses
-        a changed learner, data set, split or shared setting), the new tasks appended
-        and the stored configuration and result grown to the union; ``overwrite``
-        replaces the content in one transaction."""
+        """Register a run's tasks (their ordinals in ``self.ordinals``), growing a
+        stored run (:func:`combine_configs`) unless ``overwrite``; return the ids of
+        the committed tasks."""
         config = json.loads(json.dumps(config))  # as it will read back
         result = json.loads(json.dumps(result))
         if self.meta and not overwrite:
@@ -215,7 +204,7 @@ class StoreWriter:
         return set()
 
     def _count_unsealed(self):
-        """How many registered tasks have no checksum yet, for :meth:`_seal_if_done`."""
+        """Count the tasks without a checksum (for :meth:`_seal_if_done`)."""
         (self._to_do,) = self.conn.execute(
             "SELECT (SELECT count(*) FROM tasks) - (SELECT count(*) FROM checksums)"
         ).fetchone()
@@ -223,9 +212,7 @@ class StoreWriter:
         self._commit()
 
     def _seal_if_done(self, n_done):
-        """Once every registered task is committed (``n_done`` more just now),
-        seal the set of committed tasks under the settings digest (in the open
-        transaction): a finished store that later loses tasks is refused."""
+        """Seal the committed tasks once all are (``n_done`` more just now)."""
         self._to_do -= n_done
         if self._to_do == 0 and "sealed" not in self.meta:
             self.conn.execute(
@@ -268,8 +255,6 @@ class StoreWriter:
         """Commit ``(ordinal, out)`` tasks in one transaction: all or none."""
         for ordinal, out in items:
             self._insert(ordinal, out)
-        # The tasks' digests, of their rows as SQLite stored them, in the same
-        # transaction: salvage keeps only tasks whose digest matches.
         store_checksums(self.conn, [ordinal for ordinal, _ in items])
         self._seal_if_done(len(items))
         self._commit()
@@ -311,10 +296,8 @@ class StoreWriter:
             )
 
     def copy_tasks(self, tasks, *, meta=None):
-        """Commit ``(ordinal, {table: rows}, checksum)`` tasks read and verified
-        from another store in one transaction (their ordinal column replaced), with
-        their own checksums, each checked again once stored, and ``meta`` values;
-        returns how many."""
+        """Commit verified ``(ordinal, {table: rows}, checksum)`` tasks of another
+        store with their checksums (checked again) in one transaction; how many."""
         conn, n_copied = self.conn, 0
         layout = task_tables()
         try:
@@ -363,8 +346,7 @@ def _plain(value):
 
 
 def open_writer(path, *, overwrite):
-    """A :class:`StoreWriter`; with ``overwrite``, a store that SQLite reports
-    as corrupt is deleted (with a warning) and a new one started."""
+    """A :class:`StoreWriter`; ``overwrite`` replaces a corrupt store (warning)."""
     try:
         return StoreWriter(path)
     except CorruptStoreError:
