@@ -1,18 +1,7 @@
-"""True and estimated errors of classification rules, for the multiple-rule bias.
-
-The data part of Yousefi, Hua and Dougherty (2011), Sections 2.1-2.3: on many
-samples of size n, design every classification rule (feature selection inside
-the learner), estimate its error with every error estimator (cross-validation
-on the same sample) and record its true error (on a large test sample drawn from
-the model, or on the held-out rest of a large real data set). The arrays feed
-:func:`sklearn_bench.stats.multiple_rule_bias`.
-
-It runs through :class:`~sklearn_bench.experiment.BenchmarkExperiment`: one task
-per (sample, rule) fits :class:`ErrorEstimatedLearner`, whose ``fit`` also runs
-the error estimators on the training sample, and the experiment's metrics read
-the true error (``"error_rate"`` on the test rows) and the stored estimates. So
-the runs are parallel (joblib, dask), deterministic given ``random_state``, and
-every rule sees the same samples and the same inner folds (matched pairs).
+"""True and estimated errors of classification rules (Yousefi, Hua and Dougherty
+2011), for :func:`sklearn_bench.stats.multiple_rule_bias`: a
+:class:`~sklearn_bench.experiment.BenchmarkExperiment` of
+:class:`ErrorEstimatedLearner`, whose metrics read the true and estimated errors.
 """
 
 import copy
@@ -247,26 +236,20 @@ def collect_rule_errors(
 ):
     """True and estimated errors of classification rules on many samples.
 
-    Yousefi, Hua and Dougherty (2011), Sections 2.1-2.3 (Figure 1). For each
-    data set and each of ``n_samples`` samples of ``n_train`` rows, every rule
-    is designed on the sample, its error estimated by every error estimator on
-    the same sample, and its true error measured:
-
-    - for a **model** (a sampler ``sampler(n_samples, random_state) -> (X, y)``,
-      e.g. :func:`~sklearn_bench.datasets.make_microarray`), on one test sample
-      of ``n_test`` rows (the paper uses 5000);
-    - for a **real data set** ``(X, y)``, on all rows not drawn for training
-      (the paper draws 60 of 150-250 arrays); the training rows are a
-      stratified random subset (:class:`~sklearn.model_selection.
-      StratifiedShuffleSplit`), so both classes are present.
+    Yousefi, Hua and Dougherty (2011), Sections 2.1-2.3 (Figure 1): on each of
+    ``n_samples`` samples of ``n_train`` rows, every rule is designed, its error
+    estimated by every error estimator on the sample, and its true error measured
+    on a test sample of ``n_test`` rows (a model) or on the rows not drawn (a real
+    data set, stratified draws).
 
     Parameters
     ----------
     rules : dict of str to classifier
         The classification rules, feature selection inside (Pipelines).
     data : dict of str to callable or (X, y)
-        Data sets by name: a sampler (model) or a real data set. Several data
-        sets are the distributions :math:`F_k` of Section 3.3.
+        Data sets by name: a sampler ``sampler(n_samples, random_state) -> (X,
+        y)`` (a model) or a real data set; several are the :math:`F_k` of
+        Section 3.3.
     n_train : int
         Sample size ``n``.
     n_samples : int

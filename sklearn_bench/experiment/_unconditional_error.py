@@ -1,11 +1,4 @@
-"""Unconditional error of a learning method by simulation.
-
-Boulesteix, Hable, Lauer and Eugster (2013), Section 2, procedure 1-3: the
-unconditional error :math:`\\varepsilon(n, M, P) = E_{P^n}[\\varepsilon(\\hat
-f^S_M, P)]` is approximated by fitting the method on ``B`` independent training
-samples of size ``n`` from ``P`` and averaging their errors on one huge test
-sample.
-"""
+"""Unconditional error of a learning method by simulation (Boulesteix et al.)."""
 
 from dataclasses import dataclass, field
 
