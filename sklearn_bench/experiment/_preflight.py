@@ -20,19 +20,6 @@ REGRESSION_LIKE_MIN_VALUES = 10
 REGRESSION_LIKE_MAX_ROWS_PER_VALUE = 5
 
 
-def _label_types(y):
-    """The Python types of the labels of an object array (numbers as one type)."""
-    kinds = set()
-    for value in pd.unique(np.asarray(y, dtype=object).ravel()):
-        if isinstance(value, bool | np.bool_):
-            kinds.add("bool")
-        elif isinstance(value, int | float | np.number):
-            kinds.add("number")
-        else:
-            kinds.add(type(value).__name__)
-    return kinds
-
-
 def check_target(dataset, y, *, name="y"):
     """Refuse missing labels and labels that mix types (``name``: for messages)."""
     y = np.asarray(y)
@@ -43,15 +30,18 @@ def check_target(dataset, y, *, name="y"):
             f"(NaN or None; rows {missing[:10].tolist()}); drop or fill those rows."
         )
     if y.dtype == object:
-        kinds = _label_types(y)
-        if len(kinds) > 1:
-            examples = {}
-            for value in y.ravel():
-                kind = "number" if isinstance(value, int | float) else type(value)
-                examples.setdefault(kind, value)
+        examples = {}  # a label of each type, numbers as one type
+        for value in pd.unique(y.ravel()):
+            if isinstance(value, bool | np.bool_):
+                examples.setdefault("bool", value)
+            elif isinstance(value, int | float | np.number):
+                examples.setdefault("number", value)
+            else:
+                examples.setdefault(type(value).__name__, value)
+        if len(examples) > 1:
             raise ValueError(
                 f"Data set {dataset!r}: the labels in `{name}` mix types "
-                f"({', '.join(sorted(kinds))}; e.g. {list(examples.values())!r}); "
+                f"({', '.join(sorted(examples))}; e.g. {list(examples.values())!r}); "
                 "give every label the same type (e.g. all strings)."
             )
 
@@ -93,14 +83,6 @@ def _takes_text(estimator):
     return bool(tags.categorical or tags.string)
 
 
-def _as_float(X):
-    """``X`` as a float array, or ``None`` when it is not all numbers."""
-    try:
-        return np.asarray(X, dtype=float)
-    except (TypeError, ValueError):
-        return None
-
-
 def check_features(dataset, X, learners, *, name="X"):
     """Refuse text features or NaN for learners that cannot take them, and
     infinite values."""
@@ -120,8 +102,11 @@ def check_features(dataset, X, learners, *, name="X"):
                 "make_pipeline(make_column_transformer((OneHotEncoder(), "
                 f"[{column!r}]), remainder='passthrough'), learner)) or drop it."
             )
-    values = _as_float(X)
-    if values is None or values.size == 0:
+    try:
+        values = np.asarray(X, dtype=float)
+    except (TypeError, ValueError):  # not all numbers
+        return
+    if values.size == 0:
         return
     if np.isinf(values).any():
         rows = np.flatnonzero(np.isinf(values).reshape(len(values), -1).any(axis=1))

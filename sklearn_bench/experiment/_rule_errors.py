@@ -259,17 +259,10 @@ def collect_rule_errors(
     error_estimators : dict of str to splitter, default=None
         As in :class:`ErrorEstimatedLearner`; ``None`` is 5-fold, 10-fold and
         leave-one-out cross-validation.
-    n_jobs : int, default=None
-        Parallel tasks (joblib), as in
-        :class:`~sklearn_bench.experiment.BenchmarkExperiment`.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the samples, the inner folds and the rules.
-    progress : bool, default=False
-        Progress bar.
-    store : str or path-like, default=None
-        SQLite store of the experiment: an interrupted collection resumes
-        where it stopped (see
-        :class:`~sklearn_bench.experiment.BenchmarkExperiment`).
+    n_jobs, random_state, progress, store
+        As in :class:`~sklearn_bench.experiment.BenchmarkExperiment` (``progress``
+        defaults to False); ``random_state`` seeds the samples, inner folds and
+        rules.
 
     Returns
     -------
@@ -341,27 +334,22 @@ def collect_rule_errors(
         store=store,
     )
     result = experiment.fit(datasets).results_
-    shape = (len(rules), n_samples, len(datasets))
-    true = np.empty(shape)
-    est = np.empty((len(rules), len(error_estimators), n_samples, len(datasets)))
-    for metric in scoring:
-        perf = result.performance(metric)
-        table = perf.pivot_table(
+
+    def errors(metric):  # of shape (rules, samples, data sets)
+        table = result.performance(metric).pivot_table(
             index="learner",
             columns=["dataset", "replicate"],
             values="value",
             observed=True,
             dropna=False,
-        ).loc[list(rules), list(datasets)]
-        values = table.to_numpy().reshape(len(rules), len(datasets), n_samples)
-        values = values.transpose(0, 2, 1)
-        if metric == "true_error":
-            true[...] = values
-        else:
-            est[:, list(error_estimators).index(metric)] = values
+        )
+        values = table.loc[list(rules), list(datasets)].to_numpy()
+        values = values.reshape(len(rules), len(datasets), n_samples)
+        return np.ascontiguousarray(values.transpose(0, 2, 1))
+
     return RuleErrors(
-        true_error=true,
-        estimated_error=est,
+        true_error=errors("true_error"),
+        estimated_error=np.stack([errors(name) for name in error_estimators], axis=1),
         rules=list(rules),
         error_estimators=list(error_estimators),
         datasets=list(datasets),

@@ -21,15 +21,11 @@ from ._scoring import pointwise_losses
 SEED_LEARNER, SEED_CV, SEED_LEARNING_SAMPLE, SEED_TEST_SAMPLE = 0, 1, 2, 3
 
 
-def stable_hash(name):
-    """CRC-32 of the UTF-8 bytes (Python's ``hash`` is salted per process)."""
-    return zlib.crc32(name.encode("utf-8"))
-
-
 @functools.lru_cache(maxsize=4096)  # the learners of a replicate share it
 def derive_seed(base, dataset, purpose, replicate=0):
     """The first word of ``SeedSequence([base, crc32, purpose, replicate])``."""
-    seq = np.random.SeedSequence([base, stable_hash(dataset), purpose, replicate])
+    name = zlib.crc32(dataset.encode("utf-8"))  # ``hash`` is salted per process
+    seq = np.random.SeedSequence([base, name, purpose, replicate])
     return int(seq.generate_state(1, dtype=np.uint32)[0])
 
 

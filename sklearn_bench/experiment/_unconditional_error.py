@@ -131,15 +131,9 @@ def unconditional_error(
     scoring : str or Metric, default=None
         The loss; ``None`` is the error rate for classifiers and the mean squared
         error for regressors.
-    n_jobs : int, default=None
-        Parallel tasks (joblib).
-    random_state : int, RandomState instance or None, default=None
-        Seeds the samples and the learners.
-    progress : bool, default=False
-        Progress bar.
-    store : str or path-like, default=None
-        SQLite store: an interrupted simulation resumes where it stopped (see
-        :class:`~sklearn_bench.experiment.BenchmarkExperiment`).
+    n_jobs, random_state, progress, store
+        As in :class:`~sklearn_bench.experiment.BenchmarkExperiment` (``progress``
+        defaults to False).
 
     Returns
     -------

@@ -35,42 +35,25 @@ FAILURES_QUERY = (
     "scores WHERE error_type != '' OR error_message != '' OR traceback != '' "
     "ORDER BY ordinal, metric_index"
 )
-TASK_DTYPE = [
-    ("ordinal", "i8"),
-    ("split", "i8"),
-    ("replicate", "i8"),
-    ("fold", "i8"),
+TASK_DTYPE = [(c, "i8") for c in ("ordinal", "split", "replicate", "fold")] + [
     ("dataset", object),
     ("learner", object),
 ]
+_NUMBERS = dict.fromkeys(("value", "fit_time", "score_time"), "f8")
+_NUMBERS |= {"n_train": "i8", "n_test": "i8"}
 ROW_DTYPE = [
     ("ordinal", "i8"),
     ("metric_index", "i8"),
-    ("value", "f8"),
-    ("value_type", "i1"),
-    ("fit_time", "f8"),
-    ("fit_time_type", "i1"),
-    ("score_time", "f8"),
-    ("score_time_type", "i1"),
-    ("n_train", "i8"),
-    ("n_train_type", "i1"),
-    ("n_test", "i8"),
-    ("n_test_type", "i1"),
-    ("s_split", "i8"),
-    ("s_replicate", "i8"),
-    ("s_fold", "i8"),
+    *[(c + e, t) for c, k in _NUMBERS.items() for e, t in [("", k), ("_type", "i1")]],
+    *[(f"s_{c}", "i8") for c in ("split", "replicate", "fold")],
 ]
 ROWS_QUERY = (
     "SELECT ordinal, metric_index, "
     + ", ".join(
-        f"CAST(ifnull({c}, {null}) AS {kind}), {code.format(c)}"
-        for c, null, kind, code in [
-            ("value", "0.0", "REAL", REAL_TYPE),
-            ("fit_time", "0.0", "REAL", REAL_TYPE),
-            ("score_time", "0.0", "REAL", REAL_TYPE),
-            ("n_train", "-1", "INTEGER", INT_TYPE),
-            ("n_test", "-1", "INTEGER", INT_TYPE),
-        ]
+        f"CAST(ifnull({c}, 0.0) AS REAL), {REAL_TYPE.format(c)}"
+        if k == "f8"
+        else f"CAST(ifnull({c}, -1) AS INTEGER), {INT_TYPE.format(c)}"
+        for c, k in _NUMBERS.items()
     )
     + ", CAST(split AS INTEGER), CAST(replicate AS INTEGER), CAST(fold AS INTEGER) "
     "FROM scores ORDER BY ordinal, metric_index"
@@ -136,11 +119,6 @@ def _constant(data, n):
     pool = np.frombuffer(data, dtype=np.uint8)
     lens = np.full(n, len(data), dtype=np.int64)
     return pool, np.zeros(n, dtype=np.int64), lens, [len(data)]
-
-
-def _ragged(pool, lens):
-    """A piece of per-unit byte strings laid one after another in ``pool``."""
-    return pool, np.cumsum(lens) - lens, lens, None
 
 
 def _only(piece, units, where):
@@ -304,7 +282,7 @@ def _predictions(tasks, predictions):
             + b"".join(fed)
         )  # fmt: skip
     lens = np.array([len(part) for part in parts], dtype=np.int64)
-    return _ragged(np.frombuffer(b"".join(parts), dtype=np.uint8), lens)
+    return np.frombuffer(b"".join(parts), np.uint8), np.cumsum(lens) - lens, lens, None
 
 
 def committed_digests(conn):

@@ -117,18 +117,11 @@ def store_checksums(conn, ordinals):
             query = f"SELECT * FROM {name} {where} ORDER BY ordinal, {key}"
             for row in conn.execute(query, chunk):
                 grouped.setdefault(row[at], []).append(row)
-        conn.executemany(
-            "INSERT OR REPLACE INTO checksums VALUES (?, ?)",
-            [
-                (
-                    o,
-                    task_digest(
-                        tasks.get(o), {n: g.get(o, ()) for n, g in tables.items()}
-                    ),
-                )
-                for o in chunk
-            ],
-        )
+        digests = [
+            (o, task_digest(tasks.get(o), {n: g.get(o, ()) for n, g in tables.items()}))
+            for o in chunk
+        ]
+        conn.executemany("INSERT OR REPLACE INTO checksums VALUES (?, ?)", digests)
 
 
 def _is_int(value):

@@ -36,14 +36,9 @@ from ._writer import StoreWriter
 def merge_stores(sources, target):
     """Combine the stores of one study, run on several machines, into one store.
 
-    Each source is checked like a run that grows ``target`` (see
-    :func:`combine_configs`: the same metrics, seed, ``error_score``,
-    ``keep_predictions`` and package versions; a learner, data set or split
-    stored in several stores the same in each). Its committed tasks are copied
-    with their scores, failures and kept predictions; a task stored in
-    several stores must have the same scores bit for bit (a conflicting
-    duplicate raises a ``ValueError`` naming it, and ``target`` is left as it
-    was before that source). Nothing is refitted.
+    Each source is checked like a run that grows ``target`` and its committed
+    tasks are copied, nothing refitted; a task stored in several stores with
+    other scores is a ``ValueError`` naming it (see :ref:`large_studies`).
 
     Parameters
     ----------

@@ -51,17 +51,7 @@ def _join(prefix, name):
 
 def param_changes(stored, current, prefix=""):
     """The parameters that differ between two stored learner descriptions, by
-    their scikit-learn names, with both values (``["max_iter 300 -> 900"]``); steps
-    of pipelines and unions are walked by name.
-
-    Examples
-    --------
-    >>> from sklearn_bench.store._provenance import param_changes
-    >>> old = {"class": "LogisticRegression", "params": {"C": 1.0, "max_iter": 300}}
-    >>> new = {"class": "LogisticRegression", "params": {"C": 1.0, "max_iter": 900}}
-    >>> param_changes(old, new)
-    ['max_iter 300 -> 900']
-    """
+    their scikit-learn names (``["max_iter 300 -> 900"]``)."""
     if is_estimator_description(stored) and is_estimator_description(current):
         if stored["class"] != current["class"]:
             return [

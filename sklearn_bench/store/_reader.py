@@ -231,8 +231,7 @@ def _scores_frame(task_rows, rows, failures, metric_names, tasks, result):
         out[col] = np.where(s[f"{col}_type"] == 1, np.nan, s[col])
     for col in ["n_train", "n_test"]:
         out[col] = s[col]
-    for col in ["error_type", "error_message", "traceback"]:
-        out[col] = pd.Series(np.full(len(out), "", dtype=object), dtype=object)
+    texts = np.full((len(out), len(_TEXT_FIELDS)), "", dtype=object)
     if failures:
         at = pd.Series(
             np.arange(len(out)),
@@ -245,10 +244,9 @@ def _scores_frame(task_rows, rows, failures, metric_names, tasks, result):
         where = at.reindex(pd.MultiIndex.from_frame(fail[["ordinal", "metric_index"]]))
         fail = fail[where.notna().to_numpy()]
         where = where.dropna().to_numpy(dtype=np.int64)
-        for col in _TEXT_FIELDS:
-            values = out[col].to_numpy(copy=True)
-            values[where] = fail[col].fillna("").to_numpy(dtype=object)
-            out[col] = pd.Series(values, dtype=object)
+        texts[where] = fail[_TEXT_FIELDS].fillna("").to_numpy(dtype=object)
+    for j, col in enumerate(_TEXT_FIELDS):
+        out[col] = pd.Series(texts[:, j].copy(), dtype=object)
     return out, done, n_tasks
 
 

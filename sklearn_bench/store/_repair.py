@@ -18,7 +18,7 @@ from ._files import (
     _store_path,
     _work_path,
 )
-from ._integrity import RunFacts, consensus, read_rows, task_digest
+from ._integrity import RunFacts, _is_int, consensus, read_rows, task_digest
 from ._schema import (
     _FORMAT,
     _TABLES,
@@ -56,16 +56,6 @@ def _padded_copy(path, folder):
             if 0 < missing < 2**31:
                 file.write(b"\xff" * missing)
     return copy
-
-
-def _connect_for_salvage(copy, path):
-    """A read-only connection to the padded ``copy`` of the store ``path``."""
-    try:
-        conn = _connect(f"file:{Path(copy).resolve()}?mode=ro", uri=True)
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        return conn
-    except sqlite3.DatabaseError as exc:
-        raise _beyond_salvage(path, "schema", exc) from exc
 
 
 @dataclass(frozen=True)
@@ -191,11 +181,10 @@ def _read_salvageable(conn, path):
             )
         facts = RunFacts(meta)
         _check_directions(json.loads(meta["result"])["metrics"], path)
-    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
-        if isinstance(exc, NotAStoreError | CorruptStoreError):
-            raise
-        raise _beyond_salvage(path, "settings", exc) from exc
-    except sqlite3.DatabaseError as exc:
+    except (NotAStoreError, CorruptStoreError):
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError,
+            sqlite3.DatabaseError) as exc:  # fmt: skip
         raise _beyond_salvage(path, "settings", exc) from exc
     try:
         rows = conn.execute("SELECT * FROM tasks ORDER BY ordinal").fetchall()
@@ -216,7 +205,7 @@ def _read_salvageable(conn, path):
     for t in rows:
         problem = facts.task_problem(t)
         if problem:
-            bad[t[0] if t and _int(t[0]) else id(t)] = (t, problem)
+            bad[t[0] if t and _is_int(t[0]) else id(t)] = (t, problem)
     valid = [t for t in rows if not facts.task_problem(t)]
     groups = {}
     for t in valid:
@@ -228,7 +217,7 @@ def _read_salvageable(conn, path):
     try:
         with_rows = {o for (o,) in conn.execute("SELECT DISTINCT ordinal FROM scores")}
     except sqlite3.DatabaseError:
-        with_rows = {t[0] for t in rows if _int(t[0])}  # probe every task
+        with_rows = {t[0] for t in rows if _is_int(t[0])}  # probe every task
     lost = [t for o, (t, _) in bad.items() if o in with_rows]
     for o, (_, why) in bad.items():
         if o in with_rows:
@@ -270,7 +259,7 @@ def _read_salvageable(conn, path):
     for ordinal in consensus(groups):
         lost.append(good.pop(ordinal)[0])
         drop("sizes that differ from other learners' on the same split")
-    lost.sort(key=lambda t: t[0] if _int(t[0]) else -1)
+    lost.sort(key=lambda t: t[0] if _is_int(t[0]) else -1)
     return Salvageable(meta, tasks, good, lost, reasons)
 
 
@@ -291,10 +280,6 @@ def _probe_tasks(conn, facts):
     return rows
 
 
-def _int(value):
-    return type(value) is int
-
-
 def read_salvageable(path):
     """The :class:`Salvageable` that :func:`salvage_store` would copy (read-only)."""
     path = _store_path(path, "path")
@@ -305,7 +290,10 @@ def read_salvageable(path):
             # tasks included: reseal the copy's frames so that they are read,
             # and let the checksums judge each task.
             reseal_wal(f"{copy}-wal")
-        conn = _connect_for_salvage(copy, path)
+        try:
+            conn = _connect(f"file:{Path(copy).resolve()}?mode=ro", uri=True)
+        except sqlite3.DatabaseError as exc:
+            raise _beyond_salvage(path, "schema", exc) from exc
         try:
             return _read_salvageable(conn, path)
         finally:

@@ -177,12 +177,6 @@ def _schema_rows():
         conn.close()
 
 
-def _our_schema():
-    """``(type, name, table, sql)`` of every object this version creates."""
-    rows = _schema_rows()[0]
-    return frozenset((t, n, tb, _normal_sql(sql)) for t, n, tb, sql in rows)
-
-
 @functools.cache
 def task_tables():
     """``{table: (index of its ordinal column, ORDER BY)}`` of the tables whose
@@ -242,7 +236,7 @@ def settings_tables():
 
 def _foreign_objects(rows):
     """The rows of ``sqlite_master`` that a store of ours does not have."""
-    ours = _our_schema()
+    ours = {(t, n, tb, _normal_sql(sql)) for t, n, tb, sql in _schema_rows()[0]}
     return [
         (kind, name, table)
         for kind, name, table, sql in rows

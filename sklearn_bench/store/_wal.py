@@ -57,6 +57,11 @@ def _header(data):
     return checksum, int.from_bytes(data[8:12], "big"), bytes(data[16:24])
 
 
+def _stored(s0, s1):
+    """A checksum as the file stores it (two big-endian 32-bit words)."""
+    return s0.to_bytes(4, "big") + s1.to_bytes(4, "big")
+
+
 def wal_damage(path):
     """A sentence when commits of the current -wal lie beyond a bad checksum
     (SQLite would ignore them), else ``None``."""
@@ -74,10 +79,7 @@ def wal_damage(path):
     checksum, page_size, salts = header
     frame = 24 + page_size
     s0, s1 = checksum(data[:24], 0, 0)
-    header_ok = (s0, s1) == (
-        int.from_bytes(data[24:28], "big"),
-        int.from_bytes(data[28:32], "big"),
-    )
+    header_ok = data[24:32] == _stored(s0, s1)
     n_frames = (len(data) - 32) // frame if page_size >= 512 else 0
     bad = None if header_ok else 0
     commits_after = 0
@@ -91,10 +93,7 @@ def wal_damage(path):
         if bad is None:
             s0, s1 = checksum(head[:8], s0, s1)
             s0, s1 = checksum(data[start + 24 : start + frame], s0, s1)
-            if (s0, s1) != (
-                int.from_bytes(head[16:20], "big"),
-                int.from_bytes(head[20:24], "big"),
-            ):
+            if head[16:24] != _stored(s0, s1):
                 bad = k
         # Commits strictly after the bad frame: a bad last frame may be one
         # being written by a running writer, not damage.
@@ -120,7 +119,7 @@ def reseal_wal(wal):
     checksum, page_size, salts = header
     frame = 24 + page_size
     s0, s1 = checksum(data[:24], 0, 0)
-    data[24:32] = s0.to_bytes(4, "big") + s1.to_bytes(4, "big")
+    data[24:32] = _stored(s0, s1)
     n = 0
     for k in range((len(data) - 32) // frame):
         start = 32 + k * frame
@@ -128,7 +127,7 @@ def reseal_wal(wal):
             break
         s0, s1 = checksum(data[start : start + 8], s0, s1)
         s0, s1 = checksum(data[start + 24 : start + frame], s0, s1)
-        data[start + 16 : start + 24] = s0.to_bytes(4, "big") + s1.to_bytes(4, "big")
+        data[start + 16 : start + 24] = _stored(s0, s1)
         n += 1
     Path(wal).write_bytes(bytes(data))
     return n

@@ -36,31 +36,7 @@ from ._schema import (
 
 
 class StoreWriter:
-    """Opens, checks, locks (for the whole run) and commits tasks to a store.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from sklearn_bench.store._reader import read_store
-    >>> from sklearn_bench.store._schema import Task
-    >>> from sklearn_bench.store._writer import StoreWriter
-    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
-    >>> writer = StoreWriter(store)
-    >>> result = {"metrics": {"error": False}, "datasets": {"d": "real world"},
-    ...           "learners": ["m"], "info": {}}
-    >>> writer.start({"seed": 0}, [Task("d", 0, 0, 0, "m")], result,
-    ...              keep_predictions=False)
-    set()
-    >>> row = {"dataset": "d", "learner": "m", "split": 0, "replicate": 0,
-    ...        "fold": 0, "metric": "error", "value": 0.25, "fit_time": 0.1,
-    ...        "score_time": 0.01, "n_train": 40, "n_test": 20, "error_type": "",
-    ...        "error_message": "", "traceback": ""}
-    >>> writer.write(writer.ordinals["d", 0, "m"], {"rows": [row]})
-    >>> writer.close()
-    >>> read_store(store)["scores"]["value"].tolist()
-    [0.25]
-    """
+    """Opens, checks, locks (for the whole run) and commits tasks to a store."""
 
     def __init__(self, path, *, timeout=_LOCK_TIMEOUT, _work=False):
         self.path = _as_path(path)
@@ -111,97 +87,86 @@ class StoreWriter:
         the committed tasks."""
         config = json.loads(json.dumps(config))  # as it will read back
         result = json.loads(json.dumps(result))
+        ids = [(t.dataset, t.split, t.learner) for t in tasks]
         if self.meta and not overwrite:
-            if not task_list_matches(
-                self.meta, records(self.conn.execute(TASKS_QUERY), TASK_DTYPE)
-            ):
-                raise CorruptStoreError(
-                    f"The store {str(self.path)!r} is corrupt: its task list does "
-                    "not match its checksum (changed after it was written); "
-                    "nothing was written. Run the experiment afresh on a new "
-                    "store (overwrite=True)."
-                )
-            check_sealed(self.conn, self.meta, self.path)
-            union = combine_configs(self.config(), config, path=self.path)
-            stored_tasks = {
-                (d, s, m): (o, r, f)
-                for o, d, s, r, f, m in self.conn.execute(
-                    "SELECT ordinal, dataset, split, replicate, fold, learner "
-                    "FROM tasks"
-                )
-            }
-            for t in tasks:
-                known = stored_tasks.get((t.dataset, t.split, t.learner))
-                if known is not None and known[1:] != (t.replicate, t.fold):
-                    _refuse(
-                        self.path,
-                        f"the splits of data set {t.dataset!r} differ",
-                        [
-                            f"split {t.split}: replicate and fold {known[1:]} in the "
-                            f"store, now {(t.replicate, t.fold)}"
-                        ],
-                    )
-            (top,) = self.conn.execute("SELECT max(ordinal) FROM tasks").fetchone()
-            top = -1 if top is None else top
-            new = [
-                t for t in tasks if (t.dataset, t.split, t.learner) not in stored_tasks
-            ]
-            self._insert_tasks(top + 1, new)
-            if new:  # the study grows: no longer finished
-                self.conn.execute("DELETE FROM meta WHERE key = 'sealed'")
-            grown = {
-                "config": json.dumps(union, sort_keys=True),
-                "result": json.dumps(
-                    _union_result(json.loads(self.meta["result"]), result)
-                ),
+            ordinals = self._grow(config, tasks, ids, result)
+        else:
+            for table in _TABLES:
+                self.conn.execute(f"DROP TABLE IF EXISTS {table}")
+            create_tables(self.conn)
+            meta = {
+                "format": _FORMAT,
                 "schema_version": str(SCHEMA_VERSION),
+                "config": json.dumps(config, sort_keys=True),
+                "result": json.dumps(result),
+                "keep_predictions": json.dumps(bool(keep_predictions)),
             }
-            self.conn.executemany(
-                "UPDATE meta SET value = ? WHERE key = ?",
-                [(v, k) for k, v in grown.items()],
-            )
-            seal(self.conn)
-            self._commit()
-            self.meta = dict(self.conn.execute("SELECT key, value FROM meta"))
-            ids = {key: value[0] for key, value in stored_tasks.items()}
-            ids.update(
-                {
-                    (t.dataset, t.split, t.learner): top + 1 + i
-                    for i, t in enumerate(new)
-                }
-            )
-            self.ordinals = {
-                (t.dataset, t.split, t.learner): ids[t.dataset, t.split, t.learner]
-                for t in tasks
-            }
-            self._count_unsealed()
-            return {
-                (d, s, m)
-                for d, s, m in self.conn.execute(
-                    "SELECT dataset, split, learner FROM tasks WHERE ordinal IN "
-                    "(SELECT DISTINCT ordinal FROM scores)"
-                )
-            }
-        for table in _TABLES:
-            self.conn.execute(f"DROP TABLE IF EXISTS {table}")
-        create_tables(self.conn)
-        meta = {
-            "format": _FORMAT,
-            "schema_version": str(SCHEMA_VERSION),
-            "config": json.dumps(config, sort_keys=True),
-            "result": json.dumps(result),
-            "keep_predictions": json.dumps(bool(keep_predictions)),
-        }
-        self.conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
-        self._insert_tasks(0, tasks)
+            self.conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+            self._insert_tasks(0, tasks)
+            ordinals = {key: i for i, key in enumerate(ids)}
         seal(self.conn)
         self._commit()
         self.meta = dict(self.conn.execute("SELECT key, value FROM meta"))
-        self.ordinals = {
-            (t.dataset, t.split, t.learner): i for i, t in enumerate(tasks)
-        }
+        self.ordinals = {key: ordinals[key] for key in ids}
         self._count_unsealed()
-        return set()
+        return set(
+            self.conn.execute(
+                "SELECT dataset, split, learner FROM tasks WHERE ordinal IN "
+                "(SELECT DISTINCT ordinal FROM scores)"
+            )
+        )
+
+    def _grow(self, config, tasks, ids, result):
+        """Append the tasks not stored yet and grow ``meta``; every task's ordinal."""
+        if not task_list_matches(
+            self.meta, records(self.conn.execute(TASKS_QUERY), TASK_DTYPE)
+        ):
+            raise CorruptStoreError(
+                f"The store {str(self.path)!r} is corrupt: its task list does "
+                "not match its checksum (changed after it was written); "
+                "nothing was written. Run the experiment afresh on a new "
+                "store (overwrite=True)."
+            )
+        check_sealed(self.conn, self.meta, self.path)
+        union = combine_configs(self.config(), config, path=self.path)
+        stored = {
+            (d, s, m): (o, r, f)
+            for o, d, s, r, f, m in self.conn.execute(
+                "SELECT ordinal, dataset, split, replicate, fold, learner FROM tasks"
+            )
+        }
+        for t, key in zip(tasks, ids, strict=True):
+            known = stored.get(key)
+            if known is not None and known[1:] != (t.replicate, t.fold):
+                _refuse(
+                    self.path,
+                    f"the splits of data set {t.dataset!r} differ",
+                    [
+                        f"split {t.split}: replicate and fold {known[1:]} in the "
+                        f"store, now {(t.replicate, t.fold)}"
+                    ],
+                )
+        (top,) = self.conn.execute(
+            "SELECT coalesce(max(ordinal), -1) FROM tasks"
+        ).fetchone()
+        new = [t for t, key in zip(tasks, ids, strict=True) if key not in stored]
+        self._insert_tasks(top + 1, new)
+        if new:  # the study grows: no longer finished
+            self.conn.execute("DELETE FROM meta WHERE key = 'sealed'")
+        grown = {
+            "config": json.dumps(union, sort_keys=True),
+            "result": json.dumps(
+                _union_result(json.loads(self.meta["result"]), result)
+            ),
+            "schema_version": str(SCHEMA_VERSION),
+        }
+        self.conn.executemany(
+            "UPDATE meta SET value = ? WHERE key = ?",
+            [(v, k) for k, v in grown.items()],
+        )
+        return {key: value[0] for key, value in stored.items()} | {
+            (t.dataset, t.split, t.learner): top + 1 + i for i, t in enumerate(new)
+        }
 
     def _count_unsealed(self):
         """Count the tasks without a checksum (for :meth:`_seal_if_done`)."""
