@@ -412,18 +412,7 @@ class DaskRunner:
         if not isinstance(exc, KilledWorker) or job["error_score"] == "raise":
             future.result()  # raises the task's own exception, with its traceback
             raise exc
-        return [
-            failed_out(
-                task,
-                job["train"],
-                job["test"],
-                job["y_test"],
-                job["metrics"],
-                job["error_score"],
-                exc,
-            )
-            for task in job["tasks"]
-        ]
+        return [_failed_out(task, job, exc) for task in job["tasks"]]
 
     def _lost_workers(self, started, run_id):
         """Workers removed (not retired) since ``started``, from the scheduler's log."""
@@ -445,27 +434,21 @@ class DaskRunner:
                 for k in msg.get("processing-tasks", ())
                 if run_id in str(k)
             ]
-            lost.append(
-                {
-                    "address": msg.get("worker", ""),
-                    "time": datetime.fromtimestamp(when, UTC).isoformat(
-                        timespec="seconds"
-                    ),
-                    "n_tasks": sum(ours),
-                }
-            )
+            address = msg.get("worker", "")
+            when = datetime.fromtimestamp(when, UTC).isoformat(timespec="seconds")
+            lost.append({"address": address, "time": when, "n_tasks": sum(ours)})
         return lost
 
 
-def failed_out(task, train, test, y_test, metrics, error_score, exc):
-    """``run_tasks``'s out for a task whose worker died: ``error_score``."""
-    n_test = len(y_test) if test is None else len(test)
-    base = _task_columns(task, len(train), n_test)
+def _failed_out(task, job, exc):
+    """``run_tasks``'s out for a task of ``job`` whose worker died: ``error_score``."""
+    test, value = job["test"], float(job["error_score"])
+    n_test = len(job["y_test"]) if test is None else len(test)
+    base = _task_columns(task, len(job["train"]), n_test)
     failure = _failure(exc)
     rows = [
-        dict(base, metric=name, value=float(error_score), fit_time=0.0, score_time=0.0)
-        | failure
-        for name in metrics
+        dict(base, metric=name, value=value, fit_time=0.0, score_time=0.0) | failure
+        for name in job["metrics"]
     ]
     return {"rows": rows, "predictions": None, "losses": None}
 

@@ -366,52 +366,41 @@ class BenchmarkExperiment(BaseEstimator):
     def _fit_store(self, X, y, extra=None):
         """:meth:`fit` with a store: run the missing tasks, commit a batch at a
         time, read the result back in canonical order."""
-        try:
+        with _full_disk_keeps(self.store):
             writer = open_writer(self.store, overwrite=self.overwrite)
-        except Exception as exc:
-            _raise_if_disk_full(exc, self.store)
-            raise
-        try:
-            stored = None if self.overwrite else writer.config()
-            seed = None
-            if stored is not None and self.random_state is None:
-                seed = stored["seed"]  # resume a run whose seed was drawn
-            setup = self._prepare(X, y, seed=seed)
-            tasks = list(self._tasks(setup))
-            description = self._result_description(setup)
-            description["info"]["store"] = str(self.store)
-            description["info"].update(extra or {})
-            kept = copy.deepcopy(description)  # for the result (made once)
-            resumed = bool(writer.meta) and not self.overwrite
-            done = writer.start(
-                experiment_config(self, setup),
-                tasks,
-                description,
-                keep_predictions=self.keep_predictions,
-                overwrite=self.overwrite,
-            )
-            if resumed and extra:
-                writer.update_info(extra)  # a resumed run: its own settings
-            ordinal = writer.ordinals
-            ids = [(t.dataset, t.split, t.learner) for t in tasks]
-            n_run = sum(1 for i in ids if i not in done)
-            runner = _dask_runner()
-            for batch in self._run(setup, runner, skip=done, total=n_run):
-                # one transaction per batch (a job locally, a batch of jobs on
-                # a cluster): every task of it, or none
-                writer.write_many([(ordinal[key], out) for key, out in batch.items()])
-            if runner is not None:
-                cluster = _report_cluster(runner)
-                writer.update_info({"cluster": cluster})
-        except Exception as exc:
-            _raise_if_disk_full(exc, self.store)
-            raise
-        finally:
             try:
-                writer.close()
-            except Exception as exc:  # the final checkpoint, on a full disk
-                _raise_if_disk_full(exc, self.store)
-                raise
+                stored = None if self.overwrite else writer.config()
+                seed = None
+                if stored is not None and self.random_state is None:
+                    seed = stored["seed"]  # resume a run whose seed was drawn
+                setup = self._prepare(X, y, seed=seed)
+                tasks = list(self._tasks(setup))
+                description = self._result_description(setup)
+                description["info"]["store"] = str(self.store)
+                description["info"].update(extra or {})
+                kept = copy.deepcopy(description)  # for the result (made once)
+                resumed = bool(writer.meta) and not self.overwrite
+                done = writer.start(
+                    experiment_config(self, setup),
+                    tasks,
+                    description,
+                    keep_predictions=self.keep_predictions,
+                    overwrite=self.overwrite,
+                )
+                if resumed and extra:
+                    writer.update_info(extra)  # a resumed run: its own settings
+                ordinal = writer.ordinals
+                ids = [(t.dataset, t.split, t.learner) for t in tasks]
+                n_run = sum(1 for i in ids if i not in done)
+                runner = _dask_runner()
+                for batch in self._run(setup, runner, skip=done, total=n_run):
+                    # one transaction per batch: every task of it, or none
+                    writer.write_many([(ordinal[k], out) for k, out in batch.items()])
+                if runner is not None:
+                    cluster = _report_cluster(runner)
+                    writer.update_info({"cluster": cluster})
+            finally:
+                writer.close()  # its final checkpoint may hit a full disk
         description = kept
         if runner is not None:
             description["info"]["cluster"] = cluster
@@ -735,11 +724,8 @@ def _report_cluster(runner):
     """The cluster's provenance; a warning names each worker lost."""
     lost = runner.lost_workers
     if lost:
-        warnings.warn(
-            "\n".join(describe_lost_workers(lost)),
-            RuntimeWarning,
-            stacklevel=4,
-        )
+        text = "\n".join(describe_lost_workers(lost))
+        warnings.warn(text, RuntimeWarning, stacklevel=4)
     try:
         scheduler = runner.client.scheduler.address
     except Exception:  # a client without a scheduler connection
@@ -751,21 +737,26 @@ def _report_cluster(runner):
     }
 
 
-def _raise_if_disk_full(exc, store):
-    """On a full disk, say that the store is kept and how to resume."""
+@contextlib.contextmanager
+def _full_disk_keeps(store):
+    """On a full disk while writing ``store``, say that it is kept and how to
+    resume."""
     import errno
     import sqlite3
 
-    full = (
-        isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower()
-    ) or (isinstance(exc, OSError) and exc.errno == errno.ENOSPC)
-    if full:
-        raise RuntimeError(
-            f"The disk is full: the store {str(store)!r} could not be written "
-            f"({exc}). The store is kept, with every task committed before; free "
-            "some space and fit the same experiment on it again to resume (only "
-            "the missing tasks run)."
-        ) from exc
+    try:
+        yield
+    except Exception as exc:
+        if (
+            isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower()
+        ) or (isinstance(exc, OSError) and exc.errno == errno.ENOSPC):
+            raise RuntimeError(
+                f"The disk is full: the store {str(store)!r} could not be written "
+                f"({exc}). The store is kept, with every task committed before; free "
+                "some space and fit the same experiment on it again to resume (only "
+                "the missing tasks run)."
+            ) from exc
+        raise
 
 
 def _dataset_size(data):
@@ -861,11 +852,9 @@ def _unseeded_params(estimator):
 
 
 def _seed_params(unseeded, seed):
-    params = {}
+    params = dict.fromkeys(unseeded, seed)
     for key, value in unseeded.items():
-        if value is None:
-            params[key] = seed
-        else:  # a splitter: a seeded copy
+        if value is not None:  # a splitter: a seeded copy
             params[key] = copy.deepcopy(value)
             params[key].random_state = seed
     return params

@@ -38,12 +38,9 @@ def default_error_estimators():
 class ErrorEstimatedLearner(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """A classification rule that also estimates its own error when fitted.
 
-    ``fit(X, y)`` runs every error estimator (a cross-validation splitter) on
-    ``(X, y)`` with a fresh clone of ``learner`` per fold, so that feature
-    selection inside the learner is redone on every training part (Yousefi et
-    al., 2011, Section 2.2), stores the counting estimates in
-    ``estimated_errors_``, then fits ``learner`` on all of ``(X, y)``; it
-    predicts with that fit.
+    ``fit`` runs every error estimator (a splitter) with a fresh clone of
+    ``learner`` per fold (Yousefi et al., 2011, Section 2.2), then fits
+    ``learner`` on all rows, with which it predicts.
 
     Parameters
     ----------

@@ -117,43 +117,23 @@ class Metric:
         """
         if not isinstance(name, str):
             raise ValueError(f"`scoring` names must be strings; got {name!r}.")
+        names, binary = set(get_scorer_names()), name in _BINARY_ONLY
         task = _task_of(name)
-        if name == "error_rate":
-            return cls(
-                "error_rate",
-                make_scorer(_error_rate),
-                greater_is_better=False,
-                task="classification",
-                reads_predictions=True,
+        if name in ("error_rate", "accuracy"):  # accuracy_score's checks if needed
+            greater = name == "accuracy"
+            scorer = make_scorer(_accuracy if greater else _error_rate)
+        elif name in names:
+            scorer, greater = get_scorer(name), True
+        elif "neg_" + name in names:
+            scorer, greater = _Negated(get_scorer("neg_" + name)), False
+            binary = "neg_" + name in _BINARY_ONLY
+        else:
+            raise ValueError(
+                f"Unknown `scoring` name {name!r}: use 'error_rate', a loss such as "
+                "'mean_squared_error', or a name from "
+                "sklearn.metrics.get_scorer_names()."
             )
-        if name == "accuracy":  # scikit-learn's scorer, its checks where needed
-            return cls(
-                "accuracy", make_scorer(_accuracy), True, task, reads_predictions=True
-            )
-        names = set(get_scorer_names())
-        if name in names:
-            return cls(
-                name,
-                get_scorer(name),
-                True,
-                task,
-                name in _BINARY_ONLY,
-                reads_predictions=True,
-            )
-        if "neg_" + name in names:
-            return cls(
-                name,
-                _Negated(get_scorer("neg_" + name)),
-                False,
-                task,
-                "neg_" + name in _BINARY_ONLY,
-                reads_predictions=True,
-            )
-        raise ValueError(
-            f"Unknown `scoring` name {name!r}: use 'error_rate', a loss such as "
-            "'mean_squared_error', or a name from "
-            "sklearn.metrics.get_scorer_names()."
-        )
+        return cls(name, scorer, greater, task, binary, reads_predictions=True)
 
 
 def _accuracy(y_true, y_pred):
@@ -370,11 +350,7 @@ def _as_metric(item):
     if getattr(item, "needs_split", False):
         # The protocol of Bootstrap632Scorer: it says its name and direction.
         return Metric(
-            item.name,
-            item,
-            item.greater_is_better,
-            task=item.task,
-            needs_split=True,
+            item.name, item, item.greater_is_better, item.task, needs_split=True
         )
     if callable(item):
         # A scikit-learn scorer or any callable (estimator, X, y): greater is better.

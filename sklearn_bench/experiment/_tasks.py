@@ -107,12 +107,10 @@ def run_tasks(
     n_train = len(train)
     if tests is None:
         tests = [test] * len(tasks)
-    clones = []
-    for estimator, params in zip(estimators, seed_params, strict=True):
-        est = clone(estimator)
-        if params:
-            est.set_params(**params)
-        clones.append(est)
+    clones = [
+        clone(e).set_params(**p) if p else clone(e)
+        for e, p in zip(estimators, seed_params, strict=True)
+    ]
     keys = [prefix_keys(est) if prefix_cache_bytes > 0 else [] for est in clones]
     learners = [(id(e), repr(sorted((p or {}).items())))
                 for e, p in zip(estimators, seed_params, strict=True)]  # fmt: skip
@@ -269,12 +267,11 @@ def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
         score_time = time.perf_counter() - start + seconds
         if tail is not None:  # predictions and pointwise losses read predictions
             est, X_val = tail, X_tail
-    out_rows = []
-    for name, value in values.items():
-        row = dict(base, metric=name, value=float(value))
-        row.update(fit_time=fit_time, score_time=score_time)
-        row.update(failure or _NO_FAILURE)
-        out_rows.append(row)
+    times = {"fit_time": fit_time, "score_time": score_time}
+    out_rows = [
+        dict(base, metric=name, value=float(value)) | times | (failure or _NO_FAILURE)
+        for name, value in values.items()
+    ]
     predictions = losses = None
     if keep_predictions and failure is None:
         predictions = _predictions(est, X_val, y_val, rows, base["n_test"])

@@ -107,14 +107,10 @@ def unconditional_error(
 ):
     """Estimate the unconditional error :math:`\\varepsilon(n, M, P)` by simulation.
 
-    Boulesteix et al. (2015), Section 2: (1) draw one test sample of
-    ``n_test`` observations from ``P``; (2) for ``b = 1..B`` draw a training
-    sample of ``n_train`` observations, fit the method and compute its error on
-    the test sample; (3) average the ``B`` errors. This is the *simulation*
-    problem of Hothorn et al. (2005), run by
-    :class:`~sklearn_bench.experiment.BenchmarkExperiment` on a
-    :class:`~sklearn_bench.datasets.SimulatedDataset` (every learner sees the
-    same training samples).
+    Boulesteix et al. (2015), Section 2: fit the method on ``B`` training samples
+    of ``n_train`` observations from ``P`` and average their errors on one test
+    sample of ``n_test``: a :class:`~sklearn_bench.experiment.BenchmarkExperiment`
+    on a :class:`~sklearn_bench.datasets.SimulatedDataset`.
 
     Parameters
     ----------

@@ -104,10 +104,8 @@ def _texts(values):
     codes, uniques = pd.factorize(np.asarray(values, dtype=object))
     if not all(type(u) is str for u in uniques):
         return None
-    parts = []
-    for u in uniques:
-        data = u.encode("utf-8", "surrogatepass")
-        parts.append(b"S" + len(data).to_bytes(8, "little") + data)
+    data = [u.encode("utf-8", "surrogatepass") for u in uniques]
+    parts = [b"S" + len(d).to_bytes(8, "little") + d for d in data]
     lengths = np.array([len(p) for p in parts], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
     pool = np.frombuffer(b"".join(parts), dtype=np.uint8)

@@ -6,6 +6,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +23,6 @@ from ._integrity import RunFacts, _is_int, consensus, read_rows, task_digest
 from ._schema import (
     _FORMAT,
     _TABLES,
-    SCHEMA_VERSION,
     CorruptStoreError,
     NotAStoreError,
     Task,
@@ -31,6 +31,7 @@ from ._schema import (
     _foreign_objects,
     _refuse_foreign,
     check_integrity,
+    check_version,
     settings_digest,
 )
 from ._wal import reseal_wal, wal_damage
@@ -111,9 +112,6 @@ class Salvageable:
     lost: list  # task rows with rows that were dropped
     reasons: dict  # why -> count
 
-    def __iter__(self):  # meta, tasks, good, lost
-        return iter((self.meta, self.tasks, self.good, self.lost))
-
 
 def _beyond_salvage(path, what, exc):
     source = "SQLite" if isinstance(exc, sqlite3.Error) else type(exc).__name__
@@ -143,26 +141,9 @@ def _read_salvageable(conn, path):
         raise NotAStoreError(f"`path`: {str(path)!r} is not a sklearn_bench store.")
     try:
         version = int(meta.get("schema_version"))
-    except (TypeError, ValueError):
-        version = None
-    if version is not None and version != SCHEMA_VERSION:
-        newer = version > SCHEMA_VERSION
-        raise NotAStoreError(
-            f"`path`: the store {str(path)!r} has schema version {version}, written "
-            + (
-                "by a newer sklearn_bench; this one does not salvage (down-convert) "
-                "it. Salvage it with the newer sklearn_bench"
-                if newer
-                else "by a development version before 0.2, whose settings carry "
-                "no checksum; this version salvages only what it can verify. Run "
-                "the experiment afresh"
-            )
-            + "; the store was left untouched."
-        )
-    if version is None:
-        raise _beyond_salvage(
-            path, "schema version", ValueError(repr(meta.get("schema_version")))
-        )
+    except (TypeError, ValueError) as exc:
+        raise _beyond_salvage(path, "schema version", exc) from exc
+    check_version(version, path)  # a newer one is never down-converted
     tables = {name for kind, name, _, _ in objects if kind == "table"}
     if not set(_TABLES) <= tables:
         raise NotAStoreError(
@@ -181,10 +162,11 @@ def _read_salvageable(conn, path):
             )
         facts = RunFacts(meta)
         _check_directions(json.loads(meta["result"])["metrics"], path)
-    except (NotAStoreError, CorruptStoreError):
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, RecursionError,
-            sqlite3.DatabaseError) as exc:  # fmt: skip
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+        if isinstance(exc, NotAStoreError | CorruptStoreError):
+            raise
+        raise _beyond_salvage(path, "settings", exc) from exc
+    except sqlite3.DatabaseError as exc:
         raise _beyond_salvage(path, "settings", exc) from exc
     try:
         rows = conn.execute("SELECT * FROM tasks ORDER BY ordinal").fetchall()
@@ -194,11 +176,7 @@ def _read_salvageable(conn, path):
         rows = _probe_tasks(conn, facts)
         if not rows:
             raise _beyond_salvage(path, "task list", exc) from exc
-    reasons = {}
-
-    def drop(why):
-        reasons[why] = reasons.get(why, 0) + 1
-
+    reasons = Counter()  # why tasks were dropped
     # Task rows: of this run, and the replicate and fold of a split the same
     # for every learner (a strict majority decides).
     bad = {}
@@ -218,10 +196,9 @@ def _read_salvageable(conn, path):
         with_rows = {o for (o,) in conn.execute("SELECT DISTINCT ordinal FROM scores")}
     except sqlite3.DatabaseError:
         with_rows = {t[0] for t in rows if _is_int(t[0])}  # probe every task
-    lost = [t for o, (t, _) in bad.items() if o in with_rows]
-    for o, (_, why) in bad.items():
-        if o in with_rows:
-            drop(f"task row with {why}")
+    dropped = [(t, why) for o, (t, why) in bad.items() if o in with_rows]
+    lost = [t for t, _ in dropped]
+    reasons.update(f"task row with {why}" for _, why in dropped)
     good = {}
     for task in tasks:
         ordinal = task[0]
@@ -234,22 +211,21 @@ def _read_salvageable(conn, path):
             ).fetchone()
         except (sqlite3.DatabaseError, ValueError, OverflowError):
             lost.append(task)
-            drop("rows that SQLite cannot read")
+            reasons["rows that SQLite cannot read"] += 1
             continue
         if not own["scores"]:  # not run, as far as the readable pages tell
             continue
-        problem = None
         if digest is None:
             problem = "no checksum"
         elif digest[0] != task_digest(task, own):
             problem = "a checksum that differs"
-        if problem is None:
+        else:
             problem = facts.rows_problem(task, own)
             if problem is None and own["predictions"] and not facts.keep_predictions:
                 problem = "kept predictions in a run that keeps none"
         if problem:
             lost.append(task)
-            drop(problem)
+            reasons[problem] += 1
         else:
             good[ordinal] = (task, own, digest[0])
     # Sizes: a split has the same n_train and n_test for every learner.
@@ -258,7 +234,7 @@ def _read_salvageable(conn, path):
         groups.setdefault((task[1], task[2]), {})[ordinal] = own["scores"][0][11:13]
     for ordinal in consensus(groups):
         lost.append(good.pop(ordinal)[0])
-        drop("sizes that differ from other learners' on the same split")
+        reasons["sizes that differ from other learners' on the same split"] += 1
     lost.sort(key=lambda t: t[0] if _is_int(t[0]) else -1)
     return Salvageable(meta, tasks, good, lost, reasons)
 

@@ -278,6 +278,25 @@ def _check_ordinals(conn, path):
         )
 
 
+def check_version(version, path):
+    """Refuse a schema version other than ours."""
+    if version > SCHEMA_VERSION:
+        raise NotAStoreError(
+            f"The store {str(path)!r} has schema version {version}, written by a "
+            f"newer sklearn_bench; this one reads versions <= {SCHEMA_VERSION}. "
+            "Upgrade sklearn_bench; the store was left untouched."
+        )
+    if version < SCHEMA_VERSION:
+        raise NotAStoreError(
+            f"The store {str(path)!r} has schema version {version}, written by a "
+            "development version of sklearn_bench before 0.2 (another layout"
+            + (", settings without a checksum" if version < 4 else "")
+            + f"); this version reads schema {SCHEMA_VERSION} only. It was left "
+            "untouched: run the experiment afresh on a new store (or read it "
+            "with the version that wrote it)."
+        )
+
+
 def _check_meta(conn, path):
     """The store's meta dict (``{}``: an empty database), its schema checked
     before any row is read."""
@@ -305,21 +324,8 @@ def _check_meta(conn, path):
         version = int(meta.get("schema_version", -1))
     except (TypeError, ValueError):
         version = -1
-    if version > SCHEMA_VERSION:
-        raise NotAStoreError(
-            f"The store {str(path)!r} has schema version {version}, written by a "
-            f"newer sklearn_bench; this one reads versions <= {SCHEMA_VERSION}. "
-            "Upgrade sklearn_bench; the store was left untouched."
-        )
-    if 1 <= version < SCHEMA_VERSION:
-        raise NotAStoreError(
-            f"The store {str(path)!r} has schema version {version}, written by a "
-            "development version of sklearn_bench before 0.2 (another layout"
-            + (", settings without a checksum" if version < 4 else "")
-            + f"); this version reads schema {SCHEMA_VERSION} only. It was left "
-            "untouched: run the experiment afresh on a new store (or read it "
-            "with the version that wrote it)."
-        )
+    if version >= 1:  # else incomplete, below
+        check_version(version, path)
     if foreign:
         _refuse_foreign(path, foreign)
     if version < 1 or not set(_TABLES) <= tables:
