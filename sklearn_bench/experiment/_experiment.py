@@ -434,23 +434,18 @@ class BenchmarkExperiment(BaseEstimator):
             raise ValueError(
                 f"`error_score` must be 'raise' or a number; got {self.error_score!r}."
             )
+        classifiers = all(is_classifier(e) for e in learners.values())
+        regressors = all(is_regressor(e) for e in learners.values())
         metrics = check_scoring(
-            self.scoring,
-            all_classifiers=all(is_classifier(e) for e in learners.values()),
-            all_regressors=all(is_regressor(e) for e in learners.values()),
+            self.scoring, all_classifiers=classifiers, all_regressors=regressors
         )
         if seed is None:
             seed = _base_seed(self.random_state)
         cv = _check_cv(self.cv)
         check_n_jobs(self.n_jobs)
-        if cv is None and not all(
-            isinstance(d, SimulatedDataset) for d in datasets.values()
-        ):
-            kind = (
-                RepeatedStratifiedKFold
-                if all(is_classifier(e) for e in learners.values())
-                else RepeatedKFold
-            )
+        simulations = all(isinstance(d, SimulatedDataset) for d in datasets.values())
+        if cv is None and not simulations:
+            kind = RepeatedStratifiedKFold if classifiers else RepeatedKFold
             cv = kind(n_splits=DEFAULT_FOLDS, n_repeats=DEFAULT_REPEATS)
         check_positive_int(self.prefix_cache_bytes, "prefix_cache_bytes", minimum=0)
         if not 0 <= real_number(self.verify, "verify") <= 1:
@@ -631,8 +626,7 @@ class BenchmarkExperiment(BaseEstimator):
         _check_target(name, data.y, learners, metrics)
         if data.y_test is not None:
             _check_target(name, data.y_test, learners, metrics)
-        classifier = all(is_classifier(e) for e in learners.values())
-        cv = check_cv(cv, data.y, classifier=classifier)
+        cv = check_cv(cv, data.y, classifier=all(map(is_classifier, learners.values())))
         if _is_unseeded_splitter(cv):
             cv = copy.deepcopy(cv)
             cv.random_state = derive_seed(seed, name, SEED_CV)
