@@ -259,9 +259,8 @@ class RunFacts:
         size = self.sizes.get(dataset)
         if not isinstance(size, dict):
             return None
-        if "n_samples" in size and "n_test" not in size:
-            if n_test > size["n_samples"]:
-                return f"n_test={n_test} beyond the {size['n_samples']} samples"
+        if "n_test" not in size and n_test > size.get("n_samples", n_test):
+            return f"n_test={n_test} beyond the {size['n_samples']} samples"
         for key, value in (("n_test", n_test), ("n_train", n_train)):
             if key in size and "n_samples" not in size and value != size[key]:
                 return f"{key}={value} where the data set has {size[key]}"

@@ -111,10 +111,8 @@ def merge_stores(sources, target):
 def _same_rows(a, b):
     """Whether two tasks' score rows agree bit for bit (times aside)."""
 
-    def key(row):
-        metric_index, metric, value, n_train, n_test, error_type = row
-        value = None if value is None else float(value).hex()
-        return metric_index, metric, value, n_train, n_test, error_type
+    def key(row):  # the value (at 2) by its bits
+        return (*row[:2], None if row[2] is None else float(row[2]).hex(), *row[3:])
 
     return [key(r) for r in a] == [key(r) for r in b]
 
