@@ -80,11 +80,8 @@ def class_defaults(estimators):
                 }
             for param in value.get_params(deep=False).values():
                 visit(param)
-        elif isinstance(value, list | tuple):
-            for item in value:
-                visit(item)
-        elif isinstance(value, dict):
-            for item in value.values():
+        elif isinstance(value, list | tuple | dict):
+            for item in value.values() if isinstance(value, dict) else value:
                 visit(item)
 
     for estimator in estimators:

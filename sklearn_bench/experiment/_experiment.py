@@ -259,13 +259,9 @@ class BenchmarkExperiment(BaseEstimator):
         for batch in self._run(setup, runner):
             done.update(batch)
         outs = [done[t.dataset, t.split, t.learner] for t in self._tasks(setup)]
-        rows = [row for out in outs for row in out["rows"]]
-        scores = pd.DataFrame(rows)
+        scores = pd.DataFrame([row for out in outs for row in out["rows"]])
         _report_failures(scores, n_tasks, len(setup["metrics"]))
-
-        predictions = None
-        if self.keep_predictions:
-            predictions = _predictions_frame(outs)
+        predictions = _predictions_frame(outs) if self.keep_predictions else None
         description = self._result_description(setup)
         description["info"].update(extra)
         if runner is not None:
@@ -574,7 +570,7 @@ class BenchmarkExperiment(BaseEstimator):
         else:  # the dask path: survives lost workers (see _dask.py)
             results = runner.run(jobs, total=total)
             batches = ([outs for _, outs in batch] for batch in results)
-        check = _Verifier(self, setup)
+        check = self._verifier(setup)
         with (
             contextlib.closing(results),  # its workers stop with the run
             tqdm(
@@ -593,6 +589,37 @@ class BenchmarkExperiment(BaseEstimator):
                 check(done)
                 bar.update(len(done))
                 yield done
+
+    def _verifier(self, setup):
+        """A check of each batch that re-fits a seeded sample of its tasks on the
+        driver (``verify``), refusing the run when one differs."""
+        tasks = list(self._tasks(setup))
+        k = math.ceil(self.verify * len(tasks))
+        rng = np.random.default_rng([setup["seed"], VERIFY_STREAM])
+        picked = rng.choice(len(tasks), size=k, replace=False) if k else []
+        sample = {(tasks[i].dataset, tasks[i].split, tasks[i].learner)
+                  for i in picked}  # fmt: skip
+
+        def check(done):
+            for key in sorted(sample & done.keys()):
+                dname, split, lname = key
+                job = self._job(setup, dname, split, [lname], alone=True)
+                mine = run_tasks(**job)[0]
+                field = first_difference(done[key], mine)
+                if field is not None:
+                    a, b = done[key]["rows"][0], mine["rows"][0]
+                    raise RuntimeError(
+                        f"`verify` refused the run: the task of learner {lname!r} on "
+                        f"data set {dname!r}, split {split}, gave other {field} when "
+                        f"re-fitted on the driver ({b['metric']} = {b['value']!r}) "
+                        f"than from the workers ({a['metric']} = {a['value']!r}"
+                        f"{_failed(a)}). A worker is faulty or not to be trusted. "
+                        "Nothing of this batch was stored; the tasks of this run "
+                        "stored before it came from the same workers: start the "
+                        "store again (overwrite=True) on workers you trust."
+                    )
+
+        return check
 
     def _plan(self, name, data, cv, learners, metrics, seed):
         """Splits (train, test, replicate, fold) and samples of one data set."""
@@ -659,40 +686,6 @@ class BenchmarkExperiment(BaseEstimator):
             "y_test": data.y_test,
             "roles": roles,
         }
-
-
-class _Verifier:
-    """Re-fits a seeded sample of the tasks on the driver (``verify``)."""
-
-    def __init__(self, experiment, setup):
-        self.experiment, self.setup = experiment, setup
-        tasks = list(experiment._tasks(setup))
-        k = math.ceil(experiment.verify * len(tasks))
-        rng = np.random.default_rng([setup["seed"], VERIFY_STREAM])
-        picked = rng.choice(len(tasks), size=k, replace=False) if k else []
-        self.sample = {(tasks[i].dataset, tasks[i].split, tasks[i].learner)
-                       for i in picked}  # fmt: skip
-        self.n_checked = 0
-
-    def __call__(self, done):
-        for key in sorted(self.sample & done.keys()):
-            dname, split, lname = key
-            job = self.experiment._job(self.setup, dname, split, [lname], alone=True)
-            mine = run_tasks(**job)[0]
-            field = first_difference(done[key], mine)
-            if field is not None:
-                a, b = done[key]["rows"][0], mine["rows"][0]
-                raise RuntimeError(
-                    f"`verify` refused the run: the task of learner {lname!r} on "
-                    f"data set {dname!r}, split {split}, gave other {field} when "
-                    f"re-fitted on the driver ({b['metric']} = {b['value']!r}) "
-                    f"than from the workers ({a['metric']} = {a['value']!r}"
-                    f"{_failed(a)}). A worker is faulty or not to be trusted. "
-                    "Nothing of this batch was stored; the tasks of this run "
-                    "stored before it came from the same workers: start the "
-                    "store again (overwrite=True) on workers you trust."
-                )
-            self.n_checked += 1
 
 
 def _failed(row):
