@@ -174,10 +174,8 @@ def decode(result, job, i):
     train = job["train"]
     test = job["test"] if job.get("tests") is None else job["tests"][i]
     rows = np.arange(len(job["y_test"])) if test is None else np.asarray(test)
-    if (type(n_train), type(n_test)) != (int, int) or (n_train, n_test) != (
-        len(train),
-        len(rows),
-    ):
+    sizes = (len(train), len(rows))
+    if (type(n_train), type(n_test)) != (int, int) or (n_train, n_test) != sizes:
         refuse("the split sizes are not the split's")
     if pred is not None:
         if failed or not job["keep_predictions"] or type(pred) is not tuple:
