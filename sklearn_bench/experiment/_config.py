@@ -1,12 +1,5 @@
-"""The configuration of an experiment as JSON-safe data, to compare runs in a store.
-
-A store grows with its study: a task is identified by its content (the data
-set's fingerprint, the split's rows, the learner's name and all its
-parameters), and runs share a store when what they have in common is equal and
-the metrics, the seed, ``error_score``, ``keep_predictions`` and the versions of
-the packages that compute the scores are the same (see
-:func:`sklearn_bench.store.combine_configs`).
-"""
+"""The configuration of an experiment as JSON-safe data, to compare runs in a store
+(:func:`~sklearn_bench.store._provenance.combine_configs`)."""
 
 import functools
 import hashlib
@@ -27,10 +20,8 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def describe(value):
-    """A JSON-safe description of a parameter value, the same in every process:
-    estimators as their class and all their parameters (recursively), functions
-    by module and qualified name, arrays by a hash of their bytes, other objects
-    by their repr without memory addresses."""
+    """A JSON-safe description of a value, the same in every process (estimators
+    by class and parameters, arrays by a hash, no memory addresses)."""
     if hasattr(value, "get_params") and not isinstance(value, type):
         params = value.get_params(deep=False)
         return {
@@ -65,14 +56,8 @@ def _qualname(obj):
 
 
 def class_defaults(estimators):
-    """The default parameter values of every estimator class in ``estimators``
-    (nested estimators and pipeline steps too), described as :func:`describe`
-    describes values, by class path.
-
-    Recorded when a run writes its store, so that a report shows which
-    parameters differ from their defaults without importing any class a store
-    names (reading a store imports nothing).
-    """
+    """The defaults of every estimator class in ``estimators`` (nested too), by
+    class path: a report reads them, never imports a class a store names."""
     import inspect
 
     from sklearn.base import BaseEstimator
@@ -95,11 +80,8 @@ def class_defaults(estimators):
                 }
             for param in value.get_params(deep=False).values():
                 visit(param)
-        elif isinstance(value, list | tuple):
-            for item in value:
-                visit(item)
-        elif isinstance(value, dict):
-            for item in value.values():
+        elif isinstance(value, list | tuple | dict):
+            for item in value.values() if isinstance(value, dict) else value:
                 visit(item)
 
     for estimator in estimators:
@@ -108,8 +90,7 @@ def class_defaults(estimators):
 
 
 def array_fingerprint(X):
-    """Shape, dtype and SHA-256 of an array's bytes (pandas: of its values and
-    labels)."""
+    """Shape and SHA-256 of an array (pandas: of its values and labels)."""
     if isinstance(X, pd.DataFrame | pd.Series):
         digest = hashlib.sha256(
             pd.util.hash_pandas_object(X, index=True).to_numpy().tobytes()
@@ -128,9 +109,8 @@ def array_fingerprint(X):
 
 
 def dataset_fingerprint(data, plan):
-    """What identifies a data set: its arrays, or for a simulation its sampler,
-    sizes and the test sample it drew (not its number of replicates: more
-    replicates are more splits, see :func:`split_fingerprints`)."""
+    """What identifies a data set: its arrays, or a simulation's sampler, sizes
+    and test sample (not its replicates: those are splits)."""
     if isinstance(data, SimulatedDataset):
         return {
             "problem": data.problem,
@@ -148,9 +128,7 @@ def dataset_fingerprint(data, plan):
 
 
 def split_fingerprints(plan):
-    """SHA-256 of each split of a data set: its training and validation rows,
-    replicate and fold, so that a split is identified by its content, whatever
-    ``cv`` made it (more replicates of a seeded splitter keep the first ones)."""
+    """SHA-256 of each split's rows, replicate and fold (whatever ``cv`` made it)."""
     out = []
     for train, test, replicate, fold in plan["splits"]:
         digest = hashlib.sha256(np.ascontiguousarray(train, dtype="<i8").tobytes())

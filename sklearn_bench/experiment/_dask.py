@@ -1,22 +1,9 @@
-"""The dask path of the runner: jobs sent through a dask.distributed ``Client``
-(docs/user_guide/cluster.rst).
-
-Under ``joblib.parallel_config(backend="dask")`` the experiment submits its jobs
-through the backend's ``Client`` itself rather than joblib's dask backend (which
-scatters the data to one worker, whose loss kills the run): an object shared by
-many jobs (a data set, a learner, the metrics) is submitted once as a small task
-that returns it, so the scheduler can recompute it elsewhere; jobs go in batches
-that refer to it by key (one submission, result and store commit each; a quarter
-of what is left per worker thread, at most ``MAX_BATCH`` tasks or about
-``TARGET_BATCH_SECONDS`` of work); a cancelled batch is re-sent, one that killed
-its workers is split down to the task, which becomes a recorded failure. Workers
-run :func:`~._tasks.run_tasks` (so the scores are the same bit for bit) and return
-plain data that the driver checks before anything is stored (:func:`decode`).
-
-**Trust.** dask.distributed unpickles what its peers send: a hostile scheduler or
-worker can run code in the driver whatever the task returns. The checks refuse a
-result out of bounds; ``verify`` catches a lie within bounds by re-fitting a
-sample."""
+"""The dask path of the runner (docs/user_guide/cluster.rst): jobs go through the
+backend's ``Client`` itself, not joblib's dask backend (which scatters the data to
+one worker, whose loss kills the run). Shared objects are tasks the scheduler can
+recompute; jobs go in batches; a batch that killed its workers is split down to
+the task, which becomes a recorded failure. Workers return plain data that the
+driver checks (:func:`decode`) before anything is stored."""
 
 import itertools
 import math
@@ -63,8 +50,7 @@ class _Batch:
 
 
 def _run_batch(shared, batch):
-    """The worker's side: :func:`run_tasks` on each job of a batch, in order;
-    each task's result as plain data (:func:`encode`)."""
+    """The worker's side: each job's :func:`run_tasks`, :func:`encode`-d."""
     out = []
     for job in batch.jobs:
         kwargs = {k: shared[v] if type(v) is _Ref else v for k, v in job.items()}
@@ -78,17 +64,8 @@ def _value(obj):
     return obj
 
 
-def _n_threads(client):
-    workers = client.scheduler_info(n_workers=-1)["workers"]
-    return sum(w.get("nthreads", 1) for w in workers.values())
-
-
 def encode(out):
-    """A task's result as plain data: ``(dataset, split, learner, metrics,
-    values, fit_time, score_time, n_train, n_test, (error_type, error_message,
-    traceback), predictions, losses)``, ``predictions`` ``None`` or ``(kind, int64
-    rows, bool "correct" or float "y_pred" values)``, ``losses`` ``None`` or
-    ``(metric indices, int64 rows, float64 loss of shape (indices, rows))``."""
+    """A task's result as a tuple of plain data, in the order of ``_FIELDS``."""
     rows = out["rows"]
     first = rows[0]
     pred = out["predictions"]
@@ -130,8 +107,7 @@ _FIELDS = (
 
 
 def _bits(value):
-    """A value of :func:`encode` as comparable bytes (arrays by dtype, shape and
-    bytes; floats by their bits, so -0.0 is not 0.0 and NaN is NaN)."""
+    """A value of :func:`encode` as comparable bits (-0.0 is not 0.0, NaN is NaN)."""
     if isinstance(value, tuple):
         return tuple(_bits(v) for v in value)
     if isinstance(value, np.ndarray):
@@ -142,9 +118,8 @@ def _bits(value):
 
 
 def first_difference(theirs, mine):
-    """The first field (:func:`encode`'s, the timings and failure texts aside)
-    in which two results of one task differ bit for bit, or ``None``: what
-    ``verify`` compares (scores, sizes, kept predictions, pointwise losses)."""
+    """The first field in which two results of a task differ bit for bit (times
+    and failure texts aside), or ``None``: what ``verify`` compares."""
     a, b = encode(theirs), encode(mine)
     for name, x, y in zip(_FIELDS, a, b, strict=True):
         if name == "failure":
@@ -155,11 +130,8 @@ def first_difference(theirs, mine):
 
 
 def decode(result, job, i):
-    """What ``run_tasks`` returned for the ``i``-th task of ``job``, from its
-    plain-data result; a ``RuntimeError`` refuses the run when it is not what the
-    task could give (another type or shape, another task, metric or split size, a
-    score outside its bounds or non-finite without a failure, a bad time,
-    predictions of other rows, pointwise losses whose mean is not the score)."""
+    """What ``run_tasks`` returned for the ``i``-th task of ``job``; a
+    ``RuntimeError`` refuses a result the task could not give."""
     task = job["tasks"][i]
 
     def refuse(what):
@@ -202,10 +174,8 @@ def decode(result, job, i):
     train = job["train"]
     test = job["test"] if job.get("tests") is None else job["tests"][i]
     rows = np.arange(len(job["y_test"])) if test is None else np.asarray(test)
-    if (type(n_train), type(n_test)) != (int, int) or (n_train, n_test) != (
-        len(train),
-        len(rows),
-    ):
+    sizes = (len(train), len(rows))
+    if (type(n_train), type(n_test)) != (int, int) or (n_train, n_test) != sizes:
         refuse("the split sizes are not the split's")
     if pred is not None:
         if failed or not job["keep_predictions"] or type(pred) is not tuple:
@@ -246,8 +216,7 @@ def decode(result, job, i):
 
 
 def _decode_losses(losses, job, failed, values, rows, refuse):
-    """The pointwise losses of a task's plain-data result, checked: asked for,
-    of the validation rows, of known metrics, finite, their means the scores."""
+    """The pointwise losses of a result, checked (their means are the scores)."""
     if failed or not job.get("keep_losses") or type(losses) is not tuple:
         refuse("pointwise losses that were not asked for")
     index, l_rows, loss = losses if len(losses) == 3 else (None, None, None)
@@ -284,46 +253,10 @@ def _alone(job):
 
 class DaskRunner:
     """Run :func:`run_tasks` jobs on a dask.distributed cluster, surviving lost
-    workers.
-
-    Parameters
-    ----------
-    client : distributed.Client
-        A client of the cluster (any scheduler address: a ``LocalCluster``,
-        dask-jobqueue, dask-kubernetes).
-    window : int, default=None
-        Most submissions (batches of jobs) in flight at a time; ``None`` is two
-        per worker thread plus two, so that workers never wait for the driver.
-
-    Attributes
-    ----------
-    lost_workers : list of dict
-        After :meth:`run`: each worker removed from the cluster during the run
-        without being asked to (killed, pre-empted, out of memory), with its
-        ``address``, the ``time`` (UTC, ISO 8601) and ``n_tasks``, the number of
-        this run's tasks it was running (re-run elsewhere).
-    n_resent : int
-        Tasks the driver sent again because the cluster cancelled them.
-
-    Examples
-    --------
-    >>> from sklearn.datasets import load_iris
-    >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from distributed import Client, LocalCluster
-    >>> from sklearn_bench import BenchmarkExperiment
-    >>> from sklearn_bench.experiment._dask import DaskRunner
-    >>> experiment = BenchmarkExperiment(
-    ...     {"tree": DecisionTreeClassifier()}, cv=3, random_state=0, progress=False)
-    >>> setup = experiment._prepare(*load_iris(return_X_y=True))
-    >>> with LocalCluster(n_workers=1, processes=False, protocol="tcp",
-    ...                   host="127.0.0.1", dashboard_address=None) as cluster:
-    ...     with Client(cluster) as client:
-    ...         runner = DaskRunner(client)
-    ...         batches = list(runner.run(experiment._jobs(setup)))
-    >>> outs = [out for batch in batches for _, outs in batch for out in outs]
-    >>> len(outs), outs[0]["rows"][0]["metric"]
-    (3, 'error_rate')
-    """
+    workers. ``window``: most batches in flight (``None``: two per worker thread
+    plus two). After :meth:`run`, ``lost_workers`` lists each worker removed
+    without being asked to (``address``, ``time``, ``n_tasks`` of this run it was
+    running) and ``n_resent`` counts the tasks the cluster cancelled."""
 
     def __init__(self, client, *, window=None):
         self.client = client
@@ -332,16 +265,15 @@ class DaskRunner:
         self.n_resent = 0
 
     def run(self, jobs, *, total=None):
-        """Yield the results of ``jobs`` (each job's tasks and the arguments of
-        :func:`run_tasks`), a batch at a time in completion order, as lists of ``(tasks,
-        checked outs)``; ``total`` (the number of tasks) lets batches shrink towards the
-        end so that every worker thread has work until then."""
+        """Yield lists of ``(tasks, checked outs)`` of ``jobs``, a batch at a time
+        in completion order; ``total`` (tasks) shrinks the last batches."""
         from distributed import KilledWorker, as_completed
 
         client = self.client
         run_id = uuid.uuid4().hex[:10]
         started = time.time()
-        n_threads = max(1, _n_threads(client))
+        workers = client.scheduler_info(n_workers=-1)["workers"].values()
+        n_threads = max(1, sum(w.get("nthreads", 1) for w in workers))
         window = self.window or 2 * n_threads + 2
         shared = {}  # id(obj) -> [obj, future, key, n jobs in flight using it]
         pending = {}  # future -> (list of jobs, n times re-sent)
@@ -478,18 +410,7 @@ class DaskRunner:
         if not isinstance(exc, KilledWorker) or job["error_score"] == "raise":
             future.result()  # raises the task's own exception, with its traceback
             raise exc
-        return [
-            failed_out(
-                task,
-                job["train"],
-                job["test"],
-                job["y_test"],
-                job["metrics"],
-                job["error_score"],
-                exc,
-            )
-            for task in job["tasks"]
-        ]
+        return [_failed_out(task, job, exc) for task in job["tasks"]]
 
     def _lost_workers(self, started, run_id):
         """Workers removed (not retired) since ``started``, from the scheduler's log."""
@@ -511,28 +432,21 @@ class DaskRunner:
                 for k in msg.get("processing-tasks", ())
                 if run_id in str(k)
             ]
-            lost.append(
-                {
-                    "address": msg.get("worker", ""),
-                    "time": datetime.fromtimestamp(when, UTC).isoformat(
-                        timespec="seconds"
-                    ),
-                    "n_tasks": sum(ours),
-                }
-            )
+            address = msg.get("worker", "")
+            when = datetime.fromtimestamp(when, UTC).isoformat(timespec="seconds")
+            lost.append({"address": address, "time": when, "n_tasks": sum(ours)})
         return lost
 
 
-def failed_out(task, train, test, y_test, metrics, error_score, exc):
-    """What ``run_tasks`` returns for a task whose worker died under it:
-    ``error_score`` for every metric and the exception in the failure columns."""
-    n_test = len(y_test) if test is None else len(test)
-    base = _task_columns(task, len(train), n_test)
+def _failed_out(task, job, exc):
+    """``run_tasks``'s out for a task of ``job`` whose worker died: ``error_score``."""
+    test, value = job["test"], float(job["error_score"])
+    n_test = len(job["y_test"]) if test is None else len(test)
+    base = _task_columns(task, len(job["train"]), n_test)
     failure = _failure(exc)
     rows = [
-        dict(base, metric=name, value=float(error_score), fit_time=0.0, score_time=0.0)
-        | failure
-        for name in metrics
+        dict(base, metric=name, value=value, fit_time=0.0, score_time=0.0) | failure
+        for name in job["metrics"]
     ]
     return {"rows": rows, "predictions": None, "losses": None}
 

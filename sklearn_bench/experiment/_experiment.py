@@ -7,7 +7,6 @@ import math
 import os
 import re
 import warnings
-from collections import Counter
 from numbers import Integral, Real
 
 import numpy as np
@@ -62,18 +61,14 @@ from ._tasks import (
 __all__ = ["BenchmarkExperiment"]
 
 VERIFY_STREAM = 39  # the seed stream of the tasks ``verify`` re-fits
-# ``cv=None``: 5 folds (training parts of 80%, near the size of the data set)
-# repeated 10 times on shuffled rows, 50 fits per learner: repeats give the
-# corrected resampled t (Nadeau & Bengio 2003; Bouckaert & Frank 2004, who
-# recommend 10 repeats for replicable tests) and each learner's interval a
-# variance to stand on, and average out the luck of one partition.
+# ``cv=None``: repeats give the corrected resampled t (Bouckaert & Frank 2004
+# recommend 10 for replicable tests) and each learner's interval a variance.
 DEFAULT_FOLDS, DEFAULT_REPEATS = 5, 10
 
 
 def _same_training(splits):
-    """``{split: [later splits of the same replicate and training rows]}``
-    (NestedCV's inner splits (o, j) and (j, o): K(K + 1)/2 distinct training
-    sets of its K² splits), read from the splits themselves."""
+    """``{split: [later splits of the same replicate and training rows]}`` (as
+    NestedCV's inner splits (o, j) and (j, o))."""
     first, twins = {}, {}
     for s, (train, test, rep, _) in enumerate(splits):
         if test is None:
@@ -105,88 +100,58 @@ class BenchmarkExperiment(BaseEstimator):
         The learners to compare, by name.
     cv : int, cross-validation generator or iterable of splits, default=None
         How each learning sample is split, as in
-        :func:`~sklearn.model_selection.cross_validate` except for ``None``:
-        ``None`` is 5-fold cross-validation repeated 10 times on shuffled rows,
-        :class:`~sklearn.model_selection.RepeatedStratifiedKFold` when all
-        learners are classifiers, else
-        :class:`~sklearn.model_selection.RepeatedKFold`, seeded from
-        ``random_state`` per data set (50 fits per learner; repeats give the
-        corrected resampled t and each learner's interval a variance, Bouckaert
-        & Frank 2004). An integer ``K`` is scikit-learn's unshuffled K-fold (one
-        partition: no interval of a learner's error without
-        ``keep_predictions=True``). The splits of a
-        splitter are mapped to replicates with
-        :func:`~sklearn_bench.model_selection.replicate_ids`. A splitter whose
-        ``random_state`` is ``None`` (and that shuffles) gets a seed derived from
-        ``random_state`` and the data set. Not used by a
+        :func:`~sklearn.model_selection.cross_validate`; ``None`` is 5-fold
+        cross-validation repeated 10 times on shuffled rows (stratified for
+        classifiers; see :ref:`problems`). Splits map to replicates by
+        :func:`~sklearn_bench.model_selection.replicate_ids`; an unseeded
+        shuffling splitter is seeded per data set. Not used by a
         :class:`~sklearn_bench.datasets.SimulatedDataset`.
     scoring : str, callable, Metric, list or dict, default=None
-        The performance measures (see :class:`~sklearn_bench.experiment.Metric`):
-        ``"error_rate"`` (1 - accuracy, lower is better), any scikit-learn
-        scorer name, a loss name without ``neg_`` (``"mean_squared_error"``),
-        a scorer callable ``(estimator, X, y)`` (greater is better), a scorer
-        that needs the split (one with ``needs_split``, such as
-        :class:`~sklearn_bench.model_selection.Bootstrap632Scorer`), a
-        :func:`~sklearn_bench.experiment.make_metric`, or a list/dict of these.
-        ``None`` is ``"error_rate"`` for classifiers and
+        The performance measures: names of :meth:`Metric.from_name
+        <sklearn_bench.experiment.Metric.from_name>`, scorer callables (greater
+        is better), scorers with ``needs_split`` (such as
+        :class:`~sklearn_bench.model_selection.Bootstrap632Scorer`),
+        :class:`~sklearn_bench.experiment.Metric` objects, or a list/dict of
+        these. ``None`` is ``"error_rate"`` for classifiers and
         ``"mean_squared_error"`` for regressors.
     n_jobs : int, default=None
-        Tasks run in parallel with joblib (``None`` is 1 unless in a
-        :func:`joblib.parallel_config` context). Inside
-        ``joblib.parallel_config(backend="dask")`` the tasks are submitted
-        through that backend's dask ``Client`` instead, to every worker thread
-        of the cluster (``n_jobs`` is not used), in a way that survives lost
-        workers: see :ref:`cluster`.
+        Tasks run in parallel with joblib. Inside
+        ``joblib.parallel_config(backend="dask")`` they go through that
+        backend's ``Client``, surviving lost workers (see :ref:`cluster`).
     random_state : int, RandomState instance or None, default=None
-        Seeds everything: the splits of a splitter without a seed, the samples
-        of simulated data sets, and the learners' own ``random_state``
-        parameters (see Notes). ``None`` draws a fresh seed, recorded in
-        ``results_.info["seed"]``.
+        Seeds the splits, simulated samples and learners (see Notes); ``None``
+        draws a seed, recorded in ``results_.info["seed"]``.
     error_score : "raise" or float, default=np.nan
         Score of a task whose learner fails, as in
         :func:`~sklearn.model_selection.cross_validate`; ``"raise"`` re-raises
         with a note naming the data set, learner and split.
     keep_predictions : bool, default=False
-        Keep each task's validation rows and its predictions (correct or not for
+        Keep each task's validation rows and predictions (correct or not for
         classifiers) in ``results_.predictions``, e.g. for McNemar's test.
     progress : bool, default=True
         Show a tqdm progress bar over tasks.
     store : str or path-like, default=None
-        An SQLite file to which the driver commits every task as it finishes
-        (workers never write), with the configuration (learners and all their
-        parameters, ``cv``, metrics, seed, ``error_score``,
-        ``keep_predictions``, a fingerprint of every data set and split,
-        package versions). A task is identified by its content, so ``fit``
-        runs only the tasks not stored yet (those of an interrupted run, or of
-        added learners, data sets or replicates) and the result is
-        bit-identical to one uninterrupted run (with ``random_state=None`` the
-        stored seed is reused); a learner or data set changed under a stored
-        name, or another seed, metric set, ``error_score``,
-        ``keep_predictions`` or package versions raise a ``ValueError`` naming
-        it. Read a store without fitting with
-        :meth:`BenchmarkResult.from_store`; combine the stores of several
-        machines with :func:`~sklearn_bench.store.merge_stores`. ``None`` keeps
+        An SQLite file to which the driver commits every finished task with the
+        configuration. ``fit`` runs only the tasks not stored yet (an
+        interrupted run, added learners, data sets or replicates), bit-identical
+        to one uninterrupted run; a changed learner, data set, seed, metric set,
+        ``error_score``, ``keep_predictions`` or package versions raise a
+        ``ValueError`` naming it (see :ref:`large_studies`). ``None`` keeps
         everything in memory.
     overwrite : bool, default=False
         Replace the content of the store instead of refusing a change.
     prefix_cache_bytes : int, default=2**30
-        Learners whose pipelines begin with the same deterministic steps (see
-        Notes) fit that prefix once per split and the rest of each pipeline on
-        its transformed training rows (and score the metrics that read only
-        predictions on validation rows transformed once), with the same scores
-        bit for bit as fitting each alone; this is the most bytes of
-        transformed data one task keeps (least recently used out first). ``0``
-        fits every learner alone.
+        The most bytes of transformed training data one task keeps for
+        learners whose pipelines share a deterministic prefix, fitted once per
+        split with the same scores bit for bit (see :ref:`large_studies`);
+        ``0`` fits every learner alone.
     fit_alone : collection of str, default=()
         Names of learners that never share a prefix (e.g. a step that draws
-        from NumPy's global random state without a ``random_state``
-        parameter, which cannot be told apart from a deterministic one).
+        from NumPy's global random state).
     verify : float, default=0.0
-        The fraction of the tasks (a random sample, seeded by the experiment's
-        seed) that the driver fits again, alone; a result that differs bit for
-        bit (scores, sizes, kept predictions, pointwise losses) refuses the run
-        with a ``RuntimeError`` before that batch is stored: a check against
-        faulty or untrusted workers of a cluster (see :ref:`cluster`).
+        The fraction of the tasks (seeded) that the driver fits again, alone;
+        a result that differs bit for bit refuses the run with a
+        ``RuntimeError`` before its batch is stored (see :ref:`cluster`).
 
     Attributes
     ----------
@@ -201,26 +166,12 @@ class BenchmarkExperiment(BaseEstimator):
 
     Notes
     -----
-    A task is one learner on one split of one data set; its id
-    ``(dataset, split, learner)`` is stable. Tasks run learner by learner within
-    a data set. The seeds are
-    ``SeedSequence([seed, crc32(dataset), purpose, replicate])`` with purpose
-    0 for learners, 1 for ``cv``, 2 for a simulated learning sample and 3 for a
-    simulated test sample; its first 32-bit word is set on every parameter of
-    a learner named ``random_state`` or ``*__random_state`` (nested in pipelines
-    or search estimators) whose value is ``None`` or a ``RandomState``
-    instance, and on unseeded shuffling splitters among its parameters (the
-    ``cv`` of a ``GridSearchCV``). Integer seeds a user set on a learner are
-    kept. All learners get
-    the same seed on a replicate (common random numbers). Hence the scores do not
-    depend on ``n_jobs`` or on the joblib backend.
-
-    Learners may share a prefix when their pipelines are plain ``Pipeline``
-    objects whose first steps have the same class and ``get_params(deep=True)``
-    and every ``random_state`` an integer; they run together on each split. A
-    learner that shares a prefix is charged its whole cost: its ``fit_time`` is
-    the prefix's (charged in full to every learner that uses it) plus that of
-    the rest of its pipeline.
+    The seeds are ``SeedSequence([seed, crc32(dataset), purpose, replicate])``
+    (purpose 0 learners, 1 ``cv``, 2 and 3 a simulated learning and test
+    sample); its first 32-bit word is set on every ``random_state`` of a learner
+    (nested too) that is ``None`` or a ``RandomState``, and on its unseeded
+    shuffling splitters. All learners get the same seed on a replicate (common
+    random numbers), so the scores do not depend on ``n_jobs`` or the backend.
 
     Examples
     --------
@@ -277,10 +228,6 @@ class BenchmarkExperiment(BaseEstimator):
     def fit(self, X, y=None, *, info=None, stopping=None):
         """Run every learner on every split of every data set.
 
-        With a ``store``, each finished task is committed to it as it arrives,
-        and a store of the same configuration is resumed: only its missing tasks
-        run.
-
         Parameters
         ----------
         X : dict of str to Dataset, SimulatedDataset or (X, y); or array-like
@@ -289,18 +236,11 @@ class BenchmarkExperiment(BaseEstimator):
         y : array-like of shape (n_samples,), default=None
             Targets of the single data set ``X``.
         info : dict, default=None
-            Extra JSON-safe provenance added to ``results_.info`` and written to
-            the store when the run starts (so a killed run keeps it), e.g. the
-            analysis settings of ``sklearn-bench run`` (key ``"analysis"``). Not
-            part of the configuration compared on resume; a resumed run
-            replaces the stored entries of the same keys.
+            Extra JSON-safe provenance for ``results_.info`` and the store (not
+            compared on resume; a resumed run replaces the same keys).
         stopping : SequentialRule, default=None
-            Run a sequential study (see :ref:`sequential`): the data sets of ``X``
-            one at a time, in a random order drawn from the seed and their names,
-            until the comparison is decided with anytime-valid statistics, a
-            race drops learners clearly worse, or the pool or budget runs out;
-            ``sequential_`` then says what it did and decided. ``None`` runs
-            every data set.
+            Run a sequential study (see :ref:`sequential`); ``sequential_`` then
+            says what it did and decided. ``None`` runs every data set.
 
         Returns
         -------
@@ -319,13 +259,9 @@ class BenchmarkExperiment(BaseEstimator):
         for batch in self._run(setup, runner):
             done.update(batch)
         outs = [done[t.dataset, t.split, t.learner] for t in self._tasks(setup)]
-        rows = [row for out in outs for row in out["rows"]]
-        scores = pd.DataFrame(rows)
+        scores = pd.DataFrame([row for out in outs for row in out["rows"]])
         _report_failures(scores, n_tasks, len(setup["metrics"]))
-
-        predictions = None
-        if self.keep_predictions:
-            predictions = _predictions_frame(outs)
+        predictions = _predictions_frame(outs) if self.keep_predictions else None
         description = self._result_description(setup)
         description["info"].update(extra)
         if runner is not None:
@@ -341,10 +277,8 @@ class BenchmarkExperiment(BaseEstimator):
     def check(self, X, y=None):
         """Validate the experiment on its data sets without fitting anything.
 
-        Runs every check of :meth:`fit` that needs no fitted learner: the
-        learners, ``scoring``, ``cv``, ``error_score``, each data set and its
-        targets against the learners and metrics, and the splits of every data
-        set (drawn, not used). Nothing is written, not even to the ``store``.
+        Runs every check of :meth:`fit` that needs no fitted learner (the
+        splits are drawn); nothing is written, not even to the ``store``.
 
         Parameters
         ----------
@@ -356,13 +290,9 @@ class BenchmarkExperiment(BaseEstimator):
         Returns
         -------
         summary : dict
-            Plain data: ``n_tasks`` (int), the number of tasks of the experiment
-            (learners x splits of every data set; with a ``store``, :meth:`fit`
-            runs only those not stored yet), ``metrics`` (dict of each metric's
-            name to whether greater is better, in order), ``datasets`` (dict of
-            each data set's name to its problem: ``"real world"``,
-            ``"competition"`` or ``"simulation"``) and ``learners`` (list of
-            names).
+            ``n_tasks`` (learners x splits of every data set), ``metrics`` (name
+            to greater is better), ``datasets`` (name to problem) and
+            ``learners`` (names).
 
         Raises
         ------
@@ -430,55 +360,43 @@ class BenchmarkExperiment(BaseEstimator):
         return out
 
     def _fit_store(self, X, y, extra=None):
-        """:meth:`fit` with a store: run its missing tasks, the driver committing
-        one transaction per batch (workers only return rows), then read the result back
-        in canonical order, the same whatever the order of completion."""
-        try:
+        """:meth:`fit` with a store: run the missing tasks, commit a batch at a
+        time, read the result back in canonical order."""
+        with _full_disk_keeps(self.store):
             writer = open_writer(self.store, overwrite=self.overwrite)
-        except Exception as exc:
-            _raise_if_disk_full(exc, self.store)
-            raise
-        try:
-            stored = None if self.overwrite else writer.config()
-            seed = None
-            if stored is not None and self.random_state is None:
-                seed = stored["seed"]  # resume a run whose seed was drawn
-            setup = self._prepare(X, y, seed=seed)
-            tasks = list(self._tasks(setup))
-            description = self._result_description(setup)
-            description["info"]["store"] = str(self.store)
-            description["info"].update(extra or {})
-            kept = copy.deepcopy(description)  # for the result (made once)
-            resumed = bool(writer.meta) and not self.overwrite
-            done = writer.start(
-                experiment_config(self, setup),
-                tasks,
-                description,
-                keep_predictions=self.keep_predictions,
-                overwrite=self.overwrite,
-            )
-            if resumed and extra:
-                writer.update_info(extra)  # a resumed run: its own settings
-            ordinal = writer.ordinals
-            ids = [(t.dataset, t.split, t.learner) for t in tasks]
-            n_run = sum(1 for i in ids if i not in done)
-            runner = _dask_runner()
-            for batch in self._run(setup, runner, skip=done, total=n_run):
-                # one transaction per batch (a job locally, a batch of jobs on
-                # a cluster): every task of it, or none
-                writer.write_many([(ordinal[key], out) for key, out in batch.items()])
-            if runner is not None:
-                cluster = _report_cluster(runner)
-                writer.update_info({"cluster": cluster})
-        except Exception as exc:
-            _raise_if_disk_full(exc, self.store)
-            raise
-        finally:
             try:
-                writer.close()
-            except Exception as exc:  # the final checkpoint, on a full disk
-                _raise_if_disk_full(exc, self.store)
-                raise
+                stored = None if self.overwrite else writer.config()
+                seed = None
+                if stored is not None and self.random_state is None:
+                    seed = stored["seed"]  # resume a run whose seed was drawn
+                setup = self._prepare(X, y, seed=seed)
+                tasks = list(self._tasks(setup))
+                description = self._result_description(setup)
+                description["info"]["store"] = str(self.store)
+                description["info"].update(extra or {})
+                kept = copy.deepcopy(description)  # for the result (made once)
+                resumed = bool(writer.meta) and not self.overwrite
+                done = writer.start(
+                    experiment_config(self, setup),
+                    tasks,
+                    description,
+                    keep_predictions=self.keep_predictions,
+                    overwrite=self.overwrite,
+                )
+                if resumed and extra:
+                    writer.update_info(extra)  # a resumed run: its own settings
+                ordinal = writer.ordinals
+                ids = [(t.dataset, t.split, t.learner) for t in tasks]
+                n_run = sum(1 for i in ids if i not in done)
+                runner = _dask_runner()
+                for batch in self._run(setup, runner, skip=done, total=n_run):
+                    # one transaction per batch: every task of it, or none
+                    writer.write_many([(ordinal[k], out) for k, out in batch.items()])
+                if runner is not None:
+                    cluster = _report_cluster(runner)
+                    writer.update_info({"cluster": cluster})
+            finally:
+                writer.close()  # its final checkpoint may hit a full disk
         description = kept
         if runner is not None:
             description["info"]["cluster"] = cluster
@@ -497,8 +415,7 @@ class BenchmarkExperiment(BaseEstimator):
         return self
 
     def _prepare(self, X, y=None, *, seed=None):
-        """Validate the configuration and data and draw the splits; run nothing
-        (``seed`` replaces the one drawn from ``random_state``: a resumed store)."""
+        """Validate everything and draw the splits (``seed``: a resumed store's)."""
         if y is not None:
             datasets = {"data": Dataset(X, y)}
         elif isinstance(X, Dataset | SimulatedDataset):
@@ -513,22 +430,18 @@ class BenchmarkExperiment(BaseEstimator):
             raise ValueError(
                 f"`error_score` must be 'raise' or a number; got {self.error_score!r}."
             )
+        classifiers = all(is_classifier(e) for e in learners.values())
+        regressors = all(is_regressor(e) for e in learners.values())
         metrics = check_scoring(
-            self.scoring,
-            all_classifiers=all(is_classifier(e) for e in learners.values()),
-            all_regressors=all(is_regressor(e) for e in learners.values()),
+            self.scoring, all_classifiers=classifiers, all_regressors=regressors
         )
         if seed is None:
             seed = _base_seed(self.random_state)
-        cv = _check_cv_and_n_jobs(self.cv, self.n_jobs)
-        if cv is None and not all(
-            isinstance(d, SimulatedDataset) for d in datasets.values()
-        ):
-            kind = (
-                RepeatedStratifiedKFold
-                if all(is_classifier(e) for e in learners.values())
-                else RepeatedKFold
-            )
+        cv = _check_cv(self.cv)
+        check_n_jobs(self.n_jobs)
+        simulations = all(isinstance(d, SimulatedDataset) for d in datasets.values())
+        if cv is None and not simulations:
+            kind = RepeatedStratifiedKFold if classifiers else RepeatedKFold
             cv = kind(n_splits=DEFAULT_FOLDS, n_repeats=DEFAULT_REPEATS)
         check_positive_int(self.prefix_cache_bytes, "prefix_cache_bytes", minimum=0)
         if not 0 <= real_number(self.verify, "verify") <= 1:
@@ -543,15 +456,6 @@ class BenchmarkExperiment(BaseEstimator):
         unknown = sorted(set(self.fit_alone) - set(learners))
         if unknown:
             raise ValueError(f"`fit_alone` names no learner {unknown[0]!r}.")
-        if not (cv is None or isinstance(cv, Integral) or hasattr(cv, "split")):
-            cv = list(cv)  # an iterator of splits is read once, for all data sets
-            if not cv or not all(
-                isinstance(split, tuple | list) and len(split) == 2 for split in cv
-            ):
-                raise ValueError(
-                    "`cv` as an iterable must yield (train, test) pairs of index "
-                    f"arrays; got {cv[:2]!r}."
-                )
         plans = {
             name: self._plan(name, data, cv, learners, metrics, seed)
             for name, data in datasets.items()
@@ -571,18 +475,15 @@ class BenchmarkExperiment(BaseEstimator):
 
     def _tasks(self, setup):
         """Every task, in the order of ``results_.scores`` (nothing is run)."""
-        # Learner-major within a data set, as a loop of cross_validate calls:
-        # interleaving learners that use different thread pools (OpenMP, BLAS)
-        # makes their idle threads spin against each other.
+        # Learner-major: interleaved thread pools (OpenMP, BLAS) spin.
         for dname, plan in setup["plans"].items():
             for lname in setup["learners"]:
                 for split, (_, _, rep, fold) in enumerate(plan["splits"]):
                     yield Task(dname, split, rep, fold, lname)
 
     def _jobs(self, setup, skip=frozenset()):
-        """Yield ``(tasks, kwargs of run_tasks)``: a task alone, or the tasks on one
-        split of the learners whose pipelines begin with the same step (the workers
-        decide what they share); tasks whose id is in ``skip`` are left out."""
+        """Yield ``(tasks, kwargs of run_tasks)``: a task, or those of learners
+        that may share a prefix on a split; ids in ``skip`` are left out."""
         learners = setup["learners"]
         groups = self._sharing_groups(learners, setup["unseeded"])
         for dname, plan in setup["plans"].items():
@@ -606,8 +507,7 @@ class BenchmarkExperiment(BaseEstimator):
                     yield kwargs["tasks"], kwargs
 
     def _job(self, setup, dname, split, names, *, alone=False, also=()):
-        """The arguments of :func:`run_tasks` for learners ``names`` on a split
-        (and on the splits ``also``, of the same replicate and training rows)."""
+        """:func:`run_tasks`'s arguments for ``names`` on a split (and ``also``)."""
         plan, seed = setup["plans"][dname], setup["seed"]
         train, test, rep, fold = plan["splits"][split]
         X_l, y_l = plan["learning_sample"](rep)
@@ -641,8 +541,7 @@ class BenchmarkExperiment(BaseEstimator):
         }
 
     def _sharing_groups(self, learners, unseeded):
-        """Learner name to the names of the learners whose pipelines begin with the
-        same step (groups of two or more)."""
+        """Learner name to the group of learners whose pipelines begin alike."""
         if not self.prefix_cache_bytes:
             return {}
         by_first = {}
@@ -656,9 +555,8 @@ class BenchmarkExperiment(BaseEstimator):
         return {n: g for g in by_first.values() if len(g) > 1 for n in g}
 
     def _run(self, setup, runner, skip=frozenset(), total=None):
-        """Run the jobs; yield ``{task id: what run_tasks returned}`` a job (joblib)
-        or a batch of jobs (dask) at a time, in completion order, once ``verify`` has
-        re-fitted its sample."""
+        """Yield ``{task id: run_tasks's out}`` a job or dask batch at a time, in
+        completion order, once ``verify`` has checked it."""
         jobs = self._jobs(setup, skip)
         total = setup["n_tasks"] if total is None else total
         if runner is None:
@@ -672,7 +570,7 @@ class BenchmarkExperiment(BaseEstimator):
         else:  # the dask path: survives lost workers (see _dask.py)
             results = runner.run(jobs, total=total)
             batches = ([outs for _, outs in batch] for batch in results)
-        check = _Verifier(self, setup)
+        check = self._verifier(setup)
         with (
             contextlib.closing(results),  # its workers stop with the run
             tqdm(
@@ -691,6 +589,37 @@ class BenchmarkExperiment(BaseEstimator):
                 check(done)
                 bar.update(len(done))
                 yield done
+
+    def _verifier(self, setup):
+        """A check of each batch that re-fits a seeded sample of its tasks on the
+        driver (``verify``), refusing the run when one differs."""
+        tasks = list(self._tasks(setup))
+        k = math.ceil(self.verify * len(tasks))
+        rng = np.random.default_rng([setup["seed"], VERIFY_STREAM])
+        picked = rng.choice(len(tasks), size=k, replace=False) if k else []
+        sample = {(tasks[i].dataset, tasks[i].split, tasks[i].learner)
+                  for i in picked}  # fmt: skip
+
+        def check(done):
+            for key in sorted(sample & done.keys()):
+                dname, split, lname = key
+                job = self._job(setup, dname, split, [lname], alone=True)
+                mine = run_tasks(**job)[0]
+                field = first_difference(done[key], mine)
+                if field is not None:
+                    a, b = done[key]["rows"][0], mine["rows"][0]
+                    raise RuntimeError(
+                        f"`verify` refused the run: the task of learner {lname!r} on "
+                        f"data set {dname!r}, split {split}, gave other {field} when "
+                        f"re-fitted on the driver ({b['metric']} = {b['value']!r}) "
+                        f"than from the workers ({a['metric']} = {a['value']!r}"
+                        f"{_failed(a)}). A worker is faulty or not to be trusted. "
+                        "Nothing of this batch was stored; the tasks of this run "
+                        "stored before it came from the same workers: start the "
+                        "store again (overwrite=True) on workers you trust."
+                    )
+
+        return check
 
     def _plan(self, name, data, cv, learners, metrics, seed):
         """Splits (train, test, replicate, fold) and samples of one data set."""
@@ -724,9 +653,8 @@ class BenchmarkExperiment(BaseEstimator):
         _check_target(name, data.y, learners, metrics)
         if data.y_test is not None:
             _check_target(name, data.y_test, learners, metrics)
-        classifier = all(is_classifier(e) for e in learners.values())
-        cv = check_cv(cv, data.y, classifier=classifier)
-        if getattr(cv, "random_state", 0) is None and getattr(cv, "shuffle", True):
+        cv = check_cv(cv, data.y, classifier=all(map(is_classifier, learners.values())))
+        if _is_unseeded_splitter(cv):
             cv = copy.deepcopy(cv)
             cv.random_state = derive_seed(seed, name, SEED_CV)
         try:
@@ -741,7 +669,7 @@ class BenchmarkExperiment(BaseEstimator):
                 f"`cv` yields {len(split_list)} splits on data set {name!r} but "
                 f"get_n_splits says {len(reps)}."
             )
-        folds = _folds(reps)
+        folds = pd.Series(reps).groupby(np.asarray(reps)).cumcount().tolist()
         roles = None
         if hasattr(cv, "split_roles"):  # JSON-safe: column names and rows
             table = cv.split_roles(data.X, data.y, data.groups)
@@ -760,48 +688,12 @@ class BenchmarkExperiment(BaseEstimator):
         }
 
 
-class _Verifier:
-    """Re-fits on the driver a seeded random sample of the tasks (``verify``) and
-    refuses the run when a score differs."""
-
-    def __init__(self, experiment, setup):
-        self.experiment, self.setup = experiment, setup
-        tasks = list(experiment._tasks(setup))
-        k = math.ceil(experiment.verify * len(tasks))
-        rng = np.random.default_rng([setup["seed"], VERIFY_STREAM])
-        picked = rng.choice(len(tasks), size=k, replace=False) if k else []
-        self.sample = {(tasks[i].dataset, tasks[i].split, tasks[i].learner)
-                       for i in picked}  # fmt: skip
-        self.n_checked = 0
-
-    def __call__(self, done):
-        for key in sorted(self.sample & done.keys()):
-            dname, split, lname = key
-            job = self.experiment._job(self.setup, dname, split, [lname], alone=True)
-            mine = run_tasks(**job)[0]
-            field = first_difference(done[key], mine)
-            if field is not None:
-                a, b = done[key]["rows"][0], mine["rows"][0]
-                raise RuntimeError(
-                    f"`verify` refused the run: the task of learner {lname!r} on "
-                    f"data set {dname!r}, split {split}, gave other {field} when "
-                    f"re-fitted on the driver ({b['metric']} = {b['value']!r}) "
-                    f"than from the workers ({a['metric']} = {a['value']!r}"
-                    f"{_failed(a)}). A worker is faulty or not to be trusted. "
-                    "Nothing of this batch was stored; the tasks of this run "
-                    "stored before it came from the same workers: start the "
-                    "store again (overwrite=True) on workers you trust."
-                )
-            self.n_checked += 1
-
-
 def _failed(row):
     return f" ({row['error_type']})" if row["error_type"] else ""
 
 
 def _design(setup):
-    """The metrics (name to greater is better), data sets (name to problem) and
-    learners (names) of a prepared experiment, as plain data."""
+    """The metrics, data sets and learners of a prepared experiment."""
     return {
         "metrics": {m.name: m.greater_is_better for m in setup["metrics"].values()},
         "datasets": {name: data.problem for name, data in setup["datasets"].items()},
@@ -810,22 +702,17 @@ def _design(setup):
 
 
 def _dask_runner():
-    """A :class:`~._dask.DaskRunner` inside ``parallel_config(backend="dask")``,
-    else ``None`` (joblib runs the tasks)."""
+    """A :class:`~._dask.DaskRunner` under joblib's dask backend, else ``None``."""
     client = active_dask_client()
     return None if client is None else DaskRunner(client)
 
 
 def _report_cluster(runner):
-    """The cluster's part of the provenance, and a warning naming each worker
-    lost during the run."""
+    """The cluster's provenance; a warning names each worker lost."""
     lost = runner.lost_workers
     if lost:
-        warnings.warn(
-            "\n".join(describe_lost_workers(lost)),
-            RuntimeWarning,
-            stacklevel=4,
-        )
+        text = "\n".join(describe_lost_workers(lost))
+        warnings.warn(text, RuntimeWarning, stacklevel=4)
     try:
         scheduler = runner.client.scheduler.address
     except Exception:  # a client without a scheduler connection
@@ -837,22 +724,26 @@ def _report_cluster(runner):
     }
 
 
-def _raise_if_disk_full(exc, store):
-    """A full disk while writing the store: say that the store is kept and how to
+@contextlib.contextmanager
+def _full_disk_keeps(store):
+    """On a full disk while writing ``store``, say that it is kept and how to
     resume."""
     import errno
     import sqlite3
 
-    full = (
-        isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower()
-    ) or (isinstance(exc, OSError) and exc.errno == errno.ENOSPC)
-    if full:
-        raise RuntimeError(
-            f"The disk is full: the store {str(store)!r} could not be written "
-            f"({exc}). The store is kept, with every task committed before; free "
-            "some space and fit the same experiment on it again to resume (only "
-            "the missing tasks run)."
-        ) from exc
+    try:
+        yield
+    except Exception as exc:
+        if (
+            isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower()
+        ) or (isinstance(exc, OSError) and exc.errno == errno.ENOSPC):
+            raise RuntimeError(
+                f"The disk is full: the store {str(store)!r} could not be written "
+                f"({exc}). The store is kept, with every task committed before; free "
+                "some space and fit the same experiment on it again to resume (only "
+                "the missing tasks run)."
+            ) from exc
+        raise
 
 
 def _dataset_size(data):
@@ -868,24 +759,31 @@ def _dataset_size(data):
     return size
 
 
-def _check_cv_and_n_jobs(cv, n_jobs):
-    """Refuse a ``cv`` or ``n_jobs`` that would fail inside sklearn or joblib."""
-    if isinstance(cv, bool) or isinstance(cv, Real) and not isinstance(cv, Integral):
+def _check_cv(cv):
+    """``cv``, an iterable of splits read once into a list; refuse what would fail
+    inside scikit-learn."""
+    if cv is None or hasattr(cv, "split"):
+        return cv
+    if isinstance(cv, Integral) and not isinstance(cv, bool):
+        if cv < 2:
+            raise ValueError(
+                f"`cv` (the number of folds) must be at least 2; got {cv}."
+            )
+        return cv
+    if isinstance(cv, bool | Real | str | bytes) or not hasattr(cv, "__iter__"):
         raise TypeError(f"`cv` must be None, an integer >= 2, a splitter or an "
                         f"iterable of splits; got {cv!r}.")  # fmt: skip
-    if isinstance(cv, Integral) and cv < 2:
-        raise ValueError(f"`cv` (the number of folds) must be at least 2; got {cv}.")
-    if not (cv is None or isinstance(cv, Integral) or hasattr(cv, "split")):
-        if isinstance(cv, str | bytes) or not hasattr(cv, "__iter__"):
-            raise TypeError(f"`cv` must be None, an integer >= 2, a splitter or an "
-                            f"iterable of splits; got {cv!r}.")  # fmt: skip
-    check_n_jobs(n_jobs)
+    cv = list(cv)
+    if not cv or not all(isinstance(s, tuple | list) and len(s) == 2 for s in cv):
+        raise ValueError(
+            "`cv` as an iterable must yield (train, test) pairs of index "
+            f"arrays; got {cv[:2]!r}."
+        )
     return cv
 
 
 def _describe_cv(cv, seed=None):
-    """A short text of ``cv`` for the provenance (not a list of splits); an
-    unseeded shuffling splitter says that its seed is derived per data set."""
+    """A short text of ``cv`` for the provenance."""
     if cv is None or isinstance(cv, Integral) or hasattr(cv, "split"):
         text = repr(cv)
         if seed is not None and _is_unseeded_splitter(cv):
@@ -901,15 +799,6 @@ def _plain_repr(estimator):
     text = re.sub(r"<(?:built-in )?function ([\w.<>]+) at 0x[0-9a-fA-F]+>", r"\1",
                   repr(estimator))  # fmt: skip
     return re.sub(r" at 0x[0-9a-fA-F]+", "", text)
-
-
-def _folds(reps):
-    seen = Counter()
-    out = []
-    for r in reps:
-        out.append(seen[r])
-        seen[r] += 1
-    return out
 
 
 def _check_learners(learners):
@@ -936,9 +825,7 @@ def _is_unseeded_splitter(value):
 
 
 def _unseeded_params(estimator):
-    """The parameters that would draw from global randomness: every
-    ``random_state`` (nested too) that is ``None`` or a ``RandomState``, and
-    splitters without a seed."""
+    """The parameters that would draw from global randomness."""
     out = {}
     for key, value in estimator.get_params(deep=True).items():
         name = key.rsplit("__", 1)[-1]
@@ -952,11 +839,9 @@ def _unseeded_params(estimator):
 
 
 def _seed_params(unseeded, seed):
-    params = {}
+    params = dict.fromkeys(unseeded, seed)
     for key, value in unseeded.items():
-        if value is None:
-            params[key] = seed
-        else:  # a splitter: a seeded copy
+        if value is not None:  # a splitter: a seeded copy
             params[key] = copy.deepcopy(value)
             params[key].random_state = seed
     return params
@@ -985,13 +870,11 @@ def _check_target(dataset, y, learners, metrics):
     kind = type_of_target(y, input_name="y")
     classifiers = [n for n, e in learners.items() if is_classifier(e)]
     regressors = [n for n, e in learners.items() if not is_classifier(e)]
-    if kind in ("binary", "multiclass"):
-        n_classes = len(np.unique(np.asarray(y)))
-        if n_classes < 2 and classifiers:
-            raise ValueError(
-                f"Data set {dataset!r} has only one class in `y`; classifiers need "
-                "at least two."
-            )
+    if kind in ("binary", "multiclass") and classifiers and len(np.unique(y)) < 2:
+        raise ValueError(
+            f"Data set {dataset!r} has only one class in `y`; classifiers need "
+            "at least two."
+        )
     if kind.startswith("continuous") and classifiers:
         raise ValueError(
             f"Learner {classifiers[0]!r} is a classifier, but data set {dataset!r} "
@@ -1022,20 +905,13 @@ def _report_failures(scores, n_tasks, n_metrics):
         return
     tasks = failed.drop_duplicates(["dataset", "split", "learner"])
     n_failed = len(tasks)
-    groups = tasks.groupby(["error_type", "error_message"], sort=False)
-    details = []
-    for (_, _), group in groups:
-        who = sorted(set(group["learner"]))
-        details.append(
-            f"{len(group)} task(s) of learner(s) {who} failed with:\n"
-            f"{group['traceback'].iloc[0]}"
-        )
-    summary = (
-        f"{n_failed} of the {n_tasks} tasks failed.\n"
-        + "-" * 80
-        + "\n"
-        + ("\n" + "-" * 80 + "\n").join(details)
-    )
+    details = [
+        f"{len(group)} task(s) of learner(s) {sorted(set(group['learner']))} failed "
+        f"with:\n{group['traceback'].iloc[0]}"
+        for _, group in tasks.groupby(["error_type", "error_message"], sort=False)
+    ]
+    rule = "\n" + "-" * 80 + "\n"
+    summary = f"{n_failed} of the {n_tasks} tasks failed.{rule}" + rule.join(details)
     if n_failed == n_tasks:
         raise ValueError(f"All the {n_tasks} tasks failed.\n{summary}")
     warnings.warn(
@@ -1077,16 +953,11 @@ def _predictions_frame(outs):
     if all(value in out["predictions"] for out in kept):
         frame[value] = np.concatenate([out["predictions"][value] for out in kept])
     else:  # classifiers and regressors mixed on one run: keep each as it came
-        frame["correct"] = np.concatenate(
-            [
-                out["predictions"].get("correct", np.full(n, None))
-                for out, n in zip(kept, lengths, strict=True)
-            ]
-        )
-        frame["y_pred"] = np.concatenate(
-            [
-                out["predictions"].get("y_pred", np.full(n, np.nan))
-                for out, n in zip(kept, lengths, strict=True)
-            ]
-        )
+        for key, empty in [("correct", None), ("y_pred", np.nan)]:
+            frame[key] = np.concatenate(
+                [
+                    out["predictions"].get(key, np.full(n, empty))
+                    for out, n in zip(kept, lengths, strict=True)
+                ]
+            )
     return pd.DataFrame(frame)

@@ -1,19 +1,6 @@
-"""Pre-flight checks of data sets against learners, before anything is fitted.
-
-:meth:`BenchmarkExperiment.fit` (and ``sklearn-bench run --check``) runs these on
-every data set before the first task, so that a problem that would make every
-task fail, or every number meaningless, is one ``ValueError`` naming the data set
-(and the learner) instead of hours of fitting and a flood of warnings:
-
-- missing labels, and labels that mix types (``["a", 1]``);
-- a numeric target that looks like a regression target fitted by classifiers
-  (see :data:`REGRESSION_LIKE_MIN_VALUES` for the rule);
-- a feature that is not a number (text such as ``"red"``) for a learner that
-  takes numbers only (the same check as the CLI's CSV reader:
-  :func:`sklearn_bench._validation.first_non_numeric`);
-- missing values (NaN) in ``X`` for a learner whose scikit-learn tag
-  ``allow_nan`` is false, and infinite values in ``X``.
-"""
+"""Pre-flight checks of data sets against learners, before anything is fitted: a
+problem that would make every task fail is one ``ValueError`` naming the data set
+(and the learner), not hours of fitting and a flood of warnings."""
 
 import numpy as np
 import pandas as pd
@@ -33,35 +20,8 @@ REGRESSION_LIKE_MIN_VALUES = 10
 REGRESSION_LIKE_MAX_ROWS_PER_VALUE = 5
 
 
-def _label_types(y):
-    """The Python types of the labels of an object array (numbers as one type)."""
-    kinds = set()
-    for value in pd.unique(np.asarray(y, dtype=object).ravel()):
-        if isinstance(value, bool | np.bool_):
-            kinds.add("bool")
-        elif isinstance(value, int | float | np.number):
-            kinds.add("number")
-        else:
-            kinds.add(type(value).__name__)
-    return kinds
-
-
 def check_target(dataset, y, *, name="y"):
-    """Refuse missing labels and labels that mix types, naming the data set.
-
-    Parameters
-    ----------
-    dataset : str
-        The data set's name, for messages.
-    y : array-like of shape (n_samples,)
-    name : str, default="y"
-        The argument's name, for messages.
-
-    Raises
-    ------
-    ValueError
-        ``y`` has missing values (NaN, None) or mixes label types.
-    """
+    """Refuse missing labels and labels that mix types (``name``: for messages)."""
     y = np.asarray(y)
     missing = np.flatnonzero(pd.isna(y)) if y.ndim == 1 else []
     if len(missing):
@@ -70,25 +30,24 @@ def check_target(dataset, y, *, name="y"):
             f"(NaN or None; rows {missing[:10].tolist()}); drop or fill those rows."
         )
     if y.dtype == object:
-        kinds = _label_types(y)
-        if len(kinds) > 1:
-            examples = {}
-            for value in y.ravel():
-                kind = "number" if isinstance(value, int | float) else type(value)
-                examples.setdefault(kind, value)
+        examples = {}  # a label of each type, numbers as one type
+        for value in pd.unique(y.ravel()):
+            if isinstance(value, bool | np.bool_):
+                examples.setdefault("bool", value)
+            elif isinstance(value, int | float | np.number):
+                examples.setdefault("number", value)
+            else:
+                examples.setdefault(type(value).__name__, value)
+        if len(examples) > 1:
             raise ValueError(
                 f"Data set {dataset!r}: the labels in `{name}` mix types "
-                f"({', '.join(sorted(kinds))}; e.g. {list(examples.values())!r}); "
+                f"({', '.join(sorted(examples))}; e.g. {list(examples.values())!r}); "
                 "give every label the same type (e.g. all strings)."
             )
 
 
 def _allow_nan(estimator):
-    """Whether a learner takes NaN in ``X``, from scikit-learn's tags.
-
-    A Pipeline's tag does not say (scikit-learn leaves it false), so its first
-    step's tag is used. ``None`` when the tags cannot be read.
-    """
+    """Whether a learner (a Pipeline's first step) takes NaN, from its tags."""
     from sklearn.pipeline import Pipeline
     from sklearn.utils import get_tags
 
@@ -102,10 +61,8 @@ def _allow_nan(estimator):
 
 
 def _takes_text(estimator):
-    """Whether a learner takes features that are not numbers: its first step
-    encodes columns (a ColumnTransformer, FeatureUnion or FunctionTransformer),
-    or its scikit-learn tags say it takes categories or strings. ``None`` when
-    the tags cannot be read (a third-party learner: not refused)."""
+    """Whether a learner takes features that are not numbers (its first step
+    encodes columns, or its tags say so); ``None`` when unknown."""
     from sklearn.compose import ColumnTransformer
     from sklearn.pipeline import FeatureUnion, Pipeline
     from sklearn.preprocessing import FunctionTransformer
@@ -126,34 +83,9 @@ def _takes_text(estimator):
     return bool(tags.categorical or tags.string)
 
 
-def _as_float(X):
-    """``X`` as a float array, or ``None`` when it is not all numbers."""
-    try:
-        return np.asarray(X, dtype=float)
-    except (TypeError, ValueError):
-        return None
-
-
 def check_features(dataset, X, learners, *, name="X"):
-    """Refuse NaN in ``X`` for learners that cannot take it, and infinite values.
-
-    Parameters
-    ----------
-    dataset : str
-        The data set's name, for messages.
-    X : array-like of shape (n_samples, n_features)
-        Checked when it converts to a float array (a frame of strings is left to
-        the learner's own encoders).
-    learners : dict of str to estimator
-    name : str, default="X"
-
-    Raises
-    ------
-    ValueError
-        ``X`` has a feature that is not a number and a learner takes numbers
-        only; ``X`` has NaN and a learner's ``allow_nan`` tag is false, or
-        ``X`` has infinite values (no scikit-learn learner takes them).
-    """
+    """Refuse text features or NaN for learners that cannot take them, and
+    infinite values."""
     if X is None:
         return
     text = first_non_numeric(X)
@@ -170,8 +102,11 @@ def check_features(dataset, X, learners, *, name="X"):
                 "make_pipeline(make_column_transformer((OneHotEncoder(), "
                 f"[{column!r}]), remainder='passthrough'), learner)) or drop it."
             )
-    values = _as_float(X)
-    if values is None or values.size == 0:
+    try:
+        values = np.asarray(X, dtype=float)
+    except (TypeError, ValueError):  # not all numbers
+        return
+    if values.size == 0:
         return
     if np.isinf(values).any():
         rows = np.flatnonzero(np.isinf(values).reshape(len(values), -1).any(axis=1))
@@ -201,18 +136,8 @@ def check_features(dataset, X, learners, *, name="X"):
 
 
 def check_classification_target(dataset, y, learners, *, name="y"):
-    """Refuse a numeric target that looks like a regression target for classifiers.
-
-    The rule: a numeric target with more than ``REGRESSION_LIKE_MIN_VALUES``
-    distinct values and fewer than ``REGRESSION_LIKE_MAX_ROWS_PER_VALUE`` rows per
-    value on average is a regression target (scikit-learn calls any integer-valued
-    target 'multiclass'). String labels are never refused.
-
-    Raises
-    ------
-    ValueError
-        Naming the data set, the first classifier and the numbers.
-    """
+    """Refuse classifiers on a numeric target that looks like a regression one
+    (scikit-learn calls any integer-valued target 'multiclass')."""
     classifiers = [n for n, est in learners.items() if is_classifier(est)]
     y = np.asarray(y)
     if not classifiers or y.dtype.kind not in "iuf" or y.ndim != 1:
@@ -234,17 +159,6 @@ def check_classification_target(dataset, y, learners, *, name="y"):
 
 def check_dataset_for_learners(dataset, data, learners):
     """Every pre-flight check of one data set (learning and test sample).
-
-    Parameters
-    ----------
-    dataset : str
-    data : Dataset
-    learners : dict of str to estimator
-
-    Raises
-    ------
-    ValueError
-        The first problem found, naming the data set (and the learner).
 
     Examples
     --------

@@ -1,18 +1,7 @@
-"""True and estimated errors of classification rules, for the multiple-rule bias.
-
-The data part of Yousefi, Hua and Dougherty (2011), Sections 2.1-2.3: on many
-samples of size n, design every classification rule (feature selection inside
-the learner), estimate its error with every error estimator (cross-validation
-on the same sample) and record its true error (on a large test sample drawn from
-the model, or on the held-out rest of a large real data set). The arrays feed
-:func:`sklearn_bench.stats.multiple_rule_bias`.
-
-It runs through :class:`~sklearn_bench.experiment.BenchmarkExperiment`: one task
-per (sample, rule) fits :class:`ErrorEstimatedLearner`, whose ``fit`` also runs
-the error estimators on the training sample, and the experiment's metrics read
-the true error (``"error_rate"`` on the test rows) and the stored estimates. So
-the runs are parallel (joblib, dask), deterministic given ``random_state``, and
-every rule sees the same samples and the same inner folds (matched pairs).
+"""True and estimated errors of classification rules (Yousefi, Hua and Dougherty
+2011), for :func:`sklearn_bench.stats.multiple_rule_bias`: a
+:class:`~sklearn_bench.experiment.BenchmarkExperiment` of
+:class:`ErrorEstimatedLearner`, whose metrics read the true and estimated errors.
 """
 
 import copy
@@ -49,12 +38,9 @@ def default_error_estimators():
 class ErrorEstimatedLearner(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """A classification rule that also estimates its own error when fitted.
 
-    ``fit(X, y)`` runs every error estimator (a cross-validation splitter) on
-    ``(X, y)`` with a fresh clone of ``learner`` per fold, so that feature
-    selection inside the learner is redone on every training part (Yousefi et
-    al., 2011, Section 2.2), stores the counting estimates in
-    ``estimated_errors_``, then fits ``learner`` on all of ``(X, y)``; it
-    predicts with that fit.
+    ``fit`` runs every error estimator (a splitter) with a fresh clone of
+    ``learner`` per fold (Yousefi et al., 2011, Section 2.2), then fits
+    ``learner`` on all rows, with which it predicts.
 
     Parameters
     ----------
@@ -247,26 +233,20 @@ def collect_rule_errors(
 ):
     """True and estimated errors of classification rules on many samples.
 
-    Yousefi, Hua and Dougherty (2011), Sections 2.1-2.3 (Figure 1). For each
-    data set and each of ``n_samples`` samples of ``n_train`` rows, every rule
-    is designed on the sample, its error estimated by every error estimator on
-    the same sample, and its true error measured:
-
-    - for a **model** (a sampler ``sampler(n_samples, random_state) -> (X, y)``,
-      e.g. :func:`~sklearn_bench.datasets.make_microarray`), on one test sample
-      of ``n_test`` rows (the paper uses 5000);
-    - for a **real data set** ``(X, y)``, on all rows not drawn for training
-      (the paper draws 60 of 150-250 arrays); the training rows are a
-      stratified random subset (:class:`~sklearn.model_selection.
-      StratifiedShuffleSplit`), so both classes are present.
+    Yousefi, Hua and Dougherty (2011), Sections 2.1-2.3 (Figure 1): on each of
+    ``n_samples`` samples of ``n_train`` rows, every rule is designed, its error
+    estimated by every error estimator on the sample, and its true error measured
+    on a test sample of ``n_test`` rows (a model) or on the rows not drawn (a real
+    data set, stratified draws).
 
     Parameters
     ----------
     rules : dict of str to classifier
         The classification rules, feature selection inside (Pipelines).
     data : dict of str to callable or (X, y)
-        Data sets by name: a sampler (model) or a real data set. Several data
-        sets are the distributions :math:`F_k` of Section 3.3.
+        Data sets by name: a sampler ``sampler(n_samples, random_state) -> (X,
+        y)`` (a model) or a real data set; several are the :math:`F_k` of
+        Section 3.3.
     n_train : int
         Sample size ``n``.
     n_samples : int
@@ -276,17 +256,10 @@ def collect_rule_errors(
     error_estimators : dict of str to splitter, default=None
         As in :class:`ErrorEstimatedLearner`; ``None`` is 5-fold, 10-fold and
         leave-one-out cross-validation.
-    n_jobs : int, default=None
-        Parallel tasks (joblib), as in
-        :class:`~sklearn_bench.experiment.BenchmarkExperiment`.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the samples, the inner folds and the rules.
-    progress : bool, default=False
-        Progress bar.
-    store : str or path-like, default=None
-        SQLite store of the experiment: an interrupted collection resumes
-        where it stopped (see
-        :class:`~sklearn_bench.experiment.BenchmarkExperiment`).
+    n_jobs, random_state, progress, store
+        As in :class:`~sklearn_bench.experiment.BenchmarkExperiment` (``progress``
+        defaults to False); ``random_state`` seeds the samples, inner folds and
+        rules.
 
     Returns
     -------
@@ -358,27 +331,22 @@ def collect_rule_errors(
         store=store,
     )
     result = experiment.fit(datasets).results_
-    shape = (len(rules), n_samples, len(datasets))
-    true = np.empty(shape)
-    est = np.empty((len(rules), len(error_estimators), n_samples, len(datasets)))
-    for metric in scoring:
-        perf = result.performance(metric)
-        table = perf.pivot_table(
+
+    def errors(metric):  # of shape (rules, samples, data sets)
+        table = result.performance(metric).pivot_table(
             index="learner",
             columns=["dataset", "replicate"],
             values="value",
             observed=True,
             dropna=False,
-        ).loc[list(rules), list(datasets)]
-        values = table.to_numpy().reshape(len(rules), len(datasets), n_samples)
-        values = values.transpose(0, 2, 1)
-        if metric == "true_error":
-            true[...] = values
-        else:
-            est[:, list(error_estimators).index(metric)] = values
+        )
+        values = table.loc[list(rules), list(datasets)].to_numpy()
+        values = values.reshape(len(rules), len(datasets), n_samples)
+        return np.ascontiguousarray(values.transpose(0, 2, 1))
+
     return RuleErrors(
-        true_error=true,
-        estimated_error=est,
+        true_error=errors("true_error"),
+        estimated_error=np.stack([errors(name) for name in error_estimators], axis=1),
         rules=list(rules),
         error_estimators=list(error_estimators),
         datasets=list(datasets),

@@ -10,52 +10,20 @@ from .._metrics import wrong_direction
 
 __all__ = ["Metric", "make_metric"]
 
-_CLASSIFICATION_PREFIXES = (
-    "accuracy",
-    "balanced_accuracy",
-    "top_k_accuracy",
-    "average_precision",
-    "d2_brier_score",
-    "d2_log_loss_score",
-    "f1",
-    "jaccard",
-    "matthews_corrcoef",
-    "neg_brier_score",
-    "brier_score",
-    "neg_log_loss",
-    "log_loss",
-    "neg_negative_likelihood_ratio",
-    "negative_likelihood_ratio",
-    "positive_likelihood_ratio",
-    "precision",
-    "recall",
-    "roc_auc",
-    "error_rate",
+_CLASSIFICATION_PREFIXES = tuple(
+    "accuracy balanced_accuracy top_k_accuracy average_precision d2_brier_score "
+    "d2_log_loss_score f1 jaccard matthews_corrcoef neg_brier_score brier_score "
+    "neg_log_loss log_loss neg_negative_likelihood_ratio negative_likelihood_ratio "
+    "positive_likelihood_ratio precision recall roc_auc error_rate".split()
 )
 # Binary averaging (pos_label) or a binary-only score function.
-_BINARY_ONLY = {
-    "average_precision",
-    "f1",
-    "precision",
-    "recall",
-    "jaccard",
-    "roc_auc",
-    "positive_likelihood_ratio",
-    "neg_negative_likelihood_ratio",
-    "negative_likelihood_ratio",
-}
-_REGRESSION_PREFIXES = (
-    "explained_variance",
-    "r2",
-    "d2_absolute_error_score",
-    "neg_max_error",
-    "max_error",
-    "neg_mean_",
-    "mean_",
-    "neg_median_absolute_error",
-    "median_absolute_error",
-    "neg_root_",
-    "root_",
+_BINARY_ONLY = set(
+    "average_precision f1 precision recall jaccard roc_auc positive_likelihood_ratio "
+    "neg_negative_likelihood_ratio negative_likelihood_ratio".split()
+)
+_REGRESSION_PREFIXES = tuple(
+    "explained_variance r2 d2_absolute_error_score neg_max_error max_error neg_mean_ "
+    "mean_ neg_median_absolute_error median_absolute_error neg_root_ root_".split()
 )
 
 
@@ -91,17 +59,13 @@ class Metric:
         The metric needs a target with two classes (e.g. ``"roc_auc"``).
     needs_split : bool, default=False
         The scorer is called as ``scorer(estimator, X, y, train=, test=)`` with the
-        whole learning sample and the split's indices, because it also scores the
-        training rows (the .632 estimates of
-        :class:`~sklearn_bench.model_selection.Bootstrap632Scorer`). Such a metric
-        needs validation rows of the learning sample, so only real-world data sets.
+        whole learning sample (as
+        :class:`~sklearn_bench.model_selection.Bootstrap632Scorer`); real-world
+        data sets only.
     reads_predictions : bool, default=False
-        The scorer asks the estimator for nothing but its predictions on ``X``
-        (``predict``, ``predict_proba``, ``decision_function``, ``classes_``), as
-        the metrics of :meth:`from_name` and :func:`make_metric` do. Learners that
-        share a pipeline prefix are then scored through the rest of the pipeline
-        on validation rows that the prefix transformed once per split, the same
-        floats; any other scorer gets the whole fitted pipeline.
+        The scorer reads nothing but the estimator's predictions (as the metrics
+        of :meth:`from_name` and :func:`make_metric`), so learners that share a
+        pipeline prefix are scored on validation rows it transformed once.
 
     See Also
     --------
@@ -153,52 +117,28 @@ class Metric:
         """
         if not isinstance(name, str):
             raise ValueError(f"`scoring` names must be strings; got {name!r}.")
+        names, binary = set(get_scorer_names()), name in _BINARY_ONLY
         task = _task_of(name)
-        if name == "error_rate":
-            return cls(
-                "error_rate",
-                make_scorer(_error_rate),
-                greater_is_better=False,
-                task="classification",
-                reads_predictions=True,
+        if name in ("error_rate", "accuracy"):  # accuracy_score's checks if needed
+            greater = name == "accuracy"
+            scorer = make_scorer(_accuracy if greater else _error_rate)
+        elif name in names:
+            scorer, greater = get_scorer(name), True
+        elif "neg_" + name in names:
+            scorer, greater = _Negated(get_scorer("neg_" + name)), False
+            binary = "neg_" + name in _BINARY_ONLY
+        else:
+            raise ValueError(
+                f"Unknown `scoring` name {name!r}: use 'error_rate', a loss such as "
+                "'mean_squared_error', or a name from "
+                "sklearn.metrics.get_scorer_names()."
             )
-        if name == "accuracy":  # scikit-learn's scorer, its checks where needed
-            return cls(
-                "accuracy", make_scorer(_accuracy), True, task, reads_predictions=True
-            )
-        names = set(get_scorer_names())
-        if name in names:
-            return cls(
-                name,
-                get_scorer(name),
-                True,
-                task,
-                name in _BINARY_ONLY,
-                reads_predictions=True,
-            )
-        if "neg_" + name in names:
-            return cls(
-                name,
-                _Negated(get_scorer("neg_" + name)),
-                False,
-                task,
-                "neg_" + name in _BINARY_ONLY,
-                reads_predictions=True,
-            )
-        raise ValueError(
-            f"Unknown `scoring` name {name!r}: use 'error_rate', a loss such as "
-            "'mean_squared_error', or a name from "
-            "sklearn.metrics.get_scorer_names()."
-        )
+        return cls(name, scorer, greater, task, binary, reads_predictions=True)
 
 
 def _accuracy(y_true, y_pred):
-    """``accuracy_score(y_true, y_pred)``, the same float, without its checks
-    where they cannot change it: for 1-D NumPy arrays of one shape and of
-    integer, bool or text labels of one kind the score is the mean of
-    ``y_true == y_pred`` (as ``accuracy_score`` computes it; its checks cost
-    about 1 ms a call, a fit's worth for small learners); anything else goes
-    through ``accuracy_score``."""
+    """``accuracy_score``, the same float, without its checks (1 ms a call) on
+    1-D arrays of one shape and label kind."""
     if (
         type(y_true) is np.ndarray
         and type(y_pred) is np.ndarray
@@ -231,8 +171,7 @@ class _Negated:
 
 
 def _proba(estimator, X, y):
-    """Predicted probabilities, the true class' column index and the number of
-    columns the scorer sees (2 for a binary problem)."""
+    """Predicted probabilities, the true class' column and the number of columns."""
     proba = np.asarray(estimator.predict_proba(X), dtype=float)
     classes = np.asarray(estimator.classes_)
     return proba, np.searchsorted(classes, np.asarray(y)), proba.shape[1]
@@ -258,9 +197,7 @@ def _brier(estimator, X, y):
     return ((proba - onehot) ** 2).sum(axis=1)
 
 
-# The metrics whose value is the mean of a pointwise loss (decomposable), by the
-# name Metric.from_name gives them: the pointwise values of a fitted learner on
-# validation rows. A ``neg_`` name is the negated loss.
+# The metrics that are means of a pointwise loss, by name (``neg_``: negated).
 POINTWISE_LOSSES = {
     "error_rate": lambda est, X, y: est.predict(X) != np.asarray(y),
     "accuracy": lambda est, X, y: est.predict(X) == np.asarray(y),
@@ -272,20 +209,9 @@ POINTWISE_LOSSES = {
 
 
 def pointwise_losses(metrics, values, estimator, X, y):
-    """The pointwise losses of a fitted learner on validation rows ``X, y`` for
-    every metric of ``metrics`` that is a mean of pointwise losses.
-
-    A metric's losses are kept only when their mean equals its score
-    ``values[name]`` (relative tolerance 1e-9): a metric named like a known one
-    that computes something else (a custom scorer, sample weights), or a
-    learner that cannot predict probabilities, keeps none.
-
-    Returns
-    -------
-    dict or None
-        ``{"metrics": indices into metrics, "loss": array (k, n)}``, or
-        ``None`` when no metric's losses are kept.
-    """
+    """``{"metrics": indices, "loss": (k, n)}`` of the metrics that are means of
+    pointwise losses and whose mean equals the score (else a custom scorer under
+    a known name), or ``None``."""
     index, losses = [], []
     for i, (name, metric) in enumerate(metrics.items()):
         base = name.removeprefix("neg_")
@@ -318,9 +244,8 @@ def make_metric(
 ):
     """Make a :class:`Metric` from a function of the true and predicted targets.
 
-    A thin layer over :func:`sklearn.metrics.make_scorer` that keeps the value in
-    natural units and records the direction instead of negating losses, so a
-    custom loss fits in one line.
+    :func:`sklearn.metrics.make_scorer` that records the direction instead of
+    negating losses.
 
     Parameters
     ----------
@@ -378,11 +303,7 @@ def make_metric(
 
 
 def check_scoring(scoring, *, all_classifiers, all_regressors):
-    """Normalise ``scoring`` to a dict ``name -> Metric``.
-
-    ``None`` gives ``"error_rate"`` for classifiers and ``"mean_squared_error"``
-    for regressors.
-    """
+    """``scoring`` as a dict ``name -> Metric``."""
     if scoring is None:
         if all_classifiers:
             return {"error_rate": Metric.from_name("error_rate")}
@@ -409,8 +330,6 @@ def check_scoring(scoring, *, all_classifiers, all_regressors):
     for item in items:
         if isinstance(item, tuple):  # from a dict
             key, item = item
-            # the dict's key names the metric; everything else (direction, task,
-            # whether it needs the split) is the metric's own
             metric = replace(_as_metric(item), name=key)
         else:
             metric = _as_metric(item)
@@ -429,14 +348,9 @@ def _as_metric(item):
     if isinstance(item, str):
         return Metric.from_name(item)
     if getattr(item, "needs_split", False):
-        # A scorer of the whole learning sample and a split (the protocol of
-        # Bootstrap632Scorer): it says its own name, direction and kind of task.
+        # The protocol of Bootstrap632Scorer: it says its name and direction.
         return Metric(
-            item.name,
-            item,
-            item.greater_is_better,
-            task=item.task,
-            needs_split=True,
+            item.name, item, item.greater_is_better, item.task, needs_split=True
         )
     if callable(item):
         # A scikit-learn scorer or any callable (estimator, X, y): greater is better.

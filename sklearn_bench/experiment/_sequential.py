@@ -25,16 +25,12 @@ __all__ = ["SequentialRule", "SequentialStudy"]
 @dataclass(frozen=True)
 class SequentialRule:
     """When a sequential study stops: :meth:`BenchmarkExperiment.fit`'s
-    ``stopping``.
+    ``stopping`` (see :ref:`sequential`).
 
-    Data sets are run one at a time, in a random order drawn from the
-    experiment's seed and their names, and after each one the comparison is
-    updated with anytime-valid statistics
-    (:func:`~sklearn_bench.stats.sequential_test` for two learners,
-    :func:`~sklearn_bench.stats.race` for more). The study stops when it is
-    decided (better, worse or equivalent within Δ; one learner left in a race),
-    when the pool of data sets runs out or before a data set would exceed
-    ``max_fits``.
+    After each data set the comparison is updated with
+    :func:`~sklearn_bench.stats.sequential_test` (two learners) or
+    :func:`~sklearn_bench.stats.race` (more); the study stops when decided, when
+    the pool runs out or before a data set would exceed ``max_fits``.
 
     Parameters
     ----------
@@ -59,9 +55,7 @@ class SequentialRule:
     bounds: tuple | None = None
 
     def check(self, metrics):
-        """The rule resolved against an experiment's ``metrics`` (names, first
-        is the default): ``(metric, bounds, delta, alpha)``, or a ``ValueError``
-        naming what is wrong (e.g. a metric without known bounds).
+        """``(metric, bounds, delta, alpha)`` resolved against ``metrics``.
 
         Examples
         --------
@@ -162,10 +156,8 @@ class SequentialStudy:
 
 
 def dataset_order(names, seed, first=()):
-    """The order of a sequential study: the data sets in ``first`` (those already
-    stored), then the others, each part in a random order that is a pure function
-    of ``seed`` and the names (so that a resumed or grown study replays its
-    data sets first)."""
+    """``first`` (those stored) then the others, each in an order that is a pure
+    function of ``seed`` and the names."""
 
     def key(name):
         return name not in first, hashlib.sha256(f"{seed}|{name}".encode()).digest()

@@ -1,7 +1,4 @@
-"""Tasks of a benchmark experiment (one learner on one split of one data set) and
-the worker that runs them: :func:`run_tasks` is a module-level function of plain
-inputs that returns plain rows, so it runs in any joblib backend and only the
-driver writes the store."""
+"""The worker: :func:`run_tasks`, plain inputs to plain rows, in any backend."""
 
 import copy
 import functools
@@ -24,17 +21,11 @@ from ._scoring import pointwise_losses
 SEED_LEARNER, SEED_CV, SEED_LEARNING_SAMPLE, SEED_TEST_SAMPLE = 0, 1, 2, 3
 
 
-def stable_hash(name):
-    """CRC-32 of the UTF-8 bytes: a hash of a string that is the same in every
-    process (Python's ``hash`` is salted per process)."""
-    return zlib.crc32(name.encode("utf-8"))
-
-
 @functools.lru_cache(maxsize=4096)  # the learners of a replicate share it
 def derive_seed(base, dataset, purpose, replicate=0):
-    """The first 32-bit word of ``SeedSequence([base, stable_hash(dataset),
-    purpose, replicate])``: an independent stream per (data set, replicate)."""
-    seq = np.random.SeedSequence([base, stable_hash(dataset), purpose, replicate])
+    """The first word of ``SeedSequence([base, crc32, purpose, replicate])``."""
+    name = zlib.crc32(dataset.encode("utf-8"))  # ``hash`` is salted per process
+    seq = np.random.SeedSequence([base, name, purpose, replicate])
     return int(seq.generate_state(1, dtype=np.uint32)[0])
 
 
@@ -42,13 +33,9 @@ _WATCHING_DRIVER = False
 
 
 def _watch_driver(driver_pid, *, child=False):
-    """In a worker the driver started itself (loky's), a daemon thread that ends
-    the process once the driver is gone (a driver killed with SIGKILL cannot stop
-    its workers: they were seen running 35 minutes later). A ``child`` (a pool's
-    worker, never a dask worker) whose parent is already another process was
-    orphaned while it started: it exits at once (it returned without watching,
-    then waited on its queue for ever). Once re-parented, a process never gets
-    its parent back, so comparing ``getppid()`` has no race."""
+    """In a worker the driver started (loky's), a daemon thread that ends the
+    process once the driver is gone (a driver killed by SIGKILL cannot stop its
+    workers); a pool's ``child`` already orphaned exits at once."""
     global _WATCHING_DRIVER
     if _WATCHING_DRIVER or os.getpid() == driver_pid:
         return
@@ -69,11 +56,8 @@ def _watch_driver(driver_pid, *, child=False):
 
 
 def watching_workers():
-    """Keyword arguments of :class:`joblib.Parallel` that make each worker process
-    of loky (joblib's default) or multiprocessing watch the driver from the
-    moment it starts (:func:`_watch_parent` as the pool's initializer); ``{}``
-    for any other backend. A worker that watched only from its first task
-    outlived a driver killed before it got one."""
+    """:class:`joblib.Parallel` arguments that make loky or multiprocessing
+    workers watch the driver from the moment they start."""
     from joblib.parallel import get_active_backend
 
     backend = type(get_active_backend()[0]).__name__
@@ -111,36 +95,22 @@ def run_tasks(
     driver_pid=None,
     tests=None,
 ):
-    """Fit clones of the learners of ``tasks`` (all on one split) on the ``train``
-    rows and score them on ``test`` (``None``: on ``X_test, y_test``).
+    """Fit clones of the learners of ``tasks`` on the ``train`` rows of one split
+    and score them on ``test`` (``None``: on ``X_test, y_test``); one dict of
+    ``"rows"`` (one per metric), ``"predictions"`` and ``"losses"`` per task.
 
     Learners whose pipelines begin with the same deterministic steps
-    (:func:`prefix_keys`) fit that prefix once, keeping at most
-    ``prefix_cache_bytes`` of transformed training rows, and transform the
-    validation rows once for the metrics that read only predictions (any other
-    metric scores the whole fitted pipeline). ``seed_params`` are set on each
-    clone. Returns one dict per task: ``"rows"`` (one per metric, the columns
-    of ``BenchmarkResult.scores``), ``"predictions"`` (``None``, or the
-    validation ``rows`` and ``correct`` or ``y_pred``) and ``"losses"``
-    (``None``, or the validation ``rows``, the ``metrics`` indices and their
-    pointwise ``loss``, kept with ``keep_losses`` for the metrics that are means
-    of them: :func:`~._scoring.pointwise_losses`).
-
-    ``tests`` (``None``: ``test`` for every task) gives each task its own
-    validation rows: the tasks of one learner (the same estimator and seeds) on
-    splits with these same training rows then share its one fit (NestedCV's
-    inner splits (o, j) and (j, o)), the same floats as fitted alone."""
+    (:func:`prefix_keys`) fit that prefix once. ``tests`` gives each task its own
+    validation rows: a learner's tasks then share its one fit."""
     if driver_pid is not None:
         _watch_driver(driver_pid)
     n_train = len(train)
     if tests is None:
         tests = [test] * len(tasks)
-    clones = []
-    for estimator, params in zip(estimators, seed_params, strict=True):
-        est = clone(estimator)
-        if params:
-            est.set_params(**params)
-        clones.append(est)
+    clones = [
+        clone(e).set_params(**p) if p else clone(e)
+        for e, p in zip(estimators, seed_params, strict=True)
+    ]
     keys = [prefix_keys(est) if prefix_cache_bytes > 0 else [] for est in clones]
     learners = [(id(e), repr(sorted((p or {}).items())))
                 for e, p in zip(estimators, seed_params, strict=True)]  # fmt: skip
@@ -187,10 +157,8 @@ def _fit_alone(est, keys, cache, training_rows):
 
 
 def _fit_shared(est, keys, cache, training_rows):
-    """Fit the pipeline ``est`` whose first ``len(keys)`` steps are shared: the
-    longest of them kept in ``cache`` is reused, the steps after it fitted (and
-    kept in turn), then the rest of the pipeline is fitted on a copy of the
-    transformed training rows. Its fitted steps are the shared ones."""
+    """Fit the pipeline ``est`` reusing the longest of its shared steps ``keys``
+    kept in ``cache`` (and keeping those it fits)."""
     from sklearn.pipeline import Pipeline
 
     j = max((i + 1 for i, k in enumerate(keys) if k in cache), default=0)
@@ -232,11 +200,8 @@ def _fit_shared(est, keys, cache, training_rows):
 
 
 def _validation_through(est, n, key, cache, X_val):
-    """The rest of the pipeline ``est`` after its ``n`` shared steps, the
-    validation rows ``X_val`` transformed by them (once per split and prefix
-    ``key``, kept in ``cache``; a copy, as steps may write into it) and the
-    seconds the transform took; ``(None, None, 0.0)`` when it failed (the whole
-    pipeline then fails as it would alone)."""
+    """``(rest of the pipeline, a copy of X_val transformed by its n shared steps
+    once per key, seconds)``; ``(None, None, 0.0)`` when that failed."""
     from sklearn.pipeline import Pipeline
 
     key = ("validation", key)
@@ -261,10 +226,7 @@ def _validation_through(est, n, key, cache, X_val):
 def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
            error_score, keep_predictions, keep_losses=False,
            prefix=None):  # fmt: skip
-    """The score rows (and kept predictions) of a fitted learner; ``prefix``:
-    its shared steps ``(n, key, cache)`` (metrics that read only predictions
-    then score the rest of the pipeline on the validation rows transformed once
-    per split, the same floats)."""
+    """The out of a fitted learner; ``prefix``: its shared ``(n, key, cache)``."""
     fit_time, failure = fitted
     values = {}
     if failure is not None:
@@ -305,12 +267,11 @@ def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
         score_time = time.perf_counter() - start + seconds
         if tail is not None:  # predictions and pointwise losses read predictions
             est, X_val = tail, X_tail
-    out_rows = []
-    for name, value in values.items():
-        row = dict(base, metric=name, value=float(value))
-        row.update(fit_time=fit_time, score_time=score_time)
-        row.update(failure or _NO_FAILURE)
-        out_rows.append(row)
+    times = {"fit_time": fit_time, "score_time": score_time}
+    out_rows = [
+        dict(base, metric=name, value=float(value)) | times | (failure or _NO_FAILURE)
+        for name, value in values.items()
+    ]
     predictions = losses = None
     if keep_predictions and failure is None:
         predictions = _predictions(est, X_val, y_val, rows, base["n_test"])
@@ -322,14 +283,9 @@ def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
 
 
 def prefix_keys(estimator):
-    """Keys of the shareable prefixes of a pipeline, shortest first (the ``i``-th
-    for its first ``i + 1`` steps; empty when nothing can be shared).
-
-    Only a plain :class:`~sklearn.pipeline.Pipeline` (no ``memory``, no
-    ``transform_input``); a step of the prefix (not the last) is ``"passthrough"``
-    or a transformer keyed by its class and ``get_params(deep=True)`` (hashed with
-    joblib), deterministic: every ``random_state`` an integer. A step that cannot
-    be hashed or is not deterministic ends the prefix."""
+    """Keys of the shareable prefixes of a plain Pipeline, shortest first: steps
+    keyed by class and ``get_params(deep=True)``, until one is not deterministic
+    (a ``random_state`` not an integer) or cannot be hashed."""
     from sklearn.pipeline import Pipeline
 
     if (
@@ -362,10 +318,8 @@ def prefix_keys(estimator):
 
 
 class _PrefixCache:
-    """Fitted prefixes with their transformed training data, least recently used
-    out first past ``max_bytes``. Not ``Pipeline(memory=...)``, which shares a step
-    only through files and hashes the training rows at every fit: here the learners
-    of a split run in one process, and a prefix is found by its parameters alone."""
+    """Fitted prefixes with their transformed data, least recently used out first
+    past ``max_bytes`` (in memory, unlike ``Pipeline(memory=...)``)."""
 
     def __init__(self, max_bytes):
         self.max_bytes, self.n_bytes, self.entries = max_bytes, 0, OrderedDict()

@@ -1,11 +1,4 @@
-"""Unconditional error of a learning method by simulation.
-
-Boulesteix, Hable, Lauer and Eugster (2013), Section 2, procedure 1-3: the
-unconditional error :math:`\\varepsilon(n, M, P) = E_{P^n}[\\varepsilon(\\hat
-f^S_M, P)]` is approximated by fitting the method on ``B`` independent training
-samples of size ``n`` from ``P`` and averaging their errors on one huge test
-sample.
-"""
+"""Unconditional error of a learning method by simulation (Boulesteix et al.)."""
 
 from dataclasses import dataclass, field
 
@@ -114,14 +107,10 @@ def unconditional_error(
 ):
     """Estimate the unconditional error :math:`\\varepsilon(n, M, P)` by simulation.
 
-    Boulesteix et al. (2015), Section 2: (1) draw one test sample of
-    ``n_test`` observations from ``P``; (2) for ``b = 1..B`` draw a training
-    sample of ``n_train`` observations, fit the method and compute its error on
-    the test sample; (3) average the ``B`` errors. This is the *simulation*
-    problem of Hothorn et al. (2005), run by
-    :class:`~sklearn_bench.experiment.BenchmarkExperiment` on a
-    :class:`~sklearn_bench.datasets.SimulatedDataset` (every learner sees the
-    same training samples).
+    Boulesteix et al. (2015), Section 2: fit the method on ``B`` training samples
+    of ``n_train`` observations from ``P`` and average their errors on one test
+    sample of ``n_test``: a :class:`~sklearn_bench.experiment.BenchmarkExperiment`
+    on a :class:`~sklearn_bench.datasets.SimulatedDataset`.
 
     Parameters
     ----------
@@ -138,15 +127,9 @@ def unconditional_error(
     scoring : str or Metric, default=None
         The loss; ``None`` is the error rate for classifiers and the mean squared
         error for regressors.
-    n_jobs : int, default=None
-        Parallel tasks (joblib).
-    random_state : int, RandomState instance or None, default=None
-        Seeds the samples and the learners.
-    progress : bool, default=False
-        Progress bar.
-    store : str or path-like, default=None
-        SQLite store: an interrupted simulation resumes where it stopped (see
-        :class:`~sklearn_bench.experiment.BenchmarkExperiment`).
+    n_jobs, random_state, progress, store
+        As in :class:`~sklearn_bench.experiment.BenchmarkExperiment` (``progress``
+        defaults to False).
 
     Returns
     -------

@@ -1,9 +1,6 @@
 """The checksums of many tasks at once: the bytes :func:`~._integrity.task_digest`
-feeds one value at a time (27 s for a million tasks) laid out with numpy for a
-chunk of tasks and hashed with one hashlib call per task, so both give the same
-BLAKE2b digest. Values of a type no writer of ours stores are left to
-``task_digest``; the rows of a per-task table a later version adds are fed as it
-feeds them, after the predictions."""
+feeds one value at a time (27 s for a million tasks) laid out with numpy, the same
+digests; odd values are left to ``task_digest``."""
 
 import hashlib
 
@@ -38,42 +35,25 @@ FAILURES_QUERY = (
     "scores WHERE error_type != '' OR error_message != '' OR traceback != '' "
     "ORDER BY ordinal, metric_index"
 )
-TASK_DTYPE = [
-    ("ordinal", "i8"),
-    ("split", "i8"),
-    ("replicate", "i8"),
-    ("fold", "i8"),
+TASK_DTYPE = [(c, "i8") for c in ("ordinal", "split", "replicate", "fold")] + [
     ("dataset", object),
     ("learner", object),
 ]
+_NUMBERS = dict.fromkeys(("value", "fit_time", "score_time"), "f8")
+_NUMBERS |= {"n_train": "i8", "n_test": "i8"}
 ROW_DTYPE = [
     ("ordinal", "i8"),
     ("metric_index", "i8"),
-    ("value", "f8"),
-    ("value_type", "i1"),
-    ("fit_time", "f8"),
-    ("fit_time_type", "i1"),
-    ("score_time", "f8"),
-    ("score_time_type", "i1"),
-    ("n_train", "i8"),
-    ("n_train_type", "i1"),
-    ("n_test", "i8"),
-    ("n_test_type", "i1"),
-    ("s_split", "i8"),
-    ("s_replicate", "i8"),
-    ("s_fold", "i8"),
+    *[(c + e, t) for c, k in _NUMBERS.items() for e, t in [("", k), ("_type", "i1")]],
+    *[(f"s_{c}", "i8") for c in ("split", "replicate", "fold")],
 ]
 ROWS_QUERY = (
     "SELECT ordinal, metric_index, "
     + ", ".join(
-        f"CAST(ifnull({c}, {null}) AS {kind}), {code.format(c)}"
-        for c, null, kind, code in [
-            ("value", "0.0", "REAL", REAL_TYPE),
-            ("fit_time", "0.0", "REAL", REAL_TYPE),
-            ("score_time", "0.0", "REAL", REAL_TYPE),
-            ("n_train", "-1", "INTEGER", INT_TYPE),
-            ("n_test", "-1", "INTEGER", INT_TYPE),
-        ]
+        f"CAST(ifnull({c}, 0.0) AS REAL), {REAL_TYPE.format(c)}"
+        if k == "f8"
+        else f"CAST(ifnull({c}, -1) AS INTEGER), {INT_TYPE.format(c)}"
+        for c, k in _NUMBERS.items()
     )
     + ", CAST(split AS INTEGER), CAST(replicate AS INTEGER), CAST(fold AS INTEGER) "
     "FROM scores ORDER BY ordinal, metric_index"
@@ -124,10 +104,8 @@ def _texts(values):
     codes, uniques = pd.factorize(np.asarray(values, dtype=object))
     if not all(type(u) is str for u in uniques):
         return None
-    parts = []
-    for u in uniques:
-        data = u.encode("utf-8", "surrogatepass")
-        parts.append(b"S" + len(data).to_bytes(8, "little") + data)
+    data = [u.encode("utf-8", "surrogatepass") for u in uniques]
+    parts = [b"S" + len(d).to_bytes(8, "little") + d for d in data]
     lengths = np.array([len(p) for p in parts], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
     pool = np.frombuffer(b"".join(parts), dtype=np.uint8)
@@ -139,11 +117,6 @@ def _constant(data, n):
     pool = np.frombuffer(data, dtype=np.uint8)
     lens = np.full(n, len(data), dtype=np.int64)
     return pool, np.zeros(n, dtype=np.int64), lens, [len(data)]
-
-
-def _ragged(pool, lens):
-    """A piece of per-unit byte strings laid one after another in ``pool``."""
-    return pool, np.cumsum(lens) - lens, lens, None
 
 
 def _only(piece, units, where):
@@ -181,13 +154,8 @@ def _concatenate(pieces, n):
 
 
 def task_digests(conn, tasks, rows, texts, predictions, others=None):
-    """``(digests, others)``: the digest of every committed task (record arrays
-    ``tasks`` and their score ``rows`` with the SQLite type codes of each number,
-    read in ``conn``'s transaction; ``texts`` the failure texts by ``(ordinal,
-    metric_index)``; ``predictions`` the predictions row by ordinal; ``others`` the
-    bytes of other per-task tables, :func:`other_tables`) whose values have the types
-    a writer of ours stores, and the ordinals of the others (left to
-    :func:`task_digest`)."""
+    """``(digests, odd)``: the digests of the committed ``tasks`` whose values
+    have our types, and the ordinals of the others (for :func:`task_digest`)."""
     digests, odd_tasks = {}, []  # not `others`: the parameter
     for first in range(0, len(tasks), _CHUNK):
         chunk = tasks[first : first + _CHUNK]
@@ -205,9 +173,7 @@ def task_digests(conn, tasks, rows, texts, predictions, others=None):
 
 
 def _chunk_digests(tasks, rows, names, texts, predictions, others):
-    """The digests of a chunk of tasks: every task's bytes laid out in one
-    buffer, row by row (a task's header before its first row, its predictions
-    after its last), then hashed one task at a time."""
+    """The digests of a chunk of tasks, their bytes laid out in one buffer."""
     n_rows, n_tasks = len(rows), len(tasks)
     if len(names) != n_rows:  # not the rows read: value by value
         return {}, tasks["ordinal"].tolist()
@@ -279,9 +245,8 @@ def _chunk_digests(tasks, rows, names, texts, predictions, others):
 
 
 def other_tables(conn):
-    """``(empty, {ordinal: bytes})``: each task's part of the digest from the
-    per-task tables other than scores and predictions (the pointwise losses,
-    and any table a later version adds, covered here without new code)."""
+    """``(empty, {ordinal: bytes})``: the per-task tables other than scores and
+    predictions, as fed to a task's digest."""
     tables = [(n, at, key) for n, (at, key) in task_tables().items() if n not in TAGS]
     grouped = []
     for name, at, key in tables:
@@ -315,13 +280,11 @@ def _predictions(tasks, predictions):
             + b"".join(fed)
         )  # fmt: skip
     lens = np.array([len(part) for part in parts], dtype=np.int64)
-    return _ragged(np.frombuffer(b"".join(parts), dtype=np.uint8), lens)
+    return np.frombuffer(b"".join(parts), np.uint8), np.cumsum(lens) - lens, lens, None
 
 
 def committed_digests(conn):
-    """``(digests, task_rows)``: the digest of every committed task of an open
-    store (``{ordinal: digest}``, computed from its rows as stored) and the task
-    records; one read of the tasks, scores and predictions."""
+    """``({ordinal: digest} of the committed tasks, task records)``."""
     task_rows = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
     rows = records(conn.execute(ROWS_QUERY), ROW_DTYPE)
     failures = conn.execute(FAILURES_QUERY).fetchall()
@@ -359,22 +322,19 @@ def task_list_digest(task_rows):
 
 
 def task_list_matches(meta, task_rows):
-    """Whether the task list read (``task_rows``) is the one the store's
-    ``tasks_digest`` was made of."""
+    """Whether ``task_rows`` is the task list of the store's ``tasks_digest``."""
     return meta.get("tasks_digest") == task_list_digest(task_rows)
 
 
 def sealed_digest(conn):
-    """The digest of the set of committed tasks (the ordinals with a checksum),
-    hex: what a finished run writes as ``meta.sealed``."""
+    """Hex digest of the ordinals with a checksum (``meta.sealed``)."""
     ordinals = sorted(repr(o) for (o,) in conn.execute("SELECT ordinal FROM checksums"))
     return hashlib.blake2b(",".join(ordinals).encode(), digest_size=16).hexdigest()
 
 
 def check_sealed(conn, meta, path):
-    """Refuse a finished (sealed) store whose committed tasks are not the set it
-    was sealed with: tasks deleted with their checksums (a study thinned to
-    favour a learner), which a killed run, never sealed, cannot be told from."""
+    """Refuse a sealed store whose committed tasks are not those it was sealed
+    with (e.g. a study thinned to favour a learner)."""
     if "sealed" in meta and meta["sealed"] != sealed_digest(conn):
         raise CorruptStoreError(
             f"The store {str(path)!r} is corrupt: it holds a finished run, but not "
@@ -385,9 +345,7 @@ def check_sealed(conn, meta, path):
 
 
 def seal(conn, *, tasks=True):
-    """Write the store's own digests into ``meta`` (in the open transaction):
-    the task list's (with ``tasks``) and the settings' (every other row of
-    ``meta``); the writer calls it whenever it changes either."""
+    """Write the task list's (with ``tasks``) and the settings' digests."""
     rows = []
     if tasks:
         task_rows = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
@@ -400,10 +358,8 @@ def seal(conn, *, tasks=True):
 
 
 def sign_store(conn):
-    """Checksums for every committed task without one, then :func:`seal`: for
-    code that writes a store's rows itself (the benchmarks' synthetic stores).
-    Never called on a store read from elsewhere: merge and salvage copy the
-    checksums they verified, they never make new ones."""
+    """Checksum the committed tasks without one, then :func:`seal`: for stores
+    whose rows code wrote itself (the benchmarks'), never for a foreign one."""
     have = {o for (o,) in conn.execute("SELECT ordinal FROM checksums")}
     digests, task_rows = committed_digests(conn)
     missing = [(o, d) for o, d in digests.items() if o not in have]

@@ -1,5 +1,4 @@
-"""The files of a store: the SQLite header, the -wal file, read-only access and
-the working copies that merge and salvage write beside their target."""
+"""The files of a store: header, -wal, read-only access, working copies."""
 
 import contextlib
 import os
@@ -18,8 +17,7 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def _check_file(path, *, work=False):
-    """Refuse a path that is not an SQLite file (an empty file is a new store);
-    ``work``: salvage's own working copy, not a leftover."""
+    """Refuse a path that is not an SQLite file (``work``: our working copy)."""
     if path.is_dir():
         raise NotAStoreError(f"The store {str(path)!r} is a directory, not a file.")
     leftover = None if work else leftover_of_salvage(path)
@@ -36,10 +34,8 @@ def _check_file(path, *, work=False):
 
 
 def _refuse_link(path):
-    """Refuse (``NotAStoreError``) to write a store, or its ``-wal``, ``-shm`` or
-    ``-journal`` file, through a symbolic link (the write would go where it points)
-    or a hard link (it would change the file's other names); checked with
-    ``os.lstat`` before SQLite opens the path (reads may go through links)."""
+    """Refuse to write a store (or its -wal, -shm, -journal) through a symbolic
+    or hard link, before SQLite opens it."""
     for suffix in ("", "-wal", "-shm", "-journal"):
         part = f"{path}{suffix}"
         what = "is" if not suffix else f"has a {suffix[1:]} file that is"
@@ -60,13 +56,8 @@ def _refuse_link(path):
 
 
 def _read_only_uri(path):
-    """An SQLite URI that reads ``path`` without changing anything beside it.
-
-    With a -wal or -journal file present (a writer is running, or one was
-    killed), ``mode=ro``: the committed -wal content is read, never folded into
-    the database. Without one, ``immutable=1`` as well, so that reading a store
-    in WAL mode does not leave empty -wal and -shm files beside it.
-    """
+    """An SQLite URI that reads ``path`` without changing anything beside it
+    (``immutable=1`` too when there is no -wal or -journal to read)."""
     path = Path(path).resolve()  # a store read through a link: its -wal too
     uri = f"file:{urllib.parse.quote(str(path))}?mode=ro"
     if not any(Path(f"{path}{s}").exists() for s in ("-wal", "-journal")):
@@ -75,10 +66,8 @@ def _read_only_uri(path):
 
 
 def _check_wal(path):
-    """Refuse a store whose -wal, -shm or -journal file is not a regular file (a
-    FIFO hung every reader, a link to /dev/zero read until memory ran out), or
-    whose -wal has committed frames SQLite would drop (beyond a bad frame
-    checksum): reading it would lose them silently."""
+    """Refuse a -wal, -shm or -journal that is not a regular file (a FIFO hangs
+    readers), or a -wal whose commits SQLite would silently drop."""
     for suffix in ("-wal", "-shm", "-journal"):
         with contextlib.suppress(FileNotFoundError):
             if not stat.S_ISREG(os.stat(f"{path}{suffix}").st_mode):
@@ -93,10 +82,8 @@ def _check_wal(path):
 
 
 def _read_only(path, **kwargs):
-    """A read-only connection to the store ``path`` that creates nothing beside
-    it: SQLite makes a -shm file to read a -wal without one (a store copied with
-    its -wal), so such a store is read from a copy made elsewhere, whose content
-    (the -wal's commits included) is then held in memory."""
+    """A read-only connection that creates nothing beside ``path`` (a -wal
+    without its -shm is read from a copy, held in memory)."""
     path = Path(path).resolve()
     if not Path(f"{path}-wal").exists() or Path(f"{path}-shm").exists():
         return _connect(_read_only_uri(path), uri=True, **kwargs)
@@ -122,7 +109,7 @@ def _remove_store_files(path):
 
 
 def _as_path(path, name="path"):
-    """``path`` as a Path; a TypeError naming ``name`` for what is not a path."""
+    """``path`` as a Path, else a TypeError naming ``name``."""
     if not isinstance(path, str | os.PathLike):
         raise TypeError(f"`{name}` must be a file path; got {path!r}.")
     return Path(path)
@@ -149,10 +136,8 @@ _WORK = {_SALVAGING: ("`sklearn-bench store salvage`", "the salvage"),
 
 
 def _leftovers(new_path, marker=_SALVAGING):
-    """Working copies that a killed salvage (or merge) into ``new_path`` left:
-    exactly the name it writes (``.NEW.salvaging-PID``, PID no longer
-    running), an SQLite file or empty, never a link; nothing else is removed
-    (a file of the user's whose name merely holds the marker is kept)."""
+    """Working copies a killed salvage (or merge) into ``new_path`` left: exactly
+    its name ``.NEW.salvaging-PID`` of an ended PID, an SQLite file or empty."""
     prefix = f".{new_path.name}{marker}"
     out = []
     for p in new_path.parent.glob(f"{prefix}*"):
@@ -167,9 +152,7 @@ def _leftovers(new_path, marker=_SALVAGING):
 
 
 def _pid(text):
-    """The process id a leftover's name ends with: ASCII digits only (``str.isdigit``
-    took ``-٣`` for pid 3), at most 10, below 2**31 (``os.kill`` overflowed on
-    20 digits); else ``None``."""
+    """The pid a leftover's name ends with (ASCII digits, below 2**31), or None."""
     if re.fullmatch(r"[0-9]{1,10}", text) and int(text) < 2**31:
         return int(text)
     return None
@@ -180,14 +163,13 @@ def _alive(pid):
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except OSError:
-        return True
+    except OSError:  # e.g. another user's process
+        pass
     return True
 
 
 def leftover_of_salvage(path):
-    """The message for a file that is the working copy of a killed salvage (or
-    merge), or None."""
+    """The message for the working copy of a killed salvage (or merge), or None."""
     name = Path(path).name
     for marker, (command, what) in _WORK.items():
         if name.startswith(".") and marker in name:
@@ -200,8 +182,7 @@ def leftover_of_salvage(path):
 
 
 def _work_path(target, marker):
-    """The hidden working copy beside ``target`` that a salvage or a merge writes
-    and then renames into place; the leftovers of killed ones are removed."""
+    """The hidden working copy beside ``target`` (leftovers of killed ones go)."""
     for leftover in _leftovers(target, marker):
         leftover.unlink(missing_ok=True)
     work = target.parent / f".{target.name}{marker}{os.getpid()}"

@@ -1,21 +1,7 @@
-"""Per-task checksums and the domain checks of a store's rows.
+"""Per-task checksums and the domain checks of a store's rows (docs/cli.rst).
 
-SQLite keeps no checksum of the data: a byte flipped inside a row, or a row
-rebuilt from a page padded with 0xFF after a truncation, reads back as a valid
-but wrong value. The driver commits, in the same transaction as a task's rows,
-a 128-bit BLAKE2b digest of everything stored for the task (its task row and
-its rows in every table of :func:`~._schema.task_tables`: its scores, its kept
-predictions, its pointwise losses and the rows of any table a later version
-adds) in the table
-``checksums``. :func:`~sklearn_bench.store.salvage_store` keeps a task only
-when its digest matches and its rows pass the domain checks of
-:class:`RunFacts` against the run's own metadata (metric names and indices,
-split ids, sizes, finite numbers); ``store check`` verifies every digest.
-
-The digest is computed from the values as SQLite returns them (read back inside
-the writing transaction), never from the ordinal, so that a task keeps its
-digest when a merge or a salvage gives it another ordinal: a merge or a salvage
-copies the digest with the rows it verified, and never makes a new one.
+A task's digest is of its rows as SQLite returns them, its ordinal left out, so
+merge and salvage copy it with the rows they verified and never make a new one.
 """
 
 import hashlib
@@ -34,9 +20,8 @@ TAGS = {"scores": b"R", "predictions": b"P"}
 
 
 def pack_losses(losses):
-    """The ``losses`` row of a task (``n, metrics, rows, loss``) from what the
-    worker returned: ``{"rows": (n,), "metrics": [k indices], "loss": (k, n)}``;
-    the arrays zlib-compressed, little-endian (uint32 rows, float64 losses)."""
+    """The ``losses`` row ``(n, metrics, rows, loss)`` of a worker's losses, the
+    arrays zlib-compressed little-endian uint32 and float64."""
     rows = np.asarray(losses["rows"], dtype="<u4")
     loss = np.asarray(losses["loss"], dtype="<f8").reshape(-1, rows.size)
     return (
@@ -48,8 +33,7 @@ def pack_losses(losses):
 
 
 def _inflate(data, limit):
-    """``data`` decompressed, refused beyond ``limit`` bytes (a 3 MB store whose
-    losses inflated to 6.5 GB)."""
+    """``data`` decompressed, refused beyond ``limit`` bytes (a zip bomb)."""
     inflate = zlib.decompressobj()
     out = inflate.decompress(data, limit + 1)
     if len(out) > limit or inflate.unconsumed_tail:
@@ -58,10 +42,8 @@ def _inflate(data, limit):
 
 
 def unpack_losses(n, metrics, rows, loss, *, n_test=None):
-    """``(metric indices, rows, losses of shape (k, n))`` of a ``losses`` row
-    (``n_test``: the task's validation rows, which ``n`` must equal), each
-    array decompressed no further than its stated size; ``ValueError`` for one
-    that no writer of ours makes."""
+    """``(metric indices, rows, losses (k, n))`` of a ``losses`` row, else a
+    ``ValueError`` (``n`` must equal ``n_test``)."""
     if not _is_int(n) or n < 0 or (n_test is not None and n != n_test):
         raise ValueError("pointwise losses of another size than stated")
     try:
@@ -78,8 +60,7 @@ def unpack_losses(n, metrics, rows, loss, *, n_test=None):
 
 
 def table_part(digest, tag, rows, ordinal_at):
-    """Feed one table's rows of a task: the tag, the count, then each row's
-    length and values, its ordinal column (at ``ordinal_at``) left out."""
+    """Feed a task's rows of one table (tag, count, rows without the ordinal)."""
     digest.update(tag + len(rows).to_bytes(8, "little"))
     for row in rows:
         digest.update(len(row).to_bytes(2, "little"))
@@ -89,17 +70,13 @@ def table_part(digest, tag, rows, ordinal_at):
 
 
 class _Pieces(list):
-    """A stand-in for a hash object that keeps the pieces it is fed, hashed in
-    one call at the end (the same digest; many small ``update`` calls cost
-    more than the hashing)."""
+    """Pieces fed as to a hash, hashed in one call (small updates cost more)."""
 
     update = list.append
 
 
 def task_digest(task, tables):
-    """The digest of one task: its task row and its rows in every table of
-    :func:`~._schema.task_tables` (``tables``: ``{name: rows}``, each row a
-    tuple as ``SELECT *`` returns it; a table not given has no rows)."""
+    """The digest of a task row and its ``{table: rows}`` (as ``SELECT *``)."""
     fed = _Pieces()
     table_part(fed, b"T", [task], 0)
     for name, (at, _) in task_tables().items():
@@ -128,9 +105,7 @@ _IN_CHUNK = 500
 
 
 def store_checksums(conn, ordinals):
-    """Compute and insert the digests of tasks just written (same transaction;
-    a checksum left without rows, by an edit, is replaced), reading their rows
-    back with one query per table for up to ``_IN_CHUNK`` tasks."""
+    """Insert the digests of tasks just written, read back in the transaction."""
     ordinals = list(ordinals)
     for first in range(0, len(ordinals), _IN_CHUNK):
         chunk = ordinals[first : first + _IN_CHUNK]
@@ -142,18 +117,11 @@ def store_checksums(conn, ordinals):
             query = f"SELECT * FROM {name} {where} ORDER BY ordinal, {key}"
             for row in conn.execute(query, chunk):
                 grouped.setdefault(row[at], []).append(row)
-        conn.executemany(
-            "INSERT OR REPLACE INTO checksums VALUES (?, ?)",
-            [
-                (
-                    o,
-                    task_digest(
-                        tasks.get(o), {n: g.get(o, ()) for n, g in tables.items()}
-                    ),
-                )
-                for o in chunk
-            ],
-        )
+        digests = [
+            (o, task_digest(tasks.get(o), {n: g.get(o, ()) for n, g in tables.items()}))
+            for o in chunk
+        ]
+        conn.executemany("INSERT OR REPLACE INTO checksums VALUES (?, ?)", digests)
 
 
 def _is_int(value):
@@ -171,13 +139,7 @@ def _is_time(value):
 
 
 class RunFacts:
-    """What the run's own metadata says a task's rows must be.
-
-    Parameters
-    ----------
-    meta : dict
-        The store's ``meta`` table (``config`` and ``result`` as JSON texts).
-    """
+    """What the run's own ``meta`` says a task's rows must be."""
 
     def __init__(self, meta):
         config = json.loads(meta["config"])
@@ -297,9 +259,8 @@ class RunFacts:
         size = self.sizes.get(dataset)
         if not isinstance(size, dict):
             return None
-        if "n_samples" in size and "n_test" not in size:
-            if n_test > size["n_samples"]:
-                return f"n_test={n_test} beyond the {size['n_samples']} samples"
+        if "n_test" not in size and n_test > size.get("n_samples", n_test):
+            return f"n_test={n_test} beyond the {size['n_samples']} samples"
         for key, value in (("n_test", n_test), ("n_train", n_train)):
             if key in size and "n_samples" not in size and value != size[key]:
                 return f"{key}={value} where the data set has {size[key]}"
@@ -333,12 +294,8 @@ class RunFacts:
 
 
 def consensus(groups):
-    """Keys whose value disagrees with a strict majority of their group.
-
-    ``groups`` maps a group (a data set and split) to ``{key: value}``; a value
-    is trusted when more than half of its group hold it. Returns the keys whose
-    value is not trusted.
-    """
+    """The keys of ``{group: {key: value}}`` whose value is not that of a strict
+    majority of their group."""
     out = set()
     for members in groups.values():
         counts = Counter(members.values())

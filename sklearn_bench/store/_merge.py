@@ -36,14 +36,9 @@ from ._writer import StoreWriter
 def merge_stores(sources, target):
     """Combine the stores of one study, run on several machines, into one store.
 
-    Each source is checked like a run that grows ``target`` (see
-    :func:`combine_configs`: the same metrics, seed, ``error_score``,
-    ``keep_predictions`` and package versions; a learner, data set or split
-    stored in several stores the same in each). Its committed tasks are copied
-    with their scores, failures and kept predictions; a task stored in
-    several stores must have the same scores bit for bit (a conflicting
-    duplicate raises a ``ValueError`` naming it, and ``target`` is left as it
-    was before that source). Nothing is refitted.
+    Each source is checked like a run that grows ``target`` and its committed
+    tasks are copied, nothing refitted; a task stored in several stores with
+    other scores is a ``ValueError`` naming it (see :ref:`large_studies`).
 
     Parameters
     ----------
@@ -116,20 +111,15 @@ def merge_stores(sources, target):
 def _same_rows(a, b):
     """Whether two tasks' score rows agree bit for bit (times aside)."""
 
-    def key(row):
-        metric_index, metric, value, n_train, n_test, error_type = row
-        value = None if value is None else float(value).hex()
-        return metric_index, metric, value, n_train, n_test, error_type
+    def key(row):  # the value (at 2) by its bits
+        return (*row[:2], None if row[2] is None else float(row[2]).hex(), *row[3:])
 
     return [key(r) for r in a] == [key(r) for r in b]
 
 
 def _read_source(source):
-    """The meta dict, task rows and, by ordinal, the rows of each committed
-    task in every per-task table and its checksum, of a store to merge (one
-    snapshot). A store whose task list, or any committed task, does not match
-    its checksum is refused: a merge copies verified rows with their
-    checksums, and never makes a checksum of its own."""
+    """``(meta, task rows, {ordinal: {table: rows}}, {ordinal: checksum})`` of a
+    source, every checksum verified (merge never makes one)."""
     conn, meta = _open_reader(source)
     try:
         conn.execute("BEGIN")
@@ -196,8 +186,7 @@ def _check_conflicts(writer, rows_of, source_id, source, shown):
 
 
 def _merge_into(sources, target, *, shown):
-    """Copy the committed tasks of ``sources`` into the store ``target``
-    (``shown``: the target's name in messages)."""
+    """Copy the committed tasks of ``sources`` into ``target`` (named ``shown``)."""
     writer = StoreWriter(target, _work=True)
     n_copied = 0
     try:

@@ -1,12 +1,4 @@
-"""Provenance: the configuration a store records of its runs, and which runs may
-share (grow) one store.
-
-Every run of a store writes its configuration (``experiment_config``: metrics,
-seed, ``error_score``, package versions, and the fingerprints of its learners,
-data sets and splits) into the store's ``meta``; a run that grows the store, a
-merge and a salvage combine it with the stored one by :func:`combine_configs`,
-which refuses what would mix results of another configuration.
-"""
+"""Which runs may share (grow) one store: :func:`combine_configs`."""
 
 from ._schema import StoreMismatchError
 
@@ -30,14 +22,12 @@ def config_diff(stored, current, prefix=""):
 
 
 def is_estimator_description(value):
-    """Whether ``value`` describes an estimator as a run stores it:
-    ``{"class": dotted path, "params": {...}}``."""
+    """Whether ``value`` is ``{"class": ..., "params": ...}``."""
     return isinstance(value, dict) and set(value) == {"class", "params"}
 
 
 def is_named_steps(value):
-    """Whether ``value`` is a non-empty list of ``[name, estimator, ...]``, as a
-    run stores the steps of a pipeline, a union or a column transformer."""
+    """Whether ``value`` is a non-empty list of ``[name, estimator, ...]`` steps."""
     return (
         isinstance(value, list)
         and len(value) > 0
@@ -61,17 +51,7 @@ def _join(prefix, name):
 
 def param_changes(stored, current, prefix=""):
     """The parameters that differ between two stored learner descriptions, by
-    their scikit-learn names, with both values (``["max_iter 300 -> 900"]``); steps
-    of pipelines and unions are walked by name.
-
-    Examples
-    --------
-    >>> from sklearn_bench.store._provenance import param_changes
-    >>> old = {"class": "LogisticRegression", "params": {"C": 1.0, "max_iter": 300}}
-    >>> new = {"class": "LogisticRegression", "params": {"C": 1.0, "max_iter": 900}}
-    >>> param_changes(old, new)
-    ['max_iter 300 -> 900']
-    """
+    their scikit-learn names (``["max_iter 300 -> 900"]``)."""
     if is_estimator_description(stored) and is_estimator_description(current):
         if stored["class"] != current["class"]:
             return [
@@ -131,11 +111,9 @@ def _refuse(path, what, diff):
 
 
 def combine_configs(stored, current, *, path):
-    """The configuration of a store grown by ``current``: the union of the learners,
-    data sets and splits of both, when every other setting (metrics, seed,
-    ``error_score``, ``keep_predictions``, package versions) is equal and a learner,
-    data set or split in both is the same; else a ``ValueError`` naming what
-    differs (``path`` is the store, for messages)."""
+    """The union of the learners, data sets and splits of ``stored`` and
+    ``current`` when the rest is equal and each in both is the same; else a
+    ``StoreMismatchError`` naming what differs."""
     shared = [k for k in dict.fromkeys([*stored, *current]) if k not in _GROWING]
     diff = config_diff(
         {k: stored[k] for k in shared if k in stored},

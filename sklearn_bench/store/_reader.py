@@ -1,5 +1,4 @@
-"""The reader of a store: its scores, kept predictions and checksums, read-only
-(reading never changes a store)."""
+"""The reader of a store: scores, kept predictions and losses, checksums verified."""
 
 import json
 from functools import partial
@@ -39,9 +38,7 @@ def _open_reader(path):
     if path.stat().st_size == 0:
         raise ValueError(f"The store {str(path)!r} is empty (no run was started).")
     _check_wal(path.resolve())  # through a link: the -wal beside the file
-    # Read-only: reading (report, from_store, store check, merge's sources)
-    # never changes a store. A read-write connection checkpoints the -wal file
-    # into the database when it closes, which made a damaged -wal permanent.
+    # Read-only: a read-write connection would checkpoint a damaged -wal.
     conn = _read_only(path, timeout=_LOCK_TIMEOUT)
 
     def check(conn):
@@ -55,15 +52,10 @@ def _open_reader(path):
 
 
 def read_store(path, tasks=None):
-    """Everything a :class:`BenchmarkResult` needs from a store, predictions aside.
-
-    ``tasks`` (``(dataset, split, learner)`` ids) reads only these, in this order;
-    ``None`` every task in the order of one run of them all (data set, learner,
-    split). Returns a dict: ``scores`` (DataFrame), ``result`` (metrics, data sets,
-    learners, info), ``keep_predictions``, ``has_losses`` (pointwise losses are stored),
-    ``n_tasks``, ``n_missing_tasks`` (of the
-    tasks asked for) and ``done`` (ordinals of the committed tasks read, in the order
-    of ``scores``)."""
+    """What a :class:`BenchmarkResult` needs from a store, predictions aside: a dict
+    of ``scores``, ``result``, ``keep_predictions``, ``has_losses``, ``n_tasks``,
+    ``n_missing_tasks`` and ``done`` (ordinals read, in the order of ``scores``).
+    ``tasks``: only these ``(dataset, split, learner)`` ids, in this order."""
     conn, meta = _open_reader(path)
     try:
         conn.execute("BEGIN")  # one snapshot for every query
@@ -93,9 +85,7 @@ def read_store(path, tasks=None):
 
 
 def _read_verified(conn, path, meta):
-    """The task records, score rows (numpy record arrays, NULL as NaN) and failure
-    texts of a store in the open transaction, and the tasks that do not match their
-    checksum."""
+    """Task records, score rows, failure texts and the tasks whose checksum fails."""
     task_rows = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
     rows = records(conn.execute(ROWS_QUERY), ROW_DTYPE)
     failures = conn.execute(FAILURES_QUERY).fetchall()
@@ -106,10 +96,9 @@ def _read_verified(conn, path, meta):
 
 
 def _check_values(path, meta, task_rows, rows, failures):
-    """Refuse a store (signed by anyone: the digests hold no secret) whose rows
-    hold a value of another type (text '0.1', a blob: SQLite's cast changed
-    it), a size below its range, or a score outside its metric's bounds (an
-    error rate of 7.5); the first such row is named."""
+    """Refuse (naming the first) a row whose value is of another type, a size or
+    time below its range or a score outside its metric's bounds: the digests
+    hold no secret, so anyone can sign a store."""
     metrics = list(json.loads(meta["result"])["metrics"])
     index = rows["metric_index"]
     known = (index >= 0) & (index < len(metrics))
@@ -150,9 +139,8 @@ def _check_values(path, meta, task_rows, rows, failures):
 
 
 def _check_digests(conn, path, meta, task_rows, rows, failures):
-    """The ``(dataset, split, learner)`` of the tasks whose rows do not match their
-    checksum (another digest, none, or one without rows); a task list that does not
-    match its checksum is refused."""
+    """The ``(dataset, split, learner)`` of the tasks whose rows do not match
+    their checksum; a task list that does not match is refused."""
     if not task_list_matches(meta, task_rows):
         raise CorruptStoreError(
             f"The store {str(path)!r} is corrupt: its task list does not match "
@@ -243,8 +231,7 @@ def _scores_frame(task_rows, rows, failures, metric_names, tasks, result):
         out[col] = np.where(s[f"{col}_type"] == 1, np.nan, s[col])
     for col in ["n_train", "n_test"]:
         out[col] = s[col]
-    for col in ["error_type", "error_message", "traceback"]:
-        out[col] = pd.Series(np.full(len(out), "", dtype=object), dtype=object)
+    texts = np.full((len(out), len(_TEXT_FIELDS)), "", dtype=object)
     if failures:
         at = pd.Series(
             np.arange(len(out)),
@@ -257,26 +244,21 @@ def _scores_frame(task_rows, rows, failures, metric_names, tasks, result):
         where = at.reindex(pd.MultiIndex.from_frame(fail[["ordinal", "metric_index"]]))
         fail = fail[where.notna().to_numpy()]
         where = where.dropna().to_numpy(dtype=np.int64)
-        for col in _TEXT_FIELDS:
-            values = out[col].to_numpy(copy=True)
-            values[where] = fail[col].fillna("").to_numpy(dtype=object)
-            out[col] = pd.Series(values, dtype=object)
+        texts[where] = fail[_TEXT_FIELDS].fillna("").to_numpy(dtype=object)
+    for j, col in enumerate(_TEXT_FIELDS):
+        out[col] = pd.Series(texts[:, j].copy(), dtype=object)
     return out, done, n_tasks
 
 
 def predictions_loader(path, content):
-    """What reads the predictions of ``content = read_store(path, ...)`` when
-    first asked for (``read_predictions`` of its committed tasks), or ``None`` when
-    the run kept none."""
+    """A lazy :func:`read_predictions` of ``content = read_store(path, ...)``."""
     if not content["keep_predictions"]:
         return None
     return partial(read_predictions, Path(path).resolve(), content["done"])
 
 
 def _verified_records(path, sql):
-    """``(records of sql, meta)`` read in the transaction that verified the
-    store's checksums (what is read is what was verified); a tampered store is
-    refused."""
+    """``(records of sql, meta)``, read in the transaction that verified them."""
     conn, meta = _open_reader(path)
     try:
         conn.execute("BEGIN")
@@ -343,30 +325,15 @@ def read_predictions(path, ordinals=None):
 
 
 def losses_loader(path, content):
-    """What reads the pointwise losses of ``content = read_store(path, ...)``
-    when first asked for (:func:`read_losses` on the committed tasks read), or
-    ``None`` when the store holds none; as :func:`predictions_loader`."""
+    """A lazy :func:`read_losses` of ``content = read_store(path, ...)``."""
     if not content.get("has_losses"):
         return None
     return partial(read_losses, Path(path).resolve(), content["done"])
 
 
 def read_losses(path, ordinals=None):
-    """The pointwise validation losses of a store as a long DataFrame.
-
-    Parameters
-    ----------
-    path : str or Path
-    ordinals : sequence of int, default=None
-        Read only these tasks, in this order.
-
-    Returns
-    -------
-    losses : DataFrame
-        Columns ``dataset``, ``learner``, ``split``, ``metric``, ``row``,
-        ``loss``: one row per validation row of each task and metric kept (the
-        mean of a task's losses is its score).
-    """
+    """The pointwise losses of a store (:func:`losses_table`), of the tasks
+    ``ordinals`` in this order (default: all)."""
     from ._integrity import unpack_losses
 
     records, meta = _verified_records(
@@ -395,10 +362,8 @@ def read_losses(path, ordinals=None):
 
 
 def losses_table(items, metric_names):
-    """The long table of pointwise losses from ``(dataset, learner, split,
-    metric indices, rows, loss of shape (k, n))`` items (of a store or of the
-    workers): columns ``dataset``, ``learner``, ``split``, ``metric``, ``row``,
-    ``loss``."""
+    """The long table (``dataset, learner, split, metric, row, loss``) of
+    ``(dataset, learner, split, metric indices, rows, loss (k, n))`` items."""
     keys = ("dataset", "learner", "split", "metric", "row", "loss")
     parts = {k: [] for k in keys}
     names = np.array(metric_names, dtype=object)
@@ -458,7 +423,7 @@ def verify_checksums(path):
         conn.execute("COMMIT")
     finally:
         conn.close()
-    n_committed = int((np.diff(rows["ordinal"]) != 0).sum()) + (len(rows) > 0)
+    n_committed = len(np.unique(rows["ordinal"]))
     return {
         "n_committed": n_committed,
         "n_verified": n_committed - len(mismatched),

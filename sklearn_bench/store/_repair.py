@@ -1,15 +1,12 @@
-"""A store that never leaves the user stuck (docs/cli.rst): :func:`checkpoint_store`
-folds the ``-wal`` file into the store (a store copied without its ``-wal`` file
-loses the tasks committed since the last checkpoint); a store damaged on disk is
-refused when opened, and :func:`salvage_store` copies every committed task it can
-prove intact (its checksum and the domain checks of :mod:`._integrity`) into a
-new store, which the same experiment resumes."""
+"""Checkpoint a store into one file; salvage what a damaged one can prove intact
+(docs/cli.rst)."""
 
 import json
 import os
 import shutil
 import sqlite3
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,11 +19,10 @@ from ._files import (
     _store_path,
     _work_path,
 )
-from ._integrity import RunFacts, consensus, read_rows, task_digest
+from ._integrity import RunFacts, _is_int, consensus, read_rows, task_digest
 from ._schema import (
     _FORMAT,
     _TABLES,
-    SCHEMA_VERSION,
     CorruptStoreError,
     NotAStoreError,
     Task,
@@ -35,6 +31,7 @@ from ._schema import (
     _foreign_objects,
     _refuse_foreign,
     check_integrity,
+    check_version,
     settings_digest,
 )
 from ._wal import reseal_wal, wal_damage
@@ -42,10 +39,8 @@ from ._writer import StoreWriter
 
 
 def _padded_copy(path, folder):
-    """A copy of the store whose missing pages (a truncated file still counts
-    them in its header) are 0xFF bytes, which SQLite reads as invalid instead of
-    refusing the whole file; a row that lived partly on a lost page may read back
-    wrong, which the checksums and domain checks drop."""
+    """A copy of the store whose missing pages are 0xFF bytes, which SQLite
+    reads as invalid instead of refusing the whole file."""
     copy = Path(folder) / "store.sqlite"
     shutil.copyfile(path, copy)
     wal = Path(f"{path}-wal")
@@ -64,16 +59,6 @@ def _padded_copy(path, folder):
     return copy
 
 
-def _connect_for_salvage(copy, path):
-    """A read-only connection to the padded ``copy`` of the store ``path``."""
-    try:
-        conn = _connect(f"file:{Path(copy).resolve()}?mode=ro", uri=True)
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        return conn
-    except sqlite3.DatabaseError as exc:
-        raise _beyond_salvage(path, "schema", exc) from exc
-
-
 @dataclass(frozen=True)
 class SalvageReport:
     """What :func:`salvage_store` copied.
@@ -87,9 +72,8 @@ class SalvageReport:
     n_committed : int
         Tasks committed in the damaged store that were read, checked and kept.
     n_lost : int
-        Tasks that had rows in the damaged store but could not be read or did
-        not pass the checks; they rerun when the experiment is fitted on the new
-        store.
+        Tasks with rows in the damaged store that could not be read or did not
+        pass the checks (they rerun on the new store).
     lost : list of (dataset, split, learner)
         The lost tasks (at most the first 20).
     reasons : dict of str to int
@@ -128,9 +112,6 @@ class Salvageable:
     lost: list  # task rows with rows that were dropped
     reasons: dict  # why -> count
 
-    def __iter__(self):  # meta, tasks, good, lost
-        return iter((self.meta, self.tasks, self.good, self.lost))
-
 
 def _beyond_salvage(path, what, exc):
     source = "SQLite" if isinstance(exc, sqlite3.Error) else type(exc).__name__
@@ -160,26 +141,9 @@ def _read_salvageable(conn, path):
         raise NotAStoreError(f"`path`: {str(path)!r} is not a sklearn_bench store.")
     try:
         version = int(meta.get("schema_version"))
-    except (TypeError, ValueError):
-        version = None
-    if version is not None and version != SCHEMA_VERSION:
-        newer = version > SCHEMA_VERSION
-        raise NotAStoreError(
-            f"`path`: the store {str(path)!r} has schema version {version}, written "
-            + (
-                "by a newer sklearn_bench; this one does not salvage (down-convert) "
-                "it. Salvage it with the newer sklearn_bench"
-                if newer
-                else "by a development version before 0.2, whose settings carry "
-                "no checksum; this version salvages only what it can verify. Run "
-                "the experiment afresh"
-            )
-            + "; the store was left untouched."
-        )
-    if version is None:
-        raise _beyond_salvage(
-            path, "schema version", ValueError(repr(meta.get("schema_version")))
-        )
+    except (TypeError, ValueError) as exc:
+        raise _beyond_salvage(path, "schema version", exc) from exc
+    check_version(version, path)  # a newer one is never down-converted
     tables = {name for kind, name, _, _ in objects if kind == "table"}
     if not set(_TABLES) <= tables:
         raise NotAStoreError(
@@ -212,18 +176,14 @@ def _read_salvageable(conn, path):
         rows = _probe_tasks(conn, facts)
         if not rows:
             raise _beyond_salvage(path, "task list", exc) from exc
-    reasons = {}
-
-    def drop(why):
-        reasons[why] = reasons.get(why, 0) + 1
-
+    reasons = Counter()  # why tasks were dropped
     # Task rows: of this run, and the replicate and fold of a split the same
     # for every learner (a strict majority decides).
     bad = {}
     for t in rows:
         problem = facts.task_problem(t)
         if problem:
-            bad[t[0] if t and _int(t[0]) else id(t)] = (t, problem)
+            bad[t[0] if t and _is_int(t[0]) else id(t)] = (t, problem)
     valid = [t for t in rows if not facts.task_problem(t)]
     groups = {}
     for t in valid:
@@ -235,11 +195,10 @@ def _read_salvageable(conn, path):
     try:
         with_rows = {o for (o,) in conn.execute("SELECT DISTINCT ordinal FROM scores")}
     except sqlite3.DatabaseError:
-        with_rows = {t[0] for t in rows if _int(t[0])}  # probe every task
-    lost = [t for o, (t, _) in bad.items() if o in with_rows]
-    for o, (_, why) in bad.items():
-        if o in with_rows:
-            drop(f"task row with {why}")
+        with_rows = {t[0] for t in rows if _is_int(t[0])}  # probe every task
+    dropped = [(t, why) for o, (t, why) in bad.items() if o in with_rows]
+    lost = [t for t, _ in dropped]
+    reasons.update(f"task row with {why}" for _, why in dropped)
     good = {}
     for task in tasks:
         ordinal = task[0]
@@ -252,22 +211,21 @@ def _read_salvageable(conn, path):
             ).fetchone()
         except (sqlite3.DatabaseError, ValueError, OverflowError):
             lost.append(task)
-            drop("rows that SQLite cannot read")
+            reasons["rows that SQLite cannot read"] += 1
             continue
         if not own["scores"]:  # not run, as far as the readable pages tell
             continue
-        problem = None
         if digest is None:
             problem = "no checksum"
         elif digest[0] != task_digest(task, own):
             problem = "a checksum that differs"
-        if problem is None:
+        else:
             problem = facts.rows_problem(task, own)
             if problem is None and own["predictions"] and not facts.keep_predictions:
                 problem = "kept predictions in a run that keeps none"
         if problem:
             lost.append(task)
-            drop(problem)
+            reasons[problem] += 1
         else:
             good[ordinal] = (task, own, digest[0])
     # Sizes: a split has the same n_train and n_test for every learner.
@@ -276,8 +234,8 @@ def _read_salvageable(conn, path):
         groups.setdefault((task[1], task[2]), {})[ordinal] = own["scores"][0][11:13]
     for ordinal in consensus(groups):
         lost.append(good.pop(ordinal)[0])
-        drop("sizes that differ from other learners' on the same split")
-    lost.sort(key=lambda t: t[0] if _int(t[0]) else -1)
+        reasons["sizes that differ from other learners' on the same split"] += 1
+    lost.sort(key=lambda t: t[0] if _is_int(t[0]) else -1)
     return Salvageable(meta, tasks, good, lost, reasons)
 
 
@@ -298,16 +256,8 @@ def _probe_tasks(conn, facts):
     return rows
 
 
-def _int(value):
-    return type(value) is int
-
-
 def read_salvageable(path):
-    """What :func:`salvage_store` would copy, read without writing anything: a
-    :class:`Salvageable` whose ``good`` maps the ordinal of each committed task
-    proven intact to its task row, rows and checksum, ``lost`` lists the tasks whose
-    rows were dropped, ``tasks`` the task rows to register and ``reasons`` counts
-    why tasks were dropped."""
+    """The :class:`Salvageable` that :func:`salvage_store` would copy (read-only)."""
     path = _store_path(path, "path")
     with tempfile.TemporaryDirectory() as folder:
         copy = _padded_copy(path, folder)
@@ -316,7 +266,10 @@ def read_salvageable(path):
             # tasks included: reseal the copy's frames so that they are read,
             # and let the checksums judge each task.
             reseal_wal(f"{copy}-wal")
-        conn = _connect_for_salvage(copy, path)
+        try:
+            conn = _connect(f"file:{Path(copy).resolve()}?mode=ro", uri=True)
+        except sqlite3.DatabaseError as exc:
+            raise _beyond_salvage(path, "schema", exc) from exc
         try:
             return _read_salvageable(conn, path)
         finally:
@@ -326,24 +279,10 @@ def read_salvageable(path):
 def salvage_store(path, new_path):
     """Copy the committed tasks of a damaged store that can be proven intact.
 
-    Each task is read on its own, so a damaged page loses only the tasks whose
-    rows sit on it. A task is kept only when its checksum (a digest of its rows
-    committed with them, from schema version 3) matches and its rows pass the
-    domain checks against the run's own metadata: one row per metric of the run,
-    named as the run names it, in the order of its metrics; the task's data
-    set, learner and split ids among the run's; scores finite numbers (or a
-    failure's); fit and score times non-negative; ``n_train`` and ``n_test`` as
-    the data set allows, the same for every metric and for every learner on the
-    split; the kept predictions whole and in range. Every other task is dropped
-    and reruns when the same experiment is fitted on the new store (which has
-    the configuration of the old one): salvage never keeps a value it cannot
-    prove. A store whose settings do not match their checksum, or that has no
-    checksums, is refused: nothing of it can be verified.
-
-    The new store is written beside ``new_path`` under a hidden name and put in
-    place when complete, so a killed salvage leaves no half store at
-    ``new_path`` (its leftover is named as such, and removed by the next
-    salvage into ``new_path``).
+    A task is kept only when its checksum matches and its rows pass the domain
+    checks against the run's own metadata; every other task reruns when the same
+    experiment is fitted on the new store. What is checked, and how a killed
+    salvage is cleaned up, is in the user guide (docs/cli.rst).
 
     Parameters
     ----------
@@ -431,10 +370,8 @@ def salvage_store(path, new_path):
 def checkpoint_store(path):
     """Copy a store's ``-wal`` file into the store, so the store is one file.
 
-    Tasks are committed to the ``-wal`` file beside the store and copied into
-    the store by SQLite's checkpoints; a copy of the store alone loses those not
-    yet copied. After this, the store file holds every committed task (the
-    ``-wal`` file is emptied and removed) and can be copied on its own.
+    A copy of a store without its ``-wal`` file loses the tasks committed since
+    the last checkpoint; after this, the store file can be copied on its own.
 
     Parameters
     ----------

@@ -1,55 +1,22 @@
-"""The store's schema: its tables, its task record, its errors and the checks of
-what an opened file holds.
+"""The store's schema, task record and errors, and the checks of an opened file.
 
-The store is an SQLite journal of a benchmark experiment, written task by task by
-the driver (plain data below the results, so :meth:`BenchmarkResult.from_store`
-reads it without the experiment). It grows with its study: a task is identified by
-its content (the data set's fingerprint, the split's rows, the learner's name and
-parameters) under the store's shared settings (:func:`combine_configs`).
+An SQLite journal (WAL mode) of an experiment, written task by task by the driver
+(docs/cli.rst). Layout (schema version 5):
 
-Layout (schema version 5), all in one SQLite file in WAL mode:
+- ``meta(key, value)``: ``schema_version``, ``format``, ``config`` (JSON, the union
+  of the runs' configurations, :func:`combine_configs`), ``result`` (JSON: metrics
+  with their direction, data sets, learners, info), ``keep_predictions``, the
+  digests ``digest`` (of the other rows) and ``tasks_digest``, and ``sealed`` once
+  every task is committed (a finished store that loses tasks is refused).
+- ``tasks(ordinal, dataset, split, replicate, fold, learner)``.
+- ``scores``: one row per (task, metric), the columns of ``BenchmarkResult.scores``;
+  untyped float columns keep every double exactly (-0.0 too), NaN as NULL.
+- ``predictions`` and ``losses``: kept predictions and pointwise losses as raw
+  little-endian arrays (losses zlib-compressed), never pickled.
+- ``checksums(ordinal, digest)``: BLAKE2b of a task's rows in every table with an
+  ``ordinal`` column, committed with them (:mod:`._integrity`).
 
-- ``meta(key, value)``: ``schema_version``, ``format`` (a marker), ``config`` (JSON:
-  the configuration of every run of the store: the union of their learners, data
-  set fingerprints and split fingerprints, and the settings they share),
-  ``result`` (JSON: metrics with their direction, data sets, learners and
-  provenance of the :class:`BenchmarkResult`), ``keep_predictions``, and the
-  store's own digests ``digest`` (of every other row of ``meta``) and
-  ``tasks_digest`` (of the task list), and, once every task is committed,
-  ``sealed`` (the digest of the set of committed tasks: a finished store that
-  loses tasks is refused, a killed run, never sealed, resumes).
-- ``tasks(ordinal, dataset, split, replicate, fold, learner)``: every task
-  registered by a run, in canonical order within a run, runs one after another.
-- ``scores``: one row per (task, metric) with the columns of
-  ``BenchmarkResult.scores``, failures (type, message, traceback) included; a task
-  is done when its rows are there. The
-  float columns have no type affinity, so SQLite keeps every IEEE-754 double
-  exactly (a ``REAL`` column would turn -0.0 into 0.0); NaN is stored as NULL.
-- ``predictions(ordinal, n, rows, correct, y_pred)``: the kept predictions of a
-  task as raw little-endian arrays (``rows`` int64, ``correct`` uint8 0/1,
-  ``y_pred`` float64), never pickled.
-- ``losses(ordinal, n, metrics, rows, loss)``: the pointwise validation losses
-  of a task (kept for the metrics that are means of pointwise losses, when the
-  splitter has ``split_roles()`` or predictions are kept): ``metrics`` the
-  metric indices (``"0,2"``), ``rows`` the n validation rows (uint32) and
-  ``loss`` the losses metric by metric (float64), each a zlib-compressed
-  little-endian array, never pickled.
-- ``checksums(ordinal, digest)``: a 128-bit BLAKE2b digest of each committed
-  task's task row and its rows in every table that has an ``ordinal`` column
-  (scores, predictions, losses, and any table a later version adds), committed with
-  them (see :mod:`._integrity`); salvage keeps only tasks whose digest matches.
-
-Every row is covered by a digest, by a rule read from the schema itself
-(:func:`task_tables`): a table with an ``ordinal`` column by its task's checksum,
-``tasks`` by the task-list digest, every other table by the settings digest. A
-task is committed with its rows in one transaction (a killed process loses at most
-the tasks in flight), and the writer holds SQLite's write lock (``BEGIN
-IMMEDIATE``) for the whole run while readers see every committed task (WAL).
-
-Versions 1 to 4 were written by development versions before 0.2 (never
-released): the settings of versions 1 to 3 are not covered by a digest and
-version 4 has no ``losses`` table; they are refused with a message (run the
-study afresh).
+Versions 1 to 4 (development versions before 0.2) are refused with a message.
 """
 
 import functools
@@ -89,31 +56,18 @@ CREATE TABLE losses (
 CREATE TABLE checksums (
     ordinal INTEGER PRIMARY KEY REFERENCES tasks (ordinal), digest BLOB NOT NULL);
 """
-_SCORE_FIELDS = [
-    "dataset",
-    "learner",
-    "split",
-    "replicate",
-    "fold",
-    "metric",
-    "value",
-    "fit_time",
-    "score_time",
-    "n_train",
-    "n_test",
-    "error_type",
-    "error_message",
-    "traceback",
-]
+_SCORE_FIELDS = (
+    "dataset learner split replicate fold metric value fit_time score_time n_train "
+    "n_test error_type error_message traceback"
+).split()
 _INSERT_SCORES = (
     f"INSERT INTO scores VALUES ({', '.join('?' * (len(_SCORE_FIELDS) + 2))})"
 )
 
 
 class Task(NamedTuple):
-    """One learner on one split of one data set: the record a store keeps of a
-    task; ``(dataset, split, learner)`` is its stable id, ``replicate`` and ``fold``
-    say which learning sample the split belongs to."""
+    """One learner on one split of one data set; ``(dataset, split, learner)`` is
+    its stable id."""
 
     dataset: str
     split: int
@@ -123,25 +77,19 @@ class Task(NamedTuple):
 
 
 class NotAStoreError(ValueError):
-    """A path that is not a sklearn_bench store this version can use (a folder,
-    another file, another SQLite database, a newer schema); left untouched."""
+    """A path that is not a sklearn_bench store this version can use."""
 
 
 class StoreMismatchError(ValueError):
-    """A store that holds a run of another configuration; the message lists the
-    differences."""
+    """A store that holds a run of another configuration."""
 
 
 class CorruptStoreError(ValueError):
-    """A store whose SQLite file is damaged; the message names it and the way out."""
+    """A store whose SQLite file is damaged."""
 
 
 def _is_corruption(exc):
-    """SQLite's "malformed" / "not a database": a plain ``DatabaseError``.
-
-    Its subclass ``OperationalError`` is a lock, a full disk, a missing folder:
-    not damage to the file.
-    """
+    """SQLite's "malformed" (not its subclasses: a lock, a full disk)."""
     return type(exc) is sqlite3.DatabaseError
 
 
@@ -162,9 +110,8 @@ def corrupt_store_error(path, detail, *, source="SQLite"):
 
 
 def check_integrity(conn, path, *, full=False):
-    """SQLite's ``PRAGMA quick_check`` (every page once, a few ms per MB) or,
-    with ``full``, ``integrity_check`` (also every index against its table) on an
-    open store; a ``CorruptStoreError`` when it fails."""
+    """SQLite's ``quick_check`` (``full``: ``integrity_check``), else a
+    ``CorruptStoreError``."""
     pragma = "integrity_check" if full else "quick_check"
     try:
         rows = conn.execute(f"PRAGMA {pragma}").fetchall()
@@ -177,8 +124,7 @@ def check_integrity(conn, path, *, full=False):
 
 
 def _checked(conn, path, check):
-    """``check(conn)``; when it fails the connection is closed, and SQLite's
-    "malformed" becomes the store's :class:`CorruptStoreError`."""
+    """``check(conn)``, closing the connection when it fails."""
     try:
         return check(conn)
     except sqlite3.DatabaseError as exc:
@@ -192,9 +138,7 @@ def _checked(conn, path, check):
 
 
 def _connect(database, **kwargs):
-    """``sqlite3.connect`` for a store: the SQL a store file holds is never
-    trusted (``PRAGMA trusted_schema=OFF``: no function with side effects in a
-    view, trigger, index or generated column of the file)."""
+    """``sqlite3.connect`` that never trusts the SQL a store file holds."""
     conn = sqlite3.connect(database, **kwargs)
     conn.execute("PRAGMA trusted_schema=OFF")
     return conn
@@ -209,8 +153,7 @@ def _normal_sql(sql):
 
 
 def create_tables(conn):
-    """Create the tables of a store (one statement at a time: ``executescript``
-    would commit the open transaction)."""
+    """Create the tables (not ``executescript``: it would commit)."""
     for statement in _SCHEMA.split(";"):
         if statement.strip():
             conn.execute(statement)
@@ -234,19 +177,10 @@ def _schema_rows():
         conn.close()
 
 
-def _our_schema():
-    """``(type, name, table, sql)`` of every object of a store, as this version
-    creates them (tables and SQLite's own indexes of their keys)."""
-    rows = _schema_rows()[0]
-    return frozenset((t, n, tb, _normal_sql(sql)) for t, n, tb, sql in rows)
-
-
 @functools.cache
 def task_tables():
-    """The tables whose rows belong to one task, read from the schema: every
-    table with an ``ordinal`` column but ``tasks`` and ``checksums``, in the
-    schema's order, as ``{name: (index of the ordinal column, ORDER BY of its
-    primary key)}``. A task's checksum covers its rows in each of them."""
+    """``{table: (index of its ordinal column, ORDER BY)}`` of the tables whose
+    rows belong to a task (a task's checksum covers them)."""
     out = {}
     for name, columns in _schema_rows()[1].items():
         names = [c for c, _ in columns]
@@ -277,9 +211,7 @@ DIGEST_KEYS = ("digest", "tasks_digest")
 
 
 def settings_digest(conn):
-    """The digest of the settings: every row of every table without an
-    ``ordinal`` column (:func:`settings_tables`: ``meta``, its digests
-    aside), as hex."""
+    """Hex digest of every row of :func:`settings_tables` (digests aside)."""
     digest = hashlib.blake2b(digest_size=16)
     for table, key in settings_tables().items():
         rows = conn.execute(f"SELECT * FROM {table} ORDER BY {key}").fetchall()
@@ -294,8 +226,7 @@ def settings_digest(conn):
 
 @functools.cache
 def settings_tables():
-    """The tables the settings digest covers, read from the schema: every table
-    without an ``ordinal`` column (``meta``), as ``{name: ORDER BY}``."""
+    """``{table: ORDER BY}`` of the tables without an ``ordinal`` column."""
     return {
         name: ", ".join(c for c, pk in sorted(columns, key=lambda c: c[1]) if pk)
         for name, columns in _schema_rows()[1].items()
@@ -304,9 +235,8 @@ def settings_tables():
 
 
 def _foreign_objects(rows):
-    """The rows of ``sqlite_master`` that a store of ours does not have (a
-    trigger, a view, another table or index, a table of other columns)."""
-    ours = _our_schema()
+    """The rows of ``sqlite_master`` that a store of ours does not have."""
+    ours = {(t, n, tb, _normal_sql(sql)) for t, n, tb, sql in _schema_rows()[0]}
     return [
         (kind, name, table)
         for kind, name, table, sql in rows
@@ -327,9 +257,7 @@ def _refuse_foreign(path, foreign):
 
 
 def _check_ordinals(conn, path):
-    """Refuse task ordinals that no writer of ours makes: a run registers its
-    tasks as 0, 1, 2, ... after the stored ones, so they lie in
-    ``[0, number of tasks)``, and every score row belongs to a task."""
+    """Refuse ordinals outside ``[0, number of tasks)``, which we never write."""
     (low, high, n) = conn.execute(
         "SELECT min(ordinal), max(ordinal), count(*) FROM tasks"
     ).fetchone()
@@ -350,11 +278,28 @@ def _check_ordinals(conn, path):
         )
 
 
-def _check_meta(conn, path):
-    """The store's meta dict; ``{}`` for an empty database; errors for others.
+def check_version(version, path):
+    """Refuse a schema version other than ours."""
+    if version > SCHEMA_VERSION:
+        raise NotAStoreError(
+            f"The store {str(path)!r} has schema version {version}, written by a "
+            f"newer sklearn_bench; this one reads versions <= {SCHEMA_VERSION}. "
+            "Upgrade sklearn_bench; the store was left untouched."
+        )
+    if version < SCHEMA_VERSION:
+        raise NotAStoreError(
+            f"The store {str(path)!r} has schema version {version}, written by a "
+            "development version of sklearn_bench before 0.2 (another layout"
+            + (", settings without a checksum" if version < 4 else "")
+            + f"); this version reads schema {SCHEMA_VERSION} only. It was left "
+            "untouched: run the experiment afresh on a new store (or read it "
+            "with the version that wrote it)."
+        )
 
-    The objects of the file are checked against this version's schema before
-    any row is read: a store holds exactly our tables, nothing else."""
+
+def _check_meta(conn, path):
+    """The store's meta dict (``{}``: an empty database), its schema checked
+    before any row is read."""
     rows = conn.execute(
         "SELECT type, name, tbl_name, sql FROM sqlite_master"
     ).fetchall()
@@ -379,21 +324,8 @@ def _check_meta(conn, path):
         version = int(meta.get("schema_version", -1))
     except (TypeError, ValueError):
         version = -1
-    if version > SCHEMA_VERSION:
-        raise NotAStoreError(
-            f"The store {str(path)!r} has schema version {version}, written by a "
-            f"newer sklearn_bench; this one reads versions <= {SCHEMA_VERSION}. "
-            "Upgrade sklearn_bench; the store was left untouched."
-        )
-    if 1 <= version < SCHEMA_VERSION:
-        raise NotAStoreError(
-            f"The store {str(path)!r} has schema version {version}, written by a "
-            "development version of sklearn_bench before 0.2 (another layout"
-            + (", settings without a checksum" if version < 4 else "")
-            + f"); this version reads schema {SCHEMA_VERSION} only. It was left "
-            "untouched: run the experiment afresh on a new store (or read it "
-            "with the version that wrote it)."
-        )
+    if version >= 1:  # else incomplete, below
+        check_version(version, path)
     if foreign:
         _refuse_foreign(path, foreign)
     if version < 1 or not set(_TABLES) <= tables:
@@ -433,8 +365,7 @@ def _check_meta(conn, path):
 
 
 def _check_directions(metrics, path):
-    """Refuse a store that says a known metric is better the other way round
-    (``{"error_rate": true}`` ranks the worst learner first)."""
+    """Refuse a known metric stored with the wrong direction."""
     if not isinstance(metrics, dict):
         raise NotAStoreError(f"The store {str(path)!r} lists no metric directions.")
     wrong = wrong_direction(metrics)

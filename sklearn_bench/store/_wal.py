@@ -1,12 +1,5 @@
-"""SQLite's WAL file format, read by sklearn_bench: what SQLite would silently
-drop from a store's ``-wal`` file, and a salvage's resealing of its copy.
-
-SQLite reads the frames of a -wal file up to the first whose checksum does not
-match and ignores every later one, committed or not, without a word; a store
-whose -wal file is damaged so is refused on open (:func:`wal_damage`) and a
-salvage reseals its copy (:func:`reseal_wal`) so that the per-task checksums
-judge each task instead.
-"""
+"""What SQLite would silently drop from a ``-wal`` file (every frame after the
+first bad checksum), and a salvage's resealing of its copy."""
 
 from pathlib import Path
 
@@ -64,11 +57,14 @@ def _header(data):
     return checksum, int.from_bytes(data[8:12], "big"), bytes(data[16:24])
 
 
+def _stored(s0, s1):
+    """A checksum as the file stores it (two big-endian 32-bit words)."""
+    return s0.to_bytes(4, "big") + s1.to_bytes(4, "big")
+
+
 def wal_damage(path):
-    """What SQLite silently ignores in a store's ``-wal`` file, as a sentence, or
-    ``None``: SQLite drops every frame after the first whose checksum does not match,
-    committed or not; this reads the file by the WAL format and says when frames of
-    the current -wal that end a transaction lie beyond a bad checksum."""
+    """A sentence when commits of the current -wal lie beyond a bad checksum
+    (SQLite would ignore them), else ``None``."""
     wal = f"{path}-wal"
     try:
         with open(wal, "rb") as file:
@@ -83,10 +79,7 @@ def wal_damage(path):
     checksum, page_size, salts = header
     frame = 24 + page_size
     s0, s1 = checksum(data[:24], 0, 0)
-    header_ok = (s0, s1) == (
-        int.from_bytes(data[24:28], "big"),
-        int.from_bytes(data[28:32], "big"),
-    )
+    header_ok = data[24:32] == _stored(s0, s1)
     n_frames = (len(data) - 32) // frame if page_size >= 512 else 0
     bad = None if header_ok else 0
     commits_after = 0
@@ -100,10 +93,7 @@ def wal_damage(path):
         if bad is None:
             s0, s1 = checksum(head[:8], s0, s1)
             s0, s1 = checksum(data[start + 24 : start + frame], s0, s1)
-            if (s0, s1) != (
-                int.from_bytes(head[16:20], "big"),
-                int.from_bytes(head[20:24], "big"),
-            ):
+            if head[16:24] != _stored(s0, s1):
                 bad = k
         # Commits strictly after the bad frame: a bad last frame may be one
         # being written by a running writer, not damage.
@@ -120,10 +110,8 @@ def wal_damage(path):
 
 
 def reseal_wal(wal):
-    """Rewrite the frame checksums of a -wal file (a salvage's copy) so that
-    SQLite reads every frame of the current -wal up to its last commit, the
-    damaged ones included; returns the number of frames resealed. The tasks'
-    own checksums then decide what of it is intact."""
+    """Rewrite the frame checksums of a salvage's copy of a -wal so SQLite reads
+    every frame; the number resealed."""
     data = bytearray(Path(wal).read_bytes())
     header = _header(data) if len(data) >= 32 else None
     if header is None or header[1] < 512:
@@ -131,7 +119,7 @@ def reseal_wal(wal):
     checksum, page_size, salts = header
     frame = 24 + page_size
     s0, s1 = checksum(data[:24], 0, 0)
-    data[24:32] = s0.to_bytes(4, "big") + s1.to_bytes(4, "big")
+    data[24:32] = _stored(s0, s1)
     n = 0
     for k in range((len(data) - 32) // frame):
         start = 32 + k * frame
@@ -139,7 +127,7 @@ def reseal_wal(wal):
             break
         s0, s1 = checksum(data[start : start + 8], s0, s1)
         s0, s1 = checksum(data[start + 24 : start + frame], s0, s1)
-        data[start + 16 : start + 24] = s0.to_bytes(4, "big") + s1.to_bytes(4, "big")
+        data[start + 16 : start + 24] = _stored(s0, s1)
         n += 1
     Path(wal).write_bytes(bytes(data))
     return n

@@ -1,6 +1,4 @@
-"""The writer of a store: only the driver writes, a task with its score rows,
-kept predictions and checksum in one transaction, the write lock held for the
-whole run (the layout is in :mod:`._schema`)."""
+"""The driver's writer of a store: a task and its checksum in one transaction."""
 
 import json
 import sqlite3
@@ -38,35 +36,7 @@ from ._schema import (
 
 
 class StoreWriter:
-    """The driver's side of a store: opens, checks, locks and commits tasks.
-
-    ``path`` is created if missing (its folder must exist); a file that is not a
-    sklearn_bench store, or of a newer schema, is a ``ValueError``, and another
-    writer holding the lock (``timeout`` seconds) a ``RuntimeError``.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from sklearn_bench.store._reader import read_store
-    >>> from sklearn_bench.store._schema import Task
-    >>> from sklearn_bench.store._writer import StoreWriter
-    >>> store = Path(tempfile.mkdtemp()) / "run.sqlite"
-    >>> writer = StoreWriter(store)
-    >>> result = {"metrics": {"error": False}, "datasets": {"d": "real world"},
-    ...           "learners": ["m"], "info": {}}
-    >>> writer.start({"seed": 0}, [Task("d", 0, 0, 0, "m")], result,
-    ...              keep_predictions=False)
-    set()
-    >>> row = {"dataset": "d", "learner": "m", "split": 0, "replicate": 0,
-    ...        "fold": 0, "metric": "error", "value": 0.25, "fit_time": 0.1,
-    ...        "score_time": 0.01, "n_train": 40, "n_test": 20, "error_type": "",
-    ...        "error_message": "", "traceback": ""}
-    >>> writer.write(writer.ordinals["d", 0, "m"], {"rows": [row]})
-    >>> writer.close()
-    >>> read_store(store)["scores"]["value"].tolist()
-    [0.25]
-    """
+    """Opens, checks, locks (for the whole run) and commits tasks to a store."""
 
     def __init__(self, path, *, timeout=_LOCK_TIMEOUT, _work=False):
         self.path = _as_path(path)
@@ -85,8 +55,7 @@ class StoreWriter:
         """Set the connection up, take the write lock, check; the meta dict."""
         if new:
             self.conn.execute("PRAGMA journal_mode=WAL")
-        # Durable against a killed process (not against power loss) and
-        # without an fsync per commit.
+        # Durable against a killed process (not power loss), no fsync per commit.
         self.conn.execute("PRAGMA synchronous=NORMAL")
         # Checkpoint (copy the WAL into the database, with an fsync) every
         # ~40 MB rather than every 4 MB of commits, and when the run ends.
@@ -113,109 +82,94 @@ class StoreWriter:
         return json.loads(self.meta["config"]) if self.meta else None
 
     def start(self, config, tasks, result, *, keep_predictions, overwrite=False):
-        """Register the tasks of a run (``config``, ``result``: JSON-safe) and
-        return the ids ``(dataset, split, learner)`` of the store's committed tasks;
-        each task's ordinal is then in ``self.ordinals``. On an existing store the
-        configuration is combined with the stored one (:func:`combine_configs` refuses
-        a changed learner, data set, split or shared setting), the new tasks appended
-        and the stored configuration and result grown to the union; ``overwrite``
-        replaces the content in one transaction."""
+        """Register a run's tasks (their ordinals in ``self.ordinals``), growing a
+        stored run (:func:`combine_configs`) unless ``overwrite``; return the ids of
+        the committed tasks."""
         config = json.loads(json.dumps(config))  # as it will read back
         result = json.loads(json.dumps(result))
+        ids = [(t.dataset, t.split, t.learner) for t in tasks]
         if self.meta and not overwrite:
-            if not task_list_matches(
-                self.meta, records(self.conn.execute(TASKS_QUERY), TASK_DTYPE)
-            ):
-                raise CorruptStoreError(
-                    f"The store {str(self.path)!r} is corrupt: its task list does "
-                    "not match its checksum (changed after it was written); "
-                    "nothing was written. Run the experiment afresh on a new "
-                    "store (overwrite=True)."
-                )
-            check_sealed(self.conn, self.meta, self.path)
-            union = combine_configs(self.config(), config, path=self.path)
-            stored_tasks = {
-                (d, s, m): (o, r, f)
-                for o, d, s, r, f, m in self.conn.execute(
-                    "SELECT ordinal, dataset, split, replicate, fold, learner "
-                    "FROM tasks"
-                )
-            }
-            for t in tasks:
-                known = stored_tasks.get((t.dataset, t.split, t.learner))
-                if known is not None and known[1:] != (t.replicate, t.fold):
-                    _refuse(
-                        self.path,
-                        f"the splits of data set {t.dataset!r} differ",
-                        [
-                            f"split {t.split}: replicate and fold {known[1:]} in the "
-                            f"store, now {(t.replicate, t.fold)}"
-                        ],
-                    )
-            (top,) = self.conn.execute("SELECT max(ordinal) FROM tasks").fetchone()
-            top = -1 if top is None else top
-            new = [
-                t for t in tasks if (t.dataset, t.split, t.learner) not in stored_tasks
-            ]
-            self._insert_tasks(top + 1, new)
-            if new:  # the study grows: no longer finished
-                self.conn.execute("DELETE FROM meta WHERE key = 'sealed'")
-            grown = {
-                "config": json.dumps(union, sort_keys=True),
-                "result": json.dumps(
-                    _union_result(json.loads(self.meta["result"]), result)
-                ),
+            ordinals = self._grow(config, tasks, ids, result)
+        else:
+            for table in _TABLES:
+                self.conn.execute(f"DROP TABLE IF EXISTS {table}")
+            create_tables(self.conn)
+            meta = {
+                "format": _FORMAT,
                 "schema_version": str(SCHEMA_VERSION),
+                "config": json.dumps(config, sort_keys=True),
+                "result": json.dumps(result),
+                "keep_predictions": json.dumps(bool(keep_predictions)),
             }
-            self.conn.executemany(
-                "UPDATE meta SET value = ? WHERE key = ?",
-                [(v, k) for k, v in grown.items()],
-            )
-            seal(self.conn)
-            self._commit()
-            self.meta = dict(self.conn.execute("SELECT key, value FROM meta"))
-            ids = {key: value[0] for key, value in stored_tasks.items()}
-            ids.update(
-                {
-                    (t.dataset, t.split, t.learner): top + 1 + i
-                    for i, t in enumerate(new)
-                }
-            )
-            self.ordinals = {
-                (t.dataset, t.split, t.learner): ids[t.dataset, t.split, t.learner]
-                for t in tasks
-            }
-            self._count_unsealed()
-            return {
-                (d, s, m)
-                for d, s, m in self.conn.execute(
-                    "SELECT dataset, split, learner FROM tasks WHERE ordinal IN "
-                    "(SELECT DISTINCT ordinal FROM scores)"
-                )
-            }
-        for table in _TABLES:
-            self.conn.execute(f"DROP TABLE IF EXISTS {table}")
-        create_tables(self.conn)
-        meta = {
-            "format": _FORMAT,
-            "schema_version": str(SCHEMA_VERSION),
-            "config": json.dumps(config, sort_keys=True),
-            "result": json.dumps(result),
-            "keep_predictions": json.dumps(bool(keep_predictions)),
-        }
-        self.conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
-        self._insert_tasks(0, tasks)
+            self.conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+            self._insert_tasks(0, tasks)
+            ordinals = {key: i for i, key in enumerate(ids)}
         seal(self.conn)
         self._commit()
         self.meta = dict(self.conn.execute("SELECT key, value FROM meta"))
-        self.ordinals = {
-            (t.dataset, t.split, t.learner): i for i, t in enumerate(tasks)
-        }
+        self.ordinals = {key: ordinals[key] for key in ids}
         self._count_unsealed()
-        return set()
+        return set(
+            self.conn.execute(
+                "SELECT dataset, split, learner FROM tasks WHERE ordinal IN "
+                "(SELECT DISTINCT ordinal FROM scores)"
+            )
+        )
+
+    def _grow(self, config, tasks, ids, result):
+        """Append the tasks not stored yet and grow ``meta``; every task's ordinal."""
+        if not task_list_matches(
+            self.meta, records(self.conn.execute(TASKS_QUERY), TASK_DTYPE)
+        ):
+            raise CorruptStoreError(
+                f"The store {str(self.path)!r} is corrupt: its task list does "
+                "not match its checksum (changed after it was written); "
+                "nothing was written. Run the experiment afresh on a new "
+                "store (overwrite=True)."
+            )
+        check_sealed(self.conn, self.meta, self.path)
+        union = combine_configs(self.config(), config, path=self.path)
+        stored = {
+            (d, s, m): (o, r, f)
+            for o, d, s, r, f, m in self.conn.execute(
+                "SELECT ordinal, dataset, split, replicate, fold, learner FROM tasks"
+            )
+        }
+        for t, key in zip(tasks, ids, strict=True):
+            known = stored.get(key)
+            if known is not None and known[1:] != (t.replicate, t.fold):
+                _refuse(
+                    self.path,
+                    f"the splits of data set {t.dataset!r} differ",
+                    [
+                        f"split {t.split}: replicate and fold {known[1:]} in the "
+                        f"store, now {(t.replicate, t.fold)}"
+                    ],
+                )
+        (top,) = self.conn.execute(
+            "SELECT coalesce(max(ordinal), -1) FROM tasks"
+        ).fetchone()
+        new = [t for t, key in zip(tasks, ids, strict=True) if key not in stored]
+        self._insert_tasks(top + 1, new)
+        if new:  # the study grows: no longer finished
+            self.conn.execute("DELETE FROM meta WHERE key = 'sealed'")
+        grown = {
+            "config": json.dumps(union, sort_keys=True),
+            "result": json.dumps(
+                _union_result(json.loads(self.meta["result"]), result)
+            ),
+            "schema_version": str(SCHEMA_VERSION),
+        }
+        self.conn.executemany(
+            "UPDATE meta SET value = ? WHERE key = ?",
+            [(v, k) for k, v in grown.items()],
+        )
+        return {key: value[0] for key, value in stored.items()} | {
+            (t.dataset, t.split, t.learner): top + 1 + i for i, t in enumerate(new)
+        }
 
     def _count_unsealed(self):
-        """How many registered tasks have no checksum yet, for :meth:`_seal_if_done`."""
+        """Count the tasks without a checksum (for :meth:`_seal_if_done`)."""
         (self._to_do,) = self.conn.execute(
             "SELECT (SELECT count(*) FROM tasks) - (SELECT count(*) FROM checksums)"
         ).fetchone()
@@ -223,9 +177,7 @@ class StoreWriter:
         self._commit()
 
     def _seal_if_done(self, n_done):
-        """Once every registered task is committed (``n_done`` more just now),
-        seal the set of committed tasks under the settings digest (in the open
-        transaction): a finished store that later loses tasks is refused."""
+        """Seal the committed tasks once all are (``n_done`` more just now)."""
         self._to_do -= n_done
         if self._to_do == 0 and "sealed" not in self.meta:
             self.conn.execute(
@@ -268,8 +220,6 @@ class StoreWriter:
         """Commit ``(ordinal, out)`` tasks in one transaction: all or none."""
         for ordinal, out in items:
             self._insert(ordinal, out)
-        # The tasks' digests, of their rows as SQLite stored them, in the same
-        # transaction: salvage keeps only tasks whose digest matches.
         store_checksums(self.conn, [ordinal for ordinal, _ in items])
         self._seal_if_done(len(items))
         self._commit()
@@ -311,10 +261,8 @@ class StoreWriter:
             )
 
     def copy_tasks(self, tasks, *, meta=None):
-        """Commit ``(ordinal, {table: rows}, checksum)`` tasks read and verified
-        from another store in one transaction (their ordinal column replaced), with
-        their own checksums, each checked again once stored, and ``meta`` values;
-        returns how many."""
+        """Commit verified ``(ordinal, {table: rows}, checksum)`` tasks of another
+        store with their checksums (checked again) in one transaction; how many."""
         conn, n_copied = self.conn, 0
         layout = task_tables()
         try:
@@ -363,8 +311,7 @@ def _plain(value):
 
 
 def open_writer(path, *, overwrite):
-    """A :class:`StoreWriter`; with ``overwrite``, a store that SQLite reports
-    as corrupt is deleted (with a warning) and a new one started."""
+    """A :class:`StoreWriter`; ``overwrite`` replaces a corrupt store (warning)."""
     try:
         return StoreWriter(path)
     except CorruptStoreError:
