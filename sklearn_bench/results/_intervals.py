@@ -282,20 +282,16 @@ def corrected_t_intervals(result, dataset, *, confidence_level, metric):
     """
     from scipy import stats
 
-    table = _select._split_table(result, metric)
-    if not table.unique:
-        return {}
-    t = table.of(dataset)
-    at = np.flatnonzero(t["present"].any(axis=1))
-    ok = (t["present"][at] & np.isfinite(t["value"][at])).all(axis=0)
-    if at.size < 2 or not ok.any():
+    m = _select.split_matrix(result, dataset, metric)
+    ok = m["ok"] if m is not None else None
+    if m is None or len(m["value"]) < 2 or not ok.any():
         return {}
     # learners as rows: each row's sums are those of the learner's own column
     values, n_train, n_test = (
-        np.ascontiguousarray(t[c][at][:, ok].T, dtype=float)
+        np.ascontiguousarray(m[c][:, ok].T, dtype=float)
         for c in ("value", "n_train", "n_test")
     )
-    j = at.size
+    j = values.shape[1]
     n1, n2 = n_train.mean(axis=1), n_test.mean(axis=1)
     mean = values.mean(axis=1)
     spread = np.sqrt(((mean[:, None] - values) ** 2).sum(axis=1) / (j - 1))

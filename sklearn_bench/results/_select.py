@@ -537,30 +537,50 @@ def design(result, dataset, metric):
     - ``"unknown"``, with why: a simulation or competition problem (a fixed test
       sample), no stored split sizes, or any other structure.
 
-    Read once per data set and metric (a report asks for every pair)."""
+    The split sizes of every data set are read in one pass over the scores,
+    each data set's design when first asked for (a report asks for all)."""
     key = ("designs", metric)
     if key not in result._arrays:
         _keep(result, key, {})
+        _keep(result, ("primary splits", metric), _primary_splits(result))
     found = result._arrays[key]
     if dataset not in found:
-        found[dataset] = _read_design(result, dataset)
+        splits = result._arrays["primary splits", metric]
+        found[dataset] = _read_design(result, dataset, splits)
     return found[dataset]
 
 
-def _read_design(result, dataset):
+def _primary_splits(result):
+    """``split, replicate, n_train, n_test`` of each primary split of every data
+    set (its first score row), by data set and split; ``starts`` by data set."""
+    scores = result._scores
+    d = scores["dataset"].cat.codes.to_numpy(np.int64)
+    split = scores["split"].to_numpy(np.int64)
+    keep = primary_rows(result, scores)
+    at = np.arange(d.size) if keep is None else np.flatnonzero(keep)
+    order = at[np.lexsort((split[at], d[at]))]  # stable: first row of a split first
+    d, split = d[order], split[order]
+    first = np.ones(d.size, dtype=bool)
+    first[1:] = (np.diff(d) != 0) | (np.diff(split) != 0)
+    out = {"split": split[first]}
+    for name in ("replicate", "n_train", "n_test"):
+        out[name] = scores[name].to_numpy(np.int64)[order][first]
+    out["starts"] = np.searchsorted(d[first], np.arange(len(result.datasets) + 1))
+    out["code"] = {name: i for i, name in enumerate(result.datasets)}
+    return out
+
+
+def _read_design(result, dataset, splits):
     roles, role = split_roles(result, dataset), None
     if roles is not None and "inner" in roles:
         role = "nested_cv"
     elif roles is not None and "pair" in roles:
         role = "paired_subsampling"
-    scores = result._scores
-    rows = scores[(scores["dataset"] == dataset).to_numpy()]
-    auxiliary = _auxiliary_splits(roles)  # the primary splits only
-    if auxiliary is not None:
-        rows = rows[~rows["split"].isin(auxiliary).to_numpy()]
-    rows = rows.drop_duplicates("split").sort_values("split", kind="stable")
-    split, rep, n_train, n_test = (rows[c].to_numpy(np.int64) for c in (
-        "split", "replicate", "n_train", "n_test"))  # fmt: skip
+    i = splits["code"][dataset]
+    part = slice(splits["starts"][i], splits["starts"][i + 1])
+    split, rep, n_train, n_test = (
+        splits[c][part] for c in ("split", "replicate", "n_train", "n_test")
+    )
     reps, inverse = np.unique(rep, return_inverse=True)
     inverse = inverse.reshape(-1)
     per = np.bincount(inverse)
@@ -726,6 +746,27 @@ def _split_table(result, metric):
     if key not in result._arrays:
         _keep(result, key, _SplitTable(result, metric))
     return result._arrays[key]
+
+
+def split_matrix(result, dataset, metric, learners=None):
+    """The split scores of ``learners`` (all: ``None``) on ``dataset`` as splits
+    x learners matrices ``value, replicate, fold, n_train, n_test``, over the
+    splits any of them has, and ``ok``: which learners have a finite score on
+    every one of them. ``None`` where the scores are not one per (split,
+    learner). The selection of the batched corrected t tests and intervals."""
+    table = _split_table(result, metric)
+    if not table.unique:
+        return None
+    t = table.of(dataset)
+    cols = slice(None)
+    if learners is not None:
+        cols = [table.learner_code[m] for m in learners]
+    present = t["present"][:, cols]
+    rows = present.any(axis=1)
+    names = ("value", "replicate", "fold", "n_train", "n_test")
+    out = {name: t[name][rows][:, cols] for name in names}
+    out["ok"] = (present[rows] & np.isfinite(out["value"])).all(axis=0)
+    return out
 
 
 def _missing_splits_error(dataset, missing):
