@@ -21,6 +21,7 @@ import stat
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 __all__ = [
@@ -448,7 +449,12 @@ def _map_frame(frame, func):
         if isinstance(s.dtype, pd.CategoricalDtype):
             s = s.astype(object)
         if s.dtype == object or pd.api.types.is_string_dtype(s.dtype):
-            out[col] = s.map(func, na_action="ignore")
+            # each distinct value once: a column repeats a few names
+            codes, uniques = pd.factorize(s)
+            mapped = [func(v) for v in uniques]
+            if any(m is not u for m, u in zip(mapped, uniques, strict=True)):
+                s = s.where(codes < 0, np.array(mapped, dtype=object)[codes])
+            out[col] = s
     out.columns = _map_index(out.columns, func)
     out.index = _map_index(out.index, func)
     return out
