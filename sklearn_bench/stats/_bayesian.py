@@ -561,21 +561,10 @@ class _SortedWalsh:
 
 def _sorted_masses(walshes, wt):
     """``(w' A_above w, w' A_below w)`` of each comparison (rows) and draw
-    (columns) of each of ``walshes`` (of one number of pseudo-observations) on
-    the same draws ``wt = w.T``, all at once.
-
-    The draws go in column blocks of ``_SORTED_BLOCK`` elements in all (arrays
-    of pseudo-observations x comparisons x draws) that stay in the cache. Each
-    block does the operations of one whole batch of one comparison in the
-    same order (sequential cumulative sums, the same gathers, ``einsum`` s that
-    add the pseudo-observations one after the other), so each comparison's
-    masses are bit for bit those of its own whole batch (tests check both): 49
-    comparisons of 480 data sets cost 0.4 of their one-by-one time. The mass
-    above is ``(Σ w)² − Σ_i w_i (C_hi + C_lo)_i / 2`` (equal to the quadratic
-    form to rounding, about 1e-16), the average taken of the two sums, not of
-    every gathered element. Without a ROPE the two regions cover every pair,
-    ``H(s) + H(−s) = 1``, so the mass below is that subtracted sum itself.
-    """
+    (columns) of ``walshes`` on the draws ``wt = w.T``, in cache-sized column
+    blocks; each comparison's masses are bit for bit those of its own batch.
+    The mass above is ``(Σ w)² − Σ_i w_i (C_hi + C_lo)_i / 2``; without a ROPE
+    the mass below is that subtracted sum (``H(s) + H(−s) = 1``)."""
     n, n_draws = wt.shape
     k = len(walshes)
     order = np.stack([s.order for s in walshes], axis=1)  # (n, k) rows of wt
@@ -781,8 +770,6 @@ def bayesian_signed_rank(
     matters only for degenerate data: all differences zero with ``rope = 0``
     gives ``p_greater = p_less = 0.5`` here and ``p_left = 1`` in baycomp. With
     ``rope > 0`` all differences inside the ROPE give ``p_rope = 1``.
-    From 128 pseudo-observations on, blocks of draws run on up to one thread
-    per CPU (at most 8), with bit for bit the floats of one thread.
 
     Examples
     --------

@@ -1140,38 +1140,10 @@ def paired_test(
 
     Notes
     -----
-    **Differences without spread** (constant ``d = c``, e.g.
-    ``paired_test(x, x + 0.05)``, or all zero, ``x == y``), method by method:
-
-    - ``"t"``, ``"corrected_t"``: ``ValueError`` naming ``labels`` (as R's
-      ``t.test``: "data are essentially constant"). The standard deviation is
-      0, so ``T`` is ``c/0`` or ``0/0`` and the t interval would have zero
-      width: a certainty no sample gives. A spread below 1e-10 (after the
-      10-decimal rounding) counts as none, so scores that differ only by
-      floating-point noise are constant.
-    - ``"sign"``: exact, ``p = 2^(1-n)`` two-sided for ``c != 0`` (``2^-n``
-      one-sided), ``p = 1`` for ``c = 0`` (ties split evenly). Its interval
-      ``[d_(k+1), d_(n-k)]`` is ``[c, c]``: the order-statistic interval for
-      the median covers it with probability at least the level for every
-      distribution, discrete ones included.
-    - ``"wilcoxon"``: when every ``|d|`` is tied (and none is zero) all ranks
-      are ``(n + 1)/2``, so ``R+`` is ``(n + 1)/2`` times the number of
-      positive differences, and its exact conditional null distribution
-      (given the tied ranks; coin's ``wilcoxsign_test(distribution =
-      "exact")``) is Binomial(n, 1/2): the same p-value as the sign test. It
-      is used unless ``exact=False`` (then the normal approximation as R's
-      ``wilcox.test``). All zero: ``p = 1``. The Hodges–Lehmann interval is
-      ``[c, c]``: every Walsh average equals ``c`` (R's ``wilcox.test`` has no
-      exact interval with ties).
-    - ``"permutation"``: with every ``|d|`` equal the sign-flip distribution of
-      ``S`` is ``|c| (2P - n)``, ``P`` ~ Binomial(n, 1/2), so the p-value is
-      exact for any ``n`` (``2^(1-n)`` two-sided for constant ``c != 0``, 1 for
-      all zero), with ``pvalue_standard_error = 0``. Its BCa bootstrap
-      interval is ``[c, c]`` (:func:`bootstrap_ci` of a constant sample): it
-      describes the sample, not the uncertainty of a mean with unseen spread.
-
-    The t-tests need ``n >= 2``; the other tests accept ``n = 1`` (p = 1
-    two-sided).
+    Differences without spread (constant ``d``): the t-tests raise
+    ``ValueError`` (as R's ``t.test``); the sign, Wilcoxon and permutation tests
+    are exact, their intervals the point ``[c, c]`` (the user guide's "Differences
+    without spread"). The t-tests need ``n >= 2``; the others accept ``n = 1``.
 
     Examples
     --------
@@ -1187,36 +1159,6 @@ def paired_test(
     >>> res = paired_test(x, y, method="wilcoxon", zero_method="wilcox")
     >>> res.statistic, round(res.pvalue, 7)
     (44.0, 0.0078125)
-
-    One zero difference: Demšar's rule drops it, and the 7 differences left get
-    scipy's exact test.
-
-    >>> d = [0.01, -0.02, 0.03, 0.0, 0.04, 0.05, 0.015, 0.025]
-    >>> res = paired_test(d, [0.0] * 8, method="wilcoxon")
-    >>> res.n, round(res.pvalue, 4)
-    (7, 0.0781)
-    >>> res = paired_test(x, y, method="permutation", alternative="greater")
-    >>> round(res.pvalue, 6), res.pvalue_standard_error
-    (0.003906, 0.0)
-
-    Dietterich's 5×2cv t and Alpaydin's F on five repetitions of 2-fold CV:
-
-    >>> a = [[0.10, 0.12], [0.11, 0.09], [0.12, 0.13], [0.10, 0.11], [0.09, 0.12]]
-    >>> b = [[0.14, 0.15], [0.13, 0.14], [0.15, 0.13], [0.12, 0.15], [0.14, 0.13]]
-    >>> res = paired_test(a, b, method="5x2cv")
-    >>> round(res.statistic, 3), round(res.pvalue, 4), res.df
-    (-2.025, 0.0987, 5)
-    >>> res = paired_test(a, b, method="5x2cv_f")
-    >>> round(res.statistic, 3), round(res.pvalue, 4), res.df
-    (2.795, 0.1341, (10, 5))
-
-    A batch of Wilcoxon tests, one comparison a column (each as its pair alone):
-
-    >>> import numpy as np
-    >>> res = paired_test(np.c_[x, y], np.c_[y, x], method="wilcoxon",
-    ...                   zero_method="wilcox")
-    >>> res.statistic, res.pvalue, res.estimate.round(4)
-    (array([44.,  1.]), array([0.0078125, 0.0078125]), array([ 0.026, -0.026]))
     """
     check_member(method, _METHODS, "method")
     check_member(alternative, _ALTERNATIVES, "alternative")
