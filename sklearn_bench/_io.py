@@ -1,16 +1,11 @@
 """Safe writes of output files: through a folder held open, never through a link.
 
-Every writer of an output folder (report, tables, figures, leaderboard, saved
-results) goes through here: a file is opened relative to a :class:`Folder` the
-command holds open, one level at a time with ``O_NOFOLLOW``, so a link at any
-step is refused (:class:`UnsafePathError`) and a folder replaced by a link while
-the command runs receives nothing; an existing file is written only when it is a
-regular file with one link, and inside a staging folder every file must be new.
-Text cells of a CSV that a spreadsheet would read as a formula get a leading
-apostrophe (OWASP's rule; :func:`unescape_cell` reads them back exactly). A
-writer given a path below a folder held by :func:`writes_into` or :func:`held`
-opens it from that folder's handle, else from a handle on the file's folder;
-without ``openat`` (Windows) the same checks go by path."""
+Every writer of an output folder goes through here: a file is opened relative to
+a :class:`Folder` held open, one level at a time with ``O_NOFOLLOW``
+(:class:`UnsafePathError` on a link); an existing file is written only when it
+is a regular file with one link. CSV text cells a spreadsheet would read as a
+formula get a leading apostrophe (OWASP's rule). Without ``openat`` (Windows)
+the same checks go by path."""
 
 import contextlib
 import contextvars

@@ -1,17 +1,8 @@
-"""How good is one learner: the interval of its generalization error from a run.
-
-:meth:`BenchmarkResult.confidence_interval` with one learner (or A − B with
-``method="nested_cv"`` or ``"conservative_z"``) selects the table of its split
-scores or pointwise losses on one data set and calls
-:func:`sklearn_bench.stats.generalization_error_interval`. The design of the
-run is read from its stored splits (:func:`~._select.design`: the roles of its
-splits, ``info["split_roles"]`` of NestedCV and PairedSubsampling, their sizes
-and kept validation rows), never from the splitter's name. The splits that
-estimate performance are the primary ones (NestedCV's outer splits,
-PairedSubsampling's whole-data subsamples): every other analysis of the result
-uses only those
-(:func:`~._select.primary_rows`); the auxiliary splits feed the intervals.
-"""
+"""How good is one learner: the interval of its generalization error from a run
+(:meth:`BenchmarkResult.confidence_interval` with one learner, or A − B with
+``method="nested_cv"`` or ``"conservative_z"``), the design read from the stored
+splits (:func:`~._select.design`); the auxiliary splits of NestedCV and
+PairedSubsampling feed only the intervals."""
 
 import warnings
 from dataclasses import replace

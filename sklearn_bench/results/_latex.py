@@ -1,9 +1,7 @@
-"""The table of data sets × learners of a benchmark result, for the comparison
-section of a paper (:meth:`BenchmarkResult.to_latex`, and the report's
-``performance.tex`` through the analysis): each learner against the best on
-each data set, the best (and its ties) in bold, the learners significantly
-worse marked, the average ranks over the complete data sets. The writer under
-it (escaping, booktabs) is :mod:`sklearn_bench._latex`."""
+"""The table of data sets × learners of a benchmark result for a paper
+(:meth:`BenchmarkResult.to_latex`, the report's ``performance.tex``): each learner
+against the best on each data set, the average ranks; the writer under it is
+:mod:`sklearn_bench._latex`."""
 
 import numpy as np
 import pandas as pd

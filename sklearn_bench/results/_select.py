@@ -2,7 +2,7 @@
 out of the tidy tables and checked, naming the learner, data set and replicate at
 fault. Nothing here computes a statistic."""
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -10,7 +10,6 @@ import pandas as pd
 from .._validation import check_real
 
 _SHOW = 5  # how many offending (learner, data set, replicate) triples to name
-_MAX_SELECTED = 5_000_000  # split scores split_pair keeps for reuse, per result
 
 
 def direction_words(result, metric):
@@ -525,17 +524,9 @@ def design(result, dataset, metric):
     sizes alone cannot tell a partition from subsampling (one split per
     replicate), the validation rows the run kept (losses or predictions).
 
-    - ``"bootstrap_oob"``: one split per replicate whose training rows repeat
-      (``n_train + n_test > n``); ``"bootstrap_cv"``: k splits per replicate
-      whose training parts hold ``(k - 1) n`` draws and validation sets fewer
-      than ``n`` rows in all.
-    - ``"kfold"``: every split has ``n_train + n_test = n`` and the validation
-      sets of each repeat are disjoint and cover the ``n`` rows (the splits of
-      one replicate, or consecutive splits whose kept rows show it).
-    - ``"holdout"``: one split per replicate, constant sizes, ``n_train + n_test
-      <= n`` (random subsampling, or one split).
-    - ``"unknown"``, with why: a simulation or competition problem (a fixed test
-      sample), no stored split sizes, or any other structure.
+    ``"bootstrap_oob"`` (training rows repeat), ``"bootstrap_cv"``, ``"kfold"``
+    (validation sets of each repeat partition the ``n`` rows), ``"holdout"`` (one
+    split per replicate, constant sizes) or ``"unknown"`` with why.
 
     The split sizes of every data set are read in one pass over the scores,
     each data set's design when first asked for (a report asks for all)."""
@@ -690,33 +681,6 @@ class _SplitTable:
         self.learner_code = {name: i for i, name in enumerate(result.learners)}
         self.dataset_code = {name: i for i, name in enumerate(result.datasets)}
         self._tables = {}
-        # SplitScores already selected (read-only arrays): a report asks for
-        # the same pair of one data set several times (the test's default
-        # method, its inputs, the Bayesian test). Bounded by its values.
-        self.selected = {}
-        self.n_selected = 0
-
-    def remember(self, key, scores, symmetric):
-        """Keep ``scores`` for ``key = (data set, a, b)`` (read-only), within a
-        bound; ``symmetric``: ``(data set, b, a)`` is it with x and y swapped."""
-        if self.n_selected > _MAX_SELECTED:
-            self.selected.clear()
-            self.n_selected = 0
-        for name in ("x", "y", "replicate", "fold", "n_train", "n_test"):
-            getattr(scores, name).flags.writeable = False
-        self.selected[key] = (scores, symmetric)
-        self.n_selected += scores.x.size
-        return scores
-
-    def recall(self, key):
-        """The SplitScores kept for ``key``, or of the swapped pair, or None."""
-        if key in self.selected:
-            return self.selected[key][0]
-        dataset, a, b = key
-        scores, symmetric = self.selected.get((dataset, b, a), (None, False))
-        if not symmetric:
-            return None
-        return replace(scores, x=scores.y, y=scores.x)
 
     def of(self, dataset):
         """The split ids and splits x learners matrices of one data set."""
@@ -789,10 +753,6 @@ def split_pair(result, a, b, *, metric, dataset):
     if not table.unique:
         return _split_pair_frame(result, a, b, metric=metric, dataset=dataset)
     ia, ib = table.learner_code[a], table.learner_code[b]
-    key = (dataset, ia, ib)
-    known = table.recall(key)
-    if known is not None:
-        return known
     t = table.of(dataset)
     sel = t["present"][:, ia] | t["present"][:, ib]
     if not sel.any():  # neither learner on this data set: the general path's answer
@@ -808,11 +768,8 @@ def split_pair(result, a, b, *, metric, dataset):
         raise _missing_splits_error(dataset, missing)
     x, y = t["value"][sel, ia], t["value"][sel, ib]
     ok = ~(np.isnan(x) | np.isnan(y))
-    names = ("replicate", "fold", "n_train", "n_test")
-    sizes = {k: t[k][sel, ia] for k in names}
-    symmetric = all(np.array_equal(sizes[k], t[k][sel, ib]) for k in names)
-    scores = _split_scores(result, dataset, x, y, ok, sizes, metric)
-    return table.remember(key, scores, symmetric)
+    sizes = {k: t[k][sel, ia] for k in ("replicate", "fold", "n_train", "n_test")}
+    return _split_scores(result, dataset, x, y, ok, sizes, metric)
 
 
 def _split_scores(result, dataset, x, y, ok, splits, metric):

@@ -1,12 +1,8 @@
 """The unit of a two-learner test within one data set (the user guide's "Tests
-within one data set"): ``"corrected_t"`` (the default) answers "is a better than b
-on data like this, with training sets of this size?" on the split: every fold
-score of (repeated) k-fold (Bouckaert & Frank 2004) and of BootstrapCV, the split
-of a holdout scheme (Nadeau & Bengio 2003), the replicate of BootstrapOOB with the
-out-of-bootstrap rows over the *distinct* training rows as ``n_test/n_train``;
-``"5x2cv"``, ``"5x2cv_f"`` on the 10 fold scores of 5 × 2-fold CV; the other
-tests on the replicate performances, conditional on the learning sample (Hothorn
-et al. 2005), except for a simulation problem's independent learning samples."""
+within one data set"): ``"corrected_t"`` (the default) on the split (fold scores,
+holdout splits, BootstrapOOB replicates), ``"5x2cv"``, ``"5x2cv_f"`` on the 10
+fold scores of 5 × 2-fold CV; the other tests on the replicate performances,
+conditional on the learning sample (Hothorn et al. 2005)."""
 
 import numpy as np
 

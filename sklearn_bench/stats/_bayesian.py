@@ -533,14 +533,10 @@ def _dirichlet_batches(alpha, n_draws, batch, random_state, shared, transposed):
 
 
 class _SortedWalsh:
-    """``w' A w`` for the signed-rank regions, summed in sorted order.
-
-    With the pseudo-observations ``z`` sorted, ``A_ij = H(z_i + z_j − 2 rope)``
-    (rounded sums, ``H(0) = 1/2``) is, in row ``i``, 0 before column ``lo_i``,
-    1/2 up to ``hi_i`` and 1 after (rounding is monotone), so
-    ``(A w)_i = C_n − C_hi + (C_hi − C_lo)/2`` with ``C`` the cumulative sums of
-    the sorted weights; likewise for the region below ``−2 rope``.
-    """
+    """``w' A w`` for the signed-rank regions in sorted order: row ``i`` of
+    ``A_ij = H(z_i + z_j − 2 rope)`` is 0 before ``lo_i``, 1/2 up to ``hi_i``, 1
+    after, so ``(A w)_i = C_n − C_hi + (C_hi − C_lo)/2`` (``C``: cumulative sums
+    of the sorted weights); likewise below ``−2 rope``."""
 
     def __init__(self, z, sums, bound):
         self.bound = bound

@@ -514,26 +514,12 @@ _WALSH_SAMPLE = 4096  # Walsh averages sampled to bracket each order statistic
 
 def _walsh_order_statistics(d, ks):
     """``np.sort(_walsh_averages(d))[ks]``, the same floats, without forming
-    and partitioning every Walsh average when ``d`` is long; ``None`` when that
-    cannot be shown to give the floats a partition of all the averages gives
-    (then the caller does that). A batch ``d`` of shape (rows, n) gives an
-    array of shape (rows, len(ks)), each row that row's floats or NaN (where
-    the caller partitions), the rows' searches done side by side.
-
-    Every Walsh average is the float ``(d_i + d_j)/2``; floating-point addition
-    is commutative and monotone, so with ``d`` sorted the averages of row ``i``
-    (``j >= i``) are nondecreasing in ``j``. For each rank ``k``: a fixed random
-    sample of the averages brackets the ``k``-th one by ``[lo, hi]``; in each
-    row the averages in ``[lo, hi]`` are a run of columns, found by
-    ``searchsorted`` and then checked and moved on the averages themselves (so
-    rounding cannot misplace a boundary); the averages left of the runs are
-    below ``lo`` and counted, and the ``k``-th is selected among the few in the
-    runs. Equal averages are the same float except for zeros (``-0.0`` is the
-    average of two negative zeros, ``0.0`` of ``x`` and ``-x``): which of them a
-    partition puts at a rank depends on its pivots, so a zero order statistic
-    with a negative zero in ``d`` gives ``None``, as does a bracket that misses.
-    Tests compare the floats with those of :func:`_order_statistics`.
-    """
+    every Walsh average: a fixed sample of them brackets each rank, each row of
+    sorted ``d`` holds the averages in the bracket as a run of columns (found by
+    ``searchsorted``, checked on the averages themselves), and the rank is
+    selected among those. ``None`` (NaN rows of a batch) where that cannot be
+    shown to give a partition's floats (a missed bracket, a zero order statistic
+    with a negative zero in ``d``); the caller partitions there."""
     batch = np.ndim(d) == 2
     d = np.atleast_2d(d)
     n = d.shape[1]
@@ -658,19 +644,11 @@ def _walsh_select(ds, ks, a, sample, runs, todo, out):
 
 
 def _hodges_lehmann_interval(d, tail):
-    """Walsh-average order statistics and the tail probability they achieve.
-
-    Returns ``(low, high, achieved_tail)``: ``[w_(q), w_(m−q+1)]`` with ``q − 1``
-    the largest ``k`` such that ``P(V <= k) <= tail`` under the exact signed-rank
-    null (n <= 50), so the interval excludes 0 exactly when the exact test's
-    p-value is at most ``2 tail`` (two-sided) or ``tail`` (one-sided). This is
-    R's ``wilcox.test(conf.int = TRUE)`` choice whenever ``tail`` is not itself
-    an atom of that distribution, except where R clamps ``q`` to 1 (too few
-    differences): there no finite interval reaches the level and the interval
-    is the whole line, ``achieved_tail = 0``. For n > 50 the normal
-    approximation; ``achieved_tail`` is then ``tail`` (nominal). A batch ``d``
-    of shape (rows, n) gives arrays ``low`` and ``high``, each row's own.
-    """
+    """``(low, high, achieved_tail)``: the Walsh-average order statistics
+    ``[w_(q), w_(m−q+1)]``, ``q − 1`` the largest ``k`` with ``P(V <= k) <= tail``
+    under the exact signed-rank null (n <= 50; else the normal approximation,
+    ``achieved_tail = tail``), as R's ``wilcox.test(conf.int = TRUE)``; the whole
+    line where no finite interval reaches the level. Rows of a batch each."""
     n = d.shape[-1]
     if n == 0:  # every difference was a zero and dropped: the point 0
         return 0.0, 0.0, 0.0

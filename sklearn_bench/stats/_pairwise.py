@@ -1,15 +1,8 @@
 """Post-hoc tests of pairs of learners over blocks: paired tests that do not depend
-on the other learners, and the rank tests after Friedman's, with Holm, Shaffer,
-Bergmann–Hommel and the other corrections of :func:`adjust_pvalues`.
-
-Benavoli, Corani & Mangili (2016), *Should we really use post-hoc tests based on
-mean-ranks?*, JMLR 17: the verdict of a mean-rank post-hoc test (Nemenyi) on A
-versus B changes when learner C is added or removed. A paired test on A and B
-alone (Wilcoxon signed-rank or sign test over the data sets) does not; the
-multiple comparisons are then controlled by adjusting the ``k (k − 1) / 2``
-p-values. Shaffer's static procedure and Bergmann & Hommel's use the logical
-relations among pairwise hypotheses (García & Herrera 2008, JMLR 9, Sec. 2.2).
-"""
+on the other learners (Benavoli, Corani & Mangili 2016, JMLR 17), and the rank
+tests after Friedman's, with the corrections of :func:`adjust_pvalues` (Shaffer's
+and Bergmann & Hommel's use the logical relations among the pairs; García &
+Herrera 2008)."""
 
 import warnings
 from dataclasses import dataclass, field
