@@ -25,7 +25,7 @@ def within_table(result, mean, greater_is_better, *, metric, alpha, level=0.95,
     ``failed`` the ``(learner, reference, data set, message)`` of each test
     that could not run; ``rules`` maps each data set tested by the corrected t
     to where its ``n_test/n_train`` comes from, in words."""
-    rows, rules, failed = [], {}, []
+    rules, failed, plan = {}, [], []
     values = mean.to_numpy(dtype=float)
     learners = list(mean.columns)
     kwargs = {} if method is None else {"method": method}
@@ -39,14 +39,23 @@ def within_table(result, mean, greater_is_better, *, metric, alpha, level=0.95,
         ]
         finite = np.flatnonzero(np.isfinite(values[at]))
         others = [learners[j] for j in finite if learners[j] != best]
-        error, batch = None, {}
+        error, block = None, None
         if method in (None, "corrected_t"):
-            try:
-                batch = _within_batch(
-                    result, others, best, level, metric, dataset, rules
+            try:  # the error of every pair, decided once
+                block = corrected_t_block(
+                    result, others, best, metric=metric, dataset=dataset
                 )
-            except ValueError as exc:  # the error of every pair, decided once
+            except ValueError as exc:
                 error = str(exc)
+        if block is not None and block[0].shape[0] >= 2:
+            rules.setdefault(dataset, block[3])
+        else:
+            block = None
+        plan.append((dataset, best, others, error, block))
+    batches = _within_batches([(p[0], p[2], p[4]) for p in plan if p[4]], level)
+    rows = []
+    for dataset, best, others, error, _ in plan:
+        batch = batches.get(dataset, {})
         for learner in others:
             entry = {"dataset": dataset, "learner": learner, "reference": best}
             if learner in batch:
@@ -88,34 +97,40 @@ def within_table(result, mean, greater_is_better, *, metric, alpha, level=0.95,
     return frame, failed, rules
 
 
-def _within_batch(result, learners, best, level, metric, dataset, rules):
-    """``{learner: row fields}`` of the default test of each of ``learners``
-    against ``best`` on ``dataset``, all at once when they share one design
-    (the corrected t): bit for bit what ``paired_test`` and its interval give;
-    empty when they cannot be batched (those, and constant differences, are
-    tested one by one). Records the rule of the ratio in ``rules``. Raises the
-    ``ValueError`` of every pair when they share a design on which the default
-    test cannot run (e.g. no split sizes)."""
-    block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
-    if block is None or block[0].shape[0] < 2:
-        return {}
-    x, y, ratio, rule = block
-    rules.setdefault(dataset, rule)
-    out = paired_test(x, y[:, None], method="corrected_t", test_train_ratio=ratio)
-    ci = out.confidence_interval(level)
-    return {
-        learner: {
-            "estimate": -float(out.estimate[j]),
-            "low": -float(ci.high[j]),
-            "high": -float(ci.low[j]),
-            "pvalue": float(out.pvalue[j]),
-            "n": int(x.shape[0]),
-            "method": "corrected_t",
-            "test_train_ratio": float(ratio),
-        }
-        for j, learner in enumerate(learners)
-        if not np.isnan(out.pvalue[j])  # constant differences: one by one
-    }
+def _within_batches(blocks, level):
+    """``{dataset: {learner: row fields}}`` of the corrected t of each learner
+    against the best of each ``(dataset, learners, corrected_t_block)``: every
+    data set of one number of splits in one :func:`paired_test` call, bit for
+    bit what each pair's ``paired_test`` and interval give. Constant
+    differences are left out (tested one by one)."""
+    by_n = {}
+    for dataset, learners, block in blocks:
+        by_n.setdefault(block[0].shape[0], []).append((dataset, learners, block))
+    out = {}
+    for group in by_n.values():
+        x = np.hstack([block[0] for _, _, block in group])
+        y = np.hstack([np.repeat(b[1][:, None], b[0].shape[1], axis=1)
+                       for _, _, b in group])  # fmt: skip
+        ratio = np.concatenate([np.full(b[0].shape[1], b[2]) for _, _, b in group])
+        res = paired_test(x, y, method="corrected_t", test_train_ratio=ratio)
+        ci = res.confidence_interval(level)
+        at = 0
+        for dataset, learners, block in group:
+            out[dataset] = {
+                learner: {
+                    "estimate": -float(res.estimate[j]),
+                    "low": -float(ci.high[j]),
+                    "high": -float(ci.low[j]),
+                    "pvalue": float(res.pvalue[j]),
+                    "n": int(x.shape[0]),
+                    "method": "corrected_t",
+                    "test_train_ratio": float(block[2]),
+                }
+                for j, learner in enumerate(learners, start=at)
+                if not np.isnan(res.pvalue[j])  # constant differences: one by one
+            }
+            at += len(learners)
+    return out
 
 
 def _frozen(array):

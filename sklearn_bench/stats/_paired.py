@@ -417,7 +417,7 @@ def _t_test(d, alternative, ratio, labels):
         warnings.simplefilter("ignore", RuntimeWarning)  # constant rows of a batch
         res = stats.ttest_1samp(d, 0.0, axis=-1, alternative=alternative)
     statistic, pvalue = res.statistic, res.pvalue  # = ttest_rel(x, y)
-    if ratio:
+    if np.any(ratio):
         # se² = (1/J + n_test/n_train) var(d): the t statistic over sqrt(1 + J ratio)
         statistic = statistic / np.sqrt(1 + n * ratio)
         pvalue = _t_pvalue(statistic, n - 1, alternative)
@@ -1100,8 +1100,10 @@ def paired_test(
     random_state : int, numpy Generator or RandomState, default=None
         Randomness of the Monte Carlo permutation test (and of its bootstrap
         interval).
-    test_train_ratio : float, default=None
-        ``n_test/n_train`` of each resample; required by ``"corrected_t"``.
+    test_train_ratio : float or array-like, default=None
+        ``n_test/n_train`` of each resample; required by ``"corrected_t"``. A
+        batch may give one per comparison (of the broadcast shape without
+        ``axis``).
     labels : tuple of two str, default=("x", "y")
         Names used in ``null_hypothesis``.
     axis : int, default=0
@@ -1150,15 +1152,19 @@ def paired_test(
     if method in ("t", "corrected_t"):
         ratio = 0.0
         if method == "corrected_t":
-            if (
-                test_train_ratio is None
-                or not real_number(test_train_ratio, "test_train_ratio") > 0
-            ):
+            many = np.ndim(test_train_ratio) > 0  # one per comparison of a batch
+            if many:
+                ratio = np.broadcast_to(
+                    np.asarray(test_train_ratio, dtype=float), d.shape[:-1]
+                )
+            elif test_train_ratio is not None:
+                ratio = real_number(test_train_ratio, "test_train_ratio")
+            if test_train_ratio is None or not np.all(np.asarray(ratio) > 0):
                 raise ValueError(
                     "`test_train_ratio` (n_test/n_train) must be a positive number "
                     "for method='corrected_t'."
                 )
-            ratio = float(test_train_ratio)
+            ratio = ratio if many else float(ratio)
         statistic, pvalue, df, mean, se, var = _t_test(d, alternative, ratio, labels)
         statistic, pvalue, mean, se, var = (
             _scalar(v) for v in (statistic, pvalue, mean, se, var)
