@@ -65,11 +65,9 @@ def _failed(learner, dataset, splits):
 
 
 def _split_rows(result, learner, dataset, metric, *, primary=True, frame=True):
-    """``split, loss, n_train, n_test, replicate`` of ``learner`` (all
-    learners: ``None``, one row per split) on ``dataset``, by split (``frame``
-    false: a dict of arrays). The primary splits come from the split scores
-    indexed once per metric (a report asks for every learner on every data
-    set)."""
+    """``split, loss, n_train, n_test, replicate`` of ``learner`` (``None``: one
+    row per split) on ``dataset`` by split, from the indexed split scores when it
+    can (a frame, or with ``frame=False`` a dict of arrays)."""
     columns = ["split", "value", "n_train", "n_test", "replicate"]
     table = _select._split_table(result, metric) if primary else None
     if table is None or not table.unique:
@@ -95,11 +93,8 @@ def _split_rows(result, learner, dataset, metric, *, primary=True, frame=True):
 
 
 def interval_design(result, dataset, metric):
-    """``(design, recommended method or None, why not)`` of ``dataset``, from
-    its :func:`~._select.design`: ``"nested_cv"``, ``"paired_subsampling"``
-    (split roles), ``"holdout"`` (one split), ``"subsampling"`` (holdout
-    splits), ``"kfold"`` (one partition), ``"repeated_kfold"`` (partitions;
-    ``"five_by_two"`` when 5 of 2 folds), ``"bootstrap"`` or ``"unknown"``."""
+    """``(design, recommended method or None, why not)`` of ``dataset`` from its
+    :func:`~._select.design` (``"nested_cv"``, ``"kfold"``, ``"subsampling"``, ...)."""
     d = _select.design(result, dataset, metric)
     if d.roles is not None:
         return d.roles, _ALLOWED[d.roles][0], ""
@@ -176,16 +171,9 @@ def _losses(result, learner, dataset, metric, splits):
 
 
 def interval_method(result, dataset, method=None, *, metric, two=False):
-    """The method of the interval of a learner's error on ``dataset``: the one
-    recommended for the data set's design when ``method`` is ``None``, else
-    ``method`` once checked against the design (``two``: of A − B).
-
-    Raises
-    ------
-    ValueError
-        No method for the design, or one it cannot support (the message names
-        the splitters the method needs and the design of the run).
-    """
+    """The interval method on ``dataset``: the design's recommended one for
+    ``None``, else ``method`` checked against the design (``two``: of A − B); a
+    ``ValueError`` names the splitters a method needs."""
     kind, recommended, why = interval_design(result, dataset, metric)
     if method is None:
         if recommended is None:
@@ -262,15 +250,9 @@ def learner_interval(result, a, b, *, dataset, method, confidence_level, metric)
 
 
 def corrected_t_intervals(result, dataset, *, confidence_level, metric):
-    """Every learner's corrected t interval on ``dataset`` at once.
-
-    ``{learner: (estimate, standard_error, low, high, design)}``, each what
-    :func:`learner_interval` with ``method="corrected_t"`` gives (the same
-    sums in the same order), for the learners with a finite score on every
-    split of the data set; the others are left to :func:`learner_interval`
-    (which says why it has none). ``{}`` where the split scores are not one per
-    (split, learner).
-    """
+    """Every learner's corrected t interval on ``dataset`` at once, as
+    :func:`learner_interval` gives it: ``{learner: (estimate, standard_error, low,
+    high, design)}`` for the learners finite on every split (``{}`` if none)."""
     from scipy import stats
 
     m = _select.split_matrix(result, dataset, metric)

@@ -16,15 +16,10 @@ from ._within import corrected_t_block
 
 def within_table(result, mean, greater_is_better, *, metric, alpha, level=0.95,
                  method=None, adjust="holm"):  # fmt: skip
-    """Each learner against the best on each data set (the first best of the
-    row of ``mean``): ``(frame, failed, rules)``. ``frame`` has ``dataset,
-    learner, reference, estimate, low, high, pvalue, n, method,
-    test_train_ratio, adjusted_pvalue, worse`` (``estimate`` is reference −
-    learner; ``adjusted_pvalue`` by ``adjust`` over the other learners of the
-    data set; ``worse``: significantly worse than the reference at ``alpha``);
-    ``failed`` the ``(learner, reference, data set, message)`` of each test
-    that could not run; ``rules`` maps each data set tested by the corrected t
-    to where its ``n_test/n_train`` comes from, in words."""
+    """Each learner against the best of its row of ``mean`` on each data set:
+    ``(frame, failed, rules)``, ``frame`` with the estimate (best − learner), its
+    interval, p-value, Holm-adjusted p-value and ``worse``; ``rules`` the words of
+    each data set's ``n_test/n_train``."""
     rules, failed, plan = {}, [], []
     values = mean.to_numpy(dtype=float)
     learners = list(mean.columns)
@@ -98,11 +93,9 @@ def within_table(result, mean, greater_is_better, *, metric, alpha, level=0.95,
 
 
 def _within_batches(blocks, level):
-    """``{dataset: {learner: row fields}}`` of the corrected t of each learner
-    against the best of each ``(dataset, learners, corrected_t_block)``: every
-    data set of one number of splits in one :func:`paired_test` call, bit for
-    bit what each pair's ``paired_test`` and interval give. Constant
-    differences are left out (tested one by one)."""
+    """``{dataset: {learner: row fields}}`` of each block's corrected t against
+    the best, every data set of one split count in one :func:`paired_test` call
+    (bit for bit each pair's); constant differences are left to the caller."""
     by_n = {}
     for dataset, learners, block in blocks:
         by_n.setdefault(block[0].shape[0], []).append((dataset, learners, block))
@@ -141,12 +134,9 @@ def _frozen(array):
 
 def performance_table(result, metric, *, stat="mean", alpha=0.05, adjust="holm",
                       method=None, within=None):  # fmt: skip
-    """The :class:`~sklearn_bench._latex.PerformanceTable` of ``metric``: the
-    ``stat`` of each learner over the replicates of each data set, bold where
-    it ties the best (:data:`EQUAL_RTOL`), marked where ``within``
-    (:func:`within_table` with ``alpha``, ``adjust``, ``method``; computed when
-    not given) says worse, and the average ranks over the data sets on which
-    every learner has every replicate (:func:`incomplete_datasets`)."""
+    """The :class:`~sklearn_bench._latex.PerformanceTable` of ``metric``: centre
+    and spread, the best in bold, daggers where ``within`` (:func:`within_table`)
+    says worse, average ranks over the complete data sets."""
     gib = result.greater_is_better(metric)
     centre = result.aggregate(metric, stat=stat)
     centre.columns = [str(c) for c in centre.columns]

@@ -154,15 +154,9 @@ def replicate_means(dataset, learner, replicate, value):
 
 
 def performance_arrays(result, metric):
-    """The performances of ``metric`` as codes and arrays, built once per metric
-    and kept on the result until its scores are replaced (a report selects from them
-    thousands of times).
-
-    Returns a dict: ``perf`` (:meth:`~BenchmarkResult.performance`), ``dataset``,
-    ``learner`` (codes), ``replicate``, ``value``, sorted by (data set, learner,
-    replicate); ``starts`` (data set ``i``'s rows are ``starts[i]:starts[i + 1]``);
-    ``dataset_code``, ``learner_code`` (name to code); ``mean``, ``count``, ``n_nan``
-    (data sets x learners: mean over the replicates, replicates, NaN performances)."""
+    """The performances of ``metric`` as codes and arrays sorted by (data set,
+    learner, replicate), with ``starts``, name-to-code maps, and the data sets x
+    learners ``mean``, ``count``, ``n_nan`` and ``incomplete``; cached per metric."""
     key = ("performance", metric)
     if key in result._arrays:
         return result._arrays[key]
@@ -229,15 +223,9 @@ def _keep(result, key, arrays):
 
 
 def blocks(result, learners, *, metric, dataset=None, drop_failed=False):
-    """A blocks x learners table of performances, checked for a paired analysis.
-
-    Blocks are the complete data sets (each value the mean over the replicates;
-    those of :func:`incomplete_datasets` are left out, counted in
-    ``table.attrs["n_dropped"]``) when ``dataset`` is None, else that data set's
-    replicates; the columns are ``learners`` (checked names). Within a data set a
-    replicate without a value (a failed task) raises ``ValueError``, or with
-    ``drop_failed`` is dropped for every learner (the pairs stay matched) and
-    counted in ``table.attrs["n_dropped"]``. No NaN, at least two rows."""
+    """A blocks x learners table for a paired analysis (:func:`block_values`):
+    the complete data sets' means, or ``dataset``'s replicates (``drop_failed``:
+    failed ones dropped); ``attrs["n_dropped"]`` counts what was left out."""
     values, labels, key, n_dropped = block_values(
         result, learners, metric=metric, dataset=dataset, drop_failed=drop_failed
     )
@@ -445,12 +433,9 @@ EQUAL_RTOL = 1e-9
 
 
 def win_tie_loss(table, learners, delta, *, greater_is_better, significant=None):
-    """Wins, ties and losses from a blocks x learners array: the one rule.
-
-    A difference within ``delta`` is a tie: ``|a − b| <= delta + EQUAL_RTOL ·
-    max(|a|, |b|)``; a block where either value is NaN does not count for that pair;
-    ``significant`` (blocks x learners x learners), if given, keeps only the wins and
-    losses whose per-block test rejected."""
+    """Wins, ties and losses from a blocks x learners array, the one rule: within
+    ``delta + EQUAL_RTOL · max(|a|, |b|)`` a tie, NaN blocks skipped, and with
+    ``significant`` only the wins and losses whose per-block test rejected."""
     delta = check_delta(delta)
     a, b = table[:, :, None], table[:, None, :]
     sign = 1.0 if greater_is_better else -1.0
@@ -517,19 +502,9 @@ class Design:
 
 
 def design(result, dataset, metric):
-    """The :class:`Design` of ``dataset``, read from what the run stored, never
-    from its splitter's name: the split roles (NestedCV, PairedSubsampling), the
-    split sizes and replicate of each primary split, the data set's size
-    (``info["dataset_sizes"]``, else the constant ``n_train + n_test``) and, where
-    sizes alone cannot tell a partition from subsampling (one split per
-    replicate), the validation rows the run kept (losses or predictions).
-
-    ``"bootstrap_oob"`` (training rows repeat), ``"bootstrap_cv"``, ``"kfold"``
-    (validation sets of each repeat partition the ``n`` rows), ``"holdout"`` (one
-    split per replicate, constant sizes) or ``"unknown"`` with why.
-
-    The split sizes of every data set are read in one pass over the scores,
-    each data set's design when first asked for (a report asks for all)."""
+    """The :class:`Design` of ``dataset``, read from what the run stored (split
+    roles, sizes and replicates of the primary splits, the data set's size, kept
+    validation rows), never from its splitter's name; cached per metric."""
     key = ("designs", metric)
     if key not in result._arrays:
         _keep(result, key, {})
@@ -713,11 +688,9 @@ def _split_table(result, metric):
 
 
 def split_matrix(result, dataset, metric, learners=None):
-    """The split scores of ``learners`` (all: ``None``) on ``dataset`` as splits
-    x learners matrices ``value, replicate, fold, n_train, n_test``, over the
-    splits any of them has, and ``ok``: which learners have a finite score on
-    every one of them. ``None`` where the scores are not one per (split,
-    learner). The selection of the batched corrected t tests and intervals."""
+    """The split scores of ``learners`` (all: ``None``) on ``dataset`` as splits x
+    learners matrices, ``ok`` the learners finite on every split any has; ``None``
+    unless one row per (split, learner). The batched corrected t's selection."""
     table = _split_table(result, metric)
     if not table.unique:
         return None

@@ -20,10 +20,9 @@ _FIVE_BY_TWO = "RepeatedStratifiedKFold(n_splits=2, n_repeats=5) (or RepeatedKFo
 
 
 def default_method(result, a, b, *, metric, dataset):
-    """The default test within ``dataset``, valid for the generalisation
-    question: ``"t"`` for a simulation or competition problem (Hothorn et al. 2005,
-    Sec. 3.1), ``"corrected_t"`` on every resampling scheme it knows; an unknown
-    scheme raises ``ValueError`` saying what to pass."""
+    """``"t"`` for a simulation or competition problem (Hothorn et al. 2005, Sec.
+    3.1), ``"corrected_t"`` on every scheme the design knows; an unknown one is a
+    ``ValueError`` saying what to pass."""
     dataset = check_dataset(result, dataset)
     if result.datasets[dataset] in ("simulation", "competition"):
         return "t"
@@ -160,13 +159,9 @@ def five_by_two_inputs(result, a, b, *, metric, dataset):
 
 
 def corrected_t_block(result, learners, reference, *, metric, dataset):
-    """``(x, y, ratio, rule)`` for the corrected t of each of ``learners`` against
-    ``reference`` at once on ``dataset``: their split scores (n x len(learners)),
-    the reference's, ``n_test/n_train`` and where it comes from in words, as
-    :func:`corrected_t_inputs` gives them pair by pair; ``None`` (test pair by
-    pair) unless all have a finite score on every split any of them has, with
-    one design. When the default test cannot run there (no scheme, no split
-    sizes), raises the ``ValueError`` ``paired_test`` would raise for each pair."""
+    """``(x, y, ratio, rule)`` of the corrected t of ``learners`` against
+    ``reference`` on ``dataset`` at once, or ``None`` unless all share every
+    split and the design; raises the ``ValueError`` each pair would raise."""
     if not learners or result.datasets[dataset] in ("simulation", "competition"):
         return None
     m = split_matrix(result, dataset, metric, [*learners, reference])

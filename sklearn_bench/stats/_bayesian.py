@@ -479,11 +479,9 @@ def bayesian_correlated_t(
 
 # --------------------------------------------------------- Dirichlet-process tests
 def _dirichlet(alpha, size, random_state):
-    """``size`` draws of Dirichlet(alpha); components with alpha 0 are 0.
-
-    A :class:`numpy.random.RandomState` draws with its own ``dirichlet`` (so the
-    same seed gives baycomp's draws); anything else through a Generator.
-    """
+    """``size`` draws of Dirichlet(alpha), components with alpha 0 at 0; a
+    :class:`numpy.random.RandomState` draws with its own ``dirichlet`` (baycomp's
+    draws for the same seed)."""
     alpha = np.asarray(alpha, dtype=float)
     positive = alpha > 0
     out = np.zeros((size, alpha.size))
@@ -503,11 +501,9 @@ _MAX_SHARED = 40_000_000  # draws x pseudo-observations kept in `shared_draws`
 
 
 def _dirichlet_batches(alpha, n_draws, batch, random_state, shared, transposed):
-    """``(start, stop, w)`` for consecutive batches of ``n_draws`` draws of
-    Dirichlet(alpha) from ``random_state``, ``w`` of shape (draws,
-    pseudo-observations) or, ``transposed``, its C-ordered transpose; kept in
-    and read from the caller's dict ``shared`` for an integer seed (see
-    :func:`bayesian_signed_rank`)."""
+    """``(start, stop, w)`` of consecutive batches of Dirichlet draws (``w``
+    transposed when asked), kept in and read from ``shared`` for an integer seed
+    (see :func:`bayesian_signed_rank`)."""
     seeded = isinstance(random_state, int | np.integer) and not isinstance(
         random_state, bool
     )

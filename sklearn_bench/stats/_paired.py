@@ -400,12 +400,8 @@ def _constant_differences_error(d, labels):
 # ------------------------------------------------------------------------ t-tests
 def _t_test(d, alternative, ratio, labels):
     """The paired t-test of the rows of ``d`` (:func:`scipy.stats.ttest_rel`),
-    corrected as Nadeau & Bengio (2003) for ``ratio = n_test/n_train > 0``.
-
-    Returns ``statistic, pvalue, df, mean, std_error, variance``, arrays of
-    ``d.shape[:-1]``. One comparison with constant differences raises; in a
-    batch they are NaN.
-    """
+    Nadeau & Bengio's correction for ``ratio = n_test/n_train > 0``; constant
+    differences raise for one comparison, are NaN in a batch."""
     n = d.shape[-1]
     if n < 2:
         raise ValueError("The t-tests need at least 2 pairs in `x` and `y`.")
@@ -713,13 +709,8 @@ def _median_interval(d, tail):
 
 def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
     """The signed-rank test: Demšar's zero rule, then :func:`scipy.stats.wilcoxon`
-    on the differences it leaves, with scipy's choice of null distribution.
-
-    ``d_raw`` of one comparison gives ``(statistic, pvalue, estimate, used,
-    details)``; a batch (one comparison a row) gives arrays, the tuple of each
-    row's ``used`` and ``details`` of arrays: every row as it alone gives,
-    with one scipy call for the rows of one length and null distribution.
-    """
+    with scipy's null distribution; ``(statistic, pvalue, estimate, used,
+    details)``, arrays for a batch (each row as it alone gives)."""
     prepared = [
         _wilcoxon_used(d, zero_method) for d in d_raw.reshape(-1, d_raw.shape[-1])
     ]
