@@ -45,9 +45,7 @@ def test_five_by_two_t_and_f():
 def test_wilcoxon_batch_is_each_pair_alone():
     """H: a batch of Wilcoxon tests, one comparison a column, gives each
     pair's own statistic, p-value and Hodges–Lehmann estimate."""
-    res = paired_test(
-        np.c_[X, Y], np.c_[Y, X], method="wilcoxon", zero_method="wilcox"
-    )
+    res = paired_test(np.c_[X, Y], np.c_[Y, X], method="wilcoxon", zero_method="wilcox")
     assert res.statistic.tolist() == [44.0, 1.0]
     assert res.pvalue.tolist() == [0.0078125, 0.0078125]
     assert res.estimate.round(4).tolist() == [0.026, -0.026]
