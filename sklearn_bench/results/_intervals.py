@@ -4,6 +4,7 @@
 splits (:func:`~._select.design`); the auxiliary splits of NestedCV and
 PairedSubsampling feed only the intervals."""
 
+import functools
 import warnings
 from dataclasses import replace
 
@@ -253,8 +254,6 @@ def corrected_t_intervals(result, dataset, *, confidence_level, metric):
     """Every learner's corrected t interval on ``dataset`` at once, as
     :func:`learner_interval` gives it: ``{learner: (estimate, standard_error, low,
     high, design)}`` for the learners finite on every split (``{}`` if none)."""
-    from scipy import stats
-
     m = _select.split_matrix(result, dataset, metric)
     ok = m["ok"] if m is not None else None
     if m is None or len(m["value"]) < 2 or not ok.any():
@@ -271,7 +270,7 @@ def corrected_t_intervals(result, dataset, *, confidence_level, metric):
     with np.errstate(divide="ignore", invalid="ignore"):
         se = spread * np.sqrt(1 / j + n2 / n1)  # Nadeau & Bengio eq. (13)
     level = check_confidence_level(confidence_level)
-    q = stats.t.isf((1 - level) / 2, j - 1)
+    q = _t_quantile(level, j - 1)
     low, high = np.clip([mean - q * se, mean + q * se], *_range(metric, None))
     learners = np.asarray(result.learners, dtype=object)[ok]
     return {
@@ -280,6 +279,15 @@ def corrected_t_intervals(result, dataset, *, confidence_level, metric):
         for i, name in enumerate(learners)
         if n1[i] > 0
     }  # fmt: skip
+
+
+@functools.lru_cache(maxsize=64)
+def _t_quantile(level, df):
+    """``t_df`` quantile of a two-sided ``level`` (one scipy call per data set
+    costs more than the data set's intervals)."""
+    from scipy import stats
+
+    return stats.t.isf((1 - level) / 2, df)
 
 
 def _range(metric, b):
