@@ -1,48 +1,31 @@
 """Time and peak memory of loading, analysing and reporting large results.
 
 Synthetic error rates (one fold per replicate, stored split sizes n_train = 100,
-n_test = 36, so the tests within each data set run as on a real store: the
-corrected resampled t and the Bayesian correlated t) at three sizes, each in a
-fresh process so that its peak memory is its own:
+n_test = 36, so the corrected resampled t and the Bayesian correlated t run
+within each data set as on a real store), each size in a fresh process:
+``10k`` (20 learners x 5 data sets x 100 replicates), ``100k`` (20 x 50 x 100),
+``1M`` (20 x 500 x 100; issue 21: report under 60 s and 1 GB), ``wide``
+(50 x 500 x 10; issue 22: ``write_report`` under 15 s, ``report.html`` under
+3 MB) and ``wide480`` (50 x 480 x 10, issue 39's study). Issue 48's goal:
+``--size wide480 --report-only`` (one process, split sizes included, every
+learner interval computed, nothing capped) under 5 s on a 2-core machine at low
+load, BLAS on one thread (``OMP_NUM_THREADS=1``).
 
-- ``10k``:  20 learners x   5 data sets x 100 replicates
-- ``100k``: 20 learners x  50 data sets x 100 replicates
-- ``1M``:   20 learners x 500 data sets x 100 replicates (issue 21's goal: the
-  report under 60 s and under 1 GB peak)
-
-and ``wide``: 50 learners x 500 data sets x 10 replicates (250 k rows; issue
-22's goal: ``write_report`` under 15 s on 2 cores, ``report.html`` under 3 MB);
-``wide480``: 50 x 480 x 10, issue 39's study, whose report (from a frame without
-split sizes: ``--no-split-sizes``) should take under 10 s on a quiet machine.
-
-``--no-split-sizes`` drops ``n_train`` and ``n_test`` from the frame (a result
-from ``from_frame`` without them): the tests within a data set that need them
-cannot run, and the report says so once. ``--profile`` prints the functions
-that cost most in ``analyse`` + ``write_report`` (cProfile, which slows the
-step itself down).
-
-For each size, printed: the time (wall-clock and CPU) and the peak
-resident memory (RSS: the kernel's high-water mark on Linux, else sampled every
-20 ms; the process' whole footprint, interpreter and libraries included)
-of loading (``BenchmarkResult.from_frame``, or ``from_store`` of an SQLite store
-written in bulk with ``--store``), of the main analyses on that result
-(``analyse`` without and with the Bayesian and pairwise tests), and of
-``analyse`` + ``write_report`` on a freshly loaded result with its default
-figure formats (SVG: what ``sklearn-bench report`` does), with the size of
-``report.html``, all in one process.
-
-``--bayes both`` measures each size twice, with the optional ``[bayes]`` back end
-(NumPyro/JAX) importable and without it (the child process hides it as a user
-without the extra has it), and prints the ratio of the report times; ``--bayes
-with`` / ``without`` measures one of them (default: as installed).
+Printed per size: wall-clock and CPU seconds (CPU is less sensitive to other
+processes) and peak resident memory (Linux: the kernel's high-water mark; else
+sampled every 20 ms) of loading (``from_frame``, or ``from_store`` of a store
+written in bulk with ``--store``), of ``analyse`` without and with the Bayesian
+and pairwise tests, and of ``analyse`` + ``write_report`` (SVG figures, as
+``sklearn-bench report``), with the size of ``report.html``. ``--no-split-sizes``
+drops ``n_train``/``n_test`` (the tests that need them cannot run);
+``--profile`` prints cProfile's costliest functions; ``--bayes both`` measures
+with and without the ``[bayes]`` extra importable.
 
 Run from the repository root:
+    OMP_NUM_THREADS=1 python benchmarks/report_scale.py --size wide480 --report-only
     python benchmarks/report_scale.py                 # every size
     python benchmarks/report_scale.py --size wide --report-only --bayes both
-    python benchmarks/report_scale.py --size 1M       # one size
     python benchmarks/report_scale.py --size wide --store --keep out/
-    python benchmarks/report_scale.py --size 100k --report-only
-    python benchmarks/report_scale.py --size wide480 --report-only --no-split-sizes
     python benchmarks/report_scale.py --size wide --report-only --profile
 """
 

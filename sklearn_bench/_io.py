@@ -1,16 +1,11 @@
 """Safe writes of output files: through a folder held open, never through a link.
 
-Every writer of an output folder (report, tables, figures, leaderboard, saved
-results) goes through here: a file is opened relative to a :class:`Folder` the
-command holds open, one level at a time with ``O_NOFOLLOW``, so a link at any
-step is refused (:class:`UnsafePathError`) and a folder replaced by a link while
-the command runs receives nothing; an existing file is written only when it is a
-regular file with one link, and inside a staging folder every file must be new.
-Text cells of a CSV that a spreadsheet would read as a formula get a leading
-apostrophe (OWASP's rule; :func:`unescape_cell` reads them back exactly). A
-writer given a path below a folder held by :func:`writes_into` or :func:`held`
-opens it from that folder's handle, else from a handle on the file's folder;
-without ``openat`` (Windows) the same checks go by path."""
+Every writer of an output folder goes through here: a file is opened relative to
+a :class:`Folder` held open, one level at a time with ``O_NOFOLLOW``
+(:class:`UnsafePathError` on a link); an existing file is written only when it
+is a regular file with one link. CSV text cells a spreadsheet would read as a
+formula get a leading apostrophe (OWASP's rule). Without ``openat`` (Windows)
+the same checks go by path."""
 
 import contextlib
 import contextvars
@@ -21,6 +16,7 @@ import stat
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 __all__ = [
@@ -448,7 +444,12 @@ def _map_frame(frame, func):
         if isinstance(s.dtype, pd.CategoricalDtype):
             s = s.astype(object)
         if s.dtype == object or pd.api.types.is_string_dtype(s.dtype):
-            out[col] = s.map(func, na_action="ignore")
+            # each distinct value once: a column repeats a few names
+            codes, uniques = pd.factorize(s)
+            mapped = [func(v) for v in uniques]
+            if any(m is not u for m, u in zip(mapped, uniques, strict=True)):
+                s = s.where(codes < 0, np.array(mapped, dtype=object)[codes])
+            out[col] = s
     out.columns = _map_index(out.columns, func)
     out.index = _map_index(out.index, func)
     return out

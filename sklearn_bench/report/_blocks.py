@@ -21,11 +21,7 @@ _COUNT_COLUMNS = {
 def _fmt(value, column=None, digits=4):
     """A cell: p-values with 3 significant digits (scientific when tiny), counts as
     integers, other numbers with ``digits`` decimals."""
-    if isinstance(value, bool | np.bool_):
-        return str(bool(value))
-    if isinstance(value, int | np.integer):
-        return str(int(value))
-    if isinstance(value, float | np.floating):
+    if isinstance(value, float | np.floating):  # most cells: floats first
         if value != value:  # NaN (np.isnan costs a microsecond a cell)
             return "–"
         if value in (np.inf, -np.inf):
@@ -35,6 +31,10 @@ def _fmt(value, column=None, digits=4):
         if column in _P_COLUMNS or str(column).endswith(" p"):
             return f"{value:.2e}" if value < 1e-3 else f"{value:.3f}"
         return f"{value:.{digits}f}"
+    if isinstance(value, bool | np.bool_):
+        return str(bool(value))
+    if isinstance(value, int | np.integer):
+        return str(int(value))
     return html.escape(str(value))
 
 
@@ -121,7 +121,8 @@ def _image_bytes(fig, fmt="svg", dpi=110):
             # learners' names) again at each drawing to place the empty label
             ax.yaxis.set_label_coords(0.0, 0.5)
     buffer = io.BytesIO()
-    with matplotlib.rc_context(_SAME_BYTES):
+    # text as <text>, not glyph paths: smaller files, drawn in half the time
+    with matplotlib.rc_context({**_SAME_BYTES, "svg.fonttype": "none"}):
         fig.savefig(buffer, format=fmt, dpi=dpi, metadata=_NO_DATE.get(fmt))
     return buffer.getvalue()
 

@@ -49,25 +49,14 @@ class BayesianMixin:
         (the difference lies in the ROPE ``[−delta, delta]``), and that ``b`` is
         better.
 
-        - ``dataset`` given: the Bayesian correlated t-test
-          (:func:`~sklearn_bench.stats.bayesian_correlated_t`) on the units of
-          ``paired_test(method="corrected_t")``, with ``rho = n_test / (n_test +
-          n_train)`` from the same ratio (so that with ``delta=0``
-          ``probabilities[b]`` is the one-sided corrected-t p-value for "a
-          better"; baycomp would assume k-fold's ``1/k`` for random splits too).
-          Simulation and competition problems raise ``ValueError``.
-        - ``dataset=None``: the Bayesian signed-rank test
-          (:func:`~sklearn_bench.stats.bayesian_signed_rank`; or
-          ``method="sign"``) on the per-data-set mean performances.
-        - ``dataset=None, method="hierarchical"``: the hierarchical model of
-          Corani et al. (2017; :func:`~sklearn_bench.stats.bayesian_hierarchical`,
-          needs ``pip install "sklearn-bench[bayes]"``) on every split score of
-          every data set, each data set's units and ``rho`` as for the correlated
-          t-test; its probabilities are for the *next* data set.
-
-        Splits or replicates where a task of ``a`` or ``b`` failed are dropped, and
-        across data sets those where a task of any learner failed or is missing
-        (as the report does); both counted in ``n_dropped``.
+        ``dataset`` given: the Bayesian correlated t-test
+        (:func:`~sklearn_bench.stats.bayesian_correlated_t`) on the units of
+        ``paired_test(method="corrected_t")``, ``rho = n_test / (n_test +
+        n_train)`` from its ratio; across data sets the Bayesian signed-rank
+        test (or ``method="sign"``) on the per-data-set means, or
+        ``method="hierarchical"`` (Corani et al. 2017, the ``[bayes]`` extra) on
+        every split score, for the *next* data set. Failed tasks are dropped as
+        in :meth:`paired_test` (``n_dropped``).
 
         Parameters
         ----------
@@ -92,7 +81,7 @@ class BayesianMixin:
             (``None``: their defaults, 0.5 and 1).
         n_draws : int, default=None
             Monte Carlo draws of the signed-rank and sign tests (``None``:
-            20000, the report's); for the hierarchical model the posterior
+            :data:`N_SAMPLES`, the report's); for the hierarchical model the posterior
             draws over its 4 chains (``None``: 4000, the report's).
         random_state : int, numpy Generator, RandomState or None, default=0
             The report's seed, so that the defaults reproduce the report's

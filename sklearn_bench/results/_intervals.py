@@ -1,18 +1,10 @@
-"""How good is one learner: the interval of its generalization error from a run.
+"""How good is one learner: the interval of its generalization error from a run
+(:meth:`BenchmarkResult.confidence_interval` with one learner, or A − B with
+``method="nested_cv"`` or ``"conservative_z"``), the design read from the stored
+splits (:func:`~._select.design`); the auxiliary splits of NestedCV and
+PairedSubsampling feed only the intervals."""
 
-:meth:`BenchmarkResult.confidence_interval` with one learner (or A − B with
-``method="nested_cv"`` or ``"conservative_z"``) selects the table of its split
-scores or pointwise losses on one data set and calls
-:func:`sklearn_bench.stats.generalization_error_interval`. The design of the
-run is read from its stored splits (:func:`~._select.design`: the roles of its
-splits, ``info["split_roles"]`` of NestedCV and PairedSubsampling, their sizes
-and kept validation rows), never from the splitter's name. The splits that
-estimate performance are the primary ones (NestedCV's outer splits,
-PairedSubsampling's whole-data subsamples): every other analysis of the result
-uses only those
-(:func:`~._select.primary_rows`); the auxiliary splits feed the intervals.
-"""
-
+import functools
 import warnings
 from dataclasses import replace
 
@@ -74,11 +66,9 @@ def _failed(learner, dataset, splits):
 
 
 def _split_rows(result, learner, dataset, metric, *, primary=True, frame=True):
-    """``split, loss, n_train, n_test, replicate`` of ``learner`` (all
-    learners: ``None``, one row per split) on ``dataset``, by split (``frame``
-    false: a dict of arrays). The primary splits come from the split scores
-    indexed once per metric (a report asks for every learner on every data
-    set)."""
+    """``split, loss, n_train, n_test, replicate`` of ``learner`` (``None``: one
+    row per split) on ``dataset`` by split, from the indexed split scores when it
+    can (a frame, or with ``frame=False`` a dict of arrays)."""
     columns = ["split", "value", "n_train", "n_test", "replicate"]
     table = _select._split_table(result, metric) if primary else None
     if table is None or not table.unique:
@@ -104,11 +94,8 @@ def _split_rows(result, learner, dataset, metric, *, primary=True, frame=True):
 
 
 def interval_design(result, dataset, metric):
-    """``(design, recommended method or None, why not)`` of ``dataset``, from
-    its :func:`~._select.design`: ``"nested_cv"``, ``"paired_subsampling"``
-    (split roles), ``"holdout"`` (one split), ``"subsampling"`` (holdout
-    splits), ``"kfold"`` (one partition), ``"repeated_kfold"`` (partitions;
-    ``"five_by_two"`` when 5 of 2 folds), ``"bootstrap"`` or ``"unknown"``."""
+    """``(design, recommended method or None, why not)`` of ``dataset`` from its
+    :func:`~._select.design` (``"nested_cv"``, ``"kfold"``, ``"subsampling"``, ...)."""
     d = _select.design(result, dataset, metric)
     if d.roles is not None:
         return d.roles, _ALLOWED[d.roles][0], ""
@@ -185,16 +172,9 @@ def _losses(result, learner, dataset, metric, splits):
 
 
 def interval_method(result, dataset, method=None, *, metric, two=False):
-    """The method of the interval of a learner's error on ``dataset``: the one
-    recommended for the data set's design when ``method`` is ``None``, else
-    ``method`` once checked against the design (``two``: of A − B).
-
-    Raises
-    ------
-    ValueError
-        No method for the design, or one it cannot support (the message names
-        the splitters the method needs and the design of the run).
-    """
+    """The interval method on ``dataset``: the design's recommended one for
+    ``None``, else ``method`` checked against the design (``two``: of A − B); a
+    ``ValueError`` names the splitters a method needs."""
     kind, recommended, why = interval_design(result, dataset, metric)
     if method is None:
         if recommended is None:
@@ -271,38 +251,26 @@ def learner_interval(result, a, b, *, dataset, method, confidence_level, metric)
 
 
 def corrected_t_intervals(result, dataset, *, confidence_level, metric):
-    """Every learner's corrected t interval on ``dataset`` at once.
-
-    ``{learner: (estimate, standard_error, low, high, design)}``, each what
-    :func:`learner_interval` with ``method="corrected_t"`` gives (the same
-    sums in the same order), for the learners with a finite score on every
-    split of the data set; the others are left to :func:`learner_interval`
-    (which says why it has none). ``{}`` where the split scores are not one per
-    (split, learner).
-    """
-    from scipy import stats
-
-    table = _select._split_table(result, metric)
-    if not table.unique:
-        return {}
-    t = table.of(dataset)
-    at = np.flatnonzero(t["present"].any(axis=1))
-    ok = (t["present"][at] & np.isfinite(t["value"][at])).all(axis=0)
-    if at.size < 2 or not ok.any():
+    """Every learner's corrected t interval on ``dataset`` at once, as
+    :func:`learner_interval` gives it: ``{learner: (estimate, standard_error, low,
+    high, design)}`` for the learners finite on every split (``{}`` if none)."""
+    m = _select.split_matrix(result, dataset, metric)
+    ok = m["ok"] if m is not None else None
+    if m is None or len(m["value"]) < 2 or not ok.any():
         return {}
     # learners as rows: each row's sums are those of the learner's own column
     values, n_train, n_test = (
-        np.ascontiguousarray(t[c][at][:, ok].T, dtype=float)
+        np.ascontiguousarray(m[c][:, ok].T, dtype=float)
         for c in ("value", "n_train", "n_test")
     )
-    j = at.size
+    j = values.shape[1]
     n1, n2 = n_train.mean(axis=1), n_test.mean(axis=1)
     mean = values.mean(axis=1)
     spread = np.sqrt(((mean[:, None] - values) ** 2).sum(axis=1) / (j - 1))
     with np.errstate(divide="ignore", invalid="ignore"):
         se = spread * np.sqrt(1 / j + n2 / n1)  # Nadeau & Bengio eq. (13)
     level = check_confidence_level(confidence_level)
-    q = stats.t.isf((1 - level) / 2, j - 1)
+    q = _t_quantile(level, j - 1)
     low, high = np.clip([mean - q * se, mean + q * se], *_range(metric, None))
     learners = np.asarray(result.learners, dtype=object)[ok]
     return {
@@ -311,6 +279,15 @@ def corrected_t_intervals(result, dataset, *, confidence_level, metric):
         for i, name in enumerate(learners)
         if n1[i] > 0
     }  # fmt: skip
+
+
+@functools.lru_cache(maxsize=64)
+def _t_quantile(level, df):
+    """``t_df`` quantile of a two-sided ``level`` (one scipy call per data set
+    costs more than the data set's intervals)."""
+    from scipy import stats
+
+    return stats.t.isf((1 - level) / 2, df)
 
 
 def _range(metric, b):

@@ -1,9 +1,7 @@
-"""The table of data sets × learners of a benchmark result, for the comparison
-section of a paper (:meth:`BenchmarkResult.to_latex`, and the report's
-``performance.tex`` through the analysis): each learner against the best on
-each data set, the best (and its ties) in bold, the learners significantly
-worse marked, the average ranks over the complete data sets. The writer under
-it (escaping, booktabs) is :mod:`sklearn_bench._latex`."""
+"""The table of data sets × learners of a benchmark result for a paper
+(:meth:`BenchmarkResult.to_latex`, the report's ``performance.tex``): each learner
+against the best on each data set, the average ranks; the writer under it is
+:mod:`sklearn_bench._latex`."""
 
 import numpy as np
 import pandas as pd
@@ -18,16 +16,11 @@ from ._within import corrected_t_block
 
 def within_table(result, mean, greater_is_better, *, metric, alpha, level=0.95,
                  method=None, adjust="holm"):  # fmt: skip
-    """Each learner against the best on each data set (the first best of the
-    row of ``mean``): ``(frame, failed, rules)``. ``frame`` has ``dataset,
-    learner, reference, estimate, low, high, pvalue, n, method,
-    test_train_ratio, adjusted_pvalue, worse`` (``estimate`` is reference −
-    learner; ``adjusted_pvalue`` by ``adjust`` over the other learners of the
-    data set; ``worse``: significantly worse than the reference at ``alpha``);
-    ``failed`` the ``(learner, reference, data set, message)`` of each test
-    that could not run; ``rules`` maps each data set tested by the corrected t
-    to where its ``n_test/n_train`` comes from, in words."""
-    rows, rules, failed = [], {}, []
+    """Each learner against the best of its row of ``mean`` on each data set:
+    ``(frame, failed, rules)``, ``frame`` with the estimate (best − learner), its
+    interval, p-value, Holm-adjusted p-value and ``worse``; ``rules`` the words of
+    each data set's ``n_test/n_train``."""
+    rules, failed, plan = {}, [], []
     values = mean.to_numpy(dtype=float)
     learners = list(mean.columns)
     kwargs = {} if method is None else {"method": method}
@@ -41,14 +34,23 @@ def within_table(result, mean, greater_is_better, *, metric, alpha, level=0.95,
         ]
         finite = np.flatnonzero(np.isfinite(values[at]))
         others = [learners[j] for j in finite if learners[j] != best]
-        error, batch = None, {}
+        error, block = None, None
         if method in (None, "corrected_t"):
-            try:
-                batch = _within_batch(
-                    result, others, best, level, metric, dataset, rules
+            try:  # the error of every pair, decided once
+                block = corrected_t_block(
+                    result, others, best, metric=metric, dataset=dataset
                 )
-            except ValueError as exc:  # the error of every pair, decided once
+            except ValueError as exc:
                 error = str(exc)
+        if block is not None and block[0].shape[0] >= 2:
+            rules.setdefault(dataset, block[3])
+        else:
+            block = None
+        plan.append((dataset, best, others, error, block))
+    batches = _within_batches([(p[0], p[2], p[4]) for p in plan if p[4]], level)
+    rows = []
+    for dataset, best, others, error, _ in plan:
+        batch = batches.get(dataset, {})
         for learner in others:
             entry = {"dataset": dataset, "learner": learner, "reference": best}
             if learner in batch:
@@ -90,34 +92,38 @@ def within_table(result, mean, greater_is_better, *, metric, alpha, level=0.95,
     return frame, failed, rules
 
 
-def _within_batch(result, learners, best, level, metric, dataset, rules):
-    """``{learner: row fields}`` of the default test of each of ``learners``
-    against ``best`` on ``dataset``, all at once when they share one design
-    (the corrected t): bit for bit what ``paired_test`` and its interval give;
-    empty when they cannot be batched (those, and constant differences, are
-    tested one by one). Records the rule of the ratio in ``rules``. Raises the
-    ``ValueError`` of every pair when they share a design on which the default
-    test cannot run (e.g. no split sizes)."""
-    block = corrected_t_block(result, learners, best, metric=metric, dataset=dataset)
-    if block is None or block[0].shape[0] < 2:
-        return {}
-    x, y, ratio, rule = block
-    rules.setdefault(dataset, rule)
-    out = paired_test(x, y[:, None], method="corrected_t", test_train_ratio=ratio)
-    ci = out.confidence_interval(level)
-    return {
-        learner: {
-            "estimate": -float(out.estimate[j]),
-            "low": -float(ci.high[j]),
-            "high": -float(ci.low[j]),
-            "pvalue": float(out.pvalue[j]),
-            "n": int(x.shape[0]),
-            "method": "corrected_t",
-            "test_train_ratio": float(ratio),
-        }
-        for j, learner in enumerate(learners)
-        if not np.isnan(out.pvalue[j])  # constant differences: one by one
-    }
+def _within_batches(blocks, level):
+    """``{dataset: {learner: row fields}}`` of each block's corrected t against
+    the best, every data set of one split count in one :func:`paired_test` call
+    (bit for bit each pair's); constant differences are left to the caller."""
+    by_n = {}
+    for dataset, learners, block in blocks:
+        by_n.setdefault(block[0].shape[0], []).append((dataset, learners, block))
+    out = {}
+    for group in by_n.values():
+        x = np.hstack([block[0] for _, _, block in group])
+        y = np.hstack([np.repeat(b[1][:, None], b[0].shape[1], axis=1)
+                       for _, _, b in group])  # fmt: skip
+        ratio = np.concatenate([np.full(b[0].shape[1], b[2]) for _, _, b in group])
+        res = paired_test(x, y, method="corrected_t", test_train_ratio=ratio)
+        ci = res.confidence_interval(level)
+        at = 0
+        for dataset, learners, block in group:
+            out[dataset] = {
+                learner: {
+                    "estimate": -float(res.estimate[j]),
+                    "low": -float(ci.high[j]),
+                    "high": -float(ci.low[j]),
+                    "pvalue": float(res.pvalue[j]),
+                    "n": int(x.shape[0]),
+                    "method": "corrected_t",
+                    "test_train_ratio": float(block[2]),
+                }
+                for j, learner in enumerate(learners, start=at)
+                if not np.isnan(res.pvalue[j])  # constant differences: one by one
+            }
+            at += len(learners)
+    return out
 
 
 def _frozen(array):
@@ -128,12 +134,9 @@ def _frozen(array):
 
 def performance_table(result, metric, *, stat="mean", alpha=0.05, adjust="holm",
                       method=None, within=None):  # fmt: skip
-    """The :class:`~sklearn_bench._latex.PerformanceTable` of ``metric``: the
-    ``stat`` of each learner over the replicates of each data set, bold where
-    it ties the best (:data:`EQUAL_RTOL`), marked where ``within``
-    (:func:`within_table` with ``alpha``, ``adjust``, ``method``; computed when
-    not given) says worse, and the average ranks over the data sets on which
-    every learner has every replicate (:func:`incomplete_datasets`)."""
+    """The :class:`~sklearn_bench._latex.PerformanceTable` of ``metric``: centre
+    and spread, the best in bold, daggers where ``within`` (:func:`within_table`)
+    says worse, average ranks over the complete data sets."""
     gib = result.greater_is_better(metric)
     centre = result.aggregate(metric, stat=stat)
     centre.columns = [str(c) for c in centre.columns]

@@ -67,28 +67,16 @@ class PairedComparisonsMixin:
             learning samples, and for a competition problem, conditional on its fixed
             test sample anyway).
 
-            - ``"t"``, ``"wilcoxon"``, ``"sign"``, ``"permutation"``: the methods of
-              :func:`~sklearn_bench.stats.paired_test`. Within a data set they run on
-              the replicate performances (Hothorn et al. 2005) and are **conditional
-              on the learning sample**: for the question "on new data of this kind"
-              their type I error is far above the nominal level
-              (``benchmarks/calibration.py``).
-            - ``"corrected_t"`` (within a data set): the corrected resampled t on the
-              run's unit, ``n_test/n_train`` from the stored split sizes
-              (``test_train_ratio`` in ``kwargs`` overrides it): Bouckaert & Frank
-              (2004) on all k·r fold scores of (repeated) k-fold or BootstrapCV,
-              Nadeau & Bengio (2003) on the splits of a holdout scheme or the
-              replicates of BootstrapOOB, there with the out-of-bootstrap rows over
-              the distinct training rows as ``n_test/n_train`` (Nadeau & Bengio's
-              heuristic ``ρ = n_test/n``; calibrated in ``benchmarks/calibration.py``).
-              The ratio used is ``details["test_train_ratio"]``, where it comes from
-              ``details["ratio_rule"]``.
-            - ``"5x2cv"``, ``"5x2cv_f"`` (within a data set run with
-              ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` or
-              ``RepeatedKFold``): Dietterich's 5×2cv t and Alpaydin's 5×2cv F of
-              :func:`~sklearn_bench.stats.paired_test`.
-            - ``"mcnemar"``: :func:`~sklearn_bench.stats.mcnemar_test` on the kept
-              predictions of one test set (``dataset``, ``replicate``; two-sided).
+            Else a method of :func:`~sklearn_bench.stats.paired_test`, or
+            ``"mcnemar"`` (:func:`~sklearn_bench.stats.mcnemar_test` on the kept
+            predictions of one test set: ``dataset``, ``replicate``). Within a data
+            set ``"t"``, ``"wilcoxon"``, ``"sign"`` and ``"permutation"`` run on the
+            replicate performances and are **conditional on the learning sample**
+            (Hothorn et al. 2005); ``"corrected_t"`` runs on the run's unit (the
+            user guide's "Tests within one data set"), ``n_test/n_train`` from the
+            stored split sizes (``test_train_ratio`` overrides it; the ratio and
+            its rule are in ``details``); ``"5x2cv"``, ``"5x2cv_f"`` need 5 × 2-fold
+            CV.
         metric : str, default=None
             The first metric by default; ignored by ``"mcnemar"``.
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
@@ -237,36 +225,14 @@ class PairedComparisonsMixin:
         :func:`~sklearn_bench.stats.generalization_error_interval`, which
         documents each method. ``method=None`` picks the method recommended for
         the design of the run (Schulz-Kümpel et al. 2024), read from its stored
-        splits (their roles, sizes and kept validation rows; never the
-        splitter's name), and the result says which:
-
-        - nested CV (the split roles of
-          :class:`~sklearn_bench.model_selection.NestedCV`) → ``"nested_cv"``
-          (Bates et al. 2024, on the pointwise losses);
-        - paired subsampling (the roles of
-          :class:`~sklearn_bench.model_selection.PairedSubsampling`) →
-          ``"conservative_z"`` (Nadeau & Bengio 2003, on the split scores);
-        - 2 or more holdout splits (ShuffleSplit) and repeated K-fold
-          partitions → ``"corrected_t"`` (Nadeau & Bengio 2003; Bouckaert &
-          Frank 2004 on repeated K-fold, on the split scores);
-        - a single split (``ShuffleSplit(n_splits=1)``, one (train, test)
-          pair) → ``"holdout"`` (pointwise losses);
-        - one K-fold partition (KFold, GroupKFold, a PredefinedSplit or list of
-          (train, test) pairs whose kept validation rows partition the data)
-          → ``"naive_cv"`` (Bayle et al. 2020, pointwise losses), with a
-          ``UserWarning``: it covers the expected error less often than it
-          says (Bates et al. 2024);
-        - bootstrap samples (training rows that repeat) and simulated or
-          competition data sets: no method (a ``ValueError`` says why; the
-          out-of-bootstrap interval needs the bootstrap counts a run does not
-          keep).
-
-        A method the run's design cannot support is a ``ValueError`` naming
-        the splitters it needs. The split-score methods work for any metric
-        (AUC too); the pointwise ones need the pointwise losses a run keeps
-        (:attr:`losses`: with a splitter of ``split_roles()`` or
-        ``keep_predictions=True``, for the error rate, accuracy, log loss,
-        Brier score, squared and absolute error).
+        splits (never the splitter's name), and the result says which: the
+        user guide's "One learner" lists the method of each design (NestedCV →
+        ``"nested_cv"``, PairedSubsampling → ``"conservative_z"``, holdout splits
+        and repeated K-fold → ``"corrected_t"``, one split → ``"holdout"``, one
+        K-fold partition → ``"naive_cv"`` with a ``UserWarning``; none for
+        bootstrap samples or simulated data). A method the design cannot support
+        is a ``ValueError`` naming the splitters it needs; the pointwise methods
+        need the kept pointwise losses (:attr:`losses`).
 
         **Two learners**: the interval of ``metric(a) − metric(b)``, as
         :meth:`paired_test` tests it; ``method="nested_cv"`` or

@@ -1,15 +1,7 @@
-"""Across-data-set differences on incommensurable scales (Demšar 2006, Sec. 3.1).
-
-A mean of per-data-set differences is meaningful only when the data sets' scales
-are commensurable (a mean squared error of ~3000 on one data set and ~1.3 on
-another makes it the first one's difference alone). ``scale="raw"`` warns
-(:class:`IncommensurableScalesWarning`) when the scales differ by a factor of 100
-or more and the values are not all in [0, 1]; ``scale="relative"`` divides both
-learners' means on each data set by their average there (the difference is
-``2 (a − b) / (a + b)``); ``scale="rank"`` replaces them by their ranks among all
-learners on it (1 = the smallest value, ties averaged), so a difference of ranks
-keeps the sign of the difference of the metric.
-"""
+"""Across-data-set differences on incommensurable scales (Demšar 2006, Sec. 3.1):
+``scale="raw"`` warns when the data sets' scales differ by a factor of 100 or
+more, ``"relative"`` divides by the pair's average on each data set, ``"rank"``
+uses the ranks among all learners (1 = the smallest value)."""
 
 import warnings
 

@@ -2,7 +2,7 @@
 out of the tidy tables and checked, naming the learner, data set and replicate at
 fault. Nothing here computes a statistic."""
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -10,7 +10,6 @@ import pandas as pd
 from .._validation import check_real
 
 _SHOW = 5  # how many offending (learner, data set, replicate) triples to name
-_MAX_SELECTED = 5_000_000  # split scores split_pair keeps for reuse, per result
 
 
 def direction_words(result, metric):
@@ -155,15 +154,9 @@ def replicate_means(dataset, learner, replicate, value):
 
 
 def performance_arrays(result, metric):
-    """The performances of ``metric`` as codes and arrays, built once per metric
-    and kept on the result until its scores are replaced (a report selects from them
-    thousands of times).
-
-    Returns a dict: ``perf`` (:meth:`~BenchmarkResult.performance`), ``dataset``,
-    ``learner`` (codes), ``replicate``, ``value``, sorted by (data set, learner,
-    replicate); ``starts`` (data set ``i``'s rows are ``starts[i]:starts[i + 1]``);
-    ``dataset_code``, ``learner_code`` (name to code); ``mean``, ``count``, ``n_nan``
-    (data sets x learners: mean over the replicates, replicates, NaN performances)."""
+    """The performances of ``metric`` as codes and arrays sorted by (data set,
+    learner, replicate), with ``starts``, name-to-code maps, and the data sets x
+    learners ``mean``, ``count``, ``n_nan`` and ``incomplete``; cached per metric."""
     key = ("performance", metric)
     if key in result._arrays:
         return result._arrays[key]
@@ -230,15 +223,9 @@ def _keep(result, key, arrays):
 
 
 def blocks(result, learners, *, metric, dataset=None, drop_failed=False):
-    """A blocks x learners table of performances, checked for a paired analysis.
-
-    Blocks are the complete data sets (each value the mean over the replicates;
-    those of :func:`incomplete_datasets` are left out, counted in
-    ``table.attrs["n_dropped"]``) when ``dataset`` is None, else that data set's
-    replicates; the columns are ``learners`` (checked names). Within a data set a
-    replicate without a value (a failed task) raises ``ValueError``, or with
-    ``drop_failed`` is dropped for every learner (the pairs stay matched) and
-    counted in ``table.attrs["n_dropped"]``. No NaN, at least two rows."""
+    """A blocks x learners table for a paired analysis (:func:`block_values`):
+    the complete data sets' means, or ``dataset``'s replicates (``drop_failed``:
+    failed ones dropped); ``attrs["n_dropped"]`` counts what was left out."""
     values, labels, key, n_dropped = block_values(
         result, learners, metric=metric, dataset=dataset, drop_failed=drop_failed
     )
@@ -446,12 +433,9 @@ EQUAL_RTOL = 1e-9
 
 
 def win_tie_loss(table, learners, delta, *, greater_is_better, significant=None):
-    """Wins, ties and losses from a blocks x learners array: the one rule.
-
-    A difference within ``delta`` is a tie: ``|a − b| <= delta + EQUAL_RTOL ·
-    max(|a|, |b|)``; a block where either value is NaN does not count for that pair;
-    ``significant`` (blocks x learners x learners), if given, keeps only the wins and
-    losses whose per-block test rejected."""
+    """Wins, ties and losses from a blocks x learners array, the one rule: within
+    ``delta + EQUAL_RTOL · max(|a|, |b|)`` a tie, NaN blocks skipped, and with
+    ``significant`` only the wins and losses whose per-block test rejected."""
     delta = check_delta(delta)
     a, b = table[:, :, None], table[:, None, :]
     sign = 1.0 if greater_is_better else -1.0
@@ -518,49 +502,51 @@ class Design:
 
 
 def design(result, dataset, metric):
-    """The :class:`Design` of ``dataset``, read from what the run stored, never
-    from its splitter's name: the split roles (NestedCV, PairedSubsampling), the
-    split sizes and replicate of each primary split, the data set's size
-    (``info["dataset_sizes"]``, else the constant ``n_train + n_test``) and, where
-    sizes alone cannot tell a partition from subsampling (one split per
-    replicate), the validation rows the run kept (losses or predictions).
-
-    - ``"bootstrap_oob"``: one split per replicate whose training rows repeat
-      (``n_train + n_test > n``); ``"bootstrap_cv"``: k splits per replicate
-      whose training parts hold ``(k - 1) n`` draws and validation sets fewer
-      than ``n`` rows in all.
-    - ``"kfold"``: every split has ``n_train + n_test = n`` and the validation
-      sets of each repeat are disjoint and cover the ``n`` rows (the splits of
-      one replicate, or consecutive splits whose kept rows show it).
-    - ``"holdout"``: one split per replicate, constant sizes, ``n_train + n_test
-      <= n`` (random subsampling, or one split).
-    - ``"unknown"``, with why: a simulation or competition problem (a fixed test
-      sample), no stored split sizes, or any other structure.
-
-    Read once per data set and metric (a report asks for every pair)."""
+    """The :class:`Design` of ``dataset``, read from what the run stored (split
+    roles, sizes and replicates of the primary splits, the data set's size, kept
+    validation rows), never from its splitter's name; cached per metric."""
     key = ("designs", metric)
     if key not in result._arrays:
         _keep(result, key, {})
+        _keep(result, ("primary splits", metric), _primary_splits(result))
     found = result._arrays[key]
     if dataset not in found:
-        found[dataset] = _read_design(result, dataset)
+        splits = result._arrays["primary splits", metric]
+        found[dataset] = _read_design(result, dataset, splits)
     return found[dataset]
 
 
-def _read_design(result, dataset):
+def _primary_splits(result):
+    """``split, replicate, n_train, n_test`` of each primary split of every data
+    set (its first score row), by data set and split; ``starts`` by data set."""
+    scores = result._scores
+    d = scores["dataset"].cat.codes.to_numpy(np.int64)
+    split = scores["split"].to_numpy(np.int64)
+    keep = primary_rows(result, scores)
+    at = np.arange(d.size) if keep is None else np.flatnonzero(keep)
+    order = at[np.lexsort((split[at], d[at]))]  # stable: first row of a split first
+    d, split = d[order], split[order]
+    first = np.ones(d.size, dtype=bool)
+    first[1:] = (np.diff(d) != 0) | (np.diff(split) != 0)
+    out = {"split": split[first]}
+    for name in ("replicate", "n_train", "n_test"):
+        out[name] = scores[name].to_numpy(np.int64)[order][first]
+    out["starts"] = np.searchsorted(d[first], np.arange(len(result.datasets) + 1))
+    out["code"] = {name: i for i, name in enumerate(result.datasets)}
+    return out
+
+
+def _read_design(result, dataset, splits):
     roles, role = split_roles(result, dataset), None
     if roles is not None and "inner" in roles:
         role = "nested_cv"
     elif roles is not None and "pair" in roles:
         role = "paired_subsampling"
-    scores = result._scores
-    rows = scores[(scores["dataset"] == dataset).to_numpy()]
-    auxiliary = _auxiliary_splits(roles)  # the primary splits only
-    if auxiliary is not None:
-        rows = rows[~rows["split"].isin(auxiliary).to_numpy()]
-    rows = rows.drop_duplicates("split").sort_values("split", kind="stable")
-    split, rep, n_train, n_test = (rows[c].to_numpy(np.int64) for c in (
-        "split", "replicate", "n_train", "n_test"))  # fmt: skip
+    i = splits["code"][dataset]
+    part = slice(splits["starts"][i], splits["starts"][i + 1])
+    split, rep, n_train, n_test = (
+        splits[c][part] for c in ("split", "replicate", "n_train", "n_test")
+    )
     reps, inverse = np.unique(rep, return_inverse=True)
     inverse = inverse.reshape(-1)
     per = np.bincount(inverse)
@@ -670,33 +656,6 @@ class _SplitTable:
         self.learner_code = {name: i for i, name in enumerate(result.learners)}
         self.dataset_code = {name: i for i, name in enumerate(result.datasets)}
         self._tables = {}
-        # SplitScores already selected (read-only arrays): a report asks for
-        # the same pair of one data set several times (the test's default
-        # method, its inputs, the Bayesian test). Bounded by its values.
-        self.selected = {}
-        self.n_selected = 0
-
-    def remember(self, key, scores, symmetric):
-        """Keep ``scores`` for ``key = (data set, a, b)`` (read-only), within a
-        bound; ``symmetric``: ``(data set, b, a)`` is it with x and y swapped."""
-        if self.n_selected > _MAX_SELECTED:
-            self.selected.clear()
-            self.n_selected = 0
-        for name in ("x", "y", "replicate", "fold", "n_train", "n_test"):
-            getattr(scores, name).flags.writeable = False
-        self.selected[key] = (scores, symmetric)
-        self.n_selected += scores.x.size
-        return scores
-
-    def recall(self, key):
-        """The SplitScores kept for ``key``, or of the swapped pair, or None."""
-        if key in self.selected:
-            return self.selected[key][0]
-        dataset, a, b = key
-        scores, symmetric = self.selected.get((dataset, b, a), (None, False))
-        if not symmetric:
-            return None
-        return replace(scores, x=scores.y, y=scores.x)
 
     def of(self, dataset):
         """The split ids and splits x learners matrices of one data set."""
@@ -728,6 +687,25 @@ def _split_table(result, metric):
     return result._arrays[key]
 
 
+def split_matrix(result, dataset, metric, learners=None):
+    """The split scores of ``learners`` (all: ``None``) on ``dataset`` as splits x
+    learners matrices, ``ok`` the learners finite on every split any has; ``None``
+    unless one row per (split, learner). The batched corrected t's selection."""
+    table = _split_table(result, metric)
+    if not table.unique:
+        return None
+    t = table.of(dataset)
+    cols = slice(None)
+    if learners is not None:
+        cols = [table.learner_code[m] for m in learners]
+    present = t["present"][:, cols]
+    rows = present.any(axis=1)
+    names = ("value", "replicate", "fold", "n_train", "n_test")
+    out = {name: t[name][rows][:, cols] for name in names}
+    out["ok"] = (present[rows] & np.isfinite(out["value"])).all(axis=0)
+    return out
+
+
 def _missing_splits_error(dataset, missing):
     more = f" and {len(missing) - _SHOW} more" if len(missing) > _SHOW else ""
     return ValueError(
@@ -748,10 +726,6 @@ def split_pair(result, a, b, *, metric, dataset):
     if not table.unique:
         return _split_pair_frame(result, a, b, metric=metric, dataset=dataset)
     ia, ib = table.learner_code[a], table.learner_code[b]
-    key = (dataset, ia, ib)
-    known = table.recall(key)
-    if known is not None:
-        return known
     t = table.of(dataset)
     sel = t["present"][:, ia] | t["present"][:, ib]
     if not sel.any():  # neither learner on this data set: the general path's answer
@@ -767,11 +741,8 @@ def split_pair(result, a, b, *, metric, dataset):
         raise _missing_splits_error(dataset, missing)
     x, y = t["value"][sel, ia], t["value"][sel, ib]
     ok = ~(np.isnan(x) | np.isnan(y))
-    names = ("replicate", "fold", "n_train", "n_test")
-    sizes = {k: t[k][sel, ia] for k in names}
-    symmetric = all(np.array_equal(sizes[k], t[k][sel, ib]) for k in names)
-    scores = _split_scores(result, dataset, x, y, ok, sizes, metric)
-    return table.remember(key, scores, symmetric)
+    sizes = {k: t[k][sel, ia] for k in ("replicate", "fold", "n_train", "n_test")}
+    return _split_scores(result, dataset, x, y, ok, sizes, metric)
 
 
 def _split_scores(result, dataset, x, y, ok, splits, metric):

@@ -1,39 +1,94 @@
 """The unit of a two-learner test within one data set (the user guide's "Tests
-within one data set"): ``"corrected_t"`` (the default) answers "is a better than b
-on data like this, with training sets of this size?" on the split: every fold
-score of (repeated) k-fold (Bouckaert & Frank 2004) and of BootstrapCV, the split
-of a holdout scheme (Nadeau & Bengio 2003), the replicate of BootstrapOOB with the
-out-of-bootstrap rows over the *distinct* training rows as ``n_test/n_train``;
-``"5x2cv"``, ``"5x2cv_f"`` on the 10 fold scores of 5 × 2-fold CV; the other
-tests on the replicate performances, conditional on the learning sample (Hothorn
-et al. 2005), except for a simulation problem's independent learning samples."""
+within one data set"): ``"corrected_t"`` (the default) on the split (fold scores,
+holdout splits, BootstrapOOB replicates), ``"5x2cv"``, ``"5x2cv_f"`` on the 10
+fold scores of 5 × 2-fold CV; the other tests on the replicate performances,
+conditional on the learning sample (Hothorn et al. 2005)."""
 
 import numpy as np
 
-from ._select import check_dataset, check_learners, design, dropped_words, split_pair
+from ._select import (
+    check_dataset,
+    check_learners,
+    design,
+    dropped_words,
+    split_matrix,
+    split_pair,
+)
 
 SPLIT_METHODS = ("corrected_t", "5x2cv", "5x2cv_f")
 _FIVE_BY_TWO = "RepeatedStratifiedKFold(n_splits=2, n_repeats=5) (or RepeatedKFold)"
 
 
 def default_method(result, a, b, *, metric, dataset):
-    """The default test within ``dataset``, valid for the generalisation
-    question: ``"t"`` for a simulation or competition problem (Hothorn et al. 2005,
-    Sec. 3.1), ``"corrected_t"`` on every resampling scheme it knows; an unknown
-    scheme raises ``ValueError`` saying what to pass."""
+    """``"t"`` for a simulation or competition problem (Hothorn et al. 2005, Sec.
+    3.1), ``"corrected_t"`` on every scheme the design knows; an unknown one is a
+    ``ValueError`` saying what to pass."""
     dataset = check_dataset(result, dataset)
-    problem = result.datasets[dataset]
-    if problem in ("simulation", "competition"):
+    if result.datasets[dataset] in ("simulation", "competition"):
         return "t"
-    scores = split_pair(result, a, b, metric=metric, dataset=dataset)
-    if scores.scheme != "unknown":
-        return "corrected_t"
-    raise ValueError(
-        f"The resampling scheme of data set {dataset!r} is unknown "
-        f"({design(result, dataset, metric).why}), so no test valid for the "
-        "generalisation question can be chosen for it. Pass "
-        "method='corrected_t' with test_train_ratio=n_test/n_train, or "
-        "method='t' for Hothorn's test conditional on the learning sample."
+    check_learners(result, [a, b])
+    _check_scheme(result, dataset, metric)
+    return "corrected_t"
+
+
+def _check_scheme(result, dataset, metric):
+    """The data set's :func:`design`, or the ``ValueError`` of an unknown one."""
+    d = design(result, dataset, metric)
+    if d.kind == "unknown":
+        raise ValueError(
+            f"The resampling scheme of data set {dataset!r} is unknown "
+            f"({d.why}), so no test valid for the generalisation question can be "
+            "chosen for it. Pass method='corrected_t' with "
+            "test_train_ratio=n_test/n_train, or method='t' for Hothorn's test "
+            "conditional on the learning sample."
+        )
+    return d
+
+
+def _ratio(scheme, n_folds, n_replicates, n_train, n_test):
+    """``n_test/n_train`` of the corrected t (None without split sizes), where
+    it comes from in words, and the unit of the test."""
+    sizes_known = len(n_train) and (n_train > 0).all() and (n_test > 0).all()
+    if scheme == "bootstrap_oob":
+        # Nadeau-Bengio's heuristic rho = n_test / (n_test + n_train) with the
+        # distinct training rows (n - n_oob): repeats add no information. Its
+        # type I error is near 0.05 in benchmarks/calibration.py; the stored
+        # n_test/n_train (draws) is liberal there.
+        ratio = (
+            float(np.mean(n_test / (n_train - n_test)))
+            if sizes_known and (n_train > n_test).all()
+            else None
+        )
+        how = (
+            "Nadeau & Bengio (2003) correction with n_test = out-of-bootstrap "
+            "rows, n_train = distinct training rows (n − n_test), i.e. their "
+            "heuristic correlation ρ = n_test/n"
+        )
+        return ratio, how, "replicates"
+    ratio = float(np.mean(n_test) / np.mean(n_train)) if sizes_known else None
+    how, unit = {
+        "kfold": (
+            f"{n_replicates} × {n_folds}-fold CV; Bouckaert & Frank (2004) "
+            "corrected repeated k-fold t",
+            "fold scores",
+        ),
+        "bootstrap_cv": (
+            f"{n_replicates} bootstrap samples × {n_folds} folds; "
+            "Bouckaert & Frank (2004) form on the fold scores",
+            "fold scores",
+        ),
+        "holdout": ("Nadeau & Bengio (2003) corrected resampled t", "splits"),
+    }.get(
+        scheme,
+        ("Nadeau & Bengio (2003) correction, resampling scheme unknown", "splits"),
+    )
+    return ratio, how, unit
+
+
+def _no_sizes_error(dataset):
+    return ValueError(
+        f"Data set {dataset!r} stores no split sizes to infer n_test/n_train "
+        "from; pass `test_train_ratio` for method='corrected_t'."
     )
 
 
@@ -58,49 +113,12 @@ def corrected_t_inputs(result, a, b, *, metric, dataset, test_train_ratio=None):
             f"learning sample; data set {dataset!r} is a {problem} problem: {why}."
         )
     s = split_pair(result, a, b, metric=metric, dataset=dataset)
-    sizes_known = len(s.n_train) and (s.n_train > 0).all() and (s.n_test > 0).all()
-    if s.scheme == "bootstrap_oob":
-        # Nadeau-Bengio's heuristic rho = n_test / (n_test + n_train) with the
-        # distinct training rows (n - n_oob): repeats add no information. Its
-        # type I error is near 0.05 in benchmarks/calibration.py; the stored
-        # n_test/n_train (draws) is liberal there.
-        ratio = (
-            float(np.mean(s.n_test / (s.n_train - s.n_test)))
-            if sizes_known and (s.n_train > s.n_test).all()
-            else None
-        )
-        how = (
-            "Nadeau & Bengio (2003) correction with n_test = out-of-bootstrap "
-            "rows, n_train = distinct training rows (n − n_test), i.e. their "
-            "heuristic correlation ρ = n_test/n"
-        )
-        unit = "replicates"
-    else:
-        ratio = float(np.mean(s.n_test) / np.mean(s.n_train)) if sizes_known else None
-        how, unit = {
-            "kfold": (
-                f"{s.n_replicates} × {s.n_folds}-fold CV; Bouckaert & Frank (2004) "
-                "corrected repeated k-fold t",
-                "fold scores",
-            ),
-            "bootstrap_cv": (
-                f"{s.n_replicates} bootstrap samples × {s.n_folds} folds; "
-                "Bouckaert & Frank (2004) form on the fold scores",
-                "fold scores",
-            ),
-            "holdout": ("Nadeau & Bengio (2003) corrected resampled t", "splits"),
-        }.get(
-            s.scheme,
-            ("Nadeau & Bengio (2003) correction, resampling scheme unknown", "splits"),
-        )
+    ratio, how, unit = _ratio(s.scheme, s.n_folds, s.n_replicates, s.n_train, s.n_test)
     if test_train_ratio is not None:
         ratio = float(test_train_ratio)
         how += ", n_test/n_train given"
     elif ratio is None:
-        raise ValueError(
-            f"Data set {dataset!r} stores no split sizes to infer n_test/n_train "
-            "from; pass `test_train_ratio` for method='corrected_t'."
-        )
+        raise _no_sizes_error(dataset)
     scope = (
         f"within data set {dataset!r} on {len(s.x)} {unit} ({how}, "
         f"n_test/n_train = {ratio:.4g}); H0 about learners trained on samples "
@@ -141,45 +159,23 @@ def five_by_two_inputs(result, a, b, *, metric, dataset):
 
 
 def corrected_t_block(result, learners, reference, *, metric, dataset):
-    """``(x, y, ratio, rule)`` for the corrected t of each of ``learners`` against
-    ``reference`` at once on ``dataset``: their split scores (n x len(learners)),
-    the reference's, ``n_test/n_train`` and where it comes from in words
-    (:func:`corrected_t_inputs`); ``None`` (test pair by pair) unless all have a
-    finite score on every split any of them has, with one design, and the default
-    test there is ``"corrected_t"``. Pairs of one design share the answer of
-    :func:`default_method` and :func:`corrected_t_inputs`: when the default test
-    cannot run for the first pair (no scheme, no split sizes), the ``ValueError``
-    ``paired_test`` would raise for each pair is raised once, here."""
-    from ._select import _split_table
-
+    """``(x, y, ratio, rule)`` of the corrected t of ``learners`` against
+    ``reference`` on ``dataset`` at once, or ``None`` unless all share every
+    split and the design; raises the ``ValueError`` each pair would raise."""
     if not learners or result.datasets[dataset] in ("simulation", "competition"):
         return None
-    table = _split_table(result, metric)
-    if not table.unique:
-        return None
-    t = table.of(dataset)
-    cols = [table.learner_code[m] for m in [*learners, reference]]
-    present = t["present"][:, cols]
-    rows = present.any(axis=1)
-    if not rows.any() or not present[rows].all():
-        return None
-    values = t["value"][rows][:, cols]
-    if not np.isfinite(values).all():
+    m = split_matrix(result, dataset, metric, [*learners, reference])
+    if m is None or not len(m["value"]) or not m["ok"].all():
         return None
     for name in ("replicate", "fold", "n_train", "n_test"):
-        design = t[name][rows][:, cols]
-        if not (design == design[:, -1:]).all():
+        if not (m[name] == m[name][:, -1:]).all():
             return None
-    # the answer of every pair, or its error (one design, one answer)
-    if default_method(result, learners[0], reference, metric=metric,
-                      dataset=dataset) != "corrected_t":  # fmt: skip
-        return None
-    x, y, ratio, rule, _, n_dropped = corrected_t_inputs(
-        result, learners[0], reference, metric=metric, dataset=dataset
-    )
-    if n_dropped or x.size != values.shape[0]:
-        return None
-    return values[:, :-1], values[:, -1], ratio, rule
+    d = _check_scheme(result, dataset, metric)
+    n_train, n_test = m["n_train"][:, -1], m["n_test"][:, -1]
+    ratio, how, _ = _ratio(d.kind, d.n_folds, d.n_repeats, n_train, n_test)
+    if ratio is None:
+        raise _no_sizes_error(dataset)
+    return m["value"][:, :-1], m["value"][:, -1], ratio, how
 
 
 def conditional_words(result, dataset):

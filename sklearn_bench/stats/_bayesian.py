@@ -479,11 +479,9 @@ def bayesian_correlated_t(
 
 # --------------------------------------------------------- Dirichlet-process tests
 def _dirichlet(alpha, size, random_state):
-    """``size`` draws of Dirichlet(alpha); components with alpha 0 are 0.
-
-    A :class:`numpy.random.RandomState` draws with its own ``dirichlet`` (so the
-    same seed gives baycomp's draws); anything else through a Generator.
-    """
+    """``size`` draws of Dirichlet(alpha), components with alpha 0 at 0; a
+    :class:`numpy.random.RandomState` draws with its own ``dirichlet`` (baycomp's
+    draws for the same seed)."""
     alpha = np.asarray(alpha, dtype=float)
     positive = alpha > 0
     out = np.zeros((size, alpha.size))
@@ -503,11 +501,9 @@ _MAX_SHARED = 40_000_000  # draws x pseudo-observations kept in `shared_draws`
 
 
 def _dirichlet_batches(alpha, n_draws, batch, random_state, shared, transposed):
-    """``(start, stop, w)`` for consecutive batches of ``n_draws`` draws of
-    Dirichlet(alpha) from ``random_state``, ``w`` of shape (draws,
-    pseudo-observations) or, ``transposed``, its C-ordered transpose; kept in
-    and read from the caller's dict ``shared`` for an integer seed (see
-    :func:`bayesian_signed_rank`)."""
+    """``(start, stop, w)`` of consecutive batches of Dirichlet draws (``w``
+    transposed when asked), kept in and read from ``shared`` for an integer seed
+    (see :func:`bayesian_signed_rank`)."""
     seeded = isinstance(random_state, int | np.integer) and not isinstance(
         random_state, bool
     )
@@ -533,14 +529,10 @@ def _dirichlet_batches(alpha, n_draws, batch, random_state, shared, transposed):
 
 
 class _SortedWalsh:
-    """``w' A w`` for the signed-rank regions, summed in sorted order.
-
-    With the pseudo-observations ``z`` sorted, ``A_ij = H(z_i + z_j − 2 rope)``
-    (rounded sums, ``H(0) = 1/2``) is, in row ``i``, 0 before column ``lo_i``,
-    1/2 up to ``hi_i`` and 1 after (rounding is monotone), so
-    ``(A w)_i = C_n − C_hi + (C_hi − C_lo)/2`` with ``C`` the cumulative sums of
-    the sorted weights; likewise for the region below ``−2 rope``.
-    """
+    """``w' A w`` for the signed-rank regions in sorted order: row ``i`` of
+    ``A_ij = H(z_i + z_j − 2 rope)`` is 0 before ``lo_i``, 1/2 up to ``hi_i``, 1
+    after, so ``(A w)_i = C_n − C_hi + (C_hi − C_lo)/2`` (``C``: cumulative sums
+    of the sorted weights); likewise below ``−2 rope``."""
 
     def __init__(self, z, sums, bound):
         self.bound = bound
@@ -561,21 +553,10 @@ class _SortedWalsh:
 
 def _sorted_masses(walshes, wt):
     """``(w' A_above w, w' A_below w)`` of each comparison (rows) and draw
-    (columns) of each of ``walshes`` (of one number of pseudo-observations) on
-    the same draws ``wt = w.T``, all at once.
-
-    The draws go in column blocks of ``_SORTED_BLOCK`` elements in all (arrays
-    of pseudo-observations x comparisons x draws) that stay in the cache. Each
-    block does the operations of one whole batch of one comparison in the
-    same order (sequential cumulative sums, the same gathers, ``einsum`` s that
-    add the pseudo-observations one after the other), so each comparison's
-    masses are bit for bit those of its own whole batch (tests check both): 49
-    comparisons of 480 data sets cost 0.4 of their one-by-one time. The mass
-    above is ``(Σ w)² − Σ_i w_i (C_hi + C_lo)_i / 2`` (equal to the quadratic
-    form to rounding, about 1e-16), the average taken of the two sums, not of
-    every gathered element. Without a ROPE the two regions cover every pair,
-    ``H(s) + H(−s) = 1``, so the mass below is that subtracted sum itself.
-    """
+    (columns) of ``walshes`` on the draws ``wt = w.T``, in cache-sized column
+    blocks; each comparison's masses are bit for bit those of its own batch.
+    The mass above is ``(Σ w)² − Σ_i w_i (C_hi + C_lo)_i / 2``; without a ROPE
+    the mass below is that subtracted sum (``H(s) + H(−s) = 1``)."""
     n, n_draws = wt.shape
     k = len(walshes)
     order = np.stack([s.order for s in walshes], axis=1)  # (n, k) rows of wt
@@ -781,8 +762,6 @@ def bayesian_signed_rank(
     matters only for degenerate data: all differences zero with ``rope = 0``
     gives ``p_greater = p_less = 0.5`` here and ``p_left = 1`` in baycomp. With
     ``rope > 0`` all differences inside the ROPE give ``p_rope = 1``.
-    From 128 pseudo-observations on, blocks of draws run on up to one thread
-    per CPU (at most 8), with bit for bit the floats of one thread.
 
     Examples
     --------

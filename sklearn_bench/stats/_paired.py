@@ -400,12 +400,8 @@ def _constant_differences_error(d, labels):
 # ------------------------------------------------------------------------ t-tests
 def _t_test(d, alternative, ratio, labels):
     """The paired t-test of the rows of ``d`` (:func:`scipy.stats.ttest_rel`),
-    corrected as Nadeau & Bengio (2003) for ``ratio = n_test/n_train > 0``.
-
-    Returns ``statistic, pvalue, df, mean, std_error, variance``, arrays of
-    ``d.shape[:-1]``. One comparison with constant differences raises; in a
-    batch they are NaN.
-    """
+    Nadeau & Bengio's correction for ``ratio = n_test/n_train > 0``; constant
+    differences raise for one comparison, are NaN in a batch."""
     n = d.shape[-1]
     if n < 2:
         raise ValueError("The t-tests need at least 2 pairs in `x` and `y`.")
@@ -417,7 +413,7 @@ def _t_test(d, alternative, ratio, labels):
         warnings.simplefilter("ignore", RuntimeWarning)  # constant rows of a batch
         res = stats.ttest_1samp(d, 0.0, axis=-1, alternative=alternative)
     statistic, pvalue = res.statistic, res.pvalue  # = ttest_rel(x, y)
-    if ratio:
+    if np.any(ratio):
         # se² = (1/J + n_test/n_train) var(d): the t statistic over sqrt(1 + J ratio)
         statistic = statistic / np.sqrt(1 + n * ratio)
         pvalue = _t_pvalue(statistic, n - 1, alternative)
@@ -514,26 +510,12 @@ _WALSH_SAMPLE = 4096  # Walsh averages sampled to bracket each order statistic
 
 def _walsh_order_statistics(d, ks):
     """``np.sort(_walsh_averages(d))[ks]``, the same floats, without forming
-    and partitioning every Walsh average when ``d`` is long; ``None`` when that
-    cannot be shown to give the floats a partition of all the averages gives
-    (then the caller does that). A batch ``d`` of shape (rows, n) gives an
-    array of shape (rows, len(ks)), each row that row's floats or NaN (where
-    the caller partitions), the rows' searches done side by side.
-
-    Every Walsh average is the float ``(d_i + d_j)/2``; floating-point addition
-    is commutative and monotone, so with ``d`` sorted the averages of row ``i``
-    (``j >= i``) are nondecreasing in ``j``. For each rank ``k``: a fixed random
-    sample of the averages brackets the ``k``-th one by ``[lo, hi]``; in each
-    row the averages in ``[lo, hi]`` are a run of columns, found by
-    ``searchsorted`` and then checked and moved on the averages themselves (so
-    rounding cannot misplace a boundary); the averages left of the runs are
-    below ``lo`` and counted, and the ``k``-th is selected among the few in the
-    runs. Equal averages are the same float except for zeros (``-0.0`` is the
-    average of two negative zeros, ``0.0`` of ``x`` and ``-x``): which of them a
-    partition puts at a rank depends on its pivots, so a zero order statistic
-    with a negative zero in ``d`` gives ``None``, as does a bracket that misses.
-    Tests compare the floats with those of :func:`_order_statistics`.
-    """
+    every Walsh average: a fixed sample of them brackets each rank, each row of
+    sorted ``d`` holds the averages in the bracket as a run of columns (found by
+    ``searchsorted``, checked on the averages themselves), and the rank is
+    selected among those. ``None`` (NaN rows of a batch) where that cannot be
+    shown to give a partition's floats (a missed bracket, a zero order statistic
+    with a negative zero in ``d``); the caller partitions there."""
     batch = np.ndim(d) == 2
     d = np.atleast_2d(d)
     n = d.shape[1]
@@ -658,19 +640,11 @@ def _walsh_select(ds, ks, a, sample, runs, todo, out):
 
 
 def _hodges_lehmann_interval(d, tail):
-    """Walsh-average order statistics and the tail probability they achieve.
-
-    Returns ``(low, high, achieved_tail)``: ``[w_(q), w_(m−q+1)]`` with ``q − 1``
-    the largest ``k`` such that ``P(V <= k) <= tail`` under the exact signed-rank
-    null (n <= 50), so the interval excludes 0 exactly when the exact test's
-    p-value is at most ``2 tail`` (two-sided) or ``tail`` (one-sided). This is
-    R's ``wilcox.test(conf.int = TRUE)`` choice whenever ``tail`` is not itself
-    an atom of that distribution, except where R clamps ``q`` to 1 (too few
-    differences): there no finite interval reaches the level and the interval
-    is the whole line, ``achieved_tail = 0``. For n > 50 the normal
-    approximation; ``achieved_tail`` is then ``tail`` (nominal). A batch ``d``
-    of shape (rows, n) gives arrays ``low`` and ``high``, each row's own.
-    """
+    """``(low, high, achieved_tail)``: the Walsh-average order statistics
+    ``[w_(q), w_(m−q+1)]``, ``q − 1`` the largest ``k`` with ``P(V <= k) <= tail``
+    under the exact signed-rank null (n <= 50; else the normal approximation,
+    ``achieved_tail = tail``), as R's ``wilcox.test(conf.int = TRUE)``; the whole
+    line where no finite interval reaches the level. Rows of a batch each."""
     n = d.shape[-1]
     if n == 0:  # every difference was a zero and dropped: the point 0
         return 0.0, 0.0, 0.0
@@ -735,13 +709,8 @@ def _median_interval(d, tail):
 
 def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
     """The signed-rank test: Demšar's zero rule, then :func:`scipy.stats.wilcoxon`
-    on the differences it leaves, with scipy's choice of null distribution.
-
-    ``d_raw`` of one comparison gives ``(statistic, pvalue, estimate, used,
-    details)``; a batch (one comparison a row) gives arrays, the tuple of each
-    row's ``used`` and ``details`` of arrays: every row as it alone gives,
-    with one scipy call for the rows of one length and null distribution.
-    """
+    with scipy's null distribution; ``(statistic, pvalue, estimate, used,
+    details)``, arrays for a batch (each row as it alone gives)."""
     prepared = [
         _wilcoxon_used(d, zero_method) for d in d_raw.reshape(-1, d_raw.shape[-1])
     ]
@@ -1122,8 +1091,10 @@ def paired_test(
     random_state : int, numpy Generator or RandomState, default=None
         Randomness of the Monte Carlo permutation test (and of its bootstrap
         interval).
-    test_train_ratio : float, default=None
-        ``n_test/n_train`` of each resample; required by ``"corrected_t"``.
+    test_train_ratio : float or array-like, default=None
+        ``n_test/n_train`` of each resample; required by ``"corrected_t"``. A
+        batch may give one per comparison (of the broadcast shape without
+        ``axis``).
     labels : tuple of two str, default=("x", "y")
         Names used in ``null_hypothesis``.
     axis : int, default=0
@@ -1140,38 +1111,10 @@ def paired_test(
 
     Notes
     -----
-    **Differences without spread** (constant ``d = c``, e.g.
-    ``paired_test(x, x + 0.05)``, or all zero, ``x == y``), method by method:
-
-    - ``"t"``, ``"corrected_t"``: ``ValueError`` naming ``labels`` (as R's
-      ``t.test``: "data are essentially constant"). The standard deviation is
-      0, so ``T`` is ``c/0`` or ``0/0`` and the t interval would have zero
-      width: a certainty no sample gives. A spread below 1e-10 (after the
-      10-decimal rounding) counts as none, so scores that differ only by
-      floating-point noise are constant.
-    - ``"sign"``: exact, ``p = 2^(1-n)`` two-sided for ``c != 0`` (``2^-n``
-      one-sided), ``p = 1`` for ``c = 0`` (ties split evenly). Its interval
-      ``[d_(k+1), d_(n-k)]`` is ``[c, c]``: the order-statistic interval for
-      the median covers it with probability at least the level for every
-      distribution, discrete ones included.
-    - ``"wilcoxon"``: when every ``|d|`` is tied (and none is zero) all ranks
-      are ``(n + 1)/2``, so ``R+`` is ``(n + 1)/2`` times the number of
-      positive differences, and its exact conditional null distribution
-      (given the tied ranks; coin's ``wilcoxsign_test(distribution =
-      "exact")``) is Binomial(n, 1/2): the same p-value as the sign test. It
-      is used unless ``exact=False`` (then the normal approximation as R's
-      ``wilcox.test``). All zero: ``p = 1``. The Hodges–Lehmann interval is
-      ``[c, c]``: every Walsh average equals ``c`` (R's ``wilcox.test`` has no
-      exact interval with ties).
-    - ``"permutation"``: with every ``|d|`` equal the sign-flip distribution of
-      ``S`` is ``|c| (2P - n)``, ``P`` ~ Binomial(n, 1/2), so the p-value is
-      exact for any ``n`` (``2^(1-n)`` two-sided for constant ``c != 0``, 1 for
-      all zero), with ``pvalue_standard_error = 0``. Its BCa bootstrap
-      interval is ``[c, c]`` (:func:`bootstrap_ci` of a constant sample): it
-      describes the sample, not the uncertainty of a mean with unseen spread.
-
-    The t-tests need ``n >= 2``; the other tests accept ``n = 1`` (p = 1
-    two-sided).
+    Differences without spread (constant ``d``): the t-tests raise
+    ``ValueError`` (as R's ``t.test``); the sign, Wilcoxon and permutation tests
+    are exact, their intervals the point ``[c, c]`` (the user guide's "Differences
+    without spread"). The t-tests need ``n >= 2``; the others accept ``n = 1``.
 
     Examples
     --------
@@ -1187,36 +1130,6 @@ def paired_test(
     >>> res = paired_test(x, y, method="wilcoxon", zero_method="wilcox")
     >>> res.statistic, round(res.pvalue, 7)
     (44.0, 0.0078125)
-
-    One zero difference: Demšar's rule drops it, and the 7 differences left get
-    scipy's exact test.
-
-    >>> d = [0.01, -0.02, 0.03, 0.0, 0.04, 0.05, 0.015, 0.025]
-    >>> res = paired_test(d, [0.0] * 8, method="wilcoxon")
-    >>> res.n, round(res.pvalue, 4)
-    (7, 0.0781)
-    >>> res = paired_test(x, y, method="permutation", alternative="greater")
-    >>> round(res.pvalue, 6), res.pvalue_standard_error
-    (0.003906, 0.0)
-
-    Dietterich's 5×2cv t and Alpaydin's F on five repetitions of 2-fold CV:
-
-    >>> a = [[0.10, 0.12], [0.11, 0.09], [0.12, 0.13], [0.10, 0.11], [0.09, 0.12]]
-    >>> b = [[0.14, 0.15], [0.13, 0.14], [0.15, 0.13], [0.12, 0.15], [0.14, 0.13]]
-    >>> res = paired_test(a, b, method="5x2cv")
-    >>> round(res.statistic, 3), round(res.pvalue, 4), res.df
-    (-2.025, 0.0987, 5)
-    >>> res = paired_test(a, b, method="5x2cv_f")
-    >>> round(res.statistic, 3), round(res.pvalue, 4), res.df
-    (2.795, 0.1341, (10, 5))
-
-    A batch of Wilcoxon tests, one comparison a column (each as its pair alone):
-
-    >>> import numpy as np
-    >>> res = paired_test(np.c_[x, y], np.c_[y, x], method="wilcoxon",
-    ...                   zero_method="wilcox")
-    >>> res.statistic, res.pvalue, res.estimate.round(4)
-    (array([44.,  1.]), array([0.0078125, 0.0078125]), array([ 0.026, -0.026]))
     """
     check_member(method, _METHODS, "method")
     check_member(alternative, _ALTERNATIVES, "alternative")
@@ -1230,15 +1143,19 @@ def paired_test(
     if method in ("t", "corrected_t"):
         ratio = 0.0
         if method == "corrected_t":
-            if (
-                test_train_ratio is None
-                or not real_number(test_train_ratio, "test_train_ratio") > 0
-            ):
+            many = np.ndim(test_train_ratio) > 0  # one per comparison of a batch
+            if many:
+                ratio = np.broadcast_to(
+                    np.asarray(test_train_ratio, dtype=float), d.shape[:-1]
+                )
+            elif test_train_ratio is not None:
+                ratio = real_number(test_train_ratio, "test_train_ratio")
+            if test_train_ratio is None or not np.all(np.asarray(ratio) > 0):
                 raise ValueError(
                     "`test_train_ratio` (n_test/n_train) must be a positive number "
                     "for method='corrected_t'."
                 )
-            ratio = float(test_train_ratio)
+            ratio = ratio if many else float(ratio)
         statistic, pvalue, df, mean, se, var = _t_test(d, alternative, ratio, labels)
         statistic, pvalue, mean, se, var = (
             _scalar(v) for v in (statistic, pvalue, mean, se, var)

@@ -1,15 +1,8 @@
 """Post-hoc tests of pairs of learners over blocks: paired tests that do not depend
-on the other learners, and the rank tests after Friedman's, with Holm, Shaffer,
-Bergmann–Hommel and the other corrections of :func:`adjust_pvalues`.
-
-Benavoli, Corani & Mangili (2016), *Should we really use post-hoc tests based on
-mean-ranks?*, JMLR 17: the verdict of a mean-rank post-hoc test (Nemenyi) on A
-versus B changes when learner C is added or removed. A paired test on A and B
-alone (Wilcoxon signed-rank or sign test over the data sets) does not; the
-multiple comparisons are then controlled by adjusting the ``k (k − 1) / 2``
-p-values. Shaffer's static procedure and Bergmann & Hommel's use the logical
-relations among pairwise hypotheses (García & Herrera 2008, JMLR 9, Sec. 2.2).
-"""
+on the other learners (Benavoli, Corani & Mangili 2016, JMLR 17), and the rank
+tests after Friedman's, with the corrections of :func:`adjust_pvalues` (Shaffer's
+and Bergmann & Hommel's use the logical relations among the pairs; García &
+Herrera 2008)."""
 
 import warnings
 from dataclasses import dataclass, field
@@ -281,34 +274,14 @@ def pairwise_tests(
         ``zero_method``) or sign test (ties split, Demšar 2006) from
         :func:`paired_test`, on the pair's own two columns.
 
-        The others are post-hoc tests after Friedman's (or Quade's) test: they
-        use the within-block ranks of all k learners (so a third learner
-        changes a pair's p-value) and test the pair under the global null
-        that the ranks are exchangeable within blocks (as PMCMRplus and
-        scikit-posthocs). With ``N`` blocks, ``R_j`` the rank sums and ``R̄_j``
-        the average ranks:
-
-        - ``"siegel"``: Siegel & Castellan (1988),
-          ``z = (R̄_i − R̄_j) / sqrt(k (k + 1) / (6 N))``, normal p-value
-          (PMCMRplus ``frdAllPairsSiegelTest``).
-        - ``"nemenyi"``: the same ``z``, single-step p-value of the
-          studentized range of ``k`` means with infinite df at ``sqrt(2) |z|``
-          (Demšar 2006; ``frdAllPairsNemenyiTest``); ``adjust`` must be
-          ``"single_step"``.
-        - ``"miller"``: Miller (1966), single-step ``P(χ²(k − 1) >= z²)``
-          (``frdAllPairsMillerTest``); ``adjust`` must be ``"single_step"``.
-        - ``"conover"``: Conover & Iman (1979),
-          ``t = (R_i − R_j) / sqrt(2 (N A₁ − Σ R_j²) / ((N − 1)(k − 1)))``,
-          ``A₁`` the sum of squared ranks, t with ``(N − 1)(k − 1)`` df
-          (``frdAllPairsConoverTest``).
-        - ``"quade"``: Quade's (1979) post-hoc t on the range-weighted ranks
-          (Conover 1999, Sec. 5.8; ``quadeAllPairsTest``, ``dist="TDist"``).
-        - ``"exact_ranksum"``: the exact p-value of the difference of two
-          Friedman rank sums ``R_i − R_j`` (Eisinga, Heskes, Pelzer & te
-          Grotenhuis 2017, BMC Bioinformatics 18:68; PMCMRplus
-          ``frdAllPairsExactTest``), where Nemenyi's normal approximation is
-          poor (few blocks). With ties it is the permutation distribution
-          given each block's mid-ranks (see Notes).
+        The others are post-hoc tests after Friedman's (or Quade's) test on the
+        within-block ranks of all k learners (so a third learner changes a pair's
+        p-value), under the global null that the ranks are exchangeable within
+        blocks, as PMCMRplus's ``frdAllPairs*Test``: Siegel & Castellan (1988),
+        Nemenyi (single-step, studentized range; Demšar 2006), Miller (1966,
+        single-step), Conover & Iman (1979), Quade (1979) and the exact rank-sum
+        differences of Eisinga et al. (2017, exact given the ties); the user
+        guide's "Pairwise post-hoc tests" gives each statistic.
     adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", "hochberg", \
 "hommel", "bh", "finner", "holland", "li", "rom", "single_step", "none"}, \
 default=None
@@ -341,21 +314,6 @@ default=None
     Returns
     -------
     PairwiseTestResult
-
-    Notes
-    -----
-    **Exact rank-sum differences.** Under H0 each block's ranks are a random
-    arrangement of its ranks, so a pair's ranks in a block are an ordered pair
-    of distinct positions drawn uniformly, independently over blocks, and
-    ``D = R_i − R_j`` is the sum over blocks. Without ties its distribution is
-    Eisinga et al.'s, whose closed form (their eq. 6–8, PMCMRplus's
-    ``pexactfrsd``) we evaluate in exact integer arithmetic; the p-value is
-    ``P(|D| >= |d|)``. We compute it by convolving the blocks' distributions
-    in float64 (no cancellation, relative error ~1e-13; a tail below 1e-290 is
-    recomputed exactly). With tied (mid-)ranks the same convolution over each
-    block's observed mid-ranks gives the exact permutation p-value given the
-    ties, which PMCMRplus does not (it applies the untied formula to a
-    non-integer ``d``).
 
     Examples
     --------

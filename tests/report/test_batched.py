@@ -1,5 +1,5 @@
 """The analysis' tests within data sets, run in batches (results/_latex.py
-``_within_batch``, analysis/_bayesian.py ``_within_batch``), equal the tests
+``_within_batches``, analysis/_bayesian.py ``_within_batch``), equal the tests
 run one pair at a time to the last bit."""
 
 import numpy as np
@@ -8,7 +8,8 @@ import pytest
 
 from sklearn_bench import BenchmarkResult
 from sklearn_bench.analysis import AnalysisPlan, analyse
-from sklearn_bench.results._latex import _within_batch
+from sklearn_bench.results._latex import _within_batches
+from sklearn_bench.results._within import corrected_t_block
 
 
 def _result(seed, n_folds):
@@ -60,15 +61,9 @@ def test_batched_within_tests_equal_pair_by_pair(seed, n_folds):
     within = analysis.within
     assert len(within) == 6 * 4
     d0 = within[within["dataset"] == "d0"]
-    batch = _within_batch(
-        result,
-        list(d0["learner"]),
-        d0["reference"].iloc[0],
-        0.95,
-        "error_rate",
-        "d0",
-        {},
-    )
+    others, best = list(d0["learner"]), d0["reference"].iloc[0]
+    block = corrected_t_block(result, others, best, metric="error_rate", dataset="d0")
+    batch = _within_batches([("d0", others, block)], 0.95)["d0"]
     assert sorted(batch) == sorted(d0["learner"])  # d0 ran as one batch
     for row in within.itertuples():
         try:
