@@ -27,15 +27,16 @@ _MAX_COMPILED = 8  # compiled NUTS programs kept (each holds its machine code)
 _COMPILED = {}  # by (potential, dim, argument shapes, n_draws, n_warmup)
 
 
-def _backend(what="The Bayesian hierarchical model"):
+def _backend():
     """``(jax, hmc)``, or ImportError naming the extra."""
     try:
         import jax
-        import numpyro  # noqa: F401 (a submodule in sys.modules does not look)
+        import numpyro  # noqa: F401 (first: a cached submodule would not fail)
         from numpyro.infer.hmc import hmc
     except ImportError as exc:
         raise ImportError(
-            f"{what} needs the optional NumPyro/JAX back end: {EXTRA} ({exc})."
+            "The Bayesian hierarchical model needs the optional NumPyro/JAX back "
+            f"end: {EXTRA} ({exc})."
         ) from None
     return jax, hmc
 
@@ -48,11 +49,12 @@ def nuts(potential, dim, args, *, seed, n_chains, n_draws, n_warmup):
     defaults) and keeps ``n_draws``. A chain is one program, compiled once per
     shape and kept (the data, the key and the acceptance rate are arguments);
     chain ``i``'s key is ``fold_in(PRNGKey(seed), i)``. The chains run one after
-    the other: vectorising them (``vmap``) halves the sampling time but tracing
-    it costs about 4 s in every new process. When divergent transitions remain,
-    the fit runs once more at ``target_accept_prob=0.99`` (smaller steps). Only
-    JAX's public API is used and none of its settings is touched: a new process
-    compiles again unless the user turned on JAX's persistent cache.
+    the other: vectorising them (``vmap``) saves a quarter of the sampling time
+    but costs about 2 s more tracing in every new process. When divergent
+    transitions remain, the fit runs once more at ``target_accept_prob=0.99``
+    (smaller steps). Only JAX's public API is used and none of its settings is
+    touched: a new process compiles again unless the user turned on JAX's
+    persistent cache.
 
     Returns
     -------
