@@ -321,3 +321,69 @@ def test_poor_diagnostics_decline_with_one_named_warning(reference):
     d = res.to_dict()
     assert d["decision"] == "unreliable fit" and not d["diagnostics_ok"]
     assert "effective sample size" in d["diagnostics"]
+
+
+@needs_backend
+def test_potential_is_numpyros_density_of_the_model():
+    """H: the hand-written log density (_potential) equals NumPyro's potential
+    energy of the same model written with NumPyro's distributions (the former
+    implementation: uniform priors, ν − 1 ~ Gamma(a, b), η_i standard normal
+    turned into λ_i ~ Gamma(ν/2, ν/2), the data sets' means and sums of squares)
+    in NumPyro's unconstrained coordinates, up to the constant q log(2π) / 2 of
+    the normal likelihood, at random points."""
+    import jax.numpy as jnp
+    import numpyro
+    from numpyro import distributions as dist
+    from numpyro.infer.util import potential_energy
+
+    from sklearn_bench.stats._hierarchical import _params, _potential
+
+    def model(mean, ss, n, rho, bounds):
+        d_hi, s0_hi, s_hi, a_lo, a_hi, b_lo, b_hi = bounds
+        delta0 = numpyro.sample("delta0", dist.Uniform(-d_hi, d_hi))
+        std0 = numpyro.sample("std0", dist.Uniform(0.0, s0_hi))
+        a = numpyro.sample("a", dist.Uniform(a_lo, a_hi))
+        b = numpyro.sample("b", dist.Uniform(b_lo, b_hi))
+        nu = numpyro.sample("nu_minus_one", dist.Gamma(a, b)) + 1.0
+        with numpyro.plate("datasets", mean.shape[0]):
+            eta = numpyro.sample("eta", dist.Normal(0.0, 1.0))
+            sigma = numpyro.sample("sigma", dist.Uniform(0.0, s_hi))
+        inv = 1.0 / nu
+        log_sd = jnp.sqrt(2.0 * inv + 2.0 * inv**2 + 4.0 * inv**3 / 3.0)
+        log_lam = -inv - inv**2 / 3.0 + log_sd * eta
+        lam_density = (
+            dist.Gamma(nu / 2, nu / 2).log_prob(jnp.exp(log_lam))
+            + log_lam
+            + jnp.log(log_sd)
+            - dist.Normal(0.0, 1.0).log_prob(eta)
+        )
+        numpyro.factor("lam", jnp.sum(lam_density))
+        c = (1.0 + (n - 1.0) * rho) / n
+        spread = jnp.sqrt(std0**2 / jnp.exp(log_lam) + c * sigma**2)
+        loglik = (
+            -(n - 1.0) * jnp.log(sigma)
+            - 0.5 * ss / ((1.0 - rho) * sigma**2)
+            + dist.Normal(delta0, spread).log_prob(mean)
+        )
+        numpyro.factor("loglik", jnp.sum(loglik))
+
+    q = 3
+    rng = np.random.default_rng(0)
+    bounds = np.array([2.5, 900.0, 1100.0, 1.0, 2.0, 0.01, 0.1], np.float32)
+    args = (
+        rng.normal(size=q).astype(np.float32),
+        rng.uniform(5, 15, q).astype(np.float32),
+        np.float32(10.0),
+        np.array([0.1, 0.2, 0.1], np.float32),
+        bounds,
+    )
+    for z in rng.uniform(-2, 2, (5, 5 + 2 * q)).astype(np.float32):
+        params = {
+            "delta0": z[0], "std0": z[1], "a": z[2], "b": z[3],
+            "nu_minus_one": z[4], "eta": z[5 : 5 + q], "sigma": z[5 + q :],
+        }  # fmt: skip
+        theirs = potential_energy(model, args, {}, params)
+        ours = _potential(jnp.asarray(z), *args) + q * 0.5 * np.log(2 * np.pi)
+        assert float(ours) == pytest.approx(float(theirs), rel=1e-4, abs=1e-3)
+    p = _params(np.zeros((1, 5 + 2 * q)), bounds.astype(float), np)
+    assert p["delta0"][0] == 0 and p["sigma"][0, 0] == pytest.approx(550.0)
