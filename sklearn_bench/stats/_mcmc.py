@@ -1,20 +1,13 @@
-"""The plumbing the MCMC models share: back end, seeds, compiled samplers, diagnostics.
+"""The plumbing the MCMC models share: NUTS, seeds, arguments, diagnostics.
 
-Used by the hierarchical model (:func:`~sklearn_bench.stats.bayesian_hierarchical`,
-NumPyro's NUTS, the optional ``[bayes]`` extra) and the Plackett–Luce model
-(:func:`~sklearn_bench.stats.bayesian_plackett_luce`, a Gibbs sampler in NumPy).
-The diagnostics are computed here in NumPy, so that a model needs no back end to
-be judged, and they decide whether a fit may decide (:func:`diagnostics`):
-
-- rank-normalised split R-hat (bulk and folded) at most 1.01 and a bulk effective
-  sample size of at least 100 per chain (Vehtari, Gelman, Simpson, Carpenter &
-  Bürkner 2021, "Rank-normalization, folding, and localization: an improved
-  R-hat", Bayesian Analysis 16(2));
-- no divergent transition (NUTS only).
-
-A fit that fails one of them is *unreliable*: its result declines to decide
-(``decision`` / ``best()`` give :data:`UNRELIABLE`) and one
-:class:`RuntimeWarning` names the comparison and the failed check.
+Used by :func:`~sklearn_bench.stats.bayesian_hierarchical` (NumPyro's NUTS, the
+optional ``[bayes]`` extra) and :func:`~sklearn_bench.stats.bayesian_plackett_luce`
+(a Gibbs sampler in NumPy). The diagnostics, in NumPy, decide whether a fit may
+decide (:func:`diagnostics`): a rank-normalised split R-hat (bulk and folded) at
+most 1.01, a bulk effective sample size of at least 100 per chain (Vehtari,
+Gelman, Simpson, Carpenter & Bürkner 2021, Bayesian Analysis 16(2)) and no
+divergent transition (NUTS). A fit that fails one is *unreliable*: its result
+declines to decide (:data:`UNRELIABLE`) and one :class:`RuntimeWarning` says why.
 """
 
 import math
@@ -22,220 +15,102 @@ import warnings
 
 import numpy as np
 
-from .._validation import check_positive_int, check_random_state, real_number
+from .._validation import check_random_state, real_number
 
 EXTRA = 'pip install "sklearn-bench[bayes]"'
 RHAT_LIMIT = 1.01
 ESS_PER_CHAIN = 100
 UNRELIABLE = "unreliable fit"
-_MAX_COMPILED = 8  # compiled NUTS samplers kept, over all models
-
-# compiled samplers by model, then by shape and settings
-_CACHES = {}
-
-
-# ------------------------------------------------------------------ back end
-def backend(what="The Bayesian hierarchical model"):
-    """Import JAX, or raise ImportError naming the extra."""
-    require_backend(what)
-    import jax
-
-    return jax
+_TARGET_ACCEPT = 0.8  # NumPyro's default: no divergence on the demo or references
+_RETRY_ACCEPT = 0.99  # the one retry when divergences remain
+_MAX_COMPILED = 8  # compiled NUTS programs kept (each holds its machine code)
+_COMPILED = {}  # by (potential, dim, argument shapes, n_draws, n_warmup)
 
 
-def require_backend(what="The Bayesian hierarchical model"):
-    """Raise ImportError naming the extra unless JAX and NumPyro are installed
-    (looked for, not imported)."""
-    from importlib.util import find_spec
-
-    for name in ("jax", "numpyro"):
-        if find_spec(name) is None:
-            raise ImportError(
-                f"{what} needs the optional NumPyro/JAX back end: {EXTRA} "
-                f"(missing: {name})."
-            )
-
-
-def nuts_sampler(name, make_model, model_args, *, size, n_chains, n_draws, n_warmup):
-    """NumPyro's NUTS for the model ``make_model()``, one chain compiled once per
-    shape.
-
-    The program draws the initial values (NumPyro's ``init_to_uniform``:
-    uniform in (−2, 2) on the unconstrained scale), runs ``n_warmup``
-    adaptation steps (step size and diagonal mass matrix, NumPyro's defaults)
-    and ``n_draws`` draws of one chain, and returns the constrained draws with
-    the model's deterministic sites. The data, the chain's key and
-    ``target_accept_prob`` are arguments of the program, so a second fit of the
-    same shape, another number of chains, or a retry at another acceptance
-    rate, runs the compiled code without tracing or compiling again. The
-    chains run one after the other (threads would not run them at once: JAX's
-    CPU client runs the programs of one device in turn); each chain's draws
-    depend only on its key (:func:`chain_keys`).
-
-    Only JAX's public API is used, and none of the user's JAX settings is
-    changed: a new process compiles the sampler again unless the user turned
-    on JAX's persistent compilation cache (``JAX_COMPILATION_CACHE_DIR``; see
-    the user guide), which then serves it like any other program.
-
-    ``numpyro.infer.MCMC`` runs the same kernel, but traced and compiled again
-    on every ``run`` when its chains are vectorised (its caches are bypassed
-    under ``vmap``): that was 90% of a fit's time.
-
-    Parameters
-    ----------
-    name : str
-        The model's name in the cache of compiled samplers.
-    make_model : callable
-        ``make_model()`` returns a NumPyro model taking ``model_args``.
-    model_args : tuple of NumPy arrays
-        Only their shapes and dtypes are used here.
-    size : tuple of int
-        What the shapes of ``model_args`` depend on (e.g. ``(n_datasets,)``):
-        with the numbers of draws and warm-up steps, the key of the compiled
-        program in the cache.
-    n_chains, n_draws, n_warmup : int
-
-    Returns
-    -------
-    run : callable
-        ``run(seed, target_accept_prob, *model_args)`` returns ``(draws,
-        divergences)``: a dict of NumPy arrays of shape ``(n_chains, n_draws,
-        ...)`` per site and the number of divergent transitions after warm-up.
-    """
-    key = (*size, n_draws, n_warmup)
-    require_backend()
-    program = compiled_sampler(name, key)
-    if program is None:
-        jax = backend()
-        chain = _nuts_chain(jax, make_model(), model_args, n_draws, n_warmup)
-        example = (np.zeros(2, np.uint32), np.float32(0.8), model_args)
-        program = jax.jit(chain).lower(*example).compile()
-        remember_sampler(name, key, program)
-
-    def run(seed, target_accept_prob, *args):
-        accept = np.float32(target_accept_prob)
-        out = [program(k, accept, args) for k in chain_keys(seed, n_chains)]
-        draws = {
-            site: np.stack([np.asarray(c[0][site], dtype=float) for c in out])
-            for site in out[0][0]
-        }
-        return draws, sum(int(c[1]) for c in out)
-
-    return run
-
-
-def chain_keys(seed, n_chains):
-    """The chains' keys: ``jax.random.split(jax.random.PRNGKey(seed), n_chains)``
-    (JAX's default threefry generator) computed in NumPy for ``seed < 2**32``.
-
-    Threefry-2x32 with 20 rounds (Salmon, Moraes, Dror & Shaw 2011, "Parallel
-    random numbers: as easy as 1, 2, 3", SC'11), key ``(0, seed)``, counters
-    ``(0, i)`` for chain ``i``, as JAX splits a key. In NumPy a new process
-    needs no JAX program for the keys (about 0.1 s: three small programs, each
-    traced, lowered and read from the cache).
-
-    Returns
-    -------
-    keys : ndarray of shape (n_chains, 2), dtype uint32
-    """
-    if not 0 <= seed < 2**32:
+def _backend():
+    """``(jax, hmc)``, or ImportError naming the extra."""
+    try:
         import jax
-
-        return np.asarray(jax.random.split(jax.random.PRNGKey(seed), n_chains))
-    k0, k1 = np.uint32(0), np.uint32(seed)
-    ks = (k0, k1, k0 ^ k1 ^ np.uint32(0x1BD11BDA))
-    x0 = np.full(n_chains, ks[0], np.uint32)
-    x1 = np.arange(n_chains, dtype=np.uint32) + ks[1]
-    with np.errstate(over="ignore"):
-        for i in range(5):
-            for r in ((13, 15, 26, 6), (17, 29, 16, 24))[i % 2]:
-                x0 = x0 + x1
-                x1 = ((x1 << np.uint32(r)) | (x1 >> np.uint32(32 - r))) ^ x0
-            x0 = x0 + ks[(i + 1) % 3]
-            x1 = x1 + ks[(i + 2) % 3] + np.uint32(i + 1)
-    return np.stack([x0, x1], axis=1)
+        import numpyro  # noqa: F401 (first: a cached submodule would not fail)
+        from numpyro.infer.hmc import hmc
+    except ImportError as exc:
+        raise ImportError(
+            "The Bayesian hierarchical model needs the optional NumPyro/JAX back "
+            f"end: {EXTRA} ({exc})."
+        ) from None
+    return jax, hmc
 
 
-def _nuts_chain(jax, model, model_args, n_draws, n_warmup):
-    """One NUTS chain as a function of ``(key, target_accept_prob, model_args)``."""
-    from functools import partial
+def nuts(potential, dim, args, *, seed, n_chains, n_draws, n_warmup):
+    """NumPyro's NUTS on the density ``exp(-potential(z, *args))`` of a flat ``z``.
 
-    from numpyro import handlers
-    from numpyro.infer.hmc import hmc
-    from numpyro.infer.util import constrain_fn, potential_energy
+    Each chain starts uniform in (−2, 2) (NumPyro's ``init_to_uniform``), adapts
+    the step size and a diagonal mass matrix over ``n_warmup`` steps (NumPyro's
+    defaults) and keeps ``n_draws``. A chain is one program, compiled once per
+    shape and kept (the data, the key and the acceptance rate are arguments);
+    chain ``i``'s key is ``fold_in(PRNGKey(seed), i)``. The chains run one after
+    the other: vectorising them (``vmap``) saves a quarter of the sampling time
+    but costs about 2 s more tracing in every new process. When divergent
+    transitions remain, the fit runs once more at ``target_accept_prob=0.99``
+    (smaller steps). Only JAX's public API is used and none of its settings is
+    touched: a new process compiles again unless the user turned on JAX's
+    persistent cache.
 
-    def latent_values(args):
-        trace = handlers.trace(handlers.seed(model, 0)).get_trace(*args)
-        return {
-            k: site["value"]
-            for k, site in trace.items()
-            if site["type"] == "sample" and not site["is_observed"]
-        }
-
-    # the latent sites' shapes, by abstract evaluation (nothing is compiled); the
-    # unconstrained value of each of these sites has the shape of its value
-    latent = jax.eval_shape(latent_values, model_args)
-    init_kernel, sample_kernel = hmc(
-        potential_fn_gen=lambda *args: partial(potential_energy, model, args, {}),
-        algo="NUTS",
-    )
-
-    # Measured and not taken: XLA's xla_backend_optimization_level=0 compiles
-    # 8 x 10 in about 2.5 s less CPU but makes every later fit of the shape ~0.2 s
-    # (15%) slower, which a report comparing many pairs of one shape pays again
-    # and again; vmap over the chains runs them in about half the CPU time of
-    # one after the other, but tracing it takes about 5 s more (a new process
-    # pays it even when JAX's cache holds the program).
-    def chain(key, accept, args):
-        key_init, key_run = jax.random.split(key)
-        keys = jax.random.split(key_init, len(latent))
-        z = {
-            site: jax.random.uniform(k, v.shape, v.dtype, -2.0, 2.0)
-            for k, (site, v) in zip(keys, latent.items(), strict=True)
-        }
-        state = init_kernel(
-            z, n_warmup, target_accept_prob=accept, model_args=args, rng_key=key_run
+    Returns
+    -------
+    draws : ndarray of shape (n_chains, n_draws, dim)
+    divergences : int
+        Divergent transitions after warm-up, of the fit kept.
+    retried : bool
+    """
+    jax, hmc = _backend()
+    args = tuple(np.asarray(a, dtype=np.float32) for a in args)
+    key = (potential, dim, tuple(a.shape for a in args), n_draws, n_warmup)
+    program = _COMPILED.get(key)
+    if program is None:
+        init_kernel, sample_kernel = hmc(
+            potential_fn_gen=lambda *a: lambda z: potential(z, *a), algo="NUTS"
         )
 
-        def step(state, _):
-            state = sample_kernel(state, model_args=args)
-            return state, (state.z, state.diverging)
+        def chain(seed_key, index, accept, args):
+            key_init, key_run = jax.random.split(jax.random.fold_in(seed_key, index))
+            z = jax.random.uniform(key_init, (dim,), minval=-2.0, maxval=2.0)
+            state = init_kernel(
+                z, n_warmup, target_accept_prob=accept, model_args=args, rng_key=key_run
+            )
 
-        _, (zs, diverging) = jax.lax.scan(step, state, None, length=n_warmup + n_draws)
-        zs = jax.tree.map(lambda a: a[n_warmup:], zs)
-        draws = jax.vmap(
-            lambda z: constrain_fn(model, args, {}, z, return_deterministic=True)
-        )(zs)
-        return draws, diverging[n_warmup:].sum()
+            def step(state, _):
+                state = sample_kernel(state, model_args=args)
+                return state, (state.z, state.diverging)
 
-    return chain
+            steps = n_warmup + n_draws
+            _, (zs, diverging) = jax.lax.scan(step, state, None, length=steps)
+            return zs[n_warmup:], diverging[n_warmup:].sum()
 
-
-def compiled_sampler(model, key):
-    """The compiled sampler of ``model`` (a name) for ``key``, or ``None``."""
-    return _CACHES.get(model, {}).get(key)
-
-
-def remember_sampler(model, key, mcmc):
-    """Keep a compiled sampler for its shape; past ``_MAX_COMPILED`` samplers,
-    forget the others first (their machine code is freed with them)."""
-    if sum(len(c) for c in _CACHES.values()) >= _MAX_COMPILED:
-        release_compiled_samplers()
-    _CACHES.setdefault(model, {})[key] = mcmc
-
-
-def compiled_keys(model):
-    """The keys of the compiled samplers kept for ``model`` (for tests)."""
-    return list(_CACHES.get(model, {}))
+        example = (np.zeros(2, np.uint32), np.int32(0), np.float32(0.8), args)
+        if len(_COMPILED) >= _MAX_COMPILED:
+            _COMPILED.clear()
+        program = _COMPILED[key] = jax.jit(chain).lower(*example).compile()
+    # the key data of jax.random.PRNGKey(seed), without a JAX program
+    seed_key = np.array(divmod(seed % 2**64, 2**32), dtype=np.uint32)
+    for accept in (_TARGET_ACCEPT, _RETRY_ACCEPT):
+        out = [
+            program(seed_key, np.int32(i), np.float32(accept), args)
+            for i in range(n_chains)
+        ]
+        draws = np.stack([np.asarray(z, dtype=float) for z, _ in out])
+        divergences = sum(int(d) for _, d in out)
+        if not divergences:
+            break
+    return draws, divergences, accept == _RETRY_ACCEPT
 
 
 def release_compiled_samplers():
-    """Forget every compiled MCMC sampler; the next fit of each shape compiles
-    again. JAX's own caches are the user's and are left alone."""
-    _CACHES.clear()
+    """Forget the compiled NUTS programs (the root conftest.py calls this after
+    each test module); JAX's own caches are the user's and are left alone."""
+    _COMPILED.clear()
 
 
-# ------------------------------------------------------------------ arguments
 def seed(random_state):
     """A non-negative integer seed and a NumPy Generator seeded by it.
 
@@ -260,11 +135,6 @@ def seed(random_state):
     return value, np.random.default_rng(value)
 
 
-def count(value, name, minimum=1):
-    """A number of chains, draws or warm-up steps (an int of at least ``minimum``)."""
-    return check_positive_int(value, name, minimum=minimum)
-
-
 def interval_level(confidence_level):
     """The level of the posterior intervals, a float strictly between 0 and 1."""
     level = real_number(confidence_level, "confidence_level")
@@ -275,7 +145,6 @@ def interval_level(confidence_level):
     return level
 
 
-# ------------------------------------------------------------------ diagnostics
 def _classic_split_rhat(x):
     """Split R-hat of each parameter (Gelman et al. 2013, BDA3 §11.4); ``x`` of
     shape ``(n_chains, n_draws, n_params)``, NaN where a parameter is constant."""
@@ -322,32 +191,14 @@ def _ranks(x):
 
 
 def split_rhat(draws):
-    """Largest rank-normalised split R-hat over the parameters.
+    """Largest rank-normalised split R-hat over the parameters of ``draws``
+    (n_chains, n_draws, ...): Vehtari et al. (2021), eq. (14)–(16), the larger of
+    the bulk and folded R-hat (as Stan and ArviZ); their threshold is 1.01.
 
-    Vehtari, Gelman, Simpson, Carpenter & Bürkner (2021), "Rank-normalization,
-    folding, and localization: an improved R-hat", Bayesian Analysis 16(2),
-    eq. (14)–(16): for each parameter the larger of the split R-hat (BDA3
-    §11.4) of its rank-normalised draws (bulk: chains that disagree in
-    location) and of its rank-normalised distances from the median (folded:
-    chains that disagree in scale). The threshold 1.01 is theirs, for this
-    R-hat (as Stan and ArviZ compute it). Its bulk part is invariant under
-    monotone transformations and neither part needs a finite variance: on the
-    demo the classic split R-hat of ``delta0`` was 1.011 in a fit whose
-    rank-normalised R-hat was 1.006, with no divergence.
-
-    Parameters
-    ----------
-    draws : ndarray of shape (n_chains, n_draws, ...)
-
-    Returns
-    -------
-    float
-        1 for fewer than 4 draws per chain; parameters constant in every chain
-        are ignored.
-
-    See Also
-    --------
-    effective_sample_size : the other diagnostic :func:`diagnostics` checks.
+    Its bulk part is invariant under monotone transformations and neither part
+    needs a finite variance (on the demo the classic split R-hat of ``delta0``
+    was 1.011 where this one was 1.006). 1 for fewer than 4 draws per chain;
+    parameters constant in every chain are ignored.
     """
     draws = np.asarray(draws, dtype=float)
     m, n = draws.shape[:2]
@@ -366,24 +217,10 @@ def split_rhat(draws):
 
 
 def effective_sample_size(draws):
-    """Smallest effective sample size over the parameters.
-
-    Geyer's initial monotone sequence on the autocorrelations combined over
-    chains (Stan's estimator; Gelman et al. 2013, BDA3 §11.5), by FFT.
-
-    Parameters
-    ----------
-    draws : ndarray of shape (n_chains, n_draws, ...)
-
-    Returns
-    -------
-    float
-        ``n_chains * n_draws`` when every parameter is constant.
-
-    See Also
-    --------
-    split_rhat : the other diagnostic :func:`diagnostics` checks.
-    """
+    """Smallest effective sample size over the parameters of ``draws``
+    (n_chains, n_draws, ...): Geyer's initial monotone sequence on the
+    autocorrelations combined over chains (Stan's estimator; BDA3 §11.5), by FFT.
+    ``n_chains * n_draws`` when every parameter is constant."""
     draws = np.asarray(draws, dtype=float)
     m, n = draws.shape[:2]
     x = draws.reshape(m, n, -1)
@@ -394,53 +231,28 @@ def effective_sample_size(draws):
     spectrum = np.fft.rfft(centred, n=size, axis=1)
     acov = np.fft.irfft(spectrum * np.conj(spectrum), n=size, axis=1)[:, :n]
     acov /= n  # biased autocovariance, as Stan
-    chain_var = acov[:, 0] * n / (n - 1.0)
-    within = chain_var.mean(axis=0)
+    within = acov[:, 0].mean(axis=0) * n / (n - 1.0)
     var_plus = within * (n - 1.0) / n
     if m > 1:
         var_plus = var_plus + x.mean(axis=1).var(axis=0, ddof=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rho = 1.0 - (within - acov.mean(axis=0)) / var_plus
+    valid = np.isfinite(var_plus) & (var_plus > 0)
+    if not valid.any():
+        return float(m * n)
+    rho = 1.0 - (within[valid] - acov.mean(axis=0)[:, valid]) / var_plus[valid]
     rho[0] = 1.0
-    best = math.inf
-    for j in range(rho.shape[1]):
-        if not np.isfinite(var_plus[j]) or var_plus[j] <= 0:
-            continue
-        r = rho[:, j]
-        n_pairs = (n - 1) // 2
-        pairs = r[0 : 2 * n_pairs : 2] + r[1 : 2 * n_pairs : 2]
-        positive = np.nonzero(pairs < 0)[0]
-        stop = positive[0] if positive.size else pairs.size
-        pairs = np.minimum.accumulate(pairs[:stop])  # initial monotone sequence
-        tau = -1.0 + 2.0 * pairs.sum() if pairs.size else 1.0
-        tau = max(tau, 1.0 / math.log10(m * n + 10))
-        best = min(best, m * n / tau)
-    return float(m * n) if best == math.inf else float(best)
+    n_pairs = (n - 1) // 2
+    pairs = rho[0 : 2 * n_pairs : 2] + rho[1 : 2 * n_pairs : 2]
+    # the initial monotone sequence: up to the first negative pair, decreasing
+    before = np.cumprod(pairs >= 0, axis=0).astype(bool)
+    pairs = np.minimum.accumulate(np.where(before, pairs, 0.0), axis=0)
+    tau = np.maximum(-1.0 + 2.0 * pairs.sum(axis=0), 1.0 / math.log10(m * n + 10))
+    return float((m * n / tau).min())
 
 
 def diagnostics(r_hat, ess, divergences, n_chains, *, name, sampler="NUTS"):
-    """``(ok, words)`` for a fit's diagnostics; one warning naming ``name`` when
-    they are poor.
-
-    Parameters
-    ----------
-    r_hat, ess : float
-        Largest split R-hat and smallest effective sample size.
-    divergences : int
-        Divergent transitions left after the sampler's retries (0 for Gibbs).
-    n_chains : int
-    name : str
-        What was fitted, e.g. ``"hierarchical model of A − B"``: the warning and
-        the words name it.
-    sampler : str, default="NUTS"
-
-    Returns
-    -------
-    ok : bool
-        Whether the fit may decide.
-    words : str
-        The diagnostics in a sentence, and, when poor, that the result declines.
-    """
+    """``(ok, words)``: whether a fit with these diagnostics may decide, and
+    its diagnostics in a sentence; when poor, one RuntimeWarning naming ``name``
+    (e.g. ``"hierarchical model of A − B"``). ``divergences`` is 0 for Gibbs."""
     problems = []
     if n_chains > 1 and not r_hat <= RHAT_LIMIT:
         problems.append(f"R-hat {r_hat:.3f} > {RHAT_LIMIT} (chains disagree)")

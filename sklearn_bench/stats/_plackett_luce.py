@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._validation import check_positive_int
 from . import _mcmc
 from ._common import _direction, real_number
 
@@ -33,51 +34,37 @@ class PlackettLuceResult:
     Attributes
     ----------
     p_first : Series
-        Posterior mean of ``w_i``: the probability that learner ``i`` ranks first
-        on a new data set (scmamp's ``expected.win.prob``).
-    p_first_interval : DataFrame
-        Columns ``low``, ``high``: the equal-tailed credible interval of ``w_i``.
+        Posterior mean of ``w_i`` (scmamp's ``expected.win.prob``).
+    p_first_interval, expected_rank_interval : DataFrame
+        Columns ``low``, ``high``: equal-tailed credible intervals.
     p_best : Series
-        Posterior probability that ``w_i`` is the largest weight, i.e. that
-        learner ``i`` is the one most likely to rank first.
+        Posterior probability that ``w_i`` is the largest weight.
     expected_rank : Series
-        Posterior mean of ``1 + sum_{j != i} w_j / (w_i + w_j)``, the expected
-        position of learner ``i`` (1 = best) on a new data set.
-    expected_rank_interval : DataFrame
-        Columns ``low``, ``high``: its equal-tailed credible interval.
+        Posterior mean of ``1 + sum_{j != i} w_j / (w_i + w_j)``, learner ``i``'s
+        expected position (1 = best) on a new data set.
     mode_rank : Series
-        Posterior mean of learner ``i``'s position when the learners are ordered
-        by weight, i.e. in the most probable ranking (scmamp's
-        ``expected.mode.rank``).
+        Posterior mean of ``i``'s position in the most probable ranking (the
+        learners ordered by weight; scmamp's ``expected.mode.rank``).
     rank_probabilities : DataFrame
-        Learners x positions ``1 ... K``: the posterior probability that learner
-        ``i`` holds position ``r`` in the most probable ranking (rows sum to 1).
+        Learners x positions ``1 ... K``: the posterior probability that ``i``
+        holds position ``r`` in the most probable ranking (rows sum to 1).
     p_above : DataFrame
-        Learners x learners: the posterior mean of ``w_i / (w_i + w_j)``, the
-        probability that the row learner ranks above the column learner on a
-        new data set (diagonal NaN; ``p_above + p_above.T = 1``).
+        Learners x learners: the posterior mean of ``w_i / (w_i + w_j)``
+        (diagonal NaN; ``p_above + p_above.T = 1``).
     n_datasets, n_learners : int
     greater_is_better : bool
     prior : tuple of float
         The Dirichlet concentration of each learner.
     confidence_level : float
-        Level of the credible intervals.
     n_tied : int
-        Data sets whose ranking had ties, broken at random (see
-        :func:`bayesian_plackett_luce`).
+        Data sets whose ranking had ties, broken at random.
     r_hat, ess : float
         Largest split R-hat and smallest effective sample size of the weights.
-    divergences : int
-        Always 0: the Gibbs sampler has no divergent transitions (kept for
-        the results of NUTS-based versions).
     diagnostics_ok : bool
-        Whether the fit may decide: R-hat at most 1.01 and an effective sample
-        size of at least 100 per chain. Otherwise :meth:`best` declines
-        (``"unreliable fit"``).
-    diagnostics : str
-        The diagnostics in words.
-    description : str
-        The model, the data and the main result in words.
+        Whether the fit may decide (R-hat <= 1.01, ESS >= 100 per chain);
+        otherwise :meth:`best` declines (``"unreliable fit"``).
+    diagnostics, description : str
+        The diagnostics, and the model, data and main result, in words.
 
     Examples
     --------
@@ -108,7 +95,6 @@ class PlackettLuceResult:
     n_tied: int = field(repr=False)
     r_hat: float = field(repr=False)
     ess: float = field(repr=False)
-    divergences: int = field(repr=False)
     diagnostics_ok: bool
     diagnostics: str = field(repr=False)
     description: str = field(repr=False)
@@ -122,17 +108,13 @@ class PlackettLuceResult:
 
     @property
     def weights(self):
-        """Posterior draws of the weights: DataFrame of shape (draws, learners).
-
-        Each row sums to 1; chains are stacked one after the other.
-        """
+        """Posterior draws of the weights, (draws, learners), chains stacked."""
         return pd.DataFrame(self._weights.copy(), columns=self.p_first.index)
 
     def best(self, threshold=0.95):
         """The learner whose weight is the largest with posterior probability at
-        least ``threshold``, or ``None``; ``"unreliable fit"`` when the
-        sampler's diagnostics fail (:attr:`diagnostics_ok` is False: the fit
-        declines to decide, :attr:`diagnostics` says why).
+        least ``threshold``, or ``None``; ``"unreliable fit"`` when
+        :attr:`diagnostics_ok` is False.
 
         Parameters
         ----------
@@ -160,17 +142,16 @@ class PlackettLuceResult:
             ``P(best)``, ``expected rank``, ``rank low``, ``rank high``,
             ``mode rank``.
         """
-        frame = pd.DataFrame(
-            {
-                "P(first)": self.p_first,
-                "P(first) low": self.p_first_interval["low"],
-                "P(first) high": self.p_first_interval["high"],
-                "P(best)": self.p_best,
-                "expected rank": self.expected_rank,
-                "rank low": self.expected_rank_interval["low"],
-                "rank high": self.expected_rank_interval["high"],
-                "mode rank": self.mode_rank,
-            }
+        frame = pd.concat(
+            [
+                self.p_first,
+                self.p_first_interval.add_prefix("P(first) "),
+                self.p_best,
+                self.expected_rank,
+                self.expected_rank_interval.add_prefix("rank "),
+                self.mode_rank,
+            ],
+            axis=1,
         )
         frame.index.name = "learner"
         return frame.sort_values("expected rank", kind="stable")
@@ -197,7 +178,6 @@ class PlackettLuceResult:
             "n_tied": self.n_tied,
             "r_hat": self.r_hat,
             "ess": self.ess,
-            "divergences": self.divergences,
             "diagnostics": self.diagnostics,
         }
 
@@ -250,23 +230,16 @@ def _check_prior(prior, k):
         f"`prior` must be a positive number at most {_MAX_PRIOR:g}, or {k} of them "
         f"(one per learner); got {prior!r}."
     )
-    if isinstance(prior, str | bytes | bool | np.bool_):
-        raise ValueError(message)
     try:
-        alpha = np.asarray(prior)
+        alpha = np.broadcast_to(np.asarray(prior), (k,))
     except (TypeError, ValueError):
         raise ValueError(message) from None
-    if alpha.dtype.kind not in "iuf":
-        raise ValueError(message)
-    alpha = alpha.astype(float)
-    if alpha.ndim == 0:
-        alpha = np.full(k, float(alpha))
     if (
-        alpha.shape != (k,)
+        alpha.dtype.kind not in "iuf"
         or not (np.isfinite(alpha) & (alpha > 0) & (alpha <= _MAX_PRIOR)).all()
     ):
         raise ValueError(message)
-    return alpha
+    return alpha.astype(float)
 
 
 def _orders(values, greater_is_better, rng):
@@ -314,10 +287,9 @@ def _gibbs(order, alpha, *, n_chains, n_draws, n_warmup, rng):
     draws = np.empty((n_chains, n_draws, k))
     remaining = np.empty((k, m))
     z = np.empty((k - 1, m))
-    # Row views made once, and take without bounds checks (mode="clip": the
-    # indices are valid): a third less time at 50 x 500, the same numbers. The
-    # sums by rows stay Python loops of row additions: np.cumsum along axis 0
-    # walks the columns and is 3-4 times slower here.
+    # row views made once and take without bounds checks (mode="clip"): a third
+    # less time at 50 x 500; np.cumsum along axis 0 is 3-4 times slower than
+    # these loops of row additions
     rem_rows, z_rows, add = list(remaining), list(z), np.add
     for step in range(n_warmup + n_draws):
         # remaining[r] = sum_{t >= r} w[o_t], a reverse cumulative sum by rows
@@ -342,37 +314,42 @@ def _gibbs(order, alpha, *, n_chains, n_draws, n_warmup, rng):
     return draws
 
 
-def _summaries(w, tail):
-    """Posterior summaries from weight draws ``w`` of shape (draws, K)."""
+def _summaries(w, level, learners):
+    """The result's posterior summaries (fields by name) from weight draws ``w``
+    of shape (draws, K), and ``P(w_i > w_j)``."""
     d, k = w.shape
-    p_above = np.full((k, k), np.nan)
-    p_greater = np.full((k, k), np.nan)
+    p_above, p_greater = np.empty((k, k)), np.empty((k, k))
     rank_draws = np.empty((d, k))
     for i in range(k):
         share = w[:, [i]] / (w[:, [i]] + w)  # P(i above j) per draw, j = 0..K-1
-        above = share.mean(axis=0)
-        above[i] = np.nan
-        p_above[i] = above
-        greater = (w[:, [i]] > w).mean(axis=0).astype(float)
-        greater[i] = np.nan
-        p_greater[i] = greater
+        p_above[i] = share.mean(axis=0)
+        p_greater[i] = (w[:, [i]] > w).mean(axis=0)
         rank_draws[:, i] = 1.0 + (1.0 - share).sum(axis=1) - 0.5  # drop j == i
+    np.fill_diagonal(p_above, np.nan)
+    np.fill_diagonal(p_greater, np.nan)
     position = np.argsort(np.argsort(-w, axis=1, kind="stable"), axis=1) + 1
     # rank_probs[i, r - 1]: share of draws that put learner i at position r
     cells = (np.arange(k) * k + position - 1).ravel()
     rank_probs = np.bincount(cells, minlength=k * k).reshape(k, k) / d
+    index = pd.Index(learners, name="learner")
+    tails = [(1 - level) / 2, (1 + level) / 2]
+
+    def interval(draws):
+        return pd.DataFrame(np.quantile(draws, tails, axis=0).T, index, ["low", "high"])
+
+    def frame(values, columns=learners):
+        return pd.DataFrame(values, index=index, columns=columns)
+
     return {
-        "p_first": w.mean(axis=0),
-        "p_first_low": np.quantile(w, tail, axis=0),
-        "p_first_high": np.quantile(w, 1 - tail, axis=0),
-        "expected_rank": rank_draws.mean(axis=0),
-        "rank_low": np.quantile(rank_draws, tail, axis=0),
-        "rank_high": np.quantile(rank_draws, 1 - tail, axis=0),
-        "mode_rank": position.mean(axis=0),
-        "rank_probabilities": rank_probs,
-        "p_above": p_above,
-        "p_greater": p_greater,
-    }
+        "p_first": pd.Series(w.mean(axis=0), index, name="P(first)"),
+        "p_first_interval": interval(w),
+        "p_best": pd.Series(rank_probs[:, 0], index, name="P(best)"),
+        "expected_rank": pd.Series(rank_draws.mean(0), index, name="expected rank"),
+        "expected_rank_interval": interval(rank_draws),
+        "mode_rank": pd.Series(position.mean(axis=0), index, name="mode rank"),
+        "rank_probabilities": frame(rank_probs, range(1, k + 1)),
+        "p_above": frame(p_above),
+    }, frame(p_greater)
 
 
 def bayesian_plackett_luce(
@@ -419,17 +396,13 @@ def bayesian_plackett_luce(
         default all 1: uniform on the simplex, so that the posterior mode is the
         maximum-likelihood estimate).
     n_chains : int, default=4
-        Independent chains, started from draws of the prior (R-hat compares
-        them).
+        Independent chains, started from draws of the prior.
     n_draws : int, default=None
-        Posterior draws per chain after ``n_warmup`` sweeps (``n_samples``
-        before 0.2). ``None``: 2500 when ``n_datasets · n_learners`` is at most
-        10,000 (a sweep costs microseconds there, and a learner that wins
-        almost everywhere mixes slowly: an effective sample size of 0.2 to 0.4
-        times the draws), else 1000 (larger data mix better, 0.5 to 0.7 times
-        the draws, and a sweep costs ``n_datasets · n_learners`` exponential
-        draws per chain). Either gives a Monte Carlo error of the weights'
-        means well below their posterior standard deviation / 30.
+        Posterior draws per chain after ``n_warmup`` sweeps. ``None``: 2500 when
+        ``n_datasets · n_learners`` is at most 10,000 (a learner that wins
+        almost everywhere mixes slowly: an ESS of 0.2 to 0.4 per draw), else
+        1000 (0.5 to 0.7 per draw, and costlier sweeps). Either gives a Monte
+        Carlo error of the weights' means below their posterior sd / 30.
     n_warmup : int, default=200
         Sweeps discarded at the start of each chain.
     confidence_level : float, default=0.95
@@ -468,14 +441,9 @@ def bayesian_plackett_luce(
     as much as one of 0.1 (use the hierarchical model,
     :func:`bayesian_hierarchical`, for sizes).
 
-    **Sampling.** Caron & Doucet (2012, Section 3.1): a Gamma(``prior``, 1)
-    prior on unnormalised weights, whose normalisation is the Dirichlet prior
-    of the model, and one exponential latent variable per data set and
-    position make both full conditionals exact (Gamma and exponential); the
-    scale of the weights, which the likelihood does not see, is redrawn from
-    its prior after every sweep. One sweep costs O(n_datasets · n_learners)
-    for all chains at once. The Monte Carlo standard error of a posterior
-    mean is about its posterior standard deviation over ``sqrt(ess)``;
+    **Sampling.** Caron & Doucet's (2012, Section 3.1) exact Gibbs sweeps, each
+    O(n_datasets · n_learners) for all chains at once. The Monte Carlo error
+    of a posterior mean is about its posterior sd over ``sqrt(ess)``;
     ``details`` has ``weights_sd`` and ``p_greater`` (the posterior
     probability that ``w_i > w_j``) besides.
 
@@ -502,11 +470,11 @@ def bayesian_plackett_luce(
     n, k = values.shape
     alpha = _check_prior(prior, k)
     level = _mcmc.interval_level(confidence_level)
-    n_chains = _mcmc.count(n_chains, "n_chains")
+    n_chains = check_positive_int(n_chains, "n_chains")
     if n_draws is None:
         n_draws = _DEFAULT_DRAWS if n * k <= _SMALL else _DEFAULT_DRAWS_LARGE
-    n_draws = _mcmc.count(n_draws, "n_draws")
-    n_warmup = _mcmc.count(n_warmup, "n_warmup", minimum=0)
+    n_draws = check_positive_int(n_draws, "n_draws")
+    n_warmup = check_positive_int(n_warmup, "n_warmup", minimum=0)
     seed, rng = _mcmc.seed(random_state)
     order, n_tied = _orders(values, greater_is_better, rng)
 
@@ -515,43 +483,33 @@ def bayesian_plackett_luce(
     )
     r_hat = _mcmc.split_rhat(grouped) if n_chains > 1 else 1.0
     ess = _mcmc.effective_sample_size(grouped)
-    divergences = 0
     diagnostics_ok, diagnostics = _mcmc.diagnostics(
         r_hat,
         ess,
-        divergences,
+        0,
         n_chains,
         name=f"Plackett–Luce ranking of {k} learners",
         sampler="Gibbs",
     )
     w = grouped.reshape(-1, k)
-    tail = (1 - level) / 2
-    s = _summaries(w, tail)
-    index = pd.Index(learners, name="learner")
-    interval = {"low": s["p_first_low"], "high": s["p_first_high"]}
-    rank_interval = {"low": s["rank_low"], "high": s["rank_high"]}
-    p_best = pd.Series(s["rank_probabilities"][:, 0], index=index, name="P(best)")
-    direction = "highest" if greater_is_better else "lowest"
-    top = p_best.idxmax()
-    uniform = bool(np.all(alpha == alpha[0]))
-    prior_words = (
-        f"Dirichlet({alpha[0]:g}) prior"
-        if uniform
-        else "Dirichlet(" + ", ".join(f"{a:g}" for a in alpha) + ") prior"
-    )
+    fields, p_greater = _summaries(w, level, learners)
+    top = fields["p_best"].idxmax()
+    same = bool(np.all(alpha == alpha[0]))
+    prior_words = ", ".join(f"{a:g}" for a in (alpha[:1] if same else alpha))
     ties = f"; ties on {n_tied} data set(s) broken at random" if n_tied else ""
     description = (
         f"Bayesian Plackett–Luce model (Calvo et al. 2018) of the rankings of "
-        f"{k} learners on {n} data sets (rank 1 = {direction} score{ties}), "
-        f"{prior_words} on the weights, {w.shape[0]} Gibbs draws (Caron & Doucet "
-        f"2012; {n_chains} chains). On a new data set {top!r} ranks first with "
-        f"probability {s['p_first'][learners.index(top)]:.3f}; the posterior "
+        f"{k} learners on {n} data sets (rank 1 = "
+        f"{'highest' if greater_is_better else 'lowest'} score{ties}), "
+        f"Dirichlet({prior_words}) prior on the weights, {w.shape[0]} Gibbs draws "
+        f"(Caron & Doucet 2012; {n_chains} chains). On a new data set {top!r} ranks "
+        f"first with probability {fields['p_first'][top]:.3f}; the posterior "
         f"probability that it is the learner most likely to rank first is "
-        f"{p_best[top]:.3f}. " + diagnostics
+        f"{fields['p_best'][top]:.3f}. " + diagnostics
     )
     details = {
         "weights_sd": w.std(axis=0),
-        "p_greater": pd.DataFrame(s["p_greater"], index=index, columns=learners),
+        "p_greater": p_greater,
         "orders": order,
         "n_draws": w.shape[0],
         "n_chains": n_chains,
@@ -559,16 +517,7 @@ def bayesian_plackett_luce(
         "seed": seed,
     }
     return PlackettLuceResult(
-        p_first=pd.Series(s["p_first"], index=index, name="P(first)"),
-        p_first_interval=pd.DataFrame(interval, index=index),
-        p_best=p_best,
-        expected_rank=pd.Series(s["expected_rank"], index=index, name="expected rank"),
-        expected_rank_interval=pd.DataFrame(rank_interval, index=index),
-        mode_rank=pd.Series(s["mode_rank"], index=index, name="mode rank"),
-        rank_probabilities=pd.DataFrame(
-            s["rank_probabilities"], index=index, columns=range(1, k + 1)
-        ),
-        p_above=pd.DataFrame(s["p_above"], index=index, columns=learners),
+        **fields,
         n_datasets=n,
         n_learners=k,
         greater_is_better=greater_is_better,
@@ -577,7 +526,6 @@ def bayesian_plackett_luce(
         n_tied=n_tied,
         r_hat=r_hat,
         ess=ess,
-        divergences=divergences,
         diagnostics_ok=diagnostics_ok,
         diagnostics=diagnostics,
         description=description,

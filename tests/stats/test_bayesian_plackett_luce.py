@@ -205,7 +205,7 @@ def test_result_fields_and_poor_diagnostics_warn():
     assert res.to_frame().index.tolist() == ["x", "y", "z"]
     d = res.to_dict()
     json.dumps(d)
-    assert d["learners"] == ["x", "y", "z"] and d["divergences"] == res.divergences
+    assert d["learners"] == ["x", "y", "z"] and d["ess"] == res.ess
     assert res.best(0.5 + 1e-9) == "x"
     assert res.weights.shape == (4000, 3)
     with pytest.warns(RuntimeWarning, match="Plackett–Luce ranking of 3 learners"):

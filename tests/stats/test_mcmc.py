@@ -102,18 +102,6 @@ def test_ranks_are_scipys_average_ranks():
         np.testing.assert_array_equal(_mcmc._ranks(x), stats.rankdata(x, axis=0))
 
 
-def test_chain_keys_are_jaxs_split_keys():
-    """H: chain_keys(seed, n) in NumPy equals jax.random.split(PRNGKey(seed), n)
-    bit for bit, for small, large (up to 2**32 - 1) and beyond-32-bit seeds."""
-    jax = pytest.importorskip("jax")
-    for seed in (0, 1, 7, 12345, 2**31 - 1, 2**31, 2**32 - 1, 2**32 + 5):
-        for n in (1, 2, 4, 7):
-            np.testing.assert_array_equal(
-                _mcmc.chain_keys(seed, n),
-                np.asarray(jax.random.split(jax.random.PRNGKey(seed), n)),
-            )
-
-
 def test_a_fit_leaves_the_users_jax_state_alone():
     """H: a hierarchical fit changes none of JAX's settings (no compilation
     cache turned on, no threshold lowered) and never clears JAX's caches; two
