@@ -47,13 +47,6 @@ def plot_pairwise_significance(
     -------
     matplotlib.axes.Axes
 
-    Notes
-    -----
-    Pairwise significance need not follow the distance of average ranks, so a
-    bar never joins two learners that differ, and a non-significant pair split
-    by a learner that differs from one of them gets none: the matrix
-    (``result.significant``) is the full answer.
-
     Examples
     --------
     The Wilcoxon–Holm diagram of Dietterich's error rates: one bar joins the
