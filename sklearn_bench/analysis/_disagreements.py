@@ -239,11 +239,9 @@ def bayesian_disagreements(analysis, table, rope):
         sentence = (
             f"The Bayesian {method} test finds {best} practically better than "
             f"{fmt_names(others)} (P ≥ {low_p:.3f}, ROPE ±{rope:g}, on {units}), "
-            f"where the primary analysis cannot separate them ({holm}). "
-            + trust
-            + _why_bayes(method, analysis, best, others, rope)
-            + ". Read the Bayesian result as a sensitivity analysis, not as a "
-            "finding of the study."
+            f"where the primary analysis cannot separate them ({holm}). {trust}"
+            f"{_why_bayes(method, analysis, best, others, rope)}. Read the Bayesian "
+            "result as a sensitivity analysis, not as a finding of the study."
         )
         out.append(("bayesian_vs_primary", others, sentence))
     if opposite:
@@ -251,10 +249,8 @@ def bayesian_disagreements(analysis, table, rope):
         sentence = (
             f"The Bayesian {method} test finds {fmt_names(others)} practically "
             f"better than {best}, which has the better average rank; the "
-            f"primary analysis does not find that ({holm}). "
-            + trust
-            + _why_bayes(method, analysis, others[0], [best], rope)
-            + "."
+            f"primary analysis does not find that ({holm}). {trust}"
+            f"{_why_bayes(method, analysis, others[0], [best], rope)}."
         )
         out.append(("bayesian_vs_primary", others, sentence))
     if equivalent:
@@ -348,9 +344,8 @@ def _pair_verdicts(analysis, rows, key, name, frame):
             f"{fmt_names(others)} ({shown} at α = {alpha:g}{unjoined}), where the "
             f"primary analysis cannot separate them ({holm}). The plan trusts the "
             "primary analysis, the rule fixed before the results: "
-            + _why_not_pairs(key, analysis, best, others)
-            + ". Read this as a sensitivity analysis, not as a finding of "
-            "the study."
+            f"{_why_not_pairs(key, analysis, best, others)}. Read this as a "
+            "sensitivity analysis, not as a finding of the study."
         )
         out.append((others, sentence))
     if behind:

@@ -6,7 +6,7 @@ from .._io import write_text
 from .._latex import escape_latex
 from .._text import markdown_text
 from ..analysis._bottom_line import delta_words
-from ..analysis._plan import plan_settings
+from ..analysis._plan import AnalysisPlan, plan_settings
 from ..analysis._records import CITATIONS, SIGN_CONVENTION, cited_keys
 
 
@@ -19,9 +19,8 @@ def settings_table(analysis, sources=None):
     for f in plan_settings():
         value = getattr(plan, f.name)
         default = f.default
-        if f.name == "adjust":
-            single = plan.posthoc in ("nemenyi", "miller")
-            default = "single_step" if single else "shaffer"
+        if f.name == "adjust":  # the one its post-hoc test implies
+            default = AnalysisPlan(posthoc=plan.posthoc).adjust
         source = sources.get(f.name, "default" if value == default else "given")
         if f.name == "metric":
             value = analysis.metric
@@ -52,12 +51,6 @@ _SIZE_WORDS = {
 }
 
 
-def _size_text(size):
-    if "n_samples" not in size:
-        return ""
-    return ", ".join(w + str(size[k]) for k, w in _SIZE_WORDS.items() if k in size)
-
-
 def _datasets_text(analysis):
     sizes = analysis.provenance.get("dataset_sizes", {})
     ranges = analysis.datasets.dropna(subset=["n_train_min"])
@@ -65,15 +58,15 @@ def _datasets_text(analysis):
     sources = analysis.datasets.get("source")
     for name in analysis.datasets.index:
         size = sizes.get(name, {})
-        # measured, or simulated
         bits = [sources.get(name) if sources is not None else None]
-        if "n_train" in size and "n_samples" not in size:
+        if "n_samples" in size:
+            words = _SIZE_WORDS.items()
+            bits.append(", ".join(w + str(size[k]) for k, w in words if k in size))
+        elif "n_train" in size:
             bits.append(
                 f"simulated: learning samples of {size['n_train']}, test samples "
                 f"of {size['n_test']}"
             )
-        else:
-            bits.append(_size_text(size))
         if name in ranges.index:
             r = ranges.loc[name]
             bits.append(
