@@ -78,9 +78,7 @@ def _separated(p, alpha):
 def friedman_disagreements(analysis):
     """The :class:`Disagreement` of Friedman's test with the primary analysis,
     and of its χ² (or exact) p-value with the Iman–Davenport F."""
-    fr = analysis.friedman
-    alpha = analysis.alpha
-    out = []
+    fr, alpha, out = analysis.friedman, analysis.alpha, []
     if fr is None or analysis.blocks != "data sets":
         return out
     rows = _primary_rows(analysis)
@@ -196,11 +194,9 @@ def bayesian_disagreements(analysis, table, rope):
         else (analysis.datasets_across[0] if analysis.datasets_across else None)
     )
     best, alpha, m = analysis.best, analysis.alpha, len(analysis.pairs)
-    better, equivalent, opposite = [], [], []
-    method = ""
-    for r in table[(table["scope"] == scope) & (table["a"] == best)].itertuples(
-        index=False
-    ):
+    better, equivalent, opposite, method = [], [], [], ""
+    with_best = table[(table["scope"] == scope) & (table["a"] == best)]
+    for r in with_best.itertuples(index=False):
         if r.b not in rows or r.decision == "unreliable fit":
             continue
         p, best_ahead = rows[r.b]

@@ -23,9 +23,7 @@ def _plot_density(result, ax, title):
 
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
-    a, b = result.labels
-    probs = result.probabilities
-    rope = result.rope
+    (a, b), probs, rope = result.labels, result.probabilities, result.rope
     mean = result.details["mean"]
     # region of x − y favouring a: above rope if greater is better, else below
     sign = 1.0 if result.greater_is_better else -1.0
