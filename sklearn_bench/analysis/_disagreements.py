@@ -61,20 +61,12 @@ class Disagreement:
 def _primary_rows(analysis):
     """``{other: (adjusted p, whether the best is ahead)}`` of the primary
     analysis' tested pairs with the best learner."""
-    pairs = analysis.pairs
-    if not len(pairs):
-        return {}
-    best = analysis.best
+    best, out = analysis.best, {}
     sign = 1.0 if analysis.greater_is_better else -1.0
-    out = {}
-    for _, r in pairs.iterrows():
-        if best not in (r["a"], r["b"]):
-            continue
-        if not np.isfinite(r["adjusted_pvalue"]):  # no test: no verdict
-            continue
-        other = r["b"] if r["a"] == best else r["a"]
-        flip = 1.0 if r["a"] == best else -1.0
-        out[other] = (float(r["adjusted_pvalue"]), sign * flip * r["estimate"] > 0)
+    for r in analysis.pairs.itertuples(index=False):
+        if best in (r.a, r.b) and np.isfinite(r.adjusted_pvalue):  # else no test
+            other, flip = (r.b, 1.0) if r.a == best else (r.a, -1.0)
+            out[other] = (float(r.adjusted_pvalue), sign * flip * r.estimate > 0)
     return out
 
 
@@ -86,9 +78,7 @@ def _separated(p, alpha):
 def friedman_disagreements(analysis):
     """The :class:`Disagreement` of Friedman's test with the primary analysis,
     and of its χ² (or exact) p-value with the Iman–Davenport F."""
-    fr = analysis.friedman
-    alpha = analysis.alpha
-    out = []
+    fr, alpha, out = analysis.friedman, analysis.alpha, []
     if fr is None or analysis.blocks != "data sets":
         return out
     rows = _primary_rows(analysis)
@@ -204,11 +194,9 @@ def bayesian_disagreements(analysis, table, rope):
         else (analysis.datasets_across[0] if analysis.datasets_across else None)
     )
     best, alpha, m = analysis.best, analysis.alpha, len(analysis.pairs)
-    better, equivalent, opposite = [], [], []
-    method = ""
-    for r in table[(table["scope"] == scope) & (table["a"] == best)].itertuples(
-        index=False
-    ):
+    better, equivalent, opposite, method = [], [], [], ""
+    with_best = table[(table["scope"] == scope) & (table["a"] == best)]
+    for r in with_best.itertuples(index=False):
         if r.b not in rows or r.decision == "unreliable fit":
             continue
         p, best_ahead = rows[r.b]
@@ -240,51 +228,38 @@ def bayesian_disagreements(analysis, table, rope):
             "against its spread; "
         )
     )
-    out = []
+    out = []  # (key, the other learners, the sentence)
     if better:
         others, holm = _learners_and_p(better)
         low_p = min(pr for _, pr, _ in better)
-        out.append(
-            (
-                "bayesian_vs_primary",
-                others,
-                f"The Bayesian {method} test finds {best} practically better than "
-                f"{fmt_names(others)} (P ≥ {low_p:.3f}, ROPE ±{rope:g}, on {units}), "
-                f"where the primary analysis cannot separate them ({holm}). "
-                + trust
-                + _why_bayes(method, analysis, best, others, rope)
-                + ". Read the Bayesian result as a sensitivity analysis, not as a "
-                "finding of the study.",
-            )
+        sentence = (
+            f"The Bayesian {method} test finds {best} practically better than "
+            f"{fmt_names(others)} (P ≥ {low_p:.3f}, ROPE ±{rope:g}, on {units}), "
+            f"where the primary analysis cannot separate them ({holm}). {trust}"
+            f"{_why_bayes(method, analysis, best, others, rope)}. Read the Bayesian "
+            "result as a sensitivity analysis, not as a finding of the study."
         )
+        out.append(("bayesian_vs_primary", others, sentence))
     if opposite:
         others, holm = _learners_and_p(opposite)
-        out.append(
-            (
-                "bayesian_vs_primary",
-                others,
-                f"The Bayesian {method} test finds {fmt_names(others)} practically "
-                f"better than {best}, which has the better average rank; the "
-                f"primary analysis does not find that ({holm}). "
-                + trust
-                + _why_bayes(method, analysis, others[0], [best], rope)
-                + ".",
-            )
+        sentence = (
+            f"The Bayesian {method} test finds {fmt_names(others)} practically "
+            f"better than {best}, which has the better average rank; the "
+            f"primary analysis does not find that ({holm}). {trust}"
+            f"{_why_bayes(method, analysis, others[0], [best], rope)}."
         )
+        out.append(("bayesian_vs_primary", others, sentence))
     if equivalent:
         others, holm = _learners_and_p(equivalent)
-        out.append(
-            (
-                "bayesian_equivalent_vs_primary",
-                others,
-                f"The Bayesian {method} test finds {fmt_names(others)} practically "
-                f"equivalent to {best} (ROPE ±{rope:g}) while the primary analysis "
-                f"finds them different ({holm}). Both can hold: a difference can be "
-                "detectable and yet smaller than Δ. The plan trusts the primary "
-                "analysis for whether there is a difference, and its simultaneous "
-                "interval inside ±Δ for whether it matters.",
-            )
+        sentence = (
+            f"The Bayesian {method} test finds {fmt_names(others)} practically "
+            f"equivalent to {best} (ROPE ±{rope:g}) while the primary analysis "
+            f"finds them different ({holm}). Both can hold: a difference can be "
+            "detectable and yet smaller than Δ. The plan trusts the primary "
+            "analysis for whether there is a difference, and its simultaneous "
+            "interval inside ±Δ for whether it matters."
         )
+        out.append(("bayesian_equivalent_vs_primary", others, sentence))
     test = f"the Bayesian {method} test"
     return [
         Disagreement(key, "primary", "bayesian", (best, *others), sentence, test)
@@ -323,13 +298,8 @@ def pairs_disagreements(analysis):
         tests.append(("posthoc", f"the {title} post-hoc test", analysis.posthoc))
     if analysis.pairwise is not None:
         adjusted = adjusted_by(analysis.pairwise.adjust)
-        tests.append(
-            (
-                "pairwise",
-                f"the pairwise Wilcoxon signed-rank tests ({adjusted})",
-                analysis.pairwise.to_frame(),
-            )
-        )
+        name = f"the pairwise Wilcoxon signed-rank tests ({adjusted})"
+        tests.append(("pairwise", name, analysis.pairwise.to_frame()))
     if analysis.tukey is not None:
         tests.append(("tukey", "Tukey's HSD", analysis.tukey.to_frame()))
     out = []
@@ -361,46 +331,38 @@ def _pair_verdicts(analysis, rows, key, name, frame):
     if ahead:
         others, holm = _learners_and_p(ahead)
         shown = _learners_and_p(ahead, 1, "adjusted p")[1]
+        nemenyi = key == "posthoc" and analysis.plan.posthoc == "nemenyi"
         unjoined = ""
-        if (
-            key == "posthoc"
-            and analysis.plan.posthoc == "nemenyi"
-            and (analysis.critical_difference is not None)
-        ):
+        if nemenyi and analysis.critical_difference is not None:
             unjoined = "; the critical difference diagram leaves them unjoined"
-        out.append(
-            (
-                others,
-                f"{name[:1].upper()}{name[1:]} finds {best} different from "
-                f"{fmt_names(others)} ({shown} at α = {alpha:g}{unjoined}), where the "
-                f"primary analysis cannot separate them ({holm}). The plan trusts the "
-                "primary analysis, the rule fixed before the results: "
-                + _why_not_pairs(key, analysis, best, others)
-                + ". Read this as a sensitivity analysis, not as a finding of "
-                "the study.",
-            )
+        sentence = (
+            f"{name[:1].upper()}{name[1:]} finds {best} different from "
+            f"{fmt_names(others)} ({shown} at α = {alpha:g}{unjoined}), where the "
+            f"primary analysis cannot separate them ({holm}). The plan trusts the "
+            "primary analysis, the rule fixed before the results: "
+            f"{_why_not_pairs(key, analysis, best, others)}. Read this as a "
+            "sensitivity analysis, not as a finding of the study."
         )
+        out.append((others, sentence))
     if behind:
         others, holm = _learners_and_p(behind)
         shown = _learners_and_p(behind, 1, "adjusted p")[1]
-        out.append(
-            (
-                others,
-                f"The primary analysis finds {fmt_names(others)} worse than {best} "
-                f"({holm}) where {name} does not ({shown}). The plan trusts the "
-                "primary analysis: it tests each pair on the size of its differences, "
-                f"corrected for every pair; {name} "
-                + (
-                    "uses only the order of the learners within each block and "
-                    "spreads its family-wise error over every pair of learners"
-                    if key == "posthoc"
-                    else "ranks the differences, so it cannot weigh their sizes"
-                    if key == "pairwise"
-                    else "pools the residual variance of all learners"
-                )
-                + ".",
+        sentence = (
+            f"The primary analysis finds {fmt_names(others)} worse than {best} "
+            f"({holm}) where {name} does not ({shown}). The plan trusts the "
+            "primary analysis: it tests each pair on the size of its differences, "
+            f"corrected for every pair; {name} "
+            + (
+                "uses only the order of the learners within each block and "
+                "spreads its family-wise error over every pair of learners"
+                if key == "posthoc"
+                else "ranks the differences, so it cannot weigh their sizes"
+                if key == "pairwise"
+                else "pools the residual variance of all learners"
             )
+            + "."
         )
+        out.append((others, sentence))
     vs = f"{key}_vs_primary"
     return [Disagreement(vs, "primary", key, (best, *o), s, name) for o, s in out]
 

@@ -72,21 +72,9 @@ def _flatten(desc, prefix="", recorded=None):
 
 
 def learner_table(result):
-    """The learners of a result: what each is and the parameters that matter.
-
-    Parameters
-    ----------
-    result : BenchmarkResult
-
-    Returns
-    -------
-    DataFrame
-        Index: learner names; columns ``learner`` (the class, with pipeline
-        steps in parentheses) and ``parameters`` (``name=value`` for every
-        parameter that is not at its default or differs between learners that
-        have it). Without recorded parameters (a result from
-        :meth:`BenchmarkResult.from_frame`), the recorded repr, or ``""``.
-    """
+    """The learners of a result, by name: ``learner`` (the class, pipeline steps in
+    parentheses) and ``parameters`` (``name=value`` of each one not at its default
+    or differing between learners; without them, the recorded repr or ``""``)."""
     if not isinstance(getattr(result, "info", None), dict):
         raise TypeError(f"`result` must be a BenchmarkResult; got {result!r}.")
     recorded = result.info.get("learner_params") or {}

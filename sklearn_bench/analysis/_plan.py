@@ -125,10 +125,9 @@ class AnalysisPlan:
         metric on a [0, 1] scale, none otherwise.
     target_power : float, default=0.8
         The power the number of data sets needed is computed for.
-    posthoc : str, default="nemenyi"
-        The all-pairs post-hoc test after Friedman's test: ``"nemenyi"``,
-        ``"conover"``, ``"siegel"``, ``"miller"``, ``"quade"`` or
-        ``"exact_ranksum"``.
+    posthoc : {"nemenyi", "conover", "siegel", "miller", "quade", "exact_ranksum"}, \
+            default="nemenyi"
+        The all-pairs post-hoc test after Friedman's test.
     adjust : str, default=None
         Its multiplicity correction, as ``adjust`` of
         :meth:`~sklearn_bench.BenchmarkResult.pairwise_tests`; ``None``:

@@ -23,9 +23,7 @@ def _plot_density(result, ax, title):
 
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
-    a, b = result.labels
-    probs = result.probabilities
-    rope = result.rope
+    (a, b), probs, rope = result.labels, result.probabilities, result.rope
     mean = result.details["mean"]
     # region of x − y favouring a: above rope if greater is better, else below
     sign = 1.0 if result.greater_is_better else -1.0
@@ -79,10 +77,8 @@ def _plot_simplex(result, ax, title, max_points):
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 4.6), layout="constrained")
     a, b = result.labels
-    samples = result.samples
     # columns in the order (a better, rope, b better)
-    order = [0, 1, 2] if result.greater_is_better else [2, 1, 0]
-    thetas = samples[:, order]
+    thetas = result.samples[:, [0, 1, 2] if result.greater_is_better else [2, 1, 0]]
     step = max(1, int(np.ceil(len(thetas) / max_points)))
     shown = thetas[::step]
     winner = np.argmax(shown, axis=1)
@@ -218,9 +214,8 @@ def plot_rank_posterior(result, *, ax=None, title=None):
     order = result.expected_rank.sort_values(kind="stable").index
     probs = result.rank_probabilities.loc[order].to_numpy()
     if ax is None:
-        _, ax = plt.subplots(
-            figsize=(1.6 + 0.55 * k, 1.0 + 0.42 * k), layout="constrained"
-        )
+        size = (1.6 + 0.55 * k, 1.0 + 0.42 * k)
+        _, ax = plt.subplots(figsize=size, layout="constrained")
     cells = {"extent": (0.5, k + 0.5, k - 0.5, -0.5), "aspect": "auto"}
     ax.imshow(probs, cmap="Blues", vmin=0, vmax=1, gid="rank-probabilities", **cells)
     if k <= 12:

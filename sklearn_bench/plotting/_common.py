@@ -204,19 +204,12 @@ def _draw_rank_diagram(
     import matplotlib.pyplot as plt
 
     k = ranks.size
-    if axis is None:
-        lo_axis, hi_axis = 1.0, float(k)
-        tick_marks = [(float(t), str(t)) for t in range(1, k + 1)]
-        minor = list(np.arange(1.5, k, 1.0))
-        unit = 1.0
-    else:
-        lo_axis, hi_axis, tick_marks = axis
-        minor = []
-        unit = (hi_axis - lo_axis) / max(k - 1, 1)
-    if shown is None:
-        shown = ranks
-    if colors is None:
-        colors = ["black"] * k
+    ticks = [(float(t), str(t)) for t in range(1, k + 1)]
+    lo_axis, hi_axis, tick_marks = (1.0, float(k), ticks) if axis is None else axis
+    minor = list(np.arange(1.5, k, 1.0)) if axis is None else []
+    unit = 1.0 if axis is None else (hi_axis - lo_axis) / max(k - 1, 1)  # a rank
+    shown = ranks if shown is None else shown
+    colors = ["black"] * k if colors is None else colors
     names = figure_labels(names)
     order = np.argsort(ranks, kind="stable")
     n_left = (k + 1) // 2
@@ -272,8 +265,6 @@ def _draw_rank_diagram(
     x_lo = lo_axis - (gap_px + pad_px + margin_px + w_left) / scale
     x_hi = x_max + (gap_px + pad_px + margin_px + w_right) / scale
     ax.set_xlim(x_lo, x_hi)
-    x_text_left = lo_axis - gap_px / scale
-    x_text_right = hi_axis + gap_px / scale
     line = {"color": "black", "linewidth": 1.0}
     small = {"ha": "center", "va": "bottom", "fontsize": _TICK_FONT_SIZE}
 
@@ -297,8 +288,8 @@ def _draw_rank_diagram(
 
     # Each learner: down from its rank, then out to its name.
     for side, x_text, pad in (
-        (left, x_text_left, -pad_px / scale),
-        (right, x_text_right, pad_px / scale),
+        (left, lo_axis - gap_px / scale, -pad_px / scale),
+        (right, hi_axis + gap_px / scale, pad_px / scale),
     ):
         for row, i in enumerate(side):
             y, own = name_top - row, {**line, "color": colors[i]}

@@ -4,6 +4,7 @@ sets as a forest plot, and the win-rate matrix as a heat map."""
 import numpy as np
 import pandas as pd
 
+from .._validation import real_array
 from ._common import _labelled_rows_axes, annotate_cells, check_frame, figure_labels
 
 _ROW_INCHES = 0.2
@@ -130,10 +131,7 @@ def plot_win_rate_matrix(matrix, *, ax=None, annotate=None, title=None):
         raise ValueError(
             "`matrix` must be square with the same learners as rows and columns."
         )
-    try:
-        values = matrix.to_numpy(dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError("`matrix` must hold numbers.") from None
+    values = real_array(matrix, "matrix")
     finite = values[np.isfinite(values)]
     if finite.size and ((finite < 0) | (finite > 1)).any():
         raise ValueError("`matrix` must hold win rates in [0, 1].")

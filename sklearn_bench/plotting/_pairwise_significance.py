@@ -47,13 +47,6 @@ def plot_pairwise_significance(
     -------
     matplotlib.axes.Axes
 
-    Notes
-    -----
-    Pairwise significance need not follow the distance of average ranks, so a
-    bar never joins two learners that differ, and a non-significant pair split
-    by a learner that differs from one of them gets none: the matrix
-    (``result.significant``) is the full answer.
-
     Examples
     --------
     The Wilcoxon–Holm diagram of Dietterich's error rates: one bar joins the
@@ -80,13 +73,11 @@ def plot_pairwise_significance(
             raise ValueError(
                 "Pass either `result` or `significant` with `average_ranks`."
             )
-        significant = result.significant
-        average_ranks = result.average_ranks
+        significant, average_ranks = result.significant, result.average_ranks
         if label is None:
             words = {"sign": "sign", "exact_ranksum": "exact rank sums"}
             test = words.get(result.method, result.method.title())
-            if result.method.startswith("wilcoxon"):
-                test = "Wilcoxon"
+            test = "Wilcoxon" if result.method.startswith("wilcoxon") else test
             adjust = result.adjust.replace("_", "–").title()
             label = (
                 f"bars: no significant difference ({test}, {adjust}, "

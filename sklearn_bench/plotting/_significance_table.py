@@ -16,46 +16,30 @@ _DIAGONAL_COLOR = "#ffffff"
 
 def _pvalue_matrix(result):
     """``(matrix, learners)`` of a post-hoc result or a square p-value matrix."""
-    if hasattr(result, "pvalues_adjusted") and not isinstance(
-        result, pd.DataFrame | np.ndarray | list
-    ):
-        frame = result.pvalues_adjusted
-    elif isinstance(result, pd.DataFrame):
-        frame = result
-    else:
-        if result is None or isinstance(result, str | bytes):
-            raise ValueError(
-                "`result` must be a post-hoc result with `pvalues_adjusted` "
-                f"(PairwiseTestResult) or a square matrix; got "
-                f"{result!r}."
-            )
-        values = real_array(result, "result")
-        if values.ndim != 2:
-            raise ValueError(
-                f"`result` must be a square matrix of p-values; got shape "
-                f"{values.shape}."
-            )
-        frame = pd.DataFrame(values)
-    try:
-        values = frame.to_numpy(dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"`result` must hold p-values: {exc}") from None
-    k = values.shape[0]
+    if not isinstance(result, pd.DataFrame | np.ndarray | list):
+        result = getattr(result, "pvalues_adjusted", result)
+    values = real_array(result, "result")
+    k = len(values) if values.ndim else 0
     if values.shape != (k, k) or k < 2:
         raise ValueError(
-            f"`result` must be a square matrix of at least 2 learners; got shape "
-            f"{values.shape}."
+            "`result` must be a post-hoc result with `pvalues_adjusted` or a square "
+            f"matrix of p-values of at least 2 learners; got shape {values.shape}."
         )
-    if list(frame.index) != list(frame.columns):
-        raise ValueError("`result` must have the same learners as rows and columns.")
-    off = ~np.eye(k, dtype=bool)
-    if np.isnan(values[off]).any():
-        raise ValueError("`result` contains NaN off the diagonal.")
-    if ((values[off] < 0) | (values[off] > 1)).any():
-        raise ValueError("`result` must hold p-values in [0, 1] off the diagonal.")
-    if not np.allclose(values[off], values.T[off], rtol=1e-12, atol=0):
+    learners = list(range(k))
+    if isinstance(result, pd.DataFrame):
+        learners = list(result.index)
+        if list(result.columns) != learners:
+            raise ValueError(
+                "`result` must have the same learners as rows and columns."
+            )
+    off = values[~np.eye(k, dtype=bool)]
+    if not ((off >= 0) & (off <= 1)).all():
+        raise ValueError(
+            "`result` must hold p-values in [0, 1] (no NaN) off the diagonal."
+        )
+    if not np.allclose(values, values.T, rtol=1e-12, atol=0, equal_nan=True):
         raise ValueError("`result` must be symmetric (p-value of (i, j) = (j, i)).")
-    return values, list(frame.index)
+    return values, learners
 
 
 def _classes(values, levels):

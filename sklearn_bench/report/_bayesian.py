@@ -46,25 +46,22 @@ def _ranking_html(analysis):
     parts = []
     if ranking is not None:
         ties = f"Ties on {ranking.n_tied} data set(s) broken at random. "
-        parts.append(
-            "<h3>Ranking of all learners (Plackett–Luce)</h3><p>"
-            + html.escape(
-                "The rankings of the learners on the data sets modelled as draws from "
-                "one Plackett–Luce distribution (Calvo, Ceberio & Lozano 2018), "
-                f"Dirichlet(1) prior on the weights, {ranking.details['n_draws']} "
-                f"Gibbs draws (Caron & Doucet 2012), seed {SEED}. P(first): the "
-                "probability that the learner ranks first on a new data set; P(best): "
-                "the posterior probability that it is the learner most likely to rank "
-                "first; expected rank on a new data set (1 = best). "
-                + (ties if ranking.n_tied else "")
-                + ranking.diagnostics
-            )
-            + "</p>"
+        text = html.escape(
+            "The rankings of the learners on the data sets modelled as draws from "
+            "one Plackett–Luce distribution (Calvo, Ceberio & Lozano 2018), "
+            f"Dirichlet(1) prior on the weights, {ranking.details['n_draws']} "
+            f"Gibbs draws (Caron & Doucet 2012), seed {SEED}. P(first): the "
+            "probability that the learner ranks first on a new data set; P(best): "
+            "the posterior probability that it is the learner most likely to rank "
+            "first; expected rank on a new data set (1 = best). "
+            + (ties if ranking.n_tied else "")
+            + ranking.diagnostics
         )
         title = "Bayesian Plackett–Luce ranking beside the Friedman average ranks"
-        parts.append(
-            _table(table, title, table_id="table-bayesian-ranking", index=False)
-        )
+        parts += [
+            f"<h3>Ranking of all learners (Plackett–Luce)</h3><p>{text}</p>",
+            _table(table, title, table_id="table-bayesian-ranking", index=False),
+        ]
         from ..plotting import plot_rank_posterior
 
         parts.append(
@@ -141,10 +138,9 @@ def bayesian_html(analysis):
     parts += [f'<p class="note">{html.escape(note)}</p>' for note in notes]
     # where the Bayesian verdict differs from the primary one, the report
     # prints the analysis' record of which one the plan trusts (once)
-    parts.extend(
-        f'<p class="disagreement">{html.escape(_pointer(d))}</p>'
-        for d in _bayesian_disagreements(analysis)
-    )
+    parts += [
+        f'<p class="disagreement">{html.escape(p)}</p>' for p in _pointers(analysis)
+    ]
     parts.append(_simplex_html(analysis))
     parts.append(_ranking_html(analysis))
     parts.append("</section>")
@@ -172,41 +168,37 @@ def bayesian_summary_lines(analysis):
         )
     within = table[table["scope"] != "across data sets"]
     if len(within):
-        counts = within["decision"].value_counts()
+        counts = within["decision"].value_counts().items()
         lines.append(
-            f"   Within data sets (correlated t, "
-            f"{fmt_count(len(within), 'comparison')} with the best there): "
-            + ", ".join(f"{name}: {count}" for name, count in counts.items())
-            + "."
+            f"   Within data sets (correlated t, {fmt_count(len(within), 'comparison')}"
+            f" with the best there): {', '.join(f'{n}: {c}' for n, c in counts)}."
         )
     ranking = analysis.ranking
     if ranking is not None:
-        frame = ranking.to_frame()
+        each = ", ".join(
+            f"{name} {row['P(first)']:.2f} / {row['expected rank']:.1f}"
+            for name, row in ranking.to_frame().iterrows()
+        )
         lines.append(
             "   Bayesian Plackett–Luce ranking, P(first on a new data set) / "
-            "expected rank: "
-            + ", ".join(
-                f"{name} {row['P(first)']:.2f} / {row['expected rank']:.1f}"
-                for name, row in frame.iterrows()
-            )
-            + "."
+            f"expected rank: {each}."
         )
     lines.extend(f"   ({note})" for note in notes[:1])
-    lines.extend(f"   {_pointer(d)}" for d in _bayesian_disagreements(analysis))
+    lines.extend(f"   {p}" for p in _pointers(analysis))
     return lines
 
 
-def _bayesian_disagreements(analysis):
-    """The analysis' records of a Bayesian verdict the primary analysis does
-    not share."""
-    return [d for d in analysis.disagreements if d.key.startswith("bayesian")]
-
-
-def _pointer(disagreement):
-    """Where the record of a disagreement is printed (once)."""
-    names = disagreement.learners
-    pair = f" on {names[0]} against {fmt_names(names[1:])}" if len(names) > 1 else ""
-    return (
-        f"The Bayesian verdict{pair} differs from the primary analysis; "
-        f"'{DISAGREEMENTS_TITLE}' says which one the plan trusts and why."
-    )
+def _pointers(analysis):
+    """Where the record of each Bayesian verdict the primary analysis does not
+    share is printed (once)."""
+    out = []
+    for d in analysis.disagreements:
+        if d.key.startswith("bayesian"):
+            names = d.learners
+            others = fmt_names(names[1:])
+            pair = f" on {names[0]} against {others}" if len(names) > 1 else ""
+            out.append(
+                f"The Bayesian verdict{pair} differs from the primary analysis; "
+                f"'{DISAGREEMENTS_TITLE}' says which one the plan trusts and why."
+            )
+    return out

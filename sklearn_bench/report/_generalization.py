@@ -36,26 +36,18 @@ def generalization_html(analysis):
             "design": frame["design"],
         }
     )
+    caption = f"{analysis.metric} of each learner, {level} CI"
+    at = {"table_id": "table-generalization", "csv": CSV, "max_rows": MAX_DETAIL_ROWS}
     return (
-        HEAD
-        + "<p>The expected "
-        + html.escape(analysis.metric)
-        + f" ({analysis.direction}) of each learner trained on a data set of "
+        f"{HEAD}<p>The expected {html.escape(analysis.metric)} "
+        f"({analysis.direction}) of each learner trained on a data set of "
         "this size and used on new data of its kind, with its "
-        + f"{level} confidence interval ({html.escape(methods)}; the methods "
+        f"{level} confidence interval ({html.escape(methods)}; the methods "
         "paragraph says what each assumes; a proportion's bounds are cut to "
         "[0, 1], its estimate is not). An interval of one learner is not a "
         "comparison: two overlapping intervals do not mean the learners are "
         "alike (see the effect sizes).</p>"
-        + _table(
-            table,
-            f"{analysis.metric} of each learner, {level} CI",
-            table_id="table-generalization",
-            index=False,
-            csv=CSV,
-            max_rows=MAX_DETAIL_ROWS,
-        )
-        + "</section>"
+        f"{_table(table, caption, index=False, **at)}</section>"
     )
 
 

@@ -10,12 +10,6 @@ from ..analysis._format import fmt_level
 from ..analysis._records import SIGN_CONVENTION
 
 
-def performance_tex(analysis):
-    """``performance.tex`` of an analysis: its :attr:`Analysis.performance`
-    table, what ``result.to_latex()`` gives under the default plan."""
-    return performance_latex(analysis.performance)
-
-
 def write_latex_tables(analysis, folder):
     """Write ``performance.tex``, and ``pairwise.tex`` and ``learner_intervals.tex``
     when they have rows, into ``folder``; returns their paths."""
@@ -27,7 +21,7 @@ def write_latex_tables(analysis, folder):
         written.append(folder / name)
         write_text(written[-1], text)
 
-    write("performance.tex", performance_tex(analysis))
+    write("performance.tex", performance_latex(analysis.performance))
     level = f"{analysis.confidence_level:.0%}"
     if len(analysis.pairs):
         columns = {

@@ -19,12 +19,11 @@ def _interval(value, low, high, digits):
 
 def _table(board):
     has_times = "fit_time" in board
+    times = "<th>fit time (s)</th>" if has_times else ""
     head = (
         "<tr><th>learner</th><th>rank [simultaneous set]</th><th>may be best</th>"
         "<th>rating [interval]</th><th>win rate [interval]</th><th>mean rank</th>"
-        "<th>improvability</th><th>mean score</th>"
-        + ("<th>fit time (s)</th>" if has_times else "")
-        + "</tr>"
+        f"<th>improvability</th><th>mean score</th>{times}</tr>"
     )
     rows = []
     numbers = {"mean_rank": ".2f", "improvability": ".3f", "mean_score": ".4g"}
@@ -37,17 +36,11 @@ def _table(board):
             _interval(r["win_rate"], r["win_rate_low"], r["win_rate_high"], 2),
             *("" if np.isnan(r[c]) else format(r[c], f) for c, f in numbers.items()),
         ]
-        rows.append(
-            f"<tr><td>{html.escape(str(name))}</td>"
-            + "".join(f'<td class="num">{c}</td>' for c in cells)
-            + "</tr>"
-        )
+        tds = "".join(f'<td class="num">{c}</td>' for c in cells)
+        rows.append(f"<tr><td>{html.escape(str(name))}</td>{tds}</tr>")
     return (
-        '<table id="leaderboard-table"><thead>'
-        + head
-        + "</thead><tbody>"
-        + "".join(rows)
-        + "</tbody></table>"
+        f'<table id="leaderboard-table"><thead>{head}</thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
     )
 
 

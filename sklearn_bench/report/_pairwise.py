@@ -60,17 +60,8 @@ def pairwise_html(analysis, figure=""):
             f"{res.alpha:g}, whatever the data. This is a sensitivity analysis; "
             "the bottom line rests on the paired t over data sets.</p>"
         )
-    return (
-        head
-        + text
-        + _table(
-            table,
-            f"Pairwise {_METHOD_WORDS.get(res.method, res.method)} tests, "
-            f"{adjusted_by(res.adjust)}",
-            table_id="table-pairwise",
-            csv="pairwise_tests.csv",
-            max_rows=MAX_SUMMARY_ROWS,
-        )
-        + figure
-        + "</section>"
-    )
+    test = _METHOD_WORDS.get(res.method, res.method)
+    caption = f"Pairwise {test} tests, {adjusted_by(res.adjust)}"
+    at = {"table_id": "table-pairwise", "csv": "pairwise_tests.csv"}
+    table = _table(table, caption, max_rows=MAX_SUMMARY_ROWS, **at)
+    return f"{head}{text}{table}{figure}</section>"

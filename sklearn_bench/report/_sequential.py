@@ -80,10 +80,6 @@ def sequential_html(analysis):
         drops.index.name = "learner"
         drops.columns = ["dropped after (data sets)", "why"]
         dropped = _table(drops, "Learners dropped by the race", table_id="table-drops")
-    return (
-        '<section id="sequential"><h2>Sequential study</h2>'
-        + text
-        + _table(table, "Sequential study", table_id="table-sequential")
-        + dropped
-        + "</section>"
-    )
+    table = _table(table, "Sequential study", table_id="table-sequential")
+    head = '<section id="sequential"><h2>Sequential study</h2>'
+    return f"{head}{text}{table}{dropped}</section>"

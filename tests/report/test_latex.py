@@ -249,8 +249,8 @@ def test_to_latex_is_the_reports_performance_table():
     ``performance.tex`` of ``analyse(result)`` are byte for byte one table: the
     average ranks over the 6 complete data sets, which the caption counts, and
     d0 and d1 named as left out; no test named when none could run."""
+    from sklearn_bench._latex import performance_latex
     from sklearn_bench.analysis import analyse
-    from sklearn_bench.report._latex import performance_tex
 
     rng = np.random.default_rng(0)
     rows = [
@@ -266,7 +266,7 @@ def test_to_latex_is_the_reports_performance_table():
         greater_is_better=False,
     )  # fmt: skip
     tex = result.to_latex()
-    assert tex == performance_tex(analyse(result))
+    assert tex == performance_latex(analyse(result).performance)
     assert "over the 6 data sets" in tex and "d0 and d1 left out" in tex
     assert "Average rank & 1.50 & 1.50 & 3.00" in tex
     assert "No learner could be tested" in tex and "paired t" not in tex
