@@ -41,42 +41,36 @@ class BayesianTestResult:
     ----------
     p_greater : float
         Posterior probability that ``x`` is practically larger than ``y``
-        (baycomp's ``p_left``). For the correlated t-test
-        ``P(μ > rope)`` of the mean difference ``μ``; for the Dirichlet-process
-        tests the probability that ``θ_greater`` is the largest of the three
-        region probabilities (see :func:`bayesian_signed_rank`).
+        (baycomp's ``p_left``): ``P(μ > rope)`` of the mean difference for the
+        correlated t-test; for the Dirichlet-process tests the probability that
+        ``θ_greater`` is the largest of the three region probabilities.
     p_rope : float
-        Posterior probability of practical equivalence, ``P(|μ| <= rope)``
-        (resp. that ``θ_rope`` is the largest).
+        Posterior probability of practical equivalence (``P(|μ| <= rope)``, or
+        that ``θ_rope`` is the largest).
     p_less : float
         Posterior probability that ``x`` is practically smaller (``p_right``).
     rope : float
-        Half-width of the region of practical equivalence, in the units of the
-        scores.
+        Half-width of the region of practical equivalence, in the scores' units.
     n : int
         Number of pairs (resamples or data sets).
     method : str
-        ``"correlated_t"``, ``"signed_rank"``, ``"sign"`` or ``"hierarchical"``
-        (:func:`~sklearn_bench.stats.bayesian_hierarchical`).
+        ``"correlated_t"``, ``"signed_rank"``, ``"sign"`` or ``"hierarchical"``.
     description : str
-        What was compared, the prior, the ROPE and the posterior probabilities
-        in words.
+        What was compared, the prior, the ROPE and the probabilities in words.
     labels : tuple of two str
         Names of ``x`` and ``y``.
     greater_is_better : bool
-        Whether a larger score is better; decides which probability belongs to
-        which name in :attr:`probabilities` and :attr:`decision`.
+        Decides which probability belongs to which name in
+        :attr:`probabilities` and :attr:`decision`.
     n_dropped : int
-        Units (splits, replicates or data sets) a
-        :class:`~sklearn_bench.BenchmarkResult` left out before the test because a
-        task failed or is missing; 0 for arrays passed directly.
+        Units a :class:`~sklearn_bench.BenchmarkResult` left out before the test
+        because a task failed or is missing; 0 for arrays passed directly.
     standard_error : float
-        Largest Monte Carlo standard error ``sqrt(p (1 − p) / n_draws)`` of
-        the three probabilities; 0 for the closed-form correlated t-test.
+        Largest Monte Carlo standard error ``sqrt(p (1 − p) / n_draws)`` of the
+        three probabilities; 0 for the closed-form correlated t-test.
     details : dict
-        Method-specific quantities: ``mean``, ``scale``, ``df``, ``rho`` of the
-        posterior Student t; ``prior_strength``, ``n_draws``, the per-region
-        counts or ``standard_errors`` of the Monte Carlo tests.
+        Method-specific quantities (posterior ``mean``, ``scale``, ``df``,
+        ``rho``; ``prior_strength``, ``n_draws``, counts).
 
     Examples
     --------
@@ -144,11 +138,8 @@ class BayesianTestResult:
         return self.decide()
 
     def decide(self, threshold=0.95):
-        """The name whose posterior probability reaches ``threshold``.
-
-        Benavoli et al. (2017, Section 3.4): declare a learner practically
-        better, or the two practically equivalent, when that posterior
-        probability is at least ``threshold``; otherwise the data do not decide.
+        """The name whose posterior probability reaches ``threshold``
+        (Benavoli et al. 2017, Section 3.4), else ``"undecided"``.
 
         Parameters
         ----------
@@ -159,7 +150,7 @@ class BayesianTestResult:
         -------
         str
             A label, ``"equivalent"`` or ``"undecided"``; an array of them for a
-            batch of correlated t-tests.
+            batch.
         """
         threshold = real_number(threshold, "threshold")
         if not 0.5 < threshold <= 1:
@@ -329,48 +320,39 @@ def bayesian_correlated_t(
     Parameters
     ----------
     x, y : array-like of shape (n,)
-        Paired scores of two learners on the same ``n`` resamples (folds of
-        repeated k-fold, random train/test splits) of one data set, n >= 2.
-        Or a batch: arrays that broadcast against each other, the resamples
-        along ``axis`` (e.g. ``x`` of shape (n, 1), the reference, and ``y`` of
-        shape (n, m), m other learners); the probabilities and the ``details``
-        are then arrays, one entry per comparison, each equal to that pair's
-        test to the last bit.
+        Paired scores of two learners on the same ``n >= 2`` resamples of one
+        data set. Or a batch: arrays that broadcast against each other, the
+        resamples along ``axis`` (e.g. ``x`` of shape (n, 1), ``y`` of shape
+        (n, m)); the probabilities and ``details`` are then arrays, each entry
+        equal to that pair's test to the last bit.
     delta : float, default=0.0
         The smallest difference that matters: half-width of the region of
-        practical equivalence ``[−delta, delta]``, in the scores' units (e.g. 0.01
-        for an error rate); the result keeps it as ``rope``. ``0`` gives two
-        probabilities and ``p_rope = 0``.
+        practical equivalence ``[−delta, delta]`` in the scores' units (the
+        result's ``rope``). ``0`` gives ``p_rope = 0``.
     rho : float
-        Correlation of the differences, in ``[0, 1)``:
-        ``n_test / (n_test + n_train)`` of one resample (Nadeau & Bengio 2003;
-        ``1/k`` for k-fold cross-validation, ``0.3`` for 70/30 random splits).
-        ``rho/(1 − rho) = n_test/n_train`` is the correction of the
-        corrected t-test. Required: it depends on how the scores were made.
+        Correlation of the differences in ``[0, 1)``, ``n_test / (n_test +
+        n_train)`` of one resample (``1/k`` for k-fold CV; Nadeau & Bengio
+        2003). Required: it depends on how the scores were made.
     labels : tuple of two str, default=("x", "y")
-        Names of ``x`` and ``y`` in :attr:`~BayesianTestResult.probabilities`,
-        :attr:`~BayesianTestResult.decision` and the description.
+        Names of ``x`` and ``y`` in the result.
     greater_is_better : bool
         Whether larger scores are better (``False`` for an error rate).
-        Required.
     axis : int, default=0
         The axis of the resamples of a batch.
 
     Returns
     -------
     BayesianTestResult
-        ``details`` holds ``mean``, ``scale``, ``df``, ``rho``, ``variance``
-        (``scale == 0``: a point-mass posterior).
+        ``details`` holds ``mean``, ``scale``, ``df``, ``rho``, ``variance``.
 
     Notes
     -----
-    Equal to baycomp's ``CorrelatedTTest`` with ``rho = 1/nfolds`` (baycomp
-    1.0's ``runs`` argument fixes ``rho = runs/n``, i.e. k-fold). Differences
-    are rounded to 10 decimals to find constant ones. Zero variance (all
-    differences equal, e.g. all zero): the posterior is a point mass at the
-    mean, as in baycomp, and a ``RuntimeWarning`` says so; the probabilities
-    are then 0 or 1 (a mean exactly on a ROPE boundary counts as equivalent;
-    with ``rope=0`` a mean of exactly 0 gives ``p_greater = p_less = 0.5``).
+    Equal to baycomp's ``CorrelatedTTest`` with ``rho = 1/nfolds``.
+    Differences are rounded to 10 decimals to find constant ones; then the
+    posterior is a point mass at the mean, as in baycomp, with a
+    ``RuntimeWarning``, and the probabilities are 0 or 1 (a mean on a ROPE
+    boundary counts as equivalent; with ``rope=0`` a mean of 0 gives
+    ``p_greater = p_less = 0.5``).
 
     Examples
     --------
@@ -710,18 +692,12 @@ def bayesian_signed_rank(
     Parameters
     ----------
     x, y : array-like of shape (n,)
-        Paired scores of two learners on ``n >= 2`` data sets (e.g. their mean
-        cross-validated scores). Or a batch: arrays that broadcast against
-        each other, the data sets along ``axis`` (e.g. ``x`` of shape (n, 1),
-        the reference, and ``y`` of shape (n, m), m other learners). Every
+        Paired scores of two learners on ``n >= 2`` data sets, or a batch as in
+        :func:`bayesian_correlated_t` (the data sets along ``axis``). Every
         comparison of a batch uses the same draws, so with an integer
-        ``random_state`` each equals that pair's test to the last bit; the
-        probabilities, ``standard_error`` and ``samples`` are then arrays, one
-        entry per comparison.
+        ``random_state`` each equals that pair's test to the last bit.
     delta : float, default=0.0
-        The smallest difference that matters: half-width of the region of
-        practical equivalence, in the scores' units (the result keeps it as
-        ``rope``).
+        As in :func:`bayesian_correlated_t`.
     prior_strength : float, default=0.5
         ``s``, the weight of the pseudo-observation at 0 (baycomp 1.0's and
         Benavoli et al. 2017's choice); ``0`` drops it (the Bayesian bootstrap).
@@ -729,39 +705,31 @@ def bayesian_signed_rank(
         Monte Carlo draws of the Dirichlet weights.
     random_state : int, Generator or RandomState, default=None
         A :class:`numpy.random.RandomState` draws with its legacy
-        ``dirichlet``, so ``RandomState(seed)`` reproduces baycomp's samples for
-        the same seed; ints and Generators use :class:`numpy.random.Generator`.
+        ``dirichlet``, reproducing baycomp's samples for the same seed.
     labels : tuple of two str, default=("x", "y")
     greater_is_better : bool
-        Whether larger scores are better (``False`` for an error rate).
-        Required.
     axis : int, default=0
         The axis of the data sets of a batch.
     shared_draws : dict, default=None
         A dict the caller keeps across calls (empty at first): tests with the
         same integer ``random_state``, ``prior_strength``, ``n_draws`` and
-        number of data sets reuse the Dirichlet draws kept in it. They draw the
-        same weights anyway (the same seed gives the same stream), so every
-        result is unchanged; a report that tests the best learner against 50
-        others draws them once instead of 50 times. One set of draws is kept
-        at a time, up to 4·10⁷ weights.
+        number of data sets reuse the Dirichlet draws kept in it (the same seed
+        draws the same weights anyway, so every result is unchanged). One set
+        of draws is kept at a time, up to 4·10⁷ weights.
 
     Returns
     -------
     BayesianTestResult
         With :attr:`~BayesianTestResult.samples` (shape ``(n_draws, 3)``; a
-        batch's shape without ``axis`` before it) and ``standard_error``, the
-        largest binomial Monte Carlo SE of the three probabilities.
+        batch's shape without ``axis`` before it).
 
     Notes
     -----
-    Differences (and their pairwise sums) are rounded to 10 decimals before
-    they are compared with the ROPE. Deliberate difference from baycomp 1.0:
-    when two regions are equally probable in a draw (within 1e-12) the draw
-    is shared between them; baycomp's ``argmax`` gives it to the first. This
-    matters only for degenerate data: all differences zero with ``rope = 0``
-    gives ``p_greater = p_less = 0.5`` here and ``p_left = 1`` in baycomp. With
-    ``rope > 0`` all differences inside the ROPE give ``p_rope = 1``.
+    Differences and their pairwise sums are rounded to 10 decimals before they
+    are compared with the ROPE. Unlike baycomp 1.0's ``argmax``, a draw in
+    which two regions are equally probable (within 1e-12) is shared between
+    them: all differences zero with ``rope = 0`` gives ``p_greater = p_less =
+    0.5`` here, ``p_left = 1`` in baycomp.
 
     Examples
     --------
@@ -871,9 +839,8 @@ def bayesian_sign_test(
     x, y : array-like of shape (n,)
         Paired scores of two learners on ``n >= 2`` data sets.
     delta : float, default=0.0
-        The smallest difference that matters: half-width of the ROPE (the
-        result keeps it as ``rope``). With ``delta = 0`` the ROPE holds the ties
-        ``d = 0`` and the prior.
+        As in :func:`bayesian_correlated_t`; with ``delta = 0`` the ROPE holds
+        the ties ``d = 0`` and the prior.
     prior_strength : float, default=1.0
         ``s`` (baycomp 1.0's default for its sign test); ``0`` gives the
         Bayesian bootstrap.
@@ -882,8 +849,6 @@ def bayesian_sign_test(
     random_state : int, Generator or RandomState, default=None
     labels : tuple of two str, default=("x", "y")
     greater_is_better : bool
-        Whether larger scores are better (``False`` for an error rate).
-        Required.
 
     Returns
     -------
@@ -892,11 +857,10 @@ def bayesian_sign_test(
 
     Notes
     -----
-    Deliberate difference from baycomp 1.0, which adds 0.0001 to every count
-    "for numerical stability": a region with no difference and no prior gets
-    probability exactly 0 here (the Dirichlet-process posterior), instead of a
-    tiny positive one; the two agree within Monte Carlo error. Ties of the
-    largest region are shared, as in :func:`bayesian_signed_rank`.
+    baycomp 1.0 adds 0.0001 to every count "for numerical stability"; here a
+    region with no difference and no prior gets probability exactly 0 (the
+    two agree within Monte Carlo error). Ties of the largest region are
+    shared, as in :func:`bayesian_signed_rank`.
 
     Examples
     --------
