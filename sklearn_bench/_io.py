@@ -543,15 +543,11 @@ def _locked_message(folder, path, holder):
 @contextlib.contextmanager
 def folder_lock(folder, *, name=_LOCK_NAME):
     """Hold the exclusive write lock of ``folder`` (a path or a :class:`Folder`)
-    for the ``with`` block.
-
-    ``fcntl.flock`` on the file ``name`` in the folder (opened from its handle with
-    ``O_NOFOLLOW``), which the kernel releases when the process ends, even killed;
-    the file (``pid N, since T``) is removed when the block ends. A link, a folder
-    or a hard-linked file at the name is an :class:`UnsafePathError`. Without
-    ``fcntl`` (Windows) the file is created with ``O_EXCL``, and one left by a
-    killed process must be deleted by hand. A second writer does not wait: it gets
-    :class:`FolderLockedError`, naming the lock file.
+    for the ``with`` block: ``fcntl.flock`` on the file ``name`` (``O_NOFOLLOW``;
+    the kernel releases it when the process ends, even killed), removed when the
+    block ends. A second writer gets :class:`FolderLockedError` at once. Without
+    ``fcntl`` (Windows) the file is made with ``O_EXCL`` and one left by a killed
+    process must be deleted by hand.
 
     Examples
     --------

@@ -99,23 +99,6 @@ class PairedComparisonsMixin:
         'H0: mean of auc(C4.5+m) − auc(C4.5) <= 0 (auc, higher is better; across 14...)'
         >>> round(res.statistic, 3), res.df, round(res.pvalue, 4)  # as R's t.test
         (2.846, 13, 0.0069)
-
-        Within one data set run with repeated 10-fold CV, the default is the
-        corrected t on the 100 fold scores:
-
-        >>> from sklearn.datasets import load_breast_cancer
-        >>> from sklearn.model_selection import RepeatedStratifiedKFold
-        >>> from sklearn.naive_bayes import GaussianNB
-        >>> from sklearn.tree import DecisionTreeClassifier
-        >>> from sklearn_bench import BenchmarkExperiment
-        >>> X, y = load_breast_cancer(return_X_y=True)
-        >>> result = BenchmarkExperiment(
-        ...     {"nb": GaussianNB(), "tree": DecisionTreeClassifier(max_depth=2)},
-        ...     cv=RepeatedStratifiedKFold(n_splits=10, n_repeats=10, random_state=0),
-        ...     random_state=0, progress=False).fit({"bc": (X, y)}).results_
-        >>> res = result.paired_test("nb", "tree", dataset="bc")
-        >>> res.method, res.n, res.df
-        ('corrected_t', 100, 99)
         """
         from ..stats import mcnemar_test, paired_test
 

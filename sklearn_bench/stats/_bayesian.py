@@ -221,22 +221,6 @@ class BayesianTestResult:
         ``p_a`` (``a`` practically better), ``p_rope``, ``p_b``, ``decision``,
         ``method``, ``n``, ``rope``, ``standard_error``, ``n_dropped``,
         ``threshold``, ``description``.
-
-        Examples
-        --------
-        Many comparisons, one row each:
-
-        >>> import pandas as pd
-        >>> from sklearn_bench.stats import bayesian_correlated_t
-        >>> tests = [bayesian_correlated_t([0.2, 0.25, 0.22, 0.27], y, delta=0.01,
-        ...     rho=0.25, labels=("A", name), greater_is_better=False)
-        ...     for name, y in [("B", [0.3, 0.31, 0.33, 0.36]),
-        ...                     ("C", [0.21, 0.26, 0.2, 0.28])]]
-        >>> table = pd.concat([t.to_frame() for t in tests], ignore_index=True)
-        >>> table[["a", "b", "p_a", "p_rope", "decision"]].round(3)
-           a  b    p_a  p_rope   decision
-        0  A  B  0.992   0.004          A
-        1  A  C  0.280   0.543  undecided
         """
         import pandas as pd
 
@@ -347,12 +331,9 @@ def bayesian_correlated_t(
 
     Notes
     -----
-    Equal to baycomp's ``CorrelatedTTest`` with ``rho = 1/nfolds``.
-    Differences are rounded to 10 decimals to find constant ones; then the
-    posterior is a point mass at the mean, as in baycomp, with a
-    ``RuntimeWarning``, and the probabilities are 0 or 1 (a mean on a ROPE
-    boundary counts as equivalent; with ``rope=0`` a mean of 0 gives
-    ``p_greater = p_less = 0.5``).
+    Equal to baycomp's ``CorrelatedTTest`` with ``rho = 1/nfolds``. Constant
+    differences (rounded to 10 decimals) give a point-mass posterior and a
+    ``RuntimeWarning`` (the user guide's "Zero variance").
 
     Examples
     --------
@@ -365,15 +346,6 @@ def bayesian_correlated_t(
     {'A': 0.83, 'equivalent': 0.17, 'B': 0.0}
     >>> res.decision
     'undecided'
-
-    A batch, the first learner against two others:
-
-    >>> import numpy as np
-    >>> z = np.column_stack([y, np.add(y, 0.03)])
-    >>> res = bayesian_correlated_t(np.array(x)[:, None], z, delta=0.01, rho=0.1,
-    ...                             greater_is_better=False)
-    >>> res.p_less.round(3), res.decision
-    (array([0.83, 1.  ]), array(['undecided', 'x'], dtype=object))
     """
     greater_is_better = check_bool(greater_is_better, "greater_is_better")
     d, rope, labels = _check_common(
@@ -668,26 +640,15 @@ def bayesian_signed_rank(
 ):
     """Bayesian signed-rank test of paired scores over several data sets.
 
-    Benavoli, Corani, Mangili, Zaffalon & Ruggeri (2014), "A Bayesian Wilcoxon
-    signed-rank test based on the Dirichlet process", ICML; Benavoli et al.
-    (2017, JMLR 18, Section 4). The distribution of ``d = x − y`` over data sets
-    gets a Dirichlet-process prior with strength ``s = prior_strength`` and base
-    measure a point mass at the pseudo-observation ``z0 = 0``. Its posterior
-    weights ``w ~ Dirichlet(s, 1, ..., 1)`` on ``(z0, d_1, ..., d_n)`` give the
-    posterior probabilities of the three regions of the Walsh average
-    ``(Z + Z')/2`` of two independent differences,
-
-    - ``θ_greater = Σ_ij w_i w_j H(z_i + z_j − 2 rope)``,
-    - ``θ_less = Σ_ij w_i w_j H(−z_i − z_j − 2 rope)``,
-    - ``θ_rope = 1 − θ_greater − θ_less``,
-
-    with ``H`` the Heaviside step, ``H(0) = 1/2`` (so a Walsh average exactly
-    on a ROPE boundary counts half; with ``rope = 0`` a zero average is split
-    between the two sides and ``θ_rope = 0``). ``p_greater`` is the posterior
-    probability that ``θ_greater`` is the largest of the three (the most
-    probable region), likewise ``p_rope`` and ``p_less`` (Benavoli et al.
-    2017, Section 4.1; baycomp's ``SignedRankTest.probs``), estimated from
-    ``n_draws`` draws, all at once as matrix products.
+    Benavoli, Corani, Mangili, Zaffalon & Ruggeri (2014), ICML; Benavoli et al.
+    (2017, JMLR 18, Section 4), as the user guide (Bayesian comparisons)
+    writes it: a Dirichlet-process prior of strength ``s = prior_strength`` at
+    the pseudo-observation 0 on the distribution of ``d = x − y``; each draw of
+    its posterior weights gives the probabilities ``θ_greater``, ``θ_rope``,
+    ``θ_less`` of the three regions of the Walsh average ``(Z + Z')/2`` (a
+    Walsh average on a ROPE boundary counts half). ``p_greater`` is the share of
+    ``n_draws`` draws in which ``θ_greater`` is the largest of the three
+    (baycomp's ``SignedRankTest.probs``), likewise ``p_rope`` and ``p_less``.
 
     Parameters
     ----------
@@ -744,14 +705,6 @@ def bayesian_signed_rank(
     (1.0, 'A')
     >>> res.samples.shape
     (50000, 3)
-
-    A batch, B against B shifted by 0.005 and against A, on one set of draws:
-
-    >>> res = bayesian_signed_rank(y[:, None], np.column_stack([y + 0.005, x]),
-    ...                            delta=0.01, random_state=0,
-    ...                            labels=("B", "other"), greater_is_better=True)
-    >>> res.decision, res.samples.shape
-    (array(['equivalent', 'other'], dtype=object), (2, 50000, 3))
     """
     greater_is_better = check_bool(greater_is_better, "greater_is_better")
     d, rope, labels = _check_common(

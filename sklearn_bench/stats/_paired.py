@@ -61,10 +61,9 @@ class PairedTestResult:
     df : float or None
         Degrees of freedom of the t, F and χ² tests; ``None`` for the others.
     estimate : float
-        Mean of ``x − y`` (``"t"``, ``"corrected_t"``, ``"permutation"``), the
-        Hodges–Lehmann pseudo-median (``"wilcoxon"``), the median (``"sign"``),
-        ``p_11`` or the mean of the differences (5×2cv t and F), ``(b − c)/n``
-        (McNemar's).
+        Mean of ``x − y`` (``"t"``, ``"corrected_t"``, ``"permutation"``, 5×2cv
+        F), the Hodges–Lehmann pseudo-median (``"wilcoxon"``), the median
+        (``"sign"``), ``p_11`` (5×2cv t), ``(b − c)/n`` (McNemar's).
     n : int
         Number of pairs the statistic uses (after any zeros were dropped; the
         discordant cases for McNemar's).
@@ -75,11 +74,10 @@ class PairedTestResult:
     null_hypothesis : str
         The null hypothesis in words, e.g. ``"H0: mean of x − y >= 0"``.
     pvalue_standard_error : float
-        Monte Carlo standard error of ``pvalue``; 0 for exact and analytic p-values.
+        Monte Carlo standard error of ``pvalue``; 0 for exact and analytic ones.
     n_dropped : int
-        Units (splits, replicates or data sets) a
-        :class:`~sklearn_bench.BenchmarkResult` left out before the test because a
-        task failed or is missing; 0 for arrays passed directly.
+        Units a :class:`~sklearn_bench.BenchmarkResult` left out before the test
+        because a task failed or is missing; 0 for arrays passed directly.
     details : dict
         Method-specific quantities (``r_plus``, ``r_minus``, ``z``, ``wins``, ...).
 
@@ -1156,30 +1154,27 @@ def paired_test(
 def smallest_attainable_pvalue(method, n, *, alternative="two-sided"):
     """The smallest p-value a paired test can give with ``n`` pairs.
 
-    With few data sets a rank test cannot reject at all: the most extreme
-    arrangement (every difference of one sign) has null probability
-    ``2^−n`` per tail, so with 4 data sets a two-sided signed-rank or sign test
-    never gives p below ``2 · 2^−4 = 0.125`` (Demšar 2006 uses at least 6 for
-    α = 0.05). A report says so instead of "not significant".
+    With few data sets a rank test cannot reject at all: with 4 data sets a
+    two-sided signed-rank or sign test never gives p below ``2 · 2^−4 =
+    0.125`` (Demšar 2006 uses at least 6 for α = 0.05). A report says so
+    instead of "not significant".
 
     Parameters
     ----------
     method : {"t", "corrected_t", "wilcoxon", "sign", "permutation", "5x2cv", \
 "5x2cv_f"}
-        The test of :func:`paired_test`. ``"wilcoxon"`` is its exact form
-        (n <= 50; larger ``n`` use the normal approximation and can reach any
-        practical level); ``"permutation"`` its exact sign-flip enumeration.
+        The test of :func:`paired_test` (``"wilcoxon"``, ``"permutation"``:
+        their exact forms).
     n : int
-        Number of pairs (data sets, or the test's units), ``>= 1``.
+        Number of pairs, ``>= 1``.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
 
     Returns
     -------
     float
         ``min(1, 2^(1−n))`` two-sided and ``2^−n`` one-sided for the rank,
-        sign and permutation tests (the normal approximation's p at the most
-        extreme signed-rank sum for ``"wilcoxon"`` with n > 50); 0 for the t
-        tests (``n >= 2``), whose statistic is unbounded.
+        sign and permutation tests (for ``"wilcoxon"`` with n > 50 the normal
+        approximation's at the most extreme sum); 0 for the t tests.
 
     Examples
     --------
