@@ -334,14 +334,7 @@ class BenchmarkResult(
         missing = [c for c in [*_KEYS, "value"] if c not in scores.columns]
         if missing:
             raise ValueError(f"`scores` lacks the columns {missing}.")
-        df = pd.DataFrame(index=pd.RangeIndex(len(scores)))
-        df["dataset"] = self._categorical(
-            scores["dataset"], list(self.datasets), "dataset"
-        )
-        df["learner"] = self._categorical(scores["learner"], self.learners, "learner")
-        for col in ["split", "replicate", "fold"]:
-            df[col] = np.asarray(scores[col], dtype=np.int64)
-        df["metric"] = self._categorical(scores["metric"], list(self.metrics), "metric")
+        df = self._keys(scores, ["dataset", "learner", "metric"])
         for col in _FLOAT_COLUMNS:
             df[col] = (
                 np.asarray(scores[col], dtype=np.float64)
@@ -364,16 +357,22 @@ class BenchmarkResult(
         df["failed"] = failed
         return df[_SCORE_COLUMNS]
 
+    def _keys(self, table, names, ints=("split", "replicate", "fold")):
+        """A new frame of ``table``'s columns ``names`` as categoricals of the
+        result's data sets, learners or metrics, and ``ints`` as int64."""
+        known = {"dataset": self.datasets, "learner": self.learners}
+        df = pd.DataFrame(index=pd.RangeIndex(len(table)))
+        for col in names:
+            categories = list(known.get(col, self.metrics))
+            df[col] = self._categorical(table[col], categories, col)
+        for col in ints:
+            df[col] = np.asarray(table[col], dtype=np.int64)
+        return df
+
     def _normalise_predictions(self, predictions):
-        df = pd.DataFrame(index=pd.RangeIndex(len(predictions)))
-        df["dataset"] = self._categorical(
-            predictions["dataset"], list(self.datasets), "dataset"
+        df = self._keys(
+            predictions, ["dataset", "learner"], ["split", "replicate", "fold", "row"]
         )
-        df["learner"] = self._categorical(
-            predictions["learner"], self.learners, "learner"
-        )
-        for col in ["split", "replicate", "fold", "row"]:
-            df[col] = np.asarray(predictions[col], dtype=np.int64)
         df["correct"] = pd.array(
             predictions["correct"] if "correct" in predictions else [pd.NA] * len(df),
             dtype="boolean",
@@ -386,12 +385,7 @@ class BenchmarkResult(
         return df[_PREDICTION_COLUMNS]
 
     def _normalise_losses(self, losses):
-        df = pd.DataFrame(index=pd.RangeIndex(len(losses)))
-        for col, names in (("dataset", list(self.datasets)), ("learner", self.learners),
-                           ("metric", list(self.metrics))):  # fmt: skip
-            df[col] = self._categorical(losses[col], names, col)
-        for col in ["split", "row"]:
-            df[col] = np.asarray(losses[col], dtype=np.int64)
+        df = self._keys(losses, ["dataset", "learner", "metric"], ["split", "row"])
         df["loss"] = np.asarray(losses["loss"], dtype=np.float64)
         return df[["dataset", "learner", "split", "metric", "row", "loss"]]
 
