@@ -116,29 +116,26 @@ class BayesianMixin:
             "labels": (a, b),
             "greater_is_better": self.metrics[metric],
         }
+        if dataset is not None and method not in (None, "correlated_t"):
+            raise ValueError(
+                "Within one data set `method` must be 'correlated_t'; got "
+                f"{method!r} (the signed-rank and sign tests compare data sets)."
+            )
+        if prior_strength is not None and (
+            dataset is not None or method == "hierarchical"
+        ):
+            raise ValueError(
+                "`prior_strength` applies only to the signed-rank and sign tests "
+                "across data sets; the correlated t-test has a non-informative "
+                "prior, the hierarchical model's are arguments of "
+                "stats.bayesian_hierarchical."
+            )
         if dataset is not None:
-            method = "correlated_t" if method is None else method
-            if method != "correlated_t":
-                raise ValueError(
-                    "Within one data set `method` must be 'correlated_t'; got "
-                    f"{method!r} (the signed-rank and sign tests compare data sets)."
-                )
-            if prior_strength is not None:
-                raise ValueError(
-                    "`prior_strength` applies only across data sets (signed-rank and "
-                    "sign tests); the correlated t-test has a non-informative prior."
-                )
             x, y, rho, scope, n_dropped = _bayesian_select.correlated_splits(
                 self, a, b, metric=metric, dataset=dataset, rho=rho
             )
             res = bayesian_correlated_t(x, y, rho=rho, **common)
         elif method == "hierarchical":
-            if prior_strength is not None:
-                raise ValueError(
-                    "`prior_strength` applies only to the signed-rank and sign tests; "
-                    "the hierarchical model's priors are arguments of "
-                    "stats.bayesian_hierarchical."
-                )
             x, y, rhos, scope, n_dropped = _bayesian_select.hierarchical_splits(
                 self, a, b, metric=metric, rho=rho
             )
