@@ -19,13 +19,6 @@ from ..stats import (
 from . import _select
 
 
-def _scope_words(dataset, n_blocks):
-    """Where the blocks of a test of all learners come from, in words."""
-    if dataset is None:
-        return f"across {n_blocks} data sets"
-    return f"within data set {dataset!r} over {n_blocks} replicates"
-
-
 class AllLearnersMixin:
     """:meth:`friedman`, :meth:`pairwise_tests`, :meth:`skillings_mack_test`
     and :meth:`global_permutation_test`."""
@@ -41,12 +34,6 @@ class AllLearnersMixin:
         if dataset is not None:
             dataset = _select.check_dataset(self, dataset)
         return metric, _select.blocks(self, learners, metric=metric, dataset=dataset)
-
-    def _say_scope(self, res, metric, scope):
-        """``res`` whose null hypothesis names the metric, its direction and the
-        blocks."""
-        words = _select.direction_words(self, metric)
-        return replace(res, null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})")
 
     def friedman(
         self,
@@ -214,9 +201,11 @@ class AllLearnersMixin:
         # has), so that each pair is written better ranked − worse ranked
         sign = -1.0 if self.metrics[metric] else 1.0
         ranks = (sign * table.dropna()).rank(axis=1).mean(axis=0)
-        scope = _scope_words(dataset, len(table))
-        if dataset is None:  # the data sets left out (incomplete_datasets' rule)
-            scope += _select.left_out_words(table.attrs.get("n_dropped", 0))
+        if dataset is None:  # and the data sets left out (incomplete_datasets')
+            n_dropped = table.attrs.get("n_dropped", 0)
+            scope = f"across {len(table)} data sets{_select.left_out_words(n_dropped)}"
+        else:
+            scope = f"within data set {dataset!r} over {len(table)} replicates"
         table = table[list(ranks.sort_values(kind="stable").index)]
         common = {
             "alpha": alpha,
@@ -234,7 +223,8 @@ class AllLearnersMixin:
                 missing=missing,
                 **common,
             )
-        return self._say_scope(res, metric, scope)
+        words = _select.direction_words(self, metric)
+        return replace(res, null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})")
 
     def skillings_mack_test(self, *, metric=None, n_resamples=None, random_state=None):
         """Skillings–Mack test of all learners over data sets with missing cells.
