@@ -749,13 +749,10 @@ class BenchmarkResult(
     def save(self, path, *, format="csv"):
         """Write the result to the directory ``path`` in plain formats.
 
-        ``metadata.json`` holds the metrics with their direction, the data sets
-        with their problem (and their ``source``, measured or simulated, when
-        the run recorded one), the learners in order and :attr:`info`;
-        ``scores.csv`` (or ``.parquet``) the scores, ``predictions.csv`` the
-        kept predictions and ``losses.csv`` the pointwise losses. CSV floats
-        are written with the shortest exact repr and read back bit-identically.
-        Nothing is pickled.
+        ``metadata.json`` (metrics, data sets with their problem and source,
+        learners, :attr:`info`), ``scores.csv`` (or ``.parquet``),
+        ``predictions.csv`` and ``losses.csv``. CSV floats are written with the
+        shortest exact repr and read back bit-identically. Nothing is pickled.
 
         Parameters
         ----------

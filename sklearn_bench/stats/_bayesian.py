@@ -1,21 +1,10 @@
-"""Bayesian comparisons of two learners with a region of practical equivalence.
-
-Instead of a p-value, the posterior probabilities that ``x`` is practically
-larger than ``y``, that the two are practically equivalent (their difference
-lies within the region of practical equivalence, the ROPE ``[−rope, rope]``),
-and that ``x`` is practically smaller (Benavoli, Corani, Demšar & Zaffalon
-2017, "Time for a change", JMLR 18):
-
-- :func:`bayesian_correlated_t`: one data set, correlated resampling scores
-  (Corani & Benavoli 2015), closed form;
-- :func:`bayesian_signed_rank` and :func:`bayesian_sign_test`: several data sets,
-  Dirichlet-process posteriors (Benavoli et al. 2014; 2017, Section 4), Monte
-  Carlo, vectorised.
-
-All work on ``d = x − y``; the orientation and the probabilities' order
-``(p_greater, p_rope, p_less)`` are those of baycomp's ``(p_left, p_rope,
-p_right)`` for ``two_on_single(x, y)`` / ``two_on_multiple(x, y)``.
-"""
+"""Bayesian comparisons of two learners with a region of practical equivalence
+(the ROPE ``[−rope, rope]``; Benavoli, Corani, Demšar & Zaffalon 2017, JMLR 18):
+the posterior probabilities that ``d = x − y`` is practically positive, within
+the ROPE, or negative, in the order and orientation of baycomp's ``(p_left,
+p_rope, p_right)``. :func:`bayesian_correlated_t` on one data set (closed form),
+:func:`bayesian_signed_rank` and :func:`bayesian_sign_test` across data sets
+(Dirichlet-process posteriors, Monte Carlo, vectorised)."""
 
 import warnings
 from dataclasses import dataclass, field

@@ -278,9 +278,6 @@ class PairedTestResult:
         >>> es = paired_test(x, y).effect_size
         >>> es.name, round(es.estimate, 3), es.magnitude
         ('cohens_dz', 1.411, 'large')
-        >>> es = paired_test(x, y, method="wilcoxon").effect_size
-        >>> es.name, round(es.estimate, 3)
-        ('rank_biserial', 0.956)
         """
         d = self._differences
         if d is None:
@@ -297,13 +294,9 @@ class PairedTestResult:
         return replace(res, _interval=None) if self.method == "corrected_t" else res
 
     def to_dict(self, confidence_level=0.95):
-        """The result as a flat ``dict``, interval first (it matters most).
-
-        The standardised effect size (:attr:`effect_size`) follows the p-value:
-        ``effect_size``, ``effect_size_estimate``, ``effect_size_ci_low``,
-        ``effect_size_ci_high`` (NaN where no interval), ``effect_size_magnitude``
-        and ``effect_size_magnitude_source``.
-        """
+        """The result as a flat ``dict``, interval first (it matters most), the
+        :attr:`effect_size` after the p-value (``effect_size``,
+        ``effect_size_estimate``, ``effect_size_ci_low``, ..., NaN where none)."""
         check_confidence_level(confidence_level)
         try:
             ci = self.confidence_interval(confidence_level)
