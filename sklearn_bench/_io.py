@@ -100,10 +100,9 @@ class Folder:
 
     @classmethod
     def open(cls, path, *, create=False, link=True):
-        """Hold the folder ``path`` (created with its parents if ``create``);
-        an :class:`UnsafePathError` if it is not a folder (a file, a link to a
-        missing folder) or, without ``link``, if it is a link (a folder name the
-        package chose itself, where a planted link would redirect writes)."""
+        """Hold the folder ``path`` (made if ``create``); :class:`UnsafePathError`
+        if it is not a folder or, without ``link`` (a name the package chose, where
+        a planted link would redirect writes), if it is a link."""
         path = Path(path)
         if create:
             with contextlib.suppress(FileExistsError):
@@ -149,9 +148,8 @@ class Folder:
                        lambda: os.readlink(at, dir_fd=fd))  # fmt: skip
 
     def child(self, rel, *, create=False):
-        """The folder ``rel`` (a relative path) below this one, held open;
-        missing folders are made when ``create``. An :class:`UnsafePathError`
-        if a part of ``rel`` is a link or not a folder."""
+        """The folder ``rel`` below this one, held open (made if ``create``);
+        :class:`UnsafePathError` if a part of it is a link or not a folder."""
         folder = Folder(None if self.fd is None else os.dup(self.fd), self.path)
         try:
             for part in Path(rel).parts:
@@ -192,9 +190,8 @@ class Folder:
         return os.fdopen(handle, mode, encoding=encoding, newline=newline)
 
     def read_text(self, name, limit=2**24):
-        """The text of the regular file ``name`` of this folder (at most
-        ``limit`` bytes), or ``None`` if there is none (a link, a folder or a
-        FIFO is not read)."""
+        """The text of the regular file ``name`` (at most ``limit`` bytes), or
+        ``None`` (a link, a folder or a FIFO is not read)."""
         at, fd = self._at(name)
         try:
             handle = os.open(at, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW, dir_fd=fd)
@@ -335,9 +332,8 @@ def writes_into(argument):
 
 
 def _parent_of(path):
-    """The held folder of ``path``'s folder (to be closed), its name and
-    whether it must be new: from the innermost held folder below which it
-    lies, else from its own folder (reached as the caller named it)."""
+    """``path``'s folder held open (from the innermost held folder it lies below,
+    else as named), its name and whether it must be new."""
     path = Path(path)
     held = _held_for(path)
     if held is None:
@@ -543,15 +539,11 @@ def _locked_message(folder, path, holder):
 @contextlib.contextmanager
 def folder_lock(folder, *, name=_LOCK_NAME):
     """Hold the exclusive write lock of ``folder`` (a path or a :class:`Folder`)
-    for the ``with`` block.
-
-    ``fcntl.flock`` on the file ``name`` in the folder (opened from its handle with
-    ``O_NOFOLLOW``), which the kernel releases when the process ends, even killed;
-    the file (``pid N, since T``) is removed when the block ends. A link, a folder
-    or a hard-linked file at the name is an :class:`UnsafePathError`. Without
-    ``fcntl`` (Windows) the file is created with ``O_EXCL``, and one left by a
-    killed process must be deleted by hand. A second writer does not wait: it gets
-    :class:`FolderLockedError`, naming the lock file.
+    for the ``with`` block: ``fcntl.flock`` on the file ``name`` (``O_NOFOLLOW``;
+    the kernel releases it when the process ends, even killed), removed when the
+    block ends. A second writer gets :class:`FolderLockedError` at once. Without
+    ``fcntl`` (Windows) the file is made with ``O_EXCL`` and one left by a killed
+    process must be deleted by hand.
 
     Examples
     --------

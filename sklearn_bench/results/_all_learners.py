@@ -19,13 +19,6 @@ from ..stats import (
 from . import _select
 
 
-def _scope_words(dataset, n_blocks):
-    """Where the blocks of a test of all learners come from, in words."""
-    if dataset is None:
-        return f"across {n_blocks} data sets"
-    return f"within data set {dataset!r} over {n_blocks} replicates"
-
-
 class AllLearnersMixin:
     """:meth:`friedman`, :meth:`pairwise_tests`, :meth:`skillings_mack_test`
     and :meth:`global_permutation_test`."""
@@ -42,12 +35,6 @@ class AllLearnersMixin:
             dataset = _select.check_dataset(self, dataset)
         return metric, _select.blocks(self, learners, metric=metric, dataset=dataset)
 
-    def _say_scope(self, res, metric, scope):
-        """``res`` whose null hypothesis names the metric, its direction and the
-        blocks."""
-        words = _select.direction_words(self, metric)
-        return replace(res, null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})")
-
     def friedman(
         self,
         *,
@@ -59,35 +46,29 @@ class AllLearnersMixin:
     ):
         """Friedman's test of all learners (Demšar 2006, Section 3.2.2).
 
-        ``dataset=None``: blocks are the data sets, each learner's value its mean
-        performance over the replicates; a data set name: blocks are that data
-        set's replicates, and the test is conditional on that learning sample
-        (Hothorn et al. 2005): its type I error for "on new data of the kind" is
-        far above α (``benchmarks/calibration.py``). Ranks follow the metric's
+        Blocks are the data sets (``dataset=None``; each learner's mean over
+        the replicates) or one data set's replicates, a test conditional on
+        that learning sample (Hothorn et al. 2005). Ranks follow the metric's
         direction (rank 1 = best).
 
         Parameters
         ----------
         dataset : str, default=None
         metric : str, default=None
-            The first metric by default.
         tie_correction : bool, default=True
-            As in :func:`~sklearn_bench.stats.friedman_test` (R's
-            ``friedman.test``); ``False`` gives Demšar's formula as printed.
+            As in :func:`~sklearn_bench.stats.friedman_test`.
         exact : bool or None, default=None
-            As in :func:`~sklearn_bench.stats.friedman_test`: the exact
-            permutation p-value where it can be enumerated (``None``), always
-            (``True``) or the χ² approximation (``False``).
+            As in :func:`~sklearn_bench.stats.friedman_test`.
         method : {"friedman", "quade", "aligned_ranks", "durbin", "rm_anova"}, \
         default="friedman"
-            Friedman's test, :func:`~sklearn_bench.stats.quade_test`,
+            The test: :func:`~sklearn_bench.stats.friedman_test`,
+            :func:`~sklearn_bench.stats.quade_test`,
             :func:`~sklearn_bench.stats.friedman_aligned_ranks_test`,
-            :func:`~sklearn_bench.stats.durbin_test` (across data sets whose missing
-            cells form a balanced incomplete block design) or
-            :func:`~sklearn_bench.stats.rm_anova` (autorank's parametric omnibus
-            test, a sensitivity analysis; its follow-up is :meth:`pairwise_tests`
-            with ``method="tukey"``). ``tie_correction`` and ``exact`` are
-            Friedman's only.
+            :func:`~sklearn_bench.stats.durbin_test` (across data sets with
+            missing cells in a balanced incomplete block design) or
+            :func:`~sklearn_bench.stats.rm_anova` (parametric, a sensitivity
+            analysis; its post-hoc is :meth:`pairwise_tests` with
+            ``method="tukey"``).
 
         Returns
         -------
@@ -119,19 +100,17 @@ class AllLearnersMixin:
             )
         metric, table = self._all_blocks(metric, dataset, missing=method == "durbin")
         gib = self.metrics[metric]
-        if method == "durbin":
-            res = durbin_test(table, greater_is_better=gib)
-        elif method == "quade":
-            res = quade_test(table, greater_is_better=gib)
-        elif method == "aligned_ranks":
-            res = friedman_aligned_ranks_test(table, greater_is_better=gib)
-        elif method == "rm_anova":
+        if method == "rm_anova":
             res = rm_anova(table)
-        else:
+        elif method == "friedman":
             res = friedman_test(
                 table, greater_is_better=gib, tie_correction=tie_correction,
                 exact=exact,
             )  # fmt: skip
+        else:
+            tests = {"durbin": durbin_test, "quade": quade_test}
+            test = tests.get(method, friedman_aligned_ranks_test)
+            res = test(table, greater_is_better=gib)
         left_out = _select.left_out_words(table.attrs.get("n_dropped", 0))
         if dataset is None and left_out:
             res = replace(
@@ -153,48 +132,31 @@ class AllLearnersMixin:
     ):
         """Paired tests of every pair of learners, corrected for multiplicity.
 
-        Each pair is tested on its own two columns (Benavoli, Corani & Mangili
-        2016: unlike Nemenyi's test, no other learner changes the verdict on a
-        pair), then the ``k (k − 1) / 2`` p-values are adjusted by Holm,
-        Shaffer's static or Bergmann–Hommel's procedure (García & Herrera 2008).
-        Delegates to :func:`sklearn_bench.stats.pairwise_tests`, with the
-        learners in the order of their average rank over the blocks (rank 1 =
-        best), so that every pair is written better ranked first:
-        ``learner_i − learner_j``, as the report writes it.
+        :func:`sklearn_bench.stats.pairwise_tests` (or
+        :func:`~sklearn_bench.stats.tukey_hsd` for ``method="tukey"``) on the
+        blocks of :meth:`friedman`, with the learners in the order of their
+        average rank (best first), so that every pair is written
+        ``learner_i − learner_j`` as the report writes it.
 
         Parameters
         ----------
         method : {"wilcoxon", "sign", "conover", "siegel", "miller", "quade", \
 "nemenyi", "exact_ranksum", "tukey"}, default="wilcoxon"
-            The paired tests (each pair on its own columns), a Friedman-type
-            post-hoc on the ranks of all learners (the exact rank-sum
-            differences of Eisinga et al. 2017 among them; see
-            :func:`~sklearn_bench.stats.pairwise_tests`), or ``"tukey"``:
+            As in :func:`~sklearn_bench.stats.pairwise_tests`; ``"tukey"``:
             Tukey's HSD on the repeated-measures ANOVA's residual
-            (:func:`~sklearn_bench.stats.tukey_hsd`, ``design="blocks"``;
-            autorank's parametric post-hoc), ``adjust`` ignored (the studentized
-            range controls the family-wise error), ``missing`` must be
-            ``"raise"``.
-        adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", \
-"hochberg", "hommel", "finner", "holland", "li", "rom", "none", \
-"single_step"}, default=None
-            ``None``: ``"single_step"`` for Nemenyi and Miller, ``"shaffer"``
-            otherwise.
+            (``adjust`` ignored, ``missing`` must be ``"raise"``).
+        adjust : str, default=None
+            As in :func:`~sklearn_bench.stats.pairwise_tests`.
         alpha : float, default=0.05
-            Family-wise level of the tests (``reject``, ``significant``).
+            Family-wise level of the tests.
         confidence_level : float, default=0.95
             Level of the pairs' intervals (simultaneous for Tukey's).
         metric : str, default=None
-            The first metric by default.
         dataset : str, default=None
-            ``None``: blocks are the data sets (per-data-set mean performances);
-            a name: blocks are that data set's replicates.
         missing : {"raise", "pairwise"}, default="raise"
-            Across data sets only. ``"raise"``: every learner must have every
-            data set. ``"pairwise"``: each pair is tested on the data sets both
-            learners finished (a learner whose task failed on any replicate of a
-            data set, or that has fewer replicates there, counts as missing on
-            it); the frame's ``n`` says how many.
+            Across data sets only. ``"pairwise"``: each pair is tested on the
+            data sets both learners finished (every replicate); the frame's
+            ``n`` says how many.
         zero_method : str, default="demsar"
             Wilcoxon only; see :func:`~sklearn_bench.stats.paired_test`.
 
@@ -239,46 +201,44 @@ class AllLearnersMixin:
         # has), so that each pair is written better ranked − worse ranked
         sign = -1.0 if self.metrics[metric] else 1.0
         ranks = (sign * table.dropna()).rank(axis=1).mean(axis=0)
-        scope = _scope_words(dataset, len(table))
-        if dataset is None:  # the data sets left out (incomplete_datasets' rule)
-            scope += _select.left_out_words(table.attrs.get("n_dropped", 0))
+        if dataset is None:  # and the data sets left out (incomplete_datasets')
+            n_dropped = table.attrs.get("n_dropped", 0)
+            scope = f"across {len(table)} data sets{_select.left_out_words(n_dropped)}"
+        else:
+            scope = f"within data set {dataset!r} over {len(table)} replicates"
         table = table[list(ranks.sort_values(kind="stable").index)]
+        common = {
+            "alpha": alpha,
+            "confidence_level": confidence_level,
+            "greater_is_better": self.metrics[metric],
+        }
         if method == "tukey":
-            res = tukey_hsd(
+            res = tukey_hsd(table, **common)
+        else:
+            res = pairwise_tests(
                 table,
-                alpha=alpha,
-                confidence_level=confidence_level,
-                greater_is_better=self.metrics[metric],
+                method=method,
+                adjust=adjust,
+                zero_method=zero_method,
+                missing=missing,
+                **common,
             )
-            return self._say_scope(res, metric, scope)
-        res = pairwise_tests(
-            table,
-            method=method,
-            adjust=adjust,
-            alpha=alpha,
-            confidence_level=confidence_level,
-            zero_method=zero_method,
-            greater_is_better=self.metrics[metric],
-            missing=missing,
-        )
-        return self._say_scope(res, metric, scope)
+        words = _select.direction_words(self, metric)
+        return replace(res, null_hypothesis=f"{res.null_hypothesis} ({words}; {scope})")
 
     def skillings_mack_test(self, *, metric=None, n_resamples=None, random_state=None):
         """Skillings–Mack test of all learners over data sets with missing cells.
 
-        Friedman's test for incomplete blocks (Skillings & Mack 1981; with no
-        missing cell, Friedman's χ²_F without the tie correction): a learner that
-        failed on a data set (a NaN score on any replicate, or fewer replicates than
-        the others there) is missing on it rather than dropped with all its other
-        data sets. Delegates to :func:`sklearn_bench.stats.skillings_mack_test`.
+        :func:`sklearn_bench.stats.skillings_mack_test`, Friedman's test for
+        incomplete blocks (Skillings & Mack 1981): a learner that failed on a
+        data set (on any replicate) is missing on it rather than dropped with
+        all its other data sets.
 
         Parameters
         ----------
         metric : str, default=None
-            The first metric by default.
         n_resamples : int, default=None
-            ``None``: χ² p-value; an integer: Monte Carlo p-value from that many
-            within-block permutations.
+            ``None``: χ² p-value; an integer: Monte Carlo p-value.
         random_state : int, numpy Generator or RandomState, default=None
 
         Returns
@@ -316,18 +276,15 @@ class AllLearnersMixin:
     ):
         """Hothorn et al. (2005) permutation test of t* on one data set, eq. (3).
 
-        Blocks are the data set's replicates, one column per learner; delegates
-        to :func:`sklearn_bench.stats.global_permutation_test`. t* does not
-        depend on the metric's direction. The test is conditional on the data
-        set's learning sample (Hothorn et al. 2005, Sec. 3), like the replicate
-        ``"t"`` of :meth:`paired_test`; it is not a test of performance on new
-        data of the kind.
+        :func:`sklearn_bench.stats.global_permutation_test` on the data set's
+        replicates, one column per learner. Like the replicate ``"t"`` of
+        :meth:`paired_test`, it is conditional on the data set's learning
+        sample, not a test of performance on new data of the kind.
 
         Parameters
         ----------
         dataset : str
         metric : str, default=None
-            The first metric by default.
         n_resamples : int, default=9999
         random_state : int, numpy Generator or RandomState, default=None
 

@@ -43,20 +43,17 @@ class BayesianMixin:
     ):
         """Posterior probabilities that ``a`` or ``b`` is practically better.
 
-        Benavoli, Corani, Demšar & Zaffalon (2017): instead of a p-value, the
-        posterior probabilities that ``a`` is better than ``b`` by more than
-        ``delta`` (in the metric's direction), that they are practically equivalent
-        (the difference lies in the ROPE ``[−delta, delta]``), and that ``b`` is
-        better.
-
-        ``dataset`` given: the Bayesian correlated t-test
-        (:func:`~sklearn_bench.stats.bayesian_correlated_t`) on the units of
-        ``paired_test(method="corrected_t")``, ``rho = n_test / (n_test +
-        n_train)`` from its ratio; across data sets the Bayesian signed-rank
-        test (or ``method="sign"``) on the per-data-set means, or
-        ``method="hierarchical"`` (Corani et al. 2017, the ``[bayes]`` extra) on
-        every split score, for the *next* data set. Failed tasks are dropped as
-        in :meth:`paired_test` (``n_dropped``).
+        Benavoli, Corani, Demšar & Zaffalon (2017): the posterior probabilities
+        that ``a`` is better than ``b`` by more than ``delta`` (in the metric's
+        direction), that the two are practically equivalent (the difference
+        lies in the ROPE ``[−delta, delta]``), and that ``b`` is better. Within
+        a data set :func:`~sklearn_bench.stats.bayesian_correlated_t` on the
+        units of ``paired_test(method="corrected_t")``, ``rho = n_test / (n_test
+        + n_train)``; across data sets
+        :func:`~sklearn_bench.stats.bayesian_signed_rank` (or
+        :func:`~sklearn_bench.stats.bayesian_sign_test`) on the per-data-set
+        means, or :func:`~sklearn_bench.stats.bayesian_hierarchical` on every
+        split score. Failed tasks are dropped as in :meth:`paired_test`.
 
         Parameters
         ----------
@@ -64,38 +61,31 @@ class BayesianMixin:
             The learners.
         dataset : str, default=None
         delta : float, default=None
-            The smallest difference that matters, in the metric's units (the
-            result's ``rope``). ``None``: the package's one default Δ, 0.01 for a
-            metric on a [0, 1] scale (error rate, accuracy, AUC, F1, ...); any
-            other metric raises ``ValueError``.
+            The ROPE's half-width, in the metric's units. ``None``: the package's
+            one default Δ, 0.01 for a metric on a [0, 1] scale; any other metric
+            raises ``ValueError``.
         metric : str, default=None
-            The first metric by default.
         method : {"correlated_t", "signed_rank", "sign", "hierarchical"}, default=None
             ``None``: ``"correlated_t"`` within a data set, ``"signed_rank"``
             across data sets.
         rho : float, default=None
-            Correlated t-test and hierarchical model: the correlation instead of
-            the one from the split sizes.
+            Correlated t-test and hierarchical model: instead of the one from the
+            split sizes.
         prior_strength : float, default=None
-            Signed-rank and sign tests: the Dirichlet-process prior strength
-            (``None``: their defaults, 0.5 and 1).
+            Signed-rank and sign tests (``None``: their defaults).
         n_draws : int, default=None
-            Monte Carlo draws of the signed-rank and sign tests (``None``:
-            :data:`N_SAMPLES`, the report's); for the hierarchical model the posterior
-            draws over its 4 chains (``None``: 4000, the report's).
+            Monte Carlo draws (``None``: :data:`N_SAMPLES`; 4000 over the 4
+            chains of the hierarchical model), the report's.
         random_state : int, numpy Generator, RandomState or None, default=0
-            The report's seed, so that the defaults reproduce the report's
-            probabilities; ``None`` draws fresh randomness.
+            The report's seed: the defaults reproduce the report's probabilities.
         shared_draws : dict, default=None
-            Signed-rank test: a dict in which tests with one integer
-            ``random_state`` share their Dirichlet draws
-            (:func:`~sklearn_bench.stats.bayesian_signed_rank`).
+            Signed-rank test, as in
+            :func:`~sklearn_bench.stats.bayesian_signed_rank`.
 
         Returns
         -------
         BayesianTestResult
-            ``probabilities`` is ``{a: ..., "equivalent": ..., b: ...}``; the
-            description names the metric, its direction, the scope and the
+            Its description names the metric, its direction, the scope and the
             source of ``rho``.
 
         Examples
@@ -126,29 +116,26 @@ class BayesianMixin:
             "labels": (a, b),
             "greater_is_better": self.metrics[metric],
         }
+        if dataset is not None and method not in (None, "correlated_t"):
+            raise ValueError(
+                "Within one data set `method` must be 'correlated_t'; got "
+                f"{method!r} (the signed-rank and sign tests compare data sets)."
+            )
+        if prior_strength is not None and (
+            dataset is not None or method == "hierarchical"
+        ):
+            raise ValueError(
+                "`prior_strength` applies only to the signed-rank and sign tests "
+                "across data sets; the correlated t-test has a non-informative "
+                "prior, the hierarchical model's are arguments of "
+                "stats.bayesian_hierarchical."
+            )
         if dataset is not None:
-            method = "correlated_t" if method is None else method
-            if method != "correlated_t":
-                raise ValueError(
-                    "Within one data set `method` must be 'correlated_t'; got "
-                    f"{method!r} (the signed-rank and sign tests compare data sets)."
-                )
-            if prior_strength is not None:
-                raise ValueError(
-                    "`prior_strength` applies only across data sets (signed-rank and "
-                    "sign tests); the correlated t-test has a non-informative prior."
-                )
             x, y, rho, scope, n_dropped = _bayesian_select.correlated_splits(
                 self, a, b, metric=metric, dataset=dataset, rho=rho
             )
             res = bayesian_correlated_t(x, y, rho=rho, **common)
         elif method == "hierarchical":
-            if prior_strength is not None:
-                raise ValueError(
-                    "`prior_strength` applies only to the signed-rank and sign tests; "
-                    "the hierarchical model's priors are arguments of "
-                    "stats.bayesian_hierarchical."
-                )
             x, y, rhos, scope, n_dropped = _bayesian_select.hierarchical_splits(
                 self, a, b, metric=metric, rho=rho
             )
@@ -198,21 +185,17 @@ class BayesianMixin:
         learners : list of str, default=None
             The learners to compare (all by default), in this order.
         control : str, default=None
-            Compare each other learner with this one (``(control, other)``
-            pairs) instead of all pairs ``(i, j), i < j``.
+            Compare each other learner with this one instead of all pairs.
         dataset : str, default=None
-            As in :meth:`bayesian_test`.
         random_state : int, numpy Generator, RandomState or None, default=0
             One stream for all pairs (each pair gets its own draws).
         **kw
-            ``delta``, ``metric``, ``method``, ``rho``, ``prior_strength``,
-            ``n_draws``: passed to :meth:`bayesian_test`.
+            Passed to :meth:`bayesian_test`.
 
         Returns
         -------
         dict of (str, str) to BayesianTestResult
-            In pair order; their ``to_frame()`` rows make the table,
-            :func:`~sklearn_bench.plotting.plot_bayesian_posterior` the plots.
+            In pair order.
 
         Examples
         --------
@@ -260,19 +243,15 @@ class BayesianMixin:
     ):
         """Bayesian Plackett–Luce ranking of the learners over the data sets.
 
-        The model of Calvo, Ceberio & Lozano (2018) on each data set's ranking of
-        the learners by their mean performance (rank 1 = best): the probability
-        that each learner ranks first on a new data set, its expected rank with a
-        credible interval, and the probability that one ranks above another.
-        Delegates to :func:`~sklearn_bench.stats.bayesian_plackett_luce` (needs
-        ``pip install "sklearn-bench[bayes]"``).
+        :func:`~sklearn_bench.stats.bayesian_plackett_luce` (Calvo, Ceberio &
+        Lozano 2018; needs ``pip install "sklearn-bench[bayes]"``) on each data
+        set's ranking of the learners by their mean performance (rank 1 = best).
 
         Parameters
         ----------
         learners : list of str, default=None
             The learners to rank (all by default), in this order.
         metric : str, default=None
-            The first metric by default.
         prior : float or list of float, default=1.0
             Dirichlet concentration of the weights (one or one per learner).
         n_draws : int, default=None
@@ -280,7 +259,6 @@ class BayesianMixin:
         confidence_level : float, default=0.95
             Level of the credible intervals.
         random_state : int, numpy Generator or RandomState, default=None
-            Seeds the sampler and the random breaking of tied ranks.
 
         Returns
         -------

@@ -206,25 +206,19 @@ class LatexMixin:
         r"""A booktabs LaTeX table of data sets × learners, for a paper.
 
         Each cell is the mean ± standard deviation (``stat="mean"``) or the
-        median [first quartile, third quartile] (``stat="median"``) of the
-        learner's performance over the replicates of the data set (the value
-        alone with one replicate). The best value of each data set is in bold,
-        with every value equal to it up to rounding. A dagger marks a learner
-        significantly worse than the best on that data set: a two-sided
-        :meth:`paired_test` over the replicates (its default method unless
-        ``method`` is given; Hothorn et al. 2005), the ``k − 1`` p-values of the
-        data set adjusted by ``adjust`` (Holm 1979), at level ``alpha``. The last
-        row is the average rank over the data sets on which every learner has
-        every replicate (1 = best, ties share the mean rank; Demšar 2006). The
-        caption says all of this, with the tests that ran and the data sets
-        ranked and left out by name. With its defaults this is the report's
-        ``tables/performance.tex`` of ``analyse(result)`` under the default
-        plan, byte for byte.
+        median [quartiles] of the learner's performance over the replicates;
+        the best of each data set (up to rounding) in bold. A dagger marks a
+        learner significantly worse than the best on that data set (a
+        two-sided :meth:`paired_test`, the data set's ``k − 1`` p-values
+        adjusted by ``adjust``, at ``alpha``). The last row is the average rank
+        over the data sets on which every learner has every replicate (Demšar
+        2006). The caption says all of this. With its defaults this is the
+        report's ``tables/performance.tex`` under the default plan, byte for
+        byte.
 
         Parameters
         ----------
         metric : str, default=None
-            The result's first metric by default.
         stat : {"mean", "median"}, default="mean"
         method : str, default=None
             A method of :meth:`paired_test`; ``None`` is its default.

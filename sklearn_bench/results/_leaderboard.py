@@ -39,19 +39,16 @@ class LeaderboardMixin:
     ):
         """A leaderboard of the learners over the data sets, with honest intervals.
 
-        Ratings (Bradley–Terry on the Elo scale), win rates, mean ranks,
-        improvability, and confidence sets for the ranks themselves (Mogstad,
-        Romano, Shaikh & Wilhelm 2024), all from one bootstrap over the data sets
-        (the units across data sets). Each learner's value on a data set is its
-        mean performance over the replicates. Delegates to
         :func:`sklearn_bench.stats.leaderboard_table`, where every column is
-        defined; the numbers equal bencheval's (TabArena) where the definitions
-        agree.
+        defined, on each learner's mean performance per data set: ratings
+        (Bradley–Terry on the Elo scale), win rates, mean ranks, improvability
+        and confidence sets for the ranks (Mogstad et al. 2024), all from one
+        bootstrap over the data sets. A learner with no score, a failed task or
+        fewer replicates than the others on a data set is missing there.
 
         Parameters
         ----------
         metric : str, default=None
-            The first metric by default.
         reference : str, default=None
             Learner whose rating is ``reference_rating``; ``None``: the ratings
             average ``reference_rating``.
@@ -65,33 +62,17 @@ class LeaderboardMixin:
             Statistic of ``rank`` and of the rank confidence sets.
         return_result : bool, default=False
             Also return the :class:`~sklearn_bench.stats.LeaderboardResult`
-            behind the table (its bootstrap draws give
-            :meth:`~sklearn_bench.stats.LeaderboardResult.stability`).
+            behind the table.
 
         Returns
         -------
         board : DataFrame
-            Indexed by learner, sorted by ``rank`` (then rating), with columns
-            ``rating``, ``rating_low``, ``rating_high``, ``win_rate``,
-            ``win_rate_low``, ``win_rate_high``, ``mean_rank`` (and its
-            interval), ``rank``, ``rank_low``, ``rank_high`` (simultaneous),
-            ``rank_low_marginal``, ``rank_high_marginal``, ``may_be_best``,
-            ``improvability`` (and its interval), ``mean_score``, ``n_datasets``
-            and, where the result stores them, ``fit_time`` and ``score_time``
-            (seconds, mean over data sets; ``score_time`` includes predicting).
-            ``attrs["notes"]`` says what the table had to decide (missing
-            learners, learners that won every comparison, empty columns).
+            The result's ``table`` (indexed by learner, sorted by ``rank``) and,
+            where the result stores them, ``fit_time`` and ``score_time``
+            (seconds, mean over data sets). ``attrs["notes"]`` says what the
+            table had to decide.
         result : LeaderboardResult
             Only with ``return_result=True``.
-
-        Notes
-        -----
-        A learner counts as missing on a data set where it has no score, a
-        failed task, or fewer replicates than the others. Then the rating uses
-        every comparison of two learners present on a data set, a win rate the
-        data sets each pair shares, the improvability each learner's own data
-        sets; the mean score, the mean rank and their rank sets use only the
-        data sets where every learner has a value.
 
         Examples
         --------

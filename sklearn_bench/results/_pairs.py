@@ -43,18 +43,15 @@ class PairedComparisonsMixin:
     ):
         """Test whether learners ``a`` and ``b`` perform differently.
 
-        ``dataset=None`` tests across data sets on the per-data-set mean performances
-        (Boulesteix et al. 2015, H0(real); Demšar 2006); a data set name tests within
-        it, by default with a test valid for the generalisation question on the run's
-        splitter (the user guide's "Tests within one data set"). The differences are
-        ``metric(a) − metric(b)`` (for an error rate ``alternative="less"`` says that
-        ``a`` is better). The null hypothesis names the learners, the metric, its
-        direction and the scope: the unit, the correction, what the test is
-        conditional on, and how many splits or replicates (within a data set) or data
-        sets (across them) were left out because a task failed (also in
-        ``n_dropped``). Across data sets a data set where a task of *any* learner
-        failed or is missing is left out, as in :func:`~sklearn_bench.analysis.analyse`
-        and the report.
+        The differences ``metric(a) − metric(b)`` go to
+        :func:`~sklearn_bench.stats.paired_test` (or
+        :func:`~sklearn_bench.stats.mcnemar_test`), which documents each method.
+        ``dataset=None`` tests the per-data-set means (Demšar 2006), leaving out
+        a data set where a task of *any* learner failed, as
+        :func:`~sklearn_bench.analysis.analyse` does; a data set name tests
+        within it (the user guide's "Tests within one data set"). The null
+        hypothesis names the metric, its direction, the unit, the correction
+        and what was left out (also in ``n_dropped``).
 
         Parameters
         ----------
@@ -62,33 +59,22 @@ class PairedComparisonsMixin:
             The learners.
         dataset : str, default=None
         method : str, default=None
-            ``None``: ``"t"`` across data sets; within a data set ``"corrected_t"``
-            (``"t"`` for a simulation problem, whose replicates are independent
-            learning samples, and for a competition problem, conditional on its fixed
-            test sample anyway).
-
-            Else a method of :func:`~sklearn_bench.stats.paired_test`, or
-            ``"mcnemar"`` (:func:`~sklearn_bench.stats.mcnemar_test` on the kept
-            predictions of one test set: ``dataset``, ``replicate``). Within a data
-            set ``"t"``, ``"wilcoxon"``, ``"sign"`` and ``"permutation"`` run on the
-            replicate performances and are **conditional on the learning sample**
-            (Hothorn et al. 2005); ``"corrected_t"`` runs on the run's unit (the
-            user guide's "Tests within one data set"), ``n_test/n_train`` from the
-            stored split sizes (``test_train_ratio`` overrides it; the ratio and
-            its rule are in ``details``); ``"5x2cv"``, ``"5x2cv_f"`` need 5 × 2-fold
-            CV.
+            ``None``: ``"t"`` across data sets; within one ``"corrected_t"`` on
+            the run's unit, ``n_test/n_train`` from the stored split sizes
+            (``"t"`` for a simulation or competition problem). Else a method of
+            :func:`~sklearn_bench.stats.paired_test` (within a data set,
+            ``"t"``, ``"wilcoxon"``, ``"sign"`` and ``"permutation"`` are
+            conditional on the learning sample, Hothorn et al. 2005) or
+            ``"mcnemar"`` on the kept predictions of one test set.
         metric : str, default=None
-            The first metric by default; ignored by ``"mcnemar"``.
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
         replicate : int, default=None
-            ``"mcnemar"`` only: which learning sample's classifiers to compare;
-            needed when the data set has several replicates.
+            ``"mcnemar"`` only: which learning sample's classifiers to compare.
         scale : {"raw", "relative", "rank"}, default="raw"
-            Across data sets only: ``"raw"`` warns (``IncommensurableScalesWarning``)
-            when the data sets' scales differ by two orders of magnitude or more
-            (Demšar 2006, Sec. 3.1); ``"relative"`` divides both means on each data
-            set by their average (the difference is ``2 (a − b) / (a + b)``);
-            ``"rank"`` uses the ranks of all learners on each data set (1 = smallest).
+            Across data sets only: ``"raw"`` warns
+            (``IncommensurableScalesWarning``) when the data sets' scales differ
+            by two orders of magnitude; ``"relative"`` divides by the pair's mean
+            on each data set; ``"rank"`` uses the ranks of all learners.
         **kwargs
             Passed on (``zero_method``, ``n_resamples``, ``random_state``,
             ``test_train_ratio``; ``correction``, ``exact`` for McNemar).
@@ -99,6 +85,7 @@ class PairedComparisonsMixin:
 
         See Also
         --------
+        sklearn_bench.stats.paired_test : The test, on arrays.
         pairwise_tests : Every pair of learners, adjusted for multiplicity.
 
         Examples
@@ -112,23 +99,6 @@ class PairedComparisonsMixin:
         'H0: mean of auc(C4.5+m) − auc(C4.5) <= 0 (auc, higher is better; across 14...)'
         >>> round(res.statistic, 3), res.df, round(res.pvalue, 4)  # as R's t.test
         (2.846, 13, 0.0069)
-
-        Within one data set run with repeated 10-fold CV, the default is the
-        corrected t on the 100 fold scores:
-
-        >>> from sklearn.datasets import load_breast_cancer
-        >>> from sklearn.model_selection import RepeatedStratifiedKFold
-        >>> from sklearn.naive_bayes import GaussianNB
-        >>> from sklearn.tree import DecisionTreeClassifier
-        >>> from sklearn_bench import BenchmarkExperiment
-        >>> X, y = load_breast_cancer(return_X_y=True)
-        >>> result = BenchmarkExperiment(
-        ...     {"nb": GaussianNB(), "tree": DecisionTreeClassifier(max_depth=2)},
-        ...     cv=RepeatedStratifiedKFold(n_splits=10, n_repeats=10, random_state=0),
-        ...     random_state=0, progress=False).fit({"bc": (X, y)}).results_
-        >>> res = result.paired_test("nb", "tree", dataset="bc")
-        >>> res.method, res.n, res.df
-        ('corrected_t', 100, 99)
         """
         from ..stats import mcnemar_test, paired_test
 
@@ -219,25 +189,16 @@ class PairedComparisonsMixin:
         """Confidence interval of one learner's error, or of ``metric(a) −
         metric(b)``.
 
-        **One learner** (``b=None``): the interval of learner ``a``'s expected
-        ``metric`` on new data of the kind (its generalization error, Bates et
-        al.'s Err) on one data set, by
-        :func:`~sklearn_bench.stats.generalization_error_interval`, which
-        documents each method. ``method=None`` picks the method recommended for
+        **One learner** (``b=None``): the interval of ``a``'s expected
+        ``metric`` on new data of the kind (Bates et al.'s Err) on one data set,
+        by :func:`~sklearn_bench.stats.generalization_error_interval`, which
+        documents each method. ``method=None`` picks the one recommended for
         the design of the run (Schulz-Kümpel et al. 2024), read from its stored
-        splits (never the splitter's name), and the result says which: the
-        user guide's "One learner" lists the method of each design (NestedCV →
-        ``"nested_cv"``, PairedSubsampling → ``"conservative_z"``, holdout splits
-        and repeated K-fold → ``"corrected_t"``, one split → ``"holdout"``, one
-        K-fold partition → ``"naive_cv"`` with a ``UserWarning``; none for
-        bootstrap samples or simulated data). A method the design cannot support
-        is a ``ValueError`` naming the splitters it needs; the pointwise methods
-        need the kept pointwise losses (:attr:`losses`).
+        splits (the user guide's "One learner"); a method the design cannot
+        support is a ``ValueError`` naming the splitters it needs.
 
         **Two learners**: the interval of ``metric(a) − metric(b)``, as
-        :meth:`paired_test` tests it; ``method="nested_cv"`` or
-        ``"conservative_z"`` give the interval of A − B of those methods on
-        the pointwise (split) differences instead.
+        :meth:`paired_test` tests it.
 
         Parameters
         ----------
@@ -246,44 +207,37 @@ class PairedComparisonsMixin:
         b : str, default=None
             The other learner of a difference.
         dataset : str, default=None
-            ``None``: across data sets (per-data-set means); a name: within it.
             One learner: the data set (``None`` when the result has one).
         method : str, default=None
             One learner: ``"nested_cv"``, ``"conservative_z"``, ``"corrected_t"``,
-            ``"holdout"``, ``"naive_cv"``, ``"five_by_two"`` or ``None`` (the rule
-            above). Two learners: ``None``, the default test of :meth:`paired_test`
-            (``"t"`` across data sets, ``"corrected_t"`` within one). ``"t"``,
-            ``"corrected_t"``, ``"5x2cv"``: the interval of that test of
-            :meth:`paired_test` (``"t"`` with ``test_train_ratio`` in ``kwargs`` is
-            ``"corrected_t"``); ``"bootstrap"``: the BCa interval of the mean
-            difference (:func:`~sklearn_bench.stats.bootstrap_ci`); ``"qh"``: the
-            Quesenberry–Hurst interval for err(a) − err(b) on one test set from kept
-            predictions (Berrar & Lozano 2013,
-            :func:`~sklearn_bench.stats.mcnemar_test`); ``"nested_cv"``,
-            ``"conservative_z"``: the interval of A − B of
-            :func:`~sklearn_bench.stats.generalization_error_interval` with
-            ``baseline`` (their theory holds for pointwise differences).
+            ``"holdout"``, ``"naive_cv"``, ``"five_by_two"`` or ``None``. Two
+            learners: ``None``, ``"t"``, ``"corrected_t"``, ``"5x2cv"`` (the
+            interval of that test of :meth:`paired_test`); ``"bootstrap"`` (BCa,
+            :func:`~sklearn_bench.stats.bootstrap_ci`); ``"qh"``
+            (Quesenberry–Hurst for err(a) − err(b) on one test set, Berrar &
+            Lozano 2013); ``"nested_cv"``, ``"conservative_z"`` (on the pointwise
+            differences).
         confidence_level : float, default=0.95
         metric : str, default=None
-            The first metric by default; ignored by ``"qh"`` (error rate).
+            Ignored by ``"qh"`` (error rate).
         replicate : int, default=None
             ``"qh"`` only, as in :meth:`paired_test`.
         scale : {"raw", "relative", "rank"}, default="raw"
-            Across data sets only, as in :meth:`paired_test`.
+            As in :meth:`paired_test`.
         **kwargs
             Passed on to the stats function.
 
         Returns
         -------
         GeneralizationErrorResult
-            One kind of result for one learner and for two: a
-            :class:`~sklearn_bench.stats.GeneralizationErrorResult` with
-            ``estimate``, ``standard_error``, ``low`` and ``high`` at
-            ``confidence_level``, the ``method``, the ``metric`` and the
-            ``design`` it used (``difference=True`` for A − B). The
+            For one learner and for two (``difference=True``). The
             ``"bootstrap"`` and ``"qh"`` intervals are not ``estimate ± q·se``:
             their ``standard_error`` is NaN and they answer only at
             ``confidence_level``.
+
+        See Also
+        --------
+        sklearn_bench.stats.generalization_error_interval : One learner, on arrays.
 
         References
         ----------
@@ -366,7 +320,7 @@ class PairedComparisonsMixin:
         """McNemar tests and Quesenberry–Hurst intervals for all pairs on one test set.
 
         Berrar & Lozano (2013), Table 2, from the kept predictions of every pair
-        ``(i, j)`` of learners (in learner order): delegates to
+        of learners (in learner order), by
         :func:`sklearn_bench.stats.error_rate_intervals`.
 
         Parameters
@@ -377,14 +331,12 @@ class PairedComparisonsMixin:
         confidence_level : float, default=0.95
             Family-wise level of the intervals.
         **kw
-            ``replicate`` (as in :meth:`paired_test`) and ``correction`` (the
-            continuity correction of McNemar's test).
+            ``replicate`` (as in :meth:`paired_test`) and ``correction``.
 
         Returns
         -------
         DataFrame
-            Index ``pair`` (``"(i, j)"``), columns ``b, c, statistic, pvalue,
-            exact_pvalue, alpha, critical_value, estimate, low, high``.
+            As :func:`sklearn_bench.stats.error_rate_intervals`, index ``"(i, j)"``.
 
         Examples
         --------
@@ -445,44 +397,43 @@ class PairedComparisonsMixin:
         """Power of the across-data-set paired t-test, this study as a pilot.
 
         Boulesteix et al. (2015), Section 3: ``σ`` is the standard deviation
-        (``ddof=1``) of the per-data-set differences ``metric(a) − metric(b)``; the
-        power to detect a true mean difference ``delta`` (fixed in advance, never
-        the observed one) with the ``J`` data sets as run, and the number of data
-        sets needed for ``power``
-        (:func:`~sklearn_bench.stats.power_paired_t`,
-        :func:`~sklearn_bench.stats.n_datasets_needed`).
+        (``ddof=1``) of the per-data-set differences ``metric(a) − metric(b)``;
+        the power to detect a true mean difference ``delta`` (fixed in advance,
+        never the observed one) with the ``J`` data sets as run, and the number
+        of data sets needed for ``power``.
 
         Parameters
         ----------
         a, b : str
         delta : float, default=None
-            The mean difference worth detecting, in the metric's units (positive).
-            ``None``: the package's one default Δ (0.01 for a metric on a [0, 1]
-            scale; any other metric raises ``ValueError``), as the report's.
+            The mean difference worth detecting, in the metric's units.
+            ``None``: the package's one default Δ (0.01 for a metric on a
+            [0, 1] scale; any other metric raises ``ValueError``).
         alpha : float, default=0.05
             The family-wise level of the primary analysis.
         n_comparisons : int, default=None
-            The pairs that analysis adjusts over: the test is declared at Holm's
-            first-step level ``alpha / n_comparisons`` (a conservative bound).
-            ``None``: as the report's default plan, every pair of the result's
-            K learners (``K (K − 1) / 2``; ``K − 1`` against the best beyond
-            :data:`MAX_LEARNERS_ALL_PAIRS` learners). ``1``: unadjusted.
+            The test is declared at Holm's first-step level ``alpha /
+            n_comparisons``. ``None``: the pairs of the report's default plan
+            (``K (K − 1) / 2``; ``K − 1`` beyond :data:`MAX_LEARNERS_ALL_PAIRS`
+            learners). ``1``: unadjusted.
         power : float, default=0.8
             Target power for the number of data sets needed.
         method : {"exact", "approx"}, default="exact"
-            The noncentral t, or the paper's normal approximation.
         alternative : {"two-sided", "greater"}, default="two-sided"
         metric : str, default=None
 
         Returns
         -------
         DataFrame
-            One row with ``a, b, metric, n_datasets, estimate`` (mean difference),
-            ``sigma, sigma_source`` (in words), ``delta, alpha, n_comparisons,
-            test_alpha`` (``alpha / n_comparisons``), ``power`` (of the study as
-            run, at ``test_alpha``), ``power_unadjusted`` (at ``alpha``),
-            ``target_power, n_datasets_needed`` (at ``test_alpha``), ``method,
-            alternative``: rows of several pairs concatenate into one table.
+            One row (rows of several pairs concatenate): ``a, b, metric,
+            n_datasets, estimate, sigma, sigma_source, delta, alpha,
+            n_comparisons, test_alpha, power`` (at ``test_alpha``),
+            ``power_unadjusted`` (at ``alpha``), ``target_power,
+            n_datasets_needed, method, alternative``.
+
+        See Also
+        --------
+        sklearn_bench.stats.power_paired_t, sklearn_bench.stats.n_datasets_needed
 
         Examples
         --------
@@ -548,39 +499,32 @@ class PairedComparisonsMixin:
     def win_tie_loss(self, *, delta=None, metric=None, test=None, alpha=0.05):
         """Wins, ties and losses of every learner against every other (Demšar 2006).
 
-        On each data set the learners' mean performances are compared; a difference
-        within ``delta`` is a tie (``delta = 0``: equal up to floating-point
-        rounding, a relative 1e-9), otherwise the better one by the metric's
-        direction wins. A pair counts the data sets on which both learners have
-        every replicate. With ``test``, a win or loss stands only if the two-sided
-        test within that data set (:meth:`paired_test` with ``method=test``) rejects
-        at ``alpha``, else it is a tie. Demšar (2006) warns against such counts: a
-        non-significant difference is not a tie in truth, and the counts depend on
-        each data set's size and resampling; prefer the tests across data sets
-        (:meth:`paired_test` with ``dataset=None``, :meth:`friedman`).
+        On each data set the learners' mean performances are compared; a
+        difference within ``delta`` is a tie, otherwise the better one by the
+        metric's direction wins. A pair counts the data sets on which both
+        learners have every replicate. Demšar (2006) warns against such counts
+        (a non-significant difference is not a tie in truth); prefer the tests
+        across data sets (:meth:`paired_test`, :meth:`friedman`).
 
         Parameters
         ----------
         delta : float, default=None
-            The largest difference that counts as a tie, in the metric's units.
-            ``None``: the metric's default Δ, the one the report uses (0.01 for a
-            metric on a [0, 1] scale such as the error rate), else 0.
+            The largest difference that counts as a tie. ``None``: the metric's
+            default Δ, as in the report, else 0 (equal up to a relative 1e-9).
         metric : str, default=None
         test : str, default=None
-            ``None`` counts every difference above ``delta``; else a method of
-            :meth:`paired_test` within a data set (``"5x2cv"``, Dietterich 1998,
-            needs ``RepeatedStratifiedKFold(n_splits=2, n_repeats=5)`` runs;
-            ``"corrected_t"``, valid on every splitter; ...).
+            A method of :meth:`paired_test` within a data set: a win or loss
+            stands only if that two-sided test rejects at ``alpha``, else it is
+            a tie.
         alpha : float, default=0.05
             Level of each per-data-set test (no correction for their number).
 
         Returns
         -------
         DataFrame
-            Index: the row learner ``i``; columns: a MultiIndex (opponent ``j``,
-            ``"win" | "tie" | "loss"``) counting the data sets on which ``i`` is
-            better than ``j``, tied, or worse; the diagonal is all ties.
-            ``.xs("win", axis=1, level=1)`` is the matrix of wins.
+            Index: learner ``i``; columns: (opponent ``j``, ``"win" | "tie" |
+            "loss"``), the data sets on which ``i`` is better than ``j``, tied,
+            or worse. ``.xs("win", axis=1, level=1)`` is the matrix of wins.
 
         Examples
         --------

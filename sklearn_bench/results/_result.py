@@ -134,6 +134,13 @@ class BenchmarkResult(
     :math:`p_{kb}` of learner :math:`k` on replicate (learning sample) :math:`b`
     is the mean of its fold scores within that replicate.
 
+    In every method ``a`` and ``b`` name learners, ``metric=None`` is the first
+    metric, and ``dataset=None`` works across data sets (on each learner's mean
+    performance per data set) while a data set's name works within it (on its
+    replicates or splits). A method that calls a function of
+    :mod:`sklearn_bench.stats` documents its own arguments; that function
+    documents the method's statistics.
+
     Parameters
     ----------
     scores : DataFrame
@@ -141,8 +148,7 @@ class BenchmarkResult(
         columns described in :attr:`scores`; ``fit_time``, ``score_time``,
         ``n_train``, ``n_test`` and the failure columns may be missing.
     metrics : dict of str to bool
-        Each metric and whether greater is better, in order; the first is the
-        default metric of :meth:`performance` and :meth:`aggregate`.
+        Each metric and whether greater is better, in order.
     datasets : dict of str to str
         Each data set, in order, and its problem: ``"real world"``,
         ``"competition"``, ``"simulation"`` or ``"unknown"``.
@@ -152,12 +158,10 @@ class BenchmarkResult(
         Kept validation predictions (``keep_predictions=True``), one row per
         (dataset, learner, split, validation row): ``row`` (index in the learning
         sample, or in the fixed test sample for competition and simulation),
-        ``correct`` (classifiers) or ``y_pred`` (regressors). Failed tasks keep
-        no predictions. A callable without arguments that returns that table
-        is called (once) when :attr:`predictions` is first used, e.g.
-        ``predictions_loader(path, content)`` of a store's
-        ``store._reader.read_store`` content, so that a result read
-        from a store loads its predictions only if they are needed.
+        ``correct`` (classifiers) or ``y_pred`` (regressors). A callable without
+        arguments that returns that table is called once, when
+        :attr:`predictions` is first used (a store's predictions are read only
+        if they are needed).
     info : dict, default=None
         JSON-serialisable provenance (seeds, ``cv``, learner reprs, versions;
         ``split_roles``, per data set the roles of the splits of a splitter
@@ -166,11 +170,8 @@ class BenchmarkResult(
     losses : DataFrame or callable, default=None
         Pointwise validation losses, one row per (dataset, learner, split,
         metric, validation row): ``row`` and ``loss``, for the metrics that are
-        means of pointwise losses (0-1, log loss, Brier, squared and absolute
-        error; kept by the experiment when its splitter has ``split_roles()``
-        or it keeps predictions). The intervals of one learner's error
-        (:meth:`confidence_interval`) read them. A callable is called when
-        :attr:`losses` is first used, as for ``predictions``.
+        means of pointwise losses, read by the intervals of one learner's error
+        (:meth:`confidence_interval`). A callable as for ``predictions``.
 
     Attributes
     ----------
@@ -180,12 +181,9 @@ class BenchmarkResult(
         ``value``, ``fit_time``, ``score_time``, ``n_train``, ``n_test``,
         ``failed`` and ``error_type``, ``error_message``, ``traceback`` (empty
         strings where the task did not fail). Each read is a copy that shares
-        nothing with the result (pandas 3's Copy-on-Write: cheap until written;
-        a deep copy on pandas 2), so no edit of it can make the result's tests
-        disagree with its scores: ``result.scores.loc[...] = v`` changes
-        nothing. To change the scores, assign the edited frame: ``df =
-        result.scores; df.loc[...] = v; result.scores = df`` (checked as at
-        construction).
+        nothing with the result, so ``result.scores.loc[...] = v`` changes
+        nothing; to change the scores, assign the edited frame (``df =
+        result.scores; df.loc[...] = v; result.scores = df``).
     predictions, losses
         As passed, normalised; each read a copy, as :attr:`scores`.
     metrics, datasets, learners, info
@@ -336,14 +334,7 @@ class BenchmarkResult(
         missing = [c for c in [*_KEYS, "value"] if c not in scores.columns]
         if missing:
             raise ValueError(f"`scores` lacks the columns {missing}.")
-        df = pd.DataFrame(index=pd.RangeIndex(len(scores)))
-        df["dataset"] = self._categorical(
-            scores["dataset"], list(self.datasets), "dataset"
-        )
-        df["learner"] = self._categorical(scores["learner"], self.learners, "learner")
-        for col in ["split", "replicate", "fold"]:
-            df[col] = np.asarray(scores[col], dtype=np.int64)
-        df["metric"] = self._categorical(scores["metric"], list(self.metrics), "metric")
+        df = self._keys(scores, ["dataset", "learner", "metric"])
         for col in _FLOAT_COLUMNS:
             df[col] = (
                 np.asarray(scores[col], dtype=np.float64)
@@ -366,16 +357,22 @@ class BenchmarkResult(
         df["failed"] = failed
         return df[_SCORE_COLUMNS]
 
+    def _keys(self, table, names, ints=("split", "replicate", "fold")):
+        """A new frame of ``table``'s columns ``names`` as categoricals of the
+        result's data sets, learners or metrics, and ``ints`` as int64."""
+        known = {"dataset": self.datasets, "learner": self.learners}
+        df = pd.DataFrame(index=pd.RangeIndex(len(table)))
+        for col in names:
+            categories = list(known.get(col, self.metrics))
+            df[col] = self._categorical(table[col], categories, col)
+        for col in ints:
+            df[col] = np.asarray(table[col], dtype=np.int64)
+        return df
+
     def _normalise_predictions(self, predictions):
-        df = pd.DataFrame(index=pd.RangeIndex(len(predictions)))
-        df["dataset"] = self._categorical(
-            predictions["dataset"], list(self.datasets), "dataset"
+        df = self._keys(
+            predictions, ["dataset", "learner"], ["split", "replicate", "fold", "row"]
         )
-        df["learner"] = self._categorical(
-            predictions["learner"], self.learners, "learner"
-        )
-        for col in ["split", "replicate", "fold", "row"]:
-            df[col] = np.asarray(predictions[col], dtype=np.int64)
         df["correct"] = pd.array(
             predictions["correct"] if "correct" in predictions else [pd.NA] * len(df),
             dtype="boolean",
@@ -388,12 +385,7 @@ class BenchmarkResult(
         return df[_PREDICTION_COLUMNS]
 
     def _normalise_losses(self, losses):
-        df = pd.DataFrame(index=pd.RangeIndex(len(losses)))
-        for col, names in (("dataset", list(self.datasets)), ("learner", self.learners),
-                           ("metric", list(self.metrics))):  # fmt: skip
-            df[col] = self._categorical(losses[col], names, col)
-        for col in ["split", "row"]:
-            df[col] = np.asarray(losses[col], dtype=np.int64)
+        df = self._keys(losses, ["dataset", "learner", "metric"], ["split", "row"])
         df["loss"] = np.asarray(losses["loss"], dtype=np.float64)
         return df[["dataset", "learner", "split", "metric", "row", "loss"]]
 
@@ -548,21 +540,17 @@ class BenchmarkResult(
         ----------
         path : str or Path, or list of them
             An SQLite store written by
-            :class:`~sklearn_bench.BenchmarkExperiment` (``store=path``); it may
-            be read while a run is writing it. A grown store is read as one run
-            of all its tasks. A list of stores of one study (parts run on
-            several machines) is combined as
-            :func:`~sklearn_bench.store.merge_stores` would combine them,
-            without writing any of them; conflicting duplicates are refused.
+            :class:`~sklearn_bench.BenchmarkExperiment` (``store=path``), also
+            while a run writes it. A list of stores of one study is combined as
+            :func:`~sklearn_bench.store.merge_stores` would, without writing
+            any of them.
 
         Returns
         -------
         result : BenchmarkResult
-            The scores of the committed tasks in canonical order; kept
-            predictions are read from the store when :attr:`predictions` is
-            first used. ``n_missing_tasks`` counts the tasks not run yet (a
-            ``UserWarning`` says so when it is not 0);
-            ``info["store"]`` gives the path.
+            The scores of the committed tasks; predictions are read when first
+            used. ``n_missing_tasks`` counts the tasks not run yet (with a
+            ``UserWarning``); ``info["store"]`` gives the path.
 
         Raises
         ------
@@ -651,20 +639,15 @@ class BenchmarkResult(
         """Performance of each learner on each replicate: the mean of its folds.
 
         The performance :math:`p_{kb}` of Hothorn et al. (2005, Section 3), on
-        the splits that estimate it: with a splitter of ``split_roles()``, the
-        outer splits of :class:`~sklearn_bench.model_selection.NestedCV` and
-        the whole-data subsamples of
-        :class:`~sklearn_bench.model_selection.PairedSubsampling` (their other
-        splits serve the intervals of :meth:`confidence_interval`). A
-        failed task contributes no value to any metric (one failed metric row
-        makes all its metrics ``NaN``), and a replicate with a ``NaN`` fold has
-        ``NaN`` performance. Paired analyses drop such replicates and say how
-        many they dropped.
+        the splits that estimate it (with a splitter of ``split_roles()``, such
+        as :class:`~sklearn_bench.model_selection.NestedCV`, its outer splits).
+        A failed task has no value on any metric, and a replicate with a
+        ``NaN`` fold has ``NaN`` performance; paired analyses drop such
+        replicates and say how many.
 
         Parameters
         ----------
         metric : str, default=None
-            Which metric; the first one by default.
 
         Returns
         -------
@@ -715,7 +698,6 @@ class BenchmarkResult(
         Parameters
         ----------
         metric : str, default=None
-            Which metric; the first one by default.
         stat : str or callable, default="mean"
             Any aggregation pandas accepts (``"mean"``, ``"median"``, ``"std"``,
             a function of a Series).
@@ -767,13 +749,10 @@ class BenchmarkResult(
     def save(self, path, *, format="csv"):
         """Write the result to the directory ``path`` in plain formats.
 
-        ``metadata.json`` holds the metrics with their direction, the data sets
-        with their problem (and their ``source``, measured or simulated, when
-        the run recorded one), the learners in order and :attr:`info`;
-        ``scores.csv`` (or ``.parquet``) the scores, ``predictions.csv`` the
-        kept predictions and ``losses.csv`` the pointwise losses. CSV floats
-        are written with the shortest exact repr and read back bit-identically.
-        Nothing is pickled.
+        ``metadata.json`` (metrics, data sets with their problem and source,
+        learners, :attr:`info`), ``scores.csv`` (or ``.parquet``),
+        ``predictions.csv`` and ``losses.csv``. CSV floats are written with the
+        shortest exact repr and read back bit-identically. Nothing is pickled.
 
         Parameters
         ----------

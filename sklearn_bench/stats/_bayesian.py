@@ -1,21 +1,10 @@
-"""Bayesian comparisons of two learners with a region of practical equivalence.
-
-Instead of a p-value, the posterior probabilities that ``x`` is practically
-larger than ``y``, that the two are practically equivalent (their difference
-lies within the region of practical equivalence, the ROPE ``[−rope, rope]``),
-and that ``x`` is practically smaller (Benavoli, Corani, Demšar & Zaffalon
-2017, "Time for a change", JMLR 18):
-
-- :func:`bayesian_correlated_t`: one data set, correlated resampling scores
-  (Corani & Benavoli 2015), closed form;
-- :func:`bayesian_signed_rank` and :func:`bayesian_sign_test`: several data sets,
-  Dirichlet-process posteriors (Benavoli et al. 2014; 2017, Section 4), Monte
-  Carlo, vectorised.
-
-All work on ``d = x − y``; the orientation and the probabilities' order
-``(p_greater, p_rope, p_less)`` are those of baycomp's ``(p_left, p_rope,
-p_right)`` for ``two_on_single(x, y)`` / ``two_on_multiple(x, y)``.
-"""
+"""Bayesian comparisons of two learners with a region of practical equivalence
+(the ROPE ``[−rope, rope]``; Benavoli, Corani, Demšar & Zaffalon 2017, JMLR 18):
+the posterior probabilities that ``d = x − y`` is practically positive, within
+the ROPE, or negative, in the order and orientation of baycomp's ``(p_left,
+p_rope, p_right)``. :func:`bayesian_correlated_t` on one data set (closed form),
+:func:`bayesian_signed_rank` and :func:`bayesian_sign_test` across data sets
+(Dirichlet-process posteriors, Monte Carlo, vectorised)."""
 
 import warnings
 from dataclasses import dataclass, field
@@ -41,42 +30,36 @@ class BayesianTestResult:
     ----------
     p_greater : float
         Posterior probability that ``x`` is practically larger than ``y``
-        (baycomp's ``p_left``). For the correlated t-test
-        ``P(μ > rope)`` of the mean difference ``μ``; for the Dirichlet-process
-        tests the probability that ``θ_greater`` is the largest of the three
-        region probabilities (see :func:`bayesian_signed_rank`).
+        (baycomp's ``p_left``): ``P(μ > rope)`` of the mean difference for the
+        correlated t-test; for the Dirichlet-process tests the probability that
+        ``θ_greater`` is the largest of the three region probabilities.
     p_rope : float
-        Posterior probability of practical equivalence, ``P(|μ| <= rope)``
-        (resp. that ``θ_rope`` is the largest).
+        Posterior probability of practical equivalence (``P(|μ| <= rope)``, or
+        that ``θ_rope`` is the largest).
     p_less : float
         Posterior probability that ``x`` is practically smaller (``p_right``).
     rope : float
-        Half-width of the region of practical equivalence, in the units of the
-        scores.
+        Half-width of the region of practical equivalence, in the scores' units.
     n : int
         Number of pairs (resamples or data sets).
     method : str
-        ``"correlated_t"``, ``"signed_rank"``, ``"sign"`` or ``"hierarchical"``
-        (:func:`~sklearn_bench.stats.bayesian_hierarchical`).
+        ``"correlated_t"``, ``"signed_rank"``, ``"sign"`` or ``"hierarchical"``.
     description : str
-        What was compared, the prior, the ROPE and the posterior probabilities
-        in words.
+        What was compared, the prior, the ROPE and the probabilities in words.
     labels : tuple of two str
         Names of ``x`` and ``y``.
     greater_is_better : bool
-        Whether a larger score is better; decides which probability belongs to
-        which name in :attr:`probabilities` and :attr:`decision`.
+        Decides which probability belongs to which name in
+        :attr:`probabilities` and :attr:`decision`.
     n_dropped : int
-        Units (splits, replicates or data sets) a
-        :class:`~sklearn_bench.BenchmarkResult` left out before the test because a
-        task failed or is missing; 0 for arrays passed directly.
+        Units a :class:`~sklearn_bench.BenchmarkResult` left out before the test
+        because a task failed or is missing; 0 for arrays passed directly.
     standard_error : float
-        Largest Monte Carlo standard error ``sqrt(p (1 − p) / n_draws)`` of
-        the three probabilities; 0 for the closed-form correlated t-test.
+        Largest Monte Carlo standard error ``sqrt(p (1 − p) / n_draws)`` of the
+        three probabilities; 0 for the closed-form correlated t-test.
     details : dict
-        Method-specific quantities: ``mean``, ``scale``, ``df``, ``rho`` of the
-        posterior Student t; ``prior_strength``, ``n_draws``, the per-region
-        counts or ``standard_errors`` of the Monte Carlo tests.
+        Method-specific quantities (posterior ``mean``, ``scale``, ``df``,
+        ``rho``; ``prior_strength``, ``n_draws``, counts).
 
     Examples
     --------
@@ -144,11 +127,8 @@ class BayesianTestResult:
         return self.decide()
 
     def decide(self, threshold=0.95):
-        """The name whose posterior probability reaches ``threshold``.
-
-        Benavoli et al. (2017, Section 3.4): declare a learner practically
-        better, or the two practically equivalent, when that posterior
-        probability is at least ``threshold``; otherwise the data do not decide.
+        """The name whose posterior probability reaches ``threshold``
+        (Benavoli et al. 2017, Section 3.4), else ``"undecided"``.
 
         Parameters
         ----------
@@ -159,7 +139,7 @@ class BayesianTestResult:
         -------
         str
             A label, ``"equivalent"`` or ``"undecided"``; an array of them for a
-            batch of correlated t-tests.
+            batch.
         """
         threshold = real_number(threshold, "threshold")
         if not 0.5 < threshold <= 1:
@@ -230,22 +210,6 @@ class BayesianTestResult:
         ``p_a`` (``a`` practically better), ``p_rope``, ``p_b``, ``decision``,
         ``method``, ``n``, ``rope``, ``standard_error``, ``n_dropped``,
         ``threshold``, ``description``.
-
-        Examples
-        --------
-        Many comparisons, one row each:
-
-        >>> import pandas as pd
-        >>> from sklearn_bench.stats import bayesian_correlated_t
-        >>> tests = [bayesian_correlated_t([0.2, 0.25, 0.22, 0.27], y, delta=0.01,
-        ...     rho=0.25, labels=("A", name), greater_is_better=False)
-        ...     for name, y in [("B", [0.3, 0.31, 0.33, 0.36]),
-        ...                     ("C", [0.21, 0.26, 0.2, 0.28])]]
-        >>> table = pd.concat([t.to_frame() for t in tests], ignore_index=True)
-        >>> table[["a", "b", "p_a", "p_rope", "decision"]].round(3)
-           a  b    p_a  p_rope   decision
-        0  A  B  0.992   0.004          A
-        1  A  C  0.280   0.543  undecided
         """
         import pandas as pd
 
@@ -329,48 +293,36 @@ def bayesian_correlated_t(
     Parameters
     ----------
     x, y : array-like of shape (n,)
-        Paired scores of two learners on the same ``n`` resamples (folds of
-        repeated k-fold, random train/test splits) of one data set, n >= 2.
-        Or a batch: arrays that broadcast against each other, the resamples
-        along ``axis`` (e.g. ``x`` of shape (n, 1), the reference, and ``y`` of
-        shape (n, m), m other learners); the probabilities and the ``details``
-        are then arrays, one entry per comparison, each equal to that pair's
-        test to the last bit.
+        Paired scores of two learners on the same ``n >= 2`` resamples of one
+        data set. Or a batch: arrays that broadcast against each other, the
+        resamples along ``axis`` (e.g. ``x`` of shape (n, 1), ``y`` of shape
+        (n, m)); the probabilities and ``details`` are then arrays, each entry
+        equal to that pair's test to the last bit.
     delta : float, default=0.0
         The smallest difference that matters: half-width of the region of
-        practical equivalence ``[−delta, delta]``, in the scores' units (e.g. 0.01
-        for an error rate); the result keeps it as ``rope``. ``0`` gives two
-        probabilities and ``p_rope = 0``.
+        practical equivalence ``[−delta, delta]`` in the scores' units (the
+        result's ``rope``). ``0`` gives ``p_rope = 0``.
     rho : float
-        Correlation of the differences, in ``[0, 1)``:
-        ``n_test / (n_test + n_train)`` of one resample (Nadeau & Bengio 2003;
-        ``1/k`` for k-fold cross-validation, ``0.3`` for 70/30 random splits).
-        ``rho/(1 − rho) = n_test/n_train`` is the correction of the
-        corrected t-test. Required: it depends on how the scores were made.
+        Correlation of the differences in ``[0, 1)``, ``n_test / (n_test +
+        n_train)`` of one resample (``1/k`` for k-fold CV; Nadeau & Bengio
+        2003). Required: it depends on how the scores were made.
     labels : tuple of two str, default=("x", "y")
-        Names of ``x`` and ``y`` in :attr:`~BayesianTestResult.probabilities`,
-        :attr:`~BayesianTestResult.decision` and the description.
+        Names of ``x`` and ``y`` in the result.
     greater_is_better : bool
         Whether larger scores are better (``False`` for an error rate).
-        Required.
     axis : int, default=0
         The axis of the resamples of a batch.
 
     Returns
     -------
     BayesianTestResult
-        ``details`` holds ``mean``, ``scale``, ``df``, ``rho``, ``variance``
-        (``scale == 0``: a point-mass posterior).
+        ``details`` holds ``mean``, ``scale``, ``df``, ``rho``, ``variance``.
 
     Notes
     -----
-    Equal to baycomp's ``CorrelatedTTest`` with ``rho = 1/nfolds`` (baycomp
-    1.0's ``runs`` argument fixes ``rho = runs/n``, i.e. k-fold). Differences
-    are rounded to 10 decimals to find constant ones. Zero variance (all
-    differences equal, e.g. all zero): the posterior is a point mass at the
-    mean, as in baycomp, and a ``RuntimeWarning`` says so; the probabilities
-    are then 0 or 1 (a mean exactly on a ROPE boundary counts as equivalent;
-    with ``rope=0`` a mean of exactly 0 gives ``p_greater = p_less = 0.5``).
+    Equal to baycomp's ``CorrelatedTTest`` with ``rho = 1/nfolds``. Constant
+    differences (rounded to 10 decimals) give a point-mass posterior and a
+    ``RuntimeWarning`` (the user guide's "Zero variance").
 
     Examples
     --------
@@ -383,15 +335,6 @@ def bayesian_correlated_t(
     {'A': 0.83, 'equivalent': 0.17, 'B': 0.0}
     >>> res.decision
     'undecided'
-
-    A batch, the first learner against two others:
-
-    >>> import numpy as np
-    >>> z = np.column_stack([y, np.add(y, 0.03)])
-    >>> res = bayesian_correlated_t(np.array(x)[:, None], z, delta=0.01, rho=0.1,
-    ...                             greater_is_better=False)
-    >>> res.p_less.round(3), res.decision
-    (array([0.83, 1.  ]), array(['undecided', 'x'], dtype=object))
     """
     greater_is_better = check_bool(greater_is_better, "greater_is_better")
     d, rope, labels = _check_common(
@@ -686,42 +629,25 @@ def bayesian_signed_rank(
 ):
     """Bayesian signed-rank test of paired scores over several data sets.
 
-    Benavoli, Corani, Mangili, Zaffalon & Ruggeri (2014), "A Bayesian Wilcoxon
-    signed-rank test based on the Dirichlet process", ICML; Benavoli et al.
-    (2017, JMLR 18, Section 4). The distribution of ``d = x − y`` over data sets
-    gets a Dirichlet-process prior with strength ``s = prior_strength`` and base
-    measure a point mass at the pseudo-observation ``z0 = 0``. Its posterior
-    weights ``w ~ Dirichlet(s, 1, ..., 1)`` on ``(z0, d_1, ..., d_n)`` give the
-    posterior probabilities of the three regions of the Walsh average
-    ``(Z + Z')/2`` of two independent differences,
-
-    - ``θ_greater = Σ_ij w_i w_j H(z_i + z_j − 2 rope)``,
-    - ``θ_less = Σ_ij w_i w_j H(−z_i − z_j − 2 rope)``,
-    - ``θ_rope = 1 − θ_greater − θ_less``,
-
-    with ``H`` the Heaviside step, ``H(0) = 1/2`` (so a Walsh average exactly
-    on a ROPE boundary counts half; with ``rope = 0`` a zero average is split
-    between the two sides and ``θ_rope = 0``). ``p_greater`` is the posterior
-    probability that ``θ_greater`` is the largest of the three (the most
-    probable region), likewise ``p_rope`` and ``p_less`` (Benavoli et al.
-    2017, Section 4.1; baycomp's ``SignedRankTest.probs``), estimated from
-    ``n_draws`` draws, all at once as matrix products.
+    Benavoli, Corani, Mangili, Zaffalon & Ruggeri (2014), ICML; Benavoli et al.
+    (2017, JMLR 18, Section 4), as the user guide (Bayesian comparisons)
+    writes it: a Dirichlet-process prior of strength ``s = prior_strength`` at
+    the pseudo-observation 0 on the distribution of ``d = x − y``; each draw of
+    its posterior weights gives the probabilities ``θ_greater``, ``θ_rope``,
+    ``θ_less`` of the three regions of the Walsh average ``(Z + Z')/2`` (a
+    Walsh average on a ROPE boundary counts half). ``p_greater`` is the share of
+    ``n_draws`` draws in which ``θ_greater`` is the largest of the three
+    (baycomp's ``SignedRankTest.probs``), likewise ``p_rope`` and ``p_less``.
 
     Parameters
     ----------
     x, y : array-like of shape (n,)
-        Paired scores of two learners on ``n >= 2`` data sets (e.g. their mean
-        cross-validated scores). Or a batch: arrays that broadcast against
-        each other, the data sets along ``axis`` (e.g. ``x`` of shape (n, 1),
-        the reference, and ``y`` of shape (n, m), m other learners). Every
+        Paired scores of two learners on ``n >= 2`` data sets, or a batch as in
+        :func:`bayesian_correlated_t` (the data sets along ``axis``). Every
         comparison of a batch uses the same draws, so with an integer
-        ``random_state`` each equals that pair's test to the last bit; the
-        probabilities, ``standard_error`` and ``samples`` are then arrays, one
-        entry per comparison.
+        ``random_state`` each equals that pair's test to the last bit.
     delta : float, default=0.0
-        The smallest difference that matters: half-width of the region of
-        practical equivalence, in the scores' units (the result keeps it as
-        ``rope``).
+        As in :func:`bayesian_correlated_t`.
     prior_strength : float, default=0.5
         ``s``, the weight of the pseudo-observation at 0 (baycomp 1.0's and
         Benavoli et al. 2017's choice); ``0`` drops it (the Bayesian bootstrap).
@@ -729,39 +655,31 @@ def bayesian_signed_rank(
         Monte Carlo draws of the Dirichlet weights.
     random_state : int, Generator or RandomState, default=None
         A :class:`numpy.random.RandomState` draws with its legacy
-        ``dirichlet``, so ``RandomState(seed)`` reproduces baycomp's samples for
-        the same seed; ints and Generators use :class:`numpy.random.Generator`.
+        ``dirichlet``, reproducing baycomp's samples for the same seed.
     labels : tuple of two str, default=("x", "y")
     greater_is_better : bool
-        Whether larger scores are better (``False`` for an error rate).
-        Required.
     axis : int, default=0
         The axis of the data sets of a batch.
     shared_draws : dict, default=None
         A dict the caller keeps across calls (empty at first): tests with the
         same integer ``random_state``, ``prior_strength``, ``n_draws`` and
-        number of data sets reuse the Dirichlet draws kept in it. They draw the
-        same weights anyway (the same seed gives the same stream), so every
-        result is unchanged; a report that tests the best learner against 50
-        others draws them once instead of 50 times. One set of draws is kept
-        at a time, up to 4·10⁷ weights.
+        number of data sets reuse the Dirichlet draws kept in it (the same seed
+        draws the same weights anyway, so every result is unchanged). One set
+        of draws is kept at a time, up to 4·10⁷ weights.
 
     Returns
     -------
     BayesianTestResult
         With :attr:`~BayesianTestResult.samples` (shape ``(n_draws, 3)``; a
-        batch's shape without ``axis`` before it) and ``standard_error``, the
-        largest binomial Monte Carlo SE of the three probabilities.
+        batch's shape without ``axis`` before it).
 
     Notes
     -----
-    Differences (and their pairwise sums) are rounded to 10 decimals before
-    they are compared with the ROPE. Deliberate difference from baycomp 1.0:
-    when two regions are equally probable in a draw (within 1e-12) the draw
-    is shared between them; baycomp's ``argmax`` gives it to the first. This
-    matters only for degenerate data: all differences zero with ``rope = 0``
-    gives ``p_greater = p_less = 0.5`` here and ``p_left = 1`` in baycomp. With
-    ``rope > 0`` all differences inside the ROPE give ``p_rope = 1``.
+    Differences and their pairwise sums are rounded to 10 decimals before they
+    are compared with the ROPE. Unlike baycomp 1.0's ``argmax``, a draw in
+    which two regions are equally probable (within 1e-12) is shared between
+    them: all differences zero with ``rope = 0`` gives ``p_greater = p_less =
+    0.5`` here, ``p_left = 1`` in baycomp.
 
     Examples
     --------
@@ -776,14 +694,6 @@ def bayesian_signed_rank(
     (1.0, 'A')
     >>> res.samples.shape
     (50000, 3)
-
-    A batch, B against B shifted by 0.005 and against A, on one set of draws:
-
-    >>> res = bayesian_signed_rank(y[:, None], np.column_stack([y + 0.005, x]),
-    ...                            delta=0.01, random_state=0,
-    ...                            labels=("B", "other"), greater_is_better=True)
-    >>> res.decision, res.samples.shape
-    (array(['equivalent', 'other'], dtype=object), (2, 50000, 3))
     """
     greater_is_better = check_bool(greater_is_better, "greater_is_better")
     d, rope, labels = _check_common(
@@ -871,9 +781,8 @@ def bayesian_sign_test(
     x, y : array-like of shape (n,)
         Paired scores of two learners on ``n >= 2`` data sets.
     delta : float, default=0.0
-        The smallest difference that matters: half-width of the ROPE (the
-        result keeps it as ``rope``). With ``delta = 0`` the ROPE holds the ties
-        ``d = 0`` and the prior.
+        As in :func:`bayesian_correlated_t`; with ``delta = 0`` the ROPE holds
+        the ties ``d = 0`` and the prior.
     prior_strength : float, default=1.0
         ``s`` (baycomp 1.0's default for its sign test); ``0`` gives the
         Bayesian bootstrap.
@@ -882,8 +791,6 @@ def bayesian_sign_test(
     random_state : int, Generator or RandomState, default=None
     labels : tuple of two str, default=("x", "y")
     greater_is_better : bool
-        Whether larger scores are better (``False`` for an error rate).
-        Required.
 
     Returns
     -------
@@ -892,11 +799,10 @@ def bayesian_sign_test(
 
     Notes
     -----
-    Deliberate difference from baycomp 1.0, which adds 0.0001 to every count
-    "for numerical stability": a region with no difference and no prior gets
-    probability exactly 0 here (the Dirichlet-process posterior), instead of a
-    tiny positive one; the two agree within Monte Carlo error. Ties of the
-    largest region are shared, as in :func:`bayesian_signed_rank`.
+    baycomp 1.0 adds 0.0001 to every count "for numerical stability"; here a
+    region with no difference and no prior gets probability exactly 0 (the
+    two agree within Monte Carlo error). Ties of the largest region are
+    shared, as in :func:`bayesian_signed_rank`.
 
     Examples
     --------

@@ -61,10 +61,9 @@ class PairedTestResult:
     df : float or None
         Degrees of freedom of the t, F and χ² tests; ``None`` for the others.
     estimate : float
-        Mean of ``x − y`` (``"t"``, ``"corrected_t"``, ``"permutation"``), the
-        Hodges–Lehmann pseudo-median (``"wilcoxon"``), the median (``"sign"``),
-        ``p_11`` or the mean of the differences (5×2cv t and F), ``(b − c)/n``
-        (McNemar's).
+        Mean of ``x − y`` (``"t"``, ``"corrected_t"``, ``"permutation"``, 5×2cv
+        F), the Hodges–Lehmann pseudo-median (``"wilcoxon"``), the median
+        (``"sign"``), ``p_11`` (5×2cv t), ``(b − c)/n`` (McNemar's).
     n : int
         Number of pairs the statistic uses (after any zeros were dropped; the
         discordant cases for McNemar's).
@@ -75,11 +74,10 @@ class PairedTestResult:
     null_hypothesis : str
         The null hypothesis in words, e.g. ``"H0: mean of x − y >= 0"``.
     pvalue_standard_error : float
-        Monte Carlo standard error of ``pvalue``; 0 for exact and analytic p-values.
+        Monte Carlo standard error of ``pvalue``; 0 for exact and analytic ones.
     n_dropped : int
-        Units (splits, replicates or data sets) a
-        :class:`~sklearn_bench.BenchmarkResult` left out before the test because a
-        task failed or is missing; 0 for arrays passed directly.
+        Units a :class:`~sklearn_bench.BenchmarkResult` left out before the test
+        because a task failed or is missing; 0 for arrays passed directly.
     details : dict
         Method-specific quantities (``r_plus``, ``r_minus``, ``z``, ``wins``, ...).
 
@@ -113,41 +111,29 @@ class PairedTestResult:
     def confidence_interval(self, confidence_level=0.95):
         """Confidence interval for the effect, one-sided when the test is.
 
-        - ``"t"``: the t-interval of the mean difference (R's ``t.test``);
-          constant differences never get here (:func:`paired_test` raises).
+        - ``"t"``: the t-interval of the mean difference (R's ``t.test``).
         - ``"corrected_t"``: mean ± ``t_{J−1}`` × Nadeau–Bengio standard error.
         - ``"5x2cv"``: ``p_11 ± t_5`` × Dietterich's standard error;
           ``"5x2cv_f"`` has none (``ValueError``).
         - McNemar's: the Quesenberry–Hurst interval of err(A) − err(B)
           (:func:`mcnemar_test`, which needs the test-set size ``n``).
-        - ``"wilcoxon"``: the Hodges–Lehmann (Tukey) interval: order statistics of
-          the Walsh averages ``(d_i + d_j)/2, i <= j``, at the quantile of the exact
-          signed-rank distribution (n <= 50, as the test; R's ``wilcox.test(
-          conf.int = TRUE)`` for n < 50) or its normal approximation (n > 50). It
-          uses the same differences as the test (zeros dropped for
-          ``zero_method="wilcox"``, one of an odd number for ``"demsar"``).
-        - ``"sign"``: the distribution-free interval for the median, order
-          statistics ``[d_(k), d_(n−k+1)]`` from the Binomial(n, 1/2) quantile.
+        - ``"wilcoxon"``: the Hodges–Lehmann (Tukey) interval, order statistics
+          of the Walsh averages at the quantile of the test's signed-rank
+          distribution (R's ``wilcox.test(conf.int = TRUE)``), on the test's
+          differences.
+        - ``"sign"``: order statistics ``[d_(k), d_(n−k+1)]`` for the median,
+          from the Binomial(n, 1/2) quantile.
         - ``"permutation"``: a BCa bootstrap interval of the mean difference
-          (:func:`bootstrap_ci`, 9999 resamples, the test's ``random_state``); not
-          a test inversion, so it need not agree with the permutation p-value.
+          (:func:`bootstrap_ci`, the test's ``random_state``), not a test
+          inversion.
 
-        The interval carries the level it achieves as ``confidence_level``. The
-        t intervals have the level asked for (exact under normality of the
-        differences). The rank intervals (``"wilcoxon"`` with n <= 50, ``"sign"``)
-        can take only the levels of their discrete null distributions: they use
-        the order statistic whose level is the smallest one at or above the level
-        asked for, and report it. When even ``[min d, max d]`` falls short of the
-        level asked for (a signed-rank interval on 4 differences reaches at most
-        87.5%), the interval is the whole line with level 1 and a warning:
-        that is what the data can say at that level. Where the exact null holds
-        (no ties, no zero differences), the interval at level ``1 − α`` excludes
-        0 exactly when the test's p-value is at most α; with ties or zeros the
-        test uses the conditional (permutation) or normal null distribution, and
-        the two can differ at the boundary. A batch of t-tests (``axis``) gives
-        arrays of bounds, NaN where the differences are constant; a batch of
-        Wilcoxon tests each comparison's interval, with an array of achieved
-        levels where they differ.
+        The rank intervals (``"wilcoxon"`` with n <= 50, ``"sign"``) take only
+        the levels of their discrete null distributions: the smallest one at or
+        above the level asked for, returned as ``confidence_level``; when even
+        ``[min d, max d]`` falls short, the interval is the whole line with
+        level 1 and a warning. A batch gives arrays of bounds (NaN for t-tests
+        of constant differences; an array of achieved levels for Wilcoxon
+        tests where they differ).
 
         Parameters
         ----------
@@ -269,29 +255,20 @@ class PairedTestResult:
 
     @property
     def effect_size(self):
-        """The standardised effect size that goes with this test.
+        """The standardised effect size that goes with this test, beside the raw
+        ``estimate`` and its :meth:`confidence_interval`, never instead of them.
 
-        Beside the raw ``estimate`` and its :meth:`confidence_interval`, never
-        instead of them:
-
-        - ``"t"``, ``"permutation"``: Cohen's d_z of the differences
-          (:func:`~sklearn_bench.stats.effect_size`), with its noncentral-t
-          interval (sided as the test) and Cohen's (1988) labels.
-        - ``"corrected_t"``: d_z as a description only: its resamples overlap,
-          so the noncentral-t interval would be too narrow and is not given.
-        - ``"wilcoxon"``: the matched-pairs rank-biserial correlation from the
-          test's own signed-rank sums, zeros handled as the test did
-          (Kerby 2014).
+        - ``"t"``, ``"permutation"``: Cohen's d_z
+          (:func:`~sklearn_bench.stats.effect_size`) with its noncentral-t
+          interval and Cohen's (1988) labels.
+        - ``"corrected_t"``: d_z without an interval (its resamples overlap).
+        - ``"wilcoxon"``: the matched-pairs rank-biserial correlation of the
+          test's signed-rank sums (Kerby 2014).
         - ``"sign"``: ``(wins − losses) / n``, the sign dominance.
 
         Returns
         -------
         EffectSizeResult
-
-        See Also
-        --------
-        confidence_interval : the interval of the raw difference, to report
-            first.
 
         Examples
         --------
@@ -301,9 +278,6 @@ class PairedTestResult:
         >>> es = paired_test(x, y).effect_size
         >>> es.name, round(es.estimate, 3), es.magnitude
         ('cohens_dz', 1.411, 'large')
-        >>> es = paired_test(x, y, method="wilcoxon").effect_size
-        >>> es.name, round(es.estimate, 3)
-        ('rank_biserial', 0.956)
         """
         d = self._differences
         if d is None:
@@ -320,13 +294,9 @@ class PairedTestResult:
         return replace(res, _interval=None) if self.method == "corrected_t" else res
 
     def to_dict(self, confidence_level=0.95):
-        """The result as a flat ``dict``, interval first (it matters most).
-
-        The standardised effect size (:attr:`effect_size`) follows the p-value:
-        ``effect_size``, ``effect_size_estimate``, ``effect_size_ci_low``,
-        ``effect_size_ci_high`` (NaN where no interval), ``effect_size_magnitude``
-        and ``effect_size_magnitude_source``.
-        """
+        """The result as a flat ``dict``, interval first (it matters most), the
+        :attr:`effect_size` after the p-value (``effect_size``,
+        ``effect_size_estimate``, ``effect_size_ci_low``, ..., NaN where none)."""
         check_confidence_level(confidence_level)
         try:
             ci = self.confidence_interval(confidence_level)
@@ -993,18 +963,13 @@ def paired_test(
     Parameters
     ----------
     x, y : array-like of shape (n,)
-        Paired performances: per data set (across data sets, Boulesteix et al.
-        2013; Demšar 2006), per replicate within one data set (Hothorn et al.
-        2005, conditional on the learning sample), or per split / fold within
-        one data set (``"corrected_t"``). NaN raises ``ValueError``. The
-        t-tests and the Wilcoxon test also take batches: arrays that broadcast
-        against each other, the pairs along ``axis`` (e.g. ``x`` of shape (n,
-        m), m learners, and ``y`` of shape (n, 1), the reference), as
-        :func:`scipy.stats.ttest_rel`; each comparison is that pair's test to
-        the last bit (the Wilcoxon tests of one length and null distribution in
-        one call of :func:`scipy.stats.wilcoxon`).
-        The 5×2cv tests take shape (5, 2): row ``i`` is repetition ``i`` of
-        2-fold cross-validation, column ``j`` its fold ``j``.
+        Paired performances: per data set (Demšar 2006), per replicate within
+        one data set (conditional on the learning sample, Hothorn et al. 2005),
+        or per split / fold within one data set (``"corrected_t"``). NaN raises
+        ``ValueError``. The t-tests and the Wilcoxon test also take batches, as
+        :func:`scipy.stats.ttest_rel`: arrays that broadcast against each
+        other, the pairs along ``axis``; each comparison is that pair's test to
+        the last bit. The 5×2cv tests take shape (5, 2): repetition × fold.
     method : {"t", "wilcoxon", "sign", "permutation", "corrected_t", "5x2cv", \
 "5x2cv_f"}, default="t"
         - ``"t"``: paired t-test, ``T = mean(d)/(sd(d)/sqrt(n))`` with ``n − 1``
@@ -1015,75 +980,51 @@ def paired_test(
           one dropped first if their number is odd (Demšar 2006, Sec. 3.1.3);
           exact two-sided binomial p-value (R's ``binom.test`` rule). The statistic
           is the adjusted number of wins.
-        - ``"permutation"``: the conditional sign-flip test with statistic
-          ``S = sum(d)``: the null distribution is ``sum(s_i |d_i|)`` over sign
-          vectors ``s``; two-sided ``P(|S*| >= |S|)`` (exact: the p-value of
-          :func:`scipy.stats.permutation_test` with ``permutation_type=
-          "samples"``). Exact by enumeration when ``n <= 16`` or ``2**n <=
-          n_resamples``, otherwise Monte Carlo (observed counted, ``p = (k +
-          1)/(R + 1)``) with its standard error in ``pvalue_standard_error``.
-          Sums are compared with a tolerance of ``100 eps · sum|d|`` so that
-          equal sums tie.
+        - ``"permutation"``: the sign-flip test of ``S = sum(d)``, two-sided
+          ``P(|S*| >= |S|)`` (the p-value of :func:`scipy.stats.permutation_test`
+          with ``permutation_type="samples"``): exact by enumeration when ``n <=
+          16`` or ``2**n <= n_resamples``, else Monte Carlo (``p = (k + 1)/(R +
+          1)``, its standard error in ``pvalue_standard_error``).
         - ``"corrected_t"``: corrected resampled t for ``J`` dependent
-          resamples of one data set:
-          ``T = mean(d)/sqrt((1/J + n_test/n_train) var(d))``, ``J − 1`` df
-          (the t statistic divided by ``sqrt(1 + J n_test/n_train)``).
-          The ``J`` units are the splits of a holdout scheme such as
-          ShuffleSplit (Nadeau & Bengio 2003) or **all** ``k·r`` fold scores of
-          r-times repeated k-fold CV (Bouckaert & Frank 2004: the same formula
-          with ``J = k·r``). Pass fold scores, not per-repetition fold means:
-          the mean of k folds is not one split, and correcting it as one
-          understates the variance. :meth:`BenchmarkResult.paired_test
-          <sklearn_bench.BenchmarkResult.paired_test>` picks the unit and the
-          ratio from the run's splitter.
-        - ``"5x2cv"``: Dietterich's (1998, eq. (9)) 5×2cv paired t-test. With
-          ``p_ij`` the difference on fold ``j`` of repetition ``i``, ``p̄_i``
-          the mean of repetition ``i`` and ``s_i² = Σ_j (p_ij − p̄_i)²``,
-          ``t = p_11 / sqrt(Σ_i s_i² / 5)`` with 5 df; its estimate and
-          interval are those of ``p_11``. Near or below its nominal level where
-          the resampled t and the t on 10-fold CV folds are far above it.
+          resamples of one data set,
+          ``T = mean(d)/sqrt((1/J + n_test/n_train) var(d))``, ``J − 1`` df, on
+          the splits of a holdout scheme (Nadeau & Bengio 2003) or **all**
+          ``k·r`` fold scores of repeated k-fold CV (Bouckaert & Frank 2004),
+          never per-repetition fold means (the user guide's "Tests within one
+          data set").
+        - ``"5x2cv"``: Dietterich's (1998, eq. (9)) 5×2cv paired t-test,
+          ``t = p_11 / sqrt(Σ_i s_i² / 5)`` with 5 df (``p_ij`` the difference
+          on fold ``j`` of repetition ``i``, ``s_i²`` the sum of squared
+          deviations from repetition ``i``'s mean); estimate and interval of
+          ``p_11``.
         - ``"5x2cv_f"``: Alpaydin's (1999) combined 5×2cv F-test, ``f = Σ_ij
-          p_ij² / (2 Σ_i s_i²)`` on (10, 5) df, two-sided only and without an
+          p_ij² / (2 Σ_i s_i²)`` on (10, 5) df, two-sided only, without an
           interval; its estimate is the mean of the ten differences.
-
-          Both test equal expected scores of the learners trained on half of a
-          data set of this size (the generalisation question), not
-          conditionally on the one learning sample; ``Σ s_i² = 0`` (each
-          repetition's two fold differences equal) raises.
+          ``Σ s_i² = 0`` raises for both.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
     zero_method : {"demsar", "wilcox", "pratt", "zsplit"}, default="demsar"
         Wilcoxon only.
 
         - ``"demsar"`` (Demšar 2006, Sec. 3.1.3): if the number of zero
           differences is odd, one zero is dropped; the ranks of the others are
-          split evenly between R+ and R−. The test is then the one
-          :func:`scipy.stats.wilcoxon` runs on the differences left with
-          ``zero_method="zsplit"``. Two-sided statistic ``T = min(R+, R−)``,
+          split evenly between R+ and R− (scipy's ``zero_method="zsplit"`` on
+          the differences left). Two-sided statistic ``T = min(R+, R−)``,
           one-sided ``R+``.
         - ``"wilcox"``: zeros dropped (R's ``wilcox.test``); statistic R's
           ``V = R+``.
         - ``"pratt"``, ``"zsplit"``: as :func:`scipy.stats.wilcoxon`.
 
-        Every zero method then uses the null distribution scipy chooses for
-        ``method="auto"`` on those differences (zeros counted where the method
-        keeps or drops them): the exact signed-rank distribution when there is
-        no zero and no tie and ``n <= 50``; with zeros or ties, the exact
-        conditional distribution of the ``2**n`` sign flips given the ranks
-        when ``n <= 13`` (scipy's permutation distribution, here by
-        convolution) or when every ``|d|`` is tied (see Notes); otherwise the
-        normal approximation with tie-corrected variance. R's ``wilcox.test``
-        uses the normal approximation wherever there are zeros or ties.
-
-        Differences are rounded to 10 decimals before zeros and ties are found,
-        so floating-point noise from subtracting scores (``0.3 − 0.1`` versus
-        ``0.2``) neither makes nor breaks a tie. The sign test does the same.
+        The null distribution is the one scipy's ``method="auto"`` chooses:
+        exact signed-rank without zeros or ties for ``n <= 50``; with them the
+        exact conditional one of the sign flips for ``n <= 13`` (or when every
+        ``|d|`` is tied); otherwise normal with tie-corrected variance.
+        Differences are rounded to 10 decimals before zeros and ties are found
+        (as in the sign test), so that ``0.3 − 0.1`` ties ``0.2``.
     exact : bool or None, default=None
-        Wilcoxon: ``None`` chooses as described; ``False`` forces the normal
-        approximation; ``True`` an exact distribution: with zeros or ties the
-        conditional one of the sign flips given the ranks for any ``n`` (coin's
-        ``wilcoxsign_test(distribution = "exact")``). Permutation: ``True``
-        enumerates all ``2**n`` sign vectors (n <= 30), ``False`` forces Monte
-        Carlo.
+        Wilcoxon: ``False`` forces the normal approximation; ``True`` an exact
+        distribution (with zeros or ties, coin's ``wilcoxsign_test(distribution
+        = "exact")``). Permutation: ``True`` enumerates all ``2**n`` sign
+        vectors (n <= 30), ``False`` forces Monte Carlo.
     correction : bool, default=False
         Continuity correction of the Wilcoxon normal approximation (as R/SciPy).
     n_resamples : int, default=9999
@@ -1206,30 +1147,27 @@ def paired_test(
 def smallest_attainable_pvalue(method, n, *, alternative="two-sided"):
     """The smallest p-value a paired test can give with ``n`` pairs.
 
-    With few data sets a rank test cannot reject at all: the most extreme
-    arrangement (every difference of one sign) has null probability
-    ``2^−n`` per tail, so with 4 data sets a two-sided signed-rank or sign test
-    never gives p below ``2 · 2^−4 = 0.125`` (Demšar 2006 uses at least 6 for
-    α = 0.05). A report says so instead of "not significant".
+    With few data sets a rank test cannot reject at all: with 4 data sets a
+    two-sided signed-rank or sign test never gives p below ``2 · 2^−4 =
+    0.125`` (Demšar 2006 uses at least 6 for α = 0.05). A report says so
+    instead of "not significant".
 
     Parameters
     ----------
     method : {"t", "corrected_t", "wilcoxon", "sign", "permutation", "5x2cv", \
 "5x2cv_f"}
-        The test of :func:`paired_test`. ``"wilcoxon"`` is its exact form
-        (n <= 50; larger ``n`` use the normal approximation and can reach any
-        practical level); ``"permutation"`` its exact sign-flip enumeration.
+        The test of :func:`paired_test` (``"wilcoxon"``, ``"permutation"``:
+        their exact forms).
     n : int
-        Number of pairs (data sets, or the test's units), ``>= 1``.
+        Number of pairs, ``>= 1``.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
 
     Returns
     -------
     float
         ``min(1, 2^(1−n))`` two-sided and ``2^−n`` one-sided for the rank,
-        sign and permutation tests (the normal approximation's p at the most
-        extreme signed-rank sum for ``"wilcoxon"`` with n > 50); 0 for the t
-        tests (``n >= 2``), whose statistic is unbounded.
+        sign and permutation tests (for ``"wilcoxon"`` with n > 50 the normal
+        approximation's at the most extreme sum); 0 for the t tests.
 
     Examples
     --------

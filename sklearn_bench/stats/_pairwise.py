@@ -43,40 +43,35 @@ class PairwiseTestResult:
     learners : tuple
         The learners, in the table's column order.
     method : str
-        The test: ``"wilcoxon-<zero_method>"``, ``"sign"``, a rank post-hoc
-        (``"nemenyi"``, ``"siegel"``, ...), ``"tukey (<design>)"`` or the
-        global permutation test's.
+        ``"wilcoxon-<zero_method>"``, ``"sign"``, a rank post-hoc
+        (``"nemenyi"``, ...), ``"tukey (<design>)"`` or the global permutation
+        test's.
     adjust : str
-        The multiple-comparison correction (:func:`adjust_pvalues`' name;
-        ``"single_step"`` for simultaneous p-values, ``"closed"`` for the
-        closed permutation test).
+        The correction (:func:`adjust_pvalues`' name; ``"single_step"`` for
+        simultaneous p-values, ``"closed"`` for the closed permutation test).
     alpha : float
         Family-wise significance level of ``reject`` and :attr:`significant`.
     confidence_level : float or None
-        Level of the table's intervals (``ci_low``, ``ci_high``), simultaneous
-        for Tukey's, per pair for the paired tests; ``None`` where the method
-        has none.
+        Level of the table's intervals (simultaneous for Tukey's); ``None``
+        where the method has none.
     n_blocks : int
         Number of blocks (data sets) in the table.
     null_hypothesis : str
     average_ranks : pandas.Series or None
-        Average rank of each learner (rank 1 = best) over the blocks on which
-        every learner has a value; for ordering and the diagram only, no test
-        uses it. ``None`` where the scores have no direction.
+        Average rank of each learner (rank 1 = best) over the complete blocks,
+        for ordering and the diagram only; ``None`` without a direction.
     learner_means : pandas.Series or None
-        Tukey's: the learners' mean performances (the axis of its diagram).
+        Tukey's: the learners' mean performances.
     greater_is_better : bool or None
         Direction of the scores, where the method was told it.
     missing : str
         ``"raise"`` or ``"pairwise"`` (each pair on the blocks both have).
     control : str or None
-        The learner every other one was compared with, or ``None`` (all pairs).
+        The learner every other one was compared with, or ``None``.
     details : dict
-        Tukey's: ``design``, ``mse`` (error mean square), ``df`` (its degrees
-        of freedom), ``critical_value`` (the ``1 − alpha`` quantile ``q`` of the
-        studentized range) and ``hsd``, the honestly significant difference
-        ``q sqrt(MSE / N)``: two learners differ when their means differ by more
-        (the critical difference of the CD-style diagram).
+        Tukey's: ``design``, ``mse``, ``df`` (of the MSE), ``critical_value``
+        (the studentized range's ``q``) and ``hsd = q sqrt(MSE / N)``, the
+        difference of means above which two learners differ.
 
     Examples
     --------
@@ -121,21 +116,15 @@ class PairwiseTestResult:
         ``control``, ``learner_j`` is the control).
 
         Columns: ``learner_i``, ``learner_j``, ``n`` (blocks used),
-        ``mean_difference`` (mean of ``x_i − x_j``), ``estimate`` (the test's:
-        Hodges–Lehmann pseudo-median for Wilcoxon, median for the sign test,
-        the mean difference for Tukey's and the permutation test's),
-        ``ci_low``, ``ci_high`` (its interval at ``confidence_level``, or the
-        smallest level above it the rank distribution allows), ``ci_level``
-        (the level it achieves; 1 with infinite bounds where too few blocks
-        allow no finite interval), ``statistic``, ``pvalue`` (raw),
-        ``pvalue_adjusted``, ``reject`` (``pvalue_adjusted <= alpha``),
-        ``effect_size`` (matched-pairs rank-biserial or sign dominance of
-        ``x_i`` over ``x_j``), ``effect_size_name``. For the rank post-hocs
-        ``estimate`` is the difference of average ranks ``R̄_i − R̄_j``
-        (positive: ``i`` ranks worse) and the interval and effect-size columns
-        are NaN. Tukey's ``statistic`` is ``|difference| / sqrt(MSE / N)``, its
-        ``pvalue`` the unadjusted t-test on the same MSE, ``pvalue_adjusted``
-        the studentized range's.
+        ``mean_difference`` (of ``x_i − x_j``), ``estimate`` (the test's own),
+        ``ci_low``, ``ci_high``, ``ci_level`` (the level achieved; 1 with
+        infinite bounds where too few blocks allow no finite interval),
+        ``statistic``, ``pvalue`` (raw), ``pvalue_adjusted``, ``reject``,
+        ``effect_size`` (rank-biserial or sign dominance of ``x_i`` over
+        ``x_j``), ``effect_size_name``. For the rank post-hocs ``estimate`` is
+        ``R̄_i − R̄_j`` (positive: ``i`` ranks worse), without interval or
+        effect size. Tukey's ``pvalue`` is the unadjusted t-test on the same
+        MSE, ``pvalue_adjusted`` the studentized range's.
         """
         return self._frame.copy()
 
@@ -178,10 +167,11 @@ class PairwiseTestResult:
         Parameters
         ----------
         confidence_level : float, default=None
-            The level; ``None`` is the result's ``confidence_level``. Tukey's
-            simultaneous intervals are recomputed at any level; for the others a
-            level the result cannot recompute raises ``ValueError`` naming the
-            call that gives it.
+            ``None``: the result's ``confidence_level``. Tukey's simultaneous
+            intervals are recomputed at any level; for the others another level
+            raises ``ValueError`` naming the call that gives it, as does a
+            method without intervals (the rank post-hocs, the closed
+            permutation test).
 
         Returns
         -------
@@ -189,12 +179,6 @@ class PairwiseTestResult:
             ``low`` and ``high`` are Series indexed by the pair; its
             ``confidence_level`` is the level achieved (a Series when it differs
             between pairs, as for rank-based intervals on few blocks).
-
-        Raises
-        ------
-        ValueError
-            Where the method has no interval (rank post-hocs, the closed
-            permutation test): it tests, it does not estimate.
 
         Examples
         --------
@@ -270,27 +254,23 @@ def pairwise_tests(
         :func:`friedman_test`.
     method : {"wilcoxon", "sign", "conover", "siegel", "miller", "quade", \
 "nemenyi", "exact_ranksum"}, default="wilcoxon"
-        ``"wilcoxon"``, ``"sign"``: two-sided Wilcoxon signed-rank test (with
-        ``zero_method``) or sign test (ties split, Demšar 2006) from
-        :func:`paired_test`, on the pair's own two columns.
-
-        The others are post-hoc tests after Friedman's (or Quade's) test on the
-        within-block ranks of all k learners (so a third learner changes a pair's
-        p-value), under the global null that the ranks are exchangeable within
+        ``"wilcoxon"``, ``"sign"``: the two-sided test of :func:`paired_test`
+        on the pair's own two columns. The others are post-hoc tests after
+        Friedman's (or Quade's) test on the within-block ranks of all k
+        learners, under the global null that the ranks are exchangeable within
         blocks, as PMCMRplus's ``frdAllPairs*Test``: Siegel & Castellan (1988),
-        Nemenyi (single-step, studentized range; Demšar 2006), Miller (1966,
-        single-step), Conover & Iman (1979), Quade (1979) and the exact rank-sum
-        differences of Eisinga et al. (2017, exact given the ties); the user
-        guide's "Pairwise post-hoc tests" gives each statistic.
+        Nemenyi (single-step; Demšar 2006), Miller (1966, single-step), Conover
+        & Iman (1979), Quade (1979) and the exact rank-sum differences of
+        Eisinga et al. (2017); the user guide's "Pairwise post-hoc tests" gives
+        each statistic.
     adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", "hochberg", \
 "hommel", "bh", "finner", "holland", "li", "rom", "single_step", "none"}, \
 default=None
-        See :func:`adjust_pvalues`. Bergmann–Hommel needs at most 10
-        learners. ``None``: ``"single_step"`` for Nemenyi and Miller (whose
-        p-values are simultaneous already; no other choice is allowed), and
-        ``"shaffer"`` (``"holm"`` with a ``control``) for every other method.
+        See :func:`adjust_pvalues`. ``None``: ``"single_step"`` for Nemenyi and
+        Miller (the only choice for them), else ``"shaffer"`` (``"holm"`` with
+        a ``control``).
     alpha : float, default=0.05
-        Family-wise level of the tests: ``reject`` and
+        Family-wise level of ``reject`` and
         :attr:`PairwiseTestResult.significant`.
     confidence_level : float, default=0.95
         Level of each pair's (unadjusted) interval, for the paired tests.
@@ -298,18 +278,14 @@ default=None
         Wilcoxon only; see :func:`paired_test`.
     greater_is_better : bool
         Direction of the scores, for :attr:`PairwiseTestResult.average_ranks`.
-        Required.
     missing : {"raise", "pairwise"}, default="raise"
-        ``"raise"``: a NaN cell is an error naming the learner and block.
-        ``"pairwise"``: each pair is tested on the blocks where both learners
-        have a value (``n`` in the frame says how many); a pair with fewer than
-        2 common blocks raises.
+        ``"raise"``: a NaN cell is an error. ``"pairwise"``: each pair is
+        tested on the blocks where both learners have a value (at least 2).
     control : label, default=None
-        A learner to compare every other learner with (``k − 1`` comparisons,
-        adjusted as one family: with ``method="siegel"`` and
-        ``adjust="bonferroni"`` this is Bonferroni–Dunn's test, Demšar 2006,
-        Sec. 3.2.2); ``None`` compares all pairs. Nemenyi's and Miller's tests
-        and the Shaffer and Bergmann–Hommel corrections are for all pairs.
+        Compare every other learner with this one, as one family (with
+        ``method="siegel"`` and ``adjust="bonferroni"``: Bonferroni–Dunn,
+        Demšar 2006, Sec. 3.2.2); not with Nemenyi's and Miller's tests nor the
+        Shaffer and Bergmann–Hommel corrections.
 
     Returns
     -------

@@ -49,3 +49,11 @@ def test_wilcoxon_batch_is_each_pair_alone():
     assert res.statistic.tolist() == [44.0, 1.0]
     assert res.pvalue.tolist() == [0.0078125, 0.0078125]
     assert res.estimate.round(4).tolist() == [0.026, -0.026]
+
+
+def test_wilcoxon_effect_size_is_the_rank_biserial_correlation():
+    """H: the effect size of the Wilcoxon test on the docstring's nine pairs
+    (one negative difference of rank 1) is the matched-pairs rank-biserial
+    correlation (R+ − R−) / 45 = (44 − 1) / 45 = 0.956."""
+    es = paired_test(X, Y, method="wilcoxon").effect_size
+    assert (es.name, round(es.estimate, 3)) == ("rank_biserial", 0.956)
