@@ -21,7 +21,12 @@ from ..results._latex import performance_table, within_table
 from ..results._pairs import MAX_LEARNERS_ALL_PAIRS
 from ..results._scales import scale_note
 from ..results._select import incomplete_datasets, primary_rows
-from ..stats import adjust_pvalues, smallest_attainable_pvalue
+from ..stats import (
+    adjust_pvalues,
+    n_datasets_needed,
+    power_paired_t,
+    smallest_attainable_pvalue,
+)
 from ._bayesian import (
     bayesian_comparisons,
     bayesian_ranking,
@@ -52,6 +57,9 @@ MAX_DIAGRAM_LEARNERS = 25
 # not to be trusted (the bootstrap's guarantee is in the number of data sets).
 MIN_LEARNERS, MIN_DATASETS = 3, 10
 LEADERBOARD_RESAMPLES, LEADERBOARD_SEED = 1000, 0
+# A report draws the distributions of the first data sets only (each is a
+# figure), and of fewer with many learners: at most this many rows in all.
+MAX_DISTRIBUTIONS, MAX_DISTRIBUTION_ROWS = 20, 120
 
 
 class _DeeplyFrozen:
@@ -98,6 +106,15 @@ class PowerAnalysis(_DeeplyFrozen):
         n_comparisons`` (a conservative bound).
     test_words : str
         The test in words.
+    sigmas : tuple of float
+        ``σ/2, σ, 2σ``: the curves of the figures.
+    n_grid, power_curves, power_marks : ndarray
+        The power of the test at ``n_grid`` data sets for each of ``sigmas``
+        (rows), and at ``n_datasets``, for Δ (the observed difference without
+        Δ): Boulesteix et al. (2015), Fig. 2 right.
+    delta_grid, needed_curves : ndarray
+        The data sets needed for ``target_power`` at each difference of
+        ``delta_grid``, for each of ``sigmas`` (Fig. 2 left).
     """
 
     pair: tuple
@@ -115,6 +132,12 @@ class PowerAnalysis(_DeeplyFrozen):
     n_comparisons: int
     test_alpha: float
     test_words: str
+    sigmas: tuple
+    n_grid: np.ndarray = field(repr=False)
+    power_curves: np.ndarray = field(repr=False)
+    power_marks: np.ndarray = field(repr=False)
+    delta_grid: np.ndarray = field(repr=False)
+    needed_curves: np.ndarray = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -162,11 +185,15 @@ class Analysis(_DeeplyFrozen):
     ----------
     plan : AnalysisPlan
         The plan this analysis ran (``adjust`` resolved).
-    result : BenchmarkResult
-        The result analysed; only the performance distributions are drawn
-        from it (every other output reads the fields).
     learners : tuple of str
         The learners of the result, in its order.
+    metrics : tuple of str
+        The metrics the result scored (one is analysed).
+    distributions : mapping
+        ``{data set: {learner: read-only array}}``: the finite performances of
+        each learner over the replicates of the first data sets (at most
+        :data:`MAX_DISTRIBUTIONS`, and :data:`MAX_DISTRIBUTION_ROWS` learner
+        rows), whose distributions a report draws; empty without ``"effects"``.
     provenance : mapping
         The result's ``info`` (splitter, seed, recorded sizes and learners),
         read-only.
@@ -334,8 +361,9 @@ class Analysis(_DeeplyFrozen):
     """
 
     plan: AnalysisPlan = field(repr=False)
-    result: object = field(repr=False, compare=False)
     learners: tuple
+    metrics: tuple
+    distributions: MappingProxyType = field(repr=False)
     provenance: MappingProxyType = field(repr=False)
     metric: str
     greater_is_better: bool
@@ -599,6 +627,13 @@ def _power(result, complete, order, sign, metric, delta, source, plan, n_compari
             pass
     if delta is None and posthoc_power is None:
         return None, f"no Δ was given and {a} and {b} do not differ on average"
+    curve_delta = delta if delta is not None else abs(observed)
+    sigmas = (sigma / 2, sigma, 2 * sigma)
+    n_grid, curves, marks = power_points(
+        curve_delta, sigmas, alpha=level, mark=len(diff)
+    )
+    # beyond Δ, so that the mark and its label sit inside the axes
+    deltas = np.linspace(sigma / 5, max(2 * sigma, 1.3 * curve_delta), 40)
     words = (
         f"two-sided paired t-test at α = {alpha:g}"
         if m == 1
@@ -622,7 +657,65 @@ def _power(result, complete, order, sign, metric, delta, source, plan, n_compari
         n_comparisons=m,
         test_alpha=level,
         test_words=words,
+        sigmas=sigmas,
+        n_grid=n_grid,
+        power_curves=curves,
+        power_marks=marks,
+        delta_grid=deltas,
+        needed_curves=needed_points(deltas, sigmas, power=target, alpha=level),
     ), ""
+
+
+def power_points(
+    delta, sigmas, *, alpha, alternative="two-sided", method="exact",
+    n_datasets=None, mark=None,
+):  # fmt: skip
+    """``(J, power at J for each σ, power at mark for each σ)`` of the paired
+    t-test; ``J`` by default 2 .. max(50, 1.2 × J needed) (at most 500), past
+    ``mark``."""
+    opts = {"alpha": alpha, "alternative": alternative, "method": method}
+    J = n_datasets
+    if J is None:
+        needed = max(n_datasets_needed(delta, s, **opts) for s in sigmas)
+        last = min(500, max(50, np.ceil(1.2 * needed)))
+        if mark is not None:  # the study's J inside the axes, with a margin
+            last = max(last, np.ceil(1.05 * mark))
+        J = np.arange(2, int(last) + 1)
+    curves = np.array([power_paired_t(J, delta, s, **opts) for s in sigmas])
+    if mark is None:
+        return J, curves, None
+    return J, curves, np.array([power_paired_t(mark, delta, s, **opts) for s in sigmas])
+
+
+def needed_points(deltas, sigmas, **options):
+    """The data sets needed at each of ``deltas`` (columns) for each σ (rows)."""
+    return np.array([n_datasets_needed(deltas, s, **options) for s in sigmas])
+
+
+def replicate_values(result, metric, datasets):
+    """``{data set: {learner: finite performances over the replicates}}`` of the
+    learners with a task there, in the result's order."""
+    perf = result.performance(metric)
+    perf = perf[perf["dataset"].isin(datasets)]
+    out = {d: {} for d in datasets}
+    for (d, m), v in perf.groupby(["dataset", "learner"], observed=True)["value"]:
+        values = v.to_numpy(dtype=float)
+        out[d][str(m)] = values[~np.isnan(values)]
+    return out
+
+
+def _distributions(result, metric, mean):
+    """:attr:`Analysis.distributions`, deeply read-only."""
+    k = max(len(mean.columns), 1)
+    shown = list(
+        mean.index[: max(1, min(MAX_DISTRIBUTIONS, MAX_DISTRIBUTION_ROWS // k))]
+    )
+    out = {}
+    for d, values in replicate_values(result, metric, shown).items():
+        for v in values.values():
+            v.flags.writeable = False
+        out[d] = MappingProxyType(values)
+    return MappingProxyType(out)
 
 
 def _subset(result, datasets):
@@ -1328,8 +1421,11 @@ def analyse(result, plan=None):
     learner_intervals = _generalization_step(**c)
     analysis = Analysis(
         plan=plan,
-        result=full,
         learners=tuple(str(m) for m in full.learners),
+        metrics=tuple(full.metrics),
+        distributions=_distributions(full, metric, mean)
+        if "effects" in plan.analyses
+        else MappingProxyType({}),
         provenance=MappingProxyType(dict(full.info)),
         metric=metric,
         greater_is_better=gib,

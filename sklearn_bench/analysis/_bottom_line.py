@@ -312,7 +312,7 @@ def bottom_line(analysis):
         "of the report are sensitivity analyses (see their sections for why they "
         "may disagree)."
     )
-    others = [m for m in a.result.metrics if m != a.metric]
+    others = [m for m in a.metrics if m != a.metric]
     if others:  # every scored metric is analysed or said not to be
         more.append(
             f"Scored but not analysed here: {fmt_names(others)}. A report "

@@ -10,6 +10,7 @@ import numpy as np
 from scipy import stats
 
 from .._metrics import metric_bounds
+from ..analysis._analysis import replicate_values
 from ._common import _labelled_rows_axes, figure_label, figure_labels
 
 # At most this many values per learner are drawn as points, not a boxplot and
@@ -113,28 +114,31 @@ def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="a
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['tree', 'forest']
     """
-    import matplotlib.pyplot as plt
-    from matplotlib.collections import LineCollection, PolyCollection
-
     greater_is_better = result.greater_is_better(metric)  # checks `metric`
     metric = next(iter(result.metrics)) if metric is None else metric
     if str(dataset) not in result.datasets:
         raise ValueError(
             f"Unknown `dataset` {dataset!r}; this result has {list(result.datasets)}."
         )
-    perf = result.performance(metric)
-    rows = (perf["dataset"] == str(dataset)).to_numpy()
-    codes = perf["learner"].cat.codes.to_numpy()[rows]
-    value = perf["value"].to_numpy(dtype=float)[rows]
-    present = np.bincount(codes, minlength=len(result.learners)) > 0
-    learners = [m for m, here in zip(result.learners, present, strict=True) if here]
-    if not learners:
+    values = replicate_values(result, metric, [str(dataset)])[str(dataset)]
+    if not values:
         raise ValueError(f"Data set {dataset!r} has no performances to plot.")
-    values = {}
-    for j, m in enumerate(result.learners):
-        if present[j]:
-            v = value[codes == j]
-            values[m] = v[~np.isnan(v)]
+    return draw_performance_distribution(
+        values, dataset=dataset, metric=metric, greater_is_better=greater_is_better,
+        ax=ax, bounds=bounds,
+    )  # fmt: skip
+
+
+def draw_performance_distribution(
+    values, *, dataset, metric, greater_is_better, ax=None, bounds="auto"
+):
+    """:func:`performance_distribution` of ``values`` (``{learner: finite
+    performances}``, drawn top to bottom): what a report draws from its
+    analysis' stored values."""
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import LineCollection, PolyCollection
+
+    learners = list(values)
     if isinstance(bounds, str) and bounds == "auto":
         bounds = metric_bounds(metric)
     lo_bound, hi_bound = bounds

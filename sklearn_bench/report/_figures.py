@@ -9,13 +9,11 @@ from .. import plotting
 from .._text import adjusted_by
 from ..analysis._bottom_line import adjusted_interval_words
 from ..plotting._common import figure_label
-from ..plotting._performance_distribution import FEW_VALUES
-
-# A study of hundreds of data sets gets the distributions of the first ones only:
-# each is a figure, and hundreds would neither render quickly nor be read. With
-# many learners fewer: at most this many learner rows over all of them.
-_MAX_DISTRIBUTIONS = 20
-_MAX_DISTRIBUTION_ROWS = 120
+from ..plotting._performance_distribution import (
+    FEW_VALUES,
+    draw_performance_distribution,
+)
+from ..plotting._power import draw_datasets_needed, draw_power_curve
 
 
 def file_slug(name, max_length=40):
@@ -57,8 +55,6 @@ def make_figures(analysis):
     matplotlib.use("Agg", force=False)
 
     figures = {}
-    analyses = analysis.plan.analyses
-    result = analysis.result
     level = f"{analysis.confidence_level:.0%}"
     alpha = f"{analysis.alpha:g}"
     fr = analysis.friedman
@@ -90,44 +86,37 @@ def make_figures(analysis):
             "(Benavoli et al. 2016). The table above is the full answer.",
             ax.figure,
         )
-    if "effects" in analyses:
-        k = max(len(analysis.mean.columns), 1)
-        shown = analysis.mean.index[
-            : max(1, min(_MAX_DISTRIBUTIONS, _MAX_DISTRIBUTION_ROWS // k))
-        ]
-        for dataset in shown:
-            slug = file_slug(dataset)
-            ax = plotting.performance_distribution(
-                result, dataset, metric=analysis.metric
-            )
-            ax.set_title(f"{dataset}", fontsize=10)
-            drawn = (
-                "boxplot and kernel density (Hothorn et al. 2005, Figs. 3-5), "
-                "reflected at the ends of the metric's range (an error rate lies "
-                "in [0, 1]) so that no curve runs beyond them."
-            )
-            perf = result.performance(analysis.metric)
-            perf = perf[perf["dataset"] == dataset]
-            few = perf.groupby("learner", observed=True)["value"].count()
-            if len(few) and few.max() <= FEW_VALUES:
-                drawn = (
-                    f"the {few.max()} value(s) of each learner as points: too few "
-                    "replicates for a boxplot or a density (run more repeats)."
-                )
-            figures[f"distribution_{slug}"] = (
-                f"Performance distribution: {dataset}",
-                f"{_name(analysis)} of each learner over the replicates of "
-                f"{dataset}: {drawn}",
-                ax.figure,
-            )
-        if len(shown) < len(analysis.mean) and f"distribution_{slug}" in figures:
-            title, caption, fig = figures[f"distribution_{slug}"]
-            caption += (
-                f" Distributions are drawn for the first {len(shown)} of the "
-                f"{len(analysis.mean)} data sets; draw any other with "
-                "sklearn_bench.plotting.performance_distribution."
-            )
-            figures[f"distribution_{slug}"] = (title, caption, fig)
+    shown = analysis.distributions
+    for dataset, values in shown.items():
+        slug = file_slug(dataset)
+        ax = draw_performance_distribution(
+            values, dataset=dataset, metric=analysis.metric,
+            greater_is_better=analysis.greater_is_better,
+        )  # fmt: skip
+        ax.set_title(f"{dataset}", fontsize=10)
+        few = max((v.size for v in values.values()), default=0)
+        drawn = (
+            f"the {few} value(s) of each learner as points: too few replicates "
+            "for a boxplot or a density (run more repeats)."
+            if few <= FEW_VALUES
+            else "boxplot and kernel density (Hothorn et al. 2005, Figs. 3-5), "
+            "reflected at the ends of the metric's range (an error rate lies "
+            "in [0, 1]) so that no curve runs beyond them."
+        )
+        figures[f"distribution_{slug}"] = (
+            f"Performance distribution: {dataset}",
+            f"{_name(analysis)} of each learner over the replicates of "
+            f"{dataset}: {drawn}",
+            ax.figure,
+        )
+    if 0 < len(shown) < len(analysis.mean):
+        title, caption, fig = figures[f"distribution_{slug}"]
+        caption += (
+            f" Distributions are drawn for the first {len(shown)} of the "
+            f"{len(analysis.mean)} data sets; draw any other with "
+            "sklearn_bench.plotting.performance_distribution."
+        )
+        figures[f"distribution_{slug}"] = (title, caption, fig)
     if len(analysis.pairs):
         m = len(analysis.pairs)
         adjusted = adjusted_interval_words(
@@ -157,9 +146,8 @@ def make_figures(analysis):
             ),
             ax.figure,
         )
-    if analysis.power is not None:
-        pw = analysis.power
-        sigmas = [pw.sigma / 2, pw.sigma, 2 * pw.sigma]
+    pw = analysis.power
+    if pw is not None:
         if pw.delta is not None:
             delta, n_needed = pw.delta, pw.n_needed
             what = f"Δ = {delta:.3g} ({pw.delta_source}, fixed in advance)"
@@ -172,14 +160,11 @@ def make_figures(analysis):
                 "given; a function of the p-value, not evidence)"
             )
             title = "Post-hoc power at the observed difference"
-    if analysis.power is not None:
-        ax = plotting.plot_power_curve(
-            delta,
-            sigmas,
-            mark=pw.n_datasets,
-            target_power=pw.target_power,
-            alpha=pw.test_alpha,
-        )
+        ax = draw_power_curve(
+            pw.n_grid, pw.power_curves, pw.sigmas, delta=delta,
+            alpha=pw.test_alpha, target_power=pw.target_power,
+            mark=pw.n_datasets, marks=pw.power_marks,
+        )  # fmt: skip
         if pw.delta is None:
             ax.set_title(f"Post-hoc power at the observed {delta:.3g}", pad=18)
         figures["power"] = (
@@ -191,16 +176,10 @@ def make_figures(analysis):
             "(Boulesteix et al. 2015, Fig. 2 right).",
             ax.figure,
         )
-    if analysis.power is not None:
-        # Beyond Δ, so that the mark and its label sit inside the axes.
-        deltas = np.linspace(pw.sigma / 5, max(2 * pw.sigma, 1.3 * delta), 40)
-        ax = plotting.plot_datasets_needed(
-            sigmas,
-            delta=deltas,
-            power=pw.target_power,
-            alpha=pw.test_alpha,
-            mark=(delta, n_needed),
-        )
+        ax = draw_datasets_needed(
+            pw.delta_grid, pw.needed_curves, pw.sigmas, power=pw.target_power,
+            alpha=pw.test_alpha, mark=(delta, n_needed),
+        )  # fmt: skip
         figures["datasets_needed"] = (
             "Data sets a decisive study would need",
             f"Number of data sets for power {pw.target_power:.0%} against the "
