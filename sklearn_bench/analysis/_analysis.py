@@ -168,6 +168,39 @@ class LeaderboardAnalysis(_DeeplyFrozen):
     n_resamples: int
 
 
+@dataclass(frozen=True)
+class BestLearners:
+    """Which learners are best, and which tie with the best: one decision that
+    every output (bottom line, summaries, tables, LaTeX bold) reads.
+
+    Attributes
+    ----------
+    learner : str
+        The best average rank over the data sets of the comparisons (on equal
+        ranks, the first in the result's order).
+    tied : tuple of str
+        The other learners with the same average rank.
+    separated, inseparable : tuple of str
+        The learners the primary analysis finds worse than ``learner``
+        (Holm-adjusted p at most α), and those it cannot separate from it.
+    equivalent : tuple of str
+        The learners whose simultaneous interval for the difference to
+        ``learner`` lies inside ±Δ (practically equivalent; two one-sided tests
+        in interval form, adjusted for every pair).
+    by_dataset : mapping of str to tuple of str
+        Per data set, the best mean there (the reference of the tests within
+        it) and then the learners that tie with it (the bold of the LaTeX
+        table).
+    """
+
+    learner: str
+    tied: tuple
+    separated: tuple
+    inseparable: tuple
+    equivalent: tuple
+    by_dataset: MappingProxyType = field(repr=False)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Analysis(_DeeplyFrozen):
     """Every number a study's outputs show, computed once by
@@ -221,8 +254,10 @@ class Analysis(_DeeplyFrozen):
         Learners from the best to the worst average rank.
     average_ranks : Series
         Average rank (1 = best) of each learner over ``datasets_across``.
-    best : str
-        ``order[0]``.
+    best_learners : BestLearners
+        The best learner (``order[0]``, also :attr:`best`), its ties, and those
+        the primary analysis separates from it; per data set, the best there
+        and its ties.
     blocks : str
         What the comparisons of all learners are over: ``"data sets"``,
         ``"replicates"`` or ``"replicates of <data set>"``.
@@ -375,7 +410,7 @@ class Analysis(_DeeplyFrozen):
     datasets: pd.DataFrame
     order: tuple
     average_ranks: pd.Series
-    best: str
+    best_learners: BestLearners
     blocks: str
     datasets_across: tuple
     datasets_left_out: tuple
@@ -415,6 +450,11 @@ class Analysis(_DeeplyFrozen):
     scales_note: str
     skipped: MappingProxyType
     methods: tuple
+
+    @property
+    def best(self):
+        """The best learner by average rank (:attr:`best_learners`)."""
+        return self.best_learners.learner
 
     @property
     def alpha(self):
@@ -495,28 +535,28 @@ class Analysis(_DeeplyFrozen):
                 "average ranks: "
                 + ", ".join(f"{n} {r:.2f}" for n, r in self.average_ranks.items())
             )
-        bl = self.bottom_line
-        if bl is None or bl.best is None:
+        bl, b = self.bottom_line, self.best_learners
+        if not len(self.pairs):
             lines.append(bl.sentences[0] if bl is not None else "no comparison ran")
         else:
             m = len(self.pairs)
             holm = f", Holm-adjusted over {m} pairs" if m > 1 else ""
             lines.append(
-                f"best: {bl.best}; primary test: {self.primary_test or 'none ran'} "
+                f"best: {b.learner}; primary test: {self.primary_test or 'none ran'} "
                 f"over {self.blocks}"
                 f"{holm}, at α = {self.alpha:g}"
             )
             c = bl.comparison
             if c is not None:
                 lines.append(
-                    f"{bl.best} − {bl.runner_up}: {c['estimate']:+.3f} "
+                    f"{b.learner} − {bl.runner_up}: {c['estimate']:+.3f} "
                     f"(unadjusted {fmt_level(self.confidence_level)} CI "
                     f"[{c['low']:+.3f}, {c['high']:+.3f}]; "
                     f"{fmt_p_equals(c['adjusted_pvalue'], 'Holm p')})"
                 )
             lines.append(
-                f"separated from {bl.best}: {fmt_names(bl.separated) or 'none'}; "
-                f"not separated: {fmt_names(bl.inseparable) or 'none'}"
+                f"separated from {b.learner}: {fmt_names(b.separated) or 'none'}; "
+                f"not separated: {fmt_names(b.inseparable) or 'none'}"
             )
         if self.friedman is not None:
             text = f"Friedman {fmt_p_equals(self.friedman.pvalue)}"
@@ -716,6 +756,30 @@ def _distributions(result, metric, mean):
             v.flags.writeable = False
         out[d] = MappingProxyType(values)
     return MappingProxyType(out)
+
+
+def _best(order, ranks, pairs, within, performance, plan, delta):
+    """:attr:`Analysis.best_learners`."""
+    best = order[0]
+    tied = tuple(m for m in order[1:] if m in ranks and ranks[m] == ranks.get(best))
+    separated = inseparable = equivalent = ()
+    if len(pairs):  # every pair is better ranked − worse ranked: the best first
+        rows = pairs[pairs["a"] == best].set_index("b")
+        separated = tuple(rows.index[rows["adjusted_pvalue"] <= plan.alpha + 1e-12])
+        inseparable = tuple(n for n in rows.index if n not in separated)
+        if delta is not None:
+            inside = (rows["adjusted_low"] >= -delta) & (rows["adjusted_high"] <= delta)
+            equivalent = tuple(rows.index[inside])
+    reference = dict(zip(within["dataset"], within["reference"], strict=True))
+    by_dataset = {}
+    for d in performance.datasets:
+        bold = [m for m in performance.learners if (d, m) in performance.bold]
+        first = reference.get(d, bold[0] if bold else None)
+        if first is not None:
+            by_dataset[d] = (first, *(m for m in bold if m != first))
+    return BestLearners(
+        best, tied, separated, inseparable, equivalent, MappingProxyType(by_dataset)
+    )
 
 
 def _subset(result, datasets):
@@ -1440,7 +1504,9 @@ def analyse(result, plan=None):
         average_ranks=average_ranks,
         performance=performance,
         within_test=short_test_names(within["method"]),
-        best=best,
+        best_learners=_best(
+            order, average_ranks, pairs, within, performance, plan, delta
+        ),
         blocks=blocks,
         datasets_across=tuple(complete.index) if scope is None else (scope,),
         datasets_left_out=tuple(d for d in mean.index if d not in complete.index),

@@ -40,20 +40,10 @@ class BottomLine:
 
     Attributes
     ----------
-    best : str or None
-        The learner with the best average rank over the primary analysis'
-        blocks; ``None`` when no comparison could run.
-    inseparable : tuple of str
-        Learners the primary analysis cannot separate from ``best`` (adjusted
-        p-value above α), in rank order.
-    separated : tuple of str
-        Learners the primary analysis finds worse than ``best``.
-    equivalent : tuple of str
-        Learners whose simultaneous (Bonferroni) interval for the difference
-        to ``best`` lies inside ``±Δ``: practically equivalent to it (the
-        interval-inclusion form of two one-sided tests, adjusted for every
-        pair).
     runner_up : str or None
+        The learner ranked next to the best (the best, which learners the
+        primary analysis separates from it and which are equivalent to it are
+        :attr:`Analysis.best_learners`); ``None`` when no comparison ran.
     comparison : Series or None
         ``estimate, low, high, adjusted_low, adjusted_high, adjusted_pvalue,
         pvalue, n, method`` of ``best − runner_up`` (metric units).
@@ -74,10 +64,6 @@ class BottomLine:
         (:func:`delta_words`).
     """
 
-    best: str | None
-    inseparable: tuple = ()
-    separated: tuple = ()
-    equivalent: tuple = ()
     runner_up: str | None = None
     comparison: pd.Series | None = None
     bayesian: pd.Series | None = None
@@ -165,24 +151,20 @@ def bottom_line(analysis):
     ...     dataset="dataset", learner="learner", value="error_rate",
     ...     greater_is_better=False)
     >>> bl = analyse(result, AnalysisPlan()).bottom_line
-    >>> bl.best, bl.separated, bl.inseparable
-    ('Adaboosted C4.5', ('C4.5',), ('Randomized C4.5', 'Bagged C4.5'))
+    >>> bl.runner_up, float(bl.comparison["adjusted_pvalue"].round(3))
+    ('Randomized C4.5', 0.795)
     """
-    a = analysis
-    alpha, delta, best = a.alpha, a.delta, a.best
+    a, b = analysis, analysis.best_learners
+    alpha, delta, best = a.alpha, a.delta, b.learner
     if not len(a.pairs):
         why = a.skipped.get("pairs", "no comparison between learners could run")
-        return BottomLine(best=None, sentences=(f"No answer: {why}.",))
+        return BottomLine(sentences=(f"No answer: {why}.",))
+    separated, inseparable, equivalent = b.separated, b.inseparable, b.equivalent
     # every pair is better ranked − worse ranked, in rank order: the best first
     rows = a.pairs[a.pairs["a"] == best].set_index("b")
-    separated = tuple(rows.index[rows["adjusted_pvalue"] <= alpha + 1e-12])
-    inseparable = tuple(n for n in rows.index if n not in separated)
-    equivalent = ()
-    if delta is not None:
-        inside = (rows["adjusted_low"] >= -delta) & (rows["adjusted_high"] <= delta)
-        equivalent = tuple(rows.index[inside])
     runner = rows.index[0] if len(rows) else None
     sentences, more = [], []
+    tied = f" (tied on average rank with {fmt_names(b.tied)})" if b.tied else ""
     units = (
         f"{len(a.datasets_across)} data sets"
         if a.blocks == "data sets"
@@ -191,19 +173,19 @@ def bottom_line(analysis):
     if not inseparable:
         sentences.append(
             f"{best} is the best learner in {a.metric} ({a.direction}) on "
-            f"{units}: the primary analysis finds every other learner worse "
+            f"{units}{tied}: the primary analysis finds every other learner worse "
             f"(adjusted p ≤ {alpha:g})."
         )
     elif not separated:
         sentences.append(
             f"By its primary analysis the study cannot separate the learners: "
-            f"{best} ranks best in {a.metric} ({a.direction}) on {units}; no "
+            f"{best} ranks best in {a.metric} ({a.direction}) on {units}{tied}; no "
             f"other is worse at α = {alpha:g}."
         )
     else:
         sentences.append(
             f"{best} ranks best in {a.metric} ({a.direction}) on "
-            f"{units}; the primary analysis finds {fmt_names(separated)} worse "
+            f"{units}{tied}; the primary analysis finds {fmt_names(separated)} worse "
             f"(adjusted p ≤ {alpha:g}) and cannot separate it from "
             f"{fmt_names(inseparable)}."
         )
@@ -320,10 +302,6 @@ def bottom_line(analysis):
             "(or AnalysisPlan(metric=...)) for another report."
         )
     return BottomLine(
-        best=best,
-        inseparable=inseparable,
-        separated=separated,
-        equivalent=equivalent,
         runner_up=runner,
         comparison=comparison,
         bayesian=bayes,

@@ -102,9 +102,11 @@ def format_summary(analysis):
     if a.scales_note:
         lines.append(f"   Warning: {a.scales_note}")
     if len(a.pairs):
+        best = a.best_learners
         vs_best = a.pairs[(a.pairs["a"] == a.best) | (a.pairs["b"] == a.best)]
+        tied = f" (tied with {fmt_names(best.tied)})" if best.tied else ""
         lines.append(
-            f"   Best by average rank: {a.best}. Differences over {a.blocks}"
+            f"   Best by average rank: {a.best}{tied}. Differences over {a.blocks}"
             f" ({a.primary_test or 'no test could run'}):\n   estimate, "
             f"unadjusted {level} interval"
             + (
@@ -151,9 +153,10 @@ def format_summary(analysis):
             if tested.empty:
                 without += 1
                 continue
-            ref = group["reference"].iloc[0]
+            ref, *ties = a.best_learners.by_dataset[dataset]
+            tied = f", tied with {fmt_names(ties)}" if ties else ""
             best_mean = a.mean.loc[dataset, ref]
-            lines.append(f"   - {dataset}: best {ref} (mean {best_mean:.3f})")
+            lines.append(f"   - {dataset}: best {ref} (mean {best_mean:.3f}{tied})")
             width = max(len(str(r)) for r in group["learner"])
             for r in tested.itertuples():
                 lines.append(
