@@ -44,7 +44,13 @@ from ._format import fmt_count, fmt_level, fmt_names, fmt_p_equals
 from ._generalization import generalization
 from ._learners import learner_table
 from ._plan import POSTHOCS, AnalysisPlan
-from ._records import TestRecord, paired_method, short_citation, short_test_names
+from ._records import (
+    TestRecord,
+    cited_keys,
+    paired_method,
+    short_citation,
+    short_test_names,
+)
 from ._records import within_notes as within_notes_of
 
 # Above MAX_LEARNERS_ALL_PAIRS learners the across-data-set pairs are "each
@@ -207,178 +213,136 @@ class Analysis(_DeeplyFrozen):
     :func:`~sklearn_bench.analysis.analyse` with an
     :class:`~sklearn_bench.analysis.AnalysisPlan`.
 
-    The HTML report, the text summary, the LaTeX tables, the methods paragraph
-    and the CLI render these fields and compute nothing. Deeply frozen: a
-    table is returned as a copy (editing it changes nothing an output shows),
-    arrays are read-only, lists are tuples, mappings read-only. Its
-    ``repr`` is :meth:`summary`. Every pair is written ``A − B`` with ``A`` the
-    better ranked (``SIGN_CONVENTION``).
+    The report, the text summary, the LaTeX tables, the methods paragraph and
+    the CLI render these fields and compute nothing. Deeply frozen: a table is
+    returned as a copy, arrays are read-only, lists tuples, mappings read-only.
+    Its ``repr`` is :meth:`summary`. Every pair is written ``A − B`` with ``A``
+    the better ranked (``SIGN_CONVENTION``).
 
     Attributes
     ----------
     plan : AnalysisPlan
         The plan this analysis ran (``adjust`` resolved).
-    learners : tuple of str
-        The learners of the result, in its order.
-    metrics : tuple of str
-        The metrics the result scored (one is analysed).
+    learners, metrics : tuple of str
+        The result's learners (in its order) and the metrics it scored.
     distributions : mapping
-        ``{data set: {learner: read-only array}}``: the finite performances of
-        each learner over the replicates of the first data sets (at most
+        ``{data set: {learner: read-only array}}``: the finite performances over
+        the replicates of the first data sets (at most
         :data:`MAX_DISTRIBUTIONS`, and :data:`MAX_DISTRIBUTION_ROWS` learner
-        rows), whose distributions a report draws; empty without ``"effects"``.
+        rows), which a report draws; empty without ``"effects"``.
     provenance : mapping
-        The result's ``info`` (splitter, seed, recorded sizes and learners),
-        read-only.
+        The result's ``info`` (splitter, seed, recorded sizes), read-only.
     metric : str
     greater_is_better : bool
     alpha, confidence_level : float
         The plan's.
     delta : float or None
-        Δ, the smallest difference that matters, in the metric's units: the
-        ROPE of the Bayesian tests, the target of the power analysis, the
-        margin of practical equivalence and of a tie.
+        Δ, the smallest difference that matters (metric units): the ROPE, the
+        power target, the margin of equivalence and of a tie.
     delta_source : {"given", "default", "none"}
     mean, std, n_replicates : DataFrame
-        Data sets × learners: mean performance over replicates, its standard
-        deviation and the number of replicates with a finite performance.
+        Data sets × learners: mean performance over the replicates, its
+        standard deviation and the number of finite replicates.
     datasets : DataFrame
-        One row per data set: where the data come from (``source``, when the
-        run recorded one: measured, or simulated by which model), ``problem``
-        in words, ``n`` and ``features`` (when
-        recorded), the smallest, median and largest training and validation
-        sizes (``n_train_min`` … ``n_test_max``, when stored), ``replicates``
-        and, where the corrected t ran, its ``test_train_ratio`` (the
-        ``n_test/n_train`` used, the mean over its pairs).
+        Per data set: ``source`` (when recorded), ``problem``, ``n`` and
+        ``features`` (when recorded), the smallest, median and largest
+        training and validation sizes of the design the tests used
+        (``n_train_min`` … ``n_test_max``), ``replicates`` and, where the
+        corrected t ran, its ``test_train_ratio``.
     order : tuple of str
         Learners from the best to the worst average rank.
     average_ranks : Series
         Average rank (1 = best) of each learner over ``datasets_across``.
     best_learners : BestLearners
-        The best learner (``order[0]``, also :attr:`best`), its ties, and those
-        the primary analysis separates from it; per data set, the best there
-        and its ties.
+        The best learner (``order[0]``, also :attr:`best`), its ties and the
+        primary analysis' verdicts against it; per data set the best and ties.
     blocks : str
-        What the comparisons of all learners are over: ``"data sets"``,
-        ``"replicates"`` or ``"replicates of <data set>"``.
-    datasets_across : tuple of str
-        The data sets of those comparisons (complete: every learner on every
-        replicate).
-    datasets_left_out : tuple of str
-        The data sets of the result left out of those comparisons (a failed or
-        missing task), which every header that counts the data sets names.
+        ``"data sets"``, ``"replicates"`` or ``"replicates of <data set>"``.
+    datasets_across, datasets_left_out : tuple of str
+        The data sets of the comparisons (every learner on every replicate),
+        and those left out (a failed or missing task).
     n_missing_tasks : int
         Tasks of a partial run not in the result.
     within : DataFrame
-        Per data set, every other learner against the best learner there:
-        ``dataset, learner, reference, estimate, low, high, pvalue, n, method,
-        adjusted_pvalue, worse``. The default test within a data set of
-        :meth:`~sklearn_bench.BenchmarkResult.paired_test` (the corrected
-        resampled t on the run's folds or splits); ``estimate`` is ``reference
-        − learner``; ``adjusted_pvalue`` is Holm's over the other learners of
-        the data set and ``worse`` marks a learner significantly worse than the
-        reference at α by it (the LaTeX table's dagger).
-    within_test : str
-        The test(s) that made :attr:`within`, read from its ``method`` column
-        (``""`` when none could run).
+        Per data set, each other learner against the best there (the default
+        test of :meth:`~sklearn_bench.BenchmarkResult.paired_test`): ``dataset,
+        learner, reference, estimate`` (reference − learner), ``low, high,
+        pvalue, n, method, adjusted_pvalue`` (Holm over the data set) and
+        ``worse`` (significantly worse at α: the LaTeX dagger).
+    within_test, primary_test : str
+        The tests that made :attr:`within` and :attr:`pairs`, read from their
+        ``method`` column (``""`` when none ran).
     performance : PerformanceTable
-        The table of data sets × learners (``performance.tex``): what
-        ``result.to_latex()`` gives under the default plan.
+        ``performance.tex``: what ``result.to_latex()`` gives.
     within_notes : tuple of str
-        The notes of its rows without an interval, one per cause.
+        The notes of the rows of :attr:`within` without an interval.
     within_ratio : str
-        Where the corrected t's ``n_test/n_train`` comes from (the scheme, its
-        reading of n_train and the reference) and the number used on each
-        data set, in words; ``""`` when no corrected t ran.
+        Where the corrected t's ``n_test/n_train`` comes from and its value per
+        data set, in words (``""`` when no corrected t ran).
     pairs : DataFrame
-        The primary analysis: index ``"a − b"``, columns ``a, b, estimate, low,
-        high, adjusted_low, adjusted_high, adjusted_level, pvalue,
-        adjusted_pvalue, n, method``: the paired t over data sets (the
-        corrected resampled t over one data set's folds or splits), intervals
-        unadjusted at ``confidence_level`` and simultaneous (Bonferroni, each at
-        ``adjusted_level``), p-values raw and Holm-adjusted.
-    primary_test : str
-        The test that made :attr:`pairs`, read from its ``method`` column
-        (``"paired t"``, ``"corrected resampled t"``, …; ``""`` without pairs).
+        The primary analysis, index ``"a − b"``: ``a, b, estimate, low, high,
+        adjusted_low, adjusted_high, adjusted_level, pvalue, adjusted_pvalue,
+        n, method``; intervals at ``confidence_level`` and simultaneous
+        (Bonferroni, each at ``adjusted_level``), p raw and Holm-adjusted.
     intervals_match_tests : bool
-        Whether the intervals' level is ``1 − α``: only then does a
-        simultaneous interval exclude 0 exactly where the Holm-adjusted p is
-        below α, and only then do the outputs say so.
+        Whether the intervals' level is ``1 − α`` (only then is a simultaneous
+        interval compatible with the Holm-adjusted p).
     friedman : FriedmanResult or None
     critical_difference : float or None
         Nemenyi's critical difference at the plan's α (ranks).
     cd_groups : tuple of tuple of str
-        The bars of the critical difference diagram: each maximal group (at
-        least 2 learners, best first) whose Friedman average ranks all differ
-        by less than the critical difference.
+        The bars of the critical difference diagram (:func:`cd_groups`).
     posthoc : DataFrame or None
-        The plan's post-hoc test after Friedman's,
-        :meth:`~sklearn_bench.BenchmarkResult.pairwise_tests` with
-        ``method=plan.posthoc, adjust=plan.adjust, alpha=plan.alpha``:
-        ``learner_i, learner_j, rank_difference, statistic, pvalue,
-        pvalue_adjusted, reject, method``.
+        The plan's post-hoc test after Friedman's: ``learner_i, learner_j,
+        rank_difference, statistic, pvalue, pvalue_adjusted, reject, method``.
     rm_anova, tukey : RMAnovaResult, PairwiseTestResult or None
         Autorank's parametric path, when the plan names ``"rm_anova"``.
     pairwise : PairwiseTestResult or None
-        ``result.pairwise_tests(alpha=plan.alpha, confidence_level=
-        plan.confidence_level, missing="pairwise")``: the
-        Wilcoxon signed-rank test of each pair on its own, Shaffer-adjusted
-        (the method's defaults); its ``to_frame()`` is the report's table.
+        ``result.pairwise_tests`` at the plan's α and level (Wilcoxon,
+        Shaffer), each pair on the data sets both finished.
     smallest_pvalue : tuple or None
-        ``(n, p)``: with ``n`` data sets (the fewest any pair of the pairwise
-        tests has) a two-sided signed-rank test cannot reach p below ``p``.
+        ``(n, p)``: with ``n`` data sets a signed-rank test cannot go below p.
     bayesian : DataFrame or None
         The best learner against each other one: ``scope, a, b, method, n,
-        P(a better), P(equivalent), P(b better), decision`` (and ``why
-        undecided`` when an MCMC fit declined).
-    bayesian_notes : tuple of str
+        P(a better), P(equivalent), P(b better), decision`` (``why undecided``).
+    bayesian_notes, ranking_notes : tuple of str
     hierarchical_fits : tuple
-        The hierarchical model's results across data sets (for the simplex).
+        The hierarchical model's fits across data sets (for the simplex).
     ranking : PlackettLuceResult or None
     ranking_table : DataFrame or None
-        One row per learner by expected rank, beside the Friedman average rank.
-    ranking_notes : tuple of str
+        One row per learner by expected rank, beside its Friedman rank.
     power : PowerAnalysis or None
     win_tie_loss : DataFrame or None
-        :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` with ``delta=Δ``
-        (0 without Δ): a difference within Δ is a tie.
+        :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` with ``delta=Δ``.
     leaderboard : LeaderboardAnalysis or None
     generalization : DataFrame or None
-        How good each learner is: per data set and learner the ``estimate``
-        of its expected metric on new data of the kind, its
-        ``standard_error``, the interval ``low``, ``high`` at the plan's
-        confidence level, the ``method`` and the ``design`` it used:
-        :meth:`~sklearn_bench.BenchmarkResult.confidence_interval` of the
-        learner with ``method=plan.generalization_method`` (the one recommended
-        for the run's splitter by default). ``None`` when no data set's
-        splitter supports a method (``skipped["generalization"]`` says why).
+        How good each learner is: per data set and learner ``estimate,
+        standard_error, low, high, method, design`` of
+        :meth:`~sklearn_bench.BenchmarkResult.confidence_interval` with the
+        plan's method (``skipped["generalization"]`` says why not).
     disagreements : tuple of Disagreement
-        Where another test the report prints (Friedman's, its post-hoc test,
-        the pairwise Wilcoxon tests, Tukey's HSD, the Bayesian comparisons)
-        reaches another verdict than the primary analysis, or another summary
-        names another learner best: both verdicts, which one the plan trusts
-        and why. The bottom line states every one.
+        Where another test of the report reaches another verdict than the
+        primary analysis, or another summary names another learner best.
     best_by : mapping of str to str
-        Which learner each summary names best: ``"average rank"`` (the
-        report's best, :attr:`best`), ``"mean"`` (over the data sets of the
-        comparisons), ``"leaderboard"``, ``"Bayesian ranking"`` and
-        ``"Bayesian comparison"`` where they ran (empty within one data set).
+        Which learner each summary names best (``"average rank"``, ``"mean"``,
+        ``"leaderboard"``, the Bayesian ones where they ran).
     bottom_line : BottomLine
         The answer of the primary analysis in words.
     failures : DataFrame
         ``dataset, learner, error_type, count, message`` of failed tasks.
     learner_table : DataFrame
-        What each learner is and the parameters that tell it apart (index:
-        names; ``learner``, ``parameters``), from the run's records.
+        What each learner is and the parameters that tell it apart.
     notes : tuple of str
         What could not be computed, and why (one note per cause).
     scales_note : str
-        The note among them that the metric's scales differ by orders of
-        magnitude across data sets (``""`` when they do not).
+        The note that the metric's scales differ across data sets (or ``""``).
     skipped : mapping of str to str
         Per analysis or figure, why it was not run.
     methods : tuple of TestRecord
         The tests that ran, in the order the methods paragraph lists them.
+    citations : tuple of str
+        The keys of ``CITATIONS`` that the records and the analysis' own
+        sentences (bottom line, notes, disagreements) cite.
 
     Examples
     --------
@@ -450,6 +414,7 @@ class Analysis(_DeeplyFrozen):
     scales_note: str
     skipped: MappingProxyType
     methods: tuple
+    citations: tuple = ()
 
     @property
     def best(self):
@@ -780,6 +745,35 @@ def _best(order, ranks, pairs, within, performance, plan, delta):
     return BestLearners(
         best, tied, separated, inseparable, equivalent, MappingProxyType(by_dataset)
     )
+
+
+def _tables(result, metric, notes):
+    """Mean, std and count of replicates (data sets × learners, names as str),
+    the complete data sets' means, the result of the analyses across data sets
+    and the note on the metric's scales."""
+    mean, std, n_rep = (
+        result.aggregate(metric, stat=s) for s in ("mean", "std", "count")
+    )
+    for table in (mean, std, n_rep):
+        table.columns = [str(c) for c in table.columns]
+        table.index = [str(i) for i in table.index]
+    # A data set with a NaN replicate performance (a failed or missing task) is
+    # left out of the analyses across data sets, which need every learner on
+    # every replicate; a data set of a partial store may have no task at all.
+    incomplete = incomplete_datasets(result, metric)
+    complete = mean.drop(index=[d for d in mean.index if d in incomplete])
+    complete = complete.dropna(axis=0, how="any")
+    if len(complete) < len(mean):
+        dropped = [d for d in mean.index if d not in complete.index]
+        notes.append(
+            f"Data sets {dropped} have failed or missing tasks and are left out of "
+            "the analyses across data sets."
+        )
+        result = _subset(result, list(complete.index))
+    scales = scale_note(complete, metric)  # Demšar (2006), Sec. 3.1
+    if scales is not None:
+        notes.append(scales)
+    return mean, std, n_rep, complete, result, scales
 
 
 def _subset(result, datasets):
@@ -1363,7 +1357,16 @@ def _verdicts(analysis, bayes, delta):
     analysis = replace(
         analysis, disagreements=disagreements, best_by=MappingProxyType(best_by)
     )
-    return replace(analysis, bottom_line=bottom_line(analysis))
+    analysis = replace(analysis, bottom_line=bottom_line(analysis))
+    # the notes and disagreements are made in words by the steps that found
+    # them; the works they cite are read from them here, once
+    said = (
+        *analysis.notes, *(d.sentence for d in analysis.disagreements),
+        *analysis.bayesian_notes, *analysis.ranking_notes, analysis.within_ratio,
+    )  # fmt: skip
+    keys = {c for r in analysis.methods for c in r.citations}
+    keys |= {*analysis.bottom_line.citations, *cited_keys(" ".join(said))}
+    return replace(analysis, citations=tuple(sorted(keys)))
 
 
 def analyse(result, plan=None):
@@ -1417,36 +1420,11 @@ def analyse(result, plan=None):
     alpha, level = plan.alpha, plan.confidence_level
     metric = plan.metric if plan.metric is not None else next(iter(result.metrics))
     gib = result.greater_is_better(metric)  # refuses a metric the result lacks
-    mean = result.aggregate(metric)
-    mean.columns = [str(c) for c in mean.columns]
-    mean.index = [str(i) for i in mean.index]
-    std = result.aggregate(metric, stat="std")
-    std.columns, std.index = list(mean.columns), list(mean.index)
-    n_rep = result.aggregate(metric, stat="count")
-    n_rep.columns, n_rep.index = list(mean.columns), list(mean.index)
     delta, delta_source = plan.resolved_delta(metric)
     notes, skipped, methods = [], {}, []
-
-    # A data set with a NaN replicate performance (a failed or missing task) is
-    # left out of the analyses across data sets, which need every learner on
-    # every replicate; a data set of a partial store may have no task at all.
-    incomplete = incomplete_datasets(result, metric)
-    complete = mean.drop(index=[d for d in mean.index if d in incomplete])
-    complete = complete.dropna(axis=0, how="any")
     full = result
-    if len(complete) < len(mean):
-        dropped = [d for d in mean.index if d not in complete.index]
-        notes.append(
-            f"Data sets {dropped} have failed or missing tasks and are left out of "
-            "the analyses across data sets."
-        )
-        result = _subset(result, list(complete.index))
-    n_datasets = len(complete)
-    scales_note = scale_note(complete, metric)  # Demšar (2006), Sec. 3.1
-    if scales_note is not None:
-        notes.append(scales_note)
-    learners = list(mean.columns)
-    sign = -1.0 if gib else 1.0
+    mean, std, n_rep, complete, result, scales_note = _tables(full, metric, notes)
+    n_datasets, learners, sign = len(complete), list(mean.columns), -1.0 if gib else 1.0
     ranked = complete if n_datasets >= 1 else mean  # a partial store: finished
     average_ranks = (sign * ranked).rank(axis=1).mean(axis=0)
     average_ranks = average_ranks.sort_values(kind="stable")

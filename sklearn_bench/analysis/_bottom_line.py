@@ -1,23 +1,9 @@
-"""The bottom line of a report: the study's answer in plain words, first.
-
-It is computed from the primary analysis of an :class:`Analysis` and from
-nothing else, so it agrees with it by construction:
-
-- across data sets (two or more complete data sets), the data sets are the
-  units: the two-sided paired t-test of the per-data-set mean performances,
-  the best learner (by average rank) against each other one, Holm-adjusted over
-  the pairs of the report (Demšar 2006 for the data sets as units; Berrar &
-  Lozano 2013 for intervals first);
-- within one data set, the corrected resampled t on the run's own units
-  (Nadeau & Bengio 2003; Bouckaert & Frank 2004): a heuristic correction for
-  the training rows the resamples share, for the question about new data of
-  the kind (its type I error is measured in ``benchmarks/calibration.py``).
-
-Every other test in the report (Friedman and Nemenyi on ranks, the pairwise
-Wilcoxon tests, the Bayesian comparisons, tests conditional on one learning
-sample) is a sensitivity analysis; the bottom line names the Bayesian
-probabilities for the same Δ beside the primary answer and says whether the
-study had the power to see Δ.
+"""The bottom line of a report: the answer of the primary analysis of an
+:class:`Analysis` in plain words, first, so that it agrees with it by
+construction (across data sets the paired t of the per-data-set means, Demšar
+2006; within one data set the corrected resampled t, Nadeau & Bengio 2003).
+Every other test is a sensitivity analysis; the bottom line names the Bayesian
+probabilities for the same Δ and whether the study had the power to see Δ.
 """
 
 from dataclasses import dataclass
@@ -51,6 +37,8 @@ class BottomLine:
         The row of :attr:`Analysis.bayesian` for the same pair, when the
         Bayesian comparison ran; a ``decision`` of ``"unreliable fit"`` (an
         MCMC fit whose diagnostics failed) is not quoted in the sentences.
+    citations : tuple of str
+        The keys of the works the sentences cite.
     sentences : tuple of str
         The short answer (at most about 12 terminal lines): the decision, the
         estimate against the runner-up with its interval, the Bayesian
@@ -67,6 +55,7 @@ class BottomLine:
     runner_up: str | None = None
     comparison: pd.Series | None = None
     bayesian: pd.Series | None = None
+    citations: tuple = ()
     sentences: tuple = ()
     more: tuple = ()
 
@@ -107,21 +96,21 @@ def _primary_words(analysis):
         return (
             "the two-sided paired t-test over data sets on the per-data-set mean "
             f"{analysis.metric}, the best learner against each other one{holm}"
-        )
+        ), ()
     dataset = analysis.datasets_across[0] if analysis.datasets_across else ""
     ran = analysis.primary_test  # read from what ran, not from the block count
     if ran and ran != "corrected resampled t":
         return (
             f"the two-sided {ran} test over the replicates of {dataset}, the best "
             f"learner against each other one{holm}"
-        )
+        ), ()
     ratio = f"; {analysis.within_ratio}" if analysis.within_ratio else ""
     return (
         f"the two-sided corrected resampled t-test on the folds or splits of "
         f"{dataset} (Nadeau & Bengio 2003; Bouckaert & Frank 2004: a heuristic "
         f"correction for the training rows they share{ratio}), the best learner "
         f"against each other one{holm}"
-    )
+    ), ("nadeau2003", "bouckaert2004")
 
 
 def _bayes_row(analysis, a, b):
@@ -290,7 +279,7 @@ def bottom_line(analysis):
                 f"cannot reject at α = {alpha:g} whatever the data."
             )
     more.append(
-        f"Primary analysis: {_primary_words(a)}, at α = {alpha:g}. The other tests "
+        f"Primary analysis: {_primary_words(a)[0]}, at α = {alpha:g}. The other tests "
         "of the report are sensitivity analyses (see their sections for why they "
         "may disagree)."
     )
@@ -305,6 +294,7 @@ def bottom_line(analysis):
         runner_up=runner,
         comparison=comparison,
         bayesian=bayes,
+        citations=_primary_words(a)[1],
         sentences=tuple(sentences),
         more=tuple(more),
     )
@@ -322,14 +312,6 @@ def adjusted_interval_words(confidence_level, adjusted_level, n_pairs):
     """How the adjusted intervals of ``n_pairs`` pairs are labelled: their
     simultaneous level, the method and the level of each (``adjusted_level``,
     the column of :attr:`Analysis.pairs`).
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis._bottom_line import adjusted_interval_words
-    >>> adjusted_interval_words(0.95, 1 - 0.05 / 21, 21)
-    'simultaneous 95% (Bonferroni, each at 99.76%)'
-    >>> adjusted_interval_words(0.95, 0.95, 1)
-    '95%'
     """
     if n_pairs <= 1:
         return f"{fmt_level(confidence_level)}"

@@ -1,26 +1,9 @@
 """The critical difference diagram of Demšar (2006), Figure 1."""
 
-import numpy as np
 
+from ..analysis._analysis import cd_groups
 from ..stats import FriedmanResult, PairwiseTestResult
-from ._common import (
-    _draw_rank_diagram,
-    _groups_from_matrix,
-    _line_colors,
-    _maximal_runs,
-)
-
-
-def _maximal_groups(average_ranks, cd):
-    """The maximal groups (learner indices by average rank, at least two, sorted by
-    their best member) whose average ranks all differ by less than ``cd``: an
-    interval graph, whose maximal cliques are the maximal runs in rank order."""
-    ranks = np.asarray(average_ranks, dtype=float)
-    order = np.argsort(ranks, kind="stable")
-    sorted_ranks = ranks[order]
-    return _maximal_runs(
-        order, lambda a, b: abs(sorted_ranks[b] - sorted_ranks[a]) < cd
-    )
+from ._common import _draw_rank_diagram, _groups_from_matrix, _line_colors
 
 
 def plot_critical_difference(
@@ -119,10 +102,9 @@ def plot_critical_difference(
     names = [str(name) for name in result.average_ranks.index]
     ranks = result.average_ranks.to_numpy(dtype=float)
     if groups is None:
-        groups = _maximal_groups(ranks, cd)
-    else:
-        at = {name: i for i, name in enumerate(names)}
-        groups = [tuple(at[str(m)] for m in group) for group in groups]
+        groups = cd_groups(result.average_ranks, cd)
+    at = {name: i for i, name in enumerate(names)}
+    groups = [tuple(at[str(m)] for m in group) for group in groups]
     line_colors = _line_colors(colors, list(result.average_ranks.index))
     return _draw_rank_diagram(ax, names, ranks, groups, cd=cd, colors=line_colors)
 

@@ -4,10 +4,9 @@ matplotlib is imported inside the function, so importing this module (and
 :mod:`sklearn_bench.plotting`) works without the ``plot`` extra.
 """
 
-import contextlib
-
 import numpy as np
 from scipy import stats
+from threadpoolctl import threadpool_limits  # a dependency of scikit-learn
 
 from .._metrics import metric_bounds
 from ..analysis._analysis import replicate_values
@@ -25,21 +24,6 @@ _ROW_INCHES = 0.55
 _GRID_POINTS = 256
 
 
-def _one_blas_thread():
-    """BLAS on one thread while the densities are computed.
-
-    ``gaussian_kde`` whitens its points by a triangular solve, 1 x 1 here: the
-    same division on any number of threads (a test compares), but starting
-    and stopping OpenBLAS's threads for it took milliseconds each time (3 s of
-    the 50-learner report's 600 solves), microseconds on one thread.
-    """
-    try:
-        from threadpoolctl import threadpool_limits  # a dependency of sklearn
-    except ImportError:  # pragma: no cover
-        return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
-
-
 def _density(values, grid, bounds=(None, None)):
     """Gaussian kernel density (Scott's bandwidth), reflected at the bounds so
     that it has no mass outside them (Silverman 1986, Section 2.10); ``None``
@@ -47,17 +31,12 @@ def _density(values, grid, bounds=(None, None)):
     if values.size < 2 or np.ptp(values) == 0:
         return None
     kde = stats.gaussian_kde(values)
-    density = kde(grid)
-    low, high = bounds
-    if low is not None:
-        density = density + kde(2 * low - grid)
-    if high is not None:
-        density = density + kde(2 * high - grid)
+    density, (low, high) = kde(grid), bounds
     inside = np.ones(grid.shape, dtype=bool)
     if low is not None:
-        inside &= grid >= low
+        density, inside = density + kde(2 * low - grid), inside & (grid >= low)
     if high is not None:
-        inside &= grid <= high
+        density, inside = density + kde(2 * high - grid), inside & (grid <= high)
     return np.where(inside, density, np.nan)
 
 
@@ -155,7 +134,9 @@ def draw_performance_distribution(
     else:
         hi_bound = None
     grid = np.linspace(start, stop, _GRID_POINTS)
-    with _one_blas_thread():
+    # gaussian_kde's 1 x 1 triangular solve: the same on any number of BLAS
+    # threads, but starting OpenBLAS's threads for each took milliseconds
+    with threadpool_limits(limits=1, user_api="blas"):
         densities = {
             m: _density(v, grid, (lo_bound, hi_bound)) for m, v in values.items()
         }

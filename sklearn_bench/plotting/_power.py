@@ -1,10 +1,6 @@
-"""Power of the across-data-set paired t-test and the number of data sets needed.
-
-Boulesteix, Hable, Lauer & Eugster (2013), Figure 2: left, the number ``J`` of
-data sets needed to detect a difference ``Δ`` with power 80 %; right, the power
-against ``J`` for ``Δ = 0.05``; one curve per standard deviation ``σ`` of the
-per-data-set differences. matplotlib is imported inside the functions.
-"""
+"""Power of the across-data-set paired t-test and the number of data sets
+needed (Boulesteix et al. 2015, Fig. 2), one curve per σ of the per-data-set
+differences. matplotlib is imported inside the functions."""
 
 import numpy as np
 
@@ -32,7 +28,7 @@ def _sigmas(sigma):
 
 
 def _test_words(alternative):
-    return "two-sided paired t" if alternative == "two-sided" else "one-sided paired t"
+    return f"{'two' if alternative == 'two-sided' else 'one'}-sided paired t"
 
 
 def _axes(ax):
@@ -190,11 +186,8 @@ def plot_datasets_needed(
         The differences; default 40 values from ``σ_min/5`` to ``2 σ_max``.
     power : float, default=0.8
     alpha : float, default=0.05
-    alternative : {"two-sided", "greater"}, default="two-sided"
-        The test's: two-sided, as the analyses run it; ``"greater"`` with
-        ``method="approx"`` redraws Boulesteix et al. (2015)'s figure.
-    method : {"exact", "approx"}, default="exact"
-        As in :func:`~sklearn_bench.stats.power_paired_t`.
+    alternative, method : str
+        As in :func:`plot_power_curve`.
     mark : tuple of (float, int), default=None
         ``(Δ, J)`` of the study at hand, drawn as a labelled point.
     ax : matplotlib.axes.Axes, default=None

@@ -43,7 +43,8 @@ def _name(analysis):
 
 
 def make_figures(analysis):
-    """Every figure the analysis supports, as ``{key: (title, caption, Figure)}``.
+    """Every figure the analysis supports, as ``{key: (title, caption, Figure,
+    citations)}`` (the keys of the works its caption cites).
 
     Keys: ``"critical_difference"``, ``"distribution_<data set>"`` (one each),
     ``"forest"``, ``"power"``, ``"datasets_needed"``, ``"win_tie_loss"``,
@@ -74,6 +75,7 @@ def make_figures(analysis):
             f"significantly by Nemenyi's test at α = {alpha} (Nemenyi 1963; "
             "Demšar 2006, Fig. 1).",
             ax.figure,
+            ("nemenyi1963", "demsar2006"),
         )
     pairwise = analysis.pairwise
     if pairwise is not None and "pairwise_significance" not in analysis.skipped:
@@ -85,6 +87,7 @@ def make_figures(analysis):
             f"{adjusted_by(pairwise.adjust)}, at α = {pairwise.alpha:g} "
             "(Benavoli et al. 2016). The table above is the full answer.",
             ax.figure,
+            ("benavoli2016",),
         )
     shown = analysis.distributions
     for dataset, values in shown.items():
@@ -108,15 +111,16 @@ def make_figures(analysis):
             f"{_name(analysis)} of each learner over the replicates of "
             f"{dataset}: {drawn}",
             ax.figure,
+            () if few <= FEW_VALUES else ("hothorn2005",),
         )
     if 0 < len(shown) < len(analysis.mean):
-        title, caption, fig = figures[f"distribution_{slug}"]
+        title, caption, fig, cites = figures[f"distribution_{slug}"]
         caption += (
             f" Distributions are drawn for the first {len(shown)} of the "
             f"{len(analysis.mean)} data sets; draw any other with "
             "sklearn_bench.plotting.performance_distribution."
         )
-        figures[f"distribution_{slug}"] = (title, caption, fig)
+        figures[f"distribution_{slug}"] = (title, caption, fig, cites)
     if len(analysis.pairs):
         m = len(analysis.pairs)
         adjusted = adjusted_interval_words(
@@ -145,6 +149,7 @@ def make_figures(analysis):
                 f"that misses the dashed line excludes 'no difference' at {level}."
             ),
             ax.figure,
+            ("berrar2013",) if m > 1 else (),
         )
     pw = analysis.power
     if pw is not None:
@@ -175,6 +180,7 @@ def make_figures(analysis):
             f"{pw.pair[0]} and {pw.pair[1]}, and for half and twice it "
             "(Boulesteix et al. 2015, Fig. 2 right).",
             ax.figure,
+            ("boulesteix2015",),
         )
         ax = draw_datasets_needed(
             pw.delta_grid, pw.needed_curves, pw.sigmas, power=pw.target_power,
@@ -185,6 +191,7 @@ def make_figures(analysis):
             f"Number of data sets for power {pw.target_power:.0%} against the "
             "difference to detect (Boulesteix et al. 2015, Fig. 2 left).",
             ax.figure,
+            ("boulesteix2015",),
         )
     counts = analysis.win_tie_loss
     if counts is not None:
@@ -212,5 +219,10 @@ def make_figures(analysis):
             )
         if (total == 0).any():
             caption += " A pair without a data set on which both have results is 0/0/0."
-        figures["win_tie_loss"] = ("Wins, ties and losses", caption, ax.figure)
+        figures["win_tie_loss"] = (
+            "Wins, ties and losses",
+            caption,
+            ax.figure,
+            ("demsar2006",),
+        )
     return figures
