@@ -303,7 +303,9 @@ def test_every_number_shown_twice_is_one_number(study, tmp_path_factory):
 
 def test_the_harness_sees_a_planted_disagreement(tmp_path, monkeypatch):
     """H: the harness is not vacuous: a renderer that rounds the rank row
-    differently, and a label taken from the block count, each make it fail."""
+    differently, a label taken from the block count, a reference list that
+    leaves out a work the page cites, and ties of the best dropped from the
+    best-learners field, each make it fail."""
     from sklearn_bench import _latex
     from sklearn_bench.analysis import _analysis
 
@@ -345,6 +347,31 @@ def test_the_harness_sees_a_planted_disagreement(tmp_path, monkeypatch):
     with pytest.raises(AssertionError):
         check_study(result, plan, tmp_path / "label")
     monkeypatch.setattr(_analysis, "short_test_names", real)
+    from sklearn_bench.report import _html
+
+    sections = _html._section_citations
+    monkeypatch.setattr(  # a section that cites a work the list leaves out
+        _html, "_section_citations", lambda *a: sections(*a) - {"hodges1963"}
+    )
+    with pytest.raises(AssertionError):
+        check_study(result, plan, tmp_path / "references")
+    monkeypatch.undo()
+    best = _analysis._best
+
+    def first_best_only(*args):  # the ties of each data set dropped
+        b = best(*args)
+        firsts = {d: v[:1] for d, v in b.by_dataset.items()}
+        return _replace(b, by_dataset=firsts)
+
+    monkeypatch.setattr(_analysis, "_best", first_best_only)
+    tied = df.copy()  # B scores what A scores: tied on every data set
+    tied.loc[tied["model"] == "B", "v"] = tied.loc[tied["model"] == "A", "v"].to_numpy()
+    tied = BenchmarkResult.from_frame(
+        tied, dataset="data", learner="model", value="v", replicate="rep",
+        metric="metric", greater_is_better=False, n_train=80, n_test=20,
+    )  # fmt: skip
+    with pytest.raises(AssertionError):
+        check_study(tied, plan, tmp_path / "ties")
 
 
 def test_a_sequential_study_shows_its_record_once(tmp_path):
