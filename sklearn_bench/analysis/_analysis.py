@@ -602,7 +602,7 @@ def _power(result, complete, order, sign, metric, delta, source, plan, n_compari
     first step only when its p-value is below ``alpha / n_comparisons``; the
     power at that level is the (conservative) power of the adjusted test.
     """
-    m = max(int(n_comparisons), 1)
+    m = max(int(n_comparisons or 1), 1)
     alpha, target = plan.alpha, plan.target_power
     level = alpha / m
     a, b = order[0], order[1]
@@ -774,6 +774,14 @@ def _tables(result, metric, notes):
     if scales is not None:
         notes.append(scales)
     return mean, std, n_rep, complete, result, scales
+
+
+def _paired_names(methods, default=None):
+    """The names and the citations of the methods of ``paired_test`` used."""
+    used = sorted({m for m in methods if isinstance(m, str) and m}) or [default]
+    used = [m for m in used if m is not None]
+    cites = dict.fromkeys(c for m in used for c in paired_method(m)[1])
+    return " / ".join(paired_method(m)[0] for m in used), tuple(cites)
 
 
 def _subset(result, datasets):
@@ -958,9 +966,7 @@ def _effects_step(
     pairwise intervals of the primary analysis (:attr:`Analysis.pairs`)."""
     analyses, alpha, level = plan.analyses, plan.alpha, plan.confidence_level
     if "effects" in analyses and within["n"].gt(0).any():
-        used = sorted({m for m in within["method"].dropna() if m}) or ["t"]
-        name = " / ".join(paired_method(m)[0] for m in used)
-        cites = tuple(dict.fromkeys(c for m in used for c in paired_method(m)[1]))
+        name, cites = _paired_names(within["method"].dropna(), default="t")
         methods.append(
             TestRecord(
                 "within",
@@ -973,7 +979,6 @@ def _effects_step(
                 citations=cites,
             )
         )
-
     pairs = pd.DataFrame()
     if can_compare and "effects" in analyses:
         try:
@@ -986,35 +991,24 @@ def _effects_step(
             notes.append(f"No pairwise intervals: {exc}")
             skipped["pairs"] = f"no pairwise intervals: {exc}"
         else:
-            m = len(pairs)
-            used = sorted({x for x in pairs["method"].dropna() if x})
+            m, (name, _) = len(pairs), _paired_names(pairs["method"])
+            what = f"{fmt_level(level)} confidence intervals"
+            if m > 1:
+                adjusted = adjusted_interval_words(
+                    level, pairs["adjusted_level"].iloc[0], m
+                )
+                what = f"unadjusted {what}, and {adjusted} intervals" + (
+                    ", which exclude 0 only where the Holm-adjusted p is below α"
+                    if abs(level - (1 - alpha)) < 1e-9
+                    else " (at another level than the tests' 1 − α: not comparable "
+                    "with the Holm p)"
+                )
+            ratio = ratio_words if "corrected_t" in set(pairs["method"]) else ""
             methods.append(
                 TestRecord(
                     "pairs",
-                    "pairwise differences of the learners ("
-                    + (
-                        f"unadjusted {fmt_level(level)} confidence intervals, and "
-                        + adjusted_interval_words(
-                            level, pairs["adjusted_level"].iloc[0], m
-                        )
-                        + (
-                            " intervals, which exclude 0 only where the "
-                            "Holm-adjusted p is below α"
-                            if abs(level - (1 - alpha)) < 1e-9
-                            else " intervals (at another level than the "
-                            "tests' 1 − α: not comparable with the Holm p)"
-                        )
-                        if m > 1
-                        else f"{fmt_level(level)} confidence intervals"
-                    )
-                    + ")",
-                    "two-sided "
-                    + " / ".join(paired_method(x)[0] for x in used)
-                    + (
-                        f" ({ratio_words})"
-                        if ratio_words and "corrected_t" in used
-                        else ""
-                    ),
+                    f"pairwise differences of the learners ({what})",
+                    f"two-sided {name}" + (f" ({ratio})" if ratio else ""),
                     f"{n_blocks} {blocks}"
                     + (
                         ", on the mean performance per data set"
@@ -1136,15 +1130,7 @@ def _power_step(
     power = None
     if "power" in analyses and can_compare and scope is None:
         power, reason = _power(
-            result,
-            complete,
-            order,
-            sign,
-            metric,
-            delta,
-            delta_source,
-            plan,
-            n_comparisons=n_pairs or 1,
+            result, complete, order, sign, metric, delta, delta_source, plan, n_pairs
         )
         if power is None:
             notes.append(f"No power analysis: {reason}.")
@@ -1240,12 +1226,8 @@ def _pairwise_step(
             n_datasets,
             float(smallest_attainable_pvalue("wilcoxon", n_datasets)),
         )
-    tested = sorted(
-        {m for m, p in zip(within["method"], within["pvalue"], strict=True) if p == p}
-    )
-    if tested:
-        name = " / ".join(paired_method(m)[0] for m in tested)
-        cites = tuple(dict.fromkeys(c for m in tested for c in paired_method(m)[1]))
+    name, cites = _paired_names(within.loc[within["pvalue"].notna(), "method"])
+    if name:
         methods.append(
             TestRecord(
                 "latex_table",

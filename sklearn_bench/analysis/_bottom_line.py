@@ -60,15 +60,6 @@ class BottomLine:
     more: tuple = ()
 
 
-def _default_delta_words(delta):
-    return (
-        f"Δ = {delta:g}, the smallest difference that matters (the margin of practical "
-        "equivalence, the ROPE and the power target), is the default for a "
-        "metric on a [0, 1] scale, Benavoli et al.'s (2017) ROPE for accuracy; "
-        "set [analysis] delta (or delta=) before looking at the results."
-    )
-
-
 #: The title under which a report prints each :class:`Disagreement` in full.
 DISAGREEMENTS_TITLE = "Where the tests disagree, and why"
 #: The title of :attr:`BottomLine.more`, after the short answer.
@@ -305,7 +296,12 @@ def delta_words(analysis):
     when Δ was given or the metric has none."""
     if analysis.delta_source != "default" or analysis.delta is None:
         return ""
-    return _default_delta_words(analysis.delta)
+    return (
+        f"Δ = {analysis.delta:g}, the smallest difference that matters (the margin "
+        "of practical equivalence, the ROPE and the power target), is the default "
+        "for a metric on a [0, 1] scale, Benavoli et al.'s (2017) ROPE for "
+        "accuracy; set [analysis] delta (or delta=) before looking at the results."
+    )
 
 
 def adjusted_interval_words(confidence_level, adjusted_level, n_pairs):

@@ -339,8 +339,7 @@ def short_test_names(methods):
 
 
 def paired_method(method):
-    """``(name, citation keys)`` of a method of ``paired_test``.
-    """
+    """``(name, citation keys)`` of a method of ``paired_test``."""
     name = PAIRED_TEST_NAMES.get(method, f"{method} test")
     return name, _PAIRED_CITATIONS.get(method, ())
 
@@ -378,15 +377,6 @@ WITHIN_CAUSES = (
 MAX_NOTE_EXAMPLES = 3
 
 
-def within_cause(message):
-    """The cause of a failed test within a data set: ``(cause, fix)`` of
-    :data:`WITHIN_CAUSES`, or ``None`` for a cause it does not know."""
-    for phrases, cause, fix in WITHIN_CAUSES:
-        if all(phrase in message for phrase in phrases):
-            return cause, fix
-    return None
-
-
 def within_notes(failures):
     """One note per cause, in order, of the failed tests within a data set
     (``failures``: their ``(learner, reference, dataset, message)``): a cause of
@@ -394,8 +384,11 @@ def within_notes(failures):
     first :data:`MAX_NOTE_EXAMPLES` of them and the way out."""
     groups, causes = {}, {}  # the cause of each message, looked up once
     for learner, reference, dataset, message in failures:
-        if message not in causes:
-            causes[message] = within_cause(message)
+        if message not in causes:  # (cause, fix) of WITHIN_CAUSES, or None
+            causes[message] = next(
+                ((c, f) for p, c, f in WITHIN_CAUSES if all(x in message for x in p)),
+                None,
+            )
         known = causes[message]
         if known is None:  # a cause of its own: the message without the names
             key = message

@@ -1,8 +1,5 @@
-"""Performance distributions of learners on one data set (Hothorn et al. 2005).
-
-matplotlib is imported inside the function, so importing this module (and
-:mod:`sklearn_bench.plotting`) works without the ``plot`` extra.
-"""
+"""Performance distributions of learners on one data set (Hothorn et al. 2005);
+matplotlib is imported inside the functions (the ``plot`` extra)."""
 
 import numpy as np
 from scipy import stats
@@ -43,19 +40,12 @@ def _density(values, grid, bounds=(None, None)):
 def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="auto"):
     """Boxplot and kernel density of each learner's performance on one data set.
 
-    Hothorn et al. (2005), Figures 3–5: the distribution of the performance
-    :math:`p_{kb}` over the replicates (learning samples) ``b``, one row per
-    learner, a boxplot (median, quartiles, whiskers to the most extreme value
-    within 1.5 IQR, outliers as points) below a Gaussian kernel density
-    estimate (Scott's bandwidth, :class:`scipy.stats.gaussian_kde`). All
-    densities share one vertical scale, so a taller curve is a more
-    concentrated distribution. A learner whose performances are all equal gets
-    a vertical spike instead of a density; one with at most two (a run of one
-    or two replicates) gets its values as points, neither box nor density. A
-    metric with a natural range (an error rate in [0, 1]) has its density
-    reflected at the range's ends, so no curve runs below 0 or above 1.
-    Replicates with NaN performance (failed tasks) are left out; a learner
-    without any is labelled so.
+    Hothorn et al. (2005), Figures 3–5: the performance :math:`p_{kb}` over the
+    replicates ``b``, one row per learner: a boxplot (whiskers at 1.5 IQR)
+    below a Gaussian kernel density (Scott's bandwidth), all densities on one
+    scale. Equal performances get a spike, one or two values are drawn as
+    points; densities are reflected at the ends of the metric's range; NaN
+    performances (failed tasks) are left out.
 
     Parameters
     ----------
@@ -63,14 +53,12 @@ def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="a
     dataset : str
         The data set.
     metric : str, default=None
-        Which metric; the first one by default. The axis label states whether
-        lower or higher is better.
+        Which metric; the first one by default.
     ax : matplotlib Axes, default=None
         Where to draw; by default a new figure sized for the number of learners.
     bounds : "auto" or (float or None, float or None), default="auto"
-        The metric's range; the densities are reflected at finite bounds and
-        the axis does not extend beyond them. ``"auto"``: the known range of a
-        metric by its name (``[0, 1]`` for an error rate, accuracy or AUC).
+        The metric's range, where the densities are reflected; ``"auto"``: the
+        known range of the metric's name (``[0, 1]`` for an error rate).
 
     Returns
     -------

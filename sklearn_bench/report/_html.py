@@ -8,7 +8,6 @@ from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
@@ -53,6 +52,7 @@ from ._methods import (
 )
 from ._pairwise import pairwise_html
 from ._sequential import sequential_html
+from ._summary import iman_davenport_words
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
@@ -244,6 +244,13 @@ def _settings(settings):
     return "".join(parts)
 
 
+def _intervals(frame, prefix=""):
+    """``[low, high]`` of each row of ``frame`` (its ``<prefix>low`` and
+    ``<prefix>high`` columns)."""
+    pairs = zip(frame[f"{prefix}low"], frame[f"{prefix}high"], strict=True)
+    return [_interval_text(lo, hi) for lo, hi in pairs]
+
+
 def _effects(analysis):
     level = f"{analysis.confidence_level:.0%}"
     parts = ['<section id="effects"><h2>Effect sizes and confidence intervals</h2>']
@@ -267,16 +274,8 @@ def _effects(analysis):
         table = pd.DataFrame(
             {
                 "estimate": pairs["estimate"],
-                f"unadjusted {level} CI": [
-                    _interval_text(lo, hi)
-                    for lo, hi in zip(pairs["low"], pairs["high"], strict=True)
-                ],
-                adjusted_words: [
-                    _interval_text(lo, hi)
-                    for lo, hi in zip(
-                        pairs["adjusted_low"], pairs["adjusted_high"], strict=True
-                    )
-                ],
+                f"unadjusted {level} CI": _intervals(pairs),
+                adjusted_words: _intervals(pairs, "adjusted_"),
                 "p": pairs["pvalue"],
                 "Holm p": pairs["adjusted_pvalue"],
                 "n": pairs["n"],
@@ -304,10 +303,7 @@ def _effects(analysis):
                 "learner": within["learner"],
                 "reference (best here)": within["reference"],
                 "difference (reference − learner)": within["estimate"],
-                f"{level} CI": [
-                    _interval_text(lo, hi)
-                    for lo, hi in zip(within["low"], within["high"], strict=True)
-                ],
+                f"{level} CI": _intervals(within),
                 "p": within["pvalue"],
                 "n": within["n"],
                 "test": within["method"],
@@ -351,16 +347,7 @@ def _tests(analysis):
         )
     if fr is not None:
         exact = fr.null_distribution == "exact"
-        if np.isnan(fr.iman_davenport_statistic):
-            f_text = (
-                "Iman–Davenport F undefined (every block ranks the learners "
-                "alike: zero residual variance)"
-            )
-        else:
-            f_text = (
-                f"Iman–Davenport F = {fr.iman_davenport_statistic:.3f} ("
-                f"{fmt_p_equals(fr.iman_davenport_pvalue)})"
-            )
+        f_text = iman_davenport_words(fr, digits=3)
         parts.append(
             f"<p>{html.escape(fr.method)} over {fr.n_blocks} "
             f"{analysis.blocks}: χ²<sub>F</sub> = {fr.statistic:.3f} "
