@@ -1354,21 +1354,14 @@ def _verdicts(analysis, bayes, delta):
 def analyse(result, plan=None):
     """Run the analysis plan on a result, once, without refitting anything.
 
-    Effect sizes come first (Berrar & Lozano 2013): for each data set, each
-    learner's mean difference to the best learner on that data set with the
-    interval of the default test within a data set (the corrected resampled t
-    on the run's folds or splits); across data sets, paired differences of the
-    mean performances with unadjusted and simultaneous (Bonferroni) intervals,
-    the latter compatible with the Holm-adjusted p-values. Then Friedman's test
-    with the plan's post-hoc comparisons and Nemenyi's critical difference at
-    the plan's α (Demšar 2006), the pairwise Wilcoxon tests (Benavoli et al.
-    2016), the Bayesian comparisons with the plan's model (Benavoli et al.
-    2017), the power of the paired t-test across the data sets with the number
-    of data sets a study with power ``plan.target_power`` would need
-    (Boulesteix et al. 2015, Section 3), the wins, ties and losses within Δ and,
-    for a large study, the leaderboard. Every number comes from the public
-    :class:`~sklearn_bench.BenchmarkResult` methods called with the plan's
-    settings (or their batched paths, bit for bit equal).
+    Effect sizes first (Berrar & Lozano 2013), within each data set and across
+    data sets (the primary analysis), then the plan's sensitivity analyses:
+    Friedman's test with its post-hoc test and critical difference (Demšar
+    2006), the pairwise Wilcoxon tests, the Bayesian comparisons, the power
+    (Boulesteix et al. 2015), wins, ties and losses within Δ and, for a large
+    study, the leaderboard. Every number is a public
+    :class:`~sklearn_bench.BenchmarkResult` method's with the plan's settings
+    (or its batched path, bit for bit equal).
 
     Parameters
     ----------
