@@ -1047,6 +1047,7 @@ def _friedman_step(
             skipped["friedman"] = f"Friedman's test could not be computed: {exc}"
         else:
             critical_difference = float(friedman.critical_difference(alpha=alpha))
+            nemenyi = ("nemenyi1963",) if plan.posthoc == "nemenyi" else ()
             try:
                 posthoc, words, correction, cites = _posthoc(
                     result, plan, scope, metric
@@ -1069,7 +1070,7 @@ def _friedman_step(
                         "friedman1937",
                         "iman1980",
                         "demsar2006",
-                        *(("nemenyi1963",) if plan.posthoc == "nemenyi" else ()),
+                        *nemenyi,
                         *cites,
                     ),
                 )
@@ -1089,7 +1090,6 @@ def _anova_step(
     analyses, alpha, level = plan.analyses, plan.alpha, plan.confidence_level
     anova = tukey = None
     if can_compare and "rm_anova" in analyses:
-        # issue 24: autorank's parametric path, a sensitivity analysis only
         try:
             anova = result.friedman(dataset=scope, metric=metric, method="rm_anova")
             tukey = result.pairwise_tests(
@@ -1347,7 +1347,8 @@ def _verdicts(analysis, bayes, delta):
         *analysis.bayesian_notes, *analysis.ranking_notes, analysis.within_ratio,
     )  # fmt: skip
     keys = {c for r in analysis.methods for c in r.citations}
-    keys |= {*analysis.bottom_line.citations, *cited_keys(" ".join(said))}
+    keys |= {k for text in said for k in cited_keys(text)}
+    keys |= set(analysis.bottom_line.citations)
     return replace(analysis, citations=tuple(sorted(keys)))
 
 
