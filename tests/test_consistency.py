@@ -28,7 +28,11 @@ from hypothesis import strategies as st  # noqa: E402
 from sklearn_bench import BenchmarkResult  # noqa: E402
 from sklearn_bench._latex import escape_latex  # noqa: E402
 from sklearn_bench.analysis import AnalysisPlan, analyse  # noqa: E402
-from sklearn_bench.analysis._records import short_test_names  # noqa: E402
+from sklearn_bench.analysis._records import (  # noqa: E402
+    CITATIONS,
+    cited_keys,
+    short_test_names,
+)
 from sklearn_bench.report import format_summary, write_report  # noqa: E402
 
 NAMES = ["svm", "a_b&<c>", "k nn", "tree 50%", "#4", "lda", "x{y}", "rf"]
@@ -189,33 +193,92 @@ def check_study(result, plan, out):
     for record in analysis.methods:
         assert " ".join(record.sentence().split()) in paragraph
 
-    # 6. The bars of the CD diagram are those the plotting function draws for
-    # the same ranks and CD; the CD shown is the analysis' one.
+    # 6. The CD shown is the analysis' one.
     if analysis.cd_groups:
-        from sklearn_bench.plotting._critical_difference import _maximal_groups
-
-        ranks = analysis.friedman.average_ranks
-        names = [str(n) for n in ranks.index]
-        drawn = _maximal_groups(ranks.to_numpy(float), analysis.critical_difference)
-        assert {frozenset(names[i] for i in g) for g in drawn} == {
-            frozenset(g) for g in analysis.cd_groups
-        }
         assert f"{analysis.critical_difference:.2f}" in summary
 
-    # 7. The power the summary prints is the point the power curve marks at
-    # this study's J (the figure computes it again from the same settings).
+    # 7. The power the summary prints is the point the stored power curve (the
+    # report's figure) marks at this study's J, and the public function's.
     pw = analysis.power
     if pw is not None and pw.delta is not None:
         from sklearn_bench.stats import power_paired_t
 
         marked = power_paired_t(pw.n_datasets, pw.delta, pw.sigma, alpha=pw.test_alpha)
-        assert f"{float(marked):.2f}" == f"{pw.power:.2f}"
+        assert pw.power_marks[1] == marked and pw.sigmas[1] == pw.sigma
+        assert f"{pw.power_marks[1]:.2f}" == f"{pw.power:.2f}"
         assert f"power {pw.power:.2f}" in summary
+        at = np.searchsorted(pw.n_grid, pw.n_datasets)
+        if at < len(pw.n_grid) and pw.n_grid[at] == pw.n_datasets:
+            assert pw.power_curves[1, at] == pw.power_marks[1]
 
     # 8. Friedman: the public method on the full result, the summary and the
     # page agree (the data sets left out are the same).
     if analysis.friedman is not None and analysis.blocks == "data sets":
         assert result.friedman(metric=metric).pvalue == analysis.friedman.pvalue
+
+    # 9. The best and its ties: one field; the bottom line, the summaries, the
+    # within tables and the LaTeX bold say the same.
+    best = analysis.best_learners
+    assert best.learner == analysis.best == analysis.order[0]
+    assert f"best: {best.learner};" in terminal(short) or not len(pairs)
+    for d, (first, *ties) in best.by_dataset.items():
+        assert {(d, m) for m in (first, *ties)} == {
+            (d, m) for m in table.learners if (d, m) in table.bold
+        }, d
+        ref = analysis.within.loc[analysis.within["dataset"] == d, "reference"]
+        assert (ref == first).all(), d
+        if (analysis.within.loc[ref.index, "n"] > 0).any():
+            assert f"{d}: best {first} (mean" in terminal(summary), d
+    if len(pairs) and best.tied:
+        assert "tied" in analysis.bottom_line.sentences[0]
+
+    # 10. The distributions drawn are the public method's values.
+    perf = result.performance(metric)
+    for d, values in analysis.distributions.items():
+        rows = perf[perf["dataset"] == d]
+        for m, v in values.items():
+            expected = rows.loc[rows["learner"] == m, "value"].to_numpy(float)
+            np.testing.assert_array_equal(v, expected[~np.isnan(expected)])
+
+    # 11. The reference list is exactly the works the page's text cites.
+    refs = re.search(r'<section id="references">(.*?)</section>', page, re.S)
+    listed = set() if refs is None else {
+        k for k, v in CITATIONS.items() if f"<li>{html.escape(v)}</li>" in refs[1]
+    }  # fmt: skip
+    body = page if refs is None else page.replace(refs[0], "")
+    text = html.unescape(re.sub(r"<[^>]+>", " ", body.split("<main>")[1]))
+    assert set(cited_keys(text)) == listed
+
+    # 12. The leaderboard: the report's CSV, the CLI's with the same settings
+    # and the public method are the analysis' numbers.
+    lb = analysis.leaderboard
+    if lb is not None:
+        shown = pd.read_csv(tables / "leaderboard.csv", index_col=0)
+        _same_board(shown, lb.board)
+        saved = out / "saved"
+        result.save(saved)
+        cli_csv = out / "cli-board.csv"
+        from sklearn_bench.cli._main import main
+
+        argv = ["leaderboard", str(saved), "--out", str(cli_csv), "--metric", metric,
+                "--confidence-level", repr(plan.confidence_level)]  # fmt: skip
+        assert main(argv) == 0
+        _same_board(pd.read_csv(cli_csv, index_col=0), lb.board)
+    return analysis
+
+
+def terminal(text):
+    """The summary with its wrapping undone."""
+    return " ".join(text.split())
+
+
+def _same_board(shown, board):
+    """The numbers of a leaderboard table read back equal the analysis' own."""
+    assert list(shown.index.astype(str)) == list(board.index.astype(str))
+    numeric = board.select_dtypes("number").columns
+    np.testing.assert_allclose(
+        shown[numeric].to_numpy(float), board[numeric].to_numpy(float), rtol=1e-12
+    )
 
 
 # 25 studies in CI (a few minutes at most); HYPOTHESIS_PROFILE=deep: 400
@@ -240,7 +303,9 @@ def test_every_number_shown_twice_is_one_number(study, tmp_path_factory):
 
 def test_the_harness_sees_a_planted_disagreement(tmp_path, monkeypatch):
     """H: the harness is not vacuous: a renderer that rounds the rank row
-    differently, and a label taken from the block count, each make it fail."""
+    differently, a label taken from the block count, a reference list that
+    leaves out a work the page cites, and ties of the best dropped from the
+    best-learners field, each make it fail."""
     from sklearn_bench import _latex
     from sklearn_bench.analysis import _analysis
 
@@ -282,3 +347,64 @@ def test_the_harness_sees_a_planted_disagreement(tmp_path, monkeypatch):
     with pytest.raises(AssertionError):
         check_study(result, plan, tmp_path / "label")
     monkeypatch.setattr(_analysis, "short_test_names", real)
+    from sklearn_bench.report import _html
+
+    sections = _html._section_citations
+    monkeypatch.setattr(  # a section that cites a work the list leaves out
+        _html, "_section_citations", lambda *a: sections(*a) - {"hodges1963"}
+    )
+    with pytest.raises(AssertionError):
+        check_study(result, plan, tmp_path / "references")
+    monkeypatch.undo()
+    best = _analysis._best
+
+    def first_best_only(*args):  # the ties of each data set dropped
+        b = best(*args)
+        firsts = {d: v[:1] for d, v in b.by_dataset.items()}
+        return _replace(b, by_dataset=firsts)
+
+    monkeypatch.setattr(_analysis, "_best", first_best_only)
+    tied = df.copy()  # B scores what A scores: tied on every data set
+    tied.loc[tied["model"] == "B", "v"] = tied.loc[tied["model"] == "A", "v"].to_numpy()
+    tied = BenchmarkResult.from_frame(
+        tied, dataset="data", learner="model", value="v", replicate="rep",
+        metric="metric", greater_is_better=False, n_train=80, n_test=20,
+    )  # fmt: skip
+    with pytest.raises(AssertionError):
+        check_study(tied, plan, tmp_path / "ties")
+
+
+def test_a_sequential_study_shows_its_record_once(tmp_path):
+    """H: a study stopped by SequentialRule passes every check of the harness,
+    and its section shows the stored record's decision, stopping time and
+    anytime-valid interval, the numbers the experiment reported, with the
+    works it cites in the reference list."""
+    from sklearn.datasets import make_classification
+    from sklearn.dummy import DummyClassifier
+    from sklearn.linear_model import LogisticRegression
+
+    from sklearn_bench import BenchmarkExperiment
+    from sklearn_bench.analysis._format import fmt_interval
+    from sklearn_bench.experiment import SequentialRule
+
+    pool = {f"d{i}": make_classification(120, 4, random_state=i) for i in range(12)}
+    learners = {"lr": LogisticRegression(), "lr2": LogisticRegression(C=0.5),
+                "dummy": DummyClassifier()}  # fmt: skip
+    exp = BenchmarkExperiment(learners, cv=2, random_state=0, progress=False)
+    exp.fit(pool, stopping=SequentialRule())
+    study = exp.sequential_.to_dict()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        analysis = check_study(exp.results_, AnalysisPlan(), tmp_path)
+    assert dict(analysis.provenance["sequential"]) == study
+    section = re.search(
+        r'<section id="sequential">(.*?)</section>',
+        (tmp_path / "report.html").read_text(),
+        re.S,
+    )[1]
+    text = html.unescape(section)
+    interval = study["interval"]
+    assert study["decision"] in text
+    assert f"{study['stopping_time']} data sets ({study['reason']})" in text
+    assert fmt_interval(interval["low"], interval["high"]) in text
+    assert len(analysis.datasets) == study["stopping_time"]

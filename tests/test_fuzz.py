@@ -1741,7 +1741,7 @@ NOT_CALLED = {
     "NotAStoreError", "StoreMismatchError", "Task", "SCHEMA_VERSION",
     "Analysis", "TestRecord", "BayesianTestResult", "EffectSizeResult",
     "AnalysisPlan", "BottomLine", "Disagreement", "LeaderboardAnalysis",
-    "PowerAnalysis",
+    "PowerAnalysis", "BestLearners",
     "RaceResult", "SequentialTestResult", "SequentialStudy",  # issue 51
     "PairwiseTestResult",
     "BlockTestResult",  # issue 24

@@ -21,7 +21,12 @@ from ..results._latex import performance_table, within_table
 from ..results._pairs import MAX_LEARNERS_ALL_PAIRS
 from ..results._scales import scale_note
 from ..results._select import incomplete_datasets, primary_rows
-from ..stats import adjust_pvalues, smallest_attainable_pvalue
+from ..stats import (
+    adjust_pvalues,
+    n_datasets_needed,
+    power_paired_t,
+    smallest_attainable_pvalue,
+)
 from ._bayesian import (
     bayesian_comparisons,
     bayesian_ranking,
@@ -39,7 +44,13 @@ from ._format import fmt_count, fmt_level, fmt_names, fmt_p_equals
 from ._generalization import generalization
 from ._learners import learner_table
 from ._plan import POSTHOCS, AnalysisPlan
-from ._records import TestRecord, paired_method, short_citation, short_test_names
+from ._records import (
+    TestRecord,
+    cited_keys,
+    paired_method,
+    short_citation,
+    short_test_names,
+)
 from ._records import within_notes as within_notes_of
 
 # Above MAX_LEARNERS_ALL_PAIRS learners the across-data-set pairs are "each
@@ -52,6 +63,9 @@ MAX_DIAGRAM_LEARNERS = 25
 # not to be trusted (the bootstrap's guarantee is in the number of data sets).
 MIN_LEARNERS, MIN_DATASETS = 3, 10
 LEADERBOARD_RESAMPLES, LEADERBOARD_SEED = 1000, 0
+# A report draws the distributions of the first data sets only (each is a
+# figure), and of fewer with many learners: at most this many rows in all.
+MAX_DISTRIBUTIONS, MAX_DISTRIBUTION_ROWS = 20, 120
 
 
 class _DeeplyFrozen:
@@ -98,6 +112,15 @@ class PowerAnalysis(_DeeplyFrozen):
         n_comparisons`` (a conservative bound).
     test_words : str
         The test in words.
+    sigmas : tuple of float
+        ``σ/2, σ, 2σ``: the curves of the figures.
+    n_grid, power_curves, power_marks : ndarray
+        The power of the test at ``n_grid`` data sets for each of ``sigmas``
+        (rows), and at ``n_datasets``, for Δ (the observed difference without
+        Δ): Boulesteix et al. (2015), Fig. 2 right.
+    delta_grid, needed_curves : ndarray
+        The data sets needed for ``target_power`` at each difference of
+        ``delta_grid``, for each of ``sigmas`` (Fig. 2 left).
     """
 
     pair: tuple
@@ -115,6 +138,12 @@ class PowerAnalysis(_DeeplyFrozen):
     n_comparisons: int
     test_alpha: float
     test_words: str
+    sigmas: tuple
+    n_grid: np.ndarray = field(repr=False)
+    power_curves: np.ndarray = field(repr=False)
+    power_marks: np.ndarray = field(repr=False)
+    delta_grid: np.ndarray = field(repr=False)
+    needed_curves: np.ndarray = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -145,178 +174,175 @@ class LeaderboardAnalysis(_DeeplyFrozen):
     n_resamples: int
 
 
+@dataclass(frozen=True)
+class BestLearners:
+    """Which learners are best, and which tie with the best: one decision that
+    every output (bottom line, summaries, tables, LaTeX bold) reads.
+
+    Attributes
+    ----------
+    learner : str
+        The best average rank over the data sets of the comparisons (on equal
+        ranks, the first in the result's order).
+    tied : tuple of str
+        The other learners with the same average rank.
+    separated, inseparable : tuple of str
+        The learners the primary analysis finds worse than ``learner``
+        (Holm-adjusted p at most α), and those it cannot separate from it.
+    equivalent : tuple of str
+        The learners whose simultaneous interval for the difference to
+        ``learner`` lies inside ±Δ (practically equivalent; two one-sided tests
+        in interval form, adjusted for every pair).
+    by_dataset : mapping of str to tuple of str
+        Per data set, the best mean there (the reference of the tests within
+        it) and then the learners that tie with it (the bold of the LaTeX
+        table).
+    """
+
+    learner: str
+    tied: tuple
+    separated: tuple
+    inseparable: tuple
+    equivalent: tuple
+    by_dataset: MappingProxyType = field(repr=False)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Analysis(_DeeplyFrozen):
     """Every number a study's outputs show, computed once by
     :func:`~sklearn_bench.analysis.analyse` with an
     :class:`~sklearn_bench.analysis.AnalysisPlan`.
 
-    The HTML report, the text summary, the LaTeX tables, the methods paragraph
-    and the CLI render these fields and compute nothing. Deeply frozen: a
-    table is returned as a copy (editing it changes nothing an output shows),
-    arrays are read-only, lists are tuples, mappings read-only. Its
-    ``repr`` is :meth:`summary`. Every pair is written ``A − B`` with ``A`` the
-    better ranked (``SIGN_CONVENTION``).
+    The report, the text summary, the LaTeX tables, the methods paragraph and
+    the CLI render these fields and compute nothing. Deeply frozen: a table is
+    returned as a copy, arrays are read-only, lists tuples, mappings read-only.
+    Its ``repr`` is :meth:`summary`. Every pair is written ``A − B`` with ``A``
+    the better ranked (``SIGN_CONVENTION``).
 
     Attributes
     ----------
     plan : AnalysisPlan
         The plan this analysis ran (``adjust`` resolved).
-    result : BenchmarkResult
-        The result analysed; only the performance distributions are drawn
-        from it (every other output reads the fields).
-    learners : tuple of str
-        The learners of the result, in its order.
+    learners, metrics : tuple of str
+        The result's learners (in its order) and the metrics it scored.
+    distributions : mapping
+        ``{data set: {learner: read-only array}}``: the finite performances over
+        the replicates of the first data sets (at most
+        :data:`MAX_DISTRIBUTIONS`, and :data:`MAX_DISTRIBUTION_ROWS` learner
+        rows), which a report draws; empty without ``"effects"``.
     provenance : mapping
-        The result's ``info`` (splitter, seed, recorded sizes and learners),
-        read-only.
+        The result's ``info`` (splitter, seed, recorded sizes), read-only.
     metric : str
     greater_is_better : bool
     alpha, confidence_level : float
         The plan's.
     delta : float or None
-        Δ, the smallest difference that matters, in the metric's units: the
-        ROPE of the Bayesian tests, the target of the power analysis, the
-        margin of practical equivalence and of a tie.
+        Δ, the smallest difference that matters (metric units): the ROPE, the
+        power target, the margin of equivalence and of a tie.
     delta_source : {"given", "default", "none"}
     mean, std, n_replicates : DataFrame
-        Data sets × learners: mean performance over replicates, its standard
-        deviation and the number of replicates with a finite performance.
+        Data sets × learners: mean performance over the replicates, its
+        standard deviation and the number of finite replicates.
     datasets : DataFrame
-        One row per data set: where the data come from (``source``, when the
-        run recorded one: measured, or simulated by which model), ``problem``
-        in words, ``n`` and ``features`` (when
-        recorded), the smallest, median and largest training and validation
-        sizes (``n_train_min`` … ``n_test_max``, when stored), ``replicates``
-        and, where the corrected t ran, its ``test_train_ratio`` (the
-        ``n_test/n_train`` used, the mean over its pairs).
+        Per data set: ``source`` (when recorded), ``problem``, ``n`` and
+        ``features`` (when recorded), the smallest, median and largest
+        training and validation sizes of the design the tests used
+        (``n_train_min`` … ``n_test_max``), ``replicates`` and, where the
+        corrected t ran, its ``test_train_ratio``.
     order : tuple of str
         Learners from the best to the worst average rank.
     average_ranks : Series
         Average rank (1 = best) of each learner over ``datasets_across``.
-    best : str
-        ``order[0]``.
+    best_learners : BestLearners
+        The best learner (``order[0]``, also :attr:`best`), its ties and the
+        primary analysis' verdicts against it; per data set the best and ties.
     blocks : str
-        What the comparisons of all learners are over: ``"data sets"``,
-        ``"replicates"`` or ``"replicates of <data set>"``.
-    datasets_across : tuple of str
-        The data sets of those comparisons (complete: every learner on every
-        replicate).
-    datasets_left_out : tuple of str
-        The data sets of the result left out of those comparisons (a failed or
-        missing task), which every header that counts the data sets names.
+        ``"data sets"``, ``"replicates"`` or ``"replicates of <data set>"``.
+    datasets_across, datasets_left_out : tuple of str
+        The data sets of the comparisons (every learner on every replicate),
+        and those left out (a failed or missing task).
     n_missing_tasks : int
         Tasks of a partial run not in the result.
     within : DataFrame
-        Per data set, every other learner against the best learner there:
-        ``dataset, learner, reference, estimate, low, high, pvalue, n, method,
-        adjusted_pvalue, worse``. The default test within a data set of
-        :meth:`~sklearn_bench.BenchmarkResult.paired_test` (the corrected
-        resampled t on the run's folds or splits); ``estimate`` is ``reference
-        − learner``; ``adjusted_pvalue`` is Holm's over the other learners of
-        the data set and ``worse`` marks a learner significantly worse than the
-        reference at α by it (the LaTeX table's dagger).
-    within_test : str
-        The test(s) that made :attr:`within`, read from its ``method`` column
-        (``""`` when none could run).
+        Per data set, each other learner against the best there (the default
+        test of :meth:`~sklearn_bench.BenchmarkResult.paired_test`): ``dataset,
+        learner, reference, estimate`` (reference − learner), ``low, high,
+        pvalue, n, method, adjusted_pvalue`` (Holm over the data set) and
+        ``worse`` (significantly worse at α: the LaTeX dagger).
+    within_test, primary_test : str
+        The tests that made :attr:`within` and :attr:`pairs`, read from their
+        ``method`` column (``""`` when none ran).
     performance : PerformanceTable
-        The table of data sets × learners (``performance.tex``): what
-        ``result.to_latex()`` gives under the default plan.
+        ``performance.tex``: what ``result.to_latex()`` gives.
     within_notes : tuple of str
-        The notes of its rows without an interval, one per cause.
+        The notes of the rows of :attr:`within` without an interval.
     within_ratio : str
-        Where the corrected t's ``n_test/n_train`` comes from (the scheme, its
-        reading of n_train and the reference) and the number used on each
-        data set, in words; ``""`` when no corrected t ran.
+        Where the corrected t's ``n_test/n_train`` comes from and its value per
+        data set, in words (``""`` when no corrected t ran).
     pairs : DataFrame
-        The primary analysis: index ``"a − b"``, columns ``a, b, estimate, low,
-        high, adjusted_low, adjusted_high, adjusted_level, pvalue,
-        adjusted_pvalue, n, method``: the paired t over data sets (the
-        corrected resampled t over one data set's folds or splits), intervals
-        unadjusted at ``confidence_level`` and simultaneous (Bonferroni, each at
-        ``adjusted_level``), p-values raw and Holm-adjusted.
-    primary_test : str
-        The test that made :attr:`pairs`, read from its ``method`` column
-        (``"paired t"``, ``"corrected resampled t"``, …; ``""`` without pairs).
+        The primary analysis, index ``"a − b"``: ``a, b, estimate, low, high,
+        adjusted_low, adjusted_high, adjusted_level, pvalue, adjusted_pvalue,
+        n, method``; intervals at ``confidence_level`` and simultaneous
+        (Bonferroni, each at ``adjusted_level``), p raw and Holm-adjusted.
     intervals_match_tests : bool
-        Whether the intervals' level is ``1 − α``: only then does a
-        simultaneous interval exclude 0 exactly where the Holm-adjusted p is
-        below α, and only then do the outputs say so.
+        Whether the intervals' level is ``1 − α`` (only then is a simultaneous
+        interval compatible with the Holm-adjusted p).
     friedman : FriedmanResult or None
     critical_difference : float or None
         Nemenyi's critical difference at the plan's α (ranks).
     cd_groups : tuple of tuple of str
-        The bars of the critical difference diagram: each maximal group (at
-        least 2 learners, best first) whose Friedman average ranks all differ
-        by less than the critical difference.
+        The bars of the critical difference diagram (:func:`cd_groups`).
     posthoc : DataFrame or None
-        The plan's post-hoc test after Friedman's,
-        :meth:`~sklearn_bench.BenchmarkResult.pairwise_tests` with
-        ``method=plan.posthoc, adjust=plan.adjust, alpha=plan.alpha``:
-        ``learner_i, learner_j, rank_difference, statistic, pvalue,
-        pvalue_adjusted, reject, method``.
+        The plan's post-hoc test after Friedman's: ``learner_i, learner_j,
+        rank_difference, statistic, pvalue, pvalue_adjusted, reject, method``.
     rm_anova, tukey : RMAnovaResult, PairwiseTestResult or None
         Autorank's parametric path, when the plan names ``"rm_anova"``.
     pairwise : PairwiseTestResult or None
-        ``result.pairwise_tests(alpha=plan.alpha, confidence_level=
-        plan.confidence_level, missing="pairwise")``: the
-        Wilcoxon signed-rank test of each pair on its own, Shaffer-adjusted
-        (the method's defaults); its ``to_frame()`` is the report's table.
+        ``result.pairwise_tests`` at the plan's α and level (Wilcoxon,
+        Shaffer), each pair on the data sets both finished.
     smallest_pvalue : tuple or None
-        ``(n, p)``: with ``n`` data sets (the fewest any pair of the pairwise
-        tests has) a two-sided signed-rank test cannot reach p below ``p``.
+        ``(n, p)``: with ``n`` data sets a signed-rank test cannot go below p.
     bayesian : DataFrame or None
         The best learner against each other one: ``scope, a, b, method, n,
-        P(a better), P(equivalent), P(b better), decision`` (and ``why
-        undecided`` when an MCMC fit declined).
-    bayesian_notes : tuple of str
+        P(a better), P(equivalent), P(b better), decision`` (``why undecided``).
+    bayesian_notes, ranking_notes : tuple of str
     hierarchical_fits : tuple
-        The hierarchical model's results across data sets (for the simplex).
+        The hierarchical model's fits across data sets (for the simplex).
     ranking : PlackettLuceResult or None
     ranking_table : DataFrame or None
-        One row per learner by expected rank, beside the Friedman average rank.
-    ranking_notes : tuple of str
+        One row per learner by expected rank, beside its Friedman rank.
     power : PowerAnalysis or None
     win_tie_loss : DataFrame or None
-        :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` with ``delta=Δ``
-        (0 without Δ): a difference within Δ is a tie.
+        :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` with ``delta=Δ``.
     leaderboard : LeaderboardAnalysis or None
     generalization : DataFrame or None
-        How good each learner is: per data set and learner the ``estimate``
-        of its expected metric on new data of the kind, its
-        ``standard_error``, the interval ``low``, ``high`` at the plan's
-        confidence level, the ``method`` and the ``design`` it used:
-        :meth:`~sklearn_bench.BenchmarkResult.confidence_interval` of the
-        learner with ``method=plan.generalization_method`` (the one recommended
-        for the run's splitter by default). ``None`` when no data set's
-        splitter supports a method (``skipped["generalization"]`` says why).
+        How good each learner is: per data set and learner ``estimate,
+        standard_error, low, high, method, design`` of
+        :meth:`~sklearn_bench.BenchmarkResult.confidence_interval` with the
+        plan's method (``skipped["generalization"]`` says why not).
     disagreements : tuple of Disagreement
-        Where another test the report prints (Friedman's, its post-hoc test,
-        the pairwise Wilcoxon tests, Tukey's HSD, the Bayesian comparisons)
-        reaches another verdict than the primary analysis, or another summary
-        names another learner best: both verdicts, which one the plan trusts
-        and why. The bottom line states every one.
+        Where another test of the report reaches another verdict than the
+        primary analysis, or another summary names another learner best.
     best_by : mapping of str to str
-        Which learner each summary names best: ``"average rank"`` (the
-        report's best, :attr:`best`), ``"mean"`` (over the data sets of the
-        comparisons), ``"leaderboard"``, ``"Bayesian ranking"`` and
-        ``"Bayesian comparison"`` where they ran (empty within one data set).
+        Which learner each summary names best (``"average rank"``, ``"mean"``,
+        ``"leaderboard"``, the Bayesian ones where they ran).
     bottom_line : BottomLine
         The answer of the primary analysis in words.
     failures : DataFrame
         ``dataset, learner, error_type, count, message`` of failed tasks.
     learner_table : DataFrame
-        What each learner is and the parameters that tell it apart (index:
-        names; ``learner``, ``parameters``), from the run's records.
+        What each learner is and the parameters that tell it apart.
     notes : tuple of str
         What could not be computed, and why (one note per cause).
     scales_note : str
-        The note among them that the metric's scales differ by orders of
-        magnitude across data sets (``""`` when they do not).
+        The note that the metric's scales differ across data sets (or ``""``).
     skipped : mapping of str to str
         Per analysis or figure, why it was not run.
     methods : tuple of TestRecord
         The tests that ran, in the order the methods paragraph lists them.
+    citations : tuple of str
+        The keys of ``CITATIONS`` that the records and the analysis' own
+        sentences (bottom line, notes, disagreements) cite.
 
     Examples
     --------
@@ -334,8 +360,9 @@ class Analysis(_DeeplyFrozen):
     """
 
     plan: AnalysisPlan = field(repr=False)
-    result: object = field(repr=False, compare=False)
     learners: tuple
+    metrics: tuple
+    distributions: MappingProxyType = field(repr=False)
     provenance: MappingProxyType = field(repr=False)
     metric: str
     greater_is_better: bool
@@ -347,7 +374,7 @@ class Analysis(_DeeplyFrozen):
     datasets: pd.DataFrame
     order: tuple
     average_ranks: pd.Series
-    best: str
+    best_learners: BestLearners
     blocks: str
     datasets_across: tuple
     datasets_left_out: tuple
@@ -387,6 +414,12 @@ class Analysis(_DeeplyFrozen):
     scales_note: str
     skipped: MappingProxyType
     methods: tuple
+    citations: tuple = ()
+
+    @property
+    def best(self):
+        """The best learner by average rank (:attr:`best_learners`)."""
+        return self.best_learners.learner
 
     @property
     def alpha(self):
@@ -467,28 +500,28 @@ class Analysis(_DeeplyFrozen):
                 "average ranks: "
                 + ", ".join(f"{n} {r:.2f}" for n, r in self.average_ranks.items())
             )
-        bl = self.bottom_line
-        if bl is None or bl.best is None:
+        bl, b = self.bottom_line, self.best_learners
+        if not len(self.pairs):
             lines.append(bl.sentences[0] if bl is not None else "no comparison ran")
         else:
             m = len(self.pairs)
             holm = f", Holm-adjusted over {m} pairs" if m > 1 else ""
             lines.append(
-                f"best: {bl.best}; primary test: {self.primary_test or 'none ran'} "
+                f"best: {b.learner}; primary test: {self.primary_test or 'none ran'} "
                 f"over {self.blocks}"
                 f"{holm}, at α = {self.alpha:g}"
             )
             c = bl.comparison
             if c is not None:
                 lines.append(
-                    f"{bl.best} − {bl.runner_up}: {c['estimate']:+.3f} "
+                    f"{b.learner} − {bl.runner_up}: {c['estimate']:+.3f} "
                     f"(unadjusted {fmt_level(self.confidence_level)} CI "
                     f"[{c['low']:+.3f}, {c['high']:+.3f}]; "
                     f"{fmt_p_equals(c['adjusted_pvalue'], 'Holm p')})"
                 )
             lines.append(
-                f"separated from {bl.best}: {fmt_names(bl.separated) or 'none'}; "
-                f"not separated: {fmt_names(bl.inseparable) or 'none'}"
+                f"separated from {b.learner}: {fmt_names(b.separated) or 'none'}; "
+                f"not separated: {fmt_names(b.inseparable) or 'none'}"
             )
         if self.friedman is not None:
             text = f"Friedman {fmt_p_equals(self.friedman.pvalue)}"
@@ -569,7 +602,7 @@ def _power(result, complete, order, sign, metric, delta, source, plan, n_compari
     first step only when its p-value is below ``alpha / n_comparisons``; the
     power at that level is the (conservative) power of the adjusted test.
     """
-    m = max(int(n_comparisons), 1)
+    m = max(int(n_comparisons or 1), 1)
     alpha, target = plan.alpha, plan.target_power
     level = alpha / m
     a, b = order[0], order[1]
@@ -599,6 +632,13 @@ def _power(result, complete, order, sign, metric, delta, source, plan, n_compari
             pass
     if delta is None and posthoc_power is None:
         return None, f"no Δ was given and {a} and {b} do not differ on average"
+    curve_delta = delta if delta is not None else abs(observed)
+    sigmas = (sigma / 2, sigma, 2 * sigma)
+    n_grid, curves, marks = power_points(
+        curve_delta, sigmas, alpha=level, mark=len(diff)
+    )
+    # beyond Δ, so that the mark and its label sit inside the axes
+    deltas = np.linspace(sigma / 5, max(2 * sigma, 1.3 * curve_delta), 40)
     words = (
         f"two-sided paired t-test at α = {alpha:g}"
         if m == 1
@@ -622,7 +662,126 @@ def _power(result, complete, order, sign, metric, delta, source, plan, n_compari
         n_comparisons=m,
         test_alpha=level,
         test_words=words,
+        sigmas=sigmas,
+        n_grid=n_grid,
+        power_curves=curves,
+        power_marks=marks,
+        delta_grid=deltas,
+        needed_curves=needed_points(deltas, sigmas, power=target, alpha=level),
     ), ""
+
+
+def power_points(
+    delta, sigmas, *, alpha, alternative="two-sided", method="exact",
+    n_datasets=None, mark=None,
+):  # fmt: skip
+    """``(J, power at J for each σ, power at mark for each σ)`` of the paired
+    t-test; ``J`` by default 2 .. max(50, 1.2 × J needed) (at most 500), past
+    ``mark``."""
+    opts = {"alpha": alpha, "alternative": alternative, "method": method}
+    J = n_datasets
+    if J is None:
+        needed = max(n_datasets_needed(delta, s, **opts) for s in sigmas)
+        last = min(500, max(50, np.ceil(1.2 * needed)))
+        if mark is not None:  # the study's J inside the axes, with a margin
+            last = max(last, np.ceil(1.05 * mark))
+        J = np.arange(2, int(last) + 1)
+    curves = np.array([power_paired_t(J, delta, s, **opts) for s in sigmas])
+    if mark is None:
+        return J, curves, None
+    return J, curves, np.array([power_paired_t(mark, delta, s, **opts) for s in sigmas])
+
+
+def needed_points(deltas, sigmas, **options):
+    """The data sets needed at each of ``deltas`` (columns) for each σ (rows)."""
+    return np.array([n_datasets_needed(deltas, s, **options) for s in sigmas])
+
+
+def replicate_values(result, metric, datasets):
+    """``{data set: {learner: finite performances over the replicates}}`` of the
+    learners with a task there, in the result's order."""
+    perf = result.performance(metric)
+    perf = perf[perf["dataset"].isin(datasets)]
+    out = {d: {} for d in datasets}
+    for (d, m), v in perf.groupby(["dataset", "learner"], observed=True)["value"]:
+        values = v.to_numpy(dtype=float)
+        out[d][str(m)] = values[~np.isnan(values)]
+    return out
+
+
+def _distributions(result, metric, mean):
+    """:attr:`Analysis.distributions`, deeply read-only."""
+    k = max(len(mean.columns), 1)
+    shown = list(
+        mean.index[: max(1, min(MAX_DISTRIBUTIONS, MAX_DISTRIBUTION_ROWS // k))]
+    )
+    out = {}
+    for d, values in replicate_values(result, metric, shown).items():
+        for v in values.values():
+            v.flags.writeable = False
+        out[d] = MappingProxyType(values)
+    return MappingProxyType(out)
+
+
+def _best(order, ranks, pairs, within, performance, plan, delta):
+    """:attr:`Analysis.best_learners`."""
+    best = order[0]
+    tied = tuple(m for m in order[1:] if m in ranks and ranks[m] == ranks.get(best))
+    separated = inseparable = equivalent = ()
+    if len(pairs):  # every pair is better ranked − worse ranked: the best first
+        rows = pairs[pairs["a"] == best].set_index("b")
+        separated = tuple(rows.index[rows["adjusted_pvalue"] <= plan.alpha + 1e-12])
+        inseparable = tuple(n for n in rows.index if n not in separated)
+        if delta is not None:
+            inside = (rows["adjusted_low"] >= -delta) & (rows["adjusted_high"] <= delta)
+            equivalent = tuple(rows.index[inside])
+    reference = dict(zip(within["dataset"], within["reference"], strict=True))
+    by_dataset = {}
+    for d in performance.datasets:
+        bold = [m for m in performance.learners if (d, m) in performance.bold]
+        first = reference.get(d, bold[0] if bold else None)
+        if first is not None:
+            by_dataset[d] = (first, *(m for m in bold if m != first))
+    return BestLearners(
+        best, tied, separated, inseparable, equivalent, MappingProxyType(by_dataset)
+    )
+
+
+def _tables(result, metric, notes):
+    """Mean, std and count of replicates (data sets × learners, names as str),
+    the complete data sets' means, the result of the analyses across data sets
+    and the note on the metric's scales."""
+    mean, std, n_rep = (
+        result.aggregate(metric, stat=s) for s in ("mean", "std", "count")
+    )
+    for table in (mean, std, n_rep):
+        table.columns = [str(c) for c in table.columns]
+        table.index = [str(i) for i in table.index]
+    # A data set with a NaN replicate performance (a failed or missing task) is
+    # left out of the analyses across data sets, which need every learner on
+    # every replicate; a data set of a partial store may have no task at all.
+    incomplete = incomplete_datasets(result, metric)
+    complete = mean.drop(index=[d for d in mean.index if d in incomplete])
+    complete = complete.dropna(axis=0, how="any")
+    if len(complete) < len(mean):
+        dropped = [d for d in mean.index if d not in complete.index]
+        notes.append(
+            f"Data sets {dropped} have failed or missing tasks and are left out of "
+            "the analyses across data sets."
+        )
+        result = _subset(result, list(complete.index))
+    scales = scale_note(complete, metric)  # Demšar (2006), Sec. 3.1
+    if scales is not None:
+        notes.append(scales)
+    return mean, std, n_rep, complete, result, scales
+
+
+def _paired_names(methods, default=None):
+    """The names and the citations of the methods of ``paired_test`` used."""
+    used = sorted({m for m in methods if isinstance(m, str) and m}) or [default]
+    used = [m for m in used if m is not None]
+    cites = dict.fromkeys(c for m in used for c in paired_method(m)[1])
+    return " / ".join(paired_method(m)[0] for m in used), tuple(cites)
 
 
 def _subset(result, datasets):
@@ -807,9 +966,7 @@ def _effects_step(
     pairwise intervals of the primary analysis (:attr:`Analysis.pairs`)."""
     analyses, alpha, level = plan.analyses, plan.alpha, plan.confidence_level
     if "effects" in analyses and within["n"].gt(0).any():
-        used = sorted({m for m in within["method"].dropna() if m}) or ["t"]
-        name = " / ".join(paired_method(m)[0] for m in used)
-        cites = tuple(dict.fromkeys(c for m in used for c in paired_method(m)[1]))
+        name, cites = _paired_names(within["method"].dropna(), default="t")
         methods.append(
             TestRecord(
                 "within",
@@ -822,7 +979,6 @@ def _effects_step(
                 citations=cites,
             )
         )
-
     pairs = pd.DataFrame()
     if can_compare and "effects" in analyses:
         try:
@@ -835,35 +991,24 @@ def _effects_step(
             notes.append(f"No pairwise intervals: {exc}")
             skipped["pairs"] = f"no pairwise intervals: {exc}"
         else:
-            m = len(pairs)
-            used = sorted({x for x in pairs["method"].dropna() if x})
+            m, (name, _) = len(pairs), _paired_names(pairs["method"])
+            what = f"{fmt_level(level)} confidence intervals"
+            if m > 1:
+                adjusted = adjusted_interval_words(
+                    level, pairs["adjusted_level"].iloc[0], m
+                )
+                what = f"unadjusted {what}, and {adjusted} intervals" + (
+                    ", which exclude 0 only where the Holm-adjusted p is below α"
+                    if abs(level - (1 - alpha)) < 1e-9
+                    else " (at another level than the tests' 1 − α: not comparable "
+                    "with the Holm p)"
+                )
+            ratio = ratio_words if "corrected_t" in set(pairs["method"]) else ""
             methods.append(
                 TestRecord(
                     "pairs",
-                    "pairwise differences of the learners ("
-                    + (
-                        f"unadjusted {fmt_level(level)} confidence intervals, and "
-                        + adjusted_interval_words(
-                            level, pairs["adjusted_level"].iloc[0], m
-                        )
-                        + (
-                            " intervals, which exclude 0 only where the "
-                            "Holm-adjusted p is below α"
-                            if abs(level - (1 - alpha)) < 1e-9
-                            else " intervals (at another level than the "
-                            "tests' 1 − α: not comparable with the Holm p)"
-                        )
-                        if m > 1
-                        else f"{fmt_level(level)} confidence intervals"
-                    )
-                    + ")",
-                    "two-sided "
-                    + " / ".join(paired_method(x)[0] for x in used)
-                    + (
-                        f" ({ratio_words})"
-                        if ratio_words and "corrected_t" in used
-                        else ""
-                    ),
+                    f"pairwise differences of the learners ({what})",
+                    f"two-sided {name}" + (f" ({ratio})" if ratio else ""),
                     f"{n_blocks} {blocks}"
                     + (
                         ", on the mean performance per data set"
@@ -902,6 +1047,7 @@ def _friedman_step(
             skipped["friedman"] = f"Friedman's test could not be computed: {exc}"
         else:
             critical_difference = float(friedman.critical_difference(alpha=alpha))
+            nemenyi = ("nemenyi1963",) if plan.posthoc == "nemenyi" else ()
             try:
                 posthoc, words, correction, cites = _posthoc(
                     result, plan, scope, metric
@@ -924,7 +1070,7 @@ def _friedman_step(
                         "friedman1937",
                         "iman1980",
                         "demsar2006",
-                        *(("nemenyi1963",) if plan.posthoc == "nemenyi" else ()),
+                        *nemenyi,
                         *cites,
                     ),
                 )
@@ -944,7 +1090,6 @@ def _anova_step(
     analyses, alpha, level = plan.analyses, plan.alpha, plan.confidence_level
     anova = tukey = None
     if can_compare and "rm_anova" in analyses:
-        # issue 24: autorank's parametric path, a sensitivity analysis only
         try:
             anova = result.friedman(dataset=scope, metric=metric, method="rm_anova")
             tukey = result.pairwise_tests(
@@ -985,15 +1130,7 @@ def _power_step(
     power = None
     if "power" in analyses and can_compare and scope is None:
         power, reason = _power(
-            result,
-            complete,
-            order,
-            sign,
-            metric,
-            delta,
-            delta_source,
-            plan,
-            n_comparisons=n_pairs or 1,
+            result, complete, order, sign, metric, delta, delta_source, plan, n_pairs
         )
         if power is None:
             notes.append(f"No power analysis: {reason}.")
@@ -1089,12 +1226,8 @@ def _pairwise_step(
             n_datasets,
             float(smallest_attainable_pvalue("wilcoxon", n_datasets)),
         )
-    tested = sorted(
-        {m for m, p in zip(within["method"], within["pvalue"], strict=True) if p == p}
-    )
-    if tested:
-        name = " / ".join(paired_method(m)[0] for m in tested)
-        cites = tuple(dict.fromkeys(c for m in tested for c in paired_method(m)[1]))
+    name, cites = _paired_names(within.loc[within["pvalue"].notna(), "method"])
+    if name:
         methods.append(
             TestRecord(
                 "latex_table",
@@ -1206,27 +1339,30 @@ def _verdicts(analysis, bayes, delta):
     analysis = replace(
         analysis, disagreements=disagreements, best_by=MappingProxyType(best_by)
     )
-    return replace(analysis, bottom_line=bottom_line(analysis))
+    analysis = replace(analysis, bottom_line=bottom_line(analysis))
+    # the notes and disagreements are made in words by the steps that found
+    # them; the works they cite are read from them here, once
+    said = (
+        *analysis.notes, *(d.sentence for d in analysis.disagreements),
+        *analysis.bayesian_notes, *analysis.ranking_notes, analysis.within_ratio,
+    )  # fmt: skip
+    keys = {c for r in analysis.methods for c in r.citations}
+    keys |= {k for text in said for k in cited_keys(text)}
+    keys |= set(analysis.bottom_line.citations)
+    return replace(analysis, citations=tuple(sorted(keys)))
 
 
 def analyse(result, plan=None):
     """Run the analysis plan on a result, once, without refitting anything.
 
-    Effect sizes come first (Berrar & Lozano 2013): for each data set, each
-    learner's mean difference to the best learner on that data set with the
-    interval of the default test within a data set (the corrected resampled t
-    on the run's folds or splits); across data sets, paired differences of the
-    mean performances with unadjusted and simultaneous (Bonferroni) intervals,
-    the latter compatible with the Holm-adjusted p-values. Then Friedman's test
-    with the plan's post-hoc comparisons and Nemenyi's critical difference at
-    the plan's α (Demšar 2006), the pairwise Wilcoxon tests (Benavoli et al.
-    2016), the Bayesian comparisons with the plan's model (Benavoli et al.
-    2017), the power of the paired t-test across the data sets with the number
-    of data sets a study with power ``plan.target_power`` would need
-    (Boulesteix et al. 2015, Section 3), the wins, ties and losses within Δ and,
-    for a large study, the leaderboard. Every number comes from the public
-    :class:`~sklearn_bench.BenchmarkResult` methods called with the plan's
-    settings (or their batched paths, bit for bit equal).
+    Effect sizes first (Berrar & Lozano 2013), within each data set and across
+    data sets (the primary analysis), then the plan's sensitivity analyses:
+    Friedman's test with its post-hoc test and critical difference (Demšar
+    2006), the pairwise Wilcoxon tests, the Bayesian comparisons, the power
+    (Boulesteix et al. 2015), wins, ties and losses within Δ and, for a large
+    study, the leaderboard. Every number is a public
+    :class:`~sklearn_bench.BenchmarkResult` method's with the plan's settings
+    (or its batched path, bit for bit equal).
 
     Parameters
     ----------
@@ -1260,36 +1396,11 @@ def analyse(result, plan=None):
     alpha, level = plan.alpha, plan.confidence_level
     metric = plan.metric if plan.metric is not None else next(iter(result.metrics))
     gib = result.greater_is_better(metric)  # refuses a metric the result lacks
-    mean = result.aggregate(metric)
-    mean.columns = [str(c) for c in mean.columns]
-    mean.index = [str(i) for i in mean.index]
-    std = result.aggregate(metric, stat="std")
-    std.columns, std.index = list(mean.columns), list(mean.index)
-    n_rep = result.aggregate(metric, stat="count")
-    n_rep.columns, n_rep.index = list(mean.columns), list(mean.index)
     delta, delta_source = plan.resolved_delta(metric)
     notes, skipped, methods = [], {}, []
-
-    # A data set with a NaN replicate performance (a failed or missing task) is
-    # left out of the analyses across data sets, which need every learner on
-    # every replicate; a data set of a partial store may have no task at all.
-    incomplete = incomplete_datasets(result, metric)
-    complete = mean.drop(index=[d for d in mean.index if d in incomplete])
-    complete = complete.dropna(axis=0, how="any")
     full = result
-    if len(complete) < len(mean):
-        dropped = [d for d in mean.index if d not in complete.index]
-        notes.append(
-            f"Data sets {dropped} have failed or missing tasks and are left out of "
-            "the analyses across data sets."
-        )
-        result = _subset(result, list(complete.index))
-    n_datasets = len(complete)
-    scales_note = scale_note(complete, metric)  # Demšar (2006), Sec. 3.1
-    if scales_note is not None:
-        notes.append(scales_note)
-    learners = list(mean.columns)
-    sign = -1.0 if gib else 1.0
+    mean, std, n_rep, complete, result, scales_note = _tables(full, metric, notes)
+    n_datasets, learners, sign = len(complete), list(mean.columns), -1.0 if gib else 1.0
     ranked = complete if n_datasets >= 1 else mean  # a partial store: finished
     average_ranks = (sign * ranked).rank(axis=1).mean(axis=0)
     average_ranks = average_ranks.sort_values(kind="stable")
@@ -1328,8 +1439,11 @@ def analyse(result, plan=None):
     learner_intervals = _generalization_step(**c)
     analysis = Analysis(
         plan=plan,
-        result=full,
         learners=tuple(str(m) for m in full.learners),
+        metrics=tuple(full.metrics),
+        distributions=_distributions(full, metric, mean)
+        if "effects" in plan.analyses
+        else MappingProxyType({}),
         provenance=MappingProxyType(dict(full.info)),
         metric=metric,
         greater_is_better=gib,
@@ -1344,7 +1458,9 @@ def analyse(result, plan=None):
         average_ranks=average_ranks,
         performance=performance,
         within_test=short_test_names(within["method"]),
-        best=best,
+        best_learners=_best(
+            order, average_ranks, pairs, within, performance, plan, delta
+        ),
         blocks=blocks,
         datasets_across=tuple(complete.index) if scope is None else (scope,),
         datasets_left_out=tuple(d for d in mean.index if d not in complete.index),

@@ -1,23 +1,9 @@
-"""The bottom line of a report: the study's answer in plain words, first.
-
-It is computed from the primary analysis of an :class:`Analysis` and from
-nothing else, so it agrees with it by construction:
-
-- across data sets (two or more complete data sets), the data sets are the
-  units: the two-sided paired t-test of the per-data-set mean performances,
-  the best learner (by average rank) against each other one, Holm-adjusted over
-  the pairs of the report (Demšar 2006 for the data sets as units; Berrar &
-  Lozano 2013 for intervals first);
-- within one data set, the corrected resampled t on the run's own units
-  (Nadeau & Bengio 2003; Bouckaert & Frank 2004): a heuristic correction for
-  the training rows the resamples share, for the question about new data of
-  the kind (its type I error is measured in ``benchmarks/calibration.py``).
-
-Every other test in the report (Friedman and Nemenyi on ranks, the pairwise
-Wilcoxon tests, the Bayesian comparisons, tests conditional on one learning
-sample) is a sensitivity analysis; the bottom line names the Bayesian
-probabilities for the same Δ beside the primary answer and says whether the
-study had the power to see Δ.
+"""The bottom line of a report: the answer of the primary analysis of an
+:class:`Analysis` in plain words, first, so that it agrees with it by
+construction (across data sets the paired t of the per-data-set means, Demšar
+2006; within one data set the corrected resampled t, Nadeau & Bengio 2003).
+Every other test is a sensitivity analysis; the bottom line names the Bayesian
+probabilities for the same Δ and whether the study had the power to see Δ.
 """
 
 from dataclasses import dataclass
@@ -40,20 +26,10 @@ class BottomLine:
 
     Attributes
     ----------
-    best : str or None
-        The learner with the best average rank over the primary analysis'
-        blocks; ``None`` when no comparison could run.
-    inseparable : tuple of str
-        Learners the primary analysis cannot separate from ``best`` (adjusted
-        p-value above α), in rank order.
-    separated : tuple of str
-        Learners the primary analysis finds worse than ``best``.
-    equivalent : tuple of str
-        Learners whose simultaneous (Bonferroni) interval for the difference
-        to ``best`` lies inside ``±Δ``: practically equivalent to it (the
-        interval-inclusion form of two one-sided tests, adjusted for every
-        pair).
     runner_up : str or None
+        The learner ranked next to the best (the best, which learners the
+        primary analysis separates from it and which are equivalent to it are
+        :attr:`Analysis.best_learners`); ``None`` when no comparison ran.
     comparison : Series or None
         ``estimate, low, high, adjusted_low, adjusted_high, adjusted_pvalue,
         pvalue, n, method`` of ``best − runner_up`` (metric units).
@@ -61,6 +37,8 @@ class BottomLine:
         The row of :attr:`Analysis.bayesian` for the same pair, when the
         Bayesian comparison ran; a ``decision`` of ``"unreliable fit"`` (an
         MCMC fit whose diagnostics failed) is not quoted in the sentences.
+    citations : tuple of str
+        The keys of the works the sentences cite.
     sentences : tuple of str
         The short answer (at most about 12 terminal lines): the decision, the
         estimate against the runner-up with its interval, the Bayesian
@@ -74,24 +52,12 @@ class BottomLine:
         (:func:`delta_words`).
     """
 
-    best: str | None
-    inseparable: tuple = ()
-    separated: tuple = ()
-    equivalent: tuple = ()
     runner_up: str | None = None
     comparison: pd.Series | None = None
     bayesian: pd.Series | None = None
+    citations: tuple = ()
     sentences: tuple = ()
     more: tuple = ()
-
-
-def _default_delta_words(delta):
-    return (
-        f"Δ = {delta:g}, the smallest difference that matters (the margin of practical "
-        "equivalence, the ROPE and the power target), is the default for a "
-        "metric on a [0, 1] scale, Benavoli et al.'s (2017) ROPE for accuracy; "
-        "set [analysis] delta (or delta=) before looking at the results."
-    )
 
 
 #: The title under which a report prints each :class:`Disagreement` in full.
@@ -121,21 +87,21 @@ def _primary_words(analysis):
         return (
             "the two-sided paired t-test over data sets on the per-data-set mean "
             f"{analysis.metric}, the best learner against each other one{holm}"
-        )
+        ), ()
     dataset = analysis.datasets_across[0] if analysis.datasets_across else ""
     ran = analysis.primary_test  # read from what ran, not from the block count
     if ran and ran != "corrected resampled t":
         return (
             f"the two-sided {ran} test over the replicates of {dataset}, the best "
             f"learner against each other one{holm}"
-        )
+        ), ()
     ratio = f"; {analysis.within_ratio}" if analysis.within_ratio else ""
     return (
         f"the two-sided corrected resampled t-test on the folds or splits of "
         f"{dataset} (Nadeau & Bengio 2003; Bouckaert & Frank 2004: a heuristic "
         f"correction for the training rows they share{ratio}), the best learner "
         f"against each other one{holm}"
-    )
+    ), ("nadeau2003", "bouckaert2004")
 
 
 def _bayes_row(analysis, a, b):
@@ -165,24 +131,20 @@ def bottom_line(analysis):
     ...     dataset="dataset", learner="learner", value="error_rate",
     ...     greater_is_better=False)
     >>> bl = analyse(result, AnalysisPlan()).bottom_line
-    >>> bl.best, bl.separated, bl.inseparable
-    ('Adaboosted C4.5', ('C4.5',), ('Randomized C4.5', 'Bagged C4.5'))
+    >>> bl.runner_up, float(bl.comparison["adjusted_pvalue"].round(3))
+    ('Randomized C4.5', 0.795)
     """
-    a = analysis
-    alpha, delta, best = a.alpha, a.delta, a.best
+    a, b = analysis, analysis.best_learners
+    alpha, delta, best = a.alpha, a.delta, b.learner
     if not len(a.pairs):
         why = a.skipped.get("pairs", "no comparison between learners could run")
-        return BottomLine(best=None, sentences=(f"No answer: {why}.",))
+        return BottomLine(sentences=(f"No answer: {why}.",))
+    separated, inseparable, equivalent = b.separated, b.inseparable, b.equivalent
     # every pair is better ranked − worse ranked, in rank order: the best first
     rows = a.pairs[a.pairs["a"] == best].set_index("b")
-    separated = tuple(rows.index[rows["adjusted_pvalue"] <= alpha + 1e-12])
-    inseparable = tuple(n for n in rows.index if n not in separated)
-    equivalent = ()
-    if delta is not None:
-        inside = (rows["adjusted_low"] >= -delta) & (rows["adjusted_high"] <= delta)
-        equivalent = tuple(rows.index[inside])
     runner = rows.index[0] if len(rows) else None
     sentences, more = [], []
+    tied = f" (tied on average rank with {fmt_names(b.tied)})" if b.tied else ""
     units = (
         f"{len(a.datasets_across)} data sets"
         if a.blocks == "data sets"
@@ -191,19 +153,19 @@ def bottom_line(analysis):
     if not inseparable:
         sentences.append(
             f"{best} is the best learner in {a.metric} ({a.direction}) on "
-            f"{units}: the primary analysis finds every other learner worse "
+            f"{units}{tied}: the primary analysis finds every other learner worse "
             f"(adjusted p ≤ {alpha:g})."
         )
     elif not separated:
         sentences.append(
             f"By its primary analysis the study cannot separate the learners: "
-            f"{best} ranks best in {a.metric} ({a.direction}) on {units}; no "
+            f"{best} ranks best in {a.metric} ({a.direction}) on {units}{tied}; no "
             f"other is worse at α = {alpha:g}."
         )
     else:
         sentences.append(
             f"{best} ranks best in {a.metric} ({a.direction}) on "
-            f"{units}; the primary analysis finds {fmt_names(separated)} worse "
+            f"{units}{tied}; the primary analysis finds {fmt_names(separated)} worse "
             f"(adjusted p ≤ {alpha:g}) and cannot separate it from "
             f"{fmt_names(inseparable)}."
         )
@@ -308,11 +270,11 @@ def bottom_line(analysis):
                 f"cannot reject at α = {alpha:g} whatever the data."
             )
     more.append(
-        f"Primary analysis: {_primary_words(a)}, at α = {alpha:g}. The other tests "
+        f"Primary analysis: {_primary_words(a)[0]}, at α = {alpha:g}. The other tests "
         "of the report are sensitivity analyses (see their sections for why they "
         "may disagree)."
     )
-    others = [m for m in a.result.metrics if m != a.metric]
+    others = [m for m in a.metrics if m != a.metric]
     if others:  # every scored metric is analysed or said not to be
         more.append(
             f"Scored but not analysed here: {fmt_names(others)}. A report "
@@ -320,13 +282,10 @@ def bottom_line(analysis):
             "(or AnalysisPlan(metric=...)) for another report."
         )
     return BottomLine(
-        best=best,
-        inseparable=inseparable,
-        separated=separated,
-        equivalent=equivalent,
         runner_up=runner,
         comparison=comparison,
         bayesian=bayes,
+        citations=_primary_words(a)[1],
         sentences=tuple(sentences),
         more=tuple(more),
     )
@@ -337,21 +296,18 @@ def delta_words(analysis):
     when Δ was given or the metric has none."""
     if analysis.delta_source != "default" or analysis.delta is None:
         return ""
-    return _default_delta_words(analysis.delta)
+    return (
+        f"Δ = {analysis.delta:g}, the smallest difference that matters (the margin "
+        "of practical equivalence, the ROPE and the power target), is the default "
+        "for a metric on a [0, 1] scale, Benavoli et al.'s (2017) ROPE for "
+        "accuracy; set [analysis] delta (or delta=) before looking at the results."
+    )
 
 
 def adjusted_interval_words(confidence_level, adjusted_level, n_pairs):
     """How the adjusted intervals of ``n_pairs`` pairs are labelled: their
     simultaneous level, the method and the level of each (``adjusted_level``,
     the column of :attr:`Analysis.pairs`).
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis._bottom_line import adjusted_interval_words
-    >>> adjusted_interval_words(0.95, 1 - 0.05 / 21, 21)
-    'simultaneous 95% (Bonferroni, each at 99.76%)'
-    >>> adjusted_interval_words(0.95, 0.95, 1)
-    '95%'
     """
     if n_pairs <= 1:
         return f"{fmt_level(confidence_level)}"

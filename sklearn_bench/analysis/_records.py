@@ -225,40 +225,22 @@ def cited_keys(text):
     return sorted(keys)
 
 
-# Author-year text of each key, for "(Demšar 2006)".
+def _short(entry):
+    """``"Surname year"``, ``"A & B year"`` or ``"A et al. year"`` of an entry."""
+    year = re.search(r"\((\d{4})\)", entry)
+    names = re.split(r",? and |(?<=\.), ", entry[: year.start()].strip())
+    surnames = [n.split(",")[0].strip() for n in names]
+    if len(surnames) > 2:
+        return f"{surnames[0]} et al. {year[1]}"
+    return f"{' & '.join(surnames)} {year[1]}"
+
+
+# Author-year text of each key, for "(Demšar 2006)"; the works their records
+# already cite in words ("Calvo, Ceberio & Lozano 2018") get no second one.
 _SHORT = {
-    "alpaydin1999": "Alpaydin 1999",
-    "bouckaert2004": "Bouckaert & Frank 2004",
-    "corani2015": "Corani & Benavoli 2015",
-    "dietterich1998": "Dietterich 1998",
-    "benavoli2017": "Benavoli et al. 2017",
-    "benavoli2016": "Benavoli et al. 2016",
-    "berrar2013": "Berrar & Lozano 2013",
-    "boulesteix2015": "Boulesteix et al. 2015",
-    "demsar2006": "Demšar 2006",
-    "herbold2020": "Herbold 2020",
-    "holm1979": "Holm 1979",
-    "hothorn2005": "Hothorn et al. 2005",
-    "nadeau2003": "Nadeau & Bengio 2003",
-    "conover1979": "Conover & Iman 1979",
-    "eisinga2017": "Eisinga et al. 2017",
-    "garcia2008": "García & Herrera 2008",
-    "garcia2010": "García et al. 2010",
-    "miller1966": "Miller 1966",
-    "quade1979": "Quade 1979",
-    "siegel1988": "Siegel & Castellan 1988",
-    "yousefi2011": "Yousefi et al. 2011",
-    "friedman1937": "Friedman 1937",
-    "iman1980": "Iman & Davenport 1980",
-    "nemenyi1963": "Nemenyi 1963",
-    "wilcoxon1945": "Wilcoxon 1945",
-    "hodges1963": "Hodges & Lehmann 1963",
-    "shaffer1986": "Shaffer 1986",
-    "bates2024": "Bates et al. 2024",
-    "bayle2020": "Bayle et al. 2020",
-    "waudbysmith2024": "Waudby-Smith & Ramdas 2024",
-    "maron1994": "Maron & Moore 1994",
-    "grunwald2024": "Grünwald et al. 2024",
+    k: _short(v)
+    for k, v in CITATIONS.items()
+    if k not in {"corani2017", "calvo2018", "caron2012", "mogstad2024"}
 }
 
 # Citations of the paired tests of sklearn_bench.stats.paired_test (their names
@@ -357,14 +339,7 @@ def short_test_names(methods):
 
 
 def paired_method(method):
-    """``(name, citation keys)`` of a method of ``paired_test``.
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis._records import paired_method
-    >>> paired_method("5x2cv")
-    ('5×2cv paired t-test', ('dietterich1998',))
-    """
+    """``(name, citation keys)`` of a method of ``paired_test``."""
     name = PAIRED_TEST_NAMES.get(method, f"{method} test")
     return name, _PAIRED_CITATIONS.get(method, ())
 
@@ -402,54 +377,18 @@ WITHIN_CAUSES = (
 MAX_NOTE_EXAMPLES = 3
 
 
-def within_cause(message):
-    """The cause of a failed test within a data set: ``(cause, fix)`` of
-    :data:`WITHIN_CAUSES`, or ``None`` for a cause it does not know."""
-    for phrases, cause, fix in WITHIN_CAUSES:
-        if all(phrase in message for phrase in phrases):
-            return cause, fix
-    return None
-
-
 def within_notes(failures):
-    """One note per cause for the tests within a data set that could not run.
-
-    Parameters
-    ----------
-    failures : list of tuple
-        ``(learner, reference, dataset, message)`` of each failed test, in the
-        order of the report.
-
-    Returns
-    -------
-    notes : list of str
-        A cause shared by one comparison gives the note of that comparison
-        (``"No interval for R − L on d: message"``, the best learner there
-        first, as every table); a cause shared by several
-        gives one note with their number, the first
-        :data:`MAX_NOTE_EXAMPLES` of them and the way out. Causes keep the
-        order of their first comparison.
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis._records import within_notes
-    >>> msg = "The resampling scheme of data set {!r} is unknown (...)."
-    >>> failures = [(f"m{i}", "m9", f"t{j}", msg.format(f"t{j}"))
-    ...             for j in range(2) for i in range(3)]
-    >>> (note,) = within_notes(failures)
-    >>> print(note)  # doctest: +NORMALIZE_WHITESPACE
-    No interval for 6 learner × data-set differences (m9 − m0 on t0, m9 − m1
-    on t0, m9 − m2 on t0 and 3 more): the resampling scheme is unknown (no
-    splitter recorded and no split sizes stored), so no test valid for new data
-    of the kind can be chosen; pass the split sizes to
-    `BenchmarkResult.from_frame` (`n_train=` and `n_test=`, numbers or columns;
-    a store holds them), or call `paired_test` with method='corrected_t' and
-    test_train_ratio=n_test/n_train.
-    """
+    """One note per cause, in order, of the failed tests within a data set
+    (``failures``: their ``(learner, reference, dataset, message)``): a cause of
+    one comparison gives its note, of several one note with their number, the
+    first :data:`MAX_NOTE_EXAMPLES` of them and the way out."""
     groups, causes = {}, {}  # the cause of each message, looked up once
     for learner, reference, dataset, message in failures:
-        if message not in causes:
-            causes[message] = within_cause(message)
+        if message not in causes:  # (cause, fix) of WITHIN_CAUSES, or None
+            causes[message] = next(
+                ((c, f) for p, c, f in WITHIN_CAUSES if all(x in message for x in p)),
+                None,
+            )
         known = causes[message]
         if known is None:  # a cause of its own: the message without the names
             key = message

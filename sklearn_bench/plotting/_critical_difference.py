@@ -1,26 +1,9 @@
 """The critical difference diagram of Demšar (2006), Figure 1."""
 
-import numpy as np
 
+from ..analysis._analysis import cd_groups
 from ..stats import FriedmanResult, PairwiseTestResult
-from ._common import (
-    _draw_rank_diagram,
-    _groups_from_matrix,
-    _line_colors,
-    _maximal_runs,
-)
-
-
-def _maximal_groups(average_ranks, cd):
-    """The maximal groups (learner indices by average rank, at least two, sorted by
-    their best member) whose average ranks all differ by less than ``cd``: an
-    interval graph, whose maximal cliques are the maximal runs in rank order."""
-    ranks = np.asarray(average_ranks, dtype=float)
-    order = np.argsort(ranks, kind="stable")
-    sorted_ranks = ranks[order]
-    return _maximal_runs(
-        order, lambda a, b: abs(sorted_ranks[b] - sorted_ranks[a]) < cd
-    )
+from ._common import _draw_rank_diagram, _groups_from_matrix, _line_colors
 
 
 def plot_critical_difference(
@@ -36,12 +19,9 @@ def plot_critical_difference(
     """Critical difference diagram of a Friedman test (Demšar 2006, Figure 1).
 
     An axis of average ranks (rank 1, the best, on the left) with each learner's
-    name at its average rank: the better half on the left, the other half on the
-    right, one row per learner so that no two names overlap. A thick bar joins
-    each maximal group of learners whose average ranks differ by less than the
-    critical difference (learners not significantly different from each other);
-    every such group gets exactly one bar and bars never overlap. The critical
-    difference itself is drawn above the axis.
+    name at its average rank, one row per learner; a thick bar joins each
+    maximal group of learners whose average ranks differ by less than the
+    critical difference (drawn above the axis), one bar per group.
 
     Parameters
     ----------
@@ -54,21 +34,16 @@ def plot_critical_difference(
         HSD and the bars join learners whose means differ by no more (autorank's
         CD-style reading of Tukey's test).
     ax : matplotlib.axes.Axes, default=None
-        Axes to draw on (its frame is switched off). ``None`` makes a new figure
-        whose size fits the number of learners and the length of their names.
-        With a given ``ax`` the names fit when the axes are tall enough for
-        ``ceil(k / 2)`` rows of text.
+        Axes to draw on (its frame is switched off; tall enough for ``ceil(k /
+        2)`` rows of text); ``None`` makes a figure that fits the names.
     alpha : float, default=0.05
         Family-wise significance level of the critical difference.
     method : {"nemenyi"}, default="nemenyi"
-        The all-pairs test whose critical difference defines the groups.
-        (Bonferroni–Dunn compares with one control only, so it defines no groups.)
-        Ignored for Tukey's result, whose ``alpha`` is its own.
+        The all-pairs test whose critical difference defines the groups
+        (ignored for Tukey's result).
     colors : dict, default=None
-        ``{learner: colour}``: the learners' lines and names in these
-        matplotlib colours, e.g. to mark families of learners (tree ensembles,
-        linear models); learners not in it stay black. scikit-posthocs'
-        ``color_palette``.
+        ``{learner: colour}`` of the lines and names, e.g. to mark families of
+        learners; the others stay black (scikit-posthocs' ``color_palette``).
     cd : float, default=None
         The critical difference to draw (e.g. an analysis' own,
         :attr:`~sklearn_bench.analysis.Analysis.critical_difference`, at its
@@ -119,10 +94,9 @@ def plot_critical_difference(
     names = [str(name) for name in result.average_ranks.index]
     ranks = result.average_ranks.to_numpy(dtype=float)
     if groups is None:
-        groups = _maximal_groups(ranks, cd)
-    else:
-        at = {name: i for i, name in enumerate(names)}
-        groups = [tuple(at[str(m)] for m in group) for group in groups]
+        groups = cd_groups(result.average_ranks, cd)
+    at = {name: i for i, name in enumerate(names)}
+    groups = [tuple(at[str(m)] for m in group) for group in groups]
     line_colors = _line_colors(colors, list(result.average_ranks.index))
     return _draw_rank_diagram(ax, names, ranks, groups, cd=cd, colors=line_colors)
 

@@ -1,15 +1,12 @@
-"""Performance distributions of learners on one data set (Hothorn et al. 2005).
-
-matplotlib is imported inside the function, so importing this module (and
-:mod:`sklearn_bench.plotting`) works without the ``plot`` extra.
-"""
-
-import contextlib
+"""Performance distributions of learners on one data set (Hothorn et al. 2005);
+matplotlib is imported inside the functions (the ``plot`` extra)."""
 
 import numpy as np
 from scipy import stats
+from threadpoolctl import threadpool_limits  # a dependency of scikit-learn
 
 from .._metrics import metric_bounds
+from ..analysis._analysis import replicate_values
 from ._common import _labelled_rows_axes, figure_label, figure_labels
 
 # At most this many values per learner are drawn as points, not a boxplot and
@@ -24,21 +21,6 @@ _ROW_INCHES = 0.55
 _GRID_POINTS = 256
 
 
-def _one_blas_thread():
-    """BLAS on one thread while the densities are computed.
-
-    ``gaussian_kde`` whitens its points by a triangular solve, 1 x 1 here: the
-    same division on any number of threads (a test compares), but starting
-    and stopping OpenBLAS's threads for it took milliseconds each time (3 s of
-    the 50-learner report's 600 solves), microseconds on one thread.
-    """
-    try:
-        from threadpoolctl import threadpool_limits  # a dependency of sklearn
-    except ImportError:  # pragma: no cover
-        return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
-
-
 def _density(values, grid, bounds=(None, None)):
     """Gaussian kernel density (Scott's bandwidth), reflected at the bounds so
     that it has no mass outside them (Silverman 1986, Section 2.10); ``None``
@@ -46,36 +28,24 @@ def _density(values, grid, bounds=(None, None)):
     if values.size < 2 or np.ptp(values) == 0:
         return None
     kde = stats.gaussian_kde(values)
-    density = kde(grid)
-    low, high = bounds
-    if low is not None:
-        density = density + kde(2 * low - grid)
-    if high is not None:
-        density = density + kde(2 * high - grid)
+    density, (low, high) = kde(grid), bounds
     inside = np.ones(grid.shape, dtype=bool)
     if low is not None:
-        inside &= grid >= low
+        density, inside = density + kde(2 * low - grid), inside & (grid >= low)
     if high is not None:
-        inside &= grid <= high
+        density, inside = density + kde(2 * high - grid), inside & (grid <= high)
     return np.where(inside, density, np.nan)
 
 
 def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="auto"):
     """Boxplot and kernel density of each learner's performance on one data set.
 
-    Hothorn et al. (2005), Figures 3–5: the distribution of the performance
-    :math:`p_{kb}` over the replicates (learning samples) ``b``, one row per
-    learner, a boxplot (median, quartiles, whiskers to the most extreme value
-    within 1.5 IQR, outliers as points) below a Gaussian kernel density
-    estimate (Scott's bandwidth, :class:`scipy.stats.gaussian_kde`). All
-    densities share one vertical scale, so a taller curve is a more
-    concentrated distribution. A learner whose performances are all equal gets
-    a vertical spike instead of a density; one with at most two (a run of one
-    or two replicates) gets its values as points, neither box nor density. A
-    metric with a natural range (an error rate in [0, 1]) has its density
-    reflected at the range's ends, so no curve runs below 0 or above 1.
-    Replicates with NaN performance (failed tasks) are left out; a learner
-    without any is labelled so.
+    Hothorn et al. (2005), Figures 3–5: the performance :math:`p_{kb}` over the
+    replicates ``b``, one row per learner: a boxplot (whiskers at 1.5 IQR)
+    below a Gaussian kernel density (Scott's bandwidth), all densities on one
+    scale. Equal performances get a spike, one or two values are drawn as
+    points; densities are reflected at the ends of the metric's range; NaN
+    performances (failed tasks) are left out.
 
     Parameters
     ----------
@@ -83,14 +53,12 @@ def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="a
     dataset : str
         The data set.
     metric : str, default=None
-        Which metric; the first one by default. The axis label states whether
-        lower or higher is better.
+        Which metric; the first one by default.
     ax : matplotlib Axes, default=None
         Where to draw; by default a new figure sized for the number of learners.
     bounds : "auto" or (float or None, float or None), default="auto"
-        The metric's range; the densities are reflected at finite bounds and
-        the axis does not extend beyond them. ``"auto"``: the known range of a
-        metric by its name (``[0, 1]`` for an error rate, accuracy or AUC).
+        The metric's range, where the densities are reflected; ``"auto"``: the
+        known range of the metric's name (``[0, 1]`` for an error rate).
 
     Returns
     -------
@@ -113,28 +81,31 @@ def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="a
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['tree', 'forest']
     """
-    import matplotlib.pyplot as plt
-    from matplotlib.collections import LineCollection, PolyCollection
-
     greater_is_better = result.greater_is_better(metric)  # checks `metric`
     metric = next(iter(result.metrics)) if metric is None else metric
     if str(dataset) not in result.datasets:
         raise ValueError(
             f"Unknown `dataset` {dataset!r}; this result has {list(result.datasets)}."
         )
-    perf = result.performance(metric)
-    rows = (perf["dataset"] == str(dataset)).to_numpy()
-    codes = perf["learner"].cat.codes.to_numpy()[rows]
-    value = perf["value"].to_numpy(dtype=float)[rows]
-    present = np.bincount(codes, minlength=len(result.learners)) > 0
-    learners = [m for m, here in zip(result.learners, present, strict=True) if here]
-    if not learners:
+    values = replicate_values(result, metric, [str(dataset)])[str(dataset)]
+    if not values:
         raise ValueError(f"Data set {dataset!r} has no performances to plot.")
-    values = {}
-    for j, m in enumerate(result.learners):
-        if present[j]:
-            v = value[codes == j]
-            values[m] = v[~np.isnan(v)]
+    return draw_performance_distribution(
+        values, dataset=dataset, metric=metric, greater_is_better=greater_is_better,
+        ax=ax, bounds=bounds,
+    )  # fmt: skip
+
+
+def draw_performance_distribution(
+    values, *, dataset, metric, greater_is_better, ax=None, bounds="auto"
+):
+    """:func:`performance_distribution` of ``values`` (``{learner: finite
+    performances}``, drawn top to bottom): what a report draws from its
+    analysis' stored values."""
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import LineCollection, PolyCollection
+
+    learners = list(values)
     if isinstance(bounds, str) and bounds == "auto":
         bounds = metric_bounds(metric)
     lo_bound, hi_bound = bounds
@@ -151,7 +122,9 @@ def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="a
     else:
         hi_bound = None
     grid = np.linspace(start, stop, _GRID_POINTS)
-    with _one_blas_thread():
+    # gaussian_kde's 1 x 1 triangular solve: the same on any number of BLAS
+    # threads, but starting OpenBLAS's threads for each took milliseconds
+    with threadpool_limits(limits=1, user_api="blas"):
         densities = {
             m: _density(v, grid, (lo_bound, hi_bound)) for m, v in values.items()
         }

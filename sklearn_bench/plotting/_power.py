@@ -1,15 +1,11 @@
-"""Power of the across-data-set paired t-test and the number of data sets needed.
-
-Boulesteix, Hable, Lauer & Eugster (2013), Figure 2: left, the number ``J`` of
-data sets needed to detect a difference ``Δ`` with power 80 %; right, the power
-against ``J`` for ``Δ = 0.05``; one curve per standard deviation ``σ`` of the
-per-data-set differences. matplotlib is imported inside the functions.
-"""
+"""Power of the across-data-set paired t-test and the number of data sets
+needed (Boulesteix et al. 2015, Fig. 2), one curve per σ of the per-data-set
+differences. matplotlib is imported inside the functions."""
 
 import numpy as np
 
 from .._validation import real_array, real_number
-from ..stats import n_datasets_needed, power_paired_t
+from ..analysis._analysis import needed_points, power_points
 from ._common import fitted_title
 
 _FIGSIZE = (6.0, 4.0)
@@ -32,7 +28,7 @@ def _sigmas(sigma):
 
 
 def _test_words(alternative):
-    return "two-sided paired t" if alternative == "two-sided" else "one-sided paired t"
+    return f"{'two' if alternative == 'two-sided' else 'one'}-sided paired t"
 
 
 def _axes(ax):
@@ -101,14 +97,8 @@ def plot_power_curve(
     delta = real_number(delta, "delta")
     if not (delta > 0 and np.isfinite(delta)):
         raise ValueError(f"`delta` must be positive; got {delta!r}.")
-    opts = {"alpha": alpha, "alternative": alternative, "method": method}
-    if n_datasets is None:
-        needed = max(n_datasets_needed(delta, s, **opts) for s in sigmas)
-        last = min(500, max(50, np.ceil(1.2 * needed)))
-        if mark is not None:  # the study's J inside the axes, with a margin
-            last = max(last, np.ceil(1.05 * mark))
-        J = np.arange(2, int(last) + 1)
-    else:
+    J = None
+    if n_datasets is not None:
         J = np.unique(real_array(n_datasets, "n_datasets"))
         if J.ndim != 1 or J.size < 2 or not np.all((J >= 2) & (J == np.round(J))):
             raise ValueError(
@@ -117,13 +107,27 @@ def plot_power_curve(
                 f"{n_datasets!r}. To mark the J of this study, pass mark=J."
             )
         J = J.astype(int)
+    J, curves, marks = power_points(
+        delta, sigmas, alpha=alpha, alternative=alternative, method=method,
+        n_datasets=J, mark=mark,
+    )  # fmt: skip
+    return draw_power_curve(
+        J, curves, sigmas, delta=delta, alpha=alpha, alternative=alternative,
+        target_power=target_power, mark=mark, marks=marks, ax=ax,
+    )  # fmt: skip
+
+
+def draw_power_curve(
+    J, curves, sigmas, *, delta, alpha, alternative="two-sided", target_power=0.8,
+    mark=None, marks=None, ax=None,
+):  # fmt: skip
+    """Draw :func:`plot_power_curve`'s figure from its points: ``curves[i]`` is
+    the power at ``J`` for ``sigmas[i]``, ``marks[i]`` at ``mark``."""
     ax = _axes(ax)
-    for s in sigmas:
-        power = power_paired_t(J, delta, s, **opts)
-        (line,) = ax.plot(J, power, label=f"σ = {s:.3g}", gid="power-curve")
+    for i, s in enumerate(sigmas):
+        (line,) = ax.plot(J, curves[i], label=f"σ = {s:.3g}", gid="power-curve")
         if mark is not None:
-            p = power_paired_t(mark, delta, s, **opts)
-            ax.plot([mark], [p], "o", color=line.get_color(), gid="power-mark")
+            ax.plot([mark], [marks[i]], "o", color=line.get_color(), gid="power-mark")
     if target_power is not None:
         ax.axhline(target_power, color="0.5", linestyle=":", gid="power-target")
     if mark is not None:
@@ -141,7 +145,7 @@ def plot_power_curve(
             annotation_clip=False,
             gid="power-study-label",
         )
-    ax.set_xlim(J.min(), J.max() if mark is None else max(J.max(), mark))
+    ax.set_xlim(np.min(J), np.max(J) if mark is None else max(np.max(J), mark))
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("number of data sets J")
     ax.set_ylabel("power")
@@ -182,11 +186,8 @@ def plot_datasets_needed(
         The differences; default 40 values from ``σ_min/5`` to ``2 σ_max``.
     power : float, default=0.8
     alpha : float, default=0.05
-    alternative : {"two-sided", "greater"}, default="two-sided"
-        The test's: two-sided, as the analyses run it; ``"greater"`` with
-        ``method="approx"`` redraws Boulesteix et al. (2015)'s figure.
-    method : {"exact", "approx"}, default="exact"
-        As in :func:`~sklearn_bench.stats.power_paired_t`.
+    alternative, method : str
+        As in :func:`plot_power_curve`.
     mark : tuple of (float, int), default=None
         ``(Δ, J)`` of the study at hand, drawn as a labelled point.
     ax : matplotlib.axes.Axes, default=None
@@ -209,10 +210,19 @@ def plot_datasets_needed(
         deltas = np.linspace(sigmas.min() / 5, 2 * sigmas.max(), 40)
     else:
         deltas = _positive_values(delta, "delta", "a list of positive numbers")
-    ax = _axes(ax)
     opts = {"power": power, "alpha": alpha, "alternative": alternative}
-    for s in sigmas:
-        needed = n_datasets_needed(deltas, s, method=method, **opts)
+    curves = needed_points(deltas, sigmas, method=method, **opts)
+    return draw_datasets_needed(deltas, curves, sigmas, mark=mark, ax=ax, **opts)
+
+
+def draw_datasets_needed(
+    deltas, curves, sigmas, *, power, alpha, alternative="two-sided", mark=None,
+    ax=None,
+):  # fmt: skip
+    """Draw :func:`plot_datasets_needed`'s figure from its points:
+    ``curves[i]`` is the J needed at ``deltas`` for ``sigmas[i]``."""
+    ax = _axes(ax)
+    for s, needed in zip(sigmas, curves, strict=True):
         ax.plot(
             deltas,
             needed,

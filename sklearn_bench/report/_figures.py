@@ -9,13 +9,11 @@ from .. import plotting
 from .._text import adjusted_by
 from ..analysis._bottom_line import adjusted_interval_words
 from ..plotting._common import figure_label
-from ..plotting._performance_distribution import FEW_VALUES
-
-# A study of hundreds of data sets gets the distributions of the first ones only:
-# each is a figure, and hundreds would neither render quickly nor be read. With
-# many learners fewer: at most this many learner rows over all of them.
-_MAX_DISTRIBUTIONS = 20
-_MAX_DISTRIBUTION_ROWS = 120
+from ..plotting._performance_distribution import (
+    FEW_VALUES,
+    draw_performance_distribution,
+)
+from ..plotting._power import draw_datasets_needed, draw_power_curve
 
 
 def file_slug(name, max_length=40):
@@ -45,7 +43,8 @@ def _name(analysis):
 
 
 def make_figures(analysis):
-    """Every figure the analysis supports, as ``{key: (title, caption, Figure)}``.
+    """Every figure the analysis supports, as ``{key: (title, caption, Figure,
+    citations)}`` (the keys of the works its caption cites).
 
     Keys: ``"critical_difference"``, ``"distribution_<data set>"`` (one each),
     ``"forest"``, ``"power"``, ``"datasets_needed"``, ``"win_tie_loss"``,
@@ -57,8 +56,6 @@ def make_figures(analysis):
     matplotlib.use("Agg", force=False)
 
     figures = {}
-    analyses = analysis.plan.analyses
-    result = analysis.result
     level = f"{analysis.confidence_level:.0%}"
     alpha = f"{analysis.alpha:g}"
     fr = analysis.friedman
@@ -78,6 +75,7 @@ def make_figures(analysis):
             f"significantly by Nemenyi's test at α = {alpha} (Nemenyi 1963; "
             "Demšar 2006, Fig. 1).",
             ax.figure,
+            ("nemenyi1963", "demsar2006"),
         )
     pairwise = analysis.pairwise
     if pairwise is not None and "pairwise_significance" not in analysis.skipped:
@@ -89,45 +87,40 @@ def make_figures(analysis):
             f"{adjusted_by(pairwise.adjust)}, at α = {pairwise.alpha:g} "
             "(Benavoli et al. 2016). The table above is the full answer.",
             ax.figure,
+            ("benavoli2016",),
         )
-    if "effects" in analyses:
-        k = max(len(analysis.mean.columns), 1)
-        shown = analysis.mean.index[
-            : max(1, min(_MAX_DISTRIBUTIONS, _MAX_DISTRIBUTION_ROWS // k))
-        ]
-        for dataset in shown:
-            slug = file_slug(dataset)
-            ax = plotting.performance_distribution(
-                result, dataset, metric=analysis.metric
-            )
-            ax.set_title(f"{dataset}", fontsize=10)
-            drawn = (
-                "boxplot and kernel density (Hothorn et al. 2005, Figs. 3-5), "
-                "reflected at the ends of the metric's range (an error rate lies "
-                "in [0, 1]) so that no curve runs beyond them."
-            )
-            perf = result.performance(analysis.metric)
-            perf = perf[perf["dataset"] == dataset]
-            few = perf.groupby("learner", observed=True)["value"].count()
-            if len(few) and few.max() <= FEW_VALUES:
-                drawn = (
-                    f"the {few.max()} value(s) of each learner as points: too few "
-                    "replicates for a boxplot or a density (run more repeats)."
-                )
-            figures[f"distribution_{slug}"] = (
-                f"Performance distribution: {dataset}",
-                f"{_name(analysis)} of each learner over the replicates of "
-                f"{dataset}: {drawn}",
-                ax.figure,
-            )
-        if len(shown) < len(analysis.mean) and f"distribution_{slug}" in figures:
-            title, caption, fig = figures[f"distribution_{slug}"]
-            caption += (
-                f" Distributions are drawn for the first {len(shown)} of the "
-                f"{len(analysis.mean)} data sets; draw any other with "
-                "sklearn_bench.plotting.performance_distribution."
-            )
-            figures[f"distribution_{slug}"] = (title, caption, fig)
+    shown = analysis.distributions
+    for dataset, values in shown.items():
+        slug = file_slug(dataset)
+        ax = draw_performance_distribution(
+            values, dataset=dataset, metric=analysis.metric,
+            greater_is_better=analysis.greater_is_better,
+        )  # fmt: skip
+        ax.set_title(f"{dataset}", fontsize=10)
+        few = max((v.size for v in values.values()), default=0)
+        drawn = (
+            f"the {few} value(s) of each learner as points: too few replicates "
+            "for a boxplot or a density (run more repeats)."
+            if few <= FEW_VALUES
+            else "boxplot and kernel density (Hothorn et al. 2005, Figs. 3-5), "
+            "reflected at the ends of the metric's range (an error rate lies "
+            "in [0, 1]) so that no curve runs beyond them."
+        )
+        figures[f"distribution_{slug}"] = (
+            f"Performance distribution: {dataset}",
+            f"{_name(analysis)} of each learner over the replicates of "
+            f"{dataset}: {drawn}",
+            ax.figure,
+            () if few <= FEW_VALUES else ("hothorn2005",),
+        )
+    if 0 < len(shown) < len(analysis.mean):
+        title, caption, fig, cites = figures[f"distribution_{slug}"]
+        caption += (
+            f" Distributions are drawn for the first {len(shown)} of the "
+            f"{len(analysis.mean)} data sets; draw any other with "
+            "sklearn_bench.plotting.performance_distribution."
+        )
+        figures[f"distribution_{slug}"] = (title, caption, fig, cites)
     if len(analysis.pairs):
         m = len(analysis.pairs)
         adjusted = adjusted_interval_words(
@@ -156,10 +149,10 @@ def make_figures(analysis):
                 f"that misses the dashed line excludes 'no difference' at {level}."
             ),
             ax.figure,
+            ("berrar2013",) if m > 1 else (),
         )
-    if analysis.power is not None:
-        pw = analysis.power
-        sigmas = [pw.sigma / 2, pw.sigma, 2 * pw.sigma]
+    pw = analysis.power
+    if pw is not None:
         if pw.delta is not None:
             delta, n_needed = pw.delta, pw.n_needed
             what = f"Δ = {delta:.3g} ({pw.delta_source}, fixed in advance)"
@@ -172,14 +165,11 @@ def make_figures(analysis):
                 "given; a function of the p-value, not evidence)"
             )
             title = "Post-hoc power at the observed difference"
-    if analysis.power is not None:
-        ax = plotting.plot_power_curve(
-            delta,
-            sigmas,
-            mark=pw.n_datasets,
-            target_power=pw.target_power,
-            alpha=pw.test_alpha,
-        )
+        ax = draw_power_curve(
+            pw.n_grid, pw.power_curves, pw.sigmas, delta=delta,
+            alpha=pw.test_alpha, target_power=pw.target_power,
+            mark=pw.n_datasets, marks=pw.power_marks,
+        )  # fmt: skip
         if pw.delta is None:
             ax.set_title(f"Post-hoc power at the observed {delta:.3g}", pad=18)
         figures["power"] = (
@@ -190,22 +180,18 @@ def make_figures(analysis):
             f"{pw.pair[0]} and {pw.pair[1]}, and for half and twice it "
             "(Boulesteix et al. 2015, Fig. 2 right).",
             ax.figure,
+            ("boulesteix2015",),
         )
-    if analysis.power is not None:
-        # Beyond Δ, so that the mark and its label sit inside the axes.
-        deltas = np.linspace(pw.sigma / 5, max(2 * pw.sigma, 1.3 * delta), 40)
-        ax = plotting.plot_datasets_needed(
-            sigmas,
-            delta=deltas,
-            power=pw.target_power,
-            alpha=pw.test_alpha,
-            mark=(delta, n_needed),
-        )
+        ax = draw_datasets_needed(
+            pw.delta_grid, pw.needed_curves, pw.sigmas, power=pw.target_power,
+            alpha=pw.test_alpha, mark=(delta, n_needed),
+        )  # fmt: skip
         figures["datasets_needed"] = (
             "Data sets a decisive study would need",
             f"Number of data sets for power {pw.target_power:.0%} against the "
             "difference to detect (Boulesteix et al. 2015, Fig. 2 left).",
             ax.figure,
+            ("boulesteix2015",),
         )
     counts = analysis.win_tie_loss
     if counts is not None:
@@ -233,5 +219,10 @@ def make_figures(analysis):
             )
         if (total == 0).any():
             caption += " A pair without a data set on which both have results is 0/0/0."
-        figures["win_tie_loss"] = ("Wins, ties and losses", caption, ax.figure)
+        figures["win_tie_loss"] = (
+            "Wins, ties and losses",
+            caption,
+            ax.figure,
+            ("demsar2006",),
+        )
     return figures

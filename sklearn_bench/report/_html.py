@@ -3,13 +3,13 @@
 import html
 import os
 import platform
-import re
+import sys
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
+from tqdm.auto import tqdm
 
 from .._io import (
     make_folder,
@@ -27,7 +27,7 @@ from ..analysis._bottom_line import (
     adjusted_interval_words,
 )
 from ..analysis._format import fmt_names, fmt_p_equals
-from ..analysis._records import CITATIONS, SIGN_CONVENTION, cited_keys
+from ..analysis._records import CITATIONS, SIGN_CONVENTION
 from ._bayesian import bayesian_html
 from ._blocks import (
     MAX_DETAIL_ROWS,
@@ -44,9 +44,15 @@ from ._generalization import CSV as GENERALIZATION_CSV
 from ._generalization import generalization_html
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
-from ._methods import methods_paragraph, settings_table, write_methods
+from ._methods import (
+    methods_paragraph,
+    methods_record,
+    settings_table,
+    write_methods,
+)
 from ._pairwise import pairwise_html
 from ._sequential import sequential_html
+from ._summary import iman_davenport_words
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
@@ -238,6 +244,13 @@ def _settings(settings):
     return "".join(parts)
 
 
+def _intervals(frame, prefix=""):
+    """``[low, high]`` of each row of ``frame`` (its ``<prefix>low`` and
+    ``<prefix>high`` columns)."""
+    pairs = zip(frame[f"{prefix}low"], frame[f"{prefix}high"], strict=True)
+    return [_interval_text(lo, hi) for lo, hi in pairs]
+
+
 def _effects(analysis):
     level = f"{analysis.confidence_level:.0%}"
     parts = ['<section id="effects"><h2>Effect sizes and confidence intervals</h2>']
@@ -261,16 +274,8 @@ def _effects(analysis):
         table = pd.DataFrame(
             {
                 "estimate": pairs["estimate"],
-                f"unadjusted {level} CI": [
-                    _interval_text(lo, hi)
-                    for lo, hi in zip(pairs["low"], pairs["high"], strict=True)
-                ],
-                adjusted_words: [
-                    _interval_text(lo, hi)
-                    for lo, hi in zip(
-                        pairs["adjusted_low"], pairs["adjusted_high"], strict=True
-                    )
-                ],
+                f"unadjusted {level} CI": _intervals(pairs),
+                adjusted_words: _intervals(pairs, "adjusted_"),
                 "p": pairs["pvalue"],
                 "Holm p": pairs["adjusted_pvalue"],
                 "n": pairs["n"],
@@ -298,10 +303,7 @@ def _effects(analysis):
                 "learner": within["learner"],
                 "reference (best here)": within["reference"],
                 "difference (reference − learner)": within["estimate"],
-                f"{level} CI": [
-                    _interval_text(lo, hi)
-                    for lo, hi in zip(within["low"], within["high"], strict=True)
-                ],
+                f"{level} CI": _intervals(within),
                 "p": within["pvalue"],
                 "n": within["n"],
                 "test": within["method"],
@@ -345,16 +347,7 @@ def _tests(analysis):
         )
     if fr is not None:
         exact = fr.null_distribution == "exact"
-        if np.isnan(fr.iman_davenport_statistic):
-            f_text = (
-                "Iman–Davenport F undefined (every block ranks the learners "
-                "alike: zero residual variance)"
-            )
-        else:
-            f_text = (
-                f"Iman–Davenport F = {fr.iman_davenport_statistic:.3f} ("
-                f"{fmt_p_equals(fr.iman_davenport_pvalue)})"
-            )
+        f_text = iman_davenport_words(fr, digits=3)
         parts.append(
             f"<p>{html.escape(fr.method)} over {fr.n_blocks} "
             f"{analysis.blocks}: χ²<sub>F</sub> = {fr.statistic:.3f} "
@@ -524,20 +517,11 @@ def write_report(
     ``out_dir``.
 
     The report renders the :class:`~sklearn_bench.analysis.Analysis` and
-    computes nothing: one self-contained HTML file (figures embedded as base64
-    PNG, styles and a small script that sorts and filters the tables inline,
-    no external resource, works offline) with the bottom line, what was run,
-    the settings of the plan, effect sizes with confidence intervals, the tests
-    (Friedman and the plan's post-hoc test, the critical difference at the
-    plan's α), the pairwise and Bayesian comparisons, the figures (critical
-    difference diagram, performance distributions, forest plot of pairwise
-    intervals), the power of the study, the win/tie/loss map and the failures.
-    Every figure is also written to ``out_dir/figures`` in each of
-    ``figure_formats``; the LaTeX tables to ``out_dir/tables/*.tex``; the
-    methods paragraph to ``out_dir/methods.md`` and ``methods.tex``; every
-    table whole to ``out_dir/tables/*.csv`` (in a large study the page shows
-    the first rows of the per-data-set tables in collapsed sections and links
-    the CSV files). Needs matplotlib (the ``plot`` extra).
+    computes nothing: one self-contained HTML page (figures embedded, tables
+    sortable, works offline) from the bottom line to the failures, every figure
+    in ``out_dir/figures``, the LaTeX tables and every table whole as CSV in
+    ``out_dir/tables``, the methods paragraph in ``methods.md`` and
+    ``methods.tex``. Needs matplotlib (the ``plot`` extra).
 
     Parameters
     ----------
@@ -604,16 +588,20 @@ def write_report(
     refuse_links_below(out)
     fig_dir = out / "figures"
     make_folder(fig_dir)
-    steps = _Progress(progress)
-    steps.step("figures")
+    if progress is None:
+        progress = sys.stderr.isatty()
+    # the report's steps as a tqdm bar, as the runner shows its tasks
+    steps = tqdm(total=3, desc="report: figures", unit="step", disable=not progress)
     analyses = analysis.plan.analyses
     settings = settings_table(analysis, sources)
     drawn = _draw(analysis, figure_formats)
-    steps.step("tables")
+    steps.update(1)
+    steps.set_description("report: tables")
     datasets = _datasets_table(analysis)
     write_latex_tables(analysis, out / "tables")
     _write_csv_tables(out / "tables", analysis, datasets)
     leaderboard = leaderboard_section(analysis, out)
+    sequential = sequential_html(analysis)
     before_figures = [
         _what_was_run(analysis, datasets),
         _settings(settings),
@@ -622,8 +610,9 @@ def write_report(
         _tests(analysis),
     ]
     bayesian = bayesian_html(analysis) if "bayesian" in analyses else ""
-    rendered = {}
-    for key, (fig_title, caption, files) in drawn.items():
+    rendered, cites = {}, set(analysis.citations)
+    for key, (fig_title, caption, files, fig_cites) in drawn.items():
+        cites.update(fig_cites)
         for fmt in figure_formats:
             write_bytes(fig_dir / f"{key}.{fmt}", files[fmt])
         rendered[key] = _figure_html(key, fig_title, caption, files["svg"])
@@ -631,7 +620,8 @@ def write_report(
     def fig(*keys):
         return "".join(rendered[k] for k in keys if k in rendered)
 
-    steps.step("page")
+    steps.update(1)
+    steps.set_description("report: page")
     distributions = [k for k in rendered if k.startswith("distribution_")]
     bottom = "".join(f"<p>{html.escape(s)}</p>" for s in analysis.bottom_line.sentences)
     if analysis.bottom_line.more:
@@ -651,7 +641,7 @@ def write_report(
         # Sections that sum a large study up go here, right after the bottom
         # line and before the per-data-set detail.
         leaderboard,
-        sequential_html(analysis),
+        sequential,
         *before_figures,
         pairwise_html(
             analysis,
@@ -667,12 +657,15 @@ def write_report(
         _win_tie_loss(analysis, fig("win_tie_loss")),
         _failures(analysis),
     ]
+    record = methods_record(analysis, versions=_versions(), settings=settings)
     paragraph = " ".join(methods_paragraph(analysis, _versions(), settings))
     sections.append(  # the page holds what its text calls "the methods paragraph"
         f'<section id="methods"><h2>Methods</h2><p>{html.escape(paragraph)}</p>'
         '<p class="muted">Also in methods.md and methods.tex.</p></section>'
     )
-    sections.append(_references("".join(sections), analysis))
+    cites.update(record["citations"])
+    cites.update(_section_citations(analysis, leaderboard, sequential))
+    sections.append(_references(cites))
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     nav = "".join(
         f'<a href="#{anchor}">{label}</a>'
@@ -708,6 +701,7 @@ def write_report(
     )
     write_text(out / "report.html", page)
     methods = write_methods(analysis, out, versions=_versions(), settings=settings)
+    steps.update(1)
     steps.close()
     return [out / "report.html", *methods]
 
@@ -724,7 +718,7 @@ def _draw(analysis, formats):
         figures = make_figures(analysis)
     drawn = {}
     try:
-        for key, (title, caption, fig) in figures.items():
+        for key, (title, caption, fig, cites) in figures.items():
             # the SVG is drawn once: the page embeds the bytes of figures/*.svg
             files = {"svg": _image_bytes(fig)}
             # the other formats keep the layout the PNG's drawing found
@@ -732,19 +726,50 @@ def _draw(analysis, formats):
             for fmt in formats:
                 if fmt not in files:
                     files[fmt] = _image_bytes(fig, fmt)
-            drawn[key] = (title, caption, files)
+            drawn[key] = (title, caption, files, cites)
     finally:
-        for _, _, fig in figures.values():
+        for _, _, fig, _ in figures.values():
             plt.close(fig)
     return drawn
 
 
-def _references(body, analysis):
-    """The reference list of the page: every work its text cites in author-year
-    form, and no other (one entry, one year each; the methods paragraph has its
-    own list)."""
-    text = html.unescape(re.sub(r"<[^>]+>", " ", body))
-    keys = set(cited_keys(text))
+# The works the prose of each section cites, when the section shows it.
+_SEQUENTIAL_CITES = ("waudbysmith2024", "grunwald2024", "maron1994")
+_FRIEDMAN_CITES = ("friedman1937", "iman1980", "demsar2006", "nemenyi1963")
+_PAIRWISE_CITES = ("wilcoxon1945", "demsar2006", "benavoli2016", "hodges1963")
+
+
+def _section_citations(analysis, leaderboard, sequential):
+    """The works the prose of the page's sections cites (their numbers' tests
+    are in ``analysis.citations``)."""
+    a, keys = analysis, {"berrar2013"}  # the effect sizes' introduction
+    if len(a.pairs) > 1:
+        keys.add("holm1979")
+    within = a.within
+    if "effects" in a.plan.analyses and (within["method"] == "corrected_t").any():
+        keys.update(("nadeau2003", "bouckaert2004"))
+    if a.friedman is not None:
+        keys.update(_FRIEDMAN_CITES)
+    if a.pairwise is not None:
+        keys.update(_PAIRWISE_CITES)
+    if "bayesian" in a.plan.analyses:
+        keys.update(("benavoli2017", "corani2015"))
+        if a.plan.bayesian == "hierarchical":
+            keys.add("corani2017")
+        if a.ranking is not None:
+            keys.update(("calvo2018", "caron2012"))
+    if a.power is not None:
+        keys.add("boulesteix2015")
+    if leaderboard:
+        keys.add("mogstad2024")
+    if sequential:
+        keys.update(_SEQUENTIAL_CITES)
+    return keys
+
+
+def _references(keys):
+    """The reference list of the page: the works its sections cite (one entry
+    each; the methods paragraph has its own list)."""
     if not keys:
         return ""
     items = "".join(f"<li>{html.escape(CITATIONS[k])}</li>" for k in sorted(keys))
@@ -780,35 +805,3 @@ def _write_csv_tables(folder, analysis, datasets):
         write_csv(analysis.bayesian, folder / "bayesian.csv", index=False)
     if not analysis.failures.empty:
         write_csv(analysis.failures, folder / "failures.csv", index=False)
-
-
-class _Progress:
-    """The steps of a report as a tqdm bar (as the runner shows its tasks): on
-    when ``progress`` is True, or None and stderr is a terminal."""
-
-    _STEPS = 3
-
-    def __init__(self, progress):
-        import sys
-
-        if progress is None:
-            progress = sys.stderr.isatty()
-        self._bar = None
-        if progress:
-            from tqdm.auto import tqdm
-
-            self._bar = tqdm(total=self._STEPS, desc="report", unit="step")
-        self._started = False
-
-    def step(self, what):
-        if self._bar is None:
-            return
-        if self._started:
-            self._bar.update(1)
-        self._started = True
-        self._bar.set_description(f"report: {what}")
-
-    def close(self):
-        if self._bar is not None:
-            self._bar.update(self._bar.total - self._bar.n)
-            self._bar.close()

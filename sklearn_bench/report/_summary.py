@@ -1,4 +1,4 @@
-"""The plain-text summary the CLI prints: effect sizes first, then tests, then power."""
+"""The plain-text summary the CLI prints: effect sizes, then tests, then power."""
 
 import textwrap
 
@@ -33,16 +33,23 @@ def _wrapped(text):
     )  # fmt: skip
 
 
+def iman_davenport_words(fr, digits=2):
+    """The Iman–Davenport F of a FriedmanResult and its p, in words."""
+    if np.isnan(fr.iman_davenport_statistic):
+        return (
+            "Iman–Davenport F undefined (every block ranks the learners alike: "
+            "zero residual variance)"
+        )
+    return (
+        f"Iman–Davenport F = {fr.iman_davenport_statistic:.{digits}f} "
+        f"({fmt_p_equals(fr.iman_davenport_pvalue)})"
+    )
+
+
 def format_summary(analysis):
     """The summary of an :class:`~sklearn_bench.analysis.Analysis` as text
-    (what the CLI prints; :meth:`Analysis.summary` is the short form).
-
-    Order: the size of the experiment, the bottom line (the answer of the
-    primary analysis in words), then (1) effect sizes with confidence
-    intervals across data sets and within each data set, (2) the sensitivity
-    analyses (Friedman and the plan's post-hoc test; Bayesian), (3) the power
-    of the study and the number of data sets a study with the target power
-    needs.
+    (what the CLI prints; :meth:`Analysis.summary` is the short form): the
+    bottom line, then (1) effect sizes, (2) sensitivity analyses, (3) power.
 
     Parameters
     ----------
@@ -102,9 +109,11 @@ def format_summary(analysis):
     if a.scales_note:
         lines.append(f"   Warning: {a.scales_note}")
     if len(a.pairs):
+        best = a.best_learners
         vs_best = a.pairs[(a.pairs["a"] == a.best) | (a.pairs["b"] == a.best)]
+        tied = f" (tied with {fmt_names(best.tied)})" if best.tied else ""
         lines.append(
-            f"   Best by average rank: {a.best}. Differences over {a.blocks}"
+            f"   Best by average rank: {a.best}{tied}. Differences over {a.blocks}"
             f" ({a.primary_test or 'no test could run'}):\n   estimate, "
             f"unadjusted {level} interval"
             + (
@@ -151,9 +160,10 @@ def format_summary(analysis):
             if tested.empty:
                 without += 1
                 continue
-            ref = group["reference"].iloc[0]
+            ref, *ties = a.best_learners.by_dataset[dataset]
+            tied = f", tied with {fmt_names(ties)}" if ties else ""
             best_mean = a.mean.loc[dataset, ref]
-            lines.append(f"   - {dataset}: best {ref} (mean {best_mean:.3f})")
+            lines.append(f"   - {dataset}: best {ref} (mean {best_mean:.3f}{tied})")
             width = max(len(str(r)) for r in group["learner"])
             for r in tested.itertuples():
                 lines.append(
@@ -180,16 +190,7 @@ def format_summary(analysis):
     fr = a.friedman
     if fr is not None:
         dist = fr.null_distribution
-        if np.isnan(fr.iman_davenport_statistic):
-            f_text = (
-                "Iman–Davenport F undefined (every block ranks the learners "
-                "alike: zero residual variance)"
-            )
-        else:
-            f_text = (
-                f"Iman–Davenport F = {fr.iman_davenport_statistic:.2f}, "
-                f"{fmt_p_equals(fr.iman_davenport_pvalue)}"
-            )
+        f_text = iman_davenport_words(fr)
         lines.append(
             f"   Friedman over {fr.n_blocks} {a.blocks}: χ² = "
             f"{fr.statistic:.2f}, {fmt_p_equals(fr.pvalue)} "

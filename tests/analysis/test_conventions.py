@@ -34,6 +34,7 @@ FORBIDDEN = {
 # built by the package), not options a user passes
 RECORDS = {
     "Analysis",
+    "BestLearners",
     "BottomLine",
     "Disagreement",
     "LeaderboardAnalysis",

@@ -282,7 +282,7 @@ def test_power_is_result_power(reported):
 
 def _figures(analysis):
     figures = make_figures(analysis)
-    out = {k: fig for k, (_, _, fig) in figures.items()}
+    out = {k: fig for k, (_, _, fig, _) in figures.items()}
     yield out
     for fig in out.values():
         plt.close(fig)

@@ -154,10 +154,9 @@ def test_densities_on_one_blas_thread_are_those_on_many():
     """H: the kernel densities computed with BLAS limited to one thread (as the
     figure computes them, to avoid thread start-up costs) are bit for bit those
     computed with the default threads, reflected at bounds or not."""
-    from sklearn_bench.plotting._performance_distribution import (
-        _density,
-        _one_blas_thread,
-    )
+    from threadpoolctl import threadpool_limits
+
+    from sklearn_bench.plotting._performance_distribution import _density
 
     rng = np.random.default_rng(3)
     grid = np.linspace(0, 1, 256)
@@ -165,7 +164,7 @@ def test_densities_on_one_blas_thread_are_those_on_many():
         values = np.round(rng.beta(4, 20, n), 3 if n > 2 else 8)
         for bounds in ((None, None), (0.0, 1.0), (0.0, None)):
             many = _density(values, grid, bounds)
-            with _one_blas_thread():
+            with threadpool_limits(limits=1, user_api="blas"):
                 one = _density(values, grid, bounds)
             assert one.tobytes() == many.tobytes()
 
@@ -257,7 +256,7 @@ def test_one_or_two_values_are_drawn_as_points(n):
     analysis = analyse(result, AnalysisPlan(analyses=("effects",)))
     figures = make_figures(analysis)
     (key,) = [k for k in figures if k.startswith("distribution_")]
-    _, caption, _ = figures[key]
+    _, caption, _, _ = figures[key]
     assert f"the {n} value(s) of each learner as points" in caption
     assert "kernel density" not in caption
     plt.close("all")

@@ -245,4 +245,4 @@ def test_unreliable_hierarchical_fit_declines_and_bottom_line_falls_back(
     bl = analysis.bottom_line
     words = " ".join(bl.sentences)
     assert "declined to decide" in words and "deterministic primary" in words
-    assert f"P({bl.best} better) =" not in words
+    assert f"P({analysis.best} better) =" not in words

@@ -37,11 +37,11 @@ def test_bottom_line_agrees_with_the_primary_analysis():
     and the runner-up's estimate and interval are the primary table's."""
     for gap, n in ((0.03, 8), (0.001, 8), (0.01, 4)):
         analysis = analyse(_study(n, gap), AnalysisPlan())
-        bl = analysis.bottom_line
+        bl, best = analysis.bottom_line, analysis.best_learners
         rows = analysis.pairs[analysis.pairs["a"] == analysis.best]
         expected = sorted(rows.loc[rows["adjusted_pvalue"] > 0.05, "b"])
-        assert sorted(bl.inseparable) == expected
-        assert sorted(bl.separated + bl.inseparable) == sorted(rows["b"])
+        assert sorted(best.inseparable) == expected
+        assert sorted(best.separated + best.inseparable) == sorted(rows["b"])
         row = rows[rows["b"] == bl.runner_up].iloc[0]
         assert bl.comparison["estimate"] == row["estimate"]
         assert (bl.comparison["low"], bl.comparison["high"]) == (
@@ -53,8 +53,9 @@ def test_bottom_line_agrees_with_the_primary_analysis():
 def test_clear_winner_and_inseparable_study_read_differently():
     """H: a study where A is clearly best says A is the best learner; one where
     the learners barely differ says the study cannot separate them."""
-    clear = analyse(_study(10, 0.05), AnalysisPlan()).bottom_line
-    assert clear.best == "A" and not clear.inseparable
+    clear_analysis = analyse(_study(10, 0.05), AnalysisPlan())
+    clear, best = clear_analysis.bottom_line, clear_analysis.best_learners
+    assert best.learner == "A" and not best.inseparable
     assert clear.sentences[0].startswith("A is the best learner")
     flat = analyse(_study(4, 0.0005), AnalysisPlan()).bottom_line
     assert flat.sentences[0].startswith(
@@ -142,8 +143,8 @@ def test_one_data_set_uses_the_corrected_t():
         random_state=0,
     ).fit({"bc": (X[:200], y[:200])})
     analysis = analyse(exp.results_, AnalysisPlan())
-    bl = analysis.bottom_line
-    assert bl.best == "logreg" and bl.separated == ("dummy",)
+    bl, best = analysis.bottom_line, analysis.best_learners
+    assert best.learner == "logreg" and best.separated == ("dummy",)
     assert bl.comparison["method"] == "corrected_t"
     assert "corrected resampled t-test on the folds or splits of bc" in " ".join(
         bl.more

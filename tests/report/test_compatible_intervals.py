@@ -90,7 +90,7 @@ def test_html_latex_and_forest_name_the_levels(tmp_path):
     assert "unadjusted 95" in caption and "Bonferroni, each at 98.33" in caption
     assert "step-down" not in caption
     figures = make_figures(analysis)
-    _, text, fig = figures["forest"]
+    _, text, fig, _ = figures["forest"]
     legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert sorted(legend) == sorted([f"{LABEL} interval", "unadjusted 95% interval"])
     assert "Holm's step-down" not in text and LABEL in text
