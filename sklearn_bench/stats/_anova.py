@@ -25,11 +25,8 @@ _TUKEY_DESIGNS = ("blocks", "aligned", "independent")
 
 
 def _sums_of_squares(x):
-    """``(ss_learners, ss_blocks, ss_error, ss_total)`` of a (N, K) table.
-
-    Residuals below ``1e-12 max|x|`` are rounding noise and count as 0, so an
-    exactly additive table has ``ss_error = 0``.
-    """
+    """``(ss_learners, ss_blocks, ss_error, ss_total)`` of a (N, K) table;
+    residuals below ``1e-12 max|x|`` count as 0 (rounding noise)."""
     grand = x.mean()
     col = x.mean(axis=0)
     row = x.mean(axis=1)
@@ -46,22 +43,20 @@ def _sums_of_squares(x):
     return ss_learners, ss_blocks, ss_error, ss_total
 
 
+def _scaled(values):
+    """``values / max|values|`` and that factor (1 for a table of zeros)."""
+    scale = float(np.max(np.abs(values)))
+    return (values / scale, scale) if scale > 0 else (values, 1.0)
+
+
 def _unscale(value, factor):
     """``value * factor`` with ``0 * inf = 0`` (a sum of squares of a huge table)."""
     return 0.0 if value == 0 else float(value * factor)
 
 
 def _tukey_table(means, mse, df, n, confidence_level):
-    """Tukey's all-pairs comparison of K means of ``n`` values each.
-
-    ``mse`` is the error mean square on ``df`` degrees of freedom. Returns a
-    dict of arrays over the pairs ``(i, j)``, ``i < j`` (``pairs``, index
-    arrays): ``difference`` (mean
-    i minus mean j), simultaneous ``low``/``high`` at ``confidence_level``,
-    ``pvalue`` (unadjusted two-sided t-test on the same MSE and df) and
-    ``pvalue_adjusted`` (studentized range). For equal ``n`` this is
-    :func:`scipy.stats.tukey_hsd` and statsmodels' ``tukeyhsd``.
-    """
+    """Tukey's all-pairs comparison of K means of ``n`` values each, as
+    :func:`scipy.stats.tukey_hsd`: arrays over the pairs ``i < j``."""
     k = len(means)
     i, j = np.array(list(combinations(range(k), 2))).T
     diff = means[i] - means[j]
@@ -188,14 +183,9 @@ def rm_anova(scores) -> RMAnovaResult:
 
     Notes
     -----
-    The F test assumes normal errors and sphericity (equal variances of all
-    pairwise differences); no Greenhouse–Geisser correction is applied, as in
-    ``AnovaRM`` and autorank. Across data sets these assumptions are rarely
-    met, which is why the primary analysis is rank- or permutation-based
-    (Demšar 2006, Section 3.2.1); this test is offered as autorank's choice, to
-    compare. Degenerate tables: no differences between the learners' means
-    gives ``F = 0``, ``p = 1``; differences with zero residual variance (an
-    exactly additive table) give ``F = inf``, ``p = 0``.
+    Assumes normal errors and sphericity, without Greenhouse–Geisser correction
+    (as ``AnovaRM`` and autorank). Equal means give ``F = 0``, ``p = 1``; an
+    exactly additive table ``F = inf``, ``p = 0``.
 
     Examples
     --------
@@ -209,10 +199,9 @@ def rm_anova(scores) -> RMAnovaResult:
     """
     values, learners, blocks = _validate_scores(scores)
     n, k = values.shape
-    scale = float(np.max(np.abs(values)))
-    x = values / scale if scale > 0 else values
+    x, scale = _scaled(values)
     ss_l, ss_b, ss_e, _ = _sums_of_squares(x)
-    factor = (scale if scale > 0 else 1.0) * (scale if scale > 0 else 1.0)
+    factor = scale * scale
     df_l, df_e = k - 1, (k - 1) * (n - 1)
     if ss_l == 0:
         statistic, pvalue = 0.0, 1.0
@@ -237,7 +226,7 @@ def rm_anova(scores) -> RMAnovaResult:
         n_blocks=n,
         n_learners=k,
         learner_means=pd.Series(
-            x.mean(axis=0) * (scale if scale > 0 else 1.0),
+            x.mean(axis=0) * scale,
             index=frame.columns,
             name="mean_performance",
         ),
@@ -262,16 +251,11 @@ def tukey_hsd(
     - ``"aligned"``: K independent samples of the aligned performances (minus
       the block mean), ``SS_error / (K (N − 1))`` on ``K (N − 1)`` df, as
       :meth:`GlobalPermutationResult.pairwise` (Hothorn et al. 2005) and
-      :func:`scipy.stats.tukey_hsd` on the aligned table. Liberal: aligning
-      spends ``N − 1`` df that this MSE still counts, so it underestimates the
-      residual variance by ``(K − 1) / K``; the family-wise error is about
-      0.10 at α = 0.05 for K = 5 (``benchmarks/peer_tests_calibration.py``).
+      :func:`scipy.stats.tukey_hsd` on the aligned table. Liberal (it
+      underestimates the residual variance by ``(K − 1) / K``).
     - ``"independent"``: the blocks ignored, the one-way ANOVA's within-group
-      mean square on ``K (N − 1)`` df. This is what autorank does
-      (``statsmodels`` ``MultiComparison(...).tukeyhsd()`` on the stacked
-      table): it treats the learners' values on the same data sets as
-      independent samples, so the differences between data sets inflate the
-      MSE and the test loses power. For comparison with autorank only.
+      mean square on ``K (N − 1)`` df, as autorank (``MultiComparison(...)
+      .tukeyhsd()``); it loses power. For comparison with autorank only.
 
     Parameters
     ----------
@@ -320,9 +304,7 @@ def tukey_hsd(
     greater_is_better = _direction(greater_is_better)
     values, learners, blocks = _validate_scores(scores)
     n, k = values.shape
-    scale = float(np.max(np.abs(values)))
-    x = values / scale if scale > 0 else values
-    factor = scale if scale > 0 else 1.0
+    x, factor = _scaled(values)
     ss_l, ss_b, ss_e, ss_t = _sums_of_squares(x)
     if design == "blocks":
         df = (k - 1) * (n - 1)

@@ -52,12 +52,8 @@ def _q_alpha(n_learners, alpha, method):
 
 
 def _iman_davenport(chi2, n, k):
-    """Iman and Davenport's F_F from χ²_F, and its p-value (Demšar 2006).
-
-    ``(nan, nan)`` when ``N (k - 1) - χ²_F`` is 0: every block ranks the learners
-    alike (with the same ties), the residual sum of squares of the ranks in
-    the two-way layout is 0 and F_F, a ratio of mean squares, is undefined.
-    """
+    """Iman and Davenport's F_F from χ²_F and its p-value (Demšar 2006); NaN
+    when every block ranks alike (zero residual variance of the ranks)."""
     gap = n * (k - 1) - chi2
     if gap <= 1e-12 * n * (k - 1):  # perfect agreement of all blocks
         return np.nan, np.nan
@@ -72,22 +68,9 @@ class _ExactTooLarge(Exception):
 def _friedman_exact_pvalue(ranks):
     """Exact permutation p-value of Friedman's statistic given the ranks.
 
-    Under H0 the ranks within each block are exchangeable: each of the
-    distinct arrangements of a block's (mid-)ranks is equally likely,
-    independently over blocks ((k!)^N configurations without ties). Friedman's
-    χ²_F (with or without the tie correction, whose denominator does not change
-    under these permutations) increases with ``sum_j S_j²``, the rank sums
-    ``S_j``; the p-value is ``P(sum_j S*_j² >= sum_j S_j²)``.
-
-    The distribution of the rank-sum vector is convolved block by block. As it
-    is exchangeable over the learners, each vector is kept in sorted order
-    (one representative per orbit) with its probability. Ranks are doubled so
-    that mid-ranks are integers and the comparison is exact.
-
-    Raises ``_ExactTooLarge`` when a block has more than
-    ``_EXACT_MAX_ARRANGEMENTS`` distinct arrangements, a step would add more
-    than ``_EXACT_MAX_STEP`` (vectors x arrangements) or all steps more than
-    ``_EXACT_MAX_TOTAL``.
+    Convolves the rank-sum vector's distribution block by block, each vector
+    kept sorted (exchangeable over learners), in doubled (integer) ranks.
+    Raises ``_ExactTooLarge`` beyond the ``_EXACT_MAX_*`` budget.
     """
     doubled = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
     n, k = doubled.shape
@@ -262,11 +245,9 @@ class FriedmanResult(_Fields):
     def kendalls_w(self):
         """Kendall's coefficient of concordance, ``W = χ²_F / (N (k − 1))``.
 
-        The Friedman test's effect size: 0 when the learners' average ranks are
-        equal, 1 when every block ranks them the same way (Kendall & Babington
-        Smith 1939). It follows the χ²_F of this result, so with the tie
-        correction it is Kendall's tie-corrected W. No magnitude label (we know
-        of no convention set for it in this use).
+        The Friedman test's effect size: 0 for equal average ranks, 1 when every
+        block ranks alike (Kendall & Babington Smith 1939); tie-corrected when
+        χ²_F is.
 
         Examples
         --------
@@ -452,51 +433,10 @@ def friedman_test(
 
     Notes
     -----
-    **Exact p-value.** Under H0 the learners' ranks within a block are
-    exchangeable: each arrangement of a block's ranks is equally likely,
-    independently over the blocks, ``(k!)^N`` equally likely configurations
-    without ties; with ties, the distinct arrangements of the observed
-    mid-ranks (the permutation distribution conditional on the ties, as
-    ``coin::friedman_test``). χ²_F increases with the sum of squared rank sums,
-    so the p-value is ``P(sum_j S*_j² >= sum_j S_j²)``. It is computed by
-    convolving the distribution of the rank-sum vector block by block, each
-    vector kept sorted (the distribution is exchangeable over learners), in
-    exact integer arithmetic of doubled ranks. The budget is 5·10⁵ (vectors ×
-    arrangements) in one block, 3·10⁶ over all blocks and 5040 = 7!
-    arrangements of one block (about a second at most); without ties this
-    covers ``k = 2`` up to N = 2452, ``k = 3`` up to N = 143, ``k = 4`` up to
-    N = 29, ``k = 5`` up to N = 8, ``k = 6`` up to N = 3 and ``k = 7`` with
-    N = 2; ties make the distribution smaller. Beyond
-    the budget the χ² approximation is used (and said in ``notes``). The χ²
-    approximation is poor for small N: for k = 2, N = 3 with the same winner on
-    every block χ² gives p = 0.083 where the exact p is 1/4; for k = 3, N = 3
-    ranked alike, 0.050 where the exact p is 6/6³ = 1/36
-    (``benchmarks/friedman_exact_calibration.py`` measures both tests' type I
-    error).
-
-    **Degenerate data.** When every block ranks the learners in the same order
-    (with the same ties), χ²_F takes its maximum N (k - 1), the residual
-    variance of the ranks is zero and Iman–Davenport's F_F = (N - 1) χ²_F /
-    (N (k - 1) - χ²_F) divides by zero: it is reported as NaN, with its
-    p-value, and a note (it used to be inf with p = 0, a certainty no finite
-    N gives). When every block ties all learners, χ²_F with the tie
-    correction is 0 / 0; it is then reported as 0 with p-value 1 (the exact
-    distribution is a point mass), and F_F = 0 with p-value 1.
-
-    The post-hoc tests (:meth:`FriedmanResult.posthoc`) and the critical
-    differences use the normal approximation to rank differences whatever
-    ``exact`` says; with perfect agreement their z are finite (for k = 2, N = 3
-    the raw p of the one pair is 0.083, against the exact sign-test 1/4).
-
-    **Demšar's Table 6** (14 data sets, 4 C4.5 variants, AUC): the paper's
-    rank matrix with ``tie_correction=False`` gives the published χ²_F = 9.28
-    and F_F = 3.69 (``from_average_ranks`` reproduces every printed number);
-    the printed table, rounded to three decimals, ties two learners on
-    "voting" and gives 9.857 (10.95 with the default tie correction, equal to
-    R). :ref:`many_learners` works the example through.
-
-    The critical differences do not depend on the data: Nemenyi CD = 1.25 at
-    α = 0.05, 1.12 at 0.10; Bonferroni–Dunn 1.17 at 0.05 (printed 1.16).
+    The exact p-value (its enumeration budget), the degenerate cases (F_F NaN
+    when every block ranks alike) and Demšar's Table 6 are worked through in
+    :ref:`many_learners`. Post-hoc tests and critical differences use the
+    normal approximation to rank differences whatever ``exact`` says.
 
     Examples
     --------
