@@ -26,9 +26,8 @@ from ._common import _direction, _Fields, _validate_scores
 
 @dataclass(frozen=True)
 class BlockTestResult(_Fields):
-    """Result of the omnibus tests of k learners over blocks beside Friedman's:
-    :func:`quade_test`, :func:`durbin_test`, :func:`friedman_aligned_ranks_test`,
-    :func:`skillings_mack_test` and :func:`cochrans_q`.
+    """Result of :func:`quade_test`, :func:`durbin_test`,
+    :func:`friedman_aligned_ranks_test`, :func:`skillings_mack_test`, :func:`cochrans_q`.
 
     Attributes
     ----------
@@ -95,10 +94,7 @@ def quade_test(scores, *, greater_is_better: bool) -> BlockTestResult:
     the blocks by their range ``max_j x_bj − min_j x_bj`` (``Q_b``), form
     ``S_bj = Q_b (r_bj − (k + 1) / 2)``, ``A = Σ S_bj²``, ``B = Σ_j (Σ_b
     S_bj)² / N`` and ``F = (N − 1) B / (A − B)`` with ``k − 1`` and ``(N −
-    1)(k − 1)`` degrees of freedom (Quade 1979; Conover 1999, Sec. 5.8). Blocks
-    whose learners differ more get more weight, which makes it more powerful
-    than Friedman's test for few learners when the ranges are informative
-    (García et al. 2010).
+    1)(k − 1)`` degrees of freedom (Quade 1979; Conover 1999, Sec. 5.8).
 
     Parameters
     ----------
@@ -116,12 +112,8 @@ def quade_test(scores, *, greater_is_better: bool) -> BlockTestResult:
 
     Notes
     -----
-    When ``A = B`` (every block ranks the learners alike and the blocks'
-    ranges all tie) F is undefined; as R, the statistic is NaN and the p-value
-    is ``(k!)^(1 − N)``, the probability that N − 1 further blocks all repeat
-    the first block's order (Conover 1999, p. 374). No standard effect size
-    exists for it; Kendall's W of :func:`friedman_test` describes the same
-    concordance without weights.
+    When ``A = B`` (every block ranks alike, ranges tie) F is NaN and, as R,
+    the p-value is ``(k!)^(1 − N)`` (Conover 1999, p. 374).
 
     Examples
     --------
@@ -326,8 +318,7 @@ def friedman_aligned_ranks_test(
     ``R̂_j`` the learners' and ``R̂_b`` the blocks' rank sums:
     ``T = (k − 1) [Σ_j R̂_j² − (k N² / 4)(k N + 1)²] / ([k N (k N + 1)(2 k N + 1)
     / 6] − Σ_b R̂_b² / k)``, χ²(k − 1) under H0 (García et al. 2010, Sec. 3.2;
-    scmamp's ``friedmanAlignedRanksTest``). Aligning lets the blocks be
-    compared with each other, which helps when there are few learners.
+    scmamp's ``friedmanAlignedRanksTest``).
 
     Parameters
     ----------
@@ -347,13 +338,8 @@ def friedman_aligned_ranks_test(
 
     Notes
     -----
-    The denominator's first term is ``Σ R̂²`` without ties, as in García et al.
-    and scmamp; with tied aligned values it is not tie-corrected (neither is
-    scmamp's). Aligned values equal to 9 significant digits of the largest
-    are ties: ``x − mean`` of two blocks that are equal in exact arithmetic
-    differ in the last bits, and scmamp ranks them by that noise (on García
-    & Herrera's 2008 table its T differs from the tie-aware one by 1e-4). No
-    standard effect size exists for this test.
+    Not tie-corrected, as García et al. and scmamp; aligned values equal to 9
+    significant digits are ties (scmamp ranks them by rounding noise).
 
     Examples
     --------
