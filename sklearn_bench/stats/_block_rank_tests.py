@@ -26,8 +26,8 @@ from ._common import _direction, _Fields, _validate_scores
 
 @dataclass(frozen=True)
 class BlockTestResult(_Fields):
-    """Result of :func:`quade_test`, :func:`durbin_test`,
-    :func:`friedman_aligned_ranks_test`, :func:`skillings_mack_test`, :func:`cochrans_q`.
+    """Result of :func:`quade_test`, :func:`durbin_test`, :func:`cochrans_q`,
+    :func:`friedman_aligned_ranks_test` and :func:`skillings_mack_test`.
 
     Attributes
     ----------

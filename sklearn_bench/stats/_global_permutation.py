@@ -23,7 +23,7 @@ from .._validation import (
     check_positive_int,
     check_random_state,
 )
-from ._anova import _tukey_table
+from ._anova import _scaled, _sums_of_squares, _tukey_table
 from ._common import _Fields, _validate_scores, monte_carlo_pvalue
 from ._pairwise import PairwiseTestResult, pairs_frame
 
@@ -34,24 +34,12 @@ _RTOL = 100 * np.finfo(float).eps
 
 
 def _tstar(p):
-    """t* of Hothorn et al. (2005), eq. (3), for a (B, K) performance matrix.
-
-    Row-centred values below ``1e-12 max|p|`` are rounding noise and set to 0, so
-    learners equal on every replicate give t* = 0 and an exactly additive table
-    (no residual) gives ``inf``.
-    """
-    tol = 1e-12 * float(np.max(np.abs(p)))
-    x = _row_centred(p)
-    col = x.mean(axis=0)  # mean_k - grand
-    numerator = float(np.sum(col**2))
-    residual = x - col
-    residual[np.abs(residual) <= tol] = 0.0
-    denominator = float(np.sum(residual**2))
-    if numerator == 0.0:
+    """t* of Hothorn et al. (2005), eq. (3), for a (B, K) performance matrix: 0
+    for learners equal on every replicate, ``inf`` for an exactly additive table."""
+    ss_learners, _, ss_error, _ = _sums_of_squares(p)
+    if ss_learners == 0.0:
         return 0.0
-    if denominator == 0.0:
-        return np.inf
-    return numerator / denominator
+    return np.inf if ss_error == 0.0 else ss_learners / p.shape[0] / ss_error
 
 
 def _row_centred(x):
@@ -62,13 +50,8 @@ def _row_centred(x):
 
 
 def _null_sums(x, n_resamples, rng):
-    """``sum_k (sum_b x[b, pi_b(k)])²`` for random within-row permutations ``pi``.
-
-    With row-centred ``x`` this is ``B² sum_k (mean_k - grand)²``, the numerator of
-    t*; the denominator of t* equals ``sum (x - row mean)² - B * numerator / B²``,
-    which permutations within rows leave unchanged, so t* is an increasing function
-    of this sum and both give the same permutation test.
-    """
+    """``sum_k (sum_b x[b, pi_b(k)])²`` for random within-row permutations ``pi``:
+    of row-centred ``x``, an increasing function of t* (the same test)."""
     n_rows, k = x.shape
     batch = max(1, _BATCH_ELEMENTS // (n_rows * k))
     out = np.empty(n_resamples)
@@ -104,13 +87,8 @@ def _count_ge(null, observed):
 
 
 def _partition_pvalue(x, groups, n_resamples, rng):
-    """Monte Carlo p-value of "equal performance within each group" (one group or more).
-
-    The statistic is ``sum_G sum_{k in G} (sum_b x_bk - mean over G)²`` after centring
-    each row within each group; its null distribution permutes labels within each
-    group and each row independently. For one group it is the t* test of that
-    subset of learners.
-    """
+    """Monte Carlo p-value of "equal performance within each group": labels
+    permuted within each group and row (for one group, the t* test of it)."""
     observed = 0.0
     null = np.zeros(n_resamples)
     for group in groups:
@@ -134,12 +112,8 @@ def _set_partitions(items):
 
 
 def _closure_hypotheses(k):
-    """The intersections of the pairwise hypotheses of ``k`` learners.
-
-    Each is a set partition of the learners with at least one block of two or more
-    (learners in one block perform equally): for k = 4 the 6 pairs, 4 triples, the
-    global hypothesis and the 3 hypotheses "1 = 2 and 3 = 4" and alike.
-    """
+    """The intersections of the pairwise hypotheses of ``k`` learners: the set
+    partitions with a block of two or more (learners in one block equal)."""
     out = []
     for part in _set_partitions(list(range(k))):
         groups = tuple(tuple(sorted(b)) for b in part if len(b) >= 2)
@@ -218,9 +192,7 @@ class GlobalPermutationResult(_Fields):
             K samples applied to the aligned performances (performance minus its
             replicate's mean; Hájek, Šidák and Sen 1999) with the residual mean
             square of the two-way layout on ``(K - 1)(B - 1)`` df (the
-            ``"blocks"`` design of :func:`tukey_hsd`; before version 0.2 the
-            one-way ``K (B - 1)`` df, which rejected about twice as often as
-            its level). ``"auto"``: closed for
+            ``"blocks"`` design of :func:`tukey_hsd`). ``"auto"``: closed for
             ``K <= 4``, Tukey beyond.
         alpha : float, default=0.05
             Family-wise level of ``reject``.
@@ -293,14 +265,10 @@ class GlobalPermutationResult(_Fields):
         else:
             level = check_confidence_level(confidence_level)
             b, k = x.shape
-            aligned = x - x.mean(axis=1, keepdims=True)
-            # the residual of the two-way (replicates x learners) layout on
-            # (K - 1)(B - 1) df: the "blocks" design of tukey_hsd (one code path
-            # for both). Treating the aligned columns as K independent samples
-            # (K (B - 1) df) understates the error and rejected about twice as
-            # often as alpha (benchmarks/peer_tests_calibration.py).
+            # the "blocks" design of tukey_hsd: K independent aligned samples
+            # (K (B - 1) df) rejected about twice as often as alpha
             df = (k - 1) * (b - 1)
-            mse = np.sum((aligned - aligned.mean(axis=0)) ** 2) / df
+            mse = _sums_of_squares(x)[2] / df
             table = _tukey_table(means, mse, df, b, level)
             frame = pairs_frame(
                 learners, i, j, table["pvalue_adjusted"], alpha, ci_low=table["low"],
@@ -363,12 +331,8 @@ def global_permutation_test(
 
     Notes
     -----
-    The observed arrangement is counted: the Monte Carlo p-value is
-    ``(1 + #{t*_perm >= t*_obs}) / (1 + n_resamples)`` (see
-    :func:`sklearn_bench.stats._common.monte_carlo_pvalue`), never 0, and the
-    test is valid at every level. Comparisons allow a relative tolerance of
-    ``100 eps`` as :func:`scipy.stats.permutation_test` does. The exact p-value is
-    ``#{arrangements with t* >= t*_obs} / (K!)^B``, the identity included.
+    As :func:`scipy.stats.permutation_test`, the observed arrangement counts
+    among the resamples and ``>=`` allows a relative tolerance of ``100 eps``.
 
     Examples
     --------
@@ -388,11 +352,9 @@ def global_permutation_test(
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     rng = check_random_state(random_state, keep_random_state=True)
     b, k = values.shape
-    # t* and the permutation sums are invariant to the scale of the table (up to
-    # the factor of every sum): dividing by max |value| keeps values near the
-    # largest float from overflowing into a NaN statistic.
-    scale = float(np.max(np.abs(values)))
-    scaled = values / scale if scale > 0 else values
+    # dividing by max |value| keeps values near the largest float from
+    # overflowing into a NaN statistic (t* is invariant to the scale)
+    scaled, scale = _scaled(values)
     statistic = _tstar(scaled)
     x = _row_centred(scaled)
     observed = float(np.sum(x.sum(axis=0) ** 2))
@@ -421,7 +383,7 @@ def global_permutation_test(
         n_replicates=b,
         n_learners=k,
         learner_means=(
-            pd.DataFrame(scaled, columns=frame.columns).mean(axis=0) * (scale or 1.0)
+            pd.DataFrame(scaled, columns=frame.columns).mean(axis=0) * scale
         ).rename("mean_performance"),
         _performance=frame,
         _random_state=random_state,
