@@ -1,12 +1,5 @@
-"""Classifiers on test sets: Cochran's Q and the difference of two proportions.
-
-The tests of mlxtend's ``evaluate`` module (Raschka 2018, *Model evaluation, model
-selection, and algorithm selection in machine learning*, arXiv:1811.12808,
-Section 4). Cochran's Q takes K classifiers evaluated on the same n test cases:
-each case is a block, each classifier's 0/1 correctness a response; it answers
-the *conditional* question (this test set, these trained classifiers), like
-McNemar's test (:func:`mcnemar_test`). Looney's (1988) F test of the same table
-is :func:`rm_anova` of the 0/1 correctness table.
+"""Classifiers on test sets: Cochran's Q and the difference of two proportions,
+the tests of mlxtend's ``evaluate`` module (Raschka 2018, arXiv:1811.12808, Sec. 4).
 """
 
 from dataclasses import dataclass
@@ -44,11 +37,8 @@ def _labels(values, name):
 
 
 def _correctness(y_true, predictions):
-    """``(correct, names)``: a (n_samples, K) bool matrix and the classifiers' names.
-
-    ``predictions`` is a mapping name -> labels, a DataFrame (one column per
-    classifier) or a 2-D array of shape (n_samples, n_classifiers).
-    """
+    """``(correct, names)``: a (n_samples, K) bool matrix and the classifiers'
+    names, of a dict, a DataFrame or a 2-D array of predictions."""
     y = _labels(y_true, "y_true")
     if isinstance(predictions, pd.DataFrame | dict):
         names = list(predictions.keys())
@@ -120,17 +110,9 @@ def cochrans_q(y_true, predictions) -> BlockTestResult:
 
     Notes
     -----
-    mlxtend's ``cochrans_q(y_target, *y_model_predictions)`` takes the
-    classifiers as separate arguments and returns ``(q, p)``; the statistic
-    and p-value agree. When every test case is classified alike by all
-    classifiers (all right or all wrong), ``K T − sum L_i² = 0``; then every
-    ``G_j`` is equal too and the result is ``Q = 0``, ``p = 1`` (mlxtend gives
-    NaN).
-
-    Looney's F is ``rm_anova(correct)`` with ``correct`` the 0/1 table
-    (``preds == y_true[:, None]``): F(K − 1, (K − 1)(n − 1)). mlxtend's
-    ``ftest`` computes the same F but refers it to F(K − 1, (K − 1) n), a
-    difference in the p-value of order ``1/n``.
+    Test cases classified alike by all give ``Q = 0``, ``p = 1`` (mlxtend: NaN).
+    mlxtend's ``ftest`` refers Looney's F to F(K − 1, (K − 1) n), not
+    ``rm_anova``'s F(K − 1, (K − 1)(n − 1)).
 
     Examples
     --------
@@ -246,31 +228,14 @@ def proportion_difference_test(
     Returns
     -------
     ProportionDifferenceResult
-        statistic : float
-            ``z = (p1 − p2) / sqrt(p1 (1 − p1) / n1 + p2 (1 − p2) / n2)``.
-
-        pvalue : float
-
-        estimate : float
-            ``p1 − p2``.
-
-        standard_error : float
-
-        alternative : str
-
-        method : str
-
-        null_hypothesis : str
+        ``statistic`` (z), ``pvalue``, ``estimate`` (``p1 − p2``),
+        ``standard_error``, ``alternative``, ``method``, ``null_hypothesis``.
 
     Notes
     -----
-    The test assumes *independent* samples. Two classifiers evaluated on the
-    same test set are paired, and their accuracies are correlated; Dietterich
-    (1998) shows the test's type I error is then wrong. Use McNemar's test
-    (:func:`mcnemar_test` of the discordant counts) for one test set; use this
-    one for two accuracies measured on different test sets. Both proportions 0
-    or both 1: ``se = 0``, ``z = 0`` and ``p = 1`` when they are equal;
-    unequal proportions with ``se = 0`` (0 against 1) give ``z = ±inf``.
+    For *independent* samples: on one test set use :func:`mcnemar_test`
+    (Dietterich 1998). ``se = 0`` gives ``z = 0``, ``p = 1`` for equal
+    proportions, ``z = ±inf`` otherwise.
 
     Examples
     --------

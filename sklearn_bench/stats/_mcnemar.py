@@ -40,12 +40,8 @@ def _check_discordant(b, c, n):
 
 
 def _exact_binomial_pvalue(b, c):
-    """Two-sided exact binomial p-value of ``b`` successes in ``b + c``, p = 1/2.
-
-    For p = 1/2 the binomial distribution is symmetric, so R's rule (sum the
-    probabilities no larger than that of the observed count) reduces to
-    ``min(1, 2 P(B <= min(b, c)))``.
-    """
+    """Two-sided exact binomial p-value of ``b`` in ``b + c`` at p = 1/2 (R's
+    rule, which the symmetry reduces to ``min(1, 2 P(B <= min(b, c)))``)."""
     m = b + c
     if m == 0:
         return 1.0
@@ -53,12 +49,13 @@ def _exact_binomial_pvalue(b, c):
 
 
 def _qh_bounds(b, c, n, critical_value):
-    """Signed Quesenberry–Hurst bounds for ``(b − c)/n`` at a χ²₁ critical value."""
+    """Signed Quesenberry–Hurst bounds for ``(b − c)/n`` at χ²₁ critical values
+    (arrays of pairs, or scalars)."""
     pb, pc = b / n, c / n
     denominator = n + critical_value
     centre = n * (pb - pc) / denominator
     radicand = critical_value * ((pb + pc) * denominator - n * (pb - pc) ** 2)
-    half_width = np.sqrt(max(radicand, 0.0)) / denominator
+    half_width = np.sqrt(np.maximum(radicand, 0.0)) / denominator
     return centre - half_width, centre + half_width
 
 
@@ -116,20 +113,10 @@ def mcnemar_test(b, c, *, n=None, correction=True, exact=False):
 
     Notes
     -----
-    With no discordant pair (``b + c = 0``) the two classifiers erred on exactly
-    the same cases; there is no evidence of a difference and the result is
-    ``statistic = 0``, ``pvalue = 1`` (R returns ``NaN`` for the χ² form). Only
-    ``b`` and ``c`` matter; the concordant counts do not enter.
-
-    The paper writes the interval for the absolute difference ``|p_b − p_c|``.
-    The inequality it solves (its eq. (3)/(A1)) depends on the difference only
-    through ``(p_b − p_c − δ)²`` and ``δ²``, so solving it for the signed
-    difference gives the same half-width around ``n (p_b − p_c)/(n + χ²)``: for
-    ``b >= c`` this interval equals the paper's, for ``b < c`` it is the paper's
-    interval negated. Both bounds are shrunk towards 0 by ``n/(n + χ²)`` and
-    are not clipped to ``[−1, 1]``; with ``b + c = 0`` the interval is
-    ``[0, 0]``. For a Holm- or Bonferroni-adjusted interval pass ``1 −
-    α_adjusted`` as its level (:func:`error_rate_intervals`).
+    ``b + c = 0`` gives ``statistic = 0``, ``pvalue = 1`` (R: NaN) and the
+    interval ``[0, 0]``. The paper's interval is of ``|p_b − p_c|``; this one,
+    of the signed difference, is it for ``b >= c`` and its negation otherwise
+    (not clipped to ``[−1, 1]``).
 
     Examples
     --------
@@ -205,11 +192,8 @@ def error_rate_intervals(
 
     Notes
     -----
-    The Holm-adjusted intervals are Berrar & Lozano's construction: each pair's
-    interval uses the level its test gets in Holm's step-down order. The paper's
-    printed row (4, 5) (``X² = 0.7``, ``p = 0.40``) does not follow from
-    ``b = 13, c = 10``; computed correctly that pair ranks 9th, not 7th, which
-    changes ``alpha`` for rows (4, 5), (1, 2) and (3, 4).
+    The paper's printed row (4, 5) (``X² = 0.7``) does not follow from ``b = 13,
+    c = 10``; computed, it ranks 9th, not 7th, changing three rows' ``alpha``.
 
     Examples
     --------
@@ -245,14 +229,8 @@ def error_rate_intervals(
     table["alpha"] = alpha / divisor
     table["critical_value"] = stats.chi2.isf(table["alpha"].to_numpy(), 1)
     table["estimate"] = (table["b"] - table["c"]) / n
-    bounds = np.array(
-        [
-            _qh_bounds(bi, ci, n, crit)
-            for bi, ci, crit in zip(
-                table["b"], table["c"], table["critical_value"], strict=True
-            )
-        ],
-        dtype=float,
-    ).reshape(-1, 2)
-    table["low"], table["high"] = bounds[:, 0], bounds[:, 1]
+    table["low"], table["high"] = _qh_bounds(
+        table["b"].to_numpy(float), table["c"].to_numpy(float), n,
+        table["critical_value"].to_numpy(),
+    )  # fmt: skip
     return table
