@@ -1,13 +1,5 @@
-"""Multiple-rule bias of Yousefi, Hua and Dougherty (2011), Sections 2 and 3.
-
-A researcher designs ``r`` classification rules on one sample, estimates the error
-of each with ``s`` error estimators and reports the rule with the minimum
-estimated error. The minimum estimated error is an optimistic estimate of the
-expected true error of the chosen rule; this module measures by how much, from
-arrays of true and estimated errors collected over many samples (see
-:func:`sklearn_bench.experiment.collect_rule_errors`). Pure numpy: no fitting,
-no plotting at import time.
-"""
+"""Multiple-rule bias of Yousefi, Hua and Dougherty (2011), Sections 2 and 3
+(the errors come from :func:`sklearn_bench.experiment.collect_rule_errors`)."""
 
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -98,12 +90,8 @@ def _collections(n_rules, r, n_collections, rng):
 
 
 def _collection_moments(est, mu, coll):
-    """Per-collection moments of one curve.
-
-    est : (R, s, N) estimated errors; mu : (R,) expected true errors;
-    coll : (C, r) rule indices. Returns arrays of shape (C,): mean of Delta,
-    variance of Delta, sqrt of mean Delta^2, mean A_est and mean A_true.
-    """
+    """Per-collection ``(C,)`` moments of one curve: ``est (R, s, N)`` estimated
+    errors, ``mu (R,)`` expected true errors, ``coll (C, r)`` rule indices."""
     n_coll, r = coll.shape
     _, s, n = est.shape
     e = est[coll]  # (C, r, s, N)
@@ -158,25 +146,13 @@ def multiple_rule_bias(
 ):
     """Multiple-rule bias as a function of the number of rules compared.
 
-    Yousefi, Hua and Dougherty (2011), Sections 2-3. On each sample ``b`` the
-    rule model ``(i_min, j_min)`` with the minimum estimated error among the
-    ``m = r s`` models of a collection :math:`\\Phi_m` is chosen (eq. 1) and
-    :math:`\\Delta_b = \\epsilon^{\\min}_{est,b} - E[\\epsilon^{i_{\\min}}_{true}]`,
-    where the expected true error of each rule is the mean of its true errors over
-    the samples (Section 2.3). Per collection: Bias = mean Δ (eq. 2),
-    Var = variance of Δ (``ddof=0``, so RMS² = Bias² + Var exactly), RMS = √(mean
-    Δ²) (eq. 3), the estimated comparative advantage
-    :math:`A_{est} = \\epsilon^{\\min}_{est} - \\frac{1}{r-1}\\sum_{i \\ne i_{\\min}}
-    \\epsilon^{i, j_{\\min}}_{est}` (eq. 7), the true one
-    :math:`A_{true} = E[\\epsilon^{i_{\\min}}_{true}] - \\frac{1}{r-1}
-    \\sum_{i \\ne i_{\\min}} E[\\epsilon^i_{true}]` (eq. 6), both averaged over the
-    samples, and :math:`C_{bias} = E[A_{est}] - A_{true}`. These are averaged over
-    the collections of ``r`` rules out of ``R`` (eqs. 4-5).
-
-    With ``K`` data sets (a trailing axis), the estimated and true errors of
-    each rule model are first averaged over the data sets, eq. (9), and the
-    same moments give :math:`B(m, n, K)`, eq. (10); the curves of each data set
-    alone are computed too (rows of :meth:`~MultipleRuleBiasResult.to_frame`).
+    Yousefi, Hua and Dougherty (2011), Sections 2-3 (worked through in
+    :ref:`selection_bias`): on each sample the model with the minimum estimated
+    error among the ``m = r s`` models of a collection is chosen (eq. 1), and
+    the moments of its optimism (eqs. 2-7, per collection with ``ddof=0``) are
+    averaged over the collections of ``r`` rules out of ``R`` (eqs. 4-5). With
+    ``K`` data sets (a trailing axis) the errors are first averaged over them
+    (eqs. 9-10); each data set's own curves are rows of ``to_frame()``.
 
     Parameters
     ----------
