@@ -65,29 +65,13 @@ def adjust_pvalues(pvalues, *, adjust="holm", alpha=0.05):
           rejects at ``alpha`` a subset of what Rom's step-up procedure
           rejects (conservative, never anti-conservative).
 
-        For the ``m = k (k − 1) / 2`` p-values of all pairs of ``k`` learners,
-        in :func:`itertools.combinations` order ``(0, 1), (0, 2), ..., (k − 2,
-        k − 1)``, two procedures use the logical relations among the pairs
-        (García & Herrera 2008, Sec. 2.2):
+        ``"shaffer"`` (Shaffer 1986) and ``"bergmann_hommel"`` (Bergmann &
+        Hommel 1988, ``k <= 10``) use the logical relations among the ``m = k
+        (k − 1) / 2`` p-values of all pairs of ``k`` learners, in
+        :func:`itertools.combinations` order (:ref:`posthoc` gives both).
 
-        - ``"shaffer"``: Shaffer's (1986) static procedure S1: the i-th
-          smallest p-value is multiplied by ``t_i``, the largest number of
-          pairwise hypotheses that can be true given that ``i − 1`` were
-          rejected, then made monotone (``APV_i = max_{j <= i} min(1, t_j
-          p_(j))``; scmamp's ``adjustShaffer``).
-        - ``"bergmann_hommel"``: Bergmann & Hommel (1988), the closed test with
-          Bonferroni local tests over the exhaustive sets ``I`` (sets of
-          pairwise equalities that can be exactly the true ones): ``APV_i =
-          min(1, max{|I| · min_{j ∈ I} p_j : I exhaustive, i ∈ I})``. H_i is
-          rejected at level ``α`` exactly when ``APV_i <= α``. Needs ``k <=
-          10`` (Bell(k) − 1 sets).
-
-        ``"none"`` returns the p-values. (``"single_step"``, the simultaneous
-        p-values of Nemenyi's and Miller's tests, is a choice of
-        :func:`pairwise_tests`: it comes from their statistics, not from raw
-        p-values.) Hochberg, Hommel, Rom and Li assume independent or
-        positively dependent p-values, which pairwise comparisons need not be
-        (``benchmarks/posthoc_fwer.py`` measures their family-wise error).
+        ``"none"`` returns the p-values. Hochberg, Hommel, Rom and Li assume
+        independent or positively dependent p-values.
     alpha : float, default=0.05
         Only for ``"rom"``: the level at which Rom's constants are computed;
         compare the adjusted p-values with this same ``alpha``.
@@ -101,30 +85,16 @@ def adjust_pvalues(pvalues, *, adjust="holm", alpha=0.05):
 
     Notes
     -----
-    Ties keep their input order, as in R. The adjusted p-value of Holm's method
-    for the hypothesis with the i-th smallest p-value is
-    ``max_{j <= i} min(1, (m - j + 1) p_(j))``; Hochberg's is
-    ``min_{j >= i} min(1, (m - j + 1) p_(j))`` (R's, the step-up form; García
-    et al. 2010 print a ``max`` there). scmamp's ``adjustRom`` gives wrong
-    values for ``m <= 2`` (its recursion runs backwards); here Rom with
-    ``m = 1`` is the raw p-value and with ``m = 2`` it is Hochberg's
-    constants ``alpha / 2, alpha`` used step-down (i.e. Holm's).
-
-    scmamp's ``adjustBergmannHommel`` additionally takes the running maximum of
-    the adjusted p-values in the order of the raw ones. That can only raise an
-    adjusted p-value (so it stays valid) but it is no longer the closed test of
-    Bergmann & Hommel; we report the closed test. The two agree whenever the
-    closed-test APVs are already monotone in the raw p-values.
+    Ties keep their input order, as in R; Hochberg's is R's step-up form
+    (García et al. 2010 print a ``max``). Unlike scmamp, Rom with ``m <= 2`` is
+    Holm's, and Bergmann–Hommel is the closed test without scmamp's running
+    maximum over the raw p-values' order.
 
     Examples
     --------
     >>> from sklearn_bench.stats import adjust_pvalues
     >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], adjust="holm").round(3)
     array([0.03, 0.06, 0.06, 0.02])
-    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], adjust="hochberg").round(3)
-    array([0.03, 0.04, 0.04, 0.02])
-    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], adjust="finner").round(4)
-    array([0.0199, 0.04  , 0.0398, 0.0199])
 
     All pairs of k = 4 learners:
 
@@ -217,11 +187,7 @@ def _n_learners_from_pairs(m):
 @cache
 def _shaffer_counts(k):
     """Shaffer's (1986) S(k): the possible numbers of simultaneously true
-    hypotheses among the k (k − 1) / 2 pairwise equalities of k learners.
-
-    ``S(k) = ∪_{j=1..k} {C(j, 2) + x : x ∈ S(k − j)}``, ``S(0) = S(1) = {0}``
-    (García & Herrera 2008, Sec. 2.2).
-    """
+    pairwise equalities of k learners (García & Herrera 2008, Sec. 2.2)."""
     if k <= 1:
         return frozenset({0})
     out = set()
@@ -241,14 +207,8 @@ def _shaffer_multipliers(k):
 
 @cache
 def _exhaustive_sets(k):
-    """Boolean (n_sets, k (k − 1) / 2) matrix: which pairs each exhaustive set holds.
-
-    A set of pairwise equalities can be exactly the true ones iff it is closed
-    under transitivity, i.e. it is the "same block" relation of a partition of
-    the k learners; the partition into singletons (no hypothesis) is left out.
-    So there are Bell(k) − 1 sets. Partitions are enumerated as restricted
-    growth strings.
-    """
+    """Boolean (Bell(k) − 1, k (k − 1) / 2) matrix of the exhaustive sets: the
+    partitions of the learners (as restricted growth strings) but the finest."""
     rgs = np.zeros((1, 1), dtype=np.int8)
     for _ in range(1, k):
         top = rgs.max(axis=1) + 1
@@ -265,11 +225,8 @@ def _exhaustive_sets(k):
 
 
 def _rom_critical_values(m, alpha):
-    """Rom's (1990) critical values ``c_1 = alpha > c_2 > ... > c_m``.
-
-    ``c_i`` is compared with the i-th largest p-value. Computed by the
-    recursion of scmamp's ``adjustRom``, which reproduces Rom's Table 1.
-    """
+    """Rom's (1990) critical values ``c_1 = alpha > ... > c_m`` for the i-th
+    largest p-value, by scmamp's recursion (Rom's Table 1)."""
     crit = [float(alpha), float(alpha) / 2][:m]
     for i in range(3, m + 1):
         head = sum(alpha**t for t in range(1, i))
