@@ -1,18 +1,5 @@
-"""Simultaneous confidence intervals compatible with a multiple test.
-
-An interval shown beside an adjusted p-value must not contradict it: when the
-interval excludes 0 the adjusted test must reject. Two constructions for ``m``
-estimates with (Student t or normal) standard errors:
-
-- ``"bonferroni"``: every interval at the marginal level ``1 − α/m``; together
-  they cover all ``m`` parameters with probability at least ``1 − α`` (the
-  Bonferroni inequality). An interval excludes 0 exactly when the Bonferroni
-  test rejects (``m p < α``), which implies that Holm's step-down test rejects
-  too: such an interval never sits beside a Holm-adjusted p above ``α``.
-- ``"holm"``: the confidence bounds of Strassburger & Bretz (2008, Stat. Med.
-  27, 4914–4927) compatible with Holm's step-down procedure. One-sided, a bound
-  excludes 0 exactly when Holm rejects.
-"""
+"""Simultaneous confidence intervals compatible with a multiple test: an interval
+excludes 0 only where the adjusted test beside it rejects."""
 
 from dataclasses import dataclass, field
 
@@ -20,11 +7,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from .._validation import (
-    check_choice,
-    check_confidence_level,
-    real_array,
-)
+from .._validation import check_choice, check_confidence_level, real_array
 from ._multitest import adjust_pvalues
 
 _ADJUST = ("bonferroni", "holm")  # of _text.ADJUST_METHODS
@@ -91,8 +74,7 @@ def _quantile(tail, df):
 
 
 def _finite(df):
-    """``df`` with infinities replaced (their rows take the normal instead)."""
-    return np.where(np.isinf(df), 1.0, df)
+    return np.where(np.isinf(df), 1.0, df)  # those rows take the normal instead
 
 
 def _holm_lower(est, se, df, alpha):
@@ -146,10 +128,8 @@ def simultaneous_intervals(
         The multiple test the intervals go with (:func:`adjust_pvalues`' names).
         ``"bonferroni"``: each interval at the marginal level ``1 − α/m``
         (two-sided: ``θ̂_i ± t_{1−α/(2m)} s_i``). It excludes 0 exactly when
-        the Bonferroni test rejects (``m p_i < α``); Holm's step-down test
-        then rejects too, so the interval never contradicts a Holm-adjusted
-        p-value (Holm may reject more: past its first step it is more
-        powerful than the interval). ``"holm"``: the bounds of Strassburger &
+        the Bonferroni test rejects (``m p_i < α``), so never beside a
+        Holm-adjusted p above α. ``"holm"``: the bounds of Strassburger &
         Bretz (2008, Stat. Med. 27, Sec. 3) compatible with Holm's step-down
         procedure. One-sided (``"greater"``): with ``R`` the hypotheses Holm
         rejects at ``α`` and ``N`` the others, ``L_i = 0`` for ``i`` in ``R``
@@ -170,36 +150,26 @@ def simultaneous_intervals(
     -------
     SimultaneousIntervalsResult
         estimate : ndarray of shape (m,)
-
         low, high : ndarray of shape (m,)
             The bounds; ``-inf``/``inf`` for the open side of a one-sided bound. For
             ``adjust="holm"`` a bound of exactly 0 on a rejected hypothesis is open: the
             parameter is above (below) 0.
-
         rejected : ndarray of bool, shape (m,)
             The hypotheses ``θ_i = 0`` (one-sided: ``θ_i ≤ 0`` or ``θ_i ≥ 0``) the
             compatible multiple test rejects at ``α = 1 − confidence_level``; an
             interval excludes 0 exactly where ``rejected`` is true.
-
         confidence_level : float
-            The simultaneous level: all ``m`` intervals cover their parameters together
-            with at least this probability.
-
+            The simultaneous level.
         marginal_level : ndarray of shape (m,)
             The level each interval has on its own: one minus the tails of its quantiles
             (``1 − α/m`` for Bonferroni; for Holm, ``nan`` where a bound is fixed at 0).
-
-        adjust : str
-
-        alternative : str
+        adjust, alternative : str
 
     Notes
     -----
-    Strassburger & Bretz's bounds are "non-informative" for a rejected
-    hypothesis: the bound sticks at 0 however far the estimate is from it,
-    unless every hypothesis is rejected. The Bonferroni intervals move with
-    the estimate, at the price of rejecting less than Holm past its first
-    step.
+    Strassburger & Bretz's bounds stick at 0 for a rejected hypothesis unless
+    every hypothesis is rejected; the Bonferroni intervals move with the
+    estimate but reject less than Holm past its first step.
 
     Examples
     --------
