@@ -1,23 +1,6 @@
 """Leaderboards for large studies: Bradley–Terry ratings on the Elo scale, win
-rates, improvability, mean ranks and confidence sets for the ranks themselves.
-
-The units are the data sets: every interval comes from the bootstrap over data
-sets (rows of a data sets × learners table), drawn once and shared by every
-column, so that the rating, the win rate and the rank sets of one leaderboard
-describe the same resamples.
-
-- Bradley–Terry (1952) by maximum likelihood on the pairwise outcomes of each
-  data set (a win 1, a tie ½), on the Elo scale: ``P(i beats j) = 1 / (1 +
-  BASE^((R_j − R_i) / SCALE))`` with ``SCALE = 400``, ``BASE = 10``; the ratings
-  average ``reference_rating`` or, with a ``reference``, are shifted so that it
-  has ``reference_rating``. As ``bencheval`` (TabArena), whose numbers these
-  match on complete tables (``tests/stats/test_leaderboard.py``).
-- Rank confidence sets after Mogstad, Romano, Shaikh & Wilhelm (2024, *Review of
-  Economic Studies* 91(1), "Inference for ranks with applications to mobility
-  across neighborhoods and academic achievement across countries"), as their R
-  package ``csranks`` computes them (``csdiffmeans``, ``csranks_simul``,
-  ``csranks_marg``), with the nonparametric bootstrap over data sets in place of
-  the parametric normal one.
+rates, improvability, mean ranks and confidence sets for the ranks (Mogstad et al.
+2024), every interval from one bootstrap over data sets (:ref:`leaderboard`).
 """
 
 import warnings
@@ -46,11 +29,8 @@ _RANK_BY = ("score", "mean_rank", "rating")
 
 # ------------------------------------------------------------------ validation
 def _table(scores, name="scores"):
-    """Values (data sets × learners, NaN = missing), learners, data sets.
-
-    Data sets with fewer than two learners compare nothing and are dropped; a
-    learner without any value is an error.
-    """
+    """Values (data sets × learners, NaN = missing), learners, data sets; data
+    sets with fewer than two learners are dropped."""
     values, learners, datasets = _validate_scores(scores, name, allow_nan=True)
     present = ~np.isnan(values)
     empty = ~present.any(axis=0)
@@ -120,15 +100,9 @@ def _bt_loglik(wins, n, t):
 
 
 def _bt_fit(wins, n, t0, *, max_iter=200, tol=1e-10):
-    """Maximise the Bradley–Terry likelihood of many problems at once by Newton's
-    method with step halving (the log-likelihood is concave).
-
-    ``wins (B, p)``: total wins (ties ½) of each learner; ``n (B, p, p)`` or
-    ``(p, p)``: comparisons of each pair; ``t0 (B, p)``: the start (a warm start,
-    e.g. the fit on all data sets for the bootstrap resamples). Returns the
-    natural-log strengths, centred (the likelihood fixes them only up to a
-    constant; the ridge makes the centred solution the maximum).
-    """
+    """Centred natural-log Bradley–Terry strengths of many problems at once, by
+    Newton's method with step halving from ``t0 (B, p)``, of ``wins (B, p)``
+    (ties ½) in ``n (B, p, p)`` or ``(p, p)`` comparisons."""
     t = np.array(t0, dtype=float)
     n_problems, p = t.shape
     shared = n.ndim == 2
@@ -175,16 +149,9 @@ def _to_rating(t, offset=0.0):
 
 # ------------------------------------------------------------ rank confidence sets
 def _studentised(estimate, draws, se_hat=None, se_draws=None):
-    """The pieces of :func:`_rank_sets_from` that do not depend on the level.
-
-    Without standard errors, each pair is studentised by the bootstrap standard
-    deviation of its difference (``csranks``). With ``se_hat (p, p)`` and
-    ``se_draws (B, p, p)``, the standard errors of the pairwise differences on
-    the data and within each resample, it is the bootstrap-t: each resample's
-    deviation is divided by its own standard error, which carries the
-    uncertainty of the standard error into the critical value (Hall 1992) and
-    keeps the coverage at 20 data sets (``benchmarks/leaderboard_coverage.py``).
-    """
+    """The pieces of :func:`_rank_sets_from` that do not depend on the level:
+    pairs studentised by the bootstrap sd of their difference (``csranks``), or
+    with ``se_hat (p, p)`` and ``se_draws (B, p, p)`` the bootstrap-t."""
     estimate = np.asarray(estimate, dtype=float)
     draws = np.asarray(draws, dtype=float)
     keep = np.isfinite(draws).all(axis=1)
@@ -218,10 +185,8 @@ def _studentised(estimate, draws, se_hat=None, se_draws=None):
 
 
 def _pair_standard_errors(x, counts):
-    """Standard errors of the mean pairwise differences of ``x (N, p)``, on the
-    data ``(p, p)`` and within each resample of multiplicities ``counts (B, N)``
-    ``(B, p, p)`` (plug-in: the standard deviation of the differences over the
-    resampled data sets, over sqrt(N))."""
+    """Plug-in standard errors of the mean pairwise differences of ``x (N, p)``,
+    on the data and within each resample of multiplicities ``counts (B, N)``."""
     n, p = x.shape
     d = x[:, :, None] - x[:, None, :]
     se_hat = d.std(axis=0) / np.sqrt(n)
@@ -239,19 +204,8 @@ def _pair_standard_errors(x, counts):
 
 
 def _rank_sets_from(parts, level, *, marginal, with_rejected=False):
-    """``(low, high)`` rank bounds (1 = best; higher estimate = better).
-
-    ``csranks``'s two-sided step-down procedure: the one-sided hypotheses
-    ``θ_j <= θ_k`` of the ordered pairs of interest ``I`` (all pairs for the
-    simultaneous sets, the pairs that involve learner ``i`` for its marginal
-    set) are rejected when ``(θ̂_j − θ̂_k) / σ̂_jk`` exceeds the ``level``
-    quantile of ``max_(j,k)∈I ((θ*_j − θ*_k) − (θ̂_j − θ̂_k)) / σ̂_jk`` over the
-    bootstrap draws ``θ*``; rejected pairs leave ``I`` and the quantile is
-    recomputed until nothing more is rejected. ``σ̂_jk`` is the bootstrap
-    standard deviation of ``θ*_j − θ*_k``. A learner's lower bound is one plus
-    the number of learners found better, its upper bound ``p`` minus the number
-    found worse. A pair whose difference does not vary over the draws is
-    decided by the sign of its estimate.
+    """``(low, high)`` rank bounds (1 = best; higher estimate = better) by
+    ``csranks``'s two-sided step-down procedure (steps 1-4 of :ref:`leaderboard`).
     """
     z, tstat, fixed, in_play = parts
     p = z.shape[0]
@@ -344,16 +298,8 @@ def rank_confidence_sets(
     (``csranks(..., stepdown=TRUE, cstype="two-sided")``): the simultaneous sets
     cover the true ranks of all learners at once with probability at least
     ``confidence_level`` (asymptotically); a marginal set covers its own
-    learner's rank. ``csranks`` draws from a normal with the estimated
-    covariance; here the draws are any bootstrap of the estimates, e.g. over
-    data sets (the units of a benchmark across data sets), so the statistic may
-    be a mean score, a mean rank or a rating.
-
-    The procedure tests the one-sided hypotheses ``θ_j <= θ_k`` for ordered
-    pairs by the studentised maximum over the pairs still in play, stepping
-    down until nothing more is rejected (the ``stepdown=TRUE`` of ``csranks``).
-    A learner's set runs from one plus the number of learners found better to
-    ``p`` minus the number found worse.
+    learner's rank. The draws are any bootstrap of the estimates (``csranks``
+    draws from a normal); :ref:`leaderboard` gives the procedure.
 
     Parameters
     ----------
@@ -375,38 +321,24 @@ def rank_confidence_sets(
     -------
     RankConfidenceSetsResult
         learners : tuple
-
         rank : ndarray of int
             The estimated ranks, ``1 + #{k: θ̂_k better than θ̂_j}`` (1 = best; tied
             learners share the smallest).
-
         low, high : ndarray of int
             Bounds of the rank confidence sets ``{low, ..., high}``.
-
         confidence_level : float
-
         simultaneous : bool
-            Whether the sets hold for all learners at once (``True``) or each for its
-            own learner (marginal).
-
         may_be_best : ndarray of bool
-            ``low == 1`` of the simultaneous sets: the top-1 confidence set (the
-            learners that may be the best; Mogstad et al. 2024, Sec. 3.3, ``csranks``'s
-            ``cstaubest`` with ``tau = 1``). Of the marginal sets when
-            ``simultaneous=False`` (then it is not a confidence set for the best).
-
+            ``low == 1``: of the simultaneous sets, the top-1 confidence set
+            (``csranks``'s ``cstaubest`` with ``tau = 1``).
         n_resamples : int
             Bootstrap draws used (finite ones).
-
         null_hypothesis : str
 
     Notes
     -----
-    A pair whose bootstrap difference never varies (e.g. one learner better by
-    the same amount on every data set) is decided by the sign of the estimated
-    difference, without a test. The bootstrap needs enough data sets to be
-    trusted (the paper's asymptotics): with fewer than about 20 the sets are
-    not reliable.
+    A pair whose bootstrap difference never varies is decided by the sign of
+    its estimate. With fewer than about 20 data sets the sets are not reliable.
 
     Examples
     --------
@@ -721,20 +653,9 @@ class LeaderboardResult:
         """How many data sets a stable order of the ranked statistic needs,
         projected from the same bootstrap.
 
-        With ``N`` data sets the bootstrap deviations ``θ* − θ̂`` stand for
-        the sampling error of the estimates; with ``m`` data sets drawn from
-        the same population that error shrinks by ``sqrt(N / m)`` (the
-        m-out-of-n bootstrap of a mean). For each ``m`` of a grid (below and
-        beyond ``N``) the draws ``θ̂ + sqrt(N / m) (θ* − θ̂)`` give the
-        probability that the learner on top now stays on top, the width of the
-        simultaneous rank sets of :func:`rank_confidence_sets`, and the fewest
-        data sets for a mean width of at most ``target_width``.
-
-        It is a plug-in projection: it takes the observed differences between
-        learners as the true ones. Learners that are truly tied are never
-        separated (their widths do not shrink to 0); small observed differences
-        make the needed number large, which is the honest answer when the study
-        cannot tell them apart.
+        For each ``m`` of a grid the draws ``θ̂ + sqrt(N / m) (θ* − θ̂)`` give
+        the probability that the learner on top stays on top and the width of
+        the simultaneous rank sets (a plug-in projection, :ref:`leaderboard`).
 
         Parameters
         ----------
@@ -744,26 +665,21 @@ class LeaderboardResult:
             Numbers of data sets; by default ``N/8 .. 64 N`` on a geometric
             grid (and ``N``, :attr:`n_units`).
         delta : float, default=None
-            The smallest difference that matters (the study's Δ), in the units
-            of the ranked statistic (the metric's for ``rank_by="score"``).
-            When given, ``p_ordered_delta`` is the share of the pairs whose
-            observed difference is at least Δ that the simultaneous procedure
-            orders with that many data sets, and ``n_needed_delta`` the fewest
-            data sets that order all of them (pairs closer than Δ need not be
-            ordered).
+            The study's Δ, in the units of the ranked statistic: adds
+            ``p_ordered_delta``, the share of the pairs at least Δ apart that
+            the sets order, and ``n_needed_delta``, the fewest data sets that
+            order all of them.
 
         Returns
         -------
         RankStabilityResult
-            ``table``, one row per number of data sets ``n_datasets`` (the
-            study's own marked ``observed``): ``p_top_stays``, ``mean_width``
-            and ``max_width`` of the simultaneous rank sets (0 = rank pinned
-            down), ``n_may_be_best`` (and ``p_ordered_delta``); ``top``, the
-            learner on top; ``n_needed``, the fewest data sets whose projected
-            mean width is at most ``target_width`` (``None`` when not reached
-            on the grid, e.g. exact ties, which no number of data sets
-            separates); ``n_needed_top``, the fewest with ``p_top_stays >=
-            confidence_level``; ``delta``, ``n_needed_delta``.
+            ``table``, one row per ``n_datasets`` (the study's own marked
+            ``observed``): ``p_top_stays``, ``mean_width``, ``max_width``,
+            ``n_may_be_best`` (and ``p_ordered_delta``); ``top``; ``n_needed``,
+            the fewest data sets with mean width at most ``target_width``
+            (``None`` when not reached on the grid); ``n_needed_top``, the
+            fewest with ``p_top_stays >= confidence_level``; ``delta``,
+            ``n_needed_delta``.
 
         See Also
         --------
@@ -841,51 +757,19 @@ def leaderboard_table(
     Returns
     -------
     LeaderboardResult
-        Its ``table`` has, per learner:
-
-        - ``rating``, ``rating_low``, ``rating_high``: Bradley–Terry rating on
-          the Elo scale and its bootstrap percentile interval: maximum
-          likelihood of ``P(i beats j) = 1 / (1 + 10^((R_j − R_i) / 400))`` on
-          the pairwise outcomes of every data set (win 1, tie ½, every data set
-          weighing the same), as ``bencheval``'s ``compute_elo`` (TabArena)
-          with its tiny ridge, which keeps a learner that wins or loses every
-          comparison finite (its rating is then set by the ridge, not by the
-          data). As bencheval, the interval is that of the ratings centred on
-          their mean, shifted with the point estimate when a ``reference`` is
-          given (so the reference's own interval has a width).
-        - ``win_rate``, ``win_rate_low``, ``win_rate_high``: the mean over
-          opponents of the share of common data sets won (ties ½).
-        - ``mean_rank``, ``mean_rank_low``, ``mean_rank_high``: average rank
-          (1 = best, ties averaged).
-        - ``rank``: the rank by ``rank_by`` (1 + the number of learners with a
-          better value); ``rank_low``, ``rank_high``: simultaneous rank
-          confidence set; ``rank_low_marginal``, ``rank_high_marginal``: each
-          learner's own (:func:`rank_confidence_sets`).
-        - ``may_be_best``: in the top-1 confidence set (``rank_low == 1``).
-        - ``improvability``, ``improvability_low``, ``improvability_high``: mean
-          over data sets of the relative gap to the best learner there,
-          ``|v − v*| / max(v, v*)`` (bencheval's ``1 − e*/e`` for errors); NaN
-          when a value is negative.
-        - ``mean_score``: the mean of the values; ``n_datasets``: data sets
-          with a value.
+        Its ``table`` has, per learner (defined in :ref:`leaderboard`):
+        ``rating``, ``win_rate``, ``mean_rank``, ``improvability`` (each with
+        ``_low`` and ``_high``, the bootstrap percentile interval; a rating's
+        interval is bencheval's, shifted with the ``reference``); ``rank`` by
+        ``rank_by`` with its simultaneous (``rank_low``, ``rank_high``) and
+        marginal (``rank_low_marginal``, ``rank_high_marginal``) confidence
+        sets; ``may_be_best``; ``mean_score`` and ``n_datasets``.
 
     Notes
     -----
-    Learners missing on some data sets (NaN cells): the rating uses every
-    comparison of two present learners (Bradley–Terry needs no complete
-    schedule); a win rate is over the data sets each pair shares; the
-    improvability is over the learner's own data sets, against the best present
-    there. The mean score, the mean rank and the rank sets of these two need
-    the same data sets for everyone, so they use the data sets where every
-    learner has a value, and ``notes`` says how many (with ``rank_by="rating"``
-    the rank sets use all data sets). bencheval instead ranks the learners
-    present on each data set, whose average ranks then compare learners over
-    different data sets.
-
-    Intervals are bootstrap percentile intervals over data sets, from the same
-    resamples for every column. The rating of each resample is fitted by
-    Newton's method started from the rating on all data sets (a warm start),
-    all resamples at once.
+    Learners missing on some data sets: each column uses what its definition
+    allows, the mean score and mean rank only the complete data sets, and
+    ``notes`` says so.
 
     Examples
     --------
