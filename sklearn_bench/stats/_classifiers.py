@@ -117,7 +117,7 @@ def cochrans_q(y_true, predictions) -> BlockTestResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_bench.stats import cochrans_q, rm_anova
+    >>> from sklearn_bench.stats import cochrans_q
     >>> y_true = np.zeros(100, dtype=int)
     >>> preds = {"m1": np.r_[np.ones(16), np.zeros(84)],
     ...          "m2": np.r_[np.ones(12), np.zeros(12), np.ones(2), np.zeros(74)],
@@ -127,9 +127,6 @@ def cochrans_q(y_true, predictions) -> BlockTestResult:
     (8.6667, 0.0131)
     >>> res.learner_scores.tolist()
     [0.84, 0.86, 0.92]
-    >>> f = rm_anova(np.column_stack([p == y_true for p in preds.values()]) * 1.0)
-    >>> round(f.statistic, 4), f.df_learners, f.df_error, round(f.pvalue, 4)
-    (4.4843, 2, 198, 0.0125)
     """
     correct, names = _correctness(y_true, predictions)
     x = correct.astype(float)

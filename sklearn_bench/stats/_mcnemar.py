@@ -78,14 +78,9 @@ def mcnemar_test(b, c, *, n=None, correction=True, exact=False):
     referred to χ² with 1 df; or the exact binomial (sign) test of ``b`` out of
     ``b + c`` at probability 1/2.
 
-    With the test-set size ``n``, the result's estimate is the difference of
-    the error rates err(A) − err(B) = ``(b − c)/n`` and its
-    :meth:`~PairedTestResult.confidence_interval` the Quesenberry–Hurst / May–
-    Johnson interval, Berrar & Lozano (2013), eqs. (4)–(5) (after Quesenberry
-    & Hurst 1964 and May & Johnson 1997), solved for the *signed* difference
-    ``δ = π_b − π_c``:
-    ``[n d ∓ sqrt(χ² ((p_b + p_c)(n + χ²) − n d²))] / (n + χ²)``, with
-    ``p_b = b/n``, ``p_c = c/n``, ``d = p_b − p_c`` and ``χ² = χ²_{1, level}``.
+    With the test-set size ``n``, the estimate is err(A) − err(B) = ``(b −
+    c)/n`` and :meth:`~PairedTestResult.confidence_interval` the
+    Quesenberry–Hurst / May–Johnson interval (eqs. (4)–(5); :ref:`intervals`).
 
     Parameters
     ----------
@@ -114,9 +109,7 @@ def mcnemar_test(b, c, *, n=None, correction=True, exact=False):
     Notes
     -----
     ``b + c = 0`` gives ``statistic = 0``, ``pvalue = 1`` (R: NaN) and the
-    interval ``[0, 0]``. The paper's interval is of ``|p_b − p_c|``; this one,
-    of the signed difference, is it for ``b >= c`` and its negation otherwise
-    (not clipped to ``[−1, 1]``).
+    interval ``[0, 0]``. The interval is signed, not clipped to ``[−1, 1]``.
 
     Examples
     --------

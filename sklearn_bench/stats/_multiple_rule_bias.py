@@ -177,41 +177,15 @@ def multiple_rule_bias(
     Returns
     -------
     MultipleRuleBiasResult
-        Bias, variance, RMS and comparative-advantage bias as functions of
-        ``m``: arrays indexed by the number ``r = 1, ..., R`` of rules in a
-        collection (``m = r s`` classifier rule models), of the performances
-        averaged over the data sets (eqs. 9-10) when there are several; the
-        curves of each data set alone are in its ``to_frame()``.
-
-        m : ndarray of shape (R,)
-            Numbers of classifier rule models, ``r * n_estimators``.
-        n_rules_chosen : ndarray of shape (R,)
-            Numbers ``r`` of classification rules in a collection.
-        estimated_minimum : ndarray of shape (R,)
-            :math:`E_{\\Phi_m}[E[\\epsilon^{\\min}_{est}|\\Phi_m]]`, eq. (1) averaged.
-        true_of_chosen : ndarray of shape (R,)
-            :math:`E_{\\Phi_m}[E[E[\\epsilon^{i_{\\min}}_{true}]|\\Phi_m]]`, the
-            expected true error of the chosen rule; ``bias = estimated_minimum -
-            true_of_chosen``.
-        bias : ndarray of shape (R,)
-            :math:`\\mathrm{Bias}_{Av}(m, n)`, eq. (4) (eq. (10) with data sets).
-        variance : ndarray of shape (R,)
-            :math:`\\mathrm{Var}_{Av}(m, n) =
-            E_{\\Phi_m}[\\mathrm{Var}[\\Delta|\\Phi_m]]`.
-        rms : ndarray of shape (R,)
-            :math:`\\mathrm{RMS}_{Av}(m, n)`, eq. (5).
-        comparative_bias : ndarray of shape (R,)
-            :math:`E_{\\Phi_m}[C_{bias}|\\Phi_m]` with :math:`C_{bias} = E[A_{est}] -
-            A_{true}`, eqs. (6)-(7); NaN for ``r = 1``.
-        estimated_advantage, true_advantage : ndarray of shape (R,)
-            :math:`E_{\\Phi_m}[E[A_{est}|\\Phi_m]]` and
-            :math:`E_{\\Phi_m}[A_{true}|\\Phi_m]`; NaN for ``r = 1``.
-        n_collections : ndarray of shape (R,)
-            Number of collections :math:`\\Phi_m` averaged over.
-        exact : ndarray of bool of shape (R,)
-            Whether all :math:`\\binom{R}{r}` collections were used.
-        n_rules, n_estimators, n_samples, n_datasets : int
-            ``R``, ``s``, the number of samples and of data sets ``K``.
+        Arrays indexed by the number ``r = 1, ..., R`` of rules in a
+        collection (averaged over the data sets when there are several):
+        ``m`` (``r s``), ``n_rules_chosen`` (``r``), ``estimated_minimum``
+        (eq. 1), ``true_of_chosen`` (``bias = estimated_minimum −
+        true_of_chosen``), ``bias`` (eq. 4; eq. 10 with data sets),
+        ``variance``, ``rms`` (eq. 5), ``comparative_bias``,
+        ``estimated_advantage`` and ``true_advantage`` (eqs. 6-7; NaN for ``r =
+        1``), ``n_collections`` and ``exact`` (all collections used); and the
+        ints ``n_rules``, ``n_estimators``, ``n_samples``, ``n_datasets``.
 
     Notes
     -----

@@ -136,12 +136,8 @@ def simultaneous_intervals(
         when ``N`` is not empty, ``L_i = θ̂_i − t_{1−α/|N|} s_i`` for ``i`` in
         ``N``, and ``L_i = max(0, θ̂_i − t_{1−α/m} s_i)`` when every
         hypothesis is rejected; a bound excludes 0 exactly when Holm rejects.
-        Two-sided: the lower bounds of Holm at ``α/2`` on the one-sided
-        p-values ``P(T > t_i)`` and the upper bounds of Holm at ``α/2`` on
-        ``P(T < t_i)``; they cover together with probability ``≥ 1 − α`` (the
-        two one-sided families, each ``≥ 1 − α/2``), and an interval that
-        excludes 0 has a two-sided Holm-adjusted p ``≤ α`` (the one-sided
-        step-down ranks a hypothesis no later than the two-sided one).
+        Two-sided: the lower and the upper bounds each of Holm at ``α/2``; an
+        interval that excludes 0 has a two-sided Holm-adjusted p ``≤ α``.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``"greater"``: lower bounds (the hypotheses ``θ_i ≤ 0``); ``"less"``:
         upper bounds.
