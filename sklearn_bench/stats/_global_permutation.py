@@ -1,13 +1,5 @@
-"""Hothorn et al.'s permutation test of K learners on one data set, and its follow-up.
-
-Hothorn, Leisch, Zeileis and Hornik (2005), *The design and analysis of benchmark
-experiments*, JCGS 14, Section 4.2: the statistic t* of eq. (3) for a
-dependent K samples design (every learner sees the same B learning samples), with
-the permutation distribution obtained by permuting the learners' labels within each
-learning sample independently; once the global hypothesis is rejected, all pairwise
-comparisons by the closed testing principle (K <= 4) or simultaneous Tukey all-pairs
-intervals on the aligned performances (K > 4).
-"""
+"""Hothorn et al.'s (2005, JCGS 14, Sec. 4.2) permutation test of K learners on
+one data set, and its pairwise follow-up."""
 
 import math
 from dataclasses import dataclass, field
@@ -181,19 +173,12 @@ class GlobalPermutationResult(_Fields):
         Parameters
         ----------
         method : {"auto", "closed", "tukey"}, default="auto"
-            ``"closed"``: the closed testing principle (Hochberg and Tamhane 1987).
-            Every intersection of pairwise hypotheses (a set partition of the
-            learners; "these learners perform equally") is tested by the
-            permutation test of :func:`global_permutation_test` restricted to it
-            (labels permuted within each group and replicate), and the adjusted
-            p-value of a pair is the largest p-value of the hypotheses implying
-            it; only for ``K <= 4`` (14 hypotheses at ``K = 4``). ``"tukey"``:
-            simultaneous Tukey all-pairs intervals and p-values for independent
-            K samples applied to the aligned performances (performance minus its
-            replicate's mean; Hájek, Šidák and Sen 1999) with the residual mean
-            square of the two-way layout on ``(K - 1)(B - 1)`` df (the
-            ``"blocks"`` design of :func:`tukey_hsd`). ``"auto"``: closed for
-            ``K <= 4``, Tukey beyond.
+            ``"closed"`` (``K <= 4``): the closed testing principle (Hochberg
+            and Tamhane 1987), every intersection of pairwise hypotheses tested
+            by the permutation test restricted to it; a pair's adjusted p-value
+            is the largest of the hypotheses implying it. ``"tukey"``: Tukey's
+            simultaneous intervals on the aligned performances, the ``"blocks"``
+            design of :func:`tukey_hsd`. ``"auto"``: closed for ``K <= 4``.
         alpha : float, default=0.05
             Family-wise level of ``reject``.
         confidence_level : float, default=0.95
@@ -208,13 +193,10 @@ class GlobalPermutationResult(_Fields):
         Returns
         -------
         PairwiseTestResult
-            ``statistic``, ``estimate`` and ``mean_difference`` are the mean of
-            ``i`` minus the mean of ``j``; ``ci_low``, ``ci_high`` Tukey's
-            simultaneous interval (NaN for the closed test, whose
-            ``confidence_interval()`` raises); ``pvalue`` unadjusted (the pair's
-            own permutation test, or Tukey's pairwise t-test);
-            ``pvalue_adjusted`` the closed test's or Tukey's (``adjust`` is
-            ``"closed"`` or ``"single_step"``); ``reject`` at ``alpha``.
+            ``estimate``: mean of ``i`` minus mean of ``j``; ``ci_low``,
+            ``ci_high``: Tukey's interval (NaN for the closed test);
+            ``pvalue`` unadjusted, ``pvalue_adjusted`` the closed test's
+            (``adjust="closed"``) or Tukey's (``"single_step"``).
 
         Examples
         --------

@@ -42,9 +42,7 @@ def skillings_mack_test(
     where it is present. With ``λ_jl`` the number of blocks holding both ``j``
     and ``l``, ``Σ`` has ``−λ_jl`` off the diagonal and ``Σ_{l≠j} λ_jl`` on it,
     and ``SM = A' Σ⁻ A`` (generalised inverse) is referred to χ² with
-    ``rank(Σ)`` degrees of freedom. Without missing cells (and without ties)
-    ``SM`` is Friedman's χ²_F; with a balanced incomplete design it is
-    Durbin's statistic.
+    ``rank(Σ)`` degrees of freedom (Friedman's χ²_F without missing cells).
 
     Parameters
     ----------
@@ -78,12 +76,8 @@ def skillings_mack_test(
 
     Notes
     -----
-    Blocks with fewer than two learners are dropped (they add nothing to ``A``
-    or ``Σ``) and listed in ``dropped_blocks``. Ties get average ranks and, as
-    in the paper and the CRAN package ``Skillings.Mack``, no variance
-    correction, so with many ties the χ² p-value is conservative: use the
-    Monte Carlo one. A disconnected design (learners that never share a block
-    with the others) gives ``df < k − 1``.
+    Ties get average ranks without variance correction (as the paper and CRAN's
+    ``Skillings.Mack``): with many ties prefer the Monte Carlo p-value.
 
     Examples
     --------
