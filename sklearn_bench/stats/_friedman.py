@@ -125,29 +125,19 @@ class FriedmanResult(_Fields):
         Friedman's χ²_F with ``k - 1`` degrees of freedom (tie-corrected as R's
         ``friedman.test`` if ``tie_correction=True``).
     pvalue : float
-        P-value of ``statistic`` from the distribution named by
-        ``null_distribution``: the exact permutation distribution
-        (``"exact"``) or the χ²(k - 1) approximation (``"chi2"``).
+        From the distribution named by ``null_distribution``.
     iman_davenport_statistic : float
-        ``F_F = (N - 1) χ²_F / (N (k - 1) - χ²_F)``; NaN (undefined, see
-        ``notes``) when every block ranks the learners in the same order, so
-        that the residual variance of the ranks is zero.
+        ``F_F = (N - 1) χ²_F / (N (k - 1) - χ²_F)``; NaN when every block ranks
+        the learners alike (see ``notes``).
     iman_davenport_pvalue : float
-        Upper tail of F(k - 1, (k - 1)(N - 1)) at ``iman_davenport_statistic``
-        (an approximation; NaN when F_F is undefined).
-    n_blocks : int
-        Number of blocks ``N``.
-    n_learners : int
-        Number of learners ``k``.
-    method : str
-        A description of the test.
-    null_hypothesis : str
-        The null hypothesis, in words.
+        Upper tail of F(k - 1, (k - 1)(N - 1)) (NaN when F_F is).
+    n_blocks, n_learners : int
+        ``N`` and ``k``.
+    method, null_hypothesis : str
     null_distribution : {"exact", "chi2"}
-        Which distribution gave ``pvalue``.
+        The exact permutation distribution or the χ²(k - 1) approximation.
     notes : tuple of str
-        What the numbers need said: the distribution used and why, an undefined
-        Iman–Davenport F.
+        The distribution used and why, an undefined Iman–Davenport F.
     """
 
     average_ranks: pd.Series = field(compare=False)
@@ -172,13 +162,9 @@ class FriedmanResult(_Fields):
     def from_average_ranks(cls, average_ranks, n_blocks: int) -> "FriedmanResult":
         """Friedman's test from published average ranks (Demšar's formula).
 
-        For papers that print only the average ranks: χ²_F uses Demšar's formula
-        (no tie correction is possible without the ranks) and the Iman–Davenport F
-        follows from it; ``critical_difference`` works as usual, ``posthoc``
-        has the z tests of average ranks, ``ranks`` is ``None``. The p-value is
-        χ²'s: the exact permutation distribution needs the ranks of each block
-        (their ties). Average ranks ``1, 2, ..., k`` (every block ranked alike)
-        leave F_F undefined (NaN, with a note).
+        For papers that print only the average ranks: no tie correction, the
+        χ² p-value, ``posthoc`` limited to the z tests of average ranks and
+        ``ranks`` ``None``.
 
         Parameters
         ----------
@@ -190,11 +176,6 @@ class FriedmanResult(_Fields):
         Returns
         -------
         FriedmanResult
-
-        See Also
-        --------
-        friedman_test : the test from the scores themselves, tie-corrected and
-            with the exact p-value where the design allows it.
 
         Examples
         --------
@@ -261,10 +242,8 @@ class FriedmanResult(_Fields):
 
     @property
     def ranks(self):
-        """The within-block ranks, a blocks x learners DataFrame (rank 1 = best).
-
-        ``None`` for a result made by :meth:`from_average_ranks`.
-        """
+        """The within-block ranks, a blocks x learners DataFrame (rank 1 = best);
+        ``None`` for a result made by :meth:`from_average_ranks`."""
         return None if self._ranks is None else self._ranks.copy()
 
     def critical_difference(
@@ -272,21 +251,17 @@ class FriedmanResult(_Fields):
     ) -> float:
         """Critical difference of average ranks (Demšar 2006, Section 3.2.2).
 
-        Two learners' average ranks that differ by at least ``CD = q_alpha *
-        sqrt(k (k + 1) / (6 N))`` differ significantly at family-wise level
-        ``alpha``. It depends on ``k`` and ``N`` only: for a study being
-        planned, :meth:`from_average_ranks` of any ranks gives it.
+        Average ranks that differ by at least ``CD = q_alpha * sqrt(k (k + 1) /
+        (6 N))`` differ at family-wise level ``alpha``.
 
         Parameters
         ----------
         alpha : float, default=0.05
             Family-wise significance level, in (0, 1).
         method : {"nemenyi", "bonferroni-dunn"}, default="nemenyi"
-            ``"nemenyi"``: all pairs; ``q_alpha`` is the ``1 - alpha`` quantile
-            of the studentized range of ``k`` means with infinite degrees of
-            freedom (``scipy.stats.studentized_range``) divided by ``sqrt(2)``,
-            so any ``k`` works (no table). ``"bonferroni-dunn"``: each learner
-            against one control; ``q_alpha = Phi^{-1}(1 - alpha / (2 (k - 1)))``.
+            ``"nemenyi"``: all pairs, ``q_alpha`` the studentized range's
+            quantile (df = inf) over ``sqrt(2)``. ``"bonferroni-dunn"``: against
+            one control, ``q_alpha = Phi^{-1}(1 - alpha / (2 (k - 1)))``.
 
         Returns
         -------
@@ -300,15 +275,9 @@ class FriedmanResult(_Fields):
 
         Examples
         --------
-        >>> import numpy as np
-        >>> from sklearn_bench.stats import FriedmanResult, friedman_test
-        >>> rng = np.random.default_rng(0)
-        >>> res = friedman_test(rng.random((14, 4)), greater_is_better=False)
-        >>> round(res.critical_difference(alpha=0.10), 3)
-        1.118
-
         Demšar's (2006, Section 3.2.4) k = 4 learners on N = 14 data sets:
 
+        >>> from sklearn_bench.stats import FriedmanResult
         >>> res = FriedmanResult.from_average_ranks([1, 2, 3, 4], n_blocks=14)
         >>> round(res.critical_difference(), 3)
         1.254
@@ -487,11 +456,14 @@ def friedman_test(
         chi2 = float(numerator / denominator)
     if exact not in (None, True, False):
         raise ValueError(f"`exact` must be None, True or False; got {exact!r}.")
-    notes = []
-    pvalue = None
+    pvalue, note = None, "p-value from the chi2(k - 1) approximation (exact=False)."
     if exact is not False:
         try:
             pvalue = _friedman_exact_pvalue(ranks)
+            note = (
+                "p-value from the exact permutation distribution of the ranks "
+                "within blocks."
+            )
         except _ExactTooLarge:
             if exact:
                 raise ValueError(
@@ -499,18 +471,12 @@ def friedman_test(
                     f"N = {n} blocks is too large to enumerate; use exact=False "
                     "or exact=None (chi2 approximation)."
                 ) from None
-            notes.append(
+            note = (
                 f"p-value from the chi2(k - 1) approximation: the exact "
                 f"permutation distribution of k = {k} learners over N = {n} blocks "
                 "is too large to enumerate."
             )
-        else:
-            notes.append(
-                "p-value from the exact permutation distribution of the ranks "
-                "within blocks."
-            )
-    else:
-        notes.append("p-value from the chi2(k - 1) approximation (exact=False).")
+    notes = [note]
     distribution = "chi2" if pvalue is None else "exact"
     if pvalue is None:
         pvalue = float(stats.chi2.sf(chi2, k - 1))
