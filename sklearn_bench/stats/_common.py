@@ -1,9 +1,5 @@
-"""Pieces shared by the tests of :mod:`sklearn_bench.stats`.
-
-The argument checks (``real_number``, ``real_array``, ...) live in
-:mod:`sklearn_bench._validation`, the package's one home of checks; they are
-re-exported here for the modules of ``stats``.
-"""
+"""Pieces shared by the tests of :mod:`sklearn_bench.stats` (the argument checks
+live in :mod:`sklearn_bench._validation`)."""
 
 from collections import namedtuple
 from dataclasses import fields
@@ -81,27 +77,16 @@ class ConfidenceInterval(namedtuple("_ConfidenceInterval", ["low", "high"])):
 
 
 def monte_carlo_pvalue(n_extreme, n_resamples):
-    """``(p, standard_error)`` of a randomised test whose ``n_resamples`` random
-    resamples gave ``n_extreme`` statistics at least as extreme as the observed.
-
-    The observed arrangement counts as one of the resamples, as in
-    ``scipy.stats.permutation_test``: ``p = (n_extreme + 1) / (n_resamples + 1)``
-    is never 0 and the test is valid at every level; the standard error is the
-    binomial ``sqrt(p (1 - p) / n_resamples)``.
-    """
+    """``(p, standard_error)`` of a randomised test whose ``n_resamples``
+    resamples gave ``n_extreme`` statistics at least as extreme as the observed,
+    which counts among them (as ``scipy.stats.permutation_test``)."""
     p = (n_extreme + 1) / (n_resamples + 1)
     return p, float(np.sqrt(p * (1 - p) / n_resamples))
 
 
 def _check_paired(x, y, axis=None):
-    """``x − y`` as a float array, the pairs on its last axis.
-
-    ``axis=None`` (the one-pair tests): ``x`` and ``y`` one-dimensional of one
-    length. An int: ``x`` and ``y`` broadcast against each other except along
-    ``axis``, where they have one length (SciPy's ``ttest_rel`` convention);
-    the result is C-contiguous, so each row is reduced with the operations of
-    one pair's 1-D differences (equal to the last bit).
-    """
+    """``x − y`` as a C-contiguous float array, the pairs on its last axis:
+    ``axis=None`` for 1-D inputs, else SciPy's ``ttest_rel`` broadcasting."""
     x, y = real_array(x, "x"), real_array(y, "y")
     if axis is None:
         if x.ndim != 1 or y.ndim != 1:
@@ -139,10 +124,8 @@ def _scalar(value):
 
 
 def _validate_scores(scores, name="scores", *, allow_nan=False):
-    """Return ``(values, learners, blocks)`` of a blocks x learners table.
-
-    ``allow_nan=True`` lets NaN (missing learner x block cells) through.
-    """
+    """``(values, learners, blocks)`` of a blocks x learners table; NaN cells
+    pass with ``allow_nan=True``."""
     import pandas as pd  # here: a model that needs no table loads no pandas
 
     if isinstance(scores, pd.DataFrame):
@@ -192,10 +175,8 @@ def _validate_scores(scores, name="scores", *, allow_nan=False):
 
 
 def _direction(greater_is_better):
-    """``greater_is_better`` of a test on a block design, a bool.
-
-    Anything but a bool is a ``ValueError``.
-    """
+    """``greater_is_better`` of a test on a block design, a bool (else a
+    ``ValueError``)."""
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
             f"`greater_is_better` must be a bool; got {greater_is_better!r}."
@@ -204,12 +185,8 @@ def _direction(greater_is_better):
 
 
 def _pair_matrix(frame, learners, column, diagonal):
-    """Symmetric learners x learners DataFrame of ``column`` of a table of pairs.
-
-    ``frame`` has one row per pair (``learner_i``, ``learner_j``); the diagonal
-    is ``diagonal``, a pair not in ``frame`` NaN; ``column="reject"`` gives a
-    boolean matrix (False for a pair not compared).
-    """
+    """Symmetric learners x learners DataFrame of ``column`` of a table of pairs
+    (NaN, or False for ``"reject"``, where a pair was not compared)."""
     k = len(learners)
     boolean = column == "reject"
     mat = np.full(
@@ -240,30 +217,20 @@ def _plain(value):
 
 
 class _Fields:
-    """``to_dict`` and ``to_frame`` of a result dataclass, from its fields.
-
-    A subclass lists in ``_also`` the properties (computed fields) to add after
-    its public fields.
-    """
+    """``to_dict`` and ``to_frame`` of a result dataclass, from its fields and
+    the properties a subclass lists in ``_also``."""
 
     _also = ()
 
     def to_dict(self):
-        """The result's public fields, in order, as plain data.
-
-        A pandas Series or DataFrame (one value per learner) becomes a dict, a
-        tuple a list, a numpy scalar a Python number.
-        """
+        """The result's public fields, in order, as plain data (dicts, lists,
+        Python numbers)."""
         names = [f.name for f in fields(self) if not f.name.startswith("_")]
         return {name: _plain(getattr(self, name)) for name in [*names, *self._also]}
 
     def to_frame(self):
-        """One row of the scalar fields of :meth:`to_dict`.
-
-        Per-learner collections are left out (they are attributes of their
-        own); another list is shown as a tuple, ``notes`` as one string in the
-        last column.
-        """
+        """One row of the scalar fields of :meth:`to_dict` (lists as tuples,
+        ``notes`` as one string in the last column)."""
         record = self.to_dict()
         row = {
             k: str(tuple(v)) if isinstance(v, list) else v
