@@ -1,12 +1,6 @@
-"""Anytime-valid comparisons of learners over a growing sequence of data sets.
-
-A betting confidence sequence for the mean of a bounded variable (Waudby-Smith &
-Ramdas, 2024, JRSSB 86(1), Theorem 3 and eqs. (26)-(27): the hedged capital
-process with predictable plug-in bets), an e-process for the sign of the
-differences beyond Δ (Grünwald, de Heide & Koolen, 2024, JRSSB; e-values average
-into e-values, Vovk & Wang, 2021) and a Hoeffding race (Maron & Moore, 1994).
-Every interval and decision holds its level at every data-dependent stopping time.
-"""
+"""Anytime-valid comparisons of learners over a growing sequence of data sets:
+betting confidence sequences (Waudby-Smith & Ramdas 2024), a sign e-process
+(Grünwald et al. 2024) and a Hoeffding race (Maron & Moore 1994)."""
 
 from dataclasses import dataclass, field
 
@@ -45,10 +39,8 @@ def _excluded(log_k, alpha):
 
 
 def _decisions(x, m0, margin, alpha):
-    """The decision after each look (last axis) on ``x`` in [0, 1] whose mean
-    under "no difference" is ``m0``, with Δ = ``margin`` on that scale (``None``:
-    no equivalence): 1 better, -1 worse, 2 equivalent within Δ, 0 undecided
-    (vectorised over studies)."""
+    """The decision after each look on ``x`` in [0, 1] (null mean ``m0``, Δ =
+    ``margin`` or ``None``): 1 better, -1 worse, 2 equivalent, 0 undecided."""
     lam = _bets(x, alpha)
     up0, down0 = _log_capital(x, lam, m0)
     better, worse = _excluded(up0, alpha), _excluded(down0, alpha)
@@ -61,9 +53,8 @@ def _decisions(x, m0, margin, alpha):
 
 
 def _signs(d, delta):
-    """1 for a win beyond Δ, 0 for a loss beyond Δ, 1/2 otherwise: its mean is
-    (1 + P(win) − P(loss)) / 2, which is 1/2 when wins and losses beyond Δ are
-    equally likely (the sign test's null, ties counted half)."""
+    """1 for a win beyond Δ, 0 for a loss beyond Δ, 1/2 otherwise: mean 1/2
+    under the sign test's null."""
     return np.where(d > delta, 1.0, np.where(d < -delta, 0.0, 0.5))
 
 
@@ -78,10 +69,8 @@ def _decide(d, width, delta, alpha):
 
 
 def _bounds(x, alpha, tol=1e-10):
-    """The running intersection of the hedged confidence sequence on ``x`` in
-    [0, 1], its ends after each look, rounded outward: the lower end by
-    bisection on m (K⁺ falls with m), the upper one as 1 − the lower end of
-    1 − x (K⁻ on x is K⁺ on 1 − x)."""
+    """The ends of the running intersection of the hedged confidence sequence
+    on ``x`` in [0, 1] after each look, by bisection, rounded outward."""
 
     def lower(x):
         past = np.tri(x.size, dtype=bool)  # past[t, i]: i <= t
@@ -128,9 +117,7 @@ def _check_sequence(values, bounds, alpha, delta, name):
 
 @dataclass(frozen=True)
 class SequentialTestResult:
-    """An anytime-valid comparison of two learners over a sequence of data sets.
-
-    Returned by :func:`sequential_test`.
+    """Result of :func:`sequential_test`.
 
     Attributes
     ----------
@@ -202,17 +189,13 @@ def sequential_test(differences, *, bounds, delta, alpha=0.05):
     each one.
 
     ``differences[j]`` is the performance of the first learner minus that of the
-    second on the j-th data set in the order they were run (greater is better),
-    in ``[low − high, high − low]`` for a metric in ``bounds``. Two hedged
-    betting confidence sequences (Waudby-Smith & Ramdas 2024, Theorem 3, with
-    the predictable plug-in bets of eq. (26) truncated at c = 3/4) run on it,
-    each at level α/2 (Bonferroni): one for the mean difference, rescaled to
-    [0, 1], and one for the net win rate beyond Δ, P(d > Δ) − P(d < −Δ), whose
-    capital at 0 is an e-process for the sign of the difference (Grünwald et
-    al. 2024). The study may stop at the first look where either lies above 0
-    (better) or below 0 (worse), or the mean's inside (−Δ, Δ) (equivalent): the
-    decision keeps the level α whatever the stopping rule, unlike re-testing a
-    Wilcoxon after every data set.
+    second on the j-th data set in the order they were run (greater is better).
+    Two hedged betting confidence sequences (Waudby-Smith & Ramdas 2024,
+    Theorem 3, bets of eq. (26) truncated at c = 3/4) run at level α/2 each: of
+    the mean difference and of the net win rate beyond Δ (an e-process for the
+    sign, Grünwald et al. 2024). The first look where either lies above or
+    below 0, or the mean's inside (−Δ, Δ), decides, at level α whatever the
+    stopping rule (:ref:`sequential`).
 
     Parameters
     ----------
@@ -273,9 +256,7 @@ def sequential_test(differences, *, bounds, delta, alpha=0.05):
 
 @dataclass(frozen=True)
 class RaceResult:
-    """Which learners a Hoeffding race dropped, when and why.
-
-    Returned by :func:`race`.
+    """Result of :func:`race`: which learners it dropped, when and why.
 
     Attributes
     ----------
