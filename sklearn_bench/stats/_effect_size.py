@@ -290,38 +290,24 @@ def effect_size(
 
     Paired samples (``d = x − y``; ``y=None`` when ``x`` holds the differences):
 
-    - ``"cohens_dz"``: ``d_z = mean(d) / sd(d)`` (``ddof=1``; Cohen 1988, ch. 2,
-      paired observations; Lakens 2013), the paired t statistic over
-      ``sqrt(n)``. Its :meth:`~EffectSizeResult.confidence_interval` is exact
-      under normality of the differences: the noncentrality parameters ``λ``
-      with ``P(T_{n−1,λ} <= t) = 1 − α/2`` and ``α/2``, divided by ``sqrt(n)``
-      (Steiger & Fouladi 1997; Cumming & Finch 2001), sided as
-      ``alternative``. All differences equal: ``±inf`` (``nan`` when all zero)
-      and no interval; ``n = 1`` raises.
-    - ``"rank_biserial"``: the matched-pairs rank-biserial correlation, the
-      Wilcoxon test's effect size, ``r = (R+ − R−) / (n (n + 1) / 2)`` with
-      ``R+``, ``R−`` the signed-rank sums of ``d`` (Kerby 2014; King & Minium
-      2008): 1 when every difference is positive, −1 when every one is
-      negative, ``nan`` when ``zero_method="wilcox"`` leaves nothing to rank.
-    - ``"sign_dominance"``: the sign test's, ``(wins − losses) / n`` (a tie
-      counts for neither), Cliff's δ within pairs only.
+    - ``"cohens_dz"``: ``d_z = mean(d) / sd(d)`` (``ddof=1``; Cohen 1988;
+      Lakens 2013), with the noncentral-t
+      :meth:`~EffectSizeResult.confidence_interval`, exact under normality
+      (Steiger & Fouladi 1997), sided as ``alternative``.
+    - ``"rank_biserial"``: the Wilcoxon test's, ``(R+ − R−) / (n (n + 1) /
+      2)`` of the signed-rank sums (Kerby 2014).
+    - ``"sign_dominance"``: the sign test's, ``(wins − losses) / n``.
 
-    Two independent samples (e.g. replicate performances of learners that did
-    not see the same learning samples; ``y`` required):
+    Two independent samples (``y`` required):
 
-    - ``"cliffs_delta"``: ``P(X > Y) − P(X < Y)`` over all ``n_x n_y`` pairs
-      (Cliff 1993), ``2 U / (n_x n_y) − 1`` of the Mann–Whitney U.
-    - ``"cohens_d"``: ``(mean(x) − mean(y)) / s_p`` with the pooled standard
-      deviation (Cohen 1988; autorank's ``cohen_d``).
-    - ``"akinshin_gamma"``: ``(median(x) − median(y)) / MAD_p`` with the pooled
-      MAD scaled by 1.4826 (autorank's ``akinshin_gamma``, after Akinshin
-      2020; Akinshin's own γ uses Harrell–Davis quantiles).
+    - ``"cliffs_delta"``: ``P(X > Y) − P(X < Y)`` over all pairs (Cliff 1993).
+    - ``"cohens_d"``: ``(mean(x) − mean(y)) / s_p``, pooled sd (autorank's).
+    - ``"akinshin_gamma"``: ``(median(x) − median(y)) / MAD_p``, pooled MAD
+      scaled by 1.4826 (autorank's, after Akinshin 2020).
 
-    ``cohens_d`` and ``akinshin_gamma`` are autorank's, to compare with it: on
-    learners compared on the same data sets they ignore the pairing (they
-    standardise by the spread *between* data sets); their
-    :meth:`~EffectSizeResult.rope` is autorank's ROPE. Zero spread gives
-    ``±inf`` (``nan`` for equal centres).
+    The last two ignore the pairing of learners on the same data sets; they are
+    for comparison with autorank (their :meth:`~EffectSizeResult.rope` is its
+    ROPE). Zero spread gives ``±inf`` (``nan`` for no difference).
 
     Parameters
     ----------
@@ -333,10 +319,7 @@ def effect_size(
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         Sidedness of the d_z interval (as the paired test's).
     zero_method : {"wilcox", "pratt", "zsplit", "demsar"}, default="wilcox"
-        ``"rank_biserial"`` only, as in :func:`paired_test`: ``"wilcox"`` drops
-        zero differences (Kerby's form); ``"pratt"`` ranks them but counts them
-        on neither side; ``"zsplit"`` splits their ranks between the sides;
-        ``"demsar"`` drops one zero if their number is odd, then splits.
+        ``"rank_biserial"`` only, as in :func:`paired_test`.
 
     Returns
     -------
