@@ -5,21 +5,10 @@ from scipy import stats
 
 from .._validation import check_confidence_level, check_member, check_positive_int
 from .._validation import check_random_state as _as_generator
-from ._common import ConfidenceInterval, real_array
+from ._common import ConfidenceInterval, _differences
 
 _METHODS = ("BCa", "percentile", "basic")
 _ALTERNATIVES = ("two-sided", "less", "greater")
-
-
-def _check_sample(values, name):
-    arr = real_array(values, name)
-    if arr.ndim != 1:
-        raise ValueError(f"`{name}` must be one-dimensional.")
-    if arr.size == 0:
-        raise ValueError(f"`{name}` must not be empty.")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"`{name}` must not contain NaN or infinite values.")
-    return arr
 
 
 def bootstrap_ci(
@@ -76,15 +65,7 @@ def bootstrap_ci(
     >>> bool(ci.low < np.mean(x - y) < ci.high)
     True
     """
-    sample = _check_sample(x, "x")
-    if y is not None:
-        other = _check_sample(y, "y")
-        if other.shape != sample.shape:
-            raise ValueError(
-                f"`x` and `y` must have the same length; got {sample.size} "
-                f"and {other.size}."
-            )
-        sample = sample - other
+    sample = _differences(x, y)
     check_member(method, _METHODS, "method")
     check_member(alternative, _ALTERNATIVES, "alternative")
     level = check_confidence_level(confidence_level)

@@ -117,6 +117,34 @@ def _check_paired(x, y, axis=None):
     return d
 
 
+def _sample(values, name, min_size=1):
+    """``values`` as a finite one-dimensional float array of ``min_size`` or more."""
+    a = real_array(values, name)
+    if a.ndim != 1 or a.size < min_size:
+        what = (
+            "non-empty one-dimensional array"
+            if min_size == 1
+            else f"one-dimensional array of at least {min_size} values"
+        )
+        raise ValueError(f"`{name}` must be a {what}.")
+    if not np.isfinite(a).all():
+        raise ValueError(f"`{name}` must be finite (no NaN).")
+    return a
+
+
+def _differences(x, y):
+    """``x − y`` (or ``x`` when ``y`` is None) of paired samples."""
+    d = _sample(x, "x", 1)
+    if y is not None:
+        y = _sample(y, "y", 1)
+        if y.shape != d.shape:
+            raise ValueError(
+                f"`x` and `y` must have the same length; got {d.size} and {y.size}."
+            )
+        d = d - y
+    return d
+
+
 def _scalar(value):
     """A 0-d array or numpy scalar as a float; an array of a batch as it is."""
     value = np.asarray(value)

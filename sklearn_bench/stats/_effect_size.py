@@ -7,7 +7,7 @@ import numpy as np
 from scipy import optimize, stats
 
 from .._validation import check_confidence_level, check_member
-from ._common import _DECIMALS, ConfidenceInterval, real_array, real_number
+from ._common import _DECIMALS, ConfidenceInterval, _differences, _sample, real_number
 
 _PAIRED = ("cohens_dz", "rank_biserial", "sign_dominance")
 _INDEPENDENT = ("cliffs_delta", "cohens_d", "akinshin_gamma")
@@ -144,34 +144,6 @@ class EffectSizeResult:
             "effect_size_magnitude": self.magnitude,
             "effect_size_magnitude_source": self.magnitude_source,
         }
-
-
-def _sample(values, name, min_size):
-    """``values`` as a finite one-dimensional float array of ``min_size`` or more."""
-    a = real_array(values, name)
-    if a.ndim != 1 or a.size < min_size:
-        what = (
-            "non-empty one-dimensional array"
-            if min_size == 1
-            else f"one-dimensional array of at least {min_size} values"
-        )
-        raise ValueError(f"`{name}` must be a {what}.")
-    if not np.isfinite(a).all():
-        raise ValueError(f"`{name}` must be finite (no NaN).")
-    return a
-
-
-def _differences(x, y):
-    """``x − y`` (or ``x`` when ``y`` is None) of paired samples."""
-    d = _sample(x, "x", 1)
-    if y is not None:
-        y = _sample(y, "y", 1)
-        if y.shape != d.shape:
-            raise ValueError(
-                f"`x` and `y` must have the same length; got {d.size} and {y.size}."
-            )
-        d = d - y
-    return d
 
 
 # ---------------------------------------------------------------- paired samples

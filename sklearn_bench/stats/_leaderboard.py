@@ -15,7 +15,7 @@ from .._validation import check_choice as _check_choice
 from .._validation import check_confidence_level as _check_level
 from .._validation import check_positive_int as _check_positive_int
 from .._validation import check_random_state as _as_generator
-from ._common import _validate_scores, real_array, real_number
+from ._common import _sample, _validate_scores, real_array, real_number
 
 SCALE = 400.0
 BASE = 10.0
@@ -391,12 +391,8 @@ def _estimate_and_draws(estimate, bootstrap_draws, greater_is_better):
 
 
 def _validate_1d(values, name):
-    arr = real_array(values, name)
-    if arr.ndim != 1:
-        raise ValueError(f"`{name}` must be one-dimensional.")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"`{name}` must not contain NaN or infinite values.")
-    if arr.size and np.abs(arr).max() > 1e150:
+    arr = _sample(values, name)
+    if np.abs(arr).max() > 1e150:
         raise ValueError(f"`{name}` holds values too large to compare (> 1e150).")
     return arr
 
