@@ -1,12 +1,5 @@
-"""Repeated-measures ANOVA over blocks x learners and Tukey's HSD after it.
-
-The parametric path of autorank (Herbold 2020, JOSS 5(48), 2173): a one-way
-repeated-measures ANOVA of the learners' performances with the blocks (data sets)
-as subjects, followed by Tukey's honestly significant difference. The sums of
-squares are those of the two-way layout without replication (Montgomery,
-*Design and Analysis of Experiments*, ch. 4, randomized complete block design);
-the F test equals statsmodels' ``AnovaRM``.
-"""
+"""Repeated-measures ANOVA over blocks x learners and Tukey's HSD after it, the
+parametric path of autorank (Herbold 2020, JOSS 5(48), 2173)."""
 
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -82,10 +75,8 @@ class RMAnovaResult(_Fields):
 
     Attributes
     ----------
-    statistic : float
-        ``F = MS_learners / MS_error`` on ``(df_learners, df_error)``.
-    pvalue : float
-        Upper tail of F(K − 1, (K − 1)(N − 1)).
+    statistic, pvalue : float
+        ``F = MS_learners / MS_error`` and its upper tail.
     df_learners, df_error : int
         ``K − 1`` and ``(K − 1)(N − 1)``.
     ss_learners, ss_blocks, ss_error : float
@@ -93,19 +84,10 @@ class RMAnovaResult(_Fields):
     mse : float
         ``ss_error / df_error``, the error mean square Tukey's HSD uses.
     partial_eta_squared : float
-        ``ss_learners / (ss_learners + ss_error)``, the effect size (share of
-        the within-block variation the learners explain).
+        ``ss_learners / (ss_learners + ss_error)``, the effect size.
     n_blocks, n_learners : int
     learner_means : pandas.Series
-    method : str
-    null_hypothesis : str
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import rm_anova
-    >>> res = rm_anova([[0.2, 0.3, 0.25], [0.1, 0.25, 0.2], [0.3, 0.35, 0.3]])
-    >>> round(res.statistic, 3), res.df_learners, res.df_error
-    (9.0, 2, 4)
+    method, null_hypothesis : str
     """
 
     statistic: float
@@ -174,12 +156,6 @@ def rm_anova(scores) -> RMAnovaResult:
     -------
     RMAnovaResult
         With :meth:`~RMAnovaResult.tukey_hsd` as the follow-up.
-
-    Raises
-    ------
-    ValueError
-        Fewer than 2 learners or 2 blocks; NaN or infinite scores (naming the
-        learner and block).
 
     Notes
     -----
