@@ -1,16 +1,5 @@
 """Rank tests of k learners over blocks beside Friedman's: Quade's test, Durbin's
-test for balanced incomplete blocks, and Friedman's aligned ranks test.
-
-- Quade (1979), JASA 74: ranks within blocks weighted by the rank of the
-  block's range (R's ``quade.test``; Conover 1999, Sec. 5.8).
-- Durbin (1951), Br. J. Psych. 4: Friedman's test for balanced incomplete
-  block designs (PMCMRplus ``durbinTest``, scikit-posthocs ``test_durbin``;
-  Conover 1999, Sec. 5.9).
-- Hodges & Lehmann (1962), Ann. Math. Statist. 33: aligned ranks — subtract
-  each block's location, then rank all ``k N`` aligned values together;
-  García, Fernández, Luengo & Herrera (2010), Information Sciences 180, Sec.
-  3.2 (scmamp ``friedmanAlignedRanksTest``).
-"""
+test for balanced incomplete blocks, and Friedman's aligned ranks test."""
 
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -32,26 +21,17 @@ class BlockTestResult(_Fields):
     Attributes
     ----------
     statistic : float
-        The test's statistic (Quade's F, Durbin's T₁, the aligned-ranks T,
-        Skillings–Mack's SM, Cochran's Q); NaN where it is undefined (see
-        ``notes``).
+        The test's statistic; NaN where it is undefined (see ``notes``).
     pvalue : float
         Upper tail of ``distribution`` with ``df`` at ``statistic``, or the
         Monte Carlo p-value (``pvalue_standard_error > 0``).
     df : tuple
-        Degrees of freedom: ``(k − 1,)`` for χ², ``(df1, df2)`` for F.
+        ``(k − 1,)`` for χ², ``(df1, df2)`` for F.
     distribution : {"chi2", "F"}
-    n_blocks : int
-        Blocks used (test cases for Cochran's Q).
-    n_learners : int
+    n_blocks, n_learners : int
     learner_scores : pandas.Series
-        Per learner, the quantity the test compares, with rank 1 = best:
-        Quade's weighted average rank ``W_j / (N (N + 1) / 2)``, Durbin's
-        average rank over the blocks holding the learner, the average aligned
-        rank, Skillings–Mack's adjusted rank sum ``A_j`` (positive: ranked
-        worse than average), or the classifiers' accuracies (Cochran's Q).
-    method : str
-    null_hypothesis : str
+        Per learner, the quantity the test compares (each test's Returns).
+    method, null_hypothesis : str
     notes : tuple of str
     pvalue_standard_error : float
         Monte Carlo standard error of ``pvalue`` (0 for an analytic one).
@@ -181,10 +161,8 @@ def durbin_test(scores, *, greater_is_better: bool) -> BlockTestResult:
     blocks. Rank within blocks (``r_bj``), ``R_j`` the learners' rank sums,
     ``A = Σ r_bj²``, ``C = b k (k + 1)² / 4``:
     ``T₁ = (t − 1) (Σ_j R_j² − r C) / (A − C)``, χ²(t − 1) under H0, and
-    Conover's F form ``T₂ = (T₁ / (t − 1)) / ((b (k − 1) − T₁) / (b k − b − t
-    + 1))`` with ``t − 1`` and ``b k − b − t + 1`` df (Durbin 1951; Conover
-    1999, Sec. 5.9; the χ² form is PMCMRplus's ``durbinTest`` and
-    scikit-posthocs' ``test_durbin``).
+    Conover's F form ``T₂`` (Durbin 1951; Conover 1999, Sec. 5.9; PMCMRplus's
+    ``durbinTest``).
 
     Parameters
     ----------
@@ -205,16 +183,12 @@ def durbin_test(scores, *, greater_is_better: bool) -> BlockTestResult:
     Raises
     ------
     ValueError
-        When the design is not a BIBD (unequal block sizes, unequal
-        replication or unequal pair counts), naming what differs; for other
-        incomplete designs use :func:`skillings_mack_test`.
+        When the design is not a BIBD, naming what differs.
 
     Notes
     -----
-    With complete blocks (``k = t``) T₁ is Friedman's tie-corrected χ²_F.
-    When every block ties all its learners ``A = C`` and T₁ is 0/0; it is
-    then 0 with p-value 1. When every block ranks alike and T₁ equals
-    ``b (k − 1)``, T₂ divides by zero and is NaN (with a note).
+    With complete blocks T₁ is Friedman's tie-corrected χ²_F. All ties give
+    T₁ = 0 (p = 1); every block ranked alike a NaN T₂ (with a note).
 
     Examples
     --------
