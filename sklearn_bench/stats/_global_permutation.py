@@ -123,24 +123,17 @@ class GlobalPermutationResult(_Fields):
     statistic : float
         Hothorn et al.'s t* (eq. (3)).
     pvalue : float
-        Share of the permutations with t* at least the observed one. The observed
-        arrangement is counted (``(1 + n_extreme) / (1 + n_resamples)``) for a Monte
-        Carlo p-value; an exact p-value counts it as one of all arrangements.
+        Share of the permutations with t* at least the observed one.
     pvalue_standard_error : float
-        Monte Carlo standard error of ``pvalue``, ``sqrt(p (1 - p) / n_resamples)``;
-        0 when the p-value is exact.
+        Monte Carlo standard error of ``pvalue`` (0 when exact).
     exact : bool
         Whether all ``(K!)^B`` arrangements were enumerated.
     n_resamples : int
-        Number of permutations drawn (or enumerated when ``exact``).
-    n_replicates : int
-        Number of learning samples ``B`` (rows).
-    n_learners : int
-        Number of learners ``K`` (columns).
+        Permutations drawn (or enumerated when ``exact``).
+    n_replicates, n_learners : int
+        ``B`` (rows) and ``K`` (columns).
     learner_means : pandas.Series
-        Mean performance of each learner over the replicates.
-    method : str
-    null_hypothesis : str
+    method, null_hypothesis : str
     """
 
     statistic: float
@@ -282,10 +275,8 @@ def global_permutation_test(
 
         t* = sum_k (mean_k - grand)² / sum_{k,b} (p_kb - rowmean_b - mean_k + grand)²
 
-    for a dependent K samples design: ``p_kb`` is learner ``k``'s performance on
-    learning sample (replicate) ``b``. Its null distribution permutes the learners'
-    labels within each replicate independently (Pesarin 2001); the permutations are
-    drawn in vectorised batches.
+    for a dependent K samples design (``p_kb``: learner ``k`` on replicate
+    ``b``), with labels permuted within each replicate (Pesarin 2001).
 
     Parameters
     ----------
@@ -302,14 +293,7 @@ def global_permutation_test(
     Returns
     -------
     GlobalPermutationResult
-        ``statistic`` (t*), ``pvalue``, ``pvalue_standard_error``, ``exact``, and
-        :meth:`~GlobalPermutationResult.pairwise` for the follow-up comparisons.
-
-    Raises
-    ------
-    ValueError
-        Fewer than 2 learners or 2 replicates; NaN performance (naming the learner
-        and the replicate).
+        With :meth:`~GlobalPermutationResult.pairwise` for the follow-up.
 
     Notes
     -----
