@@ -302,11 +302,8 @@ class FriedmanResult(_Fields):
         ----------
         method : {"nemenyi", "siegel", "miller", "conover", "quade", \
 "exact_ranksum"}, default="nemenyi"
-            The rank post-hoc: ``"nemenyi"`` (the studentized range of
-            ``sqrt(2) |z|``, ``z = (R̄_i − R̄_j) / sqrt(k (k + 1) / (6 N))``:
-            a pair differs exactly when ``|R̄_i − R̄_j| >= CD``); ``"siegel"``
-            (that ``z`` with a normal p-value, to adjust: Holm, Demšar's
-            Bonferroni–Dunn, ...); the others as in :func:`pairwise_tests`.
+            As in :func:`pairwise_tests` (``"nemenyi"`` rejects exactly when
+            ``|R̄_i − R̄_j| >= CD``).
         adjust : str, default=None
             As in :func:`pairwise_tests`.
         alpha : float, default=0.05
@@ -371,34 +368,20 @@ def friedman_test(
     ----------
     scores : DataFrame or array-like of shape (n_blocks, n_learners)
         One row per block (data set, or replicate within one data set), one column
-        per learner. A DataFrame's columns name the learners and its index the
-        blocks; an array's learners are named ``0 ... k - 1``.
+        per learner (a DataFrame's columns name them).
     greater_is_better : bool
-        Whether a higher score is better (accuracy, AUC) or worse (error rate).
-        Required.
+        Whether a higher score is better (accuracy, AUC). Required.
     tie_correction : bool, default=True
-        Divide χ²_F by ``1 - sum(t³ - t) / (N k (k² - 1))`` over the groups of ``t``
-        tied learners within blocks, as R's ``friedman.test`` and
-        ``scipy.stats.friedmanchisquare`` do. ``False`` gives Demšar's formula as
-        printed. They agree when no block has ties. The Iman–Davenport F is
-        computed from the χ²_F chosen here.
+        Divide χ²_F by the tie factor, as R's ``friedman.test`` and
+        ``scipy.stats.friedmanchisquare``; ``False`` gives Demšar's formula.
     exact : bool or None, default=None
-        Where ``pvalue`` comes from. ``None``: the exact permutation
-        distribution when it is small enough to enumerate (see Notes), the
-        χ²(k - 1) approximation otherwise. ``True``: exact, or a ``ValueError``
-        when the design is too large. ``False``: χ² (R's ``friedman.test``).
-        ``null_distribution`` and ``notes`` of the result say which was used.
+        Where ``pvalue`` comes from: ``None``, the exact permutation
+        distribution when small enough to enumerate, else χ²(k - 1); ``True``,
+        exact or a ``ValueError``; ``False``, χ² (R's ``friedman.test``).
 
     Returns
     -------
     FriedmanResult
-
-    Raises
-    ------
-    ValueError
-        If there are fewer than 2 learners or 2 blocks, or a score is NaN or
-        infinite (the message names the learner and the block); with
-        ``exact=True``, if the exact distribution is too large.
 
     Notes
     -----
@@ -426,14 +409,6 @@ def friedman_test(
     (1.556, 0.251)
     >>> round(friedman_test(auc, greater_is_better=True, exact=False).pvalue, 3)
     0.241
-
-    Two learners with the same winner on three blocks: exact p = 2/2³, and no
-    Iman–Davenport F.
-
-    >>> res = friedman_test([[0.1, 0.2], [0.3, 0.4], [0.2, 0.25]],
-    ...                     greater_is_better=False)
-    >>> res.pvalue, res.null_distribution, res.iman_davenport_statistic
-    (0.25, 'exact', nan)
     """
     values, learners, blocks = _validate_scores(scores)
     greater_is_better = _direction(greater_is_better)
