@@ -1,11 +1,5 @@
-"""Confidence intervals for one learner's generalization error (or for A − B).
-
-Pure functions on tables of pointwise validation losses: one row per
-observation validated in a split. The methods are those of mlr3inferr and of
-Schulz-Kümpel et al. (2024); every interval is ``estimate ± q · standard_error``
-with q a normal or t quantile, so the result keeps the level out until
-:meth:`GeneralizationErrorResult.confidence_interval`.
-"""
+"""Confidence intervals for one learner's generalization error (or for A − B),
+from tables of pointwise validation losses (:ref:`one_learner`)."""
 
 from dataclasses import dataclass, field
 
@@ -489,19 +483,14 @@ def generalization_error_interval(
     Parameters
     ----------
     losses : DataFrame or dict of arrays
-        One row per validation observation of each split: ``split`` (the
-        split's position in the splitter's order), ``loss`` (the pointwise
-        loss; lower is better), ``row`` (the observation's index; used by
-        ``"naive_cv"``'s check and needed by the bootstrap methods) and the
-        columns the method needs (``split_roles`` of the splitter, merged on
-        ``split``; ``n_train`` for ``"corrected_t"``).
+        One row per validation observation of each split: ``split`` (its
+        position in the splitter's order), ``loss`` (lower is better), ``row``
+        (the observation) and the columns the method needs.
     method : {"holdout", "naive_cv", "corrected_t", "conservative_z", \
 "nested_cv", "five_by_two", "oob", "632plus"}
     baseline : DataFrame, dict or array-like, default=None
-        Learner B's pointwise losses on the same (split, row) pairs: the
-        interval is then of A − B (``"corrected_t"``, ``"conservative_z"``,
-        ``"nested_cv"`` only; their theory holds for any pointwise loss,
-        the difference included).
+        Learner B's losses on the same (split, row) pairs: the interval is then
+        of A − B (``"corrected_t"``, ``"conservative_z"``, ``"nested_cv"``).
     variance : {"all_pairs", "within_fold"}, default="all_pairs"
         ``"naive_cv"`` only.
     train_counts : array-like of shape (n_splits, n_samples), default=None
@@ -520,12 +509,6 @@ def generalization_error_interval(
     Returns
     -------
     GeneralizationErrorResult
-
-    Raises
-    ------
-    ValueError
-        A missing column, a design the method cannot use (the message names
-        the splitter it needs), NaN, or a difference for a method without it.
 
     References
     ----------
