@@ -42,15 +42,8 @@ class MultipleRuleBiasResult:
     _frame: pd.DataFrame = field(repr=False, compare=False)
 
     def to_frame(self):
-        """One row per data set (``"average"`` across them, if several) and ``m``.
-
-        Returns
-        -------
-        pandas.DataFrame
-            Columns ``dataset, m, r, estimated_minimum, true_of_chosen, bias,
-            variance, rms, comparative_bias, estimated_advantage,
-            true_advantage, n_collections, exact``.
-        """
+        """One row per data set (``"average"`` across them, if several) and ``m``:
+        ``dataset, m, r``, the measures, ``n_collections``, ``exact``."""
         return self._frame.copy()
 
 
@@ -189,17 +182,13 @@ def multiple_rule_bias(
 
     Notes
     -----
-    Ties of the minimum estimated error (frequent: cross-validation estimates
-    are multiples of ``1/n``) go to the rule listed first, then to the error
-    estimator listed first, in a collection whose rules are in input order.
-    :math:`\\mathrm{RMS}_{Av}` averages the root over collections (eq. 5), so
-    it is not :math:`\\sqrt{\\mathrm{Bias}_{Av}^2 + \\mathrm{Var}_{Av}}`.
+    Ties of the minimum go to the rule, then the estimator, listed first. RMS
+    averages the root over collections (eq. 5): not √(Bias² + Var).
 
     Examples
     --------
-    Two rules with the same true error (0.2) and unbiased estimates of standard
-    deviations 0.05 and 0.01. The minimum of the two estimates is optimistic by
-    about :math:`\\sqrt{0.05^2 + 0.01^2}/\\sqrt{2\\pi} = 0.020`:
+    Two rules of true error 0.2, estimated with sds 0.05 and 0.01: the minimum
+    is optimistic by about √(0.05² + 0.01²)/√(2π) = 0.020.
 
     >>> import numpy as np
     >>> from sklearn_bench.stats import multiple_rule_bias
