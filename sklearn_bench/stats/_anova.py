@@ -215,20 +215,16 @@ def tukey_hsd(
 ) -> PairwiseTestResult:
     """Tukey's honestly significant difference for all pairs of learners.
 
-    The difference of two learners' mean performances over the N blocks is
-    significant when it exceeds ``q_{1−α}(K, df) sqrt(MSE / N)`` (Tukey 1953;
-    simultaneous intervals ``diff ± q sqrt(MSE / N)``). The designs differ in
-    the error mean square:
+    Two mean performances differ when ``|diff| > q_{1−α}(K, df) sqrt(MSE /
+    N)`` (Tukey 1953); the designs differ in the error mean square:
 
     - ``"blocks"`` (default): the residual of the repeated-measures ANOVA
       (:func:`rm_anova`), ``SS_error / ((K − 1)(N − 1))`` on ``(K − 1)(N − 1)``
       df, Tukey's test for a randomized complete block design (Montgomery,
       ch. 4; R's ``TukeyHSD(aov(y ~ learner + block))``).
-    - ``"aligned"``: K independent samples of the aligned performances (minus
-      the block mean), ``SS_error / (K (N − 1))`` on ``K (N − 1)`` df, as
-      :meth:`GlobalPermutationResult.pairwise` (Hothorn et al. 2005) and
-      :func:`scipy.stats.tukey_hsd` on the aligned table. Liberal (it
-      underestimates the residual variance by ``(K − 1) / K``).
+    - ``"aligned"``: K independent samples of the aligned performances,
+      ``SS_error / (K (N − 1))`` on ``K (N − 1)`` df, as
+      :func:`scipy.stats.tukey_hsd` on the aligned table; liberal.
     - ``"independent"``: the blocks ignored, the one-way ANOVA's within-group
       mean square on ``K (N − 1)`` df, as autorank (``MultiComparison(...)
       .tukeyhsd()``); it loses power. For comparison with autorank only.

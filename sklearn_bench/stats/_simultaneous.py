@@ -108,11 +108,9 @@ def simultaneous_intervals(
 ):
     """Simultaneous confidence intervals compatible with a multiple test.
 
-    For ``m`` estimates ``θ̂_i`` with standard errors ``s_i`` and pivots
-    ``(θ̂_i − θ_i)/s_i`` distributed as Student's t with ``df_i`` degrees of
-    freedom (normal when ``df`` is None), intervals that cover all ``m``
-    parameters together with probability at least ``confidence_level`` and
-    exclude 0 only where the multiple test at ``α = 1 − confidence_level``
+    For ``m`` estimates with standard errors and t (or normal) pivots: they
+    cover all ``m`` parameters with probability at least ``confidence_level``
+    and exclude 0 only where the multiple test at ``α = 1 − confidence_level``
     rejects.
 
     Parameters
@@ -147,18 +145,14 @@ def simultaneous_intervals(
     SimultaneousIntervalsResult
         estimate : ndarray of shape (m,)
         low, high : ndarray of shape (m,)
-            The bounds; ``-inf``/``inf`` for the open side of a one-sided bound. For
-            ``adjust="holm"`` a bound of exactly 0 on a rejected hypothesis is open: the
-            parameter is above (below) 0.
+            ``-inf``/``inf`` on the open side; a Holm bound of exactly 0 on a
+            rejected hypothesis is open.
         rejected : ndarray of bool, shape (m,)
-            The hypotheses ``θ_i = 0`` (one-sided: ``θ_i ≤ 0`` or ``θ_i ≥ 0``) the
-            compatible multiple test rejects at ``α = 1 − confidence_level``; an
-            interval excludes 0 exactly where ``rejected`` is true.
+            What the compatible multiple test rejects at ``α = 1 −
+            confidence_level``: exactly where an interval excludes 0.
         confidence_level : float
-            The simultaneous level.
         marginal_level : ndarray of shape (m,)
-            The level each interval has on its own: one minus the tails of its quantiles
-            (``1 − α/m`` for Bonferroni; for Holm, ``nan`` where a bound is fixed at 0).
+            Each interval's own level (``nan`` where a Holm bound is fixed at 0).
         adjust, alternative : str
 
     Notes
