@@ -294,24 +294,19 @@ def rank_confidence_sets(
     """Confidence sets for the ranks of learners from bootstrap draws.
 
     Mogstad, Romano, Shaikh & Wilhelm (2024, *Review of Economic Studies*),
-    Sections 3.1–3.3, as computed by their R package ``csranks``
-    (``csranks(..., stepdown=TRUE, cstype="two-sided")``): the simultaneous sets
-    cover the true ranks of all learners at once with probability at least
-    ``confidence_level`` (asymptotically); a marginal set covers its own
-    learner's rank. The draws are any bootstrap of the estimates (``csranks``
-    draws from a normal); :ref:`leaderboard` gives the procedure.
+    Sections 3.1–3.3, as their R package ``csranks`` (``stepdown=TRUE``) with
+    any bootstrap of the estimates (:ref:`leaderboard`): simultaneous sets cover
+    all learners' true ranks at once, a marginal set its own learner's.
 
     Parameters
     ----------
     estimate : array-like of shape (p,)
         The statistic of each learner on all data.
     bootstrap_draws : array-like of shape (B, p)
-        The statistic on each bootstrap resample (rows with a non-finite value
-        are dropped). ``B`` of a few hundred at least: the sets use the
-        ``confidence_level`` quantile of a maximum over pairs.
+        The statistic on each bootstrap resample (non-finite rows dropped); a
+        few hundred at least.
     greater_is_better : bool
-        Direction of the statistic (``False`` for errors and mean ranks).
-        Required.
+        Direction of the statistic. Required.
     confidence_level : float, default=0.95
     simultaneous : bool, default=True
     learners : sequence of str, default=None
@@ -320,20 +315,11 @@ def rank_confidence_sets(
     Returns
     -------
     RankConfidenceSetsResult
-        learners : tuple
-        rank : ndarray of int
-            The estimated ranks, ``1 + #{k: θ̂_k better than θ̂_j}`` (1 = best; tied
-            learners share the smallest).
-        low, high : ndarray of int
-            Bounds of the rank confidence sets ``{low, ..., high}``.
-        confidence_level : float
-        simultaneous : bool
-        may_be_best : ndarray of bool
-            ``low == 1``: of the simultaneous sets, the top-1 confidence set
-            (``csranks``'s ``cstaubest`` with ``tau = 1``).
-        n_resamples : int
-            Bootstrap draws used (finite ones).
-        null_hypothesis : str
+        ``rank`` (1 + the number of better learners), ``low`` and ``high`` (the
+        sets ``{low, ..., high}``), ``may_be_best`` (``low == 1``: of the
+        simultaneous sets, the top-1 confidence set), ``n_resamples`` (finite
+        draws used), ``learners``, ``confidence_level``, ``simultaneous``,
+        ``null_hypothesis``.
 
     Notes
     -----
@@ -544,22 +530,19 @@ def _check_reference(reference, reference_rating, learners):
 def win_rate_matrix(scores, *, greater_is_better) -> pd.DataFrame:
     """How often the row learner beats the column learner over data sets.
 
-    Ties count half; each pair over the data sets on which both have a value
-    (NaN where they share none); the diagonal is NaN. As ``bencheval``'s
-    ``compute_winrate_matrix`` (without seeds), ordered by Bradley–Terry
-    rating, best first (the ``rating`` of :func:`leaderboard_table`).
+    Ties count half, each pair over the data sets both have a value on, as
+    ``bencheval``'s ``compute_winrate_matrix``; ordered by rating, best first.
 
     Parameters
     ----------
     scores : DataFrame or array-like of shape (n_datasets, n_learners)
     greater_is_better : bool
-        Whether larger scores are better (``False`` for an error rate).
-        Required.
+        Whether larger scores are better. Required.
 
     Returns
     -------
     DataFrame
-        Learners × learners.
+        Learners × learners; NaN on the diagonal.
 
     Examples
     --------
@@ -597,14 +580,12 @@ class LeaderboardResult:
     Attributes
     ----------
     table : DataFrame
-        One row per learner, sorted by ``rank`` (then rating), indexed by
-        learner; the columns are described in :func:`leaderboard_table`.
+        One row per learner, sorted by ``rank`` (then rating); the columns are
+        described in :func:`leaderboard_table`.
     win_rate_matrix : DataFrame
-        Row beats column (ties ½), rows and columns in the table's order; the
-        diagonal is NaN (a learner does not play itself).
+        Row beats column (ties ½), in the table's order.
     rank_by : str
-        The statistic the ranks and rank sets are of: ``"score"`` (mean score),
-        ``"mean_rank"`` or ``"rating"``.
+        The statistic of the ranks and rank sets.
     confidence_level : float
     n_resamples : int
         Bootstrap resamples of the data sets.
@@ -677,11 +658,6 @@ class LeaderboardResult:
             fewest with ``p_top_stays >= confidence_level``; ``delta``,
             ``n_needed_delta``.
 
-        See Also
-        --------
-        rank_confidence_sets : the rank sets with the data sets at hand.
-        n_datasets_needed : the same question for one pair and a difference Δ.
-
         Examples
         --------
         >>> import numpy as np
@@ -734,11 +710,9 @@ def leaderboard_table(
     Parameters
     ----------
     scores : DataFrame or array-like of shape (n_datasets, n_learners)
-        One value per data set and learner (e.g. the mean error over the
-        replicates); NaN where a learner has no value.
+        One value per data set and learner; NaN where a learner has none.
     greater_is_better : bool
-        Whether larger scores are better (``False`` for an error rate).
-        Required.
+        Whether larger scores are better. Required.
     reference : str, default=None
         Learner whose rating is set to ``reference_rating``; ``None``: the
         ratings average ``reference_rating``.
