@@ -47,22 +47,14 @@ class EffectSizeResult:
         The ``method`` of :func:`effect_size`.
     estimate : float
     n : int
-        Number of pairs (or ``n_x * n_y`` comparisons for Cliff's δ, ``n_x +
-        n_y`` values for the two-sample d and γ) used.
+        Pairs (``n_x * n_y`` for Cliff's δ, ``n_x + n_y`` for d and γ) used.
     magnitude : str or None
-        ``"negligible"``, ``"small"``, ``"medium"`` or ``"large"``, only where a
-        published convention exists (``magnitude_source``); ``None`` otherwise.
+        ``"negligible"``, ``"small"``, ``"medium"`` or ``"large"`` where a
+        published convention exists, else ``None``.
     magnitude_source : str or None
         The citation and thresholds of ``magnitude``.
     alternative : str
         Sidedness of :meth:`confidence_interval`.
-
-    Examples
-    --------
-    >>> from sklearn_bench.stats import effect_size
-    >>> res = effect_size([0.21, 0.30, 0.25, 0.18], [0.25, 0.36, 0.27, 0.22])
-    >>> res.name, round(res.estimate, 3), res.magnitude
-    ('cohens_dz', -2.449, 'large')
     """
 
     name: str

@@ -49,16 +49,10 @@ def power_paired_t(
 ):
     """Power of the paired t-test across ``n_datasets`` data sets.
 
-    Boulesteix et al. (2015), Section 3: with ``J`` data sets, true mean
-    difference ``Δ`` and standard deviation ``σ`` of the per-data-set differences,
-
-    - ``method="exact"`` (default): the noncentral t, ``P(T' > t_{1−α, J−1})``
-      with ``T' ~ t_{J−1}(ncp = sqrt(J) Δ/σ)`` (R's ``power.t.test(type =
-      "one.sample")``), plus ``P(T' < −t_{1−α/2, J−1})`` when two-sided
-      (``strict = TRUE``);
-    - ``method="approx"`` (the paper's formula, to reproduce Boulesteix et al.
-      (2015) with ``alternative="greater"``):
-      ``1 − β = F_{t, J−1}(sqrt(J) Δ/σ − t_{1−α, J−1})``.
+    Boulesteix et al. (2015), Section 3: ``method="exact"`` is the noncentral
+    t with ``ncp = sqrt(J) Δ/σ`` (R's ``power.t.test(type = "one.sample",
+    strict = TRUE)``), ``method="approx"`` the paper's formula ``F_{t,
+    J−1}(sqrt(J) Δ/σ − t_{1−α, J−1})``.
 
     The defaults give the power of the test the report runs: the two-sided
     paired t at level α (:ref:`power` compares it with the paper's form).
@@ -74,8 +68,6 @@ def power_paired_t(
     alpha : float, default=0.05
         Significance level.
     alternative : {"two-sided", "greater"}, default="two-sided"
-        ``"two-sided"`` uses ``t_{1−α/2}``; its exact form adds the (tiny)
-        lower-tail rejection probability (R's ``strict = TRUE``).
         ``"greater"``: the one-sided test of the paper.
     method : {"exact", "approx"}, default="exact"
 
@@ -116,10 +108,8 @@ def n_datasets_needed(
     """Smallest number of data sets ``J`` whose paired t-test reaches ``power``.
 
     Boulesteix et al. (2015), Section 3: the smallest integer ``J >= 2`` with
-    :func:`power_paired_t` ``>= power``. With ``method="approx"`` this is the
-    smallest ``J`` satisfying the paper's sample-size formula
-    ``J >= (t_{1−α, J−1} + t_{1−β, J−1})² / (Δ/σ)²``; with ``method="exact"`` it is
-    ``ceiling`` of R's ``power.t.test(power = ..., type = "one.sample")$n``.
+    :func:`power_paired_t` ``>= power`` (``method="exact"``: the ``ceiling`` of
+    R's ``power.t.test(power = ..., type = "one.sample")$n``).
 
     Parameters
     ----------
@@ -134,8 +124,7 @@ def n_datasets_needed(
     alternative : {"two-sided", "greater"}, default="two-sided"
         As in :func:`power_paired_t`.
     method : {"exact", "approx"}, default="exact"
-        As in :func:`power_paired_t`; ``alternative="greater", method="approx"``
-        is Boulesteix et al. (2015)'s sample-size formula.
+        As in :func:`power_paired_t`.
     max_datasets : int, default=10**7
         Give up (``ValueError``) beyond this many data sets.
 
