@@ -81,8 +81,7 @@ def quade_test(scores, *, greater_is_better: bool) -> BlockTestResult:
     scores : DataFrame or array-like of shape (n_blocks, n_learners)
         One row per block (data set), one column per learner; no NaN.
     greater_is_better : bool
-        Direction of the scores (only for ``learner_scores``; the test is
-        two-sided). Required.
+        Direction, for ``learner_scores`` only. Required.
 
     Returns
     -------
@@ -170,8 +169,7 @@ def durbin_test(scores, *, greater_is_better: bool) -> BlockTestResult:
         One row per block, one column per learner, NaN where the learner is not
         in the block.
     greater_is_better : bool
-        Direction (for ``learner_scores`` only; the test is two-sided).
-        Required.
+        Direction, for ``learner_scores`` only. Required.
 
     Returns
     -------
@@ -299,8 +297,7 @@ def friedman_aligned_ranks_test(
     scores : DataFrame or array-like of shape (n_blocks, n_learners)
         One row per block, one column per learner; no NaN.
     greater_is_better : bool
-        Direction (for ``learner_scores``; T does not depend on it).
-        Required.
+        Direction, for ``learner_scores`` only. Required.
     alignment : {"mean", "median"}, default="mean"
         The block location subtracted.
 

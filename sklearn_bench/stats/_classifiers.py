@@ -102,17 +102,11 @@ def cochrans_q(y_true, predictions) -> BlockTestResult:
         The test cases are the blocks, the classifiers the learners;
         ``learner_scores`` are their accuracies.
 
-    See Also
-    --------
-    mcnemar_test : two classifiers, with or without continuity correction.
-    rm_anova : of the 0/1 correctness table, Looney's (1988) F test of the
-        same hypothesis (mlxtend's ``ftest``).
-
     Notes
     -----
     Test cases classified alike by all give ``Q = 0``, ``p = 1`` (mlxtend: NaN).
-    mlxtend's ``ftest`` refers Looney's F to F(K − 1, (K − 1) n), not
-    ``rm_anova``'s F(K − 1, (K − 1)(n − 1)).
+    Looney's (1988) F (mlxtend's ``ftest``) is :func:`rm_anova` of the 0/1
+    correctness table, on F(K − 1, (K − 1)(n − 1)) where mlxtend has (K − 1) n.
 
     Examples
     --------

@@ -268,11 +268,6 @@ class FriedmanResult(_Fields):
         float
             The critical difference, in units of average rank.
 
-        See Also
-        --------
-        sklearn_bench.plotting.plot_critical_difference : the average ranks
-            drawn with this difference.
-
         Examples
         --------
         Demšar's (2006, Section 3.2.4) k = 4 learners on N = 14 data sets:

@@ -89,14 +89,11 @@ def mcnemar_test(b, c, *, n=None, correction=True, exact=False):
     c : int
         Number of test cases misclassified by B but not by A.
     n : int, default=None
-        Size of the test set, for the estimate and its interval (without it the
-        estimate is NaN and the interval a ValueError).
+        Size of the test set, for the estimate and its interval.
     correction : bool, default=True
-        Apply Yates' correction to the χ² form. As in R's ``mcnemar.test``, the
-        corrected numerator is ``max(|b − c| − 1, 0)²``, so ``b = c`` gives 0.
+        Yates' correction, ``max(|b − c| − 1, 0)²`` as R's ``mcnemar.test``.
     exact : bool, default=False
-        Use the exact two-sided binomial test (R's ``binom.test(b, b + c)``)
-        instead of the χ² approximation; ``correction`` is then ignored.
+        The exact binomial test (R's ``binom.test(b, b + c)``) instead.
 
     Returns
     -------
@@ -152,10 +149,9 @@ def error_rate_intervals(
 ):
     """Berrar & Lozano (2013)'s Table 2 for many pairs of classifiers on one test set.
 
-    For every pair: McNemar's test (χ², with Yates' correction by default, and
-    exact), the adjusted significance level, its χ²₁ critical value and the
-    Quesenberry–Hurst interval for err(i) − err(j) at that level (Berrar &
-    Lozano 2013, Sections 6–8, Table 2, Figure 4; :func:`mcnemar_test`).
+    For every pair: McNemar's test (χ² and exact), the adjusted level, its χ²₁
+    critical value and :func:`mcnemar_test`'s interval at that level (Berrar &
+    Lozano 2013, Sections 6–8; the misprinted row (4, 5) in :ref:`intervals`).
 
     Parameters
     ----------
@@ -177,16 +173,8 @@ def error_rate_intervals(
     Returns
     -------
     table : pandas.DataFrame
-        One row per pair, index ``labels``, sorted by decreasing statistic, with
-        columns ``b, c, statistic, pvalue, exact_pvalue, alpha, critical_value,
-        estimate, low, high`` where ``estimate = (b − c)/n`` and ``[low, high]``
-        is the signed interval of :func:`mcnemar_test` at level ``1 − alpha``
-        of that row.
-
-    Notes
-    -----
-    The paper's printed row (4, 5) (``X² = 0.7``) does not follow from ``b = 13,
-    c = 10``; computed, it ranks 9th, not 7th, changing three rows' ``alpha``.
+        One row per pair, sorted by decreasing statistic: ``b, c, statistic,
+        pvalue, exact_pvalue, alpha, critical_value, estimate, low, high``.
 
     Examples
     --------
