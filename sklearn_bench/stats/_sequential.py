@@ -305,15 +305,11 @@ def _worse(d, width, delta, level):
 def race(performance, *, bounds, delta, alpha=0.05, learners=None):
     """A Hoeffding race (Maron & Moore, 1994) with anytime-valid intervals.
 
-    After each data set (row), the learner with the best mean so far is the
-    reference; a learner is dropped, and runs on no later data set, when the
-    confidence sequence of its mean difference to the best (learner − best)
-    lies below −Δ, or that of its net win rate beyond Δ (as in
-    :func:`sequential_test`) below 0: it is worse beyond the smallest
-    difference that matters. Each pair is tested at level ``alpha / (m − 1)``
-    over ``m`` learners (halved between the two sequences): the truly best
-    learner is in only ``m − 1`` pairs, so it is dropped with probability at
-    most ``alpha`` over all pairs and all looks (Bonferroni).
+    After each data set a learner is dropped when a confidence sequence of
+    :func:`sequential_test` (its mean difference to the best so far, or its net
+    win rate beyond Δ) says it is worse beyond Δ. Each pair is tested at
+    ``alpha / (m − 1)``, so the best learner is dropped with probability at
+    most ``alpha`` (Bonferroni).
 
     Parameters
     ----------
