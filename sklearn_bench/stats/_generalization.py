@@ -28,30 +28,19 @@ _METHODS = tuple(_NEEDS)
 
 @dataclass(frozen=True)
 class GeneralizationErrorResult:
-    """An estimate of a generalization error (or AUC) and its standard error.
-
-    Returned by :func:`generalization_error_interval` and
-    :func:`cv_auc_interval`; the interval is :meth:`confidence_interval`.
+    """Result of :func:`generalization_error_interval` and :func:`cv_auc_interval`.
 
     Attributes
     ----------
-    estimate : float
-        The point estimate (for ``"nested_cv"`` Bates et al.'s bias-corrected
-        one; for ``"five_by_two"`` the first fold's error, Dietterich's p11).
-    standard_error : float
-        Its standard error.
+    estimate, standard_error : float
     df : int or None
         Degrees of freedom of the t quantile; None for a normal quantile.
-    method : str
-    metric : str
-        The loss (or ``"auc"``) named by the caller.
+    method, metric : str
     design : str
         The resampling design read from the table, in words.
     n_samples : int or None
-        The data set's n as the table shows it (``"holdout"``: the validation
-        rows; ``"conservative_z"``: None, its table does not say).
+        The data set's n as the table shows it (None when it does not).
     n_splits : int
-        Splits the table holds.
     difference : bool
         True when the estimate is A − baseline.
     n_train : float or None
@@ -71,9 +60,6 @@ class GeneralizationErrorResult:
     ...     {"split": [0] * 6, "loss": [0, 1, 0, 0, 1, 0]}, method="holdout")
     >>> round(res.estimate, 3), round(res.standard_error, 3), res.design
     (0.333, 0.211, 'holdout, n_test=6')
-    >>> ci = res.confidence_interval(0.90)
-    >>> round(ci.low, 3), round(ci.high, 3), ci.confidence_level
-    (-0.013, 0.68, 0.9)
     >>> round(res.low, 3), round(res.high, 3), res.confidence_level  # at 95%
     (-0.08, 0.747, 0.95)
     """

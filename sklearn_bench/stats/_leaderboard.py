@@ -621,9 +621,8 @@ class LeaderboardResult:
 
     @property
     def n_units(self):
-        """Number of data sets the ranked statistic rests on: every data set for
-        ``rank_by="rating"``, the complete ones (every learner has a value)
-        otherwise; the study's own size in :meth:`stability`."""
+        """Data sets the ranked statistic rests on: all for ``rank_by="rating"``,
+        the complete ones otherwise."""
         return self._n_units
 
     def stability(self, *, target_width=1.0, grid=None, delta=None):
