@@ -11,6 +11,7 @@ from scipy import stats
 
 from .._validation import check_choice as _check_choice
 from ._common import _direction, _Fields, _validate_scores
+from ._rank_posthoc import quade_sums
 
 
 @dataclass(frozen=True)
@@ -109,10 +110,7 @@ def quade_test(scores, *, greater_is_better: bool) -> BlockTestResult:
     sign = -1.0 if _direction(greater_is_better) else 1.0
     n, k = values.shape
     ranks = stats.rankdata(sign * values, axis=1)
-    weights = stats.rankdata(np.ptp(values, axis=1))
-    s = weights[:, None] * (ranks - (k + 1) / 2.0)
-    big_a = float(np.sum(s**2))
-    big_b = float(np.sum(s.sum(axis=0) ** 2)) / n
+    weights, _, big_a, big_b = quade_sums(ranks, values)
     notes = []
     df = (k - 1, (n - 1) * (k - 1))
     if big_a == 0:  # every block ties all learners (or every range is 0)

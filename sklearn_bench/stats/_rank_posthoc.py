@@ -45,6 +45,11 @@ def rank_posthoc(method, i, j, *, mean_ranks, n, ranks=None, values=None):
             "from average ranks has only Siegel's, Nemenyi's and Miller's tests."
         )
     rank_sums = ranks.sum(axis=0)
+    if method == "exact_ranksum":
+        d = rank_sums[i] - rank_sums[j]
+        out["statistic"] = d
+        out["pvalue"] = exact_ranksum_pvalues(ranks, d)
+        return out
     if method == "conover":
         # Conover & Iman (1979); Conover (1999, Sec. 5.8):
         # t = (R_i - R_j) / sqrt(2 (N A1 - sum R_j^2) / ((N - 1)(k - 1)))
@@ -56,37 +61,36 @@ def rank_posthoc(method, i, j, *, mean_ranks, n, ranks=None, values=None):
                 "same order, so the residual variance of the ranks is zero; use "
                 "method='exact_ranksum' (exact) or 'nemenyi'."
             )
-        df = (n - 1) * (k - 1)
-        t = (rank_sums[i] - rank_sums[j]) / np.sqrt(2 * residual / df)
-        out["statistic"] = t
-        out["pvalue"] = 2 * stats.t.sf(np.abs(t), df)
-        return out
-    if method == "quade":
-        # Quade (1979); Conover (1999, Sec. 5.8): block weights Q_b = rank of
-        # the block's range, S_j = sum_b Q_b (r_bj - (k + 1) / 2),
+        sums, spread = rank_sums, 2 * residual
+    elif method == "quade":
+        # Quade (1979); Conover (1999, Sec. 5.8):
         # t = (S_i - S_j) / sqrt(2 N (A - B) / ((N - 1)(k - 1)))
-        weights = stats.rankdata(np.ptp(values, axis=1))
-        s = weights[:, None] * (ranks - (k + 1) / 2.0)
-        big_a = float(np.sum(s**2))
-        col = s.sum(axis=0)
-        big_b = float(np.sum(col**2)) / n
+        _, s, big_a, big_b = quade_sums(ranks, values)
         if big_a - big_b <= 1e-12 * max(big_a, 1.0):
             raise ValueError(
                 "Quade's t is undefined: the weighted ranks have no residual "
                 "variance (every block ranks the learners in the same order, or "
                 "every block's range is 0); use method='exact_ranksum'."
             )
-        df = (n - 1) * (k - 1)
-        t = (col[i] - col[j]) / np.sqrt(2 * n * (big_a - big_b) / df)
-        out["statistic"] = t
-        out["pvalue"] = 2 * stats.t.sf(np.abs(t), df)
-        return out
-    if method == "exact_ranksum":
-        d = rank_sums[i] - rank_sums[j]
-        out["statistic"] = d
-        out["pvalue"] = exact_ranksum_pvalues(ranks, d)
-        return out
-    raise ValueError(f"`method` must be one of {list(RANK_METHODS)}; got {method!r}.")
+        sums, spread = s.sum(axis=0), 2 * n * (big_a - big_b)
+    else:
+        raise ValueError(
+            f"`method` must be one of {list(RANK_METHODS)}; got {method!r}."
+        )
+    df = (n - 1) * (k - 1)
+    t = (sums[i] - sums[j]) / np.sqrt(spread / df)
+    out["statistic"] = t
+    out["pvalue"] = 2 * stats.t.sf(np.abs(t), df)
+    return out
+
+
+def quade_sums(ranks, values):
+    """Quade's (1979) block weights ``Q_b`` (ranks of the blocks' ranges),
+    ``S_bj = Q_b (r_bj − (k + 1) / 2)``, ``A = Σ S²`` and ``B = Σ_j (Σ_b S)² / N``."""
+    n, k = ranks.shape
+    weights = stats.rankdata(np.ptp(values, axis=1))
+    s = weights[:, None] * (ranks - (k + 1) / 2.0)
+    return weights, s, float(np.sum(s**2)), float(np.sum(s.sum(axis=0) ** 2)) / n
 
 
 # ----------------------------------------------------- Eisinga et al. (2017)
