@@ -289,9 +289,7 @@ class FriedmanResult(_Fields):
         """Post-hoc tests of Friedman's null, pair by pair (Demšar 2006, Sec. 3.2.2).
 
         :func:`~sklearn_bench.stats.pairwise_tests` with a rank ``method`` on
-        the scores this result was computed from, the same numbers; from
-        :meth:`from_average_ranks`, the z tests of average ranks (Siegel,
-        Nemenyi, Miller) and a NaN ``mean_difference``.
+        this result's scores (from :meth:`from_average_ranks`, the z tests).
 
         Parameters
         ----------
@@ -304,8 +302,7 @@ class FriedmanResult(_Fields):
         alpha : float, default=0.05
             Family-wise level of ``reject``.
         control : label, default=None
-            A learner to compare every other one with; ``None`` compares all
-            pairs.
+            A learner to compare every other one with (``None``: all pairs).
 
         Returns
         -------
@@ -315,17 +312,14 @@ class FriedmanResult(_Fields):
         --------
         >>> import pandas as pd
         >>> from sklearn_bench.stats import friedman_test
-        >>> ranks = pd.DataFrame(
-        ...     [[1, 2, 3], [1, 3, 2], [2, 1, 3], [1, 2, 3], [1, 3, 2]],
-        ...     columns=["a", "b", "c"],
-        ... )
+        >>> ranks = pd.DataFrame([[1, 2, 3], [1, 3, 2], [2, 1, 3], [1, 2, 3],
+        ...                       [1, 3, 2]], columns=["a", "b", "c"])
         >>> res = friedman_test(ranks, greater_is_better=False)  # rank 1 is best
         >>> post = res.posthoc(method="siegel", adjust="holm", control="a")
-        >>> post.to_frame()[["learner_i", "learner_j", "estimate", "statistic",
-        ...                  "pvalue", "pvalue_adjusted"]].round(3)
-          learner_i learner_j  estimate  statistic  pvalue  pvalue_adjusted
-        0         b         a       1.0      1.581   0.114            0.114
-        1         c         a       1.4      2.214   0.027            0.054
+        >>> post.to_frame()[["learner_i", "statistic", "pvalue_adjusted"]].round(3)
+          learner_i  statistic  pvalue_adjusted
+        0         b      1.581            0.114
+        1         c      2.214            0.054
         """
         method = _check_choice(method, RANK_METHODS, "method")
         learners = list(self.average_ranks.index)
