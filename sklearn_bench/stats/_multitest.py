@@ -39,31 +39,20 @@ def adjust_pvalues(pvalues, *, adjust="holm", alpha=0.05):
         Raw p-values, each in [0, 1].
     adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", "hochberg", \
 "hommel", "bh", "finner", "li", "holland", "rom", "none"}, default="holm"
-        ``"holm"``: Holm's step-down procedure (strong FWER control under any
-        dependence). ``"hochberg"``: Hochberg's step-up procedure (valid under
-        independence or positive dependence). ``"bonferroni"``: ``m * p``.
-        ``"hommel"``: Hommel's procedure (more powerful than Hochberg under the
-        same conditions). ``"bh"``: Benjamini–Hochberg false discovery rate.
-        These five are R's ``p.adjust``. The next four follow García, Fernández,
-        Luengo & Herrera (2010, Information Sciences 180, Sec. 3.3) as coded in
-        scmamp (``adjustFinner``, ``adjustLi``, ``adjustHolland``,
-        ``adjustRom``); with ``p_(1) <= ... <= p_(m)``:
+        ``"holm"``, ``"hochberg"``, ``"bonferroni"``, ``"hommel"`` and ``"bh"``
+        (Benjamini–Hochberg's false discovery rate) are R's ``p.adjust``. The
+        next four are García et al.'s (2010, Sec. 3.3) as coded in scmamp; with
+        ``p_(1) <= ... <= p_(m)``:
 
         - ``"holland"`` (Holland & Copenhaver 1987), step-down Šidák:
           ``APV_i = max_{j <= i} 1 − (1 − p_(j))^(m − j + 1)``.
         - ``"finner"`` (Finner 1993), step-down:
           ``APV_i = max_{j <= i} 1 − (1 − p_(j))^(m / j)``.
         - ``"li"`` (Li 2008), two steps: ``APV_i = p_(i) / (p_(i) + 1 −
-          p_(m))`` (all ``p_(m)`` when ``p_(m) = 1``, where Li's second step
-          rejects nothing); very conservative when ``p_(m)`` is large.
-        - ``"rom"`` (Rom 1990): Rom's critical values ``c_1 = alpha``,
-          ``c_2 = alpha / 2``, ``c_i = (sum_{j<i} alpha^j − sum_{j<=i-2}
-          C(i, j) c_(j+1)^(i−j)) / i`` (these reproduce Rom's Table 1: 0.0169,
-          0.0127, 0.0102, ... at 0.05), ``APV_i = max_{j <= i} (alpha /
-          c_(m−j+1)) p_(j)``. The APV depends on ``alpha``; it is García et
-          al.'s and scmamp's, a step-down use of Rom's constants, so it
-          rejects at ``alpha`` a subset of what Rom's step-up procedure
-          rejects (conservative, never anti-conservative).
+          p_(m))`` (``p_(m)`` when ``p_(m) = 1``).
+        - ``"rom"`` (Rom 1990): ``APV_i = max_{j <= i} (alpha / c_(m−j+1))
+          p_(j)`` with Rom's critical values ``c_i`` (his Table 1), a step-down
+          use of them that rejects a subset of what Rom's step-up rejects.
 
         ``"shaffer"`` (Shaffer 1986) and ``"bergmann_hommel"`` (Bergmann &
         Hommel 1988, ``k <= 10``) use the logical relations among the ``m = k
@@ -73,8 +62,8 @@ def adjust_pvalues(pvalues, *, adjust="holm", alpha=0.05):
         ``"none"`` returns the p-values. Hochberg, Hommel, Rom and Li assume
         independent or positively dependent p-values.
     alpha : float, default=0.05
-        Only for ``"rom"``: the level at which Rom's constants are computed;
-        compare the adjusted p-values with this same ``alpha``.
+        Only for ``"rom"``: the level of Rom's constants (compare the adjusted
+        p-values with it).
 
     Returns
     -------
