@@ -88,6 +88,13 @@ class RMAnovaResult(_Fields):
     n_blocks, n_learners : int
     learner_means : pandas.Series
     method, null_hypothesis : str
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import rm_anova
+    >>> res = rm_anova([[0.2, 0.3, 0.25], [0.1, 0.25, 0.2], [0.3, 0.35, 0.3]])
+    >>> round(res.statistic, 3), res.df_learners, res.df_error
+    (9.0, 2, 4)
     """
 
     statistic: float

@@ -55,6 +55,13 @@ class EffectSizeResult:
         The citation and thresholds of ``magnitude``.
     alternative : str
         Sidedness of :meth:`confidence_interval`.
+
+    Examples
+    --------
+    >>> from sklearn_bench.stats import effect_size
+    >>> res = effect_size([0.21, 0.30, 0.25, 0.18], [0.25, 0.36, 0.27, 0.22])
+    >>> res.name, round(res.estimate, 3), res.magnitude
+    ('cohens_dz', -2.449, 'large')
     """
 
     name: str
