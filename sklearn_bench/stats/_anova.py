@@ -14,7 +14,11 @@ from .._validation import check_confidence_level
 from ._common import _direction, _Fields, _validate_scores
 from ._pairwise import PairwiseTestResult, pairs_frame
 
-_TUKEY_DESIGNS = ("blocks", "aligned", "independent")
+_TUKEY_DESIGNS = {  # the error mean square of each design, in words
+    "blocks": "the repeated-measures ANOVA's residual mean square",
+    "aligned": "the aligned performances' within-learner mean square",
+    "independent": "the one-way within-learner mean square, blocks ignored",
+}
 
 
 def _sums_of_squares(x):
@@ -285,18 +289,10 @@ def tukey_hsd(
     n, k = values.shape
     x, factor = _scaled(values)
     ss_l, ss_b, ss_e, ss_t = _sums_of_squares(x)
-    if design == "blocks":
-        df = (k - 1) * (n - 1)
-        mse = ss_e / df
-        words = "the repeated-measures ANOVA's residual mean square"
-    elif design == "aligned":
-        df = k * (n - 1)
-        mse = ss_e / df
-        words = "the aligned performances' within-learner mean square"
-    else:
-        df = k * (n - 1)
-        mse = (ss_t - ss_l) / df  # within-group SS of the one-way layout
-        words = "the one-way within-learner mean square, blocks ignored"
+    df = (k - 1) * (n - 1) if design == "blocks" else k * (n - 1)
+    # "independent": the within-group SS of the one-way layout
+    mse = (ss_t - ss_l if design == "independent" else ss_e) / df
+    words = _TUKEY_DESIGNS[design]
     means = x.mean(axis=0)
     table = _tukey_table(means, mse, df, n, level)
     difference = table["difference"] * factor

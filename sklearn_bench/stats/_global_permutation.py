@@ -41,37 +41,38 @@ def _row_centred(x):
     return centred
 
 
-def _null_sums(x, n_resamples, rng):
-    """``sum_k (sum_b x[b, pi_b(k)])²`` for random within-row permutations ``pi``:
-    of row-centred ``x``, an increasing function of t* (the same test)."""
+def _arranged_sums(x, total, indices):
+    """``sum_k (sum_b x[b, pi_b(k)])²`` for ``total`` within-row arrangements
+    ``pi``, ``indices(start, m)`` giving a batch's ``(m, B, K)`` of them: of
+    row-centred ``x``, an increasing function of t* (the same test)."""
     n_rows, k = x.shape
     batch = max(1, _BATCH_ELEMENTS // (n_rows * k))
-    out = np.empty(n_resamples)
-    for start in range(0, n_resamples, batch):
-        m = min(batch, n_resamples - start)
-        idx = rng.random((m, n_rows, k)).argsort(axis=-1)
+    out = np.empty(total)
+    for start in range(0, total, batch):
+        m = min(batch, total - start)
+        idx = indices(start, m)
         perm = np.take_along_axis(np.broadcast_to(x, (m, n_rows, k)), idx, axis=-1)
         out[start : start + m] = np.sum(perm.sum(axis=1) ** 2, axis=-1)
     return out
 
 
+def _null_sums(x, n_resamples, rng):
+    """The sums for random within-row permutations."""
+    return _arranged_sums(
+        x, n_resamples, lambda _, m: rng.random((m, *x.shape)).argsort(axis=-1)
+    )
+
+
 def _exact_sums(x):
-    """The same sum for every one of the ``(K!)^B`` within-row arrangements."""
-    n_rows, k = x.shape
-    perms = np.array(list(permutations(range(k))))
-    n_perm = len(perms)
-    total = n_perm**n_rows
-    out = np.empty(total)
-    batch = max(1, _BATCH_ELEMENTS // (n_rows * k))
-    for start in range(0, total, batch):
-        codes = np.arange(start, min(start + batch, total))
-        which = np.stack(np.unravel_index(codes, (n_perm,) * n_rows), axis=1)
-        idx = perms[which]  # (m, B, K)
-        arranged = np.take_along_axis(
-            np.broadcast_to(x, (len(codes), n_rows, k)), idx, axis=-1
-        )
-        out[start : start + len(codes)] = np.sum(arranged.sum(axis=1) ** 2, axis=-1)
-    return out
+    """The sums for every one of the ``(K!)^B`` within-row arrangements."""
+    perms = np.array(list(permutations(range(x.shape[1]))))
+    shape = (len(perms),) * x.shape[0]
+
+    def indices(start, m):
+        codes = np.arange(start, start + m)
+        return perms[np.stack(np.unravel_index(codes, shape), axis=1)]
+
+    return _arranged_sums(x, len(perms) ** x.shape[0], indices)
 
 
 def _count_ge(null, observed):
