@@ -1,11 +1,5 @@
-"""Friedman's test over blocks, Iman–Davenport's F, and the rank-based post-hoc tests.
-
-The formulas follow Demšar (2006), *Statistical comparisons of classifiers over
-multiple data sets*, JMLR 7, Sections 3.2.2 and 3.2.3, as taught in Riddle's
-lecture slides after Demšar (2006): Friedman's χ²_F, the Iman–Davenport F_F, the
-Nemenyi and the Bonferroni–Dunn critical differences and the z statistic of the
-post-hoc tests.
-"""
+"""Friedman's test over blocks, Iman–Davenport's F, the critical differences and
+the rank-based post-hoc tests (Demšar 2006, JMLR 7, Sections 3.2.2-3.2.3)."""
 
 import math
 from dataclasses import dataclass, field

@@ -1,8 +1,5 @@
-"""McNemar's test and the Quesenberry–Hurst interval: two classifiers, one test set.
-
-Berrar & Lozano (2013), eqs. (2), (4)–(5) and Table 2; only the discordant counts
-``b`` (errors of A only) and ``c`` (errors of B only) enter.
-"""
+"""McNemar's test and the Quesenberry–Hurst interval: two classifiers, one test
+set (Berrar & Lozano 2013, eqs. (2), (4)–(5) and Table 2)."""
 
 from functools import partial
 from numbers import Integral

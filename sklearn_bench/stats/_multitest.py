@@ -1,8 +1,5 @@
-"""Multiple-testing adjustment of p-values: R's ``p.adjust`` (Holm, Hochberg,
-Bonferroni, Hommel, BH), García et al.'s (2010) Finner, Li, Holland and Rom, and
-for all pairs of k learners Shaffer's and Bergmann & Hommel's procedures, which
-use the logical relations among pairwise hypotheses (García & Herrera 2008, JMLR
-9, Sec. 2.2)."""
+"""Multiple-testing adjustment of p-values: R's ``p.adjust``, García et al.'s
+(2010) four, and Shaffer's and Bergmann & Hommel's for all pairs of learners."""
 
 from functools import cache
 from itertools import combinations

@@ -1,8 +1,5 @@
-"""Power of the across-data-set paired t-test and the number of data sets needed.
-
-Boulesteix, Hable, Lauer & Eugster (2013), Section 3 ("Power considerations") and
-Figure 2.
-"""
+"""Power of the across-data-set paired t-test and the number of data sets needed
+(Boulesteix, Hable, Lauer & Eugster 2013, Section 3 and Figure 2)."""
 
 from numbers import Integral
 

@@ -1,8 +1,5 @@
-"""The Skillings–Mack test: Friedman's test for blocks with missing learners.
-
-Skillings, J. H. & Mack, G. A. (1981), *On the use of a Friedman-type statistic in
-balanced and unbalanced block designs*, Technometrics 23(2), 171–177.
-"""
+"""The Skillings–Mack test: Friedman's test for blocks with missing learners
+(Skillings & Mack 1981, Technometrics 23(2), 171–177)."""
 
 import numpy as np
 import pandas as pd
