@@ -226,10 +226,7 @@ def durbin_test(scores, *, greater_is_better: bool) -> BlockTestResult:
                 f"({shown}); use skillings_mack_test for other incomplete designs."
             )
     k, r = int(sizes[0]), int(reps[0])
-    ranks = np.full_like(values, np.nan)
-    for row in range(b):
-        cols = present[row]
-        ranks[row, cols] = stats.rankdata(sign * values[row, cols])
+    ranks = stats.rankdata(sign * values, axis=1, nan_policy="omit")
     rank_sums = np.nansum(ranks, axis=0)
     big_a = float(np.nansum(ranks**2))
     big_c = b * k * (k + 1) ** 2 / 4.0
