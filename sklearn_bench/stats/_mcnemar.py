@@ -207,8 +207,8 @@ def error_rate_intervals(
     table["alpha"] = alpha / divisor
     table["critical_value"] = stats.chi2.isf(table["alpha"].to_numpy(), 1)
     table["estimate"] = (table["b"] - table["c"]) / n
+    b, c = table[["b", "c"]].to_numpy(float).T
     table["low"], table["high"] = _qh_bounds(
-        table["b"].to_numpy(float), table["c"].to_numpy(float), n,
-        table["critical_value"].to_numpy(),
-    )  # fmt: skip
+        b, c, n, table["critical_value"].to_numpy()
+    )
     return table
