@@ -10,7 +10,7 @@ from scipy import stats
 
 from .._validation import check_choice, check_confidence_level, real_array
 from ._common import ConfidenceInterval
-from ._paired import PairedTestResult
+from ._paired import PairedTestResult, _binomial_pvalue
 
 _ADJUST = ("holm", "bonferroni", "none")  # of _text.ADJUST_METHODS
 
@@ -34,15 +34,6 @@ def _check_discordant(b, c, n):
                 f"`b` + `c` = {b + c} exceeds the test-set size `n` = {n}."
             )
     return b, c, n
-
-
-def _exact_binomial_pvalue(b, c):
-    """Two-sided exact binomial p-value of ``b`` in ``b + c`` at p = 1/2 (R's
-    rule, which the symmetry reduces to ``min(1, 2 P(B <= min(b, c)))``)."""
-    m = b + c
-    if m == 0:
-        return 1.0
-    return float(min(1.0, 2.0 * stats.binom.cdf(min(b, c), m, 0.5)))
 
 
 def _qh_bounds(b, c, n, critical_value):
@@ -121,7 +112,7 @@ def mcnemar_test(b, c, *, n=None, correction=True, exact=False):
     m = b + c
     if exact:
         method, statistic, df = "exact", float(b), None
-        pvalue = _exact_binomial_pvalue(b, c)
+        pvalue = _binomial_pvalue(b, m, "two-sided")
     else:
         method, df = ("chi2-yates" if correction else "chi2"), 1
         diff = max(abs(b - c) - 1, 0) if correction else abs(b - c)
@@ -199,7 +190,7 @@ def error_rate_intervals(
         test = mcnemar_test(bi, ci, correction=correction)
         rows.append(
             {"b": bi, "c": ci, "statistic": test.statistic, "pvalue": test.pvalue,
-             "exact_pvalue": _exact_binomial_pvalue(bi, ci)}
+             "exact_pvalue": _binomial_pvalue(bi, bi + ci, "two-sided")}
         )  # fmt: skip
     table = pd.DataFrame(rows, index=pd.Index(labels, name="pair"))
     table = table.iloc[np.argsort(-table["statistic"].to_numpy(), kind="stable")]
