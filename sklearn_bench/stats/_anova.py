@@ -278,8 +278,6 @@ def tukey_hsd(
     0          0          1           0.3226
     1          0          2           0.0063
     2          1          2           0.1437
-    >>> res.details["df"], round(res.details["hsd"], 4)
-    (22, 0.037)
     """
     design = _check_choice(design, _TUKEY_DESIGNS, "design")
     alpha = _check_alpha(alpha)

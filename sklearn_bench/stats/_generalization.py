@@ -531,9 +531,6 @@ def generalization_error_interval(
     ...                                     metric="zero_one")
     >>> round(res.estimate, 3), round(res.standard_error, 3)
     (0.16, 0.067)
-    >>> ci = res.confidence_interval(0.90)
-    >>> round(ci.low, 3), round(ci.high, 3)
-    (0.05, 0.269)
     >>> res.design
     'nested CV, 3 repeats x 5 folds (75 fits), n=100'
     """

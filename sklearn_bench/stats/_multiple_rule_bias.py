@@ -196,8 +196,6 @@ def multiple_rule_bias(
     >>> true = np.full((2, 2000), 0.2)
     >>> est = true + rng.normal(0, [[0.05], [0.01]], size=(2, 2000))
     >>> res = multiple_rule_bias(true, est)
-    >>> res.m
-    array([1, 2])
     >>> np.round(res.bias, 3)
     array([-0.001, -0.021])
     """

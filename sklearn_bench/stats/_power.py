@@ -137,8 +137,6 @@ def n_datasets_needed(
     >>> [n_datasets_needed(0.05, s, alternative="greater", method="approx")
     ...  for s in (0.03, 0.05, 0.075, 0.1)]   # Boulesteix et al., Fig. 2
     [4, 8, 16, 27]
-    >>> n_datasets_needed([0.05, 0.1], 0.05).tolist()
-    [10, 5]
     """
     deltas = np.asarray(delta, dtype=float) if np.ndim(delta) else None
     checked, sigma, alpha = _check_power_args(
