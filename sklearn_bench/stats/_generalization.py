@@ -92,14 +92,8 @@ class GeneralizationErrorResult:
         return self.confidence_interval().high
 
     def confidence_interval(self, confidence_level=None):
-        """Two-sided ``estimate ± q · standard_error``.
-
-        q is the ``(1 + confidence_level) / 2`` quantile of t with ``df``
-        degrees of freedom (normal when ``df`` is None). The bounds (never the
-        estimate) are cut to the metric's range by :func:`cv_auc_interval` and
-        :meth:`BenchmarkResult.confidence_interval
-        <sklearn_bench.BenchmarkResult.confidence_interval>`, not by
-        :func:`generalization_error_interval` (as the R packages).
+        """Two-sided ``estimate ± q · standard_error``, q of t with ``df`` (or of
+        the normal); :func:`cv_auc_interval` cuts the bounds to an AUC's range.
 
         Parameters
         ----------

@@ -588,16 +588,11 @@ class LeaderboardResult:
         The statistic of the ranks and rank sets.
     confidence_level : float
     n_resamples : int
-        Bootstrap resamples of the data sets.
-    n_datasets : int
-        Data sets on which at least two learners have a value (the units of the
-        bootstrap, of the ratings and of the win rates).
-    n_complete_datasets : int
-        Data sets on which every learner has a value (those of the mean score,
-        the mean rank and their rank sets).
+    n_datasets, n_complete_datasets : int
+        Data sets where at least two learners, and where every learner, have a
+        value.
     notes : tuple of str
-        What the table had to decide: missing learners, learners that win or
-        lose every comparison, columns left empty and why.
+        What the table had to decide (missing learners, empty columns, ...).
     null_hypothesis : str
     """
 

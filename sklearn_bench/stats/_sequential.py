@@ -127,13 +127,10 @@ class SequentialTestResult:
         The number of data sets at the first decision; ``None`` if undecided.
     n_datasets : int
         Data sets (looks) given.
-    estimate : float
-        The mean difference over the data sets up to the stopping time.
-    net_wins : float
-        The share of wins beyond Δ minus that of losses beyond Δ, up to then.
+    estimate, net_wins : float
+        The mean difference and the net win rate beyond Δ up to then.
     evalue : float
-        The sign e-process (the hedged capital of the net win rate's confidence
-        sequence at 0) at the stopping time: reaching 2/α rejects H0(sign).
+        The sign e-process at the stopping time (2/α rejects H0(sign)).
     delta, alpha : float
     null_hypothesis : str
     """
@@ -260,10 +257,8 @@ class RaceResult:
     dropped : dict of str to dict
         For each dropped learner: ``after`` (the number of data sets seen) and
         ``why`` (the interval against the then best learner).
-    n_evaluations : int
-        Learner × data set cells the race needs (each dropped learner stops).
-    n_full : int
-        Cells of the full study (every learner on every data set).
+    n_evaluations, n_full : int
+        Learner × data set cells the race needs, and the full study's.
     delta, alpha : float
     null_hypothesis : str
     """
