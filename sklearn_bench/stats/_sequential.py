@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validation import check_alpha, check_real, real_array
-from ._common import ConfidenceInterval
+from ._common import ConfidenceInterval, _Fields
 
 __all__ = ["RaceResult", "SequentialTestResult", "race", "sequential_test"]
 
@@ -116,7 +116,7 @@ def _check_sequence(values, bounds, alpha, delta, name):
 
 
 @dataclass(frozen=True)
-class SequentialTestResult:
+class SequentialTestResult(_Fields):
     """Result of :func:`sequential_test`.
 
     Attributes
@@ -167,9 +167,8 @@ class SequentialTestResult:
 
     def to_dict(self):
         """The fields and both intervals as plain data (JSON-safe)."""
-        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k[0] != "_"}
         ci, wins = self.confidence_interval(), self.net_wins_interval()
-        return out | {
+        return super().to_dict() | {
             "low": ci.low,
             "high": ci.high,
             "net_wins_low": wins.low,
@@ -246,7 +245,7 @@ def sequential_test(differences, *, bounds, delta, alpha=0.05):
 
 
 @dataclass(frozen=True)
-class RaceResult:
+class RaceResult(_Fields):
     """Result of :func:`race`: which learners it dropped, when and why.
 
     Attributes
@@ -275,10 +274,6 @@ class RaceResult:
         "its mean difference to the best is >= −Δ and it wins beyond Δ as often "
         "as it loses beyond Δ"
     )
-
-    def to_dict(self):
-        """The fields as plain data (JSON-safe)."""
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
 def _worse(d, width, delta, level):
