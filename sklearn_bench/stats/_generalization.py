@@ -434,31 +434,20 @@ def generalization_error_interval(
     ``method`` (z and t are the normal and t quantiles of the level; the table
     of :ref:`one_learner` gives each one's splitter, formula and assumption):
 
-    - ``"holdout"``: one split; mean ± z · sd / √n_test.
-    - ``"naive_cv"`` (Bayle et al. 2020): one K-fold partition; mean ± z ·
-      √(v / n), v per ``variance``. For Err it tends to cover too little.
-    - ``"corrected_t"`` (Nadeau & Bengio 2003, eq. 13): J subsamples (columns
-      ``n_train`` and, unless every validation row is in the table,
-      ``n_test``); ± t_{J−1} · sd · √(1/J + n2/n1).
-    - ``"conservative_z"`` (Nadeau & Bengio 2003, eq. 21):
-      :class:`~sklearn_bench.model_selection.PairedSubsampling` (columns
-      ``pair``, ``half``).
-    - ``"nested_cv"`` (Bates et al. 2024, Algorithm 1, as mlr3inferr):
-      :class:`~sklearn_bench.model_selection.NestedCV` (columns ``repeat``,
-      ``outer``, ``inner``); the SE is clipped between independent and fully
-      dependent folds (``details["se_clipped"]`` says which bound, if any) and
-      the estimate bias-corrected by (1 + (K − 2)/K)(inner − outer mean).
-    - ``"five_by_two"``: the 10 splits of 5×2 CV in RepeatedKFold's order;
-      Dietterich's (1998) argument for one learner's error, p11 ± t_5 · √(Σ
-      s_i² / 5).
-    - ``"oob"`` (Efron & Tibshirani 1997, eqs. 35-40): bootstrap replicates
-      (``row`` and ``train_counts``), Err(1) ± z · SE_del. ``details`` gives the
-      internal Monte Carlo error SE_int (eq. 42), the corrected SE (eq. 43,
-      ``internal_error=True``) and ``n_bootstraps_needed``, the B at which the
-      uncorrected SE is within 10% of the corrected one.
-    - ``"632plus"``: the .632+ estimate of :meth:`Bootstrap632Scorer.combine
-      <sklearn_bench.model_selection.Bootstrap632Scorer.combine>`; SE = SE_del ·
-      .632+ / Err(1) (Schulz-Kümpel et al. 2024, ``infer_632plus``).
+    - ``"holdout"``, ``"naive_cv"`` (Bayle et al. 2020, ``variance``),
+      ``"five_by_two"`` (Dietterich 1998, for one learner's error: p11).
+    - ``"corrected_t"`` (Nadeau & Bengio 2003, eq. 13): columns ``n_train``
+      (and ``n_test`` unless every validation row is in the table).
+    - ``"conservative_z"`` (eq. 21): columns ``pair``, ``half``.
+    - ``"nested_cv"`` (Bates et al. 2024, Algorithm 1, as mlr3inferr): columns
+      ``repeat``, ``outer``, ``inner``; ``details["se_clipped"]`` names the
+      bound that replaced the estimated SE, if any.
+    - ``"oob"`` (Efron & Tibshirani 1997, eqs. 35-40): ``row`` and
+      ``train_counts``; ``details`` holds the internal Monte Carlo error (eq.
+      42), the corrected SE (eq. 43) and ``n_bootstraps_needed``.
+    - ``"632plus"``: :meth:`Bootstrap632Scorer.combine
+      <sklearn_bench.model_selection.Bootstrap632Scorer.combine>`'s estimate,
+      SE_del scaled by .632+ / Err(1) (Schulz-Kümpel et al. 2024).
 
     Parameters
     ----------

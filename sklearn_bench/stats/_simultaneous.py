@@ -128,14 +128,9 @@ def simultaneous_intervals(
         (two-sided: ``θ̂_i ± t_{1−α/(2m)} s_i``). It excludes 0 exactly when
         the Bonferroni test rejects (``m p_i < α``), so never beside a
         Holm-adjusted p above α. ``"holm"``: the bounds of Strassburger &
-        Bretz (2008, Stat. Med. 27, Sec. 3) compatible with Holm's step-down
-        procedure. One-sided (``"greater"``): with ``R`` the hypotheses Holm
-        rejects at ``α`` and ``N`` the others, ``L_i = 0`` for ``i`` in ``R``
-        when ``N`` is not empty, ``L_i = θ̂_i − t_{1−α/|N|} s_i`` for ``i`` in
-        ``N``, and ``L_i = max(0, θ̂_i − t_{1−α/m} s_i)`` when every
-        hypothesis is rejected; a bound excludes 0 exactly when Holm rejects.
-        Two-sided: the lower and the upper bounds each of Holm at ``α/2``; an
-        interval that excludes 0 has a two-sided Holm-adjusted p ``≤ α``.
+        Bretz (2008, Stat. Med. 27, Sec. 3): one-sided, ``L_i = 0`` where Holm
+        rejects, ``θ̂_i − t_{1−α/|N|} s_i`` on the ``N`` others (``max(0, θ̂_i −
+        t_{1−α/m} s_i)`` when all are rejected); two-sided, both at ``α/2``.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``"greater"``: lower bounds (the hypotheses ``θ_i ≤ 0``); ``"less"``:
         upper bounds.
