@@ -150,7 +150,6 @@ def cochrans_q(y_true, predictions) -> BlockTestResult:
     )
 
 
-# ---------------------------------------------------------- difference of proportions
 @dataclass(frozen=True)
 class ProportionDifferenceResult(_Fields):
     """Result of :func:`proportion_difference_test`; its Returns section describes the

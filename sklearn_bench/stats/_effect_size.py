@@ -145,7 +145,6 @@ class EffectSizeResult:
         }
 
 
-# ---------------------------------------------------------------- paired samples
 def _nct_ncp(t_obs, df, prob):
     """The noncentrality ``λ`` with ``P(T_{df,λ} <= t_obs) = prob`` (monotone in λ)."""
 
@@ -219,7 +218,6 @@ def _sign_dominance(d, alternative="two-sided"):
     )
 
 
-# ---------------------------------------------------------- independent samples
 def _ratio(difference, scale):
     if scale > 0:
         return difference / scale

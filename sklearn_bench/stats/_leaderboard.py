@@ -27,7 +27,6 @@ RIDGE = 0.5 / (1e6 * np.log(10.0) ** 2)
 _RANK_BY = ("score", "mean_rank", "rating")
 
 
-# ------------------------------------------------------------------ validation
 def _table(scores, name="scores"):
     """Values (data sets × learners, NaN = missing), learners, data sets; data
     sets with fewer than two learners are dropped."""
@@ -62,7 +61,6 @@ def _loss(values, greater_is_better):
     return -values if greater_is_better else values
 
 
-# ------------------------------------------------------------ per data set parts
 def _pairwise_wins(loss):
     """``(N, p, p)``: 1 where row learner beats column learner on a data set, ½ for
     a tie, 0 otherwise or where either is missing; and ``(N, p, p)`` presence."""
@@ -92,7 +90,6 @@ def _improvability(values, greater_is_better):
     return np.where(np.isnan(values), np.nan, out)
 
 
-# --------------------------------------------------------------- Bradley–Terry
 def _bt_loglik(wins, n, t):
     """Penalised log-likelihood, ``wins (B, p)``, ``n (B, p, p)`` or ``(p, p)``."""
     pair = np.logaddexp(t[:, :, None], t[:, None, :])
@@ -147,7 +144,6 @@ def _to_rating(t, offset=0.0):
     return SCALE * t / np.log(BASE) + 1000.0 + offset
 
 
-# ------------------------------------------------------------ rank confidence sets
 def _studentised(estimate, draws, se_hat=None, se_draws=None):
     """The pieces of :func:`_rank_sets_from` that do not depend on the level:
     pairs studentised by the bootstrap sd of their difference (``csranks``), or
@@ -407,7 +403,6 @@ def _check_learner_names(learners, p):
     return names
 
 
-# ------------------------------------------------------------------ stability
 @dataclass(frozen=True)
 class RankStabilityResult:
     """Result of :meth:`LeaderboardResult.stability`: how the order settles with
@@ -512,7 +507,6 @@ def _rank_stability(
     )
 
 
-# --------------------------------------------------------------- public helpers
 def _check_reference(reference, reference_rating, learners):
     rating = real_number(reference_rating, "reference_rating")
     if not np.isfinite(rating):
@@ -572,7 +566,6 @@ def win_rate_matrix(scores, *, greater_is_better) -> pd.DataFrame:
     )
 
 
-# ------------------------------------------------------------------ leaderboard
 @dataclass(frozen=True)
 class LeaderboardResult:
     """Result of :func:`leaderboard_table`.
@@ -728,12 +721,6 @@ def leaderboard_table(
         ``rank_by`` with its simultaneous (``rank_low``, ``rank_high``) and
         marginal (``rank_low_marginal``, ``rank_high_marginal``) confidence
         sets; ``may_be_best``; ``mean_score`` and ``n_datasets``.
-
-    Notes
-    -----
-    Learners missing on some data sets: each column uses what its definition
-    allows, the mean score and mean rank only the complete data sets, and
-    ``notes`` says so.
 
     Examples
     --------

@@ -93,7 +93,6 @@ def quade_sums(ranks, values):
     return weights, s, float(np.sum(s**2)), float(np.sum(s.sum(axis=0) ** 2)) / n
 
 
-# ----------------------------------------------------- Eisinga et al. (2017)
 @lru_cache(maxsize=4096)
 def eisinga_count(d, k, n):
     """``W(|D| >= d)``: of the ``(k (k − 1))^n`` equally likely configurations,
