@@ -31,10 +31,8 @@ class ConfidenceInterval(namedtuple("_ConfidenceInterval", ["low", "high"])):
     low, high : float
         The bounds.
     confidence_level : float or None
-        The coverage the interval achieves, which is not always the level asked
-        for: a rank-based interval on few observations can only take the levels
-        of its discrete null distribution (R's ``wilcox.test`` warns "requested
-        conf.level not achievable"). ``None`` where it is not known.
+        The coverage the interval achieves (a rank-based interval can only take
+        the levels of its discrete null distribution); ``None`` if unknown.
 
     Examples
     --------

@@ -91,10 +91,8 @@ def _friedman_exact_pvalue(ranks):
         new = (states[:, None, :] + arrangements[None, :, :]).reshape(-1, k)
         new.sort(axis=1)
         weights = np.repeat(probs / len(arrangements), len(arrangements))
-        if use_key:
-            key = np.zeros(len(new), dtype=np.int64)
-            for j in range(k):
-                key = key * base + new[:, j]
+        if use_key:  # each sorted vector as one base-``base`` integer
+            key = new @ base ** np.arange(k - 1, -1, -1, dtype=np.int64)
             _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
         else:  # pragma: no cover - k large enough to overflow is over budget
             _, first, inverse = np.unique(

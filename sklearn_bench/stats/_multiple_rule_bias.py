@@ -152,18 +152,15 @@ def multiple_rule_bias(
     true_error : array-like of shape (n_rules, n_samples) or \
             (n_rules, n_samples, n_datasets)
         True error of the classifier designed by each rule on each sample.
-        Sample ``b`` of data set ``k`` is one draw from distribution ``F_k``.
     estimated_error : array-like of shape (n_rules, n_estimators, n_samples) or \
             (n_rules, n_estimators, n_samples, n_datasets)
-        Its estimates by each error estimator (e.g. 5-fold, 10-fold CV, LOO).
-        The shape of ``true_error`` means one estimator.
+        Its estimates by each error estimator (the shape of ``true_error`` for
+        one estimator).
     n_collections : int, default=1000
-        All :math:`\\binom{R}{r}` collections of ``r`` rules are used when there
-        are at most this many; otherwise this many collections drawn at random
-        (each one ``r`` distinct rules).
+        All collections of ``r`` rules when there are at most this many, else
+        this many drawn at random.
     dataset_names : list of str, default=None
-        Names of the data sets in :meth:`~MultipleRuleBiasResult.to_frame`;
-        default ``"0", "1", ...``.
+        Names of the data sets in :meth:`~MultipleRuleBiasResult.to_frame`.
     random_state : int, RandomState instance or None, default=None
         Draws the random collections.
 
