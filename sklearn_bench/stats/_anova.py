@@ -154,14 +154,13 @@ def rm_anova(scores) -> RMAnovaResult:
         SS_error    = sum_bk (x_bk − mean_b − mean_k + grand)²
         F = [SS_learners / (K − 1)] / [SS_error / ((K − 1)(N − 1))]
 
-    referred to F(K − 1, (K − 1)(N − 1)); statsmodels' ``AnovaRM`` and
-    autorank's parametric path compute the same F (Herbold 2020).
+    referred to F(K − 1, (K − 1)(N − 1)), as statsmodels' ``AnovaRM``.
 
     Parameters
     ----------
     scores : DataFrame or array-like of shape (n_blocks, n_learners)
         One row per block, one column per learner (a DataFrame's columns name
-        the learners). The direction of the metric does not matter.
+        the learners).
 
     Returns
     -------
@@ -229,10 +228,8 @@ def tukey_hsd(
     Two mean performances differ when ``|diff| > q_{1−α}(K, df) sqrt(MSE /
     N)`` (Tukey 1953); the designs differ in the error mean square:
 
-    - ``"blocks"`` (default): the residual of the repeated-measures ANOVA
-      (:func:`rm_anova`), ``SS_error / ((K − 1)(N − 1))`` on ``(K − 1)(N − 1)``
-      df, Tukey's test for a randomized complete block design (Montgomery,
-      ch. 4; R's ``TukeyHSD(aov(y ~ learner + block))``).
+    - ``"blocks"`` (default): :func:`rm_anova`'s residual on ``(K − 1)(N −
+      1)`` df (R's ``TukeyHSD(aov(y ~ learner + block))``).
     - ``"aligned"``: K independent samples of the aligned performances,
       ``SS_error / (K (N − 1))`` on ``K (N − 1)`` df, as
       :func:`scipy.stats.tukey_hsd` on the aligned table; liberal.

@@ -257,26 +257,14 @@ def effect_size(
 ):
     """A standardised effect size of paired or of two independent samples.
 
-    Paired samples (``d = x − y``; ``y=None`` when ``x`` holds the differences):
-
-    - ``"cohens_dz"``: ``d_z = mean(d) / sd(d)`` (``ddof=1``; Cohen 1988;
-      Lakens 2013), with the noncentral-t
-      :meth:`~EffectSizeResult.confidence_interval`, exact under normality
-      (Steiger & Fouladi 1997), sided as ``alternative``.
-    - ``"rank_biserial"``: the Wilcoxon test's, ``(R+ − R−) / (n (n + 1) /
-      2)`` of the signed-rank sums (Kerby 2014).
-    - ``"sign_dominance"``: the sign test's, ``(wins − losses) / n``.
-
-    Two independent samples (``y`` required):
-
-    - ``"cliffs_delta"``: ``P(X > Y) − P(X < Y)`` over all pairs (Cliff 1993).
-    - ``"cohens_d"``: ``(mean(x) − mean(y)) / s_p``, pooled sd (autorank's).
-    - ``"akinshin_gamma"``: ``(median(x) − median(y)) / MAD_p``, pooled MAD
-      scaled by 1.4826 (autorank's, after Akinshin 2020).
-
-    The last two ignore the pairing of learners on the same data sets; they are
-    for comparison with autorank (their :meth:`~EffectSizeResult.rope` is its
-    ROPE). Zero spread gives ``±inf`` (``nan`` for no difference).
+    Paired (``d = x − y``, or ``x`` alone): ``"cohens_dz"``, ``mean(d) /
+    sd(d)`` (Cohen 1988; Lakens 2013) with the noncentral-t interval (Steiger &
+    Fouladi 1997); ``"rank_biserial"``, ``(R+ − R−) / (n (n + 1) / 2)`` (Kerby
+    2014); ``"sign_dominance"``, ``(wins − losses) / n``. Independent (``y``
+    required): ``"cliffs_delta"``, ``P(X > Y) − P(X < Y)`` (Cliff 1993); and,
+    to compare with autorank (they ignore the pairing), ``"cohens_d"`` (pooled
+    sd) and ``"akinshin_gamma"`` (medians over the pooled MAD × 1.4826). Zero
+    spread gives ``±inf`` (``nan`` for no difference).
 
     Parameters
     ----------

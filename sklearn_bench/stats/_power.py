@@ -51,8 +51,7 @@ def power_paired_t(
     strict = TRUE)``), ``method="approx"`` the paper's formula ``F_{t,
     J−1}(sqrt(J) Δ/σ − t_{1−α, J−1})``.
 
-    The defaults give the power of the test the report runs: the two-sided
-    paired t at level α (:ref:`power` compares it with the paper's form).
+    The defaults are the test the report runs (:ref:`power` compares both).
 
     Parameters
     ----------

@@ -181,18 +181,16 @@ def sequential_test(differences, *, bounds, delta, alpha=0.05):
     """Anytime-valid test of a mean difference over data sets, looked at after
     each one.
 
-    ``differences[j]`` is the performance of the first learner minus that of the
-    second on the j-th data set in the order they were run (greater is better).
     Two hedged betting confidence sequences (Waudby-Smith & Ramdas 2024,
-    Theorem 3, bets of eq. (26) truncated at c = 3/4) run at level α/2 each: of
-    the mean difference and of the net win rate beyond Δ (an e-process for the
-    sign, Grünwald et al. 2024). The first look where either lies above or
-    below 0, or the mean's inside (−Δ, Δ), decides, at level α whatever the
-    stopping rule (:ref:`sequential`).
+    Theorem 3) at α/2 each, of the mean difference and of the net win rate
+    beyond Δ (Grünwald et al. 2024): the first look where either excludes 0, or
+    the mean's lies inside (−Δ, Δ), decides, whatever the stopping rule
+    (:ref:`sequential`).
 
     Parameters
     ----------
     differences : array-like of shape (n_datasets,)
+        First minus second learner, greater is better, in the order run.
     bounds : tuple of float
         The metric's ``(low, high)``.
     delta : float
