@@ -153,9 +153,8 @@ def quade_test(scores, *, greater_is_better: bool) -> BlockTestResult:
 def durbin_test(scores, *, greater_is_better: bool) -> BlockTestResult:
     """Durbin's test for a balanced incomplete block design (BIBD).
 
-    Each block (data set) holds ``k`` of the ``t`` learners, each learner is in
-    ``r`` blocks and each pair of learners meets in the same number ``λ`` of
-    blocks. Rank within blocks (``r_bj``), ``R_j`` the learners' rank sums,
+    Each block holds ``k`` of the ``t`` learners, each learner is in ``r``
+    blocks, each pair meets in ``λ``; with ``R_j`` the learners' rank sums,
     ``A = Σ r_bj²``, ``C = b k (k + 1)² / 4``:
     ``T₁ = (t − 1) (Σ_j R_j² − r C) / (A − C)``, χ²(t − 1) under H0, and
     Conover's F form ``T₂`` (Durbin 1951; Conover 1999, Sec. 5.9; PMCMRplus's
@@ -279,9 +278,7 @@ def friedman_aligned_ranks_test(
 ) -> BlockTestResult:
     """Friedman's aligned ranks test (Hodges & Lehmann 1962; García et al. 2010).
 
-    Subtract each block's location (its mean over the learners, as García et
-    al. 2010 and scmamp, or its median) from the block's scores, rank all
-    ``k N`` aligned values together (``R̂_bj``, mid-ranks for ties), and with
+    Rank all ``k N`` scores minus their block's location together; with
     ``R̂_j`` the learners' and ``R̂_b`` the blocks' rank sums:
     ``T = (k − 1) [Σ_j R̂_j² − (k N² / 4)(k N + 1)²] / ([k N (k N + 1)(2 k N + 1)
     / 6] − Σ_b R̂_b² / k)``, χ²(k − 1) under H0 (García et al. 2010, Sec. 3.2;

@@ -80,14 +80,10 @@ def _correctness(y_true, predictions):
 def cochrans_q(y_true, predictions) -> BlockTestResult:
     """Cochran's Q test of equal accuracy of K classifiers on one test set.
 
-    With ``G_j`` the number of test cases classifier ``j`` gets right, ``L_i``
-    the number of classifiers right on case ``i`` and ``T = sum G_j``
-    (Cochran 1950; Kuncheva 2004, eq. (4.8))::
-
-        Q = (K − 1) [K sum_j G_j² − T²] / [K T − sum_i L_i²]
-
-    referred to χ² with ``K − 1`` df. For ``K = 2`` it is McNemar's test
-    without continuity correction.
+    ``Q = (K − 1) [K sum_j G_j² − T²] / [K T − sum_i L_i²]`` against χ²(K − 1),
+    ``G_j`` the cases classifier ``j`` gets right, ``L_i`` the classifiers
+    right on case ``i``, ``T = sum G_j`` (Cochran 1950; Kuncheva 2004, eq.
+    (4.8)); for ``K = 2``, McNemar's test without continuity correction.
 
     Parameters
     ----------

@@ -338,12 +338,9 @@ def friedman_test(
 ) -> FriedmanResult:
     """Friedman's test of k learners over N blocks, with Iman–Davenport's F.
 
-    Demšar (2006), Section 3.2.2: rank the learners within each block
-    (rank 1 = best, ties get average ranks), average the ranks over the blocks,
-    ``R_j``, and compute ``χ²_F = 12 N / (k (k + 1)) [sum_j R_j² - k (k + 1)² / 4]``
-    with ``k - 1`` degrees of freedom, and Iman and Davenport's
-    ``F_F = (N - 1) χ²_F / (N (k - 1) - χ²_F)`` with ``k - 1`` and
-    ``(k - 1)(N - 1)`` degrees of freedom.
+    Demšar (2006), Section 3.2.2: with ``R_j`` the average within-block ranks
+    (1 = best), ``χ²_F = 12 N / (k (k + 1)) [sum_j R_j² - k (k + 1)² / 4]`` on
+    ``k - 1`` df, and Iman and Davenport's ``F_F``.
 
     Parameters
     ----------

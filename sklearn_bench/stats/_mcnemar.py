@@ -61,14 +61,10 @@ def _qh_interval(b, c, n, confidence_level):
 def mcnemar_test(b, c, *, n=None, correction=True, exact=False):
     """McNemar's test for two classifiers evaluated on the same test set.
 
-    Berrar & Lozano (2013), eq. (2): ``X² = (|b − c| − 1)² / (b + c)`` with Yates'
-    continuity correction (the paper's Table 2), ``(b − c)² / (b + c)`` without,
-    referred to χ² with 1 df; or the exact binomial (sign) test of ``b`` out of
-    ``b + c`` at probability 1/2.
-
-    With the test-set size ``n``, the estimate is err(A) − err(B) = ``(b −
-    c)/n`` and :meth:`~PairedTestResult.confidence_interval` the
-    Quesenberry–Hurst / May–Johnson interval (eqs. (4)–(5); :ref:`intervals`).
+    Berrar & Lozano (2013), eq. (2): ``X² = (|b − c| − 1)² / (b + c)`` (Yates)
+    or ``(b − c)² / (b + c)`` against χ²₁, or the exact binomial test. With
+    ``n``, the estimate is err(A) − err(B) = ``(b − c)/n`` and its interval the
+    Quesenberry–Hurst / May–Johnson one (eqs. (4)–(5); :ref:`intervals`).
 
     Parameters
     ----------
