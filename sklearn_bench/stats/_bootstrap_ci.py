@@ -24,10 +24,8 @@ def bootstrap_ci(
 ):
     """Bootstrap confidence interval of a statistic of a sample or of differences.
 
-    A thin layer over :func:`scipy.stats.bootstrap` (Efron & Tibshirani 1993):
-    the rows are resampled with replacement; with ``y`` the pairs ``(x_i, y_i)``
-    are resampled together, i.e. ``statistic`` is applied to the differences
-    ``x − y`` (the matched-pairs design).
+    A thin layer over :func:`scipy.stats.bootstrap` (Efron & Tibshirani 1993);
+    with ``y``, of the paired differences ``x − y``.
 
     Parameters
     ----------
@@ -35,8 +33,7 @@ def bootstrap_ci(
     y : array-like of shape (n,), default=None
         Paired sample; the interval is then for ``statistic(x − y)``.
     statistic : callable, default=numpy.mean
-        ``statistic(sample, axis=-1)``, vectorised like numpy reductions (a
-        callable without an ``axis`` argument is called once per resample).
+        ``statistic(sample, axis=-1)``, vectorised like numpy reductions.
     method : {"BCa", "percentile", "basic"}, default="BCa"
     confidence_level : float, default=0.95
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
@@ -51,9 +48,8 @@ def bootstrap_ci(
 
     Notes
     -----
-    A constant sample (including ``n = 1``) has every resample equal to it, so the
-    interval is degenerate: ``(s, s)`` with ``s = statistic(sample)`` (SciPy would
-    return NaN with a warning for BCa); one-sided forms keep their infinite bound.
+    A constant sample (``n = 1`` too) gives ``(s, s)``, ``s = statistic(sample)``
+    (SciPy: NaN for BCa); one-sided forms keep their infinite bound.
 
     Examples
     --------

@@ -463,8 +463,7 @@ def generalization_error_interval(
     variance : {"all_pairs", "within_fold"}, default="all_pairs"
         ``"naive_cv"`` only.
     train_counts : array-like of shape (n_splits, n_samples), default=None
-        How often each observation is in each split's training sample, one
-        row per split in increasing ``split`` (bootstrap methods).
+        How often each observation is in each split's training sample.
     apparent : float, default=None
         ``"632plus"``: the apparent error of the learner fitted on all n rows.
     no_information : float, default=None
@@ -588,9 +587,9 @@ def cv_auc_interval(y_true, y_score, folds, *, baseline=None):
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary labels; the larger of the two is the positive class.
+        Binary labels (the larger is the positive class).
     y_score : array-like of shape (n_samples,)
-        Out-of-fold scores of learner A (larger means more likely positive).
+        Out-of-fold scores of learner A.
     folds : array-like of shape (n_samples,)
         The fold of each observation (one K-fold partition).
     baseline : array-like of shape (n_samples,), default=None

@@ -701,13 +701,12 @@ def leaderboard_table(
     greater_is_better : bool
         Whether larger scores are better. Required.
     reference : str, default=None
-        Learner whose rating is set to ``reference_rating``; ``None``: the
-        ratings average ``reference_rating``.
+        Learner rated ``reference_rating`` (``None``: the ratings average it).
     reference_rating : float, default=1000.0
     rank_by : {"score", "mean_rank", "rating"}, default="score"
         Statistic of the ranks and of their confidence sets.
     n_resamples : int, default=1000
-        Resamples of the data sets (with replacement), shared by every interval.
+        Resamples of the data sets, shared by every interval.
     confidence_level : float, default=0.95
     random_state : int, numpy Generator or RandomState, default=None
 

@@ -58,7 +58,7 @@ def power_paired_t(
     n_datasets : int or array-like of int
         Number of data sets ``J >= 2``.
     delta : float
-        The difference in mean performance to detect (same units as ``sigma``).
+        The difference in mean performance to detect.
     sigma : float
         Standard deviation of the per-data-set differences (> 0).
     alpha : float, default=0.05
@@ -110,8 +110,7 @@ def n_datasets_needed(
     Parameters
     ----------
     delta : float or array-like of float
-        The difference to detect (> 0); an array gives the ``J`` of each
-        (the same integers as one call each, searched all at once).
+        The difference to detect (> 0); an array gives the ``J`` of each.
     sigma : float
         Standard deviation of the per-data-set differences (> 0).
     power : float, default=0.8
