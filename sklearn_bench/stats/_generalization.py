@@ -496,25 +496,16 @@ def generalization_error_interval(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd
-    >>> from sklearn.datasets import make_classification
-    >>> from sklearn.linear_model import LogisticRegression
-    >>> from sklearn_bench.model_selection import NestedCV
+    Three subsamples of 10 rows (a nested-CV loop is in :ref:`one_learner`):
+
     >>> from sklearn_bench.stats import generalization_error_interval
-    >>> X, y = make_classification(100, random_state=0)
-    >>> cv = NestedCV(n_splits=5, n_repeats=3, random_state=0)
-    >>> rows = []
-    >>> for split, (train, test) in enumerate(cv.split(X, y)):
-    ...     model = LogisticRegression().fit(X[train], y[train])
-    ...     wrong = model.predict(X[test]) != y[test]
-    ...     rows.append(pd.DataFrame({"split": split, "row": test, "loss": wrong}))
-    >>> table = pd.concat(rows).merge(cv.split_roles(), on="split")
-    >>> res = generalization_error_interval(table, method="nested_cv",
-    ...                                     metric="zero_one")
-    >>> round(res.estimate, 3), round(res.standard_error, 3)
-    (0.16, 0.067)
+    >>> losses = {"split": [0, 0, 1, 1, 2, 2], "loss": [0, 1, 0, 0, 1, 1],
+    ...           "n_train": [8] * 6}
+    >>> res = generalization_error_interval(losses, method="corrected_t")
+    >>> round(res.estimate, 3), round(res.standard_error, 3), res.df
+    (0.5, 0.382, 2)
     >>> res.design
-    'nested CV, 3 repeats x 5 folds (75 fits), n=100'
+    '3 train/test splits, n_train=8, n_test=2'
     """
     check_member(method, _METHODS, "method")
     check_member(variance, _VARIANCES, "variance")
