@@ -113,10 +113,8 @@ def cochrans_q(y_true, predictions) -> BlockTestResult:
     ...          "m2": np.r_[np.ones(12), np.zeros(12), np.ones(2), np.zeros(74)],
     ...          "m3": np.r_[np.ones(6), np.zeros(6), np.ones(2), np.zeros(86)]}
     >>> res = cochrans_q(y_true, preds)
-    >>> round(res.statistic, 4), round(res.pvalue, 4)
-    (8.6667, 0.0131)
-    >>> res.learner_scores.tolist()
-    [0.84, 0.86, 0.92]
+    >>> round(res.statistic, 4), round(res.pvalue, 4), res.learner_scores.tolist()
+    (8.6667, 0.0131, [0.84, 0.86, 0.92])
     """
     correct, names = _correctness(y_true, predictions)
     x = correct.astype(float)
