@@ -154,25 +154,18 @@ def _validate_scores(scores, name="scores", *, allow_nan=False):
     pass with ``allow_nan=True``."""
     import pandas as pd  # here: a model that needs no table loads no pandas
 
-    if isinstance(scores, pd.DataFrame):
-        learners = list(scores.columns)
-        blocks = list(scores.index)
-        try:
-            values = scores.to_numpy(dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"`{name}` must hold numbers.") from exc
-    else:
-        try:
-            values = np.asarray(scores, dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"`{name}` must hold numbers.") from exc
-        if values.ndim != 2:
-            raise ValueError(
-                f"`{name}` must be two-dimensional (blocks x learners); got "
-                f"{values.ndim} dimension(s)."
-            )
-        learners = list(range(values.shape[1]))
-        blocks = list(range(values.shape[0]))
+    frame = isinstance(scores, pd.DataFrame)
+    try:
+        values = scores.to_numpy(dtype=float) if frame else np.asarray(scores, float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"`{name}` must hold numbers.") from exc
+    if values.ndim != 2:
+        raise ValueError(
+            f"`{name}` must be two-dimensional (blocks x learners); got "
+            f"{values.ndim} dimension(s)."
+        )
+    learners = list(scores.columns) if frame else list(range(values.shape[1]))
+    blocks = list(scores.index) if frame else list(range(values.shape[0]))
     if len(set(learners)) != len(learners):
         raise ValueError(f"The learners (columns) of `{name}` must be unique.")
     n_blocks, n_learners = values.shape
