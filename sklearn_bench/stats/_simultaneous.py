@@ -8,6 +8,7 @@ import pandas as pd
 from scipy import stats as _st
 
 from .._validation import check_choice, check_confidence_level, real_array
+from ._common import _sample
 from ._multitest import adjust_pvalues
 
 _ADJUST = ("bonferroni", "holm")  # of _text.ADJUST_METHODS
@@ -42,17 +43,15 @@ class SimultaneousIntervalsResult:
 
 
 def _validate(estimate, standard_error, df):
-    est = real_array(estimate, "estimate")
+    est = _sample(estimate, "estimate")
     se = real_array(standard_error, "standard_error")
-    if est.ndim != 1 or est.size == 0:
-        raise ValueError("`estimate` must be a non-empty one-dimensional array.")
     if se.shape != est.shape:
         raise ValueError(
             "`standard_error` must have the shape of `estimate`; got "
             f"{se.shape} and {est.shape}."
         )
-    if not (np.isfinite(est).all() and np.isfinite(se).all()):
-        raise ValueError("`estimate` and `standard_error` must be finite.")
+    if not np.isfinite(se).all():
+        raise ValueError("`standard_error` must be finite.")
     if (se <= 0).any():
         raise ValueError("`standard_error` must be positive.")
     dfs = np.inf if df is None else real_array(df, "df")
@@ -61,8 +60,7 @@ def _validate(estimate, standard_error, df):
             "`df` must be a number or one per estimate; got shape "
             f"{np.shape(dfs)} for {est.size} estimates."
         )
-    dfs = np.broadcast_to(np.reshape(dfs, -1) if np.ndim(dfs) else dfs, est.shape)
-    dfs = dfs.astype(float)
+    dfs = np.broadcast_to(np.ravel(dfs), est.shape).astype(float)
     if np.isnan(dfs).any() or (dfs <= 0).any():
         raise ValueError("`df` must be positive (or None for the normal).")
     return est, se, dfs
