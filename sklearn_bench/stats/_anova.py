@@ -121,12 +121,7 @@ class RMAnovaResult(_Fields):
     _table: pd.DataFrame = field(repr=False, default=None, compare=False)
 
     def tukey_hsd(self, *, alpha=0.05, confidence_level=0.95, greater_is_better):
-        """:func:`tukey_hsd` on this ANOVA's error mean square (``design="blocks"``).
-
-        Returns
-        -------
-        PairwiseTestResult
-        """
+        """:func:`tukey_hsd` on this ANOVA's error mean square (``design="blocks"``)."""
         return tukey_hsd(
             self._table,
             design="blocks",
@@ -256,12 +251,6 @@ def tukey_hsd(
         With ``learner_means`` and, in ``details``, ``design``, ``mse``,
         ``df``, ``critical_value`` and ``hsd``; ``adjust`` is
         ``"single_step"`` (the studentized range).
-
-    See Also
-    --------
-    rm_anova : the omnibus F test with the same error mean square
-        (``design="blocks"``).
-    friedman_test : the rank-based alternative and its post-hoc tests.
 
     Examples
     --------

@@ -221,14 +221,6 @@ class FriedmanResult(_Fields):
         The Friedman test's effect size: 0 for equal average ranks, 1 when every
         block ranks alike (Kendall & Babington Smith 1939); tie-corrected when
         χ²_F is.
-
-        Examples
-        --------
-        >>> from sklearn_bench.stats import friedman_test
-        >>> res = friedman_test([[1, 2, 3], [1, 3, 2], [1, 2, 3], [2, 1, 3]],
-        ...                     greater_is_better=False)
-        >>> round(res.kendalls_w, 4)
-        0.5625
         """
         return float(self.statistic / (self.n_blocks * (self.n_learners - 1)))
 
