@@ -76,9 +76,8 @@ class EffectSizeResult:
     def rope(self, size=0.1):
         """autorank's region of practical equivalence, in the metric's units.
 
-        ``size`` times the pooled standard deviation (``"cohens_d"``) or pooled
-        scaled MAD (``"akinshin_gamma"``), autorank's ``rope_mode="effsize"``;
-        the other methods have none.
+        ``size`` times the pooled sd (``"cohens_d"``) or scaled MAD
+        (``"akinshin_gamma"``), autorank's ``rope_mode="effsize"``.
 
         Parameters
         ----------

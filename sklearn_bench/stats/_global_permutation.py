@@ -178,11 +178,10 @@ class GlobalPermutationResult(_Fields):
         confidence_level : float, default=0.95
             Simultaneous confidence level of the Tukey intervals.
         n_resamples : int, default=None
-            Permutations per hypothesis of the closed test; ``None`` uses the
-            global test's number.
+            Permutations per hypothesis of the closed test (``None``: the
+            global test's).
         random_state : int, numpy.random.Generator or None, default=None
-            Seed of the closed test's permutations; ``None`` reuses the global
-            test's ``random_state``.
+            Of the closed test's permutations (``None``: the global test's).
 
         Returns
         -------

@@ -405,9 +405,8 @@ def _check_learner_names(learners, p):
 
 @dataclass(frozen=True)
 class RankStabilityResult:
-    """Result of :meth:`LeaderboardResult.stability`: how the order settles with
-    more data sets (its Returns section describes the fields);
-    ``null_hypothesis`` says what the projection assumes."""
+    """Result of :meth:`LeaderboardResult.stability` (its Returns section
+    describes the fields; ``null_hypothesis``, what the projection assumes)."""
 
     table: pd.DataFrame
     top: str
@@ -626,8 +625,7 @@ class LeaderboardResult:
         target_width : float, default=1.0
             Target mean width (``high − low``) of the simultaneous rank sets.
         grid : sequence of int, default=None
-            Numbers of data sets; by default ``N/8 .. 64 N`` on a geometric
-            grid (and ``N``, :attr:`n_units`).
+            Numbers of data sets; by default ``N/8 .. 64 N``, geometric.
         delta : float, default=None
             The study's Δ, in the units of the ranked statistic: adds
             ``p_ordered_delta``, the share of the pairs at least Δ apart that

@@ -156,8 +156,7 @@ class SequentialTestResult(_Fields):
 
     def confidence_interval(self):
         """The anytime-valid interval of the mean difference at level 1 − α/2 at
-        the stopping time (the running intersection of its confidence sequence),
-        in the metric's units."""
+        the stopping time, in the metric's units."""
         return self._interval(0)
 
     def net_wins_interval(self):
