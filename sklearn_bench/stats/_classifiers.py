@@ -16,8 +16,6 @@ from ._common import ConfidenceInterval, _Fields, real_number
 
 def _labels(values, name):
     """A non-empty 1-D label array, or a ValueError naming it."""
-    if values is None or isinstance(values, str | bytes):
-        raise ValueError(f"`{name}` must be a one-dimensional array of labels.")
     try:
         arr = np.asarray(values)
     except (TypeError, ValueError) as exc:
