@@ -156,9 +156,8 @@ class ProportionDifferenceResult(_Fields):
     null_hypothesis: str = "H0: p1 = p2 (two independent samples)"
 
     def confidence_interval(self, confidence_level=0.95):
-        """Wald interval ``p1 − p2 ± z se``, one-sided as the test.
-
-        It excludes 0 exactly when the test rejects at ``1 − confidence_level``.
+        """Wald interval ``p1 − p2 ± z se``, one-sided as the test: it excludes 0
+        exactly when the test rejects at ``1 − confidence_level``.
 
         Parameters
         ----------

@@ -107,10 +107,8 @@ class EffectSizeResult:
         return float(size * self._scale)
 
     def confidence_interval(self, confidence_level=0.95):
-        """Confidence interval for the effect size, one-sided when the test is.
-
-        Only Cohen's d_z has one (see :func:`effect_size`); the others raise
-        ``ValueError``.
+        """Confidence interval for the effect size, one-sided when the test is
+        (only Cohen's d_z has one; the others raise ``ValueError``).
 
         Parameters
         ----------

@@ -60,12 +60,9 @@ class _ExactTooLarge(Exception):
 
 
 def _friedman_exact_pvalue(ranks):
-    """Exact permutation p-value of Friedman's statistic given the ranks.
-
-    Convolves the rank-sum vector's distribution block by block, each vector
-    kept sorted (exchangeable over learners), in doubled (integer) ranks.
-    Raises ``_ExactTooLarge`` beyond the ``_EXACT_MAX_*`` budget.
-    """
+    """Exact permutation p-value of Friedman's statistic: the rank-sum vectors
+    (sorted, doubled ranks) convolved block by block; ``_ExactTooLarge`` beyond
+    the ``_EXACT_MAX_*`` budget."""
     doubled = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
     n, k = doubled.shape
     observed = int(np.sum(doubled.sum(axis=0) ** 2))
