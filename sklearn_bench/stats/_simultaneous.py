@@ -136,17 +136,12 @@ def simultaneous_intervals(
     Returns
     -------
     SimultaneousIntervalsResult
-        estimate : ndarray of shape (m,)
-        low, high : ndarray of shape (m,)
-            ``-inf``/``inf`` on the open side; a Holm bound of exactly 0 on a
-            rejected hypothesis is open.
-        rejected : ndarray of bool, shape (m,)
-            What the compatible multiple test rejects at ``α = 1 −
-            confidence_level``: exactly where an interval excludes 0.
-        confidence_level : float
-        marginal_level : ndarray of shape (m,)
-            Each interval's own level (``nan`` where a Holm bound is fixed at 0).
-        adjust, alternative : str
+        ``estimate``; ``low``, ``high`` (``-inf``/``inf`` on the open side; a
+        Holm bound of exactly 0 on a rejected hypothesis is open); ``rejected``,
+        what the multiple test rejects at ``α = 1 − confidence_level`` (exactly
+        where an interval excludes 0); ``marginal_level``, each interval's own
+        level (``nan`` where a Holm bound is fixed at 0); ``confidence_level``,
+        ``adjust``, ``alternative``.
 
     Notes
     -----
