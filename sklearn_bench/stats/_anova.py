@@ -1,12 +1,5 @@
-"""Repeated-measures ANOVA over blocks x learners and Tukey's HSD after it.
-
-The parametric path of autorank (Herbold 2020, JOSS 5(48), 2173): a one-way
-repeated-measures ANOVA of the learners' performances with the blocks (data sets)
-as subjects, followed by Tukey's honestly significant difference. The sums of
-squares are those of the two-way layout without replication (Montgomery,
-*Design and Analysis of Experiments*, ch. 4, randomized complete block design);
-the F test equals statsmodels' ``AnovaRM``.
-"""
+"""Repeated-measures ANOVA over blocks x learners and Tukey's HSD after it, the
+parametric path of autorank (Herbold 2020, JOSS 5(48), 2173)."""
 
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -21,15 +14,16 @@ from .._validation import check_confidence_level
 from ._common import _direction, _Fields, _validate_scores
 from ._pairwise import PairwiseTestResult, pairs_frame
 
-_TUKEY_DESIGNS = ("blocks", "aligned", "independent")
+_TUKEY_DESIGNS = {  # the error mean square of each design, in words
+    "blocks": "the repeated-measures ANOVA's residual mean square",
+    "aligned": "the aligned performances' within-learner mean square",
+    "independent": "the one-way within-learner mean square, blocks ignored",
+}
 
 
 def _sums_of_squares(x):
-    """``(ss_learners, ss_blocks, ss_error, ss_total)`` of a (N, K) table.
-
-    Residuals below ``1e-12 max|x|`` are rounding noise and count as 0, so an
-    exactly additive table has ``ss_error = 0``.
-    """
+    """``(ss_learners, ss_blocks, ss_error, ss_total)`` of a (N, K) table;
+    residuals below ``1e-12 max|x|`` count as 0 (rounding noise)."""
     grand = x.mean()
     col = x.mean(axis=0)
     row = x.mean(axis=1)
@@ -46,22 +40,20 @@ def _sums_of_squares(x):
     return ss_learners, ss_blocks, ss_error, ss_total
 
 
+def _scaled(values):
+    """``values / max|values|`` and that factor (1 for a table of zeros)."""
+    scale = float(np.max(np.abs(values)))
+    return (values / scale, scale) if scale > 0 else (values, 1.0)
+
+
 def _unscale(value, factor):
     """``value * factor`` with ``0 * inf = 0`` (a sum of squares of a huge table)."""
     return 0.0 if value == 0 else float(value * factor)
 
 
 def _tukey_table(means, mse, df, n, confidence_level):
-    """Tukey's all-pairs comparison of K means of ``n`` values each.
-
-    ``mse`` is the error mean square on ``df`` degrees of freedom. Returns a
-    dict of arrays over the pairs ``(i, j)``, ``i < j`` (``pairs``, index
-    arrays): ``difference`` (mean
-    i minus mean j), simultaneous ``low``/``high`` at ``confidence_level``,
-    ``pvalue`` (unadjusted two-sided t-test on the same MSE and df) and
-    ``pvalue_adjusted`` (studentized range). For equal ``n`` this is
-    :func:`scipy.stats.tukey_hsd` and statsmodels' ``tukeyhsd``.
-    """
+    """Tukey's all-pairs comparison of K means of ``n`` values each, as
+    :func:`scipy.stats.tukey_hsd`: arrays over the pairs ``i < j``."""
     k = len(means)
     i, j = np.array(list(combinations(range(k), 2))).T
     diff = means[i] - means[j]
@@ -87,10 +79,8 @@ class RMAnovaResult(_Fields):
 
     Attributes
     ----------
-    statistic : float
-        ``F = MS_learners / MS_error`` on ``(df_learners, df_error)``.
-    pvalue : float
-        Upper tail of F(K − 1, (K − 1)(N − 1)).
+    statistic, pvalue : float
+        ``F = MS_learners / MS_error`` and its upper tail.
     df_learners, df_error : int
         ``K − 1`` and ``(K − 1)(N − 1)``.
     ss_learners, ss_blocks, ss_error : float
@@ -98,12 +88,10 @@ class RMAnovaResult(_Fields):
     mse : float
         ``ss_error / df_error``, the error mean square Tukey's HSD uses.
     partial_eta_squared : float
-        ``ss_learners / (ss_learners + ss_error)``, the effect size (share of
-        the within-block variation the learners explain).
+        ``ss_learners / (ss_learners + ss_error)``, the effect size.
     n_blocks, n_learners : int
     learner_means : pandas.Series
-    method : str
-    null_hypothesis : str
+    method, null_hypothesis : str
 
     Examples
     --------
@@ -133,12 +121,7 @@ class RMAnovaResult(_Fields):
     _table: pd.DataFrame = field(repr=False, default=None, compare=False)
 
     def tukey_hsd(self, *, alpha=0.05, confidence_level=0.95, greater_is_better):
-        """:func:`tukey_hsd` on this ANOVA's error mean square (``design="blocks"``).
-
-        Returns
-        -------
-        PairwiseTestResult
-        """
+        """:func:`tukey_hsd` on this ANOVA's error mean square (``design="blocks"``)."""
         return tukey_hsd(
             self._table,
             design="blocks",
@@ -166,36 +149,24 @@ def rm_anova(scores) -> RMAnovaResult:
         SS_error    = sum_bk (x_bk − mean_b − mean_k + grand)²
         F = [SS_learners / (K − 1)] / [SS_error / ((K − 1)(N − 1))]
 
-    referred to F(K − 1, (K − 1)(N − 1)); statsmodels' ``AnovaRM`` and
-    autorank's parametric path compute the same F (Herbold 2020).
+    referred to F(K − 1, (K − 1)(N − 1)), as statsmodels' ``AnovaRM``.
 
     Parameters
     ----------
     scores : DataFrame or array-like of shape (n_blocks, n_learners)
         One row per block, one column per learner (a DataFrame's columns name
-        the learners). The direction of the metric does not matter.
+        the learners).
 
     Returns
     -------
     RMAnovaResult
         With :meth:`~RMAnovaResult.tukey_hsd` as the follow-up.
 
-    Raises
-    ------
-    ValueError
-        Fewer than 2 learners or 2 blocks; NaN or infinite scores (naming the
-        learner and block).
-
     Notes
     -----
-    The F test assumes normal errors and sphericity (equal variances of all
-    pairwise differences); no Greenhouse–Geisser correction is applied, as in
-    ``AnovaRM`` and autorank. Across data sets these assumptions are rarely
-    met, which is why the primary analysis is rank- or permutation-based
-    (Demšar 2006, Section 3.2.1); this test is offered as autorank's choice, to
-    compare. Degenerate tables: no differences between the learners' means
-    gives ``F = 0``, ``p = 1``; differences with zero residual variance (an
-    exactly additive table) give ``F = inf``, ``p = 0``.
+    Assumes normal errors and sphericity, without Greenhouse–Geisser correction
+    (as ``AnovaRM`` and autorank). Equal means give ``F = 0``, ``p = 1``; an
+    exactly additive table ``F = inf``, ``p = 0``.
 
     Examples
     --------
@@ -209,10 +180,9 @@ def rm_anova(scores) -> RMAnovaResult:
     """
     values, learners, blocks = _validate_scores(scores)
     n, k = values.shape
-    scale = float(np.max(np.abs(values)))
-    x = values / scale if scale > 0 else values
+    x, scale = _scaled(values)
     ss_l, ss_b, ss_e, _ = _sums_of_squares(x)
-    factor = (scale if scale > 0 else 1.0) * (scale if scale > 0 else 1.0)
+    factor = scale * scale
     df_l, df_e = k - 1, (k - 1) * (n - 1)
     if ss_l == 0:
         statistic, pvalue = 0.0, 1.0
@@ -237,7 +207,7 @@ def rm_anova(scores) -> RMAnovaResult:
         n_blocks=n,
         n_learners=k,
         learner_means=pd.Series(
-            x.mean(axis=0) * (scale if scale > 0 else 1.0),
+            x.mean(axis=0) * scale,
             index=frame.columns,
             name="mean_performance",
         ),
@@ -250,28 +220,17 @@ def tukey_hsd(
 ) -> PairwiseTestResult:
     """Tukey's honestly significant difference for all pairs of learners.
 
-    The difference of two learners' mean performances over the N blocks is
-    significant when it exceeds ``q_{1−α}(K, df) sqrt(MSE / N)`` (Tukey 1953;
-    simultaneous intervals ``diff ± q sqrt(MSE / N)``). The designs differ in
-    the error mean square:
+    Two mean performances differ when ``|diff| > q_{1−α}(K, df) sqrt(MSE /
+    N)`` (Tukey 1953); the designs differ in the error mean square:
 
-    - ``"blocks"`` (default): the residual of the repeated-measures ANOVA
-      (:func:`rm_anova`), ``SS_error / ((K − 1)(N − 1))`` on ``(K − 1)(N − 1)``
-      df, Tukey's test for a randomized complete block design (Montgomery,
-      ch. 4; R's ``TukeyHSD(aov(y ~ learner + block))``).
-    - ``"aligned"``: K independent samples of the aligned performances (minus
-      the block mean), ``SS_error / (K (N − 1))`` on ``K (N − 1)`` df, as
-      :meth:`GlobalPermutationResult.pairwise` (Hothorn et al. 2005) and
-      :func:`scipy.stats.tukey_hsd` on the aligned table. Liberal: aligning
-      spends ``N − 1`` df that this MSE still counts, so it underestimates the
-      residual variance by ``(K − 1) / K``; the family-wise error is about
-      0.10 at α = 0.05 for K = 5 (``benchmarks/peer_tests_calibration.py``).
+    - ``"blocks"`` (default): :func:`rm_anova`'s residual on ``(K − 1)(N −
+      1)`` df (R's ``TukeyHSD(aov(y ~ learner + block))``).
+    - ``"aligned"``: K independent samples of the aligned performances,
+      ``SS_error / (K (N − 1))`` on ``K (N − 1)`` df, as
+      :func:`scipy.stats.tukey_hsd` on the aligned table; liberal.
     - ``"independent"``: the blocks ignored, the one-way ANOVA's within-group
-      mean square on ``K (N − 1)`` df. This is what autorank does
-      (``statsmodels`` ``MultiComparison(...).tukeyhsd()`` on the stacked
-      table): it treats the learners' values on the same data sets as
-      independent samples, so the differences between data sets inflate the
-      MSE and the test loses power. For comparison with autorank only.
+      mean square on ``K (N − 1)`` df, as autorank (``MultiComparison(...)
+      .tukeyhsd()``); it loses power. For comparison with autorank only.
 
     Parameters
     ----------
@@ -293,12 +252,6 @@ def tukey_hsd(
         ``df``, ``critical_value`` and ``hsd``; ``adjust`` is
         ``"single_step"`` (the studentized range).
 
-    See Also
-    --------
-    rm_anova : the omnibus F test with the same error mean square
-        (``design="blocks"``).
-    friedman_test : the rank-based alternative and its post-hoc tests.
-
     Examples
     --------
     >>> import numpy as np
@@ -311,8 +264,6 @@ def tukey_hsd(
     0          0          1           0.3226
     1          0          2           0.0063
     2          1          2           0.1437
-    >>> res.details["df"], round(res.details["hsd"], 4)
-    (22, 0.037)
     """
     design = _check_choice(design, _TUKEY_DESIGNS, "design")
     alpha = _check_alpha(alpha)
@@ -320,22 +271,12 @@ def tukey_hsd(
     greater_is_better = _direction(greater_is_better)
     values, learners, blocks = _validate_scores(scores)
     n, k = values.shape
-    scale = float(np.max(np.abs(values)))
-    x = values / scale if scale > 0 else values
-    factor = scale if scale > 0 else 1.0
+    x, factor = _scaled(values)
     ss_l, ss_b, ss_e, ss_t = _sums_of_squares(x)
-    if design == "blocks":
-        df = (k - 1) * (n - 1)
-        mse = ss_e / df
-        words = "the repeated-measures ANOVA's residual mean square"
-    elif design == "aligned":
-        df = k * (n - 1)
-        mse = ss_e / df
-        words = "the aligned performances' within-learner mean square"
-    else:
-        df = k * (n - 1)
-        mse = (ss_t - ss_l) / df  # within-group SS of the one-way layout
-        words = "the one-way within-learner mean square, blocks ignored"
+    df = (k - 1) * (n - 1) if design == "blocks" else k * (n - 1)
+    # "independent": the within-group SS of the one-way layout
+    mse = (ss_t - ss_l if design == "independent" else ss_e) / df
+    words = _TUKEY_DESIGNS[design]
     means = x.mean(axis=0)
     table = _tukey_table(means, mse, df, n, level)
     difference = table["difference"] * factor

@@ -1,16 +1,5 @@
 """Rank tests of k learners over blocks beside Friedman's: Quade's test, Durbin's
-test for balanced incomplete blocks, and Friedman's aligned ranks test.
-
-- Quade (1979), JASA 74: ranks within blocks weighted by the rank of the
-  block's range (R's ``quade.test``; Conover 1999, Sec. 5.8).
-- Durbin (1951), Br. J. Psych. 4: Friedman's test for balanced incomplete
-  block designs (PMCMRplus ``durbinTest``, scikit-posthocs ``test_durbin``;
-  Conover 1999, Sec. 5.9).
-- Hodges & Lehmann (1962), Ann. Math. Statist. 33: aligned ranks — subtract
-  each block's location, then rank all ``k N`` aligned values together;
-  García, Fernández, Luengo & Herrera (2010), Information Sciences 180, Sec.
-  3.2 (scmamp ``friedmanAlignedRanksTest``).
-"""
+test for balanced incomplete blocks, and Friedman's aligned ranks test."""
 
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -22,37 +11,28 @@ from scipy import stats
 
 from .._validation import check_choice as _check_choice
 from ._common import _direction, _Fields, _validate_scores
+from ._rank_posthoc import quade_sums
 
 
 @dataclass(frozen=True)
 class BlockTestResult(_Fields):
-    """Result of the omnibus tests of k learners over blocks beside Friedman's:
-    :func:`quade_test`, :func:`durbin_test`, :func:`friedman_aligned_ranks_test`,
-    :func:`skillings_mack_test` and :func:`cochrans_q`.
+    """Result of :func:`quade_test`, :func:`durbin_test`, :func:`cochrans_q`,
+    :func:`friedman_aligned_ranks_test` and :func:`skillings_mack_test`.
 
     Attributes
     ----------
     statistic : float
-        The test's statistic (Quade's F, Durbin's T₁, the aligned-ranks T,
-        Skillings–Mack's SM, Cochran's Q); NaN where it is undefined (see
-        ``notes``).
+        The test's statistic; NaN where it is undefined (see ``notes``).
     pvalue : float
         Upper tail of ``distribution`` with ``df`` at ``statistic``, or the
         Monte Carlo p-value (``pvalue_standard_error > 0``).
     df : tuple
-        Degrees of freedom: ``(k − 1,)`` for χ², ``(df1, df2)`` for F.
+        ``(k − 1,)`` for χ², ``(df1, df2)`` for F.
     distribution : {"chi2", "F"}
-    n_blocks : int
-        Blocks used (test cases for Cochran's Q).
-    n_learners : int
+    n_blocks, n_learners : int
     learner_scores : pandas.Series
-        Per learner, the quantity the test compares, with rank 1 = best:
-        Quade's weighted average rank ``W_j / (N (N + 1) / 2)``, Durbin's
-        average rank over the blocks holding the learner, the average aligned
-        rank, Skillings–Mack's adjusted rank sum ``A_j`` (positive: ranked
-        worse than average), or the classifiers' accuracies (Cochran's Q).
-    method : str
-    null_hypothesis : str
+        Per learner, the quantity the test compares (each test's Returns).
+    method, null_hypothesis : str
     notes : tuple of str
     pvalue_standard_error : float
         Monte Carlo standard error of ``pvalue`` (0 for an analytic one).
@@ -95,18 +75,14 @@ def quade_test(scores, *, greater_is_better: bool) -> BlockTestResult:
     the blocks by their range ``max_j x_bj − min_j x_bj`` (``Q_b``), form
     ``S_bj = Q_b (r_bj − (k + 1) / 2)``, ``A = Σ S_bj²``, ``B = Σ_j (Σ_b
     S_bj)² / N`` and ``F = (N − 1) B / (A − B)`` with ``k − 1`` and ``(N −
-    1)(k − 1)`` degrees of freedom (Quade 1979; Conover 1999, Sec. 5.8). Blocks
-    whose learners differ more get more weight, which makes it more powerful
-    than Friedman's test for few learners when the ranges are informative
-    (García et al. 2010).
+    1)(k − 1)`` degrees of freedom (Quade 1979; Conover 1999, Sec. 5.8).
 
     Parameters
     ----------
     scores : DataFrame or array-like of shape (n_blocks, n_learners)
         One row per block (data set), one column per learner; no NaN.
     greater_is_better : bool
-        Direction of the scores (only for ``learner_scores``; the test is
-        two-sided). Required.
+        Direction, for ``learner_scores`` only. Required.
 
     Returns
     -------
@@ -116,12 +92,8 @@ def quade_test(scores, *, greater_is_better: bool) -> BlockTestResult:
 
     Notes
     -----
-    When ``A = B`` (every block ranks the learners alike and the blocks'
-    ranges all tie) F is undefined; as R, the statistic is NaN and the p-value
-    is ``(k!)^(1 − N)``, the probability that N − 1 further blocks all repeat
-    the first block's order (Conover 1999, p. 374). No standard effect size
-    exists for it; Kendall's W of :func:`friedman_test` describes the same
-    concordance without weights.
+    When ``A = B`` (every block ranks alike, ranges tie) F is NaN and, as R,
+    the p-value is ``(k!)^(1 − N)`` (Conover 1999, p. 374).
 
     Examples
     --------
@@ -138,10 +110,7 @@ def quade_test(scores, *, greater_is_better: bool) -> BlockTestResult:
     sign = -1.0 if _direction(greater_is_better) else 1.0
     n, k = values.shape
     ranks = stats.rankdata(sign * values, axis=1)
-    weights = stats.rankdata(np.ptp(values, axis=1))
-    s = weights[:, None] * (ranks - (k + 1) / 2.0)
-    big_a = float(np.sum(s**2))
-    big_b = float(np.sum(s.sum(axis=0) ** 2)) / n
+    weights, _, big_a, big_b = quade_sums(ranks, values)
     notes = []
     df = (k - 1, (n - 1) * (k - 1))
     if big_a == 0:  # every block ties all learners (or every range is 0)
@@ -184,15 +153,12 @@ def quade_test(scores, *, greater_is_better: bool) -> BlockTestResult:
 def durbin_test(scores, *, greater_is_better: bool) -> BlockTestResult:
     """Durbin's test for a balanced incomplete block design (BIBD).
 
-    Each block (data set) holds ``k`` of the ``t`` learners, each learner is in
-    ``r`` blocks and each pair of learners meets in the same number ``λ`` of
-    blocks. Rank within blocks (``r_bj``), ``R_j`` the learners' rank sums,
+    Each block holds ``k`` of the ``t`` learners, each learner is in ``r``
+    blocks, each pair meets in ``λ``; with ``R_j`` the learners' rank sums,
     ``A = Σ r_bj²``, ``C = b k (k + 1)² / 4``:
     ``T₁ = (t − 1) (Σ_j R_j² − r C) / (A − C)``, χ²(t − 1) under H0, and
-    Conover's F form ``T₂ = (T₁ / (t − 1)) / ((b (k − 1) − T₁) / (b k − b − t
-    + 1))`` with ``t − 1`` and ``b k − b − t + 1`` df (Durbin 1951; Conover
-    1999, Sec. 5.9; the χ² form is PMCMRplus's ``durbinTest`` and
-    scikit-posthocs' ``test_durbin``).
+    Conover's F form ``T₂`` (Durbin 1951; Conover 1999, Sec. 5.9; PMCMRplus's
+    ``durbinTest``).
 
     Parameters
     ----------
@@ -200,8 +166,7 @@ def durbin_test(scores, *, greater_is_better: bool) -> BlockTestResult:
         One row per block, one column per learner, NaN where the learner is not
         in the block.
     greater_is_better : bool
-        Direction (for ``learner_scores`` only; the test is two-sided).
-        Required.
+        Direction, for ``learner_scores`` only. Required.
 
     Returns
     -------
@@ -213,16 +178,12 @@ def durbin_test(scores, *, greater_is_better: bool) -> BlockTestResult:
     Raises
     ------
     ValueError
-        When the design is not a BIBD (unequal block sizes, unequal
-        replication or unequal pair counts), naming what differs; for other
-        incomplete designs use :func:`skillings_mack_test`.
+        When the design is not a BIBD, naming what differs.
 
     Notes
     -----
-    With complete blocks (``k = t``) T₁ is Friedman's tie-corrected χ²_F.
-    When every block ties all its learners ``A = C`` and T₁ is 0/0; it is
-    then 0 with p-value 1. When every block ranks alike and T₁ equals
-    ``b (k − 1)``, T₂ divides by zero and is NaN (with a note).
+    With complete blocks T₁ is Friedman's tie-corrected χ²_F. All ties give
+    T₁ = 0 (p = 1); every block ranked alike a NaN T₂ (with a note).
 
     Examples
     --------
@@ -264,10 +225,7 @@ def durbin_test(scores, *, greater_is_better: bool) -> BlockTestResult:
                 f"({shown}); use skillings_mack_test for other incomplete designs."
             )
     k, r = int(sizes[0]), int(reps[0])
-    ranks = np.full_like(values, np.nan)
-    for row in range(b):
-        cols = present[row]
-        ranks[row, cols] = stats.rankdata(sign * values[row, cols])
+    ranks = stats.rankdata(sign * values, axis=1, nan_policy="omit")
     rank_sums = np.nansum(ranks, axis=0)
     big_a = float(np.nansum(ranks**2))
     big_c = b * k * (k + 1) ** 2 / 4.0
@@ -320,22 +278,18 @@ def friedman_aligned_ranks_test(
 ) -> BlockTestResult:
     """Friedman's aligned ranks test (Hodges & Lehmann 1962; García et al. 2010).
 
-    Subtract each block's location (its mean over the learners, as García et
-    al. 2010 and scmamp, or its median) from the block's scores, rank all
-    ``k N`` aligned values together (``R̂_bj``, mid-ranks for ties), and with
+    Rank all ``k N`` scores minus their block's location together; with
     ``R̂_j`` the learners' and ``R̂_b`` the blocks' rank sums:
     ``T = (k − 1) [Σ_j R̂_j² − (k N² / 4)(k N + 1)²] / ([k N (k N + 1)(2 k N + 1)
     / 6] − Σ_b R̂_b² / k)``, χ²(k − 1) under H0 (García et al. 2010, Sec. 3.2;
-    scmamp's ``friedmanAlignedRanksTest``). Aligning lets the blocks be
-    compared with each other, which helps when there are few learners.
+    scmamp's ``friedmanAlignedRanksTest``).
 
     Parameters
     ----------
     scores : DataFrame or array-like of shape (n_blocks, n_learners)
         One row per block, one column per learner; no NaN.
     greater_is_better : bool
-        Direction (for ``learner_scores``; T does not depend on it).
-        Required.
+        Direction, for ``learner_scores`` only. Required.
     alignment : {"mean", "median"}, default="mean"
         The block location subtracted.
 
@@ -347,13 +301,8 @@ def friedman_aligned_ranks_test(
 
     Notes
     -----
-    The denominator's first term is ``Σ R̂²`` without ties, as in García et al.
-    and scmamp; with tied aligned values it is not tie-corrected (neither is
-    scmamp's). Aligned values equal to 9 significant digits of the largest
-    are ties: ``x − mean`` of two blocks that are equal in exact arithmetic
-    differ in the last bits, and scmamp ranks them by that noise (on García
-    & Herrera's 2008 table its T differs from the tie-aware one by 1e-4). No
-    standard effect size exists for this test.
+    Not tie-corrected, as García et al. and scmamp; aligned values equal to 9
+    significant digits are ties (scmamp ranks them by rounding noise).
 
     Examples
     --------

@@ -5,21 +5,10 @@ from scipy import stats
 
 from .._validation import check_confidence_level, check_member, check_positive_int
 from .._validation import check_random_state as _as_generator
-from ._common import ConfidenceInterval, real_array
+from ._common import ConfidenceInterval, _differences
 
 _METHODS = ("BCa", "percentile", "basic")
 _ALTERNATIVES = ("two-sided", "less", "greater")
-
-
-def _check_sample(values, name):
-    arr = real_array(values, name)
-    if arr.ndim != 1:
-        raise ValueError(f"`{name}` must be one-dimensional.")
-    if arr.size == 0:
-        raise ValueError(f"`{name}` must not be empty.")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"`{name}` must not contain NaN or infinite values.")
-    return arr
 
 
 def bootstrap_ci(
@@ -35,10 +24,8 @@ def bootstrap_ci(
 ):
     """Bootstrap confidence interval of a statistic of a sample or of differences.
 
-    A thin layer over :func:`scipy.stats.bootstrap` (Efron & Tibshirani 1993):
-    the rows are resampled with replacement; with ``y`` the pairs ``(x_i, y_i)``
-    are resampled together, i.e. ``statistic`` is applied to the differences
-    ``x − y`` (the matched-pairs design).
+    A thin layer over :func:`scipy.stats.bootstrap` (Efron & Tibshirani 1993);
+    with ``y``, of the paired differences ``x − y``.
 
     Parameters
     ----------
@@ -46,8 +33,7 @@ def bootstrap_ci(
     y : array-like of shape (n,), default=None
         Paired sample; the interval is then for ``statistic(x − y)``.
     statistic : callable, default=numpy.mean
-        ``statistic(sample, axis=-1)``, vectorised like numpy reductions (a
-        callable without an ``axis`` argument is called once per resample).
+        ``statistic(sample, axis=-1)``, vectorised like numpy reductions.
     method : {"BCa", "percentile", "basic"}, default="BCa"
     confidence_level : float, default=0.95
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
@@ -62,9 +48,8 @@ def bootstrap_ci(
 
     Notes
     -----
-    A constant sample (including ``n = 1``) has every resample equal to it, so the
-    interval is degenerate: ``(s, s)`` with ``s = statistic(sample)`` (SciPy would
-    return NaN with a warning for BCa); one-sided forms keep their infinite bound.
+    A constant sample (``n = 1`` too) gives ``(s, s)``, ``s = statistic(sample)``
+    (SciPy: NaN for BCa); one-sided forms keep their infinite bound.
 
     Examples
     --------
@@ -76,15 +61,7 @@ def bootstrap_ci(
     >>> bool(ci.low < np.mean(x - y) < ci.high)
     True
     """
-    sample = _check_sample(x, "x")
-    if y is not None:
-        other = _check_sample(y, "y")
-        if other.shape != sample.shape:
-            raise ValueError(
-                f"`x` and `y` must have the same length; got {sample.size} "
-                f"and {other.size}."
-            )
-        sample = sample - other
+    sample = _differences(x, y)
     check_member(method, _METHODS, "method")
     check_member(alternative, _ALTERNATIVES, "alternative")
     level = check_confidence_level(confidence_level)

@@ -1,12 +1,5 @@
-"""Classifiers on test sets: Cochran's Q and the difference of two proportions.
-
-The tests of mlxtend's ``evaluate`` module (Raschka 2018, *Model evaluation, model
-selection, and algorithm selection in machine learning*, arXiv:1811.12808,
-Section 4). Cochran's Q takes K classifiers evaluated on the same n test cases:
-each case is a block, each classifier's 0/1 correctness a response; it answers
-the *conditional* question (this test set, these trained classifiers), like
-McNemar's test (:func:`mcnemar_test`). Looney's (1988) F test of the same table
-is :func:`rm_anova` of the 0/1 correctness table.
+"""Classifiers on test sets: Cochran's Q and the difference of two proportions,
+the tests of mlxtend's ``evaluate`` module (Raschka 2018, arXiv:1811.12808, Sec. 4).
 """
 
 from dataclasses import dataclass
@@ -23,8 +16,6 @@ from ._common import ConfidenceInterval, _Fields, real_number
 
 def _labels(values, name):
     """A non-empty 1-D label array, or a ValueError naming it."""
-    if values is None or isinstance(values, str | bytes):
-        raise ValueError(f"`{name}` must be a one-dimensional array of labels.")
     try:
         arr = np.asarray(values)
     except (TypeError, ValueError) as exc:
@@ -44,11 +35,8 @@ def _labels(values, name):
 
 
 def _correctness(y_true, predictions):
-    """``(correct, names)``: a (n_samples, K) bool matrix and the classifiers' names.
-
-    ``predictions`` is a mapping name -> labels, a DataFrame (one column per
-    classifier) or a 2-D array of shape (n_samples, n_classifiers).
-    """
+    """``(correct, names)``: a (n_samples, K) bool matrix and the classifiers'
+    names, of a dict, a DataFrame or a 2-D array of predictions."""
     y = _labels(y_true, "y_true")
     if isinstance(predictions, pd.DataFrame | dict):
         names = list(predictions.keys())
@@ -90,14 +78,10 @@ def _correctness(y_true, predictions):
 def cochrans_q(y_true, predictions) -> BlockTestResult:
     """Cochran's Q test of equal accuracy of K classifiers on one test set.
 
-    With ``G_j`` the number of test cases classifier ``j`` gets right, ``L_i``
-    the number of classifiers right on case ``i`` and ``T = sum G_j``
-    (Cochran 1950; Kuncheva 2004, eq. (4.8))::
-
-        Q = (K − 1) [K sum_j G_j² − T²] / [K T − sum_i L_i²]
-
-    referred to χ² with ``K − 1`` df. For ``K = 2`` it is McNemar's test
-    without continuity correction.
+    ``Q = (K − 1) [K sum_j G_j² − T²] / [K T − sum_i L_i²]`` against χ²(K − 1),
+    ``G_j`` the cases classifier ``j`` gets right, ``L_i`` the classifiers
+    right on case ``i``, ``T = sum G_j`` (Cochran 1950; Kuncheva 2004, eq.
+    (4.8)); for ``K = 2``, McNemar's test without continuity correction.
 
     Parameters
     ----------
@@ -112,42 +96,23 @@ def cochrans_q(y_true, predictions) -> BlockTestResult:
         The test cases are the blocks, the classifiers the learners;
         ``learner_scores`` are their accuracies.
 
-    See Also
-    --------
-    mcnemar_test : two classifiers, with or without continuity correction.
-    rm_anova : of the 0/1 correctness table, Looney's (1988) F test of the
-        same hypothesis (mlxtend's ``ftest``).
-
     Notes
     -----
-    mlxtend's ``cochrans_q(y_target, *y_model_predictions)`` takes the
-    classifiers as separate arguments and returns ``(q, p)``; the statistic
-    and p-value agree. When every test case is classified alike by all
-    classifiers (all right or all wrong), ``K T − sum L_i² = 0``; then every
-    ``G_j`` is equal too and the result is ``Q = 0``, ``p = 1`` (mlxtend gives
-    NaN).
-
-    Looney's F is ``rm_anova(correct)`` with ``correct`` the 0/1 table
-    (``preds == y_true[:, None]``): F(K − 1, (K − 1)(n − 1)). mlxtend's
-    ``ftest`` computes the same F but refers it to F(K − 1, (K − 1) n), a
-    difference in the p-value of order ``1/n``.
+    Test cases classified alike by all give ``Q = 0``, ``p = 1`` (mlxtend: NaN).
+    Looney's (1988) F (mlxtend's ``ftest``) is :func:`rm_anova` of the 0/1
+    correctness table, on F(K − 1, (K − 1)(n − 1)) where mlxtend has (K − 1) n.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_bench.stats import cochrans_q, rm_anova
+    >>> from sklearn_bench.stats import cochrans_q
     >>> y_true = np.zeros(100, dtype=int)
     >>> preds = {"m1": np.r_[np.ones(16), np.zeros(84)],
     ...          "m2": np.r_[np.ones(12), np.zeros(12), np.ones(2), np.zeros(74)],
     ...          "m3": np.r_[np.ones(6), np.zeros(6), np.ones(2), np.zeros(86)]}
     >>> res = cochrans_q(y_true, preds)
-    >>> round(res.statistic, 4), round(res.pvalue, 4)
-    (8.6667, 0.0131)
-    >>> res.learner_scores.tolist()
-    [0.84, 0.86, 0.92]
-    >>> f = rm_anova(np.column_stack([p == y_true for p in preds.values()]) * 1.0)
-    >>> round(f.statistic, 4), f.df_learners, f.df_error, round(f.pvalue, 4)
-    (4.4843, 2, 198, 0.0125)
+    >>> round(res.statistic, 4), round(res.pvalue, 4), res.learner_scores.tolist()
+    (8.6667, 0.0131, [0.84, 0.86, 0.92])
     """
     correct, names = _correctness(y_true, predictions)
     x = correct.astype(float)
@@ -177,7 +142,6 @@ def cochrans_q(y_true, predictions) -> BlockTestResult:
     )
 
 
-# ---------------------------------------------------------- difference of proportions
 @dataclass(frozen=True)
 class ProportionDifferenceResult(_Fields):
     """Result of :func:`proportion_difference_test`; its Returns section describes the
@@ -192,9 +156,8 @@ class ProportionDifferenceResult(_Fields):
     null_hypothesis: str = "H0: p1 = p2 (two independent samples)"
 
     def confidence_interval(self, confidence_level=0.95):
-        """Wald interval ``p1 − p2 ± z se``, one-sided as the test.
-
-        It excludes 0 exactly when the test rejects at ``1 − confidence_level``.
+        """Wald interval ``p1 − p2 ± z se``, one-sided as the test: it excludes 0
+        exactly when the test rejects at ``1 − confidence_level``.
 
         Parameters
         ----------
@@ -246,31 +209,14 @@ def proportion_difference_test(
     Returns
     -------
     ProportionDifferenceResult
-        statistic : float
-            ``z = (p1 − p2) / sqrt(p1 (1 − p1) / n1 + p2 (1 − p2) / n2)``.
-
-        pvalue : float
-
-        estimate : float
-            ``p1 − p2``.
-
-        standard_error : float
-
-        alternative : str
-
-        method : str
-
-        null_hypothesis : str
+        ``statistic`` (z), ``pvalue``, ``estimate`` (``p1 − p2``),
+        ``standard_error``, ``alternative``, ``method``, ``null_hypothesis``.
 
     Notes
     -----
-    The test assumes *independent* samples. Two classifiers evaluated on the
-    same test set are paired, and their accuracies are correlated; Dietterich
-    (1998) shows the test's type I error is then wrong. Use McNemar's test
-    (:func:`mcnemar_test` of the discordant counts) for one test set; use this
-    one for two accuracies measured on different test sets. Both proportions 0
-    or both 1: ``se = 0``, ``z = 0`` and ``p = 1`` when they are equal;
-    unequal proportions with ``se = 0`` (0 against 1) give ``z = ±inf``.
+    For *independent* samples: on one test set use :func:`mcnemar_test`
+    (Dietterich 1998). ``se = 0`` gives ``z = 0``, ``p = 1`` for equal
+    proportions, ``z = ±inf`` otherwise.
 
     Examples
     --------

@@ -1,9 +1,5 @@
-"""Pieces shared by the tests of :mod:`sklearn_bench.stats`.
-
-The argument checks (``real_number``, ``real_array``, ...) live in
-:mod:`sklearn_bench._validation`, the package's one home of checks; they are
-re-exported here for the modules of ``stats``.
-"""
+"""Pieces shared by the tests of :mod:`sklearn_bench.stats` (the argument checks
+live in :mod:`sklearn_bench._validation`)."""
 
 from collections import namedtuple
 from dataclasses import fields
@@ -35,10 +31,8 @@ class ConfidenceInterval(namedtuple("_ConfidenceInterval", ["low", "high"])):
     low, high : float
         The bounds.
     confidence_level : float or None
-        The coverage the interval achieves, which is not always the level asked
-        for: a rank-based interval on few observations can only take the levels
-        of its discrete null distribution (R's ``wilcox.test`` warns "requested
-        conf.level not achievable"). ``None`` where it is not known.
+        The coverage the interval achieves (a rank-based interval can only take
+        the levels of its discrete null distribution); ``None`` if unknown.
 
     Examples
     --------
@@ -81,27 +75,16 @@ class ConfidenceInterval(namedtuple("_ConfidenceInterval", ["low", "high"])):
 
 
 def monte_carlo_pvalue(n_extreme, n_resamples):
-    """``(p, standard_error)`` of a randomised test whose ``n_resamples`` random
-    resamples gave ``n_extreme`` statistics at least as extreme as the observed.
-
-    The observed arrangement counts as one of the resamples, as in
-    ``scipy.stats.permutation_test``: ``p = (n_extreme + 1) / (n_resamples + 1)``
-    is never 0 and the test is valid at every level; the standard error is the
-    binomial ``sqrt(p (1 - p) / n_resamples)``.
-    """
+    """``(p, standard_error)`` of a randomised test whose ``n_resamples``
+    resamples gave ``n_extreme`` statistics at least as extreme as the observed,
+    which counts among them (as ``scipy.stats.permutation_test``)."""
     p = (n_extreme + 1) / (n_resamples + 1)
     return p, float(np.sqrt(p * (1 - p) / n_resamples))
 
 
 def _check_paired(x, y, axis=None):
-    """``x − y`` as a float array, the pairs on its last axis.
-
-    ``axis=None`` (the one-pair tests): ``x`` and ``y`` one-dimensional of one
-    length. An int: ``x`` and ``y`` broadcast against each other except along
-    ``axis``, where they have one length (SciPy's ``ttest_rel`` convention);
-    the result is C-contiguous, so each row is reduced with the operations of
-    one pair's 1-D differences (equal to the last bit).
-    """
+    """``x − y`` as a C-contiguous float array, the pairs on its last axis:
+    ``axis=None`` for 1-D inputs, else SciPy's ``ttest_rel`` broadcasting."""
     x, y = real_array(x, "x"), real_array(y, "y")
     if axis is None:
         if x.ndim != 1 or y.ndim != 1:
@@ -132,6 +115,34 @@ def _check_paired(x, y, axis=None):
     return d
 
 
+def _sample(values, name, min_size=1):
+    """``values`` as a finite one-dimensional float array of ``min_size`` or more."""
+    a = real_array(values, name)
+    if a.ndim != 1 or a.size < min_size:
+        what = (
+            "non-empty one-dimensional array"
+            if min_size == 1
+            else f"one-dimensional array of at least {min_size} values"
+        )
+        raise ValueError(f"`{name}` must be a {what}.")
+    if not np.isfinite(a).all():
+        raise ValueError(f"`{name}` must be finite (no NaN).")
+    return a
+
+
+def _differences(x, y):
+    """``x − y`` (or ``x`` when ``y`` is None) of paired samples."""
+    d = _sample(x, "x", 1)
+    if y is not None:
+        y = _sample(y, "y", 1)
+        if y.shape != d.shape:
+            raise ValueError(
+                f"`x` and `y` must have the same length; got {d.size} and {y.size}."
+            )
+        d = d - y
+    return d
+
+
 def _scalar(value):
     """A 0-d array or numpy scalar as a float; an array of a batch as it is."""
     value = np.asarray(value)
@@ -139,31 +150,22 @@ def _scalar(value):
 
 
 def _validate_scores(scores, name="scores", *, allow_nan=False):
-    """Return ``(values, learners, blocks)`` of a blocks x learners table.
-
-    ``allow_nan=True`` lets NaN (missing learner x block cells) through.
-    """
+    """``(values, learners, blocks)`` of a blocks x learners table; NaN cells
+    pass with ``allow_nan=True``."""
     import pandas as pd  # here: a model that needs no table loads no pandas
 
-    if isinstance(scores, pd.DataFrame):
-        learners = list(scores.columns)
-        blocks = list(scores.index)
-        try:
-            values = scores.to_numpy(dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"`{name}` must hold numbers.") from exc
-    else:
-        try:
-            values = np.asarray(scores, dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"`{name}` must hold numbers.") from exc
-        if values.ndim != 2:
-            raise ValueError(
-                f"`{name}` must be two-dimensional (blocks x learners); got "
-                f"{values.ndim} dimension(s)."
-            )
-        learners = list(range(values.shape[1]))
-        blocks = list(range(values.shape[0]))
+    frame = isinstance(scores, pd.DataFrame)
+    try:
+        values = scores.to_numpy(dtype=float) if frame else np.asarray(scores, float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"`{name}` must hold numbers.") from exc
+    if values.ndim != 2:
+        raise ValueError(
+            f"`{name}` must be two-dimensional (blocks x learners); got "
+            f"{values.ndim} dimension(s)."
+        )
+    learners = list(scores.columns) if frame else list(range(values.shape[1]))
+    blocks = list(scores.index) if frame else list(range(values.shape[0]))
     if len(set(learners)) != len(learners):
         raise ValueError(f"The learners (columns) of `{name}` must be unique.")
     n_blocks, n_learners = values.shape
@@ -192,10 +194,8 @@ def _validate_scores(scores, name="scores", *, allow_nan=False):
 
 
 def _direction(greater_is_better):
-    """``greater_is_better`` of a test on a block design, a bool.
-
-    Anything but a bool is a ``ValueError``.
-    """
+    """``greater_is_better`` of a test on a block design, a bool (else a
+    ``ValueError``)."""
     if not isinstance(greater_is_better, bool | np.bool_):
         raise ValueError(
             f"`greater_is_better` must be a bool; got {greater_is_better!r}."
@@ -204,12 +204,8 @@ def _direction(greater_is_better):
 
 
 def _pair_matrix(frame, learners, column, diagonal):
-    """Symmetric learners x learners DataFrame of ``column`` of a table of pairs.
-
-    ``frame`` has one row per pair (``learner_i``, ``learner_j``); the diagonal
-    is ``diagonal``, a pair not in ``frame`` NaN; ``column="reject"`` gives a
-    boolean matrix (False for a pair not compared).
-    """
+    """Symmetric learners x learners DataFrame of ``column`` of a table of pairs
+    (NaN, or False for ``"reject"``, where a pair was not compared)."""
     k = len(learners)
     boolean = column == "reject"
     mat = np.full(
@@ -240,30 +236,20 @@ def _plain(value):
 
 
 class _Fields:
-    """``to_dict`` and ``to_frame`` of a result dataclass, from its fields.
-
-    A subclass lists in ``_also`` the properties (computed fields) to add after
-    its public fields.
-    """
+    """``to_dict`` and ``to_frame`` of a result dataclass, from its fields and
+    the properties a subclass lists in ``_also``."""
 
     _also = ()
 
     def to_dict(self):
-        """The result's public fields, in order, as plain data.
-
-        A pandas Series or DataFrame (one value per learner) becomes a dict, a
-        tuple a list, a numpy scalar a Python number.
-        """
+        """The result's public fields, in order, as plain data (dicts, lists,
+        Python numbers)."""
         names = [f.name for f in fields(self) if not f.name.startswith("_")]
         return {name: _plain(getattr(self, name)) for name in [*names, *self._also]}
 
     def to_frame(self):
-        """One row of the scalar fields of :meth:`to_dict`.
-
-        Per-learner collections are left out (they are attributes of their
-        own); another list is shown as a tuple, ``notes`` as one string in the
-        last column.
-        """
+        """One row of the scalar fields of :meth:`to_dict` (lists as tuples,
+        ``notes`` as one string in the last column)."""
         record = self.to_dict()
         row = {
             k: str(tuple(v)) if isinstance(v, list) else v

@@ -1,10 +1,5 @@
 """Standardised effect sizes of paired or independent samples, their magnitude
-labels (with the labels' sources) and, for Cohen's d_z, an interval.
-
-A standardised effect size goes *beside* the mean difference and its confidence
-interval, never instead of it: the raw difference is in the metric's units and
-is what a reader can judge; the standardised one compares studies.
-"""
+labels (with the labels' sources) and, for Cohen's d_z, an interval."""
 
 from dataclasses import dataclass, field
 
@@ -12,15 +7,13 @@ import numpy as np
 from scipy import optimize, stats
 
 from .._validation import check_confidence_level, check_member
-from ._common import _DECIMALS, ConfidenceInterval, real_array, real_number
+from ._common import _DECIMALS, ConfidenceInterval, _differences, _sample, real_number
 
 _PAIRED = ("cohens_dz", "rank_biserial", "sign_dominance")
 _INDEPENDENT = ("cliffs_delta", "cohens_d", "akinshin_gamma")
 _ZERO_METHODS = ("wilcox", "pratt", "zsplit", "demsar")
 _ALTERNATIVES = ("two-sided", "less", "greater")
 
-# Cohen (1988), ch. 2: d = 0.2 small, 0.5 medium, 0.8 large; Romano, Kromrey,
-# Coraggio & Skowronek (2006) for Cliff's delta.
 _COHEN = ((0.2, 0.5, 0.8), "Cohen (1988), ch. 2: |d| 0.2 small, 0.5 medium, 0.8 large")
 _GAMMA = (
     _COHEN[0],
@@ -54,11 +47,10 @@ class EffectSizeResult:
         The ``method`` of :func:`effect_size`.
     estimate : float
     n : int
-        Number of pairs (or ``n_x * n_y`` comparisons for Cliff's δ, ``n_x +
-        n_y`` values for the two-sample d and γ) used.
+        Pairs (``n_x * n_y`` for Cliff's δ, ``n_x + n_y`` for d and γ) used.
     magnitude : str or None
-        ``"negligible"``, ``"small"``, ``"medium"`` or ``"large"``, only where a
-        published convention exists (``magnitude_source``); ``None`` otherwise.
+        ``"negligible"``, ``"small"``, ``"medium"`` or ``"large"`` where a
+        published convention exists, else ``None``.
     magnitude_source : str or None
         The citation and thresholds of ``magnitude``.
     alternative : str
@@ -84,12 +76,8 @@ class EffectSizeResult:
     def rope(self, size=0.1):
         """autorank's region of practical equivalence, in the metric's units.
 
-        ``size`` times the effect size's denominator: the pooled standard
-        deviation for ``"cohens_d"``, the pooled scaled MAD for
-        ``"akinshin_gamma"`` (autorank's ``rope_mode="effsize"``, default
-        ``rope=0.1``, "half the size of a small effect" after Kruschke 2018).
-        A pair whose difference lies within ``±rope`` is practically equal.
-        Only those two have one.
+        ``size`` times the pooled sd (``"cohens_d"``) or scaled MAD
+        (``"akinshin_gamma"``), autorank's ``rope_mode="effsize"``.
 
         Parameters
         ----------
@@ -119,11 +107,8 @@ class EffectSizeResult:
         return float(size * self._scale)
 
     def confidence_interval(self, confidence_level=0.95):
-        """Confidence interval for the effect size, one-sided when the test is.
-
-        Only Cohen's d_z has one (the noncentral-t interval, see
-        :func:`effect_size`); the others raise ``ValueError`` rather than give an
-        interval that has not been validated.
+        """Confidence interval for the effect size, one-sided when the test is
+        (only Cohen's d_z has one; the others raise ``ValueError``).
 
         Parameters
         ----------
@@ -157,35 +142,6 @@ class EffectSizeResult:
         }
 
 
-def _sample(values, name, min_size):
-    """``values`` as a finite one-dimensional float array of ``min_size`` or more."""
-    a = real_array(values, name)
-    if a.ndim != 1 or a.size < min_size:
-        what = (
-            "non-empty one-dimensional array"
-            if min_size == 1
-            else f"one-dimensional array of at least {min_size} values"
-        )
-        raise ValueError(f"`{name}` must be a {what}.")
-    if not np.isfinite(a).all():
-        raise ValueError(f"`{name}` must be finite (no NaN).")
-    return a
-
-
-def _differences(x, y):
-    """``x − y`` (or ``x`` when ``y`` is None) of paired samples."""
-    d = _sample(x, "x", 1)
-    if y is not None:
-        y = _sample(y, "y", 1)
-        if y.shape != d.shape:
-            raise ValueError(
-                f"`x` and `y` must have the same length; got {d.size} and {y.size}."
-            )
-        d = d - y
-    return d
-
-
-# ---------------------------------------------------------------- paired samples
 def _nct_ncp(t_obs, df, prob):
     """The noncentrality ``λ`` with ``P(T_{df,λ} <= t_obs) = prob`` (monotone in λ)."""
 
@@ -259,7 +215,6 @@ def _sign_dominance(d, alternative="two-sided"):
     )
 
 
-# ---------------------------------------------------------- independent samples
 def _ratio(difference, scale):
     if scale > 0:
         return difference / scale
@@ -299,40 +254,14 @@ def effect_size(
 ):
     """A standardised effect size of paired or of two independent samples.
 
-    Paired samples (``d = x − y``; ``y=None`` when ``x`` holds the differences):
-
-    - ``"cohens_dz"``: ``d_z = mean(d) / sd(d)`` (``ddof=1``; Cohen 1988, ch. 2,
-      paired observations; Lakens 2013), the paired t statistic over
-      ``sqrt(n)``. Its :meth:`~EffectSizeResult.confidence_interval` is exact
-      under normality of the differences: the noncentrality parameters ``λ``
-      with ``P(T_{n−1,λ} <= t) = 1 − α/2`` and ``α/2``, divided by ``sqrt(n)``
-      (Steiger & Fouladi 1997; Cumming & Finch 2001), sided as
-      ``alternative``. All differences equal: ``±inf`` (``nan`` when all zero)
-      and no interval; ``n = 1`` raises.
-    - ``"rank_biserial"``: the matched-pairs rank-biserial correlation, the
-      Wilcoxon test's effect size, ``r = (R+ − R−) / (n (n + 1) / 2)`` with
-      ``R+``, ``R−`` the signed-rank sums of ``d`` (Kerby 2014; King & Minium
-      2008): 1 when every difference is positive, −1 when every one is
-      negative, ``nan`` when ``zero_method="wilcox"`` leaves nothing to rank.
-    - ``"sign_dominance"``: the sign test's, ``(wins − losses) / n`` (a tie
-      counts for neither), Cliff's δ within pairs only.
-
-    Two independent samples (e.g. replicate performances of learners that did
-    not see the same learning samples; ``y`` required):
-
-    - ``"cliffs_delta"``: ``P(X > Y) − P(X < Y)`` over all ``n_x n_y`` pairs
-      (Cliff 1993), ``2 U / (n_x n_y) − 1`` of the Mann–Whitney U.
-    - ``"cohens_d"``: ``(mean(x) − mean(y)) / s_p`` with the pooled standard
-      deviation (Cohen 1988; autorank's ``cohen_d``).
-    - ``"akinshin_gamma"``: ``(median(x) − median(y)) / MAD_p`` with the pooled
-      MAD scaled by 1.4826 (autorank's ``akinshin_gamma``, after Akinshin
-      2020; Akinshin's own γ uses Harrell–Davis quantiles).
-
-    ``cohens_d`` and ``akinshin_gamma`` are autorank's, to compare with it: on
-    learners compared on the same data sets they ignore the pairing (they
-    standardise by the spread *between* data sets); their
-    :meth:`~EffectSizeResult.rope` is autorank's ROPE. Zero spread gives
-    ``±inf`` (``nan`` for equal centres).
+    Paired (``d = x − y``, or ``x`` alone): ``"cohens_dz"``, ``mean(d) /
+    sd(d)`` (Cohen 1988; Lakens 2013) with the noncentral-t interval (Steiger &
+    Fouladi 1997); ``"rank_biserial"``, ``(R+ − R−) / (n (n + 1) / 2)`` (Kerby
+    2014); ``"sign_dominance"``, ``(wins − losses) / n``. Independent (``y``
+    required): ``"cliffs_delta"``, ``P(X > Y) − P(X < Y)`` (Cliff 1993); and,
+    to compare with autorank (they ignore the pairing), ``"cohens_d"`` (pooled
+    sd) and ``"akinshin_gamma"`` (medians over the pooled MAD × 1.4826). Zero
+    spread gives ``±inf`` (``nan`` for no difference).
 
     Parameters
     ----------
@@ -344,10 +273,7 @@ def effect_size(
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         Sidedness of the d_z interval (as the paired test's).
     zero_method : {"wilcox", "pratt", "zsplit", "demsar"}, default="wilcox"
-        ``"rank_biserial"`` only, as in :func:`paired_test`: ``"wilcox"`` drops
-        zero differences (Kerby's form); ``"pratt"`` ranks them but counts them
-        on neither side; ``"zsplit"`` splits their ranks between the sides;
-        ``"demsar"`` drops one zero if their number is odd, then splits.
+        ``"rank_biserial"`` only, as in :func:`paired_test`.
 
     Returns
     -------
@@ -355,15 +281,9 @@ def effect_size(
 
     Notes
     -----
-    **Magnitude labels**, only where a published convention was set: Cohen
-    (1988), ch. 2, for d_z, d and (as autorank) γ: ``|d|`` below 0.2
-    "negligible", below 0.5 "small", below 0.8 "medium", otherwise "large";
-    Romano et al. (2006) for Cliff's δ: below 0.147, 0.33, 0.474. Cohen set his
-    for d between two groups; applied to d_z they are a convention (Lakens 2013
-    shows d_z exceeds the two-group d when the pairs correlate, as learners on
-    the same data sets do). The rank-biserial correlation and the sign
-    dominance have none. Differences are rounded to 10 decimals to find zeros
-    and ties.
+    Magnitude labels only where a convention was published (the result's
+    ``magnitude_source``): Cohen (1988) for d_z, d and γ, Romano et al. (2006)
+    for Cliff's δ. Differences are rounded to 10 decimals to find zeros, ties.
 
     Examples
     --------
@@ -378,17 +298,6 @@ def effect_size(
     (0.448, 2.333)
     >>> round(effect_size(x, y, method="rank_biserial").estimate, 4)
     0.9556
-    >>> effect_size([0.2, 0.3, 0.1, 0.4], [0.1, 0.3, 0.2, 0.1],
-    ...             method="sign_dominance").estimate
-    0.25
-    >>> res = effect_size([0.21, 0.25, 0.30, 0.28], [0.20, 0.22, 0.19, 0.24],
-    ...                   method="cliffs_delta")
-    >>> res.estimate, res.magnitude
-    (0.75, 'large')
-    >>> res = effect_size([0.80, 0.85, 0.90, 0.75, 0.95],
-    ...                   [0.70, 0.80, 0.85, 0.65, 0.75], method="akinshin_gamma")
-    >>> round(res.estimate, 3), res.magnitude
-    (1.349, 'large')
     """
     check_member(method, _PAIRED + _INDEPENDENT, "method")
     check_member(alternative, _ALTERNATIVES, "alternative")

@@ -1,11 +1,5 @@
-"""Confidence intervals for one learner's generalization error (or for A − B).
-
-Pure functions on tables of pointwise validation losses: one row per
-observation validated in a split. The methods are those of mlr3inferr and of
-Schulz-Kümpel et al. (2024); every interval is ``estimate ± q · standard_error``
-with q a normal or t quantile, so the result keeps the level out until
-:meth:`GeneralizationErrorResult.confidence_interval`.
-"""
+"""Confidence intervals for one learner's generalization error (or for A − B),
+from tables of pointwise validation losses (:ref:`one_learner`)."""
 
 from dataclasses import dataclass, field
 
@@ -34,46 +28,28 @@ _METHODS = tuple(_NEEDS)
 
 @dataclass(frozen=True)
 class GeneralizationErrorResult:
-    """An estimate of a generalization error (or AUC) and its standard error.
-
-    Returned by :func:`generalization_error_interval` and
-    :func:`cv_auc_interval`; the interval is :meth:`confidence_interval`.
+    """Result of :func:`generalization_error_interval` and :func:`cv_auc_interval`.
 
     Attributes
     ----------
-    estimate : float
-        The point estimate (for ``"nested_cv"`` Bates et al.'s bias-corrected
-        one; for ``"five_by_two"`` the first fold's error, Dietterich's p11).
-    standard_error : float
-        Its standard error.
+    estimate, standard_error : float
     df : int or None
         Degrees of freedom of the t quantile; None for a normal quantile.
-    method : str
-    metric : str
-        The loss (or ``"auc"``) named by the caller.
+    method, metric : str
     design : str
         The resampling design read from the table, in words.
     n_samples : int or None
-        The data set's n as the table shows it (``"holdout"``: the validation
-        rows; ``"conservative_z"``: None, its table does not say).
+        The data set's n as the table shows it (None when it does not).
     n_splits : int
-        Splits the table holds.
     difference : bool
         True when the estimate is A − baseline.
     n_train : float or None
-        The training size the target refers to: the error of a learner
-        trained on this many rows (the mean over splits where they differ).
-        ``"holdout"``, ``"naive_cv"``, ``"corrected_t"``, ``"conservative_z"``
-        and ``"five_by_two"`` target a smaller size than the data set's n (the
-        training parts); ``"nested_cv"`` the (K − 1)/K · n of its outer folds;
-        ``"oob"`` the expected distinct rows of a bootstrap sample, 0.632 n
-        (Err(1) is biased upward for the error at n); ``"632plus"`` n. None
-        when the table does not say.
+        The training size the target refers to (the mean over splits): the
+        training parts', (K − 1)/K · n for ``"nested_cv"``, 0.632 n for
+        ``"oob"``, n for ``"632plus"``; None when the table does not say.
     confidence_level : float
-        The level of :attr:`low` and :attr:`high` (0.95 unless the caller, such
-        as :meth:`BenchmarkResult.confidence_interval
-        <sklearn_bench.BenchmarkResult.confidence_interval>`, asked for
-        another); :meth:`confidence_interval` gives any other.
+        The level of :attr:`low` and :attr:`high`; :meth:`confidence_interval`
+        gives any other.
     details : dict
         Intermediate quantities (``bias``, ``mse``, ``variance``, ...).
 
@@ -84,9 +60,6 @@ class GeneralizationErrorResult:
     ...     {"split": [0] * 6, "loss": [0, 1, 0, 0, 1, 0]}, method="holdout")
     >>> round(res.estimate, 3), round(res.standard_error, 3), res.design
     (0.333, 0.211, 'holdout, n_test=6')
-    >>> ci = res.confidence_interval(0.90)
-    >>> round(ci.low, 3), round(ci.high, 3), ci.confidence_level
-    (-0.013, 0.68, 0.9)
     >>> round(res.low, 3), round(res.high, 3), res.confidence_level  # at 95%
     (-0.08, 0.747, 0.95)
     """
@@ -119,18 +92,8 @@ class GeneralizationErrorResult:
         return self.confidence_interval().high
 
     def confidence_interval(self, confidence_level=None):
-        """Two-sided ``estimate ± q · standard_error``.
-
-        q is the ``(1 + confidence_level) / 2`` quantile of the t distribution
-        with ``df`` degrees of freedom, or of the normal when ``df`` is None.
-        :func:`cv_auc_interval` cuts the bounds to the range of an AUC (as R's
-        ``cvAUC::ci.cvAUC``), and :meth:`BenchmarkResult.confidence_interval
-        <sklearn_bench.BenchmarkResult.confidence_interval>` those of a
-        proportion (error rate, accuracy, ...) to [0, 1] ([−1, 1] for a
-        difference): a cut can only raise the coverage. The estimate is never
-        cut (a bias-corrected estimate below 0 says the correction overshot);
-        :func:`generalization_error_interval` itself does not cut, as the R
-        packages it is tested against.
+        """Two-sided ``estimate ± q · standard_error``, q of t with ``df`` (or of
+        the normal); :func:`cv_auc_interval` cuts the bounds to an AUC's range.
 
         Parameters
         ----------
@@ -240,8 +203,8 @@ def _holdout(table, means, **_):
     loss = table["loss"].to_numpy()
     _need("holdout", loss.size >= 2, "`losses` holds fewer than 2 losses")
     se = loss.std(ddof=1) / np.sqrt(loss.size)
-    n1 = _mean_train(table)
-    return loss.mean(), se, None, loss.size, f"holdout, n_test={loss.size}", n1
+    design, details = f"holdout, n_test={loss.size}", {"n_train": _mean_train(table)}
+    return loss.mean(), se, None, loss.size, design, details
 
 
 def _naive_cv(table, means, variance, **_):
@@ -401,9 +364,8 @@ def _oob(table, means, train_counts, method="oob", internal_error=False, **_):
 
 def _internal_error(loss, out, counts, q, e_n):
     """Efron & Tibshirani's (1997) eq. (42): the jackknife-after-bootstrap
-    standard error of SE_del due to the finite B (as nestedcv's ``boot632``):
-    each D_i recomputed without replicate b, their jackknife variances summed.
-    NaN when a row is out of bootstrap in only one replicate."""
+    error of SE_del (as nestedcv's ``boot632``); NaN when a row is out of
+    bootstrap in only one replicate."""
     b, n = loss.shape
     zero = np.where(out, loss, 0.0)
     s_i, c_i = zero.sum(axis=0), out.sum(axis=0)
@@ -438,22 +400,16 @@ def _632plus(table, means, train_counts, apparent, no_information, **kw):
     return parts.estimate, se * scale, None, n, design, details
 
 
-_COMPUTE = dict(
-    zip(
-        _METHODS,
-        (
-            _holdout,
-            _naive_cv,
-            _corrected_t,
-            _conservative_z,
-            _nested_cv,
-            _five_by_two,
-            _oob,
-            _632plus,
-        ),
-        strict=True,
-    )
-)
+_COMPUTE = {
+    "holdout": _holdout,
+    "naive_cv": _naive_cv,
+    "corrected_t": _corrected_t,
+    "conservative_z": _conservative_z,
+    "nested_cv": _nested_cv,
+    "five_by_two": _five_by_two,
+    "oob": _oob,
+    "632plus": _632plus,
+}
 
 
 def generalization_error_interval(
@@ -470,90 +426,44 @@ def generalization_error_interval(
 ):
     """Estimate and standard error of a learner's expected generalization error.
 
-    The expected error is that of the learner trained on ``n_train`` rows
-    from the same distribution (a field of the result): Bates et al.'s Err at
-    the training size of the method's training parts, which is smaller than
-    the data set's n except for ``"632plus"``. ``losses`` is a table with one
-    row per observation validated in a split; the design's structure is read
-    from its columns, so a method that the design cannot support is a
-    ``ValueError`` naming the splitter it needs.
+    The expected error of the learner trained on ``n_train`` rows from the
+    same distribution (Bates et al.'s Err). The design is read from the columns
+    of ``losses``; a method it cannot support is a ``ValueError`` naming the
+    splitter it needs.
 
-    ``method`` (z and t are the normal and t quantiles of the level):
+    ``method`` (z and t are the normal and t quantiles of the level; the table
+    of :ref:`one_learner` gives each one's splitter, formula and assumption):
 
-    - ``"holdout"``: one split; mean ± z · sd / √n_test.
-    - ``"naive_cv"`` (Bayle et al. 2020): one K-fold partition; mean ± z ·
-      √(v / n), with v the variance of all n losses around their mean,
-      divided by n (``variance="all_pairs"``), or the mean of the per-fold
-      variances (``"within_fold"``). Valid for the error of the models at
-      hand; for Err it tends to cover too little (Bates et al.).
-    - ``"corrected_t"`` (Nadeau & Bengio 2003, eq. 13): J subsamples (needs
-      the column ``n_train``, and ``n_test`` unless every validation row is in
-      the table); mean of the J split means ± t_{J−1} · sd · √(1/J + n2/n1).
-    - ``"conservative_z"`` (Nadeau & Bengio 2003, eq. 21):
-      :class:`~sklearn_bench.model_selection.PairedSubsampling` (columns
-      ``pair``, ``half``); the mean of the J whole-data subsamples ± z · σ, with
-      σ² = Σ_m (μ_m,0 − μ_m,1)² / (2M) and μ_m,h the mean over the J
-      subsamples of half h of pair m.
-    - ``"nested_cv"`` (Bates et al. 2024, Algorithm 1, as mlr3inferr):
-      :class:`~sklearn_bench.model_selection.NestedCV` (columns ``repeat``,
-      ``outer``, ``inner``). For each repeat and outer fold, a = (inner mean −
-      outer mean)² and b = var(outer losses) / n_k; MSE = (K − 1)/K · mean(a −
-      b); SE = √max(0, MSE) clipped to [s/√n, √K · s/√n], s the sd of all inner
-      losses (the independent and the fully dependent folds;
-      ``details["se_clipped"]`` says which bound replaced it, if any). The estimate
-      is the inner mean minus the bias (1 + (K − 2)/K)(inner mean − outer
-      mean), as mlr3inferr (nestedcv's R code uses (1 + ((K − 2)/K)^1.5) and
-      extra CV runs for the outer mean). ± z · SE.
-    - ``"five_by_two"``: the 10 splits of 5×2 cross-validation in the order
-      RepeatedKFold yields them; p11 ± t_5 · √(Σ s_i² / 5), s_i² = Σ_j (p_ij −
-      p̄_i)². Dietterich's (1998) 5×2cv t argument applied to one learner's
-      error instead of a difference: p11 is approximately N(Err_{n/2}, σ²)
-      and, if the two fold errors of a repetition are independent, each
-      s_i²/σ² is χ²_1, so the ratio is t_5. The independence fails (the
-      folds swap roles), as it does in Dietterich's test; the estimand is the
-      error of a learner trained on n/2 rows.
-    - ``"oob"`` (Efron & Tibshirani 1997, eqs. 35-40): bootstrap replicates
-      (``row`` and ``train_counts``); the leave-one-out bootstrap error
-      Err(1) = mean_i Ê_i ± z · SE_del, with D_i = (2 + 1/(n − 1))(Ê_i −
-      Err(1))/n + e_n Σ_b (N_i^b − N̄_i) q_b / B, e_n = (1 − 1/n)^−n,
-      q_b = Σ_i I_i^b Q_i^b / n and SE_del = √Σ D_i² (the paper's e_n/B;
-      the benchmark study's code has 1/Σ_b I_i^b, nestedcv's e_n/(B − 1)).
-      SE_del carries the internal Monte Carlo error of a finite B, which
-      inflates it (on one data set its width shrinks by about half from B =
-      50 to B = 400): ``details`` gives the jackknife-after-bootstrap internal
-      error SE_int (eq. 42), the corrected √(SE_del² − SE_int²) (eq. 43, as
-      nestedcv's ``boot632``; ``internal_error=True`` uses it) and
-      ``n_bootstraps_needed``, the B at which the uncorrected SE_del is within
-      10% of the corrected one (the design text says so when B is smaller).
-      Corrected, the interval centres on the upward-biased Err(1) and covers
-      less (``benchmarks/generalization_error_coverage.py``).
-    - ``"632plus"``: the .632+ estimate of
-      :meth:`Bootstrap632Scorer.combine
-      <sklearn_bench.model_selection.Bootstrap632Scorer.combine>` from
-      ``apparent``, Err(1) and ``no_information``; SE = SE_del · .632+ /
-      Err(1) (Schulz-Kümpel et al. 2024, ``infer_632plus``).
+    - ``"holdout"``, ``"naive_cv"`` (Bayle et al. 2020, ``variance``),
+      ``"five_by_two"`` (Dietterich 1998, for one learner's error: p11).
+    - ``"corrected_t"`` (Nadeau & Bengio 2003, eq. 13): columns ``n_train``
+      (and ``n_test`` unless every validation row is in the table).
+    - ``"conservative_z"`` (eq. 21): columns ``pair``, ``half``.
+    - ``"nested_cv"`` (Bates et al. 2024, Algorithm 1, as mlr3inferr): columns
+      ``repeat``, ``outer``, ``inner``; ``details["se_clipped"]`` names the
+      bound that replaced the estimated SE, if any.
+    - ``"oob"`` (Efron & Tibshirani 1997, eqs. 35-40): ``row`` and
+      ``train_counts``; ``details`` holds the internal Monte Carlo error (eq.
+      42), the corrected SE (eq. 43) and ``n_bootstraps_needed``.
+    - ``"632plus"``: :meth:`Bootstrap632Scorer.combine
+      <sklearn_bench.model_selection.Bootstrap632Scorer.combine>`'s estimate,
+      SE_del scaled by .632+ / Err(1) (Schulz-Kümpel et al. 2024).
 
     Parameters
     ----------
     losses : DataFrame or dict of arrays
-        One row per validation observation of each split: ``split`` (the
-        split's position in the splitter's order), ``loss`` (the pointwise
-        loss; lower is better), ``row`` (the observation's index; used by
-        ``"naive_cv"``'s check and needed by the bootstrap methods) and the
-        columns the method needs (``split_roles`` of the splitter, merged on
-        ``split``; ``n_train`` for ``"corrected_t"``).
+        One row per validation observation of each split: ``split`` (its
+        position in the splitter's order), ``loss`` (lower is better), ``row``
+        (the observation) and the columns the method needs.
     method : {"holdout", "naive_cv", "corrected_t", "conservative_z", \
 "nested_cv", "five_by_two", "oob", "632plus"}
     baseline : DataFrame, dict or array-like, default=None
-        Learner B's pointwise losses on the same (split, row) pairs: the
-        interval is then of A − B (``"corrected_t"``, ``"conservative_z"``,
-        ``"nested_cv"`` only; their theory holds for any pointwise loss,
-        the difference included).
+        Learner B's losses on the same (split, row) pairs: the interval is then
+        of A − B (``"corrected_t"``, ``"conservative_z"``, ``"nested_cv"``).
     variance : {"all_pairs", "within_fold"}, default="all_pairs"
         ``"naive_cv"`` only.
     train_counts : array-like of shape (n_splits, n_samples), default=None
-        How often each observation is in each split's training sample, one
-        row per split in increasing ``split`` (bootstrap methods).
+        How often each observation is in each split's training sample.
     apparent : float, default=None
         ``"632plus"``: the apparent error of the learner fitted on all n rows.
     no_information : float, default=None
@@ -567,12 +477,6 @@ def generalization_error_interval(
     Returns
     -------
     GeneralizationErrorResult
-
-    Raises
-    ------
-    ValueError
-        A missing column, a design the method cannot use (the message names
-        the splitter it needs), NaN, or a difference for a method without it.
 
     References
     ----------
@@ -592,28 +496,16 @@ def generalization_error_interval(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd
-    >>> from sklearn.datasets import make_classification
-    >>> from sklearn.linear_model import LogisticRegression
-    >>> from sklearn_bench.model_selection import NestedCV
+    Three subsamples of 10 rows (a nested-CV loop is in :ref:`one_learner`):
+
     >>> from sklearn_bench.stats import generalization_error_interval
-    >>> X, y = make_classification(100, random_state=0)
-    >>> cv = NestedCV(n_splits=5, n_repeats=3, random_state=0)
-    >>> rows = []
-    >>> for split, (train, test) in enumerate(cv.split(X, y)):
-    ...     model = LogisticRegression().fit(X[train], y[train])
-    ...     wrong = model.predict(X[test]) != y[test]
-    ...     rows.append(pd.DataFrame({"split": split, "row": test, "loss": wrong}))
-    >>> table = pd.concat(rows).merge(cv.split_roles(), on="split")
-    >>> res = generalization_error_interval(table, method="nested_cv",
-    ...                                     metric="zero_one")
-    >>> round(res.estimate, 3), round(res.standard_error, 3)
-    (0.16, 0.067)
-    >>> ci = res.confidence_interval(0.90)
-    >>> round(ci.low, 3), round(ci.high, 3)
-    (0.05, 0.269)
+    >>> losses = {"split": [0, 0, 1, 1, 2, 2], "loss": [0, 1, 0, 0, 1, 1],
+    ...           "n_train": [8] * 6}
+    >>> res = generalization_error_interval(losses, method="corrected_t")
+    >>> round(res.estimate, 3), round(res.standard_error, 3), res.df
+    (0.5, 0.382, 2)
     >>> res.design
-    'nested CV, 3 repeats x 5 folds (75 fits), n=100'
+    '3 train/test splits, n_train=8, n_test=2'
     """
     check_member(method, _METHODS, "method")
     check_member(variance, _VARIANCES, "variance")
@@ -633,8 +525,6 @@ def generalization_error_interval(
         no_information=no_information,
         internal_error=bool(internal_error),
     )
-    if not isinstance(details, dict):  # holdout: its mean n_train (or None)
-        details = {"n_train": details}
     n_train = details.pop("n_train", None)
     return GeneralizationErrorResult(
         float(estimate),
@@ -680,24 +570,17 @@ def _codes(values, name, n=None):
 def cv_auc_interval(y_true, y_score, folds, *, baseline=None):
     """Influence-curve interval of the cross-validated AUC (LeDell et al. 2015).
 
-    As R's ``cvAUC::ci.cvAUC``: the estimate is the mean of the V fold AUCs;
-    with p1, p0 the class shares of all n observations, the influence curve
-    of observation i in its fold is (1/p1)(F0(s_i) − AUC_v) for a positive and
-    (1/p0)(S1(s_i) − AUC_v) for a negative, F0 the fold's share of negatives
-    scored strictly below and S1 its share of positives scored strictly
-    above; σ² is the mean over folds of the fold's mean squared influence
-    curve and SE = √(σ²/n). The interval (normal quantile) is cut to [0, 1].
-
-    With ``baseline``, the paired difference AUC(A) − AUC(B) on the same
-    folds: the influence curve of a difference is the difference of the
-    influence curves (the delta method), and the interval is cut to [−1, 1].
+    As R's ``cvAUC::ci.cvAUC``: the mean of the fold AUCs ± z · √(σ²/n), σ² the
+    mean over folds of the squared influence curve, cut to [0, 1]. With
+    ``baseline``, AUC(A) − AUC(B) on the same folds from the difference of the
+    influence curves (the delta method), cut to [−1, 1].
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary labels; the larger of the two is the positive class.
+        Binary labels (the larger is the positive class).
     y_score : array-like of shape (n_samples,)
-        Out-of-fold scores of learner A (larger means more likely positive).
+        Out-of-fold scores of learner A.
     folds : array-like of shape (n_samples,)
         The fold of each observation (one K-fold partition).
     baseline : array-like of shape (n_samples,), default=None

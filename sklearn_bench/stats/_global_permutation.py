@@ -1,13 +1,5 @@
-"""Hothorn et al.'s permutation test of K learners on one data set, and its follow-up.
-
-Hothorn, Leisch, Zeileis and Hornik (2005), *The design and analysis of benchmark
-experiments*, JCGS 14, Section 4.2: the statistic t* of eq. (3) for a
-dependent K samples design (every learner sees the same B learning samples), with
-the permutation distribution obtained by permuting the learners' labels within each
-learning sample independently; once the global hypothesis is rejected, all pairwise
-comparisons by the closed testing principle (K <= 4) or simultaneous Tukey all-pairs
-intervals on the aligned performances (K > 4).
-"""
+"""Hothorn et al.'s (2005, JCGS 14, Sec. 4.2) permutation test of K learners on
+one data set, and its pairwise follow-up."""
 
 import math
 from dataclasses import dataclass, field
@@ -23,7 +15,7 @@ from .._validation import (
     check_positive_int,
     check_random_state,
 )
-from ._anova import _tukey_table
+from ._anova import _scaled, _sums_of_squares, _tukey_table
 from ._common import _Fields, _validate_scores, monte_carlo_pvalue
 from ._pairwise import PairwiseTestResult, pairs_frame
 
@@ -34,24 +26,12 @@ _RTOL = 100 * np.finfo(float).eps
 
 
 def _tstar(p):
-    """t* of Hothorn et al. (2005), eq. (3), for a (B, K) performance matrix.
-
-    Row-centred values below ``1e-12 max|p|`` are rounding noise and set to 0, so
-    learners equal on every replicate give t* = 0 and an exactly additive table
-    (no residual) gives ``inf``.
-    """
-    tol = 1e-12 * float(np.max(np.abs(p)))
-    x = _row_centred(p)
-    col = x.mean(axis=0)  # mean_k - grand
-    numerator = float(np.sum(col**2))
-    residual = x - col
-    residual[np.abs(residual) <= tol] = 0.0
-    denominator = float(np.sum(residual**2))
-    if numerator == 0.0:
+    """t* of Hothorn et al. (2005), eq. (3), for a (B, K) performance matrix: 0
+    for learners equal on every replicate, ``inf`` for an exactly additive table."""
+    ss_learners, _, ss_error, _ = _sums_of_squares(p)
+    if ss_learners == 0.0:
         return 0.0
-    if denominator == 0.0:
-        return np.inf
-    return numerator / denominator
+    return np.inf if ss_error == 0.0 else ss_learners / p.shape[0] / ss_error
 
 
 def _row_centred(x):
@@ -61,42 +41,38 @@ def _row_centred(x):
     return centred
 
 
-def _null_sums(x, n_resamples, rng):
-    """``sum_k (sum_b x[b, pi_b(k)])²`` for random within-row permutations ``pi``.
-
-    With row-centred ``x`` this is ``B² sum_k (mean_k - grand)²``, the numerator of
-    t*; the denominator of t* equals ``sum (x - row mean)² - B * numerator / B²``,
-    which permutations within rows leave unchanged, so t* is an increasing function
-    of this sum and both give the same permutation test.
-    """
+def _arranged_sums(x, total, indices):
+    """``sum_k (sum_b x[b, pi_b(k)])²`` for ``total`` within-row arrangements
+    ``pi``, ``indices(start, m)`` giving a batch's ``(m, B, K)`` of them: of
+    row-centred ``x``, an increasing function of t* (the same test)."""
     n_rows, k = x.shape
     batch = max(1, _BATCH_ELEMENTS // (n_rows * k))
-    out = np.empty(n_resamples)
-    for start in range(0, n_resamples, batch):
-        m = min(batch, n_resamples - start)
-        idx = rng.random((m, n_rows, k)).argsort(axis=-1)
+    out = np.empty(total)
+    for start in range(0, total, batch):
+        m = min(batch, total - start)
+        idx = indices(start, m)
         perm = np.take_along_axis(np.broadcast_to(x, (m, n_rows, k)), idx, axis=-1)
         out[start : start + m] = np.sum(perm.sum(axis=1) ** 2, axis=-1)
     return out
 
 
+def _null_sums(x, n_resamples, rng):
+    """The sums for random within-row permutations."""
+    return _arranged_sums(
+        x, n_resamples, lambda _, m: rng.random((m, *x.shape)).argsort(axis=-1)
+    )
+
+
 def _exact_sums(x):
-    """The same sum for every one of the ``(K!)^B`` within-row arrangements."""
-    n_rows, k = x.shape
-    perms = np.array(list(permutations(range(k))))
-    n_perm = len(perms)
-    total = n_perm**n_rows
-    out = np.empty(total)
-    batch = max(1, _BATCH_ELEMENTS // (n_rows * k))
-    for start in range(0, total, batch):
-        codes = np.arange(start, min(start + batch, total))
-        which = np.stack(np.unravel_index(codes, (n_perm,) * n_rows), axis=1)
-        idx = perms[which]  # (m, B, K)
-        arranged = np.take_along_axis(
-            np.broadcast_to(x, (len(codes), n_rows, k)), idx, axis=-1
-        )
-        out[start : start + len(codes)] = np.sum(arranged.sum(axis=1) ** 2, axis=-1)
-    return out
+    """The sums for every one of the ``(K!)^B`` within-row arrangements."""
+    perms = np.array(list(permutations(range(x.shape[1]))))
+    shape = (len(perms),) * x.shape[0]
+
+    def indices(start, m):
+        codes = np.arange(start, start + m)
+        return perms[np.stack(np.unravel_index(codes, shape), axis=1)]
+
+    return _arranged_sums(x, len(perms) ** x.shape[0], indices)
 
 
 def _count_ge(null, observed):
@@ -104,13 +80,8 @@ def _count_ge(null, observed):
 
 
 def _partition_pvalue(x, groups, n_resamples, rng):
-    """Monte Carlo p-value of "equal performance within each group" (one group or more).
-
-    The statistic is ``sum_G sum_{k in G} (sum_b x_bk - mean over G)²`` after centring
-    each row within each group; its null distribution permutes labels within each
-    group and each row independently. For one group it is the t* test of that
-    subset of learners.
-    """
+    """Monte Carlo p-value of "equal performance within each group": labels
+    permuted within each group and row (for one group, the t* test of it)."""
     observed = 0.0
     null = np.zeros(n_resamples)
     for group in groups:
@@ -134,12 +105,8 @@ def _set_partitions(items):
 
 
 def _closure_hypotheses(k):
-    """The intersections of the pairwise hypotheses of ``k`` learners.
-
-    Each is a set partition of the learners with at least one block of two or more
-    (learners in one block perform equally): for k = 4 the 6 pairs, 4 triples, the
-    global hypothesis and the 3 hypotheses "1 = 2 and 3 = 4" and alike.
-    """
+    """The intersections of the pairwise hypotheses of ``k`` learners: the set
+    partitions with a block of two or more (learners in one block equal)."""
     out = []
     for part in _set_partitions(list(range(k))):
         groups = tuple(tuple(sorted(b)) for b in part if len(b) >= 2)
@@ -157,24 +124,17 @@ class GlobalPermutationResult(_Fields):
     statistic : float
         Hothorn et al.'s t* (eq. (3)).
     pvalue : float
-        Share of the permutations with t* at least the observed one. The observed
-        arrangement is counted (``(1 + n_extreme) / (1 + n_resamples)``) for a Monte
-        Carlo p-value; an exact p-value counts it as one of all arrangements.
+        Share of the permutations with t* at least the observed one.
     pvalue_standard_error : float
-        Monte Carlo standard error of ``pvalue``, ``sqrt(p (1 - p) / n_resamples)``;
-        0 when the p-value is exact.
+        Monte Carlo standard error of ``pvalue`` (0 when exact).
     exact : bool
         Whether all ``(K!)^B`` arrangements were enumerated.
     n_resamples : int
-        Number of permutations drawn (or enumerated when ``exact``).
-    n_replicates : int
-        Number of learning samples ``B`` (rows).
-    n_learners : int
-        Number of learners ``K`` (columns).
+        Permutations drawn (or enumerated when ``exact``).
+    n_replicates, n_learners : int
+        ``B`` (rows) and ``K`` (columns).
     learner_means : pandas.Series
-        Mean performance of each learner over the replicates.
-    method : str
-    null_hypothesis : str
+    method, null_hypothesis : str
     """
 
     statistic: float
@@ -207,42 +167,29 @@ class GlobalPermutationResult(_Fields):
         Parameters
         ----------
         method : {"auto", "closed", "tukey"}, default="auto"
-            ``"closed"``: the closed testing principle (Hochberg and Tamhane 1987).
-            Every intersection of pairwise hypotheses (a set partition of the
-            learners; "these learners perform equally") is tested by the
-            permutation test of :func:`global_permutation_test` restricted to it
-            (labels permuted within each group and replicate), and the adjusted
-            p-value of a pair is the largest p-value of the hypotheses implying
-            it; only for ``K <= 4`` (14 hypotheses at ``K = 4``). ``"tukey"``:
-            simultaneous Tukey all-pairs intervals and p-values for independent
-            K samples applied to the aligned performances (performance minus its
-            replicate's mean; Hájek, Šidák and Sen 1999) with the residual mean
-            square of the two-way layout on ``(K - 1)(B - 1)`` df (the
-            ``"blocks"`` design of :func:`tukey_hsd`; before version 0.2 the
-            one-way ``K (B - 1)`` df, which rejected about twice as often as
-            its level). ``"auto"``: closed for
-            ``K <= 4``, Tukey beyond.
+            ``"closed"`` (``K <= 4``): the closed testing principle (Hochberg
+            and Tamhane 1987), every intersection of pairwise hypotheses tested
+            by the permutation test restricted to it; a pair's adjusted p-value
+            is the largest of the hypotheses implying it. ``"tukey"``: Tukey's
+            simultaneous intervals on the aligned performances, the ``"blocks"``
+            design of :func:`tukey_hsd`. ``"auto"``: closed for ``K <= 4``.
         alpha : float, default=0.05
             Family-wise level of ``reject``.
         confidence_level : float, default=0.95
             Simultaneous confidence level of the Tukey intervals.
         n_resamples : int, default=None
-            Permutations per hypothesis of the closed test; ``None`` uses the
-            global test's number.
+            Permutations per hypothesis of the closed test (``None``: the
+            global test's).
         random_state : int, numpy.random.Generator or None, default=None
-            Seed of the closed test's permutations; ``None`` reuses the global
-            test's ``random_state``.
+            Of the closed test's permutations (``None``: the global test's).
 
         Returns
         -------
         PairwiseTestResult
-            ``statistic``, ``estimate`` and ``mean_difference`` are the mean of
-            ``i`` minus the mean of ``j``; ``ci_low``, ``ci_high`` Tukey's
-            simultaneous interval (NaN for the closed test, whose
-            ``confidence_interval()`` raises); ``pvalue`` unadjusted (the pair's
-            own permutation test, or Tukey's pairwise t-test);
-            ``pvalue_adjusted`` the closed test's or Tukey's (``adjust`` is
-            ``"closed"`` or ``"single_step"``); ``reject`` at ``alpha``.
+            ``estimate``: mean of ``i`` minus mean of ``j``; ``ci_low``,
+            ``ci_high``: Tukey's interval (NaN for the closed test);
+            ``pvalue`` unadjusted, ``pvalue_adjusted`` the closed test's
+            (``adjust="closed"``) or Tukey's (``"single_step"``).
 
         Examples
         --------
@@ -293,14 +240,10 @@ class GlobalPermutationResult(_Fields):
         else:
             level = check_confidence_level(confidence_level)
             b, k = x.shape
-            aligned = x - x.mean(axis=1, keepdims=True)
-            # the residual of the two-way (replicates x learners) layout on
-            # (K - 1)(B - 1) df: the "blocks" design of tukey_hsd (one code path
-            # for both). Treating the aligned columns as K independent samples
-            # (K (B - 1) df) understates the error and rejected about twice as
-            # often as alpha (benchmarks/peer_tests_calibration.py).
+            # the "blocks" design of tukey_hsd: K independent aligned samples
+            # (K (B - 1) df) rejected about twice as often as alpha
             df = (k - 1) * (b - 1)
-            mse = np.sum((aligned - aligned.mean(axis=0)) ** 2) / df
+            mse = _sums_of_squares(x)[2] / df
             table = _tukey_table(means, mse, df, b, level)
             frame = pairs_frame(
                 learners, i, j, table["pvalue_adjusted"], alpha, ci_low=table["low"],
@@ -332,10 +275,8 @@ def global_permutation_test(
 
         t* = sum_k (mean_k - grand)² / sum_{k,b} (p_kb - rowmean_b - mean_k + grand)²
 
-    for a dependent K samples design: ``p_kb`` is learner ``k``'s performance on
-    learning sample (replicate) ``b``. Its null distribution permutes the learners'
-    labels within each replicate independently (Pesarin 2001); the permutations are
-    drawn in vectorised batches.
+    for a dependent K samples design (``p_kb``: learner ``k`` on replicate
+    ``b``), with labels permuted within each replicate (Pesarin 2001).
 
     Parameters
     ----------
@@ -352,23 +293,12 @@ def global_permutation_test(
     Returns
     -------
     GlobalPermutationResult
-        ``statistic`` (t*), ``pvalue``, ``pvalue_standard_error``, ``exact``, and
-        :meth:`~GlobalPermutationResult.pairwise` for the follow-up comparisons.
-
-    Raises
-    ------
-    ValueError
-        Fewer than 2 learners or 2 replicates; NaN performance (naming the learner
-        and the replicate).
+        With :meth:`~GlobalPermutationResult.pairwise` for the follow-up.
 
     Notes
     -----
-    The observed arrangement is counted: the Monte Carlo p-value is
-    ``(1 + #{t*_perm >= t*_obs}) / (1 + n_resamples)`` (see
-    :func:`sklearn_bench.stats._common.monte_carlo_pvalue`), never 0, and the
-    test is valid at every level. Comparisons allow a relative tolerance of
-    ``100 eps`` as :func:`scipy.stats.permutation_test` does. The exact p-value is
-    ``#{arrangements with t* >= t*_obs} / (K!)^B``, the identity included.
+    As :func:`scipy.stats.permutation_test`, the observed arrangement counts
+    among the resamples and ``>=`` allows a relative tolerance of ``100 eps``.
 
     Examples
     --------
@@ -377,22 +307,17 @@ def global_permutation_test(
     >>> perf = np.array([[0.182, 0.175, 0.160], [0.201, 0.188, 0.195],
     ...                  [0.169, 0.172, 0.151], [0.190, 0.176, 0.170],
     ...                  [0.215, 0.219, 0.198], [0.177, 0.170, 0.166]])
-    >>> res = global_permutation_test(perf, n_resamples=9999, random_state=0)
-    >>> round(res.statistic, 4), res.exact
-    (0.3481, False)
     >>> res = global_permutation_test(perf, n_resamples=6**6)  # all arrangements
-    >>> round(res.pvalue, 5), res.exact, res.pvalue_standard_error
-    (0.00836, True, 0.0)
+    >>> round(res.statistic, 4), round(res.pvalue, 5), res.exact
+    (0.3481, 0.00836, True)
     """
     values, learners, replicates = _validate_scores(performance, name="performance")
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     rng = check_random_state(random_state, keep_random_state=True)
     b, k = values.shape
-    # t* and the permutation sums are invariant to the scale of the table (up to
-    # the factor of every sum): dividing by max |value| keeps values near the
-    # largest float from overflowing into a NaN statistic.
-    scale = float(np.max(np.abs(values)))
-    scaled = values / scale if scale > 0 else values
+    # dividing by max |value| keeps values near the largest float from
+    # overflowing into a NaN statistic (t* is invariant to the scale)
+    scaled, scale = _scaled(values)
     statistic = _tstar(scaled)
     x = _row_centred(scaled)
     observed = float(np.sum(x.sum(axis=0) ** 2))
@@ -421,7 +346,7 @@ def global_permutation_test(
         n_replicates=b,
         n_learners=k,
         learner_means=(
-            pd.DataFrame(scaled, columns=frame.columns).mean(axis=0) * (scale or 1.0)
+            pd.DataFrame(scaled, columns=frame.columns).mean(axis=0) * scale
         ).rename("mean_performance"),
         _performance=frame,
         _random_state=random_state,

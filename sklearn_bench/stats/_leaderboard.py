@@ -1,23 +1,6 @@
 """Leaderboards for large studies: Bradley–Terry ratings on the Elo scale, win
-rates, improvability, mean ranks and confidence sets for the ranks themselves.
-
-The units are the data sets: every interval comes from the bootstrap over data
-sets (rows of a data sets × learners table), drawn once and shared by every
-column, so that the rating, the win rate and the rank sets of one leaderboard
-describe the same resamples.
-
-- Bradley–Terry (1952) by maximum likelihood on the pairwise outcomes of each
-  data set (a win 1, a tie ½), on the Elo scale: ``P(i beats j) = 1 / (1 +
-  BASE^((R_j − R_i) / SCALE))`` with ``SCALE = 400``, ``BASE = 10``; the ratings
-  average ``reference_rating`` or, with a ``reference``, are shifted so that it
-  has ``reference_rating``. As ``bencheval`` (TabArena), whose numbers these
-  match on complete tables (``tests/stats/test_leaderboard.py``).
-- Rank confidence sets after Mogstad, Romano, Shaikh & Wilhelm (2024, *Review of
-  Economic Studies* 91(1), "Inference for ranks with applications to mobility
-  across neighborhoods and academic achievement across countries"), as their R
-  package ``csranks`` computes them (``csdiffmeans``, ``csranks_simul``,
-  ``csranks_marg``), with the nonparametric bootstrap over data sets in place of
-  the parametric normal one.
+rates, improvability, mean ranks and confidence sets for the ranks (Mogstad et al.
+2024), every interval from one bootstrap over data sets (:ref:`leaderboard`).
 """
 
 import warnings
@@ -32,7 +15,7 @@ from .._validation import check_choice as _check_choice
 from .._validation import check_confidence_level as _check_level
 from .._validation import check_positive_int as _check_positive_int
 from .._validation import check_random_state as _as_generator
-from ._common import _validate_scores, real_array, real_number
+from ._common import _sample, _validate_scores, real_array, real_number
 
 SCALE = 400.0
 BASE = 10.0
@@ -44,13 +27,9 @@ RIDGE = 0.5 / (1e6 * np.log(10.0) ** 2)
 _RANK_BY = ("score", "mean_rank", "rating")
 
 
-# ------------------------------------------------------------------ validation
 def _table(scores, name="scores"):
-    """Values (data sets × learners, NaN = missing), learners, data sets.
-
-    Data sets with fewer than two learners compare nothing and are dropped; a
-    learner without any value is an error.
-    """
+    """Values (data sets × learners, NaN = missing), learners, data sets; data
+    sets with fewer than two learners are dropped."""
     values, learners, datasets = _validate_scores(scores, name, allow_nan=True)
     present = ~np.isnan(values)
     empty = ~present.any(axis=0)
@@ -82,7 +61,6 @@ def _loss(values, greater_is_better):
     return -values if greater_is_better else values
 
 
-# ------------------------------------------------------------ per data set parts
 def _pairwise_wins(loss):
     """``(N, p, p)``: 1 where row learner beats column learner on a data set, ½ for
     a tie, 0 otherwise or where either is missing; and ``(N, p, p)`` presence."""
@@ -112,7 +90,6 @@ def _improvability(values, greater_is_better):
     return np.where(np.isnan(values), np.nan, out)
 
 
-# --------------------------------------------------------------- Bradley–Terry
 def _bt_loglik(wins, n, t):
     """Penalised log-likelihood, ``wins (B, p)``, ``n (B, p, p)`` or ``(p, p)``."""
     pair = np.logaddexp(t[:, :, None], t[:, None, :])
@@ -120,15 +97,9 @@ def _bt_loglik(wins, n, t):
 
 
 def _bt_fit(wins, n, t0, *, max_iter=200, tol=1e-10):
-    """Maximise the Bradley–Terry likelihood of many problems at once by Newton's
-    method with step halving (the log-likelihood is concave).
-
-    ``wins (B, p)``: total wins (ties ½) of each learner; ``n (B, p, p)`` or
-    ``(p, p)``: comparisons of each pair; ``t0 (B, p)``: the start (a warm start,
-    e.g. the fit on all data sets for the bootstrap resamples). Returns the
-    natural-log strengths, centred (the likelihood fixes them only up to a
-    constant; the ridge makes the centred solution the maximum).
-    """
+    """Centred natural-log Bradley–Terry strengths of many problems at once, by
+    Newton's method with step halving from ``t0 (B, p)``, of ``wins (B, p)``
+    (ties ½) in ``n (B, p, p)`` or ``(p, p)`` comparisons."""
     t = np.array(t0, dtype=float)
     n_problems, p = t.shape
     shared = n.ndim == 2
@@ -173,18 +144,10 @@ def _to_rating(t, offset=0.0):
     return SCALE * t / np.log(BASE) + 1000.0 + offset
 
 
-# ------------------------------------------------------------ rank confidence sets
 def _studentised(estimate, draws, se_hat=None, se_draws=None):
-    """The pieces of :func:`_rank_sets_from` that do not depend on the level.
-
-    Without standard errors, each pair is studentised by the bootstrap standard
-    deviation of its difference (``csranks``). With ``se_hat (p, p)`` and
-    ``se_draws (B, p, p)``, the standard errors of the pairwise differences on
-    the data and within each resample, it is the bootstrap-t: each resample's
-    deviation is divided by its own standard error, which carries the
-    uncertainty of the standard error into the critical value (Hall 1992) and
-    keeps the coverage at 20 data sets (``benchmarks/leaderboard_coverage.py``).
-    """
+    """The pieces of :func:`_rank_sets_from` that do not depend on the level:
+    pairs studentised by the bootstrap sd of their difference (``csranks``), or
+    with ``se_hat (p, p)`` and ``se_draws (B, p, p)`` the bootstrap-t."""
     estimate = np.asarray(estimate, dtype=float)
     draws = np.asarray(draws, dtype=float)
     keep = np.isfinite(draws).all(axis=1)
@@ -218,10 +181,8 @@ def _studentised(estimate, draws, se_hat=None, se_draws=None):
 
 
 def _pair_standard_errors(x, counts):
-    """Standard errors of the mean pairwise differences of ``x (N, p)``, on the
-    data ``(p, p)`` and within each resample of multiplicities ``counts (B, N)``
-    ``(B, p, p)`` (plug-in: the standard deviation of the differences over the
-    resampled data sets, over sqrt(N))."""
+    """Plug-in standard errors of the mean pairwise differences of ``x (N, p)``,
+    on the data and within each resample of multiplicities ``counts (B, N)``."""
     n, p = x.shape
     d = x[:, :, None] - x[:, None, :]
     se_hat = d.std(axis=0) / np.sqrt(n)
@@ -239,19 +200,8 @@ def _pair_standard_errors(x, counts):
 
 
 def _rank_sets_from(parts, level, *, marginal, with_rejected=False):
-    """``(low, high)`` rank bounds (1 = best; higher estimate = better).
-
-    ``csranks``'s two-sided step-down procedure: the one-sided hypotheses
-    ``θ_j <= θ_k`` of the ordered pairs of interest ``I`` (all pairs for the
-    simultaneous sets, the pairs that involve learner ``i`` for its marginal
-    set) are rejected when ``(θ̂_j − θ̂_k) / σ̂_jk`` exceeds the ``level``
-    quantile of ``max_(j,k)∈I ((θ*_j − θ*_k) − (θ̂_j − θ̂_k)) / σ̂_jk`` over the
-    bootstrap draws ``θ*``; rejected pairs leave ``I`` and the quantile is
-    recomputed until nothing more is rejected. ``σ̂_jk`` is the bootstrap
-    standard deviation of ``θ*_j − θ*_k``. A learner's lower bound is one plus
-    the number of learners found better, its upper bound ``p`` minus the number
-    found worse. A pair whose difference does not vary over the draws is
-    decided by the sign of its estimate.
+    """``(low, high)`` rank bounds (1 = best; higher estimate = better) by
+    ``csranks``'s two-sided step-down procedure (steps 1-4 of :ref:`leaderboard`).
     """
     z, tstat, fixed, in_play = parts
     p = z.shape[0]
@@ -340,32 +290,19 @@ def rank_confidence_sets(
     """Confidence sets for the ranks of learners from bootstrap draws.
 
     Mogstad, Romano, Shaikh & Wilhelm (2024, *Review of Economic Studies*),
-    Sections 3.1–3.3, as computed by their R package ``csranks``
-    (``csranks(..., stepdown=TRUE, cstype="two-sided")``): the simultaneous sets
-    cover the true ranks of all learners at once with probability at least
-    ``confidence_level`` (asymptotically); a marginal set covers its own
-    learner's rank. ``csranks`` draws from a normal with the estimated
-    covariance; here the draws are any bootstrap of the estimates, e.g. over
-    data sets (the units of a benchmark across data sets), so the statistic may
-    be a mean score, a mean rank or a rating.
-
-    The procedure tests the one-sided hypotheses ``θ_j <= θ_k`` for ordered
-    pairs by the studentised maximum over the pairs still in play, stepping
-    down until nothing more is rejected (the ``stepdown=TRUE`` of ``csranks``).
-    A learner's set runs from one plus the number of learners found better to
-    ``p`` minus the number found worse.
+    Sections 3.1–3.3, as their R package ``csranks`` (``stepdown=TRUE``) with
+    any bootstrap of the estimates (:ref:`leaderboard`): simultaneous sets cover
+    all learners' true ranks at once, a marginal set its own learner's.
 
     Parameters
     ----------
     estimate : array-like of shape (p,)
         The statistic of each learner on all data.
     bootstrap_draws : array-like of shape (B, p)
-        The statistic on each bootstrap resample (rows with a non-finite value
-        are dropped). ``B`` of a few hundred at least: the sets use the
-        ``confidence_level`` quantile of a maximum over pairs.
+        The statistic on each bootstrap resample (non-finite rows dropped); a
+        few hundred at least.
     greater_is_better : bool
-        Direction of the statistic (``False`` for errors and mean ranks).
-        Required.
+        Direction of the statistic. Required.
     confidence_level : float, default=0.95
     simultaneous : bool, default=True
     learners : sequence of str, default=None
@@ -374,39 +311,16 @@ def rank_confidence_sets(
     Returns
     -------
     RankConfidenceSetsResult
-        learners : tuple
-
-        rank : ndarray of int
-            The estimated ranks, ``1 + #{k: θ̂_k better than θ̂_j}`` (1 = best; tied
-            learners share the smallest).
-
-        low, high : ndarray of int
-            Bounds of the rank confidence sets ``{low, ..., high}``.
-
-        confidence_level : float
-
-        simultaneous : bool
-            Whether the sets hold for all learners at once (``True``) or each for its
-            own learner (marginal).
-
-        may_be_best : ndarray of bool
-            ``low == 1`` of the simultaneous sets: the top-1 confidence set (the
-            learners that may be the best; Mogstad et al. 2024, Sec. 3.3, ``csranks``'s
-            ``cstaubest`` with ``tau = 1``). Of the marginal sets when
-            ``simultaneous=False`` (then it is not a confidence set for the best).
-
-        n_resamples : int
-            Bootstrap draws used (finite ones).
-
-        null_hypothesis : str
+        ``rank`` (1 + the number of better learners), ``low`` and ``high`` (the
+        sets ``{low, ..., high}``), ``may_be_best`` (``low == 1``: of the
+        simultaneous sets, the top-1 confidence set), ``n_resamples`` (finite
+        draws used), ``learners``, ``confidence_level``, ``simultaneous``,
+        ``null_hypothesis``.
 
     Notes
     -----
-    A pair whose bootstrap difference never varies (e.g. one learner better by
-    the same amount on every data set) is decided by the sign of the estimated
-    difference, without a test. The bootstrap needs enough data sets to be
-    trusted (the paper's asymptotics): with fewer than about 20 the sets are
-    not reliable.
+    A pair whose bootstrap difference never varies is decided by the sign of
+    its estimate. With fewer than about 20 data sets the sets are not reliable.
 
     Examples
     --------
@@ -459,12 +373,8 @@ def _estimate_and_draws(estimate, bootstrap_draws, greater_is_better):
 
 
 def _validate_1d(values, name):
-    arr = real_array(values, name)
-    if arr.ndim != 1:
-        raise ValueError(f"`{name}` must be one-dimensional.")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"`{name}` must not contain NaN or infinite values.")
-    if arr.size and np.abs(arr).max() > 1e150:
+    arr = _sample(values, name)
+    if np.abs(arr).max() > 1e150:
         raise ValueError(f"`{name}` holds values too large to compare (> 1e150).")
     return arr
 
@@ -493,12 +403,10 @@ def _check_learner_names(learners, p):
     return names
 
 
-# ------------------------------------------------------------------ stability
 @dataclass(frozen=True)
 class RankStabilityResult:
-    """Result of :meth:`LeaderboardResult.stability`: how the order settles with
-    more data sets (its Returns section describes the fields);
-    ``null_hypothesis`` says what the projection assumes."""
+    """Result of :meth:`LeaderboardResult.stability` (its Returns section
+    describes the fields; ``null_hypothesis``, what the projection assumes)."""
 
     table: pd.DataFrame
     top: str
@@ -598,7 +506,6 @@ def _rank_stability(
     )
 
 
-# --------------------------------------------------------------- public helpers
 def _check_reference(reference, reference_rating, learners):
     rating = real_number(reference_rating, "reference_rating")
     if not np.isfinite(rating):
@@ -616,22 +523,19 @@ def _check_reference(reference, reference_rating, learners):
 def win_rate_matrix(scores, *, greater_is_better) -> pd.DataFrame:
     """How often the row learner beats the column learner over data sets.
 
-    Ties count half; each pair over the data sets on which both have a value
-    (NaN where they share none); the diagonal is NaN. As ``bencheval``'s
-    ``compute_winrate_matrix`` (without seeds), ordered by Bradley–Terry
-    rating, best first (the ``rating`` of :func:`leaderboard_table`).
+    Ties count half, each pair over the data sets both have a value on, as
+    ``bencheval``'s ``compute_winrate_matrix``; ordered by rating, best first.
 
     Parameters
     ----------
     scores : DataFrame or array-like of shape (n_datasets, n_learners)
     greater_is_better : bool
-        Whether larger scores are better (``False`` for an error rate).
-        Required.
+        Whether larger scores are better. Required.
 
     Returns
     -------
     DataFrame
-        Learners × learners.
+        Learners × learners; NaN on the diagonal.
 
     Examples
     --------
@@ -661,7 +565,6 @@ def win_rate_matrix(scores, *, greater_is_better) -> pd.DataFrame:
     )
 
 
-# ------------------------------------------------------------------ leaderboard
 @dataclass(frozen=True)
 class LeaderboardResult:
     """Result of :func:`leaderboard_table`.
@@ -669,26 +572,19 @@ class LeaderboardResult:
     Attributes
     ----------
     table : DataFrame
-        One row per learner, sorted by ``rank`` (then rating), indexed by
-        learner; the columns are described in :func:`leaderboard_table`.
+        One row per learner, sorted by ``rank`` (then rating); the columns are
+        described in :func:`leaderboard_table`.
     win_rate_matrix : DataFrame
-        Row beats column (ties ½), rows and columns in the table's order; the
-        diagonal is NaN (a learner does not play itself).
+        Row beats column (ties ½), in the table's order.
     rank_by : str
-        The statistic the ranks and rank sets are of: ``"score"`` (mean score),
-        ``"mean_rank"`` or ``"rating"``.
+        The statistic of the ranks and rank sets.
     confidence_level : float
     n_resamples : int
-        Bootstrap resamples of the data sets.
-    n_datasets : int
-        Data sets on which at least two learners have a value (the units of the
-        bootstrap, of the ratings and of the win rates).
-    n_complete_datasets : int
-        Data sets on which every learner has a value (those of the mean score,
-        the mean rank and their rank sets).
+    n_datasets, n_complete_datasets : int
+        Data sets where at least two learners, and where every learner, have a
+        value.
     notes : tuple of str
-        What the table had to decide: missing learners, learners that win or
-        lose every comparison, columns left empty and why.
+        What the table had to decide (missing learners, empty columns, ...).
     null_hypothesis : str
     """
 
@@ -712,63 +608,40 @@ class LeaderboardResult:
 
     @property
     def n_units(self):
-        """Number of data sets the ranked statistic rests on: every data set for
-        ``rank_by="rating"``, the complete ones (every learner has a value)
-        otherwise; the study's own size in :meth:`stability`."""
+        """Data sets the ranked statistic rests on: all for ``rank_by="rating"``,
+        the complete ones otherwise."""
         return self._n_units
 
     def stability(self, *, target_width=1.0, grid=None, delta=None):
         """How many data sets a stable order of the ranked statistic needs,
         projected from the same bootstrap.
 
-        With ``N`` data sets the bootstrap deviations ``θ* − θ̂`` stand for
-        the sampling error of the estimates; with ``m`` data sets drawn from
-        the same population that error shrinks by ``sqrt(N / m)`` (the
-        m-out-of-n bootstrap of a mean). For each ``m`` of a grid (below and
-        beyond ``N``) the draws ``θ̂ + sqrt(N / m) (θ* − θ̂)`` give the
-        probability that the learner on top now stays on top, the width of the
-        simultaneous rank sets of :func:`rank_confidence_sets`, and the fewest
-        data sets for a mean width of at most ``target_width``.
-
-        It is a plug-in projection: it takes the observed differences between
-        learners as the true ones. Learners that are truly tied are never
-        separated (their widths do not shrink to 0); small observed differences
-        make the needed number large, which is the honest answer when the study
-        cannot tell them apart.
+        For each ``m`` of a grid the draws ``θ̂ + sqrt(N / m) (θ* − θ̂)`` give
+        the probability that the learner on top stays on top and the width of
+        the simultaneous rank sets (a plug-in projection, :ref:`leaderboard`).
 
         Parameters
         ----------
         target_width : float, default=1.0
             Target mean width (``high − low``) of the simultaneous rank sets.
         grid : sequence of int, default=None
-            Numbers of data sets; by default ``N/8 .. 64 N`` on a geometric
-            grid (and ``N``, :attr:`n_units`).
+            Numbers of data sets; by default ``N/8 .. 64 N``, geometric.
         delta : float, default=None
-            The smallest difference that matters (the study's Δ), in the units
-            of the ranked statistic (the metric's for ``rank_by="score"``).
-            When given, ``p_ordered_delta`` is the share of the pairs whose
-            observed difference is at least Δ that the simultaneous procedure
-            orders with that many data sets, and ``n_needed_delta`` the fewest
-            data sets that order all of them (pairs closer than Δ need not be
-            ordered).
+            The study's Δ, in the units of the ranked statistic: adds
+            ``p_ordered_delta``, the share of the pairs at least Δ apart that
+            the sets order, and ``n_needed_delta``, the fewest data sets that
+            order all of them.
 
         Returns
         -------
         RankStabilityResult
-            ``table``, one row per number of data sets ``n_datasets`` (the
-            study's own marked ``observed``): ``p_top_stays``, ``mean_width``
-            and ``max_width`` of the simultaneous rank sets (0 = rank pinned
-            down), ``n_may_be_best`` (and ``p_ordered_delta``); ``top``, the
-            learner on top; ``n_needed``, the fewest data sets whose projected
-            mean width is at most ``target_width`` (``None`` when not reached
-            on the grid, e.g. exact ties, which no number of data sets
-            separates); ``n_needed_top``, the fewest with ``p_top_stays >=
-            confidence_level``; ``delta``, ``n_needed_delta``.
-
-        See Also
-        --------
-        rank_confidence_sets : the rank sets with the data sets at hand.
-        n_datasets_needed : the same question for one pair and a difference Δ.
+            ``table``, one row per ``n_datasets`` (the study's own marked
+            ``observed``): ``p_top_stays``, ``mean_width``, ``max_width``,
+            ``n_may_be_best`` (and ``p_ordered_delta``); ``top``; ``n_needed``,
+            the fewest data sets with mean width at most ``target_width``
+            (``None`` when not reached on the grid); ``n_needed_top``, the
+            fewest with ``p_top_stays >= confidence_level``; ``delta``,
+            ``n_needed_delta``.
 
         Examples
         --------
@@ -822,70 +695,29 @@ def leaderboard_table(
     Parameters
     ----------
     scores : DataFrame or array-like of shape (n_datasets, n_learners)
-        One value per data set and learner (e.g. the mean error over the
-        replicates); NaN where a learner has no value.
+        One value per data set and learner; NaN where a learner has none.
     greater_is_better : bool
-        Whether larger scores are better (``False`` for an error rate).
-        Required.
+        Whether larger scores are better. Required.
     reference : str, default=None
-        Learner whose rating is set to ``reference_rating``; ``None``: the
-        ratings average ``reference_rating``.
+        Learner rated ``reference_rating`` (``None``: the ratings average it).
     reference_rating : float, default=1000.0
     rank_by : {"score", "mean_rank", "rating"}, default="score"
         Statistic of the ranks and of their confidence sets.
     n_resamples : int, default=1000
-        Resamples of the data sets (with replacement), shared by every interval.
+        Resamples of the data sets, shared by every interval.
     confidence_level : float, default=0.95
     random_state : int, numpy Generator or RandomState, default=None
 
     Returns
     -------
     LeaderboardResult
-        Its ``table`` has, per learner:
-
-        - ``rating``, ``rating_low``, ``rating_high``: Bradley–Terry rating on
-          the Elo scale and its bootstrap percentile interval: maximum
-          likelihood of ``P(i beats j) = 1 / (1 + 10^((R_j − R_i) / 400))`` on
-          the pairwise outcomes of every data set (win 1, tie ½, every data set
-          weighing the same), as ``bencheval``'s ``compute_elo`` (TabArena)
-          with its tiny ridge, which keeps a learner that wins or loses every
-          comparison finite (its rating is then set by the ridge, not by the
-          data). As bencheval, the interval is that of the ratings centred on
-          their mean, shifted with the point estimate when a ``reference`` is
-          given (so the reference's own interval has a width).
-        - ``win_rate``, ``win_rate_low``, ``win_rate_high``: the mean over
-          opponents of the share of common data sets won (ties ½).
-        - ``mean_rank``, ``mean_rank_low``, ``mean_rank_high``: average rank
-          (1 = best, ties averaged).
-        - ``rank``: the rank by ``rank_by`` (1 + the number of learners with a
-          better value); ``rank_low``, ``rank_high``: simultaneous rank
-          confidence set; ``rank_low_marginal``, ``rank_high_marginal``: each
-          learner's own (:func:`rank_confidence_sets`).
-        - ``may_be_best``: in the top-1 confidence set (``rank_low == 1``).
-        - ``improvability``, ``improvability_low``, ``improvability_high``: mean
-          over data sets of the relative gap to the best learner there,
-          ``|v − v*| / max(v, v*)`` (bencheval's ``1 − e*/e`` for errors); NaN
-          when a value is negative.
-        - ``mean_score``: the mean of the values; ``n_datasets``: data sets
-          with a value.
-
-    Notes
-    -----
-    Learners missing on some data sets (NaN cells): the rating uses every
-    comparison of two present learners (Bradley–Terry needs no complete
-    schedule); a win rate is over the data sets each pair shares; the
-    improvability is over the learner's own data sets, against the best present
-    there. The mean score, the mean rank and the rank sets of these two need
-    the same data sets for everyone, so they use the data sets where every
-    learner has a value, and ``notes`` says how many (with ``rank_by="rating"``
-    the rank sets use all data sets). bencheval instead ranks the learners
-    present on each data set, whose average ranks then compare learners over
-    different data sets.
-
-    Intervals are bootstrap percentile intervals over data sets, from the same
-    resamples for every column. The rating of each resample is fitted by
-    Newton's method started from the rating on all data sets (a warm start),
-    all resamples at once.
+        Its ``table`` has, per learner (defined in :ref:`leaderboard`):
+        ``rating``, ``win_rate``, ``mean_rank``, ``improvability`` (each with
+        ``_low`` and ``_high``, the bootstrap percentile interval; a rating's
+        interval is bencheval's, shifted with the ``reference``); ``rank`` by
+        ``rank_by`` with its simultaneous (``rank_low``, ``rank_high``) and
+        marginal (``rank_low_marginal``, ``rank_high_marginal``) confidence
+        sets; ``may_be_best``; ``mean_score`` and ``n_datasets``.
 
     Examples
     --------

@@ -1,13 +1,5 @@
-"""Multiple-rule bias of Yousefi, Hua and Dougherty (2011), Sections 2 and 3.
-
-A researcher designs ``r`` classification rules on one sample, estimates the error
-of each with ``s`` error estimators and reports the rule with the minimum
-estimated error. The minimum estimated error is an optimistic estimate of the
-expected true error of the chosen rule; this module measures by how much, from
-arrays of true and estimated errors collected over many samples (see
-:func:`sklearn_bench.experiment.collect_rule_errors`). Pure numpy: no fitting,
-no plotting at import time.
-"""
+"""Multiple-rule bias of Yousefi, Hua and Dougherty (2011), Sections 2 and 3
+(the errors come from :func:`sklearn_bench.experiment.collect_rule_errors`)."""
 
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -50,15 +42,8 @@ class MultipleRuleBiasResult:
     _frame: pd.DataFrame = field(repr=False, compare=False)
 
     def to_frame(self):
-        """One row per data set (``"average"`` across them, if several) and ``m``.
-
-        Returns
-        -------
-        pandas.DataFrame
-            Columns ``dataset, m, r, estimated_minimum, true_of_chosen, bias,
-            variance, rms, comparative_bias, estimated_advantage,
-            true_advantage, n_collections, exact``.
-        """
+        """One row per data set (``"average"`` across them, if several) and ``m``:
+        ``dataset, m, r``, the measures, ``n_collections``, ``exact``."""
         return self._frame.copy()
 
 
@@ -98,12 +83,8 @@ def _collections(n_rules, r, n_collections, rng):
 
 
 def _collection_moments(est, mu, coll):
-    """Per-collection moments of one curve.
-
-    est : (R, s, N) estimated errors; mu : (R,) expected true errors;
-    coll : (C, r) rule indices. Returns arrays of shape (C,): mean of Delta,
-    variance of Delta, sqrt of mean Delta^2, mean A_est and mean A_true.
-    """
+    """Per-collection ``(C,)`` moments of one curve: ``est (R, s, N)`` estimated
+    errors, ``mu (R,)`` expected true errors, ``coll (C, r)`` rule indices."""
     n_coll, r = coll.shape
     _, s, n = est.shape
     e = est[coll]  # (C, r, s, N)
@@ -158,98 +139,53 @@ def multiple_rule_bias(
 ):
     """Multiple-rule bias as a function of the number of rules compared.
 
-    Yousefi, Hua and Dougherty (2011), Sections 2-3. On each sample ``b`` the
-    rule model ``(i_min, j_min)`` with the minimum estimated error among the
-    ``m = r s`` models of a collection :math:`\\Phi_m` is chosen (eq. 1) and
-    :math:`\\Delta_b = \\epsilon^{\\min}_{est,b} - E[\\epsilon^{i_{\\min}}_{true}]`,
-    where the expected true error of each rule is the mean of its true errors over
-    the samples (Section 2.3). Per collection: Bias = mean Δ (eq. 2),
-    Var = variance of Δ (``ddof=0``, so RMS² = Bias² + Var exactly), RMS = √(mean
-    Δ²) (eq. 3), the estimated comparative advantage
-    :math:`A_{est} = \\epsilon^{\\min}_{est} - \\frac{1}{r-1}\\sum_{i \\ne i_{\\min}}
-    \\epsilon^{i, j_{\\min}}_{est}` (eq. 7), the true one
-    :math:`A_{true} = E[\\epsilon^{i_{\\min}}_{true}] - \\frac{1}{r-1}
-    \\sum_{i \\ne i_{\\min}} E[\\epsilon^i_{true}]` (eq. 6), both averaged over the
-    samples, and :math:`C_{bias} = E[A_{est}] - A_{true}`. These are averaged over
-    the collections of ``r`` rules out of ``R`` (eqs. 4-5).
-
-    With ``K`` data sets (a trailing axis), the estimated and true errors of
-    each rule model are first averaged over the data sets, eq. (9), and the
-    same moments give :math:`B(m, n, K)`, eq. (10); the curves of each data set
-    alone are computed too (rows of :meth:`~MultipleRuleBiasResult.to_frame`).
+    Yousefi, Hua and Dougherty (2011), Sections 2-3 (worked through in
+    :ref:`selection_bias`): on each sample the model with the minimum estimated
+    error among the ``m = r s`` models of a collection is chosen (eq. 1), and
+    the moments of its optimism (eqs. 2-7, per collection with ``ddof=0``) are
+    averaged over the collections of ``r`` rules out of ``R`` (eqs. 4-5). With
+    ``K`` data sets (a trailing axis) the errors are first averaged over them
+    (eqs. 9-10); each data set's own curves are rows of ``to_frame()``.
 
     Parameters
     ----------
     true_error : array-like of shape (n_rules, n_samples) or \
             (n_rules, n_samples, n_datasets)
         True error of the classifier designed by each rule on each sample.
-        Sample ``b`` of data set ``k`` is one draw from distribution ``F_k``.
     estimated_error : array-like of shape (n_rules, n_estimators, n_samples) or \
             (n_rules, n_estimators, n_samples, n_datasets)
-        Its estimates by each error estimator (e.g. 5-fold, 10-fold CV, LOO).
-        The shape of ``true_error`` means one estimator.
+        Its estimates by each error estimator (the shape of ``true_error`` for
+        one estimator).
     n_collections : int, default=1000
-        All :math:`\\binom{R}{r}` collections of ``r`` rules are used when there
-        are at most this many; otherwise this many collections drawn at random
-        (each one ``r`` distinct rules).
+        All collections of ``r`` rules when there are at most this many, else
+        this many drawn at random.
     dataset_names : list of str, default=None
-        Names of the data sets in :meth:`~MultipleRuleBiasResult.to_frame`;
-        default ``"0", "1", ...``.
+        Names of the data sets in :meth:`~MultipleRuleBiasResult.to_frame`.
     random_state : int, RandomState instance or None, default=None
         Draws the random collections.
 
     Returns
     -------
     MultipleRuleBiasResult
-        Bias, variance, RMS and comparative-advantage bias as functions of
-        ``m``: arrays indexed by the number ``r = 1, ..., R`` of rules in a
-        collection (``m = r s`` classifier rule models), of the performances
-        averaged over the data sets (eqs. 9-10) when there are several; the
-        curves of each data set alone are in its ``to_frame()``.
-
-        m : ndarray of shape (R,)
-            Numbers of classifier rule models, ``r * n_estimators``.
-        n_rules_chosen : ndarray of shape (R,)
-            Numbers ``r`` of classification rules in a collection.
-        estimated_minimum : ndarray of shape (R,)
-            :math:`E_{\\Phi_m}[E[\\epsilon^{\\min}_{est}|\\Phi_m]]`, eq. (1) averaged.
-        true_of_chosen : ndarray of shape (R,)
-            :math:`E_{\\Phi_m}[E[E[\\epsilon^{i_{\\min}}_{true}]|\\Phi_m]]`, the
-            expected true error of the chosen rule; ``bias = estimated_minimum -
-            true_of_chosen``.
-        bias : ndarray of shape (R,)
-            :math:`\\mathrm{Bias}_{Av}(m, n)`, eq. (4) (eq. (10) with data sets).
-        variance : ndarray of shape (R,)
-            :math:`\\mathrm{Var}_{Av}(m, n) =
-            E_{\\Phi_m}[\\mathrm{Var}[\\Delta|\\Phi_m]]`.
-        rms : ndarray of shape (R,)
-            :math:`\\mathrm{RMS}_{Av}(m, n)`, eq. (5).
-        comparative_bias : ndarray of shape (R,)
-            :math:`E_{\\Phi_m}[C_{bias}|\\Phi_m]` with :math:`C_{bias} = E[A_{est}] -
-            A_{true}`, eqs. (6)-(7); NaN for ``r = 1``.
-        estimated_advantage, true_advantage : ndarray of shape (R,)
-            :math:`E_{\\Phi_m}[E[A_{est}|\\Phi_m]]` and
-            :math:`E_{\\Phi_m}[A_{true}|\\Phi_m]`; NaN for ``r = 1``.
-        n_collections : ndarray of shape (R,)
-            Number of collections :math:`\\Phi_m` averaged over.
-        exact : ndarray of bool of shape (R,)
-            Whether all :math:`\\binom{R}{r}` collections were used.
-        n_rules, n_estimators, n_samples, n_datasets : int
-            ``R``, ``s``, the number of samples and of data sets ``K``.
+        Arrays indexed by the number ``r = 1, ..., R`` of rules in a
+        collection (averaged over the data sets when there are several):
+        ``m`` (``r s``), ``n_rules_chosen`` (``r``), ``estimated_minimum``
+        (eq. 1), ``true_of_chosen`` (``bias = estimated_minimum −
+        true_of_chosen``), ``bias`` (eq. 4; eq. 10 with data sets),
+        ``variance``, ``rms`` (eq. 5), ``comparative_bias``,
+        ``estimated_advantage`` and ``true_advantage`` (eqs. 6-7; NaN for ``r =
+        1``), ``n_collections`` and ``exact`` (all collections used); and the
+        ints ``n_rules``, ``n_estimators``, ``n_samples``, ``n_datasets``.
 
     Notes
     -----
-    Ties of the minimum estimated error (frequent: cross-validation estimates
-    are multiples of ``1/n``) go to the rule listed first, then to the error
-    estimator listed first, in a collection whose rules are in input order.
-    :math:`\\mathrm{RMS}_{Av}` averages the root over collections (eq. 5), so
-    it is not :math:`\\sqrt{\\mathrm{Bias}_{Av}^2 + \\mathrm{Var}_{Av}}`.
+    Ties of the minimum go to the rule, then the estimator, listed first. RMS
+    averages the root over collections (eq. 5): not √(Bias² + Var).
 
     Examples
     --------
-    Two rules with the same true error (0.2) and unbiased estimates of standard
-    deviations 0.05 and 0.01. The minimum of the two estimates is optimistic by
-    about :math:`\\sqrt{0.05^2 + 0.01^2}/\\sqrt{2\\pi} = 0.020`:
+    Two rules of true error 0.2, estimated with sds 0.05 and 0.01: the minimum
+    is optimistic by about √(0.05² + 0.01²)/√(2π) = 0.020.
 
     >>> import numpy as np
     >>> from sklearn_bench.stats import multiple_rule_bias
@@ -257,8 +193,6 @@ def multiple_rule_bias(
     >>> true = np.full((2, 2000), 0.2)
     >>> est = true + rng.normal(0, [[0.05], [0.01]], size=(2, 2000))
     >>> res = multiple_rule_bias(true, est)
-    >>> res.m
-    array([1, 2])
     >>> np.round(res.bias, 3)
     array([-0.001, -0.021])
     """

@@ -1,8 +1,5 @@
-"""Multiple-testing adjustment of p-values: R's ``p.adjust`` (Holm, Hochberg,
-Bonferroni, Hommel, BH), García et al.'s (2010) Finner, Li, Holland and Rom, and
-for all pairs of k learners Shaffer's and Bergmann & Hommel's procedures, which
-use the logical relations among pairwise hypotheses (García & Herrera 2008, JMLR
-9, Sec. 2.2)."""
+"""Multiple-testing adjustment of p-values: R's ``p.adjust``, García et al.'s
+(2010) four, and Shaffer's and Bergmann & Hommel's for all pairs of learners."""
 
 from functools import cache
 from itertools import combinations
@@ -39,58 +36,31 @@ def adjust_pvalues(pvalues, *, adjust="holm", alpha=0.05):
         Raw p-values, each in [0, 1].
     adjust : {"holm", "shaffer", "bergmann_hommel", "bonferroni", "hochberg", \
 "hommel", "bh", "finner", "li", "holland", "rom", "none"}, default="holm"
-        ``"holm"``: Holm's step-down procedure (strong FWER control under any
-        dependence). ``"hochberg"``: Hochberg's step-up procedure (valid under
-        independence or positive dependence). ``"bonferroni"``: ``m * p``.
-        ``"hommel"``: Hommel's procedure (more powerful than Hochberg under the
-        same conditions). ``"bh"``: Benjamini–Hochberg false discovery rate.
-        These five are R's ``p.adjust``. The next four follow García, Fernández,
-        Luengo & Herrera (2010, Information Sciences 180, Sec. 3.3) as coded in
-        scmamp (``adjustFinner``, ``adjustLi``, ``adjustHolland``,
-        ``adjustRom``); with ``p_(1) <= ... <= p_(m)``:
+        ``"holm"``, ``"hochberg"``, ``"bonferroni"``, ``"hommel"`` and ``"bh"``
+        (Benjamini–Hochberg's false discovery rate) are R's ``p.adjust``. The
+        next four are García et al.'s (2010, Sec. 3.3) as coded in scmamp; with
+        ``p_(1) <= ... <= p_(m)``:
 
         - ``"holland"`` (Holland & Copenhaver 1987), step-down Šidák:
           ``APV_i = max_{j <= i} 1 − (1 − p_(j))^(m − j + 1)``.
         - ``"finner"`` (Finner 1993), step-down:
           ``APV_i = max_{j <= i} 1 − (1 − p_(j))^(m / j)``.
         - ``"li"`` (Li 2008), two steps: ``APV_i = p_(i) / (p_(i) + 1 −
-          p_(m))`` (all ``p_(m)`` when ``p_(m) = 1``, where Li's second step
-          rejects nothing); very conservative when ``p_(m)`` is large.
-        - ``"rom"`` (Rom 1990): Rom's critical values ``c_1 = alpha``,
-          ``c_2 = alpha / 2``, ``c_i = (sum_{j<i} alpha^j − sum_{j<=i-2}
-          C(i, j) c_(j+1)^(i−j)) / i`` (these reproduce Rom's Table 1: 0.0169,
-          0.0127, 0.0102, ... at 0.05), ``APV_i = max_{j <= i} (alpha /
-          c_(m−j+1)) p_(j)``. The APV depends on ``alpha``; it is García et
-          al.'s and scmamp's, a step-down use of Rom's constants, so it
-          rejects at ``alpha`` a subset of what Rom's step-up procedure
-          rejects (conservative, never anti-conservative).
+          p_(m))`` (``p_(m)`` when ``p_(m) = 1``).
+        - ``"rom"`` (Rom 1990): ``APV_i = max_{j <= i} (alpha / c_(m−j+1))
+          p_(j)`` with Rom's critical values ``c_i`` (his Table 1), a step-down
+          use of them that rejects a subset of what Rom's step-up rejects.
 
-        For the ``m = k (k − 1) / 2`` p-values of all pairs of ``k`` learners,
-        in :func:`itertools.combinations` order ``(0, 1), (0, 2), ..., (k − 2,
-        k − 1)``, two procedures use the logical relations among the pairs
-        (García & Herrera 2008, Sec. 2.2):
+        ``"shaffer"`` (Shaffer 1986) and ``"bergmann_hommel"`` (Bergmann &
+        Hommel 1988, ``k <= 10``) use the logical relations among the ``m = k
+        (k − 1) / 2`` p-values of all pairs of ``k`` learners, in
+        :func:`itertools.combinations` order (:ref:`posthoc` gives both).
 
-        - ``"shaffer"``: Shaffer's (1986) static procedure S1: the i-th
-          smallest p-value is multiplied by ``t_i``, the largest number of
-          pairwise hypotheses that can be true given that ``i − 1`` were
-          rejected, then made monotone (``APV_i = max_{j <= i} min(1, t_j
-          p_(j))``; scmamp's ``adjustShaffer``).
-        - ``"bergmann_hommel"``: Bergmann & Hommel (1988), the closed test with
-          Bonferroni local tests over the exhaustive sets ``I`` (sets of
-          pairwise equalities that can be exactly the true ones): ``APV_i =
-          min(1, max{|I| · min_{j ∈ I} p_j : I exhaustive, i ∈ I})``. H_i is
-          rejected at level ``α`` exactly when ``APV_i <= α``. Needs ``k <=
-          10`` (Bell(k) − 1 sets).
-
-        ``"none"`` returns the p-values. (``"single_step"``, the simultaneous
-        p-values of Nemenyi's and Miller's tests, is a choice of
-        :func:`pairwise_tests`: it comes from their statistics, not from raw
-        p-values.) Hochberg, Hommel, Rom and Li assume independent or
-        positively dependent p-values, which pairwise comparisons need not be
-        (``benchmarks/posthoc_fwer.py`` measures their family-wise error).
+        ``"none"`` returns the p-values. Hochberg, Hommel, Rom and Li assume
+        independent or positively dependent p-values.
     alpha : float, default=0.05
-        Only for ``"rom"``: the level at which Rom's constants are computed;
-        compare the adjusted p-values with this same ``alpha``.
+        Only for ``"rom"``: the level of Rom's constants (compare the adjusted
+        p-values with it).
 
     Returns
     -------
@@ -101,30 +71,16 @@ def adjust_pvalues(pvalues, *, adjust="holm", alpha=0.05):
 
     Notes
     -----
-    Ties keep their input order, as in R. The adjusted p-value of Holm's method
-    for the hypothesis with the i-th smallest p-value is
-    ``max_{j <= i} min(1, (m - j + 1) p_(j))``; Hochberg's is
-    ``min_{j >= i} min(1, (m - j + 1) p_(j))`` (R's, the step-up form; García
-    et al. 2010 print a ``max`` there). scmamp's ``adjustRom`` gives wrong
-    values for ``m <= 2`` (its recursion runs backwards); here Rom with
-    ``m = 1`` is the raw p-value and with ``m = 2`` it is Hochberg's
-    constants ``alpha / 2, alpha`` used step-down (i.e. Holm's).
-
-    scmamp's ``adjustBergmannHommel`` additionally takes the running maximum of
-    the adjusted p-values in the order of the raw ones. That can only raise an
-    adjusted p-value (so it stays valid) but it is no longer the closed test of
-    Bergmann & Hommel; we report the closed test. The two agree whenever the
-    closed-test APVs are already monotone in the raw p-values.
+    Ties keep their input order, as in R; Hochberg's is R's step-up form
+    (García et al. 2010 print a ``max``). Unlike scmamp, Rom with ``m <= 2`` is
+    Holm's, and Bergmann–Hommel is the closed test without scmamp's running
+    maximum over the raw p-values' order.
 
     Examples
     --------
     >>> from sklearn_bench.stats import adjust_pvalues
     >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], adjust="holm").round(3)
     array([0.03, 0.06, 0.06, 0.02])
-    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], adjust="hochberg").round(3)
-    array([0.03, 0.04, 0.04, 0.02])
-    >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], adjust="finner").round(4)
-    array([0.0199, 0.04  , 0.0398, 0.0199])
 
     All pairs of k = 4 learners:
 
@@ -217,11 +173,7 @@ def _n_learners_from_pairs(m):
 @cache
 def _shaffer_counts(k):
     """Shaffer's (1986) S(k): the possible numbers of simultaneously true
-    hypotheses among the k (k − 1) / 2 pairwise equalities of k learners.
-
-    ``S(k) = ∪_{j=1..k} {C(j, 2) + x : x ∈ S(k − j)}``, ``S(0) = S(1) = {0}``
-    (García & Herrera 2008, Sec. 2.2).
-    """
+    pairwise equalities of k learners (García & Herrera 2008, Sec. 2.2)."""
     if k <= 1:
         return frozenset({0})
     out = set()
@@ -241,14 +193,8 @@ def _shaffer_multipliers(k):
 
 @cache
 def _exhaustive_sets(k):
-    """Boolean (n_sets, k (k − 1) / 2) matrix: which pairs each exhaustive set holds.
-
-    A set of pairwise equalities can be exactly the true ones iff it is closed
-    under transitivity, i.e. it is the "same block" relation of a partition of
-    the k learners; the partition into singletons (no hypothesis) is left out.
-    So there are Bell(k) − 1 sets. Partitions are enumerated as restricted
-    growth strings.
-    """
+    """Boolean (Bell(k) − 1, k (k − 1) / 2) matrix of the exhaustive sets: the
+    partitions of the learners (as restricted growth strings) but the finest."""
     rgs = np.zeros((1, 1), dtype=np.int8)
     for _ in range(1, k):
         top = rgs.max(axis=1) + 1
@@ -265,11 +211,8 @@ def _exhaustive_sets(k):
 
 
 def _rom_critical_values(m, alpha):
-    """Rom's (1990) critical values ``c_1 = alpha > c_2 > ... > c_m``.
-
-    ``c_i`` is compared with the i-th largest p-value. Computed by the
-    recursion of scmamp's ``adjustRom``, which reproduces Rom's Table 1.
-    """
+    """Rom's (1990) critical values ``c_1 = alpha > ... > c_m`` for the i-th
+    largest p-value, by scmamp's recursion (Rom's Table 1)."""
     crit = [float(alpha), float(alpha) / 2][:m]
     for i in range(3, m + 1):
         head = sum(alpha**t for t in range(1, i))

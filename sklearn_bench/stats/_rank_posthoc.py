@@ -1,14 +1,7 @@
 """Post-hoc tests of all pairs after Friedman's or Quade's test (PMCMRplus,
 scikit-posthocs), and the exact distribution of a difference of two Friedman
-rank sums (Eisinga, Heskes, Pelzer & te Grotenhuis 2017).
-
-Every test here compares the within-block ranks of two learners under the
-global null hypothesis of Friedman's test: in every block the k learners'
-ranks are exchangeable. Unlike the paired tests of
-:func:`~sklearn_bench.stats.pairwise_tests` with ``method="wilcoxon"``, the
-verdict on a pair depends on the other learners (their ranks enter the ranks
-of the pair; Benavoli, Corani & Mangili 2016).
-"""
+rank sums (Eisinga, Heskes, Pelzer & te Grotenhuis 2017), under Friedman's global
+null (ranks exchangeable within every block)."""
 
 from functools import lru_cache
 from math import comb
@@ -23,16 +16,10 @@ _TINY = 1e-290
 
 
 def rank_posthoc(method, i, j, *, mean_ranks, n, ranks=None, values=None):
-    """Raw and (for single-step methods) simultaneous p-values of the pairs
-    ``(i[t], j[t])``.
-
-    ``mean_ranks``: the k average ranks over ``n`` blocks (rank 1 = best), all
-    that Siegel's, Nemenyi's and Miller's z need; ``ranks``: the N x k
-    within-block mid-ranks, for the others; ``values``: the N x k scores
-    (Quade's block ranges). Returns a dict of arrays over the pairs:
-    ``estimate`` (difference of average ranks, ``R̄_i − R̄_j``), ``statistic``,
-    ``pvalue`` and, for Nemenyi and Miller, ``pvalue_simultaneous``.
-    """
+    """``estimate``, ``statistic``, ``pvalue`` (and, single-step,
+    ``pvalue_simultaneous``) of the pairs ``(i[t], j[t])``, from the k average
+    ``mean_ranks`` over ``n`` blocks, the N x k ``ranks`` and ``values`` (scores,
+    for Quade's block ranges) where the method needs them."""
     k = len(mean_ranks)
     out = {"estimate": mean_ranks[i] - mean_ranks[j]}
     if method in ("siegel", "nemenyi", "miller"):
@@ -58,6 +45,11 @@ def rank_posthoc(method, i, j, *, mean_ranks, n, ranks=None, values=None):
             "from average ranks has only Siegel's, Nemenyi's and Miller's tests."
         )
     rank_sums = ranks.sum(axis=0)
+    if method == "exact_ranksum":
+        d = rank_sums[i] - rank_sums[j]
+        out["statistic"] = d
+        out["pvalue"] = exact_ranksum_pvalues(ranks, d)
+        return out
     if method == "conover":
         # Conover & Iman (1979); Conover (1999, Sec. 5.8):
         # t = (R_i - R_j) / sqrt(2 (N A1 - sum R_j^2) / ((N - 1)(k - 1)))
@@ -69,52 +61,44 @@ def rank_posthoc(method, i, j, *, mean_ranks, n, ranks=None, values=None):
                 "same order, so the residual variance of the ranks is zero; use "
                 "method='exact_ranksum' (exact) or 'nemenyi'."
             )
-        df = (n - 1) * (k - 1)
-        t = (rank_sums[i] - rank_sums[j]) / np.sqrt(2 * residual / df)
-        out["statistic"] = t
-        out["pvalue"] = 2 * stats.t.sf(np.abs(t), df)
-        return out
-    if method == "quade":
-        # Quade (1979); Conover (1999, Sec. 5.8): block weights Q_b = rank of
-        # the block's range, S_j = sum_b Q_b (r_bj - (k + 1) / 2),
+        sums, spread = rank_sums, 2 * residual
+    elif method == "quade":
+        # Quade (1979); Conover (1999, Sec. 5.8):
         # t = (S_i - S_j) / sqrt(2 N (A - B) / ((N - 1)(k - 1)))
-        weights = stats.rankdata(np.ptp(values, axis=1))
-        s = weights[:, None] * (ranks - (k + 1) / 2.0)
-        big_a = float(np.sum(s**2))
-        col = s.sum(axis=0)
-        big_b = float(np.sum(col**2)) / n
+        _, s, big_a, big_b = quade_sums(ranks, values)
         if big_a - big_b <= 1e-12 * max(big_a, 1.0):
             raise ValueError(
                 "Quade's t is undefined: the weighted ranks have no residual "
                 "variance (every block ranks the learners in the same order, or "
                 "every block's range is 0); use method='exact_ranksum'."
             )
-        df = (n - 1) * (k - 1)
-        t = (col[i] - col[j]) / np.sqrt(2 * n * (big_a - big_b) / df)
-        out["statistic"] = t
-        out["pvalue"] = 2 * stats.t.sf(np.abs(t), df)
-        return out
-    if method == "exact_ranksum":
-        d = rank_sums[i] - rank_sums[j]
-        out["statistic"] = d
-        out["pvalue"] = exact_ranksum_pvalues(ranks, d)
-        return out
-    raise ValueError(f"`method` must be one of {list(RANK_METHODS)}; got {method!r}.")
+        sums, spread = s.sum(axis=0), 2 * n * (big_a - big_b)
+    else:
+        raise ValueError(
+            f"`method` must be one of {list(RANK_METHODS)}; got {method!r}."
+        )
+    df = (n - 1) * (k - 1)
+    t = (sums[i] - sums[j]) / np.sqrt(spread / df)
+    out["statistic"] = t
+    out["pvalue"] = 2 * stats.t.sf(np.abs(t), df)
+    return out
 
 
-# ----------------------------------------------------- Eisinga et al. (2017)
+def quade_sums(ranks, values):
+    """Quade's (1979) block weights ``Q_b`` (ranks of the blocks' ranges),
+    ``S_bj = Q_b (r_bj − (k + 1) / 2)``, ``A = Σ S²`` and ``B = Σ_j (Σ_b S)² / N``."""
+    n, k = ranks.shape
+    weights = stats.rankdata(np.ptp(values, axis=1))
+    s = weights[:, None] * (ranks - (k + 1) / 2.0)
+    return weights, s, float(np.sum(s**2)), float(np.sum(s.sum(axis=0) ** 2)) / n
+
+
 @lru_cache(maxsize=4096)
 def eisinga_count(d, k, n):
-    """``W(|D| >= d)``: the number of the ``(k (k − 1))^n`` equally likely
-    configurations in which a difference of two Friedman rank sums is at least
-    ``d`` in absolute value (no ties; ``d`` an integer in ``[0, n (k − 1)]``).
-
-    Eisinga et al. (2017), eq. (6)-(8) (PMCMRplus's ``pexactfrsd``), in exact
-    integer arithmetic: with ``P(D >= d) = sum_h C(n, h) / (k^h (1 − k)^n)
-    sum_s (−1)^s C(2h, h + s) C(k s − d + h, k s − d − h)`` over
-    ``k s − d − h >= 0``, ``W(|D| >= d) = 2 (k (k − 1))^n P(D >= d)`` for
-    ``d > 0``.
-    """
+    """``W(|D| >= d)``: of the ``(k (k − 1))^n`` equally likely configurations,
+    those whose rank-sum difference is at least ``d`` (no ties), by Eisinga et
+    al.'s (2017) eqs. (6)-(8) in exact integer arithmetic (PMCMRplus's
+    ``pexactfrsd``)."""
     if d <= 0:
         return (k * (k - 1)) ** n
     total = 0
@@ -151,17 +135,9 @@ def _block_kernel(doubled_row):
 
 
 def ranksum_difference_distribution(ranks, *, exact=False):
-    """Null distribution of the difference of two learners' rank sums.
-
-    Under H0 each block's ranks are a random arrangement of its observed
-    (mid-)ranks, independently over the blocks, so ``(r_i, r_j)`` of a block is
-    an ordered pair of distinct positions drawn uniformly; the difference of
-    the rank sums is the sum over blocks. Convolved block by block, in doubled
-    ranks (integers). Returns ``(support, weights)`` with ``support`` the
-    doubled differences; ``weights`` are probabilities (float) or, with
-    ``exact=True``, integer counts out of ``(k (k − 1))^N`` (Python ints).
-    Without ties this is the distribution of Eisinga et al. (2017).
-    """
+    """Null distribution ``(support, weights)`` of the difference of two
+    learners' rank sums, convolved block by block in doubled ranks: weights are
+    probabilities or, ``exact=True``, integer counts out of ``(k (k − 1))^N``."""
     doubled = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
     k = doubled.shape[1]
     dist = np.array([1], dtype=object if exact else float)
@@ -181,12 +157,8 @@ def ranksum_difference_distribution(ranks, *, exact=False):
 
 
 def exact_ranksum_pvalues(ranks, d):
-    """Two-sided exact p-values ``P(|D| >= |d|)`` of rank-sum differences ``d``.
-
-    Without ties (every block a permutation of ``1..k``) a p-value that the
-    float64 convolution puts below 1e-290 is recomputed by Eisinga et al.'s
-    exact integer formula; with ties, by the exact integer convolution.
-    """
+    """Two-sided exact p-values ``P(|D| >= |d|)`` of rank-sum differences ``d``;
+    one below 1e-290 in float64 is recomputed in exact integers."""
     ranks = np.asarray(ranks, dtype=float)
     n, k = ranks.shape
     support, prob = ranksum_difference_distribution(ranks)

@@ -1,19 +1,13 @@
-"""Anytime-valid comparisons of learners over a growing sequence of data sets.
-
-A betting confidence sequence for the mean of a bounded variable (Waudby-Smith &
-Ramdas, 2024, JRSSB 86(1), Theorem 3 and eqs. (26)-(27): the hedged capital
-process with predictable plug-in bets), an e-process for the sign of the
-differences beyond Δ (Grünwald, de Heide & Koolen, 2024, JRSSB; e-values average
-into e-values, Vovk & Wang, 2021) and a Hoeffding race (Maron & Moore, 1994).
-Every interval and decision holds its level at every data-dependent stopping time.
-"""
+"""Anytime-valid comparisons of learners over a growing sequence of data sets:
+betting confidence sequences (Waudby-Smith & Ramdas 2024), a sign e-process
+(Grünwald et al. 2024) and a Hoeffding race (Maron & Moore 1994)."""
 
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .._validation import check_alpha, check_real, real_array
-from ._common import ConfidenceInterval
+from ._common import ConfidenceInterval, _Fields
 
 __all__ = ["RaceResult", "SequentialTestResult", "race", "sequential_test"]
 
@@ -45,10 +39,8 @@ def _excluded(log_k, alpha):
 
 
 def _decisions(x, m0, margin, alpha):
-    """The decision after each look (last axis) on ``x`` in [0, 1] whose mean
-    under "no difference" is ``m0``, with Δ = ``margin`` on that scale (``None``:
-    no equivalence): 1 better, -1 worse, 2 equivalent within Δ, 0 undecided
-    (vectorised over studies)."""
+    """The decision after each look on ``x`` in [0, 1] (null mean ``m0``, Δ =
+    ``margin`` or ``None``): 1 better, -1 worse, 2 equivalent, 0 undecided."""
     lam = _bets(x, alpha)
     up0, down0 = _log_capital(x, lam, m0)
     better, worse = _excluded(up0, alpha), _excluded(down0, alpha)
@@ -61,9 +53,8 @@ def _decisions(x, m0, margin, alpha):
 
 
 def _signs(d, delta):
-    """1 for a win beyond Δ, 0 for a loss beyond Δ, 1/2 otherwise: its mean is
-    (1 + P(win) − P(loss)) / 2, which is 1/2 when wins and losses beyond Δ are
-    equally likely (the sign test's null, ties counted half)."""
+    """1 for a win beyond Δ, 0 for a loss beyond Δ, 1/2 otherwise: mean 1/2
+    under the sign test's null."""
     return np.where(d > delta, 1.0, np.where(d < -delta, 0.0, 0.5))
 
 
@@ -78,10 +69,8 @@ def _decide(d, width, delta, alpha):
 
 
 def _bounds(x, alpha, tol=1e-10):
-    """The running intersection of the hedged confidence sequence on ``x`` in
-    [0, 1], its ends after each look, rounded outward: the lower end by
-    bisection on m (K⁺ falls with m), the upper one as 1 − the lower end of
-    1 − x (K⁻ on x is K⁺ on 1 − x)."""
+    """The ends of the running intersection of the hedged confidence sequence
+    on ``x`` in [0, 1] after each look, by bisection, rounded outward."""
 
     def lower(x):
         past = np.tri(x.size, dtype=bool)  # past[t, i]: i <= t
@@ -127,29 +116,21 @@ def _check_sequence(values, bounds, alpha, delta, name):
 
 
 @dataclass(frozen=True)
-class SequentialTestResult:
-    """An anytime-valid comparison of two learners over a sequence of data sets.
-
-    Returned by :func:`sequential_test`.
+class SequentialTestResult(_Fields):
+    """Result of :func:`sequential_test`.
 
     Attributes
     ----------
     decision : {"better", "worse", "equivalent", "undecided"}
-        At ``stopping_time`` (or at the last look when undecided): the first
-        learner is better (an interval lies above its null value), worse
-        (below it), equivalent within Δ (the mean's interval inside (−Δ, Δ)), or
-        nothing yet.
+        At ``stopping_time`` (or at the last look when undecided).
     stopping_time : int or None
         The number of data sets at the first decision; ``None`` if undecided.
     n_datasets : int
-        Number of data sets (looks) given.
-    estimate : float
-        The mean difference over the data sets up to the stopping time.
-    net_wins : float
-        The share of wins beyond Δ minus that of losses beyond Δ, up to then.
+        Data sets (looks) given.
+    estimate, net_wins : float
+        The mean difference and the net win rate beyond Δ up to then.
     evalue : float
-        The sign e-process (the hedged capital of the net win rate's confidence
-        sequence at 0) at the stopping time: reaching 2/α rejects H0(sign).
+        The sign e-process at the stopping time (2/α rejects H0(sign)).
     delta, alpha : float
     null_hypothesis : str
     """
@@ -175,8 +156,7 @@ class SequentialTestResult:
 
     def confidence_interval(self):
         """The anytime-valid interval of the mean difference at level 1 − α/2 at
-        the stopping time (the running intersection of its confidence sequence),
-        in the metric's units."""
+        the stopping time, in the metric's units."""
         return self._interval(0)
 
     def net_wins_interval(self):
@@ -186,9 +166,8 @@ class SequentialTestResult:
 
     def to_dict(self):
         """The fields and both intervals as plain data (JSON-safe)."""
-        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k[0] != "_"}
         ci, wins = self.confidence_interval(), self.net_wins_interval()
-        return out | {
+        return super().to_dict() | {
             "low": ci.low,
             "high": ci.high,
             "net_wins_low": wins.low,
@@ -201,22 +180,16 @@ def sequential_test(differences, *, bounds, delta, alpha=0.05):
     """Anytime-valid test of a mean difference over data sets, looked at after
     each one.
 
-    ``differences[j]`` is the performance of the first learner minus that of the
-    second on the j-th data set in the order they were run (greater is better),
-    in ``[low − high, high − low]`` for a metric in ``bounds``. Two hedged
-    betting confidence sequences (Waudby-Smith & Ramdas 2024, Theorem 3, with
-    the predictable plug-in bets of eq. (26) truncated at c = 3/4) run on it,
-    each at level α/2 (Bonferroni): one for the mean difference, rescaled to
-    [0, 1], and one for the net win rate beyond Δ, P(d > Δ) − P(d < −Δ), whose
-    capital at 0 is an e-process for the sign of the difference (Grünwald et
-    al. 2024). The study may stop at the first look where either lies above 0
-    (better) or below 0 (worse), or the mean's inside (−Δ, Δ) (equivalent): the
-    decision keeps the level α whatever the stopping rule, unlike re-testing a
-    Wilcoxon after every data set.
+    Two hedged betting confidence sequences (Waudby-Smith & Ramdas 2024,
+    Theorem 3) at α/2 each, of the mean difference and of the net win rate
+    beyond Δ (Grünwald et al. 2024): the first look where either excludes 0, or
+    the mean's lies inside (−Δ, Δ), decides, whatever the stopping rule
+    (:ref:`sequential`).
 
     Parameters
     ----------
     differences : array-like of shape (n_datasets,)
+        First minus second learner, greater is better, in the order run.
     bounds : tuple of float
         The metric's ``(low, high)``.
     delta : float
@@ -235,9 +208,6 @@ def sequential_test(differences, *, bounds, delta, alpha=0.05):
     >>> res = sequential_test(d, bounds=(0, 1), delta=0.01)
     >>> res.decision, res.stopping_time
     ('better', 8)
-    >>> ci = res.net_wins_interval()   # all 8 data sets won beyond Δ
-    >>> round(ci.low, 3), round(ci.high, 3)
-    (0.014, 1.0)
     >>> ci = res.confidence_interval()  # a bounded mean: slow to narrow
     >>> round(ci.low, 3), round(ci.high, 3)
     (-0.469, 0.517)
@@ -272,10 +242,8 @@ def sequential_test(differences, *, bounds, delta, alpha=0.05):
 
 
 @dataclass(frozen=True)
-class RaceResult:
-    """Which learners a Hoeffding race dropped, when and why.
-
-    Returned by :func:`race`.
+class RaceResult(_Fields):
+    """Result of :func:`race`: which learners it dropped, when and why.
 
     Attributes
     ----------
@@ -285,10 +253,8 @@ class RaceResult:
     dropped : dict of str to dict
         For each dropped learner: ``after`` (the number of data sets seen) and
         ``why`` (the interval against the then best learner).
-    n_evaluations : int
-        Learner × data set cells the race needs (each dropped learner stops).
-    n_full : int
-        Cells of the full study (every learner on every data set).
+    n_evaluations, n_full : int
+        Learner × data set cells the race needs, and the full study's.
     delta, alpha : float
     null_hypothesis : str
     """
@@ -305,10 +271,6 @@ class RaceResult:
         "its mean difference to the best is >= −Δ and it wins beyond Δ as often "
         "as it loses beyond Δ"
     )
-
-    def to_dict(self):
-        """The fields as plain data (JSON-safe)."""
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
 def _worse(d, width, delta, level):
@@ -330,15 +292,11 @@ def _worse(d, width, delta, level):
 def race(performance, *, bounds, delta, alpha=0.05, learners=None):
     """A Hoeffding race (Maron & Moore, 1994) with anytime-valid intervals.
 
-    After each data set (row), the learner with the best mean so far is the
-    reference; a learner is dropped, and runs on no later data set, when the
-    confidence sequence of its mean difference to the best (learner − best)
-    lies below −Δ, or that of its net win rate beyond Δ (as in
-    :func:`sequential_test`) below 0: it is worse beyond the smallest
-    difference that matters. Each pair is tested at level ``alpha / (m − 1)``
-    over ``m`` learners (halved between the two sequences): the truly best
-    learner is in only ``m − 1`` pairs, so it is dropped with probability at
-    most ``alpha`` over all pairs and all looks (Bonferroni).
+    After each data set a learner is dropped when a confidence sequence of
+    :func:`sequential_test` (its mean difference to the best so far, or its net
+    win rate beyond Δ) says it is worse beyond Δ. Each pair is tested at
+    ``alpha / (m − 1)``, so the best learner is dropped with probability at
+    most ``alpha`` (Bonferroni).
 
     Parameters
     ----------

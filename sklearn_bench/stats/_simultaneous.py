@@ -1,18 +1,5 @@
-"""Simultaneous confidence intervals compatible with a multiple test.
-
-An interval shown beside an adjusted p-value must not contradict it: when the
-interval excludes 0 the adjusted test must reject. Two constructions for ``m``
-estimates with (Student t or normal) standard errors:
-
-- ``"bonferroni"``: every interval at the marginal level ``1 − α/m``; together
-  they cover all ``m`` parameters with probability at least ``1 − α`` (the
-  Bonferroni inequality). An interval excludes 0 exactly when the Bonferroni
-  test rejects (``m p < α``), which implies that Holm's step-down test rejects
-  too: such an interval never sits beside a Holm-adjusted p above ``α``.
-- ``"holm"``: the confidence bounds of Strassburger & Bretz (2008, Stat. Med.
-  27, 4914–4927) compatible with Holm's step-down procedure. One-sided, a bound
-  excludes 0 exactly when Holm rejects.
-"""
+"""Simultaneous confidence intervals compatible with a multiple test: an interval
+excludes 0 only where the adjusted test beside it rejects."""
 
 from dataclasses import dataclass, field
 
@@ -20,11 +7,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from .._validation import (
-    check_choice,
-    check_confidence_level,
-    real_array,
-)
+from .._validation import check_choice, check_confidence_level, real_array
+from ._common import _sample
 from ._multitest import adjust_pvalues
 
 _ADJUST = ("bonferroni", "holm")  # of _text.ADJUST_METHODS
@@ -59,17 +43,15 @@ class SimultaneousIntervalsResult:
 
 
 def _validate(estimate, standard_error, df):
-    est = real_array(estimate, "estimate")
+    est = _sample(estimate, "estimate")
     se = real_array(standard_error, "standard_error")
-    if est.ndim != 1 or est.size == 0:
-        raise ValueError("`estimate` must be a non-empty one-dimensional array.")
     if se.shape != est.shape:
         raise ValueError(
             "`standard_error` must have the shape of `estimate`; got "
             f"{se.shape} and {est.shape}."
         )
-    if not (np.isfinite(est).all() and np.isfinite(se).all()):
-        raise ValueError("`estimate` and `standard_error` must be finite.")
+    if not np.isfinite(se).all():
+        raise ValueError("`standard_error` must be finite.")
     if (se <= 0).any():
         raise ValueError("`standard_error` must be positive.")
     dfs = np.inf if df is None else real_array(df, "df")
@@ -78,8 +60,7 @@ def _validate(estimate, standard_error, df):
             "`df` must be a number or one per estimate; got shape "
             f"{np.shape(dfs)} for {est.size} estimates."
         )
-    dfs = np.broadcast_to(np.reshape(dfs, -1) if np.ndim(dfs) else dfs, est.shape)
-    dfs = dfs.astype(float)
+    dfs = np.broadcast_to(np.ravel(dfs), est.shape).astype(float)
     if np.isnan(dfs).any() or (dfs <= 0).any():
         raise ValueError("`df` must be positive (or None for the normal).")
     return est, se, dfs
@@ -91,8 +72,7 @@ def _quantile(tail, df):
 
 
 def _finite(df):
-    """``df`` with infinities replaced (their rows take the normal instead)."""
-    return np.where(np.isinf(df), 1.0, df)
+    return np.where(np.isinf(df), 1.0, df)  # those rows take the normal instead
 
 
 def _holm_lower(est, se, df, alpha):
@@ -126,11 +106,9 @@ def simultaneous_intervals(
 ):
     """Simultaneous confidence intervals compatible with a multiple test.
 
-    For ``m`` estimates ``θ̂_i`` with standard errors ``s_i`` and pivots
-    ``(θ̂_i − θ_i)/s_i`` distributed as Student's t with ``df_i`` degrees of
-    freedom (normal when ``df`` is None), intervals that cover all ``m``
-    parameters together with probability at least ``confidence_level`` and
-    exclude 0 only where the multiple test at ``α = 1 − confidence_level``
+    For ``m`` estimates with standard errors and t (or normal) pivots: they
+    cover all ``m`` parameters with probability at least ``confidence_level``
+    and exclude 0 only where the multiple test at ``α = 1 − confidence_level``
     rejects.
 
     Parameters
@@ -146,22 +124,11 @@ def simultaneous_intervals(
         The multiple test the intervals go with (:func:`adjust_pvalues`' names).
         ``"bonferroni"``: each interval at the marginal level ``1 − α/m``
         (two-sided: ``θ̂_i ± t_{1−α/(2m)} s_i``). It excludes 0 exactly when
-        the Bonferroni test rejects (``m p_i < α``); Holm's step-down test
-        then rejects too, so the interval never contradicts a Holm-adjusted
-        p-value (Holm may reject more: past its first step it is more
-        powerful than the interval). ``"holm"``: the bounds of Strassburger &
-        Bretz (2008, Stat. Med. 27, Sec. 3) compatible with Holm's step-down
-        procedure. One-sided (``"greater"``): with ``R`` the hypotheses Holm
-        rejects at ``α`` and ``N`` the others, ``L_i = 0`` for ``i`` in ``R``
-        when ``N`` is not empty, ``L_i = θ̂_i − t_{1−α/|N|} s_i`` for ``i`` in
-        ``N``, and ``L_i = max(0, θ̂_i − t_{1−α/m} s_i)`` when every
-        hypothesis is rejected; a bound excludes 0 exactly when Holm rejects.
-        Two-sided: the lower bounds of Holm at ``α/2`` on the one-sided
-        p-values ``P(T > t_i)`` and the upper bounds of Holm at ``α/2`` on
-        ``P(T < t_i)``; they cover together with probability ``≥ 1 − α`` (the
-        two one-sided families, each ``≥ 1 − α/2``), and an interval that
-        excludes 0 has a two-sided Holm-adjusted p ``≤ α`` (the one-sided
-        step-down ranks a hypothesis no later than the two-sided one).
+        the Bonferroni test rejects (``m p_i < α``), so never beside a
+        Holm-adjusted p above α. ``"holm"``: the bounds of Strassburger &
+        Bretz (2008, Stat. Med. 27, Sec. 3): one-sided, ``L_i = 0`` where Holm
+        rejects, ``θ̂_i − t_{1−α/|N|} s_i`` on the ``N`` others (``max(0, θ̂_i −
+        t_{1−α/m} s_i)`` when all are rejected); two-sided, both at ``α/2``.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``"greater"``: lower bounds (the hypotheses ``θ_i ≤ 0``); ``"less"``:
         upper bounds.
@@ -169,37 +136,18 @@ def simultaneous_intervals(
     Returns
     -------
     SimultaneousIntervalsResult
-        estimate : ndarray of shape (m,)
-
-        low, high : ndarray of shape (m,)
-            The bounds; ``-inf``/``inf`` for the open side of a one-sided bound. For
-            ``adjust="holm"`` a bound of exactly 0 on a rejected hypothesis is open: the
-            parameter is above (below) 0.
-
-        rejected : ndarray of bool, shape (m,)
-            The hypotheses ``θ_i = 0`` (one-sided: ``θ_i ≤ 0`` or ``θ_i ≥ 0``) the
-            compatible multiple test rejects at ``α = 1 − confidence_level``; an
-            interval excludes 0 exactly where ``rejected`` is true.
-
-        confidence_level : float
-            The simultaneous level: all ``m`` intervals cover their parameters together
-            with at least this probability.
-
-        marginal_level : ndarray of shape (m,)
-            The level each interval has on its own: one minus the tails of its quantiles
-            (``1 − α/m`` for Bonferroni; for Holm, ``nan`` where a bound is fixed at 0).
-
-        adjust : str
-
-        alternative : str
+        ``estimate``; ``low``, ``high`` (``-inf``/``inf`` on the open side; a
+        Holm bound of exactly 0 on a rejected hypothesis is open); ``rejected``,
+        what the multiple test rejects at ``α = 1 − confidence_level`` (exactly
+        where an interval excludes 0); ``marginal_level``, each interval's own
+        level (``nan`` where a Holm bound is fixed at 0); ``confidence_level``,
+        ``adjust``, ``alternative``.
 
     Notes
     -----
-    Strassburger & Bretz's bounds are "non-informative" for a rejected
-    hypothesis: the bound sticks at 0 however far the estimate is from it,
-    unless every hypothesis is rejected. The Bonferroni intervals move with
-    the estimate, at the price of rejecting less than Holm past its first
-    step.
+    Strassburger & Bretz's bounds stick at 0 for a rejected hypothesis unless
+    every hypothesis is rejected; the Bonferroni intervals move with the
+    estimate but reject less than Holm past its first step.
 
     Examples
     --------

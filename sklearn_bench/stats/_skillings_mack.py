@@ -1,8 +1,5 @@
-"""The Skillings–Mack test: Friedman's test for blocks with missing learners.
-
-Skillings, J. H. & Mack, G. A. (1981), *On the use of a Friedman-type statistic in
-balanced and unbalanced block designs*, Technometrics 23(2), 171–177.
-"""
+"""The Skillings–Mack test: Friedman's test for blocks with missing learners
+(Skillings & Mack 1981, Technometrics 23(2), 171–177)."""
 
 import numpy as np
 import pandas as pd
@@ -35,55 +32,34 @@ def skillings_mack_test(
 ):
     """Skillings–Mack test of k learners over blocks with missing learners.
 
-    Skillings & Mack (1981), eqs. (2.1)–(2.4): in each block the ``k_i``
-    learners present are ranked ``1..k_i`` (average ranks for ties); a
-    learner's adjusted rank sum is
-    ``A_j = Σ_i sqrt(12 / (k_i + 1)) (r_ij − (k_i + 1)/2)`` over the blocks
-    where it is present. With ``λ_jl`` the number of blocks holding both ``j``
-    and ``l``, ``Σ`` has ``−λ_jl`` off the diagonal and ``Σ_{l≠j} λ_jl`` on it,
-    and ``SM = A' Σ⁻ A`` (generalised inverse) is referred to χ² with
-    ``rank(Σ)`` degrees of freedom. Without missing cells (and without ties)
-    ``SM`` is Friedman's χ²_F; with a balanced incomplete design it is
-    Durbin's statistic.
+    Skillings & Mack (1981), eqs. (2.1)–(2.4): the adjusted rank sums ``A_j =
+    Σ_i sqrt(12 / (k_i + 1)) (r_ij − (k_i + 1)/2)`` over the blocks holding
+    learner ``j``, and ``SM = A' Σ⁻ A`` referred to χ² with ``rank(Σ)`` df
+    (Friedman's χ²_F without missing cells).
 
     Parameters
     ----------
     scores : DataFrame or array-like of shape (n_blocks, n_learners)
-        One row per block (data set), one column per learner; NaN marks a
-        missing cell (a learner that failed on the data set).
+        One row per block, one column per learner; NaN marks a missing cell.
     greater_is_better : bool
-        Direction of the scores (rank 1 = best); it only flips the sign of
-        ``adjusted_rank_sums`` (``SM`` does not depend on it). Required.
+        Direction, for ``learner_scores`` only. Required.
     n_resamples : int, default=None
-        ``None``: the χ² p-value. A positive integer: a Monte Carlo p-value
-        from that many random permutations of the ranks within each block
-        (among the cells present), ``p = (k + 1)/(R + 1)``; recommended by
-        Skillings & Mack for small designs and many ties.
+        ``None``: the χ² p-value; else a Monte Carlo p-value from that many
+        permutations of the ranks within each block (for small designs, ties).
     random_state : int, numpy Generator or RandomState, default=None
         Randomness of the Monte Carlo p-value.
 
     Returns
     -------
     BlockTestResult
-        ``df`` ``(rank(Σ),)``, ``k − 1`` when the design is connected;
-        ``learner_scores`` the adjusted rank sums ``A_j`` (eq. 2.2) from ranks
-        with rank 1 = best (positive: ranked worse than average); ``n_missing``
-        the missing cells of the blocks used; ``dropped_blocks``.
-
-    Raises
-    ------
-    ValueError
-        Fewer than 2 learners or 2 usable blocks, an infinite score, or a
-        bad ``n_resamples``.
+        ``learner_scores``: the adjusted rank sums ``A_j`` (positive: ranked
+        worse than average); ``dropped_blocks``: blocks of fewer than two
+        learners.
 
     Notes
     -----
-    Blocks with fewer than two learners are dropped (they add nothing to ``A``
-    or ``Σ``) and listed in ``dropped_blocks``. Ties get average ranks and, as
-    in the paper and the CRAN package ``Skillings.Mack``, no variance
-    correction, so with many ties the χ² p-value is conservative: use the
-    Monte Carlo one. A disconnected design (learners that never share a block
-    with the others) gives ``df < k − 1``.
+    Ties get average ranks without variance correction (as the paper and CRAN's
+    ``Skillings.Mack``): with many ties prefer the Monte Carlo p-value.
 
     Examples
     --------
