@@ -769,52 +769,45 @@ def _cmd_merge(args):
     return EXIT_OK
 
 
-_CLI_WORDS = [
-    (
-        "Or pass `overwrite=True` to replace it (every task reruns).",
+_CLI_WORDS = {
+    "Or pass `overwrite=True` to replace it (every task reruns).": (
         "Or set `overwrite = true` in the config's [experiment] table to replace "
-        "it (every task reruns).",
+        "it (every task reruns)."
     ),
-    (
-        "pass `overwrite=True` to replace the store, or use another `store` path",
+    "pass `overwrite=True` to replace the store, or use another `store` path": (
         "point experiment.store in the config at another file, or move the old "
-        "store away",
+        "store away"
     ),
-    ("Pass `overwrite=True` to replace it.", "Run the experiment on a new store."),
-    (
-        "Pass another path as `store`.",
-        "Point experiment.store in the config at another file.",
+    "Pass `overwrite=True` to replace it.": "Run the experiment on a new store.",
+    "Pass another path as `store`.": (
+        "Point experiment.store in the config at another file."
     ),
-    (
-        "fit the same experiment on it again to resume",
-        "run the same command again to resume",
+    "fit the same experiment on it again to resume": (
+        "run the same command again to resume"
     ),
-    (
-        "fitting the same experiment on the new store reruns only the lost tasks",
+    "fitting the same experiment on the new store reruns only the lost tasks": (
         "`sklearn-bench run` with experiment.store set to the new store reruns "
-        "only the lost tasks",
+        "only the lost tasks"
     ),
-    (" (or sklearn_bench.store.salvage_store)", ""),
-    ("(overwrite=True)", "(overwrite = true)"),
-]
+    " (or sklearn_bench.store.salvage_store)": "",
+    "(overwrite=True)": "(overwrite = true)",
+}
 
 
 # Advice for the commands that only read a store (report, leaderboard): the
 # config-run advice ("point experiment.store ...", "overwrite") is not theirs.
-_READ_WORDS = [
-    (
-        "Pass another path as `store`.",
+_READ_WORDS = {
+    "Pass another path as `store`.": (
         "Give `sklearn-bench {command}` a sklearn_bench store (a file written by "
-        "`sklearn-bench run` or `demo`){other}.",
+        "`sklearn-bench run` or `demo`){other}."
     ),
-    (
-        "fitting the same experiment on the new store reruns only the lost tasks",
+    "fitting the same experiment on the new store reruns only the lost tasks": (
         "`sklearn-bench {command} NEW.sqlite` reads the salvaged tasks, and "
         "`sklearn-bench run` with experiment.store set to NEW.sqlite reruns the "
-        "lost ones",
+        "lost ones"
     ),
-    (" Or pass `overwrite=True` to replace it (every task reruns).", ""),
-]
+    " Or pass `overwrite=True` to replace it (every task reruns).": "",
+}
 _READ_OTHER = {
     "report": " or a folder written by BenchmarkResult.save",
     "leaderboard": ", a folder written by BenchmarkResult.save, or a CSV of results",
@@ -826,10 +819,10 @@ def _cli_words(message, command=None):
     never "pass `overwrite=True`"; for ``report`` and ``leaderboard``, which read
     a store and write none, advice for that command (not for a config run)."""
     if command in _READ_OTHER:
-        for old, new in _READ_WORDS:
+        for old, new in _READ_WORDS.items():
             new = new.format(command=command, other=_READ_OTHER[command])
             message = message.replace(old, new)
-    for old, new in _CLI_WORDS:
+    for old, new in _CLI_WORDS.items():
         message = message.replace(old, new)
     return message
 
