@@ -89,16 +89,13 @@ class DatasetSpec:
         missing = np.flatnonzero(pd.isna(y))
         if len(missing):
             csv = self.source == "csv"
+            rows = (
+                f"line(s) {_first(missing + 2)}" if csv else f"rows {_first(missing)}"
+            )
             _fail(
                 f"{key}.target" if csv else key,
                 f"the labels of data set {self.name!r} ({where}) have "
-                f"{len(missing)} missing value(s) ("
-                + (
-                    f"line(s) {_first(missing + 2)}"
-                    if csv
-                    else f"rows {_first(missing)}"
-                )
-                + "); drop or fill those rows",
+                f"{len(missing)} missing value(s) ({rows}); drop or fill those rows",
             )
         if self.classes is not None:
             present = list(pd.unique(y))
@@ -253,22 +250,18 @@ def _object(table, key):
         _fail(f"{key}.params", f"expected a table, got {params!r}")
     values = {name: _value(v, f"{key}.params.{name}") for name, v in params.items()}
     try:
-        signature = inspect.signature(cls)
+        accepted = dict(inspect.signature(cls).parameters)
     except (TypeError, ValueError):  # pragma: no cover - builtins
-        signature = None
-    if signature is not None:
-        accepts_kwargs = any(
-            p.kind is inspect.Parameter.VAR_KEYWORD
-            for p in signature.parameters.values()
+        accepted = {}
+    if inspect.Parameter.VAR_KEYWORD in {p.kind for p in accepted.values()}:
+        accepted = {}  # takes any keyword
+    unknown = [name for name in values if accepted and name not in accepted]
+    if unknown:
+        names = [n for n in accepted if n not in ("self", "args")]
+        _fail(
+            f"{key}.params.{unknown[0]}",
+            f"{cls.__name__} has no parameter {unknown[0]!r}; expected one of {names}",
         )
-        names = [n for n in signature.parameters if n not in ("self", "args")]
-        for name in values:
-            if name not in signature.parameters and not accepts_kwargs:
-                _fail(
-                    f"{key}.params.{name}",
-                    f"{cls.__name__} has no parameter {name!r}; expected one of "
-                    f"{names}",
-                )
     try:
         obj = cls(**values)
     except Exception as exc:

@@ -52,19 +52,9 @@ def _say(message, stream=None, *, names=()):
 # manifest that lists what they wrote there (so that --force replaces only the
 # package's own files, never a file of the user's).
 _MANIFEST = ".sklearn_bench_outputs.json"
-
-
 _REPORT_OUTPUTS = ("report.html", "methods.md", "methods.tex", "figures", "tables")
-
-
 _RUN_OUTPUTS = _REPORT_OUTPUTS + ("performance.csv", "scores.parquet", "results")
-
-
-_DEMO_OUTPUTS = _RUN_OUTPUTS + (
-    "results.sqlite",
-    "results.sqlite-wal",
-    "results.sqlite-shm",
-)
+_DEMO_OUTPUTS = _RUN_OUTPUTS + tuple(f"results.sqlite{s}" for s in ("", "-wal", "-shm"))
 
 
 def _manifest(folder):

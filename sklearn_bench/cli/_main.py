@@ -307,14 +307,31 @@ def _formats(folder):
     return ", ".join(sorted({p.suffix[1:].upper() for p in folder.glob("*.*")}))
 
 
-def _write_outputs(result, out, shown, plan, sources=None, **report_kwargs):
-    """Results (CSV, Parquet), the report (``write_report(**report_kwargs)``) and
-    the printed summary, written into the staging folder ``out`` and named as in
-    ``shown`` (the output folder they are moved to)."""
+def _write_report(result, plan, stage, shown, sources=None, **report_kwargs):
+    """Analyse ``result`` by ``plan``, write its report into the staging folder
+    ``stage`` and print its summary, naming the files as in ``shown`` (the output
+    folder they are moved to)."""
     from ..report import format_summary, write_report
 
+    analysis = _analyse(result, plan)
+    write_report(analysis, stage, sources=sources, **report_kwargs)
+    _say("")
+    _say(format_summary(analysis), names=_names(result))
+    _say("")
+    _say(f"Report: {shown / 'report.html'} (self-contained; open it in a browser)")
+    _say(
+        f"Figures: {shown / 'figures'} ({_formats(stage / 'figures')}); tables: "
+        f"{shown / 'tables'} (CSV, LaTeX); methods paragraph: "
+        f"{shown / 'methods.md'}, {shown / 'methods.tex'}"
+    )
+
+
+def _write_outputs(result, out, shown, plan, sources=None, **report_kwargs):
+    """Results (CSV, Parquet) and :func:`_write_report`, into the staging folder
+    ``out`` and named as in ``shown``."""
     result.save(out / "results", format="csv")
-    written = [shown / "results"]
+    write_csv(result.performance(), out / "performance.csv", index=False)
+    written = [shown / "results", shown / "performance.csv"]
     try:
         import pyarrow  # noqa: F401
     except ImportError:
@@ -323,20 +340,8 @@ def _write_outputs(result, out, shown, plan, sources=None, **report_kwargs):
         with open_for_write(out / "scores.parquet", "wb") as f:
             result.scores.to_parquet(f, index=False)
         written.append(shown / "scores.parquet")
-    write_csv(result.performance(), out / "performance.csv", index=False)
-    analysis = _analyse(result, plan)
-    # the report writes the tables (tables/*.csv) and the figures
-    write_report(analysis, out, sources=sources, **report_kwargs)
-    _say("")
-    _say(format_summary(analysis), names=_names(result))
-    _say("")
-    _say(f"Report: {shown / 'report.html'}")
-    _say(
-        f"Figures: {shown / 'figures'} ({_formats(out / 'figures')}); results: "
-        + ", ".join(str(p) for p in written)
-        + f"; tables: {shown / 'tables'}"
-    )
-    return analysis
+    _write_report(result, plan, out, shown, sources, **report_kwargs)
+    _say("Results: " + ", ".join(map(str, written)))
 
 
 def _on_scheduler(address):
@@ -635,8 +640,6 @@ def _report_settings(result, args):
 
 
 def _cmd_report(args):
-    from ..report import format_summary, write_report
-
     _require_matplotlib()
     result, missing = _load_stored(args.store)
     plan, sources = _report_settings(result, args)
@@ -656,18 +659,10 @@ def _cmd_report(args):
                 f"Partial run: {missing} task(s) missing from {args.store}; "
                 "reporting the finished ones."
             )
-        analysis = _analyse(result, plan)
         title = (result.info.get("analysis") or {}).get("title")
         if not (isinstance(title, str) and title):
             title = f"Report of {args.store.name}"
-        write_report(analysis, stage, title=title, sources=sources)
-        _say(format_summary(analysis), names=_names(result))
-        _say("")
-    _say(f"Report written to the folder {out}:")
-    _say(f"  report: {out / 'report.html'} (self-contained; open it in a browser)")
-    _say(f"  figures: {out / 'figures'} ({_formats(out / 'figures')})")
-    _say(f"  tables: {out / 'tables'} (CSV, and LaTeX .tex)")
-    _say(f"  methods paragraph: {out / 'methods.md'}, {out / 'methods.tex'}")
+        _write_report(result, plan, stage, out, sources, title=title)
     return EXIT_OK
 
 
