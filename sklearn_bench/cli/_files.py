@@ -25,6 +25,14 @@ class _UsageError(Exception):
     """A problem with what the user asked for (exit code 2)."""
 
 
+def _refuse_unknown(flag, value, options, what):
+    """A usage error unless ``value`` (``None``: not given) is one of ``options``."""
+    if value is not None and value not in options:
+        raise _UsageError(
+            f"{flag} {value!r} is not a {what}; expected one of {list(options)}"
+        )
+
+
 def _require_matplotlib():
     """The report needs matplotlib (the ``plot`` extra); say so before any fit."""
     try:

@@ -11,6 +11,7 @@ from ._files import (
     _manifest,
     _names,
     _refuse_own_input,
+    _refuse_unknown,
     _replace_file,
     _say,
     _UsageError,
@@ -254,16 +255,10 @@ def _cmd_leaderboard(args):
         result, missing = _load_stored(source)
         if missing:
             _say(f"Partial run: {missing} task(s) missing; using the finished ones.")
-    if args.metric is not None and args.metric not in result.metrics:
-        raise _UsageError(
-            f"--metric {args.metric!r} is not a metric of {source}; expected one "
-            f"of {list(result.metrics)}"
-        )
-    if args.reference is not None and args.reference not in result.learners:
-        raise _UsageError(
-            f"--reference {args.reference!r} is not a learner of {source}; "
-            f"expected one of {result.learners}"
-        )
+    _refuse_unknown("--metric", args.metric, result.metrics, f"metric of {source}")
+    _refuse_unknown(
+        "--reference", args.reference, result.learners, f"learner of {source}"
+    )
     if len(result.learners) < 2:
         raise _UsageError(f"{source} holds fewer than 2 learners; nothing to rank")
     metric = args.metric or next(iter(result.metrics))

@@ -27,6 +27,7 @@ from ._files import (
     _present,
     _refuse_non_finite,
     _refuse_own_input,
+    _refuse_unknown,
     _require_matplotlib,
     _say,
     _study,
@@ -489,11 +490,8 @@ def _cmd_run(args):
     except ValueError as exc:
         raise _UsageError(f"config: {exc}") from exc
     metric = config.plan.metric
-    if metric is not None and metric not in summary["metrics"]:
-        raise _UsageError(
-            f"config key `analysis.metric`: {metric!r} is not a metric of "
-            f"the experiment; expected one of {list(summary['metrics'])}"
-        )
+    flag = "config key `analysis.metric`:"
+    _refuse_unknown(flag, metric, summary["metrics"], "metric of the experiment")
     stopping = None
     if args.sequential:
         from ..experiment import SequentialRule
@@ -629,11 +627,7 @@ def _report_settings(result, args):
         if sources.get(name, "").startswith("the run's"):
             message = f"the {name} setting ({sources[name]}): {message}"
         raise _UsageError(f"{option}: {message}")
-    if plan.metric is not None and plan.metric not in result.metrics:
-        raise _UsageError(
-            f"--metric {plan.metric!r} is not a metric of the run; expected "
-            f"one of {list(result.metrics)}"
-        )
+    _refuse_unknown("--metric", plan.metric, result.metrics, "metric of the run")
     if overridden:
         _say("Overriding the run's analysis settings: " + "; ".join(overridden) + ".")
     return plan, sources
