@@ -174,18 +174,14 @@ class BootstrapOOB(_BaseBootstrap):
 
     def _check_n_samples(self, n_samples, strata):
         largest = max((len(s) for s in strata), default=0)
-        if largest >= 2:
-            return
-        if self._stratified:
+        if largest < 2:
+            need, got = "at least 2 samples", f"n_samples={n_samples}"
+            if self._stratified:
+                need, got = f"a class with {need}", f"{got}, largest class {largest}"
             raise ValueError(
-                f"{type(self).__name__} needs a class with at least 2 samples for a "
-                f"non-empty out-of-bootstrap set; got n_samples={n_samples}, "
-                f"largest class {largest}."
+                f"{type(self).__name__} needs {need} for a non-empty "
+                f"out-of-bootstrap set; got {got}."
             )
-        raise ValueError(
-            f"{type(self).__name__} needs at least 2 samples for a non-empty "
-            f"out-of-bootstrap set; got n_samples={n_samples}."
-        )
 
     @staticmethod
     def _splits_of_draw(draw, n_samples):
