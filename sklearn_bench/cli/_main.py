@@ -452,11 +452,8 @@ def _cmd_run(args):
     config = load_config(args.config)
     if not args.check:
         _require_matplotlib()
-    params = dict(config.experiment)
-    if args.n_jobs is not None:
-        params["n_jobs"] = args.n_jobs
-    if args.verify is not None:
-        params["verify"] = args.verify
+    given = {"n_jobs": args.n_jobs, "verify": args.verify}  # override the config
+    params = config.experiment | {k: v for k, v in given.items() if v is not None}
     experiment = BenchmarkExperiment(config.learners, **params)
     out = args.out or config.out_dir or Path("sklearn_bench_report")
     store = params.get("store")
