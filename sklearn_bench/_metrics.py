@@ -2,52 +2,23 @@
 default-Δ rule (so that results, the analysis plan and the report agree); tested in
 ``tests/test_validation.py``."""
 
-__all__ = [
-    "DEFAULT_DELTA",
-    "DEFAULT_DELTA_REASON",
-    "default_delta",
-    "known_direction",
-    "metric_bounds",
-    "out_of_bounds",
-    "scores_problem",
-    "wrong_direction",
-]
-
 # Scores that are proportions in [0, 1] and better when higher.
-_UNIT_SCORES = (
-    "accuracy",
-    "balanced_accuracy",
-    "roc_auc",
-    "average_precision",
-    "f1",
-    "precision",
-    "recall",
-    "jaccard",
-    "top_k_accuracy",
+_UNIT_SCORES = tuple(
+    "accuracy balanced_accuracy roc_auc average_precision f1 precision recall "
+    "jaccard top_k_accuracy".split()
 )
 # Metrics whose values are proportions in [0, 1], and losses that are >= 0.
 _UNIT_METRICS = ("error_rate", *_UNIT_SCORES, "brier_score", "bootstrap632")
-_NONNEGATIVE_METRICS = (
-    "mean_squared_error",
-    "root_mean_squared_error",
-    "mean_absolute_error",
-    "median_absolute_error",
-    "max_error",
-    "log_loss",
-    "mean_absolute_percentage_error",
-    "mean_squared_log_error",
-    "root_mean_squared_log_error",
-    "mean_poisson_deviance",
-    "mean_gamma_deviance",
+_NONNEGATIVE_METRICS = tuple(
+    "mean_squared_error root_mean_squared_error mean_absolute_error "
+    "median_absolute_error max_error log_loss mean_absolute_percentage_error "
+    "mean_squared_log_error root_mean_squared_log_error mean_poisson_deviance "
+    "mean_gamma_deviance".split()
 )
 # Names whose direction is known: higher is better for these ...
 _GREATER = (
     *_UNIT_SCORES,
-    "r2",
-    "explained_variance",
-    "d2_",
-    "matthews_corrcoef",
-    "adjusted_rand_score",
+    *"r2 explained_variance d2_ matthews_corrcoef adjusted_rand_score".split(),
 )
 # ... lower is better for these (errors and losses).
 _LOWER = ("error_rate", "brier_score", "bootstrap632", *_NONNEGATIVE_METRICS)

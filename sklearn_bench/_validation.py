@@ -6,26 +6,6 @@ import warnings
 
 import numpy as np
 
-__all__ = [
-    "check_n_jobs",
-    "check_alpha",
-    "check_axis",
-    "check_bool",
-    "check_choice",
-    "check_confidence_level",
-    "check_fraction",
-    "check_positive_int",
-    "check_random_state",
-    "check_real",
-    "check_saved_metadata",
-    "sklearn_random_state",
-    "first_non_numeric",
-    "info_problem",
-    "named_items",
-    "real_array",
-    "real_number",
-]
-
 
 def first_non_numeric(X):
     """The first non-number cell of a table of features, ``(column, row, value)``

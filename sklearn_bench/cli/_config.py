@@ -89,16 +89,13 @@ class DatasetSpec:
         missing = np.flatnonzero(pd.isna(y))
         if len(missing):
             csv = self.source == "csv"
+            rows = (
+                f"line(s) {_first(missing + 2)}" if csv else f"rows {_first(missing)}"
+            )
             _fail(
                 f"{key}.target" if csv else key,
                 f"the labels of data set {self.name!r} ({where}) have "
-                f"{len(missing)} missing value(s) ("
-                + (
-                    f"line(s) {_first(missing + 2)}"
-                    if csv
-                    else f"rows {_first(missing)}"
-                )
-                + "); drop or fill those rows",
+                f"{len(missing)} missing value(s) ({rows}); drop or fill those rows",
             )
         if self.classes is not None:
             present = list(pd.unique(y))
@@ -253,22 +250,18 @@ def _object(table, key):
         _fail(f"{key}.params", f"expected a table, got {params!r}")
     values = {name: _value(v, f"{key}.params.{name}") for name, v in params.items()}
     try:
-        signature = inspect.signature(cls)
+        accepted = dict(inspect.signature(cls).parameters)
     except (TypeError, ValueError):  # pragma: no cover - builtins
-        signature = None
-    if signature is not None:
-        accepts_kwargs = any(
-            p.kind is inspect.Parameter.VAR_KEYWORD
-            for p in signature.parameters.values()
+        accepted = {}
+    if inspect.Parameter.VAR_KEYWORD in {p.kind for p in accepted.values()}:
+        accepted = {}  # takes any keyword
+    unknown = [name for name in values if accepted and name not in accepted]
+    if unknown:
+        names = [n for n in accepted if n not in ("self", "args")]
+        _fail(
+            f"{key}.params.{unknown[0]}",
+            f"{cls.__name__} has no parameter {unknown[0]!r}; expected one of {names}",
         )
-        names = [n for n in signature.parameters if n not in ("self", "args")]
-        for name in values:
-            if name not in signature.parameters and not accepts_kwargs:
-                _fail(
-                    f"{key}.params.{name}",
-                    f"{cls.__name__} has no parameter {name!r}; expected one of "
-                    f"{names}",
-                )
     try:
         obj = cls(**values)
     except Exception as exc:
@@ -330,13 +323,9 @@ def _dataset(name, table, base):
         loader = table["sklearn"]
         if isinstance(loader, str) and not loader.startswith(("load_", "fetch_")):
             loader = f"load_{loader}"
-        fn = getattr(skd, loader, None) if isinstance(loader, str) else None
-        if fn is None or "return_X_y" not in inspect.signature(fn).parameters:
+        if not _xy_loader(loader):
             known = sorted(
-                n
-                for n in dir(skd)
-                if n.startswith("load_")
-                and "return_X_y" in inspect.signature(getattr(skd, n)).parameters
+                n for n in dir(skd) if n.startswith("load_") and _xy_loader(n)
             )
             _fail(
                 f"{key}.sklearn",
@@ -376,8 +365,20 @@ def _dataset(name, table, base):
     )
 
 
+def _xy_loader(name):
+    """Whether ``name`` is a loader of scikit-learn's that takes ``return_X_y``."""
+    from sklearn import datasets as skd
+
+    loader = getattr(skd, name, None) if isinstance(name, str) else None
+    return loader is not None and "return_X_y" in inspect.signature(loader).parameters
+
+
 def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_real(value):
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 # The [experiment] keys of one value: (whether a value is valid, what is expected).
@@ -397,12 +398,7 @@ _EXPERIMENT_VALUES = {
     ),
     "store": (lambda v: isinstance(v, str), "a file path"),
     "overwrite": (lambda v: isinstance(v, bool), "true or false"),
-    "verify": (
-        lambda v: (
-            isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1
-        ),
-        "a number in [0, 1]",
-    ),
+    "verify": (lambda v: _is_real(v) and 0 <= v <= 1, "a number in [0, 1]"),
 }
 
 
@@ -556,9 +552,7 @@ def _sequential(config, table):
         _fail("sequential.max_fits", f"expected a positive integer, got {fits!r}")
     bounds = table.get("bounds")
     if bounds is not None and not (
-        isinstance(bounds, list)
-        and len(bounds) == 2
-        and all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds)
+        isinstance(bounds, list) and len(bounds) == 2 and all(map(_is_real, bounds))
     ):
         _fail("sequential.bounds", f"expected [low, high], got {bounds!r}")
     config.sequential = dict(table)

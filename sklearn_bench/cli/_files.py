@@ -25,6 +25,14 @@ class _UsageError(Exception):
     """A problem with what the user asked for (exit code 2)."""
 
 
+def _refuse_unknown(flag, value, options, what):
+    """A usage error unless ``value`` (``None``: not given) is one of ``options``."""
+    if value is not None and value not in options:
+        raise _UsageError(
+            f"{flag} {value!r} is not a {what}; expected one of {list(options)}"
+        )
+
+
 def _require_matplotlib():
     """The report needs matplotlib (the ``plot`` extra); say so before any fit."""
     try:
@@ -52,19 +60,9 @@ def _say(message, stream=None, *, names=()):
 # manifest that lists what they wrote there (so that --force replaces only the
 # package's own files, never a file of the user's).
 _MANIFEST = ".sklearn_bench_outputs.json"
-
-
 _REPORT_OUTPUTS = ("report.html", "methods.md", "methods.tex", "figures", "tables")
-
-
 _RUN_OUTPUTS = _REPORT_OUTPUTS + ("performance.csv", "scores.parquet", "results")
-
-
-_DEMO_OUTPUTS = _RUN_OUTPUTS + (
-    "results.sqlite",
-    "results.sqlite-wal",
-    "results.sqlite-shm",
-)
+_DEMO_OUTPUTS = _RUN_OUTPUTS + tuple(f"results.sqlite{s}" for s in ("", "-wal", "-shm"))
 
 
 def _manifest(folder):

@@ -11,6 +11,7 @@ from ._files import (
     _manifest,
     _names,
     _refuse_own_input,
+    _refuse_unknown,
     _replace_file,
     _say,
     _UsageError,
@@ -47,46 +48,35 @@ def _add_leaderboard_parser(sub):
     )
     board.add_argument("--metric", metavar="NAME", help="metric (default: the first)")
     board.add_argument(
-        "--n-resamples",
-        type=int,
-        default=1000,
-        metavar="B",
-        help="bootstrap resamples of the data sets (default: 1000)",
+        "--reference", metavar="NAME", help="learner to calibrate the ratings on"
     )
-    board.add_argument(
-        "--seed", type=int, default=0, metavar="SEED", help="random seed (default: 0)"
-    )
-    board.add_argument(
-        "--confidence-level",
-        type=float,
-        default=0.95,
-        metavar="LEVEL",
-        help="level of the intervals and rank sets (default: 0.95)",
-    )
+    for flag, kind, default, metavar, what in (
+        ("n-resamples", int, 1000, "B", "bootstrap resamples of the data sets"),
+        ("seed", int, 0, "SEED", "random seed"),
+        ("confidence-level", float, 0.95, "LEVEL", "level of intervals and rank sets"),
+        ("reference-rating", float, 1000.0, "R", "rating of --reference (or the mean)"),
+    ):
+        board.add_argument(
+            f"--{flag}",
+            type=kind,
+            default=default,
+            metavar=metavar,
+            help=f"{what} (default: {default:g})",
+        )
     board.add_argument(
         "--rank-by",
         choices=("score", "mean_rank", "rating"),
         default="score",
         help="statistic of the ranks and rank sets (default: score, the mean)",
     )
-    board.add_argument(
-        "--reference", metavar="NAME", help="learner to calibrate the ratings on"
-    )
-    board.add_argument(
-        "--reference-rating",
-        type=float,
-        default=1000.0,
-        metavar="R",
-        help="rating of --reference (or the mean rating without it; default 1000)",
-    )
     csv = board.add_argument_group(
         "CSV input", "column names of a CSV (defaults: the first present of those)"
     )
-    for role, what in {
-        "dataset": "data set",
-        "learner": "learner",
-        "value": "score",
-    }.items():
+    for role, what in (
+        ("dataset", "data set"),
+        ("learner", "learner"),
+        ("value", "score"),
+    ):
         defaults = " / ".join(_CSV_DEFAULTS[role])
         csv.add_argument(
             f"--{role}-col", metavar="COL", help=f"{what} column ({defaults})"
@@ -265,16 +255,10 @@ def _cmd_leaderboard(args):
         result, missing = _load_stored(source)
         if missing:
             _say(f"Partial run: {missing} task(s) missing; using the finished ones.")
-    if args.metric is not None and args.metric not in result.metrics:
-        raise _UsageError(
-            f"--metric {args.metric!r} is not a metric of {source}; expected one "
-            f"of {list(result.metrics)}"
-        )
-    if args.reference is not None and args.reference not in result.learners:
-        raise _UsageError(
-            f"--reference {args.reference!r} is not a learner of {source}; "
-            f"expected one of {result.learners}"
-        )
+    _refuse_unknown("--metric", args.metric, result.metrics, f"metric of {source}")
+    _refuse_unknown(
+        "--reference", args.reference, result.learners, f"learner of {source}"
+    )
     if len(result.learners) < 2:
         raise _UsageError(f"{source} holds fewer than 2 learners; nothing to rank")
     metric = args.metric or next(iter(result.metrics))

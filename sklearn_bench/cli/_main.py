@@ -27,6 +27,7 @@ from ._files import (
     _present,
     _refuse_non_finite,
     _refuse_own_input,
+    _refuse_unknown,
     _require_matplotlib,
     _say,
     _study,
@@ -307,14 +308,31 @@ def _formats(folder):
     return ", ".join(sorted({p.suffix[1:].upper() for p in folder.glob("*.*")}))
 
 
-def _write_outputs(result, out, shown, plan, sources=None, **report_kwargs):
-    """Results (CSV, Parquet), the report (``write_report(**report_kwargs)``) and
-    the printed summary, written into the staging folder ``out`` and named as in
-    ``shown`` (the output folder they are moved to)."""
+def _write_report(result, plan, stage, shown, sources=None, **report_kwargs):
+    """Analyse ``result`` by ``plan``, write its report into the staging folder
+    ``stage`` and print its summary, naming the files as in ``shown`` (the output
+    folder they are moved to)."""
     from ..report import format_summary, write_report
 
+    analysis = _analyse(result, plan)
+    write_report(analysis, stage, sources=sources, **report_kwargs)
+    _say("")
+    _say(format_summary(analysis), names=_names(result))
+    _say("")
+    _say(f"Report: {shown / 'report.html'} (self-contained; open it in a browser)")
+    _say(
+        f"Figures: {shown / 'figures'} ({_formats(stage / 'figures')}); tables: "
+        f"{shown / 'tables'} (CSV, LaTeX); methods paragraph: "
+        f"{shown / 'methods.md'}, {shown / 'methods.tex'}"
+    )
+
+
+def _write_outputs(result, out, shown, plan, sources=None, **report_kwargs):
+    """Results (CSV, Parquet) and :func:`_write_report`, into the staging folder
+    ``out`` and named as in ``shown``."""
     result.save(out / "results", format="csv")
-    written = [shown / "results"]
+    write_csv(result.performance(), out / "performance.csv", index=False)
+    written = [shown / "results", shown / "performance.csv"]
     try:
         import pyarrow  # noqa: F401
     except ImportError:
@@ -323,20 +341,8 @@ def _write_outputs(result, out, shown, plan, sources=None, **report_kwargs):
         with open_for_write(out / "scores.parquet", "wb") as f:
             result.scores.to_parquet(f, index=False)
         written.append(shown / "scores.parquet")
-    write_csv(result.performance(), out / "performance.csv", index=False)
-    analysis = _analyse(result, plan)
-    # the report writes the tables (tables/*.csv) and the figures
-    write_report(analysis, out, sources=sources, **report_kwargs)
-    _say("")
-    _say(format_summary(analysis), names=_names(result))
-    _say("")
-    _say(f"Report: {shown / 'report.html'}")
-    _say(
-        f"Figures: {shown / 'figures'} ({_formats(out / 'figures')}); results: "
-        + ", ".join(str(p) for p in written)
-        + f"; tables: {shown / 'tables'}"
-    )
-    return analysis
+    _write_report(result, plan, out, shown, sources, **report_kwargs)
+    _say("Results: " + ", ".join(map(str, written)))
 
 
 def _on_scheduler(address):
@@ -446,11 +452,8 @@ def _cmd_run(args):
     config = load_config(args.config)
     if not args.check:
         _require_matplotlib()
-    params = dict(config.experiment)
-    if args.n_jobs is not None:
-        params["n_jobs"] = args.n_jobs
-    if args.verify is not None:
-        params["verify"] = args.verify
+    given = {"n_jobs": args.n_jobs, "verify": args.verify}  # override the config
+    params = config.experiment | {k: v for k, v in given.items() if v is not None}
     experiment = BenchmarkExperiment(config.learners, **params)
     out = args.out or config.out_dir or Path("sklearn_bench_report")
     store = params.get("store")
@@ -484,11 +487,8 @@ def _cmd_run(args):
     except ValueError as exc:
         raise _UsageError(f"config: {exc}") from exc
     metric = config.plan.metric
-    if metric is not None and metric not in summary["metrics"]:
-        raise _UsageError(
-            f"config key `analysis.metric`: {metric!r} is not a metric of "
-            f"the experiment; expected one of {list(summary['metrics'])}"
-        )
+    flag = "config key `analysis.metric`:"
+    _refuse_unknown(flag, metric, summary["metrics"], "metric of the experiment")
     stopping = None
     if args.sequential:
         from ..experiment import SequentialRule
@@ -624,19 +624,13 @@ def _report_settings(result, args):
         if sources.get(name, "").startswith("the run's"):
             message = f"the {name} setting ({sources[name]}): {message}"
         raise _UsageError(f"{option}: {message}")
-    if plan.metric is not None and plan.metric not in result.metrics:
-        raise _UsageError(
-            f"--metric {plan.metric!r} is not a metric of the run; expected "
-            f"one of {list(result.metrics)}"
-        )
+    _refuse_unknown("--metric", plan.metric, result.metrics, "metric of the run")
     if overridden:
         _say("Overriding the run's analysis settings: " + "; ".join(overridden) + ".")
     return plan, sources
 
 
 def _cmd_report(args):
-    from ..report import format_summary, write_report
-
     _require_matplotlib()
     result, missing = _load_stored(args.store)
     plan, sources = _report_settings(result, args)
@@ -656,18 +650,10 @@ def _cmd_report(args):
                 f"Partial run: {missing} task(s) missing from {args.store}; "
                 "reporting the finished ones."
             )
-        analysis = _analyse(result, plan)
         title = (result.info.get("analysis") or {}).get("title")
         if not (isinstance(title, str) and title):
             title = f"Report of {args.store.name}"
-        write_report(analysis, stage, title=title, sources=sources)
-        _say(format_summary(analysis), names=_names(result))
-        _say("")
-    _say(f"Report written to the folder {out}:")
-    _say(f"  report: {out / 'report.html'} (self-contained; open it in a browser)")
-    _say(f"  figures: {out / 'figures'} ({_formats(out / 'figures')})")
-    _say(f"  tables: {out / 'tables'} (CSV, and LaTeX .tex)")
-    _say(f"  methods paragraph: {out / 'methods.md'}, {out / 'methods.tex'}")
+        _write_report(result, plan, stage, out, sources, title=title)
     return EXIT_OK
 
 
@@ -769,52 +755,45 @@ def _cmd_merge(args):
     return EXIT_OK
 
 
-_CLI_WORDS = [
-    (
-        "Or pass `overwrite=True` to replace it (every task reruns).",
+_CLI_WORDS = {
+    "Or pass `overwrite=True` to replace it (every task reruns).": (
         "Or set `overwrite = true` in the config's [experiment] table to replace "
-        "it (every task reruns).",
+        "it (every task reruns)."
     ),
-    (
-        "pass `overwrite=True` to replace the store, or use another `store` path",
+    "pass `overwrite=True` to replace the store, or use another `store` path": (
         "point experiment.store in the config at another file, or move the old "
-        "store away",
+        "store away"
     ),
-    ("Pass `overwrite=True` to replace it.", "Run the experiment on a new store."),
-    (
-        "Pass another path as `store`.",
-        "Point experiment.store in the config at another file.",
+    "Pass `overwrite=True` to replace it.": "Run the experiment on a new store.",
+    "Pass another path as `store`.": (
+        "Point experiment.store in the config at another file."
     ),
-    (
-        "fit the same experiment on it again to resume",
-        "run the same command again to resume",
+    "fit the same experiment on it again to resume": (
+        "run the same command again to resume"
     ),
-    (
-        "fitting the same experiment on the new store reruns only the lost tasks",
+    "fitting the same experiment on the new store reruns only the lost tasks": (
         "`sklearn-bench run` with experiment.store set to the new store reruns "
-        "only the lost tasks",
+        "only the lost tasks"
     ),
-    (" (or sklearn_bench.store.salvage_store)", ""),
-    ("(overwrite=True)", "(overwrite = true)"),
-]
+    " (or sklearn_bench.store.salvage_store)": "",
+    "(overwrite=True)": "(overwrite = true)",
+}
 
 
 # Advice for the commands that only read a store (report, leaderboard): the
 # config-run advice ("point experiment.store ...", "overwrite") is not theirs.
-_READ_WORDS = [
-    (
-        "Pass another path as `store`.",
+_READ_WORDS = {
+    "Pass another path as `store`.": (
         "Give `sklearn-bench {command}` a sklearn_bench store (a file written by "
-        "`sklearn-bench run` or `demo`){other}.",
+        "`sklearn-bench run` or `demo`){other}."
     ),
-    (
-        "fitting the same experiment on the new store reruns only the lost tasks",
+    "fitting the same experiment on the new store reruns only the lost tasks": (
         "`sklearn-bench {command} NEW.sqlite` reads the salvaged tasks, and "
         "`sklearn-bench run` with experiment.store set to NEW.sqlite reruns the "
-        "lost ones",
+        "lost ones"
     ),
-    (" Or pass `overwrite=True` to replace it (every task reruns).", ""),
-]
+    " Or pass `overwrite=True` to replace it (every task reruns).": "",
+}
 _READ_OTHER = {
     "report": " or a folder written by BenchmarkResult.save",
     "leaderboard": ", a folder written by BenchmarkResult.save, or a CSV of results",
@@ -826,10 +805,10 @@ def _cli_words(message, command=None):
     never "pass `overwrite=True`"; for ``report`` and ``leaderboard``, which read
     a store and write none, advice for that command (not for a config run)."""
     if command in _READ_OTHER:
-        for old, new in _READ_WORDS:
+        for old, new in _READ_WORDS.items():
             new = new.format(command=command, other=_READ_OTHER[command])
             message = message.replace(old, new)
-    for old, new in _CLI_WORDS:
+    for old, new in _CLI_WORDS.items():
         message = message.replace(old, new)
     return message
 

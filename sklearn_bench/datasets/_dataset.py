@@ -42,12 +42,10 @@ def _check_xy(X, y, x_name, y_name):
 class Dataset:
     """A learning sample, optionally with a fixed test sample.
 
-    Without a test sample, the experiment's ``cv`` draws the learning/validation
-    splits from the learning sample: the *real world* problem of Hothorn et al.
-    (2005), a term of art for "no separate test sample" that holds for generated
-    data too. With ``X_test`` and ``y_test`` it is the *competition* problem:
-    learners are fitted on the ``cv`` training parts and all scored on the same
-    fixed test sample.
+    Without a test sample it poses the *real world* problem of Hothorn et al.
+    (2005), the experiment's ``cv`` splitting the learning sample; with
+    ``X_test`` and ``y_test`` the *competition* problem: learners fitted on the
+    ``cv`` training parts are all scored on the fixed test sample.
 
     Parameters
     ----------
@@ -112,10 +110,9 @@ class Dataset:
 class SimulatedDataset:
     """A data generating process: fresh learning samples and one large test sample.
 
-    The *simulation* problem of Hothorn et al. (2005, Section 3.2): every
-    learner is fitted on B independent learning samples of ``n_train`` rows and
-    evaluated on one test sample of ``n_test`` rows drawn once; the experiment's
-    ``cv`` is not used (one task per replicate and learner).
+    The *simulation* problem of Hothorn et al. (2005): every learner is fitted on
+    B learning samples of ``n_train`` rows and scored on one test sample of
+    ``n_test`` rows; the experiment's ``cv`` is not used.
 
     Parameters
     ----------

@@ -26,12 +26,7 @@ _DEMSAR2006_AUC = (
 )
 
 # Dietterich (2000), as printed in Riddle's lecture slides: test error rates.
-_DIETTERICH2000_LEARNERS = (
-    "C4.5",
-    "Randomized C4.5",
-    "Bagged C4.5",
-    "Adaboosted C4.5",
-)
+_DIETTERICH2000_LEARNERS = ("C4.5", "Randomized C4.5", "Bagged C4.5", "Adaboosted C4.5")
 _DIETTERICH2000_ERROR = (
     ("sonar", 0.3257, 0.2018, 0.2752, 0.1651),
     ("letter", 0.1225, 0.0285, 0.0552, 0.0271),

@@ -213,23 +213,21 @@ def bias_variance_decomposition(
             "`estimator` must have `fit` and `predict`; got "
             f"{type(estimator).__name__}."
         )
-    for name, value in (("X_train", X_train), ("X_test", X_test)):
-        if value is None or isinstance(value, str | bytes):
-            raise ValueError(f"`{name}` must be array-like.")
-    y_train = _targets(y_train, "y_train")
-    y_test = _targets(y_test, "y_test")
-    try:
-        n_train, n_test = _num_samples(X_train), _num_samples(X_test)
-    except TypeError as exc:
-        raise ValueError(f"`X_train` and `X_test` must be array-like: {exc}") from None
-    if n_train != y_train.size:
-        raise ValueError(
-            f"`X_train` has {n_train} rows; `y_train` has {y_train.size} values."
-        )
-    if n_test != y_test.size:
-        raise ValueError(
-            f"`X_test` has {n_test} rows; `y_test` has {y_test.size} values."
-        )
+    sizes, targets = [], []
+    for part, X, y in (("train", X_train, y_train), ("test", X_test, y_test)):
+        if X is None or isinstance(X, str | bytes):
+            raise ValueError(f"`X_{part}` must be array-like.")
+        targets.append(_targets(y, f"y_{part}"))
+        try:
+            sizes.append(_num_samples(X))
+        except TypeError as exc:
+            raise ValueError(f"`X_{part}` must be array-like: {exc}") from None
+        if sizes[-1] != targets[-1].size:
+            raise ValueError(
+                f"`X_{part}` has {sizes[-1]} rows; `y_{part}` has "
+                f"{targets[-1].size} values."
+            )
+    (n_train, n_test), (y_train, y_test) = sizes, targets
     if loss == "squared":
         if (
             y_test.dtype.kind not in "iufb"

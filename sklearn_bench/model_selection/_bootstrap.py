@@ -53,41 +53,13 @@ class _Splitter(BaseCrossValidator):
         return 1
 
     def get_n_splits(self, X=None, y=None, groups=None):
-        """Return the number of splits.
-
-        Parameters
-        ----------
-        X, y, groups : object
-            Always ignored, exist for compatibility.
-
-        Returns
-        -------
-        n_splits : int
-        """
+        """The number of splits; ``X``, ``y`` and ``groups`` are ignored."""
         self._validate_params()
         return self._n_splits()
 
     def split(self, X, y=None, groups=None):
-        """Generate indices to split data into training and validation set.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data.
-        y : array-like of shape (n_samples,), default=None
-            The target variable; the stratified splitters draw within its
-            classes, the others ignore it.
-        groups : object
-            Always ignored, exists for compatibility.
-
-        Yields
-        ------
-        train : ndarray
-            The training set indices for that split: sorted, or a bootstrap
-            sample (or its training folds) with repeats, in drawn order.
-        test : ndarray
-            The validation set indices for that split, sorted and distinct.
-        """
+        """Yield ``(train, test)`` indices; ``y`` is read by the stratified
+        splitters only, ``groups`` by none (as in the class's description)."""
         self._validate_params()
         _check_split_input(X, y)
         X, y, groups = indexable(X, y, groups)
@@ -202,18 +174,14 @@ class BootstrapOOB(_BaseBootstrap):
 
     def _check_n_samples(self, n_samples, strata):
         largest = max((len(s) for s in strata), default=0)
-        if largest >= 2:
-            return
-        if self._stratified:
+        if largest < 2:
+            need, got = "at least 2 samples", f"n_samples={n_samples}"
+            if self._stratified:
+                need, got = f"a class with {need}", f"{got}, largest class {largest}"
             raise ValueError(
-                f"{type(self).__name__} needs a class with at least 2 samples for a "
-                f"non-empty out-of-bootstrap set; got n_samples={n_samples}, "
-                f"largest class {largest}."
+                f"{type(self).__name__} needs {need} for a non-empty "
+                f"out-of-bootstrap set; got {got}."
             )
-        raise ValueError(
-            f"{type(self).__name__} needs at least 2 samples for a non-empty "
-            f"out-of-bootstrap set; got n_samples={n_samples}."
-        )
 
     @staticmethod
     def _splits_of_draw(draw, n_samples):

@@ -110,17 +110,13 @@ class Bootstrap632Scorer(BaseEstimator):
     task : {"classification", "regression"}
         The problem of ``loss``.
     needs_split : bool
-        ``True``: called with each split's indices (see Notes).
+        ``True``: called with each split's indices. These four attributes are
+        the protocol of a scorer of a split: any callable with ``needs_split``
+        true is, as the :class:`~sklearn_bench.experiment.Metric` of the others.
 
     See Also
     --------
     BootstrapOOB : the splitter whose splits this scores.
-
-    Notes
-    -----
-    The four attributes are the protocol of a scorer of a split: any callable
-    with ``needs_split`` true is called with each split's indices, as the
-    :class:`~sklearn_bench.experiment.Metric` of its other three attributes.
 
     References
     ----------

@@ -20,19 +20,9 @@ class _RoleSplitter(_Splitter):
         return len(self._roles())
 
     def split_roles(self, X=None, y=None, groups=None):
-        """What each split is, one row per split in the order ``split`` yields.
-
-        Parameters
-        ----------
-        X, y, groups : object
-            Always ignored, exist for compatibility.
-
-        Returns
-        -------
-        roles : pandas.DataFrame
-            Column ``split`` (0, 1, ...) and the role columns of the class
-            (see its description); -1 marks a role that does not apply.
-        """
+        """What each split is: a DataFrame of int columns ``split`` (0, 1, ...) and
+        the roles of the class's description (-1: does not apply), one row per
+        split in the order of ``split``; ``X``, ``y`` and ``groups`` are ignored."""
         self._validate_params()
         roles = pd.DataFrame(self._roles(), columns=["split", *self._role_names])
         return roles.astype(int)
