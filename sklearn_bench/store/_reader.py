@@ -1,5 +1,6 @@
 """The reader of a store: scores, kept predictions and losses, checksums verified."""
 
+import contextlib
 import json
 from functools import partial
 from pathlib import Path
@@ -51,22 +52,32 @@ def _open_reader(path):
     return conn, _checked(conn, path, check)
 
 
+@contextlib.contextmanager
+def _snapshot(path, *, full=False):
+    """``(conn, meta)`` of a checked store, every query in one read transaction
+    (``full``: SQLite's full ``integrity_check`` first)."""
+    conn, meta = _open_reader(path)
+    try:
+        if full:
+            check_integrity(conn, path, full=True)  # every index against its table
+        conn.execute("BEGIN")
+        yield conn, meta
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
 def read_store(path, tasks=None):
     """What a :class:`BenchmarkResult` needs from a store, predictions aside: a dict
     of ``scores``, ``result``, ``keep_predictions``, ``has_losses``, ``n_tasks``,
     ``n_missing_tasks`` and ``done`` (ordinals read, in the order of ``scores``).
     ``tasks``: only these ``(dataset, split, learner)`` ids, in this order."""
-    conn, meta = _open_reader(path)
-    try:
-        conn.execute("BEGIN")  # one snapshot for every query
+    with _snapshot(path) as (conn, meta):
         task_rows, rows, failures, failed = _read_verified(conn, path, meta)
         metric_names = dict(
             conn.execute("SELECT DISTINCT metric_index, metric FROM scores")
         )
         has_losses = conn.execute("SELECT 1 FROM losses LIMIT 1").fetchone()
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
     if failed:
         _refuse_tampered(path, failed)
     result = json.loads(meta["result"])
@@ -259,17 +270,11 @@ def predictions_loader(path, content):
 
 def _verified_records(path, sql):
     """``(records of sql, meta)``, read in the transaction that verified them."""
-    conn, meta = _open_reader(path)
-    try:
-        conn.execute("BEGIN")
+    with _snapshot(path) as (conn, meta):
         failed = _read_verified(conn, path, meta)[-1]
         if failed:
             _refuse_tampered(path, failed)
-        records = conn.execute(sql).fetchall()
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
-    return records, meta
+        return conn.execute(sql).fetchall(), meta
 
 
 def _in_order(records, ordinals):
@@ -415,14 +420,8 @@ def verify_checksums(path):
     >>> report["n_committed"], report["n_verified"], report["mismatched"]
     (3, 3, [])
     """
-    conn, meta = _open_reader(path)
-    try:
-        check_integrity(conn, path, full=True)  # every index against its table
-        conn.execute("BEGIN")
+    with _snapshot(path, full=True) as (conn, meta):
         _, rows, _, mismatched = _read_verified(conn, path, meta)
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
     n_committed = len(np.unique(rows["ordinal"]))
     return {
         "n_committed": n_committed,
