@@ -253,25 +253,32 @@ class BenchmarkExperiment(BaseEstimator):
         if self.store is not None:
             return self._fit_store(X, y, extra)
         setup = self._prepare(X, y)
-        n_tasks = setup["n_tasks"]
         runner = _dask_runner()
         done = {}  # completion order, put back in task order
         for batch in self._run(setup, runner):
             done.update(batch)
         outs = [done[t.dataset, t.split, t.learner] for t in self._tasks(setup)]
-        scores = pd.DataFrame([row for out in outs for row in out["rows"]])
-        _report_failures(scores, n_tasks, len(setup["metrics"]))
-        predictions = _predictions_frame(outs) if self.keep_predictions else None
         description = self._result_description(setup)
         description["info"].update(extra)
-        if runner is not None:
-            description["info"]["cluster"] = _report_cluster(runner)
-        losses = _losses_frame(outs, list(setup["metrics"]))
-        self.results_ = BenchmarkResult(
-            scores, predictions=predictions, losses=losses, **description
+        cluster = None if runner is None else _report_cluster(runner)
+        return self._finish(
+            setup,
+            setup["n_tasks"],
+            pd.DataFrame([row for out in outs for row in out["rows"]]),
+            cluster,
+            description,
+            predictions=_predictions_frame(outs) if self.keep_predictions else None,
+            losses=_losses_frame(outs, list(setup["metrics"])),
         )
-        self.n_tasks_ = n_tasks
-        self.n_reused_tasks_ = 0
+
+    def _finish(self, setup, n_run, scores, cluster, description, **frames):
+        """Warn of (or refuse) failed tasks, then set the fitted attributes."""
+        _report_failures(scores, setup["n_tasks"], len(setup["metrics"]))
+        if cluster is not None:
+            description["info"]["cluster"] = cluster
+        self.results_ = BenchmarkResult(scores, **frames, **description)
+        self.n_tasks_ = n_run
+        self.n_reused_tasks_ = setup["n_tasks"] - n_run
         return self
 
     def check(self, X, y=None):
@@ -392,27 +399,23 @@ class BenchmarkExperiment(BaseEstimator):
                 for batch in self._run(setup, runner, skip=done, total=n_run):
                     # one transaction per batch: every task of it, or none
                     writer.write_many([(ordinal[k], out) for k, out in batch.items()])
-                if runner is not None:
-                    cluster = _report_cluster(runner)
+                cluster = None if runner is None else _report_cluster(runner)
+                if cluster is not None:
                     writer.update_info({"cluster": cluster})
             finally:
                 writer.close()  # its final checkpoint may hit a full disk
-        description = kept
-        if runner is not None:
-            description["info"]["cluster"] = cluster
         # Read back in the order of ``ids``: the same result whatever the order
         # of completion; every task is committed now, so none is missing.
         content = read_store(self.store, ids)
-        self.results_ = BenchmarkResult(
+        return self._finish(
+            setup,
+            n_run,
             content["scores"],
+            cluster,
+            kept,
             predictions=predictions_loader(self.store, content),  # read when used
             losses=losses_loader(self.store, content),
-            **description,
         )
-        _report_failures(self.results_.scores, len(tasks), len(setup["metrics"]))
-        self.n_tasks_ = n_run
-        self.n_reused_tasks_ = len(tasks) - n_run
-        return self
 
     def _prepare(self, X, y=None, *, seed=None):
         """Validate everything and draw the splits (``seed``: a resumed store's)."""

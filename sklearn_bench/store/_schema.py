@@ -206,6 +206,16 @@ def _feed(digest, value):
         digest.update(b"B" + len(data).to_bytes(8, "little") + data)
 
 
+def table_part(digest, tag, rows, ordinal_at=None):
+    """Feed the rows of one table (tag, count, each row but its ordinal)."""
+    digest.update(tag + len(rows).to_bytes(8, "little"))
+    for row in rows:
+        digest.update(len(row).to_bytes(2, "little"))
+        for i, value in enumerate(row):
+            if i != ordinal_at:
+                _feed(digest, value)
+
+
 # The keys of ``meta`` that hold the store's own digests (not digested).
 DIGEST_KEYS = ("digest", "tasks_digest")
 
@@ -216,11 +226,7 @@ def settings_digest(conn):
     for table, key in settings_tables().items():
         rows = conn.execute(f"SELECT * FROM {table} ORDER BY {key}").fetchall()
         rows = [r for r in rows if not (table == "meta" and r[0] in DIGEST_KEYS)]
-        digest.update(table.encode() + len(rows).to_bytes(8, "little"))
-        for row in rows:
-            digest.update(len(row).to_bytes(2, "little"))
-            for value in row:
-                _feed(digest, value)
+        table_part(digest, table.encode(), rows)
     return digest.hexdigest()
 
 
