@@ -29,7 +29,13 @@ from ..datasets import Dataset, SimulatedDataset
 from ..datasets._dataset import check_datasets
 from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
-from ..store._reader import losses_loader, losses_table, predictions_loader, read_store
+from ..store._reader import (
+    losses_loader,
+    losses_table,
+    predictions_loader,
+    predictions_table,
+    read_store,
+)
 from ..store._schema import Task
 from ..store._writer import open_writer
 from ._config import class_defaults, describe, experiment_config
@@ -938,29 +944,9 @@ def _losses_frame(outs, metric_names):
 
 def _predictions_frame(outs):
     """Kept predictions of all tasks as one long frame (keys as categorical codes)."""
-    kept = [out for out in outs if out["predictions"] is not None]
-    if not kept:
-        return pd.DataFrame(
-            columns=["dataset", "learner", "split", "replicate", "fold", "row"]
-        )
-    lengths = np.array([len(out["predictions"]["rows"]) for out in kept])
-    heads = [out["rows"][0] for out in kept]
-    frame = {}
-    for key in ["dataset", "learner"]:
-        codes, names = pd.factorize(np.array([h[key] for h in heads], dtype=object))
-        frame[key] = pd.Categorical.from_codes(np.repeat(codes, lengths), names)
-    for key in ["split", "replicate", "fold"]:
-        frame[key] = np.repeat(np.array([h[key] for h in heads], np.int64), lengths)
-    frame["row"] = np.concatenate([out["predictions"]["rows"] for out in kept])
-    value = "correct" if "correct" in kept[0]["predictions"] else "y_pred"
-    if all(value in out["predictions"] for out in kept):
-        frame[value] = np.concatenate([out["predictions"][value] for out in kept])
-    else:  # classifiers and regressors mixed on one run: keep each as it came
-        for key, empty in [("correct", None), ("y_pred", np.nan)]:
-            frame[key] = np.concatenate(
-                [
-                    out["predictions"].get(key, np.full(n, empty))
-                    for out, n in zip(kept, lengths, strict=True)
-                ]
-            )
-    return pd.DataFrame(frame)
+    keys, items = ["dataset", "learner", "split", "replicate", "fold"], []
+    for out in outs:
+        if (p := out["predictions"]) is not None:
+            head = [out["rows"][0][k] for k in keys]
+            items.append((*head, p["rows"], p.get("correct"), p.get("y_pred")))
+    return predictions_table(items)

@@ -311,22 +311,41 @@ def read_predictions(path, ordinals=None):
                 f"their stated size ({n!r} rows), which sklearn_bench never "
                 "writes; nothing was read."
             )
-    records = _in_order(records, ordinals)
+    items = []
+    for r in _in_order(records, ordinals):
+        correct = None if r[8] is None else np.frombuffer(r[8], "u1").astype(bool)
+        y_pred = None if r[9] is None else np.frombuffer(r[9], "<f8")
+        items.append((*r[1:6], np.frombuffer(r[7], "<i8"), correct, y_pred))
+    return predictions_table(items)
+
+
+def predictions_table(items):
+    """The long table (``dataset``, ``learner`` as categorical codes, ``split``,
+    ``replicate``, ``fold``, ``row`` and ``correct`` or ``y_pred``, both when
+    classifiers and regressors are mixed) of ``(dataset, learner, split,
+    replicate, fold, rows, correct or None, y_pred or None)`` items."""
     keys = ["dataset", "learner", "split", "replicate", "fold"]
-    if not records:
+    if not items:
         return pd.DataFrame(columns=[*keys, "row"])
-    n = np.array([r[6] for r in records], dtype=np.int64)
-    out = {key: np.repeat([r[1 + i] for r in records], n) for i, key in enumerate(keys)}
-    out["row"] = np.concatenate([np.frombuffer(r[7], dtype="<i8") for r in records])
-    if any(r[8] is not None for r in records):
-        out["correct"] = np.concatenate(
-            [np.frombuffer(r[8], dtype="u1") for r in records]
-        ).astype(bool)
-    else:
-        out["y_pred"] = np.concatenate(
-            [np.frombuffer(r[9], dtype="<f8") for r in records]
-        )
-    return pd.DataFrame(out)
+    n = np.array([len(item[5]) for item in items])
+    frame = {}
+    for i, key in enumerate(keys):
+        values = np.array([item[i] for item in items], dtype=object)
+        if i < 2:
+            codes, names = pd.factorize(values)
+            frame[key] = pd.Categorical.from_codes(np.repeat(codes, n), names)
+        else:
+            frame[key] = np.repeat(values.astype(np.int64), n)
+    frame["row"] = np.concatenate([item[5] for item in items])
+    for i, key, empty in [(6, "correct", None), (7, "y_pred", np.nan)]:
+        if any(item[i] is not None for item in items):
+            frame[key] = np.concatenate(
+                [
+                    np.full(k, empty) if item[i] is None else item[i]
+                    for item, k in zip(items, n, strict=True)
+                ]
+            )
+    return pd.DataFrame(frame)
 
 
 def losses_loader(path, content):
