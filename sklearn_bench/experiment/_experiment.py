@@ -644,6 +644,8 @@ class BenchmarkExperiment(BaseEstimator):
             X_test, y_test = data.sample(
                 data.n_test, derive_seed(seed, name, SEED_TEST_SAMPLE)
             )
+            check_target(name, y_test)  # a Dataset's: check_dataset_for_learners
+            check_classification_target(name, y_test, learners)
             _check_target(name, y_test, learners, metrics)
             train = np.arange(data.n_train)
             splits = [(train, None, b, 0) for b in range(data.n_replicates)]
@@ -874,8 +876,7 @@ def _base_seed(random_state):
 
 
 def _check_target(dataset, y, learners, metrics):
-    check_target(dataset, y)
-    check_classification_target(dataset, y, learners)
+    """Refuse a target that a learner or metric cannot take."""
     kind = type_of_target(y, input_name="y")
     classifiers = [n for n, e in learners.items() if is_classifier(e)]
     regressors = [n for n, e in learners.items() if not is_classifier(e)]
