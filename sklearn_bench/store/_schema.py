@@ -167,11 +167,12 @@ def _schema_rows():
         rows = conn.execute(
             "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid"
         ).fetchall()
-        columns = {
-            name: [(c[1], c[5]) for c in conn.execute(f"PRAGMA table_info({name})")]
-            for kind, name, _, _ in rows
-            if kind == "table"
-        }
+        columns = {}  # table: (column names, its primary key as ORDER BY)
+        for kind, name, _, _ in rows:
+            if kind == "table":
+                info = conn.execute(f"PRAGMA table_info({name})").fetchall()
+                key = ", ".join(c[1] for c in sorted(info, key=lambda c: c[5]) if c[5])
+                columns[name] = ([c[1] for c in info], key)
         return rows, columns
     finally:
         conn.close()
@@ -181,13 +182,11 @@ def _schema_rows():
 def task_tables():
     """``{table: (index of its ordinal column, ORDER BY)}`` of the tables whose
     rows belong to a task (a task's checksum covers them)."""
-    out = {}
-    for name, columns in _schema_rows()[1].items():
-        names = [c for c, _ in columns]
-        if "ordinal" in names and name not in ("tasks", "checksums"):
-            key = [c for c, pk in sorted(columns, key=lambda c: c[1]) if pk]
-            out[name] = (names.index("ordinal"), ", ".join(key))
-    return out
+    return {
+        name: (names.index("ordinal"), key)
+        for name, (names, key) in _schema_rows()[1].items()
+        if "ordinal" in names and name not in ("tasks", "checksums")
+    }
 
 
 def _feed(digest, value):
@@ -234,9 +233,9 @@ def settings_digest(conn):
 def settings_tables():
     """``{table: ORDER BY}`` of the tables without an ``ordinal`` column."""
     return {
-        name: ", ".join(c for c, pk in sorted(columns, key=lambda c: c[1]) if pk)
-        for name, columns in _schema_rows()[1].items()
-        if "ordinal" not in [c for c, _ in columns]
+        name: key
+        for name, (names, key) in _schema_rows()[1].items()
+        if "ordinal" not in names
     }
 
 
