@@ -177,12 +177,9 @@ def _read_salvageable(conn, path):
     reasons = Counter()  # why tasks were dropped
     # Task rows: of this run, and the replicate and fold of a split the same
     # for every learner (a strict majority decides).
-    bad = {}
-    for t in rows:
-        problem = facts.task_problem(t)
-        if problem:
-            bad[t[0] if t and _is_int(t[0]) else id(t)] = (t, problem)
-    valid = [t for t in rows if not facts.task_problem(t)]
+    problems = [(t, facts.task_problem(t)) for t in rows]
+    bad = {t[0] if t and _is_int(t[0]) else id(t): (t, p) for t, p in problems if p}
+    valid = [t for t, p in problems if not p]
     groups = {}
     for t in valid:
         groups.setdefault((t[1], t[2]), {})[t[0]] = (t[3], t[4])
