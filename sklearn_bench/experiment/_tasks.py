@@ -268,11 +268,7 @@ def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
         score_time = time.perf_counter() - start + seconds
         if tail is not None:  # predictions and pointwise losses read predictions
             est, X_val = tail, X_tail
-    times = {"fit_time": fit_time, "score_time": score_time}
-    out_rows = [
-        dict(base, metric=name, value=float(value)) | times | (failure or _NO_FAILURE)
-        for name, value in values.items()
-    ]
+    out_rows = _rows(base, values, fit_time, score_time, failure)
     predictions = losses = None
     if keep_predictions and failure is None:
         predictions = _predictions(est, X_val, y_val, rows, base["n_test"])
@@ -374,6 +370,15 @@ def _task_columns(task, n_train, n_test):
         "n_train": n_train,
         "n_test": n_test,
     }
+
+
+def _rows(base, values, fit_time, score_time, failure=None):
+    """A task's score rows, one per metric of ``values`` (name: value)."""
+    times = {"fit_time": fit_time, "score_time": score_time}
+    return [
+        dict(base, metric=name, value=float(value)) | times | (failure or _NO_FAILURE)
+        for name, value in values.items()
+    ]
 
 
 def _failure(exc):
