@@ -14,6 +14,7 @@ from pathlib import Path
 from ._files import (
     _LOCK_TIMEOUT,
     _SALVAGING,
+    _as_path,
     _check_wal,
     _refuse_link,
     _remove_store_files,
@@ -312,9 +313,7 @@ def salvage_store(path, new_path):
     unreadable or unverifiable task(s) dropped (...); 0 task(s) to run in all.
     """
     path = _store_path(path, "path")
-    if not isinstance(new_path, str | os.PathLike):
-        raise TypeError(f"`new_path` must be a file path; got {new_path!r}.")
-    new_path = Path(new_path)
+    new_path = _as_path(new_path, "new_path")
     _refuse_link(new_path)
     if new_path.exists():
         raise ValueError(
