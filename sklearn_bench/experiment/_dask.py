@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 import numpy as np
 
 from .._metrics import metric_bounds, out_of_bounds
-from ._tasks import _failure, _task_columns, run_tasks
+from ._tasks import _failure, _rows, _task_columns, run_tasks
 
 # run_tasks's arguments shared by many jobs: sent once per run, not per job
 # (and each of its ``estimators``).
@@ -204,15 +204,9 @@ def decode(result, job, i):
         losses = _decode_losses(losses, job, failed, values, rows, refuse)
     base = _task_columns(task, n_train, n_test)
     failure = dict(zip(("error_type", "error_message", "traceback"), err, strict=True))
-    return {
-        "rows": [
-            dict(base, metric=name, value=value, fit_time=fit, score_time=score)
-            | failure
-            for name, value in zip(names, values, strict=True)
-        ],
-        "predictions": pred,
-        "losses": losses,
-    }
+    values = dict(zip(names, values, strict=True))
+    rows = _rows(base, values, fit, score, failure)
+    return {"rows": rows, "predictions": pred, "losses": losses}
 
 
 def _decode_losses(losses, job, failed, values, rows, refuse):
@@ -443,11 +437,8 @@ def _failed_out(task, job, exc):
     test, value = job["test"], float(job["error_score"])
     n_test = len(job["y_test"]) if test is None else len(test)
     base = _task_columns(task, len(job["train"]), n_test)
-    failure = _failure(exc)
-    rows = [
-        dict(base, metric=name, value=value, fit_time=0.0, score_time=0.0) | failure
-        for name in job["metrics"]
-    ]
+    values = dict.fromkeys(job["metrics"], value)
+    rows = _rows(base, values, 0.0, 0.0, _failure(exc))
     return {"rows": rows, "predictions": None, "losses": None}
 
 

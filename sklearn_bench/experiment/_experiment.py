@@ -29,7 +29,13 @@ from ..datasets import Dataset, SimulatedDataset
 from ..datasets._dataset import check_datasets
 from ..model_selection import replicate_ids
 from ..results import BenchmarkResult
-from ..store._reader import losses_loader, losses_table, predictions_loader, read_store
+from ..store._reader import (
+    losses_loader,
+    losses_table,
+    predictions_loader,
+    predictions_table,
+    read_store,
+)
 from ..store._schema import Task
 from ..store._writer import open_writer
 from ._config import class_defaults, describe, experiment_config
@@ -253,25 +259,32 @@ class BenchmarkExperiment(BaseEstimator):
         if self.store is not None:
             return self._fit_store(X, y, extra)
         setup = self._prepare(X, y)
-        n_tasks = setup["n_tasks"]
         runner = _dask_runner()
         done = {}  # completion order, put back in task order
         for batch in self._run(setup, runner):
             done.update(batch)
         outs = [done[t.dataset, t.split, t.learner] for t in self._tasks(setup)]
-        scores = pd.DataFrame([row for out in outs for row in out["rows"]])
-        _report_failures(scores, n_tasks, len(setup["metrics"]))
-        predictions = _predictions_frame(outs) if self.keep_predictions else None
         description = self._result_description(setup)
         description["info"].update(extra)
-        if runner is not None:
-            description["info"]["cluster"] = _report_cluster(runner)
-        losses = _losses_frame(outs, list(setup["metrics"]))
-        self.results_ = BenchmarkResult(
-            scores, predictions=predictions, losses=losses, **description
+        cluster = None if runner is None else _report_cluster(runner)
+        return self._finish(
+            setup,
+            setup["n_tasks"],
+            pd.DataFrame([row for out in outs for row in out["rows"]]),
+            cluster,
+            description,
+            predictions=_predictions_frame(outs) if self.keep_predictions else None,
+            losses=_losses_frame(outs, list(setup["metrics"])),
         )
-        self.n_tasks_ = n_tasks
-        self.n_reused_tasks_ = 0
+
+    def _finish(self, setup, n_run, scores, cluster, description, **frames):
+        """Warn of (or refuse) failed tasks, then set the fitted attributes."""
+        _report_failures(scores, setup["n_tasks"], len(setup["metrics"]))
+        if cluster is not None:
+            description["info"]["cluster"] = cluster
+        self.results_ = BenchmarkResult(scores, **frames, **description)
+        self.n_tasks_ = n_run
+        self.n_reused_tasks_ = setup["n_tasks"] - n_run
         return self
 
     def check(self, X, y=None):
@@ -392,27 +405,23 @@ class BenchmarkExperiment(BaseEstimator):
                 for batch in self._run(setup, runner, skip=done, total=n_run):
                     # one transaction per batch: every task of it, or none
                     writer.write_many([(ordinal[k], out) for k, out in batch.items()])
-                if runner is not None:
-                    cluster = _report_cluster(runner)
+                cluster = None if runner is None else _report_cluster(runner)
+                if cluster is not None:
                     writer.update_info({"cluster": cluster})
             finally:
                 writer.close()  # its final checkpoint may hit a full disk
-        description = kept
-        if runner is not None:
-            description["info"]["cluster"] = cluster
         # Read back in the order of ``ids``: the same result whatever the order
         # of completion; every task is committed now, so none is missing.
         content = read_store(self.store, ids)
-        self.results_ = BenchmarkResult(
+        return self._finish(
+            setup,
+            n_run,
             content["scores"],
+            cluster,
+            kept,
             predictions=predictions_loader(self.store, content),  # read when used
             losses=losses_loader(self.store, content),
-            **description,
         )
-        _report_failures(self.results_.scores, len(tasks), len(setup["metrics"]))
-        self.n_tasks_ = n_run
-        self.n_reused_tasks_ = len(tasks) - n_run
-        return self
 
     def _prepare(self, X, y=None, *, seed=None):
         """Validate everything and draw the splits (``seed``: a resumed store's)."""
@@ -635,6 +644,8 @@ class BenchmarkExperiment(BaseEstimator):
             X_test, y_test = data.sample(
                 data.n_test, derive_seed(seed, name, SEED_TEST_SAMPLE)
             )
+            check_target(name, y_test)  # a Dataset's: check_dataset_for_learners
+            check_classification_target(name, y_test, learners)
             _check_target(name, y_test, learners, metrics)
             train = np.arange(data.n_train)
             splits = [(train, None, b, 0) for b in range(data.n_replicates)]
@@ -865,8 +876,7 @@ def _base_seed(random_state):
 
 
 def _check_target(dataset, y, learners, metrics):
-    check_target(dataset, y)
-    check_classification_target(dataset, y, learners)
+    """Refuse a target that a learner or metric cannot take."""
     kind = type_of_target(y, input_name="y")
     classifiers = [n for n, e in learners.items() if is_classifier(e)]
     regressors = [n for n, e in learners.items() if not is_classifier(e)]
@@ -935,29 +945,9 @@ def _losses_frame(outs, metric_names):
 
 def _predictions_frame(outs):
     """Kept predictions of all tasks as one long frame (keys as categorical codes)."""
-    kept = [out for out in outs if out["predictions"] is not None]
-    if not kept:
-        return pd.DataFrame(
-            columns=["dataset", "learner", "split", "replicate", "fold", "row"]
-        )
-    lengths = np.array([len(out["predictions"]["rows"]) for out in kept])
-    heads = [out["rows"][0] for out in kept]
-    frame = {}
-    for key in ["dataset", "learner"]:
-        codes, names = pd.factorize(np.array([h[key] for h in heads], dtype=object))
-        frame[key] = pd.Categorical.from_codes(np.repeat(codes, lengths), names)
-    for key in ["split", "replicate", "fold"]:
-        frame[key] = np.repeat(np.array([h[key] for h in heads], np.int64), lengths)
-    frame["row"] = np.concatenate([out["predictions"]["rows"] for out in kept])
-    value = "correct" if "correct" in kept[0]["predictions"] else "y_pred"
-    if all(value in out["predictions"] for out in kept):
-        frame[value] = np.concatenate([out["predictions"][value] for out in kept])
-    else:  # classifiers and regressors mixed on one run: keep each as it came
-        for key, empty in [("correct", None), ("y_pred", np.nan)]:
-            frame[key] = np.concatenate(
-                [
-                    out["predictions"].get(key, np.full(n, empty))
-                    for out, n in zip(kept, lengths, strict=True)
-                ]
-            )
-    return pd.DataFrame(frame)
+    keys, items = ["dataset", "learner", "split", "replicate", "fold"], []
+    for out in outs:
+        if (p := out["predictions"]) is not None:
+            head = [out["rows"][0][k] for k in keys]
+            items.append((*head, p["rows"], p.get("correct"), p.get("y_pred")))
+    return predictions_table(items)

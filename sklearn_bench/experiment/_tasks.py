@@ -145,15 +145,19 @@ def run_tasks(
     return outs
 
 
-def _fit_alone(est, keys, cache, training_rows):
-    """Fit ``est`` on the training rows: ``(fit_time, exception or None)``."""
-    X_train, y_train = training_rows()
+def _timed(fit, *args):
+    """``(seconds, exception or None)`` of ``fit(*args)``."""
     start = time.perf_counter()
     try:
-        est.fit(X_train, y_train)
+        fit(*args)
     except Exception as exc:
         return time.perf_counter() - start, exc
     return time.perf_counter() - start, None
+
+
+def _fit_alone(est, keys, cache, training_rows):
+    """Fit ``est`` on the training rows: ``(fit_time, exception or None)``."""
+    return _timed(est.fit, *training_rows())
 
 
 def _fit_shared(est, keys, cache, training_rows):
@@ -191,12 +195,9 @@ def _fit_shared(est, keys, cache, training_rows):
         *((name, s) for (name, _), s in zip(est.steps[:n], steps, strict=True)),
         *est.steps[n:],
     ]
-    start = time.perf_counter()
-    try:
-        Pipeline(est.steps[n:]).fit(Xt, y_train)  # fits those steps in place
-    except Exception as exc:
-        return seconds + time.perf_counter() - start, exc
-    return seconds + time.perf_counter() - start, None
+    # fits those steps in place
+    fit_time, failure = _timed(Pipeline(est.steps[n:]).fit, Xt, y_train)
+    return seconds + fit_time, failure
 
 
 def _validation_through(est, n, key, cache, X_val):
@@ -267,11 +268,7 @@ def _score(task, est, fitted, base, X, y, train, test, X_test, y_test, metrics,
         score_time = time.perf_counter() - start + seconds
         if tail is not None:  # predictions and pointwise losses read predictions
             est, X_val = tail, X_tail
-    times = {"fit_time": fit_time, "score_time": score_time}
-    out_rows = [
-        dict(base, metric=name, value=float(value)) | times | (failure or _NO_FAILURE)
-        for name, value in values.items()
-    ]
+    out_rows = _rows(base, values, fit_time, score_time, failure)
     predictions = losses = None
     if keep_predictions and failure is None:
         predictions = _predictions(est, X_val, y_val, rows, base["n_test"])
@@ -373,6 +370,15 @@ def _task_columns(task, n_train, n_test):
         "n_train": n_train,
         "n_test": n_test,
     }
+
+
+def _rows(base, values, fit_time, score_time, failure=None):
+    """A task's score rows, one per metric of ``values`` (name: value)."""
+    times = {"fit_time": fit_time, "score_time": score_time}
+    return [
+        dict(base, metric=name, value=float(value)) | times | (failure or _NO_FAILURE)
+        for name, value in values.items()
+    ]
 
 
 def _failure(exc):

@@ -7,12 +7,13 @@ import hashlib
 import numpy as np
 import pandas as pd
 
-from ._integrity import TAGS, _Pieces, read_task, table_part, task_digest
+from ._integrity import TAGS, _Pieces, read_task, task_digest
 from ._schema import (
     DIGEST_KEYS,
     CorruptStoreError,
     _feed,
     settings_digest,
+    table_part,
     task_tables,
 )
 

@@ -14,6 +14,12 @@ from ._wal import wal_damage
 
 _LOCK_TIMEOUT = 1.0  # seconds a writer waits for SQLite's write lock
 _SQLITE_HEADER = b"SQLite format 3\x00"
+_SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's files beside a store
+
+
+def _header(path):
+    with open(path, "rb") as file:
+        return file.read(len(_SQLITE_HEADER))
 
 
 def _check_file(path, *, work=False):
@@ -23,20 +29,17 @@ def _check_file(path, *, work=False):
     leftover = None if work else leftover_of_salvage(path)
     if leftover:
         raise NotAStoreError(leftover)
-    if path.exists() and path.stat().st_size > 0:
-        with open(path, "rb") as file:
-            header = file.read(len(_SQLITE_HEADER))
-        if header != _SQLITE_HEADER:
-            raise NotAStoreError(
-                f"{str(path)!r} is not an SQLite file, so not a sklearn_bench "
-                "store; it was left untouched. Pass another path as `store`."
-            )
+    if path.exists() and path.stat().st_size > 0 and _header(path) != _SQLITE_HEADER:
+        raise NotAStoreError(
+            f"{str(path)!r} is not an SQLite file, so not a sklearn_bench "
+            "store; it was left untouched. Pass another path as `store`."
+        )
 
 
 def _refuse_link(path):
     """Refuse to write a store (or its -wal, -shm, -journal) through a symbolic
     or hard link, before SQLite opens it."""
-    for suffix in ("", "-wal", "-shm", "-journal"):
+    for suffix in ("", *_SIDE_FILES):
         part = f"{path}{suffix}"
         what = "is" if not suffix else f"has a {suffix[1:]} file that is"
         if os.path.islink(part):
@@ -68,7 +71,7 @@ def _read_only_uri(path):
 def _check_wal(path):
     """Refuse a -wal, -shm or -journal that is not a regular file (a FIFO hangs
     readers), or a -wal whose commits SQLite would silently drop."""
-    for suffix in ("-wal", "-shm", "-journal"):
+    for suffix in _SIDE_FILES:
         with contextlib.suppress(FileNotFoundError):
             if not stat.S_ISREG(os.stat(f"{path}{suffix}").st_mode):
                 raise NotAStoreError(
@@ -104,7 +107,7 @@ def _read_only(path, **kwargs):
 
 def _remove_store_files(path):
     """Delete a store file and its -wal, -shm and -journal files."""
-    for suffix in ("", "-wal", "-shm", "-journal"):
+    for suffix in ("", *_SIDE_FILES):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
@@ -144,9 +147,7 @@ def _leftovers(new_path, marker=_SALVAGING):
         pid = _pid(p.name[len(prefix) :])
         if pid is None or _alive(pid) or p.is_symlink() or not p.is_file():
             continue
-        with open(p, "rb") as file:
-            header = file.read(len(_SQLITE_HEADER))
-        if header in (b"", _SQLITE_HEADER):
+        if _header(p) in (b"", _SQLITE_HEADER):
             out.append(p)
     return out
 

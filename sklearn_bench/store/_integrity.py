@@ -13,7 +13,7 @@ from collections import Counter
 import numpy as np
 
 from .._metrics import out_of_bounds
-from ._schema import _feed, task_tables
+from ._schema import table_part, task_tables
 
 # The tags of a table's part of a task's bytes (the names of other tables).
 TAGS = {"scores": b"R", "predictions": b"P"}
@@ -57,16 +57,6 @@ def unpack_losses(n, metrics, rows, loss, *, n_test=None):
     if sorted(set(index)) != index or not index or index[0] < 0:
         raise ValueError("pointwise losses of unknown metrics")
     return index, rows.astype(np.int64), loss.reshape(len(index), n)
-
-
-def table_part(digest, tag, rows, ordinal_at):
-    """Feed a task's rows of one table (tag, count, rows without the ordinal)."""
-    digest.update(tag + len(rows).to_bytes(8, "little"))
-    for row in rows:
-        digest.update(len(row).to_bytes(2, "little"))
-        for i, value in enumerate(row):
-            if i != ordinal_at:
-                _feed(digest, value)
 
 
 class _Pieces(list):

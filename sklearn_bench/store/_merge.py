@@ -5,13 +5,6 @@ import os
 import sqlite3
 from pathlib import Path
 
-from ._digests import (
-    TASK_DTYPE,
-    TASKS_QUERY,
-    check_sealed,
-    records,
-    task_list_matches,
-)
 from ._files import (
     _LOCK_TIMEOUT,
     _MERGING,
@@ -21,8 +14,7 @@ from ._files import (
     _remove_store_files,
     _work_path,
 )
-from ._integrity import task_digest
-from ._reader import _open_reader, _read_verified
+from ._reader import _open_reader, _read_verified, _snapshot
 from ._schema import (
     _COMPARED,
     _TASK_COLUMNS,
@@ -120,14 +112,9 @@ def _same_rows(a, b):
 def _read_source(source):
     """``(meta, task rows, {ordinal: {table: rows}}, {ordinal: checksum})`` of a
     source, every checksum verified (merge never makes one)."""
-    conn, meta = _open_reader(source)
-    try:
-        conn.execute("BEGIN")
-        listed = records(conn.execute(TASKS_QUERY), TASK_DTYPE)
-        if not task_list_matches(meta, listed):
-            raise corrupt_store_error(source, "its task list differs from its checksum")
-        check_sealed(conn, meta, source)
-        _read_verified(conn, source, meta)  # values of their type and bounds
+    with _snapshot(source) as (conn, meta):
+        # every checksum and value verified, the task list and seal too
+        failed = _read_verified(conn, source, meta)[-1]
         task_rows = conn.execute(
             f"SELECT {_TASK_COLUMNS} FROM tasks ORDER BY ordinal"
         ).fetchall()
@@ -136,23 +123,13 @@ def _read_source(source):
             for row in conn.execute(f"SELECT * FROM {name} ORDER BY ordinal, {key}"):
                 tables.setdefault(row[at], {}).setdefault(name, []).append(row)
         digests = dict(conn.execute("SELECT * FROM checksums"))
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
-    task_of = {row[0]: row for row in task_rows}
+    if failed:
+        d, s, m = failed[0]
+        what = f"task {s}" if d == "?" else f"learner {m!r} on data set {d!r} split {s}"
+        raise corrupt_store_error(
+            source, f"the checksum of {what} does not match its rows"
+        )
     committed = {o: t for o, t in tables.items() if t.get("scores")}
-    for ordinal in committed.keys() | digests.keys():
-        task = task_of.get(ordinal)
-        own = tables.get(ordinal, {})
-        if task is None or digests.get(ordinal) != task_digest(task, own):
-            what = (
-                f"learner {task[5]!r} on data set {task[1]!r} split {task[2]}"
-                if task is not None
-                else f"task {ordinal}"
-            )
-            raise corrupt_store_error(
-                source, f"the checksum of {what} does not match its rows"
-            )
     return meta, task_rows, committed, digests
 
 

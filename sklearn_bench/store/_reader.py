@@ -1,5 +1,6 @@
 """The reader of a store: scores, kept predictions and losses, checksums verified."""
 
+import contextlib
 import json
 from functools import partial
 from pathlib import Path
@@ -51,22 +52,32 @@ def _open_reader(path):
     return conn, _checked(conn, path, check)
 
 
+@contextlib.contextmanager
+def _snapshot(path, *, full=False):
+    """``(conn, meta)`` of a checked store, every query in one read transaction
+    (``full``: SQLite's full ``integrity_check`` first)."""
+    conn, meta = _open_reader(path)
+    try:
+        if full:
+            check_integrity(conn, path, full=True)  # every index against its table
+        conn.execute("BEGIN")
+        yield conn, meta
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
 def read_store(path, tasks=None):
     """What a :class:`BenchmarkResult` needs from a store, predictions aside: a dict
     of ``scores``, ``result``, ``keep_predictions``, ``has_losses``, ``n_tasks``,
     ``n_missing_tasks`` and ``done`` (ordinals read, in the order of ``scores``).
     ``tasks``: only these ``(dataset, split, learner)`` ids, in this order."""
-    conn, meta = _open_reader(path)
-    try:
-        conn.execute("BEGIN")  # one snapshot for every query
+    with _snapshot(path) as (conn, meta):
         task_rows, rows, failures, failed = _read_verified(conn, path, meta)
         metric_names = dict(
             conn.execute("SELECT DISTINCT metric_index, metric FROM scores")
         )
         has_losses = conn.execute("SELECT 1 FROM losses LIMIT 1").fetchone()
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
     if failed:
         _refuse_tampered(path, failed)
     result = json.loads(meta["result"])
@@ -259,17 +270,11 @@ def predictions_loader(path, content):
 
 def _verified_records(path, sql):
     """``(records of sql, meta)``, read in the transaction that verified them."""
-    conn, meta = _open_reader(path)
-    try:
-        conn.execute("BEGIN")
+    with _snapshot(path) as (conn, meta):
         failed = _read_verified(conn, path, meta)[-1]
         if failed:
             _refuse_tampered(path, failed)
-        records = conn.execute(sql).fetchall()
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
-    return records, meta
+        return conn.execute(sql).fetchall(), meta
 
 
 def _in_order(records, ordinals):
@@ -306,22 +311,41 @@ def read_predictions(path, ordinals=None):
                 f"their stated size ({n!r} rows), which sklearn_bench never "
                 "writes; nothing was read."
             )
-    records = _in_order(records, ordinals)
+    items = []
+    for r in _in_order(records, ordinals):
+        correct = None if r[8] is None else np.frombuffer(r[8], "u1").astype(bool)
+        y_pred = None if r[9] is None else np.frombuffer(r[9], "<f8")
+        items.append((*r[1:6], np.frombuffer(r[7], "<i8"), correct, y_pred))
+    return predictions_table(items)
+
+
+def predictions_table(items):
+    """The long table (``dataset``, ``learner`` as categorical codes, ``split``,
+    ``replicate``, ``fold``, ``row`` and ``correct`` or ``y_pred``, both when
+    classifiers and regressors are mixed) of ``(dataset, learner, split,
+    replicate, fold, rows, correct or None, y_pred or None)`` items."""
     keys = ["dataset", "learner", "split", "replicate", "fold"]
-    if not records:
+    if not items:
         return pd.DataFrame(columns=[*keys, "row"])
-    n = np.array([r[6] for r in records], dtype=np.int64)
-    out = {key: np.repeat([r[1 + i] for r in records], n) for i, key in enumerate(keys)}
-    out["row"] = np.concatenate([np.frombuffer(r[7], dtype="<i8") for r in records])
-    if any(r[8] is not None for r in records):
-        out["correct"] = np.concatenate(
-            [np.frombuffer(r[8], dtype="u1") for r in records]
-        ).astype(bool)
-    else:
-        out["y_pred"] = np.concatenate(
-            [np.frombuffer(r[9], dtype="<f8") for r in records]
-        )
-    return pd.DataFrame(out)
+    n = np.array([len(item[5]) for item in items])
+    frame = {}
+    for i, key in enumerate(keys):
+        values = np.array([item[i] for item in items], dtype=object)
+        if i < 2:
+            codes, names = pd.factorize(values)
+            frame[key] = pd.Categorical.from_codes(np.repeat(codes, n), names)
+        else:
+            frame[key] = np.repeat(values.astype(np.int64), n)
+    frame["row"] = np.concatenate([item[5] for item in items])
+    for i, key, empty in [(6, "correct", None), (7, "y_pred", np.nan)]:
+        if any(item[i] is not None for item in items):
+            frame[key] = np.concatenate(
+                [
+                    np.full(k, empty) if item[i] is None else item[i]
+                    for item, k in zip(items, n, strict=True)
+                ]
+            )
+    return pd.DataFrame(frame)
 
 
 def losses_loader(path, content):
@@ -415,14 +439,8 @@ def verify_checksums(path):
     >>> report["n_committed"], report["n_verified"], report["mismatched"]
     (3, 3, [])
     """
-    conn, meta = _open_reader(path)
-    try:
-        check_integrity(conn, path, full=True)  # every index against its table
-        conn.execute("BEGIN")
+    with _snapshot(path, full=True) as (conn, meta):
         _, rows, _, mismatched = _read_verified(conn, path, meta)
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
     n_committed = len(np.unique(rows["ordinal"]))
     return {
         "n_committed": n_committed,

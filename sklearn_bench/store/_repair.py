@@ -1,6 +1,7 @@
 """Checkpoint a store into one file; salvage what a damaged one can prove intact
 (docs/cli.rst)."""
 
+import contextlib
 import json
 import os
 import shutil
@@ -13,6 +14,7 @@ from pathlib import Path
 from ._files import (
     _LOCK_TIMEOUT,
     _SALVAGING,
+    _as_path,
     _check_wal,
     _refuse_link,
     _remove_store_files,
@@ -113,36 +115,37 @@ class Salvageable:
     reasons: dict  # why -> count
 
 
-def _beyond_salvage(path, what, exc):
-    source = "SQLite" if isinstance(exc, sqlite3.Error) else type(exc).__name__
-    return CorruptStoreError(
-        f"`path`: the store {str(path)!r} is damaged beyond salvage: its {what} "
-        f"cannot be read ({source}: {exc}). Run the experiment afresh on a new "
-        "store."
-    )
+@contextlib.contextmanager
+def _beyond_salvage(path, what, errors=sqlite3.DatabaseError):
+    """Turn ``errors`` reading the store's ``what`` into a CorruptStoreError."""
+    try:
+        yield
+    except (NotAStoreError, CorruptStoreError):
+        raise
+    except errors as exc:
+        source = "SQLite" if isinstance(exc, sqlite3.Error) else type(exc).__name__
+        raise CorruptStoreError(
+            f"`path`: the store {str(path)!r} is damaged beyond salvage: its {what} "
+            f"cannot be read ({source}: {exc}). Run the experiment afresh on a new "
+            "store."
+        ) from exc
 
 
 def _read_salvageable(conn, path):
     """The task rows and committed tasks of a store that can be proven intact."""
-    try:
+    with _beyond_salvage(path, "schema"):
         objects = conn.execute(
             "SELECT type, name, tbl_name, sql FROM sqlite_master"
         ).fetchall()
-    except sqlite3.DatabaseError as exc:
-        raise _beyond_salvage(path, "schema", exc) from exc
     foreign = _foreign_objects(objects)
     if foreign:  # its own SQL would run as its rows are read
         _refuse_foreign(path, foreign)
-    try:
+    with _beyond_salvage(path, "configuration"):
         meta = dict(conn.execute("SELECT key, value FROM meta"))
-    except sqlite3.DatabaseError as exc:
-        raise _beyond_salvage(path, "configuration", exc) from exc
     if meta.get("format") != _FORMAT:
         raise NotAStoreError(f"`path`: {str(path)!r} is not a sklearn_bench store.")
-    try:
+    with _beyond_salvage(path, "schema version", (TypeError, ValueError)):
         version = int(meta.get("schema_version"))
-    except (TypeError, ValueError) as exc:
-        raise _beyond_salvage(path, "schema version", exc) from exc
     check_version(version, path)  # a newer one is never down-converted
     tables = {name for kind, name, _, _ in objects if kind == "table"}
     if not set(_TABLES) <= tables:
@@ -151,7 +154,8 @@ def _read_salvageable(conn, path):
             f"{', '.join(sorted(set(_TABLES) - tables))}: its values cannot be "
             "verified, so none is salvaged. Run the experiment afresh."
         )
-    try:
+    unreadable = (KeyError, TypeError, ValueError, AttributeError, RecursionError)
+    with _beyond_salvage(path, "settings", (*unreadable, sqlite3.DatabaseError)):
         if meta.get("digest") != settings_digest(conn):
             raise CorruptStoreError(
                 f"`path`: the store {str(path)!r} is damaged beyond salvage: its "
@@ -162,29 +166,21 @@ def _read_salvageable(conn, path):
             )
         facts = RunFacts(meta)
         _check_directions(json.loads(meta["result"])["metrics"], path)
-    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
-        if isinstance(exc, NotAStoreError | CorruptStoreError):
-            raise
-        raise _beyond_salvage(path, "settings", exc) from exc
-    except sqlite3.DatabaseError as exc:
-        raise _beyond_salvage(path, "settings", exc) from exc
-    try:
-        rows = conn.execute("SELECT * FROM tasks ORDER BY ordinal").fetchall()
-    except sqlite3.DatabaseError as exc:
-        # A lost page of the task list: look each task up on its own (its
-        # ordinal is below the number of tasks the run's configuration makes).
-        rows = _probe_tasks(conn, facts)
-        if not rows:
-            raise _beyond_salvage(path, "task list", exc) from exc
+    with _beyond_salvage(path, "task list"):
+        try:
+            rows = conn.execute("SELECT * FROM tasks ORDER BY ordinal").fetchall()
+        except sqlite3.DatabaseError:
+            # A lost page of the task list: look each task up on its own (its
+            # ordinal is below the number of tasks the run's configuration makes).
+            rows = _probe_tasks(conn, facts)
+            if not rows:
+                raise
     reasons = Counter()  # why tasks were dropped
     # Task rows: of this run, and the replicate and fold of a split the same
     # for every learner (a strict majority decides).
-    bad = {}
-    for t in rows:
-        problem = facts.task_problem(t)
-        if problem:
-            bad[t[0] if t and _is_int(t[0]) else id(t)] = (t, problem)
-    valid = [t for t in rows if not facts.task_problem(t)]
+    problems = [(t, facts.task_problem(t)) for t in rows]
+    bad = {t[0] if t and _is_int(t[0]) else id(t): (t, p) for t, p in problems if p}
+    valid = [t for t, p in problems if not p]
     groups = {}
     for t in valid:
         groups.setdefault((t[1], t[2]), {})[t[0]] = (t[3], t[4])
@@ -266,10 +262,8 @@ def read_salvageable(path):
             # tasks included: reseal the copy's frames so that they are read,
             # and let the checksums judge each task.
             reseal_wal(f"{copy}-wal")
-        try:
+        with _beyond_salvage(path, "schema"):
             conn = _connect(f"file:{Path(copy).resolve()}?mode=ro", uri=True)
-        except sqlite3.DatabaseError as exc:
-            raise _beyond_salvage(path, "schema", exc) from exc
         try:
             return _read_salvageable(conn, path)
         finally:
@@ -319,9 +313,7 @@ def salvage_store(path, new_path):
     unreadable or unverifiable task(s) dropped (...); 0 task(s) to run in all.
     """
     path = _store_path(path, "path")
-    if not isinstance(new_path, str | os.PathLike):
-        raise TypeError(f"`new_path` must be a file path; got {new_path!r}.")
-    new_path = Path(new_path)
+    new_path = _as_path(new_path, "new_path")
     _refuse_link(new_path)
     if new_path.exists():
         raise ValueError(

@@ -167,11 +167,12 @@ def _schema_rows():
         rows = conn.execute(
             "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid"
         ).fetchall()
-        columns = {
-            name: [(c[1], c[5]) for c in conn.execute(f"PRAGMA table_info({name})")]
-            for kind, name, _, _ in rows
-            if kind == "table"
-        }
+        columns = {}  # table: (column names, its primary key as ORDER BY)
+        for kind, name, _, _ in rows:
+            if kind == "table":
+                info = conn.execute(f"PRAGMA table_info({name})").fetchall()
+                key = ", ".join(c[1] for c in sorted(info, key=lambda c: c[5]) if c[5])
+                columns[name] = ([c[1] for c in info], key)
         return rows, columns
     finally:
         conn.close()
@@ -181,13 +182,11 @@ def _schema_rows():
 def task_tables():
     """``{table: (index of its ordinal column, ORDER BY)}`` of the tables whose
     rows belong to a task (a task's checksum covers them)."""
-    out = {}
-    for name, columns in _schema_rows()[1].items():
-        names = [c for c, _ in columns]
-        if "ordinal" in names and name not in ("tasks", "checksums"):
-            key = [c for c, pk in sorted(columns, key=lambda c: c[1]) if pk]
-            out[name] = (names.index("ordinal"), ", ".join(key))
-    return out
+    return {
+        name: (names.index("ordinal"), key)
+        for name, (names, key) in _schema_rows()[1].items()
+        if "ordinal" in names and name not in ("tasks", "checksums")
+    }
 
 
 def _feed(digest, value):
@@ -206,6 +205,16 @@ def _feed(digest, value):
         digest.update(b"B" + len(data).to_bytes(8, "little") + data)
 
 
+def table_part(digest, tag, rows, ordinal_at=None):
+    """Feed the rows of one table (tag, count, each row but its ordinal)."""
+    digest.update(tag + len(rows).to_bytes(8, "little"))
+    for row in rows:
+        digest.update(len(row).to_bytes(2, "little"))
+        for i, value in enumerate(row):
+            if i != ordinal_at:
+                _feed(digest, value)
+
+
 # The keys of ``meta`` that hold the store's own digests (not digested).
 DIGEST_KEYS = ("digest", "tasks_digest")
 
@@ -216,11 +225,7 @@ def settings_digest(conn):
     for table, key in settings_tables().items():
         rows = conn.execute(f"SELECT * FROM {table} ORDER BY {key}").fetchall()
         rows = [r for r in rows if not (table == "meta" and r[0] in DIGEST_KEYS)]
-        digest.update(table.encode() + len(rows).to_bytes(8, "little"))
-        for row in rows:
-            digest.update(len(row).to_bytes(2, "little"))
-            for value in row:
-                _feed(digest, value)
+        table_part(digest, table.encode(), rows)
     return digest.hexdigest()
 
 
@@ -228,9 +233,9 @@ def settings_digest(conn):
 def settings_tables():
     """``{table: ORDER BY}`` of the tables without an ``ordinal`` column."""
     return {
-        name: ", ".join(c for c, pk in sorted(columns, key=lambda c: c[1]) if pk)
-        for name, columns in _schema_rows()[1].items()
-        if "ordinal" not in [c for c, _ in columns]
+        name: key
+        for name, (names, key) in _schema_rows()[1].items()
+        if "ordinal" not in names
     }
 
 

@@ -3,6 +3,7 @@
 import sqlite3
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.datasets import load_iris
 from sklearn.naive_bayes import GaussianNB
@@ -111,6 +112,28 @@ def test_predictions_are_raw_arrays_read_in_canonical_order(tmp_path):
     assert pred["row"].tolist() == [0, 0, 10, 0, 10, 20]
     assert pred["correct"].tolist() == [True, True, False, True, False, True]
     assert read_predictions(path, ordinals=[1])["row"].tolist() == [0, 10]
+
+
+def test_predictions_of_classifiers_and_regressors_mixed_read_back(tmp_path):
+    """H: a store whose tasks keep `correct` (a classifier) and `y_pred` (a
+    regressor) reads back both columns, each missing on the other's rows, as the
+    in-memory frame does (it used to fail on the missing blob)."""
+    from sklearn_bench.experiment._experiment import _predictions_frame
+
+    path = tmp_path / "s.sqlite"
+    outs = [_out(t, 0.0) for t in TASKS]
+    outs[0]["predictions"] = {"rows": np.array([3, 4]), "correct": np.array([1, 0]) > 0}
+    outs[2]["predictions"] = {"rows": np.array([5]), "y_pred": np.array([2.5])}
+    writer = StoreWriter(path)
+    writer.start({}, TASKS, RESULT, keep_predictions=True)
+    for i, out in enumerate(outs):
+        writer.write(i, out)
+    writer.close()
+    pred = read_predictions(path)
+    assert pred["row"].tolist() == [3, 4, 5]
+    assert pred["correct"].tolist() == [True, False, None]
+    assert np.isnan(pred["y_pred"][:2]).all() and pred["y_pred"][2] == 2.5
+    pd.testing.assert_frame_equal(pred, _predictions_frame(outs))
 
 
 def test_missing_file_is_a_clear_error(tmp_path):
