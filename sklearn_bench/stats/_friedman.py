@@ -173,17 +173,14 @@ class FriedmanResult(_Fields):
         >>> round(res.statistic, 2), round(res.iman_davenport_statistic, 2)
         (9.28, 3.69)
         """
-        if isinstance(average_ranks, pd.Series):
-            learners = list(average_ranks.index)
-        else:
-            learners = None
         ranks = real_array(average_ranks, "average_ranks")
         if ranks.ndim != 1 or ranks.size < 2:
             raise ValueError("`average_ranks` must hold at least 2 learners' ranks.")
         k = ranks.size
         if not np.all((ranks >= 1) & (ranks <= k)):  # NaN too
             raise ValueError(f"`average_ranks` must lie in [1, {k}] (no NaN).")
-        learners = list(range(k)) if learners is None else learners
+        named = isinstance(average_ranks, pd.Series)
+        learners = list(average_ranks.index) if named else list(range(k))
         n = check_positive_int(n_blocks, "n_blocks", minimum=2)
         chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(ranks**2) - k * (k + 1) ** 2 / 4)
         chi2 = float(max(chi2, 0.0))
@@ -387,10 +384,8 @@ def friedman_test(
     if tie_correction:  # sum over tie groups of t³ − t: t² − 1 for each member
         group = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2)
         denominator -= float(np.sum(group**2 - 1)) / (k - 1)
-    if denominator <= 0:  # every block a complete tie: 0 / 0
-        chi2 = 0.0
-    else:
-        chi2 = float(numerator / denominator)
+    # 0 / 0 when every block is a complete tie
+    chi2 = float(numerator / denominator) if denominator > 0 else 0.0
     if exact not in (None, True, False):
         raise ValueError(f"`exact` must be None, True or False; got {exact!r}.")
     pvalue, note = None, "p-value from the chi2(k - 1) approximation (exact=False)."

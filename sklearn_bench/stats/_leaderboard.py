@@ -56,11 +56,6 @@ def _table(scores, name="scores"):
     return values[keep], learners, [d for d, k in zip(datasets, keep, strict=True) if k]
 
 
-def _loss(values, greater_is_better):
-    """Oriented so that lower is better (NaN stays NaN)."""
-    return -values if greater_is_better else values
-
-
 def _pairwise_wins(loss):
     """``(N, p, p)``: 1 where row learner beats column learner on a data set, ½ for
     a tie, 0 otherwise or where either is missing; and ``(N, p, p)`` presence."""
@@ -138,6 +133,18 @@ def _bt_fit(wins, n, t0, *, max_iter=200, tol=1e-10):
         t[active] = ta + step
         active = active[np.abs(step).max(-1) > tol]
     return t - t.mean(-1, keepdims=True)
+
+
+def _rates(wins_d, both_d):
+    """The Bradley–Terry strengths of the whole table, the pair counts and the
+    win rate of each pair (NaN on the diagonal)."""
+    n_pairs = both_d.sum(axis=0)
+    wins = wins_d.sum(axis=(0, 2))[None]
+    t_hat = _bt_fit(wins, n_pairs, np.zeros((1, n_pairs.shape[0])))[0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = wins_d.sum(axis=0) / n_pairs
+    np.fill_diagonal(rate, np.nan)
+    return t_hat, n_pairs, rate
 
 
 def _to_rating(t, offset=0.0):
@@ -267,13 +274,9 @@ class RankConfidenceSetsResult:
 
     def to_frame(self):
         """One row per learner: ``rank``, ``low``, ``high``, ``may_be_best``."""
+        columns = ("rank", "low", "high", "may_be_best")
         return pd.DataFrame(
-            {
-                "rank": self.rank,
-                "low": self.low,
-                "high": self.high,
-                "may_be_best": self.may_be_best,
-            },
+            {c: getattr(self, c) for c in columns},
             index=pd.Index(self.learners, name="learner"),
         )
 
@@ -552,13 +555,9 @@ def win_rate_matrix(scores, *, greater_is_better) -> pd.DataFrame:
     """
     values, learners, _ = _table(scores)
     greater_is_better = _check_bool(greater_is_better, "greater_is_better")
-    wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
-    n_pairs = both_d.sum(axis=0)
-    t = _bt_fit(wins_d.sum(axis=(0, 2))[None], n_pairs, np.zeros((1, len(learners))))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rate = wins_d.sum(axis=0) / n_pairs
-    np.fill_diagonal(rate, np.nan)
-    order = np.argsort(-_to_rating(t[0]), kind="stable")
+    wins_d, both_d = _pairwise_wins(-values if greater_is_better else values)
+    t, _, rate = _rates(wins_d, both_d)
+    order = np.argsort(-_to_rating(t), kind="stable")
     index = pd.Index(learners, name="learner")[order]
     return pd.DataFrame(
         rate[np.ix_(order, order)], index=index, columns=index.rename("opponent")
@@ -679,6 +678,10 @@ def _percentile(draws, level):
         return np.nanquantile(draws, [lo, hi], axis=0)
 
 
+def _with_ci(name, value, ci):
+    return {name: value, f"{name}_low": ci[0], f"{name}_high": ci[1]}
+
+
 def leaderboard_table(
     scores,
     *,
@@ -748,7 +751,7 @@ def leaderboard_table(
     names = [str(x) for x in learners]
     notes = []
 
-    loss = _loss(values, greater_is_better)
+    loss = -values if greater_is_better else values  # lower is better
     present = ~np.isnan(values)
     complete = present.all(axis=1)
     n_complete = int(complete.sum())
@@ -765,8 +768,7 @@ def leaderboard_table(
         )
     wins_d, both_d = _pairwise_wins(loss)
     wins_total = wins_d.sum(axis=2)  # (n, p): wins of each learner per data set
-    n_pairs = both_d.sum(axis=0)
-    t_hat = _bt_fit(wins_total.sum(axis=0)[None], n_pairs, np.zeros((1, p)))[0]
+    t_hat, n_pairs, pair_rate = _rates(wins_d, both_d)
     won = wins_total.sum(axis=0)
     played = n_pairs.sum(axis=1)
     extreme = [names[j] for j in range(p) if won[j] in (0.0, played[j])]
@@ -795,19 +797,16 @@ def leaderboard_table(
     rating_draws = _to_rating(t_b)
     rating_ci = _percentile(rating_draws, level) + offset
 
-    with np.errstate(invalid="ignore", divide="ignore"):
-        pair_rate = wins_d.sum(axis=0) / n_pairs
-        np.fill_diagonal(pair_rate, np.nan)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            win_rate = np.nanmean(pair_rate, axis=1)
-            if missing:
-                w_b = (counts @ wins_d.reshape(n, p * p)).reshape(n_boot, p, p)
-                rate_b = w_b / n_b
-                rate_b[:, np.eye(p, dtype=bool)] = np.nan
-                win_rate_draws = np.nanmean(rate_b, axis=2)
-            else:
-                win_rate_draws = wins_b / (counts.sum(axis=1)[:, None] * (p - 1))
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        win_rate = np.nanmean(pair_rate, axis=1)
+        if missing:
+            w_b = (counts @ wins_d.reshape(n, p * p)).reshape(n_boot, p, p)
+            rate_b = w_b / n_b
+            rate_b[:, np.eye(p, dtype=bool)] = np.nan
+            win_rate_draws = np.nanmean(rate_b, axis=2)
+        else:
+            win_rate_draws = wins_b / (counts.sum(axis=1)[:, None] * (p - 1))
     win_rate_ci = _percentile(win_rate_draws, level)
 
     imp = _improvability(values, greater_is_better)
@@ -870,24 +869,16 @@ def leaderboard_table(
     index = pd.Index(names, name="learner")
     table = pd.DataFrame(
         {
-            "rating": rating,
-            "rating_low": rating_ci[0],
-            "rating_high": rating_ci[1],
-            "win_rate": win_rate,
-            "win_rate_low": win_rate_ci[0],
-            "win_rate_high": win_rate_ci[1],
-            "mean_rank": mean_rank,
-            "mean_rank_low": mean_rank_ci[0],
-            "mean_rank_high": mean_rank_ci[1],
+            **_with_ci("rating", rating, rating_ci),
+            **_with_ci("win_rate", win_rate, win_rate_ci),
+            **_with_ci("mean_rank", mean_rank, mean_rank_ci),
             "rank": rank,
             "rank_low": low,
             "rank_high": high,
             "rank_low_marginal": low_m,
             "rank_high_marginal": high_m,
             "may_be_best": low == 1,
-            "improvability": improvability,
-            "improvability_low": imp_ci[0],
-            "improvability_high": imp_ci[1],
+            **_with_ci("improvability", improvability, imp_ci),
             "mean_score": mean_score,
             "n_datasets": present.sum(axis=0),
         },
