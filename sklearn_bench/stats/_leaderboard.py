@@ -361,11 +361,21 @@ def rank_confidence_sets(
 
 def _estimate_and_draws(estimate, bootstrap_draws, greater_is_better):
     """The estimates and their finite draws, oriented so that higher is better."""
-    est = _validate_1d(estimate, "estimate")
+    est = _sample(estimate, "estimate")
+    if np.abs(est).max() > 1e150:
+        raise ValueError("`estimate` holds values too large to compare (> 1e150).")
     p = est.size
     if p < 2:
         raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
-    draws = _validate_draws(bootstrap_draws, p)
+    draws = real_array(bootstrap_draws, "bootstrap_draws")
+    if draws.ndim != 2 or draws.shape[1] != p:
+        raise ValueError(
+            f"`bootstrap_draws` must have shape (B, {p}) (one column per learner "
+            f"of `estimate`); got shape {draws.shape}."
+        )
+    finite = draws[np.isfinite(draws)]
+    if finite.size and np.abs(finite).max() > 1e150:
+        raise ValueError("`bootstrap_draws` holds values too large to compare.")
     sign = 1.0 if _check_bool(greater_is_better, "greater_is_better") else -1.0
     draws = draws[np.isfinite(draws).all(axis=1)]
     if draws.shape[0] < 2:
@@ -373,26 +383,6 @@ def _estimate_and_draws(estimate, bootstrap_draws, greater_is_better):
             "`bootstrap_draws` must have at least 2 rows without NaN or infinity."
         )
     return sign * est, sign * draws
-
-
-def _validate_1d(values, name):
-    arr = _sample(values, name)
-    if np.abs(arr).max() > 1e150:
-        raise ValueError(f"`{name}` holds values too large to compare (> 1e150).")
-    return arr
-
-
-def _validate_draws(draws, p):
-    arr = real_array(draws, "bootstrap_draws")
-    if arr.ndim != 2 or arr.shape[1] != p:
-        raise ValueError(
-            f"`bootstrap_draws` must have shape (B, {p}) (one column per learner "
-            f"of `estimate`); got shape {arr.shape}."
-        )
-    finite = arr[np.isfinite(arr)]
-    if finite.size and np.abs(finite).max() > 1e150:
-        raise ValueError("`bootstrap_draws` holds values too large to compare.")
-    return arr
 
 
 def _check_learner_names(learners, p):
@@ -514,7 +504,7 @@ def _check_reference(reference, reference_rating, learners):
     if not np.isfinite(rating):
         raise ValueError(f"`reference_rating` must be finite; got {rating!r}.")
     if reference is None:
-        return None if rating == 1000.0 else (None, rating)
+        return None, rating
     names = [str(x) for x in learners]
     if not isinstance(reference, str) or reference not in names:
         raise ValueError(
@@ -742,7 +732,7 @@ def leaderboard_table(
     """
     values, learners, datasets = _table(scores)
     greater_is_better = _check_bool(greater_is_better, "greater_is_better")
-    ref = _check_reference(reference, reference_rating, learners)
+    ref, ref_rating = _check_reference(reference, reference_rating, learners)
     rank_by = _check_choice(rank_by, _RANK_BY, "rank_by")
     n_boot = _check_positive_int(n_resamples, "n_resamples", minimum=2)
     level = _check_level(confidence_level)
@@ -788,11 +778,7 @@ def leaderboard_table(
         n_b = counts.sum(axis=1)[:, None, None] * (~np.eye(p, dtype=bool))
     t_b = _bt_fit(wins_b, n_b, np.tile(t_hat, (n_boot, 1)))
 
-    offset = 0.0
-    if ref is not None:
-        offset = (
-            ref[1] - 1000.0 if ref[0] is None else ref[1] - _to_rating(t_hat)[ref[0]]
-        )
+    offset = ref_rating - (1000.0 if ref is None else _to_rating(t_hat)[ref])
     rating = _to_rating(t_hat, offset)
     rating_draws = _to_rating(t_b)
     rating_ci = _percentile(rating_draws, level) + offset
@@ -845,8 +831,7 @@ def leaderboard_table(
         mean_rank = mean_score = np.full(p, np.nan)
         mean_rank_ci = np.full((2, p), np.nan)
         rank_draws = score_draws = None
-        if rank_by != "rating":
-            rank_by = "rating"
+        rank_by = "rating"
 
     sign = 1.0 if greater_is_better else -1.0
     se = (None, None)
