@@ -668,6 +668,13 @@ def _percentile(draws, level):
         return np.nanquantile(draws, [lo, hi], axis=0)
 
 
+def _resampled_means(counts, x):
+    """The mean of the rows of ``x`` in each resample (NaN in an empty one)."""
+    total = counts.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, counts @ x / total, np.nan)
+
+
 def _with_ci(name, value, ci):
     return {name: value, f"{name}_low": ci[0], f"{name}_high": ci[1]}
 
@@ -814,13 +821,7 @@ def leaderboard_table(
         mean_rank = ranks_c.mean(axis=0)
         mean_score = values[complete].mean(axis=0)
         counts_c = counts[:, complete]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            total = counts_c.sum(axis=1, keepdims=True)
-            rank_draws = np.where(total > 0, counts_c @ ranks_c / total, np.nan)
-            score_draws = np.where(
-                total > 0, counts_c @ values[complete] / total, np.nan
-            )
-        mean_rank_ci = _percentile(rank_draws, level)
+        mean_rank_ci = _percentile(_resampled_means(counts_c, ranks_c), level)
     else:
         notes.append(
             f"only {n_complete} data set(s) have a value for every learner: mean "
@@ -830,19 +831,14 @@ def leaderboard_table(
         )
         mean_rank = mean_score = np.full(p, np.nan)
         mean_rank_ci = np.full((2, p), np.nan)
-        rank_draws = score_draws = None
         rank_by = "rating"
 
-    sign = 1.0 if greater_is_better else -1.0
-    se = (None, None)
-    if rank_by == "score":
-        est, draws = sign * mean_score, sign * score_draws
-        se = _pair_standard_errors(sign * values[complete], counts[:, complete])
-    elif rank_by == "mean_rank":
-        est, draws = -mean_rank, -rank_draws
-        se = _pair_standard_errors(-ranks_c, counts[:, complete])
-    else:
-        est, draws = rating, rating_draws
+    est, draws, se = rating, rating_draws, (None, None)
+    if rank_by != "rating":  # oriented so that higher is better
+        sign = 1.0 if greater_is_better else -1.0
+        x = sign * values[complete] if rank_by == "score" else -ranks_c
+        est, draws = x.mean(axis=0), _resampled_means(counts_c, x)
+        se = _pair_standard_errors(x, counts_c)
     finite = np.isfinite(draws).all(axis=1)
     if se[1] is not None:
         se = (se[0], se[1][finite])
