@@ -235,10 +235,7 @@ def proportion_difference_test(
     check_member(alternative, ("two-sided", "less", "greater"), "alternative")
     se = float(np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2))
     diff = p1 - p2
-    if se > 0:
-        z = diff / se
-    else:
-        z = 0.0 if diff == 0 else float(np.copysign(np.inf, diff))
+    z = diff / se if se > 0 else 0.0 if diff == 0 else float(np.copysign(np.inf, diff))
     if alternative == "less":
         p = stats.norm.cdf(z)
     elif alternative == "greater":

@@ -416,6 +416,7 @@ def friedman_test(
     if np.isnan(f_stat):
         notes.append(_UNDEFINED_F)
     index = pd.Index(learners, name="learner")
+    ties = "tie-corrected" if tie_correction else "Demsar's formula, no tie correction"
     return FriedmanResult(
         average_ranks=pd.Series(avg, index=index, name="average_rank"),
         statistic=chi2,
@@ -424,12 +425,7 @@ def friedman_test(
         iman_davenport_pvalue=f_p,
         n_blocks=n,
         n_learners=k,
-        method="Friedman rank sum test"
-        + (
-            " (tie-corrected)"
-            if tie_correction
-            else " (Demsar's formula, no tie correction)"
-        ),
+        method=f"Friedman rank sum test ({ties})",
         null_distribution=distribution,
         notes=tuple(notes),
         _ranks=pd.DataFrame(ranks, index=pd.Index(blocks, name="block"), columns=index),

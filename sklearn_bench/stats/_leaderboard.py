@@ -169,19 +169,15 @@ def _studentised(estimate, draws, se_hat=None, se_draws=None):
     ddev = dev[:, :, None] - dev[:, None, :]
     offdiag = ~np.eye(p, dtype=bool)
     scale = 1e-12 * (np.abs(diff) + np.abs(estimate).max() + 1e-300)
-    if se_hat is None:
-        sigma = ddev.std(axis=0)
-        varies = sigma > scale
-        with np.errstate(divide="ignore", invalid="ignore"):
-            tstat = np.where(varies[None], ddev / sigma, -np.inf)
-    else:
-        sigma = se_hat
-        varies = sigma > scale
-        se_draws = se_draws[keep]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            tstat = np.where(se_draws > scale, ddev / se_draws, 0.0)
-        tstat = np.where(varies[None], tstat, -np.inf)
+    sigma = ddev.std(axis=0) if se_hat is None else se_hat
+    varies = sigma > scale
     with np.errstate(divide="ignore", invalid="ignore"):
+        if se_hat is None:
+            tstat = ddev / sigma
+        else:
+            se_b = se_draws[keep]
+            tstat = np.where(se_b > scale, ddev / se_b, 0.0)
+        tstat = np.where(varies[None], tstat, -np.inf)
         z = np.where(varies, diff / sigma, np.where(diff > 0, np.inf, -np.inf))
     fixed = offdiag & ~varies & (diff > 0)  # decided without sampling error
     return z, tstat, fixed, offdiag & varies
@@ -477,25 +473,24 @@ def _rank_stability(
             )
         rows.append(row)
     table = pd.DataFrame(rows)
-    ok = table.loc[table["mean_width"] <= target, "n_datasets"]
-    ok_top = table.loc[table["p_top_stays"] >= level, "n_datasets"]
-    n_delta = None
-    if apart is not None:
-        ok_delta = table.loc[table["p_ordered_delta"] >= 1.0, "n_datasets"]
-        n_delta = int(ok_delta.iloc[0]) if len(ok_delta) else None
+
+    def first(reached):  # the fewest data sets of the grid where it holds
+        hits = table.loc[reached, "n_datasets"]
+        return int(hits.iloc[0]) if len(hits) else None
+
     return RankStabilityResult(
         table=table,
         top=str(learners[top]),
         target_width=target,
-        n_needed=int(ok.iloc[0]) if len(ok) else None,
-        n_needed_top=int(ok_top.iloc[0]) if len(ok_top) else None,
+        n_needed=first(table["mean_width"] <= target),
+        n_needed_top=first(table["p_top_stays"] >= level),
         confidence_level=level,
         null_hypothesis=(
             "plug-in projection: the observed differences between learners are "
             "taken as the true ones; sampling error scales as sqrt(N / m)"
         ),
         delta=delta,
-        n_needed_delta=n_delta,
+        n_needed_delta=None if apart is None else first(table["p_ordered_delta"] >= 1),
     )
 
 
