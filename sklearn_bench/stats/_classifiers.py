@@ -42,13 +42,11 @@ def _correctness(y_true, predictions):
         names = list(predictions.keys())
         columns = [np.asarray(predictions[c]) for c in names]
     else:
-        arr = None
-        if predictions is not None and not isinstance(predictions, str | bytes):
-            try:
-                arr = np.asarray(predictions)
-            except (TypeError, ValueError):
-                pass
-        if arr is None or arr.ndim != 2:
+        try:  # None, a string and a ragged list fail the shape check
+            arr = np.asarray(predictions)
+        except (TypeError, ValueError):
+            arr = np.empty(0)
+        if arr.ndim != 2:
             raise ValueError(
                 "`predictions` must be a dict, a DataFrame or a 2-D array of shape "
                 "(n_samples, n_classifiers)."
