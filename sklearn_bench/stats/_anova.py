@@ -131,14 +131,6 @@ class RMAnovaResult(_Fields):
         )
 
 
-def _frame(values, learners, blocks):
-    return pd.DataFrame(
-        values,
-        index=pd.Index(blocks, name="block"),
-        columns=pd.Index(learners, name="learner"),
-    )
-
-
 def rm_anova(scores) -> RMAnovaResult:
     """Repeated-measures ANOVA of K learners over N blocks (autorank's omnibus).
 
@@ -193,7 +185,11 @@ def rm_anova(scores) -> RMAnovaResult:
         pvalue = float(stats.f.sf(statistic, df_l, df_e))
     total = ss_l + ss_e
     eta = ss_l / total if total > 0 else 0.0
-    frame = _frame(values, learners, blocks)
+    frame = pd.DataFrame(
+        values,
+        index=pd.Index(blocks, name="block"),
+        columns=pd.Index(learners, name="learner"),
+    )
     return RMAnovaResult(
         statistic=float(statistic),
         pvalue=float(pvalue),

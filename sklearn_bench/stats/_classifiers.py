@@ -42,13 +42,11 @@ def _correctness(y_true, predictions):
         names = list(predictions.keys())
         columns = [np.asarray(predictions[c]) for c in names]
     else:
-        arr = None
-        if predictions is not None and not isinstance(predictions, str | bytes):
-            try:
-                arr = np.asarray(predictions)
-            except (TypeError, ValueError):
-                pass
-        if arr is None or arr.ndim != 2:
+        try:  # None, a string and a ragged list fail the shape check
+            arr = np.asarray(predictions)
+        except (TypeError, ValueError):
+            arr = np.empty(0)
+        if arr.ndim != 2:
             raise ValueError(
                 "`predictions` must be a dict, a DataFrame or a 2-D array of shape "
                 "(n_samples, n_classifiers)."
@@ -235,10 +233,7 @@ def proportion_difference_test(
     check_member(alternative, ("two-sided", "less", "greater"), "alternative")
     se = float(np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2))
     diff = p1 - p2
-    if se > 0:
-        z = diff / se
-    else:
-        z = 0.0 if diff == 0 else float(np.copysign(np.inf, diff))
+    z = diff / se if se > 0 else 0.0 if diff == 0 else float(np.copysign(np.inf, diff))
     if alternative == "less":
         p = stats.norm.cdf(z)
     elif alternative == "greater":

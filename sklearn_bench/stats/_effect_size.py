@@ -179,8 +179,7 @@ def _cohens_dz(d, alternative="two-sided"):
     rounded = np.round(d, _DECIMALS)
     interval = None
     if np.all(rounded == rounded[0]):  # sd = 0
-        mean = float(np.round(mean, _DECIMALS))
-        estimate = np.nan if mean == 0 else float(np.copysign(np.inf, mean))
+        estimate = _ratio(float(np.round(mean, _DECIMALS)), 0.0)
     else:
         estimate = mean / float(np.std(d, ddof=1))
         interval = _dz_interval(estimate * np.sqrt(n), n)

@@ -173,17 +173,14 @@ class FriedmanResult(_Fields):
         >>> round(res.statistic, 2), round(res.iman_davenport_statistic, 2)
         (9.28, 3.69)
         """
-        if isinstance(average_ranks, pd.Series):
-            learners = list(average_ranks.index)
-        else:
-            learners = None
         ranks = real_array(average_ranks, "average_ranks")
         if ranks.ndim != 1 or ranks.size < 2:
             raise ValueError("`average_ranks` must hold at least 2 learners' ranks.")
         k = ranks.size
         if not np.all((ranks >= 1) & (ranks <= k)):  # NaN too
             raise ValueError(f"`average_ranks` must lie in [1, {k}] (no NaN).")
-        learners = list(range(k)) if learners is None else learners
+        named = isinstance(average_ranks, pd.Series)
+        learners = list(average_ranks.index) if named else list(range(k))
         n = check_positive_int(n_blocks, "n_blocks", minimum=2)
         chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(ranks**2) - k * (k + 1) ** 2 / 4)
         chi2 = float(max(chi2, 0.0))
@@ -387,10 +384,8 @@ def friedman_test(
     if tie_correction:  # sum over tie groups of t³ − t: t² − 1 for each member
         group = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2)
         denominator -= float(np.sum(group**2 - 1)) / (k - 1)
-    if denominator <= 0:  # every block a complete tie: 0 / 0
-        chi2 = 0.0
-    else:
-        chi2 = float(numerator / denominator)
+    # 0 / 0 when every block is a complete tie
+    chi2 = float(numerator / denominator) if denominator > 0 else 0.0
     if exact not in (None, True, False):
         raise ValueError(f"`exact` must be None, True or False; got {exact!r}.")
     pvalue, note = None, "p-value from the chi2(k - 1) approximation (exact=False)."
@@ -421,6 +416,7 @@ def friedman_test(
     if np.isnan(f_stat):
         notes.append(_UNDEFINED_F)
     index = pd.Index(learners, name="learner")
+    ties = "tie-corrected" if tie_correction else "Demsar's formula, no tie correction"
     return FriedmanResult(
         average_ranks=pd.Series(avg, index=index, name="average_rank"),
         statistic=chi2,
@@ -429,12 +425,7 @@ def friedman_test(
         iman_davenport_pvalue=f_p,
         n_blocks=n,
         n_learners=k,
-        method="Friedman rank sum test"
-        + (
-            " (tie-corrected)"
-            if tie_correction
-            else " (Demsar's formula, no tie correction)"
-        ),
+        method=f"Friedman rank sum test ({ties})",
         null_distribution=distribution,
         notes=tuple(notes),
         _ranks=pd.DataFrame(ranks, index=pd.Index(blocks, name="block"), columns=index),

@@ -116,13 +116,8 @@ class GeneralizationErrorResult:
             )
         tail = (1 - level) / 2
         q = stats.norm.isf(tail) if self.df is None else stats.t.isf(tail, self.df)
-        low, high = np.clip(
-            [
-                self.estimate - q * self.standard_error,
-                self.estimate + q * self.standard_error,
-            ],
-            *self._bounds,
-        )
+        half = q * self.standard_error
+        low, high = np.clip([self.estimate - half, self.estimate + half], *self._bounds)
         return ConfidenceInterval(float(low), float(high), level)
 
 

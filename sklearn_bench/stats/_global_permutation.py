@@ -107,12 +107,9 @@ def _set_partitions(items):
 def _closure_hypotheses(k):
     """The intersections of the pairwise hypotheses of ``k`` learners: the set
     partitions with a block of two or more (learners in one block equal)."""
-    out = []
-    for part in _set_partitions(list(range(k))):
-        groups = tuple(tuple(sorted(b)) for b in part if len(b) >= 2)
-        if groups:
-            out.append(groups)
-    return out
+    parts = _set_partitions(list(range(k)))
+    groups = (tuple(tuple(sorted(b)) for b in part if len(b) >= 2) for part in parts)
+    return [g for g in groups if g]
 
 
 @dataclass(frozen=True)

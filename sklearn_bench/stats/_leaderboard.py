@@ -56,11 +56,6 @@ def _table(scores, name="scores"):
     return values[keep], learners, [d for d, k in zip(datasets, keep, strict=True) if k]
 
 
-def _loss(values, greater_is_better):
-    """Oriented so that lower is better (NaN stays NaN)."""
-    return -values if greater_is_better else values
-
-
 def _pairwise_wins(loss):
     """``(N, p, p)``: 1 where row learner beats column learner on a data set, ½ for
     a tie, 0 otherwise or where either is missing; and ``(N, p, p)`` presence."""
@@ -140,6 +135,18 @@ def _bt_fit(wins, n, t0, *, max_iter=200, tol=1e-10):
     return t - t.mean(-1, keepdims=True)
 
 
+def _rates(wins_d, both_d):
+    """The Bradley–Terry strengths of the whole table, the pair counts and the
+    win rate of each pair (NaN on the diagonal)."""
+    n_pairs = both_d.sum(axis=0)
+    wins = wins_d.sum(axis=(0, 2))[None]
+    t_hat = _bt_fit(wins, n_pairs, np.zeros((1, n_pairs.shape[0])))[0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = wins_d.sum(axis=0) / n_pairs
+    np.fill_diagonal(rate, np.nan)
+    return t_hat, n_pairs, rate
+
+
 def _to_rating(t, offset=0.0):
     return SCALE * t / np.log(BASE) + 1000.0 + offset
 
@@ -162,19 +169,15 @@ def _studentised(estimate, draws, se_hat=None, se_draws=None):
     ddev = dev[:, :, None] - dev[:, None, :]
     offdiag = ~np.eye(p, dtype=bool)
     scale = 1e-12 * (np.abs(diff) + np.abs(estimate).max() + 1e-300)
-    if se_hat is None:
-        sigma = ddev.std(axis=0)
-        varies = sigma > scale
-        with np.errstate(divide="ignore", invalid="ignore"):
-            tstat = np.where(varies[None], ddev / sigma, -np.inf)
-    else:
-        sigma = se_hat
-        varies = sigma > scale
-        se_draws = se_draws[keep]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            tstat = np.where(se_draws > scale, ddev / se_draws, 0.0)
-        tstat = np.where(varies[None], tstat, -np.inf)
+    sigma = ddev.std(axis=0) if se_hat is None else se_hat
+    varies = sigma > scale
     with np.errstate(divide="ignore", invalid="ignore"):
+        if se_hat is None:
+            tstat = ddev / sigma
+        else:
+            se_b = se_draws[keep]
+            tstat = np.where(se_b > scale, ddev / se_b, 0.0)
+        tstat = np.where(varies[None], tstat, -np.inf)
         z = np.where(varies, diff / sigma, np.where(diff > 0, np.inf, -np.inf))
     fixed = offdiag & ~varies & (diff > 0)  # decided without sampling error
     return z, tstat, fixed, offdiag & varies
@@ -267,13 +270,9 @@ class RankConfidenceSetsResult:
 
     def to_frame(self):
         """One row per learner: ``rank``, ``low``, ``high``, ``may_be_best``."""
+        columns = ("rank", "low", "high", "may_be_best")
         return pd.DataFrame(
-            {
-                "rank": self.rank,
-                "low": self.low,
-                "high": self.high,
-                "may_be_best": self.may_be_best,
-            },
+            {c: getattr(self, c) for c in columns},
             index=pd.Index(self.learners, name="learner"),
         )
 
@@ -358,11 +357,21 @@ def rank_confidence_sets(
 
 def _estimate_and_draws(estimate, bootstrap_draws, greater_is_better):
     """The estimates and their finite draws, oriented so that higher is better."""
-    est = _validate_1d(estimate, "estimate")
+    est = _sample(estimate, "estimate")
+    if np.abs(est).max() > 1e150:
+        raise ValueError("`estimate` holds values too large to compare (> 1e150).")
     p = est.size
     if p < 2:
         raise ValueError(f"`estimate` must hold at least 2 learners; got {p}.")
-    draws = _validate_draws(bootstrap_draws, p)
+    draws = real_array(bootstrap_draws, "bootstrap_draws")
+    if draws.ndim != 2 or draws.shape[1] != p:
+        raise ValueError(
+            f"`bootstrap_draws` must have shape (B, {p}) (one column per learner "
+            f"of `estimate`); got shape {draws.shape}."
+        )
+    finite = draws[np.isfinite(draws)]
+    if finite.size and np.abs(finite).max() > 1e150:
+        raise ValueError("`bootstrap_draws` holds values too large to compare.")
     sign = 1.0 if _check_bool(greater_is_better, "greater_is_better") else -1.0
     draws = draws[np.isfinite(draws).all(axis=1)]
     if draws.shape[0] < 2:
@@ -370,26 +379,6 @@ def _estimate_and_draws(estimate, bootstrap_draws, greater_is_better):
             "`bootstrap_draws` must have at least 2 rows without NaN or infinity."
         )
     return sign * est, sign * draws
-
-
-def _validate_1d(values, name):
-    arr = _sample(values, name)
-    if np.abs(arr).max() > 1e150:
-        raise ValueError(f"`{name}` holds values too large to compare (> 1e150).")
-    return arr
-
-
-def _validate_draws(draws, p):
-    arr = real_array(draws, "bootstrap_draws")
-    if arr.ndim != 2 or arr.shape[1] != p:
-        raise ValueError(
-            f"`bootstrap_draws` must have shape (B, {p}) (one column per learner "
-            f"of `estimate`); got shape {arr.shape}."
-        )
-    finite = arr[np.isfinite(arr)]
-    if finite.size and np.abs(finite).max() > 1e150:
-        raise ValueError("`bootstrap_draws` holds values too large to compare.")
-    return arr
 
 
 def _check_learner_names(learners, p):
@@ -484,25 +473,24 @@ def _rank_stability(
             )
         rows.append(row)
     table = pd.DataFrame(rows)
-    ok = table.loc[table["mean_width"] <= target, "n_datasets"]
-    ok_top = table.loc[table["p_top_stays"] >= level, "n_datasets"]
-    n_delta = None
-    if apart is not None:
-        ok_delta = table.loc[table["p_ordered_delta"] >= 1.0, "n_datasets"]
-        n_delta = int(ok_delta.iloc[0]) if len(ok_delta) else None
+
+    def first(reached):  # the fewest data sets of the grid where it holds
+        hits = table.loc[reached, "n_datasets"]
+        return int(hits.iloc[0]) if len(hits) else None
+
     return RankStabilityResult(
         table=table,
         top=str(learners[top]),
         target_width=target,
-        n_needed=int(ok.iloc[0]) if len(ok) else None,
-        n_needed_top=int(ok_top.iloc[0]) if len(ok_top) else None,
+        n_needed=first(table["mean_width"] <= target),
+        n_needed_top=first(table["p_top_stays"] >= level),
         confidence_level=level,
         null_hypothesis=(
             "plug-in projection: the observed differences between learners are "
             "taken as the true ones; sampling error scales as sqrt(N / m)"
         ),
         delta=delta,
-        n_needed_delta=n_delta,
+        n_needed_delta=None if apart is None else first(table["p_ordered_delta"] >= 1),
     )
 
 
@@ -511,7 +499,7 @@ def _check_reference(reference, reference_rating, learners):
     if not np.isfinite(rating):
         raise ValueError(f"`reference_rating` must be finite; got {rating!r}.")
     if reference is None:
-        return None if rating == 1000.0 else (None, rating)
+        return None, rating
     names = [str(x) for x in learners]
     if not isinstance(reference, str) or reference not in names:
         raise ValueError(
@@ -552,13 +540,9 @@ def win_rate_matrix(scores, *, greater_is_better) -> pd.DataFrame:
     """
     values, learners, _ = _table(scores)
     greater_is_better = _check_bool(greater_is_better, "greater_is_better")
-    wins_d, both_d = _pairwise_wins(_loss(values, greater_is_better))
-    n_pairs = both_d.sum(axis=0)
-    t = _bt_fit(wins_d.sum(axis=(0, 2))[None], n_pairs, np.zeros((1, len(learners))))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rate = wins_d.sum(axis=0) / n_pairs
-    np.fill_diagonal(rate, np.nan)
-    order = np.argsort(-_to_rating(t[0]), kind="stable")
+    wins_d, both_d = _pairwise_wins(-values if greater_is_better else values)
+    t, _, rate = _rates(wins_d, both_d)
+    order = np.argsort(-_to_rating(t), kind="stable")
     index = pd.Index(learners, name="learner")[order]
     return pd.DataFrame(
         rate[np.ix_(order, order)], index=index, columns=index.rename("opponent")
@@ -679,6 +663,17 @@ def _percentile(draws, level):
         return np.nanquantile(draws, [lo, hi], axis=0)
 
 
+def _resampled_means(counts, x):
+    """The mean of the rows of ``x`` in each resample (NaN in an empty one)."""
+    total = counts.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, counts @ x / total, np.nan)
+
+
+def _with_ci(name, value, ci):
+    return {name: value, f"{name}_low": ci[0], f"{name}_high": ci[1]}
+
+
 def leaderboard_table(
     scores,
     *,
@@ -739,7 +734,7 @@ def leaderboard_table(
     """
     values, learners, datasets = _table(scores)
     greater_is_better = _check_bool(greater_is_better, "greater_is_better")
-    ref = _check_reference(reference, reference_rating, learners)
+    ref, ref_rating = _check_reference(reference, reference_rating, learners)
     rank_by = _check_choice(rank_by, _RANK_BY, "rank_by")
     n_boot = _check_positive_int(n_resamples, "n_resamples", minimum=2)
     level = _check_level(confidence_level)
@@ -748,7 +743,7 @@ def leaderboard_table(
     names = [str(x) for x in learners]
     notes = []
 
-    loss = _loss(values, greater_is_better)
+    loss = -values if greater_is_better else values  # lower is better
     present = ~np.isnan(values)
     complete = present.all(axis=1)
     n_complete = int(complete.sum())
@@ -765,8 +760,7 @@ def leaderboard_table(
         )
     wins_d, both_d = _pairwise_wins(loss)
     wins_total = wins_d.sum(axis=2)  # (n, p): wins of each learner per data set
-    n_pairs = both_d.sum(axis=0)
-    t_hat = _bt_fit(wins_total.sum(axis=0)[None], n_pairs, np.zeros((1, p)))[0]
+    t_hat, n_pairs, pair_rate = _rates(wins_d, both_d)
     won = wins_total.sum(axis=0)
     played = n_pairs.sum(axis=1)
     extreme = [names[j] for j in range(p) if won[j] in (0.0, played[j])]
@@ -786,28 +780,21 @@ def leaderboard_table(
         n_b = counts.sum(axis=1)[:, None, None] * (~np.eye(p, dtype=bool))
     t_b = _bt_fit(wins_b, n_b, np.tile(t_hat, (n_boot, 1)))
 
-    offset = 0.0
-    if ref is not None:
-        offset = (
-            ref[1] - 1000.0 if ref[0] is None else ref[1] - _to_rating(t_hat)[ref[0]]
-        )
+    offset = ref_rating - (1000.0 if ref is None else _to_rating(t_hat)[ref])
     rating = _to_rating(t_hat, offset)
     rating_draws = _to_rating(t_b)
     rating_ci = _percentile(rating_draws, level) + offset
 
-    with np.errstate(invalid="ignore", divide="ignore"):
-        pair_rate = wins_d.sum(axis=0) / n_pairs
-        np.fill_diagonal(pair_rate, np.nan)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            win_rate = np.nanmean(pair_rate, axis=1)
-            if missing:
-                w_b = (counts @ wins_d.reshape(n, p * p)).reshape(n_boot, p, p)
-                rate_b = w_b / n_b
-                rate_b[:, np.eye(p, dtype=bool)] = np.nan
-                win_rate_draws = np.nanmean(rate_b, axis=2)
-            else:
-                win_rate_draws = wins_b / (counts.sum(axis=1)[:, None] * (p - 1))
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        win_rate = np.nanmean(pair_rate, axis=1)
+        if missing:
+            w_b = (counts @ wins_d.reshape(n, p * p)).reshape(n_boot, p, p)
+            rate_b = w_b / n_b
+            rate_b[:, np.eye(p, dtype=bool)] = np.nan
+            win_rate_draws = np.nanmean(rate_b, axis=2)
+        else:
+            win_rate_draws = wins_b / (counts.sum(axis=1)[:, None] * (p - 1))
     win_rate_ci = _percentile(win_rate_draws, level)
 
     imp = _improvability(values, greater_is_better)
@@ -829,13 +816,7 @@ def leaderboard_table(
         mean_rank = ranks_c.mean(axis=0)
         mean_score = values[complete].mean(axis=0)
         counts_c = counts[:, complete]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            total = counts_c.sum(axis=1, keepdims=True)
-            rank_draws = np.where(total > 0, counts_c @ ranks_c / total, np.nan)
-            score_draws = np.where(
-                total > 0, counts_c @ values[complete] / total, np.nan
-            )
-        mean_rank_ci = _percentile(rank_draws, level)
+        mean_rank_ci = _percentile(_resampled_means(counts_c, ranks_c), level)
     else:
         notes.append(
             f"only {n_complete} data set(s) have a value for every learner: mean "
@@ -845,20 +826,14 @@ def leaderboard_table(
         )
         mean_rank = mean_score = np.full(p, np.nan)
         mean_rank_ci = np.full((2, p), np.nan)
-        rank_draws = score_draws = None
-        if rank_by != "rating":
-            rank_by = "rating"
+        rank_by = "rating"
 
-    sign = 1.0 if greater_is_better else -1.0
-    se = (None, None)
-    if rank_by == "score":
-        est, draws = sign * mean_score, sign * score_draws
-        se = _pair_standard_errors(sign * values[complete], counts[:, complete])
-    elif rank_by == "mean_rank":
-        est, draws = -mean_rank, -rank_draws
-        se = _pair_standard_errors(-ranks_c, counts[:, complete])
-    else:
-        est, draws = rating, rating_draws
+    est, draws, se = rating, rating_draws, (None, None)
+    if rank_by != "rating":  # oriented so that higher is better
+        sign = 1.0 if greater_is_better else -1.0
+        x = sign * values[complete] if rank_by == "score" else -ranks_c
+        est, draws = x.mean(axis=0), _resampled_means(counts_c, x)
+        se = _pair_standard_errors(x, counts_c)
     finite = np.isfinite(draws).all(axis=1)
     if se[1] is not None:
         se = (se[0], se[1][finite])
@@ -870,24 +845,16 @@ def leaderboard_table(
     index = pd.Index(names, name="learner")
     table = pd.DataFrame(
         {
-            "rating": rating,
-            "rating_low": rating_ci[0],
-            "rating_high": rating_ci[1],
-            "win_rate": win_rate,
-            "win_rate_low": win_rate_ci[0],
-            "win_rate_high": win_rate_ci[1],
-            "mean_rank": mean_rank,
-            "mean_rank_low": mean_rank_ci[0],
-            "mean_rank_high": mean_rank_ci[1],
+            **_with_ci("rating", rating, rating_ci),
+            **_with_ci("win_rate", win_rate, win_rate_ci),
+            **_with_ci("mean_rank", mean_rank, mean_rank_ci),
             "rank": rank,
             "rank_low": low,
             "rank_high": high,
             "rank_low_marginal": low_m,
             "rank_high_marginal": high_m,
             "may_be_best": low == 1,
-            "improvability": improvability,
-            "improvability_low": imp_ci[0],
-            "improvability_high": imp_ci[1],
+            **_with_ci("improvability", improvability, imp_ci),
             "mean_score": mean_score,
             "n_datasets": present.sum(axis=0),
         },

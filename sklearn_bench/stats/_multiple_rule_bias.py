@@ -199,9 +199,8 @@ def multiple_rule_bias(
     true, est = _check_errors(true_error, estimated_error)
     check_positive_int(n_collections, "n_collections")
     n_rules, s, n, k = est.shape
-    if dataset_names is None:
-        dataset_names = [str(i) for i in range(k)]
-    dataset_names = [str(d) for d in dataset_names]
+    names = range(k) if dataset_names is None else dataset_names
+    dataset_names = [str(d) for d in names]
     if len(dataset_names) != k:
         raise ValueError(
             f"`dataset_names` must have {k} names (one per data set); got "

@@ -100,18 +100,20 @@ def adjust_pvalues(pvalues, *, adjust="holm", alpha=0.05):
             "Miller's test, computed from their statistics "
             "(pairwise_tests(method='nemenyi')), not from raw p-values."
         )
-    if adjust in ("shaffer", "bergmann_hommel"):
-        return _all_pairs_adjustment(p, adjust)
+    if adjust == "bergmann_hommel":
+        return _bergmann_hommel(p)
     if adjust == "bonferroni":
         return np.minimum(1.0, m * p)
-    if adjust == "hommel":
-        return _hommel(p)
     # Stable sort keeps R's handling of ties.
     order = np.argsort(p, kind="stable")
     ps = p[order]
     j = np.arange(1, m + 1)
     if adjust == "holm":
-        adj = np.maximum.accumulate((m - np.arange(m)) * p[order])
+        adj = np.maximum.accumulate((m - np.arange(m)) * ps)
+    elif adjust == "shaffer":
+        adj = np.maximum.accumulate(_shaffer_multipliers(m) * ps)
+    elif adjust == "hommel":
+        adj = _hommel(ps)
     elif adjust in ("holland", "finner"):
         power = (m - j + 1) if adjust == "holland" else m / j
         with np.errstate(divide="ignore"):  # p = 1: log1p(-1) = -inf, APV 1
@@ -133,15 +135,9 @@ def adjust_pvalues(pvalues, *, adjust="holm", alpha=0.05):
     return out
 
 
-def _all_pairs_adjustment(p, adjust):
-    """Shaffer's or Bergmann & Hommel's adjusted p-values of all pairs."""
+def _bergmann_hommel(p):
+    """Bergmann & Hommel's adjusted p-values of all pairs: the closed test."""
     k = _n_learners_from_pairs(p.size)
-    if adjust == "shaffer":
-        order = np.argsort(p, kind="stable")
-        adj = np.maximum.accumulate(np.minimum(1.0, _shaffer_multipliers(k) * p[order]))
-        out = np.empty_like(p)
-        out[order] = adj
-        return out
     check_bergmann_hommel(k)
     sets = _exhaustive_sets(k)
     size = sets.sum(axis=1)
@@ -182,10 +178,10 @@ def _shaffer_counts(k):
     return frozenset(out)
 
 
-def _shaffer_multipliers(k):
-    """t_i: the most hypotheses that can be true when i − 1 were rejected."""
-    m = k * (k - 1) // 2
-    possible = np.array(sorted(_shaffer_counts(k)))
+def _shaffer_multipliers(m):
+    """t_i: the most of the ``m`` pairs' hypotheses that can be true when i − 1
+    were rejected."""
+    possible = np.array(sorted(_shaffer_counts(_n_learners_from_pairs(m))))
     remaining = m - np.arange(m)  # m − i + 1 for i = 1..m
     idx = np.searchsorted(possible, remaining, side="right") - 1
     return possible[idx]
@@ -221,11 +217,9 @@ def _rom_critical_values(m, alpha):
     return np.array(crit)
 
 
-def _hommel(p):
-    """Hommel's adjusted p-values, a transcription of R's ``p.adjust``."""
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    ps = p[order]
+def _hommel(ps):
+    """Hommel's adjusted p-values of the sorted ``ps``, as R's ``p.adjust``."""
+    m = ps.size
     idx = np.arange(1, m + 1)
     q = pa = np.full(m, np.min(m * ps / idx))
     for j in range(m - 1, 1, -1):
@@ -236,7 +230,4 @@ def _hommel(p):
         q[i1] = np.minimum(j * ps[i1], q1)
         q[i2] = q[m - j]
         pa = np.maximum(pa, q)
-    adj = np.maximum(pa, ps)
-    out = np.empty(m)
-    out[order] = np.minimum(1.0, adj)
-    return out
+    return np.maximum(pa, ps)

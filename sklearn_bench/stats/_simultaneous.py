@@ -31,15 +31,8 @@ class SimultaneousIntervalsResult:
 
     def to_frame(self):
         """The intervals as a DataFrame, one row per parameter."""
-        return pd.DataFrame(
-            {
-                "estimate": self.estimate,
-                "low": self.low,
-                "high": self.high,
-                "rejected": self.rejected,
-                "marginal_level": self.marginal_level,
-            }
-        )
+        columns = ("estimate", "low", "high", "rejected", "marginal_level")
+        return pd.DataFrame({c: getattr(self, c) for c in columns})
 
 
 def _validate(estimate, standard_error, df):
@@ -171,21 +164,18 @@ array([ True, False, False]))
     alpha = 1.0 - level
     m = est.size
     low, high = np.full(m, -np.inf), np.full(m, np.inf)
-    no_tail = np.zeros(m)
+    tail_low = tail_high = np.zeros(m)
     if adjust == "bonferroni":
         tail = np.full(m, alpha / m / (2 if alternative == "two-sided" else 1))
         half = _quantile(tail, dfs) * se
-        tail_low = tail if alternative != "less" else no_tail
-        tail_high = tail if alternative != "greater" else no_tail
         if alternative != "less":
-            low = est - half
+            low, tail_low = est - half, tail
         if alternative != "greater":
-            high = est + half
+            high, tail_high = est + half, tail
         rejected = (low > 0) | (high < 0)
     else:
         side_alpha = alpha / 2 if alternative == "two-sided" else alpha
         rejected = np.zeros(m, dtype=bool)
-        tail_low = tail_high = no_tail
         if alternative != "less":
             low, rejected_low, tail_low = _holm_lower(est, se, dfs, side_alpha)
             rejected |= rejected_low
