@@ -184,15 +184,7 @@ class PairedTestResult:
                 at = np.flatnonzero(sizes == size)
                 rows = np.stack([d[j] for j in at]).reshape(at.size, size)
                 low[at], high[at], got[at] = _hodges_lehmann_interval(rows, tail)
-            whole = np.isinf(low) & np.isinf(high)
-            if self.alternative == "greater":
-                high = np.full(len(d), np.inf)
-            elif self.alternative == "less":
-                low = np.full(len(d), -np.inf)
-            shape = np.shape(self.pvalue)
-            low, high = low.reshape(shape), high.reshape(shape)
-            achieved = (1 - (got if one_sided else 2 * got)).reshape(shape)
-            if whole.any():
+            if (np.isinf(low) & np.isinf(high)).any():
                 warnings.warn(
                     "Some comparisons have too few differences for a finite "
                     f"wilcoxon interval at level {level:g}; theirs is the whole "
@@ -200,12 +192,9 @@ class PairedTestResult:
                     UserWarning,
                     stacklevel=2,
                 )
-            achieved = (
-                float(achieved.flat[0])
-                if np.all(achieved == achieved.flat[0])
-                else achieved
-            )
-            return ConfidenceInterval(low, high, achieved)
+            shape = np.shape(self.pvalue)
+            low, high, got = low.reshape(shape), high.reshape(shape), got.reshape(shape)
+            achieved = 1 - (got if one_sided else 2 * got)
         elif self.method.startswith("wilcoxon") or self.method == "sign":
             if self.method == "sign":
                 low, high, got = _median_interval(d, tail)
@@ -234,7 +223,9 @@ class PairedTestResult:
             high = np.where(np.isnan(low), np.nan, np.inf)
         elif self.alternative == "less":
             low = np.where(np.isnan(high), np.nan, -np.inf)
-        return ConfidenceInterval(_scalar(low), _scalar(high), float(achieved))
+        if np.all(achieved == np.ravel(achieved)[0]):  # one level for a whole batch
+            achieved = float(np.ravel(achieved)[0])
+        return ConfidenceInterval(_scalar(low), _scalar(high), achieved)
 
     def _one(self, j):
         """Comparison ``j`` (in C order) of a batch of Wilcoxon tests as the
@@ -334,18 +325,14 @@ class PairedTestResult:
 
 
 # ----------------------------------------------------------------------- validation
-def _null_text(method, alternative, labels):
-    a, b = labels
-    op = {"two-sided": "=", "greater": "<=", "less": ">="}[alternative]
-    if method == "t":
-        return f"H0: mean of {a} − {b} {op} 0"
-    if method == "corrected_t":
-        return f"H0: expected {a} − {b} over resamples {op} 0"
-    if method == "wilcoxon":
-        return f"H0: {a} − {b} is symmetric about a centre {op} 0"
-    if method == "sign":
-        return f"H0: P({a} > {b}) {op} P({a} < {b})"
-    return f"H0: {a} − {b} is symmetric about 0 (sign flips are exchangeable)"
+_NULL_TEXT = {
+    "t": "H0: mean of {a} − {b} {op} 0",
+    "corrected_t": "H0: expected {a} − {b} over resamples {op} 0",
+    "wilcoxon": "H0: {a} − {b} is symmetric about a centre {op} 0",
+    "sign": "H0: P({a} > {b}) {op} P({a} < {b})",
+    "permutation": "H0: {a} − {b} is symmetric about 0 (sign flips are exchangeable)",
+}
+_OPERATOR = {"two-sided": "=", "greater": "<=", "less": ">="}
 
 
 def _constant_differences_error(d, labels):
@@ -911,7 +898,7 @@ def _five_by_two(x, y, method, alternative, labels):
     s2 = ((p - p.mean(axis=1)[:, None]) ** 2).sum(axis=1)
     total = float(s2.sum())
     a, b = labels
-    op = {"two-sided": "=", "greater": "<=", "less": ">="}[alternative]
+    op = _OPERATOR[alternative]
     common = {
         "n": 10,
         "method": method,
@@ -1079,13 +1066,13 @@ def paired_test(
     d = _check_paired(x, y, axis)
     if exact not in (None, True, False):
         raise ValueError(f"`exact` must be None, True or False; got {exact!r}.")
-    null = _null_text(method, alternative, labels)
+    a, b = labels
+    null = _NULL_TEXT[method].format(a=a, b=b, op=_OPERATOR[alternative])
     common = {"alternative": alternative, "null_hypothesis": null}
     if method in ("t", "corrected_t"):
         ratio = 0.0
         if method == "corrected_t":
-            many = np.ndim(test_train_ratio) > 0  # one per comparison of a batch
-            if many:
+            if np.ndim(test_train_ratio) > 0:  # one per comparison of a batch
                 ratio = np.broadcast_to(
                     np.asarray(test_train_ratio, dtype=float), d.shape[:-1]
                 )
@@ -1096,7 +1083,6 @@ def paired_test(
                     "`test_train_ratio` (n_test/n_train) must be a positive number "
                     "for method='corrected_t'."
                 )
-            ratio = ratio if many else float(ratio)
         statistic, pvalue, df, mean, se, var = _t_test(d, alternative, ratio, labels)
         statistic, pvalue, mean, se, var = (
             _scalar(v) for v in (statistic, pvalue, mean, se, var)
