@@ -570,8 +570,7 @@ def _winner_probabilities(thetas):
     top = thetas.max(axis=1, keepdims=True)
     winners = thetas >= top - _TIE_TOLERANCE
     share = winners / winners.sum(axis=1, keepdims=True)
-    probs = share.mean(axis=0)
-    return probs
+    return share.mean(axis=0)
 
 
 def _monte_carlo_result(
@@ -725,13 +724,11 @@ def bayesian_signed_rank(
         if walshes:  # every comparison on the same draws at once
             masses = _sorted_masses(walshes, w)
             thetas[:, start:stop, 0], thetas[:, start:stop, 2] = masses
-        for j, (above, below) in enumerate(regions):
-            thetas[j, start:stop, 0] = np.einsum(
-                "bi,ij,bj->b", w, above, w, optimize=True
-            )
-            thetas[j, start:stop, 2] = np.einsum(
-                "bi,ij,bj->b", w, below, w, optimize=True
-            )
+        for j, pair in enumerate(regions):
+            for col, region in zip((0, 2), pair, strict=True):
+                thetas[j, start:stop, col] = np.einsum(
+                    "bi,ij,bj->b", w, region, w, optimize=True
+                )
     thetas[..., 1] = 1.0 - thetas[..., 0] - thetas[..., 2]
     if rope == 0:
         thetas[..., 1] = 0.0
