@@ -112,9 +112,8 @@ def _split_size(df, arg, size):
         raise ValueError(
             f"`{arg}` must be a positive integer or the name of a column; got {size!r}."
         )
-    if not (np.isfinite(values).all() and (values >= 1).all()):
-        raise ValueError(f"`{arg}` must hold positive integers (split sizes).")
-    if (values != np.round(values)).any():
+    finite = np.isfinite(values).all()
+    if not (finite and (values >= 1).all() and (values == np.round(values)).all()):
         raise ValueError(f"`{arg}` must hold positive integers (split sizes).")
     return values.astype(np.int64)
 

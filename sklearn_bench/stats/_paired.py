@@ -707,11 +707,8 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
             rows[at]["details"].update(z=z, exact=how == "exact")
             rows[at]["pvalue"] = float(np.ravel(res.pvalue)[q])
     if d_raw.ndim == 1:
-        (row,) = rows
-        return (
-            row["statistic"], row["pvalue"], row["estimate"], row["used"],
-            row["details"],
-        )  # fmt: skip
+        keys = ("statistic", "pvalue", "estimate", "used", "details")
+        return tuple(rows[0][key] for key in keys)
     shape = d_raw.shape[:-1]
     out = [
         np.array([row[key] for row in rows]).reshape(shape)
@@ -748,13 +745,10 @@ def _wilcoxon_row(d, used, details, ranks, alternative, zero_method, exact):
     r_plus = float(ranks[used > 0].sum() + half_zeros)
     r_minus = float(ranks[used < 0].sum() + half_zeros)
     details.update(r_plus=r_plus, r_minus=r_minus, n_used=n)
-    estimate = None  # Hodges-Lehmann: by _wilcoxon, for all rows at once
-    if zero_method == "wilcox" or alternative != "two-sided":
-        statistic = r_plus  # R's V
-    else:
-        statistic = min(r_plus, r_minus)
-    row = {"statistic": statistic, "estimate": estimate, "used": used}
-    row.update(details=details, d=d, method=None)
+    v = zero_method == "wilcox" or alternative != "two-sided"  # R's V = R+
+    row = {"statistic": r_plus if v else min(r_plus, r_minus), "used": used}
+    # the Hodges-Lehmann estimate: by _wilcoxon, for all rows at once
+    row.update(estimate=None, details=details, d=d, method=None)
     if not np.any(used):  # no difference, or all zero: every arrangement ties
         details.update(z=0.0, exact=False)
         return {**row, "pvalue": 1.0}
