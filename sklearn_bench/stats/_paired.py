@@ -454,11 +454,6 @@ def _upper_pairs(n):
     return i, j
 
 
-def _order_statistics(w, ks):
-    """``np.sort(w)[ks]`` by selection, O(len(w)) instead of a sort."""
-    return np.partition(w, ks)[ks]
-
-
 # From this many differences on, order statistics of the Walsh averages are found
 # from the sorted differences (_walsh_select) instead of all n(n + 1)/2 averages.
 _WALSH_SELECT_FROM = 100
@@ -470,14 +465,13 @@ def _walsh_order_statistics(d, ks):
     every Walsh average: a fixed sample of them brackets each rank, each row of
     sorted ``d`` holds the averages in the bracket as a run of columns (found by
     ``searchsorted``, checked on the averages themselves), and the rank is
-    selected among those. ``None`` (NaN rows of a batch) where that cannot be
-    shown to give a partition's floats (a missed bracket, a zero order statistic
-    with a negative zero in ``d``); the caller partitions there."""
-    batch = np.ndim(d) == 2
-    d = np.atleast_2d(d)
+    selected among those; of each row of ``d`` of shape (rows, n). NaN rows
+    where that cannot be shown to give a partition's floats (a missed bracket, a
+    zero order statistic with a negative zero in ``d``); the caller partitions
+    there."""
     n = d.shape[1]
     if n < _WALSH_SELECT_FROM:
-        return np.full((len(d), len(ks)), np.nan) if batch else None
+        return np.full((len(d), len(ks)), np.nan)
     ds = np.sort(d, axis=1)
     i, j = _walsh_sample_pairs(n)
     sample = np.sort((ds[:, i] + ds[:, j]) / 2, axis=1)
@@ -497,9 +491,7 @@ def _walsh_order_statistics(d, ks):
             _walsh_select(ds, ks, a, sample, runs, todo, out)
     zero = (out == 0).any(axis=1) & np.any(np.signbit(d) & (d == 0), axis=1)
     out[zero | np.isnan(out).any(axis=1)] = np.nan
-    if batch:
-        return out
-    return None if np.isnan(out[0, 0]) else out[0]
+    return out
 
 
 @functools.lru_cache(maxsize=4)
@@ -620,17 +612,14 @@ def _hodges_lehmann_interval(d, tail):
 
 
 def _walsh_ranks(d, ks):
-    """``_order_statistics(_walsh_averages(d, sort=False), ks)``, by
-    :func:`_walsh_order_statistics` where it applies; a batch ``d`` of shape
-    (rows, n) gives shape (len(ks), rows)."""
-    found = _walsh_order_statistics(d, ks)
-    if d.ndim == 1:
-        if found is None:
-            return _order_statistics(_walsh_averages(d, sort=False), ks)
-        return found
+    """``np.sort(_walsh_averages(d))[ks]``, by :func:`_walsh_order_statistics`
+    where it applies, else by selection; a batch ``d`` of shape (rows, n) gives
+    shape (len(ks), rows)."""
+    rows = np.atleast_2d(d)
+    found = _walsh_order_statistics(rows, ks)
     for r in np.flatnonzero(np.isnan(found).any(axis=1)):
-        found[r] = _order_statistics(_walsh_averages(d[r], sort=False), ks)
-    return found.T
+        found[r] = np.partition(_walsh_averages(rows[r], sort=False), ks)[ks]
+    return found[0] if d.ndim == 1 else found.T
 
 
 def _walsh_median(d):
