@@ -492,25 +492,8 @@ class BenchmarkResult(
             if size is not None:
                 out[arg] = _split_size(df, arg, size)
         # Rows with the same keys are folds, numbered in order of appearance.
-        rep_codes, reps = pd.factorize(out["replicate"])
-        key = pd.Series(
-            (
-                (
-                    out["dataset"].cat.codes.to_numpy(np.int64)
-                    * len(out["learner"].cat.categories)
-                    + out["learner"].cat.codes.to_numpy()
-                )
-                * len(out["metric"].cat.categories)
-                + out["metric"].cat.codes.to_numpy()
-            )
-            * max(len(reps), 1)
-            + rep_codes
-        )
-        out["fold"] = (
-            key.groupby(key, sort=False).cumcount().to_numpy()
-            if key.duplicated().any()
-            else 0
-        )
+        keys = ["dataset", "learner", "metric", "replicate"]
+        out["fold"] = out.groupby(keys, observed=True).cumcount().to_numpy(np.int64)
         # Splits matched across learners: one id per (replicate, fold).
         n_folds = int(out["fold"].max()) + 1 if n else 1
         out["split"] = out["replicate"] * n_folds + out["fold"]
