@@ -202,7 +202,8 @@ class PairedTestResult:
                 low, high, got = _hodges_lehmann_interval(d, tail)
             achieved = 1 - (got if one_sided else 2 * got)
             if not np.isfinite(low) and not np.isfinite(high):
-                widest = _widest_level(d.size, one_sided)
+                edge = 0.5**d.size  # the tail of [min d, max d], the widest
+                widest = 1 - (edge if one_sided else 2 * edge)
                 warnings.warn(
                     f"With n = {d.size} differences no finite {self.method} "
                     f"interval has confidence level {level:g} or more (the widest, "
@@ -293,6 +294,10 @@ class PairedTestResult:
             ci = self.confidence_interval(confidence_level)
         except ValueError:  # no interval (the 5x2cv F, McNemar without `n`)
             ci = ConfidenceInterval(np.nan, np.nan)
+        try:
+            effect = self.effect_size.to_dict(confidence_level)
+        except ValueError:  # one pair, a batch, McNemar's: none
+            effect = EffectSizeResult(None, np.nan, 0, None, None).to_dict()
         return {
             "method": self.method,
             "alternative": self.alternative,
@@ -306,14 +311,8 @@ class PairedTestResult:
             "pvalue": self.pvalue,
             "pvalue_standard_error": self.pvalue_standard_error,
             "null_hypothesis": self.null_hypothesis,
-            **self._effect_size_dict(confidence_level),
+            **effect,
         }
-
-    def _effect_size_dict(self, confidence_level):
-        try:
-            return self.effect_size.to_dict(confidence_level)
-        except ValueError:  # one pair, a batch, McNemar's: none
-            return EffectSizeResult(None, np.nan, 0, None, None).to_dict()
 
     def to_frame(self, confidence_level=0.95):
         """A :class:`pandas.DataFrame` of :meth:`to_dict`: one row, or one per
@@ -599,16 +598,16 @@ def _hodges_lehmann_interval(d, tail):
         return 0.0, 0.0, 0.0
     m = n * (n + 1) // 2
     if n > _EXACT_MAX_N:
-        q = max(_signrank_quantile(tail, n), 1)
-        low, high = _walsh_ranks(d, [q - 1, m - q])
-        return low, high, tail
-    cdf = _signrank_cdf_table(n)
-    # number of k with P(V <= k) <= tail (with R's fuzz); q = that number
-    q = int(np.searchsorted(cdf, tail + 10 * np.finfo(float).eps, side="right"))
-    if q == 0:
-        return -np.inf, np.inf, 0.0
+        q, achieved = max(_signrank_quantile(tail, n), 1), tail
+    else:
+        cdf = _signrank_cdf_table(n)
+        # number of k with P(V <= k) <= tail (with R's fuzz); q = that number
+        q = int(np.searchsorted(cdf, tail + 10 * np.finfo(float).eps, side="right"))
+        if q == 0:
+            return -np.inf, np.inf, 0.0
+        achieved = float(cdf[q - 1])
     low, high = _walsh_ranks(d, [q - 1, m - q])
-    return low, high, float(cdf[q - 1])
+    return low, high, achieved
 
 
 def _walsh_ranks(d, ks):
@@ -630,12 +629,6 @@ def _walsh_median(d):
     return np.mean(
         _walsh_ranks(d, [m // 2 - 1, m // 2] if m % 2 == 0 else [m // 2]), axis=0
     )
-
-
-def _widest_level(n, one_sided):
-    """Level of ``[min d, max d]``: ``1 − 2^(1−n)``, one-sided ``1 − 2^−n``."""
-    tail = 0.5**n
-    return 1 - (tail if one_sided else 2 * tail)
 
 
 def _median_interval(d, tail):
