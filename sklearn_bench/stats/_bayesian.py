@@ -102,11 +102,7 @@ class BayesianTestResult:
             if self.greater_is_better
             else (self.p_less, self.p_greater)
         )
-        return {
-            self.labels[0]: first,
-            _EQUIVALENT: self.p_rope,
-            self.labels[1]: second,
-        }
+        return {self.labels[0]: first, _EQUIVALENT: self.p_rope, self.labels[1]: second}
 
     @property
     def p_a_better(self):
@@ -238,8 +234,7 @@ def _check_common(x, y, rope, labels, *, name, axis=None):
         raise ValueError(f"`delta` must be a non-negative number; got {rope!r}.")
     if isinstance(labels, str | bytes) or not hasattr(labels, "__iter__"):
         raise TypeError(f"`labels` must be a pair of names; got {labels!r}.")
-    labels = _check_labels(labels)
-    return d, rope, labels
+    return d, rope, _check_labels(labels)
 
 
 def _check_monte_carlo(prior_strength, n_draws):
