@@ -92,13 +92,9 @@ def _labels(column):
     if (codes < 0).any():  # a missing value is the label "nan", as str() gives
         codes = np.where(codes < 0, len(labels), codes)
         labels.append("nan")
-    if len(set(labels)) < len(labels):  # e.g. 1 and "1": one label
-        merged = {label: i for i, label in reversed(list(enumerate(labels)))}
-        codes = np.array([merged[label] for label in labels])[codes]
-        keep = sorted(merged.values())
-        codes = np.searchsorted(keep, codes)
-        labels = [labels[i] for i in keep]
-    return pd.Categorical.from_codes(codes, labels)
+    # values with one label (1 and "1") merge, in order of first appearance
+    merged, labels = pd.factorize(np.array(labels, dtype=object))
+    return pd.Categorical.from_codes(merged[codes], list(labels))
 
 
 def _split_size(df, arg, size):

@@ -809,8 +809,7 @@ def _permutation_test(d, alternative, n_resamples, exact, random_state):
         # Constant |d| (constant differences, or all zero): S* = |d_1| (2P - n)
         # with P ~ Binomial(n, 1/2) positive signs, exact for any n.
         if total == 0:
-            details = {"exact": True, "n_extreme": None}
-            return observed, 1.0, 0.0, details
+            return observed, 1.0, 0.0, {"exact": True, "n_extreme": None}
         n_pos = int(np.count_nonzero(d > 0))
         pvalue = _binomial_pvalue(n_pos, n, alternative)
         return observed, pvalue, 0.0, {"exact": True, "binomial": True}
