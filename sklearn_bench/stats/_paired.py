@@ -654,22 +654,20 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
         _wilcoxon_used(d, zero_method) for d in d_raw.reshape(-1, d_raw.shape[-1])
     ]
     sizes = np.array([used.size for _, used, _ in prepared])
-    ranks = {}  # of each row's |used|, the rows of one length at once
+    ranks, estimates = {}, {}  # the rows of one length at once
     for size in np.unique(sizes):
         at = np.flatnonzero(sizes == size)
-        block = np.abs(np.stack([prepared[j][1] for j in at], axis=1))
-        block = _ranks(block) if size else block.reshape(0, at.size)
-        ranks.update((j, np.ascontiguousarray(block[:, q])) for q, j in enumerate(at))
+        used = np.stack([prepared[j][1] for j in at]).reshape(at.size, size)
+        block = _ranks(np.abs(used.T)) if size else np.abs(used.T)  # of |used|
+        medians = _walsh_median(used) if size else np.zeros(at.size)  # Hodges-Lehmann
+        for q, j in enumerate(at):
+            ranks[j] = np.ascontiguousarray(block[:, q])
+            estimates[j] = float(medians[q])
     rows = [
         _wilcoxon_row(*prep, ranks[j], alternative, zero_method, exact)
+        | {"estimate": estimates[j]}
         for j, prep in enumerate(prepared)
     ]
-    for size in np.unique(sizes):  # Hodges-Lehmann estimates, rows of one length
-        at = np.flatnonzero(sizes == size)
-        used = np.stack([rows[j]["used"] for j in at]).reshape(at.size, size)
-        estimates = _walsh_median(used) if size else np.zeros(at.size)
-        for j, estimate in zip(at, estimates, strict=True):
-            rows[j]["estimate"] = float(estimate)
     groups = {}  # rows left to scipy, by (length, method)
     for at, row in enumerate(rows):
         if row["method"] is not None:
@@ -729,8 +727,7 @@ def _wilcoxon_row(d, used, details, ranks, alternative, zero_method, exact):
     details.update(r_plus=r_plus, r_minus=r_minus, n_used=n)
     v = zero_method == "wilcox" or alternative != "two-sided"  # R's V = R+
     row = {"statistic": r_plus if v else min(r_plus, r_minus), "used": used}
-    # the Hodges-Lehmann estimate: by _wilcoxon, for all rows at once
-    row.update(estimate=None, details=details, d=d, method=None)
+    row.update(details=details, d=d, method=None)
     if not np.any(used):  # no difference, or all zero: every arrangement ties
         details.update(z=0.0, exact=False)
         return {**row, "pvalue": 1.0}
