@@ -763,13 +763,9 @@ def _binomial_pvalue(w, n, alternative):
 
 def _sign_test(d_raw, alternative):
     d = np.round(d_raw, _DECIMALS)
-    wins = int(np.count_nonzero(d > 0))
-    losses = int(np.count_nonzero(d < 0))
-    ties = int(np.count_nonzero(d == 0))
-    w = wins + ties // 2
-    losses_adj = losses + ties // 2
+    wins, losses, ties = (int(np.count_nonzero(c)) for c in (d > 0, d < 0, d == 0))
+    w, losses_adj = wins + ties // 2, losses + ties // 2
     n = w + losses_adj
-    pvalue = _binomial_pvalue(w, n, alternative)
     details = {
         "wins": wins,
         "losses": losses,
@@ -779,6 +775,7 @@ def _sign_test(d_raw, alternative):
         "tie_dropped": ties % 2 == 1,
         "z": (w - n / 2) / (np.sqrt(n) / 2) if n else np.nan,
     }
+    pvalue = _binomial_pvalue(w, n, alternative)
     return float(w), pvalue, float(np.median(d)), n, d, details
 
 
