@@ -79,12 +79,11 @@ def _split_rows(result, learner, dataset, metric, *, primary=True, frame=True):
         return rows if frame else {c: rows[c].to_numpy() for c in rows}
     t = table.of(dataset)
     any_present = t["present"].any(axis=1)
+    at = np.flatnonzero(any_present)
     if learner is None:
         j = np.argmax(t["present"], axis=1)[any_present]
-        at = np.flatnonzero(any_present)
     else:
         j = table.learner_code[learner]
-        at = np.flatnonzero(any_present)
         bad = ~t["present"][at, j] | np.isnan(t["value"][at, j])
         if bad.any():
             _failed(learner, dataset, t["splits"][at[bad]])

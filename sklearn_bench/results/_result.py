@@ -92,13 +92,9 @@ def _labels(column):
     if (codes < 0).any():  # a missing value is the label "nan", as str() gives
         codes = np.where(codes < 0, len(labels), codes)
         labels.append("nan")
-    if len(set(labels)) < len(labels):  # e.g. 1 and "1": one label
-        merged = {label: i for i, label in reversed(list(enumerate(labels)))}
-        codes = np.array([merged[label] for label in labels])[codes]
-        keep = sorted(merged.values())
-        codes = np.searchsorted(keep, codes)
-        labels = [labels[i] for i in keep]
-    return pd.Categorical.from_codes(codes, labels)
+    # values with one label (1 and "1") merge, in order of first appearance
+    merged, labels = pd.factorize(np.array(labels, dtype=object))
+    return pd.Categorical.from_codes(merged[codes], list(labels))
 
 
 def _split_size(df, arg, size):
@@ -112,9 +108,8 @@ def _split_size(df, arg, size):
         raise ValueError(
             f"`{arg}` must be a positive integer or the name of a column; got {size!r}."
         )
-    if not (np.isfinite(values).all() and (values >= 1).all()):
-        raise ValueError(f"`{arg}` must hold positive integers (split sizes).")
-    if (values != np.round(values)).any():
+    finite = np.isfinite(values).all()
+    if not (finite and (values >= 1).all() and (values == np.round(values)).all()):
         raise ValueError(f"`{arg}` must hold positive integers (split sizes).")
     return values.astype(np.int64)
 
@@ -493,25 +488,8 @@ class BenchmarkResult(
             if size is not None:
                 out[arg] = _split_size(df, arg, size)
         # Rows with the same keys are folds, numbered in order of appearance.
-        rep_codes, reps = pd.factorize(out["replicate"])
-        key = pd.Series(
-            (
-                (
-                    out["dataset"].cat.codes.to_numpy(np.int64)
-                    * len(out["learner"].cat.categories)
-                    + out["learner"].cat.codes.to_numpy()
-                )
-                * len(out["metric"].cat.categories)
-                + out["metric"].cat.codes.to_numpy()
-            )
-            * max(len(reps), 1)
-            + rep_codes
-        )
-        out["fold"] = (
-            key.groupby(key, sort=False).cumcount().to_numpy()
-            if key.duplicated().any()
-            else 0
-        )
+        keys = ["dataset", "learner", "metric", "replicate"]
+        out["fold"] = out.groupby(keys, observed=True).cumcount().to_numpy(np.int64)
         # Splits matched across learners: one id per (replicate, fold).
         n_folds = int(out["fold"].max()) + 1 if n else 1
         out["split"] = out["replicate"] * n_folds + out["fold"]

@@ -229,10 +229,8 @@ def blocks(result, learners, *, metric, dataset=None, drop_failed=False):
     values, labels, key, n_dropped = block_values(
         result, learners, metric=metric, dataset=dataset, drop_failed=drop_failed
     )
-    table = pd.DataFrame(
-        values, index=pd.Index(labels, name=key), columns=list(learners)
-    )
-    table.columns.name = "learner"
+    columns = pd.Index(list(learners), name="learner")
+    table = pd.DataFrame(values, index=pd.Index(labels, name=key), columns=columns)
     table.attrs["n_dropped"] = n_dropped
     return table
 
@@ -629,6 +627,9 @@ def _count_partitions(rows, split, n):
     return len(ends)
 
 
+_SPLIT_COLUMNS = ("value", "replicate", "fold", "n_train", "n_test")
+
+
 class _SplitTable:
     """The split scores of one metric, built once per metric and result (a report
     selects from them thousands of times), each data set's splits x learners matrices
@@ -647,10 +648,7 @@ class _SplitTable:
         # Two rows of one (data set, split, learner): pivot_table averages them;
         # the general path keeps that rule.
         self.unique = not same.any()
-        self.columns = {
-            name: rows[name].to_numpy()[order]
-            for name in ("value", "replicate", "fold", "n_train", "n_test")
-        }
+        self.columns = {name: rows[name].to_numpy()[order] for name in _SPLIT_COLUMNS}
         self.starts = np.searchsorted(self.d, np.arange(len(result.datasets) + 1))
         self.n_learners = len(result.learners)
         self.learner_code = {name: i for i, name in enumerate(result.learners)}
@@ -700,8 +698,7 @@ def split_matrix(result, dataset, metric, learners=None):
         cols = [table.learner_code[m] for m in learners]
     present = t["present"][:, cols]
     rows = present.any(axis=1)
-    names = ("value", "replicate", "fold", "n_train", "n_test")
-    out = {name: t[name][rows][:, cols] for name in names}
+    out = {name: t[name][rows][:, cols] for name in _SPLIT_COLUMNS}
     out["ok"] = (present[rows] & np.isfinite(out["value"])).all(axis=0)
     return out
 
@@ -741,7 +738,7 @@ def split_pair(result, a, b, *, metric, dataset):
         raise _missing_splits_error(dataset, missing)
     x, y = t["value"][sel, ia], t["value"][sel, ib]
     ok = ~(np.isnan(x) | np.isnan(y))
-    sizes = {k: t[k][sel, ia] for k in ("replicate", "fold", "n_train", "n_test")}
+    sizes = {k: t[k][sel, ia] for k in _SPLIT_COLUMNS[1:]}
     return _split_scores(result, dataset, x, y, ok, sizes, metric)
 
 
@@ -784,18 +781,9 @@ def _split_pair_frame(result, a, b, *, metric, dataset):
         .reindex(wide.index)
     )
     ok = wide.notna().all(axis=1).to_numpy()
-    return _split_scores(
-        result,
-        dataset,
-        wide[a].to_numpy(dtype=float),
-        wide[b].to_numpy(dtype=float),
-        ok,
-        {
-            k: sizes[k].to_numpy(dtype=np.int64)
-            for k in ("replicate", "fold", "n_train", "n_test")
-        },
-        metric,
-    )
+    x, y = wide[a].to_numpy(dtype=float), wide[b].to_numpy(dtype=float)
+    sizes = {k: sizes[k].to_numpy(dtype=np.int64) for k in _SPLIT_COLUMNS[1:]}
+    return _split_scores(result, dataset, x, y, ok, sizes, metric)
 
 
 def blocks_with_missing(result, learners, *, metric):

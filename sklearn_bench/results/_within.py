@@ -149,8 +149,7 @@ def five_by_two_inputs(result, a, b, *, metric, dataset):
             "failed. Use method='corrected_t' on the remaining folds."
         )
     order = np.lexsort((s.fold, s.replicate))
-    x = s.x[order].reshape(5, 2)
-    y = s.y[order].reshape(5, 2)
+    x, y = s.x[order].reshape(5, 2), s.y[order].reshape(5, 2)
     scope = (
         f"within data set {dataset!r} on the 10 fold scores of 5 × 2-fold CV; H0 "
         "about learners trained on half the data"

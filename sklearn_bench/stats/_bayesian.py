@@ -102,11 +102,7 @@ class BayesianTestResult:
             if self.greater_is_better
             else (self.p_less, self.p_greater)
         )
-        return {
-            self.labels[0]: first,
-            _EQUIVALENT: self.p_rope,
-            self.labels[1]: second,
-        }
+        return {self.labels[0]: first, _EQUIVALENT: self.p_rope, self.labels[1]: second}
 
     @property
     def p_a_better(self):
@@ -238,8 +234,7 @@ def _check_common(x, y, rope, labels, *, name, axis=None):
         raise ValueError(f"`delta` must be a non-negative number; got {rope!r}.")
     if isinstance(labels, str | bytes) or not hasattr(labels, "__iter__"):
         raise TypeError(f"`labels` must be a pair of names; got {labels!r}.")
-    labels = _check_labels(labels)
-    return d, rope, labels
+    return d, rope, _check_labels(labels)
 
 
 def _check_monte_carlo(prior_strength, n_draws):
@@ -570,8 +565,7 @@ def _winner_probabilities(thetas):
     top = thetas.max(axis=1, keepdims=True)
     winners = thetas >= top - _TIE_TOLERANCE
     share = winners / winners.sum(axis=1, keepdims=True)
-    probs = share.mean(axis=0)
-    return probs
+    return share.mean(axis=0)
 
 
 def _monte_carlo_result(
@@ -725,13 +719,11 @@ def bayesian_signed_rank(
         if walshes:  # every comparison on the same draws at once
             masses = _sorted_masses(walshes, w)
             thetas[:, start:stop, 0], thetas[:, start:stop, 2] = masses
-        for j, (above, below) in enumerate(regions):
-            thetas[j, start:stop, 0] = np.einsum(
-                "bi,ij,bj->b", w, above, w, optimize=True
-            )
-            thetas[j, start:stop, 2] = np.einsum(
-                "bi,ij,bj->b", w, below, w, optimize=True
-            )
+        for j, pair in enumerate(regions):
+            for col, region in zip((0, 2), pair, strict=True):
+                thetas[j, start:stop, col] = np.einsum(
+                    "bi,ij,bj->b", w, region, w, optimize=True
+                )
     thetas[..., 1] = 1.0 - thetas[..., 0] - thetas[..., 2]
     if rope == 0:
         thetas[..., 1] = 0.0

@@ -184,15 +184,7 @@ class PairedTestResult:
                 at = np.flatnonzero(sizes == size)
                 rows = np.stack([d[j] for j in at]).reshape(at.size, size)
                 low[at], high[at], got[at] = _hodges_lehmann_interval(rows, tail)
-            whole = np.isinf(low) & np.isinf(high)
-            if self.alternative == "greater":
-                high = np.full(len(d), np.inf)
-            elif self.alternative == "less":
-                low = np.full(len(d), -np.inf)
-            shape = np.shape(self.pvalue)
-            low, high = low.reshape(shape), high.reshape(shape)
-            achieved = (1 - (got if one_sided else 2 * got)).reshape(shape)
-            if whole.any():
+            if (np.isinf(low) & np.isinf(high)).any():
                 warnings.warn(
                     "Some comparisons have too few differences for a finite "
                     f"wilcoxon interval at level {level:g}; theirs is the whole "
@@ -200,12 +192,9 @@ class PairedTestResult:
                     UserWarning,
                     stacklevel=2,
                 )
-            achieved = (
-                float(achieved.flat[0])
-                if np.all(achieved == achieved.flat[0])
-                else achieved
-            )
-            return ConfidenceInterval(low, high, achieved)
+            shape = np.shape(self.pvalue)
+            low, high, got = low.reshape(shape), high.reshape(shape), got.reshape(shape)
+            achieved = 1 - (got if one_sided else 2 * got)
         elif self.method.startswith("wilcoxon") or self.method == "sign":
             if self.method == "sign":
                 low, high, got = _median_interval(d, tail)
@@ -213,7 +202,8 @@ class PairedTestResult:
                 low, high, got = _hodges_lehmann_interval(d, tail)
             achieved = 1 - (got if one_sided else 2 * got)
             if not np.isfinite(low) and not np.isfinite(high):
-                widest = _widest_level(d.size, one_sided)
+                edge = 0.5**d.size  # the tail of [min d, max d], the widest
+                widest = 1 - (edge if one_sided else 2 * edge)
                 warnings.warn(
                     f"With n = {d.size} differences no finite {self.method} "
                     f"interval has confidence level {level:g} or more (the widest, "
@@ -234,7 +224,9 @@ class PairedTestResult:
             high = np.where(np.isnan(low), np.nan, np.inf)
         elif self.alternative == "less":
             low = np.where(np.isnan(high), np.nan, -np.inf)
-        return ConfidenceInterval(_scalar(low), _scalar(high), float(achieved))
+        if np.all(achieved == np.ravel(achieved)[0]):  # one level for a whole batch
+            achieved = float(np.ravel(achieved)[0])
+        return ConfidenceInterval(_scalar(low), _scalar(high), achieved)
 
     def _one(self, j):
         """Comparison ``j`` (in C order) of a batch of Wilcoxon tests as the
@@ -302,6 +294,10 @@ class PairedTestResult:
             ci = self.confidence_interval(confidence_level)
         except ValueError:  # no interval (the 5x2cv F, McNemar without `n`)
             ci = ConfidenceInterval(np.nan, np.nan)
+        try:
+            effect = self.effect_size.to_dict(confidence_level)
+        except ValueError:  # one pair, a batch, McNemar's: none
+            effect = EffectSizeResult(None, np.nan, 0, None, None).to_dict()
         return {
             "method": self.method,
             "alternative": self.alternative,
@@ -315,14 +311,8 @@ class PairedTestResult:
             "pvalue": self.pvalue,
             "pvalue_standard_error": self.pvalue_standard_error,
             "null_hypothesis": self.null_hypothesis,
-            **self._effect_size_dict(confidence_level),
+            **effect,
         }
-
-    def _effect_size_dict(self, confidence_level):
-        try:
-            return self.effect_size.to_dict(confidence_level)
-        except ValueError:  # one pair, a batch, McNemar's: none
-            return EffectSizeResult(None, np.nan, 0, None, None).to_dict()
 
     def to_frame(self, confidence_level=0.95):
         """A :class:`pandas.DataFrame` of :meth:`to_dict`: one row, or one per
@@ -334,18 +324,14 @@ class PairedTestResult:
 
 
 # ----------------------------------------------------------------------- validation
-def _null_text(method, alternative, labels):
-    a, b = labels
-    op = {"two-sided": "=", "greater": "<=", "less": ">="}[alternative]
-    if method == "t":
-        return f"H0: mean of {a} − {b} {op} 0"
-    if method == "corrected_t":
-        return f"H0: expected {a} − {b} over resamples {op} 0"
-    if method == "wilcoxon":
-        return f"H0: {a} − {b} is symmetric about a centre {op} 0"
-    if method == "sign":
-        return f"H0: P({a} > {b}) {op} P({a} < {b})"
-    return f"H0: {a} − {b} is symmetric about 0 (sign flips are exchangeable)"
+_NULL_TEXT = {
+    "t": "H0: mean of {a} − {b} {op} 0",
+    "corrected_t": "H0: expected {a} − {b} over resamples {op} 0",
+    "wilcoxon": "H0: {a} − {b} is symmetric about a centre {op} 0",
+    "sign": "H0: P({a} > {b}) {op} P({a} < {b})",
+    "permutation": "H0: {a} − {b} is symmetric about 0 (sign flips are exchangeable)",
+}
+_OPERATOR = {"two-sided": "=", "greater": "<=", "less": ">="}
 
 
 def _constant_differences_error(d, labels):
@@ -467,11 +453,6 @@ def _upper_pairs(n):
     return i, j
 
 
-def _order_statistics(w, ks):
-    """``np.sort(w)[ks]`` by selection, O(len(w)) instead of a sort."""
-    return np.partition(w, ks)[ks]
-
-
 # From this many differences on, order statistics of the Walsh averages are found
 # from the sorted differences (_walsh_select) instead of all n(n + 1)/2 averages.
 _WALSH_SELECT_FROM = 100
@@ -483,14 +464,13 @@ def _walsh_order_statistics(d, ks):
     every Walsh average: a fixed sample of them brackets each rank, each row of
     sorted ``d`` holds the averages in the bracket as a run of columns (found by
     ``searchsorted``, checked on the averages themselves), and the rank is
-    selected among those. ``None`` (NaN rows of a batch) where that cannot be
-    shown to give a partition's floats (a missed bracket, a zero order statistic
-    with a negative zero in ``d``); the caller partitions there."""
-    batch = np.ndim(d) == 2
-    d = np.atleast_2d(d)
+    selected among those; of each row of ``d`` of shape (rows, n). NaN rows
+    where that cannot be shown to give a partition's floats (a missed bracket, a
+    zero order statistic with a negative zero in ``d``); the caller partitions
+    there."""
     n = d.shape[1]
     if n < _WALSH_SELECT_FROM:
-        return np.full((len(d), len(ks)), np.nan) if batch else None
+        return np.full((len(d), len(ks)), np.nan)
     ds = np.sort(d, axis=1)
     i, j = _walsh_sample_pairs(n)
     sample = np.sort((ds[:, i] + ds[:, j]) / 2, axis=1)
@@ -510,9 +490,7 @@ def _walsh_order_statistics(d, ks):
             _walsh_select(ds, ks, a, sample, runs, todo, out)
     zero = (out == 0).any(axis=1) & np.any(np.signbit(d) & (d == 0), axis=1)
     out[zero | np.isnan(out).any(axis=1)] = np.nan
-    if batch:
-        return out
-    return None if np.isnan(out[0, 0]) else out[0]
+    return out
 
 
 @functools.lru_cache(maxsize=4)
@@ -620,30 +598,27 @@ def _hodges_lehmann_interval(d, tail):
         return 0.0, 0.0, 0.0
     m = n * (n + 1) // 2
     if n > _EXACT_MAX_N:
-        q = max(_signrank_quantile(tail, n), 1)
-        low, high = _walsh_ranks(d, [q - 1, m - q])
-        return low, high, tail
-    cdf = _signrank_cdf_table(n)
-    # number of k with P(V <= k) <= tail (with R's fuzz); q = that number
-    q = int(np.searchsorted(cdf, tail + 10 * np.finfo(float).eps, side="right"))
-    if q == 0:
-        return -np.inf, np.inf, 0.0
+        q, achieved = max(_signrank_quantile(tail, n), 1), tail
+    else:
+        cdf = _signrank_cdf_table(n)
+        # number of k with P(V <= k) <= tail (with R's fuzz); q = that number
+        q = int(np.searchsorted(cdf, tail + 10 * np.finfo(float).eps, side="right"))
+        if q == 0:
+            return -np.inf, np.inf, 0.0
+        achieved = float(cdf[q - 1])
     low, high = _walsh_ranks(d, [q - 1, m - q])
-    return low, high, float(cdf[q - 1])
+    return low, high, achieved
 
 
 def _walsh_ranks(d, ks):
-    """``_order_statistics(_walsh_averages(d, sort=False), ks)``, by
-    :func:`_walsh_order_statistics` where it applies; a batch ``d`` of shape
-    (rows, n) gives shape (len(ks), rows)."""
-    found = _walsh_order_statistics(d, ks)
-    if d.ndim == 1:
-        if found is None:
-            return _order_statistics(_walsh_averages(d, sort=False), ks)
-        return found
+    """``np.sort(_walsh_averages(d))[ks]``, by :func:`_walsh_order_statistics`
+    where it applies, else by selection; a batch ``d`` of shape (rows, n) gives
+    shape (len(ks), rows)."""
+    rows = np.atleast_2d(d)
+    found = _walsh_order_statistics(rows, ks)
     for r in np.flatnonzero(np.isnan(found).any(axis=1)):
-        found[r] = _order_statistics(_walsh_averages(d[r], sort=False), ks)
-    return found.T
+        found[r] = np.partition(_walsh_averages(rows[r], sort=False), ks)[ks]
+    return found[0] if d.ndim == 1 else found.T
 
 
 def _walsh_median(d):
@@ -654,12 +629,6 @@ def _walsh_median(d):
     return np.mean(
         _walsh_ranks(d, [m // 2 - 1, m // 2] if m % 2 == 0 else [m // 2]), axis=0
     )
-
-
-def _widest_level(n, one_sided):
-    """Level of ``[min d, max d]``: ``1 − 2^(1−n)``, one-sided ``1 − 2^−n``."""
-    tail = 0.5**n
-    return 1 - (tail if one_sided else 2 * tail)
 
 
 def _median_interval(d, tail):
@@ -685,22 +654,20 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
         _wilcoxon_used(d, zero_method) for d in d_raw.reshape(-1, d_raw.shape[-1])
     ]
     sizes = np.array([used.size for _, used, _ in prepared])
-    ranks = {}  # of each row's |used|, the rows of one length at once
+    ranks, estimates = {}, {}  # the rows of one length at once
     for size in np.unique(sizes):
         at = np.flatnonzero(sizes == size)
-        block = np.abs(np.stack([prepared[j][1] for j in at], axis=1))
-        block = _ranks(block) if size else block.reshape(0, at.size)
-        ranks.update((j, np.ascontiguousarray(block[:, q])) for q, j in enumerate(at))
+        used = np.stack([prepared[j][1] for j in at]).reshape(at.size, size)
+        block = _ranks(np.abs(used.T)) if size else np.abs(used.T)  # of |used|
+        medians = _walsh_median(used) if size else np.zeros(at.size)  # Hodges-Lehmann
+        for q, j in enumerate(at):
+            ranks[j] = np.ascontiguousarray(block[:, q])
+            estimates[j] = float(medians[q])
     rows = [
         _wilcoxon_row(*prep, ranks[j], alternative, zero_method, exact)
+        | {"estimate": estimates[j]}
         for j, prep in enumerate(prepared)
     ]
-    for size in np.unique(sizes):  # Hodges-Lehmann estimates, rows of one length
-        at = np.flatnonzero(sizes == size)
-        used = np.stack([rows[j]["used"] for j in at]).reshape(at.size, size)
-        estimates = _walsh_median(used) if size else np.zeros(at.size)
-        for j, estimate in zip(at, estimates, strict=True):
-            rows[j]["estimate"] = float(estimate)
     groups = {}  # rows left to scipy, by (length, method)
     for at, row in enumerate(rows):
         if row["method"] is not None:
@@ -720,11 +687,8 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
             rows[at]["details"].update(z=z, exact=how == "exact")
             rows[at]["pvalue"] = float(np.ravel(res.pvalue)[q])
     if d_raw.ndim == 1:
-        (row,) = rows
-        return (
-            row["statistic"], row["pvalue"], row["estimate"], row["used"],
-            row["details"],
-        )  # fmt: skip
+        keys = ("statistic", "pvalue", "estimate", "used", "details")
+        return tuple(rows[0][key] for key in keys)
     shape = d_raw.shape[:-1]
     out = [
         np.array([row[key] for row in rows]).reshape(shape)
@@ -761,12 +725,8 @@ def _wilcoxon_row(d, used, details, ranks, alternative, zero_method, exact):
     r_plus = float(ranks[used > 0].sum() + half_zeros)
     r_minus = float(ranks[used < 0].sum() + half_zeros)
     details.update(r_plus=r_plus, r_minus=r_minus, n_used=n)
-    estimate = None  # Hodges-Lehmann: by _wilcoxon, for all rows at once
-    if zero_method == "wilcox" or alternative != "two-sided":
-        statistic = r_plus  # R's V
-    else:
-        statistic = min(r_plus, r_minus)
-    row = {"statistic": statistic, "estimate": estimate, "used": used}
+    v = zero_method == "wilcox" or alternative != "two-sided"  # R's V = R+
+    row = {"statistic": r_plus if v else min(r_plus, r_minus), "used": used}
     row.update(details=details, d=d, method=None)
     if not np.any(used):  # no difference, or all zero: every arrangement ties
         details.update(z=0.0, exact=False)
@@ -803,13 +763,9 @@ def _binomial_pvalue(w, n, alternative):
 
 def _sign_test(d_raw, alternative):
     d = np.round(d_raw, _DECIMALS)
-    wins = int(np.count_nonzero(d > 0))
-    losses = int(np.count_nonzero(d < 0))
-    ties = int(np.count_nonzero(d == 0))
-    w = wins + ties // 2
-    losses_adj = losses + ties // 2
+    wins, losses, ties = (int(np.count_nonzero(c)) for c in (d > 0, d < 0, d == 0))
+    w, losses_adj = wins + ties // 2, losses + ties // 2
     n = w + losses_adj
-    pvalue = _binomial_pvalue(w, n, alternative)
     details = {
         "wins": wins,
         "losses": losses,
@@ -819,6 +775,7 @@ def _sign_test(d_raw, alternative):
         "tie_dropped": ties % 2 == 1,
         "z": (w - n / 2) / (np.sqrt(n) / 2) if n else np.nan,
     }
+    pvalue = _binomial_pvalue(w, n, alternative)
     return float(w), pvalue, float(np.median(d)), n, d, details
 
 
@@ -846,8 +803,7 @@ def _permutation_test(d, alternative, n_resamples, exact, random_state):
         # Constant |d| (constant differences, or all zero): S* = |d_1| (2P - n)
         # with P ~ Binomial(n, 1/2) positive signs, exact for any n.
         if total == 0:
-            details = {"exact": True, "n_extreme": None}
-            return observed, 1.0, 0.0, details
+            return observed, 1.0, 0.0, {"exact": True, "n_extreme": None}
         n_pos = int(np.count_nonzero(d > 0))
         pvalue = _binomial_pvalue(n_pos, n, alternative)
         return observed, pvalue, 0.0, {"exact": True, "binomial": True}
@@ -911,7 +867,7 @@ def _five_by_two(x, y, method, alternative, labels):
     s2 = ((p - p.mean(axis=1)[:, None]) ** 2).sum(axis=1)
     total = float(s2.sum())
     a, b = labels
-    op = {"two-sided": "=", "greater": "<=", "less": ">="}[alternative]
+    op = _OPERATOR[alternative]
     common = {
         "n": 10,
         "method": method,
@@ -1079,13 +1035,13 @@ def paired_test(
     d = _check_paired(x, y, axis)
     if exact not in (None, True, False):
         raise ValueError(f"`exact` must be None, True or False; got {exact!r}.")
-    null = _null_text(method, alternative, labels)
+    a, b = labels
+    null = _NULL_TEXT[method].format(a=a, b=b, op=_OPERATOR[alternative])
     common = {"alternative": alternative, "null_hypothesis": null}
     if method in ("t", "corrected_t"):
         ratio = 0.0
         if method == "corrected_t":
-            many = np.ndim(test_train_ratio) > 0  # one per comparison of a batch
-            if many:
+            if np.ndim(test_train_ratio) > 0:  # one per comparison of a batch
                 ratio = np.broadcast_to(
                     np.asarray(test_train_ratio, dtype=float), d.shape[:-1]
                 )
@@ -1096,7 +1052,6 @@ def paired_test(
                     "`test_train_ratio` (n_test/n_train) must be a positive number "
                     "for method='corrected_t'."
                 )
-            ratio = ratio if many else float(ratio)
         statistic, pvalue, df, mean, se, var = _t_test(d, alternative, ratio, labels)
         statistic, pvalue, mean, se, var = (
             _scalar(v) for v in (statistic, pvalue, mean, se, var)

@@ -355,16 +355,14 @@ default=None
             values[:, i[clean]], values[:, j[clean]], method=method,
             zero_method=zero_method,
         )  # fmt: skip
-        batch = {int(p): tests._one(q) for q, p in enumerate(clean)}
         with warnings.catch_warnings():  # as for each pair below
             warnings.simplefilter("ignore", UserWarning)
             cis = tests.confidence_interval(level)  # all pairs at once
         levels = np.broadcast_to(cis.confidence_level, np.shape(cis.low))
-        batch_ci = {
-            int(p): ConfidenceInterval(
-                float(cis.low[q]), float(cis.high[q]), float(levels[q])
-            )
-            for q, p in enumerate(clean)
+        rows = zip(clean, cis.low, cis.high, levels, strict=True)
+        batch = {
+            int(p): (tests._one(q), ConfidenceInterval(*map(float, ci)))
+            for q, (p, *ci) in enumerate(rows)
         }
     for p, (a, b) in enumerate(zip(i, j, strict=True)):
         both = ~np.isnan(values[:, a]) & ~np.isnan(values[:, b])
@@ -376,7 +374,7 @@ default=None
             )
         x, y = values[both, a], values[both, b]
         if p in batch:
-            res, ci = batch[p], batch_ci[p]
+            res, ci = batch[p]
         else:  # a sign test, or a pair with missing cells: on its common blocks
             res = paired_test(x, y, method=method, zero_method=zero_method)
             with warnings.catch_warnings():
