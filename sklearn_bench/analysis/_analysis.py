@@ -492,13 +492,8 @@ def _pairs(result, order, level, *, dataset, metric, notes):
 
 
 def _power(result, complete, order, sign, metric, delta, source, plan, n_comparisons):
-    """:class:`PowerAnalysis` of the two best learners, or ``(None, reason)``.
-
-    The power is that of the primary analysis as run: with ``n_comparisons`` > 1
-    pairs adjusted by Holm's step-down, a pair is declared different at the
-    first step only when its p-value is below ``alpha / n_comparisons``; the
-    power at that level is the (conservative) power of the adjusted test.
-    """
+    """:class:`PowerAnalysis` of the two best learners, or ``(None, reason)``,
+    at Holm's first-step level ``alpha / n_comparisons`` (conservative)."""
     m = max(int(n_comparisons or 1), 1)
     alpha, target = plan.alpha, plan.target_power
     level = alpha / m
@@ -1252,14 +1247,9 @@ def _verdicts(analysis, bayes, delta):
 def analyse(result, plan=None):
     """Run the analysis plan on a result, once, without refitting anything.
 
-    Effect sizes first (Berrar & Lozano 2013), within each data set and across
-    data sets (the primary analysis), then the plan's sensitivity analyses:
-    Friedman's test with its post-hoc test and critical difference (Demšar
-    2006), the pairwise Wilcoxon tests, the Bayesian comparisons, the power
-    (Boulesteix et al. 2015), wins, ties and losses within Δ and, for a large
-    study, the leaderboard. Every number is a public
-    :class:`~sklearn_bench.BenchmarkResult` method's with the plan's settings
-    (or its batched path, bit for bit equal).
+    Effect sizes first (Berrar & Lozano 2013), within and across data sets (the
+    primary analysis), then the plan's sensitivity analyses (user guide). Every
+    number is a public :class:`~sklearn_bench.BenchmarkResult` method's.
 
     Parameters
     ----------

@@ -263,15 +263,9 @@ class TestRecord:
 
     Attributes
     ----------
-    key : str
-        A short identifier, unique within a report (``"within"``, ``"friedman"``).
-    what : str
-        What was compared, in words ("each learner against the best learner on
-        each data set").
-    test : str
-        The procedure ("two-sided paired t-test").
-    blocks : str
-        The independent units and their number ("20 replicates per data set").
+    key, what, test, blocks : str
+        A short identifier unique within a report (``"friedman"``), what was
+        compared, the procedure and the independent units, in words.
     correction : str
         The multiplicity correction, or ``""`` for none.
     alpha : float or None
