@@ -27,11 +27,7 @@ from ..stats import (
     power_paired_t,
     smallest_attainable_pvalue,
 )
-from ._bayesian import (
-    bayesian_comparisons,
-    bayesian_ranking,
-    bayesian_records,
-)
+from ._bayesian import bayesian_comparisons, bayesian_ranking, bayesian_records
 from ._bottom_line import BottomLine, adjusted_interval_words, bottom_line
 from ._disagreements import (
     bayesian_disagreements,
@@ -1220,10 +1216,7 @@ def _verdicts(analysis, bayes, delta):
     best, and the bottom line that states them."""
     # where a sensitivity analysis disagrees with the primary one: which one the
     # plan trusts, and why (read by the bottom line, which states them)
-    disagreements = (
-        *friedman_disagreements(analysis),
-        *pairs_disagreements(analysis),
-    )
+    disagreements = (*friedman_disagreements(analysis), *pairs_disagreements(analysis))
     if bayes is not None and len(bayes):
         disagreements += (*bayesian_disagreements(analysis, bayes, delta or 0.0),)
     best_by = best_by_summary(analysis)

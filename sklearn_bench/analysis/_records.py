@@ -356,16 +356,8 @@ WITHIN_CAUSES = (
         "sizes stored), so no test valid for new data of the kind can be chosen",
         _SCHEME_FIX,
     ),
-    (
-        ("At least 2 replicates",),
-        "a test needs at least 2 replicates",
-        _REPEAT_FIX,
-    ),
-    (
-        ("at least 2 pairs",),
-        "a test needs at least 2 paired scores",
-        _REPEAT_FIX,
-    ),
+    (("At least 2 replicates",), "a test needs at least 2 replicates", _REPEAT_FIX),
+    (("at least 2 pairs",), "a test needs at least 2 paired scores", _REPEAT_FIX),
 )
 # Examples named in a note of a group.
 MAX_NOTE_EXAMPLES = 3

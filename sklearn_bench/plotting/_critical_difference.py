@@ -1,6 +1,5 @@
 """The critical difference diagram of Demšar (2006), Figure 1."""
 
-
 from ..analysis._analysis import cd_groups
 from ..stats import FriedmanResult, PairwiseTestResult
 from ._common import _draw_rank_diagram, _groups_from_matrix, _line_colors

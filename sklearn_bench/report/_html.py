@@ -44,12 +44,7 @@ from ._generalization import CSV as GENERALIZATION_CSV
 from ._generalization import generalization_html
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
-from ._methods import (
-    methods_paragraph,
-    methods_record,
-    settings_table,
-    write_methods,
-)
+from ._methods import methods_paragraph, methods_record, settings_table, write_methods
 from ._pairwise import pairwise_html
 from ._sequential import sequential_html
 from ._summary import iman_davenport_words
