@@ -821,6 +821,9 @@ def _leaderboard(result, metric, level, delta):
     )
 
 
+_PAIRWISE_CITES = ("wilcoxon1945", "demsar2006", "benavoli2016")
+
+
 def _pairwise_record(frame, plan, adjust, n_datasets_words):
     n_min, n_max = int(frame["n"].min()), int(frame["n"].max())
     n_text = f"{n_max}" if n_min == n_max else f"{n_min} to {n_max}"
@@ -837,12 +840,7 @@ def _pairwise_record(frame, plan, adjust, n_datasets_words):
             f"{adjusted_by(adjust)} over {len(frame)} pairs" if len(frame) > 1 else ""
         ),
         alpha=plan.alpha,
-        citations=(
-            "wilcoxon1945",
-            "demsar2006",
-            "benavoli2016",
-            *_ADJUST_CITES.get(adjust, ()),
-        ),
+        citations=_PAIRWISE_CITES + _ADJUST_CITES.get(adjust, ()),
     )
 
 
@@ -919,6 +917,9 @@ def _effects_step(
     return pairs
 
 
+_FRIEDMAN_CITES = ("friedman1937", "iman1980", "demsar2006")
+
+
 def _friedman_step(
     *, result, plan, metric, scope, blocks, learners, can_compare, why_not, notes,
     skipped, methods, **_
@@ -954,13 +955,7 @@ def _friedman_step(
                     f"{friedman.n_blocks} {blocks}",
                     correction=correction,
                     alpha=alpha,
-                    citations=(
-                        "friedman1937",
-                        "iman1980",
-                        "demsar2006",
-                        *nemenyi,
-                        *cites,
-                    ),
+                    citations=_FRIEDMAN_CITES + nemenyi + cites,
                 )
             )
     elif "friedman" in analyses:

@@ -391,6 +391,7 @@ def _tests(analysis):
     return "".join(parts)
 
 
+_WTL_HEAD = '<section id="win-tie-loss"><h2>Wins, ties and losses</h2>'
 _DELTA_SOURCE = {
     "given": "the smallest difference of interest given for this analysis",
     "default": (
@@ -443,17 +444,6 @@ def _power(analysis, figures=""):
     parts.append(figures)
     parts.append("</section>")
     return "".join(parts)
-
-
-def _win_tie_loss(analysis, figure):
-    if figure:
-        return figure
-    return _section_not_run(
-        analysis,
-        "win_tie_loss",
-        '<section id="win-tie-loss"><h2>Wins, ties and losses</h2>',
-        "The win/tie/loss map",
-    )
 
 
 def _failures(analysis):
@@ -649,7 +639,10 @@ def write_report(
         fig(*distributions, "forest"),
         "</section>",
         _power(analysis, fig("power", "datasets_needed")),
-        _win_tie_loss(analysis, fig("win_tie_loss")),
+        fig("win_tie_loss")
+        or _section_not_run(
+            analysis, "win_tie_loss", _WTL_HEAD, "The win/tie/loss map"
+        ),
         _failures(analysis),
     ]
     record = methods_record(analysis, versions=_versions(), settings=settings)
