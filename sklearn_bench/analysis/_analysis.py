@@ -436,27 +436,6 @@ class Analysis(_DeeplyFrozen):
         return self.summary()
 
 
-def _paired_rows(result, pairs, level, *, dataset, metric, notes):
-    """The default paired test of each ``(a, b)`` and its interval at
-    ``level``: rows and the test results (``None`` where it raised, with a
-    note)."""
-    rows, tests = [], []
-    for a, b in pairs:
-        row = {"pair": f"{a} − {b}", "a": a, "b": b}
-        try:
-            res = result.paired_test(a, b, dataset=dataset, metric=metric)
-            ci = res.confidence_interval(level)
-        except ValueError as exc:  # e.g. constant differences: t undefined
-            notes.append(f"No interval for {a} − {b}: {exc}")
-            tests.append(None)
-            rows.append({**row, "n": 0})
-            continue
-        tests.append(res)
-        row.update(estimate=res.estimate, low=ci.low, high=ci.high)
-        rows.append({**row, "pvalue": res.pvalue, "n": res.n, "method": res.method})
-    return rows, tests
-
-
 def _pairs(result, order, level, *, dataset, metric, notes):
     """The primary analysis (see :attr:`Analysis.pairs`): Bonferroni intervals,
     each at ``1 − α/m``, are compatible with the Holm-adjusted p-values beside
@@ -467,24 +446,30 @@ def _pairs(result, order, level, *, dataset, metric, notes):
         pairs = list(combinations(learners, 2))
     else:
         pairs = [(learners[0], other) for other in learners[1:]]
-    rows, tests = _paired_rows(
-        result, pairs, level, dataset=dataset, metric=metric, notes=notes
-    )
-    columns = ["a", "b", "estimate", "low", "high", "pvalue", "n", "method"]
+    each = 1 - (1 - level) / len(pairs)  # Bonferroni
+    rows = []
+    for a, b in pairs:
+        row = {"pair": f"{a} − {b}", "a": a, "b": b, "n": 0}
+        try:
+            res = result.paired_test(a, b, dataset=dataset, metric=metric)
+            ci = res.confidence_interval(level)
+        except ValueError as exc:  # e.g. constant differences: t undefined
+            notes.append(f"No interval for {a} − {b}: {exc}")
+            rows.append(row)
+            continue
+        low, high = res.confidence_interval(each)
+        row.update(estimate=res.estimate, low=ci.low, high=ci.high, n=res.n)
+        row.update(adjusted_low=low, adjusted_high=high, pvalue=res.pvalue)
+        rows.append({**row, "method": res.method})
+    columns = ["a", "b", "estimate", "low", "high", "adjusted_low", "adjusted_high"]
+    columns += ["adjusted_level", "pvalue", "adjusted_pvalue", "n", "method"]
     table = pd.DataFrame(rows).set_index("pair").reindex(columns=columns)
-    numeric = ["estimate", "low", "high", "pvalue"]
+    numeric = ["estimate", "low", "high", "adjusted_low", "adjusted_high", "pvalue"]
     table[numeric] = table[numeric].astype(float)
-    adjusted = adjust_pvalues(table["pvalue"].fillna(1.0), adjust="holm")
-    each = 1 - (1 - level) / len(table)  # Bonferroni
-    cis = [
-        (np.nan, np.nan) if t is None else t.confidence_interval(each) for t in tests
-    ]
-    table["adjusted_low"] = [ci[0] for ci in cis]
-    table["adjusted_high"] = [ci[1] for ci in cis]
     table["adjusted_level"] = each
+    adjusted = adjust_pvalues(table["pvalue"].fillna(1.0), adjust="holm")
     table["adjusted_pvalue"] = np.where(table["pvalue"].isna(), np.nan, adjusted)
-    order = ["a", "b", "estimate", "low", "high", "adjusted_low", "adjusted_high"]
-    return table[[*order, "adjusted_level", "pvalue", "adjusted_pvalue", "n", "method"]]
+    return table
 
 
 def _power(result, complete, order, sign, metric, delta, source, plan, n_comparisons):
