@@ -1367,15 +1367,7 @@ def analyse(result, plan=None):
 def cd_groups(average_ranks, cd):
     """The maximal groups (at least 2 learners, best first) whose average ranks
     all differ by less than ``cd``: the runs of the rank order (an interval
-    graph's maximal cliques; Demšar 2006, Fig. 1).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from sklearn_bench.analysis._analysis import cd_groups
-    >>> cd_groups(pd.Series({"a": 1.2, "b": 1.9, "c": 2.9, "d": 4.0}), 1.118)
-    (('a', 'b'), ('b', 'c'), ('c', 'd'))
-    """
+    graph's maximal cliques; Demšar 2006, Fig. 1)."""
     ranks = average_ranks.sort_values(kind="stable")
     names, values = [str(n) for n in ranks.index], ranks.to_numpy(dtype=float)
     groups, last_end = [], -1

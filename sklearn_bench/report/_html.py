@@ -499,14 +499,9 @@ def write_report(
     progress=None,
 ):
     """Write ``report.html``, its figures and tables for an analysis into
-    ``out_dir``.
-
-    The report renders the :class:`~sklearn_bench.analysis.Analysis` and
-    computes nothing: one self-contained HTML page (figures embedded, tables
-    sortable, works offline) from the bottom line to the failures, every figure
-    in ``out_dir/figures``, the LaTeX tables and every table whole as CSV in
-    ``out_dir/tables``, the methods paragraph in ``methods.md`` and
-    ``methods.tex``. Needs matplotlib (the ``plot`` extra).
+    ``out_dir``: the page (self-contained, works offline), ``figures/``,
+    ``tables/`` (LaTeX and every table whole as CSV), ``methods.md`` and
+    ``methods.tex``. Renders the Analysis, computes nothing; needs matplotlib.
 
     Parameters
     ----------
