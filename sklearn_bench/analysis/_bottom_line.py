@@ -95,11 +95,8 @@ def _bayes_row(analysis, a, b):
     table = analysis.bayesian
     if table is None or not len(table):
         return None
-    scope = (
-        "across data sets"
-        if analysis.blocks == "data sets"
-        else analysis.datasets_across[0]
-    )
+    across = analysis.blocks == "data sets"
+    scope = "across data sets" if across else analysis.datasets_across[0]
     rows = table[(table["scope"] == scope) & (table["a"] == a) & (table["b"] == b)]
     return None if rows.empty else rows.iloc[0]
 

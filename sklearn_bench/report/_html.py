@@ -340,7 +340,7 @@ def _tests(analysis):
                 analysis.skipped.get("friedman", "not requested"),
             )
         )
-    if fr is not None:
+    else:
         exact = fr.null_distribution == "exact"
         f_text = iman_davenport_words(fr, digits=3)
         parts.append(
@@ -376,17 +376,17 @@ def _tests(analysis):
                     analysis.skipped.get("posthoc", "not requested"),
                 )
             )
-    if fr is not None and analysis.posthoc is not None:
-        parts.append(
-            _table(
-                analysis.posthoc,
-                f"{analysis.posthoc_title} post-hoc comparisons",
-                table_id="table-posthoc",
-                index=False,
-                csv=f"{analysis.plan.posthoc}.csv",
-                max_rows=MAX_SUMMARY_ROWS,
+        else:
+            parts.append(
+                _table(
+                    analysis.posthoc,
+                    f"{analysis.posthoc_title} post-hoc comparisons",
+                    table_id="table-posthoc",
+                    index=False,
+                    csv=f"{analysis.plan.posthoc}.csv",
+                    max_rows=MAX_SUMMARY_ROWS,
+                )
             )
-        )
     parts.append("</section>")
     return "".join(parts)
 
