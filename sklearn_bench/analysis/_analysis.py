@@ -27,11 +27,7 @@ from ..stats import (
     power_paired_t,
     smallest_attainable_pvalue,
 )
-from ._bayesian import (
-    bayesian_comparisons,
-    bayesian_ranking,
-    bayesian_records,
-)
+from ._bayesian import bayesian_comparisons, bayesian_ranking, bayesian_records
 from ._bottom_line import BottomLine, adjusted_interval_words, bottom_line
 from ._disagreements import (
     bayesian_disagreements,
@@ -88,39 +84,25 @@ class _DeeplyFrozen:
 @dataclass(frozen=True)
 class PowerAnalysis(_DeeplyFrozen):
     """The power of the primary comparison of the two best learners across data
-    sets (Boulesteix et al. 2015, Section 3): for Δ fixed in advance first,
-    then, secondary, at the observed difference (post-hoc power: a function of
-    the p-value, not evidence).
+    sets, at Δ first, then at the observed difference (post-hoc power: a
+    function of the p-value, not evidence; Boulesteix et al. 2015, Section 3).
 
     Attributes
     ----------
     pair : tuple of str
         The best and the second-best learner by average rank.
-    delta, delta_source : float or None, str
-        Δ and ``"given"``/``"default"``/``"none"``.
-    power, n_needed : float or None, int or None
-        Power at Δ over this study's data sets and the number of data sets a
-        study with ``target_power`` needs (``None`` without Δ).
-    observed_difference, posthoc_power, posthoc_n_needed : float, float or None
-        The mean per-data-set difference and the power at it.
-    sigma : float
-        Standard deviation of the per-data-set differences of ``pair``.
-    n_datasets, target_power : int, float
-    alpha, n_comparisons, test_alpha : float, int, float
-        The plan's α, the pairs the primary analysis adjusts over and the level
-        of the test whose power this is: Holm's first step, ``alpha /
-        n_comparisons`` (a conservative bound).
-    test_words : str
-        The test in words.
-    sigmas : tuple of float
-        ``σ/2, σ, 2σ``: the curves of the figures.
-    n_grid, power_curves, power_marks : ndarray
-        The power of the test at ``n_grid`` data sets for each of ``sigmas``
-        (rows), and at ``n_datasets``, for Δ (the observed difference without
-        Δ): Boulesteix et al. (2015), Fig. 2 right.
-    delta_grid, needed_curves : ndarray
-        The data sets needed for ``target_power`` at each difference of
-        ``delta_grid``, for each of ``sigmas`` (Fig. 2 left).
+    delta, delta_source, power, n_needed : float, str, float, int or None
+        Δ, its source, the power at Δ and the data sets needed for
+        ``target_power`` (``None`` without Δ).
+    observed_difference, posthoc_power, posthoc_n_needed, sigma : float
+        The mean and standard deviation of the per-data-set differences.
+    n_datasets, target_power, alpha, n_comparisons, test_alpha, test_words
+        The test whose power this is: Holm's first step, ``alpha /
+        n_comparisons`` (a conservative bound), and its words.
+    sigmas, n_grid, power_curves, power_marks, delta_grid, needed_curves
+        The curves of the figures at ``σ/2, σ, 2σ`` (rows): power over
+        ``n_grid`` and at ``n_datasets``, data sets needed over ``delta_grid``
+        (Boulesteix et al. 2015, Fig. 2).
     """
 
     pair: tuple
@@ -152,18 +134,11 @@ class LeaderboardAnalysis(_DeeplyFrozen):
 
     Attributes
     ----------
-    result : LeaderboardResult
-        Of :meth:`~sklearn_bench.BenchmarkResult.leaderboard` at the plan's
-        confidence level (1000 bootstrap resamples of the data sets, seed 0).
-    board : DataFrame
-        Its table, one row per learner, best first.
-    matrix : DataFrame
-        :meth:`~sklearn_bench.BenchmarkResult.win_rate_matrix`.
-    stability : object
-        ``result.stability`` over ``grid`` numbers of data sets (with Δ when
-        ranked by score).
-    grid : tuple of int
-    n_resamples : int
+    result, board, matrix : LeaderboardResult, DataFrame, DataFrame
+        :meth:`~sklearn_bench.BenchmarkResult.leaderboard` at the plan's level
+        (1000 resamples, seed 0), its table and the win-rate matrix.
+    stability, grid, n_resamples : object, tuple of int, int
+        ``result.stability`` over ``grid`` numbers of data sets.
     """
 
     result: object = field(repr=False)
@@ -176,27 +151,19 @@ class LeaderboardAnalysis(_DeeplyFrozen):
 
 @dataclass(frozen=True)
 class BestLearners:
-    """Which learners are best, and which tie with the best: one decision that
+    """Which learners are best and which tie with the best: one decision that
     every output (bottom line, summaries, tables, LaTeX bold) reads.
 
     Attributes
     ----------
-    learner : str
-        The best average rank over the data sets of the comparisons (on equal
-        ranks, the first in the result's order).
-    tied : tuple of str
-        The other learners with the same average rank.
-    separated, inseparable : tuple of str
-        The learners the primary analysis finds worse than ``learner``
-        (Holm-adjusted p at most α), and those it cannot separate from it.
-    equivalent : tuple of str
-        The learners whose simultaneous interval for the difference to
-        ``learner`` lies inside ±Δ (practically equivalent; two one-sided tests
-        in interval form, adjusted for every pair).
+    learner, tied : str, tuple of str
+        The best average rank (on equal ranks, the first in the result's order)
+        and the others with the same average rank.
+    separated, inseparable, equivalent : tuple of str
+        Worse than ``learner`` in the primary analysis (Holm p at most α), not
+        separated from it, and inside ±Δ by the simultaneous interval.
     by_dataset : mapping of str to tuple of str
-        Per data set, the best mean there (the reference of the tests within
-        it) and then the learners that tie with it (the bold of the LaTeX
-        table).
+        Per data set, the best mean there and the learners tied with it.
     """
 
     learner: str
@@ -213,136 +180,62 @@ class Analysis(_DeeplyFrozen):
     :func:`~sklearn_bench.analysis.analyse` with an
     :class:`~sklearn_bench.analysis.AnalysisPlan`.
 
-    The report, the text summary, the LaTeX tables, the methods paragraph and
-    the CLI render these fields and compute nothing. Deeply frozen: a table is
-    returned as a copy, arrays are read-only, lists tuples, mappings read-only.
-    Its ``repr`` is :meth:`summary`. Every pair is written ``A − B`` with ``A``
-    the better ranked (``SIGN_CONVENTION``).
+    The report, summaries, LaTeX tables, methods paragraph and CLI render these
+    fields and compute nothing. Deeply frozen: a table is returned as a copy,
+    arrays are read-only, mappings read-only. Its ``repr`` is :meth:`summary`.
+    Every pair is written ``A − B`` with ``A`` the better ranked.
 
     Attributes
     ----------
-    plan : AnalysisPlan
-        The plan this analysis ran (``adjust`` resolved).
-    learners, metrics : tuple of str
-        The result's learners (in its order) and the metrics it scored.
+    plan, learners, metrics, metric, greater_is_better
+        The plan (``adjust`` resolved), the result's learners and metrics.
     distributions : mapping
-        ``{data set: {learner: read-only array}}``: the finite performances over
-        the replicates of the first data sets (at most
-        :data:`MAX_DISTRIBUTIONS`, and :data:`MAX_DISTRIBUTION_ROWS` learner
-        rows), which a report draws; empty without ``"effects"``.
+        ``{data set: {learner: array}}`` of the first data sets' finite
+        performances, which a report draws (empty without ``"effects"``).
     provenance : mapping
-        The result's ``info`` (splitter, seed, recorded sizes), read-only.
-    metric : str
-    greater_is_better : bool
-    alpha, confidence_level : float
-        The plan's.
-    delta : float or None
-        Δ, the smallest difference that matters (metric units): the ROPE, the
-        power target, the margin of equivalence and of a tie.
-    delta_source : {"given", "default", "none"}
-    mean, std, n_replicates : DataFrame
-        Data sets × learners: mean performance over the replicates, its
-        standard deviation and the number of finite replicates.
-    datasets : DataFrame
-        Per data set: ``source`` (when recorded), ``problem``, ``n`` and
-        ``features`` (when recorded), the smallest, median and largest
-        training and validation sizes of the design the tests used
-        (``n_train_min`` … ``n_test_max``), ``replicates`` and, where the
-        corrected t ran, its ``test_train_ratio``.
-    order : tuple of str
-        Learners from the best to the worst average rank.
-    average_ranks : Series
-        Average rank (1 = best) of each learner over ``datasets_across``.
-    best_learners : BestLearners
-        The best learner (``order[0]``, also :attr:`best`), its ties and the
-        primary analysis' verdicts against it; per data set the best and ties.
-    blocks : str
-        ``"data sets"``, ``"replicates"`` or ``"replicates of <data set>"``.
-    datasets_across, datasets_left_out : tuple of str
-        The data sets of the comparisons (every learner on every replicate),
-        and those left out (a failed or missing task).
-    n_missing_tasks : int
-        Tasks of a partial run not in the result.
-    within : DataFrame
-        Per data set, each other learner against the best there (the default
-        test of :meth:`~sklearn_bench.BenchmarkResult.paired_test`): ``dataset,
-        learner, reference, estimate`` (reference − learner), ``low, high,
-        pvalue, n, method, adjusted_pvalue`` (Holm over the data set) and
-        ``worse`` (significantly worse at α: the LaTeX dagger).
-    within_test, primary_test : str
-        The tests that made :attr:`within` and :attr:`pairs`, read from their
-        ``method`` column (``""`` when none ran).
-    performance : PerformanceTable
-        ``performance.tex``: what ``result.to_latex()`` gives.
-    within_notes : tuple of str
-        The notes of the rows of :attr:`within` without an interval.
-    within_ratio : str
-        Where the corrected t's ``n_test/n_train`` comes from and its value per
-        data set, in words (``""`` when no corrected t ran).
-    pairs : DataFrame
-        The primary analysis, index ``"a − b"``: ``a, b, estimate, low, high,
-        adjusted_low, adjusted_high, adjusted_level, pvalue, adjusted_pvalue,
-        n, method``; intervals at ``confidence_level`` and simultaneous
-        (Bonferroni, each at ``adjusted_level``), p raw and Holm-adjusted.
-    intervals_match_tests : bool
-        Whether the intervals' level is ``1 − α`` (only then is a simultaneous
-        interval compatible with the Holm-adjusted p).
-    friedman : FriedmanResult or None
-    critical_difference : float or None
-        Nemenyi's critical difference at the plan's α (ranks).
-    cd_groups : tuple of tuple of str
-        The bars of the critical difference diagram (:func:`cd_groups`).
-    posthoc : DataFrame or None
-        The plan's post-hoc test after Friedman's: ``learner_i, learner_j,
-        rank_difference, statistic, pvalue, pvalue_adjusted, reject, method``.
-    rm_anova, tukey : RMAnovaResult, PairwiseTestResult or None
-        Autorank's parametric path, when the plan names ``"rm_anova"``.
-    pairwise : PairwiseTestResult or None
-        ``result.pairwise_tests`` at the plan's α and level (Wilcoxon,
-        Shaffer), each pair on the data sets both finished.
-    smallest_pvalue : tuple or None
-        ``(n, p)``: with ``n`` data sets a signed-rank test cannot go below p.
-    bayesian : DataFrame or None
-        The best learner against each other one: ``scope, a, b, method, n,
-        P(a better), P(equivalent), P(b better), decision`` (``why undecided``).
-    bayesian_notes, ranking_notes : tuple of str
-    hierarchical_fits : tuple
-        The hierarchical model's fits across data sets (for the simplex).
-    ranking : PlackettLuceResult or None
-    ranking_table : DataFrame or None
-        One row per learner by expected rank, beside its Friedman rank.
-    power : PowerAnalysis or None
-    win_tie_loss : DataFrame or None
-        :meth:`~sklearn_bench.BenchmarkResult.win_tie_loss` with ``delta=Δ``.
-    leaderboard : LeaderboardAnalysis or None
-    generalization : DataFrame or None
-        How good each learner is: per data set and learner ``estimate,
-        standard_error, low, high, method, design`` of
-        :meth:`~sklearn_bench.BenchmarkResult.confidence_interval` with the
-        plan's method (``skipped["generalization"]`` says why not).
-    disagreements : tuple of Disagreement
-        Where another test of the report reaches another verdict than the
-        primary analysis, or another summary names another learner best.
-    best_by : mapping of str to str
-        Which learner each summary names best (``"average rank"``, ``"mean"``,
-        ``"leaderboard"``, the Bayesian ones where they ran).
-    bottom_line : BottomLine
-        The answer of the primary analysis in words.
-    failures : DataFrame
-        ``dataset, learner, error_type, count, message`` of failed tasks.
-    learner_table : DataFrame
-        What each learner is and the parameters that tell it apart.
-    notes : tuple of str
-        What could not be computed, and why (one note per cause).
-    scales_note : str
-        The note that the metric's scales differ across data sets (or ``""``).
-    skipped : mapping of str to str
-        Per analysis or figure, why it was not run.
-    methods : tuple of TestRecord
-        The tests that ran, in the order the methods paragraph lists them.
-    citations : tuple of str
-        The keys of ``CITATIONS`` that the records and the analysis' own
-        sentences (bottom line, notes, disagreements) cite.
+        The result's ``info`` (splitter, seed, recorded sizes).
+    delta, delta_source : float or None, {"given", "default", "none"}
+        Δ, the smallest difference that matters: the ROPE, the power target,
+        the margin of equivalence and of a tie.
+    mean, std, n_replicates, datasets : DataFrame
+        Data sets × learners over the replicates; per data set its source,
+        problem, sizes, replicates and corrected-t ``test_train_ratio``.
+    order, average_ranks, best_learners : tuple, Series, BestLearners
+        Learners by average rank over ``datasets_across`` (1 = best).
+    blocks, datasets_across, datasets_left_out, n_missing_tasks
+        What the tests block on, the complete data sets, those left out and
+        the tasks of a partial run not in the result.
+    within, within_test, within_notes, within_ratio, performance
+        Per data set each learner against the best there (Holm over the data
+        set; ``worse`` is the LaTeX dagger), the test's name, notes, the
+        corrected t's ``n_test/n_train`` in words, and ``performance.tex``.
+    pairs, primary_test, intervals_match_tests
+        The primary analysis, index ``"a − b"``: estimate, intervals at
+        ``confidence_level`` and simultaneous (Bonferroni), p raw and
+        Holm-adjusted; simultaneous intervals match Holm only at ``1 − α``.
+    friedman, critical_difference, cd_groups, posthoc, rm_anova, tukey
+        Friedman's test, Nemenyi's critical difference (ranks), the bars of
+        the diagram, the plan's post-hoc test and autorank's parametric path.
+    pairwise, smallest_pvalue
+        ``result.pairwise_tests`` (Wilcoxon, Shaffer) and ``(n, p)``: with
+        ``n`` data sets a signed-rank test cannot go below p.
+    bayesian, bayesian_notes, hierarchical_fits
+        The best learner against each other one: P(a better), P(equivalent),
+        P(b better) and the decision.
+    ranking, ranking_table, ranking_notes
+        Plackett–Luce's ranking, by expected rank beside the Friedman rank.
+    power, win_tie_loss, leaderboard, generalization
+        :class:`PowerAnalysis`, wins/ties/losses within Δ, the leaderboard of a
+        large study, and each learner's confidence interval per data set.
+    disagreements, best_by, bottom_line
+        Where another test or summary disagrees with the primary analysis,
+        which learner each summary names best, and the answer in words.
+    failures, learner_table, notes, scales_note, skipped
+        Failed tasks, what each learner is, what could not be computed and
+        why, and per analysis or figure why it was not run.
+    methods, citations
+        The :class:`TestRecord` of each test that ran and the ``CITATIONS``
+        keys that the records and the analysis' sentences cite.
 
     Examples
     --------
@@ -543,27 +436,6 @@ class Analysis(_DeeplyFrozen):
         return self.summary()
 
 
-def _paired_rows(result, pairs, level, *, dataset, metric, notes):
-    """The default paired test of each ``(a, b)`` and its interval at
-    ``level``: rows and the test results (``None`` where it raised, with a
-    note)."""
-    rows, tests = [], []
-    for a, b in pairs:
-        row = {"pair": f"{a} − {b}", "a": a, "b": b}
-        try:
-            res = result.paired_test(a, b, dataset=dataset, metric=metric)
-            ci = res.confidence_interval(level)
-        except ValueError as exc:  # e.g. constant differences: t undefined
-            notes.append(f"No interval for {a} − {b}: {exc}")
-            tests.append(None)
-            rows.append({**row, "n": 0})
-            continue
-        tests.append(res)
-        row.update(estimate=res.estimate, low=ci.low, high=ci.high)
-        rows.append({**row, "pvalue": res.pvalue, "n": res.n, "method": res.method})
-    return rows, tests
-
-
 def _pairs(result, order, level, *, dataset, metric, notes):
     """The primary analysis (see :attr:`Analysis.pairs`): Bonferroni intervals,
     each at ``1 − α/m``, are compatible with the Holm-adjusted p-values beside
@@ -574,34 +446,35 @@ def _pairs(result, order, level, *, dataset, metric, notes):
         pairs = list(combinations(learners, 2))
     else:
         pairs = [(learners[0], other) for other in learners[1:]]
-    rows, tests = _paired_rows(
-        result, pairs, level, dataset=dataset, metric=metric, notes=notes
-    )
-    columns = ["a", "b", "estimate", "low", "high", "pvalue", "n", "method"]
+    each = 1 - (1 - level) / len(pairs)  # Bonferroni
+    rows = []
+    for a, b in pairs:
+        row = {"pair": f"{a} − {b}", "a": a, "b": b, "n": 0}
+        try:
+            res = result.paired_test(a, b, dataset=dataset, metric=metric)
+            ci = res.confidence_interval(level)
+        except ValueError as exc:  # e.g. constant differences: t undefined
+            notes.append(f"No interval for {a} − {b}: {exc}")
+            rows.append(row)
+            continue
+        low, high = res.confidence_interval(each)
+        row.update(estimate=res.estimate, low=ci.low, high=ci.high, n=res.n)
+        row.update(adjusted_low=low, adjusted_high=high, pvalue=res.pvalue)
+        rows.append({**row, "method": res.method})
+    columns = ["a", "b", "estimate", "low", "high", "adjusted_low", "adjusted_high"]
+    columns += ["adjusted_level", "pvalue", "adjusted_pvalue", "n", "method"]
     table = pd.DataFrame(rows).set_index("pair").reindex(columns=columns)
-    numeric = ["estimate", "low", "high", "pvalue"]
+    numeric = ["estimate", "low", "high", "adjusted_low", "adjusted_high", "pvalue"]
     table[numeric] = table[numeric].astype(float)
-    adjusted = adjust_pvalues(table["pvalue"].fillna(1.0), adjust="holm")
-    each = 1 - (1 - level) / len(table)  # Bonferroni
-    cis = [
-        (np.nan, np.nan) if t is None else t.confidence_interval(each) for t in tests
-    ]
-    table["adjusted_low"] = [ci[0] for ci in cis]
-    table["adjusted_high"] = [ci[1] for ci in cis]
     table["adjusted_level"] = each
+    adjusted = adjust_pvalues(table["pvalue"].fillna(1.0), adjust="holm")
     table["adjusted_pvalue"] = np.where(table["pvalue"].isna(), np.nan, adjusted)
-    order = ["a", "b", "estimate", "low", "high", "adjusted_low", "adjusted_high"]
-    return table[[*order, "adjusted_level", "pvalue", "adjusted_pvalue", "n", "method"]]
+    return table
 
 
 def _power(result, complete, order, sign, metric, delta, source, plan, n_comparisons):
-    """:class:`PowerAnalysis` of the two best learners, or ``(None, reason)``.
-
-    The power is that of the primary analysis as run: with ``n_comparisons`` > 1
-    pairs adjusted by Holm's step-down, a pair is declared different at the
-    first step only when its p-value is below ``alpha / n_comparisons``; the
-    power at that level is the (conservative) power of the adjusted test.
-    """
+    """:class:`PowerAnalysis` of the two best learners, or ``(None, reason)``,
+    at Holm's first-step level ``alpha / n_comparisons`` (conservative)."""
     m = max(int(n_comparisons or 1), 1)
     alpha, target = plan.alpha, plan.target_power
     level = alpha / m
@@ -933,6 +806,9 @@ def _leaderboard(result, metric, level, delta):
     )
 
 
+_PAIRWISE_CITES = ("wilcoxon1945", "demsar2006", "benavoli2016")
+
+
 def _pairwise_record(frame, plan, adjust, n_datasets_words):
     n_min, n_max = int(frame["n"].min()), int(frame["n"].max())
     n_text = f"{n_max}" if n_min == n_max else f"{n_min} to {n_max}"
@@ -949,12 +825,7 @@ def _pairwise_record(frame, plan, adjust, n_datasets_words):
             f"{adjusted_by(adjust)} over {len(frame)} pairs" if len(frame) > 1 else ""
         ),
         alpha=plan.alpha,
-        citations=(
-            "wilcoxon1945",
-            "demsar2006",
-            "benavoli2016",
-            *_ADJUST_CITES.get(adjust, ()),
-        ),
+        citations=_PAIRWISE_CITES + _ADJUST_CITES.get(adjust, ()),
     )
 
 
@@ -1031,6 +902,9 @@ def _effects_step(
     return pairs
 
 
+_FRIEDMAN_CITES = ("friedman1937", "iman1980", "demsar2006")
+
+
 def _friedman_step(
     *, result, plan, metric, scope, blocks, learners, can_compare, why_not, notes,
     skipped, methods, **_
@@ -1066,13 +940,7 @@ def _friedman_step(
                     f"{friedman.n_blocks} {blocks}",
                     correction=correction,
                     alpha=alpha,
-                    citations=(
-                        "friedman1937",
-                        "iman1980",
-                        "demsar2006",
-                        *nemenyi,
-                        *cites,
-                    ),
+                    citations=_FRIEDMAN_CITES + nemenyi + cites,
                 )
             )
     elif "friedman" in analyses:
@@ -1328,10 +1196,7 @@ def _verdicts(analysis, bayes, delta):
     best, and the bottom line that states them."""
     # where a sensitivity analysis disagrees with the primary one: which one the
     # plan trusts, and why (read by the bottom line, which states them)
-    disagreements = (
-        *friedman_disagreements(analysis),
-        *pairs_disagreements(analysis),
-    )
+    disagreements = (*friedman_disagreements(analysis), *pairs_disagreements(analysis))
     if bayes is not None and len(bayes):
         disagreements += (*bayesian_disagreements(analysis, bayes, delta or 0.0),)
     best_by = best_by_summary(analysis)
@@ -1355,14 +1220,9 @@ def _verdicts(analysis, bayes, delta):
 def analyse(result, plan=None):
     """Run the analysis plan on a result, once, without refitting anything.
 
-    Effect sizes first (Berrar & Lozano 2013), within each data set and across
-    data sets (the primary analysis), then the plan's sensitivity analyses:
-    Friedman's test with its post-hoc test and critical difference (Demšar
-    2006), the pairwise Wilcoxon tests, the Bayesian comparisons, the power
-    (Boulesteix et al. 2015), wins, ties and losses within Δ and, for a large
-    study, the leaderboard. Every number is a public
-    :class:`~sklearn_bench.BenchmarkResult` method's with the plan's settings
-    (or its batched path, bit for bit equal).
+    Effect sizes first (Berrar & Lozano 2013), within and across data sets (the
+    primary analysis), then the plan's sensitivity analyses (user guide). Every
+    number is a public :class:`~sklearn_bench.BenchmarkResult` method's.
 
     Parameters
     ----------
@@ -1507,15 +1367,7 @@ def analyse(result, plan=None):
 def cd_groups(average_ranks, cd):
     """The maximal groups (at least 2 learners, best first) whose average ranks
     all differ by less than ``cd``: the runs of the rank order (an interval
-    graph's maximal cliques; Demšar 2006, Fig. 1).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from sklearn_bench.analysis._analysis import cd_groups
-    >>> cd_groups(pd.Series({"a": 1.2, "b": 1.9, "c": 2.9, "d": 4.0}), 1.118)
-    (('a', 'b'), ('b', 'c'), ('c', 'd'))
-    """
+    graph's maximal cliques; Demšar 2006, Fig. 1)."""
     ranks = average_ranks.sort_values(kind="stable")
     names, values = [str(n) for n in ranks.index], ranks.to_numpy(dtype=float)
     groups, last_end = [], -1

@@ -27,29 +27,16 @@ class BottomLine:
     Attributes
     ----------
     runner_up : str or None
-        The learner ranked next to the best (the best, which learners the
-        primary analysis separates from it and which are equivalent to it are
-        :attr:`Analysis.best_learners`); ``None`` when no comparison ran.
-    comparison : Series or None
-        ``estimate, low, high, adjusted_low, adjusted_high, adjusted_pvalue,
-        pvalue, n, method`` of ``best − runner_up`` (metric units).
-    bayesian : Series or None
-        The row of :attr:`Analysis.bayesian` for the same pair, when the
-        Bayesian comparison ran; a ``decision`` of ``"unreliable fit"`` (an
-        MCMC fit whose diagnostics failed) is not quoted in the sentences.
+        The learner ranked next to the best; ``None`` when no comparison ran.
+    comparison, bayesian : Series or None
+        The rows of :attr:`Analysis.pairs` (``best − runner_up``) and of
+        :attr:`Analysis.bayesian` (an ``"unreliable fit"`` is not quoted).
     citations : tuple of str
         The keys of the works the sentences cite.
-    sentences : tuple of str
-        The short answer (at most about 12 terminal lines): the decision, the
-        estimate against the runner-up with its interval, the Bayesian
-        probabilities, whether the study could see Δ, and which analyses
-        disagree; what the HTML section, the text summary and the CLI print
-        first.
-    more : tuple of str
-        What follows under its own heading: practical equivalence, the
-        smallest attainable p, the power's test and the primary analysis in
-        words. A default Δ is explained once, in the methods paragraph
-        (:func:`delta_words`).
+    sentences, more : tuple of str
+        The short answer that every output prints first (decision, estimate,
+        Bayesian probabilities, power, disagreements), and what follows under
+        :data:`MORE_TITLE` (equivalence, smallest p, the tests in words).
     """
 
     runner_up: str | None = None
@@ -108,11 +95,8 @@ def _bayes_row(analysis, a, b):
     table = analysis.bayesian
     if table is None or not len(table):
         return None
-    scope = (
-        "across data sets"
-        if analysis.blocks == "data sets"
-        else analysis.datasets_across[0]
-    )
+    across = analysis.blocks == "data sets"
+    scope = "across data sets" if across else analysis.datasets_across[0]
     rows = table[(table["scope"] == scope) & (table["a"] == a) & (table["b"] == b)]
     return None if rows.empty else rows.iloc[0]
 

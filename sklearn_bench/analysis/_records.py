@@ -205,17 +205,8 @@ def _author_year(entry):
 
 
 def cited_keys(text):
-    """The keys of :data:`CITATIONS` that ``text`` cites in author–year form.
-
-    A work is cited where its first author's surname is followed, within a few
-    words (co-authors, "et al."), by its year: "Boulesteix et al. 2015",
-    "Calvo, Ceberio & Lozano 2018", "Corani et al. (2017)".
-
-    Examples
-    --------
-    >>> cited_keys("as Demšar (2006) and Benavoli, Corani & Mangili 2016 say")
-    ['benavoli2016', 'demsar2006']
-    """
+    """The keys of :data:`CITATIONS` that ``text`` cites in author–year form: the
+    first author's surname followed within a few words by the year."""
     keys = []
     for key, entry in CITATIONS.items():
         surname, year = _author_year(entry)
@@ -263,15 +254,9 @@ class TestRecord:
 
     Attributes
     ----------
-    key : str
-        A short identifier, unique within a report (``"within"``, ``"friedman"``).
-    what : str
-        What was compared, in words ("each learner against the best learner on
-        each data set").
-    test : str
-        The procedure ("two-sided paired t-test").
-    blocks : str
-        The independent units and their number ("20 replicates per data set").
+    key, what, test, blocks : str
+        A short identifier unique within a report (``"friedman"``), what was
+        compared, the procedure and the independent units, in words.
     correction : str
         The multiplicity correction, or ``""`` for none.
     alpha : float or None
@@ -326,14 +311,7 @@ _SHORT_NAMES = {
 
 
 def short_test_names(methods):
-    """The label of the tests that ran, from their ``method`` column.
-
-    Examples
-    --------
-    >>> from sklearn_bench.analysis._records import short_test_names
-    >>> short_test_names(["t", "t"]), short_test_names(["corrected_t", "5x2cv"])
-    ('paired t', '5×2cv paired t / corrected resampled t')
-    """
+    """The label of the tests that ran, from their ``method`` column."""
     used = sorted({str(m) for m in methods if isinstance(m, str) and m})
     return " / ".join(_SHORT_NAMES.get(m, m) for m in used)
 
@@ -362,16 +340,8 @@ WITHIN_CAUSES = (
         "sizes stored), so no test valid for new data of the kind can be chosen",
         _SCHEME_FIX,
     ),
-    (
-        ("At least 2 replicates",),
-        "a test needs at least 2 replicates",
-        _REPEAT_FIX,
-    ),
-    (
-        ("at least 2 pairs",),
-        "a test needs at least 2 paired scores",
-        _REPEAT_FIX,
-    ),
+    (("At least 2 replicates",), "a test needs at least 2 replicates", _REPEAT_FIX),
+    (("at least 2 pairs",), "a test needs at least 2 paired scores", _REPEAT_FIX),
 )
 # Examples named in a note of a group.
 MAX_NOTE_EXAMPLES = 3

@@ -1,6 +1,5 @@
 """The critical difference diagram of Demšar (2006), Figure 1."""
 
-
 from ..analysis._analysis import cd_groups
 from ..stats import FriedmanResult, PairwiseTestResult
 from ._common import _draw_rank_diagram, _groups_from_matrix, _line_colors
@@ -16,12 +15,9 @@ def plot_critical_difference(
     cd=None,
     groups=None,
 ):
-    """Critical difference diagram of a Friedman test (Demšar 2006, Figure 1).
-
-    An axis of average ranks (rank 1, the best, on the left) with each learner's
-    name at its average rank, one row per learner; a thick bar joins each
-    maximal group of learners whose average ranks differ by less than the
-    critical difference (drawn above the axis), one bar per group.
+    """Critical difference diagram of a Friedman test (Demšar 2006, Figure 1):
+    each learner at its average rank, a bar joining each maximal group whose
+    average ranks differ by less than the critical difference.
 
     Parameters
     ----------

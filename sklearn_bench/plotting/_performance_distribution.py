@@ -40,12 +40,9 @@ def _density(values, grid, bounds=(None, None)):
 def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="auto"):
     """Boxplot and kernel density of each learner's performance on one data set.
 
-    Hothorn et al. (2005), Figures 3–5: the performance :math:`p_{kb}` over the
-    replicates ``b``, one row per learner: a boxplot (whiskers at 1.5 IQR)
-    below a Gaussian kernel density (Scott's bandwidth), all densities on one
-    scale. Equal performances get a spike, one or two values are drawn as
-    points; densities are reflected at the ends of the metric's range; NaN
-    performances (failed tasks) are left out.
+    Hothorn et al. (2005), Figures 3–5: one row per learner, a boxplot (whiskers
+    at 1.5 IQR) below a Gaussian kernel density (Scott's bandwidth) reflected at
+    the ends of the metric's range; one or two values are drawn as points.
 
     Parameters
     ----------

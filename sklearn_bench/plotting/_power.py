@@ -51,12 +51,9 @@ def plot_power_curve(
     mark=None,
     ax=None,
 ):
-    """Power of the paired t-test against the number of data sets (Boulesteix et
-    al. 2015, Fig. 2).
-
-    One curve per ``σ``: :func:`~sklearn_bench.stats.power_paired_t` for
-    ``J = 2, 3, ...`` data sets (Boulesteix et al. 2015, Section 3, Figure 2
-    right panel), with a dotted line at ``target_power``.
+    """Power of the paired t-test against the number of data sets: one curve of
+    :func:`~sklearn_bench.stats.power_paired_t` per ``σ`` and a dotted line at
+    ``target_power`` (Boulesteix et al. 2015, Fig. 2 right).
 
     Parameters
     ----------
@@ -171,12 +168,9 @@ def plot_datasets_needed(
     mark=None,
     ax=None,
 ):
-    """Number of data sets needed against the difference to detect (Boulesteix et
-    al. 2015, Fig. 2).
-
-    One curve per ``σ``: :func:`~sklearn_bench.stats.n_datasets_needed` for a
-    range of ``Δ`` (Boulesteix et al. 2015, Section 3, Figure 2 left panel), on
-    a logarithmic ``J`` axis.
+    """Number of data sets needed against the difference to detect: one curve
+    of :func:`~sklearn_bench.stats.n_datasets_needed` per ``σ``, log ``J`` axis
+    (Boulesteix et al. 2015, Fig. 2 left).
 
     Parameters
     ----------

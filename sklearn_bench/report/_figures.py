@@ -18,18 +18,7 @@ from ..plotting._power import draw_datasets_needed, draw_power_curve
 
 def file_slug(name, max_length=40):
     """A file-name part for a data-set or learner name: a safe ASCII slug and a
-    short hash of the raw name, so that long names ("a" × 300), names with a
-    path separator, spaces or "?" ("a/b", "a b", "a?b") never crash a run and
-    never collide.
-
-    Examples
-    --------
-    >>> from sklearn_bench.report._figures import file_slug
-    >>> file_slug("breast cancer")
-    'breast_cancer-e295d4db'
-    >>> file_slug("a/b") != file_slug("a?b")
-    True
-    """
+    short hash of the raw name, so that names never crash a run nor collide."""
     import hashlib
 
     text = str(name)
@@ -43,14 +32,8 @@ def _name(analysis):
 
 
 def make_figures(analysis):
-    """Every figure the analysis supports, as ``{key: (title, caption, Figure,
-    citations)}`` (the keys of the works its caption cites).
-
-    Keys: ``"critical_difference"``, ``"distribution_<data set>"`` (one each),
-    ``"forest"``, ``"power"``, ``"datasets_needed"``, ``"win_tie_loss"``,
-    ``"pairwise_significance"``; a figure the analysis skipped (its
-    ``skipped``) is not drawn.
-    """
+    """Every figure the analysis supports and did not skip, as ``{key: (title,
+    caption, Figure, citations)}``."""
     import matplotlib
 
     matplotlib.use("Agg", force=False)

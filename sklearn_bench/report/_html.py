@@ -44,12 +44,7 @@ from ._generalization import CSV as GENERALIZATION_CSV
 from ._generalization import generalization_html
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
-from ._methods import (
-    methods_paragraph,
-    methods_record,
-    settings_table,
-    write_methods,
-)
+from ._methods import methods_paragraph, methods_record, settings_table, write_methods
 from ._pairwise import pairwise_html
 from ._sequential import sequential_html
 from ._summary import iman_davenport_words
@@ -345,7 +340,7 @@ def _tests(analysis):
                 analysis.skipped.get("friedman", "not requested"),
             )
         )
-    if fr is not None:
+    else:
         exact = fr.null_distribution == "exact"
         f_text = iman_davenport_words(fr, digits=3)
         parts.append(
@@ -381,21 +376,22 @@ def _tests(analysis):
                     analysis.skipped.get("posthoc", "not requested"),
                 )
             )
-    if fr is not None and analysis.posthoc is not None:
-        parts.append(
-            _table(
-                analysis.posthoc,
-                f"{analysis.posthoc_title} post-hoc comparisons",
-                table_id="table-posthoc",
-                index=False,
-                csv=f"{analysis.plan.posthoc}.csv",
-                max_rows=MAX_SUMMARY_ROWS,
+        else:
+            parts.append(
+                _table(
+                    analysis.posthoc,
+                    f"{analysis.posthoc_title} post-hoc comparisons",
+                    table_id="table-posthoc",
+                    index=False,
+                    csv=f"{analysis.plan.posthoc}.csv",
+                    max_rows=MAX_SUMMARY_ROWS,
+                )
             )
-        )
     parts.append("</section>")
     return "".join(parts)
 
 
+_WTL_HEAD = '<section id="win-tie-loss"><h2>Wins, ties and losses</h2>'
 _DELTA_SOURCE = {
     "given": "the smallest difference of interest given for this analysis",
     "default": (
@@ -448,17 +444,6 @@ def _power(analysis, figures=""):
     parts.append(figures)
     parts.append("</section>")
     return "".join(parts)
-
-
-def _win_tie_loss(analysis, figure):
-    if figure:
-        return figure
-    return _section_not_run(
-        analysis,
-        "win_tie_loss",
-        '<section id="win-tie-loss"><h2>Wins, ties and losses</h2>',
-        "The win/tie/loss map",
-    )
 
 
 def _failures(analysis):
@@ -514,14 +499,9 @@ def write_report(
     progress=None,
 ):
     """Write ``report.html``, its figures and tables for an analysis into
-    ``out_dir``.
-
-    The report renders the :class:`~sklearn_bench.analysis.Analysis` and
-    computes nothing: one self-contained HTML page (figures embedded, tables
-    sortable, works offline) from the bottom line to the failures, every figure
-    in ``out_dir/figures``, the LaTeX tables and every table whole as CSV in
-    ``out_dir/tables``, the methods paragraph in ``methods.md`` and
-    ``methods.tex``. Needs matplotlib (the ``plot`` extra).
+    ``out_dir``: the page (self-contained, works offline), ``figures/``,
+    ``tables/`` (LaTeX and every table whole as CSV), ``methods.md`` and
+    ``methods.tex``. Renders the Analysis, computes nothing; needs matplotlib.
 
     Parameters
     ----------
@@ -654,7 +634,10 @@ def write_report(
         fig(*distributions, "forest"),
         "</section>",
         _power(analysis, fig("power", "datasets_needed")),
-        _win_tie_loss(analysis, fig("win_tie_loss")),
+        fig("win_tie_loss")
+        or _section_not_run(
+            analysis, "win_tie_loss", _WTL_HEAD, "The win/tie/loss map"
+        ),
         _failures(analysis),
     ]
     record = methods_record(analysis, versions=_versions(), settings=settings)
