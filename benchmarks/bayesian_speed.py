@@ -7,9 +7,10 @@ Prints the best wall-clock time of a few runs of
 batches, region probabilities as matrix products) and, when baycomp is
 installed, of baycomp 1.0's ``SignedRankTest`` (a Python loop over the samples)
 and the ratio. Then the report's batch of issue 39 (the best of 49 learners
-against each other one, 480 data sets, 20 000 draws: sorted sums in column
-blocks) on one thread and on up to one thread per CPU, with the load: wall and
-CPU seconds, and whether the samples are the same bits.
+against each other one, 480 data sets, at the report's draws,
+``results._bayesian.N_SAMPLES``: sorted sums in column blocks, one thread)
+twice, with the load: wall and CPU seconds, and whether the samples are the
+same bits.
 """
 
 import os
@@ -62,7 +63,7 @@ def main():
         )
     )
     print(f"bayesian_correlated_t: 100 fold scores (closed form): {1e3 * corr:.2f} ms")
-    threads()
+    batch()
     try:
         import baycomp
     except ImportError:
@@ -79,28 +80,26 @@ def main():
     )
 
 
-def threads():
-    """The report's signed-rank batch on one thread and on the default ones."""
-    from sklearn_bench.stats import _bayesian
+def batch():
+    """The report's signed-rank batch, twice in this process (one thread)."""
+    from sklearn_bench.results._bayesian import N_SAMPLES as n_draws
 
     rng = np.random.default_rng(0)
     best = np.round(rng.uniform(0.1, 0.4, 480), 3)
     others = np.round(best[:, None] + rng.normal(0.01, 0.02, (480, 49)), 3)
-    default, samples = _bayesian._MAX_THREADS, []
-    for n_threads in (1, default, 1, default):
-        _bayesian._MAX_THREADS = n_threads
+    samples = []
+    for _ in range(2):
         wall, cpu = time.perf_counter(), time.process_time()
         res = bayesian_signed_rank(
-            best[:, None], others, delta=ROPE, n_draws=20_000, random_state=0,
+            best[:, None], others, delta=ROPE, n_draws=n_draws, random_state=0,
             greater_is_better=False,
         )  # fmt: skip
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         samples.append(res.samples.tobytes())
         load = os.getloadavg()[0]
-        print(f"signed-rank batch 49 x 480 x 20,000, {n_threads} thread(s): wall "
-              f"{wall:.2f} s, CPU {cpu:.2f} s (load {load:.1f})")  # fmt: skip
-    _bayesian._MAX_THREADS = default
-    print(f"same samples on every run: {len(set(samples)) == 1}")
+        print(f"signed-rank batch 49 x 480 x {n_draws:,}: wall {wall:.2f} s, "
+              f"CPU {cpu:.2f} s (load {load:.1f})")  # fmt: skip
+    print(f"same samples on both runs: {len(set(samples)) == 1}")
 
 
 if __name__ == "__main__":
