@@ -50,7 +50,8 @@ def synthetic_frame(n_datasets, n_learners=N_LEARNERS, n_replicates=N_REPLICATES
     r = np.tile(np.arange(n_replicates), n_datasets * n_learners)
     level = rng.uniform(0.05, 0.4, n_datasets)[d]
     skill = np.linspace(0, 0.03, n_learners)[m]
-    value = np.round(level + skill + rng.normal(0, 0.02, d.size), 3)
+    # error rates lie in [0, 1]: a store refuses a score outside its bounds
+    value = np.clip(np.round(level + skill + rng.normal(0, 0.02, d.size), 3), 0, 1)
     return pd.DataFrame(
         {
             "data": np.array([f"data{i:04d}" for i in range(n_datasets)])[d],
@@ -149,12 +150,12 @@ def write_bulk_store(path, df):
     """A complete store of ``df``'s scores, written in one transaction."""
     import sqlite3
 
-    from sklearn_bench import store as _store
     from sklearn_bench.store import _digests
+    from sklearn_bench.store._writer import StoreWriter
 
     datasets = list(dict.fromkeys(df["data"]))
     learners = list(dict.fromkeys(df["model"]))
-    writer = _store.StoreWriter(path)
+    writer = StoreWriter(path)
     try:
         writer.start(
             {"synthetic": True},

@@ -63,7 +63,8 @@ def synthetic_frame(n_learners, n_datasets, n_replicates, seed=0):
     r = np.tile(np.arange(n_replicates), n_datasets * n_learners)
     level = rng.uniform(0.05, 0.4, n_datasets)[d]
     skill = np.linspace(0, 0.03, n_learners)[m]
-    value = np.round(level + skill + rng.normal(0, 0.02, d.size), 3)
+    # error rates lie in [0, 1]: a store refuses a score outside its bounds
+    value = np.clip(np.round(level + skill + rng.normal(0, 0.02, d.size), 3), 0, 1)
     return pd.DataFrame(
         {
             "data": np.array([f"data{i:04d}" for i in range(n_datasets)])[d],
@@ -99,12 +100,12 @@ def write_bulk_store(path, df):
 
     import numpy as np
 
-    from sklearn_bench import store as _store
     from sklearn_bench.store import _digests
+    from sklearn_bench.store._writer import StoreWriter
 
     datasets = list(dict.fromkeys(df["data"]))
     learners = list(dict.fromkeys(df["model"]))
-    writer = _store.StoreWriter(path)
+    writer = StoreWriter(path)
     try:
         writer.start(
             {"synthetic": True},
