@@ -15,7 +15,8 @@ coverage of the 95% interval under H0 (the true difference is 0 on every scale b
 exchangeability).
 
 Run from the repository root: PYTHONPATH=. python benchmarks/across_dataset_scales.py
-(about 2 CPU-minutes; ``R=100`` in the environment for a quick look). Measured (R = 1000, seed 20261123; ± one Monte Carlo SE):
+(about 2 CPU-minutes; ``R=100`` in the environment for a quick look).
+Measured (R = 1000, seed 20261123; ± one Monte Carlo SE):
 
     truth           scale     rejection rate  coverage of 0
     H0              raw       0.001 ± 0.001   0.999 ± 0.001
