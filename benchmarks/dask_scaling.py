@@ -78,7 +78,7 @@ def study(n_bootstraps, cpu_bound=False):
             "forest": RandomForestClassifier(n_estimators=100, n_jobs=1),
             "boost": GradientBoostingClassifier(n_estimators=50),
         }
-    datasets = demo_datasets(spec["datasets"], random_state=0)
+    datasets = demo_datasets(spec["datasets"])
     settings = {
         "cv": BootstrapOOB(n_bootstraps, random_state=0),
         "random_state": 0,
