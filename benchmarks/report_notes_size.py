@@ -51,7 +51,7 @@ def main():
         page = (Path(out) / "report.html").read_bytes()
     summary = format_summary(analysis).encode()
     cpu = time.process_time() - start
-    note_bytes = sum(len(n.encode()) for n in analysis.notes)
+    note_bytes = sum(len(str(n).encode()) for n in analysis.notes)
     print(
         f"{args.learners} learners x {args.datasets} data sets x "
         f"{args.replicates} replicates, no split sizes ({cpu:.1f} s CPU)"

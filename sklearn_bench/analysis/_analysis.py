@@ -39,6 +39,7 @@ from ._disagreements import (
 from ._format import fmt_count, fmt_level, fmt_names, fmt_p_equals
 from ._generalization import generalization
 from ._learners import learner_table
+from ._notes import note, skip
 from ._plan import POSTHOCS, AnalysisPlan
 from ._records import (
     TestRecord,
@@ -232,7 +233,8 @@ class Analysis(_DeeplyFrozen):
         which learner each summary names best, and the answer in words.
     failures, learner_table, notes, scales_note, skipped
         Failed tasks, what each learner is, what could not be computed and
-        why, and per analysis or figure why it was not run.
+        why, and per analysis or figure why it was not run: notes and skips are
+        records (a code and its values) whose ``str()`` is their English.
     methods, citations
         The :class:`TestRecord` of each test that ran and the ``CITATIONS``
         keys that the records and the analysis' sentences cite.
@@ -304,7 +306,7 @@ class Analysis(_DeeplyFrozen):
     failures: pd.DataFrame
     learner_table: pd.DataFrame
     notes: tuple
-    scales_note: str
+    scales_note: object
     skipped: MappingProxyType
     methods: tuple
     citations: tuple = ()
@@ -454,7 +456,7 @@ def _pairs(result, order, level, *, dataset, metric, notes):
             res = result.paired_test(a, b, dataset=dataset, metric=metric)
             ci = res.confidence_interval(level)
         except ValueError as exc:  # e.g. constant differences: t undefined
-            notes.append(f"No interval for {a} − {b}: {exc}")
+            notes.append(note("no_pair_interval", a=a, b=b, reason=str(exc)))
             rows.append(row)
             continue
         low, high = res.confidence_interval(each)
@@ -483,10 +485,7 @@ def _power(result, complete, order, sign, metric, delta, source, plan, n_compari
     sigma = float(np.std(diff, ddof=1))
     observed = float(np.mean(diff))
     if not sigma > 1e-10:  # below: rounding noise, no spread
-        return None, (
-            f"the per-data-set differences between {a} and {b} have standard "
-            f"deviation {sigma:.3g}"
-        )
+        return None, skip("power_spread", a=a, b=b, sigma=sigma)
 
     def at(d):
         row = result.power(
@@ -504,7 +503,7 @@ def _power(result, complete, order, sign, metric, delta, source, plan, n_compari
         except ValueError:  # a difference too small for any number of data sets
             pass
     if delta is None and posthoc_power is None:
-        return None, f"no Δ was given and {a} and {b} do not differ on average"
+        return None, skip("power_no_delta", a=a, b=b)
     curve_delta = delta if delta is not None else abs(observed)
     sigmas = (sigma / 2, sigma, 2 * sigma)
     n_grid, curves, marks = power_points(
@@ -638,13 +637,11 @@ def _tables(result, metric, notes):
     complete = complete.dropna(axis=0, how="any")
     if len(complete) < len(mean):
         dropped = [d for d in mean.index if d not in complete.index]
-        notes.append(
-            f"Data sets {dropped} have failed or missing tasks and are left out of "
-            "the analyses across data sets."
-        )
+        notes.append(note("incomplete", dropped=dropped))
         result = _subset(result, list(complete.index))
     scales = scale_note(complete, metric)  # Demšar (2006), Sec. 3.1
     if scales is not None:
+        scales = note("raised", reason=scales)
         notes.append(scales)
     return mean, std, n_rep, complete, result, scales
 
@@ -859,8 +856,8 @@ def _effects_step(
                     result, order, level, dataset=scope, metric=metric, notes=notes
                 )
         except ValueError as exc:
-            notes.append(f"No pairwise intervals: {exc}")
-            skipped["pairs"] = f"no pairwise intervals: {exc}"
+            notes.append(note("no_pairs", reason=str(exc)))
+            skipped["pairs"] = skip("skip_pairs", reason=str(exc))
         else:
             m, (name, _) = len(pairs), _paired_names(pairs["method"])
             what = f"{fmt_level(level)} confidence intervals"
@@ -893,10 +890,7 @@ def _effects_step(
                 )
             )
     elif "effects" in analyses:
-        notes.append(
-            "Pairwise intervals need at least 2 complete data sets (or 2 "
-            "replicates of a single data set)."
-        )
+        notes.append(note("pairs_need_blocks"))
         skipped["pairs"] = why_not
 
     return pairs
@@ -917,8 +911,8 @@ def _friedman_step(
         try:
             friedman = result.friedman(dataset=scope, metric=metric)
         except ValueError as exc:
-            notes.append(f"No Friedman test: {exc}")
-            skipped["friedman"] = f"Friedman's test could not be computed: {exc}"
+            notes.append(note("no_friedman", reason=str(exc)))
+            skipped["friedman"] = skip("skip_friedman", reason=str(exc))
         else:
             critical_difference = float(friedman.critical_difference(alpha=alpha))
             nemenyi = ("nemenyi1963",) if plan.posthoc == "nemenyi" else ()
@@ -929,8 +923,8 @@ def _friedman_step(
                 words = ", followed by " + words
             except ValueError as exc:  # e.g. Conover's t on identical rankings
                 title = POSTHOCS[plan.posthoc][2]
-                notes.append(f"No {title} post-hoc: {exc}")
-                skipped["posthoc"] = f"the post-hoc test could not run: {exc}"
+                notes.append(note("no_posthoc", title=title, reason=str(exc)))
+                skipped["posthoc"] = skip("skip_posthoc", reason=str(exc))
                 words, correction, cites = "", "", ()
             methods.append(
                 TestRecord(
@@ -944,7 +938,7 @@ def _friedman_step(
                 )
             )
     elif "friedman" in analyses:
-        notes.append("Friedman's test needs at least 2 blocks and 2 learners.")
+        notes.append(note("friedman_needs_blocks"))
         skipped["friedman"] = why_not
 
     return friedman, posthoc, critical_difference
@@ -968,8 +962,8 @@ def _anova_step(
                 confidence_level=level,
             )
         except ValueError as exc:
-            notes.append(f"No repeated-measures ANOVA: {exc}")
-            skipped["rm_anova"] = f"RM-ANOVA could not be computed: {exc}"
+            notes.append(note("no_rm_anova", reason=str(exc)))
+            skipped["rm_anova"] = skip("skip_rm_anova", reason=str(exc))
             anova = tukey = None
         else:
             methods.append(
@@ -1001,7 +995,7 @@ def _power_step(
             result, complete, order, sign, metric, delta, delta_source, plan, n_pairs
         )
         if power is None:
-            notes.append(f"No power analysis: {reason}.")
+            notes.append(note("no_power", reason=reason))
             skipped["power"] = reason
         else:
             methods.append(
@@ -1025,14 +1019,8 @@ def _power_step(
                 )
             )
     elif "power" in analyses:
-        notes.append(
-            "The power across data sets needs at least 2 complete data sets; "
-            f"this study has {n_datasets}."
-        )
-        skipped["power"] = why_not or (
-            "the power across data sets needs at least 2 data sets on which every "
-            f"learner has every replicate; this result has {n_datasets}"
-        )
+        notes.append(note("power_needs_datasets", n_datasets=n_datasets))
+        skipped["power"] = why_not or skip("skip_power", n_datasets=n_datasets)
 
     return power
 
@@ -1046,13 +1034,11 @@ def _win_tie_loss_step(
     win_tie_loss = None
     if "win_tie_loss" in analyses:
         if not readable:
-            skipped["win_tie_loss"] = (
-                f"the win/tie/loss map is drawn for at most {MAX_DIAGRAM_LEARNERS} "
-                f"learners (with {len(learners)} its cells would be unreadable); "
-                "BenchmarkResult.win_tie_loss() gives the counts"
+            skipped["win_tie_loss"] = skip(
+                "wtl_unreadable", most=MAX_DIAGRAM_LEARNERS, k=len(learners)
             )
         elif len(mean) < 1 or len(learners) < 2:
-            skipped["win_tie_loss"] = "wins and losses need 2 learners on a data set"
+            skipped["win_tie_loss"] = skip("wtl_one_learner")
         else:
             # one Δ: differences within the smallest difference that matters
             # are ties (exact equality up to rounding when the metric has none)
@@ -1060,7 +1046,7 @@ def _win_tie_loss_step(
             total = win_tie_loss.T.groupby(level=0, sort=False).sum().to_numpy()
             if not (total - np.diag(np.diag(total))).any():
                 win_tie_loss = None
-                skipped["win_tie_loss"] = "no data set has results of two learners yet"
+                skipped["win_tie_loss"] = skip("wtl_no_pair")
     if friedman is not None and not readable:
         skipped["critical_difference"] = _too_many(
             len(learners), "critical difference diagram", f"{plan.posthoc}.csv"
@@ -1173,18 +1159,10 @@ def _blocks(complete, mean, n_rep):
         blocks = "data sets"
     can_compare = len(learners) >= 2 and (scope is not None or n_datasets >= 2)
     if len(learners) < 2:
-        why_not = "comparisons need at least 2 learners with results"
+        why_not = skip("need_learners")
     elif not can_compare:
-        why_not = (
-            f"the analyses across data sets need at least 2 data sets on which "
-            f"every learner has every replicate; this result has {n_datasets} "
-            f"({len(mean)} with any result)"
-        )
-        if len(mean) == 1:
-            why_not += (
-                "; the comparisons over the replicates of a single data set need "
-                "every learner on every replicate"
-            )
+        code = "need_datasets_one" if len(mean) == 1 else "need_datasets"
+        why_not = skip(code, n_datasets=n_datasets, n_any=len(mean))
     else:
         why_not = ""
     n_blocks = n_datasets if scope is None else int(n_rep.loc[scope].min())
@@ -1212,7 +1190,7 @@ def _verdicts(analysis, bayes, delta):
         *analysis.bayesian_notes, *analysis.ranking_notes, analysis.within_ratio,
     )  # fmt: skip
     keys = {c for r in analysis.methods for c in r.citations}
-    keys |= {k for text in said for k in cited_keys(text)}
+    keys |= {k for text in said for k in cited_keys(str(text))}
     keys |= set(analysis.bottom_line.citations)
     return replace(analysis, citations=tuple(sorted(keys)))
 
@@ -1357,8 +1335,7 @@ def analyse(result, plan=None):
         learner_table=learner_table(full),
         notes=tuple(notes),
         scales_note=scales_note or "",
-        # reasons are phrases: a renderer ends them ("got 1." + "." was "got 1..")
-        skipped=MappingProxyType({k: v.rstrip(".") for k, v in skipped.items()}),
+        skipped=MappingProxyType(skipped),
         methods=tuple(methods),
     )
     return _verdicts(analysis, bayes, delta)
@@ -1382,11 +1359,7 @@ def cd_groups(average_ranks, cd):
 
 
 def _too_many(k, what, csv):
-    return (
-        f"the {what} is drawn for at most {MAX_DIAGRAM_LEARNERS} learners (with "
-        f"{k} its labels would overlap); the average ranks above and "
-        f"tables/{csv} give the same comparisons"
-    )
+    return skip("too_many", what=what, most=MAX_DIAGRAM_LEARNERS, k=k, csv=csv)
 
 
 def _pairwise(result, plan, metric, skipped, blocks):
@@ -1394,17 +1367,12 @@ def _pairwise(result, plan, metric, skipped, blocks):
     (Wilcoxon, Shaffer), each pair on the data sets both learners finished;
     ``(None, why)`` when it cannot run."""
     if "pairs" in skipped or len(result.learners) < 2:
-        return None, skipped.get("pairs", "pairwise tests need at least 2 learners")
+        return None, skipped.get("pairs", skip("pairwise_one_learner"))
     if blocks != "data sets":
         # Rank tests over the overlapping replicates of one learning sample
         # answer a question about that sample only and are no verdict about
         # new data: the corrected t of the bottom line is.
-        return None, (
-            "with one data set the blocks would be its replicates, which share "
-            "training rows: a Wilcoxon test over them is conditional on this "
-            "learning sample and says nothing about new data of the kind (the "
-            "bottom line uses the primary analysis within the data set instead)"
-        )
+        return None, skip("pairwise_one_dataset")
     try:
         res = result.pairwise_tests(
             alpha=plan.alpha,
@@ -1413,5 +1381,5 @@ def _pairwise(result, plan, metric, skipped, blocks):
             missing="pairwise",
         )
     except ValueError as exc:
-        return None, f"the pairwise tests could not run: {exc}"
+        return None, skip("no_pairwise", reason=str(exc))
     return res, ""

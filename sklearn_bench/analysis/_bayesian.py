@@ -13,7 +13,7 @@ from ..results._bayesian import (  # noqa: F401 (MC_ERROR: the report prints it)
     SEED,
 )
 from ._format import fmt_count
-from ._plan import BAYES_INSTALL
+from ._notes import note
 from ._records import TestRecord
 
 THRESHOLD = 0.95
@@ -22,18 +22,6 @@ _PROBABILITIES = ("P(a better)", "P(equivalent)", "P(b better)")
 _COLUMNS = ["scope", "a", "b", "method", "n", *_PROBABILITIES, "decision"]
 WHY = "why undecided"  # column added when an MCMC fit declined
 SCOPE = "across data sets"  # the scope of a comparison across data sets
-
-# Said when the plan uses the signed-rank test across data sets.
-WITHOUT_HIERARCHICAL = (
-    "The plan's Bayesian model across data sets is the signed-rank test. "
-    "bayesian='hierarchical' (config [analysis] bayesian; needs "
-    f"{BAYES_INSTALL}) would add the hierarchical model of Corani et al. (2017): "
-    "it uses every fold score of every data set, shrinks the per-data-set "
-    "differences and gives the probabilities for the next data set; and the "
-    "Bayesian Plackett–Luce ranking of all learners (Calvo et al. 2018): each "
-    "one's probability of ranking first and its expected rank on a new data set "
-    '(the ranking alone needs no extra: "ranking" in [analysis] run).'
-)
 
 
 def _row(scope, a, b, method, n, probabilities, decision, why=""):
@@ -53,11 +41,7 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
     rope = 0.0 if delta is None else float(delta)
     options = {"delta": rope, "metric": metric}
     if delta is None:
-        notes.append(
-            f"Metric {metric!r} has no default region of practical equivalence and no "
-            "smallest difference that matters (Δ) was given: the Bayesian comparisons "
-            "use ROPE = 0 (set [analysis] delta, or delta=, for practical equivalence)."
-        )
+        notes.append(note("no_rope", metric=metric))
     rows = []
     across_results = []  # the hierarchical fits, for the simplex figure
     # One seed for every comparison across data sets: their Dirichlet draws are
@@ -73,14 +57,11 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
             # the model the plan names, never what is installed
             hierarchical = model == "hierarchical"
             if not hierarchical:
-                notes.append(WITHOUT_HIERARCHICAL)
+                notes.append(note("without_hierarchical"))
             elif len(others) > MAX_HIERARCHICAL:
                 hierarchical = False
                 notes.append(
-                    f"Across data sets the signed-rank test, not the hierarchical "
-                    f"model: {len(others)} comparisons exceed the report's "
-                    f"{MAX_HIERARCHICAL} (each is an MCMC fit); call "
-                    "BenchmarkResult.bayesian_test(method='hierarchical') for a pair."
+                    note("too_many_fits", n=len(others), most=MAX_HIERARCHICAL)
                 )
             batch = {} if hierarchical else _across_batch(result, best, others, options)
             rows.extend(batch.values())
@@ -90,15 +71,12 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
                         try:
                             res = result.bayesian_test(best, other, **mcmc)
                         except ValueError as exc:
-                            notes.append(
-                                f"Hierarchical model not used, signed-rank instead: "
-                                f"{exc}"
-                            )
+                            notes.append(note("hierarchical_failed", reason=str(exc)))
                             hierarchical = False
                     if not hierarchical:
                         res = result.bayesian_test(best, other, **signed_rank)
                 except ValueError as exc:
-                    notes.append(f"Not across data sets: {exc}")
+                    notes.append(note("not_across", reason=str(exc)))
                     break
                 rows.append(_result_row(SCOPE, res))
                 if res.method == "hierarchical":
@@ -121,8 +99,8 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
                     within_notes.add(str(exc))
                     break
                 rows.append(_result_row(dataset, res))
-    notes.extend(f"Not within a data set: {msg}" for msg in sorted(within_notes))
-    notes.extend(sorted({str(w.message) for w in caught}))
+    notes.extend(note("not_within", reason=msg) for msg in sorted(within_notes))
+    notes.extend(_warnings(caught))
     table = pd.DataFrame(rows, columns=_COLUMNS + [WHY])
     if (table[WHY] == "").all():
         table = table[_COLUMNS]
@@ -203,6 +181,11 @@ def _within_batch(result, others, reference, dataset, options):
                 dataset, reference, other, "correlated-t", n, p, decision
             )
     return rows
+
+
+def _warnings(caught):
+    """The sampler's warnings, each once, as notes."""
+    return [note("raised", reason=m) for m in sorted({str(w.message) for w in caught})]
 
 
 def _result_row(scope, res):
@@ -294,8 +277,8 @@ def bayesian_ranking(result, *, metric, n_datasets, learners, fit, friedman):
                     learners, metric=metric, random_state=SEED
                 )
             except ValueError as exc:
-                notes.append(f"No Plackett–Luce ranking: {exc}")
-        notes.extend(sorted({str(w.message) for w in caught}))
+                notes.append(note("no_ranking", reason=str(exc)))
+        notes.extend(_warnings(caught))
     if ranking is not None:
         frame = ranking.to_frame()
         pct = f"{ranking.confidence_level:.0%}"

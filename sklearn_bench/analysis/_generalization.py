@@ -7,6 +7,7 @@ from collections import Counter
 import pandas as pd
 
 from ..results._intervals import corrected_t_intervals, interval_method
+from ._notes import note, skip
 from ._records import TestRecord
 
 # Each method in words, with the papers it follows.
@@ -70,35 +71,28 @@ def generalization(result, plan, metric, order):
                     learner, dataset=dataset, method=method, **options
                 )
             except ValueError as exc:
-                notes.append(f"No interval of {learner}'s {metric} on {dataset}: {exc}")
+                notes.append(note("no_learner_interval", learner=learner, metric=metric,
+                                 dataset=dataset, reason=str(exc)))  # fmt: skip
                 continue
             if res.details.get("se_clipped"):
                 clipped[res.details["se_clipped"]] += 1
             numbers = [res.estimate, res.standard_error, res.low, res.high]
             rows.append([dataset, learner, *numbers, res.method, res.design])
-    notes.extend(f"No interval of a learner's error: {w}" for w in why.values())
+    # the message names the learner's error and the data set: said as it is
+    notes.extend(note("raised", reason=w) for w in why.values())
     if not rows:
-        reason = next(iter(why.values()), "no data set has the intervals' data")
+        first = next(iter(why.values()), None)
+        reason = skip("raised", reason=first) if first else skip("no_learner_data")
         return None, None, notes, reason
     methods = list(dict.fromkeys(used))
     if clipped:  # small studies: the estimated MSE fell outside its bounds
+        bounds = ", ".join(f"{n} to the {b}" for b, n in sorted(clipped.items()))
+        total = sum(r[6] == "nested_cv" for r in rows)
         notes.append(
-            f"{sum(clipped.values())} of {sum(r[6] == 'nested_cv' for r in rows)} "
-            "nested-CV standard errors fell back to a bound of Bates et al. (2024) "
-            "instead of the estimated MSE ("
-            + ", ".join(f"{n} to the {b}" for b, n in sorted(clipped.items()))
-            + "; lower: folds as if independent, upper: fully dependent): too few "
-            "outer folds or repeats to estimate it; more repeats (NestedCV "
-            "n_repeats) give an estimate."
+            note("se_clipped", n=sum(clipped.values()), total=total, bounds=bounds)
         )
     if "naive_cv" in methods:
-        notes.append(
-            "The intervals of each learner's error are naive cross-validation "
-            "intervals (one K-fold partition): they cover the expected error "
-            "less often than they say (Bates et al. 2024). Run NestedCV "
-            '(config [experiment.cv] kind = "nested_cv") for the recommended '
-            "interval."
-        )
+        notes.append(note("naive_cv"))
     record = TestRecord(
         "generalization",
         f"how good each learner is: its expected {metric} on new data of the "

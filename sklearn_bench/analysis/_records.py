@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from .._latex import PAIRED_TEST_NAMES
+from ._notes import note
 
 # Each citation once, by key; the paragraph lists the keys its records use.
 CITATIONS = {
@@ -371,24 +372,26 @@ def within_notes(failures):
     for key, members in groups.items():
         learner, reference, dataset, message = members[0]
         if len(members) == 1:
-            why = message
-            if isinstance(key, tuple):  # the way out, as a sentence of its own
-                why += f" {key[1][0].upper()}{key[1][1:]}."
             # reference (the best there) − learner: the report's sign convention
-            notes.append(f"No interval for {reference} − {learner} on {dataset}: {why}")
+            names = {"reference": reference, "learner": learner, "dataset": dataset}
+            if isinstance(key, tuple):  # the way out, as a sentence of its own
+                fix = f"{key[1][0].upper()}{key[1][1:]}"
+                notes.append(note("within_one_fix", **names, reason=message, fix=fix))
+            else:
+                notes.append(note("within_one", **names, reason=message))
             continue
         shown = ", ".join(
             f"{b} − {a} on {d}" for a, b, d, _ in members[:MAX_NOTE_EXAMPLES]
         )
         more = len(members) - MAX_NOTE_EXAMPLES
         shown += f" and {more:,} more" if more > 0 else ""
-        head = (
-            f"No interval for {len(members):,} learner × data-set differences ({shown})"
-        )
         if isinstance(key, tuple):
-            notes.append(f"{head}: {key[0]}; {key[1]}.")
+            cause, fix = key
+            notes.append(note("within_cause", n=len(members), shown=shown,
+                              cause=cause, fix=fix))  # fmt: skip
         else:
-            notes.append(f"{head}; the first: {message}")
+            notes.append(note("within_first", n=len(members), shown=shown,
+                              reason=message))  # fmt: skip
     return notes
 
 

@@ -74,7 +74,8 @@ def _ranking_html(analysis):
                 plot_rank_posterior(ranking).figure,
             )
         )
-    parts += [f'<p class="note">{html.escape(n)}</p>' for n in analysis.ranking_notes]
+    notes = analysis.ranking_notes
+    parts += [f'<p class="note">{html.escape(str(n))}</p>' for n in notes]
     return "".join(parts)
 
 
@@ -135,7 +136,7 @@ def bayesian_html(analysis):
         title = "Within each data set: the best learner there against each other one"
         at = {"table_id": "table-bayesian-within", "max_rows": MAX_DETAIL_ROWS}
         parts.append(_table(table[~across], title, **at, **csv))
-    parts += [f'<p class="note">{html.escape(note)}</p>' for note in notes]
+    parts += [f'<p class="note">{html.escape(str(note))}</p>' for note in notes]
     # where the Bayesian verdict differs from the primary one, the report
     # prints the analysis' record of which one the plan trusts (once)
     parts += [

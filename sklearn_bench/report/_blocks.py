@@ -152,7 +152,7 @@ def _not_run(what, reason):
     """A paragraph saying, where the result would be, why it is not."""
     return (
         f'<p class="not-run"><b>{html.escape(what)} not run:</b> '
-        f"{html.escape(reason)}.</p>"
+        f"{html.escape(str(reason))}.</p>"
     )
 
 

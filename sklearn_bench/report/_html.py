@@ -463,7 +463,7 @@ def _failures(analysis):
             )
         )
     for note in analysis.notes:
-        parts.append(f'<p class="note">{html.escape(note)}</p>')
+        parts.append(f'<p class="note">{html.escape(str(note))}</p>')
     parts.append("</section>")
     return "".join(parts)
 
@@ -763,7 +763,7 @@ def _skipped_figure(analysis, key):
     reason = analysis.skipped.get(key)
     if reason is None:
         return ""
-    what = reason.split(" is drawn")[0].removeprefix("the ").capitalize()
+    what = str(reason).split(" is drawn")[0].removeprefix("the ").capitalize()
     return f'<div id="fig-{key}">' + _not_run(what, reason) + "</div>"
 
 

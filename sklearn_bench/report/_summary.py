@@ -226,7 +226,7 @@ def format_summary(analysis):
     elif "friedman" not in a.plan.analyses:
         lines.append("   Friedman's test: not requested.")
     else:
-        lines.append("   (no Friedman test: " + "; ".join(a.notes[:1]) + ")")
+        lines.append("   (no Friedman test: " + "; ".join(map(str, a.notes[:1])) + ")")
     if "bayesian" in a.plan.analyses:
         lines.extend(bayesian_summary_lines(a))
     lines.append("3. Power")

@@ -621,7 +621,7 @@ def test_each_learner_is_the_result_method_and_renders_as_it(reported, nested_re
         page = (out / "report.html").read_text()
         if frame is None:
             assert "How good is each learner" in page
-            assert html.escape(analysis.skipped["generalization"]) in page
+            assert html.escape(str(analysis.skipped["generalization"])) in page
             assert not (out / "tables" / "learner_intervals.csv").exists()
             continue
         expected = "nested_cv" if result is nested_report[0] else "corrected_t"

@@ -104,7 +104,7 @@ def test_within_dataset_intervals_are_the_corrected_t():
         assert row.reference == sub.mean().idxmin()
     analysis = analyse(_result(), AnalysisPlan())
     assert analysis.within["low"].isna().all()
-    (note,) = [n for n in analysis.notes if "scheme is unknown" in n]
+    (note,) = [n for n in map(str, analysis.notes) if "scheme is unknown" in n]
     assert note.startswith(f"No interval for {len(analysis.within)} learner × data-set")
     assert "`n_train=` and `n_test=`" in note
 
@@ -200,7 +200,7 @@ def test_one_dataset_compares_over_replicates():
     assert analysis.friedman.n_blocks == 8
     assert set(analysis.pairs["n"]) == {8}
     assert analysis.power is None
-    assert any("at least 2 complete data sets" in n for n in analysis.notes)
+    assert any("at least 2 complete data sets" in n for n in map(str, analysis.notes))
 
 
 def test_failed_replicate_is_reported_and_its_dataset_left_out():
@@ -208,7 +208,9 @@ def test_failed_replicate_is_reported_and_its_dataset_left_out():
     sets (pairs, Friedman, power use the other 3), with a note."""
     result = _result(n_datasets=4, nan_at=("d1", "B", 2))
     analysis = analyse(result, AnalysisPlan())
-    assert any("['d1'] have failed or missing tasks" in n for n in analysis.notes)
+    assert any(
+        "['d1'] have failed or missing tasks" in n for n in map(str, analysis.notes)
+    )
     assert set(analysis.pairs["n"]) == {3}
     assert analysis.friedman.n_blocks == 3
     assert analysis.power is not None and analysis.power.n_datasets == 3
@@ -300,7 +302,8 @@ def test_single_replicate_runs_are_analysed_or_say_why():
     analysis = analyse(exp.fit({"c": comp, "bc": (Xb, yb)}).results_, AnalysisPlan())
     for name in ("c", "bc"):  # one conditional t, one corrected t: one unit
         assert any(
-            f"on {name}: " in n and "Run a repeated scheme" in n for n in analysis.notes
+            f"on {name}: " in n and "Run a repeated scheme" in n
+            for n in map(str, analysis.notes)
         ), analysis.notes
 
 
@@ -339,7 +342,7 @@ def test_partial_store_reports_what_is_finished(done):
     else:
         why = "at least 2 learners" if done == 2 else "at least 2 data sets"
         for key in ("pairs", "friedman", "power"):
-            assert why in analysis.skipped[key]
+            assert why in str(analysis.skipped[key])
     finished = set(analysis.within["learner"]) | set(analysis.within["reference"])
     assert finished <= set(analysis.mean.columns[analysis.mean.notna().any()])
     if done == 14:
@@ -348,7 +351,7 @@ def test_partial_store_reports_what_is_finished(done):
     if done == 6:  # B has 2 of 4 replicates: no paired interval, with a note
         assert analysis.within["n"].tolist() == [0]
         assert any(
-            re.search("'B' on (replicate|split) 2", n) for n in analysis.notes
+            re.search("'B' on (replicate|split) 2", n) for n in map(str, analysis.notes)
         ), analysis.notes
     if done == 2:
         assert analysis.within.empty

@@ -9,7 +9,8 @@ import pytest
 
 from sklearn_bench import BenchmarkResult
 from sklearn_bench.analysis import AnalysisPlan, analyse
-from sklearn_bench.analysis._bayesian import N_SAMPLES, WITHOUT_HIERARCHICAL
+from sklearn_bench.analysis._bayesian import N_SAMPLES
+from sklearn_bench.analysis._notes import NOTES
 from sklearn_bench.analysis._plan import hierarchical_installed
 from sklearn_bench.report import format_summary
 from sklearn_bench.report._bayesian import _ranking_html, bayesian_html
@@ -17,7 +18,8 @@ from sklearn_bench.report._bayesian import _ranking_html, bayesian_html
 
 def _comparisons(analysis):
     """The Bayesian table, its ROPE and its notes, as the analysis holds them."""
-    return analysis.bayesian, analysis.delta or 0.0, list(analysis.bayesian_notes)
+    notes = [str(n) for n in analysis.bayesian_notes]
+    return analysis.bayesian, analysis.delta or 0.0, notes
 
 
 def _result(metric="error_rate", n_datasets=5, n_splits=4):
@@ -61,7 +63,7 @@ def test_table_is_the_result_methods_numbers(monkeypatch):
     result = _result()
     analysis = analyse(result, AnalysisPlan())
     table, rope, notes = _comparisons(analysis)
-    assert rope == 0.01 and notes == [WITHOUT_HIERARCHICAL]
+    assert rope == 0.01 and notes == [NOTES["without_hierarchical"]]
     assert 'pip install "sklearn-bench[bayes]"' in notes[0]
     across = table[table["scope"] == "across data sets"]
     assert len(across) == 2 and set(across["a"]) == {analysis.best}
@@ -190,7 +192,7 @@ def test_without_the_extra_no_ranking_and_the_note_says_what_it_would_add(
     assert analysis.ranking_notes == ()
     page = bayesian_html(analysis)
     assert "table-bayesian-ranking" not in page
-    assert "Plackett–Luce ranking of all learners" in WITHOUT_HIERARCHICAL
+    assert "Plackett–Luce ranking of all learners" in NOTES["without_hierarchical"]
     assert page.count('class="note"') == 1
 
 

@@ -101,7 +101,7 @@ def test_a_reason_that_ends_a_sentence_is_not_ended_twice(tmp_path):
         dataset="d", learner="l", value="v", greater_is_better=False,
     )  # fmt: skip
     analysis = report(result, tmp_path, figure_formats=())
-    assert "got 1" in analysis.skipped["friedman"]
+    assert "got 1" in str(analysis.skipped["friedman"])
     page = (tmp_path / "report.html").read_text()
     text = re.sub(r"<[^>]+>", " ", page) + format_summary(analysis)
     assert "got 1." in text

@@ -75,7 +75,7 @@ def test_summary_of_degenerate_study_says_what_is_undefined():
     )
     pair = analysis.pairs.loc["A − B"]
     assert np.isnan(pair["low"]) and np.isnan(pair["pvalue"])
-    assert any("No interval for A − B" in n for n in analysis.notes)
+    assert any("No interval for A − B" in n for n in map(str, analysis.notes))
     assert analysis.within["low"].isna().all()  # constant within each data set
 
 

@@ -111,7 +111,7 @@ def test_report_and_summary_say_it_once():
     with warnings.catch_warnings():
         warnings.simplefilter("error", IncommensurableScalesWarning)
         analysis = analyse(result, AnalysisPlan())
-    notes = [n for n in analysis.notes if "orders of magnitude" in n]
+    notes = [n for n in map(str, analysis.notes) if "orders of magnitude" in n]
     assert len(notes) == 1
     summary = format_summary(analysis)
     assert "   Warning: The scales of mse differ by orders of magnitude" in summary
