@@ -553,7 +553,7 @@ def power_points(
     opts = {"alpha": alpha, "alternative": alternative, "method": method}
     J = n_datasets
     if J is None:
-        needed = max(n_datasets_needed(delta, s, **opts) for s in sigmas)
+        needed = max(_needed_or_inf(delta, s, opts) for s in sigmas)
         last = min(500, max(50, np.ceil(1.2 * needed)))
         if mark is not None:  # the study's J inside the axes, with a margin
             last = max(last, np.ceil(1.05 * mark))
@@ -562,6 +562,15 @@ def power_points(
     if mark is None:
         return J, curves, None
     return J, curves, np.array([power_paired_t(mark, delta, s, **opts) for s in sigmas])
+
+
+def _needed_or_inf(delta, sigma, opts):
+    """The data sets needed, or ``inf`` where no number up to ``max_datasets``
+    reaches the power (the grid then ends at its cap)."""
+    try:
+        return n_datasets_needed(delta, sigma, **opts)
+    except ValueError:
+        return np.inf
 
 
 def needed_points(deltas, sigmas, **options):

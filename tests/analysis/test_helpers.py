@@ -37,3 +37,52 @@ def test_file_slug_is_safe_and_never_collides():
     assert file_slug("breast cancer") == "breast_cancer-e295d4db"
     assert file_slug("a/b") != file_slug("a?b")
     assert len(file_slug("a" * 300)) <= 40 + 9
+
+
+def test_power_points_end_at_the_cap_when_no_number_of_data_sets_suffices():
+    """Hypothesis: a difference far below σ (needing more than ``max_datasets``
+    data sets at 2σ) gives a power grid ending at its cap of 500, not a
+    ValueError from ``n_datasets_needed`` (the deep harness found ``analyse``
+    raising on a study with metric 'time' and an observed difference of 0.0003
+    beside σ = 0.2: its curve at 2σ)."""
+    import numpy as np
+    import pytest
+
+    from sklearn_bench.analysis._analysis import power_points
+    from sklearn_bench.stats import n_datasets_needed
+
+    delta, sigma = 0.000265, 0.2
+    assert n_datasets_needed(delta, sigma, alpha=0.05) < 10**7
+    with pytest.raises(ValueError, match="max_datasets"):
+        n_datasets_needed(delta, 2 * sigma, alpha=0.05)
+    J, curves, marks = power_points(
+        delta, (sigma / 2, sigma, 2 * sigma), alpha=0.05, mark=12
+    )
+    assert J[0] == 2 and J[-1] == 500
+    assert curves.shape == (3, 499) and np.all((curves > 0) & (curves < 0.1))
+    assert marks.shape == (3,)
+
+
+def test_analyse_a_difference_no_study_could_detect():
+    """Hypothesis: ``analyse`` completes, with a power analysis, on the deep
+    harness's study: two learners on 12 data sets whose mean difference is tiny
+    against its spread, metric without a default Δ."""
+    import numpy as np
+    import pandas as pd
+
+    from sklearn_bench import BenchmarkResult
+    from sklearn_bench.analysis import AnalysisPlan, analyse
+
+    rng = np.random.default_rng(0)
+    d = rng.normal(0, 1, 12)
+    d = 0.2 * (d - d.mean()) / d.std(ddof=1) + 0.000265  # mean 0.000265, σ 0.2
+    rows = [(f"d{j}", "a", 1.0 + d[j]) for j in range(12)]
+    rows += [(f"d{j}", "b", 1.0) for j in range(12)]
+    frame = pd.DataFrame(rows, columns=["dataset", "learner", "time"])
+    result = BenchmarkResult.from_frame(
+        frame, dataset="dataset", learner="learner", value="time",
+        greater_is_better=False,
+    )  # fmt: skip
+    analysis = analyse(result, AnalysisPlan(analyses=("effects", "power")))
+    assert analysis.power is not None
+    assert analysis.power.n_grid[-1] == 500
