@@ -64,9 +64,7 @@ def main(reps):
                     delta=ROPE,
                     rho=RHO,
                     greater_is_better=True,
-                    n_draws=2000,
-                    n_warmup=500,
-                    random_state=rep,
+                    random_state=rep,  # the default draws and warm-up
                 )
             calls.append(res.decision)
         calls = np.array(calls)
