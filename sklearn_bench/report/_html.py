@@ -44,7 +44,7 @@ from ._generalization import CSV as GENERALIZATION_CSV
 from ._generalization import generalization_html
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
-from ._methods import methods_paragraph, methods_record, settings_table, write_methods
+from ._methods import _paragraph, methods_record, settings_table, write_methods
 from ._pairwise import pairwise_html
 from ._sequential import sequential_html
 from ._summary import iman_davenport_words
@@ -155,12 +155,11 @@ def _datasets_table(analysis):
     return table[[c for c in [*shown, "replicates", _RATIO] if c in table]]
 
 
-def _what_was_run(analysis, datasets):
+def _what_was_run(analysis, datasets, versions):
     missing = analysis.n_missing_tasks
     info = analysis.provenance
     # Every parameter that is not at its default or differs between learners.
     learners = analysis.learner_table.rename_axis("name")
-    versions = _versions()
     recorded = info.get("sklearn_bench_version")
     left_out = analysis.datasets_left_out
     counted = f"{len(analysis.datasets)} data sets" + (
@@ -574,6 +573,7 @@ def write_report(
     steps = tqdm(total=3, desc="report: figures", unit="step", disable=not progress)
     analyses = analysis.plan.analyses
     settings = settings_table(analysis, sources)
+    versions = _versions()
     drawn = _draw(analysis, figure_formats)
     steps.update(1)
     steps.set_description("report: tables")
@@ -583,7 +583,7 @@ def write_report(
     leaderboard = leaderboard_section(analysis, out)
     sequential = sequential_html(analysis)
     before_figures = [
-        _what_was_run(analysis, datasets),
+        _what_was_run(analysis, datasets, versions),
         _settings(settings),
         _effects(analysis),
         generalization_html(analysis),
@@ -640,8 +640,8 @@ def write_report(
         ),
         _failures(analysis),
     ]
-    record = methods_record(analysis, versions=_versions(), settings=settings)
-    paragraph = " ".join(methods_paragraph(analysis, _versions(), settings))
+    record = methods_record(analysis, versions=versions, settings=settings)
+    paragraph = " ".join(_paragraph(record))
     sections.append(  # the page holds what its text calls "the methods paragraph"
         f'<section id="methods"><h2>Methods</h2><p>{html.escape(paragraph)}</p>'
         '<p class="muted">Also in methods.md and methods.tex.</p></section>'
@@ -683,7 +683,7 @@ def write_report(
         f"<script>{_SCRIPT}</script></body></html>\n"
     )
     write_text(out / "report.html", page)
-    methods = write_methods(analysis, out, versions=_versions(), settings=settings)
+    methods = write_methods(analysis, out, record)
     steps.update(1)
     steps.close()
     return [out / "report.html", *methods]
