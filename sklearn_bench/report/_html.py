@@ -34,7 +34,7 @@ from ._blocks import (
     MAX_SUMMARY_ROWS,
     _figure_html,
     _image_bytes,
-    _interval_text,
+    _interval_texts,
     _not_run,
     _section_not_run,
     _table,
@@ -241,8 +241,7 @@ def _settings(settings):
 def _intervals(frame, prefix=""):
     """``[low, high]`` of each row of ``frame`` (its ``<prefix>low`` and
     ``<prefix>high`` columns)."""
-    pairs = zip(frame[f"{prefix}low"], frame[f"{prefix}high"], strict=True)
-    return [_interval_text(lo, hi) for lo, hi in pairs]
+    return _interval_texts(frame[f"{prefix}low"], frame[f"{prefix}high"])
 
 
 def _effects(analysis):
