@@ -20,7 +20,7 @@ def generalization_html(analysis):
             analysis, "generalization", HEAD, "The intervals of each learner"
         )
     level = fmt_level(analysis.confidence_level)
-    methods = ", ".join(dict.fromkeys(frame["method"]))
+    methods = ", ".join(frame["method"].unique())
     record = next(r for r in analysis.methods if r.key == "generalization")
     if record.cites():
         methods += f": {record.cites()}"
@@ -57,7 +57,7 @@ def generalization_lines(analysis, limit=12):
     if frame is None:
         return []
     level = fmt_level(analysis.confidence_level)
-    methods = ", ".join(dict.fromkeys(frame["method"]))
+    methods = ", ".join(frame["method"].unique())
     lines = [
         f"   How good is each learner: its expected {analysis.metric} on new "
         f"data, {level} CI ({methods}):"

@@ -579,7 +579,7 @@ def write_report(
     datasets = _datasets_table(analysis)
     write_latex_tables(analysis, out / "tables")
     _write_csv_tables(out / "tables", analysis, datasets)
-    leaderboard = leaderboard_section(analysis, out)
+    leaderboard = leaderboard_section(analysis)
     sequential = sequential_html(analysis)
     before_figures = [
         _what_was_run(analysis, datasets, versions),
@@ -787,3 +787,6 @@ def _write_csv_tables(folder, analysis, datasets):
         write_csv(analysis.bayesian, folder / "bayesian.csv", index=False)
     if not analysis.failures.empty:
         write_csv(analysis.failures, folder / "failures.csv", index=False)
+    if analysis.leaderboard is not None:
+        write_csv(analysis.leaderboard.board, folder / "leaderboard.csv")
+        write_csv(analysis.leaderboard.matrix, folder / "win_rate_matrix.csv")
