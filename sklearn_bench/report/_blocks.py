@@ -41,11 +41,7 @@ def _text(value):
     """A cell that is not a finite number: NaN as a dash, infinities, text."""
     if isinstance(value, float | np.floating):
         return "–" if value != value else "∞" if value > 0 else "−∞"
-    if isinstance(value, bool | np.bool_):
-        return str(bool(value))
-    if isinstance(value, int | np.integer):
-        return str(int(value))
-    return html.escape(str(value))
+    return html.escape(str(value))  # (a bool or an int as str() writes it)
 
 
 def _cells(values, column):
