@@ -1,5 +1,5 @@
 """The report's leaderboard section: ratings, win rates and rank confidence sets,
-their two figures, and the full tables as CSV beside the report."""
+their two figures (the full tables are written as CSV with the others)."""
 
 import html
 
