@@ -109,10 +109,11 @@ def _table(
     return table
 
 
-def _interval_texts(low, high):
-    """``[low, high]`` of each pair of bounds (two columns)."""
-    pairs = zip(_texts(list(low)), _texts(list(high)), strict=True)
-    return [f"[{lo}, {hi}]" for lo, hi in pairs]
+def _interval_texts(frame, prefix=""):
+    """``[low, high]`` of each row of ``frame`` (its ``<prefix>low`` and
+    ``<prefix>high`` columns)."""
+    low, high = (_texts(frame[prefix + b].tolist()) for b in ("low", "high"))
+    return [f"[{lo}, {hi}]" for lo, hi in zip(low, high, strict=True)]
 
 
 # Fixed ids and no dates in the files a figure is written to, so that two runs

@@ -29,7 +29,7 @@ def generalization_html(analysis):
             "data set": frame["dataset"],
             "learner": frame["learner"],
             "estimate": frame["estimate"],
-            f"{level} CI": _interval_texts(frame["low"], frame["high"]),
+            f"{level} CI": _interval_texts(frame),
             "standard error": frame["standard_error"],
             "method": frame["method"],
             "design": frame["design"],

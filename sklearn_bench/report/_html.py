@@ -238,12 +238,6 @@ def _settings(settings):
     return "".join(parts)
 
 
-def _intervals(frame, prefix=""):
-    """``[low, high]`` of each row of ``frame`` (its ``<prefix>low`` and
-    ``<prefix>high`` columns)."""
-    return _interval_texts(frame[f"{prefix}low"], frame[f"{prefix}high"])
-
-
 def _effects(analysis):
     level = f"{analysis.confidence_level:.0%}"
     parts = ['<section id="effects"><h2>Effect sizes and confidence intervals</h2>']
@@ -267,8 +261,8 @@ def _effects(analysis):
         table = pd.DataFrame(
             {
                 "estimate": pairs["estimate"],
-                f"unadjusted {level} CI": _intervals(pairs),
-                adjusted_words: _intervals(pairs, "adjusted_"),
+                f"unadjusted {level} CI": _interval_texts(pairs),
+                adjusted_words: _interval_texts(pairs, "adjusted_"),
                 "p": pairs["pvalue"],
                 "Holm p": pairs["adjusted_pvalue"],
                 "n": pairs["n"],
@@ -296,7 +290,7 @@ def _effects(analysis):
                 "learner": within["learner"],
                 "reference (best here)": within["reference"],
                 "difference (reference − learner)": within["estimate"],
-                f"{level} CI": _intervals(within),
+                f"{level} CI": _interval_texts(within),
                 "p": within["pvalue"],
                 "n": within["n"],
                 "test": within["method"],

@@ -242,7 +242,8 @@ def test_cells_are_formatted_by_column_as_each_cell_was():
     ]  # fmt: skip
     assert _texts([2.0, np.nan], "n") == ["2", "–"]
     assert _texts([1 / 3], "estimate") == ["0.3333"]
-    assert _interval_texts([0.1, np.nan], [0.25, 1.0]) == [
+    bounds = pd.DataFrame({"low": [0.1, np.nan], "high": [0.25, 1.0]})
+    assert _interval_texts(bounds) == [
         "[0.1000, 0.2500]",
         "[–, 1.0000]",
     ]
