@@ -443,7 +443,7 @@ def _map_frame(frame, func):
             # each distinct value once: a column repeats a few names
             codes, uniques = pd.factorize(s)
             mapped = [func(v) for v in uniques]
-            if any(m is not u for m, u in zip(mapped, uniques, strict=True)):
+            if mapped != list(uniques):  # (an Arrow string is a new str each read)
                 s = s.where(codes < 0, np.array(mapped, dtype=object)[codes])
             out[col] = s
     out.columns = _map_index(out.columns, func)

@@ -3,6 +3,7 @@ data sets × learners with its caption, which both ``BenchmarkResult.to_latex``
 (:mod:`sklearn_bench.results`) and the report (:mod:`sklearn_bench.report`) fill
 with their numbers. This module imports nothing of the package but ``_text``."""
 
+import math
 import re
 from dataclasses import dataclass
 from numbers import Integral
@@ -93,9 +94,9 @@ def latex_label(name):
 def latex_cell(centre, spread, stat, digits):
     """A cell of the performance table: ``mean ± sd`` or ``median [q1, q3]``;
     the mean alone where the spread is not finite (one replicate)."""
-    if not np.isfinite(centre):
+    if not math.isfinite(centre):
         return "--"
-    if not np.isfinite(spread).all():
+    if not all(map(math.isfinite, [spread] if stat == "mean" else spread)):
         return f"{centre:.{digits}f}"
     if stat == "mean":
         return f"{centre:.{digits}f} $\\pm$ {spread:.{digits}f}"
@@ -149,12 +150,11 @@ def performance_latex(table, *, digits=3, caption=None, label="tab:performance")
     data set in bold, :data:`MARKER` on a learner worse than it, the average
     ranks; ``caption`` (LaTeX, not escaped) replaces :func:`performance_caption`."""
     learners, rows = table.learners, []
+    centre, spread = table.centre.tolist(), table.spread.tolist()  # floats
     for i, dataset in enumerate(table.datasets):
         cells = []
         for j, m in enumerate(learners):
-            text = latex_cell(
-                table.centre[i, j], table.spread[i, j], table.stat, digits
-            )
+            text = latex_cell(centre[i][j], spread[i][j], table.stat, digits)
             if (dataset, m) in table.bold:
                 text = rf"\textbf{{{text}}}"
             if (dataset, m) in table.worse:
@@ -262,7 +262,7 @@ def latex_frame(frame, *, caption, label=None, digits=3, index=True):
         raise TypeError(f"`caption` must be a str; got {caption!r}.")
     digits = _check_digits(digits)
     columns = ([frame.index.name or ""] if index else []) + [str(c) for c in frame]
-    rows, labels = [], {}  # a name that repeats (learners, data sets) escaped once
+    labels = {}  # a name that repeats (learners, data sets) escaped once
 
     def name_cell(value):
         try:
@@ -273,20 +273,27 @@ def latex_frame(frame, *, caption, label=None, digits=3, index=True):
             out = latex_label(value)
         return out
 
-    # the rows iterrows gives (one row of frame.values each), without a Series
-    # per row; datetimes keep its Timestamps
+    def cell(value):
+        if isinstance(value, float | np.floating):
+            return f"{value:.{digits}f}" if value - value == 0 else "--"
+        if isinstance(value, pd.Timestamp):
+            return escape_latex(value.isoformat())
+        return name_cell(value)
+
+    # the values iterrows gives (a column of ints among floats is floats; a
+    # datetime a Timestamp), formatted a column at once
     dates = any(pd.api.types.is_datetime64_any_dtype(k) for k in frame.dtypes)
-    values = (r.tolist() for _, r in frame.iterrows()) if dates else frame.values
-    for idx, row in zip(frame.index, values, strict=True):
-        cells = [name_cell(idx)] if index else []
-        for value in row if dates else row.tolist():
-            if isinstance(value, float | np.floating):
-                cells.append("--" if not np.isfinite(value) else f"{value:.{digits}f}")
-            elif isinstance(value, pd.Timestamp):
-                cells.append(escape_latex(value.isoformat()))
-            else:
-                cells.append(name_cell(value))
-        rows.append(" & ".join(cells) + r" \\")
+    values = (frame.astype(object) if dates else frame).to_numpy()
+    spec, cells = f".{digits}f", []
+    for j, kind in enumerate(frame.dtypes):
+        column = values[:, j].tolist()
+        if kind == "float64":  # floats only (most cells)
+            cells.append([format(v, spec) if v - v == 0 else "--" for v in column])
+        else:
+            cells.append(list(map(cell, column)))
+    if index:
+        cells.insert(0, list(map(name_cell, frame.index)))
+    rows = [" & ".join(row) + r" \\" for row in zip(*cells, strict=True)]
     header = " & ".join(escape_latex(c) for c in columns)
     # numbers right-aligned, names (text columns) left-aligned as the index
     align = "l" * index + "".join(

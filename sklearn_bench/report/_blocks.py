@@ -16,33 +16,42 @@ _COUNT_COLUMNS = {
     "median n_test",
     "features",
 }
+_NUMBER = int | float | np.integer | np.floating
 
 
-def _fmt(value, column=None, digits=4):
-    """A cell: p-values with 3 significant digits (scientific when tiny), counts as
-    integers, other numbers with ``digits`` decimals."""
-    if isinstance(value, float | np.floating):  # most cells: floats first
-        if value != value:  # NaN (np.isnan costs a microsecond a cell)
-            return "–"
-        if value in (np.inf, -np.inf):
-            return "∞" if value > 0 else "−∞"
-        if column in _COUNT_COLUMNS:
-            return f"{value:g}"
-        if column in _P_COLUMNS or str(column).endswith(" p"):
-            return f"{value:.2e}" if value < 1e-3 else f"{value:.3f}"
-        return f"{value:.{digits}f}"
-    if isinstance(value, bool | np.bool_):
-        return str(bool(value))
-    if isinstance(value, int | np.integer):
-        return str(int(value))
-    return html.escape(str(value))
+def _texts(values, column=None, digits=4):
+    """The cells of a column as text: p-values with 3 significant digits
+    (scientific when tiny), counts as integers, other numbers with ``digits``
+    decimals (the format chosen once a column, not once a cell)."""
+    if column in _COUNT_COLUMNS:
+        spec = "g"
+    elif column in _P_COLUMNS or str(column).endswith(" p"):
+        spec = None
+    else:
+        spec = f".{digits}f"
+    return [
+        format(v, spec or (".2e" if v < 1e-3 else ".3f"))
+        if isinstance(v, float | np.floating) and v - v == 0  # finite: most cells
+        else _text(v)
+        for v in values
+    ]
 
 
-def _cell(value, column=None):
-    numeric = isinstance(value, int | float | np.integer | np.floating)
-    if numeric and not isinstance(value, bool | np.bool_):
-        return f'<td class="num">{_fmt(value, column)}</td>'
-    return f"<td>{_fmt(value, column)}</td>"
+def _text(value):
+    """A cell that is not a finite number: NaN as a dash, infinities, text."""
+    if isinstance(value, float | np.floating):
+        return "–" if value != value else "∞" if value > 0 else "−∞"
+    return html.escape(str(value))  # (a bool or an int as str() writes it)
+
+
+def _cells(values, column):
+    """The ``<td>`` of each of a column's ``values``; numbers right-aligned."""
+    return [
+        f'<td class="num">{t}</td>'
+        if isinstance(v, _NUMBER) and not isinstance(v, bool | np.bool_)
+        else f"<td>{t}</td>"
+        for v, t in zip(values, _texts(values, column), strict=True)
+    ]
 
 
 # A study of many data sets or learners: a table longer than its cap is folded
@@ -67,16 +76,16 @@ def _table(
         f"<th>{html.escape(str(c))}</th>"
         for c in ([df.index.name or ""] if index else []) + list(df.columns)
     )
-    rows = []
-    # the rows iterrows gives (the frame's values: a column of ints among floats
-    # is floats), without a Series a row; text columns as objects first (an
+    # the values iterrows gives (the frame's: a column of ints among floats is
+    # floats), formatted a column at once; text columns as objects first (an
     # Arrow-backed column is otherwise read one element at a time)
     text = {c: object for c, t in shown.dtypes.items() if t.kind in "OU"}
-    values = (shown.astype(text) if text else shown).to_numpy().tolist()
-    for idx, row in zip(shown.index.tolist(), values, strict=True):
-        cells = [f"<td>{html.escape(str(idx))}</td>"] if index else []
-        cells += [_cell(v, c) for v, c in zip(row, df.columns, strict=True)]
-        rows.append("<tr>" + "".join(cells) + "</tr>")
+    values = (shown.astype(text) if text else shown).to_numpy()
+    columns = [_cells(values[:, j].tolist(), c) for j, c in enumerate(df.columns)]
+    if index:
+        names = shown.index.tolist()
+        columns.insert(0, [f"<td>{html.escape(str(i))}</td>" for i in names])
+    rows = ["<tr>" + "".join(cells) + "</tr>" for cells in zip(*columns, strict=True)]
     text = html.escape(caption)
     if csv is not None:
         where = f'<a href="tables/{html.escape(csv)}">tables/{html.escape(csv)}</a>'
@@ -100,8 +109,11 @@ def _table(
     return table
 
 
-def _interval_text(low, high):
-    return f"[{_fmt(low)}, {_fmt(high)}]"
+def _interval_texts(frame, prefix=""):
+    """``[low, high]`` of each row of ``frame`` (its ``<prefix>low`` and
+    ``<prefix>high`` columns)."""
+    low, high = (_texts(frame[prefix + b].tolist()) for b in ("low", "high"))
+    return [f"[{lo}, {hi}]" for lo, hi in zip(low, high, strict=True)]
 
 
 # Fixed ids and no dates in the files a figure is written to, so that two runs

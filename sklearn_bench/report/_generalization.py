@@ -6,7 +6,7 @@ import html
 import pandas as pd
 
 from ..analysis._format import fmt_level
-from ._blocks import MAX_DETAIL_ROWS, _interval_text, _section_not_run, _table
+from ._blocks import MAX_DETAIL_ROWS, _interval_texts, _section_not_run, _table
 
 HEAD = '<section id="generalization"><h2>How good is each learner</h2>'
 CSV = "learner_intervals.csv"
@@ -20,17 +20,16 @@ def generalization_html(analysis):
             analysis, "generalization", HEAD, "The intervals of each learner"
         )
     level = fmt_level(analysis.confidence_level)
-    methods = ", ".join(dict.fromkeys(frame["method"]))
+    methods = ", ".join(frame["method"].unique())
     record = next(r for r in analysis.methods if r.key == "generalization")
     if record.cites():
         methods += f": {record.cites()}"
-    bounds = zip(frame["low"], frame["high"], strict=True)
     table = pd.DataFrame(
         {
             "data set": frame["dataset"],
             "learner": frame["learner"],
             "estimate": frame["estimate"],
-            f"{level} CI": [_interval_text(lo, hi) for lo, hi in bounds],
+            f"{level} CI": _interval_texts(frame),
             "standard error": frame["standard_error"],
             "method": frame["method"],
             "design": frame["design"],
@@ -58,7 +57,7 @@ def generalization_lines(analysis, limit=12):
     if frame is None:
         return []
     level = fmt_level(analysis.confidence_level)
-    methods = ", ".join(dict.fromkeys(frame["method"]))
+    methods = ", ".join(frame["method"].unique())
     lines = [
         f"   How good is each learner: its expected {analysis.metric} on new "
         f"data, {level} CI ({methods}):"

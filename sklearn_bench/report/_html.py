@@ -34,7 +34,7 @@ from ._blocks import (
     MAX_SUMMARY_ROWS,
     _figure_html,
     _image_bytes,
-    _interval_text,
+    _interval_texts,
     _not_run,
     _section_not_run,
     _table,
@@ -44,7 +44,7 @@ from ._generalization import CSV as GENERALIZATION_CSV
 from ._generalization import generalization_html
 from ._latex import write_latex_tables
 from ._leaderboard import leaderboard_section
-from ._methods import methods_paragraph, methods_record, settings_table, write_methods
+from ._methods import _paragraph, methods_record, settings_table, write_methods
 from ._pairwise import pairwise_html
 from ._sequential import sequential_html
 from ._summary import iman_davenport_words
@@ -155,12 +155,11 @@ def _datasets_table(analysis):
     return table[[c for c in [*shown, "replicates", _RATIO] if c in table]]
 
 
-def _what_was_run(analysis, datasets):
+def _what_was_run(analysis, datasets, versions):
     missing = analysis.n_missing_tasks
     info = analysis.provenance
     # Every parameter that is not at its default or differs between learners.
     learners = analysis.learner_table.rename_axis("name")
-    versions = _versions()
     recorded = info.get("sklearn_bench_version")
     left_out = analysis.datasets_left_out
     counted = f"{len(analysis.datasets)} data sets" + (
@@ -239,13 +238,6 @@ def _settings(settings):
     return "".join(parts)
 
 
-def _intervals(frame, prefix=""):
-    """``[low, high]`` of each row of ``frame`` (its ``<prefix>low`` and
-    ``<prefix>high`` columns)."""
-    pairs = zip(frame[f"{prefix}low"], frame[f"{prefix}high"], strict=True)
-    return [_interval_text(lo, hi) for lo, hi in pairs]
-
-
 def _effects(analysis):
     level = f"{analysis.confidence_level:.0%}"
     parts = ['<section id="effects"><h2>Effect sizes and confidence intervals</h2>']
@@ -269,8 +261,8 @@ def _effects(analysis):
         table = pd.DataFrame(
             {
                 "estimate": pairs["estimate"],
-                f"unadjusted {level} CI": _intervals(pairs),
-                adjusted_words: _intervals(pairs, "adjusted_"),
+                f"unadjusted {level} CI": _interval_texts(pairs),
+                adjusted_words: _interval_texts(pairs, "adjusted_"),
                 "p": pairs["pvalue"],
                 "Holm p": pairs["adjusted_pvalue"],
                 "n": pairs["n"],
@@ -298,7 +290,7 @@ def _effects(analysis):
                 "learner": within["learner"],
                 "reference (best here)": within["reference"],
                 "difference (reference − learner)": within["estimate"],
-                f"{level} CI": _intervals(within),
+                f"{level} CI": _interval_texts(within),
                 "p": within["pvalue"],
                 "n": within["n"],
                 "test": within["method"],
@@ -574,16 +566,17 @@ def write_report(
     steps = tqdm(total=3, desc="report: figures", unit="step", disable=not progress)
     analyses = analysis.plan.analyses
     settings = settings_table(analysis, sources)
+    versions = _versions()
     drawn = _draw(analysis, figure_formats)
     steps.update(1)
     steps.set_description("report: tables")
     datasets = _datasets_table(analysis)
     write_latex_tables(analysis, out / "tables")
     _write_csv_tables(out / "tables", analysis, datasets)
-    leaderboard = leaderboard_section(analysis, out)
+    leaderboard = leaderboard_section(analysis)
     sequential = sequential_html(analysis)
     before_figures = [
-        _what_was_run(analysis, datasets),
+        _what_was_run(analysis, datasets, versions),
         _settings(settings),
         _effects(analysis),
         generalization_html(analysis),
@@ -640,8 +633,8 @@ def write_report(
         ),
         _failures(analysis),
     ]
-    record = methods_record(analysis, versions=_versions(), settings=settings)
-    paragraph = " ".join(methods_paragraph(analysis, _versions(), settings))
+    record = methods_record(analysis, versions=versions, settings=settings)
+    paragraph = " ".join(_paragraph(record))
     sections.append(  # the page holds what its text calls "the methods paragraph"
         f'<section id="methods"><h2>Methods</h2><p>{html.escape(paragraph)}</p>'
         '<p class="muted">Also in methods.md and methods.tex.</p></section>'
@@ -683,7 +676,7 @@ def write_report(
         f"<script>{_SCRIPT}</script></body></html>\n"
     )
     write_text(out / "report.html", page)
-    methods = write_methods(analysis, out, versions=_versions(), settings=settings)
+    methods = write_methods(analysis, out, record)
     steps.update(1)
     steps.close()
     return [out / "report.html", *methods]
@@ -788,3 +781,6 @@ def _write_csv_tables(folder, analysis, datasets):
         write_csv(analysis.bayesian, folder / "bayesian.csv", index=False)
     if not analysis.failures.empty:
         write_csv(analysis.failures, folder / "failures.csv", index=False)
+    if analysis.leaderboard is not None:
+        write_csv(analysis.leaderboard.board, folder / "leaderboard.csv")
+        write_csv(analysis.leaderboard.matrix, folder / "win_rate_matrix.csv")

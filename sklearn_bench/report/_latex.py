@@ -61,7 +61,7 @@ def write_latex_tables(analysis, folder):
         table = frame[["dataset", "learner", "estimate", "low", "high"]].copy()
         table.columns = ["data set", "learner", "estimate", f"{level} low",
                          f"{level} high"]  # fmt: skip
-        methods = ", ".join(dict.fromkeys(frame["method"]))
+        methods = ", ".join(frame["method"].unique())
         caption = (
             f"Expected {analysis.metric} ({analysis.direction}) of each learner "
             f"on new data of the kind, with {level} confidence intervals "

@@ -1,12 +1,10 @@
 """The report's leaderboard section: ratings, win rates and rank confidence sets,
-their two figures, and the full tables as CSV beside the report."""
+their two figures (the full tables are written as CSV with the others)."""
 
 import html
-from pathlib import Path
 
 import numpy as np
 
-from .._io import make_folder, write_csv
 from ._blocks import _drawn_figure
 
 
@@ -58,10 +56,9 @@ def _delta_words(stability):
     )
 
 
-def leaderboard_section(analysis, out_dir):
+def leaderboard_section(analysis):
     """The ``<section id="leaderboard">`` of the report (``""`` without a
-    leaderboard); writes ``tables/leaderboard.csv`` and
-    ``tables/win_rate_matrix.csv`` into ``out_dir``."""
+    leaderboard)."""
     from ..plotting import plot_rank_intervals, plot_win_rate_matrix
 
     lb = analysis.leaderboard
@@ -70,10 +67,6 @@ def leaderboard_section(analysis, out_dir):
     metric, level = analysis.metric, analysis.confidence_level
     res, board, matrix = lb.result, lb.board, lb.matrix
     stability, grid, n_resamples = lb.stability, lb.grid, lb.n_resamples
-    tables = Path(out_dir) / "tables"
-    make_folder(tables)
-    write_csv(board, tables / "leaderboard.csv")
-    write_csv(matrix, tables / "win_rate_matrix.csv")
     n = len(res.table)
     observed = stability.table.loc[stability.table["observed"]].iloc[0]
     needed = (

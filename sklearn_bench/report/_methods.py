@@ -53,10 +53,12 @@ _SIZE_WORDS = {
 
 def _datasets_text(analysis):
     sizes = analysis.provenance.get("dataset_sizes", {})
-    ranges = analysis.datasets.dropna(subset=["n_train_min"])
+    datasets = analysis.datasets  # (each read of a table field is a copy)
+    ranges = datasets.dropna(subset=["n_train_min"])
+    n_replicates = analysis.n_replicates.max(axis=1)
     parts = []
-    sources = analysis.datasets.get("source")
-    for name in analysis.datasets.index:
+    sources = datasets.get("source")
+    for name in datasets.index:
         size = sizes.get(name, {})
         bits = [sources.get(name) if sources is not None else None]
         if "n_samples" in size:
@@ -74,9 +76,7 @@ def _datasets_text(analysis):
                 f"{_count_range(r['n_test_min'], r['n_test_max'])} validation rows "
                 "per task"
             )
-        reps = 0
-        if name in analysis.mean.index:
-            reps = int(analysis.n_replicates.loc[name].max())
+        reps = int(n_replicates[name]) if name in n_replicates.index else 0
         if reps > 1 or len(ranges):
             # one value per data set and no split sizes: a published table
             # (from_frame), where "1 replicates" would say nothing true
@@ -238,21 +238,15 @@ def _settings_text(settings):
     return "; ".join(parts)
 
 
-def write_methods(analysis, folder, *, versions, settings=None):
-    """Write ``methods.md`` and ``methods.tex`` into ``folder``, generated from
-    the run's provenance and ``analysis.methods``; returns their paths."""
+def write_methods(analysis, folder, rec):
+    """Write ``methods.md`` and ``methods.tex`` of the :func:`methods_record`
+    ``rec`` of ``analysis`` into ``folder``; returns their paths."""
     from pathlib import Path
 
     from ._sequential import sequential_methods
 
     folder = Path(folder)
-    rec = methods_record(analysis, versions=versions, settings=settings)
     md, tex = folder / "methods.md", folder / "methods.tex"
     write_text(md, methods_markdown(rec) + sequential_methods(analysis))
     write_text(tex, methods_latex(rec))
     return [md, tex]
-
-
-def methods_paragraph(analysis, versions, settings=None):
-    """The methods paragraph of ``analysis`` as its sentences (plain text)."""
-    return _paragraph(methods_record(analysis, versions=versions, settings=settings))

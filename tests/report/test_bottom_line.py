@@ -92,19 +92,20 @@ def test_default_delta_is_said_once_in_words():
     which names the value and "(default)") says once, in one sentence, which
     default it used (its value), its three uses, why, and how to set another;
     with a given Δ it does not."""
-    from sklearn_bench.report._methods import methods_paragraph
+    from sklearn_bench.report._methods import _paragraph, methods_record
 
     analysis = analyse(_study(6, 0.01), AnalysisPlan())
     assert "is the default for a metric" not in format_summary(analysis)
     assert "Δ = 0.01 (default)" in " ".join(analysis.bottom_line.sentences)
-    paragraph = methods_paragraph(analysis, {})
+    paragraph = _paragraph(methods_record(analysis, versions={}))
     (said,) = [s for s in paragraph if "is the default" in s]
     assert said.startswith("Δ = 0.01, the smallest difference that matters")
     for part in ("equivalence", "ROPE", "power", "Benavoli", "[analysis] delta"):
         assert part in said
     assert said.count(". ") == 0 and len(said) < 300
     given = analyse(_study(6, 0.01), AnalysisPlan(delta=0.02))
-    assert not any("is the default" in s for s in methods_paragraph(given, {}))
+    paragraph = _paragraph(methods_record(given, versions={}))
+    assert not any("is the default" in s for s in paragraph)
 
 
 def test_report_opens_with_the_bottom_line(tmp_path):

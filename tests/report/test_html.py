@@ -225,3 +225,33 @@ def test_large_study_links_whole_tables_as_csv_and_caps_the_page(tmp_path):
     assert 'id="fig-critical_difference"' in page and "at most 25 learners" in page
     assert "<img" not in page.split('id="fig-critical_difference"')[1][:300]
     assert page.index('id="bottom-line"') < page.index('<section id="run">')
+
+
+def test_cells_are_formatted_by_column_as_each_cell_was():
+    """H: a column is formatted at once with the format its name asks for (p
+    columns 3 significant digits, scientific below 0.001; counts as integers;
+    other numbers 4 decimals), and a cell that is not a finite float keeps its
+    own text (a dash for NaN, infinities, bools, ints, escaped text); numbers
+    are right-aligned, bools and text not; a column of ints among floats is
+    floats, as the rows of the frame are."""
+    from sklearn_bench.report._blocks import _interval_texts, _table, _texts
+
+    cells = [0.5, 1e-5, np.nan, np.inf, -np.inf, True, 3, "<a>", np.float32(0.25)]
+    assert _texts(cells, "p") == [
+        "0.500", "1.00e-05", "–", "∞", "−∞", "True", "3", "&lt;a&gt;", "0.250"
+    ]  # fmt: skip
+    assert _texts([2.0, np.nan], "n") == ["2", "–"]
+    assert _texts([1 / 3], "estimate") == ["0.3333"]
+    bounds = pd.DataFrame({"low": [0.1, np.nan], "high": [0.25, 1.0]})
+    assert _interval_texts(bounds) == [
+        "[0.1000, 0.2500]",
+        "[–, 1.0000]",
+    ]
+    frame = pd.DataFrame({"n": [3, 4], "Holm p": [0.2, 0.0001], "ok": [True, False]})
+    html = _table(frame, "T", table_id="t", index=False)
+    assert '<td class="num">3</td><td class="num">0.200</td><td>True</td>' in html
+    numbers = _table(frame[["n", "Holm p"]], "T", table_id="t", index=False)
+    assert '<td class="num">3</td><td class="num">0.200</td>' in numbers
+    estimates = _table(frame[["Holm p"]].rename(columns={"Holm p": "x"}), "T",
+                       table_id="t")  # fmt: skip
+    assert '<tr><td>0</td><td class="num">0.2000</td></tr>' in estimates

@@ -285,3 +285,23 @@ def test_one_replicate_and_float_ties():
     tex = result.to_latex()
     assert "nan" not in tex and "one replicate: no spread shown" in tex
     assert r"a & \textbf{0.300} & \textbf{0.300} & 0.500 \\" in tex
+
+
+def test_plain_table_cells_a_column_at_once():
+    """H: latex_frame writes floats with ``digits`` decimals and ``--`` where
+    not finite, ints among floats as the frame's rows hold them (floats), text
+    and the index as names (escaped), a missing text as ``--`` and a date in
+    ISO form, whichever column they are in."""
+    from sklearn_bench._latex import latex_frame
+
+    frame = pd.DataFrame(
+        {"a_b": ["x_1", np.nan], "v": [0.12345, np.inf], "k": [1, 2]},
+        index=pd.Index([0.5, 2.0], name="i"),
+    )
+    rows = latex_frame(frame, caption="c").splitlines()
+    assert r"0.5 & x\_1 & 0.123 & 1 \\" in rows
+    assert r"2.0 & -- & -- & 2 \\" in rows
+    numbers = latex_frame(frame[["v", "k"]], caption="c", digits=1, index=False)
+    assert r"0.1 & 1.0 \\" in numbers.splitlines()
+    dates = pd.DataFrame({"t": pd.to_datetime(["2024-01-02"]), "v": [np.nan]})
+    assert r"2024-01-02T00:00:00 & -- \\" in latex_frame(dates, caption="c")

@@ -59,6 +59,6 @@ def test_small_studies_have_no_leaderboard_section(tmp_path):
     """H: with fewer than 10 data sets (or 3 learners) the section is left out
     and nothing is written."""
     assert analyse(_result(5)).leaderboard is None
-    assert leaderboard_section(analyse(_result(5)), tmp_path) == ""
-    assert leaderboard_section(analyse(_result(30, n_learners=2)), tmp_path) == ""
+    assert leaderboard_section(analyse(_result(5))) == ""
+    assert leaderboard_section(analyse(_result(30, n_learners=2))) == ""
     assert not (tmp_path / "tables").exists()
