@@ -128,6 +128,20 @@ _SCRIPT = """
 _VERSION_PACKAGES = ("scikit-learn", "numpy", "scipy", "pandas", "matplotlib")
 
 
+def _now():
+    """``SOURCE_DATE_EPOCH`` when set (reproducible builds: two runs then write
+    the same page), else the time now; UTC."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is None:
+        return datetime.now(timezone.utc)
+    try:
+        return datetime.fromtimestamp(int(epoch), timezone.utc)
+    except (ValueError, OverflowError, OSError):
+        raise ValueError(
+            f"SOURCE_DATE_EPOCH must be seconds since 1970 (an integer); got {epoch!r}."
+        ) from None
+
+
 def _versions():
     out = {"sklearn_bench": __version__, "python": platform.python_version()}
     for name in _VERSION_PACKAGES:
@@ -494,6 +508,8 @@ def write_report(
     ``out_dir``: the page (self-contained, works offline), ``figures/``,
     ``tables/`` (LaTeX and every table whole as CSV), ``methods.md`` and
     ``methods.tex``. Renders the Analysis, computes nothing; needs matplotlib.
+    Two runs write the same bytes but for the page's time stamp, which is
+    ``SOURCE_DATE_EPOCH`` when that is set.
 
     Parameters
     ----------
@@ -556,6 +572,8 @@ def write_report(
             f"{figure_formats!r}."
         )
 
+    # before drawing: matplotlib reads SOURCE_DATE_EPOCH too, and less clearly
+    stamp = _now().strftime("%Y-%m-%d %H:%M UTC")
     out = Path(out_dir)
     refuse_links_below(out)
     fig_dir = out / "figures"
@@ -642,7 +660,6 @@ def write_report(
     cites.update(record["citations"])
     cites.update(_section_citations(analysis, leaderboard, sequential))
     sections.append(_references(cites))
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     nav = "".join(
         f'<a href="#{anchor}">{label}</a>'
         for anchor, label in [

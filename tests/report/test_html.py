@@ -93,6 +93,21 @@ def test_embedded_svg_is_the_written_svg_and_every_file_is_reproducible(
         assert a == b, path.name
 
 
+def test_source_date_epoch_fixes_the_page_stamp(result, tmp_path, monkeypatch):
+    """H: with SOURCE_DATE_EPOCH set (reproducible builds) the page's stamp is
+    that time, so two reports are the same bytes, page included; a value that
+    is not an integer is a ValueError naming it."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    for out in ("one", "two"):
+        report(result, tmp_path / out)
+    page = (tmp_path / "one" / "report.html").read_bytes()
+    assert b"2023-11-14 22:13 UTC" in page
+    assert page == (tmp_path / "two" / "report.html").read_bytes()
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    with pytest.raises(ValueError, match="SOURCE_DATE_EPOCH.*'yesterday'"):
+        report(result, tmp_path / "three")
+
+
 def test_subset_of_analyses_and_partial_run_note(result, tmp_path):
     """H: leaving out power and win/tie/loss drops their figures and section; a
     partial run (the result's n_missing_tasks) is announced with its number of
