@@ -691,28 +691,33 @@ def write_report(
 
 def _draw(analysis, formats):
     """``{key: (title, caption, {format: bytes})}`` of the figures
-    :func:`make_figures` makes, drawn in each of ``formats`` and
-    as PNG (which the page embeds)."""
+    :func:`make_figures` makes, drawn as SVG (which the page embeds) and in
+    each of ``formats``."""
     import matplotlib.pyplot as plt
 
     # up to 20 distributions and the other figures are open at once, then all
-    # closed below: matplotlib's "More than 20 figures" warning is noise here
-    with plt.rc_context({"figure.max_open_warning": 0}):
+    # closed below (matplotlib's "More than 20 figures" warning is noise here);
+    # no layout engine from rcParams, so that set_layout_engine(None) removes one
+    rc = {"figure.autolayout": False, "figure.constrained_layout.use": False}
+    with plt.rc_context({"figure.max_open_warning": 0, **rc}):
         figures = make_figures(analysis)
-    drawn = {}
-    try:
-        for key, (title, caption, fig, cites) in figures.items():
-            # the SVG is drawn once: the page embeds the bytes of figures/*.svg
-            files = {"svg": _image_bytes(fig)}
-            # the other formats keep the layout the PNG's drawing found
-            fig.set_layout_engine("none")
-            for fmt in formats:
-                if fmt not in files:
-                    files[fmt] = _image_bytes(fig, fmt)
-            drawn[key] = (title, caption, files, cites)
-    finally:
-        for _, _, fig, _ in figures.values():
-            plt.close(fig)
+        drawn = {}
+        try:
+            for key, (title, caption, fig, cites) in figures.items():
+                if fig.get_layout_engine() is not None:
+                    # laid out once for every format: savefig with an engine
+                    # (even "none") draws the figure twice
+                    fig.get_layout_engine().execute(fig)
+                    fig.set_layout_engine(None)
+                # drawn once: the page embeds the bytes of figures/*.svg
+                files = {"svg": _image_bytes(fig)}
+                for fmt in formats:
+                    if fmt not in files:
+                        files[fmt] = _image_bytes(fig, fmt)
+                drawn[key] = (title, caption, files, cites)
+        finally:
+            for _, _, fig, _ in figures.values():
+                plt.close(fig)
     return drawn
 
 
