@@ -93,7 +93,7 @@ def plot_confidence_intervals(
     legend_points = 36 if adjusted_label else 22  # the legend's height above
     if ax is None:
         height = max(_MIN_HEIGHT, 1.4 + _ROW_INCHES * n)
-        top = (legend_points + (24 if title is not None else 6)) / 72
+        top = (legend_points + (14 if title is not None else 6)) / 72
         ax = _labelled_rows_axes(labels, height, axes_width=_AXES_WIDTH, top=top)
     y = np.arange(n)[::-1].astype(float)  # first row on top
     est = intervals["estimate"].to_numpy(dtype=float)
