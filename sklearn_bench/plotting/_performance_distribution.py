@@ -32,12 +32,8 @@ def _density(values, span, bounds=(None, None)):
     reach = 4 * np.sqrt(kde.covariance[0, 0])
     near = (max(span[0], values.min() - reach), min(span[1], values.max() + reach))
     x = np.union1d(span, np.linspace(*near, _GRID_POINTS))
-    density = kde(x)
-    if low is not None:
-        density += kde(2 * low - x)
-    if high is not None:
-        density += kde(2 * high - x)
-    return x, density
+    points = [x] + [2 * bound - x for bound in (low, high) if bound is not None]
+    return x, kde(np.concatenate(points)).reshape(len(points), -1).sum(axis=0)
 
 
 def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="auto"):
@@ -135,7 +131,7 @@ def draw_performance_distribution(
     if ax is None:
         ax = _labelled_rows_axes(labels, 1.05 + _ROW_INCHES * k, axes_width=5.0)
     colors = plt.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
-    boxed, fills = [], []  # (row, values, colour); (polygon, colour)
+    boxed, fills = [], []  # (row, values, colour); (polygon, curve, colour)
     for i, name in enumerate(learners):
         y = k - 1 - i  # first learner on top
         color = colors[i % len(colors)]
@@ -154,14 +150,19 @@ def draw_performance_distribution(
             ax.vlines(v[0], base, base + _DENSITY_HEIGHT, color=color, lw=2)
         else:
             x, curve = dens[0], base + _DENSITY_HEIGHT * dens[1] / peak
-            ends = [(x[0], base), (x[-1], base)]  # fill_between(x, base, curve)
-            fills.append((np.vstack([ends[:1], np.c_[x, curve], ends[1:]]), color))
-            ax.plot(x, curve, color=color, lw=1.2, gid="density")
+            line, ends = np.c_[x, curve], [(x[0], base), (x[-1], base)]
+            # fill_between(x, base, curve)'s polygon, without its checks
+            fills.append((np.vstack([ends[:1], line, ends[1:]]), line, color))
         boxed.append((y, v, color))
-    if fills:  # all in one collection: the rows do not overlap
-        polygons, tint = zip(*fills, strict=True)
-        densities = PolyCollection(polygons, color=tint, alpha=0.3, lw=0)
-        ax.add_collection(densities, autolim=False)
+    if fills:  # a collection of each kind: the rows do not overlap
+        polygons, lines, tint = zip(*fills, strict=True)
+        ax.add_collection(
+            PolyCollection(polygons, color=tint, alpha=0.3, lw=0), autolim=False
+        )
+        ax.add_collection(
+            LineCollection(lines, colors=tint, linewidths=1.2, capstyle="projecting",
+                           gid="density"), autolim=False
+        )  # fmt: skip
     if boxed:
         _boxes(ax, boxed)
     ax.add_collection(  # the rows' separators
