@@ -696,28 +696,26 @@ def _draw(analysis, formats):
     import matplotlib.pyplot as plt
 
     # up to 20 distributions and the other figures are open at once, then all
-    # closed below (matplotlib's "More than 20 figures" warning is noise here);
-    # no layout engine from rcParams, so that set_layout_engine(None) removes one
-    rc = {"figure.autolayout": False, "figure.constrained_layout.use": False}
-    with plt.rc_context({"figure.max_open_warning": 0, **rc}):
+    # closed below: matplotlib's "More than 20 figures" warning is noise here
+    with plt.rc_context({"figure.max_open_warning": 0}):
         figures = make_figures(analysis)
-        drawn = {}
-        try:
-            for key, (title, caption, fig, cites) in figures.items():
-                if fig.get_layout_engine() is not None:
-                    # laid out once for every format: savefig with an engine
-                    # (even "none") draws the figure twice
-                    fig.get_layout_engine().execute(fig)
-                    fig.set_layout_engine(None)
-                # drawn once: the page embeds the bytes of figures/*.svg
-                files = {"svg": _image_bytes(fig)}
-                for fmt in formats:
-                    if fmt not in files:
-                        files[fmt] = _image_bytes(fig, fmt)
-                drawn[key] = (title, caption, files, cites)
-        finally:
-            for _, _, fig, _ in figures.values():
-                plt.close(fig)
+    drawn = {}
+    try:
+        for key, (title, caption, fig, cites) in figures.items():
+            if fig.get_layout_engine() is not None:
+                # laid out once for every format: savefig with an engine (even
+                # "none") draws twice; None removes it (rcParams' default)
+                fig.get_layout_engine().execute(fig)
+                fig.set_layout_engine(None)
+            # the SVG is drawn once: the page embeds the bytes of figures/*.svg
+            files = {"svg": _image_bytes(fig)}
+            for fmt in formats:
+                if fmt not in files:
+                    files[fmt] = _image_bytes(fig, fmt)
+            drawn[key] = (title, caption, files, cites)
+    finally:
+        for _, _, fig, _ in figures.values():
+            plt.close(fig)
     return drawn
 
 
