@@ -157,6 +157,7 @@ def draw_power_curve(
         f"Power of the {_test_words(alternative)} to detect Δ = {delta:.3g} "
         f"(α = {alpha:.3g})",
         pad=pad,
+        y=1.0,  # where matplotlib puts it, without measuring every tick label
     )
     ax.legend(loc="lower right", fontsize=9)
     ax.grid(color="0.92")
@@ -256,6 +257,7 @@ def draw_datasets_needed(
         ax,
         f"Data sets the {_test_words(alternative)} needs for power {power:.0%} "
         f"(α = {alpha:.3g})",
+        y=1.0,
     )
     ax.legend(loc="upper right", fontsize=9)
     ax.grid(color="0.92", which="both")
