@@ -117,12 +117,12 @@ def draw_performance_distribution(
         stop = min(stop, hi_bound)
     else:
         hi_bound = None
+    span = (start, stop)
     # gaussian_kde's 1 x 1 triangular solve: the same on any number of BLAS
     # threads, but starting OpenBLAS's threads for each took milliseconds
     with threadpool_limits(limits=1, user_api="blas"):
         densities = {
-            m: _density(v, (start, stop), (lo_bound, hi_bound))
-            for m, v in values.items()
+            m: _density(v, span, (lo_bound, hi_bound)) for m, v in values.items()
         }
     peak = max((d[1].max() for d in densities.values() if d is not None), default=1)
 
@@ -137,8 +137,7 @@ def draw_performance_distribution(
         color = colors[i % len(colors)]
         v = values[name]
         if v.size == 0:
-            note = "no finite performance"
-            ax.text((start + stop) / 2, y, note, ha="center", va="center")
+            ax.text(np.mean(span), y, "no finite performance", ha="center", va="center")
             continue
         base = y + _DENSITY_BASE
         dens = densities[name]
@@ -177,7 +176,7 @@ def draw_performance_distribution(
     )
     ax.set_yticks(np.arange(k - 1, -1, -1), labels)
     ax.set_ylim(-0.55, k - 0.45)
-    ax.set_xlim(start, stop)
+    ax.set_xlim(span)
     better = "higher" if greater_is_better else "lower"
     ax.set_xlabel(f"{metric} per replicate ({better} is better)")
     # y=1: where matplotlib would put it (ticks below), without measuring every
