@@ -702,12 +702,8 @@ def _draw(analysis, formats):
     drawn = {}
     try:
         for key, (title, caption, fig, cites) in figures.items():
-            if fig.get_layout_engine() is not None:
-                # laid out once for every format: savefig with an engine (even
-                # "none") draws twice; None removes it (rcParams' default)
-                fig.get_layout_engine().execute(fig)
-                fig.set_layout_engine(None)
             # the SVG is drawn once: the page embeds the bytes of figures/*.svg
+            # (the other formats keep its layout: _image_bytes removes the engine)
             files = {"svg": _image_bytes(fig)}
             for fmt in formats:
                 if fmt not in files:
