@@ -71,15 +71,15 @@ def annotate_cells(ax, texts, colors, *, fontsize, gid=None, x0=0):
                 ax.text(x0 + j, i, text, color=colors[i][j], **style)
 
 
-def _labelled_rows_axes(labels, height, *, axes_width, font_size=10.0):
+def _labelled_rows_axes(labels, height, *, axes_width, font_size=10.0, top=0.45):
     """A new figure of one axes with rows labelled on the left, laid out by
     fixed margins (inches) from the labels' length: a constrained layout
     measures every label at each drawing (seconds for 50 learners)."""
     import matplotlib.pyplot as plt
 
     longest = max((len(label) for label in labels), default=1)
-    left = 0.3 + 0.007 * font_size * longest
-    bottom, top, right = 0.6, 0.45, 0.25
+    left = 0.3 + 0.0075 * font_size * longest
+    bottom, right = 0.6, 0.25
     width = left + axes_width + right
     fig = plt.figure(figsize=(width, height))
     return fig.add_axes(

@@ -5,7 +5,7 @@ import numpy as np
 
 from .._validation import check_confidence_level
 from ..analysis._format import fmt_level
-from ._common import check_frame, figure_labels
+from ._common import _labelled_rows_axes, check_frame, figure_labels
 
 _ROW_INCHES = 0.3
 _MIN_HEIGHT = 2.0
@@ -47,7 +47,7 @@ def plot_confidence_intervals(
         ``low``, ``high`` and optionally ``adjusted_low``, ``adjusted_high``.
     ax : matplotlib.axes.Axes, default=None
         Axes to draw on; ``None`` makes a figure whose height grows with the
-        number of rows (constrained layout, so long labels fit).
+        number of rows and whose left margin with the longest label.
     null_value : float, default=0.0
         The value of "no difference".
     xlabel : str, default="difference"
@@ -65,8 +65,9 @@ def plot_confidence_intervals(
     Returns
     -------
     matplotlib.axes.Axes
-        Lines carry the gids ``"ci-unadjusted"``, ``"ci-adjusted"`` and
-        ``"ci-null"``; the estimates are the collection ``"ci-estimate"``.
+        One line (all the rows, broken at NaN) carries each of the gids
+        ``"ci-unadjusted"``, ``"ci-adjusted"`` and ``"ci-null"``; the
+        estimates are the collection ``"ci-estimate"``.
 
     Examples
     --------
@@ -85,17 +86,15 @@ def plot_confidence_intervals(
     >>> [t.get_text() for t in ax.get_legend().get_texts()]
     ['simultaneous 95% (Bonferroni, each at 97.5%) interval', 'unadjusted 95% interval']
     """
-    import matplotlib.pyplot as plt
-
     has_adjusted = _check_intervals(intervals)
     if confidence_level is not None:
         confidence_level = check_confidence_level(confidence_level)
-    n = len(intervals)
+    n, labels = len(intervals), figure_labels(intervals.index)
+    legend_points = 36 if adjusted_label else 22  # the legend's height above
     if ax is None:
         height = max(_MIN_HEIGHT, 1.4 + _ROW_INCHES * n)
-        longest = max(len(label) for label in figure_labels(intervals.index))
-        width = _AXES_WIDTH + 0.3 + 0.075 * longest  # room for the labels
-        _, ax = plt.subplots(figsize=(width, height), layout="constrained")
+        top = (legend_points + (14 if title is not None else 6)) / 72
+        ax = _labelled_rows_axes(labels, height, axes_width=_AXES_WIDTH, top=top)
     y = np.arange(n)[::-1].astype(float)  # first row on top
     est = intervals["estimate"].to_numpy(dtype=float)
     cols = ["low", "high"] + (["adjusted_low", "adjusted_high"] if has_adjusted else [])
@@ -106,16 +105,16 @@ def plot_confidence_intervals(
     x_lo, x_hi = lo - pad, hi + pad
 
     def draw(low, high, gid, **style):
+        # all the rows as one line broken at NaN: one artist, the same pixels
+        bounds = np.column_stack([low, high, np.full(n, np.nan)])
+        bounds[np.isnan(bounds[:, :2]).any(axis=1)] = np.nan  # a row not drawn
+        ends = np.clip(bounds, x_lo, x_hi)  # an infinite bound to the edge
+        ax.plot(ends.ravel(), np.repeat(y, 3), gid=gid, **style)
         arrow = {"arrowstyle": "->", "color": style["color"]}
-        for yi, a, b in zip(y, low, high, strict=True):
-            if np.isnan(a) or np.isnan(b):
-                continue
-            ends = np.clip([a, b], x_lo, x_hi)  # an infinite bound to the edge
-            ax.plot(ends, [yi, yi], gid=gid, **style)
-            for end, bound, back in zip(ends, (a, b), (1, -1), strict=True):
-                if np.isinf(bound):
-                    tail = (end + back * 0.04 * (x_hi - x_lo), yi)
-                    ax.annotate("", xy=(end, yi), xytext=tail, arrowprops=arrow)
+        for row, side in zip(*np.nonzero(np.isinf(bounds)), strict=True):
+            at = (ends[row, side], y[row])
+            tail = (at[0] + (1 - 2 * side) * 0.04 * (x_hi - x_lo), at[1])
+            ax.annotate("", xy=at, xytext=tail, arrowprops=arrow)
 
     ax.axvline(null_value, color="0.4", linestyle="--", linewidth=1.0, gid="ci-null")
     if has_adjusted:
@@ -127,19 +126,15 @@ def plot_confidence_intervals(
     thick = {"linewidth": 4.0, "alpha": 0.6, "solid_capstyle": "butt", "label": label}
     draw(*bounds[:, :2].T, "ci-unadjusted", color="tab:blue", **thick)
     ax.scatter(est, y, color="black", s=14, zorder=3, gid="ci-estimate")
-    ax.set_yticks(y, figure_labels(intervals.index))
+    ax.set_yticks(y, labels)
     ax.set_ylim(-0.7, n - 0.3)
     ax.set_xlim(x_lo, x_hi)
     ax.set_xlabel(xlabel)
     ax.grid(axis="x", color="0.9")
     ax.set_axisbelow(True)
-    # One legend entry per style (draw() adds one line per row).
-    handles, labels = ax.get_legend_handles_labels()
-    unique = dict(zip(labels, handles, strict=True))
     above = {"loc": "lower center", "bbox_to_anchor": (0.5, 1.0), "fontsize": 9}
-    ncol = 1 if adjusted_label else 2
-    ax.legend(unique.values(), unique.keys(), ncol=ncol, frameon=False, **above)
+    ax.legend(ncol=1 if adjusted_label else 2, frameon=False, **above)
     if title is not None:
         # y=1 (ticks below): no measuring every row's label to place it
-        ax.set_title(title, pad=36 if adjusted_label else 22, y=1.0)
+        ax.set_title(title, pad=legend_points, y=1.0)
     return ax

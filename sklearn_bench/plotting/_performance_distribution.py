@@ -18,23 +18,22 @@ _DENSITY_HEIGHT = 0.55  # height of the tallest density of the figure
 _BOX_CENTRE = -0.27
 _BOX_HEIGHT = 0.2
 _ROW_INCHES = 0.55
-_GRID_POINTS = 256
+_GRID_POINTS = 64
 
 
-def _density(values, grid, bounds=(None, None)):
-    """Gaussian kernel density (Scott's bandwidth), reflected at the bounds so
-    that it has no mass outside them (Silverman 1986, Section 2.10); ``None``
-    when undefined."""
+def _density(values, span, bounds=(None, None)):
+    """Gaussian kernel density (Scott's bandwidth) reflected at the bounds so
+    that it has no mass outside them (Silverman 1986, Section 2.10), as ``(x,
+    density)``: the ends of ``span`` and ``_GRID_POINTS`` points where it is
+    not negligible (within 4 bandwidths of the values); ``None`` when undefined."""
     if values.size < 2 or np.ptp(values) == 0:
         return None
-    kde = stats.gaussian_kde(values)
-    density, (low, high) = kde(grid), bounds
-    inside = np.ones(grid.shape, dtype=bool)
-    if low is not None:
-        density, inside = density + kde(2 * low - grid), inside & (grid >= low)
-    if high is not None:
-        density, inside = density + kde(2 * high - grid), inside & (grid <= high)
-    return np.where(inside, density, np.nan)
+    kde, (low, high) = stats.gaussian_kde(values), bounds
+    reach = 4 * np.sqrt(kde.covariance[0, 0])
+    near = (max(span[0], values.min() - reach), min(span[1], values.max() + reach))
+    x = np.union1d(span, np.linspace(*near, _GRID_POINTS))
+    points = [x] + [2 * bound - x for bound in (low, high) if bound is not None]
+    return x, kde(np.concatenate(points)).reshape(len(points), -1).sum(axis=0)
 
 
 def performance_distribution(result, dataset, *, metric=None, ax=None, bounds="auto"):
@@ -118,27 +117,27 @@ def draw_performance_distribution(
         stop = min(stop, hi_bound)
     else:
         hi_bound = None
-    grid = np.linspace(start, stop, _GRID_POINTS)
+    span = (start, stop)
     # gaussian_kde's 1 x 1 triangular solve: the same on any number of BLAS
     # threads, but starting OpenBLAS's threads for each took milliseconds
     with threadpool_limits(limits=1, user_api="blas"):
         densities = {
-            m: _density(v, grid, (lo_bound, hi_bound)) for m, v in values.items()
+            m: _density(v, span, (lo_bound, hi_bound)) for m, v in values.items()
         }
-    peak = max((np.nanmax(d) for d in densities.values() if d is not None), default=1.0)
+    peak = max((d[1].max() for d in densities.values() if d is not None), default=1)
 
     k = len(learners)
     labels = figure_labels(learners)
     if ax is None:
         ax = _labelled_rows_axes(labels, 1.05 + _ROW_INCHES * k, axes_width=5.0)
     colors = plt.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
-    boxed = []  # (row, values, colour) of the learners with performances
+    boxed, fills = [], []  # (row, values, colour); (polygon, curve, colour)
     for i, name in enumerate(learners):
         y = k - 1 - i  # first learner on top
         color = colors[i % len(colors)]
         v = values[name]
         if v.size == 0:
-            ax.text(grid.mean(), y, "no finite performance", ha="center", va="center")
+            ax.text(np.mean(span), y, "no finite performance", ha="center", va="center")
             continue
         base = y + _DENSITY_BASE
         dens = densities[name]
@@ -149,18 +148,20 @@ def draw_performance_distribution(
         if dens is None:
             ax.vlines(v[0], base, base + _DENSITY_HEIGHT, color=color, lw=2)
         else:
-            curve = base + _DENSITY_HEIGHT * dens / peak
-            # fill_between(grid, base, curve)'s polygon, without its checks
-            line = np.column_stack([grid, curve])
-            fill = np.concatenate(
-                [line[:1], np.column_stack([grid, np.full_like(grid, base)]),
-                 line[-1:], line[::-1]]
-            )  # fmt: skip
-            ax.add_collection(
-                PolyCollection([fill], color=color, alpha=0.3, lw=0), autolim=False
-            )
-            ax.plot(*line.T, color=color, lw=1.2)
+            x, curve = dens[0], base + _DENSITY_HEIGHT * dens[1] / peak
+            line, ends = np.c_[x, curve], [(x[0], base), (x[-1], base)]
+            # fill_between(x, base, curve)'s polygon, without its checks
+            fills.append((np.vstack([ends[:1], line, ends[1:]]), line, color))
         boxed.append((y, v, color))
+    if fills:  # a collection of each kind: the rows do not overlap
+        polygons, lines, tint = zip(*fills, strict=True)
+        ax.add_collection(
+            PolyCollection(polygons, color=tint, alpha=0.3, lw=0), autolim=False
+        )
+        ax.add_collection(
+            LineCollection(lines, colors=tint, linewidths=1.2, capstyle="projecting",
+                           gid="density"), autolim=False
+        )  # fmt: skip
     if boxed:
         _boxes(ax, boxed)
     ax.add_collection(  # the rows' separators
@@ -175,7 +176,7 @@ def draw_performance_distribution(
     )
     ax.set_yticks(np.arange(k - 1, -1, -1), labels)
     ax.set_ylim(-0.55, k - 0.45)
-    ax.set_xlim(grid[0], grid[-1])
+    ax.set_xlim(span)
     better = "higher" if greater_is_better else "lower"
     ax.set_xlabel(f"{metric} per replicate ({better} is better)")
     # y=1: where matplotlib would put it (ticks below), without measuring every

@@ -31,11 +31,16 @@ def _test_words(alternative):
     return f"{'two' if alternative == 'two-sided' else 'one'}-sided paired t"
 
 
-def _axes(ax):
+def _axes(ax, left, right, pad):
+    """``ax``, or the axes of a new figure placed by fixed margins (inches; the
+    title's two lines ``pad`` points above): a constrained layout measured
+    every tick label twice, to lay out and to draw."""
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=_FIGSIZE, layout="constrained")
+        (w, h), bottom, top = _FIGSIZE, 0.48, (pad + 28) / 72
+        rect = (left / w, bottom / h, (w - left - right) / w, (h - bottom - top) / h)
+        ax = plt.figure(figsize=_FIGSIZE).add_axes(rect)
     return ax
 
 
@@ -120,7 +125,8 @@ def draw_power_curve(
 ):  # fmt: skip
     """Draw :func:`plot_power_curve`'s figure from its points: ``curves[i]`` is
     the power at ``J`` for ``sigmas[i]``, ``marks[i]`` at ``mark``."""
-    ax = _axes(ax)
+    pad = 18 if mark is not None else 6  # room for "this study" above
+    ax = _axes(ax, 0.55, 0.45 if mark is not None else 0.15, pad)
     for i, s in enumerate(sigmas):
         (line,) = ax.plot(J, curves[i], label=f"σ = {s:.3g}", gid="power-curve")
         if mark is not None:
@@ -150,7 +156,8 @@ def draw_power_curve(
         ax,
         f"Power of the {_test_words(alternative)} to detect Δ = {delta:.3g} "
         f"(α = {alpha:.3g})",
-        pad=18 if mark is not None else 6,
+        pad=pad,
+        y=1.0,  # where matplotlib puts it, without measuring every tick label
     )
     ax.legend(loc="lower right", fontsize=9)
     ax.grid(color="0.92")
@@ -215,7 +222,8 @@ def draw_datasets_needed(
 ):  # fmt: skip
     """Draw :func:`plot_datasets_needed`'s figure from its points:
     ``curves[i]`` is the J needed at ``deltas`` for ``sigmas[i]``."""
-    ax = _axes(ax)
+    digits = len(f"{np.nanmax(curves) * 1.5:.0f}")  # of the longest tick label
+    ax = _axes(ax, 0.4 + 0.075 * digits, 0.1, 6)
     for s, needed in zip(sigmas, curves, strict=True):
         ax.plot(
             deltas,
@@ -249,6 +257,7 @@ def draw_datasets_needed(
         ax,
         f"Data sets the {_test_words(alternative)} needs for power {power:.0%} "
         f"(α = {alpha:.3g})",
+        y=1.0,
     )
     ax.legend(loc="upper right", fontsize=9)
     ax.grid(color="0.92", which="both")

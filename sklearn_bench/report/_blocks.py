@@ -124,9 +124,13 @@ _NO_DATE = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}
 
 def _image_bytes(fig, fmt="svg", dpi=110):
     """The bytes of ``fig`` drawn as ``fmt`` (the report's figures: 110 dpi),
-    the same bytes at every run."""
+    the same bytes at every run; a layout engine runs once and is removed (with
+    one, even "none", savefig draws twice), so later formats keep this layout."""
     import matplotlib
 
+    if fig.get_layout_engine() is not None:
+        fig.get_layout_engine().execute(fig)
+        fig.set_layout_engine(None)  # no engine (the rcParams' default)
     for ax in fig.axes:
         if not ax.get_ylabel():
             # nothing to place: matplotlib would measure every tick label (50

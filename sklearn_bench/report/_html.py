@@ -701,8 +701,8 @@ def write_report(
 
 def _draw(analysis, formats):
     """``{key: (title, caption, {format: bytes})}`` of the figures
-    :func:`make_figures` makes, drawn in each of ``formats`` and
-    as PNG (which the page embeds)."""
+    :func:`make_figures` makes, drawn as SVG (which the page embeds) and in
+    each of ``formats``."""
     import matplotlib.pyplot as plt
 
     # up to 20 distributions and the other figures are open at once, then all
@@ -713,9 +713,8 @@ def _draw(analysis, formats):
     try:
         for key, (title, caption, fig, cites) in figures.items():
             # the SVG is drawn once: the page embeds the bytes of figures/*.svg
+            # (the other formats keep its layout: _image_bytes removes the engine)
             files = {"svg": _image_bytes(fig)}
-            # the other formats keep the layout the PNG's drawing found
-            fig.set_layout_engine("none")
             for fmt in formats:
                 if fmt not in files:
                     files[fmt] = _image_bytes(fig, fmt)

@@ -33,13 +33,16 @@ def _table(n, seed=0, long_names=False):
 
 
 def _lines(ax, gid):
-    return [line for line in ax.lines if line.get_gid() == gid]
+    """The (x, y) ends of each row's interval: the line of ``gid`` broken at NaN."""
+    (line,) = [line for line in ax.lines if line.get_gid() == gid]
+    x, y = np.asarray(line.get_xdata()), np.asarray(line.get_ydata())
+    return [(x[i : i + 2], y[i : i + 2]) for i in range(0, len(x), 3)]
 
 
 def test_one_row_per_comparison_in_order_with_nested_intervals():
-    """H: each comparison gets one unadjusted and one adjusted line at its row, top to
-    bottom in table order, the unadjusted inside the adjusted, the dot at the
-    estimate."""
+    """H: each comparison gets one unadjusted and one adjusted interval at its row
+    (one line of each kind, broken at NaN between rows), top to bottom in table
+    order, the unadjusted inside the adjusted, the dot at the estimate."""
     table = _table(6)
     ax = plot_confidence_intervals(table)
     labels = [t.get_text() for t in ax.get_yticklabels()]
@@ -49,10 +52,10 @@ def test_one_row_per_comparison_in_order_with_nested_intervals():
     unadj, adj = _lines(ax, "ci-unadjusted"), _lines(ax, "ci-adjusted")
     assert len(unadj) == len(adj) == 6
     for row, (u, a) in enumerate(zip(unadj, adj, strict=True)):
-        assert u.get_ydata()[0] == a.get_ydata()[0] == ys[row]
-        np.testing.assert_allclose(u.get_xdata(), table.iloc[row][["low", "high"]])
-        ax0, ax1 = a.get_xdata()
-        assert ax0 <= u.get_xdata()[0] and u.get_xdata()[1] <= ax1
+        assert u[1][0] == a[1][0] == ys[row]
+        np.testing.assert_allclose(u[0], table.iloc[row][["low", "high"]])
+        ax0, ax1 = a[0]
+        assert ax0 <= u[0][0] and u[0][1] <= ax1
     points = [c for c in ax.collections if c.get_gid() == "ci-estimate"][0]
     np.testing.assert_allclose(points.get_offsets()[:, 0], table["estimate"])
 
@@ -63,16 +66,17 @@ def test_null_line_and_infinite_bound():
     table = _table(3)
     table.iloc[0, table.columns.get_loc("high")] = np.inf
     ax = plot_confidence_intervals(table, null_value=0.0)
-    (null,) = _lines(ax, "ci-null")
+    (null,) = [line for line in ax.lines if line.get_gid() == "ci-null"]
     assert list(null.get_xdata()) == [0, 0]
     first = _lines(ax, "ci-unadjusted")[0]
-    assert first.get_xdata()[1] == pytest.approx(ax.get_xlim()[1])
+    assert first[0][1] == pytest.approx(ax.get_xlim()[1])
 
 
 def test_without_adjusted_columns():
     """H: a table without adjusted bounds draws only the unadjusted intervals."""
     ax = plot_confidence_intervals(_table(4)[["estimate", "low", "high"]])
-    assert len(_lines(ax, "ci-unadjusted")) == 4 and not _lines(ax, "ci-adjusted")
+    assert len(_lines(ax, "ci-unadjusted")) == 4
+    assert not [line for line in ax.lines if line.get_gid() == "ci-adjusted"]
 
 
 @pytest.mark.parametrize("n", [1, 6, 29])

@@ -203,3 +203,28 @@ def test_a_study_beyond_the_curves_range_is_marked_inside_the_figure(n_datasets)
     assert box.y1 <= fig.bbox.height and ax.title.get_window_extent().y1 <= (
         fig.bbox.height
     )
+
+
+def test_figures_made_here_keep_every_text_inside():
+    """H: the fixed margins of the figures made here (no layout engine, issue
+    48) leave room for every text: the label of a study at the right end of
+    the curve, two-line titles, and the log axis of a J needed of five digits."""
+    for ax in (
+        plot_power_curve(0.01, [0.0047, 0.0093, 0.0187], alpha=0.001, mark=480),
+        plot_datasets_needed([0.05, 0.1], delta=[0.002, 0.05], alpha=0.001),
+    ):
+        fig = ax.figure
+        assert fig.get_layout_engine() is None
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        texts = [ax.title, ax.xaxis.label, ax.yaxis.label, *ax.texts]
+        for i, labels in enumerate((ax.get_xticklabels(), ax.get_yticklabels())):
+            lo, hi = sorted(ax.get_xlim() if i == 0 else ax.get_ylim())
+            texts += [t for t in labels if lo <= t.get_position()[i] <= hi]
+        for text in texts:
+            if text.get_visible() and text.get_text():
+                box = text.get_window_extent(renderer)
+                assert box.x0 >= -1 and box.x1 <= fig.bbox.width + 1, text
+                assert box.y0 >= -1 and box.y1 <= fig.bbox.height + 1, text
+        assert max(np.max(line.get_ydata()) for line in ax.lines) > 1e4 or ax.texts
+        plt.close(fig)
