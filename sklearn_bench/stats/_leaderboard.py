@@ -106,10 +106,13 @@ def _bt_fit(wins, n, t0, *, max_iter=200, tol=1e-10):
         every = active.size == n_problems  # no copies of the (B, p, p) arrays
         ta = t if every else t[active]
         na = n if shared or every else n[active]
-        prob = expit(ta[:, :, None] - ta[:, None, :])
-        v = na * prob
+        # One start shared by problems of shared comparisons (a warm start from
+        # the whole table's fit): one Hessian, broadcast to all of them.
+        tp = ta[:1] if shared and (ta == ta[:1]).all() else ta
+        prob = tp[:, :, None] - tp[:, None, :]
+        v = na * expit(prob, out=prob)
         grad = (wins if every else wins[active]) - v.sum(-1) - 2 * RIDGE * ta
-        v *= 1 - prob  # na * prob * (1 - prob)
+        v *= np.subtract(1, prob, out=prob)  # na * prob * (1 - prob)
         diag = v.sum(-1) + 2 * RIDGE
         hess = np.negative(v, out=v)  # minus the Hessian: -v off the diagonal
         hess[:, diagonal, diagonal] = diag
@@ -774,10 +777,10 @@ def leaderboard_table(
     # -- the bootstrap over data sets: multiplicities, one row per resample
     counts = rng.multinomial(n, np.full(n, 1.0 / n), size=n_boot).astype(float)
     wins_b = counts @ wins_total
+    # every resample of a complete table compares each pair n times: n_pairs
+    n_b = n_pairs
     if missing:
         n_b = (counts @ both_d.reshape(n, p * p)).reshape(n_boot, p, p)
-    else:
-        n_b = counts.sum(axis=1)[:, None, None] * (~np.eye(p, dtype=bool))
     t_b = _bt_fit(wins_b, n_b, np.tile(t_hat, (n_boot, 1)))
 
     offset = ref_rating - (1000.0 if ref is None else _to_rating(t_hat)[ref])
