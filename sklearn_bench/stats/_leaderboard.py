@@ -157,11 +157,14 @@ def _to_rating(t, offset=0.0):
 def _studentised(estimate, draws, se_hat=None, se_draws=None):
     """The pieces of :func:`_rank_sets_from` that do not depend on the level:
     pairs studentised by the bootstrap sd of their difference (``csranks``), or
-    with ``se_hat (p, p)`` and ``se_draws (B, p, p)`` the bootstrap-t."""
+    with ``se_hat (p, p)`` and ``se_draws (B, p, p)`` the bootstrap-t; the
+    statistics are −inf off the pairs in play."""
     estimate = np.asarray(estimate, dtype=float)
     draws = np.asarray(draws, dtype=float)
     keep = np.isfinite(draws).all(axis=1)
-    draws = draws[keep]
+    if not keep.all():
+        draws = draws[keep]
+        se_draws = None if se_draws is None else se_draws[keep]
     if draws.shape[0] == 0:
         raise ValueError(
             "`bootstrap_draws` has no finite draw to compute rank sets from."
@@ -169,18 +172,16 @@ def _studentised(estimate, draws, se_hat=None, se_draws=None):
     p = estimate.size
     diff = estimate[:, None] - estimate[None, :]
     dev = draws - estimate
-    ddev = dev[:, :, None] - dev[:, None, :]
+    tstat = dev[:, :, None] - dev[:, None, :]
     offdiag = ~np.eye(p, dtype=bool)
     scale = 1e-12 * (np.abs(diff) + np.abs(estimate).max() + 1e-300)
-    sigma = ddev.std(axis=0) if se_hat is None else se_hat
+    sigma = tstat.std(axis=0) if se_hat is None else se_hat
     varies = sigma > scale
     with np.errstate(divide="ignore", invalid="ignore"):
-        if se_hat is None:
-            tstat = ddev / sigma
-        else:
-            se_b = se_draws[keep]
-            tstat = np.where(se_b > scale, ddev / se_b, 0.0)
-        tstat = np.where(varies[None], tstat, -np.inf)
+        tstat /= sigma if se_hat is None else se_draws
+        if se_hat is not None:
+            tstat[~(se_draws > scale)] = 0.0
+        tstat[:, ~(offdiag & varies)] = -np.inf
         z = np.where(varies, diff / sigma, np.where(diff > 0, np.inf, -np.inf))
     fixed = offdiag & ~varies & (diff > 0)  # decided without sampling error
     return z, tstat, fixed, offdiag & varies
@@ -197,11 +198,16 @@ def _pair_standard_errors(x, counts):
         m = counts @ x / total[:, :, 0]
         cross = (counts @ (x[:, :, None] * x[:, None, :]).reshape(n, p * p)).reshape(
             -1, p, p
-        ) / total
+        )
+        cross /= total
         sq = np.einsum("bjj->bj", cross)
-        var = sq[:, :, None] + sq[:, None, :] - 2 * cross
-        var -= (m[:, :, None] - m[:, None, :]) ** 2
-        se_draws = np.sqrt(np.maximum(var, 0.0) / total)
+        var = sq[:, :, None] + sq[:, None, :]
+        var -= np.multiply(cross, 2, out=cross)  # in place: no more (B, p, p)
+        diff = np.subtract(m[:, :, None], m[:, None, :], out=cross)
+        var -= np.square(diff, out=diff)
+        se_draws = np.maximum(var, 0.0, out=var)
+        se_draws /= total
+        np.sqrt(se_draws, out=se_draws)
     return se_hat, se_draws
 
 
@@ -214,30 +220,28 @@ def _rank_sets_from(parts, level, *, marginal, with_rejected=False):
     if not marginal:
         rejected = fixed.copy()
         active = in_play.copy()
+        live = tstat.copy()  # -inf off the active pairs
         while active.any():
-            stat = np.where(active[None], tstat, -np.inf).max(axis=(1, 2))
-            crit = np.quantile(stat, level)
+            crit = np.quantile(live.max(axis=(1, 2)), level)
             new = active & (z > crit)
             if not new.any():
                 break
             rejected |= new
             active &= ~new
+            live[:, new] = -np.inf
         better = rejected.sum(axis=0)  # learners found better than each column
         worse = rejected.sum(axis=1)
         if with_rejected:
             return 1 + better, p - worse, rejected
         return 1 + better, p - worse
     # Marginal: for learner i the pairs (i, k) ("i better") and (k, i).
-    tstat_t = tstat.transpose(0, 2, 1)  # [b, i, k] = tstat of the pair (k, i)
     row_rej = fixed.copy()  # [i, k]: i found better than k
     col_rej = fixed.T.copy()  # [i, k]: k found better than i
     row_act = in_play.copy()
     col_act = in_play.T.copy()
+    rows, cols = tstat.copy(), tstat.copy()  # -inf off the active pairs (j, k)
     while row_act.any() or col_act.any():
-        stat = np.maximum(
-            np.where(row_act[None], tstat, -np.inf).max(axis=2),
-            np.where(col_act[None], tstat_t, -np.inf).max(axis=2),
-        )  # (B, p)
+        stat = np.maximum(rows.max(axis=2), cols.max(axis=1))  # (B, p)
         crit = np.quantile(stat, level, axis=0)  # (p,)
         new_row = row_act & (z > crit[:, None])
         new_col = col_act & (z.T > crit[:, None])
@@ -247,6 +251,8 @@ def _rank_sets_from(parts, level, *, marginal, with_rejected=False):
         col_rej |= new_col
         row_act &= ~new_row
         col_act &= ~new_col
+        rows[:, new_row] = -np.inf
+        cols[:, new_col.T] = -np.inf
     return 1 + col_rej.sum(axis=1), p - row_rej.sum(axis=1)
 
 
@@ -456,10 +462,13 @@ def _rank_stability(
     if delta is not None:
         apart = (est[:, None] - est[None, :]) >= delta  # j better by Δ or more
     rows = []
+    # The scaled draws' studentised differences are those of the draws; their
+    # z-scores scale by sqrt(m / N).
+    z, *rest = _studentised(est, draws)
     for m in grid:
         scaled = est + np.sqrt(n / m) * (draws - est)
         low, high, rejected = _rank_sets_from(
-            _studentised(est, scaled), level, marginal=False, with_rejected=True
+            (z * np.sqrt(m / n), *rest), level, marginal=False, with_rejected=True
         )
         width = high - low
         row = {
@@ -838,9 +847,7 @@ def leaderboard_table(
         est, draws = x.mean(axis=0), _resampled_means(counts_c, x)
         se = _pair_standard_errors(x, counts_c)
     finite = np.isfinite(draws).all(axis=1)
-    if se[1] is not None:
-        se = (se[0], se[1][finite])
-    parts = _studentised(est, draws[finite], *se)
+    parts = _studentised(est, draws, *se)  # of the finite draws
     low, high = _rank_sets_from(parts, level, marginal=False)
     low_m, high_m = _rank_sets_from(parts, level, marginal=True)
     rank = _point_ranks(est)
