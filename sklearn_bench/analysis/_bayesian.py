@@ -132,74 +132,60 @@ def _across_batch(result, best, others, options):
 
 
 def _within_rows(result, within, options):
-    """The table's columns within data sets, a list each, one row per row of
+    """The table's columns within data sets (lists), one row per row of
     ``within`` (a learner against its data set's reference) in its order, and
-    why data sets were not tested. The correlated t-tests of all data sets of
-    one number of splits and one ρ run as one batch, bit for bit those of
-    ``bayesian_test``; the rest (and zero-variance comparisons) one by one."""
+    why data sets were not tested. All data sets of one number of splits and one
+    ρ run as one batch, bit for bit ``bayesian_test``; the rest one by one."""
     from ..results._within import corrected_t_block
     from ..stats import bayesian_correlated_t
 
     metric, rope = options["metric"], float(options["delta"])
-    scope, a, b = (
-        within[c].to_numpy(object) for c in ("dataset", "reference", "learner")
-    )
-    at_of = within.groupby("dataset", sort=False).indices
+    gib = result.metrics[metric]
+    scope, a, b = within[["dataset", "reference", "learner"]].to_numpy(object).T
     batches = {}  # (splits, rho): [(rows of within, x, y)]
-    for dataset, at in at_of.items():
+    for dataset, at in within.groupby("dataset", sort=False).indices.items():
         try:
             block = corrected_t_block(
                 result, list(b[at]), a[at[0]], metric=metric, dataset=dataset
             )
         except ValueError:  # the first pair, tested alone, says why
-            block = None
+            continue
         if block is not None and block[0].shape[0] >= 2:
-            y, x, ratio, _ = block  # the reference is x
-            key = (x.shape[0], ratio / (1 + ratio))  # rho, as correlated_splits
-            batches.setdefault(key, []).append((at, x, y))
-    n_rows = len(within)
-    rows = {c: np.empty(n_rows, dtype=object) for c in _COLUMNS + [WHY]}
-    rows.update({c: np.zeros(n_rows) for c in _PROBABILITIES})
-    rows.update(scope=scope, a=a, b=b, n=np.zeros(n_rows, dtype=np.int64))
-    done = np.zeros(n_rows, dtype=bool)
+            y, x, ratio, _ = block  # the reference is x; rho as correlated_splits
+            batches.setdefault((len(x), ratio / (1 + ratio)), []).append((at, x, y))
+    rows = {c: np.empty(len(within), dtype=object) for c in _COLUMNS + [WHY]}
+    rows.update(scope=scope, a=a, b=b)
+    done = np.zeros(len(within), dtype=bool)
     for (n, rho), blocks in batches.items():
-        at = np.concatenate([block[0] for block in blocks])
-        ref = [np.repeat(x[:, None], y.shape[1], axis=1) for _, x, y in blocks]
+        at = np.concatenate([at for at, _, _ in blocks])
+        x = np.hstack([np.repeat(x[:, None], y.shape[1], axis=1) for _, x, y in blocks])
+        y = np.hstack([y for _, _, y in blocks])
         with warnings.catch_warnings():  # zero-variance pairs: one by one
             warnings.simplefilter("ignore", RuntimeWarning)
             tests = bayesian_correlated_t(
-                np.hstack(ref),
-                np.hstack([y for _, _, y in blocks]),
-                rho=rho,
-                delta=rope,
-                greater_is_better=result.metrics[metric],
+                x, y, rho=rho, delta=rope, greater_is_better=gib
             )
         ok = tests.details["scale"] != 0
-        at = at[ok]
-        probabilities = tests.probabilities.values()  # x (reference), equivalent, y
-        for column, p in zip(_PROBABILITIES, probabilities, strict=True):
-            rows[column][at] = p[ok]
-        decision = tests.decide(THRESHOLD)[ok]
-        for label, names in (("x", a), ("y", b)):
-            decision[decision == label] = names[at][decision == label]
-        rows["decision"][at], rows["n"][at] = decision, n
-        rows["method"][at], rows[WHY][at] = "correlated-t", ""
+        at, decision = at[ok], tests.decide(THRESHOLD)[ok]
+        for column, p in zip(_PROBABILITIES, tests.probabilities.values(), strict=True):
+            rows[column][at] = p[ok]  # x (the reference), equivalent, y
+        labels = [decision == "x", decision == "y"]
+        rows["decision"][at] = np.select(labels, [a[at], b[at]], decision)
+        rows["n"][at], rows["method"][at], rows[WHY][at] = n, "correlated-t", ""
         done[at] = True
-    keep, reasons = done.copy(), set()
-    for dataset, at in at_of.items():
-        for k, i in enumerate(at[: 0 if done[at].all() else None]):
-            if done[i]:
-                continue
-            try:
-                res = result.bayesian_test(a[i], b[i], dataset=dataset, **options)
-            except ValueError as exc:
-                reasons.add(str(exc))
-                keep[at[k:]] = False
-                break
-            for column, value in _result_row(dataset, res).items():
-                rows[column][i] = value
-            keep[i] = True
-    return {c: v[keep].tolist() for c, v in rows.items()}, reasons
+    keep, failed = done.copy(), {}
+    for i in np.flatnonzero(~done):
+        if scope[i] in failed:  # the rest of a data set whose test failed
+            continue
+        try:
+            res = result.bayesian_test(a[i], b[i], dataset=scope[i], **options)
+        except ValueError as exc:
+            failed[scope[i]] = str(exc)
+            continue
+        for column, value in _result_row(scope[i], res).items():
+            rows[column][i] = value
+        keep[i] = True
+    return {c: v[keep].tolist() for c, v in rows.items()}, set(failed.values())
 
 
 def _warnings(caught):

@@ -106,8 +106,7 @@ def _bt_fit(wins, n, t0, *, max_iter=200, tol=1e-10):
         every = active.size == n_problems  # no copies of the (B, p, p) arrays
         ta = t if every else t[active]
         na = n if shared or every else n[active]
-        # One start shared by problems of shared comparisons (a warm start from
-        # the whole table's fit): one Hessian, broadcast to all of them.
+        # one start (warm, from the table's fit) and one n: one Hessian for all
         tp = ta[:1] if shared and (ta == ta[:1]).all() else ta
         prob = tp[:, :, None] - tp[:, None, :]
         v = na * expit(prob, out=prob)
@@ -196,18 +195,16 @@ def _pair_standard_errors(x, counts):
     total = counts.sum(axis=1)[:, None, None]
     with np.errstate(invalid="ignore", divide="ignore"):
         m = counts @ x / total[:, :, 0]
-        cross = (counts @ (x[:, :, None] * x[:, None, :]).reshape(n, p * p)).reshape(
-            -1, p, p
-        )
+        xx = (x[:, :, None] * x[:, None, :]).reshape(n, p * p)
+        cross = (counts @ xx).reshape(-1, p, p)
         cross /= total
         sq = np.einsum("bjj->bj", cross)
         var = sq[:, :, None] + sq[:, None, :]
         var -= np.multiply(cross, 2, out=cross)  # in place: no more (B, p, p)
-        diff = np.subtract(m[:, :, None], m[:, None, :], out=cross)
-        var -= np.square(diff, out=diff)
-        se_draws = np.maximum(var, 0.0, out=var)
-        se_draws /= total
-        np.sqrt(se_draws, out=se_draws)
+        dm = np.subtract(m[:, :, None], m[:, None, :], out=cross)
+        var -= np.square(dm, out=dm)
+        np.divide(np.maximum(var, 0.0, out=var), total, out=var)
+        se_draws = np.sqrt(var, out=var)
     return se_hat, se_draws
 
 
@@ -462,9 +459,7 @@ def _rank_stability(
     if delta is not None:
         apart = (est[:, None] - est[None, :]) >= delta  # j better by Δ or more
     rows = []
-    # The scaled draws' studentised differences are those of the draws; their
-    # z-scores scale by sqrt(m / N).
-    z, *rest = _studentised(est, draws)
+    z, *rest = _studentised(est, draws)  # scaling the draws scales z only
     for m in grid:
         scaled = est + np.sqrt(n / m) * (draws - est)
         low, high, rejected = _rank_sets_from(
@@ -786,8 +781,7 @@ def leaderboard_table(
     # -- the bootstrap over data sets: multiplicities, one row per resample
     counts = rng.multinomial(n, np.full(n, 1.0 / n), size=n_boot).astype(float)
     wins_b = counts @ wins_total
-    # every resample of a complete table compares each pair n times: n_pairs
-    n_b = n_pairs
+    n_b = n_pairs  # a complete table's resamples compare each pair n times
     if missing:
         n_b = (counts @ both_d.reshape(n, p * p)).reshape(n_boot, p, p)
     t_b = _bt_fit(wins_b, n_b, np.tile(t_hat, (n_boot, 1)))
