@@ -208,37 +208,40 @@ def _pair_standard_errors(x, counts):
     return se_hat, se_draws
 
 
-def _rank_sets_from(parts, level, *, marginal, with_rejected=False):
-    """``(low, high)`` rank bounds (1 = best; higher estimate = better) by
-    ``csranks``'s two-sided step-down procedure (steps 1-4 of :ref:`leaderboard`).
-    """
+def _max_where(tstat, mask, axis):
+    """``np.where(mask, tstat, -inf).max(axis)``, 64 draws at a time."""
+    blocks = np.split(tstat, np.arange(64, len(tstat), 64))
+    return np.concatenate([np.where(mask, t, -np.inf).max(axis=axis) for t in blocks])
+
+
+def _rank_sets_from(parts, level, *, marginal):
+    """``(low, high, rejected)``: rank bounds (1 = best; higher estimate =
+    better) by ``csranks``'s two-sided step-down procedure (steps 1-4 of
+    :ref:`leaderboard`) and, simultaneous only, the pairs ``(j, k)`` found ``j``
+    better."""
     z, tstat, fixed, in_play = parts
     p = z.shape[0]
     if not marginal:
         rejected = fixed.copy()
         active = in_play.copy()
-        live = tstat.copy()  # -inf off the active pairs
         while active.any():
-            crit = np.quantile(live.max(axis=(1, 2)), level)
+            crit = np.quantile(_max_where(tstat, active, (1, 2)), level)
             new = active & (z > crit)
             if not new.any():
                 break
             rejected |= new
             active &= ~new
-            live[:, new] = -np.inf
         better = rejected.sum(axis=0)  # learners found better than each column
-        worse = rejected.sum(axis=1)
-        if with_rejected:
-            return 1 + better, p - worse, rejected
-        return 1 + better, p - worse
+        return 1 + better, p - rejected.sum(axis=1), rejected
     # Marginal: for learner i the pairs (i, k) ("i better") and (k, i).
     row_rej = fixed.copy()  # [i, k]: i found better than k
     col_rej = fixed.T.copy()  # [i, k]: k found better than i
     row_act = in_play.copy()
     col_act = in_play.T.copy()
-    rows, cols = tstat.copy(), tstat.copy()  # -inf off the active pairs (j, k)
     while row_act.any() or col_act.any():
-        stat = np.maximum(rows.max(axis=2), cols.max(axis=1))  # (B, p)
+        stat = np.maximum(
+            _max_where(tstat, row_act, 2), _max_where(tstat, col_act.T, 1)
+        )  # (B, p)
         crit = np.quantile(stat, level, axis=0)  # (p,)
         new_row = row_act & (z > crit[:, None])
         new_col = col_act & (z.T > crit[:, None])
@@ -248,9 +251,7 @@ def _rank_sets_from(parts, level, *, marginal, with_rejected=False):
         col_rej |= new_col
         row_act &= ~new_row
         col_act &= ~new_col
-        rows[:, new_row] = -np.inf
-        cols[:, new_col.T] = -np.inf
-    return 1 + col_rej.sum(axis=1), p - row_rej.sum(axis=1)
+    return 1 + col_rej.sum(axis=1), p - row_rej.sum(axis=1), None
 
 
 def _point_ranks(estimate):
@@ -343,7 +344,7 @@ def rank_confidence_sets(
     simultaneous = _check_bool(simultaneous, "simultaneous")
     learners = _check_learner_names(learners, est.size)
     parts = _studentised(est, draws)
-    low, high = _rank_sets_from(parts, level, marginal=not simultaneous)
+    low, high, _ = _rank_sets_from(parts, level, marginal=not simultaneous)
     words = "simultaneous" if simultaneous else "marginal"
     return RankConfidenceSetsResult(
         learners=tuple(learners),
@@ -462,9 +463,8 @@ def _rank_stability(
     z, *rest = _studentised(est, draws)  # scaling the draws scales z only
     for m in grid:
         scaled = est + np.sqrt(n / m) * (draws - est)
-        low, high, rejected = _rank_sets_from(
-            (z * np.sqrt(m / n), *rest), level, marginal=False, with_rejected=True
-        )
+        parts = (z * np.sqrt(m / n), *rest)
+        low, high, rejected = _rank_sets_from(parts, level, marginal=False)
         width = high - low
         row = {
             "n_datasets": m,
@@ -842,8 +842,8 @@ def leaderboard_table(
         se = _pair_standard_errors(x, counts_c)
     finite = np.isfinite(draws).all(axis=1)
     parts = _studentised(est, draws, *se)  # of the finite draws
-    low, high = _rank_sets_from(parts, level, marginal=False)
-    low_m, high_m = _rank_sets_from(parts, level, marginal=True)
+    low, high, _ = _rank_sets_from(parts, level, marginal=False)
+    low_m, high_m, _ = _rank_sets_from(parts, level, marginal=True)
     rank = _point_ranks(est)
 
     index = pd.Index(names, name="learner")

@@ -301,7 +301,7 @@ def test_bootstrap_t_reduces_to_the_csranks_studentisation():
     assert se_hat[0, 1] == pytest.approx(d.std() / np.sqrt(30), rel=1e-12)
     np.testing.assert_allclose(se_draws[0], se_hat, rtol=1e-9, atol=1e-12)
     parts = _studentised(est, draws, *_pair_standard_errors(x, counts))
-    low, high = _rank_sets_from(parts, 0.95, marginal=False)
+    low, high, _ = _rank_sets_from(parts, 0.95, marginal=False)
     assert (low <= high).all()
 
 
@@ -500,7 +500,7 @@ def test_bt_fit_in_place_gives_the_floats_of_the_copying_iteration():
 
 def _rank_sets_by_rounds(parts, level, *, marginal):
     """csranks's step-down as first written (a masked copy of the statistics in
-    every round): the reference of the in-place working copies."""
+    every round): the reference of the maxima taken a block of draws at a time."""
     z, tstat, fixed, in_play = parts
     p = z.shape[0]
     if not marginal:
