@@ -132,10 +132,9 @@ def _across_batch(result, best, others, options):
 
 
 def _within_rows(result, within, options):
-    """The table's columns within data sets (lists), one row per row of
-    ``within`` (a learner against its data set's reference) in its order, and
-    why data sets were not tested. All data sets of one number of splits and one
-    ρ run as one batch, bit for bit ``bayesian_test``; the rest one by one."""
+    """The table's columns within data sets (lists, a row per row of ``within``)
+    and why data sets were not tested: those of one number of splits and one ρ in
+    one batch, bit for bit ``bayesian_test``; the rest one by one."""
     from ..results._within import corrected_t_block
     from ..stats import bayesian_correlated_t
 

@@ -70,10 +70,9 @@ def _pairwise_wins(loss):
 
 
 def _improvability(values, greater_is_better):
-    """Per data set ``|v − v*| / max(|v|, |v*|)`` against the best value ``v*``
-    present (0 where both are 0): bencheval's ``1 − e*/e`` for errors, ``1 −
-    s/s*`` for scores where greater is better. NaN for missing cells; ``None``
-    when a value is negative (a relative gap has no meaning there)."""
+    """Per data set ``|v − v*| / max(|v|, |v*|)`` against the best ``v*`` present
+    (0 where both are 0; bencheval's ``1 − e*/e``, or ``1 − s/s*``), NaN where
+    missing; ``None`` when a value is negative (no relative gap)."""
     if (values[~np.isnan(values)] < 0).any():
         return None
     with warnings.catch_warnings():
@@ -91,26 +90,28 @@ def _bt_loglik(wins, n, t):
     return (wins * t).sum(-1) - 0.5 * (n * pair).sum((-2, -1)) - RIDGE * (t * t).sum(-1)
 
 
-def _bt_fit(wins, n, t0, *, max_iter=200, tol=1e-10):
-    """Centred natural-log Bradley–Terry strengths of many problems at once, by
-    Newton's method with step halving from ``t0 (B, p)``, of ``wins (B, p)``
-    (ties ½) in ``n (B, p, p)`` or ``(p, p)`` comparisons."""
+def _bt_fit(wins, n, t0):
+    """Centred natural-log Bradley–Terry strengths of ``wins (B, p)`` (ties ½) in
+    ``n (B, p, p)`` or ``(p, p)`` comparisons by Newton's method with step halving
+    from ``t0 (B, p)``, until no step exceeds 1e-10; 128 problems at a time."""
+    if len(t0) > 128:  # their (128, p, p) arrays stay in the cache
+        at = [slice(i, i + 128) for i in range(0, len(t0), 128)]
+        fits = [_bt_fit(wins[s], n if n.ndim == 2 else n[s], t0[s]) for s in at]
+        return np.concatenate(fits)
     t = np.array(t0, dtype=float)
     n_problems, p = t.shape
     shared = n.ndim == 2
     active = np.arange(n_problems)
     diagonal = np.arange(p)
-    for _ in range(max_iter):
+    for _ in range(200):
         if active.size == 0:
             break
-        every = active.size == n_problems  # no copies of the (B, p, p) arrays
-        ta = t if every else t[active]
-        na = n if shared or every else n[active]
+        ta, na = t[active], (n if shared else n[active])
         # one start (warm, from the table's fit) and one n: one Hessian for all
         tp = ta[:1] if shared and (ta == ta[:1]).all() else ta
         prob = tp[:, :, None] - tp[:, None, :]
         v = na * expit(prob, out=prob)
-        grad = (wins if every else wins[active]) - v.sum(-1) - 2 * RIDGE * ta
+        grad = wins[active] - v.sum(-1) - 2 * RIDGE * ta
         v *= np.subtract(1, prob, out=prob)  # na * prob * (1 - prob)
         diag = v.sum(-1) + 2 * RIDGE
         hess = np.negative(v, out=v)  # minus the Hessian: -v off the diagonal
@@ -133,7 +134,7 @@ def _bt_fit(wins, n, t0, *, max_iter=200, tol=1e-10):
                 sb[worse] *= 0.5
             step[big] = sb
         t[active] = ta + step
-        active = active[np.abs(step).max(-1) > tol]
+        active = active[np.abs(step).max(-1) > 1e-10]
     return t - t.mean(-1, keepdims=True)
 
 
@@ -154,10 +155,9 @@ def _to_rating(t, offset=0.0):
 
 
 def _studentised(estimate, draws, se_hat=None, se_draws=None):
-    """The pieces of :func:`_rank_sets_from` that do not depend on the level:
-    pairs studentised by the bootstrap sd of their difference (``csranks``), or
-    with ``se_hat (p, p)`` and ``se_draws (B, p, p)`` the bootstrap-t; the
-    statistics are −inf off the pairs in play."""
+    """The level-free pieces of :func:`_rank_sets_from`: pairs studentised by the
+    bootstrap sd of their difference (``csranks``), or the bootstrap-t with
+    ``se_hat (p, p)`` and ``se_draws (B, p, p)``; −inf off the pairs in play."""
     estimate = np.asarray(estimate, dtype=float)
     draws = np.asarray(draws, dtype=float)
     keep = np.isfinite(draws).all(axis=1)
@@ -215,10 +215,9 @@ def _max_where(tstat, mask, axis):
 
 
 def _rank_sets_from(parts, level, *, marginal):
-    """``(low, high, rejected)``: rank bounds (1 = best; higher estimate =
-    better) by ``csranks``'s two-sided step-down procedure (steps 1-4 of
-    :ref:`leaderboard`) and, simultaneous only, the pairs ``(j, k)`` found ``j``
-    better."""
+    """``(low, high, rejected)``: rank bounds (1 = best; higher estimate = better)
+    by ``csranks``'s two-sided step-down (steps 1-4 of :ref:`leaderboard`) and,
+    simultaneous only, the pairs ``(j, k)`` found ``j`` better."""
     z, tstat, fixed, in_play = parts
     p = z.shape[0]
     if not marginal:

@@ -479,15 +479,15 @@ def _bt_fit_with_copies(wins, n, t0, max_iter=200, tol=1e-10):
 
 
 def test_bt_fit_in_place_gives_the_floats_of_the_copying_iteration():
-    """H: _bt_fit, which works in place while every problem is active, gives
-    bit for bit the strengths of the iteration that copied the active rows and
-    built the Hessian anew, for a shared and a per-problem comparison matrix,
-    from a cold start (long steps halved) and a warm one (problems converging
-    at different iterations)."""
+    """H: _bt_fit, 128 problems at a time and with one Hessian for a shared warm
+    start, gives bit for bit the strengths of the iteration that fitted all
+    problems at once, copied the active rows and built every Hessian anew, for
+    a shared and a per-problem comparison matrix, from a cold start (long steps
+    halved) and a warm one (problems converging at different iterations)."""
     from sklearn_bench.stats._leaderboard import _bt_fit
 
     rng = np.random.default_rng(11)
-    p, b = 8, 40
+    p, b = 8, 300
     n = rng.integers(0, 12, (b, p, p)).astype(float)
     n = n + n.transpose(0, 2, 1)
     wins = (n * rng.uniform(0, 1, (b, p, p)) ** 3).sum(-1)
