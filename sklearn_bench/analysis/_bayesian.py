@@ -4,6 +4,7 @@ data set, and the Bayesian Plackett–Luce ranking (Calvo et al. 2018)."""
 
 import warnings
 
+import numpy as np
 import pandas as pd
 
 from ..results._bayesian import (  # noqa: F401 (MC_ERROR: the report prints it)
@@ -81,27 +82,12 @@ def bayesian_comparisons(result, *, metric, mean, best, within, delta, model):
                 rows.append(_result_row(SCOPE, res))
                 if res.method == "hierarchical":
                     across_results.append(res)
-        within_notes = set()
-        for dataset, group in within.groupby("dataset", sort=False):
-            reference = group["reference"].iloc[0]
-            batch = _within_batch(
-                result, list(group["learner"]), reference, dataset, options
-            )
-            for other in group["learner"]:
-                if other in batch:
-                    rows.append(batch[other])
-                    continue
-                try:
-                    res = result.bayesian_test(
-                        reference, other, dataset=dataset, **options
-                    )
-                except ValueError as exc:
-                    within_notes.add(str(exc))
-                    break
-                rows.append(_result_row(dataset, res))
+        within_rows, within_notes = _within_rows(result, within, options)
     notes.extend(note("not_within", reason=msg) for msg in sorted(within_notes))
     notes.extend(_warnings(caught))
-    table = pd.DataFrame(rows, columns=_COLUMNS + [WHY])
+    columns = {c: [r[c] for r in rows] + within_rows[c] for c in _COLUMNS + [WHY]}
+    # no rows at all: object columns, as a frame of no records has
+    table = pd.DataFrame(columns if columns["a"] else [], columns=_COLUMNS + [WHY])
     if (table[WHY] == "").all():
         table = table[_COLUMNS]
     return table, rope, notes, across_results
@@ -145,42 +131,60 @@ def _across_batch(result, best, others, options):
     return rows
 
 
-def _within_batch(result, others, reference, dataset, options):
-    """``{other: row}`` of the Bayesian correlated t-tests of ``reference``
-    against ``others`` on ``dataset``, at once when they share one design, bit
-    for bit those of ``bayesian_test``; ``{}`` when they cannot be batched
-    (those, and zero-variance comparisons, are tested one by one)."""
+def _within_rows(result, within, options):
+    """The table's columns within data sets (lists, a row per row of ``within``)
+    and why data sets were not tested: those of one number of splits and one ρ in
+    one batch, bit for bit ``bayesian_test``; the rest one by one."""
     from ..results._within import corrected_t_block
     from ..stats import bayesian_correlated_t
 
     metric, rope = options["metric"], float(options["delta"])
-    try:
-        block = corrected_t_block(
-            result, others, reference, metric=metric, dataset=dataset
-        )
-    except ValueError:  # the first pair, tested alone, says why
-        return {}
-    if block is None or block[0].shape[0] < 2:
-        return {}
-    y, x, ratio, _ = block  # the reference is x
-    rho = ratio / (1 + ratio)  # as correlated_splits
     gib = result.metrics[metric]
-    with warnings.catch_warnings():  # zero-variance pairs are tested one by one
-        warnings.simplefilter("ignore", RuntimeWarning)
-        tests = bayesian_correlated_t(
-            x[:, None], y, rho=rho, delta=rope, greater_is_better=gib
-        )
-    names = {"x": reference, "equivalent": "equivalent", "undecided": "undecided"}
-    decisions = tests.decide(THRESHOLD)
-    probabilities = list(tests.probabilities.values())  # x, equivalent, y
-    rows, n = {}, int(x.shape[0])
-    for j, other in enumerate(others):
-        if tests.details["scale"][j] != 0:
-            p, decision = [q[j] for q in probabilities], names.get(decisions[j], other)
-            rows[other] = _row(
-                dataset, reference, other, "correlated-t", n, p, decision
+    scope, a, b = within[["dataset", "reference", "learner"]].to_numpy(object).T
+    batches = {}  # (splits, rho): [(rows of within, x, y)]
+    for dataset, at in within.groupby("dataset", sort=False).indices.items():
+        try:
+            block = corrected_t_block(
+                result, list(b[at]), a[at[0]], metric=metric, dataset=dataset
             )
-    return rows
+        except ValueError:  # the first pair, tested alone, says why
+            continue
+        if block is not None and block[0].shape[0] >= 2:
+            y, x, ratio, _ = block  # the reference is x; rho as correlated_splits
+            batches.setdefault((len(x), ratio / (1 + ratio)), []).append((at, x, y))
+    rows = {c: np.empty(len(within), dtype=object) for c in _COLUMNS + [WHY]}
+    rows.update(scope=scope, a=a, b=b)
+    done = np.zeros(len(within), dtype=bool)
+    for (n, rho), blocks in batches.items():
+        at = np.concatenate([at for at, _, _ in blocks])
+        x = np.hstack([np.repeat(x[:, None], y.shape[1], axis=1) for _, x, y in blocks])
+        y = np.hstack([y for _, _, y in blocks])
+        with warnings.catch_warnings():  # zero-variance pairs: one by one
+            warnings.simplefilter("ignore", RuntimeWarning)
+            tests = bayesian_correlated_t(
+                x, y, rho=rho, delta=rope, greater_is_better=gib
+            )
+        ok = tests.details["scale"] != 0
+        at, decision = at[ok], tests.decide(THRESHOLD)[ok]
+        for column, p in zip(_PROBABILITIES, tests.probabilities.values(), strict=True):
+            rows[column][at] = p[ok]  # x (the reference), equivalent, y
+        labels = [decision == "x", decision == "y"]
+        rows["decision"][at] = np.select(labels, [a[at], b[at]], decision)
+        rows["n"][at], rows["method"][at], rows[WHY][at] = n, "correlated-t", ""
+        done[at] = True
+    keep, failed = done.copy(), {}
+    for i in np.flatnonzero(~done):
+        if scope[i] in failed:  # the rest of a data set whose test failed
+            continue
+        try:
+            res = result.bayesian_test(a[i], b[i], dataset=scope[i], **options)
+        except ValueError as exc:
+            failed[scope[i]] = str(exc)
+            continue
+        for column, value in _result_row(scope[i], res).items():
+            rows[column][i] = value
+        keep[i] = True
+    return {c: v[keep].tolist() for c, v in rows.items()}, set(failed.values())
 
 
 def _warnings(caught):

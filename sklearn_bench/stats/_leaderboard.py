@@ -70,10 +70,9 @@ def _pairwise_wins(loss):
 
 
 def _improvability(values, greater_is_better):
-    """Per data set ``|v − v*| / max(|v|, |v*|)`` against the best value ``v*``
-    present (0 where both are 0): bencheval's ``1 − e*/e`` for errors, ``1 −
-    s/s*`` for scores where greater is better. NaN for missing cells; ``None``
-    when a value is negative (a relative gap has no meaning there)."""
+    """Per data set ``|v − v*| / max(|v|, |v*|)`` against the best ``v*`` present
+    (0 where both are 0; bencheval's ``1 − e*/e``, or ``1 − s/s*``), NaN where
+    missing; ``None`` when a value is negative (no relative gap)."""
     if (values[~np.isnan(values)] < 0).any():
         return None
     with warnings.catch_warnings():
@@ -91,25 +90,29 @@ def _bt_loglik(wins, n, t):
     return (wins * t).sum(-1) - 0.5 * (n * pair).sum((-2, -1)) - RIDGE * (t * t).sum(-1)
 
 
-def _bt_fit(wins, n, t0, *, max_iter=200, tol=1e-10):
-    """Centred natural-log Bradley–Terry strengths of many problems at once, by
-    Newton's method with step halving from ``t0 (B, p)``, of ``wins (B, p)``
-    (ties ½) in ``n (B, p, p)`` or ``(p, p)`` comparisons."""
+def _bt_fit(wins, n, t0):
+    """Centred natural-log Bradley–Terry strengths of ``wins (B, p)`` (ties ½) in
+    ``n (B, p, p)`` or ``(p, p)`` comparisons by Newton's method with step halving
+    from ``t0 (B, p)``, until no step exceeds 1e-10; 128 problems at a time."""
+    if len(t0) > 128:  # their (128, p, p) arrays stay in the cache
+        at = [slice(i, i + 128) for i in range(0, len(t0), 128)]
+        fits = [_bt_fit(wins[s], n if n.ndim == 2 else n[s], t0[s]) for s in at]
+        return np.concatenate(fits)
     t = np.array(t0, dtype=float)
     n_problems, p = t.shape
     shared = n.ndim == 2
     active = np.arange(n_problems)
     diagonal = np.arange(p)
-    for _ in range(max_iter):
+    for _ in range(200):
         if active.size == 0:
             break
-        every = active.size == n_problems  # no copies of the (B, p, p) arrays
-        ta = t if every else t[active]
-        na = n if shared or every else n[active]
-        prob = expit(ta[:, :, None] - ta[:, None, :])
-        v = na * prob
-        grad = (wins if every else wins[active]) - v.sum(-1) - 2 * RIDGE * ta
-        v *= 1 - prob  # na * prob * (1 - prob)
+        ta, na = t[active], (n if shared else n[active])
+        # one start (warm, from the table's fit) and one n: one Hessian for all
+        tp = ta[:1] if shared and (ta == ta[:1]).all() else ta
+        prob = tp[:, :, None] - tp[:, None, :]
+        v = na * expit(prob, out=prob)
+        grad = wins[active] - v.sum(-1) - 2 * RIDGE * ta
+        v *= np.subtract(1, prob, out=prob)  # na * prob * (1 - prob)
         diag = v.sum(-1) + 2 * RIDGE
         hess = np.negative(v, out=v)  # minus the Hessian: -v off the diagonal
         hess[:, diagonal, diagonal] = diag
@@ -131,7 +134,7 @@ def _bt_fit(wins, n, t0, *, max_iter=200, tol=1e-10):
                 sb[worse] *= 0.5
             step[big] = sb
         t[active] = ta + step
-        active = active[np.abs(step).max(-1) > tol]
+        active = active[np.abs(step).max(-1) > 1e-10]
     return t - t.mean(-1, keepdims=True)
 
 
@@ -152,13 +155,15 @@ def _to_rating(t, offset=0.0):
 
 
 def _studentised(estimate, draws, se_hat=None, se_draws=None):
-    """The pieces of :func:`_rank_sets_from` that do not depend on the level:
-    pairs studentised by the bootstrap sd of their difference (``csranks``), or
-    with ``se_hat (p, p)`` and ``se_draws (B, p, p)`` the bootstrap-t."""
+    """The level-free pieces of :func:`_rank_sets_from`: pairs studentised by the
+    bootstrap sd of their difference (``csranks``), or the bootstrap-t with
+    ``se_hat (p, p)`` and ``se_draws (B, p, p)``; −inf off the pairs in play."""
     estimate = np.asarray(estimate, dtype=float)
     draws = np.asarray(draws, dtype=float)
     keep = np.isfinite(draws).all(axis=1)
-    draws = draws[keep]
+    if not keep.all():
+        draws = draws[keep]
+        se_draws = None if se_draws is None else se_draws[keep]
     if draws.shape[0] == 0:
         raise ValueError(
             "`bootstrap_draws` has no finite draw to compute rank sets from."
@@ -166,18 +171,16 @@ def _studentised(estimate, draws, se_hat=None, se_draws=None):
     p = estimate.size
     diff = estimate[:, None] - estimate[None, :]
     dev = draws - estimate
-    ddev = dev[:, :, None] - dev[:, None, :]
+    tstat = dev[:, :, None] - dev[:, None, :]
     offdiag = ~np.eye(p, dtype=bool)
     scale = 1e-12 * (np.abs(diff) + np.abs(estimate).max() + 1e-300)
-    sigma = ddev.std(axis=0) if se_hat is None else se_hat
+    sigma = tstat.std(axis=0) if se_hat is None else se_hat
     varies = sigma > scale
     with np.errstate(divide="ignore", invalid="ignore"):
-        if se_hat is None:
-            tstat = ddev / sigma
-        else:
-            se_b = se_draws[keep]
-            tstat = np.where(se_b > scale, ddev / se_b, 0.0)
-        tstat = np.where(varies[None], tstat, -np.inf)
+        tstat /= sigma if se_hat is None else se_draws
+        if se_hat is not None:
+            tstat[~(se_draws > scale)] = 0.0
+        tstat[:, ~(offdiag & varies)] = -np.inf
         z = np.where(varies, diff / sigma, np.where(diff > 0, np.inf, -np.inf))
     fixed = offdiag & ~varies & (diff > 0)  # decided without sampling error
     return z, tstat, fixed, offdiag & varies
@@ -192,48 +195,51 @@ def _pair_standard_errors(x, counts):
     total = counts.sum(axis=1)[:, None, None]
     with np.errstate(invalid="ignore", divide="ignore"):
         m = counts @ x / total[:, :, 0]
-        cross = (counts @ (x[:, :, None] * x[:, None, :]).reshape(n, p * p)).reshape(
-            -1, p, p
-        ) / total
+        xx = (x[:, :, None] * x[:, None, :]).reshape(n, p * p)
+        cross = (counts @ xx).reshape(-1, p, p)
+        cross /= total
         sq = np.einsum("bjj->bj", cross)
-        var = sq[:, :, None] + sq[:, None, :] - 2 * cross
-        var -= (m[:, :, None] - m[:, None, :]) ** 2
-        se_draws = np.sqrt(np.maximum(var, 0.0) / total)
+        var = sq[:, :, None] + sq[:, None, :]
+        var -= np.multiply(cross, 2, out=cross)  # in place: no more (B, p, p)
+        dm = np.subtract(m[:, :, None], m[:, None, :], out=cross)
+        var -= np.square(dm, out=dm)
+        np.divide(np.maximum(var, 0.0, out=var), total, out=var)
+        se_draws = np.sqrt(var, out=var)
     return se_hat, se_draws
 
 
-def _rank_sets_from(parts, level, *, marginal, with_rejected=False):
-    """``(low, high)`` rank bounds (1 = best; higher estimate = better) by
-    ``csranks``'s two-sided step-down procedure (steps 1-4 of :ref:`leaderboard`).
-    """
+def _max_where(tstat, mask, axis):
+    """``np.where(mask, tstat, -inf).max(axis)``, 64 draws at a time."""
+    blocks = np.split(tstat, np.arange(64, len(tstat), 64))
+    return np.concatenate([np.where(mask, t, -np.inf).max(axis=axis) for t in blocks])
+
+
+def _rank_sets_from(parts, level, *, marginal):
+    """``(low, high, rejected)``: rank bounds (1 = best; higher estimate = better)
+    by ``csranks``'s two-sided step-down (steps 1-4 of :ref:`leaderboard`) and,
+    simultaneous only, the pairs ``(j, k)`` found ``j`` better."""
     z, tstat, fixed, in_play = parts
     p = z.shape[0]
     if not marginal:
         rejected = fixed.copy()
         active = in_play.copy()
         while active.any():
-            stat = np.where(active[None], tstat, -np.inf).max(axis=(1, 2))
-            crit = np.quantile(stat, level)
+            crit = np.quantile(_max_where(tstat, active, (1, 2)), level)
             new = active & (z > crit)
             if not new.any():
                 break
             rejected |= new
             active &= ~new
         better = rejected.sum(axis=0)  # learners found better than each column
-        worse = rejected.sum(axis=1)
-        if with_rejected:
-            return 1 + better, p - worse, rejected
-        return 1 + better, p - worse
+        return 1 + better, p - rejected.sum(axis=1), rejected
     # Marginal: for learner i the pairs (i, k) ("i better") and (k, i).
-    tstat_t = tstat.transpose(0, 2, 1)  # [b, i, k] = tstat of the pair (k, i)
     row_rej = fixed.copy()  # [i, k]: i found better than k
     col_rej = fixed.T.copy()  # [i, k]: k found better than i
     row_act = in_play.copy()
     col_act = in_play.T.copy()
     while row_act.any() or col_act.any():
         stat = np.maximum(
-            np.where(row_act[None], tstat, -np.inf).max(axis=2),
-            np.where(col_act[None], tstat_t, -np.inf).max(axis=2),
+            _max_where(tstat, row_act, 2), _max_where(tstat, col_act.T, 1)
         )  # (B, p)
         crit = np.quantile(stat, level, axis=0)  # (p,)
         new_row = row_act & (z > crit[:, None])
@@ -244,7 +250,7 @@ def _rank_sets_from(parts, level, *, marginal, with_rejected=False):
         col_rej |= new_col
         row_act &= ~new_row
         col_act &= ~new_col
-    return 1 + col_rej.sum(axis=1), p - row_rej.sum(axis=1)
+    return 1 + col_rej.sum(axis=1), p - row_rej.sum(axis=1), None
 
 
 def _point_ranks(estimate):
@@ -337,7 +343,7 @@ def rank_confidence_sets(
     simultaneous = _check_bool(simultaneous, "simultaneous")
     learners = _check_learner_names(learners, est.size)
     parts = _studentised(est, draws)
-    low, high = _rank_sets_from(parts, level, marginal=not simultaneous)
+    low, high, _ = _rank_sets_from(parts, level, marginal=not simultaneous)
     words = "simultaneous" if simultaneous else "marginal"
     return RankConfidenceSetsResult(
         learners=tuple(learners),
@@ -453,11 +459,11 @@ def _rank_stability(
     if delta is not None:
         apart = (est[:, None] - est[None, :]) >= delta  # j better by Δ or more
     rows = []
+    z, *rest = _studentised(est, draws)  # scaling the draws scales z only
     for m in grid:
         scaled = est + np.sqrt(n / m) * (draws - est)
-        low, high, rejected = _rank_sets_from(
-            _studentised(est, scaled), level, marginal=False, with_rejected=True
-        )
+        parts = (z * np.sqrt(m / n), *rest)
+        low, high, rejected = _rank_sets_from(parts, level, marginal=False)
         width = high - low
         row = {
             "n_datasets": m,
@@ -774,10 +780,9 @@ def leaderboard_table(
     # -- the bootstrap over data sets: multiplicities, one row per resample
     counts = rng.multinomial(n, np.full(n, 1.0 / n), size=n_boot).astype(float)
     wins_b = counts @ wins_total
+    n_b = n_pairs  # a complete table's resamples compare each pair n times
     if missing:
         n_b = (counts @ both_d.reshape(n, p * p)).reshape(n_boot, p, p)
-    else:
-        n_b = counts.sum(axis=1)[:, None, None] * (~np.eye(p, dtype=bool))
     t_b = _bt_fit(wins_b, n_b, np.tile(t_hat, (n_boot, 1)))
 
     offset = ref_rating - (1000.0 if ref is None else _to_rating(t_hat)[ref])
@@ -835,11 +840,9 @@ def leaderboard_table(
         est, draws = x.mean(axis=0), _resampled_means(counts_c, x)
         se = _pair_standard_errors(x, counts_c)
     finite = np.isfinite(draws).all(axis=1)
-    if se[1] is not None:
-        se = (se[0], se[1][finite])
-    parts = _studentised(est, draws[finite], *se)
-    low, high = _rank_sets_from(parts, level, marginal=False)
-    low_m, high_m = _rank_sets_from(parts, level, marginal=True)
+    parts = _studentised(est, draws, *se)  # of the finite draws
+    low, high, _ = _rank_sets_from(parts, level, marginal=False)
+    low_m, high_m, _ = _rank_sets_from(parts, level, marginal=True)
     rank = _point_ranks(est)
 
     index = pd.Index(names, name="learner")

@@ -1,5 +1,5 @@
 """The analysis' tests within data sets, run in batches (results/_latex.py
-``_within_batches``, analysis/_bayesian.py ``_within_batch``), equal the tests
+``_within_batches``, analysis/_bayesian.py ``_within_rows``), equal the tests
 run one pair at a time to the last bit."""
 
 import numpy as np

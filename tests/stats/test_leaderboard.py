@@ -301,7 +301,7 @@ def test_bootstrap_t_reduces_to_the_csranks_studentisation():
     assert se_hat[0, 1] == pytest.approx(d.std() / np.sqrt(30), rel=1e-12)
     np.testing.assert_allclose(se_draws[0], se_hat, rtol=1e-9, atol=1e-12)
     parts = _studentised(est, draws, *_pair_standard_errors(x, counts))
-    low, high = _rank_sets_from(parts, 0.95, marginal=False)
+    low, high, _ = _rank_sets_from(parts, 0.95, marginal=False)
     assert (low <= high).all()
 
 
@@ -479,15 +479,15 @@ def _bt_fit_with_copies(wins, n, t0, max_iter=200, tol=1e-10):
 
 
 def test_bt_fit_in_place_gives_the_floats_of_the_copying_iteration():
-    """H: _bt_fit, which works in place while every problem is active, gives
-    bit for bit the strengths of the iteration that copied the active rows and
-    built the Hessian anew, for a shared and a per-problem comparison matrix,
-    from a cold start (long steps halved) and a warm one (problems converging
-    at different iterations)."""
+    """H: _bt_fit, 128 problems at a time and with one Hessian for a shared warm
+    start, gives bit for bit the strengths of the iteration that fitted all
+    problems at once, copied the active rows and built every Hessian anew, for
+    a shared and a per-problem comparison matrix, from a cold start (long steps
+    halved) and a warm one (problems converging at different iterations)."""
     from sklearn_bench.stats._leaderboard import _bt_fit
 
     rng = np.random.default_rng(11)
-    p, b = 8, 40
+    p, b = 8, 300
     n = rng.integers(0, 12, (b, p, p)).astype(float)
     n = n + n.transpose(0, 2, 1)
     wins = (n * rng.uniform(0, 1, (b, p, p)) ** 3).sum(-1)
@@ -496,3 +496,79 @@ def test_bt_fit_in_place_gives_the_floats_of_the_copying_iteration():
             w = wins if comparisons.ndim == 3 else wins[:1].repeat(b, 0)
             got = _bt_fit(w, comparisons, start)
             assert got.tobytes() == _bt_fit_with_copies(w, comparisons, start).tobytes()
+
+
+def _rank_sets_by_rounds(parts, level, *, marginal):
+    """csranks's step-down as first written (a masked copy of the statistics in
+    every round): the reference of the maxima taken a block of draws at a time."""
+    z, tstat, fixed, in_play = parts
+    p = z.shape[0]
+    if not marginal:
+        rejected, active = fixed.copy(), in_play.copy()
+        while active.any():
+            stat = np.where(active[None], tstat, -np.inf).max(axis=(1, 2))
+            new = active & (z > np.quantile(stat, level))
+            if not new.any():
+                break
+            rejected |= new
+            active &= ~new
+        return 1 + rejected.sum(axis=0), p - rejected.sum(axis=1), rejected
+    row_rej, col_rej = fixed.copy(), fixed.T.copy()
+    row_act, col_act = in_play.copy(), in_play.T.copy()
+    while row_act.any() or col_act.any():
+        stat = np.maximum(
+            np.where(row_act[None], tstat, -np.inf).max(axis=2),
+            np.where(col_act[None], tstat.transpose(0, 2, 1), -np.inf).max(axis=2),
+        )
+        crit = np.quantile(stat, level, axis=0)
+        new_row = row_act & (z > crit[:, None])
+        new_col = col_act & (z.T > crit[:, None])
+        if not (new_row.any() or new_col.any()):
+            break
+        row_rej, col_rej = row_rej | new_row, col_rej | new_col
+        row_act, col_act = row_act & ~new_row, col_act & ~new_col
+    return 1 + col_rej.sum(axis=1), p - row_rej.sum(axis=1), None
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("seed", range(6))
+def test_rank_sets_and_stability_equal_the_step_down_by_rounds(seed):
+    """H: the rank sets (simultaneous and marginal, plain and bootstrap-t, with
+    ties, a learner without sampling error and a pair that never varies) equal
+    the step-down that masks a copy of the statistics every round; and the
+    stability grid, studentised once with its z-scores scaled by sqrt(m / N),
+    gives the table of studentising each grid point's scaled draws anew."""
+    from sklearn_bench.stats._leaderboard import (
+        _pair_standard_errors,
+        _rank_sets_from,
+        _studentised,
+    )
+
+    rng = np.random.default_rng(seed)
+    n, p = 40, 9
+    x = np.round(rng.normal(0, 1, (n, p)) + np.linspace(0, 1.5, p), 1)
+    x[:, 1] = x[:, 0] + 0.3  # a pair whose difference never varies
+    counts = rng.multinomial(n, np.full(n, 1 / n), size=300).astype(float)
+    est, draws = x.mean(axis=0), counts @ x / n
+    draws[:, 2] = est[2]  # a learner without sampling error
+    se = _pair_standard_errors(x, counts)
+    for parts in (_studentised(est, draws), _studentised(est, draws, *se)):
+        for level, marginal in [(0.9, False), (0.95, False), (0.95, True)]:
+            got = _rank_sets_from(parts, level, marginal=marginal)
+            want = _rank_sets_by_rounds(parts, level, marginal=marginal)
+            for a, b in zip(got, want[:2], strict=False):
+                np.testing.assert_array_equal(a, b)
+    res = rank_stability(est, draws, n_datasets=n, greater_is_better=True, delta=0.2)
+    rows = []
+    for m in res.table["n_datasets"]:
+        scaled = est + np.sqrt(n / m) * (draws - est)
+        low, high, rejected = _rank_sets_by_rounds(
+            _studentised(est, scaled), 0.95, marginal=False
+        )
+        apart = (est[:, None] - est[None, :]) >= 0.2
+        rows.append(
+            [(high - low).mean(), (high - low).max(), (low == 1).sum(),
+             rejected[apart].mean()]
+        )  # fmt: skip
+    columns = ["mean_width", "max_width", "n_may_be_best", "p_ordered_delta"]
+    np.testing.assert_array_equal(res.table[columns].to_numpy(float), rows)
