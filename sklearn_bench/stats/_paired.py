@@ -459,23 +459,33 @@ def _walsh_order_statistics(d, ks):
     i, j = _walsh_sample_pairs(n)
     sample = np.sort((np.take(ds, i, axis=1) + np.take(ds, j, axis=1)) / 2, axis=1)
     m, size, cols = n * (n + 1) // 2, sample.shape[1], np.arange(n)
+    # each column's run of equal differences: [run_start, run_stop)
+    new = np.ones(ds.shape, dtype=bool)
+    new[:, 1:] = ds[:, 1:] != ds[:, :-1]
+    last = np.ones(ds.shape, dtype=bool)
+    last[:, :-1] = new[:, 1:]
+    run_start = np.maximum.accumulate(np.where(new, cols, 0), axis=1)
+    run_stop = np.minimum.accumulate(np.where(last, cols + 1, n)[:, ::-1], axis=1)
+    runs = np.stack([run_start, run_stop[:, ::-1]], axis=1)
     for a, k in enumerate(ks):
         todo = np.flatnonzero(np.isnan(out[:, a]))  # not found with an earlier rank
         if not todo.size:
             continue
-        at, rows = min(int((k + 0.5) / m * size), size - 1), ds[todo]
-        guess = _walsh_columns(rows, sample[todo, at], "left")
-        # the sample's position of k given the guess's rank; its error is about
-        # sqrt(|shift|) positions: 4 of them and a margin past it
-        shift = (k - (guess - cols).sum(axis=1)) * size / m
+        rows, guess = ds[todo], sample[todo, min(int((k + 0.5) / m * size), size - 1)]
+        columns = _walsh_columns(rows, guess, "left", runs[todo])
+        # the sample's values below the guess stand for the averages below it:
+        # rank k is about `shift` positions on, give or take sqrt(|shift|); the
+        # bracket reaches 4 of those and a margin past it
+        shift = (k - (columns - cols).sum(axis=1)) * size / m
+        at = _sample_positions(sample, todo, guess) + shift
         spread = 4 * np.sqrt(np.abs(shift) + 1) + 4
         up = shift >= 0  # the guess is the bracket's low end, else its high end
-        far = np.where(up, np.ceil(at + shift + spread), np.floor(at + shift - spread))
-        start, stop = guess.copy(), guess.copy()
-        bound = _sample_value(sample, todo[up], far[up], "right")
-        stop[up] = _walsh_columns(rows[up], bound, "right")
-        bound = _sample_value(sample, todo[~up], far[~up], "left")
-        start[~up] = _walsh_columns(rows[~up], bound, "left")
+        far = np.where(up, np.ceil(at + spread), np.floor(at - spread)).astype(int)
+        bound = sample[todo, np.clip(far, 0, size - 1)]
+        bound = np.where(far < 0, -np.inf, np.where(far < size, bound, np.inf))
+        start, stop = columns.copy(), columns.copy()
+        stop[up] = _walsh_columns(rows[up], bound[up], "right", runs[todo[up]])
+        start[~up] = _walsh_columns(rows[~up], bound[~up], "left", runs[todo[~up]])
         found = _walsh_select(rows, ks, start, stop)
         out[todo] = np.where(np.isnan(out[todo]), found, out[todo])
     zero = (out == 0).any(axis=1) & np.any(np.signbit(d) & (d == 0), axis=1)
@@ -496,26 +506,38 @@ def _walsh_sample_pairs(n):
     return i, j
 
 
-def _sample_value(sample, todo, at, side):
-    """Per row of ``todo``, the sorted ``sample``'s next value below (``"left"``)
-    or above (``"right"``) the one at ``at``, ``∓inf`` past its ends: a bound
-    that ties none of the averages it brackets."""
-    size = sample.shape[1]
-    value = sample[todo, np.clip(at.astype(int), 0, size - 1)]
-    rows = zip((sample[r] for r in todo), value, strict=True)
-    at = np.array([np.searchsorted(row, v, side) for row, v in rows], dtype=int)
-    if side == "left":
-        return np.where(at > 0, sample[todo, np.maximum(at - 1, 0)], -np.inf)
-    return np.where(at < size, sample[todo, np.minimum(at, size - 1)], np.inf)
+def _sample_positions(sample, todo, values):
+    """The number of values of each row ``r`` of ``todo`` of the sorted
+    ``sample`` below ``values`` (its ``np.searchsorted``)."""
+    rows = zip((sample[r] for r in todo), values, strict=True)
+    return np.array([np.searchsorted(row, v) for row, v in rows], dtype=int)
 
 
-def _walsh_columns(ds, target, side):
-    """Per row ``i`` of each sorted ``ds[r]``, the first column ``j >= i`` with
-    ``ds[r, j]`` at or above (``"left"``; ``"right"``: above) ``2 target[r] −
-    ds[r, i]``: where the averages cross ``target``, up to rounding."""
+def _walsh_columns(ds, target, side, runs):
+    """Per row ``i`` of each sorted ``ds[r]``, the first column ``j >= i`` whose
+    Walsh average is at or above (``"left"``; ``"right"``: above) ``target[r]``:
+    a ``searchsorted`` of ``2 target − ds_i``, moved over the run of equal
+    differences (``runs``: their columns' run starts and stops) that rounding
+    put on the wrong side. One run: differences rounded to 10 decimals are much
+    further apart than rounding moves (where not, :func:`_walsh_select` finds
+    out)."""
+    n = ds.shape[1]
+    cols = np.arange(n)
     rows = zip(ds, target, strict=True)
     found = [np.searchsorted(row, 2 * t - row, side) for row, t in rows]
-    return np.maximum(np.reshape(found, ds.shape), np.arange(ds.shape[1]))
+    col = np.maximum(np.reshape(found, ds.shape).astype(int), cols)
+    target = np.asarray(target)[:, None]
+
+    def near(j):  # the averages of columns j are on target's near side
+        w = (ds + np.take_along_axis(ds, j, axis=1)) / 2
+        return w < target if side == "left" else w <= target
+
+    back = (col > cols) & ~near(col - 1)
+    col = np.where(back, np.take_along_axis(runs[:, 0], col - 1, axis=1), col)
+    col = np.maximum(col, cols)
+    at = np.minimum(col, n - 1)
+    ahead = near(at) & (col < n)
+    return np.where(ahead, np.take_along_axis(runs[:, 1], at, axis=1), col)
 
 
 def _walsh_select(ds, ks, start, stop):
