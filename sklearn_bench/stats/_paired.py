@@ -532,12 +532,11 @@ def _walsh_columns(ds, target, side, runs):
         w = (ds + np.take_along_axis(ds, j, axis=1)) / 2
         return w < target if side == "left" else w <= target
 
-    back = (col > cols) & ~near(col - 1)
-    col = np.where(back, np.take_along_axis(runs[:, 0], col - 1, axis=1), col)
-    col = np.maximum(col, cols)
-    at = np.minimum(col, n - 1)
-    ahead = near(at) & (col < n)
-    return np.where(ahead, np.take_along_axis(runs[:, 1], at, axis=1), col)
+    r, i = np.nonzero((col > cols) & ~near(col - 1))  # back to the run's start
+    col[r, i] = np.maximum(runs[r, 0, col[r, i] - 1], i)
+    r, i = np.nonzero(near(np.minimum(col, n - 1)) & (col < n))  # on past the run
+    col[r, i] = runs[r, 1, col[r, i]]
+    return col
 
 
 def _walsh_select(ds, ks, start, stop):
@@ -547,21 +546,20 @@ def _walsh_select(ds, ks, start, stop):
     those right of it above. A rank selected among those in is kept where no
     average below is larger and none above smaller: then it is the partition's
     float."""
-    n = ds.shape[1]
+    rows, n = ds.shape
     cols = np.arange(n)
     ranks = np.asarray(ks) - (start - cols).sum(axis=1)[:, None]
-    # the averages in, (r, i) after (r, i), at flat (r, i) and (r, j) of ds
-    length = (stop - start).ravel()
-    first = np.repeat(np.arange(length.size), length)
-    offset = np.repeat((start - cols).ravel() + length - length.cumsum(), length)
-    second = first + np.arange(first.size) + offset
-    inside = (ds.ravel()[first] + ds.ravel()[second]) / 2
+    # the averages in, (r, i) after (r, i): ds[r, i] with ds[r, j] at flat r n + j
+    length, flat = (stop - start).ravel(), ds.ravel()
+    at = (start + n * np.arange(rows)[:, None]).ravel() + length - length.cumsum()
+    second = np.arange(length.sum()) + np.repeat(at, length)
+    inside = (np.repeat(flat, length) + flat[second]) / 2
+    ends = (stop - start).sum(axis=1).cumsum()
+    held = (ranks >= 0) & (ranks < np.diff(ends, prepend=0)[:, None])
     out = np.full(ranks.shape, np.nan)
-    counts = (stop - start).sum(axis=1)
-    for r, w in enumerate(np.split(inside, counts.cumsum()[:-1])):
-        held = (ranks[r] >= 0) & (ranks[r] < w.size)
-        if held.any():
-            out[r, held] = np.partition(w, ranks[r, held])[ranks[r, held]]
+    for r in np.flatnonzero(held.any(axis=1)).tolist():
+        w, at = inside[ends[r - 1] if r else 0 : ends[r]], ranks[r, held[r]]
+        out[r, held[r]] = np.partition(w, at)[at]
     left = np.take_along_axis(ds, start - 1, axis=1)  # the largest below, per row i
     left = np.where(start > cols, (ds + left) / 2, -np.inf).max(axis=1)
     right = np.take_along_axis(ds, np.minimum(stop, n - 1), axis=1)
