@@ -365,10 +365,14 @@ default=None
         res = _wilcoxon(d, "two-sided", zero_method, None, False, (1 - level) / 2)
         statistic, pvalue, estimate, _, details, (low, high, tail) = res
         sums = (details[key] for key in ("r_plus", "r_minus", "n_used"))
-        rows = (estimate, low, high, 1 - 2 * tail, statistic, pvalue)
+        rows = (d.mean(axis=1), estimate, low, high, 1 - 2 * tail, statistic, pvalue)
         for p, es, *row in zip(clean, map(_rank_biserial, *sums), *rows, strict=True):
-            batch[int(p)] = (*row, es.estimate, es.name)
+            batch[int(p)] = (d.shape[1], *row, es.estimate, es.name)
     for p, (a, b) in enumerate(zip(i, j, strict=True)):
+        if p in batch:
+            for key, value in zip(columns, batch[p], strict=True):
+                columns[key].append(value)
+            continue
         both = ~np.isnan(values[:, a]) & ~np.isnan(values[:, b])
         if both.sum() < 2:
             raise ValueError(
@@ -376,20 +380,18 @@ default=None
                 f"{int(both.sum())} block(s) with values; a paired test needs at "
                 "least 2."
             )
+        # a sign test, or a pair with missing cells: on its common blocks
         x, y = values[both, a], values[both, b]
-        if p in batch:
-            row = batch[p]
-        else:  # a sign test, or a pair with missing cells: on its common blocks
-            res = paired_test(x, y, method=method, zero_method=zero_method)
-            with warnings.catch_warnings():
-                # too few blocks for a finite rank interval: the whole line, and
-                # ``ci_level`` says so
-                warnings.simplefilter("ignore", UserWarning)
-                ci = res.confidence_interval(level)
-            es = res.effect_size
-            row = (res.estimate, ci.low, ci.high, ci.confidence_level, res.statistic,
-                   res.pvalue, es.estimate, es.name)  # fmt: skip
-        row = (int(both.sum()), float(np.mean(x - y)), *row)
+        res = paired_test(x, y, method=method, zero_method=zero_method)
+        with warnings.catch_warnings():
+            # too few blocks for a finite rank interval: the whole line, and
+            # ``ci_level`` says so
+            warnings.simplefilter("ignore", UserWarning)
+            ci = res.confidence_interval(level)
+        es = res.effect_size
+        row = (int(both.sum()), float(np.mean(x - y)), res.estimate, ci.low,
+               ci.high, ci.confidence_level, res.statistic, res.pvalue,
+               es.estimate, es.name)  # fmt: skip
         for key, value in zip(columns, row, strict=True):
             columns[key].append(value)
     adjusted = adjust_pvalues(np.array(columns["pvalue"]), adjust=adjust)
