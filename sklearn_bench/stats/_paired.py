@@ -451,8 +451,7 @@ def _walsh_order_statistics(d, ks):
     that closes the bracket for :func:`_walsh_select`. NaN rows where that
     cannot be shown to give a partition's floats (a missed bracket, a zero order
     statistic with a negative zero in ``d``); the caller partitions there."""
-    rows, n = d.shape
-    out = np.full((rows, len(ks)), np.nan)
+    n, out = d.shape[1], np.full((len(d), len(ks)), np.nan)
     if n < _WALSH_SELECT_FROM:
         return out
     ds = np.sort(d, axis=1)
@@ -558,8 +557,8 @@ def _walsh_select(ds, ks, start, stop):
     held = (ranks >= 0) & (ranks < np.diff(ends, prepend=0)[:, None])
     out = np.full(ranks.shape, np.nan)
     for r in np.flatnonzero(held.any(axis=1)).tolist():
-        w, at = inside[ends[r - 1] if r else 0 : ends[r]], ranks[r, held[r]]
-        out[r, held[r]] = np.partition(w, at)[at]
+        w, kth = inside[ends[r - 1] if r else 0 : ends[r]], ranks[r, held[r]]
+        out[r, held[r]] = np.partition(w, kth)[kth]
     left = np.take_along_axis(ds, start - 1, axis=1)  # the largest below, per row i
     left = np.where(start > cols, (ds + left) / 2, -np.inf).max(axis=1)
     right = np.take_along_axis(ds, np.minimum(stop, n - 1), axis=1)
