@@ -715,9 +715,11 @@ def _wilcoxon_row(d, used, details, ranks, alternative, zero_method, exact):
     # zeros and ties (n <= 50); with them, the exact distribution of the sign
     # flips given the ranks (n <= 13, or every |d| tied: coin's exact test, the
     # sign test's binomial); else the normal approximation.
-    clean = np.all(d) and np.unique(np.abs(d)).size == d.size
     tied = np.all(used) and np.ptp(np.abs(used)) == 0
     small = d.size <= _CONDITIONAL_MAX_N
+    # (whether zeros or ties matter: not for n > 50 without exact=True or ties)
+    clean = exact is not False and (exact or tied or d.size <= _EXACT_MAX_N)
+    clean = clean and np.all(d) and np.unique(np.abs(d)).size == d.size
     if exact is not False and not clean and (exact or tied or small):
         nonzero = used != 0
         pvalue = _signrank_conditional_pvalue(
