@@ -520,12 +520,11 @@ def _walsh_columns(ds, target, side, runs):
     put on the wrong side. One run: differences rounded to 10 decimals are much
     further apart than rounding moves (where not, :func:`_walsh_select` finds
     out)."""
-    n = ds.shape[1]
+    n, target = ds.shape[1], np.asarray(target)[:, None]
     cols = np.arange(n)
-    rows = zip(ds, target, strict=True)
-    found = [np.searchsorted(row, 2 * t - row, side) for row, t in rows]
+    rows = zip(ds, 2 * target - ds, strict=True)
+    found = [np.searchsorted(row, values, side) for row, values in rows]
     col = np.maximum(np.reshape(found, ds.shape).astype(int), cols)
-    target = np.asarray(target)[:, None]
 
     def near(j):  # the averages of columns j are on target's near side
         w = (ds + np.take_along_axis(ds, j, axis=1)) / 2
