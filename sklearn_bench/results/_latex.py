@@ -3,6 +3,8 @@
 against the best on each data set, the average ranks; the writer under it is
 :mod:`sklearn_bench._latex`."""
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -48,13 +50,13 @@ def within_table(result, mean, greater_is_better, *, metric, alpha, level=0.95,
             block = None
         plan.append((dataset, best, others, error, block))
     batches = _within_batches([(p[0], p[2], p[4]) for p in plan if p[4]], level)
-    rows = []
+    rows = []  # in the order of `columns`
     for dataset, best, others, error, _ in plan:
         batch = batches.get(dataset, {})
         for learner in others:
-            entry = {"dataset": dataset, "learner": learner, "reference": best}
+            entry = (dataset, learner, best)
             if learner in batch:
-                rows.append({**entry, **batch[learner]})
+                rows.append(entry + batch[learner])
                 continue
             try:
                 if error is not None:
@@ -65,17 +67,14 @@ def within_table(result, mean, greater_is_better, *, metric, alpha, level=0.95,
                 ci = res.confidence_interval(level)
             except ValueError as exc:
                 failed.append((learner, best, dataset, str(exc)))
-                entry.update(estimate=np.nan, low=np.nan, high=np.nan)
-                entry.update(pvalue=np.nan, n=0, method="")
-            else:
-                # best − learner: the better first, as in every table
-                entry.update(estimate=-res.estimate, low=-ci.high, high=-ci.low)
-                entry.update(pvalue=res.pvalue, n=res.n, method=res.method)
-                ratio = res.details.get("test_train_ratio", np.nan)
-                entry.update(test_train_ratio=ratio)
-                if "ratio_rule" in res.details:
-                    rules.setdefault(dataset, res.details["ratio_rule"])
-            rows.append(entry)
+                rows.append(entry + (np.nan, np.nan, np.nan, np.nan, 0, "", np.nan))
+                continue
+            # best − learner: the better first, as in every table
+            ratio = res.details.get("test_train_ratio", np.nan)
+            rows.append(entry + (-res.estimate, -ci.high, -ci.low, res.pvalue, res.n,
+                                 res.method, ratio))  # fmt: skip
+            if "ratio_rule" in res.details:
+                rules.setdefault(dataset, res.details["ratio_rule"])
     columns = ["dataset", "learner", "reference", "estimate", "low", "high"]
     columns += ["pvalue", "n", "method", "test_train_ratio"]
     frame = pd.DataFrame(rows, columns=columns)
@@ -93,7 +92,8 @@ def within_table(result, mean, greater_is_better, *, metric, alpha, level=0.95,
 
 
 def _within_batches(blocks, level):
-    """``{dataset: {learner: row fields}}`` of each block's corrected t against
+    """``{dataset: {learner: row fields}}`` (from ``estimate`` on, in the order of
+    :func:`within_table`'s columns) of each block's corrected t against
     the best, every data set of one split count in one :func:`paired_test` call
     (bit for bit each pair's); constant differences are left to the caller."""
     by_n = {}
@@ -107,20 +107,16 @@ def _within_batches(blocks, level):
         ratio = np.concatenate([np.full(b[0].shape[1], b[2]) for _, _, b in group])
         res = paired_test(x, y, method="corrected_t", test_train_ratio=ratio)
         ci = res.confidence_interval(level)
+        # best − learner; lists: a float from a list is cheap, from an array not
+        columns = (-res.estimate, -ci.high, -ci.low, res.pvalue)
+        estimate, low, high, pvalue = (column.tolist() for column in columns)
         at = 0
         for dataset, learners, block in group:
+            fixed = (x.shape[0], "corrected_t", float(block[2]))
             out[dataset] = {
-                learner: {
-                    "estimate": -float(res.estimate[j]),
-                    "low": -float(ci.high[j]),
-                    "high": -float(ci.low[j]),
-                    "pvalue": float(res.pvalue[j]),
-                    "n": int(x.shape[0]),
-                    "method": "corrected_t",
-                    "test_train_ratio": float(block[2]),
-                }
+                learner: (estimate[j], low[j], high[j], pvalue[j], *fixed)
                 for j, learner in enumerate(learners, start=at)
-                if not np.isnan(res.pvalue[j])  # constant differences: one by one
+                if not math.isnan(pvalue[j])  # constant differences: one by one
             }
             at += len(learners)
     return out

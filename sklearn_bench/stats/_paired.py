@@ -183,7 +183,8 @@ class PairedTestResult:
             for size in np.unique(sizes):  # at once, each row as it alone gives
                 at = np.flatnonzero(sizes == size)
                 rows = np.stack([d[j] for j in at]).reshape(at.size, size)
-                low[at], high[at], got[at] = _hodges_lehmann_interval(rows, tail)
+                found = _hodges_lehmann(rows, tail, estimate=False)
+                low[at], high[at], got[at] = found[1:]
             if (np.isinf(low) & np.isinf(high)).any():
                 warnings.warn(
                     "Some comparisons have too few differences for a finite "
@@ -199,7 +200,7 @@ class PairedTestResult:
             if self.method == "sign":
                 low, high, got = _median_interval(d, tail)
             else:
-                low, high, got = _hodges_lehmann_interval(d, tail)
+                low, high, got = _hodges_lehmann(d, tail, estimate=False)[1:]
             achieved = 1 - (got if one_sided else 2 * got)
             if not np.isfinite(low) and not np.isfinite(high):
                 edge = 0.5**d.size  # the tail of [min d, max d], the widest
@@ -227,23 +228,6 @@ class PairedTestResult:
         if np.all(achieved == np.ravel(achieved)[0]):  # one level for a whole batch
             achieved = float(np.ravel(achieved)[0])
         return ConfidenceInterval(_scalar(low), _scalar(high), achieved)
-
-    def _one(self, j):
-        """Comparison ``j`` (in C order) of a batch of Wilcoxon tests as the
-        result of that pair alone."""
-
-        def item(value):
-            return np.ravel(value)[j].item()
-
-        return replace(
-            self,
-            statistic=item(self.statistic),
-            pvalue=item(self.pvalue),
-            estimate=item(self.estimate),
-            n=item(self.n),
-            details={key: item(value) for key, value in self.details.items()},
-            _differences=self._differences[j],
-        )
 
     @property
     def effect_size(self):
@@ -461,33 +445,48 @@ _WALSH_SAMPLE = 4096  # Walsh averages sampled to bracket each order statistic
 
 def _walsh_order_statistics(d, ks):
     """``np.sort(_walsh_averages(d))[ks]``, the same floats, without forming
-    every Walsh average: a fixed sample of them brackets each rank, each row of
-    sorted ``d`` holds the averages in the bracket as a run of columns (found by
-    ``searchsorted``, checked on the averages themselves), and the rank is
-    selected among those; of each row of ``d`` of shape (rows, n). NaN rows
-    where that cannot be shown to give a partition's floats (a missed bracket, a
-    zero order statistic with a negative zero in ``d``); the caller partitions
-    there."""
-    n = d.shape[1]
+    every Walsh average, of each row of ``d`` of shape (rows, n): a fixed sample
+    of the averages guesses each rank; the guess's rank among all averages says
+    on which side of it the rank lies and how far, and the sample's value past
+    that closes the bracket for :func:`_walsh_select`. NaN rows where that
+    cannot be shown to give a partition's floats (a missed bracket, a zero order
+    statistic with a negative zero in ``d``); the caller partitions there."""
+    n, out = d.shape[1], np.full((len(d), len(ks)), np.nan)
     if n < _WALSH_SELECT_FROM:
-        return np.full((len(d), len(ks)), np.nan)
+        return out
     ds = np.sort(d, axis=1)
     i, j = _walsh_sample_pairs(n)
-    sample = np.sort((ds[:, i] + ds[:, j]) / 2, axis=1)
+    sample = np.sort((np.take(ds, i, axis=1) + np.take(ds, j, axis=1)) / 2, axis=1)
+    m, size, cols = n * (n + 1) // 2, sample.shape[1], np.arange(n)
     # each column's run of equal differences: [run_start, run_stop)
-    cols = np.arange(n)
     new = np.ones(ds.shape, dtype=bool)
     new[:, 1:] = ds[:, 1:] != ds[:, :-1]
     last = np.ones(ds.shape, dtype=bool)
     last[:, :-1] = new[:, 1:]
     run_start = np.maximum.accumulate(np.where(new, cols, 0), axis=1)
     run_stop = np.minimum.accumulate(np.where(last, cols + 1, n)[:, ::-1], axis=1)
-    runs = (run_start, run_stop[:, ::-1])
-    out = np.full((len(d), len(ks)), np.nan)
-    for a in range(len(ks)):
-        todo = np.flatnonzero(np.isnan(out[:, a]))  # not found with an earlier run
-        if todo.size:
-            _walsh_select(ds, ks, a, sample, runs, todo, out)
+    runs = np.stack([run_start, run_stop[:, ::-1]], axis=1)
+    for a, k in enumerate(ks):
+        todo = np.flatnonzero(np.isnan(out[:, a]))  # not found with an earlier rank
+        if not todo.size:
+            continue
+        rows, guess = ds[todo], sample[todo, min(int((k + 0.5) / m * size), size - 1)]
+        columns = _walsh_columns(rows, guess, "left", runs[todo])
+        # the sample's values below the guess stand for the averages below it:
+        # rank k is about `shift` positions on, give or take sqrt(|shift|); the
+        # bracket reaches 4 of those and a margin past it
+        shift = (k - (columns - cols).sum(axis=1)) * size / m
+        at = _sample_positions(sample, todo, guess) + shift
+        spread = 4 * np.sqrt(np.abs(shift) + 1) + 4
+        up = shift >= 0  # the guess is the bracket's low end, else its high end
+        far = np.where(up, np.ceil(at + spread), np.floor(at - spread)).astype(int)
+        bound = sample[todo, np.clip(far, 0, size - 1)]
+        bound = np.where(far < 0, -np.inf, np.where(far < size, bound, np.inf))
+        start, stop = columns.copy(), columns.copy()
+        stop[up] = _walsh_columns(rows[up], bound[up], "right", runs[todo[up]])
+        start[~up] = _walsh_columns(rows[~up], bound[~up], "left", runs[todo[~up]])
+        found = _walsh_select(rows, ks, start, stop)
+        out[todo] = np.where(np.isnan(out[todo]), found, out[todo])
     zero = (out == 0).any(axis=1) & np.any(np.signbit(d) & (d == 0), axis=1)
     out[zero | np.isnan(out).any(axis=1)] = np.nan
     return out
@@ -506,129 +505,106 @@ def _walsh_sample_pairs(n):
     return i, j
 
 
-def _searchsorted_rows(ds, v, side):
-    """``np.searchsorted(ds[r], v[r], side)`` for each row ``r`` of sorted ``ds``
-    and nonincreasing ``v``, at once: one stable merge of each row's two runs."""
-    rows, n = ds.shape
-    # a stable sort keeps, of equal values, the values first (side="left": they
-    # count only the ds below them) or the ds first ("right")
-    left = side == "left"
-    both = np.concatenate([v[:, ::-1], ds] if left else [ds, v[:, ::-1]], axis=1)
-    order = np.argsort(both, axis=1, kind="stable")
-    is_ds = order >= n if left else order < n
-    before = np.cumsum(is_ds, axis=1) - is_ds  # ds before each position
-    out = np.empty(v.shape, dtype=np.intp)
-    at = (order if left else order - n)[~is_ds]
-    out[np.nonzero(~is_ds)[0], n - 1 - at] = before[~is_ds]
-    return out
+def _sample_positions(sample, todo, values):
+    """The number of values of each row ``r`` of ``todo`` of the sorted
+    ``sample`` below ``values`` (its ``np.searchsorted``)."""
+    rows = zip((sample[r] for r in todo), values, strict=True)
+    return np.array([np.searchsorted(row, v) for row, v in rows], dtype=int)
 
 
-def _walsh_row_bound(ds, target, side, runs):
+def _walsh_columns(ds, target, side, runs):
     """Per row ``i`` of each sorted ``ds[r]``, the first column ``j >= i`` whose
-    Walsh average is ``>= target[r]`` (``side="left"``) or ``> target[r]``
-    (``"right"``), ``n`` if none: a ``searchsorted`` guess, moved (over runs of
-    equal differences at once) until the averages themselves agree."""
+    Walsh average is at or above (``"left"``; ``"right"``: above) ``target[r]``:
+    a ``searchsorted`` of ``2 target − ds_i``, moved over the run of equal
+    differences (``runs``: their columns' run starts and stops) that rounding
+    put on the wrong side. One run: differences rounded to 10 decimals are much
+    further apart than rounding moves (where not, :func:`_walsh_select` finds
+    out)."""
+    n, target = ds.shape[1], np.asarray(target)[:, None]
+    cols = np.arange(n)
+    rows = zip(ds, 2 * target - ds, strict=True)
+    found = [np.searchsorted(row, values, side) for row, values in rows]
+    col = np.maximum(np.reshape(found, ds.shape).astype(int), cols)
+
+    def near(j):  # the averages of columns j are on target's near side
+        w = (ds + np.take_along_axis(ds, j, axis=1)) / 2
+        return w < target if side == "left" else w <= target
+
+    r, i = np.nonzero((col > cols) & ~near(col - 1))  # back to the run's start
+    col[r, i] = np.maximum(runs[r, 0, col[r, i] - 1], i)
+    r, i = np.nonzero(near(np.minimum(col, n - 1)) & (col < n))  # on past the run
+    col[r, i] = runs[r, 1, col[r, i]]
+    return col
+
+
+def _walsh_select(ds, ks, start, stop):
+    """The ranks ``ks`` (0-based) of the Walsh averages of each sorted ``ds[r]``
+    that its bracket holds, NaN for the others: columns ``start`` to ``stop`` of
+    each row ``i`` (:func:`_walsh_columns`) are in it, those left of it below,
+    those right of it above. A rank selected among those in is kept where no
+    average below is larger and none above smaller: then it is the partition's
+    float."""
     rows, n = ds.shape
     cols = np.arange(n)
-    col = np.clip(_searchsorted_rows(ds, 2 * target[:, None] - ds, side), cols, n)
-    flat, col = ds.ravel(), col.ravel()  # (r, i) at r * n + i, as (r, j) at r * n + j
-    base = np.repeat(np.arange(rows) * n, n)
-    row_of = np.repeat(target, n)
-    run_start, run_stop = (x.ravel() for x in runs)
-
-    def near(at, j):  # the averages at (at, j) are on their target's near side
-        w = (flat[at] + flat[base[at] + j]) / 2
-        return w < row_of[at] if side == "left" else w <= row_of[at]
-
-    at = np.flatnonzero(col > np.tile(cols, rows))
-    while at.size:  # left, past every column before that is not on the near side
-        at = at[~near(at, col[at] - 1)]
-        col[at] = np.maximum(run_start[base[at] + col[at] - 1], at - base[at])
-        at = at[col[at] > at - base[at]]
-    at = np.flatnonzero(col < n)
-    while at.size:  # right, past every column on the near side
-        at = at[near(at, col[at])]
-        col[at] = run_stop[base[at] + col[at]]
-        at = at[col[at] < n]
-    return col.reshape(rows, n)
+    ranks = np.asarray(ks) - (start - cols).sum(axis=1)[:, None]
+    # the averages in, (r, i) after (r, i): ds[r, i] with ds[r, j] at flat r n + j
+    length, flat = (stop - start).ravel(), ds.ravel()
+    at = (start + n * np.arange(rows)[:, None]).ravel() + length - length.cumsum()
+    second = np.arange(length.sum()) + np.repeat(at, length)
+    inside = (np.repeat(flat, length) + flat[second]) / 2
+    ends = (stop - start).sum(axis=1).cumsum()
+    held = (ranks >= 0) & (ranks < np.diff(ends, prepend=0)[:, None])
+    out = np.full(ranks.shape, np.nan)
+    for r in np.flatnonzero(held.any(axis=1)).tolist():
+        w, kth = inside[ends[r - 1] if r else 0 : ends[r]], ranks[r, held[r]]
+        out[r, held[r]] = np.partition(w, kth)[kth]
+    left = np.take_along_axis(ds, start - 1, axis=1)  # the largest below, per row i
+    left = np.where(start > cols, (ds + left) / 2, -np.inf).max(axis=1)
+    right = np.take_along_axis(ds, np.minimum(stop, n - 1), axis=1)
+    right = np.where(stop < n, (ds + right) / 2, np.inf).min(axis=1)
+    return np.where((left[:, None] <= out) & (out <= right[:, None]), out, np.nan)
 
 
-def _walsh_select(ds, ks, a, sample, runs, todo, out):
-    """Into ``out[r]`` for each row ``r`` of ``todo``, the ``ks[a]``-th smallest
-    Walsh average of sorted ``ds[r]`` (0-based), and every other rank of ``ks``
-    its run holds; ``out[r, a]`` stays NaN when the sample's bracket does not
-    hold it."""
-    n, size, k = ds.shape[1], sample.shape[1], int(ks[a])
-    m = n * (n + 1) // 2
-    p = (k + 0.5) / m
-    centre = p * size
-    # sample positions: 4 standard errors of a sampled rank, and a margin
-    spread = 4 * np.sqrt(size * p * (1 - p)) + 4
-    low_at, high_at = int(np.floor(centre - spread)), int(np.ceil(centre + spread))
-    lo = sample[todo, low_at] if low_at >= 0 else np.full(todo.size, -np.inf)
-    hi = sample[todo, high_at] if high_at < size else np.full(todo.size, np.inf)
-    ds, runs = ds[todo], (runs[0][todo], runs[1][todo])
-    start = _walsh_row_bound(ds, lo, "left", runs)
-    stop = _walsh_row_bound(ds, hi, "right", runs)
-    cols = np.arange(n)
-    below = (start - cols).sum(axis=1)
-    lengths = stop - start
-    total = lengths.sum(axis=1)
-    for q, row in enumerate(todo):
-        held = [b for b, r in enumerate(ks) if below[q] <= r < below[q] + total[q]]
-        if a not in held:
-            continue
-        length = lengths[q]
-        i = np.repeat(cols, length)
-        j = np.arange(total[q]) - np.repeat(np.cumsum(length) - length, length)
-        j += np.repeat(start[q], length)
-        run = (ds[q, i] + ds[q, j]) / 2
-        at = [int(ks[b]) - below[q] for b in held]
-        out[row, held] = np.partition(run, at)[at]
-
-
-def _hodges_lehmann_interval(d, tail):
-    """``(low, high, achieved_tail)``: the Walsh-average order statistics
+def _hodges_lehmann(d, tail=None, *, estimate=True):
+    """``(estimate, low, high, achieved_tail)`` of ``d`` (each row of a batch),
+    from one selection of its Walsh averages: their median as ``np.median`` takes
+    it (NaN without ``estimate``) and, for a ``tail``, the order statistics
     ``[w_(q), w_(m−q+1)]``, ``q − 1`` the largest ``k`` with ``P(V <= k) <= tail``
     under the exact signed-rank null (n <= 50; else the normal approximation,
     ``achieved_tail = tail``), as R's ``wilcox.test(conf.int = TRUE)``; the whole
-    line where no finite interval reaches the level. Rows of a batch each."""
+    line where no finite interval reaches the level (NaN without ``tail``)."""
     n = d.shape[-1]
     if n == 0:  # every difference was a zero and dropped: the point 0
-        return 0.0, 0.0, 0.0
-    m = n * (n + 1) // 2
-    if n > _EXACT_MAX_N:
+        return 0.0, 0.0, 0.0, 0.0
+    m, nan = n * (n + 1) // 2, np.full(d.shape[:-1], np.nan)
+    ks = ([m // 2 - 1, m // 2] if m % 2 == 0 else [m // 2]) if estimate else []
+    q, achieved = 0, np.nan
+    if tail is not None and n > _EXACT_MAX_N:
         q, achieved = max(_signrank_quantile(tail, n), 1), tail
-    else:
+    elif tail is not None:
         cdf = _signrank_cdf_table(n)
         # number of k with P(V <= k) <= tail (with R's fuzz); q = that number
         q = int(np.searchsorted(cdf, tail + 10 * np.finfo(float).eps, side="right"))
-        if q == 0:
-            return -np.inf, np.inf, 0.0
-        achieved = float(cdf[q - 1])
-    low, high = _walsh_ranks(d, [q - 1, m - q])
-    return low, high, achieved
+        achieved = float(cdf[q - 1]) if q else 0.0
+    found = _walsh_ranks(d, ks, [q - 1, m - q] if q else [])
+    median = np.mean(found[: len(ks)], axis=0) if estimate else nan
+    if q == 0:  # no tail, or no finite interval at the level: the whole line
+        whole = (nan, nan, nan) if tail is None else (-np.inf, np.inf, 0.0)
+        return median, *whole
+    return median, found[-2], found[-1], achieved
 
 
-def _walsh_ranks(d, ks):
-    """``np.sort(_walsh_averages(d))[ks]``, by :func:`_walsh_order_statistics`
-    where it applies, else by selection; a batch ``d`` of shape (rows, n) gives
-    shape (len(ks), rows)."""
-    rows = np.atleast_2d(d)
+def _walsh_ranks(d, *groups):
+    """``np.sort(_walsh_averages(d))[ks]`` of the lists ``ks`` of ``groups``, one
+    after the other, by :func:`_walsh_order_statistics` where it applies, else
+    by one ``np.partition`` per list (which places the ties of ±0 as before); a
+    batch ``d`` of shape (rows, n) gives shape (len(ks), rows)."""
+    rows, ks = np.atleast_2d(d), [k for group in groups for k in group]
     found = _walsh_order_statistics(rows, ks)
     for r in np.flatnonzero(np.isnan(found).any(axis=1)):
-        found[r] = np.partition(_walsh_averages(rows[r], sort=False), ks)[ks]
+        w = _walsh_averages(rows[r], sort=False)
+        found[r] = np.concatenate([np.partition(w, ks)[ks] for ks in groups if len(ks)])
     return found[0] if d.ndim == 1 else found.T
-
-
-def _walsh_median(d):
-    """``np.median(_walsh_averages(d, sort=False))``, the same float: the mean of
-    the middle order statistic(s), as ``np.median`` takes it; of each row of a
-    batch ``d`` of shape (rows, n)."""
-    m = d.shape[-1] * (d.shape[-1] + 1) // 2
-    return np.mean(
-        _walsh_ranks(d, [m // 2 - 1, m // 2] if m % 2 == 0 else [m // 2]), axis=0
-    )
 
 
 def _median_interval(d, tail):
@@ -646,10 +622,12 @@ def _median_interval(d, tail):
     return ds[k], ds[n - k - 1], float(stats.binom.cdf(k, n, 0.5))
 
 
-def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
+def _wilcoxon(d_raw, alternative, zero_method, exact, correction, tail=None):
     """The signed-rank test: Demšar's zero rule, then :func:`scipy.stats.wilcoxon`
     with scipy's null distribution; ``(statistic, pvalue, estimate, used,
-    details)``, arrays for a batch (each row as it alone gives)."""
+    details, interval)``, arrays for a batch (each row as it alone gives);
+    ``interval``: :func:`_hodges_lehmann`'s ``(low, high, achieved_tail)`` at
+    ``tail``, found with the estimate."""
     prepared = [
         _wilcoxon_used(d, zero_method) for d in d_raw.reshape(-1, d_raw.shape[-1])
     ]
@@ -659,13 +637,13 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
         at = np.flatnonzero(sizes == size)
         used = np.stack([prepared[j][1] for j in at]).reshape(at.size, size)
         block = _ranks(np.abs(used.T)) if size else np.abs(used.T)  # of |used|
-        medians = _walsh_median(used) if size else np.zeros(at.size)  # Hodges-Lehmann
+        found = np.broadcast_arrays(*_hodges_lehmann(used, tail), at)[:4]
         for q, j in enumerate(at):
             ranks[j] = np.ascontiguousarray(block[:, q])
-            estimates[j] = float(medians[q])
+            estimates[j] = [float(v[q]) for v in found]  # estimate, interval
     rows = [
         _wilcoxon_row(*prep, ranks[j], alternative, zero_method, exact)
-        | {"estimate": estimates[j]}
+        | {"estimate": estimates[j][0], "interval": estimates[j][1:]}
         for j, prep in enumerate(prepared)
     ]
     groups = {}  # rows left to scipy, by (length, method)
@@ -687,7 +665,7 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
             rows[at]["details"].update(z=z, exact=how == "exact")
             rows[at]["pvalue"] = float(np.ravel(res.pvalue)[q])
     if d_raw.ndim == 1:
-        keys = ("statistic", "pvalue", "estimate", "used", "details")
+        keys = ("statistic", "pvalue", "estimate", "used", "details", "interval")
         return tuple(rows[0][key] for key in keys)
     shape = d_raw.shape[:-1]
     out = [
@@ -698,7 +676,8 @@ def _wilcoxon(d_raw, alternative, zero_method, exact, correction):
         key: np.array([row["details"][key] for row in rows]).reshape(shape)
         for key in rows[0]["details"]
     }
-    return (*out, tuple(row["used"] for row in rows), details)
+    interval = np.array([row["interval"] for row in rows]).T.reshape(3, *shape)
+    return (*out, tuple(row["used"] for row in rows), details, tuple(interval))
 
 
 def _wilcoxon_used(d_raw, zero_method):
@@ -735,9 +714,11 @@ def _wilcoxon_row(d, used, details, ranks, alternative, zero_method, exact):
     # zeros and ties (n <= 50); with them, the exact distribution of the sign
     # flips given the ranks (n <= 13, or every |d| tied: coin's exact test, the
     # sign test's binomial); else the normal approximation.
-    clean = np.all(d) and np.unique(np.abs(d)).size == d.size
     tied = np.all(used) and np.ptp(np.abs(used)) == 0
     small = d.size <= _CONDITIONAL_MAX_N
+    # (whether zeros or ties matter: not for n > 50 without exact=True or ties)
+    clean = exact is not False and (exact or tied or d.size <= _EXACT_MAX_N)
+    clean = clean and np.all(d) and np.unique(np.abs(d)).size == d.size
     if exact is not False and not clean and (exact or tied or small):
         nonzero = used != 0
         pvalue = _signrank_conditional_pvalue(
@@ -1062,7 +1043,7 @@ def paired_test(
         )  # fmt: skip
     if method == "wilcoxon":
         check_member(zero_method, _ZERO_METHODS, "zero_method")
-        statistic, pvalue, estimate, used, details = _wilcoxon(
+        statistic, pvalue, estimate, used, details, _ = _wilcoxon(
             d, alternative, zero_method, exact, correction
         )
         return PairedTestResult(

@@ -15,10 +15,17 @@ from scipy import stats
 from .._text import ADJUST_METHODS, adjusted_by
 from .._validation import check_alpha as _check_alpha
 from .._validation import check_choice as _check_choice
-from .._validation import check_confidence_level
-from ._common import ConfidenceInterval, _direction, _pair_matrix, _validate_scores
+from .._validation import check_confidence_level, check_member
+from ._common import (
+    ConfidenceInterval,
+    _check_paired,
+    _direction,
+    _pair_matrix,
+    _validate_scores,
+)
+from ._effect_size import _rank_biserial
 from ._multitest import adjust_pvalues, check_bergmann_hommel
-from ._paired import paired_test
+from ._paired import _ZERO_METHODS, _wilcoxon, paired_test
 from ._rank_posthoc import RANK_METHODS, SINGLE_STEP, rank_posthoc
 
 _TESTS = ("wilcoxon", "sign") + RANK_METHODS
@@ -351,20 +358,21 @@ default=None
     full = np.flatnonzero(~np.isnan(values).any(axis=0))
     clean = np.flatnonzero(np.isin(i, full) & np.isin(j, full))
     if method == "wilcoxon" and clean.size > 1 and values.shape[0] >= 2:
-        tests = paired_test(
-            values[:, i[clean]], values[:, j[clean]], method=method,
-            zero_method=zero_method,
-        )  # fmt: skip
-        with warnings.catch_warnings():  # as for each pair below
-            warnings.simplefilter("ignore", UserWarning)
-            cis = tests.confidence_interval(level)  # all pairs at once
-        levels = np.broadcast_to(cis.confidence_level, np.shape(cis.low))
-        rows = zip(clean, cis.low, cis.high, levels, strict=True)
-        batch = {
-            int(p): (tests._one(q), ConfidenceInterval(*map(float, ci)))
-            for q, (p, *ci) in enumerate(rows)
-        }
+        check_member(zero_method, _ZERO_METHODS, "zero_method")
+        # paired_test's and its interval's floats, the estimate and the interval
+        # from one selection of the Walsh averages
+        d = _check_paired(values[:, i[clean]], values[:, j[clean]], 0)
+        res = _wilcoxon(d, "two-sided", zero_method, None, False, (1 - level) / 2)
+        statistic, pvalue, estimate, _, details, (low, high, tail) = res
+        sums = (details[key] for key in ("r_plus", "r_minus", "n_used"))
+        rows = (d.mean(axis=1), estimate, low, high, 1 - 2 * tail, statistic, pvalue)
+        for p, es, *row in zip(clean, map(_rank_biserial, *sums), *rows, strict=True):
+            batch[int(p)] = (d.shape[1], *row, es.estimate, es.name)
     for p, (a, b) in enumerate(zip(i, j, strict=True)):
+        if p in batch:
+            for key, value in zip(columns, batch[p], strict=True):
+                columns[key].append(value)
+            continue
         both = ~np.isnan(values[:, a]) & ~np.isnan(values[:, b])
         if both.sum() < 2:
             raise ValueError(
@@ -372,20 +380,19 @@ default=None
                 f"{int(both.sum())} block(s) with values; a paired test needs at "
                 "least 2."
             )
+        # a sign test, or a pair with missing cells: on its common blocks
         x, y = values[both, a], values[both, b]
-        if p in batch:
-            res, ci = batch[p]
-        else:  # a sign test, or a pair with missing cells: on its common blocks
-            res = paired_test(x, y, method=method, zero_method=zero_method)
-            with warnings.catch_warnings():
-                # too few blocks for a finite rank interval: the whole line, and
-                # ``ci_level`` says so
-                warnings.simplefilter("ignore", UserWarning)
-                ci = res.confidence_interval(level)
+        res = paired_test(x, y, method=method, zero_method=zero_method)
+        with warnings.catch_warnings():
+            # too few blocks for a finite rank interval: the whole line, and
+            # ``ci_level`` says so
+            warnings.simplefilter("ignore", UserWarning)
+            ci = res.confidence_interval(level)
         es = res.effect_size
-        for key, value in zip(columns, (int(both.sum()), float(np.mean(x - y)),
-                res.estimate, ci.low, ci.high, ci.confidence_level, res.statistic,
-                res.pvalue, es.estimate, es.name), strict=True):  # fmt: skip
+        row = (int(both.sum()), float(np.mean(x - y)), res.estimate, ci.low,
+               ci.high, ci.confidence_level, res.statistic, res.pvalue,
+               es.estimate, es.name)  # fmt: skip
+        for key, value in zip(columns, row, strict=True):
             columns[key].append(value)
     adjusted = adjust_pvalues(np.array(columns["pvalue"]), adjust=adjust)
     frame = pairs_frame(learners, i, j, adjusted, alpha, **columns)
