@@ -203,9 +203,10 @@ def _cpu_seconds():
 
 
 def hide_bayes():
-    """Make NumPyro and JAX unimportable in this process, as without the extra."""
-    for name in ("numpyro", "jax", "jaxlib"):
-        sys.modules[name] = None  # importlib.util.find_spec then answers None
+    """Make NumPyro unimportable in this process, as without the extra (the
+    package asks for it, and JAX is imported only through it). Not JAX itself:
+    SciPy's array-API checks read ``sys.modules["jax"]`` when the key exists."""
+    sys.modules["numpyro"] = None  # importlib.util.find_spec then answers None
 
 
 def run_size(name, *, store, report_only, keep, split_sizes=True, profile=None):
